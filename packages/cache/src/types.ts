@@ -1,0 +1,257 @@
+/**
+ * The storage contract of crawlkit. A backend (memory, SQLite, later Redis) implements `Store`; everything above it
+ * (cache policy, job scheduling, webhooks, change tracking) lives in `crawlkit` and talks only to this interface.
+ *
+ * Backends are byte transports: every payload (`value`, `request`, `document`, `payload`) is an opaque string that
+ * the caller serialised (JSON). Backends never parse them. Times are epoch milliseconds.
+ *
+ * Every method may be called concurrently from many async tasks of one process, and (for the SQLite and Redis
+ * backends) from several processes sharing the same store. Methods that say "atomic" must stay correct under that.
+ */
+
+/* ------------------------------------------------------------------ pages -- */
+
+/** One cached scrape result. */
+export interface CachedPage {
+  /** Cache key: the normalised URL plus everything that changes the content (computed by the caller). */
+  key: string;
+  /** The normalised URL the key was derived from; used by `deleteByUrl` and diagnostics. */
+  url: string;
+  /** When the page was fetched. */
+  cachedAt: number;
+  /** Serialised payload. */
+  value: string;
+}
+
+export interface PageLookup {
+  /** Only entries with `now - cachedAt <= maxAge` qualify. Absent: any age. */
+  maxAge?: number;
+  /** Only entries with `now - cachedAt >= minAge` qualify. Absent: any age. */
+  minAge?: number;
+  /** Clock override for tests. Default `Date.now()`. */
+  now?: number;
+}
+
+export interface PageStore {
+  /** The newest entry for `key` that satisfies `lookup`, or `undefined`. */
+  get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined>;
+  /** Writes (replaces) the entry for `page.key`. */
+  put(page: CachedPage): Promise<void>;
+  /** Deletes every entry whose `url` is `url`. Returns how many were deleted. */
+  deleteByUrl(url: string): Promise<number>;
+  /** Deletes everything. */
+  clear(): Promise<void>;
+  /**
+   * Deletes entries older than `olderThan` (ms of age), then the oldest entries until the total stored size
+   * (sum of `value` lengths in bytes) is at most `maxBytes`. Returns how many were deleted.
+   */
+  prune(options: { olderThan?: number; maxBytes?: number; now?: number }): Promise<number>;
+  /** Number of entries and total bytes of their values. */
+  stats(): Promise<{ entries: number; bytes: number }>;
+}
+
+/* ------------------------------------------------------------------- jobs -- */
+
+export type JobKind = 'crawl' | 'batch';
+export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobRecord {
+  /** UUID (v7). */
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  /** Serialised, validated request body. */
+  request: string;
+  createdAt: number;
+  updatedAt: number;
+  completedAt?: number;
+  /** When the job and its results are deleted (24 h after completion by default). */
+  expiresAt?: number;
+  /** Credits summed over finished tasks (kept by `TaskStore.complete`). */
+  creditsUsed: number;
+  /** Why the job failed, when `status` is `failed`. */
+  error?: string;
+}
+
+export interface JobCounts {
+  queued: number;
+  active: number;
+  done: number;
+  failed: number;
+}
+
+export interface JobStore {
+  /** Creates the job and its first tasks in one transaction. Fails if the id exists. */
+  create(job: JobRecord, tasks: TaskInput[]): Promise<void>;
+  get(id: string): Promise<JobRecord | undefined>;
+  /** Shallow update of the given fields (and `updatedAt`). No-op for an unknown id. */
+  update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind'>>): Promise<void>;
+  /** Jobs, newest first, optionally filtered. */
+  list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]>;
+  /** Deletes the job with its tasks, results, errors and deliveries. */
+  delete(id: string): Promise<void>;
+  /** Deletes every job whose `expiresAt` is past. Returns the ids deleted. */
+  deleteExpired(now?: number): Promise<string[]>;
+  /**
+   * Takes or renews the right to run the job (atomic). Returns true when `owner` holds the lease afterwards: it was
+   * free, expired, or already `owner`'s. Used so two processes never drive the same job.
+   */
+  acquireLease(id: string, owner: string, ttlMs: number, now?: number): Promise<boolean>;
+  releaseLease(id: string, owner: string): Promise<void>;
+}
+
+/* --------------------------------------------------------------- frontier -- */
+
+export interface TaskInput {
+  /** De-duplication key (the normalised URL); unique within a job. */
+  key: string;
+  /** The URL to fetch, as discovered. */
+  url: string;
+  /** Discovery depth (seed and sitemap URLs 0). */
+  depth: number;
+  /** Opaque per-task data for the caller (serialised), e.g. the original `sourceURL`. */
+  meta?: string;
+}
+
+export type TaskState = 'queued' | 'active' | 'done' | 'failed';
+
+export interface Task extends TaskInput {
+  /** Insertion order within the job (1, 2, ...). Claims go in this order. */
+  seq: number;
+  state: TaskState;
+  /** How many times the task was claimed. */
+  attempts: number;
+  /** Not claimable before this time (politeness, Retry-After). */
+  notBefore: number;
+}
+
+export interface TaskOutcome {
+  key: string;
+  /** Credits to add to the job. */
+  credits: number;
+  /** Serialised document of a successful scrape: appended to the job's results. */
+  document?: string;
+  /** A failed scrape: recorded in the job's errors. A task may carry both (a document that also reports an error). */
+  error?: { url: string; code?: string; error: string };
+}
+
+export interface TaskStore {
+  /**
+   * Adds the tasks whose key is new to the job, in order, stopping when the job holds `limit` tasks (counting all
+   * states). Atomic: concurrent calls never exceed `limit` nor add a key twice. Returns the tasks added.
+   */
+  add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]>;
+  /** Whether the key was ever added to the job. */
+  has(jobId: string, key: string): Promise<boolean>;
+  /**
+   * Moves up to `count` queued tasks whose `notBefore <= now` to `active`, lowest `seq` first, and returns them
+   * (atomic: a task is handed to one caller only).
+   */
+  claim(jobId: string, count: number, now?: number): Promise<Task[]>;
+  /**
+   * Finishes an active task: marks it `done` (or `failed` when it has an error and no document), appends its
+   * document to the results and its error to the errors, and adds its credits to the job, all in one transaction.
+   * Idempotent: completing a task that is already done or failed changes nothing and returns `{ duplicate: true }`.
+   */
+  complete(jobId: string, outcome: TaskOutcome): Promise<{ duplicate: boolean; resultSeq?: number }>;
+  /** Puts an active task back in the queue, claimable from `notBefore`. */
+  release(jobId: string, key: string, notBefore?: number): Promise<void>;
+  /** Puts every active task of the job back in the queue (after a crash). Returns how many. */
+  requeueActive(jobId: string): Promise<number>;
+  /** Drops every queued task (cancel). Returns how many. */
+  dropQueued(jobId: string): Promise<number>;
+  counts(jobId: string): Promise<JobCounts>;
+}
+
+/* ---------------------------------------------------------------- results -- */
+
+export interface StoredResult {
+  /** Completion order within the job (1, 2, ...). */
+  seq: number;
+  key: string;
+  document: string;
+}
+
+export interface JobError {
+  /** Unique id of the error entry. */
+  id: string;
+  url: string;
+  code?: string;
+  error: string;
+  timestamp: number;
+}
+
+export interface ResultStore {
+  /** Results in completion order: `skip` first ones skipped, at most `limit` returned. */
+  list(jobId: string, skip: number, limit: number): Promise<StoredResult[]>;
+  /** Results with `seq > afterSeq`, in order (for streaming). */
+  since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]>;
+  count(jobId: string): Promise<number>;
+  errors(jobId: string): Promise<JobError[]>;
+  addRobotsBlocked(jobId: string, url: string): Promise<void>;
+  robotsBlocked(jobId: string): Promise<string[]>;
+}
+
+/* --------------------------------------------------------------- webhooks -- */
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  /** Unique id; also the `webhookId` of the payload. */
+  id: string;
+  jobId: string;
+  /** Order of the event within its job; deliveries of one job are sent in this order. */
+  seq: number;
+  /** Serialised delivery: target, headers, body. */
+  payload: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError?: string;
+}
+
+export interface DeliveryStore {
+  /** Appends an event for the job; `seq` is assigned by the store (next in the job). */
+  enqueue(delivery: Omit<Delivery, 'seq' | 'state' | 'attempts'>): Promise<Delivery>;
+  /** For each job, its lowest-`seq` pending delivery when due (`nextAttemptAt <= now`); at most `limit`. */
+  due(now: number, limit: number): Promise<Delivery[]>;
+  update(id: string, patch: Partial<Pick<Delivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastError'>>): Promise<void>;
+  /** Pending deliveries of a job (or of all jobs). */
+  pending(jobId?: string): Promise<Delivery[]>;
+}
+
+/* ---------------------------------------------------------------- history -- */
+
+/** One scrape of a page, kept for change tracking. */
+export interface HistoryEntry {
+  /** Normalised URL. */
+  url: string;
+  /** Isolates histories; `''` for the default history. */
+  tag: string;
+  scrapedAt: number;
+  /** Serialised snapshot (markdown, status code, ...). */
+  value: string;
+}
+
+export interface HistoryStore {
+  /** The most recent entry for (url, tag). */
+  latest(url: string, tag: string): Promise<HistoryEntry | undefined>;
+  append(entry: HistoryEntry): Promise<void>;
+}
+
+/* ------------------------------------------------------------------ store -- */
+
+export interface Store {
+  /** `memory`, `sqlite`, ... */
+  readonly kind: string;
+  /** True when nothing outlives the process. */
+  readonly ephemeral: boolean;
+  readonly pages: PageStore;
+  readonly jobs: JobStore;
+  readonly tasks: TaskStore;
+  readonly results: ResultStore;
+  readonly deliveries: DeliveryStore;
+  readonly history: HistoryStore;
+  /** Flushes and releases resources. Further calls fail. */
+  close(): Promise<void>;
+}

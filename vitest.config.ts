@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+// Tests import the workspace packages from source, so `pnpm test` needs no build.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@crawlkit/fetcher': src('fetcher'),
+      '@crawlkit/actions': src('actions'),
+      '@crawlkit/extractor': src('extractor'),
+      '@crawlkit/frontier': src('frontier'),
+      '@crawlkit/cache': src('cache'),
+      crawlkit: src('crawlkit'),
+    },
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
