@@ -215,7 +215,10 @@ export interface DeliveryStore {
   enqueue(delivery: Omit<Delivery, 'seq' | 'state' | 'attempts'>): Promise<Delivery>;
   /** For each job, its lowest-`seq` pending delivery when due (`nextAttemptAt <= now`); at most `limit`. */
   due(now: number, limit: number): Promise<Delivery[]>;
-  update(id: string, patch: Partial<Pick<Delivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastError'>>): Promise<void>;
+  update(
+    id: string,
+    patch: Partial<Pick<Delivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastError'>>,
+  ): Promise<void>;
   /** Pending deliveries of a job (or of all jobs). */
   pending(jobId?: string): Promise<Delivery[]>;
 }
