@@ -1,0 +1,2 @@
+// Public surface of main-content extraction (owned by the main-content work, issue 2).
+export {};

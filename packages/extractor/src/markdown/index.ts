@@ -1,0 +1,2 @@
+// Public surface of the HTML → markdown converter (owned by the markdown work, issue 3).
+export {};
