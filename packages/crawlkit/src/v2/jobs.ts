@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+import {
+  integrationSchema,
+  refineScrapeOptions,
+  resolveSkipTls,
+  scrapeOptionsSchema,
+  scrapeOptionsShape,
+  urlSchema,
+} from './scrape-options.js';
+
+export const WEBHOOK_EVENTS = ['completed', 'failed', 'page', 'started'] as const;
+
+const webhookObjectSchema = z.strictObject({
+  url: urlSchema,
+  headers: z
+    .record(z.string(), z.string())
+    .default({})
+    .refine((h) => !Object.keys(h).some((k) => k.toLowerCase() === 'x-firecrawl-signature'), {
+      message: 'The following headers are not allowed: x-firecrawl-signature',
+    }),
+  metadata: z.record(z.string(), z.string()).default({}),
+  events: z.array(z.enum(WEBHOOK_EVENTS)).default([...WEBHOOK_EVENTS]),
+});
+
+/** `webhook` as a URL string or an object (reference §16). */
+export const webhookSchema = z.preprocess((v) => (typeof v === 'string' ? { url: v } : v), webhookObjectSchema);
+export type Webhook = z.output<typeof webhookSchema>;
+export type WebhookInput = string | z.input<typeof webhookObjectSchema>;
+
+function checkRegexes(patterns: string[] | undefined, path: string, ctx: z.RefinementCtx) {
+  for (const [i, pattern] of (patterns ?? []).entries()) {
+    try {
+      new RegExp(pattern);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message, path: [path, i] });
+    }
+  }
+}
+
+export const crawlerOptionsShape = {
+  includePaths: z.array(z.string()).default([]),
+  excludePaths: z.array(z.string()).default([]),
+  maxDiscoveryDepth: z.number().int().min(0).optional(),
+  limit: z.number().int().positive().default(10_000),
+  crawlEntireDomain: z.boolean().default(false),
+  allowExternalLinks: z.boolean().default(false),
+  allowSubdomains: z.boolean().default(false),
+  ignoreRobotsTxt: z.boolean().default(false),
+  sitemap: z.enum(['skip', 'include', 'only']).default('include'),
+  deduplicateSimilarURLs: z.boolean().default(true),
+  ignoreQueryParameters: z.boolean().default(false),
+  regexOnFullURL: z.boolean().default(false),
+  delay: z.number().positive().max(60).optional(),
+  robotsUserAgent: z.string().min(1).optional(),
+};
+
+export const crawlRequestSchema = z
+  .strictObject({
+    url: urlSchema,
+    prompt: z.string().max(10_000).optional(),
+    ...crawlerOptionsShape,
+    maxConcurrency: z.number().int().positive().optional(),
+    scrapeOptions: scrapeOptionsSchema.default(() => scrapeOptionsSchema.parse({})),
+    webhook: webhookSchema.optional(),
+    zeroDataRetention: z.boolean().default(false),
+    origin: z.string().default('api'),
+    integration: integrationSchema,
+  })
+  .superRefine((o, ctx) => {
+    checkRegexes(o.includePaths, 'includePaths', ctx);
+    checkRegexes(o.excludePaths, 'excludePaths', ctx);
+  });
+
+export type CrawlRequestInput = z.input<typeof crawlRequestSchema>;
+export type CrawlRequest = z.output<typeof crawlRequestSchema>;
+export type CrawlerOptions = Pick<CrawlRequest, keyof typeof crawlerOptionsShape>;
+
+const uuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+  message: 'must be a UUID',
+});
+
+/** Batch body; `urls` are validated one by one by the batch endpoint, because `ignoreInvalidURLs` decides how. */
+export const batchScrapeRequestSchema = z
+  .strictObject({
+    ...scrapeOptionsShape,
+    urls: z.array(z.string()).min(1, { message: 'urls must contain at least one URL' }),
+    webhook: webhookSchema.optional(),
+    appendToId: uuidSchema.optional(),
+    ignoreInvalidURLs: z.boolean().optional(),
+    maxConcurrency: z.number().int().positive().optional(),
+    zeroDataRetention: z.boolean().default(false),
+    origin: z.string().default('api'),
+    integration: integrationSchema,
+  })
+  .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
+  .transform((o) => ({ ...o, skipTlsVerification: resolveSkipTls(o) }));
+
+export type BatchScrapeRequestInput = z.input<typeof batchScrapeRequestSchema>;
+export type BatchScrapeRequest = z.output<typeof batchScrapeRequestSchema>;
+
+export const mapRequestSchema = z.strictObject({
+  url: urlSchema,
+  search: z.string().optional(),
+  sitemap: z.enum(['only', 'include', 'skip']).default('include'),
+  includeSubdomains: z.boolean().default(true),
+  ignoreQueryParameters: z.boolean().default(true),
+  limit: z.number().int().min(1).max(100_000).default(5_000),
+  timeout: z.number().int().positive().optional(),
+  location: scrapeOptionsShape.location,
+  headers: z.record(z.string(), z.string()).optional(),
+  // Accepted for compatibility with crawl options (reference §15); mostly unused by map.
+  includePaths: z.array(z.string()).optional(),
+  excludePaths: z.array(z.string()).optional(),
+  maxDiscoveryDepth: z.number().int().min(0).optional(),
+  crawlEntireDomain: z.boolean().optional(),
+  allowExternalLinks: z.boolean().optional(),
+  allowSubdomains: z.boolean().optional(),
+  ignoreRobotsTxt: z.boolean().optional(),
+  deduplicateSimilarURLs: z.boolean().optional(),
+  regexOnFullURL: z.boolean().optional(),
+  delay: z.number().positive().optional(),
+  filterByPath: z.boolean().default(true),
+  useIndex: z.boolean().default(true),
+  ignoreCache: z.boolean().default(false),
+  useMock: z.string().optional(),
+  origin: z.string().default('api'),
+  integration: integrationSchema,
+});
+
+export type MapRequestInput = z.input<typeof mapRequestSchema>;
+export type MapRequest = z.output<typeof mapRequestSchema>;
+
+export const crawlParamsPreviewSchema = z.strictObject({
+  url: urlSchema,
+  prompt: z.string().min(1).max(10_000),
+});
+
+export const paginationSchema = z.strictObject({
+  skip: z.number().int().min(0).default(0),
+  limit: z.number().int().positive().max(10_000).default(100),
+});
+
+export { uuidSchema };

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+
+import type { ErrorResponse } from './types.js';
+
+const UNRECOGNIZED_KEYS = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: ErrorResponse };
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
+}
+
+/** The v2 `error` string for a set of issues: the strict-key message, else a custom rule's message, else a summary. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  const unknownKeys = issues.find((i) => i.code === 'unrecognized_keys');
+  if (unknownKeys) {
+    const where = unknownKeys.path.length ? ` in ${formatPath(unknownKeys.path)}` : '';
+    return `${UNRECOGNIZED_KEYS} (unknown${where}: ${unknownKeys.keys.join(', ')})`;
+  }
+  const custom = issues.find((i) => i.code === 'custom');
+  if (custom) return custom.message;
+  const first = issues[0];
+  if (!first) return 'Bad Request';
+  const path = formatPath(first.path);
+  return `Bad Request: ${path ? `${path}: ` : ''}${first.message}`;
+}
+
+/** Parses a v2 body; bad input becomes the v2 error shape, never an exception. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseResult<z.output<S>> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return {
+      ok: false,
+      error: { success: false, code: 'BAD_REQUEST', error: 'Bad Request: the body must be a JSON object', details: [] },
+    };
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues;
+  return {
+    ok: false,
+    error: { success: false, code: 'BAD_REQUEST', error: describeIssues(issues), details: issues },
+  };
+}

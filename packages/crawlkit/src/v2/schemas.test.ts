@@ -1,0 +1,279 @@
+import { describe, expect, it } from 'vitest';
+
+import { batchScrapeRequestSchema, crawlRequestSchema, mapRequestSchema } from './jobs.js';
+import { parseBody } from './parse.js';
+import { rewriteIframeSelector, scrapeRequestSchema } from './scrape-options.js';
+
+const scrape = (body: Record<string, unknown>) => parseBody(scrapeRequestSchema, body);
+
+function ok(body: Record<string, unknown>) {
+  const result = scrape(body);
+  if (!result.ok) throw new Error(`expected success, got ${result.error.error}`);
+  return result.value;
+}
+
+function fail(body: Record<string, unknown>) {
+  const result = scrape(body);
+  if (result.ok) throw new Error('expected a validation error');
+  expect(result.error.success).toBe(false);
+  expect(result.error.code).toBe('BAD_REQUEST');
+  return result.error;
+}
+
+describe('scrape request defaults (reference §21 item 1)', () => {
+  it('fills every default', () => {
+    const value = ok({ url: 'https://example.com' });
+    expect(value).toMatchObject({
+      url: 'https://example.com',
+      formats: [{ type: 'markdown' }],
+      origin: 'api',
+      onlyMainContent: true,
+      waitFor: 0,
+      mobile: false,
+      removeBase64Images: true,
+      fastMode: false,
+      blockAds: true,
+      proxy: 'auto',
+      storeInCache: true,
+      skipTlsVerification: true,
+      integration: null,
+      maxAge: 172_800_000,
+      parsers: [{ type: 'pdf' }],
+      zeroDataRetention: false,
+    });
+    expect(value.timeout).toBeUndefined();
+  });
+});
+
+describe('skipTlsVerification (item 2)', () => {
+  it('keeps an explicit false', () => {
+    expect(ok({ url: 'https://example.com', skipTlsVerification: false }).skipTlsVerification).toBe(false);
+  });
+  it('defaults to false with custom headers or actions', () => {
+    expect(ok({ url: 'https://example.com', headers: { 'x-test': 'true' } }).skipTlsVerification).toBe(false);
+    expect(ok({ url: 'https://example.com', actions: [{ type: 'wait', milliseconds: 10 }] }).skipTlsVerification).toBe(
+      false,
+    );
+  });
+});
+
+describe('formats (items 3–6)', () => {
+  it('normalises strings to objects', () => {
+    expect(ok({ url: 'https://example.com', formats: ['markdown', 'html'] }).formats).toEqual([
+      { type: 'markdown' },
+      { type: 'html' },
+    ]);
+  });
+  it('rejects an unknown format with a message listing the valid ones', () => {
+    const error = fail({ url: 'https://example.com', formats: [{ type: 'invalid-format' }] });
+    expect(error.error).toContain('markdown');
+  });
+  it('requires markdown with changeTracking', () => {
+    expect(fail({ url: 'https://example.com', formats: [{ type: 'changeTracking' }] }).error).toBe(
+      'The changeTracking format requires the markdown format to be specified as well',
+    );
+    const value = ok({ url: 'https://example.com', formats: ['markdown', { type: 'changeTracking', tag: null }] });
+    expect(value.formats[1]).toEqual({ type: 'changeTracking', modes: [], tag: null });
+  });
+  it('allows only one screenshot format', () => {
+    expect(
+      fail({ url: 'https://example.com', formats: ['screenshot', { type: 'screenshot', fullPage: true }] }).error,
+    ).toBe('You may only specify one screenshot format');
+  });
+  it('validates screenshot options', () => {
+    const value = ok({
+      url: 'https://example.com',
+      formats: [{ type: 'screenshot', fullPage: true, quality: 90, viewport: { width: 1920, height: 1080 } }],
+    });
+    expect(value.formats[0]).toEqual({
+      type: 'screenshot',
+      fullPage: true,
+      quality: 90,
+      viewport: { width: 1920, height: 1080 },
+    });
+    for (const viewport of [
+      { width: 10_000, height: 1080 },
+      { width: -100, height: 0 },
+      { width: 100.5, height: 100 },
+    ]) {
+      fail({ url: 'https://example.com', formats: [{ type: 'screenshot', viewport }] });
+    }
+  });
+  it('rejects unknown keys of format objects', () => {
+    fail({ url: 'https://example.com', formats: [{ type: 'markdown', extra: true }] });
+  });
+  it('refuses a schema-less dictionary json schema', () => {
+    const error = fail({
+      url: 'https://example.com',
+      formats: [{ type: 'json', schema: { type: 'object', additionalProperties: true } }],
+    });
+    expect(error.error).toContain('OpenAI');
+    expect(error.error).toContain('schema-less dictionary');
+  });
+});
+
+describe('url (item 7)', () => {
+  it('rejects bad or missing URLs', () => {
+    fail({ url: 'not-a-url' });
+    fail({});
+    expect(fail({ url: 'file:///etc/passwd' }).error).toBe('URL uses unsupported protocol');
+    expect(fail({ url: 'javascript:alert(1)' }).error).toBe('URL uses unsupported protocol');
+    expect(fail({ url: 'ftp://example.com/file' }).error).toBe('URL uses unsupported protocol');
+    expect(fail({ url: 'http://http://example.com' }).error).toBe('Invalid URL');
+  });
+  it('prefixes http:// when the scheme is missing', () => {
+    expect(ok({ url: 'example.com' }).url).toBe('http://example.com');
+  });
+  it('accepts localhost and IP addresses, which local test harnesses scrape', () => {
+    expect(ok({ url: 'http://127.0.0.1:8080/a' }).url).toBe('http://127.0.0.1:8080/a');
+    expect(ok({ url: 'localhost:3000' }).url).toBe('http://localhost:3000');
+    expect(ok({ url: 'http://[::1]:3000/' }).url).toBe('http://[::1]:3000/');
+  });
+});
+
+describe('waitFor and timeout (item 8)', () => {
+  it('rejects waitFor above half the timeout at the waitFor path', () => {
+    const error = fail({ url: 'https://example.com', timeout: 1000, waitFor: 600 });
+    expect(error.error).toBe('waitFor must not exceed half of timeout');
+    expect(error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: ['waitFor'], message: error.error })]),
+    );
+    ok({ url: 'https://example.com', timeout: 1000, waitFor: 400 });
+    for (const waitFor of [8000, 15_000, 20_000]) fail({ url: 'https://example.com', timeout: 15_000, waitFor });
+  });
+});
+
+describe('location (item 10)', () => {
+  it('lower-cases the country and defaults it', () => {
+    expect(ok({ url: 'https://example.com', location: { country: 'US', languages: ['en'] } }).location).toEqual({
+      country: 'us',
+      languages: ['en'],
+    });
+    expect(ok({ url: 'https://example.com', location: {} }).location).toEqual({ country: 'us-generic' });
+  });
+  it('rejects an unknown country', () => {
+    expect(fail({ url: 'https://example.com', location: { country: 'INVALID' } }).error).toContain(
+      'Invalid country code',
+    );
+  });
+});
+
+describe('actions (item 11)', () => {
+  it('accepts the common actions with their defaults', () => {
+    const value = ok({
+      url: 'https://example.com',
+      actions: [{ type: 'click', selector: '#a' }, { type: 'wait', milliseconds: 100 }, { type: 'scroll' }],
+    });
+    expect(value.actions).toEqual([
+      { type: 'click', selector: '#a', all: false },
+      { type: 'wait', milliseconds: 100 },
+      { type: 'scroll', direction: 'down' },
+    ]);
+  });
+  it('enforces the wait and count rules', () => {
+    expect(
+      fail({ url: 'https://example.com', actions: [{ type: 'wait', milliseconds: 10, selector: '#a' }] }).error,
+    ).toBe("Either 'milliseconds' or 'selector' must be provided, but not both.");
+    const many = Array.from({ length: 51 }, () => ({ type: 'scroll' }));
+    expect(fail({ url: 'https://example.com', actions: many }).error).toBe('Number of actions cannot exceed 50');
+    const waits = Array.from({ length: 100 }, () => ({ type: 'wait', milliseconds: 1000 }));
+    expect(fail({ url: 'https://example.com', actions: waits }).error).toContain('Total wait time');
+  });
+});
+
+describe('parsers (item 12)', () => {
+  it('accepts pdf with maxPages in range and rejects the rest', () => {
+    expect(ok({ url: 'https://example.com', parsers: [{ type: 'pdf', maxPages: 100 }] }).parsers).toEqual([
+      { type: 'pdf', maxPages: 100 },
+    ]);
+    expect(ok({ url: 'https://example.com', parsers: [] }).parsers).toEqual([]);
+    for (const parsers of [
+      ['invalid-parser'],
+      'pdf',
+      [{ pdf: true }],
+      [{ type: 'pdf', maxPages: -1 }],
+      [{ type: 'pdf', maxPages: 20_000 }],
+      ['pdf:fast'],
+    ]) {
+      fail({ url: 'https://example.com', parsers });
+    }
+  });
+});
+
+describe('integration, changeTracking tag and cache ages (items 13–14)', () => {
+  it('validates integration', () => {
+    expect(ok({ url: 'https://example.com', integration: 'dify' }).integration).toBe('dify');
+    expect(ok({ url: 'https://example.com', integration: '_custom' }).integration).toBe('_custom');
+    expect(fail({ url: 'https://example.com', integration: 'invalid-integration' }).error).toContain(
+      'Invalid enum value',
+    );
+  });
+  it('checks minAge and maxAge', () => {
+    ok({ url: 'https://example.com', minAge: 1000, maxAge: 5000 });
+    fail({ url: 'https://example.com', minAge: -1 });
+    fail({ url: 'https://example.com', maxAge: -1 });
+  });
+});
+
+describe('unknown keys (reference §1)', () => {
+  it('names the unknown key', () => {
+    const error = fail({ url: 'https://example.com', formatz: ['markdown'] });
+    expect(error.error).toContain('Unrecognized key in body');
+    expect(error.error).toContain('formatz');
+  });
+  it('answers a non-object body with the error shape', () => {
+    const result = parseBody(scrapeRequestSchema, 'https://example.com');
+    expect(result.ok).toBe(false);
+  });
+});
+
+describe('iframe selector rewrite (item 15)', () => {
+  it('rewrites standalone iframe tokens only', () => {
+    expect(
+      ok({ url: 'https://example.com', includeTags: ['iframe', 'iframe.video', 'div.content'] }).includeTags,
+    ).toEqual(['div[data-original-tag="iframe"]', 'div[data-original-tag="iframe"].video', 'div.content']);
+    expect(rewriteIframeSelector('div iframe')).toBe('div div[data-original-tag="iframe"]');
+    expect(rewriteIframeSelector('iframe, iframe.video')).toBe(
+      'div[data-original-tag="iframe"], div[data-original-tag="iframe"].video',
+    );
+    expect(rewriteIframeSelector('iframe-wrapper')).toBe('iframe-wrapper');
+    expect(rewriteIframeSelector('my-iframe')).toBe('my-iframe');
+    expect(rewriteIframeSelector('div.iframe-container')).toBe('div.iframe-container');
+    expect(ok({ url: 'https://example.com', excludeTags: [] }).excludeTags).toEqual([]);
+    expect(ok({ url: 'https://example.com' }).includeTags).toBeUndefined();
+  });
+});
+
+describe('crawl, map and batch defaults (items 16–18)', () => {
+  it('crawl', () => {
+    const result = parseBody(crawlRequestSchema, { url: 'https://example.com' });
+    if (!result.ok) throw new Error(result.error.error);
+    expect(result.value.limit).toBe(10_000);
+    expect(result.value.sitemap).toBe('include');
+    expect(result.value.scrapeOptions.formats).toEqual([{ type: 'markdown' }]);
+    expect(parseBody(crawlRequestSchema, { url: 'https://example.com', sitemap: 'invalid' }).ok).toBe(false);
+    const badRegex = parseBody(crawlRequestSchema, { url: 'https://example.com', includePaths: ['(unclosed'] });
+    expect(badRegex.ok).toBe(false);
+    if (!badRegex.ok) expect(badRegex.error.error).toContain('Invalid regular expression');
+  });
+  it('map', () => {
+    const result = parseBody(mapRequestSchema, { url: 'https://example.com' });
+    if (!result.ok) throw new Error(result.error.error);
+    expect(result.value).toMatchObject({
+      limit: 5000,
+      includeSubdomains: true,
+      ignoreQueryParameters: true,
+      sitemap: 'include',
+      filterByPath: true,
+      useIndex: true,
+    });
+    expect(parseBody(mapRequestSchema, { url: 'https://example.com', limit: 200_000 }).ok).toBe(false);
+    expect(parseBody(mapRequestSchema, { url: 'https://example.com', limit: 0 }).ok).toBe(false);
+    expect(parseBody(mapRequestSchema, { url: 'https://example.com', limit: 10_000 }).ok).toBe(true);
+  });
+  it('batch', () => {
+    expect(parseBody(batchScrapeRequestSchema, { urls: [] }).ok).toBe(false);
+    expect(parseBody(batchScrapeRequestSchema, { urls: ['https://a.com'], appendToId: 'nope' }).ok).toBe(false);
+    expect(parseBody(batchScrapeRequestSchema, { urls: ['https://a.com', 'https://b.com'] }).ok).toBe(true);
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * The v2 response shapes (reference §9–§16). Requests are typed by their schemas (`*RequestInput`).
+ */
+
+/** Metadata of a document: engine keys plus every page meta tag under its raw key (reference §9.1). */
+export interface DocumentMetadata {
+  title?: string | string[];
+  description?: string | string[];
+  language?: string | string[];
+  keywords?: string | string[];
+  robots?: string | string[];
+  favicon?: string;
+  ogTitle?: string;
+  ogDescription?: string;
+  ogUrl?: string;
+  ogImage?: string;
+  ogLocaleAlternate?: string[];
+  ogSiteName?: string;
+  /** The URL exactly as the caller sent it (crawls: the discovered URL). */
+  sourceURL: string;
+  /** The final URL after redirects. */
+  url?: string;
+  statusCode: number;
+  contentType?: string;
+  error?: string;
+  proxyUsed?: 'basic' | 'stealth';
+  cacheState?: 'hit' | 'miss';
+  cachedAt?: string;
+  scrapeId?: string;
+  creditsUsed?: number;
+  numPages?: number;
+  totalPages?: number;
+  timezone?: string;
+  /** Which engine fetched the page and why (crawlkit). */
+  engine?: 'http' | 'browser';
+  engineReason?: string;
+  [key: string]: unknown;
+}
+
+export interface ActionResults {
+  screenshots?: string[];
+  scrapes?: { url: string; html: string }[];
+  javascriptReturns?: { type: string; value: unknown }[];
+  pdfs?: string[];
+}
+
+export interface ChangeTrackingResult {
+  previousScrapeAt: string | null;
+  changeStatus: 'new' | 'same' | 'changed' | 'removed';
+  visibility: 'visible' | 'hidden';
+  diff?: {
+    text: string;
+    json: {
+      files: {
+        from: string | null;
+        to: string | null;
+        chunks: {
+          content: string;
+          changes: { type: string; normal?: boolean; ln?: number; ln1?: number; ln2?: number; content: string }[];
+        }[];
+      }[];
+    };
+  };
+  json?: unknown;
+}
+
+/** Brand identity of a page (reference §12). */
+export interface BrandingProfile {
+  colorScheme?: 'light' | 'dark';
+  brandName?: string;
+  logo?: string | null;
+  fonts?: { family: string; [key: string]: unknown }[];
+  colors?: Record<string, string | undefined>;
+  typography?: Record<string, unknown>;
+  spacing?: Record<string, unknown>;
+  components?: Record<string, unknown>;
+  images?: { logo?: string | null; favicon?: string | null; ogImage?: string | null; [key: string]: unknown };
+  personality?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A scrape result (`data` of the scrape response; one entry of job results). */
+export interface Document {
+  markdown?: string;
+  summary?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  screenshot?: string;
+  json?: unknown;
+  attributes?: { selector: string; attribute: string; values: string[] }[];
+  actions?: ActionResults;
+  changeTracking?: ChangeTrackingResult;
+  branding?: BrandingProfile;
+  warning?: string;
+  metadata: DocumentMetadata;
+}
+
+/** The v2 error body. `code` is stable; `error` says what to fix. */
+export interface ErrorResponse {
+  success: false;
+  code?: string;
+  error: string;
+  details?: unknown;
+}
+
+export interface ScrapeResponse {
+  success: true;
+  data: Document;
+  warning?: string;
+}
+
+export interface CrawlResponse {
+  success: true;
+  id: string;
+  url: string;
+  promptGeneratedOptions?: Record<string, unknown>;
+  finalCrawlerOptions?: Record<string, unknown>;
+}
+
+export interface BatchScrapeResponse {
+  success: true;
+  id: string;
+  url: string;
+  invalidURLs?: string[];
+}
+
+export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+/** Status of a crawl or batch job (reference §13.6). */
+export interface JobStatusResponse {
+  success: true;
+  status: JobStatus;
+  total: number;
+  completed: number;
+  creditsUsed: number;
+  expiresAt: string;
+  next?: string;
+  data: Document[];
+  warning?: string;
+  createdAt?: string;
+  completedAt?: string;
+  duration?: number;
+}
+
+export type CrawlStatusResponse = JobStatusResponse;
+export type BatchScrapeStatusResponse = JobStatusResponse;
+
+export interface CrawlErrorsResponse {
+  errors: { id: string; timestamp?: string; url: string; code?: string; error: string }[];
+  robotsBlocked: string[];
+}
+
+export interface CancelResponse {
+  status: 'cancelled';
+}
+
+export interface ActiveCrawlsResponse {
+  success: true;
+  crawls: { id: string; teamId: string; url: string; created_at: string; options: Record<string, unknown> }[];
+}
+
+export interface MapResponse {
+  success: true;
+  links: { url: string; title?: string; description?: string }[];
+  warning?: string;
+}
+
+export interface CreditUsageResponse {
+  success: true;
+  data: {
+    remainingCredits: number;
+    planCredits: number;
+    billingPeriodStart: string | null;
+    billingPeriodEnd: string | null;
+    creditsUsed: number;
+  };
+}
+
+export type WebhookEventType =
+  | 'crawl.started'
+  | 'crawl.page'
+  | 'crawl.completed'
+  | 'batch_scrape.started'
+  | 'batch_scrape.page'
+  | 'batch_scrape.completed';
+
+/** The body POSTed to a webhook (reference §16). */
+export interface WebhookPayload {
+  success: boolean;
+  type: WebhookEventType;
+  id: string;
+  webhookId: string;
+  data: Document[] | { metadata: { sourceURL: string } }[];
+  error?: string;
+  metadata?: Record<string, string>;
+}
