@@ -1,1 +1,39 @@
-export {};
+export { Crawlkit } from './crawlkit.js';
+export type { CallOptions } from './crawlkit.js';
+export type { CrawlkitOptions } from './options.js';
+export { CrawlkitError, isCrawlkitError } from './errors.js';
+export type { CrawlkitErrorCode } from './errors.js';
+export type { ScrapeRequestInput, ScrapeRequest, ScrapeOptionsInput, ScrapeOptions } from './v2/scrape-options.js';
+export type {
+  CrawlRequestInput,
+  CrawlRequest,
+  BatchScrapeRequestInput,
+  BatchScrapeRequest,
+  MapRequestInput,
+  MapRequest,
+  WebhookInput,
+} from './v2/jobs.js';
+export type { FormatInput, Format, FormatType } from './v2/formats.js';
+export type { ActionInput, Action } from './v2/actions.js';
+export type {
+  Document,
+  DocumentMetadata,
+  ActionResults,
+  ChangeTrackingResult,
+  BrandingProfile,
+  ErrorResponse,
+  ScrapeResponse,
+  CrawlResponse,
+  BatchScrapeResponse,
+  JobStatus,
+  JobStatusResponse,
+  CrawlStatusResponse,
+  BatchScrapeStatusResponse,
+  CrawlErrorsResponse,
+  CancelResponse,
+  ActiveCrawlsResponse,
+  MapResponse,
+  CreditUsageResponse,
+  WebhookEventType,
+  WebhookPayload,
+} from './v2/types.js';

@@ -81,7 +81,7 @@ export const formatSchema = z.preprocess(
   formatObject,
 );
 
-export type FormatInput = z.input<typeof formatSchema> | FormatType;
+export type FormatInput = FormatType | z.input<typeof formatObject>;
 export type Format = z.output<typeof formatSchema>;
 export type ScreenshotFormat = z.output<typeof screenshotFormatSchema>;
 export type JsonFormat = z.output<typeof jsonFormatSchema>;

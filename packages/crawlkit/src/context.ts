@@ -1,0 +1,15 @@
+import type { Store } from '@crawlkit/cache';
+import type { Fetcher } from '@crawlkit/fetcher';
+
+import type { LlmService } from './llm/llm-service.js';
+import type { ResolvedOptions } from './options.js';
+
+/** What the scrape path and the job runner share: one per `Crawlkit` instance. */
+export interface EngineContext {
+  readonly options: ResolvedOptions;
+  readonly fetcher: Fetcher;
+  readonly store: Store;
+  readonly llm: LlmService;
+  /** The de-duplication and cache key of a URL. */
+  normalizeUrl(url: string): string;
+}

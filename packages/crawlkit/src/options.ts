@@ -1,0 +1,101 @@
+import type { Store } from '@crawlkit/cache';
+import type { FetcherOptions, HttpEngineOptions, UrlPolicy } from '@crawlkit/fetcher';
+
+/** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
+export interface CrawlkitOptions {
+  /**
+   * Directory of the embedded on-disk store (page cache, jobs, results, change history).
+   * @default './.crawlkit'
+   */
+  storeDir?: string;
+  /** A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends. */
+  store?: Store | 'memory';
+  /**
+   * Which fetch engine serves pages: HTTP when enough and the browser when options or the page need it (`auto`),
+   * or always one of them.
+   * @default 'auto'
+   */
+  engine?: 'auto' | 'http' | 'browser';
+  /**
+   * Scrapes running at once across the whole engine (direct scrapes and every job); a job's `maxConcurrency`
+   * applies within this.
+   * @default 16
+   */
+  concurrency?: number;
+  /**
+   * Timeout of one scrape in milliseconds when the request sets none (v2 leaves it unset).
+   * @default 30000
+   */
+  timeoutMs?: number;
+  /**
+   * Time one page's extraction (parsing, main content, markdown) may take, in milliseconds; past it the page falls
+   * back to plain text with a warning.
+   * @default 10000
+   */
+  extractionBudgetMs?: number;
+  /** Browser engine settings (Chromium path, pool sizes). */
+  browser?: FetcherOptions['browser'];
+  /** Proxy servers for `proxy: basic | stealth | auto` and for `location.country`. */
+  proxies?: FetcherOptions['proxies'];
+  /** Which hosts and addresses may be fetched. `'strict'` blocks private and special networks. @default allow all */
+  urlPolicy?: UrlPolicy | 'strict';
+  /** HTTP engine settings: limits, user agent, DNS lookup. */
+  http?: Omit<HttpEngineOptions, 'urlPolicy'>;
+  /** A language model (Vercel AI SDK `LanguageModel`) for `json`, `summary`, change tracking json and crawl `prompt`. */
+  llm?: unknown;
+  /** Webhook delivery settings. */
+  webhooks?: {
+    /** HMAC-SHA256 secret: each delivery carries `X-Firecrawl-Signature: sha256=<hex>`. */
+    secret?: string;
+    /** @default 10000 */ timeoutMs?: number;
+    /** Attempts before an event is given up and recorded in the job's errors. @default 5 */ maxAttempts?: number;
+  };
+  /** Resume unfinished jobs of the store as soon as the engine starts. @default false */
+  resumeJobs?: boolean;
+  /** Page cache settings. */
+  cache?: {
+    /** Total size of cached pages in bytes; the oldest are evicted beyond it. @default 1 GiB */
+    maxBytes?: number;
+  };
+  /** How long job results are kept after the job finishes, in milliseconds. @default 86400000 (24 h) */
+  jobResultTtlMs?: number;
+}
+
+export interface ResolvedOptions {
+  storeDir: string;
+  engine: 'auto' | 'http' | 'browser';
+  concurrency: number;
+  timeoutMs: number;
+  extractionBudgetMs: number;
+  webhooks: { secret?: string; timeoutMs: number; maxAttempts: number };
+  resumeJobs: boolean;
+  cacheMaxBytes: number;
+  jobResultTtlMs: number;
+}
+
+function positiveInt(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new TypeError(`Expected \`${name}\` to be a positive integer, got \`${String(value)}\``);
+  }
+  return value;
+}
+
+export function resolveOptions(options: CrawlkitOptions): ResolvedOptions {
+  const webhooks: ResolvedOptions['webhooks'] = {
+    timeoutMs: positiveInt('webhooks.timeoutMs', options.webhooks?.timeoutMs, 10_000),
+    maxAttempts: positiveInt('webhooks.maxAttempts', options.webhooks?.maxAttempts, 5),
+  };
+  if (options.webhooks?.secret !== undefined) webhooks.secret = options.webhooks.secret;
+  return {
+    storeDir: options.storeDir ?? './.crawlkit',
+    engine: options.engine ?? 'auto',
+    concurrency: positiveInt('concurrency', options.concurrency, 16),
+    timeoutMs: positiveInt('timeoutMs', options.timeoutMs, 30_000),
+    extractionBudgetMs: positiveInt('extractionBudgetMs', options.extractionBudgetMs, 10_000),
+    webhooks,
+    resumeJobs: options.resumeJobs ?? false,
+    cacheMaxBytes: positiveInt('cache.maxBytes', options.cache?.maxBytes, 1024 ** 3),
+    jobResultTtlMs: positiveInt('jobResultTtlMs', options.jobResultTtlMs, 86_400_000),
+  };
+}

@@ -1,0 +1,191 @@
+import type { PageRequest, PageResult } from '@crawlkit/fetcher';
+import { v7 as uuidv7 } from 'uuid';
+
+import type { EngineContext } from '../context.js';
+import { CrawlkitError, toErrorResponse } from '../errors.js';
+import { findFormat } from '../v2/formats.js';
+import type { ScrapeOptions } from '../v2/scrape-options.js';
+import type { ActionResults, Document, DocumentMetadata, ErrorResponse } from '../v2/types.js';
+import { cacheKey, canReadCache, canWriteCache } from './cache-policy.js';
+import { buildContent, type FetchedContent } from './content.js';
+import { documentCredits } from './credits.js';
+import { runPostprocessors } from './postprocess.js';
+import { deserializeFetched, serializeFetched } from './serialize.js';
+
+/** What one scrape needs: the options plus the URL, already validated and defaulted. */
+export type PageScrapeRequest = ScrapeOptions & { url: string };
+
+export interface PageScrapeContext {
+  /** `metadata.sourceURL`: the URL exactly as the caller sent it. */
+  sourceURL: string;
+  zeroDataRetention: boolean;
+  signal?: AbortSignal;
+  /** Set for pages of a crawl or batch job. */
+  jobId?: string;
+}
+
+export type PageScrapeOutcome =
+  | { success: true; document: Document; credits: number }
+  | { success: false; error: ErrorResponse; status: number };
+
+const has = (request: PageScrapeRequest, type: string) => request.formats.some((f) => f.type === type);
+
+function toFetched(result: PageResult): FetchedContent {
+  const fetched: FetchedContent = {
+    url: result.url,
+    status: result.status,
+    contentType: result.contentType,
+    headers: result.headers,
+    engine: result.engine,
+    engineReason: result.engineReason,
+    proxyUsed: result.proxyUsed,
+  };
+  if (result.charset !== undefined) fetched.charset = result.charset;
+  if (result.text !== undefined) fetched.text = result.text;
+  else fetched.body = result.body;
+  if (result.screenshot !== undefined) fetched.screenshot = result.screenshot;
+  if (result.actions !== undefined) fetched.actions = result.actions as ActionResults;
+  return fetched;
+}
+
+function pageRequest(request: PageScrapeRequest, timeoutMs: number, signal: AbortSignal): PageRequest {
+  const shot = findFormat(request.formats, 'screenshot');
+  const page: PageRequest = {
+    url: request.url,
+    timeoutMs,
+    skipTlsVerification: request.skipTlsVerification,
+    signal,
+    mobile: request.mobile,
+    waitFor: request.waitFor,
+    blockAds: request.blockAds,
+    proxy: request.proxy,
+  };
+  if (request.headers) page.headers = request.headers;
+  if (request.location) page.location = request.location;
+  if (request.actions?.length) page.actions = request.actions;
+  if (shot) {
+    page.screenshot = { fullPage: shot.fullPage };
+    if (shot.quality !== undefined) page.screenshot.quality = shot.quality;
+    if (shot.viewport) page.screenshot.viewport = shot.viewport;
+  }
+  if (has(request, 'branding')) page.engine = 'browser';
+  return page;
+}
+
+function nonEmptyActions(actions: ActionResults | undefined): ActionResults | undefined {
+  if (!actions) return undefined;
+  const kept = Object.entries(actions).filter(([, v]) => Array.isArray(v) && v.length > 0);
+  return kept.length ? (Object.fromEntries(kept) as ActionResults) : undefined;
+}
+
+/** Runs one scrape: cache, fetch, extraction, formats. Never throws: failures come back in the v2 error shape. */
+export async function scrapePage(
+  ctx: EngineContext,
+  request: PageScrapeRequest,
+  context: PageScrapeContext,
+): Promise<PageScrapeOutcome> {
+  const started = Date.now();
+  const timeoutMs = request.timeout ?? ctx.options.timeoutMs;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
+  const deadline = started + Math.min(timeoutMs, ctx.options.extractionBudgetMs);
+  try {
+    ctx.llm.assertAvailable(request.formats);
+
+    const normalizedUrl = ctx.normalizeUrl(request.url);
+    const key = cacheKey(normalizedUrl, request);
+    const store = context.zeroDataRetention ? undefined : ctx.store;
+    let fetched: FetchedContent | undefined;
+    let cacheState: 'hit' | 'miss' | undefined;
+    let cachedAt: string | undefined;
+
+    if (store && canReadCache(request)) {
+      const lookup: { maxAge?: number; minAge?: number } = {};
+      if (request.maxAge > 0) lookup.maxAge = request.maxAge;
+      if (request.minAge !== undefined) lookup.minAge = request.minAge;
+      const hit = await store.pages.get(key, lookup);
+      if (hit) {
+        fetched = deserializeFetched(hit.value);
+        cacheState = 'hit';
+        cachedAt = new Date(hit.cachedAt).toISOString();
+      } else if (request.minAge !== undefined) {
+        throw new CrawlkitError(
+          'SCRAPE_NO_CACHED_DATA',
+          'No cached data available that meets the specified age requirements.',
+          { status: 404 },
+        );
+      } else {
+        cacheState = 'miss';
+      }
+    }
+
+    if (!fetched) {
+      const result = await ctx.fetcher.fetch(pageRequest(request, timeoutMs, signal));
+      fetched = toFetched(result);
+      if (store && canWriteCache(request, context.zeroDataRetention)) {
+        await store.pages.put({ key, url: normalizedUrl, cachedAt: Date.now(), value: serializeFetched(fetched) });
+      }
+    }
+
+    const content = await buildContent(fetched, { ...request, deadline });
+    const scrapeId = uuidv7();
+    const metadata: DocumentMetadata = {
+      ...content.metadata,
+      sourceURL: context.sourceURL,
+      url: fetched.url,
+      statusCode: fetched.status,
+      contentType: fetched.contentType,
+      proxyUsed: fetched.proxyUsed,
+      scrapeId,
+      engine: fetched.engine,
+    };
+    if (fetched.engineReason) metadata.engineReason = fetched.engineReason;
+    if (cacheState) metadata.cacheState = cacheState;
+    if (cachedAt) metadata.cachedAt = cachedAt;
+
+    const document: Document = { metadata };
+    if (has(request, 'markdown')) document.markdown = content.markdown ?? '';
+    if (has(request, 'html')) document.html = content.html ?? '';
+    if (has(request, 'rawHtml')) document.rawHtml = content.rawHtml ?? '';
+    if (has(request, 'links')) document.links = content.links ?? [];
+    if (has(request, 'images')) document.images = content.images ?? [];
+    if (has(request, 'screenshot') && fetched.screenshot !== undefined) document.screenshot = fetched.screenshot;
+    const actions = nonEmptyActions(fetched.actions);
+    if (actions) document.actions = actions;
+
+    const warnings = [...content.warnings];
+    await runPostprocessors(ctx, { request, context, content, fetched, document, warnings, signal });
+    if (warnings.length) document.warning = warnings.join(' ');
+
+    const credits = documentCredits({
+      formats: request.formats,
+      proxyUsed: fetched.proxyUsed,
+      ...(content.pdfPages !== undefined ? { pdfPagesParsed: content.pdfPages } : {}),
+      zeroDataRetention: context.zeroDataRetention,
+    });
+    metadata.creditsUsed = credits;
+    return { success: true, document, credits };
+  } catch (error) {
+    const timedOut = timeout.aborted && !context.signal?.aborted;
+    const response = timedOut
+      ? { success: false as const, code: 'SCRAPE_TIMEOUT', error: 'Scrape timed out' }
+      : toErrorResponse(error);
+    const status = timedOut ? 408 : error instanceof CrawlkitError ? error.status : statusOf(response.code);
+    return { success: false, error: response, status };
+  }
+}
+
+function statusOf(code: string | undefined): number {
+  switch (code) {
+    case 'BAD_REQUEST':
+    case 'URL_BLOCKED':
+    case 'SCRAPE_UNSUPPORTED_PROTOCOL':
+      return 400;
+    case 'SCRAPE_TIMEOUT':
+      return 408;
+    case 'SCRAPE_DNS_RESOLUTION_ERROR':
+      return 200;
+    default:
+      return 500;
+  }
+}
