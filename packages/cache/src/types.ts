@@ -188,6 +188,8 @@ export interface ResultStore {
   since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]>;
   count(jobId: string): Promise<number>;
   errors(jobId: string): Promise<JobError[]>;
+  /** Records an error that is not a task's (e.g. an undelivered webhook event). */
+  addError(jobId: string, error: { url: string; code?: string; error: string }): Promise<void>;
   addRobotsBlocked(jobId: string, url: string): Promise<void>;
   robotsBlocked(jobId: string): Promise<string[]>;
 }

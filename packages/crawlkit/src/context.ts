@@ -1,5 +1,5 @@
 import type { Store } from '@crawlkit/cache';
-import type { Fetcher } from '@crawlkit/fetcher';
+import type { Fetcher, HttpEngine } from '@crawlkit/fetcher';
 
 import type { LlmService } from './llm/llm-service.js';
 import type { ResolvedOptions } from './options.js';
@@ -8,6 +8,8 @@ import type { ResolvedOptions } from './options.js';
 export interface EngineContext {
   readonly options: ResolvedOptions;
   readonly fetcher: Fetcher;
+  /** Plain HTTP for robots.txt, sitemaps and webhooks, under the same URL policy. */
+  readonly http: HttpEngine;
   readonly store: Store;
   readonly llm: LlmService;
   /** The de-duplication and cache key of a URL. */

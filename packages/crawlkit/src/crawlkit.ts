@@ -1,38 +1,77 @@
-import { createMemoryStore, createSqliteStore, type Store } from '@crawlkit/cache';
-import { Fetcher, STRICT_URL_POLICY, type FetcherOptions } from '@crawlkit/fetcher';
+import { EventEmitter } from 'node:events';
+
+import { createMemoryStore, createSqliteStore, type JobKind, type Store } from '@crawlkit/cache';
+import { Fetcher, HttpEngine, STRICT_URL_POLICY, type FetcherOptions } from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
 import PQueue from 'p-queue';
 
+import { startBatchScrape } from './api/batch.js';
+import { startCrawl } from './api/crawl.js';
+import { cancelJob, getActiveCrawls, getJobErrors, getJobStatus, type StatusPagination } from './api/job-queries.js';
+import { mapSite } from './api/map.js';
 import type { EngineContext } from './context.js';
 import { CrawlkitError, toErrorResponse } from './errors.js';
+import type { CrawlkitEvents } from './events.js';
+import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
+import { createCrawlPlanner } from './jobs/crawl-planner.js';
+import { parseJobReference } from './jobs/job-address.js';
+import { JobManager, type StoredJob } from './jobs/job-manager.js';
 import { LlmService } from './llm/llm-service.js';
 import { resolveOptions, type CrawlkitOptions, type ResolvedOptions } from './options.js';
 import { scrapePage } from './scrape/scrape-page.js';
+import type { BatchScrapeRequestInput, CrawlRequest, CrawlRequestInput, MapRequestInput } from './v2/jobs.js';
 import { parseBody } from './v2/parse.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from './v2/scrape-options.js';
-import type { ErrorResponse, ScrapeResponse } from './v2/types.js';
+import type {
+  ActiveCrawlsResponse,
+  BatchScrapeResponse,
+  CancelResponse,
+  CrawlErrorsResponse,
+  CrawlResponse,
+  CreditUsageResponse,
+  Document,
+  ErrorResponse,
+  JobStatusResponse,
+  MapResponse,
+  ScrapeResponse,
+} from './v2/types.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** Options every call accepts. */
 export interface CallOptions {
-  /** Aborts the call; a scrape then answers with an error, a job start is not created. */
+  /** Aborts the call. */
   signal?: AbortSignal;
+}
+
+interface Runtime {
+  ctx: EngineContext;
+  jobs: JobManager;
+  dispatcher: WebhookDispatcher;
+  memory: Store;
 }
 
 /**
  * A crawlkit engine: one method per v2 endpoint, taking and returning the v2 JSON shapes. Bad input never throws:
  * it comes back as `{ success: false, code, error, details }`.
  */
-export class Crawlkit {
+export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #options: ResolvedOptions;
   readonly #raw: CrawlkitOptions;
   readonly #queue: PQueue;
-  #context: Promise<EngineContext> | undefined;
+  #runtime: Promise<Runtime> | undefined;
   #closed = false;
+  #credits = 0;
 
   constructor(options: CrawlkitOptions = {}) {
+    super();
     this.#raw = options;
     this.#options = resolveOptions(options);
     this.#queue = new PQueue({ concurrency: this.#options.concurrency });
+    if (this.#options.resumeJobs) {
+      this.#ready()
+        .then((rt) => rt.jobs.resumeAll())
+        .catch((error: unknown) => this.#emitError(undefined, '', error));
+    }
   }
 
   /** `POST /v2/scrape`: scrapes one URL. */
@@ -41,62 +80,259 @@ export class Crawlkit {
     if (!parsed.ok) return parsed.error;
     const request = parsed.value;
     try {
-      const ctx = await this.#ready();
-      const sourceURL = typeof (body as { url?: unknown }).url === 'string' ? (body as { url: string }).url : request.url;
+      const { ctx } = await this.#ready();
       const outcome = await this.#queue.add(
         () =>
           scrapePage(ctx, request, {
-            sourceURL,
+            sourceURL: (body as { url: string }).url,
             zeroDataRetention: request.zeroDataRetention,
             ...(init.signal ? { signal: init.signal } : {}),
           }),
         init.signal ? { signal: init.signal } : {},
       );
-      if (!outcome.success) return outcome.error;
+      if (!outcome.success) {
+        this.#emitError(undefined, request.url, outcome.error);
+        return outcome.error;
+      }
+      this.#credits += outcome.credits;
+      this.emit('page', { document: outcome.document });
       return { success: true, data: outcome.document };
     } catch (error) {
       return toErrorResponse(error);
     }
   }
 
-  /** Stops the browser, waits for running work to settle and closes the store. Idempotent. */
+  /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
+  async crawl(body: CrawlRequestInput, _init: CallOptions = {}): Promise<CrawlResponse | ErrorResponse> {
+    return this.#guard(async (rt) => startCrawl(rt.ctx, rt.jobs, body));
+  }
+
+  /** `GET /v2/crawl/:id`: status and a page of results. `id` may be a `next` address. */
+  async getCrawlStatus(id: string, pagination: StatusPagination = {}): Promise<JobStatusResponse | ErrorResponse> {
+    return this.#guard((rt) => getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs));
+  }
+
+  /** `DELETE /v2/crawl/:id`. */
+  async cancelCrawl(id: string): Promise<CancelResponse | ErrorResponse> {
+    return this.#guard((rt) => cancelJob(rt.jobs, 'crawl', id));
+  }
+
+  /** `GET /v2/crawl/:id/errors`. */
+  async getCrawlErrors(id: string): Promise<CrawlErrorsResponse | ErrorResponse> {
+    return this.#guard((rt) => getJobErrors(rt.jobs, 'crawl', id));
+  }
+
+  /** `GET /v2/crawl/active`: crawls still running. */
+  async getActiveCrawls(): Promise<ActiveCrawlsResponse | ErrorResponse> {
+    return this.#guard((rt) => getActiveCrawls(rt.jobs));
+  }
+
+  /** `POST /v2/batch/scrape`. */
+  async batchScrape(body: BatchScrapeRequestInput, _init: CallOptions = {}): Promise<BatchScrapeResponse | ErrorResponse> {
+    return this.#guard((rt) => startBatchScrape(rt.jobs, body));
+  }
+
+  /** `GET /v2/batch/scrape/:id`. */
+  async getBatchScrapeStatus(id: string, pagination: StatusPagination = {}): Promise<JobStatusResponse | ErrorResponse> {
+    return this.#guard((rt) => getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs));
+  }
+
+  /** `DELETE /v2/batch/scrape/:id`. */
+  async cancelBatchScrape(id: string): Promise<CancelResponse | ErrorResponse> {
+    return this.#guard((rt) => cancelJob(rt.jobs, 'batch', id));
+  }
+
+  /** `GET /v2/batch/scrape/:id/errors`. */
+  async getBatchScrapeErrors(id: string): Promise<CrawlErrorsResponse | ErrorResponse> {
+    return this.#guard((rt) => getJobErrors(rt.jobs, 'batch', id));
+  }
+
+  /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
+  async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
+    return this.#guard((rt) => mapSite(rt.ctx, body, init.signal));
+  }
+
+  /** `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged). */
+  getCreditUsage(): CreditUsageResponse {
+    return {
+      success: true,
+      data: {
+        remainingCredits: Number.MAX_SAFE_INTEGER,
+        planCredits: Number.MAX_SAFE_INTEGER,
+        billingPeriodStart: null,
+        billingPeriodEnd: null,
+        creditsUsed: this.#credits,
+      },
+    };
+  }
+
+  /** Yields each document of a crawl or batch as it is stored, then ends when the job has finished. */
+  async *watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
+    const ref = parseJobReference(id);
+    if (!ref) throw new CrawlkitError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.', { status: 400 });
+    const rt = await this.#ready();
+    yield* rt.jobs.watch(ref.id, init.signal);
+  }
+
+  /** Resolves to the job's final status (all result pages joined) once it has finished. */
+  async waitForJob(id: string, init: CallOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
+    const ref = parseJobReference(id);
+    if (!ref) return { success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' };
+    const rt = await this.#ready();
+    const job = await rt.jobs.wait(ref.id, init.signal);
+    if (!job) return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
+    const first = await getJobStatus(rt.jobs, job.kind, job.id, { skip: 0, limit: 1000 }, this.#options.jobResultTtlMs);
+    if (!first.success) return first;
+    let next = first.next;
+    while (next) {
+      const page = await getJobStatus(rt.jobs, job.kind, next, {}, this.#options.jobResultTtlMs);
+      if (!page.success || page.data.length === 0) break;
+      first.data.push(...page.data);
+      next = page.next;
+    }
+    delete first.next;
+    return first;
+  }
+
+  /** Unfinished jobs in the store: left by a crash, or running in another process. */
+  async listUnfinishedJobs(): Promise<{ id: string; kind: JobKind; createdAt: string }[]> {
+    const rt = await this.#ready();
+    const jobs = await rt.jobs.unfinished();
+    return jobs.map((j) => ({ id: j.id, kind: j.kind, createdAt: new Date(j.createdAt).toISOString() }));
+  }
+
+  /** Resumes an unfinished job in this process; every page is still scraped exactly once. */
+  async resumeJob(id: string): Promise<{ success: true; id: string } | ErrorResponse> {
+    const ref = parseJobReference(id);
+    if (!ref) return { success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' };
+    return this.#guard(async (rt) => {
+      const found = await rt.jobs.find(ref.id);
+      if (!found) return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
+      if (found.job.status !== 'scraping') {
+        return { success: false, code: 'JOB_NOT_RESUMABLE', error: `The job is ${found.job.status}; only running jobs resume.` };
+      }
+      rt.jobs.start(found.job, found.store);
+      return { success: true as const, id: found.job.id };
+    });
+  }
+
+  /** The page cache. */
+  readonly cache = {
+    /** Deletes every cached page. */
+    clear: async (): Promise<void> => {
+      const rt = await this.#ready();
+      await rt.ctx.store.pages.clear();
+    },
+    /** Deletes pages older than `maxAgeMs` and the oldest beyond the size cap. Returns how many. */
+    prune: async (options: { maxAgeMs?: number } = {}): Promise<number> => {
+      const rt = await this.#ready();
+      return rt.ctx.store.pages.prune({
+        maxBytes: this.#options.cacheMaxBytes,
+        ...(options.maxAgeMs !== undefined ? { olderThan: options.maxAgeMs } : {}),
+      });
+    },
+  };
+
+  /**
+   * Stops the browser and running jobs (they stay resumable), delivers what it can of pending webhooks, and closes
+   * the store. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const context = this.#context;
-    if (!context) return;
-    const ctx = await context.catch(() => undefined);
-    if (!ctx) return;
-    this.#queue.clear();
+    const runtime = this.#runtime;
+    if (!runtime) return;
+    const rt = await runtime.catch(() => undefined);
+    if (!rt) return;
+    await rt.jobs.close();
     await this.#queue.onIdle();
-    await ctx.fetcher.close();
-    await ctx.store.close();
+    await rt.dispatcher.close();
+    await rt.ctx.fetcher.close();
+    await rt.ctx.http.close();
+    await rt.ctx.store.close();
+    if (rt.memory !== rt.ctx.store) await rt.memory.close();
   }
 
-  #ready(): Promise<EngineContext> {
+  async #guard<T>(fn: (rt: Runtime) => Promise<T>): Promise<T | ErrorResponse> {
+    try {
+      return await fn(await this.#ready());
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  }
+
+  #emitError(jobId: string | undefined, url: string, error: unknown): void {
+    if (this.listenerCount('error') === 0) return;
+    this.emit('error', { ...(jobId ? { jobId } : {}), url, error: toErrorResponse(error) });
+  }
+
+  #ready(): Promise<Runtime> {
     if (this.#closed) return Promise.reject(new CrawlkitError('ENGINE_CLOSED', 'This Crawlkit instance is closed.'));
-    this.#context ??= this.#createContext();
-    return this.#context;
+    this.#runtime ??= this.#createRuntime();
+    return this.#runtime;
   }
 
-  async #createContext(): Promise<EngineContext> {
+  async #createRuntime(): Promise<Runtime> {
     const raw = this.#raw;
     const urlPolicy = raw.urlPolicy === 'strict' ? STRICT_URL_POLICY : raw.urlPolicy;
-    const fetcherOptions: FetcherOptions = { engine: this.#options.engine };
+    const httpOptions = { ...raw.http, ...(urlPolicy ? { urlPolicy } : {}) };
+    const fetcherOptions: FetcherOptions = { engine: this.#options.engine, http: httpOptions };
     if (raw.browser) fetcherOptions.browser = raw.browser;
     if (raw.proxies) fetcherOptions.proxies = raw.proxies;
     if (urlPolicy) fetcherOptions.urlPolicy = urlPolicy;
-    fetcherOptions.http = { ...raw.http, ...(urlPolicy ? { urlPolicy } : {}) };
+
+    const memory = createMemoryStore();
     const store: Store =
       raw.store === 'memory'
-        ? createMemoryStore()
+        ? memory
         : (raw.store ?? (await createSqliteStore({ dir: this.#options.storeDir, maxPageBytes: this.#options.cacheMaxBytes })));
-    return {
+    const http = new HttpEngine(httpOptions);
+    const ctx: EngineContext = {
       options: this.#options,
       fetcher: new Fetcher(fetcherOptions),
+      http,
       store,
       llm: new LlmService(raw.llm),
       normalizeUrl: (url: string) => normalizeUrl(url),
     };
+
+    let jobs: JobManager | undefined;
+    const dispatcher = new WebhookDispatcher(() => jobs?.stores() ?? [store], {
+      post: async (url, body, headers, timeoutMs) =>
+        (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
+      timeoutMs: this.#options.webhooks.timeoutMs,
+      maxAttempts: this.#options.webhooks.maxAttempts,
+      ...(this.#options.webhooks.secret ? { secret: this.#options.webhooks.secret } : {}),
+      onGiveUp: (s, delivery, error) => jobs!.recordUndelivered(s, delivery, error),
+    });
+    jobs = new JobManager({
+      ctx,
+      queue: this.#queue,
+      memory,
+      dispatcher,
+      handlers: {
+        batch: {
+          planner: (job) =>
+            createBatchPlanner((JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request, this.#options.concurrency),
+        },
+        crawl: {
+          planner: (job, jobStore) =>
+            createCrawlPlanner(ctx, jobStore, job, (JSON.parse(job.request) as StoredJob<CrawlRequest>).request),
+        },
+      },
+      notify: {
+        page: (jobId, document) => {
+          this.#credits += document.metadata.creditsUsed ?? 0;
+          this.emit('page', { jobId, document });
+        },
+        pageError: (jobId, url, error) => this.#emitError(jobId, url, { code: 'SCRAPE_FAILED', message: error }),
+        started: (id, kind) => this.emit('job:started', { id, kind }),
+        finished: (id, kind, status) => this.emit('job:completed', { id, kind, status }),
+        internalError: (jobId, error) => this.#emitError(jobId, '', error),
+      },
+    });
+    dispatcher.kick();
+    await store.jobs.deleteExpired().catch(() => undefined);
+    return { ctx, jobs, dispatcher, memory };
   }
 }

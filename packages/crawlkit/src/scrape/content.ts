@@ -29,6 +29,8 @@ export type ContentOptions = Pick<
 > & {
   /** Epoch ms by which extraction must be done. */
   deadline?: number;
+  /** Also collect every link of the whole page (crawl discovery). */
+  collectLinks?: boolean;
 };
 
 /** The content-derived part of a document. */
@@ -43,6 +45,8 @@ export interface BuiltContent {
   warnings: string[];
   /** PDF pages parsed (absent when the content is not a parsed PDF). */
   pdfPages?: number;
+  /** Every link of the whole page, when `collectLinks` was asked. */
+  discoveredLinks?: string[];
 }
 
 const has = (formats: readonly Format[], ...types: Format['type'][]) => formats.some((f) => types.includes(f.type));

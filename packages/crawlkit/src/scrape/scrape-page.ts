@@ -22,10 +22,20 @@ export interface PageScrapeContext {
   signal?: AbortSignal;
   /** Set for pages of a crawl or batch job. */
   jobId?: string;
+  /** Also return every link of the whole page (for crawl discovery), whatever the formats. */
+  collectLinks?: boolean;
 }
 
 export type PageScrapeOutcome =
-  | { success: true; document: Document; credits: number }
+  | {
+      success: true;
+      document: Document;
+      credits: number;
+      /** Links of the whole page, when `collectLinks` was set. */
+      links?: string[];
+      /** The response's `Retry-After` header, if any. */
+      retryAfter?: string;
+    }
   | { success: false; error: ErrorResponse; status: number };
 
 const has = (request: PageScrapeRequest, type: string) => request.formats.some((f) => f.type === type);
@@ -127,7 +137,11 @@ export async function scrapePage(
       }
     }
 
-    const content = await buildContent(fetched, { ...request, deadline });
+    const content = await buildContent(fetched, {
+      ...request,
+      deadline,
+      ...(context.collectLinks ? { collectLinks: true } : {}),
+    });
     const scrapeId = uuidv7();
     const metadata: DocumentMetadata = {
       ...content.metadata,
@@ -164,7 +178,11 @@ export async function scrapePage(
       zeroDataRetention: context.zeroDataRetention,
     });
     metadata.creditsUsed = credits;
-    return { success: true, document, credits };
+    const outcome: PageScrapeOutcome = { success: true, document, credits };
+    if (content.discoveredLinks) outcome.links = content.discoveredLinks;
+    const retryAfter = fetched.headers['retry-after'];
+    if (retryAfter !== undefined) outcome.retryAfter = retryAfter;
+    return outcome;
   } catch (error) {
     const timedOut = timeout.aborted && !context.signal?.aborted;
     const response = timedOut

@@ -182,9 +182,11 @@ export type WebhookEventType =
   | 'crawl.started'
   | 'crawl.page'
   | 'crawl.completed'
+  | 'crawl.failed'
   | 'batch_scrape.started'
   | 'batch_scrape.page'
-  | 'batch_scrape.completed';
+  | 'batch_scrape.completed'
+  | 'batch_scrape.failed';
 
 /** The body POSTed to a webhook (reference §16). */
 export interface WebhookPayload {

@@ -1,0 +1,85 @@
+import type { JobKind } from '@crawlkit/cache';
+
+import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
+import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import { buildJobErrors, buildJobStatus } from '../jobs/status.js';
+import { paginationSchema, type CrawlRequest } from '../v2/jobs.js';
+import { parseBody } from '../v2/parse.js';
+import type {
+  ActiveCrawlsResponse,
+  CancelResponse,
+  CrawlErrorsResponse,
+  ErrorResponse,
+  JobStatusResponse,
+} from '../v2/types.js';
+
+/** Pagination of a status call: `skip` and `limit` (page size, default 100). */
+export interface StatusPagination {
+  skip?: number;
+  limit?: number;
+}
+
+const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' });
+const invalidId = (): ErrorResponse => ({ success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID });
+
+/** Status of a job by id or by a `crawlkit://` status address (a `next` value is accepted as given). */
+export async function getJobStatus(
+  jobs: JobManager,
+  kind: JobKind,
+  idOrAddress: string,
+  pagination: StatusPagination,
+  ttlMs: number,
+): Promise<JobStatusResponse | ErrorResponse> {
+  const ref = typeof idOrAddress === 'string' ? parseJobReference(idOrAddress) : undefined;
+  if (!ref) return invalidId();
+  const query = parseBody(paginationSchema, {
+    ...(ref.skip !== undefined ? { skip: ref.skip } : {}),
+    ...(ref.limit !== undefined ? { limit: ref.limit } : {}),
+    ...pagination,
+  });
+  if (!query.ok) return query.error;
+  const found = await jobs.find(ref.id);
+  if (!found || found.job.kind !== kind) return notFound();
+  return buildJobStatus(found.store, found.job, query.value, ttlMs);
+}
+
+export async function cancelJob(jobs: JobManager, kind: JobKind, id: string): Promise<CancelResponse | ErrorResponse> {
+  const ref = parseJobReference(id);
+  if (!ref) return invalidId();
+  const found = await jobs.find(ref.id);
+  if (!found || found.job.kind !== kind) return notFound();
+  const result = await jobs.cancel(ref.id);
+  if (result === 'not-found') return notFound();
+  if (result === 'already-completed') {
+    return {
+      success: false,
+      code: 'JOB_ALREADY_COMPLETED',
+      error: `${kind === 'crawl' ? 'Crawl' : 'Batch scrape'} is already completed`,
+    };
+  }
+  return { status: 'cancelled' };
+}
+
+export async function getJobErrors(
+  jobs: JobManager,
+  kind: JobKind,
+  id: string,
+): Promise<CrawlErrorsResponse | ErrorResponse> {
+  const ref = parseJobReference(id);
+  if (!ref) return invalidId();
+  const found = await jobs.find(ref.id);
+  if (!found || found.job.kind !== kind) return notFound();
+  return buildJobErrors(found.store, found.job);
+}
+
+export async function getActiveCrawls(jobs: JobManager): Promise<ActiveCrawlsResponse> {
+  const crawls: ActiveCrawlsResponse['crawls'] = [];
+  for (const store of jobs.stores()) {
+    for (const job of await store.jobs.list({ status: ['scraping'], kind: 'crawl' })) {
+      const { request } = JSON.parse(job.request) as StoredJob<CrawlRequest>;
+      const { url, webhook: _webhook, ...options } = request as CrawlRequest;
+      crawls.push({ id: job.id, teamId: 'local', url, created_at: new Date(job.createdAt).toISOString(), options });
+    }
+  }
+  return { success: true, crawls };
+}

@@ -1,0 +1,15 @@
+import type { JobKind } from '@crawlkit/cache';
+
+import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
+
+/** Events of a `Crawlkit` instance, with their payloads. */
+export interface CrawlkitEvents {
+  /** A page was scraped (a direct scrape, or a page of a job once its result is stored). */
+  page: [{ jobId?: string; document: Document }];
+  /** A scrape failed. Only emitted when somebody listens (an unheard `error` event would throw). */
+  error: [{ jobId?: string; url: string; error: ErrorResponse }];
+  'job:started': [{ id: string; kind: JobKind }];
+  'job:completed': [{ id: string; kind: JobKind; status: JobStatus }];
+  /** Progress of a job after each page. */
+  progress: [{ id: string; kind: JobKind; total: number; completed: number; creditsUsed: number }];
+}

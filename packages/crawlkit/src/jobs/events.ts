@@ -1,0 +1,15 @@
+import type { JobRecord } from '@crawlkit/cache';
+
+import type { Document } from '../v2/types.js';
+
+/** How a runner reports what happens to its pages; the job manager turns it into webhooks and engine events. */
+export interface JobEventSink {
+  /** A page scraped successfully, before its result is stored (webhook deliveries are at least once). */
+  page(job: JobRecord, document: Document): Promise<void>;
+  /** The page's result is stored. */
+  pageStored(job: JobRecord, document: Document): void;
+  /** A page failed; `sourceURL` is the URL as the job knows it. */
+  pageFailed(job: JobRecord, sourceURL: string, error: string): Promise<void>;
+  /** A bug or a store failure while handling a page. */
+  internalError(job: JobRecord, error: unknown): void;
+}

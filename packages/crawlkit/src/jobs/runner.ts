@@ -1,0 +1,207 @@
+import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/cache';
+import type PQueue from 'p-queue';
+
+import type { EngineContext } from '../context.js';
+import { scrapePage, type PageScrapeOutcome, type PageScrapeRequest } from '../scrape/scrape-page.js';
+import type { JobEventSink } from './events.js';
+
+/** Per-task data kept in the store with the task. */
+export interface TaskMeta {
+  /** `metadata.sourceURL` for this page, when it differs from the task URL (batch URLs as sent). */
+  sourceURL?: string;
+}
+
+/** What a job kind contributes to the generic runner. */
+export interface JobPlanner {
+  /** Page scrape options (with the task's URL filled in by the runner). */
+  readonly scrapeOptions: Omit<PageScrapeRequest, 'url'>;
+  /** Tasks running at once for this job. */
+  readonly concurrency: number;
+  /** Whether pages need their links for discovery. */
+  readonly collectsLinks: boolean;
+  /** Called once when the runner (re)starts the job: seeds, sitemaps, robots. Returns tasks to add. */
+  prepare(signal: AbortSignal): Promise<TaskInput[]>;
+  /** Milliseconds to wait before fetching `url` (politeness); 0 to go now. Reserves the slot. */
+  delayBefore(url: string): number;
+  /** Reacts to a finished page: may veto it (redirected out of scope) and returns newly discovered tasks. */
+  afterPage(
+    task: Task,
+    outcome: PageScrapeOutcome,
+    links: string[],
+  ): Promise<{ tasks: TaskInput[]; reject?: { code: string; error: string } }>;
+  /** Tasks may not exceed this in total. */
+  readonly limit?: number;
+  /** Nothing of this job may be written to disk. */
+  readonly zeroDataRetention: boolean;
+}
+
+const RETRY_STATUSES = new Set([429, 503]);
+const MAX_RETRIES = 3;
+const IDLE_POLL_MS = 100;
+
+function retryAfterMs(value: string | undefined, attempt: number): number {
+  if (value) {
+    const seconds = Number(value);
+    if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
+    const date = Date.parse(value);
+    if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), 60_000);
+  }
+  return Math.min(1000 * 2 ** attempt, 30_000);
+}
+
+/**
+ * Drives one crawl or batch job to its end: claims tasks from the store, scrapes them within the engine's slots,
+ * stores each result exactly once and adds discovered tasks. Everything it knows is in the store, so a new runner
+ * can pick the job up after a crash.
+ */
+export class JobRunner {
+  readonly #ctx: EngineContext;
+  readonly #store: Store;
+  readonly #queue: PQueue;
+  readonly #job: JobRecord;
+  readonly #planner: JobPlanner;
+  readonly #events: JobEventSink;
+  readonly #abort = new AbortController();
+  readonly #inflight = new Set<Promise<void>>();
+  #wake: (() => void) | undefined;
+
+  constructor(options: {
+    ctx: EngineContext;
+    store: Store;
+    queue: PQueue;
+    job: JobRecord;
+    planner: JobPlanner;
+    events: JobEventSink;
+  }) {
+    this.#ctx = options.ctx;
+    this.#store = options.store;
+    this.#queue = options.queue;
+    this.#job = options.job;
+    this.#planner = options.planner;
+    this.#events = options.events;
+  }
+
+  get id(): string {
+    return this.#job.id;
+  }
+
+  /** Stops fetching at once; what was stored stays. */
+  stop(): void {
+    this.#abort.abort();
+    this.#wake?.();
+  }
+
+  /** Runs until the job is finished or stopped. Resolves with the final status, or undefined when stopped. */
+  async run(): Promise<'completed' | 'stopped'> {
+    const id = this.#job.id;
+    const signal = this.#abort.signal;
+    const seeds = await this.#planner.prepare(signal);
+    if (seeds.length) await this.#store.tasks.add(id, seeds, this.#limit());
+
+    while (!signal.aborted) {
+      await this.#fill();
+      if (signal.aborted) break;
+      if (this.#inflight.size === 0) {
+        const counts = await this.#store.tasks.counts(id);
+        if (counts.queued === 0 && counts.active === 0) return 'completed';
+        await this.#sleep(IDLE_POLL_MS);
+        continue;
+      }
+      await this.#waitForProgress();
+    }
+    await Promise.allSettled(this.#inflight);
+    return 'stopped';
+  }
+
+  #limit(): { limit?: number } {
+    return this.#planner.limit !== undefined ? { limit: this.#planner.limit } : {};
+  }
+
+  async #fill(): Promise<void> {
+    const free = this.#planner.concurrency - this.#inflight.size;
+    if (free <= 0) return;
+    const tasks = await this.#store.tasks.claim(this.#job.id, free);
+    for (const task of tasks) {
+      const running: Promise<void> = this.#runTask(task)
+        .catch((error: unknown) => this.#events.internalError(this.#job, error))
+        .finally(() => {
+          this.#inflight.delete(running);
+          this.#wake?.();
+        });
+      this.#inflight.add(running);
+    }
+  }
+
+  #waitForProgress(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = () => {
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#wake = undefined;
+        resolve();
+      }, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  async #runTask(task: Task): Promise<void> {
+    const signal = this.#abort.signal;
+    const jobId = this.#job.id;
+    const wait = this.#planner.delayBefore(task.url);
+    if (wait > 0) {
+      await this.#store.tasks.release(jobId, task.key, Date.now() + wait);
+      return;
+    }
+    const meta = task.meta ? (JSON.parse(task.meta) as TaskMeta) : {};
+    const request = { ...this.#planner.scrapeOptions, url: task.url } as PageScrapeRequest;
+    const outcome = await this.#queue.add(() =>
+      scrapePage(this.#ctx, request, {
+        sourceURL: meta.sourceURL ?? task.url,
+        zeroDataRetention: this.#planner.zeroDataRetention,
+        signal,
+        jobId,
+        collectLinks: this.#planner.collectsLinks,
+      }),
+    );
+    if (!outcome || signal.aborted) {
+      // Stopped mid-page: the task goes back to the queue (a cancel drops it, a resume retries it).
+      await this.#store.tasks.release(jobId, task.key);
+      return;
+    }
+
+    if (outcome.success) {
+      const status = outcome.document.metadata.statusCode;
+      if (RETRY_STATUSES.has(status) && task.attempts <= MAX_RETRIES) {
+        await this.#store.tasks.release(jobId, task.key, Date.now() + retryAfterMs(outcome.retryAfter, task.attempts));
+        return;
+      }
+    }
+
+    const links = outcome.success ? (outcome.links ?? []) : [];
+    const after = await this.#planner.afterPage(task, outcome, links);
+    if (after.tasks.length) await this.#store.tasks.add(jobId, after.tasks, this.#limit());
+
+    if (outcome.success && !after.reject) {
+      const document = outcome.document;
+      await this.#events.page(this.#job, document);
+      await this.#store.tasks.complete(jobId, { key: task.key, credits: outcome.credits, document: JSON.stringify(document) });
+      this.#events.pageStored(this.#job, document);
+    } else {
+      const failure = outcome.success ? after.reject! : { code: outcome.error.code, error: outcome.error.error };
+      const error = { url: task.url, error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
+      await this.#events.pageFailed(this.#job, meta.sourceURL ?? task.url, error.error);
+      await this.#store.tasks.complete(jobId, { key: task.key, credits: 0, error });
+    }
+  }
+}

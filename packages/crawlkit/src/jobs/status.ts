@@ -1,0 +1,103 @@
+import type { JobRecord, Store } from '@crawlkit/cache';
+
+import type { CrawlRequest } from '../v2/jobs.js';
+import type { CrawlErrorsResponse, Document, JobStatusResponse } from '../v2/types.js';
+import { jobAddress } from './job-address.js';
+
+/** A status page is cut so that its JSON stays under this size (always at least one document). */
+const MAX_PAGE_BYTES = 10 * 1024 * 1024;
+
+const ROBOTS_WARNING =
+  'One or more pages were unable to be crawled because the robots.txt file prevented this. ' +
+  'Please use the scrape method instead.';
+
+function isoSeconds(ms: number): string {
+  const date = new Date(ms);
+  date.setMilliseconds(0);
+  return date.toISOString();
+}
+
+function isBareDomain(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return (u.pathname === '/' || u.pathname === '') && !u.search;
+  } catch {
+    return false;
+  }
+}
+
+export interface StatusQuery {
+  skip: number;
+  limit: number;
+}
+
+/** The v2 status of a crawl or batch job with one page of its results (reference §13.6). */
+export async function buildJobStatus(
+  store: Store,
+  job: JobRecord,
+  query: StatusQuery,
+  ttlMs: number,
+): Promise<JobStatusResponse> {
+  const [counts, stored, resultCount] = await Promise.all([
+    store.tasks.counts(job.id),
+    store.results.list(job.id, query.skip, query.limit),
+    store.results.count(job.id),
+  ]);
+  const data: Document[] = [];
+  let bytes = 0;
+  for (const result of stored) {
+    bytes += result.document.length;
+    if (bytes > MAX_PAGE_BYTES && data.length > 0) break;
+    data.push(JSON.parse(result.document) as Document);
+  }
+
+  const response: JobStatusResponse = {
+    success: true,
+    status: job.status,
+    total: counts.queued + counts.active + counts.done + counts.failed,
+    completed: counts.done + counts.failed,
+    creditsUsed: job.creditsUsed,
+    expiresAt: isoSeconds(job.expiresAt ?? job.createdAt + ttlMs),
+    data,
+    createdAt: new Date(job.createdAt).toISOString(),
+  };
+  if (job.completedAt !== undefined) {
+    response.completedAt = new Date(job.completedAt).toISOString();
+    response.duration = Math.round((job.completedAt - job.createdAt) / 1000);
+  }
+  const served = query.skip + data.length;
+  if (served < resultCount || job.status === 'scraping') {
+    response.next = jobAddress(job.kind, job.id, { skip: served, limit: query.limit });
+  }
+  const warning = job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined;
+  if (warning) response.warning = warning;
+  return response;
+}
+
+async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
+  if (job.status === 'scraping') return undefined;
+  if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
+  const { request } = JSON.parse(job.request) as { request: Pick<CrawlRequest, 'url' | 'crawlEntireDomain'> };
+  if (resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
+    const origin = new URL(request.url).origin;
+    return (
+      `Only ${resultCount} result(s) found. For broader coverage, try crawling with crawlEntireDomain=true ` +
+      `or start from a higher-level path like ${origin}`
+    );
+  }
+  return undefined;
+}
+
+export async function buildJobErrors(store: Store, job: JobRecord): Promise<CrawlErrorsResponse> {
+  const [errors, robotsBlocked] = await Promise.all([store.results.errors(job.id), store.results.robotsBlocked(job.id)]);
+  return {
+    errors: errors.map((e) => ({
+      id: e.id,
+      timestamp: new Date(e.timestamp).toISOString(),
+      url: e.url,
+      ...(e.code !== undefined ? { code: e.code } : {}),
+      error: e.error,
+    })),
+    robotsBlocked,
+  };
+}

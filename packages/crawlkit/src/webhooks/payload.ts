@@ -1,0 +1,42 @@
+import type { JobKind } from '@crawlkit/cache';
+
+import type { Webhook } from '../v2/jobs.js';
+import type { Document, WebhookEventType, WebhookPayload } from '../v2/types.js';
+
+export type WebhookEvent = 'started' | 'page' | 'completed' | 'failed';
+
+/** What the outbox keeps for one delivery: where to send it and the body. Secrets are added at send time. */
+export interface StoredDelivery {
+  url: string;
+  headers: Record<string, string>;
+  body: WebhookPayload;
+}
+
+const PREFIX: Record<JobKind, 'crawl' | 'batch_scrape'> = { crawl: 'crawl', batch: 'batch_scrape' };
+
+/** Whether the webhook asked for this event (an empty list means all, reference §16). */
+export function wantsEvent(webhook: Webhook, event: WebhookEvent): boolean {
+  return webhook.events.length === 0 || webhook.events.includes(event);
+}
+
+export function buildPayload(options: {
+  kind: JobKind;
+  event: WebhookEvent;
+  jobId: string;
+  webhookId: string;
+  webhook: Webhook;
+  success: boolean;
+  data?: Document[] | { metadata: { sourceURL: string } }[];
+  error?: string;
+}): WebhookPayload {
+  const payload: WebhookPayload = {
+    success: options.success,
+    type: `${PREFIX[options.kind]}.${options.event}` as WebhookEventType,
+    id: options.jobId,
+    webhookId: options.webhookId,
+    data: options.data ?? [],
+    metadata: options.webhook.metadata,
+  };
+  if (options.error !== undefined) payload.error = options.error;
+  return payload;
+}
