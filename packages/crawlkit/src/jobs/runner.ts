@@ -28,7 +28,13 @@ export interface JobPlanner {
     task: Task,
     outcome: PageScrapeOutcome,
     links: string[],
-  ): Promise<{ tasks: TaskInput[]; reject?: { code: string; error: string } }>;
+  ): Promise<{
+    tasks: TaskInput[];
+    /** Record the page as failed with this error instead of storing it. */
+    reject?: { code: string; error: string };
+    /** Scraped only for its links (e.g. a seed outside the include patterns): store nothing. */
+    discard?: boolean;
+  }>;
   /** Tasks may not exceed this in total. */
   readonly limit?: number;
   /** Nothing of this job may be written to disk. */
@@ -192,7 +198,9 @@ export class JobRunner {
     const after = await this.#planner.afterPage(task, outcome, links);
     if (after.tasks.length) await this.#store.tasks.add(jobId, after.tasks, this.#limit());
 
-    if (outcome.success && !after.reject) {
+    if (after.discard) {
+      await this.#store.tasks.complete(jobId, { key: task.key, credits: 0 });
+    } else if (outcome.success && !after.reject) {
       const document = outcome.document;
       await this.#events.page(this.#job, document);
       await this.#store.tasks.complete(jobId, { key: task.key, credits: outcome.credits, document: JSON.stringify(document) });

@@ -1,5 +1,6 @@
 import { CrawlkitError } from '../errors.js';
 import type { Format, JsonFormat } from '../v2/formats.js';
+import type { ErrorResponse } from '../v2/types.js';
 
 /**
  * The language-model features (json extraction, summaries, crawl prompts). Without a configured model, json
@@ -26,6 +27,16 @@ export class LlmService {
         { status: 400 },
       );
     }
+  }
+
+  /** The v2 error for a feature that needs a model when none is configured, else undefined. */
+  requireModel(feature: string): ErrorResponse | undefined {
+    if (this.configured) return undefined;
+    return {
+      success: false,
+      code: 'BAD_REQUEST',
+      error: `The ${feature} needs a language model: pass one as \`new Crawlkit({ llm })\`.`,
+    };
   }
 
   /** A model-written summary, or undefined when no model is configured. */

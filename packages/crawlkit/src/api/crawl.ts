@@ -1,0 +1,33 @@
+import type { EngineContext } from '../context.js';
+import { crawlKey } from '../jobs/crawl-planner.js';
+import { jobAddress } from '../jobs/job-address.js';
+import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../v2/jobs.js';
+import { parseBody } from '../v2/parse.js';
+import type { CrawlResponse, ErrorResponse } from '../v2/types.js';
+
+/** `POST /v2/crawl`: validates, creates the job with its seed and returns at once; the crawl runs in the background. */
+export async function startCrawl(
+  ctx: EngineContext,
+  jobs: JobManager,
+  body: CrawlRequestInput,
+): Promise<CrawlResponse | ErrorResponse> {
+  const parsed = parseBody(crawlRequestSchema, body);
+  if (!parsed.ok) return parsed.error;
+  const { webhook, ...request } = parsed.value;
+  if (request.prompt !== undefined) {
+    const refused = ctx.llm.requireModel('crawl prompt');
+    if (refused) return refused;
+  }
+  ctx.llm.assertAvailable(request.scrapeOptions.formats);
+
+  const stored: StoredJob<CrawlRequest> = { request };
+  if (webhook) stored.webhook = webhook;
+  const job = await jobs.create({
+    kind: 'crawl',
+    stored,
+    tasks: [{ key: crawlKey(request.url, request), url: request.url, depth: 0 }],
+    zeroDataRetention: request.zeroDataRetention,
+  });
+  return { success: true, id: job.id, url: jobAddress('crawl', job.id) };
+}

@@ -1,0 +1,131 @@
+import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/cache';
+import {
+  createCrawlRules,
+  discoverSitemapUrls,
+  HostPoliteness,
+  loadRobots,
+  normalizeUrl,
+  type FetchText,
+  type Robots,
+} from '@crawlkit/frontier';
+
+import type { EngineContext } from '../context.js';
+import type { PageScrapeOutcome } from '../scrape/scrape-page.js';
+import type { CrawlRequest } from '../v2/jobs.js';
+import type { JobPlanner } from './runner.js';
+
+export const CRAWLER_USER_AGENT = 'crawlkit';
+
+/** Frontier fetches (robots.txt, sitemaps) over the engine's plain HTTP, under its URL policy and limits. */
+export function frontierFetch(ctx: EngineContext): FetchText {
+  return async (url, init) => {
+    const result = await ctx.http.fetch({ url, timeoutMs: 15_000, ...(init?.signal ? { signal: init.signal } : {}) });
+    return {
+      url: result.url,
+      status: result.status,
+      contentType: result.contentType,
+      body: result.body,
+      ...(result.text !== undefined ? { text: result.text } : {}),
+    };
+  };
+}
+
+/** The crawl's de-duplication key of a URL. */
+export function crawlKey(url: string, request: Pick<CrawlRequest, 'ignoreQueryParameters'>): string {
+  return normalizeUrl(url, { ignoreQueryParameters: request.ignoreQueryParameters });
+}
+
+/**
+ * Crawl discovery for the generic runner: the seed, sitemaps and robots.txt at the start, then the links of every
+ * page through the crawl rules of the request, with per-host politeness (`delay`, robots `Crawl-delay`).
+ */
+export function createCrawlPlanner(ctx: EngineContext, store: Store, job: JobRecord, request: CrawlRequest): JobPlanner {
+  const fetchText = frontierFetch(ctx);
+  const rules = createCrawlRules({
+    seedUrl: request.url,
+    includePaths: request.includePaths,
+    excludePaths: request.excludePaths,
+    crawlEntireDomain: request.crawlEntireDomain,
+    allowExternalLinks: request.allowExternalLinks,
+    allowSubdomains: request.allowSubdomains,
+    regexOnFullURL: request.regexOnFullURL,
+    ...(request.maxDiscoveryDepth !== undefined ? { maxDiscoveryDepth: request.maxDiscoveryDepth } : {}),
+  });
+  const politeness = new HostPoliteness({ ...(request.delay !== undefined ? { delayMs: request.delay * 1000 } : {}) });
+  let robots: Robots | undefined;
+  const userAgent = request.robotsUserAgent ?? CRAWLER_USER_AGENT;
+  const key = (url: string) => crawlKey(url, request);
+  const seedKey = key(request.url);
+  // `delay` makes the crawl sequential, as upstream does.
+  const concurrency =
+    request.delay !== undefined ? 1 : Math.min(request.maxConcurrency ?? ctx.options.concurrency, ctx.options.concurrency);
+  const depthAllowsLinks = (depth: number) =>
+    request.sitemap !== 'only' && (request.maxDiscoveryDepth === undefined || depth < request.maxDiscoveryDepth);
+
+  async function admit(urls: Iterable<string>, fromUrl: string, depth: number): Promise<TaskInput[]> {
+    const tasks: TaskInput[] = [];
+    const seen = new Set<string>();
+    for (const url of urls) {
+      const verdict = rules.check(url, { fromUrl, depth });
+      if (!verdict.allowed) continue;
+      if (!request.ignoreRobotsTxt && robots && rules.isInternal(url) && !robots.isAllowed(url)) {
+        await store.results.addRobotsBlocked(job.id, url);
+        continue;
+      }
+      const k = key(url);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      tasks.push({ key: k, url, depth });
+    }
+    return tasks;
+  }
+
+  return {
+    scrapeOptions: request.scrapeOptions,
+    concurrency,
+    collectsLinks: request.sitemap !== 'only',
+    zeroDataRetention: request.zeroDataRetention,
+    limit: request.limit,
+
+    async prepare(signal) {
+      if (!request.ignoreRobotsTxt) {
+        robots = await loadRobots(new URL(request.url).origin, fetchText, userAgent, { signal });
+        const crawlDelay = robots.crawlDelay();
+        if (crawlDelay !== undefined) politeness.setHostDelay(new URL(request.url).host, crawlDelay * 1000);
+      }
+      if (request.sitemap === 'skip') return [];
+      const urls = await discoverSitemapUrls(request.url, {
+        fetchText,
+        ...(robots ? { robots } : {}),
+        signal,
+      }).catch(() => []);
+      return admit(urls, request.url, 0);
+    },
+
+    delayBefore(url) {
+      return politeness.reserve(url);
+    },
+
+    async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {
+      if (!outcome.success) return { tasks: [] };
+      const finalUrl = outcome.document.metadata.url ?? task.url;
+      if (finalUrl !== task.url && key(finalUrl) !== task.key) {
+        const verdict = rules.check(finalUrl, { depth: task.depth });
+        if (!verdict.allowed) {
+          return {
+            tasks: [],
+            reject: { code: 'CRAWL_DENIAL', error: `Redirected target URL is not allowed by crawlOptions (${verdict.reason})` },
+          };
+        }
+      }
+      // The seed is always fetched for its links, but kept only when the patterns admit it.
+      const seedVerdict = task.key === seedKey ? rules.check(task.url, { depth: 0 }) : undefined;
+      const discard =
+        seedVerdict !== undefined &&
+        !seedVerdict.allowed &&
+        (seedVerdict.reason === 'INCLUDE_PATTERN' || seedVerdict.reason === 'EXCLUDE_PATTERN');
+      const tasks = depthAllowsLinks(task.depth) && links.length ? await admit(links, finalUrl, task.depth + 1) : [];
+      return discard ? { tasks, discard } : { tasks };
+    },
+  };
+}
