@@ -1,3 +1,21 @@
+export { createMemoryStore } from './memory/memory-store.js';
+export type { MemoryStoreOptions } from './memory/memory-store.js';
+export { createSqliteStore } from './sqlite/sqlite-store.js';
+export type { SqliteStore, SqliteStoreOptions } from './sqlite/sqlite-store.js';
+export {
+  StoreError,
+  StoreClosedError,
+  InvalidStoreOptionError,
+  JobExistsError,
+  JobNotFoundError,
+  TaskNotFoundError,
+  DeliveryExistsError,
+  StoreBusyError,
+  StoreCorruptError,
+  StoreSchemaTooNewError,
+  isStoreError,
+} from './errors.js';
+export type { StoreErrorCode } from './errors.js';
 export type {
   CachedPage,
   PageLookup,

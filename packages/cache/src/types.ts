@@ -7,6 +7,9 @@
  *
  * Every method may be called concurrently from many async tasks of one process, and (for the SQLite and Redis
  * backends) from several processes sharing the same store. Methods that say "atomic" must stay correct under that.
+ *
+ * Failures reject with a `StoreError` (see `errors.ts`) carrying a stable `code`. Every method of a closed store
+ * rejects with `StoreClosedError` (`STORE_CLOSED`).
  */
 
 /* ------------------------------------------------------------------ pages -- */
@@ -33,9 +36,15 @@ export interface PageLookup {
 }
 
 export interface PageStore {
-  /** The newest entry for `key` that satisfies `lookup`, or `undefined`. */
+  /**
+   * The entry for `key` when it satisfies `lookup`, or `undefined`. A key holds one entry (the last `put`), so this
+   * is also the newest one, including writes by other processes sharing the store.
+   */
   get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined>;
-  /** Writes (replaces) the entry for `page.key`. */
+  /**
+   * Writes (replaces) the entry for `page.key`. When the store has a size cap, a write that takes the total over it
+   * evicts the oldest entries (by `cachedAt`).
+   */
   put(page: CachedPage): Promise<void>;
   /** Deletes every entry whose `url` is `url`. Returns how many were deleted. */
   deleteByUrl(url: string): Promise<number>;
@@ -81,22 +90,30 @@ export interface JobCounts {
 }
 
 export interface JobStore {
-  /** Creates the job and its first tasks in one transaction. Fails if the id exists. */
+  /**
+   * Creates the job and its first tasks (de-duplicated by key, no limit) in one transaction. Rejects with
+   * `JobExistsError` (`STORE_JOB_EXISTS`) if the id exists. The record's `creditsUsed` is taken as given.
+   */
   create(job: JobRecord, tasks: TaskInput[]): Promise<void>;
   get(id: string): Promise<JobRecord | undefined>;
-  /** Shallow update of the given fields (and `updatedAt`). No-op for an unknown id. */
+  /**
+   * Shallow update of the given fields, and `updatedAt` (to `patch.updatedAt` or now). A key present with the value
+   * `undefined` clears an optional field (`completedAt`, `expiresAt`, `error`). No-op for an unknown id.
+   */
   update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind'>>): Promise<void>;
   /** Jobs, newest first, optionally filtered. */
   list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]>;
-  /** Deletes the job with its tasks, results, errors and deliveries. */
+  /** Deletes the job with its tasks, results, errors, robots-blocked URLs and deliveries. No-op for an unknown id. */
   delete(id: string): Promise<void>;
   /** Deletes every job whose `expiresAt` is past. Returns the ids deleted. */
   deleteExpired(now?: number): Promise<string[]>;
   /**
    * Takes or renews the right to run the job (atomic). Returns true when `owner` holds the lease afterwards: it was
-   * free, expired, or already `owner`'s. Used so two processes never drive the same job.
+   * free, expired (`leaseUntil <= now`), or already `owner`'s; renewing extends it to `now + ttlMs`. Used so two
+   * processes never drive the same job. False for an unknown job.
    */
   acquireLease(id: string, owner: string, ttlMs: number, now?: number): Promise<boolean>;
+  /** Frees the lease if `owner` holds it; otherwise does nothing. */
   releaseLease(id: string, owner: string): Promise<void>;
 }
 
@@ -138,10 +155,11 @@ export interface TaskOutcome {
 export interface TaskStore {
   /**
    * Adds the tasks whose key is new to the job, in order, stopping when the job holds `limit` tasks (counting all
-   * states). Atomic: concurrent calls never exceed `limit` nor add a key twice. Returns the tasks added.
+   * states, dropped ones included). Atomic: concurrent calls never exceed `limit` nor add a key twice. Keys repeated
+   * within `tasks` are added once. Returns the tasks added. Rejects with `JobNotFoundError` for an unknown job.
    */
   add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]>;
-  /** Whether the key was ever added to the job. */
+  /** Whether the key was ever added to the job (dropped tasks included). */
   has(jobId: string, key: string): Promise<boolean>;
   /**
    * Moves up to `count` queued tasks whose `notBefore <= now` to `active`, lowest `seq` first, and returns them
@@ -149,17 +167,28 @@ export interface TaskStore {
    */
   claim(jobId: string, count: number, now?: number): Promise<Task[]>;
   /**
-   * Finishes an active task: marks it `done` (or `failed` when it has an error and no document), appends its
-   * document to the results and its error to the errors, and adds its credits to the job, all in one transaction.
+   * Finishes a task: marks it `done` (or `failed` when it has an error and no document), appends its document to the
+   * results (`resultSeq` is its `seq` there) and its error to the errors, adds its credits to the job's
+   * `creditsUsed` and bumps the job's `updatedAt`, all in one transaction.
+   * The task is normally `active`; a `queued` or dropped one is accepted too (its owner lost the lease or the job was
+   * cancelled while it ran, yet the work is done and is kept), and is then never claimed again.
    * Idempotent: completing a task that is already done or failed changes nothing and returns `{ duplicate: true }`.
+   * Rejects with `JobNotFoundError` / `TaskNotFoundError` for an unknown job or key.
    */
   complete(jobId: string, outcome: TaskOutcome): Promise<{ duplicate: boolean; resultSeq?: number }>;
-  /** Puts an active task back in the queue, claimable from `notBefore`. */
+  /**
+   * Puts an active task back in the queue, claimable from `notBefore` (default: at once). Its `attempts` is kept.
+   * No-op unless the task is active.
+   */
   release(jobId: string, key: string, notBefore?: number): Promise<void>;
   /** Puts every active task of the job back in the queue (after a crash). Returns how many. */
   requeueActive(jobId: string): Promise<number>;
-  /** Drops every queued task (cancel). Returns how many. */
+  /**
+   * Drops every queued task (cancel). Returns how many. Dropped tasks are never claimed and are not in `counts`, but
+   * stay known to `has` and to `add`'s de-duplication and limit.
+   */
   dropQueued(jobId: string): Promise<number>;
+  /** Tasks per state (dropped ones excluded). All zero for an unknown job. */
   counts(jobId: string): Promise<JobCounts>;
 }
 
@@ -188,9 +217,14 @@ export interface ResultStore {
   since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]>;
   count(jobId: string): Promise<number>;
   errors(jobId: string): Promise<JobError[]>;
-  /** Records an error that is not a task's (e.g. an undelivered webhook event). */
+  /**
+   * Records an error that is not a task's (e.g. an undelivered webhook event), stamped now with a fresh id. Rejects
+   * with `JobNotFoundError` for an unknown job (so no row outlives its job).
+   */
   addError(jobId: string, error: { url: string; code?: string; error: string }): Promise<void>;
+  /** Records a URL that robots.txt kept from being crawled, once per job. `JobNotFoundError` for an unknown job. */
   addRobotsBlocked(jobId: string, url: string): Promise<void>;
+  /** The recorded robots-blocked URLs, in the order first recorded. */
   robotsBlocked(jobId: string): Promise<string[]>;
 }
 
@@ -213,15 +247,19 @@ export interface Delivery {
 }
 
 export interface DeliveryStore {
-  /** Appends an event for the job; `seq` is assigned by the store (next in the job). */
+  /**
+   * Appends an event for the job; `seq` is assigned by the store (next in the job), `state` is `pending` and
+   * `attempts` 0. Rejects with `JobNotFoundError` for an unknown job and `DeliveryExistsError` for a known id.
+   */
   enqueue(delivery: Omit<Delivery, 'seq' | 'state' | 'attempts'>): Promise<Delivery>;
   /** For each job, its lowest-`seq` pending delivery when due (`nextAttemptAt <= now`); at most `limit`. */
   due(now: number, limit: number): Promise<Delivery[]>;
+  /** Shallow update of the given fields (an `undefined` `lastError` clears it). No-op for an unknown id. */
   update(
     id: string,
     patch: Partial<Pick<Delivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastError'>>,
   ): Promise<void>;
-  /** Pending deliveries of a job (or of all jobs). */
+  /** Pending deliveries of a job (or of all jobs), by job then `seq`. */
   pending(jobId?: string): Promise<Delivery[]>;
 }
 
@@ -239,8 +277,12 @@ export interface HistoryEntry {
 }
 
 export interface HistoryStore {
-  /** The most recent entry for (url, tag). */
+  /** The most recent entry for (url, tag): highest `scrapedAt`, the last appended on a tie. */
   latest(url: string, tag: string): Promise<HistoryEntry | undefined>;
+  /**
+   * Appends a snapshot. A store keeps a bounded number of entries per (url, tag) (its `maxHistoryPerUrl` option) and
+   * drops the oldest beyond it.
+   */
   append(entry: HistoryEntry): Promise<void>;
 }
 
@@ -257,6 +299,6 @@ export interface Store {
   readonly results: ResultStore;
   readonly deliveries: DeliveryStore;
   readonly history: HistoryStore;
-  /** Flushes and releases resources. Further calls fail. */
+  /** Flushes and releases resources. Idempotent. Further calls of any other method reject with `StoreClosedError`. */
   close(): Promise<void>;
 }

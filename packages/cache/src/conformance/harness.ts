@@ -1,0 +1,60 @@
+import { afterEach } from 'vitest';
+import type { JobRecord, Store, TaskInput } from '../types.js';
+
+/** Options every backend factory must honour in the conformance suite. */
+export interface ConformanceStoreOptions {
+  maxPageBytes?: number;
+  maxHistoryPerUrl?: number;
+}
+
+export type StoreFactory = (options: ConformanceStoreOptions) => Store | Promise<Store>;
+
+/** Opens stores through `factory` and closes each one after its test. */
+export function useStores(factory: StoreFactory): (options?: ConformanceStoreOptions) => Promise<Store> {
+  const open: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((store) => store.close()));
+  });
+  return async (options = {}) => {
+    const store = await factory(options);
+    open.push(store);
+    return store;
+  };
+}
+
+let counter = 0;
+
+/** A fresh job record; ids grow so that `list` order is predictable. */
+export function jobRecord(overrides: Partial<JobRecord> = {}): JobRecord {
+  counter++;
+  return {
+    id: `job-${String(counter).padStart(6, '0')}`,
+    kind: 'crawl',
+    status: 'scraping',
+    request: JSON.stringify({ url: 'https://example.com' }),
+    createdAt: 1_000 + counter,
+    updatedAt: 1_000 + counter,
+    creditsUsed: 0,
+    ...overrides,
+  };
+}
+
+/** Task inputs with keys `${prefix}0 .. ${prefix}{n-1}`. */
+export function taskInputs(n: number, prefix = 'k'): TaskInput[] {
+  return Array.from({ length: n }, (_, i) => ({
+    key: `${prefix}${i}`,
+    url: `https://example.com/${prefix}${i}`,
+    depth: 1,
+  }));
+}
+
+/** Creates an empty job (no tasks) and returns its id. */
+export async function createJob(
+  store: Store,
+  overrides: Partial<JobRecord> = {},
+  tasks: TaskInput[] = [],
+): Promise<string> {
+  const record = jobRecord(overrides);
+  await store.jobs.create(record, tasks);
+  return record.id;
+}

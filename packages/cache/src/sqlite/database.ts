@@ -1,0 +1,114 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { StoreBusyError, StoreCorruptError, StoreError, isStoreError, toError } from '../errors.js';
+import type { Lifecycle } from '../lifecycle.js';
+
+/** What the store binds: no booleans, no undefined (callers map those to 0/1 and null). */
+export type SqlValue = string | number | null;
+
+// Primary SQLite result codes (https://www.sqlite.org/rescode.html) the store maps to its own errors.
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+
+/**
+ * A `node:sqlite` connection with a prepared-statement cache, `BEGIN IMMEDIATE` transactions and translation of
+ * SQLite failures into store errors. The API is synchronous like `node:sqlite`: within one process no two
+ * transactions interleave; across processes SQLite's locks (and `busy_timeout`) serialise writers.
+ */
+export class SqliteDatabase {
+  readonly #db: DatabaseSync;
+  readonly #life: Lifecycle;
+  readonly #statements = new Map<string, StatementSync>();
+  #inTransaction = false;
+
+  constructor(db: DatabaseSync, life: Lifecycle) {
+    this.#db = db;
+    this.#life = life;
+  }
+
+  /**
+   * Runs `fn` on the open store and hands its result back as a promise; a throw becomes a rejection with the SQLite
+   * error translated. Every public method goes through here.
+   */
+  use<T>(fn: () => T): Promise<T> {
+    try {
+      this.#life.assertOpen();
+      return Promise.resolve(fn());
+    } catch (error) {
+      return Promise.reject(translateSqliteError(error));
+    }
+  }
+
+  /** The cached prepared statement for `sql`. */
+  statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Runs a statement; returns the number of rows changed. */
+  run(sql: string, ...params: SqlValue[]): number {
+    return Number(this.statement(sql).run(...params).changes);
+  }
+
+  get<T>(sql: string, ...params: SqlValue[]): T | undefined {
+    return this.statement(sql).get(...params) as T | undefined;
+  }
+
+  all<T>(sql: string, ...params: SqlValue[]): T[] {
+    return this.statement(sql).all(...params) as T[];
+  }
+
+  /** Executes SQL text without caching (DDL, pragmas, transaction control). */
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+
+  /**
+   * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so the reads inside see the
+   * latest data and no other process can commit in between. Rolls back when `fn` throws. Nested calls join the
+   * outer transaction.
+   */
+  write<T>(fn: () => T): T {
+    if (this.#inTransaction) return fn();
+    this.#db.exec('BEGIN IMMEDIATE');
+    this.#inTransaction = true;
+    try {
+      const result = fn();
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.#inTransaction = false;
+    }
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+}
+
+/** Maps a `node:sqlite` error to a store error; store errors pass through. */
+export function translateSqliteError(error: unknown): Error {
+  if (isStoreError(error)) return error;
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  if (typeof errcode !== 'number') return toError(error);
+  const message = error instanceof Error ? error.message : String(error);
+  switch (errcode & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return new StoreBusyError(`The store is locked by another process: ${message}`, { cause: error });
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return new StoreCorruptError(`The store's database is damaged: ${message}`, { cause: error });
+    default:
+      return new StoreError('STORE_IO', `SQLite failed: ${message}`, { cause: error });
+  }
+}

@@ -1,0 +1,208 @@
+import { StoreCorruptError, StoreSchemaTooNewError } from '../errors.js';
+import type { SqliteDatabase } from './database.js';
+
+export interface Migration {
+  version: number;
+  /** What the step changes, for humans reading `schema_migrations`. */
+  description: string;
+  sql: string;
+}
+
+/**
+ * Ordered schema steps. Never edit a released step: append a new one. Each runs in the same transaction as the
+ * bump of `schema_migrations`, so a crash mid-migration leaves the previous version intact.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'pages, jobs, tasks, results, errors, robots, deliveries, history',
+    sql: `
+      CREATE TABLE pages (
+        key TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        cached_at INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        value TEXT NOT NULL
+      );
+      CREATE INDEX pages_url ON pages (url);
+      CREATE INDEX pages_cached_at ON pages (cached_at);
+
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        status TEXT NOT NULL,
+        request TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        completed_at INTEGER,
+        expires_at INTEGER,
+        credits_used REAL NOT NULL DEFAULT 0,
+        error TEXT,
+        lease_owner TEXT,
+        lease_until INTEGER NOT NULL DEFAULT 0,
+        task_seq INTEGER NOT NULL DEFAULT 0,
+        result_seq INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX jobs_created ON jobs (created_at);
+      CREATE INDEX jobs_expires ON jobs (expires_at) WHERE expires_at IS NOT NULL;
+
+      CREATE TABLE tasks (
+        job_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        url TEXT NOT NULL,
+        depth INTEGER NOT NULL,
+        meta TEXT,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        not_before INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (job_id, seq)
+      ) WITHOUT ROWID;
+      CREATE UNIQUE INDEX tasks_key ON tasks (job_id, key);
+      CREATE INDEX tasks_state ON tasks (job_id, state, seq);
+
+      CREATE TABLE results (
+        id INTEGER PRIMARY KEY,
+        job_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        document TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX results_seq ON results (job_id, seq);
+
+      CREATE TABLE errors (
+        id INTEGER PRIMARY KEY,
+        job_id TEXT NOT NULL,
+        uid TEXT NOT NULL,
+        url TEXT NOT NULL,
+        code TEXT,
+        error TEXT NOT NULL,
+        timestamp INTEGER NOT NULL
+      );
+      CREATE INDEX errors_job ON errors (job_id);
+
+      CREATE TABLE robots_blocked (
+        id INTEGER PRIMARY KEY,
+        job_id TEXT NOT NULL,
+        url TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX robots_blocked_url ON robots_blocked (job_id, url);
+
+      CREATE TABLE deliveries (
+        id TEXT PRIMARY KEY,
+        job_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT
+      );
+      CREATE UNIQUE INDEX deliveries_seq ON deliveries (job_id, seq);
+
+      CREATE TABLE history (
+        id INTEGER PRIMARY KEY,
+        url TEXT NOT NULL,
+        tag TEXT NOT NULL,
+        scraped_at INTEGER NOT NULL,
+        value TEXT NOT NULL
+      );
+      CREATE INDEX history_url ON history (url, tag, scraped_at);
+    `,
+  },
+  {
+    version: 2,
+    description: 'O(1) page totals and task counts kept by triggers; covering indexes for claim and due deliveries',
+    sql: `
+      CREATE TABLE page_totals (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        entries INTEGER NOT NULL,
+        bytes INTEGER NOT NULL
+      );
+      INSERT INTO page_totals (id, entries, bytes) SELECT 1, count(*), coalesce(sum(bytes), 0) FROM pages;
+      CREATE TRIGGER pages_after_insert AFTER INSERT ON pages BEGIN
+        UPDATE page_totals SET entries = entries + 1, bytes = bytes + NEW.bytes WHERE id = 1;
+      END;
+      CREATE TRIGGER pages_after_delete AFTER DELETE ON pages BEGIN
+        UPDATE page_totals SET entries = entries - 1, bytes = bytes - OLD.bytes WHERE id = 1;
+      END;
+      CREATE TRIGGER pages_after_update AFTER UPDATE OF bytes ON pages BEGIN
+        UPDATE page_totals SET bytes = bytes - OLD.bytes + NEW.bytes WHERE id = 1;
+      END;
+
+      ALTER TABLE jobs ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN active INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN done INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;
+      UPDATE jobs SET
+        queued = (SELECT count(*) FROM tasks WHERE job_id = jobs.id AND state = 'queued'),
+        active = (SELECT count(*) FROM tasks WHERE job_id = jobs.id AND state = 'active'),
+        done = (SELECT count(*) FROM tasks WHERE job_id = jobs.id AND state = 'done'),
+        failed = (SELECT count(*) FROM tasks WHERE job_id = jobs.id AND state = 'failed');
+      CREATE TRIGGER tasks_after_insert AFTER INSERT ON tasks BEGIN
+        UPDATE jobs SET
+          queued = queued + (NEW.state = 'queued'),
+          active = active + (NEW.state = 'active'),
+          done = done + (NEW.state = 'done'),
+          failed = failed + (NEW.state = 'failed')
+        WHERE id = NEW.job_id;
+      END;
+      CREATE TRIGGER tasks_after_state AFTER UPDATE OF state ON tasks WHEN OLD.state <> NEW.state BEGIN
+        UPDATE jobs SET
+          queued = queued + (NEW.state = 'queued') - (OLD.state = 'queued'),
+          active = active + (NEW.state = 'active') - (OLD.state = 'active'),
+          done = done + (NEW.state = 'done') - (OLD.state = 'done'),
+          failed = failed + (NEW.state = 'failed') - (OLD.state = 'failed')
+        WHERE id = NEW.job_id;
+      END;
+
+      DROP INDEX tasks_state;
+      CREATE INDEX tasks_state ON tasks (job_id, state, seq, not_before);
+      CREATE INDEX deliveries_pending ON deliveries (job_id, seq, next_attempt_at) WHERE state = 'pending';
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** The schema version of the database, 0 when it has none yet. */
+export function schemaVersion(db: SqliteDatabase): number {
+  const table = db.get<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+  );
+  if (!table) return 0;
+  return db.get<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations')?.version ?? 0;
+}
+
+/**
+ * Brings the database to `target` (default: the latest version) in one `BEGIN IMMEDIATE` transaction, so two
+ * processes opening the same new store do not both migrate it. Refuses a database of a newer schema and a
+ * non-empty database that is not a crawlkit store.
+ */
+export function migrate(db: SqliteDatabase, target = LATEST_VERSION, now = Date.now()): void {
+  db.write(() => {
+    const current = schemaVersion(db);
+    if (current > LATEST_VERSION) throw new StoreSchemaTooNewError(current, LATEST_VERSION);
+    if (current === 0) {
+      const other = db.get<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1",
+      );
+      if (other) {
+        throw new StoreCorruptError(`The database is not a crawlkit store (it has a table \`${other.name}\`).`);
+      }
+      db.exec(
+        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+      );
+    }
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current || migration.version > target) continue;
+      db.exec(migration.sql);
+      db.run(
+        'INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)',
+        migration.version,
+        migration.description,
+        now,
+      );
+    }
+  });
+}

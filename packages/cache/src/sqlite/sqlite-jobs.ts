@@ -1,0 +1,161 @@
+import { JobExistsError } from '../errors.js';
+import { jobPatchEntries, type JobPatch, type PatchableField } from '../job-patch.js';
+import type { JobKind, JobRecord, JobStatus, JobStore, TaskInput } from '../types.js';
+import type { SqliteDatabase, SqlValue } from './database.js';
+import { insertTasks } from './sqlite-tasks.js';
+
+interface JobRow {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  request: string;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+  expires_at: number | null;
+  credits_used: number;
+  error: string | null;
+}
+
+const JOB_COLUMNS = 'id, kind, status, request, created_at, updated_at, completed_at, expires_at, credits_used, error';
+
+const COLUMN: Record<PatchableField, string> = {
+  status: 'status',
+  request: 'request',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  completedAt: 'completed_at',
+  expiresAt: 'expires_at',
+  creditsUsed: 'credits_used',
+  error: 'error',
+};
+
+/** Every table holding rows of a job, in delete order (the job row last). */
+const JOB_TABLES = ['tasks', 'results', 'errors', 'robots_blocked', 'deliveries'] as const;
+
+export class SqliteJobStore implements JobStore {
+  readonly #db: SqliteDatabase;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  create(job: JobRecord, tasks: TaskInput[]): Promise<void> {
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        if (this.#db.get('SELECT 1 FROM jobs WHERE id = ?', job.id)) throw new JobExistsError(job.id);
+        this.#db.run(
+          `INSERT INTO jobs (${JOB_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          job.id,
+          job.kind,
+          job.status,
+          job.request,
+          job.createdAt,
+          job.updatedAt,
+          job.completedAt ?? null,
+          job.expiresAt ?? null,
+          job.creditsUsed,
+          job.error ?? null,
+        );
+        insertTasks(this.#db, job.id, tasks, Infinity, 0);
+      }),
+    );
+  }
+
+  get(id: string): Promise<JobRecord | undefined> {
+    return this.#db.use(() => {
+      const row = this.#db.get<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`, id);
+      return row ? toJob(row) : undefined;
+    });
+  }
+
+  update(id: string, patch: JobPatch): Promise<void> {
+    return this.#db.use(() => {
+      const entries = jobPatchEntries(patch, Date.now());
+      const assignments = entries.map(([field]) => `${COLUMN[field]} = ?`).join(', ');
+      // The SQL text depends only on which fields are set, so the statement cache stays small.
+      this.#db.run(`UPDATE jobs SET ${assignments} WHERE id = ?`, ...entries.map(([, value]) => value), id);
+    });
+  }
+
+  list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]> {
+    return this.#db.use(() => {
+      const where: string[] = [];
+      const params: SqlValue[] = [];
+      if (filter?.status) {
+        if (filter.status.length === 0) return [];
+        where.push(`status IN (${filter.status.map(() => '?').join(', ')})`);
+        params.push(...filter.status);
+      }
+      if (filter?.kind) {
+        where.push('kind = ?');
+        params.push(filter.kind);
+      }
+      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const sql = `SELECT ${JOB_COLUMNS} FROM jobs ${clause} ORDER BY created_at DESC, id DESC`;
+      return this.#db.all<JobRow>(sql, ...params).map(toJob);
+    });
+  }
+
+  delete(id: string): Promise<void> {
+    return this.#db.use(() => this.#db.write(() => this.#deleteRows(id)));
+  }
+
+  deleteExpired(now = Date.now()): Promise<string[]> {
+    return this.#db.use(() => {
+      const ids = this.#db
+        .all<{ id: string }>('SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= ?', now)
+        .map((row) => row.id);
+      // One transaction per job keeps the write lock short when a job holds many results.
+      return ids.filter((id) =>
+        this.#db.write(() => {
+          const row = this.#db.get<{ expires_at: number | null }>('SELECT expires_at FROM jobs WHERE id = ?', id);
+          if (!row || row.expires_at === null || row.expires_at > now) return false;
+          this.#deleteRows(id);
+          return true;
+        }),
+      );
+    });
+  }
+
+  acquireLease(id: string, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+    return this.#db.use(
+      () =>
+        this.#db.run(
+          `UPDATE jobs SET lease_owner = ?1, lease_until = ?2
+           WHERE id = ?3 AND (lease_owner IS NULL OR lease_owner = ?1 OR lease_until <= ?4)`,
+          owner,
+          now + ttlMs,
+          id,
+          now,
+        ) === 1,
+    );
+  }
+
+  releaseLease(id: string, owner: string): Promise<void> {
+    return this.#db.use(() => {
+      this.#db.run('UPDATE jobs SET lease_owner = NULL, lease_until = 0 WHERE id = ? AND lease_owner = ?', id, owner);
+    });
+  }
+
+  #deleteRows(id: string): void {
+    for (const table of JOB_TABLES) this.#db.run(`DELETE FROM ${table} WHERE job_id = ?`, id);
+    this.#db.run('DELETE FROM jobs WHERE id = ?', id);
+  }
+}
+
+function toJob(row: JobRow): JobRecord {
+  const job: JobRecord = {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    request: row.request,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    creditsUsed: row.credits_used,
+  };
+  if (row.completed_at !== null) job.completedAt = row.completed_at;
+  if (row.expires_at !== null) job.expiresAt = row.expires_at;
+  if (row.error !== null) job.error = row.error;
+  return job;
+}

@@ -1,0 +1,151 @@
+import { DeliveryExistsError, JobNotFoundError } from '../errors.js';
+import type { Delivery, DeliveryState, DeliveryStore, HistoryEntry, HistoryStore } from '../types.js';
+import type { SqliteDatabase, SqlValue } from './database.js';
+
+interface DeliveryRow {
+  id: string;
+  job_id: string;
+  seq: number;
+  payload: string;
+  state: DeliveryState;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+}
+
+const DELIVERY_COLUMNS = 'id, job_id, seq, payload, state, attempts, next_attempt_at, last_error';
+
+/** The webhook outbox: events are written in the job's transaction order and sent per job in `seq` order. */
+export class SqliteDeliveryStore implements DeliveryStore {
+  readonly #db: SqliteDatabase;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  enqueue(input: Omit<Delivery, 'seq' | 'state' | 'attempts'>): Promise<Delivery> {
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', input.jobId)) throw new JobNotFoundError(input.jobId);
+        if (this.#db.get('SELECT 1 FROM deliveries WHERE id = ?', input.id)) throw new DeliveryExistsError(input.id);
+        const row = this.#db.get<DeliveryRow>(
+          `INSERT INTO deliveries (${DELIVERY_COLUMNS})
+           VALUES (?1, ?2, coalesce((SELECT max(seq) FROM deliveries WHERE job_id = ?2), 0) + 1, ?3, 'pending', 0, ?4, ?5)
+           RETURNING ${DELIVERY_COLUMNS}`,
+          input.id,
+          input.jobId,
+          input.payload,
+          input.nextAttemptAt,
+          input.lastError ?? null,
+        )!;
+        return toDelivery(row);
+      }),
+    );
+  }
+
+  due(now: number, limit: number): Promise<Delivery[]> {
+    return this.#db.use(() => {
+      if (limit <= 0) return [];
+      return this.#db
+        .all<DeliveryRow>(
+          `SELECT ${DELIVERY_COLUMNS} FROM deliveries AS d
+           WHERE d.state = 'pending' AND d.next_attempt_at <= ?1
+             AND d.seq = (SELECT min(p.seq) FROM deliveries AS p WHERE p.job_id = d.job_id AND p.state = 'pending')
+           ORDER BY d.next_attempt_at, d.seq
+           LIMIT ?2`,
+          now,
+          limit,
+        )
+        .map(toDelivery);
+    });
+  }
+
+  update(
+    id: string,
+    patch: Partial<Pick<Delivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastError'>>,
+  ): Promise<void> {
+    return this.#db.use(() => {
+      const assignments: [column: string, value: SqlValue][] = [];
+      if (patch.state !== undefined) assignments.push(['state', patch.state]);
+      if (patch.attempts !== undefined) assignments.push(['attempts', patch.attempts]);
+      if (patch.nextAttemptAt !== undefined) assignments.push(['next_attempt_at', patch.nextAttemptAt]);
+      if (Object.hasOwn(patch, 'lastError')) assignments.push(['last_error', patch.lastError ?? null]);
+      if (assignments.length === 0) return;
+      const set = assignments.map(([column]) => `${column} = ?`).join(', ');
+      this.#db.run(`UPDATE deliveries SET ${set} WHERE id = ?`, ...assignments.map(([, value]) => value), id);
+    });
+  }
+
+  pending(jobId?: string): Promise<Delivery[]> {
+    return this.#db.use(() => {
+      const rows =
+        jobId === undefined
+          ? this.#db.all<DeliveryRow>(
+              `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE state = 'pending' ORDER BY job_id, seq`,
+            )
+          : this.#db.all<DeliveryRow>(
+              `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE state = 'pending' AND job_id = ? ORDER BY seq`,
+              jobId,
+            );
+      return rows.map(toDelivery);
+    });
+  }
+}
+
+/** Change-tracking snapshots, bounded per (url, tag). */
+export class SqliteHistoryStore implements HistoryStore {
+  readonly #db: SqliteDatabase;
+  readonly #keep: number;
+
+  constructor(db: SqliteDatabase, keep: number) {
+    this.#db = db;
+    this.#keep = keep;
+  }
+
+  latest(url: string, tag: string): Promise<HistoryEntry | undefined> {
+    return this.#db.use(() => {
+      const row = this.#db.get<{ scraped_at: number; value: string }>(
+        'SELECT scraped_at, value FROM history WHERE url = ? AND tag = ? ORDER BY scraped_at DESC, id DESC LIMIT 1',
+        url,
+        tag,
+      );
+      return row ? { url, tag, scrapedAt: row.scraped_at, value: row.value } : undefined;
+    });
+  }
+
+  append(entry: HistoryEntry): Promise<void> {
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        this.#db.run(
+          'INSERT INTO history (url, tag, scraped_at, value) VALUES (?, ?, ?, ?)',
+          entry.url,
+          entry.tag,
+          entry.scrapedAt,
+          entry.value,
+        );
+        this.#db.run(
+          `DELETE FROM history WHERE id IN (
+             SELECT id FROM history WHERE url = ?1 AND tag = ?2 ORDER BY scraped_at DESC, id DESC LIMIT -1 OFFSET ?3
+           )`,
+          entry.url,
+          entry.tag,
+          this.#keep,
+        );
+      }),
+    );
+  }
+}
+
+function toDelivery(row: DeliveryRow): Delivery {
+  const delivery: Delivery = {
+    id: row.id,
+    jobId: row.job_id,
+    seq: row.seq,
+    payload: row.payload,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+  };
+  if (row.last_error !== null) delivery.lastError = row.last_error;
+  return delivery;
+}

@@ -1,0 +1,174 @@
+import { AUTO_PRUNE_LOW_WATERMARK, byteLength, cachedAtRange, pageQualifies } from '../page-rules.js';
+import type { CachedPage, PageLookup, PageStore } from '../types.js';
+import type { SqliteDatabase } from './database.js';
+import type { HotPage, PageHotTier } from './hot-tier.js';
+
+interface PageRow {
+  url: string;
+  cached_at: number;
+  bytes: number;
+  value: string;
+}
+
+const DATA_VERSION = 'PRAGMA data_version';
+
+/**
+ * Pages on disk with an optional in-memory hot tier in front.
+ *
+ * Consistency rule of the hot tier: a hot copy is served only while it is known to match the database. Each copy
+ * records the connection's `PRAGMA data_version` when it was read or written; that number changes only when another
+ * connection (another process) commits. If it is unchanged, the copy is current; if it changed, one indexed read of
+ * the row's `cached_at` (without its value) re-validates the copy or discards it. So `get` never returns a page
+ * another process has replaced, deleted, cleared or evicted, and a hot hit costs no value read from disk.
+ */
+export class SqlitePageStore implements PageStore {
+  readonly #db: SqliteDatabase;
+  readonly #hot: PageHotTier | undefined;
+  readonly #maxBytes: number;
+
+  constructor(db: SqliteDatabase, hot: PageHotTier | undefined, maxBytes: number) {
+    this.#db = db;
+    this.#hot = hot;
+    this.#maxBytes = maxBytes;
+  }
+
+  get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined> {
+    return this.#db.use(() => {
+      const now = lookup?.now ?? Date.now();
+      const hot = this.#hotCopy(key);
+      if (hot) return pageQualifies(hot.cachedAt, lookup, now) ? toPage(key, hot) : undefined;
+      const version = this.#hot ? this.#dataVersion() : 0;
+      const { from, to } = cachedAtRange(lookup, now);
+      const row = this.#db.get<PageRow>(
+        'SELECT url, cached_at, bytes, value FROM pages WHERE key = ? AND cached_at BETWEEN ? AND ?',
+        key,
+        from,
+        to,
+      );
+      if (!row) return undefined;
+      const page: HotPage = {
+        url: row.url,
+        cachedAt: row.cached_at,
+        value: row.value,
+        bytes: row.bytes,
+        validatedAt: version,
+      };
+      this.#hot?.set(key, page);
+      return toPage(key, page);
+    });
+  }
+
+  put(page: CachedPage): Promise<void> {
+    return this.#db.use(() => {
+      const bytes = byteLength(page.value);
+      const { version, evicted } = this.#db.write(() => {
+        // Read inside the write lock: no other process can commit until we do, so this version is ours.
+        const current = this.#hot ? this.#dataVersion() : 0;
+        this.#db.run(
+          `INSERT INTO pages (key, url, cached_at, bytes, value) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (key) DO UPDATE SET
+             url = excluded.url, cached_at = excluded.cached_at, bytes = excluded.bytes, value = excluded.value`,
+          page.key,
+          page.url,
+          page.cachedAt,
+          bytes,
+          page.value,
+        );
+        const removed =
+          this.#totals().bytes > this.#maxBytes
+            ? this.#evictOldest(Math.floor(this.#maxBytes * AUTO_PRUNE_LOW_WATERMARK))
+            : [];
+        return { version: current, evicted: removed };
+      });
+      for (const key of evicted) this.#hot?.delete(key);
+      if (!evicted.includes(page.key)) {
+        this.#hot?.set(page.key, {
+          url: page.url,
+          cachedAt: page.cachedAt,
+          value: page.value,
+          bytes,
+          validatedAt: version,
+        });
+      }
+    });
+  }
+
+  deleteByUrl(url: string): Promise<number> {
+    return this.#db.use(() => {
+      const deleted = this.#db.write(() =>
+        this.#db.all<{ key: string }>('DELETE FROM pages WHERE url = ? RETURNING key', url),
+      );
+      this.#hot?.deleteWhere((page) => page.url === url);
+      return deleted.length;
+    });
+  }
+
+  clear(): Promise<void> {
+    return this.#db.use(() => {
+      this.#db.write(() => this.#db.run('DELETE FROM pages'));
+      this.#hot?.clear();
+    });
+  }
+
+  prune(options: { olderThan?: number; maxBytes?: number; now?: number }): Promise<number> {
+    return this.#db.use(() => {
+      const cutoff = options.olderThan !== undefined ? (options.now ?? Date.now()) - options.olderThan : undefined;
+      const { aged, evicted } = this.#db.write(() => ({
+        aged: cutoff !== undefined ? this.#db.run('DELETE FROM pages WHERE cached_at < ?', cutoff) : 0,
+        evicted: options.maxBytes !== undefined ? this.#evictOldest(options.maxBytes) : [],
+      }));
+      if (cutoff !== undefined && aged > 0) this.#hot?.deleteWhere((page) => page.cachedAt < cutoff);
+      for (const key of evicted) this.#hot?.delete(key);
+      return aged + evicted.length;
+    });
+  }
+
+  stats(): Promise<{ entries: number; bytes: number }> {
+    return this.#db.use(() => this.#totals());
+  }
+
+  /** The hot copy of `key` if it still matches the database (see the class comment), else undefined. */
+  #hotCopy(key: string): HotPage | undefined {
+    const hot = this.#hot?.get(key);
+    if (!hot) return undefined;
+    const version = this.#dataVersion();
+    if (hot.validatedAt === version) return hot;
+    const row = this.#db.get<{ cached_at: number; bytes: number }>(
+      'SELECT cached_at, bytes FROM pages WHERE key = ?',
+      key,
+    );
+    if (row?.cached_at !== hot.cachedAt || row.bytes !== hot.bytes) {
+      this.#hot?.delete(key);
+      return undefined;
+    }
+    hot.validatedAt = version;
+    return hot;
+  }
+
+  #dataVersion(): number {
+    return this.#db.get<{ data_version: number }>(DATA_VERSION)!.data_version;
+  }
+
+  #totals(): { entries: number; bytes: number } {
+    return this.#db.get<{ entries: number; bytes: number }>('SELECT entries, bytes FROM page_totals WHERE id = 1')!;
+  }
+
+  /** Deletes the oldest pages until the total is at most `maxBytes`; returns their keys. Call inside `write`. */
+  #evictOldest(maxBytes: number): string[] {
+    let total = this.#totals().bytes;
+    if (total <= maxBytes) return [];
+    const victims: string[] = [];
+    for (const row of this.#db.statement('SELECT key, bytes FROM pages ORDER BY cached_at, rowid').iterate()) {
+      const { key, bytes } = row as { key: string; bytes: number };
+      victims.push(key);
+      total -= bytes;
+      if (total <= maxBytes) break;
+    }
+    for (const key of victims) this.#db.run('DELETE FROM pages WHERE key = ?', key);
+    return victims;
+  }
+}
+
+function toPage(key: string, page: HotPage): CachedPage {
+  return { key, url: page.url, cachedAt: page.cachedAt, value: page.value };
+}

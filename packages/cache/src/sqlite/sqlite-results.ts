@@ -1,0 +1,88 @@
+import { JobNotFoundError } from '../errors.js';
+import type { JobError, ResultStore, StoredResult } from '../types.js';
+import type { SqliteDatabase } from './database.js';
+import { insertError } from './sqlite-tasks.js';
+
+interface ErrorRow {
+  uid: string;
+  url: string;
+  code: string | null;
+  error: string;
+  timestamp: number;
+}
+
+export class SqliteResultStore implements ResultStore {
+  readonly #db: SqliteDatabase;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  list(jobId: string, skip: number, limit: number): Promise<StoredResult[]> {
+    // Result seqs are 1, 2, 3, ... without gaps (assigned in the completing transaction, never deleted one by one),
+    // so skipping n results is `seq > n`: an index seek instead of an OFFSET scan.
+    return this.since(jobId, Math.max(0, skip), limit);
+  }
+
+  since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]> {
+    return this.#db.use(() => {
+      if (limit <= 0) return [];
+      return this.#db
+        .all<StoredResult>(
+          'SELECT seq, key, document FROM results WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+          jobId,
+          afterSeq,
+          limit,
+        )
+        .map((row) => ({ seq: row.seq, key: row.key, document: row.document }));
+    });
+  }
+
+  count(jobId: string): Promise<number> {
+    return this.#db.use(
+      () => this.#db.get<{ result_seq: number }>('SELECT result_seq FROM jobs WHERE id = ?', jobId)?.result_seq ?? 0,
+    );
+  }
+
+  errors(jobId: string): Promise<JobError[]> {
+    return this.#db.use(() =>
+      this.#db
+        .all<ErrorRow>('SELECT uid, url, code, error, timestamp FROM errors WHERE job_id = ? ORDER BY id', jobId)
+        .map((row) => {
+          const entry: JobError = { id: row.uid, url: row.url, error: row.error, timestamp: row.timestamp };
+          if (row.code !== null) entry.code = row.code;
+          return entry;
+        }),
+    );
+  }
+
+  addError(jobId: string, error: { url: string; code?: string; error: string }): Promise<void> {
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        this.#requireJob(jobId);
+        insertError(this.#db, jobId, error, Date.now());
+      }),
+    );
+  }
+
+  addRobotsBlocked(jobId: string, url: string): Promise<void> {
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        this.#requireJob(jobId);
+        this.#db.run('INSERT INTO robots_blocked (job_id, url) VALUES (?, ?) ON CONFLICT DO NOTHING', jobId, url);
+      }),
+    );
+  }
+
+  robotsBlocked(jobId: string): Promise<string[]> {
+    return this.#db.use(() =>
+      this.#db
+        .all<{ url: string }>('SELECT url FROM robots_blocked WHERE job_id = ? ORDER BY id', jobId)
+        .map((r) => r.url),
+    );
+  }
+
+  #requireJob(jobId: string): void {
+    if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
+  }
+}

@@ -1,0 +1,161 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { StoreBusyError, StoreError } from '../errors.js';
+import { Lifecycle } from '../lifecycle.js';
+import { nonEmptyString, nonNegativeInteger, oneOf, positiveInteger } from '../options.js';
+import type { Store } from '../types.js';
+import { SqliteDatabase, translateSqliteError } from './database.js';
+import { PageHotTier } from './hot-tier.js';
+import { migrate } from './migrations.js';
+import { SqliteJobStore } from './sqlite-jobs.js';
+import { SqliteDeliveryStore, SqliteHistoryStore } from './sqlite-outbox.js';
+import { SqlitePageStore } from './sqlite-pages.js';
+import { SqliteResultStore } from './sqlite-results.js';
+import { SqliteTaskStore } from './sqlite-tasks.js';
+
+export interface SqliteStoreOptions {
+  /** Directory of the store; created (with parents) when missing. crawlkit's default is `./.crawlkit`. */
+  dir: string;
+  /**
+   * Name of the database file inside `dir` (SQLite adds `-wal` and `-shm` files beside it).
+   * @default 'crawlkit.db'
+   */
+  fileName?: string;
+  /**
+   * Cap on the total size of cached page values, in bytes (UTF-8). A `put` that goes over it evicts the oldest pages
+   * (by `cachedAt`) down to 90% of the cap; the check is O(1) (totals are kept by triggers). `Infinity` disables it.
+   * @default 1_073_741_824 (1 GiB)
+   */
+  maxPageBytes?: number;
+  /**
+   * The in-memory LRU in front of the `pages` table, bounded by entry count and by bytes of values. `false` turns it
+   * off. Its copies stay consistent with writes from other processes (see the README).
+   * @default { maxEntries: 1000, maxBytes: 67_108_864 (64 MiB) }
+   */
+  hotTier?: false | { maxEntries?: number; maxBytes?: number };
+  /**
+   * How long a call waits for another process's write lock before rejecting with `StoreBusyError`, in
+   * milliseconds. The wait blocks the calling thread (`node:sqlite` is synchronous).
+   * @default 5000
+   */
+  busyTimeoutMs?: number;
+  /**
+   * SQLite `synchronous` level. `normal` (with WAL) survives a killed process without losing a committed
+   * transaction; a power loss may drop the last few commits but never corrupts. `full` also survives power loss, at
+   * the cost of an fsync per commit.
+   * @default 'normal'
+   */
+  synchronous?: 'normal' | 'full';
+  /**
+   * Change-tracking snapshots kept per (url, tag); older ones are dropped on `append`.
+   * @default 10
+   */
+  maxHistoryPerUrl?: number;
+}
+
+/** A SQLite-backed store. */
+export interface SqliteStore extends Store {
+  /** Absolute path of the database file. */
+  readonly path: string;
+}
+
+const DRIVER_NAME = 'sqlite';
+const OPEN_ATTEMPTS = 5;
+
+/**
+ * Opens (creating and migrating when needed) the on-disk store in `options.dir`, on `node:sqlite`: WAL journal,
+ * `busy_timeout`, `BEGIN IMMEDIATE` for multi-statement writes. Several processes may share one directory.
+ */
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
+  const dir = resolve(nonEmptyString('dir', options.dir));
+  const fileName = nonEmptyString('fileName', options.fileName ?? 'crawlkit.db');
+  const maxPageBytes = nonNegativeInteger('maxPageBytes', options.maxPageBytes, 1024 ** 3, true);
+  const busyTimeoutMs = nonNegativeInteger('busyTimeoutMs', options.busyTimeoutMs, 5_000);
+  const synchronous = oneOf('synchronous', options.synchronous, ['normal', 'full'], 'normal');
+  const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
+  const hotTier =
+    options.hotTier === false
+      ? undefined
+      : new PageHotTier(
+          positiveInteger('hotTier.maxEntries', options.hotTier?.maxEntries, 1_000),
+          positiveInteger('hotTier.maxBytes', options.hotTier?.maxBytes, 64 * 1024 ** 2),
+        );
+
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new StoreError('STORE_OPEN_FAILED', `Cannot create the store directory ${dir}.`, { cause: error });
+  }
+  const path = join(dir, fileName);
+  const { DatabaseSync } = await import('node:sqlite');
+  const life = new Lifecycle();
+  const db = openDatabase(() => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
+
+  return {
+    kind: DRIVER_NAME,
+    ephemeral: false,
+    path,
+    pages: new SqlitePageStore(db, hotTier, maxPageBytes),
+    jobs: new SqliteJobStore(db),
+    tasks: new SqliteTaskStore(db),
+    results: new SqliteResultStore(db),
+    deliveries: new SqliteDeliveryStore(db),
+    history: new SqliteHistoryStore(db, maxHistoryPerUrl),
+    close: () => {
+      if (!life.close()) return Promise.resolve();
+      hotTier?.clear();
+      try {
+        db.exec('PRAGMA optimize');
+      } catch {
+        // Best effort: planner statistics only.
+      }
+      try {
+        db.close();
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(translateSqliteError(error));
+      }
+    },
+  };
+}
+
+/* ------------------------------------------------------------------------------------------- Internal helpers -- */
+
+/**
+ * Opens the connection, sets it up and migrates the schema. Two processes creating the same new store race on the
+ * switch to WAL, which SQLite may answer with SQLITE_BUSY before the busy handler applies; that is retried.
+ */
+function openDatabase(
+  connect: () => DatabaseSync,
+  life: Lifecycle,
+  settings: { busyTimeoutMs: number; synchronous: 'normal' | 'full' },
+): SqliteDatabase {
+  for (let attempt = 1; ; attempt++) {
+    let raw: DatabaseSync | undefined;
+    try {
+      raw = connect();
+      const db = new SqliteDatabase(raw, life);
+      db.exec(`PRAGMA busy_timeout = ${settings.busyTimeoutMs}`);
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec(`PRAGMA synchronous = ${settings.synchronous.toUpperCase()}`);
+      db.exec('PRAGMA foreign_keys = OFF');
+      db.exec('PRAGMA temp_store = MEMORY');
+      migrate(db);
+      return db;
+    } catch (error) {
+      raw?.close();
+      const translated = translateSqliteError(error);
+      if (translated instanceof StoreBusyError && attempt < OPEN_ATTEMPTS) {
+        sleepSync(50 * attempt);
+        continue;
+      }
+      if (translated instanceof StoreError && translated.code !== 'STORE_IO') throw translated;
+      throw new StoreError('STORE_OPEN_FAILED', `Cannot open the store: ${String(error)}`, { cause: error });
+    }
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}

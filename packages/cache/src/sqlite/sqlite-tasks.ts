@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { JobNotFoundError, TaskNotFoundError } from '../errors.js';
+import type { JobCounts, Task, TaskInput, TaskOutcome, TaskStore } from '../types.js';
+import type { SqliteDatabase } from './database.js';
+
+interface TaskRow {
+  seq: number;
+  key: string;
+  url: string;
+  depth: number;
+  meta: string | null;
+  attempts: number;
+  not_before: number;
+}
+
+/**
+ * Adds the tasks whose key is new, in order, until the job holds `limit` tasks. Call inside `write`: the job's
+ * `task_seq` read here is only safe to extend under the write lock.
+ */
+export function insertTasks(
+  db: SqliteDatabase,
+  jobId: string,
+  tasks: readonly TaskInput[],
+  limit: number,
+  notBefore: number,
+): TaskInput[] {
+  const job = db.get<{ task_seq: number }>('SELECT task_seq FROM jobs WHERE id = ?', jobId);
+  if (!job) throw new JobNotFoundError(jobId);
+  let seq = job.task_seq;
+  const added: TaskInput[] = [];
+  for (const task of tasks) {
+    if (seq >= limit) break;
+    const changes = db.run(
+      `INSERT INTO tasks (job_id, seq, key, url, depth, meta, state, attempts, not_before)
+       VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?) ON CONFLICT (job_id, key) DO NOTHING`,
+      jobId,
+      seq + 1,
+      task.key,
+      task.url,
+      task.depth,
+      task.meta ?? null,
+      notBefore,
+    );
+    if (changes === 0) continue;
+    seq++;
+    const input: TaskInput = { key: task.key, url: task.url, depth: task.depth };
+    if (task.meta !== undefined) input.meta = task.meta;
+    added.push(input);
+  }
+  if (added.length > 0) db.run('UPDATE jobs SET task_seq = ? WHERE id = ?', seq, jobId);
+  return added;
+}
+
+/** Records a job error. Call inside `write` after checking the job exists. */
+export function insertError(
+  db: SqliteDatabase,
+  jobId: string,
+  error: { url: string; code?: string; error: string },
+  now: number,
+): void {
+  db.run(
+    'INSERT INTO errors (job_id, uid, url, code, error, timestamp) VALUES (?, ?, ?, ?, ?, ?)',
+    jobId,
+    randomUUID(),
+    error.url,
+    error.code ?? null,
+    error.error,
+    now,
+  );
+}
+
+export class SqliteTaskStore implements TaskStore {
+  readonly #db: SqliteDatabase;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]> {
+    return this.#db.use(() =>
+      this.#db.write(() => insertTasks(this.#db, jobId, tasks, options?.limit ?? Infinity, options?.notBefore ?? 0)),
+    );
+  }
+
+  has(jobId: string, key: string): Promise<boolean> {
+    return this.#db.use(
+      () => this.#db.get('SELECT 1 FROM tasks WHERE job_id = ? AND key = ?', jobId, key) !== undefined,
+    );
+  }
+
+  claim(jobId: string, count: number, now = Date.now()): Promise<Task[]> {
+    return this.#db.use(() => {
+      if (count <= 0) return [];
+      // One statement, hence atomic on its own: the subquery picks and the update takes in the same write.
+      const rows = this.#db.all<TaskRow>(
+        `UPDATE tasks SET state = 'active', attempts = attempts + 1
+         WHERE job_id = ?1 AND seq IN (
+           SELECT seq FROM tasks WHERE job_id = ?1 AND state = 'queued' AND not_before <= ?2 ORDER BY seq LIMIT ?3
+         )
+         RETURNING seq, key, url, depth, meta, attempts, not_before`,
+        jobId,
+        now,
+        count,
+      );
+      return rows.sort((a, b) => a.seq - b.seq).map(toTask);
+    });
+  }
+
+  complete(jobId: string, outcome: TaskOutcome): Promise<{ duplicate: boolean; resultSeq?: number }> {
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        const task = this.#db.get<{ seq: number; state: string }>(
+          'SELECT seq, state FROM tasks WHERE job_id = ? AND key = ?',
+          jobId,
+          outcome.key,
+        );
+        if (!task) {
+          if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
+          throw new TaskNotFoundError(jobId, outcome.key);
+        }
+        if (task.state === 'done' || task.state === 'failed') return { duplicate: true };
+        const failed = outcome.document === undefined && outcome.error !== undefined;
+        this.#db.run(
+          'UPDATE tasks SET state = ? WHERE job_id = ? AND seq = ?',
+          failed ? 'failed' : 'done',
+          jobId,
+          task.seq,
+        );
+        const now = Date.now();
+        const job = this.#db.get<{ result_seq: number }>(
+          `UPDATE jobs SET result_seq = result_seq + ?, credits_used = credits_used + ?, updated_at = ?
+           WHERE id = ? RETURNING result_seq`,
+          outcome.document !== undefined ? 1 : 0,
+          outcome.credits,
+          now,
+          jobId,
+        )!;
+        if (outcome.error) insertError(this.#db, jobId, outcome.error, now);
+        if (outcome.document === undefined) return { duplicate: false };
+        this.#db.run(
+          'INSERT INTO results (job_id, seq, key, document) VALUES (?, ?, ?, ?)',
+          jobId,
+          job.result_seq,
+          outcome.key,
+          outcome.document,
+        );
+        return { duplicate: false, resultSeq: job.result_seq };
+      }),
+    );
+  }
+
+  release(jobId: string, key: string, notBefore = 0): Promise<void> {
+    return this.#db.use(() => {
+      this.#db.run(
+        "UPDATE tasks SET state = 'queued', not_before = ? WHERE job_id = ? AND key = ? AND state = 'active'",
+        notBefore,
+        jobId,
+        key,
+      );
+    });
+  }
+
+  requeueActive(jobId: string): Promise<number> {
+    return this.#db.use(() =>
+      this.#db.run("UPDATE tasks SET state = 'queued' WHERE job_id = ? AND state = 'active'", jobId),
+    );
+  }
+
+  dropQueued(jobId: string): Promise<number> {
+    return this.#db.use(() =>
+      this.#db.run("UPDATE tasks SET state = 'dropped' WHERE job_id = ? AND state = 'queued'", jobId),
+    );
+  }
+
+  counts(jobId: string): Promise<JobCounts> {
+    return this.#db.use(() => {
+      const row = this.#db.get<JobCounts>('SELECT queued, active, done, failed FROM jobs WHERE id = ?', jobId);
+      return row ? { queued: row.queued, active: row.active, done: row.done, failed: row.failed } : zeroCounts();
+    });
+  }
+}
+
+function zeroCounts(): JobCounts {
+  return { queued: 0, active: 0, done: 0, failed: 0 };
+}
+
+function toTask(row: TaskRow): Task {
+  const task: Task = {
+    key: row.key,
+    url: row.url,
+    depth: row.depth,
+    seq: row.seq,
+    state: 'active',
+    attempts: row.attempts,
+    notBefore: row.not_before,
+  };
+  if (row.meta !== null) task.meta = row.meta;
+  return task;
+}
