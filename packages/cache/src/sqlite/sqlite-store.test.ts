@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
 import { describeStoreConformance } from '../conformance.js';
 import { createSqliteStore } from './sqlite-store.js';
 
@@ -13,3 +14,158 @@ describeStoreConformance('sqlite', (options) => createSqliteStore({ dir: join(ro
 describeStoreConformance('sqlite without hot tier', (options) =>
   createSqliteStore({ dir: join(root, `s${n++}`), hotTier: false, ...options }),
 );
+
+describe('createSqliteStore', () => {
+  const dirFor = (name: string) => join(root, `${name}-${n++}`);
+  const page = (key: string, cachedAt: number, value = `v-${key}`) => ({
+    key,
+    url: `https://example.com/${key}`,
+    cachedAt,
+    value,
+  });
+
+  it('creates its directory and a WAL-mode database, and removes the WAL on close', async () => {
+    const dir = join(dirFor('nested'), 'a', 'b');
+    const store = await createSqliteStore({ dir });
+    expect(store.kind).toBe('sqlite');
+    expect(store.ephemeral).toBe(false);
+    expect(store.path).toBe(join(dir, 'crawlkit.db'));
+    await store.pages.put(page('a', 1));
+    expect(existsSync(`${store.path}-wal`)).toBe(true);
+    await store.close();
+    expect(existsSync(`${store.path}-wal`)).toBe(false);
+    const raw = new DatabaseSync(store.path);
+    expect(raw.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    raw.close();
+  });
+
+  it('keeps everything across a reopen', async () => {
+    const dir = dirFor('reopen');
+    const first = await createSqliteStore({ dir, fileName: 'other.db' });
+    await first.pages.put(page('a', 1_000));
+    await first.jobs.create(
+      {
+        id: 'j',
+        kind: 'batch',
+        status: 'scraping',
+        request: '{"urls":[]}',
+        createdAt: 1,
+        updatedAt: 1,
+        creditsUsed: 0,
+      },
+      [{ key: 'k', url: 'https://example.com/k', depth: 0, meta: 'm' }],
+    );
+    await first.tasks.claim('j', 1, 0);
+    await first.tasks.complete('j', { key: 'k', credits: 2, document: 'doc' });
+    await first.deliveries.enqueue({ id: 'd', jobId: 'j', payload: 'p', nextAttemptAt: 0 });
+    await first.history.append({ url: 'https://example.com/', tag: '', scrapedAt: 5, value: 'snap' });
+    await first.close();
+
+    const second = await createSqliteStore({ dir, fileName: 'other.db' });
+    expect(await second.pages.get('a')).toEqual(page('a', 1_000));
+    expect((await second.jobs.get('j'))!.creditsUsed).toBe(2);
+    expect(await second.results.list('j', 0, 10)).toEqual([{ seq: 1, key: 'k', document: 'doc' }]);
+    expect((await second.deliveries.pending()).map((d) => d.id)).toEqual(['d']);
+    expect((await second.history.latest('https://example.com/', ''))!.value).toBe('snap');
+    await second.close();
+  });
+
+  it("keeps the hot tier consistent with another connection's writes", async () => {
+    const dir = dirFor('hot');
+    const a = await createSqliteStore({ dir });
+    const b = await createSqliteStore({ dir });
+    await a.pages.put(page('k', 1_000, 'from a'));
+    expect((await a.pages.get('k'))!.value).toBe('from a');
+    await b.pages.put(page('k', 2_000, 'from b'));
+    expect(await a.pages.get('k')).toEqual(page('k', 2_000, 'from b'));
+    expect(await a.pages.get('k', { maxAge: 500, now: 2_400 })).toBeDefined();
+
+    await b.pages.deleteByUrl('https://example.com/k');
+    expect(await a.pages.get('k')).toBeUndefined();
+
+    await a.pages.put(page('k', 3_000));
+    expect(await a.pages.get('k')).toBeDefined();
+    await b.pages.clear();
+    expect(await a.pages.get('k')).toBeUndefined();
+
+    await a.pages.put(page('k', 4_000));
+    expect(await a.pages.get('k')).toBeDefined();
+    await b.pages.prune({ maxBytes: 0 });
+    expect(await a.pages.get('k')).toBeUndefined();
+
+    // Unrelated commits elsewhere only re-validate the hot copy; it stays served.
+    await a.pages.put(page('k', 5_000, 'kept'));
+    await b.pages.put(page('other', 5_000));
+    expect((await a.pages.get('k'))!.value).toBe('kept');
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("evicts by another connection's cap, and the evicting connection's hot tier forgets the victims", async () => {
+    const dir = dirFor('cap');
+    const a = await createSqliteStore({ dir, maxPageBytes: 1_000 });
+    const b = await createSqliteStore({ dir, maxPageBytes: 1_000 });
+    await a.pages.put(page('old', 1, 'x'.repeat(600)));
+    expect(await a.pages.get('old')).toBeDefined();
+    await b.pages.put(page('new', 2, 'y'.repeat(600)));
+    expect(await a.pages.get('old')).toBeUndefined();
+    expect(await b.pages.stats()).toEqual({ entries: 1, bytes: 600 });
+    await a.pages.put(page('newer', 3, 'z'.repeat(600)));
+    expect(await b.pages.get('new')).toBeUndefined();
+    expect(await a.pages.get('new')).toBeUndefined();
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('serves pages larger than the hot tier from disk', async () => {
+    const store = await createSqliteStore({ dir: dirFor('big'), hotTier: { maxEntries: 2, maxBytes: 4_096 } });
+    const big = 'é'.repeat(300_000);
+    await store.pages.put(page('big', 1, big));
+    for (const key of ['a', 'b', 'c']) await store.pages.put(page(key, 2));
+    expect((await store.pages.get('big'))!.value).toBe(big);
+    expect((await store.pages.get('a'))!.value).toBe('v-a');
+    expect(await store.pages.stats()).toEqual({ entries: 4, bytes: 600_000 + 9 });
+    await store.close();
+  });
+
+  it('rejects with STORE_BUSY when another connection holds the write lock past busyTimeoutMs', async () => {
+    const store = await createSqliteStore({ dir: dirFor('busy'), busyTimeoutMs: 50 });
+    await store.pages.put(page('a', 1));
+    const other = new DatabaseSync(store.path);
+    other.exec('BEGIN IMMEDIATE');
+    await expect(store.pages.put(page('b', 1))).rejects.toMatchObject({ code: 'STORE_BUSY', name: 'StoreBusyError' });
+    // WAL readers are not blocked by a writer.
+    expect(await store.pages.get('a')).toBeDefined();
+    other.exec('COMMIT');
+    other.close();
+    await store.pages.put(page('b', 1));
+    expect(await store.pages.stats()).toEqual({ entries: 2, bytes: 6 });
+    await store.close();
+  });
+
+  it('keeps maxHistoryPerUrl rows per url and tag, the newest', async () => {
+    const store = await createSqliteStore({ dir: dirFor('history'), maxHistoryPerUrl: 3 });
+    for (let i = 1; i <= 10; i++) await store.history.append({ url: 'u', tag: '', scrapedAt: i, value: `v${i}` });
+    await store.history.append({ url: 'u', tag: 't', scrapedAt: 1, value: 't1' });
+    await store.close();
+    const raw = new DatabaseSync(store.path);
+    const rows = raw.prepare("SELECT value FROM history WHERE url = 'u' AND tag = '' ORDER BY scraped_at").all();
+    expect(rows.map((r) => r.value)).toEqual(['v8', 'v9', 'v10']);
+    raw.close();
+  });
+
+  it('validates its options with STORE_INVALID_OPTION', async () => {
+    await expect(createSqliteStore({ dir: '' })).rejects.toMatchObject({ code: 'STORE_INVALID_OPTION' });
+    await expect(createSqliteStore({ dir: dirFor('o'), hotTier: { maxEntries: 0 } })).rejects.toThrow(
+      /hotTier\.maxEntries/,
+    );
+    await expect(createSqliteStore({ dir: dirFor('o'), synchronous: 'bogus' as 'full' })).rejects.toThrow(
+      /`synchronous` to be one of `normal`, `full`/,
+    );
+    await expect(createSqliteStore({ dir: dirFor('o'), busyTimeoutMs: 1.5 })).rejects.toThrow(/busyTimeoutMs/);
+  });
+
+  it('fails with STORE_OPEN_FAILED when the directory cannot be created', async () => {
+    const file = join(root, `file-${n++}`);
+    writeFileSync(file, 'x');
+    await expect(createSqliteStore({ dir: join(file, 'sub') })).rejects.toMatchObject({ code: 'STORE_OPEN_FAILED' });
+  });
+});

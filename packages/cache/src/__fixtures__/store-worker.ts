@@ -1,0 +1,54 @@
+/**
+ * Child process of the SQLite multi-process tests. Usage:
+ *   node --import ./ts-specifiers.ts store-worker.ts race <dir> <jobId> <seed> <pool> <limit>
+ *   node --import ./ts-specifiers.ts store-worker.ts crawl <dir> <jobId> <seed> <total>
+ * Prints `ready` once the store is open and a JSON summary line when done.
+ */
+import { createSqliteStore } from '../sqlite/sqlite-store.ts';
+import { crawlTree, random, taskFor } from './work.ts';
+
+const [mode, dir, jobId, seedText, ...rest] = process.argv.slice(2);
+const store = await createSqliteStore({ dir: dir!, maxPageBytes: 2_000_000, busyTimeoutMs: 20_000 });
+const rand = random(Number(seedText));
+process.stdout.write('ready\n');
+
+if (mode === 'race') {
+  const [pool, limit] = rest.map(Number) as [number, number];
+  const lease = await store.jobs.acquireLease(jobId!, `pid-${process.pid}`, 600_000);
+  const order = Array.from({ length: pool }, (_, i) => i).sort(() => rand() - 0.5);
+  const added: string[] = [];
+  const completed: string[] = [];
+  let duplicates = 0;
+  for (;;) {
+    if (order.length > 0) {
+      const batch = order.splice(0, 1 + Math.floor(rand() * 30)).map((i) => taskFor(i, 1));
+      added.push(...(await store.tasks.add(jobId!, batch, { limit })).map((t) => t.key));
+    }
+    const claimed = await store.tasks.claim(jobId!, 1 + Math.floor(rand() * 5));
+    for (const task of claimed) {
+      const outcome = await store.tasks.complete(jobId!, { key: task.key, credits: 1, document: `${task.key}` });
+      if (outcome.duplicate) duplicates++;
+      else completed.push(task.key);
+      if (rand() < 0.2) {
+        const again = await store.tasks.complete(jobId!, { key: task.key, credits: 1, document: 'again' });
+        if (!again.duplicate) throw new Error(`second completion of ${task.key} was not a duplicate`);
+      }
+    }
+    if (order.length === 0 && claimed.length === 0) {
+      if (await idle()) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  process.stdout.write(`${JSON.stringify({ lease, added, completed, duplicates })}\n`);
+} else if (mode === 'crawl') {
+  const [total] = rest.map(Number) as [number];
+  await store.tasks.requeueActive(jobId!);
+  const completed = await crawlTree(store, jobId!, total, rand);
+  process.stdout.write(`${JSON.stringify({ completed })}\n`);
+}
+await store.close();
+
+async function idle(): Promise<boolean> {
+  const counts = await store.tasks.counts(jobId!);
+  return counts.queued === 0 && counts.active === 0;
+}

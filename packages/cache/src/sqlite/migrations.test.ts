@@ -1,0 +1,123 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Lifecycle } from '../lifecycle.js';
+import { SqliteDatabase } from './database.js';
+import { LATEST_VERSION, MIGRATIONS, migrate } from './migrations.js';
+import { createSqliteStore } from './sqlite-store.js';
+
+const root = mkdtempSync(join(tmpdir(), 'ck-sqlite-migrations-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+function freshDir(): string {
+  const dir = join(root, `m${n++}`);
+  mkdirSync(dir);
+  return dir;
+}
+
+function versions(dir: string): number[] {
+  const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
+  const rows = raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
+  raw.close();
+  return rows.map((r) => r.version);
+}
+
+/** A database as version 1 of the store left it, with rows written the way v1 wrote them. */
+function createV1Database(dir: string): void {
+  const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
+  migrate(new SqliteDatabase(raw, new Lifecycle()), 1);
+  raw.exec(`
+    INSERT INTO pages (key, url, cached_at, bytes, value) VALUES
+      ('a', 'https://example.com/a', 1000, 3, 'abc'),
+      ('b', 'https://example.com/b', 2000, 3, 'hé');
+    INSERT INTO jobs (id, kind, status, request, created_at, updated_at, credits_used, task_seq, result_seq)
+      VALUES ('j', 'crawl', 'scraping', '{}', 1, 1, 2, 5, 2);
+    INSERT INTO tasks (job_id, seq, key, url, depth, meta, state, attempts, not_before) VALUES
+      ('j', 1, 'k1', 'https://example.com/1', 0, NULL, 'done', 1, 0),
+      ('j', 2, 'k2', 'https://example.com/2', 1, NULL, 'done', 1, 0),
+      ('j', 3, 'k3', 'https://example.com/3', 1, NULL, 'active', 1, 0),
+      ('j', 4, 'k4', 'https://example.com/4', 1, 'meta', 'queued', 0, 0),
+      ('j', 5, 'k5', 'https://example.com/5', 1, NULL, 'dropped', 0, 0);
+    INSERT INTO results (job_id, seq, key, document) VALUES ('j', 1, 'k1', 'd1'), ('j', 2, 'k2', 'd2');
+  `);
+  raw.close();
+}
+
+describe('SQLite schema migrations', () => {
+  it('numbers its migrations 1, 2, ... in order', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(LATEST_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it('creates a new store at the latest version', async () => {
+    const dir = freshDir();
+    await (await createSqliteStore({ dir })).close();
+    expect(versions(dir)).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  it('migrates a v1 database on open, keeping and indexing its data', async () => {
+    const dir = freshDir();
+    createV1Database(dir);
+    expect(versions(dir)).toEqual([1]);
+
+    const store = await createSqliteStore({ dir });
+    expect(versions(dir)).toEqual([1, 2]);
+    expect(await store.pages.stats()).toEqual({ entries: 2, bytes: 6 });
+    expect((await store.pages.get('b'))!.value).toBe('hé');
+    expect(await store.tasks.counts('j')).toEqual({ queued: 1, active: 1, done: 2, failed: 0 });
+    expect(await store.results.count('j')).toBe(2);
+    expect(await store.tasks.requeueActive('j')).toBe(1);
+    expect((await store.tasks.claim('j', 10, 0)).map((t) => [t.key, t.attempts, t.meta])).toEqual([
+      ['k3', 2, undefined],
+      ['k4', 1, 'meta'],
+    ]);
+    expect(await store.tasks.complete('j', { key: 'k3', credits: 1, document: 'd3' })).toEqual({
+      duplicate: false,
+      resultSeq: 3,
+    });
+    expect(await store.tasks.add('j', [{ key: 'k6', url: 'u', depth: 2 }], { limit: 6 })).toHaveLength(1);
+    expect(await store.tasks.counts('j')).toEqual({ queued: 1, active: 1, done: 3, failed: 0 });
+    expect((await store.jobs.get('j'))!.creditsUsed).toBe(3);
+    await store.pages.put({ key: 'c', url: 'https://example.com/c', cachedAt: 3000, value: 'cc' });
+    expect(await store.pages.stats()).toEqual({ entries: 3, bytes: 8 });
+    await store.close();
+
+    const again = await createSqliteStore({ dir });
+    expect(versions(dir)).toEqual([1, 2]);
+    expect(await again.tasks.counts('j')).toEqual({ queued: 1, active: 1, done: 3, failed: 0 });
+    await again.close();
+  });
+
+  it('refuses a database written by a newer schema', async () => {
+    const dir = freshDir();
+    await (await createSqliteStore({ dir })).close();
+    const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
+    raw.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(99, 'x', 0);
+    raw.close();
+    await expect(createSqliteStore({ dir })).rejects.toMatchObject({
+      code: 'STORE_SCHEMA_TOO_NEW',
+      found: 99,
+      supported: LATEST_VERSION,
+    });
+  });
+
+  it('refuses a SQLite database that is not a crawlkit store', async () => {
+    const dir = freshDir();
+    const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
+    raw.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY)');
+    raw.close();
+    await expect(createSqliteStore({ dir })).rejects.toMatchObject({
+      code: 'STORE_CORRUPT',
+      message: expect.stringContaining('invoices'),
+    });
+  });
+
+  it('refuses a file that is not a database', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'crawlkit.db'), 'this is not a database, '.repeat(200));
+    await expect(createSqliteStore({ dir })).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
+  });
+});
