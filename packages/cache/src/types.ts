@@ -215,7 +215,9 @@ export interface ResultStore {
   list(jobId: string, skip: number, limit: number): Promise<StoredResult[]>;
   /** Results with `seq > afterSeq`, in order (for streaming). */
   since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]>;
+  /** How many results the job has (0 for an unknown job). */
   count(jobId: string): Promise<number>;
+  /** The job's errors, oldest first. */
   errors(jobId: string): Promise<JobError[]>;
   /**
    * Records an error that is not a task's (e.g. an undelivered webhook event), stamped now with a fresh id. Rejects

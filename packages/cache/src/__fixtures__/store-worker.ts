@@ -4,6 +4,8 @@
  *   node --import ./ts-specifiers.ts store-worker.ts crawl <dir> <jobId> <seed> <total>
  * Prints `ready` once the store is open and a JSON summary line when done.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createSqliteStore } from '../sqlite/sqlite-store.ts';
 import { crawlTree, random, taskFor } from './work.ts';
 
@@ -14,6 +16,8 @@ process.stdout.write('ready\n');
 
 if (mode === 'race') {
   const [pool, limit] = rest.map(Number) as [number, number];
+  // Start together: the parent creates `go` once every worker is ready.
+  while (!existsSync(join(dir!, 'go'))) await new Promise((r) => setTimeout(r, 2));
   const lease = await store.jobs.acquireLease(jobId!, `pid-${process.pid}`, 600_000);
   const order = Array.from({ length: pool }, (_, i) => i).sort(() => rand() - 0.5);
   const added: string[] = [];

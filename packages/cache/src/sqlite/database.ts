@@ -21,6 +21,7 @@ export class SqliteDatabase {
   readonly #life: Lifecycle;
   readonly #statements = new Map<string, StatementSync>();
   #inTransaction = false;
+  #dataVersion: StatementSync | undefined;
 
   constructor(db: DatabaseSync, life: Lifecycle) {
     this.#db = db;
@@ -63,6 +64,20 @@ export class SqliteDatabase {
     return this.statement(sql).all(...params) as T[];
   }
 
+  /**
+   * `PRAGMA data_version`: changes exactly when another connection (another process, or another store on the same
+   * file) has committed since this connection last looked. Read on every hot-tier hit, so it skips row objects.
+   */
+  dataVersion(): number {
+    if (!this.#dataVersion) {
+      this.#dataVersion = this.#db.prepare('PRAGMA data_version');
+      // Node >= 24 (and late 22.x); older versions return the row object.
+      if (typeof this.#dataVersion.setReturnArrays === 'function') this.#dataVersion.setReturnArrays(true);
+    }
+    const row = this.#dataVersion.get() as unknown;
+    return Array.isArray(row) ? (row[0] as number) : (row as { data_version: number }).data_version;
+  }
+
   /** Executes SQL text without caching (DDL, pragmas, transaction control). */
   exec(sql: string): void {
     this.#db.exec(sql);
@@ -82,7 +97,11 @@ export class SqliteDatabase {
       this.#db.exec('COMMIT');
       return result;
     } catch (error) {
-      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      try {
+        this.#db.exec('ROLLBACK');
+      } catch {
+        // SQLite already rolled back (e.g. after SQLITE_FULL or a failed COMMIT): nothing left to undo.
+      }
       throw error;
     } finally {
       this.#inTransaction = false;
@@ -91,6 +110,7 @@ export class SqliteDatabase {
 
   close(): void {
     this.#statements.clear();
+    this.#dataVersion = undefined;
     this.#db.close();
   }
 }

@@ -112,7 +112,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    description: 'O(1) page totals and task counts kept by triggers; covering indexes for claim and due deliveries',
+    description: 'O(1) page totals (triggers) and per-job task counts; covering indexes for claim and due deliveries',
     sql: `
       CREATE TABLE page_totals (
         id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -139,23 +139,6 @@ export const MIGRATIONS: readonly Migration[] = [
         active = (SELECT count(*) FROM tasks WHERE job_id = jobs.id AND state = 'active'),
         done = (SELECT count(*) FROM tasks WHERE job_id = jobs.id AND state = 'done'),
         failed = (SELECT count(*) FROM tasks WHERE job_id = jobs.id AND state = 'failed');
-      CREATE TRIGGER tasks_after_insert AFTER INSERT ON tasks BEGIN
-        UPDATE jobs SET
-          queued = queued + (NEW.state = 'queued'),
-          active = active + (NEW.state = 'active'),
-          done = done + (NEW.state = 'done'),
-          failed = failed + (NEW.state = 'failed')
-        WHERE id = NEW.job_id;
-      END;
-      CREATE TRIGGER tasks_after_state AFTER UPDATE OF state ON tasks WHEN OLD.state <> NEW.state BEGIN
-        UPDATE jobs SET
-          queued = queued + (NEW.state = 'queued') - (OLD.state = 'queued'),
-          active = active + (NEW.state = 'active') - (OLD.state = 'active'),
-          done = done + (NEW.state = 'done') - (OLD.state = 'done'),
-          failed = failed + (NEW.state = 'failed') - (OLD.state = 'failed')
-        WHERE id = NEW.job_id;
-      END;
-
       DROP INDEX tasks_state;
       CREATE INDEX tasks_state ON tasks (job_id, state, seq, not_before);
       CREATE INDEX deliveries_pending ON deliveries (job_id, seq, next_attempt_at) WHERE state = 'pending';

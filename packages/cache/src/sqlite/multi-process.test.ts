@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -65,9 +65,11 @@ describe('SQLite store shared by several processes', () => {
     );
     await setup.close();
 
-    const pool = 400;
-    const limit = 300;
+    const pool = 1_500;
+    const limit = 1_000;
     const workers = [1, 2].map((seed) => spawnWorker(['race', dir, 'race', String(seed), String(pool), String(limit)]));
+    await Promise.all(workers.map((w) => w.ready));
+    writeFileSync(join(dir, 'go'), '');
     type Race = { lease: boolean; added: string[]; completed: string[]; duplicates: number };
     const [a, b] = (await Promise.all(workers.map((w) => w.exit))).map((e) => summary<Race>(e)) as [Race, Race];
 
@@ -84,7 +86,7 @@ describe('SQLite store shared by several processes', () => {
 
     const store = await createSqliteStore({ dir });
     expect(await store.tasks.counts('race')).toEqual({ queued: 0, active: 0, done: limit, failed: 0 });
-    const results = await store.results.list('race', 0, 1_000);
+    const results = await store.results.list('race', 0, 2 * limit);
     expect(results.map((r) => r.seq)).toEqual(Array.from({ length: limit }, (_, i) => i + 1));
     expect(new Set(results.map((r) => r.key)).size).toBe(limit);
     expect(results.every((r) => r.document === r.key)).toBe(true);

@@ -10,8 +10,6 @@ interface PageRow {
   value: string;
 }
 
-const DATA_VERSION = 'PRAGMA data_version';
-
 /**
  * Pages on disk with an optional in-memory hot tier in front.
  *
@@ -37,7 +35,7 @@ export class SqlitePageStore implements PageStore {
       const now = lookup?.now ?? Date.now();
       const hot = this.#hotCopy(key);
       if (hot) return pageQualifies(hot.cachedAt, lookup, now) ? toPage(key, hot) : undefined;
-      const version = this.#hot ? this.#dataVersion() : 0;
+      const version = this.#hot ? this.#db.dataVersion() : 0;
       const { from, to } = cachedAtRange(lookup, now);
       const row = this.#db.get<PageRow>(
         'SELECT url, cached_at, bytes, value FROM pages WHERE key = ? AND cached_at BETWEEN ? AND ?',
@@ -63,7 +61,7 @@ export class SqlitePageStore implements PageStore {
       const bytes = byteLength(page.value);
       const { version, evicted } = this.#db.write(() => {
         // Read inside the write lock: no other process can commit until we do, so this version is ours.
-        const current = this.#hot ? this.#dataVersion() : 0;
+        const current = this.#hot ? this.#db.dataVersion() : 0;
         this.#db.run(
           `INSERT INTO pages (key, url, cached_at, bytes, value) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (key) DO UPDATE SET
@@ -131,7 +129,7 @@ export class SqlitePageStore implements PageStore {
   #hotCopy(key: string): HotPage | undefined {
     const hot = this.#hot?.get(key);
     if (!hot) return undefined;
-    const version = this.#dataVersion();
+    const version = this.#db.dataVersion();
     if (hot.validatedAt === version) return hot;
     const row = this.#db.get<{ cached_at: number; bytes: number }>(
       'SELECT cached_at, bytes FROM pages WHERE key = ?',
@@ -143,10 +141,6 @@ export class SqlitePageStore implements PageStore {
     }
     hot.validatedAt = version;
     return hot;
-  }
-
-  #dataVersion(): number {
-    return this.#db.get<{ data_version: number }>(DATA_VERSION)!.data_version;
   }
 
   #totals(): { entries: number; bytes: number } {

@@ -47,8 +47,27 @@ export function insertTasks(
     if (task.meta !== undefined) input.meta = task.meta;
     added.push(input);
   }
-  if (added.length > 0) db.run('UPDATE jobs SET task_seq = ? WHERE id = ?', seq, jobId);
+  if (added.length > 0) {
+    db.run('UPDATE jobs SET task_seq = ?, queued = queued + ? WHERE id = ?', seq, added.length, jobId);
+  }
   return added;
+}
+
+type CountDelta = Partial<Record<keyof JobCounts, number>>;
+
+/**
+ * Moves the job's per-state task counts (kept in the jobs row so that `counts` is O(1)). Every statement that
+ * changes a task's state is followed by this in the same transaction.
+ */
+function adjustCounts(db: SqliteDatabase, jobId: string, delta: CountDelta): void {
+  db.run(
+    'UPDATE jobs SET queued = queued + ?, active = active + ?, done = done + ?, failed = failed + ? WHERE id = ?',
+    delta.queued ?? 0,
+    delta.active ?? 0,
+    delta.done ?? 0,
+    delta.failed ?? 0,
+    jobId,
+  );
 }
 
 /** Records a job error. Call inside `write` after checking the job exists. */
@@ -91,17 +110,21 @@ export class SqliteTaskStore implements TaskStore {
   claim(jobId: string, count: number, now = Date.now()): Promise<Task[]> {
     return this.#db.use(() => {
       if (count <= 0) return [];
-      // One statement, hence atomic on its own: the subquery picks and the update takes in the same write.
-      const rows = this.#db.all<TaskRow>(
-        `UPDATE tasks SET state = 'active', attempts = attempts + 1
-         WHERE job_id = ?1 AND seq IN (
-           SELECT seq FROM tasks WHERE job_id = ?1 AND state = 'queued' AND not_before <= ?2 ORDER BY seq LIMIT ?3
-         )
-         RETURNING seq, key, url, depth, meta, attempts, not_before`,
-        jobId,
-        now,
-        count,
-      );
+      const rows = this.#db.write(() => {
+        // The subquery picks and the update takes in one statement, under the write lock.
+        const taken = this.#db.all<TaskRow>(
+          `UPDATE tasks SET state = 'active', attempts = attempts + 1
+           WHERE job_id = ?1 AND seq IN (
+             SELECT seq FROM tasks WHERE job_id = ?1 AND state = 'queued' AND not_before <= ?2 ORDER BY seq LIMIT ?3
+           )
+           RETURNING seq, key, url, depth, meta, attempts, not_before`,
+          jobId,
+          now,
+          count,
+        );
+        if (taken.length > 0) adjustCounts(this.#db, jobId, { queued: -taken.length, active: taken.length });
+        return taken;
+      });
       return rows.sort((a, b) => a.seq - b.seq).map(toTask);
     });
   }
@@ -127,12 +150,18 @@ export class SqliteTaskStore implements TaskStore {
           task.seq,
         );
         const now = Date.now();
+        // One write of the job row: result seq, credits, updatedAt and the task counts move together.
         const job = this.#db.get<{ result_seq: number }>(
-          `UPDATE jobs SET result_seq = result_seq + ?, credits_used = credits_used + ?, updated_at = ?
+          `UPDATE jobs SET result_seq = result_seq + ?, credits_used = credits_used + ?, updated_at = ?,
+             queued = queued - ?, active = active - ?, done = done + ?, failed = failed + ?
            WHERE id = ? RETURNING result_seq`,
           outcome.document !== undefined ? 1 : 0,
           outcome.credits,
           now,
+          task.state === 'queued' ? 1 : 0,
+          task.state === 'active' ? 1 : 0,
+          failed ? 0 : 1,
+          failed ? 1 : 0,
           jobId,
         )!;
         if (outcome.error) insertError(this.#db, jobId, outcome.error, now);
@@ -150,25 +179,36 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   release(jobId: string, key: string, notBefore = 0): Promise<void> {
-    return this.#db.use(() => {
-      this.#db.run(
-        "UPDATE tasks SET state = 'queued', not_before = ? WHERE job_id = ? AND key = ? AND state = 'active'",
-        notBefore,
-        jobId,
-        key,
-      );
-    });
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        const changed = this.#db.run(
+          "UPDATE tasks SET state = 'queued', not_before = ? WHERE job_id = ? AND key = ? AND state = 'active'",
+          notBefore,
+          jobId,
+          key,
+        );
+        if (changed > 0) adjustCounts(this.#db, jobId, { active: -1, queued: 1 });
+      }),
+    );
   }
 
   requeueActive(jobId: string): Promise<number> {
     return this.#db.use(() =>
-      this.#db.run("UPDATE tasks SET state = 'queued' WHERE job_id = ? AND state = 'active'", jobId),
+      this.#db.write(() => {
+        const moved = this.#db.run("UPDATE tasks SET state = 'queued' WHERE job_id = ? AND state = 'active'", jobId);
+        if (moved > 0) adjustCounts(this.#db, jobId, { active: -moved, queued: moved });
+        return moved;
+      }),
     );
   }
 
   dropQueued(jobId: string): Promise<number> {
     return this.#db.use(() =>
-      this.#db.run("UPDATE tasks SET state = 'dropped' WHERE job_id = ? AND state = 'queued'", jobId),
+      this.#db.write(() => {
+        const dropped = this.#db.run("UPDATE tasks SET state = 'dropped' WHERE job_id = ? AND state = 'queued'", jobId);
+        if (dropped > 0) adjustCounts(this.#db, jobId, { queued: -dropped });
+        return dropped;
+      }),
     );
   }
 
