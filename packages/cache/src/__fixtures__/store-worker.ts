@@ -2,22 +2,24 @@
  * Child process of the SQLite multi-process tests. Usage:
  *   node --import ./ts-specifiers.ts store-worker.ts race <dir> <jobId> <seed> <pool> <limit>
  *   node --import ./ts-specifiers.ts store-worker.ts crawl <dir> <jobId> <seed> <total>
+ *   node --import ./ts-specifiers.ts store-worker.ts open <dir> <jobId> <seed>
  * Prints `ready` once the store is open and a JSON summary line when done.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createSqliteStore } from '../sqlite/sqlite-store.ts';
 import { crawlTree, random, taskFor } from './work.ts';
 
 const [mode, dir, jobId, seedText, ...rest] = process.argv.slice(2);
+// `open` races other processes to create and migrate a brand-new store: start them together.
+if (mode === 'open') await waitForGo();
 const store = await createSqliteStore({ dir: dir!, maxPageBytes: 2_000_000, busyTimeoutMs: 20_000 });
 const rand = random(Number(seedText));
-process.stdout.write('ready\n');
+if (mode !== 'open') process.stdout.write('ready\n');
 
 if (mode === 'race') {
   const [pool, limit] = rest.map(Number) as [number, number];
-  // Start together: the parent creates `go` once every worker is ready.
-  while (!existsSync(join(dir!, 'go'))) await new Promise((r) => setTimeout(r, 2));
+  await waitForGo();
   const lease = await store.jobs.acquireLease(jobId!, `pid-${process.pid}`, 600_000);
   const order = Array.from({ length: pool }, (_, i) => i).sort(() => rand() - 0.5);
   const added: string[] = [];
@@ -44,6 +46,10 @@ if (mode === 'race') {
     }
   }
   process.stdout.write(`${JSON.stringify({ lease, added, completed, duplicates })}\n`);
+} else if (mode === 'open') {
+  const job = { kind: 'batch', status: 'scraping', request: '{}', createdAt: 1, updatedAt: 1, creditsUsed: 0 } as const;
+  await store.jobs.create({ ...job, id: jobId! }, [taskFor(0, 0)]);
+  process.stdout.write(`${JSON.stringify({ opened: true })}\n`);
 } else if (mode === 'crawl') {
   const [total] = rest.map(Number) as [number];
   await store.tasks.requeueActive(jobId!);
@@ -55,4 +61,10 @@ await store.close();
 async function idle(): Promise<boolean> {
   const counts = await store.tasks.counts(jobId!);
   return counts.queued === 0 && counts.active === 0;
+}
+
+/** Start together: the parent creates `<dir>.go` beside the store directory once every worker is ready. */
+async function waitForGo(): Promise<void> {
+  if (mode === 'open') process.stdout.write('ready\n');
+  while (!existsSync(join(dir!, '..', `${basename(dir!)}.go`))) await new Promise((r) => setTimeout(r, 2));
 }

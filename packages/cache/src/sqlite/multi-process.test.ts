@@ -69,7 +69,7 @@ describe('SQLite store shared by several processes', () => {
     const limit = 1_000;
     const workers = [1, 2].map((seed) => spawnWorker(['race', dir, 'race', String(seed), String(pool), String(limit)]));
     await Promise.all(workers.map((w) => w.ready));
-    writeFileSync(join(dir, 'go'), '');
+    writeFileSync(`${dir}.go`, '');
     type Race = { lease: boolean; added: string[]; completed: string[]; duplicates: number };
     const [a, b] = (await Promise.all(workers.map((w) => w.exit))).map((e) => summary<Race>(e)) as [Race, Race];
 
@@ -98,6 +98,27 @@ describe('SQLite store shared by several processes', () => {
     expect(db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
     db.close();
   }, 120_000);
+
+  it('lets several processes create and migrate a new store at the same time', async () => {
+    const dir = join(root, 'open');
+    const workers = [1, 2, 3].map((i) => spawnWorker(['open', dir, `job-${i}`, String(i)]));
+    await Promise.all(workers.map((w) => w.ready));
+    writeFileSync(`${dir}.go`, '');
+    for (const exit of await Promise.all(workers.map((w) => w.exit))) expect(summary(exit)).toEqual({ opened: true });
+    const db = inspect(dir);
+    expect(
+      db
+        .prepare('SELECT version FROM schema_migrations ORDER BY version')
+        .all()
+        .map((r) => r.version),
+    ).toEqual([1, 2]);
+    expect(db.prepare('SELECT id, queued FROM jobs ORDER BY id').all()).toEqual([
+      { id: 'job-1', queued: 1 },
+      { id: 'job-2', queued: 1 },
+      { id: 'job-3', queued: 1 },
+    ]);
+    db.close();
+  }, 60_000);
 
   it('survives SIGKILL at random points: every task done exactly once, database intact', async () => {
     const dir = join(root, 'crash');
