@@ -1,6 +1,15 @@
 // Markdown converter
 export * from './markdown/index.js';
 // Main-content extraction
-export * from './content/index.js';
+export { extractMainContent } from './content/index.js';
+export type { MainContentOptions } from './content/index.js';
 // Page pipeline: parsing, cleaning, links, images, metadata, PDF
-export {};
+export { extractPage } from './page.js';
+export type { ExtractPageOptions, ExtractedPage } from './page.js';
+export { extractMetadata } from './metadata.js';
+export type { PageMetadata } from './metadata.js';
+export { extractPdf } from './pdf/extract-pdf.js';
+export type { PdfContent, PdfOptions } from './pdf/extract-pdf.js';
+export { parseHtml } from './dom/parse.js';
+export { ExtractorError } from './errors.js';
+export type { ExtractorErrorCode } from './errors.js';

@@ -1,0 +1,146 @@
+import { Document, hasChildren, isComment, isDirective, type AnyNode, type Element } from 'domhandler';
+
+import { selectSafe } from '../dom/select.js';
+import { largestSrc, parseSrcset, resolveUrl } from '../dom/urls.js';
+import { detachAll, elements, relink } from '../dom/walk.js';
+
+/** Elements that never carry content (reference §10.1 step 3, plus `template` and stray `link`s). */
+const NON_CONTENT = new Set(['head', 'meta', 'noscript', 'style', 'script', 'template', 'link']);
+
+/** A new document holding the elements matching the selectors, in selector order (nested matches once). */
+export function selectIncluded(document: Document, selectors: readonly string[], warnings: string[]): Document {
+  const chosen: Element[] = [];
+  const taken = new Set<Element>();
+  for (const selector of selectors) {
+    for (const el of selectSafe(selector, document, warnings, 'includeTags')) {
+      if (taken.has(el)) continue;
+      taken.add(el);
+      chosen.push(el);
+    }
+  }
+  // Keep outermost matches only: a match inside another one is already included.
+  const outer = chosen.filter((el) => {
+    for (let p = el.parent; p; p = p.parent) if (taken.has(p as Element)) return false;
+    return true;
+  });
+  detachAll(outer);
+  const result = new Document([]);
+  relink(result, outer);
+  return result;
+}
+
+/** Removes non-content elements and the `excludeTags` matches. */
+export function removeUnwanted(root: Document, excludeTags: readonly string[] | undefined, warnings: string[]): void {
+  const doomed: AnyNode[] = [];
+  for (const el of elements(root)) if (NON_CONTENT.has(el.name)) doomed.push(el);
+  // Comments and processing instructions carry nothing either.
+  collectComments(root, doomed);
+  detachAll(doomed);
+  for (const selector of excludeTags ?? []) detachAll(selectSafe(selector, root, warnings, 'excludeTags'));
+}
+
+function collectComments(root: Document, out: AnyNode[]): void {
+  const stack: AnyNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (isComment(node) || isDirective(node)) {
+      if (node.parent) out.push(node);
+      continue;
+    }
+    if (hasChildren(node)) for (const child of node.children) stack.push(child);
+  }
+}
+
+export interface UrlPassResult {
+  /** Links for the `links` format: http(s) and mailto, fragment-only hrefs left out, first-seen order. */
+  links: string[];
+  /** Image URLs for the `images` format, first-seen order. */
+  images: string[];
+}
+
+const BACKGROUND_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/gi;
+
+/**
+ * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]` and `a[href]`
+ * absolute against `base`, and collects links and images on the way.
+ */
+export function absolutize(root: Document, base: string, pageUrl: string): UrlPassResult {
+  const links = new Set<string>();
+  const images = new Set<string>();
+  const addImage = (raw: string | undefined, against = base) => {
+    if (!raw) return;
+    const value = raw.trim();
+    if (value.startsWith('data:') || value.startsWith('blob:')) {
+      images.add(value);
+      return;
+    }
+    if (/^javascript:/i.test(value)) return;
+    const resolved = resolveUrl(value, value.startsWith('//') ? pageUrl : against);
+    if (resolved) images.add(resolved);
+  };
+
+  for (const el of elements(root)) {
+    const attribs = el.attribs;
+    if (el.name === 'a' && attribs.href !== undefined) {
+      const href = attribs.href.trim();
+      const resolved = resolveUrl(href, base);
+      if (resolved) {
+        attribs.href = resolved;
+        if (!href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);
+      }
+    } else if (el.name === 'img') {
+      const srcset = attribs.srcset ?? attribs['data-srcset'];
+      const src =
+        attribs.src && !attribs.src.startsWith('data:image/gif') ? attribs.src : (attribs['data-src'] ?? attribs.src);
+      const best = srcset ? largestSrc(srcset, src) : src;
+      if (srcset) for (const c of parseSrcset(srcset)) addImage(c.url);
+      addImage(attribs['data-src']);
+      if (best) {
+        const resolved = best.startsWith('data:') ? best : resolveUrl(best, best.startsWith('//') ? pageUrl : base);
+        if (resolved) {
+          attribs.src = resolved;
+          addImage(resolved);
+        }
+      }
+    } else if (el.name === 'source' && attribs.srcset) {
+      for (const c of parseSrcset(attribs.srcset)) addImage(c.url);
+    } else if (el.name === 'video' && attribs.poster) {
+      addImage(attribs.poster);
+    }
+    const style = attribs.style;
+    if (style && /background/i.test(style)) {
+      for (const match of style.matchAll(BACKGROUND_URL)) addImage(match[2]);
+    }
+  }
+  return { links: [...links], images: [...images] };
+}
+
+/** Every link of a document (crawl discovery): http(s) `a[href]`, resolved, fragments dropped, de-duplicated. */
+export function discoveryLinks(document: Document, base: string): string[] {
+  const out = new Set<string>();
+  for (const el of elements(document)) {
+    if (el.name !== 'a' && el.name !== 'area') continue;
+    const href = el.attribs.href;
+    if (!href || href.trim().startsWith('#')) continue;
+    const resolved = resolveUrl(href, base);
+    if (!resolved || !/^https?:/i.test(resolved)) continue;
+    const hash = resolved.indexOf('#');
+    out.add(hash >= 0 ? resolved.slice(0, hash) : resolved);
+  }
+  return [...out];
+}
+
+/** The page's `<link rel=canonical>`, absolute. */
+export function canonicalOf(document: Document, base: string): string | undefined {
+  for (const el of elements(document)) {
+    if (
+      el.name === 'link' &&
+      (el.attribs.rel ?? '').toLowerCase().split(/\s+/).includes('canonical') &&
+      el.attribs.href
+    ) {
+      return resolveUrl(el.attribs.href, base);
+    }
+    if (el.name === 'body') break;
+  }
+  return undefined;
+}

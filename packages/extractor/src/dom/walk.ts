@@ -1,0 +1,57 @@
+import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
+
+/** Every element under `root` in document order, without recursion (deep trees must not overflow the stack). */
+export function* elements(root: ParentNode): Generator<Element> {
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    yield node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+}
+
+/** Detaches a node from its parent. */
+export function detach(node: AnyNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const index = parent.children.indexOf(node);
+  if (index >= 0) parent.children.splice(index, 1);
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
+}
+
+/** Detaches many nodes at once; cheaper than one `detach` per node when a parent loses many children. */
+export function detachAll(nodes: Iterable<AnyNode>): void {
+  const byParent = new Map<ParentNode, Set<AnyNode>>();
+  for (const node of nodes) {
+    const parent = node.parent;
+    if (!parent) continue;
+    let set = byParent.get(parent);
+    if (!set) byParent.set(parent, (set = new Set()));
+    set.add(node);
+  }
+  for (const [parent, gone] of byParent) {
+    const kept = parent.children.filter((c) => !gone.has(c));
+    for (const node of gone) {
+      node.parent = null;
+      node.prev = null;
+      node.next = null;
+    }
+    relink(parent, kept);
+  }
+}
+
+/** Replaces the children of `parent`, fixing sibling and parent links. */
+export function relink(parent: ParentNode, children: AnyNode[]): void {
+  parent.children = children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    child.parent = parent;
+    child.prev = children[i - 1] ?? null;
+    child.next = children[i + 1] ?? null;
+  }
+}

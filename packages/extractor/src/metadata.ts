@@ -1,0 +1,123 @@
+import { textContent } from 'domutils';
+import type { Document } from 'domhandler';
+
+import { parseHtml } from './dom/parse.js';
+import { baseUrlOf, resolveUrl } from './dom/urls.js';
+import { elements } from './dom/walk.js';
+
+/** Page-derived metadata: every meta tag under its raw key plus the named keys of the v2 Document. */
+export type PageMetadata = Record<string, string | string[]>;
+
+/** Well-known meta keys also exposed under a camelCase name (reference §9.1). */
+const NAMED: Record<string, string> = {
+  'og:title': 'ogTitle',
+  'og:description': 'ogDescription',
+  'og:url': 'ogUrl',
+  'og:image': 'ogImage',
+  'og:audio': 'ogAudio',
+  'og:determiner': 'ogDeterminer',
+  'og:locale': 'ogLocale',
+  'og:locale:alternate': 'ogLocaleAlternate',
+  'og:site_name': 'ogSiteName',
+  'og:video': 'ogVideo',
+  'article:section': 'articleSection',
+  'article:tag': 'articleTag',
+  'article:published_time': 'publishedTime',
+  'article:modified_time': 'modifiedTime',
+  'dcterms.keywords': 'dcTermsKeywords',
+  'dc.description': 'dcDescription',
+  'dc.subject': 'dcSubject',
+  'dcterms.subject': 'dcTermsSubject',
+  'dcterms.audience': 'dcTermsAudience',
+  'dc.type': 'dcType',
+  'dcterms.type': 'dcTermsType',
+  'dc.date': 'dcDate',
+  'dc.date.created': 'dcDateCreated',
+  'dcterms.created': 'dcTermsCreated',
+};
+
+/** Always arrays, even with one value. */
+const ALWAYS_ARRAY = new Set(['ogLocaleAlternate']);
+
+function push(meta: PageMetadata, key: string, value: string): void {
+  const existing = meta[key];
+  if (key === 'title') {
+    if (existing === undefined) meta[key] = value;
+    return;
+  }
+  if (key === 'description') {
+    meta[key] = existing === undefined ? value : `${String(existing)}, ${value}`;
+    return;
+  }
+  if (existing === undefined) meta[key] = ALWAYS_ARRAY.has(key) ? [value] : value;
+  else if (Array.isArray(existing)) existing.push(value);
+  else meta[key] = [existing, value];
+}
+
+/** Extracts the metadata of a page from its raw HTML (or an already parsed, untouched document). */
+export function extractMetadata(input: string | Document, url: string): PageMetadata {
+  const document = typeof input === 'string' ? parseHtml(input) : input;
+  const base = baseUrlOf(document, url);
+  const meta: PageMetadata = {};
+  let title: string | undefined;
+  let icon: string | undefined;
+  let looseIcon: string | undefined;
+
+  for (const el of elements(document)) {
+    switch (el.name) {
+      case 'html':
+        if (el.attribs.lang && meta.language === undefined) meta.language = el.attribs.lang.trim();
+        break;
+      case 'title':
+        // An <svg> may hold its own <title>; the document title is the first outside of one.
+        if (title === undefined && !hasSvgAncestor(el)) {
+          const text = textContent(el).replace(/\s+/g, ' ').trim();
+          if (text) title = text;
+        }
+        break;
+      case 'meta': {
+        const key = el.attribs.name ?? el.attribs.property ?? el.attribs.itemprop;
+        const content = el.attribs.content;
+        if (!key || content === undefined) break;
+        const value = content.trim();
+        push(meta, key, value);
+        const named = NAMED[key.toLowerCase()];
+        if (named) push(meta, named, value);
+        break;
+      }
+      case 'link': {
+        const rel = (el.attribs.rel ?? '').toLowerCase().split(/\s+/);
+        if (!el.attribs.href) break;
+        if (rel.includes('icon') && icon === undefined) icon = el.attribs.href;
+        else if (rel.some((r) => r.includes('icon')) && looseIcon === undefined) looseIcon = el.attribs.href;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  const fallbackTitle = first(meta['og:title']) ?? first(meta['twitter:title']);
+  if (title !== undefined) meta.title = title;
+  else if (fallbackTitle !== undefined) meta.title = fallbackTitle;
+  else delete meta.title;
+  const favicon = icon ?? looseIcon;
+  if (favicon) {
+    const resolved = resolveUrl(favicon, base);
+    if (resolved) meta.favicon = resolved;
+  }
+  return meta;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function hasSvgAncestor(node: { parent: unknown }): boolean {
+  let parent = node.parent as { name?: string; parent: unknown } | null;
+  while (parent) {
+    if (parent.name === 'svg') return true;
+    parent = parent.parent as { name?: string; parent: unknown } | null;
+  }
+  return false;
+}

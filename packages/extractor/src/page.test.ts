@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import { extractMetadata } from './metadata.js';
+import { extractPage } from './page.js';
+
+const site = (path: string) => readFileSync(fileURLToPath(new URL(`../../../fixtures/site/${path}`, import.meta.url)));
+const page = (path: string) => site(path).toString('utf8');
+const all = { markdown: true, html: true, links: true, images: true, metadata: true } as const;
+
+describe('cleaned html (reference §21 items 19–21)', () => {
+  it('keeps includeTags and drops excludeTags', () => {
+    const out = extractPage('<div><p>Test</p><span>Remove me</span></div>', {
+      url: 'https://example.com',
+      includeTags: ['p'],
+      excludeTags: ['span'],
+      formats: { html: true },
+    });
+    expect(out.html).toContain('<p>Test</p>');
+    expect(out.html).not.toContain('<span>');
+  });
+
+  it('serialises whole documents, closing unclosed tags and keeping entities and emoji', () => {
+    const opts = { url: 'https://example.com', onlyMainContent: false, formats: { html: true } };
+    expect(extractPage('', opts).html).toBe('<html><body></body></html>');
+    expect(extractPage('<div>Unclosed div', opts).html).toBe('<html><body><div>Unclosed div</div></body></html>');
+    const html = extractPage(
+      '<html><head><style>x{}</style></head><body><script>bad()</script><noscript>n</noscript><p>a &amp; b 🎉 &lt;c&gt;</p></body></html>',
+      opts,
+    ).html!;
+    expect(html).not.toMatch(/script|noscript|style|bad\(\)/);
+    expect(html).toContain('a &amp; b 🎉 &lt;c&gt;');
+  });
+
+  it('makes links and image sources absolute (item 20)', () => {
+    const out = extractPage(
+      '<a href="#">h</a><a href="/pathurl">p</a><a href="//example.net/proturl">n</a><a href="?queryurl">q</a><img src="#q1">',
+      { url: 'https://example.com', onlyMainContent: false, formats: { html: true } },
+    );
+    for (const url of [
+      'https://example.com/#',
+      'https://example.com/pathurl',
+      'https://example.net/proturl',
+      'https://example.com/?queryurl',
+      'https://example.com/#q1',
+    ]) {
+      expect(out.html).toContain(`"${url}"`);
+    }
+  });
+});
+
+describe('links (reference §10.5, §21 item 22)', () => {
+  const links = (html: string, url = 'https://example.org/foo/bar') =>
+    extractPage(html, { url, onlyMainContent: false, formats: { links: true } }).links;
+
+  it('resolves against <base href>', () => {
+    expect(links('<base href="/"><a href="page.php">x</a>')).toEqual(['https://example.org/page.php']);
+    expect(links('<base href="../"><a href="page.php">x</a>')).toEqual(['https://example.org/page.php']);
+    expect(links('<base href="https://cdn.example.com/"><a href="assets/style.css">x</a>')).toEqual([
+      'https://cdn.example.com/assets/style.css',
+    ]);
+    expect(links('<a href="page.php">x</a>')).toEqual(['https://example.org/foo/page.php']);
+  });
+
+  it('keeps mailto, drops fragment-only links, de-duplicates in order, repairs http:/ typos', () => {
+    expect(
+      links(
+        '<a href="#top">t</a><a href=" /b ">b</a><a href="mailto:x@y.z">m</a><a href="/b">b</a><a href="http:/other.org/x">o</a><a href="javascript:void(0)">j</a>',
+      ),
+    ).toEqual(['https://example.org/b', 'mailto:x@y.z', 'http://other.org/x']);
+  });
+
+  it('comes from the cleaned html, so onlyMainContent drops navigation links', () => {
+    const out = extractPage(page('articles/first-post.html'), {
+      url: 'http://127.0.0.1/articles/first-post.html',
+      formats: { links: true },
+    });
+    expect(out.links).toContain('http://127.0.0.1/docs/getting-started.html');
+    expect(out.links).toContain('mailto:workshop@acme.test');
+    expect(out.links).not.toContain('http://127.0.0.1/terms.html');
+  });
+
+  it('returns every link of the raw page for crawl discovery', () => {
+    const out = extractPage(page('articles/first-post.html'), {
+      url: 'http://127.0.0.1/articles/first-post.html',
+      formats: { discoveryLinks: true },
+    });
+    expect(out.discoveryLinks).toContain('http://127.0.0.1/terms.html');
+    expect(out.discoveryLinks).not.toContain('mailto:workshop@acme.test');
+    expect(out.discoveryLinks?.some((l) => l.includes('#'))).toBe(false);
+  });
+});
+
+describe('images (reference §10.5)', () => {
+  it('collects src, srcset, lazy, picture, poster and background images', () => {
+    const out = extractPage(page('articles/inline-images.html'), {
+      url: 'http://127.0.0.1/articles/inline-images.html',
+      onlyMainContent: false,
+      formats: { images: true, html: true },
+    });
+    expect(out.images).toEqual(
+      expect.arrayContaining([
+        'http://127.0.0.1/img/lazy-photo.jpg',
+        'http://127.0.0.1/img/hero.jpg',
+        'http://127.0.0.1/img/wide.webp',
+        'http://127.0.0.1/img/fallback.jpg',
+      ]),
+    );
+    expect(out.images?.some((i) => i.startsWith('data:image/png;base64,'))).toBe(true);
+    expect(out.html).toContain('src="http://127.0.0.1/img/lazy-photo.jpg"');
+  });
+
+  it('picks the largest srcset candidate into src', () => {
+    const out = extractPage(page('articles/first-post.html'), {
+      url: 'http://127.0.0.1/articles/first-post.html',
+      formats: { html: true },
+    });
+    expect(out.html).toContain('src="http://127.0.0.1/img/plane-1200.jpg"');
+  });
+});
+
+describe('metadata (reference §9.1)', () => {
+  const meta = extractMetadata(page('articles/first-post.html'), 'http://127.0.0.1/articles/first-post.html');
+
+  it('reads title, description, language, favicon and every meta tag', () => {
+    expect(meta.title).toBe('Sharpening a Hand Plane | Acme Field Notes');
+    expect(meta.description).toBe('How to sharpen a hand plane iron in five steps.');
+    expect(meta.language).toBe('en');
+    expect(meta.favicon).toBe('http://127.0.0.1/img/favicon.png');
+    expect(meta.keywords).toBe('woodworking, hand plane, sharpening');
+    expect(meta['twitter:card']).toBe('summary_large_image');
+    expect(meta['og:title']).toBe('Sharpening a Hand Plane');
+  });
+
+  it('names Open Graph and article keys and turns repeats into arrays', () => {
+    expect(meta.ogTitle).toBe('Sharpening a Hand Plane');
+    expect(meta.ogSiteName).toBe('Acme Field Notes');
+    expect(meta.ogLocaleAlternate).toEqual(['fr_FR', 'de_DE']);
+    expect(meta.publishedTime).toBe('2026-03-14T09:00:00Z');
+    expect(meta.articleTag).toEqual(['sharpening', 'tools']);
+  });
+
+  it('joins repeated descriptions and falls back to og:title', () => {
+    const m = extractMetadata(
+      '<meta name="description" content="a"><meta name="description" content="b"><meta property="og:title" content="OG">',
+      'https://x.test/',
+    );
+    expect(m.description).toBe('a, b');
+    expect(m.title).toBe('OG');
+  });
+});
+
+describe('main content', () => {
+  it('drops navigation, cookie banner and footer but keeps the article', () => {
+    const out = extractPage(page('articles/first-post.html'), {
+      url: 'http://127.0.0.1/articles/first-post.html',
+      formats: all,
+    });
+    expect(out.markdown).toContain('Sharpening a Hand Plane');
+    expect(out.markdown).toContain('micro-bevel');
+    expect(out.markdown).toContain('| Pine |');
+    expect(out.markdown).not.toMatch(/Accept all cookies|All rights reserved|Skip to content/);
+  });
+
+  it('falls back to the whole page when the main content is empty', () => {
+    const out = extractPage('<html><body><nav><a href="/x">Only navigation here</a></nav></body></html>', {
+      url: 'https://example.com',
+      formats: { markdown: true },
+    });
+    expect(out.markdown).toContain('Only navigation here');
+  });
+
+  it('reports invalid selectors as warnings', () => {
+    const out = extractPage('<p>x</p>', { url: 'https://example.com', excludeTags: ['p[['], formats: { html: true } });
+    expect(out.warnings.join(' ')).toContain('invalid CSS selector');
+  });
+});

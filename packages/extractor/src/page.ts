@@ -1,0 +1,114 @@
+import { isTag, type Document, type Element } from 'domhandler';
+import render from 'dom-serializer';
+
+import { absolutize, canonicalOf, discoveryLinks, removeUnwanted, selectIncluded } from './clean/transform.js';
+import { removeBoilerplate } from './clean/boilerplate.js';
+import { extractMainContent } from './content/index.js';
+import { parseHtml } from './dom/parse.js';
+import { baseUrlOf } from './dom/urls.js';
+import { htmlToMarkdown } from './markdown/index.js';
+import { extractMetadata, type PageMetadata } from './metadata.js';
+
+export interface ExtractPageOptions {
+  /** Final page URL (after redirects): the base for relative URLs, unless the page has a `<base href>`. */
+  url: string;
+  /** Keep only the main content. @default true */
+  onlyMainContent?: boolean;
+  /** CSS selectors: keep only the matching elements (already iframe-rewritten by the caller). */
+  includeTags?: string[];
+  /** CSS selectors: remove the matching elements. */
+  excludeTags?: string[];
+  /** Replace `data:` image URLs in the markdown with a placeholder (reference §10.6). @default true */
+  removeBase64Images?: boolean;
+  /** Which outputs to compute; the others cost nothing. */
+  formats: {
+    markdown?: boolean;
+    html?: boolean;
+    links?: boolean;
+    images?: boolean;
+    metadata?: boolean;
+    /** Every link of the whole page (crawl discovery), whatever the content options. */
+    discoveryLinks?: boolean;
+  };
+  /** Epoch ms after which markdown conversion gives up (the converter's cooperative budget). */
+  deadline?: number;
+}
+
+export interface ExtractedPage {
+  markdown?: string;
+  html?: string;
+  links?: string[];
+  images?: string[];
+  metadata?: PageMetadata;
+  /** Every link of the raw page, when `formats.discoveryLinks` was asked. */
+  discoveryLinks?: string[];
+  /** The page's `<link rel=canonical>`, absolute, when metadata was asked. */
+  canonical?: string;
+  warnings: string[];
+}
+
+/** Serialises the cleaned tree as a whole document (reference §21 item 21). */
+function serialize(root: Document): string {
+  const html = root.children.find((n): n is Element => isTag(n) && n.name === 'html');
+  if (html) return render(html, { encodeEntities: 'utf8' });
+  const body = root.children.find((n): n is Element => isTag(n) && n.name === 'body');
+  if (body) return `<html>${render(body, { encodeEntities: 'utf8' })}</html>`;
+  return `<html><body>${render(root.children, { encodeEntities: 'utf8' })}</body></html>`;
+}
+
+function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: boolean, out: ExtractedPage): void {
+  const { formats } = options;
+  let document = parseHtml(rawHtml);
+  const base = baseUrlOf(document, options.url);
+  if (formats.metadata) {
+    out.metadata = extractMetadata(document, options.url);
+    const canonical = canonicalOf(document, base);
+    if (canonical) out.canonical = canonical;
+  }
+  if (formats.discoveryLinks) out.discoveryLinks = discoveryLinks(document, base);
+  if (!formats.markdown && !formats.html && !formats.links && !formats.images) return;
+
+  const includeTags = options.includeTags?.filter((t) => t.trim() !== '') ?? [];
+  if (includeTags.length) {
+    document = selectIncluded(document, includeTags, out.warnings);
+    if (onlyMainContent) removeBoilerplate(document.children, out.warnings);
+  } else if (onlyMainContent) {
+    document = extractMainContent(document, { url: options.url });
+  }
+  removeUnwanted(document, options.excludeTags, out.warnings);
+  const urls = absolutize(document, base, options.url);
+  if (formats.links) out.links = urls.links;
+  if (formats.images) out.images = urls.images;
+  if (formats.html) out.html = serialize(document);
+  if (formats.markdown) {
+    out.markdown = htmlToMarkdown(document, {
+      removeBase64Images: options.removeBase64Images ?? true,
+      ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+    });
+  }
+}
+
+/**
+ * Turns a page's raw HTML into the requested outputs from one parse: cleaned html, markdown, links, images and
+ * metadata (reference §9–§10). With `onlyMainContent`, an empty result falls back to the whole page.
+ */
+export function extractPage(rawHtml: string, options: ExtractPageOptions): ExtractedPage {
+  const out: ExtractedPage = { warnings: [] };
+  const onlyMainContent = options.onlyMainContent ?? true;
+  content(rawHtml, options, onlyMainContent, out);
+  if (onlyMainContent && options.formats.markdown && out.markdown?.trim() === '' && rawHtml.trim() !== '') {
+    const retry: ExtractedPage = { warnings: [] };
+    content(
+      rawHtml,
+      { ...options, formats: { ...options.formats, metadata: false, discoveryLinks: false } },
+      false,
+      retry,
+    );
+    out.markdown = retry.markdown ?? '';
+    if (retry.html !== undefined) out.html = retry.html;
+    if (retry.links !== undefined) out.links = retry.links;
+    if (retry.images !== undefined) out.images = retry.images;
+    out.warnings.push(...retry.warnings);
+  }
+  return out;
+}
