@@ -1,1 +1,13 @@
-export {};
+export { normalizeUrl, canonicalUrl, urlPermutations, isRouteFragment } from './normalize.js';
+export type { NormalizeOptions } from './normalize.js';
+export { createCrawlRules, inSeedScope, isFileUrl, urlDepth, validateCrawlPatterns } from './rules.js';
+export type { CrawlRules, CrawlRulesOptions, DenialReason, RuleVerdict } from './rules.js';
+export { loadRobots, parseRobots } from './robots.js';
+export type { Robots } from './robots.js';
+export { discoverSitemapUrls, parseSitemap, sitemapCandidates } from './sitemaps.js';
+export type { DiscoverSitemapOptions, SitemapDocument } from './sitemaps.js';
+export { HostPoliteness, parseRetryAfter } from './politeness.js';
+export type { HostPolitenessOptions } from './politeness.js';
+export type { FetchText } from './fetch-text.js';
+export { FrontierError } from './errors.js';
+export type { FrontierErrorCode } from './errors.js';

@@ -31,8 +31,14 @@ export function frontierFetch(ctx: EngineContext): FetchText {
 }
 
 /** The crawl's de-duplication key of a URL. */
-export function crawlKey(url: string, request: Pick<CrawlRequest, 'ignoreQueryParameters'>): string {
-  return normalizeUrl(url, { ignoreQueryParameters: request.ignoreQueryParameters });
+export function crawlKey(
+  url: string,
+  request: Pick<CrawlRequest, 'ignoreQueryParameters' | 'deduplicateSimilarURLs'>,
+): string {
+  return normalizeUrl(url, {
+    ignoreQueryParameters: request.ignoreQueryParameters,
+    foldSimilar: request.deduplicateSimilarURLs,
+  });
 }
 
 /**
@@ -49,7 +55,6 @@ export function createCrawlPlanner(ctx: EngineContext, store: Store, job: JobRec
     allowExternalLinks: request.allowExternalLinks,
     allowSubdomains: request.allowSubdomains,
     regexOnFullURL: request.regexOnFullURL,
-    ...(request.maxDiscoveryDepth !== undefined ? { maxDiscoveryDepth: request.maxDiscoveryDepth } : {}),
   });
   const politeness = new HostPoliteness({ ...(request.delay !== undefined ? { delayMs: request.delay * 1000 } : {}) });
   let robots: Robots | undefined;
@@ -66,7 +71,7 @@ export function createCrawlPlanner(ctx: EngineContext, store: Store, job: JobRec
     const tasks: TaskInput[] = [];
     const seen = new Set<string>();
     for (const url of urls) {
-      const verdict = rules.check(url, { fromUrl, depth });
+      const verdict = rules.check(url, { fromUrl });
       if (!verdict.allowed) continue;
       if (!request.ignoreRobotsTxt && robots && rules.isInternal(url) && !robots.isAllowed(url)) {
         await store.results.addRobotsBlocked(job.id, url);
@@ -110,7 +115,7 @@ export function createCrawlPlanner(ctx: EngineContext, store: Store, job: JobRec
       if (!outcome.success) return { tasks: [] };
       const finalUrl = outcome.document.metadata.url ?? task.url;
       if (finalUrl !== task.url && key(finalUrl) !== task.key) {
-        const verdict = rules.check(finalUrl, { depth: task.depth });
+        const verdict = rules.check(finalUrl);
         if (!verdict.allowed) {
           return {
             tasks: [],
@@ -119,7 +124,7 @@ export function createCrawlPlanner(ctx: EngineContext, store: Store, job: JobRec
         }
       }
       // The seed is always fetched for its links, but kept only when the patterns admit it.
-      const seedVerdict = task.key === seedKey ? rules.check(task.url, { depth: 0 }) : undefined;
+      const seedVerdict = task.key === seedKey ? rules.check(task.url) : undefined;
       const discard =
         seedVerdict !== undefined &&
         !seedVerdict.allowed &&

@@ -154,6 +154,7 @@ export async function buildContent(fetched: FetchedContent, options: ContentOpti
       links: has(formats, 'links'),
       images: has(formats, 'images'),
       metadata: true,
+      discoveryLinks: options.collectLinks === true,
     },
     ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
   });
@@ -165,5 +166,6 @@ export async function buildContent(fetched: FetchedContent, options: ContentOpti
     images: page.images,
     metadata: page.metadata ?? {},
     warnings: page.warnings,
+    ...(page.discoveryLinks ? { discoveredLinks: page.discoveryLinks } : {}),
   };
 }

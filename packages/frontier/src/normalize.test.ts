@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+
+import { canonicalUrl, normalizeUrl, urlPermutations } from './normalize.js';
+
+describe('normalizeUrl', () => {
+  it('folds scheme, www, trailing slash and index pages into one key (reference §13.3)', () => {
+    const keys = new Set(urlPermutations('https://firecrawl.dev').map((u) => normalizeUrl(u)));
+    expect(urlPermutations('https://firecrawl.dev')).toHaveLength(16);
+    expect(keys.size).toBe(1);
+  });
+
+  it('drops fragments but keeps client-side routes', () => {
+    expect(normalizeUrl('https://a.test/p#section')).toBe(normalizeUrl('https://a.test/p'));
+    expect(normalizeUrl('https://a.test/app#/users')).not.toBe(normalizeUrl('https://a.test/app'));
+    expect(normalizeUrl('https://a.test/app#!/users')).toContain('#!/users');
+  });
+
+  it('sorts query parameters and drops tracking ones', () => {
+    expect(normalizeUrl('https://a.test/p?b=2&a=1&utm_source=x&fbclid=y')).toBe(
+      normalizeUrl('https://a.test/p?a=1&b=2'),
+    );
+    expect(normalizeUrl('https://a.test/p?a=1')).not.toBe(normalizeUrl('https://a.test/p?a=2'));
+    expect(normalizeUrl('https://a.test/p?a=1', { ignoreQueryParameters: true })).toBe(
+      normalizeUrl('https://a.test/p'),
+    );
+  });
+
+  it('normalises host case, default ports and percent-encoding', () => {
+    expect(normalizeUrl('HTTP://A.TEST:80/x')).toBe(normalizeUrl('http://a.test/x'));
+    expect(normalizeUrl('https://a.test/%7euser/%2f')).toBe(normalizeUrl('https://a.test/~user/%2F'));
+    expect(normalizeUrl('http://a.test:8080/x')).not.toBe(normalizeUrl('http://a.test/x'));
+  });
+
+  it('keeps scheme and www apart when folding is off', () => {
+    expect(normalizeUrl('http://www.a.test/', { foldSimilar: false })).not.toBe(
+      normalizeUrl('https://a.test/', { foldSimilar: false }),
+    );
+  });
+
+  it('resolves canonical links', () => {
+    expect(canonicalUrl('https://a.test/x/y', '/canon')).toBe('https://a.test/canon');
+    expect(canonicalUrl('https://a.test/x/y', 'javascript:void(0)')).toBeUndefined();
+  });
+});

@@ -1,0 +1,108 @@
+/** Query parameters that only track the visitor and never change the page. */
+const TRACKING = new Set([
+  'fbclid',
+  'gclid',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'msclkid',
+  'yclid',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  'oly_anon_id',
+  'oly_enc_id',
+  'vero_id',
+  'spm',
+  'ref_src',
+]);
+
+export interface NormalizeOptions {
+  /** Drop the whole query string. @default false */
+  ignoreQueryParameters?: boolean;
+  /**
+   * Treat `http`/`https`, `www.`/bare host and `/`, `/index.html`, `/index.php` as the same page (v2's
+   * `deduplicateSimilarURLs`). @default true
+   */
+  foldSimilar?: boolean;
+}
+
+const UNRESERVED = /%(2[DE]|3[0-9]|4[1-9A-F]|5[0-9A]|5F|6[1-9A-F]|7[0-9A]|7E)/gi;
+
+/** Upper-cases percent escapes and decodes those of unreserved characters (RFC 3986 §6.2.2). */
+function normalizePercent(value: string): string {
+  return value
+    .replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase())
+    .replace(UNRESERVED, (m) => String.fromCharCode(parseInt(m.slice(1), 16)));
+}
+
+/** A fragment that is a client-side route (`#/x`, `#!/x`) names a different page. */
+export function isRouteFragment(hash: string): boolean {
+  return /^#!?\//.test(hash);
+}
+
+/**
+ * The de-duplication key of a URL: lower-cased host without `www.`, no scheme, default port, fragment (unless a
+ * route) and tracking parameters dropped, other parameters sorted, percent-encoding normalised, and `/index.html`,
+ * `/index.php` and a trailing slash folded. Returns the input trimmed when it is not an absolute URL.
+ */
+export function normalizeUrl(input: string, options: NormalizeOptions = {}): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return input.trim();
+  }
+  const fold = options.foldSimilar ?? true;
+  let host = url.hostname.toLowerCase().replace(/\.$/, '');
+  if (fold) host = host.replace(/^www\./, '');
+  const port = url.port ? `:${url.port}` : '';
+  let path = normalizePercent(url.pathname);
+  if (fold) path = path.replace(/\/index\.(?:html?|php)$/i, '/');
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  if (path === '/') path = '';
+
+  let query = '';
+  if (!options.ignoreQueryParameters && url.search) {
+    const params = [...url.searchParams].filter(
+      ([k]) => !k.toLowerCase().startsWith('utm_') && !TRACKING.has(k.toLowerCase()),
+    );
+    params.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+    if (params.length) query = `?${new URLSearchParams(params).toString()}`;
+  }
+  const hash = isRouteFragment(url.hash) ? url.hash : '';
+  const scheme = fold ? '' : `${url.protocol}`;
+  return `${scheme}//${host}${port}${path}${query}${hash}`;
+}
+
+/** Resolves a page's `rel=canonical` href; undefined when it is unusable (another scheme, unparsable). */
+export function canonicalUrl(pageUrl: string, canonicalHref: string | undefined): string | undefined {
+  if (!canonicalHref) return undefined;
+  try {
+    const url = new URL(canonicalHref.trim(), pageUrl);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The 16 variants of a URL that `foldSimilar` treats as one page (scheme × www × index/trailing slash). */
+export function urlPermutations(input: string): string[] {
+  const url = new URL(input);
+  const bare = url.hostname.replace(/^www\./, '');
+  const path = url.pathname.replace(/\/(?:index\.(?:html|php))?$/, '');
+  const out: string[] = [];
+  for (const scheme of ['http:', 'https:']) {
+    for (const host of [bare, `www.${bare}`]) {
+      for (const suffix of ['', '/', '/index.html', '/index.php']) {
+        out.push(`${scheme}//${host}${url.port ? `:${url.port}` : ''}${path}${suffix}${url.search}`);
+      }
+    }
+  }
+  return out;
+}

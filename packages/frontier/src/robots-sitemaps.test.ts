@@ -1,0 +1,117 @@
+import { gzipSync } from 'node:zlib';
+
+import { describe, expect, it } from 'vitest';
+
+import type { FetchText } from './fetch-text.js';
+import { HostPoliteness, parseRetryAfter } from './politeness.js';
+import { loadRobots, parseRobots } from './robots.js';
+import { discoverSitemapUrls, parseSitemap } from './sitemaps.js';
+
+const ROBOTS = `User-agent: *
+Disallow: /private/
+Crawl-delay: 2
+Sitemap: https://site.test/sitemap-index.xml
+
+User-agent: FireCrawlAgent
+Disallow: /no-firecrawl/
+`;
+
+function fakeSite(files: Record<string, string | Uint8Array>): FetchText {
+  return (url) => {
+    const body = files[url];
+    if (body === undefined) {
+      return Promise.resolve({ url, status: 404, contentType: 'text/html', body: new Uint8Array(), text: 'nope' });
+    }
+    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+    return Promise.resolve({ url, status: 200, contentType: 'application/xml', body: bytes });
+  };
+}
+
+describe('robots.txt', () => {
+  const robots = parseRobots('https://site.test', ROBOTS, 'crawlkit');
+  it('applies the * group and groups written for the upstream agent', () => {
+    expect(robots.isAllowed('https://site.test/public')).toBe(true);
+    expect(robots.isAllowed('https://site.test/private/x')).toBe(false);
+    expect(robots.isAllowed('https://site.test/no-firecrawl/x')).toBe(false);
+    expect(robots.isAllowed('https://elsewhere.test/private/x')).toBe(true);
+  });
+  it('reads Crawl-delay and Sitemap lines', () => {
+    expect(robots.crawlDelay()).toBe(2);
+    expect(robots.sitemaps()).toEqual(['https://site.test/sitemap-index.xml']);
+  });
+  it('allows everything when robots.txt is missing or unreachable', async () => {
+    const missing = await loadRobots('https://site.test', fakeSite({}), 'crawlkit');
+    expect(missing.source).toBe('missing');
+    expect(missing.isAllowed('https://site.test/private/x')).toBe(true);
+    const down = await loadRobots('https://site.test', () => Promise.reject(new Error('refused')), 'crawlkit');
+    expect(down.source).toBe('unavailable');
+  });
+});
+
+describe('sitemaps', () => {
+  const index = `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    <sitemap><loc>https://site.test/sitemap-a.xml</loc></sitemap>
+    <sitemap><loc>http://www.site.test/sitemap-b.xml.gz</loc></sitemap>
+    <sitemap><loc>https://evil.test/sitemap.xml</loc></sitemap>
+  </sitemapindex>`;
+  const a = `<urlset><url><loc>https://site.test/a1</loc></url><url><loc> https://site.test/a2?x=1&amp;y=2 </loc></url></urlset>`;
+  const b = gzipSync(`<urlset><url><loc>https://site.test/b1</loc></url></urlset>`);
+
+  it('parses urlsets, indexes and text sitemaps', () => {
+    expect(parseSitemap(a).urls).toEqual(['https://site.test/a1', 'https://site.test/a2?x=1&y=2']);
+    expect(parseSitemap(index).sitemaps).toHaveLength(3);
+    expect(parseSitemap('https://site.test/x\nnot a url\nhttps://site.test/y\n').urls).toEqual([
+      'https://site.test/x',
+      'https://site.test/y',
+    ]);
+  });
+
+  it('follows robots.txt, indexes and gzip; www and scheme variants count as the same site', async () => {
+    const fetchText = fakeSite({
+      'https://site.test/sitemap-index.xml': index,
+      'https://site.test/sitemap-a.xml': a,
+      'http://www.site.test/sitemap-b.xml.gz': b,
+      'https://evil.test/sitemap.xml': '<urlset><url><loc>https://evil.test/x</loc></url></urlset>',
+    });
+    const robots = parseRobots('https://site.test', ROBOTS, 'crawlkit');
+    const urls = await discoverSitemapUrls('https://site.test/', { fetchText, robots });
+    expect(urls.sort()).toEqual(['https://site.test/a1', 'https://site.test/a2?x=1&y=2', 'https://site.test/b1']);
+  });
+
+  it('caps the number of sitemap documents', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) {
+      files[i === 0 ? 'https://site.test/sitemap.xml' : `https://site.test/s${i}.xml`] =
+        `<sitemapindex><sitemap><loc>https://site.test/s${i + 1}.xml</loc></sitemap></sitemapindex>`;
+    }
+    let calls = 0;
+    const fetchText: FetchText = (url, init) => {
+      calls++;
+      return fakeSite(files)(url, init);
+    };
+    await discoverSitemapUrls('https://site.test/', { fetchText, maxSitemaps: 5 });
+    expect(calls).toBe(5);
+  });
+});
+
+describe('politeness', () => {
+  it('spaces requests to one host and leaves other hosts alone', () => {
+    const p = new HostPoliteness({ delayMs: 1000 });
+    expect(p.reserve('https://a.test/1', 0)).toBe(0);
+    expect(p.reserve('https://a.test/2', 100)).toBe(900);
+    expect(p.reserve('https://b.test/1', 100)).toBe(0);
+    expect(p.reserve('https://a.test/2', 1000)).toBe(0);
+  });
+  it('honours a per-host Crawl-delay larger than the crawl delay', () => {
+    const p = new HostPoliteness({ delayMs: 100 });
+    p.setHostDelay('a.test', 2000);
+    p.reserve('https://a.test/1', 0);
+    expect(p.reserve('https://a.test/2', 500)).toBe(1500);
+  });
+  it('backs off on 429 with Retry-After', () => {
+    const p = new HostPoliteness();
+    expect(p.record('https://a.test/x', { status: 429, retryAfter: '3' }, 0)).toBe(3000);
+    expect(p.reserve('https://a.test/y', 1000)).toBe(2000);
+    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', Date.parse('Wed, 21 Oct 2015 07:27:00 GMT'))).toBe(60_000);
+  });
+});

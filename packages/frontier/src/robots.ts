@@ -1,0 +1,84 @@
+import robotsParserModule from 'robots-parser';
+
+import type { FetchText } from './fetch-text.js';
+
+export interface Robots {
+  /** Whether the user agent may fetch the URL. URLs of another origin are allowed (their robots.txt is not read). */
+  isAllowed(url: string): boolean;
+  /** `Crawl-delay` for the user agent, in seconds. */
+  crawlDelay(): number | undefined;
+  /** `Sitemap:` lines. */
+  sitemaps(): string[];
+  /** Why the rules are what they are: `parsed`, `missing` (4xx: allow all), `unavailable` (5xx or network: allow all). */
+  readonly source: 'parsed' | 'missing' | 'unavailable';
+}
+
+interface ParsedRobots {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getCrawlDelay(ua?: string): number | undefined;
+  getSitemaps(): string[];
+}
+
+// robots-parser is CommonJS (`module.exports = fn`) but its typings declare an ES default export.
+const robotsParser = robotsParserModule as unknown as (url: string, body: string) => ParsedRobots;
+
+/** robots.txt larger than this is cut (Google reads 500 KiB). */
+const MAX_ROBOTS_CHARS = 512 * 1024;
+
+/** Parses a robots.txt body for an origin. */
+export function parseRobots(
+  origin: string,
+  body: string,
+  userAgent: string,
+  source: Robots['source'] = 'parsed',
+): Robots {
+  const robotsUrl = new URL('/robots.txt', origin).href;
+  const robots = robotsParser(robotsUrl, body.slice(0, MAX_ROBOTS_CHARS));
+  const agents = [userAgent, 'FireCrawlAgent', 'FirecrawlAgent'];
+  return {
+    source,
+    isAllowed(url) {
+      let matchingOrigin: boolean;
+      try {
+        matchingOrigin = new URL(url).origin === new URL(origin).origin;
+      } catch {
+        return true;
+      }
+      if (!matchingOrigin) return true;
+      // Our agent's group (or `*`), and any group written for the upstream crawler's agents, must all allow it.
+      return agents.every((agent) => robots.isAllowed(url, agent) !== false);
+    },
+    crawlDelay() {
+      const delays = agents.map((agent) => robots.getCrawlDelay(agent)).filter((d): d is number => d !== undefined);
+      return delays.length ? Math.max(...delays) : undefined;
+    },
+    sitemaps() {
+      return robots.getSitemaps();
+    },
+  };
+}
+
+/**
+ * Fetches and parses `<origin>/robots.txt`. A missing file (4xx) allows everything; an unreachable one (5xx,
+ * network error, timeout) also allows everything, rather than stopping the crawl, and says so in `source`.
+ */
+export async function loadRobots(
+  origin: string,
+  fetchText: FetchText,
+  userAgent: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<Robots> {
+  try {
+    const response = await fetchText(
+      new URL('/robots.txt', origin).href,
+      options.signal ? { signal: options.signal } : {},
+    );
+    if (response.status >= 400 && response.status < 500) return parseRobots(origin, '', userAgent, 'missing');
+    if (response.status >= 500) return parseRobots(origin, '', userAgent, 'unavailable');
+    const text = response.text ?? new TextDecoder().decode(response.body);
+    return parseRobots(origin, text, userAgent);
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return parseRobots(origin, '', userAgent, 'unavailable');
+  }
+}

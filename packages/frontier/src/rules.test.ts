@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+
+import { createCrawlRules, inSeedScope, isFileUrl, urlDepth, validateCrawlPatterns } from './rules.js';
+
+const verdict = (seedUrl: string, url: string, options: Record<string, unknown> = {}, fromUrl?: string) => {
+  const rules = createCrawlRules({ seedUrl, ...options });
+  const v = rules.check(url, fromUrl ? { fromUrl } : {});
+  return v.allowed ? 'ALLOWED' : v.reason;
+};
+
+describe('crawl rules in order (reference §13.2)', () => {
+  const seed = 'https://example.com/docs';
+  it.each([
+    ['not a url', {}, 'URL_PARSE_ERROR'],
+    ['mailto:a@example.com', {}, 'NON_WEB_PROTOCOL'],
+    ['tel:+123', {}, 'NON_WEB_PROTOCOL'],
+    ['https://example.com/docs/logo.png', {}, 'FILE_TYPE'],
+    ['https://example.com/docs/report.pdf', {}, 'ALLOWED'],
+    ['https://example.com/docs/page#section', {}, 'SECTION_LINK'],
+    ['https://example.com/docs/app#/route', {}, 'ALLOWED'],
+    ['https://example.com/blog', {}, 'BACKWARD_CRAWLING'],
+    ['https://example.com/docsearch', {}, 'BACKWARD_CRAWLING'],
+    ['https://example.com/blog', { crawlEntireDomain: true }, 'ALLOWED'],
+    ['https://www.example.com/docs/a', {}, 'ALLOWED'],
+    ['https://example.com/docs/private/x', { excludePaths: ['private'] }, 'EXCLUDE_PATTERN'],
+    ['https://example.com/docs/a', { includePaths: ['^/docs/b'] }, 'INCLUDE_PATTERN'],
+    ['https://example.com/docs/b/1', { includePaths: ['^/docs/b'] }, 'ALLOWED'],
+    ['https://twitter.com/acme', { allowExternalLinks: true }, 'SOCIAL_MEDIA'],
+    ['https://github.com/acme/x', { allowExternalLinks: true }, 'SOCIAL_MEDIA'],
+    ['https://other.org/page', {}, 'EXTERNAL_LINK'],
+    ['https://other.org/page', { allowExternalLinks: true }, 'ALLOWED'],
+    ['https://other.org/', { allowExternalLinks: true }, 'EXTERNAL_LINK'],
+    ['https://other.org/private', { allowExternalLinks: true, excludePaths: ['private'] }, 'EXCLUDE_PATTERN'],
+    ['https://blog.example.com/x', {}, 'EXTERNAL_LINK'],
+    ['https://blog.example.com/x', { allowSubdomains: true }, 'ALLOWED'],
+    ['https://example.co.uk/x', { allowSubdomains: true }, 'EXTERNAL_LINK'],
+  ])('%s %j → %s', (url, options, expected) => {
+    expect(verdict(seed, url, options)).toBe(expected);
+  });
+
+  it('follows external links only from in-scope pages', () => {
+    expect(verdict(seed, 'https://other.org/page', { allowExternalLinks: true }, 'https://other.org/x')).toBe(
+      'EXTERNAL_LINK',
+    );
+  });
+
+  it('keeps subdomains with include patterns (item 25)', () => {
+    const opts = { includePaths: ['^/pricing$'], allowSubdomains: true, crawlEntireDomain: true };
+    for (const url of [
+      'https://example.com/pricing',
+      'https://sub.example.com/pricing',
+      'https://other.example.com/pricing',
+    ]) {
+      expect(verdict('https://example.com', url, opts)).toBe('ALLOWED');
+    }
+    for (const path of ['/blog', '/about', '/contact']) {
+      expect(verdict('https://example.com', `https://example.com${path}`, opts)).toBe('INCLUDE_PATTERN');
+    }
+  });
+
+  it('matches the full URL with regexOnFullURL (item 26)', () => {
+    const opts = {
+      includePaths: ['^https://([a-z0-9-]+\\.)?example\\.com/pricing$'],
+      regexOnFullURL: true,
+      allowSubdomains: true,
+    };
+    expect(verdict('https://example.com', 'https://example.com/pricing/details', opts)).toBe('INCLUDE_PATTERN');
+    expect(verdict('https://example.com', 'https://sub.example.com/pricing', opts)).toBe('ALLOWED');
+  });
+
+  it('treats the seed scope as a directory (item 29)', () => {
+    expect(inSeedScope('/docs/guide.md', '/docs/other')).toBe(true);
+    expect(inSeedScope('/docs/', '/docs')).toBe(false);
+    expect(inSeedScope('/docs/', '/docsearch/x')).toBe(false);
+    expect(inSeedScope('/docs', '/docs')).toBe(true);
+    expect(inSeedScope('/docs', '/docs/guide')).toBe(true);
+    expect(inSeedScope('/docs', '/docsearch')).toBe(false);
+    expect(inSeedScope('/', '/anything')).toBe(true);
+  });
+});
+
+describe('helpers', () => {
+  it('computes URL depth (item 28)', () => {
+    expect(urlDepth('https://a.test/')).toBe(0);
+    expect(urlDepth('https://a.test/pages')).toBe(1);
+    expect(urlDepth('https://a.test/pages/articles')).toBe(2);
+    expect(urlDepth('https://a.test/pages/index.html')).toBe(1);
+  });
+  it('recognises files (item 30)', () => {
+    expect(isFileUrl('/test.png')).toBe(true);
+    expect(isFileUrl('/script.js')).toBe(true);
+    expect(isFileUrl('/style.css')).toBe(true);
+    expect(isFileUrl('/page')).toBe(false);
+    expect(isFileUrl('/directory/')).toBe(false);
+  });
+  it('reports the first invalid pattern', () => {
+    expect(validateCrawlPatterns(['^/ok', '(bad'])).toMatchObject({ pattern: '(bad' });
+    expect(validateCrawlPatterns(['^/ok'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,176 @@
+import { getDomain } from 'tldts';
+
+import { isRouteFragment } from './normalize.js';
+
+/** Why a discovered URL is not crawled (reference §13.2). */
+export type DenialReason =
+  | 'URL_PARSE_ERROR'
+  | 'NON_WEB_PROTOCOL'
+  | 'FILE_TYPE'
+  | 'SECTION_LINK'
+  | 'BACKWARD_CRAWLING'
+  | 'EXCLUDE_PATTERN'
+  | 'INCLUDE_PATTERN'
+  | 'SOCIAL_MEDIA'
+  | 'EXTERNAL_LINK';
+
+export type RuleVerdict = { allowed: true } | { allowed: false; reason: DenialReason };
+
+export interface CrawlRulesOptions {
+  /** The crawl's start URL: defines the site and, without `crawlEntireDomain`, the scope. */
+  seedUrl: string;
+  /** Regexes; a URL must match one (pathname, or full URL with `regexOnFullURL`). @default [] */
+  includePaths?: readonly string[];
+  /** Regexes; a matching URL is refused. @default [] */
+  excludePaths?: readonly string[];
+  /** Follow any internal link, not only those under the seed's directory. @default false */
+  crawlEntireDomain?: boolean;
+  /** Follow links to other sites found on in-scope pages. @default false */
+  allowExternalLinks?: boolean;
+  /** Follow links to other hosts of the same registrable domain. @default false */
+  allowSubdomains?: boolean;
+  /** Match the patterns against the full URL instead of the pathname. @default false */
+  regexOnFullURL?: boolean;
+}
+
+const NON_WEB = new Set(['mailto:', 'tel:', 'telnet:', 'ftp:', 'ftps:', 'ssh:', 'file:', 'javascript:', 'data:']);
+const FILE_EXTENSIONS = new Set(
+  'png jpg jpeg gif css js ico svg tiff zip exe dmg mp4 mp3 wav pptx xlsx avi flv woff ttf woff2 webp inc'.split(' '),
+);
+const SOCIAL = [
+  'facebook.com',
+  'twitter.com',
+  'linkedin.com',
+  'instagram.com',
+  'pinterest.com',
+  'github.com',
+  'calendly.com',
+  'discord.gg',
+  'discord.com',
+];
+
+const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, '');
+
+/** Whether the last path segment ends in a file extension that is never a page (reference §21 item 30). */
+export function isFileUrl(pathname: string): boolean {
+  const last = pathname.split('/').pop() ?? '';
+  const dot = last.lastIndexOf('.');
+  return dot > 0 && FILE_EXTENSIONS.has(last.slice(dot + 1).toLowerCase());
+}
+
+/** Non-empty path segments, `index.html`/`index.php` not counted (reference §21 item 28). */
+export function urlDepth(url: string): number {
+  const path = new URL(url).pathname;
+  return path.split('/').filter((s) => s !== '' && s !== 'index.html' && s !== 'index.php').length;
+}
+
+/**
+ * The directory a seed admits without `crawlEntireDomain`: a seed ending in `/` is that directory; a seed whose
+ * last segment looks like a file admits its directory; otherwise the seed path itself and anything under it.
+ * So `/docs` admits `/docs` and `/docs/x`, never `/docsearch`.
+ */
+export function inSeedScope(seedPath: string, path: string): boolean {
+  if (seedPath === '' || seedPath === '/') return true;
+  if (seedPath.endsWith('/')) return path.startsWith(seedPath);
+  const last = seedPath.split('/').pop() ?? '';
+  if (/\.[a-z0-9]{2,}$/i.test(last)) return path.startsWith(seedPath.slice(0, seedPath.length - last.length));
+  return path === seedPath || path.startsWith(`${seedPath}/`);
+}
+
+/** Compiles patterns; returns the first invalid one with the engine's message, if any. */
+export function validateCrawlPatterns(patterns: readonly string[]): { pattern: string; message: string } | undefined {
+  for (const pattern of patterns) {
+    try {
+      new RegExp(pattern);
+    } catch (error) {
+      return { pattern, message: (error as Error).message };
+    }
+  }
+  return undefined;
+}
+
+function compile(patterns: readonly string[] | undefined): RegExp[] {
+  const out: RegExp[] = [];
+  for (const p of patterns ?? []) {
+    try {
+      out.push(new RegExp(p));
+    } catch {
+      // Validated at the API boundary; an invalid pattern here is ignored, as upstream does.
+    }
+  }
+  return out;
+}
+
+export interface CrawlRules {
+  /** Applies the rules of §13.2 in their order. `fromUrl` is the page the link was found on. */
+  check(url: string, context?: { fromUrl?: string }): RuleVerdict;
+  /** Same site as the seed (host equal after stripping `www.`). */
+  isInternal(url: string): boolean;
+  /** Moves the site to another host (the seed redirected there). */
+  rebase(newSeedUrl: string): void;
+}
+
+export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
+  const include = compile(options.includePaths);
+  const exclude = compile(options.excludePaths);
+  let seed = new URL(options.seedUrl);
+  let seedHost = bareHost(seed.hostname);
+  let seedDomain = getDomain(seed.hostname) ?? seedHost;
+
+  const target = (u: URL) => (options.regexOnFullURL ? u.href : u.pathname);
+  const internal = (u: URL) => bareHost(u.hostname) === seedHost;
+
+  return {
+    isInternal(url) {
+      try {
+        return internal(new URL(url));
+      } catch {
+        return false;
+      }
+    },
+    rebase(newSeedUrl) {
+      seed = new URL(newSeedUrl);
+      seedHost = bareHost(seed.hostname);
+      seedDomain = getDomain(seed.hostname) ?? seedHost;
+    },
+    check(url, context = {}) {
+      let u: URL;
+      try {
+        u = new URL(url);
+      } catch {
+        return { allowed: false, reason: 'URL_PARSE_ERROR' };
+      }
+      if (NON_WEB.has(u.protocol) || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
+        return { allowed: false, reason: 'NON_WEB_PROTOCOL' };
+      }
+      if (isFileUrl(u.pathname)) return { allowed: false, reason: 'FILE_TYPE' };
+
+      if (internal(u)) {
+        if (u.hash && u.hash !== '#' && !isRouteFragment(u.hash)) {
+          return { allowed: false, reason: 'SECTION_LINK' };
+        }
+        if (!options.crawlEntireDomain && !inSeedScope(seed.pathname, u.pathname)) {
+          return { allowed: false, reason: 'BACKWARD_CRAWLING' };
+        }
+        if (exclude.some((r) => r.test(target(u)))) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
+        if (include.length && !include.some((r) => r.test(target(u))))
+          return { allowed: false, reason: 'INCLUDE_PATTERN' };
+        return { allowed: true };
+      }
+
+      const href = u.href.toLowerCase();
+      if (SOCIAL.some((s) => href.includes(s))) return { allowed: false, reason: 'SOCIAL_MEDIA' };
+      if (exclude.some((r) => r.test(u.href))) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
+      if (options.allowExternalLinks && u.pathname !== '/' && u.pathname !== '') {
+        const from = context.fromUrl;
+        if (from === undefined || this.isInternal(from)) return { allowed: true };
+      }
+      if (options.allowSubdomains && (getDomain(u.hostname) ?? bareHost(u.hostname)) === seedDomain) {
+        if (include.length && !include.some((r) => r.test(target(u))))
+          return { allowed: false, reason: 'INCLUDE_PATTERN' };
+        return { allowed: true };
+      }
+      return { allowed: false, reason: 'EXTERNAL_LINK' };
+    },
+  };
+}
