@@ -1,0 +1,62 @@
+// What an element's tag, role, class and id say about it, before looking at its text.
+import type { Element } from 'domhandler';
+
+/** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
+const CHROME =
+  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|widget|widgets|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch)(?:$|[\s_-])/i;
+
+/** Class/id words of content containers. */
+const CONTENT =
+  /(?:^|[\s_-])(?:article|articles|content|entry|main|post|posts|story|body|text|thread|topic|message|messages|product|description|blog|prose|markdown|docs?|documentation|page-content|recipe)(?:$|[\s_-])/i;
+
+/** Roles of chrome landmarks. */
+const CHROME_ROLES: ReadonlySet<string> = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+]);
+
+const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'header', 'form']);
+
+/** `class` and `id` of an element as one string. */
+export function classAndId(el: Element): string {
+  const cls = el.attribs['class'];
+  const id = el.attribs['id'];
+  if (cls && id) return `${cls} ${id}`;
+  return cls ?? id ?? '';
+}
+
+/** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
+export function looksLikeChrome(el: Element): boolean {
+  if (CHROME_TAGS.has(el.name)) return true;
+  const role = el.attribs['role'];
+  if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
+  const names = classAndId(el);
+  return names !== '' && CHROME.test(names) && !CONTENT.test(names);
+}
+
+/** Whether class or id name the element as content. */
+export function looksLikeContent(el: Element): boolean {
+  if (el.name === 'article' || el.name === 'main') return true;
+  const role = el.attribs['role'];
+  if (role === 'main' || role === 'article') return true;
+  const names = classAndId(el);
+  return names !== '' && CONTENT.test(names);
+}
+
+/** Whether the element is hidden from readers (`hidden`, `aria-hidden`, inline `display:none`). */
+export function isHidden(el: Element): boolean {
+  const a = el.attribs;
+  if ('hidden' in a) return true;
+  if (a['aria-hidden'] === 'true') return true;
+  const style = a['style'];
+  return style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
+}

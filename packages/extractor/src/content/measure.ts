@@ -1,0 +1,112 @@
+// One post-order pass that measures every element: text, link text, and the content value of its blocks.
+import type { Element, ParentNode } from 'domhandler';
+
+import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
+
+/** What one pass over the tree learns about an element (all lengths in visible characters, whitespace excluded). */
+export interface Measure {
+  /** Visible characters in the subtree. */
+  text: number;
+  /** Of those, characters inside links. */
+  link: number;
+  /** Sum of the content values of the text blocks in the subtree (negative for link lists and menus). */
+  value: number;
+  /** Number of text blocks in the subtree. */
+  blocks: number;
+  /** Characters of the element's own inline run (text not inside a nested block). */
+  own: number;
+  /** Of those, characters inside links. */
+  ownLink: number;
+  /** Sentence punctuation marks in the element's own inline run. */
+  ownPunct: number;
+}
+
+interface Frame {
+  el: Element | null;
+  children: ParentNode['children'];
+  i: number;
+  m: Measure;
+  inLink: boolean;
+  block: boolean;
+}
+
+const newMeasure = (): Measure => ({ text: 0, link: 0, value: 0, blocks: 0, own: 0, ownLink: 0, ownPunct: 0 });
+
+/** Counts visible characters and sentence punctuation of a text node. */
+function countText(data: string): [chars: number, punct: number] {
+  let chars = 0;
+  let punct = 0;
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c <= 32 || c === 160) continue;
+    chars++;
+    // . , ; ! ? and their CJK forms
+    if (c === 46 || c === 44 || c === 59 || c === 33 || c === 63 || c === 0x3002 || c === 0xff0c || c === 0x3001) {
+      punct++;
+    }
+  }
+  return [chars, punct];
+}
+
+/** The content value of one text block: positive for prose, negative for link lists and tiny fragments. */
+export function blockValue(own: number, ownLink: number, ownPunct: number, tag: string): number {
+  if (own === 0) return 0;
+  if (HEADING_TAGS.has(tag)) return 0;
+  const plain = own - ownLink;
+  const weight = ownPunct > 0 || plain >= 80 ? 1 : 0.5;
+  return plain * weight - 0.5 * ownLink - 8;
+}
+
+/** Measures every element under `root` in one iterative post-order pass. */
+export function measureTree(root: ParentNode): Map<Element, Measure> {
+  const out = new Map<Element, Measure>();
+  const stack: Frame[] = [{ el: null, children: root.children, i: 0, m: newMeasure(), inLink: false, block: true }];
+  while (stack.length) {
+    const f = stack[stack.length - 1]!;
+    if (f.i < f.children.length) {
+      const child = f.children[f.i++]!;
+      if (child.type === 'text') {
+        const [chars, punct] = countText(child.data);
+        if (chars === 0) continue;
+        f.m.text += chars;
+        f.m.own += chars;
+        f.m.ownPunct += punct;
+        if (f.inLink) {
+          f.m.link += chars;
+          f.m.ownLink += chars;
+        }
+      } else if (child.type === 'tag' || child.type === 'script' || child.type === 'style') {
+        const el = child as Element;
+        stack.push({
+          el,
+          children: el.children,
+          i: 0,
+          m: newMeasure(),
+          inLink: f.inLink || (el.name === 'a' && el.attribs['href'] !== undefined),
+          block: !INLINE_TAGS.has(el.name),
+        });
+      }
+      continue;
+    }
+    stack.pop();
+    const { el, m } = f;
+    if (f.block && m.own > 0) {
+      m.value += blockValue(m.own, m.ownLink, m.ownPunct, el?.name ?? '');
+      m.blocks++;
+    }
+    if (el) out.set(el, m);
+    const parent = stack[stack.length - 1];
+    if (!parent) break;
+    const p = parent.m;
+    p.text += m.text;
+    p.link += m.link;
+    p.value += m.value;
+    p.blocks += m.blocks;
+    if (!f.block) {
+      p.own += m.own;
+      p.ownLink += m.ownLink;
+      p.ownPunct += m.ownPunct;
+    }
+  }
+  return out;
+}
