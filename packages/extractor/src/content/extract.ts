@@ -2,7 +2,8 @@
 import { Document, Element, type AnyNode, type ParentNode } from 'domhandler';
 
 import { detachAll } from '../dom/walk.js';
-import { isHidden, looksLikeChrome, looksLikeContent } from './hints.js';
+import { cleanContainer } from './clean.js';
+import { isHidden, looksLikeChrome, looksLikeComments, looksLikeContent } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
 import { DROP_TAGS } from './tags.js';
 
@@ -66,8 +67,10 @@ function textLength(root: ParentNode): number {
   return n;
 }
 
+const COMMENTS_MIN_REST = Number(process.env['CK_CMR'] ?? 1000);
+
 /** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
-function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: number): void {
+function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: number, totalValue: number): void {
   const doomed: AnyNode[] = [];
   const stack: AnyNode[] = [...root.children];
   while (stack.length) {
@@ -79,6 +82,11 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
       continue;
     }
     if (looksLikeChrome(el) && !looksLikeContent(el) && m.text < 0.4 * total) {
+      doomed.push(el);
+      continue;
+    }
+    // comments go when the page has a substantial text of its own besides them
+    if (looksLikeComments(el) && totalValue - m.value >= COMMENTS_MIN_REST) {
       doomed.push(el);
       continue;
     }
@@ -141,13 +149,19 @@ export function extractMainContent(document: Document, _options: MainContentOpti
   prune(body);
   let measures = measureTree(body);
   let total = 0;
-  for (const c of body.children) if (c.type === 'tag') total += measures.get(c as Element)?.text ?? 0;
+  let totalValue = 0;
+  for (const c of body.children) {
+    if (c.type !== 'tag') continue;
+    total += measures.get(c as Element)?.text ?? 0;
+    totalValue += measures.get(c as Element)?.value ?? 0;
+  }
   if (total === 0) return wrap(body.children);
-  removeChrome(body, measures, total);
+  removeChrome(body, measures, total, totalValue);
   measures = measureTree(body);
   const best = (globalThis as Record<string, unknown>)['__CKMODE'] === 'argmax' ? bestContainer(body, measures) : descend(body, measures);
   if ((globalThis as Record<string, unknown>)['__CKDEBUG']) debugTop(measures, best);
   if (!best) return wrap(body.children);
+  if (!process.env['CK_NOCLEAN']) cleanContainer(best, measures);
   return wrap([best]);
 }
 

@@ -9,6 +9,16 @@ const CHROME =
 const CONTENT =
   /(?:^|[\s_-])(?:article|articles|content|entry|main|post|posts|story|body|text|thread|topic|message|messages|product|description|blog|prose|markdown|docs?|documentation|page-content|recipe)(?:$|[\s_-])/i;
 
+/** Class/id words of a comment section (kept on pages that are mostly discussion). */
+const COMMENTS =
+  /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond)(?:$|[\s_-])/i;
+
+/** Whether class or id name the element as a comment section. */
+export function looksLikeComments(el: Element): boolean {
+  const names = classAndId(el);
+  return names !== '' && COMMENTS.test(names);
+}
+
 /** Roles of chrome landmarks. */
 const CHROME_ROLES: ReadonlySet<string> = new Set([
   'navigation',

@@ -1,0 +1,126 @@
+// Cleaning inside the chosen container: sections of related links, link lists, calls to action, forms.
+import type { AnyNode, Element, ParentNode } from 'domhandler';
+
+import { detachAll } from '../dom/walk.js';
+import type { Measure } from './measure.js';
+import { HEADING_TAGS } from './tags.js';
+
+/** Headings that open a section of page furniture rather than content. */
+const FURNITURE_HEADING =
+  /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|recommended|more (?:from|stories|articles|posts|news|like this|to (?:read|discover|explore))|read (?:more|next)|popular\b|trending|latest (?:news|posts|articles|stories)|most (?:read|popular|viewed)|further reading|keep reading|share (?:this|on)|follow us|about the authors?|newsletter|subscribe|sign up|leave a (?:comment|reply)|comments?\b|\d+ comments?|table of contents|contents$|in this article|on this page|tags?:?$|categories:?$)/i;
+
+/** Short blocks whose whole text is a call to action or a label of page furniture. */
+const FURNITURE_TEXT =
+  /^(?:advertisement|advertisements|sponsored|skip to (?:main )?content|share(?: this)?(?: (?:article|post|story))?:?|print|email|tweet|pin it|back to (?:top|blog|news)|sign up|sign in|log ?in|register|subscribe(?: now)?|read more|learn more|load more|show more|see more|view more|continue reading|add to (?:cart|bag|basket|wishlist|list)|buy now|save|follow|reply|report|like|share on \w+)\.?$/i;
+
+/** Counts visible characters of a subtree (used only on small candidate blocks). */
+function textOf(el: Element): string {
+  let out = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type === 'text') out += (n as unknown as { data: string }).data;
+    else if (n.type === 'tag') {
+      const c = (n as Element).children;
+      for (let i = c.length - 1; i >= 0; i--) stack.push(c[i]!);
+    }
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+function headingLevel(el: Element): number {
+  return HEADING_TAGS.has(el.name) ? Number(el.name[1]) : 0;
+}
+
+/** Removes page furniture inside `container` (which itself is kept). */
+export function cleanContainer(container: Element, measures: Map<Element, Measure>): void {
+  const total = measures.get(container)?.text ?? 0;
+  if (total === 0) return;
+  const doomed = new Set<AnyNode>();
+  const stack: Element[] = [];
+  for (const c of container.children) if (c.type === 'tag') stack.push(c as Element);
+  while (stack.length) {
+    const el = stack.pop()!;
+    const m = measures.get(el);
+    if (!m) continue;
+    if (m.text === 0) {
+      // empty wrappers and images stay; empty forms and buttons go
+      if (el.name === 'form' || el.name === 'button') doomed.add(el);
+      continue;
+    }
+    if (isFurniture(el, m, total)) {
+      doomed.add(el);
+      continue;
+    }
+    const level = headingLevel(el);
+    if (level > 0 && m.text < 60 && FURNITURE_HEADING.test(textOf(el))) {
+      doomed.add(el);
+      dropSection(el, level, measures, total, doomed);
+      continue;
+    }
+    for (const c of el.children) if (c.type === 'tag') stack.push(c as Element);
+  }
+  detachAll(doomed);
+}
+
+function isFurniture(el: Element, m: Measure, total: number): boolean {
+  if (el.name === 'form' || el.name === 'button') return m.text < 0.5 * total;
+  if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
+  // a list of short links (table of contents, tag cloud, "more" links) that is not the bulk of the container
+  if (m.link >= 0.7 * m.text && m.text < 0.3 * total && (el.name === 'ul' || el.name === 'ol' || el.name === 'div')) {
+    const links = countLinks(el);
+    return links >= 3 && m.link / links < 30;
+  }
+  return false;
+}
+
+function countLinks(el: Element): number {
+  let n = 0;
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type !== 'tag') continue;
+    const e = node as Element;
+    if (e.name === 'a') n++;
+    else for (const c of e.children) stack.push(c);
+  }
+  return n;
+}
+
+/**
+ * After a furniture heading: drop the rest of its section, i.e. the following siblings up to the next heading of
+ * the same or a higher level, when they are small next to the container.
+ */
+function dropSection(
+  heading: Element,
+  level: number,
+  measures: Map<Element, Measure>,
+  total: number,
+  doomed: Set<AnyNode>,
+): void {
+  const parent: ParentNode | null = heading.parent;
+  if (!parent) return;
+  const pm = parent.type === 'tag' ? measures.get(parent as Element) : undefined;
+  // the heading opens its own wrapper: drop the wrapper when it is small
+  if (pm && parent.type === 'tag' && pm.text < 0.3 * total && firstTag(parent) === heading) {
+    doomed.add(parent);
+    return;
+  }
+  let size = 0;
+  const run: AnyNode[] = [];
+  for (let n = heading.next; n; n = n.next) {
+    if (n.type === 'tag') {
+      const e = n as Element;
+      const l = headingLevel(e);
+      if (l > 0 && l <= level) break;
+      size += measures.get(e)?.text ?? 0;
+    }
+    run.push(n);
+  }
+  if (size < 0.3 * total) for (const n of run) doomed.add(n);
+}
+
+function firstTag(parent: ParentNode): Element | null {
+  for (const c of parent.children) if (c.type === 'tag') return c as Element;
+  return null;
+}
