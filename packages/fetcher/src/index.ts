@@ -1,4 +1,17 @@
-// HTTP engine, URL policy and errors
-export * from './http/index.js';
-// Browser engine, pool and engine choice
+// ---- HTTP engine, URL policy and errors (issues 2 and 13) ----
+export {
+  HttpEngine,
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_USER_AGENT,
+  decodeText,
+  sniffBinary,
+} from './http/index.js';
+export type { DecodedText, FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './http/index.js';
+export { STRICT_URL_POLICY, checkUrlAgainstPolicy, guardLookup, isBlockedAddress, redactUrl } from './policy/index.js';
+export type { UrlPolicy } from './policy/index.js';
+export { FetchError, isFetchError } from './errors.js';
+export type { FetchErrorCode, FetchErrorOptions } from './errors.js';
+
+// ---- Browser engine, pool and engine choice (issue 4) ----
 export * from './browser/index.js';

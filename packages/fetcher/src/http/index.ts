@@ -1,2 +1,6 @@
-// Public surface of the HTTP engine (owned by the HTTP work, issue 2).
-export {};
+// Public surface of the HTTP engine (issue 2).
+export { HttpEngine, DEFAULT_USER_AGENT, DEFAULT_TIMEOUT_MS } from './http-engine.js';
+export { DEFAULT_HTTP_LIMITS } from './limits.js';
+export { decodeText, type DecodedText } from './charset.js';
+export { sniffBinary } from './content-type.js';
+export type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';

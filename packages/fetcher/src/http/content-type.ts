@@ -1,0 +1,110 @@
+/** `type/subtype` lower-cased and the `charset` parameter of a `content-type` header. */
+export interface ParsedContentType {
+  type: string;
+  charset?: string;
+}
+
+export function parseContentType(header: string | undefined): ParsedContentType {
+  if (!header) return { type: '' };
+  const semicolon = header.indexOf(';');
+  const type = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+  const result: ParsedContentType = { type: type.includes('/') ? type : '' };
+  if (semicolon !== -1) {
+    const match = /;\s*charset\s*=\s*("?)([^";,\s]+)\1/i.exec(header.slice(semicolon));
+    if (match?.[2]) result.charset = match[2].toLowerCase();
+  }
+  return result;
+}
+
+const TEXTUAL_APPLICATION_TYPES = new Set([
+  'application/json',
+  'application/xml',
+  'application/javascript',
+  'application/ecmascript',
+  'application/x-javascript',
+  'application/xhtml+xml',
+  'application/x-www-form-urlencoded',
+  'application/x-ndjson',
+  'application/graphql',
+  'application/yaml',
+  'application/x-yaml',
+  'application/toml',
+  'application/csv',
+  'application/sql',
+]);
+
+/** Content whose body is text to decode (an absent type counts: it is sniffed). */
+export function isTextualType(type: string): boolean {
+  return (
+    type === '' ||
+    type.startsWith('text/') ||
+    TEXTUAL_APPLICATION_TYPES.has(type) ||
+    type.endsWith('+xml') ||
+    type.endsWith('+json')
+  );
+}
+
+export function isHtmlType(type: string): boolean {
+  return type === 'text/html' || type === 'application/xhtml+xml' || type === '';
+}
+
+export function isXmlType(type: string): boolean {
+  return type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
+}
+
+export function isJsonType(type: string): boolean {
+  return type === 'application/json' || type === 'text/json' || type.endsWith('+json');
+}
+
+/** Leading bytes of common binary formats (WHATWG MIME Sniffing §6, plus a few archive and font types). */
+const SIGNATURES: readonly [string, readonly number[]][] = [
+  ['application/pdf', [0x25, 0x50, 0x44, 0x46, 0x2d]], // %PDF-
+  ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+  ['image/jpeg', [0xff, 0xd8, 0xff]],
+  ['image/gif', [0x47, 0x49, 0x46, 0x38]], // GIF8
+  ['image/webp', [0x52, 0x49, 0x46, 0x46]], // RIFF (also WAV, AVI)
+  ['image/x-icon', [0x00, 0x00, 0x01, 0x00]],
+  ['image/bmp', [0x42, 0x4d]],
+  ['application/zip', [0x50, 0x4b, 0x03, 0x04]],
+  ['application/gzip', [0x1f, 0x8b, 0x08]],
+  ['application/x-rar-compressed', [0x52, 0x61, 0x72, 0x20, 0x1a, 0x07]],
+  ['application/x-7z-compressed', [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]],
+  ['application/zstd', [0x28, 0xb5, 0x2f, 0xfd]],
+  ['application/wasm', [0x00, 0x61, 0x73, 0x6d]],
+  ['font/woff', [0x77, 0x4f, 0x46, 0x46]],
+  ['font/woff2', [0x77, 0x4f, 0x46, 0x32]],
+  ['application/ogg', [0x4f, 0x67, 0x67, 0x53]],
+  ['audio/mpeg', [0x49, 0x44, 0x33]], // ID3
+  ['application/x-executable', [0x7f, 0x45, 0x4c, 0x46]], // ELF
+];
+
+const SNIFF_BYTES = 1024;
+
+function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
+  if (bytes.length < signature.length) return false;
+  for (let i = 0; i < signature.length; i++) if (bytes[i] !== signature[i]) return false;
+  return true;
+}
+
+/** WHATWG "binary data byte": control characters that never occur in text (ESC, used by ISO-2022, is allowed). */
+function isBinaryDataByte(byte: number): boolean {
+  return byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f);
+}
+
+/**
+ * The MIME type of `bytes` when they are binary, whatever was declared: a known signature, or
+ * `application/octet-stream` when the first KiB holds binary data bytes. `undefined` for text. UTF-16 and UTF-32
+ * text (with a BOM, or declared by `charset`) is text.
+ */
+export function sniffBinary(bytes: Uint8Array, declaredCharset?: string): string | undefined {
+  if (bytes.length === 0) return undefined;
+  if (hasUtf16Or32Bom(bytes) || (declaredCharset && /^utf-?(16|32)/.test(declaredCharset))) return undefined;
+  for (const [type, signature] of SIGNATURES) if (startsWith(bytes, signature)) return type;
+  const end = Math.min(bytes.length, SNIFF_BYTES);
+  for (let i = 0; i < end; i++) if (isBinaryDataByte(bytes[i]!)) return 'application/octet-stream';
+  return undefined;
+}
+
+function hasUtf16Or32Bom(bytes: Uint8Array): boolean {
+  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+}

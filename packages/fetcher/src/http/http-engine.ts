@@ -1,0 +1,266 @@
+import type { LookupFunction } from 'node:net';
+
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+
+import { FetchError, isFetchError } from '../errors.js';
+import { guardLookup } from '../policy/guarded-lookup.js';
+import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import { decodeText } from './charset.js';
+import { isTextualType, parseContentType, sniffBinary } from './content-type.js';
+import { flattenResponseHeaders, mergeRequestHeaders } from './headers.js';
+import { resolveLimits } from './limits.js';
+import { toFetchError } from './map-error.js';
+import { ACCEPT_ENCODING, parseContentEncoding, readBody, type BodyMeter } from './read-body.js';
+import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
+import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
+
+/** The default `user-agent`: a browser-compatible token that names crawlkit (robots.txt groups match `crawlkit`). */
+export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; crawlkit/0.1)';
+
+/** The whole-request budget when a request sets none, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** How long `close()` lets in-flight requests finish before it destroys their sockets, in milliseconds. */
+const CLOSE_GRACE_MS = 2_000;
+
+const NO_BODY_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * Plain HTTP(S) fetching on undici: keep-alive connection pools shared across requests, manual redirects (each hop
+ * re-checked against the URL policy), the URL policy enforced again on every resolved address at connect time,
+ * decompression and every size and time limit checked while streaming, and charset detection.
+ */
+export class HttpEngine {
+  readonly #policy: UrlPolicy;
+  readonly #limits: HttpLimits;
+  readonly #lookup: LookupFunction;
+  readonly #connections: number | undefined;
+  readonly #defaultHeaders: Readonly<Record<string, string>>;
+  readonly #dispatchers = new Map<string, Dispatcher>();
+  #closed = false;
+
+  constructor(options: HttpEngineOptions = {}) {
+    this.#policy = options.urlPolicy ?? {};
+    this.#limits = resolveLimits(options.limits);
+    this.#lookup = guardLookup(this.#policy, options.lookup);
+    if (options.connections !== undefined && (!Number.isInteger(options.connections) || options.connections < 1)) {
+      throw new TypeError(`Expected \`connections\` to be a positive integer, got \`${String(options.connections)}\``);
+    }
+    this.#connections = options.connections;
+    this.#defaultHeaders = Object.freeze({
+      'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      'accept-language': 'en-US,en;q=0.9',
+      'accept-encoding': ACCEPT_ENCODING,
+    });
+  }
+
+  /** The limits in force (defaults filled in). */
+  get limits(): Readonly<HttpLimits> {
+    return this.#limits;
+  }
+
+  /**
+   * Fetches `request.url`, following redirects. Resolves with the final response whatever its status; rejects
+   * with a `FetchError` when no response could be had or a limit or the URL policy refused it.
+   */
+  async fetch(request: HttpRequest): Promise<FetchResult> {
+    if (this.#closed) throw new FetchError('FETCHER_CLOSED', 'This HTTP engine is closed.');
+    const startedAt = Date.now();
+    const start = performance.now();
+    const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const skipTls = request.skipTlsVerification ?? true;
+
+    let hop = this.#firstHop(request);
+    const controller = new AbortController();
+    const abort = (error: FetchError) => {
+      if (!controller.signal.aborted) controller.abort(error);
+    };
+    const userSignal = request.signal;
+    const onUserAbort = () => abort(abortedError(userSignal!.reason));
+    if (userSignal?.aborted) throw abortedError(userSignal.reason);
+    userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    const timer = setTimeout(
+      () => abort(new FetchError('SCRAPE_TIMEOUT', `Scrape timed out after ${timeoutMs} ms.`)),
+      timeoutMs,
+    );
+    timer.unref();
+    let watchdog: NodeJS.Timeout | undefined;
+
+    try {
+      const chain = new RedirectChain(this.#limits.maxRedirects);
+      const dispatcher = this.#dispatcher(skipTls, request.proxy);
+      for (;;) {
+        const response = await dispatcher.request({
+          origin: hop.url.origin,
+          path: hop.url.pathname + hop.url.search,
+          method: hop.method,
+          headers: hop.headers,
+          ...(hop.body !== undefined ? { body: hop.body } : {}),
+          signal: controller.signal,
+        });
+        const target = redirectTarget(response.statusCode, response.headers.location, hop.url);
+        if (target) {
+          await response.body.dump().catch(() => undefined);
+          chain.follow(hop.url, target);
+          checkUrlAgainstPolicy(target, this.#policy);
+          hop = nextHop(hop, response.statusCode, target);
+          continue;
+        }
+
+        const ttfbMs = performance.now() - start;
+        const headers = flattenResponseHeaders(response.headers);
+        const { type, charset: declaredCharset } = parseContentType(headers['content-type']);
+        const contentLength = Number(headers['content-length']);
+        if (contentLength > this.#limits.maxBodyBytes) {
+          response.body.destroy();
+          throw new FetchError(
+            'SCRAPE_RESPONSE_TOO_LARGE',
+            `The response body (${contentLength} bytes) exceeds the limit of ${this.#limits.maxBodyBytes} bytes.`,
+          );
+        }
+
+        let body: Uint8Array = new Uint8Array(0);
+        let decoded = true;
+        if (hop.method === 'HEAD' || NO_BODY_STATUSES.has(response.statusCode)) {
+          await response.body.dump().catch(() => undefined);
+        } else {
+          const meter: BodyMeter = { wireBytes: 0 };
+          watchdog = this.#watchLowSpeed(meter, abort);
+          const read = await readBody(
+            response.body,
+            parseContentEncoding(headers['content-encoding']),
+            this.#limits,
+            meter,
+            redactUrl(hop.url),
+          );
+          body = read.body;
+          decoded = read.decoded;
+        }
+
+        const result: FetchResult = {
+          url: redactUrl(hop.url),
+          status: response.statusCode,
+          headers,
+          contentType: type,
+          body,
+          redirects: chain.visited,
+          engine: 'http',
+          timings: { startedAt, ttfbMs: round(ttfbMs), totalMs: round(performance.now() - start) },
+        };
+        if (decoded && isTextualType(type)) {
+          const sniffed = sniffBinary(body, declaredCharset);
+          if (sniffed) {
+            result.sniffedContentType = sniffed;
+          } else {
+            const text = decodeText(body, type, declaredCharset);
+            result.text = text.text;
+            result.charset = text.charset;
+          }
+        }
+        return result;
+      }
+    } catch (error) {
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+      if (isFetchError(reason) && reason.url !== undefined) throw reason;
+      throw toFetchError(reason, hop.url, this.#limits, request.proxy !== undefined);
+    } finally {
+      clearTimeout(timer);
+      if (watchdog) clearInterval(watchdog);
+      userSignal?.removeEventListener('abort', onUserAbort);
+    }
+  }
+
+  /** Closes every connection pool; in-flight requests get a short grace period, then are cut. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const dispatchers = [...this.#dispatchers.values()];
+    this.#dispatchers.clear();
+    await Promise.all(
+      dispatchers.map(async (dispatcher) => {
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS);
+        });
+        const outcome = await Promise.race([dispatcher.close().catch(() => undefined), grace]);
+        clearTimeout(timer);
+        if (outcome === 'late') await dispatcher.destroy().catch(() => undefined);
+      }),
+    );
+  }
+
+  #firstHop(request: HttpRequest): Hop {
+    const url = checkUrlAgainstPolicy(request.url, this.#policy);
+    const headers = mergeRequestHeaders(this.#defaultHeaders, request.headers);
+    if (url.username || url.password) {
+      headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+      url.username = '';
+      url.password = '';
+    }
+    return { url, method: request.method ?? 'GET', headers, body: request.body };
+  }
+
+  /** One keep-alive pool per TLS mode and proxy, created on first use. */
+  #dispatcher(skipTls: boolean, proxy: string | undefined): Dispatcher {
+    const key = `${skipTls ? 'insecure' : 'verify'}${proxy ? ` ${proxy}` : ''}`;
+    let dispatcher = this.#dispatchers.get(key);
+    if (dispatcher) return dispatcher;
+    const limits = this.#limits;
+    const common = {
+      headersTimeout: limits.headersTimeoutMs,
+      bodyTimeout: limits.idleTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      ...(this.#connections !== undefined ? { connections: this.#connections } : {}),
+    };
+    const tls = { rejectUnauthorized: !skipTls };
+    if (proxy) {
+      // The proxy is the operator's own: the URL policy applies to targets, not to the proxy's address.
+      dispatcher = new ProxyAgent({
+        ...common,
+        uri: proxy,
+        requestTls: tls,
+        connect: { timeout: limits.connectTimeoutMs },
+      });
+    } else {
+      dispatcher = new Agent({
+        ...common,
+        connect: { ...tls, timeout: limits.connectTimeoutMs, lookup: this.#lookup },
+      });
+    }
+    this.#dispatchers.set(key, dispatcher);
+    return dispatcher;
+  }
+
+  /** Aborts when fewer than `lowSpeedBytesPerSec` arrive on average over a `lowSpeedWindowMs` window. */
+  #watchLowSpeed(meter: BodyMeter, abort: (error: FetchError) => void): NodeJS.Timeout | undefined {
+    const { lowSpeedBytesPerSec: rate, lowSpeedWindowMs: windowMs } = this.#limits;
+    if (rate === 0) return undefined;
+    const minBytes = (rate * windowMs) / 1000;
+    let last = meter.wireBytes;
+    const interval = setInterval(() => {
+      const received = meter.wireBytes - last;
+      last = meter.wireBytes;
+      if (received < minBytes) {
+        abort(
+          new FetchError(
+            'SCRAPE_TIMEOUT',
+            `Scrape timed out: the server sent ${received} bytes in ${windowMs} ms, below the minimum of ${rate} bytes/s.`,
+          ),
+        );
+      }
+    }, windowMs);
+    interval.unref();
+    return interval;
+  }
+}
+
+function abortedError(reason: unknown): FetchError {
+  if (reason instanceof DOMException && reason.name === 'TimeoutError') {
+    return new FetchError('SCRAPE_TIMEOUT', 'Scrape timed out', { cause: reason });
+  }
+  return new FetchError('SCRAPE_ABORTED', 'The request was aborted.', { cause: reason });
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

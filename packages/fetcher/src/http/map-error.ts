@@ -1,0 +1,108 @@
+import { FetchError, SSL_ERROR_MESSAGE, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
+import type { HttpLimits } from './types.js';
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA', 'ENODATA']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_REQ_RETRY',
+]);
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_|ERR_OSSL_|HOSTNAME_MISMATCH)/;
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  name?: unknown;
+  hostname?: unknown;
+  cause?: unknown;
+}
+
+/** The error and its causes, outermost first (bounded, in case of a cycle). */
+function chain(error: unknown): ErrorLike[] {
+  const out: ErrorLike[] = [];
+  let current: unknown = error;
+  while (typeof current === 'object' && current !== null && out.length < 8) {
+    out.push(current);
+    current = (current as ErrorLike).cause;
+  }
+  return out;
+}
+
+function withUrl(error: FetchError, url: string): FetchError {
+  if (error.url !== undefined) return error;
+  return new FetchError(error.code, error.message, {
+    url,
+    ...(error.rule !== undefined ? { rule: error.rule } : {}),
+    ...(error.cause !== undefined ? { cause: error.cause } : {}),
+  });
+}
+
+/** Turns anything undici, net, tls or dns threw into a `FetchError` with a stable code. */
+export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaProxy: boolean): FetchError {
+  const href = url.href;
+  const links = chain(error);
+  for (const link of links) if (isFetchError(link)) return withUrl(link, href);
+
+  const make = (code: FetchErrorCode, message: string) => new FetchError(code, message, { url: href, cause: error });
+  for (const link of links) {
+    const code = typeof link.code === 'string' ? link.code : '';
+    const message = typeof link.message === 'string' ? link.message : '';
+    if (DNS_CODES.has(code)) {
+      return make(
+        'SCRAPE_DNS_RESOLUTION_ERROR',
+        dnsErrorMessage(typeof link.hostname === 'string' ? link.hostname : url.hostname),
+      );
+    }
+    if (TLS_CODE.test(code) || (code === 'EPROTO' && /ssl|tls/i.test(message)))
+      return make('SCRAPE_SSL_ERROR', SSL_ERROR_MESSAGE);
+    switch (code) {
+      case 'UND_ERR_CONNECT_TIMEOUT':
+      case 'ETIMEDOUT':
+        return make(
+          'SCRAPE_TIMEOUT',
+          `Scrape timed out: no connection to ${url.host} within ${limits.connectTimeoutMs} ms.`,
+        );
+      case 'UND_ERR_HEADERS_TIMEOUT':
+        return make('SCRAPE_TIMEOUT', `Scrape timed out: no response headers within ${limits.headersTimeoutMs} ms.`);
+      case 'UND_ERR_BODY_TIMEOUT':
+        return make('SCRAPE_TIMEOUT', `Scrape timed out: the response body stalled for ${limits.idleTimeoutMs} ms.`);
+      case 'UND_ERR_HEADERS_OVERFLOW':
+        return make(
+          'SCRAPE_RESPONSE_TOO_LARGE',
+          `The response headers exceed the limit of ${limits.maxHeaderBytes} bytes.`,
+        );
+      case 'UND_ERR_INVALID_ARG':
+      case 'UND_ERR_NOT_SUPPORTED':
+      case 'ERR_INVALID_ARG_TYPE':
+      case 'ERR_INVALID_ARG_VALUE':
+      case 'ERR_INVALID_CHAR':
+      case 'ERR_INVALID_HTTP_TOKEN':
+        return make('SCRAPE_INVALID_REQUEST', `Invalid request: ${message}`);
+      case 'UND_ERR_ABORTED':
+      case 'ABORT_ERR':
+        return make('SCRAPE_ABORTED', 'The request was aborted.');
+    }
+    if (code.startsWith('HPE_') || link.name === 'HTTPParserError' || code === 'UND_ERR_INFO') {
+      return make('SCRAPE_INVALID_RESPONSE', `The server sent an invalid HTTP response: ${message}`);
+    }
+    if (CONNECTION_CODES.has(code)) {
+      const what = code === 'ECONNREFUSED' ? 'refused' : code === 'ECONNRESET' ? 'reset' : 'failed';
+      return make('SCRAPE_CONNECTION_ERROR', `Connection to ${url.host} ${what}${message ? ` (${message})` : ''}.`);
+    }
+  }
+  const first = links[0];
+  const message = typeof first?.message === 'string' ? first.message : String(error);
+  if (viaProxy) return make('SCRAPE_CONNECTION_ERROR', `Proxy connection failed: ${message}`);
+  return make('SCRAPE_CONNECTION_ERROR', `Request to ${url.host} failed: ${message}`);
+}

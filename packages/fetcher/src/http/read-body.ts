@@ -1,0 +1,163 @@
+import type { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+
+import { FetchError } from '../errors.js';
+import { RATIO_CHECK_FLOOR_BYTES } from './limits.js';
+import type { HttpLimits } from './types.js';
+
+/** Bytes received on the wire so far; the engine's low-speed watchdog reads it. */
+export interface BodyMeter {
+  wireBytes: number;
+}
+
+export interface ReadBody {
+  body: Uint8Array;
+  /** False when a content-encoding was not understood: `body` is then still encoded. */
+  decoded: boolean;
+}
+
+const hasZstd = typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function';
+
+/** The `accept-encoding` this engine can decode. */
+export const ACCEPT_ENCODING = hasZstd ? 'gzip, deflate, br, zstd' : 'gzip, deflate, br';
+
+const EMPTY = new Uint8Array(0);
+
+/** The codings of a `content-encoding` header, in the order they were applied; `identity` dropped. */
+export function parseContentEncoding(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== 'identity');
+}
+
+function isKnownCoding(coding: string): boolean {
+  return (
+    coding === 'gzip' ||
+    coding === 'x-gzip' ||
+    coding === 'deflate' ||
+    coding === 'br' ||
+    (coding === 'zstd' && hasZstd)
+  );
+}
+
+function createDecoder(coding: string, firstByte: number | undefined): Transform {
+  switch (coding) {
+    case 'gzip':
+    case 'x-gzip':
+      // Sync flush at the end tolerates truncated streams, as browsers do.
+      return zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    case 'deflate':
+      // "deflate" should be zlib-wrapped (RFC 9110) but some servers send raw deflate: the first byte tells.
+      return firstByte === undefined || (firstByte & 0x0f) === 0x08
+        ? zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+        : zlib.createInflateRaw({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    case 'br':
+      return zlib.createBrotliDecompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      });
+    default:
+      return (zlib as unknown as { createZstdDecompress(): Transform }).createZstdDecompress();
+  }
+}
+
+function tooLarge(url: string, limit: number, what: string): FetchError {
+  return new FetchError('SCRAPE_RESPONSE_TOO_LARGE', `The response ${what} exceeds the limit of ${limit} bytes.`, {
+    url,
+  });
+}
+
+/**
+ * Reads a response body, removing its content codings, with every size limit checked while streaming:
+ * `maxBodyBytes` on the wire, `maxDecompressedBytes` and `maxCompressionRatio` after decoding.
+ */
+export async function readBody(
+  source: Readable,
+  codings: string[],
+  limits: HttpLimits,
+  meter: BodyMeter,
+  url: string,
+): Promise<ReadBody> {
+  const known = codings.length > 0 && codings.every(isKnownCoding);
+  if (!known) return { body: await readPlain(source, limits, meter, url), decoded: codings.length === 0 };
+
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await iterator.next();
+  if (first.done) return { body: EMPTY, decoded: true };
+
+  async function* wire(): AsyncGenerator<Buffer> {
+    let chunk: Buffer = first.value as Buffer;
+    for (;;) {
+      meter.wireBytes += chunk.length;
+      if (meter.wireBytes > limits.maxBodyBytes) throw tooLarge(url, limits.maxBodyBytes, 'body');
+      yield chunk;
+      const next = await iterator.next();
+      if (next.done) return;
+      chunk = next.value;
+    }
+  }
+
+  const chunks: Buffer[] = [];
+  let decodedBytes = 0;
+  const sink = async (decoded: AsyncIterable<Buffer>) => {
+    for await (const chunk of decoded) {
+      decodedBytes += chunk.length;
+      if (decodedBytes > limits.maxDecompressedBytes)
+        throw tooLarge(url, limits.maxDecompressedBytes, 'decompressed body');
+      if (decodedBytes > RATIO_CHECK_FLOOR_BYTES && decodedBytes > meter.wireBytes * limits.maxCompressionRatio) {
+        throw new FetchError(
+          'SCRAPE_DECOMPRESSION_BOMB',
+          `The response decompresses more than ${limits.maxCompressionRatio} times its size: refused as a decompression bomb.`,
+          { url },
+        );
+      }
+      chunks.push(chunk);
+    }
+  };
+
+  // Codings are listed in the order applied, so they are undone from the last one.
+  const order = [...codings].reverse();
+  const decoders = order.map((coding, i) => createDecoder(coding, i === 0 ? first.value[0] : undefined));
+  try {
+    await (pipeline as (...stages: unknown[]) => Promise<void>)(wire(), ...decoders, sink);
+  } catch (error) {
+    source.destroy();
+    if (error instanceof FetchError) throw error;
+    if (isZlibError(error)) {
+      throw new FetchError('SCRAPE_DECODING_ERROR', `The response body is not valid ${codings.join(', ')} data.`, {
+        url,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return { body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, decodedBytes), decoded: true };
+}
+
+async function readPlain(source: Readable, limits: HttpLimits, meter: BodyMeter, url: string): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    meter.wireBytes = total;
+    if (total > limits.maxBodyBytes) throw tooLarge(url, limits.maxBodyBytes, 'body');
+    chunks.push(chunk);
+  }
+  if (chunks.length === 0) return EMPTY;
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+}
+
+function isZlibError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('Z_') ||
+      code.startsWith('ERR_BROTLI') ||
+      code.startsWith('ERR__ERROR_FORMAT') ||
+      code.startsWith('ZSTD_') ||
+      code === 'ERR_ZSTD_DECOMPRESSION_FAILED')
+  );
+}

@@ -1,0 +1,87 @@
+import { FetchError } from '../errors.js';
+import { redactUrl } from '../policy/url-policy.js';
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Headers that carry credentials of one origin and must not follow a redirect to another. */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+/** Headers that describe a request body, dropped when a redirect turns the request into a GET. */
+const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'content-location'];
+
+export interface Hop {
+  url: URL;
+  method: 'GET' | 'HEAD' | 'POST';
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+}
+
+/** The target of a redirect response, or `undefined` when the response is final (not a redirect, no usable Location). */
+export function redirectTarget(status: number, location: string | string[] | undefined, current: URL): URL | undefined {
+  if (!REDIRECT_STATUSES.has(status) || location === undefined) return undefined;
+  const value = Array.isArray(location) ? location[0] : location;
+  if (!value) return undefined;
+  let next: URL;
+  try {
+    next = new URL(value, current);
+  } catch {
+    return undefined;
+  }
+  // Fetch standard: a Location without a fragment keeps the current one.
+  if (!next.hash && current.hash) next.hash = current.hash;
+  return next;
+}
+
+/**
+ * The next hop of a redirect chain: 303 (and 301/302 of a POST) become a GET without body, and credentials stay
+ * behind when the origin changes.
+ */
+export function nextHop(hop: Hop, status: number, target: URL): Hop {
+  let { method, body } = hop;
+  const headers = { ...hop.headers };
+  if ((status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
+    method = 'GET';
+    body = undefined;
+    for (const name of BODY_HEADERS) delete headers[name];
+  }
+  if (target.origin !== hop.url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+  return { url: target, method, headers, body };
+}
+
+/** Tracks a redirect chain: refuses a loop and a chain longer than `maxRedirects`. */
+export class RedirectChain {
+  readonly visited: string[] = [];
+  readonly #seen = new Set<string>();
+  readonly #max: number;
+
+  constructor(maxRedirects: number) {
+    this.#max = maxRedirects;
+  }
+
+  /** Records `from` as visited before following a redirect to `to`. */
+  follow(from: URL, to: URL): void {
+    const fromKey = withoutHash(from);
+    this.visited.push(redactUrl(from));
+    this.#seen.add(fromKey);
+    const toKey = withoutHash(to);
+    if (this.#seen.has(toKey)) {
+      throw new FetchError(
+        'SCRAPE_REDIRECT_LOOP',
+        `Redirect loop: ${redactUrl(to)} was already visited in this redirect chain.`,
+        {
+          url: redactUrl(from),
+        },
+      );
+    }
+    if (this.visited.length > this.#max) {
+      throw new FetchError('SCRAPE_TOO_MANY_REDIRECTS', `Too many redirects (more than ${this.#max}).`, {
+        url: redactUrl(from),
+      });
+    }
+  }
+}
+
+function withoutHash(url: URL): string {
+  const href = url.href;
+  const hash = href.indexOf('#');
+  return hash === -1 ? href : href.slice(0, hash);
+}

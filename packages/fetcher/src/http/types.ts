@@ -1,0 +1,152 @@
+import type { LookupFunction } from 'node:net';
+
+import type { UrlPolicy } from '../policy/url-policy.js';
+
+/** One HTTP request. */
+export interface HttpRequest {
+  /** Absolute http: or https: URL. Credentials in it (`http://user:pass@host/`) become a Basic `authorization`. */
+  url: string;
+  /**
+   * `POST` is meant for webhook delivery. Redirects 301/302/303 turn a POST into a GET; 307/308 keep it.
+   * @default 'GET'
+   */
+  method?: 'GET' | 'HEAD' | 'POST';
+  /**
+   * Request headers; they override the engine defaults (`user-agent`, `accept`, `accept-language`,
+   * `accept-encoding`) case-insensitively. `authorization` and `cookie` are dropped when a redirect leaves the origin.
+   * @default {}
+   */
+  headers?: Record<string, string>;
+  /** Request body (POST). */
+  body?: string | Uint8Array;
+  /**
+   * Whole-request budget in milliseconds: DNS, connect, every redirect hop and the body.
+   * @default 30000
+   */
+  timeoutMs?: number;
+  /**
+   * Accept any TLS certificate (self-signed, expired, wrong name), as v2 does by default.
+   * @default true
+   */
+  skipTlsVerification?: boolean;
+  /** Aborts the request with `SCRAPE_ABORTED`. */
+  signal?: AbortSignal;
+  /**
+   * Proxy URL for this request (`http://user:pass@host:port`; https: proxies work too). The target is tunnelled
+   * with CONNECT; the proxy resolves the target's name, so only the URL-level policy checks apply to it.
+   * @default undefined (direct)
+   */
+  proxy?: string;
+}
+
+/** What one request returned. A 404 or 500 is a result, not an error. */
+export interface FetchResult {
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  /** Response headers, names lower-cased; repeated headers joined with `, ` (`set-cookie` with `\n`). */
+  headers: Record<string, string>;
+  /** MIME type from `content-type`, lower-cased, without parameters; `''` when absent. */
+  contentType: string;
+  /** WHATWG name of the encoding `text` was decoded with (`utf-8`, `windows-1252`, `shift_jis`, ...). */
+  charset?: string;
+  /** The body with transfer and content encodings removed: the raw bytes of the resource. */
+  body: Uint8Array;
+  /** Decoded text when the content is textual (html, xml, json, javascript, text/*) and its bytes are not binary. */
+  text?: string;
+  /**
+   * Set when the declared type is textual (or absent) but the bytes are binary: the type sniffed from them
+   * (`application/pdf`, `image/png`, ..., or `application/octet-stream`). `text` is then absent, so binary served
+   * as `text/html` is never parsed as HTML.
+   */
+  sniffedContentType?: string;
+  /** Every URL visited before `url`, in order. */
+  redirects: string[];
+  engine: 'http' | 'browser';
+  /** `startedAt` is epoch ms; `ttfbMs` is until the final response's headers; `totalMs` until the body ended. */
+  timings?: { startedAt: number; ttfbMs: number; totalMs: number };
+}
+
+/** Resource limits of the HTTP engine. Every field has a default; see `DEFAULT_HTTP_LIMITS`. */
+export interface HttpLimits {
+  /**
+   * Largest body accepted on the wire (before decompression), in bytes. Checked against `content-length` before
+   * reading and while streaming.
+   * @default 52428800 (50 MiB)
+   */
+  maxBodyBytes: number;
+  /**
+   * Largest body accepted after decompression, in bytes.
+   * @default 104857600 (100 MiB)
+   */
+  maxDecompressedBytes: number;
+  /**
+   * Largest ratio of decompressed to compressed bytes, checked while streaming once the decompressed body passes
+   * 1 MiB (small, very repetitive pages are legitimate). Stops gzip, deflate, brotli and zstd bombs early.
+   * @default 200
+   */
+  maxCompressionRatio: number;
+  /**
+   * Redirects followed before `SCRAPE_TOO_MANY_REDIRECTS` (the Fetch standard's and Chromium's limit).
+   * @default 20
+   */
+  maxRedirects: number;
+  /**
+   * Time to establish a TCP (and TLS) connection, in milliseconds.
+   * @default 10000
+   */
+  connectTimeoutMs: number;
+  /**
+   * Time from sending the request to receiving the complete response headers, in milliseconds.
+   * @default 30000
+   */
+  headersTimeoutMs: number;
+  /**
+   * Longest pause between two body chunks, in milliseconds.
+   * @default 15000
+   */
+  idleTimeoutMs: number;
+  /**
+   * Slowest body transfer tolerated, in bytes per second, averaged over `lowSpeedWindowMs`: a server that
+   * trickles a byte a second is dropped with `SCRAPE_TIMEOUT` after one window. 0 disables the check.
+   * @default 500
+   */
+  lowSpeedBytesPerSec: number;
+  /**
+   * Window of the low-speed check, in milliseconds.
+   * @default 10000
+   */
+  lowSpeedWindowMs: number;
+  /**
+   * Largest response header block, in bytes.
+   * @default 65536
+   */
+  maxHeaderBytes: number;
+}
+
+/** Settings of an `HttpEngine`. */
+export interface HttpEngineOptions {
+  /**
+   * Which URLs and addresses may be fetched. Use `STRICT_URL_POLICY` for URLs that come from users.
+   * @default {} (everything allowed)
+   */
+  urlPolicy?: UrlPolicy;
+  /** Resource limits; missing fields keep their defaults (`DEFAULT_HTTP_LIMITS`). */
+  limits?: Partial<HttpLimits>;
+  /**
+   * Default `user-agent` header; a request's own header wins.
+   * @default `Mozilla/5.0 (compatible; crawlkit/<version>; +https://github.com/crawlkit/crawlkit)`
+   */
+  userAgent?: string;
+  /**
+   * A `dns.lookup`-compatible resolver (tests map names to 127.0.0.1 with it). Every address it returns is checked
+   * against the URL policy before connecting.
+   * @default dns.lookup
+   */
+  lookup?: LookupFunction;
+  /**
+   * Most sockets kept open per origin (keep-alive pool size).
+   * @default unlimited
+   */
+  connections?: number;
+}

@@ -1,0 +1,62 @@
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+
+import { FetchError, dnsErrorMessage } from '../errors.js';
+import { blockedError, isBlockedAddress, normalizeHost, type UrlPolicy } from './url-policy.js';
+
+/** Names that never resolve (RFC 6761 §6.4): answered without asking a resolver. */
+function isReservedInvalid(hostname: string): boolean {
+  const host = normalizeHost(hostname);
+  return host === 'invalid' || host.endsWith('.invalid');
+}
+
+function notFound(hostname: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException & { hostname?: string } = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+  error.code = 'ENOTFOUND';
+  error.syscall = 'getaddrinfo';
+  error.hostname = hostname;
+  return error;
+}
+
+/**
+ * Wraps a `dns.lookup`-compatible function so that every address a name resolves to is checked against `policy`
+ * at connect time, after DNS: a name that resolves (or re-resolves) to a refused address fails with
+ * `URL_BLOCKED`. A resolver failure becomes `SCRAPE_DNS_RESOLUTION_ERROR`. `.invalid` names fail at once.
+ */
+export function guardLookup(policy: UrlPolicy, base?: LookupFunction): LookupFunction {
+  const resolve: LookupFunction = base ?? dnsLookup;
+  const checks = policy.allowPrivateNetworks === false || Boolean(policy.blockedHosts?.length);
+  return (hostname, options, callback) => {
+    if (!base && isReservedInvalid(hostname)) {
+      const cause = notFound(hostname);
+      queueMicrotask(() => callback(dnsError(hostname, cause), ''));
+      return;
+    }
+    resolve(hostname, options, (error, address, family) => {
+      if (error) {
+        callback(dnsError(hostname, error), '');
+        return;
+      }
+      if (checks) {
+        const addresses: string[] = Array.isArray(address) ? address.map((a) => a.address) : [address];
+        if (addresses.length === 0) {
+          callback(dnsError(hostname, notFound(hostname)), '');
+          return;
+        }
+        for (const ip of addresses) {
+          const rule = isBlockedAddress(ip, policy);
+          if (rule) {
+            callback(blockedError(undefined, hostname, rule, ip), '');
+            return;
+          }
+        }
+      }
+      callback(null, address, family);
+    });
+  };
+}
+
+/** net expects an ErrnoException from a lookup; a FetchError qualifies structurally (its `code` is a string). */
+function dnsError(hostname: string, cause: NodeJS.ErrnoException): FetchError {
+  return new FetchError('SCRAPE_DNS_RESOLUTION_ERROR', dnsErrorMessage(hostname), { cause });
+}
