@@ -58,6 +58,8 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
   for (const link of links) {
     const code = typeof link.code === 'string' ? link.code : '';
     const message = typeof link.message === 'string' ? link.message : '';
+    const proxyStatus = viaProxy ? /Proxy response \((\d+)\)/.exec(message)?.[1] : undefined;
+    if (proxyStatus) return make('SCRAPE_CONNECTION_ERROR', `The proxy refused the tunnel with status ${proxyStatus}.`);
     if (DNS_CODES.has(code)) {
       return make(
         'SCRAPE_DNS_RESOLUTION_ERROR',
