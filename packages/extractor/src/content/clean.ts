@@ -32,11 +32,49 @@ function headingLevel(el: Element): number {
   return HEADING_TAGS.has(el.name) ? Number(el.name[1]) : 0;
 }
 
+const EDGE_DEPTH = Number(process.env['CK_EDGE'] ?? 2);
+
+/** Whether a block at the edge of the container looks like a leftover bar of links or labels. */
+function isEdgeJunk(el: Element, m: Measure): boolean {
+  if (HEADING_TAGS.has(el.name) || el.name === 'h1') return false;
+  if (containsTag(el, 'h1')) return false;
+  return m.value <= 0 && (m.link >= 0.5 * m.text || m.text < 40);
+}
+
+function containsTag(el: Element, name: string): boolean {
+  const stack: AnyNode[] = [...el.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.type !== 'tag') continue;
+    if ((n as Element).name === name) return true;
+    for (const c of (n as Element).children) stack.push(c);
+  }
+  return false;
+}
+
+/** Drops link bars and stray labels at the start and end of `parent`, descending `depth` levels into the edges. */
+function trimEdges(parent: Element, measures: Map<Element, Measure>, depth: number, doomed: Set<AnyNode>): void {
+  const kids = parent.children.filter((c): c is Element => c.type === 'tag' && (measures.get(c as Element)?.text ?? 0) > 0);
+  if (kids.length < 2) {
+    if (kids.length === 1 && depth > 0) trimEdges(kids[0]!, measures, depth - 1, doomed);
+    return;
+  }
+  let i = 0;
+  while (i < kids.length - 1 && isEdgeJunk(kids[i]!, measures.get(kids[i]!)!)) doomed.add(kids[i++]!);
+  let j = kids.length - 1;
+  while (j > i && isEdgeJunk(kids[j]!, measures.get(kids[j]!)!)) doomed.add(kids[j--]!);
+  if (depth > 0) {
+    trimEdges(kids[i]!, measures, depth - 1, doomed);
+    if (j !== i) trimEdges(kids[j]!, measures, depth - 1, doomed);
+  }
+}
+
 /** Removes page furniture inside `container` (which itself is kept). */
 export function cleanContainer(container: Element, measures: Map<Element, Measure>): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const doomed = new Set<AnyNode>();
+  if (process.env['CK_EDGE']) trimEdges(container, measures, EDGE_DEPTH, doomed);
   const stack: Element[] = [];
   for (const c of container.children) if (c.type === 'tag') stack.push(c as Element);
   while (stack.length) {
@@ -48,6 +86,7 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
       if (el.name === 'form' || el.name === 'button') doomed.add(el);
       continue;
     }
+    if (doomed.has(el)) continue;
     if (isFurniture(el, m, total)) {
       doomed.add(el);
       continue;

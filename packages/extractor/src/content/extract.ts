@@ -118,7 +118,7 @@ function descend(root: ParentNode, measures: Map<Element, Measure>): Element | n
       }
     }
     if (!m) plain = sum;
-    if (!top || plain <= 0 || topPlain < ALPHA * plain) return best ?? top;
+    if (!top || plain <= 0 || topPlain < ALPHA * plain) return best ?? (root.type === 'tag' ? (root as Element) : top);
     best = top;
     node = top;
   }

@@ -1,0 +1,227 @@
+// Main-content extraction on the WCXB dev split, side by side with Readability.js + turndown.
+//
+// Data: WCXB v1.0 by Murrough Foley, CC-BY-4.0 (read from ../shared/datasets/wcxb-dev, never copied here).
+//
+//   pnpm bench:extract            every page (1,497)
+//   pnpm bench:extract --quick    every 5th page
+//   options: --no-reference (skip the Readability row), --dataset DIR (the folder holding score-wcxb.mjs)
+//
+// crawlkit's row runs exactly what scrape() runs for markdown: extractPage(rawHtml, { url, onlyMainContent: true,
+// formats: { markdown: true } }) from the built @crawlkit/extractor. Until its markdown converter exists, the row
+// falls back to parseHtml → extractMainContent → turndown (the same converter as the reference row).
+// Writes <id>.md per row to a temp dir, scores them with score-wcxb.mjs, prints the table and PASS/MISS against the
+// target, and writes bench/results/extract.json.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Readability } from '@mozilla/readability';
+import * as extractor from '@crawlkit/extractor';
+import render from 'dom-serializer';
+import { parseDocument } from 'htmlparser2';
+import { JSDOM, VirtualConsole } from 'jsdom';
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+
+import { loadWcxbPages, type WcxbPage } from './lib/wcxb.ts';
+
+const TARGET = { f1: 0.86, without: 0.08 };
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const withReference = !args.includes('--no-reference');
+const datasetArg = args.indexOf('--dataset');
+const datasetRoot = path.resolve(
+  datasetArg >= 0 ? args[datasetArg + 1]! : (process.env['CK_DATASETS'] ?? path.join(HERE, '../../shared/datasets')),
+);
+const scorer = path.join(datasetRoot, 'score-wcxb.mjs');
+if (!fs.existsSync(scorer)) {
+  process.stderr.write(`score-wcxb.mjs not found under ${datasetRoot} (pass --dataset DIR)\n`);
+  process.exit(2);
+}
+
+interface Summary {
+  pages: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  with_rate: number;
+  without_rate: number;
+  per_type: Record<string, { n: number; f1: number; precision: number; recall: number }>;
+}
+
+interface RowResult {
+  name: string;
+  summary: Summary;
+  /** Milliseconds over all pages, parse included. */
+  totalMs: number;
+  failures: number;
+}
+
+function turndownService(): TurndownService {
+  const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  td.use(gfm);
+  td.remove(['script', 'style', 'noscript']);
+  return td;
+}
+
+const hasMarkdown = typeof (extractor as Record<string, unknown>)['htmlToMarkdown'] === 'function';
+
+/** crawlkit: the scrape markdown path. */
+function crawlkitMarkdown(): (page: WcxbPage) => string {
+  if (hasMarkdown) {
+    return (page) =>
+      extractor.extractPage(page.html, { url: page.url, onlyMainContent: true, formats: { markdown: true } })
+        .markdown ?? '';
+  }
+  const td = turndownService();
+  return (page) => {
+    const doc = extractor.extractMainContent(parseDocument(page.html), { url: page.url });
+    return td.turndown(render(doc, { encodeEntities: 'utf8' }));
+  };
+}
+
+/** Reference: jsdom + Readability.js + turndown. */
+function readabilityMarkdown(): (page: WcxbPage) => string {
+  const td = turndownService();
+  const virtualConsole = new VirtualConsole();
+  return (page) => {
+    const dom = new JSDOM(page.html, { url: page.url, virtualConsole });
+    try {
+      const article = new Readability(dom.window.document).parse();
+      return article?.content ? td.turndown(article.content) : '';
+    } finally {
+      dom.window.close();
+    }
+  };
+}
+
+function runRow(name: string, pages: WcxbPage[], convert: (page: WcxbPage) => string): RowResult {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `crawlkit-bench-extract-${name.replace(/\W+/g, '-')}-`));
+  let totalMs = 0;
+  let failures = 0;
+  for (const page of pages) {
+    let md = '';
+    const t0 = performance.now();
+    try {
+      md = convert(page);
+    } catch {
+      failures++;
+    }
+    totalMs += performance.now() - t0;
+    fs.writeFileSync(path.join(dir, `${page.id}.md`), md);
+  }
+  const summary = score(dir, pages);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { name, summary, totalMs, failures };
+}
+
+/** Scores a directory of predictions, restricted to the pages that ran (so --quick is not penalised). */
+function score(dir: string, pages: WcxbPage[]): Summary {
+  const perPageFile = path.join(dir, 'per-page.json');
+  execFileSync(process.execPath, [scorer, dir, '--json', '--per-page', perPageFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const perPage = JSON.parse(fs.readFileSync(perPageFile, 'utf8')) as Record<
+    string,
+    { page_type: string; precision: number; recall: number; f1: number; with_rate: number; without_rate: number }
+  >;
+  const rows = pages.map((p) => perPage[p.id]!).filter(Boolean);
+  const avg = (rs: typeof rows, k: 'precision' | 'recall' | 'f1' | 'with_rate' | 'without_rate'): number =>
+    rs.reduce((s, r) => s + r[k], 0) / (rs.length || 1);
+  const per_type: Summary['per_type'] = {};
+  for (const type of ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service']) {
+    const rs = rows.filter((r) => r.page_type === type);
+    if (rs.length) per_type[type] = { n: rs.length, f1: avg(rs, 'f1'), precision: avg(rs, 'precision'), recall: avg(rs, 'recall') };
+  }
+  return {
+    pages: rows.length,
+    precision: avg(rows, 'precision'),
+    recall: avg(rows, 'recall'),
+    f1: avg(rows, 'f1'),
+    with_rate: avg(rows, 'with_rate'),
+    without_rate: avg(rows, 'without_rate'),
+    per_type,
+  };
+}
+
+/** Bare htmlparser2 parse of every page: the floor for any extractor built on it. */
+function parseOnlyMs(pages: WcxbPage[]): number {
+  const t0 = performance.now();
+  for (const page of pages) parseDocument(page.html);
+  return performance.now() - t0;
+}
+
+/** parse + extractMainContent, without markdown. */
+function extractOnlyMs(pages: WcxbPage[]): number {
+  const t0 = performance.now();
+  for (const page of pages) extractor.extractMainContent(parseDocument(page.html), { url: page.url });
+  return performance.now() - t0;
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const f3 = (x: number): string => x.toFixed(3);
+
+function printRows(rows: RowResult[], pages: number): void {
+  const w = Math.max(...rows.map((r) => r.name.length));
+  console.log(`\nWCXB dev (${pages} pages${quick ? ', --quick sample' : ''})`);
+  console.log(`${'row'.padEnd(w)}      P      R     F1   with  without   ms/page`);
+  for (const r of rows) {
+    const s = r.summary;
+    console.log(
+      `${r.name.padEnd(w)}  ${f3(s.precision)}  ${f3(s.recall)}  ${f3(s.f1)}  ${pct(s.with_rate).padStart(5)}  ${pct(s.without_rate).padStart(7)}  ${(r.totalMs / pages).toFixed(2).padStart(8)}${r.failures ? `  (${r.failures} failed)` : ''}`,
+    );
+  }
+  const types = Object.keys(rows[0]!.summary.per_type);
+  console.log(`\nF1 by page type\n${'type'.padEnd(14)}    n  ${rows.map((r) => r.name.padStart(Math.max(10, r.name.length))).join('  ')}`);
+  for (const t of types) {
+    const cells = rows.map((r) => f3(r.summary.per_type[t]?.f1 ?? 0).padStart(Math.max(10, r.name.length)));
+    console.log(`${t.padEnd(14)} ${String(rows[0]!.summary.per_type[t]!.n).padStart(4)}  ${cells.join('  ')}`);
+  }
+}
+
+const all = loadWcxbPages(path.join(datasetRoot, 'wcxb-dev'));
+const pages = quick ? all.filter((_, i) => i % 5 === 0) : all;
+console.log(`crawlkit path: ${hasMarkdown ? 'extractPage (scrape markdown path)' : 'parse → extractMainContent → turndown (htmlToMarkdown not built yet)'}`);
+
+const rows: RowResult[] = [runRow('crawlkit', pages, crawlkitMarkdown())];
+if (withReference) rows.push(runRow('readability+turndown', pages, readabilityMarkdown()));
+const parseMs = parseOnlyMs(pages);
+const extractMs = extractOnlyMs(pages);
+printRows(rows, pages.length);
+
+const ck = rows[0]!;
+console.log(
+  `\nspeed (ms/page): htmlparser2 parse ${(parseMs / pages.length).toFixed(2)}, parse+extractMainContent ${(extractMs / pages.length).toFixed(2)} (${(extractMs / parseMs).toFixed(2)}x parse), full crawlkit path ${(ck.totalMs / pages.length).toFixed(2)}${rows[1] ? `, readability+turndown ${(rows[1].totalMs / pages.length).toFixed(2)} (crawlkit ${(rows[1].totalMs / ck.totalMs).toFixed(1)}x faster)` : ''}`,
+);
+const pass = ck.summary.f1 >= TARGET.f1 && ck.summary.without_rate <= TARGET.without;
+console.log(
+  `target F1 >= ${TARGET.f1} with without-snippets <= ${pct(TARGET.without)}: ${pass ? 'PASS' : 'MISS'} (F1 ${f3(ck.summary.f1)}, without ${pct(ck.summary.without_rate)})`,
+);
+
+const outFile = path.join(HERE, 'results', 'extract.json');
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+fs.writeFileSync(
+  outFile,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      attribution: 'WCXB v1.0 by Murrough Foley, CC-BY-4.0',
+      pages: pages.length,
+      quick,
+      crawlkitPath: hasMarkdown ? 'extractPage' : 'extractMainContent+turndown',
+      target: TARGET,
+      pass,
+      speedMsPerPage: {
+        parse: parseMs / pages.length,
+        parseAndExtract: extractMs / pages.length,
+        crawlkit: ck.totalMs / pages.length,
+        ...(rows[1] ? { reference: rows[1].totalMs / pages.length } : {}),
+      },
+      rows: rows.map((r) => ({ name: r.name, failures: r.failures, ...r.summary })),
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`wrote ${path.relative(process.cwd(), outFile)}`);

@@ -1,0 +1,27 @@
+// Loads the WCXB dev split (WCXB v1.0 by Murrough Foley, CC-BY-4.0) from the shared datasets folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+export interface WcxbPage {
+  /** Four-digit file id, e.g. `0001`. */
+  id: string;
+  /** The page URL as fetched. */
+  url: string;
+  /** The page HTML (decoded as UTF-8). */
+  html: string;
+}
+
+/** Reads every page of `root` (`html/<id>.html.gz` and `ground-truth/<id>.json`) in id order. */
+export function loadWcxbPages(root: string): WcxbPage[] {
+  const ids = fs
+    .readdirSync(path.join(root, 'html'))
+    .filter((f) => f.endsWith('.html.gz'))
+    .map((f) => f.slice(0, -'.html.gz'.length))
+    .sort();
+  return ids.map((id) => {
+    const html = zlib.gunzipSync(fs.readFileSync(path.join(root, 'html', `${id}.html.gz`))).toString('utf8');
+    const gt = JSON.parse(fs.readFileSync(path.join(root, 'ground-truth', `${id}.json`), 'utf8')) as { url?: string };
+    return { id, url: gt.url ?? `https://example.invalid/${id}`, html };
+  });
+}
