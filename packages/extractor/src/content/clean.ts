@@ -11,7 +11,10 @@ const FURNITURE_HEADING =
 
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
-  /^(?:advertisement|advertisements|sponsored|skip to (?:main )?content|share(?: this)?(?: (?:article|post|story))?:?|print|email|tweet|pin it|back to (?:top|blog|news)|sign up|sign in|log ?in|register|subscribe(?: now)?|read more|learn more|load more|show more|see more|view more|continue reading|add to (?:cart|bag|basket|wishlist|list)|buy now|save|follow|reply|report|like|share on \w+)\.?$/i;
+  /^(?:advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|see (?:all )?(?:plans|pricing|case studies|details))[.!:]?$/i;
+
+/** Links styled as buttons are calls to action. */
+const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
 
 /** Counts visible characters of a subtree (used only on small candidate blocks). */
 function textOf(el: Element): string {
@@ -105,6 +108,7 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
 function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (el.name === 'form' || el.name === 'button') return m.text < 0.5 * total;
   if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
+  if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   // a list of short links (table of contents, tag cloud, "more" links) that is not the bulk of the container
   if (m.link >= 0.7 * m.text && m.text < 0.3 * total && (el.name === 'ul' || el.name === 'ol' || el.name === 'div')) {
     const links = countLinks(el);

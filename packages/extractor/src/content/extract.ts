@@ -96,13 +96,14 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
 }
 
 const ALPHA = Number(process.env['CK_ALPHA'] ?? 0.8);
+const LINK_K = Number(process.env['CK_K'] ?? 1);
 /** Walks down from the body while one child holds nearly all of the plain (non-link) text. */
 function descend(root: ParentNode, measures: Map<Element, Measure>): Element | null {
   let node: ParentNode = root;
   let best: Element | null = null;
   for (;;) {
     const m = node === root ? null : measures.get(node as Element);
-    let plain = m ? m.text - m.link : 0;
+    let plain = m ? m.text - LINK_K * m.link : 0;
     let top: Element | null = null;
     let topPlain = -1;
     let sum = 0;
@@ -110,7 +111,7 @@ function descend(root: ParentNode, measures: Map<Element, Measure>): Element | n
       if (c.type !== 'tag') continue;
       const cm = measures.get(c as Element);
       if (!cm) continue;
-      const p = cm.text - cm.link;
+      const p = cm.text - LINK_K * cm.link;
       sum += p;
       if (p > topPlain) {
         topPlain = p;

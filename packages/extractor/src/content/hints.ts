@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
 const CHROME =
-  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|widget|widgets|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|widget|widgets|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch)(?:$|[\s_-])/i;
 
 /** Class/id words of content containers. */
 const CONTENT =
@@ -11,7 +11,7 @@ const CONTENT =
 
 /** Class/id words of a comment section (kept on pages that are mostly discussion). */
 const COMMENTS =
-  /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond|reviews|review-?(?:list|section|container|widget)s?|product-?reviews|testimonials?|ratings-?reviews)(?:$|[\s_-])/i;
 
 /** Whether class or id name the element as a comment section. */
 export function looksLikeComments(el: Element): boolean {
