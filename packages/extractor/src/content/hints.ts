@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
 const CHROME =
-  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|widget|widgets|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch)(?:$|[\s_-])/i;
 
 /** Class/id words of content containers. */
 const CONTENT =
@@ -36,12 +36,26 @@ const CHROME_ROLES: ReadonlySet<string> = new Set([
 
 const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'header', 'form']);
 
-/** `class` and `id` of an element as one string. */
+/** Class tokens that name a taxonomy term (WordPress `category-reviews`, `tag-share`), not the element's role. */
+const TAXONOMY = /^(?:category|tag|post_tag|format|status|type|topic|product_cat|product_tag|pa)[-_]/i;
+
+const namesCache = new WeakMap<Element, string>();
+
+/** `class` (without taxonomy tokens) and `id` of an element as one string. */
 export function classAndId(el: Element): string {
-  const cls = el.attribs['class'];
-  const id = el.attribs['id'];
-  if (cls && id) return `${cls} ${id}`;
-  return cls ?? id ?? '';
+  const cached = namesCache.get(el);
+  if (cached !== undefined) return cached;
+  let cls = el.attribs['class'] ?? '';
+  if (cls.includes('-') || cls.includes('_')) {
+    cls = cls
+      .split(/\s+/)
+      .filter((t) => !TAXONOMY.test(t))
+      .join(' ');
+  }
+  const id = el.attribs['id'] ?? '';
+  const names = cls && id ? `${cls} ${id}` : cls || id;
+  namesCache.set(el, names);
+  return names;
 }
 
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
