@@ -1,1 +1,25 @@
-export {};
+// Public surface of @crawlkit/actions: v2 page actions run on a puppeteer page.
+export { runActions, emptyActionResults } from './run-actions.js';
+export { validateActions, totalWaitMs, MAX_ACTIONS, MAX_TOTAL_WAIT_MS, SELECTOR_WAIT_BUDGET_MS } from './validate.js';
+export { captureScreenshot, capturePdf } from './capture.js';
+export type { CaptureOutput } from './capture.js';
+export { ActionError, isActionError } from './errors.js';
+export type { ActionErrorCode, ActionErrorOptions } from './errors.js';
+export type {
+  Action,
+  ActionResults,
+  ActionType,
+  ClickAction,
+  ExecuteJavascriptAction,
+  JavascriptReturn,
+  PdfAction,
+  PdfFormat,
+  PressAction,
+  RunActionsOptions,
+  ScrapeAction,
+  ScreenshotAction,
+  ScreenshotSettings,
+  ScrollAction,
+  WaitAction,
+  WriteAction,
+} from './types.js';

@@ -14,4 +14,31 @@ export { FetchError, isFetchError } from './errors.js';
 export type { FetchErrorCode, FetchErrorOptions } from './errors.js';
 
 // ---- Browser engine, pool and engine choice (issue 4) ----
-export * from './browser/index.js';
+export {
+  Fetcher,
+  BrowserError,
+  isBrowserError,
+  blockedReason,
+  browserReasonForOptions,
+  javascriptReason,
+  visibleText,
+  countryProfile,
+  resolveChromiumPath,
+  CHROMIUM_ENV,
+  CHROMIUM_FLAGS,
+  PROFILE_PREFIX,
+} from './browser/index.js';
+export type {
+  BrowserErrorCode,
+  BrowserErrorOptions,
+  BrowserOptions,
+  BrowserPoolOptions,
+  BrowserPoolStats,
+  CountryProfile,
+  EngineName,
+  FetcherOptions,
+  PageRequest,
+  PageResult,
+  ProxyConfig,
+  ProxyMode,
+} from './browser/index.js';

@@ -1,0 +1,154 @@
+import type { Page } from 'puppeteer-core';
+
+import { capturePdf, captureScreenshot } from './capture.js';
+import { ActionError, actionFailed, describeAction, reasonOf } from './errors.js';
+import { followNavigation } from './navigation.js';
+import { sleep } from './sleep.js';
+import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
+import { click, NoMatchError, scroll } from './steps/pointer.js';
+import type { Action, ActionResults, RunActionsOptions } from './types.js';
+import { validateActions } from './validate.js';
+
+const DEFAULTS = {
+  timeoutMs: 60_000,
+  maxJavascriptReturnBytes: 1_048_576,
+  navigationGraceMs: 500,
+};
+
+/** A fresh, empty result set. */
+export function emptyActionResults(): ActionResults {
+  return { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };
+}
+
+/**
+ * Runs v2 page actions on `page` in order and collects what the capturing ones produce. Clicks and key presses
+ * that navigate are followed; after every action that can change the page, `options.settle` waits for it to
+ * become quiet.
+ * @throws ActionError `BAD_REQUEST` for an invalid list (before anything runs), `SCRAPE_ACTION_ERROR` naming the
+ * failing action's index, type and selector, `SCRAPE_TIMEOUT` when the budget runs out, `SCRAPE_ABORTED`.
+ */
+export async function runActions(
+  page: Page,
+  actions: readonly Action[],
+  options: RunActionsOptions = {},
+): Promise<ActionResults> {
+  validateActions(actions);
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const deadline = Date.now() + timeoutMs;
+  const remaining = () => deadline - Date.now();
+  const settle = options.settle ?? (() => sleep(50, options.signal));
+  const results = emptyActionResults();
+
+  for (const [index, action] of actions.entries()) {
+    const selector = 'selector' in action ? action.selector : undefined;
+    if (options.signal?.aborted) {
+      throw new ActionError('SCRAPE_ABORTED', `Aborted before ${describeAction(index, action.type, selector)}.`, {
+        index,
+        type: action.type,
+        cause: options.signal.reason,
+      });
+    }
+    if (remaining() <= 0) throw outOfTime(index, action, selector, timeoutMs);
+    try {
+      await runOne(page, action, results, {
+        remaining,
+        settle,
+        signal: options.signal,
+        outputDir: options.outputDir,
+        maxBytes: options.maxJavascriptReturnBytes ?? DEFAULTS.maxJavascriptReturnBytes,
+        graceMs: options.navigationGraceMs ?? DEFAULTS.navigationGraceMs,
+      });
+    } catch (error) {
+      if (error instanceof ActionError) throw error;
+      if (options.signal?.aborted) {
+        throw new ActionError('SCRAPE_ABORTED', `Aborted during ${describeAction(index, action.type, selector)}.`, {
+          index,
+          type: action.type,
+          cause: error,
+        });
+      }
+      if (remaining() <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
+        if (action.type === 'wait' && selector !== undefined) {
+          throw actionFailed(index, action.type, selector, 'no element matched before the time ran out', error);
+        }
+        throw outOfTime(index, action, selector, timeoutMs, error);
+      }
+      throw actionFailed(index, action.type, selector, reasonFor(error), error);
+    }
+  }
+  return results;
+}
+
+interface StepContext {
+  remaining(): number;
+  settle(remainingMs: number): Promise<void>;
+  signal: AbortSignal | undefined;
+  outputDir: string | undefined;
+  maxBytes: number;
+  graceMs: number;
+}
+
+async function runOne(page: Page, action: Action, results: ActionResults, ctx: StepContext): Promise<void> {
+  const output = ctx.outputDir === undefined ? {} : { outputDir: ctx.outputDir };
+  const settle = () => (ctx.remaining() > 0 ? ctx.settle(ctx.remaining()) : Promise.resolve());
+  const withNavigation = async (input: () => Promise<void>) => {
+    await followNavigation(page, input, ctx.graceMs, ctx.remaining(), ctx.signal);
+    await settle();
+  };
+  switch (action.type) {
+    case 'wait':
+      if (action.selector !== undefined) {
+        await page.waitForSelector(action.selector, {
+          timeout: Math.max(1, ctx.remaining()),
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+      } else {
+        await sleep(Math.min(action.milliseconds ?? 0, ctx.remaining()), ctx.signal);
+      }
+      return;
+    case 'click':
+      await withNavigation(() => click(page, action));
+      return;
+    case 'write':
+      await page.keyboard.type(action.text);
+      await settle();
+      return;
+    case 'press':
+      await withNavigation(() => page.keyboard.press(action.key as Parameters<Page['keyboard']['press']>[0]));
+      return;
+    case 'scroll':
+      await scroll(page, action);
+      await settle();
+      return;
+    case 'screenshot':
+      results.screenshots.push(await captureScreenshot(page, action, output));
+      return;
+    case 'scrape':
+      results.scrapes.push({ url: page.url(), html: await page.content() });
+      return;
+    case 'executeJavascript':
+      results.javascriptReturns.push(await executeJavascript(page, action.script, ctx.maxBytes));
+      return;
+    case 'pdf':
+      results.pdfs.push(await capturePdf(page, action, output, Math.max(1, ctx.remaining())));
+      return;
+  }
+}
+
+function outOfTime(index: number, action: Action, selector: string | undefined, timeoutMs: number, cause?: unknown) {
+  return new ActionError(
+    'SCRAPE_TIMEOUT',
+    `Actions ran out of time (${timeoutMs} ms) at ${describeAction(index, action.type, selector)}.`,
+    { index, type: action.type, ...(selector === undefined ? {} : { selector }), cause },
+  );
+}
+
+function reasonFor(error: unknown): string {
+  if (error instanceof NoMatchError || error instanceof ReturnTooLargeError) return error.message;
+  const reason = reasonOf(error);
+  if (/is not a valid selector|SyntaxError.*selector|Failed to execute 'querySelector/i.test(reason)) {
+    return `invalid selector: ${reason}`;
+  }
+  if (/Unknown key/i.test(reason)) return reason;
+  return reason;
+}

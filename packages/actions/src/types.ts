@@ -1,0 +1,160 @@
+/** Pause: a fixed number of milliseconds, or until an element matching `selector` is in the DOM (exactly one). */
+export interface WaitAction {
+  type: 'wait';
+  /** Milliseconds to wait (integer > 0). */
+  milliseconds?: number;
+  /** CSS selector to wait for. */
+  selector?: string;
+}
+
+/** Click the first element matching `selector`, or every match with `all`. A navigation it causes is followed. */
+export interface ClickAction {
+  type: 'click';
+  selector: string;
+  /**
+   * Click every matching element, in document order.
+   * @default false
+   */
+  all?: boolean;
+}
+
+/** Type `text` into the focused element (click an input first to focus it). */
+export interface WriteAction {
+  type: 'write';
+  text: string;
+}
+
+/** Press one key (`Enter`, `Tab`, `ArrowDown`, `a`, ...; puppeteer key names). A navigation it causes is followed. */
+export interface PressAction {
+  type: 'press';
+  key: string;
+}
+
+/** Scroll the page (or the element matching `selector`) by one screen. */
+export interface ScrollAction {
+  type: 'scroll';
+  /** @default 'down' */
+  direction?: 'up' | 'down';
+  /** Element to scroll instead of the page; a non-scrollable element is scrolled into view. */
+  selector?: string;
+}
+
+/** Screenshot settings shared by the screenshot action and the screenshot format. */
+export interface ScreenshotSettings {
+  /**
+   * Capture the whole scrollable page, not just the viewport.
+   * @default false
+   */
+  fullPage?: boolean;
+  /** JPEG quality 1..100; when set the image is a JPEG, otherwise a PNG. */
+  quality?: number;
+  /** Viewport for this capture, in CSS pixels (width 1..7680, height 1..4320); restored afterwards. */
+  viewport?: { width: number; height: number };
+}
+
+/** Take a screenshot; it is appended to `ActionResults.screenshots`. */
+export interface ScreenshotAction extends ScreenshotSettings {
+  type: 'screenshot';
+}
+
+/** Capture the current URL and HTML; appended to `ActionResults.scrapes`. */
+export interface ScrapeAction {
+  type: 'scrape';
+}
+
+/**
+ * Run JavaScript in the page. The script is evaluated as an expression or program (its completion value is
+ * returned; promises are awaited); a script with a top-level `return` runs as the body of an async function.
+ * The value is appended to `ActionResults.javascriptReturns`.
+ */
+export interface ExecuteJavascriptAction {
+  type: 'executeJavascript';
+  script: string;
+}
+
+/** Paper formats of the pdf action. */
+export type PdfFormat = 'A0' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6' | 'Letter' | 'Legal' | 'Tabloid' | 'Ledger';
+
+/** Print the page to PDF; appended to `ActionResults.pdfs`. */
+export interface PdfAction {
+  type: 'pdf';
+  /** @default 'Letter' */
+  format?: PdfFormat;
+  /** @default false */
+  landscape?: boolean;
+  /**
+   * Rendering scale, 0.1..2 (Chromium's range).
+   * @default 1
+   */
+  scale?: number;
+}
+
+/** One v2 page action (reference §5), discriminated on `type`. */
+export type Action =
+  | WaitAction
+  | ClickAction
+  | WriteAction
+  | PressAction
+  | ScrollAction
+  | ScreenshotAction
+  | ScrapeAction
+  | ExecuteJavascriptAction
+  | PdfAction;
+
+/** The `type` of every action. */
+export type ActionType = Action['type'];
+
+/** Value returned by an `executeJavascript` action. */
+export interface JavascriptReturn {
+  /** `typeof` the value in the page (`'string'`, `'number'`, `'boolean'`, `'object'` for objects, arrays and null, `'undefined'`). */
+  type: string;
+  /** The value as JSON data (`undefined` becomes null; DOM elements their outer HTML; functions and symbols strings). */
+  value: unknown;
+}
+
+/** Results of the actions, one entry per capturing action, in order (v2 `document.actions`). */
+export interface ActionResults {
+  /** One per screenshot action: a `data:image/...;base64,` URL, or a file path when `outputDir` is set. */
+  screenshots: string[];
+  /** One per scrape action. */
+  scrapes: { url: string; html: string }[];
+  /** One per executeJavascript action. */
+  javascriptReturns: JavascriptReturn[];
+  /** One per pdf action: a `data:application/pdf;base64,` URL, or a file path when `outputDir` is set. */
+  pdfs: string[];
+}
+
+/** Options of `runActions`. */
+export interface RunActionsOptions {
+  /**
+   * Budget for all actions together, in milliseconds; each action gets what is left. Waits for selectors and
+   * navigations give up when it runs out.
+   * @default 60000
+   */
+  timeoutMs?: number;
+  /** Aborts the run between and during actions. */
+  signal?: AbortSignal;
+  /**
+   * Directory for screenshots and PDFs: each is written there as a file and its path returned. Unset, they come
+   * back as base64 `data:` URLs.
+   * @default undefined
+   */
+  outputDir?: string;
+  /**
+   * Largest JSON-serialised size of one `executeJavascript` return value, in bytes; a larger value fails the action.
+   * @default 1048576 (1 MiB)
+   */
+  maxJavascriptReturnBytes?: number;
+  /**
+   * How long to watch for a navigation after a click or key press, in milliseconds. A navigation that starts
+   * within it is waited for (until its DOM is ready, within the budget).
+   * @default 500
+   */
+  navigationGraceMs?: number;
+  /**
+   * Called after every action that can change the page (click, press, scroll, write) and after a followed
+   * navigation, to wait for the page to settle (the fetcher passes its network and DOM idle wait here).
+   * @default a 50 ms pause
+   */
+  settle?: (remainingMs: number) => Promise<void>;
+}

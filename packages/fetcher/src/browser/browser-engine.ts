@@ -1,0 +1,380 @@
+import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
+import { captureScreenshot, isActionError, runActions } from '@crawlkit/actions';
+import type { BrowserContext, CDPSession, HTTPResponse, Page } from 'puppeteer-core';
+
+import { FetchError, isFetchError } from '../errors.js';
+import { decodeText } from '../http/charset.js';
+import { parseContentType } from '../http/content-type.js';
+import type { FetchResult } from '../http/types.js';
+import { redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import { loadAdBlocker } from './adblock.js';
+import { crashedError, type BrowserLease, type BrowserPool } from './browser-pool.js';
+import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
+import type { CountryProfile } from './countries.js';
+import { applyEmulation } from './emulation.js';
+import { BrowserError, isBrowserError } from './errors.js';
+import { navigationError } from './navigation-errors.js';
+import { guardPage, NO_DIALOGS_SCRIPT } from './page-guards.js';
+import { RequestGate } from './request-gate.js';
+import { MUTATION_OBSERVER_SCRIPT, NetworkMonitor, smartWait } from './smart-wait.js';
+import { stealthScript } from './stealth.js';
+
+/** One page load in the browser, with everything already decided by the fetcher. */
+export interface BrowserFetchRequest {
+  url: string;
+  headers?: Record<string, string>;
+  /** Whole-request budget, in milliseconds. */
+  timeoutMs: number;
+  skipTlsVerification: boolean;
+  signal?: AbortSignal;
+  mobile: boolean;
+  country?: CountryProfile;
+  languages?: readonly string[];
+  /** Extra wait after the smart wait, in milliseconds. */
+  waitFor: number;
+  screenshot?: ScreenshotSettings;
+  actions?: readonly Action[];
+  blockAds: boolean;
+  stealth: boolean;
+  /** Proxy URL (credentials allowed), or none for a direct connection. */
+  proxy?: string;
+  /** Send loopback requests through `proxy` too. */
+  proxyLoopback?: boolean;
+}
+
+/** What a browser page load returned. */
+export interface BrowserFetchResult extends FetchResult {
+  screenshot?: string;
+  actions?: ActionResults;
+  /** Requests the engine refused (policy, ads, media). */
+  blockedRequests: number;
+  consent?: ConsentOutcome;
+  /** Whether the smart wait saw the page settle before its cap. */
+  settled: boolean;
+}
+
+/** Settings of the browser engine. */
+export interface BrowserEngineSettings {
+  policy: UrlPolicy;
+  /** Cap of the smart wait, in milliseconds. */
+  smartWaitMaxMs: number;
+  /** Directory for screenshots and PDFs written as files. */
+  screenshotDir?: string;
+  /** Filter list files replacing the default ad and tracker list. */
+  adblockLists?: readonly string[];
+}
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const ATTACHMENT = /^\s*attachment/i;
+
+/** Loads pages in pooled Chromium: navigation, smart wait, actions, capture. */
+export class BrowserEngine {
+  readonly #pool: BrowserPool;
+  readonly #settings: BrowserEngineSettings;
+
+  constructor(pool: BrowserPool, settings: BrowserEngineSettings) {
+    this.#pool = pool;
+    this.#settings = settings;
+  }
+
+  /**
+   * Loads `request.url` and returns the rendered HTML (or the raw body of a non-HTML response).
+   * @throws FetchError (network, policy, timeout, abort), BrowserError (launch, crash, download, site error),
+   * ActionError (a failing action).
+   */
+  async fetch(request: BrowserFetchRequest): Promise<BrowserFetchResult> {
+    const startedAt = Date.now();
+    const deadline = performance.now() + request.timeoutMs;
+    const controller = new AbortController();
+    const url = redactUrl(request.url);
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          new FetchError('SCRAPE_TIMEOUT', `Loading ${url} in the browser took longer than ${request.timeoutMs} ms.`, {
+            url,
+          }),
+        ),
+      request.timeoutMs,
+    );
+    const onUserAbort = () =>
+      controller.abort(
+        new FetchError('SCRAPE_ABORTED', `The request for ${url} was aborted.`, { url, cause: request.signal?.reason }),
+      );
+    if (request.signal?.aborted) onUserAbort();
+    else request.signal?.addEventListener('abort', onUserAbort, { once: true });
+
+    let lease: BrowserLease | undefined;
+    let context: BrowserContext | undefined;
+    try {
+      lease = await this.#pool.acquire(controller.signal);
+      const acquired = lease;
+      const work = (async () => {
+        context = await acquired.browser.createBrowserContext({
+          downloadBehavior: { policy: 'deny' },
+          ...(request.proxy ? proxyContextOptions(request.proxy, request.proxyLoopback ?? false) : {}),
+        });
+        const page = await context.newPage();
+        return this.#load(page, acquired, request, deadline, startedAt, controller.signal);
+      })();
+      work.catch(() => undefined);
+      return await raceAbort(work, controller.signal);
+    } catch (error) {
+      throw this.#normalizeError(error, controller.signal, lease, request.url);
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onUserAbort);
+      await (context)?.close().catch(() => undefined);
+      await lease?.release();
+    }
+  }
+
+  #normalizeError(error: unknown, signal: AbortSignal, lease: BrowserLease | undefined, url: string): unknown {
+    if (signal.aborted && isFetchError(signal.reason)) return signal.reason;
+    if (isFetchError(error) || isBrowserError(error) || isActionError(error)) return error;
+    if (lease?.crashed) return crashedError(redactUrl(url), error);
+    if (error instanceof Error && /Target closed|Session closed|Protocol error.*closed/i.test(error.message)) {
+      return crashedError(redactUrl(url), error);
+    }
+    return error;
+  }
+
+  async #load(
+    page: Page,
+    lease: BrowserLease,
+    request: BrowserFetchRequest,
+    deadline: number,
+    startedAt: number,
+    signal: AbortSignal,
+  ): Promise<BrowserFetchResult> {
+    const remaining = () => deadline - performance.now();
+    const target = new URL(request.url);
+    const session = await page.createCDPSession();
+    guardPage(page);
+    await this.#prepare(page, session, lease, request, target);
+
+    const gate = new RequestGate({
+      policy: this.#settings.policy,
+      blockHeavy:
+        request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
+      ...(request.blockAds ? { adBlocker: await loadAdBlocker(this.#settings.adblockLists) } : {}),
+    });
+    await gate.attach(page);
+    const network = new NetworkMonitor(page);
+    let mainResponse: HTTPResponse | undefined;
+    let ttfbMs: number | undefined;
+    page.on('response', (response) => {
+      const req = response.request();
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
+        mainResponse = response;
+        ttfbMs ??= Date.now() - startedAt;
+      }
+    });
+
+    try {
+      const response = await page.goto(request.url, {
+        waitUntil: 'domcontentloaded',
+        timeout: Math.max(1, remaining()),
+        signal,
+      });
+      if (response) mainResponse = response;
+    } catch (error) {
+      if (gate.mainFrameError) throw gate.mainFrameError;
+      if (mainResponse && isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
+      if (signal.aborted) throw signal.reason;
+      throw navigationError(error, request.url);
+    }
+    if (!mainResponse) throw navigationError(new Error('net::ERR_EMPTY_RESPONSE'), request.url);
+
+    const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
+    const settleBudget = () => Math.max(0, Math.min(this.#settings.smartWaitMaxMs, remaining() - reserveMs));
+    let settled = await smartWait(page, network, settleBudget(), {}, signal);
+
+    let consent: ConsentOutcome | undefined;
+    if (request.blockAds) {
+      consent = await dismissCookieBanners(page, Math.max(0, remaining() - reserveMs));
+      await removeBlockedFrames(page, gate.blockedFrames);
+    }
+    if (request.waitFor > 0) await sleep(Math.min(request.waitFor, Math.max(0, remaining() - reserveMs)), signal);
+
+    let actions: ActionResults | undefined;
+    if (request.actions?.length) {
+      actions = await runActions(page, request.actions, {
+        timeoutMs: Math.max(1, remaining() - reserveMs),
+        signal,
+        ...(this.#settings.screenshotDir === undefined ? {} : { outputDir: this.#settings.screenshotDir }),
+        settle: (ms) =>
+          smartWait(page, network, Math.min(ms, settleBudget()), {}, signal).then((ok) => {
+            settled = ok;
+          }),
+      });
+      if (request.blockAds) await removeBlockedFrames(page, gate.blockedFrames);
+    }
+
+    const result = await this.#capture(page, mainResponse, request, startedAt, ttfbMs);
+    if (request.screenshot) {
+      result.screenshot = await captureScreenshot(
+        page,
+        request.screenshot,
+        this.#settings.screenshotDir === undefined ? {} : { outputDir: this.#settings.screenshotDir },
+      );
+    }
+    if (actions) result.actions = actions;
+    if (consent) result.consent = consent;
+    result.blockedRequests = gate.blocked.length;
+    result.settled = settled;
+    if (result.timings) result.timings.totalMs = Date.now() - startedAt;
+    return result;
+  }
+
+  async #prepare(
+    page: Page,
+    session: CDPSession,
+    lease: BrowserLease,
+    request: BrowserFetchRequest,
+    target: URL,
+  ): Promise<void> {
+    const headers = { ...request.headers };
+    let requestUserAgent: string | undefined;
+    for (const name of Object.keys(headers)) {
+      if (name.toLowerCase() === 'user-agent') {
+        requestUserAgent = headers[name];
+        delete headers[name];
+      }
+    }
+    await Promise.all([
+      page.evaluateOnNewDocument(NO_DIALOGS_SCRIPT),
+      page.evaluateOnNewDocument(MUTATION_OBSERVER_SCRIPT),
+      request.stealth
+        ? page.evaluateOnNewDocument(
+            stealthScript(request.languages ?? (request.country ? [request.country.locale] : [])),
+          )
+        : undefined,
+      session.send('Security.setIgnoreCertificateErrors', { ignore: request.skipTlsVerification }),
+      Object.keys(headers).length ? page.setExtraHTTPHeaders(headers) : undefined,
+      applyEmulation(page, session, {
+        mobile: request.mobile,
+        stealth: request.stealth,
+        userAgent: lease.userAgent,
+        majorVersion: lease.majorVersion,
+        origin: target.origin,
+        ...(request.country ? { country: request.country } : {}),
+        ...(request.languages ? { languages: request.languages } : {}),
+        ...(requestUserAgent === undefined ? {} : { requestUserAgent }),
+      }),
+    ]);
+    if (request.proxy) {
+      const proxy = new URL(request.proxy);
+      if (proxy.username) {
+        await page.authenticate({
+          username: decodeURIComponent(proxy.username),
+          password: decodeURIComponent(proxy.password),
+        });
+      }
+    }
+  }
+
+  async #capture(
+    page: Page,
+    response: HTTPResponse,
+    request: BrowserFetchRequest,
+    startedAt: number,
+    ttfbMs: number | undefined,
+  ): Promise<BrowserFetchResult> {
+    const headers = response.headers();
+    const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    // The requests before the final one, in order (the final response's own request is not in it).
+    const redirects = response
+      .request()
+      .redirectChain()
+      .map((r) => r.url());
+    const base = {
+      url: page.url() || response.url(),
+      status: response.status(),
+      headers,
+      redirects,
+      engine: 'browser' as const,
+      timings: { startedAt, ttfbMs: ttfbMs ?? 0, totalMs: Date.now() - startedAt },
+      blockedRequests: 0,
+      settled: true,
+    };
+    if (contentType === '' || HTML_TYPES.has(contentType) || request.actions?.length) {
+      const html = await page.content();
+      return {
+        ...base,
+        contentType: 'text/html',
+        charset: 'utf-8',
+        body: new TextEncoder().encode(html),
+        text: html,
+      };
+    }
+    // JSON, plain text, XML, ...: the bytes the server sent, not Chromium's viewer page around them.
+    const body = new Uint8Array(await response.buffer().catch(() => Buffer.alloc(0)));
+    const parsed = parseContentType(headers['content-type']);
+    const decoded = decodeText(body, parsed.type, parsed.charset);
+    return { ...base, contentType, charset: decoded.charset, body, text: decoded.text };
+  }
+}
+
+function proxyContextOptions(proxy: string, loopback: boolean) {
+  const parsed = new URL(proxy);
+  return {
+    proxyServer: `${parsed.protocol}//${parsed.host}`,
+    ...(loopback ? { proxyBypassList: ['<-loopback>'] } : {}),
+  };
+}
+
+function isDownload(response: HTTPResponse): boolean {
+  const headers = response.headers();
+  return ATTACHMENT.test(headers['content-disposition'] ?? '');
+}
+
+function downloadError(url: string, response: HTTPResponse): BrowserError {
+  const type = response.headers()['content-type'] ?? 'unknown type';
+  return new BrowserError(
+    'SCRAPE_DOWNLOAD',
+    `${redactUrl(url)} answered with a download (${type}); downloads are refused.`,
+    {
+      url: redactUrl(url),
+    },
+  );
+}
+
+async function removeBlockedFrames(page: Page, urls: string[]): Promise<void> {
+  if (!urls.length) return;
+  await page
+    .evaluate(
+      `(() => { const blocked = new Set(${JSON.stringify(urls)});
+        for (const frame of Array.from(document.querySelectorAll('iframe'))) if (blocked.has(frame.src)) frame.remove(); })()`,
+    )
+    .catch(() => undefined);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,269 @@
+import type { Browser } from 'puppeteer-core';
+
+import { FetchError } from '../errors.js';
+import { resolveChromiumPath } from './chromium-path.js';
+import { BrowserError } from './errors.js';
+import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
+import { Semaphore } from './semaphore.js';
+
+/** Settings of the browser pool (the `browser` field of `FetcherOptions`). */
+export interface BrowserPoolOptions {
+  /**
+   * Chromium executable. Unset: `$CRAWLKIT_CHROMIUM`, then `/usr/bin/chromium`, `chromium-browser`,
+   * `google-chrome` (and those names on `$PATH`).
+   * @default undefined (auto-detected)
+   */
+  executablePath?: string;
+  /**
+   * Extra Chromium flags, after crawlkit's own (`--no-sandbox --disable-gpu --disable-dev-shm-usage ...`).
+   * @default []
+   */
+  args?: string[];
+  /**
+   * Pages one browser serves before it is replaced by a fresh one (bounds memory growth and leaks).
+   * @default 100
+   */
+  maxPagesPerBrowser?: number;
+  /**
+   * How long an unused browser stays up before it is closed, in milliseconds; the next page starts a new one.
+   * @default 30000
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Pages open at once; further requests wait for a free slot (within their own timeout).
+   * @default 4
+   */
+  maxConcurrentPages?: number;
+  /**
+   * Time for Chromium to start, in milliseconds.
+   * @default 30000
+   */
+  launchTimeoutMs?: number;
+  /**
+   * Directory where screenshots and action PDFs are written as files (their paths are returned instead of
+   * base64 `data:` URLs).
+   * @default undefined (data URLs)
+   */
+  screenshotDir?: string;
+}
+
+interface Slot {
+  launched: LaunchedBrowser;
+  pagesServed: number;
+  active: number;
+  retiring: boolean;
+  dead: boolean;
+  destroyed?: Promise<void>;
+}
+
+/** One page's hold on a browser. `release()` must be called exactly once. */
+export interface BrowserLease {
+  browser: Browser;
+  /** Chromium's major version. */
+  majorVersion: number;
+  /** Chromium's user agent with `HeadlessChrome` spelled `Chrome`. */
+  userAgent: string;
+  /** True once the browser crashed or disconnected. */
+  readonly crashed: boolean;
+  release(): Promise<void>;
+}
+
+/** What the pool has done, for tests, benchmarks and health checks. */
+export interface BrowserPoolStats {
+  /** Browsers started so far. */
+  launches: number;
+  /** Browsers currently running. */
+  running: number;
+  /** Pages open now. */
+  activePages: number;
+  /** Requests waiting for a page slot. */
+  queued: number;
+  /** Pid of every Chromium started, in order. */
+  pids: number[];
+  /** Temporary profile directory of every Chromium started (their processes carry it on the command line). */
+  profiles: string[];
+}
+
+const DEFAULTS = { maxPagesPerBrowser: 100, idleTimeoutMs: 30_000, maxConcurrentPages: 4, launchTimeoutMs: 30_000 };
+
+/**
+ * One Chromium at a time, shared by every page: started on first use, replaced after `maxPagesPerBrowser` pages
+ * or when it crashes or disconnects, closed after `idleTimeoutMs` unused. Every browser it started is killed
+ * with its whole process group, and its temporary profile removed, by `close()`.
+ */
+export class BrowserPool {
+  readonly #options: Required<Omit<BrowserPoolOptions, 'executablePath' | 'screenshotDir'>> & {
+    executablePath?: string;
+  };
+  readonly #slots = new Set<Slot>();
+  readonly #semaphore: Semaphore;
+  #current: Promise<Slot> | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+  #launches = 0;
+  readonly #pids: number[] = [];
+  readonly #profiles: string[] = [];
+
+  constructor(options: BrowserPoolOptions = {}) {
+    for (const key of ['maxPagesPerBrowser', 'maxConcurrentPages'] as const) {
+      const value = options[key];
+      if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+        throw new TypeError(`Expected \`browser.${key}\` to be a positive integer, got \`${String(value)}\``);
+      }
+    }
+    this.#options = {
+      args: options.args ?? [],
+      maxPagesPerBrowser: options.maxPagesPerBrowser ?? DEFAULTS.maxPagesPerBrowser,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+      maxConcurrentPages: options.maxConcurrentPages ?? DEFAULTS.maxConcurrentPages,
+      launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,
+      ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+    };
+    this.#semaphore = new Semaphore(this.#options.maxConcurrentPages);
+  }
+
+  get stats(): BrowserPoolStats {
+    let activePages = 0;
+    let running = 0;
+    for (const slot of this.#slots) {
+      activePages += slot.active;
+      if (!slot.dead) running++;
+    }
+    return {
+      launches: this.#launches,
+      running,
+      activePages,
+      queued: this.#semaphore.pending,
+      pids: [...this.#pids],
+      profiles: [...this.#profiles],
+    };
+  }
+
+  /**
+   * Waits for a page slot, then returns the current browser (starting one if needed).
+   * @throws BrowserError `BROWSER_NOT_FOUND` / `BROWSER_LAUNCH_FAILED`; `signal.reason` when it aborts first.
+   */
+  async acquire(signal?: AbortSignal): Promise<BrowserLease> {
+    this.#assertOpen();
+    await this.#semaphore.acquire(signal);
+    let slot: Slot;
+    try {
+      this.#assertOpen();
+      clearTimeout(this.#idleTimer);
+      slot = await this.#currentSlot();
+    } catch (error) {
+      this.#semaphore.release();
+      throw error;
+    }
+    slot.active++;
+    slot.pagesServed++;
+    if (slot.pagesServed >= this.#options.maxPagesPerBrowser) this.#retire(slot);
+    let released = false;
+    return {
+      browser: slot.launched.browser,
+      majorVersion: slot.launched.majorVersion,
+      userAgent: slot.launched.userAgent,
+      get crashed() {
+        return slot.dead;
+      },
+      release: async () => {
+        if (released) return;
+        released = true;
+        slot.active--;
+        this.#semaphore.release();
+        if ((slot.retiring || slot.dead) && slot.active === 0) await this.#destroy(slot);
+        this.#scheduleIdle();
+      },
+    };
+  }
+
+  /** Closes every browser (killing any page still open) and removes the temporary profiles. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#idleTimer);
+    this.#semaphore.rejectAll(new FetchError('FETCHER_CLOSED', 'The fetcher was closed.'));
+    const pending = this.#current;
+    this.#current = undefined;
+    await pending?.catch(() => undefined);
+    await Promise.all([...this.#slots].map((slot) => this.#destroy(slot)));
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new FetchError('FETCHER_CLOSED', 'The fetcher was closed.');
+  }
+
+  #currentSlot(): Promise<Slot> {
+    this.#current ??= this.#launch().catch((error: unknown) => {
+      this.#current = undefined;
+      throw error;
+    });
+    return this.#current;
+  }
+
+  async #launch(): Promise<Slot> {
+    const executablePath = resolveChromiumPath(this.#options.executablePath);
+    const launched = await launchBrowser({
+      executablePath,
+      args: this.#options.args,
+      timeoutMs: this.#options.launchTimeoutMs,
+    });
+    this.#launches++;
+    if (launched.pid !== undefined) this.#pids.push(launched.pid);
+    this.#profiles.push(launched.userDataDir);
+    const slot: Slot = { launched, pagesServed: 0, active: 0, retiring: false, dead: false };
+    this.#slots.add(slot);
+    launched.browser.once('disconnected', () => {
+      slot.dead = true;
+      this.#retire(slot);
+      // Clean up the process group and profile even while pages still hold it: they fail on their own.
+      void this.#destroy(slot);
+    });
+    if (this.#closed) {
+      await this.#destroy(slot);
+      throw new FetchError('FETCHER_CLOSED', 'The fetcher was closed.');
+    }
+    return slot;
+  }
+
+  /** Stops handing out `slot`; it is destroyed when its last page is released. */
+  #retire(slot: Slot): void {
+    slot.retiring = true;
+    if (this.#current) {
+      const current = this.#current;
+      void current.then(
+        (s) => {
+          if (s === slot && this.#current === current) this.#current = undefined;
+        },
+        () => undefined,
+      );
+    }
+  }
+
+  #destroy(slot: Slot): Promise<void> {
+    slot.destroyed ??= destroyBrowser(slot.launched).finally(() => this.#slots.delete(slot));
+    return slot.destroyed;
+  }
+
+  #scheduleIdle(): void {
+    clearTimeout(this.#idleTimer);
+    if (this.#closed) return;
+    for (const slot of this.#slots) if (slot.active > 0) return;
+    this.#idleTimer = setTimeout(() => {
+      const pending = this.#current;
+      this.#current = undefined;
+      void pending?.then(
+        (slot) => (slot.active === 0 ? this.#destroy(slot) : this.#retire(slot)),
+        () => undefined,
+      );
+    }, this.#options.idleTimeoutMs);
+    this.#idleTimer.unref();
+  }
+}
+
+/** Re-exported for the engine: a lease whose browser died turns errors into `BROWSER_CRASHED`. */
+export function crashedError(url: string, cause: unknown): BrowserError {
+  return new BrowserError('BROWSER_CRASHED', `Chromium crashed or disconnected while loading ${url}.`, {
+    url,
+    cause,
+  });
+}

@@ -1,0 +1,190 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+import type { Page } from 'puppeteer-core';
+
+/** What cookie-banner handling did on a page. */
+export interface ConsentOutcome {
+  /** CMP recognised by autoconsent's rules (`Onetrust`, `Cookiebot`, ...), if any. */
+  cmp?: string;
+  /** True when autoconsent opted out through the CMP's own buttons. */
+  optedOut: boolean;
+  /** Overlays removed by the generic fallback. */
+  removed: number;
+}
+
+interface AutoconsentAssets {
+  script: string;
+  rules: unknown;
+}
+
+let assets: Promise<AutoconsentAssets> | undefined;
+function autoconsentAssets(): Promise<AutoconsentAssets> {
+  assets ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const dist = dirname(require.resolve('@duckduckgo/autoconsent'));
+    const [script, rules] = await Promise.all([
+      readFile(join(dist, 'autoconsent.playwright.js'), 'utf8'),
+      readFile(require.resolve('@duckduckgo/autoconsent/rules/compact-rules.json'), 'utf8'),
+    ]);
+    return { script, rules: { compact: JSON.parse(rules) as unknown } };
+  })();
+  return assets;
+}
+
+const AUTOCONSENT_CONFIG = {
+  enabled: true,
+  autoAction: 'optOut',
+  disabledCmps: [],
+  enablePrehide: false,
+  enableCosmeticRules: true,
+  enableGeneratedRules: true,
+  enableHeuristicDetection: true,
+  detectRetries: 10,
+  isMainWorld: true,
+  prehideTimeout: 1000,
+  logs: { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false },
+};
+
+/** Root elements of common consent-management platforms; autoconsent only runs when one is in the page. */
+const CMP_ROOTS = [
+  '#onetrust-banner-sdk',
+  '#onetrust-consent-sdk',
+  '#CybotCookiebotDialog',
+  '#usercentrics-root',
+  '#usercentrics-cmp-ui',
+  '#didomi-host',
+  '#qc-cmp2-container',
+  '#truste-consent-track',
+  '.truste_box_overlay',
+  '[id^="sp_message_container"]',
+  '.fc-consent-root',
+  '.osano-cm-window',
+  '.cc-window',
+  '.klaro',
+  '#cmplz-cookiebanner-container',
+  '.cky-consent-container',
+  '#iubenda-cs-banner',
+  '#termly-code-snippet-support',
+  '#BorlabsCookieBox',
+  '#cmpbox',
+  '#axeptio_overlay',
+  '#cookie-notice',
+  '#moove_gdpr_cookie_info_bar',
+  '#lanyard_root',
+  '#ppms_cm_consent_popup',
+  '.cookie-consent-banner',
+].join(',');
+
+/** In-page: is a known CMP present? Cheap, so pages without one pay almost nothing. */
+const LOOKS_LIKE_CONSENT = `document.querySelector(${JSON.stringify(CMP_ROOTS)}) !== null`;
+
+/**
+ * In-page fallback: removes fixed or sticky overlays about cookies or consent that cover part of the viewport, and
+ * the scroll lock they put on the document. Returns how many were removed.
+ */
+const REMOVE_OVERLAYS = `(() => {
+  const words = /cookie|consent|gdpr|privacy|datenschutz|einwilligung|rgpd|tracking/i;
+  const area = innerWidth * innerHeight;
+  let removed = 0;
+  for (const el of Array.from(document.body ? document.body.querySelectorAll('*') : [])) {
+    if (!el.isConnected) continue;
+    const style = getComputedStyle(el);
+    if (style.position !== 'fixed' && style.position !== 'sticky') continue;
+    const rect = el.getBoundingClientRect();
+    if (rect.width * rect.height < area * 0.04) continue;
+    const text = (el.innerText || '').slice(0, 3000);
+    if (!words.test(text) && !words.test(el.id + ' ' + el.className)) continue;
+    if (text.length > 4000) continue;
+    el.remove();
+    removed++;
+  }
+  if (removed) {
+    for (const root of [document.documentElement, document.body]) {
+      if (!root) continue;
+      if (getComputedStyle(root).overflow === 'hidden') root.style.setProperty('overflow', 'auto', 'important');
+      root.classList.remove('modal-open', 'no-scroll', 'noscroll', 'overflow-hidden');
+    }
+  }
+  return removed;
+})()`;
+
+/**
+ * Dismisses cookie-consent prompts: when the page shows signs of one, DuckDuckGo's autoconsent (rules for several
+ * hundred CMPs, shipped in the package) opts out through the CMP's own buttons; then any remaining fixed overlay
+ * about cookies or consent is removed. Bounded by `timeoutMs`; never throws.
+ */
+export async function dismissCookieBanners(page: Page, timeoutMs: number): Promise<ConsentOutcome> {
+  const outcome: ConsentOutcome = { optedOut: false, removed: 0 };
+  try {
+    const suspicious = (await page.evaluate(LOOKS_LIKE_CONSENT)) as boolean;
+    if (suspicious && timeoutMs > 200) await runAutoconsent(page, outcome, Math.min(timeoutMs, 4_000));
+    outcome.removed = (await page.evaluate(REMOVE_OVERLAYS)) as number;
+  } catch {
+    // A page that navigates or closes meanwhile keeps whatever state it has.
+  }
+  return outcome;
+}
+
+interface AutoconsentMessage {
+  type?: string;
+  cmp?: string;
+  result?: boolean;
+  id?: string;
+  code?: string;
+}
+
+async function runAutoconsent(page: Page, outcome: ConsentOutcome, timeoutMs: number): Promise<void> {
+  const { script, rules } = await autoconsentAssets();
+  const send = (message: unknown) =>
+    page
+      .evaluate(`window.autoconsentReceiveMessage && window.autoconsentReceiveMessage(${JSON.stringify(message)})`)
+      .catch(() => undefined);
+  let finish: () => void = () => undefined;
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let detected = false;
+  await page.exposeFunction('autoconsentSendMessage', async (raw: unknown) => {
+    const message = (raw ?? {}) as AutoconsentMessage;
+    switch (message.type) {
+      case 'init':
+        await send({ type: 'initResp', config: AUTOCONSENT_CONFIG, rules });
+        return;
+      case 'eval': {
+        const result = await page.evaluate(message.code ?? 'undefined').catch(() => false);
+        await send({ type: 'evalResp', id: message.id, result });
+        return;
+      }
+      case 'cmpDetected':
+      case 'popupFound':
+        detected = true;
+        if (message.cmp) outcome.cmp = message.cmp;
+        return;
+      case 'optOutResult':
+        outcome.optedOut = message.result === true;
+        if (!outcome.optedOut) finish();
+        return;
+      case 'autoconsentDone':
+      case 'autoconsentError':
+        finish();
+        return;
+    }
+  });
+  try {
+    await page.evaluate(script);
+    // Without a detection soon, there is no CMP autoconsent knows: leave the rest to the generic fallback.
+    const quiet = new Promise<void>((resolve) => {
+      const check = setTimeout(() => {
+        if (!detected) resolve();
+      }, 1_200);
+      void finished.then(() => clearTimeout(check));
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([finished, quiet, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+  } finally {
+    await page.removeExposedFunction('autoconsentSendMessage').catch(() => undefined);
+  }
+}

@@ -1,0 +1,112 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+import { BrowserError } from './errors.js';
+
+/** Flags every crawlkit Chromium starts with (besides puppeteer's own defaults and headless mode). */
+export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--mute-audio',
+  '--hide-scrollbars',
+]);
+
+/** Prefix of the temporary profile directories (tests find stray processes by it). */
+export const PROFILE_PREFIX = 'crawlkit-chromium-';
+
+/** A running Chromium and what is needed to take it down completely. */
+export interface LaunchedBrowser {
+  browser: Browser;
+  pid: number | undefined;
+  userDataDir: string;
+  /** Chromium's major version, e.g. `156`. */
+  majorVersion: number;
+  /** The user agent with `HeadlessChrome` spelled `Chrome`. */
+  userAgent: string;
+}
+
+export interface LaunchOptions {
+  executablePath: string;
+  /** Extra flags, after `CHROMIUM_FLAGS`. */
+  args: readonly string[];
+  /** Time for Chromium to start, in milliseconds. */
+  timeoutMs: number;
+}
+
+/** Starts Chromium headless over a pipe with a fresh temporary profile. */
+export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
+  const userDataDir = await mkdtemp(join(tmpdir(), PROFILE_PREFIX));
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: options.executablePath,
+      headless: true,
+      pipe: true,
+      userDataDir,
+      timeout: options.timeoutMs,
+      args: [...CHROMIUM_FLAGS, ...options.args],
+      defaultViewport: null,
+      waitForInitialPage: false,
+    });
+  } catch (error) {
+    await removeProfile(userDataDir);
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new BrowserError('BROWSER_LAUNCH_FAILED', `Chromium (${options.executablePath}) did not start: ${reason}`, {
+      cause: error,
+    });
+  }
+  const version = await browser.version().catch(() => 'Chrome/0');
+  const majorVersion = Number(/\/(\d+)/.exec(version)?.[1] ?? 0);
+  const userAgent = (await browser.userAgent().catch(() => '')).replace('HeadlessChrome', 'Chrome');
+  return { browser, pid: browser.process()?.pid, userDataDir, majorVersion, userAgent };
+}
+
+/**
+ * Takes a browser down for good: a graceful close bounded by `graceMs`, then SIGKILL of its whole process group
+ * (renderers, GPU and zygote processes included), then removal of the temporary profile.
+ */
+export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000): Promise<void> {
+  const child = launched.browser.process();
+  const exited = child ? waitForExit(child) : Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    launched.browser.close().catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  killGroup(launched.pid);
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+  await removeProfile(launched.userDataDir);
+}
+
+function waitForExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** SIGKILL to the process group led by `pid` (puppeteer starts Chromium detached, as a group leader). */
+export function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+async function removeProfile(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
+}

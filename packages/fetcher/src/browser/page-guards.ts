@@ -1,0 +1,32 @@
+import type { Page } from 'puppeteer-core';
+
+/**
+ * Runs in every document before its scripts: `alert`, `confirm`, `prompt` and `print` return at once, as if
+ * dismissed, so a page cannot stall the renderer with dialogs.
+ */
+export const NO_DIALOGS_SCRIPT = `(() => {
+  try {
+    window.alert = () => undefined;
+    window.confirm = () => false;
+    window.prompt = () => null;
+    window.print = () => undefined;
+  } catch {}
+})();`;
+
+/**
+ * Keeps a page from wandering off: any dialog that still opens (`beforeunload`) is dismissed, and windows it opens
+ * (`window.open`, `target=_blank` clicks) are closed as soon as they appear. Downloads are refused by the
+ * context's download policy.
+ */
+export function guardPage(page: Page): { popupsClosed: () => number } {
+  let popups = 0;
+  page.on('dialog', (dialog) => {
+    void dialog.dismiss().catch(() => undefined);
+  });
+  page.on('popup', (popup) => {
+    if (!popup) return;
+    popups++;
+    void popup.close().catch(() => undefined);
+  });
+  return { popupsClosed: () => popups };
+}

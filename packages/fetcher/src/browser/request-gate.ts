@@ -1,0 +1,117 @@
+import { lookup } from 'node:dns/promises';
+
+import type { HTTPRequest, Page } from 'puppeteer-core';
+
+import { isFetchError, type FetchError } from '../errors.js';
+import { blockedError, checkUrlAgainstPolicy, isBlockedAddress, type UrlPolicy } from '../policy/url-policy.js';
+import type { AdBlocker } from './adblock.js';
+
+/** Resource types dropped unless a screenshot needs them (they never change the DOM's text). */
+const HEAVY_TYPES = new Set(['media', 'font']);
+const PASS_SCHEMES = new Set(['data:', 'blob:', 'about:', 'chrome-extension:']);
+
+export interface RequestGateSettings {
+  policy: UrlPolicy;
+  /** Drop media and fonts. */
+  blockHeavy: boolean;
+  /** Drop ads, trackers and consent managers. */
+  adBlocker?: AdBlocker;
+}
+
+/** Why a request was refused. */
+export type BlockReason = 'policy' | 'ad' | 'resource-type';
+
+/**
+ * Request interception for one page: every request (redirect hops included) is checked against the URL policy,
+ * and, when the policy refuses private networks, so is every address its host resolves to; ads, trackers, media
+ * and fonts are dropped as configured.
+ */
+export class RequestGate {
+  readonly #settings: RequestGateSettings;
+  readonly #hostVerdicts = new Map<string, Promise<string | undefined>>();
+  /** Requests refused so far. */
+  readonly blocked: { url: string; reason: BlockReason; resourceType: string }[] = [];
+  /** Set when the policy refused a main-frame navigation. */
+  mainFrameError: FetchError | undefined;
+
+  constructor(settings: RequestGateSettings) {
+    this.#settings = settings;
+  }
+
+  async attach(page: Page): Promise<void> {
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      void this.#handle(page, request);
+    });
+  }
+
+  /** URLs of blocked sub-frame documents (ad iframes), to remove their empty frames from the page. */
+  get blockedFrames(): string[] {
+    return this.blocked.filter((b) => b.resourceType === 'document').map((b) => b.url);
+  }
+
+  async #handle(page: Page, request: HTTPRequest): Promise<void> {
+    if (request.isInterceptResolutionHandled()) return;
+    const url = request.url();
+    const type = request.resourceType();
+    const isMainDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
+    let reason: BlockReason | undefined;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed && !PASS_SCHEMES.has(parsed.protocol)) {
+      const refusal = await this.#policyRefusal(parsed);
+      if (refusal) {
+        reason = 'policy';
+        if (isMainDocument) this.mainFrameError = refusal;
+      } else if (this.#settings.blockHeavy && HEAVY_TYPES.has(type)) {
+        reason = 'resource-type';
+      } else if (this.#settings.adBlocker?.isBlocked(url, type, page.url() || url, isMainDocument)) {
+        reason = 'ad';
+      }
+    }
+    try {
+      if (reason) {
+        this.blocked.push({ url, reason, resourceType: type });
+        await request.abort('blockedbyclient');
+      } else {
+        await request.continue();
+      }
+    } catch {
+      // The page closed or the request was cancelled meanwhile.
+    }
+  }
+
+  async #policyRefusal(url: URL): Promise<FetchError | undefined> {
+    const policy = this.#settings.policy;
+    try {
+      checkUrlAgainstPolicy(url, policy);
+    } catch (error) {
+      if (isFetchError(error)) return error;
+      throw error;
+    }
+    if (policy.allowPrivateNetworks !== false) return undefined;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let verdict = this.#hostVerdicts.get(host);
+    if (!verdict) {
+      verdict = lookup(host, { all: true, verbatim: true }).then(
+        (addresses) => {
+          for (const { address } of addresses) {
+            const rule = isBlockedAddress(address, policy);
+            if (rule) return `${rule}:${address}`;
+          }
+          return undefined;
+        },
+        () => undefined, // Unresolvable: Chromium fails it on its own with a DNS error.
+      );
+      this.#hostVerdicts.set(host, verdict);
+    }
+    const refused = await verdict;
+    if (!refused) return undefined;
+    const [rule, ...address] = refused.split(':');
+    return blockedError(url, host, rule!, address.join(':'));
+  }
+}

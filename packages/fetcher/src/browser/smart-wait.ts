@@ -1,0 +1,85 @@
+import type { Page } from 'puppeteer-core';
+
+/** Global the mutation observer writes to (performance.now() of the last DOM change). */
+const MARK = '__crawlkitLastMutation';
+
+/** Installed in every document before its scripts: records when the DOM last changed. */
+export const MUTATION_OBSERVER_SCRIPT = `(() => {
+  try {
+    window.${MARK} = performance.now();
+    new MutationObserver(() => { window.${MARK} = performance.now(); })
+      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  } catch {}
+})();`;
+
+/** Quiet periods of the smart wait, in milliseconds. */
+export interface SmartWaitSettings {
+  /** No request in flight for this long. @default 500 */
+  networkIdleMs?: number;
+  /** At most two long-lived requests (polling, streams) and no new activity for this long. @default 1500 */
+  networkQuietMs?: number;
+  /** No DOM mutation for this long. @default 300 */
+  domIdleMs?: number;
+  /** Polling interval. @default 50 */
+  pollMs?: number;
+}
+
+/** Counts a page's requests in flight and when the last one started or ended. */
+export class NetworkMonitor {
+  #inflight = new Set<unknown>();
+  #lastActivity = performance.now();
+
+  constructor(page: Page) {
+    page.on('request', (request) => {
+      this.#inflight.add(request);
+      this.#lastActivity = performance.now();
+    });
+    const done = (request: unknown) => {
+      if (this.#inflight.delete(request)) this.#lastActivity = performance.now();
+    };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    page.on('requestservedfromcache', done);
+  }
+
+  get inflight(): number {
+    return this.#inflight.size;
+  }
+
+  /** Milliseconds since a request last started or ended. */
+  get quietForMs(): number {
+    return performance.now() - this.#lastActivity;
+  }
+}
+
+/**
+ * Waits until the network and the DOM are both idle, or `maxMs` passes, whichever is first (never an error: a
+ * page that never settles is captured as it is). Returns whether the page settled.
+ */
+export async function smartWait(
+  page: Page,
+  network: NetworkMonitor,
+  maxMs: number,
+  settings: SmartWaitSettings = {},
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const networkIdleMs = settings.networkIdleMs ?? 500;
+  const networkQuietMs = settings.networkQuietMs ?? 1500;
+  const domIdleMs = settings.domIdleMs ?? 300;
+  const pollMs = settings.pollMs ?? 50;
+  const deadline = performance.now() + maxMs;
+  while (performance.now() < deadline && !signal?.aborted) {
+    const quiet = network.quietForMs;
+    const networkSettled =
+      (network.inflight === 0 && quiet >= networkIdleMs) || (network.inflight <= 2 && quiet >= networkQuietMs);
+    if (networkSettled) {
+      const sinceMutation = await page
+        .evaluate(`performance.now() - (window.${MARK} ?? 0)`)
+        .then((v) => v as number)
+        .catch(() => Number.POSITIVE_INFINITY);
+      if (sinceMutation >= domIdleMs) return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  return false;
+}

@@ -1,0 +1,292 @@
+import { validateActions, type Action, type ActionResults, type ScreenshotSettings } from '@crawlkit/actions';
+
+import { BrowserEngine, type BrowserFetchRequest, type BrowserFetchResult } from './browser/browser-engine.js';
+import { BrowserPool, type BrowserPoolOptions, type BrowserPoolStats } from './browser/browser-pool.js';
+import { countryProfile, type CountryProfile } from './browser/countries.js';
+import { isBrowserError } from './browser/errors.js';
+import { blockedReason, browserOnlyFeatures, browserReasonForOptions, javascriptReason } from './engine-choice.js';
+import { FetchError } from './errors.js';
+import { DEFAULT_TIMEOUT_MS, HttpEngine } from './http/http-engine.js';
+import type { FetchResult, HttpEngineOptions, HttpRequest } from './http/types.js';
+import type { UrlPolicy } from './policy/url-policy.js';
+import { ProxyRotation, type ProxyConfig } from './proxy-choice.js';
+
+/** Which engine loads a page. `auto`: HTTP when enough, the browser when the options or the page need it. */
+export type EngineName = 'auto' | 'http' | 'browser';
+/** v2's proxy modes (`enhanced` is accepted as an alias of `stealth`). */
+export type ProxyMode = 'basic' | 'stealth' | 'auto' | 'enhanced';
+
+/** One page to fetch, with the v2 scrape options that shape the fetch. */
+export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'body'> {
+  /**
+   * Emulate a phone: 412×915 viewport at 2.625 device pixels, touch, an Android Chrome user agent and client hints.
+   * @default false
+   */
+  mobile?: boolean;
+  /**
+   * Look like a visitor from `country` (ISO 3166-1 alpha-2; `us-generic` means US): its time zone, geolocation,
+   * locale and `Accept-Language` (from `languages`, else the country's locale), and its proxy when configured.
+   */
+  location?: { country?: string; languages?: string[] };
+  /**
+   * Extra wait after the smart wait (network and DOM idle) before capture, in milliseconds.
+   * @default 0
+   */
+  waitFor?: number;
+  /** Take a screenshot of the final page (v2's screenshot format). */
+  screenshot?: ScreenshotSettings;
+  /** v2 page actions, run after the page settled (reference §5). */
+  actions?: Action[];
+  /**
+   * Block ads, trackers and consent managers, dismiss cookie banners.
+   * @default true
+   */
+  blockAds?: boolean;
+  /**
+   * `basic`: direct or a basic proxy. `stealth`: the browser with fingerprint evasions and a stealth proxy when
+   * configured. `auto`: basic first, then stealth when the site refuses (403, 429, challenge page).
+   * @default 'auto'
+   */
+  proxy?: ProxyMode;
+  /**
+   * Force the engine for this request.
+   * @default the fetcher's `engine` option
+   */
+  engine?: EngineName;
+}
+
+/** A fetched page. */
+export interface PageResult extends FetchResult {
+  /** Screenshot when requested: a `data:image/png;base64,...` (JPEG with `quality`) URL, or a file path. */
+  screenshot?: string;
+  /** Results of the actions, when any ran. */
+  actions?: ActionResults;
+  /**
+   * Why this engine served the page: `http:static`, `engine:http`, `engine:browser`, `options:actions`,
+   * `options:screenshot`, `options:waitFor`, `options:mobile`, `options:location`, `options:stealth`,
+   * `js-required:empty-body|app-shell|noscript-wall|script-only`, `blocked:403|429|challenge` (the stealth retry
+   * of `proxy: 'auto'`), `download` (the browser got a file, fetched over HTTP instead); `+browser-unavailable`
+   * is appended when the browser was wanted but could not start.
+   */
+  engineReason: string;
+  /** The proxy mode that served the page (v2 `metadata.proxyUsed`). */
+  proxyUsed: 'basic' | 'stealth';
+  /** Requested options the serving engine could not honour (v2's "engine does not support" warning). */
+  unsupportedFeatures?: string[];
+  /** Requests the browser refused (URL policy, ads and trackers, media). */
+  blockedRequests?: number;
+}
+
+/** Settings of a `Fetcher`. */
+export interface FetcherOptions {
+  /**
+   * Engine for every request unless a request forces its own.
+   * @default 'auto'
+   */
+  engine?: EngineName;
+  /** HTTP engine settings (limits, user agent, DNS lookup). Its `urlPolicy` is replaced by the one below when set. */
+  http?: HttpEngineOptions;
+  /** Browser settings: Chromium path and flags, pool sizes, smart wait, capture directory, filter lists. */
+  browser?: BrowserOptions;
+  /** Proxy servers for `proxy: basic | stealth | auto` and `location.country`. */
+  proxies?: ProxyConfig;
+  /**
+   * Which URLs and addresses may be fetched, by both engines (the browser checks every request it makes).
+   * @default the `http.urlPolicy`, else everything allowed
+   */
+  urlPolicy?: UrlPolicy;
+  /**
+   * Let `proxy: 'auto'` retry with stealth when the site refuses (403, 429, challenge page).
+   * @default true
+   */
+  autoStealth?: boolean;
+}
+
+/** Browser settings of `FetcherOptions`. */
+export interface BrowserOptions extends BrowserPoolOptions {
+  /**
+   * Longest the smart wait (network idle and DOM idle) waits for a page to settle, in milliseconds; a page that
+   * never settles is captured as it is then.
+   * @default 10000
+   */
+  smartWaitMaxMs?: number;
+  /**
+   * Adblock Plus / uBlock filter list files that replace the default list (Ghostery's tracker database:
+   * advertising, analytics and consent-manager domains) for `blockAds`.
+   * @default undefined (the default list)
+   */
+  adblockLists?: string[];
+}
+
+const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED']);
+
+interface Attempt {
+  mode: 'basic' | 'stealth';
+  proxy: string | undefined;
+}
+
+/**
+ * The page fetcher: chooses HTTP or the browser per request (and says why), applies proxies and `proxy: 'auto'`'s
+ * stealth retry, and owns the browser pool.
+ */
+export class Fetcher {
+  readonly #engine: EngineName;
+  readonly #http: HttpEngine;
+  readonly #pool: BrowserPool;
+  readonly #browser: BrowserEngine;
+  readonly #proxies: ProxyRotation;
+  readonly #proxyLoopback: boolean;
+  readonly #autoStealth: boolean;
+  #closed = false;
+
+  constructor(options: FetcherOptions = {}) {
+    this.#engine = options.engine ?? 'auto';
+    const policy = options.urlPolicy ?? options.http?.urlPolicy ?? {};
+    this.#http = new HttpEngine({ ...options.http, urlPolicy: policy });
+    this.#pool = new BrowserPool(options.browser);
+    this.#browser = new BrowserEngine(this.#pool, {
+      policy,
+      smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,
+      ...(options.browser?.screenshotDir ? { screenshotDir: options.browser.screenshotDir } : {}),
+      ...(options.browser?.adblockLists ? { adblockLists: options.browser.adblockLists } : {}),
+    });
+    this.#proxies = new ProxyRotation(options.proxies);
+    this.#proxyLoopback = options.proxies?.proxyLoopback ?? false;
+    this.#autoStealth = options.autoStealth ?? true;
+  }
+
+  /** The browser pool's counters (launches, pids, profiles, pages open). */
+  get browserStats(): BrowserPoolStats {
+    return this.#pool.stats;
+  }
+
+  /**
+   * Fetches one page with the engine the request needs.
+   * @throws FetchError (network, policy, timeout, abort, invalid request), BrowserError (browser needed but
+   * unavailable, crash, site error), ActionError (invalid or failing action).
+   */
+  async fetch(request: PageRequest): Promise<PageResult> {
+    if (this.#closed) throw new FetchError('FETCHER_CLOSED', 'This fetcher is closed.');
+    if (request.actions?.length) validateActions(request.actions, request.waitFor ?? 0);
+    const country = this.#country(request);
+    const mode = request.proxy === 'enhanced' ? 'stealth' : (request.proxy ?? 'auto');
+
+    const first = await this.#attempt(request, country, this.#plan(mode === 'stealth' ? 'stealth' : 'basic', country));
+    if (mode !== 'auto' || !this.#autoStealth) return first;
+    const blocked = blockedReason(first);
+    if (!blocked) return first;
+    try {
+      const second = await this.#attempt(request, country, this.#plan('stealth', country), blocked);
+      return blockedReason(second) ? first : second;
+    } catch (error) {
+      if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) return first;
+      throw error;
+    }
+  }
+
+  /** Closes the HTTP connection pools and every browser (no Chromium process survives it). Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([this.#http.close(), this.#pool.close()]);
+  }
+
+  #country(request: PageRequest): CountryProfile | undefined {
+    const code = request.location?.country;
+    if (code === undefined) return undefined;
+    const profile = countryProfile(code);
+    if (!profile) {
+      throw new FetchError(
+        'SCRAPE_INVALID_REQUEST',
+        'Invalid country code. Use a valid ISO 3166-1 alpha-2 country code.',
+        { url: request.url },
+      );
+    }
+    return profile;
+  }
+
+  #plan(mode: 'basic' | 'stealth', country: CountryProfile | undefined): Attempt {
+    return { mode, proxy: this.#proxies.pick(mode, country?.code) };
+  }
+
+  async #attempt(
+    request: PageRequest,
+    country: CountryProfile | undefined,
+    attempt: Attempt,
+    blocked?: string,
+  ): Promise<PageResult> {
+    const engine = request.engine ?? this.#engine;
+    const optionsReason = browserReasonForOptions(request);
+    if (engine === 'http') {
+      const result = await this.#viaHttp(request, attempt, 'engine:http');
+      const unsupported = browserOnlyFeatures(request);
+      if (unsupported.length) result.unsupportedFeatures = unsupported;
+      return result;
+    }
+    if (engine === 'browser' || optionsReason || attempt.mode === 'stealth') {
+      const reason = blocked ?? (engine === 'browser' ? 'engine:browser' : (optionsReason ?? 'options:stealth'));
+      return this.#viaBrowser(request, country, attempt, reason);
+    }
+    const plain = await this.#viaHttp(request, attempt, 'http:static');
+    const jsReason = javascriptReason(plain);
+    if (!jsReason) return plain;
+    try {
+      return await this.#viaBrowser(request, country, attempt, jsReason);
+    } catch (error) {
+      if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) {
+        plain.engineReason = `${jsReason}+browser-unavailable`;
+        return plain;
+      }
+      throw error;
+    }
+  }
+
+  async #viaHttp(request: PageRequest, attempt: Attempt, reason: string): Promise<PageResult> {
+    const httpRequest: HttpRequest = { url: request.url };
+    if (request.headers) httpRequest.headers = request.headers;
+    if (request.timeoutMs !== undefined) httpRequest.timeoutMs = request.timeoutMs;
+    if (request.skipTlsVerification !== undefined) httpRequest.skipTlsVerification = request.skipTlsVerification;
+    if (request.signal) httpRequest.signal = request.signal;
+    if (attempt.proxy) httpRequest.proxy = attempt.proxy;
+    const result = await this.#http.fetch(httpRequest);
+    return { ...result, engineReason: reason, proxyUsed: attempt.mode };
+  }
+
+  async #viaBrowser(
+    request: PageRequest,
+    country: CountryProfile | undefined,
+    attempt: Attempt,
+    reason: string,
+  ): Promise<PageResult> {
+    const browserRequest: BrowserFetchRequest = {
+      url: request.url,
+      timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      skipTlsVerification: request.skipTlsVerification ?? true,
+      mobile: request.mobile ?? false,
+      waitFor: request.waitFor ?? 0,
+      blockAds: request.blockAds ?? true,
+      stealth: attempt.mode === 'stealth',
+      proxyLoopback: this.#proxyLoopback,
+    };
+    if (request.headers) browserRequest.headers = request.headers;
+    if (request.signal) browserRequest.signal = request.signal;
+    if (country) browserRequest.country = country;
+    if (request.location?.languages?.length) browserRequest.languages = request.location.languages;
+    if (request.screenshot) browserRequest.screenshot = request.screenshot;
+    if (request.actions?.length) browserRequest.actions = request.actions;
+    if (attempt.proxy) browserRequest.proxy = attempt.proxy;
+    let result: BrowserFetchResult;
+    try {
+      result = await this.#browser.fetch(browserRequest);
+    } catch (error) {
+      if (isBrowserError(error) && error.code === 'SCRAPE_DOWNLOAD') {
+        const file = await this.#viaHttp(request, attempt, 'download');
+        const unsupported = browserOnlyFeatures(request);
+        if (unsupported.length) file.unsupportedFeatures = unsupported;
+        return file;
+      }
+      throw error;
+    }
+    const { consent: _consent, settled: _settled, ...page } = result;
+    return { ...page, engineReason: reason, proxyUsed: attempt.mode };
+  }
+}

@@ -1,0 +1,64 @@
+/** Proxy servers by use (the `proxies` field of `FetcherOptions`). */
+export interface ProxyConfig {
+  /**
+   * Proxies for `proxy: 'basic'` (and the first attempt of `'auto'`), used in rotation: `http://user:pass@host:port`.
+   * @default [] (direct connections)
+   */
+  basic?: string[];
+  /**
+   * Proxies for `proxy: 'stealth'` and the stealth retry of `'auto'`, in rotation. Without any, stealth requests use
+   * the basic proxies (or go direct) with the browser's fingerprint evasions.
+   * @default []
+   */
+  stealth?: string[];
+  /**
+   * Proxies by ISO 3166-1 alpha-2 country code (`{ DE: [...] }`), used for requests whose `location.country`
+   * matches, whatever the proxy mode.
+   * @default {}
+   */
+  byCountry?: Record<string, string[]>;
+  /**
+   * Send requests for loopback hosts (`localhost`, `127.0.0.1`) through the proxy too. Chromium bypasses proxies
+   * for them by default.
+   * @default false
+   */
+  proxyLoopback?: boolean;
+}
+
+/** Picks proxies round-robin per list. */
+export class ProxyRotation {
+  readonly #config: ProxyConfig;
+  readonly #cursor = new Map<string[], number>();
+
+  constructor(config: ProxyConfig = {}) {
+    for (const list of [config.basic, config.stealth, ...Object.values(config.byCountry ?? {})]) {
+      for (const proxy of list ?? []) {
+        try {
+          new URL(proxy);
+        } catch {
+          throw new TypeError(`Expected every proxy to be a URL like \`http://user:pass@host:port\`, got \`${proxy}\``);
+        }
+      }
+    }
+    this.#config = config;
+  }
+
+  /** The proxy for a request in `mode` (and `country`), or `undefined` for a direct connection. */
+  pick(mode: 'basic' | 'stealth', country?: string): string | undefined {
+    const byCountry = country ? this.#countryList(country) : undefined;
+    const list =
+      byCountry ?? (mode === 'stealth' && this.#config.stealth?.length ? this.#config.stealth : this.#config.basic);
+    if (!list?.length) return undefined;
+    const index = this.#cursor.get(list) ?? 0;
+    this.#cursor.set(list, (index + 1) % list.length);
+    return list[index];
+  }
+
+  #countryList(country: string): string[] | undefined {
+    const code = country.toUpperCase();
+    for (const [key, list] of Object.entries(this.#config.byCountry ?? {})) {
+      if (key.toUpperCase() === code && list.length) return list;
+    }
+    return undefined;
+  }
+}
