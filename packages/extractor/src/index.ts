@@ -1,5 +1,6 @@
 // Markdown converter
-export * from './markdown/index.js';
+export { htmlToMarkdown, MarkdownBudgetError } from './markdown/index.js';
+export type { MarkdownOptions } from './markdown/index.js';
 // Main-content extraction
 export { extractMainContent } from './content/index.js';
 export type { MainContentOptions } from './content/index.js';

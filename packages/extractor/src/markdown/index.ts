@@ -1,2 +1,4 @@
-// Public surface of the HTML → markdown converter (owned by the markdown work, issue 3).
-export {};
+// Public surface of the HTML → markdown converter.
+export { htmlToMarkdown } from './html-to-markdown.js';
+export type { MarkdownOptions } from './html-to-markdown.js';
+export { MarkdownBudgetError } from './errors.js';

@@ -1,0 +1,129 @@
+import type { Capture } from './capture.js';
+
+const LANGUAGE = /(?:^|\s)(?:language|lang)-([^\s]+)/;
+const HIGHLIGHT = /(?:^|\s)highlight-(?:source-|text-)?([A-Za-z0-9#+_.-]+)/;
+const BRUSH = /brush:\s*([\w#+.-]+)/;
+const VALID = /^[\w#+.-]{1,32}$/;
+const NO_LANGUAGE = new Set(['none', 'nohighlight', 'plain', 'plaintext', 'no-highlight']);
+/** Line-number gutters and copy buttons that code highlighters put inside or beside the code. */
+const GUTTER =
+  /(?:^|\s)(?:gutter|gl|linenos?|lineno|line-?numbers?(?:-rows)?|line-number|ln-num|hljs-ln-numbers|rouge-gutter|blob-num|CodeMirror-linenumber|react-syntax-highlighter-line-number|code-line-number|copy-?button|copy-code-button|clipboard)(?:\s|$)/i;
+/** Elements that start a new line inside `<pre>` even without a newline character (one-div-per-line highlighters). */
+const LINE_ELEMENTS = new Set(['div', 'p', 'li', 'tr', 'table', 'ul', 'ol']);
+const SKIPPED = new Set(['script', 'style', 'button', 'template', 'noscript', 'svg']);
+
+/** The code language named by `class` (`language-*`, `lang-*`, `highlight-*`, `brush:`) or `data-lang`. */
+export function languageOf(attribs: Record<string, string>): string {
+  const data = attribs['data-lang'] ?? attribs['data-language'];
+  let lang = data?.trim();
+  const cls = attribs.class;
+  if (!lang && cls) lang = LANGUAGE.exec(cls)?.[1] ?? HIGHLIGHT.exec(cls)?.[1] ?? BRUSH.exec(cls)?.[1];
+  if (!lang) return '';
+  if (cls && !data && HIGHLIGHT.test(cls) && !LANGUAGE.test(cls)) lang = lang.split('-')[0]!;
+  lang = lang.toLowerCase();
+  return VALID.test(lang) && !NO_LANGUAGE.has(lang) ? lang : '';
+}
+
+/** True for elements that are line-number gutters or copy buttons. */
+export function isGutter(attribs: Record<string, string>): boolean {
+  const cls = attribs.class;
+  return cls !== undefined && GUTTER.test(cls);
+}
+
+/** A fence longer than any run of backticks in the code. */
+function fenceFor(code: string): string {
+  let longest = 0;
+  if (code.includes('```')) for (const m of code.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/** `<pre>`: its text kept exactly, gutters dropped, as a fenced block with the language of its classes. */
+export class PreCapture implements Capture {
+  #depth = 0;
+  #code = '';
+  #last = '';
+  #language: string;
+
+  constructor(language: string) {
+    this.#language = language;
+  }
+
+  open(name: string, attribs: Record<string, string>): boolean {
+    if (SKIPPED.has(name) || isGutter(attribs)) return false;
+    if (name === 'br') this.text('\n');
+    else if (LINE_ELEMENTS.has(name) && this.#code !== '' && this.#last !== '\n') this.text('\n');
+    if (name === 'code' && !this.#language) this.#language = languageOf(attribs);
+    this.#depth++;
+    return true;
+  }
+
+  text(data: string): void {
+    if (data === '') return;
+    this.#code += data;
+    this.#last = data[data.length - 1]!;
+  }
+
+  close(): boolean {
+    if (this.#depth === 0) return true;
+    this.#depth--;
+    return false;
+  }
+
+  /** The fenced block, or '' when the `<pre>` holds only whitespace. */
+  finish(): string {
+    let code = this.#code;
+    if (code.includes('\r')) code = code.replace(/\r\n?/g, '\n');
+    if (code.startsWith('\n')) code = code.slice(1);
+    if (code.endsWith('\n')) code = code.slice(0, -1);
+    if (code.trim() === '') return '';
+    const fence = fenceFor(code);
+    return `${fence}${this.#language}\n${code}\n${fence}`;
+  }
+}
+
+/** Inline `<code>`, `<kbd>`, `<samp>`, `<tt>` (and `<pre>` where only inline content fits): a code span. */
+export class CodeCapture implements Capture {
+  #depth = 0;
+  #code = '';
+  readonly #newline: string;
+
+  constructor(newline = ' ') {
+    this.#newline = newline;
+  }
+
+  open(name: string, attribs: Record<string, string>): boolean {
+    if (SKIPPED.has(name) || isGutter(attribs)) return false;
+    if (name === 'br') this.#code += this.#newline;
+    this.#depth++;
+    return true;
+  }
+
+  text(data: string): void {
+    this.#code += data;
+  }
+
+  close(): boolean {
+    if (this.#depth === 0) return true;
+    this.#depth--;
+    return false;
+  }
+
+  /** The raw text of the element. */
+  get code(): string {
+    return this.#code;
+  }
+
+  /** The code span, with leading and trailing whitespace reported apart (it belongs outside the span). */
+  finish(): { span: string; leadingSpace: boolean; trailingSpace: boolean } {
+    let code = this.#code;
+    // A line break in inline code displays as a space; runs of plain spaces are kept (they are in the text).
+    if (/[\r\n\t]/.test(code)) code = code.replace(/[ \t]*[\r\n][ \t\r\n]*/g, ' ').replace(/\t/g, ' ');
+    if (code === '') return { span: '', leadingSpace: false, trailingSpace: false };
+    if (code.trim() === '') return { span: '', leadingSpace: true, trailingSpace: false };
+    let longest = 0;
+    if (code.includes('`')) for (const m of code.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+    const fence = '`'.repeat(longest + 1);
+    const pad = code.startsWith('`') || code.endsWith('`') || (code.startsWith(' ') && code.endsWith(' ')) ? ' ' : '';
+    return { span: `${fence}${pad}${code}${pad}${fence}`, leadingSpace: false, trailingSpace: false };
+  }
+}

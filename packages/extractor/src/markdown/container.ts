@@ -1,0 +1,267 @@
+import { collapseWhitespace, escapeLineStart, escapeText, HELD, resolveHeld } from './escape.js';
+
+export type BlockKind = 'p' | 'heading' | 'code' | 'list' | 'quote' | 'table' | 'hr' | 'math' | 'dd' | 'other';
+
+/** A finished block of markdown, without surrounding blank lines. */
+export interface Block {
+  kind: BlockKind;
+  text: string;
+  /** Lists: the bullet character or the ordered delimiter, so that two adjacent lists stay apart. */
+  marker?: string;
+  /** Ordered lists: the first number. */
+  start?: number;
+}
+
+/**
+ * Where content goes. Block containers (root, quote, item, cell, ...) collect paragraphs and blocks; inline
+ * captures (link text, heading text) hold one line of inline content and turn block boundaries into breaks.
+ */
+export type ContainerKind = 'root' | 'quote' | 'item' | 'cell' | 'caption' | 'dd' | 'gap' | 'link' | 'heading';
+
+export type MarkKind = 'em' | 'strong' | 'del' | 'sup' | 'sub';
+
+const OPEN: Record<MarkKind, string> = { em: '*', strong: '**', del: '~~', sup: '<sup>', sub: '<sub>' };
+const CLOSE: Record<MarkKind, string> = { em: '*', strong: '**', del: '~~', sup: '</sup>', sub: '</sub>' };
+
+interface Mark {
+  kind: MarkKind;
+  /** False for a mark nested in one of its own kind (`<b><strong>`): it writes nothing. */
+  active: boolean;
+  emitted: boolean;
+  suppressed: boolean;
+  close: string;
+}
+
+/**
+ * One container's output. Inline content is written lazily: whitespace, hard breaks and opening emphasis markers
+ * wait until real content follows, so nothing trails a line and empty elements leave no markers behind.
+ */
+export class Container {
+  readonly kind: ContainerKind;
+  readonly blocks: Block[] = [];
+  /** A `<p>` opened in this container (list items: the list is loose). */
+  sawParagraph = false;
+  /** Whitespace came before the first content (inline captures move it outside themselves). */
+  leadingSpace = false;
+  readonly #inlineOnly: boolean;
+  readonly #breakText: string;
+  readonly #breakIsNewline: boolean;
+  readonly #maxBreaks: number;
+  #inline = '';
+  #hasContent = false;
+  #pendingSpace = false;
+  #pendingBreaks = 0;
+  #held = '';
+  #last = '';
+  readonly #marks: Mark[] = [];
+
+  constructor(kind: ContainerKind, breakText = '\\\n') {
+    this.kind = kind;
+    this.#inlineOnly = kind === 'link' || kind === 'heading';
+    this.#breakText = kind === 'heading' ? ' ' : breakText;
+    this.#breakIsNewline = this.#breakText.endsWith('\n');
+    this.#maxBreaks = this.#breakIsNewline ? 1 : 2;
+  }
+
+  get inlineOnly(): boolean {
+    return this.#inlineOnly;
+  }
+
+  /** Trailing whitespace is pending (inline captures move it outside themselves). */
+  get trailingSpace(): boolean {
+    return this.#pendingSpace;
+  }
+
+  get hasInline(): boolean {
+    return this.#hasContent;
+  }
+
+  /** Collapsible whitespace. */
+  space(): void {
+    if (this.#hasContent) this.#pendingSpace = true;
+    else this.leadingSpace = true;
+  }
+
+  /** A text node: whitespace collapsed, markdown-looking characters escaped. */
+  text(raw: string): void {
+    let s = collapseWhitespace(raw);
+    if (s === '') return;
+    if (s.charCodeAt(0) === 32) {
+      this.space();
+      s = s.slice(1);
+    }
+    const trailing = s.charCodeAt(s.length - 1) === 32;
+    if (trailing) s = s.slice(0, -1);
+    if (s !== '') {
+      const lineStart = !this.#hasContent || (this.#pendingBreaks > 0 && this.#breakIsNewline);
+      const prev = lineStart ? '' : this.#pendingSpace ? ' ' : this.#held || this.#last;
+      let held = s[s.length - 1]!;
+      const inLink = this.kind === 'link';
+      if (HELD.has(held) && !(inLink && held === ']')) s = s.slice(0, -1);
+      else held = '';
+      let out = s === '' ? '' : escapeText(s, prev, inLink, held || undefined);
+      if (lineStart && out !== '') out = escapeLineStart(out);
+      if (out !== '') this.#append(out);
+      else if (held) this.#append('');
+      if (held) this.#held = held;
+    }
+    if (trailing) this.space();
+  }
+
+  /** Markdown written as is (links, images, code spans, markers). */
+  raw(s: string, leadingSpace = false, trailingSpace = false): void {
+    if (leadingSpace) this.space();
+    if (s !== '') this.#append(s);
+    if (trailingSpace) this.space();
+  }
+
+  /** `<br>`: a hard line break once more content follows; two in a row end the paragraph where that is possible. */
+  hardBreak(): void {
+    if (this.kind === 'heading') return this.space();
+    if (!this.#hasContent) return;
+    if (this.#pendingBreaks >= this.#maxBreaks) {
+      if (!this.#inlineOnly && this.kind !== 'cell') this.flushParagraph();
+      return;
+    }
+    this.#pendingBreaks++;
+    this.#pendingSpace = false;
+  }
+
+  /** The start or end of a block-level element. */
+  boundary(): void {
+    if (this.kind === 'heading') this.space();
+    else if (this.#inlineOnly) {
+      if (this.#hasContent) this.#pendingBreaks = 1;
+    } else this.flushParagraph();
+  }
+
+  /** Open inline marks; the converter stops opening more past a small limit (deep nesting stays linear). */
+  get markCount(): number {
+    return this.#marks.length;
+  }
+
+  openMark(kind: MarkKind): void {
+    const active = !this.#marks.some((m) => m.kind === kind && m.active);
+    this.#marks.push({ kind, active, emitted: false, suppressed: false, close: CLOSE[kind] });
+  }
+
+  closeMark(): void {
+    const mark = this.#marks.pop();
+    if (!mark?.emitted || mark.suppressed) return;
+    this.#writeClose(mark);
+  }
+
+  /** A footnote reference replaces its `<sup>`: the sup, if it has written nothing yet, writes nothing at all. */
+  suppressPendingMark(kind: MarkKind): void {
+    for (let i = this.#marks.length - 1; i >= 0; i--) {
+      const mark = this.#marks[i]!;
+      if (mark.kind === kind && !mark.emitted) {
+        mark.suppressed = true;
+        return;
+      }
+    }
+  }
+
+  /** Ends the current paragraph; open emphasis is closed here and reopened in the next one. */
+  flushParagraph(): void {
+    if (!this.#hasContent) {
+      this.#resetInline();
+      return;
+    }
+    const text = this.#takeInline();
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    this.blocks.push({ kind: 'p', text: trimmed.length === text.length ? text : escapeLineStart(trimmed) });
+  }
+
+  /** Adds a finished block; inline captures take it as a line of their own. */
+  pushBlock(block: Block): void {
+    if (block.text === '') return;
+    if (this.#inlineOnly) {
+      if (this.#hasContent) this.#pendingBreaks = 1;
+      this.#append(block.text.replace(/\n+/g, this.#breakText));
+      this.#pendingBreaks = 1;
+      return;
+    }
+    this.flushParagraph();
+    this.blocks.push(block);
+  }
+
+  /** The last block, once the current paragraph is finished. */
+  previousBlock(): Block | undefined {
+    this.flushParagraph();
+    return this.blocks[this.blocks.length - 1];
+  }
+
+  /** The inline content of a capture (link text, heading text). */
+  finishInline(): string {
+    if (!this.#hasContent) return '';
+    return this.#takeInline();
+  }
+
+  /** Every block, the current paragraph included; the container is empty afterwards. */
+  takeBlocks(): Block[] {
+    this.flushParagraph();
+    return this.blocks.splice(0);
+  }
+
+  #takeInline(): string {
+    for (let i = this.#marks.length - 1; i >= 0; i--) {
+      const mark = this.#marks[i]!;
+      if (mark.emitted && !mark.suppressed) {
+        this.#writeClose(mark);
+        mark.emitted = false;
+      }
+    }
+    if (this.#held) this.#inline += resolveHeld(this.#held, '');
+    const text = this.#inline;
+    this.#resetInline();
+    return text;
+  }
+
+  #resetInline(): void {
+    this.#inline = '';
+    this.#hasContent = false;
+    this.#pendingSpace = false;
+    this.#pendingBreaks = 0;
+    this.#held = '';
+    this.#last = '';
+  }
+
+  #writeClose(mark: Mark): void {
+    if (this.#held) {
+      this.#inline += resolveHeld(this.#held, mark.close[0]!);
+      this.#held = '';
+    }
+    this.#inline += mark.close;
+    this.#last = mark.close[mark.close.length - 1]!;
+  }
+
+  #append(s: string): void {
+    let prefix = '';
+    if (this.#pendingBreaks > 0) {
+      prefix = this.#pendingBreaks === 1 ? this.#breakText : this.#breakText.repeat(this.#pendingBreaks);
+    } else if (this.#pendingSpace) prefix = ' ';
+    this.#pendingBreaks = 0;
+    this.#pendingSpace = false;
+    let prev = prefix === '' ? this.#held || this.#last : prefix[prefix.length - 1]!;
+    for (const mark of this.#marks) {
+      if (mark.emitted || !mark.active || mark.suppressed) continue;
+      const open = mark.kind === 'em' && prev === '*' ? '_' : OPEN[mark.kind];
+      mark.close = mark.kind === 'em' ? open : CLOSE[mark.kind];
+      mark.emitted = true;
+      prefix += open;
+      prev = open[open.length - 1]!;
+    }
+    if (this.#held) {
+      this.#inline += resolveHeld(this.#held, prefix !== '' ? prefix[0]! : (s[0] ?? ''));
+      this.#held = '';
+    }
+    if (prefix !== '') this.#inline += prefix;
+    if (s !== '') {
+      this.#inline += s;
+      this.#last = s[s.length - 1]!;
+    } else if (prefix !== '') this.#last = prefix[prefix.length - 1]!;
+    this.#hasContent = true;
+  }
+}

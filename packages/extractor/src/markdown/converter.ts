@@ -1,0 +1,632 @@
+import { joinBlocks, prefixLines } from './blocks.js';
+import type { Budget } from './budget.js';
+import type { Capture } from './capture.js';
+import { CodeCapture, languageOf, PreCapture } from './code.js';
+import { Container, type MarkKind } from './container.js';
+import { feedHtml, type HtmlSink } from './drivers.js';
+import { collapseWhitespace, escapeBrackets } from './escape.js';
+import { type ListItem, renderList } from './lists.js';
+import { isMathScript, MathCapture } from './math.js';
+import { alignOf, colspanOf, renderTable, rowspanOf, type TableModel, type TableRow } from './tables.js';
+import * as T from './tags.js';
+import { formatDestination, formatTitle, UrlResolver } from './urls.js';
+
+export interface ConverterOptions {
+  baseUrl?: string;
+  removeBase64Images: boolean;
+  budget: Budget;
+  /** `<iframe srcdoc>` nesting level. */
+  depth?: number;
+}
+
+type Frame = number | { close(): void };
+const NONE = 0;
+const BOUNDARY = 1;
+const MARK = 2;
+const SUP = 3;
+
+/** Quotes, lists, tables and definitions nested deeper than this convert as plain blocks (keeps output linear). */
+const MAX_NESTING = 32;
+/** Inline marks (emphasis, strike, sup/sub) open at once in one container beyond this write nothing. */
+const MAX_MARKS = 16;
+/** Text nodes longer than this are converted in slices, with a budget check between them. */
+const TEXT_SLICE = 1 << 20;
+const MAX_IFRAME_DEPTH = 2;
+
+const LANGUAGE_HINT = /(?:^|\s)(?:language-|lang-|highlight-|brush:)/;
+const SKIP_LINK_TEXT = /^skip (?:to (?:the )?(?:main |primary |page )?(?:content|navigation|menu)|navigation)$/i;
+const FOOTNOTE_FRAGMENT = /^(?:user-content-)?(?:fn|footnote|cite_note|note|ftn|endnote)/i;
+const FOOTNOTE_BACKREF = /^(?:user-content-)?(?:fnref|cite_ref|footnote-ref|ftnref)/i;
+
+interface ListFrame {
+  ordered: boolean;
+  start?: number;
+  reversed: boolean;
+  items: ListItem[];
+  gap: Container;
+  parent: Container;
+}
+
+interface TableFrame {
+  model: TableModel;
+  gap: Container;
+  parent: Container;
+  row: TableRow | null;
+  head: boolean;
+}
+
+function integer(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number.parseInt(value, 10);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Escapes a trailing `#` run that CommonMark would read as a closing sequence. */
+function headingText(text: string): string {
+  if (!text.endsWith('#')) return text;
+  if (/^#+$/.test(text)) return '\\' + text;
+  return text.replace(/(\s)(#+)$/, '$1\\$2');
+}
+
+/**
+ * Turns a stream of start tags, text and end tags into markdown in one pass. Structure that needs look-ahead
+ * (link text, headings, list items, table cells) is held in small containers until its element ends.
+ */
+export class Converter implements HtmlSink {
+  readonly #options: ConverterOptions;
+  readonly #budget: Budget;
+  readonly #urls: UrlResolver;
+  readonly #root = new Container('root');
+  readonly #containers: Container[] = [this.#root];
+  #cur: Container = this.#root;
+  readonly #frames: Frame[] = [];
+  readonly #lists: ListFrame[] = [];
+  readonly #tables: TableFrame[] = [];
+  readonly #hints: { depth: number; language: string }[] = [];
+  readonly #footnotes = new Map<string, string>();
+  #capture: Capture | null = null;
+  #captured: (() => void) | null = null;
+  #nesting = 0;
+  #cells = 0;
+  #sup = 0;
+
+  constructor(options: ConverterOptions) {
+    this.#options = options;
+    this.#budget = options.budget;
+    this.#urls = new UrlResolver(options.baseUrl);
+  }
+
+  open(name: string, attribs: Record<string, string>): boolean {
+    this.#budget.tick();
+    if (this.#capture) return this.#capture.open(name, attribs);
+    const cls = attribs.class;
+    if (cls !== undefined && T.SKIP_CLASS.test(cls)) return false;
+    const cur = this.#cur;
+    const kind = T.TAGS.get(name) ?? T.INLINE;
+    switch (kind) {
+      case T.INLINE:
+        this.#frames.push(NONE);
+        if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
+        return true;
+      case T.SKIP:
+        return false;
+      case T.BLOCK:
+        cur.boundary();
+        this.#frames.push(BOUNDARY);
+        if (cls !== undefined && LANGUAGE_HINT.test(cls)) this.#hint(attribs);
+        return true;
+      case T.PARAGRAPH:
+        cur.sawParagraph = true;
+        return this.#boundary(cur);
+      case T.TERM:
+        return this.#boundary(cur);
+      case T.BREAK:
+        cur.hardBreak();
+        return false;
+      case T.RULE:
+        if (cur.inlineOnly) cur.boundary();
+        else cur.pushBlock({ kind: 'hr', text: '---' });
+        return false;
+      case T.HEADING:
+        return this.#openHeading(name, cur);
+      case T.LINK:
+        return this.#openLink(attribs, cur);
+      case T.IMAGE:
+        this.#image(attribs, cur);
+        return false;
+      case T.EMPHASIS:
+        return this.#openMark('em', cur);
+      case T.STRONG:
+        return this.#openMark('strong', cur);
+      case T.STRIKE:
+        return this.#openMark('del', cur);
+      case T.SUPERSCRIPT:
+        this.#openMark('sup', cur);
+        this.#frames[this.#frames.length - 1] = SUP;
+        this.#sup++;
+        return true;
+      case T.SUBSCRIPT:
+        return this.#openMark('sub', cur);
+      case T.CODE:
+        return this.#openCode(new CodeCapture());
+      case T.PRE:
+        return this.#openPre(attribs, cur);
+      case T.LIST:
+      case T.ORDERED_LIST:
+        return this.#openList(kind === T.ORDERED_LIST, attribs, cur);
+      case T.ITEM:
+        return this.#openItem(attribs, cur);
+      case T.QUOTE:
+        return this.#openQuote(cur);
+      case T.DEFINITION:
+        return this.#openDefinition(cur);
+      case T.TABLE:
+        return this.#openTable(attribs, cur);
+      case T.CAPTION:
+        return this.#openCaption(cur);
+      case T.TABLE_SECTION:
+        return this.#openTableSection(name, cur);
+      case T.ROW:
+        return this.#openRow(cur);
+      case T.CELL:
+        return this.#openCell(name, attribs, cur);
+      case T.MATH:
+        return this.#openMath(new MathCapture(attribs));
+      case T.SCRIPT:
+        return this.#openScript(attribs);
+      case T.INPUT:
+        if (attribs.type?.toLowerCase() === 'checkbox' && cur.kind === 'item' && !cur.hasInline && !cur.blocks.length) {
+          cur.raw(attribs.checked !== undefined ? '[x]' : '[ ]', false, true);
+        }
+        return false;
+      case T.BASE:
+        if (attribs.href !== undefined) this.#urls.setBaseElement(attribs.href);
+        return false;
+      case T.IFRAME:
+        this.#iframe(attribs, cur);
+        return false;
+      default:
+        this.#frames.push(NONE);
+        return true;
+    }
+  }
+
+  text(data: string): void {
+    if (this.#capture) {
+      this.#capture.text(data);
+      return;
+    }
+    if (data.length <= TEXT_SLICE) {
+      this.#cur.text(data);
+      return;
+    }
+    for (let i = 0; i < data.length;) {
+      let end = Math.min(i + TEXT_SLICE, data.length);
+      if (end < data.length) {
+        const space = data.lastIndexOf(' ', end);
+        if (space > i + TEXT_SLICE / 2) end = space + 1;
+      }
+      this.#cur.text(data.slice(i, end));
+      this.#budget.check();
+      i = end;
+    }
+  }
+
+  close(name: string): void {
+    const capture = this.#capture;
+    if (capture) {
+      if (capture.close(name)) {
+        const done = this.#captured!;
+        this.#capture = null;
+        this.#captured = null;
+        done();
+      }
+      return;
+    }
+    const frame = this.#frames.pop();
+    if (frame === undefined) return;
+    if (typeof frame !== 'number') frame.close();
+    else if (frame === BOUNDARY) this.#cur.boundary();
+    else if (frame === MARK) this.#cur.closeMark();
+    else if (frame === SUP) {
+      this.#sup--;
+      this.#cur.closeMark();
+    }
+    const hints = this.#hints;
+    while (hints.length > 0 && hints[hints.length - 1]!.depth > this.#frames.length) hints.pop();
+  }
+
+  /** The markdown of everything fed so far (closing whatever is still open). */
+  finish(): string {
+    for (let guard = 0; this.#capture && guard < 1_000_000; guard++) this.close('');
+    while (this.#frames.length > 0) this.close('');
+    const blocks = this.#root.takeBlocks();
+    this.#budget.check();
+    return joinBlocks(blocks, false);
+  }
+
+  // Containers and frames.
+
+  #push(container: Container): void {
+    this.#containers.push(container);
+    this.#cur = container;
+  }
+
+  #pop(): Container {
+    const container = this.#containers.pop()!;
+    this.#cur = this.#containers[this.#containers.length - 1]!;
+    return container;
+  }
+
+  #boundary(cur: Container): boolean {
+    cur.boundary();
+    this.#frames.push(BOUNDARY);
+    return true;
+  }
+
+  #startCapture(capture: Capture, done: () => void): boolean {
+    this.#capture = capture;
+    this.#captured = done;
+    return true;
+  }
+
+  #hint(attribs: Record<string, string>): void {
+    const language = languageOf(attribs);
+    if (language) this.#hints.push({ depth: this.#frames.length, language });
+  }
+
+  // Inline elements.
+
+  #openMark(kind: MarkKind, cur: Container): boolean {
+    if (cur.markCount >= MAX_MARKS) {
+      this.#frames.push(NONE);
+      return true;
+    }
+    cur.openMark(kind);
+    this.#frames.push(MARK);
+    return true;
+  }
+
+  #openLink(attribs: Record<string, string>, cur: Container): boolean {
+    const href = attribs.href?.trim();
+    if (href === undefined || cur.kind === 'link' || /^javascript:/i.test(href)) {
+      this.#frames.push(NONE);
+      return true;
+    }
+    const hash = href.indexOf('#');
+    const fragment = hash >= 0 ? href.slice(hash + 1) : '';
+    if (fragment !== '') {
+      if (
+        attribs['data-footnote-backref'] !== undefined ||
+        attribs.role === 'doc-backlink' ||
+        FOOTNOTE_BACKREF.test(fragment)
+      ) {
+        return false;
+      }
+      if (
+        attribs['data-footnote-ref'] !== undefined ||
+        attribs.role === 'doc-noteref' ||
+        /(?:^|\s)footnote-ref(?:\s|$)/.test(attribs.class ?? '') ||
+        (this.#sup > 0 && FOOTNOTE_FRAGMENT.test(fragment))
+      ) {
+        return this.#openFootnoteRef(fragment, cur);
+      }
+    }
+    const breakText = cur.kind === 'heading' ? ' ' : this.#cells > 0 ? '<br>' : '\\\n';
+    const link = new Container('link', breakText);
+    this.#push(link);
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        const text = link.finishInline();
+        const parent = this.#cur;
+        if (text === '' || (fragment !== '' && SKIP_LINK_TEXT.test(text))) {
+          if (link.leadingSpace || link.trailingSpace) parent.space();
+          return;
+        }
+        const destination = formatDestination(this.#urls.resolve(href));
+        parent.raw(`[${text}](${destination}${formatTitle(attribs.title)})`, link.leadingSpace, link.trailingSpace);
+      },
+    });
+    return true;
+  }
+
+  #openFootnoteRef(fragment: string, cur: Container): boolean {
+    if (this.#sup > 0) cur.suppressPendingMark('sup');
+    const capture = new CodeCapture();
+    return this.#startCapture(capture, () => {
+      let label = this.#footnotes.get(fragment);
+      if (label === undefined) {
+        label = capture.code.replace(/[^\p{L}\p{N}_-]+/gu, '') || String(this.#footnotes.size + 1);
+        this.#footnotes.set(fragment, label);
+      }
+      this.#cur.raw(`[^${label}]`);
+    });
+  }
+
+  #image(attribs: Record<string, string>, cur: Container): void {
+    const src = attribs.src?.trim() || attribs['data-src']?.trim();
+    if (!src) return;
+    let destination: string;
+    if (/^data:/i.test(src)) {
+      const comma = src.indexOf(',');
+      const base64 = comma > 0 && /;base64$/i.test(src.slice(0, comma));
+      destination = base64 && this.#options.removeBase64Images ? '<Base64-Image-Removed>' : formatDestination(src);
+    } else destination = formatDestination(this.#urls.resolve(src));
+    const alt = attribs.alt ? escapeBrackets(collapseWhitespace(attribs.alt).trim()) : '';
+    cur.raw(`![${alt}](${destination}${formatTitle(attribs.title)})`);
+  }
+
+  #openCode(capture: CodeCapture): boolean {
+    return this.#startCapture(capture, () => {
+      const { span, leadingSpace } = capture.finish();
+      if (span !== '') this.#cur.raw(span);
+      else if (leadingSpace) this.#cur.space();
+    });
+  }
+
+  #openMath(capture: MathCapture): boolean {
+    return this.#startCapture(capture, () => this.#math(capture.finish(), capture.display));
+  }
+
+  #openScript(attribs: Record<string, string>): boolean {
+    const mode = isMathScript(attribs);
+    if (!mode) return false;
+    const capture = new CodeCapture('\n');
+    return this.#startCapture(capture, () => this.#math(capture.code.trim(), mode === 'display'));
+  }
+
+  #math(tex: string, display: boolean): void {
+    if (tex === '') return;
+    const cur = this.#cur;
+    if (display && !cur.inlineOnly) cur.pushBlock({ kind: 'math', text: `$$\n${tex}\n$$` });
+    else cur.raw(display ? `$$${tex}$$` : `$${tex}$`);
+  }
+
+  #iframe(attribs: Record<string, string>, cur: Container): void {
+    const srcdoc = attribs.srcdoc;
+    const depth = this.#options.depth ?? 0;
+    if (!srcdoc || depth >= MAX_IFRAME_DEPTH) return;
+    const inner = new Converter({ ...this.#options, depth: depth + 1 });
+    feedHtml(inner, srcdoc, this.#budget);
+    const text = inner.finish();
+    if (text !== '') cur.pushBlock({ kind: 'other', text });
+  }
+
+  // Block elements.
+
+  #openHeading(name: string, cur: Container): boolean {
+    if (cur.inlineOnly) return this.#boundary(cur);
+    const level = name.charCodeAt(1) - 48;
+    const heading = new Container('heading');
+    this.#push(heading);
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        const text = heading.finishInline().trim();
+        if (text !== '') this.#cur.pushBlock({ kind: 'heading', text: `${'#'.repeat(level)} ${headingText(text)}` });
+      },
+    });
+    return true;
+  }
+
+  #openPre(attribs: Record<string, string>, cur: Container): boolean {
+    if (cur.inlineOnly) return this.#openCode(new CodeCapture());
+    let language = languageOf(attribs);
+    const hint = this.#hints[this.#hints.length - 1];
+    if (!language && hint && this.#frames.length - hint.depth <= 3) language = hint.language;
+    const capture = new PreCapture(language);
+    return this.#startCapture(capture, () => {
+      const text = capture.finish();
+      if (text !== '') this.#cur.pushBlock({ kind: 'code', text });
+    });
+  }
+
+  #openQuote(cur: Container): boolean {
+    if (cur.inlineOnly || this.#nesting >= MAX_NESTING) return this.#boundary(cur);
+    const quote = new Container('quote');
+    this.#push(quote);
+    this.#nesting++;
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        this.#nesting--;
+        const text = joinBlocks(quote.takeBlocks(), false);
+        this.#budget.tick();
+        if (text !== '') this.#cur.pushBlock({ kind: 'quote', text: prefixLines(text, '> ', '> ', '>') });
+      },
+    });
+    return true;
+  }
+
+  #openDefinition(cur: Container): boolean {
+    if (cur.inlineOnly || this.#nesting >= MAX_NESTING) return this.#boundary(cur);
+    const definition = new Container('dd');
+    this.#push(definition);
+    this.#nesting++;
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        this.#nesting--;
+        const text = joinBlocks(definition.takeBlocks(), false);
+        if (text !== '') this.#cur.pushBlock({ kind: 'dd', text: prefixLines(text, ': ', '  ', '') });
+      },
+    });
+    return true;
+  }
+
+  // Lists.
+
+  #startList(ordered: boolean, attribs: Record<string, string>, cur: Container): ListFrame {
+    const list: ListFrame = {
+      ordered,
+      reversed: ordered && attribs.reversed !== undefined,
+      items: [],
+      gap: new Container('gap'),
+      parent: cur,
+    };
+    if (ordered) {
+      const start = integer(attribs.start);
+      if (start !== undefined) list.start = start;
+    }
+    this.#lists.push(list);
+    this.#push(list.gap);
+    this.#nesting++;
+    return list;
+  }
+
+  #endList(list: ListFrame): void {
+    this.#flushListGap(list);
+    this.#pop();
+    this.#lists.pop();
+    this.#nesting--;
+    if (list.items.length === 0) return;
+    list.parent.pushBlock(renderList(list.items, list, list.parent.previousBlock(), this.#budget));
+  }
+
+  /** Content of a list outside its items: a nested list joins the previous item, anything else is an item. */
+  #flushListGap(list: ListFrame): void {
+    const blocks = list.gap.takeBlocks();
+    if (blocks.length === 0) return;
+    const last = list.items[list.items.length - 1];
+    if (last && blocks.every((b) => b.kind === 'list')) last.blocks.push(...blocks);
+    else list.items.push({ blocks, loose: false });
+  }
+
+  #openList(ordered: boolean, attribs: Record<string, string>, cur: Container): boolean {
+    if (cur.inlineOnly || this.#nesting >= MAX_NESTING) return this.#boundary(cur);
+    const list = this.#startList(ordered, attribs, cur);
+    this.#frames.push({ close: () => this.#endList(list) });
+    return true;
+  }
+
+  #openItem(attribs: Record<string, string>, cur: Container): boolean {
+    if (cur.inlineOnly) return this.#boundary(cur);
+    let list = this.#lists[this.#lists.length - 1];
+    let stray = false;
+    if (!list || cur !== list.gap) {
+      if (this.#nesting >= MAX_NESTING) return this.#boundary(cur);
+      list = this.#startList(false, {}, cur);
+      stray = true;
+    }
+    this.#flushListGap(list);
+    const item = new Container('item');
+    const value = integer(attribs.value);
+    const footnote = attribs.id !== undefined ? this.#footnotes.get(attribs.id) : undefined;
+    this.#push(item);
+    const owner = list;
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        const entry: ListItem = { blocks: item.takeBlocks(), loose: item.sawParagraph };
+        if (value !== undefined) entry.value = value;
+        if (footnote !== undefined) entry.footnote = footnote;
+        owner.items.push(entry);
+        if (stray) this.#endList(owner);
+      },
+    });
+    return true;
+  }
+
+  // Tables.
+
+  #table(cur: Container): TableFrame | undefined {
+    const table = this.#tables[this.#tables.length - 1];
+    return table && cur === table.gap ? table : undefined;
+  }
+
+  #openTable(attribs: Record<string, string>, cur: Container): boolean {
+    if (cur.inlineOnly || this.#nesting >= MAX_NESTING) return this.#boundary(cur);
+    const role = attribs.role?.toLowerCase();
+    const table: TableFrame = {
+      model: { rows: [], caption: [], presentation: role === 'presentation' || role === 'none', nested: false },
+      gap: new Container('gap'),
+      parent: cur,
+      row: null,
+      head: false,
+    };
+    this.#tables.push(table);
+    this.#push(table.gap);
+    this.#nesting++;
+    this.#frames.push({
+      close: () => {
+        this.#flushTableGap(table);
+        this.#pop();
+        this.#tables.pop();
+        this.#nesting--;
+        const outer = this.#tables[this.#tables.length - 1];
+        if (outer) outer.model.nested = true;
+        for (const block of renderTable(table.model, this.#budget)) table.parent.pushBlock(block);
+      },
+    });
+    return true;
+  }
+
+  /** Content inside a table but outside its cells goes before the table, as browsers do. */
+  #flushTableGap(table: TableFrame): void {
+    for (const block of table.gap.takeBlocks()) table.parent.pushBlock(block);
+  }
+
+  #openCaption(cur: Container): boolean {
+    const table = this.#table(cur);
+    if (!table) return this.#boundary(cur);
+    this.#flushTableGap(table);
+    const caption = new Container('caption');
+    this.#push(caption);
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        table.model.caption.push(...caption.takeBlocks());
+      },
+    });
+    return true;
+  }
+
+  #openTableSection(name: string, cur: Container): boolean {
+    const table = this.#table(cur);
+    if (!table) return this.#boundary(cur);
+    const previous = table.head;
+    table.head = name === 'thead';
+    this.#frames.push({ close: () => (table.head = previous) });
+    return true;
+  }
+
+  #openRow(cur: Container): boolean {
+    const table = this.#table(cur);
+    if (!table) return this.#boundary(cur);
+    this.#flushTableGap(table);
+    table.row = { cells: [], head: table.head };
+    table.model.rows.push(table.row);
+    this.#frames.push(NONE);
+    return true;
+  }
+
+  #openCell(name: string, attribs: Record<string, string>, cur: Container): boolean {
+    const table = this.#table(cur);
+    if (!table) return this.#boundary(cur);
+    this.#flushTableGap(table);
+    if (!table.row) {
+      table.row = { cells: [], head: table.head };
+      table.model.rows.push(table.row);
+    }
+    const row = table.row;
+    const cell = new Container('cell', '<br>');
+    this.#push(cell);
+    this.#cells++;
+    this.#frames.push({
+      close: () => {
+        this.#pop();
+        this.#cells--;
+        this.#budget.tick();
+        row.cells.push({
+          blocks: cell.takeBlocks(),
+          header: name === 'th' || row.head,
+          colspan: colspanOf(attribs.colspan),
+          rowspan: rowspanOf(attribs.rowspan),
+          align: alignOf(attribs),
+        });
+      },
+    });
+    return true;
+  }
+}

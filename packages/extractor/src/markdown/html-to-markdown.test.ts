@@ -1,0 +1,70 @@
+import { parseDocument } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+
+import { htmlToMarkdown } from './index.js';
+
+const md = (html: string, options?: Parameters<typeof htmlToMarkdown>[1]): string => htmlToMarkdown(html, options);
+
+describe('htmlToMarkdown: reference §10.3 examples', () => {
+  it('converts a paragraph', () => {
+    expect(md('<p>Hello, world!</p>')).toBe('Hello, world!');
+  });
+
+  it('converts bold text and a list', () => {
+    expect(md('<div><p>Hello <strong>bold</strong> world!</p><ul><li>List item</li></ul></div>')).toBe(
+      'Hello **bold** world!\n\n- List item',
+    );
+  });
+
+  it('returns "" for empty input', () => {
+    expect(md('')).toBe('');
+    expect(htmlToMarkdown(null as unknown as string)).toBe('');
+    expect(md('<div>  </div>')).toBe('');
+  });
+});
+
+describe('htmlToMarkdown: structure', () => {
+  it('writes ATX headings', () => {
+    expect(md('<h1>One</h1><h3>Three <em>it</em></h3>')).toBe('# One\n\n### Three *it*');
+  });
+
+  it('writes links with titles and resolves relative URLs against baseUrl', () => {
+    expect(md('<a href="/x" title="A &quot;t&quot;">go</a>', { baseUrl: 'https://e.com/a/b' })).toBe(
+      '[go](https://e.com/x "A \\"t\\"")',
+    );
+    expect(md('<a href="x.html">rel</a>')).toBe('[rel](x.html)');
+  });
+
+  it('writes images with alt text', () => {
+    expect(md('<img src="/i.png" alt="An [image]">', { baseUrl: 'https://e.com/' })).toBe(
+      '![An \\[image\\]](https://e.com/i.png)',
+    );
+  });
+
+  it('nests lists with correct indentation and start numbers', () => {
+    expect(md('<ol start="9"><li>nine<ul><li>sub</li></ul></li><li>ten</li></ol>')).toBe('9. nine\n   - sub\n10. ten');
+  });
+
+  it('fences code with its language', () => {
+    expect(md('<pre><code class="language-ts">let a = 1;\n  a++;\n</code></pre>')).toBe(
+      '```ts\nlet a = 1;\n  a++;\n```',
+    );
+  });
+
+  it('writes GFM tables', () => {
+    expect(md('<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>')).toBe(
+      '| A | B |\n| --- | --- |\n| 1 | 2 |',
+    );
+  });
+
+  it('writes blockquotes and hard breaks', () => {
+    expect(md('<blockquote><p>a<br>b</p><p>c</p></blockquote>')).toBe('> a\\\n> b\n>\n> c');
+  });
+
+  it('converts a DOM without re-parsing it, like the same HTML as a string', () => {
+    const html = '<h2>T</h2><p>x <a href="/y">y</a></p><ul><li>1</li></ul><table><tr><td>a</td><td>b</td></tr></table>';
+    const doc = parseDocument(html);
+    expect(htmlToMarkdown(doc)).toBe(md(html));
+    expect(htmlToMarkdown(doc.children)).toBe(md(html));
+  });
+});

@@ -1,0 +1,62 @@
+import { joinBlocks, prefixLines } from './blocks.js';
+import type { Budget } from './budget.js';
+import type { Block } from './container.js';
+
+export interface ListItem {
+  blocks: Block[];
+  /** The item held a `<p>`: CommonMark renders the whole list loose. */
+  loose: boolean;
+  /** `<li value>`: this item's number, and the next ones count on from it. */
+  value?: number;
+  /** Footnote definitions render as `[^label]: ...`. */
+  footnote?: string;
+}
+
+export interface ListShape {
+  ordered: boolean;
+  /** First number of an ordered list (`<ol start>`); reversed lists default to the item count. */
+  start?: number;
+  reversed: boolean;
+}
+
+const MAX_NUMBER = 999_999_999;
+
+/** Renders a list. `previous` is the block before it in the same container: two adjacent lists get distinct markers. */
+export function renderList(
+  items: readonly ListItem[],
+  shape: ListShape,
+  previous: Block | undefined,
+  budget: Budget,
+): Block {
+  const loose = items.some((item) => item.loose);
+  let marker: string;
+  if (shape.ordered) marker = previous?.kind === 'list' && previous.marker === '.' ? ')' : '.';
+  else marker = previous?.kind === 'list' && previous.marker === '-' ? '*' : '-';
+  let n = shape.reversed ? (shape.start ?? items.length) : (shape.start ?? 1);
+  let first: number | undefined;
+  const out: string[] = [];
+  for (const item of items) {
+    budget.tick();
+    const content = joinBlocks(item.blocks, !loose);
+    let head: string;
+    let indent: string;
+    if (item.footnote !== undefined) {
+      head = `[^${item.footnote}]: `;
+      indent = '    ';
+    } else if (shape.ordered) {
+      if (item.value !== undefined) n = item.value;
+      const number = Math.min(Math.max(n, 0), MAX_NUMBER);
+      first ??= number;
+      head = `${number}${marker} `;
+      indent = ' '.repeat(head.length);
+      n += shape.reversed ? -1 : 1;
+    } else {
+      head = `${marker} `;
+      indent = '  ';
+    }
+    out.push(prefixLines(content, head, indent, ''));
+  }
+  const block: Block = { kind: 'list', text: out.join(loose ? '\n\n' : '\n'), marker };
+  if (shape.ordered) block.start = first ?? 1;
+  return block;
+}
