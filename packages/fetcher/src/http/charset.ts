@@ -9,6 +9,8 @@ import { isHtmlType, isXmlType } from './content-type.js';
 
 /** How far into an HTML or XML document `<meta charset>` and the XML declaration are looked for, in bytes. */
 const PRESCAN_BYTES = 8192;
+/** The prescan goes in steps of this size and stops at the first declaration (most sit in the first few hundred bytes). */
+const PRESCAN_STEP = 512;
 /** Bytes given to the statistical detector when nothing declares the encoding. */
 const DETECT_BYTES = 64 * 1024;
 
@@ -24,43 +26,81 @@ export interface DecodedText {
  * bytes are valid UTF-8, then a statistical guess (chardet), then windows-1252.
  */
 export function decodeText(body: Uint8Array, type: string, declaredCharset?: string): DecodedText {
-  const markup = isHtmlType(type) || isXmlType(type);
-  const sniffer = new Sniffer({
-    maxBytes: markup ? PRESCAN_BYTES : 4,
-    ...(declaredCharset ? { transportLayerEncodingLabel: declaredCharset } : {}),
-  });
-  sniffer.write(body.subarray(0, markup ? PRESCAN_BYTES : 4));
-  if (sniffer.resultType !== ResultType.DEFAULT) {
-    const decoded = tryDecode(body, sniffer.encoding);
+  const bom = bomEncoding(body);
+  if (bom) return tryDecode(body, bom)!;
+  if (declaredCharset) {
+    const decoded = tryDecode(body, declaredCharset);
     if (decoded) return decoded;
+  }
+  if (isHtmlType(type) || isXmlType(type)) {
+    const declared = prescan(body);
+    if (declared) {
+      const decoded = tryDecode(body, declared);
+      if (decoded) return decoded;
+    }
   }
   return decodeUndeclared(body);
 }
 
+function bomEncoding(body: Uint8Array): string | undefined {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8';
+  if (body[0] === 0xff && body[1] === 0xfe) return 'utf-16le';
+  if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be';
+  return undefined;
+}
+
+/** The encoding declared inside the document (WHATWG prescan), if any. */
+function prescan(body: Uint8Array): string | undefined {
+  const sniffer = new Sniffer({ maxBytes: PRESCAN_BYTES });
+  const end = Math.min(body.length, PRESCAN_BYTES);
+  for (let offset = 0; offset < end; offset += PRESCAN_STEP) {
+    sniffer.write(body.subarray(offset, Math.min(end, offset + PRESCAN_STEP)));
+    if (sniffer.resultType !== ResultType.DEFAULT) return sniffer.encoding;
+  }
+  return undefined;
+}
+
 function decodeUndeclared(body: Uint8Array): DecodedText {
-  if (isUtf8(body)) return { text: new TextDecoder('utf-8').decode(body), charset: 'utf-8' };
+  if (isUtf8(body)) return utf8(body);
   const guess = chardet.detect(body.subarray(0, DETECT_BYTES));
-  return (guess && tryDecode(body, guess)) || (tryDecode(body, 'windows-1252') as DecodedText);
+  return (guess && tryDecode(body, guess)) || tryDecode(body, 'windows-1252')!;
+}
+
+function utf8(body: Uint8Array): DecodedText {
+  // Buffer's native UTF-8 decoder is the fastest path; a BOM was handled before.
+  const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return { text: buffer.toString('utf8'), charset: 'utf-8' };
+}
+
+const decoders = new Map<string, TextDecoder | null>();
+
+/** A cached TextDecoder for a label, or null when the label is not a WHATWG encoding. */
+function decoderFor(label: string): TextDecoder | null {
+  let decoder = decoders.get(label);
+  if (decoder === undefined) {
+    try {
+      decoder = new TextDecoder(label);
+    } catch {
+      decoder = null;
+    }
+    if (decoders.size < 256) decoders.set(label, decoder);
+  }
+  return decoder;
 }
 
 /** Decodes with a WHATWG label through TextDecoder, or through iconv-lite for labels outside the standard. */
-function tryDecode(body: Uint8Array, label: string): DecodedText | undefined {
-  let decoder: TextDecoder | undefined;
-  try {
-    decoder = new TextDecoder(label);
-  } catch {
-    decoder = undefined;
-  }
+function tryDecode(body: Uint8Array, rawLabel: string): DecodedText | undefined {
+  const label = rawLabel.trim().toLowerCase();
+  const decoder = decoderFor(label);
   if (decoder) {
     // The "replacement" encoding (ISO-2022-KR, HZ, ...) is a WHATWG safety stop; a guess does better.
     if (decoder.encoding === 'replacement') return undefined;
+    if (decoder.encoding === 'utf-8' && bomEncoding(body) === undefined) return utf8(body);
     return { text: decoder.decode(body), charset: decoder.encoding };
   }
   if (iconv.encodingExists(label)) {
-    return {
-      text: iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), label),
-      charset: label.toLowerCase(),
-    };
+    const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    return { text: iconv.decode(buffer, label), charset: label };
   }
   return undefined;
 }

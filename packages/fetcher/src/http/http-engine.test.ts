@@ -270,6 +270,20 @@ describe('HttpEngine: redirects', () => {
     }
   });
 
+  it('sends cookies set during the chain back on later hops (a cookie wall is not a loop)', async () => {
+    const result = await engine.fetch({
+      url: `${server.url}/http/redirect/cookie-wall`,
+      headers: { cookie: 'mine=1' },
+    });
+    expect(result.status).toBe(200);
+    // Foreign-domain and Secure-over-http cookies stay behind; the caller's own cookie goes along.
+    expect(JSON.parse(result.text!)).toEqual({ cookie: 'mine=1; visited=yes' });
+    expect(result.redirects).toEqual([`${server.url}/http/redirect/cookie-wall`]);
+    // Nothing is kept between requests.
+    const again = await engine.fetch({ url: `${server.url}/http/redirect/cookie-wall` });
+    expect(again.redirects).toHaveLength(1);
+  });
+
   it('returns a redirect status without Location as the result', async () => {
     const result = await engine.fetch({ url: `${server.url}/http/redirect/no-location` });
     expect(result.status).toBe(302);
@@ -354,6 +368,12 @@ describe('HttpEngine: failures', () => {
   it('reports a timeout signal as SCRAPE_TIMEOUT', async () => {
     const error = await failure(engine.fetch({ url: `${server.url}/hostile/hang`, signal: AbortSignal.timeout(50) }));
     expect(error.code).toBe('SCRAPE_TIMEOUT');
+  });
+
+  it('refuses an invalid timeout', async () => {
+    for (const timeoutMs of [0, -1, Number.NaN, 2 ** 40]) {
+      expect((await failure(engine.fetch({ url: `${server.url}/`, timeoutMs }))).code).toBe('SCRAPE_INVALID_REQUEST');
+    }
   });
 
   it('refuses to fetch after close', async () => {

@@ -10,7 +10,8 @@ import { isTextualType, parseContentType, sniffBinary } from './content-type.js'
 import { flattenResponseHeaders, mergeRequestHeaders } from './headers.js';
 import { resolveLimits } from './limits.js';
 import { toFetchError } from './map-error.js';
-import { ACCEPT_ENCODING, parseContentEncoding, readBody, type BodyMeter } from './read-body.js';
+import { ACCEPT_ENCODING, discard, parseContentEncoding, readBody, type BodyMeter } from './read-body.js';
+import { RedirectCookies } from './redirect-cookies.js';
 import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
 
@@ -22,6 +23,9 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** How long `close()` lets in-flight requests finish before it destroys their sockets, in milliseconds. */
 const CLOSE_GRACE_MS = 2_000;
+
+/** The longest delay a Node timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const NO_BODY_STATUSES = new Set([204, 205, 304]);
 
@@ -69,6 +73,12 @@ export class HttpEngine {
     const startedAt = Date.now();
     const start = performance.now();
     const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+      throw new FetchError(
+        'SCRAPE_INVALID_REQUEST',
+        `Expected \`timeoutMs\` to be a number in (0, ${MAX_TIMER_MS}], got \`${String(timeoutMs)}\`.`,
+      );
+    }
     const skipTls = request.skipTlsVerification ?? true;
 
     let hop = this.#firstHop(request);
@@ -90,21 +100,30 @@ export class HttpEngine {
     try {
       const chain = new RedirectChain(this.#limits.maxRedirects);
       const dispatcher = this.#dispatcher(skipTls, request.proxy);
+      let cookies: RedirectCookies | undefined;
+      let cookieState = 0;
       for (;;) {
+        const jar = cookies?.header(hop.url);
         const response = await dispatcher.request({
           origin: hop.url.origin,
           path: hop.url.pathname + hop.url.search,
           method: hop.method,
-          headers: hop.headers,
+          headers: jar
+            ? { ...hop.headers, cookie: hop.headers.cookie ? `${hop.headers.cookie}; ${jar}` : jar }
+            : hop.headers,
           ...(hop.body !== undefined ? { body: hop.body } : {}),
           signal: controller.signal,
         });
         const target = redirectTarget(response.statusCode, response.headers.location, hop.url);
         if (target) {
           await response.body.dump().catch(() => undefined);
-          chain.follow(hop.url, target);
+          const setCookie = response.headers['set-cookie'];
+          if (setCookie) (cookies ??= new RedirectCookies()).store(hop.url, setCookie);
+          const nextState = cookies?.version ?? 0;
+          chain.follow(hop.url, cookieState, target, nextState);
           checkUrlAgainstPolicy(target, this.#policy);
           hop = nextHop(hop, response.statusCode, target);
+          cookieState = nextState;
           continue;
         }
 
@@ -113,7 +132,7 @@ export class HttpEngine {
         const { type, charset: declaredCharset } = parseContentType(headers['content-type']);
         const contentLength = Number(headers['content-length']);
         if (contentLength > this.#limits.maxBodyBytes) {
-          response.body.destroy();
+          discard(response.body);
           throw new FetchError(
             'SCRAPE_RESPONSE_TOO_LARGE',
             `The response body (${contentLength} bytes) exceeds the limit of ${this.#limits.maxBodyBytes} bytes.`,

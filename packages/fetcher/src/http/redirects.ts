@@ -57,12 +57,15 @@ export class RedirectChain {
     this.#max = maxRedirects;
   }
 
-  /** Records `from` as visited before following a redirect to `to`. */
-  follow(from: URL, to: URL): void {
-    const fromKey = withoutHash(from);
+  /**
+   * Records `from` as visited before following a redirect to `to`. The states are the chain's cookie versions
+   * `from` was requested with and `to` will be: coming back to a URL with a new cookie is how sites start a
+   * session, not a loop.
+   */
+  follow(from: URL, fromState: number, to: URL, toState: number): void {
     this.visited.push(redactUrl(from));
-    this.#seen.add(fromKey);
-    const toKey = withoutHash(to);
+    this.#seen.add(`${fromState}\t${withoutHash(from)}`);
+    const toKey = `${toState}\t${withoutHash(to)}`;
     if (this.#seen.has(toKey)) {
       throw new FetchError(
         'SCRAPE_REDIRECT_LOOP',
