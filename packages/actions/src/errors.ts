@@ -1,4 +1,3 @@
-
 /**
  * Stable codes of action failures. Match on `error.code`, never on the message.
  * - `SCRAPE_ACTION_ERROR`: an action failed on the page (v2's code; HTTP 500).

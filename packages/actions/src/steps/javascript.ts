@@ -32,9 +32,12 @@ async function evaluateScript(page: Page, script: string): Promise<JSHandle> {
   try {
     return await page.evaluateHandle(script);
   } catch (error) {
-    // A top-level `return` is not a valid program: run the script as the body of an async function instead.
-    if (error instanceof Error && /Illegal return|return.*outside|Unexpected token 'return'/i.test(error.message)) {
-      return page.evaluateHandle(`(async () => {\n${script}\n})()`);
+    // A top-level `return` or `await` is not a valid script: run it as the body of an async function instead.
+    if (
+      error instanceof Error &&
+      /Illegal return|await is only valid|Unexpected (?:token|identifier|reserved word)/i.test(error.message)
+    ) {
+      return page.evaluateHandle(`(async () => {\n${script}\n})()`).catch(() => Promise.reject(error));
     }
     throw error;
   }

@@ -123,7 +123,7 @@ export class BrowserEngine {
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onUserAbort);
-      await (context)?.close().catch(() => undefined);
+      await context?.close().catch(() => undefined);
       await lease?.release();
     }
   }

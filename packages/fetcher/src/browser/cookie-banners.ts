@@ -85,7 +85,8 @@ const LOOKS_LIKE_CONSENT = `document.querySelector(${JSON.stringify(CMP_ROOTS)})
  * the scroll lock they put on the document. Returns how many were removed.
  */
 const REMOVE_OVERLAYS = `(() => {
-  const words = /cookie|consent|gdpr|privacy|datenschutz|einwilligung|rgpd|tracking/i;
+  const words = /cookie|consent|gdpr|datenschutz|einwilligung|rgpd|privacy settings/i;
+  const buttons = /accept|agree|allow|reject|decline|got it|okay|\\bok\\b|continue|akzeptieren|accepter|aceptar/i;
   const area = innerWidth * innerHeight;
   let removed = 0;
   for (const el of Array.from(document.body ? document.body.querySelectorAll('*') : [])) {
@@ -93,10 +94,14 @@ const REMOVE_OVERLAYS = `(() => {
     const style = getComputedStyle(el);
     if (style.position !== 'fixed' && style.position !== 'sticky') continue;
     const rect = el.getBoundingClientRect();
-    if (rect.width * rect.height < area * 0.04) continue;
+    const share = (rect.width * rect.height) / area;
+    if (share < 0.04) continue;
     const text = (el.innerText || '').slice(0, 3000);
+    if (text.length > 2000) continue;
     if (!words.test(text) && !words.test(el.id + ' ' + el.className)) continue;
-    if (text.length > 4000) continue;
+    const hasButton = Array.from(el.querySelectorAll('button,a,[role=button],input[type=button],input[type=submit]'))
+      .some((b) => buttons.test(b.innerText || b.value || ''));
+    if (!hasButton && share < 0.25) continue;
     el.remove();
     removed++;
   }
@@ -104,7 +109,7 @@ const REMOVE_OVERLAYS = `(() => {
     for (const root of [document.documentElement, document.body]) {
       if (!root) continue;
       if (getComputedStyle(root).overflow === 'hidden') root.style.setProperty('overflow', 'auto', 'important');
-      root.classList.remove('modal-open', 'no-scroll', 'noscroll', 'overflow-hidden');
+      root.classList.remove('modal-open', 'no-scroll', 'noscroll', 'overflow-hidden', 'locked');
     }
   }
   return removed;

@@ -99,17 +99,17 @@ export function countryProfile(country: string): CountryProfile | undefined {
 }
 
 /**
- * `Accept-Language` for a list of languages: `de-DE,de;q=0.9,en;q=0.8` style, the bare language added after each
- * regional tag that lacks it, q-values decreasing by 0.1 down to 0.1.
+ * The language list Chromium turns into `Accept-Language` (it adds the q-values itself): the tags in order, each
+ * regional tag followed by its bare language when the list lacks it (`de-DE` → `de-DE,de`).
  */
 export function acceptLanguage(languages: readonly string[]): string {
   const tags: string[] = [];
   for (const raw of languages) {
-    const tag = raw.trim();
+    const tag = raw.trim().replace('_', '-');
     if (!tag) continue;
     if (!tags.includes(tag)) tags.push(tag);
     const base = tag.split('-')[0]!;
     if (base !== tag && !languages.includes(base) && !tags.includes(base)) tags.push(base);
   }
-  return tags.map((tag, i) => (i === 0 ? tag : `${tag};q=${Math.max(0.1, 1 - i / 10).toFixed(1)}`)).join(',');
+  return tags.join(',');
 }

@@ -1,0 +1,257 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
+import { isActionError, runActions, type Action } from './index.js';
+
+const CHROMIUM = process.env.CRAWLKIT_CHROMIUM ?? '/usr/bin/chromium';
+
+let server: FixtureServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    pipe: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      // Nothing but the fixture server is reachable.
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+beforeEach(async () => {
+  page = await browser.newPage();
+  await page.setViewport({ width: 1024, height: 700 });
+});
+
+afterEach(async () => {
+  await page.close();
+});
+
+async function open(path: string): Promise<void> {
+  await page.goto(server.url + path, { waitUntil: 'networkidle0' });
+}
+
+async function run(actions: Action[]) {
+  return runActions(page, actions, { timeoutMs: 20_000 });
+}
+
+const count = (selector: string): Action => ({
+  type: 'executeJavascript',
+  script: `document.querySelectorAll(${JSON.stringify(selector)}).length`,
+});
+
+describe('runActions', () => {
+  it('clicks a "load more" button until the list is complete, and scrapes the result', async () => {
+    await open('/js/load-more.html');
+    const results = await run([
+      { type: 'click', selector: '#load-more' },
+      { type: 'click', selector: '#load-more' },
+      count('li.item'),
+      { type: 'scrape' },
+    ]);
+    expect(results.javascriptReturns).toEqual([{ type: 'number', value: 30 }]);
+    expect(results.scrapes[0]!.url).toBe(`${server.url}/js/load-more.html`);
+    expect(results.scrapes[0]!.html).toContain('Item 30');
+  });
+
+  it('clicks every match with `all` and only the first without', async () => {
+    await open('/js/load-more.html');
+    const first = await run([{ type: 'click', selector: 'li.item' }, count('li[data-clicked]')]);
+    expect(first.javascriptReturns[0]!.value).toBe(1);
+    const all = await run([{ type: 'click', selector: 'li.item', all: true }, count('li[data-clicked]')]);
+    expect(all.javascriptReturns[0]!.value).toBe(10);
+  });
+
+  it('scrolls an infinite list down to load more rows, and back up', async () => {
+    await open('/js/infinite.html');
+    const results = await run([
+      { type: 'scroll', direction: 'down' },
+      { type: 'scroll', direction: 'down' },
+      { type: 'scroll' },
+      count('.row'),
+      { type: 'scroll', direction: 'up' },
+      { type: 'executeJavascript', script: 'window.scrollY' },
+    ]);
+    expect(results.javascriptReturns[0]!.value as number).toBeGreaterThanOrEqual(30);
+    const afterUp = results.javascriptReturns[1]!.value as number;
+    expect(afterUp).toBeGreaterThan(0);
+  });
+
+  it('scrolls a scrollable element by its own height', async () => {
+    await open('/js/long.html');
+    await page.evaluate(`(() => {
+      const box = document.createElement('div');
+      box.id = 'box';
+      box.style.cssText = 'height:100px;overflow:auto';
+      box.innerHTML = '<div style="height:1000px">tall</div>';
+      document.body.prepend(box);
+    })()`);
+    const results = await run([
+      { type: 'scroll', selector: '#box', direction: 'down' },
+      { type: 'executeJavascript', script: "document.getElementById('box').scrollTop" },
+    ]);
+    expect(results.javascriptReturns[0]!.value).toBe(100);
+  });
+
+  it('types into a form and presses Enter, following the navigation', async () => {
+    await open('/js/form.html');
+    const results = await run([
+      { type: 'click', selector: '#q' },
+      { type: 'write', text: 'crawl kit' },
+      { type: 'press', key: 'Enter' },
+      { type: 'scrape' },
+    ]);
+    expect(results.scrapes[0]!.url).toBe(`${server.url}/js/search?q=crawl+kit`);
+    expect(results.scrapes[0]!.html).toContain('Results for crawl kit');
+  });
+
+  it('follows navigations caused by a link click and by a script after a click', async () => {
+    await open('/js/nav.html');
+    const byLink = await run([{ type: 'click', selector: '#link' }, { type: 'scrape' }]);
+    expect(byLink.scrapes[0]!.url).toBe(`${server.url}/js/nav-target.html`);
+    expect(byLink.scrapes[0]!.html).toContain('Arrived at the target page');
+    await open('/js/nav.html');
+    const byScript = await run([{ type: 'click', selector: '#scripted' }, { type: 'scrape' }]);
+    expect(byScript.scrapes[0]!.url).toBe(`${server.url}/js/nav-target.html?via=script`);
+  });
+
+  it('waits for a selector and for a number of milliseconds', async () => {
+    await page.goto(`${server.url}/js/rendered.html`, { waitUntil: 'domcontentloaded' });
+    const started = Date.now();
+    const results = await run([
+      { type: 'wait', selector: '#content article h1' },
+      { type: 'wait', milliseconds: 250 },
+      { type: 'executeJavascript', script: "document.querySelector('h1').textContent" },
+    ]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(results.javascriptReturns[0]).toEqual({ type: 'string', value: 'Content that only JavaScript shows' });
+  });
+
+  it('takes screenshots (PNG, JPEG with quality, custom viewport, full page)', async () => {
+    await open('/js/long.html');
+    const results = await run([
+      { type: 'screenshot' },
+      { type: 'screenshot', quality: 50 },
+      { type: 'screenshot', viewport: { width: 320, height: 240 } },
+      { type: 'screenshot', fullPage: true },
+    ]);
+    const [png, jpeg, small, full] = results.screenshots.map((s) => s);
+    expect(png).toMatch(/^data:image\/png;base64,/);
+    expect(jpeg).toMatch(/^data:image\/jpeg;base64,/);
+    const size = (dataUrl: string) => {
+      const bytes = Buffer.from(dataUrl.split(',')[1]!, 'base64');
+      return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+    };
+    expect(size(png!)).toEqual({ width: 1024, height: 700 });
+    expect(size(small!)).toEqual({ width: 320, height: 240 });
+    expect(size(full!).height).toBeGreaterThanOrEqual(3000);
+    // The viewport is restored after a capture with its own viewport.
+    expect(page.viewport()).toMatchObject({ width: 1024, height: 700 });
+  });
+
+  it('prints PDFs as data URLs, or as files under outputDir', async () => {
+    await open('/js/nav-target.html');
+    const inline = await run([{ type: 'pdf', format: 'A4', landscape: true, scale: 0.8 }]);
+    expect(inline.pdfs[0]).toMatch(/^data:application\/pdf;base64,/);
+    expect(Buffer.from(inline.pdfs[0]!.split(',')[1]!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    const dir = mkdtempSync(join(tmpdir(), 'crawlkit-actions-'));
+    try {
+      const files = await runActions(page, [{ type: 'pdf' }, { type: 'screenshot' }], { outputDir: dir });
+      expect(files.pdfs[0]!.startsWith(dir)).toBe(true);
+      expect(readFileSync(files.pdfs[0]!).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(existsSync(files.screenshots[0]!)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('returns executeJavascript values with their type, for expressions, programs and `return` bodies', async () => {
+    await open('/js/nav-target.html');
+    const results = await run([
+      { type: 'executeJavascript', script: 'document.title' },
+      { type: 'executeJavascript', script: 'const a = 20; a + 22' },
+      { type: 'executeJavascript', script: 'const n = await Promise.resolve(2); return { n, list: [1, "x"] };' },
+      { type: 'executeJavascript', script: 'undefined' },
+      { type: 'executeJavascript', script: "document.querySelector('h1')" },
+    ]);
+    expect(results.javascriptReturns).toEqual([
+      { type: 'string', value: 'Navigation target' },
+      { type: 'number', value: 42 },
+      { type: 'object', value: { n: 2, list: [1, 'x'] } },
+      { type: 'undefined', value: null },
+      { type: 'object', value: '<h1>Arrived at the target page</h1>' },
+    ]);
+  });
+
+  it('refuses a return value over the size limit, naming the action', async () => {
+    await open('/js/nav-target.html');
+    const error = await runActions(page, [{ type: 'executeJavascript', script: "'x'.repeat(5000)" }], {
+      maxJavascriptReturnBytes: 1000,
+    }).catch((e: unknown) => e);
+    expect(isActionError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, type: 'executeJavascript' });
+    expect((error as Error).message).toMatch(/5002 bytes, over the limit of 1000/);
+  });
+
+  it('names the index, type and selector of a failing action', async () => {
+    await open('/js/nav-target.html');
+    const error = await run([
+      { type: 'wait', milliseconds: 1 },
+      { type: 'click', selector: '#missing' },
+    ]).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 1, type: 'click', selector: '#missing' });
+    expect((error as Error).message).toContain('action 1 (click "#missing") failed: no element matches the selector');
+  });
+
+  it('fails a selector wait that never matches within the budget, and a key that does not exist', async () => {
+    await open('/js/nav-target.html');
+    const waited = await runActions(page, [{ type: 'wait', selector: '#never' }], { timeoutMs: 300 }).catch(
+      (e: unknown) => e,
+    );
+    expect(waited).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, selector: '#never' });
+    const pressed = await run([{ type: 'press', key: 'NoSuchKey' }]).catch((e: unknown) => e);
+    expect(pressed).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, type: 'press' });
+    expect((pressed as Error).message).toMatch(/Unknown key/);
+  });
+
+  it('rejects an invalid list before running anything', async () => {
+    await open('/js/load-more.html');
+    const error = await run([
+      { type: 'click', selector: '#load-more' },
+      { type: 'wait', milliseconds: 10, selector: '#x' },
+    ]).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BAD_REQUEST', index: 1 });
+    expect(await page.evaluate('document.querySelectorAll("li.item").length')).toBe(10);
+  });
+
+  it('stops when the signal aborts', async () => {
+    await open('/js/nav-target.html');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const error = await runActions(page, [{ type: 'wait', milliseconds: 5_000 }, { type: 'scrape' }], {
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SCRAPE_ABORTED', index: 1 });
+  });
+});
