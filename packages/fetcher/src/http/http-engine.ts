@@ -88,7 +88,7 @@ export class HttpEngine {
     };
     const userSignal = request.signal;
     const onUserAbort = () => abort(abortedError(userSignal!.reason));
-    if (userSignal?.aborted) throw abortedError(userSignal.reason);
+    if (userSignal?.aborted) throw abortedError(userSignal.reason, hop.url);
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
     const timer = setTimeout(
       () => abort(new FetchError('SCRAPE_TIMEOUT', `Scrape timed out after ${timeoutMs} ms.`)),
@@ -130,29 +130,23 @@ export class HttpEngine {
         const ttfbMs = performance.now() - start;
         const headers = flattenResponseHeaders(response.headers);
         const { type, charset: declaredCharset } = parseContentType(headers['content-type']);
-        const contentLength = Number(headers['content-length']);
-        if (contentLength > this.#limits.maxBodyBytes) {
-          discard(response.body);
-          throw new FetchError(
-            'SCRAPE_RESPONSE_TOO_LARGE',
-            `The response body (${contentLength} bytes) exceeds the limit of ${this.#limits.maxBodyBytes} bytes.`,
-          );
-        }
-
         let body: Uint8Array = new Uint8Array(0);
         let decoded = true;
         if (hop.method === 'HEAD' || NO_BODY_STATUSES.has(response.statusCode)) {
           await response.body.dump().catch(() => undefined);
         } else {
+          const contentLength = Number(headers['content-length']);
+          if (contentLength > this.#limits.maxBodyBytes) {
+            discard(response.body);
+            throw new FetchError(
+              'SCRAPE_RESPONSE_TOO_LARGE',
+              `The response body (${contentLength} bytes) exceeds the limit of ${this.#limits.maxBodyBytes} bytes.`,
+            );
+          }
           const meter: BodyMeter = { wireBytes: 0 };
           watchdog = this.#watchLowSpeed(meter, abort);
-          const read = await readBody(
-            response.body,
-            parseContentEncoding(headers['content-encoding']),
-            this.#limits,
-            meter,
-            redactUrl(hop.url),
-          );
+          const codings = parseContentEncoding(headers['content-encoding']);
+          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url));
           body = read.body;
           decoded = read.decoded;
         }
@@ -273,11 +267,12 @@ export class HttpEngine {
   }
 }
 
-function abortedError(reason: unknown): FetchError {
+function abortedError(reason: unknown, url?: URL): FetchError {
+  const options = url ? { url: url.href, cause: reason } : { cause: reason };
   if (reason instanceof DOMException && reason.name === 'TimeoutError') {
-    return new FetchError('SCRAPE_TIMEOUT', 'Scrape timed out', { cause: reason });
+    return new FetchError('SCRAPE_TIMEOUT', 'Scrape timed out', options);
   }
-  return new FetchError('SCRAPE_ABORTED', 'The request was aborted.', { cause: reason });
+  return new FetchError('SCRAPE_ABORTED', 'The request was aborted.', options);
 }
 
 function round(ms: number): number {

@@ -120,6 +120,8 @@ describe('limits: size', () => {
     expect(error.code).toBe('SCRAPE_RESPONSE_TOO_LARGE');
     expect(error.message).toContain('10737418240 bytes');
     expect(Date.now() - started).toBeLessThan(5000);
+    const head = await engine.fetch({ url: `${server.url}/hostile/huge-content-length`, method: 'HEAD' });
+    expect(head.headers['content-length']).toBe('10737418240');
   });
 
   it('stops a gzip bomb by its compression ratio', async () => {
