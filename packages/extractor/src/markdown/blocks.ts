@@ -16,12 +16,14 @@ export function prefixLines(text: string, first: string, rest: string, blank: st
  */
 function tightSeparator(a: Block, b: Block): string {
   if (b.kind === 'hr' || b.kind === 'table' || b.kind === 'other') return '\n\n';
+  // An ordered list not starting at 1 cannot interrupt a paragraph.
   if (b.kind === 'list' && b.start !== undefined && b.start !== 1) return '\n\n';
-  if (a.kind === 'list' || a.kind === 'quote' || a.kind === 'table' || a.kind === 'dd' || a.kind === 'other') {
-    return b.kind === 'list' && a.kind === 'list' ? '\n' : '\n\n';
-  }
-  if (a.kind === 'p' && b.kind === 'p') return '\\\n';
-  return '\n';
+  if (a.kind === 'p') return b.kind === 'p' ? '\\\n' : '\n';
+  if (a.kind === 'heading' || a.kind === 'code' || a.kind === 'hr' || a.kind === 'math') return '\n';
+  // After a list, quote, table or definition, a plain line would continue it (lazily) and a quote would merge.
+  if (b.kind === 'p' || b.kind === 'dd' || a.kind === b.kind)
+    return a.kind === 'list' && b.kind === 'list' ? '\n' : '\n\n';
+  return a.kind === 'table' || a.kind === 'other' ? '\n\n' : '\n';
 }
 
 /** Joins blocks: blank lines between them, or (tight list items) as little as keeps them apart. */

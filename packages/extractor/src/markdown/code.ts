@@ -3,7 +3,7 @@ import type { Capture } from './capture.js';
 const LANGUAGE = /(?:^|\s)(?:language|lang)-([^\s]+)/;
 const HIGHLIGHT = /(?:^|\s)highlight-(?:source-|text-)?([A-Za-z0-9#+_.-]+)/;
 const BRUSH = /brush:\s*([\w#+.-]+)/;
-const VALID = /^[\w#+.-]{1,32}$/;
+const VALID = /^[\p{L}\p{N}_#+.-]{1,32}$/u;
 const NO_LANGUAGE = new Set(['none', 'nohighlight', 'plain', 'plaintext', 'no-highlight']);
 /** Line-number gutters and copy buttons that code highlighters put inside or beside the code. */
 const GUTTER =
@@ -43,6 +43,8 @@ export class PreCapture implements Capture {
   #code = '';
   #last = '';
   #language: string;
+  /** The newline right after `<pre>` is not content (HTML parsing rule); one after `<pre><code>` is. */
+  #leadingNewline: boolean | undefined;
 
   constructor(language: string) {
     this.#language = language;
@@ -50,6 +52,7 @@ export class PreCapture implements Capture {
 
   open(name: string, attribs: Record<string, string>): boolean {
     if (SKIPPED.has(name) || isGutter(attribs)) return false;
+    this.#leadingNewline ??= false;
     if (name === 'br') this.text('\n');
     else if (LINE_ELEMENTS.has(name) && this.#code !== '' && this.#last !== '\n') this.text('\n');
     if (name === 'code' && !this.#language) this.#language = languageOf(attribs);
@@ -59,6 +62,7 @@ export class PreCapture implements Capture {
 
   text(data: string): void {
     if (data === '') return;
+    this.#leadingNewline ??= data.startsWith('\n') || data.startsWith('\r\n');
     this.#code += data;
     this.#last = data[data.length - 1]!;
   }
@@ -73,7 +77,7 @@ export class PreCapture implements Capture {
   finish(): string {
     let code = this.#code;
     if (code.includes('\r')) code = code.replace(/\r\n?/g, '\n');
-    if (code.startsWith('\n')) code = code.slice(1);
+    if (this.#leadingNewline && code.startsWith('\n')) code = code.slice(1);
     if (code.endsWith('\n')) code = code.slice(0, -1);
     if (code.trim() === '') return '';
     const fence = fenceFor(code);
@@ -113,17 +117,17 @@ export class CodeCapture implements Capture {
     return this.#code;
   }
 
-  /** The code span, with leading and trailing whitespace reported apart (it belongs outside the span). */
-  finish(): { span: string; leadingSpace: boolean; trailingSpace: boolean } {
+  /** The code span ('' for no code). */
+  finish(): string {
     let code = this.#code;
     // A line break in inline code displays as a space; runs of plain spaces are kept (they are in the text).
     if (/[\r\n\t]/.test(code)) code = code.replace(/[ \t]*[\r\n][ \t\r\n]*/g, ' ').replace(/\t/g, ' ');
-    if (code === '') return { span: '', leadingSpace: false, trailingSpace: false };
-    if (code.trim() === '') return { span: '', leadingSpace: true, trailingSpace: false };
+    if (code === '') return '';
+    if (/^ +$/.test(code)) return `\`${code}\``;
     let longest = 0;
     if (code.includes('`')) for (const m of code.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
     const fence = '`'.repeat(longest + 1);
     const pad = code.startsWith('`') || code.endsWith('`') || (code.startsWith(' ') && code.endsWith(' ')) ? ' ' : '';
-    return { span: `${fence}${pad}${code}${pad}${fence}`, leadingSpace: false, trailingSpace: false };
+    return `${fence}${pad}${code}${pad}${fence}`;
   }
 }

@@ -193,10 +193,10 @@ export class Container {
     return this.blocks[this.blocks.length - 1];
   }
 
-  /** The inline content of a capture (link text, heading text). */
-  finishInline(): string {
+  /** The inline content of a capture (link text, heading text); `next` is what the caller writes after it. */
+  finishInline(next = ''): string {
     if (!this.#hasContent) return '';
-    return this.#takeInline();
+    return this.#takeInline(next);
   }
 
   /** Every block, the current paragraph included; the container is empty afterwards. */
@@ -205,7 +205,7 @@ export class Container {
     return this.blocks.splice(0);
   }
 
-  #takeInline(): string {
+  #takeInline(next = ''): string {
     for (let i = this.#marks.length - 1; i >= 0; i--) {
       const mark = this.#marks[i]!;
       if (mark.emitted && !mark.suppressed) {
@@ -213,7 +213,7 @@ export class Container {
         mark.emitted = false;
       }
     }
-    if (this.#held) this.#inline += resolveHeld(this.#held, '');
+    if (this.#held) this.#inline += resolveHeld(this.#held, next);
     const text = this.#inline;
     this.#resetInline();
     return text;

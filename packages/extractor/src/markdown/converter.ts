@@ -1,7 +1,7 @@
 import { joinBlocks, prefixLines } from './blocks.js';
 import type { Budget } from './budget.js';
 import type { Capture } from './capture.js';
-import { CodeCapture, languageOf, PreCapture } from './code.js';
+import { CodeCapture, isGutter, languageOf, PreCapture } from './code.js';
 import { Container, type MarkKind } from './container.js';
 import { feedHtml, type HtmlSink } from './drivers.js';
 import { collapseWhitespace, escapeBrackets } from './escape.js';
@@ -318,7 +318,7 @@ export class Converter implements HtmlSink {
     this.#frames.push({
       close: () => {
         this.#pop();
-        const text = link.finishInline();
+        const text = link.finishInline(']');
         const parent = this.#cur;
         if (text === '' || (fragment !== '' && SKIP_LINK_TEXT.test(text))) {
           if (link.leadingSpace || link.trailingSpace) parent.space();
@@ -359,9 +359,8 @@ export class Converter implements HtmlSink {
 
   #openCode(capture: CodeCapture): boolean {
     return this.#startCapture(capture, () => {
-      const { span, leadingSpace } = capture.finish();
+      const span = capture.finish();
       if (span !== '') this.#cur.raw(span);
-      else if (leadingSpace) this.#cur.space();
     });
   }
 
@@ -604,6 +603,7 @@ export class Converter implements HtmlSink {
   #openCell(name: string, attribs: Record<string, string>, cur: Container): boolean {
     const table = this.#table(cur);
     if (!table) return this.#boundary(cur);
+    if (isGutter(attribs)) return false;
     this.#flushTableGap(table);
     if (!table.row) {
       table.row = { cells: [], head: table.head };

@@ -37,7 +37,10 @@ export function renderList(
   const out: string[] = [];
   for (const item of items) {
     budget.tick();
-    const content = joinBlocks(item.blocks, !loose);
+    // `- ---` would read as one thematic break: a rule that starts an item is written `***`.
+    const blocks =
+      item.blocks[0]?.kind === 'hr' ? [{ kind: 'hr' as const, text: '***' }, ...item.blocks.slice(1)] : item.blocks;
+    const content = joinBlocks(blocks, !loose);
     let head: string;
     let indent: string;
     if (item.footnote !== undefined) {

@@ -83,8 +83,9 @@ function grid(rows: readonly TableRow[], budget: Budget): TableCell[][] {
 }
 
 function isLayout(model: TableModel, cells: readonly TableCell[][], columns: number, total: number): boolean {
-  if (model.presentation || model.nested || columns <= 1) return true;
-  if (cells.length === 1 && !cells[0]!.some((c) => c.header)) return true;
+  if (model.presentation || model.nested) return true;
+  const hasHeader = cells[0]!.some((c) => c.header);
+  if (!hasHeader && (columns <= 1 || cells.length === 1)) return true;
   // Ragged tables would need many padding cells: a sign of layout, and a guard against quadratic output.
   if (columns * cells.length > 4 * total + 64) return true;
   for (const row of cells) {

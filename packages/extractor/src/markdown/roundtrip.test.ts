@@ -1,0 +1,20 @@
+import { writeFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { roundTrip } from '../../../../bench/lib/markdown-roundtrip.ts';
+import { htmlToMarkdown } from './index.js';
+
+/** Examples of the 652 that round-trip today; raise it when the converter improves, never lower it. */
+const PASS_FLOOR = 560;
+
+describe('CommonMark round trip', () => {
+  it('keeps the pass rate over the spec examples', () => {
+    const result = roundTrip((html) => htmlToMarkdown(html));
+    if (process.env.ROUNDTRIP_REPORT) {
+      writeFileSync(process.env.ROUNDTRIP_REPORT, JSON.stringify(result.failures, null, 2));
+    }
+    console.log(`round trip: ${result.passed}/${result.total}`);
+    expect(result.passed).toBeGreaterThanOrEqual(PASS_FLOOR);
+  });
+});
