@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 
 import chardet from 'chardet';
@@ -23,23 +23,35 @@ export interface DecodedText {
 /**
  * Decodes a textual body. The encoding is, in order: a byte-order mark, the `content-type` charset, for HTML and
  * XML a `<meta charset>` / `http-equiv` / XML declaration in the first 8 KiB (WHATWG prescan), then UTF-8 when the
- * bytes are valid UTF-8, then a statistical guess (chardet), then windows-1252.
+ * bytes are valid UTF-8, then a statistical guess (chardet), then windows-1252. A declared Latin-1 over valid,
+ * non-ASCII UTF-8 is taken as the mislabel it nearly always is.
  */
 export function decodeText(body: Uint8Array, type: string, declaredCharset?: string): DecodedText {
   const bom = bomEncoding(body);
   if (bom) return tryDecode(body, bom)!;
   if (declaredCharset) {
-    const decoded = tryDecode(body, declaredCharset);
+    const decoded = tryDeclared(body, declaredCharset);
     if (decoded) return decoded;
   }
   if (isHtmlType(type) || isXmlType(type)) {
     const declared = prescan(body);
     if (declared) {
-      const decoded = tryDecode(body, declared);
+      const decoded = tryDeclared(body, declared);
       if (decoded) return decoded;
     }
   }
   return decodeUndeclared(body);
+}
+
+/**
+ * A declared Latin-1 (`iso-8859-1`, the default many servers add) over bytes that are valid UTF-8 with multi-byte
+ * sequences is a mislabel: real Latin-1 text almost never forms valid UTF-8, so such bytes are decoded as UTF-8.
+ */
+function tryDeclared(body: Uint8Array, label: string): DecodedText | undefined {
+  if (decoderFor(label.trim().toLowerCase())?.encoding === 'windows-1252' && !isAscii(body) && isUtf8(body)) {
+    return utf8(body);
+  }
+  return tryDecode(body, label);
 }
 
 function bomEncoding(body: Uint8Array): string | undefined {

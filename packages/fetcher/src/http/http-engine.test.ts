@@ -161,6 +161,12 @@ describe('HttpEngine: charsets', () => {
     },
   );
 
+  it('reads valid non-ASCII UTF-8 labelled Latin-1 as UTF-8 (the usual server default mislabel)', async () => {
+    const result = await engine.fetch({ url: `${server.url}/http/utf8-labelled-latin1` });
+    expect(result.charset).toBe('utf-8');
+    expect(result.text).toContain('café, 日本語');
+  });
+
   it('lets a UTF-8 BOM win over a wrong header charset, and strips it', async () => {
     const result = await engine.fetch({ url: `${server.url}/http/bom-utf8` });
     expect(result.charset).toBe('utf-8');

@@ -1,0 +1,65 @@
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+
+import { decodeText } from './charset.js';
+
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head>${head}<title>t</title></head><body><p>${body}</p></body></html>`;
+
+const RUSSIAN =
+  'Широкая электрификация южных губерний даст мощный толчок подъёму сельского хозяйства. Съешь же ещё этих мягких французских булок, да выпей чаю. В чащах юга жил бы цитрус? Да, но фальшивый экземпляр!';
+const JAPANESE =
+  'いろはにほへと ちりぬるを わかよたれそ つねならむ うゐのおくやま けふこえて あさきゆめみし ゑひもせす。東京都渋谷区の天気は晴れです。日本語の文章を正しく読み取ることができるかを確かめます。';
+const CHINESE =
+  '我能吞下玻璃而不伤身体。天地玄黄，宇宙洪荒。日月盈昃，辰宿列张。寒来暑往，秋收冬藏。这是一个用于测试字符编码检测的中文段落，内容足够长以便统计方法做出判断。';
+const TRADITIONAL =
+  '我能吞下玻璃而不傷身體。天地玄黃，宇宙洪荒。日月盈昃，辰宿列張。寒來暑往，秋收冬藏。這是一個用於測試字元編碼偵測的中文段落，內容足夠長以便統計方法做出判斷。';
+
+describe('decodeText', () => {
+  it.each([
+    ['windows-1251', RUSSIAN, 'windows-1251'],
+    ['koi8-r', RUSSIAN, 'koi8-r'],
+    ['euc-jp', JAPANESE, 'euc-jp'],
+    ['shift_jis', JAPANESE, 'shift_jis'],
+    ['gb18030', CHINESE, 'gb18030'],
+    ['big5', TRADITIONAL, 'big5'],
+  ])('guesses undeclared %s', (encoding, text, expected) => {
+    const decoded = decodeText(iconv.encode(page(text), encoding), 'text/html');
+    expect(decoded.text).toContain(text);
+    // GBK-family guesses may name the superset
+    expect(expected === 'gb18030' ? ['gb18030', 'gbk'] : [expected]).toContain(decoded.charset);
+  });
+
+  it('finds a meta charset declared after several KiB of head', () => {
+    const head = `<script>${'var x = 1;\n'.repeat(300)}</script><meta charset="windows-1251">`;
+    const decoded = decodeText(iconv.encode(page(RUSSIAN, head), 'windows-1251'), 'text/html');
+    expect(decoded.charset).toBe('windows-1251');
+    expect(decoded.text).toContain(RUSSIAN);
+  });
+
+  it('prefers the header charset over the meta', () => {
+    const bytes = iconv.encode(page(RUSSIAN, '<meta charset="iso-8859-1">'), 'koi8-r');
+    expect(decodeText(bytes, 'text/html', 'koi8-r').text).toContain(RUSSIAN);
+  });
+
+  it('ignores an unknown label and a WHATWG "replacement" label, and sniffs instead', () => {
+    const bytes = iconv.encode(page(RUSSIAN), 'windows-1251');
+    expect(decodeText(bytes, 'text/html', 'no-such-charset').text).toContain(RUSSIAN);
+    expect(decodeText(bytes, 'text/html', 'iso-2022-kr').text).toContain(RUSSIAN);
+  });
+
+  it('decodes labels outside the WHATWG standard through iconv-lite', () => {
+    const bytes = iconv.encode('box: ╔═╗ and ñ', 'cp437');
+    expect(decodeText(bytes, 'text/plain', 'cp437')).toEqual({ text: 'box: ╔═╗ and ñ', charset: 'cp437' });
+  });
+
+  it('keeps a pure-ASCII Latin-1 label, and defaults undeclared JSON and text to UTF-8', () => {
+    expect(decodeText(Buffer.from('plain ascii'), 'text/plain', 'iso-8859-1').charset).toBe('windows-1252');
+    expect(decodeText(Buffer.from('{"a":"é"}'), 'application/json')).toEqual({ text: '{"a":"é"}', charset: 'utf-8' });
+  });
+
+  it('does not look for meta tags in plain text', () => {
+    const bytes = Buffer.from('<meta charset="shift_jis"> is how HTML declares it');
+    expect(decodeText(bytes, 'text/plain').charset).toBe('utf-8');
+  });
+});
