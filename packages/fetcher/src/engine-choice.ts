@@ -67,7 +67,7 @@ function noscriptText(html: string): string {
  * - `js-required:empty-body`: nothing at all in the body;
  * - `js-required:app-shell`: an empty client-side mount point (`<div id="root"></div>`, `__next`, `<app-root>`,
  *   ...) and almost no text;
- * - `js-required:noscript-wall`: a `<noscript>` asking to enable JavaScript and little other text;
+ * - `js-required:noscript-wall`: a `<noscript>` asking to enable JavaScript and under 300 characters of other text;
  * - `js-required:script-only`: scripts and (almost) no text.
  */
 export function javascriptReason(result: Pick<FetchResult, 'status' | 'contentType' | 'text'>): string | undefined {
@@ -78,9 +78,9 @@ export function javascriptReason(result: Pick<FetchResult, 'status' | 'contentTy
   if (html.trim() === '') return 'js-required:empty-body';
   const text = visibleText(html);
   const hasScript = SCRIPT_TAG.test(html);
-  if (text.length === 0 && !hasScript) return 'js-required:empty-body';
   if (APP_SHELL.test(html) && text.length < 200) return 'js-required:app-shell';
-  if (text.length < 1_500 && NOSCRIPT_WALL.test(noscriptText(html))) return 'js-required:noscript-wall';
+  if (text.length < 300 && NOSCRIPT_WALL.test(noscriptText(html))) return 'js-required:noscript-wall';
+  if (text.length === 0 && !hasScript) return 'js-required:empty-body';
   if (hasScript && text.length < 40) return 'js-required:script-only';
   return undefined;
 }
@@ -100,8 +100,8 @@ const CHALLENGE_MARKERS = [
  */
 export function blockedReason(result: Pick<FetchResult, 'status' | 'headers' | 'text'>): string | undefined {
   if (result.headers['cf-mitigated'] === 'challenge') return 'blocked:challenge';
+  if (result.status === 403 || result.status === 429) return `blocked:${result.status}`;
   const head = result.text?.slice(0, 32_768) ?? '';
   if (head && CHALLENGE_MARKERS.some((marker) => marker.test(head))) return 'blocked:challenge';
-  if (result.status === 403 || result.status === 429) return `blocked:${result.status}`;
   return undefined;
 }
