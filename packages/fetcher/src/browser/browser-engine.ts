@@ -114,12 +114,14 @@ export class BrowserEngine {
           ...(request.proxy ? proxyContextOptions(request.proxy, request.proxyLoopback ?? false) : {}),
         });
         const page = await context.newPage();
+        // A crashed renderer leaves every pending call hanging: fail the request at once instead.
+        page.on('error', (crash) => controller.abort(crashedError(url, crash)));
         return this.#load(page, acquired, request, deadline, startedAt, controller.signal);
       })();
       work.catch(() => undefined);
       return await raceAbort(work, controller.signal);
     } catch (error) {
-      throw this.#normalizeError(error, controller.signal, lease, request.url);
+      throw await this.#normalizeError(error, controller.signal, lease, request.url);
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onUserAbort);
@@ -128,10 +130,20 @@ export class BrowserEngine {
     }
   }
 
-  #normalizeError(error: unknown, signal: AbortSignal, lease: BrowserLease | undefined, url: string): unknown {
-    if (signal.aborted && isFetchError(signal.reason)) return signal.reason;
+  async #normalizeError(
+    error: unknown,
+    signal: AbortSignal,
+    lease: BrowserLease | undefined,
+    url: string,
+  ): Promise<unknown> {
+    if (isActionError(error) && error.code === 'BAD_REQUEST') return error;
+    if (lease && !signal.aborted && !isActionError(error)) {
+      // A dead browser fails the page's calls before its 'disconnected' event arrives: give it a moment.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (lease.crashed || !lease.browser.connected) return crashedError(redactUrl(url), error);
+    }
+    if (signal.aborted && (isFetchError(signal.reason) || isBrowserError(signal.reason))) return signal.reason;
     if (isFetchError(error) || isBrowserError(error) || isActionError(error)) return error;
-    if (lease?.crashed) return crashedError(redactUrl(url), error);
     if (error instanceof Error && /Target closed|Session closed|Protocol error.*closed/i.test(error.message)) {
       return crashedError(redactUrl(url), error);
     }

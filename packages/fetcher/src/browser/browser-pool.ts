@@ -127,7 +127,7 @@ export class BrowserPool {
     let running = 0;
     for (const slot of this.#slots) {
       activePages += slot.active;
-      if (!slot.dead) running++;
+      if (!slot.dead && !slot.destroyed) running++;
     }
     return {
       launches: this.#launches,
@@ -262,7 +262,7 @@ export class BrowserPool {
 
 /** Re-exported for the engine: a lease whose browser died turns errors into `BROWSER_CRASHED`. */
 export function crashedError(url: string, cause: unknown): BrowserError {
-  return new BrowserError('BROWSER_CRASHED', `Chromium crashed or disconnected while loading ${url}.`, {
+  return new BrowserError('BROWSER_CRASHED', `Chromium or the page's renderer crashed while loading ${url}.`, {
     url,
     cause,
   });

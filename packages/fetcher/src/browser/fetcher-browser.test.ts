@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { createProxy } from 'proxy';
+import { createProxy, type ProxyServer } from 'proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
@@ -317,7 +317,7 @@ describe('proxies and stealth', () => {
   });
 
   describe('through a local proxy', () => {
-    let proxyServer: Server;
+    let proxyServer: ProxyServer;
     let proxied: string[];
     let proxyUrl: string;
 

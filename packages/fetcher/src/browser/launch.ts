@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -87,6 +87,13 @@ export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000)
   clearTimeout(timer);
   killGroup(launched.pid);
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+  // Helpers that left the process group (zygote, utility processes) still carry the profile on their command line.
+  for (let round = 0; round < 20; round++) {
+    const strays = await processesWithArgument(launched.userDataDir);
+    if (strays.length === 0) break;
+    for (const pid of strays) killGroup(pid);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await removeProfile(launched.userDataDir);
 }
 
@@ -105,6 +112,26 @@ export function killGroup(pid: number | undefined): void {
       // Already gone.
     }
   }
+}
+
+/** Pids whose command line contains `argument` (Linux `/proc`; elsewhere none are found). */
+export async function processesWithArgument(argument: string): Promise<number[]> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const pids: number[] = [];
+  await Promise.all(
+    entries
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(async (entry) => {
+        const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+        if (cmdline.includes(argument)) pids.push(Number(entry));
+      }),
+  );
+  return pids;
 }
 
 async function removeProfile(dir: string): Promise<void> {

@@ -1,0 +1,240 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import { Fetcher, resolveChromiumPath, type FetcherOptions } from '../index.js';
+
+const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const url = (path: string) => server.url + path;
+
+/** Processes whose command line carries one of `profiles` (Chromium and every child it forked). */
+function processesOf(profiles: readonly string[]): number {
+  let count = 0;
+  for (const profile of profiles) {
+    try {
+      count += execFileSync('pgrep', ['-f', profile], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
+    } catch {
+      // pgrep exits 1 when nothing matches.
+    }
+  }
+  return count;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+function newFetcher(options: FetcherOptions['browser'] = {}): Fetcher {
+  return new Fetcher({ browser: { args: ISOLATED_ARGS, ...options }, urlPolicy: { allowedHosts: ['127.0.0.1'] } });
+}
+
+/** Everything the fetcher started is gone: processes, pids and profile directories. */
+function expectNothingLeft(fetcher: Fetcher): void {
+  const { pids, profiles } = fetcher.browserStats;
+  expect(processesOf(profiles)).toBe(0);
+  for (const pid of pids) expect(alive(pid)).toBe(false);
+  for (const profile of profiles) expect(existsSync(profile)).toBe(false);
+}
+
+describe('browser pool lifecycle', () => {
+  it('runs one browser for many pages and leaves no process or profile after close()', async () => {
+    const fetcher = newFetcher();
+    try {
+      await Promise.all([
+        fetcher.fetch({ url: url('/js/rendered.html'), engine: 'browser' }),
+        fetcher.fetch({ url: url('/js/app-shell.html'), engine: 'browser' }),
+        fetcher.fetch({ url: url('/js/noscript.html'), engine: 'browser' }),
+      ]);
+      const stats = fetcher.browserStats;
+      expect(stats).toMatchObject({ launches: 1, running: 1, activePages: 0 });
+      expect(processesOf(stats.profiles)).toBeGreaterThan(1); // the browser and its helpers
+    } finally {
+      await fetcher.close();
+    }
+    expectNothingLeft(fetcher);
+    await expect(fetcher.fetch({ url: url('/js/rendered.html') })).rejects.toMatchObject({ code: 'FETCHER_CLOSED' });
+  });
+
+  it('replaces the browser after maxPagesPerBrowser pages and kills the old one', async () => {
+    const fetcher = newFetcher({ maxPagesPerBrowser: 2 });
+    try {
+      for (let i = 0; i < 3; i++) await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' });
+      const { launches, pids, profiles } = fetcher.browserStats;
+      expect(launches).toBe(2);
+      expect(await eventually(() => !alive(pids[0]!) && processesOf([profiles[0]!]) === 0)).toBe(true);
+      expect(processesOf([profiles[1]!])).toBeGreaterThan(0);
+    } finally {
+      await fetcher.close();
+    }
+    expectNothingLeft(fetcher);
+  });
+
+  it('closes an idle browser after idleTimeoutMs and starts a new one on demand', async () => {
+    const fetcher = newFetcher({ idleTimeoutMs: 200 });
+    try {
+      await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' });
+      expect(await eventually(() => fetcher.browserStats.running === 0)).toBe(true);
+      expect(await eventually(() => processesOf(fetcher.browserStats.profiles) === 0)).toBe(true);
+      expect(await eventually(() => !existsSync(fetcher.browserStats.profiles[0]!))).toBe(true);
+      const again = await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' });
+      expect(again.status).toBe(200);
+      expect(fetcher.browserStats.launches).toBe(2);
+    } finally {
+      await fetcher.close();
+    }
+    expectNothingLeft(fetcher);
+  });
+
+  it('times out a page that does not answer, and leaves nothing behind', async () => {
+    const fetcher = newFetcher();
+    try {
+      await expect(
+        fetcher.fetch({ url: url('/js/api/slow?ms=5000'), engine: 'browser', timeoutMs: 800 }),
+      ).rejects.toMatchObject({ code: 'SCRAPE_TIMEOUT' });
+      expect(fetcher.browserStats.activePages).toBe(0);
+      // The browser survives a page timeout and serves the next page.
+      expect((await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' })).status).toBe(200);
+      expect(fetcher.browserStats.launches).toBe(1);
+    } finally {
+      await fetcher.close();
+    }
+    expectNothingLeft(fetcher);
+  });
+
+  it('aborts a page load on the caller signal', async () => {
+    const fetcher = newFetcher();
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 400);
+      await expect(
+        fetcher.fetch({ url: url('/js/never-settles.html'), engine: 'browser', signal: controller.signal }),
+      ).rejects.toMatchObject({ code: 'SCRAPE_ABORTED' });
+      expect(fetcher.browserStats.activePages).toBe(0);
+    } finally {
+      await fetcher.close();
+    }
+    expectNothingLeft(fetcher);
+  });
+
+  it('survives a Chromium crash: the page fails with BROWSER_CRASHED, the next one gets a new browser', async () => {
+    const fetcher = newFetcher();
+    try {
+      await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' });
+      const [pid] = fetcher.browserStats.pids;
+      const pending = fetcher.fetch({ url: url('/js/never-settles.html'), engine: 'browser', timeoutMs: 10_000 });
+      setTimeout(() => process.kill(pid!, 'SIGKILL'), 500);
+      await expect(pending).rejects.toMatchObject({ code: 'BROWSER_CRASHED' });
+      expect(await eventually(() => processesOf([fetcher.browserStats.profiles[0]!]) === 0)).toBe(true);
+      const after = await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' });
+      expect(after.status).toBe(200);
+      expect(fetcher.browserStats.launches).toBe(2);
+    } finally {
+      await fetcher.close();
+    }
+    expectNothingLeft(fetcher);
+  });
+
+  it('queues pages beyond maxConcurrentPages', async () => {
+    const fetcher = newFetcher({ maxConcurrentPages: 1 });
+    try {
+      const pages = ['/js/rendered.html', '/js/app-shell.html'].map((p) =>
+        fetcher.fetch({ url: url(p), engine: 'browser' }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(fetcher.browserStats.activePages).toBeLessThanOrEqual(1);
+      const results = await Promise.all(pages);
+      expect(results.map((r) => r.status)).toEqual([200, 200]);
+    } finally {
+      await fetcher.close();
+    }
+    expectNothingLeft(fetcher);
+  });
+});
+
+describe('Chromium discovery', () => {
+  it('names the fix when no Chromium is found', () => {
+    expect(() => resolveChromiumPath('/nonexistent/chromium')).toThrow(/apt-get install chromium/);
+    expect(() => resolveChromiumPath(undefined, { CRAWLKIT_CHROMIUM: '/nonexistent/chrome' })).toThrow(
+      expect.objectContaining({ code: 'BROWSER_NOT_FOUND', message: expect.stringContaining('CRAWLKIT_CHROMIUM') }),
+    );
+    const error = (() => {
+      try {
+        resolveChromiumPath(undefined, { PATH: '/nonexistent' });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    // Only meaningful where no Chromium sits in the absolute default locations.
+    if (error) expect(error.message).toMatch(/apt-get install chromium.*CRAWLKIT_CHROMIUM/);
+  });
+
+  it('takes $CRAWLKIT_CHROMIUM, then the default locations', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlkit-fake-chrome-'));
+    try {
+      const fake = join(dir, 'chrome');
+      writeFileSync(fake, '#!/bin/sh\nexit 1\n');
+      chmodSync(fake, 0o755);
+      expect(resolveChromiumPath(undefined, { CRAWLKIT_CHROMIUM: fake })).toBe(fake);
+      expect(resolveChromiumPath(fake, { CRAWLKIT_CHROMIUM: '/nonexistent' })).toBe(fake);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(resolveChromiumPath(undefined, { PATH: '' })).toBe('/usr/bin/chromium');
+  });
+
+  it('falls back to HTTP when the page wants JavaScript but no browser can start, and fails when the options need one', async () => {
+    const fetcher = new Fetcher({ browser: { executablePath: '/nonexistent/chromium' } });
+    try {
+      const page = await fetcher.fetch({ url: url('/js/rendered.html') });
+      expect(page).toMatchObject({ engine: 'http', engineReason: 'js-required:script-only+browser-unavailable' });
+      await expect(fetcher.fetch({ url: url('/js/rendered.html'), screenshot: {} })).rejects.toMatchObject({
+        code: 'BROWSER_NOT_FOUND',
+      });
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('reports a Chromium that does not start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlkit-fake-chrome-'));
+    const fake = join(dir, 'chrome');
+    writeFileSync(fake, '#!/bin/sh\necho "no display" >&2\nexit 3\n');
+    chmodSync(fake, 0o755);
+    const fetcher = new Fetcher({ browser: { executablePath: fake, launchTimeoutMs: 5_000 } });
+    try {
+      await expect(fetcher.fetch({ url: url('/js/rendered.html'), engine: 'browser' })).rejects.toMatchObject({
+        code: 'BROWSER_LAUNCH_FAILED',
+      });
+    } finally {
+      await fetcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
