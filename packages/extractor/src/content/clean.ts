@@ -106,7 +106,9 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
 }
 
 function isFurniture(el: Element, m: Measure, total: number): boolean {
-  if (el.name === 'form' || el.name === 'button') return m.text < 0.5 * total;
+  if (el.name === 'button') return m.text < 0.5 * total;
+  // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
+  if (el.name === 'form') return m.value < 200;
   if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   // a list of short links (table of contents, tag cloud, "more" links) that is not the bulk of the container

@@ -82,6 +82,7 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
       continue;
     }
     if (looksLikeChrome(el) && !looksLikeContent(el) && m.text < 0.4 * total) {
+      if ((globalThis as Record<string, unknown>)['__CKDEBUG'] && m.text > 0.1 * total) console.log('CHROME', m.text, total, el.name, el.attribs['class'], el.attribs['id'], el.attribs['role']);
       doomed.push(el);
       continue;
     }
@@ -97,6 +98,7 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
 
 const ALPHA = Number(process.env['CK_ALPHA'] ?? 0.8);
 const LINK_K = Number(process.env['CK_K'] ?? 1);
+const BETA = Number(process.env['CK_BETA'] ?? 0.3);
 /** Walks down from the body while one child holds nearly all of the plain (non-link) text. */
 function descend(root: ParentNode, measures: Map<Element, Measure>): Element | null {
   let node: ParentNode = root;
@@ -107,19 +109,25 @@ function descend(root: ParentNode, measures: Map<Element, Measure>): Element | n
     let top: Element | null = null;
     let topPlain = -1;
     let sum = 0;
+    let allText = m ? m.text : 0;
+    let sumText = 0;
     for (const c of node.children) {
       if (c.type !== 'tag') continue;
       const cm = measures.get(c as Element);
       if (!cm) continue;
       const p = cm.text - LINK_K * cm.link;
       sum += p;
+      sumText += cm.text;
       if (p > topPlain) {
         topPlain = p;
         top = c as Element;
       }
     }
-    if (!m) plain = sum;
-    if (!top || plain <= 0 || topPlain < ALPHA * plain) return best ?? (root.type === 'tag' ? (root as Element) : top);
+    if (!m) {
+      plain = sum;
+      allText = sumText;
+    }
+    if (!top || plain <= 0 || topPlain < ALPHA * plain || (measures.get(top)?.text ?? 0) < BETA * allText) return best ?? (root.type === 'tag' ? (root as Element) : top);
     best = top;
     node = top;
   }

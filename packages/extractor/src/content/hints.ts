@@ -2,8 +2,11 @@
 import type { Element } from 'domhandler';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
-const CHROME =
-  /(?:^|[\s_-])(?:nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch)(?:$|[\s_-])/i;
+const CHROME_WORDS =
+  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch';
+
+/** Class/id words of page chrome (split on spaces, hyphens and underscores): removed unless holding most text. */
+const CHROME = new RegExp(`(?:^|[\\s_-])(?:${CHROME_WORDS})(?:$|[\\s_-])`, 'i');
 
 /** Class/id words of content containers. */
 const CONTENT =
@@ -31,10 +34,9 @@ const CHROME_ROLES: ReadonlySet<string> = new Set([
   'menu',
   'menubar',
   'toolbar',
-  'tablist',
 ]);
 
-const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'header', 'form']);
+const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'header']);
 
 /** Class tokens that name a taxonomy term (WordPress `category-reviews`, `tag-share`), not the element's role. */
 const TAXONOMY = /^(?:category|tag|post_tag|format|status|type|topic|product_cat|product_tag|pa)[-_]/i;
