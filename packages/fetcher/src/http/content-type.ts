@@ -80,28 +80,39 @@ const SIGNATURES: readonly [string, readonly number[]][] = [
 
 const SNIFF_BYTES = 1024;
 
+/** Signatures by first byte, so that a text body costs one lookup instead of a pass over every signature. */
+const SIGNATURES_BY_FIRST_BYTE = new Map<number, [string, readonly number[]][]>();
+for (const entry of SIGNATURES) {
+  const first = entry[1][0]!;
+  const list = SIGNATURES_BY_FIRST_BYTE.get(first) ?? [];
+  list.push(entry);
+  SIGNATURES_BY_FIRST_BYTE.set(first, list);
+}
+
+/** WHATWG "binary data bytes": control characters that never occur in text (ESC, used by ISO-2022, is allowed). */
+const BINARY_DATA_BYTE = new Uint8Array(256);
+for (let byte = 0; byte < 0x20; byte++) {
+  BINARY_DATA_BYTE[byte] = byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || byte >= 0x1c ? 1 : 0;
+}
+
 function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
   if (bytes.length < signature.length) return false;
   for (let i = 0; i < signature.length; i++) if (bytes[i] !== signature[i]) return false;
   return true;
 }
 
-/** WHATWG "binary data byte": control characters that never occur in text (ESC, used by ISO-2022, is allowed). */
-function isBinaryDataByte(byte: number): boolean {
-  return byte <= 0x08 || byte === 0x0b || (byte >= 0x0e && byte <= 0x1a) || (byte >= 0x1c && byte <= 0x1f);
-}
-
 /**
  * The MIME type of `bytes` when they are binary, whatever was declared: a known signature, or
- * `application/octet-stream` when the first KiB holds binary data bytes. `undefined` for text. UTF-16 and UTF-32
- * text (with a BOM, or declared by `charset`) is text.
+ * `application/octet-stream` when the first KiB holds binary data bytes. `undefined` for text. UTF-16 text (with a
+ * BOM, or declared by `charset`) is text.
  */
 export function sniffBinary(bytes: Uint8Array, declaredCharset?: string): string | undefined {
   if (bytes.length === 0) return undefined;
   if (hasUtf16Or32Bom(bytes) || (declaredCharset && /^utf-?(16|32)/.test(declaredCharset))) return undefined;
-  for (const [type, signature] of SIGNATURES) if (startsWith(bytes, signature)) return type;
+  const candidates = SIGNATURES_BY_FIRST_BYTE.get(bytes[0]!);
+  if (candidates) for (const [type, signature] of candidates) if (startsWith(bytes, signature)) return type;
   const end = Math.min(bytes.length, SNIFF_BYTES);
-  for (let i = 0; i < end; i++) if (isBinaryDataByte(bytes[i]!)) return 'application/octet-stream';
+  for (let i = 0; i < end; i++) if (BINARY_DATA_BYTE[bytes[i]!] === 1) return 'application/octet-stream';
   return undefined;
 }
 

@@ -9,6 +9,7 @@ import { decodeText } from './charset.js';
 import { isTextualType, parseContentType, sniffBinary } from './content-type.js';
 import { flattenResponseHeaders, mergeRequestHeaders } from './headers.js';
 import { resolveLimits } from './limits.js';
+import { LowSpeedMonitor } from './low-speed.js';
 import { toFetchError } from './map-error.js';
 import { ACCEPT_ENCODING, discard, parseContentEncoding, readBody, type BodyMeter } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
@@ -41,12 +42,14 @@ export class HttpEngine {
   readonly #connections: number | undefined;
   readonly #defaultHeaders: Readonly<Record<string, string>>;
   readonly #dispatchers = new Map<string, Dispatcher>();
+  readonly #lowSpeed: LowSpeedMonitor;
   #closed = false;
 
   constructor(options: HttpEngineOptions = {}) {
     this.#policy = options.urlPolicy ?? {};
     this.#limits = resolveLimits(options.limits);
     this.#lookup = guardLookup(this.#policy, options.lookup);
+    this.#lowSpeed = new LowSpeedMonitor(this.#limits.lowSpeedBytesPerSec, this.#limits.lowSpeedWindowMs);
     if (options.connections !== undefined && (!Number.isInteger(options.connections) || options.connections < 1)) {
       throw new TypeError(`Expected \`connections\` to be a positive integer, got \`${String(options.connections)}\``);
     }
@@ -95,7 +98,7 @@ export class HttpEngine {
       timeoutMs,
     );
     timer.unref();
-    let watchdog: NodeJS.Timeout | undefined;
+    let unwatch: (() => void) | undefined;
 
     try {
       const chain = new RedirectChain(this.#limits.maxRedirects);
@@ -144,7 +147,7 @@ export class HttpEngine {
             );
           }
           const meter: BodyMeter = { wireBytes: 0 };
-          watchdog = this.#watchLowSpeed(meter, abort);
+          unwatch = this.#lowSpeed.watch(meter, (received) => abort(this.#tooSlow(received)));
           const codings = parseContentEncoding(headers['content-encoding']);
           const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url));
           body = read.body;
@@ -179,7 +182,7 @@ export class HttpEngine {
       throw toFetchError(reason, hop.url, this.#limits, request.proxy !== undefined);
     } finally {
       clearTimeout(timer);
-      if (watchdog) clearInterval(watchdog);
+      unwatch?.();
       userSignal?.removeEventListener('abort', onUserAbort);
     }
   }
@@ -187,6 +190,7 @@ export class HttpEngine {
   /** Closes every connection pool; in-flight requests get a short grace period, then are cut. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#lowSpeed.close();
     const dispatchers = [...this.#dispatchers.values()];
     this.#dispatchers.clear();
     await Promise.all(
@@ -244,26 +248,12 @@ export class HttpEngine {
     return dispatcher;
   }
 
-  /** Aborts when fewer than `lowSpeedBytesPerSec` arrive on average over a `lowSpeedWindowMs` window. */
-  #watchLowSpeed(meter: BodyMeter, abort: (error: FetchError) => void): NodeJS.Timeout | undefined {
+  #tooSlow(received: number): FetchError {
     const { lowSpeedBytesPerSec: rate, lowSpeedWindowMs: windowMs } = this.#limits;
-    if (rate === 0) return undefined;
-    const minBytes = (rate * windowMs) / 1000;
-    let last = meter.wireBytes;
-    const interval = setInterval(() => {
-      const received = meter.wireBytes - last;
-      last = meter.wireBytes;
-      if (received < minBytes) {
-        abort(
-          new FetchError(
-            'SCRAPE_TIMEOUT',
-            `Scrape timed out: the server sent ${received} bytes in ${windowMs} ms, below the minimum of ${rate} bytes/s.`,
-          ),
-        );
-      }
-    }, windowMs);
-    interval.unref();
-    return interval;
+    return new FetchError(
+      'SCRAPE_TIMEOUT',
+      `Scrape timed out: the server sent ${received} bytes in ${windowMs} ms, below the minimum of ${rate} bytes/s.`,
+    );
   }
 }
 
