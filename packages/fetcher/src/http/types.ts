@@ -108,7 +108,7 @@ export interface HttpLimits {
   idleTimeoutMs: number;
   /**
    * Slowest body transfer tolerated, in bytes per second, averaged over `lowSpeedWindowMs`: a server that
-   * trickles a byte a second is dropped with `SCRAPE_TIMEOUT` after one window. 0 disables the check.
+   * trickles a byte a second is dropped with `SCRAPE_TIMEOUT` one to two windows after its body starts. 0 disables the check.
    * @default 500
    */
   lowSpeedBytesPerSec: number;
