@@ -41,4 +41,5 @@ export type {
   PageResult,
   ProxyConfig,
   ProxyMode,
+  SmartWaitSettings,
 } from './browser/index.js';
