@@ -11,7 +11,7 @@ const FURNITURE_HEADING =
 
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
-  /^(?:advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|see (?:all )?(?:plans|pricing|case studies|details))[.!:]?$/i;
+  /^(?:advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?: content)?(?:\.\.\.|…)?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|see (?:all )?(?:plans|pricing|case studies|details))[.!:]?$/i;
 
 /** Links styled as buttons are calls to action. */
 const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
@@ -35,49 +35,11 @@ function headingLevel(el: Element): number {
   return HEADING_TAGS.has(el.name) ? Number(el.name[1]) : 0;
 }
 
-const EDGE_DEPTH = Number(process.env['CK_EDGE'] ?? 2);
-
-/** Whether a block at the edge of the container looks like a leftover bar of links or labels. */
-function isEdgeJunk(el: Element, m: Measure): boolean {
-  if (HEADING_TAGS.has(el.name) || el.name === 'h1') return false;
-  if (containsTag(el, 'h1')) return false;
-  return m.value <= 0 && (m.link >= 0.5 * m.text || m.text < 40);
-}
-
-function containsTag(el: Element, name: string): boolean {
-  const stack: AnyNode[] = [...el.children];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.type !== 'tag') continue;
-    if ((n as Element).name === name) return true;
-    for (const c of (n as Element).children) stack.push(c);
-  }
-  return false;
-}
-
-/** Drops link bars and stray labels at the start and end of `parent`, descending `depth` levels into the edges. */
-function trimEdges(parent: Element, measures: Map<Element, Measure>, depth: number, doomed: Set<AnyNode>): void {
-  const kids = parent.children.filter((c): c is Element => c.type === 'tag' && (measures.get(c as Element)?.text ?? 0) > 0);
-  if (kids.length < 2) {
-    if (kids.length === 1 && depth > 0) trimEdges(kids[0]!, measures, depth - 1, doomed);
-    return;
-  }
-  let i = 0;
-  while (i < kids.length - 1 && isEdgeJunk(kids[i]!, measures.get(kids[i]!)!)) doomed.add(kids[i++]!);
-  let j = kids.length - 1;
-  while (j > i && isEdgeJunk(kids[j]!, measures.get(kids[j]!)!)) doomed.add(kids[j--]!);
-  if (depth > 0) {
-    trimEdges(kids[i]!, measures, depth - 1, doomed);
-    if (j !== i) trimEdges(kids[j]!, measures, depth - 1, doomed);
-  }
-}
-
 /** Removes page furniture inside `container` (which itself is kept). */
 export function cleanContainer(container: Element, measures: Map<Element, Measure>): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const doomed = new Set<AnyNode>();
-  if (process.env['CK_EDGE']) trimEdges(container, measures, EDGE_DEPTH, doomed);
   const stack: Element[] = [];
   for (const c of container.children) if (c.type === 'tag') stack.push(c as Element);
   while (stack.length) {

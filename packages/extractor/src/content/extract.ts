@@ -5,6 +5,7 @@ import { detachAll } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
 import { isHidden, looksLikeChrome, looksLikeComments, looksLikeContent } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
+import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
 
 export interface MainContentOptions {
@@ -56,6 +57,16 @@ function prune(root: ParentNode): void {
   detachAll(doomed);
 }
 
+function hasText(root: ParentNode): boolean {
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'text' && /\S/.test((node as unknown as { data: string }).data)) return true;
+    if (node.type === 'tag') for (const c of (node as Element).children) stack.push(c);
+  }
+  return false;
+}
+
 function textLength(root: ParentNode): number {
   let n = 0;
   const stack: AnyNode[] = [...root.children];
@@ -67,7 +78,7 @@ function textLength(root: ParentNode): number {
   return n;
 }
 
-const COMMENTS_MIN_REST = Number(process.env['CK_CMR'] ?? 1000);
+const COMMENTS_MIN_REST = 1000;
 
 /** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
 function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: number, totalValue: number): void {
@@ -82,7 +93,6 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
       continue;
     }
     if (looksLikeChrome(el) && !looksLikeContent(el) && m.text < 0.4 * total) {
-      if ((globalThis as Record<string, unknown>)['__CKDEBUG'] && m.text > 0.1 * total) console.log('CHROME', m.text, total, el.name, el.attribs['class'], el.attribs['id'], el.attribs['role']);
       doomed.push(el);
       continue;
     }
@@ -96,61 +106,8 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
   detachAll(doomed);
 }
 
-const ALPHA = Number(process.env['CK_ALPHA'] ?? 0.8);
-const LINK_K = Number(process.env['CK_K'] ?? 1);
-const BETA = Number(process.env['CK_BETA'] ?? 0.3);
-/** Walks down from the body while one child holds nearly all of the plain (non-link) text. */
-function descend(root: ParentNode, measures: Map<Element, Measure>): Element | null {
-  let node: ParentNode = root;
-  let best: Element | null = null;
-  for (;;) {
-    const m = node === root ? null : measures.get(node as Element);
-    let plain = m ? m.text - LINK_K * m.link : 0;
-    let top: Element | null = null;
-    let topPlain = -1;
-    let sum = 0;
-    let allText = m ? m.text : 0;
-    let sumText = 0;
-    for (const c of node.children) {
-      if (c.type !== 'tag') continue;
-      const cm = measures.get(c as Element);
-      if (!cm) continue;
-      const p = cm.text - LINK_K * cm.link;
-      sum += p;
-      sumText += cm.text;
-      if (p > topPlain) {
-        topPlain = p;
-        top = c as Element;
-      }
-    }
-    if (!m) {
-      plain = sum;
-      allText = sumText;
-    }
-    if (!top || plain <= 0 || topPlain < ALPHA * plain || (measures.get(top)?.text ?? 0) < BETA * allText) return best ?? (root.type === 'tag' ? (root as Element) : top);
-    best = top;
-    node = top;
-  }
-}
-
-/** The element with the highest content value. */
-function bestContainer(root: ParentNode, measures: Map<Element, Measure>): Element | null {
-  let best: Element | null = null;
-  let bestValue = 0;
-  for (const [el, m] of measures) {
-    if (m.value > bestValue || (m.value === bestValue && best && isAncestor(el, best))) {
-      best = el;
-      bestValue = m.value;
-    }
-  }
-  void root;
-  return best;
-}
-
-function isAncestor(a: Element, b: AnyNode): boolean {
-  for (let p = b.parent; p; p = p.parent) if (p === a) return true;
-  return false;
-}
+/** A container with fewer characters than this, on a page with much more text, is a wrong pick. */
+const MIN_CONTAINER = 150;
 
 /** Returns a Document holding only the page's main content. May mutate `document`. */
 export function extractMainContent(document: Document, _options: MainContentOptions = {}): Document {
@@ -167,11 +124,13 @@ export function extractMainContent(document: Document, _options: MainContentOpti
   if (total === 0) return wrap(body.children);
   removeChrome(body, measures, total, totalValue);
   measures = measureTree(body);
-  const best = (globalThis as Record<string, unknown>)['__CKMODE'] === 'argmax' ? bestContainer(body, measures) : descend(body, measures);
-  if ((globalThis as Record<string, unknown>)['__CKDEBUG']) debugTop(measures, best);
+  const best = selectContainer(body, measures) ?? (body.type === 'tag' ? (body as Element) : null);
   if (!best) return wrap(body.children);
-  if (!process.env['CK_NOCLEAN']) cleanContainer(best, measures);
-  return wrap([best]);
+  const bestText = measures.get(best)?.text ?? 0;
+  if (bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER) return wrap(body.children);
+  cleanContainer(best, measures);
+  if (!hasText(best)) return wrap(body.children);
+  return best === body ? wrap(best.children) : wrap([best]);
 }
 
 function wrap(nodes: AnyNode[]): Document {
@@ -194,18 +153,4 @@ function wrap(nodes: AnyNode[]): Document {
   const doc = new Document([body]);
   body.parent = doc;
   return doc;
-}
-
-function describe(el: Element): string {
-  const parts: string[] = [];
-  for (let e: Element | null = el; e && e.type === 'tag'; e = e.parent as Element | null) {
-    const c = (e.attribs['class'] ?? '').split(/\s+/).slice(0, 2).join('.');
-    parts.unshift(e.name + (e.attribs['id'] ? '#' + e.attribs['id'] : '') + (c ? '.' + c : ''));
-  }
-  return parts.slice(-5).join(' > ');
-}
-function debugTop(measures: Map<Element, Measure>, best: Element | null): void {
-  const all = [...measures].sort((a, b) => b[1].value - a[1].value).slice(0, 12);
-  // eslint-disable-next-line no-console
-  for (const [el, m] of all) console.log(el === best ? '*' : ' ', Math.round(m.value), m.text, m.link, m.blocks, describe(el));
 }

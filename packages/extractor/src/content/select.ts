@@ -1,0 +1,48 @@
+// Choosing the main-content container: walk down from the body while one child dominates.
+import type { Element, ParentNode } from 'domhandler';
+
+import type { Measure } from './measure.js';
+
+/** A child is followed when it holds at least this share of its parent's plain (non-link) text... */
+const PLAIN_SHARE = 0.8;
+/** ...and at least this share of all its parent's text (so an intro paragraph never beats a list of links). */
+const TEXT_SHARE = 0.3;
+
+/**
+ * Walks down from `root` while a single child holds nearly all of the plain text and a fair share of all text.
+ * Stops where the content spreads over several children (paragraphs, posts, list items). Returns `null` when
+ * the root itself is that place.
+ */
+export function selectContainer(root: ParentNode, measures: Map<Element, Measure>): Element | null {
+  let best: Element | null = null;
+  let node: ParentNode = root;
+  for (;;) {
+    let plain = 0;
+    let text = 0;
+    let top: Element | null = null;
+    let topPlain = -1;
+    for (const child of node.children) {
+      if (child.type !== 'tag') continue;
+      const m = measures.get(child as Element);
+      if (!m) continue;
+      const p = m.text - m.link;
+      plain += p;
+      text += m.text;
+      if (p > topPlain) {
+        topPlain = p;
+        top = child as Element;
+      }
+    }
+    // the node's own inline text counts as content that a child would leave behind
+    const own = node === root ? undefined : measures.get(node as Element);
+    if (own) {
+      plain = own.text - own.link;
+      text = own.text;
+    }
+    if (!top || plain <= 0 || topPlain < PLAIN_SHARE * plain || measures.get(top)!.text < TEXT_SHARE * text) {
+      return best;
+    }
+    best = top;
+    node = top;
+  }
+}
