@@ -7,7 +7,7 @@
  * - cold: a new engine per page (Chromium start included), p50/p95;
  * - warm, one page at a time: p50/p95 latency and pages per second;
  * - warm, 4 pages at a time: pages per second;
- * - peak memory: RSS of this Node process plus every Chromium process of the run;
+ * - peak memory: PSS (shared pages counted once) of this Node process plus every Chromium process it started;
  * - Chromium processes left after close.
  * Prints a table and writes bench/results/browser.json.
  *
@@ -33,7 +33,7 @@ const FLAGS = [
   '--disable-dev-shm-usage',
   ...ISOLATED,
 ];
-const PAGES = [
+const PAGES = process.env.BENCH_PAGES?.split(',') ?? [
   '/js/rendered.html',
   '/js/app-shell.html',
   '/js/noscript.html',
@@ -54,15 +54,15 @@ interface Runner {
 
 const crawlkitRunner: Runner = {
   name: 'crawlkit Fetcher (engine: browser)',
-  async open(concurrency) {
+  open(concurrency) {
     const fetcher = new Fetcher({
       browser: { args: ISOLATED, maxConcurrentPages: concurrency },
       urlPolicy: { allowedHosts: ['127.0.0.1'] },
     });
-    return {
-      render: async (url) => (await fetcher.fetch({ url, engine: 'browser' })).text ?? '',
+    return Promise.resolve({
+      render: async (url: string) => (await fetcher.fetch({ url, engine: 'browser' })).text ?? '',
       close: () => fetcher.close(),
-    };
+    });
   },
 };
 
@@ -99,7 +99,13 @@ const RUNNERS: Runner[] = [crawlkitRunner, puppeteerRunner];
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 
-/** RSS in bytes of every process whose command line names Chromium's profile prefix or this benchmark's browsers. */
+/** Proportional set size of a process in bytes (shared pages split between their users, so sums are honest). */
+function pss(pid: number | 'self'): number {
+  const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
+  return Number(kb ?? 0) * 1024;
+}
+
+/** Memory (PSS) in bytes and count of the Chromium processes started by this benchmark. */
 function chromiumRss(): { bytes: number; processes: number } {
   let bytes = 0;
   let processes = 0;
@@ -110,8 +116,7 @@ function chromiumRss(): { bytes: number; processes: number } {
       if (!cmdline.includes('chrom') || !cmdline.includes('--user-data-dir')) continue;
       const ppidTree = isDescendant(Number(entry));
       if (!ppidTree) continue;
-      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1];
-      bytes += Number(rss ?? 0) * 1024;
+      bytes += pss(Number(entry));
       processes++;
     } catch {
       // The process ended meanwhile.
@@ -144,7 +149,7 @@ class PeakMemory {
     this.#timer = setInterval(() => this.sample(), 100);
   }
   sample(): void {
-    this.peak = Math.max(this.peak, process.memoryUsage.rss() + chromiumRss().bytes);
+    this.peak = Math.max(this.peak, pss('self') + chromiumRss().bytes);
   }
   stop(): number {
     clearInterval(this.#timer);
@@ -226,7 +231,7 @@ const table = results.map((r) => ({
   'warm p95': ms(r.warmP95Ms as number),
   'warm pages/s (1 at a time)': r.warmPagesPerSec,
   [`warm pages/s (${CONCURRENCY} at a time)`]: r.parallelPagesPerSec,
-  'peak RSS (Node + Chromium)': `${r.peakMemoryMB as number} MB`,
+  'peak memory (PSS, Node + Chromium)': `${r.peakMemoryMB as number} MB`,
   'Chromium left after close': r.chromiumProcessesLeft,
 }));
 console.log(

@@ -2,6 +2,7 @@ import { validateActions, type Action, type ActionResults, type ScreenshotSettin
 
 import { BrowserEngine, type BrowserFetchRequest, type BrowserFetchResult } from './browser/browser-engine.js';
 import { BrowserPool, type BrowserPoolOptions, type BrowserPoolStats } from './browser/browser-pool.js';
+import type { SmartWaitSettings } from './browser/smart-wait.js';
 import { countryProfile, type CountryProfile } from './browser/countries.js';
 import { isBrowserError } from './browser/errors.js';
 import { blockedReason, browserOnlyFeatures, browserReasonForOptions, javascriptReason } from './engine-choice.js';
@@ -111,6 +112,13 @@ export interface BrowserOptions extends BrowserPoolOptions {
    */
   smartWaitMaxMs?: number;
   /**
+   * Quiet periods of the smart wait, in milliseconds: `networkIdleMs` (no request in flight, default 500),
+   * `networkQuietMs` (at most two long-lived requests and no activity, default 1500), `domIdleMs` (no DOM mutation,
+   * default 300), `pollMs` (default 100).
+   * @default {}
+   */
+  smartWait?: SmartWaitSettings;
+  /**
    * Adblock Plus / uBlock filter list files that replace the default list (Ghostery's tracker database:
    * advertising, analytics and consent-manager domains) for `blockAds`.
    * @default undefined (the default list)
@@ -149,6 +157,7 @@ export class Fetcher {
       smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,
       ...(options.browser?.screenshotDir ? { screenshotDir: options.browser.screenshotDir } : {}),
       ...(options.browser?.adblockLists ? { adblockLists: options.browser.adblockLists } : {}),
+      ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),
     });
     this.#proxies = new ProxyRotation(options.proxies);
     this.#proxyLoopback = options.proxies?.proxyLoopback ?? false;
@@ -170,13 +179,20 @@ export class Fetcher {
     if (request.actions?.length) validateActions(request.actions, request.waitFor ?? 0);
     const country = this.#country(request);
     const mode = request.proxy === 'enhanced' ? 'stealth' : (request.proxy ?? 'auto');
+    // One budget for every attempt (HTTP, its browser retry, the stealth retry): each gets what is left.
+    const deadline = performance.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 
-    const first = await this.#attempt(request, country, this.#plan(mode === 'stealth' ? 'stealth' : 'basic', country));
+    const first = await this.#attempt(
+      request,
+      deadline,
+      country,
+      this.#plan(mode === 'stealth' ? 'stealth' : 'basic', country),
+    );
     if (mode !== 'auto' || !this.#autoStealth) return first;
     const blocked = blockedReason(first);
     if (!blocked) return first;
     try {
-      const second = await this.#attempt(request, country, this.#plan('stealth', country), blocked);
+      const second = await this.#attempt(request, deadline, country, this.#plan('stealth', country), blocked);
       return blockedReason(second) ? first : second;
     } catch (error) {
       if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) return first;
@@ -210,6 +226,7 @@ export class Fetcher {
 
   async #attempt(
     request: PageRequest,
+    deadline: number,
     country: CountryProfile | undefined,
     attempt: Attempt,
     blocked?: string,
@@ -217,20 +234,20 @@ export class Fetcher {
     const engine = request.engine ?? this.#engine;
     const optionsReason = browserReasonForOptions(request);
     if (engine === 'http') {
-      const result = await this.#viaHttp(request, attempt, 'engine:http');
+      const result = await this.#viaHttp(request, deadline, attempt, 'engine:http');
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) result.unsupportedFeatures = unsupported;
       return result;
     }
     if (engine === 'browser' || optionsReason || attempt.mode === 'stealth') {
       const reason = blocked ?? (engine === 'browser' ? 'engine:browser' : (optionsReason ?? 'options:stealth'));
-      return this.#viaBrowser(request, country, attempt, reason);
+      return this.#viaBrowser(request, deadline, country, attempt, reason);
     }
-    const plain = await this.#viaHttp(request, attempt, 'http:static');
+    const plain = await this.#viaHttp(request, deadline, attempt, 'http:static');
     const jsReason = javascriptReason(plain);
     if (!jsReason) return plain;
     try {
-      return await this.#viaBrowser(request, country, attempt, jsReason);
+      return await this.#viaBrowser(request, deadline, country, attempt, jsReason);
     } catch (error) {
       if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) {
         plain.engineReason = `${jsReason}+browser-unavailable`;
@@ -240,10 +257,10 @@ export class Fetcher {
     }
   }
 
-  async #viaHttp(request: PageRequest, attempt: Attempt, reason: string): Promise<PageResult> {
+  async #viaHttp(request: PageRequest, deadline: number, attempt: Attempt, reason: string): Promise<PageResult> {
     const httpRequest: HttpRequest = { url: request.url };
     if (request.headers) httpRequest.headers = request.headers;
-    if (request.timeoutMs !== undefined) httpRequest.timeoutMs = request.timeoutMs;
+    httpRequest.timeoutMs = remaining(deadline);
     if (request.skipTlsVerification !== undefined) httpRequest.skipTlsVerification = request.skipTlsVerification;
     if (request.signal) httpRequest.signal = request.signal;
     if (attempt.proxy) httpRequest.proxy = attempt.proxy;
@@ -253,13 +270,14 @@ export class Fetcher {
 
   async #viaBrowser(
     request: PageRequest,
+    deadline: number,
     country: CountryProfile | undefined,
     attempt: Attempt,
     reason: string,
   ): Promise<PageResult> {
     const browserRequest: BrowserFetchRequest = {
       url: request.url,
-      timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs: remaining(deadline),
       skipTlsVerification: request.skipTlsVerification ?? true,
       mobile: request.mobile ?? false,
       waitFor: request.waitFor ?? 0,
@@ -279,7 +297,7 @@ export class Fetcher {
       result = await this.#browser.fetch(browserRequest);
     } catch (error) {
       if (isBrowserError(error) && error.code === 'SCRAPE_DOWNLOAD') {
-        const file = await this.#viaHttp(request, attempt, 'download');
+        const file = await this.#viaHttp(request, deadline, attempt, 'download');
         const unsupported = browserOnlyFeatures(request);
         if (unsupported.length) file.unsupportedFeatures = unsupported;
         return file;
@@ -289,4 +307,9 @@ export class Fetcher {
     const { consent: _consent, settled: _settled, ...page } = result;
     return { ...page, engineReason: reason, proxyUsed: attempt.mode };
   }
+}
+
+/** Milliseconds left before `deadline` (a `performance.now()` time), at least 1. */
+function remaining(deadline: number): number {
+  return Math.max(1, Math.round(deadline - performance.now()));
 }

@@ -16,7 +16,7 @@ import { BrowserError, isBrowserError } from './errors.js';
 import { navigationError } from './navigation-errors.js';
 import { guardPage, NO_DIALOGS_SCRIPT } from './page-guards.js';
 import { RequestGate } from './request-gate.js';
-import { MUTATION_OBSERVER_SCRIPT, NetworkMonitor, smartWait } from './smart-wait.js';
+import { MUTATION_OBSERVER_SCRIPT, NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { stealthScript } from './stealth.js';
 
 /** One page load in the browser, with everything already decided by the fetcher. */
@@ -62,6 +62,8 @@ export interface BrowserEngineSettings {
   screenshotDir?: string;
   /** Filter list files replacing the default ad and tracker list. */
   adblockLists?: readonly string[];
+  /** Quiet periods of the smart wait. */
+  smartWait?: SmartWaitSettings;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -199,7 +201,8 @@ export class BrowserEngine {
 
     const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
     const settleBudget = () => Math.max(0, Math.min(this.#settings.smartWaitMaxMs, remaining() - reserveMs));
-    let settled = await smartWait(page, network, settleBudget(), {}, signal);
+    const waits = this.#settings.smartWait ?? {};
+    let settled = await smartWait(page, network, settleBudget(), waits, signal);
 
     let consent: ConsentOutcome | undefined;
     if (request.blockAds) {
@@ -215,7 +218,7 @@ export class BrowserEngine {
         signal,
         ...(this.#settings.screenshotDir === undefined ? {} : { outputDir: this.#settings.screenshotDir }),
         settle: (ms) =>
-          smartWait(page, network, Math.min(ms, settleBudget()), {}, signal).then((ok) => {
+          smartWait(page, network, Math.min(ms, settleBudget()), waits, signal).then((ok) => {
             settled = ok;
           }),
       });

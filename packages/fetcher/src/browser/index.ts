@@ -4,6 +4,7 @@ export type { BrowserOptions, EngineName, FetcherOptions, PageRequest, PageResul
 export type { ProxyConfig } from '../proxy-choice.js';
 export { blockedReason, browserReasonForOptions, javascriptReason, visibleText } from '../engine-choice.js';
 export type { BrowserPoolOptions, BrowserPoolStats } from './browser-pool.js';
+export type { SmartWaitSettings } from './smart-wait.js';
 export { resolveChromiumPath, CHROMIUM_ENV } from './chromium-path.js';
 export { CHROMIUM_FLAGS, PROFILE_PREFIX } from './launch.js';
 export { countryProfile } from './countries.js';

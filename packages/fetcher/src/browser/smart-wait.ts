@@ -20,7 +20,7 @@ export interface SmartWaitSettings {
   networkQuietMs?: number;
   /** No DOM mutation for this long. @default 300 */
   domIdleMs?: number;
-  /** Polling interval. @default 50 */
+  /** Polling interval. @default 100 */
   pollMs?: number;
 }
 
@@ -66,7 +66,7 @@ export async function smartWait(
   const networkIdleMs = settings.networkIdleMs ?? 500;
   const networkQuietMs = settings.networkQuietMs ?? 1500;
   const domIdleMs = settings.domIdleMs ?? 300;
-  const pollMs = settings.pollMs ?? 50;
+  const pollMs = settings.pollMs ?? 100;
   const deadline = performance.now() + maxMs;
   while (performance.now() < deadline && !signal?.aborted) {
     const quiet = network.quietForMs;
