@@ -1,10 +1,14 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { createProxy, type ProxyServer } from 'proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import { startSelfSignedServer } from '../http/__fixtures__/self-signed-server.js';
 import { Fetcher, type PageResult } from '../index.js';
 
 /** Chromium reaches the fixture server and the fake ad host (both 127.0.0.1) and nothing else. */
@@ -157,6 +161,33 @@ describe('page options', () => {
       code: 'SCRAPE_INVALID_REQUEST',
       message: 'Invalid country code. Use a valid ISO 3166-1 alpha-2 country code.',
     });
+  });
+
+  it('accepts self-signed certificates unless skipTlsVerification is false', async () => {
+    const tls = await startSelfSignedServer();
+    try {
+      const ok = await fetcher.fetch({ url: `${tls.url}/`, engine: 'browser' });
+      expect(ok.text).toContain('over TLS');
+      await expect(
+        fetcher.fetch({ url: `${tls.url}/`, engine: 'browser', skipTlsVerification: false }),
+      ).rejects.toMatchObject({ code: 'SCRAPE_SSL_ERROR' });
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it('writes screenshots under browser.screenshotDir and returns the path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlkit-shots-'));
+    const toFiles = new Fetcher({ browser: { args: ISOLATED_ARGS, screenshotDir: dir }, urlPolicy: POLICY });
+    try {
+      const result = await toFiles.fetch({ url: url('/js/long.html'), screenshot: { quality: 60 } });
+      expect(result.screenshot!.startsWith(dir)).toBe(true);
+      expect(existsSync(result.screenshot!)).toBe(true);
+      expect(readFileSync(result.screenshot!).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8])); // JPEG
+    } finally {
+      await toFiles.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('sends the request headers from the browser too', async () => {
