@@ -54,9 +54,13 @@ export class Container {
   #held = '';
   #last = '';
   readonly #marks: Mark[] = [];
+  readonly #stream: ((block: Block) => void) | undefined;
+  #lastBlock: Block | undefined;
 
-  constructor(kind: ContainerKind, breakText = '\\\n') {
+  /** `stream`: finished blocks go there as they complete instead of into `blocks` (the root's output). */
+  constructor(kind: ContainerKind, breakText = '\\\n', stream?: (block: Block) => void) {
     this.kind = kind;
+    this.#stream = stream;
     this.#inlineOnly = kind === 'link' || kind === 'heading';
     this.#breakText = kind === 'heading' ? ' ' : breakText;
     this.#breakIsNewline = this.#breakText.endsWith('\n');
@@ -171,7 +175,14 @@ export class Container {
     const text = this.#takeInline();
     const trimmed = text.trim();
     if (trimmed === '') return;
-    this.blocks.push({ kind: 'p', text: trimmed.length === text.length ? text : escapeLineStart(trimmed) });
+    this.#add({ kind: 'p', text: trimmed.length === text.length ? text : escapeLineStart(trimmed) });
+  }
+
+  #add(block: Block): void {
+    if (this.#stream) {
+      this.#stream(block);
+      this.#lastBlock = block;
+    } else this.blocks.push(block);
   }
 
   /** Adds a finished block; inline captures take it as a line of their own. */
@@ -184,13 +195,13 @@ export class Container {
       return;
     }
     this.flushParagraph();
-    this.blocks.push(block);
+    this.#add(block);
   }
 
   /** The last block, once the current paragraph is finished. */
   previousBlock(): Block | undefined {
     this.flushParagraph();
-    return this.blocks[this.blocks.length - 1];
+    return this.#stream ? this.#lastBlock : this.blocks[this.blocks.length - 1];
   }
 
   /** The inline content of a capture (link text, heading text); `next` is what the caller writes after it. */

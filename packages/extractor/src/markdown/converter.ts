@@ -3,12 +3,14 @@ import type { Budget } from './budget.js';
 import type { Capture } from './capture.js';
 import { CodeCapture, isGutter, languageOf, PreCapture } from './code.js';
 import { Container, type MarkKind } from './container.js';
-import { feedHtml, type HtmlSink } from './drivers.js';
+import type { HtmlSink } from './drivers.js';
+import { feedHtml } from './html-stream.js';
 import { collapseWhitespace, escapeBrackets } from './escape.js';
 import { type ListItem, renderList } from './lists.js';
 import { isMathScript, MathCapture } from './math.js';
 import { alignOf, colspanOf, renderTable, rowspanOf, type TableModel, type TableRow } from './tables.js';
 import * as T from './tags.js';
+import { Output } from './output.js';
 import { formatDestination, formatTitle, UrlResolver } from './urls.js';
 
 export interface ConverterOptions {
@@ -26,7 +28,7 @@ const MARK = 2;
 const SUP = 3;
 
 /** Quotes, lists, tables and definitions nested deeper than this convert as plain blocks (keeps output linear). */
-const MAX_NESTING = 32;
+const MAX_NESTING = 16;
 /** Inline marks (emphasis, strike, sup/sub) open at once in one container beyond this write nothing. */
 const MAX_MARKS = 16;
 /** Text nodes longer than this are converted in slices, with a budget check between them. */
@@ -76,7 +78,8 @@ export class Converter implements HtmlSink {
   readonly #options: ConverterOptions;
   readonly #budget: Budget;
   readonly #urls: UrlResolver;
-  readonly #root = new Container('root');
+  readonly #output = new Output();
+  readonly #root = new Container('root', '\\\n', (block) => this.#output.add(block));
   readonly #containers: Container[] = [this.#root];
   #cur: Container = this.#root;
   readonly #frames: Frame[] = [];
@@ -213,6 +216,7 @@ export class Converter implements HtmlSink {
   }
 
   close(name: string): void {
+    this.#budget.tick();
     const capture = this.#capture;
     if (capture) {
       if (capture.close(name)) {
@@ -240,9 +244,9 @@ export class Converter implements HtmlSink {
   finish(): string {
     for (let guard = 0; this.#capture && guard < 1_000_000; guard++) this.close('');
     while (this.#frames.length > 0) this.close('');
-    const blocks = this.#root.takeBlocks();
+    this.#root.flushParagraph();
     this.#budget.check();
-    return joinBlocks(blocks, false);
+    return this.#output.toString();
   }
 
   // Containers and frames.
@@ -431,8 +435,8 @@ export class Converter implements HtmlSink {
         this.#pop();
         this.#nesting--;
         const text = joinBlocks(quote.takeBlocks(), false);
-        this.#budget.tick();
         if (text !== '') this.#cur.pushBlock({ kind: 'quote', text: prefixLines(text, '> ', '> ', '>') });
+        this.#budget.check();
       },
     });
     return true;
@@ -449,6 +453,7 @@ export class Converter implements HtmlSink {
         this.#nesting--;
         const text = joinBlocks(definition.takeBlocks(), false);
         if (text !== '') this.#cur.pushBlock({ kind: 'dd', text: prefixLines(text, ': ', '  ', '') });
+        this.#budget.check();
       },
     });
     return true;
@@ -481,6 +486,7 @@ export class Converter implements HtmlSink {
     this.#nesting--;
     if (list.items.length === 0) return;
     list.parent.pushBlock(renderList(list.items, list, list.parent.previousBlock(), this.#budget));
+    this.#budget.check();
   }
 
   /** Content of a list outside its items: a nested list joins the previous item, anything else is an item. */
@@ -556,6 +562,7 @@ export class Converter implements HtmlSink {
         const outer = this.#tables[this.#tables.length - 1];
         if (outer) outer.model.nested = true;
         for (const block of renderTable(table.model, this.#budget)) table.parent.pushBlock(block);
+        this.#budget.check();
       },
     });
     return true;

