@@ -111,11 +111,11 @@ export class BrowserEngine {
       lease = await this.#pool.acquire(controller.signal);
       const acquired = lease;
       const work = (async () => {
-        context = await acquired.browser.createBrowserContext({
-          downloadBehavior: { policy: 'deny' },
-          ...(request.proxy ? proxyContextOptions(request.proxy, request.proxyLoopback ?? false) : {}),
-        });
-        const page = await context.newPage();
+        const opened = await acquired.openPage(
+          request.proxy ? proxyContextOptions(request.proxy, request.proxyLoopback ?? false) : undefined,
+        );
+        context = opened.context;
+        const page = opened.page;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
         return this.#load(page, acquired, request, deadline, startedAt, controller.signal);
