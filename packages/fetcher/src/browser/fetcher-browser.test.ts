@@ -126,6 +126,15 @@ describe('page options', () => {
     expect(size.height).toBeGreaterThanOrEqual(3000);
   });
 
+  it('drops fonts and media unless a screenshot needs them', async () => {
+    const assets = () => server.requests.filter((r) => r.path.startsWith('/js/assets/')).map((r) => r.path);
+    const before = assets().length;
+    await fetcher.fetch({ url: url('/js/media.html'), engine: 'browser' });
+    expect(assets().length).toBe(before);
+    await fetcher.fetch({ url: url('/js/media.html'), screenshot: {} });
+    expect(assets().slice(before)).toContain('/js/assets/fixture-sans.woff2');
+  });
+
   it('adds waitFor on top of the smart wait', async () => {
     const started = Date.now();
     const result = await fetcher.fetch({ url: url('/articles/first-post.html'), waitFor: 700 });
