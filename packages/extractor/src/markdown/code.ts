@@ -73,15 +73,14 @@ export class PreCapture implements Capture {
     return false;
   }
 
-  /** The fenced block, or '' when the `<pre>` holds only whitespace. */
+  /** The fenced block (an empty `<pre>` is an empty block: its whitespace is content). */
   finish(): string {
     let code = this.#code;
     if (code.includes('\r')) code = code.replace(/\r\n?/g, '\n');
     if (this.#leadingNewline && code.startsWith('\n')) code = code.slice(1);
     if (code.endsWith('\n')) code = code.slice(0, -1);
-    if (code.trim() === '') return '';
     const fence = fenceFor(code);
-    return `${fence}${this.#language}\n${code}\n${fence}`;
+    return code === '' ? `${fence}${this.#language}\n${fence}` : `${fence}${this.#language}\n${code}\n${fence}`;
   }
 }
 

@@ -97,7 +97,9 @@ export class Container {
     const trailing = s.charCodeAt(s.length - 1) === 32;
     if (trailing) s = s.slice(0, -1);
     if (s !== '') {
-      const lineStart = !this.#hasContent || (this.#pendingBreaks > 0 && this.#breakIsNewline);
+      // Text right after an opening marker is not at the start of a line, whatever precedes the marker.
+      const lineStart =
+        (!this.#hasContent || (this.#pendingBreaks > 0 && this.#breakIsNewline)) && !this.#hasPendingMarks();
       const prev = lineStart ? '' : this.#pendingSpace ? ' ' : this.#held || this.#last;
       let held = s[s.length - 1]!;
       const inLink = this.kind === 'link';
@@ -228,6 +230,11 @@ export class Container {
     const text = this.#inline;
     this.#resetInline();
     return text;
+  }
+
+  #hasPendingMarks(): boolean {
+    for (const mark of this.#marks) if (!mark.emitted && mark.active && !mark.suppressed) return true;
+    return false;
   }
 
   #resetInline(): void {

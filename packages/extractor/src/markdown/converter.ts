@@ -349,7 +349,12 @@ export class Converter implements HtmlSink {
   }
 
   #image(attribs: Record<string, string>, cur: Container): void {
-    const src = attribs.src?.trim() || attribs['data-src']?.trim();
+    let src = attribs.src?.trim();
+    // Lazy-loading pages put a placeholder (often a tiny data: GIF) in src and the image in a data attribute.
+    if (!src || /^data:/i.test(src)) {
+      const lazy = attribs['data-src'] ?? attribs['data-lazy-src'] ?? attribs['data-original'];
+      if (lazy?.trim()) src = lazy.trim();
+    }
     if (!src) return;
     let destination: string;
     if (/^data:/i.test(src)) {

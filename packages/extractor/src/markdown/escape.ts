@@ -90,7 +90,10 @@ export function escapeBrackets(s: string): string {
   return s.replace(/[[\]\\]/g, '\\$&');
 }
 
-/** Collapses HTML whitespace runs (space, tab, CR, LF, FF) to one space. */
+/**
+ * Collapses whitespace runs (HTML's space, tab, CR, LF, FF, and also no-break spaces) to one space. A no-break
+ * space kept as is would sit inside emphasis markers (`**bold&nbsp;**`) where CommonMark no longer sees them.
+ */
 export function collapseWhitespace(s: string): string {
-  return /[\t\n\r\f]| {2}/.test(s) ? s.replace(/[ \t\n\r\f]+/g, ' ') : s;
+  return /[\t\n\r\f\u00a0]| {2}/.test(s) ? s.replace(/[ \t\n\r\f\u00a0]+/g, ' ') : s;
 }

@@ -35,6 +35,8 @@ export function renderList(
   let n = shape.reversed ? (shape.start ?? items.length) : (shape.start ?? 1);
   let first: number | undefined;
   const out: string[] = [];
+  // A list of nothing but empty items (icon-only links, spacers) is bullets without text: noise, dropped.
+  if (items.every((item) => item.blocks.length === 0)) return { kind: 'list', text: '' };
   for (const item of items) {
     budget.tick();
     // `- ---` would read as one thematic break: a rule that starts an item is written `***`.
