@@ -121,7 +121,9 @@ function runRow(name: string, pages: WcxbPage[], convert: (page: WcxbPage) => st
 /** Scores a directory of predictions, restricted to the pages that ran (so --quick is not penalised). */
 function score(dir: string, pages: WcxbPage[]): Summary {
   const perPageFile = path.join(dir, 'per-page.json');
-  execFileSync(process.execPath, [scorer, dir, '--json', '--per-page', perPageFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  execFileSync(process.execPath, [scorer, dir, '--json', '--per-page', perPageFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const perPage = JSON.parse(fs.readFileSync(perPageFile, 'utf8')) as Record<
     string,
     { page_type: string; precision: number; recall: number; f1: number; with_rate: number; without_rate: number }
@@ -132,7 +134,8 @@ function score(dir: string, pages: WcxbPage[]): Summary {
   const per_type: Summary['per_type'] = {};
   for (const type of ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service']) {
     const rs = rows.filter((r) => r.page_type === type);
-    if (rs.length) per_type[type] = { n: rs.length, f1: avg(rs, 'f1'), precision: avg(rs, 'precision'), recall: avg(rs, 'recall') };
+    if (rs.length)
+      per_type[type] = { n: rs.length, f1: avg(rs, 'f1'), precision: avg(rs, 'precision'), recall: avg(rs, 'recall') };
   }
   return {
     pages: rows.length,
@@ -173,7 +176,9 @@ function printRows(rows: RowResult[], pages: number): void {
     );
   }
   const types = Object.keys(rows[0]!.summary.per_type);
-  console.log(`\nF1 by page type\n${'type'.padEnd(14)}    n  ${rows.map((r) => r.name.padStart(Math.max(10, r.name.length))).join('  ')}`);
+  console.log(
+    `\nF1 by page type\n${'type'.padEnd(14)}    n  ${rows.map((r) => r.name.padStart(Math.max(10, r.name.length))).join('  ')}`,
+  );
   for (const t of types) {
     const cells = rows.map((r) => f3(r.summary.per_type[t]?.f1 ?? 0).padStart(Math.max(10, r.name.length)));
     console.log(`${t.padEnd(14)} ${String(rows[0]!.summary.per_type[t]!.n).padStart(4)}  ${cells.join('  ')}`);
@@ -182,7 +187,9 @@ function printRows(rows: RowResult[], pages: number): void {
 
 const all = loadWcxbPages(path.join(datasetRoot, 'wcxb-dev'));
 const pages = quick ? all.filter((_, i) => i % 5 === 0) : all;
-console.log(`crawlkit path: ${hasMarkdown ? 'extractPage (scrape markdown path)' : 'parse → extractMainContent → turndown (htmlToMarkdown not built yet)'}`);
+console.log(
+  `crawlkit path: ${hasMarkdown ? 'extractPage (scrape markdown path)' : 'parse → extractMainContent → turndown (htmlToMarkdown not built yet)'}`,
+);
 
 const rows: RowResult[] = [runRow('crawlkit', pages, crawlkitMarkdown())];
 if (withReference) rows.push(runRow('readability+turndown', pages, readabilityMarkdown()));

@@ -1,5 +1,5 @@
 // Cleaning inside the chosen container: sections of related links, link lists, calls to action, forms.
-import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { detachAll } from '../dom/walk.js';
 import type { Measure } from './measure.js';
@@ -22,9 +22,9 @@ function textOf(el: Element): string {
   const stack: AnyNode[] = [el];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.type === 'text') out += (n as unknown as { data: string }).data;
-    else if (n.type === 'tag') {
-      const c = (n as Element).children;
+    if (isText(n)) out += n.data;
+    else if (isTag(n)) {
+      const c = n.children;
       for (let i = c.length - 1; i >= 0; i--) stack.push(c[i]!);
     }
   }
@@ -41,7 +41,7 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
   if (total === 0) return;
   const doomed = new Set<AnyNode>();
   const stack: Element[] = [];
-  for (const c of container.children) if (c.type === 'tag') stack.push(c as Element);
+  for (const c of container.children) if (isTag(c)) stack.push(c);
   while (stack.length) {
     const el = stack.pop()!;
     const m = measures.get(el);
@@ -62,7 +62,7 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
       dropSection(el, level, measures, total, doomed);
       continue;
     }
-    for (const c of el.children) if (c.type === 'tag') stack.push(c as Element);
+    for (const c of el.children) if (isTag(c)) stack.push(c);
   }
   detachAll(doomed);
 }
@@ -86,8 +86,8 @@ function countLinks(el: Element): number {
   const stack: AnyNode[] = [el];
   while (stack.length) {
     const node = stack.pop()!;
-    if (node.type !== 'tag') continue;
-    const e = node as Element;
+    if (!isTag(node)) continue;
+    const e = node;
     if (e.name === 'a') n++;
     else for (const c of e.children) stack.push(c);
   }
@@ -107,17 +107,17 @@ function dropSection(
 ): void {
   const parent: ParentNode | null = heading.parent;
   if (!parent) return;
-  const pm = parent.type === 'tag' ? measures.get(parent as Element) : undefined;
+  const pm = isTag(parent) ? measures.get(parent) : undefined;
   // the heading opens its own wrapper: drop the wrapper when it is small
-  if (pm && parent.type === 'tag' && pm.text < 0.3 * total && firstTag(parent) === heading) {
+  if (pm && isTag(parent) && pm.text < 0.3 * total && firstTag(parent) === heading) {
     doomed.add(parent);
     return;
   }
   let size = 0;
   const run: AnyNode[] = [];
   for (let n = heading.next; n; n = n.next) {
-    if (n.type === 'tag') {
-      const e = n as Element;
+    if (isTag(n)) {
+      const e = n;
       const l = headingLevel(e);
       if (l > 0 && l <= level) break;
       size += measures.get(e)?.text ?? 0;
@@ -128,6 +128,6 @@ function dropSection(
 }
 
 function firstTag(parent: ParentNode): Element | null {
-  for (const c of parent.children) if (c.type === 'tag') return c as Element;
+  for (const c of parent.children) if (isTag(c)) return c;
   return null;
 }

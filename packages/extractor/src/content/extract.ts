@@ -1,5 +1,15 @@
 // Main-content extraction: prune, measure, pick the best container, clean inside it.
-import { Document, Element, type AnyNode, type ParentNode } from 'domhandler';
+import {
+  Document,
+  Element,
+  isCDATA,
+  isComment,
+  isDirective,
+  isTag,
+  isText,
+  type AnyNode,
+  type ParentNode,
+} from 'domhandler';
 
 import { detachAll } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
@@ -20,8 +30,8 @@ function findBody(document: Document): ParentNode {
   const stack: AnyNode[] = [...document.children];
   while (stack.length) {
     const node = stack.shift()!;
-    if (node.type !== 'tag') continue;
-    const el = node as Element;
+    if (!isTag(node)) continue;
+    const el = node;
     if (el.name === 'body') return el;
     if (el.name === 'html') stack.unshift(...el.children);
   }
@@ -34,12 +44,12 @@ function prune(root: ParentNode): void {
   const stack: AnyNode[] = [...root.children];
   while (stack.length) {
     const node = stack.pop()!;
-    if (node.type === 'comment' || node.type === 'directive' || node.type === 'cdata') {
+    if (isComment(node) || isDirective(node) || isCDATA(node)) {
       doomed.push(node);
       continue;
     }
-    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
-    const el = node as Element;
+    if (!isTag(node)) continue;
+    const el = node;
     if (el.name === 'noscript') {
       // Some sites (forums especially) serve their whole readable content in <noscript>; keep that, drop pixels.
       if (textLength(el) >= 200) el.name = 'div';
@@ -61,8 +71,8 @@ function hasText(root: ParentNode): boolean {
   const stack: AnyNode[] = [...root.children];
   while (stack.length) {
     const node = stack.pop()!;
-    if (node.type === 'text' && /\S/.test((node as unknown as { data: string }).data)) return true;
-    if (node.type === 'tag') for (const c of (node as Element).children) stack.push(c);
+    if (isText(node) && /\S/.test(node.data)) return true;
+    if (isTag(node)) for (const c of node.children) stack.push(c);
   }
   return false;
 }
@@ -72,13 +82,13 @@ function textLength(root: ParentNode): number {
   const stack: AnyNode[] = [...root.children];
   while (stack.length) {
     const node = stack.pop()!;
-    if (node.type === 'text') n += (node as unknown as { data: string }).data.trim().length;
-    else if (node.type === 'tag') for (const c of (node as Element).children) stack.push(c);
+    if (isText(node)) n += node.data.trim().length;
+    else if (isTag(node)) for (const c of node.children) stack.push(c);
   }
   return n;
 }
 
-const COMMENTS_MIN_REST = 1000;
+const COMMENTS_MIN_REST = 2000;
 
 /** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
 function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: number, totalValue: number): void {
@@ -86,8 +96,8 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
   const stack: AnyNode[] = [...root.children];
   while (stack.length) {
     const node = stack.pop()!;
-    if (node.type !== 'tag') continue;
-    const el = node as Element;
+    if (!isTag(node)) continue;
+    const el = node;
     const m = measures.get(el);
     if (!m || m.text === 0) {
       continue;
@@ -97,7 +107,7 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
       continue;
     }
     // comments go when the page has a substantial text of its own besides them
-    if (looksLikeComments(el) && totalValue - m.value >= COMMENTS_MIN_REST) {
+    if (looksLikeComments(el) && totalValue - m.prose >= COMMENTS_MIN_REST) {
       doomed.push(el);
       continue;
     }
@@ -117,14 +127,14 @@ export function extractMainContent(document: Document, _options: MainContentOpti
   let total = 0;
   let totalValue = 0;
   for (const c of body.children) {
-    if (c.type !== 'tag') continue;
-    total += measures.get(c as Element)?.text ?? 0;
-    totalValue += measures.get(c as Element)?.value ?? 0;
+    if (!isTag(c)) continue;
+    total += measures.get(c)?.text ?? 0;
+    totalValue += measures.get(c)?.prose ?? 0;
   }
   if (total === 0) return wrap(body.children);
   removeChrome(body, measures, total, totalValue);
   measures = measureTree(body);
-  const best = selectContainer(body, measures) ?? (body.type === 'tag' ? (body as Element) : null);
+  const best = selectContainer(body, measures) ?? (isTag(body) ? body : null);
   if (!best) return wrap(body.children);
   const bestText = measures.get(best)?.text ?? 0;
   if (bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER) return wrap(body.children);

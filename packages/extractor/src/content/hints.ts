@@ -36,6 +36,21 @@ const CHROME_ROLES: ReadonlySet<string> = new Set([
   'toolbar',
 ]);
 
+/** Elements whose class words describe their text (`language-ts`, `table-share`), never page chrome. */
+const NEVER_CHROME: ReadonlySet<string> = new Set([
+  'pre',
+  'code',
+  'p',
+  'table',
+  'blockquote',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
+
 const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'header']);
 
 /** Class tokens that name a taxonomy term (WordPress `category-reviews`, `tag-share`), not the element's role. */
@@ -63,6 +78,7 @@ export function classAndId(el: Element): string {
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
 export function looksLikeChrome(el: Element): boolean {
   if (CHROME_TAGS.has(el.name)) return true;
+  if (NEVER_CHROME.has(el.name)) return false;
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
   const names = classAndId(el);

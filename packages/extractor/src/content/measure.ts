@@ -1,5 +1,5 @@
 // One post-order pass that measures every element: text, link text, and the content value of its blocks.
-import type { Element, ParentNode } from 'domhandler';
+import { isTag, isText, type Element, type ParentNode } from 'domhandler';
 
 import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
 
@@ -11,6 +11,8 @@ export interface Measure {
   link: number;
   /** Sum of the content values of the text blocks in the subtree (negative for link lists and menus). */
   value: number;
+  /** Sum of the positive block values only: how much prose the subtree holds, whatever else it holds. */
+  prose: number;
   /** Number of text blocks in the subtree. */
   blocks: number;
   /** Characters of the element's own inline run (text not inside a nested block). */
@@ -30,7 +32,16 @@ interface Frame {
   block: boolean;
 }
 
-const newMeasure = (): Measure => ({ text: 0, link: 0, value: 0, blocks: 0, own: 0, ownLink: 0, ownPunct: 0 });
+const newMeasure = (): Measure => ({
+  text: 0,
+  link: 0,
+  value: 0,
+  prose: 0,
+  blocks: 0,
+  own: 0,
+  ownLink: 0,
+  ownPunct: 0,
+});
 
 /** Counts visible characters and sentence punctuation of a text node. */
 function countText(data: string): [chars: number, punct: number] {
@@ -65,7 +76,7 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
     const f = stack[stack.length - 1]!;
     if (f.i < f.children.length) {
       const child = f.children[f.i++]!;
-      if (child.type === 'text') {
+      if (isText(child)) {
         const [chars, punct] = countText(child.data);
         if (chars === 0) continue;
         f.m.text += chars;
@@ -75,8 +86,8 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
           f.m.link += chars;
           f.m.ownLink += chars;
         }
-      } else if (child.type === 'tag' || child.type === 'script' || child.type === 'style') {
-        const el = child as Element;
+      } else if (isTag(child)) {
+        const el = child;
         stack.push({
           el,
           children: el.children,
@@ -91,7 +102,9 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
     stack.pop();
     const { el, m } = f;
     if (f.block && m.own > 0) {
-      m.value += blockValue(m.own, m.ownLink, m.ownPunct, el?.name ?? '');
+      const v = blockValue(m.own, m.ownLink, m.ownPunct, el?.name ?? '');
+      m.value += v;
+      if (v > 0) m.prose += v;
       m.blocks++;
     }
     if (el) out.set(el, m);
@@ -101,6 +114,7 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
     p.text += m.text;
     p.link += m.link;
     p.value += m.value;
+    p.prose += m.prose;
     p.blocks += m.blocks;
     if (!f.block) {
       p.own += m.own;

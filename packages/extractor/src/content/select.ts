@@ -1,5 +1,5 @@
 // Choosing the main-content container: walk down from the body while one child dominates.
-import type { Element, ParentNode } from 'domhandler';
+import { isTag, type Element, type ParentNode } from 'domhandler';
 
 import type { Measure } from './measure.js';
 
@@ -7,6 +7,9 @@ import type { Measure } from './measure.js';
 const PLAIN_SHARE = 0.8;
 /** ...and at least this share of all its parent's text (so an intro paragraph never beats a list of links). */
 const TEXT_SHARE = 0.3;
+
+/** Blocks of text, never containers: stopping above them keeps their neighbours (code, tables, lists). */
+const TEXT_BLOCKS: ReadonlySet<string> = new Set(['p', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote']);
 
 /**
  * Walks down from `root` while a single child holds nearly all of the plain text and a fair share of all text.
@@ -22,24 +25,26 @@ export function selectContainer(root: ParentNode, measures: Map<Element, Measure
     let top: Element | null = null;
     let topPlain = -1;
     for (const child of node.children) {
-      if (child.type !== 'tag') continue;
-      const m = measures.get(child as Element);
+      if (!isTag(child)) continue;
+      const m = measures.get(child);
       if (!m) continue;
       const p = m.text - m.link;
       plain += p;
       text += m.text;
       if (p > topPlain) {
         topPlain = p;
-        top = child as Element;
+        top = child;
       }
     }
+    if (!top) return best;
     // the node's own inline text counts as content that a child would leave behind
     const own = node === root ? undefined : measures.get(node as Element);
     if (own) {
       plain = own.text - own.link;
       text = own.text;
     }
-    if (!top || plain <= 0 || topPlain < PLAIN_SHARE * plain || measures.get(top)!.text < TEXT_SHARE * text) {
+    const next = measures.get(top)!;
+    if (TEXT_BLOCKS.has(top.name) || plain <= 0 || topPlain < PLAIN_SHARE * plain || next.text < TEXT_SHARE * text) {
       return best;
     }
     best = top;

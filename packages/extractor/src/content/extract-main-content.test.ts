@@ -1,0 +1,257 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import type { Document, Element } from 'domhandler';
+import { findAll, getElementsByTagName, textContent } from 'domutils';
+import { parseDocument } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+
+import { extractMainContent } from './index.js';
+
+const prose = (topic: string, n = 3): string =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>${topic} paragraph ${i + 1}: this sentence carries real information about ${topic}, with commas, clauses and a full stop. It goes on a little, so that it reads like prose rather than a label.</p>`,
+  ).join('\n');
+
+const chrome = {
+  header: `<header class="site-header"><a href="/">Logo</a><nav><ul><li><a href="/a">Home</a></li><li><a href="/b">Products</a></li><li><a href="/c">About us</a></li><li><a href="/d">Contact</a></li></ul></nav></header>`,
+  cookie: `<div id="cookie-banner" class="cookie-consent"><p>We use cookies to improve your experience. By continuing you accept our cookie policy.</p><button>Accept all cookies</button></div>`,
+  footer: `<footer><p>© 2026 Example Corp. All rights reserved.</p><ul><li><a href="/privacy">Privacy policy</a></li><li><a href="/terms">Terms of use</a></li></ul></footer>`,
+  sidebar: `<aside class="sidebar"><h3>Popular posts</h3><ul><li><a href="/p1">Ten tips for gardens</a></li><li><a href="/p2">Why soil matters</a></li><li><a href="/p3">Winter pruning</a></li></ul></aside>`,
+};
+
+function page(main: string, { head = '', before = '', after = '' } = {}): string {
+  return `<!doctype html><html><head><title>T</title>${head}<script>var tracking = "script text never shows";</script><style>.x{color:red}</style></head><body>${chrome.cookie}${chrome.header}${before}${main}${after}${chrome.sidebar}${chrome.footer}<script>window.x=1</script></body></html>`;
+}
+
+function extract(html: string): { doc: Document; text: string } {
+  const doc = extractMainContent(parseDocument(html), { url: 'https://example.test/page' });
+  return { doc, text: textContent(doc).replace(/\s+/g, ' ').trim() };
+}
+
+function count(doc: Document, tag: string): number {
+  return getElementsByTagName(tag, doc.children, true).length;
+}
+
+describe('extractMainContent: articles', () => {
+  const article = page(
+    `<main><article><h1>Growing tomatoes</h1><p class="byline">By Ada Gardener</p>${prose('tomatoes', 4)}
+      <h2>Watering</h2>${prose('watering', 2)}
+      <div class="share-bar"><a href="https://x.test/share">Share on X</a><a href="https://fb.test/share">Facebook</a></div>
+      <section><h3>Related articles</h3><ul><li><a href="/r1">Growing peppers at home</a></li><li><a href="/r2">Compost basics</a></li><li><a href="/r3">Raised beds</a></li></ul></section>
+      <div id="comments" class="comments-area"><h3>2 comments</h3><p>Great post, thanks, I learned a lot from this one.</p><form class="comment-form"><label>Comment</label><textarea></textarea><button>Post comment</button></form></div>
+    </article></main>`,
+  );
+
+  it('keeps the article text, headings and order', () => {
+    const { doc, text } = extract(article);
+    expect(text).toContain('tomatoes paragraph 1');
+    expect(text).toContain('watering paragraph 2');
+    expect(text.indexOf('tomatoes paragraph 4')).toBeLessThan(text.indexOf('watering paragraph 1'));
+    expect(count(doc, 'h2')).toBe(1);
+  });
+
+  it('drops navigation, header, footer, cookie banner and sidebar', () => {
+    const { text } = extract(article);
+    for (const junk of ['Products', 'About us', 'cookies', 'All rights reserved', 'Popular posts', 'Winter pruning']) {
+      expect(text).not.toContain(junk);
+    }
+  });
+
+  it('drops share bars, related-article lists and the comment section of an article', () => {
+    const { text } = extract(article);
+    expect(text).not.toContain('Share on X');
+    expect(text).not.toContain('Related articles');
+    expect(text).not.toContain('Compost basics');
+    expect(text).not.toContain('Great post');
+    expect(text).not.toContain('Post comment');
+  });
+
+  it('never returns script or style text, and returns a document with a body', () => {
+    const { doc, text } = extract(article);
+    expect(text).not.toContain('script text never shows');
+    expect(text).not.toContain('color:red');
+    expect((doc.children[0] as Element).name).toBe('body');
+  });
+
+  it('keeps code blocks, tables and nested lists inside the content', () => {
+    const { doc, text } = extract(
+      page(
+        `<div class="content">${prose('setup', 3)}<pre><code class="language-ts">const answer = 42;</code></pre>
+        <table><thead><tr><th>Option</th><th>Default</th></tr></thead><tbody><tr><td>timeout</td><td>30000</td></tr></tbody></table>
+        <ul><li>First step<ul><li>Nested detail</li></ul></li><li>Second step</li></ul>${prose('usage', 2)}</div>`,
+      ),
+    );
+    expect(count(doc, 'pre')).toBe(1);
+    expect(count(doc, 'table')).toBe(1);
+    expect(count(doc, 'ul')).toBe(2);
+    expect(text).toContain('const answer = 42;');
+    expect(text).toContain('Nested detail');
+  });
+
+  it('removes hidden elements and calls to action, keeps visible text', () => {
+    const { text } = extract(
+      page(
+        `<div class="post">${prose('visible', 3)}<div style="display:none">${prose('invisible', 2)}</div><div hidden>hidden attribute text</div><p><a class="btn btn-primary" href="/signup">Get started today</a></p><p>Advertisement</p></div>`,
+      ),
+    );
+    expect(text).toContain('visible paragraph 3');
+    expect(text).not.toContain('invisible paragraph');
+    expect(text).not.toContain('hidden attribute text');
+    expect(text).not.toContain('Get started today');
+    expect(text).not.toContain('Advertisement');
+  });
+
+  it('ignores WordPress taxonomy classes (category-reviews is not a review section)', () => {
+    const { text } = extract(
+      page(
+        `<article class="post category-reviews tag-share hentry"><div class="entry-content">${prose('gear', 4)}</div></article>`,
+      ),
+    );
+    expect(text).toContain('gear paragraph 4');
+  });
+});
+
+describe('extractMainContent: forums', () => {
+  const posts = Array.from(
+    { length: 5 },
+    (_, i) =>
+      `<div class="post" id="p${i}"><div class="author"><a href="/u/${i}">user${i}</a> <span>Mar ${i + 1}, 2026</span></div><div class="message">${prose(`reply${i}`, i === 0 ? 3 : 1)}</div></div>`,
+  ).join('');
+  const thread = page(
+    `<div class="breadcrumbs"><a href="/">Forum</a> › <a href="/f/1">Gardening</a></div><div class="thread"><h1>Best soil for tomatoes?</h1>${posts}</div><div class="pagination"><a href="?p=1">1</a><a href="?p=2">2</a><a href="?p=3">Next</a></div>`,
+  );
+
+  it('keeps every post of the thread, with authors', () => {
+    const { text } = extract(thread);
+    for (let i = 0; i < 5; i++) expect(text).toContain(`reply${i} paragraph 1`);
+    expect(text).toContain('user3');
+    expect(text).toContain('Best soil for tomatoes?');
+  });
+
+  it('drops breadcrumbs, pagination and site chrome', () => {
+    const { text } = extract(thread);
+    expect(text).not.toContain('Gardening');
+    expect(text).not.toContain('Next');
+    expect(text).not.toContain('About us');
+  });
+
+  it('keeps a discussion made of comments when the page has little else', () => {
+    const comments = Array.from({ length: 4 }, (_, i) => `<div class="comment">${prose(`comment${i}`, 1)}</div>`).join(
+      '',
+    );
+    const { text } = extract(
+      page(
+        `<div class="link-post"><a href="https://ext.test/x">An interesting link</a></div><div class="comments">${comments}</div>`,
+      ),
+    );
+    for (let i = 0; i < 4; i++) expect(text).toContain(`comment${i} paragraph 1`);
+  });
+
+  it('reads content served in <noscript> (forum crawler views)', () => {
+    const { text } = extract(
+      page(`<div id="app"></div><noscript><div class="topic">${prose('crawler', 3)}</div></noscript>`),
+    );
+    expect(text).toContain('crawler paragraph 2');
+  });
+});
+
+describe('extractMainContent: products and listings', () => {
+  it('keeps a product title, price, description and specs; drops cart buttons, reviews and upsells', () => {
+    // reviews go when the page has substantial prose of its own (here a long description)
+    const { text } = extract(
+      page(`<div class="product-page"><div class="product-main"><h1>Trail Backpack 25L</h1><p class="price">$89.00</p>
+        <button class="add-to-cart">Add to cart</button>
+        ${prose('backpack', 15)}
+        <table class="specs"><tr><th>Weight</th><td>1.1 kg</td></tr><tr><th>Volume</th><td>25 litres</td></tr></table></div>
+        <div class="product-reviews"><h2>Customer reviews</h2>${prose('review', 2)}</div>
+        <div class="recently-viewed"><h2>Recently viewed</h2><a href="/p/9">Camp Stove</a></div></div>`),
+    );
+    for (const kept of ['Trail Backpack 25L', '$89.00', 'backpack paragraph 3', '1.1 kg', '25 litres'])
+      expect(text).toContain(kept);
+    for (const dropped of ['Add to cart', 'Customer reviews', 'review paragraph', 'Camp Stove'])
+      expect(text).not.toContain(dropped);
+  });
+
+  it('keeps every item of a listing of links, drops the filter sidebar', () => {
+    const items = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<li class="card"><a href="/item/${i}">Product number ${i} with a long name</a><span class="price">$${10 + i}.99</span></li>`,
+    ).join('');
+    const { text } = extract(
+      page(
+        `<div class="category"><h1>Desk accessories</h1><p>Everything for a tidy desk.</p><ul class="grid">${items}</ul></div>`,
+        {
+          before: `<div class="filters sidebar"><h3>Filter by brand</h3><a href="?b=1">Acme</a><a href="?b=2">Globex</a></div>`,
+        },
+      ),
+    );
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Product number ${i} with a long name`);
+    expect(text).toContain('$21.99');
+    expect(text).toContain('Desk accessories');
+    expect(text).not.toContain('Filter by brand');
+  });
+
+  it('keeps a link-list page (an index of entries) rather than only its intro', () => {
+    const entries = Array.from({ length: 40 }, (_, i) => `<li><a href="/wiki/L${i}">Language ${i}</a></li>`).join('');
+    const { text } = extract(
+      page(
+        `<div class="content"><p>This is an index of notable languages, in current or historical use.</p><ul>${entries}</ul></div>`,
+      ),
+    );
+    expect(text).toContain('Language 0');
+    expect(text).toContain('Language 39');
+  });
+});
+
+describe('extractMainContent: never empty, robust input', () => {
+  it('returns the page text when nothing looks like content', () => {
+    const { text } = extract('<html><body><div>Just one short line.</div></body></html>');
+    expect(text).toBe('Just one short line.');
+  });
+
+  it('falls back to the whole page rather than nothing when all text is chrome', () => {
+    const { text } = extract('<html><body><nav><a href="/a">Only</a> <a href="/b">links</a></nav></body></html>');
+    expect(text).toContain('Only');
+  });
+
+  it('handles fragments without html/body', () => {
+    const { text } = extract(`<div>${prose('fragment', 2)}</div><div>${prose('second', 2)}</div>`);
+    expect(text).toContain('fragment paragraph 1');
+    expect(text).toContain('second paragraph 2');
+  });
+
+  it('handles an empty document', () => {
+    const { doc, text } = extract('');
+    expect(text).toBe('');
+    expect(doc.children.length).toBe(1);
+  });
+
+  it('survives very deep nesting without recursion', () => {
+    const depth = 20000;
+    const html = `<html><body>${'<div>'.repeat(depth)}${prose('deep', 2)}${'</div>'.repeat(depth)}</body></html>`;
+    const { text } = extract(html);
+    expect(text).toContain('deep paragraph 2');
+  });
+});
+
+describe('extractMainContent: fixture site pages', () => {
+  const fixture = (p: string): string =>
+    readFileSync(fileURLToPath(new URL(`../../../../fixtures/site/${p}`, import.meta.url)), 'utf8');
+
+  const posts = (root: Document): number =>
+    findAll((el) => (el.attribs['class'] ?? '').split(' ').includes('post'), root.children).length;
+
+  it('keeps every post of the fixture forum thread and drops its navigation and reply form', () => {
+    const html = fixture('forum/thread.html');
+    const all = posts(parseDocument(html));
+    const { doc } = extract(html);
+    expect(all).toBeGreaterThan(1);
+    expect(posts(doc)).toBe(all);
+    expect(count(doc, 'nav')).toBe(0);
+    expect(count(doc, 'footer')).toBe(0);
+  });
+});
