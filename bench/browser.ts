@@ -52,19 +52,22 @@ interface Runner {
   open(concurrency: number): Promise<{ render(url: string): Promise<string>; close(): Promise<void> }>;
 }
 
-const crawlkitRunner: Runner = {
-  name: 'crawlkit Fetcher (engine: browser)',
-  open(concurrency) {
-    const fetcher = new Fetcher({
-      browser: { args: ISOLATED, maxConcurrentPages: concurrency },
-      urlPolicy: { allowedHosts: ['127.0.0.1'] },
-    });
-    return Promise.resolve({
-      render: async (url: string) => (await fetcher.fetch({ url, engine: 'browser' })).text ?? '',
-      close: () => fetcher.close(),
-    });
-  },
-};
+/** crawlkit's Fetcher forced to the browser; `blockAds` on (v2's default) also dismisses cookie banners. */
+function crawlkitRunner(blockAds: boolean): Runner {
+  return {
+    name: `crawlkit Fetcher (browser, blockAds: ${blockAds})`,
+    open(concurrency) {
+      const fetcher = new Fetcher({
+        browser: { args: ISOLATED, maxConcurrentPages: concurrency },
+        urlPolicy: { allowedHosts: ['127.0.0.1'] },
+      });
+      return Promise.resolve({
+        render: async (url: string) => (await fetcher.fetch({ url, engine: 'browser', blockAds })).text ?? '',
+        close: () => fetcher.close(),
+      });
+    },
+  };
+}
 
 const puppeteerRunner: Runner = {
   name: 'plain puppeteer (networkidle0)',
@@ -92,7 +95,7 @@ const puppeteerRunner: Runner = {
 };
 
 // A Crawlee PuppeteerCrawler runner goes here (later issue).
-const RUNNERS: Runner[] = [crawlkitRunner, puppeteerRunner];
+const RUNNERS: Runner[] = [crawlkitRunner(true), crawlkitRunner(false), puppeteerRunner];
 
 // ---- measurement helpers ----
 

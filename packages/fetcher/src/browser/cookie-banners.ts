@@ -89,7 +89,16 @@ const REMOVE_OVERLAYS = `(() => {
   const buttons = /accept|agree|allow|reject|decline|got it|okay|\\bok\\b|continue|akzeptieren|accepter|aceptar/i;
   const area = innerWidth * innerHeight;
   let removed = 0;
-  for (const el of Array.from(document.body ? document.body.querySelectorAll('*') : [])) {
+  // Overlays sit near the top of the tree: looking 8 levels deep keeps this cheap on large pages.
+  const candidates = [];
+  const walk = (node, depth) => {
+    for (const child of node.children) {
+      candidates.push(child);
+      if (depth < 8) walk(child, depth + 1);
+    }
+  };
+  if (document.body) walk(document.body, 1);
+  for (const el of candidates) {
     if (!el.isConnected) continue;
     const style = getComputedStyle(el);
     if (style.position !== 'fixed' && style.position !== 'sticky') continue;
@@ -168,8 +177,9 @@ async function runAutoconsent(page: Page, outcome: ConsentOutcome, timeoutMs: nu
         if (message.cmp) outcome.cmp = message.cmp;
         return;
       case 'optOutResult':
+        // The CMP's buttons have been pressed (or could not be): no need to wait for autoconsent's wrap-up.
         outcome.optedOut = message.result === true;
-        if (!outcome.optedOut) finish();
+        finish();
         return;
       case 'autoconsentDone':
       case 'autoconsentError':
