@@ -52,6 +52,8 @@ export class Container {
   #pendingSpace = false;
   #pendingBreaks = 0;
   #held = '';
+  /** The character before the held one. */
+  #heldPrev = '';
   #last = '';
   readonly #marks: Mark[] = [];
   readonly #stream: ((block: Block) => void) | undefined;
@@ -97,19 +99,25 @@ export class Container {
     const trailing = s.charCodeAt(s.length - 1) === 32;
     if (trailing) s = s.slice(0, -1);
     if (s !== '') {
-      // Text right after an opening marker is not at the start of a line, whatever precedes the marker.
+      // Link and heading text starts inline (after `[` or `# `); text right after an opening marker is not at the
+      // start of a line either.
       const lineStart =
-        (!this.#hasContent || (this.#pendingBreaks > 0 && this.#breakIsNewline)) && !this.#hasPendingMarks();
+        (this.#hasContent ? this.#pendingBreaks > 0 && this.#breakIsNewline : !this.#inlineOnly) &&
+        !this.#hasPendingMarks();
       const prev = lineStart ? '' : this.#pendingSpace ? ' ' : this.#held || this.#last;
       let held = s[s.length - 1]!;
       const inLink = this.kind === 'link';
-      if (HELD.has(held) && !(inLink && held === ']')) s = s.slice(0, -1);
+      // A lone `*` starting a line is a bullet whatever follows: escaped now, not held.
+      if (HELD.has(held) && !(inLink && held === ']') && !(lineStart && s === '*')) s = s.slice(0, -1);
       else held = '';
       let out = s === '' ? '' : escapeText(s, prev, inLink, held || undefined);
       if (lineStart && out !== '') out = escapeLineStart(out);
       if (out !== '') this.#append(out);
       else if (held) this.#append('');
-      if (held) this.#held = held;
+      if (held) {
+        this.#held = held;
+        this.#heldPrev = s !== '' ? s[s.length - 1]! : prev;
+      }
     }
     if (trailing) this.space();
   }
@@ -226,7 +234,7 @@ export class Container {
         mark.emitted = false;
       }
     }
-    if (this.#held) this.#inline += resolveHeld(this.#held, next);
+    if (this.#held) this.#inline += resolveHeld(this.#held, next, this.#heldPrev);
     const text = this.#inline;
     this.#resetInline();
     return text;
@@ -248,7 +256,7 @@ export class Container {
 
   #writeClose(mark: Mark): void {
     if (this.#held) {
-      this.#inline += resolveHeld(this.#held, mark.close[0]!);
+      this.#inline += resolveHeld(this.#held, mark.close[0]!, this.#heldPrev);
       this.#held = '';
     }
     this.#inline += mark.close;
@@ -272,7 +280,7 @@ export class Container {
       prev = open[open.length - 1]!;
     }
     if (this.#held) {
-      this.#inline += resolveHeld(this.#held, prefix !== '' ? prefix[0]! : (s[0] ?? ''));
+      this.#inline += resolveHeld(this.#held, prefix !== '' ? prefix[0]! : (s[0] ?? ''), this.#heldPrev);
       this.#held = '';
     }
     if (prefix !== '') this.#inline += prefix;

@@ -11,7 +11,7 @@ const HTML_START = /[A-Za-z/!?]/;
 const LINE_START = /^(?:#{1,6}(?=[ \t]|$)|[-+*](?=[ \t]|$)|>|\d{1,9}[.)](?=[ \t]|$)|[-=_](?=[-=_ \t]*$))/;
 
 /** Characters that, at the end of a text run, can only be escaped once the next character is known. */
-export const HELD = new Set(['!', ']', '\\', '<']);
+export const HELD = new Set(['!', ']', '\\', '<', '*', '_', '~']);
 
 const isSpace = (c: string | undefined): boolean => c === '' || (c !== undefined && SPACE.test(c));
 const isWord = (c: string | undefined): boolean => c !== undefined && c !== '' && WORD.test(c);
@@ -59,9 +59,19 @@ export function escapeText(s: string, prev: string, inLinkText: boolean, next?: 
   });
 }
 
-/** The text for a {@link HELD} character now that the next character is known (`''`: end of the paragraph). */
-export function resolveHeld(held: string, next: string): string {
+/**
+ * The text for a {@link HELD} character now that the next character is known (`''`: end of the line). `prev` is
+ * the character before it (`''` at the start of a line).
+ */
+export function resolveHeld(held: string, next: string, prev: string): string {
   switch (held) {
+    case '*':
+    case '~':
+      // Between whitespace (the end of a line counts), it can neither open nor close emphasis.
+      return isSpace(prev) && (next === '' || isSpace(next)) ? held : '\\' + held;
+    case '_':
+      if (isWord(prev) && isWord(next)) return held;
+      return isSpace(prev) && (next === '' || isSpace(next)) ? held : '\\_';
     case '!':
       return next === '[' ? '\\!' : '!';
     case ']':
