@@ -115,6 +115,9 @@ function runRow(name: string, pages: WcxbPage[], convert: (page: WcxbPage) => st
   }
   const summary = score(dir, pages);
   fs.rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `${name}: F1 ${f3(summary.f1)}, without ${pct(summary.without_rate)}, ${(totalMs / pages.length).toFixed(2)} ms/page`,
+  );
   return { name, summary, totalMs, failures };
 }
 
