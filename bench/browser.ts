@@ -2,19 +2,22 @@
  * Browser benchmark: `pnpm bench:browser` (or build @crawlkit/actions and @crawlkit/fetcher, then
  * `pnpm exec node bench/browser.ts`).
  *
- * Rendered scrapes of the JavaScript fixture pages (`fixtures/site/js/`), crawlkit's Fetcher beside a plain
- * puppeteer loop on the same Chromium in the same run (one browser, a page per URL, `networkidle0`, `content()`):
+ * Rendered scrapes of the JavaScript fixture pages (`fixtures/site/js/`), crawlkit's Fetcher (with and without
+ * `blockAds`) beside a plain puppeteer loop on the same Chromium (one browser, a context per URL, `networkidle0`,
+ * `content()`). The machine is shared, so the runners are interleaved (page by page, batch by batch) to meet the same
+ * load:
  * - cold: a new engine per page (Chromium start included), p50/p95;
  * - warm, one page at a time: p50/p95 latency and pages per second;
  * - warm, 4 pages at a time: pages per second;
- * - peak memory: PSS (shared pages counted once) of this Node process plus every Chromium process it started;
+ * - peak memory: PSS (shared pages counted once) of each runner's Chromium processes, and of this Node process;
  * - Chromium processes left after close.
  * Prints a table and writes bench/results/browser.json.
  *
  * Adding a runner (Crawlee's PuppeteerCrawler is planned): implement `Runner` and append it to `RUNNERS`.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, totalmem } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 
 import { Fetcher } from '@crawlkit/fetcher';
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -46,10 +49,15 @@ const WARM_PAGES = Number(process.env.BENCH_WARM_PAGES ?? 30);
 const PARALLEL_PAGES = Number(process.env.BENCH_PARALLEL_PAGES ?? 40);
 const CONCURRENCY = 4;
 
-/** One engine under test: opens, renders a URL to HTML, closes. */
+/** One engine under test: opens, renders a URL to HTML, closes; `profiles()` names its Chromium profile directories. */
 interface Runner {
   name: string;
-  open(concurrency: number): Promise<{ render(url: string): Promise<string>; close(): Promise<void> }>;
+  open(concurrency: number): Promise<Engine>;
+}
+interface Engine {
+  render(url: string): Promise<string>;
+  profiles(): string[];
+  close(): Promise<void>;
 }
 
 /** crawlkit's Fetcher forced to the browser; `blockAds` on (v2's default) also dismisses cookie banners. */
@@ -63,6 +71,7 @@ function crawlkitRunner(blockAds: boolean): Runner {
       });
       return Promise.resolve({
         render: async (url: string) => (await fetcher.fetch({ url, engine: 'browser', blockAds })).text ?? '',
+        profiles: () => fetcher.browserStats.profiles,
         close: () => fetcher.close(),
       });
     },
@@ -72,11 +81,13 @@ function crawlkitRunner(blockAds: boolean): Runner {
 const puppeteerRunner: Runner = {
   name: 'plain puppeteer (networkidle0)',
   async open() {
+    const userDataDir = mkdtempSync(join(tmpdir(), 'bench-puppeteer-'));
     const browser: Browser = await puppeteer.launch({
       executablePath: CHROMIUM,
       headless: true,
       pipe: true,
       args: FLAGS,
+      userDataDir,
     });
     return {
       async render(url) {
@@ -89,7 +100,11 @@ const puppeteerRunner: Runner = {
           await context.close();
         }
       },
-      close: () => browser.close(),
+      profiles: () => [userDataDir],
+      async close() {
+        await browser.close();
+        rmSync(userDataDir, { recursive: true, force: true });
+      },
     };
   },
 };
@@ -104,60 +119,52 @@ const ms = (v: number) => `${v.toFixed(0)} ms`;
 
 /** Proportional set size of a process in bytes (shared pages split between their users, so sums are honest). */
 function pss(pid: number | 'self'): number {
-  const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
-  return Number(kb ?? 0) * 1024;
+  try {
+    const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
+    return Number(kb ?? 0) * 1024;
+  } catch {
+    return 0; // The process ended meanwhile.
+  }
 }
 
-/** Memory (PSS) in bytes and count of the Chromium processes started by this benchmark. */
-function chromiumRss(): { bytes: number; processes: number } {
-  let bytes = 0;
-  let processes = 0;
+/** Pids whose command line names one of `profiles`. */
+function processesOf(profiles: readonly string[]): number[] {
+  if (profiles.length === 0) return [];
+  const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (!cmdline.includes('chrom') || !cmdline.includes('--user-data-dir')) continue;
-      const ppidTree = isDescendant(Number(entry));
-      if (!ppidTree) continue;
-      bytes += pss(Number(entry));
-      processes++;
+      if (profiles.some((profile) => cmdline.includes(profile))) pids.push(Number(entry));
     } catch {
       // The process ended meanwhile.
     }
   }
-  return { bytes, processes };
+  return pids;
 }
 
-/** Whether `pid` descends from this Node process (so other engineers' browsers are not counted). */
-function isDescendant(pid: number): boolean {
-  let current = pid;
-  for (let depth = 0; depth < 10 && current > 1; depth++) {
-    if (current === process.pid) return true;
-    const stat = readFileSync(`/proc/${current}/stat`, 'utf8');
-    current = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  }
-  return false;
-}
-
-/** Chromium processes started by this run that are still alive (by profile directories of this process tree). */
-function chromiumLeft(): number {
-  return chromiumRss().processes;
-}
-
+/** Peak PSS of each engine's Chromium processes, and of this Node process, sampled every 200 ms. */
 class PeakMemory {
-  peak = 0;
+  readonly peaks = new Map<Engine, number>();
+  node = 0;
   #timer: NodeJS.Timeout | undefined;
+  readonly engines: Engine[];
+  constructor(engines: Engine[]) {
+    this.engines = engines;
+  }
   start(): void {
-    this.peak = 0;
-    this.#timer = setInterval(() => this.sample(), 100);
+    this.#timer = setInterval(() => this.sample(), 200);
   }
   sample(): void {
-    this.peak = Math.max(this.peak, pss('self') + chromiumRss().bytes);
+    this.node = Math.max(this.node, pss('self'));
+    for (const engine of this.engines) {
+      const bytes = processesOf(engine.profiles()).reduce((sum, pid) => sum + pss(pid), 0);
+      this.peaks.set(engine, Math.max(this.peaks.get(engine) ?? 0, bytes));
+    }
   }
-  stop(): number {
+  stop(): void {
     clearInterval(this.#timer);
     this.sample();
-    return this.peak;
   }
 }
 
@@ -165,63 +172,72 @@ class PeakMemory {
 
 const server = await startFixtureServer();
 const urls = PAGES.map((p) => server.url + p);
-const results: Record<string, unknown>[] = [];
 
-for (const runner of RUNNERS) {
-  // Cold: a new engine per page, Chromium start included.
-  const cold: number[] = [];
-  for (let i = 0; i < COLD_RUNS; i++) {
+// Cold: a new engine per page (Chromium start included), runners taking turns.
+const cold = RUNNERS.map(() => [] as number[]);
+for (let i = 0; i < COLD_RUNS; i++) {
+  for (const [r, runner] of RUNNERS.entries()) {
+    const url = urls[i % urls.length]!;
     const started = performance.now();
     const engine = await runner.open(1);
-    const html = await engine.render(urls[i % urls.length]!);
-    cold.push(performance.now() - started);
+    const html = await engine.render(url);
+    cold[r]!.push(performance.now() - started);
     await engine.close();
-    if (html.length < 100) throw new Error(`${runner.name} rendered almost nothing for ${urls[i % urls.length]}`);
+    if (html.length < 100) throw new Error(`${runner.name} rendered almost nothing for ${url}`);
   }
-  cold.sort((a, b) => a - b);
+}
 
-  // Warm, sequential.
-  const memory = new PeakMemory();
-  memory.start();
-  const engine = await runner.open(CONCURRENCY);
-  for (const url of urls) await engine.render(url); // warm-up
-  const warm: number[] = [];
-  const sequentialStart = performance.now();
-  for (let i = 0; i < WARM_PAGES; i++) {
+// Warm: every runner's engine open, pages taken in turns.
+const engines = await Promise.all(RUNNERS.map((runner) => runner.open(CONCURRENCY)));
+const memory = new PeakMemory(engines);
+memory.start();
+for (const engine of engines) for (const url of urls) await engine.render(url); // warm-up
+const warm = RUNNERS.map(() => [] as number[]);
+for (let i = 0; i < WARM_PAGES; i++) {
+  for (const [r, engine] of engines.entries()) {
     const started = performance.now();
     await engine.render(urls[i % urls.length]!);
-    warm.push(performance.now() - started);
+    warm[r]!.push(performance.now() - started);
   }
-  const sequentialSeconds = (performance.now() - sequentialStart) / 1000;
-  warm.sort((a, b) => a - b);
+}
 
-  // Warm, CONCURRENCY pages at a time.
-  let next = 0;
-  const parallelStart = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < PARALLEL_PAGES) {
-        const i = next++;
-        await engine.render(urls[i % urls.length]!);
-      }
-    }),
-  );
-  const parallelSeconds = (performance.now() - parallelStart) / 1000;
-  const peakBytes = memory.stop();
+// Warm, CONCURRENCY pages at a time: batches of 2 × CONCURRENCY pages, runners taking turns.
+const parallelMs = RUNNERS.map(() => 0);
+const BATCH = CONCURRENCY * 2;
+for (let done = 0; done < PARALLEL_PAGES; done += BATCH) {
+  for (const [r, engine] of engines.entries()) {
+    let next = done;
+    const end = Math.min(PARALLEL_PAGES, done + BATCH);
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < end) await engine.render(urls[next++ % urls.length]!);
+      }),
+    );
+    parallelMs[r]! += performance.now() - started;
+  }
+}
+memory.stop();
+
+const results: Record<string, unknown>[] = [];
+for (const [r, runner] of RUNNERS.entries()) {
+  const engine = engines[r]!;
+  const profiles = engine.profiles();
   await engine.close();
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const left = chromiumLeft();
-
+  const sortedCold = cold[r]!.sort((a, b) => a - b);
+  const sortedWarm = warm[r]!.sort((a, b) => a - b);
+  const warmSeconds = sortedWarm.reduce((a, b) => a + b, 0) / 1000;
   results.push({
     runner: runner.name,
-    coldP50Ms: Math.round(percentile(cold, 0.5)),
-    coldP95Ms: Math.round(percentile(cold, 0.95)),
-    warmP50Ms: Math.round(percentile(warm, 0.5)),
-    warmP95Ms: Math.round(percentile(warm, 0.95)),
-    warmPagesPerSec: Number((WARM_PAGES / sequentialSeconds).toFixed(2)),
-    parallelPagesPerSec: Number((PARALLEL_PAGES / parallelSeconds).toFixed(2)),
-    peakMemoryMB: Math.round(peakBytes / 1024 / 1024),
-    chromiumProcessesLeft: left,
+    coldP50Ms: Math.round(percentile(sortedCold, 0.5)),
+    coldP95Ms: Math.round(percentile(sortedCold, 0.95)),
+    warmP50Ms: Math.round(percentile(sortedWarm, 0.5)),
+    warmP95Ms: Math.round(percentile(sortedWarm, 0.95)),
+    warmPagesPerSec: Number((WARM_PAGES / warmSeconds).toFixed(2)),
+    parallelPagesPerSec: Number((PARALLEL_PAGES / (parallelMs[r]! / 1000)).toFixed(2)),
+    peakChromiumMB: Math.round((memory.peaks.get(engine) ?? 0) / 2 ** 20),
+    chromiumProcessesLeft: processesOf(profiles).length,
   });
 }
 await server.close();
@@ -232,15 +248,17 @@ const table = results.map((r) => ({
   'cold p95': ms(r.coldP95Ms as number),
   'warm p50': ms(r.warmP50Ms as number),
   'warm p95': ms(r.warmP95Ms as number),
-  'warm pages/s (1 at a time)': r.warmPagesPerSec,
-  [`warm pages/s (${CONCURRENCY} at a time)`]: r.parallelPagesPerSec,
-  'peak memory (PSS, Node + Chromium)': `${r.peakMemoryMB as number} MB`,
+  'pages/s (1 at a time)': r.warmPagesPerSec,
+  [`pages/s (${CONCURRENCY} at a time)`]: r.parallelPagesPerSec,
+  'peak Chromium PSS': `${r.peakChromiumMB as number} MB`,
   'Chromium left after close': r.chromiumProcessesLeft,
 }));
+const nodeMB = Math.round(memory.node / 2 ** 20);
 console.log(
-  `Rendered scrapes of ${PAGES.length} JS fixture pages (${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB)`,
+  `Rendered scrapes of ${PAGES.length} JS fixture pages, runners interleaved (${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB)`,
 );
 console.table(table);
+console.log(`Peak PSS of the Node process (all runners together): ${nodeMB} MB`);
 
 writeFileSync(
   new URL('./results/browser.json', import.meta.url),
@@ -249,11 +267,13 @@ writeFileSync(
       node: process.version,
       date: new Date().toISOString(),
       cpus: availableParallelism(),
+      loadAverage: loadavg(),
       pages: PAGES,
       coldRuns: COLD_RUNS,
       warmPages: WARM_PAGES,
       parallelPages: PARALLEL_PAGES,
       concurrency: CONCURRENCY,
+      nodePeakMB: nodeMB,
       results,
     },
     null,
