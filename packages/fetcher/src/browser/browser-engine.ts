@@ -164,15 +164,13 @@ export class BrowserEngine {
     const target = new URL(request.url);
     const session = await page.createCDPSession();
     guardPage(page);
-    await this.#prepare(page, session, lease, request, target);
-
     const gate = new RequestGate({
       policy: this.#settings.policy,
       blockHeavy:
         request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
       ...(request.blockAds ? { adBlocker: await loadAdBlocker(this.#settings.adblockLists) } : {}),
     });
-    await gate.attach(page);
+    await Promise.all([this.#prepare(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
     let mainResponse: HTTPResponse | undefined;
     let ttfbMs: number | undefined;
@@ -198,6 +196,8 @@ export class BrowserEngine {
       throw navigationError(error, request.url);
     }
     if (!mainResponse) throw navigationError(new Error('net::ERR_EMPTY_RESPONSE'), request.url);
+    // A PDF shown in Chromium's viewer (or any file it would save) is not a page: the caller fetches its bytes.
+    if (isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
 
     const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
     const settleBudget = () => Math.max(0, Math.min(this.#settings.smartWaitMaxMs, remaining() - reserveMs));
@@ -338,9 +338,15 @@ function proxyContextOptions(proxy: string, loopback: boolean) {
   };
 }
 
+/** Types headless Chromium renders itself; anything else (PDF, archives, media files) becomes a download. */
+const RENDERED_TYPES =
+  /^(?:text\/|image\/|application\/(?:xhtml\+xml|xml|json|javascript|ecmascript|[\w.-]+\+(?:xml|json))$)/;
+
 function isDownload(response: HTTPResponse): boolean {
   const headers = response.headers();
-  return ATTACHMENT.test(headers['content-disposition'] ?? '');
+  if (ATTACHMENT.test(headers['content-disposition'] ?? '')) return true;
+  const type = parseContentType(headers['content-type']).type;
+  return type !== '' && !RENDERED_TYPES.test(type);
 }
 
 function downloadError(url: string, response: HTTPResponse): BrowserError {

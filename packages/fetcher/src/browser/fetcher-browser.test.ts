@@ -106,6 +106,9 @@ describe('engine choice', () => {
     const result = await fetcher.fetch({ url: url('/js/download.bin'), engine: 'browser' });
     expect(result).toMatchObject({ engine: 'http', engineReason: 'download', status: 200 });
     expect(new TextDecoder().decode(result.body)).toBe('downloaded bytes\n');
+    const pdf = await fetcher.fetch({ url: url('/files/report.pdf'), engine: 'browser' });
+    expect(pdf).toMatchObject({ engine: 'http', engineReason: 'download', contentType: 'application/pdf' });
+    expect(new TextDecoder().decode(pdf.body.subarray(0, 5))).toBe('%PDF-');
   });
 });
 
