@@ -98,8 +98,8 @@ function readabilityMarkdown(): (page: WcxbPage) => string {
   };
 }
 
-function runRow(name: string, pages: WcxbPage[], convert: (page: WcxbPage) => string): RowResult {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `crawlkit-bench-extract-${name.replace(/\W+/g, '-')}-`));
+/** Converts `pages` into `dir`; returns [total ms, failures]. */
+function convertAll(pages: WcxbPage[], convert: (page: WcxbPage) => string, dir: string): [number, number] {
   let totalMs = 0;
   let failures = 0;
   for (const page of pages) {
@@ -112,6 +112,31 @@ function runRow(name: string, pages: WcxbPage[], convert: (page: WcxbPage) => st
     }
     totalMs += performance.now() - t0;
     fs.writeFileSync(path.join(dir, `${page.id}.md`), md);
+  }
+  return [totalMs, failures];
+}
+
+/** jsdom leaks across thousands of windows: the reference row runs in child processes of CHUNK pages each. */
+const CHUNK = 150;
+
+function runRow(name: string, pages: WcxbPage[], convert: ((page: WcxbPage) => string) | 'reference'): RowResult {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `crawlkit-bench-extract-${name.replace(/\W+/g, '-')}-`));
+  let totalMs = 0;
+  let failures = 0;
+  if (convert === 'reference') {
+    for (let i = 0; i < pages.length; i += CHUNK) {
+      const ids = pages.slice(i, i + CHUNK).map((p) => p.id);
+      const out = execFileSync(
+        process.execPath,
+        [fileURLToPath(import.meta.url), '--reference-worker', dir, ids.join(','), '--dataset', datasetRoot],
+        { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
+      ).toString();
+      const [ms, failed] = JSON.parse(out.trim().split('\n').pop()!) as [number, number];
+      totalMs += ms;
+      failures += failed;
+    }
+  } else {
+    [totalMs, failures] = convertAll(pages, convert, dir);
   }
   const summary = score(dir, pages);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -188,6 +213,15 @@ function printRows(rows: RowResult[], pages: number): void {
   }
 }
 
+const workerArg = args.indexOf('--reference-worker');
+if (workerArg >= 0) {
+  // child process: convert the given ids with the reference row, print [ms, failures]
+  const ids = new Set(args[workerArg + 2]!.split(','));
+  const mine = loadWcxbPages(path.join(datasetRoot, 'wcxb-dev'), ids);
+  console.log(JSON.stringify(convertAll(mine, readabilityMarkdown(), args[workerArg + 1]!)));
+  process.exit(0);
+}
+
 const all = loadWcxbPages(path.join(datasetRoot, 'wcxb-dev'));
 const pages = quick ? all.filter((_, i) => i % 5 === 0) : all;
 console.log(
@@ -195,7 +229,7 @@ console.log(
 );
 
 const rows: RowResult[] = [runRow('crawlkit', pages, crawlkitMarkdown())];
-if (withReference) rows.push(runRow('readability+turndown', pages, readabilityMarkdown()));
+if (withReference) rows.push(runRow('readability+turndown', pages, 'reference'));
 const parseMs = parseOnlyMs(pages);
 const extractMs = extractOnlyMs(pages);
 printRows(rows, pages.length);

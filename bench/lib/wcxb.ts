@@ -12,12 +12,13 @@ export interface WcxbPage {
   html: string;
 }
 
-/** Reads every page of `root` (`html/<id>.html.gz` and `ground-truth/<id>.json`) in id order. */
-export function loadWcxbPages(root: string): WcxbPage[] {
+/** Reads the pages of `root` (`html/<id>.html.gz`, `ground-truth/<id>.json`) in id order, all or only `only`. */
+export function loadWcxbPages(root: string, only?: ReadonlySet<string>): WcxbPage[] {
   const ids = fs
     .readdirSync(path.join(root, 'html'))
     .filter((f) => f.endsWith('.html.gz'))
     .map((f) => f.slice(0, -'.html.gz'.length))
+    .filter((id) => !only || only.has(id))
     .sort();
   return ids.map((id) => {
     const html = zlib.gunzipSync(fs.readFileSync(path.join(root, 'html', `${id}.html.gz`))).toString('utf8');
