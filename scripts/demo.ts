@@ -23,7 +23,9 @@ try {
   const page = await ck.scrape({ url: `${server.url}/articles/first-post.html`, formats: ['markdown', 'links'] });
   if (!page.success) throw new Error(`scrape failed: ${page.error}`);
   writeFileSync(join(outDir, 'first-post.md'), page.data.markdown ?? '');
-  console.log(`scraped "${String(page.data.metadata.title)}": ${page.data.markdown?.length ?? 0} chars of markdown, ${page.data.links?.length ?? 0} links`);
+  console.log(
+    `scraped "${String(page.data.metadata.title)}": ${page.data.markdown?.length ?? 0} chars of markdown, ${page.data.links?.length ?? 0} links`,
+  );
 
   const crawl = await ck.crawl({ url: `${server.url}/`, limit: 20, crawlEntireDomain: true });
   if (!crawl.success) throw new Error(`crawl failed: ${crawl.error}`);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Crawlkit, type JobStatusResponse, type WebhookPayload } from 'crawlkit';
+import { Crawlkit, type ErrorResponse, type WebhookPayload } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
@@ -65,9 +65,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function ok<T extends { success: boolean }>(value: T | { success: false; error: string }): T {
-  if (!value.success) throw new Error(`unexpected error: ${(value as { error: string }).error}`);
-  return value as T;
+function ok<T extends { success: boolean }>(value: T): Exclude<T, ErrorResponse> {
+  if (!value.success) throw new Error(`unexpected error: ${(value as unknown as ErrorResponse).error}`);
+  return value as Exclude<T, ErrorResponse>;
 }
 
 describe('batch scrape', () => {
@@ -80,7 +80,7 @@ describe('batch scrape', () => {
     expect(started.url).toBe(`crawlkit://v2/batch/scrape/${started.id}`);
     expect(started.invalidURLs).toBeUndefined();
 
-    const done = ok(await ck.waitForJob(started.id)) as JobStatusResponse;
+    const done = ok(await ck.waitForJob(started.id));
     expect(done.status).toBe('completed');
     expect(done.total).toBe(5);
     expect(done.completed).toBe(5);
@@ -88,12 +88,12 @@ describe('batch scrape', () => {
     expect(done.data.map((d) => d.metadata.sourceURL).sort()).toEqual([...urls].sort());
     expect(done.data.every((d) => d.markdown && d.links)).toBe(true);
 
-    const page1 = ok(await ck.getBatchScrapeStatus(started.id, { limit: 2 })) as JobStatusResponse;
+    const page1 = ok(await ck.getBatchScrapeStatus(started.id, { limit: 2 }));
     expect(page1.data).toHaveLength(2);
     expect(page1.next).toContain('skip=2');
-    const page2 = ok(await ck.getBatchScrapeStatus(page1.next!)) as JobStatusResponse;
+    const page2 = ok(await ck.getBatchScrapeStatus(page1.next!));
     expect(page2.data).toHaveLength(2);
-    const page3 = ok(await ck.getBatchScrapeStatus(page2.next!)) as JobStatusResponse;
+    const page3 = ok(await ck.getBatchScrapeStatus(page2.next!));
     expect(page3.data).toHaveLength(1);
     expect(page3.next).toBeUndefined();
     expect(new Date(page1.expiresAt).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
@@ -117,7 +117,7 @@ describe('batch scrape', () => {
 
   it('records failed pages in errors and still completes', async () => {
     const started = ok(await ck.batchScrape({ urls: [`${server.url}/listing.html`, 'http://127.0.0.1:1/refused'] }));
-    const done = ok(await ck.waitForJob(started.id)) as JobStatusResponse;
+    const done = ok(await ck.waitForJob(started.id));
     expect(done.completed).toBe(2);
     expect(done.data).toHaveLength(1);
     const errors = await ck.getBatchScrapeErrors(started.id);
@@ -130,7 +130,7 @@ describe('batch scrape', () => {
     const urls = Array.from({ length: 40 }, (_, i) => `${server.url}/listing.html?n=${i}`);
     const started = ok(await ck.batchScrape({ urls, maxConcurrency: 1 }));
     expect(await ck.cancelBatchScrape(started.id)).toEqual({ status: 'cancelled' });
-    const status = ok(await ck.getBatchScrapeStatus(started.id)) as JobStatusResponse;
+    const status = ok(await ck.getBatchScrapeStatus(started.id));
     expect(status.status).toBe('cancelled');
     expect(status.completed).toBeLessThan(40);
     expect(await ck.cancelBatchScrape('00000000-0000-7000-8000-000000000000')).toMatchObject({
@@ -144,7 +144,9 @@ describe('batch scrape', () => {
   });
 
   it('streams documents with watch()', async () => {
-    const urls = ['/articles/first-post.html', '/listing.html', '/forum/thread.html'].map((p) => `${server.url}${p}?w=1`);
+    const urls = ['/articles/first-post.html', '/listing.html', '/forum/thread.html'].map(
+      (p) => `${server.url}${p}?w=1`,
+    );
     const started = ok(await ck.batchScrape({ urls }));
     const seen: string[] = [];
     for await (const doc of ck.watch(started.id)) seen.push(doc.metadata.sourceURL);
@@ -167,7 +169,12 @@ describe('webhooks', () => {
       const deadline = Date.now() + 20_000;
       while (receiver.events.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const types = receiver.events.map((e) => e.payload.type);
-      expect(types).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
+      expect(types).toEqual([
+        'batch_scrape.started',
+        'batch_scrape.page',
+        'batch_scrape.page',
+        'batch_scrape.completed',
+      ]);
       for (const event of receiver.events) {
         expect(event.payload.id).toBe(started.id);
         expect(event.payload.metadata).toEqual({ run: 'r1' });
@@ -187,7 +194,10 @@ describe('webhooks', () => {
     const receiver = await startReceiver();
     try {
       const started = ok(
-        await ck.batchScrape({ urls: ['http://127.0.0.1:1/nothing'], webhook: { url: receiver.url, events: ['page'] } }),
+        await ck.batchScrape({
+          urls: ['http://127.0.0.1:1/nothing'],
+          webhook: { url: receiver.url, events: ['page'] },
+        }),
       );
       await ck.waitForJob(started.id);
       const deadline = Date.now() + 10_000;
@@ -212,7 +222,7 @@ describe('crawl', () => {
     expect(started.url).toBe(`crawlkit://v2/crawl/${started.id}`);
     const active = ok(await ck.getActiveCrawls());
     expect(active.crawls.map((c) => c.id)).toContain(started.id);
-    const done = ok(await ck.waitForJob(started.id)) as JobStatusResponse;
+    const done = ok(await ck.waitForJob(started.id));
     expect(done.status).toBe('completed');
     expect(done.total).toBe(5);
     expect(done.data.length).toBeGreaterThanOrEqual(4);
@@ -225,7 +235,7 @@ describe('crawl', () => {
 
   it('keeps to the seed directory without crawlEntireDomain', async () => {
     const started = ok(await ck.crawl({ url: `${server.url}/articles/first-post.html`, limit: 20 }));
-    const done = ok(await ck.waitForJob(started.id)) as JobStatusResponse;
+    const done = ok(await ck.waitForJob(started.id));
     for (const doc of done.data) expect(new URL(doc.metadata.sourceURL).pathname).toMatch(/^\/articles\//);
     expect(done.data.length).toBeGreaterThanOrEqual(2);
   });

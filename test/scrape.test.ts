@@ -167,7 +167,9 @@ describe('page cache', () => {
     data(await ck.scrape({ url, location: { country: 'DE', languages: ['de-DE', 'hu-HU'] } }));
     const swapped = data(await ck.scrape({ url, location: { country: 'DE', languages: ['hu-HU', 'de-DE'] } }));
     expect(swapped.metadata.cacheState).toBe('hit');
-    const otherAds = data(await ck.scrape({ url, location: { country: 'DE', languages: ['de-DE', 'hu-HU'] }, blockAds: false }));
+    const otherAds = data(
+      await ck.scrape({ url, location: { country: 'DE', languages: ['de-DE', 'hu-HU'] }, blockAds: false }),
+    );
     expect(otherAds.metadata.cacheState).toBe('miss');
   });
 });

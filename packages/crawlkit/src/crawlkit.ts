@@ -128,12 +128,18 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /** `POST /v2/batch/scrape`. */
-  async batchScrape(body: BatchScrapeRequestInput, _init: CallOptions = {}): Promise<BatchScrapeResponse | ErrorResponse> {
+  async batchScrape(
+    body: BatchScrapeRequestInput,
+    _init: CallOptions = {},
+  ): Promise<BatchScrapeResponse | ErrorResponse> {
     return this.#guard((rt) => startBatchScrape(rt.jobs, body));
   }
 
   /** `GET /v2/batch/scrape/:id`. */
-  async getBatchScrapeStatus(id: string, pagination: StatusPagination = {}): Promise<JobStatusResponse | ErrorResponse> {
+  async getBatchScrapeStatus(
+    id: string,
+    pagination: StatusPagination = {},
+  ): Promise<JobStatusResponse | ErrorResponse> {
     return this.#guard((rt) => getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs));
   }
 
@@ -169,7 +175,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** Yields each document of a crawl or batch as it is stored, then ends when the job has finished. */
   async *watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
     const ref = parseJobReference(id);
-    if (!ref) throw new CrawlkitError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.', { status: 400 });
+    if (!ref)
+      throw new CrawlkitError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.', { status: 400 });
     const rt = await this.#ready();
     yield* rt.jobs.watch(ref.id, init.signal);
   }
@@ -177,7 +184,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** Resolves to the job's final status (all result pages joined) once it has finished. */
   async waitForJob(id: string, init: CallOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
     const ref = parseJobReference(id);
-    if (!ref) return { success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' };
+    if (!ref)
+      return { success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' };
     const rt = await this.#ready();
     const job = await rt.jobs.wait(ref.id, init.signal);
     if (!job) return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
@@ -204,12 +212,17 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** Resumes an unfinished job in this process; every page is still scraped exactly once. */
   async resumeJob(id: string): Promise<{ success: true; id: string } | ErrorResponse> {
     const ref = parseJobReference(id);
-    if (!ref) return { success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' };
+    if (!ref)
+      return { success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' };
     return this.#guard(async (rt) => {
       const found = await rt.jobs.find(ref.id);
       if (!found) return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
       if (found.job.status !== 'scraping') {
-        return { success: false, code: 'JOB_NOT_RESUMABLE', error: `The job is ${found.job.status}; only running jobs resume.` };
+        return {
+          success: false,
+          code: 'JOB_NOT_RESUMABLE',
+          error: `The job is ${found.job.status}; only running jobs resume.`,
+        };
       }
       rt.jobs.start(found.job, found.store);
       return { success: true as const, id: found.job.id };
@@ -285,7 +298,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     const store: Store =
       raw.store === 'memory'
         ? memory
-        : (raw.store ?? (await createSqliteStore({ dir: this.#options.storeDir, maxPageBytes: this.#options.cacheMaxBytes })));
+        : (raw.store ??
+          (await createSqliteStore({ dir: this.#options.storeDir, maxPageBytes: this.#options.cacheMaxBytes })));
     const http = new HttpEngine(httpOptions);
     const ctx: EngineContext = {
       options: this.#options,
@@ -296,6 +310,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       normalizeUrl: (url: string) => normalizeUrl(url),
     };
 
+    // eslint-disable-next-line prefer-const -- the dispatcher below closes over it before it is assigned
     let jobs: JobManager | undefined;
     const dispatcher = new WebhookDispatcher(() => jobs?.stores() ?? [store], {
       post: async (url, body, headers, timeoutMs) =>
@@ -313,7 +328,10 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       handlers: {
         batch: {
           planner: (job) =>
-            createBatchPlanner((JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request, this.#options.concurrency),
+            createBatchPlanner(
+              (JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request,
+              this.#options.concurrency,
+            ),
         },
         crawl: {
           planner: (job, jobStore) =>

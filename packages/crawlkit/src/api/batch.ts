@@ -61,7 +61,11 @@ export async function startBatchScrape(
   return withInvalid({ success: true, id: job.id, url: jobAddress('batch', job.id) }, ignoreInvalidURLs, invalid);
 }
 
-function withInvalid(response: BatchScrapeResponse, ignore: boolean | undefined, invalid: string[]): BatchScrapeResponse {
+function withInvalid(
+  response: BatchScrapeResponse,
+  ignore: boolean | undefined,
+  invalid: string[],
+): BatchScrapeResponse {
   if (ignore === true) response.invalidURLs = invalid;
   return response;
 }

@@ -77,7 +77,7 @@ export async function getActiveCrawls(jobs: JobManager): Promise<ActiveCrawlsRes
   for (const store of jobs.stores()) {
     for (const job of await store.jobs.list({ status: ['scraping'], kind: 'crawl' })) {
       const { request } = JSON.parse(job.request) as StoredJob<CrawlRequest>;
-      const { url, webhook: _webhook, ...options } = request as CrawlRequest;
+      const { url, webhook: _webhook, ...options } = request;
       crawls.push({ id: job.id, teamId: 'local', url, created_at: new Date(job.createdAt).toISOString(), options });
     }
   }

@@ -90,7 +90,12 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   const fetchText = frontierFetch(ctx);
   const headers = request.headers;
   // Follow a redirect of the input first: a domain that moved maps its new home.
-  const start = await ctx.http.fetch({ url: request.url, timeoutMs: PAGE_TIMEOUT_MS, ...(headers ? { headers } : {}), ...(signal ? { signal } : {}) });
+  const start = await ctx.http.fetch({
+    url: request.url,
+    timeoutMs: PAGE_TIMEOUT_MS,
+    ...(headers ? { headers } : {}),
+    ...(signal ? { signal } : {}),
+  });
   const input = new URL(start.url);
   const inSite = siteFilter(input, request);
   const links = new Map<string, MapLink>();

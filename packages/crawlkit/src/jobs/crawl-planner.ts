@@ -45,7 +45,12 @@ export function crawlKey(
  * Crawl discovery for the generic runner: the seed, sitemaps and robots.txt at the start, then the links of every
  * page through the crawl rules of the request, with per-host politeness (`delay`, robots `Crawl-delay`).
  */
-export function createCrawlPlanner(ctx: EngineContext, store: Store, job: JobRecord, request: CrawlRequest): JobPlanner {
+export function createCrawlPlanner(
+  ctx: EngineContext,
+  store: Store,
+  job: JobRecord,
+  request: CrawlRequest,
+): JobPlanner {
   const fetchText = frontierFetch(ctx);
   const rules = createCrawlRules({
     seedUrl: request.url,
@@ -63,7 +68,9 @@ export function createCrawlPlanner(ctx: EngineContext, store: Store, job: JobRec
   const seedKey = key(request.url);
   // `delay` makes the crawl sequential, as upstream does.
   const concurrency =
-    request.delay !== undefined ? 1 : Math.min(request.maxConcurrency ?? ctx.options.concurrency, ctx.options.concurrency);
+    request.delay !== undefined
+      ? 1
+      : Math.min(request.maxConcurrency ?? ctx.options.concurrency, ctx.options.concurrency);
   const depthAllowsLinks = (depth: number) =>
     request.sitemap !== 'only' && (request.maxDiscoveryDepth === undefined || depth < request.maxDiscoveryDepth);
 
@@ -119,7 +126,10 @@ export function createCrawlPlanner(ctx: EngineContext, store: Store, job: JobRec
         if (!verdict.allowed) {
           return {
             tasks: [],
-            reject: { code: 'CRAWL_DENIAL', error: `Redirected target URL is not allowed by crawlOptions (${verdict.reason})` },
+            reject: {
+              code: 'CRAWL_DENIAL',
+              error: `Redirected target URL is not allowed by crawlOptions (${verdict.reason})`,
+            },
           };
         }
       }

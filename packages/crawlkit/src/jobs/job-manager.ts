@@ -150,7 +150,12 @@ export class JobManager {
       const message = error instanceof Error ? error.message : String(error);
       const now = Date.now();
       await store.jobs
-        .update(job.id, { status: 'failed', error: message, completedAt: now, expiresAt: now + this.#ctx.options.jobResultTtlMs })
+        .update(job.id, {
+          status: 'failed',
+          error: message,
+          completedAt: now,
+          expiresAt: now + this.#ctx.options.jobResultTtlMs,
+        })
         .catch(() => undefined);
       await this.#event(store, job, 'failed', false, undefined, message).catch(() => undefined);
       this.#notify.finished(job.id, job.kind, 'failed');
@@ -168,7 +173,11 @@ export class JobManager {
     if (job.status === 'completed') return 'already-completed';
     if (job.status === 'scraping') {
       const now = Date.now();
-      await store.jobs.update(id, { status: 'cancelled', completedAt: now, expiresAt: now + this.#ctx.options.jobResultTtlMs });
+      await store.jobs.update(id, {
+        status: 'cancelled',
+        completedAt: now,
+        expiresAt: now + this.#ctx.options.jobResultTtlMs,
+      });
       await store.tasks.dropQueued(id);
       this.#runners.get(id)?.runner.stop();
       this.#notify.finished(id, job.kind, 'cancelled');
@@ -276,7 +285,12 @@ export class JobManager {
       ...(error !== undefined ? { error } : {}),
     });
     const stored: StoredDelivery = { url: webhook.url, headers: webhook.headers, body };
-    await store.deliveries.enqueue({ id: webhookId, jobId: job.id, payload: JSON.stringify(stored), nextAttemptAt: Date.now() });
+    await store.deliveries.enqueue({
+      id: webhookId,
+      jobId: job.id,
+      payload: JSON.stringify(stored),
+      nextAttemptAt: Date.now(),
+    });
     this.#dispatcher.kick();
   }
 

@@ -203,7 +203,11 @@ export class JobRunner {
     } else if (outcome.success && !after.reject) {
       const document = outcome.document;
       await this.#events.page(this.#job, document);
-      await this.#store.tasks.complete(jobId, { key: task.key, credits: outcome.credits, document: JSON.stringify(document) });
+      await this.#store.tasks.complete(jobId, {
+        key: task.key,
+        credits: outcome.credits,
+        document: JSON.stringify(document),
+      });
       this.#events.pageStored(this.#job, document);
     } else {
       const failure = outcome.success ? after.reject! : { code: outcome.error.code, error: outcome.error.error };

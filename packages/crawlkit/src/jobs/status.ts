@@ -89,7 +89,10 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
 }
 
 export async function buildJobErrors(store: Store, job: JobRecord): Promise<CrawlErrorsResponse> {
-  const [errors, robotsBlocked] = await Promise.all([store.results.errors(job.id), store.results.robotsBlocked(job.id)]);
+  const [errors, robotsBlocked] = await Promise.all([
+    store.results.errors(job.id),
+    store.results.robotsBlocked(job.id),
+  ]);
   return {
     errors: errors.map((e) => ({
       id: e.id,

@@ -16,9 +16,7 @@ export class LlmService {
   /** Throws BAD_REQUEST when a format needs a model and none is configured. */
   assertAvailable(formats: readonly Format[]): void {
     if (this.configured) return;
-    const needs = formats.find(
-      (f) => f.type === 'json' || (f.type === 'changeTracking' && f.modes.includes('json')),
-    );
+    const needs = formats.find((f) => f.type === 'json' || (f.type === 'changeTracking' && f.modes.includes('json')));
     if (needs) {
       throw new CrawlkitError(
         'BAD_REQUEST',
@@ -44,7 +42,12 @@ export class LlmService {
     return Promise.resolve(undefined);
   }
 
-  async extractJson(_markdown: string, _format: JsonFormat, _signal: AbortSignal, _warnings: string[]): Promise<unknown> {
+  async extractJson(
+    _markdown: string,
+    _format: JsonFormat,
+    _signal: AbortSignal,
+    _warnings: string[],
+  ): Promise<unknown> {
     return Promise.reject(new CrawlkitError('LLM_NOT_CONFIGURED', 'No language model is configured.', { status: 400 }));
   }
 }

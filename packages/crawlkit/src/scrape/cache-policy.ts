@@ -4,7 +4,18 @@ import type { ScrapeOptions } from '../v2/scrape-options.js';
 /** The options of a scrape that decide whether and how the page cache is used (reference §8). */
 export type CacheRelevantOptions = Pick<
   ScrapeOptions,
-  'formats' | 'maxAge' | 'minAge' | 'headers' | 'actions' | 'parsers' | 'proxy' | 'storeInCache' | 'mobile' | 'blockAds' | 'location' | 'waitFor'
+  | 'formats'
+  | 'maxAge'
+  | 'minAge'
+  | 'headers'
+  | 'actions'
+  | 'parsers'
+  | 'proxy'
+  | 'storeInCache'
+  | 'mobile'
+  | 'blockAds'
+  | 'location'
+  | 'waitFor'
 >;
 
 const hasEntries = (value: object | undefined) => value !== undefined && Object.keys(value).length > 0;
@@ -41,7 +52,10 @@ export function cacheKey(normalizedUrl: string, o: CacheRelevantOptions): string
     `ads=${o.blockAds ? 1 : 0}`,
     `shot=${shot ? (shot.fullPage ? 'full' : 'view') : 'none'}`,
     `loc=${o.location?.country ?? ''}`,
-    `lang=${[...(o.location?.languages ?? [])].map((l) => l.toLowerCase()).sort().join(',')}`,
+    `lang=${[...(o.location?.languages ?? [])]
+      .map((l) => l.toLowerCase())
+      .sort()
+      .join(',')}`,
     `wait=${o.waitFor}`,
   ];
   return parts.join('|');

@@ -131,9 +131,13 @@ export async function buildContent(fetched: FetchedContent, options: ContentOpti
   if (isPdf(fetched)) return pdfContent(fetched, options);
   const text = fetched.text;
   if (text === undefined) {
-    throw new CrawlkitError('SCRAPE_UNSUPPORTED_FILE_ERROR', `Scrape resulted in unsupported file: ${type || 'binary content'}`, {
-      status: 415,
-    });
+    throw new CrawlkitError(
+      'SCRAPE_UNSUPPORTED_FILE_ERROR',
+      `Scrape resulted in unsupported file: ${type || 'binary content'}`,
+      {
+        status: 415,
+      },
+    );
   }
   if (isJson(type)) return textDocument(text, '```json\n' + text + '\n```', options);
   if (isXml(type) && !/^\s*<!doctype html|<html[\s>]/i.test(text.slice(0, 1024))) {

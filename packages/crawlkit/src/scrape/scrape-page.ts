@@ -54,7 +54,7 @@ function toFetched(result: PageResult): FetchedContent {
   if (result.text !== undefined) fetched.text = result.text;
   else fetched.body = result.body;
   if (result.screenshot !== undefined) fetched.screenshot = result.screenshot;
-  if (result.actions !== undefined) fetched.actions = result.actions as ActionResults;
+  if (result.actions !== undefined) fetched.actions = result.actions;
   return fetched;
 }
 
@@ -85,7 +85,7 @@ function pageRequest(request: PageScrapeRequest, timeoutMs: number, signal: Abor
 function nonEmptyActions(actions: ActionResults | undefined): ActionResults | undefined {
   if (!actions) return undefined;
   const kept = Object.entries(actions).filter(([, v]) => Array.isArray(v) && v.length > 0);
-  return kept.length ? (Object.fromEntries(kept) as ActionResults) : undefined;
+  return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
 /** Runs one scrape: cache, fetch, extraction, formats. Never throws: failures come back in the v2 error shape. */

@@ -5,7 +5,12 @@ import type { Delivery, Store } from '@crawlkit/cache';
 import type { StoredDelivery } from './payload.js';
 
 /** Sends one HTTP POST; resolves with the status code, rejects on network errors. */
-export type PostJson = (url: string, body: string, headers: Record<string, string>, timeoutMs: number) => Promise<number>;
+export type PostJson = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+) => Promise<number>;
 
 export interface DispatcherOptions {
   post: PostJson;
@@ -100,7 +105,8 @@ export class WebhookDispatcher {
     const body = JSON.stringify(stored.body);
     const headers: Record<string, string> = { 'content-type': 'application/json', ...stored.headers };
     if (this.#options.secret) {
-      headers['x-firecrawl-signature'] = `sha256=${createHmac('sha256', this.#options.secret).update(body).digest('hex')}`;
+      headers['x-firecrawl-signature'] =
+        `sha256=${createHmac('sha256', this.#options.secret).update(body).digest('hex')}`;
     }
     let error: string | undefined;
     try {
