@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 
 import { createMemoryStore, createSqliteStore, type JobKind, type Store } from '@crawlkit/cache';
-import { Fetcher, HttpEngine, STRICT_URL_POLICY, type FetcherOptions } from '@crawlkit/fetcher';
+import { Fetcher, HttpEngine, STRICT_URL_POLICY, redactUrl, type FetcherOptions } from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
 import PQueue from 'p-queue';
 
@@ -276,7 +276,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   #emitError(jobId: string | undefined, url: string, error: unknown): void {
     if (this.listenerCount('error') === 0) return;
-    this.emit('error', { ...(jobId ? { jobId } : {}), url, error: toErrorResponse(error) });
+    this.emit('error', { ...(jobId ? { jobId } : {}), url: url && redactUrl(url), error: toErrorResponse(error) });
   }
 
   #ready(): Promise<Runtime> {

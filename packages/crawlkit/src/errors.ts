@@ -50,8 +50,18 @@ function hasCode(error: unknown): error is { code: string; message: string; deta
   );
 }
 
+function isErrorResponse(value: unknown): value is ErrorResponse {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { success?: unknown }).success === false &&
+    typeof (value as { error?: unknown }).error === 'string'
+  );
+}
+
 /** Turns any thrown value into the v2 error shape. */
 export function toErrorResponse(error: unknown): ErrorResponse {
+  if (isErrorResponse(error)) return error;
   if (hasCode(error)) {
     const response: ErrorResponse = { success: false, code: error.code, error: error.message };
     if (error.details !== undefined) response.details = error.details;

@@ -1,0 +1,378 @@
+/**
+ * Hostile input at the public API: fuzzed v2 bodies never break the engine, secrets never leak, and the URL policy
+ * holds end to end. The fetcher's own tests cover each limit and policy rule against misbehaving local servers.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { createMemoryStore, type Store } from '@crawlkit/cache';
+import { Crawlkit, type ErrorResponse } from 'crawlkit';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+
+let server: FixtureServer;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+type Method = 'scrape' | 'crawl' | 'batchScrape' | 'map';
+
+/** Every field name of the v2 bodies, so mutations hit real options as well as unknown ones. */
+const FIELDS = [
+  'url',
+  'urls',
+  'formats',
+  'onlyMainContent',
+  'includeTags',
+  'excludeTags',
+  'maxAge',
+  'minAge',
+  'headers',
+  'waitFor',
+  'mobile',
+  'skipTlsVerification',
+  'timeout',
+  'parsers',
+  'actions',
+  'location',
+  'removeBase64Images',
+  'blockAds',
+  'proxy',
+  'storeInCache',
+  'zeroDataRetention',
+  'limit',
+  'includePaths',
+  'excludePaths',
+  'regexOnFullURL',
+  'maxDiscoveryDepth',
+  'sitemap',
+  'ignoreQueryParameters',
+  'crawlEntireDomain',
+  'allowExternalLinks',
+  'allowSubdomains',
+  'delay',
+  'maxConcurrency',
+  'webhook',
+  'scrapeOptions',
+  'ignoreInvalidURLs',
+  'search',
+  'includeSubdomains',
+  'prompt',
+  'changeTrackingOptions',
+  '__proto__',
+  'constructor',
+  'toString',
+] as const;
+
+const nasty = fc.constantFrom<unknown>(
+  -1,
+  0,
+  Number.MAX_SAFE_INTEGER,
+  1e308,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  '',
+  '\u0000',
+  '[',
+  '(?<',
+  '*',
+  'x'.repeat(100_000),
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  'data:text/html,<h1>x</h1>',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://[::1]:1/',
+  'http://127.0.0.1:1/',
+  'http://0x7f.1/',
+  'http://user:pass@127.0.0.1:1/',
+  null,
+  [],
+  {},
+  [[[[[[[[[[]]]]]]]]]],
+  { type: 'json' },
+  { type: 'screenshot', fullPage: 'yes' },
+  ['markdown', 'markdown'],
+  ['rawHtml', { type: 'json', schema: 'not a schema' }],
+  [{ type: 'wait' }, { type: 'click' }],
+  { country: 'ZZ' },
+  { url: 'not a url', events: ['nope'] },
+);
+
+function seed(method: Method, url: string): Record<string, unknown> {
+  switch (method) {
+    case 'scrape':
+      return { url: `${url}/articles/first-post.html`, formats: ['markdown'] };
+    case 'crawl':
+      return { url: `${url}/docs/`, limit: 2 };
+    case 'batchScrape':
+      return { urls: [`${url}/articles/first-post.html`, `${url}/listing.html`] };
+    case 'map':
+      return { url, limit: 5 };
+  }
+}
+
+type Mutation = { kind: 'set'; field: string; value: unknown } | { kind: 'delete'; field: string };
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({
+    kind: fc.constant('set' as const),
+    field: fc.constantFrom(...FIELDS),
+    value: fc.oneof(nasty, fc.jsonValue({ maxDepth: 3 })),
+  }),
+  fc.record({ kind: fc.constant('delete' as const), field: fc.constantFrom(...FIELDS) }),
+);
+
+/** A whole body that is random, or a valid seed body with a few fields broken. */
+const bodyCase = fc.record({
+  method: fc.constantFrom<Method>('scrape', 'crawl', 'batchScrape', 'map'),
+  replaceWhole: fc.option(fc.oneof(nasty, fc.jsonValue({ maxDepth: 3 })), { freq: 6 }),
+  mutations: fc.array(mutation, { minLength: 0, maxLength: 4 }),
+});
+
+function build(c: fc.RecordValue<{ method: Method; replaceWhole: unknown; mutations: Mutation[] }>, base: string) {
+  if (c.replaceWhole !== null) return c.replaceWhole;
+  const body: Record<string, unknown> = seed(c.method, base);
+  for (const m of c.mutations) {
+    if (m.kind === 'delete') delete body[m.field];
+    else Object.defineProperty(body, m.field, { value: m.value, enumerable: true, writable: true, configurable: true });
+  }
+  return body;
+}
+
+function isErrorShape(value: unknown): value is ErrorResponse {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.success === false && typeof v.code === 'string' && typeof v.error === 'string' && v.error.length > 0;
+}
+
+describe('requests that never break the engine', () => {
+  let ck: Crawlkit;
+  let store: Store;
+
+  beforeAll(() => {
+    store = createMemoryStore();
+    // Only the fixture server is reachable: random URLs and webhooks never leave the machine.
+    ck = new Crawlkit({
+      store,
+      engine: 'http',
+      timeoutMs: 5000,
+      urlPolicy: { allowedHosts: ['127.0.0.1'], allowedPorts: [server.port] },
+    });
+  });
+
+  afterAll(async () => {
+    await ck.close();
+  });
+
+  it('answers thousands of random and mutated v2 bodies with a v2 response or the v2 error shape', async () => {
+    const seen = { ok: 0, errors: new Map<string, number>() };
+    await fc.assert(
+      fc.asyncProperty(bodyCase, async (c) => {
+        const body = build(c, server.url);
+        const jobsBefore = (await store.jobs.list()).length;
+        let response: unknown;
+        try {
+          response = await (ck[c.method] as (b: unknown) => Promise<unknown>).call(ck, body);
+        } catch (error) {
+          throw new Error(`${c.method} threw instead of answering: ${String(error)}`, { cause: error });
+        }
+        expect(typeof response).toBe('object');
+        const r = response as { success?: unknown; id?: unknown };
+        if (r.success === true) {
+          seen.ok++;
+          if (c.method === 'crawl' || c.method === 'batchScrape') {
+            // A created job exists in full: its status answers, and it is stopped here to keep the run short.
+            expect(typeof r.id).toBe('string');
+            const id = r.id as string;
+            const status = await (c.method === 'crawl' ? ck.getCrawlStatus(id) : ck.getBatchScrapeStatus(id));
+            expect(status.success).toBe(true);
+            await (c.method === 'crawl' ? ck.cancelCrawl(id) : ck.cancelBatchScrape(id));
+          }
+        } else {
+          expect(isErrorShape(response), JSON.stringify(response)?.slice(0, 300)).toBe(true);
+          const code = (response as ErrorResponse).code ?? '';
+          seen.errors.set(code, (seen.errors.get(code) ?? 0) + 1);
+          // A refused job leaves nothing behind.
+          if (c.method === 'crawl' || c.method === 'batchScrape') {
+            expect((await store.jobs.list()).length).toBe(jobsBefore);
+          }
+        }
+      }),
+      { numRuns: 2000, seed: 20261122 },
+    );
+    // The fuzzer must exercise both sides, or it proves nothing.
+    expect(seen.ok).toBeGreaterThan(50);
+    expect(seen.errors.get('BAD_REQUEST') ?? 0).toBeGreaterThan(500);
+  }, 240_000);
+
+  it('answers non-object arguments and missing arguments with the v2 error shape', async () => {
+    for (const method of ['scrape', 'crawl', 'batchScrape', 'map'] as const) {
+      for (const body of [undefined, null, 42, 'https://example.com', [], Symbol('x')]) {
+        const response: unknown = await (ck[method] as (b: unknown) => Promise<unknown>).call(ck, body);
+        expect(isErrorShape(response), `${method}(${String(body)})`).toBe(true);
+        expect((response as ErrorResponse).code).toBe('BAD_REQUEST');
+      }
+    }
+  });
+});
+
+describe('secrets never reach logs, errors or webhook payloads', () => {
+  const PROXY_PASSWORD = 'pr0xy-S3CRET';
+  const AUTH = 'Bearer auth-S3CRET';
+  const COOKIE = 'session=cookie-S3CRET';
+  const WEBHOOK_SECRET = 'whsec-S3CRET';
+  const SECRETS = [PROXY_PASSWORD, 'auth-S3CRET', 'cookie-S3CRET', WEBHOOK_SECRET];
+
+  it('keeps proxy credentials, header values and the webhook secret out of everything observable', async () => {
+    const captured: string[] = [];
+    const writeOut = process.stdout.write.bind(process.stdout);
+    const writeErr = process.stderr.write.bind(process.stderr);
+    const capture =
+      (write: typeof writeOut) =>
+      (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+        captured.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
+        return (write as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);
+      };
+    const received: string[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push(body, JSON.stringify(req.headers));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+    process.stdout.write = capture(writeOut);
+    process.stderr.write = capture(writeErr);
+    const ck = new Crawlkit({
+      store: 'memory',
+      engine: 'http',
+      timeoutMs: 3000,
+      // An unreachable proxy: every proxied request fails, and its error must not carry the password.
+      proxies: { basic: [`http://user:${PROXY_PASSWORD}@127.0.0.1:1`], proxyLoopback: true },
+      webhooks: { secret: WEBHOOK_SECRET, timeoutMs: 2000 },
+    });
+    ck.on('error', (e) => captured.push(JSON.stringify(e)));
+    ck.on('page', (e) => captured.push(JSON.stringify(e)));
+    const headers = { Authorization: AUTH, Cookie: COOKIE };
+    try {
+      captured.push(
+        JSON.stringify(await ck.scrape({ url: `${server.url}/articles/first-post.html`, headers, proxy: 'basic' })),
+        JSON.stringify(await ck.scrape({ url: `${server.url}/hostile/reset`, headers })),
+        JSON.stringify(await ck.scrape({ url: `${server.url}/hostile/drip?ms=5000`, headers, timeout: 1000 })),
+        JSON.stringify(await ck.scrape({ url: `http://user:${PROXY_PASSWORD}@127.0.0.1:1/`, headers })),
+      );
+      const batch = await ck.batchScrape({
+        urls: [`${server.url}/articles/first-post.html`, `${server.url}/hostile/reset`],
+        headers,
+        webhook: { url: hook, headers: { 'x-note': 'plain' }, metadata: { run: 'one' } },
+      });
+      if (!batch.success) throw new Error(batch.error);
+      captured.push(JSON.stringify(await ck.waitForJob(batch.id)));
+      captured.push(JSON.stringify(await ck.getBatchScrapeErrors(batch.id)));
+      // The completion event is delivered in the background: wait for it.
+      for (let i = 0; i < 100 && !received.some((b) => b.includes('batch_scrape.completed')); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      process.stdout.write = writeOut;
+      process.stderr.write = writeErr;
+      await ck.close();
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+
+    expect(received.some((b) => b.includes('batch_scrape.completed'))).toBe(true);
+    // The proxied scrape did fail, so its error message was checked, not skipped.
+    expect(captured[0]).toContain('"success":false');
+    const everything = [...captured, ...received].join('\n');
+    for (const secret of SECRETS) expect(everything).not.toContain(secret);
+  }, 60_000);
+});
+
+describe('the URL policy at the public API', () => {
+  it('refuses a blocked address with URL_BLOCKED naming the rule, directly and after a redirect', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http', urlPolicy: 'strict' });
+    try {
+      const direct = await ck.scrape({ url: `${server.url}/articles/first-post.html` });
+      expect(direct).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+      expect((direct as ErrorResponse).error).toMatch(/loopback|private/i);
+      for (const url of [
+        'http://169.254.169.254/latest/meta-data/',
+        'http://0x7f000001/',
+        'http://[::ffff:127.0.0.1]/',
+      ]) {
+        expect(await ck.scrape({ url })).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+      }
+    } finally {
+      await ck.close();
+    }
+
+    const hosts = new Crawlkit({ store: 'memory', engine: 'http', urlPolicy: { blockedHosts: ['localhost'] } });
+    try {
+      const redirected = await hosts.scrape({
+        url: `${server.url}/hostile/redirect-to?url=${encodeURIComponent(`http://localhost:${server.port}/`)}`,
+      });
+      expect(redirected).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+      expect((redirected as ErrorResponse).error).toMatch(/blockedHosts/);
+    } finally {
+      await hosts.close();
+    }
+  });
+
+  it('refuses non-web schemes for page URLs with BAD_REQUEST', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      for (const url of ['file:///etc/passwd', 'data:text/html,hi', 'javascript:alert(1)', 'ftp://127.0.0.1/x']) {
+        expect(await ck.scrape({ url }), url).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+        expect(await ck.crawl({ url }), url).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+        expect(await ck.map({ url }), url).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+      }
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('never delivers a webhook to a blocked target, and records it in the job errors', async () => {
+    let hits = 0;
+    const receiver: Server = createServer((_req, res) => {
+      hits++;
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const port = (receiver.address() as AddressInfo).port;
+    const ck = new Crawlkit({
+      store: 'memory',
+      engine: 'http',
+      urlPolicy: { allowedPorts: [server.port] },
+      webhooks: { maxAttempts: 1, timeoutMs: 1000 },
+    });
+    try {
+      const batch = await ck.batchScrape({
+        urls: [`${server.url}/articles/first-post.html`],
+        webhook: `http://127.0.0.1:${port}/hook`,
+      });
+      if (!batch.success) throw new Error(batch.error);
+      await ck.waitForJob(batch.id);
+      let errors = await ck.getBatchScrapeErrors(batch.id);
+      for (let i = 0; i < 100 && errors.success && errors.errors.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        errors = await ck.getBatchScrapeErrors(batch.id);
+      }
+      expect(hits).toBe(0);
+      expect(JSON.stringify(errors)).toMatch(/URL_BLOCKED|allowedPorts/);
+    } finally {
+      await ck.close();
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  });
+});
