@@ -1,0 +1,119 @@
+/**
+ * The browser path of `scrape()` end to end: v2 bodies in, v2 documents out, rendered by real Chromium on the fixture
+ * site. The fetcher's own tests cover each browser option in depth; these prove the public API wires them through.
+ */
+import { Crawlkit, type Document, type ErrorResponse, type ScrapeResponse } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+
+let server: FixtureServer;
+let ck: Crawlkit;
+
+// Chromium may only reach the fixture server.
+const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  ck = new Crawlkit({ store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await server.close();
+});
+
+function data(response: ScrapeResponse | ErrorResponse): Document {
+  if (!response.success) throw new Error(`scrape failed: ${response.code} ${response.error}`);
+  return response.data;
+}
+
+describe('scrape in the browser', () => {
+  it('renders a page whose content only JavaScript produces, and says why the browser served it', async () => {
+    const doc = data(await ck.scrape({ url: `${server.url}/js/app-shell.html`, maxAge: 0 }));
+    expect(doc.markdown).toContain('Content that only JavaScript shows');
+    expect(doc.metadata.engineReason).toBeTruthy();
+    expect(doc.metadata.statusCode).toBe(200);
+  }, 30_000);
+
+  it('returns a screenshot as a PNG data URL, and a JPEG one with quality', async () => {
+    const png = data(await ck.scrape({ url: `${server.url}/js/rendered.html`, formats: ['screenshot'], maxAge: 0 }));
+    expect(png.screenshot).toMatch(/^data:image\/png;base64,/);
+    expect(Buffer.from(png.screenshot!.split(',')[1]!, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(png.markdown).toBeUndefined();
+
+    const jpeg = data(
+      await ck.scrape({
+        url: `${server.url}/js/rendered.html`,
+        formats: [{ type: 'screenshot', fullPage: true, quality: 50 }],
+        maxAge: 0,
+      }),
+    );
+    expect(jpeg.screenshot).toMatch(/^data:image\/jpeg;base64,/);
+  }, 30_000);
+
+  it('runs actions and returns their results in data.actions', async () => {
+    const doc = data(
+      await ck.scrape({
+        url: `${server.url}/js/form.html`,
+        formats: ['markdown'],
+        maxAge: 0,
+        actions: [
+          { type: 'click', selector: '#q' },
+          { type: 'write', text: 'hand planes' },
+          { type: 'press', key: 'Enter' },
+          { type: 'wait', milliseconds: 300 },
+          { type: 'executeJavascript', script: 'document.title' },
+          { type: 'screenshot' },
+          { type: 'scrape' },
+        ],
+      }),
+    );
+    expect(doc.actions?.javascriptReturns?.[0]).toMatchObject({ type: 'string' });
+    expect(doc.actions?.screenshots).toHaveLength(1);
+    expect(doc.actions?.screenshots?.[0]).toMatch(/^data:image\/png;base64,|^\//);
+    expect(doc.actions?.scrapes).toHaveLength(1);
+    expect(doc.actions?.scrapes?.[0]?.html).toMatch(/hand planes|hand\+planes/);
+    expect(doc.metadata.url).toContain('/js/search');
+  }, 30_000);
+
+  it('answers a failing action with SCRAPE_ACTION_ERROR naming the action and selector', async () => {
+    const response = await ck.scrape({
+      url: `${server.url}/js/form.html`,
+      maxAge: 0,
+      actions: [
+        { type: 'wait', milliseconds: 10 },
+        { type: 'click', selector: '#does-not-exist' },
+      ],
+    });
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
+    expect((response as ErrorResponse).error).toMatch(/#does-not-exist/);
+    expect((response as ErrorResponse).error).toMatch(/1|click/);
+  }, 30_000);
+
+  it('emulates a phone and a location', async () => {
+    const doc = data(
+      await ck.scrape({
+        url: `${server.url}/js/whoami`,
+        formats: ['rawHtml'],
+        mobile: true,
+        location: { country: 'DE', languages: ['de-DE'] },
+        maxAge: 0,
+      }),
+    );
+    const server_ = JSON.parse(/<pre id="server">([^<]*)<\/pre>/.exec(doc.rawHtml!.replaceAll('&quot;', '"'))![1]!) as {
+      userAgent: string;
+      acceptLanguage: string;
+    };
+    expect(server_.userAgent).toMatch(/Mobile|Android|iPhone/);
+    expect(server_.acceptLanguage).toMatch(/^de-DE/);
+    expect(doc.rawHtml).toMatch(/Europe\/Berlin/);
+  }, 30_000);
+
+  it('waits for waitFor milliseconds on top of the smart wait', async () => {
+    const started = Date.now();
+    const doc = data(await ck.scrape({ url: `${server.url}/js/rendered.html`, waitFor: 1500, maxAge: 0 }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    expect(doc.markdown).toMatch(/#/);
+  }, 30_000);
+});
