@@ -27,8 +27,21 @@ if ! find_chromium >/dev/null; then
   fi
 fi
 
+# Distributed mode's tests start a throwaway redis-server on a free loopback port.
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Debian's redis-server"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+    # The package starts a system service; the tests run their own server.
+    (service redis-server stop || true) >/dev/null 2>&1
+  else
+    say "warning: no redis-server found; distributed-mode tests need it (install redis-server)"
+  fi
+fi
+
 say "installing dependencies"
 pnpm install --frozen-lockfile
 say "building"
 pnpm build
-say "done: $(pnpm exec node -v), chromium: $(find_chromium || echo none)"
+say "done: $(pnpm exec node -v), chromium: $(find_chromium || echo none), redis: $(command -v redis-server || echo none)"
