@@ -346,6 +346,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
         pageError: (jobId, url, error) => this.#emitError(jobId, url, { code: 'SCRAPE_FAILED', message: error }),
         started: (id, kind) => this.emit('job:started', { id, kind }),
         finished: (id, kind, status) => this.emit('job:completed', { id, kind, status }),
+        progress: (id, kind, counts) => this.emit('progress', { id, kind, ...counts }),
         internalError: (jobId, error) => this.#emitError(jobId, '', error),
       },
     });

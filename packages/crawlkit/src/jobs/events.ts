@@ -12,4 +12,6 @@ export interface JobEventSink {
   pageFailed(job: JobRecord, sourceURL: string, error: string): Promise<void>;
   /** A bug or a store failure while handling a page. */
   internalError(job: JobRecord, error: unknown): void;
+  /** A page's task is settled (stored, failed or discarded): the job's counts moved. */
+  settled?(job: JobRecord): void;
 }

@@ -22,6 +22,8 @@ export interface JobNotifications {
   started(jobId: string, kind: JobKind): void;
   finished(jobId: string, kind: JobKind, status: JobStatus): void;
   internalError(jobId: string, error: unknown): void;
+  /** The job's counts after a page settled. */
+  progress?(jobId: string, kind: JobKind, counts: { total: number; completed: number; creditsUsed: number }): void;
 }
 
 /** Persisted with the job so that any process can resume it. */
@@ -260,7 +262,20 @@ export class JobManager {
         this.#signal(job.id);
       },
       internalError: (job, error) => this.#notify.internalError(job.id, error),
+      settled: (job) => {
+        if (this.#notify.progress)
+          this.#progress(store, job).catch((error: unknown) => this.#notify.internalError(job.id, error));
+      },
     };
+  }
+
+  async #progress(store: Store, job: JobRecord): Promise<void> {
+    const [counts, current] = await Promise.all([store.tasks.counts(job.id), store.jobs.get(job.id)]);
+    this.#notify.progress?.(job.id, job.kind, {
+      total: counts.queued + counts.active + counts.done + counts.failed,
+      completed: counts.done + counts.failed,
+      creditsUsed: current?.creditsUsed ?? 0,
+    });
   }
 
   async #event(

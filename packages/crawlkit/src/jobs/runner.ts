@@ -215,5 +215,6 @@ export class JobRunner {
       await this.#events.pageFailed(this.#job, meta.sourceURL ?? task.url, error.error);
       await this.#store.tasks.complete(jobId, { key: task.key, credits: 0, error });
     }
+    this.#events.settled?.(this.#job);
   }
 }
