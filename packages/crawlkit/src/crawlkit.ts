@@ -16,6 +16,11 @@ import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planne
 import { createCrawlPlanner } from './jobs/crawl-planner.js';
 import { parseJobReference } from './jobs/job-address.js';
 import { JobManager, type StoredJob } from './jobs/job-manager.js';
+import {
+  previewCrawlParams,
+  type CrawlParamsPreviewInput,
+  type CrawlParamsPreviewResponse,
+} from './llm/crawl-prompt.js';
 import { LlmService } from './llm/llm-service.js';
 import { resolveOptions, type CrawlkitOptions, type ResolvedOptions } from './options.js';
 import { scrapePage } from './scrape/scrape-page.js';
@@ -156,6 +161,14 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
     return this.#guard((rt) => mapSite(rt.ctx, body, init.signal));
+  }
+
+  /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */
+  async crawlParamsPreview(
+    body: CrawlParamsPreviewInput,
+    init: CallOptions = {},
+  ): Promise<CrawlParamsPreviewResponse | ErrorResponse> {
+    return this.#guard((rt) => previewCrawlParams(rt.ctx, body, init.signal));
   }
 
   /** `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged). */
@@ -306,7 +319,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       fetcher: new Fetcher(fetcherOptions),
       http,
       store,
-      llm: new LlmService(raw.llm),
+      llm: new LlmService(this.#options.llm),
       normalizeUrl: (url: string) => normalizeUrl(url),
     };
 

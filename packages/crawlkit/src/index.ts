@@ -1,6 +1,8 @@
 export { Crawlkit } from './crawlkit.js';
 export type { CallOptions } from './crawlkit.js';
 export type { CrawlkitOptions } from './options.js';
+export type { LlmOptions } from './llm/llm-options.js';
+export type { CrawlParamsPreviewInput, CrawlParamsPreviewResponse } from './llm/crawl-prompt.js';
 export { CrawlkitError, isCrawlkitError } from './errors.js';
 export type { CrawlkitErrorCode } from './errors.js';
 export type { ScrapeRequestInput, ScrapeRequest, ScrapeOptionsInput, ScrapeOptions } from './v2/scrape-options.js';

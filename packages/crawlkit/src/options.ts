@@ -1,5 +1,8 @@
 import type { Store } from '@crawlkit/cache';
 import type { FetcherOptions, HttpEngineOptions, UrlPolicy } from '@crawlkit/fetcher';
+import type { LanguageModel } from 'ai';
+
+import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -41,8 +44,12 @@ export interface CrawlkitOptions {
   urlPolicy?: UrlPolicy | 'strict';
   /** HTTP engine settings: limits, user agent, DNS lookup. */
   http?: Omit<HttpEngineOptions, 'urlPolicy'>;
-  /** A language model (Vercel AI SDK `LanguageModel`) for `json`, `summary`, change tracking json and crawl `prompt`. */
-  llm?: unknown;
+  /**
+   * A language model for `json`, `summary`, change tracking json mode and crawl `prompt`: any Vercel AI SDK
+   * `LanguageModel` (hosted, or a local OpenAI-compatible server), or `{ model, ...settings }`.
+   * @default undefined (json and prompts are refused; summaries are extractive)
+   */
+  llm?: LanguageModel | LlmOptions;
   /** Webhook delivery settings. */
   webhooks?: {
     /** HMAC-SHA256 secret: each delivery carries `X-Firecrawl-Signature: sha256=<hex>`. */
@@ -71,6 +78,7 @@ export interface ResolvedOptions {
   resumeJobs: boolean;
   cacheMaxBytes: number;
   jobResultTtlMs: number;
+  llm?: ResolvedLlmOptions;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number): number {
@@ -97,5 +105,6 @@ export function resolveOptions(options: CrawlkitOptions): ResolvedOptions {
     resumeJobs: options.resumeJobs ?? false,
     cacheMaxBytes: positiveInt('cache.maxBytes', options.cache?.maxBytes, 1024 ** 3),
     jobResultTtlMs: positiveInt('jobResultTtlMs', options.jobResultTtlMs, 86_400_000),
+    ...(options.llm !== undefined ? { llm: resolveLlmOptions(options.llm) } : {}),
   };
 }

@@ -2,6 +2,7 @@ import type { EngineContext } from '../context.js';
 import { crawlKey } from '../jobs/crawl-planner.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import { applyCrawlPrompt } from '../llm/crawl-prompt.js';
 import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type { CrawlResponse, ErrorResponse } from '../v2/types.js';
@@ -14,12 +15,11 @@ export async function startCrawl(
 ): Promise<CrawlResponse | ErrorResponse> {
   const parsed = parseBody(crawlRequestSchema, body);
   if (!parsed.ok) return parsed.error;
-  const { webhook, ...request } = parsed.value;
-  if (request.prompt !== undefined) {
-    const refused = ctx.llm.requireModel('crawl prompt');
-    if (refused) return refused;
-  }
-  ctx.llm.assertAvailable(request.scrapeOptions.formats);
+  ctx.llm.assertAvailable(parsed.value.scrapeOptions.formats);
+  // A prompt becomes crawler options (the caller's own options win); the response shows both.
+  const prompted = await applyCrawlPrompt(ctx, body, parsed.value);
+  if (prompted && 'success' in prompted) return prompted;
+  const { webhook, ...request } = prompted?.request ?? parsed.value;
 
   const stored: StoredJob<CrawlRequest> = { request };
   if (webhook) stored.webhook = webhook;
@@ -29,5 +29,10 @@ export async function startCrawl(
     tasks: [{ key: crawlKey(request.url, request), url: request.url, depth: 0 }],
     zeroDataRetention: request.zeroDataRetention,
   });
-  return { success: true, id: job.id, url: jobAddress('crawl', job.id) };
+  const response: CrawlResponse = { success: true, id: job.id, url: jobAddress('crawl', job.id) };
+  if (prompted) {
+    response.promptGeneratedOptions = { ...prompted.promptGeneratedOptions };
+    response.finalCrawlerOptions = prompted.finalCrawlerOptions;
+  }
+  return response;
 }

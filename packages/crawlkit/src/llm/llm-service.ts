@@ -1,53 +1,239 @@
+import { isDeepStrictEqual } from 'node:util';
+
 import { CrawlkitError } from '../errors.js';
-import type { Format, JsonFormat } from '../v2/formats.js';
+import type { Format } from '../v2/formats.js';
 import type { ErrorResponse } from '../v2/types.js';
+import {
+  checkPatterns,
+  CRAWLER_OPTIONS_SCHEMA,
+  pickGeneratedOptions,
+  type GeneratedCrawlerOptions,
+} from './crawl-options.js';
+import { addUsage, emptyUsage, generateJson, generatePlainText, type LlmUsage } from './generate.js';
+import type { ResolvedLlmOptions } from './llm-options.js';
+import {
+  COMPARE_SYSTEM,
+  comparePrompt,
+  crawlOptionsPrompt,
+  crawlOptionsSystem,
+  extractionPrompt,
+  extractionSystem,
+  SUMMARY_SYSTEM,
+  summaryPrompt,
+} from './prompts.js';
+import { prepareSchema, toJsonSchema } from './schema.js';
+import { trimToTokenBudget } from './token-budget.js';
+
+/** A model answer with the tokens it cost and any warnings for the document (e.g. trimmed input). */
+export interface LlmResult<T> {
+  value: T;
+  usage: LlmUsage;
+  warnings: string[];
+}
+
+export interface LlmExtractInput {
+  /** The page's markdown; trimmed to the token budget. */
+  markdown: string;
+  /** A JSON Schema (or zod schema) the result must match; normalised per reference §3.2. */
+  schema?: unknown;
+  /** What to extract, in plain language. */
+  prompt?: string;
+  signal?: AbortSignal;
+}
+
+export interface LlmCompareInput {
+  previous: string;
+  current: string;
+  /** With a schema both versions are extracted and the differing top-level keys returned. */
+  schema?: unknown;
+  /** Without a schema: what to compare, in plain language. */
+  prompt?: string;
+  signal?: AbortSignal;
+}
+
+export interface LlmCrawlOptionsInput {
+  url: string;
+  prompt: string;
+  /** URLs of the site (from a map of it), shown to the model as the site structure. */
+  siteUrls?: readonly string[];
+  signal?: AbortSignal;
+}
+
+const MISSING_MODEL =
+  'pass one as `new Crawlkit({ llm })` (any AI SDK LanguageModel, e.g. a local OpenAI-compatible server).';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The language-model features (json extraction, summaries, crawl prompts). Without a configured model, json
- * extraction is refused before any fetch and summaries fall back to an extractive summariser.
+ * The language-model features: json extraction, summaries, change-tracking comparisons and crawl prompts. Without a
+ * configured model, features that need one are refused before any fetch and summaries fall back to an extractive
+ * summariser (in the scrape path).
  */
 export class LlmService {
-  readonly configured: boolean;
+  readonly #options: ResolvedLlmOptions | undefined;
 
-  constructor(model?: unknown) {
-    this.configured = model !== undefined;
+  constructor(options?: ResolvedLlmOptions) {
+    this.#options = options;
+  }
+
+  get configured(): boolean {
+    return this.#options !== undefined;
   }
 
   /** Throws BAD_REQUEST when a format needs a model and none is configured. */
   assertAvailable(formats: readonly Format[]): void {
-    if (this.configured) return;
+    if (this.#options) return;
     const needs = formats.find((f) => f.type === 'json' || (f.type === 'changeTracking' && f.modes.includes('json')));
     if (needs) {
-      throw new CrawlkitError(
-        'BAD_REQUEST',
-        `The ${needs.type === 'json' ? 'json format' : 'changeTracking json mode'} needs a language model: ` +
-          'pass one as `new Crawlkit({ llm })` (any AI SDK LanguageModel, e.g. a local OpenAI-compatible server).',
-        { status: 400 },
-      );
+      const feature = needs.type === 'json' ? 'json format' : 'changeTracking json mode';
+      throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`, {
+        status: 400,
+      });
     }
   }
 
   /** The v2 error for a feature that needs a model when none is configured, else undefined. */
   requireModel(feature: string): ErrorResponse | undefined {
-    if (this.configured) return undefined;
-    return {
-      success: false,
-      code: 'BAD_REQUEST',
-      error: `The ${feature} needs a language model: pass one as \`new Crawlkit({ llm })\`.`,
-    };
+    if (this.#options) return undefined;
+    return { success: false, code: 'BAD_REQUEST', error: `The ${feature} needs a language model: ${MISSING_MODEL}` };
   }
 
-  /** A model-written summary, or undefined when no model is configured. */
-  async summarize(_markdown: string, _signal: AbortSignal): Promise<string | undefined> {
-    return Promise.resolve(undefined);
+  #model(feature: string): ResolvedLlmOptions {
+    if (this.#options) return this.#options;
+    throw new CrawlkitError('LLM_NOT_CONFIGURED', `The ${feature} needs a language model: ${MISSING_MODEL}`, {
+      status: 400,
+    });
   }
 
-  async extractJson(
-    _markdown: string,
-    _format: JsonFormat,
-    _signal: AbortSignal,
-    _warnings: string[],
-  ): Promise<unknown> {
-    return Promise.reject(new CrawlkitError('LLM_NOT_CONFIGURED', 'No language model is configured.', { status: 400 }));
+  #trim(markdown: string, maxTokens: number, warnings: string[]): string {
+    const trimmed = trimToTokenBudget(markdown, maxTokens);
+    if (trimmed.warning) warnings.push(trimmed.warning);
+    return trimmed.text;
   }
+
+  /** A model-written summary; `undefined` when no model is configured. */
+  async summarize(markdown: string, signal?: AbortSignal): Promise<LlmResult<string> | undefined> {
+    const options = this.#options;
+    if (!options) return undefined;
+    const warnings: string[] = [];
+    const page = this.#trim(markdown, options.maxInputTokens, warnings);
+    const { text, usage } = await generatePlainText(options, {
+      instructions: SUMMARY_SYSTEM,
+      prompt: summaryPrompt(page),
+      ...(signal ? { signal } : {}),
+    });
+    return { value: text.trim(), usage, warnings };
+  }
+
+  /**
+   * Structured data from a page: with a schema the answer validates against it (one repair round), with only a prompt
+   * any JSON value is accepted. Throws `LLM_EXTRACTION_FAILED` / `LLM_REQUEST_FAILED` (CrawlkitError).
+   */
+  async extract(input: LlmExtractInput): Promise<LlmResult<unknown>> {
+    const options = this.#model('json format');
+    const warnings: string[] = [];
+    const page = this.#trim(input.markdown, options.maxInputTokens, warnings);
+    const { value, usage } = await this.#extractFrom(options, page, input.schema, input.prompt, input.signal);
+    return { value, usage, warnings };
+  }
+
+  async #extractFrom(
+    options: ResolvedLlmOptions,
+    page: string,
+    schemaInput: unknown,
+    prompt: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ value: unknown; usage: LlmUsage }> {
+    const prepared = schemaInput === undefined ? undefined : prepareSchema(toJsonSchema(schemaInput));
+    const result = await generateJson(options, {
+      instructions: extractionSystem(prepared?.schema),
+      prompt: extractionPrompt(prompt, page),
+      ...(prepared ? { schema: prepared.schema } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    const value = prepared?.wrapped && isObject(result.value) ? result.value.value : result.value;
+    return { value, usage: result.usage };
+  }
+
+  /**
+   * Compares two versions of a page for change tracking's json mode (reference §11). With a schema both versions are
+   * extracted and each differing top-level key maps to `{ previous, current }`; without one the model describes the
+   * changes as a JSON object, guided by `prompt`.
+   */
+  async compare(input: LlmCompareInput): Promise<LlmResult<Record<string, unknown>>> {
+    const options = this.#model('changeTracking json mode');
+    const warnings: string[] = [];
+    if (input.schema !== undefined) {
+      const budget = options.maxInputTokens;
+      const [previous, current] = await Promise.all([
+        this.#extractFrom(
+          options,
+          this.#trim(input.previous, budget, warnings),
+          input.schema,
+          input.prompt,
+          input.signal,
+        ),
+        this.#extractFrom(
+          options,
+          this.#trim(input.current, budget, warnings),
+          input.schema,
+          input.prompt,
+          input.signal,
+        ),
+      ]);
+      return {
+        value: diffTopLevel(previous.value, current.value),
+        usage: addUsage(addUsage(emptyUsage(), previous.usage), current.usage),
+        warnings: [...new Set(warnings)],
+      };
+    }
+    const half = Math.max(1, Math.floor(options.maxInputTokens / 2));
+    const result = await generateJson(options, {
+      instructions: COMPARE_SYSTEM,
+      prompt: comparePrompt(
+        input.prompt,
+        this.#trim(input.previous, half, warnings),
+        this.#trim(input.current, half, warnings),
+      ),
+      check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    return { value: result.value as Record<string, unknown>, usage: result.usage, warnings: [...new Set(warnings)] };
+  }
+
+  /** Crawler options from a crawl `prompt` (reference §13.5); unknown keys are dropped. */
+  async crawlOptions(input: LlmCrawlOptionsInput): Promise<LlmResult<GeneratedCrawlerOptions>> {
+    const options = this.#model('crawl prompt');
+    const signal = input.signal
+      ? AbortSignal.any([input.signal, AbortSignal.timeout(options.timeoutMs)])
+      : AbortSignal.timeout(options.timeoutMs);
+    const result = await generateJson(options, {
+      instructions: crawlOptionsSystem(CRAWLER_OPTIONS_SCHEMA),
+      prompt: crawlOptionsPrompt(input.url, input.prompt, (input.siteUrls ?? []).slice(0, options.promptMapLimit)),
+      schema: CRAWLER_OPTIONS_SCHEMA,
+      check: checkPatterns,
+      signal,
+    });
+    return { value: pickGeneratedOptions(result.value as Record<string, unknown>), usage: result.usage, warnings: [] };
+  }
+
+  /** How many site URLs to show the model for a crawl prompt. */
+  get promptMapLimit(): number {
+    return this.#options?.promptMapLimit ?? 0;
+  }
+}
+
+/** Each top-level key whose value differs between two extractions, as `{ previous, current }`. */
+export function diffTopLevel(previous: unknown, current: unknown): Record<string, unknown> {
+  if (!isObject(previous) || !isObject(current)) {
+    return isDeepStrictEqual(previous, current) ? {} : { value: { previous, current } };
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(previous), ...Object.keys(current)])) {
+    if (!isDeepStrictEqual(previous[key], current[key])) {
+      out[key] = { previous: previous[key] ?? null, current: current[key] ?? null };
+    }
+  }
+  return out;
 }

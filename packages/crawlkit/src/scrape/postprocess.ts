@@ -1,8 +1,9 @@
 import type { EngineContext } from '../context.js';
+import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
 import type { Document } from '../v2/types.js';
 import type { BuiltContent, FetchedContent } from './content.js';
-import { summarizeExtractive } from './summary.js';
 import type { PageScrapeContext, PageScrapeRequest } from './scrape-page.js';
+import { summarizeExtractive } from './summary.js';
 
 export interface PostprocessInput {
   request: PageScrapeRequest;
@@ -14,27 +15,70 @@ export interface PostprocessInput {
   signal: AbortSignal;
 }
 
-/** Formats computed from the markdown or the page after extraction: summary, json, change tracking, branding. */
+const NO_MODEL_SUMMARY =
+  'No language model is configured: the summary is extractive (sentences taken from the page). ' +
+  'Pass `new Crawlkit({ llm })` for a written summary.';
+
+function pushUnique(warnings: string[], more: readonly string[]): void {
+  for (const warning of more) if (!warnings.includes(warning)) warnings.push(warning);
+}
+
+/**
+ * Formats computed from the page's markdown after extraction: `summary` and `json` (change tracking and branding
+ * have their own modules). Model calls share the scrape's timeout; the tokens they used go into
+ * `metadata.llmUsage`. A json answer that stays invalid after the repair round fails the document (the error
+ * propagates); a failed summary falls back to the extractive one with a warning.
+ */
 export async function runPostprocessors(ctx: EngineContext, input: PostprocessInput): Promise<void> {
-  const { request, document, content, warnings } = input;
+  const { request, document, content, warnings, signal } = input;
   const markdown = content.markdown ?? '';
+  const usage: LlmUsage = emptyUsage();
+  let usedModel = false;
+
   for (const format of request.formats) {
     switch (format.type) {
       case 'summary': {
-        const summary = await ctx.llm.summarize(markdown, input.signal);
-        if (summary) {
-          document.summary = summary;
-        } else {
+        if (!ctx.llm.configured) {
           document.summary = summarizeExtractive(markdown);
-          warnings.push('No language model is configured: the summary is extractive (sentences taken from the page).');
+          warnings.push(NO_MODEL_SUMMARY);
+          break;
         }
+        try {
+          const summary = await ctx.llm.summarize(markdown, signal);
+          if (summary?.value) {
+            document.summary = summary.value;
+            pushUnique(warnings, summary.warnings);
+            addUsage(usage, summary.usage);
+            usedModel = true;
+            break;
+          }
+          if (summary) addUsage(usage, summary.usage);
+          warnings.push('The language model returned an empty summary: the summary is extractive.');
+        } catch (error) {
+          if (signal.aborted) throw error;
+          warnings.push(
+            `The language model failed (${error instanceof Error ? error.message : String(error)}): the summary is extractive.`,
+          );
+        }
+        document.summary = summarizeExtractive(markdown);
         break;
       }
-      case 'json':
-        document.json = await ctx.llm.extractJson(markdown, format, input.signal, warnings);
+      case 'json': {
+        const extracted = await ctx.llm.extract({
+          markdown,
+          ...(format.schema !== undefined ? { schema: format.schema } : {}),
+          ...(format.prompt !== undefined ? { prompt: format.prompt } : {}),
+          signal,
+        });
+        document.json = extracted.value;
+        pushUnique(warnings, extracted.warnings);
+        addUsage(usage, extracted.usage);
+        usedModel = true;
         break;
+      }
       default:
         break;
     }
   }
+  if (usedModel) document.metadata.llmUsage = usage;
 }

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
-/** JSON Schema objects are passed through as plain objects (normalised later, reference §3.2). */
-export const jsonSchemaObject = z.record(z.string(), z.unknown());
+import { schemaLibraryObject } from '../llm/schema-input.js';
+
+/**
+ * JSON Schema objects are passed through as plain objects (normalised later, reference §3.2); a zod schema (or any
+ * Standard JSON Schema object) is converted to JSON Schema here, as the v2 SDK does.
+ */
+export const jsonSchemaObject = z.union([schemaLibraryObject, z.record(z.string(), z.unknown())]);
 
 export const viewportSchema = z.strictObject({
   width: z.number().int().min(1).max(7680),

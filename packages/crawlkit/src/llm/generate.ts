@@ -1,0 +1,145 @@
+import {
+  generateText,
+  jsonSchema,
+  NoObjectGeneratedError,
+  Output,
+  type LanguageModelUsage,
+  type ModelMessage,
+} from 'ai';
+
+import { CrawlkitError } from '../errors.js';
+import { parseModelJson } from './json-text.js';
+import type { ResolvedLlmOptions } from './llm-options.js';
+import { validateAgainst, type JsonSchema } from './schema.js';
+
+/** Tokens a model call reported (0 when the provider reports none). */
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export const emptyUsage = (): LlmUsage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+
+export function addUsage(into: LlmUsage, usage: LlmUsage): LlmUsage {
+  into.inputTokens += usage.inputTokens;
+  into.outputTokens += usage.outputTokens;
+  into.totalTokens += usage.totalTokens;
+  return into;
+}
+
+function fromSdkUsage(usage: LanguageModelUsage | undefined): LlmUsage {
+  const input = usage?.inputTokens ?? 0;
+  const output = usage?.outputTokens ?? 0;
+  return { inputTokens: input, outputTokens: output, totalTokens: usage?.totalTokens ?? input + output };
+}
+
+/** Maps a failed model call to a crawlkit error; an abort is passed through so callers report their own timeout. */
+function requestFailed(error: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return signal.reason ?? error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new CrawlkitError('LLM_REQUEST_FAILED', `The language model request failed: ${message}`, {
+    status: 502,
+    cause: error,
+  });
+}
+
+function callSettings(options: ResolvedLlmOptions, signal: AbortSignal | undefined) {
+  return {
+    model: options.model,
+    temperature: options.temperature,
+    maxRetries: options.maxRetries,
+    ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
+    ...(signal ? { abortSignal: signal } : {}),
+  };
+}
+
+/** One plain-text answer. */
+export async function generatePlainText(
+  options: ResolvedLlmOptions,
+  input: { instructions: string; prompt: string; signal?: AbortSignal },
+): Promise<{ text: string; usage: LlmUsage }> {
+  try {
+    const result = await generateText({
+      ...callSettings(options, input.signal),
+      instructions: input.instructions,
+      prompt: input.prompt,
+    });
+    return { text: result.text, usage: fromSdkUsage(result.totalUsage) };
+  } catch (error) {
+    throw requestFailed(error, input.signal);
+  }
+}
+
+export interface GenerateJsonInput {
+  instructions: string;
+  prompt: string;
+  /** Sent to the model as the response format and checked with ajv. */
+  schema?: JsonSchema;
+  /** A further check of the parsed value; returns what is wrong, or undefined. */
+  check?: (value: unknown) => string | undefined;
+  signal?: AbortSignal;
+}
+
+async function answer(
+  options: ResolvedLlmOptions,
+  input: GenerateJsonInput,
+  messages: ModelMessage[],
+): Promise<{ text: string; usage: LlmUsage }> {
+  try {
+    const result = await generateText({
+      ...callSettings(options, input.signal),
+      instructions: input.instructions,
+      messages,
+      output: input.schema ? Output.object({ schema: jsonSchema(input.schema) }) : Output.json(),
+    });
+    return { text: result.text, usage: fromSdkUsage(result.totalUsage) };
+  } catch (error) {
+    // The SDK parses strictly; a fenced or chatty answer is still read below, and a wrong one gets a repair round.
+    if (NoObjectGeneratedError.isInstance(error)) return { text: error.text ?? '', usage: fromSdkUsage(error.usage) };
+    throw requestFailed(error, input.signal);
+  }
+}
+
+function problemWith(input: GenerateJsonInput, text: string): { value: unknown; problem?: string } {
+  const parsed = parseModelJson(text);
+  if (!parsed) return { value: undefined, problem: 'it is not valid JSON' };
+  if (input.schema) {
+    const verdict = validateAgainst(input.schema, parsed.value);
+    if (!verdict.valid) return { value: parsed.value, problem: `it does not match the JSON Schema: ${verdict.errors}` };
+  }
+  const extra = input.check?.(parsed.value);
+  return extra ? { value: parsed.value, problem: extra } : { value: parsed.value };
+}
+
+/**
+ * Asks the model for JSON, validates it, and on a parse or validation failure gives the model one repair round with
+ * the errors. Throws `LLM_EXTRACTION_FAILED` when the second answer is still wrong.
+ */
+export async function generateJson(
+  options: ResolvedLlmOptions,
+  input: GenerateJsonInput,
+): Promise<{ value: unknown; usage: LlmUsage; repaired: boolean }> {
+  const messages: ModelMessage[] = [{ role: 'user', content: input.prompt }];
+  const first = await answer(options, input, messages);
+  const usage = addUsage(emptyUsage(), first.usage);
+  const checked = problemWith(input, first.text);
+  if (checked.problem === undefined) return { value: checked.value, usage, repaired: false };
+
+  messages.push(
+    { role: 'assistant', content: first.text },
+    {
+      role: 'user',
+      content: `That answer is not valid: ${checked.problem}. Reply with the corrected JSON only.`,
+    },
+  );
+  const second = await answer(options, input, messages);
+  addUsage(usage, second.usage);
+  const rechecked = problemWith(input, second.text);
+  if (rechecked.problem === undefined) return { value: rechecked.value, usage, repaired: true };
+  throw new CrawlkitError(
+    'LLM_EXTRACTION_FAILED',
+    `The language model's answer was not usable after one repair round: ${rechecked.problem}.`,
+    { status: 500, details: { problem: rechecked.problem, output: second.text.slice(0, 2000), usage } },
+  );
+}

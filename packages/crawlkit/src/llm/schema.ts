@@ -1,0 +1,97 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+import { CrawlkitError } from '../errors.js';
+import { normalizeJsonSchema } from '../v2/formats.js';
+import { toJsonSchema } from './schema-input.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+export { toJsonSchema };
+
+/** The schema sent to the model and used for validation, plus how to get the caller's value back out. */
+export interface PreparedSchema {
+  /** Normalised (reference §3.2) and, when the root is not an object, wrapped in `{ value }`. */
+  schema: JsonSchema;
+  /** Whether the root was wrapped: structured-output APIs want an object at the root. */
+  wrapped: boolean;
+}
+
+function rootIsObject(schema: JsonSchema): boolean {
+  if (schema.type === 'object') return true;
+  if (schema.type === undefined && typeof schema.properties === 'object') return true;
+  return false;
+}
+
+/** Normalises a caller's schema (reference §3.2) and wraps a non-object root as `{ value: <schema> }`. */
+export function prepareSchema(input: JsonSchema): PreparedSchema {
+  const normalized = normalizeJsonSchema(input);
+  if (rootIsObject(normalized)) return { schema: normalized, wrapped: false };
+  const { $schema, definitions, $defs, ...inner } = normalized;
+  const wrapper: JsonSchema = {
+    type: 'object',
+    properties: { value: inner },
+    required: ['value'],
+    additionalProperties: false,
+  };
+  if ($schema !== undefined) wrapper.$schema = $schema;
+  if (definitions !== undefined) wrapper.definitions = definitions;
+  if ($defs !== undefined) wrapper.$defs = $defs;
+  return { schema: wrapper, wrapped: true };
+}
+
+const ajvOptions = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
+let draft07: Ajv | undefined;
+let draft2019: Ajv2019 | undefined;
+let draft2020: Ajv2020 | undefined;
+
+function ajvFor(schema: JsonSchema): Ajv | Ajv2019 | Ajv2020 {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (dialect.includes('2020-12')) return (draft2020 ??= new Ajv2020(ajvOptions));
+  if (dialect.includes('2019-09')) return (draft2019 ??= new Ajv2019(ajvOptions));
+  return (draft07 ??= new Ajv(ajvOptions));
+}
+
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** Checks a value against a JSON Schema; `errors` is a short readable list when it does not validate. */
+export function validateAgainst(
+  schema: JsonSchema,
+  value: unknown,
+): { valid: true } | { valid: false; errors: string } {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    try {
+      validate = ajvFor(schema).compile(schema);
+    } catch (error) {
+      throw new CrawlkitError(
+        'BAD_REQUEST',
+        `The json schema is not a valid JSON Schema: ${(error as Error).message}`,
+        {
+          status: 400,
+          cause: error,
+        },
+      );
+    }
+    compiled.set(schema, validate);
+  }
+  if (validate(value)) return { valid: true };
+  return { valid: false, errors: describeErrors(validate.errors ?? []) };
+}
+
+function describeErrors(errors: readonly ErrorObject[]): string {
+  return errors
+    .slice(0, 10)
+    .map((e) => {
+      const where = e.instancePath || '(root)';
+      const extra =
+        e.keyword === 'additionalProperties'
+          ? ` (${String((e.params as { additionalProperty?: unknown }).additionalProperty)})`
+          : e.keyword === 'enum'
+            ? ` (${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)})`
+            : '';
+      return `${where} ${e.message ?? e.keyword}${extra}`;
+    })
+    .join('; ');
+}
