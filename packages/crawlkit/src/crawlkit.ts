@@ -1,7 +1,14 @@
 import { EventEmitter } from 'node:events';
 
 import { createMemoryStore, createSqliteStore, type JobKind, type Store } from '@crawlkit/cache';
-import { Fetcher, HttpEngine, STRICT_URL_POLICY, redactUrl, type FetcherOptions } from '@crawlkit/fetcher';
+import {
+  Fetcher,
+  HttpEngine,
+  STRICT_URL_POLICY,
+  redactUrl,
+  type FetcherOptions,
+  type UrlPolicy,
+} from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
 import PQueue from 'p-queue';
 
@@ -53,6 +60,7 @@ interface Runtime {
   jobs: JobManager;
   dispatcher: WebhookDispatcher;
   memory: Store;
+  urlPolicy?: UrlPolicy;
 }
 
 /**
@@ -137,7 +145,12 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     body: BatchScrapeRequestInput,
     _init: CallOptions = {},
   ): Promise<BatchScrapeResponse | ErrorResponse> {
-    return this.#guard((rt) => startBatchScrape(rt.jobs, body));
+    return this.#guard((rt) =>
+      startBatchScrape(
+        { jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
+        body,
+      ),
+    );
   }
 
   /** `GET /v2/batch/scrape/:id`. */
@@ -330,6 +343,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
         (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
       timeoutMs: this.#options.webhooks.timeoutMs,
       maxAttempts: this.#options.webhooks.maxAttempts,
+      retryDelayMs: this.#options.webhooks.retryDelayMs,
+      maxRetryDelayMs: this.#options.webhooks.maxRetryDelayMs,
       ...(this.#options.webhooks.secret ? { secret: this.#options.webhooks.secret } : {}),
       onGiveUp: (s, delivery, error) => jobs!.recordUndelivered(s, delivery, error),
     });
@@ -365,6 +380,6 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     });
     dispatcher.kick();
     await store.jobs.deleteExpired().catch(() => undefined);
-    return { ctx, jobs, dispatcher, memory };
+    return { ctx, jobs, dispatcher, memory, ...(urlPolicy ? { urlPolicy } : {}) };
   }
 }

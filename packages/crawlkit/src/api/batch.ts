@@ -1,32 +1,66 @@
+import { randomUUID } from 'node:crypto';
+
+import { checkUrlAgainstPolicy, type UrlPolicy } from '@crawlkit/fetcher';
+
 import { badRequest } from '../errors.js';
-import { batchTasks, type StoredBatchRequest } from '../jobs/batch-planner.js';
+import { batchTasks, type BatchUrl, type StoredBatchRequest } from '../jobs/batch-planner.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import type { LlmService } from '../llm/llm-service.js';
 import { batchScrapeRequestSchema, type BatchScrapeRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type { BatchScrapeResponse, ErrorResponse } from '../v2/types.js';
 import { checkV2Url } from '../v2/url.js';
 
+export interface BatchStartContext {
+  jobs: JobManager;
+  /** Refuses formats that need a model when none is configured, before the job exists. */
+  llm?: LlmService;
+  /** The engine's URL policy: a URL it refuses counts as invalid (reference §14's blocklist). */
+  urlPolicy?: UrlPolicy;
+}
+
+type Checked = { ok: true; url: string } | { ok: false; blocked: boolean; message: string };
+
+function checkBatchUrl(input: string, policy: UrlPolicy | undefined): Checked {
+  const check = checkV2Url(input);
+  if (!check.ok) return { ok: false, blocked: false, message: check.message };
+  if (policy) {
+    try {
+      checkUrlAgainstPolicy(check.url, policy);
+    } catch (error) {
+      return { ok: false, blocked: true, message: (error as Error).message };
+    }
+  }
+  return check;
+}
+
 /**
- * `POST /v2/batch/scrape`. With `ignoreInvalidURLs: true` invalid URLs are dropped and listed in `invalidURLs`;
- * otherwise one invalid URL rejects the request and `invalidURLs` is absent.
+ * `POST /v2/batch/scrape` (reference §14). With `ignoreInvalidURLs: true` invalid and policy-blocked URLs are
+ * dropped and listed in `invalidURLs`; otherwise one invalid URL rejects the request with `BAD_REQUEST` (a blocked
+ * one with `URL_BLOCKED`), and a created batch answers `invalidURLs: []` when the flag was omitted and no
+ * `invalidURLs` when it was `false`.
  */
 export async function startBatchScrape(
-  jobs: JobManager,
+  context: BatchStartContext,
   body: BatchScrapeRequestInput,
 ): Promise<BatchScrapeResponse | ErrorResponse> {
   const parsed = parseBody(batchScrapeRequestSchema, body);
   if (!parsed.ok) return parsed.error;
+  context.llm?.assertAvailable(parsed.value.formats);
   const { urls, ignoreInvalidURLs, appendToId, ...rest } = parsed.value;
+  const lenient = ignoreInvalidURLs === true;
 
-  const valid: { url: string; sourceURL: string }[] = [];
+  const valid: BatchUrl[] = [];
   const invalid: string[] = [];
   for (const [index, sourceURL] of urls.entries()) {
-    const check = checkV2Url(sourceURL);
+    const check = checkBatchUrl(sourceURL, context.urlPolicy);
     if (check.ok) {
       valid.push({ url: check.url, sourceURL });
-    } else if (ignoreInvalidURLs === true) {
+    } else if (lenient) {
       invalid.push(sourceURL);
+    } else if (check.blocked) {
+      return { success: false, code: 'URL_BLOCKED', error: `${check.message} (urls[${index}])` };
     } else {
       return badRequest(`${check.message}: urls[${index}] (${JSON.stringify(sourceURL)})`, [
         { code: 'custom', path: ['urls', index], message: check.message },
@@ -35,37 +69,51 @@ export async function startBatchScrape(
   }
   if (valid.length === 0) return badRequest('No valid URLs provided');
 
-  if (appendToId !== undefined) {
-    const found = await jobs.find(appendToId.toLowerCase());
-    if (!found || found.job.kind !== 'batch') {
-      return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
-    }
-    const { job, store } = found;
-    const counts = await store.tasks.counts(job.id);
-    const first = counts.queued + counts.active + counts.done + counts.failed;
-    await store.tasks.add(job.id, batchTasks(valid, first));
-    if (job.status !== 'scraping') await store.jobs.update(job.id, { status: 'scraping' });
-    jobs.start({ ...job, status: 'scraping' }, store);
-    return withInvalid({ success: true, id: job.id, url: jobAddress('batch', job.id) }, ignoreInvalidURLs, invalid);
-  }
+  const respond = (id: string): BatchScrapeResponse => {
+    const response: BatchScrapeResponse = { success: true, id, url: jobAddress('batch', id) };
+    // §14: the schema defaults the flag to true, so an omitted flag still answers an (empty) list.
+    if (ignoreInvalidURLs !== false) response.invalidURLs = invalid;
+    return response;
+  };
+
+  if (appendToId !== undefined) return appendToBatch(context.jobs, appendToId.toLowerCase(), valid, respond);
 
   const { webhook, ...request } = rest;
-  const stored: StoredJob<StoredBatchRequest> = { request: { ...request } };
+  const stored: StoredJob<StoredBatchRequest> = { request };
   if (webhook) stored.webhook = webhook;
-  const job = await jobs.create({
+  const job = await context.jobs.create({
     kind: 'batch',
     stored,
-    tasks: batchTasks(valid, 0),
+    tasks: batchTasks(valid),
     zeroDataRetention: rest.zeroDataRetention,
   });
-  return withInvalid({ success: true, id: job.id, url: jobAddress('batch', job.id) }, ignoreInvalidURLs, invalid);
+  return respond(job.id);
 }
 
-function withInvalid(
-  response: BatchScrapeResponse,
-  ignore: boolean | undefined,
-  invalid: string[],
-): BatchScrapeResponse {
-  if (ignore === true) response.invalidURLs = invalid;
-  return response;
+/** `appendToId`: adds the URLs to an existing batch (running or finished) and runs it again until they are done. */
+async function appendToBatch(
+  jobs: JobManager,
+  id: string,
+  urls: readonly BatchUrl[],
+  respond: (id: string) => BatchScrapeResponse,
+): Promise<BatchScrapeResponse | ErrorResponse> {
+  const found = await jobs.find(id);
+  if (!found || found.job.kind !== 'batch') return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
+  const { job, store } = found;
+  if (job.status === 'cancelled') {
+    return { success: false, code: 'JOB_CANCELLED', error: 'The batch was cancelled; start a new batch instead.' };
+  }
+  // Keys unique to this append, so they never collide with earlier (possibly dropped) tasks of the job.
+  await store.tasks.add(job.id, batchTasks(urls, randomUUID()));
+  if (job.status !== 'scraping') {
+    await store.jobs.update(job.id, {
+      status: 'scraping',
+      completedAt: undefined,
+      expiresAt: undefined,
+      error: undefined,
+    });
+  }
+  const { completedAt: _c, expiresAt: _e, error: _r, ...reopened } = job;
+  jobs.start({ ...reopened, status: 'scraping' }, store);
+  return respond(job.id);
 }

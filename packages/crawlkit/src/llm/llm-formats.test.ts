@@ -1,0 +1,346 @@
+/**
+ * The LLM formats end to end through the real `Crawlkit`: pages from the fixture web server, a model reached over a
+ * real HTTP connection through the AI SDK's OpenAI-compatible provider, answered by the local fixture LLM server.
+ */
+import type { ServerResponse } from 'node:http';
+
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { startLlmServer, type LlmServer } from '../../../../fixtures/llm-server.ts';
+import { startFixtureServer, type FixtureServer, type Routes } from '../../../../fixtures/server.ts';
+import { Crawlkit } from '../crawlkit.js';
+import type { CrawlkitOptions } from '../options.js';
+import type { CrawlResponse, Document, ErrorResponse, ScrapeResponse } from '../v2/types.js';
+
+const html = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><main>${body}</main></body></html>`;
+
+const PRODUCT = html(
+  'Aurora Desk Lamp',
+  `<h1>Aurora Desk Lamp</h1>
+   <p>The Aurora is a dimmable LED desk lamp with a warm light that is easy on the eyes during long evenings of reading.
+   Its aluminium arm folds flat, and the base hides a wireless charger for your phone.</p>
+   <ul><li>Price: 49.50</li><li>In stock: yes</li><li>Colours: black, white, sage</li></ul>`,
+);
+
+const blogPage = (n: number) =>
+  html(
+    `Post ${n}`,
+    `<h1>Post ${n}</h1><p>This is blog post number ${n}, written for the crawl prompt tests of crawlkit.</p>`,
+  );
+
+const send = (body: string) => (_req: unknown, res: ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(body);
+};
+
+const routes: Routes = {
+  '/llm/product': send(PRODUCT),
+  '/llm/long': send(
+    html('Long', `<h1>Long</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing.</p>'.repeat(400)}`),
+  ),
+  '/llm/site/blog': send(
+    html(
+      'Blog',
+      `<h1>Blog</h1><p>All posts.</p><a href="/llm/site/blog/1">1</a><a href="/llm/site/blog/2">2</a><a href="/llm/site/blog/3">3</a>`,
+    ),
+  ),
+  '/llm/site/blog/1': send(blogPage(1)),
+  '/llm/site/blog/2': send(blogPage(2)),
+  '/llm/site/blog/3': send(blogPage(3)),
+};
+
+let site: FixtureServer;
+let llm: LlmServer;
+const engines: Crawlkit[] = [];
+
+function engine(options: Omit<CrawlkitOptions, 'llm'> & { llm?: CrawlkitOptions['llm'] | false } = {}): Crawlkit {
+  const provider = createOpenAICompatible({ name: 'local', baseURL: llm.url, supportsStructuredOutputs: true });
+  const { llm: llmOption, ...rest } = options;
+  const ck = new Crawlkit({
+    store: 'memory',
+    engine: 'http',
+    ...rest,
+    ...(llmOption === false ? {} : { llm: llmOption ?? provider.chatModel('fixture-model') }),
+  });
+  engines.push(ck);
+  return ck;
+}
+
+function data(response: ScrapeResponse | ErrorResponse): Document {
+  if (!response.success) throw new Error(`scrape failed: ${response.code} ${response.error}`);
+  return response.data;
+}
+
+const productSchema = {
+  type: 'object',
+  properties: {
+    title: { type: 'string' },
+    price: { type: 'number' },
+    inStock: { type: 'boolean' },
+    colours: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['title', 'price', 'inStock', 'notAField'],
+  additionalProperties: true,
+};
+
+beforeAll(async () => {
+  site = await startFixtureServer({ routes });
+  llm = await startLlmServer();
+});
+
+beforeEach(() => llm.reset());
+
+afterAll(async () => {
+  await Promise.all(engines.map((ck) => ck.close()));
+  await llm.close();
+  await site.close();
+});
+
+describe('json format', () => {
+  it('extracts with a JSON schema, bills 5 credits and reports token usage', async () => {
+    const ck = engine();
+    const doc = data(
+      await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', schema: productSchema }] }),
+    );
+    expect(doc.json).toEqual({
+      title: 'Aurora Desk Lamp',
+      price: 49.5,
+      inStock: true,
+      colours: ['black', 'white', 'sage'],
+    });
+    expect(doc.markdown).toBeUndefined();
+    expect(doc.metadata.creditsUsed).toBe(5);
+    expect(doc.metadata.llmUsage).toMatchObject({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) });
+    expect((doc.metadata.llmUsage as { totalTokens: number }).totalTokens).toBeGreaterThan(0);
+
+    expect(llm.requests).toHaveLength(1);
+    const sent = llm.requests[0]!.body;
+    expect(sent.model).toBe('fixture-model');
+    expect(sent.temperature).toBe(0);
+    expect(sent.response_format?.type).toBe('json_schema');
+    // Normalised per §3.2 before it reaches the model.
+    expect(sent.response_format?.json_schema?.schema).toMatchObject({ required: ['title', 'price', 'inStock'] });
+    expect(sent.response_format?.json_schema?.schema).not.toHaveProperty('additionalProperties');
+    expect(JSON.stringify(sent.messages)).toContain('Aurora Desk Lamp');
+  });
+
+  it('works with a server without structured outputs (JSON mode, schema in the instructions)', async () => {
+    const model = createOpenAICompatible({ name: 'local', baseURL: llm.url }).chatModel('plain-json-model');
+    const ck = engine({ llm: model });
+    const doc = data(
+      await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', schema: productSchema }] }),
+    );
+    expect(doc.json).toMatchObject({ title: 'Aurora Desk Lamp', price: 49.5 });
+    expect(llm.requests[0]!.body.response_format).toEqual({ type: 'json_object' });
+  });
+
+  it('accepts a zod schema', async () => {
+    const ck = engine();
+    const schema = z.object({ title: z.string(), price: z.number() });
+    const doc = data(await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', schema }] }));
+    expect(doc.json).toEqual({ title: 'Aurora Desk Lamp', price: 49.5 });
+  });
+
+  it('extracts with only a prompt', async () => {
+    const ck = engine();
+    const doc = data(
+      await ck.scrape({
+        url: `${site.url}/llm/product`,
+        formats: [{ type: 'json', prompt: 'What is the product called?' }],
+      }),
+    );
+    expect(doc.json).toEqual({ title: 'Aurora Desk Lamp' });
+    expect(JSON.stringify(llm.requests[0]!.body.messages)).toContain('What is the product called?');
+  });
+
+  it('repairs a malformed first answer in a second round', async () => {
+    const ck = engine();
+    llm.enqueue('{"title": "Aurora Desk Lamp", "price": ');
+    const doc = data(
+      await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', schema: productSchema }] }),
+    );
+    expect(doc.json).toMatchObject({ title: 'Aurora Desk Lamp', price: 49.5 });
+    expect(llm.requests).toHaveLength(2);
+    const repair = llm.requests[1]!.body.messages;
+    expect(repair.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(repair[2]!.content).toBe('{"title": "Aurora Desk Lamp", "price": ');
+    expect(JSON.stringify(repair[3]!.content)).toContain('not valid JSON');
+  });
+
+  it('repairs an answer that does not match the schema', async () => {
+    const ck = engine();
+    llm.enqueue('{"title": "Aurora Desk Lamp", "price": "49.50", "inStock": "yes", "colours": []}');
+    const doc = data(
+      await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', schema: productSchema }] }),
+    );
+    expect(doc.json).toMatchObject({ price: 49.5, inStock: true });
+    expect(JSON.stringify(llm.requests[1]!.body.messages.at(-1))).toContain('/price must be number');
+  });
+
+  it('ends in a per-document error when the repaired answer is still invalid', async () => {
+    const ck = engine();
+    llm.enqueue('not json', 'still not json');
+    const response = await ck.scrape({
+      url: `${site.url}/llm/product`,
+      formats: ['markdown', { type: 'json', schema: productSchema }],
+    });
+    expect(response).toMatchObject({ success: false, code: 'LLM_EXTRACTION_FAILED' });
+    expect((response as ErrorResponse).error).toMatch(/not usable after one repair round: it is not valid JSON/);
+    // The engine carries on.
+    const next = data(
+      await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', schema: productSchema }] }),
+    );
+    expect(next.json).toMatchObject({ price: 49.5 });
+  });
+
+  it('fails one page of a batch without failing the batch', async () => {
+    const ck = engine();
+    llm.enqueue('nope', 'nope again');
+    const started = await ck.batchScrape({
+      urls: [`${site.url}/llm/product`],
+      formats: [{ type: 'json', schema: productSchema }],
+      maxConcurrency: 1,
+    });
+    if (!started.success) throw new Error(started.error);
+    const finished = await ck.waitForJob(started.id);
+    expect(finished).toMatchObject({ success: true, status: 'completed', data: [] });
+    const errors = await ck.getBatchScrapeErrors(started.id);
+    expect(JSON.stringify(errors)).toContain('repair round');
+  });
+
+  it('reports a failed model request as LLM_REQUEST_FAILED', async () => {
+    const ck = engine({
+      llm: { model: createOpenAICompatible({ name: 'local', baseURL: llm.url }).chatModel('m'), maxRetries: 0 },
+    });
+    llm.enqueue({ status: 500, body: { error: { message: 'model crashed' } } });
+    const response = await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', prompt: 'x' }] });
+    expect(response).toMatchObject({ success: false, code: 'LLM_REQUEST_FAILED' });
+    expect((response as ErrorResponse).error).toContain('model crashed');
+  });
+
+  it('trims long pages to the token budget with the reference warning', async () => {
+    const ck = engine({
+      llm: { model: createOpenAICompatible({ name: 'local', baseURL: llm.url }).chatModel('m'), maxInputTokens: 300 },
+    });
+    const doc = data(await ck.scrape({ url: `${site.url}/llm/long`, formats: [{ type: 'json', prompt: 'title?' }] }));
+    expect(doc.warning).toMatch(
+      /The extraction content would have used more tokens \(\d+\) than the maximum we allow \(300\)\. -- the input has been automatically trimmed\./,
+    );
+    expect(JSON.stringify(llm.requests[0]!.body.messages).length).toBeLessThan(4000);
+  });
+});
+
+describe('summary format', () => {
+  it('is written by the model when one is configured', async () => {
+    const ck = engine();
+    const doc = data(await ck.scrape({ url: `${site.url}/llm/product`, formats: ['summary', 'markdown'] }));
+    expect(doc.summary).toMatch(/^Summary: The Aurora is a dimmable LED desk lamp/);
+    expect(doc.warning).toBeUndefined();
+    expect(doc.markdown).toContain('Aurora Desk Lamp');
+    expect(doc.metadata.creditsUsed).toBe(1);
+    expect(llm.requests[0]!.body.response_format).toBeUndefined();
+  });
+
+  it('falls back to the extractive summariser with a warning without a model', async () => {
+    const ck = engine({ llm: false });
+    const doc = data(await ck.scrape({ url: `${site.url}/llm/product`, formats: ['summary'] }));
+    expect(doc.summary).toContain('The Aurora is a dimmable LED desk lamp');
+    expect(doc.warning).toMatch(/No language model is configured: the summary is extractive/);
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('falls back with a warning when the model fails', async () => {
+    const ck = engine({
+      llm: { model: createOpenAICompatible({ name: 'local', baseURL: llm.url }).chatModel('m'), maxRetries: 0 },
+    });
+    llm.enqueue({ status: 503, body: { error: { message: 'overloaded' } } });
+    const doc = data(await ck.scrape({ url: `${site.url}/llm/product`, formats: ['summary'] }));
+    expect(doc.summary).toContain('The Aurora is a dimmable LED desk lamp');
+    expect(doc.warning).toMatch(/The language model failed \(.*overloaded.*\): the summary is extractive/);
+  });
+});
+
+describe('without a model', () => {
+  it('refuses json, changeTracking json mode and crawl prompts with BAD_REQUEST before any fetch', async () => {
+    const ck = engine({ llm: false });
+    const before = site.requests.length;
+    const json = await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', prompt: 'x' }] });
+    expect(json).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect((json as ErrorResponse).error).toMatch(
+      /json format needs a language model: pass one as `new Crawlkit\(\{ llm \}\)`/,
+    );
+    const tracking = await ck.scrape({
+      url: `${site.url}/llm/product`,
+      formats: ['markdown', { type: 'changeTracking', modes: ['json'] }],
+    });
+    expect(tracking).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect((tracking as ErrorResponse).error).toContain('changeTracking json mode');
+    const crawl = await ck.crawl({ url: `${site.url}/llm/site/blog`, prompt: 'blog posts' });
+    expect(crawl).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect((crawl as ErrorResponse).error).toContain('crawl prompt');
+    const batch = await ck.batchScrape({ urls: [`${site.url}/llm/product`], formats: [{ type: 'json', prompt: 'x' }] });
+    expect(batch).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    const preview = await ck.crawlParamsPreview({ url: `${site.url}/llm/site/blog`, prompt: 'blog posts' });
+    expect(preview).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(site.requests.length).toBe(before);
+  });
+});
+
+describe('crawl prompt', () => {
+  it('turns the prompt into options, shows both option sets and crawls with them', async () => {
+    const ck = engine();
+    const response = await ck.crawl({ url: `${site.url}/llm/site/blog`, prompt: 'Crawl the blog, 2 pages at most' });
+    expect(response.success).toBe(true);
+    const started = response as CrawlResponse;
+    expect(started.promptGeneratedOptions).toEqual({ includePaths: ['/blog(/|$)'], limit: 2 });
+    expect(started.finalCrawlerOptions).toMatchObject({ includePaths: ['/blog(/|$)'], limit: 2, sitemap: 'include' });
+    // The model saw the site's structure from a map of it.
+    expect(JSON.stringify(llm.requests[0]!.body.messages)).toContain('/llm/site/blog/3');
+    const finished = await ck.waitForJob(started.id);
+    expect(finished).toMatchObject({ success: true, status: 'completed' });
+    if (!finished.success) return;
+    expect(finished.data.length).toBe(2);
+  });
+
+  it('lets explicitly given options win over generated ones', async () => {
+    const ck = engine();
+    const response = await ck.crawl({ url: `${site.url}/llm/site/blog`, prompt: 'the blog, 2 pages', limit: 1 });
+    const started = response as CrawlResponse;
+    expect(started.promptGeneratedOptions).toMatchObject({ limit: 2 });
+    expect(started.finalCrawlerOptions).toMatchObject({ limit: 1 });
+    const finished = await ck.waitForJob(started.id);
+    if (!finished.success) throw new Error(finished.error);
+    expect(finished.data.length).toBe(1);
+  });
+
+  it('previews the generated options without crawling', async () => {
+    const ck = engine();
+    const preview = await ck.crawlParamsPreview({ url: `${site.url}/llm/site/blog`, prompt: 'blog, 3 pages' });
+    expect(preview).toEqual({
+      success: true,
+      data: { url: `${site.url}/llm/site/blog`, includePaths: ['/blog(/|$)'], limit: 3 },
+    });
+  });
+
+  it('answers 400 with the reference message when the model cannot produce options', async () => {
+    const ck = engine();
+    llm.enqueue('no idea', 'still no idea');
+    const response = await ck.crawl({ url: `${site.url}/llm/site/blog`, prompt: 'something' });
+    expect(response).toMatchObject({
+      success: false,
+      error: 'Failed to process natural language prompt. Please try rephrasing or use explicit crawler options.',
+    });
+  });
+
+  it('ignores a blank prompt (no model call)', async () => {
+    const ck = engine();
+    const response = await ck.crawl({ url: `${site.url}/llm/site/blog`, prompt: '  ', limit: 1 });
+    expect(response.success).toBe(true);
+    expect(response).not.toHaveProperty('promptGeneratedOptions');
+    expect(llm.requests).toHaveLength(0);
+    await ck.waitForJob((response as CrawlResponse).id);
+  });
+});

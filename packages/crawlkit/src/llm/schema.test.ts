@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { scrapeRequestSchema } from '../v2/scrape-options.js';
+import { parseModelJson } from './json-text.js';
+import { prepareSchema, toJsonSchema, validateAgainst } from './schema.js';
+import { trimToTokenBudget } from './token-budget.js';
+
+describe('prepareSchema', () => {
+  it('normalises per reference §3.2, at every depth', () => {
+    const prepared = prepareSchema({
+      type: 'object',
+      properties: {
+        a: { type: 'string' },
+        nested: {
+          type: 'object',
+          properties: { x: { type: 'number' } },
+          required: ['x', 'y'],
+          additionalProperties: false,
+        },
+      },
+      required: ['a', 'b'],
+      additionalProperties: true,
+    });
+    expect(prepared).toEqual({
+      wrapped: false,
+      schema: {
+        type: 'object',
+        properties: {
+          a: { type: 'string' },
+          nested: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] },
+        },
+        required: ['a'],
+      },
+    });
+  });
+
+  it('wraps a non-object root and keeps definitions at the root', () => {
+    const prepared = prepareSchema({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: { $ref: '#/definitions/item' },
+      definitions: { item: { type: 'string' } },
+    });
+    expect(prepared.wrapped).toBe(true);
+    expect(prepared.schema).toMatchObject({
+      type: 'object',
+      required: ['value'],
+      definitions: { item: { type: 'string' } },
+      properties: { value: { type: 'array' } },
+    });
+    expect(validateAgainst(prepared.schema, { value: ['a'] })).toEqual({ valid: true });
+    expect(validateAgainst(prepared.schema, { value: [1] })).toMatchObject({ valid: false });
+  });
+});
+
+describe('validateAgainst', () => {
+  it('lists readable errors', () => {
+    const schema = { type: 'object', properties: { n: { type: 'number' }, k: { enum: ['a', 'b'] } }, required: ['n'] };
+    const verdict = validateAgainst(schema, { k: 'c' });
+    expect(verdict).toMatchObject({ valid: false });
+    if (verdict.valid) return;
+    expect(verdict.errors).toContain("(root) must have required property 'n'");
+    expect(verdict.errors).toContain('/k must be equal to one of the allowed values (["a","b"])');
+  });
+
+  it('uses the dialect the schema declares (2020-12 from zod defaults)', () => {
+    const schema = z.toJSONSchema(z.object({ a: z.string() })) as Record<string, unknown>;
+    expect(String(schema.$schema)).toContain('2020-12');
+    expect(validateAgainst(schema, { a: 'x' })).toEqual({ valid: true });
+    expect(validateAgainst(schema, { a: 1 })).toMatchObject({ valid: false });
+  });
+
+  it('ignores formats rather than failing on them', () => {
+    expect(validateAgainst({ type: 'string', format: 'date-time' }, 'next Tuesday')).toEqual({ valid: true });
+  });
+
+  it('rejects a schema that is not JSON Schema with BAD_REQUEST', () => {
+    expect(() => validateAgainst({ type: 'no-such-type' }, 1)).toThrow(/not a valid JSON Schema/);
+  });
+});
+
+describe('toJsonSchema', () => {
+  it('converts zod to a draft-07 schema of its input and passes JSON Schema through', () => {
+    expect(toJsonSchema(z.object({ a: z.string(), b: z.number().optional() }))).toEqual({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'number' } },
+      required: ['a'],
+    });
+    const plain = { type: 'object', properties: {} };
+    expect(toJsonSchema(plain)).toBe(plain);
+  });
+
+  it('is applied when a v2 body carries a zod schema', () => {
+    const parsed = scrapeRequestSchema.parse({
+      url: 'https://example.com',
+      formats: [{ type: 'json', schema: z.object({ title: z.string() }) }],
+    });
+    expect(parsed.formats[0]).toMatchObject({
+      type: 'json',
+      schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+    });
+  });
+});
+
+describe('parseModelJson', () => {
+  it('reads plain, fenced and embedded JSON', () => {
+    expect(parseModelJson('{"a":1}')).toEqual({ value: { a: 1 } });
+    expect(parseModelJson('```json\n{"a":1}\n```')).toEqual({ value: { a: 1 } });
+    expect(parseModelJson('Sure! Here it is: {"a":"}{","b":[1,2]} Hope that helps.')).toEqual({
+      value: { a: '}{', b: [1, 2] },
+    });
+    expect(parseModelJson('[1, 2]')).toEqual({ value: [1, 2] });
+    expect(parseModelJson('"text"')).toEqual({ value: 'text' });
+  });
+
+  it('returns undefined when there is no JSON value', () => {
+    expect(parseModelJson('')).toBeUndefined();
+    expect(parseModelJson('no json here')).toBeUndefined();
+    expect(parseModelJson('{"a": ')).toBeUndefined();
+  });
+});
+
+describe('trimToTokenBudget', () => {
+  it('keeps short input and trims long input with the warning', () => {
+    expect(trimToTokenBudget('short text', 100)).toEqual({ text: 'short text' });
+    const long = 'alpha beta gamma delta '.repeat(2000);
+    const trimmed = trimToTokenBudget(long, 500);
+    expect(trimmed.text.length).toBeLessThan(long.length / 5);
+    expect(long.startsWith(trimmed.text)).toBe(true);
+    expect(trimmed.warning).toMatch(/more tokens \(\d+\) than the maximum we allow \(500\)/);
+  });
+});
