@@ -1,0 +1,180 @@
+import {
+  JobExistsError,
+  JobNotFoundError,
+  type JobKind,
+  type JobRecord,
+  type JobStatus,
+  type JobStore,
+  type TaskInput,
+} from '@crawlkit/cache';
+
+import type { Lifecycle } from './lifecycle.js';
+import { isReply, type ScriptRunner } from './scripts-runner.js';
+
+type PatchableField = Exclude<keyof JobRecord, 'id' | 'kind'>;
+type JobPatch = Partial<Omit<JobRecord, 'id' | 'kind'>>;
+
+const PATCHABLE: readonly PatchableField[] = [
+  'status',
+  'request',
+  'createdAt',
+  'completedAt',
+  'expiresAt',
+  'creditsUsed',
+  'error',
+];
+const OPTIONAL: ReadonlySet<PatchableField> = new Set(['completedAt', 'expiresAt', 'error']);
+
+/** The (key, serialised input) pairs a task list travels as to the scripts. */
+export function taskPairs(tasks: readonly TaskInput[]): string[] {
+  const pairs: string[] = [];
+  for (const task of tasks) {
+    const input: [string, number, string?] = [task.url, task.depth];
+    if (task.meta !== undefined) input.push(task.meta);
+    pairs.push(task.key, JSON.stringify(input));
+  }
+  return pairs;
+}
+
+/** A task input from its key and the serialised `[url, depth, meta?]`. */
+export function parseTaskInput(key: string, input: string): TaskInput {
+  const [url, depth, meta] = JSON.parse(input) as [string, number, string?];
+  const task: TaskInput = { key, url, depth };
+  if (meta !== undefined) task.meta = meta;
+  return task;
+}
+
+function recordFields(job: JobRecord): (string | number)[] {
+  const fields: (string | number)[] = [
+    'id',
+    job.id,
+    'kind',
+    job.kind,
+    'status',
+    job.status,
+    'request',
+    job.request,
+    'createdAt',
+    job.createdAt,
+    'updatedAt',
+    job.updatedAt,
+    'creditsUsed',
+    job.creditsUsed,
+  ];
+  if (job.completedAt !== undefined) fields.push('completedAt', job.completedAt);
+  if (job.expiresAt !== undefined) fields.push('expiresAt', job.expiresAt);
+  if (job.error !== undefined) fields.push('error', job.error);
+  return fields;
+}
+
+/** A job record from its hash, or undefined for a missing one. */
+export function parseJob(hash: Record<string, string>): JobRecord | undefined {
+  if (hash.id === undefined) return undefined;
+  const record: JobRecord = {
+    id: hash.id,
+    kind: hash.kind as JobKind,
+    status: hash.status as JobStatus,
+    request: hash.request ?? '',
+    createdAt: Number(hash.createdAt),
+    updatedAt: Number(hash.updatedAt),
+    creditsUsed: Number(hash.creditsUsed ?? 0),
+  };
+  if (hash.completedAt !== undefined) record.completedAt = Number(hash.completedAt);
+  if (hash.expiresAt !== undefined) record.expiresAt = Number(hash.expiresAt);
+  if (hash.error !== undefined) record.error = hash.error;
+  return record;
+}
+
+/** Jobs: one hash each, a sorted set by `createdAt` for listing and one by `expiresAt` for expiry. */
+export class RedisJobStore implements JobStore {
+  readonly #life: Lifecycle;
+  readonly #redis: ScriptRunner;
+
+  constructor(life: Lifecycle, redis: ScriptRunner) {
+    this.#life = life;
+    this.#redis = redis;
+  }
+
+  create(job: JobRecord, tasks: TaskInput[]): Promise<void> {
+    return this.#life.run(async () => {
+      const fields = recordFields(job);
+      try {
+        await this.#redis.run(
+          'JOB_CREATE',
+          job.id,
+          job.createdAt,
+          job.expiresAt ?? '',
+          fields.length,
+          ...fields,
+          ...taskPairs(tasks),
+        );
+      } catch (error) {
+        if (isReply(error, 'EXISTS')) throw new JobExistsError(job.id);
+        throw error;
+      }
+    });
+  }
+
+  get(id: string): Promise<JobRecord | undefined> {
+    return this.#life.run(async () => parseJob(await this.#redis.client.hgetall(this.#redis.key('job', id))));
+  }
+
+  update(id: string, patch: JobPatch): Promise<void> {
+    return this.#life.run(async () => {
+      const pairs: (string | number)[] = [];
+      for (const field of PATCHABLE) {
+        if (!Object.hasOwn(patch, field)) continue;
+        const value = patch[field];
+        if (value !== undefined) pairs.push(field, value);
+        else if (OPTIONAL.has(field)) pairs.push(field, '');
+      }
+      pairs.push('updatedAt', patch.updatedAt ?? Date.now());
+      await this.#redis.run('JOB_UPDATE', id, Date.now(), ...pairs);
+    });
+  }
+
+  list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]> {
+    return this.#life.run(async () => {
+      const ids = await this.#redis.client.zrange(this.#redis.key('jobs'), '0', '-1');
+      const pipeline = this.#redis.client.pipeline();
+      for (const id of ids) pipeline.hgetall(this.#redis.key('job', id));
+      const replies = (await pipeline.exec()) ?? [];
+      const records: JobRecord[] = [];
+      for (const [error, hash] of replies) {
+        if (error) throw error;
+        const record = parseJob(hash as Record<string, string>);
+        if (!record) continue;
+        if (filter?.status && !filter.status.includes(record.status)) continue;
+        if (filter?.kind && record.kind !== filter.kind) continue;
+        records.push(record);
+      }
+      return records.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    });
+  }
+
+  delete(id: string): Promise<void> {
+    return this.#life.run(async () => {
+      await this.#redis.run('JOB_DELETE', id);
+    });
+  }
+
+  deleteExpired(now = Date.now()): Promise<string[]> {
+    return this.#life.run(async () => (await this.#redis.run('JOB_DELETE_EXPIRED', now)) as string[]);
+  }
+
+  acquireLease(id: string, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+    return this.#life.run(async () => Number(await this.#redis.run('JOB_ACQUIRE_LEASE', id, owner, ttlMs, now)) === 1);
+  }
+
+  releaseLease(id: string, owner: string): Promise<void> {
+    return this.#life.run(async () => {
+      await this.#redis.run('JOB_RELEASE_LEASE', id, owner);
+    });
+  }
+}
+
+/** Maps the scripts' `NOJOB` reply to the store's error. */
+export function rethrowNoJob(error: unknown, jobId: string): never {
+  if (isReply(error, 'NOJOB')) throw new JobNotFoundError(jobId);
+  throw error;
+}

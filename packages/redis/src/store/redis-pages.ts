@@ -1,0 +1,80 @@
+import type { CachedPage, PageLookup, PageStore } from '@crawlkit/cache';
+
+import type { Lifecycle } from './lifecycle.js';
+import type { ScriptRunner } from './scripts-runner.js';
+
+/** Automatic eviction frees down to this share of `maxPageBytes`, so a full cache does not evict on every write. */
+const LOW_WATERMARK = 0.9;
+
+function qualifies(cachedAt: number, lookup: PageLookup | undefined, now: number): boolean {
+  if (lookup?.maxAge !== undefined && now - cachedAt > lookup.maxAge) return false;
+  if (lookup?.minAge !== undefined && now - cachedAt < lookup.minAge) return false;
+  return true;
+}
+
+/**
+ * Cached pages: a hash per page, a sorted set by `cachedAt` (eviction order), a set of keys per URL and a byte
+ * counter.
+ */
+export class RedisPageStore implements PageStore {
+  readonly #life: Lifecycle;
+  readonly #redis: ScriptRunner;
+  readonly #maxBytes: number;
+
+  constructor(life: Lifecycle, redis: ScriptRunner, maxBytes: number) {
+    this.#life = life;
+    this.#redis = redis;
+    this.#maxBytes = maxBytes;
+  }
+
+  get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined> {
+    return this.#life.run(async () => {
+      const [url, cachedAt, value] = await this.#redis.client.hmget(
+        this.#redis.key('page', key),
+        'url',
+        'cachedAt',
+        'value',
+      );
+      if (url == null || cachedAt == null || value == null) return undefined;
+      const page: CachedPage = { key, url, cachedAt: Number(cachedAt), value };
+      return qualifies(page.cachedAt, lookup, lookup?.now ?? Date.now()) ? page : undefined;
+    });
+  }
+
+  put(page: CachedPage): Promise<void> {
+    return this.#life.run(async () => {
+      const cap = Number.isFinite(this.#maxBytes) ? this.#maxBytes : -1;
+      const low = cap < 0 ? -1 : Math.floor(cap * LOW_WATERMARK);
+      await this.#redis.run('PAGE_PUT', page.key, page.url, page.cachedAt, page.value, cap, low);
+    });
+  }
+
+  deleteByUrl(url: string): Promise<number> {
+    return this.#life.run(async () => Number(await this.#redis.run('PAGE_DELETE_BY_URL', url)));
+  }
+
+  clear(): Promise<void> {
+    return this.#life.run(async () => {
+      await this.#redis.run('PAGE_CLEAR');
+    });
+  }
+
+  prune(options: { olderThan?: number; maxBytes?: number; now?: number }): Promise<number> {
+    return this.#life.run(async () => {
+      const now = options.now ?? Date.now();
+      const cutoff = options.olderThan !== undefined ? now - options.olderThan : '';
+      const maxBytes = options.maxBytes !== undefined && Number.isFinite(options.maxBytes) ? options.maxBytes : '';
+      return Number(await this.#redis.run('PAGE_PRUNE', cutoff, maxBytes));
+    });
+  }
+
+  stats(): Promise<{ entries: number; bytes: number }> {
+    return this.#life.run(async () => {
+      const [entries, bytes] = await Promise.all([
+        this.#redis.client.zcard(this.#redis.key('pages')),
+        this.#redis.client.get(this.#redis.key('pagebytes')),
+      ]);
+      return { entries, bytes: Number(bytes ?? 0) };
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { describeStoreConformance } from '../../../cache/src/conformance.js';
+import { testRedisUrl } from '../../../../test/setup/redis.ts';
+import { createRedisStore, type RedisStore } from './redis-store.js';
+
+const url = testRedisUrl ?? '';
+const opened: RedisStore[] = [];
+
+async function open(options: Parameters<typeof createRedisStore>[0] = {}): Promise<RedisStore> {
+  const store = await createRedisStore({ url, prefix: `ck-test-${randomUUID()}`, ...options });
+  opened.push(store);
+  return store;
+}
+
+afterAll(async () => {
+  // Each store wrote under its own prefix: remove what the tests left behind.
+  for (const store of opened) {
+    const cleaner = await createRedisStore({ url, prefix: store.prefix });
+    const keys = await cleaner.client.keys(`${store.prefix}:*`);
+    if (keys.length) await cleaner.client.del(...keys);
+    await cleaner.close();
+  }
+});
+
+describe.skipIf(!testRedisUrl)('Redis store', () => {
+  describeStoreConformance('redis', (options) => open(options));
+
+  it('is shared: a second client with the same prefix sees the first one writes', async () => {
+    const a = await open();
+    const b = await createRedisStore({ url, prefix: a.prefix });
+    try {
+      const now = Date.now();
+      await a.jobs.create(
+        { id: 'j1', kind: 'crawl', status: 'scraping', request: '{}', createdAt: now, updatedAt: now, creditsUsed: 0 },
+        [{ key: 'k', url: 'https://example.com/', depth: 0 }],
+      );
+      const [claimed] = await b.tasks.claim('j1', 5);
+      expect(claimed?.key).toBe('k');
+      expect(await a.tasks.claim('j1', 5)).toEqual([]);
+      expect(await b.tasks.complete('j1', { key: 'k', credits: 1, document: 'doc' })).toEqual({
+        duplicate: false,
+        resultSeq: 1,
+      });
+      expect(await a.tasks.complete('j1', { key: 'k', credits: 1, document: 'doc' })).toEqual({ duplicate: true });
+      expect(await a.results.list('j1', 0, 10)).toEqual([{ seq: 1, key: 'k', document: 'doc' }]);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('is not ephemeral, reports its kind and rejects after close', async () => {
+    const store = await open();
+    expect(store.kind).toBe('redis');
+    expect(store.ephemeral).toBe(false);
+    await store.close();
+    await store.close();
+    await expect(store.pages.get('x')).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+  });
+
+  it('rejects with STORE_OPEN_FAILED when Redis is unreachable', async () => {
+    await expect(createRedisStore({ url: 'redis://127.0.0.1:1', connectTimeoutMs: 500 })).rejects.toMatchObject({
+      code: 'STORE_OPEN_FAILED',
+    });
+  });
+
+  it('rejects invalid options with STORE_INVALID_OPTION', async () => {
+    await expect(createRedisStore({ url, maxPageBytes: -1 })).rejects.toMatchObject({ code: 'STORE_INVALID_OPTION' });
+    await expect(createRedisStore({ url, prefix: '' })).rejects.toMatchObject({ code: 'STORE_INVALID_OPTION' });
+  });
+});

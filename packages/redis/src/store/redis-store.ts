@@ -1,0 +1,126 @@
+import { InvalidStoreOptionError, StoreError, type Store } from '@crawlkit/cache';
+import { Redis, type RedisOptions } from 'ioredis';
+
+import { Lifecycle } from './lifecycle.js';
+import { RedisJobStore } from './redis-jobs.js';
+import { RedisDeliveryStore, RedisHistoryStore } from './redis-outbox.js';
+import { RedisPageStore } from './redis-pages.js';
+import { RedisResultStore, RedisTaskStore } from './redis-tasks.js';
+import { ScriptRunner } from './scripts-runner.js';
+
+export interface RedisStoreOptions {
+  /**
+   * Redis URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS). Ignored when `client` is given.
+   * @default 'redis://127.0.0.1:6379'
+   */
+  url?: string;
+  /** An ioredis client to use instead of opening one; the store does not close it. */
+  client?: Redis;
+  /**
+   * Prefix of every key the store writes, so several deployments can share one Redis database.
+   * @default 'crawlkit'
+   */
+  prefix?: string;
+  /**
+   * Cap on the total size of cached page values, in bytes (UTF-8). A `put` that goes over it evicts the oldest pages
+   * down to 90% of the cap. `Infinity` disables the cap.
+   * @default 1_073_741_824 (1 GiB)
+   */
+  maxPageBytes?: number;
+  /**
+   * Change-tracking snapshots kept per (url, tag).
+   * @default 10
+   */
+  maxHistoryPerUrl?: number;
+  /**
+   * Time to wait for the first connection, in milliseconds, before `createRedisStore` rejects.
+   * @default 10000
+   */
+  connectTimeoutMs?: number;
+}
+
+/** A store on Redis, shared by every process and machine that opens it with the same URL and prefix. */
+export interface RedisStore extends Store {
+  readonly kind: 'redis';
+  /** The key prefix. */
+  readonly prefix: string;
+  /** The ioredis client (for diagnostics; the store owns it unless one was passed in). */
+  readonly client: Redis;
+}
+
+function checkCount(name: string, value: number | undefined, fallback: number, allowInfinity: boolean): number {
+  if (value === undefined) return fallback;
+  const ok = (Number.isInteger(value) && value >= 0) || (allowInfinity && value === Infinity);
+  if (!ok) throw new InvalidStoreOptionError(`Expected \`${name}\` to be a non-negative integer, got \`${value}\`.`);
+  return value;
+}
+
+/** The connection options every client of the backend uses. */
+export function connectionOptions(connectTimeoutMs: number): RedisOptions {
+  return { lazyConnect: true, connectTimeout: connectTimeoutMs, enableAutoPipelining: true };
+}
+
+/**
+ * Opens a store on Redis. Rejects with `STORE_OPEN_FAILED` when Redis cannot be reached within `connectTimeoutMs`,
+ * and with `STORE_INVALID_OPTION` for bad options.
+ */
+export async function createRedisStore(options: RedisStoreOptions = {}): Promise<RedisStore> {
+  const maxPageBytes = checkCount('maxPageBytes', options.maxPageBytes, 1024 ** 3, true);
+  const maxHistoryPerUrl = checkCount('maxHistoryPerUrl', options.maxHistoryPerUrl, 10, false);
+  if (maxHistoryPerUrl === 0)
+    throw new InvalidStoreOptionError('Expected `maxHistoryPerUrl` to be a positive integer, got `0`.');
+  const prefix = options.prefix ?? 'crawlkit';
+  if (prefix.length === 0 || prefix.includes('{')) {
+    throw new InvalidStoreOptionError(
+      `Expected \`prefix\` to be a non-empty string without braces, got \`${prefix}\`.`,
+    );
+  }
+  const connectTimeoutMs = checkCount('connectTimeoutMs', options.connectTimeoutMs, 10_000, false);
+  const owned = options.client === undefined;
+  const client =
+    options.client ?? new Redis(options.url ?? 'redis://127.0.0.1:6379', connectionOptions(connectTimeoutMs));
+  if (owned) {
+    // Failures surface as rejected commands; without a listener ioredis would print each reconnect error.
+    client.on('error', () => undefined);
+    try {
+      await connect(client, connectTimeoutMs);
+    } catch (cause) {
+      client.disconnect();
+      const message = cause instanceof Error ? cause.message : String(cause);
+      throw new StoreError('STORE_OPEN_FAILED', `Cannot connect to Redis: ${message}`, { cause });
+    }
+  }
+  const life = new Lifecycle();
+  const redis = new ScriptRunner(client, prefix);
+  return {
+    kind: 'redis',
+    ephemeral: false,
+    prefix,
+    client,
+    pages: new RedisPageStore(life, redis, maxPageBytes),
+    jobs: new RedisJobStore(life, redis),
+    tasks: new RedisTaskStore(life, redis),
+    results: new RedisResultStore(life, redis),
+    deliveries: new RedisDeliveryStore(life, redis),
+    history: new RedisHistoryStore(life, redis, maxHistoryPerUrl),
+    close: async () => {
+      if (!life.close() || !owned) return;
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+/** Connects, giving up after `timeoutMs` (ioredis would otherwise retry for ever). */
+export async function connect(client: Redis, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

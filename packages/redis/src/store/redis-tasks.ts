@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+
+import {
+  TaskNotFoundError,
+  type JobCounts,
+  type JobError,
+  type ResultStore,
+  type StoredResult,
+  type Task,
+  type TaskInput,
+  type TaskOutcome,
+  type TaskStore,
+} from '@crawlkit/cache';
+
+import type { Lifecycle } from './lifecycle.js';
+import { parseTaskInput, rethrowNoJob, taskPairs } from './redis-jobs.js';
+import { isReply, type ScriptRunner } from './scripts-runner.js';
+
+/**
+ * The frontier of each job: the task inputs, states, seqs, attempts and not-before times in hashes keyed by task key
+ * (so a key is known once, dropped or not), a sorted set of queued keys by seq and a set of active ones.
+ */
+export class RedisTaskStore implements TaskStore {
+  readonly #life: Lifecycle;
+  readonly #redis: ScriptRunner;
+
+  constructor(life: Lifecycle, redis: ScriptRunner) {
+    this.#life = life;
+    this.#redis = redis;
+  }
+
+  add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]> {
+    return this.#life.run(async () => {
+      const limit = options?.limit ?? -1;
+      let added: number[];
+      try {
+        added = (await this.#redis.run(
+          'TASK_ADD',
+          jobId,
+          Number.isFinite(limit) ? limit : -1,
+          options?.notBefore ?? 0,
+          ...taskPairs(tasks),
+        )) as number[];
+      } catch (error) {
+        rethrowNoJob(error, jobId);
+      }
+      return added.map((index) => {
+        const task = tasks[index - 1]!;
+        const copy: TaskInput = { key: task.key, url: task.url, depth: task.depth };
+        if (task.meta !== undefined) copy.meta = task.meta;
+        return copy;
+      });
+    });
+  }
+
+  has(jobId: string, key: string): Promise<boolean> {
+    return this.#life.run(async () => (await this.#redis.client.hexists(this.#redis.key('j', jobId, 't'), key)) === 1);
+  }
+
+  claim(jobId: string, count: number, now = Date.now()): Promise<Task[]> {
+    return this.#life.run(async () => {
+      if (count <= 0) return [];
+      const flat = (await this.#redis.run('TASK_CLAIM', jobId, count, now)) as (string | number)[];
+      const tasks: Task[] = [];
+      for (let i = 0; i < flat.length; i += 5) {
+        const input = parseTaskInput(String(flat[i]), String(flat[i + 1]));
+        tasks.push({
+          ...input,
+          seq: Number(flat[i + 2]),
+          state: 'active',
+          attempts: Number(flat[i + 3]),
+          notBefore: Number(flat[i + 4]),
+        });
+      }
+      return tasks;
+    });
+  }
+
+  complete(jobId: string, outcome: TaskOutcome): Promise<{ duplicate: boolean; resultSeq?: number }> {
+    return this.#life.run(async () => {
+      const now = Date.now();
+      const error = outcome.error ? JSON.stringify(jobError(outcome.error, now)) : '';
+      let seq: number;
+      try {
+        seq = Number(
+          await this.#redis.run(
+            'TASK_COMPLETE',
+            jobId,
+            outcome.key,
+            outcome.credits,
+            now,
+            outcome.document ?? '',
+            outcome.document !== undefined ? '1' : '0',
+            error,
+          ),
+        );
+      } catch (cause) {
+        if (isReply(cause, 'NOTASK')) throw new TaskNotFoundError(jobId, outcome.key);
+        rethrowNoJob(cause, jobId);
+      }
+      if (seq < 0) return { duplicate: true };
+      return seq > 0 ? { duplicate: false, resultSeq: seq } : { duplicate: false };
+    });
+  }
+
+  release(jobId: string, key: string, notBefore = 0): Promise<void> {
+    return this.#life.run(async () => {
+      await this.#redis.run('TASK_RELEASE', jobId, key, notBefore);
+    });
+  }
+
+  requeueActive(jobId: string): Promise<number> {
+    return this.#life.run(async () => Number(await this.#redis.run('TASK_REQUEUE_ACTIVE', jobId)));
+  }
+
+  dropQueued(jobId: string): Promise<number> {
+    return this.#life.run(async () => Number(await this.#redis.run('TASK_DROP_QUEUED', jobId)));
+  }
+
+  counts(jobId: string): Promise<JobCounts> {
+    return this.#life.run(async () => {
+      const values = await this.#redis.client.hmget(
+        this.#redis.key('j', jobId, 'n'),
+        'queued',
+        'active',
+        'done',
+        'failed',
+      );
+      const [queued, active, done, failed] = values.map((v) => Number(v ?? 0)) as [number, number, number, number];
+      return { queued, active, done, failed };
+    });
+  }
+}
+
+function jobError(error: { url: string; code?: string; error: string }, now: number): JobError {
+  const entry: JobError = { id: randomUUID(), url: error.url, error: error.error, timestamp: now };
+  if (error.code !== undefined) entry.code = error.code;
+  return entry;
+}
+
+/** Results (a list of documents beside a list of their task keys), errors and robots-blocked URLs of each job. */
+export class RedisResultStore implements ResultStore {
+  readonly #life: Lifecycle;
+  readonly #redis: ScriptRunner;
+
+  constructor(life: Lifecycle, redis: ScriptRunner) {
+    this.#life = life;
+    this.#redis = redis;
+  }
+
+  list(jobId: string, skip: number, limit: number): Promise<StoredResult[]> {
+    return this.#life.run(async () => {
+      const from = Math.max(0, skip);
+      if (limit <= 0) return [];
+      const to = from + limit - 1;
+      const [documents, keys] = await Promise.all([
+        this.#redis.client.lrange(this.#redis.key('j', jobId, 'r'), from, to),
+        this.#redis.client.lrange(this.#redis.key('j', jobId, 'rk'), from, to),
+      ]);
+      return documents.map((document, i) => ({ seq: from + i + 1, key: keys[i] ?? '', document }));
+    });
+  }
+
+  since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]> {
+    // Result seqs are 1, 2, 3, ... so the result after `afterSeq` sits at index `afterSeq`.
+    return this.list(jobId, afterSeq, limit);
+  }
+
+  count(jobId: string): Promise<number> {
+    return this.#life.run(() => this.#redis.client.llen(this.#redis.key('j', jobId, 'r')));
+  }
+
+  errors(jobId: string): Promise<JobError[]> {
+    return this.#life.run(async () => {
+      const entries = await this.#redis.client.lrange(this.#redis.key('j', jobId, 'e'), 0, -1);
+      return entries.map((entry) => JSON.parse(entry) as JobError);
+    });
+  }
+
+  addError(jobId: string, error: { url: string; code?: string; error: string }): Promise<void> {
+    return this.#life.run(async () => {
+      try {
+        await this.#redis.run('RESULT_ADD_ERROR', jobId, JSON.stringify(jobError(error, Date.now())));
+      } catch (cause) {
+        rethrowNoJob(cause, jobId);
+      }
+    });
+  }
+
+  addRobotsBlocked(jobId: string, url: string): Promise<void> {
+    return this.#life.run(async () => {
+      try {
+        await this.#redis.run('RESULT_ADD_ROBOTS', jobId, url);
+      } catch (cause) {
+        rethrowNoJob(cause, jobId);
+      }
+    });
+  }
+
+  robotsBlocked(jobId: string): Promise<string[]> {
+    return this.#life.run(() => this.#redis.client.lrange(this.#redis.key('j', jobId, 'rb'), 0, -1));
+  }
+}
