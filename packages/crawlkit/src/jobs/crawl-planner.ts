@@ -73,6 +73,17 @@ export function createCrawlPlanner(
       : Math.min(request.maxConcurrency ?? ctx.options.concurrency, ctx.options.concurrency);
   const depthAllowsLinks = (depth: number) =>
     request.sitemap !== 'only' && (request.maxDiscoveryDepth === undefined || depth < request.maxDiscoveryDepth);
+  // Keys of pages already stored under another URL (a redirect's target, a `rel=canonical`): links to them are
+  // not followed and a second page naming them is not stored again. Kept in memory: after a resume a duplicate is
+  // possible, never a lost page.
+  const aliasKeys = new Set<string>();
+
+  /** Whether `k` is already a page of this crawl (queued, done, or stored under another URL); claims it if not. */
+  async function claimAlias(k: string): Promise<boolean> {
+    if (aliasKeys.has(k)) return true;
+    aliasKeys.add(k);
+    return store.tasks.has(job.id, k);
+  }
 
   async function admit(urls: Iterable<string>, fromUrl: string, depth: number): Promise<TaskInput[]> {
     const tasks: TaskInput[] = [];
@@ -85,7 +96,7 @@ export function createCrawlPlanner(
         continue;
       }
       const k = key(url);
-      if (seen.has(k)) continue;
+      if (seen.has(k) || aliasKeys.has(k)) continue;
       seen.add(k);
       tasks.push({ key: k, url, depth });
     }
@@ -121,24 +132,39 @@ export function createCrawlPlanner(
     async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {
       if (!outcome.success) return { tasks: [] };
       const finalUrl = outcome.document.metadata.url ?? task.url;
-      if (finalUrl !== task.url && key(finalUrl) !== task.key) {
-        const verdict = rules.check(finalUrl);
-        if (!verdict.allowed) {
-          return {
-            tasks: [],
-            reject: {
-              code: 'CRAWL_DENIAL',
-              error: `Redirected target URL is not allowed by crawlOptions (${verdict.reason})`,
-            },
-          };
+      const finalKey = key(finalUrl);
+      let duplicate = false;
+      if (finalKey !== task.key) {
+        if (task.key === seedKey && !rules.isInternal(finalUrl)) {
+          // The seed moved to another host: the crawl follows it there.
+          rules.rebase(finalUrl);
+        } else {
+          const verdict = rules.check(finalUrl);
+          if (!verdict.allowed) {
+            return {
+              tasks: [],
+              reject: {
+                code: 'CRAWL_DENIAL',
+                error: `Redirected target URL is not allowed by crawlOptions (${verdict.reason})`,
+              },
+            };
+          }
+          duplicate = await claimAlias(finalKey);
         }
+      }
+      // A page whose canonical URL is another page of the crawl is that page: stored once.
+      const canonical = outcome.canonical;
+      if (!duplicate && canonical !== undefined && rules.isInternal(canonical)) {
+        const canonicalKey = key(canonical);
+        if (canonicalKey !== task.key && canonicalKey !== finalKey) duplicate = await claimAlias(canonicalKey);
       }
       // The seed is always fetched for its links, but kept only when the patterns admit it.
       const seedVerdict = task.key === seedKey ? rules.check(task.url) : undefined;
       const discard =
-        seedVerdict !== undefined &&
-        !seedVerdict.allowed &&
-        (seedVerdict.reason === 'INCLUDE_PATTERN' || seedVerdict.reason === 'EXCLUDE_PATTERN');
+        duplicate ||
+        (seedVerdict !== undefined &&
+          !seedVerdict.allowed &&
+          (seedVerdict.reason === 'INCLUDE_PATTERN' || seedVerdict.reason === 'EXCLUDE_PATTERN'));
       const tasks = depthAllowsLinks(task.depth) && links.length ? await admit(links, finalUrl, task.depth + 1) : [];
       return discard ? { tasks, discard } : { tasks };
     },

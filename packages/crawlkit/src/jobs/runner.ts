@@ -69,6 +69,8 @@ export class JobRunner {
   readonly #events: JobEventSink;
   readonly #abort = new AbortController();
   readonly #inflight = new Set<Promise<void>>();
+  /** 429/503 retries per task key (in memory: a resumed job may retry a page a few more times). */
+  readonly #retries = new Map<string, number>();
   #wake: (() => void) | undefined;
 
   constructor(options: {
@@ -188,10 +190,14 @@ export class JobRunner {
 
     if (outcome.success) {
       const status = outcome.document.metadata.statusCode;
-      if (RETRY_STATUSES.has(status) && task.attempts <= MAX_RETRIES) {
-        await this.#store.tasks.release(jobId, task.key, Date.now() + retryAfterMs(outcome.retryAfter, task.attempts));
+      // Retries are counted here, not by `task.attempts`: a task parked for politeness is claimed again too.
+      const retries = this.#retries.get(task.key) ?? 0;
+      if (RETRY_STATUSES.has(status) && retries < MAX_RETRIES) {
+        this.#retries.set(task.key, retries + 1);
+        await this.#store.tasks.release(jobId, task.key, Date.now() + retryAfterMs(outcome.retryAfter, retries + 1));
         return;
       }
+      this.#retries.delete(task.key);
     }
 
     const links = outcome.success ? (outcome.links ?? []) : [];

@@ -47,6 +47,8 @@ export interface BuiltContent {
   pdfPages?: number;
   /** Every link of the whole page, when `collectLinks` was asked. */
   discoveredLinks?: string[];
+  /** The page's `rel=canonical` URL, absolute, when `collectLinks` was asked (crawl de-duplication). */
+  canonical?: string;
 }
 
 const has = (formats: readonly Format[], ...types: Format['type'][]) => formats.some((f) => types.includes(f.type));
@@ -171,5 +173,6 @@ export async function buildContent(fetched: FetchedContent, options: ContentOpti
     metadata: page.metadata ?? {},
     warnings: page.warnings,
     ...(page.discoveryLinks ? { discoveredLinks: page.discoveryLinks } : {}),
+    ...(options.collectLinks && page.canonical ? { canonical: page.canonical } : {}),
   };
 }

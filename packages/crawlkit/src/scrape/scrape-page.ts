@@ -35,6 +35,8 @@ export type PageScrapeOutcome =
       links?: string[];
       /** The response's `Retry-After` header, if any. */
       retryAfter?: string;
+      /** The page's `rel=canonical` URL, when `collectLinks` was set. */
+      canonical?: string;
     }
   | { success: false; error: ErrorResponse; status: number };
 
@@ -132,7 +134,9 @@ export async function scrapePage(
     if (!fetched) {
       const result = await ctx.fetcher.fetch(pageRequest(request, timeoutMs, signal));
       fetched = toFetched(result);
-      if (store && canWriteCache(request, context.zeroDataRetention)) {
+      // Only successful pages are cached: a 429 or a 5xx must not be served again for two days.
+      const cacheable = fetched.status >= 200 && fetched.status < 300;
+      if (store && cacheable && canWriteCache(request, context.zeroDataRetention)) {
         await store.pages.put({ key, url: normalizedUrl, cachedAt: Date.now(), value: serializeFetched(fetched) });
       }
     }
@@ -180,6 +184,7 @@ export async function scrapePage(
     metadata.creditsUsed = credits;
     const outcome: PageScrapeOutcome = { success: true, document, credits };
     if (content.discoveredLinks) outcome.links = content.discoveredLinks;
+    if (content.canonical) outcome.canonical = content.canonical;
     const retryAfter = fetched.headers['retry-after'];
     if (retryAfter !== undefined) outcome.retryAfter = retryAfter;
     return outcome;
