@@ -1,0 +1,189 @@
+import type { JobKind } from '@crawlkit/cache';
+import type { Command } from 'commander';
+
+import type { BatchScrapeRequestInput, CrawlRequestInput, MapRequestInput } from '../v2/jobs.js';
+import type { ScrapeRequestInput } from '../v2/scrape-options.js';
+import type { ErrorResponse, JobStatusResponse } from '../v2/types.js';
+import { buildBody } from './body-flags.js';
+import type { CommandContext } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { followJob, jobStatus } from './follow-job.js';
+import { OutDir } from './out-dir.js';
+import { PageOutput } from './page-output.js';
+import { VERSION } from './version.js';
+
+type Flags = Record<string, unknown> & { body?: string };
+
+function flags(command: Command): Flags {
+  return command.opts<Flags>();
+}
+
+/** `crawlkit scrape <url>`: one page to stdout or `--out`. */
+export async function scrapeCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
+  const base = await ctx.readBody(flags(command).body);
+  const body = buildBody(command, 'scrape', base, url !== undefined ? { url } : {});
+  const response = await ctx.engine.scrape(body as ScrapeRequestInput, { signal: ctx.signal });
+  if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
+  const input = String(body.url);
+  const outDir = ctx.options.out
+    ? new OutDir(ctx.options.out, {
+        version: VERSION,
+        command: 'scrape',
+        input,
+        status: 'completed',
+        startedAt: new Date().toISOString(),
+      })
+    : undefined;
+  const output = new PageOutput(ctx, { multi: false, ...(outDir ? { outDir } : {}) });
+  await output.page(response.data);
+  if (ctx.mode === 'json') ctx.writeJson(response);
+  await outDir?.finish({ finishedAt: new Date().toISOString(), total: 1, completed: 1 });
+  const { statusCode } = response.data.metadata;
+  if (response.data.warning) ctx.note(`warning: ${response.data.warning}`);
+  if (statusCode >= 400) ctx.note(`note: the page answered HTTP ${statusCode}`);
+  if (outDir) ctx.note(`written to ${ctx.options.out}`);
+  return EXIT.ok;
+}
+
+/** `crawlkit crawl <url>`: starts a crawl and follows it to the end. */
+export async function crawlCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
+  const base = await ctx.readBody(flags(command).body);
+  const body = buildBody(command, 'crawl', base, url !== undefined ? { url } : {});
+  const started = await ctx.engine.crawl(body as CrawlRequestInput, { signal: ctx.signal });
+  if (!started.success) return ctx.fail(started);
+  ctx.note(`crawl ${started.id} started`);
+  return followJob(ctx, { id: started.id, kind: 'crawl', command: 'crawl', input: String(body.url) });
+}
+
+/** Reads a batch input: one URL a line (`#` comments), a JSON array of URLs, or a whole v2 batch body. */
+export function parseBatchInput(text: string): { urls?: string[]; body: Record<string, unknown> } {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      throw new CliError(`The batch input is not valid JSON: ${(error as Error).message}`, { cause: error });
+    }
+    if (Array.isArray(value)) return { urls: value as string[], body: {} };
+    return { body: value as Record<string, unknown> };
+  }
+  const urls = trimmed
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  return { urls, body: {} };
+}
+
+/** `crawlkit batch <file|->`: scrapes a list of URLs as one job. */
+export async function batchCommand(ctx: CommandContext, file: string, command: Command): Promise<number> {
+  const input = parseBatchInput(await ctx.readInput(file));
+  const base = { ...(await ctx.readBody(flags(command).body)), ...input.body };
+  const body = buildBody(command, 'batch', base, input.urls ? { urls: input.urls } : {});
+  const started = await ctx.engine.batchScrape(body as BatchScrapeRequestInput, { signal: ctx.signal });
+  if (!started.success) return ctx.fail(started);
+  if (started.invalidURLs?.length) ctx.note(`skipped invalid URLs: ${started.invalidURLs.join(', ')}`);
+  ctx.note(`batch ${started.id} started`);
+  const urls = Array.isArray(body.urls) ? (body.urls as string[]) : [];
+  return followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls });
+}
+
+/** `crawlkit map <url>`: the URLs of a site, one a line. */
+export async function mapCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
+  const base = await ctx.readBody(flags(command).body);
+  const body = buildBody(command, 'map', base, url !== undefined ? { url } : {});
+  const response = await ctx.engine.map(body as MapRequestInput, { signal: ctx.signal });
+  if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
+  if (ctx.mode === 'json') ctx.writeJson(response);
+  else if (ctx.mode === 'ndjson') for (const link of response.links) ctx.write(`${JSON.stringify(link)}\n`);
+  else for (const link of response.links) ctx.write(`${link.url}\n`);
+  if (response.warning) ctx.note(`warning: ${response.warning}`);
+  return EXIT.ok;
+}
+
+/** Finds which kind of job an id is: crawl or batch. */
+async function findJob(
+  ctx: CommandContext,
+  id: string,
+  pagination: { skip?: number; limit?: number } = { limit: 1 },
+): Promise<{ kind: JobKind; status: JobStatusResponse } | ErrorResponse> {
+  const crawl = await jobStatus(ctx, 'crawl', id, pagination);
+  if (crawl.success) return { kind: 'crawl', status: crawl };
+  if (crawl.code !== 'JOB_NOT_FOUND') return crawl;
+  const batch = await jobStatus(ctx, 'batch', id, pagination);
+  return batch.success ? { kind: 'batch', status: batch } : batch;
+}
+
+function optionalInt(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new CliError(`Expected --${name} to be a whole number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** `crawlkit status <id>`: a job's state; with `--json`, the v2 status response with a page of results. */
+export async function statusCommand(ctx: CommandContext, id: string, command: Command): Promise<number> {
+  const skip = optionalInt(command.opts<Flags>().skip, 'skip');
+  const limit = optionalInt(command.opts<Flags>().limit, 'limit');
+  const pagination = ctx.mode === 'text' ? { limit: 1 } : { ...(skip ? { skip } : {}), ...(limit ? { limit } : {}) };
+  const found = await findJob(ctx, id, pagination);
+  if ('success' in found) return ctx.fail(found);
+  const { kind, status } = found;
+  if (ctx.mode !== 'text') {
+    ctx.writeJson(status);
+    return EXIT.ok;
+  }
+  const errors = kind === 'crawl' ? await ctx.engine.getCrawlErrors(id) : await ctx.engine.getBatchScrapeErrors(id);
+  const lines = [
+    `id:          ${id}`,
+    `kind:        ${kind}`,
+    `status:      ${status.status}`,
+    `progress:    ${status.completed}/${status.total} pages`,
+    `errors:      ${'errors' in errors ? errors.errors.length : '?'}`,
+    `credits:     ${status.creditsUsed}`,
+    ...(status.createdAt ? [`created:     ${status.createdAt}`] : []),
+    ...(status.completedAt ? [`completed:   ${status.completedAt}`] : []),
+    `expires:     ${status.expiresAt}`,
+  ];
+  ctx.write(`${lines.join('\n')}\n`);
+  if (status.status === 'scraping') ctx.note(`\nFollow or resume it with: crawlkit resume ${id}`);
+  return EXIT.ok;
+}
+
+/** `crawlkit cancel <id>`: cancels a crawl or batch; what was scraped is kept. */
+export async function cancelCommand(ctx: CommandContext, id: string): Promise<number> {
+  const found = await findJob(ctx, id);
+  if ('success' in found) return ctx.fail(found);
+  const response = found.kind === 'crawl' ? await ctx.engine.cancelCrawl(id) : await ctx.engine.cancelBatchScrape(id);
+  if ('success' in response && !response.success) return ctx.fail(response);
+  if (ctx.mode !== 'text') ctx.writeJson(response);
+  else ctx.write(`cancelled ${found.kind} ${id}\n`);
+  return EXIT.ok;
+}
+
+/** `crawlkit resume <id>`: goes on with an unfinished job in this process and follows it like `crawl`. */
+export async function resumeCommand(ctx: CommandContext, id: string): Promise<number> {
+  const found = await findJob(ctx, id);
+  if ('success' in found) return ctx.fail(found);
+  const resumed = await ctx.engine.resumeJob(id);
+  if (!resumed.success) return ctx.fail(resumed);
+  ctx.note(`${found.kind} ${id} resumed at ${found.status.completed}/${found.status.total} pages`);
+  return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id });
+}
+
+/** `crawlkit cache clear|prune`. */
+export async function cacheCommand(ctx: CommandContext, action: string, command: Command): Promise<number> {
+  if (action === 'clear') {
+    await ctx.engine.cache.clear();
+    ctx.write(`cleared the page cache in ${ctx.storeDir}\n`);
+    return EXIT.ok;
+  }
+  if (action === 'prune') {
+    const maxAge = optionalInt(command.opts<Flags>().maxAge, 'max-age');
+    const removed = await ctx.engine.cache.prune(maxAge !== undefined ? { maxAgeMs: maxAge } : {});
+    ctx.write(`pruned ${removed} cached page${removed === 1 ? '' : 's'} from ${ctx.storeDir}\n`);
+    return EXIT.ok;
+  }
+  throw new CliError(`Unknown cache action "${action}": use clear or prune`);
+}

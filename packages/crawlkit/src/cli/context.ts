@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+
+import { Crawlkit } from '../crawlkit.js';
+import type { CrawlkitOptions } from '../options.js';
+import type { ErrorResponse } from '../v2/types.js';
+import { CliError, exitCodeFor } from './errors.js';
+
+/** Where the CLI reads and writes; the real process streams, or test doubles. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadableStream;
+}
+
+/** Options every command takes. */
+export interface GlobalOptions {
+  store?: string;
+  engine?: string;
+  concurrency?: string;
+  json?: boolean;
+  ndjson?: boolean;
+  out?: string;
+  quiet?: boolean;
+}
+
+export type OutputMode = 'text' | 'json' | 'ndjson';
+
+/** One command's run: its streams, options, engine and a way out. */
+export class CommandContext {
+  readonly io: CliIo;
+  readonly options: GlobalOptions;
+  readonly signal: AbortSignal;
+  #engine: Crawlkit | undefined;
+
+  constructor(io: CliIo, options: GlobalOptions, signal: AbortSignal) {
+    this.io = io;
+    this.options = options;
+    this.signal = signal;
+    if (options.json && options.ndjson) throw new CliError('Choose one of --json and --ndjson');
+  }
+
+  get mode(): OutputMode {
+    return this.options.json ? 'json' : this.options.ndjson ? 'ndjson' : 'text';
+  }
+
+  get storeDir(): string {
+    return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
+  }
+
+  /** The engine, created on first use with the global options. */
+  get engine(): Crawlkit {
+    if (!this.#engine) {
+      const options: CrawlkitOptions = { storeDir: this.storeDir };
+      const engine = this.options.engine;
+      if (engine !== undefined) {
+        if (engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
+          throw new CliError(`Expected --engine to be auto, http or browser, got "${engine}"`);
+        }
+        options.engine = engine;
+      }
+      if (this.options.concurrency !== undefined) {
+        const n = Number(this.options.concurrency);
+        if (!Number.isInteger(n) || n <= 0) {
+          throw new CliError(`Expected --concurrency to be a positive integer, got "${this.options.concurrency}"`);
+        }
+        options.concurrency = n;
+      }
+      this.#engine = new Crawlkit(options);
+    }
+    return this.#engine;
+  }
+
+  async close(): Promise<void> {
+    await this.#engine?.close();
+  }
+
+  /** A line for the person at the terminal (stderr), unless `--quiet`. */
+  note(message: string): void {
+    if (!this.options.quiet) this.io.stderr.write(`${message}\n`);
+  }
+
+  write(text: string): void {
+    this.io.stdout.write(text);
+  }
+
+  writeJson(value: unknown): void {
+    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** Reports a v2 error (stderr; stdout too as JSON in `--json`/`--ndjson` mode) and returns its exit code. */
+  fail(error: ErrorResponse): number {
+    if (this.mode === 'json') this.writeJson(error);
+    else if (this.mode === 'ndjson') this.write(`${JSON.stringify(error)}\n`);
+    this.io.stderr.write(`crawlkit: ${error.error}${error.code ? ` (${error.code})` : ''}\n`);
+    return exitCodeFor(error.code);
+  }
+
+  /** Reads `--body`: a JSON object from a file, or from stdin with `-`. */
+  async readBody(path: string | undefined): Promise<Record<string, unknown>> {
+    if (path === undefined) return {};
+    const text = path === '-' ? await readStream(this.io.stdin) : readText(path, '--body');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new CliError(`--body is not valid JSON: ${(error as Error).message}`, { cause: error });
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new CliError('Bad Request: the body must be a JSON object');
+    }
+    return value as Record<string, unknown>;
+  }
+
+  async readInput(path: string): Promise<string> {
+    return path === '-' ? readStream(this.io.stdin) : readText(path, 'the input file');
+  }
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read ${what} ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

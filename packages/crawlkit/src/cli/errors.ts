@@ -1,0 +1,28 @@
+import { CrawlkitError } from '../errors.js';
+
+/** Exit codes of the `crawlkit` command. */
+export const EXIT = {
+  ok: 0,
+  /** The work failed (a page, a job, the store). */
+  failure: 1,
+  /** The input was wrong: a flag, an argument, a v2 body the API refused. */
+  badInput: 2,
+  /** Interrupted by Ctrl-C; what was scraped is kept. */
+  interrupted: 130,
+} as const;
+
+/** A command-line mistake: reported on stderr with exit code 2. */
+export class CliError extends CrawlkitError {
+  readonly exitCode: number;
+
+  constructor(message: string, options: { cause?: unknown; exitCode?: number } = {}) {
+    super('CLI_USAGE', message, { status: 400, cause: options.cause });
+    this.name = 'CliError';
+    this.exitCode = options.exitCode ?? EXIT.badInput;
+  }
+}
+
+/** The exit code for a v2 error response: bad input is 2, anything else 1. */
+export function exitCodeFor(code: string | undefined): number {
+  return code === 'BAD_REQUEST' || code === 'CLI_USAGE' ? EXIT.badInput : EXIT.failure;
+}

@@ -1,0 +1,120 @@
+import type { JobKind } from '@crawlkit/cache';
+
+import type { CrawlkitEvents } from '../events.js';
+import type { CrawlErrorsResponse, ErrorResponse, JobStatusResponse } from '../v2/types.js';
+import type { CommandContext } from './context.js';
+import { EXIT } from './errors.js';
+import { OutDir } from './out-dir.js';
+import { PageOutput } from './page-output.js';
+import { createProgress } from './progress.js';
+import { VERSION } from './version.js';
+
+export interface FollowOptions {
+  id: string;
+  kind: JobKind;
+  /** The command line's command, for the manifest. */
+  command: string;
+  input: string | string[];
+}
+
+/** Status of a job of either kind. */
+export function jobStatus(
+  ctx: CommandContext,
+  kind: JobKind,
+  id: string,
+  pagination: { skip?: number; limit?: number } = {},
+): Promise<JobStatusResponse | ErrorResponse> {
+  return kind === 'crawl' ? ctx.engine.getCrawlStatus(id, pagination) : ctx.engine.getBatchScrapeStatus(id, pagination);
+}
+
+function jobErrors(ctx: CommandContext, kind: JobKind, id: string): Promise<CrawlErrorsResponse | ErrorResponse> {
+  return kind === 'crawl' ? ctx.engine.getCrawlErrors(id) : ctx.engine.getBatchScrapeErrors(id);
+}
+
+/**
+ * Streams a running job's pages to the outputs as they are stored, with a progress bar on a terminal, until the job
+ * ends. Ctrl-C stops it without cancelling the job: what was scraped is kept and `crawlkit resume <id>` goes on.
+ */
+export async function followJob(ctx: CommandContext, options: FollowOptions): Promise<number> {
+  const { id, kind } = options;
+  const engine = ctx.engine;
+  const startedAt = new Date().toISOString();
+  const outDir = ctx.options.out
+    ? new OutDir(ctx.options.out, {
+        version: VERSION,
+        command: options.command,
+        input: options.input,
+        jobId: id,
+        status: 'scraping',
+        startedAt,
+      })
+    : undefined;
+  const output = new PageOutput(ctx, { multi: true, ...(outDir ? { outDir } : {}) });
+  const progress = createProgress({ stream: ctx.io.stderr, quiet: ctx.options.quiet ?? false, label: kind });
+
+  let errors = 0;
+  const onProgress = (event: CrawlkitEvents['progress'][0]) => {
+    if (event.id === id) progress.update({ completed: event.completed, total: event.total });
+  };
+  const onError = (event: CrawlkitEvents['error'][0]) => {
+    if (event.jobId === id) progress.update({ errors: ++errors });
+  };
+  engine.on('progress', onProgress);
+  engine.on('error', onError);
+
+  const initial = await jobStatus(ctx, kind, id, { limit: 1 });
+  if (initial.success) progress.update({ completed: initial.completed, total: initial.total });
+
+  let pages = 0;
+  try {
+    for await (const document of engine.watch(id, { signal: ctx.signal })) {
+      await output.page(document);
+      pages++;
+    }
+  } catch (error) {
+    if (!ctx.signal.aborted) throw error;
+  } finally {
+    progress.stop();
+    engine.off('progress', onProgress);
+    engine.off('error', onError);
+  }
+
+  if (ctx.signal.aborted) {
+    // Stop running pages but leave the job resumable (a cancel could not be resumed).
+    await ctx.close();
+    if (ctx.mode === 'json') {
+      ctx.writeJson({ success: true, status: 'scraping', completed: pages, data: output.documents });
+    }
+    await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: pages });
+    const store = ctx.options.store ? ` --store ${JSON.stringify(ctx.options.store)}` : '';
+    const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
+    ctx.io.stderr.write(
+      `\nInterrupted: ${pages} page${pages === 1 ? '' : 's'} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
+        `Resume with:\n  crawlkit resume ${id}${store}${out}\n`,
+    );
+    return EXIT.interrupted;
+  }
+
+  const [status, errorList] = await Promise.all([jobStatus(ctx, kind, id, { limit: 1 }), jobErrors(ctx, kind, id)]);
+  if (!status.success) return ctx.fail(status);
+  const failures = 'errors' in errorList ? errorList.errors : [];
+  if (ctx.mode === 'json') {
+    const { next: _next, ...rest } = status;
+    ctx.writeJson({ ...rest, data: output.documents });
+  }
+  await outDir?.finish({
+    status: status.status,
+    finishedAt: new Date().toISOString(),
+    total: status.total,
+    completed: status.completed,
+    creditsUsed: status.creditsUsed,
+    errors: failures.map((e) => ({ url: e.url, error: e.error, ...(e.code ? { code: e.code } : {}) })),
+  });
+  ctx.note(
+    `${kind} ${id} ${status.status}: ${pages} page${pages === 1 ? '' : 's'}, ${failures.length} error` +
+      `${failures.length === 1 ? '' : 's'}, ${status.creditsUsed} credits${outDir ? `; written to ${ctx.options.out}` : ''}`,
+  );
+  for (const failure of failures.slice(0, 20)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
+  if (status.status === 'failed' || status.status === 'cancelled') return EXIT.failure;
+  return pages === 0 && failures.length > 0 ? EXIT.failure : EXIT.ok;
+}

@@ -1,0 +1,159 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { Document } from '../v2/types.js';
+
+/** One page of `manifest.json`. */
+export interface ManifestPage {
+  url: string;
+  finalUrl?: string;
+  statusCode: number;
+  title?: string;
+  /** File names (relative to the directory) by format. */
+  files: Record<string, string>;
+}
+
+/** `manifest.json` of an `--out` directory. */
+export interface Manifest {
+  tool: 'crawlkit';
+  version: string;
+  command: string;
+  input: string | string[];
+  jobId?: string;
+  status: string;
+  startedAt: string;
+  finishedAt?: string;
+  total?: number;
+  completed?: number;
+  creditsUsed?: number;
+  pages: ManifestPage[];
+  errors: { url: string; code?: string; error: string }[];
+}
+
+/** Text formats, each written to its own file: [document key, file suffix]. */
+const TEXT_FILES: [keyof Document, string][] = [
+  ['markdown', '.md'],
+  ['summary', '.summary.md'],
+  ['html', '.html'],
+  ['rawHtml', '.raw.html'],
+];
+
+const IMAGE_TYPES: Record<string, string> = { 'image/png': '.png', 'image/jpeg': '.jpg', 'image/webp': '.webp' };
+
+/** `/docs/getting-started.html?x=1` → `docs-getting-started-x-1`; `/` → `index`. */
+export function pathSlug(url: string): string {
+  let path: string;
+  try {
+    const u = new URL(url);
+    path = `${u.pathname.replace(/\.html?$/, '')}${u.search}`;
+  } catch {
+    path = url;
+  }
+  const slug = path
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 120);
+  return slug || 'index';
+}
+
+function decodeImage(value: string): { bytes: Buffer; suffix: string } | undefined {
+  const match = /^data:(image\/[a-z+]+);base64,(.*)$/s.exec(value);
+  if (!match) return undefined;
+  return { bytes: Buffer.from(match[2]!, 'base64'), suffix: IMAGE_TYPES[match[1]!] ?? '.img' };
+}
+
+/**
+ * Writes each page as one file per format (`<path-slug>.md`, `.html`, `.raw.html`, `.summary.md`, screenshots as
+ * images, and `.json` with everything else: metadata, links, images, json, change tracking) plus `manifest.json`.
+ */
+export class OutDir {
+  readonly #dir: string;
+  readonly #manifest: Manifest;
+  readonly #slugs = new Set<string>();
+  readonly #seen = new Map<string, { index: number; slug: string }>();
+  #ready: Promise<void> | undefined;
+  #lastManifestWrite = 0;
+
+  constructor(dir: string, manifest: Omit<Manifest, 'pages' | 'errors' | 'tool'>) {
+    this.#dir = dir;
+    this.#manifest = { tool: 'crawlkit', ...manifest, pages: [], errors: [] };
+  }
+
+  get manifest(): Readonly<Manifest> {
+    return this.#manifest;
+  }
+
+  /** Writes the files of one page. A page seen again (a resumed job replays its results) keeps its file names. */
+  async page(document: Document): Promise<void> {
+    await (this.#ready ??= mkdir(this.#dir, { recursive: true }).then(() => undefined));
+    const url = document.metadata.sourceURL;
+    const known = this.#seen.get(url);
+    const slug = known?.slug ?? this.#uniqueSlug(pathSlug(url));
+    const files: Record<string, string> = {};
+    const rest: Record<string, unknown> = { ...document };
+
+    for (const [key, suffix] of TEXT_FILES) {
+      const value = document[key];
+      if (typeof value !== 'string') continue;
+      files[key] = `${slug}${suffix}`;
+      await writeFile(join(this.#dir, files[key]), value);
+      delete rest[key];
+    }
+    if (document.screenshot) {
+      const image = decodeImage(document.screenshot);
+      if (image) {
+        files.screenshot = `${slug}${image.suffix}`;
+        await writeFile(join(this.#dir, files.screenshot), image.bytes);
+        delete rest.screenshot;
+      }
+    }
+    const shots = document.actions?.screenshots ?? [];
+    for (const [i, shot] of shots.entries()) {
+      const image = decodeImage(shot);
+      if (!image) continue;
+      files[`actions.screenshots.${i}`] = `${slug}.action-${i + 1}${image.suffix}`;
+      await writeFile(join(this.#dir, `${slug}.action-${i + 1}${image.suffix}`), image.bytes);
+    }
+    files.json = `${slug}.json`;
+    await writeFile(join(this.#dir, files.json), `${JSON.stringify(rest, null, 2)}\n`);
+
+    const title = document.metadata.title;
+    const entry: ManifestPage = {
+      url,
+      ...(document.metadata.url ? { finalUrl: document.metadata.url } : {}),
+      statusCode: document.metadata.statusCode,
+      ...(title !== undefined ? { title: Array.isArray(title) ? title.join(' ') : title } : {}),
+      files,
+    };
+    if (known) this.#manifest.pages[known.index] = entry;
+    else {
+      this.#seen.set(url, { index: this.#manifest.pages.length, slug });
+      this.#manifest.pages.push(entry);
+    }
+    // Keep the manifest current (at most once a second) so that a killed run still leaves one.
+    if (Date.now() - this.#lastManifestWrite > 1000) await this.writeManifest();
+  }
+
+  /** Records the final state and writes `manifest.json`. */
+  async finish(patch: Partial<Manifest>): Promise<void> {
+    Object.assign(this.#manifest, patch);
+    await this.writeManifest();
+  }
+
+  async writeManifest(): Promise<void> {
+    await (this.#ready ??= mkdir(this.#dir, { recursive: true }).then(() => undefined));
+    this.#lastManifestWrite = Date.now();
+    const path = join(this.#dir, 'manifest.json');
+    // Written beside and renamed, so a reader never sees half a manifest.
+    await writeFile(`${path}.tmp`, `${JSON.stringify(this.#manifest, null, 2)}\n`);
+    await rename(`${path}.tmp`, path);
+  }
+
+  #uniqueSlug(base: string): string {
+    let slug = base;
+    for (let n = 2; this.#slugs.has(slug); n++) slug = `${base}-${n}`;
+    this.#slugs.add(slug);
+    return slug;
+  }
+}

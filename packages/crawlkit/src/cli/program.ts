@@ -1,0 +1,157 @@
+import { Command, CommanderError } from 'commander';
+
+import { toErrorResponse } from '../errors.js';
+import { addBodyFlags } from './body-flags.js';
+import {
+  batchCommand,
+  cacheCommand,
+  cancelCommand,
+  crawlCommand,
+  mapCommand,
+  resumeCommand,
+  scrapeCommand,
+  statusCommand,
+} from './commands.js';
+import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
+import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { VERSION } from './version.js';
+
+const EXAMPLES: Record<string, string[]> = {
+  scrape: [
+    'crawlkit scrape https://example.com',
+    'crawlkit scrape https://example.com --format markdown,links --json',
+    'crawlkit scrape https://example.com --format screenshot --out shots/',
+    'crawlkit scrape --body request.json',
+  ],
+  crawl: [
+    'crawlkit crawl https://example.com/docs --limit 50 --out docs/',
+    'crawlkit crawl https://example.com --include-path "^/blog/" --max-discovery-depth 2 --ndjson > pages.ndjson',
+    'crawlkit crawl https://example.com --crawl-entire-domain --format markdown,html --out site/',
+  ],
+  batch: [
+    'crawlkit batch urls.txt --out pages/',
+    'cat urls.txt | crawlkit batch - --format links --ndjson',
+    'crawlkit batch body.json --json        # a file with a whole v2 batch body',
+  ],
+  map: ['crawlkit map https://example.com', 'crawlkit map https://example.com --search pricing --limit 20 --json'],
+  status: ['crawlkit status 01935c6e-…', 'crawlkit status 01935c6e-… --json --limit 100'],
+  cancel: ['crawlkit cancel 01935c6e-…'],
+  resume: ['crawlkit resume 01935c6e-… --out docs/'],
+  cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
+};
+
+function examples(name: string): string {
+  return `\nExamples:\n${(EXAMPLES[name] ?? []).map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+function addGlobalFlags(command: Command, output: boolean): Command {
+  command
+    .option('--store <dir>', 'store directory (jobs, results, page cache); env CRAWLKIT_STORE', undefined)
+    .option('--engine <engine>', 'fetch engine: auto, http or browser')
+    .option('--concurrency <n>', 'pages at once across the engine (default 16)')
+    .option('-q, --quiet', 'no progress bar and no notes on stderr');
+  if (output) {
+    command
+      .option('--json', 'print the v2 response as JSON')
+      .option('--ndjson', 'print one JSON document a line, as pages come')
+      .option('-o, --out <dir>', 'write one file per page per format, plus manifest.json');
+  }
+  return command;
+}
+
+/** The `crawlkit` command line. `run` receives each command's exit code. */
+export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: number) => void): Command {
+  const program = new Command('crawlkit')
+    .description(
+      'Scrape, crawl, batch-scrape and map websites locally, with the Firecrawl v2 request and response shapes.\n' +
+        'Jobs live in the store (--store, default ./.crawlkit): an interrupted crawl resumes with `crawlkit resume <id>`.',
+    )
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `\nExamples:\n${['scrape', 'crawl', 'batch', 'map']
+        .map((name) => `  $ ${EXAMPLES[name]![0]}`)
+        .join('\n')}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (Ctrl-C).\n`,
+    );
+
+  const run =
+    (fn: (ctx: CommandContext, ...args: never[]) => Promise<number>) =>
+    async (...args: unknown[]): Promise<void> => {
+      const command = args.at(-1) as Command;
+      const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
+      try {
+        // Commander passes the arguments, then the parsed options, then the command.
+        const positional = args.slice(0, -2);
+        setExit(
+          await (fn as (ctx: CommandContext, ...rest: unknown[]) => Promise<number>)(ctx, ...positional, command),
+        );
+      } finally {
+        await ctx.close();
+      }
+    };
+
+  const subcommand = (name: string, description: string, output = true) => {
+    const command = program.command(name).description(description).exitOverride();
+    command.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+    command.showHelpAfterError('(run with --help for usage)');
+    addGlobalFlags(command, output);
+    command.addHelpText('after', examples(name.split(' ')[0]!));
+    return command;
+  };
+
+  addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'scrape').action(
+    run(scrapeCommand),
+  );
+  addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl').action(
+    run(crawlCommand),
+  );
+  addBodyFlags(
+    subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
+    'batch',
+  ).action(run(batchCommand));
+  addBodyFlags(subcommand('map [url]', 'list the URLs of a site without scraping them'), 'map').action(run(mapCommand));
+  subcommand('status <id>', 'show a crawl or batch job; --json prints the v2 status with results')
+    .option('--skip <n>', 'results to skip (with --json)')
+    .option('--limit <n>', 'results per page (with --json)')
+    .action(run(statusCommand));
+  subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)').action(run(cancelCommand));
+  subcommand('resume <id>', 'go on with an unfinished job in this process and follow it').action(run(resumeCommand));
+  subcommand('cache <action>', 'clear or prune the page cache', false)
+    .option('--max-age <ms>', 'prune: also remove pages older than this')
+    .action(run(cacheCommand));
+  return program;
+}
+
+/** Runs the CLI with `argv` (without `node` and the script) and resolves to the exit code. */
+export async function main(argv: string[], io: CliIo, signal: AbortSignal): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = createProgram(io, signal, (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; a usage mistake (or no command at all) is bad input.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`crawlkit: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (signal.aborted) return EXIT.interrupted;
+    const response = toErrorResponse(error);
+    io.stderr.write(`crawlkit: ${response.error}${response.code ? ` (${response.code})` : ''}\n`);
+    return exitCodeFor(response.code);
+  }
+}
