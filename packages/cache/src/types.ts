@@ -115,6 +115,13 @@ export interface JobStore {
   acquireLease(id: string, owner: string, ttlMs: number, now?: number): Promise<boolean>;
   /** Frees the lease if `owner` holds it; otherwise does nothing. */
   releaseLease(id: string, owner: string): Promise<void>;
+  /**
+   * Who holds the job's lease and until when, or `undefined` when it is free (never taken, released, or an unknown
+   * job). An expired lease is still reported (`until <= now`). Optional: with it, a process that finds the lease
+   * held by a crashed process of the same host can free it (`releaseLease(id, holder.owner)`, a compare-and-swap)
+   * and resume the job at once instead of waiting for the lease to expire.
+   */
+  leaseHolder?(id: string): Promise<{ owner: string; until: number } | undefined>;
 }
 
 /* --------------------------------------------------------------- frontier -- */

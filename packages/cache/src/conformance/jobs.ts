@@ -145,6 +145,22 @@ export function describeJobConformance(factory: StoreFactory): void {
       await store.jobs.releaseLease('nope', 'a');
     });
 
+    it('reports the lease holder, expired or not, until it is released', async () => {
+      const store = await open();
+      if (!store.jobs.leaseHolder) return;
+      const id = await createJob(store);
+      expect(await store.jobs.leaseHolder(id)).toBeUndefined();
+      expect(await store.jobs.leaseHolder('nope')).toBeUndefined();
+      await store.jobs.acquireLease(id, 'a', 1_000, 10_000);
+      expect(await store.jobs.leaseHolder(id)).toEqual({ owner: 'a', until: 11_000 });
+      // A crashed holder's lease is freed by compare-and-swap: only while `a` still holds it.
+      await store.jobs.acquireLease(id, 'b', 1_000, 11_000);
+      await store.jobs.releaseLease(id, 'a');
+      expect(await store.jobs.leaseHolder(id)).toEqual({ owner: 'b', until: 12_000 });
+      await store.jobs.releaseLease(id, 'b');
+      expect(await store.jobs.leaseHolder(id)).toBeUndefined();
+    });
+
     it('hands a contended lease to exactly one of many concurrent callers', async () => {
       const store = await open();
       const id = await createJob(store);

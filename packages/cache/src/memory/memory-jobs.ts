@@ -196,6 +196,13 @@ export class MemoryJobStore implements JobStore {
       job.leaseUntil = 0;
     });
   }
+
+  leaseHolder(id: string): Promise<{ owner: string; until: number } | undefined> {
+    return this.#life.run(() => {
+      const job = this.#state.jobs.get(id);
+      return job?.leaseOwner !== undefined ? { owner: job.leaseOwner, until: job.leaseUntil } : undefined;
+    });
+  }
 }
 
 export class MemoryTaskStore implements TaskStore {

@@ -138,6 +138,16 @@ export class SqliteJobStore implements JobStore {
     });
   }
 
+  leaseHolder(id: string): Promise<{ owner: string; until: number } | undefined> {
+    return this.#db.use(() => {
+      const row = this.#db.get<{ lease_owner: string | null; lease_until: number }>(
+        'SELECT lease_owner, lease_until FROM jobs WHERE id = ?',
+        id,
+      );
+      return row && row.lease_owner !== null ? { owner: row.lease_owner, until: row.lease_until } : undefined;
+    });
+  }
+
   #deleteRows(id: string): void {
     for (const table of JOB_TABLES) this.#db.run(`DELETE FROM ${table} WHERE job_id = ?`, id);
     this.#db.run('DELETE FROM jobs WHERE id = ?', id);
