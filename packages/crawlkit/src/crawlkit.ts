@@ -22,7 +22,7 @@ import type { CrawlkitEvents } from './events.js';
 import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
 import { createCrawlPlanner } from './jobs/crawl-planner.js';
 import { parseJobReference } from './jobs/job-address.js';
-import { JobManager, type StoredJob } from './jobs/job-manager.js';
+import { JobManager, type JobKindHandler, type StoredJob } from './jobs/job-manager.js';
 import {
   previewCrawlParams,
   type CrawlParamsPreviewInput,
@@ -48,6 +48,8 @@ import type {
   ScrapeResponse,
 } from './v2/types.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { Distributed } from './worker/distributed.js';
+import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
 
 /** Options every call accepts. */
 export interface CallOptions {
@@ -61,6 +63,9 @@ interface Runtime {
   dispatcher: WebhookDispatcher;
   memory: Store;
   urlPolicy?: UrlPolicy;
+  handlers: Record<JobKind, JobKindHandler>;
+  /** Set with a distributed `backend`. */
+  distributed?: Distributed;
 }
 
 /**
@@ -146,10 +151,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     _init: CallOptions = {},
   ): Promise<BatchScrapeResponse | ErrorResponse> {
     return this.#guard((rt) =>
-      startBatchScrape(
-        { jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
-        body,
-      ),
+      startBatchScrape({ jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) }, body),
     );
   }
 
@@ -283,6 +285,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     if (!runtime) return;
     const rt = await runtime.catch(() => undefined);
     if (!rt) return;
+    await rt.distributed?.closeWorkers();
     await rt.jobs.close();
     await this.#queue.onIdle();
     await rt.dispatcher.close();
@@ -290,6 +293,35 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     await rt.ctx.http.close();
     await rt.ctx.store.close();
     if (rt.memory !== rt.ctx.store) await rt.memory.close();
+    await rt.distributed?.close();
+  }
+
+  /**
+   * Makes this process a worker of the distributed `backend`: it takes scrape tasks of every job from the shared
+   * queue until the worker or the engine is closed. Rejects with `BACKEND_REQUIRED` without a backend.
+   */
+  async startWorker(options: WorkerOptions = {}): Promise<CrawlkitWorker> {
+    const rt = await this.#ready();
+    const distributed = rt.distributed;
+    if (!distributed) {
+      throw new CrawlkitError('BACKEND_REQUIRED', 'Workers need a distributed backend: new Crawlkit({ backend }).');
+    }
+    const store = rt.ctx.store;
+    const worker = new TaskWorker(
+      {
+        ctx: rt.ctx,
+        connection: distributed.connection,
+        slots: this.#queue,
+        planner: (job) => rt.handlers[job.kind].planner(job, store),
+        events: rt.jobs.eventSink(store),
+        completeJob: (job) => rt.jobs.completeJob(job, store),
+        internalError: (jobId, error) => this.#emitError(jobId || undefined, '', error),
+      },
+      options,
+    );
+    await worker.start();
+    distributed.workers.add(worker);
+    return worker;
   }
 
   async #guard<T>(fn: (rt: Runtime) => Promise<T>): Promise<T | ErrorResponse> {
@@ -321,8 +353,10 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     if (urlPolicy) fetcherOptions.urlPolicy = urlPolicy;
 
     const memory = createMemoryStore();
-    const store: Store =
-      raw.store === 'memory'
+    const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
+    const store: Store = distributed
+      ? distributed.store
+      : raw.store === 'memory'
         ? memory
         : (raw.store ??
           (await createSqliteStore({ dir: this.#options.storeDir, maxPageBytes: this.#options.cacheMaxBytes })));
@@ -338,7 +372,10 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
     // eslint-disable-next-line prefer-const -- the dispatcher below closes over it before it is assigned
     let jobs: JobManager | undefined;
-    const dispatcher = new WebhookDispatcher(() => jobs?.stores() ?? [store], {
+    const dispatcher = new WebhookDispatcher(() => {
+      const stores = jobs?.stores() ?? [store];
+      return distributed ? distributed.webhookStores(stores) : stores;
+    }, {
       post: async (url, body, headers, timeoutMs) =>
         (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
       timeoutMs: this.#options.webhooks.timeoutMs,
@@ -348,24 +385,26 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       ...(this.#options.webhooks.secret ? { secret: this.#options.webhooks.secret } : {}),
       onGiveUp: (s, delivery, error) => jobs!.recordUndelivered(s, delivery, error),
     });
+    const handlers: Record<JobKind, JobKindHandler> = {
+      batch: {
+        planner: (job) =>
+          createBatchPlanner(
+            (JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request,
+            this.#options.concurrency,
+          ),
+      },
+      crawl: {
+        planner: (job, jobStore) =>
+          createCrawlPlanner(ctx, jobStore, job, (JSON.parse(job.request) as StoredJob<CrawlRequest>).request),
+      },
+    };
     jobs = new JobManager({
       ctx,
       queue: this.#queue,
       memory,
       dispatcher,
-      handlers: {
-        batch: {
-          planner: (job) =>
-            createBatchPlanner(
-              (JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request,
-              this.#options.concurrency,
-            ),
-        },
-        crawl: {
-          planner: (job, jobStore) =>
-            createCrawlPlanner(ctx, jobStore, job, (JSON.parse(job.request) as StoredJob<CrawlRequest>).request),
-        },
-      },
+      handlers,
+      distributed: distributed !== undefined,
       notify: {
         page: (jobId, document) => {
           this.#credits += document.metadata.creditsUsed ?? 0;
@@ -380,6 +419,14 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     });
     dispatcher.kick();
     await store.jobs.deleteExpired().catch(() => undefined);
-    return { ctx, jobs, dispatcher, memory, ...(urlPolicy ? { urlPolicy } : {}) };
+    return {
+      ctx,
+      jobs,
+      dispatcher,
+      memory,
+      handlers,
+      ...(urlPolicy ? { urlPolicy } : {}),
+      ...(distributed ? { distributed } : {}),
+    };
   }
 }

@@ -1,6 +1,19 @@
 export { Crawlkit } from './crawlkit.js';
 export type { CallOptions } from './crawlkit.js';
 export type { CrawlkitOptions } from './options.js';
+export type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
+export type {
+  CrawlkitBackend,
+  BackendConnection,
+  WorkQueue,
+  WorkQueueCounts,
+  WorkItem,
+  WorkHandler,
+  WorkConsumer,
+  Coordination,
+} from './worker/backend.js';
+export { verifyWebhook, WEBHOOK_HEADERS } from './webhooks/signature.js';
+export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks/signature.js';
 export type { LlmOptions } from './llm/llm-options.js';
 export type { CrawlParamsPreviewInput, CrawlParamsPreviewResponse } from './llm/crawl-prompt.js';
 export { CrawlkitError, isCrawlkitError } from './errors.js';

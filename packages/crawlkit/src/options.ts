@@ -2,6 +2,8 @@ import type { Store } from '@crawlkit/cache';
 import type { FetcherOptions, HttpEngineOptions, UrlPolicy } from '@crawlkit/fetcher';
 import type { LanguageModel } from 'ai';
 
+import type { CrawlkitBackend } from './worker/backend.js';
+
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
@@ -13,6 +15,13 @@ export interface CrawlkitOptions {
   storeDir?: string;
   /** A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends. */
   store?: Store | 'memory';
+  /**
+   * A distributed backend, e.g. `redis({ url })` from `@crawlkit/redis`: jobs, results and the page cache live there
+   * (it replaces `store`), and crawl and batch tasks run on worker processes (`ck.startWorker()`, or
+   * `crawlkit worker`) instead of in this one.
+   * @default undefined (jobs run in-process on the embedded store)
+   */
+  backend?: CrawlkitBackend;
   /**
    * Which fetch engine serves pages: HTTP when enough and the browser when options or the page need it (`auto`),
    * or always one of them.
@@ -52,10 +61,33 @@ export interface CrawlkitOptions {
   llm?: LanguageModel | LlmOptions;
   /** Webhook delivery settings. */
   webhooks?: {
-    /** HMAC-SHA256 secret: each delivery carries `X-Firecrawl-Signature: sha256=<hex>`. */
+    /**
+     * HMAC-SHA256 secret: each delivery carries `X-Crawlkit-Signature: sha256=<hex>` (and the same value under
+     * `X-Firecrawl-Signature`) plus a timestamp signature; check them with `verifyWebhook()`.
+     * @default undefined (deliveries are unsigned)
+     */
     secret?: string;
-    /** @default 10000 */ timeoutMs?: number;
-    /** Attempts before an event is given up and recorded in the job's errors. @default 5 */ maxAttempts?: number;
+    /**
+     * Time one delivery attempt may take, in milliseconds.
+     * @default 10000
+     */
+    timeoutMs?: number;
+    /**
+     * Attempts per event before it is given up and recorded in the job's errors (network errors, timeouts, 5xx,
+     * 408 and 429 are retried; other 4xx and URL-policy refusals give up at once).
+     * @default 10
+     */
+    maxAttempts?: number;
+    /**
+     * Delay before the first retry in milliseconds; it doubles per attempt (1 s, 2 s, 4 s, ... with the default).
+     * @default 1000
+     */
+    retryDelayMs?: number;
+    /**
+     * Longest delay between two attempts, in milliseconds.
+     * @default 300000 (5 minutes)
+     */
+    maxRetryDelayMs?: number;
   };
   /** Resume unfinished jobs of the store as soon as the engine starts. @default false */
   resumeJobs?: boolean;
@@ -74,7 +106,7 @@ export interface ResolvedOptions {
   concurrency: number;
   timeoutMs: number;
   extractionBudgetMs: number;
-  webhooks: { secret?: string; timeoutMs: number; maxAttempts: number };
+  webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryDelayMs: number; maxRetryDelayMs: number };
   resumeJobs: boolean;
   cacheMaxBytes: number;
   jobResultTtlMs: number;
@@ -92,7 +124,9 @@ function positiveInt(name: string, value: number | undefined, fallback: number):
 export function resolveOptions(options: CrawlkitOptions): ResolvedOptions {
   const webhooks: ResolvedOptions['webhooks'] = {
     timeoutMs: positiveInt('webhooks.timeoutMs', options.webhooks?.timeoutMs, 10_000),
-    maxAttempts: positiveInt('webhooks.maxAttempts', options.webhooks?.maxAttempts, 5),
+    maxAttempts: positiveInt('webhooks.maxAttempts', options.webhooks?.maxAttempts, 10),
+    retryDelayMs: positiveInt('webhooks.retryDelayMs', options.webhooks?.retryDelayMs, 1_000),
+    maxRetryDelayMs: positiveInt('webhooks.maxRetryDelayMs', options.webhooks?.maxRetryDelayMs, 300_000),
   };
   if (options.webhooks?.secret !== undefined) webhooks.secret = options.webhooks.secret;
   return {

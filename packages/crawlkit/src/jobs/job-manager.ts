@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 import type { Delivery, JobKind, JobRecord, Store, TaskInput } from '@crawlkit/cache';
 import type PQueue from 'p-queue';
 import { v7 as uuidv7 } from 'uuid';
@@ -7,12 +5,16 @@ import { v7 as uuidv7 } from 'uuid';
 import type { EngineContext } from '../context.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document, JobStatus } from '../v2/types.js';
-import { buildPayload, wantsEvent, type StoredDelivery, type WebhookEvent } from '../webhooks/payload.js';
+import { queueWebhookEvent } from '../webhooks/outbox.js';
+import type { StoredDelivery, WebhookEvent } from '../webhooks/payload.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { JobEventSink } from './events.js';
+import { isDeadLocalOwner, leaseOwnerId } from './lease.js';
 import { JobRunner, type JobPlanner } from './runner.js';
 
 const LEASE_TTL_MS = 30_000;
+/** How often a process waiting for another's lease looks again (it takes over once the holder dies or lets go). */
+const LEASE_POLL_MS = 1_000;
 const WATCH_POLL_MS = 1_000;
 
 /** The engine-level events a job produces (the `Crawlkit` instance re-emits them). */
@@ -48,9 +50,13 @@ export class JobManager {
   readonly #dispatcher: WebhookDispatcher;
   readonly #handlers: Record<JobKind, JobKindHandler>;
   readonly #notify: JobNotifications;
-  readonly #owner = randomUUID();
+  readonly #owner = leaseOwnerId();
+  /** Aborted by `close()`: wakes jobs waiting for a lease. */
+  readonly #closing = new AbortController();
   readonly #runners = new Map<string, { runner: JobRunner; done: Promise<void> }>();
   readonly #waiters = new Map<string, Set<() => void>>();
+  /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
+  readonly #distributed: boolean;
   #closed = false;
 
   constructor(options: {
@@ -60,7 +66,9 @@ export class JobManager {
     dispatcher: WebhookDispatcher;
     handlers: Record<JobKind, JobKindHandler>;
     notify: JobNotifications;
+    distributed?: boolean;
   }) {
+    this.#distributed = options.distributed ?? false;
     this.#ctx = options.ctx;
     this.#queue = options.queue;
     this.#memory = options.memory;
@@ -111,6 +119,7 @@ export class JobManager {
   /** Starts (or resumes) running a job in this process, unless it already runs here or elsewhere. */
   start(job: JobRecord, store: Store): void {
     if (this.#closed || this.#runners.has(job.id) || job.status !== 'scraping') return;
+    if (this.#distributed && store === this.#ctx.store) return;
     const planner = this.#handlers[job.kind].planner(job, store);
     const runner = new JobRunner({
       ctx: this.#ctx,
@@ -127,10 +136,37 @@ export class JobManager {
     this.#runners.set(job.id, { runner, done });
   }
 
+  /**
+   * Takes the job's lease, waiting while another live process holds it. A lease left by a crashed process of this
+   * host is taken over at once; any other is taken when it expires or is released. Gives up (false) when the job
+   * finishes elsewhere, is cancelled or deleted, or this engine closes.
+   */
+  async #lease(id: string, store: Store): Promise<boolean> {
+    for (;;) {
+      if (this.#closed) return false;
+      if (await store.jobs.acquireLease(id, this.#owner, LEASE_TTL_MS)) return true;
+      const holder = await store.jobs.leaseHolder?.(id);
+      // releaseLease is a compare-and-swap on the owner: if the dead owner's lease was already taken, it is a no-op.
+      if (holder && isDeadLocalOwner(holder.owner)) {
+        await store.jobs.releaseLease(id, holder.owner);
+        continue;
+      }
+      const current = await store.jobs.get(id);
+      if (!current || current.status !== 'scraping') return false;
+      await delay(LEASE_POLL_MS, this.#closing.signal);
+    }
+  }
+
   async #drive(runner: JobRunner, job: JobRecord, store: Store): Promise<void> {
-    if (!(await store.jobs.acquireLease(job.id, this.#owner, LEASE_TTL_MS))) return;
+    if (!(await this.#lease(job.id, store))) return;
     const renew = setInterval(() => {
-      store.jobs.acquireLease(job.id, this.#owner, LEASE_TTL_MS).catch(() => undefined);
+      store.jobs
+        .acquireLease(job.id, this.#owner, LEASE_TTL_MS)
+        .then((held) => {
+          // Another process took the job over (this one looked dead or stalled): let it drive alone.
+          if (!held) runner.stop();
+        })
+        .catch(() => undefined);
     }, LEASE_TTL_MS / 3);
     renew.unref();
     try {
@@ -232,6 +268,7 @@ export class JobManager {
   /** Stops running jobs without cancelling them (they stay resumable) and waits for their pages to settle. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     for (const { runner } of this.#runners.values()) runner.stop();
     await Promise.allSettled([...this.#runners.values()].map((r) => r.done));
     for (const id of this.#waiters.keys()) this.#signal(id);
@@ -247,17 +284,35 @@ export class JobManager {
     });
   }
 
+  /** The event sink of jobs in `store`, for a distributed worker running their tasks. */
+  eventSink(store: Store): JobEventSink {
+    return this.#sink(store);
+  }
+
+  /** Marks a job whose tasks have all settled completed (a distributed worker calls it once per job). */
+  async completeJob(job: JobRecord, store: Store): Promise<void> {
+    const now = Date.now();
+    await store.jobs.update(job.id, {
+      status: 'completed',
+      completedAt: now,
+      expiresAt: now + this.#ctx.options.jobResultTtlMs,
+    });
+    await this.#event(store, job, 'completed', true);
+    this.#notify.finished(job.id, job.kind, 'completed');
+    this.#signal(job.id);
+  }
+
   #sink(store: Store): JobEventSink {
     return {
-      page: async (job, document) => {
-        await this.#event(store, job, 'page', true, [document]);
+      page: async (job, document, taskKey) => {
+        await this.#event(store, job, 'page', true, [document], undefined, taskKey);
       },
       pageStored: (job, document) => {
         this.#notify.page(job.id, document);
         this.#signal(job.id);
       },
-      pageFailed: async (job, sourceURL, error) => {
-        await this.#event(store, job, 'page', false, [{ metadata: { sourceURL } }], error);
+      pageFailed: async (job, sourceURL, error, taskKey) => {
+        await this.#event(store, job, 'page', false, [{ metadata: { sourceURL } }], error, taskKey);
         this.#notify.pageError(job.id, sourceURL, error);
         this.#signal(job.id);
       },
@@ -285,28 +340,16 @@ export class JobManager {
     success: boolean,
     data?: Document[] | { metadata: { sourceURL: string } }[],
     error?: string,
+    taskKey?: string,
   ): Promise<void> {
-    const { webhook } = JSON.parse(job.request) as StoredJob<unknown>;
-    if (!webhook || !wantsEvent(webhook, event)) return;
-    const webhookId = randomUUID();
-    const body = buildPayload({
-      kind: job.kind,
+    const queued = await queueWebhookEvent(store, job, {
       event,
-      jobId: job.id,
-      webhookId,
-      webhook,
       success,
       ...(data ? { data } : {}),
       ...(error !== undefined ? { error } : {}),
+      ...(taskKey !== undefined ? { taskKey } : {}),
     });
-    const stored: StoredDelivery = { url: webhook.url, headers: webhook.headers, body };
-    await store.deliveries.enqueue({
-      id: webhookId,
-      jobId: job.id,
-      payload: JSON.stringify(stored),
-      nextAttemptAt: Date.now(),
-    });
-    this.#dispatcher.kick();
+    if (queued) this.#dispatcher.kick();
   }
 
   #signal(id: string): void {
@@ -332,4 +375,17 @@ export class JobManager {
       waiters.add(done);
     });
   }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -208,7 +208,7 @@ export class JobRunner {
       await this.#store.tasks.complete(jobId, { key: task.key, credits: 0 });
     } else if (outcome.success && !after.reject) {
       const document = outcome.document;
-      await this.#events.page(this.#job, document);
+      await this.#events.page(this.#job, document, task.key);
       await this.#store.tasks.complete(jobId, {
         key: task.key,
         credits: outcome.credits,
@@ -218,7 +218,7 @@ export class JobRunner {
     } else {
       const failure = outcome.success ? after.reject! : { code: outcome.error.code, error: outcome.error.error };
       const error = { url: task.url, error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
-      await this.#events.pageFailed(this.#job, meta.sourceURL ?? task.url, error.error);
+      await this.#events.pageFailed(this.#job, meta.sourceURL ?? task.url, error.error, task.key);
       await this.#store.tasks.complete(jobId, { key: task.key, credits: 0, error });
     }
     this.#events.settled?.(this.#job);

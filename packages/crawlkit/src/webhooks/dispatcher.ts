@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
-
 import type { Delivery, Store } from '@crawlkit/cache';
 
 import type { StoredDelivery } from './payload.js';
+import { deliveryHeaders } from './signature.js';
 
 /** Sends one HTTP POST; resolves with the status code, rejects on network errors. */
 export type PostJson = (
@@ -14,127 +13,184 @@ export type PostJson = (
 
 export interface DispatcherOptions {
   post: PostJson;
+  /** HMAC-SHA256 secret for the signature headers; unsigned without it. */
   secret?: string;
+  /** Time one delivery attempt may take, in milliseconds. */
   timeoutMs: number;
+  /** Attempts per event before it is given up. */
   maxAttempts: number;
-  /** Called when an event is given up after `maxAttempts`. */
+  /** Delay before the first retry in milliseconds; doubles per attempt. */
+  retryDelayMs: number;
+  /** Longest delay between two attempts, in milliseconds. @default 300000 */
+  maxRetryDelayMs?: number;
+  /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
+  lanes?: number;
+  /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
   onGiveUp(store: Store, delivery: Delivery, error: string): Promise<void>;
-  /** First retry delay; doubles per attempt. @default 1000 */
-  baseDelayMs?: number;
 }
 
-const TICK_MS = 250;
-const BATCH = 32;
+/** Errors of the POST that retrying cannot fix: the target is refused by the URL policy or is not a web URL. */
+const PERMANENT_CODES = new Set(['URL_BLOCKED', 'SCRAPE_UNSUPPORTED_PROTOCOL', 'SCRAPE_INVALID_URL']);
+
+/** Longest sleep between two looks at the outbox (another process may have queued events). */
+const IDLE_POLL_MS = 5_000;
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
 
 /**
- * Delivers the webhook outbox of one or more stores: in order per job, with a timeout, exponential back-off on
- * network errors and 5xx, and a give-up count. Runs beside scraping and never blocks it; pending deliveries are in
- * the store, so they survive a restart.
+ * Delivers the webhook outbox of one or more stores in the background: one event at a time per job (so a job's
+ * events arrive in order), several jobs at once, each attempt with a timeout, exponential back-off on network errors
+ * and 5xx, and a give-up count. It never blocks scraping: pages only append to the outbox. Pending deliveries are
+ * in the store, so they survive a restart and are picked up by the next engine on the same store.
  */
 export class WebhookDispatcher {
   readonly #stores: () => Store[];
   readonly #options: DispatcherOptions;
+  /** Job ids with a delivery in flight, and the promise of that send. */
+  readonly #inflight = new Map<string, Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #closed = false;
+  #timerAt = Number.POSITIVE_INFINITY;
+  #round: Promise<void> | undefined;
   #again = false;
+  #closed = false;
 
   constructor(stores: () => Store[], options: DispatcherOptions) {
     this.#stores = stores;
     this.#options = options;
   }
 
-  /** Asks for a delivery round soon (after new events were queued). */
+  /** Asks for a look at the outbox soon (after new events were queued or a send finished). */
   kick(): void {
     if (this.#closed) return;
-    if (this.#running) {
+    if (this.#round) {
       this.#again = true;
       return;
     }
     this.#schedule(0);
   }
 
-  /** Resolves when nothing is pending or being sent (tests, shutdown). */
-  async drain(timeoutMs = 30_000): Promise<void> {
+  /** Resolves when nothing is pending or in flight, or after `timeoutMs` (tests, benchmarks). */
+  async drain(timeoutMs = 30_000): Promise<boolean> {
     const end = Date.now() + timeoutMs;
     while (Date.now() < end) {
-      await this.#running;
+      await this.#round;
+      await Promise.allSettled(this.#inflight.values());
       let pending = 0;
-      for (const store of this.#stores()) pending += (await store.deliveries.pending()).length;
-      if (pending === 0) return;
+      for (const store of this.#stores()) pending += (await store.deliveries.due(Number.MAX_SAFE_INTEGER, 1)).length;
+      if (pending === 0 && this.#inflight.size === 0) return true;
       this.kick();
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 25));
     }
+    return false;
   }
 
+  /** Stops sending; waits for the attempts in flight to finish and be recorded. */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
-    await this.#running;
+    this.#timer = undefined;
+    await this.#round;
+    await Promise.allSettled(this.#inflight.values());
   }
 
   #schedule(ms: number): void {
-    if (this.#timer || this.#closed) return;
+    if (this.#closed) return;
+    const at = Date.now() + ms;
+    if (this.#timer) {
+      if (at >= this.#timerAt) return;
+      clearTimeout(this.#timer);
+    }
+    this.#timerAt = at;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#running = this.#round().finally(() => {
-        this.#running = undefined;
-      });
+      this.#timerAt = Number.POSITIVE_INFINITY;
+      this.#round = this.#look()
+        .catch(() => undefined)
+        .finally(() => {
+          this.#round = undefined;
+          if (this.#again) {
+            this.#again = false;
+            this.#schedule(0);
+          }
+        });
     }, ms);
     this.#timer.unref();
   }
 
-  async #round(): Promise<void> {
-    let next = Number.POSITIVE_INFINITY;
+  /** Starts a send for each job whose next event is due and has none in flight; plans the next look. */
+  async #look(): Promise<void> {
+    const lanes = this.#options.lanes ?? 16;
+    let next = Date.now() + IDLE_POLL_MS;
     for (const store of this.#stores()) {
-      const due = await store.deliveries.due(Date.now(), BATCH);
-      await Promise.all(due.map((d) => this.#send(store, d)));
-      for (const pending of await store.deliveries.pending()) next = Math.min(next, pending.nextAttemptAt);
+      if (this.#closed) return;
+      const free = lanes - this.#inflight.size;
+      if (free <= 0) break;
+      // Heads of every job with something pending, due or not: the due ones are sent, the others set the timer.
+      const heads = await store.deliveries.due(Number.MAX_SAFE_INTEGER, free + this.#inflight.size);
+      const now = Date.now();
+      for (const head of heads) {
+        if (this.#inflight.has(head.jobId)) continue;
+        if (head.nextAttemptAt > now) {
+          next = Math.min(next, head.nextAttemptAt);
+          continue;
+        }
+        if (this.#inflight.size >= lanes) break;
+        const sending = this.#send(store, head)
+          .catch(() => undefined)
+          .finally(() => {
+            this.#inflight.delete(head.jobId);
+            this.kick();
+          });
+        this.#inflight.set(head.jobId, sending);
+      }
     }
-    if (this.#closed) return;
-    if (this.#again) {
-      this.#again = false;
-      this.#schedule(0);
-    } else if (Number.isFinite(next)) {
-      this.#schedule(Math.max(TICK_MS / 5, Math.min(next - Date.now(), 5_000)));
+    if (this.#inflight.size === 0 || next < Date.now() + IDLE_POLL_MS) {
+      this.#schedule(Math.max(0, next - Date.now()));
     }
   }
 
   async #send(store: Store, delivery: Delivery): Promise<void> {
     const stored = JSON.parse(delivery.payload) as StoredDelivery;
     const body = JSON.stringify(stored.body);
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...stored.headers };
-    if (this.#options.secret) {
-      headers['x-firecrawl-signature'] =
-        `sha256=${createHmac('sha256', this.#options.secret).update(body).digest('hex')}`;
-    }
-    let error: string | undefined;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      ...stored.headers,
+      ...deliveryHeaders({ body, deliveryId: delivery.id, secret: this.#options.secret }),
+    };
+    const attempts = delivery.attempts + 1;
+    let error: string;
     try {
       const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs);
       if (status >= 200 && status < 300) {
-        await store.deliveries.update(delivery.id, { state: 'delivered', attempts: delivery.attempts + 1 });
+        await store.deliveries.update(delivery.id, { state: 'delivered', attempts, lastError: undefined });
         return;
       }
       error = `the webhook answered HTTP ${status}`;
       if (status < 500 && status !== 408 && status !== 429) {
         // A client error will not get better by retrying.
-        await this.#giveUp(store, delivery, error);
+        await this.#giveUp(store, { ...delivery, attempts }, error);
         return;
       }
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
+      if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
+        await this.#giveUp(store, { ...delivery, attempts }, error);
+        return;
+      }
     }
-    const attempts = delivery.attempts + 1;
     if (attempts >= this.#options.maxAttempts) {
       await this.#giveUp(store, { ...delivery, attempts }, error);
       return;
     }
-    const delay = (this.#options.baseDelayMs ?? 1000) * 2 ** (attempts - 1);
+    const delay = Math.min(this.#options.retryDelayMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs ?? 300_000);
     await store.deliveries.update(delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
   }
 
   async #giveUp(store: Store, delivery: Delivery, error: string): Promise<void> {
-    await store.deliveries.update(delivery.id, { state: 'failed', attempts: delivery.attempts + 1, lastError: error });
-    await this.#options.onGiveUp(store, delivery, error);
+    await store.deliveries.update(delivery.id, { state: 'failed', attempts: delivery.attempts, lastError: error });
+    await this.#options.onGiveUp(store, delivery, error).catch(() => undefined);
   }
 }

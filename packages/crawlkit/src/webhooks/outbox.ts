@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+
+import { isStoreError, type JobRecord, type Store } from '@crawlkit/cache';
+import { v5 as uuidv5 } from 'uuid';
+
+import type { Webhook } from '../v2/jobs.js';
+import type { Document } from '../v2/types.js';
+import { buildPayload, wantsEvent, type StoredDelivery, type WebhookEvent } from './payload.js';
+import { RESERVED_HEADERS } from './signature.js';
+
+/** One job event for the webhook outbox. */
+export interface JobWebhookEvent {
+  event: WebhookEvent;
+  success: boolean;
+  /** `[document]` for a page, `[{ metadata: { sourceURL } }]` for a failed page. */
+  data?: Document[] | { metadata: { sourceURL: string } }[];
+  error?: string;
+  /**
+   * The task a page event is about. Its delivery id is derived from the job id and this key, so a page scraped again
+   * after a crash (before its completion was stored) does not queue a second event.
+   */
+  taskKey?: string;
+}
+
+const webhooks = new WeakMap<JobRecord, Webhook | null>();
+
+/** The webhook of a job's stored request (parsed once per job record). */
+export function jobWebhook(job: JobRecord): Webhook | undefined {
+  let webhook = webhooks.get(job);
+  if (webhook === undefined) {
+    webhook = (JSON.parse(job.request) as { webhook?: Webhook }).webhook ?? null;
+    webhooks.set(job, webhook);
+  }
+  return webhook ?? undefined;
+}
+
+function userHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !RESERVED_HEADERS.has(name.toLowerCase())));
+}
+
+/**
+ * Appends a job event to the store's webhook outbox when the job has a webhook that asked for it. Returns whether
+ * an event was queued. The dispatcher sends it in the background, in order after the job's earlier events.
+ */
+export async function queueWebhookEvent(store: Store, job: JobRecord, input: JobWebhookEvent): Promise<boolean> {
+  const webhook = jobWebhook(job);
+  if (!webhook || !wantsEvent(webhook, input.event)) return false;
+  const webhookId = input.taskKey !== undefined ? uuidv5(`${input.event}\n${input.taskKey}`, job.id) : randomUUID();
+  const body = buildPayload({
+    kind: job.kind,
+    event: input.event,
+    jobId: job.id,
+    webhookId,
+    webhook,
+    success: input.success,
+    ...(input.data ? { data: input.data } : {}),
+    ...(input.error !== undefined ? { error: input.error } : {}),
+  });
+  const stored: StoredDelivery = { url: webhook.url, headers: userHeaders(webhook.headers), body };
+  try {
+    await store.deliveries.enqueue({
+      id: webhookId,
+      jobId: job.id,
+      payload: JSON.stringify(stored),
+      nextAttemptAt: Date.now(),
+    });
+  } catch (error) {
+    // The page was scraped again after a crash: its event is already in the outbox.
+    if (isStoreError(error) && error.code === 'STORE_DELIVERY_EXISTS') return false;
+    throw error;
+  }
+  return true;
+}
