@@ -221,6 +221,17 @@ describe('json format', () => {
     expect((response as ErrorResponse).error).toContain('model crashed');
   });
 
+  it('runs the model call inside the scrape timeout', async () => {
+    const ck = engine();
+    llm.enqueue({ content: '{}', delayMs: 5_000 });
+    const response = await ck.scrape({
+      url: `${site.url}/llm/product`,
+      timeout: 1_000,
+      formats: [{ type: 'json', prompt: 'x' }],
+    });
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+  });
+
   it('trims long pages to the token budget with the reference warning', async () => {
     const ck = engine({
       llm: { model: createOpenAICompatible({ name: 'local', baseURL: llm.url }).chatModel('m'), maxInputTokens: 300 },
