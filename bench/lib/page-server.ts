@@ -1,0 +1,39 @@
+// A static HTTP server for benchmarks: serves in-memory pages on 127.0.0.1 with an ephemeral port, nothing else
+// (no logging, no request list), so that it costs every client the same and grows no memory over a run.
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface PageServer {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `pages` (path such as `/0001.html` → HTML) as `text/html; charset=utf-8` with a Content-Length. */
+export async function startPageServer(pages: ReadonlyMap<string, string>): Promise<PageServer> {
+  const bodies = new Map([...pages].map(([path, html]) => [path, Buffer.from(html, 'utf8')]));
+  const sockets = new Set<Socket>();
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const body = bodies.get(req.url ?? '');
+    if (!body) {
+      res.writeHead(404, { 'content-type': 'text/plain', 'content-length': 9 }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

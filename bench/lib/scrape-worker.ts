@@ -1,0 +1,81 @@
+// Child process of bench/scrape-http.ts: one row (runner + concurrency), driven batch by batch over IPC so that the
+// parent can interleave the rows finely. Messages in: `{ warm: urls }`, `{ run: urls }`, `{ exit: true }`; out: one
+// reply each (`BatchResult` for `run`, `{ peakRssMB }` for `exit`).
+//
+//   fork('bench/lib/scrape-worker.ts', [runner, concurrency | 'default', defaultConcurrency])
+//   BENCH_CPU_PROFILE=<file> profiles from the first `run` batch to exit (warm-up and module loading left out).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+
+import { createRunner, type RunnerName } from './scrape-runners.ts';
+
+export interface BatchResult {
+  pages: number;
+  ms: number;
+  /** Pages that produced no output. */
+  failed: number;
+  outputChars: number;
+}
+
+export type WorkerMessage = { warm: string[] } | { run: string[] } | { exit: true };
+
+/**
+ * This process's peak RSS (VmHWM). Not `resourceUsage().maxRSS`: on Linux that keeps the high-water mark of the
+ * parent the child was forked from, which holds every page.
+ */
+function peakRssMB(): number {
+  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  return kb ? Math.round(Number(kb) / 1024) : Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
+const [name, concurrencyArg, defaultArg] = process.argv.slice(2);
+const runner = await createRunner(
+  name as RunnerName,
+  concurrencyArg === 'default' ? undefined : Number(concurrencyArg),
+  Number(defaultArg),
+);
+const profileFile = process.env['BENCH_CPU_PROFILE'];
+let session: Session | undefined;
+let profiling = false;
+if (profileFile) {
+  session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+}
+
+const send = (message: unknown) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+
+process.on('message', (message: WorkerMessage) => {
+  void (async () => {
+    if ('exit' in message) {
+      await runner.close();
+      if (session && profileFile) {
+        writeFileSync(profileFile, JSON.stringify((await session.post('Profiler.stop')).profile));
+        session.disconnect();
+      }
+      await send({ peakRssMB: peakRssMB() });
+      process.exit(0);
+    }
+    if ('warm' in message) {
+      await runner.run(message.warm);
+      await send({ warmed: true });
+      return;
+    }
+    if (session && !profiling) {
+      profiling = true;
+      await session.post('Profiler.start');
+    }
+    const t0 = performance.now();
+    const out = await runner.run(message.run);
+    const ms = performance.now() - t0;
+    const result: BatchResult = {
+      pages: out.length,
+      ms,
+      failed: out.filter((n) => n === 0).length,
+      outputChars: out.reduce((a, b) => a + b, 0),
+    };
+    await send(result);
+  })();
+});
+await send({ ready: true });

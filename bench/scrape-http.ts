@@ -1,0 +1,238 @@
+// Scrape throughput over HTTP: pages per second and peak RSS of crawlkit's `scrape()` (markdown, links, metadata,
+// main content) over the WCXB dev pages served by a local HTTP server, beside the naive pipeline (fetch + jsdom +
+// Readability.js + turndown) and the parse-only floor (undici + htmlparser2, no output), in the same run.
+//
+// Data: WCXB v1.0 by Murrough Foley, CC-BY-4.0 (read from ../shared/datasets/wcxb-dev, never copied here).
+//
+//   pnpm bench:scrape                every 3rd page (499), ~6 minutes on 2 shared cores (the naive row is most of it)
+//   pnpm bench:scrape --quick        every 25th page (60), ~1 minute
+//   options: --every N (every Nth page; 1 = all 1,497, ~17 minutes), --no-naive (skip the naive row),
+//            --profile (CPU profile of crawlkit's row also in --quick), --dataset DIR (the folder holding wcxb-dev)
+//
+// Method: every row is a long-lived child process (so its peak RSS is its own, and it loads only its own row's
+// libraries) that first processes 10 pages untimed (JIT warm-up). The pages are cut into batches of 50; each batch
+// goes to every row in turn, in an order rotating by batch, so that all rows meet the same background load on a
+// shared machine. A row's pages/s is the median over batches; its peak RSS the high-water mark of its processes
+// (the naive row's child is replaced every 150 pages: jsdom leaks across thousands of windows). The server runs in
+// this process and serves every row alike. Then a CPU profile of crawlkit's default row over the first 125 pages
+// (timed region only) shows where its time goes.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { summarizeProfile, type HotSpot, type ProfileSummary } from './lib/cpu-profile.ts';
+import { startPageServer } from './lib/page-server.ts';
+import { finish, goal, isQuick, median, withRatios, type Row } from './lib/report.ts';
+import type { RunnerName } from './lib/scrape-runners.ts';
+import type { BatchResult, WorkerMessage } from './lib/scrape-worker.ts';
+import { loadWcxbPages } from './lib/wcxb.ts';
+
+/** crawlkit's default `concurrency` (CrawlkitOptions); the reference rows use the same. */
+const DEFAULT_CONCURRENCY = 16;
+const WARM_UP = 10;
+const PROFILE_PAGES = 125;
+const GOAL_VS_NAIVE = 5;
+const GOAL_VS_FLOOR = 3;
+const WORKER = join(import.meta.dirname, 'lib', 'scrape-worker.ts');
+
+const args = process.argv.slice(2);
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = isQuick(args);
+const every = Number(arg('--every') ?? (quick ? 25 : 3));
+const BATCH = quick ? 20 : 50;
+const datasetRoot =
+  arg('--dataset') ?? process.env['CK_DATASETS'] ?? join(import.meta.dirname, '../../shared/datasets');
+
+interface RowSpec {
+  label: string;
+  runner: RunnerName;
+  /** `default` = crawlkit's default concurrency (the reference rows use the same number). */
+  concurrency: number | 'default';
+  /** Replace the child after this many pages. */
+  recycleAfter?: number;
+}
+
+const CRAWLKIT = `crawlkit scrape() c=${DEFAULT_CONCURRENCY} (default)`;
+const NAIVE = `naive: fetch+jsdom+Readability+turndown c=${DEFAULT_CONCURRENCY}`;
+const FLOOR = `floor: undici+htmlparser2 parse c=${DEFAULT_CONCURRENCY}`;
+const specs: RowSpec[] = [
+  { label: CRAWLKIT, runner: 'crawlkit', concurrency: 'default' },
+  { label: 'crawlkit scrape() c=1', runner: 'crawlkit', concurrency: 1 },
+  ...(args.includes('--no-naive')
+    ? []
+    : [{ label: NAIVE, runner: 'naive' as const, concurrency: 'default' as const, recycleAfter: 150 }]),
+  { label: FLOOR, runner: 'floor', concurrency: 'default' },
+  { label: 'floor: undici+htmlparser2 parse c=1', runner: 'floor', concurrency: 1 },
+];
+
+/** A row's child process, one request at a time. */
+class Worker {
+  readonly #child: ChildProcess;
+  #pending: { resolve: (m: unknown) => void; reject: (e: Error) => void } | undefined;
+  pages = 0;
+
+  constructor(spec: RowSpec, env: NodeJS.ProcessEnv = process.env) {
+    this.#child = fork(WORKER, [spec.runner, String(spec.concurrency), String(DEFAULT_CONCURRENCY)], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env,
+    });
+    const ready = new Promise((resolve, reject) => (this.#pending = { resolve, reject }));
+    this.ready = ready.then(() => undefined);
+    this.#child.on('message', (m) => {
+      const p = this.#pending;
+      this.#pending = undefined;
+      p?.resolve(m);
+    });
+    this.#child.on('exit', (code) => this.#pending?.reject(new Error(`${spec.label}: worker exited (${code})`)));
+  }
+
+  readonly ready: Promise<void>;
+
+  request<T>(message: WorkerMessage): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#pending = { resolve: resolve as (m: unknown) => void, reject };
+      this.#child.send(message);
+    });
+  }
+
+  /** Ends the child; resolves its peak RSS in MB. */
+  async exit(): Promise<number> {
+    const { peakRssMB } = await this.request<{ peakRssMB: number }>({ exit: true });
+    return peakRssMB;
+  }
+}
+
+const pages = loadWcxbPages(join(datasetRoot, 'wcxb-dev')).filter((_, i) => i % every === 0);
+const server = await startPageServer(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+const urls = pages.map((p) => `${server.url}/${p.id}.html`);
+const batches: string[][] = [];
+for (let i = 0; i < urls.length; i += BATCH) batches.push(urls.slice(i, i + BATCH));
+const totalMB = pages.reduce((s, p) => s + Buffer.byteLength(p.html), 0) / 1e6;
+console.log(
+  `scrape-http: ${pages.length} WCXB dev pages (${totalMB.toFixed(1)} MB), ${batches.length} batches of up to ${BATCH}, ${specs.length} rows interleaved`,
+);
+
+async function startWorker(spec: RowSpec, env?: NodeJS.ProcessEnv): Promise<Worker> {
+  const worker = new Worker(spec, env);
+  await worker.ready;
+  await worker.request({ warm: urls.slice(0, WARM_UP) });
+  return worker;
+}
+
+interface RowState {
+  worker: Worker;
+  batches: BatchResult[];
+  peakRssMB: number;
+}
+const states: RowState[] = [];
+for (const spec of specs) states.push({ worker: await startWorker(spec), batches: [], peakRssMB: 0 });
+
+const started = performance.now();
+for (const [b, batch] of batches.entries()) {
+  for (let k = 0; k < specs.length; k++) {
+    const r = (k + b) % specs.length;
+    const spec = specs[r]!;
+    const state = states[r]!;
+    if (spec.recycleAfter !== undefined && state.worker.pages + batch.length > spec.recycleAfter) {
+      state.peakRssMB = Math.max(state.peakRssMB, await state.worker.exit());
+      state.worker = await startWorker(spec);
+    }
+    state.batches.push(await state.worker.request<BatchResult>({ run: batch }));
+    state.worker.pages += batch.length;
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  console.log(`  batch ${b + 1}/${batches.length} done (${elapsed.toFixed(0)} s)`);
+}
+for (const state of states) state.peakRssMB = Math.max(state.peakRssMB, await state.worker.exit());
+
+// Where crawlkit's time goes: a CPU profile of its default row (timed region only).
+let profile: ProfileSummary | undefined;
+if (!quick || args.includes('--profile')) {
+  const dir = mkdtempSync(join(tmpdir(), 'ck-bench-scrape-prof-'));
+  const file = join(dir, 'crawlkit.cpuprofile');
+  const worker = await startWorker(specs[0]!, { ...process.env, BENCH_CPU_PROFILE: file });
+  await worker.request({ run: urls.slice(0, PROFILE_PAGES) });
+  await worker.exit();
+  profile = summarizeProfile(file, resolve(import.meta.dirname, '..'), 15);
+  rmSync(dir, { recursive: true, force: true });
+}
+await server.close();
+
+const rate = (w: BatchResult): number => w.pages / (w.ms / 1000);
+const rows: Row[] = specs.map((spec, r) => {
+  const { batches: bs, peakRssMB } = states[r]!;
+  const pagesDone = bs.reduce((a, w) => a + w.pages, 0);
+  const ms = bs.reduce((a, w) => a + w.ms, 0);
+  return {
+    row: spec.label,
+    'pages/s': Math.round(median(bs.map(rate)) * 10) / 10,
+    'pages/s overall': Math.round((pagesDone / (ms / 1000)) * 10) / 10,
+    'ms/page': Math.round((ms / pagesDone) * 100) / 100,
+    'peak RSS MB': peakRssMB,
+    failed: bs.reduce((a, w) => a + w.failed, 0),
+  };
+});
+const pps = (label: string): number => {
+  const v = rows.find((r) => r.row === label)?.['pages/s'];
+  return typeof v === 'number' ? v : Number.NaN;
+};
+const ck = pps(CRAWLKIT);
+const vsNaive = ck / pps(NAIVE);
+const floorOverCk = pps(FLOOR) / ck;
+
+finish({
+  name: 'scrape-http',
+  title: `scrape-http: ${pages.length} WCXB dev pages over local HTTP, pages/s = median over ${batches.length} interleaved batches`,
+  quick,
+  columns: ['row', 'pages/s', 'vs crawlkit', 'pages/s overall', 'ms/page', 'peak RSS MB', 'failed'],
+  rows: withRatios(rows, 'pages/s', CRAWLKIT),
+  notes: [
+    `'vs crawlkit' = the row's pages/s over crawlkit's at the default concurrency; 'failed' = pages with no output.`,
+    ...(profile ? profileNotes(profile) : []),
+  ],
+  goals: [
+    goal(
+      'scrape-http.vs-naive',
+      `scrape-http >= ${GOAL_VS_NAIVE}x the naive pipeline's pages/s`,
+      vsNaive,
+      GOAL_VS_NAIVE,
+      Number.isFinite(vsNaive) ? `${vsNaive.toFixed(1)}x (${ck} vs ${pps(NAIVE)} pages/s)` : 'naive row not run',
+    ),
+    goal(
+      'scrape-http.vs-floor',
+      `scrape-http within ${GOAL_VS_FLOOR}x of the parse-only floor`,
+      floorOverCk,
+      GOAL_VS_FLOOR,
+      `floor ${floorOverCk.toFixed(2)}x crawlkit (${pps(FLOOR)} vs ${ck} pages/s)`,
+      { atMost: true },
+    ),
+  ],
+  data: {
+    attribution: 'WCXB v1.0 by Murrough Foley, CC-BY-4.0',
+    pages: pages.length,
+    every,
+    batch: BATCH,
+    warmUpPages: WARM_UP,
+    defaultConcurrency: DEFAULT_CONCURRENCY,
+    request: { formats: ['markdown', 'links'], onlyMainContent: true, maxAge: 0, storeInCache: false },
+    engine: { store: 'memory', engine: 'http' },
+    ...(profile ? { profile } : {}),
+    perBatch: Object.fromEntries(specs.map((s, r) => [s.label, states[r]!.batches])),
+  },
+});
+
+function profileNotes(p: ProfileSummary): string[] {
+  const line = (h: HotSpot) =>
+    `  ${(h.share * 100).toFixed(1).padStart(5)}%  ${String(h.selfMs).padStart(6)} ms  ${h.name}`;
+  return [
+    `\nwhere crawlkit's time goes (CPU profile of the default row over ${PROFILE_PAGES} pages, ${p.totalMs} ms, self time)`,
+    ' by file:',
+    ...p.files.slice(0, 12).map(line),
+    ' by function:',
+    ...p.functions.slice(0, 15).map(line),
+  ];
+}
