@@ -38,6 +38,7 @@ const send = (body: string) => (_req: unknown, res: ServerResponse) => {
 
 const routes: Routes = {
   '/llm/product': send(PRODUCT),
+  '/llm/empty': send(html('Empty', '')),
   '/llm/long': send(
     html('Long', `<h1>Long</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing.</p>'.repeat(400)}`),
   ),
@@ -260,6 +261,14 @@ describe('summary format', () => {
     const doc = data(await ck.scrape({ url: `${site.url}/llm/product`, formats: ['summary'] }));
     expect(doc.summary).toContain('The Aurora is a dimmable LED desk lamp');
     expect(doc.warning).toMatch(/No language model is configured: the summary is extractive/);
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('is empty for a page without text, without a model call', async () => {
+    const ck = engine();
+    const doc = data(await ck.scrape({ url: `${site.url}/llm/empty`, formats: ['summary'] }));
+    expect(doc.summary).toBe('');
+    expect(doc.warning).toBeUndefined();
     expect(llm.requests).toHaveLength(0);
   });
 

@@ -38,6 +38,10 @@ export async function runPostprocessors(ctx: EngineContext, input: PostprocessIn
   for (const format of request.formats) {
     switch (format.type) {
       case 'summary': {
+        if (markdown.trim() === '') {
+          document.summary = '';
+          break;
+        }
         if (!ctx.llm.configured) {
           document.summary = summarizeExtractive(markdown);
           warnings.push(NO_MODEL_SUMMARY);
