@@ -14,3 +14,21 @@ export type { PdfContent, PdfOptions } from './pdf/extract-pdf.js';
 export { parseHtml } from './dom/parse.js';
 export { ExtractorError } from './errors.js';
 export type { ExtractorErrorCode } from './errors.js';
+// Change tracking: comparison rule and git-style diff
+export { comparableText, diffMarkdown, isSameText } from './diff/index.js';
+export type { DiffChange, DiffChunk, DiffFile, MarkdownDiff, MarkdownDiffOptions } from './diff/index.js';
+// Branding: in-page collector and profile builder
+export { BRANDING_SCRIPT, buildBranding, cleanFontName, parseFontStack } from './branding/index.js';
+export type {
+  BrandingProfile,
+  BrandingSnapshot,
+  BrandingColors,
+  BrandingFont,
+  BrandingTypography,
+  BrandingSpacing,
+  BrandingComponents,
+  BrandingButton,
+  BrandingInput,
+  BrandingImages,
+  BrandingPersonality,
+} from './branding/index.js';

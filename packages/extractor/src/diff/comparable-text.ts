@@ -1,0 +1,66 @@
+/**
+ * The comparison rule of change tracking. Two versions of a page are the same when their comparable texts are
+ * equal; the comparable text is the markdown with what is not content taken out:
+ *
+ * 1. `[iframe](...)` links are dropped: embeds carry per-load URLs.
+ * 2. Query strings and fragments of image URLs are dropped (`![logo](/logo.png?v=1712)` → `![logo](/logo.png)`):
+ *    cache busters and resizing parameters change on every deploy without the image changing.
+ * 3. On lines that label a timestamp ("Last updated", "Modified", "Generated", "Rendered", "Retrieved", "As of",
+ *    "Current time", "Page loaded"), dates, times, weekdays and relative times ("5 minutes ago", "just now") are
+ *    dropped. Dates anywhere else are content (an event moved to another day is a change).
+ * 4. Whitespace is ignored: every run of spaces, tabs and line breaks counts as one space, and leading and trailing
+ *    whitespace does not count. Re-wrapped paragraphs or re-padded tables are the same text.
+ *
+ * Unlike upstream, which compares the sorted characters of both versions, the order of the text counts: reordered
+ * paragraphs or a swapped pair of prices are a change.
+ */
+export function comparableText(markdown: string): string {
+  return markdown
+    .replace(/\[iframe\]\([^)]*\)/gi, ' ')
+    .replace(IMAGE, (_match, alt: string, url: string, title: string | undefined) => {
+      return `![${alt}](${url.replace(/[?#].*$/, '')}${title ?? ''})`;
+    })
+    .split('\n')
+    .map((line) => (TIMESTAMP_LABEL.test(line) ? stripTimestamps(line) : line))
+    .join('\n')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Whether two markdown versions count as the same page text (see `comparableText`). */
+export function isSameText(previous: string, current: string): boolean {
+  return comparableText(previous) === comparableText(current);
+}
+
+// `![alt](url "title")`, with the URL up to the first space or closing parenthesis.
+const IMAGE = /!\[([^\]]*)\]\(\s*<?([^\s)>]+)>?(\s+"[^"]*")?\s*\)/g;
+
+const TIMESTAMP_LABEL =
+  /\b(?:last[\s-]+(?:updated|modified|changed|edited|refreshed|checked|crawled|build)|updated(?:\s+(?:on|at))?|modified|generated|rendered|retrieved|fetched|as\s+of|current\s+(?:time|date)|page\s+(?:loaded|generated)|server\s+time|build\s+time)\b/i;
+
+const MONTH =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\\.?,?';
+
+const VOLATILE = [
+  // ISO 8601 date-times and dates: 2026-11-22T18:50:52.123Z, 2026-11-22
+  /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b/g,
+  // 22/11/2026, 11.22.26, 2026/11/22
+  /\b\d{1,4}[/.]\d{1,2}[/.]\d{1,4}\b/g,
+  // Nov 22, 2026 / 22 November 2026 / November 2026
+  new RegExp(`\\b(?:\\d{1,2}(?:st|nd|rd|th)?\\s+)?${MONTH}(?:\\s+\\d{1,2}(?:st|nd|rd|th)?)?,?(?:\\s+\\d{4})?\\b`, 'gi'),
+  new RegExp(`\\b${WEEKDAY}`, 'gi'),
+  // 18:50, 6:50:52 pm, 18:50 UTC
+  /\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[ap]\.?m\.?)?(?:\s*(?:utc|gmt|z|[a-z]{2,4}t|[+-]\d{2}:?\d{2}))?\b/gi,
+  // 5 minutes ago, an hour ago, just now, yesterday, today
+  /\b(?:\d+|an?|one|a\s+few)\s+(?:second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b/gi,
+  /\b(?:just\s+now|yesterday|today|moments?\s+ago)\b/gi,
+  // Unix timestamps (10 or 13 digits)
+  /\b\d{10}(?:\d{3})?\b/g,
+];
+
+function stripTimestamps(line: string): string {
+  let out = line;
+  for (const pattern of VOLATILE) out = out.replace(pattern, ' ');
+  return out;
+}

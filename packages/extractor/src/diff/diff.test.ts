@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+
+import { comparableText, diffMarkdown, isSameText } from './index.js';
+
+describe('comparableText / isSameText', () => {
+  it('ignores whitespace: re-wrapped paragraphs and re-padded tables are the same text', () => {
+    const a = '# Title\n\nA paragraph that\nwraps here.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+    const b = '# Title\n\n\nA paragraph that wraps here.   \n\n| a   | b   |\n|---|---|\n| 1   | 2   |';
+    expect(isSameText(a, b)).toBe(true);
+  });
+
+  it('counts reordered paragraphs and changed words as changes (unlike a sorted-characters comparison)', () => {
+    expect(isSameText('First.\n\nSecond.', 'Second.\n\nFirst.')).toBe(false);
+    expect(isSameText('Price: 12 EUR', 'Price: 21 EUR')).toBe(false);
+    expect(isSameText('Hello world', 'Hello world!')).toBe(false);
+  });
+
+  it('ignores cache-busting query strings of image URLs but not a different image', () => {
+    expect(isSameText('![logo](/img/logo.png?v=1712)', '![logo](/img/logo.png?v=1899)')).toBe(true);
+    expect(isSameText('![logo](https://cdn.x/logo.png?w=200#a "Logo")', '![logo](https://cdn.x/logo.png "Logo")')).toBe(
+      true,
+    );
+    expect(isSameText('![logo](/img/logo.png)', '![logo](/img/logo-new.png)')).toBe(false);
+    // Query strings of links are content.
+    expect(isSameText('[next](/list?page=2)', '[next](/list?page=3)')).toBe(false);
+  });
+
+  it('ignores timestamps on lines that label them, and only there', () => {
+    expect(
+      isSameText('Body.\n\nLast updated: 2026-11-22T18:50:52Z', 'Body.\n\nLast updated: 2026-11-23T09:01:00Z'),
+    ).toBe(true);
+    expect(isSameText('Page generated Nov 22, 2026 at 6:50 pm', 'Page generated Dec 1, 2026 at 7:02 am')).toBe(true);
+    expect(isSameText('Updated 5 minutes ago', 'Updated 2 hours ago')).toBe(true);
+    expect(isSameText('*As of Monday 22/11/2026 18:50 UTC*', '*As of Tuesday 23/11/2026 08:10 UTC*')).toBe(true);
+    // A date in the content is content.
+    expect(isSameText('The meetup is on 2026-12-01.', 'The meetup is on 2026-12-08.')).toBe(false);
+    // The rest of a labelled line still counts.
+    expect(isSameText('Last updated 2026-11-22 by Ann', 'Last updated 2026-11-23 by Bob')).toBe(false);
+  });
+
+  it('drops iframe links', () => {
+    expect(comparableText('Text [iframe](https://x/embed?session=1) more')).toBe('Text more');
+  });
+});
+
+describe('diffMarkdown', () => {
+  it('returns a git-style unified diff and its parsed chunks with line numbers', () => {
+    const previous = '# Shop\n\nHand planes\n\nPrice: 40 EUR\n\nShipping worldwide\n';
+    const current = '# Shop\n\nHand planes\n\nPrice: 45 EUR\n\nShipping worldwide\n\nNew: chisels\n';
+    const diff = diffMarkdown(previous, current);
+    expect(diff.text.split('\n').slice(0, 4)).toEqual([
+      'diff --git a/page.md b/page.md',
+      '--- a/page.md',
+      '+++ b/page.md',
+      '@@ -2,6 +2,8 @@',
+    ]);
+    expect(diff.text).toContain('\n-Price: 40 EUR\n+Price: 45 EUR\n');
+    expect(diff.text).toContain('\n+New: chisels\n');
+
+    const [file] = diff.json.files;
+    expect(file).toMatchObject({ from: 'page.md', to: 'page.md', additions: 3, deletions: 1 });
+    expect(file!.chunks).toHaveLength(1);
+    const chunk = file!.chunks[0]!;
+    expect(chunk.content).toBe('@@ -2,6 +2,8 @@');
+    expect(chunk.changes).toContainEqual({ type: 'del', del: true, ln: 5, content: '-Price: 40 EUR' });
+    expect(chunk.changes).toContainEqual({ type: 'add', add: true, ln: 5, content: '+Price: 45 EUR' });
+    expect(chunk.changes).toContainEqual({ type: 'add', add: true, ln: 9, content: '+New: chisels' });
+    expect(chunk.changes[0]).toEqual({ type: 'normal', normal: true, ln1: 2, ln2: 2, content: ' ' });
+  });
+
+  it('is empty for identical text and ignores a missing final newline', () => {
+    expect(diffMarkdown('a\nb', 'a\nb\n')).toEqual({ text: '', json: { files: [] } });
+  });
+
+  it('splits distant changes into separate chunks and handles empty versions', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    const changed = [...lines];
+    changed[1] = 'line two';
+    changed[27] = 'line twenty-eight';
+    const diff = diffMarkdown(lines.join('\n'), changed.join('\n'));
+    expect(diff.json.files[0]!.chunks.map((c) => c.content)).toEqual(['@@ -1,5 +1,5 @@', '@@ -25,6 +25,6 @@']);
+
+    const created = diffMarkdown('', 'hello\n');
+    expect(created.json.files[0]!.chunks[0]!.changes).toEqual([{ type: 'add', add: true, ln: 1, content: '+hello' }]);
+  });
+});
