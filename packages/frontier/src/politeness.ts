@@ -3,6 +3,8 @@ export interface HostPolitenessOptions {
   delayMs?: number;
   /** Longest back-off after errors or `Retry-After`, in ms. @default 60000 */
   maxBackoffMs?: number;
+  /** Longest per-host spacing a site may ask for (robots `Crawl-delay`), in ms. @default 10000 */
+  maxHostDelayMs?: number;
 }
 
 interface HostState {
@@ -21,11 +23,13 @@ interface HostState {
 export class HostPoliteness {
   readonly #delay: number;
   readonly #maxBackoff: number;
+  readonly #maxHostDelay: number;
   readonly #hosts = new Map<string, HostState>();
 
   constructor(options: HostPolitenessOptions = {}) {
     this.#delay = options.delayMs ?? 0;
     this.#maxBackoff = options.maxBackoffMs ?? 60_000;
+    this.#maxHostDelay = options.maxHostDelayMs ?? 10_000;
   }
 
   #state(host: string): HostState {
@@ -34,10 +38,13 @@ export class HostPoliteness {
     return state;
   }
 
-  /** Sets a host's own minimum spacing (e.g. robots `Crawl-delay`), kept when larger than the crawl's delay. */
+  /**
+   * Sets a host's own minimum spacing (e.g. robots `Crawl-delay`), capped at `maxHostDelayMs`, kept when larger than
+   * the crawl's delay.
+   */
   setHostDelay(host: string, delayMs: number): void {
     const state = this.#state(host.toLowerCase());
-    state.delay = Math.max(this.#delay, delayMs);
+    state.delay = Math.max(this.#delay, Math.min(delayMs, this.#maxHostDelay));
   }
 
   /**

@@ -108,6 +108,12 @@ describe('politeness', () => {
     p.reserve('https://a.test/1', 0);
     expect(p.reserve('https://a.test/2', 500)).toBe(1500);
   });
+  it('caps a Crawl-delay at maxHostDelayMs', () => {
+    const p = new HostPoliteness({ maxHostDelayMs: 3000 });
+    p.setHostDelay('a.test', 3_600_000);
+    p.reserve('https://a.test/1', 0);
+    expect(p.reserve('https://a.test/2', 0)).toBe(3000);
+  });
   it('backs off on 429 with Retry-After', () => {
     const p = new HostPoliteness();
     expect(p.record('https://a.test/x', { status: 429, retryAfter: '3' }, 0)).toBe(3000);

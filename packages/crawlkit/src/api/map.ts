@@ -1,9 +1,9 @@
 import { extractPage } from '@crawlkit/extractor';
-import { discoverSitemapUrls } from '@crawlkit/frontier';
+import { discoverSitemapUrls, loadRobots } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
 
 import type { EngineContext } from '../context.js';
-import { frontierFetch } from '../jobs/crawl-planner.js';
+import { CRAWLER_USER_AGENT, frontierFetch } from '../jobs/crawl-planner.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse, MapResponse } from '../v2/types.js';
@@ -108,12 +108,16 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   };
 
   if (request.sitemap !== 'skip') {
-    const fromSitemaps = await discoverSitemapUrls(start.url, { fetchText, ...(signal ? { signal } : {}) }).catch(
-      (error: unknown) => {
-        if (signal?.aborted) throw error;
-        return [] as string[];
-      },
-    );
+    // robots.txt is read for its `Sitemap:` lines only: map lists URLs, it does not fetch them.
+    const robots = await loadRobots(input.origin, fetchText, CRAWLER_USER_AGENT, signal ? { signal } : {});
+    const fromSitemaps = await discoverSitemapUrls(start.url, {
+      fetchText,
+      robots,
+      ...(signal ? { signal } : {}),
+    }).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      return [] as string[];
+    });
     for (const url of fromSitemaps) add(url);
   }
 

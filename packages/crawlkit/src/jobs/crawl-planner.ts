@@ -111,15 +111,17 @@ export function createCrawlPlanner(
     limit: request.limit,
 
     async prepare(signal) {
+      // robots.txt is read even when ignored: its `Sitemap:` lines still name the site's sitemaps.
+      const loaded = await loadRobots(new URL(request.url).origin, fetchText, userAgent, { signal });
       if (!request.ignoreRobotsTxt) {
-        robots = await loadRobots(new URL(request.url).origin, fetchText, userAgent, { signal });
+        robots = loaded;
         const crawlDelay = robots.crawlDelay();
         if (crawlDelay !== undefined) politeness.setHostDelay(new URL(request.url).host, crawlDelay * 1000);
       }
       if (request.sitemap === 'skip') return [];
       const urls = await discoverSitemapUrls(request.url, {
         fetchText,
-        ...(robots ? { robots } : {}),
+        robots: loaded,
         signal,
       }).catch(() => []);
       return admit(urls, request.url, 0);

@@ -9,7 +9,7 @@ const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
 const ROBOTS_WARNING =
   'One or more pages were unable to be crawled because the robots.txt file prevented this. ' +
-  'Please use the scrape method instead.';
+  'Please use the /scrape endpoint instead.';
 
 function isoSeconds(ms: number): string {
   const date = new Date(ms);
