@@ -71,6 +71,14 @@ describe('validateAgainst', () => {
     expect(validateAgainst(schema, { a: 1 })).toMatchObject({ valid: false });
   });
 
+  it('compiles schemas that reuse an $id (each request brings its own)', () => {
+    const a = { $id: 'https://example.com/s', type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    const b = { $id: 'https://example.com/s', type: 'object', properties: { b: { type: 'number' } }, required: ['b'] };
+    expect(validateAgainst(a, { a: 'x' })).toEqual({ valid: true });
+    expect(validateAgainst(b, { b: 1 })).toEqual({ valid: true });
+    expect(validateAgainst(structuredClone(a), { b: 1 })).toMatchObject({ valid: false });
+  });
+
   it('ignores formats rather than failing on them', () => {
     expect(validateAgainst({ type: 'string', format: 'date-time' }, 'next Tuesday')).toEqual({ valid: true });
   });

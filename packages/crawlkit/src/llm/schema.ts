@@ -53,29 +53,44 @@ function ajvFor(schema: JsonSchema): Ajv | Ajv2019 | Ajv2020 {
   return (draft07 ??= new Ajv(ajvOptions));
 }
 
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+/**
+ * Compiled validators by schema text. Every request brings its own schema object, so identity caching would miss;
+ * Ajv's own cache is emptied after each compile (it keys by object and would grow for ever).
+ */
+const compiled = new Map<string, ValidateFunction>();
+const MAX_COMPILED = 100;
+
+function compile(schema: JsonSchema): ValidateFunction {
+  const key = JSON.stringify(schema);
+  const cached = compiled.get(key);
+  if (cached) {
+    compiled.delete(key);
+    compiled.set(key, cached);
+    return cached;
+  }
+  const ajv = ajvFor(schema);
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new CrawlkitError('BAD_REQUEST', `The json schema is not a valid JSON Schema: ${(error as Error).message}`, {
+      status: 400,
+      cause: error,
+    });
+  } finally {
+    ajv.removeSchema(schema);
+  }
+  compiled.set(key, validate);
+  if (compiled.size > MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+  return validate;
+}
 
 /** Checks a value against a JSON Schema; `errors` is a short readable list when it does not validate. */
 export function validateAgainst(
   schema: JsonSchema,
   value: unknown,
 ): { valid: true } | { valid: false; errors: string } {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    try {
-      validate = ajvFor(schema).compile(schema);
-    } catch (error) {
-      throw new CrawlkitError(
-        'BAD_REQUEST',
-        `The json schema is not a valid JSON Schema: ${(error as Error).message}`,
-        {
-          status: 400,
-          cause: error,
-        },
-      );
-    }
-    compiled.set(schema, validate);
-  }
+  const validate = compile(schema);
   if (validate(value)) return { valid: true };
   return { valid: false, errors: describeErrors(validate.errors ?? []) };
 }
