@@ -415,6 +415,52 @@ redis.call('ZREMRANGEBYRANK', key, 0, -(keep + 1))
 return 1
 `;
 
+/** ARGV: prefix, scope, host, delayMs. 0 when the slot was taken, else ms to wait. Uses the server's clock. */
+export const HOST_SLOT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local key = ARGV[1] .. ':slot:' .. ARGV[2] .. ':' .. ARGV[3]
+local delay = tonumber(ARGV[4])
+local last = tonumber(redis.call('GET', key) or '0')
+if now >= last + delay then
+  redis.call('SET', key, now, 'PX', delay * 2 + 1000)
+  return 0
+end
+return last + delay - now
+`;
+
+/** ARGV: prefix, name, owner, ttlMs. 1 when the owner holds the lock afterwards. */
+export const LOCK_TAKE = `
+local key = ARGV[1] .. ':lock:' .. ARGV[2]
+local holder = redis.call('GET', key)
+if holder and holder ~= ARGV[3] then return 0 end
+redis.call('SET', key, ARGV[3], 'PX', ARGV[4])
+return 1
+`;
+
+/** ARGV: prefix, name, owner. */
+export const LOCK_RELEASE = `
+local key = ARGV[1] .. ':lock:' .. ARGV[2]
+if redis.call('GET', key) == ARGV[3] then redis.call('DEL', key) end
+return 1
+`;
+
+/** ARGV: prefix, jobId, offset, limit. Flat (key, input) pairs of queued tasks in seq order. */
+export const TASK_QUEUED = `${JOB_KEYS}
+local p = ARGV[1]
+local id = ARGV[2]
+local from = tonumber(ARGV[3])
+local keys = redis.call('ZRANGE', tk(p, id, 'q'), from, from + tonumber(ARGV[4]) - 1)
+if #keys == 0 then return {} end
+local inputs = redis.call('HMGET', tk(p, id, 't'), unpack(keys))
+local out = {}
+for i, key in ipairs(keys) do
+  out[#out + 1] = key
+  out[#out + 1] = inputs[i]
+end
+return out
+`;
+
 /** Every script, by name. */
 export const SCRIPTS = {
   PAGE_PUT,
@@ -439,6 +485,10 @@ export const SCRIPTS = {
   DELIVERY_DUE,
   DELIVERY_UPDATE,
   HISTORY_APPEND,
+  HOST_SLOT,
+  LOCK_TAKE,
+  LOCK_RELEASE,
+  TASK_QUEUED,
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

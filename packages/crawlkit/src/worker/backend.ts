@@ -1,0 +1,77 @@
+import type { Store, TaskInput, TaskState } from '@crawlkit/cache';
+
+/**
+ * A distributed backend for `new Crawlkit({ backend })`, such as `redis({ url })` from `@crawlkit/redis`: a store
+ * every process shares, a work queue of scrape tasks and a few coordination primitives. Any process can submit jobs
+ * and read their status; processes that call `ck.startWorker()` take scrape tasks from the queue.
+ */
+export interface CrawlkitBackend {
+  /** `redis`, ... */
+  readonly kind: string;
+  /** Opens the connections. Called once per engine, on first use. */
+  connect(): Promise<BackendConnection>;
+}
+
+export interface BackendConnection {
+  /** The shared store (jobs, tasks, results, webhook outbox, page cache, history). */
+  readonly store: Store;
+  /** The shared queue of scrape tasks. */
+  readonly queue: WorkQueue;
+  readonly coordination: Coordination;
+  /** Closes every connection (the store too). */
+  close(): Promise<void>;
+}
+
+/** One scrape task on the queue: enough to run it without reading the store first. */
+export interface WorkItem extends TaskInput {
+  jobId: string;
+  /** 0 for the first run; counts every re-queue (429/503 retries, politeness waits). */
+  attempt: number;
+  /** 429/503 retries so far. @default 0 */
+  retries?: number;
+}
+
+export interface WorkQueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+}
+
+/** Runs one item; a rejection counts as a failed attempt and the queue retries it with back-off. */
+export type WorkHandler = (item: WorkItem) => Promise<void>;
+
+export interface WorkConsumer {
+  /** Stops taking items and waits for the running ones. */
+  close(): Promise<void>;
+}
+
+export interface WorkQueue {
+  /**
+   * Queues items, runnable after `delayMs`. Idempotent per (job, key, attempt) while an item is queued: queuing it
+   * again adds nothing.
+   */
+  enqueue(items: readonly WorkItem[], options?: { delayMs?: number }): Promise<void>;
+  /**
+   * Takes items with at most `concurrency` running at once. An item whose consumer dies (crash, `kill -9`) is handed
+   * to another consumer once its lock expires.
+   */
+  consume(handler: WorkHandler, options: { concurrency: number }): Promise<WorkConsumer>;
+  /** Items waiting, running and delayed, across every consumer. */
+  counts(): Promise<WorkQueueCounts>;
+}
+
+export interface Coordination {
+  /**
+   * Per-host spacing shared by every worker: takes the host's next slot when `delayMs` has passed since the last one
+   * taken in `scope` and resolves to 0, else resolves to the milliseconds left to wait. Uses the backend's clock.
+   */
+  takeHostSlot(scope: string, host: string, delayMs: number): Promise<number>;
+  /** Takes or renews the named lock for `ttlMs`; true when `owner` holds it afterwards. */
+  tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Frees the named lock if `owner` holds it. */
+  releaseLock(name: string, owner: string): Promise<void>;
+  /** A task's state in the store (`dropped` once cancelled), or undefined for an unknown one. */
+  taskState(jobId: string, key: string): Promise<TaskState | 'dropped' | undefined>;
+  /** Up to `limit` queued tasks of a job from `offset`, in seq order (for re-queuing after a lost enqueue). */
+  queuedTasks(jobId: string, offset: number, limit: number): Promise<TaskInput[]>;
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+
+import type { Store } from '@crawlkit/cache';
+
+import type { BackendConnection, CrawlkitBackend } from './backend.js';
+import { Leadership } from './leadership.js';
+import { queueingStore } from './queueing-store.js';
+import type { TaskWorker } from './task-worker.js';
+
+/** The webhook outbox of the shared store is delivered by one process at a time; another takes over within this. */
+const WEBHOOK_LEADER_TTL_MS = 10_000;
+
+/** An engine's side of a distributed backend: the shared store, its workers and the webhook leadership. */
+export class Distributed {
+  readonly connection: BackendConnection;
+  /** The shared store, putting every added task on the work queue. */
+  readonly store: Store;
+  readonly workers = new Set<TaskWorker>();
+  readonly #leadership: Leadership;
+
+  private constructor(connection: BackendConnection) {
+    this.connection = connection;
+    this.store = queueingStore(connection.store, connection.queue);
+    this.#leadership = new Leadership(connection.coordination, 'webhooks', randomUUID(), WEBHOOK_LEADER_TTL_MS);
+  }
+
+  static async open(backend: CrawlkitBackend): Promise<Distributed> {
+    const distributed = new Distributed(await backend.connect());
+    await distributed.#leadership.start();
+    return distributed;
+  }
+
+  /** The stores whose webhook outbox this process delivers: the shared one only while it leads. */
+  webhookStores(stores: Store[]): Store[] {
+    return this.#leadership.held ? stores : stores.filter((s) => s !== this.store);
+  }
+
+  async closeWorkers(): Promise<void> {
+    await Promise.all([...this.workers].map((worker) => worker.close()));
+    this.workers.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.closeWorkers();
+    await this.#leadership.stop();
+    await this.connection.close();
+  }
+}

@@ -1,0 +1,43 @@
+import type { Coordination } from './backend.js';
+
+/**
+ * Holds a named lock for as long as this process lives, renewing it every third of its TTL; another process takes
+ * over once it lapses (crash). Used so that one process at a time delivers the shared webhook outbox, in order.
+ */
+export class Leadership {
+  readonly #coordination: Coordination;
+  readonly #name: string;
+  readonly #owner: string;
+  readonly #ttlMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #held = false;
+
+  constructor(coordination: Coordination, name: string, owner: string, ttlMs: number) {
+    this.#coordination = coordination;
+    this.#name = name;
+    this.#owner = owner;
+    this.#ttlMs = ttlMs;
+  }
+
+  /** Whether this process held the lock at the last renewal. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /** Tries at once, then keeps trying (or renewing) in the background. */
+  async start(): Promise<void> {
+    await this.#renew();
+    this.#timer = setInterval(() => void this.#renew(), Math.max(100, Math.floor(this.#ttlMs / 3)));
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    if (this.#held) await this.#coordination.releaseLock(this.#name, this.#owner).catch(() => undefined);
+    this.#held = false;
+  }
+
+  async #renew(): Promise<void> {
+    this.#held = await this.#coordination.tryLock(this.#name, this.#owner, this.#ttlMs).catch(() => false);
+  }
+}

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+
+import type { JobRecord, Task, TaskInput } from '@crawlkit/cache';
+import type PQueue from 'p-queue';
+
+import type { EngineContext } from '../context.js';
+import type { JobEventSink } from '../jobs/events.js';
+import type { JobPlanner, TaskMeta } from '../jobs/runner.js';
+import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
+import type { BackendConnection, WorkConsumer, WorkItem } from './backend.js';
+import { hostDelays, type HostDelays } from './host-delay.js';
+
+const RETRY_STATUSES = new Set([429, 503]);
+const MAX_RETRIES = 3;
+/** A job's record is read again after this long (a cancel reaches workers within it). */
+const JOB_REFRESH_MS = 1_000;
+/** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
+const MAX_INLINE_WAIT_MS = 5_000;
+const FINISH_LOCK_MS = 60_000;
+const SWEEP_PAGE = 1_000;
+
+/** Options of `ck.startWorker()`. */
+export interface WorkerOptions {
+  /**
+   * Scrape tasks this worker runs at once (they also count against the engine's `concurrency`).
+   * @default the engine's `concurrency`
+   */
+  concurrency?: number;
+  /**
+   * How often the worker checks, while the queue is empty, for unfinished jobs whose tasks are off the queue (their
+   * submitter died before queuing them) or that nobody marked finished (their last worker died), in milliseconds.
+   * @default 5000
+   */
+  sweepIntervalMs?: number;
+}
+
+/** What the worker needs of the engine. */
+export interface TaskWorkerDeps {
+  ctx: EngineContext;
+  connection: BackendConnection;
+  /** The engine's scrape slots. */
+  slots: PQueue;
+  planner(job: JobRecord): JobPlanner;
+  events: JobEventSink;
+  /** Marks a job completed, queues its `completed` webhook event and tells listeners. */
+  completeJob(job: JobRecord): Promise<void>;
+  internalError(jobId: string, error: unknown): void;
+}
+
+interface JobState {
+  job: JobRecord;
+  readAt: number;
+  planner: JobPlanner;
+  /** The crawl's robots and sitemap seeds, once per job in this worker. */
+  prepared: Promise<void>;
+  delays: Promise<HostDelays>;
+}
+
+/** A running worker: takes scrape tasks from the shared queue until closed. */
+export interface CrawlkitWorker {
+  /** Unique id of this worker (its lock owner name). */
+  readonly id: string;
+  /** Stops taking tasks, lets the running ones finish and stores them. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the scrape tasks of every job from the shared work queue, one item at a time: the job's planner (rules,
+ * discovery, limit) as in-process, per-host spacing through the backend so `delay` and `Crawl-delay` hold across
+ * workers, results stored exactly once (the store's completion is idempotent), and the job marked finished by the
+ * worker that settles its last task.
+ */
+export class TaskWorker implements CrawlkitWorker {
+  readonly id = randomUUID();
+  readonly #deps: TaskWorkerDeps;
+  readonly #jobs = new Map<string, Promise<JobState | undefined>>();
+  readonly #sweepIntervalMs: number;
+  readonly #concurrency: number;
+  #consumer: WorkConsumer | undefined;
+  #sweeper: NodeJS.Timeout | undefined;
+  #sweeping = false;
+  #closed: Promise<void> | undefined;
+
+  constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
+    this.#deps = deps;
+    this.#concurrency = options.concurrency ?? deps.ctx.options.concurrency;
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
+  }
+
+  async start(): Promise<void> {
+    this.#consumer = await this.#deps.connection.queue.consume((item) => this.handle(item), {
+      concurrency: this.#concurrency,
+    });
+    this.#sweeper = setInterval(() => void this.#sweep(), this.#sweepIntervalMs);
+    this.#sweeper.unref();
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      clearInterval(this.#sweeper);
+      await this.#consumer?.close();
+    })();
+    return this.#closed;
+  }
+
+  /** Runs one work item. Rejections are store or queue failures: the queue retries the item. */
+  async handle(item: WorkItem): Promise<void> {
+    const { store, coordination, queue } = this.#deps.connection;
+    const state = await this.#state(item.jobId);
+    if (!state || state.job.status !== 'scraping') return;
+    const taskState = await coordination.taskState(item.jobId, item.key);
+    // Done, failed (a duplicate delivery), dropped (cancelled) or gone (job deleted).
+    if (taskState !== 'queued' && taskState !== 'active') return;
+    await state.prepared;
+
+    const delayMs = (await state.delays).forUrl(item.url);
+    if (delayMs > 0) {
+      const host = new URL(item.url).host.toLowerCase();
+      for (;;) {
+        const wait = await coordination.takeHostSlot(item.jobId, host, delayMs);
+        if (wait === 0) break;
+        if (wait > MAX_INLINE_WAIT_MS) {
+          await queue.enqueue([{ ...item, attempt: item.attempt + 1 }], { delayMs: wait });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+
+    const { ctx, events } = this.#deps;
+    const { job, planner } = state;
+    const meta = item.meta ? (JSON.parse(item.meta) as TaskMeta) : {};
+    const request = { ...planner.scrapeOptions, url: item.url } as PageScrapeRequest;
+    const outcome = await this.#deps.slots.add(() =>
+      scrapePage(ctx, request, {
+        sourceURL: meta.sourceURL ?? item.url,
+        zeroDataRetention: planner.zeroDataRetention,
+        jobId: job.id,
+        collectLinks: planner.collectsLinks,
+      }),
+    );
+    if (!outcome) throw new Error('The scrape was aborted.');
+
+    const retries = item.retries ?? 0;
+    if (outcome.success && RETRY_STATUSES.has(outcome.document.metadata.statusCode) && retries < MAX_RETRIES) {
+      const delay = retryAfterMs(outcome.retryAfter, retries + 1);
+      await queue.enqueue([{ ...item, attempt: item.attempt + 1, retries: retries + 1 }], { delayMs: delay });
+      return;
+    }
+
+    const task: Task = {
+      key: item.key,
+      url: item.url,
+      depth: item.depth,
+      ...(item.meta !== undefined ? { meta: item.meta } : {}),
+      seq: 0,
+      state: 'active',
+      attempts: item.attempt + 1,
+      notBefore: 0,
+    };
+    const links = outcome.success ? (outcome.links ?? []) : [];
+    const after = await planner.afterPage(task, outcome, links);
+    // The queueing store puts what it adds on the queue.
+    if (after.tasks.length) await store.tasks.add(job.id, after.tasks, limitOf(planner));
+
+    if (after.discard) {
+      await store.tasks.complete(job.id, { key: task.key, credits: 0 });
+    } else if (outcome.success && !after.reject) {
+      const document = outcome.document;
+      await events.page(job, document, task.key);
+      const { duplicate } = await store.tasks.complete(job.id, {
+        key: task.key,
+        credits: outcome.credits,
+        document: JSON.stringify(document),
+      });
+      if (!duplicate) events.pageStored(job, document);
+    } else {
+      const failure = outcome.success ? after.reject! : { code: outcome.error.code, error: outcome.error.error };
+      const error = { url: task.url, error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
+      await events.pageFailed(job, meta.sourceURL ?? task.url, error.error, task.key);
+      await store.tasks.complete(job.id, { key: task.key, credits: 0, error });
+    }
+    events.settled?.(job);
+    await this.#finishIfDone(job.id);
+  }
+
+  /** Marks the job completed when nothing of it is queued or running; one worker wins the race. */
+  async #finishIfDone(jobId: string): Promise<void> {
+    const { store, coordination } = this.#deps.connection;
+    const counts = await store.tasks.counts(jobId);
+    if (counts.queued > 0 || counts.active > 0) return;
+    // A fresh owner per attempt: the lock is never renewed, so one attempt in the whole cluster goes ahead.
+    if (!(await coordination.tryLock(`finish:${jobId}`, randomUUID(), FINISH_LOCK_MS))) return;
+    const job = await store.jobs.get(jobId);
+    if (job?.status !== 'scraping') return;
+    await this.#deps.completeJob(job);
+  }
+
+  #state(jobId: string): Promise<JobState | undefined> {
+    const cached = this.#jobs.get(jobId);
+    if (cached) {
+      return cached.then(async (state) => {
+        if (!state || Date.now() - state.readAt < JOB_REFRESH_MS) return state;
+        const job = await this.#deps.connection.store.jobs.get(jobId);
+        if (!job) {
+          this.#jobs.delete(jobId);
+          return undefined;
+        }
+        state.job = job;
+        state.readAt = Date.now();
+        return state;
+      });
+    }
+    const loading = this.#load(jobId);
+    this.#jobs.set(jobId, loading);
+    loading.then(
+      (state) => state ?? this.#jobs.delete(jobId),
+      () => this.#jobs.delete(jobId),
+    );
+    return loading;
+  }
+
+  async #load(jobId: string): Promise<JobState | undefined> {
+    const { ctx, connection } = this.#deps;
+    const job = await connection.store.jobs.get(jobId);
+    if (!job) return undefined;
+    const planner = this.#deps.planner(job);
+    const prepared = (async () => {
+      const seeds = await planner.prepare(new AbortController().signal);
+      if (seeds.length) await connection.store.tasks.add(job.id, seeds, limitOf(planner));
+    })();
+    // A failed preparation (robots, sitemaps unreachable) leaves the crawl to its links, as in-process.
+    prepared.catch((error: unknown) => this.#deps.internalError(job.id, error));
+    return {
+      job,
+      readAt: Date.now(),
+      planner,
+      prepared: prepared.catch(() => undefined),
+      delays: hostDelays(ctx, job),
+    };
+  }
+
+  /**
+   * While the queue is empty: re-queues the queued tasks of unfinished jobs (their submitter or a worker died between
+   * the store write and the enqueue) and finishes jobs with nothing left (their last worker died before it could).
+   */
+  async #sweep(): Promise<void> {
+    if (this.#sweeping || this.#closed) return;
+    this.#sweeping = true;
+    try {
+      const { store, queue, coordination } = this.#deps.connection;
+      const counts = await queue.counts();
+      if (counts.waiting + counts.active + counts.delayed > 0) return;
+      for (const job of await store.jobs.list({ status: ['scraping'] })) {
+        const taskCounts = await store.tasks.counts(job.id);
+        if (taskCounts.queued + taskCounts.active === 0) {
+          await this.#finishIfDone(job.id);
+          continue;
+        }
+        for (let offset = 0; ; offset += SWEEP_PAGE) {
+          const tasks: TaskInput[] = await coordination.queuedTasks(job.id, offset, SWEEP_PAGE);
+          if (tasks.length === 0) break;
+          await queue.enqueue(tasks.map((task) => ({ ...task, jobId: job.id, attempt: 0 })));
+        }
+      }
+    } catch (error) {
+      this.#deps.internalError('', error);
+    } finally {
+      this.#sweeping = false;
+    }
+  }
+}
+
+function limitOf(planner: JobPlanner): { limit?: number } {
+  return planner.limit !== undefined ? { limit: planner.limit } : {};
+}
+
+function retryAfterMs(value: string | undefined, attempt: number): number {
+  if (value) {
+    const seconds = Number(value);
+    if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
+    const date = Date.parse(value);
+    if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), 60_000);
+  }
+  return Math.min(1000 * 2 ** attempt, 30_000);
+}

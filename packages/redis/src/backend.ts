@@ -1,0 +1,115 @@
+import type { Store } from '@crawlkit/cache';
+import { Redis } from 'ioredis';
+
+import { RedisCoordination } from './coordination.js';
+import { RedisBackendError } from './errors.js';
+import { connect, connectionOptions, createRedisStore, type RedisStoreOptions } from './store/redis-store.js';
+import { ScriptRunner } from './store/scripts-runner.js';
+import { BullWorkQueue } from './work-queue.js';
+
+export interface RedisBackendOptions extends Omit<RedisStoreOptions, 'client'> {
+  /**
+   * Lock on a running scrape task, renewed while the worker is alive. A worker that dies (crash, `kill -9`) loses
+   * its tasks to other workers once this lapses, in milliseconds.
+   * @default 30000
+   */
+  taskLockMs?: number;
+  /**
+   * How often workers look for tasks whose lock lapsed, in milliseconds.
+   * @default half of `taskLockMs`
+   */
+  stalledCheckMs?: number;
+}
+
+/** The connections of one engine to the Redis backend (structurally crawlkit's `BackendConnection`). */
+export interface RedisBackendConnection {
+  readonly store: Store;
+  readonly queue: BullWorkQueue;
+  readonly coordination: RedisCoordination;
+  close(): Promise<void>;
+}
+
+/** A distributed backend for `new Crawlkit({ backend: redis({ url }) })` (structurally crawlkit's `CrawlkitBackend`). */
+export interface RedisBackend {
+  readonly kind: 'redis';
+  /** The Redis URL (credentials included: keep it out of logs). */
+  readonly url: string;
+  connect(): Promise<RedisBackendConnection>;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new RedisBackendError(
+      'REDIS_INVALID_OPTION',
+      `Expected \`${name}\` to be a positive integer, got \`${value}\`.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * crawlkit's distributed backend on Redis: the store (jobs, tasks, results, webhook outbox, page cache, history)
+ * in Redis, BullMQ as the work queue of scrape tasks, and Redis for the per-host politeness slots and locks that
+ * workers share. Every process pointing at the same URL and prefix takes part.
+ *
+ * ```ts
+ * const ck = new Crawlkit({ backend: redis({ url: 'redis://127.0.0.1:6379' }) });
+ * await ck.startWorker(); // in each worker process
+ * ```
+ */
+export function redis(options: RedisBackendOptions = {}): RedisBackend {
+  const url = options.url ?? 'redis://127.0.0.1:6379';
+  const taskLockMs = positive('taskLockMs', options.taskLockMs, 30_000);
+  const stalledCheckMs = positive('stalledCheckMs', options.stalledCheckMs, Math.max(1, Math.floor(taskLockMs / 2)));
+  const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs, 10_000);
+  const prefix = options.prefix ?? 'crawlkit';
+  const { taskLockMs: _lock, stalledCheckMs: _stalled, ...storeOptions } = options;
+
+  async function openQueueClient(): Promise<Redis> {
+    // BullMQ requires clients without a per-request retry limit: its blocking calls wait indefinitely.
+    const client = new Redis(url, { ...connectionOptions(connectTimeoutMs), maxRetriesPerRequest: null });
+    client.on('error', () => undefined);
+    try {
+      await connect(client, connectTimeoutMs);
+    } catch (cause) {
+      client.disconnect();
+      throw new RedisBackendError('REDIS_UNAVAILABLE', 'Cannot connect to Redis for the work queue.', { cause });
+    }
+    return client;
+  }
+
+  return {
+    kind: 'redis',
+    url,
+    async connect() {
+      const store = await createRedisStore({ ...storeOptions, url, prefix });
+      let queueClient: Redis;
+      try {
+        queueClient = await openQueueClient();
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      const queue = new BullWorkQueue(queueClient, {
+        prefix,
+        lockMs: taskLockMs,
+        stalledCheckMs,
+        openClient: openQueueClient,
+      });
+      const coordination = new RedisCoordination(new ScriptRunner(store.client, prefix));
+      let closed: Promise<void> | undefined;
+      return {
+        store,
+        queue,
+        coordination,
+        close: () =>
+          (closed ??= (async () => {
+            await queue.close();
+            await queueClient.quit().catch(() => queueClient.disconnect());
+            await store.close();
+          })()),
+      };
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { TaskInput, TaskState } from '@crawlkit/cache';
+
+import { parseTaskInput } from './store/redis-jobs.js';
+import type { ScriptRunner } from './store/scripts-runner.js';
+
+/**
+ * What workers share besides the store: per-host request slots (so `delay` and `Crawl-delay` hold across workers,
+ * timed by the Redis server's clock), named locks, and read access to task states. Structurally the `Coordination`
+ * interface of `crawlkit`.
+ */
+export class RedisCoordination {
+  readonly #redis: ScriptRunner;
+
+  constructor(redis: ScriptRunner) {
+    this.#redis = redis;
+  }
+
+  async takeHostSlot(scope: string, host: string, delayMs: number): Promise<number> {
+    if (delayMs <= 0) return 0;
+    return Number(await this.#redis.run('HOST_SLOT', scope, host, Math.ceil(delayMs)));
+  }
+
+  async tryLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    return Number(await this.#redis.run('LOCK_TAKE', name, owner, Math.max(1, Math.ceil(ttlMs)))) === 1;
+  }
+
+  async releaseLock(name: string, owner: string): Promise<void> {
+    await this.#redis.run('LOCK_RELEASE', name, owner);
+  }
+
+  async taskState(jobId: string, key: string): Promise<TaskState | 'dropped' | undefined> {
+    const state = await this.#redis.client.hget(this.#redis.key('j', jobId, 's'), key);
+    return (state ?? undefined) as TaskState | 'dropped' | undefined;
+  }
+
+  async queuedTasks(jobId: string, offset: number, limit: number): Promise<TaskInput[]> {
+    const flat = (await this.#redis.run('TASK_QUEUED', jobId, offset, limit)) as string[];
+    const tasks: TaskInput[] = [];
+    for (let i = 0; i < flat.length; i += 2) tasks.push(parseTaskInput(flat[i]!, flat[i + 1]!));
+    return tasks;
+  }
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+/** A scrape task on the queue (structurally crawlkit's `WorkItem`). */
+export interface QueueItem {
+  jobId: string;
+  key: string;
+  url: string;
+  depth: number;
+  meta?: string;
+  attempt: number;
+  retries?: number;
+}
+
+export interface WorkQueueOptions {
+  /** Key prefix of the queue (BullMQ's own keys go under `<prefix>:bull`). */
+  prefix: string;
+  /** Lock on a running item; an item whose worker died is handed out again once it lapses. */
+  lockMs: number;
+  /** How often workers look for items whose lock lapsed. */
+  stalledCheckMs: number;
+  /** Opens a client for a consumer (BullMQ's workers need their own, with no per-request retry limit). */
+  openClient(): Promise<Redis>;
+}
+
+const QUEUE_NAME = 'tasks';
+/** An item failing this often (store or queue errors, not scrape errors) is given up and kept for inspection. */
+const MAX_ATTEMPTS = 5;
+
+/** BullMQ's custom job ids may not contain `:`; a hash keeps them short whatever the task key is. */
+function itemId(item: QueueItem): string {
+  const key = createHash('sha1').update(item.key).digest('base64url').slice(0, 22);
+  return `${item.jobId}.${key}.${item.attempt}`;
+}
+
+/**
+ * The shared work queue on BullMQ: one BullMQ job per scrape task, with a lock renewed while it runs, stalled-job
+ * recovery (a worker killed mid-task loses the task to another worker after `lockMs`) and retries with back-off for
+ * handler failures.
+ */
+export class BullWorkQueue {
+  readonly #queue: Queue;
+  readonly #options: WorkQueueOptions;
+  readonly #workers = new Set<{ worker: Worker; client: Redis }>();
+
+  constructor(client: Redis, options: WorkQueueOptions) {
+    this.#options = options;
+    this.#queue = new Queue(QUEUE_NAME, {
+      connection: client,
+      prefix: `${options.prefix}:bull`,
+      defaultJobOptions: {
+        removeOnComplete: true,
+        removeOnFail: 1_000,
+        attempts: MAX_ATTEMPTS,
+        backoff: { type: 'exponential', delay: 1_000 },
+      },
+    });
+  }
+
+  async enqueue(items: readonly QueueItem[], options: { delayMs?: number } = {}): Promise<void> {
+    if (items.length === 0) return;
+    const delay = options.delayMs !== undefined && options.delayMs > 0 ? Math.ceil(options.delayMs) : undefined;
+    await this.#queue.addBulk(
+      items.map((item) => ({
+        name: 'scrape',
+        data: item,
+        opts: { jobId: itemId(item), ...(delay !== undefined ? { delay } : {}) },
+      })),
+    );
+  }
+
+  async consume(
+    handler: (item: QueueItem) => Promise<void>,
+    options: { concurrency: number },
+  ): Promise<{ close(): Promise<void> }> {
+    const client = await this.#options.openClient();
+    const worker = new Worker<QueueItem>(QUEUE_NAME, (job) => handler(job.data), {
+      connection: client,
+      prefix: `${this.#options.prefix}:bull`,
+      concurrency: options.concurrency,
+      lockDuration: this.#options.lockMs,
+      stalledInterval: this.#options.stalledCheckMs,
+      // A task may be orphaned by several crashes in a row; it is only given up on handler failures.
+      maxStalledCount: 1_000,
+    });
+    // Errors of the worker's own connection are retried by it; without a listener Node would print them.
+    worker.on('error', () => undefined);
+    await worker.waitUntilReady();
+    const entry = { worker, client };
+    this.#workers.add(entry);
+    return {
+      close: async () => {
+        if (!this.#workers.delete(entry)) return;
+        await worker.close();
+        await client.quit().catch(() => client.disconnect());
+      },
+    };
+  }
+
+  async counts(): Promise<{ waiting: number; active: number; delayed: number }> {
+    const counts = await this.#queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const { worker, client } of [...this.#workers]) {
+      await worker.close();
+      await client.quit().catch(() => client.disconnect());
+    }
+    this.#workers.clear();
+    await this.#queue.close();
+  }
+}

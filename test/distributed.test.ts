@@ -1,0 +1,206 @@
+/**
+ * The same job behaviour (status, pagination, cancel, webhooks, watch) on both backends: the embedded store with
+ * jobs run in-process, and Redis with the jobs run by a separate worker engine (its own connections, as another
+ * process would have) while the submitting engine only submits and reads.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Crawlkit, type Document, type ErrorResponse, type WebhookPayload } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { redis } from '../packages/redis/src/index.ts';
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { treeSite } from './distributed/tree-site.ts';
+import { testRedisUrl } from './setup/redis.ts';
+
+const SITE_SIZE = 40;
+const site = treeSite(SITE_SIZE);
+let server: FixtureServer;
+
+beforeAll(async () => {
+  server = await startFixtureServer({ routes: site.routes });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function ok<T extends { success: boolean }>(value: T): Exclude<T, ErrorResponse> {
+  if (!value.success) throw new Error(`unexpected error: ${(value as unknown as ErrorResponse).error}`);
+  return value as Exclude<T, ErrorResponse>;
+}
+
+interface Setup {
+  /** The engine tests submit to and read from. */
+  client: Crawlkit;
+  close(): Promise<void>;
+}
+
+type Factory = (options: { webhooks?: { timeoutMs: number; retryDelayMs: number } }) => Promise<Setup>;
+
+const embedded: Factory = (options) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ck-dist-embedded-'));
+  const client = new Crawlkit({ storeDir: dir, engine: 'http', ...options });
+  return Promise.resolve({
+    client,
+    close: async () => {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+};
+
+const onRedis: Factory = async (options) => {
+  const prefix = `ck-dist-${randomUUID()}`;
+  const backend = () => redis({ url: testRedisUrl!, prefix, taskLockMs: 5_000 });
+  const client = new Crawlkit({ backend: backend(), engine: 'http', ...options });
+  const workerEngine = new Crawlkit({ backend: backend(), engine: 'http', concurrency: 4, ...options });
+  await workerEngine.startWorker({ sweepIntervalMs: 500 });
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await workerEngine.close();
+    },
+  };
+};
+
+const backends: [string, Factory, boolean][] = [
+  ['embedded store, in-process', embedded, true],
+  ['Redis, separate worker engine', onRedis, testRedisUrl !== undefined],
+];
+
+interface Receiver {
+  url: string;
+  events: WebhookPayload[];
+  close(): Promise<void>;
+}
+
+async function webhookReceiver(): Promise<Receiver> {
+  const events: WebhookPayload[] = [];
+  const http: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      events.push(JSON.parse(body) as WebhookPayload);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    events,
+    close: () => new Promise((resolve) => http.close(() => resolve())),
+  };
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+for (const [name, factory, available] of backends) {
+  describe.skipIf(!available)(`jobs on ${name}`, () => {
+    let setup: Setup;
+    beforeAll(async () => {
+      setup = await factory({ webhooks: { timeoutMs: 2_000, retryDelayMs: 50 } });
+    });
+    afterAll(async () => {
+      await setup.close();
+    });
+
+    it('crawls every page once within limit, and pages the status with next', async () => {
+      const ck = setup.client;
+      const started = ok(await ck.crawl({ url: `${server.url}/tree/1`, crawlEntireDomain: true, limit: 25 }));
+      const done = ok(await ck.waitForJob(started.id));
+      expect(done.status).toBe('completed');
+      expect(done.total).toBe(25);
+      expect(done.completed).toBe(25);
+      const sources = done.data.map((d) => d.metadata.sourceURL);
+      expect(new Set(sources).size).toBe(25);
+      expect(sources).toContain(`${server.url}/tree/1`);
+
+      const seen: string[] = [];
+      let page = ok(await ck.getCrawlStatus(started.id, { limit: 10 }));
+      expect(page.data).toHaveLength(10);
+      seen.push(...page.data.map((d) => d.metadata.sourceURL));
+      while (page.next) {
+        page = ok(await ck.getCrawlStatus(page.next));
+        seen.push(...page.data.map((d) => d.metadata.sourceURL));
+      }
+      expect(seen.sort()).toEqual([...sources].sort());
+    });
+
+    it('runs a batch and reports its status', async () => {
+      const ck = setup.client;
+      const urls = [3, 5, 7, 9, 11].map((n) => `${server.url}/tree/${n}`);
+      const started = ok(await ck.batchScrape({ urls }));
+      const done = ok(await ck.waitForJob(started.id));
+      expect(done.status).toBe('completed');
+      expect(done.total).toBe(5);
+      expect(done.data.map((d) => d.metadata.sourceURL).sort()).toEqual([...urls].sort());
+      const status = ok(await ck.getBatchScrapeStatus(started.id));
+      expect(status.status).toBe('completed');
+    });
+
+    it('cancels a crawl: no more pages after the cancel settles, status cancelled', async () => {
+      const ck = setup.client;
+      // A 0.3 s delay makes the crawl slow enough to cancel midway.
+      const started = ok(
+        await ck.crawl({ url: `${server.url}/tree/1`, crawlEntireDomain: true, limit: 30, delay: 0.3 }),
+      );
+      await until(async () => ok(await ck.getCrawlStatus(started.id)).completed >= 2);
+      expect(await ck.cancelCrawl(started.id)).toMatchObject({ status: 'cancelled' });
+      const after = ok(await ck.waitForJob(started.id));
+      expect(after.status).toBe('cancelled');
+      const settled = after.data.length;
+      await new Promise((r) => setTimeout(r, 1_000));
+      const later = ok(await ck.getCrawlStatus(started.id));
+      expect(later.status).toBe('cancelled');
+      // A page in flight at the cancel may still land; nothing new starts.
+      expect(later.data.length).toBeLessThanOrEqual(settled + 1);
+      expect(later.data.length).toBeLessThan(30);
+    });
+
+    it('delivers webhooks: started, one page event per page, completed', async () => {
+      const receiver = await webhookReceiver();
+      try {
+        const ck = setup.client;
+        const started = ok(
+          await ck.crawl({ url: `${server.url}/tree/1`, crawlEntireDomain: true, limit: 6, webhook: receiver.url }),
+        );
+        ok(await ck.waitForJob(started.id));
+        await until(() => receiver.events.some((e) => e.type === 'crawl.completed'));
+        const types = receiver.events.map((e) => e.type);
+        expect(types[0]).toBe('crawl.started');
+        expect(types.at(-1)).toBe('crawl.completed');
+        expect(types.filter((t) => t === 'crawl.page')).toHaveLength(6);
+        expect(types.filter((t) => t === 'crawl.completed')).toHaveLength(1);
+        expect(new Set(receiver.events.map((e) => e.id))).toEqual(new Set([started.id]));
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('watch() yields every stored document, then ends', async () => {
+      const ck = setup.client;
+      const started = ok(await ck.crawl({ url: `${server.url}/tree/2`, crawlEntireDomain: true, limit: 8 }));
+      const watched: Document[] = [];
+      for await (const document of ck.watch(started.id)) watched.push(document);
+      const done = ok(await ck.waitForJob(started.id));
+      expect(done.status).toBe('completed');
+      expect(watched.map((d) => d.metadata.sourceURL).sort()).toEqual(
+        done.data.map((d) => d.metadata.sourceURL).sort(),
+      );
+      expect(watched).toHaveLength(8);
+    });
+  });
+}

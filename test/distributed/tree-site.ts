@@ -1,0 +1,50 @@
+/**
+ * A generated site for the distributed tests and bench: `/tree/<n>` for n in 1..size links to `/tree/<2n>` and
+ * `/tree/<2n+1>` (a binary tree, so every page is reachable from `/tree/1`), with a paragraph of text. Every hit is
+ * recorded with its arrival time, so tests can check "each page once" and the spacing of requests.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import type { Routes } from '../../fixtures/server.ts';
+
+export interface TreeHit {
+  path: string;
+  at: number;
+}
+
+export interface TreeSite {
+  routes: Routes;
+  hits: TreeHit[];
+  /** Page paths of the tree, `/tree/1` .. `/tree/<size>`. */
+  paths(): string[];
+}
+
+export function treeSite(size: number, options: { latencyMs?: number } = {}): TreeSite {
+  const hits: TreeHit[] = [];
+  const handler = async (req: IncomingMessage, res: ServerResponse, ctx: { url: URL }) => {
+    const n = Number(ctx.url.pathname.slice('/tree/'.length));
+    hits.push({ path: ctx.url.pathname, at: performance.timeOrigin + performance.now() });
+    if (!Number.isInteger(n) || n < 1 || n > size) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
+    const links = [2 * n, 2 * n + 1]
+      .filter((c) => c <= size)
+      .map((c) => `<li><a href="/tree/${c}">Page ${c}</a></li>`)
+      .join('');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      `<!doctype html><html><head><title>Page ${n}</title></head><body><main><h1>Page ${n}</h1>` +
+        `<p>This is page number ${n} of a generated tree used to test distributed crawling. It has enough text ` +
+        `to be treated as content by the extractor, and links to its two children.</p><ul>${links}</ul>` +
+        `</main></body></html>`,
+    );
+    void req;
+  };
+  return {
+    routes: { '/tree/*': handler },
+    hits,
+    paths: () => Array.from({ length: size }, (_, i) => `/tree/${i + 1}`),
+  };
+}
