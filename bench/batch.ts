@@ -95,7 +95,7 @@ async function runChild(runner: string, count: number, base: string, hook: strin
     const { request, Agent } = await import('undici');
     const { extractPage } = await import('@crawlkit/extractor');
     const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 60_000 });
-    const results: { url: string; markdown: string; title: string | undefined }[] = [];
+    const results: { url: string; markdown: string; title: unknown }[] = [];
     let next = 0;
     let failed = 0;
     const t0 = performance.now();
