@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { DatabaseSync } from 'node:sqlite';
+
+import { createSqliteStore } from '@crawlkit/cache';
 import { Crawlkit, type Document, type JobStatusResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -206,4 +209,64 @@ describe('jobs survive kill -9', () => {
       await ck.close();
     }
   }, 120_000);
+});
+
+describe('job results expire 24 h after completion', () => {
+  const DAY_MS = 86_400_000;
+  const urls = () => [`${server.url}${batchPath(1)}`, `${server.url}${batchPath(2)}`];
+
+  it('sets expiresAt to completion + 24 h and deletes the job with its results once that has passed', async () => {
+    const dir = join(root, 'expiry-day');
+    const store = await createSqliteStore({ dir });
+    const ck = new Crawlkit({ store, engine: 'http' });
+    try {
+      const started = await ck.batchScrape({ urls: urls() });
+      if (!started.success) throw new Error(started.error);
+      const done = (await ck.waitForJob(started.id)) as JobStatusResponse;
+      expect(done.status).toBe('completed');
+      const completedAt = (await store.jobs.get(started.id))!.completedAt!;
+      expect(Date.parse(done.completedAt!)).toBe(completedAt);
+      // Reference §13.6: milliseconds zeroed.
+      expect(done.expiresAt).toBe(new Date(Math.floor((completedAt + DAY_MS) / 1000) * 1000).toISOString());
+
+      // The store's clock is injectable: a minute before expiry nothing goes, at expiry the job and its rows do.
+      expect(await store.jobs.deleteExpired(completedAt + DAY_MS - 60_000)).toEqual([]);
+      expect(await store.results.count(started.id)).toBe(2);
+      expect(await store.jobs.deleteExpired(completedAt + DAY_MS)).toEqual([started.id]);
+      expect(await store.results.count(started.id)).toBe(0);
+      expect(await ck.getBatchScrapeStatus(started.id)).toEqual({
+        success: false,
+        code: 'JOB_NOT_FOUND',
+        error: 'Job not found',
+      });
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('an expired job is not found any more and its rows leave the disk (jobResultTtlMs)', async () => {
+    const dir = join(root, 'expiry-short');
+    const ck = new Crawlkit({ storeDir: dir, engine: 'http', jobResultTtlMs: 300 });
+    try {
+      const started = await ck.batchScrape({ urls: urls() });
+      if (!started.success) throw new Error(started.error);
+      const done = (await ck.waitForJob(started.id)) as JobStatusResponse;
+      expect(done.data).toHaveLength(2);
+      await new Promise((r) => setTimeout(r, 400));
+      const status = await ck.getBatchScrapeStatus(started.id);
+      expect(status).toMatchObject({ success: false, code: 'JOB_NOT_FOUND' });
+      const db = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
+      try {
+        for (const table of ['jobs', 'results', 'tasks']) {
+          const column = table === 'jobs' ? 'id' : 'job_id';
+          const row = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`).get(started.id);
+          expect(row, table).toEqual({ n: 0 });
+        }
+      } finally {
+        db.close();
+      }
+    } finally {
+      await ck.close();
+    }
+  });
 });

@@ -16,6 +16,8 @@ const LEASE_TTL_MS = 30_000;
 /** How often a process waiting for another's lease looks again (it takes over once the holder dies or lets go). */
 const LEASE_POLL_MS = 1_000;
 const WATCH_POLL_MS = 1_000;
+/** How often expired jobs (results kept `jobResultTtlMs` after completion) are deleted from the stores. */
+const EXPIRY_SWEEP_MS = 10 * 60_000;
 
 /** The engine-level events a job produces (the `Crawlkit` instance re-emits them). */
 export interface JobNotifications {
@@ -57,6 +59,7 @@ export class JobManager {
   readonly #waiters = new Map<string, Set<() => void>>();
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
   readonly #distributed: boolean;
+  #sweep: ReturnType<typeof setInterval> | undefined;
   #closed = false;
 
   constructor(options: {
@@ -75,6 +78,20 @@ export class JobManager {
     this.#dispatcher = options.dispatcher;
     this.#handlers = options.handlers;
     this.#notify = options.notify;
+    this.#sweep = setInterval(
+      () => {
+        this.deleteExpired().catch((error: unknown) => this.#notify.internalError('', error));
+      },
+      Math.max(1_000, Math.min(EXPIRY_SWEEP_MS, this.#ctx.options.jobResultTtlMs)),
+    );
+    this.#sweep.unref();
+  }
+
+  /** Deletes the jobs whose results have expired (`expiresAt` past), with all their rows. Returns their ids. */
+  async deleteExpired(now = Date.now()): Promise<string[]> {
+    const deleted: string[] = [];
+    for (const store of this.stores()) deleted.push(...(await store.jobs.deleteExpired(now)));
+    return deleted;
   }
 
   /** The stores jobs may live in: the engine's, and memory for zero-data-retention jobs. */
@@ -111,7 +128,13 @@ export class JobManager {
   async find(id: string): Promise<{ job: JobRecord; store: Store } | undefined> {
     for (const store of this.stores()) {
       const job = await store.jobs.get(id);
-      if (job) return { job, store };
+      if (!job) continue;
+      // Expired results are gone even before the next sweep deletes the rows.
+      if (job.expiresAt !== undefined && job.expiresAt <= Date.now()) {
+        await store.jobs.deleteExpired();
+        return undefined;
+      }
+      return { job, store };
     }
     return undefined;
   }
@@ -269,6 +292,7 @@ export class JobManager {
   async close(): Promise<void> {
     this.#closed = true;
     this.#closing.abort();
+    clearInterval(this.#sweep);
     for (const { runner } of this.#runners.values()) runner.stop();
     await Promise.allSettled([...this.#runners.values()].map((r) => r.done));
     for (const id of this.#waiters.keys()) this.#signal(id);
