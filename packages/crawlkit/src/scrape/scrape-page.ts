@@ -6,7 +6,9 @@ import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { findFormat } from '../v2/formats.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { ActionResults, Document, DocumentMetadata, ErrorResponse } from '../v2/types.js';
+import { brandingOf, takeBrandingCapture, withBrandingAction, type BrandingCapture } from './branding.js';
 import { cacheKey, canReadCache, canWriteCache } from './cache-policy.js';
+import { trackChanges } from './change-tracking.js';
 import { buildContent, type FetchedContent } from './content.js';
 import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
@@ -80,7 +82,10 @@ function pageRequest(request: PageScrapeRequest, timeoutMs: number, signal: Abor
     if (shot.quality !== undefined) page.screenshot.quality = shot.quality;
     if (shot.viewport) page.screenshot.viewport = shot.viewport;
   }
-  if (has(request, 'branding')) page.engine = 'browser';
+  if (has(request, 'branding')) {
+    page.engine = 'browser';
+    page.actions = withBrandingAction(page.actions);
+  }
   return page;
 }
 
@@ -131,9 +136,11 @@ export async function scrapePage(
       }
     }
 
+    let branding: BrandingCapture | undefined;
     if (!fetched) {
       const result = await ctx.fetcher.fetch(pageRequest(request, timeoutMs, signal));
       fetched = toFetched(result);
+      branding = takeBrandingCapture(request.formats, fetched);
       // Only successful pages are cached: a 429 or a 5xx must not be served again for two days.
       const cacheable = fetched.status >= 200 && fetched.status < 300;
       if (store && cacheable && canWriteCache(request, context.zeroDataRetention)) {
@@ -173,6 +180,10 @@ export async function scrapePage(
 
     const warnings = [...content.warnings];
     await runPostprocessors(ctx, { request, context, content, fetched, document, warnings, signal });
+    const markdown = content.markdown ?? '';
+    await trackChanges(ctx, { request, context, markdown, statusCode: fetched.status, document, warnings, signal });
+    const profile = await brandingOf(ctx, { capture: branding, markdown, document, warnings, signal });
+    if (profile) document.branding = profile;
     if (warnings.length) document.warning = warnings.join(' ');
 
     const credits = documentCredits({

@@ -174,6 +174,7 @@ export const BRANDING_SCRIPT = String.raw`(() => {
   const buttons = [];
   const inputs = [];
   const logos = [];
+  let svgCount = 0;
   const pageHeight = Math.max(doc.documentElement.scrollHeight, view.innerHeight);
   const areaLimit = Math.min(pageHeight, view.innerHeight * 4);
 
@@ -289,7 +290,7 @@ export const BRANDING_SCRIPT = String.raw`(() => {
         if (!el.parentElement || !el.parentElement.closest('svg')) {
           kind = 'svg';
           const markup = el.outerHTML;
-          if (markup.length < 60000) src = 'data:image/svg+xml;base64,' + btoa(unescape(encodeURIComponent(markup)));
+          if (markup.length < 16000 && svgCount++ < 10) src = 'data:image/svg+xml;base64,' + btoa(unescape(encodeURIComponent(markup)));
           const title = el.querySelector('title');
           alt = el.getAttribute('aria-label') || (title ? title.textContent : '') || '';
         }
