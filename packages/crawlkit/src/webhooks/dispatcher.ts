@@ -54,6 +54,11 @@ export class WebhookDispatcher {
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
   #immediate: NodeJS.Immediate | undefined;
+  /** Jobs whose next event waits for a retry, and when it is due. */
+  readonly #waiting = new Map<string, number>();
+  /** When the last look ended and how long it took: looks are paced so that they never take over the thread. */
+  #lastLookEnd = 0;
+  #lastLookMs = 0;
   #round: Promise<void> | undefined;
   #again = false;
   #closed = false;
@@ -63,9 +68,18 @@ export class WebhookDispatcher {
     this.#options = options;
   }
 
-  /** Asks for a look at the outbox soon (after new events were queued or a send finished). */
-  kick(): void {
+  /**
+   * Asks for a look at the outbox soon: after an event of `jobId` was queued, or a send finished. An event queued
+   * behind one already in flight or waiting for its retry needs no look: it goes once that one is settled.
+   */
+  kick(jobId?: string): void {
     if (this.#closed) return;
+    if (jobId !== undefined) {
+      if (this.#inflight.has(jobId)) return;
+      const waitsUntil = this.#waiting.get(jobId);
+      if (waitsUntil !== undefined && waitsUntil > Date.now()) return;
+      this.#waiting.delete(jobId);
+    }
     if (this.#round) {
       this.#again = true;
       return;
@@ -101,6 +115,9 @@ export class WebhookDispatcher {
 
   #schedule(ms: number): void {
     if (this.#closed) return;
+    // A look reads the head of every job's outbox; with a large backlog that takes milliseconds of this thread, which
+    // scraping shares. Leave at least four times as long between looks, so that delivery takes at most ~20% of it.
+    ms = Math.max(ms, this.#lastLookEnd + 4 * this.#lastLookMs - performance.now());
     if (ms <= 0) {
       // Right after this turn's I/O (not the next timers phase): under CPU load every turn is long, and a job's
       // events go one at a time, so each turn saved per event counts.
@@ -131,9 +148,12 @@ export class WebhookDispatcher {
   }
 
   #start(): void {
+    const started = performance.now();
     this.#round = this.#look()
       .catch(() => undefined)
       .finally(() => {
+        this.#lastLookEnd = performance.now();
+        this.#lastLookMs = this.#lastLookEnd - started;
         this.#round = undefined;
         if (this.#again) {
           this.#again = false;
@@ -156,9 +176,11 @@ export class WebhookDispatcher {
       for (const head of heads) {
         if (this.#inflight.has(head.jobId)) continue;
         if (head.nextAttemptAt > now) {
+          this.#waiting.set(head.jobId, head.nextAttemptAt);
           next = Math.min(next, head.nextAttemptAt);
           continue;
         }
+        this.#waiting.delete(head.jobId);
         if (this.#inflight.size >= lanes) break;
         const sending = this.#send(store, head)
           .catch(() => undefined)
