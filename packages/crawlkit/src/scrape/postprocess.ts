@@ -84,5 +84,9 @@ export async function runPostprocessors(ctx: EngineContext, input: PostprocessIn
         break;
     }
   }
-  if (usedModel) document.metadata.llmUsage = usage;
+  if (usedModel) {
+    // Other model users of the page (change tracking, branding) add to the same count.
+    const prior = document.metadata.llmUsage as LlmUsage | undefined;
+    document.metadata.llmUsage = prior ? addUsage(addUsage(emptyUsage(), prior), usage) : usage;
+  }
 }
