@@ -1,5 +1,5 @@
 import { extractPage } from '@crawlkit/extractor';
-import { discoverSitemapUrls, loadRobots } from '@crawlkit/frontier';
+import { discoverSitemapUrls, loadRobots, normalizeUrl } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
 
 import type { EngineContext } from '../context.js';
@@ -98,13 +98,16 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   });
   const input = new URL(start.url);
   const inSite = siteFilter(input, request);
+  // One entry per page: `www.`, scheme, trailing-slash and index variants share a key; the first form seen is listed.
   const links = new Map<string, MapLink>();
+  const pageKey = (url: string) => normalizeUrl(url, { ignoreQueryParameters: request.ignoreQueryParameters });
   const add = (raw: string, extra?: Omit<MapLink, 'url'>) => {
     const url = cleanUrl(raw, request);
     if (!url || !inSite(url)) return;
-    const existing = links.get(url);
+    const key = pageKey(url);
+    const existing = links.get(key);
     if (existing) Object.assign(existing, extra);
-    else links.set(url, { url, ...extra });
+    else links.set(key, { url, ...extra });
   };
 
   if (request.sitemap !== 'skip') {
@@ -128,7 +131,7 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     while (queue.length && visited.size < MAX_PAGES_FETCHED && links.size < request.limit) {
       signal?.throwIfAborted();
       const url = queue.shift()!;
-      const key = cleanUrl(url, { ...request, ignoreQueryParameters: true }) ?? url;
+      const key = normalizeUrl(url, { ignoreQueryParameters: true });
       if (visited.has(key)) continue;
       visited.add(key);
       const page = first
