@@ -12,6 +12,7 @@ export default defineConfig({
       '@crawlkit/extractor': src('extractor'),
       '@crawlkit/frontier': src('frontier'),
       '@crawlkit/cache': src('cache'),
+      '@crawlkit/redis': src('redis'),
       crawlkit: src('crawlkit'),
     },
   },
