@@ -1,6 +1,6 @@
 /**
- * A generated site for the distributed tests and bench: `/tree/<n>` for n in 1..size links to `/tree/<2n>` and
- * `/tree/<2n+1>` (a binary tree, so every page is reachable from `/tree/1`), with a paragraph of text. Every hit is
+ * A generated site for the distributed tests and bench: `<prefix>/<n>` for n in 1..size links to `<prefix>/<2n>`
+ * and `<prefix>/<2n+1>` (prefix `/tree` by default) (a binary tree, so every page is reachable from `/tree/1`), with a paragraph of text. Every hit is
  * recorded with its arrival time, so tests can check "each page once" and the spacing of requests.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,10 +19,11 @@ export interface TreeSite {
   paths(): string[];
 }
 
-export function treeSite(size: number, options: { latencyMs?: number } = {}): TreeSite {
+export function treeSite(size: number, options: { latencyMs?: number; prefix?: string } = {}): TreeSite {
+  const base = options.prefix ?? '/tree';
   const hits: TreeHit[] = [];
   const handler = async (req: IncomingMessage, res: ServerResponse, ctx: { url: URL }) => {
-    const n = Number(ctx.url.pathname.slice('/tree/'.length));
+    const n = Number(ctx.url.pathname.slice(base.length + 1));
     hits.push({ path: ctx.url.pathname, at: performance.timeOrigin + performance.now() });
     if (!Number.isInteger(n) || n < 1 || n > size) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -31,7 +32,7 @@ export function treeSite(size: number, options: { latencyMs?: number } = {}): Tr
     if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
     const links = [2 * n, 2 * n + 1]
       .filter((c) => c <= size)
-      .map((c) => `<li><a href="/tree/${c}">Page ${c}</a></li>`)
+      .map((c) => `<li><a href="${base}/${c}">Page ${c}</a></li>`)
       .join('');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
@@ -43,8 +44,8 @@ export function treeSite(size: number, options: { latencyMs?: number } = {}): Tr
     void req;
   };
   return {
-    routes: { '/tree/*': handler },
+    routes: { [`${base}/*`]: handler },
     hits,
-    paths: () => Array.from({ length: size }, (_, i) => `/tree/${i + 1}`),
+    paths: () => Array.from({ length: size }, (_, i) => `${base}/${i + 1}`),
   };
 }

@@ -114,31 +114,22 @@ export class TaskWorker implements CrawlkitWorker {
     await state.prepared;
 
     const delayMs = (await state.delays).forUrl(item.url);
-    if (delayMs > 0) {
-      const host = new URL(item.url).host.toLowerCase();
-      for (;;) {
-        const wait = await coordination.takeHostSlot(item.jobId, host, delayMs);
-        if (wait === 0) break;
-        if (wait > MAX_INLINE_WAIT_MS) {
-          await queue.enqueue([{ ...item, attempt: item.attempt + 1 }], { delayMs: wait });
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    }
-
     const { ctx, events } = this.#deps;
     const { job, planner } = state;
     const meta = item.meta ? (JSON.parse(item.meta) as TaskMeta) : {};
     const request = { ...planner.scrapeOptions, url: item.url } as PageScrapeRequest;
-    const outcome = await this.#deps.slots.add(() =>
-      scrapePage(ctx, request, {
+    const outcome = await this.#deps.slots.add(async () => {
+      // The host slot is taken inside the engine slot, right before the fetch, so the spacing the server sees is
+      // the spacing of the slots (give or take scheduling jitter).
+      if (delayMs > 0 && !(await this.#takeHostSlot(item, delayMs))) return 'requeued' as const;
+      return scrapePage(ctx, request, {
         sourceURL: meta.sourceURL ?? item.url,
         zeroDataRetention: planner.zeroDataRetention,
         jobId: job.id,
         collectLinks: planner.collectsLinks,
-      }),
-    );
+      });
+    });
+    if (outcome === 'requeued') return;
     if (!outcome) throw new Error('The scrape was aborted.');
 
     const retries = item.retries ?? 0;
@@ -182,6 +173,24 @@ export class TaskWorker implements CrawlkitWorker {
     }
     events.settled?.(job);
     await this.#finishIfDone(job.id);
+  }
+
+  /**
+   * Waits for the host's next slot shared by all workers. False when the wait is long: the item was put back on the
+   * queue, delayed, instead of holding a slot.
+   */
+  async #takeHostSlot(item: WorkItem, delayMs: number): Promise<boolean> {
+    const { coordination, queue } = this.#deps.connection;
+    const host = new URL(item.url).host.toLowerCase();
+    for (;;) {
+      const wait = await coordination.takeHostSlot(item.jobId, host, delayMs);
+      if (wait === 0) return true;
+      if (wait > MAX_INLINE_WAIT_MS) {
+        await queue.enqueue([{ ...item, attempt: item.attempt + 1 }], { delayMs: wait });
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   /** Marks the job completed when nothing of it is queued or running; one worker wins the race. */

@@ -1,0 +1,20 @@
+/**
+ * A crawlkit worker process for the distributed tests: `node --import ./source-hooks.ts worker-process.ts <redis url>
+ * <prefix> <concurrency>`. Prints `ready` once it takes tasks, then `page <sourceURL>` for each page it stores.
+ * SIGTERM closes it cleanly.
+ */
+import { Crawlkit } from 'crawlkit';
+import { redis } from '../../packages/redis/src/index.ts';
+
+const [url, prefix, concurrency] = process.argv.slice(2);
+const ck = new Crawlkit({
+  backend: redis({ url: url!, prefix: prefix!, taskLockMs: 3_000, stalledCheckMs: 1_000 }),
+  engine: 'http',
+  concurrency: Number(concurrency ?? 4),
+});
+ck.on('page', ({ document }) => process.stdout.write(`page ${document.metadata.sourceURL}\n`));
+await ck.startWorker({ sweepIntervalMs: 1_000 });
+process.stdout.write('ready\n');
+process.once('SIGTERM', () => {
+  void ck.close().then(() => process.exit(0));
+});
