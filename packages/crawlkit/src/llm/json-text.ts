@@ -1,10 +1,21 @@
+/** Reasoning models served locally (DeepSeek-R1, Qwen3, …) often put their thinking in the answer text. */
+const THINKING = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi;
+
+/** The answer without `<think>…</think>` blocks. */
+export function stripReasoning(text: string): string {
+  return text.replace(THINKING, '').trim();
+}
+
+/** Tries this many `{`/`[` starts before giving up on a long chatty answer. */
+const MAX_SPANS = 20;
+
 /**
  * Reads the JSON value out of a model's answer. Models behind plain chat APIs often wrap JSON in a code fence or a
- * sentence; this takes the fenced block if any, else the span from the first `{`/`[` to its matching bracket.
- * Returns `undefined` when no JSON value can be read.
+ * sentence, or think aloud first; this drops thinking blocks, then takes the whole text, else a fenced block, else
+ * the first `{…}`/`[…]` span with balanced brackets that parses. Returns `undefined` when no JSON value can be read.
  */
 export function parseModelJson(text: string): { value: unknown } | undefined {
-  const trimmed = text.trim();
+  const trimmed = stripReasoning(text);
   const direct = tryParse(trimmed);
   if (direct) return direct;
   const fence = /```(?:json|JSON)?\s*\n([\s\S]*?)```/.exec(trimmed);
@@ -12,8 +23,16 @@ export function parseModelJson(text: string): { value: unknown } | undefined {
     const fenced = tryParse(fence[1].trim());
     if (fenced) return fenced;
   }
-  const span = firstBalancedSpan(trimmed);
-  return span === undefined ? undefined : tryParse(span);
+  let from = 0;
+  for (let attempt = 0; attempt < MAX_SPANS; attempt++) {
+    const start = trimmed.slice(from).search(/[{[]/);
+    if (start === -1) return undefined;
+    const span = balancedSpan(trimmed, from + start);
+    const parsed = span === undefined ? undefined : tryParse(span);
+    if (parsed) return parsed;
+    from += start + 1;
+  }
+  return undefined;
 }
 
 function tryParse(text: string): { value: unknown } | undefined {
@@ -25,10 +44,8 @@ function tryParse(text: string): { value: unknown } | undefined {
   }
 }
 
-/** The first `{…}` or `[…]` span with balanced brackets, skipping brackets inside strings. */
-function firstBalancedSpan(text: string): string | undefined {
-  const start = text.search(/[{[]/);
-  if (start === -1) return undefined;
+/** The `{…}` or `[…]` span opening at `start`, with balanced brackets, skipping brackets inside strings. */
+function balancedSpan(text: string, start: number): string | undefined {
   const stack: string[] = [];
   let inString = false;
   for (let i = start; i < text.length; i++) {

@@ -168,6 +168,12 @@ describe('LlmService.summarize', () => {
     expect(model.doGenerateCalls[0]!.responseFormat).toBeUndefined();
   });
 
+  it('drops the thinking of a reasoning model', async () => {
+    const model = mockModel('<think>This page is about lamps.</think>\n\nA page about lamps.');
+    const result = await service(model).summarize('# Lamps');
+    expect(result?.value).toBe('A page about lamps.');
+  });
+
   it('is undefined without a model', async () => {
     await expect(new LlmService().summarize('x')).resolves.toBeUndefined();
   });

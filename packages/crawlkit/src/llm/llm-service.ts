@@ -10,6 +10,7 @@ import {
   type GeneratedCrawlerOptions,
 } from './crawl-options.js';
 import { addUsage, emptyUsage, generateJson, generatePlainText, type LlmUsage } from './generate.js';
+import { stripReasoning } from './json-text.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import {
   COMPARE_SYSTEM,
@@ -123,7 +124,7 @@ export class LlmService {
       prompt: summaryPrompt(page),
       ...(signal ? { signal } : {}),
     });
-    return { value: text.trim(), usage, warnings };
+    return { value: stripReasoning(text), usage, warnings };
   }
 
   /**

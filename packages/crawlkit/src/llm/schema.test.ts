@@ -123,6 +123,17 @@ describe('parseModelJson', () => {
     expect(parseModelJson('"text"')).toEqual({ value: 'text' });
   });
 
+  it('skips thinking blocks and spans that are not JSON', () => {
+    expect(parseModelJson('<think>The schema wants {name}. Let me look [carefully].</think>\n{"name":"Lamp"}')).toEqual(
+      {
+        value: { name: 'Lamp' },
+      },
+    );
+    expect(parseModelJson('Fields like {name} are needed. Answer: {"name":"Lamp"}')).toEqual({
+      value: { name: 'Lamp' },
+    });
+  });
+
   it('returns undefined when there is no JSON value', () => {
     expect(parseModelJson('')).toBeUndefined();
     expect(parseModelJson('no json here')).toBeUndefined();
