@@ -22,6 +22,7 @@ function fonts(snapshot: BrandingSnapshot): BrandingFont[] {
   }
   for (const family of [bodyFamily, headingFamily, codeFamily]) if (family && !usage.has(family)) usage.set(family, 0);
   return [...usage.entries()]
+    .filter(([family, share]) => share >= 0.02 || [bodyFamily, headingFamily, codeFamily].includes(family))
     .sort((a, b) => b[1] - a[1])
     .map(([family, share]) => ({
       family,
@@ -132,7 +133,7 @@ export function buildBranding(snapshot: BrandingSnapshot): BrandingProfile {
   const declared = snapshot.meta.colorScheme?.trim().split(/\s+/);
   const colorScheme: 'light' | 'dark' =
     declared?.length === 1 && (declared[0] === 'dark' || declared[0] === 'light')
-      ? (declared[0])
+      ? declared[0]
       : luminance(opaqueHex(background)) < 0.35
         ? 'dark'
         : 'light';

@@ -202,10 +202,15 @@ export const BRANDING_SCRIPT = String.raw`(() => {
 
     if (text > 0) {
       const color = toHex(cs.color);
-      if (inLink && !button && !el.closest('button, [role="button"]')) add(linkColors, color, text);
+      // Navigation links are styled as menu text: they count for a tenth of a link in the content.
+      const chrome = (header && header.contains(el)) || (footer && footer.contains(el)) || el.closest('nav');
+      if (inLink && !button && !el.closest('button, [role="button"]')) add(linkColors, color, chrome ? text / 10 : text);
       else if (!button && !el.closest('button, [role="button"]')) add(textColors, color, text);
-      add(fontStacks, cs.fontFamily, text);
-      add(fontWeights, Number(cs.fontWeight) || 400, text);
+      // Form controls do not inherit fonts by default: their UA font says nothing about the brand.
+      if (!/^(BUTTON|INPUT|TEXTAREA|SELECT|OPTION)$/.test(el.tagName) && !el.closest('button')) {
+        add(fontStacks, cs.fontFamily, text);
+        add(fontWeights, Number(cs.fontWeight) || 400, text);
+      }
     }
 
     const bg = toHex(cs.backgroundColor);

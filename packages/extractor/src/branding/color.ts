@@ -52,7 +52,7 @@ export function hsl(hex: string): { h: number; s: number; l: number } {
 /** A colour a brand would pick on purpose: saturated and neither near-black nor near-white. */
 export function isChromatic(hex: string): boolean {
   const { s, l } = hsl(hex);
-  return s >= 0.25 && l >= 0.12 && l <= 0.9;
+  return s >= 0.3 && l >= 0.2 && l <= 0.88;
 }
 
 /** Euclidean distance in RGB weighted for perception ("redmean"), 0 to about 765. */
@@ -69,6 +69,14 @@ export function colorDistance(a: string, b: string): number {
 
 /** Distinct enough to be another colour rather than a shade of hover state of the same one. */
 export const isDistinct = (a: string, b: string) => colorDistance(a, b) > 60;
+
+/** Another brand colour, not a tint or shade of the same one: a different hue, or far apart. */
+export function isOtherHue(a: string, b: string): boolean {
+  const x = hsl(a);
+  const y = hsl(b);
+  const dh = Math.min(Math.abs(x.h - y.h), 360 - Math.abs(x.h - y.h));
+  return dh >= 25 || colorDistance(a, b) > 180;
+}
 
 /** The opaque `#rrggbb` part of a colour. */
 export const opaqueHex = (hex: string) => hex.slice(0, 7).toLowerCase();

@@ -1,4 +1,4 @@
-import { isChromatic, isDistinct, luminance, opaqueHex } from './color.js';
+import { isChromatic, isDistinct, isOtherHue, luminance, opaqueHex } from './color.js';
 import type { BrandingButton, BrandingColors, BrandingComponents, BrandingInput } from './profile.js';
 import type { ButtonSample, BrandingSnapshot, InputSample, Weighted } from './snapshot.js';
 
@@ -129,8 +129,10 @@ export function assignColors(snapshot: BrandingSnapshot, buttons: ReturnType<typ
   };
   for (const c of snapshot.backgroundColors) bump(c.value, c.weight);
   for (const c of snapshot.borderColors) bump(c.value, c.weight * 4);
-  for (const c of snapshot.linkColors) bump(c.value, c.weight * 400);
-  for (const c of snapshot.textColors) bump(c.value, c.weight * 200);
+  // Body text colours are not brand colours, even when slightly tinted; coloured headings or labels are.
+  const bodyText = new Set(snapshot.textColors.slice(0, 2).map((c) => c.value));
+  for (const c of snapshot.linkColors) bump(c.value, c.weight * 100);
+  for (const c of snapshot.textColors) if (!bodyText.has(c.value)) bump(c.value, c.weight * 100);
   for (const b of snapshot.buttons) bump(b.background, b.area * 4);
   bump(snapshot.meta.themeColor, 20_000);
   const chromatic = [...weights.entries()].sort((a, b) => b[1] - a[1]).map(([hex]) => hex);
@@ -142,15 +144,14 @@ export function assignColors(snapshot: BrandingSnapshot, buttons: ReturnType<typ
   const primary = named.primary ?? primaryButtonFill ?? chromatic[0];
   if (primary) colors.primary = primary;
 
-  const others = chromatic.filter((hex) => !primary || isDistinct(hex, primary));
+  const others = chromatic.filter((hex) => !primary || isOtherHue(hex, primary));
   const secondaryButtonFill =
     buttons.secondary?.background && !isNeutralButton(buttons.secondary)
       ? opaqueHex(buttons.secondary.background)
       : undefined;
   const secondary = named.secondary ?? secondaryButtonFill ?? others[0];
   if (secondary) colors.secondary = secondary;
-  const accent =
-    named.accent ?? others.find((hex) => (!secondary || isDistinct(hex, secondary)) && hex !== secondary) ?? secondary;
+  const accent = named.accent ?? others.find((hex) => !secondary || isOtherHue(hex, secondary)) ?? secondary;
   if (accent) colors.accent = accent;
 
   colors.background = background;
