@@ -55,7 +55,7 @@ function startWorker(url: string, prefix: string): WorkerProcess {
     onReady = resolve;
     onFail = reject;
   });
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString();
     let newline: number;
     while ((newline = buffer.indexOf('\n')) >= 0) {
@@ -65,7 +65,7 @@ function startWorker(url: string, prefix: string): WorkerProcess {
       else if (line.startsWith('page ')) pages.push(line.slice(5));
     }
   });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       onFail(new Error(`worker exited before ready (${code ?? signal}): ${stderr}`));
