@@ -9,10 +9,11 @@ import type { ActionResults, Document, DocumentMetadata, ErrorResponse } from '.
 import { brandingOf, takeBrandingCapture, withBrandingAction, type BrandingCapture } from './branding.js';
 import { cacheKey, canReadCache, canWriteCache } from './cache-policy.js';
 import { trackChanges } from './change-tracking.js';
-import { buildContent, type FetchedContent } from './content.js';
+import { buildContent, type ContentOptions, type FetchedContent } from './content.js';
+import { contentMemoFor } from './content-memo.js';
 import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
-import { deserializeFetched, serializeFetched } from './serialize.js';
+import { serializeFetched } from './serialize.js';
 
 /** What one scrape needs: the options plus the URL, already validated and defaulted. */
 export type PageScrapeRequest = ScrapeOptions & { url: string };
@@ -115,6 +116,9 @@ export async function scrapePage(
     let fetched: FetchedContent | undefined;
     let cacheState: 'hit' | 'miss' | undefined;
     let cachedAt: string | undefined;
+    /** The page cache entry this scrape read or wrote: its extracted content is memoized per process. */
+    let entry: { cachedAt: number; length: number } | undefined;
+    const memo = store ? contentMemoFor(store) : undefined;
 
     if (store && canReadCache(request)) {
       const lookup: { maxAge?: number; minAge?: number } = {};
@@ -122,7 +126,8 @@ export async function scrapePage(
       if (request.minAge !== undefined) lookup.minAge = request.minAge;
       const hit = await store.pages.get(key, lookup);
       if (hit) {
-        fetched = deserializeFetched(hit.value);
+        fetched = memo!.fetched(key, hit);
+        entry = { cachedAt: hit.cachedAt, length: hit.value.length };
         cacheState = 'hit';
         cachedAt = new Date(hit.cachedAt).toISOString();
       } else if (request.minAge !== undefined) {
@@ -144,15 +149,23 @@ export async function scrapePage(
       // Only successful pages are cached: a 429 or a 5xx must not be served again for two days.
       const cacheable = fetched.status >= 200 && fetched.status < 300;
       if (store && cacheable && canWriteCache(request, context.zeroDataRetention)) {
-        await store.pages.put({ key, url: normalizedUrl, cachedAt: Date.now(), value: serializeFetched(fetched) });
+        const value = serializeFetched(fetched);
+        entry = { cachedAt: Date.now(), length: value.length };
+        await store.pages.put({ key, url: normalizedUrl, cachedAt: entry.cachedAt, value });
+        memo!.remember(key, entry.cachedAt, entry.length, fetched);
       }
     }
 
-    const content = await buildContent(fetched, {
+    const contentOptions: ContentOptions = {
       ...request,
       deadline,
       ...(context.collectLinks ? { collectLinks: true } : {}),
-    });
+    };
+    const page = fetched;
+    const content =
+      memo && entry
+        ? await memo.content(key, entry, contentOptions, () => buildContent(page, contentOptions))
+        : await buildContent(page, contentOptions);
     const scrapeId = uuidv7();
     const metadata: DocumentMetadata = {
       ...content.metadata,
