@@ -42,6 +42,15 @@ const routes: Routes = {
   '/llm/long': send(
     html('Long', `<h1>Long</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing.</p>'.repeat(400)}`),
   ),
+  '/llm/site': send(
+    html(
+      'Site',
+      `<h1>Site</h1><p>Home.</p><a href="/llm/site/about">About</a><a href="/llm/site/blog">Blog</a><a href="/llm/site/blog/1">1</a>`,
+    ),
+  ),
+  '/llm/site/about': send(
+    html('About', '<h1>About</h1><p>About this site, which exists for the crawl prompt tests.</p>'),
+  ),
   '/llm/site/blog': send(
     html(
       'Blog',
@@ -323,6 +332,17 @@ describe('crawl prompt', () => {
     expect(finished).toMatchObject({ success: true, status: 'completed' });
     if (!finished.success) return;
     expect(finished.data.length).toBe(2);
+  });
+
+  it('crawls only the section the prompt names, starting from the home page', async () => {
+    const ck = engine();
+    const response = await ck.crawl({ url: `${site.url}/llm/site`, prompt: 'Only the blog posts, 10 pages' });
+    const started = response as CrawlResponse;
+    expect(started.promptGeneratedOptions).toEqual({ includePaths: ['/blog(/|$)'], limit: 10 });
+    const finished = await ck.waitForJob(started.id);
+    if (!finished.success) throw new Error(finished.error);
+    const urls = finished.data.map((d) => new URL(d.metadata.sourceURL).pathname).sort();
+    expect(urls).toEqual(['/llm/site/blog', '/llm/site/blog/1', '/llm/site/blog/2', '/llm/site/blog/3']);
   });
 
   it('lets explicitly given options win over generated ones', async () => {
