@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import * as redisModule from '../../../redis/src/index.ts';
+import { testRedisUrl } from '../../../../test/setup/redis.ts';
+import { Crawlkit } from '../crawlkit.js';
+import { addWorkerCommand, runWorker } from './worker.js';
+
+function io(): { io: { stdout: PassThrough; stderr: NodeJS.WriteStream; stdin: PassThrough }; text: () => string } {
+  const stderr = new PassThrough();
+  let text = '';
+  stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return {
+    io: { stdout: new PassThrough(), stderr: stderr as unknown as NodeJS.WriteStream, stdin: new PassThrough() },
+    text: () => text,
+  };
+}
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('crawlkit worker', () => {
+  it('refuses to start without a Redis URL, and on bad flags', async () => {
+    const { io: streams } = io();
+    const previous = process.env.CRAWLKIT_REDIS_URL;
+    delete process.env.CRAWLKIT_REDIS_URL;
+    try {
+      await expect(runWorker({}, streams, new AbortController().signal, redisModule)).rejects.toMatchObject({
+        code: 'CLI_USAGE',
+        message: expect.stringContaining('--redis') as string,
+      });
+      await expect(
+        runWorker({ redis: 'redis://x', concurrency: '0' }, streams, new AbortController().signal, redisModule),
+      ).rejects.toMatchObject({ code: 'CLI_USAGE' });
+    } finally {
+      if (previous !== undefined) process.env.CRAWLKIT_REDIS_URL = previous;
+    }
+  });
+
+  it('is a commander subcommand with its flags', () => {
+    const program = new Command('crawlkit');
+    const { io: streams } = io();
+    const command = addWorkerCommand(program, streams, new AbortController().signal, () => undefined);
+    expect(command.name()).toBe('worker');
+    expect(command.options.map((o) => o.long)).toEqual(
+      expect.arrayContaining(['--redis', '--prefix', '--engine', '--concurrency', '--task-lock-ms']),
+    );
+  });
+
+  it.skipIf(!testRedisUrl)('takes tasks from Redis until stopped, then exits 0', async () => {
+    const prefix = `ck-cli-${randomUUID()}`;
+    const { io: streams, text } = io();
+    const stop = new AbortController();
+    const running = runWorker(
+      { redis: testRedisUrl!, prefix, engine: 'http', concurrency: '4' },
+      streams,
+      stop.signal,
+      redisModule,
+    );
+    const client = new Crawlkit({ backend: redisModule.redis({ url: testRedisUrl!, prefix }), engine: 'http' });
+    try {
+      const urls = ['/', '/articles/first-post.html'].map((path) => `${server.url}${path}`);
+      const started = await client.batchScrape({ urls });
+      if (!started.success) throw new Error(started.error);
+      const done = await client.waitForJob(started.id);
+      expect(done).toMatchObject({ success: true, status: 'completed', total: 2 });
+    } finally {
+      await client.close();
+      stop.abort();
+    }
+    expect(await running).toBe(0);
+    expect(text()).toMatch(/worker \S+ taking tasks from redis:\/\/127\.0\.0\.1:\d+/);
+    expect(text()).toContain(`page `);
+    expect(text()).toContain('worker stopped: 2 pages stored, 0 failed');
+  });
+});

@@ -1,0 +1,137 @@
+import type { Command } from 'commander';
+
+import { redactUrl } from '@crawlkit/fetcher';
+
+import type { CrawlkitOptions } from '../options.js';
+import type { CrawlkitBackend } from '../worker/backend.js';
+import type { CliIo } from './context.js';
+import { CliError, EXIT } from './errors.js';
+
+/** What the CLI uses of `@crawlkit/redis` (an optional peer: loaded only by this command). */
+export interface RedisModule {
+  redis(options: { url: string; prefix?: string; taskLockMs?: number }): CrawlkitBackend;
+}
+
+export interface WorkerFlags {
+  redis?: string;
+  prefix?: string;
+  engine?: string;
+  concurrency?: string;
+  taskLockMs?: string;
+  quiet?: boolean;
+}
+
+const EXAMPLES = [
+  'crawlkit worker --redis redis://127.0.0.1:6379',
+  'CRAWLKIT_REDIS_URL=redis://queue.internal:6379 crawlkit worker --concurrency 32 --engine http',
+];
+
+function positiveInt(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(`Expected ${flag} to be a positive integer, got "${value}"`);
+  return n;
+}
+
+async function loadRedis(): Promise<RedisModule> {
+  // A variable specifier: crawlkit does not depend on @crawlkit/redis, only this command needs it.
+  const specifier = '@crawlkit/redis';
+  try {
+    return (await import(specifier)) as RedisModule;
+  } catch (cause) {
+    throw new CliError('`crawlkit worker` needs the @crawlkit/redis package: npm install @crawlkit/redis', {
+      cause,
+      exitCode: EXIT.failure,
+    });
+  }
+}
+
+/**
+ * Runs a worker until `signal` aborts (Ctrl-C) or SIGTERM; resolves to the exit code. `redisModule` replaces the
+ * dynamic import of `@crawlkit/redis` (tests).
+ */
+export async function runWorker(
+  flags: WorkerFlags,
+  io: CliIo,
+  signal: AbortSignal,
+  redisModule?: RedisModule,
+): Promise<number> {
+  const url = flags.redis ?? process.env.CRAWLKIT_REDIS_URL;
+  if (!url) throw new CliError('Give the Redis URL with --redis <url> or CRAWLKIT_REDIS_URL');
+  const engine = flags.engine;
+  if (engine !== undefined && engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
+    throw new CliError(`Expected --engine to be auto, http or browser, got "${engine}"`);
+  }
+  const concurrency = positiveInt('--concurrency', flags.concurrency);
+  const taskLockMs = positiveInt('--task-lock-ms', flags.taskLockMs);
+  const { redis } = redisModule ?? (await loadRedis());
+  const { Crawlkit } = await import('../crawlkit.js');
+
+  const options: CrawlkitOptions = {
+    backend: redis({
+      url,
+      ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+      ...(taskLockMs !== undefined ? { taskLockMs } : {}),
+    }),
+    ...(engine !== undefined ? { engine } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+  };
+  const ck = new Crawlkit(options);
+  const note = (line: string) => {
+    if (!flags.quiet) io.stderr.write(`${line}\n`);
+  };
+  let pages = 0;
+  let failures = 0;
+  ck.on('page', ({ jobId, document }) => {
+    pages++;
+    note(`page ${jobId ?? ''} ${document.metadata.sourceURL} (${document.metadata.statusCode})`);
+  });
+  ck.on('error', ({ jobId, url: pageUrl, error }) => {
+    failures++;
+    note(`error ${jobId ?? ''} ${pageUrl}: ${error.error}`);
+  });
+
+  const stop = new AbortController();
+  const onTerm = () => stop.abort();
+  process.once('SIGTERM', onTerm);
+  signal.addEventListener('abort', onTerm, { once: true });
+  try {
+    const worker = await ck.startWorker();
+    note(`worker ${worker.id} taking tasks from ${redactUrl(url)}${flags.prefix ? ` (prefix ${flags.prefix})` : ''}`);
+    if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
+    note('stopping: finishing the pages in hand (Ctrl-C again to quit at once; unfinished tasks go to other workers)');
+    await worker.close();
+  } finally {
+    process.off('SIGTERM', onTerm);
+    signal.removeEventListener('abort', onTerm);
+    await ck.close();
+  }
+  note(`worker stopped: ${pages} pages stored, ${failures} failed`);
+  return EXIT.ok;
+}
+
+/**
+ * Adds `crawlkit worker` to the program: a process that takes crawl and batch scrape tasks from a shared Redis
+ * (`crawlkit crawl` and the API submit them with `new Crawlkit({ backend: redis({ url }) })`).
+ */
+export function addWorkerCommand(
+  program: Command,
+  io: CliIo,
+  signal: AbortSignal,
+  setExit: (code: number) => void,
+): Command {
+  return program
+    .command('worker')
+    .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)')
+    .option('--redis <url>', 'Redis URL; env CRAWLKIT_REDIS_URL')
+    .option('--prefix <prefix>', 'key prefix shared by the deployment (default crawlkit)')
+    .option('--engine <engine>', 'fetch engine: auto, http or browser')
+    .option('--concurrency <n>', 'pages at once in this worker (default 16)')
+    .option('--task-lock-ms <ms>', "a dead worker's tasks go to others after this (default 30000)")
+    .option('-q, --quiet', 'no per-page lines on stderr')
+    .addHelpText('after', `\nExamples:\n${EXAMPLES.map((line) => `  $ ${line}`).join('\n')}\n`)
+    .exitOverride()
+    .action(async (flags: WorkerFlags) => {
+      setExit(await runWorker(flags, io, signal));
+    });
+}
