@@ -88,6 +88,8 @@ export async function brandingOf(ctx: EngineContext, input: BrandingInput): Prom
   const profile = buildBranding(capture.snapshot);
   if (!ctx.llm.configured) return profile;
   try {
+    // The markdown is only computed when a markdown-based format is asked for; the collector's text always is.
+    const pageText = (input.markdown || capture.snapshot.text || '').slice(0, 6_000);
     const tokens = {
       brandName: profile.brandName,
       colorScheme: profile.colorScheme,
@@ -96,7 +98,7 @@ export async function brandingOf(ctx: EngineContext, input: BrandingInput): Prom
       borderRadius: profile.spacing?.borderRadius,
     };
     const result = await ctx.llm.extract({
-      markdown: `Design tokens measured on the page:\n\n${JSON.stringify(tokens, null, 2)}\n\nPage text:\n\n${input.markdown.slice(0, 6_000)}`,
+      markdown: `Design tokens measured on the page:\n\n${JSON.stringify(tokens, null, 2)}\n\nPage text:\n\n${pageText}`,
       schema: PERSONALITY_SCHEMA,
       prompt: PERSONALITY_PROMPT,
       signal: input.signal,

@@ -351,6 +351,7 @@ export const BRANDING_SCRIPT = String.raw`(() => {
   return {
     url: location.href,
     title: doc.title || '',
+    text: ((doc.querySelector('main') || doc.body || doc.documentElement).innerText || '').replace(/\s+/g, ' ').trim().slice(0, 4000),
     meta: {
       siteName: metaContent('meta[property="og:site_name"], meta[name="og:site_name"]'),
       applicationName: metaContent('meta[name="application-name"], meta[name="apple-mobile-web-app-title"]'),

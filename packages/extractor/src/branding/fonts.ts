@@ -24,12 +24,16 @@ const GENERIC = new Set([
 
 /** The families of a computed `font-family`, unquoted, in order. */
 export function parseFontStack(stack: string): string[] {
-  const out: string[] = [];
-  for (const match of stack.matchAll(/"([^"]*)"|'([^']*)'|([^,]+)/g)) {
-    const name = (match[1] ?? match[2] ?? match[3] ?? '').trim();
-    if (name) out.push(name);
-  }
-  return out;
+  // Family names with a comma inside quotes do not occur in practice; splitting on commas is enough.
+  return stack
+    .split(',')
+    .map((part) =>
+      part
+        .trim()
+        .replace(/^(["'])(.*)\1$/, '$2')
+        .trim(),
+    )
+    .filter(Boolean);
 }
 
 /**

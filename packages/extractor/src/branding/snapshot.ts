@@ -5,6 +5,8 @@
 export interface BrandingSnapshot {
   url: string;
   title: string;
+  /** The first 4,000 characters of the page's visible text (its `main`, else the body), whitespace collapsed. */
+  text: string;
   meta: {
     siteName: string | null;
     applicationName: string | null;
