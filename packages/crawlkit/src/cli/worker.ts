@@ -64,11 +64,11 @@ export async function runWorker(
   }
   const concurrency = positiveInt('--concurrency', flags.concurrency);
   const taskLockMs = positiveInt('--task-lock-ms', flags.taskLockMs);
-  const { redis } = redisModule ?? (await loadRedis());
+  const backends = redisModule ?? (await loadRedis());
   const { Crawlkit } = await import('../crawlkit.js');
 
   const options: CrawlkitOptions = {
-    backend: redis({
+    backend: backends.redis({
       url,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
       ...(taskLockMs !== undefined ? { taskLockMs } : {}),
