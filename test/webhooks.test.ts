@@ -2,10 +2,12 @@
  * Webhooks end to end (reference §16): real receivers on 127.0.0.1 that check signatures, fail or stall their first
  * deliveries and count events; a restart in the middle of a batch with deliveries pending.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import {
   Crawlkit,
@@ -318,4 +320,68 @@ describe('pending deliveries survive a restart', () => {
       rmSync(storeDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/** A child engine running from the sources; resolves `ready` with its first stdout line. */
+function spawnChild(args: string[]): { child: ChildProcess; ready: Promise<string> } {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    ['--import', join(here, 'helpers', 'source-hooks.ts'), join(here, 'helpers-webhooks-child.ts'), ...args],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let stdout = '';
+  const ready = new Promise<string>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
+    });
+    child.on('exit', () => resolve(''));
+  });
+  return { child, ready };
+}
+
+describe('pending deliveries survive kill -9', () => {
+  it('delivers every event exactly once after the process is killed mid-batch and a new one resumes', async () => {
+    const storeDir = mkdtempSync(join(tmpdir(), 'ck-webhooks-kill-'));
+    const port = await freePort();
+    const urls = Array.from({ length: 16 }, (_, i) => `${server.url}/slow/k${i}?ms=60`);
+    const children: ChildProcess[] = [];
+    let receiver: Receiver | undefined;
+    try {
+      slow.stats.served = 0;
+      const first = spawnChild(['start', storeDir, `http://127.0.0.1:${port}/hook`, ...urls]);
+      children.push(first.child);
+      const id = await first.ready;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      // Killed while pages are in flight: some were scraped and their events queued, none delivered (receiver down).
+      await until(() => slow.stats.served >= 5, 30_000);
+      first.child.kill('SIGKILL');
+      await new Promise((r) => first.child.once('exit', r));
+
+      const second = spawnChild(['resume', storeDir]);
+      children.push(second.child);
+      expect(await second.ready).toBe('resumed');
+      receiver = await startReceiver({ port });
+      await until(() => receiver!.events.some((e) => e.payload.type === 'batch_scrape.completed'), 40_000);
+      await sleep(300);
+
+      const events = receiver.events;
+      expect(new Set(events.map((e) => e.payload.webhookId)).size).toBe(events.length);
+      expect(events[0]!.payload.type).toBe('batch_scrape.started');
+      expect(events.at(-1)!.payload.type).toBe('batch_scrape.completed');
+      const pages = events
+        .slice(1, -1)
+        .map((e) => (e.payload.data[0] as { metadata: { sourceURL: string } }).metadata.sourceURL);
+      expect([...pages].sort()).toEqual([...urls].sort());
+      for (const { raw, headers, payload } of events) {
+        expect(payload.id).toBe(id);
+        expect(verifyWebhook(raw, headers, 'kill-secret')).toBe(true);
+      }
+    } finally {
+      for (const child of children) child.kill('SIGKILL');
+      await receiver?.close();
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -373,7 +373,7 @@ export class JobManager {
       ...(error !== undefined ? { error } : {}),
       ...(taskKey !== undefined ? { taskKey } : {}),
     });
-    if (queued) this.#dispatcher.kick(job.id);
+    if (queued) this.#dispatcher.queued(store, queued);
   }
 
   #signal(id: string): void {

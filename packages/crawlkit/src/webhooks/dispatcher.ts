@@ -35,6 +35,9 @@ const PERMANENT_CODES = new Set(['URL_BLOCKED', 'SCRAPE_UNSUPPORTED_PROTOCOL', '
 /** Longest sleep between two looks at the outbox (another process may have queued events). */
 const IDLE_POLL_MS = 5_000;
 
+/** Bytes of queued payloads kept in memory so that a job's next event is sent without reading the outbox. */
+const KNOWN_MAX_BYTES = 32 * 1024 ** 2;
+
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
@@ -56,6 +59,14 @@ export class WebhookDispatcher {
   #immediate: NodeJS.Immediate | undefined;
   /** Jobs whose next event waits for a retry, and when it is due. */
   readonly #waiting = new Map<string, number>();
+  /**
+   * Events this process queued, by job and `seq`, while they fit in `KNOWN_MAX_BYTES`: after one is settled, the
+   * next (`seq + 1`) goes at once. Reading the outbox's heads instead costs time that grows with the backlog.
+   */
+  readonly #known = new Map<string, Map<number, { store: Store; delivery: Delivery }>>();
+  #knownBytes = 0;
+  /** The last `seq` this process settled (delivered or gave up) per job. */
+  readonly #settled = new Map<string, number>();
   /** When the last look ended and how long it took: looks are paced so that they never take over the thread. */
   #lastLookEnd = 0;
   #lastLookMs = 0;
@@ -85,6 +96,27 @@ export class WebhookDispatcher {
       return;
     }
     this.#schedule(0);
+  }
+
+  /** An event was appended to `store`'s outbox by this process: sends it at once when it is its job's next. */
+  queued(store: Store, delivery: Delivery): void {
+    if (this.#closed) return;
+    const bytes = delivery.payload.length;
+    if (this.#knownBytes + bytes <= KNOWN_MAX_BYTES) {
+      let jobKnown = this.#known.get(delivery.jobId);
+      if (!jobKnown) {
+        jobKnown = new Map<number, { store: Store; delivery: Delivery }>();
+        this.#known.set(delivery.jobId, jobKnown);
+      }
+      jobKnown.set(delivery.seq, { store, delivery });
+      this.#knownBytes += bytes;
+    }
+    const jobId = delivery.jobId;
+    if (this.#inflight.has(jobId) || (this.#waiting.get(jobId) ?? 0) > Date.now()) return;
+    const previous = this.#settled.get(jobId);
+    const isNext = previous === undefined ? delivery.seq === 1 : delivery.seq === previous + 1;
+    if (isNext && this.#inflight.size < (this.#options.lanes ?? 16)) this.#lane(store, delivery);
+    else this.kick(jobId);
   }
 
   /** Resolves when nothing is pending or in flight, or after `timeoutMs` (tests, benchmarks). */
@@ -174,7 +206,7 @@ export class WebhookDispatcher {
       const heads = await store.deliveries.due(Number.MAX_SAFE_INTEGER, free + this.#inflight.size);
       const now = Date.now();
       for (const head of heads) {
-        if (this.#inflight.has(head.jobId)) continue;
+        if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
         if (head.nextAttemptAt > now) {
           this.#waiting.set(head.jobId, head.nextAttemptAt);
           next = Math.min(next, head.nextAttemptAt);
@@ -182,13 +214,7 @@ export class WebhookDispatcher {
         }
         this.#waiting.delete(head.jobId);
         if (this.#inflight.size >= lanes) break;
-        const sending = this.#send(store, head)
-          .catch(() => undefined)
-          .finally(() => {
-            this.#inflight.delete(head.jobId);
-            this.kick();
-          });
-        this.#inflight.set(head.jobId, sending);
+        this.#lane(store, head);
       }
     }
     if (this.#inflight.size === 0 || next < Date.now() + IDLE_POLL_MS) {
@@ -196,7 +222,38 @@ export class WebhookDispatcher {
     }
   }
 
-  async #send(store: Store, delivery: Delivery): Promise<void> {
+  /** Sends `first` and then, while this process knows it, each next event of the job, one at a time. */
+  #lane(store: Store, first: Delivery): void {
+    const jobId = first.jobId;
+    const run = async () => {
+      let current: { store: Store; delivery: Delivery } | undefined = { store, delivery: first };
+      while (current && !this.#closed) {
+        this.#forget(current.delivery);
+        if (!(await this.#send(current.store, current.delivery))) return;
+        this.#settled.set(jobId, current.delivery.seq);
+        current = this.#known.get(jobId)?.get(current.delivery.seq + 1);
+      }
+    };
+    const sending = run()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#inflight.delete(jobId);
+        this.kick();
+      });
+    this.#inflight.set(jobId, sending);
+  }
+
+  #forget(delivery: Delivery): void {
+    const jobKnown = this.#known.get(delivery.jobId);
+    const entry = jobKnown?.get(delivery.seq);
+    if (!jobKnown || !entry) return;
+    jobKnown.delete(delivery.seq);
+    this.#knownBytes -= entry.delivery.payload.length;
+    if (jobKnown.size === 0) this.#known.delete(delivery.jobId);
+  }
+
+  /** One attempt. Resolves true when the event is settled (delivered or given up), false when a retry is planned. */
+  async #send(store: Store, delivery: Delivery): Promise<boolean> {
     const stored = JSON.parse(delivery.payload) as StoredDelivery;
     const body = JSON.stringify(stored.body);
     const headers: Record<string, string> = {
@@ -210,27 +267,28 @@ export class WebhookDispatcher {
       const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs);
       if (status >= 200 && status < 300) {
         await store.deliveries.update(delivery.id, { state: 'delivered', attempts, lastError: undefined });
-        return;
+        return true;
       }
       error = `the webhook answered HTTP ${status}`;
       if (status < 500 && status !== 408 && status !== 429) {
         // A client error will not get better by retrying.
         await this.#giveUp(store, { ...delivery, attempts }, error);
-        return;
+        return true;
       }
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
         await this.#giveUp(store, { ...delivery, attempts }, error);
-        return;
+        return true;
       }
     }
     if (attempts >= this.#options.maxAttempts) {
       await this.#giveUp(store, { ...delivery, attempts }, error);
-      return;
+      return true;
     }
     const delay = Math.min(this.#options.retryDelayMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs ?? 300_000);
     await store.deliveries.update(delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
+    return false;
   }
 
   async #giveUp(store: Store, delivery: Delivery, error: string): Promise<void> {

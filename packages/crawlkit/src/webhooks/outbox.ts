@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { isStoreError, type JobRecord, type Store } from '@crawlkit/cache';
+import { isStoreError, type Delivery, type JobRecord, type Store } from '@crawlkit/cache';
 import { v5 as uuidv5 } from 'uuid';
 
 import type { Webhook } from '../v2/jobs.js';
@@ -39,12 +39,17 @@ function userHeaders(headers: Record<string, string>): Record<string, string> {
 }
 
 /**
- * Appends a job event to the store's webhook outbox when the job has a webhook that asked for it. Returns whether
- * an event was queued. The dispatcher sends it in the background, in order after the job's earlier events.
+ * Appends a job event to the store's webhook outbox when the job has a webhook that asked for it. Returns the queued
+ * delivery (hand it to the dispatcher), or undefined when nothing was queued. The dispatcher sends it in the
+ * background, in order after the job's earlier events.
  */
-export async function queueWebhookEvent(store: Store, job: JobRecord, input: JobWebhookEvent): Promise<boolean> {
+export async function queueWebhookEvent(
+  store: Store,
+  job: JobRecord,
+  input: JobWebhookEvent,
+): Promise<Delivery | undefined> {
   const webhook = jobWebhook(job);
-  if (!webhook || !wantsEvent(webhook, input.event)) return false;
+  if (!webhook || !wantsEvent(webhook, input.event)) return undefined;
   const webhookId = input.taskKey !== undefined ? uuidv5(`${input.event}\n${input.taskKey}`, job.id) : randomUUID();
   const body = buildPayload({
     kind: job.kind,
@@ -58,7 +63,7 @@ export async function queueWebhookEvent(store: Store, job: JobRecord, input: Job
   });
   const stored: StoredDelivery = { url: webhook.url, headers: userHeaders(webhook.headers), body };
   try {
-    await store.deliveries.enqueue({
+    return await store.deliveries.enqueue({
       id: webhookId,
       jobId: job.id,
       payload: JSON.stringify(stored),
@@ -66,8 +71,7 @@ export async function queueWebhookEvent(store: Store, job: JobRecord, input: Job
     });
   } catch (error) {
     // The page was scraped again after a crash: its event is already in the outbox.
-    if (isStoreError(error) && error.code === 'STORE_DELIVERY_EXISTS') return false;
+    if (isStoreError(error) && error.code === 'STORE_DELIVERY_EXISTS') return undefined;
     throw error;
   }
-  return true;
 }

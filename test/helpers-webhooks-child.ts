@@ -1,0 +1,25 @@
+/**
+ * Child process of the kill -9 case of `test/webhooks.test.ts`, run from the TypeScript sources:
+ *   node --import ./test/helpers/source-hooks.ts test/helpers-webhooks-child.ts start <storeDir> <hook> <url>...
+ *   node --import ./test/helpers/source-hooks.ts test/helpers-webhooks-child.ts resume <storeDir>
+ * `start` creates a batch with a webhook and prints its id; `resume` opens the store with `resumeJobs: true` and
+ * prints `resumed`. Both then run until killed (the test waits for the receiver, not for the process).
+ */
+import { Crawlkit } from 'crawlkit';
+
+const [mode, storeDir, hook, ...urls] = process.argv.slice(2);
+const ck = new Crawlkit({
+  storeDir: storeDir!,
+  engine: 'http',
+  resumeJobs: mode === 'resume',
+  webhooks: { secret: 'kill-secret', retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 10_000, timeoutMs: 1000 },
+});
+
+if (mode === 'start') {
+  const batch = await ck.batchScrape({ urls, maxConcurrency: 2, webhook: hook!, maxAge: 0 });
+  if (!batch.success) throw new Error(`start failed: ${JSON.stringify(batch)}`);
+  process.stdout.write(`${batch.id}\n`);
+} else {
+  process.stdout.write('resumed\n');
+}
+setInterval(() => undefined, 60_000);
