@@ -76,6 +76,8 @@ export interface GenerateJsonInput {
   prompt: string;
   /** Sent to the model as the response format and checked with ajv. */
   schema?: JsonSchema;
+  /** Reshapes the parsed answer before it is checked (e.g. a bare value for a wrapped schema). */
+  coerce?: (value: unknown) => unknown;
   /** A further check of the parsed value; returns what is wrong, or undefined. */
   check?: (value: unknown) => string | undefined;
   signal?: AbortSignal;
@@ -102,8 +104,9 @@ async function answer(
 }
 
 function problemWith(input: GenerateJsonInput, text: string): { value: unknown; problem?: string } {
-  const parsed = parseModelJson(text);
-  if (!parsed) return { value: undefined, problem: 'it is not valid JSON' };
+  const read = parseModelJson(text);
+  if (!read) return { value: undefined, problem: 'it is not valid JSON' };
+  const parsed = input.coerce ? { value: input.coerce(read.value) } : read;
   if (input.schema) {
     const verdict = validateAgainst(input.schema, parsed.value);
     if (!verdict.valid) return { value: parsed.value, problem: `it does not match the JSON Schema: ${verdict.errors}` };

@@ -128,6 +128,16 @@ describe('LlmService.extract', () => {
     });
   });
 
+  it('accepts the bare value for a wrapped root', async () => {
+    const model = mockModel('["a","b"]');
+    const result = await service(model).extract({
+      markdown: 'x',
+      schema: { type: 'array', items: { type: 'string' } },
+    });
+    expect(result.value).toEqual(['a', 'b']);
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
   it('with only a prompt asks for JSON without a schema and passes the prompt', async () => {
     const model = mockModel('{"company":"Acme"}');
     const result = await service(model).extract({ markdown: 'Acme Corp', prompt: 'Which company is this?' });

@@ -151,6 +151,8 @@ export class LlmService {
       instructions: extractionSystem(prepared?.schema),
       prompt: extractionPrompt(prompt, page),
       ...(prepared ? { schema: prepared.schema } : {}),
+      // A model that answers the bare value instead of `{ value }` is taken at its word.
+      ...(prepared?.wrapped ? { coerce: (v: unknown) => (isObject(v) && 'value' in v ? v : { value: v }) } : {}),
       ...(signal ? { signal } : {}),
     });
     const value = prepared?.wrapped && isObject(result.value) ? result.value.value : result.value;
