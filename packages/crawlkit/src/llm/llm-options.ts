@@ -31,6 +31,12 @@ export interface LlmOptions {
    */
   timeoutMs?: number;
   /**
+   * Model tasks in flight at once across the engine (a json extraction with its repair round is one task); the rest
+   * wait, inside their page's timeout. Use 1–2 for a local server with few slots.
+   * @default 4
+   */
+  concurrency?: number;
+  /**
    * Most URLs of the site (from a map of it) shown to the model when it turns a crawl `prompt` into options.
    * @default 50
    */
@@ -44,6 +50,7 @@ export interface ResolvedLlmOptions {
   temperature: number;
   maxRetries: number;
   timeoutMs: number;
+  concurrency: number;
   promptMapLimit: number;
 }
 
@@ -72,6 +79,7 @@ export function resolveLlmOptions(input: LanguageModel | LlmOptions | undefined)
     temperature: options.temperature ?? 0,
     maxRetries: options.maxRetries ?? 2,
     timeoutMs: positiveInt('timeoutMs', options.timeoutMs, 120_000),
+    concurrency: positiveInt('concurrency', options.concurrency, 4),
     promptMapLimit: positiveInt('promptMapLimit', options.promptMapLimit, 50),
   };
   if (options.maxOutputTokens !== undefined) {

@@ -164,6 +164,25 @@ describe('LlmService.extract', () => {
     expect(model.doGenerateCalls[0]).toMatchObject({ temperature: 0.3, maxOutputTokens: 256 });
   });
 
+  it('keeps at most `concurrency` model tasks in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 20));
+        inFlight--;
+        return reply('{"name":"x","price":1}');
+      },
+    });
+    const llm = service(model, { concurrency: 2 });
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => llm.extract({ markdown: 'x', schema: productSchema })),
+    );
+    expect(results.every((r) => (r.value as { name: string }).name === 'x')).toBe(true);
+    expect(most).toBe(2);
+  });
+
   it('refuses without a model', async () => {
     const error = await new LlmService().extract({ markdown: 'x' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'LLM_NOT_CONFIGURED' });
@@ -238,7 +257,13 @@ describe('LlmService.crawlOptions', () => {
 describe('resolveLlmOptions', () => {
   it('accepts a bare model or settings and checks them', () => {
     const model = mockModel();
-    expect(resolveLlmOptions(model)).toMatchObject({ model, maxInputTokens: 16_000, temperature: 0, maxRetries: 2 });
+    expect(resolveLlmOptions(model)).toMatchObject({
+      model,
+      maxInputTokens: 16_000,
+      temperature: 0,
+      maxRetries: 2,
+      concurrency: 4,
+    });
     expect(resolveLlmOptions({ model, maxInputTokens: 500 })?.maxInputTokens).toBe(500);
     expect(() => resolveLlmOptions({ model, maxInputTokens: 0 })).toThrow(TypeError);
     expect(resolveLlmOptions(undefined)).toBeUndefined();

@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 
+import PQueue from 'p-queue';
+
 import { CrawlkitError } from '../errors.js';
 import type { Format } from '../v2/formats.js';
 import type { ErrorResponse } from '../v2/types.js';
@@ -9,7 +11,14 @@ import {
   pickGeneratedOptions,
   type GeneratedCrawlerOptions,
 } from './crawl-options.js';
-import { addUsage, emptyUsage, generateJson, generatePlainText, type LlmUsage } from './generate.js';
+import {
+  addUsage,
+  emptyUsage,
+  generateJson,
+  generatePlainText,
+  type GenerateJsonInput,
+  type LlmUsage,
+} from './generate.js';
 import { stripReasoning } from './json-text.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import {
@@ -73,9 +82,16 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export class LlmService {
   readonly #options: ResolvedLlmOptions | undefined;
+  readonly #slots: PQueue;
 
   constructor(options?: ResolvedLlmOptions) {
     this.#options = options;
+    this.#slots = new PQueue({ concurrency: options?.concurrency ?? Infinity });
+  }
+
+  /** Runs one model task (with its repair round) in a slot: a local server with few slots is not flooded. */
+  #slot<T>(fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return this.#slots.add(fn, signal ? { signal } : {});
   }
 
   get configured(): boolean {
@@ -113,17 +129,25 @@ export class LlmService {
     return trimmed.text;
   }
 
+  #json(options: ResolvedLlmOptions, input: GenerateJsonInput): ReturnType<typeof generateJson> {
+    return this.#slot(() => generateJson(options, input), input.signal);
+  }
+
   /** A model-written summary; `undefined` when no model is configured. */
   async summarize(markdown: string, signal?: AbortSignal): Promise<LlmResult<string> | undefined> {
     const options = this.#options;
     if (!options) return undefined;
     const warnings: string[] = [];
     const page = this.#trim(markdown, options.maxInputTokens, warnings);
-    const { text, usage } = await generatePlainText(options, {
-      instructions: SUMMARY_SYSTEM,
-      prompt: summaryPrompt(page),
-      ...(signal ? { signal } : {}),
-    });
+    const { text, usage } = await this.#slot(
+      () =>
+        generatePlainText(options, {
+          instructions: SUMMARY_SYSTEM,
+          prompt: summaryPrompt(page),
+          ...(signal ? { signal } : {}),
+        }),
+      signal,
+    );
     return { value: stripReasoning(text), usage, warnings };
   }
 
@@ -147,7 +171,7 @@ export class LlmService {
     signal: AbortSignal | undefined,
   ): Promise<{ value: unknown; usage: LlmUsage }> {
     const prepared = schemaInput === undefined ? undefined : prepareSchema(toJsonSchema(schemaInput));
-    const result = await generateJson(options, {
+    const result = await this.#json(options, {
       instructions: extractionSystem(prepared?.schema),
       prompt: extractionPrompt(prompt, page),
       ...(prepared ? { schema: prepared.schema } : {}),
@@ -192,7 +216,7 @@ export class LlmService {
       };
     }
     const half = Math.max(1, Math.floor(options.maxInputTokens / 2));
-    const result = await generateJson(options, {
+    const result = await this.#json(options, {
       instructions: COMPARE_SYSTEM,
       prompt: comparePrompt(
         input.prompt,
@@ -211,7 +235,7 @@ export class LlmService {
     const signal = input.signal
       ? AbortSignal.any([input.signal, AbortSignal.timeout(options.timeoutMs)])
       : AbortSignal.timeout(options.timeoutMs);
-    const result = await generateJson(options, {
+    const result = await this.#json(options, {
       instructions: crawlOptionsSystem(CRAWLER_OPTIONS_SCHEMA),
       prompt: crawlOptionsPrompt(input.url, input.prompt, (input.siteUrls ?? []).slice(0, options.promptMapLimit)),
       schema: CRAWLER_OPTIONS_SCHEMA,
