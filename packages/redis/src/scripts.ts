@@ -9,6 +9,7 @@
 const JOB_KEYS = `
 local function jk(p, id) return p .. ':job:' .. id end
 local function tk(p, id, part) return p .. ':j:' .. id .. ':' .. part end
+local JOB_PARTS = { 'n', 't', 's', 'seq', 'att', 'nb', 'q', 'a', 'r', 'rk', 'e', 'rb', 'rbs', 'dq', 'dall' }
 `;
 
 const PAGE_HELPERS = `
@@ -128,23 +129,42 @@ add_tasks(p, id, -1, 0, 6 + count)
 return 1
 `;
 
-/** ARGV: prefix, id, now, then (field, value) pairs; an empty value deletes the field. */
+/**
+ * ARGV: prefix, id, now, then (field, value) pairs; an empty value deletes the field. Setting `expiresAt` also sets
+ * a Redis expiry on every key of the job (an hour after it, so `deleteExpired` normally runs first and Redis frees
+ * the memory even when no engine calls it); clearing it removes the expiry.
+ */
 export const JOB_UPDATE = `${JOB_KEYS}
 local p = ARGV[1]
 local id = ARGV[2]
 if redis.call('EXISTS', jk(p, id)) == 0 then return 0 end
+local expiry = nil
 local i = 4
 while ARGV[i] do
   local field, value = ARGV[i], ARGV[i + 1]
   if value == '' then
     redis.call('HDEL', jk(p, id), field)
-    if field == 'expiresAt' then redis.call('ZREM', p .. ':jobsexp', id) end
+    if field == 'expiresAt' then
+      redis.call('ZREM', p .. ':jobsexp', id)
+      expiry = -1
+    end
   else
     redis.call('HSET', jk(p, id), field, value)
-    if field == 'expiresAt' then redis.call('ZADD', p .. ':jobsexp', value, id) end
+    if field == 'expiresAt' then
+      redis.call('ZADD', p .. ':jobsexp', value, id)
+      expiry = math.max(tonumber(value), tonumber(ARGV[3])) + 3600000
+    end
     if field == 'createdAt' then redis.call('ZADD', p .. ':jobs', value, id) end
   end
   i = i + 2
+end
+if expiry then
+  local keys = { jk(p, id) }
+  for _, part in ipairs(JOB_PARTS) do keys[#keys + 1] = tk(p, id, part) end
+  for _, did in ipairs(redis.call('SMEMBERS', tk(p, id, 'dall'))) do keys[#keys + 1] = p .. ':d:' .. did end
+  for _, key in ipairs(keys) do
+    if expiry < 0 then redis.call('PERSIST', key) else redis.call('PEXPIREAT', key, expiry) end
+  end
 end
 return 1
 `;
@@ -153,7 +173,7 @@ const DELETE_JOB = `
 local function delete_job(p, id)
   for _, did in ipairs(redis.call('SMEMBERS', tk(p, id, 'dall'))) do redis.call('DEL', p .. ':d:' .. did) end
   redis.call('DEL', jk(p, id))
-  for _, part in ipairs({ 'n', 't', 's', 'seq', 'att', 'nb', 'q', 'a', 'r', 'rk', 'e', 'rb', 'rbs', 'dq', 'dall' }) do
+  for _, part in ipairs(JOB_PARTS) do
     redis.call('DEL', tk(p, id, part))
   end
   redis.call('ZREM', p .. ':jobs', id)

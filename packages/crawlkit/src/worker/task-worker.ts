@@ -18,6 +18,7 @@ const JOB_REFRESH_MS = 1_000;
 const MAX_INLINE_WAIT_MS = 5_000;
 const FINISH_LOCK_MS = 60_000;
 const SWEEP_PAGE = 1_000;
+const EXPIRY_SWEEP_MS = 60_000;
 
 /** Options of `ck.startWorker()`. */
 export interface WorkerOptions {
@@ -79,6 +80,7 @@ export class TaskWorker implements CrawlkitWorker {
   #consumer: WorkConsumer | undefined;
   #sweeper: NodeJS.Timeout | undefined;
   #sweeping = false;
+  #expiredCheckedAt = 0;
   #closed: Promise<void> | undefined;
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
@@ -250,7 +252,7 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   /**
-   * While the queue is empty: re-queues the queued tasks of unfinished jobs (their submitter or a worker died between
+   * Deletes expired jobs (once a minute), then, while the queue is empty: re-queues the queued tasks of unfinished jobs (their submitter or a worker died between
    * the store write and the enqueue) and finishes jobs with nothing left (their last worker died before it could).
    */
   async #sweep(): Promise<void> {
@@ -258,6 +260,11 @@ export class TaskWorker implements CrawlkitWorker {
     this.#sweeping = true;
     try {
       const { store, queue, coordination } = this.#deps.connection;
+      if (Date.now() - this.#expiredCheckedAt >= EXPIRY_SWEEP_MS) {
+        // Jobs past their result TTL are deleted by whoever notices first (a cheap range query).
+        this.#expiredCheckedAt = Date.now();
+        await store.jobs.deleteExpired();
+      }
       const counts = await queue.counts();
       if (counts.waiting + counts.active + counts.delayed > 0) return;
       for (const job of await store.jobs.list({ status: ['scraping'] })) {

@@ -51,6 +51,27 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
     }
   });
 
+  it('sets a Redis expiry on every key of a job with expiresAt, and removes it when cleared', async () => {
+    const store = await open();
+    const now = Date.now();
+    await store.jobs.create(
+      { id: 'j1', kind: 'batch', status: 'scraping', request: '{}', createdAt: now, updatedAt: now, creditsUsed: 0 },
+      [{ key: 'k', url: 'https://example.com/', depth: 0 }],
+    );
+    await store.tasks.complete('j1', { key: 'k', credits: 1, document: 'doc' });
+    const keys = await store.client.keys(`${store.prefix}:j*j1*`);
+    expect(keys.length).toBeGreaterThan(5);
+    await store.jobs.update('j1', { status: 'completed', expiresAt: now + 60_000 });
+    for (const key of keys) {
+      const ttl = await store.client.pttl(key);
+      expect(ttl).toBeGreaterThan(60_000);
+      expect(ttl).toBeLessThanOrEqual(60_000 + 3_600_000);
+    }
+    await store.jobs.update('j1', { status: 'scraping', expiresAt: undefined });
+    for (const key of keys) expect(await store.client.pttl(key)).toBe(-1);
+    expect(await store.results.list('j1', 0, 10)).toEqual([{ seq: 1, key: 'k', document: 'doc' }]);
+  });
+
   it('is not ephemeral, reports its kind and rejects after close', async () => {
     const store = await open();
     expect(store.kind).toBe('redis');

@@ -1,0 +1,182 @@
+/**
+ * Distributed crawl throughput: `pnpm bench:distributed` (`--quick` for 600 pages).
+ *
+ * The generated site (bench/lib/generated-site.ts) is served by its own process and a throwaway `redis-server` is
+ * started on a free loopback port (or `CRAWLKIT_BENCH_REDIS_URL` is used). Then, on the same site and in this run:
+ *   - baseline: one process crawling in-process on the embedded SQLite store (`new Crawlkit()`), as without Redis;
+ *   - 1, 2 and 4 worker processes (`ck.startWorker()` on `redis({ url })`, each with the same engine concurrency),
+ *     the crawl submitted by this process, which only polls its status.
+ * Workers are started and ready before the clock starts; each configuration gets a fresh key prefix. Reports
+ * pages/minute of each row. On a 2-core machine the workers, the site, Redis and this process share two cores:
+ * scaling past 2 workers is not expected here. Writes bench/results/distributed.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startRedisServer } from '../test/setup/redis.ts';
+import { finish, isQuick, type Row } from './lib/report.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const quick = isQuick();
+const PAGES = Number(process.env['BENCH_PAGES'] ?? (quick ? 600 : 2000));
+const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
+const WORKER_COUNTS = (process.env['BENCH_WORKERS'] ?? '1,2,4').split(',').map(Number);
+
+interface Measured {
+  runner: string;
+  workers: number;
+  pages: number;
+  seconds: number;
+  startupSeconds: number;
+}
+
+function lines(proc: ChildProcess, onLine: (line: string) => void): void {
+  let buffer = '';
+  proc.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      onLine(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+    }
+  });
+}
+
+async function startSite(): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(
+    process.execPath,
+    [join(here, 'lib', 'generated-site.ts'), '--pages', String(PAGES + 500), '--links', '10'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((resolve) =>
+    lines(proc, (line) => resolve((JSON.parse(line) as { url: string }).url)),
+  );
+  return { url, proc };
+}
+
+function startWorker(redisUrl: string, prefix: string): { proc: ChildProcess; ready: Promise<void> } {
+  const proc = spawn(
+    process.execPath,
+    [join(here, 'lib', 'distributed-worker.ts'), redisUrl, prefix, String(CONCURRENCY)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const ready = new Promise<void>((resolve, reject) => {
+    lines(proc, (line) => line === 'ready' && resolve());
+    proc.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+  return { proc, ready };
+}
+
+async function stopWorker(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return;
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.kill('SIGTERM');
+  await exited;
+}
+
+/** Baseline: the whole crawl in this process on the embedded store. */
+async function runEmbedded(siteUrl: string): Promise<Measured> {
+  const { Crawlkit } = await import('crawlkit');
+  const dir = mkdtempSync(join(tmpdir(), 'ck-bench-dist-'));
+  const ck = new Crawlkit({ storeDir: dir, engine: 'http', concurrency: CONCURRENCY });
+  const started = performance.now();
+  const response = await ck.crawl({ url: `${siteUrl}/`, limit: PAGES, scrapeOptions: { formats: ['markdown'] } });
+  if (!response.success) throw new Error(response.error);
+  let pages = 0;
+  for await (const _ of ck.watch(response.id)) pages++;
+  const seconds = (performance.now() - started) / 1000;
+  await ck.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { runner: 'embedded store, in-process (no Redis)', workers: 1, pages, seconds, startupSeconds: 0 };
+}
+
+async function runDistributed(siteUrl: string, redisUrl: string, workers: number): Promise<Measured> {
+  const { Crawlkit } = await import('crawlkit');
+  const { redis } = await import('@crawlkit/redis');
+  const prefix = `ck-bench-${randomUUID()}`;
+  const bootStarted = performance.now();
+  const procs = Array.from({ length: workers }, () => startWorker(redisUrl, prefix));
+  await Promise.all(procs.map((p) => p.ready));
+  const startupSeconds = (performance.now() - bootStarted) / 1000;
+
+  const client = new Crawlkit({ backend: redis({ url: redisUrl, prefix }), engine: 'http' });
+  try {
+    const started = performance.now();
+    const response = await client.crawl({
+      url: `${siteUrl}/`,
+      limit: PAGES,
+      scrapeOptions: { formats: ['markdown'] },
+    });
+    if (!response.success) throw new Error(response.error);
+    let completed = 0;
+    for (;;) {
+      const status = await client.getCrawlStatus(response.id, { limit: 1 });
+      if (!status.success) throw new Error(status.error);
+      completed = status.completed;
+      if (status.status !== 'scraping') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      runner: `Redis + BullMQ, ${workers} worker process${workers > 1 ? 'es' : ''}`,
+      workers,
+      pages: completed,
+      seconds,
+      startupSeconds,
+    };
+  } finally {
+    await client.close();
+    await Promise.all(procs.map((p) => stopWorker(p.proc)));
+  }
+}
+
+const site = await startSite();
+const external = process.env['CRAWLKIT_BENCH_REDIS_URL'];
+const server = external ? undefined : await startRedisServer();
+const redisUrl = external ?? server?.url;
+if (!redisUrl)
+  throw new Error('redis-server could not be started (install redis-server or set CRAWLKIT_BENCH_REDIS_URL)');
+
+const results: Measured[] = [];
+try {
+  const log = (m: Measured) => process.stderr.write(`${m.runner}: ${m.pages} pages in ${m.seconds.toFixed(1)} s\n`);
+  results.push(await runEmbedded(site.url));
+  log(results.at(-1)!);
+  for (const workers of WORKER_COUNTS) {
+    results.push(await runDistributed(site.url, redisUrl, workers));
+    log(results.at(-1)!);
+  }
+} finally {
+  site.proc.kill('SIGTERM');
+  await server?.stop();
+}
+
+const baseline = results[0]!;
+const perMinute = (m: Measured) => Math.round((m.pages / m.seconds) * 60);
+const one = results.find((m) => m.workers === 1 && m !== baseline);
+const rows: Row[] = results.map((m) => ({
+  runner: m.runner,
+  pages: m.pages,
+  seconds: Math.round(m.seconds * 10) / 10,
+  'pages/min': perMinute(m),
+  'vs embedded': Math.round((perMinute(m) / perMinute(baseline)) * 100) / 100,
+  'vs 1 worker': one ? Math.round((perMinute(m) / perMinute(one)) * 100) / 100 : null,
+  'worker startup s': Math.round(m.startupSeconds * 10) / 10,
+}));
+
+finish({
+  name: 'distributed',
+  title: `Distributed crawl: ${PAGES} pages, engine concurrency ${CONCURRENCY} per process`,
+  quick,
+  rows,
+  goals: [],
+  data: { pages: PAGES, concurrency: CONCURRENCY, workerCounts: WORKER_COUNTS, results },
+  notes: [
+    'Workers, the site server, Redis and the submitting process share the machine: on 2 cores, more than 2 workers',
+    'cannot add CPU; the rows show the cost of the queue (Redis round trips per page) and how far it scales here.',
+  ],
+});
