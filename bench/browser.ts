@@ -3,26 +3,29 @@
  * `pnpm exec node bench/browser.ts`).
  *
  * Rendered scrapes of the JavaScript fixture pages (`fixtures/site/js/`), crawlkit's Fetcher (with and without
- * `blockAds`) beside a plain puppeteer loop on the same Chromium (one browser, a context per URL, `networkidle0`,
- * `content()`). The machine is shared, so the runners are interleaved (page by page, batch by batch) to meet the same
+ * `blockAds`) beside Crawlee's PuppeteerCrawler (bench/lib/crawlee-puppeteer.ts) and a plain puppeteer loop on the
+ * same Chromium (one browser, a context per URL, `networkidle0`, `content()`). The machine is shared, so the runners are interleaved (page by page, batch by batch) to meet the same
  * load:
  * - cold: a new engine per page (Chromium start included), p50/p95;
  * - warm, one page at a time: p50/p95 latency and pages per second;
  * - warm, 4 pages at a time: pages per second;
  * - peak memory: PSS (shared pages counted once) of each runner's Chromium processes, and of this Node process;
  * - Chromium processes left after close.
- * Prints a table and writes bench/results/browser.json.
+ * Prints a table and writes bench/results/browser.json (bench/lib/report.ts format, goals of issue 11).
+ * `--quick` (or BENCH_QUICK=1): 1 cold run, 6 warm pages, 8 pages 4 at a time.
  *
- * Adding a runner (Crawlee's PuppeteerCrawler is planned): implement `Runner` and append it to `RUNNERS`.
+ * Adding a runner: implement `Runner` and append it to `RUNNERS`.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Fetcher } from '@crawlkit/fetcher';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 import { startFixtureServer } from '../fixtures/server.ts';
+import { openCrawleePuppeteer } from './lib/crawlee-puppeteer.ts';
+import { finish, goal, isQuick, withRatios } from './lib/report.ts';
 
 const CHROMIUM = process.env.CRAWLKIT_CHROMIUM ?? '/usr/bin/chromium';
 const ISOLATED = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
@@ -44,9 +47,10 @@ const PAGES = process.env.BENCH_PAGES?.split(',') ?? [
   '/js/infinite.html',
   '/js/consent.html',
 ];
-const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 4);
-const WARM_PAGES = Number(process.env.BENCH_WARM_PAGES ?? 30);
-const PARALLEL_PAGES = Number(process.env.BENCH_PARALLEL_PAGES ?? 40);
+const quick = isQuick();
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? (quick ? 1 : 4));
+const WARM_PAGES = Number(process.env.BENCH_WARM_PAGES ?? (quick ? 6 : 30));
+const PARALLEL_PAGES = Number(process.env.BENCH_PARALLEL_PAGES ?? (quick ? 8 : 40));
 const CONCURRENCY = 4;
 
 /** One engine under test: opens, renders a URL to HTML, closes; `profiles()` names its Chromium profile directories. */
@@ -109,13 +113,18 @@ const puppeteerRunner: Runner = {
   },
 };
 
-// A Crawlee PuppeteerCrawler runner goes here (later issue).
-const RUNNERS: Runner[] = [crawlkitRunner(true), crawlkitRunner(false), puppeteerRunner];
+const crawleeRunner: Runner = {
+  name: 'Crawlee PuppeteerCrawler (networkidle0)',
+  open: (concurrency) => Promise.resolve(openCrawleePuppeteer(CHROMIUM, FLAGS, concurrency)),
+};
+
+const CRAWLKIT = 'crawlkit Fetcher (browser, blockAds: true)';
+const CRAWLEE = crawleeRunner.name;
+const RUNNERS: Runner[] = [crawlkitRunner(true), crawlkitRunner(false), crawleeRunner, puppeteerRunner];
 
 // ---- measurement helpers ----
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-const ms = (v: number) => `${v.toFixed(0)} ms`;
 
 /** Proportional set size of a process in bytes (shared pages split between their users, so sums are honest). */
 function pss(pid: number | 'self'): number {
@@ -242,41 +251,64 @@ for (const [r, runner] of RUNNERS.entries()) {
 }
 await server.close();
 
-const table = results.map((r) => ({
-  runner: r.runner,
-  'cold p50': ms(r.coldP50Ms as number),
-  'cold p95': ms(r.coldP95Ms as number),
-  'warm p50': ms(r.warmP50Ms as number),
-  'warm p95': ms(r.warmP95Ms as number),
-  'pages/s (1 at a time)': r.warmPagesPerSec,
-  [`pages/s (${CONCURRENCY} at a time)`]: r.parallelPagesPerSec,
-  'peak Chromium PSS': `${r.peakChromiumMB as number} MB`,
-  'Chromium left after close': r.chromiumProcessesLeft,
-}));
 const nodeMB = Math.round(memory.node / 2 ** 20);
-console.log(
-  `Rendered scrapes of ${PAGES.length} JS fixture pages, runners interleaved (${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB)`,
-);
-console.table(table);
-console.log(`Peak PSS of the Node process (all runners together): ${nodeMB} MB`);
+const PARALLEL = `pages/s (${CONCURRENCY} at a time)`;
+const rows = results.map((r) => ({
+  runner: r.runner as string,
+  'cold p50 ms': r.coldP50Ms as number,
+  'cold p95 ms': r.coldP95Ms as number,
+  'warm p50 ms': r.warmP50Ms as number,
+  'warm p95 ms': r.warmP95Ms as number,
+  'pages/s (1 at a time)': r.warmPagesPerSec as number,
+  [PARALLEL]: r.parallelPagesPerSec as number,
+  'peak Chromium PSS MB': r.peakChromiumMB as number,
+  'Chromium left': r.chromiumProcessesLeft as number,
+}));
+const parallelOf = (name: string): number => {
+  const v = rows.find((r) => r.runner === name)?.[PARALLEL];
+  return typeof v === 'number' ? v : Number.NaN;
+};
+const vsCrawlee = parallelOf(CRAWLKIT) / parallelOf(CRAWLEE);
+const crawlkitLeft = results
+  .filter((r) => (r.runner as string).startsWith('crawlkit'))
+  .reduce((a, r) => a + (r.chromiumProcessesLeft as number), 0);
+const othersLeft = results
+  .filter((r) => !(r.runner as string).startsWith('crawlkit'))
+  .map((r) => `${r.runner as string}: ${r.chromiumProcessesLeft as number}`)
+  .join(', ');
 
-writeFileSync(
-  new URL('./results/browser.json', import.meta.url),
-  `${JSON.stringify(
-    {
-      node: process.version,
-      date: new Date().toISOString(),
-      cpus: availableParallelism(),
-      loadAverage: loadavg(),
-      pages: PAGES,
-      coldRuns: COLD_RUNS,
-      warmPages: WARM_PAGES,
-      parallelPages: PARALLEL_PAGES,
-      concurrency: CONCURRENCY,
-      nodePeakMB: nodeMB,
-      results,
-    },
-    null,
-    2,
-  )}\n`,
-);
+finish({
+  name: 'browser',
+  title: `browser: rendered scrapes of ${PAGES.length} JS fixture pages, runners interleaved page by page and batch by batch`,
+  quick,
+  rows: withRatios(rows, PARALLEL, CRAWLKIT, 'runner'),
+  notes: [
+    `'vs crawlkit' = pages/s ${CONCURRENCY} at a time over crawlkit's (blockAds: true, v2's default). Peak PSS of the Node process (all runners together): ${nodeMB} MB`,
+  ],
+  goals: [
+    goal(
+      'browser.vs-crawlee',
+      "browser >= 1.3x Crawlee's rendered pages/s",
+      vsCrawlee,
+      1.3,
+      `${vsCrawlee.toFixed(2)}x (${parallelOf(CRAWLKIT)} vs ${parallelOf(CRAWLEE)} pages/s, ${CONCURRENCY} at a time)`,
+    ),
+    goal(
+      'browser.leftovers',
+      'browser: zero Chromium processes left',
+      crawlkitLeft,
+      0,
+      `crawlkit ${crawlkitLeft} (${othersLeft})`,
+      { atMost: true },
+    ),
+  ],
+  data: {
+    pages: PAGES,
+    coldRuns: COLD_RUNS,
+    warmPages: WARM_PAGES,
+    parallelPages: PARALLEL_PAGES,
+    concurrency: CONCURRENCY,
+    nodePeakMB: nodeMB,
+    results,
+  },
+});

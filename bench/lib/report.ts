@@ -89,7 +89,11 @@ export type Row = Record<string, Cell>;
 /** Prints `rows` as an aligned text table: numbers right-aligned, everything else left-aligned. */
 export function printTable(rows: readonly Row[], columns: readonly string[] = Object.keys(rows[0] ?? {})): void {
   const text = (cell: Cell | undefined): string =>
-    cell === null || cell === undefined ? '-' : typeof cell === 'number' ? formatNumber(cell) : String(cell);
+    cell === null || cell === undefined || (typeof cell === 'number' && Number.isNaN(cell))
+      ? '-'
+      : typeof cell === 'number'
+        ? formatNumber(cell)
+        : String(cell);
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => text(r[c]).length)));
   const line = (cells: string[], numeric: boolean[]) =>
     cells.map((cell, i) => (numeric[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ');

@@ -1,0 +1,76 @@
+// Crawlee's PuppeteerCrawler as a browser benchmark engine: one long-running crawler (`keepAlive`) on the same
+// Chromium and flags as the other runners, fed one request per `render()`, its HTML handed back from the request
+// handler. Settings that would make it do other work than the rest are aligned: navigation waits for
+// `networkidle0` (as the plain puppeteer runner), no retries, memory storage, logs off. Where Crawlee's defaults
+// are cheaper they stay (pages share one browser context: incognito pages would need the full `puppeteer` package),
+// and fingerprint injection (on by default) is turned off, so that Crawlee is measured at its fastest.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Configuration, log, LogLevel, PuppeteerCrawler } from '@crawlee/puppeteer';
+import puppeteer from 'puppeteer-core';
+
+export interface CrawleeEngine {
+  render(url: string): Promise<string>;
+  /** The Chromium profile directory, to find its processes. */
+  profiles(): string[];
+  close(): Promise<void>;
+}
+
+/** Starts a PuppeteerCrawler running exactly `concurrency` pages at once. */
+export function openCrawleePuppeteer(executablePath: string, args: string[], concurrency: number): CrawleeEngine {
+  log.setLevel(LogLevel.OFF);
+  const userDataDir = mkdtempSync(join(tmpdir(), 'bench-crawlee-'));
+  const pending = new Map<string, { resolve: (html: string) => void; reject: (error: Error) => void }>();
+  let next = 0;
+  const config = new Configuration({ persistStorage: false, purgeOnStart: true });
+  const crawler = new PuppeteerCrawler(
+    {
+      keepAlive: true,
+      minConcurrency: concurrency,
+      maxConcurrency: concurrency,
+      maxRequestRetries: 0,
+      navigationTimeoutSecs: 30,
+      requestHandlerTimeoutSecs: 30,
+      useSessionPool: false,
+      launchContext: {
+        launcher: puppeteer,
+        userDataDir,
+        launchOptions: { executablePath, headless: true, pipe: true, args },
+      },
+      browserPoolOptions: { useFingerprints: false, retireBrowserAfterPageCount: 1_000_000 },
+      preNavigationHooks: [
+        (_ctx, gotoOptions) => {
+          if (gotoOptions) (gotoOptions as { waitUntil?: string }).waitUntil = 'networkidle0';
+        },
+      ],
+      requestHandler: async ({ page, request }) => {
+        const html = await page.content();
+        pending.get(request.uniqueKey)?.resolve(html);
+        pending.delete(request.uniqueKey);
+      },
+      failedRequestHandler: ({ request }, error) => {
+        pending.get(request.uniqueKey)?.reject(error);
+        pending.delete(request.uniqueKey);
+      },
+    },
+    config,
+  );
+  const running = crawler.run();
+  return {
+    render(url) {
+      const uniqueKey = `${url}#${next++}`;
+      return new Promise<string>((resolve, reject) => {
+        pending.set(uniqueKey, { resolve, reject });
+        crawler.addRequests([{ url, uniqueKey }]).catch(reject);
+      });
+    },
+    profiles: () => [userDataDir],
+    async close() {
+      crawler.stop();
+      await running;
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
