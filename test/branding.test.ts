@@ -192,3 +192,18 @@ describe('branding', () => {
     expect(doc.actions?.javascriptReturns).toEqual([{ type: 'string', value: 'Fresh bread daily | Maple & Co' }]);
   }, 60_000);
 });
+
+describe('branding without a browser', () => {
+  it('fails with SCRAPE_BRANDING_NOT_SUPPORTED and says how to get one', async () => {
+    const noBrowser = new Crawlkit({ store: 'memory', browser: { executablePath: '/nonexistent/chromium' } });
+    try {
+      const response = await noBrowser.scrape({ url: `${server.url}/branding/light.html`, formats: ['branding'] });
+      expect(response).toMatchObject({ success: false, code: 'SCRAPE_BRANDING_NOT_SUPPORTED' });
+      expect((response as ErrorResponse).error).toMatch(/^Branding extraction requires a browser\. .*chromium/i);
+      // Other formats still work over HTTP.
+      expect(data(await noBrowser.scrape({ url: `${server.url}/branding/light.html` })).markdown).toContain('Bread');
+    } finally {
+      await noBrowser.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import {
 } from '@crawlkit/extractor';
 
 import type { EngineContext } from '../context.js';
+import { CrawlkitError } from '../errors.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
 import type { Format } from '../v2/formats.js';
 import type { Document } from '../v2/types.js';
@@ -42,6 +43,23 @@ export function takeBrandingCapture(formats: readonly Format[], fetched: Fetched
   if (!value || typeof value !== 'object') return { error: 'the collector returned nothing' };
   if (typeof value.__brandingError === 'string') return { error: value.__brandingError };
   return { snapshot: value as unknown as BrandingSnapshot };
+}
+
+const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED']);
+
+/**
+ * A fetch failure of a branding scrape because no browser could be started becomes v2's
+ * `SCRAPE_BRANDING_NOT_SUPPORTED`, keeping the fetcher's message (which says how to install Chromium); any other
+ * error is returned as it is.
+ */
+export function brandingFetchError(formats: readonly Format[], error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!wantsBranding(formats) || typeof code !== 'string' || !BROWSER_UNAVAILABLE.has(code)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new CrawlkitError('SCRAPE_BRANDING_NOT_SUPPORTED', `Branding extraction requires a browser. ${message}`, {
+    status: 500,
+    cause: error,
+  });
 }
 
 const PERSONALITY_SCHEMA = {

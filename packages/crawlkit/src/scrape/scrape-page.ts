@@ -6,7 +6,13 @@ import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { findFormat } from '../v2/formats.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { ActionResults, Document, DocumentMetadata, ErrorResponse } from '../v2/types.js';
-import { brandingOf, takeBrandingCapture, withBrandingAction, type BrandingCapture } from './branding.js';
+import {
+  brandingFetchError,
+  brandingOf,
+  takeBrandingCapture,
+  withBrandingAction,
+  type BrandingCapture,
+} from './branding.js';
 import { cacheKey, canReadCache, canWriteCache } from './cache-policy.js';
 import { trackChanges } from './change-tracking.js';
 import { buildContent, type ContentOptions, type FetchedContent } from './content.js';
@@ -143,7 +149,9 @@ export async function scrapePage(
 
     let branding: BrandingCapture | undefined;
     if (!fetched) {
-      const result = await ctx.fetcher.fetch(pageRequest(request, timeoutMs, signal));
+      const result = await ctx.fetcher.fetch(pageRequest(request, timeoutMs, signal)).catch((error: unknown) => {
+        throw brandingFetchError(request.formats, error);
+      });
       fetched = toFetched(result);
       branding = takeBrandingCapture(request.formats, fetched);
       // Only successful pages are cached: a 429 or a 5xx must not be served again for two days.
