@@ -1,5 +1,4 @@
 import type { PageRequest, PageResult } from '@crawlkit/fetcher';
-import { v7 as uuidv7 } from 'uuid';
 
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
@@ -19,6 +18,7 @@ import { buildContent, type ContentOptions, type FetchedContent } from './conten
 import { contentMemoFor } from './content-memo.js';
 import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
+import { scrapeId as newScrapeId } from './scrape-id.js';
 import { serializeFetched } from './serialize.js';
 
 /** What one scrape needs: the options plus the URL, already validated and defaulted. */
@@ -110,7 +110,14 @@ export async function scrapePage(
 ): Promise<PageScrapeOutcome> {
   const started = Date.now();
   const timeoutMs = request.timeout ?? ctx.options.timeoutMs;
-  const timeout = AbortSignal.timeout(timeoutMs);
+  // A timer cleared when the scrape ends (AbortSignal.timeout's would stay armed for the whole timeout, one per
+  // scrape: thousands of live timers in a fast run of cache hits).
+  const timeoutController = new AbortController();
+  const timer = setTimeout(
+    () => timeoutController.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    timeoutMs,
+  );
+  const timeout = timeoutController.signal;
   const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
   const deadline = started + Math.min(timeoutMs, ctx.options.extractionBudgetMs);
   try {
@@ -174,7 +181,7 @@ export async function scrapePage(
       memo && entry
         ? await memo.content(key, entry, contentOptions, () => buildContent(page, contentOptions))
         : await buildContent(page, contentOptions);
-    const scrapeId = uuidv7();
+    const scrapeId = newScrapeId();
     const metadata: DocumentMetadata = {
       ...content.metadata,
       sourceURL: context.sourceURL,
@@ -227,6 +234,8 @@ export async function scrapePage(
       : toErrorResponse(error);
     const status = timedOut ? 408 : error instanceof CrawlkitError ? error.status : statusOf(response.code);
     return { success: false, error: response, status };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
