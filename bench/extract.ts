@@ -25,12 +25,13 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
+import { finish, goal, isQuick } from './lib/report.ts';
 import { loadWcxbPages, type WcxbPage } from './lib/wcxb.ts';
 
 const TARGET = { f1: 0.86, without: 0.08 };
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const quick = args.includes('--quick');
+const quick = isQuick(args);
 const withReference = !args.includes('--no-reference');
 const datasetArg = args.indexOf('--dataset');
 const datasetRoot = path.resolve(
@@ -239,33 +240,42 @@ console.log(
   `\nspeed (ms/page): htmlparser2 parse ${(parseMs / pages.length).toFixed(2)}, parse+extractMainContent ${(extractMs / pages.length).toFixed(2)} (${(extractMs / parseMs).toFixed(2)}x parse), full crawlkit path ${(ck.totalMs / pages.length).toFixed(2)}${rows[1] ? `, readability+turndown ${(rows[1].totalMs / pages.length).toFixed(2)} (crawlkit ${(rows[1].totalMs / ck.totalMs).toFixed(1)}x faster)` : ''}`,
 );
 const pass = ck.summary.f1 >= TARGET.f1 && ck.summary.without_rate <= TARGET.without;
-console.log(
-  `target F1 >= ${TARGET.f1} with without-snippets <= ${pct(TARGET.without)}: ${pass ? 'PASS' : 'MISS'} (F1 ${f3(ck.summary.f1)}, without ${pct(ck.summary.without_rate)})`,
-);
 
-const outFile = path.join(HERE, 'results', 'extract.json');
-fs.mkdirSync(path.dirname(outFile), { recursive: true });
-fs.writeFileSync(
-  outFile,
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      attribution: 'WCXB v1.0 by Murrough Foley, CC-BY-4.0',
-      pages: pages.length,
-      quick,
-      crawlkitPath: hasMarkdown ? 'extractPage' : 'extractMainContent+turndown',
-      target: TARGET,
-      pass,
-      speedMsPerPage: {
-        parse: parseMs / pages.length,
-        parseAndExtract: extractMs / pages.length,
-        crawlkit: ck.totalMs / pages.length,
-        ...(rows[1] ? { reference: rows[1].totalMs / pages.length } : {}),
-      },
-      rows: rows.map((r) => ({ name: r.name, failures: r.failures, ...r.summary })),
+finish({
+  name: 'extract',
+  title: `extract: main content of ${pages.length} WCXB dev pages${quick ? ' (every 5th)' : ''}, word-level F1 (score-wcxb.mjs)`,
+  quick,
+  rows: rows.map((r) => ({
+    row: r.name,
+    P: Math.round(r.summary.precision * 1000) / 1000,
+    R: Math.round(r.summary.recall * 1000) / 1000,
+    F1: Math.round(r.summary.f1 * 1000) / 1000,
+    'with %': Math.round(r.summary.with_rate * 1000) / 10,
+    'without %': Math.round(r.summary.without_rate * 1000) / 10,
+    'ms/page': Math.round((r.totalMs / pages.length) * 100) / 100,
+    failed: r.failures,
+  })),
+  goals: [
+    goal(
+      'extract.f1',
+      `extract: F1 >= ${TARGET.f1} with without-snippets <= ${pct(TARGET.without)} (extractor target)`,
+      pass ? 1 : 0,
+      1,
+      `F1 ${f3(ck.summary.f1)}, without ${pct(ck.summary.without_rate)}${rows[1] ? ` (Readability+turndown F1 ${f3(rows[1].summary.f1)})` : ''}`,
+    ),
+  ],
+  data: {
+    attribution: 'WCXB v1.0 by Murrough Foley, CC-BY-4.0',
+    pages: pages.length,
+    crawlkitPath: hasMarkdown ? 'extractPage' : 'extractMainContent+turndown',
+    target: TARGET,
+    pass,
+    speedMsPerPage: {
+      parse: parseMs / pages.length,
+      parseAndExtract: extractMs / pages.length,
+      crawlkit: ck.totalMs / pages.length,
+      ...(rows[1] ? { reference: rows[1].totalMs / pages.length } : {}),
     },
-    null,
-    2,
-  )}\n`,
-);
-console.log(`wrote ${path.relative(process.cwd(), outFile)}`);
+    rows: rows.map((r) => ({ name: r.name, failures: r.failures, ...r.summary })),
+  },
+});
