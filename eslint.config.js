@@ -39,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'test/**', 'bench/**', 'scripts/**', 'fixtures/**', '**/cli.ts', '**/cli/**'],
+    files: ['**/*.test.ts', 'test/**', 'bench/**', 'scripts/**', 'fixtures/**', 'examples/**', '**/cli.ts', '**/cli/**'],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
