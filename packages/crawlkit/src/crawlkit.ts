@@ -372,19 +372,23 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
     // eslint-disable-next-line prefer-const -- the dispatcher below closes over it before it is assigned
     let jobs: JobManager | undefined;
-    const dispatcher = new WebhookDispatcher(() => {
-      const stores = jobs?.stores() ?? [store];
-      return distributed ? distributed.webhookStores(stores) : stores;
-    }, {
-      post: async (url, body, headers, timeoutMs) =>
-        (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
-      timeoutMs: this.#options.webhooks.timeoutMs,
-      maxAttempts: this.#options.webhooks.maxAttempts,
-      retryDelayMs: this.#options.webhooks.retryDelayMs,
-      maxRetryDelayMs: this.#options.webhooks.maxRetryDelayMs,
-      ...(this.#options.webhooks.secret ? { secret: this.#options.webhooks.secret } : {}),
-      onGiveUp: (s, delivery, error) => jobs!.recordUndelivered(s, delivery, error),
-    });
+    const dispatcher = new WebhookDispatcher(
+      () => {
+        const stores = jobs?.stores() ?? [store];
+        return distributed ? distributed.webhookStores(stores) : stores;
+      },
+      {
+        post: async (url, body, headers, timeoutMs) =>
+          (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
+        timeoutMs: this.#options.webhooks.timeoutMs,
+        maxAttempts: this.#options.webhooks.maxAttempts,
+        retryDelayMs: this.#options.webhooks.retryDelayMs,
+        maxRetryDelayMs: this.#options.webhooks.maxRetryDelayMs,
+        ...(this.#options.webhooks.secret ? { secret: this.#options.webhooks.secret } : {}),
+        onGiveUp: (s, delivery, error) => jobs!.recordUndelivered(s, delivery, error),
+        drivenElsewhere: (s, jobId) => jobs?.drivenElsewhere(s, jobId) ?? Promise.resolve(false),
+      },
+    );
     const handlers: Record<JobKind, JobKindHandler> = {
       batch: {
         planner: (job) =>

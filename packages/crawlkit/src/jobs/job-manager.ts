@@ -298,6 +298,16 @@ export class JobManager {
     for (const id of this.#waiters.keys()) this.#signal(id);
   }
 
+  /**
+   * Whether another live engine holds the job's lease: that engine sends the job's webhook events, and this one
+   * leaves them alone so that they are neither sent twice nor out of order.
+   */
+  async drivenElsewhere(store: Store, id: string): Promise<boolean> {
+    const holder = await store.jobs.leaseHolder?.(id);
+    if (!holder || holder.owner === this.#owner || holder.until <= Date.now()) return false;
+    return !isDeadLocalOwner(holder.owner);
+  }
+
   /** Called by the dispatcher when a webhook event is given up. */
   async recordUndelivered(store: Store, delivery: Delivery, error: string): Promise<void> {
     const stored = JSON.parse(delivery.payload) as StoredDelivery;

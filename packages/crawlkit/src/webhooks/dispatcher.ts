@@ -25,6 +25,11 @@ export interface DispatcherOptions {
   maxRetryDelayMs?: number;
   /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
   lanes?: number;
+  /**
+   * Whether another live process drives the job (and so sends its events); its events are then left alone.
+   * @default never
+   */
+  drivenElsewhere?(store: Store, jobId: string): Promise<boolean>;
   /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
   onGiveUp(store: Store, delivery: Delivery, error: string): Promise<void>;
 }
@@ -214,6 +219,9 @@ export class WebhookDispatcher {
         }
         this.#waiting.delete(head.jobId);
         if (this.#inflight.size >= lanes) break;
+        if (await this.#options.drivenElsewhere?.(store, head.jobId)) continue;
+        // Re-checked after the await: a lane may have started meanwhile.
+        if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
         this.#lane(store, head);
       }
     }
