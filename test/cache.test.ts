@@ -198,6 +198,22 @@ describe('the cache key', () => {
     expect(fetchesOf(path)).toBe(1);
   });
 
+  it('each hit is a document of its own: changing one changes no later hit', async () => {
+    const { url, path } = freshUrl();
+    const first = doc(await ck.scrape({ url, formats: ['markdown', 'links'] }));
+    const links = [...first.links!];
+    first.links!.length = 0;
+    first.metadata.title = 'changed';
+    const hit = doc(await ck.scrape({ url, formats: ['markdown', 'links'] }));
+    expect(hit.metadata.cacheState).toBe('hit');
+    expect(hit.links).toEqual(links);
+    hit.links!.push('https://changed.example/');
+    const again = doc(await ck.scrape({ url, formats: ['markdown', 'links'] }));
+    expect(again.links).toEqual(links);
+    expect(again.metadata.title).toBe(`Cached ${path}`);
+    expect(again.metadata.scrapeId).not.toBe(hit.metadata.scrapeId);
+  });
+
   it('keys mobile, blockAds, waitFor, location country and screenshot kind; languages in any order', async () => {
     const { url, path } = freshUrl();
     const variants: Record<string, unknown>[] = [
