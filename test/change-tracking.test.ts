@@ -143,12 +143,14 @@ describe('changeTracking on scrape', () => {
     expect((await track(url)).changeTracking?.changeStatus).toBe('same');
   });
 
-  it('keys the history by the normalised URL', async () => {
+  it('keys the history by the normalised URL (fragment, tracking parameters, trailing slash)', async () => {
     const path = fresh('norm');
     await setPage(path, { body: '<p>Same page, other spelling.</p>' });
     await track(`${server.url}${path}`);
-    const other = `${server.url.replace('127.0.0.1', '127.0.0.1:' + server.port).replace(/:\d+:/, ':')}${path}#top`;
-    expect((await track(other)).changeTracking?.changeStatus).toBe('same');
+    const other = `${server.url}${path}/?utm_source=newsletter#top`;
+    const doc = await track(other);
+    expect(doc.metadata.sourceURL).toBe(other);
+    expect(doc.changeTracking?.changeStatus).toBe('same');
   });
 
   it('reports removed for a page that answers 404, with and without a history', async () => {
