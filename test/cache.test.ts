@@ -154,6 +154,21 @@ describe('cache reads and writes (reference §8)', () => {
     expect(fetchesOf(path)).toBe(4);
   });
 
+  it('a screenshot with its own viewport or quality neither reads nor writes the cache', async () => {
+    const { url, path } = freshUrl();
+    const plain = { url, formats: ['markdown' as const, 'screenshot' as const] };
+    const first = doc(await ck.scrape(plain));
+    for (const shot of [{ viewport: { width: 800, height: 600 } }, { quality: 50 }]) {
+      const own = doc(await ck.scrape({ url, formats: ['markdown', { type: 'screenshot', ...shot }] }));
+      expect(own.metadata.cacheState).toBeUndefined();
+    }
+    // The cached entry is still the plain screenshot request's page.
+    const again = doc(await ck.scrape(plain));
+    expect(again.metadata.cacheState).toBe('hit');
+    expect(serialOf(again)).toBe(serialOf(first));
+    expect(fetchesOf(path)).toBe(3);
+  });
+
   it('changeTracking never reads the cache (it needs a fresh page)', async () => {
     const { url, path } = freshUrl();
     doc(await ck.scrape({ url }));

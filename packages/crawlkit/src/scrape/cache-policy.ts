@@ -20,24 +20,32 @@ export type CacheRelevantOptions = Pick<
 
 const hasEntries = (value: object | undefined) => value !== undefined && Object.keys(value).length > 0;
 const hasMaxPages = (o: CacheRelevantOptions) => o.parsers.some((p) => p.maxPages !== undefined);
+/** A screenshot with its own viewport or quality: the key has only the screenshot kind, so such pages stay out. */
+const hasShotSettings = (o: CacheRelevantOptions) => {
+  const shot = findFormat(o.formats, 'screenshot');
+  return shot !== undefined && (shot.viewport !== undefined || shot.quality !== undefined);
+};
 
 /**
  * Whether the cache may answer: not for change tracking or branding (they need a fresh page), `maxAge: 0`,
- * custom headers or actions (sensitive), a PDF page cap, or the stealth proxy.
+ * custom headers or actions (sensitive), a PDF page cap, a screenshot viewport or quality, or the stealth proxy.
  */
 export function canReadCache(o: CacheRelevantOptions): boolean {
   if (o.formats.some((f) => f.type === 'changeTracking' || f.type === 'branding')) return false;
   if (o.maxAge === 0 && o.minAge === undefined) return false;
   if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
-  if (hasMaxPages(o)) return false;
+  if (hasMaxPages(o) || hasShotSettings(o)) return false;
   return o.proxy !== 'stealth';
 }
 
-/** Whether the fetched page may be stored: never with headers, actions, a page cap or zero data retention. */
+/**
+ * Whether the fetched page may be stored: never with headers, actions, a page cap, a screenshot viewport or quality
+ * (its screenshot would be served to requests without them) or zero data retention.
+ */
 export function canWriteCache(o: CacheRelevantOptions, zeroDataRetention: boolean): boolean {
   if (!o.storeInCache || zeroDataRetention) return false;
   if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
-  return !hasMaxPages(o);
+  return !hasMaxPages(o) && !hasShotSettings(o);
 }
 
 /**
