@@ -193,6 +193,17 @@ describe('branding', () => {
   }, 60_000);
 });
 
+describe('branding of what is not an HTML page', () => {
+  it('returns the document without branding and says why', async () => {
+    const doc = data(await ck.scrape({ url: `${server.url}/files/manual.pdf`, formats: ['markdown', 'branding'] }));
+    expect(doc.markdown?.length).toBeGreaterThan(0);
+    expect(doc.branding).toBeUndefined();
+    expect(doc.warning).toMatch(
+      /Branding could not be measured: the page was not rendered as HTML \(application\/pdf\)/,
+    );
+  }, 60_000);
+});
+
 describe('branding without a browser', () => {
   it('fails with SCRAPE_BRANDING_NOT_SUPPORTED and says how to get one', async () => {
     const noBrowser = new Crawlkit({ store: 'memory', browser: { executablePath: '/nonexistent/chromium' } });

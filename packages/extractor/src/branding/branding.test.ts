@@ -146,6 +146,16 @@ describe('images and brand name', () => {
 });
 
 describe('buildBranding', () => {
+  it('does not take the browser default link blue of an unstyled page for a brand colour', () => {
+    const profile = buildBranding(
+      snapshot({
+        linkColors: [{ value: '#0000ee', weight: 400 }],
+        textColors: [{ value: '#000000', weight: 3000 }],
+      }),
+    );
+    expect(profile.colors).toEqual({ background: '#ffffff', textPrimary: '#000000', link: '#0000ee' });
+  });
+
   it('derives the colour scheme from the page background unless the page declares one', () => {
     expect(buildBranding(snapshot({ pageBackground: '#0b1020' })).colorScheme).toBe('dark');
     expect(buildBranding(snapshot({ pageBackground: '#f8fafc' })).colorScheme).toBe('light');

@@ -108,6 +108,9 @@ export function describeInput(i: InputSample, pageBackground: string): BrandingI
   return out;
 }
 
+// Colours an unstyled page gets from the browser (link, visited link, mark): not chosen by the brand.
+const BROWSER_DEFAULTS = new Set(['#0000ee', '#551a8b', '#ffff00']);
+
 const heaviest = (list: readonly Weighted<string>[], keep: (hex: string) => boolean) =>
   list.find((c) => c.value.length === 7 && keep(c.value))?.value;
 
@@ -124,7 +127,7 @@ export function assignColors(snapshot: BrandingSnapshot, buttons: ReturnType<typ
   // Saturated colours by weight: backgrounds (area), borders, link and heading text (characters x 400 px²).
   const weights = new Map<string, number>();
   const bump = (hex: string | null | undefined, weight: number) => {
-    if (!hex || hex.length !== 7 || !isChromatic(hex)) return;
+    if (!hex || hex.length !== 7 || !isChromatic(hex) || BROWSER_DEFAULTS.has(hex)) return;
     weights.set(hex, (weights.get(hex) ?? 0) + weight);
   };
   for (const c of snapshot.backgroundColors) bump(c.value, c.weight);
