@@ -82,6 +82,8 @@ export async function startRedisServer(): Promise<RedisServer | undefined> {
         url: `redis://127.0.0.1:${port}`,
         stop: async () => {
           if (child.exitCode === null) {
+            // Unreferenced while running (so it never holds a process open); referenced again to await its exit.
+            child.ref();
             const exited = new Promise((r) => child.once('exit', r));
             child.kill('SIGTERM');
             await exited;

@@ -55,6 +55,7 @@ interface JobState {
   /** The crawl's robots and sitemap seeds, once per job in this worker. */
   prepared: Promise<void>;
   delays: Promise<HostDelays>;
+  refreshing?: Promise<JobState | undefined> | undefined;
 }
 
 /** A running worker: takes scrape tasks from the shared queue until closed. */
@@ -81,6 +82,7 @@ export class TaskWorker implements CrawlkitWorker {
   #sweeper: NodeJS.Timeout | undefined;
   #sweeping = false;
   #expiredCheckedAt = 0;
+  readonly #finishChecks = new Map<string, { again: boolean; done: Promise<void> }>();
   #closed: Promise<void> | undefined;
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
@@ -174,7 +176,32 @@ export class TaskWorker implements CrawlkitWorker {
       await store.tasks.complete(job.id, { key: task.key, credits: 0, error });
     }
     events.settled?.(job);
-    await this.#finishIfDone(job.id);
+    await this.#checkFinished(job.id);
+  }
+
+  /**
+   * Coalesces the end-of-job checks of tasks settling together: one check runs at a time per job, and one more after
+   * it when tasks settled meanwhile (the last task to settle is always followed by a check).
+   */
+  #checkFinished(jobId: string): Promise<void> {
+    const pending = this.#finishChecks.get(jobId);
+    if (pending) {
+      pending.again = true;
+      return pending.done;
+    }
+    const entry: { again: boolean; done: Promise<void> } = { again: false, done: Promise.resolve() };
+    entry.done = (async () => {
+      try {
+        do {
+          entry.again = false;
+          await this.#finishIfDone(jobId);
+        } while (entry.again);
+      } finally {
+        this.#finishChecks.delete(jobId);
+      }
+    })();
+    this.#finishChecks.set(jobId, entry);
+    return entry.done;
   }
 
   /**
@@ -210,16 +237,26 @@ export class TaskWorker implements CrawlkitWorker {
   #state(jobId: string): Promise<JobState | undefined> {
     const cached = this.#jobs.get(jobId);
     if (cached) {
-      return cached.then(async (state) => {
+      return cached.then((state) => {
         if (!state || Date.now() - state.readAt < JOB_REFRESH_MS) return state;
-        const job = await this.#deps.connection.store.jobs.get(jobId);
-        if (!job) {
-          this.#jobs.delete(jobId);
-          return undefined;
-        }
-        state.job = job;
-        state.readAt = Date.now();
-        return state;
+        // One re-read at a time per job, shared by every task that finds the record stale.
+        state.refreshing ??= this.#deps.connection.store.jobs.get(jobId).then(
+          (job) => {
+            state.refreshing = undefined;
+            if (!job) {
+              this.#jobs.delete(jobId);
+              return undefined;
+            }
+            state.job = job;
+            state.readAt = Date.now();
+            return state;
+          },
+          (error: unknown) => {
+            state.refreshing = undefined;
+            throw error;
+          },
+        );
+        return state.refreshing;
       });
     }
     const loading = this.#load(jobId);
