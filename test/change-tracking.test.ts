@@ -222,7 +222,7 @@ describe('changeTracking json mode', () => {
 });
 
 describe('changeTracking in jobs', () => {
-  it('tracks every page of a crawl and reports only the edited one as changed on the next crawl', async () => {
+  it('tracks every page of a crawl: only the edited page changed on the next crawl, a 404 removed', async () => {
     const root = fresh('site');
     const pages = ['a', 'b'];
     await setPage(root, {
@@ -256,6 +256,12 @@ describe('changeTracking in jobs', () => {
     const b = second.get(`${root}/b`)!;
     expect(b.changeTracking?.changeStatus).toBe('changed');
     expect(b.changeTracking?.diff?.text).toContain('+Text of page b, revised.');
+
+    // A page that still is linked but now answers 404 is reported as removed.
+    await setPage(`${root}/a`, { title: 'Page a', body: '<p>Text of page a.</p>', status: 404 });
+    const third = await crawl();
+    expect(third.get(`${root}/a`)?.changeTracking?.changeStatus).toBe('removed');
+    expect(third.get(`${root}/b`)?.changeTracking?.changeStatus).toBe('same');
   });
 
   it('tracks the pages of a batch scrape', async () => {
