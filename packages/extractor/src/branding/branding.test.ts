@@ -146,6 +146,18 @@ describe('images and brand name', () => {
 });
 
 describe('buildBranding', () => {
+  it('reads translucent text as the colour it shows over the page', () => {
+    const profile = buildBranding(
+      snapshot({
+        textColors: [
+          { value: '#000000de', weight: 3000 }, // rgba(0, 0, 0, 0.87)
+          { value: '#00000099', weight: 900 }, // rgba(0, 0, 0, 0.6)
+        ],
+      }),
+    );
+    expect(profile.colors).toMatchObject({ textPrimary: '#212121', textSecondary: '#666666' });
+  });
+
   it('does not take the browser default link blue of an unstyled page for a brand colour', () => {
     const profile = buildBranding(
       snapshot({

@@ -78,5 +78,15 @@ export function isOtherHue(a: string, b: string): boolean {
   return dh >= 25 || colorDistance(a, b) > 180;
 }
 
+/** A translucent colour (`#rrggbbaa`) as it shows over an opaque background; opaque colours unchanged. */
+export function flatten(hex: string, background: string): string {
+  const c = parseHex(hex);
+  const b = parseHex(background);
+  if (!c || !b || c.a >= 1) return hex.slice(0, 7).toLowerCase();
+  const mix = (x: number, y: number) => Math.round(x * c.a + y * (1 - c.a));
+  const h = (n: number) => n.toString(16).padStart(2, '0');
+  return `#${h(mix(c.r, b.r))}${h(mix(c.g, b.g))}${h(mix(c.b, b.b))}`;
+}
+
 /** The opaque `#rrggbb` part of a colour. */
 export const opaqueHex = (hex: string) => hex.slice(0, 7).toLowerCase();

@@ -1,4 +1,4 @@
-import { isChromatic, isDistinct, isOtherHue, luminance, opaqueHex } from './color.js';
+import { flatten, isChromatic, isDistinct, isOtherHue, luminance, opaqueHex } from './color.js';
 import type { BrandingButton, BrandingColors, BrandingComponents, BrandingInput } from './profile.js';
 import type { ButtonSample, BrandingSnapshot, InputSample, Weighted } from './snapshot.js';
 
@@ -123,6 +123,17 @@ export function assignColors(snapshot: BrandingSnapshot, buttons: ReturnType<typ
   const named = varColors(snapshot);
   const background = named.background ?? (snapshot.pageBackground ? opaqueHex(snapshot.pageBackground) : '#ffffff');
   const colors: BrandingColors = {};
+  // Translucent text (`rgba(0, 0, 0, 0.87)`) is the colour it shows as over the page.
+  const merge = (list: readonly Weighted<string>[]): Weighted<string>[] => {
+    const sums = new Map<string, number>();
+    for (const c of list) {
+      const hex = flatten(c.value, background);
+      sums.set(hex, (sums.get(hex) ?? 0) + c.weight);
+    }
+    return [...sums.entries()].map(([value, weight]) => ({ value, weight })).sort((a, b) => b.weight - a.weight);
+  };
+  const textColors = merge(snapshot.textColors);
+  const linkColors = merge(snapshot.linkColors);
 
   // Saturated colours by weight: backgrounds (area), borders, link and heading text (characters x 400 px²).
   const weights = new Map<string, number>();
@@ -133,9 +144,9 @@ export function assignColors(snapshot: BrandingSnapshot, buttons: ReturnType<typ
   for (const c of snapshot.backgroundColors) bump(c.value, c.weight);
   for (const c of snapshot.borderColors) bump(c.value, c.weight * 4);
   // Body text colours are not brand colours, even when slightly tinted; coloured headings or labels are.
-  const bodyText = new Set(snapshot.textColors.slice(0, 2).map((c) => c.value));
-  for (const c of snapshot.linkColors) bump(c.value, c.weight * 100);
-  for (const c of snapshot.textColors) if (!bodyText.has(c.value)) bump(c.value, c.weight * 100);
+  const bodyText = new Set(textColors.slice(0, 2).map((c) => c.value));
+  for (const c of linkColors) bump(c.value, c.weight * 100);
+  for (const c of textColors) if (!bodyText.has(c.value)) bump(c.value, c.weight * 100);
   for (const b of snapshot.buttons) bump(b.background, b.area * 4);
   bump(snapshot.meta.themeColor, 20_000);
   const chromatic = [...weights.entries()].sort((a, b) => b[1] - a[1]).map(([hex]) => hex);
@@ -160,17 +171,17 @@ export function assignColors(snapshot: BrandingSnapshot, buttons: ReturnType<typ
   colors.background = background;
   const textPrimary =
     named.textPrimary ??
-    heaviest(snapshot.textColors, (hex) => Math.abs(luminance(hex) - luminance(background)) > 0.3) ??
+    heaviest(textColors, (hex) => Math.abs(luminance(hex) - luminance(background)) > 0.3) ??
     (snapshot.samples.body?.color ? opaqueHex(snapshot.samples.body.color) : undefined);
   if (textPrimary) colors.textPrimary = textPrimary;
   const textSecondary =
     named.textSecondary ??
     heaviest(
-      snapshot.textColors,
+      textColors,
       (hex) => !!textPrimary && isDistinct(hex, textPrimary) && !isChromatic(hex) && isDistinct(hex, background),
     );
   if (textSecondary) colors.textSecondary = textSecondary;
-  const link = named.link ?? heaviest(snapshot.linkColors, (hex) => isDistinct(hex, background));
+  const link = named.link ?? heaviest(linkColors, (hex) => isDistinct(hex, background));
   if (link) colors.link = link;
   for (const role of ['success', 'warning', 'error'] as const) if (named[role]) colors[role] = named[role];
   return colors;
