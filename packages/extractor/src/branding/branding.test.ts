@@ -89,6 +89,27 @@ describe('colour roles from custom properties', () => {
   });
 });
 
+describe('colour roles from shadcn-style tokens', () => {
+  it('reads background, foreground, muted-foreground and destructive', () => {
+    const vars = [
+      { name: '--background', value: '0 0% 100%', color: '#ffffff' },
+      { name: '--foreground', value: '222.2 84% 4.9%', color: '#020817' },
+      { name: '--primary', value: '221.2 83.2% 53.3%', color: '#3b82f6' },
+      { name: '--primary-foreground', value: '210 40% 98%', color: '#f8fafc' },
+      { name: '--muted-foreground', value: '215.4 16.3% 46.9%', color: '#64748b' },
+      { name: '--destructive', value: '0 84.2% 60.2%', color: '#ef4444' },
+      { name: '--color-blue-500', value: '#3b82f6', color: '#3b82f6' },
+    ];
+    expect(varColors(snapshot({ vars }))).toEqual({
+      background: '#ffffff',
+      textPrimary: '#020817',
+      primary: '#3b82f6',
+      textSecondary: '#64748b',
+      error: '#ef4444',
+    });
+  });
+});
+
 describe('spacing', () => {
   it('finds the base unit most paddings and margins are multiples of', () => {
     expect(baseUnitOf([8, 16, 24, 32, 48, 8, 16, 4])).toBe(8);

@@ -130,7 +130,9 @@ export const BRANDING_SCRIPT = String.raw`(() => {
   probe.style.display = 'none';
   (doc.body || doc.documentElement).appendChild(probe);
   const vars = [];
-  for (const name of [...varNames].slice(0, 400)) {
+  // Only names that can declare a colour role are resolved (design systems declare hundreds of palette steps).
+  const ROLE_WORDS = /primary|secondary|tertiary|accent|brand|main|highlight|background|bg|surface|page|canvas|text|foreground|fg|body|ink|muted|subtle|link|success|positive|ok|warn|caution|error|danger|destructive|negative|critical/i;
+  for (const name of [...varNames].filter((n) => ROLE_WORDS.test(n)).slice(0, 600)) {
     const value = rootStyle.getPropertyValue(name).trim();
     if (!value || value.length > 200) continue;
     probe.style.color = '';

@@ -6,7 +6,7 @@ import type { ButtonSample, BrandingSnapshot, InputSample, Weighted } from './sn
 const VAR_ROLES: { role: keyof BrandingColors; words: RegExp }[] = [
   {
     role: 'textSecondary',
-    words: /^(muted|text-muted|muted-text|text-secondary|secondary-text|text-light|subtle-text)$/,
+    words: /^(muted|text-muted|muted-text|muted-foreground|text-secondary|secondary-text|text-light|subtle-text)$/,
   },
   { role: 'primary', words: /^(primary|brand|main)$/ },
   { role: 'secondary', words: /^secondary$/ },
