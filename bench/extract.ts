@@ -25,7 +25,7 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
-import { finish, goal, isQuick } from './lib/report.ts';
+import { finish, goal, isQuick, withRatios } from './lib/report.ts';
 import { loadWcxbPages, type WcxbPage } from './lib/wcxb.ts';
 
 const TARGET = { f1: 0.86, without: 0.08 };
@@ -245,16 +245,22 @@ finish({
   name: 'extract',
   title: `extract: main content of ${pages.length} WCXB dev pages${quick ? ' (every 5th)' : ''}, word-level F1 (score-wcxb.mjs)`,
   quick,
-  rows: rows.map((r) => ({
-    row: r.name,
-    P: Math.round(r.summary.precision * 1000) / 1000,
-    R: Math.round(r.summary.recall * 1000) / 1000,
-    F1: Math.round(r.summary.f1 * 1000) / 1000,
-    'with %': Math.round(r.summary.with_rate * 1000) / 10,
-    'without %': Math.round(r.summary.without_rate * 1000) / 10,
-    'ms/page': Math.round((r.totalMs / pages.length) * 100) / 100,
-    failed: r.failures,
-  })),
+  rows: withRatios(
+    rows.map((r) => ({
+      row: r.name,
+      P: Math.round(r.summary.precision * 1000) / 1000,
+      R: Math.round(r.summary.recall * 1000) / 1000,
+      F1: Math.round(r.summary.f1 * 1000) / 1000,
+      'with %': Math.round(r.summary.with_rate * 1000) / 10,
+      'without %': Math.round(r.summary.without_rate * 1000) / 10,
+      'ms/page': Math.round((r.totalMs / pages.length) * 100) / 100,
+      failed: r.failures,
+    })),
+    'ms/page',
+    'crawlkit',
+    'row',
+    'time vs crawlkit',
+  ),
   goals: [
     goal(
       'extract.f1',

@@ -5,7 +5,7 @@
 // Data: WCXB v1.0 by Murrough Foley, CC-BY-4.0 (read from ../shared/datasets/wcxb-dev, never copied here).
 //
 //   pnpm bench:scrape                every 3rd page (499), ~6 minutes on 2 shared cores (the naive row is most of it)
-//   pnpm bench:scrape --quick        every 25th page (60), ~1 minute
+//   pnpm bench:scrape --quick        every 50th page (30), ~1 minute
 //   options: --every N (every Nth page; 1 = all 1,497, ~17 minutes), --no-naive (skip the naive row),
 //            --profile (CPU profile of crawlkit's row also in --quick), --dataset DIR (the folder holding wcxb-dev)
 //
@@ -42,8 +42,8 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = isQuick(args);
-const every = Number(arg('--every') ?? (quick ? 25 : 3));
-const BATCH = quick ? 20 : 50;
+const every = Number(arg('--every') ?? (quick ? 50 : 3));
+const BATCH = quick ? 15 : 50;
 const datasetRoot =
   arg('--dataset') ?? process.env['CK_DATASETS'] ?? join(import.meta.dirname, '../../shared/datasets');
 
@@ -163,14 +163,15 @@ if (!quick || args.includes('--profile')) {
 await server.close();
 
 const rate = (w: BatchResult): number => w.pages / (w.ms / 1000);
+const sig3 = (x: number): number => Number(x.toPrecision(3));
 const rows: Row[] = specs.map((spec, r) => {
   const { batches: bs, peakRssMB } = states[r]!;
   const pagesDone = bs.reduce((a, w) => a + w.pages, 0);
   const ms = bs.reduce((a, w) => a + w.ms, 0);
   return {
     row: spec.label,
-    'pages/s': Math.round(median(bs.map(rate)) * 10) / 10,
-    'pages/s overall': Math.round((pagesDone / (ms / 1000)) * 10) / 10,
+    'pages/s': sig3(median(bs.map(rate))),
+    'pages/s overall': sig3(pagesDone / (ms / 1000)),
     'ms/page': Math.round((ms / pagesDone) * 100) / 100,
     'peak RSS MB': peakRssMB,
     failed: bs.reduce((a, w) => a + w.failed, 0),
