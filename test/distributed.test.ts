@@ -204,3 +204,14 @@ for (const [name, factory, available] of backends) {
     });
   });
 }
+
+describe('startWorker', () => {
+  it('rejects with BACKEND_REQUIRED without a distributed backend', async () => {
+    const ck = new Crawlkit({ store: 'memory' });
+    try {
+      await expect(ck.startWorker()).rejects.toMatchObject({ code: 'BACKEND_REQUIRED' });
+    } finally {
+      await ck.close();
+    }
+  });
+});

@@ -15,6 +15,7 @@ export type CrawlkitErrorCode =
   | 'LLM_EXTRACTION_FAILED'
   | 'CRAWL_PROMPT_FAILED'
   | 'ENGINE_CLOSED'
+  | 'BACKEND_REQUIRED'
   | 'UNKNOWN_ERROR';
 
 const BRAND = Symbol.for('crawlkit.error');
