@@ -216,8 +216,16 @@ describe('batchScrape', () => {
     expect(ok<JobStatusResponse>(await ck.getBatchScrapeStatus(started.id)).status).toBe('completed');
   });
 
-  it('runs a few hundred URLs through the store and pages through all of them exactly once', async () => {
-    const urls = Array.from({ length: 300 }, (_, i) => `${server.url}/slow/n${i}?ms=1`);
+  it('answers a long list at once and moves the URLs past the first 500 into the store in the background', async () => {
+    const urls = Array.from({ length: 600 }, (_, i) => `${server.url}/slow/b${i}?ms=0`);
+    const started = ok<BatchScrapeResponse>(await ck.batchScrape({ urls, formats: ['rawHtml'], maxAge: 0 }));
+    const done = ok<JobStatusResponse>(await ck.waitForJob(started.id));
+    expect(done).toMatchObject({ status: 'completed', total: 600, completed: 600, creditsUsed: 600 });
+    expect(done.data.map((d) => d.metadata.sourceURL).sort()).toEqual([...urls].sort());
+  });
+
+  it('runs two hundred URLs through the store and pages through all of them exactly once', async () => {
+    const urls = Array.from({ length: 200 }, (_, i) => `${server.url}/slow/n${i}?ms=1`);
     const started = ok<BatchScrapeResponse>(await ck.batchScrape({ urls, formats: ['rawHtml'] }));
     ok(await ck.waitForJob(started.id));
     const seen = new Set<string>();
@@ -229,7 +237,7 @@ describe('batchScrape', () => {
       next = page.next;
       pages++;
     }
-    expect(seen.size).toBe(300);
-    expect(pages).toBe(5);
+    expect(seen.size).toBe(200);
+    expect(pages).toBe(4);
   });
 });

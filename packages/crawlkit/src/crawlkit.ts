@@ -391,10 +391,11 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     );
     const handlers: Record<JobKind, JobKindHandler> = {
       batch: {
-        planner: (job) =>
+        planner: (job, jobStore) =>
           createBatchPlanner(
             (JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request,
             this.#options.concurrency,
+            { store: jobStore, job },
           ),
       },
       crawl: {

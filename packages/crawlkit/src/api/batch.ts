@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { checkUrlAgainstPolicy, type UrlPolicy } from '@crawlkit/fetcher';
 
 import { badRequest } from '../errors.js';
-import { batchTasks, type BatchUrl, type StoredBatchRequest } from '../jobs/batch-planner.js';
+import { BATCH_FIRST_TASKS, batchTasks, type BatchUrl, type StoredBatchRequest } from '../jobs/batch-planner.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
 import type { LlmService } from '../llm/llm-service.js';
@@ -78,13 +78,19 @@ export async function startBatchScrape(
 
   if (appendToId !== undefined) return appendToBatch(context.jobs, appendToId.toLowerCase(), valid, respond);
 
-  const { webhook, ...request } = rest;
+  const { webhook, ...options } = rest;
+  // A long list: the first URLs become task rows now, the rest is stored with the job in one value and moved to the
+  // task table by the runner (see `addBacklog`), so that the call answers fast.
+  const request: StoredBatchRequest =
+    valid.length > BATCH_FIRST_TASKS
+      ? { ...options, backlog: valid.slice(BATCH_FIRST_TASKS), backlogFirst: BATCH_FIRST_TASKS }
+      : options;
   const stored: StoredJob<StoredBatchRequest> = { request };
   if (webhook) stored.webhook = webhook;
   const job = await context.jobs.create({
     kind: 'batch',
     stored,
-    tasks: batchTasks(valid),
+    tasks: batchTasks(valid.slice(0, BATCH_FIRST_TASKS)),
     zeroDataRetention: rest.zeroDataRetention,
   });
   return respond(job.id);

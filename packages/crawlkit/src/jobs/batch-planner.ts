@@ -1,11 +1,25 @@
-import type { TaskInput } from '@crawlkit/cache';
+import type { JobRecord, Store, TaskInput } from '@crawlkit/cache';
 
 import type { PageScrapeRequest } from '../scrape/scrape-page.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';
 import type { JobPlanner, TaskMeta } from './runner.js';
 
-/** What a batch job keeps of its request: the shared scrape options and job settings (never the URL list). */
-export type StoredBatchRequest = Omit<BatchScrapeRequest, 'urls' | 'ignoreInvalidURLs' | 'appendToId' | 'webhook'>;
+/**
+ * What a batch job keeps of its request: the shared scrape options and job settings, and for a long list the URLs
+ * not yet written to the task table (`backlog`, keys numbered from `backlogFirst`) until the runner has added them.
+ */
+export type StoredBatchRequest = Omit<BatchScrapeRequest, 'urls' | 'ignoreInvalidURLs' | 'appendToId' | 'webhook'> & {
+  backlog?: BatchUrl[];
+  backlogFirst?: number;
+};
+
+/**
+ * URLs written to the task table before `batchScrape()` answers; the rest goes in as one value with the job and is
+ * moved to the task table by the runner in the background. Writing 10,000 task rows takes a few hundred
+ * milliseconds, one value a millisecond or two.
+ */
+export const BATCH_FIRST_TASKS = 500;
+const BACKLOG_CHUNK = 2_000;
 
 /** One URL of a batch: the URL to fetch and `metadata.sourceURL` (the URL exactly as sent). */
 export interface BatchUrl {
@@ -20,6 +34,8 @@ export function batchScrapeOptions(request: StoredBatchRequest): Omit<PageScrape
     zeroDataRetention: _zdr,
     origin: _origin,
     integration: _integration,
+    backlog: _backlog,
+    backlogFirst: _backlogFirst,
     ...options
   } = request;
   return options;
@@ -31,25 +47,59 @@ export function batchScrapeOptions(request: StoredBatchRequest): Omit<PageScrape
  * with the job's earlier keys. The URLs live in the store's task table from here on: the runner claims them in
  * order and nothing keeps the list in memory.
  */
-export function batchTasks(urls: readonly BatchUrl[], prefix?: string): TaskInput[] {
+export function batchTasks(urls: readonly BatchUrl[], prefix?: string, first = 0): TaskInput[] {
   const tasks = new Array<TaskInput>(urls.length);
   for (let i = 0; i < urls.length; i++) {
     const { url, sourceURL } = urls[i]!;
-    const task: TaskInput = { key: prefix === undefined ? String(i) : `${prefix}:${i}`, url, depth: 0 };
+    const n = first + i;
+    const task: TaskInput = { key: prefix === undefined ? String(n) : `${prefix}:${n}`, url, depth: 0 };
     if (sourceURL !== url) task.meta = JSON.stringify({ sourceURL } satisfies TaskMeta);
     tasks[i] = task;
   }
   return tasks;
 }
 
-/** A batch is a fixed list of tasks: nothing to prepare, no discovery, no politeness delay. */
-export function createBatchPlanner(request: StoredBatchRequest, engineConcurrency: number): JobPlanner {
+/**
+ * Moves a job's backlog of URLs into the task table in chunks (keys are positions, so a chunk added twice after a
+ * crash is de-duplicated), then drops it from the stored request. Stops early when the job is stopped; a cancelled
+ * job's tasks added meanwhile are dropped again.
+ */
+async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Promise<void> {
+  const stored = JSON.parse(job.request) as { request: StoredBatchRequest };
+  const backlog = stored.request.backlog;
+  if (!backlog?.length) return;
+  const first = stored.request.backlogFirst ?? 0;
+  for (let i = 0; i < backlog.length && !signal.aborted; i += BACKLOG_CHUNK) {
+    await store.tasks.add(job.id, batchTasks(backlog.slice(i, i + BACKLOG_CHUNK), undefined, first + i));
+    // Let the pages of other jobs run between chunks.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const current = await store.jobs.get(job.id);
+  if (!current) return;
+  if (current.status === 'cancelled') await store.tasks.dropQueued(job.id);
+  if (signal.aborted) return;
+  const { backlog: _backlog, backlogFirst: _first, ...request } = stored.request;
+  await store.jobs.update(job.id, { request: JSON.stringify({ ...stored, request }) });
+}
+
+/**
+ * A batch is a fixed list of tasks: no discovery, no politeness delay. Preparing moves a long list's backlog into
+ * the task table (`job` and `store` are needed for that).
+ */
+export function createBatchPlanner(
+  request: StoredBatchRequest,
+  engineConcurrency: number,
+  context?: { store: Store; job: JobRecord },
+): JobPlanner {
   return {
     scrapeOptions: batchScrapeOptions(request),
     concurrency: Math.min(request.maxConcurrency ?? engineConcurrency, engineConcurrency),
     collectsLinks: false,
     zeroDataRetention: request.zeroDataRetention,
-    prepare: () => Promise.resolve([]),
+    prepare: async (signal) => {
+      if (context && request.backlog?.length) await addBacklog(context.store, context.job, signal);
+      return [];
+    },
     delayBefore: () => 0,
     afterPage: () => Promise.resolve({ tasks: [] }),
   };
