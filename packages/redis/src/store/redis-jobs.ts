@@ -166,6 +166,13 @@ export class RedisJobStore implements JobStore {
     return this.#life.run(async () => Number(await this.#redis.run('JOB_ACQUIRE_LEASE', id, owner, ttlMs, now)) === 1);
   }
 
+  leaseHolder(id: string): Promise<{ owner: string; until: number } | undefined> {
+    return this.#life.run(async () => {
+      const [owner, until] = await this.#redis.client.hmget(this.#redis.key('job', id), 'leaseOwner', 'leaseUntil');
+      return owner != null && until != null ? { owner, until: Number(until) } : undefined;
+    });
+  }
+
   releaseLease(id: string, owner: string): Promise<void> {
     return this.#life.run(async () => {
       await this.#redis.run('JOB_RELEASE_LEASE', id, owner);
