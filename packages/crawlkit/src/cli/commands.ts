@@ -22,7 +22,7 @@ function flags(command: Command): Flags {
 export async function scrapeCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
   const body = buildBody(command, 'scrape', base, url !== undefined ? { url } : {});
-  const response = await ctx.engine.scrape(body as ScrapeRequestInput, { signal: ctx.signal });
+  const response = await ctx.engine.scrape(body as unknown as ScrapeRequestInput, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   const input = String(body.url);
   const outDir = ctx.options.out
@@ -49,7 +49,7 @@ export async function scrapeCommand(ctx: CommandContext, url: string | undefined
 export async function crawlCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
   const body = buildBody(command, 'crawl', base, url !== undefined ? { url } : {});
-  const started = await ctx.engine.crawl(body as CrawlRequestInput, { signal: ctx.signal });
+  const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
   ctx.note(`crawl ${started.id} started`);
   return followJob(ctx, { id: started.id, kind: 'crawl', command: 'crawl', input: String(body.url) });
@@ -80,7 +80,7 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
   const input = parseBatchInput(await ctx.readInput(file));
   const base = { ...(await ctx.readBody(flags(command).body)), ...input.body };
   const body = buildBody(command, 'batch', base, input.urls ? { urls: input.urls } : {});
-  const started = await ctx.engine.batchScrape(body as BatchScrapeRequestInput, { signal: ctx.signal });
+  const started = await ctx.engine.batchScrape(body as unknown as BatchScrapeRequestInput, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
   if (started.invalidURLs?.length) ctx.note(`skipped invalid URLs: ${started.invalidURLs.join(', ')}`);
   ctx.note(`batch ${started.id} started`);
@@ -92,7 +92,7 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
 export async function mapCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
   const body = buildBody(command, 'map', base, url !== undefined ? { url } : {});
-  const response = await ctx.engine.map(body as MapRequestInput, { signal: ctx.signal });
+  const response = await ctx.engine.map(body as unknown as MapRequestInput, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   if (ctx.mode === 'json') ctx.writeJson(response);
   else if (ctx.mode === 'ndjson') for (const link of response.links) ctx.write(`${JSON.stringify(link)}\n`);

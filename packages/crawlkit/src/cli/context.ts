@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { Crawlkit } from '../crawlkit.js';
+import type { Crawlkit } from '../crawlkit.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { CliError, exitCodeFor } from './errors.js';
@@ -31,6 +31,7 @@ export class CommandContext {
   readonly options: GlobalOptions;
   readonly signal: AbortSignal;
   #engine: Crawlkit | undefined;
+  #Engine: typeof Crawlkit | undefined;
 
   constructor(io: CliIo, options: GlobalOptions, signal: AbortSignal) {
     this.io = io;
@@ -47,9 +48,15 @@ export class CommandContext {
     return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
   }
 
-  /** The engine, created on first use with the global options. */
+  /** Loads the engine's code (kept out of `--help` and `--version`, which then start at once). */
+  async load(): Promise<void> {
+    this.#Engine ??= (await import('../crawlkit.js')).Crawlkit;
+  }
+
+  /** The engine, created on first use with the global options (after `load()`). */
   get engine(): Crawlkit {
     if (!this.#engine) {
+      if (!this.#Engine) throw new Error('CommandContext.load() was not awaited');
       const options: CrawlkitOptions = { storeDir: this.storeDir };
       const engine = this.options.engine;
       if (engine !== undefined) {
@@ -65,7 +72,7 @@ export class CommandContext {
         }
         options.concurrency = n;
       }
-      this.#engine = new Crawlkit(options);
+      this.#engine = new this.#Engine(options);
     }
     return this.#engine;
   }

@@ -86,6 +86,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       const command = args.at(-1) as Command;
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
       try {
+        await ctx.load();
         // Commander passes the arguments, then the parsed options, then the command.
         const positional = args.slice(0, -2);
         setExit(

@@ -27,27 +27,30 @@ export function createProgress(options: { stream: NodeJS.WriteStream; quiet: boo
   const bar = new cliProgress.SingleBar(
     {
       stream: options.stream,
-      format: `${options.label} {bar} {value}/{total} pages | {rate} pages/s | {errors} errors | ETA {eta_formatted}`,
+      format: `${options.label} {bar} {value}/{total} pages | {rate} pages/s | {errors} errors | ETA {remaining}`,
       barsize: 24,
       hideCursor: true,
       clearOnComplete: true,
       fps: 8,
-      etaBuffer: 20,
     },
     cliProgress.Presets.shades_classic,
   );
   const payload = () => {
     const seconds = (Date.now() - startedAt) / 1000;
-    return { errors: state.errors, rate: seconds > 0 ? (state.completed / seconds).toFixed(1) : '0.0' };
+    const rate = seconds > 0 ? state.completed / seconds : 0;
+    const left = state.total - state.completed;
+    // Not `eta`: cli-progress fills that token itself.
+    return { errors: state.errors, rate: rate.toFixed(1), remaining: rate > 0 ? formatSeconds(left / rate) : '?' };
   };
-  bar.start(0, 0, payload());
+  // A total of 1 until the first count arrives: cli-progress draws 0/0 as a full bar.
+  bar.start(1, 0, payload());
   let stopped = false;
   return {
     update(next) {
       if (stopped) return;
       // Events of concurrent pages can arrive out of order: counts only grow.
       state.completed = Math.max(state.completed, next.completed ?? 0);
-      state.total = Math.max(state.total, next.total ?? 0, state.completed);
+      state.total = Math.max(state.total, next.total ?? 0, state.completed, 1);
       state.errors = Math.max(state.errors, next.errors ?? 0);
       bar.setTotal(state.total);
       bar.update(state.completed, payload());
@@ -58,4 +61,12 @@ export function createProgress(options: { stream: NodeJS.WriteStream; quiet: boo
       bar.stop();
     },
   };
+}
+
+/** `75` → `1m15s`; `3700` → `1h01m`. */
+export function formatSeconds(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }

@@ -7,6 +7,8 @@ import {
   scrapeOptionsSchema,
   scrapeOptionsShape,
   urlSchema,
+  type PreprocessedScrapeFields,
+  type ScrapeOptionsInput,
 } from './scrape-options.js';
 
 export const WEBHOOK_EVENTS = ['completed', 'failed', 'page', 'started'] as const;
@@ -72,7 +74,10 @@ export const crawlRequestSchema = z
     checkRegexes(o.excludePaths, 'excludePaths', ctx);
   });
 
-export type CrawlRequestInput = z.input<typeof crawlRequestSchema>;
+export type CrawlRequestInput = Omit<z.input<typeof crawlRequestSchema>, 'webhook' | 'scrapeOptions'> & {
+  webhook?: WebhookInput;
+  scrapeOptions?: ScrapeOptionsInput;
+};
 export type CrawlRequest = z.output<typeof crawlRequestSchema>;
 export type CrawlerOptions = Pick<CrawlRequest, keyof typeof crawlerOptionsShape>;
 
@@ -96,7 +101,11 @@ export const batchScrapeRequestSchema = z
   .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
   .transform((o) => ({ ...o, skipTlsVerification: resolveSkipTls(o) }));
 
-export type BatchScrapeRequestInput = z.input<typeof batchScrapeRequestSchema>;
+export type BatchScrapeRequestInput = Omit<
+  z.input<typeof batchScrapeRequestSchema>,
+  'webhook' | keyof PreprocessedScrapeFields
+> &
+  PreprocessedScrapeFields & { webhook?: WebhookInput };
 export type BatchScrapeRequest = z.output<typeof batchScrapeRequestSchema>;
 
 export const mapRequestSchema = z.strictObject({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { actionsSchema, MAX_ACTIONS, MAX_TOTAL_WAIT_MS, totalActionWait } from './actions.js';
 import { isCountryCode } from './countries.js';
-import { findFormat, formatSchema, isSchemalessDictionary } from './formats.js';
+import { findFormat, formatSchema, isSchemalessDictionary, type FormatInput } from './formats.js';
 import { checkV2Url } from './url.js';
 
 /** Cache age accepted by default: two days (reference §3.1). */
@@ -167,7 +167,18 @@ export const scrapeOptionsSchema = z
   .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
   .transform((o) => ({ ...o, skipTlsVerification: resolveSkipTls(o) }));
 
-export type ScrapeOptionsInput = z.input<typeof scrapeOptionsSchema>;
+/**
+ * Fields whose schema preprocesses its input (so zod infers `unknown`), typed as the v2 API takes them: the public
+ * input types stay precise and assignable to the official SDK's.
+ */
+export interface PreprocessedScrapeFields {
+  formats?: FormatInput[];
+  parsers?: ('pdf' | { type: 'pdf'; maxPages?: number })[];
+}
+
+type Precise<T> = Omit<T, keyof PreprocessedScrapeFields> & PreprocessedScrapeFields;
+
+export type ScrapeOptionsInput = Precise<z.input<typeof scrapeOptionsSchema>>;
 export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
 
 export const scrapeRequestSchema = z
@@ -181,7 +192,7 @@ export const scrapeRequestSchema = z
   .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
   .transform((o) => ({ ...o, skipTlsVerification: resolveSkipTls(o) }));
 
-export type ScrapeRequestInput = z.input<typeof scrapeRequestSchema>;
+export type ScrapeRequestInput = Precise<z.input<typeof scrapeRequestSchema>>;
 export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
 
 export { findFormat };

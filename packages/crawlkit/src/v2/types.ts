@@ -4,8 +4,10 @@
 
 /** Metadata of a document: engine keys plus every page meta tag under its raw key (reference §9.1). */
 export interface DocumentMetadata {
-  title?: string | string[];
-  description?: string | string[];
+  /** The first `<title>` (else `og:title`). */
+  title?: string;
+  /** Repeated description tags are joined with `, `. */
+  description?: string;
   language?: string | string[];
   keywords?: string | string[];
   robots?: string | string[];
@@ -37,14 +39,15 @@ export interface DocumentMetadata {
   [key: string]: unknown;
 }
 
-export interface ActionResults {
+// Type aliases (not interfaces) so that they assign to `Record<string, unknown>`, as the SDK types these objects.
+export type ActionResults = {
   screenshots?: string[];
   scrapes?: { url: string; html: string }[];
   javascriptReturns?: { type: string; value: unknown }[];
   pdfs?: string[];
-}
+};
 
-export interface ChangeTrackingResult {
+export type ChangeTrackingResult = {
   previousScrapeAt: string | null;
   changeStatus: 'new' | 'same' | 'changed' | 'removed';
   visibility: 'visible' | 'hidden';
@@ -62,7 +65,7 @@ export interface ChangeTrackingResult {
     };
   };
   json?: unknown;
-}
+};
 
 /** Brand identity of a page (reference §12). */
 export interface BrandingProfile {

@@ -1,0 +1,130 @@
+/**
+ * Type-level compatibility with the official v2 JavaScript SDK (`@mendable/firecrawl-js`, a devDependency): our
+ * documents, job statuses and requests assign to the SDK's types and back. `pnpm typecheck` checks this file; the
+ * runtime test below only keeps vitest from reporting an empty file.
+ */
+import type {
+  ActionOption,
+  Format,
+  FormatOption,
+  FormatString,
+  BatchScrapeJob as SdkBatchScrapeJob,
+  BatchScrapeOptions as SdkBatchScrapeOptions,
+  CrawlJob as SdkCrawlJob,
+  CrawlOptions as SdkCrawlOptions,
+  CrawlResponse as SdkCrawlResponse,
+  Document as SdkDocument,
+  DocumentMetadata as SdkDocumentMetadata,
+  MapData as SdkMapData,
+  MapOptions as SdkMapOptions,
+  ScrapeOptions as SdkScrapeOptions,
+  WebhookConfig as SdkWebhookConfig,
+} from '@mendable/firecrawl-js';
+import type {
+  ActionInput,
+  BatchScrapeRequestInput,
+  BatchScrapeStatusResponse,
+  CrawlRequestInput,
+  CrawlResponse,
+  CrawlStatusResponse,
+  Document,
+  DocumentMetadata,
+  MapRequestInput,
+  MapResponse,
+  ScrapeOptionsInput,
+  ScrapeRequestInput,
+  WebhookInput,
+} from 'crawlkit';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+
+/** Compiles only when `A` is assignable to `B`. */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- `A` is only checked against its constraint
+const assign = <A extends B, B>(): true => true;
+
+/** `T` with the fields of `U` replaced by `U`'s. */
+type With<T, U> = Omit<T, keyof U> & U;
+/** `T` without `null` in its fields. */
+type NoNulls<T> = { [K in keyof T]: Exclude<T[K], null> };
+
+/*
+ * Where the types differ, on purpose, each narrowing below names the field and why:
+ * - metadata `language`, `robots` and `keywords`: a page that repeats the meta tag gives an array (as the v2 API
+ *   does); the SDK types `language` and `robots` as strings only.
+ * - the SDK's request types are wider than the v2 interface: any string as `proxy` or parser, formats and parsers
+ *   of later API versions (audio, video, product, menu, question, image), `null` for crawl options.
+ * - our action input lets `scroll.direction` default to `down`; the SDK requires it.
+ * - we also accept `integration: null`.
+ * - `branding`: the v2 interface does not show its contents; the SDK types nested fields (spacing, components)
+ *   more tightly than crawlkit's profile.
+ * - the SDK's `Document` has no required metadata and untyped `changeTracking`/`actions`; ours always carry
+ *   `metadata.sourceURL` and `statusCode`, and type both objects.
+ */
+type SingleValuedMetadata = { language?: string; robots?: string };
+type OurDocumentAsSdk = With<Omit<Document, 'branding'>, { metadata: With<DocumentMetadata, SingleValuedMetadata> }>;
+type SdkDocumentAsOurs = With<
+  Omit<SdkDocument, 'changeTracking' | 'actions' | 'branding'>,
+  { metadata: With<SdkDocumentMetadata, Required<Pick<SdkDocumentMetadata, 'sourceURL' | 'statusCode'>>> }
+>;
+type OurProxy = NonNullable<ScrapeOptionsInput['proxy']>;
+/** Formats of the SDK that are not in the v2 interface crawlkit implements. */
+type SdkOnlyFormat =
+  | 'audio'
+  | 'video'
+  | 'product'
+  | 'menu'
+  | { type: 'question' | 'highlights' | 'query' | 'audio' | 'video' | 'product' | 'menu' };
+type SdkV2Format =
+  | Exclude<FormatOption, SdkOnlyFormat | Format>
+  | { type: Exclude<FormatString, 'audio' | 'video' | 'product' | 'menu' | 'json' | 'changeTracking' | 'attributes'> };
+/** An SDK scrape options object with the values the v2 API accepts. */
+type SdkV2Parsers = ('pdf' | { type: 'pdf'; maxPages?: number })[];
+type SdkV2ScrapeOptions = With<SdkScrapeOptions, { proxy?: OurProxy; formats?: SdkV2Format[]; parsers?: SdkV2Parsers }>;
+
+// Documents and job statuses, both ways.
+assign<OurDocumentAsSdk, SdkDocument>();
+assign<SdkDocumentAsOurs, Document>();
+assign<With<CrawlStatusResponse, { id: string; data: OurDocumentAsSdk[] }>, SdkCrawlJob>();
+assign<With<BatchScrapeStatusResponse, { id: string; data: OurDocumentAsSdk[] }>, SdkBatchScrapeJob>();
+assign<
+  With<SdkCrawlJob, { data: SdkDocumentAsOurs[]; expiresAt: string; creditsUsed: number }>,
+  Omit<CrawlStatusResponse, 'success' | 'next'>
+>();
+assign<CrawlResponse, SdkCrawlResponse>();
+assign<MapResponse, SdkMapData>();
+
+// Requests: ours are the SDK's...
+type OurScrapeOptions = Omit<ScrapeOptionsInput, 'actions' | 'integration'>;
+assign<Omit<ScrapeRequestInput, 'actions' | 'integration'>, SdkScrapeOptions & { url: string }>();
+assign<OurScrapeOptions, SdkScrapeOptions>();
+assign<
+  With<Omit<CrawlRequestInput, 'integration'>, { scrapeOptions?: OurScrapeOptions }>,
+  SdkCrawlOptions & { url: string }
+>();
+assign<Omit<BatchScrapeRequestInput, 'actions' | 'integration'>, NonNullable<SdkBatchScrapeOptions['options']>>();
+assign<Omit<MapRequestInput, 'integration'>, SdkMapOptions & { url: string }>();
+assign<WebhookInput, string | SdkWebhookConfig>();
+assign<ActionOption, ActionInput>();
+
+// ... and the SDK's are ours.
+type SdkScrapeBody = SdkV2ScrapeOptions & { url: string };
+type SdkCrawlBody = With<NoNulls<SdkCrawlOptions>, { scrapeOptions?: SdkV2ScrapeOptions }> & {
+  url: string;
+};
+type SdkBatchBody = With<
+  NonNullable<SdkBatchScrapeOptions['options']>,
+  { proxy?: OurProxy; formats?: SdkV2Format[]; parsers?: SdkV2Parsers }
+> &
+  Omit<SdkBatchScrapeOptions, 'options'> & { urls: string[] };
+assign<SdkScrapeBody, ScrapeRequestInput>();
+assign<SdkCrawlBody, CrawlRequestInput>();
+assign<SdkBatchBody, BatchScrapeRequestInput>();
+assign<SdkMapOptions & { url: string }, MapRequestInput>();
+
+describe('types of @mendable/firecrawl-js', () => {
+  it('accept our documents and job statuses', () => {
+    const doc: Document = { markdown: '# Hi', metadata: { sourceURL: 'https://example.com', statusCode: 200 } };
+    const sdkDoc: SdkDocument = doc as OurDocumentAsSdk;
+    expect(sdkDoc.metadata?.sourceURL).toBe('https://example.com');
+    expectTypeOf<OurDocumentAsSdk>().toExtend<SdkDocument>();
+  });
+});
