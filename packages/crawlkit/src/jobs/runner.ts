@@ -209,12 +209,13 @@ export class JobRunner {
     } else if (outcome.success && !after.reject) {
       const document = outcome.document;
       await this.#events.page(this.#job, document, task.key);
-      await this.#store.tasks.complete(jobId, {
+      const stored = await this.#store.tasks.complete(jobId, {
         key: task.key,
         credits: outcome.credits,
         document: JSON.stringify(document),
       });
-      this.#events.pageStored(this.#job, document);
+      // A duplicate: another process that took the job over stored this page first; its result is the one kept.
+      if (!stored.duplicate) this.#events.pageStored(this.#job, document);
     } else {
       const failure = outcome.success ? after.reject! : { code: outcome.error.code, error: outcome.error.error };
       const error = { url: task.url, error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
