@@ -11,7 +11,14 @@ import { Crawlkit } from 'crawlkit';
 import { BATCH_PAGES, CRAWL_PATH, batchPath } from './durability-site.ts';
 
 const [mode, storeDir, baseUrl] = process.argv.slice(2);
-const ck = new Crawlkit({ storeDir: storeDir!, engine: 'http', concurrency: 4, resumeJobs: mode === 'resume' });
+const ck = new Crawlkit({
+  storeDir: storeDir!,
+  engine: 'http',
+  concurrency: 4,
+  resumeJobs: mode === 'resume',
+  // Tells the test's server which process made each request.
+  http: { userAgent: `crawlkit-durability/${process.pid}` },
+});
 ck.on('error', (event) => process.stderr.write(`engine error: ${JSON.stringify(event)}\n`));
 
 if (mode === 'start') {
