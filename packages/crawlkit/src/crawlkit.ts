@@ -29,6 +29,7 @@ import {
   type CrawlParamsPreviewResponse,
 } from './llm/crawl-prompt.js';
 import { LlmService } from './llm/llm-service.js';
+import { scopedLogger, type Logger } from './logger.js';
 import { resolveOptions, type CrawlkitOptions, type ResolvedOptions } from './options.js';
 import { scrapePage } from './scrape/scrape-page.js';
 import type { BatchScrapeRequestInput, CrawlRequest, CrawlRequestInput, MapRequestInput } from './v2/jobs.js';
@@ -50,6 +51,11 @@ import type {
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
+
+/** The answer of a call whose `signal` aborted. */
+function abortedResponse(): ErrorResponse {
+  return { success: false, code: 'ABORTED', error: 'The call was aborted by its signal.' };
+}
 
 /** Options every call accepts. */
 export interface CallOptions {
@@ -75,6 +81,7 @@ interface Runtime {
 export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #options: ResolvedOptions;
   readonly #raw: CrawlkitOptions;
+  readonly #log: Logger;
   readonly #queue: PQueue;
   #runtime: Promise<Runtime> | undefined;
   #closed = false;
@@ -83,6 +90,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   constructor(options: CrawlkitOptions = {}) {
     super();
     this.#raw = options;
+    this.#log = scopedLogger(options.logger, 'engine');
     this.#options = resolveOptions(options);
     this.#queue = new PQueue({ concurrency: this.#options.concurrency });
     if (this.#options.resumeJobs) {
@@ -116,42 +124,55 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       this.emit('page', { document: outcome.document });
       return { success: true, data: outcome.document };
     } catch (error) {
+      if (init.signal?.aborted) return abortedResponse();
       return toErrorResponse(error);
     }
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
-  async crawl(body: CrawlRequestInput, _init: CallOptions = {}): Promise<CrawlResponse | ErrorResponse> {
-    return this.#guard(async (rt) => startCrawl(rt.ctx, rt.jobs, body));
+  async crawl(body: CrawlRequestInput, init: CallOptions = {}): Promise<CrawlResponse | ErrorResponse> {
+    return this.#guard(async (rt) => startCrawl(rt.ctx, rt.jobs, body), init.signal);
   }
 
   /** `GET /v2/crawl/:id`: status and a page of results. `id` may be a `next` address. */
-  async getCrawlStatus(id: string, pagination: StatusPagination = {}): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard((rt) => getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs));
+  async getCrawlStatus(
+    id: string,
+    pagination: StatusPagination = {},
+    init: CallOptions = {},
+  ): Promise<JobStatusResponse | ErrorResponse> {
+    return this.#guard(
+      (rt) => getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs),
+      init.signal,
+    );
   }
 
   /** `DELETE /v2/crawl/:id`. */
-  async cancelCrawl(id: string): Promise<CancelResponse | ErrorResponse> {
-    return this.#guard((rt) => cancelJob(rt.jobs, 'crawl', id));
+  async cancelCrawl(id: string, init: CallOptions = {}): Promise<CancelResponse | ErrorResponse> {
+    return this.#guard((rt) => cancelJob(rt.jobs, 'crawl', id), init.signal);
   }
 
   /** `GET /v2/crawl/:id/errors`. */
-  async getCrawlErrors(id: string): Promise<CrawlErrorsResponse | ErrorResponse> {
-    return this.#guard((rt) => getJobErrors(rt.jobs, 'crawl', id));
+  async getCrawlErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
+    return this.#guard((rt) => getJobErrors(rt.jobs, 'crawl', id), init.signal);
   }
 
   /** `GET /v2/crawl/active`: crawls still running. */
-  async getActiveCrawls(): Promise<ActiveCrawlsResponse | ErrorResponse> {
-    return this.#guard((rt) => getActiveCrawls(rt.jobs));
+  async getActiveCrawls(init: CallOptions = {}): Promise<ActiveCrawlsResponse | ErrorResponse> {
+    return this.#guard((rt) => getActiveCrawls(rt.jobs), init.signal);
   }
 
   /** `POST /v2/batch/scrape`. */
   async batchScrape(
     body: BatchScrapeRequestInput,
-    _init: CallOptions = {},
+    init: CallOptions = {},
   ): Promise<BatchScrapeResponse | ErrorResponse> {
-    return this.#guard((rt) =>
-      startBatchScrape({ jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) }, body),
+    return this.#guard(
+      (rt) =>
+        startBatchScrape(
+          { jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
+          body,
+        ),
+      init.signal,
     );
   }
 
@@ -159,23 +180,27 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   async getBatchScrapeStatus(
     id: string,
     pagination: StatusPagination = {},
+    init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard((rt) => getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs));
+    return this.#guard(
+      (rt) => getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs),
+      init.signal,
+    );
   }
 
   /** `DELETE /v2/batch/scrape/:id`. */
-  async cancelBatchScrape(id: string): Promise<CancelResponse | ErrorResponse> {
-    return this.#guard((rt) => cancelJob(rt.jobs, 'batch', id));
+  async cancelBatchScrape(id: string, init: CallOptions = {}): Promise<CancelResponse | ErrorResponse> {
+    return this.#guard((rt) => cancelJob(rt.jobs, 'batch', id), init.signal);
   }
 
   /** `GET /v2/batch/scrape/:id/errors`. */
-  async getBatchScrapeErrors(id: string): Promise<CrawlErrorsResponse | ErrorResponse> {
-    return this.#guard((rt) => getJobErrors(rt.jobs, 'batch', id));
+  async getBatchScrapeErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
+    return this.#guard((rt) => getJobErrors(rt.jobs, 'batch', id), init.signal);
   }
 
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
-    return this.#guard((rt) => mapSite(rt.ctx, body, init.signal));
+    return this.#guard((rt) => mapSite(rt.ctx, body, init.signal), init.signal);
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */
@@ -183,7 +208,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     body: CrawlParamsPreviewInput,
     init: CallOptions = {},
   ): Promise<CrawlParamsPreviewResponse | ErrorResponse> {
-    return this.#guard((rt) => previewCrawlParams(rt.ctx, body, init.signal));
+    return this.#guard((rt) => previewCrawlParams(rt.ctx, body, init.signal), init.signal);
   }
 
   /** `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged). */
@@ -238,7 +263,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /** Resumes an unfinished job in this process; every page is still scraped exactly once. */
-  async resumeJob(id: string): Promise<{ success: true; id: string } | ErrorResponse> {
+  async resumeJob(id: string, init: CallOptions = {}): Promise<{ success: true; id: string } | ErrorResponse> {
     const ref = parseJobReference(id);
     if (!ref)
       return { success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' };
@@ -254,7 +279,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       }
       rt.jobs.start(found.job, found.store);
       return { success: true as const, id: found.job.id };
-    });
+    }, init.signal);
   }
 
   /** The page cache. */
@@ -324,17 +349,25 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     return worker;
   }
 
-  async #guard<T>(fn: (rt: Runtime) => Promise<T>): Promise<T | ErrorResponse> {
+  async #guard<T>(fn: (rt: Runtime) => Promise<T>, signal?: AbortSignal): Promise<T | ErrorResponse> {
     try {
-      return await fn(await this.#ready());
+      signal?.throwIfAborted();
+      const rt = await this.#ready();
+      signal?.throwIfAborted();
+      return await fn(rt);
     } catch (error) {
+      if (signal?.aborted) return abortedResponse();
       return toErrorResponse(error);
     }
   }
 
   #emitError(jobId: string | undefined, url: string, error: unknown): void {
+    const response = toErrorResponse(error);
+    const where = jobId ? `job ${jobId}: ` : '';
+    if (url) this.#log.debug(`${where}${redactUrl(url)} failed: ${response.error}`);
+    else this.#log.error(`${where}${response.error}`);
     if (this.listenerCount('error') === 0) return;
-    this.emit('error', { ...(jobId ? { jobId } : {}), url: url && redactUrl(url), error: toErrorResponse(error) });
+    this.emit('error', { ...(jobId ? { jobId } : {}), url: url && redactUrl(url), error: response });
   }
 
   #ready(): Promise<Runtime> {
@@ -416,8 +449,14 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
           this.emit('page', { jobId, document });
         },
         pageError: (jobId, url, error) => this.#emitError(jobId, url, { code: 'SCRAPE_FAILED', message: error }),
-        started: (id, kind) => this.emit('job:started', { id, kind }),
-        finished: (id, kind, status) => this.emit('job:completed', { id, kind, status }),
+        started: (id, kind) => {
+          this.#log.debug(`${kind} ${id} started`);
+          this.emit('job:started', { id, kind });
+        },
+        finished: (id, kind, status) => {
+          this.#log.debug(`${kind} ${id} ${status}`);
+          this.emit('job:completed', { id, kind, status });
+        },
         progress: (id, kind, counts) => this.emit('progress', { id, kind, ...counts }),
         internalError: (jobId, error) => this.#emitError(jobId, '', error),
       },

@@ -1,6 +1,9 @@
 export { Crawlkit } from './crawlkit.js';
 export type { CallOptions } from './crawlkit.js';
 export type { CrawlkitOptions } from './options.js';
+export type { CrawlkitEvents } from './events.js';
+export { createDebugLogger, silentLogger } from './logger.js';
+export type { Logger } from './logger.js';
 export type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
 export type {
   CrawlkitBackend,

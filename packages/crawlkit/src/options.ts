@@ -5,6 +5,7 @@ import type { LanguageModel } from 'ai';
 import type { CrawlkitBackend } from './worker/backend.js';
 
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
+import type { Logger } from './logger.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -98,6 +99,11 @@ export interface CrawlkitOptions {
   };
   /** How long job results are kept after the job finishes, in milliseconds. @default 86400000 (24 h) */
   jobResultTtlMs?: number;
+  /**
+   * Where diagnostics go (failed pages, job starts and ends, internal errors): a pino/winston/console-like logger.
+   * @default a `debug` logger, silent unless `DEBUG=crawlkit:*`
+   */
+  logger?: Logger;
 }
 
 export interface ResolvedOptions {

@@ -1,0 +1,131 @@
+/** Typed engine events, AbortSignal on calls, and the pluggable logger, against the fixture site. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
+import { Crawlkit } from './crawlkit.js';
+import type { CrawlkitEvents } from './events.js';
+import type { Logger } from './logger.js';
+
+let server: FixtureServer;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('engine events', () => {
+  it('emits job:started, page, progress and job:completed for a crawl, in order', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const seen: string[] = [];
+    const progress: CrawlkitEvents['progress'][0][] = [];
+    ck.on('job:started', (e) => seen.push(`started:${e.kind}`));
+    ck.on('page', (e) => seen.push(`page:${e.jobId === undefined ? 'direct' : 'job'}`));
+    ck.on('progress', (e) => progress.push(e));
+    ck.on('job:completed', (e) => seen.push(`completed:${e.status}`));
+    try {
+      const started = await ck.crawl({ url: `${server.url}/`, limit: 4, crawlEntireDomain: true });
+      if (!started.success) throw new Error(started.error);
+      await ck.waitForJob(started.id);
+      expect(seen[0]).toBe('started:crawl');
+      expect(seen.at(-1)).toBe('completed:completed');
+      expect(seen.filter((s) => s === 'page:job')).toHaveLength(4);
+      expect(progress.length).toBeGreaterThanOrEqual(4);
+      expect(progress.every((p) => p.id === started.id && p.kind === 'crawl')).toBe(true);
+      const last = progress.reduce((a, b) => (b.completed > a.completed ? b : a));
+      expect(last).toMatchObject({ completed: 4, total: 4, creditsUsed: 4 });
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('emits error for a failed page of a batch, and page for a direct scrape', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const errors: CrawlkitEvents['error'][0][] = [];
+    const pages: CrawlkitEvents['page'][0][] = [];
+    ck.on('error', (e) => errors.push(e));
+    ck.on('page', (e) => pages.push(e));
+    try {
+      await ck.scrape({ url: `${server.url}/articles/first-post.html` });
+      expect(pages).toHaveLength(1);
+      expect(pages[0]!.jobId).toBeUndefined();
+      const batch = await ck.batchScrape({ urls: [`${server.url}/hostile/reset`], timeout: 5000 });
+      if (!batch.success) throw new Error(batch.error);
+      await ck.waitForJob(batch.id);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ jobId: batch.id, url: `${server.url}/hostile/reset` });
+      expect(errors[0]!.error.success).toBe(false);
+    } finally {
+      await ck.close();
+    }
+  });
+});
+
+describe('AbortSignal', () => {
+  it('every call takes a signal; an aborted call answers ABORTED and starts nothing', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const signal = AbortSignal.abort();
+    const init = { signal };
+    const id = '01234567-89ab-7def-8123-456789abcdef';
+    try {
+      const answers = await Promise.all([
+        ck.scrape({ url: `${server.url}/` }, init),
+        ck.crawl({ url: `${server.url}/` }, init),
+        ck.batchScrape({ urls: [`${server.url}/`] }, init),
+        ck.map({ url: `${server.url}/` }, init),
+        ck.getCrawlStatus(id, {}, init),
+        ck.getBatchScrapeStatus(id, {}, init),
+        ck.cancelCrawl(id, init),
+        ck.cancelBatchScrape(id, init),
+        ck.getCrawlErrors(id, init),
+        ck.getBatchScrapeErrors(id, init),
+        ck.getActiveCrawls(init),
+        ck.resumeJob(id, init),
+      ]);
+      for (const answer of answers) expect(answer).toMatchObject({ success: false, code: 'ABORTED' });
+      const active = await ck.getActiveCrawls();
+      expect(active).toMatchObject({ success: true, crawls: [] });
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('a signal aborted mid-scrape stops the page', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const controller = new AbortController();
+      const pending = ck.scrape({ url: `${server.url}/hostile/hang` }, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 200);
+      expect(await pending).toMatchObject({ success: false, code: 'ABORTED' });
+    } finally {
+      await ck.close();
+    }
+  });
+});
+
+describe('logger', () => {
+  it('receives failed pages and job ends when one is given', async () => {
+    const lines: string[] = [];
+    const logger: Logger = {
+      debug: (message) => lines.push(`debug ${message}`),
+      info: (message) => lines.push(`info ${message}`),
+      warn: (message) => lines.push(`warn ${message}`),
+      error: (message) => lines.push(`error ${message}`),
+    };
+    const ck = new Crawlkit({ store: 'memory', engine: 'http', logger });
+    try {
+      const batch = await ck.batchScrape({ urls: [`${server.url}/hostile/reset`], timeout: 5000 });
+      if (!batch.success) throw new Error(batch.error);
+      await ck.waitForJob(batch.id);
+      expect(lines).toContain(`debug [engine] batch ${batch.id} started`);
+      expect(
+        lines.some((l) => l.startsWith(`debug [engine] job ${batch.id}: ${server.url}/hostile/reset failed:`)),
+      ).toBe(true);
+      expect(lines).toContain(`debug [engine] batch ${batch.id} completed`);
+    } finally {
+      await ck.close();
+    }
+  });
+});
