@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { redis } from '../packages/redis/src/index.ts';
 import { treeSite } from './distributed/tree-site.ts';
-import { testRedisUrl } from './setup/redis.ts';
+import { testRedis } from './setup/redis.ts';
+
+const testRedisUrl = await testRedis();
 
 const here = join(dirname(fileURLToPath(import.meta.url)), 'distributed');
 const SITE_SIZE = 300;

@@ -16,7 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redis } from '../packages/redis/src/index.ts';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { treeSite } from './distributed/tree-site.ts';
-import { testRedisUrl } from './setup/redis.ts';
+import { testRedis } from './setup/redis.ts';
+
+const testRedisUrl = await testRedis();
 
 const SITE_SIZE = 40;
 const site = treeSite(SITE_SIZE);

@@ -3,10 +3,11 @@
  *
  * - As a vitest `globalSetup`, it starts one server for the whole run and sets `CRAWLKIT_TEST_REDIS_URL` (test files
  *   isolate themselves with a key prefix each).
- * - A test file imports `testRedisUrl`: the URL from the environment (globalSetup, or a server you run:
- *   `CRAWLKIT_TEST_REDIS_URL=redis://127.0.0.1:6379`), or a server started for that file.
+ * - A test file calls `await testRedis()` at its top level: the URL from the environment (globalSetup, or a server
+ *   you run: `CRAWLKIT_TEST_REDIS_URL=redis://127.0.0.1:6379`), or a server started for that file.
  *
- * When no server can be started, `testRedisUrl` is undefined and the file skips with a visible message; with
+ * Servers are stopped after their file or run, and a watchdog stops them if the process that started them dies.
+ * When no server can be started, `testRedis()` resolves to undefined and the file skips with a visible message; with
  * `CRAWLKIT_REQUIRE_REDIS=1` (CI) it throws instead, so CI fails.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -78,6 +79,19 @@ export async function startRedisServer(): Promise<RedisServer | undefined> {
     }
     if (await waitForPong(port, Date.now() + 10_000, child)) {
       child.unref();
+      // The server must not outlive this process, even when it is killed (a test worker stopped on a timeout).
+      spawn(
+        'sh',
+        [
+          '-c',
+          'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; kill "$2" 2>/dev/null; rm -rf "$3"',
+          'ck-redis-watchdog',
+          String(process.pid),
+          String(child.pid),
+          dir,
+        ],
+        { detached: true, stdio: 'ignore' },
+      ).unref();
       return {
         url: `redis://127.0.0.1:${port}`,
         stop: async () => {
@@ -102,11 +116,11 @@ const SKIP_MESSAGE =
   '\n[redis] SKIPPED: redis-server could not be started (install Debian redis-server, or set CRAWLKIT_TEST_REDIS_URL)\n';
 
 /**
- * The Redis URL for this test file, decided once at import: from the environment (globalSetup, or a server you run),
- * else a server started for this file and stopped when the file's process exits. Undefined, after a visible message,
- * when none can be had; with `CRAWLKIT_REQUIRE_REDIS=1` (CI) the import throws instead.
+ * The Redis URL for a test file (call it at the top level: `const redisUrl = await testRedis();`): from the
+ * environment (globalSetup, or a server you run), else a server started for this file and stopped after it.
+ * Undefined, after a visible message, when none can be had; with `CRAWLKIT_REQUIRE_REDIS=1` (CI) it throws instead.
  */
-export const testRedisUrl: string | undefined = await (async () => {
+export async function testRedis(): Promise<string | undefined> {
   const fromEnv = process.env[REDIS_URL_ENV];
   if (fromEnv) return fromEnv;
   const server = await startRedisServer();
@@ -117,10 +131,10 @@ export const testRedisUrl: string | undefined = await (async () => {
     process.stderr.write(SKIP_MESSAGE);
     return undefined;
   }
-  process.env[REDIS_URL_ENV] = server.url;
-  process.once('exit', () => void server.stop());
+  const { afterAll } = await import('vitest');
+  afterAll(() => server.stop());
   return server.url;
-})();
+}
 
 /** vitest globalSetup: one server for the run. */
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {

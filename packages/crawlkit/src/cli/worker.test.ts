@@ -6,9 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import * as redisModule from '../../../redis/src/index.ts';
-import { testRedisUrl } from '../../../../test/setup/redis.ts';
+import { testRedis } from '../../../../test/setup/redis.ts';
 import { Crawlkit } from '../crawlkit.js';
 import { addWorkerCommand, runWorker } from './worker.js';
+
+const testRedisUrl = await testRedis();
 
 function io(): { io: { stdout: PassThrough; stderr: NodeJS.WriteStream; stdin: PassThrough }; text: () => string } {
   const stderr = new PassThrough();

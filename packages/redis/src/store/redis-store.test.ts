@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { describeStoreConformance } from '../../../cache/src/conformance.js';
-import { testRedisUrl } from '../../../../test/setup/redis.ts';
+import { testRedis } from '../../../../test/setup/redis.ts';
 import { createRedisStore, type RedisStore } from './redis-store.js';
+
+const testRedisUrl = await testRedis();
 
 const url = testRedisUrl ?? '';
 const opened: RedisStore[] = [];
