@@ -20,6 +20,8 @@ import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { BATCH_PAGES, batchPath, crawlPaths, pageHtml, serialOf } from './helpers/durability-site.ts';
 
 const helpers = fileURLToPath(new URL('./helpers/', import.meta.url));
+/** Seed of the kill points; `CK_DURABILITY_SEED=n` replays another sequence. */
+const SEED = Number(process.env['CK_DURABILITY_SEED'] ?? 5);
 const COMPILE_CACHE = join(tmpdir(), 'crawlkit-test-compile-cache');
 const root = mkdtempSync(join(tmpdir(), 'ck-durability-'));
 
@@ -41,6 +43,23 @@ let serial = 0;
 const fetches = new Map<string, number[]>();
 /** Called on every page fetch with the pid of the process that made it (kill triggers). */
 let onPage: ((pid: number) => void) | undefined;
+/**
+ * While set, page responses wait for it: a child spawned in a round makes no progress until the test has armed that
+ * round's kill (a child that printed its ids late could otherwise finish the jobs first).
+ */
+let gate: { opened: Promise<void>; open: () => void } | undefined;
+
+function closeGate(): void {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  gate = {
+    opened,
+    open: () => {
+      gate = undefined;
+      open();
+    },
+  };
+}
 
 beforeAll(async () => {
   server = await startFixtureServer({
@@ -54,6 +73,7 @@ beforeAll(async () => {
           return;
         }
         fetches.set(path, [...(fetches.get(path) ?? []), n]);
+        if (gate) await gate.opened;
         onPage?.(Number(/crawlkit-durability\/(\d+)/.exec(req.headers['user-agent'] ?? '')?.[1]));
         // Slow enough that a few pages are always in flight when the process is killed.
         await new Promise((r) => setTimeout(r, 10 + (n % 4) * 10));
@@ -143,16 +163,18 @@ function expectExactlyOnce(status: JobStatusResponse, paths: string[], kills: nu
 describe('jobs survive kill -9', () => {
   it('a crawl and a batch killed at random points resume on a new engine with every page exactly once', async () => {
     const storeDir = join(root, 'kills');
-    const rand = random(5);
+    const rand = random(SEED);
     const kills = 4;
     let ids: { crawl: string; batch: string } | undefined;
     for (let round = 0; round < kills; round++) {
+      closeGate();
       const child = round === 0 ? spawnChild(['start', storeDir, server.url]) : spawnChild(['resume', storeDir]);
       const first = await child.ready;
       if (round === 0) ids = JSON.parse(first) as { crawl: string; batch: string };
       // Between the 1st and 8th page of the round; at the request itself or up to 40 ms later (mid-extraction,
       // mid-commit).
       armKill([child.child], 1 + Math.floor(rand() * 8), rand() < 0.3 ? 0 : Math.floor(rand() * 40));
+      gate?.open();
       const exit = await child.exit;
       expect(exit.signal, exit.stderr).toBe('SIGKILL');
     }
@@ -184,17 +206,21 @@ describe('jobs survive kill -9', () => {
   it('two processes on one store: one drives each job, the other takes over when it is killed', async () => {
     fetches.clear();
     const storeDir = join(root, 'two');
-    const rand = random(11);
+    const rand = random(SEED + 6);
+    closeGate();
     const starter = spawnChild(['start', storeDir, server.url]);
     const ids = JSON.parse(await starter.ready) as { crawl: string; batch: string };
     armKill([starter.child], 1 + Math.floor(rand() * 6), 0);
+    gate?.open();
     expect((await starter.exit).signal).toBe('SIGKILL');
 
+    closeGate();
     const a = spawnChild(['resume', storeDir]);
     const b = spawnChild(['resume', storeDir]);
     await Promise.all([a.ready, b.ready]);
     // Kill whichever process fetches the chosen page: it drives at least one job, and the other must take that over.
     armKill([a.child, b.child], 5 + Math.floor(rand() * 10), Math.floor(rand() * 30));
+    gate?.open();
     const exits = await Promise.all([a.exit, b.exit]);
     onPage = undefined;
     const killed = exits.filter((e) => e.signal === 'SIGKILL');
@@ -222,6 +248,8 @@ describe('jobs survive kill -9', () => {
 });
 
 describe('job results expire 24 h after completion', () => {
+  beforeAll(() => gate?.open());
+
   const DAY_MS = 86_400_000;
   const urls = () => [`${server.url}${batchPath(1)}`, `${server.url}${batchPath(2)}`];
 
