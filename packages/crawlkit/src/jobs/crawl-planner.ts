@@ -77,6 +77,8 @@ export function createCrawlPlanner(
   // not followed and a second page naming them is not stored again. Kept in memory: after a resume a duplicate is
   // possible, never a lost page.
   const aliasKeys = new Set<string>();
+  // Blocked URLs already recorded: a link on every page is written to the store once.
+  const robotsBlocked = new Set<string>();
 
   /** Whether `k` is already a page of this crawl (queued, done, or stored under another URL); claims it if not. */
   async function claimAlias(k: string): Promise<boolean> {
@@ -92,7 +94,10 @@ export function createCrawlPlanner(
       const verdict = rules.check(url, { fromUrl });
       if (!verdict.allowed) continue;
       if (!request.ignoreRobotsTxt && robots && rules.isInternal(url) && !robots.isAllowed(url)) {
-        await store.results.addRobotsBlocked(job.id, url);
+        if (!robotsBlocked.has(url)) {
+          robotsBlocked.add(url);
+          await store.results.addRobotsBlocked(job.id, url);
+        }
         continue;
       }
       const k = key(url);
@@ -111,6 +116,7 @@ export function createCrawlPlanner(
     limit: request.limit,
 
     async prepare(signal) {
+      if (request.ignoreRobotsTxt && request.sitemap === 'skip') return [];
       // robots.txt is read even when ignored: its `Sitemap:` lines still name the site's sitemaps.
       const loaded = await loadRobots(new URL(request.url).origin, fetchText, userAgent, { signal });
       if (!request.ignoreRobotsTxt) {
