@@ -11,6 +11,7 @@ export type {
   WorkQueue,
   WorkQueueCounts,
   WorkItem,
+  WorkAttempt,
   WorkHandler,
   WorkConsumer,
   Coordination,

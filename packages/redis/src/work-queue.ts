@@ -72,19 +72,23 @@ export class BullWorkQueue {
   }
 
   async consume(
-    handler: (item: QueueItem) => Promise<void>,
+    handler: (item: QueueItem, attempt: { final: boolean }) => Promise<void>,
     options: { concurrency: number },
   ): Promise<{ close(): Promise<void> }> {
     const client = await this.#options.openClient();
-    const worker = new Worker<QueueItem>(QUEUE_NAME, (job) => handler(job.data), {
-      connection: client,
-      prefix: `${this.#options.prefix}:bull`,
-      concurrency: options.concurrency,
-      lockDuration: this.#options.lockMs,
-      stalledInterval: this.#options.stalledCheckMs,
-      // A task may be orphaned by several crashes in a row; it is only given up on handler failures.
-      maxStalledCount: 1_000,
-    });
+    const worker = new Worker<QueueItem>(
+      QUEUE_NAME,
+      (job) => handler(job.data, { final: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
+      {
+        connection: client,
+        prefix: `${this.#options.prefix}:bull`,
+        concurrency: options.concurrency,
+        lockDuration: this.#options.lockMs,
+        stalledInterval: this.#options.stalledCheckMs,
+        // A task may be orphaned by several crashes in a row; it is only given up on handler failures.
+        maxStalledCount: 1_000,
+      },
+    );
     // Errors of the worker's own connection are retried by it; without a listener Node would print them.
     worker.on('error', () => undefined);
     await worker.waitUntilReady();

@@ -37,8 +37,14 @@ export interface WorkQueueCounts {
   delayed: number;
 }
 
+/** Delivery details of a work item. */
+export interface WorkAttempt {
+  /** True on the queue's last attempt: a rejection now gives the item up for good. */
+  final: boolean;
+}
+
 /** Runs one item; a rejection counts as a failed attempt and the queue retries it with back-off. */
-export type WorkHandler = (item: WorkItem) => Promise<void>;
+export type WorkHandler = (item: WorkItem, attempt: WorkAttempt) => Promise<void>;
 
 export interface WorkConsumer {
   /** Stops taking items and waits for the running ones. */

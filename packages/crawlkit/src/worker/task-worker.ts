@@ -7,7 +7,7 @@ import type { EngineContext } from '../context.js';
 import type { JobEventSink } from '../jobs/events.js';
 import type { JobPlanner, TaskMeta } from '../jobs/runner.js';
 import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
-import type { BackendConnection, WorkConsumer, WorkItem } from './backend.js';
+import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
 import { hostDelays, type HostDelays } from './host-delay.js';
 
 const RETRY_STATUSES = new Set([429, 503]);
@@ -92,7 +92,7 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   async start(): Promise<void> {
-    this.#consumer = await this.#deps.connection.queue.consume((item) => this.handle(item), {
+    this.#consumer = await this.#deps.connection.queue.consume((item, attempt) => this.#handleAttempt(item, attempt), {
       concurrency: this.#concurrency,
     });
     this.#sweeper = setInterval(() => void this.#sweep(), this.#sweepIntervalMs);
@@ -105,6 +105,27 @@ export class TaskWorker implements CrawlkitWorker {
       await this.#consumer?.close();
     })();
     return this.#closed;
+  }
+
+  /**
+   * Runs an item; on the queue's last attempt a failure (the store or queue kept failing) settles the task as failed,
+   * so that its job can still finish.
+   */
+  async #handleAttempt(item: WorkItem, attempt: WorkAttempt): Promise<void> {
+    try {
+      await this.handle(item);
+    } catch (error) {
+      this.#deps.internalError(item.jobId, error);
+      if (!attempt.final) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      const { store } = this.#deps.connection;
+      await store.tasks.complete(item.jobId, {
+        key: item.key,
+        credits: 0,
+        error: { url: item.url, code: 'WORKER_FAILED', error: `The task failed on every attempt: ${message}` },
+      });
+      await this.#checkFinished(item.jobId);
+    }
   }
 
   /** Runs one work item. Rejections are store or queue failures: the queue retries the item. */
