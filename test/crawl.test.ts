@@ -143,6 +143,11 @@ describe('crawl of the fixture site', () => {
     const last429 = hits.filter((h) => h.status === 429).at(-1)!;
     const success = hits.find((h) => h.status === 200)!;
     expect(success.at - last429.at).toBeGreaterThanOrEqual(SLOW_RETRY_AFTER_S * 1000);
+    // The whole host rested: no other page of site.test was fetched during the Retry-After window.
+    const during = site.hits
+      .slice(hitsBefore)
+      .filter((h) => h.host === 'site.test' && h.at > last429.at && h.at < last429.at + SLOW_RETRY_AFTER_S * 1000);
+    expect(during).toEqual([]);
   });
 
   it('never fetches excluded, robots-blocked, file, non-web or social links', () => {

@@ -64,6 +64,18 @@ export class HostPoliteness {
     return 0;
   }
 
+  /** Keeps the URL's host from being hit for `waitMs` (capped at `maxBackoffMs`), e.g. after a 429 the caller retries. */
+  pause(url: string, waitMs: number, now = Date.now()): void {
+    let host: string;
+    try {
+      host = new URL(url).host.toLowerCase();
+    } catch {
+      return;
+    }
+    const state = this.#state(host);
+    state.next = Math.max(state.next, now + Math.min(waitMs, this.#maxBackoff));
+  }
+
   /** Records a response: 429/503 with `Retry-After` (seconds or date) or errors push the host's next slot back. */
   record(url: string, outcome: { status?: number; retryAfter?: string; error?: boolean }, now = Date.now()): number {
     const host = new URL(url).host.toLowerCase();

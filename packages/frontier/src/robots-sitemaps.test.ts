@@ -114,6 +114,14 @@ describe('politeness', () => {
     p.reserve('https://a.test/1', 0);
     expect(p.reserve('https://a.test/2', 0)).toBe(3000);
   });
+  it('pauses a host for a given time, capped at maxBackoffMs', () => {
+    const p = new HostPoliteness({ maxBackoffMs: 5000 });
+    p.pause('https://a.test/x', 2000, 0);
+    expect(p.reserve('https://a.test/y', 500)).toBe(1500);
+    expect(p.reserve('https://b.test/y', 500)).toBe(0);
+    p.pause('https://a.test/x', 60_000, 3000);
+    expect(p.reserve('https://a.test/y', 3000)).toBe(5000);
+  });
   it('backs off on 429 with Retry-After', () => {
     const p = new HostPoliteness();
     expect(p.record('https://a.test/x', { status: 429, retryAfter: '3' }, 0)).toBe(3000);

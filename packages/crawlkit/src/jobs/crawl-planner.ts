@@ -133,6 +133,11 @@ export function createCrawlPlanner(
       return admit(urls, request.url, 0);
     },
 
+    throttled(url, waitMs) {
+      // The whole host rests, not only the page that was refused.
+      politeness.pause(url, waitMs);
+    },
+
     delayBefore(url) {
       return politeness.reserve(url);
     },

@@ -23,6 +23,8 @@ export interface JobPlanner {
   prepare(signal: AbortSignal): Promise<TaskInput[]>;
   /** Milliseconds to wait before fetching `url` (politeness); 0 to go now. Reserves the slot. */
   delayBefore(url: string): number;
+  /** The host of `url` answered 429/503: it should rest `waitMs` before any other page of it is fetched. */
+  throttled?(url: string, waitMs: number): void;
   /** Reacts to a finished page: may veto it (redirected out of scope) and returns newly discovered tasks. */
   afterPage(
     task: Task,
@@ -194,7 +196,9 @@ export class JobRunner {
       const retries = this.#retries.get(task.key) ?? 0;
       if (RETRY_STATUSES.has(status) && retries < MAX_RETRIES) {
         this.#retries.set(task.key, retries + 1);
-        await this.#store.tasks.release(jobId, task.key, Date.now() + retryAfterMs(outcome.retryAfter, retries + 1));
+        const wait = retryAfterMs(outcome.retryAfter, retries + 1);
+        this.#planner.throttled?.(task.url, wait);
+        await this.#store.tasks.release(jobId, task.key, Date.now() + wait);
         return;
       }
       this.#retries.delete(task.key);
