@@ -147,7 +147,8 @@ export async function statusCommand(ctx: CommandContext, id: string, command: Co
     `expires:     ${status.expiresAt}`,
   ];
   ctx.write(`${lines.join('\n')}\n`);
-  if (status.status === 'scraping') ctx.note(`\nFollow or resume it with: crawlkit resume ${id}`);
+  const store = ctx.options.store ? ` --store ${JSON.stringify(ctx.options.store)}` : '';
+  if (status.status === 'scraping') ctx.note(`\nFollow or resume it with: crawlkit resume ${id}${store}`);
   return EXIT.ok;
 }
 
@@ -169,7 +170,7 @@ export async function resumeCommand(ctx: CommandContext, id: string): Promise<nu
   const resumed = await ctx.engine.resumeJob(id);
   if (!resumed.success) return ctx.fail(resumed);
   ctx.note(`${found.kind} ${id} resumed at ${found.status.completed}/${found.status.total} pages`);
-  return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id });
+  return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id, keepResuming: true });
 }
 
 /** `crawlkit cache clear|prune`. */

@@ -15,7 +15,14 @@ export interface FollowOptions {
   /** The command line's command, for the manifest. */
   command: string;
   input: string | string[];
+  /**
+   * Ask the engine to resume the job every few seconds while it runs nowhere: a process killed with `kill -9` holds
+   * the job's lease until it expires (30 s), and the first `resumeJob` finds it taken.
+   */
+  keepResuming?: boolean;
 }
+
+const RESUME_RETRY_MS = 5_000;
 
 /** Status of a job of either kind. */
 export function jobStatus(
@@ -65,6 +72,9 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const initial = await jobStatus(ctx, kind, id, { limit: 1 });
   if (initial.success) progress.update({ completed: initial.completed, total: initial.total });
 
+  const retry = options.keepResuming
+    ? setInterval(() => void engine.resumeJob(id).catch(() => undefined), RESUME_RETRY_MS)
+    : undefined;
   let pages = 0;
   try {
     for await (const document of engine.watch(id, { signal: ctx.signal })) {
@@ -74,6 +84,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   } catch (error) {
     if (!ctx.signal.aborted) throw error;
   } finally {
+    clearInterval(retry);
     progress.stop();
     engine.off('progress', onProgress);
     engine.off('error', onError);
