@@ -54,7 +54,10 @@ function retryAfterMs(value: string | undefined, attempt: number): number {
     const date = Date.parse(value);
     if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), 60_000);
   }
-  return Math.min(1000 * 2 ** attempt, 30_000);
+  // Without Retry-After: exponential back-off with jitter (half fixed, half random), so that pages refused together
+  // do not come back together.
+  const base = Math.min(1000 * 2 ** attempt, 30_000);
+  return base / 2 + Math.random() * (base / 2);
 }
 
 /**
