@@ -182,6 +182,19 @@ class PeakMemory {
 const server = await startFixtureServer();
 const urls = PAGES.map((p) => server.url + p);
 
+/** Renders `url`; a failure (a timeout on an overloaded machine, say) is counted for the runner, not fatal. */
+const failures = RUNNERS.map(() => 0);
+async function tryRender(r: number, engine: Engine, url: string): Promise<string> {
+  try {
+    const html = await engine.render(url);
+    if (html.length < 100) failures[r]!++; // rendered almost nothing
+    return html;
+  } catch {
+    failures[r]!++;
+    return '';
+  }
+}
+
 // Cold: a new engine per page (Chromium start included), runners taking turns.
 const cold = RUNNERS.map(() => [] as number[]);
 for (let i = 0; i < COLD_RUNS; i++) {
@@ -189,10 +202,9 @@ for (let i = 0; i < COLD_RUNS; i++) {
     const url = urls[i % urls.length]!;
     const started = performance.now();
     const engine = await runner.open(1);
-    const html = await engine.render(url);
+    await tryRender(r, engine, url);
     cold[r]!.push(performance.now() - started);
     await engine.close();
-    if (html.length < 100) throw new Error(`${runner.name} rendered almost nothing for ${url}`);
   }
 }
 
@@ -200,12 +212,12 @@ for (let i = 0; i < COLD_RUNS; i++) {
 const engines = await Promise.all(RUNNERS.map((runner) => runner.open(CONCURRENCY)));
 const memory = new PeakMemory(engines);
 memory.start();
-for (const engine of engines) for (const url of urls) await engine.render(url); // warm-up
+for (const [r, engine] of engines.entries()) for (const url of urls) await tryRender(r, engine, url); // warm-up
 const warm = RUNNERS.map(() => [] as number[]);
 for (let i = 0; i < WARM_PAGES; i++) {
   for (const [r, engine] of engines.entries()) {
     const started = performance.now();
-    await engine.render(urls[i % urls.length]!);
+    await tryRender(r, engine, urls[i % urls.length]!);
     warm[r]!.push(performance.now() - started);
   }
 }
@@ -220,7 +232,7 @@ for (let done = 0; done < PARALLEL_PAGES; done += BATCH) {
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        while (next < end) await engine.render(urls[next++ % urls.length]!);
+        while (next < end) await tryRender(r, engine, urls[next++ % urls.length]!);
       }),
     );
     parallelMs[r]! += performance.now() - started;
@@ -247,6 +259,7 @@ for (const [r, runner] of RUNNERS.entries()) {
     parallelPagesPerSec: Number((PARALLEL_PAGES / (parallelMs[r]! / 1000)).toFixed(2)),
     peakChromiumMB: Math.round((memory.peaks.get(engine) ?? 0) / 2 ** 20),
     chromiumProcessesLeft: processesOf(profiles).length,
+    failed: failures[r],
   });
 }
 await server.close();
@@ -263,6 +276,7 @@ const rows = results.map((r) => ({
   [PARALLEL]: r.parallelPagesPerSec as number,
   'peak Chromium PSS MB': r.peakChromiumMB as number,
   'Chromium left': r.chromiumProcessesLeft as number,
+  failed: r.failed as number,
 }));
 const parallelOf = (name: string): number => {
   const v = rows.find((r) => r.runner === name)?.[PARALLEL];
