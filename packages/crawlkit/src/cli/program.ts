@@ -14,6 +14,7 @@ import {
 } from './commands.js';
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { addWorkerCommand } from './worker.js';
 import { VERSION } from './version.js';
 
 const EXAMPLES: Record<string, string[]> = {
@@ -129,6 +130,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(cacheCommand));
+  addWorkerCommand(program, io, signal, setExit);
   return program;
 }
 
