@@ -69,6 +69,8 @@ async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Pr
   const backlog = stored.request.backlog;
   if (!backlog?.length) return;
   const first = stored.request.backlogFirst ?? 0;
+  // The runner starts while batchScrape() is still answering: let the answer go out first.
+  await new Promise((resolve) => setImmediate(resolve));
   for (let i = 0; i < backlog.length && !signal.aborted; i += BACKLOG_CHUNK) {
     await store.tasks.add(job.id, batchTasks(backlog.slice(i, i + BACKLOG_CHUNK), undefined, first + i));
     // Let the pages of other jobs run between chunks.
