@@ -177,6 +177,15 @@ const rows: Row[] = specs.map((spec, r) => {
     failed: bs.reduce((a, w) => a + w.failed, 0),
   };
 });
+const errorsOf = (r: number): Record<string, number> => {
+  const all: Record<string, number> = {};
+  for (const b of states[r]!.batches) for (const [k, n] of Object.entries(b.errors)) all[k] = (all[k] ?? 0) + n;
+  return all;
+};
+const failureNotes = specs.flatMap((spec, r) => {
+  const e = Object.entries(errorsOf(r));
+  return e.length ? [`  ${spec.label}: ${e.map(([k, n]) => `${k} x${n}`).join(', ')}`] : [];
+});
 const pps = (label: string): number => {
   const v = rows.find((r) => r.row === label)?.['pages/s'];
   return typeof v === 'number' ? v : Number.NaN;
@@ -193,6 +202,7 @@ finish({
   rows: withRatios(rows, 'pages/s', CRAWLKIT),
   notes: [
     `'vs crawlkit' = the row's pages/s over crawlkit's at the default concurrency; 'failed' = pages with no output.`,
+    ...(failureNotes.length ? ['failures by cause:', ...failureNotes] : []),
     ...(profile ? profileNotes(profile) : []),
   ],
   goals: [
@@ -222,6 +232,7 @@ finish({
     request: { formats: ['markdown', 'links'], onlyMainContent: true, maxAge: 0, storeInCache: false },
     engine: { store: 'memory', engine: 'http' },
     ...(profile ? { profile } : {}),
+    errors: Object.fromEntries(specs.map((s, r) => [s.label, errorsOf(r)])),
     perBatch: Object.fromEntries(specs.map((s, r) => [s.label, states[r]!.batches])),
   },
 });

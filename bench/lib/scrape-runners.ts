@@ -8,14 +8,23 @@ export type PageFn = (url: string) => Promise<number>;
 export interface Runner {
   /** Processes `urls` with at most `concurrency` pages at once; returns the output characters of each page. */
   run(urls: readonly string[]): Promise<number[]>;
+  /** Why pages failed so far: error code (or message) → count. */
+  errors: Map<string, number>;
   close(): Promise<void>;
 }
+
+const count = (errors: Map<string, number>, key: string) => errors.set(key, (errors.get(key) ?? 0) + 1);
 
 export const RUNNER_NAMES = ['crawlkit', 'naive', 'floor'] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 /** `concurrency` async loops taking URLs in order. */
-async function pool(urls: readonly string[], concurrency: number, page: PageFn): Promise<number[]> {
+async function pool(
+  urls: readonly string[],
+  concurrency: number,
+  page: PageFn,
+  errors: Map<string, number>,
+): Promise<number[]> {
   const out: number[] = Array.from({ length: urls.length }, () => 0);
   let next = 0;
   await Promise.all(
@@ -24,8 +33,9 @@ async function pool(urls: readonly string[], concurrency: number, page: PageFn):
         const i = next++;
         try {
           out[i] = await page(urls[i]!);
-        } catch {
+        } catch (error) {
           out[i] = 0;
+          count(errors, (error as { code?: string }).code ?? (error as Error).name);
         }
       }
     }),
@@ -45,7 +55,9 @@ async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> 
     engine: 'http',
     ...(concurrency === undefined ? {} : { concurrency }),
   });
+  const errors = new Map<string, number>();
   return {
+    errors,
     run: (urls) =>
       Promise.all(
         urls.map(async (url) => {
@@ -56,7 +68,10 @@ async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> 
             maxAge: 0,
             storeInCache: false,
           });
-          if (!res.success) return 0;
+          if (!res.success) {
+            count(errors, res.code ?? res.error);
+            return 0;
+          }
           const doc = res.data;
           return (doc.markdown?.length ?? 0) + (doc.links?.length ?? 0) + Object.keys(doc.metadata ?? {}).length;
         }),
@@ -99,7 +114,8 @@ async function naiveRunner(concurrency: number): Promise<Runner> {
       dom.window.close();
     }
   };
-  return { run: (urls) => pool(urls, concurrency, page), close: () => Promise.resolve() };
+  const errors = new Map<string, number>();
+  return { errors, run: (urls) => pool(urls, concurrency, page, errors), close: () => Promise.resolve() };
 }
 
 /**
@@ -112,11 +128,12 @@ async function floorRunner(concurrency: number): Promise<Runner> {
   const page: PageFn = async (url) => {
     const { statusCode, body } = await request(url, { dispatcher: agent });
     const html = await body.text();
-    if (statusCode !== 200) return 0;
+    if (statusCode !== 200) throw Object.assign(new Error(`HTTP ${statusCode}`), { code: `HTTP_${statusCode}` });
     new Parser({}).end(html);
     return html.length;
   };
-  return { run: (urls) => pool(urls, concurrency, page), close: () => agent.close() };
+  const errors = new Map<string, number>();
+  return { errors, run: (urls) => pool(urls, concurrency, page, errors), close: () => agent.close() };
 }
 
 /** `concurrency` undefined means crawlkit's default; the reference rows then use `defaultConcurrency`. */

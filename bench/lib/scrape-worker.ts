@@ -15,6 +15,8 @@ export interface BatchResult {
   /** Pages that produced no output. */
   failed: number;
   outputChars: number;
+  /** Why pages failed in this batch: error code → count. */
+  errors: Record<string, number>;
 }
 
 export type WorkerMessage = { warm: string[] } | { run: string[] } | { exit: true };
@@ -66,6 +68,7 @@ process.on('message', (message: WorkerMessage) => {
       profiling = true;
       await session.post('Profiler.start');
     }
+    const before = new Map(runner.errors);
     const t0 = performance.now();
     const out = await runner.run(message.run);
     const ms = performance.now() - t0;
@@ -74,6 +77,9 @@ process.on('message', (message: WorkerMessage) => {
       ms,
       failed: out.filter((n) => n === 0).length,
       outputChars: out.reduce((a, b) => a + b, 0),
+      errors: Object.fromEntries(
+        [...runner.errors].map(([k, n]) => [k, n - (before.get(k) ?? 0)] as const).filter(([, n]) => n > 0),
+      ),
     };
     await send(result);
   })();
