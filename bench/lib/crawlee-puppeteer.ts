@@ -13,7 +13,7 @@ import puppeteer from 'puppeteer-core';
 
 export interface CrawleeEngine {
   render(url: string): Promise<string>;
-  /** The Chromium profile directory, to find its processes. */
+  /** A prefix of the Chromium profile directories, to find its processes. */
   profiles(): string[];
   close(): Promise<void>;
 }
@@ -21,7 +21,10 @@ export interface CrawleeEngine {
 /** Starts a PuppeteerCrawler running exactly `concurrency` pages at once. */
 export function openCrawleePuppeteer(executablePath: string, args: string[], concurrency: number): CrawleeEngine {
   log.setLevel(LogLevel.OFF);
-  const userDataDir = mkdtempSync(join(tmpdir(), 'bench-crawlee-'));
+  // Every browser the pool launches gets its own profile under this directory (the pool may start a second browser
+  // while the first is launching, and two cannot share a profile); processes are found by this prefix.
+  const profilesDir = mkdtempSync(join(tmpdir(), 'bench-crawlee-'));
+  let launches = 0;
   const pending = new Map<string, { resolve: (html: string) => void; reject: (error: Error) => void }>();
   let next = 0;
   const config = new Configuration({ persistStorage: false, purgeOnStart: true });
@@ -36,10 +39,17 @@ export function openCrawleePuppeteer(executablePath: string, args: string[], con
       useSessionPool: false,
       launchContext: {
         launcher: puppeteer,
-        userDataDir,
         launchOptions: { executablePath, headless: true, pipe: true, args },
       },
-      browserPoolOptions: { useFingerprints: false, retireBrowserAfterPageCount: 1_000_000 },
+      browserPoolOptions: {
+        useFingerprints: false,
+        retireBrowserAfterPageCount: 1_000_000,
+        preLaunchHooks: [
+          (_pageId, launchContext) => {
+            launchContext.userDataDir = join(profilesDir, `browser-${launches++}`);
+          },
+        ],
+      },
       preNavigationHooks: [
         (_ctx, gotoOptions) => {
           if (gotoOptions) (gotoOptions as { waitUntil?: string }).waitUntil = 'networkidle0';
@@ -66,11 +76,11 @@ export function openCrawleePuppeteer(executablePath: string, args: string[], con
         crawler.addRequests([{ url, uniqueKey }]).catch(reject);
       });
     },
-    profiles: () => [userDataDir],
+    profiles: () => [`${profilesDir}/`],
     async close() {
       crawler.stop();
       await running;
-      rmSync(userDataDir, { recursive: true, force: true });
+      rmSync(profilesDir, { recursive: true, force: true });
     },
   };
 }
