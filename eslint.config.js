@@ -39,7 +39,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'test/**', 'bench/**', 'scripts/**', 'fixtures/**', 'examples/**', '**/cli.ts', '**/cli/**'],
+    files: [
+      '**/*.test.ts',
+      'test/**',
+      'bench/**',
+      'scripts/**',
+      'fixtures/**',
+      'examples/**',
+      '**/cli.ts',
+      '**/cli/**',
+    ],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
