@@ -1,11 +1,4 @@
-import {
-  generateText,
-  jsonSchema,
-  NoObjectGeneratedError,
-  Output,
-  type LanguageModelUsage,
-  type ModelMessage,
-} from 'ai';
+import type { LanguageModelUsage, ModelMessage } from 'ai';
 
 import { CrawlkitError } from '../errors.js';
 import { parseModelJson } from './json-text.js';
@@ -59,6 +52,8 @@ export async function generatePlainText(
   options: ResolvedLlmOptions,
   input: { instructions: string; prompt: string; signal?: AbortSignal },
 ): Promise<{ text: string; usage: LlmUsage }> {
+  // The AI SDK is loaded with the first model call: scrapes without LLM formats never need it.
+  const { generateText } = await import('ai');
   try {
     const result = await generateText({
       ...callSettings(options, input.signal),
@@ -88,6 +83,7 @@ async function answer(
   input: GenerateJsonInput,
   messages: ModelMessage[],
 ): Promise<{ text: string; usage: LlmUsage }> {
+  const { generateText, jsonSchema, NoObjectGeneratedError, Output } = await import('ai');
   try {
     const result = await generateText({
       ...callSettings(options, input.signal),

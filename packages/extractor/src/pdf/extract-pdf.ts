@@ -1,5 +1,3 @@
-import { PDFParse } from 'pdf-parse';
-
 import { ExtractorError } from '../errors.js';
 
 export interface PdfContent {
@@ -37,6 +35,8 @@ function pageToMarkdown(text: string): string {
 
 /** Extracts the text of a PDF (pdf-parse, on pdf.js). */
 export async function extractPdf(data: Uint8Array, options: PdfOptions = {}): Promise<PdfContent> {
+  // Loaded with the first PDF: pdf.js is large and most scrapes never see one.
+  const { PDFParse } = await import('pdf-parse');
   const parser = new PDFParse({ data: new Uint8Array(data) });
   try {
     const info = await parser.getInfo();

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-import { FiltersEngine, Request } from '@ghostery/adblocker';
+import type { FiltersEngine, Request } from '@ghostery/adblocker';
 
 /** Categories of Ghostery's tracker database blocked by `blockAds`. */
 export const BLOCKED_TRACKER_CATEGORIES: readonly string[] = Object.freeze([
@@ -40,12 +40,18 @@ async function buildDefault(): Promise<AdBlocker> {
   const entry = require.resolve('@ghostery/trackerdb');
   const distDir = dirname(dirname(entry));
   const text = await readFile(join(distDir, 'trackerdb.txt'), 'utf8');
-  return fromEngine(FiltersEngine.parse(trackerFilters(text), { loadCosmeticFilters: false, debug: false }));
+  return fromList(trackerFilters(text));
 }
 
 async function buildFromFiles(lists: readonly string[]): Promise<AdBlocker> {
   const texts = await Promise.all(lists.map((file) => readFile(file, 'utf8')));
-  return fromEngine(FiltersEngine.parse(texts.join('\n'), { loadCosmeticFilters: false, debug: false }));
+  return fromList(texts.join('\n'));
+}
+
+/** The filter engine is loaded with the first blocker (only browser scrapes with `blockAds` need it). */
+async function fromList(filters: string): Promise<AdBlocker> {
+  const { FiltersEngine, Request } = await import('@ghostery/adblocker');
+  return fromEngine(FiltersEngine.parse(filters, { loadCosmeticFilters: false, debug: false }), Request);
 }
 
 /** Keeps the filters whose `! trackerdb_category:` comment names a blocked category. */
@@ -63,13 +69,13 @@ export function trackerFilters(text: string): string {
   return kept.join('\n');
 }
 
-function fromEngine(engine: FiltersEngine): AdBlocker {
+function fromEngine(engine: FiltersEngine, requests: typeof Request): AdBlocker {
   return {
     isBlocked(url, resourceType, sourceUrl, isMainFrameDocument) {
       if (isMainFrameDocument) return false;
       const type = resourceType === 'document' ? 'sub_frame' : resourceType;
       try {
-        const request = Request.fromRawDetails({
+        const request = requests.fromRawDetails({
           url,
           type: type as Parameters<typeof Request.fromRawDetails>[0]['type'],
           sourceUrl,

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 
 import { BrowserError } from './errors.js';
 
@@ -47,6 +47,8 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
   const userDataDir = await mkdtemp(join(tmpdir(), PROFILE_PREFIX));
   let browser: Browser;
   try {
+    // Loaded on first launch: HTTP-only users and the CLI's start-up do not pay for puppeteer.
+    const { default: puppeteer } = await import('puppeteer-core');
     browser = await puppeteer.launch({
       executablePath: options.executablePath,
       headless: true,
