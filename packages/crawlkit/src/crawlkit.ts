@@ -3,7 +3,6 @@ import { EventEmitter } from 'node:events';
 import { createMemoryStore, createSqliteStore, type JobKind, type Store } from '@crawlkit/cache';
 import {
   Fetcher,
-  HttpEngine,
   STRICT_URL_POLICY,
   redactUrl,
   type FetcherOptions,
@@ -315,7 +314,6 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     await this.#queue.onIdle();
     await rt.dispatcher.close();
     await rt.ctx.fetcher.close();
-    await rt.ctx.http.close();
     await rt.ctx.store.close();
     if (rt.memory !== rt.ctx.store) await rt.memory.close();
     await rt.distributed?.close();
@@ -393,10 +391,11 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
         ? memory
         : (raw.store ??
           (await createSqliteStore({ dir: this.#options.storeDir, maxPageBytes: this.#options.cacheMaxBytes })));
-    const http = new HttpEngine(httpOptions);
+    const fetcher = new Fetcher(fetcherOptions);
+    const http = fetcher.http;
     const ctx: EngineContext = {
       options: this.#options,
-      fetcher: new Fetcher(fetcherOptions),
+      fetcher,
       http,
       store,
       llm: new LlmService(this.#options.llm),

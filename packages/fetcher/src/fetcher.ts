@@ -164,6 +164,11 @@ export class Fetcher {
     this.#autoStealth = options.autoStealth ?? true;
   }
 
+  /** The HTTP engine behind `fetch()`: plain requests (robots, sitemaps, webhooks) share its connection pools. */
+  get http(): HttpEngine {
+    return this.#http;
+  }
+
   /** The browser pool's counters (launches, pids, profiles, pages open). */
   get browserStats(): BrowserPoolStats {
     return this.#pool.stats;

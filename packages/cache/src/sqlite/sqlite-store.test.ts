@@ -156,10 +156,10 @@ describe('createSqliteStore', () => {
     for (const id of ['a', 'b', 'c', 'd']) {
       await store.jobs.create(job(id), []);
       for (let i = 0; i < 50; i++) {
-        // Job c's head is not due before t=500; job d has sent all of its first 49 events.
+        // Job c's head is not due before t=500; job d has delivered its first 49 events.
         const nextAttemptAt = id === 'c' && i === 0 ? 500 : i;
         await store.deliveries.enqueue({ id: `${id}${i}`, jobId: id, payload: 'p', nextAttemptAt });
-        if (id === 'd' && i < 49) await store.deliveries.update(`${id}${i}`, { state: 'sent' });
+        if (id === 'd' && i < 49) await store.deliveries.update(`${id}${i}`, { state: 'delivered' });
       }
     }
     expect((await store.deliveries.due(100, 10)).map((d) => d.id)).toEqual(['a0', 'b0', 'd49']);
