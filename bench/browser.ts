@@ -12,7 +12,12 @@
  * - peak memory: PSS (shared pages counted once) of each runner's Chromium processes, and of this Node process;
  * - Chromium processes left after close.
  * Prints a table and writes bench/results/browser.json (bench/lib/report.ts format, goals of issue 11).
- * `--quick` (or BENCH_QUICK=1): 1 cold run, 6 warm pages, 8 pages 4 at a time.
+ * `--quick` (or BENCH_QUICK=1): the same stages on fewer pages (1 cold run, 1 warm-up page, 2 warm pages, 4 pages 4 at
+ * a time): a smoke check of every runner, ~40 s.
+ *
+ * A runner that fails to start, hangs or crashes is recorded in its row (`error`) and the others go on; every render
+ * and close has a time limit; the result file is always written. Chromium processes still alive after the runners
+ * closed are counted (the goal), then killed, so the benchmark itself leaves none.
  *
  * Adding a runner: implement `Runner` and append it to `RUNNERS`.
  */
@@ -25,7 +30,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 
 import { startFixtureServer } from '../fixtures/server.ts';
 import { openCrawleePuppeteer } from './lib/crawlee-puppeteer.ts';
-import { finish, goal, isQuick, withRatios } from './lib/report.ts';
+import { finish, goal, isQuick, withRatios, type Row } from './lib/report.ts';
 
 const CHROMIUM = process.env.CRAWLKIT_CHROMIUM ?? '/usr/bin/chromium';
 const ISOLATED = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
@@ -48,10 +53,14 @@ const PAGES = process.env.BENCH_PAGES?.split(',') ?? [
   '/js/consent.html',
 ];
 const quick = isQuick();
-const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? (quick ? 1 : 4));
-const WARM_PAGES = Number(process.env.BENCH_WARM_PAGES ?? (quick ? 6 : 30));
-const PARALLEL_PAGES = Number(process.env.BENCH_PARALLEL_PAGES ?? (quick ? 8 : 40));
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? (quick ? 1 : 3));
+/** Untimed pages per runner on its warm engine before measuring (browser start, first navigation). */
+const WARM_UP_PAGES = quick ? 1 : PAGES.length;
+const WARM_PAGES = Number(process.env.BENCH_WARM_PAGES ?? (quick ? 2 : 18));
+const PARALLEL_PAGES = Number(process.env.BENCH_PARALLEL_PAGES ?? (quick ? 4 : 24));
 const CONCURRENCY = 4;
+/** A render, open or close taking longer than this counts as failed (a hung runner must not stall the run). */
+const STEP_TIMEOUT_MS = 60_000;
 
 /** One engine under test: opens, renders a URL to HTML, closes; `profiles()` names its Chromium profile directories. */
 interface Runner {
@@ -136,39 +145,121 @@ function pss(pid: number | 'self'): number {
   }
 }
 
+/** Command lines by pid, with when each was first read: reading every process's cmdline at each memory sample was a
+ * third of a core. A cmdline is trusted once it is 2 s old (a process just forked may not have exec'd yet). */
+const cmdlines = new Map<number, { cmdline: string; seen: number }>();
+
 /** Pids whose command line names one of `profiles`. */
 function processesOf(profiles: readonly string[]): number[] {
   if (profiles.length === 0) return [];
+  const now = performance.now();
+  const alive = new Set<number>();
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (profiles.some((profile) => cmdline.includes(profile))) pids.push(Number(entry));
-    } catch {
-      // The process ended meanwhile.
+    const pid = Number(entry);
+    alive.add(pid);
+    let known = cmdlines.get(pid);
+    if (!known || now - known.seen < 2000) {
+      try {
+        known = { cmdline: readFileSync(`/proc/${entry}/cmdline`, 'utf8'), seen: known?.seen ?? now };
+        cmdlines.set(pid, known);
+      } catch {
+        continue; // The process ended meanwhile.
+      }
     }
+    if (profiles.some((profile) => known.cmdline.includes(profile))) pids.push(pid);
   }
+  for (const pid of cmdlines.keys()) if (!alive.has(pid)) cmdlines.delete(pid);
   return pids;
 }
 
-/** Peak PSS of each engine's Chromium processes, and of this Node process, sampled every 200 ms. */
+/** Rejects with a timeout error when `promise` has not settled after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer after ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+/** What one runner did over the run; a runner that breaks keeps its figures so far and its first error. */
+interface RunnerState {
+  runner: Runner;
+  /** The engine of the warm stages. */
+  engine?: Engine;
+  /** Every Chromium profile its engines used (cold ones too), to find the processes they leave. */
+  profiles: Set<string>;
+  cold: number[];
+  warm: number[];
+  parallelMs: number;
+  parallelPages: number;
+  failed: number;
+  peakPss: number;
+  error?: string;
+}
+
+const states: RunnerState[] = RUNNERS.map((runner) => ({
+  runner,
+  profiles: new Set(),
+  cold: [],
+  warm: [],
+  parallelMs: 0,
+  parallelPages: 0,
+  failed: 0,
+  peakPss: 0,
+}));
+const note = (state: RunnerState, error: unknown): void => {
+  state.error ??= error instanceof Error ? error.message : String(error);
+};
+const remember = (state: RunnerState, engine: Engine): void => {
+  for (const profile of engine.profiles()) state.profiles.add(profile);
+};
+
+async function open(state: RunnerState, concurrency: number): Promise<Engine | undefined> {
+  try {
+    return await within(state.runner.open(concurrency), STEP_TIMEOUT_MS, `${state.runner.name} open`);
+  } catch (error) {
+    note(state, error);
+    return undefined;
+  }
+}
+
+async function close(state: RunnerState, engine: Engine): Promise<void> {
+  remember(state, engine);
+  try {
+    await within(engine.close(), STEP_TIMEOUT_MS, `${state.runner.name} close`);
+  } catch (error) {
+    note(state, error);
+  }
+}
+
+/** Renders `url`; a failure (a timeout on an overloaded machine, say) is counted for the runner, not fatal. */
+async function render(state: RunnerState, engine: Engine, url: string): Promise<void> {
+  try {
+    const html = await within(engine.render(url), STEP_TIMEOUT_MS, `${state.runner.name} render`);
+    if (html.length < 100) state.failed++; // rendered almost nothing
+  } catch (error) {
+    state.failed++;
+    note(state, error);
+  } finally {
+    remember(state, engine);
+  }
+}
+
+/** Peak PSS of each runner's Chromium processes, and of this Node process, sampled every 500 ms. */
 class PeakMemory {
-  readonly peaks = new Map<Engine, number>();
   node = 0;
   #timer: NodeJS.Timeout | undefined;
-  readonly engines: Engine[];
-  constructor(engines: Engine[]) {
-    this.engines = engines;
-  }
   start(): void {
-    this.#timer = setInterval(() => this.sample(), 200);
+    this.#timer = setInterval(() => this.sample(), 500);
   }
   sample(): void {
     this.node = Math.max(this.node, pss('self'));
-    for (const engine of this.engines) {
-      const bytes = processesOf(engine.profiles()).reduce((sum, pid) => sum + pss(pid), 0);
-      this.peaks.set(engine, Math.max(this.peaks.get(engine) ?? 0, bytes));
+    for (const state of states) {
+      if (!state.engine) continue;
+      const bytes = processesOf(state.engine.profiles()).reduce((sum, pid) => sum + pss(pid), 0);
+      state.peakPss = Math.max(state.peakPss, bytes);
     }
   }
   stop(): void {
@@ -179,117 +270,132 @@ class PeakMemory {
 
 // ---- the run ----
 
+const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const server = await startFixtureServer();
 const urls = PAGES.map((p) => server.url + p);
+const memory = new PeakMemory();
+let fatal: string | undefined;
+const runStarted = performance.now();
+const elapsed = () => `${((performance.now() - runStarted) / 1000).toFixed(0)} s`;
 
-/** Renders `url`; a failure (a timeout on an overloaded machine, say) is counted for the runner, not fatal. */
-const failures = RUNNERS.map(() => 0);
-async function tryRender(r: number, engine: Engine, url: string): Promise<string> {
+try {
+  // Cold: a new engine per page (Chromium start included), runners taking turns.
+  for (let i = 0; i < COLD_RUNS; i++) {
+    for (const state of states) {
+      const started = performance.now();
+      const engine = await open(state, 1);
+      if (!engine) continue;
+      await render(state, engine, urls[i % urls.length]!);
+      state.cold.push(performance.now() - started);
+      await close(state, engine);
+    }
+  }
+  log(`cold runs done (${elapsed()})`);
+
+  // Warm: every runner's engine open, pages taken in turns.
+  for (const state of states) {
+    const engine = await open(state, CONCURRENCY);
+    if (engine) state.engine = engine;
+  }
+  memory.start();
+  for (const state of states)
+    for (const url of urls.slice(0, WARM_UP_PAGES)) if (state.engine) await render(state, state.engine, url);
+  for (let i = 0; i < WARM_PAGES; i++) {
+    for (const state of states) {
+      if (!state.engine) continue;
+      const started = performance.now();
+      await render(state, state.engine, urls[i % urls.length]!);
+      state.warm.push(performance.now() - started);
+    }
+  }
+  log(`warm pages one at a time done (${elapsed()})`);
+
+  // Warm, CONCURRENCY pages at a time: batches of up to 2 × CONCURRENCY pages, runners taking turns.
+  const BATCH = CONCURRENCY * 2;
+  for (let done = 0; done < PARALLEL_PAGES; done += BATCH) {
+    for (const state of states) {
+      const engine = state.engine;
+      if (!engine) continue;
+      let next = done;
+      const end = Math.min(PARALLEL_PAGES, done + BATCH);
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < end) await render(state, engine, urls[next++ % urls.length]!);
+        }),
+      );
+      state.parallelMs += performance.now() - started;
+      state.parallelPages += end - done;
+    }
+  }
+  log(`warm pages ${CONCURRENCY} at a time done (${elapsed()})`);
+} catch (error) {
+  // Only a defect of this script lands here (runner failures are caught per step): keep what was measured.
+  fatal = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  log(`browser benchmark stopped early: ${fatal}`);
+} finally {
+  memory.stop();
+  for (const state of states) if (state.engine) await close(state, state.engine);
+  await server.close().catch(() => undefined);
+}
+
+// Processes still alive 300 ms after every close are what a runner leaves behind (the goal); then they are killed.
+await new Promise((resolve) => setTimeout(resolve, 300));
+const left = states.map((state) => processesOf([...state.profiles]));
+let killed = 0;
+for (const pid of left.flat()) {
   try {
-    const html = await engine.render(url);
-    if (html.length < 100) failures[r]!++; // rendered almost nothing
-    return html;
+    process.kill(pid, 'SIGKILL');
+    killed++;
   } catch {
-    failures[r]!++;
-    return '';
+    // Already gone.
   }
 }
+// Profiles of runners whose close failed (the ones under the temp dir only).
+for (const profile of states.flatMap((s) => [...s.profiles]))
+  if (profile.startsWith(tmpdir())) rmSync(profile, { recursive: true, force: true });
 
-// Cold: a new engine per page (Chromium start included), runners taking turns.
-const cold = RUNNERS.map(() => [] as number[]);
-for (let i = 0; i < COLD_RUNS; i++) {
-  for (const [r, runner] of RUNNERS.entries()) {
-    const url = urls[i % urls.length]!;
-    const started = performance.now();
-    const engine = await runner.open(1);
-    await tryRender(r, engine, url);
-    cold[r]!.push(performance.now() - started);
-    await engine.close();
-  }
-}
-
-// Warm: every runner's engine open, pages taken in turns.
-const engines = await Promise.all(RUNNERS.map((runner) => runner.open(CONCURRENCY)));
-const memory = new PeakMemory(engines);
-memory.start();
-for (const [r, engine] of engines.entries()) for (const url of urls) await tryRender(r, engine, url); // warm-up
-const warm = RUNNERS.map(() => [] as number[]);
-for (let i = 0; i < WARM_PAGES; i++) {
-  for (const [r, engine] of engines.entries()) {
-    const started = performance.now();
-    await tryRender(r, engine, urls[i % urls.length]!);
-    warm[r]!.push(performance.now() - started);
-  }
-}
-
-// Warm, CONCURRENCY pages at a time: batches of 2 × CONCURRENCY pages, runners taking turns.
-const parallelMs = RUNNERS.map(() => 0);
-const BATCH = CONCURRENCY * 2;
-for (let done = 0; done < PARALLEL_PAGES; done += BATCH) {
-  for (const [r, engine] of engines.entries()) {
-    let next = done;
-    const end = Math.min(PARALLEL_PAGES, done + BATCH);
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < end) await tryRender(r, engine, urls[next++ % urls.length]!);
-      }),
-    );
-    parallelMs[r]! += performance.now() - started;
-  }
-}
-memory.stop();
-
-const results: Record<string, unknown>[] = [];
-for (const [r, runner] of RUNNERS.entries()) {
-  const engine = engines[r]!;
-  const profiles = engine.profiles();
-  await engine.close();
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const sortedCold = cold[r]!.sort((a, b) => a - b);
-  const sortedWarm = warm[r]!.sort((a, b) => a - b);
-  const warmSeconds = sortedWarm.reduce((a, b) => a + b, 0) / 1000;
-  results.push({
-    runner: runner.name,
-    coldP50Ms: Math.round(percentile(sortedCold, 0.5)),
-    coldP95Ms: Math.round(percentile(sortedCold, 0.95)),
-    warmP50Ms: Math.round(percentile(sortedWarm, 0.5)),
-    warmP95Ms: Math.round(percentile(sortedWarm, 0.95)),
-    warmPagesPerSec: Number((WARM_PAGES / warmSeconds).toFixed(2)),
-    parallelPagesPerSec: Number((PARALLEL_PAGES / (parallelMs[r]! / 1000)).toFixed(2)),
-    peakChromiumMB: Math.round((memory.peaks.get(engine) ?? 0) / 2 ** 20),
-    chromiumProcessesLeft: processesOf(profiles).length,
-    failed: failures[r],
-  });
-}
-await server.close();
-
-const nodeMB = Math.round(memory.node / 2 ** 20);
+const rate = (pages: number, ms: number): number | null => (ms > 0 ? Number((pages / (ms / 1000)).toFixed(2)) : null);
+const ms = (values: number[], p: number): number | null =>
+  values.length
+    ? Math.round(
+        percentile(
+          [...values].sort((a, b) => a - b),
+          p,
+        ),
+      )
+    : null;
 const PARALLEL = `pages/s (${CONCURRENCY} at a time)`;
-const rows = results.map((r) => ({
-  runner: r.runner as string,
-  'cold p50 ms': r.coldP50Ms as number,
-  'cold p95 ms': r.coldP95Ms as number,
-  'warm p50 ms': r.warmP50Ms as number,
-  'warm p95 ms': r.warmP95Ms as number,
-  'pages/s (1 at a time)': r.warmPagesPerSec as number,
-  [PARALLEL]: r.parallelPagesPerSec as number,
-  'peak Chromium PSS MB': r.peakChromiumMB as number,
-  'Chromium left': r.chromiumProcessesLeft as number,
-  failed: r.failed as number,
+const rows: Row[] = states.map((state, r) => ({
+  runner: state.runner.name,
+  'cold p50 ms': ms(state.cold, 0.5),
+  'cold p95 ms': ms(state.cold, 0.95),
+  'warm p50 ms': ms(state.warm, 0.5),
+  'warm p95 ms': ms(state.warm, 0.95),
+  'pages/s (1 at a time)': rate(
+    state.warm.length,
+    state.warm.reduce((a, b) => a + b, 0),
+  ),
+  [PARALLEL]: rate(state.parallelPages, state.parallelMs),
+  'peak Chromium PSS MB': state.peakPss ? Math.round(state.peakPss / 2 ** 20) : null,
+  'Chromium left': left[r]!.length,
+  failed: state.failed,
+  error: state.error ?? '',
 }));
 const parallelOf = (name: string): number => {
   const v = rows.find((r) => r.runner === name)?.[PARALLEL];
   return typeof v === 'number' ? v : Number.NaN;
 };
 const vsCrawlee = parallelOf(CRAWLKIT) / parallelOf(CRAWLEE);
-const crawlkitLeft = results
-  .filter((r) => (r.runner as string).startsWith('crawlkit'))
-  .reduce((a, r) => a + (r.chromiumProcessesLeft as number), 0);
-const othersLeft = results
-  .filter((r) => !(r.runner as string).startsWith('crawlkit'))
-  .map((r) => `${r.runner as string}: ${r.chromiumProcessesLeft as number}`)
+const leftOf = (crawlkit: boolean) =>
+  states.filter((s) => s.runner.name.startsWith('crawlkit') === crawlkit).map((s) => left[states.indexOf(s)]!.length);
+const crawlkitLeft = leftOf(true).reduce((a, b) => a + b, 0);
+const othersLeft = states
+  .filter((s) => !s.runner.name.startsWith('crawlkit'))
+  .map((s) => `${s.runner.name}: ${left[states.indexOf(s)]!.length}`)
   .join(', ');
+const nodeMB = Math.round(memory.node / 2 ** 20);
+const crawlkitRan = states.some((s) => s.runner.name.startsWith('crawlkit') && s.profiles.size > 0);
 
 finish({
   name: 'browser',
@@ -298,6 +404,8 @@ finish({
   rows: withRatios(rows, PARALLEL, CRAWLKIT, 'runner'),
   notes: [
     `'vs crawlkit' = pages/s ${CONCURRENCY} at a time over crawlkit's (blockAds: true, v2's default). Peak PSS of the Node process (all runners together): ${nodeMB} MB`,
+    `'Chromium left' = processes of the runner's profiles alive after it closed${killed ? ` (${killed} killed by the benchmark afterwards)` : ''}.`,
+    ...(fatal ? [`stopped early: ${fatal}`] : []),
   ],
   goals: [
     goal(
@@ -310,7 +418,7 @@ finish({
     goal(
       'browser.leftovers',
       'browser: zero Chromium processes left',
-      crawlkitLeft,
+      crawlkitRan ? crawlkitLeft : Number.NaN,
       0,
       `crawlkit ${crawlkitLeft} (${othersLeft})`,
       { atMost: true },
@@ -319,10 +427,22 @@ finish({
   data: {
     pages: PAGES,
     coldRuns: COLD_RUNS,
+    warmUpPages: WARM_UP_PAGES,
     warmPages: WARM_PAGES,
     parallelPages: PARALLEL_PAGES,
     concurrency: CONCURRENCY,
     nodePeakMB: nodeMB,
-    results,
+    killedAfterwards: killed,
+    ...(fatal ? { fatal } : {}),
+    runners: states.map((s, r) => ({
+      runner: s.runner.name,
+      coldMs: s.cold,
+      warmMs: s.warm,
+      parallelPages: s.parallelPages,
+      parallelMs: s.parallelMs,
+      failed: s.failed,
+      left: left[r]!.length,
+      ...(s.error ? { error: s.error } : {}),
+    })),
   },
 });

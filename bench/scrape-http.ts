@@ -106,7 +106,7 @@ class Worker {
   }
 }
 
-const pages = loadWcxbPages(join(datasetRoot, 'wcxb-dev')).filter((_, i) => i % every === 0);
+const pages = loadWcxbPages(join(datasetRoot, 'wcxb-dev'), { every });
 const server = await startPageServer(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
 const urls = pages.map((p) => `${server.url}/${p.id}.html`);
 const batches: string[][] = [];

@@ -67,7 +67,12 @@ export function openCrawleePuppeteer(executablePath: string, args: string[], con
     },
     config,
   );
-  const running = crawler.run();
+  // A crawler that dies fails every render waiting on it (and is not an unhandled rejection of this process).
+  const running = crawler.run().catch((error: unknown) => {
+    const reason = error instanceof Error ? error : new Error(String(error));
+    for (const waiting of pending.values()) waiting.reject(reason);
+    pending.clear();
+  });
   return {
     render(url) {
       const uniqueKey = `${url}#${next++}`;

@@ -12,14 +12,18 @@ export interface WcxbPage {
   html: string;
 }
 
-/** Reads the pages of `root` (`html/<id>.html.gz`, `ground-truth/<id>.json`) in id order, all or only `only`. */
-export function loadWcxbPages(root: string, only?: ReadonlySet<string>): WcxbPage[] {
+/**
+ * Reads the pages of `root` (`html/<id>.html.gz`, `ground-truth/<id>.json`) in id order: all, only the ids in a
+ * set, or every Nth (`{ every: 25 }` = ids 0, 25, 50, ... of the sorted list; only those files are read).
+ */
+export function loadWcxbPages(root: string, only?: ReadonlySet<string> | { every: number }): WcxbPage[] {
+  const every = only && 'every' in only ? Math.max(1, Math.floor(only.every)) : 1;
   const ids = fs
     .readdirSync(path.join(root, 'html'))
     .filter((f) => f.endsWith('.html.gz'))
     .map((f) => f.slice(0, -'.html.gz'.length))
-    .filter((id) => !only || only.has(id))
-    .sort();
+    .sort()
+    .filter((id, i) => (only instanceof Set ? only.has(id) : i % every === 0));
   return ids.map((id) => {
     const html = zlib.gunzipSync(fs.readFileSync(path.join(root, 'html', `${id}.html.gz`))).toString('utf8');
     const gt = JSON.parse(fs.readFileSync(path.join(root, 'ground-truth', `${id}.json`), 'utf8')) as { url?: string };
