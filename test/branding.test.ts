@@ -4,17 +4,16 @@
  * names and an inline SVG logo, a page built from CSS custom properties with modern colour syntax), whose colours,
  * fonts and logo are known.
  */
-import { Crawlkit, type Document, type ErrorResponse, type ScrapeResponse } from 'crawlkit';
+import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
 
 let server: FixtureServer;
 let ck: Crawlkit;
 
 // Chromium may only reach the fixture server.
-const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
-
 beforeAll(async () => {
   server = await startFixtureServer();
   ck = new Crawlkit({ store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 30_000 });
@@ -24,11 +23,6 @@ afterAll(async () => {
   await ck.close();
   await server.close();
 });
-
-function data(response: ScrapeResponse | ErrorResponse): Document {
-  if (!response.success) throw new Error(`scrape failed: ${response.code} ${response.error}`);
-  return response.data;
-}
 
 const HEX = /^#[0-9a-f]{6}$/;
 

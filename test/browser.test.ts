@@ -2,17 +2,16 @@
  * The browser path of `scrape()` end to end: v2 bodies in, v2 documents out, rendered by real Chromium on the fixture
  * site. The fetcher's own tests cover each browser option in depth; these prove the public API wires them through.
  */
-import { Crawlkit, type Document, type ErrorResponse, type ScrapeResponse } from 'crawlkit';
+import { Crawlkit, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
 
 let server: FixtureServer;
 let ck: Crawlkit;
 
 // Chromium may only reach the fixture server.
-const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
-
 beforeAll(async () => {
   server = await startFixtureServer();
   ck = new Crawlkit({ store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 });
@@ -22,11 +21,6 @@ afterAll(async () => {
   await ck.close();
   await server.close();
 });
-
-function data(response: ScrapeResponse | ErrorResponse): Document {
-  if (!response.success) throw new Error(`scrape failed: ${response.code} ${response.error}`);
-  return response.data;
-}
 
 describe('scrape in the browser', () => {
   it('renders a page whose content only JavaScript produces, and says why the browser served it', async () => {

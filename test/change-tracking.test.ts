@@ -7,10 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Crawlkit, type Document, type ErrorResponse, type JobStatusResponse, type ScrapeResponse } from 'crawlkit';
+import { Crawlkit, type Document, type ErrorResponse, type JobStatusResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { data } from './helpers/scrape.ts';
 
 let server: FixtureServer;
 let ck: Crawlkit;
@@ -34,11 +35,6 @@ const fresh = (name: string) => `/change/${name}-${++counter}-${Date.now()}`;
 async function setPage(path: string, page: { title?: string; body: string; status?: number; volatile?: boolean }) {
   const response = await fetch(`${server.url}${path}`, { method: 'PUT', body: JSON.stringify(page) });
   expect(response.status).toBe(204);
-}
-
-function data(response: ScrapeResponse | ErrorResponse): Document {
-  if (!response.success) throw new Error(`scrape failed: ${response.code} ${response.error}`);
-  return response.data;
 }
 
 type TrackingFormat = {

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Crawlkit, type Document, type ErrorResponse, type ScrapeResponse } from 'crawlkit';
+import { Crawlkit, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { data } from './helpers/scrape.ts';
 
 let server: FixtureServer;
 let ck: Crawlkit;
@@ -22,11 +23,6 @@ afterAll(async () => {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function data(response: ScrapeResponse | ErrorResponse): Document {
-  if (!response.success) throw new Error(`scrape failed: ${response.code} ${response.error}`);
-  return response.data;
-}
 
 describe('scrape over HTTP', () => {
   it('returns the main content as markdown with metadata by default', async () => {
