@@ -45,7 +45,8 @@ export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'bod
   blockAds?: boolean;
   /**
    * `basic`: direct or a basic proxy. `stealth`: the browser with fingerprint evasions and a stealth proxy when
-   * configured. `auto`: basic first, then stealth when the site refuses (403, 429, challenge page).
+   * configured. `auto`: basic first, then stealth when the site refuses (403, challenge page; a 429 only when a
+   * stealth proxy gives another address).
    * @default 'auto'
    */
   proxy?: ProxyMode;
@@ -97,7 +98,8 @@ export interface FetcherOptions {
    */
   urlPolicy?: UrlPolicy;
   /**
-   * Let `proxy: 'auto'` retry with stealth when the site refuses (403, 429, challenge page).
+   * Let `proxy: 'auto'` retry with stealth when the site refuses (403, challenge page; 429 only through a stealth
+   * proxy, i.e. from another address).
    * @default true
    */
   autoStealth?: boolean;
@@ -187,17 +189,16 @@ export class Fetcher {
     // One budget for every attempt (HTTP, its browser retry, the stealth retry): each gets what is left.
     const deadline = performance.now() + (request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 
-    const first = await this.#attempt(
-      request,
-      deadline,
-      country,
-      this.#plan(mode === 'stealth' ? 'stealth' : 'basic', country),
-    );
+    const firstPlan = this.#plan(mode === 'stealth' ? 'stealth' : 'basic', country);
+    const first = await this.#attempt(request, deadline, country, firstPlan);
     if (mode !== 'auto' || !this.#autoStealth) return first;
     const blocked = blockedReason(first);
     if (!blocked) return first;
+    const retry = this.#plan('stealth', country);
+    // A rate limit is about the address: asking again at once from the same one only adds to the site's load.
+    if (blocked === 'blocked:429' && retry.proxy === firstPlan.proxy) return first;
     try {
-      const second = await this.#attempt(request, deadline, country, this.#plan('stealth', country), blocked);
+      const second = await this.#attempt(request, deadline, country, retry, blocked);
       return blockedReason(second) ? first : second;
     } catch (error) {
       if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) return first;

@@ -354,6 +354,13 @@ describe('proxies and stealth', () => {
     expect(basic).toMatchObject({ status: 403, engine: 'http', proxyUsed: 'basic' });
   });
 
+  it('does not retry a 429 at once from the same address under proxy: auto', async () => {
+    const path = '/http/status/429?auto';
+    const result = await fetcher.fetch({ url: url(path) });
+    expect(result).toMatchObject({ status: 429, engine: 'http', proxyUsed: 'basic' });
+    expect(server.requests.filter((r) => r.path === path)).toHaveLength(1);
+  });
+
   it('keeps the basic result when stealth is refused too', async () => {
     const result = await fetcher.fetch({ url: url('/status/500') });
     expect(result).toMatchObject({ status: 500, proxyUsed: 'basic' });
