@@ -25,6 +25,7 @@ const WORKER_CONCURRENCY = 4;
 
 const bigSite = treeSite(SITE_SIZE, { latencyMs: 15 });
 const delaySite = treeSite(30, { prefix: '/slow' });
+const busySite = treeSite(30, { prefix: '/busy', latencyMs: 150 });
 let server: FixtureServer;
 
 interface WorkerProcess {
@@ -96,7 +97,7 @@ describe.skipIf(!testRedisUrl)('distributed crawl on three worker processes', ()
   let client: Crawlkit;
 
   beforeAll(async () => {
-    server = await startFixtureServer({ routes: { ...bigSite.routes, ...delaySite.routes } });
+    server = await startFixtureServer({ routes: { ...bigSite.routes, ...delaySite.routes, ...busySite.routes } });
     client = new Crawlkit({ backend: redis({ url: testRedisUrl!, prefix }), engine: 'http' });
     // Started once for both tests (a worker process loads crawlkit from source: seconds on a busy machine).
     workers = [0, 1, 2].map(() => startWorker(testRedisUrl!, prefix));
@@ -135,6 +136,19 @@ describe.skipIf(!testRedisUrl)('distributed crawl on three worker processes', ()
     // More than one worker fetched pages of this crawl, so the spacing held across processes.
     expect(workers.filter((w) => w.pages.some((p) => p.includes('/slow/'))).length).toBeGreaterThan(1);
   }, 60_000);
+
+  it("holds a job's maxConcurrency across workers", async () => {
+    const done = ok(
+      await client.waitForJob(
+        ok(await client.crawl({ url: `${server.url}/busy/1`, crawlEntireDomain: true, limit: 30, maxConcurrency: 2 }))
+          .id,
+      ),
+    );
+    expect(done).toMatchObject({ status: 'completed', completed: 30 });
+    // Three workers of four slots each would have up to 12 requests in flight without the shared running slots.
+    expect(busySite.maxInFlight()).toBe(2);
+    expect(workers.filter((w) => w.pages.some((p) => p.includes('/busy/'))).length).toBeGreaterThan(1);
+  });
 
   it('stores every page exactly once within limit when a worker is killed with SIGKILL midway', async () => {
     const started = ok(await client.crawl({ url: `${server.url}/tree/1`, crawlEntireDomain: true, limit: LIMIT }));

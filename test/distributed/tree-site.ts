@@ -17,12 +17,18 @@ export interface TreeSite {
   hits: TreeHit[];
   /** Page paths of the tree, `/tree/1` .. `/tree/<size>`. */
   paths(): string[];
+  /** The most requests the site has served at once. */
+  maxInFlight(): number;
 }
 
 export function treeSite(size: number, options: { latencyMs?: number; prefix?: string } = {}): TreeSite {
   const base = options.prefix ?? '/tree';
   const hits: TreeHit[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const handler = async (req: IncomingMessage, res: ServerResponse, ctx: { url: URL }) => {
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    res.once('close', () => inFlight--);
     const n = Number(ctx.url.pathname.slice(base.length + 1));
     hits.push({ path: ctx.url.pathname, at: performance.timeOrigin + performance.now() });
     if (!Number.isInteger(n) || n < 1 || n > size) {
@@ -47,5 +53,6 @@ export function treeSite(size: number, options: { latencyMs?: number; prefix?: s
     routes: { [`${base}/*`]: handler },
     hits,
     paths: () => Array.from({ length: size }, (_, i) => `${base}/${i + 1}`),
+    maxInFlight: () => maxInFlight,
   };
 }

@@ -5,7 +5,7 @@ import type { ScriptRunner } from './store/scripts-runner.js';
 
 /**
  * What workers share besides the store: per-host request slots (so `delay` and `Crawl-delay` hold across workers,
- * timed by the Redis server's clock), named locks, and read access to task states. Structurally the `Coordination`
+ * timed by the Redis server's clock), per-job running slots (so `maxConcurrency` holds across workers), named locks, and read access to task states. Structurally the `Coordination`
  * interface of `crawlkit`.
  */
 export class RedisCoordination {
@@ -18,6 +18,14 @@ export class RedisCoordination {
   async takeHostSlot(scope: string, host: string, delayMs: number): Promise<number> {
     if (delayMs <= 0) return 0;
     return Number(await this.#redis.run('HOST_SLOT', scope, host, Math.ceil(delayMs)));
+  }
+
+  async takeJobSlot(jobId: string, holder: string, limit: number, leaseMs: number): Promise<boolean> {
+    return Number(await this.#redis.run('JOB_SLOT_TAKE', jobId, holder, limit, Math.max(1, Math.ceil(leaseMs)))) === 1;
+  }
+
+  async releaseJobSlot(jobId: string, holder: string): Promise<void> {
+    await this.#redis.run('JOB_SLOT_RELEASE', jobId, holder);
   }
 
   async tryLock(name: string, owner: string, ttlMs: number): Promise<boolean> {

@@ -449,6 +449,29 @@ end
 return last + delay - now
 `;
 
+/**
+ * ARGV: prefix, jobId, holder, limit, leaseMs. 1 when the holder has one of the job's `limit` running slots
+ * afterwards. Slots are members of a sorted set scored by their lease's end on the server's clock; expired ones (a
+ * dead worker's) are dropped first.
+ */
+export const JOB_SLOT_TAKE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local key = ARGV[1] .. ':run:' .. ARGV[2]
+local lease = tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+if not redis.call('ZSCORE', key, ARGV[3]) and redis.call('ZCARD', key) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', key, now + lease, ARGV[3])
+redis.call('PEXPIRE', key, lease * 2)
+return 1
+`;
+
+/** ARGV: prefix, jobId, holder. */
+export const JOB_SLOT_RELEASE = `
+redis.call('ZREM', ARGV[1] .. ':run:' .. ARGV[2], ARGV[3])
+return 1
+`;
+
 /** ARGV: prefix, name, owner, ttlMs. 1 when the owner holds the lock afterwards. */
 export const LOCK_TAKE = `
 local key = ARGV[1] .. ':lock:' .. ARGV[2]
@@ -506,6 +529,8 @@ export const SCRIPTS = {
   DELIVERY_UPDATE,
   HISTORY_APPEND,
   HOST_SLOT,
+  JOB_SLOT_TAKE,
+  JOB_SLOT_RELEASE,
   LOCK_TAKE,
   LOCK_RELEASE,
   TASK_QUEUED,

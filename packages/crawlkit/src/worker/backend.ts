@@ -72,6 +72,13 @@ export interface Coordination {
    * taken in `scope` and resolves to 0, else resolves to the milliseconds left to wait. Uses the backend's clock.
    */
   takeHostSlot(scope: string, host: string, delayMs: number): Promise<number>;
+  /**
+   * Takes one of a job's `limit` running slots for `holder`, shared by every worker, until released or for `leaseMs`
+   * (a dead holder's slot frees itself). True when `holder` holds a slot afterwards. Uses the backend's clock.
+   */
+  takeJobSlot(jobId: string, holder: string, limit: number, leaseMs: number): Promise<boolean>;
+  /** Frees `holder`'s running slot of the job, if it holds one. */
+  releaseJobSlot(jobId: string, holder: string): Promise<void>;
   /** Takes or renews the named lock for `ttlMs`; true when `owner` holds it afterwards. */
   tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Frees the named lock if `owner` holds it. */

@@ -5,6 +5,7 @@ import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import type { JobEventSink } from '../jobs/events.js';
+import type { StoredJob } from '../jobs/job-manager.js';
 import type { JobPlanner, TaskMeta } from '../jobs/runner.js';
 import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
 import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
@@ -17,6 +18,11 @@ const JOB_REFRESH_MS = 1_000;
 /** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
 const MAX_INLINE_WAIT_MS = 5_000;
 const FINISH_LOCK_MS = 60_000;
+/** How long a task waits in place for one of its job's running slots before going back on the queue. */
+const JOB_SLOT_WAIT_MS = 2_000;
+const JOB_SLOT_POLL_MS = 50;
+/** A running slot outlives the scrape's own timeout by this much before a dead holder's slot frees itself. */
+const JOB_SLOT_LEASE_EXTRA_MS = 30_000;
 const SWEEP_PAGE = 1_000;
 const EXPIRY_SWEEP_MS = 60_000;
 
@@ -55,6 +61,8 @@ interface JobState {
   /** The crawl's robots and sitemap seeds, once per job in this worker. */
   prepared: Promise<void>;
   delays: Promise<HostDelays>;
+  /** The job's `maxConcurrency`, held across every worker; undefined when the request sets none. */
+  maxConcurrency: number | undefined;
   refreshing?: Promise<JobState | undefined> | undefined;
 }
 
@@ -143,17 +151,28 @@ export class TaskWorker implements CrawlkitWorker {
     const { job, planner } = state;
     const meta = item.meta ? (JSON.parse(item.meta) as TaskMeta) : {};
     const request = { ...planner.scrapeOptions, url: item.url } as PageScrapeRequest;
-    const outcome = await this.#deps.slots.add(async () => {
-      // The host slot is taken inside the engine slot, right before the fetch, so the spacing the server sees is
-      // the spacing of the slots (give or take scheduling jitter).
-      if (delayMs > 0 && !(await this.#takeHostSlot(item, delayMs))) return 'requeued' as const;
-      return scrapePage(ctx, request, {
-        sourceURL: meta.sourceURL ?? item.url,
-        zeroDataRetention: planner.zeroDataRetention,
-        jobId: job.id,
-        collectLinks: planner.collectsLinks,
+    // One holder name per delivery of the item: a redelivery after a crash is a new holder.
+    const holder = `${this.id}:${item.key}:${item.attempt}`;
+    if (state.maxConcurrency !== undefined) {
+      const leaseMs = (request.timeout ?? ctx.options.timeoutMs) + JOB_SLOT_LEASE_EXTRA_MS;
+      if (!(await this.#takeJobSlot(item, state.maxConcurrency, holder, leaseMs))) return;
+    }
+    let outcome;
+    try {
+      outcome = await this.#deps.slots.add(async () => {
+        // The host slot is taken inside the engine slot, right before the fetch, so the spacing the server sees is
+        // the spacing of the slots (give or take scheduling jitter).
+        if (delayMs > 0 && !(await this.#takeHostSlot(item, delayMs))) return 'requeued' as const;
+        return scrapePage(ctx, request, {
+          sourceURL: meta.sourceURL ?? item.url,
+          zeroDataRetention: planner.zeroDataRetention,
+          jobId: job.id,
+          collectLinks: planner.collectsLinks,
+        });
       });
-    });
+    } finally {
+      if (state.maxConcurrency !== undefined) await coordination.releaseJobSlot(job.id, holder);
+    }
     if (outcome === 'requeued') return;
     if (!outcome) throw new Error('The scrape was aborted.');
 
@@ -243,6 +262,23 @@ export class TaskWorker implements CrawlkitWorker {
     }
   }
 
+  /**
+   * Takes one of the job's running slots shared by all workers (its `maxConcurrency`), waiting briefly in place. False
+   * when none freed up: the item was put back on the queue, delayed, so that this worker can run other jobs' tasks.
+   */
+  async #takeJobSlot(item: WorkItem, limit: number, holder: string, leaseMs: number): Promise<boolean> {
+    const { coordination, queue } = this.#deps.connection;
+    const giveUpAt = Date.now() + JOB_SLOT_WAIT_MS;
+    while (!(await coordination.takeJobSlot(item.jobId, holder, limit, leaseMs))) {
+      if (Date.now() >= giveUpAt) {
+        await queue.enqueue([{ ...item, attempt: item.attempt + 1 }], { delayMs: JOB_SLOT_WAIT_MS / 4 });
+        return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, JOB_SLOT_POLL_MS));
+    }
+    return true;
+  }
+
   /** Marks the job completed when nothing of it is queued or running; one worker wins the race. */
   async #finishIfDone(jobId: string): Promise<void> {
     const { store, coordination } = this.#deps.connection;
@@ -306,6 +342,7 @@ export class TaskWorker implements CrawlkitWorker {
       planner,
       prepared: prepared.catch(() => undefined),
       delays: hostDelays(ctx, job),
+      maxConcurrency: (JSON.parse(job.request) as StoredJob<{ maxConcurrency?: number }>).request.maxConcurrency,
     };
   }
 
