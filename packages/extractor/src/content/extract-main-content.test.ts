@@ -230,6 +230,14 @@ describe('extractMainContent: never empty, robust input', () => {
     expect(doc.children.length).toBe(1);
   });
 
+  it('recovers a page swallowed by an unclosed <![CDATA[ (HTML ends it at the first ">")', () => {
+    const html = `<html><body><![CDATA[ theme marker ><div class="thread">${prose('cdata', 3)}</div></body></html>`;
+    const { text } = extract(html);
+    expect(text).toContain('cdata paragraph 1');
+    expect(text).toContain('cdata paragraph 3');
+    expect(text).not.toContain('theme marker');
+  });
+
   it('survives very deep nesting without recursion', () => {
     const depth = 20000;
     const html = `<html><body>${'<div>'.repeat(depth)}${prose('deep', 2)}${'</div>'.repeat(depth)}</body></html>`;

@@ -1,6 +1,7 @@
 // Main-content extraction: prune, measure, pick the best container, clean inside it.
 import {
   Document,
+  type Comment,
   Element,
   isCDATA,
   isComment,
@@ -11,6 +12,7 @@ import {
   type ParentNode,
 } from 'domhandler';
 
+import { parseHtml } from '../dom/parse.js';
 import { detachAll } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
 import { isHidden, looksLikeChrome, looksLikeComments, looksLikeContent } from './hints.js';
@@ -45,7 +47,9 @@ function prune(root: ParentNode): void {
   while (stack.length) {
     const node = stack.pop()!;
     if (isComment(node) || isDirective(node) || isCDATA(node)) {
-      doomed.push(node);
+      const recovered = isComment(node) ? reopenUnclosedCdata(node) : null;
+      if (recovered) for (const c of recovered) stack.push(c);
+      else doomed.push(node);
       continue;
     }
     if (!isTag(node)) continue;
@@ -65,6 +69,29 @@ function prune(root: ParentNode): void {
     for (const c of el.children) stack.push(c);
   }
   detachAll(doomed);
+}
+
+/**
+ * An unclosed `<![CDATA[` in HTML swallows the rest of the page into one comment node. HTML5 ends such a bogus
+ * comment at the first `>`: parse what follows it again and put it back in place of the comment.
+ */
+function reopenUnclosedCdata(comment: Comment): AnyNode[] | null {
+  const data = comment.data;
+  if (!data.startsWith('[CDATA[') || data.length < 200) return null;
+  const end = data.indexOf('>');
+  const parent = comment.parent;
+  if (end < 0 || !parent) return null;
+  const nodes = parseHtml(data.slice(end + 1)).children;
+  const i = parent.children.indexOf(comment);
+  parent.children.splice(i, 1, ...nodes);
+  for (let k = Math.max(0, i - 1); k < Math.min(parent.children.length, i + nodes.length + 1); k++) {
+    const n = parent.children[k]!;
+    n.parent = parent;
+    n.prev = parent.children[k - 1] ?? null;
+    n.next = parent.children[k + 1] ?? null;
+  }
+  comment.parent = null;
+  return nodes;
 }
 
 function hasText(root: ParentNode): boolean {
