@@ -1,6 +1,7 @@
 /**
  * The v2 response shapes (reference §9–§16). Requests are typed by their schemas (`*RequestInput`).
  */
+import type { BrandingProfile } from '@crawlkit/extractor';
 
 /** Metadata of a document: engine keys plus every page meta tag under its raw key (reference §9.1). */
 export interface DocumentMetadata {
@@ -67,20 +68,8 @@ export type ChangeTrackingResult = {
   json?: unknown;
 };
 
-/** Brand identity of a page (reference §12). */
-export interface BrandingProfile {
-  colorScheme?: 'light' | 'dark';
-  brandName?: string;
-  logo?: string | null;
-  fonts?: { family: string; [key: string]: unknown }[];
-  colors?: Record<string, string | undefined>;
-  typography?: Record<string, unknown>;
-  spacing?: Record<string, unknown>;
-  components?: Record<string, unknown>;
-  images?: { logo?: string | null; favicon?: string | null; ogImage?: string | null; [key: string]: unknown };
-  personality?: Record<string, unknown>;
-  [key: string]: unknown;
-}
+/** Brand identity of a page (reference §12): colours, fonts, typography, spacing, components, images, personality. */
+export type { BrandingProfile };
 
 /** A scrape result (`data` of the scrape response; one entry of job results). */
 export interface Document {
