@@ -15,7 +15,7 @@ import {
 import { parseHtml } from '../dom/parse.js';
 import { detachAll } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
-import { isHidden, looksLikeChrome, looksLikeComments, looksLikeContent } from './hints.js';
+import { isHidden, looksLikeChrome, looksLikeComments, looksLikeContent, looksLikePostChrome } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
 import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
@@ -129,7 +129,8 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
     if (!m || m.text === 0) {
       continue;
     }
-    if (looksLikeChrome(el) && !looksLikeContent(el) && m.text < 0.4 * total) {
+    const isChrome = looksLikePostChrome(el) || (looksLikeChrome(el) && !looksLikeContent(el));
+    if (isChrome && m.text < 0.4 * total) {
       doomed.push(el);
       continue;
     }

@@ -16,6 +16,19 @@ const CONTENT =
 const COMMENTS =
   /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond|reviews|review-?(?:list|section|container|widget)s?|product-?reviews|testimonials?|ratings-?reviews)(?:$|[\s_-])/i;
 
+/**
+ * Class words of per-post chrome in forum software: the poster's rank, banner and statistics ("Joined", "Posts:",
+ * "Reaction score"), reaction/like summaries and signatures. Removed even inside `message`/`post` containers.
+ */
+const POST_CHROME =
+  /(?:^|[\s_-])(?:user-?(?:title|banners?|extras?|stats|statistics|rank)|userinfo-?extra|author-?(?:stats|statistics)|poster-?(?:stats|rank)|member-?(?:stats|rank|title)|profile-?(?:rank|posts|joined)|reactions-?(?:bar|list|summary)|likes-?summary|signature|post-?signature)(?:$|[\s_-])/i;
+
+/** Whether class or id name the element as per-post chrome of a discussion (poster stats, reactions, signature). */
+export function looksLikePostChrome(el: Element): boolean {
+  const names = classAndId(el);
+  return names !== '' && POST_CHROME.test(names);
+}
+
 /** Whether class or id name the element as a comment section. */
 export function looksLikeComments(el: Element): boolean {
   const names = classAndId(el);
