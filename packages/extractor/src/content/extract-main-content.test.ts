@@ -60,6 +60,23 @@ describe('extractMainContent: articles', () => {
     }
   });
 
+  it('drops a mega menu of links even when it holds most of the page text', () => {
+    const items = Array.from({ length: 120 }, (_, i) => `<li><a href="/c/${i}">Department number ${i}</a></li>`);
+    const { text } = extract(
+      page(`<div class="intro">${prose('menu', 3)}</div>`, {
+        before: `<nav class="mega"><ul>${items.join('')}</ul></nav>`,
+      }),
+    );
+    expect(text).toContain('menu paragraph 3');
+    expect(text).not.toContain('Department number 7');
+  });
+
+  it('keeps a link-only menu when nearly nothing else would remain', () => {
+    const items = Array.from({ length: 30 }, (_, i) => `<li><a href="/c/${i}">Department number ${i}</a></li>`);
+    const { text } = extract(`<html><body><nav><ul>${items.join('')}</ul></nav><p>Short.</p></body></html>`);
+    expect(text).toContain('Department number 7');
+  });
+
   it('drops share bars, related-article lists and the comment section of an article', () => {
     const { text } = extract(article);
     expect(text).not.toContain('Share on X');

@@ -117,12 +117,20 @@ function textLength(root: ParentNode): number {
 
 const COMMENTS_MIN_REST = 2000;
 
+/** Characters that must remain after removing link-only chrome that holds much of the page's text. */
+const MENU_MIN_REST = 200;
+
 /** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
 function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: number, totalValue: number): void {
   const doomed: AnyNode[] = [];
-  const stack: AnyNode[] = [...root.children];
+  // chrome made only of links (mega menus) goes even when it holds much of the text, if enough text remains
+  const menus: AnyNode[] = [];
+  let removed = 0;
+  let menuText = 0;
+  // inner removals of a menu are still made when the menu itself stays; their text counts once
+  const stack: [AnyNode, boolean][] = root.children.map((c) => [c, false]);
   while (stack.length) {
-    const node = stack.pop()!;
+    const [node, inMenu] = stack.pop()!;
     if (!isTag(node)) continue;
     const el = node;
     const m = measures.get(el);
@@ -132,15 +140,23 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
     const isChrome = looksLikePostChrome(el) || (looksLikeChrome(el) && !looksLikeContent(el));
     if (isChrome && m.text < 0.4 * total) {
       doomed.push(el);
+      if (!inMenu) removed += m.text;
       continue;
+    }
+    const isMenu = isChrome && !inMenu && m.link >= 0.9 * m.text;
+    if (isMenu) {
+      menus.push(el);
+      menuText += m.text;
     }
     // comments go when the page has a substantial text of its own besides them
     if (looksLikeComments(el) && totalValue - m.prose >= COMMENTS_MIN_REST) {
       doomed.push(el);
+      if (!inMenu && !isMenu) removed += m.text;
       continue;
     }
-    for (const c of el.children) stack.push(c);
+    for (const c of el.children) stack.push([c, inMenu || isMenu]);
   }
+  if (menus.length && total - removed - menuText >= MENU_MIN_REST) doomed.push(...menus);
   detachAll(doomed);
 }
 
