@@ -121,6 +121,18 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Advertisement');
   });
 
+  it('drops screen-reader-only text (sr-only, visually-hidden)', () => {
+    const { text } = extract(
+      page(
+        `<main><h1>Clay pots</h1><p><span class="visually-hidden">Regular price</span> $12</p><span class="sr-only">Opens in a new window</span>${prose('pots', 3)}</main>`,
+      ),
+    );
+    expect(text).toContain('pots paragraph 2');
+    expect(text).toContain('$12');
+    expect(text).not.toContain('Regular price');
+    expect(text).not.toContain('new window');
+  });
+
   it('ignores WordPress taxonomy classes (category-reviews is not a review section)', () => {
     const { text } = extract(
       page(

@@ -107,11 +107,17 @@ export function looksLikeContent(el: Element): boolean {
   return names !== '' && CONTENT.test(names);
 }
 
-/** Whether the element is hidden from readers (`hidden`, `aria-hidden`, inline `display:none`). */
+/** Class words of text shown only to screen readers ("Regular price", "Reactions:"), not on the page. */
+const SCREEN_READER_ONLY =
+  /(?:^|\s)(?:sr-only|u-sronly|visually-?hidden|visuallyhidden|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text)(?:$|\s)/i;
+
+/** Whether the element is hidden from readers (`hidden`, `aria-hidden`, inline `display:none`, screen-reader-only). */
 export function isHidden(el: Element): boolean {
   const a = el.attribs;
   if ('hidden' in a) return true;
   if (a['aria-hidden'] === 'true') return true;
+  const cls = a['class'];
+  if (cls !== undefined && SCREEN_READER_ONLY.test(cls)) return true;
   const style = a['style'];
   return style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
 }
