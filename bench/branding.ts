@@ -15,7 +15,7 @@ import { generatedPage } from './lib/generated-site.ts';
 import { finish, goal, isQuick, median, percentile, type Row } from './lib/report.ts';
 
 const quick = isQuick();
-const ROUNDS = quick ? 3 : 10;
+const ROUNDS = quick ? 1 : 10;
 
 const big = generatedPage(5, { pages: 100 });
 const server = await startFixtureServer({

@@ -11,8 +11,8 @@
  *   extracted again;
  * and, as the floor a hit competes with, `scrape()` of the same request with invalid input (validation and the
  * error answer only). Hits are timed as blocks of 10 in a row (mean per hit), the miss and the re-extracted hit one
- * by one; the table shows the median over rounds. Goal (issue 5): a hit at least 5x faster than a miss (what the interface promises), aiming
- * for 50x. Writes bench/results/cache.json.
+ * by one; the table shows the median over rounds. Goals: a hit at least 50x faster than a miss (issue 11), and
+ * at least 5x (what the interface promises, issue 5). Writes bench/results/cache.json.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ import { startPageServer } from './lib/page-server.ts';
 import { finish, goal, isQuick, median, percentile, type Row } from './lib/report.ts';
 
 const quick = isQuick();
-const ROUNDS = quick ? 60 : 300;
+const ROUNDS = quick ? 30 : 300;
 const WARMUP = 20;
 
 const root = mkdtempSync(join(tmpdir(), 'ck-bench-cache-'));
@@ -124,14 +124,14 @@ finish({
   columns: ['row', 'median ms', 'p95 ms', 'miss / row'],
   rows,
   goals: [
+    goal('cache.hit-vs-miss', 'cache hit >= 50x faster than a miss', ratio, 50, value(ratio, hitMedian)),
     goal(
-      'cache.hit-vs-miss',
-      'cache hit >= 5x faster than a miss (interface); aim 50x',
+      'cache.hit-vs-miss-interface',
+      'cache hit >= 5x faster than a miss (what the interface promises)',
       ratio,
       5,
       value(ratio, hitMedian),
     ),
-    goal('cache.hit-vs-miss-aim', 'cache hit >= 50x faster than a miss (aim)', ratio, 50, value(ratio, hitMedian)),
     goal(
       'cache.disk-hit-vs-miss',
       'disk hit (no hot tier) >= 5x faster than a miss',

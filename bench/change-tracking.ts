@@ -22,7 +22,7 @@ import { startPageServer } from './lib/page-server.ts';
 import { finish, goal, isQuick, median, percentile, type Row } from './lib/report.ts';
 
 const quick = isQuick();
-const ROUNDS = quick ? 40 : 200;
+const ROUNDS = quick ? 20 : 200;
 
 /** The upstream comparison as the reference describes it (not its code): sorted characters, whitespace deleted. */
 function sortedCharactersSame(previous: string, current: string): boolean {

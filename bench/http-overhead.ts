@@ -5,17 +5,20 @@
  * against a plain `undici.request` + `body.text()` loop (same request headers, its own keep-alive Agent), and Node's
  * global `fetch` for context, all in the same run. The server runs in a worker thread serving fixed buffers, so
  * it adds the same cost to every client. Sequential requests give the per-request latency; 16 in flight the
- * throughput. Prints a table and writes bench/results/http-overhead.json.
+ * throughput. Prints a table ('vs crawlkit' = req/s over `HttpEngine.fetch`'s on the same page) and writes
+ * bench/results/http-overhead.json. `--quick`: a tenth of the requests.
  */
-import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 
 import { DEFAULT_USER_AGENT, HttpEngine } from '@crawlkit/fetcher';
 import { Agent, request } from 'undici';
 
-const SEQUENTIAL = Number(process.env.BENCH_N ?? 3000);
-const CONCURRENT_TOTAL = Number(process.env.BENCH_C_N ?? 6000);
+import { finish, isQuick, withRatios, type Row } from './lib/report.ts';
+
+const quick = isQuick();
+const SEQUENTIAL = Number(process.env.BENCH_N ?? (quick ? 300 : 3000));
+const CONCURRENT_TOTAL = Number(process.env.BENCH_C_N ?? (quick ? 600 : 6000));
 const IN_FLIGHT = 16;
 
 const server = `
@@ -72,7 +75,7 @@ function percentile(sorted: number[], p: number): number {
 const ROUNDS = 3;
 
 async function sequential(client: Client, url: string, samples: number[]): Promise<void> {
-  for (let i = 0; i < 100; i++) await client(url);
+  for (let i = 0; i < (quick ? 20 : 100); i++) await client(url);
   for (let i = 0; i < SEQUENTIAL / ROUNDS; i++) {
     const start = performance.now();
     await client(url);
@@ -93,7 +96,8 @@ async function concurrent(client: Client, url: string): Promise<number> {
 }
 
 // Clients take turns round by round, so that a burst of load from elsewhere on the machine hits all of them alike.
-const rows: Record<string, unknown>[] = [];
+const rows: Row[] = [];
+const RPS = `req/s @${IN_FLIGHT} (best round)`;
 for (const [name, path] of [
   ['2 KB page', 'small'],
   ['100 KB page', 'large'],
@@ -109,21 +113,26 @@ for (const [name, path] of [
       rps.get(client)!.push(await concurrent(clients[client]!, `${base}/${path}`));
     }
   }
+  const group: Row[] = [];
   for (const client of names) {
     const sorted = samples.get(client)!.sort((a, b) => a - b);
-    rows.push({
+    group.push({
       page: name,
       client,
       'median µs': Math.round(percentile(sorted, 0.5) * 1000),
       'p95 µs': Math.round(percentile(sorted, 0.95) * 1000),
-      [`req/s @${IN_FLIGHT} (best round)`]: Math.round(Math.max(...rps.get(client)!)),
+      [RPS]: Math.round(Math.max(...rps.get(client)!)),
     });
   }
+  rows.push(...withRatios(group, RPS, 'HttpEngine.fetch', 'client'));
 }
-console.table(rows);
-writeFileSync(
-  new URL('./results/http-overhead.json', import.meta.url),
-  JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2),
-);
 await Promise.all([engine.close(), engineDefault.close(), agent.close()]);
 await worker.terminate();
+finish({
+  name: 'http-overhead',
+  title: `HTTP engine overhead: HttpEngine.fetch beside undici.request and fetch (${SEQUENTIAL} sequential, ${CONCURRENT_TOTAL} at ${IN_FLIGHT} in flight)`,
+  quick,
+  rows,
+  goals: [],
+  data: { sequential: SEQUENTIAL, concurrentTotal: CONCURRENT_TOTAL, inFlight: IN_FLIGHT, rounds: ROUNDS },
+});

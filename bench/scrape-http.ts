@@ -4,13 +4,13 @@
 //
 // Data: WCXB v1.0 by Murrough Foley, CC-BY-4.0 (read from ../shared/datasets/wcxb-dev, never copied here).
 //
-//   pnpm bench:scrape                every 3rd page (499), ~6 minutes on 2 shared cores (the naive row is most of it)
-//   pnpm bench:scrape --quick        every 50th page (30), ~1 minute
+//   pnpm bench:scrape                every 4th page (375), ~5 minutes on 2 quiet cores (the naive row is most of it)
+//   pnpm bench:scrape --quick        every 100th page (15) in batches of 8, 3 warm-up pages: a smoke check, ~25 s
 //   options: --every N (every Nth page; 1 = all 1,497, ~17 minutes), --no-naive (skip the naive row),
 //            --profile (CPU profile of crawlkit's row also in --quick), --dataset DIR (the folder holding wcxb-dev)
 //
 // Method: every row is a long-lived child process (so its peak RSS is its own, and it loads only its own row's
-// libraries) that first processes 10 pages untimed (JIT warm-up). The pages are cut into batches of 50; each batch
+// libraries) that first processes 10 pages untimed (JIT warm-up; 3 in --quick). The pages are cut into batches of 50; each batch
 // goes to every row in turn, in an order rotating by batch, so that all rows meet the same background load on a
 // shared machine. A row's pages/s is the median over batches; its peak RSS the high-water mark of its processes
 // (the naive row's child is replaced every 150 pages: jsdom leaks across thousands of windows). The server runs in
@@ -30,7 +30,8 @@ import { loadWcxbPages } from './lib/wcxb.ts';
 
 /** crawlkit's default `concurrency` (CrawlkitOptions); the reference rows use the same. */
 const DEFAULT_CONCURRENCY = 16;
-const WARM_UP = 10;
+/** Untimed pages per row first (JIT warm-up). */
+const WARM_UP = isQuick() ? 3 : 10;
 const PROFILE_PAGES = 125;
 const GOAL_VS_NAIVE = 5;
 const GOAL_VS_FLOOR = 3;
@@ -42,8 +43,8 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = isQuick(args);
-const every = Number(arg('--every') ?? (quick ? 50 : 3));
-const BATCH = quick ? 15 : 50;
+const every = Number(arg('--every') ?? (quick ? 100 : 4));
+const BATCH = quick ? 8 : 50;
 const datasetRoot =
   arg('--dataset') ?? process.env['CK_DATASETS'] ?? join(import.meta.dirname, '../../shared/datasets');
 

@@ -6,19 +6,22 @@
  *   off), memory store; against a raw `node:sqlite` SELECT of the same row and a raw `Map.get`.
  * - `tasks.add` of 10,000 tasks in one call; against a raw 10,000-row INSERT in one transaction.
  * - claim/complete throughput (claim 10, complete each with a 2 KB document); SQLite against the memory store.
- * Prints a table and writes bench/results/store.json.
+ * Prints a table and writes bench/results/store.json. `--quick`: a tenth of the gets and claim/complete cycles.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createMemoryStore, createSqliteStore, type Store } from '@crawlkit/cache';
 
+import { finish, isQuick } from './lib/report.ts';
+
 const root = mkdtempSync(join(tmpdir(), 'ck-bench-store-'));
 const PAGE_BYTES = 50_000;
-const GET_ITERATIONS = 20_000;
+const quick = isQuick();
+const GET_ITERATIONS = quick ? 2_000 : 20_000;
 const ADD_TASKS = 10_000;
-const CYCLE_TASKS = 5_000;
+const CYCLE_TASKS = quick ? 500 : 5_000;
 
 interface Row {
   name: string;
@@ -27,7 +30,7 @@ interface Row {
   note: string;
 }
 const rows: Row[] = [];
-const json: Record<string, unknown> = { node: process.version, date: new Date().toISOString() };
+const json: Record<string, unknown> = {};
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
@@ -199,11 +202,14 @@ throughput('claim(10) + complete, memory', await cycle(memory, 'cycle-memory'), 
 await Promise.all([hot.close(), other.close(), disk.close(), memory.close()]);
 rmSync(root, { recursive: true, force: true });
 
-console.log(
-  `@crawlkit/cache store benchmark (${process.version}, page value ${value.length.toLocaleString('en')} bytes)\n`,
-);
-console.table(rows.map((r) => ({ measure: r.name, median: r.median, p95: r.p95, note: r.note })));
-console.log(
-  `hot tier vs disk: ${(json.hotVsDisk as number).toFixed(1)}x faster; disk get vs raw SELECT: ${(json.diskVsRawSelect as number).toFixed(2)}x`,
-);
-writeFileSync(new URL('./results/store.json', import.meta.url), `${JSON.stringify(json, null, 2)}\n`);
+finish({
+  name: 'store',
+  title: `@crawlkit/cache store operations beside raw node:sqlite and Map (page value ${value.length.toLocaleString('en')} bytes)`,
+  quick,
+  rows: rows.map((r) => ({ measure: r.name, median: r.median, p95: r.p95, note: r.note })),
+  notes: [
+    `hot tier vs disk: ${(json.hotVsDisk as number).toFixed(1)}x faster; disk get vs raw SELECT: ${(json.diskVsRawSelect as number).toFixed(2)}x (the rows name their baselines)`,
+  ],
+  goals: [],
+  data: { getIterations: GET_ITERATIONS, addTasks: ADD_TASKS, cycleTasks: CYCLE_TASKS, ...json },
+});

@@ -1,13 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
+import { BENCHMARKS } from './benchmarks.ts';
 import { summarizeProfile } from './cpu-profile.ts';
 import { startPageServer } from './page-server.ts';
 import { formatNumber, goal, median, percentile, withRatios } from './report.ts';
 import { createRunner } from './scrape-runners.ts';
+import { collectGoals, readResult, type Outcome } from './summary.ts';
+import { loadWcxbPages } from './wcxb.ts';
+
+const BENCH_DIR = join(import.meta.dirname, '..');
 
 describe('report helpers', () => {
   it('judges goals both ways and leaves unmeasured ones open', () => {
@@ -81,7 +87,7 @@ describe('cpu profile summary', () => {
 describe('scrape-http runners against the page server', () => {
   const html = (title: string) =>
     `<!doctype html><html><head><title>${title}</title><meta name="description" content="d"></head><body>` +
-    `<nav><a href="/a">A</a></nav><article><h1>${title}</h1>${'<p>Some words of the article body, long enough to count as content.</p>'.repeat(20)}</article></body></html>`;
+    `<nav><a href="/a">A</a></nav><article><h1>${title}</h1>${Array.from({ length: 20 }, (_, i) => `<p>Paragraph ${i} of the article body, long enough to count as content.</p>`).join('')}</article></body></html>`;
 
   it('serves pages and 404s, and every row produces output for every page', { timeout: 120_000 }, async () => {
     const server = await startPageServer(
@@ -106,6 +112,118 @@ describe('scrape-http runners against the page server', () => {
       await floor.close();
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('benchmark list (bench/run.ts)', () => {
+  it('runs every benchmark script there is, each writing the shared result format', () => {
+    const scripts = readdirSync(BENCH_DIR).filter((f) => /^[a-z].*\.ts$/.test(f) && f !== 'run.ts');
+    expect(BENCHMARKS.map((b) => b.file).sort()).toEqual(scripts.sort());
+    for (const b of BENCHMARKS) {
+      const source = readFileSync(join(BENCH_DIR, b.file), 'utf8');
+      // finish() records the machine and writes bench/results/<name>.json; isQuick() honours --quick.
+      expect(source, b.file).toMatch(new RegExp(`finish\\(\\{\\s*name: '${b.name}'`));
+      expect(source, b.file).toContain('isQuick(');
+      for (const g of b.goals) expect(source, `${b.file} reports ${g.id}`).toContain(`'${g.id}'`);
+      expect(b.limitMin.quick).toBeLessThan(b.limitMin.full);
+    }
+  });
+
+  it("lists every goal of issue 11 with the issue's thresholds", () => {
+    const issue = BENCHMARKS.flatMap((b) => b.goals.filter((g) => g.issue).map((g) => `${g.id}: ${g.goal}`));
+    expect(issue).toEqual(
+      expect.arrayContaining([
+        "scrape-http.vs-naive: scrape-http >= 5x the naive pipeline's pages/s",
+        'scrape-http.vs-floor: scrape-http within 3x of the parse-only floor',
+        "crawl-http.vs-crawlee: crawl-http >= 1.5x Crawlee's pages/min with markdown on",
+        'crawl-http.rss: crawl-http lower peak RSS than Crawlee',
+        "browser.vs-crawlee: browser >= 1.3x Crawlee's rendered pages/s",
+        'browser.leftovers: browser: zero Chromium processes left',
+        'markdown.vs-turndown: markdown >= 4x turndown at the median page',
+        'markdown.linear: markdown linear in size',
+        'cache.hit-vs-miss: cache hit >= 50x faster than a miss',
+      ]),
+    );
+  });
+});
+
+describe('run summary', () => {
+  const expected = [
+    { id: 'a.speed', goal: 'a >= 2x', issue: true },
+    { id: 'a.own', goal: 'a own', issue: false },
+  ];
+  const result = (goals: { id: string; pass: boolean | null }[]) => ({
+    name: 'a',
+    title: 'a',
+    date: '',
+    quick: true,
+    machine: { cpus: 2, cpuModel: '', memoryGiB: 1, node: '', chromium: null, platform: '', loadAverage: [] },
+    durationMs: 1,
+    rows: [],
+    goals: goals.map((g) => ({ ...g, goal: `${g.id} as reported`, value: 'v' })),
+  });
+
+  it('keeps reported goals, names why an expected one is missing, and puts issue 11 first', () => {
+    const outcomes: Outcome[] = [
+      {
+        benchmark: { name: 'a', goals: expected },
+        status: 'ok',
+        seconds: 1,
+        result: result([
+          { id: 'a.own', pass: false },
+          { id: 'a.extra', pass: true },
+        ]),
+      },
+      { benchmark: { name: 'b', goals: [{ id: 'b.x', goal: 'b x', issue: true }] }, status: 'timed out', seconds: 9 },
+    ];
+    const goals = collectGoals(outcomes);
+    expect(goals.map((g) => [g.benchmark, g.id, g.pass, g.issue])).toEqual([
+      ['a', 'a.speed', null, true],
+      ['b', 'b.x', null, true],
+      ['a', 'a.own', false, false],
+      ['a', 'a.extra', true, false],
+    ]);
+    expect(goals[0]!.value).toBe('(not reported)');
+    expect(goals[1]!.value).toBe('(timed out)');
+    expect(goals[2]!.goal).toBe('a.own as reported');
+  });
+
+  it('reads only a result written during this run, in the shared format', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-bench-summary-test-'));
+    try {
+      expect(readResult(dir, 'a', 0).note).toBe('bench/results/a.json not written');
+      writeFileSync(join(dir, 'a.json'), JSON.stringify(result([{ id: 'a.speed', pass: true }])));
+      expect(readResult(dir, 'a', 0).result?.goals[0]?.id).toBe('a.speed');
+      utimesSync(join(dir, 'a.json'), new Date(1000), new Date(1000));
+      expect(readResult(dir, 'a', Date.now() - 60_000).note).toBe('bench/results/a.json not written');
+      writeFileSync(join(dir, 'b.json'), JSON.stringify({ rows: [] }));
+      expect(readResult(dir, 'b', 0).note).toMatch(/no goals/);
+      writeFileSync(join(dir, 'c.json'), '{');
+      expect(readResult(dir, 'c', 0).note).toMatch(/unreadable/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('WCXB loader', () => {
+  it('reads all pages, a set of ids, or every Nth in id order', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ck-bench-wcxb-test-'));
+    try {
+      mkdirSync(join(root, 'html'));
+      mkdirSync(join(root, 'ground-truth'));
+      for (const id of ['0003', '0001', '0002', '0004', '0005']) {
+        writeFileSync(join(root, 'html', `${id}.html.gz`), gzipSync(`<p>page ${id}</p>`));
+        writeFileSync(join(root, 'ground-truth', `${id}.json`), JSON.stringify({ url: `https://e.test/${id}` }));
+      }
+      expect(loadWcxbPages(root).map((p) => p.id)).toEqual(['0001', '0002', '0003', '0004', '0005']);
+      expect(loadWcxbPages(root, new Set(['0004', '0002'])).map((p) => p.id)).toEqual(['0002', '0004']);
+      const every = loadWcxbPages(root, { every: 2 });
+      expect(every.map((p) => p.id)).toEqual(['0001', '0003', '0005']);
+      expect(every[1]).toEqual({ id: '0003', url: 'https://e.test/0003', html: '<p>page 0003</p>' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

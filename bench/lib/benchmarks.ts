@@ -1,0 +1,111 @@
+// The benchmarks `bench/run.ts` runs, in order, with their time limits and the goal ids each one reports (a goal it
+// fails to report shows in the summary as such).
+import type { ExpectedGoal } from './summary.ts';
+
+export interface Benchmark {
+  name: string;
+  /** Script under bench/: `<name>.ts`. */
+  file: string;
+  /** Extra arguments of the quick run (`--quick` is always passed then). */
+  quickArgs: string[];
+  /** Time limits in minutes of the full and the quick run (a loaded shared machine can be 5x slower). */
+  limitMin: { full: number; quick: number };
+  /** The goals this benchmark reports (ids, wording as printed when it could not report them), so that a missing
+   * one shows in the summary; `issue` marks the goals of issue 11. */
+  goals: ExpectedGoal[];
+}
+
+/** `[id, wording]` pairs of issue 11's goals (first list) and of the benchmark's own (second). */
+type GoalList = readonly (readonly [string, string])[];
+
+function benchmark(
+  name: string,
+  limitMin: { full: number; quick: number },
+  issueGoals: GoalList = [],
+  ownGoals: GoalList = [],
+  quickArgs: string[] = [],
+): Benchmark {
+  const goals = [
+    ...issueGoals.map(([id, goal]) => ({ id, goal, issue: true })),
+    ...ownGoals.map(([id, goal]) => ({ id, goal, issue: false })),
+  ];
+  return { name, file: `${name}.ts`, quickArgs, limitMin, goals };
+}
+
+// Expected minutes on 2 quiet cores (bench/README.md "Durations"): the limits leave room for a loaded machine.
+export const BENCHMARKS: Benchmark[] = [
+  benchmark(
+    'extract',
+    { full: 25, quick: 3 },
+    [],
+    [['extract.f1', 'extract: F1 >= 0.86 with without-snippets <= 8% (extractor target)']],
+  ),
+  benchmark(
+    'markdown',
+    { full: 12, quick: 3 },
+    [
+      ['markdown.vs-turndown', 'markdown >= 4x turndown at the median page'],
+      ['markdown.linear', 'markdown linear in size'],
+    ],
+    [
+      ['markdown.memory', 'markdown peak memory <= 5x input size'],
+      ['markdown.round-trip', 'markdown CommonMark round trip at least turndown+gfm'],
+    ],
+  ),
+  benchmark('scrape-http', { full: 20, quick: 3 }, [
+    ['scrape-http.vs-naive', "scrape-http >= 5x the naive pipeline's pages/s"],
+    ['scrape-http.vs-floor', 'scrape-http within 3x of the parse-only floor'],
+  ]),
+  benchmark(
+    'crawl-http',
+    { full: 25, quick: 3 },
+    [
+      ['crawl-http.vs-crawlee', "crawl-http >= 1.5x Crawlee's pages/min with markdown on"],
+      ['crawl-http.rss', 'crawl-http lower peak RSS than Crawlee'],
+    ],
+    [
+      ['crawl-http.flat-memory', 'crawl-http retained heap flat along the crawl'],
+      ['crawl-http.complete', 'crawl-http all pages crawled'],
+    ],
+  ),
+  benchmark('browser', { full: 20, quick: 4 }, [
+    ['browser.vs-crawlee', "browser >= 1.3x Crawlee's rendered pages/s"],
+    ['browser.leftovers', 'browser: zero Chromium processes left'],
+  ]),
+  benchmark(
+    'cache',
+    { full: 10, quick: 2 },
+    [['cache.hit-vs-miss', 'cache hit >= 50x faster than a miss']],
+    [['cache.hit-vs-miss-interface', 'cache hit >= 5x faster than a miss (interface)']],
+  ),
+  benchmark(
+    'batch',
+    { full: 15, quick: 3 },
+    [],
+    [
+      ['batch.start-10k', 'batchScrape() answers in well under a second'],
+      ['batch.bounded-rss', 'batch memory stays bounded along the batch'],
+    ],
+  ),
+  benchmark(
+    'change-tracking',
+    { full: 10, quick: 2 },
+    [],
+    [
+      ['change-verdicts', 'change verdicts right on known edits'],
+      ['change-cost', 'changeTracking adds < 5 ms per scrape'],
+    ],
+  ),
+  benchmark(
+    'branding',
+    { full: 10, quick: 3 },
+    [],
+    [
+      ['branding-cost', 'branding adds < 250 ms per page'],
+      ['branding-primary', 'expected primary colours of the fixtures'],
+    ],
+  ),
+  benchmark('distributed', { full: 15, quick: 3 }),
+  benchmark('store', { full: 10, quick: 2 }),
+  benchmark('http-overhead', { full: 10, quick: 2 }),
+];
