@@ -64,7 +64,36 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
   }
+  dropRepeats(container, doomed);
   detachAll(doomed);
+}
+
+/** Blocks whose exact repetition later in the container is a copy (mobile and desktop renderings, sticky bars). */
+const REPEATABLE: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const MIN_REPEAT = 25;
+
+/** Drops paragraphs, headings and list items that repeat an earlier one word for word (quotes excepted). */
+function dropRepeats(container: Element, doomed: Set<AnyNode>): void {
+  const seen = new Set<string>();
+  const stack: Element[] = [container];
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (doomed.has(el) || el.name === 'blockquote') continue;
+    if (REPEATABLE.has(el.name)) {
+      const text = textOf(el);
+      if (text.length >= MIN_REPEAT) {
+        // the outermost block speaks for its text: a paragraph inside an item is not a repeat of the item
+        if (seen.has(text)) doomed.add(el);
+        else seen.add(text);
+        continue;
+      }
+    }
+    const c = el.children;
+    for (let i = c.length - 1; i >= 0; i--) {
+      const n = c[i]!;
+      if (isTag(n)) stack.push(n);
+    }
+  }
 }
 
 function isFurniture(el: Element, m: Measure, total: number): boolean {

@@ -121,6 +121,18 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Advertisement');
   });
 
+  it('keeps one copy of a paragraph or heading rendered twice (mobile and desktop), but keeps quotes', () => {
+    const copy = `<h2>Stoneware mug, hand thrown</h2><p>A heavy mug that keeps coffee warm for a long time, glazed by hand.</p>`;
+    const { text } = extract(
+      page(
+        `<main><div class="mobile">${copy}</div><div class="desktop">${copy}</div>${prose('mug', 2)}<blockquote><p>A heavy mug that keeps coffee warm for a long time, glazed by hand.</p></blockquote></main>`,
+      ),
+    );
+    expect(text.split('Stoneware mug, hand thrown').length - 1).toBe(1);
+    expect(text.split('glazed by hand').length - 1).toBe(2);
+    expect(text).toContain('mug paragraph 2');
+  });
+
   it('drops screen-reader-only text (sr-only, visually-hidden)', () => {
     const { text } = extract(
       page(
