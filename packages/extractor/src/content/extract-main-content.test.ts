@@ -93,6 +93,18 @@ describe('extractMainContent: articles', () => {
     expect((doc.children[0] as Element).name).toBe('body');
   });
 
+  it('drops result counts, pagers and short app/legal/report labels', () => {
+    const { text } = extract(
+      page(
+        `<main><p>Showing 24 of 291 results</p><div>Page 1 of 8</div>${prose('labels', 3)}<div>Open in app</div><span><a href="/r">Report</a></span><p><a href="/privacy">Privacy Policy</a></p></main>`,
+      ),
+    );
+    expect(text).toContain('labels paragraph 3');
+    for (const gone of ['Showing 24', 'Page 1 of 8', 'Open in app', 'Report', 'Privacy Policy']) {
+      expect(text).not.toContain(gone);
+    }
+  });
+
   it('keeps code blocks, tables and nested lists inside the content', () => {
     const { doc, text } = extract(
       page(
