@@ -93,6 +93,16 @@ describe('extractMainContent: articles', () => {
     expect((doc.children[0] as Element).name).toBe('body');
   });
 
+  it('prefers the single <main> of the page when the walk stops above it', () => {
+    const teaser = (i: number): string =>
+      `<div class="tile"><p>Teaser tile ${i}: a sentence of marketing text that reads like prose, with commas.</p></div>`;
+    const { text } = extract(
+      `<html><body><div class="wrap"><div class="top">${[0, 1, 2, 3, 4, 5].map(teaser).join('')}</div><main>${prose('main', 4)}</main><div class="bottom">${[6, 7, 8, 9, 10, 11].map(teaser).join('')}</div></div></body></html>`,
+    );
+    expect(text).toContain('main paragraph 4');
+    expect(text).not.toContain('Teaser tile');
+  });
+
   it('drops result counts, pagers and short app/legal/report labels', () => {
     const { text } = extract(
       page(

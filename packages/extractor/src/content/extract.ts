@@ -160,6 +160,37 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
   detachAll(doomed);
 }
 
+/** Share of the page's prose that its single `<main>` must hold to be preferred over a higher container. */
+const MAIN_PROSE_SHARE = 0.3;
+
+/** The page's one `<main>` (or `role="main"`) element; null when there is none or several. */
+function findMain(root: ParentNode): Element | null {
+  let found: Element | null = null;
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (node.name === 'main' || node.attribs['role'] === 'main') {
+      if (found) return null;
+      found = node;
+      continue;
+    }
+    for (const c of node.children) stack.push(c);
+  }
+  return found;
+}
+
+function contains(ancestor: ParentNode, node: AnyNode): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
+function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {
+  let n = 0;
+  for (const c of root.children) if (isTag(c)) n += measures.get(c)?.prose ?? 0;
+  return n;
+}
+
 /** A container with fewer characters than this, on a page with much more text, is a wrong pick. */
 const MIN_CONTAINER = 150;
 
@@ -178,8 +209,14 @@ export function extractMainContent(document: Document, _options: MainContentOpti
   if (total === 0) return wrap(body.children);
   removeChrome(body, measures, total, totalValue);
   measures = measureTree(body);
-  const best = selectContainer(body, measures) ?? (isTag(body) ? body : null);
+  let best = selectContainer(body, measures) ?? (isTag(body) ? body : null);
   if (!best) return wrap(body.children);
+  // the walk stopped above the page's one <main>, which holds most of the prose: continue from there
+  const main = findMain(body);
+  if (main && main !== best && contains(best, main)) {
+    const prose = totalProse(body, measures);
+    if ((measures.get(main)?.prose ?? 0) >= MAIN_PROSE_SHARE * prose) best = main;
+  }
   const bestText = measures.get(best)?.text ?? 0;
   if (bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER) return wrap(body.children);
   cleanContainer(best, measures);
