@@ -9,7 +9,7 @@
  * - crawlkit + webhook: the same with a webhook receiving every event (started, 10,000 pages, completed).
  * - baseline: the same URLs through a plain concurrency-limited undici loop with the same extractor, results pushed
  *   to an array (what a script without a store does).
- * `--quick`: 1,000 URLs (a smoke check). Prints a table ('vs crawlkit' = pages/s over crawlkit's) and writes
+ * `--quick`: 500 URLs (a smoke check). Prints a table ('vs crawlkit' = pages/s over crawlkit's) and writes
  * bench/results/batch.json.
  */
 import { fork } from 'node:child_process';
@@ -245,7 +245,7 @@ function child(runner: string, count: number, base: string, hook = ''): Promise<
 async function main(): Promise<void> {
   const quick = isQuick();
   const countArg = process.argv.indexOf('--urls');
-  const count = countArg > 0 ? Number(process.argv[countArg + 1]) : quick ? 1_000 : 10_000;
+  const count = countArg > 0 ? Number(process.argv[countArg + 1]) : quick ? 500 : 10_000;
 
   const bodies = new Map<string, Buffer>();
   const pages = await listen(

@@ -1,5 +1,5 @@
 /**
- * Distributed crawl throughput: `pnpm bench:distributed` (1,000 pages; `--quick` for 150 pages and 1 and 2 workers).
+ * Distributed crawl throughput: `pnpm bench:distributed` (600 pages; `--quick` for 100 pages and 1 and 2 workers).
  *
  * The generated site (bench/lib/generated-site.ts) is served by its own process and a throwaway `redis-server` is
  * started on a free loopback port (or `CRAWLKIT_BENCH_REDIS_URL` is used). Then, on the same site and in this run:
@@ -22,7 +22,7 @@ import { finish, isQuick, type Row } from './lib/report.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const quick = isQuick();
-const PAGES = Number(process.env['BENCH_PAGES'] ?? (quick ? 150 : 1000));
+const PAGES = Number(process.env['BENCH_PAGES'] ?? (quick ? 100 : 600));
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 16);
 const WORKER_COUNTS = (process.env['BENCH_WORKERS'] ?? (quick ? '1,2' : '1,2,4')).split(',').map(Number);
 

@@ -17,8 +17,8 @@ import { Agent, request } from 'undici';
 import { finish, isQuick, withRatios, type Row } from './lib/report.ts';
 
 const quick = isQuick();
-const SEQUENTIAL = Number(process.env.BENCH_N ?? (quick ? 300 : 3000));
-const CONCURRENT_TOTAL = Number(process.env.BENCH_C_N ?? (quick ? 600 : 6000));
+const SEQUENTIAL = Number(process.env.BENCH_N ?? (quick ? 300 : 1500));
+const CONCURRENT_TOTAL = Number(process.env.BENCH_C_N ?? (quick ? 600 : 3000));
 const IN_FLIGHT = 16;
 
 const server = `
