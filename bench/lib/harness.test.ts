@@ -126,6 +126,10 @@ describe('benchmark list (bench/run.ts)', () => {
       expect(source, b.file).toMatch(new RegExp(`finish\\(\\{\\s*name: '${b.name}'`));
       expect(source, b.file).toContain('isQuick(');
       for (const g of b.goals) expect(source, `${b.file} reports ${g.id}`).toContain(`'${g.id}'`);
+      // ...and the list names every goal the script reports (`goal('id', ...` or `goal(\n  'id',`).
+      const reported = [...source.matchAll(/\bgoal\(\s*'([^']+)'/g)].map((m) => m[1]);
+      expect(reported.length, b.file).toBe(new Set(reported).size);
+      expect(b.goals.map((g) => g.id).sort(), b.file).toEqual(reported.sort());
       expect(b.limitMin.quick).toBeLessThan(b.limitMin.full);
     }
   });
