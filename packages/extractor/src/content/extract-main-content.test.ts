@@ -203,13 +203,21 @@ describe('extractMainContent: forums', () => {
 
   it('drops per-post chrome: poster rank and statistics, reactions, signatures, "Click to expand..."', () => {
     const post = (i: number): string =>
-      `<article class="message message--post"><section class="message-user"><h4><a href="/u/${i}">poster${i}</a></h4><h5 class="userTitle message-userTitle">Well-known member</h5><div class="message-userExtras"><dl><dt>Joined</dt><dd>Jan 1, 2020</dd></dl><dl><dt>Messages</dt><dd>1,234</dd></dl></div></section><div class="message-content"><blockquote>quoted words<div class="bbCodeBlock-expandLink"><a href="#">Click to expand...</a></div></blockquote>${prose(`post${i}`, 2)}<div class="message-signature">My rig: a very fast computer, with many parts.</div></div><footer><div class="reactionsBar">Reactions: someone and 3 others</div></footer></article>`;
+      `<article class="message message--post"><section class="message-user"><h4><a href="/u/${i}">poster${i}</a></h4><h5 class="userTitle message-userTitle">Well-known member</h5><div class="message-userExtras"><dl><dt>Joined</dt><dd>Jan 1, 2020</dd></dl><dl><dt>Messages</dt><dd>1,234</dd></dl></div><div class="author_statistics">Threads: 23</div></section><div class="message-content"><blockquote>quoted words<div class="bbCodeBlock-expandLink"><a href="#">Click to expand...</a></div></blockquote>${prose(`post${i}`, 2)}<div class="message-signature">My rig: a very fast computer, with many parts.</div></div><footer><div class="reactionsBar">Reactions: someone and 3 others</div></footer></article>`;
     const { text } = extract(page(`<div class="block-body">${[0, 1, 2, 3].map(post).join('')}</div>`));
     for (let i = 0; i < 4; i++) {
       expect(text).toContain(`post${i} paragraph 2`);
       expect(text).toContain(`poster${i}`);
     }
-    for (const gone of ['Well-known member', 'Joined', 'Messages', 'Reactions:', 'My rig', 'Click to expand']) {
+    for (const gone of [
+      'Well-known member',
+      'Joined',
+      'Messages',
+      'Threads: 23',
+      'Reactions:',
+      'My rig',
+      'Click to expand',
+    ]) {
       expect(text).not.toContain(gone);
     }
   });

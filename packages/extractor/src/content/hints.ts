@@ -21,7 +21,7 @@ const COMMENTS =
  * "Reaction score"), reaction/like summaries and signatures. Removed even inside `message`/`post` containers.
  */
 const POST_CHROME =
-  /(?:^|[\s_-])(?:user-?(?:title|banners?|extras?|stats|statistics|rank)|userinfo-?extra|author-?(?:stats|statistics)|poster-?(?:stats|rank)|member-?(?:stats|rank|title)|profile-?(?:rank|posts|joined)|reactions-?(?:bar|list|summary)|likes-?summary|signature|post-?signature)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:user[-_]?(?:title|banners?|extras?|stats|statistics|rank)|userinfo[-_]?extra|author[-_]?(?:stats|statistics)|poster[-_]?(?:stats|rank)|member[-_]?(?:stats|rank|title)|profile[-_]?(?:rank|posts|joined)|reactions[-_]?(?:bar|list|summary)|likes[-_]?summary|signature|post[-_]?signature)(?:$|[\s_-])/i;
 
 /** Whether class or id name the element as per-post chrome of a discussion (poster stats, reactions, signature). */
 export function looksLikePostChrome(el: Element): boolean {
