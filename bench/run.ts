@@ -1,6 +1,6 @@
 // Runs every benchmark that exists, each in its own child process, then prints one summary of issue 11's goals.
 //
-//   pnpm bench                  the full set (builds first); about 32 minutes on 2 quiet cores
+//   pnpm bench                  the full set (builds first); about 33 minutes on 2 quiet cores
 //   pnpm bench --quick          every benchmark on a small sample (same code paths), under 3 minutes on 2 quiet cores
 //   options: --only a,b         run only these benchmarks (names as in the table below)
 //            --skip a,b         leave these out

@@ -119,7 +119,7 @@ export function formatNumber(n: number): string {
 /** Prints goals with PASS/MISS in front. */
 export function printGoals(goals: readonly Goal[]): void {
   if (goals.length === 0) return;
-  console.log('\ngoals (issue 11; tracked, never a CI gate)');
+  console.log('\ngoals (tracked, never a CI gate)');
   for (const g of goals) console.log(`  ${verdict(g.pass)}  ${g.goal}: ${g.value}`);
 }
 
