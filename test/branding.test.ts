@@ -84,7 +84,7 @@ describe('branding', () => {
       buttonSecondary: { textColor: '#e4572e', borderColor: '#e4572e', borderRadius: '8px' },
       input: { borderColor: '#d1d5db', focusBorderColor: '#e4572e', borderRadius: '8px' },
     });
-    expect((b.components?.buttonPrimary as { shadow?: string } | undefined)?.shadow).toMatch(/rgba\(0, 0, 0, 0\.1\)/);
+    expect(b.components?.buttonPrimary?.shadow).toMatch(/rgba\(0, 0, 0, 0\.1\)/);
 
     expect(b.images).toEqual({
       logo: `${server.url}/branding/maple-logo.svg`,
