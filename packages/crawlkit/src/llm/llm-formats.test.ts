@@ -40,7 +40,11 @@ const routes: Routes = {
   '/llm/product': send(PRODUCT),
   '/llm/empty': send(html('Empty', '')),
   '/llm/long': send(
-    html('Long', `<h1>Long</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing.</p>'.repeat(400)}`),
+    // Distinct paragraphs: main-content extraction drops word-for-word repeats.
+    html(
+      'Long',
+      `<h1>Long</h1>${Array.from({ length: 400 }, (_, i) => `<p>Paragraph ${i}: lorem ipsum dolor sit amet, consectetur.</p>`).join('')}`,
+    ),
   ),
   '/llm/site': send(
     html(
