@@ -28,7 +28,14 @@ export function treeSite(size: number, options: { latencyMs?: number; prefix?: s
   let maxInFlight = 0;
   const handler = async (req: IncomingMessage, res: ServerResponse, ctx: { url: URL }) => {
     maxInFlight = Math.max(maxInFlight, ++inFlight);
-    res.once('close', () => inFlight--);
+    try {
+      await answer(req, res, ctx);
+    } finally {
+      // Counted down as soon as the answer is written, not on the response's later 'close' event.
+      inFlight--;
+    }
+  };
+  const answer = async (req: IncomingMessage, res: ServerResponse, ctx: { url: URL }) => {
     const n = Number(ctx.url.pathname.slice(base.length + 1));
     hits.push({ path: ctx.url.pathname, at: performance.timeOrigin + performance.now() });
     if (!Number.isInteger(n) || n < 1 || n > size) {
