@@ -147,6 +147,14 @@ describe.skipIf(!testRedisUrl)('distributed crawl on three worker processes', ()
     expect(done).toMatchObject({ status: 'completed', completed: 30 });
     // Three workers of four slots each would have up to 12 requests in flight without the shared running slots.
     expect(busySite.maxInFlight()).toBe(2);
+    // Seeds are discovered once for the cluster: the two sitemap candidates under /busy/ were asked for once each,
+    // not by every worker that took a task of the job (their fetches ran outside the job's slots).
+    expect(
+      busySite.hits
+        .filter((h) => h.path.endsWith('/sitemap.xml'))
+        .map((h) => h.path)
+        .sort(),
+    ).toEqual(['/busy/1/sitemap.xml', '/busy/sitemap.xml']);
     expect(workers.filter((w) => w.pages.some((p) => p.includes('/busy/'))).length).toBeGreaterThan(1);
   });
 

@@ -115,8 +115,9 @@ export function createCrawlPlanner(
     zeroDataRetention: request.zeroDataRetention,
     limit: request.limit,
 
-    async prepare(signal) {
-      if (request.ignoreRobotsTxt && request.sitemap === 'skip') return [];
+    async prepare(signal, options) {
+      const discover = request.sitemap !== 'skip' && options?.discover !== false;
+      if (request.ignoreRobotsTxt && !discover) return [];
       // robots.txt is read even when ignored: its `Sitemap:` lines still name the site's sitemaps.
       const loaded = await loadRobots(new URL(request.url).origin, fetchText, userAgent, { signal });
       if (!request.ignoreRobotsTxt) {
@@ -124,7 +125,7 @@ export function createCrawlPlanner(
         const crawlDelay = robots.crawlDelay();
         if (crawlDelay !== undefined) politeness.setHostDelay(new URL(request.url).host, crawlDelay * 1000);
       }
-      if (request.sitemap === 'skip') return [];
+      if (!discover) return [];
       const urls = await discoverSitemapUrls(request.url, {
         fetchText,
         robots: loaded,

@@ -11,6 +11,11 @@ export interface TaskMeta {
   sourceURL?: string;
 }
 
+export interface PrepareOptions {
+  /** Discover seeds (sitemaps). Default true. */
+  discover?: boolean;
+}
+
 /** What a job kind contributes to the generic runner. */
 export interface JobPlanner {
   /** Page scrape options (with the task's URL filled in by the runner). */
@@ -19,8 +24,12 @@ export interface JobPlanner {
   readonly concurrency: number;
   /** Whether pages need their links for discovery. */
   readonly collectsLinks: boolean;
-  /** Called once when the runner (re)starts the job: seeds, sitemaps, robots. Returns tasks to add. */
-  prepare(signal: AbortSignal): Promise<TaskInput[]>;
+  /**
+   * Called once when the runner (re)starts the job: seeds, sitemaps, robots. Returns tasks to add. With
+   * `discover: false` (another worker of the cluster discovers this job's seeds) it only loads what this process needs
+   * to judge pages (robots.txt); work that must never be skipped, such as a batch's backlog, runs regardless.
+   */
+  prepare(signal: AbortSignal, options?: PrepareOptions): Promise<TaskInput[]>;
   /** Milliseconds to wait before fetching `url` (politeness); 0 to go now. Reserves the slot. */
   delayBefore(url: string): number;
   /** The host of `url` answered 429/503: it should rest `waitMs` before any other page of it is fetched. */

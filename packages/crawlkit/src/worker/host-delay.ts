@@ -4,7 +4,7 @@ import { loadRobots } from '@crawlkit/frontier';
 import type { EngineContext } from '../context.js';
 import { CRAWLER_USER_AGENT, frontierFetch } from '../jobs/crawl-planner.js';
 import type { StoredJob } from '../jobs/job-manager.js';
-import type { CrawlRequest } from '../v2/jobs.js';
+import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
 
 /** The spacing a job wants between two requests to one host. */
 export interface HostDelays {
@@ -18,9 +18,13 @@ const NONE: HostDelays = { forUrl: () => 0 };
  * A crawl's per-host spacing: its `delay`, and the seed host's robots.txt `Crawl-delay` (the larger wins), as the
  * in-process planner applies them. Batches have none.
  */
-export async function hostDelays(ctx: EngineContext, job: JobRecord): Promise<HostDelays> {
-  if (job.kind !== 'crawl') return NONE;
-  const { request } = JSON.parse(job.request) as StoredJob<CrawlRequest>;
+export async function hostDelays(
+  ctx: EngineContext,
+  kind: JobRecord['kind'],
+  stored: StoredJob<CrawlRequest | BatchScrapeRequest>['request'],
+): Promise<HostDelays> {
+  if (kind !== 'crawl') return NONE;
+  const request = stored as CrawlRequest;
   const base = request.delay !== undefined ? request.delay * 1000 : 0;
   const seed = new URL(request.url);
   let seedDelay = base;

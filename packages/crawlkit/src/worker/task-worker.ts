@@ -8,6 +8,7 @@ import type { JobEventSink } from '../jobs/events.js';
 import type { StoredJob } from '../jobs/job-manager.js';
 import type { JobPlanner, TaskMeta } from '../jobs/runner.js';
 import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
+import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
 import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
 import { hostDelays, type HostDelays } from './host-delay.js';
 
@@ -23,6 +24,11 @@ const JOB_SLOT_WAIT_MS = 2_000;
 const JOB_SLOT_POLL_MS = 50;
 /** A running slot outlives the scrape's own timeout by this much before a dead holder's slot frees itself. */
 const JOB_SLOT_LEASE_EXTRA_MS = 30_000;
+/**
+ * The first worker to load a job discovers its seeds (sitemaps) and keeps the claim this long; others only load
+ * robots.txt. Discovery is best effort: should that worker die midway, the crawl goes on by its links.
+ */
+const DISCOVERY_CLAIM_MS = 24 * 60 * 60_000;
 const SWEEP_PAGE = 1_000;
 const EXPIRY_SWEEP_MS = 60_000;
 
@@ -330,8 +336,10 @@ export class TaskWorker implements CrawlkitWorker {
     const job = await connection.store.jobs.get(jobId);
     if (!job) return undefined;
     const planner = this.#deps.planner(job);
+    const { request } = JSON.parse(job.request) as StoredJob<CrawlRequest | BatchScrapeRequest>;
     const prepared = (async () => {
-      const seeds = await planner.prepare(new AbortController().signal);
+      const discover = await connection.coordination.tryLock(`discover:${job.id}`, this.id, DISCOVERY_CLAIM_MS);
+      const seeds = await planner.prepare(new AbortController().signal, { discover });
       if (seeds.length) await connection.store.tasks.add(job.id, seeds, limitOf(planner));
     })();
     // A failed preparation (robots, sitemaps unreachable) leaves the crawl to its links, as in-process.
@@ -341,8 +349,8 @@ export class TaskWorker implements CrawlkitWorker {
       readAt: Date.now(),
       planner,
       prepared: prepared.catch(() => undefined),
-      delays: hostDelays(ctx, job),
-      maxConcurrency: (JSON.parse(job.request) as StoredJob<{ maxConcurrency?: number }>).request.maxConcurrency,
+      delays: hostDelays(ctx, job.kind, request),
+      maxConcurrency: request.maxConcurrency,
     };
   }
 
