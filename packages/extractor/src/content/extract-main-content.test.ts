@@ -71,6 +71,21 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Department number 7');
   });
 
+  it('drops a consent manager or modal dialog even when it holds most of the page text', () => {
+    const purposes = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<h4>Purpose ${i}</h4><p>These technologies help us measure purpose ${i} of the site, and they may be set by partners. They are described here at length.</p>`,
+    ).join('');
+    const { text } = extract(
+      page(`<div class="intro">${prose('shoes', 2)}</div>`, {
+        after: `<div id="consent-sdk"><div role="dialog" aria-modal="true"><h3>Privacy preference center</h3>${purposes}</div></div>`,
+      }),
+    );
+    expect(text).toContain('shoes paragraph 2');
+    expect(text).not.toContain('Purpose 3');
+  });
+
   it('keeps a link-only menu when nearly nothing else would remain', () => {
     const items = Array.from({ length: 30 }, (_, i) => `<li><a href="/c/${i}">Department number ${i}</a></li>`);
     const { text } = extract(`<html><body><nav><ul>${items.join('')}</ul></nav><p>Short.</p></body></html>`);

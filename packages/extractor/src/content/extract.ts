@@ -15,7 +15,14 @@ import {
 import { parseHtml } from '../dom/parse.js';
 import { detachAll } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
-import { isHidden, looksLikeChrome, looksLikeComments, looksLikeContent, looksLikePostChrome } from './hints.js';
+import {
+  isHidden,
+  looksLikeChrome,
+  looksLikeComments,
+  looksLikeContent,
+  looksLikeOverlay,
+  looksLikePostChrome,
+} from './hints.js';
 import { measureTree, type Measure } from './measure.js';
 import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
@@ -143,7 +150,8 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
       if (!inMenu) removed += m.text;
       continue;
     }
-    const isMenu = isChrome && !inMenu && m.link >= 0.9 * m.text;
+    // link-only chrome (mega menus) and overlays (consent managers, modals) go whatever their share of the text
+    const isMenu = !inMenu && ((isChrome && m.link >= 0.9 * m.text) || looksLikeOverlay(el));
     if (isMenu) {
       menus.push(el);
       menuText += m.text;

@@ -98,6 +98,22 @@ export function looksLikeChrome(el: Element): boolean {
   return names !== '' && CHROME.test(names) && !CONTENT.test(names);
 }
 
+/** Class/id words of overlays that are never the page's content, whatever their size (consent managers, modals). */
+const OVERLAY = /(?:^|[\s_-])(?:cookies?|consent|gdpr|cc-banner|onetrust|cookiebot|modal|popup|lightbox)(?:$|[\s_-])/i;
+
+/**
+ * Whether the element is an overlay shown on top of the page: a dialog (`role="dialog"`, `aria-modal`), a cookie
+ * consent manager or a modal. Its text (privacy policies, cookie purposes) is never the page's main content.
+ */
+export function looksLikeOverlay(el: Element): boolean {
+  const a = el.attribs;
+  const role = a['role']?.toLowerCase();
+  if (role === 'dialog' || role === 'alertdialog' || a['aria-modal'] === 'true') return true;
+  if (NEVER_CHROME.has(el.name)) return false;
+  const names = classAndId(el);
+  return names !== '' && OVERLAY.test(names) && !CONTENT.test(names);
+}
+
 /** Whether class or id name the element as content. */
 export function looksLikeContent(el: Element): boolean {
   if (el.name === 'article' || el.name === 'main') return true;
