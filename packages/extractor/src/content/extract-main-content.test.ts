@@ -86,6 +86,19 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Purpose 3');
   });
 
+  it('drops a page footer of legal footnotes even when it holds most of the page text', () => {
+    const notes = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<p>Footnote ${i}: financing is available to qualified customers, subject to approval and limits, and terms apply.</p>`,
+    ).join('');
+    const { text } = extract(
+      `<html><body><div class="hero"><h1>Watch</h1>${prose('watch', 2)}</div><footer class="legal">${notes}</footer></body></html>`,
+    );
+    expect(text).toContain('watch paragraph 2');
+    expect(text).not.toContain('Footnote 3');
+  });
+
   it('keeps a link-only menu when nearly nothing else would remain', () => {
     const items = Array.from({ length: 30 }, (_, i) => `<li><a href="/c/${i}">Department number ${i}</a></li>`);
     const { text } = extract(`<html><body><nav><ul>${items.join('')}</ul></nav><p>Short.</p></body></html>`);

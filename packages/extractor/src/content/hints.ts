@@ -102,13 +102,15 @@ export function looksLikeChrome(el: Element): boolean {
 const OVERLAY = /(?:^|[\s_-])(?:cookies?|consent|gdpr|cc-banner|onetrust|cookiebot|modal|popup|lightbox)(?:$|[\s_-])/i;
 
 /**
- * Whether the element is an overlay shown on top of the page: a dialog (`role="dialog"`, `aria-modal`), a cookie
- * consent manager or a modal. Its text (privacy policies, cookie purposes) is never the page's main content.
+ * Whether the element is an overlay shown on top of the page (a dialog, `aria-modal`, a cookie consent manager, a
+ * modal) or the page footer (`<footer>`, `role="contentinfo"`). Their text (privacy policies, cookie purposes, legal
+ * footnotes) is never the page's main content, however much of the page it is.
  */
 export function looksLikeOverlay(el: Element): boolean {
   const a = el.attribs;
   const role = a['role']?.toLowerCase();
   if (role === 'dialog' || role === 'alertdialog' || a['aria-modal'] === 'true') return true;
+  if (el.name === 'footer' || role === 'contentinfo') return true;
   if (NEVER_CHROME.has(el.name)) return false;
   const names = classAndId(el);
   return names !== '' && OVERLAY.test(names) && !CONTENT.test(names);
