@@ -7,7 +7,7 @@ import { HEADING_TAGS } from './tags.js';
 
 /** Headings that open a section of page furniture rather than content. */
 const FURNITURE_HEADING =
-  /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|recommended|more (?:from|stories|articles|posts|news|like this|to (?:read|discover|explore))|read (?:more|next)|popular\b|trending|latest (?:news|posts|articles|stories)|most (?:read|popular|viewed)|further reading|keep reading|share (?:this|on)|follow us|about the authors?|newsletter|subscribe|sign up|leave a (?:comment|reply)|comments?\b|\d+ comments?|table of contents|contents$|in this article|on this page|tags?:?$|categories:?$)/i;
+  /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|recommended|more (?:from|stories|articles|posts|news|like this|to (?:read|discover|explore))|read (?:more|next)|popular\b|trending|latest (?:news|posts|articles|stories)|most (?:read|popular|viewed)|further reading|keep reading|share (?:this|on)|follow us|about the authors?|newsletter|subscribe|sign up|leave a (?:comment|reply)|comments?\b|\d+ comments?|table of contents|contents$|in this article|on this page|tags?:?$|categories:?$|(?:people|customers|shoppers|guests|others)(?: like you)?(?: who (?:viewed|bought)[\w ]*)? also (?:viewed|bought|liked|purchased)|frequently bought together|similar (?:items|products)|(?:complete|shop) the look|recently viewed)/i;
 
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
@@ -64,7 +64,7 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
   }
-  dropRepeats(container, doomed);
+  dropRepeats(container, measures, doomed);
   detachAll(doomed);
 }
 
@@ -72,9 +72,37 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
 const REPEATABLE: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const MIN_REPEAT = 25;
 
-/** Drops paragraphs, headings and list items that repeat an earlier one word for word (quotes excepted). */
-function dropRepeats(container: Element, doomed: Set<AnyNode>): void {
+/** Wrappers whose repetition is a copy only when they hold this many characters (a product block rendered twice). */
+const MIN_REPEAT_GROUP = 80;
+
+/** Items of lists and tables repeat legitimately (the same feature in every pricing tier): never compared whole. */
+const NEVER_REPEAT: ReadonlySet<string> = new Set([
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dd',
+  'dt',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'blockquote',
+  'pre',
+  'code',
+]);
+
+/**
+ * Drops paragraphs and headings that repeat an earlier one word for word, and wrappers of several blocks that
+ * repeat an earlier wrapper (quotes, list items and table rows excepted).
+ */
+function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): void {
   const seen = new Set<string>();
+  // wrappers are compared by their measure first, by their text only when the measures collide
+  const groups = new Map<string, Element[]>();
   const stack: Element[] = [container];
   while (stack.length) {
     const el = stack.pop()!;
@@ -87,6 +115,12 @@ function dropRepeats(container: Element, doomed: Set<AnyNode>): void {
         else seen.add(text);
         continue;
       }
+    } else if (el !== container && !NEVER_REPEAT.has(el.name)) {
+      const m = measures.get(el);
+      if (m && m.text >= MIN_REPEAT_GROUP && m.blocks >= 2 && isRepeatGroup(el, m, groups)) {
+        doomed.add(el);
+        continue;
+      }
     }
     const c = el.children;
     for (let i = c.length - 1; i >= 0; i--) {
@@ -94,6 +128,38 @@ function dropRepeats(container: Element, doomed: Set<AnyNode>): void {
       if (isTag(n)) stack.push(n);
     }
   }
+}
+
+/** Whether `el` repeats the text of an earlier wrapper that is not its ancestor; registers it otherwise. */
+function isRepeatGroup(el: Element, m: Measure, groups: Map<string, Element[]>): boolean {
+  const key = `${m.text}:${m.link}:${m.blocks}`;
+  const earlier = groups.get(key);
+  if (!earlier) {
+    groups.set(key, [el]);
+    return false;
+  }
+  // code samples repeat legitimately in documentation (the same response shown for two calls)
+  if (hasTag(el, 'pre')) return false;
+  const text = textOf(el);
+  for (const e of earlier) if (!contains(e, el) && textOf(e) === text) return true;
+  earlier.push(el);
+  return false;
+}
+
+function hasTag(root: Element, name: string): boolean {
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!isTag(n)) continue;
+    if (n.name === name) return true;
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
+}
+
+function contains(ancestor: Element, node: AnyNode): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+  return false;
 }
 
 function isFurniture(el: Element, m: Measure, total: number): boolean {

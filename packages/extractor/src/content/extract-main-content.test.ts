@@ -183,6 +183,38 @@ describe('extractMainContent: articles', () => {
     expect(text).toContain('mug paragraph 2');
   });
 
+  it('keeps one copy of a product block rendered twice, but keeps repeated list items and code samples', () => {
+    const block = `<div class="summary"><h1>Tumbler</h1><span>Wishlist</span><div>With slider lid</div><div>$35.00</div><div>Free customization with purchase, engraved in our own workshop.</div></div>`;
+    const tier = (name: string): string =>
+      `<div class="tier"><h3>${name}</h3><ul><li>Unlimited projects and unlimited storage for every member of the team</li><li>Priority support</li></ul></div>`;
+    const sample = `<div class="example"><p>Response</p><pre><code>{ "id": "ch_1", "object": "charge", "amount": 1099 }</code></pre></div>`;
+    const { text } = extract(
+      page(
+        `<main><div class="mobile">${block}</div><div class="desktop">${block}</div>${prose('tumbler', 2)}${tier('Basic')}${tier('Pro')}${sample}${sample}</main>`,
+      ),
+    );
+    expect(text.split('engraved in our own workshop').length - 1).toBe(1);
+    expect(text.split('Unlimited projects').length - 1).toBe(2);
+    expect(text.split('"object": "charge"').length - 1).toBe(2);
+    expect(text).toContain('tumbler paragraph 2');
+  });
+
+  it('drops "people who viewed this item also viewed" and "frequently bought together" sections', () => {
+    const cards = (n: number): string =>
+      Array.from(
+        { length: n },
+        (_, i) => `<li><a href="/p/${i}">Other tumbler ${i}</a><span>$${i}.00</span></li>`,
+      ).join('');
+    const { text } = extract(
+      page(
+        `<main><h1>Tumbler</h1>${prose('tumbler', 4)}<section><h2>People who viewed this item also viewed</h2><ul>${cards(3)}</ul></section><h2>Frequently bought together</h2><ul>${cards(2)}</ul></main>`,
+      ),
+    );
+    expect(text).toContain('tumbler paragraph 4');
+    expect(text).not.toContain('also viewed');
+    expect(text).not.toContain('Other tumbler 1');
+  });
+
   it('drops screen-reader-only text (sr-only, visually-hidden)', () => {
     const { text } = extract(
       page(
