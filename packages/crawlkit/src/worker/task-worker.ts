@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { JobRecord, Task, TaskInput } from '@crawlkit/cache';
+import type { JobRecord, Task, TaskInput, TaskStore } from '@crawlkit/cache';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
@@ -11,6 +11,7 @@ import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
 import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
 import { hostDelays, type HostDelays } from './host-delay.js';
+import { queueingStore } from './queueing-store.js';
 
 const RETRY_STATUSES = new Set([429, 503]);
 const MAX_RETRIES = 3;
@@ -89,6 +90,8 @@ export interface CrawlkitWorker {
 export class TaskWorker implements CrawlkitWorker {
   readonly id = randomUUID();
   readonly #deps: TaskWorkerDeps;
+  /** Tasks as the worker adds them: written to the store and put on the queue at once. */
+  readonly #tasks: TaskStore;
   readonly #jobs = new Map<string, Promise<JobState | undefined>>();
   readonly #sweepIntervalMs: number;
   readonly #concurrency: number;
@@ -101,6 +104,7 @@ export class TaskWorker implements CrawlkitWorker {
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
     this.#deps = deps;
+    this.#tasks = queueingStore(deps.connection.store, deps.connection.queue).tasks;
     this.#concurrency = options.concurrency ?? deps.ctx.options.concurrency;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
   }
@@ -168,7 +172,11 @@ export class TaskWorker implements CrawlkitWorker {
       outcome = await this.#deps.slots.add(async () => {
         // The host slot is taken inside the engine slot, right before the fetch, so the spacing the server sees is
         // the spacing of the slots (give or take scheduling jitter).
-        if (delayMs > 0 && !(await this.#takeHostSlot(item, delayMs))) return 'requeued' as const;
+        if (delayMs > 0) {
+          // Put back on the queue for later, or cancelled during the wait: it does not start.
+          if (!(await this.#takeHostSlot(item, delayMs))) return 'not run' as const;
+          if ((await coordination.taskState(item.jobId, item.key)) === 'dropped') return 'not run' as const;
+        }
         return scrapePage(ctx, request, {
           sourceURL: meta.sourceURL ?? item.url,
           zeroDataRetention: planner.zeroDataRetention,
@@ -179,7 +187,7 @@ export class TaskWorker implements CrawlkitWorker {
     } finally {
       if (state.maxConcurrency !== undefined) await coordination.releaseJobSlot(job.id, holder);
     }
-    if (outcome === 'requeued') return;
+    if (outcome === 'not run') return;
     if (!outcome) throw new Error('The scrape was aborted.');
 
     const retries = item.retries ?? 0;
@@ -201,8 +209,7 @@ export class TaskWorker implements CrawlkitWorker {
     };
     const links = outcome.success ? (outcome.links ?? []) : [];
     const after = await planner.afterPage(task, outcome, links);
-    // The queueing store puts what it adds on the queue.
-    if (after.tasks.length) await store.tasks.add(job.id, after.tasks, limitOf(planner));
+    if (after.tasks.length) await this.#tasks.add(job.id, after.tasks, limitOf(planner));
 
     if (after.discard) {
       await store.tasks.complete(job.id, { key: task.key, credits: 0 });
@@ -340,7 +347,7 @@ export class TaskWorker implements CrawlkitWorker {
     const prepared = (async () => {
       const discover = await connection.coordination.tryLock(`discover:${job.id}`, this.id, DISCOVERY_CLAIM_MS);
       const seeds = await planner.prepare(new AbortController().signal, { discover });
-      if (seeds.length) await connection.store.tasks.add(job.id, seeds, limitOf(planner));
+      if (seeds.length) await this.#tasks.add(job.id, seeds, limitOf(planner));
     })();
     // A failed preparation (robots, sitemaps unreachable) leaves the crawl to its links, as in-process.
     prepared.catch((error: unknown) => this.#deps.internalError(job.id, error));
