@@ -382,6 +382,17 @@ describe('extractMainContent: never empty, robust input', () => {
     expect(text).not.toContain('theme marker');
   });
 
+  it('reads content that a stray </body></html> left outside the body, as browsers do', () => {
+    const { text } = extract(
+      `<html><body><div class="top"><a href="/">Home</a></div></body></html><div class="post"><h1>After the end</h1>${prose('stray', 3)}</div>`,
+    );
+    expect(text).toContain('stray paragraph 3');
+    const { text: inner } = extract(
+      `<html><body><p>Intro.</p></body><div class="post">${prose('tail', 2)}</div></html>`,
+    );
+    expect(inner).toContain('tail paragraph 2');
+  });
+
   it('survives very deep nesting without recursion', () => {
     const depth = 20000;
     const html = `<html><body>${'<div>'.repeat(depth)}${prose('deep', 2)}${'</div>'.repeat(depth)}</body></html>`;

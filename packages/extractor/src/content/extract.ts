@@ -47,6 +47,39 @@ function findBody(document: Document): ParentNode {
   return document;
 }
 
+/**
+ * Moves elements that the parser left after `</body>` or `</html>` into the body, as browsers do (HTML's "after
+ * body" insertion mode): a stray `</html>` early in a page must not cut the article off.
+ */
+function adoptStrayContent(document: Document, body: ParentNode): void {
+  if (!isTag(body) || body.name !== 'body') return;
+  const stray: AnyNode[] = [];
+  // the siblings after </body> inside <html>, then the top-level nodes after <html> (or after a parentless body)
+  let top: AnyNode = body;
+  const parent = body.parent;
+  if (parent && isTag(parent) && parent.name === 'html') {
+    for (let n = body.next; n; n = n.next) if (isTag(n) || isText(n)) stray.push(n);
+    top = parent;
+  }
+  if (top.parent !== document) return;
+  for (let n = top.next; n; n = n.next) if (isTag(n) || isText(n)) stray.push(n);
+  if (stray.length === 0) return;
+  for (const n of stray) {
+    const p = n.parent;
+    if (p) p.children.splice(p.children.indexOf(n), 1);
+  }
+  body.next = null;
+  top.next = null;
+  for (const n of stray) {
+    const last = body.children[body.children.length - 1] ?? null;
+    if (last) last.next = n;
+    n.prev = last;
+    n.next = null;
+    n.parent = body;
+    body.children.push(n);
+  }
+}
+
 /** Removes comments, invisible elements and elements that never hold readable text. */
 function prune(root: ParentNode): void {
   const doomed: AnyNode[] = [];
@@ -205,6 +238,7 @@ const MIN_CONTAINER = 150;
 /** Returns a Document holding only the page's main content. May mutate `document`. */
 export function extractMainContent(document: Document, _options: MainContentOptions = {}): Document {
   const body = findBody(document);
+  adoptStrayContent(document, body);
   prune(body);
   let measures = measureTree(body);
   let total = 0;
