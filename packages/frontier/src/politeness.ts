@@ -47,6 +47,15 @@ export class HostPoliteness {
     state.delay = Math.max(this.#delay, Math.min(delayMs, this.#maxHostDelay));
   }
 
+  /** The spacing between two requests to the URL's host, in ms: the crawl's delay or the host's own when larger. */
+  spacing(url: string): number {
+    try {
+      return this.#hosts.get(new URL(url).host.toLowerCase())?.delay ?? this.#delay;
+    } catch {
+      return this.#delay;
+    }
+  }
+
   /**
    * Milliseconds until the URL's host may be hit. When 0, the slot is taken: the next request to that host waits
    * for the spacing.

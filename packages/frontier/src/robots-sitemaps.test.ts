@@ -114,6 +114,14 @@ describe('politeness', () => {
     p.reserve('https://a.test/1', 0);
     expect(p.reserve('https://a.test/2', 0)).toBe(3000);
   });
+  it('tells the spacing of a host: the crawl delay, or its capped Crawl-delay when larger', () => {
+    const p = new HostPoliteness({ delayMs: 500, maxHostDelayMs: 3000 });
+    p.setHostDelay('A.test', 3_600_000);
+    expect(p.spacing('https://a.test/x')).toBe(3000);
+    expect(p.spacing('https://b.test/x')).toBe(500);
+    expect(p.spacing('not a url')).toBe(500);
+    expect(new HostPoliteness().spacing('https://a.test/')).toBe(0);
+  });
   it('pauses a host for a given time, capped at maxBackoffMs', () => {
     const p = new HostPoliteness({ maxBackoffMs: 5000 });
     p.pause('https://a.test/x', 2000, 0);

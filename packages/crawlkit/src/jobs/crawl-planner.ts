@@ -139,6 +139,10 @@ export function createCrawlPlanner(
       politeness.pause(url, waitMs);
     },
 
+    hostSpacing(url) {
+      return politeness.spacing(url);
+    },
+
     delayBefore(url) {
       return politeness.reserve(url);
     },

@@ -30,6 +30,11 @@ export interface JobPlanner {
    * to judge pages (robots.txt); work that must never be skipped, such as a batch's backlog, runs regardless.
    */
   prepare(signal: AbortSignal, options?: PrepareOptions): Promise<TaskInput[]>;
+  /**
+   * The spacing the job asks for between two requests to `url`'s host, in ms (`delay`, robots `Crawl-delay`; known
+   * once prepared). Workers of a cluster share it through the backend; absent means none.
+   */
+  hostSpacing?(url: string): number;
   /** Milliseconds to wait before fetching `url` (politeness); 0 to go now. Reserves the slot. */
   delayBefore(url: string): number;
   /** The host of `url` answered 429/503: it should rest `waitMs` before any other page of it is fetched. */

@@ -10,7 +10,6 @@ import type { JobPlanner, TaskMeta } from '../jobs/runner.js';
 import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
 import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
-import { hostDelays, type HostDelays } from './host-delay.js';
 import { queueingStore } from './queueing-store.js';
 
 const RETRY_STATUSES = new Set([429, 503]);
@@ -65,9 +64,8 @@ interface JobState {
   job: JobRecord;
   readAt: number;
   planner: JobPlanner;
-  /** The crawl's robots and sitemap seeds, once per job in this worker. */
+  /** The crawl's robots (and its host spacing) and sitemap seeds, once per job in this worker. */
   prepared: Promise<void>;
-  delays: Promise<HostDelays>;
   /** The job's `maxConcurrency`, held across every worker; undefined when the request sets none. */
   maxConcurrency: number | undefined;
   refreshing?: Promise<JobState | undefined> | undefined;
@@ -156,7 +154,7 @@ export class TaskWorker implements CrawlkitWorker {
     if (taskState !== 'queued' && taskState !== 'active') return;
     await state.prepared;
 
-    const delayMs = (await state.delays).forUrl(item.url);
+    const delayMs = state.planner.hostSpacing?.(item.url) ?? 0;
     const { ctx, events } = this.#deps;
     const { job, planner } = state;
     const meta = item.meta ? (JSON.parse(item.meta) as TaskMeta) : {};
@@ -339,11 +337,11 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   async #load(jobId: string): Promise<JobState | undefined> {
-    const { ctx, connection } = this.#deps;
+    const { connection } = this.#deps;
     const job = await connection.store.jobs.get(jobId);
     if (!job) return undefined;
     const planner = this.#deps.planner(job);
-    const { request } = JSON.parse(job.request) as StoredJob<CrawlRequest | BatchScrapeRequest>;
+    const { request } = JSON.parse(job.request) as StoredJob<Pick<CrawlRequest | BatchScrapeRequest, 'maxConcurrency'>>;
     const prepared = (async () => {
       const discover = await connection.coordination.tryLock(`discover:${job.id}`, this.id, DISCOVERY_CLAIM_MS);
       const seeds = await planner.prepare(new AbortController().signal, { discover });
@@ -356,7 +354,6 @@ export class TaskWorker implements CrawlkitWorker {
       readAt: Date.now(),
       planner,
       prepared: prepared.catch(() => undefined),
-      delays: hostDelays(ctx, job.kind, request),
       maxConcurrency: request.maxConcurrency,
     };
   }
