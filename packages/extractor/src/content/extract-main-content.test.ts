@@ -215,6 +215,16 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Other tumbler 1');
   });
 
+  it('shows segments of React streaming SSR (<div hidden id="S:1">), hides other hidden elements', () => {
+    const { text } = extract(
+      page(
+        `<main><template id="B:0"></template><p>Loading...</p></main><div hidden id="S:0"><article>${prose('streamed', 3)}</article></div><div hidden id="S-menu">${prose('secret', 2)}</div>`,
+      ),
+    );
+    expect(text).toContain('streamed paragraph 3');
+    expect(text).not.toContain('secret paragraph');
+  });
+
   it('drops screen-reader-only text (sr-only, visually-hidden)', () => {
     const { text } = extract(
       page(

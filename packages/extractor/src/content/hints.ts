@@ -129,10 +129,14 @@ export function looksLikeContent(el: Element): boolean {
 const SCREEN_READER_ONLY =
   /(?:^|\s)(?:sr-only|u-sronly|visually-?hidden|visuallyhidden|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text)(?:$|\s)/i;
 
+/** Id of a React streaming SSR segment (`S:0`, `S:1a`). */
+const REACT_STREAMED = /^S:[0-9a-z]+$/i;
+
 /** Whether the element is hidden from readers (`hidden`, `aria-hidden`, inline `display:none`, screen-reader-only). */
 export function isHidden(el: Element): boolean {
   const a = el.attribs;
-  if ('hidden' in a) return true;
+  // React streaming SSR sends suspended content in `<div hidden id="S:1">`, which its inline script shows at once
+  if ('hidden' in a) return !REACT_STREAMED.test(a['id'] ?? '');
   if (a['aria-hidden'] === 'true') return true;
   const cls = a['class'];
   if (cls !== undefined && SCREEN_READER_ONLY.test(cls)) return true;
