@@ -129,6 +129,20 @@ export function looksLikeContent(el: Element): boolean {
 const SCREEN_READER_ONLY =
   /(?:^|\s)(?:sr-only|u-sronly|visually-?hidden|visuallyhidden|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text)(?:$|\s)/i;
 
+/** Class words of disclosure widgets whose collapsed panels hold page text (FAQ answers, tabs). */
+const PANEL = /(?:^|[\s_-])(?:accordions?|collapse|collapsible|panel|tabpanel|tab-?content|faqs?|answer)(?:$|[\s_-])/i;
+
+/**
+ * A collapsed accordion or tab panel: `aria-hidden` only until the reader opens it, and its text (FAQ answers,
+ * specifications, code in other languages) is part of the page.
+ */
+function isCollapsedPanel(el: Element): boolean {
+  const role = el.attribs['role'];
+  if (role === 'region' || role === 'tabpanel') return true;
+  const cls = el.attribs['class'];
+  return cls !== undefined && PANEL.test(cls);
+}
+
 /** Id of a React streaming SSR segment (`S:0`, `S:1a`). */
 const REACT_STREAMED = /^S:[0-9a-z]+$/i;
 
@@ -137,7 +151,7 @@ export function isHidden(el: Element): boolean {
   const a = el.attribs;
   // React streaming SSR sends suspended content in `<div hidden id="S:1">`, which its inline script shows at once
   if ('hidden' in a) return !REACT_STREAMED.test(a['id'] ?? '');
-  if (a['aria-hidden'] === 'true') return true;
+  if (a['aria-hidden'] === 'true' && !isCollapsedPanel(el)) return true;
   const cls = a['class'];
   if (cls !== undefined && SCREEN_READER_ONLY.test(cls)) return true;
   const style = a['style'];
