@@ -225,14 +225,15 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('secret paragraph');
   });
 
-  it('keeps collapsed accordion and tab panels (aria-hidden until opened), drops other aria-hidden text', () => {
+  it('keeps collapsed accordion and tab panels (aria-hidden or display:none until opened), drops other hidden text', () => {
     const { text } = extract(
       page(
-        `<main>${prose('faq', 3)}<div class="accordion"><button>How long does shipping take?</button><div role="region" aria-hidden="true"><p>Most orders ship within two days of ordering, from our own warehouse.</p></div><button>Can I return it?</button><div class="faq-answer" aria-hidden="true"><p>Returns are free within thirty days, in the original packaging.</p></div></div><div aria-hidden="true"><p>Decorative duplicate of the hero text, not read aloud by anyone.</p></div></main>`,
+        `<main>${prose('faq', 3)}<div class="accordion"><button>How long does shipping take?</button><div role="region" aria-hidden="true"><p>Most orders ship within two days of ordering, from our own warehouse.</p></div><button>Can I return it?</button><div class="faq-answer" aria-hidden="true"><p>Returns are free within thirty days, in the original packaging.</p></div></div><div role="tabpanel" style="display: none"><p>Specifications: stainless steel, twenty ounces, dishwasher safe.</p></div><div aria-hidden="true"><p>Decorative duplicate of the hero text, not read aloud by anyone.</p></div></main>`,
       ),
     );
     expect(text).toContain('Most orders ship within two days');
     expect(text).toContain('Returns are free within thirty days');
+    expect(text).toContain('Specifications: stainless steel');
     expect(text).not.toContain('Decorative duplicate');
   });
 

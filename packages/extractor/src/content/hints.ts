@@ -155,5 +155,5 @@ export function isHidden(el: Element): boolean {
   const cls = a['class'];
   if (cls !== undefined && SCREEN_READER_ONLY.test(cls)) return true;
   const style = a['style'];
-  return style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style);
+  return style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style) && !isCollapsedPanel(el);
 }
