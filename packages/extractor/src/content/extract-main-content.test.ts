@@ -79,11 +79,12 @@ describe('extractMainContent: articles', () => {
     ).join('');
     const { text } = extract(
       page(`<div class="intro">${prose('shoes', 2)}</div>`, {
-        after: `<div id="consent-sdk"><div role="dialog" aria-modal="true"><h3>Privacy preference center</h3>${purposes}</div></div>`,
+        after: `<div id="consent-sdk"><div role="dialog" aria-modal="true"><h3>Privacy preference center</h3>${purposes}</div></div><div class="push-popover">${purposes.replaceAll('Purpose', 'Prompt')}</div>`,
       }),
     );
     expect(text).toContain('shoes paragraph 2');
     expect(text).not.toContain('Purpose 3');
+    expect(text).not.toContain('Prompt 3');
   });
 
   it('drops a page footer of legal footnotes even when it holds most of the page text', () => {
@@ -228,12 +229,14 @@ describe('extractMainContent: articles', () => {
   it('keeps collapsed accordion and tab panels (aria-hidden or display:none until opened), drops other hidden text', () => {
     const { text } = extract(
       page(
-        `<main>${prose('faq', 3)}<div class="accordion"><button>How long does shipping take?</button><div role="region" aria-hidden="true"><p>Most orders ship within two days of ordering, from our own warehouse.</p></div><button>Can I return it?</button><div class="faq-answer" aria-hidden="true"><p>Returns are free within thirty days, in the original packaging.</p></div></div><div role="tabpanel" style="display: none"><p>Specifications: stainless steel, twenty ounces, dishwasher safe.</p></div><div aria-hidden="true"><p>Decorative duplicate of the hero text, not read aloud by anyone.</p></div></main>`,
+        `<main>${prose('faq', 3)}<div class="accordion"><button>How long does shipping take?</button><div role="region" aria-hidden="true"><p>Most orders ship within two days of ordering, from our own warehouse.</p></div><button>Can I return it?</button><div class="faq-answer" aria-hidden="true"><p>Returns are free within thirty days, in the original packaging.</p></div></div><div role="tabpanel" style="display: none"><p>Specifications: stainless steel, twenty ounces, dishwasher safe.</p></div><div role="tabpanel" hidden><p>Care: hand wash the lid, the cup itself is dishwasher safe.</p></div><div class="drawer-panel" hidden><p>Off-canvas drawer text that nobody sees until they open the menu.</p></div><div aria-hidden="true"><p>Decorative duplicate of the hero text, not read aloud by anyone.</p></div></main>`,
       ),
     );
     expect(text).toContain('Most orders ship within two days');
     expect(text).toContain('Returns are free within thirty days');
     expect(text).toContain('Specifications: stainless steel');
+    expect(text).toContain('Care: hand wash the lid');
+    expect(text).not.toContain('Off-canvas drawer');
     expect(text).not.toContain('Decorative duplicate');
   });
 

@@ -99,7 +99,8 @@ export function looksLikeChrome(el: Element): boolean {
 }
 
 /** Class/id words of overlays that are never the page's content, whatever their size (consent managers, modals). */
-const OVERLAY = /(?:^|[\s_-])(?:cookies?|consent|gdpr|cc-banner|onetrust|cookiebot|modal|popup|lightbox)(?:$|[\s_-])/i;
+const OVERLAY =
+  /(?:^|[\s_-])(?:cookies?|consent|gdpr|cc-banner|onetrust|cookiebot|modal|popup|popover|lightbox)(?:$|[\s_-])/i;
 
 /**
  * Whether the element is an overlay shown on top of the page (a dialog, `aria-modal`, a cookie consent manager, a
@@ -132,15 +133,18 @@ const SCREEN_READER_ONLY =
 /** Class words of disclosure widgets whose collapsed panels hold page text (FAQ answers, tabs). */
 const PANEL = /(?:^|[\s_-])(?:accordions?|collapse|collapsible|panel|tabpanel|tab-?content|faqs?|answer)(?:$|[\s_-])/i;
 
+/** The same without the bare `panel`, which also names off-canvas menus and drawers hidden with `hidden`. */
+const STRICT_PANEL = /(?:^|[\s_-])(?:accordions?|collapse|collapsible|tabpanel|tab-?content|faqs?|answer)(?:$|[\s_-])/i;
+
 /**
  * A collapsed accordion or tab panel: `aria-hidden` only until the reader opens it, and its text (FAQ answers,
  * specifications, code in other languages) is part of the page.
  */
-function isCollapsedPanel(el: Element): boolean {
+function isCollapsedPanel(el: Element, strict = false): boolean {
   const role = el.attribs['role'];
   if (role === 'region' || role === 'tabpanel') return true;
   const cls = el.attribs['class'];
-  return cls !== undefined && PANEL.test(cls);
+  return cls !== undefined && (strict ? STRICT_PANEL : PANEL).test(cls);
 }
 
 /** Id of a React streaming SSR segment (`S:0`, `S:1a`). */
@@ -150,7 +154,7 @@ const REACT_STREAMED = /^S:[0-9a-z]+$/i;
 export function isHidden(el: Element): boolean {
   const a = el.attribs;
   // React streaming SSR sends suspended content in `<div hidden id="S:1">`, which its inline script shows at once
-  if ('hidden' in a) return !REACT_STREAMED.test(a['id'] ?? '');
+  if ('hidden' in a) return !REACT_STREAMED.test(a['id'] ?? '') && !isCollapsedPanel(el, true);
   if (a['aria-hidden'] === 'true' && !isCollapsedPanel(el)) return true;
   const cls = a['class'];
   if (cls !== undefined && SCREEN_READER_ONLY.test(cls)) return true;
