@@ -100,6 +100,19 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Footnote 3');
   });
 
+  it('drops a navigation flyout with descriptions even when it holds most of the page text', () => {
+    const flyouts = Array.from(
+      { length: 10 },
+      (_, i) =>
+        `<li><h4>Category ${i}</h4><p>Guides, calculators and reviews to help you decide about category ${i}, written by our editors.</p><a href="/c/${i}">Explore all</a></li>`,
+    ).join('');
+    const { text } = extract(
+      `<html><body><header role="banner"><nav><ul>${flyouts}</ul></nav></header><main><h1>Rates</h1>${prose('rates', 2)}</main></body></html>`,
+    );
+    expect(text).toContain('rates paragraph 2');
+    expect(text).not.toContain('Category 3');
+  });
+
   it('keeps a link-only menu when nearly nothing else would remain', () => {
     const items = Array.from({ length: 30 }, (_, i) => `<li><a href="/c/${i}">Department number ${i}</a></li>`);
     const { text } = extract(`<html><body><nav><ul>${items.join('')}</ul></nav><p>Short.</p></body></html>`);

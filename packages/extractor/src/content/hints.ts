@@ -104,14 +104,15 @@ const OVERLAY =
 
 /**
  * Whether the element is an overlay shown on top of the page (a dialog, `aria-modal`, a cookie consent manager, a
- * modal) or the page footer (`<footer>`, `role="contentinfo"`). Their text (privacy policies, cookie purposes, legal
- * footnotes) is never the page's main content, however much of the page it is.
+ * modal), the page footer (`<footer>`, `role="contentinfo"`) or navigation (`<nav>`, `role="navigation"`). Their text
+ * (privacy policies, cookie purposes, legal footnotes, menu flyouts) is never the page's main content, however much of
+ * the page it is.
  */
 export function looksLikeOverlay(el: Element): boolean {
   const a = el.attribs;
   const role = a['role']?.toLowerCase();
   if (role === 'dialog' || role === 'alertdialog' || a['aria-modal'] === 'true') return true;
-  if (el.name === 'footer' || role === 'contentinfo') return true;
+  if (el.name === 'footer' || role === 'contentinfo' || el.name === 'nav' || role === 'navigation') return true;
   if (NEVER_CHROME.has(el.name)) return false;
   const names = classAndId(el);
   return names !== '' && OVERLAY.test(names) && !CONTENT.test(names);
