@@ -357,6 +357,18 @@ describe('extractMainContent: products and listings', () => {
       expect(text).not.toContain(dropped);
   });
 
+  it('drops customer reviews and the legal disclaimer under a short product description', () => {
+    const { text } = extract(
+      page(`<div class="product-page"><div class="product-main"><h1>Earbuds Pro</h1><p class="price">$199.00</p>
+        ${prose('earbuds', 4)}</div>
+        <div class="global-reviews-content"><h2>Top reviews</h2>${prose('review', 8)}</div>
+        <div class="common-bottom-disclaimer"><ol>${Array.from({ length: 6 }, (_, i) => `<li>Disclaimer ${i}: an account login may be required to use certain features, and results vary by region.</li>`).join('')}</ol></div></div>`),
+    );
+    expect(text).toContain('earbuds paragraph 4');
+    expect(text).not.toContain('review paragraph');
+    expect(text).not.toContain('Disclaimer 2');
+  });
+
   it('keeps every item of a listing of links, drops the filter sidebar', () => {
     const items = Array.from(
       { length: 12 },

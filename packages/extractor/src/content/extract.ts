@@ -21,6 +21,7 @@ import {
   looksLikeComments,
   looksLikeContent,
   looksLikeOverlay,
+  looksLikeReviews,
   looksLikePostChrome,
 } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
@@ -157,6 +158,9 @@ function textLength(root: ParentNode): number {
 
 const COMMENTS_MIN_REST = 2000;
 
+/** Customer reviews go with less text around them: a product page's description is often short. */
+const REVIEWS_MIN_REST = 500;
+
 /** Characters that must remain after removing link-only chrome that holds much of the page's text. */
 const MENU_MIN_REST = 200;
 
@@ -190,7 +194,8 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
       menuText += m.text;
     }
     // comments go when the page has a substantial text of its own besides them
-    if (looksLikeComments(el) && totalValue - m.prose >= COMMENTS_MIN_REST) {
+    const rest = totalValue - m.prose;
+    if (looksLikeComments(el) && rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST)) {
       doomed.push(el);
       if (!inMenu && !isMenu) removed += m.text;
       continue;

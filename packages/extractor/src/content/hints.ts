@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch';
+  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch|disclaimers?';
 
 /** Class/id words of page chrome (split on spaces, hyphens and underscores): removed unless holding most text. */
 const CHROME = new RegExp(`(?:^|[\\s_-])(?:${CHROME_WORDS})(?:$|[\\s_-])`, 'i');
@@ -27,6 +27,16 @@ const POST_CHROME =
 export function looksLikePostChrome(el: Element): boolean {
   const names = classAndId(el);
   return names !== '' && POST_CHROME.test(names);
+}
+
+/** Class/id words of a section of customer reviews (of a product or a service, never the page's own text). */
+const REVIEWS =
+  /(?:^|[\s_-])(?:reviews|review-?(?:list|section|container|widget|views)s?|product-?reviews|ratings-?reviews)(?:$|[\s_-])/i;
+
+/** Whether class or id name the element as a section of customer reviews. */
+export function looksLikeReviews(el: Element): boolean {
+  const names = classAndId(el);
+  return names !== '' && REVIEWS.test(names);
 }
 
 /** Whether class or id name the element as a comment section. */
