@@ -3,6 +3,7 @@ import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domh
 
 import { detachAll } from '../dom/walk.js';
 import type { Measure } from './measure.js';
+import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
 
 /** Headings that open a section of page furniture rather than content. */
@@ -64,6 +65,7 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
   }
+  dropTeaserGroups(container, measures, total, doomed);
   dropRepeats(container, measures, doomed);
   detachAll(doomed);
 }

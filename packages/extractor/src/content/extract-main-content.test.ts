@@ -389,6 +389,31 @@ describe('extractMainContent: products and listings', () => {
     expect(text).not.toContain('Filter by brand');
   });
 
+  it('drops a trailing grid of teaser cards after an article, keeps FAQ questions and listings of cards', () => {
+    const card = (i: number, href: string): string =>
+      `<div class="card"><h3><a href="${href}">Another story number ${i} worth reading</a></h3><span>Dec 19, 2025</span></div>`;
+    const faq = [1, 2, 3]
+      .map(
+        (i) =>
+          `<div><h3><a href="#">Question ${i} about the topic?</a></h3><p>Answer ${i}, in a full sentence.</p></div>`,
+      )
+      .join('');
+    const { text } = extract(
+      page(
+        `<article>${prose('story', 12)}<div class="faq">${faq}</div><div class="grid">${[1, 2, 3, 4].map((i) => card(i, `/s/${i}`)).join('')}</div></article>`,
+      ),
+    );
+    expect(text).toContain('story paragraph 12');
+    expect(text).toContain('Answer 2, in a full sentence.');
+    expect(text).not.toContain('Another story number 3');
+    const listing = extract(
+      page(
+        `<main><h1>Stories</h1><p>All our stories.</p><div class="grid">${Array.from({ length: 12 }, (_, i) => card(i, `/s/${i}`)).join('')}</div></main>`,
+      ),
+    );
+    expect(listing.text).toContain('Another story number 7');
+  });
+
   it('keeps a link-list page (an index of entries) rather than only its intro', () => {
     const entries = Array.from({ length: 40 }, (_, i) => `<li><a href="/wiki/L${i}">Language ${i}</a></li>`).join('');
     const { text } = extract(

@@ -1,0 +1,130 @@
+// Teaser grids inside an article: "more stories" cards, each a linked title with a date or an excerpt.
+import { isTag, type AnyNode, type Element } from 'domhandler';
+
+import type { Measure } from './measure.js';
+import { HEADING_TAGS } from './tags.js';
+
+/** Class words of a title element that is not a heading tag (`<div class="title"><a>`). */
+const TITLE_CLASS = /(?:^|[\s_-])(?:title|headline)(?:$|[\s_-])/i;
+
+/** A teaser card holds at most this many characters: a title, a date, a line of excerpt. */
+const MAX_TEASER = 600;
+/** At least this many sibling cards make a grid. */
+const MIN_TEASERS = 3;
+/** The cards must be most of their parent's text... */
+const TEASER_SHARE = 0.6;
+/** ...and the grid a minor part of the container, so a listing page (all cards) stays whole. */
+const MAX_GRID_SHARE = 0.4;
+
+/** Grids that start before this share of the container's text are part of the page (service cards, a menu). */
+const MIN_POSITION = 0.5;
+
+/** Prose value the container must hold outside the grids (an article, not a listing of sections). */
+const MIN_OTHER_PROSE = 1500;
+
+/**
+ * Drops groups of three or more sibling teaser cards (each holding exactly one linked title: a heading or a
+ * `title` element whose text is a link) that are a minor part of the container: related-post grids and "more
+ * stories" rows after an article. Listings, where the cards are the content, keep them.
+ */
+export function dropTeaserGroups(
+  container: Element,
+  measures: Map<Element, Measure>,
+  total: number,
+  doomed: Set<AnyNode>,
+): void {
+  const titles = countLinkedTitles(container, measures);
+  const groups: Element[] = [];
+  let groupText = 0;
+  let groupProse = 0;
+  // characters of the container before the element being visited (the walk is in document order)
+  let before = 0;
+  const stack: Element[] = [container];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const m = measures.get(el);
+    if (!m) continue;
+    if (doomed.has(el)) {
+      before += m.text;
+      continue;
+    }
+    if (
+      el !== container &&
+      before >= MIN_POSITION * total &&
+      (titles.get(el) ?? 0) >= MIN_TEASERS &&
+      m.text < MAX_GRID_SHARE * total
+    ) {
+      let cards = 0;
+      let cardText = 0;
+      for (const c of el.children) {
+        if (!isTag(c) || titles.get(c) !== 1) continue;
+        const t = measures.get(c)?.text ?? 0;
+        if (t > MAX_TEASER) continue;
+        cards++;
+        cardText += t;
+      }
+      if (cards >= MIN_TEASERS && cardText >= TEASER_SHARE * m.text) {
+        groups.push(el);
+        groupText += m.text;
+        groupProse += m.prose;
+        before += m.text;
+        continue;
+      }
+    }
+    before += m.own;
+    const c = el.children;
+    for (let i = c.length - 1; i >= 0; i--) {
+      const n = c[i]!;
+      if (isTag(n)) stack.push(n);
+    }
+  }
+  // all the grids together are a minor part, beside an article's worth of prose: otherwise the page is a listing
+  const prose = measures.get(container)?.prose ?? 0;
+  if (groups.length === 0 || groupText >= MAX_GRID_SHARE * total || prose - groupProse < MIN_OTHER_PROSE) return;
+  for (const g of groups) doomed.add(g);
+}
+
+/** For every element under `root`: how many linked titles it holds (a linked title counts once, not its parts). */
+function countLinkedTitles(root: Element, measures: Map<Element, Measure>): Map<Element, number> {
+  const counts = new Map<Element, number>();
+  // iterative post-order: children are counted before their parent
+  const stack: [Element, boolean][] = [[root, false]];
+  while (stack.length) {
+    const [el, done] = stack.pop()!;
+    if (!done) {
+      stack.push([el, true]);
+      for (const c of el.children) if (isTag(c)) stack.push([c, false]);
+      continue;
+    }
+    if (isLinkedTitle(el, measures)) {
+      counts.set(el, 1);
+      continue;
+    }
+    let n = 0;
+    for (const c of el.children) if (isTag(c)) n += counts.get(c) ?? 0;
+    if (n > 0) counts.set(el, n);
+  }
+  return counts;
+}
+
+function isLinkedTitle(el: Element, measures: Map<Element, Measure>): boolean {
+  if (!HEADING_TAGS.has(el.name) && !TITLE_CLASS.test(el.attribs['class'] ?? '')) return false;
+  const m = measures.get(el);
+  return m !== undefined && m.text >= 10 && m.link >= 0.8 * m.text && linksAway(el);
+}
+
+/** Whether the title links to another page (an FAQ question toggling its answer links to `#`). */
+function linksAway(title: Element): boolean {
+  const stack: AnyNode[] = [...title.children];
+  if (title.name === 'a') stack.push(title);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!isTag(n)) continue;
+    if (n.name === 'a') {
+      const href = n.attribs['href']?.trim() ?? '';
+      return href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href) && !/#$/.test(href);
+    }
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
+}
