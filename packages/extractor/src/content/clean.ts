@@ -41,6 +41,9 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const doomed = new Set<AnyNode>();
+  // lists of short links are furniture (tables of contents, tag clouds) unless together they are the page (an index)
+  const linkLists: Element[] = [];
+  let linkListText = 0;
   const stack: Element[] = [];
   for (const c of container.children) if (isTag(c)) stack.push(c);
   while (stack.length) {
@@ -57,6 +60,11 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
       doomed.add(el);
       continue;
     }
+    if (isLinkList(el, m, total)) {
+      linkLists.push(el);
+      linkListText += m.text;
+      continue;
+    }
     const level = headingLevel(el);
     if (level > 0 && m.text < 60 && FURNITURE_HEADING.test(textOf(el))) {
       doomed.add(el);
@@ -65,6 +73,7 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
   }
+  if (linkListText < LINK_LISTS_MAX_SHARE * total) for (const l of linkLists) doomed.add(l);
   dropTeaserGroups(container, measures, total, doomed);
   dropRepeats(container, measures, doomed);
   detachAll(doomed);
@@ -170,7 +179,14 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (el.name === 'form') return m.value < 200;
   if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
-  // a list of short links (table of contents, tag cloud, "more" links) that is not the bulk of the container
+  return false;
+}
+
+/** Share of the container above which its lists of short links are its content (an index, a category page). */
+const LINK_LISTS_MAX_SHARE = 0.5;
+
+/** A list of short links (table of contents, tag cloud, "more" links) that is not the bulk of the container. */
+function isLinkList(el: Element, m: Measure, total: number): boolean {
   if (m.link >= 0.7 * m.text && m.text < 0.3 * total && (el.name === 'ul' || el.name === 'ol' || el.name === 'div')) {
     const links = countLinks(el);
     return links >= 3 && m.link / links < 30;

@@ -414,6 +414,21 @@ describe('extractMainContent: products and listings', () => {
     expect(listing.text).toContain('Another story number 7');
   });
 
+  it('drops a short link list inside an article, keeps an index made of many short link lists', () => {
+    const links = (letter: string, n: number): string =>
+      `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/w/${letter}${i}">${letter}-lang ${i}</a></li>`).join('')}</ul>`;
+    const article = extract(page(`<article>${prose('essay', 6)}<div class="tags">${links('tag', 4)}</div></article>`));
+    expect(article.text).toContain('essay paragraph 6');
+    expect(article.text).not.toContain('tag-lang 2');
+    const index = extract(
+      page(
+        `<main><h1>List of languages</h1><p>This is an index to notable languages, in current or historical use.</p>${['A', 'B', 'C', 'D', 'E'].map((l) => `<h2>${l}</h2>${links(l, 8)}`).join('')}</main>`,
+      ),
+    );
+    expect(index.text).toContain('C-lang 5');
+    expect(index.text).toContain('E-lang 7');
+  });
+
   it('keeps a link-list page (an index of entries) rather than only its intro', () => {
     const entries = Array.from({ length: 40 }, (_, i) => `<li><a href="/wiki/L${i}">Language ${i}</a></li>`).join('');
     const { text } = extract(
