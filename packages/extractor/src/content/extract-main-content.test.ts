@@ -242,13 +242,14 @@ describe('extractMainContent: articles', () => {
   it('keeps collapsed accordion and tab panels (aria-hidden or display:none until opened), drops other hidden text', () => {
     const { text } = extract(
       page(
-        `<main>${prose('faq', 3)}<div class="accordion"><button>How long does shipping take?</button><div role="region" aria-hidden="true"><p>Most orders ship within two days of ordering, from our own warehouse.</p></div><button>Can I return it?</button><div class="faq-answer" aria-hidden="true"><p>Returns are free within thirty days, in the original packaging.</p></div></div><div role="tabpanel" style="display: none"><p>Specifications: stainless steel, twenty ounces, dishwasher safe.</p></div><div role="tabpanel" hidden><p>Care: hand wash the lid, the cup itself is dishwasher safe.</p></div><div class="drawer-panel" hidden><p>Off-canvas drawer text that nobody sees until they open the menu.</p></div><div aria-hidden="true"><p>Decorative duplicate of the hero text, not read aloud by anyone.</p></div></main>`,
+        `<main>${prose('faq', 3)}<div class="accordion"><button>How long does shipping take?</button><div role="region" aria-hidden="true"><p>Most orders ship within two days of ordering, from our own warehouse.</p></div><button>Can I return it?</button><div class="faq-answer" aria-hidden="true"><p>Returns are free within thirty days, in the original packaging.</p></div></div><div role="tabpanel" style="display: none"><p>Specifications: stainless steel, twenty ounces, dishwasher safe.</p></div><div role="tabpanel" hidden><p>Care: hand wash the lid, the cup itself is dishwasher safe.</p></div><div class="a-expander-content" style="display:none"><p>Editorial review: a clear and practical guide to the subject.</p></div><div class="drawer-panel" hidden><p>Off-canvas drawer text that nobody sees until they open the menu.</p></div><div aria-hidden="true"><p>Decorative duplicate of the hero text, not read aloud by anyone.</p></div></main>`,
       ),
     );
     expect(text).toContain('Most orders ship within two days');
     expect(text).toContain('Returns are free within thirty days');
     expect(text).toContain('Specifications: stainless steel');
     expect(text).toContain('Care: hand wash the lid');
+    expect(text).toContain('Editorial review: a clear');
     expect(text).not.toContain('Off-canvas drawer');
     expect(text).not.toContain('Decorative duplicate');
   });

@@ -142,7 +142,8 @@ const SCREEN_READER_ONLY =
   /(?:^|\s)(?:sr-only|u-sronly|visually-?hidden|visuallyhidden|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text)(?:$|\s)/i;
 
 /** Class words of disclosure widgets whose collapsed panels hold page text (FAQ answers, tabs). */
-const PANEL = /(?:^|[\s_-])(?:accordions?|collapse|collapsible|panel|tabpanel|tab-?content|faqs?|answer)(?:$|[\s_-])/i;
+const PANEL =
+  /(?:^|[\s_-])(?:accordions?|collapse|collapsible|panel|tabpanel|tab-?content|faqs?|answer|expander|expandable)(?:$|[\s_-])/i;
 
 /** The same without the bare `panel`, which also names off-canvas menus and drawers hidden with `hidden`. */
 const STRICT_PANEL = /(?:^|[\s_-])(?:accordions?|collapse|collapsible|tabpanel|tab-?content|faqs?|answer)(?:$|[\s_-])/i;
