@@ -108,7 +108,8 @@ const NEVER_REPEAT: ReadonlySet<string> = new Set([
 
 /**
  * Drops paragraphs and headings that repeat an earlier one word for word, and wrappers of several blocks that
- * repeat an earlier wrapper (quotes, list items and table rows excepted).
+ * repeat an earlier wrapper (lists, tables, quotes and code excepted). A paragraph inside a quote that repeats an
+ * earlier one is a reply quoting an earlier post: it goes too.
  */
 function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): void {
   const seen = new Set<string>();
@@ -117,7 +118,7 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
   const stack: Element[] = [container];
   while (stack.length) {
     const el = stack.pop()!;
-    if (doomed.has(el) || el.name === 'blockquote') continue;
+    if (doomed.has(el)) continue;
     if (REPEATABLE.has(el.name)) {
       const text = textOf(el);
       if (text.length >= MIN_REPEAT) {

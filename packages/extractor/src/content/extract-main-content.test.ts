@@ -185,15 +185,16 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Advertisement');
   });
 
-  it('keeps one copy of a paragraph or heading rendered twice (mobile and desktop), but keeps quotes', () => {
+  it('keeps one copy of a paragraph or heading rendered twice (mobile and desktop) or quoted by a later reply', () => {
     const copy = `<h2>Stoneware mug, hand thrown</h2><p>A heavy mug that keeps coffee warm for a long time, glazed by hand.</p>`;
     const { text } = extract(
       page(
-        `<main><div class="mobile">${copy}</div><div class="desktop">${copy}</div>${prose('mug', 2)}<blockquote><p>A heavy mug that keeps coffee warm for a long time, glazed by hand.</p></blockquote></main>`,
+        `<main><div class="mobile">${copy}</div><div class="desktop">${copy}</div>${prose('mug', 2)}<blockquote><p>A heavy mug that keeps coffee warm for a long time, glazed by hand.</p><p>A quoted line that appears only here, in the reply.</p></blockquote></main>`,
       ),
     );
     expect(text.split('Stoneware mug, hand thrown').length - 1).toBe(1);
-    expect(text.split('glazed by hand').length - 1).toBe(2);
+    expect(text.split('glazed by hand').length - 1).toBe(1);
+    expect(text).toContain('appears only here');
     expect(text).toContain('mug paragraph 2');
   });
 
