@@ -10,6 +10,14 @@ import { HEADING_TAGS } from './tags.js';
 const FURNITURE_HEADING =
   /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|recommended|more (?:from|stories|articles|posts|news|like this|to (?:read|discover|explore))|read (?:more|next)|popular\b|trending|latest (?:news|posts|articles|stories)|most (?:read|popular|viewed)|further reading|keep reading|share (?:this|on)|follow us|about the authors?|newsletter|subscribe|sign up|leave a (?:comment|reply)|comments?\b|\d+ comments?|table of contents|contents$|in this article|on this page|tags?:?$|categories:?$|(?:people|customers|shoppers|guests|others)(?: like you)?(?: who (?:viewed|bought)[\w ]*)? also (?:viewed|bought|liked|purchased)|frequently bought together|similar (?:items|products)|(?:complete|shop) the look|recently viewed)/i;
 
+/** Furniture headings recognised by a phrase anywhere in them ("Other posts you may enjoy", "Join our newsletter"). */
+const FURNITURE_HEADING_PHRASE =
+  /(?:\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^(?:good |more |other )?(?:articles|posts|stories) to read\b)/i;
+
+function isFurnitureHeading(text: string): boolean {
+  return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text);
+}
+
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
   /^(?:advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?: content)?(?:\.\.\.|…)?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to expand\.*|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial)[.!:]?$/i;
@@ -66,7 +74,7 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
       continue;
     }
     const level = headingLevel(el);
-    if (level > 0 && m.text < 60 && FURNITURE_HEADING.test(textOf(el))) {
+    if (level > 0 && m.text < 60 && isFurnitureHeading(textOf(el))) {
       doomed.add(el);
       dropSection(el, level, measures, total, doomed);
       continue;

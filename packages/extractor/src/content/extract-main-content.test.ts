@@ -255,6 +255,17 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Decorative duplicate');
   });
 
+  it('drops sections under furniture headings recognised by a phrase ("Other posts you may enjoy", "Written by")', () => {
+    const { text } = extract(
+      page(
+        `<article>${prose('bread', 6)}<h2>Other Posts You May Enjoy</h2><p>Sourdough starter basics, step by step.</p><h3>Written by Jo Baker</h3><p>Jo bakes bread every single morning, since 2009.</p></article>`,
+      ),
+    );
+    expect(text).toContain('bread paragraph 6');
+    expect(text).not.toContain('Sourdough starter basics');
+    expect(text).not.toContain('Jo bakes bread');
+  });
+
   it('drops screen-reader-only text (sr-only, visually-hidden)', () => {
     const { text } = extract(
       page(
