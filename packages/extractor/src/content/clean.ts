@@ -127,7 +127,10 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
   while (stack.length) {
     const el = stack.pop()!;
     if (doomed.has(el)) continue;
-    if (REPEATABLE.has(el.name)) {
+    const m0 = measures.get(el);
+    // a div holding only inline text is a paragraph by another name
+    const leafDiv = el.name === 'div' && m0 !== undefined && m0.text > 0 && m0.own === m0.text;
+    if (REPEATABLE.has(el.name) || leafDiv) {
       const text = textOf(el);
       if (text.length >= MIN_REPEAT) {
         // the outermost block speaks for its text: a paragraph inside an item is not a repeat of the item

@@ -198,6 +198,19 @@ describe('extractMainContent: articles', () => {
     expect(text).toContain('mug paragraph 2');
   });
 
+  it('treats a div holding only text as a paragraph when dropping repeats (a reply quoting a post)', () => {
+    const post = (author: string, body: string): string =>
+      `<article class="message"><h4>${author}</h4><div class="bbWrapper">${body}</div></article>`;
+    const first = 'The left port is for the fan hub, you can see it in the wiring diagram of the manual.';
+    const { text } = extract(
+      page(
+        `<div class="thread">${post('Ann', first)}${post('Bob', `<blockquote><div>${first}</div></blockquote>Thanks, that explains the second connector as well.`)}${post('Cy', 'Same question here, and the answer helped me too, thanks.')}</div>`,
+      ),
+    );
+    expect(text.split('wiring diagram').length - 1).toBe(1);
+    expect(text).toContain('explains the second connector');
+  });
+
   it('keeps one copy of a product block rendered twice, but keeps repeated list items and code samples', () => {
     const block = `<div class="summary"><h1>Tumbler</h1><span>Wishlist</span><div>With slider lid</div><div>$35.00</div><div>Free customization with purchase, engraved in our own workshop.</div></div>`;
     const tier = (name: string): string =>
