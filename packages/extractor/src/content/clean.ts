@@ -90,6 +90,8 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
 /** Blocks whose exact repetition later in the container is a copy (mobile and desktop renderings, sticky bars). */
 const REPEATABLE: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const MIN_REPEAT = 25;
+/** A quote of part of an earlier block goes when it holds this many characters. */
+const MIN_QUOTED = 40;
 
 /** Wrappers whose repetition is a copy only when they hold this many characters (a product block rendered twice). */
 const MIN_REPEAT_GROUP = 80;
@@ -123,19 +125,25 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
   const seen = new Set<string>();
   // wrappers are compared by their measure first, by their text only when the measures collide
   const groups = new Map<string, Element[]>();
-  const stack: Element[] = [container];
+  // the text of every block seen outside quotes, to find quotes of part of an earlier post
+  let earlier = '';
+  const stack: [Element, boolean][] = [[container, false]];
   while (stack.length) {
-    const el = stack.pop()!;
+    const [el, inQuote] = stack.pop()!;
     if (doomed.has(el)) continue;
     const m0 = measures.get(el);
-    // a div holding only inline text is a paragraph by another name
-    const leafDiv = el.name === 'div' && m0 !== undefined && m0.text > 0 && m0.own === m0.text;
-    if (REPEATABLE.has(el.name) || leafDiv) {
+    // a div (or a quote) holding only inline text is a paragraph by another name
+    const leaf = m0 !== undefined && m0.text > 0 && m0.own === m0.text;
+    const quoted = inQuote || el.name === 'blockquote';
+    if (REPEATABLE.has(el.name) || (leaf && (el.name === 'div' || el.name === 'blockquote'))) {
       const text = textOf(el);
       if (text.length >= MIN_REPEAT) {
         // the outermost block speaks for its text: a paragraph inside an item is not a repeat of the item
-        if (seen.has(text)) doomed.add(el);
-        else seen.add(text);
+        if (seen.has(text) || (quoted && text.length >= MIN_QUOTED && earlier.includes(text))) doomed.add(el);
+        else {
+          seen.add(text);
+          if (!quoted) earlier += `${text}\n`;
+        }
         continue;
       }
     } else if (el !== container && !NEVER_REPEAT.has(el.name)) {
@@ -148,7 +156,7 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
     const c = el.children;
     for (let i = c.length - 1; i >= 0; i--) {
       const n = c[i]!;
-      if (isTag(n)) stack.push(n);
+      if (isTag(n)) stack.push([n, quoted]);
     }
   }
 }

@@ -198,7 +198,7 @@ describe('extractMainContent: articles', () => {
     expect(text).toContain('mug paragraph 2');
   });
 
-  it('treats a div holding only text as a paragraph when dropping repeats (a reply quoting a post)', () => {
+  it('treats a div holding only text as a paragraph when dropping repeats, and quotes of part of a post', () => {
     const post = (author: string, body: string): string =>
       `<article class="message"><h4>${author}</h4><div class="bbWrapper">${body}</div></article>`;
     const first = 'The left port is for the fan hub, you can see it in the wiring diagram of the manual.';
@@ -209,6 +209,14 @@ describe('extractMainContent: articles', () => {
     );
     expect(text.split('wiring diagram').length - 1).toBe(1);
     expect(text).toContain('explains the second connector');
+    // a quote of part of an earlier post goes too
+    const partial = extract(
+      page(
+        `<div class="thread">${post('Ann', `${first} Also check the firmware version before you start.`)}${post('Bob', `<blockquote>${first}</blockquote>Thanks, that explains the second connector as well.`)}${post('Cy', 'Same question here, and the answer helped me too, thanks.')}</div>`,
+      ),
+    );
+    expect(partial.text.split('wiring diagram').length - 1).toBe(1);
+    expect(partial.text).toContain('check the firmware version');
   });
 
   it('keeps one copy of a product block rendered twice, but keeps repeated list items and code samples', () => {
