@@ -1,7 +1,7 @@
 // Cleaning inside the chosen container: sections of related links, link lists, calls to action, forms.
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-import { detachAll } from '../dom/walk.js';
+import { contains, detachAll, elements } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
@@ -131,9 +131,9 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
   while (stack.length) {
     const [el, inQuote] = stack.pop()!;
     if (doomed.has(el)) continue;
-    const m0 = measures.get(el);
+    const m = measures.get(el);
     // a div (or a quote) holding only inline text is a paragraph by another name
-    const leaf = m0 !== undefined && m0.text > 0 && m0.own === m0.text;
+    const leaf = m !== undefined && m.text > 0 && m.own === m.text;
     const quoted = inQuote || el.name === 'blockquote';
     if (REPEATABLE.has(el.name) || (leaf && (el.name === 'div' || el.name === 'blockquote'))) {
       const text = textOf(el);
@@ -147,7 +147,6 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
         continue;
       }
     } else if (el !== container && !NEVER_REPEAT.has(el.name)) {
-      const m = measures.get(el);
       if (m && m.text >= MIN_REPEAT_GROUP && m.blocks >= 2 && isRepeatGroup(el, m, groups)) {
         doomed.add(el);
         continue;
@@ -178,18 +177,7 @@ function isRepeatGroup(el: Element, m: Measure, groups: Map<string, Element[]>):
 }
 
 function hasTag(root: Element, name: string): boolean {
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (!isTag(n)) continue;
-    if (n.name === name) return true;
-    for (const c of n.children) stack.push(c);
-  }
-  return false;
-}
-
-function contains(ancestor: Element, node: AnyNode): boolean {
-  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+  for (const el of elements(root)) if (el.name === name) return true;
   return false;
 }
 

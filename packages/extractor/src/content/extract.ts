@@ -13,7 +13,7 @@ import {
 } from 'domhandler';
 
 import { parseHtml } from '../dom/parse.js';
-import { detachAll } from '../dom/walk.js';
+import { contains, detachAll, relink } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
 import {
   isHidden,
@@ -65,20 +65,8 @@ function adoptStrayContent(document: Document, body: ParentNode): void {
   if (top.parent !== document) return;
   for (let n = top.next; n; n = n.next) if (isTag(n) || isText(n)) stray.push(n);
   if (stray.length === 0) return;
-  for (const n of stray) {
-    const p = n.parent;
-    if (p) p.children.splice(p.children.indexOf(n), 1);
-  }
-  body.next = null;
-  top.next = null;
-  for (const n of stray) {
-    const last = body.children[body.children.length - 1] ?? null;
-    if (last) last.next = n;
-    n.prev = last;
-    n.next = null;
-    n.parent = body;
-    body.children.push(n);
-  }
+  detachAll(stray);
+  relink(body, [...body.children, ...stray]);
 }
 
 /** Removes comments, invisible elements and elements that never hold readable text. */
@@ -224,11 +212,6 @@ function findMain(root: ParentNode): Element | null {
     for (const c of node.children) stack.push(c);
   }
   return found;
-}
-
-function contains(ancestor: ParentNode, node: AnyNode): boolean {
-  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
-  return false;
 }
 
 function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {

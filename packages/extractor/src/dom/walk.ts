@@ -11,6 +11,12 @@ export function* elements(root: ParentNode): Generator<Element> {
   }
 }
 
+/** Whether `ancestor` is a proper ancestor of `node`. */
+export function contains(ancestor: ParentNode, node: AnyNode): boolean {
+  for (let p = node.parent; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
 /** Detaches a node from its parent. */
 export function detach(node: AnyNode): void {
   const parent = node.parent;
