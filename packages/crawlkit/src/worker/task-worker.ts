@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { JobRecord, Task, TaskInput, TaskStore } from '@crawlkit/cache';
+import type { JobRecord, Task, TaskInput } from '@crawlkit/cache';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
@@ -10,7 +10,6 @@ import type { JobPlanner, TaskMeta } from '../jobs/runner.js';
 import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
 import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
-import { queueingStore } from './queueing-store.js';
 
 const RETRY_STATUSES = new Set([429, 503]);
 const MAX_RETRIES = 3;
@@ -88,8 +87,6 @@ export interface CrawlkitWorker {
 export class TaskWorker implements CrawlkitWorker {
   readonly id = randomUUID();
   readonly #deps: TaskWorkerDeps;
-  /** Tasks as the worker adds them: written to the store and put on the queue at once. */
-  readonly #tasks: TaskStore;
   readonly #jobs = new Map<string, Promise<JobState | undefined>>();
   readonly #sweepIntervalMs: number;
   readonly #concurrency: number;
@@ -102,7 +99,6 @@ export class TaskWorker implements CrawlkitWorker {
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
     this.#deps = deps;
-    this.#tasks = queueingStore(deps.connection.store, deps.connection.queue).tasks;
     this.#concurrency = options.concurrency ?? deps.ctx.options.concurrency;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
   }
@@ -207,7 +203,8 @@ export class TaskWorker implements CrawlkitWorker {
     };
     const links = outcome.success ? (outcome.links ?? []) : [];
     const after = await planner.afterPage(task, outcome, links);
-    if (after.tasks.length) await this.#tasks.add(job.id, after.tasks, limitOf(planner));
+    // The engine's store in distributed mode is the queueing store: what it adds goes on the queue at once.
+    if (after.tasks.length) await ctx.store.tasks.add(job.id, after.tasks, limitOf(planner));
 
     if (after.discard) {
       await store.tasks.complete(job.id, { key: task.key, credits: 0 });
@@ -345,7 +342,7 @@ export class TaskWorker implements CrawlkitWorker {
     const prepared = (async () => {
       const discover = await connection.coordination.tryLock(`discover:${job.id}`, this.id, DISCOVERY_CLAIM_MS);
       const seeds = await planner.prepare(new AbortController().signal, { discover });
-      if (seeds.length) await this.#tasks.add(job.id, seeds, limitOf(planner));
+      if (seeds.length) await this.#deps.ctx.store.tasks.add(job.id, seeds, limitOf(planner));
     })();
     // A failed preparation (robots, sitemaps unreachable) leaves the crawl to its links, as in-process.
     prepared.catch((error: unknown) => this.#deps.internalError(job.id, error));
