@@ -11,7 +11,7 @@ export default defineConfig({
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor': src('extractor'),
       '@crawlkit/frontier': src('frontier'),
-      '@crawlkit/cache': src('cache'),
+      '@crawlkit/store': src('store'),
       '@crawlkit/redis': src('redis'),
       crawlkit: src('crawlkit'),
     },

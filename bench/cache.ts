@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { createSqliteStore } from '@crawlkit/cache';
+import { createSqliteStore } from '@crawlkit/store';
 import { Crawlkit } from 'crawlkit';
 
 import { generatedPage } from './lib/generated-site.ts';

@@ -1,7 +1,7 @@
 /**
- * Store benchmark: `pnpm --filter @crawlkit/cache build && pnpm exec node bench/store.ts`
+ * Store benchmark: `pnpm --filter @crawlkit/store build && pnpm exec node bench/store.ts`
  *
- * Measures @crawlkit/cache beside raw baselines taken in the same run:
+ * Measures @crawlkit/store beside raw baselines taken in the same run:
  * - `pages.get` hit latency: hot tier, hot tier after another connection committed (re-validation), disk (hot tier
  *   off), memory store; against a raw `node:sqlite` SELECT of the same row and a raw `Map.get`.
  * - `tasks.add` of 10,000 tasks in one call; against a raw 10,000-row INSERT in one transaction.
@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { createMemoryStore, createSqliteStore, type Store } from '@crawlkit/cache';
+import { createMemoryStore, createSqliteStore, type Store } from '@crawlkit/store';
 
 import { finish, isQuick } from './lib/report.ts';
 
@@ -204,7 +204,7 @@ rmSync(root, { recursive: true, force: true });
 
 finish({
   name: 'store',
-  title: `@crawlkit/cache store operations beside raw node:sqlite and Map (page value ${value.length.toLocaleString('en')} bytes)`,
+  title: `@crawlkit/store store operations beside raw node:sqlite and Map (page value ${value.length.toLocaleString('en')} bytes)`,
   quick,
   rows: rows.map((r) => ({ measure: r.name, median: r.median, p95: r.p95, note: r.note })),
   notes: [

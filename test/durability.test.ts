@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import { DatabaseSync } from 'node:sqlite';
 
-import { createSqliteStore } from '@crawlkit/cache';
+import { createSqliteStore } from '@crawlkit/store';
 import { Crawlkit, type Document, type JobStatusResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

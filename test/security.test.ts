@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { createMemoryStore, type Store } from '@crawlkit/cache';
+import { createMemoryStore, type Store } from '@crawlkit/store';
 import { Crawlkit, type ErrorResponse } from 'crawlkit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

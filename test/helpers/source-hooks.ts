@@ -14,7 +14,7 @@ const WORKSPACE: Record<string, string> = {
   '@crawlkit/actions': 'actions',
   '@crawlkit/extractor': 'extractor',
   '@crawlkit/frontier': 'frontier',
-  '@crawlkit/cache': 'cache',
+  '@crawlkit/store': 'store',
 };
 
 registerHooks({

@@ -1,4 +1,4 @@
-import type { Store } from '@crawlkit/cache';
+import type { Store } from '@crawlkit/store';
 import type { Fetcher, HttpEngine } from '@crawlkit/fetcher';
 
 import type { LlmService } from './llm/llm-service.js';

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 
-import { createMemoryStore, createSqliteStore, type JobKind, type Store } from '@crawlkit/cache';
+import { createMemoryStore, createSqliteStore, type JobKind, type Store } from '@crawlkit/store';
 import { Fetcher, STRICT_URL_POLICY, redactUrl, type FetcherOptions, type UrlPolicy } from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
 import PQueue from 'p-queue';

@@ -1,4 +1,4 @@
-import type { JobKind } from '@crawlkit/cache';
+import type { JobKind } from '@crawlkit/store';
 
 import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
 

@@ -1,4 +1,4 @@
-import type { Store } from '@crawlkit/cache';
+import type { Store } from '@crawlkit/store';
 import type { FetcherOptions, HttpEngineOptions, UrlPolicy } from '@crawlkit/fetcher';
 import type { LanguageModel } from 'ai';
 

@@ -1,4 +1,4 @@
-import type { Store } from '@crawlkit/cache';
+import type { Store } from '@crawlkit/store';
 import { Redis } from 'ioredis';
 
 import { RedisCoordination } from './coordination.js';

@@ -1,4 +1,4 @@
-import type { TaskInput, TaskState } from '@crawlkit/cache';
+import type { TaskInput, TaskState } from '@crawlkit/store';
 
 import { parseTaskInput } from './store/redis-jobs.js';
 import type { ScriptRunner } from './store/scripts-runner.js';

@@ -1,4 +1,4 @@
-import { StoreError } from '@crawlkit/cache';
+import { StoreError } from '@crawlkit/store';
 
 /** Stable codes of the errors `@crawlkit/redis` throws besides the store's own (`STORE_*`). */
 export type RedisBackendErrorCode = 'REDIS_INVALID_OPTION' | 'REDIS_UNAVAILABLE';

@@ -1,4 +1,4 @@
-import type { JobKind } from '@crawlkit/cache';
+import type { JobKind } from '@crawlkit/store';
 
 import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';

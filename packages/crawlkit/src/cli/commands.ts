@@ -1,4 +1,4 @@
-import type { JobKind } from '@crawlkit/cache';
+import type { JobKind } from '@crawlkit/store';
 import type { Command } from 'commander';
 
 import type { BatchScrapeRequestInput, CrawlRequestInput, MapRequestInput } from '../v2/jobs.js';

@@ -1,4 +1,4 @@
-import type { JobKind } from '@crawlkit/cache';
+import type { JobKind } from '@crawlkit/store';
 
 import type { CrawlkitEvents } from '../events.js';
 import type { CrawlErrorsResponse, ErrorResponse, JobStatusResponse } from '../v2/types.js';

@@ -1,4 +1,4 @@
-import type { JobRecord, Store, TaskInput } from '@crawlkit/cache';
+import type { JobRecord, Store, TaskInput } from '@crawlkit/store';
 
 import type { PageScrapeRequest } from '../scrape/scrape-page.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';

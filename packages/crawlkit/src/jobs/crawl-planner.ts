@@ -1,4 +1,4 @@
-import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/cache';
+import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import {
   createCrawlRules,
   discoverSitemapUrls,

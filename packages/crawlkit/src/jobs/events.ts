@@ -1,4 +1,4 @@
-import type { JobRecord } from '@crawlkit/cache';
+import type { JobRecord } from '@crawlkit/store';
 
 import type { Document } from '../v2/types.js';
 

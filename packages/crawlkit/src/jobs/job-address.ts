@@ -1,4 +1,4 @@
-import type { JobKind } from '@crawlkit/cache';
+import type { JobKind } from '@crawlkit/store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SCHEME = 'crawlkit:';

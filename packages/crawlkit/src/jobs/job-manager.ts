@@ -1,4 +1,4 @@
-import type { Delivery, JobKind, JobRecord, Store, TaskInput } from '@crawlkit/cache';
+import type { Delivery, JobKind, JobRecord, Store, TaskInput } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 import { v7 as uuidv7 } from 'uuid';
 

@@ -1,4 +1,4 @@
-import type { JobRecord, Store } from '@crawlkit/cache';
+import type { JobRecord, Store } from '@crawlkit/store';
 
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { CrawlErrorsResponse, Document, JobStatusResponse } from '../v2/types.js';

@@ -1,4 +1,4 @@
-import type { Delivery, Store } from '@crawlkit/cache';
+import type { Delivery, Store } from '@crawlkit/store';
 
 import type { StoredDelivery } from './payload.js';
 import { deliveryHeaders } from './signature.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { isStoreError, type Delivery, type JobRecord, type Store } from '@crawlkit/cache';
+import { isStoreError, type Delivery, type JobRecord, type Store } from '@crawlkit/store';
 import { v5 as uuidv5 } from 'uuid';
 
 import type { Webhook } from '../v2/jobs.js';

@@ -1,4 +1,4 @@
-import type { JobKind } from '@crawlkit/cache';
+import type { JobKind } from '@crawlkit/store';
 
 import type { Webhook } from '../v2/jobs.js';
 import type { Document, WebhookEventType, WebhookPayload } from '../v2/types.js';

@@ -1,4 +1,4 @@
-import type { Store, TaskInput, TaskState } from '@crawlkit/cache';
+import type { Store, TaskInput, TaskState } from '@crawlkit/store';
 
 /**
  * A distributed backend for `new Crawlkit({ backend })`, such as `redis({ url })` from `@crawlkit/redis`: a store

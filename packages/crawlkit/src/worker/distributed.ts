@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Store } from '@crawlkit/cache';
+import type { Store } from '@crawlkit/store';
 
 import type { BackendConnection, CrawlkitBackend } from './backend.js';
 import { Leadership } from './leadership.js';

@@ -1,4 +1,4 @@
-import type { JobStore, Store, TaskInput, TaskStore } from '@crawlkit/cache';
+import type { JobStore, Store, TaskInput, TaskStore } from '@crawlkit/store';
 
 import type { WorkItem, WorkQueue } from './backend.js';
 

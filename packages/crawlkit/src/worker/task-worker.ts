@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { JobRecord, Task, TaskInput } from '@crawlkit/cache';
+import type { JobRecord, Task, TaskInput } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';

@@ -1,4 +1,4 @@
-import { StoreClosedError } from '@crawlkit/cache';
+import { StoreClosedError } from '@crawlkit/store';
 
 import { storeIoError } from '../errors.js';
 

@@ -6,7 +6,7 @@ import {
   type JobStatus,
   type JobStore,
   type TaskInput,
-} from '@crawlkit/cache';
+} from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import { isReply, type ScriptRunner } from './scripts-runner.js';

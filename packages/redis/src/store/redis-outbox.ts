@@ -5,7 +5,7 @@ import {
   type DeliveryStore,
   type HistoryEntry,
   type HistoryStore,
-} from '@crawlkit/cache';
+} from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import { rethrowNoJob } from './redis-jobs.js';

@@ -1,4 +1,4 @@
-import type { CachedPage, PageLookup, PageStore } from '@crawlkit/cache';
+import type { CachedPage, PageLookup, PageStore } from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import type { ScriptRunner } from './scripts-runner.js';

@@ -1,4 +1,4 @@
-import { InvalidStoreOptionError, StoreError, type Store } from '@crawlkit/cache';
+import { InvalidStoreOptionError, StoreError, type Store } from '@crawlkit/store';
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { Lifecycle } from './lifecycle.js';

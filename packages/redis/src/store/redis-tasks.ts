@@ -10,7 +10,7 @@ import {
   type TaskInput,
   type TaskOutcome,
   type TaskStore,
-} from '@crawlkit/cache';
+} from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import { parseTaskInput, rethrowNoJob, taskPairs } from './redis-jobs.js';

@@ -112,7 +112,7 @@ export class StoreSchemaTooNewError extends StoreError {
   constructor(found: number, supported: number) {
     super(
       'STORE_SCHEMA_TOO_NEW',
-      `The store has schema version ${found}, newer than the ${supported} this version of @crawlkit/cache supports. ` +
+      `The store has schema version ${found}, newer than the ${supported} this version of @crawlkit/store supports. ` +
         'Upgrade crawlkit or use another store directory.',
     );
     this.name = 'StoreSchemaTooNewError';
