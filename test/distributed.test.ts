@@ -3,19 +3,15 @@
  * jobs run in-process, and Redis with the jobs run by a separate worker engine (its own connections, as another
  * process would have) while the submitting engine only submits and reads.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-import { Crawlkit, type Document, type ErrorResponse, type WebhookPayload } from 'crawlkit';
+import { Crawlkit, type Document, type WebhookPayload } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { redis } from '../packages/redis/src/index.ts';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { treeSite } from './distributed/tree-site.ts';
+import { jobBackends, ok, type JobBackend } from './helpers/job-backends.ts';
 import { testRedis } from './setup/redis.ts';
 
 const testRedisUrl = await testRedis();
@@ -30,53 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-function ok<T extends { success: boolean }>(value: T): Exclude<T, ErrorResponse> {
-  if (!value.success) throw new Error(`unexpected error: ${(value as unknown as ErrorResponse).error}`);
-  return value as Exclude<T, ErrorResponse>;
-}
-
-interface Setup {
-  /** The engine tests submit to and read from. */
-  client: Crawlkit;
-  close(): Promise<void>;
-}
-
-type Factory = (options: { webhooks?: { timeoutMs: number; retryDelayMs: number } }) => Promise<Setup>;
-
-const embedded: Factory = (options) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ck-dist-embedded-'));
-  const client = new Crawlkit({ storeDir: dir, engine: 'http', ...options });
-  return Promise.resolve({
-    client,
-    close: async () => {
-      await client.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
-};
-
-const onRedis: Factory = async (options) => {
-  const prefix = `ck-dist-${randomUUID()}`;
-  const backend = () => redis({ url: testRedisUrl!, prefix, taskLockMs: 5_000 });
-  const client = new Crawlkit({ backend: backend(), engine: 'http', ...options });
-  const workerEngine = new Crawlkit({ backend: backend(), engine: 'http', concurrency: 4, ...options });
-  // The sweep only recovers tasks left off the queue by a crash: with it off, every page of these tests reaches the
-  // workers because the worker that discovered it queued it.
-  await workerEngine.startWorker({ sweepIntervalMs: 3_600_000 });
-  return {
-    client,
-    close: async () => {
-      await client.close();
-      await workerEngine.close();
-    },
-  };
-};
-
-const backends: [string, Factory, boolean][] = [
-  ['embedded store, in-process', embedded, true],
-  ['Redis, separate worker engine', onRedis, testRedisUrl !== undefined],
-];
 
 interface Receiver {
   url: string;
@@ -111,9 +60,9 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000
   }
 }
 
-for (const [name, factory, available] of backends) {
+for (const [name, factory, available] of jobBackends(testRedisUrl)) {
   describe.skipIf(!available)(`jobs on ${name}`, () => {
-    let setup: Setup;
+    let setup: JobBackend;
     beforeAll(async () => {
       setup = await factory({ webhooks: { timeoutMs: 2_000, retryDelayMs: 50 } });
     });

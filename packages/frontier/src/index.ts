@@ -6,7 +6,7 @@ export { loadRobots, parseRobots } from './robots.js';
 export type { Robots } from './robots.js';
 export { discoverSitemapUrls, parseSitemap, sitemapCandidates } from './sitemaps.js';
 export type { DiscoverSitemapOptions, SitemapDocument } from './sitemaps.js';
-export { HostPoliteness, parseRetryAfter } from './politeness.js';
+export { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 export type { HostPolitenessOptions } from './politeness.js';
 export type { FetchText } from './fetch-text.js';
 export { FrontierError } from './errors.js';

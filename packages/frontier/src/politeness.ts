@@ -1,7 +1,7 @@
 export interface HostPolitenessOptions {
   /** Minimum time between two requests to one host, in ms (the crawl's `delay`). @default 0 */
   delayMs?: number;
-  /** Longest back-off after errors or `Retry-After`, in ms. @default 60000 */
+  /** Longest rest `pause` imposes on a host, in ms. @default 60000 */
   maxBackoffMs?: number;
   /** Longest per-host spacing a site may ask for (robots `Crawl-delay`), in ms. @default 10000 */
   maxHostDelayMs?: number;
@@ -12,13 +12,12 @@ interface HostState {
   next: number;
   /** Per-host delay (robots `Crawl-delay`), when larger than the crawl's. */
   delay: number;
-  errors: number;
 }
 
 /**
- * Per-host pacing: spacing between requests (`delay`, robots `Crawl-delay`), `Retry-After` on 429/503, and
- * exponential back-off after repeated errors. It answers "how long until this host may be hit", so a scheduler can
- * park the URL instead of blocking a worker.
+ * Per-host pacing: spacing between requests (`delay`, robots `Crawl-delay`) and rests (`pause`, after a 429/503 with
+ * the wait `retryDelay` gives). It answers "how long until this host may be hit", so a scheduler can park the URL
+ * instead of blocking a worker.
  */
 export class HostPoliteness {
   readonly #delay: number;
@@ -34,7 +33,7 @@ export class HostPoliteness {
 
   #state(host: string): HostState {
     let state = this.#hosts.get(host);
-    if (!state) this.#hosts.set(host, (state = { next: 0, delay: this.#delay, errors: 0 }));
+    if (!state) this.#hosts.set(host, (state = { next: 0, delay: this.#delay }));
     return state;
   }
 
@@ -84,25 +83,6 @@ export class HostPoliteness {
     const state = this.#state(host);
     state.next = Math.max(state.next, now + Math.min(waitMs, this.#maxBackoff));
   }
-
-  /** Records a response: 429/503 with `Retry-After` (seconds or date) or errors push the host's next slot back. */
-  record(url: string, outcome: { status?: number; retryAfter?: string; error?: boolean }, now = Date.now()): number {
-    const host = new URL(url).host.toLowerCase();
-    const state = this.#state(host);
-    let wait = 0;
-    if (outcome.status === 429 || outcome.status === 503) {
-      wait = parseRetryAfter(outcome.retryAfter, now) ?? 1000 * 2 ** Math.min(state.errors, 6);
-      state.errors++;
-    } else if (outcome.error || (outcome.status ?? 0) >= 500) {
-      state.errors++;
-      wait = state.errors > 1 ? 500 * 2 ** Math.min(state.errors - 1, 7) : 0;
-    } else {
-      state.errors = 0;
-    }
-    wait = Math.min(wait, this.#maxBackoff);
-    if (wait > 0) state.next = Math.max(state.next, now + wait);
-    return wait;
-  }
 }
 
 /** `Retry-After` as milliseconds from `now` (delta seconds or an HTTP date), undefined when absent or invalid. */
@@ -112,4 +92,32 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Statuses that ask the crawler to come back later: the page is fetched again after a rest. */
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+/** Times a refused page is fetched again before its answer is kept as it is. */
+const MAX_RETRIES = 3;
+/** Longest wait a `Retry-After` may impose, in ms. */
+const MAX_RETRY_AFTER_MS = 60_000;
+/** Longest back-off without `Retry-After`, in ms. */
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * How long to wait before fetching a refused page again, in ms, or undefined when it is not retried: its status is
+ * not 429/503, or it has had its `MAX_RETRIES`. `retries` counts the retries it had so far. The `Retry-After` header
+ * wins (capped at 60 s); without it the back-off doubles per retry (1–2 s, 2–4 s, 4–8 s, ... up to 30 s), half fixed
+ * and half random, so that pages refused together do not come back together.
+ */
+export function retryDelay(
+  response: { status: number; retryAfter?: string | undefined },
+  retries: number,
+  random: () => number = Math.random,
+  now = Date.now(),
+): number | undefined {
+  if (!RETRY_STATUSES.has(response.status) || retries >= MAX_RETRIES) return undefined;
+  const asked = parseRetryAfter(response.retryAfter, now);
+  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
+  const base = Math.min(1000 * 2 ** (retries + 1), MAX_BACKOFF_MS);
+  return base / 2 + random() * (base / 2);
 }

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 import type { FetchText } from './fetch-text.js';
-import { HostPoliteness, parseRetryAfter } from './politeness.js';
+import { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 import { loadRobots, parseRobots } from './robots.js';
 import { discoverSitemapUrls, parseSitemap } from './sitemaps.js';
 
@@ -132,8 +132,25 @@ describe('politeness', () => {
   });
   it('backs off on 429 with Retry-After', () => {
     const p = new HostPoliteness();
-    expect(p.record('https://a.test/x', { status: 429, retryAfter: '3' }, 0)).toBe(3000);
+    const wait = retryDelay({ status: 429, retryAfter: '3' }, 0, Math.random, 0)!;
+    expect(wait).toBe(3000);
+    p.pause('https://a.test/x', wait, 0);
     expect(p.reserve('https://a.test/y', 1000)).toBe(2000);
     expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', Date.parse('Wed, 21 Oct 2015 07:27:00 GMT'))).toBe(60_000);
+  });
+  it('retries 429 and 503 up to 3 times: Retry-After capped at 60 s, else doubling back-off half random', () => {
+    const now = Date.parse('Wed, 21 Oct 2015 07:27:00 GMT');
+    expect(retryDelay({ status: 503, retryAfter: 'Wed, 21 Oct 2015 07:27:30 GMT' }, 0, Math.random, now)).toBe(30_000);
+    expect(retryDelay({ status: 429, retryAfter: '3600' }, 2)).toBe(60_000);
+    expect(retryDelay({ status: 429, retryAfter: '0' }, 0)).toBe(0);
+    // Without Retry-After (or an unreadable one): 1–2 s, 2–4 s, 4–8 s, half fixed, half random.
+    expect(retryDelay({ status: 429 }, 0, () => 0)).toBe(1000);
+    expect(retryDelay({ status: 429, retryAfter: 'soon' }, 0, () => 1)).toBe(2000);
+    expect(retryDelay({ status: 503 }, 1, () => 0.5)).toBe(3000);
+    expect(retryDelay({ status: 503 }, 2, () => 1)).toBe(8000);
+    // Given up after the third retry; other statuses are never retried.
+    expect(retryDelay({ status: 429, retryAfter: '1' }, 3)).toBeUndefined();
+    expect(retryDelay({ status: 500 }, 0)).toBeUndefined();
+    expect(retryDelay({ status: 200, retryAfter: '1' }, 0)).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { retryDelay } from '@crawlkit/frontier';
 import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
@@ -57,22 +58,7 @@ export interface JobPlanner {
   readonly zeroDataRetention: boolean;
 }
 
-const RETRY_STATUSES = new Set([429, 503]);
-const MAX_RETRIES = 3;
 const IDLE_POLL_MS = 100;
-
-function retryAfterMs(value: string | undefined, attempt: number): number {
-  if (value) {
-    const seconds = Number(value);
-    if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
-    const date = Date.parse(value);
-    if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), 60_000);
-  }
-  // Without Retry-After: exponential back-off with jitter (half fixed, half random), so that pages refused together
-  // do not come back together.
-  const base = Math.min(1000 * 2 ** attempt, 30_000);
-  return base / 2 + Math.random() * (base / 2);
-}
 
 /**
  * Drives one crawl or batch job to its end: claims tasks from the store, scrapes them within the engine's slots,
@@ -208,12 +194,12 @@ export class JobRunner {
     }
 
     if (outcome.success) {
-      const status = outcome.document.metadata.statusCode;
       // Retries are counted here, not by `task.attempts`: a task parked for politeness is claimed again too.
       const retries = this.#retries.get(task.key) ?? 0;
-      if (RETRY_STATUSES.has(status) && retries < MAX_RETRIES) {
+      const { statusCode: status } = outcome.document.metadata;
+      const wait = retryDelay({ status, retryAfter: outcome.retryAfter }, retries);
+      if (wait !== undefined) {
         this.#retries.set(task.key, retries + 1);
-        const wait = retryAfterMs(outcome.retryAfter, retries + 1);
         this.#planner.throttled?.(task.url, wait);
         await this.#store.tasks.release(jobId, task.key, Date.now() + wait);
         return;

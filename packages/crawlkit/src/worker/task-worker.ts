@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { retryDelay } from '@crawlkit/frontier';
 import type { JobRecord, Task, TaskInput } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
@@ -11,8 +12,6 @@ import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
 import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
 
-const RETRY_STATUSES = new Set([429, 503]);
-const MAX_RETRIES = 3;
 /** A job's record is read again after this long (a cancel reaches workers within it). */
 const JOB_REFRESH_MS = 1_000;
 /** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
@@ -185,9 +184,11 @@ export class TaskWorker implements CrawlkitWorker {
     if (!outcome) throw new Error('The scrape was aborted.');
 
     const retries = item.retries ?? 0;
-    if (outcome.success && RETRY_STATUSES.has(outcome.document.metadata.statusCode) && retries < MAX_RETRIES) {
-      const delay = retryAfterMs(outcome.retryAfter, retries + 1);
-      await queue.enqueue([{ ...item, attempt: item.attempt + 1, retries: retries + 1 }], { delayMs: delay });
+    const wait = outcome.success
+      ? retryDelay({ status: outcome.document.metadata.statusCode, retryAfter: outcome.retryAfter }, retries)
+      : undefined;
+    if (wait !== undefined) {
+      await queue.enqueue([{ ...item, attempt: item.attempt + 1, retries: retries + 1 }], { delayMs: wait });
       return;
     }
 
@@ -393,14 +394,4 @@ export class TaskWorker implements CrawlkitWorker {
 
 function limitOf(planner: JobPlanner): { limit?: number } {
   return planner.limit !== undefined ? { limit: planner.limit } : {};
-}
-
-function retryAfterMs(value: string | undefined, attempt: number): number {
-  if (value) {
-    const seconds = Number(value);
-    if (Number.isFinite(seconds)) return Math.min(seconds * 1000, 60_000);
-    const date = Date.parse(value);
-    if (!Number.isNaN(date)) return Math.min(Math.max(date - Date.now(), 0), 60_000);
-  }
-  return Math.min(1000 * 2 ** attempt, 30_000);
 }
