@@ -2,7 +2,7 @@ import type { JobRecord, Store, TaskInput } from '@crawlkit/store';
 
 import type { PageScrapeRequest } from '../scrape/scrape-page.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';
-import type { JobPlanner, TaskMeta } from './runner.js';
+import type { JobPlanner, TaskMeta } from './planner.js';
 
 /**
  * What a batch job keeps of its request: the shared scrape options and job settings, and for a long list the URLs

@@ -12,7 +12,7 @@ import {
 import type { EngineContext } from '../context.js';
 import type { PageScrapeOutcome } from '../scrape/scrape-page.js';
 import type { CrawlRequest } from '../v2/jobs.js';
-import type { JobPlanner } from './runner.js';
+import type { JobPlanner } from './planner.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 

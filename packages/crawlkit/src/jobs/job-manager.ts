@@ -10,7 +10,8 @@ import type { StoredDelivery, WebhookEvent } from '../webhooks/payload.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { JobEventSink } from './events.js';
 import { isDeadLocalOwner, leaseOwnerId } from './lease.js';
-import { JobRunner, type JobPlanner } from './runner.js';
+import type { JobPlanner } from './planner.js';
+import { JobRunner } from './runner.js';
 
 const LEASE_TTL_MS = 30_000;
 /** How often a process waiting for another's lease looks again (it takes over once the holder dies or lets go). */

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 
-import { retryDelay } from '@crawlkit/frontier';
 import type { JobRecord, Task, TaskInput } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import type { JobEventSink } from '../jobs/events.js';
 import type { StoredJob } from '../jobs/job-manager.js';
-import type { JobPlanner, TaskMeta } from '../jobs/runner.js';
-import { scrapePage, type PageScrapeRequest } from '../scrape/scrape-page.js';
+import { limitOf, type JobPlanner } from '../jobs/planner.js';
+import { executeTask, type JobTasks } from '../jobs/task-execution.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
 import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
 
@@ -141,56 +140,13 @@ export class TaskWorker implements CrawlkitWorker {
 
   /** Runs one work item. Rejections are store or queue failures: the queue retries the item. */
   async handle(item: WorkItem): Promise<void> {
-    const { store, coordination, queue } = this.#deps.connection;
+    const { coordination } = this.#deps.connection;
     const state = await this.#state(item.jobId);
     if (!state || state.job.status !== 'scraping') return;
     const taskState = await coordination.taskState(item.jobId, item.key);
     // Done, failed (a duplicate delivery), dropped (cancelled) or gone (job deleted).
     if (taskState !== 'queued' && taskState !== 'active') return;
     await state.prepared;
-
-    const delayMs = state.planner.hostSpacing?.(item.url) ?? 0;
-    const { ctx, events } = this.#deps;
-    const { job, planner } = state;
-    const meta = item.meta ? (JSON.parse(item.meta) as TaskMeta) : {};
-    const request = { ...planner.scrapeOptions, url: item.url } as PageScrapeRequest;
-    // One holder name per delivery of the item: a redelivery after a crash is a new holder.
-    const holder = `${this.id}:${item.key}:${item.attempt}`;
-    if (state.maxConcurrency !== undefined) {
-      const leaseMs = (request.timeout ?? ctx.options.timeoutMs) + JOB_SLOT_LEASE_EXTRA_MS;
-      if (!(await this.#takeJobSlot(item, state.maxConcurrency, holder, leaseMs))) return;
-    }
-    let outcome;
-    try {
-      outcome = await this.#deps.slots.add(async () => {
-        // The host slot is taken inside the engine slot, right before the fetch, so the spacing the server sees is
-        // the spacing of the slots (give or take scheduling jitter).
-        if (delayMs > 0) {
-          // Put back on the queue for later, or cancelled during the wait: it does not start.
-          if (!(await this.#takeHostSlot(item, delayMs))) return 'not run' as const;
-          if ((await coordination.taskState(item.jobId, item.key)) === 'dropped') return 'not run' as const;
-        }
-        return scrapePage(ctx, request, {
-          sourceURL: meta.sourceURL ?? item.url,
-          zeroDataRetention: planner.zeroDataRetention,
-          jobId: job.id,
-          collectLinks: planner.collectsLinks,
-        });
-      });
-    } finally {
-      if (state.maxConcurrency !== undefined) await coordination.releaseJobSlot(job.id, holder);
-    }
-    if (outcome === 'not run') return;
-    if (!outcome) throw new Error('The scrape was aborted.');
-
-    const retries = item.retries ?? 0;
-    const wait = outcome.success
-      ? retryDelay({ status: outcome.document.metadata.statusCode, retryAfter: outcome.retryAfter }, retries)
-      : undefined;
-    if (wait !== undefined) {
-      await queue.enqueue([{ ...item, attempt: item.attempt + 1, retries: retries + 1 }], { delayMs: wait });
-      return;
-    }
 
     const task: Task = {
       key: item.key,
@@ -202,30 +158,49 @@ export class TaskWorker implements CrawlkitWorker {
       attempts: item.attempt + 1,
       notBefore: 0,
     };
-    const links = outcome.success ? (outcome.links ?? []) : [];
-    const after = await planner.afterPage(task, outcome, links);
-    // The engine's store in distributed mode is the queueing store: what it adds goes on the queue at once.
-    if (after.tasks.length) await ctx.store.tasks.add(job.id, after.tasks, limitOf(planner));
+    const result = await executeTask(this.#jobTasks(state, item), task, item.retries ?? 0);
+    if (result === 'settled') await this.#checkFinished(item.jobId);
+  }
 
-    if (after.discard) {
-      await store.tasks.complete(job.id, { key: task.key, credits: 0 });
-    } else if (outcome.success && !after.reject) {
-      const document = outcome.document;
-      await events.page(job, document, task.key);
-      const { duplicate } = await store.tasks.complete(job.id, {
-        key: task.key,
-        credits: outcome.credits,
-        document: JSON.stringify(document),
-      });
-      if (!duplicate) events.pageStored(job, document);
-    } else {
-      const failure = outcome.success ? after.reject! : { code: outcome.error.code, error: outcome.error.error };
-      const error = { url: task.url, error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
-      await events.pageFailed(job, meta.sourceURL ?? task.url, error.error, task.key);
-      await store.tasks.complete(job.id, { key: task.key, credits: 0, error });
-    }
-    events.settled?.(job);
-    await this.#checkFinished(job.id);
+  /** The task execution's view of the job for one delivery of `item`: the shared work queue and Redis slots. */
+  #jobTasks(state: JobState, item: WorkItem): JobTasks {
+    const { ctx, slots, events } = this.#deps;
+    const { coordination, queue } = this.#deps.connection;
+    const { job, planner, maxConcurrency } = state;
+    // One holder name per delivery of the item: a redelivery after a crash is a new holder.
+    const holder = `${this.id}:${item.key}:${item.attempt}`;
+    const timeoutMs = planner.scrapeOptions.timeout ?? ctx.options.timeoutMs;
+    return {
+      ctx,
+      job,
+      // The engine's store in distributed mode is the queueing store: what it adds goes on the queue at once.
+      store: ctx.store,
+      planner,
+      events,
+      slots,
+      maxInlineWaitMs: MAX_INLINE_WAIT_MS,
+      hosts: {
+        take: (url) => {
+          const spacing = planner.hostSpacing?.(url) ?? 0;
+          return spacing > 0 ? coordination.takeHostSlot(job.id, new URL(url).host.toLowerCase(), spacing) : 0;
+        },
+        pause: () => undefined,
+      },
+      queue: {
+        requeue: (_task, delayMs, retries) =>
+          queue.enqueue([{ ...item, attempt: item.attempt + 1, retries }], { delayMs }),
+        release: () => Promise.reject(new Error('The scrape was aborted.')),
+      },
+      dropped: async () => (await coordination.taskState(job.id, item.key)) === 'dropped',
+      ...(maxConcurrency !== undefined
+        ? {
+            jobSlots: {
+              take: () => this.#takeJobSlot(job.id, maxConcurrency, holder, timeoutMs + JOB_SLOT_LEASE_EXTRA_MS),
+              release: () => coordination.releaseJobSlot(job.id, holder),
+            },
+          }
+        : {}),
+    };
   }
 
   /**
@@ -254,38 +229,17 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   /**
-   * Waits for the host's next slot shared by all workers. False when the wait is long: the item was put back on the
-   * queue, delayed, instead of holding a slot.
+   * Takes one of the job's running slots shared by all workers (its `maxConcurrency`), waiting briefly in place: 0
+   * once held, else how long to put the item back on the queue for, so that this worker can run other jobs' tasks.
    */
-  async #takeHostSlot(item: WorkItem, delayMs: number): Promise<boolean> {
-    const { coordination, queue } = this.#deps.connection;
-    const host = new URL(item.url).host.toLowerCase();
-    for (;;) {
-      const wait = await coordination.takeHostSlot(item.jobId, host, delayMs);
-      if (wait === 0) return true;
-      if (wait > MAX_INLINE_WAIT_MS) {
-        await queue.enqueue([{ ...item, attempt: item.attempt + 1 }], { delayMs: wait });
-        return false;
-      }
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-
-  /**
-   * Takes one of the job's running slots shared by all workers (its `maxConcurrency`), waiting briefly in place. False
-   * when none freed up: the item was put back on the queue, delayed, so that this worker can run other jobs' tasks.
-   */
-  async #takeJobSlot(item: WorkItem, limit: number, holder: string, leaseMs: number): Promise<boolean> {
-    const { coordination, queue } = this.#deps.connection;
+  async #takeJobSlot(jobId: string, limit: number, holder: string, leaseMs: number): Promise<number> {
+    const { coordination } = this.#deps.connection;
     const giveUpAt = Date.now() + JOB_SLOT_WAIT_MS;
-    while (!(await coordination.takeJobSlot(item.jobId, holder, limit, leaseMs))) {
-      if (Date.now() >= giveUpAt) {
-        await queue.enqueue([{ ...item, attempt: item.attempt + 1 }], { delayMs: JOB_SLOT_WAIT_MS / 4 });
-        return false;
-      }
+    while (!(await coordination.takeJobSlot(jobId, holder, limit, leaseMs))) {
+      if (Date.now() >= giveUpAt) return JOB_SLOT_WAIT_MS / 4;
       await new Promise((resolve) => setTimeout(resolve, JOB_SLOT_POLL_MS));
     }
-    return true;
+    return 0;
   }
 
   /** Marks the job completed when nothing of it is queued or running; one worker wins the race. */
@@ -390,8 +344,4 @@ export class TaskWorker implements CrawlkitWorker {
       this.#sweeping = false;
     }
   }
-}
-
-function limitOf(planner: JobPlanner): { limit?: number } {
-  return planner.limit !== undefined ? { limit: planner.limit } : {};
 }

@@ -1,0 +1,60 @@
+import type { Task, TaskInput } from '@crawlkit/store';
+
+import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/scrape-page.js';
+
+/** Per-task data kept in the store with the task. */
+export interface TaskMeta {
+  /** `metadata.sourceURL` for this page, when it differs from the task URL (batch URLs as sent). */
+  sourceURL?: string;
+}
+
+export interface PrepareOptions {
+  /** Discover seeds (sitemaps). Default true. */
+  discover?: boolean;
+}
+
+/** What a planner decides about a finished page. */
+export interface PageVerdict {
+  /** Newly discovered tasks. */
+  tasks: TaskInput[];
+  /** Record the page as failed with this error instead of storing it. */
+  reject?: { code: string; error: string };
+  /** Scraped only for its links (e.g. a seed outside the include patterns): store nothing. */
+  discard?: boolean;
+}
+
+/** What a job kind (crawl, batch) contributes to the task execution; the same in-process and on Redis workers. */
+export interface JobPlanner {
+  /** Page scrape options (with the task's URL filled in by the task execution). */
+  readonly scrapeOptions: Omit<PageScrapeRequest, 'url'>;
+  /** Tasks running at once for this job. */
+  readonly concurrency: number;
+  /** Whether pages need their links for discovery. */
+  readonly collectsLinks: boolean;
+  /**
+   * Called once when a process (re)starts the job: seeds, sitemaps, robots. Returns tasks to add. With
+   * `discover: false` (another worker of the cluster discovers this job's seeds) it only loads what this process needs
+   * to judge pages (robots.txt); work that must never be skipped, such as a batch's backlog, runs regardless.
+   */
+  prepare(signal: AbortSignal, options?: PrepareOptions): Promise<TaskInput[]>;
+  /**
+   * The spacing the job asks for between two requests to `url`'s host, in ms (`delay`, robots `Crawl-delay`; known
+   * once prepared). Workers of a cluster share it through the backend; absent means none.
+   */
+  hostSpacing?(url: string): number;
+  /** Milliseconds to wait before fetching `url` (politeness); 0 to go now. Reserves the slot. */
+  delayBefore(url: string): number;
+  /** The host of `url` answered 429/503: it should rest `waitMs` before any other page of it is fetched. */
+  throttled?(url: string, waitMs: number): void;
+  /** Reacts to a finished page: may veto it (redirected out of scope) and returns newly discovered tasks. */
+  afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]): Promise<PageVerdict>;
+  /** Tasks may not exceed this in total. */
+  readonly limit?: number;
+  /** Nothing of this job may be written to disk. */
+  readonly zeroDataRetention: boolean;
+}
+
+/** The `limit` option of `tasks.add` for the job's planner. */
+export function limitOf(planner: JobPlanner): { limit?: number } {
+  return planner.limit !== undefined ? { limit: planner.limit } : {};
+}

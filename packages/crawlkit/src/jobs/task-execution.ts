@@ -1,0 +1,176 @@
+import { retryDelay } from '@crawlkit/frontier';
+import type { JobRecord, Store, Task } from '@crawlkit/store';
+import type PQueue from 'p-queue';
+
+import type { EngineContext } from '../context.js';
+import { scrapePage, type PageScrapeOutcome, type PageScrapeRequest } from '../scrape/scrape-page.js';
+import type { JobEventSink } from './events.js';
+import { limitOf, type JobPlanner, type TaskMeta } from './planner.js';
+
+/**
+ * Where a task goes when it does not settle: back on the queue it came from. This is the part that differs between
+ * the in-process runner (the store's task table) and the Redis workers (the shared work queue).
+ */
+export interface TaskQueue {
+  /**
+   * Puts the task back, to run again in `delayMs` (its host must rest, its job has no free running slot, or the page
+   * was refused). `retries` is the task's count of 429/503 retries from now on.
+   */
+  requeue(task: Task, delayMs: number, retries: number): Promise<void>;
+  /** The scrape stopped midway (the engine is closing, the job was cancelled): the task goes back as it was. */
+  release(task: Task): Promise<void>;
+}
+
+/** A job's per-host request slots: the spacing `delay` and robots `Crawl-delay` ask for, and rests after 429/503. */
+export interface HostSlots {
+  /** Takes the next request slot of `url`'s host: 0 when taken, else the milliseconds until it may be tried again. */
+  take(url: string): number | Promise<number>;
+  /** `url`'s host answered 429/503: no page of it is fetched for `waitMs`. */
+  pause(url: string, waitMs: number): void | Promise<void>;
+}
+
+/** A job's running slots shared across processes (its `maxConcurrency` on Redis workers). */
+export interface JobSlots {
+  /** Takes a running slot for the task: 0 when held, else the milliseconds after which to requeue it and try again. */
+  take(task: Task): Promise<number>;
+  /** Frees the task's running slot. */
+  release(task: Task): Promise<void>;
+}
+
+/** Everything the task execution needs of one job, built by the engine that drives it. */
+export interface JobTasks {
+  readonly ctx: EngineContext;
+  readonly job: JobRecord;
+  /** The job's store: discovered tasks are added to it and settled tasks completed in it. */
+  readonly store: Store;
+  readonly planner: JobPlanner;
+  readonly events: JobEventSink;
+  /** The engine's scrape slots. */
+  readonly slots: PQueue;
+  readonly hosts: HostSlots;
+  readonly queue: TaskQueue;
+  /** Taken before the engine slot, freed once the page is fetched; absent when the driver keeps the job's limit. */
+  readonly jobSlots?: JobSlots;
+  /**
+   * A host wait up to this long is waited out in place, holding the engine slot; a longer one requeues the task.
+   * @default 0
+   */
+  readonly maxInlineWaitMs?: number;
+  /** Stops the scrape in flight; the task is released. */
+  readonly signal?: AbortSignal;
+  /** Whether the task was dropped (its job cancelled) while it waited in place for its host. @default never */
+  dropped?(task: Task): Promise<boolean>;
+}
+
+/** How a task's run ended: its page settled (stored, failed or discarded), or the task went back. */
+export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
+
+/**
+ * Runs one claimed task of a job: its job slot, the host's slot (inside the engine's scrape slot, right before the
+ * fetch, so the spacing the server sees is the spacing of the slots), the scrape, the retry rule for 429/503
+ * (`retryDelay`; the host rests as long), then the page settles exactly once. `retries` counts the task's 429/503
+ * retries so far. Rejections are store or queue failures.
+ */
+export async function executeTask(tasks: JobTasks, task: Task, retries: number): Promise<TaskResult> {
+  const outcome = await fetchTask(tasks, task);
+  if (outcome === 'released') {
+    await tasks.queue.release(task);
+    return 'released';
+  }
+  if (outcome === 'dropped') return 'dropped';
+  if (typeof outcome === 'number') {
+    await tasks.queue.requeue(task, outcome, retries);
+    return 'requeued';
+  }
+  if (outcome.success) {
+    const { statusCode: status } = outcome.document.metadata;
+    const wait = retryDelay({ status, retryAfter: outcome.retryAfter }, retries);
+    if (wait !== undefined) {
+      await tasks.hosts.pause(task.url, wait);
+      await tasks.queue.requeue(task, wait, retries + 1);
+      return 'requeued';
+    }
+  }
+  await settleTask(tasks, task, outcome);
+  return 'settled';
+}
+
+/** The page's outcome, or how long until the task may run (a number), or why it did not run. */
+async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome | number | 'released' | 'dropped'> {
+  const { ctx, planner, signal, jobSlots } = tasks;
+  if (jobSlots) {
+    const wait = await jobSlots.take(task);
+    if (wait > 0) return wait;
+  }
+  let outcome;
+  try {
+    const request = { ...planner.scrapeOptions, url: task.url } as PageScrapeRequest;
+    outcome = await tasks.slots.add(async () => {
+      const wait = await takeHostSlot(tasks, task);
+      if (wait !== 0) return wait;
+      return scrapePage(ctx, request, {
+        sourceURL: sourceUrlOf(task),
+        zeroDataRetention: planner.zeroDataRetention,
+        ...(signal ? { signal } : {}),
+        jobId: tasks.job.id,
+        collectLinks: planner.collectsLinks,
+      });
+    });
+  } finally {
+    await jobSlots?.release(task);
+  }
+  // Stopped mid-page: the task goes back to the queue (a cancel drops it, a resume retries it).
+  if (!outcome || signal?.aborted) return 'released';
+  return outcome;
+}
+
+/** 0 once the host's slot is taken; else the wait to requeue the task for, or `dropped`. */
+async function takeHostSlot(tasks: JobTasks, task: Task): Promise<number | 'dropped'> {
+  const inline = tasks.maxInlineWaitMs ?? 0;
+  let waited = false;
+  for (;;) {
+    const wait = await tasks.hosts.take(task.url);
+    if (wait === 0) break;
+    if (wait > inline) return wait;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    waited = true;
+  }
+  // Cancelled during the wait: it does not start.
+  return waited && (await tasks.dropped?.(task)) ? 'dropped' : 0;
+}
+
+/**
+ * Settles a fetched page once: the planner's verdict (discovered tasks, discard, reject), then the task completed as
+ * discarded, stored (its `page` event queued first) or failed.
+ */
+async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcome): Promise<void> {
+  const { store, planner, events, job } = tasks;
+  const links = outcome.success ? (outcome.links ?? []) : [];
+  const verdict = await planner.afterPage(task, outcome, links);
+  if (verdict.tasks.length) await store.tasks.add(job.id, verdict.tasks, limitOf(planner));
+
+  if (verdict.discard) {
+    await store.tasks.complete(job.id, { key: task.key, credits: 0 });
+  } else if (outcome.success && !verdict.reject) {
+    const document = outcome.document;
+    await events.page(job, document, task.key);
+    const stored = await store.tasks.complete(job.id, {
+      key: task.key,
+      credits: outcome.credits,
+      document: JSON.stringify(document),
+    });
+    // A duplicate: another process that took the job over stored this page first; its result is the one kept.
+    if (!stored.duplicate) events.pageStored(job, document);
+  } else {
+    const failure = outcome.success ? verdict.reject! : { code: outcome.error.code, error: outcome.error.error };
+    const error = { url: task.url, error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
+    await events.pageFailed(job, sourceUrlOf(task), error.error, task.key);
+    await store.tasks.complete(job.id, { key: task.key, credits: 0, error });
+  }
+  events.settled?.(job);
+}
+
+function sourceUrlOf(task: Task): string {
+  const meta = task.meta ? (JSON.parse(task.meta) as TaskMeta) : {};
+  return meta.sourceURL ?? task.url;
+}
