@@ -221,8 +221,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** Yields each document of a crawl or batch as it is stored, then ends when the job has finished. */
   async *watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
     const ref = parseJobReference(id);
-    if (!ref)
-      throw new CrawlkitError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.', { status: 400 });
+    if (!ref) throw new CrawlkitError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.');
     const rt = await this.#ready();
     yield* rt.jobs.watch(ref.id, init.signal);
   }
@@ -260,7 +259,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     const ref = parseJobReference(id);
     if (!ref)
       return { success: false, code: 'BAD_REQUEST', error: 'Invalid job ID format. Job ID must be a valid UUID.' };
-    return this.#guard(async (rt) => {
+    return this.#guard(async (rt): Promise<{ success: true; id: string } | ErrorResponse> => {
       const found = await rt.jobs.find(ref.id);
       if (!found) return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
       if (found.job.status !== 'scraping') {

@@ -1,55 +1,51 @@
+import { httpStatusOf, isErrorCode, type CrawlkitErrorCode } from './error-codes.js';
 import type { ErrorResponse } from './v2/types.js';
-
-/** Stable error codes of crawlkit's own failures (fetch and extraction errors keep their package codes). */
-export type CrawlkitErrorCode =
-  | 'BAD_REQUEST'
-  | 'JOB_NOT_FOUND'
-  | 'JOB_ALREADY_COMPLETED'
-  | 'JOB_EXPIRED'
-  | 'SCRAPE_TIMEOUT'
-  | 'SCRAPE_NO_CACHED_DATA'
-  | 'SCRAPE_UNSUPPORTED_FILE_ERROR'
-  | 'SCRAPE_BRANDING_NOT_SUPPORTED'
-  | 'LLM_NOT_CONFIGURED'
-  | 'LLM_REQUEST_FAILED'
-  | 'LLM_EXTRACTION_FAILED'
-  | 'CRAWL_PROMPT_FAILED'
-  | 'ENGINE_CLOSED'
-  | 'BACKEND_REQUIRED'
-  | 'UNKNOWN_ERROR';
 
 const BRAND = Symbol.for('crawlkit.error');
 
-/** An error of crawlkit with a stable `code`; `status` is the HTTP status the v2 API would answer with. */
+/**
+ * An error of the `crawlkit` package with a stable `code`. `status` is the HTTP status the v2 API answers the code
+ * with (from `ERROR_CODES`). Errors of the other packages have classes of their own; `hasCrawlkitCode` matches all.
+ */
 export class CrawlkitError extends Error {
-  readonly code: string;
-  readonly status: number;
+  readonly code: CrawlkitErrorCode;
   readonly details?: unknown;
   readonly [BRAND] = true;
 
-  constructor(
-    code: CrawlkitErrorCode | (string & {}),
-    message: string,
-    options: { status?: number; details?: unknown; cause?: unknown } = {},
-  ) {
+  constructor(code: CrawlkitErrorCode, message: string, options: { details?: unknown; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'CrawlkitError';
     this.code = code;
-    this.status = options.status ?? 500;
-    this.details = options.details;
+    if (options.details !== undefined) this.details = options.details;
+  }
+
+  /** The HTTP status of this error's code. */
+  get status(): number {
+    return httpStatusOf(this.code);
   }
 }
 
+/** True for a `CrawlkitError` (or `CliError`) of any copy of this package (matches a brand, not the prototype). */
 export function isCrawlkitError(error: unknown): error is CrawlkitError {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
 }
 
-/** Anything with a string `code` and `message`: errors of every crawlkit package qualify. */
-function hasCode(error: unknown): error is { code: string; message: string; details?: unknown } {
+/** An error of any crawlkit package: `CrawlkitError`, `FetchError`, `BrowserError`, `ActionError`, `StoreError`, … */
+export interface CrawlkitCodedError {
+  readonly code: CrawlkitErrorCode;
+  readonly message: string;
+  readonly details?: unknown;
+}
+
+/**
+ * The family guard: true for any error (or error-like object) whose `code` is one of `CrawlkitErrorCode`, whichever
+ * package threw it. Use `httpStatusOf(error.code)` for its status.
+ */
+export function hasCrawlkitCode(error: unknown): error is CrawlkitCodedError {
   return (
     typeof error === 'object' &&
     error !== null &&
-    typeof (error as { code?: unknown }).code === 'string' &&
+    isErrorCode((error as { code?: unknown }).code) &&
     typeof (error as { message?: unknown }).message === 'string'
   );
 }
@@ -63,10 +59,10 @@ function isErrorResponse(value: unknown): value is ErrorResponse {
   );
 }
 
-/** Turns any thrown value into the v2 error shape. */
+/** Turns any thrown value into the v2 error shape; a value without a crawlkit code is `UNKNOWN_ERROR`. */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (isErrorResponse(error)) return error;
-  if (hasCode(error)) {
+  if (hasCrawlkitCode(error)) {
     const response: ErrorResponse = { success: false, code: error.code, error: error.message };
     if (error.details !== undefined) response.details = error.details;
     return response;

@@ -1,6 +1,7 @@
-export type ExtractorErrorCode = 'SCRAPE_PDF_PARSE_ERROR' | 'EXTRACTION_BUDGET_EXCEEDED';
+/** Stable codes of `ExtractorError`. Match on `error.code`, never on the message. */
+export type ExtractorErrorCode = 'SCRAPE_PDF_PARSE_ERROR';
 
-const BRAND = Symbol.for('crawlkit.error');
+const BRAND = Symbol.for('crawlkit.extractor-error');
 
 /** An extraction failure with a stable `code`. */
 export class ExtractorError extends Error {
@@ -12,4 +13,9 @@ export class ExtractorError extends Error {
     this.name = 'ExtractorError';
     this.code = code;
   }
+}
+
+/** True for an `ExtractorError` of any copy of this package (matches a brand, not the prototype). */
+export function isExtractorError(error: unknown): error is ExtractorError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
 }

@@ -1,6 +1,6 @@
 // Markdown converter
-export { htmlToMarkdown, MarkdownBudgetError } from './markdown/index.js';
-export type { MarkdownOptions } from './markdown/index.js';
+export { htmlToMarkdown, MarkdownBudgetError, isMarkdownBudgetError } from './markdown/index.js';
+export type { MarkdownOptions, MarkdownBudgetErrorCode } from './markdown/index.js';
 // Main-content extraction
 export { extractMainContent } from './content/index.js';
 export type { MainContentOptions } from './content/index.js';
@@ -12,7 +12,7 @@ export type { PageMetadata } from './metadata.js';
 export { extractPdf } from './pdf/extract-pdf.js';
 export type { PdfContent, PdfOptions } from './pdf/extract-pdf.js';
 export { parseHtml } from './dom/parse.js';
-export { ExtractorError } from './errors.js';
+export { ExtractorError, isExtractorError } from './errors.js';
 export type { ExtractorErrorCode } from './errors.js';
 // Change tracking: comparison rule and git-style diff
 export { comparableText, diffMarkdown, isSameText } from './diff/index.js';

@@ -9,5 +9,3 @@ export type { DiscoverSitemapOptions, SitemapDocument } from './sitemaps.js';
 export { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 export type { HostPolitenessOptions } from './politeness.js';
 export type { FetchText } from './fetch-text.js';
-export { FrontierError } from './errors.js';
-export type { FrontierErrorCode } from './errors.js';

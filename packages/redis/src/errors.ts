@@ -1,11 +1,14 @@
-import { StoreError } from '@crawlkit/store';
+import { isStoreError, StoreError } from '@crawlkit/store';
 
 /** Stable codes of the errors `@crawlkit/redis` throws besides the store's own (`STORE_*`). */
 export type RedisBackendErrorCode = 'REDIS_INVALID_OPTION' | 'REDIS_UNAVAILABLE';
 
+const BRAND = Symbol.for('crawlkit.redis-error');
+
 /** An error of the Redis backend outside the store contract (options, connection, queue). */
 export class RedisBackendError extends Error {
   readonly code: RedisBackendErrorCode;
+  readonly [BRAND] = true;
 
   constructor(code: RedisBackendErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -14,9 +17,14 @@ export class RedisBackendError extends Error {
   }
 }
 
+/** True for a `RedisBackendError` of any copy of this package (matches a brand, not the prototype). */
+export function isRedisBackendError(error: unknown): error is RedisBackendError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+}
+
 /** A Redis failure on a store path, as the store's `STORE_IO` error with the driver's error as `cause`. */
 export function storeIoError(cause: unknown): StoreError {
-  if (cause instanceof StoreError) return cause;
+  if (isStoreError(cause)) return cause;
   const message = cause instanceof Error ? cause.message : String(cause);
   return new StoreError('STORE_IO', `Redis command failed: ${message}`, { cause });
 }

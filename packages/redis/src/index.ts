@@ -2,7 +2,7 @@ export { redis } from './backend.js';
 export type { RedisBackend, RedisBackendConnection, RedisBackendOptions } from './backend.js';
 export { createRedisStore } from './store/redis-store.js';
 export type { RedisStore, RedisStoreOptions } from './store/redis-store.js';
-export { RedisBackendError } from './errors.js';
+export { RedisBackendError, isRedisBackendError } from './errors.js';
 export type { RedisBackendErrorCode } from './errors.js';
 export { RedisCoordination } from './coordination.js';
 export { BullWorkQueue } from './work-queue.js';

@@ -12,7 +12,7 @@ export type StoreErrorCode =
   | 'STORE_OPEN_FAILED'
   | 'STORE_IO';
 
-const BRAND = Symbol.for('crawlkit.cache.error');
+const BRAND = Symbol.for('crawlkit.store-error');
 
 /** Base class of every error the store throws. `cause` holds the driver's own error when there is one. */
 export class StoreError extends Error {

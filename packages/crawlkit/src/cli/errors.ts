@@ -16,7 +16,7 @@ export class CliError extends CrawlkitError {
   readonly exitCode: number;
 
   constructor(message: string, options: { cause?: unknown; exitCode?: number } = {}) {
-    super('CLI_USAGE', message, { status: 400, cause: options.cause });
+    super('CLI_USAGE', message, { cause: options.cause });
     this.name = 'CliError';
     this.exitCode = options.exitCode ?? EXIT.badInput;
   }

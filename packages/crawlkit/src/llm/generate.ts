@@ -32,7 +32,6 @@ function requestFailed(error: unknown, signal: AbortSignal | undefined): unknown
   if (signal?.aborted) return signal.reason ?? error;
   const message = error instanceof Error ? error.message : String(error);
   return new CrawlkitError('LLM_REQUEST_FAILED', `The language model request failed: ${message}`, {
-    status: 502,
     cause: error,
   });
 }
@@ -139,6 +138,6 @@ export async function generateJson(
   throw new CrawlkitError(
     'LLM_EXTRACTION_FAILED',
     `The language model's answer was not usable after one repair round: ${rechecked.problem}.`,
-    { status: 500, details: { problem: rechecked.problem, output: second.text.slice(0, 2000), usage } },
+    { details: { problem: rechecked.problem, output: second.text.slice(0, 2000), usage } },
   );
 }

@@ -104,9 +104,7 @@ export class LlmService {
     const needs = formats.find((f) => f.type === 'json' || (f.type === 'changeTracking' && f.modes.includes('json')));
     if (needs) {
       const feature = needs.type === 'json' ? 'json format' : 'changeTracking json mode';
-      throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`, {
-        status: 400,
-      });
+      throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`);
     }
   }
 
@@ -118,9 +116,7 @@ export class LlmService {
 
   #model(feature: string): ResolvedLlmOptions {
     if (this.#options) return this.#options;
-    throw new CrawlkitError('LLM_NOT_CONFIGURED', `The ${feature} needs a language model: ${MISSING_MODEL}`, {
-      status: 400,
-    });
+    throw new CrawlkitError('LLM_NOT_CONFIGURED', `The ${feature} needs a language model: ${MISSING_MODEL}`);
   }
 
   #trim(markdown: string, maxTokens: number, warnings: string[]): string {

@@ -42,7 +42,6 @@ export function toJsonSchema(schema: unknown): Record<string, unknown> {
     throw new CrawlkitError(
       'BAD_REQUEST',
       'A zod 3 schema cannot be converted: pass a zod 4 schema or a JSON Schema object.',
-      { status: 400 },
     );
   }
   return schema as Record<string, unknown>;

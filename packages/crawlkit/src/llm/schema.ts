@@ -74,7 +74,6 @@ function compile(schema: JsonSchema): ValidateFunction {
     validate = ajv.compile(schema);
   } catch (error) {
     throw new CrawlkitError('BAD_REQUEST', `The json schema is not a valid JSON Schema: ${(error as Error).message}`, {
-      status: 400,
       cause: error,
     });
   } finally {

@@ -57,7 +57,6 @@ export function brandingFetchError(formats: readonly Format[], error: unknown): 
   if (!wantsBranding(formats) || typeof code !== 'string' || !BROWSER_UNAVAILABLE.has(code)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new CrawlkitError('SCRAPE_BRANDING_NOT_SUPPORTED', `Branding extraction requires a browser. ${message}`, {
-    status: 500,
     cause: error,
   });
 }

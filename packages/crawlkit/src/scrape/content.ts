@@ -136,9 +136,6 @@ export async function buildContent(fetched: FetchedContent, options: ContentOpti
     throw new CrawlkitError(
       'SCRAPE_UNSUPPORTED_FILE_ERROR',
       `Scrape resulted in unsupported file: ${type || 'binary content'}`,
-      {
-        status: 415,
-      },
     );
   }
   if (isJson(type)) return textDocument(text, '```json\n' + text + '\n```', options);

@@ -1,6 +1,7 @@
 import type { PageRequest, PageResult } from '@crawlkit/fetcher';
 
 import type { EngineContext } from '../context.js';
+import { httpStatusOf } from '../error-codes.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { findFormat } from '../v2/formats.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
@@ -47,7 +48,7 @@ export type PageScrapeOutcome =
       /** The page's `rel=canonical` URL, when `collectLinks` was set. */
       canonical?: string;
     }
-  | { success: false; error: ErrorResponse; status: number };
+  | { success: false; error: ErrorResponse; /** The HTTP status of `error.code` (`httpStatusOf`). */ status: number };
 
 const has = (request: PageScrapeRequest, type: string) => request.formats.some((f) => f.type === type);
 
@@ -147,7 +148,6 @@ export async function scrapePage(
         throw new CrawlkitError(
           'SCRAPE_NO_CACHED_DATA',
           'No cached data available that meets the specified age requirements.',
-          { status: 404 },
         );
       } else {
         cacheState = 'miss';
@@ -229,27 +229,11 @@ export async function scrapePage(
     return outcome;
   } catch (error) {
     const timedOut = timeout.aborted && !context.signal?.aborted;
-    const response = timedOut
-      ? { success: false as const, code: 'SCRAPE_TIMEOUT', error: 'Scrape timed out' }
+    const response: ErrorResponse = timedOut
+      ? { success: false, code: 'SCRAPE_TIMEOUT', error: 'Scrape timed out' }
       : toErrorResponse(error);
-    const status = timedOut ? 408 : error instanceof CrawlkitError ? error.status : statusOf(response.code);
-    return { success: false, error: response, status };
+    return { success: false, error: response, status: httpStatusOf(response.code) };
   } finally {
     clearTimeout(timer);
-  }
-}
-
-function statusOf(code: string | undefined): number {
-  switch (code) {
-    case 'BAD_REQUEST':
-    case 'URL_BLOCKED':
-    case 'SCRAPE_UNSUPPORTED_PROTOCOL':
-      return 400;
-    case 'SCRAPE_TIMEOUT':
-      return 408;
-    case 'SCRAPE_DNS_RESOLUTION_ERROR':
-      return 200;
-    default:
-      return 500;
   }
 }

@@ -3,6 +3,8 @@
  */
 import type { BrandingProfile } from '@crawlkit/extractor';
 
+import type { CrawlkitErrorCode } from '../error-codes.js';
+
 /** Metadata of a document: engine keys plus every page meta tag under its raw key (reference §9.1). */
 export interface DocumentMetadata {
   /** The first `<title>` (else `og:title`). */
@@ -89,10 +91,10 @@ export interface Document {
   metadata: DocumentMetadata;
 }
 
-/** The v2 error body. `code` is stable; `error` says what to fix. */
+/** The v2 error body. `code` is stable (its HTTP status: `httpStatusOf(code)`); `error` says what to fix. */
 export interface ErrorResponse {
   success: false;
-  code?: string;
+  code?: CrawlkitErrorCode;
   error: string;
   details?: unknown;
 }

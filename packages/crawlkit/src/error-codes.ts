@@ -1,0 +1,297 @@
+import type { ActionErrorCode } from '@crawlkit/actions';
+import type { ExtractorErrorCode, MarkdownBudgetErrorCode } from '@crawlkit/extractor';
+import type { BrowserErrorCode, FetchErrorCode } from '@crawlkit/fetcher';
+import type { StoreErrorCode } from '@crawlkit/store';
+
+/** What a code means, the HTTP status the v2 API answers it with, and what the caller can do about it. */
+export interface ErrorCodeInfo {
+  /** The HTTP status of a v2 response carrying this code (reference §17 where upstream has the code). */
+  readonly status: number;
+  /** What happened. */
+  readonly meaning: string;
+  /** What to do about it. */
+  readonly action: string;
+}
+
+const info = (status: number, meaning: string, action: string): ErrorCodeInfo => ({ status, meaning, action });
+
+/**
+ * Every error code a crawlkit package returns or throws, with its HTTP status. This table is the one home of the
+ * code → status rule: `CrawlkitError#status`, the scrape path and the HTTP server read it, and the README's error
+ * table is generated from it (`pnpm docs:errors`).
+ */
+export const ERROR_CODES = {
+  // Requests
+  BAD_REQUEST: info(
+    400,
+    'The body or an argument is invalid: unknown key, wrong type, a rule of the v2 API broken, a bad job id.',
+    'Fix the request; the message names the field and `details` lists every problem.',
+  ),
+  BAD_REQUEST_INVALID_JSON: info(
+    400,
+    'The HTTP body is not valid JSON (HTTP server only).',
+    'Send a JSON object with `Content-Type: application/json`.',
+  ),
+  CLI_USAGE: info(400, 'A command-line flag or argument is wrong.', 'Run the command with `--help`.'),
+  UNAUTHORIZED: info(
+    401,
+    'The HTTP server needs an API key and the request has none, or another one (HTTP server only).',
+    'Send `Authorization: Bearer <key>` with one of the server keys.',
+  ),
+  INSUFFICIENT_CREDITS: info(
+    402,
+    "Upstream's answer when a team's credits run out. crawlkit charges nothing and does not return it today.",
+    'Nothing; kept so that clients written for the hosted service find the status they handle.',
+  ),
+  IDEMPOTENCY_KEY_REUSED: info(
+    409,
+    'A crawl or batch start reused an `x-idempotency-key` (HTTP server only).',
+    'Use a new key for a new job; read the first job with its id.',
+  ),
+  QUEUE_FULL: info(
+    429,
+    "The engine's queue of work is full (HTTP server only).",
+    "Retry later, or raise the server's limits.",
+  ),
+  URL_BLOCKED: info(
+    403,
+    'The `urlPolicy` refused the URL or an address it resolves to (the message names the rule).',
+    'Use another URL, or allow the host or network in `urlPolicy`.',
+  ),
+  ABORTED: info(
+    500,
+    "The call's `signal` aborted it; a job it started keeps running.",
+    'Nothing, if you aborted on purpose; cancel the job to stop it too.',
+  ),
+  ENGINE_CLOSED: info(
+    500,
+    'A method was called after `close()`.',
+    'Create a new `Crawlkit`; jobs left unfinished resume there.',
+  ),
+  UNKNOWN_ERROR: info(
+    500,
+    'An unexpected failure without a code of its own.',
+    'Report it with the message; retrying may help.',
+  ),
+
+  // Jobs
+  JOB_NOT_FOUND: info(
+    404,
+    'No crawl or batch with this id in the store (or one of the other kind, or expired).',
+    'Check the id and the store; results are kept `jobResultTtlMs` after the job ends.',
+  ),
+  JOB_ALREADY_COMPLETED: info(409, 'The job to cancel has already finished.', 'Nothing to cancel; read its status.'),
+  JOB_CANCELLED: info(409, '`appendToId` named a batch that was cancelled.', 'Start a new batch with the URLs.'),
+  JOB_NOT_RESUMABLE: info(
+    409,
+    '`resumeJob` named a job that is not running (completed, failed or cancelled).',
+    'Nothing to resume; start a new job.',
+  ),
+  SCRAPE_FAILED: info(
+    500,
+    'A page of a job failed (the `error` event of a job page; its own code is in the job errors).',
+    'Read `getCrawlErrors` / `getBatchScrapeErrors` for the code and message of each page.',
+  ),
+  WORKER_FAILED: info(
+    500,
+    'A distributed task failed on every attempt, in every worker that took it.',
+    "Check the workers' logs; the message carries the last failure.",
+  ),
+  CRAWL_DENIAL: info(
+    500,
+    "A crawled page redirected to a URL that the crawl's rules do not admit (a job error).",
+    'Widen `includePaths`, `allowSubdomains` or `crawlEntireDomain` if you want such pages.',
+  ),
+  WEBHOOK_DELIVERY_FAILED: info(
+    500,
+    'A webhook event was given up after its attempts (a job error).',
+    'Check the receiver; tune `webhooks.maxAttempts` and `webhooks.timeoutMs`.',
+  ),
+  BACKEND_REQUIRED: info(
+    500,
+    '`startWorker()` was called on an engine without a distributed `backend`.',
+    'Pass `backend: redis({ url })` to `new Crawlkit()`.',
+  ),
+
+  // Scrape
+  SCRAPE_TIMEOUT: info(
+    408,
+    'The page (or its actions) did not finish within `timeout` (engine `timeoutMs` when unset).',
+    'Raise `timeout`, lower `waitFor`, or use fewer actions.',
+  ),
+  MAP_TIMEOUT: info(408, 'The map did not finish within its `timeout`.', 'Raise `timeout` or lower `limit`.'),
+  SCRAPE_ABORTED: info(
+    500,
+    "The caller's signal aborted a fetch or an action run (inside the packages).",
+    'Nothing, if you aborted on purpose.',
+  ),
+  SCRAPE_NO_CACHED_DATA: info(
+    404,
+    '`minAge` asked for a cached page and the cache holds none that old.',
+    'Scrape without `minAge` first, or lower it.',
+  ),
+  SCRAPE_DNS_RESOLUTION_ERROR: info(
+    200,
+    'The host name does not resolve. Like upstream, HTTP 200 with `success: false`.',
+    'Check the domain.',
+  ),
+  SCRAPE_SSL_ERROR: info(
+    500,
+    'The TLS handshake or the certificate failed.',
+    'Fix the certificate, or set `skipTlsVerification: true` when no sensitive data is sent.',
+  ),
+  SCRAPE_CONNECTION_ERROR: info(
+    500,
+    'The connection was refused, reset or closed before a complete response.',
+    'Check that the site is up; retry later.',
+  ),
+  SCRAPE_INVALID_RESPONSE: info(500, 'The server answered with something that is not valid HTTP.', 'Retry later.'),
+  SCRAPE_INVALID_URL: info(400, 'The URL does not parse.', 'Send an absolute http(s) URL.'),
+  SCRAPE_UNSUPPORTED_PROTOCOL: info(
+    400,
+    'The URL has a scheme other than http: and https: (file:, data:, javascript:, ftp:, …).',
+    'Send an http(s) URL.',
+  ),
+  SCRAPE_INVALID_REQUEST: info(
+    400,
+    'The request cannot be sent as given (a header value with a line break, …).',
+    'Fix the `headers` named in the message.',
+  ),
+  SCRAPE_RESPONSE_TOO_LARGE: info(
+    500,
+    'The body or the headers went past `http.limits` (`maxBodyBytes`, `maxDecompressedBytes`, header size).',
+    'Raise the limit under `http.limits` if the page is legitimate.',
+  ),
+  SCRAPE_DECOMPRESSION_BOMB: info(
+    500,
+    'The decoded body grew faster than `http.limits.maxCompressionRatio` allows.',
+    'Raise `maxCompressionRatio` if the page is legitimate.',
+  ),
+  SCRAPE_DECODING_ERROR: info(
+    500,
+    'The body is not valid data of its `content-encoding` (corrupt gzip, brotli, …).',
+    'Nothing on your side: the server sends a broken body.',
+  ),
+  SCRAPE_TOO_MANY_REDIRECTS: info(
+    500,
+    'More redirects than `http.limits.maxRedirects`.',
+    'Scrape the final URL, or raise `maxRedirects`.',
+  ),
+  SCRAPE_REDIRECT_LOOP: info(500, 'A redirect led back to a URL of the same chain.', 'Nothing: the site loops.'),
+  SCRAPE_SITE_ERROR: info(
+    500,
+    "The page failed to load in the browser (the message carries the browser's error).",
+    'Check the URL in a browser; retry later.',
+  ),
+  SCRAPE_DOWNLOAD: info(
+    500,
+    'The browser was answered with a download instead of a page (fetched again over HTTP internally).',
+    'Nothing: the page is fetched over HTTP instead.',
+  ),
+  SCRAPE_ENGINE_UNSUITABLE: info(
+    400,
+    'The request needs the browser (actions, screenshot, …) and `engine` is `http`.',
+    "Drop the browser-only options, or use `engine: 'auto'` or `'browser'`.",
+  ),
+  SCRAPE_ACTION_ERROR: info(
+    500,
+    'An action failed on the page (the message names its index, type and selector).',
+    'Fix the action: a selector that matches, a longer `wait`, valid JavaScript.',
+  ),
+  SCRAPE_UNSUPPORTED_FILE_ERROR: info(
+    500,
+    'The URL answered with binary content crawlkit does not convert (not HTML, text, JSON, XML or PDF).',
+    'Nothing to extract from it.',
+  ),
+  SCRAPE_PDF_PARSE_ERROR: info(500, 'The PDF could not be parsed.', 'Use `parsers: []` to get the file as base64.'),
+  SCRAPE_BRANDING_NOT_SUPPORTED: info(
+    500,
+    'The `branding` format needs a browser and none could be started.',
+    'Install Chromium or set `browser.executablePath` (the message says how).',
+  ),
+  MARKDOWN_BUDGET_EXCEEDED: info(
+    500,
+    'Markdown conversion of the page passed `extractionBudgetMs` (or the page `timeout`, if shorter).',
+    'Raise `extractionBudgetMs` for huge pages.',
+  ),
+
+  // Language models
+  LLM_NOT_CONFIGURED: info(
+    400,
+    'A feature needs a language model and the engine has none.',
+    'Pass `llm` to `new Crawlkit()`.',
+  ),
+  LLM_REQUEST_FAILED: info(
+    502,
+    "The language model's server failed or refused the request.",
+    'Check the model server; retry later.',
+  ),
+  LLM_EXTRACTION_FAILED: info(
+    500,
+    "The model's answer stayed invalid for the `json` schema after the repair round.",
+    'Simplify the schema or the prompt, or use a stronger model.',
+  ),
+  CRAWL_PROMPT_FAILED: info(
+    400,
+    'The crawl `prompt` could not be turned into valid crawler options.',
+    'Rephrase the prompt, or pass the crawler options yourself.',
+  ),
+
+  // Browser
+  BROWSER_NOT_FOUND: info(
+    500,
+    'No Chromium executable was found.',
+    'Install Chromium, or set `browser.executablePath` / `CRAWLKIT_CHROMIUM`.',
+  ),
+  BROWSER_LAUNCH_FAILED: info(
+    500,
+    'Chromium was found but did not start.',
+    'Check its flags, libraries and memory (the message carries its output).',
+  ),
+  BROWSER_CRASHED: info(500, "Chromium or the page's renderer crashed during the request.", 'Retry; check memory.'),
+  FETCHER_CLOSED: info(500, 'A fetch was started after the engine closed its fetcher.', 'Use an open `Crawlkit`.'),
+
+  // Store
+  STORE_CLOSED: info(500, 'The store was used after `close()`.', 'Use an open `Crawlkit`.'),
+  STORE_INVALID_OPTION: info(500, 'A store option cannot be used.', 'Fix the option the message names.'),
+  STORE_JOB_EXISTS: info(500, 'A job id was created twice in the store.', 'Report it: ids are generated.'),
+  STORE_JOB_NOT_FOUND: info(
+    500,
+    'A store operation named a job the store does not hold.',
+    'Check that every process uses the same store.',
+  ),
+  STORE_TASK_NOT_FOUND: info(500, 'A task was completed that was never added.', 'Report it.'),
+  STORE_DELIVERY_EXISTS: info(500, 'A webhook delivery id was queued twice.', 'Report it.'),
+  STORE_BUSY: info(
+    500,
+    'Another process held the database lock for longer than the busy timeout.',
+    'Retry; keep one store per directory per host busy at a time.',
+  ),
+  STORE_CORRUPT: info(500, 'The database file is damaged or not a crawlkit store.', 'Use another `storeDir`.'),
+  STORE_SCHEMA_TOO_NEW: info(
+    500,
+    'The store was written by a newer crawlkit.',
+    'Upgrade crawlkit, or use another `storeDir`.',
+  ),
+  STORE_OPEN_FAILED: info(500, 'The store could not be created or opened.', 'Check the directory and its permissions.'),
+  STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
+  REDIS_INVALID_OPTION: info(500, 'An option of `redis()` cannot be used.', 'Fix the option the message names.'),
+  REDIS_UNAVAILABLE: info(500, 'Redis cannot be reached.', 'Check the URL and that the server is up.'),
+} as const satisfies Record<string, ErrorCodeInfo> &
+  Record<
+    FetchErrorCode | BrowserErrorCode | ActionErrorCode | StoreErrorCode | ExtractorErrorCode | MarkdownBudgetErrorCode,
+    ErrorCodeInfo
+  >;
+
+/** Every error code of crawlkit's packages: the `code` of a v2 error response, a job error or a thrown error. */
+export type CrawlkitErrorCode = keyof typeof ERROR_CODES;
+
+/** Whether `code` is one of crawlkit's error codes. */
+export function isErrorCode(code: unknown): code is CrawlkitErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+}
+
+/** The HTTP status the v2 API answers an error code with; 500 for a code crawlkit does not know. */
+export function httpStatusOf(code: string | undefined): number {
+  return isErrorCode(code) ? ERROR_CODES[code].status : 500;
+}
