@@ -60,6 +60,14 @@ describe('checkUrlAgainstPolicy: strict preset', () => {
     ['http://[fd00:ec2::254]/', 'metadata'],
     ['http://100.100.100.200/', 'metadata'],
     ['http://metadata.google.internal/computeMetadata/v1/', 'metadata'],
+    ['http://168.63.129.16/machine?comp=goalstate', 'metadata'],
+    ['http://[::ffff:168.63.129.16]/', 'metadata'],
+    ['http://[64:ff9b::a83f:8110]/', 'metadata'],
+    ['http://169.254.0.23/', 'metadata'],
+    ['http://192.0.0.192/latest/', 'metadata'],
+    ['http://[fd20:ce::254]/', 'metadata'],
+    ['http://[fd00:ec2::123]/', 'metadata'],
+    ['http://instance-data/latest/', 'metadata'],
     ['http://169.254.1.1/', 'linkLocal'],
     ['http://[fe80::1]/', 'linkLocal'],
     // CGNAT, unique-local
@@ -70,10 +78,13 @@ describe('checkUrlAgainstPolicy: strict preset', () => {
     // IPv4 inside IPv6
     ['http://[::ffff:127.0.0.1]/', 'ipv4Mapped'],
     ['http://[::ffff:7f00:1]/', 'ipv4Mapped'],
-    ['http://[::ffff:169.254.169.254]/', 'ipv4Mapped'],
+    ['http://[::ffff:169.254.169.254]/', 'metadata'],
     ['http://[::ffff:10.0.0.1]/', 'ipv4Mapped'],
     ['http://[::ffff:8.8.8.8]/', 'ipv4Mapped'],
     ['http://[64:ff9b::7f00:1]/', 'rfc6052'],
+    ['http://[::7f00:1]/', 'ipv4Compatible'],
+    ['http://[::127.0.0.1]/', 'ipv4Compatible'],
+    ['http://[::a00:1]/', 'ipv4Compatible'],
     ['http://[2002:7f00:1::]/', '6to4'],
     ['http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', 'teredo'],
     // other special-purpose ranges
@@ -156,6 +167,38 @@ describe('checkUrlAgainstPolicy: hosts and ports', () => {
     expect(refusal('http://[::1]/', { blockedHosts: ['::1'] }).rule).toBe('blockedHosts');
     expect(refusal('http://2130706433/', { blockedHosts: ['127.0.0.1'] }).rule).toBe('blockedHosts');
   });
+
+  // One address, many spellings: IPv4-mapped, IPv4-compatible, NAT64 and 6to4 forms are their IPv4 address.
+  const LOOPBACK_FORMS = [
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[0:0:0:0:0:ffff:7f00:1]/',
+    'http://[::7f00:1]/',
+    'http://[::127.0.0.1]/',
+    'http://[64:ff9b::7f00:1]/',
+    'http://[64:ff9b::127.0.0.1]/',
+    'http://[2002:7f00:1::]/',
+    'http://[2002:7f00:1:1234::1]/',
+  ];
+
+  it.each(LOOPBACK_FORMS)('blockedHosts 127.0.0.1 refuses %s', (url) => {
+    expect(refusal(url, { blockedHosts: ['127.0.0.1'] }).rule).toBe('blockedHosts');
+    expect(refusal(url, { blockedHosts: ['0x7f.1'] }).rule).toBe('blockedHosts');
+  });
+
+  it.each(LOOPBACK_FORMS)('allowedHosts 127.0.0.1 allows %s and nothing else', (url) => {
+    expect(checkUrlAgainstPolicy(url, { allowedHosts: ['127.0.0.1'] })).toBeInstanceOf(URL);
+    expect(refusal(url, { allowedHosts: ['127.0.0.2'] }).rule).toBe('allowedHosts');
+  });
+
+  it('compares an IPv6 entry with the IPv6 forms of IPv4 addresses the same way', () => {
+    expect(refusal('http://127.0.0.1/', { blockedHosts: ['::ffff:127.0.0.1'] }).rule).toBe('blockedHosts');
+    expect(refusal('http://127.0.0.1/', { blockedHosts: ['64:ff9b::7f00:1'] }).rule).toBe('blockedHosts');
+    // IPv6's own loopback and unspecified addresses are not IPv4-compatible forms.
+    expect(checkUrlAgainstPolicy('http://[::1]/', { blockedHosts: ['0.0.0.1'] })).toBeInstanceOf(URL);
+    expect(checkUrlAgainstPolicy('http://[::]/', { blockedHosts: ['0.0.0.0'] })).toBeInstanceOf(URL);
+    expect(checkUrlAgainstPolicy('http://[::ffff:127.0.0.2]/', { blockedHosts: ['127.0.0.1'] })).toBeInstanceOf(URL);
+  });
 });
 
 describe('isBlockedAddress', () => {
@@ -174,6 +217,8 @@ describe('isBlockedAddress', () => {
   it('allows everything under the default policy except blocked exact addresses', () => {
     expect(isBlockedAddress('127.0.0.1', {})).toBeUndefined();
     expect(isBlockedAddress('10.1.2.3', { blockedHosts: ['10.1.2.3'] })).toBe('blockedHosts');
+    expect(isBlockedAddress('::ffff:10.1.2.3', { blockedHosts: ['10.1.2.3'] })).toBe('blockedHosts');
+    expect(isBlockedAddress('::a01:203', { blockedHosts: ['10.1.2.3'] })).toBe('blockedHosts');
   });
 });
 

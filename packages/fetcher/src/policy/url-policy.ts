@@ -18,7 +18,9 @@ export interface UrlPolicy {
   allowPrivateNetworks?: boolean;
   /**
    * When set, only these hosts may be fetched: an exact host (`example.com`, `127.0.0.1`, `::1`) or `*.suffix`,
-   * which matches every subdomain of `suffix` but not `suffix` itself (list both for both). Case-insensitive.
+   * which matches every subdomain of `suffix` but not `suffix` itself (list both for both). Case-insensitive. An IP
+   * entry matches its address in every spelling: `127.0.0.1` also matches `[::ffff:127.0.0.1]`, `[::7f00:1]`,
+   * `[64:ff9b::7f00:1]` and `[2002:7f00:1::]` (IPv4-mapped, IPv4-compatible, NAT64 and 6to4 forms).
    * @default undefined (every host)
    */
   allowedHosts?: readonly string[];
@@ -38,15 +40,32 @@ export interface UrlPolicy {
 /** Blocks every non-public address range and the names that always mean one. Hosts and ports stay open. */
 export const STRICT_URL_POLICY: Readonly<UrlPolicy> = Object.freeze({ allowPrivateNetworks: false });
 
-/** Cloud instance-metadata endpoints, named as their own rule because they are the usual SSRF target. */
+/**
+ * Cloud instance-metadata and platform endpoints, named as their own rule because they are the usual SSRF target.
+ * Most sit in ranges strict refuses anyway; 168.63.129.16 is a public address and is refused only by this list.
+ */
 const METADATA_ADDRESSES = new Set([
-  '169.254.169.254', // AWS, GCP, Azure, OpenStack, DigitalOcean, ...
-  '169.254.170.2', // AWS ECS task metadata
+  '169.254.169.254', // AWS, GCP, Azure, Oracle, OpenStack, DigitalOcean, Hetzner, IBM, Huawei, ...
+  '169.254.170.2', // AWS ECS task metadata and credentials
   '169.254.169.123', // AWS time sync
+  '169.254.169.253', // AWS VPC DNS resolver
+  '169.254.0.23', // Tencent Cloud
   '100.100.100.200', // Alibaba Cloud
+  '168.63.129.16', // Azure WireServer (platform agent, health probes)
+  '192.0.0.192', // Oracle Cloud (legacy metadata)
   'fd00:ec2::254', // AWS IMDS over IPv6
+  'fd00:ec2::123', // AWS time sync over IPv6
+  'fd00:ec2::253', // AWS VPC DNS resolver over IPv6
+  'fd20:ce::254', // GCP metadata over IPv6
 ]);
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.tencentyun.com',
+]);
 
 const WEB_PROTOCOLS = new Set(['http:', 'https:']);
 
@@ -73,34 +92,64 @@ export function matchesHostPattern(host: string, patterns: readonly string[]): b
   return false;
 }
 
+/** Two IP addresses are the same host when their canonical forms (see `canonicalAddress`) are equal. */
 function sameAddress(a: string, b: string): boolean {
+  const left = canonicalAddress(a);
+  return left !== undefined && left === canonicalAddress(b);
+}
+
+/** RFC 6052's well-known NAT64 prefix 64:ff9b::/96. */
+const NAT64 = ipaddr.IPv6.parse('64:ff9b::');
+
+/**
+ * The one comparable spelling of an IP address: IPv4 in dotted decimal, IPv6 in RFC 5952 form, and every IPv6 form
+ * that carries an IPv4 address (IPv4-mapped `::ffff:a.b.c.d`, IPv4-compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`,
+ * 6to4 `2002:AABB:CCDD::/48`) as that IPv4 address. `undefined` when `ip` is not an address.
+ */
+export function canonicalAddress(ip: string): string | undefined {
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    return ipaddr.parse(a).toNormalizedString() === ipaddr.parse(b).toNormalizedString();
+    address = ipaddr.parse(normalizeHost(ip).replace(/%.*$/, ''));
   } catch {
-    return false;
+    return undefined;
   }
+  if (address.kind() === 'ipv4') return address.toString();
+  const embedded = embeddedIPv4(address as ipaddr.IPv6);
+  return embedded ? embedded.toString() : (address as ipaddr.IPv6).toRFC5952String();
+}
+
+/** The IPv4 address an IPv6 address carries, by the forms `canonicalAddress` lists. */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = address.parts;
+  const fromWords = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  const zeroPrefix = p.slice(0, 6).every((w) => w === 0);
+  // IPv4-compatible (deprecated, RFC 4291 §2.5.5.1): ::a.b.c.d, but not :: and ::1, which are IPv6's own.
+  if (zeroPrefix && (p[6] !== 0 || p[7]! > 1)) return fromWords(p[6]!, p[7]!);
+  if (address.match(NAT64, 96)) return fromWords(p[6]!, p[7]!);
+  if (p[0] === 0x2002) return fromWords(p[1]!, p[2]!);
+  return undefined;
 }
 
 /**
  * The rule that forbids connecting to `ip` under `policy`, or `undefined` when it is allowed. Rule names are
  * ipaddr.js range names (`loopback`, `private`, `linkLocal`, `carrierGradeNat`, `uniqueLocal`, `unspecified`,
- * `ipv4Mapped`, `6to4`, `teredo`, `rfc6052`, `multicast`, `reserved`, ...) plus `metadata`, `blockedHosts` and
- * `invalidAddress`. Meant for connect-time checks (browser request interception, custom dialers).
+ * `ipv4Mapped`, `6to4`, `teredo`, `rfc6052`, `multicast`, `reserved`, ...) plus `ipv4Compatible`, `metadata`,
+ * `blockedHosts` and `invalidAddress`. Meant for connect-time checks (browser request interception, custom dialers).
  */
 export function isBlockedAddress(ip: string, policy: UrlPolicy): string | undefined {
-  const host = normalizeHost(ip);
+  const host = normalizeHost(ip).replace(/%.*$/, '');
   if (policy.blockedHosts?.length && matchesHostPattern(host, policy.blockedHosts)) return 'blockedHosts';
   if (policy.allowPrivateNetworks !== false) return undefined;
-  let address: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    address = ipaddr.parse(host.replace(/%.*$/, ''));
-  } catch {
-    return 'invalidAddress';
-  }
-  const normalized = address.kind() === 'ipv6' ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
-  if (METADATA_ADDRESSES.has(normalized)) return 'metadata';
+  const canonical = canonicalAddress(host);
+  if (canonical === undefined) return 'invalidAddress';
+  if (METADATA_ADDRESSES.has(canonical)) return 'metadata';
+  const address = ipaddr.parse(host.replace(/%.*$/, ''));
   const range = address.range();
-  return range === 'unicast' ? undefined : range;
+  if (range !== 'unicast') return range;
+  // An IPv4 address inside an IPv6 form ipaddr.js has no range name for (IPv4-compatible).
+  if (address.kind() === 'ipv6' && ipaddr.parse(canonical).kind() === 'ipv4') return 'ipv4Compatible';
+  return undefined;
 }
 
 /**
