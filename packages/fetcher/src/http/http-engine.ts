@@ -3,7 +3,7 @@ import type { LookupFunction } from 'node:net';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 
 import { FetchError, isFetchError } from '../errors.js';
-import { guardLookup } from '../policy/guarded-lookup.js';
+import { checksAddresses, guardLookup, resolveChecked } from '../policy/guarded-lookup.js';
 import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 import { decodeText } from './charset.js';
 import { isTextualType, parseContentType, sniffBinary } from './content-type.js';
@@ -39,6 +39,7 @@ export class HttpEngine {
   readonly #policy: UrlPolicy;
   readonly #limits: HttpLimits;
   readonly #lookup: LookupFunction;
+  readonly #baseLookup: LookupFunction | undefined;
   readonly #connections: number | undefined;
   readonly #defaultHeaders: Readonly<Record<string, string>>;
   readonly #dispatchers = new Map<string, Dispatcher>();
@@ -49,6 +50,7 @@ export class HttpEngine {
     this.#policy = options.urlPolicy ?? {};
     this.#limits = resolveLimits(options.limits);
     this.#lookup = guardLookup(this.#policy, options.lookup);
+    this.#baseLookup = options.lookup;
     this.#lowSpeed = new LowSpeedMonitor(this.#limits.lowSpeedBytesPerSec, this.#limits.lowSpeedWindowMs);
     if (options.connections !== undefined && (!Number.isInteger(options.connections) || options.connections < 1)) {
       throw new TypeError(`Expected \`connections\` to be a positive integer, got \`${String(options.connections)}\``);
@@ -106,6 +108,10 @@ export class HttpEngine {
       let cookies: RedirectCookies | undefined;
       let cookieState = 0;
       for (;;) {
+        // A proxy resolves the name itself: resolve and check it here first (the proxy's answer may still differ).
+        if (request.proxy && checksAddresses(this.#policy)) {
+          await resolveChecked(hop.url.hostname, this.#policy, this.#baseLookup);
+        }
         const jar = cookies?.header(hop.url);
         const response = await dispatcher.request({
           origin: hop.url.origin,

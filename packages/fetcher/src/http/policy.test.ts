@@ -100,7 +100,7 @@ describe('URL policy in the engine: strict preset', () => {
   });
 
   it('checks every redirect hop: a public page redirecting to loopback or metadata is refused', async () => {
-    const engine = engineWith({ urlPolicy: STRICT_URL_POLICY });
+    const engine = engineWith({ urlPolicy: STRICT_URL_POLICY, lookup: fakeDns('8.8.8.8') });
     const via = (target: string) =>
       engine.fetch({
         url: `http://public.test/hostile/redirect-to?url=${encodeURIComponent(target)}`,
@@ -117,7 +117,7 @@ describe('URL policy in the engine: strict preset', () => {
       ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', 'metadata'],
       ['http://2852039166/latest/meta-data/', 'metadata'],
       ['http://0251.0376.0251.0376/', 'metadata'],
-      ['http://[::ffff:a9fe:a9fe]/', 'ipv4Mapped'],
+      ['http://[::ffff:a9fe:a9fe]/', 'metadata'],
       ['http://0x7f000001/', 'loopback'],
       ['http://localhost/', 'loopback'],
       ['http://10.0.0.1/', 'private'],
@@ -128,6 +128,38 @@ describe('URL policy in the engine: strict preset', () => {
       expect(error.rule, target).toBe(rule);
     }
     expect(internet.tunnels.every((t) => t === 'public.test:80' || t === 'other-public.test:80')).toBe(true);
+  });
+});
+
+describe('URL policy in the engine: with a proxy', () => {
+  it('resolves and checks the name before handing it to the proxy, on every hop', async () => {
+    const dns = fakeDns('10.1.2.3');
+    const engine = engineWith({ urlPolicy: STRICT_URL_POLICY, lookup: dns });
+    const before = internet.tunnels.length;
+    const error = await failure(engine.fetch({ url: 'http://intranet.test/', proxy: internet.url }));
+    expect(error).toMatchObject({ code: 'URL_BLOCKED', rule: 'private' });
+    expect(dns.calls).toEqual(['intranet.test']);
+    expect(internet.tunnels.length).toBe(before);
+
+    const mapped = await failure(
+      engineWith({ urlPolicy: { blockedHosts: ['127.0.0.1'] }, lookup: fakeDns('::ffff:127.0.0.1') }).fetch({
+        url: 'http://alias.test/',
+        proxy: internet.url,
+      }),
+    );
+    expect(mapped).toMatchObject({ code: 'URL_BLOCKED', rule: 'blockedHosts' });
+    expect(internet.tunnels.length).toBe(before);
+  });
+
+  it('fails a name that does not resolve locally with a DNS error, under a policy that checks addresses', async () => {
+    const nowhere = ((_host, _options, callback) => {
+      const error: NodeJS.ErrnoException = new Error('getaddrinfo ENOTFOUND nowhere.test');
+      error.code = 'ENOTFOUND';
+      callback(error, '', 4);
+    }) as LookupFunction;
+    const engine = engineWith({ urlPolicy: STRICT_URL_POLICY, lookup: nowhere });
+    const error = await failure(engine.fetch({ url: 'http://nowhere.test/', proxy: internet.url }));
+    expect(error.code).toBe('SCRAPE_DNS_RESOLUTION_ERROR');
   });
 });
 

@@ -33,7 +33,10 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /**
    * Proxy URL for this request (`http://user:pass@host:port`; https: proxies work too). The target is tunnelled
-   * with CONNECT; the proxy resolves the target's name, so only the URL-level policy checks apply to it.
+   * with CONNECT. When the URL policy refuses some addresses (`allowPrivateNetworks: false`, `blockedHosts`), the
+   * target's name is resolved here and every address checked before it is handed to the proxy, on every redirect
+   * hop; a name that does not resolve locally then fails with `SCRAPE_DNS_RESOLUTION_ERROR`. The proxy resolves the
+   * name again on its own, so a proxy with another view of DNS is the operator's to trust.
    * @default undefined (direct)
    */
   proxy?: string;

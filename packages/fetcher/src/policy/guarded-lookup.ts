@@ -1,5 +1,5 @@
-import { lookup as dnsLookup } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
 
 import { FetchError, dnsErrorMessage } from '../errors.js';
 import { blockedError, isBlockedAddress, normalizeHost, type UrlPolicy } from './url-policy.js';
@@ -25,7 +25,7 @@ function notFound(hostname: string): NodeJS.ErrnoException {
  */
 export function guardLookup(policy: UrlPolicy, base?: LookupFunction): LookupFunction {
   const resolve: LookupFunction = base ?? dnsLookup;
-  const checks = policy.allowPrivateNetworks === false || Boolean(policy.blockedHosts?.length);
+  const checks = checksAddresses(policy);
   return (hostname, options, callback) => {
     if (!base && isReservedInvalid(hostname)) {
       const cause = notFound(hostname);
@@ -59,4 +59,31 @@ export function guardLookup(policy: UrlPolicy, base?: LookupFunction): LookupFun
 /** net expects an ErrnoException from a lookup; a FetchError qualifies structurally (its `code` is a string). */
 function dnsError(hostname: string, cause: NodeJS.ErrnoException): FetchError {
   return new FetchError('SCRAPE_DNS_RESOLUTION_ERROR', dnsErrorMessage(hostname), { cause });
+}
+
+/** Whether `policy` refuses some addresses, so that a name must be resolved before it can be allowed. */
+export function checksAddresses(policy: UrlPolicy): boolean {
+  return policy.allowPrivateNetworks === false || Boolean(policy.blockedHosts?.length);
+}
+
+/**
+ * Resolves `hostname` (an IP literal stands for itself) and checks every address against `policy`, for a connection
+ * that does not resolve the name itself: one handed to a proxy, or one pinned to the addresses checked here.
+ * @throws FetchError `URL_BLOCKED` (with `rule`) or `SCRAPE_DNS_RESOLUTION_ERROR`.
+ */
+export function resolveChecked(hostname: string, policy: UrlPolicy, base?: LookupFunction): Promise<LookupAddress[]> {
+  const host = normalizeHost(hostname);
+  const family = isIP(host);
+  if (family) {
+    const rule = isBlockedAddress(host, policy);
+    if (rule) return Promise.reject(blockedError(undefined, host, rule));
+    return Promise.resolve([{ address: host, family }]);
+  }
+  const lookup = guardLookup(policy, base);
+  return new Promise((resolve, reject) => {
+    lookup(host, { all: true }, (error, addresses) => {
+      if (error) reject(error);
+      else resolve(addresses as unknown as LookupAddress[]);
+    });
+  });
 }
