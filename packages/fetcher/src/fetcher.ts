@@ -153,7 +153,10 @@ export class Fetcher {
     this.#engine = options.engine ?? 'auto';
     const policy = options.urlPolicy ?? options.http?.urlPolicy ?? {};
     this.#http = new HttpEngine({ ...options.http, urlPolicy: policy });
-    this.#pool = new BrowserPool(options.browser);
+    this.#pool = new BrowserPool(options.browser, {
+      policy,
+      ...(options.http?.lookup ? { lookup: options.http.lookup } : {}),
+    });
     this.#browser = new BrowserEngine(this.#pool, {
       policy,
       smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,

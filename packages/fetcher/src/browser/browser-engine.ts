@@ -14,7 +14,7 @@ import type { CountryProfile } from './countries.js';
 import { applyEmulation } from './emulation.js';
 import { BrowserError, isBrowserError } from './errors.js';
 import { navigationError } from './navigation-errors.js';
-import { guardPage, NO_DIALOGS_SCRIPT } from './page-guards.js';
+import { guardPage, NO_DIALOGS_SCRIPT, NO_SERVICE_WORKERS_SCRIPT } from './page-guards.js';
 import { RequestGate } from './request-gate.js';
 import { MUTATION_OBSERVER_SCRIPT, NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { stealthScript } from './stealth.js';
@@ -112,7 +112,7 @@ export class BrowserEngine {
       const acquired = lease;
       const work = (async () => {
         const opened = await acquired.openPage(
-          request.proxy ? proxyContextOptions(request.proxy, request.proxyLoopback ?? false) : undefined,
+          request.proxy ? { upstream: request.proxy, proxyLoopback: request.proxyLoopback ?? false } : {},
         );
         context = opened.context;
         const page = opened.page;
@@ -172,15 +172,30 @@ export class BrowserEngine {
     });
     await Promise.all([this.#prepare(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
+    const networkGate = this.#pool.gate;
     let mainResponse: HTTPResponse | undefined;
     let ttfbMs: number | undefined;
+    /** A main-frame response the network gate answered itself (a refusal or a failed connection). */
+    let gateError: FetchError | undefined;
     page.on('response', (response) => {
       const req = response.request();
       if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
         mainResponse = response;
         ttfbMs ??= Date.now() - startedAt;
+        gateError ??= networkGate.errorOf(response.headers());
       }
     });
+    /** Whatever navigation the main frame made, to a refused or failed target: the request fails with it. */
+    const failedNavigation = (error?: unknown): FetchError | BrowserError | undefined => {
+      if (gate.mainFrameError) return gate.mainFrameError;
+      if (gateError) return gateError;
+      const last = gate.lastMainFrameUrl ?? request.url;
+      if (error !== undefined) return networkGate.tunnelError(last) ?? navigationError(error, last);
+      if (page.url().startsWith('chrome-error:')) {
+        return networkGate.tunnelError(last) ?? navigationError(new Error('net::ERR_FAILED'), last);
+      }
+      return undefined;
+    };
 
     try {
       const response = await page.goto(request.url, {
@@ -193,9 +208,11 @@ export class BrowserEngine {
       if (gate.mainFrameError) throw gate.mainFrameError;
       if (mainResponse && isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
       if (signal.aborted) throw signal.reason;
-      throw navigationError(error, request.url);
+      if (error instanceof Error && error.name === 'TimeoutError') throw navigationError(error, request.url);
+      throw failedNavigation(error)!;
     }
     if (!mainResponse) throw navigationError(new Error('net::ERR_EMPTY_RESPONSE'), request.url);
+    if (gateError) throw gateError;
     // A PDF shown in Chromium's viewer (or any file it would save) is not a page: the caller fetches its bytes.
     if (isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
 
@@ -225,6 +242,9 @@ export class BrowserEngine {
       if (request.blockAds) await removeBlockedFrames(page, gate.blockedFrames);
     }
 
+    // A later navigation (meta refresh, script, an action) that the policy refused, or that failed, is the result.
+    const failed = failedNavigation();
+    if (failed) throw failed;
     const result = await this.#capture(page, mainResponse, request, startedAt, ttfbMs);
     if (request.screenshot) {
       result.screenshot = await captureScreenshot(
@@ -258,6 +278,7 @@ export class BrowserEngine {
     }
     await Promise.all([
       page.evaluateOnNewDocument(NO_DIALOGS_SCRIPT),
+      page.evaluateOnNewDocument(NO_SERVICE_WORKERS_SCRIPT),
       page.evaluateOnNewDocument(MUTATION_OBSERVER_SCRIPT),
       request.stealth
         ? page.evaluateOnNewDocument(
@@ -277,15 +298,6 @@ export class BrowserEngine {
         ...(requestUserAgent === undefined ? {} : { requestUserAgent }),
       }),
     ]);
-    if (request.proxy) {
-      const proxy = new URL(request.proxy);
-      if (proxy.username) {
-        await page.authenticate({
-          username: decodeURIComponent(proxy.username),
-          password: decodeURIComponent(proxy.password),
-        });
-      }
-    }
   }
 
   async #capture(
@@ -328,14 +340,6 @@ export class BrowserEngine {
     const decoded = decodeText(body, parsed.type, parsed.charset);
     return { ...base, contentType, charset: decoded.charset, body, text: decoded.text };
   }
-}
-
-function proxyContextOptions(proxy: string, loopback: boolean) {
-  const parsed = new URL(proxy);
-  return {
-    proxyServer: `${parsed.protocol}//${parsed.host}`,
-    ...(loopback ? { proxyBypassList: ['<-loopback>'] } : {}),
-  };
 }
 
 /** Types headless Chromium renders itself; anything else (PDF, archives, media files) becomes a download. */

@@ -1,9 +1,13 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'puppeteer-core';
+import type { LookupFunction } from 'node:net';
+
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 
 import { FetchError } from '../errors.js';
+import type { UrlPolicy } from '../policy/url-policy.js';
 import { resolveChromiumPath } from './chromium-path.js';
 import { BrowserError } from './errors.js';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
+import { NetworkGate, type GateRoute } from './network-gate.js';
 import { Semaphore } from './semaphore.js';
 
 /** Settings of the browser pool (the `browser` field of `FetcherOptions`). */
@@ -79,10 +83,10 @@ export interface BrowserLease {
   /** True once the browser crashed or disconnected. */
   readonly crashed: boolean;
   /**
-   * A new page in a new incognito context with downloads denied (the spare page when there is one and no proxy
-   * is asked for). The caller closes the context.
+   * A new page in a new incognito context with downloads denied, whose traffic goes through the network gate and
+   * then `route` (the spare page when there is one and no upstream proxy is asked for). The caller closes the context.
    */
-  openPage(proxy?: Pick<BrowserContextOptions, 'proxyServer' | 'proxyBypassList'>): Promise<IsolatedPage>;
+  openPage(route?: GateRoute): Promise<IsolatedPage>;
   release(): Promise<void>;
 }
 
@@ -100,6 +104,25 @@ export interface BrowserPoolStats {
   pids: number[];
   /** Temporary profile directory of every Chromium started (their processes carry it on the command line). */
   profiles: string[];
+}
+
+/** Where the browser's traffic may go: the URL policy and the resolver the network gate applies. */
+export interface BrowserNetwork {
+  policy: UrlPolicy;
+  lookup?: LookupFunction;
+}
+
+/**
+ * Flags that send everything Chromium does through the gate: the browser-wide proxy (which refuses all: it carries
+ * only Chromium's own background traffic, as every page's context has its own), loopback not bypassed, and WebRTC
+ * limited to proxied TCP (TURN over TCP through a CONNECT tunnel; no UDP, no direct host candidates).
+ */
+function gateFlags(backgroundProxy: string): string[] {
+  return [
+    `--proxy-server=${backgroundProxy}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
 }
 
 const DEFAULTS = {
@@ -121,6 +144,8 @@ export class BrowserPool {
   };
   readonly #slots = new Set<Slot>();
   readonly #semaphore: Semaphore;
+  /** The only way out of every browser this pool starts. */
+  readonly gate: NetworkGate;
   #current: Promise<Slot> | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #closed = false;
@@ -128,7 +153,8 @@ export class BrowserPool {
   readonly #pids: number[] = [];
   readonly #profiles: string[] = [];
 
-  constructor(options: BrowserPoolOptions = {}) {
+  constructor(options: BrowserPoolOptions = {}, network: BrowserNetwork = { policy: {} }) {
+    this.gate = new NetworkGate(network);
     for (const key of ['maxPagesPerBrowser', 'maxConcurrentPages'] as const) {
       const value = options[key];
       if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
@@ -212,13 +238,11 @@ export class BrowserPool {
     this.#current = undefined;
     await pending?.catch(() => undefined);
     await Promise.all([...this.#slots].map((slot) => this.#destroy(slot)));
+    await this.gate.close();
   }
 
-  async #openPage(
-    slot: Slot,
-    proxy?: Pick<BrowserContextOptions, 'proxyServer' | 'proxyBypassList'>,
-  ): Promise<IsolatedPage> {
-    if (!proxy?.proxyServer) {
+  async #openPage(slot: Slot, route: GateRoute = {}): Promise<IsolatedPage> {
+    if (!route.upstream) {
       // Take the spare synchronously so that concurrent callers never share one.
       const pending = slot.spare;
       slot.spare = undefined;
@@ -226,13 +250,16 @@ export class BrowserPool {
       const spare = await pending;
       if (spare && !spare.page.isClosed()) return spare;
     }
-    return isolatedPage(slot.launched.browser, proxy);
+    return isolatedPage(slot.launched.browser, await this.gate.contextProxy(route));
   }
 
   /** Starts the next spare page of `slot`, unless the slot is on its way out. */
   #prewarm(slot: Slot): void {
     if (!this.#options.prewarm || slot.spare || slot.retiring || slot.dead || this.#closed) return;
-    slot.spare = isolatedPage(slot.launched.browser).catch(() => undefined);
+    slot.spare = this.gate
+      .contextProxy()
+      .then((proxy) => isolatedPage(slot.launched.browser, proxy))
+      .catch(() => undefined);
   }
 
   #assertOpen(): void {
@@ -251,7 +278,8 @@ export class BrowserPool {
     const executablePath = resolveChromiumPath(this.#options.executablePath);
     const launched = await launchBrowser({
       executablePath,
-      args: this.#options.args,
+      // After the user's flags: a `--proxy-server` of theirs must not replace the gate (the last one wins).
+      args: [...this.#options.args, ...gateFlags(await this.gate.backgroundProxy())],
       timeoutMs: this.#options.launchTimeoutMs,
     });
     this.#launches++;
@@ -307,11 +335,13 @@ export class BrowserPool {
   }
 }
 
-async function isolatedPage(
-  browser: Browser,
-  proxy?: Pick<BrowserContextOptions, 'proxyServer' | 'proxyBypassList'>,
-): Promise<IsolatedPage> {
-  const context = await browser.createBrowserContext({ downloadBehavior: { policy: 'deny' }, ...proxy });
+async function isolatedPage(browser: Browser, proxyServer: string): Promise<IsolatedPage> {
+  const context = await browser.createBrowserContext({
+    downloadBehavior: { policy: 'deny' },
+    proxyServer,
+    // Chromium bypasses proxies for loopback by default; `<-loopback>` removes that rule (and link-local's).
+    proxyBypassList: ['<-loopback>'],
+  });
   try {
     return { context, page: await context.newPage() };
   } catch (error) {

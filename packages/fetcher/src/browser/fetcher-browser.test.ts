@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,15 +12,26 @@ import { startSelfSignedServer } from '../http/__fixtures__/self-signed-server.j
 import { Fetcher, type PageResult } from '../index.js';
 
 /** Chromium reaches the fixture server and the fake ad host (both 127.0.0.1) and nothing else. */
-const ISOLATED_ARGS = ['--host-resolver-rules=MAP ad.doubleclick.net 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 const POLICY = { allowedHosts: ['127.0.0.1', 'ad.doubleclick.net'] };
+/** The network gate resolves the browser's targets: the fake ad host is 127.0.0.1, every other name is unknown. */
+const lookup: LookupFunction = (hostname, options, callback) => {
+  if (hostname !== 'ad.doubleclick.net' && hostname !== 'localhost') {
+    const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+    error.code = 'ENOTFOUND';
+    return callback(error, '', 4);
+  }
+  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+};
+const HTTP = { lookup };
 
 let server: FixtureServer;
 let fetcher: Fetcher;
 
 beforeAll(async () => {
   server = await startFixtureServer();
-  fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS }, urlPolicy: POLICY });
+  fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS }, urlPolicy: POLICY, http: HTTP });
 });
 
 afterAll(async () => {
@@ -190,7 +201,11 @@ describe('page options', () => {
 
   it('writes screenshots under browser.screenshotDir and returns the path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawlkit-shots-'));
-    const toFiles = new Fetcher({ browser: { args: ISOLATED_ARGS, screenshotDir: dir }, urlPolicy: POLICY });
+    const toFiles = new Fetcher({
+      browser: { args: ISOLATED_ARGS, screenshotDir: dir },
+      urlPolicy: POLICY,
+      http: HTTP,
+    });
     try {
       const result = await toFiles.fetch({ url: url('/js/long.html'), screenshot: { quality: 60 } });
       expect(result.screenshot!.startsWith(dir)).toBe(true);
@@ -247,7 +262,11 @@ describe('URL policy in the browser', () => {
   });
 
   it('refuses subresources and redirect hops outside the policy', async () => {
-    const strict = new Fetcher({ browser: { args: ISOLATED_ARGS }, urlPolicy: { allowedHosts: ['127.0.0.1'] } });
+    const strict = new Fetcher({
+      browser: { args: ISOLATED_ARGS },
+      urlPolicy: { allowedHosts: ['127.0.0.1'] },
+      http: HTTP,
+    });
     try {
       const before = requestsTo('/js/ad-banner.html', 'ad.doubleclick.net');
       const result = await strict.fetch({ url: url('/js/consent.html'), engine: 'browser', blockAds: false });
@@ -369,11 +388,14 @@ describe('proxies and stealth', () => {
   describe('through a local proxy', () => {
     let proxyServer: ProxyServer;
     let proxied: string[];
+    let tunnels: string[];
     let proxyUrl: string;
 
     beforeAll(async () => {
       proxied = [];
+      tunnels = [];
       proxyServer = createProxy(createServer());
+      proxyServer.on('connect', (req: { url?: string }) => tunnels.push(req.url ?? ''));
       proxyServer.authenticate = (req) =>
         req.headers['proxy-authorization'] === `Basic ${Buffer.from('user:secret').toString('base64')}`;
       proxyServer.on('request', (req) => proxied.push(req.url ?? ''));
@@ -390,6 +412,7 @@ describe('proxies and stealth', () => {
       const viaProxy = new Fetcher({
         browser: { args: ISOLATED_ARGS },
         urlPolicy: POLICY,
+        http: HTTP,
         proxies: { basic: [proxyUrl], proxyLoopback: true },
       });
       try {
@@ -397,7 +420,8 @@ describe('proxies and stealth', () => {
         expect(rendered.text).toContain('fetched by a script');
         expect(proxied).toContain(url('/js/rendered.html'));
         expect(proxied).toContain(url('/js/api/slow?ms=400'));
-        expect(proxied.filter((p) => p === url('/js/rendered.html'))).toHaveLength(2); // HTTP, then the browser
+        // The HTTP attempt tunnels (CONNECT); the browser's requests arrive through the gate in absolute form.
+        expect(tunnels).toContain(`127.0.0.1:${server.port}`);
       } finally {
         await viaProxy.close();
       }
@@ -407,6 +431,7 @@ describe('proxies and stealth', () => {
       const byCountry = new Fetcher({
         browser: { args: ISOLATED_ARGS },
         urlPolicy: POLICY,
+        http: HTTP,
         proxies: { byCountry: { fr: [proxyUrl] }, proxyLoopback: true },
       });
       try {

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Browser } from 'puppeteer-core';
+import type { Browser, CDPSession, Target } from 'puppeteer-core';
 
 import { BrowserError } from './errors.js';
 
@@ -42,14 +42,31 @@ export interface LaunchOptions {
   timeoutMs: number;
 }
 
+/** What puppeteer's target info holds beyond its public `Target` API. */
+interface TargetInfoView {
+  _getTargetInfo(): { targetId: string; openerId?: string; type: string };
+}
+
 /** Starts Chromium headless over a pipe with a fresh temporary profile. */
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), PROFILE_PREFIX));
   let browser: Browser;
+  /** A session on the browser target, for closing popups (set once Chromium is up). */
+  const control: { session?: CDPSession } = {};
   try {
     // Loaded on first launch: HTTP-only users and the CLI's start-up do not pay for puppeteer.
     const { default: puppeteer } = await import('puppeteer-core');
     browser = await puppeteer.launch({
+      // Popups (window.open, target=_blank) are closed before they load: a new target waits for the debugger until
+      // puppeteer resumes it after this filter, and the close command is on the wire first. Chromium's popup blocker
+      // stays on (puppeteer turns it off by default), so most never open at all.
+      targetFilter: (target: Target) => {
+        const info = (target as unknown as TargetInfoView)._getTargetInfo();
+        if (!info.openerId || (info.type !== 'page' && info.type !== 'tab')) return true;
+        void control.session?.send('Target.closeTarget', { targetId: info.targetId }).catch(() => undefined);
+        return false;
+      },
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
       executablePath: options.executablePath,
       headless: true,
       pipe: true,
@@ -66,6 +83,10 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
       cause: error,
     });
   }
+  control.session = await browser
+    .target()
+    .createCDPSession()
+    .catch(() => undefined);
   const version = await browser.version().catch(() => 'Chrome/0');
   const majorVersion = Number(/\/(\d+)/.exec(version)?.[1] ?? 0);
   const userAgent = (await browser.userAgent().catch(() => '')).replace('HeadlessChrome', 'Chrome');

@@ -14,6 +14,21 @@ export const NO_DIALOGS_SCRIPT = `(() => {
 })();`;
 
 /**
+ * Runs in every document before its scripts: service worker registration fails, so no worker outlives the page or
+ * answers its requests from a cache (their traffic would still pass the network gate).
+ */
+export const NO_SERVICE_WORKERS_SCRIPT = `(() => {
+  try {
+    const container = navigator.serviceWorker;
+    if (container) {
+      Object.defineProperty(container, 'register', {
+        value: () => Promise.reject(new DOMException('Service workers are disabled.', 'SecurityError')),
+      });
+    }
+  } catch {}
+})();`;
+
+/**
  * Keeps a page from wandering off: any dialog that still opens (`beforeunload`) is dismissed, and windows it opens
  * (`window.open`, `target=_blank` clicks) are closed as soon as they appear. Downloads are refused by the
  * context's download policy.

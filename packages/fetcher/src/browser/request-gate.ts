@@ -33,6 +33,8 @@ export class RequestGate {
   readonly blocked: { url: string; reason: BlockReason; resourceType: string }[] = [];
   /** Set when the policy refused a main-frame navigation. */
   mainFrameError: FetchError | undefined;
+  /** The URL of the main frame's latest navigation request (redirect hops included). */
+  lastMainFrameUrl: string | undefined;
 
   constructor(settings: RequestGateSettings) {
     this.#settings = settings;
@@ -55,6 +57,7 @@ export class RequestGate {
     const url = request.url();
     const type = request.resourceType();
     const isMainDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
+    if (isMainDocument) this.lastMainFrameUrl = url;
     let reason: BlockReason | undefined;
     let parsed: URL | undefined;
     try {

@@ -1,0 +1,352 @@
+/**
+ * Every channel a page has to the network goes through the gate: a page on 127.0.0.1 tries to reach a second local
+ * port that the URL policy refuses, in every spelling, over every channel that page-level request interception never
+ * sees, and the second port must see no connection at all. One Chromium for the whole file.
+ */
+import { lookup as dnsLookup } from 'node:dns';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, LookupFunction, Socket } from 'node:net';
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { startConnectProxy } from '../http/__fixtures__/connect-proxy.ts';
+import { Fetcher } from '../index.js';
+import { STRICT_URL_POLICY } from '../policy/url-policy.js';
+import { NetworkGate } from './network-gate.js';
+
+/** Chromium resolves the loopback names itself (today's leak) and nothing else. */
+const ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE vm'];
+
+let pages: Server;
+let pagePort: number;
+/** The refused port, on 127.0.0.1 and on [::1]. */
+const targets: Server[] = [];
+let targetPort: number;
+let connections: string[] = [];
+/** An allowed port the same probes reach for: proof that each channel really ran, through the gate. */
+let control: Server;
+let controlPort: number;
+let controlConnections = 0;
+let fetcher: Fetcher;
+
+/** Spellings of the refused port: IPv4, IPv6, IPv4-mapped, decimal, names (one from /etc/hosts), 0.0.0.0. */
+const spellings = () => [
+  `127.0.0.1:${targetPort}`,
+  `[::1]:${targetPort}`,
+  `[::ffff:7f00:1]:${targetPort}`,
+  `2130706433:${targetPort}`,
+  `localhost:${targetPort}`,
+  `vm:${targetPort}`,
+  `0.0.0.0:${targetPort}`,
+];
+
+const DONE = `document.body.insertAdjacentHTML('beforeend', '<p id="done">done</p>')`;
+const settle = (ms: number) => `(p) => Promise.race([p, new Promise((r) => setTimeout(r, ${ms}))])`;
+
+function html(script: string, head = ''): string {
+  return `<!doctype html><html><head><title>probe</title>${head}</head><body><h1>Channel probe</h1>
+<p>This page reaches for a port the URL policy refuses.</p><script>
+const TARGETS = ${JSON.stringify(spellings())};
+const within = ${settle(3000)};
+const CONTROL = '127.0.0.1:${controlPort}';
+(async () => { try { ${script} } finally { ${DONE} } })();
+</script></body></html>`;
+}
+
+/** Opens a WebSocket to each target and waits until each has failed or closed. */
+const WEBSOCKETS = `await Promise.all([...TARGETS, CONTROL].map((t) => within(new Promise((resolve) => {
+  try { const ws = new WebSocket('ws://' + t + '/socket'); ws.onerror = ws.onclose = resolve; } catch { resolve(); }
+}))));`;
+const FETCHES = `await Promise.all([...TARGETS, CONTROL].map((t) => within(fetch('http://' + t + '/data', { mode: 'no-cors' }).catch(() => {}))));`;
+
+const routes: Record<string, () => { type: string; body: string }> = {
+  '/websocket': () => ({ type: 'text/html', body: html(WEBSOCKETS) }),
+  '/worker': () => ({
+    type: 'text/html',
+    body: html(
+      `const w = new Worker('/worker.js'); await within(new Promise((r) => { w.onmessage = r; w.onerror = r; }));`,
+    ),
+  }),
+  '/worker.js': () => ({
+    type: 'text/javascript',
+    body: `const TARGETS = ${JSON.stringify(spellings())}; const within = ${settle(3000)};
+const CONTROL = '127.0.0.1:${controlPort}';
+(async () => { ${WEBSOCKETS} ${FETCHES} postMessage('done'); })();`,
+  }),
+  '/shared-worker': () => ({
+    type: 'text/html',
+    body: html(`const w = new SharedWorker('/shared-worker.js'); w.port.start();
+await within(new Promise((r) => { w.port.onmessage = r; w.onerror = r; }));`),
+  }),
+  '/shared-worker.js': () => ({
+    type: 'text/javascript',
+    body: `const TARGETS = ${JSON.stringify(spellings())}; const within = ${settle(3000)};
+const CONTROL = '127.0.0.1:${controlPort}';
+onconnect = async (e) => { const port = e.ports[0]; ${FETCHES} ${WEBSOCKETS} port.postMessage('done'); };`,
+  }),
+  '/popup': () => ({
+    type: 'text/html',
+    body: html(`for (const t of [...TARGETS, CONTROL]) window.open('http://' + t + '/popup-page', '_blank');
+window.open('http://' + CONTROL + '/noopener', '_blank', 'noopener');
+await new Promise((r) => setTimeout(r, 1500));`),
+  }),
+  '/meta-refresh': () => ({
+    type: 'text/html',
+    body: `<!doctype html><meta http-equiv="refresh" content="0; url=http://localhost:${targetPort}/internal"><h1>Moved</h1>`,
+  }),
+  '/js-redirect': () => ({
+    type: 'text/html',
+    body: `<!doctype html><h1>Moving</h1><script>setTimeout(() => { location.href = 'http://[::ffff:7f00:1]:${targetPort}/internal'; }, 100);</script>`,
+  }),
+  '/webrtc': () => ({
+    type: 'text/html',
+    body: html(`const iceServers = [...TARGETS, CONTROL].map((t) => ({ urls: 'turn:' + t + '?transport=tcp', username: 'u', credential: 'p' }));
+const pc = new RTCPeerConnection({ iceServers, iceTransportPolicy: 'relay' });
+pc.createDataChannel('probe');
+await pc.setLocalDescription(await pc.createOffer());
+await within(new Promise((r) => { pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && r(); }));
+pc.close();`),
+  }),
+  '/preconnect': () => ({
+    type: 'text/html',
+    body: html(
+      `for (const t of TARGETS) {
+  for (const crossOrigin of [null, 'anonymous']) {
+    const link = document.createElement('link');
+    link.rel = 'preconnect';
+    link.href = 'http://' + t;
+    if (crossOrigin) link.crossOrigin = crossOrigin;
+    document.head.append(link);
+  }
+}
+await new Promise((r) => setTimeout(r, 1500));`,
+      spellings()
+        .map((t) => `<link rel="preconnect" href="http://${t}"><link rel="preconnect" href="https://${t}" crossorigin>`)
+        .join(''),
+    ),
+  }),
+  '/service-worker': () => ({
+    type: 'text/html',
+    body: html(`if (!('serviceWorker' in navigator)) return;
+const done = new Promise((r) => navigator.serviceWorker.addEventListener('message', r));
+try { await navigator.serviceWorker.register('/sw.js'); } catch { return; }
+await within(done);`),
+  }),
+  '/sw.js': () => ({
+    type: 'text/javascript',
+    body: `const TARGETS = ${JSON.stringify(spellings())}; const within = ${settle(3000)};
+const CONTROL = '127.0.0.1:${controlPort}';
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil((async () => {
+  ${FETCHES} ${WEBSOCKETS}
+  for (const c of await self.clients.matchAll({ includeUncontrolled: true })) c.postMessage('done');
+})()));`,
+  }),
+};
+
+function listen(server: Server, host: string, port = 0): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function targetServer(): Server {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('reached'));
+  server.on('connection', (socket: Socket) => connections.push(`${socket.localAddress ?? ''}`));
+  server.on('upgrade', (_req: IncomingMessage, socket: Socket) => socket.destroy());
+  return server;
+}
+
+beforeAll(async () => {
+  pages = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const route = routes[new URL(req.url ?? '/', 'http://x').pathname];
+    if (!route) return void res.writeHead(404).end();
+    const { type, body } = route();
+    const link = spellings()
+      .map((t) => `<http://${t}>; rel=preconnect`)
+      .join(', ');
+    res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store', link }).end(body);
+  });
+  pagePort = await listen(pages, '127.0.0.1');
+  const v4 = targetServer();
+  targetPort = await listen(v4, '127.0.0.1');
+  targets.push(v4);
+  const v6 = targetServer();
+  await listen(v6, '::1', targetPort);
+  targets.push(v6);
+  control = createServer((_req, res) => res.writeHead(200).end('control'));
+  control.on('connection', () => controlConnections++);
+  control.on('upgrade', (_req: IncomingMessage, socket: Socket) => socket.destroy());
+  controlPort = await listen(control, '127.0.0.1');
+  fetcher = new Fetcher({
+    engine: 'browser',
+    urlPolicy: { allowedHosts: ['127.0.0.1'], allowedPorts: [pagePort, controlPort] },
+    browser: { args: ARGS },
+  });
+});
+
+afterAll(async () => {
+  await fetcher?.close();
+  for (const server of [pages, control, ...targets]) {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  }
+});
+
+beforeEach(() => {
+  connections = [];
+  controlConnections = 0;
+});
+
+/** Loads the probe page until it says it is done, then gives stray connections a moment to arrive. */
+async function probe(path: string): Promise<string> {
+  const result = await fetcher.fetch({
+    url: `http://127.0.0.1:${pagePort}${path}`,
+    actions: [{ type: 'wait', selector: '#done' }],
+    timeoutMs: 20_000,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return result.text ?? '';
+}
+
+describe('the network gate: no channel reaches a refused port', () => {
+  it.each([
+    ['WebSocket from the page', '/websocket'],
+    ['WebSocket and fetch from a dedicated worker', '/worker'],
+    ['fetch and WebSocket from a SharedWorker', '/shared-worker'],
+    ['WebRTC TURN over TCP (through a CONNECT tunnel)', '/webrtc'],
+  ])('%s: refused in every spelling, the allowed port still served', async (_name, path) => {
+    const text = await probe(path);
+    expect(text).toContain('Channel probe');
+    expect(connections).toEqual([]);
+    expect(controlConnections).toBeGreaterThan(0);
+  });
+
+  it('window.open popups (their GET and favicon): closed before they load, even an allowed one', async () => {
+    await probe('/popup');
+    expect(connections).toEqual([]);
+    expect(controlConnections).toBe(0);
+  });
+
+  it('preconnect (markup, Link header, script-inserted)', async () => {
+    await probe('/preconnect');
+    expect(connections).toEqual([]);
+  });
+
+  it('a service worker (127.0.0.1 is a secure context): registration refused, nothing reached', async () => {
+    const text = await probe('/service-worker');
+    expect(text).toContain('Channel probe');
+    expect(connections).toEqual([]);
+    expect(controlConnections).toBe(0);
+  });
+});
+
+/** The status a CONNECT for `target` gets from the proxy at `proxyUrl`. */
+function connectVia(proxyUrl: string, target: string): Promise<number> {
+  const proxy = new URL(proxyUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: proxy.hostname, port: Number(proxy.port), method: 'CONNECT', path: target });
+    req.on('connect', (res, socket) => {
+      socket.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The status a plain-HTTP request for `url` gets from the proxy at `proxyUrl` (absolute form). */
+function getVia(proxyUrl: string, url: string): Promise<number> {
+  const proxy = new URL(proxyUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: proxy.hostname, port: Number(proxy.port), path: url, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('navigations of the main frame to a refused URL', () => {
+  it.each([
+    ['a meta refresh', '/meta-refresh'],
+    ['a script setting location', '/js-redirect'],
+  ])('%s fails with URL_BLOCKED, never a success holding the error page', async (_name, path) => {
+    await expect(
+      fetcher.fetch({ url: `http://127.0.0.1:${pagePort}${path}`, timeoutMs: 15_000 }),
+    ).rejects.toMatchObject({
+      code: 'URL_BLOCKED',
+    });
+    expect(connections).toEqual([]);
+  });
+});
+
+describe('the network gate itself (no browser)', () => {
+  const gates: NetworkGate[] = [];
+  afterAll(async () => {
+    await Promise.all(gates.map((g) => g.close()));
+  });
+  const gateWith = (options: ConstructorParameters<typeof NetworkGate>[0]) => {
+    const gate = new NetworkGate(options);
+    gates.push(gate);
+    return gate;
+  };
+  /** Resolves `loopback.test` to 127.0.0.1 and `mapped.test` to ::ffff:127.0.0.1; the rest as the system does. */
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    const address = { 'loopback.test': '127.0.0.1', 'mapped.test': '::ffff:127.0.0.1' }[hostname];
+    if (!address) return dnsLookup(hostname, options, callback);
+    const family = address.includes(':') ? 6 : 4;
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+
+  it('under strict, refuses every loopback spelling and name (hosts file, resolver) before connecting', async () => {
+    const gate = gateWith({ policy: STRICT_URL_POLICY, lookup });
+    const proxy = await gate.contextProxy();
+    for (const host of ['127.0.0.1', '[::1]', '[::ffff:7f00:1]', '[::7f00:1]', '0.0.0.0', 'vm', 'loopback.test']) {
+      expect(await connectVia(proxy, `${host}:${targetPort}`), host).toBe(403);
+      expect(await getVia(proxy, `http://${host}:${targetPort}/`), host).toBe(403);
+    }
+    expect(gate.tunnelError(`https://vm:${targetPort}/`)).toMatchObject({ code: 'URL_BLOCKED', rule: 'loopback' });
+    expect(connections).toEqual([]);
+  });
+
+  it('compares addresses in their IPv4 form: blockedHosts 127.0.0.1 refuses a name resolving to ::ffff:127.0.0.1', async () => {
+    const gate = gateWith({ policy: { blockedHosts: ['127.0.0.1'] }, lookup });
+    const proxy = await gate.contextProxy();
+    expect(await connectVia(proxy, `mapped.test:${targetPort}`)).toBe(403);
+    expect(await connectVia(proxy, `[::ffff:127.0.0.1]:${targetPort}`)).toBe(403);
+    expect(connections).toEqual([]);
+    expect(await connectVia(proxy, `[::1]:${targetPort}`)).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(connections).toEqual(['::1']);
+  });
+
+  it('refuses everything on the browser-wide proxy (Chromium background traffic)', async () => {
+    const gate = gateWith({ policy: {} });
+    const background = await gate.backgroundProxy();
+    expect(await connectVia(background, `127.0.0.1:${controlPort}`)).toBe(403);
+    expect(await getVia(background, `http://127.0.0.1:${controlPort}/`)).toBe(403);
+    expect(controlConnections).toBe(0);
+  });
+
+  it("chains a user's upstream proxy behind the check: refused targets never reach it", async () => {
+    const upstream = await startConnectProxy();
+    try {
+      const gate = gateWith({ policy: { allowedPorts: [controlPort] } });
+      const proxy = await gate.contextProxy({ upstream: upstream.url, proxyLoopback: true });
+      expect(await connectVia(proxy, `127.0.0.1:${targetPort}`)).toBe(403);
+      expect(await connectVia(proxy, `127.0.0.1:${controlPort}`)).toBe(200);
+      expect(upstream.tunnels).toEqual([`127.0.0.1:${controlPort}`]);
+      // Without proxyLoopback, loopback targets go direct, as Chromium's own bypass rule would send them.
+      const bypass = await gate.contextProxy({ upstream: upstream.url });
+      expect(await connectVia(bypass, `127.0.0.1:${controlPort}`)).toBe(200);
+      expect(upstream.tunnels).toHaveLength(1);
+      expect(connections).toEqual([]);
+    } finally {
+      await upstream.close();
+    }
+  });
+});

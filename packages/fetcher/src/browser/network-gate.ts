@@ -1,0 +1,223 @@
+import { randomBytes } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LookupFunction } from 'node:net';
+
+import { RequestError, Server, type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult } from 'proxy-chain';
+
+import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
+import { checksAddresses, resolveChecked } from '../policy/guarded-lookup.js';
+import { checkUrlAgainstPolicy, normalizeHost, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+
+/** Where a browser context's traffic goes once the gate has let it through. */
+export interface GateRoute {
+  /** The user's upstream proxy (`http://user:pass@host:port`, https: and socks: too); unset: direct. */
+  upstream?: string;
+  /** Send loopback targets through `upstream` too (else they go direct, as Chromium does without the gate). */
+  proxyLoopback?: boolean;
+}
+
+export interface NetworkGateOptions {
+  policy: UrlPolicy;
+  /** Resolver for target names (the HTTP engine's `lookup`). */
+  lookup?: LookupFunction;
+}
+
+/** Errors kept for the engine to report, most recent last; older ones are dropped past this count. */
+const MAX_KEPT_ERRORS = 512;
+
+/** proxy-chain's own failure statuses (its forward path answers these when the target fails). */
+const GATEWAY_STATUS: Record<number, 'SCRAPE_DNS_RESOLUTION_ERROR' | 'SCRAPE_TIMEOUT'> = {
+  593: 'SCRAPE_DNS_RESOLUTION_ERROR',
+  504: 'SCRAPE_TIMEOUT',
+};
+
+/**
+ * The one way out of the browser: an in-process forward proxy (proxy-chain) that Chromium is pointed at for every
+ * byte it sends. HTTP requests, CONNECT tunnels (HTTPS, WebSocket, WebRTC TURN over TCP) from pages, frames,
+ * workers, shared and service workers and popups all arrive here, and each target is checked against the URL policy
+ * before a connection is made: the URL-level rules (hosts, ports, literal addresses, loopback names), then every
+ * address the name resolves to, and the connection is pinned to the addresses checked (no second resolution, so DNS
+ * rebinding cannot slip through). A user's upstream proxy is chained behind the gate, after the same check.
+ *
+ * Each route (direct, or one upstream proxy) has its own listener on 127.0.0.1, which browser contexts use as their
+ * proxy; a last listener refuses everything and serves as the browser-wide proxy, so Chromium's own background
+ * traffic goes nowhere.
+ */
+export class NetworkGate {
+  readonly #policy: UrlPolicy;
+  readonly #lookup: LookupFunction | undefined;
+  readonly #listeners = new Map<string, Promise<Server>>();
+  /** Refusals and failures, by id (for responses the gate answered) and by `host:port` (for tunnels). */
+  readonly #errors = new Map<string, FetchError>();
+  /** Header marking a response the gate itself answered; random per gate, so a site cannot forge it. */
+  readonly #marker = `x-crawlkit-gate-${randomBytes(6).toString('hex')}`;
+  #nextId = 0;
+  #closed = false;
+  /** Targets refused so far (for tests and health checks). */
+  refusals = 0;
+
+  constructor(options: NetworkGateOptions) {
+    this.#policy = options.policy;
+    this.#lookup = options.lookup;
+  }
+
+  /** The proxy for Chromium as a whole (`--proxy-server`): it refuses everything. */
+  backgroundProxy(): Promise<string> {
+    return this.#endpoint('background', () => {
+      throw new RequestError('Refused: traffic outside the pages crawlkit opened.', 403);
+    });
+  }
+
+  /** The proxy for a browser context (`proxyServer`) whose traffic takes `route`. */
+  contextProxy(route: GateRoute = {}): Promise<string> {
+    const upstream = route.upstream;
+    const key = upstream ? `upstream ${route.proxyLoopback ? 'all' : 'non-loopback'} ${upstream}` : 'direct';
+    return this.#endpoint(key, (opts) => this.#admit(opts, route));
+  }
+
+  /** The error the gate answered `response` with, when it did (a refused or failed plain-HTTP request). */
+  errorOf(headers: Record<string, string>): FetchError | undefined {
+    const id = headers[this.#marker];
+    return id === undefined ? undefined : this.#errors.get(id);
+  }
+
+  /** The last refusal or failure of a tunnel to `url`'s host and port (Chromium only says the tunnel failed). */
+  tunnelError(url: string): FetchError | undefined {
+    try {
+      const parsed = new URL(url);
+      const port = parsed.port || (parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? '443' : '80');
+      return this.#errors.get(`${normalizeHost(parsed.hostname)}:${port}`);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stops every listener and cuts their connections. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const listeners = [...this.#listeners.values()];
+    this.#listeners.clear();
+    await Promise.all(
+      listeners.map(async (pending) => {
+        const server = await pending.catch(() => undefined);
+        await server?.close(true).catch(() => undefined);
+      }),
+    );
+  }
+
+  #endpoint(
+    key: string,
+    admit: (opts: PrepareRequestFunctionOpts) => Promise<PrepareRequestFunctionResult | undefined> | never,
+  ): Promise<string> {
+    if (this.#closed) return Promise.reject(new FetchError('FETCHER_CLOSED', 'The fetcher was closed.'));
+    let listener = this.#listeners.get(key);
+    if (!listener) {
+      const server = new Server({ port: 0, host: '127.0.0.1', prepareRequestFunction: admit });
+      server.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+        this.#markFailures(request, response),
+      );
+      // A client that goes away mid-request is none of the gate's business.
+      server.on('requestFailed', () => undefined);
+      listener = server.listen().then(() => server);
+      listener.catch(() => this.#listeners.delete(key));
+      this.#listeners.set(key, listener);
+    }
+    return listener.then((server) => `http://127.0.0.1:${server.port}`);
+  }
+
+  /** Decides one request or tunnel: refuse it, or say how to connect. */
+  async #admit(opts: PrepareRequestFunctionOpts, route: GateRoute): Promise<PrepareRequestFunctionResult> {
+    const host = normalizeHost(opts.hostname);
+    const hostPort = `${host}:${opts.port}`;
+    const target = opts.isHttp ? (opts.request.url ?? '') : `https://${bracket(host)}:${opts.port}/`;
+    try {
+      checkUrlAgainstPolicy(opts.isHttp ? target : new URL(target), this.#policy);
+      const viaUpstream = route.upstream !== undefined && (route.proxyLoopback || !isLoopbackName(host));
+      if (viaUpstream) {
+        // The upstream resolves the name again; checking here first is the best a proxy chain allows.
+        if (checksAddresses(this.#policy)) await resolveChecked(host, this.#policy, this.#lookup);
+        return { upstreamProxyUrl: route.upstream };
+      }
+      const addresses = await resolveChecked(host, this.#policy, this.#lookup);
+      return { dnsLookup: pinnedLookup(addresses) as PrepareRequestFunctionResult['dnsLookup'] };
+    } catch (error) {
+      if (!isFetchError(error)) throw error;
+      const failure = error.url === undefined ? withUrl(error, target) : error;
+      if (failure.code === 'URL_BLOCKED') this.refusals++;
+      const id = this.#keep(failure, opts.isHttp ? undefined : hostPort);
+      throw new RequestError(failure.message, failure.code === 'URL_BLOCKED' ? 403 : 502, { [this.#marker]: id });
+    }
+  }
+
+  /** Marks the failure responses proxy-chain writes itself (the target refused or timed out) for `errorOf`. */
+  #markFailures(request: IncomingMessage, response: ServerResponse): void {
+    let fromTarget = false;
+    const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
+    response.writeHead = (...args: unknown[]) => {
+      fromTarget = true;
+      return writeHead(...args);
+    };
+    const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+    response.end = ((...args: unknown[]) => {
+      if (!fromTarget && !response.headersSent && response.statusCode >= 400) {
+        const url = redactUrl(request.url ?? '');
+        const code = GATEWAY_STATUS[response.statusCode];
+        const error =
+          code === 'SCRAPE_DNS_RESOLUTION_ERROR'
+            ? new FetchError(code, dnsErrorMessage(hostOf(url)), { url })
+            : code === 'SCRAPE_TIMEOUT'
+              ? new FetchError(code, `Loading ${url} in the browser timed out.`, { url })
+              : new FetchError('SCRAPE_CONNECTION_ERROR', `Could not connect to ${url} (${response.statusCode}).`, {
+                  url,
+                });
+        response.setHeader(this.#marker, this.#keep(error));
+      }
+      return end(...args);
+    }) as ServerResponse['end'];
+  }
+
+  #keep(error: FetchError, hostPort?: string): string {
+    const id = String(this.#nextId++);
+    this.#errors.set(id, error);
+    if (hostPort) {
+      this.#errors.delete(hostPort);
+      this.#errors.set(hostPort, error);
+    }
+    while (this.#errors.size > MAX_KEPT_ERRORS) this.#errors.delete(this.#errors.keys().next().value!);
+    return id;
+  }
+}
+
+/** A lookup that answers with addresses already resolved and checked. */
+function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  };
+}
+
+/** Loopback as Chromium's implicit proxy bypass rules know it: `localhost`, `*.localhost`, 127/8, `::1`. */
+function isLoopbackName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+}
+
+function bracket(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+function withUrl(error: FetchError, url: string): FetchError {
+  return new FetchError(error.code, error.message, {
+    url: redactUrl(url),
+    ...(error.rule !== undefined ? { rule: error.rule } : {}),
+    cause: error,
+  });
+}
