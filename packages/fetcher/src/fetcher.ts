@@ -147,11 +147,13 @@ export class Fetcher {
   readonly #proxies: ProxyRotation;
   readonly #proxyLoopback: boolean;
   readonly #autoStealth: boolean;
+  readonly #policy: UrlPolicy;
   #closed = false;
 
   constructor(options: FetcherOptions = {}) {
     this.#engine = options.engine ?? 'auto';
     const policy = options.urlPolicy ?? options.http?.urlPolicy ?? {};
+    this.#policy = policy;
     this.#http = new HttpEngine({ ...options.http, urlPolicy: policy });
     this.#pool = new BrowserPool(options.browser, {
       policy,
@@ -172,6 +174,11 @@ export class Fetcher {
   /** The HTTP engine behind `fetch()`: plain requests (robots, sitemaps, webhooks) share its connection pools. */
   get http(): HttpEngine {
     return this.#http;
+  }
+
+  /** The URL policy both engines apply (for callers that list URLs without fetching them, like `map`). */
+  get urlPolicy(): Readonly<UrlPolicy> {
+    return this.#policy;
   }
 
   /** The browser pool's counters (launches, pids, profiles, pages open). */
@@ -207,6 +214,16 @@ export class Fetcher {
       if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) return first;
       throw error;
     }
+  }
+
+  /**
+   * A plain HTTP request (robots.txt, sitemaps, link discovery) through the same proxies as the pages' basic
+   * attempts (`proxies.basic`, in rotation; `request.proxy` wins), under the same URL policy.
+   */
+  fetchPlain(request: HttpRequest): Promise<FetchResult> {
+    if (this.#closed) return Promise.reject(new FetchError('FETCHER_CLOSED', 'This fetcher is closed.'));
+    const proxy = request.proxy ?? this.#proxies.pick('basic');
+    return this.#http.fetch(proxy ? { ...request, proxy } : request);
   }
 
   /** Closes the HTTP connection pools and every browser (no Chromium process survives it). Idempotent. */

@@ -1,4 +1,5 @@
 import { extractPage } from '@crawlkit/extractor';
+import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 import { discoverSitemapUrls, loadRobots, normalizeUrl } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
 
@@ -90,7 +91,7 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   const fetchText = frontierFetch(ctx);
   const headers = request.headers;
   // Follow a redirect of the input first: a domain that moved maps its new home.
-  const start = await ctx.http.fetch({
+  const start = await ctx.fetcher.fetchPlain({
     url: request.url,
     timeoutMs: PAGE_TIMEOUT_MS,
     ...(headers ? { headers } : {}),
@@ -101,9 +102,19 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   // One entry per page: `www.`, scheme, trailing-slash and index variants share a key; the first form seen is listed.
   const links = new Map<string, MapLink>();
   const pageKey = (url: string) => normalizeUrl(url, { ignoreQueryParameters: request.ignoreQueryParameters });
+  const policy = ctx.fetcher.urlPolicy;
+  // Map lists URLs without fetching them: one the URL policy refuses (a sitemap entry for an internal host) is left out.
+  const allowed = (url: string) => {
+    try {
+      checkUrlAgainstPolicy(url, policy);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const add = (raw: string, extra?: Omit<MapLink, 'url'>) => {
     const url = cleanUrl(raw, request);
-    if (!url || !inSite(url)) return;
+    if (!url || !inSite(url) || !allowed(url)) return;
     const key = pageKey(url);
     const existing = links.get(key);
     if (existing) Object.assign(existing, extra);
@@ -136,8 +147,13 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
       visited.add(key);
       const page = first
         ? start
-        : await ctx.http
-            .fetch({ url, timeoutMs: PAGE_TIMEOUT_MS, ...(headers ? { headers } : {}), ...(signal ? { signal } : {}) })
+        : await ctx.fetcher
+            .fetchPlain({
+              url,
+              timeoutMs: PAGE_TIMEOUT_MS,
+              ...(headers ? { headers } : {}),
+              ...(signal ? { signal } : {}),
+            })
             .catch(() => undefined);
       first = false;
       if (!page?.text || page.status >= 400 || !page.contentType.includes('html')) continue;

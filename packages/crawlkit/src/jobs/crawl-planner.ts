@@ -19,7 +19,12 @@ export const CRAWLER_USER_AGENT = 'crawlkit';
 /** Frontier fetches (robots.txt, sitemaps) over the engine's plain HTTP, under its URL policy and limits. */
 export function frontierFetch(ctx: EngineContext): FetchText {
   return async (url, init) => {
-    const result = await ctx.http.fetch({ url, timeoutMs: 15_000, ...(init?.signal ? { signal: init.signal } : {}) });
+    // Through the pages' proxy: robots.txt and sitemaps must come from where the pages come from.
+    const result = await ctx.fetcher.fetchPlain({
+      url,
+      timeoutMs: 15_000,
+      ...(init?.signal ? { signal: init.signal } : {}),
+    });
     return {
       url: result.url,
       status: result.status,
