@@ -18,8 +18,8 @@ export interface ProxyConfig {
    */
   byCountry?: Record<string, string[]>;
   /**
-   * Send requests for loopback hosts (`localhost`, `127.0.0.1`) through the proxy too. Chromium bypasses proxies
-   * for them by default.
+   * Send the browser's requests for loopback hosts (`localhost`, `127.0.0.1`, `::1`) through the proxy too. By
+   * default the network gate connects to them directly (after the URL policy), as Chromium's own bypass rule would.
    * @default false
    */
   proxyLoopback?: boolean;
