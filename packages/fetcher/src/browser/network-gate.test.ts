@@ -27,6 +27,8 @@ let connections: string[] = [];
 let control: Server;
 let controlPort: number;
 let controlConnections = 0;
+/** An allowed port where nothing listens. */
+let closedPort: number;
 let fetcher: Fetcher;
 
 /** Spellings of the refused port: IPv4, IPv6, IPv4-mapped, decimal, names (one from /etc/hosts), 0.0.0.0. */
@@ -179,9 +181,12 @@ beforeAll(async () => {
   control.on('connection', () => controlConnections++);
   control.on('upgrade', (_req: IncomingMessage, socket: Socket) => socket.destroy());
   controlPort = await listen(control, '127.0.0.1');
+  const closed = createServer();
+  closedPort = await listen(closed, '127.0.0.1');
+  await new Promise((resolve) => closed.close(resolve));
   fetcher = new Fetcher({
     engine: 'browser',
-    urlPolicy: { allowedHosts: ['127.0.0.1'], allowedPorts: [pagePort, controlPort] },
+    urlPolicy: { allowedHosts: ['127.0.0.1'], allowedPorts: [pagePort, controlPort, closedPort] },
     browser: { args: ARGS },
   });
 });
@@ -277,6 +282,24 @@ describe('navigations of the main frame to a refused URL', () => {
     await expect(
       fetcher.fetch({ url: `http://127.0.0.1:${pagePort}${path}`, timeoutMs: 15_000 }),
     ).rejects.toMatchObject({
+      code: 'URL_BLOCKED',
+    });
+    expect(connections).toEqual([]);
+  });
+});
+
+describe('failures behind the gate keep their codes', () => {
+  it('a refused connection is SCRAPE_CONNECTION_ERROR over HTTP and HTTPS, not a page holding the gate answer', async () => {
+    for (const scheme of ['http', 'https']) {
+      await expect(
+        fetcher.fetch({ url: `${scheme}://127.0.0.1:${closedPort}/`, timeoutMs: 30_000 }),
+        scheme,
+      ).rejects.toMatchObject({ code: 'SCRAPE_CONNECTION_ERROR' });
+    }
+  });
+
+  it('a refused main URL is URL_BLOCKED before any connection', async () => {
+    await expect(fetcher.fetch({ url: `http://localhost:${targetPort}/` })).rejects.toMatchObject({
       code: 'URL_BLOCKED',
     });
     expect(connections).toEqual([]);
