@@ -63,6 +63,11 @@ export const ERROR_CODES = {
     "The call's `signal` aborted it; a job it started keeps running.",
     'Nothing, if you aborted on purpose; cancel the job to stop it too.',
   ),
+  INVALID_OPTION: info(
+    500,
+    '`new Crawlkit()` got an unknown option, a wrong type or a value out of range (thrown as a `TypeError`).',
+    'Fix the option the message names; `CrawlkitOptions` documents each one.',
+  ),
   ENGINE_CLOSED: info(
     500,
     'A method was called after `close()`.',

@@ -1,11 +1,14 @@
 import type { Store } from '@crawlkit/store';
 import type { FetcherOptions, HttpEngineOptions, UrlPolicy } from '@crawlkit/fetcher';
 import type { LanguageModel } from 'ai';
+import { z } from 'zod';
 
 import type { CrawlkitBackend } from './worker/backend.js';
 
+import { InvalidOptionError } from './errors.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import type { Logger } from './logger.js';
+import { objectWith, optionIssuesMessage, plainObject, positiveInt, type Same } from './option-schema.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -14,7 +17,10 @@ export interface CrawlkitOptions {
    * @default './.crawlkit'
    */
   storeDir?: string;
-  /** A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends. */
+  /**
+   * A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends.
+   * @default undefined (the SQLite store in `storeDir`)
+   */
   store?: Store | 'memory';
   /**
    * A distributed backend, e.g. `redis({ url })` from `@crawlkit/redis`: jobs, results and the page cache live there
@@ -41,18 +47,29 @@ export interface CrawlkitOptions {
    */
   timeoutMs?: number;
   /**
-   * Time one page's extraction (parsing, main content, markdown) may take, in milliseconds; past it the page falls
-   * back to plain text with a warning.
+   * Time one page's extraction (parsing, main content, markdown) may take, in milliseconds.
    * @default 10000
    */
   extractionBudgetMs?: number;
-  /** Browser engine settings (Chromium path, pool sizes). */
+  /**
+   * Browser engine settings (Chromium path, pool sizes), checked by `@crawlkit/fetcher`.
+   * @default {} (the system Chromium, found on the PATH or by `CRAWLKIT_CHROMIUM`)
+   */
   browser?: FetcherOptions['browser'];
-  /** Proxy servers for `proxy: basic | stealth | auto` and for `location.country`. */
+  /**
+   * Proxy servers for `proxy: basic | stealth | auto` and for `location.country`.
+   * @default undefined (direct connections)
+   */
   proxies?: FetcherOptions['proxies'];
-  /** Which hosts and addresses may be fetched. `'strict'` blocks private and special networks. @default allow all */
+  /**
+   * Which hosts and addresses may be fetched. `'strict'` blocks private and special networks.
+   * @default undefined (everything allowed)
+   */
   urlPolicy?: UrlPolicy | 'strict';
-  /** HTTP engine settings: limits, user agent, DNS lookup. */
+  /**
+   * HTTP engine settings: limits, user agent, DNS lookup; checked by `@crawlkit/fetcher`.
+   * @default {}
+   */
   http?: Omit<HttpEngineOptions, 'urlPolicy'>;
   /**
    * A language model for `json`, `summary`, change tracking json mode and crawl `prompt`: any Vercel AI SDK
@@ -60,7 +77,10 @@ export interface CrawlkitOptions {
    * @default undefined (json and prompts are refused; summaries are extractive)
    */
   llm?: LanguageModel | LlmOptions;
-  /** Webhook delivery settings. */
+  /**
+   * Webhook delivery settings.
+   * @default {}
+   */
   webhooks?: {
     /**
      * HMAC-SHA256 secret: each delivery carries `X-Crawlkit-Signature: sha256=<hex>` (and the same value under
@@ -90,14 +110,26 @@ export interface CrawlkitOptions {
      */
     maxRetryDelayMs?: number;
   };
-  /** Resume unfinished jobs of the store as soon as the engine starts. @default false */
+  /**
+   * Resume unfinished jobs of the store as soon as the engine starts.
+   * @default false
+   */
   resumeJobs?: boolean;
-  /** Page cache settings. */
+  /**
+   * Page cache settings.
+   * @default {}
+   */
   cache?: {
-    /** Total size of cached pages in bytes; the oldest are evicted beyond it. @default 1 GiB */
+    /**
+     * Total size of cached pages in bytes; the oldest are evicted beyond it.
+     * @default 1073741824 (1 GiB)
+     */
     maxBytes?: number;
   };
-  /** How long job results are kept after the job finishes, in milliseconds. @default 86400000 (24 h) */
+  /**
+   * How long job results are kept after the job finishes, in milliseconds.
+   * @default 86400000 (24 h)
+   */
   jobResultTtlMs?: number;
   /**
    * Where diagnostics go (failed pages, job starts and ends, internal errors): a pino/winston/console-like logger.
@@ -119,32 +151,79 @@ export interface ResolvedOptions {
   llm?: ResolvedLlmOptions;
 }
 
-function positiveInt(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new TypeError(`Expected \`${name}\` to be a positive integer, got \`${String(value)}\``);
-  }
-  return value;
-}
+/** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
+const optionsSchema = z.strictObject({
+  storeDir: z.string().min(1).default('./.crawlkit'),
+  store: z
+    .union([z.literal('memory'), objectWith<Store>('a Store', 'pages', 'jobs', 'tasks', 'close')], {
+      error: "Expected 'memory' or a Store",
+    })
+    .optional(),
+  backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),
+  engine: z.enum(['auto', 'http', 'browser']).default('auto'),
+  concurrency: positiveInt.default(16),
+  timeoutMs: positiveInt.default(30_000),
+  extractionBudgetMs: positiveInt.default(10_000),
+  browser: plainObject<NonNullable<FetcherOptions['browser']>>().optional(),
+  proxies: plainObject<NonNullable<FetcherOptions['proxies']>>().optional(),
+  urlPolicy: z
+    .union([z.literal('strict'), plainObject<UrlPolicy>()], { error: "Expected 'strict' or a UrlPolicy" })
+    .optional(),
+  http: plainObject<Omit<HttpEngineOptions, 'urlPolicy'>>().optional(),
+  /** Checked by `resolveLlmOptions`. */
+  llm: z.custom<LanguageModel | LlmOptions>(() => true).optional(),
+  webhooks: z
+    .strictObject({
+      secret: z.string().min(1).optional(),
+      timeoutMs: positiveInt.default(10_000),
+      maxAttempts: positiveInt.default(10),
+      retryDelayMs: positiveInt.default(1_000),
+      maxRetryDelayMs: positiveInt.default(300_000),
+    })
+    .default({ timeoutMs: 10_000, maxAttempts: 10, retryDelayMs: 1_000, maxRetryDelayMs: 300_000 }),
+  resumeJobs: z.boolean().default(false),
+  cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).default({ maxBytes: 1024 ** 3 }),
+  jobResultTtlMs: positiveInt.default(86_400_000),
+  logger: objectWith<Logger>(
+    'a logger with debug, info, warn and error methods',
+    'debug',
+    'info',
+    'warn',
+    'error',
+  ).optional(),
+});
 
-export function resolveOptions(options: CrawlkitOptions): ResolvedOptions {
-  const webhooks: ResolvedOptions['webhooks'] = {
-    timeoutMs: positiveInt('webhooks.timeoutMs', options.webhooks?.timeoutMs, 10_000),
-    maxAttempts: positiveInt('webhooks.maxAttempts', options.webhooks?.maxAttempts, 10),
-    retryDelayMs: positiveInt('webhooks.retryDelayMs', options.webhooks?.retryDelayMs, 1_000),
-    maxRetryDelayMs: positiveInt('webhooks.maxRetryDelayMs', options.webhooks?.maxRetryDelayMs, 300_000),
-  };
-  if (options.webhooks?.secret !== undefined) webhooks.secret = options.webhooks.secret;
+// The schema and the documented interface describe the same input: the same keys, each accepting what the other does.
+type SchemaInput = z.input<typeof optionsSchema>;
+const _sameInput: [
+  Same<CrawlkitOptions, SchemaInput>,
+  Same<keyof CrawlkitOptions, keyof SchemaInput>,
+  Same<keyof NonNullable<CrawlkitOptions['webhooks']>, keyof NonNullable<SchemaInput['webhooks']>>,
+  Same<keyof NonNullable<CrawlkitOptions['cache']>, keyof NonNullable<SchemaInput['cache']>>,
+] = [true, true, true, true];
+
+/**
+ * Checks and defaults the options of `new Crawlkit()`.
+ * @throws {InvalidOptionError} (a `TypeError` with code `INVALID_OPTION`) naming every bad option.
+ */
+export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
+  const result = optionsSchema.safeParse(input);
+  if (!result.success) {
+    const issues = result.error.issues;
+    throw new InvalidOptionError(optionIssuesMessage('new Crawlkit()', input, issues), { details: issues });
+  }
+  const { cache, storeDir, engine, concurrency, timeoutMs, extractionBudgetMs, webhooks } = result.data;
+  const llm = resolveLlmOptions(result.data.llm);
   return {
-    storeDir: options.storeDir ?? './.crawlkit',
-    engine: options.engine ?? 'auto',
-    concurrency: positiveInt('concurrency', options.concurrency, 16),
-    timeoutMs: positiveInt('timeoutMs', options.timeoutMs, 30_000),
-    extractionBudgetMs: positiveInt('extractionBudgetMs', options.extractionBudgetMs, 10_000),
+    storeDir,
+    engine,
+    concurrency,
+    timeoutMs,
+    extractionBudgetMs,
     webhooks,
-    resumeJobs: options.resumeJobs ?? false,
-    cacheMaxBytes: positiveInt('cache.maxBytes', options.cache?.maxBytes, 1024 ** 3),
-    jobResultTtlMs: positiveInt('jobResultTtlMs', options.jobResultTtlMs, 86_400_000),
-    ...(options.llm !== undefined ? { llm: resolveLlmOptions(options.llm) } : {}),
+    resumeJobs: result.data.resumeJobs,
+    cacheMaxBytes: cache.maxBytes,
+    jobResultTtlMs: result.data.jobResultTtlMs,
+    ...(llm !== undefined ? { llm } : {}),
   };
 }

@@ -83,3 +83,52 @@ export async function getActiveCrawls(jobs: JobManager): Promise<ActiveCrawlsRes
   }
   return { success: true, crawls };
 }
+
+/** A job's final status once it has finished, with every result page joined into `data`. */
+export async function waitForJob(
+  jobs: JobManager,
+  id: string,
+  ttlMs: number,
+  signal: AbortSignal | undefined,
+): Promise<JobStatusResponse | ErrorResponse> {
+  const ref = parseJobReference(id);
+  if (!ref) return invalidId();
+  const job = await jobs.wait(ref.id, signal);
+  if (!job) return notFound();
+  const first = await getJobStatus(jobs, job.kind, job.id, { skip: 0, limit: 1000 }, ttlMs);
+  if (!first.success) return first;
+  let next = first.next;
+  while (next) {
+    const page = await getJobStatus(jobs, job.kind, next, {}, ttlMs);
+    if (!page.success || page.data.length === 0) break;
+    first.data.push(...page.data);
+    next = page.next;
+  }
+  delete first.next;
+  return first;
+}
+
+/** Resumes an unfinished job in this process; only a running (`scraping`) job resumes. */
+export async function resumeJob(jobs: JobManager, id: string): Promise<{ success: true; id: string } | ErrorResponse> {
+  const ref = parseJobReference(id);
+  if (!ref) return invalidId();
+  const found = await jobs.find(ref.id);
+  if (!found) return notFound();
+  if (found.job.status !== 'scraping') {
+    return {
+      success: false,
+      code: 'JOB_NOT_RESUMABLE',
+      error: `The job is ${found.job.status}; only running jobs resume.`,
+    };
+  }
+  jobs.start(found.job, found.store);
+  return { success: true, id: found.job.id };
+}
+
+/** Unfinished jobs in the store: left by a crash, or running in another process. */
+export async function listUnfinishedJobs(
+  jobs: JobManager,
+): Promise<{ id: string; kind: JobKind; createdAt: string }[]> {
+  const unfinished = await jobs.unfinished();
+  return unfinished.map((j) => ({ id: j.id, kind: j.kind, createdAt: new Date(j.createdAt).toISOString() }));
+}

@@ -1,6 +1,6 @@
 import type { JobRecord, Store, TaskInput } from '@crawlkit/store';
 
-import type { PageScrapeRequest } from '../scrape/scrape-page.js';
+import type { PageScrapeRequest } from '../scrape/types.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';
 import type { JobPlanner, TaskMeta } from './planner.js';
 

@@ -10,7 +10,7 @@ import {
 } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
-import type { PageScrapeOutcome } from '../scrape/scrape-page.js';
+import type { PageScrapeOutcome } from '../scrape/types.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 

@@ -1,6 +1,6 @@
 import type { Task, TaskInput } from '@crawlkit/store';
 
-import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/scrape-page.js';
+import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
 
 /** Per-task data kept in the store with the task. */
 export interface TaskMeta {

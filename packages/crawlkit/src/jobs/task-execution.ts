@@ -3,7 +3,8 @@ import type { JobRecord, Store, Task } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
-import { scrapePage, type PageScrapeOutcome, type PageScrapeRequest } from '../scrape/scrape-page.js';
+import { scrapePage } from '../scrape/scrape-page.js';
+import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
 import type { JobEventSink } from './events.js';
 import { limitOf, type JobPlanner, type TaskMeta } from './planner.js';
 

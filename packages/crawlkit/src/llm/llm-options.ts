@@ -1,4 +1,8 @@
 import type { LanguageModel } from 'ai';
+import { z } from 'zod';
+
+import { InvalidOptionError } from '../errors.js';
+import { optionIssuesMessage, positiveInt, type Same } from '../option-schema.js';
 
 /** Settings of the language model used for `json`, `summary`, change tracking json mode and crawl `prompt`. */
 export interface LlmOptions {
@@ -54,41 +58,35 @@ export interface ResolvedLlmOptions {
   promptMapLimit: number;
 }
 
-function isModel(value: LanguageModel | LlmOptions): value is LanguageModel {
-  return typeof value === 'string' || 'specificationVersion' in value;
+function isModel(value: unknown): value is LanguageModel {
+  return typeof value === 'string' || (typeof value === 'object' && value !== null && 'specificationVersion' in value);
 }
 
-function positiveInt(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new TypeError(`Expected \`llm.${name}\` to be a positive integer, got \`${String(value)}\``);
-  }
-  return value;
-}
+const modelSchema = z.custom<LanguageModel>(isModel, { error: 'Expected an AI SDK LanguageModel' });
 
-/** Accepts a bare model or `{ model, ...settings }`. */
+const settingsSchema = z.strictObject({
+  model: modelSchema,
+  maxInputTokens: positiveInt.default(16_000),
+  maxOutputTokens: positiveInt.optional(),
+  temperature: z.number().default(0),
+  maxRetries: z.number().int().nonnegative().default(2),
+  timeoutMs: positiveInt.default(120_000),
+  concurrency: positiveInt.default(4),
+  promptMapLimit: positiveInt.default(50),
+});
+const _sameKeys: Same<keyof LlmOptions, keyof z.input<typeof settingsSchema>> = true;
+
+/** `llm` of `CrawlkitOptions`: a bare model or `{ model, ...settings }`, checked and defaulted. */
+const llmOptionsSchema = z.preprocess((value) => (isModel(value) ? { model: value } : value), settingsSchema);
+
+/**
+ * Accepts a bare model or `{ model, ...settings }`.
+ * @throws {InvalidOptionError} (a `TypeError` with code `INVALID_OPTION`) naming the bad setting.
+ */
 export function resolveLlmOptions(input: LanguageModel | LlmOptions | undefined): ResolvedLlmOptions | undefined {
   if (input === undefined) return undefined;
-  const options: LlmOptions = isModel(input) ? { model: input } : input;
-  if (options.model === undefined || options.model === null) {
-    throw new TypeError('Expected `llm.model` to be an AI SDK LanguageModel');
-  }
-  const resolved: ResolvedLlmOptions = {
-    model: options.model,
-    maxInputTokens: positiveInt('maxInputTokens', options.maxInputTokens, 16_000),
-    temperature: options.temperature ?? 0,
-    maxRetries: options.maxRetries ?? 2,
-    timeoutMs: positiveInt('timeoutMs', options.timeoutMs, 120_000),
-    concurrency: positiveInt('concurrency', options.concurrency, 4),
-    promptMapLimit: positiveInt('promptMapLimit', options.promptMapLimit, 50),
-  };
-  if (options.maxOutputTokens !== undefined) {
-    resolved.maxOutputTokens = positiveInt('maxOutputTokens', options.maxOutputTokens, 0);
-  }
-  if (!Number.isInteger(resolved.maxRetries) || resolved.maxRetries < 0) {
-    throw new TypeError(
-      `Expected \`llm.maxRetries\` to be a non-negative integer, got \`${String(resolved.maxRetries)}\``,
-    );
-  }
-  return resolved;
+  const result = llmOptionsSchema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({ ...issue, path: ['llm', ...issue.path] }));
+  throw new InvalidOptionError(optionIssuesMessage('new Crawlkit()', { llm: input }, issues), { details: issues });
 }

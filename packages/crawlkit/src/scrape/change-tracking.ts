@@ -4,7 +4,7 @@ import type { EngineContext } from '../context.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
 import { findFormat } from '../v2/formats.js';
 import type { ChangeTrackingResult, Document } from '../v2/types.js';
-import type { PageScrapeContext, PageScrapeRequest } from './scrape-page.js';
+import type { PageScrapeContext, PageScrapeRequest } from './types.js';
 
 export const ZDR_WARNING = 'Change tracking is not supported with zero data retention.';
 export const LOOKUP_WARNING = 'Comparing failed, please try again later.';

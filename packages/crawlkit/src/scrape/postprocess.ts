@@ -2,7 +2,7 @@ import type { EngineContext } from '../context.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
 import type { Document } from '../v2/types.js';
 import type { BuiltContent, FetchedContent } from './content.js';
-import type { PageScrapeContext, PageScrapeRequest } from './scrape-page.js';
+import type { PageScrapeContext, PageScrapeRequest } from './types.js';
 import { summarizeExtractive } from './summary.js';
 
 export interface PostprocessInput {

@@ -4,7 +4,6 @@ import type { EngineContext } from '../context.js';
 import { httpStatusOf } from '../error-codes.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { findFormat } from '../v2/formats.js';
-import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { ActionResults, Document, DocumentMetadata, ErrorResponse } from '../v2/types.js';
 import {
   brandingFetchError,
@@ -21,34 +20,7 @@ import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
 import { scrapeId as newScrapeId } from './scrape-id.js';
 import { serializeFetched } from './serialize.js';
-
-/** What one scrape needs: the options plus the URL, already validated and defaulted. */
-export type PageScrapeRequest = ScrapeOptions & { url: string };
-
-export interface PageScrapeContext {
-  /** `metadata.sourceURL`: the URL exactly as the caller sent it. */
-  sourceURL: string;
-  zeroDataRetention: boolean;
-  signal?: AbortSignal;
-  /** Set for pages of a crawl or batch job. */
-  jobId?: string;
-  /** Also return every link of the whole page (for crawl discovery), whatever the formats. */
-  collectLinks?: boolean;
-}
-
-export type PageScrapeOutcome =
-  | {
-      success: true;
-      document: Document;
-      credits: number;
-      /** Links of the whole page, when `collectLinks` was set. */
-      links?: string[];
-      /** The response's `Retry-After` header, if any. */
-      retryAfter?: string;
-      /** The page's `rel=canonical` URL, when `collectLinks` was set. */
-      canonical?: string;
-    }
-  | { success: false; error: ErrorResponse; /** The HTTP status of `error.code` (`httpStatusOf`). */ status: number };
+import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest } from './types.js';
 
 const has = (request: PageScrapeRequest, type: string) => request.formats.some((f) => f.type === type);
 

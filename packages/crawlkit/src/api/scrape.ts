@@ -1,0 +1,35 @@
+import type { Runtime } from '../runtime.js';
+import { scrapePage } from '../scrape/scrape-page.js';
+import { parseBody } from '../v2/parse.js';
+import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
+import type { ErrorResponse, ScrapeResponse } from '../v2/types.js';
+
+/**
+ * `POST /v2/scrape`: validates the body, then scrapes the page in one of the engine's slots. A refused body never
+ * starts the runtime (no store is opened).
+ */
+export async function scrape(
+  ready: () => Promise<Runtime>,
+  body: ScrapeRequestInput,
+  signal: AbortSignal | undefined,
+): Promise<ScrapeResponse | ErrorResponse> {
+  const parsed = parseBody(scrapeRequestSchema, body);
+  if (!parsed.ok) return parsed.error;
+  const request = parsed.value;
+  const { ctx, queue, reporter } = await ready();
+  const outcome = await queue.add(
+    () =>
+      scrapePage(ctx, request, {
+        sourceURL: (body as { url: string }).url,
+        zeroDataRetention: request.zeroDataRetention,
+        ...(signal ? { signal } : {}),
+      }),
+    signal ? { signal } : {},
+  );
+  if (!outcome.success) {
+    reporter.error(undefined, request.url, outcome.error);
+    return outcome.error;
+  }
+  reporter.page(undefined, outcome.document);
+  return { success: true, data: outcome.document };
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  Crawlkit,
+  hasCrawlkitCode,
+  isInvalidOptionError,
+  type CrawlkitOptions,
+  type InvalidOptionError,
+} from './index.js';
+
+/** The error `new Crawlkit(options)` throws. */
+function refused(options: unknown): InvalidOptionError {
+  try {
+    new Crawlkit(options as CrawlkitOptions);
+  } catch (error) {
+    expect(isInvalidOptionError(error)).toBe(true);
+    return error as InvalidOptionError;
+  }
+  throw new Error('new Crawlkit() accepted the options');
+}
+
+describe('new Crawlkit() options', () => {
+  it('names a misspelt option', () => {
+    const error = refused({ concurency: 4, engine: 'turbo' });
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.code).toBe('INVALID_OPTION');
+    expect(hasCrawlkitCode(error)).toBe(true);
+    expect(error.message).toContain('`concurency`');
+  });
+
+  it('names a bad value and shows it', () => {
+    expect(refused({ engine: 'turbo' }).message).toMatch(/`engine`.*auto.*`'turbo'`/);
+    expect(refused({ concurrency: 0 }).message).toMatch(/`concurrency`.*got `0`/);
+    expect(refused({ webhooks: { timeoutMs: 1.5 } }).message).toContain('`webhooks.timeoutMs`');
+    expect(refused({ webhooks: { retries: 3 } }).message).toContain('`webhooks.retries`');
+    expect(refused({ cache: { maxBytes: -1 } }).message).toContain('`cache.maxBytes`');
+    expect(refused({ store: 'disk' }).message).toContain('`store`');
+    expect(refused({ logger: console.log }).message).toContain('`logger`');
+  });
+
+  it('checks the language model settings', () => {
+    const model = { specificationVersion: 'v3', provider: 'test', modelId: 'm' };
+    expect(refused({ llm: { model, maxInputTokens: 0 } }).message).toContain('`llm.maxInputTokens`');
+    expect(refused({ llm: { model, temprature: 0.5 } }).message).toContain('`llm.temprature`');
+    expect(refused({ llm: { maxInputTokens: 10 } }).message).toContain('`llm.model`');
+  });
+
+  it('accepts every documented option', async () => {
+    const ck = new Crawlkit({
+      storeDir: './unused',
+      store: 'memory',
+      engine: 'http',
+      concurrency: 2,
+      timeoutMs: 5_000,
+      extractionBudgetMs: 1_000,
+      browser: { maxPagesPerBrowser: 2 },
+      proxies: { basic: ['http://127.0.0.1:9'] },
+      urlPolicy: 'strict',
+      http: {},
+      webhooks: { secret: 's', timeoutMs: 1, maxAttempts: 1, retryDelayMs: 1, maxRetryDelayMs: 1 },
+      resumeJobs: false,
+      cache: { maxBytes: 1024 },
+      jobResultTtlMs: 1_000,
+      logger: console,
+    });
+    await ck.close();
+  });
+});

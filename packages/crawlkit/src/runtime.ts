@@ -1,0 +1,170 @@
+import { createMemoryStore, createSqliteStore, type JobKind, type Store } from '@crawlkit/store';
+import { Fetcher, STRICT_URL_POLICY, type FetcherOptions, type UrlPolicy } from '@crawlkit/fetcher';
+import { normalizeUrl } from '@crawlkit/frontier';
+import type PQueue from 'p-queue';
+
+import type { EngineContext } from './context.js';
+import { CrawlkitError } from './errors.js';
+import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
+import { createCrawlPlanner } from './jobs/crawl-planner.js';
+import { JobManager, type JobKindHandler, type StoredJob } from './jobs/job-manager.js';
+import { LlmService } from './llm/llm-service.js';
+import type { CrawlkitOptions, ResolvedOptions } from './options.js';
+import type { Reporter } from './reporter.js';
+import type { CrawlRequest } from './v2/jobs.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { Distributed } from './worker/distributed.js';
+import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
+
+/** Everything one `Crawlkit` instance runs on, built on its first call. */
+export interface Runtime {
+  ctx: EngineContext;
+  jobs: JobManager;
+  dispatcher: WebhookDispatcher;
+  /** The store of `zeroDataRetention` jobs (and the engine's store with `store: 'memory'`). */
+  memory: Store;
+  /** The engine's scrape slots (`concurrency`), shared by direct scrapes and every job. */
+  queue: PQueue;
+  reporter: Reporter;
+  urlPolicy?: UrlPolicy;
+  handlers: Record<JobKind, JobKindHandler>;
+  /** Set with a distributed `backend`. */
+  distributed?: Distributed;
+}
+
+/** What the runtime is built from: the options as given (for the parts they configure) and as resolved. */
+export interface RuntimeSettings {
+  raw: CrawlkitOptions;
+  options: ResolvedOptions;
+  queue: PQueue;
+  reporter: Reporter;
+}
+
+function fetcherOptions(raw: CrawlkitOptions, options: ResolvedOptions, urlPolicy: UrlPolicy | undefined) {
+  const fetcher: FetcherOptions = {
+    engine: options.engine,
+    http: { ...raw.http, ...(urlPolicy ? { urlPolicy } : {}) },
+  };
+  if (raw.browser) fetcher.browser = raw.browser;
+  if (raw.proxies) fetcher.proxies = raw.proxies;
+  if (urlPolicy) fetcher.urlPolicy = urlPolicy;
+  return fetcher;
+}
+
+async function openStore(raw: CrawlkitOptions, options: ResolvedOptions, memory: Store, distributed?: Distributed) {
+  if (distributed) return distributed.store;
+  if (raw.store === 'memory') return memory;
+  return raw.store ?? (await createSqliteStore({ dir: options.storeDir, maxPageBytes: options.cacheMaxBytes }));
+}
+
+/** Opens the store (or the distributed backend), the fetcher, the model service, the webhook dispatcher and jobs. */
+export async function createRuntime({ raw, options, queue, reporter }: RuntimeSettings): Promise<Runtime> {
+  const urlPolicy = raw.urlPolicy === 'strict' ? STRICT_URL_POLICY : raw.urlPolicy;
+  const memory = createMemoryStore();
+  const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
+  const store = await openStore(raw, options, memory, distributed);
+  const fetcher = new Fetcher(fetcherOptions(raw, options, urlPolicy));
+  const http = fetcher.http;
+  const ctx: EngineContext = {
+    options,
+    fetcher,
+    http,
+    store,
+    llm: new LlmService(options.llm),
+    normalizeUrl: (url: string) => normalizeUrl(url),
+  };
+
+  // eslint-disable-next-line prefer-const -- the dispatcher below closes over it before it is assigned
+  let jobs: JobManager | undefined;
+  const dispatcher = new WebhookDispatcher(
+    () => {
+      const stores = jobs?.stores() ?? [store];
+      return distributed ? distributed.webhookStores(stores) : stores;
+    },
+    {
+      post: async (url, body, headers, timeoutMs) =>
+        (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
+      timeoutMs: options.webhooks.timeoutMs,
+      maxAttempts: options.webhooks.maxAttempts,
+      retryDelayMs: options.webhooks.retryDelayMs,
+      maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
+      ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
+      onGiveUp: (s, delivery, error) => jobs!.recordUndelivered(s, delivery, error),
+      drivenElsewhere: (s, jobId) => jobs?.drivenElsewhere(s, jobId) ?? Promise.resolve(false),
+    },
+  );
+  const handlers: Record<JobKind, JobKindHandler> = {
+    batch: {
+      planner: (job, jobStore) =>
+        createBatchPlanner((JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request, options.concurrency, {
+          store: jobStore,
+          job,
+        }),
+    },
+    crawl: {
+      planner: (job, jobStore) =>
+        createCrawlPlanner(ctx, jobStore, job, (JSON.parse(job.request) as StoredJob<CrawlRequest>).request),
+    },
+  };
+  jobs = new JobManager({
+    ctx,
+    queue,
+    memory,
+    dispatcher,
+    handlers,
+    distributed: distributed !== undefined,
+    notify: reporter.jobNotifications(),
+  });
+  dispatcher.kick();
+  await store.jobs.deleteExpired().catch(() => undefined);
+  return {
+    ctx,
+    jobs,
+    dispatcher,
+    memory,
+    queue,
+    reporter,
+    handlers,
+    ...(urlPolicy ? { urlPolicy } : {}),
+    ...(distributed ? { distributed } : {}),
+  };
+}
+
+/** Stops workers and jobs (they stay resumable), lets direct scrapes finish, flushes webhooks, closes the stores. */
+export async function closeRuntime(rt: Runtime): Promise<void> {
+  await rt.distributed?.closeWorkers();
+  await rt.jobs.close();
+  await rt.queue.onIdle();
+  await rt.dispatcher.close();
+  await rt.ctx.fetcher.close();
+  await rt.ctx.store.close();
+  if (rt.memory !== rt.ctx.store) await rt.memory.close();
+  await rt.distributed?.close();
+}
+
+/**
+ * Makes this process a worker of the distributed backend: it takes scrape tasks of every job from the shared queue.
+ * Rejects with `BACKEND_REQUIRED` without a backend.
+ */
+export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<CrawlkitWorker> {
+  const distributed = rt.distributed;
+  if (!distributed) {
+    throw new CrawlkitError('BACKEND_REQUIRED', 'Workers need a distributed backend: new Crawlkit({ backend }).');
+  }
+  const store = rt.ctx.store;
+  const worker = new TaskWorker(
+    {
+      ctx: rt.ctx,
+      connection: distributed.connection,
+      slots: rt.queue,
+      planner: (job) => rt.handlers[job.kind].planner(job, store),
+      events: rt.jobs.eventSink(store),
+      completeJob: (job) => rt.jobs.completeJob(job, store),
+      internalError: (jobId, error) => rt.reporter.error(jobId || undefined, '', error),
+    },
+    options,
+  );
+  await worker.start();
+  distributed.workers.add(worker);
+  return worker;
+}
