@@ -32,6 +32,8 @@ const seen = new Map<string, number>();
 let held: Promise<void> = Promise.resolve();
 let onHeld: () => void = () => undefined;
 const HOLD_MS = 800;
+/** How late `/h/a` answers: its link is found well after the 429 beside it was answered. */
+const LATE_MS = 400;
 
 function page(title: string, links: string[] = []): string {
   const items = links.map((href) => `<li><a href="${href}">${href}</a></li>`).join('');
@@ -81,6 +83,18 @@ const routes = {
       hits.push({ path: path + run, status: 302, at: Date.now() });
       res.writeHead(302, { location: `/elsewhere/page${run}` }).end();
     } else answer(res, ctx, 200, page(`Crawl ${path}`));
+  },
+  // A crawl whose host asks for a rest: `/h/slow` answers its first request 429 with Retry-After: 1 while `/h/a`,
+  // fetched beside it, answers late and links to `/h/b`, which must then wait for the rest to end.
+  '/h/*': async (_req: IncomingMessage, res: ServerResponse, ctx: RouteContext) => {
+    const run = ctx.url.search;
+    const path = ctx.url.pathname;
+    if (path === '/h/') answer(res, ctx, 200, page('Rest seed', [`/h/slow${run}`, `/h/a${run}`]));
+    else if (path === '/h/slow' && nth(ctx) === 1) answer(res, ctx, 429, page('Busy'), { 'retry-after': '1' });
+    else if (path === '/h/a') {
+      await new Promise((resolve) => setTimeout(resolve, LATE_MS));
+      answer(res, ctx, 200, page('Late', [`/h/b${run}`]));
+    } else answer(res, ctx, 200, page(`Rest ${path}`));
   },
   '/elsewhere/*': (_req: IncomingMessage, res: ServerResponse, ctx: RouteContext) =>
     answer(res, ctx, 200, page('Elsewhere')),
@@ -197,6 +211,22 @@ for (const [name, factory, available] of jobBackends(testRedisUrl)) {
         expect(errors[0]).toMatchObject({ url: url('/c/away'), code: 'CRAWL_DENIAL' });
         expect(errors[0]!.error).toContain('Redirected target URL is not allowed by crawlOptions');
       });
+    });
+
+    it('rests the whole host after a 429 on a crawl page: a page found meanwhile waits out the Retry-After', async () => {
+      const run = `?run=${randomUUID()}`;
+      const started = ok(await setup.client.crawl({ url: `${server.url}/h/${run}`, sitemap: 'skip' }));
+      const status = ok(await setup.client.waitForJob(started.id));
+      expect(status.data.map((d) => new URL(d.metadata.sourceURL).pathname).sort()).toEqual([
+        '/h/',
+        '/h/a',
+        '/h/b',
+        '/h/slow',
+      ]);
+      const [refusal, success] = hitsOf(`/h/slow${run}`);
+      expect([refusal?.status, success?.status]).toEqual([429, 200]);
+      const [found] = hitsOf(`/h/b${run}`);
+      expect(found!.at - refusal!.at).toBeGreaterThanOrEqual(1000 - CLOCK_SLACK_MS);
     });
 
     it('keeps a page in flight when its engine stops: stored once after the job carries on', async () => {

@@ -4,9 +4,10 @@ import { parseTaskInput } from './store/redis-jobs.js';
 import type { ScriptRunner } from './store/scripts-runner.js';
 
 /**
- * What workers share besides the store: per-host request slots (so `delay` and `Crawl-delay` hold across workers,
- * timed by the Redis server's clock), per-job running slots (so `maxConcurrency` holds across workers), named locks, and read access to task states. Structurally the `Coordination`
- * interface of `crawlkit`.
+ * What workers share besides the store: per-host request slots (so `delay`, `Crawl-delay` and the rest after a
+ * 429/503 hold across workers, timed by the Redis server's clock), per-job running slots (so `maxConcurrency` holds
+ * across workers), named locks, and read access to task states. Structurally the `Coordination` interface of
+ * `crawlkit`.
  */
 export class RedisCoordination {
   readonly #redis: ScriptRunner;
@@ -16,8 +17,12 @@ export class RedisCoordination {
   }
 
   async takeHostSlot(scope: string, host: string, delayMs: number): Promise<number> {
-    if (delayMs <= 0) return 0;
-    return Number(await this.#redis.run('HOST_SLOT', scope, host, Math.ceil(delayMs)));
+    return Number(await this.#redis.run('HOST_SLOT', scope, host, Math.max(0, Math.ceil(delayMs)), 0));
+  }
+
+  async pauseHost(scope: string, host: string, waitMs: number): Promise<void> {
+    if (waitMs <= 0) return;
+    await this.#redis.run('HOST_SLOT', scope, host, 0, Math.ceil(waitMs));
   }
 
   async takeJobSlot(jobId: string, holder: string, limit: number, leaseMs: number): Promise<boolean> {

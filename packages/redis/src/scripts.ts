@@ -435,18 +435,26 @@ redis.call('ZREMRANGEBYRANK', key, 0, -(keep + 1))
 return 1
 `;
 
-/** ARGV: prefix, scope, host, delayMs. 0 when the slot was taken, else ms to wait. Uses the server's clock. */
+/**
+ * ARGV: prefix, scope, host, delayMs, restMs. The key holds when the host is free again (its last slot plus the
+ * spacing, or the end of a rest). With restMs > 0 the host rests that long (a later free time is kept) and 0 is
+ * returned; else the slot is taken (0) when the host is free, or the ms left to wait are returned. Uses the server's
+ * clock.
+ */
 export const HOST_SLOT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local key = ARGV[1] .. ':slot:' .. ARGV[2] .. ':' .. ARGV[3]
-local delay = tonumber(ARGV[4])
-local last = tonumber(redis.call('GET', key) or '0')
-if now >= last + delay then
-  redis.call('SET', key, now, 'PX', delay * 2 + 1000)
+local free = tonumber(redis.call('GET', key) or '0')
+local rest = tonumber(ARGV[5])
+if rest > 0 then
+  if now + rest > free then redis.call('SET', key, now + rest, 'PX', rest + 1000) end
   return 0
 end
-return last + delay - now
+if now < free then return free - now end
+local delay = tonumber(ARGV[4])
+if delay > 0 then redis.call('SET', key, now + delay, 'PX', delay + 1000) end
+return 0
 `;
 
 /**

@@ -102,7 +102,6 @@ export function createBatchPlanner(
       if (context && request.backlog?.length) await addBacklog(context.store, context.job, signal);
       return [];
     },
-    delayBefore: () => 0,
     afterPage: () => Promise.resolve({ tasks: [] }),
   };
 }

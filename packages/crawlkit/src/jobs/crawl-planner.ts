@@ -119,6 +119,7 @@ export function createCrawlPlanner(
     collectsLinks: request.sitemap !== 'only',
     zeroDataRetention: request.zeroDataRetention,
     limit: request.limit,
+    politeness,
 
     async prepare(signal, options) {
       const discover = request.sitemap !== 'skip' && options?.discover !== false;
@@ -137,19 +138,6 @@ export function createCrawlPlanner(
         signal,
       }).catch(() => []);
       return admit(urls, request.url, 0);
-    },
-
-    throttled(url, waitMs) {
-      // The whole host rests, not only the page that was refused.
-      politeness.pause(url, waitMs);
-    },
-
-    hostSpacing(url) {
-      return politeness.spacing(url);
-    },
-
-    delayBefore(url) {
-      return politeness.reserve(url);
     },
 
     async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {

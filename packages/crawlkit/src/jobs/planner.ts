@@ -1,3 +1,4 @@
+import type { HostPoliteness } from '@crawlkit/frontier';
 import type { Task, TaskInput } from '@crawlkit/store';
 
 import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
@@ -38,14 +39,11 @@ export interface JobPlanner {
    */
   prepare(signal: AbortSignal, options?: PrepareOptions): Promise<TaskInput[]>;
   /**
-   * The spacing the job asks for between two requests to `url`'s host, in ms (`delay`, robots `Crawl-delay`; known
-   * once prepared). Workers of a cluster share it through the backend; absent means none.
+   * The job's per-host pacing: the spacing `delay` and robots `Crawl-delay` ask for (known once prepared), and rests
+   * after 429/503. In-process it is the ledger itself; Redis workers take its spacing and keep the ledger in Redis, so
+   * that it holds across workers. Absent (a batch): hosts are not paced.
    */
-  hostSpacing?(url: string): number;
-  /** Milliseconds to wait before fetching `url` (politeness); 0 to go now. Reserves the slot. */
-  delayBefore(url: string): number;
-  /** The host of `url` answered 429/503: it should rest `waitMs` before any other page of it is fetched. */
-  throttled?(url: string, waitMs: number): void;
+  readonly politeness?: HostPoliteness;
   /** Reacts to a finished page: may veto it (redirected out of scope) and returns newly discovered tasks. */
   afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]): Promise<PageVerdict>;
   /** Tasks may not exceed this in total. */

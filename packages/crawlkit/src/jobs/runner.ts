@@ -3,6 +3,7 @@ import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import type { JobEventSink } from './events.js';
+import { localHostSlots } from './host-slots.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { executeTask, type JobTasks } from './task-execution.js';
 
@@ -46,10 +47,7 @@ export class JobRunner {
       events: options.events,
       slots: options.queue,
       signal: this.#abort.signal,
-      hosts: {
-        take: (url) => planner.delayBefore(url),
-        pause: (url, waitMs) => planner.throttled?.(url, waitMs),
-      },
+      hosts: localHostSlots(planner.politeness),
       queue: {
         // Retries are counted here, not by `task.attempts`: a task parked for politeness is claimed again too.
         requeue: async (task, delayMs, retries) => {

@@ -68,10 +68,13 @@ export interface WorkQueue {
 
 export interface Coordination {
   /**
-   * Per-host spacing shared by every worker: takes the host's next slot when `delayMs` has passed since the last one
-   * taken in `scope` and resolves to 0, else resolves to the milliseconds left to wait. Uses the backend's clock.
+   * Per-host spacing shared by every worker: when the host is free in `scope` (`delayMs` has passed since the last
+   * slot taken, and no rest from `pauseHost` is running), takes its next slot and resolves to 0; else resolves to the
+   * milliseconds left to wait. `delayMs` may be 0 (no spacing, rests only). Uses the backend's clock.
    */
   takeHostSlot(scope: string, host: string, delayMs: number): Promise<number>;
+  /** The host rests in `scope`: no slot of it is taken for `waitMs` (a longer rest already running is kept). */
+  pauseHost(scope: string, host: string, waitMs: number): Promise<void>;
   /**
    * Takes one of a job's `limit` running slots for `holder`, shared by every worker, until released or for `leaseMs`
    * (a dead holder's slot frees itself). True when `holder` holds a slot afterwards. Uses the backend's clock.

@@ -6,6 +6,7 @@ import type PQueue from 'p-queue';
 import type { EngineContext } from '../context.js';
 import type { JobEventSink } from '../jobs/events.js';
 import type { StoredJob } from '../jobs/job-manager.js';
+import { sharedHostSlots } from '../jobs/host-slots.js';
 import { limitOf, type JobPlanner } from '../jobs/planner.js';
 import { executeTask, type JobTasks } from '../jobs/task-execution.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
@@ -179,13 +180,7 @@ export class TaskWorker implements CrawlkitWorker {
       events,
       slots,
       maxInlineWaitMs: MAX_INLINE_WAIT_MS,
-      hosts: {
-        take: (url) => {
-          const spacing = planner.hostSpacing?.(url) ?? 0;
-          return spacing > 0 ? coordination.takeHostSlot(job.id, new URL(url).host.toLowerCase(), spacing) : 0;
-        },
-        pause: () => undefined,
-      },
+      hosts: sharedHostSlots(coordination, job.id, planner.politeness),
       queue: {
         requeue: (_task, delayMs, retries) =>
           queue.enqueue([{ ...item, attempt: item.attempt + 1, retries }], { delayMs }),

@@ -1,0 +1,35 @@
+import type { HostPoliteness } from '@crawlkit/frontier';
+
+import type { Coordination } from '../worker/backend.js';
+import type { HostSlots } from './task-execution.js';
+
+const unpaced: HostSlots = { take: () => 0, pause: () => undefined };
+
+/** Host slots kept by the job's own `HostPoliteness`: one process drives the job. */
+export function localHostSlots(politeness: HostPoliteness | undefined): HostSlots {
+  if (!politeness) return unpaced;
+  return {
+    take: (url) => politeness.reserve(url),
+    pause: (url, waitMs) => politeness.pause(url, waitMs),
+  };
+}
+
+/**
+ * Host slots shared by every worker of a cluster, timed by the backend's clock: the job's `HostPoliteness` says the
+ * spacing, the backend keeps when each host is free again.
+ */
+export function sharedHostSlots(
+  coordination: Coordination,
+  jobId: string,
+  politeness: HostPoliteness | undefined,
+): HostSlots {
+  if (!politeness) return unpaced;
+  return {
+    take: (url) => coordination.takeHostSlot(jobId, hostOf(url), politeness.spacing(url)),
+    pause: (url, waitMs) => coordination.pauseHost(jobId, hostOf(url), waitMs),
+  };
+}
+
+function hostOf(url: string): string {
+  return new URL(url).host.toLowerCase();
+}
