@@ -8,11 +8,14 @@ import { CrawlkitError } from './errors.js';
 import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
 import { createCrawlPlanner } from './jobs/crawl-planner.js';
 import { JobManager, type JobKindHandler, type StoredJob } from './jobs/job-manager.js';
+import { JobStores } from './jobs/job-stores.js';
+import { JobLeases } from './jobs/lease.js';
 import { LlmService } from './llm/llm-service.js';
 import type { CrawlkitOptions, ResolvedOptions } from './options.js';
 import type { Reporter } from './reporter.js';
 import type { CrawlRequest } from './v2/jobs.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { recordUndelivered } from './webhooks/outbox.js';
 import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
 
@@ -74,13 +77,10 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
     normalizeUrl: (url: string) => normalizeUrl(url),
   };
 
-  // eslint-disable-next-line prefer-const -- the dispatcher below closes over it before it is assigned
-  let jobs: JobManager | undefined;
+  const jobStores = new JobStores(store, memory, options.jobResultTtlMs);
+  const leases = new JobLeases();
   const dispatcher = new WebhookDispatcher(
-    () => {
-      const stores = jobs?.stores() ?? [store];
-      return distributed ? distributed.webhookStores(stores) : stores;
-    },
+    () => (distributed ? distributed.webhookStores(jobStores.all()) : jobStores.all()),
     {
       post: async (url, body, headers, timeoutMs) =>
         (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
@@ -89,8 +89,8 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
       retryDelayMs: options.webhooks.retryDelayMs,
       maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
-      onGiveUp: (s, delivery, error) => jobs!.recordUndelivered(s, delivery, error),
-      drivenElsewhere: (s, jobId) => jobs?.drivenElsewhere(s, jobId) ?? Promise.resolve(false),
+      onGiveUp: recordUndelivered,
+      drivenElsewhere: (s, jobId) => leases.drivenElsewhere(s, jobId),
     },
   );
   const handlers: Record<JobKind, JobKindHandler> = {
@@ -106,11 +106,12 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
         createCrawlPlanner(ctx, jobStore, job, (JSON.parse(job.request) as StoredJob<CrawlRequest>).request),
     },
   };
-  jobs = new JobManager({
+  const jobs = new JobManager({
     ctx,
     queue,
-    memory,
-    dispatcher,
+    stores: jobStores,
+    leases,
+    webhookQueued: (s, delivery) => dispatcher.queued(s, delivery),
     handlers,
     distributed: distributed !== undefined,
     notify: reporter.jobNotifications(),

@@ -1,8 +1,21 @@
-import type { JobRecord } from '@crawlkit/store';
+import type { Delivery, JobKind, JobRecord, Store } from '@crawlkit/store';
 
-import type { Document } from '../v2/types.js';
+import type { Document, JobStatus } from '../v2/types.js';
+import { queueWebhookEvent, type JobWebhookEvent } from '../webhooks/outbox.js';
+import type { JobSignals } from './job-watch.js';
 
-/** How a runner reports what happens to its pages; the job manager turns it into webhooks and engine events. */
+/** The engine-level events a job produces (the `Crawlkit` instance re-emits them). */
+export interface JobNotifications {
+  page(jobId: string, document: Document): void;
+  pageError(jobId: string, url: string, error: string): void;
+  started(jobId: string, kind: JobKind): void;
+  finished(jobId: string, kind: JobKind, status: JobStatus): void;
+  internalError(jobId: string, error: unknown): void;
+  /** The job's counts after a page settled. */
+  progress?(jobId: string, kind: JobKind, counts: { total: number; completed: number; creditsUsed: number }): void;
+}
+
+/** How the task execution reports what happens to its pages; `JobEvents` turns it into webhooks and engine events. */
 export interface JobEventSink {
   /**
    * A page scraped successfully, before its result is stored. `taskKey` makes its webhook event idempotent: a page
@@ -17,4 +30,89 @@ export interface JobEventSink {
   internalError(job: JobRecord, error: unknown): void;
   /** A page's task is settled (stored, failed or discarded): the job's counts moved. */
   settled?(job: JobRecord): void;
+}
+
+/**
+ * What an engine's jobs tell the world: webhook events appended to the job's store outbox (handed to the dispatcher
+ * through `webhookQueued`), the engine's notifications, and the signals that wake `wait()` and `watch()`.
+ */
+export class JobEvents {
+  readonly notify: JobNotifications;
+  readonly #signals: JobSignals;
+  readonly #webhookQueued: (store: Store, delivery: Delivery) => void;
+
+  constructor(options: {
+    notify: JobNotifications;
+    signals: JobSignals;
+    /** An event is in the outbox: deliver it. */
+    webhookQueued: (store: Store, delivery: Delivery) => void;
+  }) {
+    this.notify = options.notify;
+    this.#signals = options.signals;
+    this.#webhookQueued = options.webhookQueued;
+  }
+
+  /** The job was created. */
+  async started(store: Store, job: JobRecord): Promise<void> {
+    await this.#webhook(store, job, { event: 'started', success: true });
+    this.notify.started(job.id, job.kind);
+  }
+
+  /** The job's record says completed. */
+  async completed(store: Store, job: JobRecord): Promise<void> {
+    await this.#webhook(store, job, { event: 'completed', success: true });
+    this.notify.finished(job.id, job.kind, 'completed');
+    this.#signals.signal(job.id);
+  }
+
+  /** The job's record says failed (best effort: the store may be what failed). */
+  async failed(store: Store, job: JobRecord, error: string): Promise<void> {
+    await this.#webhook(store, job, { event: 'failed', success: false, error }).catch(() => undefined);
+    this.notify.finished(job.id, job.kind, 'failed');
+    this.#signals.signal(job.id);
+  }
+
+  /** The job's record says cancelled (cancels send no webhook event). */
+  cancelled(job: JobRecord): void {
+    this.notify.finished(job.id, job.kind, 'cancelled');
+    this.#signals.signal(job.id);
+  }
+
+  /** The page events of jobs living in `store`. */
+  sink(store: Store): JobEventSink {
+    return {
+      page: async (job, document, taskKey) => {
+        await this.#webhook(store, job, { event: 'page', success: true, data: [document], taskKey });
+      },
+      pageStored: (job, document) => {
+        this.notify.page(job.id, document);
+        this.#signals.signal(job.id);
+      },
+      pageFailed: async (job, sourceURL, error, taskKey) => {
+        const data = [{ metadata: { sourceURL } }];
+        await this.#webhook(store, job, { event: 'page', success: false, data, error, taskKey });
+        this.notify.pageError(job.id, sourceURL, error);
+        this.#signals.signal(job.id);
+      },
+      internalError: (job, error) => this.notify.internalError(job.id, error),
+      settled: (job) => {
+        if (this.notify.progress)
+          this.#progress(store, job).catch((error: unknown) => this.notify.internalError(job.id, error));
+      },
+    };
+  }
+
+  async #progress(store: Store, job: JobRecord): Promise<void> {
+    const [counts, current] = await Promise.all([store.tasks.counts(job.id), store.jobs.get(job.id)]);
+    this.notify.progress?.(job.id, job.kind, {
+      total: counts.queued + counts.active + counts.done + counts.failed,
+      completed: counts.done + counts.failed,
+      creditsUsed: current?.creditsUsed ?? 0,
+    });
+  }
+
+  async #webhook(store: Store, job: JobRecord, event: JobWebhookEvent): Promise<void> {
+    const queued = await queueWebhookEvent(store, job, event);
+    if (queued) this.#webhookQueued(store, queued);
+  }
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
+import type { Store } from '@crawlkit/store';
+
 /**
  * A lease owner id that says where it runs: `<host>/<pid>/<uuid>`. The uuid keeps two engines of one process apart;
  * host and pid let another process of the same host tell that the owner has died.
@@ -25,4 +27,80 @@ export function isDeadLocalOwner(owner: string): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+const LEASE_TTL_MS = 30_000;
+/** How often a process waiting for another's lease looks again (it takes over once the holder dies or lets go). */
+const LEASE_POLL_MS = 1_000;
+
+/**
+ * The job leases of one engine: a job is driven by the process holding its lease (renewed every third of its 30 s
+ * TTL), so two processes sharing a store never run the same job, and only the holder sends its webhook events.
+ */
+export class JobLeases {
+  readonly owner = leaseOwnerId();
+
+  /**
+   * Takes the job's lease, waiting while another live process holds it. A lease left by a crashed process of this
+   * host is taken over at once; any other is taken when it expires or is released. Gives up (false) when the job
+   * finishes elsewhere, is cancelled or deleted, or `closing` aborts.
+   */
+  async acquire(id: string, store: Store, closing: AbortSignal): Promise<boolean> {
+    for (;;) {
+      if (closing.aborted) return false;
+      if (await store.jobs.acquireLease(id, this.owner, LEASE_TTL_MS)) return true;
+      const holder = await store.jobs.leaseHolder?.(id);
+      // releaseLease is a compare-and-swap on the owner: if the dead owner's lease was already taken, it is a no-op.
+      if (holder && isDeadLocalOwner(holder.owner)) {
+        await store.jobs.releaseLease(id, holder.owner);
+        continue;
+      }
+      const current = await store.jobs.get(id);
+      if (!current || current.status !== 'scraping') return false;
+      await delay(LEASE_POLL_MS, closing);
+    }
+  }
+
+  /**
+   * Renews a lease taken with `acquire` until the returned function lets it go; `lost` is called when another process
+   * took the job over (this one looked dead or stalled), which then drives it alone.
+   */
+  hold(id: string, store: Store, lost: () => void): () => Promise<void> {
+    const renew = setInterval(() => {
+      store.jobs
+        .acquireLease(id, this.owner, LEASE_TTL_MS)
+        .then((held) => {
+          if (!held) lost();
+        })
+        .catch(() => undefined);
+    }, LEASE_TTL_MS / 3);
+    renew.unref();
+    return async () => {
+      clearInterval(renew);
+      await store.jobs.releaseLease(id, this.owner).catch(() => undefined);
+    };
+  }
+
+  /**
+   * Whether another live engine holds the job's lease: that engine sends the job's webhook events, and this one
+   * leaves them alone so that they are neither sent twice nor out of order.
+   */
+  async drivenElsewhere(store: Store, id: string): Promise<boolean> {
+    const holder = await store.jobs.leaseHolder?.(id);
+    if (!holder || holder.owner === this.owner || holder.until <= Date.now()) return false;
+    return !isDeadLocalOwner(holder.owner);
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -75,3 +75,13 @@ export async function queueWebhookEvent(
     throw error;
   }
 }
+
+/** Records a webhook event the dispatcher gave up in the job's errors. */
+export async function recordUndelivered(store: Store, delivery: Delivery, error: string): Promise<void> {
+  const stored = JSON.parse(delivery.payload) as StoredDelivery;
+  await store.results.addError(delivery.jobId, {
+    url: stored.url,
+    code: 'WEBHOOK_DELIVERY_FAILED',
+    error: `Webhook event ${stored.body.type} was not delivered after ${delivery.attempts} attempts: ${error}`,
+  });
+}

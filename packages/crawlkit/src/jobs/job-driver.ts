@@ -1,0 +1,103 @@
+import type { JobKind, JobRecord, Store } from '@crawlkit/store';
+import type PQueue from 'p-queue';
+
+import type { EngineContext } from '../context.js';
+import type { JobEvents } from './events.js';
+import type { JobLeases } from './lease.js';
+import type { JobPlanner } from './planner.js';
+import { JobRunner } from './runner.js';
+
+export interface JobKindHandler {
+  /** Builds the planner for a job from its stored request. */
+  planner(job: JobRecord, store: Store): JobPlanner;
+}
+
+/** How a job driven here ends; the job manager writes the record and sends the events. */
+export interface JobEnds {
+  completed(job: JobRecord, store: Store): Promise<void>;
+  failed(job: JobRecord, store: Store, error: unknown): Promise<void>;
+}
+
+/**
+ * Runs jobs in this process: one runner per job, under the job's lease (so two processes sharing a store never run the
+ * same job), from its store's task table to its end.
+ */
+export class JobDriver {
+  readonly #ctx: EngineContext;
+  readonly #queue: PQueue;
+  readonly #handlers: Record<JobKind, JobKindHandler>;
+  readonly #leases: JobLeases;
+  readonly #events: JobEvents;
+  readonly #ends: JobEnds;
+  /** Aborted by `close()`: wakes jobs waiting for a lease. */
+  readonly #closing = new AbortController();
+  readonly #runners = new Map<string, { runner: JobRunner; done: Promise<void> }>();
+
+  constructor(options: {
+    ctx: EngineContext;
+    /** The engine's scrape slots. */
+    queue: PQueue;
+    handlers: Record<JobKind, JobKindHandler>;
+    leases: JobLeases;
+    events: JobEvents;
+    ends: JobEnds;
+  }) {
+    this.#ctx = options.ctx;
+    this.#queue = options.queue;
+    this.#handlers = options.handlers;
+    this.#leases = options.leases;
+    this.#events = options.events;
+    this.#ends = options.ends;
+  }
+
+  /** Starts (or resumes) running a job here, unless it already runs here; `done` is called when it stops here. */
+  start(job: JobRecord, store: Store, done: () => void): void {
+    if (this.#closing.signal.aborted || this.#runners.has(job.id) || job.status !== 'scraping') return;
+    const runner = new JobRunner({
+      ctx: this.#ctx,
+      store,
+      queue: this.#queue,
+      job,
+      planner: this.#handlers[job.kind].planner(job, store),
+      events: this.#events.sink(store),
+    });
+    const running = this.#drive(runner, job, store).finally(() => {
+      this.#runners.delete(job.id);
+      done();
+    });
+    this.#runners.set(job.id, { runner, done: running });
+  }
+
+  /** Stops fetching the job's pages here at once (a cancel). */
+  stop(id: string): void {
+    this.#runners.get(id)?.runner.stop();
+  }
+
+  /** Stops every job running here without ending it (they stay resumable) and waits for their pages to settle. */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    for (const { runner } of this.#runners.values()) runner.stop();
+    await Promise.allSettled([...this.#runners.values()].map((r) => r.done));
+  }
+
+  /**
+   * Drives one job under its lease: active tasks left by a crash go back to the queue, the runner runs until nothing
+   * is left (the job completes) or it is stopped (nothing changes); an error ends the job failed.
+   */
+  async #drive(runner: JobRunner, job: JobRecord, store: Store): Promise<void> {
+    if (!(await this.#leases.acquire(job.id, store, this.#closing.signal))) return;
+    const release = this.#leases.hold(job.id, store, () => runner.stop());
+    try {
+      await store.tasks.requeueActive(job.id);
+      const result = await runner.run();
+      if (result !== 'completed') return;
+      const current = await store.jobs.get(job.id);
+      if (!current || current.status !== 'scraping') return;
+      await this.#ends.completed(current, store);
+    } catch (error) {
+      await this.#ends.failed(job, store, error);
+    } finally {
+      await release();
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import type { JobRecord, JobStatus, Store } from '@crawlkit/store';
+
+/** How often expired jobs (results kept `jobResultTtlMs` after completion) are deleted from the stores. */
+const EXPIRY_SWEEP_MS = 10 * 60_000;
+
+/**
+ * Where an engine's jobs live, and for how long: the engine's store, and memory for zero-data-retention jobs. A job
+ * that ended keeps its results `jobResultTtlMs`; then it is gone, from reads at once and from the stores by a sweep.
+ */
+export class JobStores {
+  /** The engine's store (on disk, or the distributed backend's). */
+  readonly engine: Store;
+  /** Zero-data-retention jobs: nothing of them reaches the engine's store. */
+  readonly memory: Store;
+  readonly #resultTtlMs: number;
+  #sweep: NodeJS.Timeout | undefined;
+
+  constructor(engine: Store, memory: Store, resultTtlMs: number) {
+    this.engine = engine;
+    this.memory = memory;
+    this.#resultTtlMs = resultTtlMs;
+  }
+
+  /** Every store jobs may live in. */
+  all(): Store[] {
+    return this.engine === this.memory ? [this.engine] : [this.engine, this.memory];
+  }
+
+  /** The store a new job goes to. */
+  for(zeroDataRetention: boolean): Store {
+    return zeroDataRetention ? this.memory : this.engine;
+  }
+
+  /** Finds a job and the store it lives in; an expired one is gone. */
+  async find(id: string): Promise<{ job: JobRecord; store: Store } | undefined> {
+    for (const store of this.all()) {
+      const job = await store.jobs.get(id);
+      if (!job) continue;
+      // Expired results are gone even before the next sweep deletes the rows.
+      if (job.expiresAt !== undefined && job.expiresAt <= Date.now()) {
+        await store.jobs.deleteExpired();
+        return undefined;
+      }
+      return { job, store };
+    }
+    return undefined;
+  }
+
+  /** Ends a job's record now: its final status (and error), and when its results expire. */
+  async end(store: Store, id: string, status: Exclude<JobStatus, 'scraping'>, error?: string): Promise<void> {
+    const now = Date.now();
+    await store.jobs.update(id, {
+      status,
+      ...(error !== undefined ? { error } : {}),
+      completedAt: now,
+      expiresAt: now + this.#resultTtlMs,
+    });
+  }
+
+  /** Deletes the jobs whose results have expired (`expiresAt` past), with all their rows. Returns their ids. */
+  async deleteExpired(now = Date.now()): Promise<string[]> {
+    const deleted: string[] = [];
+    for (const store of this.all()) deleted.push(...(await store.jobs.deleteExpired(now)));
+    return deleted;
+  }
+
+  /** Deletes expired jobs in the background, every 10 minutes (or the result TTL when shorter, at least 1 s). */
+  startExpirySweep(onError: (error: unknown) => void): void {
+    this.#sweep ??= setInterval(
+      () => {
+        this.deleteExpired().catch(onError);
+      },
+      Math.max(1_000, Math.min(EXPIRY_SWEEP_MS, this.#resultTtlMs)),
+    );
+    this.#sweep.unref();
+  }
+
+  stopExpirySweep(): void {
+    clearInterval(this.#sweep);
+  }
+}
