@@ -11,6 +11,8 @@ export default defineConfig({
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor': src('extractor'),
       '@crawlkit/frontier': src('frontier'),
+      // Before '@crawlkit/store', which would otherwise take the subpath as a path below its index.
+      '@crawlkit/store/conformance': fileURLToPath(new URL('./packages/store/src/conformance.ts', import.meta.url)),
       '@crawlkit/store': src('store'),
       '@crawlkit/redis': src('redis'),
       crawlkit: src('crawlkit'),

@@ -15,7 +15,7 @@ export type {
   WorkHandler,
   WorkConsumer,
   Coordination,
-} from './worker/backend.js';
+} from '@crawlkit/store';
 export { verifyWebhook, WEBHOOK_HEADERS } from './webhooks/signature.js';
 export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks/signature.js';
 export type { LlmOptions } from './llm/llm-options.js';

@@ -1,9 +1,7 @@
-import type { Store } from '@crawlkit/store';
+import type { CrawlkitBackend, Store } from '@crawlkit/store';
 import type { FetcherOptions, HttpEngineOptions, UrlPolicy } from '@crawlkit/fetcher';
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
-
-import type { CrawlkitBackend } from './worker/backend.js';
 
 import { InvalidOptionError } from './errors.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';

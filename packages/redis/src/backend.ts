@@ -1,4 +1,4 @@
-import type { Store } from '@crawlkit/store';
+import type { BackendConnection, CrawlkitBackend, Store } from '@crawlkit/store';
 import { Redis } from 'ioredis';
 
 import { RedisCoordination } from './coordination.js';
@@ -21,16 +21,16 @@ export interface RedisBackendOptions extends Omit<RedisStoreOptions, 'client'> {
   stalledCheckMs?: number;
 }
 
-/** The connections of one engine to the Redis backend (structurally crawlkit's `BackendConnection`). */
-export interface RedisBackendConnection {
+/** The connections of one engine to the Redis backend. */
+export interface RedisBackendConnection extends BackendConnection {
   readonly store: Store;
   readonly queue: BullWorkQueue;
   readonly coordination: RedisCoordination;
   close(): Promise<void>;
 }
 
-/** A distributed backend for `new Crawlkit({ backend: redis({ url }) })` (structurally crawlkit's `CrawlkitBackend`). */
-export interface RedisBackend {
+/** A distributed backend for `new Crawlkit({ backend: redis({ url }) })`. */
+export interface RedisBackend extends CrawlkitBackend {
   readonly kind: 'redis';
   /** The Redis URL (credentials included: keep it out of logs). */
   readonly url: string;

@@ -1,4 +1,4 @@
-import type { TaskInput, TaskState } from '@crawlkit/store';
+import type { Coordination, TaskInput, TaskState } from '@crawlkit/store';
 
 import { parseTaskInput } from './store/redis-jobs.js';
 import type { ScriptRunner } from './store/scripts-runner.js';
@@ -6,10 +6,9 @@ import type { ScriptRunner } from './store/scripts-runner.js';
 /**
  * What workers share besides the store: per-host request slots (so `delay`, `Crawl-delay` and the rest after a
  * 429/503 hold across workers, timed by the Redis server's clock), per-job running slots (so `maxConcurrency` holds
- * across workers), named locks, and read access to task states. Structurally the `Coordination` interface of
- * `crawlkit`.
+ * across workers), named locks, and read access to task states: the `Coordination` of the backend contract.
  */
-export class RedisCoordination {
+export class RedisCoordination implements Coordination {
   readonly #redis: ScriptRunner;
 
   constructor(redis: ScriptRunner) {

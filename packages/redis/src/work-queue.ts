@@ -2,17 +2,10 @@ import { createHash } from 'node:crypto';
 
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { WorkAttempt, WorkConsumer, WorkItem, WorkQueue, WorkQueueCounts } from '@crawlkit/store';
 
-/** A scrape task on the queue (structurally crawlkit's `WorkItem`). */
-export interface QueueItem {
-  jobId: string;
-  key: string;
-  url: string;
-  depth: number;
-  meta?: string;
-  attempt: number;
-  retries?: number;
-}
+/** A scrape task on the queue: the backend contract's `WorkItem`. */
+export type QueueItem = WorkItem;
 
 export interface WorkQueueOptions {
   /** Key prefix of the queue (BullMQ's own keys go under `<prefix>:bull`). */
@@ -40,7 +33,7 @@ function itemId(item: QueueItem): string {
  * recovery (a worker killed mid-task loses the task to another worker after `lockMs`) and retries with back-off for
  * handler failures.
  */
-export class BullWorkQueue {
+export class BullWorkQueue implements WorkQueue {
   readonly #queue: Queue;
   readonly #options: WorkQueueOptions;
   readonly #workers = new Set<{ worker: Worker; client: Redis }>();
@@ -72,9 +65,9 @@ export class BullWorkQueue {
   }
 
   async consume(
-    handler: (item: QueueItem, attempt: { final: boolean }) => Promise<void>,
+    handler: (item: QueueItem, attempt: WorkAttempt) => Promise<void>,
     options: { concurrency: number },
-  ): Promise<{ close(): Promise<void> }> {
+  ): Promise<WorkConsumer> {
     const client = await this.#options.openClient();
     const worker = new Worker<QueueItem>(
       QUEUE_NAME,
@@ -103,7 +96,7 @@ export class BullWorkQueue {
     };
   }
 
-  async counts(): Promise<{ waiting: number; active: number; delayed: number }> {
+  async counts(): Promise<WorkQueueCounts> {
     const counts = await this.#queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
     return {
       waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),

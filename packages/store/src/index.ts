@@ -40,3 +40,14 @@ export type {
   HistoryStore,
   Store,
 } from './types.js';
+export type {
+  CrawlkitBackend,
+  BackendConnection,
+  WorkQueue,
+  WorkQueueCounts,
+  WorkItem,
+  WorkAttempt,
+  WorkHandler,
+  WorkConsumer,
+  Coordination,
+} from './backend.js';

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 
 import { redactUrl } from '@crawlkit/fetcher';
+import type { CrawlkitBackend } from '@crawlkit/store';
 
 import type { CrawlkitOptions } from '../options.js';
-import type { CrawlkitBackend } from '../worker/backend.js';
 import type { CliIo } from './context.js';
 import { CliError, EXIT } from './errors.js';
 

@@ -1,6 +1,6 @@
 import type { HostPoliteness } from '@crawlkit/frontier';
+import type { Coordination } from '@crawlkit/store';
 
-import type { Coordination } from '../worker/backend.js';
 import type { HostSlots } from './task-execution.js';
 
 const unpaced: HostSlots = { take: () => 0, pause: () => undefined };

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Store } from '@crawlkit/store';
+import type { BackendConnection, CrawlkitBackend, Store } from '@crawlkit/store';
 
-import type { BackendConnection, CrawlkitBackend } from './backend.js';
 import { Leadership } from './leadership.js';
 import { queueingStore } from './queueing-store.js';
 import type { TaskWorker } from './task-worker.js';

@@ -1,4 +1,4 @@
-import type { Coordination } from './backend.js';
+import type { Coordination } from '@crawlkit/store';
 
 /**
  * Holds a named lock for as long as this process lives, renewing it every third of its TTL; another process takes

@@ -1,6 +1,4 @@
-import type { JobStore, Store, TaskInput, TaskStore } from '@crawlkit/store';
-
-import type { WorkItem, WorkQueue } from './backend.js';
+import type { JobStore, Store, TaskInput, TaskStore, WorkItem, WorkQueue } from '@crawlkit/store';
 
 /** Work items of newly added tasks. */
 export function workItems(jobId: string, tasks: readonly TaskInput[]): WorkItem[] {

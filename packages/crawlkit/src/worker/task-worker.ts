@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
-import type { JobRecord, Task, TaskInput } from '@crawlkit/store';
+import type {
+  BackendConnection,
+  JobRecord,
+  Task,
+  TaskInput,
+  WorkAttempt,
+  WorkConsumer,
+  WorkItem,
+} from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
@@ -10,7 +18,6 @@ import { sharedHostSlots } from '../jobs/host-slots.js';
 import { limitOf, type JobPlanner } from '../jobs/planner.js';
 import { executeTask, type JobTasks } from '../jobs/task-execution.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
-import type { BackendConnection, WorkAttempt, WorkConsumer, WorkItem } from './backend.js';
 
 /** A job's record is read again after this long (a cancel reaches workers within it). */
 const JOB_REFRESH_MS = 1_000;

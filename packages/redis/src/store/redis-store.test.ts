@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { describeStoreConformance } from '../../../store/src/conformance.js';
+import { describeStoreConformance } from '@crawlkit/store/conformance';
+
 import { testRedis } from '../../../../test/setup/redis.ts';
 import { createRedisStore, type RedisStore } from './redis-store.js';
 

@@ -1,9 +1,13 @@
-import type { Store, TaskInput, TaskState } from '@crawlkit/store';
+import type { Store, TaskInput, TaskState } from './types.js';
 
 /**
  * A distributed backend for `new Crawlkit({ backend })`, such as `redis({ url })` from `@crawlkit/redis`: a store
  * every process shares, a work queue of scrape tasks and a few coordination primitives. Any process can submit jobs
  * and read their status; processes that call `ck.startWorker()` take scrape tasks from the queue.
+ *
+ * A backend proves its store with `describeStoreConformance` (`@crawlkit/store/conformance`); its queue and
+ * coordination are exercised end to end by crawlkit's job tests (`test/distributed.test.ts`,
+ * `test/task-execution.test.ts`).
  */
 export interface CrawlkitBackend {
   /** `redis`, ... */
