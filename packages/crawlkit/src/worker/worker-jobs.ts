@@ -1,0 +1,114 @@
+import type { BackendConnection, JobRecord, Store } from '@crawlkit/store';
+
+import type { StoredJob } from '../jobs/job-manager.js';
+import { limitOf, type JobPlanner } from '../jobs/planner.js';
+import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
+
+/** A job's record is read again after this long (a cancel reaches workers within it). */
+const JOB_REFRESH_MS = 1_000;
+/**
+ * The first worker to load a job discovers its seeds (sitemaps) and keeps the claim this long; others only load
+ * robots.txt. Discovery is best effort: should that worker die midway, the crawl goes on by its links.
+ */
+const DISCOVERY_CLAIM_MS = 24 * 60 * 60_000;
+
+/** What a worker keeps of a job whose tasks it runs. */
+export interface WorkerJob {
+  job: JobRecord;
+  readAt: number;
+  planner: JobPlanner;
+  /** The crawl's robots (and its host spacing) and sitemap seeds, once per job in this worker. */
+  prepared: Promise<void>;
+  /** The job's `maxConcurrency`, held across every worker; undefined when the request sets none. */
+  maxConcurrency: number | undefined;
+  refreshing?: Promise<WorkerJob | undefined> | undefined;
+}
+
+/**
+ * The jobs a worker has seen: each loaded once (its planner built and prepared: robots.txt, and sitemaps by the
+ * first worker of the cluster to claim them), its record read again at most once a second.
+ */
+export class WorkerJobs {
+  readonly #connection: BackendConnection;
+  /** The engine's (queueing) store: seeds added here go on the work queue. */
+  readonly #store: Store;
+  readonly #planner: (job: JobRecord) => JobPlanner;
+  readonly #internalError: (jobId: string, error: unknown) => void;
+  /** The lock owner name of this worker. */
+  readonly #owner: string;
+  readonly #jobs = new Map<string, Promise<WorkerJob | undefined>>();
+
+  constructor(options: {
+    connection: BackendConnection;
+    store: Store;
+    planner: (job: JobRecord) => JobPlanner;
+    internalError: (jobId: string, error: unknown) => void;
+    owner: string;
+  }) {
+    this.#connection = options.connection;
+    this.#store = options.store;
+    this.#planner = options.planner;
+    this.#internalError = options.internalError;
+    this.#owner = options.owner;
+  }
+
+  /** The job, loaded or refreshed; undefined once it is gone. */
+  get(jobId: string): Promise<WorkerJob | undefined> {
+    const cached = this.#jobs.get(jobId);
+    if (cached) {
+      return cached.then((state) => {
+        if (!state || Date.now() - state.readAt < JOB_REFRESH_MS) return state;
+        // One re-read at a time per job, shared by every task that finds the record stale.
+        state.refreshing ??= this.#connection.store.jobs.get(jobId).then(
+          (job) => {
+            state.refreshing = undefined;
+            if (!job) {
+              this.#jobs.delete(jobId);
+              return undefined;
+            }
+            state.job = job;
+            state.readAt = Date.now();
+            return state;
+          },
+          (error: unknown) => {
+            state.refreshing = undefined;
+            throw error;
+          },
+        );
+        return state.refreshing;
+      });
+    }
+    const loading = this.#load(jobId);
+    this.#jobs.set(jobId, loading);
+    loading.then(
+      (state) => state ?? this.#jobs.delete(jobId),
+      () => this.#jobs.delete(jobId),
+    );
+    return loading;
+  }
+
+  async #load(jobId: string): Promise<WorkerJob | undefined> {
+    const job = await this.#connection.store.jobs.get(jobId);
+    if (!job) return undefined;
+    const planner = this.#planner(job);
+    const { request } = JSON.parse(job.request) as StoredJob<Pick<CrawlRequest | BatchScrapeRequest, 'maxConcurrency'>>;
+    const prepared = (async () => {
+      const discover = await this.#connection.coordination.tryLock(
+        `discover:${job.id}`,
+        this.#owner,
+        DISCOVERY_CLAIM_MS,
+      );
+      const seeds = await planner.prepare(new AbortController().signal, { discover });
+      if (seeds.length) await this.#store.tasks.add(job.id, seeds, limitOf(planner));
+    })();
+    // A failed preparation (robots, sitemaps unreachable) leaves the crawl to its links, as in-process.
+    prepared.catch((error: unknown) => this.#internalError(job.id, error));
+    return {
+      job,
+      readAt: Date.now(),
+      planner,
+      prepared: prepared.catch(() => undefined),
+      maxConcurrency: request.maxConcurrency,
+    };
+  }
+}
