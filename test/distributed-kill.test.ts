@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { redis } from '@crawlkit/redis';
 import { Crawlkit, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
-import { redis } from '../packages/redis/src/index.ts';
 import { treeSite } from './distributed/tree-site.ts';
 import { testRedis } from './setup/redis.ts';
 

@@ -3,8 +3,8 @@
  * <prefix> <concurrency>`. Prints `ready` once it takes tasks, then `page <sourceURL>` for each page it stores.
  * SIGTERM closes it cleanly.
  */
+import { redis } from '@crawlkit/redis';
 import { Crawlkit } from 'crawlkit';
-import { redis } from '../../packages/redis/src/index.ts';
 
 const [url, prefix, concurrency] = process.argv.slice(2);
 const ck = new Crawlkit({

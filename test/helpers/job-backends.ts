@@ -8,9 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { redis } from '@crawlkit/redis';
 import { Crawlkit, type CrawlkitOptions, type ErrorResponse } from 'crawlkit';
-
-import { redis } from '../../packages/redis/src/index.ts';
 
 export interface JobBackend {
   /** The engine tests submit to and read from (a new one after `restartRunner()` in-process). */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 
+import * as redisModule from '@crawlkit/redis';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
-import * as redisModule from '../../../redis/src/index.ts';
 import { testRedis } from '../../../../test/setup/redis.ts';
 import { Crawlkit } from '../crawlkit.js';
 import { addWorkerCommand, runWorker } from './worker.js';
