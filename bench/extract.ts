@@ -6,6 +6,10 @@
 //   pnpm bench:extract --quick    every 100th page (15): a smoke check
 //   options: --no-reference (skip the Readability row), --dataset DIR (the folder holding score-wcxb.mjs)
 //
+// Besides F1 it prints precision and recall per page type, and the article precision view: the share of output
+// tokens outside the reference on article pages, split by the extractor rule that kept them (findMainContent's
+// `explain`: `container` is text of the chosen container that no rule questioned, `page` the whole-page last resort).
+//
 // crawlkit's row runs exactly what scrape() runs for markdown: extractPage(rawHtml, { url, onlyMainContent: true,
 // formats: { markdown: true } }) from the built @crawlkit/extractor. Until its markdown converter exists, the row
 // falls back to parseHtml → extractMainContent → turndown (the same converter as the reference row).
@@ -228,12 +232,96 @@ function printRows(rows: RowResult[], pages: number): void {
     );
   }
   const types = Object.keys(rows[0]!.summary.per_type);
+  const cw = rows.map((r) => Math.max(19, r.name.length));
   console.log(
-    `\nF1 by page type\n${'type'.padEnd(14)}    n  ${rows.map((r) => r.name.padStart(Math.max(10, r.name.length))).join('  ')}`,
+    `\nF1 (P / R) by page type\n${'type'.padEnd(14)}    n  ${rows.map((r, i) => r.name.padStart(cw[i]!)).join('  ')}`,
   );
   for (const t of types) {
-    const cells = rows.map((r) => f3(r.summary.per_type[t]?.f1 ?? 0).padStart(Math.max(10, r.name.length)));
+    const cells = rows.map((r, i) => {
+      const v = r.summary.per_type[t];
+      return (v ? `${f3(v.f1)} (${f3(v.precision)} / ${f3(v.recall)})` : '-').padStart(cw[i]!);
+    });
     console.log(`${t.padEnd(14)} ${String(rows[0]!.summary.per_type[t]!.n).padStart(4)}  ${cells.join('  ')}`);
+  }
+}
+
+/** Lower-cased word tokens, as score-wcxb.mjs counts them. */
+const tokensOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+
+function countTokens(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of tokensOf(text)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+interface PrecisionView {
+  /** Article pages looked at. */
+  pages: number;
+  /** Mean share of output tokens outside the reference (text of the main content, before markdown). */
+  outside: number;
+  /** The same, split by the rule that kept the tokens; `pages` counts the pages where the rule kept any. */
+  rules: { rule: string; pages: number; outside: number; tokens: number }[];
+}
+
+/**
+ * The article precision view: for each article page, which tokens of the main content are outside the reference
+ * (bag of words, as the scorer counts), and which rule of the extractor kept them (`findMainContent` with
+ * `explain`). A token outside the reference is shared among the rules that kept its occurrences.
+ */
+function precisionView(pages: WcxbPage[], type = 'article'): PrecisionView {
+  const byRule = new Map<string, { pages: number; outside: number; tokens: number }>();
+  let n = 0;
+  let outside = 0;
+  for (const page of pages) {
+    if (page.type !== type) continue;
+    n++;
+    const found = extractor.findMainContent(extractor.parseHtml(page.html), { url: page.url, explain: true });
+    const ref = countTokens(page.reference);
+    const perRule = Object.entries(found.keptBy ?? {}).map(([rule, text]) => [rule, countTokens(text)] as const);
+    const all = new Map<string, number>();
+    let total = 0;
+    for (const [, counts] of perRule) {
+      for (const [t, c] of counts) {
+        all.set(t, (all.get(t) ?? 0) + c);
+        total += c;
+      }
+    }
+    if (total === 0) continue;
+    for (const [rule, counts] of perRule) {
+      let extra = 0;
+      let kept = 0;
+      for (const [t, c] of counts) {
+        kept += c;
+        const over = all.get(t)! - (ref.get(t) ?? 0);
+        if (over > 0) extra += (over * c) / all.get(t)!;
+      }
+      const row = byRule.get(rule) ?? { pages: 0, outside: 0, tokens: 0 };
+      if (kept > 0) row.pages++;
+      row.outside += extra / total;
+      row.tokens += kept;
+      byRule.set(rule, row);
+      outside += extra / total;
+    }
+  }
+  return {
+    pages: n,
+    outside: outside / (n || 1),
+    rules: [...byRule]
+      .map(([rule, r]) => ({ rule, pages: r.pages, outside: r.outside / (n || 1), tokens: r.tokens }))
+      .sort((a, b) => b.outside - a.outside),
+  };
+}
+
+function printPrecisionView(view: PrecisionView, row: RowResult): void {
+  const article = row.summary.per_type['article'];
+  console.log(
+    `\narticle precision view (${view.pages} pages): P ${f3(article?.precision ?? 0)}, R ${f3(article?.recall ?? 0)}; share of output tokens outside the reference ${pct(view.outside)} (main-content text; the scorer's 1 - P on markdown: ${pct(1 - (article?.precision ?? 0))})`,
+  );
+  console.log(`${'kept by'.padEnd(14)}  pages  outside   tokens`);
+  for (const r of view.rules) {
+    console.log(
+      `${r.rule.padEnd(14)}  ${String(r.pages).padStart(5)}  ${pct(r.outside).padStart(7)}  ${String(r.tokens).padStart(7)}`,
+    );
   }
 }
 
@@ -258,6 +346,8 @@ if (withReference) rows.push(await runRow('readability+turndown', pages, 'refere
 const parseMs = parseOnlyMs(pages);
 const extractMs = extractOnlyMs(pages);
 printRows(rows, pages.length);
+const view = precisionView(pages);
+printPrecisionView(view, rows[0]!);
 
 const ck = rows[0]!;
 console.log(
@@ -307,5 +397,6 @@ finish({
       ...(rows[1] ? { reference: rows[1].totalMs / pages.length } : {}),
     },
     rows: rows.map((r) => ({ name: r.name, failures: r.failures, ...r.summary })),
+    articlePrecisionView: view,
   },
 });

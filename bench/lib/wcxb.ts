@@ -10,6 +10,10 @@ export interface WcxbPage {
   url: string;
   /** The page HTML (decoded as UTF-8). */
   html: string;
+  /** The page type of the ground truth (article, forum, product, collection, listing, documentation, service). */
+  type: string;
+  /** The reviewed main text of the ground truth. */
+  reference: string;
 }
 
 /**
@@ -26,7 +30,19 @@ export function loadWcxbPages(root: string, only?: ReadonlySet<string> | { every
     .filter((id, i) => (only instanceof Set ? only.has(id) : i % every === 0));
   return ids.map((id) => {
     const html = zlib.gunzipSync(fs.readFileSync(path.join(root, 'html', `${id}.html.gz`))).toString('utf8');
-    const gt = JSON.parse(fs.readFileSync(path.join(root, 'ground-truth', `${id}.json`), 'utf8')) as { url?: string };
-    return { id, url: gt.url ?? `https://example.invalid/${id}`, html };
+    const gt = JSON.parse(fs.readFileSync(path.join(root, 'ground-truth', `${id}.json`), 'utf8')) as {
+      url?: string;
+      ground_truth?: { main_content?: string };
+      _internal?: { page_type?: { primary?: string } | string };
+    };
+    const pt = gt._internal?.page_type;
+    const type = (typeof pt === 'string' ? pt : pt?.primary) ?? 'article';
+    return {
+      id,
+      url: gt.url ?? `https://example.invalid/${id}`,
+      html,
+      type: type === 'category' ? 'collection' : type,
+      reference: gt.ground_truth?.main_content ?? '',
+    };
   });
 }

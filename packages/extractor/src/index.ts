@@ -2,8 +2,8 @@
 export { htmlToMarkdown, MarkdownBudgetError, isMarkdownBudgetError } from './markdown/index.js';
 export type { MarkdownOptions, MarkdownBudgetErrorCode } from './markdown/index.js';
 // Main-content extraction
-export { extractMainContent } from './content/index.js';
-export type { MainContentOptions } from './content/index.js';
+export { extractMainContent, findMainContent } from './content/index.js';
+export type { KeepRule, MainContent, MainContentOptions } from './content/index.js';
 // Page pipeline: parsing, cleaning, links, images, metadata, PDF
 export { extractPage } from './page.js';
 export type { ExtractPageOptions, ExtractedPage } from './page.js';

@@ -5,6 +5,7 @@ import { contains, detachAll, elements } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
+import type { KeepTrace } from './trace.js';
 
 /** Headings that open a section of page furniture rather than content. */
 const FURNITURE_HEADING =
@@ -45,7 +46,7 @@ function headingLevel(el: Element): number {
 }
 
 /** Removes page furniture inside `container` (which itself is kept). */
-export function cleanContainer(container: Element, measures: Map<Element, Measure>): void {
+export function cleanContainer(container: Element, measures: Map<Element, Measure>, trace?: KeepTrace): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const doomed = new Set<AnyNode>();
@@ -76,13 +77,14 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
     const level = headingLevel(el);
     if (level > 0 && m.text < 60 && isFurnitureHeading(textOf(el))) {
       doomed.add(el);
-      dropSection(el, level, measures, total, doomed);
+      dropSection(el, level, measures, total, doomed, trace);
       continue;
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
   }
   if (linkListText < LINK_LISTS_MAX_SHARE * total) for (const l of linkLists) doomed.add(l);
-  dropTeaserGroups(container, measures, total, doomed);
+  else for (const l of linkLists) trace?.mark(l, 'index');
+  dropTeaserGroups(container, measures, total, doomed, trace);
   dropRepeats(container, measures, doomed);
   detachAll(doomed);
 }
@@ -225,6 +227,7 @@ function dropSection(
   measures: Map<Element, Measure>,
   total: number,
   doomed: Set<AnyNode>,
+  trace?: KeepTrace,
 ): void {
   const parent: ParentNode | null = heading.parent;
   if (!parent) return;
@@ -246,6 +249,7 @@ function dropSection(
     run.push(n);
   }
   if (size < 0.3 * total) for (const n of run) doomed.add(n);
+  else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
 }
 
 function firstTag(parent: ParentNode): Element | null {

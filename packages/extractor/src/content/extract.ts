@@ -27,6 +27,7 @@ import {
 import { measureTree, type Measure } from './measure.js';
 import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
+import { KeepTrace, type KeepRule } from './trace.js';
 
 export interface MainContentOptions {
   /**
@@ -34,6 +35,24 @@ export interface MainContentOptions {
    * @default undefined
    */
   url?: string;
+  /**
+   * Also return the output's text grouped by the rule that kept it (`keptBy`): the benchmark's precision view.
+   * @default false
+   */
+  explain?: boolean;
+}
+
+/** What `findMainContent` found. */
+export interface MainContent {
+  /** A document holding `<body>` with the main content, in document order. */
+  document: Document;
+  /**
+   * `container`: one element of the page was chosen as its main content. `page`: the page has no candidate (no
+   * element holds its content), so this is the whole page without its chrome: a last resort, worth a warning.
+   */
+  source: 'container' | 'page';
+  /** With `explain`: the visible text of the output, grouped by the rule that kept it. */
+  keptBy?: Partial<Record<KeepRule, string>>;
 }
 
 function findBody(document: Document): ParentNode {
@@ -153,7 +172,13 @@ const REVIEWS_MIN_REST = 500;
 const MENU_MIN_REST = 200;
 
 /** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
-function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: number, totalValue: number): void {
+function removeChrome(
+  root: ParentNode,
+  measures: Map<Element, Measure>,
+  total: number,
+  totalValue: number,
+  trace?: KeepTrace,
+): void {
   const doomed: AnyNode[] = [];
   // chrome made only of links (mega menus) goes even when it holds much of the text, if enough text remains
   const menus: AnyNode[] = [];
@@ -180,17 +205,21 @@ function removeChrome(root: ParentNode, measures: Map<Element, Measure>, total: 
     if (isMenu) {
       menus.push(el);
       menuText += m.text;
-    }
+    } else if (isChrome) trace?.mark(el, 'large-chrome');
     // comments go when the page has a substantial text of its own besides them
-    const rest = totalValue - m.prose;
-    if (looksLikeComments(el) && rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST)) {
-      doomed.push(el);
-      if (!inMenu && !isMenu) removed += m.text;
-      continue;
+    if (looksLikeComments(el)) {
+      const rest = totalValue - m.prose;
+      if (rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST)) {
+        doomed.push(el);
+        if (!inMenu && !isMenu) removed += m.text;
+        continue;
+      }
+      trace?.mark(el, 'discussion');
     }
     for (const c of el.children) stack.push([c, inMenu || isMenu]);
   }
   if (menus.length && total - removed - menuText >= MENU_MIN_REST) doomed.push(...menus);
+  else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');
   detachAll(doomed);
 }
 
@@ -224,7 +253,21 @@ function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {
 const MIN_CONTAINER = 150;
 
 /** Returns a Document holding only the page's main content. May mutate `document`. */
-export function extractMainContent(document: Document, _options: MainContentOptions = {}): Document {
+export function extractMainContent(document: Document, options: MainContentOptions = {}): Document {
+  return findMainContent(document, options).document;
+}
+
+/**
+ * Finds the page's main content: the document holding it, and whether it is one container of the page or (no
+ * candidate at all) the whole page without its chrome. May mutate `document`.
+ */
+export function findMainContent(document: Document, options: MainContentOptions = {}): MainContent {
+  const trace = options.explain ? new KeepTrace() : undefined;
+  const done = (nodes: AnyNode[], source: MainContent['source']): MainContent => {
+    const out: MainContent = { document: wrap(nodes), source };
+    if (trace) out.keptBy = trace.textByRule(out.document, source);
+    return out;
+  };
   const body = findBody(document);
   adoptStrayContent(document, body);
   prune(body);
@@ -236,11 +279,11 @@ export function extractMainContent(document: Document, _options: MainContentOpti
     total += measures.get(c)?.text ?? 0;
     totalValue += measures.get(c)?.prose ?? 0;
   }
-  if (total === 0) return wrap(body.children);
-  removeChrome(body, measures, total, totalValue);
+  if (total === 0) return done(body.children, 'page');
+  removeChrome(body, measures, total, totalValue, trace);
   measures = measureTree(body);
   let best = selectContainer(body, measures) ?? (isTag(body) ? body : null);
-  if (!best) return wrap(body.children);
+  if (!best) return done(body.children, 'page');
   // the walk stopped above the page's one <main>, which holds most of the prose: continue from there
   const main = findMain(body);
   if (main && main !== best && contains(best, main)) {
@@ -248,10 +291,10 @@ export function extractMainContent(document: Document, _options: MainContentOpti
     if ((measures.get(main)?.prose ?? 0) >= MAIN_PROSE_SHARE * prose) best = main;
   }
   const bestText = measures.get(best)?.text ?? 0;
-  if (bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER) return wrap(body.children);
-  cleanContainer(best, measures);
-  if (!hasText(best)) return wrap(body.children);
-  return best === body ? wrap(best.children) : wrap([best]);
+  if (bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER) return done(body.children, 'page');
+  cleanContainer(best, measures, trace);
+  if (!hasText(best)) return done(body.children, 'page');
+  return best === body ? done(best.children, 'page') : done([best], 'container');
 }
 
 function wrap(nodes: AnyNode[]): Document {

@@ -1,3 +1,4 @@
 // Public surface of main-content extraction.
-export { extractMainContent } from './extract.js';
-export type { MainContentOptions } from './extract.js';
+export { extractMainContent, findMainContent } from './extract.js';
+export type { MainContent, MainContentOptions } from './extract.js';
+export type { KeepRule } from './trace.js';

@@ -3,6 +3,7 @@ import { isTag, type AnyNode, type Element } from 'domhandler';
 
 import type { Measure } from './measure.js';
 import { HEADING_TAGS } from './tags.js';
+import type { KeepTrace } from './trace.js';
 
 /** Class words of a title element that is not a heading tag (`<div class="title"><a>`). */
 const TITLE_CLASS = /(?:^|[\s_-])(?:title|headline)(?:$|[\s_-])/i;
@@ -32,6 +33,7 @@ export function dropTeaserGroups(
   measures: Map<Element, Measure>,
   total: number,
   doomed: Set<AnyNode>,
+  trace?: KeepTrace,
 ): void {
   const titles = countLinkedTitles(container, measures);
   const groups: Element[] = [];
@@ -80,7 +82,11 @@ export function dropTeaserGroups(
   }
   // all the grids together are a minor part, beside an article's worth of prose: otherwise the page is a listing
   const prose = measures.get(container)?.prose ?? 0;
-  if (groups.length === 0 || groupText >= MAX_GRID_SHARE * total || prose - groupProse < MIN_OTHER_PROSE) return;
+  if (groups.length === 0) return;
+  if (groupText >= MAX_GRID_SHARE * total || prose - groupProse < MIN_OTHER_PROSE) {
+    for (const g of groups) trace?.mark(g, 'teaser-grid');
+    return;
+  }
   for (const g of groups) doomed.add(g);
 }
 
