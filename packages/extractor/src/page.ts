@@ -3,7 +3,7 @@ import render from 'dom-serializer';
 
 import { absolutize, canonicalOf, discoveryLinks, removeUnwanted, selectIncluded } from './clean/transform.js';
 import { removeBoilerplate } from './clean/boilerplate.js';
-import { extractMainContent } from './content/index.js';
+import { findMainContent } from './content/index.js';
 import { parseHtml } from './dom/parse.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
@@ -73,7 +73,9 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
     document = selectIncluded(document, includeTags, out.warnings);
     if (onlyMainContent) removeBoilerplate(document.children, out.warnings);
   } else if (onlyMainContent) {
-    document = extractMainContent(document, { url: options.url });
+    const main = findMainContent(document, { url: options.url });
+    document = main.document;
+    if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
   removeUnwanted(document, options.excludeTags, out.warnings);
   const urls = absolutize(document, base, options.url);
@@ -88,9 +90,18 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   }
 }
 
+/** Said when `onlyMainContent` found no main-content candidate and returns the whole page without its chrome. */
+export const WHOLE_PAGE_WARNING =
+  'No main content was found on this page: the whole page is returned (without navigation, header, footer and other page chrome).';
+
+/** Said when the main content came out empty and the whole page is returned as it is. */
+export const EMPTY_MAIN_WARNING =
+  'The main content of this page came out empty: the whole page is returned (set onlyMainContent to false to always get it).';
+
 /**
  * Turns a page's raw HTML into the requested outputs from one parse: cleaned html, markdown, links, images and
- * metadata (reference §9–§10). With `onlyMainContent`, an empty result falls back to the whole page.
+ * metadata (reference §9–§10). With `onlyMainContent`, a page without a main-content candidate, or whose main content
+ * is empty, comes back whole, with a warning that says so (the last resort: a short article is still an article).
  */
 export function extractPage(rawHtml: string, options: ExtractPageOptions): ExtractedPage {
   const out: ExtractedPage = { warnings: [] };
@@ -105,6 +116,8 @@ export function extractPage(rawHtml: string, options: ExtractPageOptions): Extra
       retry,
     );
     out.markdown = retry.markdown ?? '';
+    out.warnings = out.warnings.filter((w) => w !== WHOLE_PAGE_WARNING);
+    out.warnings.push(EMPTY_MAIN_WARNING);
     if (retry.html !== undefined) out.html = retry.html;
     if (retry.links !== undefined) out.links = retry.links;
     if (retry.images !== undefined) out.images = retry.images;

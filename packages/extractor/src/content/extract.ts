@@ -25,6 +25,7 @@ import {
   looksLikePostChrome,
 } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
+import { findCandidate } from './candidate.js';
 import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
 import { KeepTrace, type KeepRule } from './trace.js';
@@ -290,8 +291,14 @@ export function findMainContent(document: Document, options: MainContentOptions 
     const prose = totalProse(body, measures);
     if ((measures.get(main)?.prose ?? 0) >= MAIN_PROSE_SHARE * prose) best = main;
   }
+  // no dominant child from the top, or a wrong pick far too small: the densest run of prose is the candidate
   const bestText = measures.get(best)?.text ?? 0;
-  if (bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER) return done(body.children, 'page');
+  const tiny = bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER;
+  if (best === body || tiny) {
+    const candidate = findCandidate(body, measures);
+    if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
+    else if (tiny) return done(body.children, 'page');
+  }
   cleanContainer(best, measures, trace);
   if (!hasText(best)) return done(body.children, 'page');
   return best === body ? done(best.children, 'page') : done([best], 'container');

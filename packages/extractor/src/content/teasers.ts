@@ -113,7 +113,8 @@ function countLinkedTitles(root: Element, measures: Map<Element, Measure>): Map<
   return counts;
 }
 
-function isLinkedTitle(el: Element, measures: Map<Element, Measure>): boolean {
+/** A heading (or `title` element) whose text is a link to another page: the title of a teaser. */
+export function isLinkedTitle(el: Element, measures: Map<Element, Measure>): boolean {
   if (!HEADING_TAGS.has(el.name) && !TITLE_CLASS.test(el.attribs['class'] ?? '')) return false;
   const m = measures.get(el);
   return m !== undefined && m.text >= 10 && m.link >= 0.8 * m.text && linksAway(el);

@@ -1,0 +1,120 @@
+// Main content of news and blog pages built like real ones: a cookie bar, a top strip, navigation, a breaking-news
+// ticker, a share bar, a newsletter prompt, teaser grids with thumbnails and dates, a reader comment thread with
+// avatars, Reply links and timestamps, and a footer with a customer-service blurb.
+import { describe, expect, it } from 'vitest';
+
+import { EMPTY_MAIN_WARNING, extractPage, WHOLE_PAGE_WARNING } from '../page.js';
+
+const URL = 'https://courier.example/local/2026/03/09/harbour-road-bike-lanes';
+
+function markdownOf(html: string): { markdown: string; warnings: string[] } {
+  const out = extractPage(html, { url: URL, onlyMainContent: true, formats: { markdown: true } });
+  return { markdown: out.markdown ?? '', warnings: out.warnings };
+}
+
+/** Site chrome of a regional news site, with class names that do not say "nav" or "footer" (as many sites do). */
+const site = {
+  cookie: `<div class="cc-window cc-banner" role="dialog" aria-label="cookieconsent"><span class="cc-message">We and our 143 partners use cookies to personalise content and ads, to provide social media features and to analyse our traffic.</span><a class="cc-btn cc-allow" href="#">Accept all</a><a class="cc-btn" href="/privacy">Manage choices</a></div>`,
+  top: `<div class="top-strip"><div class="wrap"><span class="today">Monday, 9 March 2026</span> <a href="/subscribe">Subscribe</a> <a href="/login">Log in</a> <a href="/epaper">Today's e-paper</a> <a href="/puzzles">Puzzles</a></div></div>`,
+  brand: `<div class="brand-row"><a class="logo" href="/"><img src="/static/logo.png" alt="The Riverside Courier"></a><ul class="links"><li><a href="/news">News</a></li><li><a href="/local">Local</a></li><li><a href="/business">Business</a></li><li><a href="/sport">Sport</a></li><li><a href="/opinion">Opinion</a></li><li><a href="/lifestyle">Lifestyle</a></li><li><a href="/weather">Weather</a></li><li><a href="/obituaries">Obituaries</a></li><li><a href="/jobs">Jobs</a></li></ul></div>`,
+  ticker: `<div class="ticker"><strong>Breaking news</strong> <a href="/news/flood-warning">Flood warning issued for the lower valley as the river keeps rising</a></div>`,
+  mostRead: `<div class="col-side"><div class="box"><h3>Most read</h3><ol><li><a href="/a1">Flood warning issued for the lower valley</a></li><li><a href="/a2">New bakery opens in the old post office</a></li><li><a href="/a3">School board delays budget vote again</a></li><li><a href="/a4">Harbour festival returns in June with a longer programme</a></li><li><a href="/a5">Rail line closed for repairs over Easter weekend</a></li></ol></div><div class="box ad"><span>Advertisement</span><img src="/ads/300x250.gif" alt=""></div></div>`,
+  bottom: `<div class="bottom"><div class="wrap"><div class="cols"><div><h4>Customer service</h4><p>Questions about your subscription or delivery? Our customer service team is available Monday to Friday, 8am to 6pm, on 0800 123 456 or by email. Missed a paper? Tell us before noon and we will deliver it the same day.</p></div><div><h4>About us</h4><ul><li><a href="/about">About the Courier</a></li><li><a href="/contact">Contact us</a></li><li><a href="/advertise">Advertise with us</a></li><li><a href="/careers">Careers</a></li><li><a href="/privacy">Privacy notice</a></li><li><a href="/terms">Terms and conditions</a></li></ul></div><div><h4>Follow us</h4><a href="https://facebook.example/courier">Facebook</a> <a href="https://instagram.example/courier">Instagram</a> <a href="https://x.example/courier">X</a></div></div><p class="copy">Copyright 2026 Riverside Media Group Ltd. All rights reserved. Registered in England and Wales, company number 01234567. Registered office: 1 Mill Lane, Riverside.</p></div></div>`,
+};
+
+const shareIcons = `<div class="icons"><a href="https://facebook.example/sharer?u=x"><img src="/i/fb.svg" alt=""></a><a href="https://x.example/intent/post?url=x"><img src="/i/x.svg" alt=""></a><a href="https://wa.example/send?text=x"><img src="/i/wa.svg" alt=""></a><a href="mailto:?subject=Bike%20lanes"><img src="/i/mail.svg" alt=""></a></div>`;
+
+function newsPage(article: string, { side = site.mostRead } = {}): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Council approves new bike lanes | The Riverside Courier</title><script>window.dataLayer=[];</script></head>
+<body class="single post-template">${site.cookie}${site.top}${site.brand}${site.ticker}
+<div class="wrap"><div class="col-main">${article}</div>${side}</div>${site.bottom}<script src="/static/app.js"></script></body></html>`;
+}
+
+const brief = `<div class="kicker"><a href="/local">Local</a></div>
+<h1>Council approves new bike lanes on Harbour Road</h1>
+<div class="meta">By <a href="/staff/jane-doe">Jane Doe</a> | 9 March 2026, 14:05</div>${shareIcons}
+<div class="txt"><p>The city council voted 7 to 2 on Monday evening to add protected bike lanes along Harbour Road, between the ferry terminal and the old mill.</p>
+<p>Work is expected to start in May and last about ten weeks. Parking on the north side of the road will be removed while the lanes are built, the council said.</p></div>`;
+
+describe('news pages: a short article is still the answer', () => {
+  it('returns a 60-word brief, its title and byline, not the header, menu, most-read list and footer', () => {
+    const { markdown, warnings } = markdownOf(newsPage(brief));
+    expect(markdown).toContain('# Council approves new bike lanes on Harbour Road');
+    expect(markdown).toContain('Jane Doe');
+    expect(markdown).toContain('protected bike lanes along Harbour Road');
+    expect(markdown).toContain('the council said.');
+    for (const junk of [
+      'Obituaries',
+      "Today's e-paper",
+      'Flood warning',
+      'New bakery opens',
+      'Customer service',
+      'Missed a paper',
+      'All rights reserved',
+      'partners use cookies',
+    ]) {
+      expect(markdown).not.toContain(junk);
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it('returns a one-paragraph brief whose page footer holds far more text than the story', () => {
+    const oneParagraph = `<h1>Rail line closed for repairs over Easter weekend</h1><div class="meta">By Sam Hill | 8 March 2026</div>
+<div class="txt"><p>No trains will run between Riverside and Northgate from Good Friday to Easter Monday while engineers replace a bridge, the operator said on Sunday. Replacement buses will leave from the station forecourt every twenty minutes.</p></div>`;
+    const longFooter = site.bottom.replace(
+      '<p class="copy">',
+      `<div class="cols"><div><h4>Our journalism</h4><p>The Courier has reported on Riverside and the valley since 1874. Our newsroom follows the editors' code of practice; if you think we got something wrong, write to the readers' editor, who answers every complaint within fourteen days.</p><p>We are a member of the independent press standards body. Corrections are published on page two of the printed paper and at the foot of the article online, with the date of the change.</p></div></div><p class="copy">`,
+    );
+    const html = newsPage(oneParagraph).replace(site.bottom, longFooter);
+    const { markdown, warnings } = markdownOf(html);
+    expect(markdown).toContain('Replacement buses will leave');
+    expect(markdown).toContain('# Rail line closed for repairs');
+    for (const junk of ["readers' editor", 'Corrections are published', 'Customer service', 'Most read']) {
+      expect(markdown).not.toContain(junk);
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it('returns a short blog post between page-builder sections of menu, newsletter prompt and address', () => {
+    const post = `<div class="elementor-section top"><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/recipes">Recipes</a> <a href="/about">About</a> <a href="/contact">Contact</a></div>
+<div class="elementor-section"><div class="elementor-widget-container"><h1>Why we stopped selling plastic pots</h1><p class="post-date">March 2, 2026 · 2 min read</p>
+<p>From this spring every plant we sell comes in a pot made of pressed coconut fibre. It breaks down in the soil within a season, so you can plant it as it is.</p>
+<p>The new pots cost us a little more. We decided to keep our prices where they are and take the difference out of our own margin.</p></div></div>
+<div class="elementor-section bottom"><p>Sign up for our newsletter and get 10% off your first order. We send one email a month, never more, and you can leave at any time.</p><p>Green Thumb Nursery, 12 Orchard Road, Hillside. Open every day from 9am to 5pm, except Christmas Day and New Year's Day.</p><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></div>`;
+    const { markdown, warnings } = markdownOf(
+      `<!doctype html><html><head><title>Why we stopped selling plastic pots</title></head><body>${post}</body></html>`,
+    );
+    expect(markdown).toContain('pressed coconut fibre');
+    expect(markdown).toContain('take the difference out of our own margin');
+    for (const junk of ['Recipes', 'get 10% off', 'Open every day', 'Privacy']) expect(markdown).not.toContain(junk);
+    expect(warnings).toEqual([]);
+  });
+
+  it('returns the whole page with a warning when no part of it is a candidate (a front page of equal teasers)', () => {
+    const teasers = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<div class="tile"><a href="/story/${i}"><img src="/t/${i}.jpg" alt=""></a><h3><a href="/story/${i}">Story number ${i} of the morning edition</a></h3><span class="date">9 March 2026</span></div>`,
+    ).join('');
+    const { markdown, warnings } = markdownOf(newsPage(`<div class="front">${teasers}</div>`, { side: '' }));
+    expect(markdown).toContain('Story number 0 of the morning edition');
+    expect(markdown).toContain('Story number 7 of the morning edition');
+    expect(warnings).toEqual([WHOLE_PAGE_WARNING]);
+  });
+
+  it('returns a page of navigation only whole, with the warning', () => {
+    const { markdown, warnings } = markdownOf(
+      '<html><body><nav><a href="/a">Only navigation here</a> <a href="/b">and a second link</a></nav></body></html>',
+    );
+    expect(markdown).toContain('Only navigation here');
+    expect(warnings).toEqual([WHOLE_PAGE_WARNING]);
+  });
+
+  it('says so when the main content came out empty and the page is returned as it is', () => {
+    const { markdown, warnings } = markdownOf(
+      '<html><body><div id="app" style="display:none"><p>Rendered by the server, shown once the app starts.</p></div></body></html>',
+    );
+    expect(markdown).toContain('Rendered by the server');
+    expect(warnings).toEqual([EMPTY_MAIN_WARNING]);
+  });
+});
