@@ -15,6 +15,10 @@ const FURNITURE_HEADING =
 const FURNITURE_HEADING_PHRASE =
   /(?:\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^(?:good |more |other )?(?:articles|posts|stories) to read\b)/i;
 
+/** Headings of a reader comment section ("Reader comments (23)", "Join the conversation", "14 thoughts on …"). */
+const COMMENTS_HEADING =
+  /^(?:(?:reader|readers'?|user|your|latest|top|all) comments?\b|comments?(?: \(\d+\)|:)?$|\d+ (?:comments?|responses?|replies|thoughts) on\b|\d+ (?:comments?|responses?)$|(?:join|start) the (?:conversation|discussion)|leave a (?:comment|reply)|what do you think\??$)/i;
+
 function isFurnitureHeading(text: string): boolean {
   return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text);
 }
@@ -46,7 +50,12 @@ function headingLevel(el: Element): number {
 }
 
 /** Removes page furniture inside `container` (which itself is kept). */
-export function cleanContainer(container: Element, measures: Map<Element, Measure>, trace?: KeepTrace): void {
+export function cleanContainer(
+  container: Element,
+  measures: Map<Element, Measure>,
+  trace?: KeepTrace,
+  article = false,
+): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const doomed = new Set<AnyNode>();
@@ -75,9 +84,16 @@ export function cleanContainer(container: Element, measures: Map<Element, Measur
       continue;
     }
     const level = headingLevel(el);
-    if (level > 0 && m.text < 60 && isFurnitureHeading(textOf(el))) {
+    if (level > 0 && m.text < 60) {
+      const heading = textOf(el);
+      // on an article, its readers' comments go whatever their length
+      const comments = article && COMMENTS_HEADING.test(heading);
+      if (!comments && !isFurnitureHeading(heading)) {
+        for (const c of el.children) if (isTag(c)) stack.push(c);
+        continue;
+      }
       doomed.add(el);
-      dropSection(el, level, measures, total, doomed, trace);
+      dropSection(el, level, measures, comments ? Infinity : 0.3 * total, container, doomed, trace);
       continue;
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
@@ -219,13 +235,14 @@ function countLinks(el: Element): number {
 
 /**
  * After a furniture heading: drop the rest of its section, i.e. the following siblings up to the next heading of
- * the same or a higher level, when they are small next to the container.
+ * the same or a higher level, when they hold fewer than `limit` characters.
  */
 function dropSection(
   heading: Element,
   level: number,
   measures: Map<Element, Measure>,
-  total: number,
+  limit: number,
+  container: Element,
   doomed: Set<AnyNode>,
   trace?: KeepTrace,
 ): void {
@@ -233,7 +250,7 @@ function dropSection(
   if (!parent) return;
   const pm = isTag(parent) ? measures.get(parent) : undefined;
   // the heading opens its own wrapper: drop the wrapper when it is small
-  if (pm && isTag(parent) && pm.text < 0.3 * total && firstTag(parent) === heading) {
+  if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === heading) {
     doomed.add(parent);
     return;
   }
@@ -248,7 +265,7 @@ function dropSection(
     }
     run.push(n);
   }
-  if (size < 0.3 * total) for (const n of run) doomed.add(n);
+  if (size < limit) for (const n of run) doomed.add(n);
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
 }
 

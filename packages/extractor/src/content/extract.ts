@@ -20,12 +20,14 @@ import {
   looksLikeChrome,
   looksLikeComments,
   looksLikeContent,
+  looksLikeForum,
   looksLikeOverlay,
   looksLikeReviews,
   looksLikePostChrome,
 } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
 import { findCandidate } from './candidate.js';
+import { declaredArticle } from './kind.js';
 import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
 import { KeepTrace, type KeepRule } from './trace.js';
@@ -164,7 +166,11 @@ function textLength(root: ParentNode): number {
   return n;
 }
 
+/** Prose that a page must hold besides a comment section for the section to go (a thread of comments stays). */
 const COMMENTS_MIN_REST = 2000;
+
+/** The same on a page that declares itself an article: its comments are readers' replies, never the story. */
+const ARTICLE_COMMENTS_MIN_REST = 300;
 
 /** Customer reviews go with less text around them: a product page's description is often short. */
 const REVIEWS_MIN_REST = 500;
@@ -178,6 +184,7 @@ function removeChrome(
   measures: Map<Element, Measure>,
   total: number,
   totalValue: number,
+  articleCommentsMinRest: number | null,
   trace?: KeepTrace,
 ): void {
   const doomed: AnyNode[] = [];
@@ -210,7 +217,12 @@ function removeChrome(
     // comments go when the page has a substantial text of its own besides them
     if (looksLikeComments(el)) {
       const rest = totalValue - m.prose;
-      if (rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST)) {
+      if (
+        rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST) ||
+        (articleCommentsMinRest !== null &&
+          !looksLikeForum(el) &&
+          proseBefore(el, root, measures) >= articleCommentsMinRest)
+      ) {
         doomed.push(el);
         if (!inMenu && !isMenu) removed += m.text;
         continue;
@@ -222,6 +234,15 @@ function removeChrome(
   if (menus.length && total - removed - menuText >= MENU_MIN_REST) doomed.push(...menus);
   else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');
   detachAll(doomed);
+}
+
+/** Prose of the page before `el` in document order (the article above its comments). */
+function proseBefore(el: Element, root: ParentNode, measures: Map<Element, Measure>): number {
+  let n = 0;
+  for (let node: AnyNode | null = el; node && node !== root; node = node.parent) {
+    for (let prev = node.prev; prev; prev = prev.prev) if (isTag(prev)) n += measures.get(prev)?.prose ?? 0;
+  }
+  return n;
 }
 
 /** Share of the page's prose that its single `<main>` must hold to be preferred over a higher container. */
@@ -269,6 +290,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
     if (trace) out.keptBy = trace.textByRule(out.document, source);
     return out;
   };
+  const articleCommentsMinRest = declaredArticle(document) ? ARTICLE_COMMENTS_MIN_REST : null;
   const body = findBody(document);
   adoptStrayContent(document, body);
   prune(body);
@@ -281,7 +303,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
     totalValue += measures.get(c)?.prose ?? 0;
   }
   if (total === 0) return done(body.children, 'page');
-  removeChrome(body, measures, total, totalValue, trace);
+  removeChrome(body, measures, total, totalValue, articleCommentsMinRest, trace);
   measures = measureTree(body);
   let best = selectContainer(body, measures) ?? (isTag(body) ? body : null);
   if (!best) return done(body.children, 'page');
@@ -299,7 +321,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) return done(body.children, 'page');
   }
-  cleanContainer(best, measures, trace);
+  cleanContainer(best, measures, trace, articleCommentsMinRest !== null);
   if (!hasText(best)) return done(body.children, 'page');
   return best === body ? done(best.children, 'page') : done([best], 'container');
 }

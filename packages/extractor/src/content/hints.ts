@@ -45,6 +45,15 @@ export function looksLikeComments(el: Element): boolean {
   return names !== '' && COMMENTS.test(names);
 }
 
+/** Class/id words of a forum's thread, even when it sits in a comment section (`DiscussionBoard`, `forum-posts`). */
+const FORUM = /discussion|forum|board/i;
+
+/** Whether class or id name the element as the posts of a forum thread (its content, not reader comments). */
+export function looksLikeForum(el: Element): boolean {
+  const names = classAndId(el);
+  return names !== '' && FORUM.test(names);
+}
+
 /** Roles of chrome landmarks. */
 const CHROME_ROLES: ReadonlySet<string> = new Set([
   'navigation',

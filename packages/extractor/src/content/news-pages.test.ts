@@ -24,8 +24,10 @@ const site = {
 
 const shareIcons = `<div class="icons"><a href="https://facebook.example/sharer?u=x"><img src="/i/fb.svg" alt=""></a><a href="https://x.example/intent/post?url=x"><img src="/i/x.svg" alt=""></a><a href="https://wa.example/send?text=x"><img src="/i/wa.svg" alt=""></a><a href="mailto:?subject=Bike%20lanes"><img src="/i/mail.svg" alt=""></a></div>`;
 
-function newsPage(article: string, { side = site.mostRead } = {}): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Council approves new bike lanes | The Riverside Courier</title><script>window.dataLayer=[];</script></head>
+const articleHead = `<meta property="og:type" content="article"><script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Council approves new bike lanes on Harbour Road"}</script>`;
+
+function newsPage(article: string, { side = site.mostRead, head = '' } = {}): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Council approves new bike lanes | The Riverside Courier</title>${head}<script>window.dataLayer=[];</script></head>
 <body class="single post-template">${site.cookie}${site.top}${site.brand}${site.ticker}
 <div class="wrap"><div class="col-main">${article}</div>${side}</div>${site.bottom}<script src="/static/app.js"></script></body></html>`;
 }
@@ -116,5 +118,71 @@ describe('news pages: a short article is still the answer', () => {
     );
     expect(markdown).toContain('Rendered by the server');
     expect(warnings).toEqual([EMPTY_MAIN_WARNING]);
+  });
+});
+
+/** A reader's comment as comment plugins render it: avatar, name, time, text, votes, Reply. */
+function comment(i: number, text: string, cls = 'comment'): string {
+  const names = ['Margaret T.', 'riverside_dad', 'Owen Price', 'K. Baptiste', 'northgate commuter', 'Lena'];
+  return `<li class="${cls}" id="comment-${100 + i}"><div class="${cls}-body"><div class="${cls}-meta"><img class="avatar" src="/avatars/${i}.png" alt="" width="40"><b class="fn">${names[i % names.length]}</b> <a href="#comment-${100 + i}"><time datetime="2026-03-09T15:${10 + i}">${i + 1} hours ago</time></a></div><div class="${cls}-content"><p>${text}</p></div><div class="${cls}-actions"><span class="rating">Rating: ${i * 3 + 2} votes</span> <a class="${cls}-reply-link" href="?replytocom=${100 + i}">Reply</a> <a href="/report/${i}">Report</a></div></div></li>`;
+}
+
+const readerTexts = [
+  'About time. I cycle this road every day and the lorries come within inches of you near the mill, it is terrifying.',
+  'So where are we supposed to park now? Nobody at the council thought about the shops on the north side, as usual.',
+  'Ten weeks of roadworks in the middle of the tourist season. Brilliant planning, well done everyone.',
+  'The lanes on Mill Street made a real difference for my kids getting to school. Good decision, this one.',
+  'Will the buses still stop outside the ferry terminal during the works? The article does not say.',
+  'I would like to know what this costs and who is paying for it, before anyone starts celebrating.',
+];
+
+const story = `<article class="story"><h1>Council approves new bike lanes on Harbour Road</h1><div class="meta">By <a href="/staff/jane-doe">Jane Doe</a> | 9 March 2026, 14:05</div>
+<div class="txt"><p>The city council voted 7 to 2 on Monday evening to add protected bike lanes along Harbour Road, between the ferry terminal and the old mill.</p>
+<p>Work is expected to start in May and last about ten weeks. Parking on the north side of the road will be removed while the lanes are built, the council said.</p>
+<p>Councillor Amir Shah, who proposed the scheme, said the road had seen eleven collisions involving cyclists in three years. Shop owners asked for a loading bay outside the market, which the council agreed to study.</p></div></article>`;
+
+describe('news pages: reader comments are not the article', () => {
+  it('drops a WordPress comment thread (avatars, times, Reply) longer than the story it follows', () => {
+    const thread = `<div id="comments" class="comments-area"><h2 class="comments-title">${readerTexts.length * 3} thoughts on “Council approves new bike lanes on Harbour Road”</h2><ol class="comment-list">${Array.from({ length: 18 }, (_, i) => comment(i, readerTexts[i % readerTexts.length]!)).join('')}</ol><div id="respond" class="comment-respond"><h3>Leave a Reply</h3><form><label>Comment</label><textarea></textarea><button>Post Comment</button></form></div></div>`;
+    const { markdown } = markdownOf(newsPage(`${story}${thread}`, { head: articleHead }));
+    expect(markdown).toContain('eleven collisions involving cyclists');
+    for (const junk of ['thoughts on', 'lorries come within inches', 'Rating: 5 votes', 'hours ago', 'Reply', 'Leave a Reply']) {
+      expect(markdown).not.toContain(junk);
+    }
+  });
+
+  it('drops a news site comment section (class "comments") with a "Read all comments" link', () => {
+    const section = `<section class="article-comments" id="comments"><h3>Comments (143)</h3><ul>${Array.from({ length: 12 }, (_, i) => comment(i, readerTexts[i % readerTexts.length]!, 'cmt')).join('')}</ul><a class="more" href="/local/2026/03/09/harbour-road-bike-lanes/comments">Read all comments</a></section>`;
+    const { markdown } = markdownOf(newsPage(`${story}${section}`, { head: articleHead }));
+    expect(markdown).toContain('loading bay outside the market');
+    for (const junk of ['Comments (143)', 'Nobody at the council', 'Read all comments', 'Rating: 2 votes']) {
+      expect(markdown).not.toContain(junk);
+    }
+  });
+
+  it('drops a short comment section under a "Reader comments" heading, whatever its class names', () => {
+    const section = `<div class="rv-block"><h3>Reader comments (2)</h3><div class="rv-list">${[0, 1].map((i) => `<div class="rv-item"><img class="rv-avatar" src="/a/${i}.png" alt=""><span class="rv-name">Reader ${i}</span> <span class="rv-time">${i + 2} hours ago</span><p>${readerTexts[i]}</p><button>Reply</button></div>`).join('')}</div></div>`;
+    const { markdown } = markdownOf(newsPage(story.replace('</article>', `${section}</article>`), { head: articleHead }));
+    expect(markdown).toContain('eleven collisions involving cyclists');
+    expect(markdown).not.toContain('Reader comments');
+    expect(markdown).not.toContain('lorries come within inches');
+  });
+
+  it('keeps every post of a forum thread that shows its replies in a comment section', () => {
+    const posts = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<li class="DiscussionBoard-item" itemscope itemtype="http://schema.org/Comment"><div class="DiscussionBoard-header"><img src="/avatar/${i}.gif" alt=""><a href="/members/${i}">member${i}</a> <span>${i + 1} weeks ago</span></div><div class="DiscussionBoard-post" itemprop="text"><p>Reply ${i}: ${readerTexts[i % readerTexts.length]} I tried the same thing last year and it took a while before it paid off.</p></div><a href="#">Reply</a></li>`,
+    ).join('');
+    const thread = `<div class="ThreadView"><h1>Will this simple method work for a beginner?</h1><div class="ThreadView-first"><p>So could it be as simple as finding a product with medium demand and using the landing pages from the affiliate page, with cheap traffic? I have a small budget and want to start this month. Has anyone here done it this way, and how long did it take to see any sales?</p><p>Some background: I have built two small websites before, one for my brother's garage and one for a local choir, so the technical side does not scare me. What I do not know is whether paid traffic is worth it at this size, or whether I should write articles for a few months first and only then add the offers.</p><p>Any advice from people who started with less than a few hundred a month would be very welcome, including the mistakes you made.</p></div><div id="comments" class="DiscussionBoard"><ul class="DiscussionBoard-list">${posts}</ul></div></div>`;
+    const { markdown } = markdownOf(newsPage(thread, { head: '<meta property="og:type" content="article">' }));
+    expect(markdown).toContain('could it be as simple as finding a product');
+    for (let i = 0; i < 8; i++) expect(markdown).toContain(`Reply ${i}:`);
+  });
+
+  it('keeps the comments of a page that does not say it is an article (a discussion page)', () => {
+    const thread = `<div class="post"><h1>What is the best first telescope?</h1><p>I am new to astronomy and have about 300 to spend. Refractor or a small Dobsonian?</p></div><div id="comments" class="comments">${Array.from({ length: 5 }, (_, i) => `<div class="comment"><img class="avatar" src="/a/${i}.png" alt=""><b>stargazer${i}</b> <time>${i + 1} days ago</time><p>Answer ${i}: get an 8 inch Dobsonian, it shows far more than a refractor for the money, and it is easy to set up in the dark.</p><a href="#">Reply</a></div>`).join('')}</div>`;
+    const { markdown } = markdownOf(newsPage(thread));
+    for (let i = 0; i < 5; i++) expect(markdown).toContain(`Answer ${i}:`);
   });
 });

@@ -1,0 +1,47 @@
+// What the page says it is, in its metadata: an article (og:type, schema.org types) or a discussion.
+import { isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
+
+/** schema.org types of an article: news, blog posts, reports. */
+const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|Report|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|TechArticle|ScholarlyArticle|LiveBlogPosting)"/;
+
+/** schema.org types of a discussion, where comments are the content: forum threads, Q&A pages, social posts. */
+const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage|Question|SocialMediaPosting)"/;
+
+const DISCUSSION_MICRODATA = /schema\.org\/(?:DiscussionForumPosting|QAPage|Question|SocialMediaPosting)\b/i;
+
+/**
+ * `article` when the page declares itself an article (`og:type` article, or a schema.org Article type in JSON-LD)
+ * and nothing declares it a discussion (a forum thread, a Q&A page, whose comments are its content); otherwise null.
+ * Reads the whole document before pruning: JSON-LD lives in scripts.
+ */
+export function declaredArticle(document: Document): boolean {
+  let article = false;
+  const stack: AnyNode[] = [...document.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    const el: Element = node;
+    const a = el.attribs;
+    if (el.name === 'meta' && (a['property'] ?? a['name'])?.toLowerCase() === 'og:type') {
+      if (a['content']?.trim().toLowerCase() === 'article') article = true;
+      continue;
+    }
+    if (a['itemtype'] !== undefined && DISCUSSION_MICRODATA.test(a['itemtype'])) return false;
+    if (el.name === 'script') {
+      if (a['type']?.toLowerCase() === 'application/ld+json') {
+        const json = scriptText(el);
+        if (DISCUSSION_TYPE.test(json)) return false;
+        if (ARTICLE_TYPE.test(json)) article = true;
+      }
+      continue;
+    }
+    for (const c of el.children) stack.push(c);
+  }
+  return article;
+}
+
+function scriptText(el: Element): string {
+  let out = '';
+  for (const c of el.children) if (isText(c)) out += c.data;
+  return out;
+}
