@@ -13,7 +13,7 @@ const FURNITURE_HEADING =
 
 /** Furniture headings recognised by a phrase anywhere in them ("Other posts you may enjoy", "Join our newsletter"). */
 const FURNITURE_HEADING_PHRASE =
-  /(?:\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^(?:good |more |other )?(?:articles|posts|stories) to read\b)/i;
+  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^(?:good |more |other )?(?:articles|posts|stories) to read\b)/i;
 
 /** Headings of a reader comment section ("Reader comments (23)", "Join the conversation", "14 thoughts on …"). */
 const COMMENTS_HEADING =
@@ -25,7 +25,23 @@ function isFurnitureHeading(text: string): boolean {
 
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
-  /^(?:advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?: content)?(?:\.\.\.|…)?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to expand\.*|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial)[.!:]?$/i;
+  /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s? read|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?: content)?(?:\.\.\.|…)?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to expand\.*|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial)[.!:]?$/i;
+
+/** Where share buttons point: share dialogs of social networks, mail and messaging links. */
+const SHARE_HREF =
+  /^(?:mailto:|sms:|whatsapp:)|[/.](?:share|sharer|sharing|intent|sharearticle)\b|[?&](?:share|u|url)=http|\bshare(?:\.php)?\?/i;
+
+/** A row of links holding only icons (no text), three or more of them (and most) to share dialogs: a share bar. */
+function isShareIcons(el: Element): boolean {
+  let links = 0;
+  let share = 0;
+  for (const a of elements(el)) {
+    if (a.name !== 'a') continue;
+    links++;
+    if (SHARE_HREF.test(a.attribs['href'] ?? '')) share++;
+  }
+  return share >= 3 && share >= (2 / 3) * links;
+}
 
 /** Links styled as buttons are calls to action. */
 const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
@@ -69,8 +85,8 @@ export function cleanContainer(
     const m = measures.get(el);
     if (!m) continue;
     if (m.text === 0) {
-      // empty wrappers and images stay; empty forms and buttons go
-      if (el.name === 'form' || el.name === 'button') doomed.add(el);
+      // empty wrappers and images stay; empty forms, buttons and rows of share icons go
+      if (el.name === 'form' || el.name === 'button' || isShareIcons(el)) doomed.add(el);
       continue;
     }
     if (doomed.has(el)) continue;
@@ -93,7 +109,9 @@ export function cleanContainer(
         continue;
       }
       doomed.add(el);
-      dropSection(el, level, measures, comments ? Infinity : 0.3 * total, container, doomed, trace);
+      // on an article, a section of teaser links after a furniture heading goes whatever its share (a short story)
+      const limit = comments ? Infinity : article ? ARTICLE_SECTION_SHARE * total : 0.3 * total;
+      dropSection(el, level, measures, limit, container, doomed, trace);
       continue;
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
@@ -104,6 +122,9 @@ export function cleanContainer(
   dropRepeats(container, measures, doomed);
   detachAll(doomed);
 }
+
+/** On an article, a section under a furniture heading goes when it holds less than this share of the container. */
+const ARTICLE_SECTION_SHARE = 0.6;
 
 /** Blocks whose exact repetition later in the container is a copy (mobile and desktop renderings, sticky bars). */
 const REPEATABLE: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);

@@ -2,7 +2,8 @@
 import { isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
 
 /** schema.org types of an article: news, blog posts, reports. */
-const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|Report|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|TechArticle|ScholarlyArticle|LiveBlogPosting)"/;
+const ARTICLE_TYPE =
+  /"@type"\s*:\s*\[?\s*"(?:Article|NewsArticle|BlogPosting|Report|ReportageNewsArticle|AnalysisNewsArticle|OpinionNewsArticle|TechArticle|ScholarlyArticle|LiveBlogPosting)"/;
 
 /** schema.org types of a discussion, where comments are the content: forum threads, Q&A pages, social posts. */
 const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage|Question|SocialMediaPosting)"/;

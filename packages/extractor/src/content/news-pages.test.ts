@@ -146,7 +146,14 @@ describe('news pages: reader comments are not the article', () => {
     const thread = `<div id="comments" class="comments-area"><h2 class="comments-title">${readerTexts.length * 3} thoughts on “Council approves new bike lanes on Harbour Road”</h2><ol class="comment-list">${Array.from({ length: 18 }, (_, i) => comment(i, readerTexts[i % readerTexts.length]!)).join('')}</ol><div id="respond" class="comment-respond"><h3>Leave a Reply</h3><form><label>Comment</label><textarea></textarea><button>Post Comment</button></form></div></div>`;
     const { markdown } = markdownOf(newsPage(`${story}${thread}`, { head: articleHead }));
     expect(markdown).toContain('eleven collisions involving cyclists');
-    for (const junk of ['thoughts on', 'lorries come within inches', 'Rating: 5 votes', 'hours ago', 'Reply', 'Leave a Reply']) {
+    for (const junk of [
+      'thoughts on',
+      'lorries come within inches',
+      'Rating: 5 votes',
+      'hours ago',
+      'Reply',
+      'Leave a Reply',
+    ]) {
       expect(markdown).not.toContain(junk);
     }
   });
@@ -162,7 +169,9 @@ describe('news pages: reader comments are not the article', () => {
 
   it('drops a short comment section under a "Reader comments" heading, whatever its class names', () => {
     const section = `<div class="rv-block"><h3>Reader comments (2)</h3><div class="rv-list">${[0, 1].map((i) => `<div class="rv-item"><img class="rv-avatar" src="/a/${i}.png" alt=""><span class="rv-name">Reader ${i}</span> <span class="rv-time">${i + 2} hours ago</span><p>${readerTexts[i]}</p><button>Reply</button></div>`).join('')}</div></div>`;
-    const { markdown } = markdownOf(newsPage(story.replace('</article>', `${section}</article>`), { head: articleHead }));
+    const { markdown } = markdownOf(
+      newsPage(story.replace('</article>', `${section}</article>`), { head: articleHead }),
+    );
     expect(markdown).toContain('eleven collisions involving cyclists');
     expect(markdown).not.toContain('Reader comments');
     expect(markdown).not.toContain('lorries come within inches');
@@ -184,5 +193,123 @@ describe('news pages: reader comments are not the article', () => {
     const thread = `<div class="post"><h1>What is the best first telescope?</h1><p>I am new to astronomy and have about 300 to spend. Refractor or a small Dobsonian?</p></div><div id="comments" class="comments">${Array.from({ length: 5 }, (_, i) => `<div class="comment"><img class="avatar" src="/a/${i}.png" alt=""><b>stargazer${i}</b> <time>${i + 1} days ago</time><p>Answer ${i}: get an 8 inch Dobsonian, it shows far more than a refractor for the money, and it is easy to set up in the dark.</p><a href="#">Reply</a></div>`).join('')}</div>`;
     const { markdown } = markdownOf(newsPage(thread));
     for (let i = 0; i < 5; i++) expect(markdown).toContain(`Answer ${i}:`);
+  });
+});
+
+/** A teaser card as news sites render them: thumbnail, section label, linked title, date. */
+function teaser(i: number, title: string): string {
+  return `<div class="card"><a href="/local/2026/03/0${i % 9}/story-${i}"><img src="/thumbs/${i}.jpg" alt="" loading="lazy"></a><span class="label">Local</span><h3 class="card-title"><a href="/local/2026/03/0${i % 9}/story-${i}">${title}</a></h3><time datetime="2026-03-0${i % 9}">${(i % 9) + 1} March 2026</time></div>`;
+}
+
+const teaserTitles = [
+  'School board delays budget vote for the third time this year',
+  'New bakery opens in the old post office on Market Square',
+  'Harbour festival returns in June with a longer programme',
+  'Rail line closed for repairs over the Easter weekend',
+  'Volunteers plant four hundred trees along the river path',
+  'Library extends opening hours after readers sign petition',
+];
+
+describe('news pages: "More in", "Latest" and "Related" teaser blocks after the article', () => {
+  const grid = (n: number, from = 0): string =>
+    `<div class="cards">${Array.from({ length: n }, (_, i) => teaser(i + from, teaserTitles[(i + from) % teaserTitles.length]!)).join('')}</div>`;
+
+  it('drops a "More in Local" grid of thumbnails, titles and dates inside the article container', () => {
+    const html = newsPage(
+      story.replace('</article>', `<section class="rail"><h2>More in Local</h2>${grid(4)}</section></article>`),
+      { head: articleHead },
+    );
+    const { markdown } = markdownOf(html);
+    expect(markdown).toContain('eleven collisions involving cyclists');
+    for (const junk of ['More in Local', 'School board delays', 'Volunteers plant', '4 March 2026'])
+      expect(markdown).not.toContain(junk);
+  });
+
+  it('drops a "Latest" list of linked headlines with times after a short article', () => {
+    const latest = `<div class="latest"><h3>Latest</h3><ul>${teaserTitles.map((t, i) => `<li><a href="/news/${i}">${t}</a> <span class="ago">${i + 1}h ago</span></li>`).join('')}</ul></div>`;
+    const { markdown } = markdownOf(
+      newsPage(story.replace('</article>', `${latest}</article>`), { head: articleHead }),
+    );
+    expect(markdown).toContain('loading bay outside the market');
+    for (const junk of ['Latest', 'New bakery opens', '3h ago']) expect(markdown).not.toContain(junk);
+  });
+
+  it('drops a grid of teaser cards without a heading after a full-length article', () => {
+    const more = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<p>Paragraph ${i} of the full report: the council's transport committee heard from residents, shop owners and the ferry company over three meetings, and the final design moved the lanes away from the bus stops after objections from disabled passengers.</p>`,
+    ).join('');
+    const long = story.replace('</div></article>', `${more}</div>${grid(6)}</article>`);
+    const { markdown } = markdownOf(newsPage(long, { head: articleHead }));
+    expect(markdown).toContain('Paragraph 7 of the full report');
+    expect(markdown).toContain('eleven collisions involving cyclists');
+    for (const junk of ['Harbour festival returns', 'Library extends opening hours'])
+      expect(markdown).not.toContain(junk);
+  });
+
+  it('drops "Related stories", "Editor\'s picks" and "Don\'t miss" blocks', () => {
+    const blocks = ['Related stories', "Editor's picks", "Don't miss"]
+      .map((h, k) => `<aside class="inline-box"><h4>${h}</h4>${grid(3, k * 2)}</aside>`)
+      .join('');
+    const { markdown } = markdownOf(
+      newsPage(story.replace('</article>', `${blocks}</article>`), { head: articleHead }),
+    );
+    expect(markdown).toContain('loading bay outside the market');
+    for (const junk of ['Related stories', "Editor's picks", "Don't miss", 'Rail line closed'])
+      expect(markdown).not.toContain(junk);
+  });
+
+  it('keeps a listing page made of the same teaser cards', () => {
+    const listing = `<div class="section-front"><h1>Local news</h1><p>Everything happening in Riverside and the valley, updated through the day.</p>${grid(12)}</div>`;
+    const { markdown } = markdownOf(newsPage(listing, { side: '' }));
+    for (const t of teaserTitles) expect(markdown).toContain(t);
+  });
+});
+
+describe('news pages: bylines, datelines, share bars and labels around the title', () => {
+  const header = `<div class="story-head"><span class="flag">Breaking news</span><h1>Council approves new bike lanes on Harbour Road</h1><div class="byline">By <a href="/staff/jane-doe">Jane Doe</a>, Transport reporter</div><div class="dateline"><time datetime="2026-03-09T14:05">9 March 2026, 14:05</time> <span class="reading-time">3 min read</span></div></div>`;
+  const shareBar = `<div class="share-tools"><span>Share</span><a href="https://www.facebook.example/sharer/sharer.php?u=https%3A%2F%2Fcourier.example%2Fx">Facebook</a><a href="https://x.example/intent/tweet?url=https%3A%2F%2Fcourier.example%2Fx">X</a><a href="mailto:?subject=Bike%20lanes">Email</a><button>Copy link</button></div>`;
+  const body = story.replace(/<h1>.*?<\/div>/, '');
+
+  it('keeps the title, author and date, drops the "Breaking news" label and the reading time', () => {
+    const { markdown } = markdownOf(
+      newsPage(body.replace('<article class="story">', `<article class="story">${header}`), { head: articleHead }),
+    );
+    expect(markdown).toContain('# Council approves new bike lanes on Harbour Road');
+    expect(markdown).toContain('Jane Doe');
+    expect(markdown).toContain('9 March 2026, 14:05');
+    expect(markdown).not.toContain('Breaking news');
+    expect(markdown).not.toContain('min read');
+  });
+
+  it('drops share bars above and below the story, with their labels and buttons', () => {
+    const html = newsPage(
+      body
+        .replace('<article class="story">', `<article class="story">${header}${shareBar}`)
+        .replace('</article>', `${shareBar}</article>`),
+      { head: articleHead },
+    );
+    const { markdown } = markdownOf(html);
+    expect(markdown).toContain('eleven collisions involving cyclists');
+    for (const junk of ['Facebook', 'Email', 'Copy link', 'Share']) expect(markdown).not.toContain(junk);
+  });
+
+  it('drops a row of share icons that has no text at all', () => {
+    const { markdown } = markdownOf(
+      newsPage(body.replace('<div class="txt">', `${header}${shareIcons}<div class="txt">`), { head: articleHead }),
+    );
+    expect(markdown).toContain('eleven collisions involving cyclists');
+    expect(markdown).not.toMatch(/fb\.svg|x\.svg|mail\.svg|sharer/);
+  });
+
+  it('drops a newsletter prompt inside the story', () => {
+    const prompt = `<div class="newsletter-signup"><h3>Get the morning briefing</h3><p>The day's local news in your inbox at 7am, free. Sign up now.</p><form action="/subscribe"><input type="email" placeholder="Your email"><button>Sign up</button></form></div>`;
+    const { markdown } = markdownOf(
+      newsPage(body.replace('<p>Councillor', `${prompt}<p>Councillor`), { head: articleHead }),
+    );
+    expect(markdown).toContain('eleven collisions involving cyclists');
+    expect(markdown).not.toContain('morning briefing');
+    expect(markdown).not.toContain('inbox at 7am');
   });
 });
