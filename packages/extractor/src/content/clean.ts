@@ -90,6 +90,11 @@ export function cleanContainer(
       continue;
     }
     if (doomed.has(el)) continue;
+    // captions and photo credits describe an image (which stays, with its alt text); they are not the text
+    if (el.name === 'figcaption') {
+      doomed.add(el);
+      continue;
+    }
     if (isFurniture(el, m, total)) {
       doomed.add(el);
       continue;

@@ -312,4 +312,14 @@ describe('news pages: bylines, datelines, share bars and labels around the title
     expect(markdown).not.toContain('morning briefing');
     expect(markdown).not.toContain('inbox at 7am');
   });
+
+  it('keeps a photo with its alt text, drops its caption and credit', () => {
+    const photo = `<figure class="wp-block-image"><img src="/img/harbour-road.jpg" alt="Cyclists on Harbour Road near the ferry terminal"><figcaption>Cyclists on Harbour Road on Monday morning. Photo: Tom Reed / Courier</figcaption></figure>`;
+    const { markdown } = markdownOf(
+      newsPage(body.replace('<p>Councillor', `${photo}<p>Councillor`), { head: articleHead }),
+    );
+    expect(markdown).toContain('![Cyclists on Harbour Road near the ferry terminal]');
+    expect(markdown).toContain('eleven collisions involving cyclists');
+    expect(markdown).not.toContain('Photo: Tom Reed');
+  });
 });
