@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { blockedReason, browserReasonForOptions, javascriptReason } from './engine-choice.js';
-
-const html = (text: string, status = 200) => ({ status, contentType: 'text/html', text });
+import { blockedReason, browserReasonForOptions } from './engine-choice.js';
 
 describe('browserReasonForOptions', () => {
   it('names the first option that needs the browser', () => {
@@ -15,50 +13,6 @@ describe('browserReasonForOptions', () => {
     expect(browserReasonForOptions({ location: { country: 'DE' } })).toBe('options:location');
     expect(browserReasonForOptions({ location: { languages: ['fr-FR'] } })).toBe('options:location');
     expect(browserReasonForOptions({ location: {} })).toBeUndefined();
-  });
-});
-
-describe('javascriptReason', () => {
-  it('leaves server-rendered pages to HTTP', () => {
-    const article = `<html><head><title>x</title><script src="/a.js"></script></head><body><div id="root"><h1>Title</h1>
-      <p>${'Plenty of server-rendered text. '.repeat(20)}</p></div>
-      <noscript>Please enable JavaScript for comments.</noscript></body></html>`;
-    expect(javascriptReason(html(article))).toBeUndefined();
-  });
-
-  it('detects empty bodies', () => {
-    expect(javascriptReason(html(''))).toBe('js-required:empty-body');
-    expect(javascriptReason(html('<html><head></head><body>  </body></html>'))).toBe('js-required:empty-body');
-  });
-
-  it('detects client-side app shells', () => {
-    expect(javascriptReason(html('<body><div id="root"></div><script src="/main.js"></script></body>'))).toBe(
-      'js-required:app-shell',
-    );
-    expect(javascriptReason(html('<body><div id="__next"> </div><p>Loading…</p></body>'))).toBe(
-      'js-required:app-shell',
-    );
-    expect(javascriptReason(html('<body><app-root></app-root></body>'))).toBe('js-required:app-shell');
-  });
-
-  it('detects noscript walls', () => {
-    const wall =
-      '<body><noscript>You need to enable JavaScript to run this app.</noscript><div id="x">Hi</div><script>1</script></body>';
-    expect(javascriptReason(html(wall))).toBe('js-required:noscript-wall');
-    const sorry = '<body><noscript><p>This site requires JavaScript.</p></noscript><main></main></body>';
-    expect(javascriptReason(html(sorry))).toBe('js-required:noscript-wall');
-  });
-
-  it('detects script-only bodies', () => {
-    expect(javascriptReason(html('<body><div id="content"></div><script>render()</script></body>'))).toBe(
-      'js-required:script-only',
-    );
-  });
-
-  it('judges only successful HTML', () => {
-    expect(javascriptReason(html('', 404))).toBeUndefined();
-    expect(javascriptReason({ status: 200, contentType: 'application/json', text: '{}' })).toBeUndefined();
-    expect(javascriptReason({ status: 200, contentType: 'application/pdf' })).toBeUndefined();
   });
 });
 

@@ -5,12 +5,13 @@ import { BrowserPool, type BrowserPoolOptions, type BrowserPoolStats } from './b
 import type { SmartWaitSettings } from './browser/smart-wait.js';
 import { countryProfile, type CountryProfile } from './browser/countries.js';
 import { isBrowserError } from './browser/errors.js';
-import { blockedReason, browserOnlyFeatures, browserReasonForOptions, javascriptReason } from './engine-choice.js';
+import { blockedReason, browserOnlyFeatures, browserReasonForOptions } from './engine-choice.js';
 import { FetchError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS, HttpEngine } from './http/http-engine.js';
 import type { FetchResult, HttpEngineOptions, HttpRequest } from './http/types.js';
 import type { UrlPolicy } from './policy/url-policy.js';
 import { ProxyRotation, type ProxyConfig } from './proxy-choice.js';
+import { judgeRendering, type RenderJudge } from './render/judge.js';
 
 /** Which engine loads a page. `auto`: HTTP when enough, the browser when the options or the page need it. */
 export type EngineName = 'auto' | 'http' | 'browser';
@@ -55,6 +56,12 @@ export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'bod
    * @default the fetcher's `engine` option
    */
   engine?: EngineName;
+  /**
+   * In `auto`, render a page whose HTML looks client-rendered (see `judgeRendering`). `false` keeps such a page on
+   * HTTP (a fast mode): `clientRendered` then says what the judge saw. Browser-only options still use the browser.
+   * @default true
+   */
+  renderIfNeeded?: boolean;
 }
 
 /** A fetched page. */
@@ -66,11 +73,17 @@ export interface PageResult extends FetchResult {
   /**
    * Why this engine served the page: `http:static`, `engine:http`, `engine:browser`, `options:actions`,
    * `options:screenshot`, `options:waitFor`, `options:mobile`, `options:location`, `options:stealth`,
-   * `js-required:empty-body|app-shell|noscript-wall|script-only`, `blocked:403|429|challenge` (the stealth retry
-   * of `proxy: 'auto'`), `download` (the browser got a file, fetched over HTTP instead); `+browser-unavailable`
-   * is appended when the browser was wanted but could not start.
+   * `js-required:<signal>` (the render judge's reason: `empty-body`, `hash-route`, `app-shell`, `noscript-wall`,
+   * `hydration`, `placeholder`, `script-only`, `thin-content`), `blocked:403|429|challenge` (the stealth retry of
+   * `proxy: 'auto'`), `download` (the browser got a file, fetched over HTTP instead); `+browser-unavailable` is
+   * appended when the browser was wanted but could not start.
    */
   engineReason: string;
+  /**
+   * The render judge's `js-required:<signal>` for a page served over HTTP although it looks client-rendered (the
+   * engine forced to `http`, `renderIfNeeded: false`, or the browser unavailable): its content may be missing.
+   */
+  clientRendered?: string;
   /** The proxy mode that served the page (v2 `metadata.proxyUsed`). */
   proxyUsed: 'basic' | 'stealth';
   /** Requested options the serving engine could not honour (v2's "engine does not support" warning). */
@@ -103,6 +116,12 @@ export interface FetcherOptions {
    * @default true
    */
   autoStealth?: boolean;
+  /**
+   * Decides whether a page fetched over HTTP needs the browser (in `auto`), and whether a page served over HTTP looks
+   * client-rendered. It must be a function of the page alone (it may run on another thread).
+   * @default judgeRendering
+   */
+  renderJudge?: RenderJudge;
 }
 
 /** Browser settings of `FetcherOptions`. */
@@ -148,6 +167,7 @@ export class Fetcher {
   readonly #proxyLoopback: boolean;
   readonly #autoStealth: boolean;
   readonly #policy: UrlPolicy;
+  readonly #judge: RenderJudge;
   #closed = false;
 
   constructor(options: FetcherOptions = {}) {
@@ -169,6 +189,7 @@ export class Fetcher {
     this.#proxies = new ProxyRotation(options.proxies);
     this.#proxyLoopback = options.proxies?.proxyLoopback ?? false;
     this.#autoStealth = options.autoStealth ?? true;
+    this.#judge = options.renderJudge ?? judgeRendering;
   }
 
   /** The HTTP engine behind `fetch()`: plain requests (robots, sitemaps, webhooks) share its connection pools. */
@@ -263,6 +284,8 @@ export class Fetcher {
       const result = await this.#viaHttp(request, deadline, attempt, 'engine:http');
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) result.unsupportedFeatures = unsupported;
+      const jsReason = await this.#jsReason(request, result);
+      if (jsReason) result.clientRendered = jsReason;
       return result;
     }
     if (engine === 'browser' || optionsReason || attempt.mode === 'stealth') {
@@ -270,8 +293,10 @@ export class Fetcher {
       return this.#viaBrowser(request, deadline, country, attempt, reason);
     }
     const plain = await this.#viaHttp(request, deadline, attempt, 'http:static');
-    const jsReason = javascriptReason(plain);
+    const jsReason = await this.#jsReason(request, plain);
     if (!jsReason) return plain;
+    plain.clientRendered = jsReason;
+    if (request.renderIfNeeded === false) return plain;
     try {
       return await this.#viaBrowser(request, deadline, country, attempt, jsReason);
     } catch (error) {
@@ -281,6 +306,18 @@ export class Fetcher {
       }
       throw error;
     }
+  }
+
+  /** The render judge's reason to render `result` (fetched over HTTP for `request`), if any. */
+  async #jsReason(request: PageRequest, result: PageResult): Promise<string | undefined> {
+    const page = {
+      url: withFragment(result.url, request.url),
+      status: result.status,
+      contentType: result.contentType,
+      headers: result.headers,
+      ...(result.text !== undefined ? { text: result.text } : {}),
+    };
+    return (await this.#judge(page)).reason;
   }
 
   async #viaHttp(request: PageRequest, deadline: number, attempt: Attempt, reason: string): Promise<PageResult> {
@@ -333,6 +370,13 @@ export class Fetcher {
     const { consent: _consent, settled: _settled, ...page } = result;
     return { ...page, engineReason: reason, proxyUsed: attempt.mode };
   }
+}
+
+/** `url` with the fragment of `requested` (a redirect keeps the fragment the client asked for). */
+function withFragment(url: string, requested: string): string {
+  const at = requested.indexOf('#');
+  if (at < 0 || url.includes('#')) return url;
+  return url + requested.slice(at);
 }
 
 /** Milliseconds left before `deadline` (a `performance.now()` time), at least 1. */

@@ -20,8 +20,6 @@ export {
   isBrowserError,
   blockedReason,
   browserReasonForOptions,
-  javascriptReason,
-  visibleText,
   countryProfile,
   resolveChromiumPath,
   CHROMIUM_ENV,
@@ -43,3 +41,14 @@ export type {
   ProxyMode,
   SmartWaitSettings,
 } from './browser/index.js';
+
+// ---- Render judge: adaptive engine choice (issue 17) ----
+export { judgeRendering, isRouteFragment, pageSignals, embeddedContent } from './render/index.js';
+export type {
+  EmbeddedContent,
+  EmbeddedSource,
+  JudgedPage,
+  PageSignals,
+  RenderJudge,
+  RenderVerdict,
+} from './render/index.js';

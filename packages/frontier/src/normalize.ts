@@ -41,9 +41,12 @@ function normalizePercent(value: string): string {
     .replace(UNRESERVED, (m) => String.fromCharCode(parseInt(m.slice(1), 16)));
 }
 
-/** A fragment that is a client-side route (`#/x`, `#!/x`) names a different page. */
+/**
+ * A fragment that is a client-side route (`#/x`, `#!x`, `#docs/x`) names a different page. The fetcher's render
+ * judge renders such URLs by the same rule (`isRouteFragment` of `@crawlkit/fetcher`).
+ */
 export function isRouteFragment(hash: string): boolean {
-  return /^#!?\//.test(hash);
+  return /^#(?:!|\/|[\w.~-]+\/)/.test(hash);
 }
 
 /**

@@ -1,6 +1,7 @@
-import { extractPage, extractPdf } from '@crawlkit/extractor';
+import { extractPage, extractPdf, type ExtractPageOptions } from '@crawlkit/extractor';
 
 import { CrawlkitError } from '../errors.js';
+import { clientRenderedPage } from './client-rendered.js';
 import type { Format } from '../v2/formats.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { ActionResults } from '../v2/types.js';
@@ -20,6 +21,8 @@ export interface FetchedContent {
   actions?: ActionResults;
   engine: 'http' | 'browser';
   engineReason?: string;
+  /** The render judge's reason, for a page served over HTTP although it looks client-rendered. */
+  clientRendered?: string;
   proxyUsed: 'basic' | 'stealth';
 }
 
@@ -145,7 +148,7 @@ export async function buildContent(fetched: FetchedContent, options: ContentOpti
   if (!isHtml(type) && type.startsWith('text/')) return textDocument(text, text, options);
 
   const formats = options.formats;
-  const page = extractPage(text, {
+  const extractOptions: ExtractPageOptions = {
     url: fetched.url,
     onlyMainContent: options.onlyMainContent,
     ...(options.includeTags ? { includeTags: options.includeTags } : {}),
@@ -160,7 +163,10 @@ export async function buildContent(fetched: FetchedContent, options: ContentOpti
       discoveryLinks: options.collectLinks === true,
     },
     ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
-  });
+  };
+  let page = extractPage(text, extractOptions);
+  if (fetched.clientRendered)
+    page = clientRenderedPage(page, text, extractOptions, { ...fetched, clientRendered: fetched.clientRendered });
   return {
     markdown: page.markdown,
     html: page.html,

@@ -34,6 +34,7 @@ function toFetched(result: PageResult): FetchedContent {
     engineReason: result.engineReason,
     proxyUsed: result.proxyUsed,
   };
+  if (result.clientRendered !== undefined) fetched.clientRendered = result.clientRendered;
   if (result.charset !== undefined) fetched.charset = result.charset;
   if (result.text !== undefined) fetched.text = result.text;
   else fetched.body = result.body;
@@ -54,6 +55,7 @@ function pageRequest(request: PageScrapeRequest, timeoutMs: number, signal: Abor
     blockAds: request.blockAds,
     proxy: request.proxy,
   };
+  if (request.fastMode) page.renderIfNeeded = false;
   if (request.headers) page.headers = request.headers;
   if (request.location) page.location = request.location;
   if (request.actions?.length) page.actions = request.actions;
@@ -92,7 +94,6 @@ export async function scrapePage(
   );
   const timeout = timeoutController.signal;
   const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
-  const deadline = started + Math.min(timeoutMs, ctx.options.extractionBudgetMs);
   try {
     ctx.llm.assertAvailable(request.formats);
 
@@ -133,8 +134,9 @@ export async function scrapePage(
       });
       fetched = toFetched(result);
       branding = takeBrandingCapture(request.formats, fetched);
-      // Only successful pages are cached: a 429 or a 5xx must not be served again for two days.
-      const cacheable = fetched.status >= 200 && fetched.status < 300;
+      // Only successful pages are cached: a 429 or a 5xx must not be served again for two days; nor an app shell
+      // read without the browser (fastMode, browser unavailable), which a later request would want rendered.
+      const cacheable = fetched.status >= 200 && fetched.status < 300 && fetched.clientRendered === undefined;
       if (store && cacheable && canWriteCache(request, context.zeroDataRetention)) {
         const value = serializeFetched(fetched);
         entry = { cachedAt: Date.now(), length: value.length };
@@ -143,6 +145,8 @@ export async function scrapePage(
       }
     }
 
+    // The extraction budget starts now: a slow fetch (a browser starting on a busy machine) must not eat it.
+    const deadline = Math.min(started + timeoutMs, Date.now() + ctx.options.extractionBudgetMs);
     const contentOptions: ContentOptions = {
       ...request,
       deadline,

@@ -2,7 +2,7 @@
 export { Fetcher } from '../fetcher.js';
 export type { BrowserOptions, EngineName, FetcherOptions, PageRequest, PageResult, ProxyMode } from '../fetcher.js';
 export type { ProxyConfig } from '../proxy-choice.js';
-export { blockedReason, browserReasonForOptions, javascriptReason, visibleText } from '../engine-choice.js';
+export { blockedReason, browserReasonForOptions } from '../engine-choice.js';
 export type { BrowserPoolOptions, BrowserPoolStats } from './browser-pool.js';
 export type { SmartWaitSettings } from './smart-wait.js';
 export { resolveChromiumPath, CHROMIUM_ENV } from './chromium-path.js';

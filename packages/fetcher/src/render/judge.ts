@@ -1,0 +1,147 @@
+/**
+ * The render judge: from a page fetched over plain HTTP (its HTML, URL and headers), whether its readable content is
+ * there or a browser must run its scripts first, and why. A pure function of its input, cheap enough for every page
+ * (one lexical pass, see `page-signals.ts`), so it can run on any thread.
+ */
+import { comparable, hydrationProse, probe, type ProseString } from './embedded-text.js';
+import { pageSignals, type PageSignals } from './page-signals.js';
+
+/** A page as the judge sees it. */
+export interface JudgedPage {
+  /** The URL asked for, with its fragment (a client-side route lives there). */
+  url: string;
+  status: number;
+  contentType: string;
+  headers?: Record<string, string>;
+  /** The decoded body; absent for binary content. */
+  text?: string;
+}
+
+/** What the judge decided about one page. */
+export interface RenderVerdict {
+  /**
+   * Why the page needs a browser (`js-required:<signal>`), or `undefined` when its HTML holds the content (and for
+   * responses that are not successful HTML).
+   */
+  reason?: string;
+  /** Characters of the page's main-content candidate (text outside navigation, footer, dialogs, placeholders). */
+  contentChars?: number;
+}
+
+/**
+ * Decides whether a page needs rendering. The fetcher's default is `judgeRendering`; another judge (one that runs in
+ * a worker thread, say) must stay a function of the page alone.
+ */
+export type RenderJudge = (page: JudgedPage) => RenderVerdict | Promise<RenderVerdict>;
+
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+const NOSCRIPT_WALL =
+  /\b(?:enable|turn on|activate|allow|switch on)\s+(?:your\s+)?javascript\b|\bjavascript\s+(?:is\s+)?(?:required|disabled|needed|turned off|must be enabled|is not enabled)|\b(?:requires?|needs?)\s+javascript\b|without\s+javascript\b/i;
+
+/**
+ * A fragment that is a client-side route: `#/path`, `#!path` (hash-bang) or `#segment/path`. A server never sees
+ * the fragment, so the HTML it sends is the same shell for every route. `@crawlkit/frontier`'s `isRouteFragment`
+ * keeps such fragments in a URL's identity by the same rule (`test/render-judge.test.ts` holds them together).
+ */
+export function isRouteFragment(hash: string): boolean {
+  return /^#(?:!|\/|[\w.~-]+\/)/.test(hash);
+}
+
+function fragmentOf(url: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? '' : url.slice(at);
+}
+
+/** Thresholds of the judge, in characters of text. */
+const LIMITS = {
+  /** An empty mount point with less content than this is an app shell. */
+  appShell: 200,
+  /** A `<noscript>` JavaScript wall with less other content than this. */
+  noscriptWall: 300,
+  /** Loading placeholders next to less content than this. */
+  placeholder: 500,
+  /** A main-content candidate this small next to heavy scripts. */
+  thin: 60,
+  /** Hydration text missing from the visible HTML must be at least this long... */
+  hydration: 300,
+  /** Scripts with no more text than this. */
+  scriptOnly: 40,
+  /** Script weight that makes a tiny page an app (an external script counts 2,000). */
+  scriptWeight: 2_000,
+};
+
+/**
+ * Hydration prose the visible text lacks, in characters: the eight longest prose strings of the state are looked
+ * for (a five-word run of each) in the visible and `<noscript>` text.
+ */
+function missingHydrationChars(signals: PageSignals): number {
+  if (signals.dataScripts.length === 0 && signals.stateScripts.length === 0) return 0;
+  const strings: ProseString[] = hydrationProse(signals);
+  if (strings.length === 0) return 0;
+  const longest = strings.sort((a, b) => b.text.length - a.text.length).slice(0, 8);
+  const candidateChars = longest.reduce((n, s) => n + s.text.length, 0);
+  if (candidateChars < LIMITS.hydration) return 0;
+  const visible = ` ${comparable(`${signals.visibleText()} ${signals.noscriptText}`)} `.replace(/\s+/g, ' ');
+  let missing = 0;
+  for (const s of longest) if (!visible.includes(probe(s.text))) missing += s.text.length;
+  return missing;
+}
+
+/**
+ * Whether `page` needs a browser to show its content, and why (the first signal that holds wins):
+ * - `js-required:empty-body`: an empty response body (a document with markup but neither text nor scripts has nothing a
+ *   browser could add);
+ * - `js-required:hash-route`: the URL's fragment is a client-side route (`#/…`, `#!…`, `#docs/…`) and the page has
+ *   scripts: only they can show that route;
+ * - `js-required:app-shell`: an empty client-side mount point (`<div id="root"></div>`, `__next`, `<app-root>`, ...)
+ *   and under 200 characters of content;
+ * - `js-required:noscript-wall`: a `<noscript>` asking to enable JavaScript and under 300 characters of content;
+ * - `js-required:hydration`: the hydration state (`__NEXT_DATA__`, `__NUXT__`, `window.__INITIAL_STATE__`,
+ *   `<script type="application/json">`) holds 300+ characters of prose the visible HTML lacks, and the page under
+ *   200 characters of content (a search index of other pages beside a short page is no reason);
+ * - `js-required:placeholder`: loading placeholders ("Loading…", skeleton and spinner classes, `aria-busy`) next to
+ *   under 500 characters of content;
+ * - `js-required:script-only`: scripts and under 40 characters of text;
+ * - `js-required:thin-content`: a main-content candidate under 60 characters (not a sentence) next to scripts of
+ *   2,000+ characters (an external script counts 2,000).
+ *
+ * Content is the visible text outside navigation, header, footer, sidebars, dialogs, cookie bars, buttons and
+ * placeholders, plus the text of a `<noscript>` that is not a JavaScript wall (the extractor reads it). Only
+ * successful (2xx) HTML responses are judged.
+ */
+export function judgeRendering(page: JudgedPage): RenderVerdict {
+  if (page.status < 200 || page.status >= 300) return {};
+  const html = page.text;
+  if (html === undefined) return {};
+  const type = page.contentType;
+  if (!HTML_TYPES.has(type) && !(type === '' && /^\s*</.test(html))) return {};
+  if (html.trim() === '') return { reason: 'js-required:empty-body', contentChars: 0 };
+
+  const signals = pageSignals(html);
+  const wall = signals.noscriptText !== '' && NOSCRIPT_WALL.test(signals.noscriptText);
+  const content = signals.contentChars + (wall ? 0 : signals.noscriptText.length);
+  const verdict = (reason?: string): RenderVerdict =>
+    reason ? { reason, contentChars: content } : { contentChars: content };
+  const scripted = signals.scripts > 0;
+
+  if (scripted && isRouteFragment(fragmentOf(page.url))) return verdict('js-required:hash-route');
+  if (signals.emptyMount && content < LIMITS.appShell) return verdict('js-required:app-shell');
+  if (wall && signals.contentChars < LIMITS.noscriptWall) return verdict('js-required:noscript-wall');
+  if (content < LIMITS.appShell) {
+    const missing = missingHydrationChars(signals);
+    if (missing >= LIMITS.hydration && missing >= 2 * content) return verdict('js-required:hydration');
+  }
+  if (scripted && signals.placeholders > 0 && content < LIMITS.placeholder) return verdict('js-required:placeholder');
+  if (scripted && signals.textChars + signals.noscriptText.length < LIMITS.scriptOnly) {
+    return verdict('js-required:script-only');
+  }
+  if (scripted && content < LIMITS.thin && scriptWeight(signals) >= LIMITS.scriptWeight) {
+    return verdict('js-required:thin-content');
+  }
+  return verdict();
+}
+
+/** Characters of script a page runs, counting an external script as 2,000 (a small bundle, conservatively). */
+function scriptWeight(signals: PageSignals): number {
+  return signals.inlineScriptChars + 2_000 * signals.externalScripts;
+}
