@@ -17,6 +17,7 @@ import { contains, detachAll, relink } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
 import {
   isHidden,
+  looksLikeAuthorBox,
   looksLikeChrome,
   looksLikeComments,
   looksLikeContent,
@@ -175,6 +176,9 @@ const ARTICLE_COMMENTS_MIN_REST = 300;
 /** Customer reviews go with less text around them: a product page's description is often short. */
 const REVIEWS_MIN_REST = 500;
 
+/** An author box with less text than this is a byline ("By Jane Doe, March 3"), which stays with the title. */
+const AUTHOR_BOX_MIN = 80;
+
 /** Characters that must remain after removing link-only chrome that holds much of the page's text. */
 const MENU_MIN_REST = 200;
 
@@ -202,7 +206,10 @@ function removeChrome(
     if (!m || m.text === 0) {
       continue;
     }
-    const isChrome = looksLikePostChrome(el) || (looksLikeChrome(el) && !looksLikeContent(el));
+    const isChrome =
+      looksLikePostChrome(el) ||
+      (looksLikeChrome(el) && !looksLikeContent(el)) ||
+      (m.text >= AUTHOR_BOX_MIN && looksLikeAuthorBox(el));
     if (isChrome && m.text < 0.4 * total) {
       doomed.push(el);
       if (!inMenu) removed += m.text;

@@ -107,6 +107,21 @@ export function classAndId(el: Element): string {
   return names;
 }
 
+/**
+ * Class/id words of an author box: the writer's bio and photo under (or beside) an article ("About the author",
+ * `author-box`, `author-bio`, `post-author-card`, WordPress author-box plugins). `author-<name>` alone is a
+ * taxonomy token of a post (and a short byline stays: see `AUTHOR_BOX_MIN`).
+ */
+const AUTHOR_BOX =
+  /(?:^|[\s_-])(?:about[-_]?(?:the[-_]?)?authors?|authors?[-_]*(?:box|bio|biography|card|section|block|wrap|wrapper|about|details|profile|popover|description)|abh_box|saboxplugin-wrap)(?:$|[\s_-])/i;
+
+/** Whether class or id name the element as an author box (bio, photo, links to the writer's other posts). */
+export function looksLikeAuthorBox(el: Element): boolean {
+  if (NEVER_CHROME.has(el.name)) return false;
+  const names = classAndId(el);
+  return names !== '' && AUTHOR_BOX.test(names);
+}
+
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
 export function looksLikeChrome(el: Element): boolean {
   if (CHROME_TAGS.has(el.name)) return true;

@@ -1,0 +1,55 @@
+// What surrounds the body of news and blog articles on real pages, and is not the article: author boxes and the
+// promotions a site puts after its posts. Built on the news site of news-pages.test.ts (cookie bar, menus, most-read
+// box, footer).
+import { describe, expect, it } from 'vitest';
+
+import { articleHead, markdownOf, newsPage, story } from './__fixtures__/news-site.js';
+
+const paragraphs = Array.from(
+  { length: 6 },
+  (_, i) =>
+    `<p>Paragraph ${i} of the report: the council's transport committee heard from residents, shop owners and the ferry company over three meetings, and the final design moved the lanes away from the bus stops.</p>`,
+).join('');
+const longStory = story.replace('</div></article>', `${paragraphs}</div></article>`);
+
+/** The story with `html` at the end of its body, where blog themes put author boxes (inside `entry-content`). */
+const withEnd = (html: string): string => longStory.replace('</div></article>', `${html}</div></article>`);
+
+describe('articles: author boxes', () => {
+  it('drops a WordPress author box (photo, "About the author", bio, links)', () => {
+    const box = `<div class="abh_box abh_box_down"><ul class="abh_tabs"><li class="abh_about abh_active"><a href="#abh_about">About</a></li><li class="abh_posts"><a href="#abh_posts">Latest Posts</a></li></ul><div class="abh_tab_content"><section class="vcard author abh_about_tab abh_tab"><div class="abh_image"><img src="/avatars/jane.jpg" alt="Jane Doe"></div><div class="abh_text"><div class="abh_name">Jane Doe</div><div class="abh_job">Transport reporter at The Riverside Courier</div><div class="description note abh_description">Jane Doe has covered transport and planning in Riverside since 2014. Before joining the Courier she worked for a cycling magazine and a local radio station.</div></div></section></div></div>`;
+    const { markdown } = markdownOf(newsPage(withEnd(box), { head: articleHead }));
+    expect(markdown).toContain('Paragraph 5 of the report');
+    for (const junk of ['has covered transport and planning', 'Latest Posts', 'cycling magazine'])
+      expect(markdown).not.toContain(junk);
+  });
+
+  it('drops author cards named author-card, about-author and author-section, whatever the page builder', () => {
+    const cards = [
+      `<div class="post-page-author-card"><img src="/a.jpg" alt=""><div><b>Jane Doe</b> <span>Senior writer</span><p>Jane writes about cities, bicycles and the people who plan them. She lives on the north side of Harbour Road.</p></div></div>`,
+      `<div class="about_author"><h4>About the Author</h4><p>Sam Hill is an editor at the Courier who has reported on local politics for twenty years, and the author of two books about the valley.</p></div>`,
+      `<section class="AuthorsSection_authorsSection__x1"><h4>Written by the Courier newsroom</h4><p>Our reporters check every fact with two sources before a story is published, and correct mistakes at the foot of the article.</p></section>`,
+    ];
+    for (const card of cards) {
+      const { markdown } = markdownOf(newsPage(withEnd(card), { head: articleHead }));
+      expect(markdown).toContain('Paragraph 5 of the report');
+      for (const junk of ['the people who plan them', 'two books about the valley', 'check every fact'])
+        expect(markdown).not.toContain(junk);
+    }
+  });
+
+  it('keeps a short byline whose class names the author, and listings whose items carry author-<name> classes', () => {
+    const byline = `<div class="author-info">By <a href="/staff/jane-doe">Jane Doe</a>, 9 March 2026</div>`;
+    const { markdown } = markdownOf(
+      newsPage(longStory.replace('<div class="txt">', `<div class="txt">${byline}`), { head: articleHead }),
+    );
+    expect(markdown).toContain('9 March 2026');
+    const items = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<article class="entry hentry category-news author-jane-doe"><h2><a href="/n/${i}">Council news item ${i}</a></h2><p>Summary ${i}: the council met on Monday and agreed the next steps for the harbour, the market and the library, with a vote due in May.</p></article>`,
+    ).join('');
+    const listing = markdownOf(newsPage(`<div class="list"><h1>Council news</h1>${items}</div>`, { side: '' }));
+    for (let i = 0; i < 6; i++) expect(listing.markdown).toContain(`Summary ${i}:`);
+  });
+});
