@@ -53,3 +53,44 @@ describe('articles: author boxes', () => {
     for (let i = 0; i < 6; i++) expect(listing.markdown).toContain(`Summary ${i}:`);
   });
 });
+
+describe('articles: promotions, disclaimers and calls to action inside the story', () => {
+  it('drops "About the reviewer", "Disclaimer:" and "Also in the news" sections after the story', () => {
+    const sections = [
+      `<h2>About the Reviewer</h2><img src="/r.jpg" alt=""><p>Dr. Ann Lee, Editor in Chief. Dr. Lee is a physician specialising in sports medicine, practising in Riverside.</p><a href="/authors/ann-lee">View all posts by Ann Lee</a>`,
+      `<h2>Disclaimer:</h2><p>As a service to our readers, the Courier provides access to its archive. Please note the date of last review on all articles.</p>`,
+      `<h3>Also in the news</h3><ul><li><a href="/n/1">Salvation Army hands out 1,500 Christmas hampers</a> <span>December 19</span></li><li><a href="/n/2">Clerk of the House recalled from retirement</a></li></ul>`,
+    ];
+    for (const section of sections) {
+      const { markdown } = markdownOf(newsPage(withEnd(section), { head: articleHead }));
+      expect(markdown).toContain('Paragraph 5 of the report');
+      for (const junk of [
+        'About the Reviewer',
+        'sports medicine',
+        'Disclaimer',
+        'date of last review',
+        'Also in the news',
+        'Christmas hampers',
+      ])
+        expect(markdown).not.toContain(junk);
+    }
+  });
+
+  it('drops deal-post furniture: sponsored labels, price buttons, sign-up thanks and print links', () => {
+    const deal = `<p class="kicker">• SPONSORED •</p><p>The laptop is over $1,300 off just in time for the holidays, thanks to its grade A refurbished status.</p>
+<div class="shop-card"><a class="offer" href="https://deals.example/laptop">Check price at Amazon</a></div>
+<div class="signup"><p>Be the first to know!</p><p>Thanks for signing up!</p></div>
+<div class="tools"><a href="#" onclick="print()">Print This Page</a></div><a href="https://deals.example/laptop">Opens in a new window</a>`;
+    const { markdown } = markdownOf(newsPage(withEnd(deal), { head: articleHead }));
+    expect(markdown).toContain('grade A refurbished status');
+    for (const junk of [
+      'SPONSORED',
+      'Check price',
+      'Be the first to know',
+      'Thanks for signing up',
+      'Print This Page',
+      'Opens in a new window',
+    ])
+      expect(markdown).not.toContain(junk);
+  });
+});
