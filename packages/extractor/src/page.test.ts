@@ -177,3 +177,45 @@ describe('main content', () => {
     expect(out.warnings.join(' ')).toContain('invalid CSS selector');
   });
 });
+
+describe('hostile shapes: the whole page comes out, in order', () => {
+  const url = 'https://example.com/page';
+
+  it('keeps every one of 20,000 sibling paragraphs of the body', () => {
+    const count = 20_000;
+    const html = `<html><body>${Array.from({ length: count }, (_, i) => `<p>Paragraph ${i} of the page.</p>`).join('')}</body></html>`;
+    const out = extractPage(html, { url, formats: { markdown: true, html: true } });
+    const paragraphs = out.markdown!.split('\n\n');
+    expect(paragraphs).toHaveLength(count);
+    expect(paragraphs[0]).toBe('Paragraph 0 of the page.');
+    expect(paragraphs[count - 1]).toBe(`Paragraph ${count - 1} of the page.`);
+    expect(out.html!.match(/<p>/g)).toHaveLength(count);
+  });
+
+  it('keeps every one of 20,000 sibling links and images of the body', () => {
+    const count = 20_000;
+    const html = `<html><body>${Array.from({ length: count }, (_, i) => `<a href="/l/${i}">link ${i}</a> <img src="/i/${i}.png" alt="i${i}"> `).join('')}</body></html>`;
+    const out = extractPage(html, {
+      url,
+      onlyMainContent: false,
+      formats: { markdown: true, links: true, images: true },
+    });
+    expect(out.links).toHaveLength(count);
+    expect(out.images).toHaveLength(count);
+    expect(out.links![count - 1]).toBe(`https://example.com/l/${count - 1}`);
+    expect(out.markdown).toContain(`[link ${count - 1}](https://example.com/l/${count - 1}) ![i${count - 1}]`);
+    expect(out.markdown!.match(/\]\(https:\/\/example\.com\/l\//g)).toHaveLength(count);
+  });
+
+  it('keeps the text of a page nested far deeper than the parser nests', () => {
+    const depth = 5_000;
+    let html = '<html><body><main>';
+    for (let i = 0; i < depth; i++)
+      html += `<div>${i % 500 === 0 ? `<p>Level ${i} says something worth keeping.</p>` : ''}`;
+    html += '</div>'.repeat(depth) + '<p>And the closing paragraph after the deep part.</p></main></body></html>';
+    const out = extractPage(html, { url, onlyMainContent: false, formats: { markdown: true } });
+    const levels = [...out.markdown!.matchAll(/Level (\d+) says/g)].map((m) => Number(m[1]));
+    expect(levels).toEqual(Array.from({ length: depth / 500 }, (_, k) => k * 500));
+    expect(out.markdown).toMatch(/worth keeping\.\n\nAnd the closing paragraph after the deep part\.$/);
+  });
+});

@@ -333,23 +333,12 @@ export function findMainContent(document: Document, options: MainContentOptions 
   return best === body ? done(best.children, 'page') : done([best], 'container');
 }
 
+/** A new document whose body holds `nodes`, detached from where they were (one pass per parent, not per node). */
 function wrap(nodes: AnyNode[]): Document {
-  const body = new Element('body', {}, []);
   const kept = [...nodes];
-  for (const n of kept) {
-    const parent = n.parent;
-    if (parent) {
-      const i = parent.children.indexOf(n);
-      if (i >= 0) parent.children.splice(i, 1);
-    }
-  }
-  body.children = kept;
-  for (let i = 0; i < kept.length; i++) {
-    const n = kept[i]!;
-    n.parent = body;
-    n.prev = kept[i - 1] ?? null;
-    n.next = kept[i + 1] ?? null;
-  }
+  detachAll(kept);
+  const body = new Element('body', {}, []);
+  relink(body, kept);
   const doc = new Document([body]);
   body.parent = doc;
   return doc;

@@ -1,5 +1,8 @@
 import { isCDATA, isDocument, isTag, isText, type AnyNode } from 'domhandler';
 
+import { streamHtml } from '../dom/html-events.js';
+import type { Budget } from './budget.js';
+
 /** What the drivers feed: start tags (false skips the subtree, and its end tag), text, end tags. */
 export interface HtmlSink {
   open(name: string, attribs: Record<string, string>): boolean;
@@ -48,4 +51,12 @@ export function feedNodes(sink: HtmlSink, roots: readonly AnyNode[]): void {
       i = indices.pop()!;
     }
   }
+}
+
+/**
+ * Streams an HTML string into `sink` without building a DOM, in time linear in the input whatever its nesting, with
+ * a budget check between 1 MB slices.
+ */
+export function feedHtml(sink: HtmlSink, html: string, budget: Budget): void {
+  streamHtml(html, sink, () => budget.check());
 }

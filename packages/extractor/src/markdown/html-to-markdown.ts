@@ -2,8 +2,7 @@ import type { AnyNode } from 'domhandler';
 
 import { Budget } from './budget.js';
 import { Converter } from './converter.js';
-import { feedNodes } from './drivers.js';
-import { feedHtml } from './html-stream.js';
+import { feedHtml, feedNodes } from './drivers.js';
 
 export interface MarkdownOptions {
   /**

@@ -1,13 +1,21 @@
-import { DomHandler, type Document } from 'domhandler';
 import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 
-import { Budget } from './budget.js';
-import type { HtmlSink } from './drivers.js';
+// htmlparser2's Parser element rules (implied end tags, void elements, the `</p>` and `</br>` quirks, a nested
+// `<form>` ignored, SVG name case, foreign content, CDATA), rebuilt over its Tokenizer with a push/pop stack of open
+// elements and per-name counts. htmlparser2 12's Parser keeps that stack with `unshift`/`shift`/`indexOf`, so every
+// event costs the nesting depth: 100k nested divs take seconds, 1M unclosed ones never finish. Here each event costs
+// O(1), amortised, whatever the depth. The events are the Parser's, so a tree built from them is parseDocument's.
 
-// The element events of htmlparser2's Parser (implied end tags, void elements, `</p>` and `</br>` quirks, the
-// foreign-content rules that the tokenizer asks about), rebuilt over its Tokenizer with a push/pop stack and
-// per-name counts: htmlparser2 12's Parser keeps its open elements with `unshift`/`shift`, which makes each
-// event cost the nesting depth (100k nested divs take seconds). Skipped subtrees collect no attributes.
+/** What the events go to: start tags (false skips the subtree and its end tag), text, end tags, the rest. */
+export interface HtmlEventSink {
+  open(name: string, attribs: Record<string, string>): boolean;
+  text(data: string): void;
+  close(name: string): void;
+  /** Comments, and `<![CDATA[…]]>` outside SVG and MathML (as `[CDATA[…]]`, like the Parser). */
+  comment?(data: string): void;
+  /** `<!doctype …>` (`!doctype`, `!…`) and `<?…>` (`?name`, `?…`). */
+  processingInstruction?(name: string, data: string): void;
+}
 
 const P = new Set(['p']);
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p']);
@@ -36,23 +44,42 @@ const VOID = new Set([
   'link', 'meta', 'param', 'source', 'track', 'wbr',
 ]);
 
-const NONE = 0;
-const FOREIGN = 1;
-const INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+// prettier-ignore
+const SVG_NAMES = new Map([
+  ['altglyph', 'altGlyph'], ['altglyphdef', 'altGlyphDef'], ['altglyphitem', 'altGlyphItem'],
+  ['animatecolor', 'animateColor'], ['animatemotion', 'animateMotion'], ['animatetransform', 'animateTransform'],
+  ['clippath', 'clipPath'], ['feblend', 'feBlend'], ['fecolormatrix', 'feColorMatrix'],
+  ['fecomponenttransfer', 'feComponentTransfer'], ['fecomposite', 'feComposite'],
+  ['feconvolvematrix', 'feConvolveMatrix'], ['fediffuselighting', 'feDiffuseLighting'],
+  ['fedisplacementmap', 'feDisplacementMap'], ['fedistantlight', 'feDistantLight'], ['fedropshadow', 'feDropShadow'],
+  ['feflood', 'feFlood'], ['fefunca', 'feFuncA'], ['fefuncb', 'feFuncB'], ['fefuncg', 'feFuncG'],
+  ['fefuncr', 'feFuncR'], ['fegaussianblur', 'feGaussianBlur'], ['feimage', 'feImage'], ['femerge', 'feMerge'],
+  ['femergenode', 'feMergeNode'], ['femorphology', 'feMorphology'], ['feoffset', 'feOffset'],
+  ['fepointlight', 'fePointLight'], ['fespecularlighting', 'feSpecularLighting'], ['fespotlight', 'feSpotLight'],
+  ['fetile', 'feTile'], ['feturbulence', 'feTurbulence'], ['foreignobject', 'foreignObject'], ['glyphref', 'glyphRef'],
+  ['lineargradient', 'linearGradient'], ['radialgradient', 'radialGradient'], ['textpath', 'textPath'],
+]);
 
-/** Input goes to the tokenizer in slices of this many characters, with a budget check between them. */
+const NONE = 0;
+const SVG = 1;
+const MATHML = 2;
+const INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignObject', 'desc', 'title']);
+
+/** Input goes to the tokenizer in slices of this many characters when there is something to do between them. */
 const WRITE_CHUNK = 1 << 20;
-/** Adjacent text pieces (split at entities and chunk ends) are joined up to this length. */
+/** Adjacent text pieces (split at entities and write slices) are joined up to this length. */
 const TEXT_CHUNK = 1 << 20;
 
-class StreamHandler implements TokenizerCallbacks {
+class EventHandler implements TokenizerCallbacks {
   readonly #html: string;
-  readonly #sink: HtmlSink;
+  readonly #sink: HtmlEventSink;
+  /** Open elements, innermost last. */
   readonly #stack: string[] = [];
+  /** How many elements of each name are open (the Parser's `stack.includes`/`indexOf`, in O(1)). */
   readonly #open = new Map<string, number>();
-  /** Foreign-content contexts (svg/math push FOREIGN, integration points push NONE). */
+  /** Foreign-content contexts: svg and math push theirs, HTML integration points push NONE. */
   readonly #contexts: number[] = [NONE];
-  /** While above zero, events belong to a subtree the sink skipped: its stack height when it started. */
+  /** While at or above zero, events belong to a subtree the sink skipped: the stack height where it started. */
   #skipFrom = -1;
   #tagname = '';
   #attribs: Record<string, string> | null = null;
@@ -60,7 +87,7 @@ class StreamHandler implements TokenizerCallbacks {
   #attribvalue = '';
   #text = '';
 
-  constructor(html: string, sink: HtmlSink) {
+  constructor(html: string, sink: HtmlEventSink) {
     this.#html = html;
     this.#sink = sink;
   }
@@ -93,7 +120,14 @@ class StreamHandler implements TokenizerCallbacks {
 
   #readTagName(start: number, endIndex: number): string {
     const name = this.#html.slice(start, endIndex).toLowerCase();
-    return name === 'image' && !this.isInForeignContext() ? 'img' : name;
+    const context = this.#contexts[this.#contexts.length - 1];
+    if (context === SVG) return SVG_NAMES.get(name) ?? name;
+    // a closing tag of an SVG element from inside its own HTML content (`</foreignObject>`)
+    if (this.#contexts.length > 1) {
+      const adjusted = SVG_NAMES.get(name);
+      if (adjusted !== undefined && (this.#open.get(adjusted) ?? 0) > 0) return adjusted;
+    }
+    return context === NONE && name === 'image' ? 'img' : name;
   }
 
   onopentagname(start: number, endIndex: number): void {
@@ -109,12 +143,13 @@ class StreamHandler implements TokenizerCallbacks {
     const impliesClose = OPEN_IMPLIES_CLOSE.get(name);
     if (impliesClose) {
       const stack = this.#stack;
-      while (stack.length > 0 && impliesClose.has(stack[stack.length - 1]!)) this.#popElement(true);
+      while (stack.length > 0 && impliesClose.has(stack[stack.length - 1]!)) this.#popElement();
     }
     if (!VOID.has(name)) {
       this.#stack.push(name);
       this.#open.set(name, (this.#open.get(name) ?? 0) + 1);
-      if (name === 'svg' || name === 'math') this.#contexts.push(FOREIGN);
+      if (name === 'svg') this.#contexts.push(SVG);
+      else if (name === 'math') this.#contexts.push(MATHML);
       else if (INTEGRATION.has(name)) this.#contexts.push(NONE);
     }
     this.#tagname = name;
@@ -136,6 +171,7 @@ class StreamHandler implements TokenizerCallbacks {
   onattribend(_quote: QuoteType, _endIndex: number): void {
     const attribs = this.#attribs;
     const name = this.#attribname;
+    // the first of duplicate attributes wins; `__proto__` is dropped (the Parser's assignment is a no-op)
     if (attribs && name !== '__proto__' && !Object.hasOwn(attribs, name)) attribs[name] = this.#attribvalue;
     this.#attribvalue = '';
   }
@@ -164,7 +200,7 @@ class StreamHandler implements TokenizerCallbacks {
     }
     const name = this.#tagname;
     this.#endOpenTag();
-    if (this.#stack[this.#stack.length - 1] === name) this.#popElement(false);
+    if (this.#stack[this.#stack.length - 1] === name) this.#popElement();
   }
 
   onclosetag(start: number, endIndex: number): void {
@@ -179,17 +215,17 @@ class StreamHandler implements TokenizerCallbacks {
     }
     if ((this.#open.get(name) ?? 0) > 0) {
       const stack = this.#stack;
-      while (stack[stack.length - 1] !== name) this.#popElement(true);
-      this.#popElement(false);
+      while (stack[stack.length - 1] !== name) this.#popElement();
+      this.#popElement();
     } else if (name === 'p') {
       // `</p>` without an open paragraph is an empty paragraph.
       this.#emitOpenTag('p');
       this.#endOpenTag();
-      if (this.#stack[this.#stack.length - 1] === 'p') this.#popElement(true);
+      if (this.#stack[this.#stack.length - 1] === 'p') this.#popElement();
     }
   }
 
-  #popElement(_implied: boolean): void {
+  #popElement(): void {
     const name = this.#stack.pop()!;
     this.#open.set(name, this.#open.get(name)! - 1);
     if (name === 'svg' || name === 'math' || INTEGRATION.has(name)) this.#contexts.pop();
@@ -202,55 +238,58 @@ class StreamHandler implements TokenizerCallbacks {
   }
 
   oncdata(start: number, endIndex: number, offset: number): void {
-    if (this.isInForeignContext() && !this.#skipping) this.#text += this.#html.slice(start, endIndex - offset);
+    if (this.#skipping) return;
+    const value = this.#html.slice(start, endIndex - offset);
+    if (this.isInForeignContext()) this.#text += value;
+    else this.#comment(`[CDATA[${value}]]`);
   }
 
-  oncomment(): void {}
-  ondeclaration(): void {}
-  onprocessinginstruction(): void {}
+  oncomment(start: number, endIndex: number, offset: number): void {
+    if (!this.#skipping) this.#comment(this.#html.slice(start, endIndex - offset));
+  }
+
+  #comment(data: string): void {
+    if (!this.#sink.comment) return;
+    this.flushText();
+    this.#sink.comment(data);
+  }
+
+  ondeclaration(start: number, endIndex: number): void {
+    // in HTML the tokenizer sends only doctypes here
+    this.#instruction('!doctype', `!${this.#html.slice(start, endIndex)}`);
+  }
+
+  onprocessinginstruction(start: number, endIndex: number): void {
+    const value = this.#html.slice(start, endIndex);
+    const end = value.search(/\s|\//);
+    this.#instruction(`?${(end < 0 ? value : value.slice(0, end)).toLowerCase()}`, `?${value}`);
+  }
+
+  #instruction(name: string, data: string): void {
+    if (this.#skipping || !this.#sink.processingInstruction) return;
+    this.flushText();
+    this.#sink.processingInstruction(name, data);
+  }
 
   onend(): void {
-    while (this.#stack.length > 0) this.#popElement(true);
+    while (this.#stack.length > 0) this.#popElement();
     this.flushText();
   }
 }
 
 /**
- * Streams an HTML string into `sink` (start tags, text, end tags) without building a DOM, in time linear in the
- * input whatever its nesting, with a budget check between 1 MB slices.
+ * Streams an HTML string into `sink` as htmlparser2's Parser would (entities decoded, names lower-cased), in time
+ * linear in the input whatever its nesting. `between` runs between the 1 MB slices the input is written in (a
+ * budget check).
  */
-export function feedHtml(sink: HtmlSink, html: string, budget: Budget): void {
-  const handler = new StreamHandler(html, sink);
-  const tokenizer = new Tokenizer({ decodeEntities: true }, handler);
-  if (html.length <= WRITE_CHUNK) tokenizer.write(html);
+export function streamHtml(html: string, sink: HtmlEventSink, between?: () => void): void {
+  const tokenizer = new Tokenizer({ decodeEntities: true }, new EventHandler(html, sink));
+  if (!between || html.length <= WRITE_CHUNK) tokenizer.write(html);
   else {
     for (let i = 0; i < html.length; i += WRITE_CHUNK) {
       tokenizer.write(html.slice(i, i + WRITE_CHUNK));
-      budget.check();
+      between();
     }
   }
   tokenizer.end();
-}
-
-/**
- * Parses HTML into a domhandler `Document` with the same element rules as htmlparser2's `parseDocument` (entities
- * decoded, names lower-cased), in time linear in the input whatever its nesting depth.
- */
-export function parseDocumentLinear(html: string): Document {
-  const handler = new DomHandler(undefined, { withStartIndices: false, withEndIndices: false });
-  const sink: HtmlSink = {
-    open(name, attribs) {
-      handler.onopentag(name, attribs);
-      return true;
-    },
-    text(data) {
-      handler.ontext(data);
-    },
-    close() {
-      handler.onclosetag();
-    },
-  };
-  feedHtml(sink, html, new Budget(undefined));
-  handler.onend();
-  return handler.root;
 }
