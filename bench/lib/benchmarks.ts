@@ -52,6 +52,15 @@ export const BENCHMARKS: Benchmark[] = [
       ['markdown.round-trip', 'markdown CommonMark round trip at least turndown+gfm'],
     ],
   ),
+  benchmark(
+    'hostile',
+    { full: 15, quick: 3 },
+    [],
+    [
+      ['hostile.linear', 'hostile: every shape linear'],
+      ['hostile.vs-median', "hostile: every shape within 10x the median page's time per MB"],
+    ],
+  ),
   benchmark('scrape-http', { full: 20, quick: 3 }, [
     ['scrape-http.vs-naive', "scrape-http >= 5x the naive pipeline's pages/s"],
     ['scrape-http.vs-floor', 'scrape-http within 3x of the parse-only floor'],

@@ -58,7 +58,69 @@ export interface UrlPassResult {
   images: string[];
 }
 
-const BACKGROUND_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/gi;
+const URL_OPENER = /url\(/gi;
+const SPACE = /\s/;
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * The `url(...)` values of a CSS declaration list, exactly as `style.matchAll(/url\(\s*(['"]?)(.*?)\1\s*\)/gi)`
+ * finds them, in one pass: the regex rescans the rest of the line from every `url(` that never closes, which is
+ * quadratic in a long style attribute.
+ */
+export function cssUrls(style: string): string[] {
+  const out: string[] = [];
+  URL_OPENER.lastIndex = 0;
+  let opener = URL_OPENER.exec(style);
+  if (!opener) return out;
+  const n = style.length;
+  // for every position, from the end: the next non-space, the next line end, the next `)`, and the next quote of
+  // each kind that closes (a quote with only spaces between it and a `)`)
+  const nonSpace = new Int32Array(n + 1);
+  const lineEnd = new Int32Array(n + 1);
+  const close = new Int32Array(n + 1);
+  const closingQuote = { '"': new Int32Array(n + 1), "'": new Int32Array(n + 1) };
+  nonSpace[n] = lineEnd[n] = close[n] = closingQuote['"'][n] = closingQuote["'"][n] = n;
+  for (let i = n - 1; i >= 0; i--) {
+    const c = style[i]!;
+    nonSpace[i] = SPACE.test(c) ? nonSpace[i + 1]! : i;
+    lineEnd[i] = LINE_END.test(c) ? i : lineEnd[i + 1]!;
+    close[i] = c === ')' ? i : close[i + 1]!;
+    const closes = style[nonSpace[i + 1]!] === ')';
+    closingQuote['"'][i] = c === '"' && closes ? i : closingQuote['"'][i + 1]!;
+    closingQuote["'"][i] = c === "'" && closes ? i : closingQuote["'"][i + 1]!;
+  }
+  // the start of the run of spaces that ends at each position
+  const spaceRun = new Int32Array(n + 1);
+  for (let i = 0; i <= n; i++) spaceRun[i] = i > 0 && SPACE.test(style[i - 1]!) ? spaceRun[i - 1]! : i;
+
+  while (opener) {
+    const b = nonSpace[opener.index + 4]!;
+    const quote = style[b];
+    let value: string | undefined;
+    let end = -1;
+    if (quote === '"' || quote === "'") {
+      const j = closingQuote[quote][b + 1]!;
+      if (j < n && j < lineEnd[b + 1]!) {
+        value = style.slice(b + 1, j);
+        end = close[j + 1]! + 1;
+      }
+    }
+    if (value === undefined) {
+      const r = close[b]!;
+      const j = r < n ? Math.max(b, spaceRun[r]!) : n;
+      if (r < n && lineEnd[b]! >= j) {
+        value = style.slice(b, j);
+        end = r + 1;
+      }
+    }
+    if (value !== undefined) {
+      out.push(value);
+      URL_OPENER.lastIndex = end;
+    } else URL_OPENER.lastIndex = opener.index + 1;
+    opener = URL_OPENER.exec(style);
+  }
+  return out;
+}
 
 /**
  * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]` and `a[href]`
@@ -108,9 +170,7 @@ export function absolutize(root: Document, base: string, pageUrl: string): UrlPa
       addImage(attribs.poster);
     }
     const style = attribs.style;
-    if (style && /background/i.test(style)) {
-      for (const match of style.matchAll(BACKGROUND_URL)) addImage(match[2]);
-    }
+    if (style && /background/i.test(style)) for (const url of cssUrls(style)) addImage(url);
   }
   return { links: [...links], images: [...images] };
 }

@@ -168,9 +168,11 @@ const NEVER_REPEAT: ReadonlySet<string> = new Set([
 function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): void {
   const seen = new Set<string>();
   // wrappers are compared by their measure first, by their text only when the measures collide
-  const groups = new Map<string, Element[]>();
+  const groups = new Map<string, RepeatGroup>();
   // the text of every block seen outside quotes, to find quotes of part of an earlier post
   let earlier = '';
+  // characters those searches may scan in all: far above any real page, it keeps a page of thousands of quotes linear
+  let scanBudget = QUOTE_SCAN_BUDGET;
   const stack: [Element, boolean][] = [[container, false]];
   while (stack.length) {
     const [el, inQuote] = stack.pop()!;
@@ -183,7 +185,9 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
       const text = textOf(el);
       if (text.length >= MIN_REPEAT) {
         // the outermost block speaks for its text: a paragraph inside an item is not a repeat of the item
-        if (seen.has(text) || (quoted && text.length >= MIN_QUOTED && earlier.includes(text))) doomed.add(el);
+        const search = quoted && text.length >= MIN_QUOTED && scanBudget > 0;
+        if (search) scanBudget -= earlier.length;
+        if (seen.has(text) || (search && earlier.includes(text))) doomed.add(el);
         else {
           seen.add(text);
           if (!quoted) earlier += `${text}\n`;
@@ -204,20 +208,37 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
   }
 }
 
+/** Characters that searching quotes in earlier text may scan on one page (see `dropRepeats`). */
+const QUOTE_SCAN_BUDGET = 64 * 1024 * 1024;
+
+/** Wrappers of one measure: the first not read yet, the others by their text (each read once). */
+interface RepeatGroup {
+  unread: Element[];
+  byText: Map<string, Element[]>;
+}
+
 /** Whether `el` repeats the text of an earlier wrapper that is not its ancestor; registers it otherwise. */
-function isRepeatGroup(el: Element, m: Measure, groups: Map<string, Element[]>): boolean {
+function isRepeatGroup(el: Element, m: Measure, groups: Map<string, RepeatGroup>): boolean {
   const key = `${m.text}:${m.link}:${m.blocks}`;
-  const earlier = groups.get(key);
-  if (!earlier) {
-    groups.set(key, [el]);
+  const group = groups.get(key);
+  if (!group) {
+    groups.set(key, { unread: [el], byText: new Map() });
     return false;
   }
   // code samples repeat legitimately in documentation (the same response shown for two calls)
   if (hasTag(el, 'pre')) return false;
+  for (const e of group.unread) addTo(group.byText, textOf(e), e);
+  group.unread.length = 0;
   const text = textOf(el);
-  for (const e of earlier) if (!contains(e, el) && textOf(e) === text) return true;
-  earlier.push(el);
+  for (const e of group.byText.get(text) ?? []) if (!contains(e, el)) return true;
+  addTo(group.byText, text, el);
   return false;
+}
+
+function addTo(map: Map<string, Element[]>, key: string, el: Element): void {
+  const list = map.get(key);
+  if (list) list.push(el);
+  else map.set(key, [el]);
 }
 
 function hasTag(root: Element, name: string): boolean {

@@ -60,15 +60,17 @@ export interface MainContent {
 }
 
 function findBody(document: Document): ParentNode {
-  const stack: AnyNode[] = [...document.children];
-  while (stack.length) {
-    const node = stack.shift()!;
-    if (!isTag(node)) continue;
-    const el = node;
-    if (el.name === 'body') return el;
-    if (el.name === 'html') stack.unshift(...el.children);
-  }
-  return document;
+  // the first <body> in document order, looking only inside <html> elements (nesting is capped by the parser)
+  const find = (nodes: readonly AnyNode[]): Element | null => {
+    for (const node of nodes) {
+      if (!isTag(node)) continue;
+      if (node.name === 'body') return node;
+      const inner = node.name === 'html' ? find(node.children) : null;
+      if (inner) return inner;
+    }
+    return null;
+  };
+  return find(document.children) ?? document;
 }
 
 /**
@@ -96,10 +98,14 @@ function adoptStrayContent(document: Document, body: ParentNode): void {
 function prune(root: ParentNode): void {
   const doomed: AnyNode[] = [];
   const stack: AnyNode[] = [...root.children];
+  // each unclosed CDATA holds the rest of the page, and a chain of them would have it parsed again and again
+  let reparse = REPARSE_BUDGET;
   while (stack.length) {
     const node = stack.pop()!;
     if (isComment(node) || isDirective(node) || isCDATA(node)) {
-      const recovered = isComment(node) ? reopenUnclosedCdata(node) : null;
+      const size = isComment(node) ? node.data.length : 0;
+      const recovered = isComment(node) && size < reparse ? reopenUnclosedCdata(node) : null;
+      if (recovered) reparse -= size;
       if (recovered) for (const c of recovered) stack.push(c);
       else doomed.push(node);
       continue;
@@ -122,6 +128,9 @@ function prune(root: ParentNode): void {
   }
   detachAll(doomed);
 }
+
+/** Characters of unclosed CDATA sections parsed again on one page (a chain of them past it stays comments). */
+const REPARSE_BUDGET = 32 * 1024 * 1024;
 
 /**
  * An unclosed `<![CDATA[` in HTML swallows the rest of the page into one comment node. HTML5 ends such a bogus

@@ -32,10 +32,35 @@ interface Candidate {
   unit: 'w' | 'x';
 }
 
+/**
+ * Splits a `srcset` at its candidate commas: those followed by more than whitespace and not inside parentheses
+ * (the next parenthesis ahead is not a closing one). One pass from the end, so a long attribute stays linear.
+ */
+function splitCandidates(srcset: string): string[] {
+  const cuts: number[] = [];
+  let closeAhead = false;
+  let textAhead = false;
+  for (let i = srcset.length - 1; i >= 0; i--) {
+    const c = srcset[i]!;
+    if (c === ',' && textAhead && !closeAhead) cuts.push(i);
+    if (c === ')') closeAhead = true;
+    else if (c === '(') closeAhead = false;
+    if (!/\s/.test(c)) textAhead = true;
+  }
+  const parts: string[] = [];
+  let start = 0;
+  for (let k = cuts.length - 1; k >= 0; k--) {
+    parts.push(srcset.slice(start, cuts[k]));
+    start = cuts[k]! + 1;
+  }
+  parts.push(srcset.slice(start));
+  return parts;
+}
+
 /** Parses a `srcset` attribute into its candidates. */
 export function parseSrcset(srcset: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const part of srcset.split(/,(?=\s*\S)(?![^(]*\))/)) {
+  for (const part of splitCandidates(srcset)) {
     const [url, descriptor] = part.trim().split(/\s+/, 2);
     if (!url) continue;
     const match = /^(\d+(?:\.\d+)?)([wx])$/i.exec(descriptor ?? '1x');

@@ -57,6 +57,16 @@ describe('htmlToMarkdown: structure', () => {
     );
   });
 
+  it('reads a table whose spans would fill a grid far larger than its cells cell by cell', () => {
+    // a few cells spanning 1000 columns and 65534 rows are layout: a grid would be thousands of times the input
+    const html = `<table><tr><th colspan=1000 rowspan=65534>x</th></tr>${'<tr><td>y</td></tr>'.repeat(3)}</table>`;
+    expect(md(html)).toBe('x\n\ny\n\ny\n\ny');
+    // ordinary spans keep the table a table
+    expect(md('<table><tr><th colspan=2>Head</th></tr><tr><td>a</td><td>b</td></tr></table>')).toBe(
+      '| Head | |\n| --- | --- |\n| a | b |',
+    );
+  });
+
   it('writes blockquotes and hard breaks', () => {
     expect(md('<blockquote><p>a<br>b</p><p>c</p></blockquote>')).toBe('> a\\\n> b\n>\n> c');
   });

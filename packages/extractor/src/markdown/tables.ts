@@ -31,6 +31,9 @@ const MAX_COLSPAN = 1000;
 const MAX_ROWSPAN = 65_534;
 /** A cell with more blocks than this holds page layout, not data. */
 const MAX_DATA_CELL_BLOCKS = 3;
+/** Spans that would grow the grid past this many slots per cell (plus a margin) make a layout table. */
+const MAX_SPAN_GROWTH = 8;
+const SPAN_MARGIN = 256;
 
 const EMPTY: TableCell = { blocks: [], header: false, colspan: 1, rowspan: 1, align: '' };
 
@@ -111,6 +114,19 @@ const DELIMITER: Record<Align, string> = { '': '---', left: ':---', center: ':--
  * blocks in reading order.
  */
 export function renderTable(model: TableModel, budget: Budget): Block[] {
+  // a few cells spanning thousands of rows and columns would fill a grid (and a markdown table) a thousand times
+  // the size of the input: such a table is layout, read cell by cell, without ever building the grid
+  let given = 0;
+  let spanned = 0;
+  model.rows.forEach((row, r) => {
+    given += row.cells.length;
+    for (const cell of row.cells) spanned += cell.colspan * Math.min(cell.rowspan, model.rows.length - r);
+  });
+  if (spanned > MAX_SPAN_GROWTH * given + SPAN_MARGIN) {
+    const out: Block[] = [...model.caption];
+    for (const row of model.rows) for (const cell of row.cells) out.push(...cell.blocks);
+    return out;
+  }
   const cells = grid(model.rows, budget);
   let columns = 0;
   let total = 0;

@@ -1,0 +1,250 @@
+// Hostile pages through the extractor, side by side with ordinary ones in the same run: time per MB against
+// the median WCXB page, the same shape at a tenth of its size (time per MB staying flat is what linear means), and
+// the peak RSS of the process that extracted it.
+//
+// HTML rows run what scrape() runs: extractPage(html, { url, onlyMainContent: true, formats: markdown, links,
+// images, metadata, discovery links }). Each row runs in a child process of its own (its peak RSS is its own), on an input file the parent
+// wrote. Times are CPU time (user + system) of the extraction: on a shared machine wall time mostly measures the
+// other processes.
+//
+//   pnpm bench:hostile            the shapes at the sizes issues 22 and 24 measured (about 3 minutes on 2 quiet cores)
+//   pnpm bench:hostile --quick    every shape at a tenth of that
+//   options: --extractor PATH     time another build of @crawlkit/extractor (its dist/index.js), e.g. main's, for a
+//                                 before/after; --only a,b  only these rows
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { finish, goal, isQuick, median, type Row } from './lib/report.ts';
+import { loadWcxbPages } from './lib/wcxb.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const args = process.argv.slice(2);
+const option = (flag: string): string | undefined => {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const MB = 1e6;
+
+/** One extraction in this process: the child side. */
+interface Measure {
+  cpuMs: number;
+  wallMs: number;
+  peakRssMb: number;
+  output: number;
+  /** PDFs: pages parsed, pages in the file, the error code when it was refused. */
+  pages?: number;
+  totalPages?: number;
+  code?: string;
+}
+
+async function child(kind: 'html' | 'pdf', file: string, runs: number, extractor: string): Promise<void> {
+  const mod = (await import(extractor)) as typeof import('@crawlkit/extractor');
+  const input = readFileSync(file);
+  const html = kind === 'html' ? input.toString('utf8') : '';
+  const times: { cpu: number; wall: number }[] = [];
+  let result: Omit<Measure, 'cpuMs' | 'wallMs' | 'peakRssMb'> = { output: 0 };
+  for (let i = 0; i < runs; i++) {
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
+    if (kind === 'html') {
+      const out = mod.extractPage(html, {
+        url: 'https://example.com/page',
+        formats: { markdown: true, links: true, images: true, metadata: true, discoveryLinks: true },
+      });
+      result = { output: out.markdown?.length ?? 0 };
+    } else {
+      try {
+        const out = await mod.extractPdf(input);
+        result = { output: out.markdown.length, pages: out.numPages, totalPages: out.totalPages };
+      } catch (error) {
+        result = { output: 0, code: (error as { code?: string }).code ?? 'ERROR' };
+      }
+    }
+    const cpu = process.cpuUsage(cpu0);
+    times.push({ cpu: (cpu.user + cpu.system) / 1000, wall: performance.now() - wall0 });
+  }
+  const measure: Measure = {
+    cpuMs: median(times.map((t) => t.cpu)),
+    wallMs: median(times.map((t) => t.wall)),
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    ...result,
+  };
+  process.stdout.write(JSON.stringify(measure));
+}
+
+if (args[0] === '--child') {
+  await child(args[1] as 'html' | 'pdf', args[2]!, Number(args[3]), args[4]!);
+  process.exit(0);
+}
+
+const quick = isQuick(args);
+const extractor = option('--extractor') ?? '@crawlkit/extractor';
+const only = option('--only')?.split(',');
+const scale = quick ? 0.1 : 1;
+const n = (count: number) => Math.max(1, Math.round(count * scale));
+
+// The shapes: issue 22's seven, then what profiling them found (each was quadratic or worse before).
+const rows = (count: number, cell: (r: number, c: number) => string) =>
+  Array.from({ length: count }, (_, r) => `<tr>${Array.from({ length: count }, (_, c) => cell(r, c)).join('')}</tr>`);
+const SHAPES: { name: string; size: number; build: (size: number) => string }[] = [
+  { name: 'links', size: 200_000, build: (k) => body(repeat(k, (i) => `<a href="/l/${i}">link ${i}</a> `)) },
+  { name: 'nested divs', size: 300_000, build: (k) => body(`${'<div>'.repeat(k)}deep text${'</div>'.repeat(k)}`) },
+  { name: 'images', size: 200_000, build: (k) => body(repeat(k, (i) => `<img src="/i/${i}.png" alt="image ${i}">`)) },
+  { name: 'nested lists', size: 100_000, build: (k) => body(`${'<ul><li>item'.repeat(k)}${'</li></ul>'.repeat(k)}`) },
+  { name: 'paragraphs', size: 1_000_000, build: (k) => body(repeat(k, (i) => `<p>Paragraph ${i} of the page.</p>`)) },
+  { name: 'unclosed divs', size: 1_000_000, build: (k) => body('<div>x'.repeat(k)) },
+  {
+    name: 'table (rows = columns)',
+    size: 1_000,
+    build: (k) => body(`<table>${rows(k, (r, c) => `<td>${r}:${c}</td>`).join('')}</table>`),
+  },
+  {
+    name: 'quoting replies',
+    size: 50_000,
+    build: (k) =>
+      body(
+        `<article>${repeat(k, (i) => `<p>Post number ${i} says something long enough to count.</p>`)}` +
+          `${repeat(k, (i) => `<blockquote><p>Reply number ${i} quotes something long enough.</p></blockquote>`)}</article>`,
+      ),
+  },
+  {
+    name: 'same-size blocks',
+    size: 50_000,
+    build: (k) =>
+      body(
+        `<article>${repeat(k, (i) => {
+          const id = String(i).padStart(7, '0');
+          return `<div><p>First paragraph of group ${id} with some words.</p><p>Second paragraph of group ${id}, more.</p></div>`;
+        })}</article>`,
+      ),
+  },
+  {
+    name: 'srcset candidates',
+    size: 200_000,
+    build: (k) => body(`<p>text</p><img srcset="${'a.png 1x,'.repeat(k)}b.png 2x">`),
+  },
+  {
+    name: 'unclosed css url(',
+    size: 200_000,
+    build: (k) => body(`<p>text</p><div style="background:${'url('.repeat(k)}">x</div>`),
+  },
+  {
+    name: 'unclosed CDATA chain',
+    size: 20_000,
+    build: (k) => body(`<p>start</p>${repeat(k, () => `<![CDATA[${'x'.repeat(200)}><p>after</p>`)}`),
+  },
+  {
+    name: 'spanning table rows',
+    size: 100_000,
+    build: (k) =>
+      body(`<table><tr><th colspan=1000 rowspan=65534>x</th></tr>${'<tr><td>y</td></tr>'.repeat(k)}</table>`),
+  },
+];
+
+function body(inner: string): string {
+  return `<!doctype html><html><head><title>Hostile</title></head><body>${inner}</body></html>`;
+}
+function repeat(count: number, item: (i: number) => string): string {
+  const parts: string[] = new Array(count);
+  for (let i = 0; i < count; i++) parts[i] = item(i);
+  return parts.join('');
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'ck-hostile-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+function run(kind: 'html' | 'pdf', content: string | Buffer, runs = 1): Measure & { bytes: number } {
+  const file = join(dir, `input.${kind}`);
+  writeFileSync(file, content);
+  const out = execFileSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--child', kind, file, String(runs), extractor],
+    { maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return { ...(JSON.parse(out.toString()) as Measure), bytes: Buffer.byteLength(content) };
+}
+
+const table: Row[] = [];
+const perMb = (m: { cpuMs: number; bytes: number }) => m.cpuMs / (m.bytes / MB);
+
+// Baseline: the median WCXB page by size.
+const datasets = process.env['WCXB_DIR'] ?? join(here, '../../shared/datasets/wcxb-dev');
+let baselinePerMb = Number.NaN;
+try {
+  const pages = loadWcxbPages(datasets, { every: 10 }).sort((a, b) => a.html.length - b.html.length);
+  const page = pages[pages.length >> 1]!;
+  const m = run('html', page.html, quick ? 5 : 15);
+  baselinePerMb = perMb(m);
+  table.push({
+    row: `WCXB median page (${page.id})`,
+    'input MB': m.bytes / MB,
+    'cpu ms': m.cpuMs,
+    'ms/MB': baselinePerMb,
+    'vs median': 1,
+    'ms/MB at 1/10': null,
+    'growth x': null,
+    'peak RSS MB': m.peakRssMb,
+    'output KB': m.output / 1e3,
+  });
+} catch (error) {
+  console.log(`no WCXB baseline (${(error as Error).message}); set WCXB_DIR`);
+}
+
+let worstGrowth = 0;
+let worstVsMedian = 0;
+for (const shape of SHAPES) {
+  if (only && !only.includes(shape.name)) continue;
+  const size = n(shape.size);
+  const full = run('html', shape.build(size));
+  const tenth = run('html', shape.build(Math.max(1, Math.round(size / 10))));
+  const growth = perMb(full) / perMb(tenth);
+  worstGrowth = Math.max(worstGrowth, growth);
+  worstVsMedian = Math.max(worstVsMedian, perMb(full) / baselinePerMb);
+  table.push({
+    row: `${size.toLocaleString('en-US')} ${shape.name}`,
+    'input MB': full.bytes / MB,
+    'cpu ms': full.cpuMs,
+    'ms/MB': perMb(full),
+    'vs median': perMb(full) / baselinePerMb,
+    'ms/MB at 1/10': perMb(tenth),
+    'growth x': growth,
+    'peak RSS MB': full.peakRssMb,
+    'output KB': full.output / 1e3,
+  });
+}
+
+finish({
+  name: 'hostile',
+  title: `hostile: extraction of hostile pages (CPU time; each row in its own process; extractor ${extractor})`,
+  quick,
+  rows: table,
+  columns: ['row', 'input MB', 'cpu ms', 'ms/MB', 'vs median', 'ms/MB at 1/10', 'growth x', 'peak RSS MB', 'output KB'],
+  notes: [
+    "'vs median' = the row's ms/MB over the median WCXB page's; 'growth x' = ms/MB at full size over ms/MB at a tenth",
+    '(about 1 when the work is linear in the input; 10 when it is quadratic).',
+  ],
+  goals: [
+    goal(
+      'hostile.linear',
+      'hostile: every shape linear (growth x <= 2)',
+      worstGrowth,
+      2,
+      `worst ${worstGrowth.toFixed(2)}x`,
+      {
+        atMost: true,
+      },
+    ),
+    goal(
+      'hostile.vs-median',
+      "hostile: every shape within 10x the median page's time per MB",
+      worstVsMedian,
+      10,
+      `worst ${worstVsMedian.toFixed(1)}x`,
+      { atMost: true },
+    ),
+  ],
+  data: { scale, extractor },
+});
