@@ -11,6 +11,7 @@
 //   pnpm bench:hostile --quick    every shape at a tenth of that
 //   options: --extractor PATH     time another build of @crawlkit/extractor (its dist/index.js), e.g. main's, for a
 //                                 before/after; --only a,b  only these rows
+import type * as Extractor from '@crawlkit/extractor';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,7 +42,7 @@ interface Measure {
 }
 
 async function child(kind: 'html' | 'pdf', file: string, runs: number, extractor: string): Promise<void> {
-  const mod = (await import(extractor)) as typeof import('@crawlkit/extractor');
+  const mod = (await import(extractor)) as typeof Extractor;
   const input = readFileSync(file);
   const html = kind === 'html' ? input.toString('utf8') : '';
   const times: { cpu: number; wall: number }[] = [];
