@@ -1,6 +1,17 @@
 // Public surface of @crawlkit/actions: v2 page actions run on a puppeteer page.
 export { runActions, emptyActionResults } from './run-actions.js';
-export { validateActions, totalWaitMs, MAX_ACTIONS, MAX_TOTAL_WAIT_MS, SELECTOR_WAIT_BUDGET_MS } from './validate.js';
+export { validateActions } from './validate.js';
+export {
+  actionSchema,
+  actionLimitProblems,
+  totalWaitMs,
+  viewportSchema,
+  ACTION_TYPES,
+  MAX_ACTIONS,
+  MAX_TOTAL_WAIT_MS,
+  SELECTOR_WAIT_BUDGET_MS,
+} from './schema.js';
+export type { ResolvedAction } from './schema.js';
 export { captureScreenshot, capturePdf } from './capture.js';
 export type { CaptureOutput } from './capture.js';
 export { ActionError, isActionError } from './errors.js';

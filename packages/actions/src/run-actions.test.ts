@@ -235,16 +235,6 @@ describe('runActions', () => {
     expect((pressed as Error).message).toMatch(/Unknown key/);
   });
 
-  it('rejects an invalid list before running anything', async () => {
-    await open('/js/load-more.html');
-    const error = await run([
-      { type: 'click', selector: '#load-more' },
-      { type: 'wait', milliseconds: 10, selector: '#x' },
-    ]).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'BAD_REQUEST', index: 1 });
-    expect(await page.evaluate('document.querySelectorAll("li.item").length')).toBe(10);
-  });
-
   it('stops when the signal aborts', async () => {
     await open('/js/nav-target.html');
     const controller = new AbortController();

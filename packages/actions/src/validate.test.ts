@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { totalWaitMs, validateActions } from './validate.js';
+import { totalWaitMs } from './schema.js';
+import { validateActions } from './validate.js';
 
 const fails = (actions: unknown[], waitFor = 0) => {
   try {

@@ -35,7 +35,7 @@ export type {
   WebhookInput,
 } from './v2/jobs.js';
 export type { FormatInput, Format, FormatType } from './v2/formats.js';
-export type { ActionInput, Action } from './v2/actions.js';
+export type { Action, Action as ActionInput } from '@crawlkit/actions';
 export type {
   Document,
   DocumentMetadata,

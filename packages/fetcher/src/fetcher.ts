@@ -1,4 +1,4 @@
-import { validateActions, type Action, type ActionResults, type ScreenshotSettings } from '@crawlkit/actions';
+import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
 
 import { BrowserEngine, type BrowserFetchRequest, type BrowserFetchResult } from './browser/browser-engine.js';
 import { BrowserPool, type BrowserPoolOptions, type BrowserPoolStats } from './browser/browser-pool.js';
@@ -37,7 +37,7 @@ export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'bod
   waitFor?: number;
   /** Take a screenshot of the final page (v2's screenshot format). */
   screenshot?: ScreenshotSettings;
-  /** v2 page actions, run after the page settled (reference §5). */
+  /** v2 page actions, run after the page settled (reference §5); taken as typed (`validateActions` checks JSON). */
   actions?: Action[];
   /**
    * Block ads, trackers and consent managers, dismiss cookie banners.
@@ -210,11 +210,10 @@ export class Fetcher {
   /**
    * Fetches one page with the engine the request needs.
    * @throws FetchError (network, policy, timeout, abort, invalid request), BrowserError (browser needed but
-   * unavailable, crash, site error), ActionError (invalid or failing action).
+   * unavailable, crash, site error), ActionError (failing action).
    */
   async fetch(request: PageRequest): Promise<PageResult> {
     if (this.#closed) throw new FetchError('FETCHER_CLOSED', 'This fetcher is closed.');
-    if (request.actions?.length) validateActions(request.actions, request.waitFor ?? 0);
     const country = this.#country(request);
     const mode = request.proxy === 'enhanced' ? 'stealth' : (request.proxy ?? 'auto');
     // One budget for every attempt (HTTP, its browser retry, the stealth retry): each gets what is left.

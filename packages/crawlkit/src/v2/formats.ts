@@ -1,3 +1,4 @@
+import { viewportSchema } from '@crawlkit/actions';
 import { z } from 'zod';
 
 import { schemaLibraryObject } from '../llm/schema-input.js';
@@ -7,11 +8,6 @@ import { schemaLibraryObject } from '../llm/schema-input.js';
  * Standard JSON Schema object) is converted to JSON Schema here, as the v2 SDK does.
  */
 export const jsonSchemaObject = z.union([schemaLibraryObject, z.record(z.string(), z.unknown())]);
-
-export const viewportSchema = z.strictObject({
-  width: z.number().int().min(1).max(7680),
-  height: z.number().int().min(1).max(4320),
-});
 
 const plain = <T extends string>(type: T) => z.strictObject({ type: z.literal(type) });
 

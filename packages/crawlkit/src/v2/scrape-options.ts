@@ -1,6 +1,6 @@
+import { actionLimitProblems, actionSchema } from '@crawlkit/actions';
 import { z } from 'zod';
 
-import { actionsSchema, MAX_ACTIONS, MAX_TOTAL_WAIT_MS, totalActionWait } from './actions.js';
 import { isCountryCode } from './countries.js';
 import { findFormat, formatSchema, isSchemalessDictionary, type FormatInput } from './formats.js';
 import { checkV2Url } from './url.js';
@@ -81,7 +81,7 @@ export const scrapeOptionsShape = {
   skipTlsVerification: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
   parsers: z.array(pdfParserSchema).default([{ type: 'pdf' }]),
-  actions: actionsSchema.optional(),
+  actions: z.array(actionSchema).optional(),
   location: locationSchema.optional(),
   removeBase64Images: z.boolean().default(true),
   blockAds: z.boolean().default(true),
@@ -100,7 +100,7 @@ interface RefinableScrapeOptions {
   formats: { type: string; schema?: Record<string, unknown> }[];
   waitFor: number;
   timeout?: number | undefined;
-  actions?: { type: string; milliseconds?: number | undefined }[] | undefined;
+  actions?: { type: string; milliseconds?: number | undefined; selector?: string | undefined }[] | undefined;
 }
 
 /** Cross-field rules of reference §3.2, reported at the path they concern. */
@@ -133,18 +133,8 @@ export function refineScrapeOptions(
   if (options.timeout && options.waitFor && options.waitFor > options.timeout / 2) {
     ctx.addIssue({ code: 'custom', message: 'waitFor must not exceed half of timeout', path: [...base, 'waitFor'] });
   }
-  const actions = options.actions ?? [];
-  // Types of actions are validated by their own schema; the budget only needs the wait entries.
-  const waits = actions.filter((a) => a.type === 'wait') as Parameters<typeof totalActionWait>[0];
-  if (options.waitFor + totalActionWait(waits) > MAX_TOTAL_WAIT_MS) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds',
-      path: [...base, 'actions'],
-    });
-  }
-  if (actions.length > MAX_ACTIONS) {
-    ctx.addIssue({ code: 'custom', message: 'Number of actions cannot exceed 50', path: [...base, 'actions'] });
+  for (const message of actionLimitProblems(options.actions ?? [], options.waitFor)) {
+    ctx.addIssue({ code: 'custom', message, path: [...base, 'actions'] });
   }
 }
 

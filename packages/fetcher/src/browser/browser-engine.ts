@@ -138,7 +138,6 @@ export class BrowserEngine {
     lease: BrowserLease | undefined,
     url: string,
   ): Promise<unknown> {
-    if (isActionError(error) && error.code === 'BAD_REQUEST') return error;
     if (lease && !signal.aborted && !isActionError(error)) {
       // A dead browser fails the page's calls before its 'disconnected' event arrives: give it a moment.
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -339,14 +339,6 @@ describe('actions through the fetcher', () => {
       fetcher.fetch({ url: url('/js/nav.html'), actions: [{ type: 'click', selector: '#nope' }] }),
     ).rejects.toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 0, selector: '#nope' });
   });
-
-  it('rejects an invalid action list before fetching', async () => {
-    const before = server.requests.length;
-    await expect(fetcher.fetch({ url: url('/js/nav.html'), actions: [{ type: 'wait' }] })).rejects.toMatchObject({
-      code: 'BAD_REQUEST',
-    });
-    expect(server.requests.length).toBe(before);
-  });
 });
 
 describe('proxies and stealth', () => {
