@@ -3,9 +3,9 @@
  * - `SCRAPE_ACTION_ERROR`: an action failed on the page (v2's code; HTTP 500).
  * - `BAD_REQUEST`: the action list itself is invalid (unknown type, missing field, over a limit; HTTP 400).
  * - `SCRAPE_TIMEOUT`: the actions' time budget ran out.
- * - `SCRAPE_ABORTED`: the caller's signal aborted the run.
+ * - `ABORTED`: the caller's signal aborted the run.
  */
-export type ActionErrorCode = 'SCRAPE_ACTION_ERROR' | 'BAD_REQUEST' | 'SCRAPE_TIMEOUT' | 'SCRAPE_ABORTED';
+export type ActionErrorCode = 'SCRAPE_ACTION_ERROR' | 'BAD_REQUEST' | 'SCRAPE_TIMEOUT' | 'ABORTED';
 
 const BRAND = Symbol.for('crawlkit.action-error');
 

@@ -242,6 +242,6 @@ describe('runActions', () => {
     const error = await runActions(page, [{ type: 'wait', milliseconds: 5_000 }, { type: 'scrape' }], {
       signal: controller.signal,
     }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'SCRAPE_ABORTED', index: 1 });
+    expect(error).toMatchObject({ code: 'ABORTED', index: 1 });
   });
 });

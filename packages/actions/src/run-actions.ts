@@ -24,7 +24,7 @@ export function emptyActionResults(): ActionResults {
  * that navigate are followed; after every action that can change the page, `options.settle` waits for it to
  * become quiet.
  * The actions are trusted as typed: check a list from outside the type system with `validateActions` first.
- * @throws ActionError `SCRAPE_ACTION_ERROR` naming the failing action's index, type and selector, `SCRAPE_TIMEOUT` when the budget runs out, `SCRAPE_ABORTED`.
+ * @throws ActionError `SCRAPE_ACTION_ERROR` naming the failing action's index, type and selector, `SCRAPE_TIMEOUT` when the budget runs out, `ABORTED`.
  */
 export async function runActions(
   page: Page,
@@ -40,7 +40,7 @@ export async function runActions(
   for (const [index, action] of actions.entries()) {
     const selector = 'selector' in action ? action.selector : undefined;
     if (options.signal?.aborted) {
-      throw new ActionError('SCRAPE_ABORTED', `Aborted before ${describeAction(index, action.type, selector)}.`, {
+      throw new ActionError('ABORTED', `Aborted before ${describeAction(index, action.type, selector)}.`, {
         index,
         type: action.type,
         cause: options.signal.reason,
@@ -59,7 +59,7 @@ export async function runActions(
     } catch (error) {
       if (error instanceof ActionError) throw error;
       if (options.signal?.aborted) {
-        throw new ActionError('SCRAPE_ABORTED', `Aborted during ${describeAction(index, action.type, selector)}.`, {
+        throw new ActionError('ABORTED', `Aborted during ${describeAction(index, action.type, selector)}.`, {
           index,
           type: action.type,
           cause: error,

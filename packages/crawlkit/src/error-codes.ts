@@ -60,7 +60,7 @@ export const ERROR_CODES = {
   ),
   ABORTED: info(
     500,
-    "The call's `signal` aborted it; a job it started keeps running.",
+    "The caller's `signal` aborted the call, fetch or action run; a job the call started keeps running.",
     'Nothing, if you aborted on purpose; cancel the job to stop it too.',
   ),
   INVALID_OPTION: info(
@@ -125,11 +125,6 @@ export const ERROR_CODES = {
     'Raise `timeout`, lower `waitFor`, or use fewer actions.',
   ),
   MAP_TIMEOUT: info(408, 'The map did not finish within its `timeout`.', 'Raise `timeout` or lower `limit`.'),
-  SCRAPE_ABORTED: info(
-    500,
-    "The caller's signal aborted a fetch or an action run (inside the packages).",
-    'Nothing, if you aborted on purpose.',
-  ),
   SCRAPE_NO_CACHED_DATA: info(
     404,
     '`minAge` asked for a cached page and the cache holds none that old.',

@@ -30,7 +30,7 @@ export type FetchErrorCode =
   /** A redirect led back to a URL already visited in the same chain. */
   | 'SCRAPE_REDIRECT_LOOP'
   /** The caller's `signal` aborted the request. */
-  | 'SCRAPE_ABORTED'
+  | 'ABORTED'
   /** The request itself is invalid (a header value with a line break, a body on GET, ...). */
   | 'SCRAPE_INVALID_REQUEST'
   /** `fetch()` was called after `close()`. */

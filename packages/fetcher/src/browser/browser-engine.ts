@@ -100,7 +100,7 @@ export class BrowserEngine {
     );
     const onUserAbort = () =>
       controller.abort(
-        new FetchError('SCRAPE_ABORTED', `The request for ${url} was aborted.`, { url, cause: request.signal?.reason }),
+        new FetchError('ABORTED', `The request for ${url} was aborted.`, { url, cause: request.signal?.reason }),
       );
     if (request.signal?.aborted) onUserAbort();
     else request.signal?.addEventListener('abort', onUserAbort, { once: true });

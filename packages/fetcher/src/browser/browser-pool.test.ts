@@ -135,7 +135,7 @@ describe('browser pool lifecycle', () => {
       setTimeout(() => controller.abort(), 400);
       await expect(
         fetcher.fetch({ url: url('/js/never-settles.html'), engine: 'browser', signal: controller.signal }),
-      ).rejects.toMatchObject({ code: 'SCRAPE_ABORTED' });
+      ).rejects.toMatchObject({ code: 'ABORTED' });
       expect(fetcher.browserStats.activePages).toBe(0);
     } finally {
       await fetcher.close();

@@ -372,10 +372,10 @@ describe('HttpEngine: failures', () => {
     const pending = engine.fetch({ url: `${server.url}/hostile/hang`, signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     const error = await failure(pending);
-    expect(error.code).toBe('SCRAPE_ABORTED');
+    expect(error.code).toBe('ABORTED');
     expect(error.url).toBe(`${server.url}/hostile/hang`);
     const already = await failure(engine.fetch({ url: `${server.url}/`, signal: AbortSignal.abort() }));
-    expect(already.code).toBe('SCRAPE_ABORTED');
+    expect(already.code).toBe('ABORTED');
   });
 
   it('reports a timeout signal as SCRAPE_TIMEOUT', async () => {

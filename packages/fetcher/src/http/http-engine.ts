@@ -268,7 +268,7 @@ function abortedError(reason: unknown, url?: URL): FetchError {
   if (reason instanceof DOMException && reason.name === 'TimeoutError') {
     return new FetchError('SCRAPE_TIMEOUT', 'Scrape timed out', options);
   }
-  return new FetchError('SCRAPE_ABORTED', 'The request was aborted.', options);
+  return new FetchError('ABORTED', 'The request was aborted.', options);
 }
 
 function round(ms: number): number {

@@ -93,7 +93,7 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
         return make('SCRAPE_INVALID_REQUEST', `Invalid request: ${message}`);
       case 'UND_ERR_ABORTED':
       case 'ABORT_ERR':
-        return make('SCRAPE_ABORTED', 'The request was aborted.');
+        return make('ABORTED', 'The request was aborted.');
     }
     if (code.startsWith('HPE_') || link.name === 'HTTPParserError' || code === 'UND_ERR_INFO') {
       return make('SCRAPE_INVALID_RESPONSE', `The server sent an invalid HTTP response: ${message}`);

@@ -29,7 +29,7 @@ export interface HttpRequest {
    * @default true
    */
   skipTlsVerification?: boolean;
-  /** Aborts the request with `SCRAPE_ABORTED`. */
+  /** Aborts the request with `ABORTED`. */
   signal?: AbortSignal;
   /**
    * Proxy URL for this request (`http://user:pass@host:port`; https: proxies work too). The target is tunnelled
