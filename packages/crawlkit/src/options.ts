@@ -1,5 +1,5 @@
 import type { CrawlkitBackend, Store } from '@crawlkit/store';
-import type { FetcherOptions, HttpEngineOptions, UrlPolicy } from '@crawlkit/fetcher';
+import { DEFAULT_TIMEOUT_MS, type FetcherOptions, type HttpEngineOptions, type UrlPolicy } from '@crawlkit/fetcher';
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 
@@ -160,7 +160,7 @@ const optionsSchema = z.strictObject({
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),
   engine: z.enum(['auto', 'http', 'browser']).default('auto'),
   concurrency: positiveInt.default(16),
-  timeoutMs: positiveInt.default(30_000),
+  timeoutMs: positiveInt.default(DEFAULT_TIMEOUT_MS),
   extractionBudgetMs: positiveInt.default(10_000),
   browser: plainObject<NonNullable<FetcherOptions['browser']>>().optional(),
   proxies: plainObject<NonNullable<FetcherOptions['proxies']>>().optional(),

@@ -21,6 +21,7 @@ export {
   blockedReason,
   browserReasonForOptions,
   countryProfile,
+  isCountryCode,
   resolveChromiumPath,
   CHROMIUM_ENV,
   CHROMIUM_FLAGS,

@@ -16,6 +16,7 @@ export {
   isStoreError,
 } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
+export { nonNegativeInteger, positiveInteger, nonEmptyString, oneOf } from './options.js';
 export type {
   CachedPage,
   PageLookup,

@@ -7,6 +7,7 @@ import type { ErrorResponse, JobStatusResponse } from '../v2/types.js';
 import { buildBody } from './body-flags.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { integerFlag } from './integer-flag.js';
 import { followJob, jobStatus } from './follow-job.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
@@ -114,18 +115,10 @@ async function findJob(
   return batch.success ? { kind: 'batch', status: batch } : batch;
 }
 
-function optionalInt(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new CliError(`Expected --${name} to be a whole number, got ${JSON.stringify(value)}`);
-  return n;
-}
-
 /** `crawlkit status <id>`: a job's state; with `--json`, the v2 status response with a page of results. */
 export async function statusCommand(ctx: CommandContext, id: string, command: Command): Promise<number> {
-  const skip = optionalInt(command.opts<Flags>().skip, 'skip');
-  const limit = optionalInt(command.opts<Flags>().limit, 'limit');
+  const skip = integerFlag('--skip', command.opts<Flags>().skip, 0);
+  const limit = integerFlag('--limit', command.opts<Flags>().limit, 0);
   const pagination = ctx.mode === 'text' ? { limit: 1 } : { ...(skip ? { skip } : {}), ...(limit ? { limit } : {}) };
   const found = await findJob(ctx, id, pagination);
   if ('success' in found) return ctx.fail(found);
@@ -181,7 +174,7 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
     return EXIT.ok;
   }
   if (action === 'prune') {
-    const maxAge = optionalInt(command.opts<Flags>().maxAge, 'max-age');
+    const maxAge = integerFlag('--max-age', command.opts<Flags>().maxAge, 0);
     const removed = await ctx.engine.cache.prune(maxAge !== undefined ? { maxAgeMs: maxAge } : {});
     ctx.write(`pruned ${removed} cached page${removed === 1 ? '' : 's'} from ${ctx.storeDir}\n`);
     return EXIT.ok;

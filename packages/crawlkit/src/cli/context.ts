@@ -4,6 +4,7 @@ import type { Crawlkit } from '../crawlkit.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { CliError, exitCodeFor } from './errors.js';
+import { integerFlag } from './integer-flag.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
 export interface CliIo {
@@ -65,13 +66,8 @@ export class CommandContext {
         }
         options.engine = engine;
       }
-      if (this.options.concurrency !== undefined) {
-        const n = Number(this.options.concurrency);
-        if (!Number.isInteger(n) || n <= 0) {
-          throw new CliError(`Expected --concurrency to be a positive integer, got "${this.options.concurrency}"`);
-        }
-        options.concurrency = n;
-      }
+      const concurrency = integerFlag('--concurrency', this.options.concurrency);
+      if (concurrency !== undefined) options.concurrency = concurrency;
       this.#engine = new this.#Engine(options);
     }
     return this.#engine;

@@ -6,6 +6,7 @@ import type { CrawlkitBackend } from '@crawlkit/store';
 import type { CrawlkitOptions } from '../options.js';
 import type { CliIo } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { integerFlag } from './integer-flag.js';
 
 /** What the CLI uses of `@crawlkit/redis` (an optional peer: loaded only by this command). */
 export interface RedisModule {
@@ -25,13 +26,6 @@ const EXAMPLES = [
   'crawlkit worker --redis redis://127.0.0.1:6379',
   'CRAWLKIT_REDIS_URL=redis://queue.internal:6379 crawlkit worker --concurrency 32 --engine http',
 ];
-
-function positiveInt(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new CliError(`Expected ${flag} to be a positive integer, got "${value}"`);
-  return n;
-}
 
 async function loadRedis(): Promise<RedisModule> {
   // A variable specifier: crawlkit does not depend on @crawlkit/redis, only this command needs it.
@@ -62,8 +56,8 @@ export async function runWorker(
   if (engine !== undefined && engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
     throw new CliError(`Expected --engine to be auto, http or browser, got "${engine}"`);
   }
-  const concurrency = positiveInt('--concurrency', flags.concurrency);
-  const taskLockMs = positiveInt('--task-lock-ms', flags.taskLockMs);
+  const concurrency = integerFlag('--concurrency', flags.concurrency);
+  const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
   const backends = redisModule ?? (await loadRedis());
   const { Crawlkit } = await import('../crawlkit.js');
 

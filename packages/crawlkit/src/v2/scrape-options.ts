@@ -1,14 +1,12 @@
 import { actionLimitProblems, actionSchema } from '@crawlkit/actions';
+import { isCountryCode } from '@crawlkit/fetcher';
 import { z } from 'zod';
 
-import { isCountryCode } from './countries.js';
 import { findFormat, formatSchema, isSchemalessDictionary, type FormatInput } from './formats.js';
 import { checkV2Url } from './url.js';
 
 /** Cache age accepted by default: two days (reference §3.1). */
 export const DEFAULT_MAX_AGE_MS = 172_800_000;
-/** crawlkit's default per-page timeout; v2 leaves it unset. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const INTEGRATIONS = [
   'dify',

@@ -9,6 +9,7 @@ import { BrowserError } from './errors.js';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
 import { NetworkGate, type GateRoute } from './network-gate.js';
 import { Semaphore } from './semaphore.js';
+import { positiveIntegerOption } from '../option-checks.js';
 
 /** Settings of the browser pool (the `browser` field of `FetcherOptions`). */
 export interface BrowserPoolOptions {
@@ -156,10 +157,7 @@ export class BrowserPool {
   constructor(options: BrowserPoolOptions = {}, network: BrowserNetwork = { policy: {} }) {
     this.gate = new NetworkGate(network);
     for (const key of ['maxPagesPerBrowser', 'maxConcurrentPages'] as const) {
-      const value = options[key];
-      if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
-        throw new TypeError(`Expected \`browser.${key}\` to be a positive integer, got \`${String(value)}\``);
-      }
+      positiveIntegerOption(`browser.${key}`, options[key]);
     }
     this.#options = {
       args: options.args ?? [],

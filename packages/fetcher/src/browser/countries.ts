@@ -61,6 +61,21 @@ function localeRecords(): Map<string, LocaleRecord> {
   return records;
 }
 
+/** v2's special location values (both mean the US) and the common `uk` alias, upper-cased. */
+function canonicalCountry(country: string): string {
+  const code = country.trim().toUpperCase();
+  if (code === 'US-GENERIC' || code === 'US-WHITELIST') return 'US';
+  return code === 'UK' ? 'GB' : code;
+}
+
+/**
+ * Whether `country` is a location v2 accepts: an ISO 3166-1 alpha-2 code in any case, `us-generic` or
+ * `us-whitelist`. The one list of countries (`country-locale-map`'s), shared by validation and the browser profile.
+ */
+export function isCountryCode(country: string): boolean {
+  return localeRecords().has(canonicalCountry(country));
+}
+
 function primaryTimezone(code: string, capital: string | undefined): string | undefined {
   const override = TIMEZONE_OVERRIDES[code];
   if (override) return override;
@@ -82,9 +97,7 @@ function primaryTimezone(code: string, capital: string | undefined): string | un
  * centre).
  */
 export function countryProfile(country: string): CountryProfile | undefined {
-  let code = country.trim().toUpperCase();
-  if (code === 'US-GENERIC' || code === 'US-WHITELIST') code = 'US';
-  if (code === 'UK') code = 'GB';
+  const code = canonicalCountry(country);
   const record = localeRecords().get(code);
   if (!record) return undefined;
   const timezone = primaryTimezone(code, record.capital);

@@ -15,6 +15,7 @@ import { ACCEPT_ENCODING, discard, parseContentEncoding, readBody, type BodyMete
 import { RedirectCookies } from './redirect-cookies.js';
 import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
+import { positiveIntegerOption } from '../option-checks.js';
 
 /** The default `user-agent`: a browser-compatible token that names crawlkit (robots.txt groups match `crawlkit`). */
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; crawlkit/0.1)';
@@ -52,10 +53,7 @@ export class HttpEngine {
     this.#lookup = guardLookup(this.#policy, options.lookup);
     this.#baseLookup = options.lookup;
     this.#lowSpeed = new LowSpeedMonitor(this.#limits.lowSpeedBytesPerSec, this.#limits.lowSpeedWindowMs);
-    if (options.connections !== undefined && (!Number.isInteger(options.connections) || options.connections < 1)) {
-      throw new TypeError(`Expected \`connections\` to be a positive integer, got \`${String(options.connections)}\``);
-    }
-    this.#connections = options.connections;
+    this.#connections = positiveIntegerOption('connections', options.connections);
     this.#defaultHeaders = Object.freeze({
       'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',

@@ -1,4 +1,4 @@
-import { InvalidStoreOptionError, StoreError, type Store } from '@crawlkit/store';
+import { InvalidStoreOptionError, nonNegativeInteger, positiveInteger, StoreError, type Store } from '@crawlkit/store';
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { Lifecycle } from './lifecycle.js';
@@ -48,13 +48,6 @@ export interface RedisStore extends Store {
   readonly client: Redis;
 }
 
-function checkCount(name: string, value: number | undefined, fallback: number, allowInfinity: boolean): number {
-  if (value === undefined) return fallback;
-  const ok = (Number.isInteger(value) && value >= 0) || (allowInfinity && value === Infinity);
-  if (!ok) throw new InvalidStoreOptionError(`Expected \`${name}\` to be a non-negative integer, got \`${value}\`.`);
-  return value;
-}
-
 /** The connection options every client of the backend uses. */
 export function connectionOptions(connectTimeoutMs: number): RedisOptions {
   return { lazyConnect: true, connectTimeout: connectTimeoutMs, enableAutoPipelining: true };
@@ -65,17 +58,15 @@ export function connectionOptions(connectTimeoutMs: number): RedisOptions {
  * and with `STORE_INVALID_OPTION` for bad options.
  */
 export async function createRedisStore(options: RedisStoreOptions = {}): Promise<RedisStore> {
-  const maxPageBytes = checkCount('maxPageBytes', options.maxPageBytes, 1024 ** 3, true);
-  const maxHistoryPerUrl = checkCount('maxHistoryPerUrl', options.maxHistoryPerUrl, 10, false);
-  if (maxHistoryPerUrl === 0)
-    throw new InvalidStoreOptionError('Expected `maxHistoryPerUrl` to be a positive integer, got `0`.');
+  const maxPageBytes = nonNegativeInteger('maxPageBytes', options.maxPageBytes, 1024 ** 3, true);
+  const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
   const prefix = options.prefix ?? 'crawlkit';
   if (prefix.length === 0 || prefix.includes('{')) {
     throw new InvalidStoreOptionError(
       `Expected \`prefix\` to be a non-empty string without braces, got \`${prefix}\`.`,
     );
   }
-  const connectTimeoutMs = checkCount('connectTimeoutMs', options.connectTimeoutMs, 10_000, false);
+  const connectTimeoutMs = nonNegativeInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
   const owned = options.client === undefined;
   const client =
     options.client ?? new Redis(options.url ?? 'redis://127.0.0.1:6379', connectionOptions(connectTimeoutMs));
