@@ -9,7 +9,7 @@ export function integerFlag(flag: string, value: unknown, min: 0 | 1 = 1): numbe
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) {
     const expected = min === 1 ? 'a positive integer' : 'a whole number';
-    throw new CliError(`Expected ${flag} to be ${expected}, got ${JSON.stringify(String(value))}`);
+    throw new CliError(`Expected ${flag} to be ${expected}, got ${JSON.stringify(value)}`);
   }
   return n;
 }
