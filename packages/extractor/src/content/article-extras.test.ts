@@ -93,4 +93,13 @@ describe('articles: promotions, disclaimers and calls to action inside the story
     ])
       expect(markdown).not.toContain(junk);
   });
+
+  it('drops follow and newsletter prompts between the paragraphs, keeps a paragraph that mentions a newsletter', () => {
+    const prompts = `<p>Follow us on Telegram, Facebook, Instagram, YouTube and X for the latest news and updates.</p><p>The best of the Courier, delivered to your inbox every morning. <a href="/newsletters">Sign up</a></p>`;
+    const mention = `<p>Residents who want to hear about the works before they start can join the mailing list, the council's own newsletter said.</p>`;
+    const { markdown } = markdownOf(newsPage(withEnd(`${prompts}${mention}`), { head: articleHead }));
+    expect(markdown).toContain('Paragraph 5 of the report');
+    expect(markdown).toContain("the council's own newsletter said");
+    for (const junk of ['Follow us on Telegram', 'delivered to your inbox']) expect(markdown).not.toContain(junk);
+  });
 });

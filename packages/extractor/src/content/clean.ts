@@ -27,6 +27,13 @@ function isFurnitureHeading(text: string): boolean {
 const FURNITURE_TEXT =
   /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s? read|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?: content)?(?:\.\.\.|…)?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to expand\.*|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial|print this (?:page|article)|opens? in a new (?:window|tab)|thanks for signing up|be the first to know|press enter or click to view image in full size|check (?:the )?price (?:at|on) [\w.]+(?: on sale)?|(?:read|see) (?:the |our )?full review|[•·|-]? ?sponsored ?[•·|-]?)[.!:]?$/i;
 
+/** Short blocks that invite the reader to follow, subscribe or download ("Follow us on Telegram, Facebook and X ..."). */
+const PROMPT_TEXT =
+  /^(?:follow us (?:on|for)\b|(?:like|follow) us on (?:facebook|twitter|instagram|x|linkedin|youtube)\b|(?:subscribe|sign up) (?:to|for) (?:our|the) (?:free )?(?:daily |weekly )?(?:newsletter|mailing list)\b|join (?:our|the) (?:mailing list|newsletter)\b|download (?:our|the) (?:free )?app\b|get (?:the|our) (?:latest|best)\b.{0,50}\b(?:in|to) your inbox\b|the best of\b.{0,50}\bdelivered to your inbox\b)/i;
+
+/** A reader prompt holds at most this many characters (a sentence or two, not a paragraph of the story). */
+const MAX_PROMPT = 200;
+
 /** Where share buttons point: share dialogs of social networks, mail and messaging links. */
 const SHARE_HREF =
   /^(?:mailto:|sms:|whatsapp:)|[/.](?:share|sharer|sharing|intent|sharearticle)\b|[?&](?:share|u|url)=http|\bshare(?:\.php)?\?/i;
@@ -251,6 +258,7 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
   if (el.name === 'form') return m.value < 200;
   if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
+  if (m.text <= MAX_PROMPT && m.link < 0.5 * m.text && PROMPT_TEXT.test(textOf(el))) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   return false;
 }
