@@ -1,4 +1,4 @@
-import type { Store } from '@crawlkit/store';
+import type { SecretBox, Store } from '@crawlkit/store';
 import type { Fetcher, HttpEngine } from '@crawlkit/fetcher';
 
 import type { LlmService } from './llm/llm-service.js';
@@ -14,4 +14,6 @@ export interface EngineContext {
   readonly llm: LlmService;
   /** The de-duplication and cache key of a URL. */
   normalizeUrl(url: string): string;
+  /** What seals the header values of the jobs kept in `store` (see `persistSecrets`). */
+  readonly secrets: (store: Store) => SecretBox;
 }

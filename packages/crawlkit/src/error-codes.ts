@@ -275,6 +275,16 @@ export const ERROR_CODES = {
   ),
   STORE_OPEN_FAILED: info(500, 'The store could not be created or opened.', 'Check the directory and its permissions.'),
   STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
+  STORE_SECRET_KEY_MISSING: info(
+    500,
+    "A job's header values are stored encrypted, and no key is here to seal or open them.",
+    'Share one `CRAWLKIT_SECRET_KEY` across Redis processes; keep `secret.key` with the store.',
+  ),
+  STORE_SECRET_UNREADABLE: info(
+    500,
+    "A job's encrypted header values were sealed with another key (or one kept in memory only).",
+    'Run the job where its key is (the same secret key, the same store), or start it again.',
+  ),
   REDIS_INVALID_OPTION: info(500, 'An option of `redis()` cannot be used.', 'Fix the option the message names.'),
   REDIS_UNAVAILABLE: info(500, 'Redis cannot be reached.', 'Check the URL and that the server is up.'),
 } as const satisfies Record<string, ErrorCodeInfo> &

@@ -114,6 +114,16 @@ export interface CrawlkitOptions {
    */
   resumeJobs?: boolean;
   /**
+   * Where the header values of a crawl or batch (request `headers`, webhook `headers`: cookies, `Authorization`,
+   * tokens) are kept so that the job can resume. `true`: in the store, encrypted (AES-256-GCM) with the store's key:
+   * `secret.key` beside the embedded store (mode 0600, created on first use), the `secretKey` of a Redis backend.
+   * `false`: encrypted with a key that lives only in this engine's memory, so nothing on disk can ever read them;
+   * such a job cannot be resumed by another engine or after a restart (`STORE_SECRET_UNREADABLE`). Not possible with
+   * a distributed `backend`, whose workers need the values.
+   * @default true
+   */
+  persistSecrets?: boolean;
+  /**
    * Page cache settings.
    * @default {}
    */
@@ -144,6 +154,7 @@ export interface ResolvedOptions {
   extractionBudgetMs: number;
   webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryDelayMs: number; maxRetryDelayMs: number };
   resumeJobs: boolean;
+  persistSecrets: boolean;
   cacheMaxBytes: number;
   jobResultTtlMs: number;
   llm?: ResolvedLlmOptions;
@@ -180,6 +191,7 @@ const optionsSchema = z.strictObject({
     })
     .default({ timeoutMs: 10_000, maxAttempts: 10, retryDelayMs: 1_000, maxRetryDelayMs: 300_000 }),
   resumeJobs: z.boolean().default(false),
+  persistSecrets: z.boolean().default(true),
   cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).default({ maxBytes: 1024 ** 3 }),
   jobResultTtlMs: positiveInt.default(86_400_000),
   logger: objectWith<Logger>(
@@ -212,6 +224,12 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
   }
   const { cache, storeDir, engine, concurrency, timeoutMs, extractionBudgetMs, webhooks } = result.data;
   const llm = resolveLlmOptions(result.data.llm);
+  if (!result.data.persistSecrets && result.data.backend) {
+    throw new InvalidOptionError(
+      '`persistSecrets: false` cannot be used with a distributed `backend`: its workers need the header values. ' +
+        'Give every process the same `secretKey` of the backend instead.',
+    );
+  }
   return {
     storeDir,
     engine,
@@ -220,6 +238,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     extractionBudgetMs,
     webhooks,
     resumeJobs: result.data.resumeJobs,
+    persistSecrets: result.data.persistSecrets,
     cacheMaxBytes: cache.maxBytes,
     jobResultTtlMs: result.data.jobResultTtlMs,
     ...(llm !== undefined ? { llm } : {}),

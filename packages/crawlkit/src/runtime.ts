@@ -1,4 +1,12 @@
-import { createMemoryStore, createSqliteStore, type JobKind, type Store } from '@crawlkit/store';
+import {
+  createMemoryStore,
+  createSqliteStore,
+  memorySecretBox,
+  missingSecretBox,
+  type JobKind,
+  type SecretBox,
+  type Store,
+} from '@crawlkit/store';
 import { Fetcher, STRICT_URL_POLICY, type FetcherOptions, type UrlPolicy } from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
 import type PQueue from 'p-queue';
@@ -8,6 +16,7 @@ import { CrawlkitError } from './errors.js';
 import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
 import { createCrawlPlanner } from './jobs/crawl-planner.js';
 import { JobManager, type JobKindHandler, type StoredJob } from './jobs/job-manager.js';
+import { openRequestSecrets } from './jobs/job-secrets.js';
 import { JobStores } from './jobs/job-stores.js';
 import { JobLeases } from './jobs/lease.js';
 import { LlmService } from './llm/llm-service.js';
@@ -54,6 +63,19 @@ function fetcherOptions(raw: CrawlkitOptions, options: ResolvedOptions, urlPolic
   return fetcher;
 }
 
+/**
+ * What seals the header values of the jobs kept in a store: the store's own box (its key file, the cluster's key),
+ * or a key in this engine's memory only for `persistSecrets: false` and stores that keep nothing on disk.
+ */
+function jobSecrets(options: ResolvedOptions): (store: Store) => SecretBox {
+  const inMemory = memorySecretBox();
+  const noBox = missingSecretBox(
+    'Header values of jobs are stored encrypted, and the `store` given to crawlkit has no `secrets` box: give it ' +
+      'one (see @crawlkit/store), or set `persistSecrets: false`.',
+  );
+  return (store) => (!options.persistSecrets || store.ephemeral ? inMemory : (store.secrets ?? noBox));
+}
+
 async function openStore(raw: CrawlkitOptions, options: ResolvedOptions, memory: Store, distributed?: Distributed) {
   if (distributed) return distributed.store;
   if (raw.store === 'memory') return memory;
@@ -75,6 +97,7 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
     store,
     llm: new LlmService(options.llm),
     normalizeUrl: (url: string) => normalizeUrl(url),
+    secrets: jobSecrets(options),
   };
 
   const jobStores = new JobStores(store, memory, options.jobResultTtlMs);
@@ -89,6 +112,7 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
       retryDelayMs: options.webhooks.retryDelayMs,
       maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
+      secrets: ctx.secrets,
       onGiveUp: recordUndelivered,
       drivenElsewhere: (s, jobId) => leases.drivenElsewhere(s, jobId),
     },
@@ -96,14 +120,20 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
   const handlers: Record<JobKind, JobKindHandler> = {
     batch: {
       planner: (job, jobStore) =>
-        createBatchPlanner((JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request, options.concurrency, {
-          store: jobStore,
-          job,
-        }),
+        createBatchPlanner(
+          openRequestSecrets((JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request, ctx.secrets(jobStore)),
+          options.concurrency,
+          { store: jobStore, job },
+        ),
     },
     crawl: {
       planner: (job, jobStore) =>
-        createCrawlPlanner(ctx, jobStore, job, (JSON.parse(job.request) as StoredJob<CrawlRequest>).request),
+        createCrawlPlanner(
+          ctx,
+          jobStore,
+          job,
+          openRequestSecrets((JSON.parse(job.request) as StoredJob<CrawlRequest>).request, ctx.secrets(jobStore)),
+        ),
     },
   };
   const jobs = new JobManager({

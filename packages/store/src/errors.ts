@@ -10,7 +10,9 @@ export type StoreErrorCode =
   | 'STORE_CORRUPT'
   | 'STORE_SCHEMA_TOO_NEW'
   | 'STORE_OPEN_FAILED'
-  | 'STORE_IO';
+  | 'STORE_IO'
+  | 'STORE_SECRET_KEY_MISSING'
+  | 'STORE_SECRET_UNREADABLE';
 
 const BRAND = Symbol.for('crawlkit.store-error');
 

@@ -12,6 +12,8 @@
  * rejects with `StoreClosedError` (`STORE_CLOSED`).
  */
 
+import type { SecretBox } from './secrets.js';
+
 /* ------------------------------------------------------------------ pages -- */
 
 /** One cached scrape result. */
@@ -308,6 +310,12 @@ export interface Store {
   readonly results: ResultStore;
   readonly deliveries: DeliveryStore;
   readonly history: HistoryStore;
+  /**
+   * Encrypts values the store must keep but nobody reading its files may see (a job's header values, which its
+   * resume needs), with a key kept beside the data: a key file for SQLite, a key every process shares for Redis, a
+   * key in memory for the memory store. A store without one cannot hold such values (the caller refuses them).
+   */
+  readonly secrets?: SecretBox;
   /** Flushes and releases resources. Idempotent. Further calls of any other method reject with `StoreClosedError`. */
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { checkUrlAgainstPolicy, type UrlPolicy } from '@crawlkit/fetcher';
+import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '@crawlkit/fetcher';
 
 import { badRequest } from '../errors.js';
 import { BATCH_FIRST_TASKS, batchTasks, type BatchUrl, type StoredBatchRequest } from '../jobs/batch-planner.js';
@@ -58,11 +58,11 @@ export async function startBatchScrape(
     if (check.ok) {
       valid.push({ url: check.url, sourceURL });
     } else if (lenient) {
-      invalid.push(sourceURL);
+      invalid.push(redactUrl(sourceURL));
     } else if (check.blocked) {
       return { success: false, code: 'URL_BLOCKED', error: `${check.message} (urls[${index}])` };
     } else {
-      return badRequest(`${check.message}: urls[${index}] (${JSON.stringify(sourceURL)})`, [
+      return badRequest(`${check.message}: urls[${index}] (${JSON.stringify(redactUrl(sourceURL))})`, [
         { code: 'custom', path: ['urls', index], message: check.message },
       ]);
     }

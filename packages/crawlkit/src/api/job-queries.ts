@@ -1,7 +1,9 @@
+import { redactUrl } from '@crawlkit/fetcher';
 import type { JobKind } from '@crawlkit/store';
 
 import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import { hideJobSecrets } from '../jobs/job-secrets.js';
 import { buildJobErrors, buildJobStatus } from '../jobs/status.js';
 import { paginationSchema, type CrawlRequest } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
@@ -76,9 +78,15 @@ export async function getActiveCrawls(jobs: JobManager): Promise<ActiveCrawlsRes
   const crawls: ActiveCrawlsResponse['crawls'] = [];
   for (const store of jobs.stores()) {
     for (const job of await store.jobs.list({ status: ['scraping'], kind: 'crawl' })) {
-      const { request } = JSON.parse(job.request) as StoredJob<CrawlRequest>;
+      const { request } = hideJobSecrets(JSON.parse(job.request) as StoredJob<CrawlRequest>);
       const { url, webhook: _webhook, ...options } = request;
-      crawls.push({ id: job.id, teamId: 'local', url, created_at: new Date(job.createdAt).toISOString(), options });
+      crawls.push({
+        id: job.id,
+        teamId: 'local',
+        url: redactUrl(url),
+        created_at: new Date(job.createdAt).toISOString(),
+        options,
+      });
     }
   }
   return { success: true, crawls };

@@ -1,6 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { redactUrl } from '@crawlkit/fetcher';
+
 import type { Document } from '../v2/types.js';
 
 /** One page of `manifest.json`. */
@@ -77,7 +79,10 @@ export class OutDir {
 
   constructor(dir: string, manifest: Omit<Manifest, 'pages' | 'errors' | 'tool'>) {
     this.#dir = dir;
-    this.#manifest = { tool: 'crawlkit', ...manifest, pages: [], errors: [] };
+    // The command line's URLs may carry a password: the manifest names them without it.
+    const input =
+      typeof manifest.input === 'string' ? redactUrl(manifest.input) : manifest.input.map((u) => redactUrl(u));
+    this.#manifest = { tool: 'crawlkit', ...manifest, input, pages: [], errors: [] };
   }
 
   get manifest(): Readonly<Manifest> {

@@ -25,6 +25,7 @@ export interface WorkerFlags {
 const EXAMPLES = [
   'crawlkit worker --redis redis://127.0.0.1:6379',
   'CRAWLKIT_REDIS_URL=redis://queue.internal:6379 crawlkit worker --concurrency 32 --engine http',
+  'CRAWLKIT_SECRET_KEY=$(cat /run/secrets/crawlkit-key) crawlkit worker   # jobs with headers need the shared key',
 ];
 
 async function loadRedis(): Promise<RedisModule> {

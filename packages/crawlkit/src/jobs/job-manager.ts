@@ -9,6 +9,7 @@ import { JobEvents, type JobEventSink, type JobNotifications } from './events.js
 import { JobDriver, type JobKindHandler } from './job-driver.js';
 import type { JobStores } from './job-stores.js';
 import { JobSignals, waitForJob, watchJob } from './job-watch.js';
+import { sealJobSecrets } from './job-secrets.js';
 import type { JobLeases } from './lease.js';
 
 export type { JobNotifications } from './events.js';
@@ -32,6 +33,7 @@ export class JobManager {
   readonly #driver: JobDriver;
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
   readonly #distributed: boolean;
+  readonly #secrets: EngineContext['secrets'];
   #closed = false;
 
   constructor(options: {
@@ -47,6 +49,7 @@ export class JobManager {
     distributed?: boolean;
   }) {
     this.#distributed = options.distributed ?? false;
+    this.#secrets = options.ctx.secrets;
     this.#stores = options.stores;
     this.#events = new JobEvents({
       notify: options.notify,
@@ -85,7 +88,7 @@ export class JobManager {
       id: uuidv7(),
       kind: options.kind,
       status: 'scraping',
-      request: JSON.stringify(options.stored),
+      request: JSON.stringify(sealJobSecrets(options.stored, this.#secrets(store))),
       createdAt: now,
       updatedAt: now,
       creditsUsed: 0,

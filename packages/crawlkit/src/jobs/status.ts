@@ -1,3 +1,4 @@
+import { redactUrl } from '@crawlkit/fetcher';
 import type { JobRecord, Store } from '@crawlkit/store';
 
 import type { CrawlRequest } from '../v2/jobs.js';
@@ -97,10 +98,10 @@ export async function buildJobErrors(store: Store, job: JobRecord): Promise<Craw
     errors: errors.map((e) => ({
       id: e.id,
       timestamp: new Date(e.timestamp).toISOString(),
-      url: e.url,
+      url: redactUrl(e.url),
       ...(e.code !== undefined ? { code: e.code } : {}),
       error: e.error,
     })),
-    robotsBlocked,
+    robotsBlocked: robotsBlocked.map((url) => redactUrl(url)),
   };
 }

@@ -1,3 +1,4 @@
+import { redactUrl } from '@crawlkit/fetcher';
 import { retryDelay } from '@crawlkit/frontier';
 import type { JobRecord, Store, Task } from '@crawlkit/store';
 import type PQueue from 'p-queue';
@@ -164,8 +165,8 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
     if (!stored.duplicate) events.pageStored(job, document);
   } else {
     const failure = outcome.success ? verdict.reject! : { code: outcome.error.code, error: outcome.error.error };
-    const error = { url: task.url, error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
-    await events.pageFailed(job, sourceUrlOf(task), error.error, task.key);
+    const error = { url: redactUrl(task.url), error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
+    await events.pageFailed(job, redactUrl(sourceUrlOf(task)), error.error, task.key);
     await store.tasks.complete(job.id, { key: task.key, credits: 0, error });
   }
   events.settled?.(job);

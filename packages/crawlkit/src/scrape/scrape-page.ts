@@ -1,4 +1,4 @@
-import type { PageRequest, PageResult } from '@crawlkit/fetcher';
+import { redactUrl, type PageRequest, type PageResult } from '@crawlkit/fetcher';
 
 import type { EngineContext } from '../context.js';
 import { httpStatusOf } from '../error-codes.js';
@@ -160,8 +160,9 @@ export async function scrapePage(
     const scrapeId = newScrapeId();
     const metadata: DocumentMetadata = {
       ...content.metadata,
-      sourceURL: context.sourceURL,
-      url: fetched.url,
+      // The document leaves crawlkit (responses, events, webhooks, files): user info in a URL never goes with it.
+      sourceURL: redactUrl(context.sourceURL),
+      url: redactUrl(fetched.url),
       statusCode: fetched.status,
       contentType: fetched.contentType,
       proxyUsed: fetched.proxyUsed,

@@ -6,7 +6,7 @@ import type { Document, ErrorResponse } from '../v2/types.js';
 export type PageScrapeRequest = ScrapeOptions & { url: string };
 
 export interface PageScrapeContext {
-  /** `metadata.sourceURL`: the URL exactly as the caller sent it. */
+  /** `metadata.sourceURL`: the URL exactly as the caller sent it (user info removed in the document). */
   sourceURL: string;
   zeroDataRetention: boolean;
   signal?: AbortSignal;

@@ -1,4 +1,6 @@
-import type { Delivery, Store } from '@crawlkit/store';
+import type { Delivery, SecretBox, Store } from '@crawlkit/store';
+
+import { openHeaders } from '../jobs/job-secrets.js';
 
 import type { StoredDelivery } from './payload.js';
 import { deliveryHeaders } from './signature.js';
@@ -30,6 +32,8 @@ export interface DispatcherOptions {
    * @default never
    */
   drivenElsewhere?(store: Store, jobId: string): Promise<boolean>;
+  /** What opens the sealed header values of a store's deliveries. @default values are sent as stored */
+  secrets?(store: Store): SecretBox;
   /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
   onGiveUp(store: Store, delivery: Delivery, error: string): Promise<void>;
 }
@@ -264,13 +268,20 @@ export class WebhookDispatcher {
   async #send(store: Store, delivery: Delivery): Promise<boolean> {
     const stored = JSON.parse(delivery.payload) as StoredDelivery;
     const body = JSON.stringify(stored.body);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      ...stored.headers,
-      ...deliveryHeaders({ body, deliveryId: delivery.id, secret: this.#options.secret }),
-    };
     const attempts = delivery.attempts + 1;
     let error: string;
+    let headers: Record<string, string>;
+    try {
+      headers = {
+        'content-type': 'application/json',
+        ...(this.#options.secrets ? openHeaders(stored.headers, this.#options.secrets(store)) : stored.headers),
+        ...deliveryHeaders({ body, deliveryId: delivery.id, secret: this.#options.secret }),
+      };
+    } catch (cause) {
+      // Its headers cannot be opened here (no key, another key): no attempt can fix that.
+      await this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
+      return true;
+    }
     try {
       const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs);
       if (status >= 200 && status < 300) {

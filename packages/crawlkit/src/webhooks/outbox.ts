@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { redactUrl } from '@crawlkit/fetcher';
 import { isStoreError, type Delivery, type JobRecord, type Store } from '@crawlkit/store';
 import { v5 as uuidv5 } from 'uuid';
 
@@ -80,7 +81,7 @@ export async function queueWebhookEvent(
 export async function recordUndelivered(store: Store, delivery: Delivery, error: string): Promise<void> {
   const stored = JSON.parse(delivery.payload) as StoredDelivery;
   await store.results.addError(delivery.jobId, {
-    url: stored.url,
+    url: redactUrl(stored.url),
     code: 'WEBHOOK_DELIVERY_FAILED',
     error: `Webhook event ${stored.body.type} was not delivered after ${delivery.attempts} attempts: ${error}`,
   });

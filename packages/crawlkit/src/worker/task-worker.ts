@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { redactUrl } from '@crawlkit/fetcher';
 import type { BackendConnection, JobRecord, Task, WorkAttempt, WorkConsumer, WorkItem } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
@@ -119,7 +120,11 @@ export class TaskWorker implements CrawlkitWorker {
       await store.tasks.complete(item.jobId, {
         key: item.key,
         credits: 0,
-        error: { url: item.url, code: 'WORKER_FAILED', error: `The task failed on every attempt: ${message}` },
+        error: {
+          url: redactUrl(item.url),
+          code: 'WORKER_FAILED',
+          error: `The task failed on every attempt: ${message}`,
+        },
       });
       await this.#completion.check(item.jobId);
     }

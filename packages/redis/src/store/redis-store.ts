@@ -1,4 +1,13 @@
-import { InvalidStoreOptionError, nonNegativeInteger, positiveInteger, StoreError, type Store } from '@crawlkit/store';
+import {
+  InvalidStoreOptionError,
+  nonNegativeInteger,
+  positiveInteger,
+  StoreError,
+  missingSecretBox,
+  secretBox,
+  type SecretBox,
+  type Store,
+} from '@crawlkit/store';
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { Lifecycle } from './lifecycle.js';
@@ -37,6 +46,27 @@ export interface RedisStoreOptions {
    * @default 10000
    */
   connectTimeoutMs?: number;
+  /**
+   * The key that encrypts the values a job keeps for its resume (request and webhook header values): 32 random bytes
+   * in base64 or hex. Every process sharing the store needs the same key; Redis never sees it. Without one, a job
+   * carrying header values is refused with `STORE_SECRET_KEY_MISSING` (they are never stored in plaintext), and jobs
+   * without any run as usual.
+   * @default the `CRAWLKIT_SECRET_KEY` environment variable
+   */
+  secretKey?: string;
+}
+
+/** The environment variable a Redis store reads its `secretKey` from by default. */
+export const SECRET_KEY_ENV = 'CRAWLKIT_SECRET_KEY';
+
+/** The box of `secretKey` (or the environment's key); without either, a box that refuses to seal and says why. */
+function redisSecrets(secretKey: string | undefined): SecretBox {
+  const key = secretKey ?? process.env[SECRET_KEY_ENV];
+  if (key !== undefined && key !== '') return secretBox(key);
+  return missingSecretBox(
+    'Header values of jobs are stored encrypted, and this Redis store has no key: give every process sharing it the ' +
+      `same 32-byte key, as \`redis({ secretKey })\` or the ${SECRET_KEY_ENV} environment variable (base64 or hex).`,
+  );
 }
 
 /** A store on Redis, shared by every process and machine that opens it with the same URL and prefix. */
@@ -67,6 +97,7 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     );
   }
   const connectTimeoutMs = nonNegativeInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
+  const secrets = redisSecrets(options.secretKey);
   const owned = options.client === undefined;
   const client =
     options.client ?? new Redis(options.url ?? 'redis://127.0.0.1:6379', connectionOptions(connectTimeoutMs));
@@ -94,6 +125,7 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     results: new RedisResultStore(life, redis),
     deliveries: new RedisDeliveryStore(life, redis),
     history: new RedisHistoryStore(life, redis, maxHistoryPerUrl),
+    secrets,
     close: async () => {
       if (!life.close() || !owned) return;
       await client.quit().catch(() => client.disconnect());

@@ -4,6 +4,7 @@ import { nonNegativeInteger, positiveInteger } from '../options.js';
 import type { Delivery, DeliveryStore, HistoryEntry, HistoryStore, Store } from '../types.js';
 import { MemoryJobState, MemoryJobStore, MemoryResultStore, MemoryTaskStore } from './memory-jobs.js';
 import { MemoryPageStore } from './memory-pages.js';
+import { memorySecretBox } from '../secrets.js';
 
 export interface MemoryStoreOptions {
   /**
@@ -39,6 +40,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     results: new MemoryResultStore(life, jobState),
     deliveries,
     history: new MemoryHistoryStore(life, maxHistoryPerUrl),
+    secrets: memorySecretBox(),
     close: () => {
       life.close();
       return Promise.resolve();

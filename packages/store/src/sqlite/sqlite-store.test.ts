@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -23,6 +23,23 @@ describe('createSqliteStore', () => {
     url: `https://example.com/${key}`,
     cachedAt,
     value,
+  });
+
+  it('keeps its files private (0600), new ones and those of an older store alike', async () => {
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    const dir = dirFor('private');
+    const store = await createSqliteStore({ dir });
+    await store.pages.put(page('a', 1));
+    expect(mode(dir)).toBe(0o700);
+    for (const file of [store.path, `${store.path}-wal`, `${store.path}-shm`]) expect(mode(file)).toBe(0o600);
+    await store.close();
+
+    // A store written before (0644, as SQLite makes it by default) is taken down to 0600 when opened.
+    chmodSync(store.path, 0o644);
+    const again = await createSqliteStore({ dir });
+    await again.pages.put(page('b', 2));
+    for (const file of [again.path, `${again.path}-wal`, `${again.path}-shm`]) expect(mode(file)).toBe(0o600);
+    await again.close();
   });
 
   it('creates its directory and a WAL-mode database, and removes the WAL on close', async () => {

@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { StoreBusyError, StoreError } from '../errors.js';
 import { Lifecycle } from '../lifecycle.js';
 import { nonEmptyString, nonNegativeInteger, oneOf, positiveInteger } from '../options.js';
+import { keyFileSecretBox } from '../secrets.js';
 import type { Store } from '../types.js';
 import { SqliteDatabase, translateSqliteError } from './database.js';
 import { PageHotTier } from './hot-tier.js';
@@ -82,12 +83,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
           positiveInteger('hotTier.maxBytes', options.hotTier?.maxBytes, 64 * 1024 ** 2),
         );
 
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw new StoreError('STORE_OPEN_FAILED', `Cannot create the store directory ${dir}.`, { cause: error });
-  }
   const path = join(dir, fileName);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makePrivate(path);
+  } catch (error) {
+    throw new StoreError('STORE_OPEN_FAILED', `Cannot create the store in ${dir}.`, { cause: error });
+  }
   const { DatabaseSync } = await import('node:sqlite');
   const life = new Lifecycle();
   const db = openDatabase(() => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
@@ -102,6 +104,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     results: new SqliteResultStore(db),
     deliveries: new SqliteDeliveryStore(db),
     history: new SqliteHistoryStore(db, maxHistoryPerUrl),
+    secrets: keyFileSecretBox(dir),
     close: () => {
       if (!life.close()) return Promise.resolve();
       hotTier?.clear();
@@ -121,6 +124,23 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
 }
 
 /* ------------------------------------------------------------------------------------------- Internal helpers -- */
+
+/**
+ * Creates the database file with mode 0600 before SQLite opens it (SQLite gives its `-wal` and `-shm` files the
+ * database's mode), and takes an existing store's files down to 0600: they hold every page and job.
+ */
+function makePrivate(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (error) {
+      // A file that is not there yet gets its mode at creation; one owned by another user is left as it is.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw error;
+    }
+  }
+}
 
 /**
  * Opens the connection, sets it up and migrates the schema. Two processes creating the same new store race on the
