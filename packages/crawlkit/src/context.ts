@@ -1,4 +1,4 @@
-import type { SecretBox, Store } from '@crawlkit/store';
+import type { JobRecord, SecretBox, Store } from '@crawlkit/store';
 import type { Fetcher, HttpEngine } from '@crawlkit/fetcher';
 
 import type { LlmService } from './llm/llm-service.js';
@@ -16,4 +16,6 @@ export interface EngineContext {
   normalizeUrl(url: string): string;
   /** What seals the header values of the jobs kept in `store` (see `persistSecrets`). */
   readonly secrets: (store: Store) => SecretBox;
+  /** The context `job` runs in: this one, under the job's stored URL policy as well (see `jobs/job-policy.ts`). */
+  readonly forJob: (job: JobRecord) => EngineContext;
 }

@@ -16,6 +16,7 @@ import { CrawlkitError } from './errors.js';
 import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
 import { createCrawlPlanner } from './jobs/crawl-planner.js';
 import { JobManager, type JobKindHandler, type StoredJob } from './jobs/job-manager.js';
+import { jobContext, PolicyFetchers } from './jobs/job-policy.js';
 import { openRequestSecrets } from './jobs/job-secrets.js';
 import { JobStores } from './jobs/job-stores.js';
 import { JobLeases } from './jobs/lease.js';
@@ -42,6 +43,8 @@ export interface Runtime {
   handlers: Record<JobKind, JobKindHandler>;
   /** Set with a distributed `backend`. */
   distributed?: Distributed;
+  /** The fetchers of jobs whose stored URL policy is tighter than the engine's. */
+  fetchers: PolicyFetchers;
 }
 
 /** What the runtime is built from: the options as given (for the parts they configure) and as resolved. */
@@ -88,7 +91,9 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
   const memory = createMemoryStore();
   const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
   const store = await openStore(raw, options, memory, distributed);
-  const fetcher = new Fetcher(fetcherOptions(raw, options, urlPolicy));
+  const fetcherSettings = fetcherOptions(raw, options, urlPolicy);
+  const fetcher = new Fetcher(fetcherSettings);
+  const fetchers = new PolicyFetchers(fetcher, fetcherSettings);
   const http = fetcher.http;
   const ctx: EngineContext = {
     options,
@@ -98,6 +103,7 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
     llm: new LlmService(options.llm),
     normalizeUrl: (url: string) => normalizeUrl(url),
     secrets: jobSecrets(options),
+    forJob: (job) => jobContext(ctx, fetchers, job),
   };
 
   const jobStores = new JobStores(store, memory, options.jobResultTtlMs);
@@ -127,9 +133,9 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
         ),
     },
     crawl: {
-      planner: (job, jobStore) =>
+      planner: (job, jobStore, jobCtx) =>
         createCrawlPlanner(
-          ctx,
+          jobCtx,
           jobStore,
           job,
           openRequestSecrets((JSON.parse(job.request) as StoredJob<CrawlRequest>).request, ctx.secrets(jobStore)),
@@ -156,6 +162,7 @@ export async function createRuntime({ raw, options, queue, reporter }: RuntimeSe
     queue,
     reporter,
     handlers,
+    fetchers,
     ...(urlPolicy ? { urlPolicy } : {}),
     ...(distributed ? { distributed } : {}),
   };
@@ -168,6 +175,7 @@ export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.queue.onIdle();
   await rt.dispatcher.close();
   await rt.ctx.fetcher.close();
+  await rt.fetchers.close();
   await rt.ctx.store.close();
   if (rt.memory !== rt.ctx.store) await rt.memory.close();
   await rt.distributed?.close();
@@ -188,7 +196,7 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
       ctx: rt.ctx,
       connection: distributed.connection,
       slots: rt.queue,
-      planner: (job) => rt.handlers[job.kind].planner(job, store),
+      planner: (job, ctx) => rt.handlers[job.kind].planner(job, store, ctx),
       events: rt.jobs.eventSink(store),
       completeJob: (job) => rt.jobs.completeJob(job, store),
       internalError: (jobId, error) => rt.reporter.error(jobId || undefined, '', error),

@@ -8,7 +8,14 @@ export {
   sniffBinary,
 } from './http/index.js';
 export type { DecodedText, FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './http/index.js';
-export { STRICT_URL_POLICY, checkUrlAgainstPolicy, guardLookup, isBlockedAddress, redactUrl } from './policy/index.js';
+export {
+  STRICT_URL_POLICY,
+  checkUrlAgainstPolicy,
+  guardLookup,
+  isBlockedAddress,
+  redactUrl,
+  tightenUrlPolicy,
+} from './policy/index.js';
 export type { UrlPolicy } from './policy/index.js';
 export { FetchError, isFetchError } from './errors.js';
 export type { FetchErrorCode, FetchErrorOptions } from './errors.js';

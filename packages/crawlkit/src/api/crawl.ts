@@ -1,4 +1,7 @@
+import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
+
 import type { EngineContext } from '../context.js';
+import { toErrorResponse } from '../errors.js';
 import { crawlKey } from '../jobs/crawl-planner.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
@@ -15,6 +18,12 @@ export async function startCrawl(
 ): Promise<CrawlResponse | ErrorResponse> {
   const parsed = parseBody(crawlRequestSchema, body);
   if (!parsed.ok) return parsed.error;
+  try {
+    // The seed is refused here, as batch, scrape and map URLs are, before a job exists (`URL_BLOCKED`).
+    checkUrlAgainstPolicy(parsed.value.url, ctx.fetcher.urlPolicy);
+  } catch (error) {
+    return toErrorResponse(error);
+  }
   ctx.llm.assertAvailable(parsed.value.scrapeOptions.formats);
   // A prompt becomes crawler options (the caller's own options win); the response shows both.
   const prompted = await applyCrawlPrompt(ctx, body, parsed.value);

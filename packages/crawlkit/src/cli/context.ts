@@ -18,6 +18,7 @@ export interface GlobalOptions {
   store?: string;
   engine?: string;
   concurrency?: string;
+  urlPolicy?: string;
   json?: boolean;
   ndjson?: boolean;
   out?: string;
@@ -68,6 +69,8 @@ export class CommandContext {
       }
       const concurrency = integerFlag('--concurrency', this.options.concurrency);
       if (concurrency !== undefined) options.concurrency = concurrency;
+      const urlPolicy = parseUrlPolicyFlag(this.options.urlPolicy);
+      if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
       this.#engine = new this.#Engine(options);
     }
     return this.#engine;
@@ -117,6 +120,27 @@ export class CommandContext {
   async readInput(path: string): Promise<string> {
     return path === '-' ? readStream(this.io.stdin) : readText(path, 'the input file');
   }
+}
+
+/**
+ * `--url-policy` (or `CRAWLKIT_URL_POLICY`): `strict`, or a `UrlPolicy` as a JSON object. Jobs keep the policy they were
+ * submitted under, so a worker's own policy only tightens theirs.
+ */
+export function parseUrlPolicyFlag(value = process.env.CRAWLKIT_URL_POLICY): CrawlkitOptions['urlPolicy'] {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'strict') return 'strict';
+  let policy: unknown;
+  try {
+    policy = JSON.parse(value);
+  } catch {
+    policy = undefined;
+  }
+  if (policy === null || typeof policy !== 'object' || Array.isArray(policy)) {
+    throw new CliError(
+      `Expected --url-policy to be strict or a JSON object such as '{"allowedHosts":["*.example.com"]}', got "${value}"`,
+    );
+  }
+  return policy;
 }
 
 function readText(path: string, what: string): string {

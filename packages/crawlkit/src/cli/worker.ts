@@ -4,7 +4,7 @@ import { redactUrl } from '@crawlkit/fetcher';
 import type { CrawlkitBackend } from '@crawlkit/store';
 
 import type { CrawlkitOptions } from '../options.js';
-import type { CliIo } from './context.js';
+import { parseUrlPolicyFlag, type CliIo } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 
@@ -19,6 +19,7 @@ export interface WorkerFlags {
   engine?: string;
   concurrency?: string;
   taskLockMs?: string;
+  urlPolicy?: string;
   quiet?: boolean;
 }
 
@@ -26,6 +27,7 @@ const EXAMPLES = [
   'crawlkit worker --redis redis://127.0.0.1:6379',
   'CRAWLKIT_REDIS_URL=redis://queue.internal:6379 crawlkit worker --concurrency 32 --engine http',
   'CRAWLKIT_SECRET_KEY=$(cat /run/secrets/crawlkit-key) crawlkit worker   # jobs with headers need the shared key',
+  'crawlkit worker --url-policy strict   # no private addresses, whatever the jobs allow',
 ];
 
 async function loadRedis(): Promise<RedisModule> {
@@ -59,6 +61,7 @@ export async function runWorker(
   }
   const concurrency = integerFlag('--concurrency', flags.concurrency);
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
+  const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
   const backends = redisModule ?? (await loadRedis());
   const { Crawlkit } = await import('../crawlkit.js');
 
@@ -70,6 +73,7 @@ export async function runWorker(
     }),
     ...(engine !== undefined ? { engine } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(urlPolicy !== undefined ? { urlPolicy } : {}),
   };
   const ck = new Crawlkit(options);
   const note = (line: string) => {
@@ -123,6 +127,10 @@ export function addWorkerCommand(
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
     .option('--concurrency <n>', 'pages at once in this worker (default 16)')
     .option('--task-lock-ms <ms>', "a dead worker's tasks go to others after this (default 30000)")
+    .option(
+      '--url-policy <policy>',
+      "this worker's URL policy (strict or JSON), on top of each job's; env CRAWLKIT_URL_POLICY",
+    )
     .option('-q, --quiet', 'no per-page lines on stderr')
     .addHelpText('after', `\nExamples:\n${EXAMPLES.map((line) => `  $ ${line}`).join('\n')}\n`)
     .exitOverride()

@@ -8,8 +8,8 @@ import type { JobPlanner } from './planner.js';
 import { JobRunner } from './runner.js';
 
 export interface JobKindHandler {
-  /** Builds the planner for a job from its stored request. */
-  planner(job: JobRecord, store: Store): JobPlanner;
+  /** Builds the planner for a job from its stored request; `ctx` is the job's (`EngineContext.forJob`). */
+  planner(job: JobRecord, store: Store, ctx: EngineContext): JobPlanner;
 }
 
 /** How a job driven here ends; the job manager writes the record and sends the events. */
@@ -53,12 +53,13 @@ export class JobDriver {
   /** Starts (or resumes) running a job here, unless it already runs here; `done` is called when it stops here. */
   start(job: JobRecord, store: Store, done: () => void): void {
     if (this.#closing.signal.aborted || this.#runners.has(job.id) || job.status !== 'scraping') return;
+    const ctx = this.#ctx.forJob(job);
     const runner = new JobRunner({
-      ctx: this.#ctx,
+      ctx,
       store,
       queue: this.#queue,
       job,
-      planner: this.#handlers[job.kind].planner(job, store),
+      planner: this.#handlers[job.kind].planner(job, store, ctx),
       events: this.#events.sink(store),
     });
     const running = this.#drive(runner, job, store).finally(() => {

@@ -1,3 +1,4 @@
+import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, JobKind, JobRecord, Store, TaskInput } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 import { v7 as uuidv7 } from 'uuid';
@@ -9,6 +10,7 @@ import { JobEvents, type JobEventSink, type JobNotifications } from './events.js
 import { JobDriver, type JobKindHandler } from './job-driver.js';
 import type { JobStores } from './job-stores.js';
 import { JobSignals, waitForJob, watchJob } from './job-watch.js';
+import { policyToStore } from './job-policy.js';
 import { sealJobSecrets } from './job-secrets.js';
 import type { JobLeases } from './lease.js';
 
@@ -19,6 +21,11 @@ export type { JobKindHandler } from './job-driver.js';
 export interface StoredJob<R> {
   request: R;
   webhook?: Webhook;
+  /**
+   * The submitting engine's URL policy: whichever process runs the job (after a resume, on any Redis worker) applies
+   * it on top of its own (`jobs/job-policy.ts`). Absent when the submitter allowed everything.
+   */
+  urlPolicy?: UrlPolicy;
 }
 
 /**
@@ -34,6 +41,7 @@ export class JobManager {
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
   readonly #distributed: boolean;
   readonly #secrets: EngineContext['secrets'];
+  readonly #urlPolicy: UrlPolicy | undefined;
   #closed = false;
 
   constructor(options: {
@@ -50,6 +58,7 @@ export class JobManager {
   }) {
     this.#distributed = options.distributed ?? false;
     this.#secrets = options.ctx.secrets;
+    this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#stores = options.stores;
     this.#events = new JobEvents({
       notify: options.notify,
@@ -88,7 +97,10 @@ export class JobManager {
       id: uuidv7(),
       kind: options.kind,
       status: 'scraping',
-      request: JSON.stringify(sealJobSecrets(options.stored, this.#secrets(store))),
+      request: JSON.stringify({
+        ...sealJobSecrets(options.stored, this.#secrets(store)),
+        ...(this.#urlPolicy ? { urlPolicy: this.#urlPolicy } : {}),
+      }),
       createdAt: now,
       updatedAt: now,
       creditsUsed: 0,

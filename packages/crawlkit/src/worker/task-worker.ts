@@ -41,7 +41,8 @@ export interface TaskWorkerDeps {
   connection: BackendConnection;
   /** The engine's scrape slots. */
   slots: PQueue;
-  planner(job: JobRecord): JobPlanner;
+  /** Builds the planner of a job, whose context is `ctx` (`EngineContext.forJob`). */
+  planner(job: JobRecord, ctx: EngineContext): JobPlanner;
   events: JobEventSink;
   /** Marks a job completed, queues its `completed` webhook event and tells listeners. */
   completeJob(job: JobRecord): Promise<void>;
@@ -82,7 +83,8 @@ export class TaskWorker implements CrawlkitWorker {
     this.#jobs = new WorkerJobs({
       connection: deps.connection,
       store: deps.ctx.store,
-      planner: (job) => deps.planner(job),
+      ctx: deps.ctx,
+      planner: (job, ctx) => deps.planner(job, ctx),
       internalError: (jobId, error) => deps.internalError(jobId, error),
       owner: this.id,
     });
@@ -156,9 +158,9 @@ export class TaskWorker implements CrawlkitWorker {
 
   /** The task execution's view of the job for one delivery of `item`: the shared work queue and Redis slots. */
   #jobTasks(state: WorkerJob, item: WorkItem): JobTasks {
-    const { ctx, slots, events } = this.#deps;
+    const { slots, events } = this.#deps;
     const { coordination, queue } = this.#deps.connection;
-    const { job, planner, maxConcurrency } = state;
+    const { job, ctx, planner, maxConcurrency } = state;
     // One holder name per delivery of the item: a redelivery after a crash is a new holder.
     const holder = `${this.id}:${item.key}:${item.attempt}`;
     const timeoutMs = planner.scrapeOptions.timeout ?? ctx.options.timeoutMs;

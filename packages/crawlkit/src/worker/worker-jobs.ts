@@ -1,5 +1,6 @@
 import type { BackendConnection, JobRecord, Store } from '@crawlkit/store';
 
+import type { EngineContext } from '../context.js';
 import type { StoredJob } from '../jobs/job-manager.js';
 import { limitOf, type JobPlanner } from '../jobs/planner.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
@@ -16,6 +17,8 @@ const DISCOVERY_CLAIM_MS = 24 * 60 * 60_000;
 export interface WorkerJob {
   job: JobRecord;
   readAt: number;
+  /** The context the job's pages are fetched in (its URL policy applied). */
+  ctx: EngineContext;
   planner: JobPlanner;
   /** The crawl's robots (and its host spacing) and sitemap seeds, once per job in this worker. */
   prepared: Promise<void>;
@@ -32,7 +35,8 @@ export class WorkerJobs {
   readonly #connection: BackendConnection;
   /** The engine's (queueing) store: seeds added here go on the work queue. */
   readonly #store: Store;
-  readonly #planner: (job: JobRecord) => JobPlanner;
+  readonly #ctx: EngineContext;
+  readonly #planner: (job: JobRecord, ctx: EngineContext) => JobPlanner;
   readonly #internalError: (jobId: string, error: unknown) => void;
   /** The lock owner name of this worker. */
   readonly #owner: string;
@@ -41,12 +45,15 @@ export class WorkerJobs {
   constructor(options: {
     connection: BackendConnection;
     store: Store;
-    planner: (job: JobRecord) => JobPlanner;
+    /** The engine's context; each job runs in `ctx.forJob(job)`. */
+    ctx: EngineContext;
+    planner: (job: JobRecord, ctx: EngineContext) => JobPlanner;
     internalError: (jobId: string, error: unknown) => void;
     owner: string;
   }) {
     this.#connection = options.connection;
     this.#store = options.store;
+    this.#ctx = options.ctx;
     this.#planner = options.planner;
     this.#internalError = options.internalError;
     this.#owner = options.owner;
@@ -90,7 +97,8 @@ export class WorkerJobs {
   async #load(jobId: string): Promise<WorkerJob | undefined> {
     const job = await this.#connection.store.jobs.get(jobId);
     if (!job) return undefined;
-    const planner = this.#planner(job);
+    const ctx = this.#ctx.forJob(job);
+    const planner = this.#planner(job, ctx);
     const { request } = JSON.parse(job.request) as StoredJob<Pick<CrawlRequest | BatchScrapeRequest, 'maxConcurrency'>>;
     const prepared = (async () => {
       const discover = await this.#connection.coordination.tryLock(
@@ -106,6 +114,7 @@ export class WorkerJobs {
     return {
       job,
       readAt: Date.now(),
+      ctx,
       planner,
       prepared: prepared.catch(() => undefined),
       maxConcurrency: request.maxConcurrency,

@@ -1,3 +1,10 @@
 // Public surface of the URL policy (issue 13).
-export { STRICT_URL_POLICY, checkUrlAgainstPolicy, isBlockedAddress, redactUrl, type UrlPolicy } from './url-policy.js';
+export {
+  STRICT_URL_POLICY,
+  checkUrlAgainstPolicy,
+  isBlockedAddress,
+  redactUrl,
+  tightenUrlPolicy,
+  type UrlPolicy,
+} from './url-policy.js';
 export { checksAddresses, guardLookup, resolveChecked } from './guarded-lookup.js';

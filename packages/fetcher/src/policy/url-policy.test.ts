@@ -7,6 +7,7 @@ import {
   isBlockedAddress,
   matchesHostPattern,
   redactUrl,
+  tightenUrlPolicy,
 } from './url-policy.js';
 
 function refusal(url: string, policy = STRICT_URL_POLICY): FetchError {
@@ -228,5 +229,49 @@ describe('redactUrl', () => {
     expect(redactUrl(new URL('https://tok@example.com/'))).toBe('https://example.com/');
     expect(redactUrl('https://example.com/@x')).toBe('https://example.com/@x');
     expect(redactUrl('not a url user:pw@host')).toBe('not a url user:pw@host');
+  });
+});
+
+describe('tightenUrlPolicy', () => {
+  const allows = (url: string, policy: ReturnType<typeof tightenUrlPolicy>) => {
+    try {
+      checkUrlAgainstPolicy(url, policy);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('allows only what both policies allow', () => {
+    const job = {
+      allowedHosts: ['*.example.com', 'api.test'],
+      allowedPorts: [80, 443, 8080],
+      blockedHosts: ['a.test'],
+    };
+    const worker = { allowPrivateNetworks: false, allowedHosts: ['*.shop.example.com', 'api.test', 'other.test'] };
+    const both = tightenUrlPolicy(job, worker);
+    expect(both.allowPrivateNetworks).toBe(false);
+    expect([...both.allowedHosts!].sort()).toEqual(['*.shop.example.com', 'api.test']);
+    expect(both.allowedPorts).toEqual([80, 443, 8080]);
+    expect(both.blockedHosts).toEqual(['a.test']);
+    expect(allows('http://www.shop.example.com/', both)).toBe(true);
+    expect(allows('http://www.example.com/', both)).toBe(false);
+    expect(allows('http://other.test/', both)).toBe(false);
+    expect(allows('http://api.test:9000/', both)).toBe(false);
+    expect(tightenUrlPolicy(worker, job)).toEqual({
+      ...both,
+      allowedHosts: expect.arrayContaining([...both.allowedHosts!]),
+    });
+  });
+
+  it('keeps either side alone when the other is open, and refuses everything when the host lists never meet', () => {
+    expect(tightenUrlPolicy({}, STRICT_URL_POLICY)).toEqual({ allowPrivateNetworks: false });
+    expect(tightenUrlPolicy({ allowedPorts: [8080] }, {})).toEqual({ allowedPorts: [8080] });
+    const none = tightenUrlPolicy({ allowedHosts: ['a.test'] }, { allowedHosts: ['b.test'] });
+    expect(none.allowedHosts).toEqual([]);
+    expect(allows('http://a.test/', none)).toBe(false);
+    expect(
+      tightenUrlPolicy({ allowedHosts: ['127.0.0.1'] }, { allowedHosts: ['[::ffff:127.0.0.1]'] }).allowedHosts,
+    ).toEqual(['127.0.0.1', '::ffff:127.0.0.1']);
   });
 });

@@ -216,3 +216,47 @@ export function redactUrl(url: URL | string): string {
   copy.password = '';
   return copy.href;
 }
+
+/**
+ * The policy that allows only what both `a` and `b` allow: private networks if both do, the union of `blockedHosts`,
+ * the hosts both `allowedHosts` lists match (an exact host kept when the other list matches it; of two overlapping
+ * `*.suffix` patterns the narrower one), the ports both `allowedPorts` lists hold. A list one side leaves unset is the
+ * other's. Used where a job's policy meets the policy of the process running it (which can only tighten it).
+ */
+export function tightenUrlPolicy(a: Readonly<UrlPolicy>, b: Readonly<UrlPolicy>): UrlPolicy {
+  const policy: UrlPolicy = {};
+  if (a.allowPrivateNetworks === false || b.allowPrivateNetworks === false) policy.allowPrivateNetworks = false;
+  const blocked = [...new Set([...(a.blockedHosts ?? []), ...(b.blockedHosts ?? [])])];
+  if (blocked.length) policy.blockedHosts = blocked;
+  const allowed =
+    a.allowedHosts && b.allowedHosts ? bothHosts(a.allowedHosts, b.allowedHosts) : (a.allowedHosts ?? b.allowedHosts);
+  if (allowed) policy.allowedHosts = [...allowed];
+  const ports =
+    a.allowedPorts && b.allowedPorts
+      ? a.allowedPorts.filter((p) => b.allowedPorts!.includes(p))
+      : (a.allowedPorts ?? b.allowedPorts);
+  if (ports) policy.allowedPorts = [...ports];
+  return policy;
+}
+
+/** The host patterns matching what both lists match. */
+function bothHosts(a: readonly string[], b: readonly string[]): string[] {
+  const both = new Set<string>();
+  const keep = (from: readonly string[], other: readonly string[]) => {
+    for (const raw of from) {
+      const entry = normalizeHost(raw);
+      if (!entry.startsWith('*.')) {
+        if (matchesHostPattern(entry, other)) both.add(entry);
+        continue;
+      }
+      // `*.a.example` lies inside `*.example` (or equals it): the narrower pattern is what both allow.
+      const suffix = entry.slice(1);
+      if (other.some((o) => normalizeHost(o).startsWith('*.') && suffix.endsWith(normalizeHost(o).slice(1)))) {
+        both.add(entry);
+      }
+    }
+  };
+  keep(a, b);
+  keep(b, a);
+  return [...both];
+}
