@@ -1,6 +1,6 @@
 /** The built `crawlkit` command against the fixture site: every command, outputs, exit codes, Ctrl-C and resume. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -156,6 +156,16 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(broken.stderr).toContain('--body is not valid JSON');
   });
 
+  it('exits 2 for an --actions file that cannot be read and for a header the request cannot carry', async () => {
+    const missing = join(dir, 'missing-actions.json');
+    const actions = await cli(['scrape', `${server.url}/`, '--actions', `@${missing}`]);
+    expect(actions.code).toBe(2);
+    expect(actions.stderr).toContain(`Cannot read --actions ${missing}`);
+    const crlf = await cli(['scrape', `${server.url}/`, '-H', 'X-Note: first\r\nX-Injected: 1']);
+    expect(crlf.code).toBe(2);
+    expect(crlf.stderr).toMatch(/header.*\(SCRAPE_INVALID_REQUEST\)\n$/);
+  });
+
   it('exits 1 when the page cannot be fetched', async () => {
     const closed = await startFixtureServer();
     const url = `${closed.url}/`;
@@ -284,6 +294,18 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     expect(doc.metadata.statusCode).toBe(500);
   });
 
+  it('skips invalid URLs with --ignore-invalid-urls and says which; without it refuses the batch', async () => {
+    const list = `${server.url}/articles/first-post.html\nnot-a-url\n`;
+    const refused = await cli(['batch', '-'], list);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('(BAD_REQUEST)');
+    const lenient = await cli(['batch', '-', '--ignore-invalid-urls', '--json'], list);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stderr).toContain('skipped invalid URLs: not-a-url');
+    const status = JSON.parse(lenient.stdout) as { status: string; total: number };
+    expect(status).toMatchObject({ status: 'completed', total: 1 });
+  });
+
   it('exits 2 on an empty list', async () => {
     const result = await cli(['batch', '-'], '\n# nothing\n');
     expect(result.code).toBe(2);
@@ -407,6 +429,15 @@ describe('crawlkit cache', { timeout: 120_000 }, () => {
     expect(pruned.code).toBe(0);
     expect(pruned.stdout).toMatch(/^pruned \d+ cached pages? from /);
     expect((await cli(['cache', 'flush'])).code).toBe(2);
+  });
+
+  it('warns on stderr when the store file was truncated to nothing', async () => {
+    const own = join(dir, 'truncated-store');
+    expect((await runCli(['cache', 'clear', '--store', own], { cwd: dir })).stderr).not.toContain('warning');
+    truncateSync(join(own, 'crawlkit.db'), 0);
+    const result = await runCli(['cache', 'prune', '--store', own, '--quiet'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^crawlkit: warning: The store file .+ was empty \(0 bytes\)/);
   });
 });
 

@@ -183,6 +183,7 @@ describe('jobs survive kill -9', () => {
     const ck = new Crawlkit({ storeDir, engine: 'http' });
     try {
       const unfinished = await ck.listUnfinishedJobs();
+      if (!Array.isArray(unfinished)) throw new Error(unfinished.error);
       // Normally both; a job that got most of the page slots may have finished within the kill rounds.
       expect(unfinished.length).toBeGreaterThan(0);
       for (const job of unfinished) expect([ids!.crawl, ids!.batch]).toContain(job.id);

@@ -45,6 +45,11 @@ if (mode === 'start') {
 }
 
 // Another process may be driving a job (it holds the lease): this one waits and takes over if that one dies.
-while ((await ck.listUnfinishedJobs()).length > 0) await new Promise((r) => setTimeout(r, 50));
+for (;;) {
+  const unfinished = await ck.listUnfinishedJobs();
+  if (!Array.isArray(unfinished)) throw new Error(unfinished.error);
+  if (unfinished.length === 0) break;
+  await new Promise((r) => setTimeout(r, 50));
+}
 await ck.close();
 process.stdout.write('done\n');

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 
-import type { JobKind } from '@crawlkit/store';
 import PQueue from 'p-queue';
 
 import { startBatchScrape } from './api/batch.js';
@@ -14,12 +13,13 @@ import {
   resumeJob,
   waitForJob,
   type StatusPagination,
+  type UnfinishedJob,
 } from './api/job-queries.js';
 import { mapSite } from './api/map.js';
 import { scrape } from './api/scrape.js';
 import { CrawlkitError, toErrorResponse } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
-import { parseJobReference } from './jobs/job-address.js';
+import { INVALID_JOB_ID, parseJobReference } from './jobs/job-address.js';
 import {
   previewCrawlParams,
   type CrawlParamsPreviewInput,
@@ -57,6 +57,18 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** The signal of a call's options (`undefined` and `null` are no options); anything else is a `BAD_REQUEST`. */
+function signalOf(init: unknown): AbortSignal | undefined {
+  if (init === undefined || init === null) return undefined;
+  if (typeof init !== 'object' || Array.isArray(init)) {
+    throw new CrawlkitError('BAD_REQUEST', 'The call options must be an object such as { signal }.');
+  }
+  const { signal } = init as { signal?: unknown };
+  if (signal === undefined || signal === null) return undefined;
+  if (!(signal instanceof AbortSignal)) throw new CrawlkitError('BAD_REQUEST', '`signal` must be an AbortSignal.');
+  return signal;
+}
+
 /**
  * A crawlkit engine: one method per v2 endpoint, taking and returning the v2 JSON shapes. Bad input never throws:
  * it comes back as `{ success: false, code, error, details }`. Only the constructor throws, for bad options
@@ -86,12 +98,12 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** `POST /v2/scrape`: scrapes one URL. */
   async scrape(body: ScrapeRequestInput, init: CallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(() => scrape(() => this.#ready(), body, init.signal), init.signal);
+    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
   async crawl(body: CrawlRequestInput, init: CallOptions = {}): Promise<CrawlResponse | ErrorResponse> {
-    return this.#guard(async (rt) => startCrawl(rt.ctx, rt.jobs, body), init.signal);
+    return this.#guard(init, async (rt) => startCrawl(rt.ctx, rt.jobs, body));
   }
 
   /** `GET /v2/crawl/:id`: status and a page of results. `id` may be a `next` address. */
@@ -100,25 +112,22 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     pagination: StatusPagination = {},
     init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard(
-      (rt) => getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs),
-      init.signal,
-    );
+    return this.#guard(init, (rt) => getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs));
   }
 
   /** `DELETE /v2/crawl/:id`. */
   async cancelCrawl(id: string, init: CallOptions = {}): Promise<CancelResponse | ErrorResponse> {
-    return this.#guard((rt) => cancelJob(rt.jobs, 'crawl', id), init.signal);
+    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'crawl', id));
   }
 
   /** `GET /v2/crawl/:id/errors`. */
   async getCrawlErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
-    return this.#guard((rt) => getJobErrors(rt.jobs, 'crawl', id), init.signal);
+    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'crawl', id));
   }
 
   /** `GET /v2/crawl/active`: crawls still running. */
   async getActiveCrawls(init: CallOptions = {}): Promise<ActiveCrawlsResponse | ErrorResponse> {
-    return this.#guard((rt) => getActiveCrawls(rt.jobs), init.signal);
+    return this.#guard(init, (rt) => getActiveCrawls(rt.jobs));
   }
 
   /** `POST /v2/batch/scrape`. */
@@ -126,13 +135,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     body: BatchScrapeRequestInput,
     init: CallOptions = {},
   ): Promise<BatchScrapeResponse | ErrorResponse> {
-    return this.#guard(
-      (rt) =>
-        startBatchScrape(
-          { jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
-          body,
-        ),
-      init.signal,
+    return this.#guard(init, (rt) =>
+      startBatchScrape({ jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) }, body),
     );
   }
 
@@ -142,25 +146,22 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     pagination: StatusPagination = {},
     init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard(
-      (rt) => getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs),
-      init.signal,
-    );
+    return this.#guard(init, (rt) => getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs));
   }
 
   /** `DELETE /v2/batch/scrape/:id`. */
   async cancelBatchScrape(id: string, init: CallOptions = {}): Promise<CancelResponse | ErrorResponse> {
-    return this.#guard((rt) => cancelJob(rt.jobs, 'batch', id), init.signal);
+    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'batch', id));
   }
 
   /** `GET /v2/batch/scrape/:id/errors`. */
   async getBatchScrapeErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
-    return this.#guard((rt) => getJobErrors(rt.jobs, 'batch', id), init.signal);
+    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'batch', id));
   }
 
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
-    return this.#guard((rt) => mapSite(rt.ctx, body, init.signal), init.signal);
+    return this.#guard(init, (rt, signal) => mapSite(rt.ctx, body, signal));
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */
@@ -168,7 +169,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     body: CrawlParamsPreviewInput,
     init: CallOptions = {},
   ): Promise<CrawlParamsPreviewResponse | ErrorResponse> {
-    return this.#guard((rt) => previewCrawlParams(rt.ctx, body, init.signal), init.signal);
+    return this.#guard(init, (rt, signal) => previewCrawlParams(rt.ctx, body, signal));
   }
 
   /** `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged). */
@@ -191,39 +192,45 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    */
   async *watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
     const ref = parseJobReference(id);
-    if (!ref) throw new CrawlkitError('BAD_REQUEST', 'Invalid job ID format. Job ID must be a valid UUID.');
+    if (!ref) throw new CrawlkitError('BAD_REQUEST', INVALID_JOB_ID);
+    const signal = signalOf(init);
     const rt = await this.#ready();
-    yield* rt.jobs.watch(ref.id, init.signal);
+    yield* rt.jobs.watch(ref.id, signal);
   }
 
   /** Resolves to the job's final status (all result pages joined) once it has finished. */
   async waitForJob(id: string, init: CallOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard((rt) => waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, init.signal), init.signal);
+    return this.#guard(init, (rt, signal) => waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, signal));
   }
 
   /** Unfinished jobs in the store: left by a crash, or running in another process. */
-  async listUnfinishedJobs(): Promise<{ id: string; kind: JobKind; createdAt: string }[]> {
-    return listUnfinishedJobs((await this.#ready()).jobs);
+  async listUnfinishedJobs(init: CallOptions = {}): Promise<UnfinishedJob[] | ErrorResponse> {
+    return this.#guard(init, (rt) => listUnfinishedJobs(rt.jobs));
   }
 
   /** Resumes an unfinished job in this process; every page is still scraped exactly once. */
   async resumeJob(id: string, init: CallOptions = {}): Promise<{ success: true; id: string } | ErrorResponse> {
-    return this.#guard((rt) => resumeJob(rt.jobs, id), init.signal);
+    return this.#guard(init, (rt) => resumeJob(rt.jobs, id));
   }
 
-  /** The page cache. */
+  /** The page cache. A damaged store answers `STORE_CORRUPT` here too. */
   readonly cache = {
-    /** Deletes every cached page. */
-    clear: async (): Promise<void> => {
-      const rt = await this.#ready();
-      await rt.ctx.store.pages.clear();
+    /** Deletes every cached page. Resolves to undefined, or to the v2 error shape. */
+    clear: async (init: CallOptions = {}): Promise<ErrorResponse | undefined> => {
+      const response = await this.#guard(init, (rt) => rt.ctx.store.pages.clear());
+      return response ?? undefined;
     },
-    /** Deletes pages older than `maxAgeMs` and the oldest beyond the size cap. Returns how many. */
-    prune: async (options: { maxAgeMs?: number } = {}): Promise<number> => {
-      const rt = await this.#ready();
-      return rt.ctx.store.pages.prune({
-        maxBytes: this.#options.cacheMaxBytes,
-        ...(options.maxAgeMs !== undefined ? { olderThan: options.maxAgeMs } : {}),
+    /** Deletes pages older than `maxAgeMs` and the oldest beyond the size cap. Resolves to how many. */
+    prune: async (options: { maxAgeMs?: number } = {}, init: CallOptions = {}): Promise<number | ErrorResponse> => {
+      return this.#guard(init, (rt) => {
+        const maxAgeMs = (options ?? {}).maxAgeMs;
+        if (maxAgeMs !== undefined && !(typeof maxAgeMs === 'number' && maxAgeMs >= 0)) {
+          throw new CrawlkitError('BAD_REQUEST', '`maxAgeMs` must be a number of milliseconds, 0 or more.');
+        }
+        return rt.ctx.store.pages.prune({
+          maxBytes: this.#options.cacheMaxBytes,
+          ...(maxAgeMs !== undefined ? { olderThan: maxAgeMs } : {}),
+        });
       });
     },
   };
@@ -248,18 +255,24 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /** Runs `fn` on the runtime; a thrown error or an abort comes back in the v2 error shape. */
-  async #guard<T>(fn: (rt: Runtime) => Promise<T>, signal?: AbortSignal): Promise<T | ErrorResponse> {
-    return this.#settle(async () => {
+  async #guard<T>(
+    init: unknown,
+    fn: (rt: Runtime, signal: AbortSignal | undefined) => Promise<T>,
+  ): Promise<T | ErrorResponse> {
+    return this.#settle(init, async (signal) => {
       signal?.throwIfAborted();
       const rt = await this.#ready();
       signal?.throwIfAborted();
-      return fn(rt);
-    }, signal);
+      return fn(rt, signal);
+    });
   }
 
-  async #settle<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T | ErrorResponse> {
+  /** Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape. */
+  async #settle<T>(init: unknown, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T | ErrorResponse> {
+    let signal: AbortSignal | undefined;
     try {
-      return await fn();
+      signal = signalOf(init);
+      return await fn(signal);
     } catch (error) {
       if (signal?.aborted) return abortedResponse();
       return toErrorResponse(error);

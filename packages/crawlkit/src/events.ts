@@ -10,6 +10,11 @@ export interface CrawlkitEvents {
   error: [{ jobId?: string; url: string; error: ErrorResponse }];
   'job:started': [{ id: string; kind: JobKind }];
   'job:completed': [{ id: string; kind: JobKind; status: JobStatus }];
+  /**
+   * Something the engine noticed that fails no call: `STORE_FILE_EMPTY` when the store's database file was empty
+   * (0 bytes, truncated?) and became a new, empty store. Logged as a warning too.
+   */
+  warning: [{ code: string; message: string }];
   /** Progress of a job after each page. */
   progress: [{ id: string; kind: JobKind; total: number; completed: number; creditsUsed: number }];
 }

@@ -1,5 +1,6 @@
 export { Crawlkit } from './crawlkit.js';
 export type { CallOptions } from './crawlkit.js';
+export type { StatusPagination, UnfinishedJob } from './api/job-queries.js';
 export type { CrawlkitOptions } from './options.js';
 export type { CrawlkitEvents } from './events.js';
 export { createDebugLogger, silentLogger } from './logger.js';

@@ -44,6 +44,12 @@ export class Reporter {
     this.#events.emit('error', { ...(jobId ? { jobId } : {}), url: url && redactUrl(url), error: response });
   }
 
+  /** Something noticed that fails no call: a warning line and the `warning` event. */
+  warning(code: string, message: string): void {
+    this.#log.warn(message);
+    this.#events.emit('warning', { code, message });
+  }
+
   /** What the job manager reports, as engine events. */
   jobNotifications(): JobNotifications {
     return {

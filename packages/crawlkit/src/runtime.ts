@@ -79,18 +79,23 @@ function jobSecrets(options: ResolvedOptions): (store: Store) => SecretBox {
   return (store) => (!options.persistSecrets || store.ephemeral ? inMemory : (store.secrets ?? noBox));
 }
 
-async function openStore(raw: CrawlkitOptions, options: ResolvedOptions, memory: Store, distributed?: Distributed) {
+async function openStore(settings: RuntimeSettings, memory: Store, distributed?: Distributed): Promise<Store> {
+  const { raw, options, reporter } = settings;
   if (distributed) return distributed.store;
   if (raw.store === 'memory') return memory;
-  return raw.store ?? (await createSqliteStore({ dir: options.storeDir, maxPageBytes: options.cacheMaxBytes }));
+  if (raw.store) return raw.store;
+  const store = await createSqliteStore({ dir: options.storeDir, maxPageBytes: options.cacheMaxBytes });
+  for (const warning of store.warnings) reporter.warning(warning.code, warning.message);
+  return store;
 }
 
 /** Opens the store (or the distributed backend), the fetcher, the model service, the webhook dispatcher and jobs. */
-export async function createRuntime({ raw, options, queue, reporter }: RuntimeSettings): Promise<Runtime> {
+export async function createRuntime(settings: RuntimeSettings): Promise<Runtime> {
+  const { raw, options, queue, reporter } = settings;
   const urlPolicy = raw.urlPolicy === 'strict' ? STRICT_URL_POLICY : raw.urlPolicy;
   const memory = createMemoryStore();
   const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
-  const store = await openStore(raw, options, memory, distributed);
+  const store = await openStore(settings, memory, distributed);
   const fetcherSettings = fetcherOptions(raw, options, urlPolicy);
   const fetcher = new Fetcher(fetcherSettings);
   const fetchers = new PolicyFetchers(fetcher, fetcherSettings);

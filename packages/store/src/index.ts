@@ -3,7 +3,7 @@ export type { MemoryStoreOptions } from './memory/memory-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
 export { isSealed, keyFileSecretBox, memorySecretBox, missingSecretBox, parseSecretKey, secretBox } from './secrets.js';
 export type { SecretBox } from './secrets.js';
-export type { SqliteStore, SqliteStoreOptions } from './sqlite/sqlite-store.js';
+export type { SqliteStore, SqliteStoreOptions, StoreWarning } from './sqlite/sqlite-store.js';
 export {
   StoreError,
   StoreClosedError,

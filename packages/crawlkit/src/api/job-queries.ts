@@ -32,8 +32,11 @@ export async function getJobStatus(
   pagination: StatusPagination,
   ttlMs: number,
 ): Promise<JobStatusResponse | ErrorResponse> {
-  const ref = typeof idOrAddress === 'string' ? parseJobReference(idOrAddress) : undefined;
+  const ref = parseJobReference(idOrAddress);
   if (!ref) return invalidId();
+  if (pagination !== undefined && pagination !== null && typeof pagination !== 'object') {
+    return { success: false, code: 'BAD_REQUEST', error: 'The pagination must be an object such as { skip, limit }.' };
+  }
   const query = parseBody(paginationSchema, {
     ...(ref.skip !== undefined ? { skip: ref.skip } : {}),
     ...(ref.limit !== undefined ? { limit: ref.limit } : {}),
@@ -133,10 +136,16 @@ export async function resumeJob(jobs: JobManager, id: string): Promise<{ success
   return { success: true, id: found.job.id };
 }
 
+/** A job that has not finished, as `listUnfinishedJobs()` lists it. */
+export interface UnfinishedJob {
+  id: string;
+  kind: JobKind;
+  /** When it was created (ISO 8601). */
+  createdAt: string;
+}
+
 /** Unfinished jobs in the store: left by a crash, or running in another process. */
-export async function listUnfinishedJobs(
-  jobs: JobManager,
-): Promise<{ id: string; kind: JobKind; createdAt: string }[]> {
+export async function listUnfinishedJobs(jobs: JobManager): Promise<UnfinishedJob[]> {
   const unfinished = await jobs.unfinished();
   return unfinished.map((j) => ({ id: j.id, kind: j.kind, createdAt: new Date(j.createdAt).toISOString() }));
 }

@@ -75,6 +75,15 @@ const JOB_FLAGS: BodyFlag[] = [
   { flags: '--webhook <url>', key: 'webhook', kind: 'string', description: 'POST job events to this URL' },
 ];
 
+const BATCH_FLAGS: BodyFlag[] = [
+  {
+    flags: '--ignore-invalid-urls',
+    key: 'ignoreInvalidURLs',
+    kind: 'boolean',
+    description: 'skip invalid or refused URLs (listed on stderr) instead of refusing the batch',
+  },
+];
+
 const CRAWLER_FLAGS: BodyFlag[] = [
   { flags: '--prompt <text>', key: 'prompt', kind: 'string', description: 'describe the crawl (needs an LLM)' },
   { flags: '--include-path <regex>', key: 'includePaths', kind: 'repeat', description: 'only paths matching' },
@@ -120,7 +129,7 @@ const MAP_FLAGS: BodyFlag[] = [
 /** The flags of each command whose body they build, and where the scrape options go. */
 export const BODY_FLAGS = {
   scrape: { flags: SCRAPE_FLAGS, scrapeOptionsKey: undefined },
-  batch: { flags: [...SCRAPE_FLAGS, ...JOB_FLAGS], scrapeOptionsKey: undefined },
+  batch: { flags: [...SCRAPE_FLAGS, ...JOB_FLAGS, ...BATCH_FLAGS], scrapeOptionsKey: undefined },
   crawl: { flags: [...CRAWLER_FLAGS, ...JOB_FLAGS, ...SCRAPE_FLAGS], scrapeOptionsKey: 'scrapeOptions' },
   map: { flags: MAP_FLAGS, scrapeOptionsKey: undefined },
 } as const satisfies Record<string, { flags: BodyFlag[]; scrapeOptionsKey: string | undefined }>;
@@ -156,9 +165,18 @@ function parseHeaders(values: string[]): Record<string, string> {
   return headers;
 }
 
+/** Reads a file named on the command line; a file that cannot be read is a usage mistake (exit 2). */
+export function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read ${what} ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 /** Reads a JSON value from inline text or `@path`. */
 export function readJsonArgument(text: string, what: string): unknown {
-  const source = text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text;
+  const source = text.startsWith('@') ? readText(text.slice(1), what) : text;
   try {
     return JSON.parse(source) as unknown;
   } catch (error) {

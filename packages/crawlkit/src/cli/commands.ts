@@ -169,13 +169,15 @@ export async function resumeCommand(ctx: CommandContext, id: string): Promise<nu
 /** `crawlkit cache clear|prune`. */
 export async function cacheCommand(ctx: CommandContext, action: string, command: Command): Promise<number> {
   if (action === 'clear') {
-    await ctx.engine.cache.clear();
+    const failed = await ctx.engine.cache.clear();
+    if (failed) return ctx.fail(failed);
     ctx.write(`cleared the page cache in ${ctx.storeDir}\n`);
     return EXIT.ok;
   }
   if (action === 'prune') {
     const maxAge = integerFlag('--max-age', command.opts<Flags>().maxAge, 0);
     const removed = await ctx.engine.cache.prune(maxAge !== undefined ? { maxAgeMs: maxAge } : {});
+    if (typeof removed !== 'number') return ctx.fail(removed);
     ctx.write(`pruned ${removed} cached page${removed === 1 ? '' : 's'} from ${ctx.storeDir}\n`);
     return EXIT.ok;
   }

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-
 import type { Crawlkit } from '../crawlkit.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { ErrorResponse } from '../v2/types.js';
+import { readText } from './body-flags.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 
@@ -72,6 +71,8 @@ export class CommandContext {
       const urlPolicy = parseUrlPolicyFlag(this.options.urlPolicy);
       if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
       this.#engine = new this.#Engine(options);
+      // Even with --quiet: a warning may mean lost data (a truncated store).
+      this.#engine.on('warning', ({ message }) => this.io.stderr.write(`crawlkit: warning: ${message}\n`));
     }
     return this.#engine;
   }
@@ -141,14 +142,6 @@ export function parseUrlPolicyFlag(value = process.env.CRAWLKIT_URL_POLICY): Cra
     );
   }
   return policy;
-}
-
-function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CliError(`Cannot read ${what} ${path}: ${(error as Error).message}`, { cause: error });
-  }
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<string> {

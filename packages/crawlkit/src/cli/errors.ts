@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../error-codes.js';
 import { CrawlkitError } from '../errors.js';
 
 /** Exit codes of the `crawlkit` command. */
@@ -22,7 +23,7 @@ export class CliError extends CrawlkitError {
   }
 }
 
-/** The exit code for a v2 error response: bad input is 2, anything else 1. */
+/** The exit code for a v2 error response: bad input (a code answered with HTTP 400) is 2, anything else 1. */
 export function exitCodeFor(code: string | undefined): number {
-  return code === 'BAD_REQUEST' || code === 'CLI_USAGE' ? EXIT.badInput : EXIT.failure;
+  return httpStatusOf(code) === 400 ? EXIT.badInput : EXIT.failure;
 }

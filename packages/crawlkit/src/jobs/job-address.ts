@@ -23,8 +23,9 @@ export interface JobReference {
   limit?: number;
 }
 
-/** Reads a job id or a `crawlkit://` status address. Returns undefined when it is neither. */
-export function parseJobReference(value: string): JobReference | undefined {
+/** Reads a job id or a `crawlkit://` status address. Returns undefined when it is neither (or not a string). */
+export function parseJobReference(value: unknown): JobReference | undefined {
+  if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
   if (UUID.test(trimmed)) return { id: trimmed.toLowerCase() };
   if (!trimmed.startsWith(SCHEME)) return undefined;

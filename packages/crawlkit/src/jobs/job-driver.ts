@@ -83,12 +83,14 @@ export class JobDriver {
 
   /**
    * Drives one job under its lease: active tasks left by a crash go back to the queue, the runner runs until nothing
-   * is left (the job completes) or it is stopped (nothing changes); an error ends the job failed.
+   * is left (the job completes) or it is stopped (nothing changes); any other error ends the job failed. The job is
+   * read again once the lease is held: another process may have ended it while this one waited.
    */
   async #drive(runner: JobRunner, job: JobRecord, store: Store): Promise<void> {
     if (!(await this.#leases.acquire(job.id, store, this.#closing.signal))) return;
     const release = this.#leases.hold(job.id, store, () => runner.stop());
     try {
+      if (!(await this.#stillRunning(job.id, store))) return;
       await store.tasks.requeueActive(job.id);
       const result = await runner.run();
       if (result !== 'completed') return;
@@ -96,9 +98,15 @@ export class JobDriver {
       if (!current || current.status !== 'scraping') return;
       await this.#ends.completed(current, store);
     } catch (error) {
+      // A stop (close, cancel, a lost lease) aborts what was under way, robots.txt included: that is no failure.
+      if (runner.stopped || !(await this.#stillRunning(job.id, store).catch(() => true))) return;
       await this.#ends.failed(job, store, error);
     } finally {
       await release();
     }
+  }
+
+  async #stillRunning(id: string, store: Store): Promise<boolean> {
+    return (await store.jobs.get(id))?.status === 'scraping';
   }
 }

@@ -63,6 +63,11 @@ export class JobRunner {
     return this.#job.id;
   }
 
+  /** Whether `stop()` was called. */
+  get stopped(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
   /** Stops fetching at once; what was stored stays. */
   stop(): void {
     this.#abort.abort();

@@ -160,10 +160,10 @@ export function schemaVersion(db: SqliteDatabase): number {
 /**
  * Brings the database to `target` (default: the latest version) in one `BEGIN IMMEDIATE` transaction, so two
  * processes opening the same new store do not both migrate it. Refuses a database of a newer schema and a
- * non-empty database that is not a crawlkit store.
+ * non-empty database that is not a crawlkit store. Returns the version the database had (0: it was new).
  */
-export function migrate(db: SqliteDatabase, target = LATEST_VERSION, now = Date.now()): void {
-  db.write(() => {
+export function migrate(db: SqliteDatabase, target = LATEST_VERSION, now = Date.now()): number {
+  return db.write(() => {
     const current = schemaVersion(db);
     if (current > LATEST_VERSION) throw new StoreSchemaTooNewError(current, LATEST_VERSION);
     if (current === 0) {
@@ -187,5 +187,6 @@ export function migrate(db: SqliteDatabase, target = LATEST_VERSION, now = Date.
         now,
       );
     }
+    return current;
   });
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -86,6 +86,26 @@ describe('createSqliteStore', () => {
     expect((await second.deliveries.pending()).map((d) => d.id)).toEqual(['d']);
     expect((await second.history.latest('https://example.com/', ''))!.value).toBe('snap');
     await second.close();
+  });
+
+  it('warns STORE_FILE_EMPTY when its file was truncated to 0 bytes, never for a new or a reopened store', async () => {
+    const dir = dirFor('truncated');
+    const created = await createSqliteStore({ dir });
+    expect(created.warnings).toEqual([]);
+    await created.pages.put(page('a', 1));
+    await created.close();
+    const reopened = await createSqliteStore({ dir });
+    expect(reopened.warnings).toEqual([]);
+    await reopened.close();
+
+    truncateSync(reopened.path, 0);
+    const emptied = await createSqliteStore({ dir });
+    expect(emptied.warnings).toEqual([{ code: 'STORE_FILE_EMPTY', message: expect.stringContaining(emptied.path) }]);
+    expect(await emptied.pages.get('a')).toBeUndefined();
+    await emptied.close();
+    const again = await createSqliteStore({ dir });
+    expect(again.warnings).toEqual([]);
+    await again.close();
   });
 
   it("keeps the hot tier consistent with another connection's writes", async () => {

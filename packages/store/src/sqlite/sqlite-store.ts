@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { StoreBusyError, StoreError } from '../errors.js';
@@ -55,10 +55,19 @@ export interface SqliteStoreOptions {
   maxHistoryPerUrl?: number;
 }
 
+/** Something noticed while opening the store that is not an error. */
+export interface StoreWarning {
+  /** `STORE_FILE_EMPTY`: the database file existed with 0 bytes (truncated?) and became a new, empty store. */
+  code: 'STORE_FILE_EMPTY';
+  message: string;
+}
+
 /** A SQLite-backed store. */
 export interface SqliteStore extends Store {
   /** Absolute path of the database file. */
   readonly path: string;
+  /** What opening the store noticed (an empty database file made into a new store); empty when all was well. */
+  readonly warnings: readonly StoreWarning[];
 }
 
 const DRIVER_NAME = 'sqlite';
@@ -84,6 +93,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         );
 
   const path = join(dir, fileName);
+  // A 0-byte file with no write-ahead log holds nothing: SQLite would quietly make it a new store.
+  const emptyFile = fileSize(path) === 0 && !fileSize(`${path}-wal`);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     makePrivate(path);
@@ -92,12 +103,24 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   }
   const { DatabaseSync } = await import('node:sqlite');
   const life = new Lifecycle();
-  const db = openDatabase(() => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
+  const { db, created } = openDatabase(() => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
+  const warnings: StoreWarning[] =
+    emptyFile && created
+      ? [
+          {
+            code: 'STORE_FILE_EMPTY',
+            message:
+              `The store file ${path} was empty (0 bytes) and is now a new, empty store: any jobs, results and ` +
+              'cached pages it held are gone. Was it truncated?',
+          },
+        ]
+      : [];
 
   return {
     kind: DRIVER_NAME,
     ephemeral: false,
     path,
+    warnings,
     pages: new SqlitePageStore(db, hotTier, maxPageBytes),
     jobs: new SqliteJobStore(db),
     tasks: new SqliteTaskStore(db),
@@ -150,7 +173,7 @@ function openDatabase(
   connect: () => DatabaseSync,
   life: Lifecycle,
   settings: { busyTimeoutMs: number; synchronous: 'normal' | 'full' },
-): SqliteDatabase {
+): { db: SqliteDatabase; created: boolean } {
   for (let attempt = 1; ; attempt++) {
     let raw: DatabaseSync | undefined;
     try {
@@ -163,8 +186,8 @@ function openDatabase(
       db.exec('PRAGMA temp_store = MEMORY');
       // wal_autocheckpoint stays at SQLite's 1000 pages: a 10x larger WAL gave at best ~10% more commits/s but made
       // every read after another process's commit ~50% slower (bench/store.ts, "re-validated").
-      migrate(db);
-      return db;
+      const from = migrate(db);
+      return { db, created: from === 0 };
     } catch (error) {
       raw?.close();
       const translated = translateSqliteError(error);
@@ -175,6 +198,15 @@ function openDatabase(
       if (translated instanceof StoreError && translated.code !== 'STORE_IO') throw translated;
       throw new StoreError('STORE_OPEN_FAILED', `Cannot open the store: ${String(error)}`, { cause: error });
     }
+  }
+}
+
+/** The size of a file in bytes; undefined when there is none. */
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
   }
 }
 
