@@ -1,6 +1,15 @@
 export { normalizeUrl, canonicalUrl, urlPermutations, isRouteFragment } from './normalize.js';
 export type { NormalizeOptions } from './normalize.js';
-export { createCrawlRules, inSeedScope, isFileUrl, urlDepth, validateCrawlPatterns } from './rules.js';
+export {
+  createCrawlRules,
+  DEFAULT_MAX_PATH_SEGMENT_REPEATS,
+  DEFAULT_MAX_URL_LENGTH,
+  hasRepeatingSegments,
+  inSeedScope,
+  isFileUrl,
+  urlDepth,
+  validateCrawlPatterns,
+} from './rules.js';
 export type { CrawlRules, CrawlRulesOptions, DenialReason, RuleVerdict } from './rules.js';
 export { loadRobots, parseRobots } from './robots.js';
 export type { Robots } from './robots.js';

@@ -34,6 +34,14 @@ describe('crawl rules in order (reference §13.2)', () => {
     ['https://blog.example.com/x', {}, 'EXTERNAL_LINK'],
     ['https://blog.example.com/x', { allowSubdomains: true }, 'ALLOWED'],
     ['https://example.co.uk/x', { allowSubdomains: true }, 'EXTERNAL_LINK'],
+    [`https://example.com/docs/${'a'.repeat(2030)}`, {}, 'URL_TOO_LONG'],
+    [`https://example.com/docs/${'a'.repeat(2000)}`, {}, 'ALLOWED'],
+    ['https://example.com/docs/a/b/c/d', { maxUrlLength: 30 }, 'URL_TOO_LONG'],
+    ['https://example.com/docs/a/b/a/b/a/b', {}, 'ALLOWED'],
+    ['https://example.com/docs/a/b/a/b/a/b/A', {}, 'REPEATING_PATH'],
+    ['https://example.com/docs/month/2026-11/month/2026-12/month/2027-01/month/2027-02', {}, 'REPEATING_PATH'],
+    ['https://example.com/docs/x/x', { maxPathSegmentRepeats: 1 }, 'REPEATING_PATH'],
+    ['https://other.org/a/a/a/a', { allowExternalLinks: true }, 'REPEATING_PATH'],
   ])('%s %j → %s', (url, options, expected) => {
     expect(verdict(seed, url, options)).toBe(expected);
   });

@@ -12,7 +12,11 @@ export type DenialReason =
   | 'EXCLUDE_PATTERN'
   | 'INCLUDE_PATTERN'
   | 'SOCIAL_MEDIA'
-  | 'EXTERNAL_LINK';
+  | 'EXTERNAL_LINK'
+  /** Longer than `maxUrlLength`: a link that grows on every page (a crawl trap). */
+  | 'URL_TOO_LONG'
+  /** A path segment repeated more than `maxPathSegmentRepeats` times (a calendar, a relative-link loop). */
+  | 'REPEATING_PATH';
 
 export type RuleVerdict = { allowed: true } | { allowed: false; reason: DenialReason };
 
@@ -31,6 +35,31 @@ export interface CrawlRulesOptions {
   allowSubdomains?: boolean;
   /** Match the patterns against the full URL instead of the pathname. @default false */
   regexOnFullURL?: boolean;
+  /** Longest URL followed, in characters of its normalised form (`URL#href`). @default 2048 */
+  maxUrlLength?: number;
+  /**
+   * Most times one path segment may appear in a URL's path: `/a/b/a/b/a/b/a` has `a` four times. Crawl traps (a
+   * relative link that nests a page in itself, calendars linking month to month) repeat their segments.
+   * @default 3
+   */
+  maxPathSegmentRepeats?: number;
+}
+
+/** The default of `CrawlRulesOptions.maxUrlLength`. */
+export const DEFAULT_MAX_URL_LENGTH = 2048;
+/** The default of `CrawlRulesOptions.maxPathSegmentRepeats`. */
+export const DEFAULT_MAX_PATH_SEGMENT_REPEATS = 3;
+
+/** Whether some non-empty segment of `pathname` appears more than `max` times (case-insensitive). */
+export function hasRepeatingSegments(pathname: string, max: number): boolean {
+  const counts = new Map<string, number>();
+  for (const segment of pathname.toLowerCase().split('/')) {
+    if (segment === '') continue;
+    const n = (counts.get(segment) ?? 0) + 1;
+    if (n > max) return true;
+    counts.set(segment, n);
+  }
+  return false;
 }
 
 const NON_WEB = new Set(['mailto:', 'tel:', 'telnet:', 'ftp:', 'ftps:', 'ssh:', 'file:', 'javascript:', 'data:']);
@@ -117,6 +146,8 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
   let seedHost = bareHost(seed.hostname);
   let seedDomain = getDomain(seed.hostname) ?? seedHost;
 
+  const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
+  const maxRepeats = options.maxPathSegmentRepeats ?? DEFAULT_MAX_PATH_SEGMENT_REPEATS;
   const target = (u: URL) => (options.regexOnFullURL ? u.href : u.pathname);
   const internal = (u: URL) => bareHost(u.hostname) === seedHost;
 
@@ -144,6 +175,8 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
         return { allowed: false, reason: 'NON_WEB_PROTOCOL' };
       }
       if (isFileUrl(u.pathname)) return { allowed: false, reason: 'FILE_TYPE' };
+      if (u.href.length > maxUrlLength) return { allowed: false, reason: 'URL_TOO_LONG' };
+      if (hasRepeatingSegments(u.pathname, maxRepeats)) return { allowed: false, reason: 'REPEATING_PATH' };
 
       if (internal(u)) {
         if (u.hash && u.hash !== '#' && !isRouteFragment(u.hash)) {

@@ -1,0 +1,45 @@
+/**
+ * Crawl traps end at the default limits (issue 24 §5): an archive whose links nest each page in the last (the URL
+ * grows ~40 characters a page) stops at the URL length cap, and a calendar whose relative "next month" links
+ * repeat their segments stops at the repetition cap. Served by fixtures/routes/traps.ts.
+ */
+import { Crawlkit, type CrawlResponse, type JobStatusResponse } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ok } from './helpers-batch.ts';
+
+/** The documented default of the URL length cap. */
+const DEFAULT_MAX_URL_LENGTH = 2048;
+let server: FixtureServer;
+let ck: Crawlkit;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  ck = new Crawlkit({ store: 'memory', engine: 'http' });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await server.close();
+});
+
+describe('crawl traps', () => {
+  it('stop at the URL length cap (endless archive) and at repeating segments (calendar)', async () => {
+    // The limit only keeps today's failure short: the traps must end well before it.
+    const started = ok<CrawlResponse>(await ck.crawl({ url: `${server.url}/traps/`, limit: 200 }));
+    const done = ok<JobStatusResponse>(await ck.waitForJob(started.id));
+    expect(done.status).toBe('completed');
+    const urls = done.data.map((d) => d.metadata.sourceURL);
+    const archive = urls.filter((u) => u.includes('/traps/archive/'));
+    const events = urls.filter((u) => u.includes('/traps/events/'));
+    expect(Math.max(...urls.map((u) => u.length))).toBeLessThanOrEqual(DEFAULT_MAX_URL_LENGTH);
+    // ~40 characters a page: the archive is followed until its URLs reach 2 KB, and not further.
+    expect(archive.length).toBeGreaterThan(40);
+    expect(archive.length).toBeLessThan(60);
+    expect(Math.max(...archive.map((u) => u.length))).toBeGreaterThan(DEFAULT_MAX_URL_LENGTH - 60);
+    // events/, then three nested months; a fourth `month` segment is refused.
+    expect(events).toHaveLength(4);
+    expect(done.total).toBe(urls.length);
+  }, 120_000);
+});
