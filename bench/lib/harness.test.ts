@@ -225,7 +225,13 @@ describe('WCXB loader', () => {
       expect(loadWcxbPages(root, new Set(['0004', '0002'])).map((p) => p.id)).toEqual(['0002', '0004']);
       const every = loadWcxbPages(root, { every: 2 });
       expect(every.map((p) => p.id)).toEqual(['0001', '0003', '0005']);
-      expect(every[1]).toEqual({ id: '0003', url: 'https://e.test/0003', html: '<p>page 0003</p>' });
+      expect(every[1]).toEqual({
+        id: '0003',
+        url: 'https://e.test/0003',
+        html: '<p>page 0003</p>',
+        type: 'article',
+        reference: '',
+      });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

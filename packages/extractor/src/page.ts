@@ -115,7 +115,12 @@ export function extractPage(rawHtml: string, options: ExtractPageOptions): Extra
       false,
       retry,
     );
-    out.markdown = retry.markdown ?? '';
+    // A page with no text at all has nothing more to give: it stays empty, without a warning about main content.
+    if (!retry.markdown?.trim()) {
+      out.warnings = out.warnings.filter((w) => w !== WHOLE_PAGE_WARNING);
+      return out;
+    }
+    out.markdown = retry.markdown;
     out.warnings = out.warnings.filter((w) => w !== WHOLE_PAGE_WARNING);
     out.warnings.push(EMPTY_MAIN_WARNING);
     if (retry.html !== undefined) out.html = retry.html;
