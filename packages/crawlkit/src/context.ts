@@ -1,6 +1,7 @@
 import type { JobRecord, SecretBox, Store } from '@crawlkit/store';
 import type { Fetcher, HttpEngine } from '@crawlkit/fetcher';
 
+import type { ExtractionPool } from './extraction/pool.js';
 import type { LlmService } from './llm/llm-service.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -12,6 +13,8 @@ export interface EngineContext {
   readonly http: HttpEngine;
   readonly store: Store;
   readonly llm: LlmService;
+  /** The worker threads that run the CPU-bound work of pages. */
+  readonly extraction: ExtractionPool;
   /** The de-duplication and cache key of a URL. */
   normalizeUrl(url: string): string;
   /** What seals the header values of the jobs kept in `store` (see `persistSecrets`). */

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 import type { CrawlkitBackend, Store } from '@crawlkit/store';
 import { DEFAULT_TIMEOUT_MS, type FetcherOptions, type HttpEngineOptions, type UrlPolicy } from '@crawlkit/fetcher';
 import type { LanguageModel } from 'ai';
@@ -45,10 +47,31 @@ export interface CrawlkitOptions {
    */
   timeoutMs?: number;
   /**
-   * Time one page's extraction (parsing, main content, markdown) may take, in milliseconds.
+   * Time one page's extraction (parsing, main content, markdown) may take from its start, in milliseconds. Past it
+   * (and within the page's `timeout`), the page's plain text is returned instead, with a `warning`. The `timeout`
+   * itself is a hard deadline for fetch and extraction together.
    * @default 10000
    */
   extractionBudgetMs?: number;
+  /**
+   * The worker threads that extract pages (parsing, main content, markdown, links, images, metadata, PDF text,
+   * change-tracking diffs), so that no page can stall the engine's main thread.
+   * @default { size: os.availableParallelism(), maxMemoryMb: 1024 }
+   */
+  workers?: {
+    /**
+     * Worker threads. `0` extracts on the main thread: no hard `timeout` or memory limit during extraction (a
+     * hostile page can then stall the process); for debugging and comparison only.
+     * @default os.availableParallelism() (the cores the process may use)
+     */
+    size?: number;
+    /**
+     * Heap limit of each worker thread, in MiB (Node `resourceLimits`). A page needing more stops its worker (which
+     * is replaced) and fails with `SCRAPE_PAGE_TOO_COMPLEX`.
+     * @default 1024
+     */
+    maxMemoryMb?: number;
+  };
   /**
    * Browser engine settings (Chromium path, pool sizes), checked by `@crawlkit/fetcher`.
    * @default {} (the system Chromium, found on the PATH or by `CRAWLKIT_CHROMIUM`)
@@ -152,6 +175,7 @@ export interface ResolvedOptions {
   concurrency: number;
   timeoutMs: number;
   extractionBudgetMs: number;
+  workers: { size: number; maxMemoryMb: number };
   webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryDelayMs: number; maxRetryDelayMs: number };
   resumeJobs: boolean;
   persistSecrets: boolean;
@@ -159,6 +183,8 @@ export interface ResolvedOptions {
   jobResultTtlMs: number;
   llm?: ResolvedLlmOptions;
 }
+
+const DEFAULT_WORKER_MEMORY_MB = 1024;
 
 /** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
 const optionsSchema = z.strictObject({
@@ -173,6 +199,12 @@ const optionsSchema = z.strictObject({
   concurrency: positiveInt.default(16),
   timeoutMs: positiveInt.default(DEFAULT_TIMEOUT_MS),
   extractionBudgetMs: positiveInt.default(10_000),
+  workers: z
+    .strictObject({
+      size: z.number().int().min(0).max(256).default(availableParallelism),
+      maxMemoryMb: z.number().int().min(64).default(DEFAULT_WORKER_MEMORY_MB),
+    })
+    .default(() => ({ size: availableParallelism(), maxMemoryMb: DEFAULT_WORKER_MEMORY_MB })),
   browser: plainObject<NonNullable<FetcherOptions['browser']>>().optional(),
   proxies: plainObject<NonNullable<FetcherOptions['proxies']>>().optional(),
   urlPolicy: z
@@ -210,7 +242,8 @@ const _sameInput: [
   Same<keyof CrawlkitOptions, keyof SchemaInput>,
   Same<keyof NonNullable<CrawlkitOptions['webhooks']>, keyof NonNullable<SchemaInput['webhooks']>>,
   Same<keyof NonNullable<CrawlkitOptions['cache']>, keyof NonNullable<SchemaInput['cache']>>,
-] = [true, true, true, true];
+  Same<keyof NonNullable<CrawlkitOptions['workers']>, keyof NonNullable<SchemaInput['workers']>>,
+] = [true, true, true, true, true];
 
 /**
  * Checks and defaults the options of `new Crawlkit()`.
@@ -222,7 +255,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     const issues = result.error.issues;
     throw new InvalidOptionError(optionIssuesMessage('new Crawlkit()', input, issues), { details: issues });
   }
-  const { cache, storeDir, engine, concurrency, timeoutMs, extractionBudgetMs, webhooks } = result.data;
+  const { cache, storeDir, engine, concurrency, timeoutMs, extractionBudgetMs, workers, webhooks } = result.data;
   const llm = resolveLlmOptions(result.data.llm);
   if (!result.data.persistSecrets && result.data.backend) {
     throw new InvalidOptionError(
@@ -236,6 +269,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     concurrency,
     timeoutMs,
     extractionBudgetMs,
+    workers,
     webhooks,
     resumeJobs: result.data.resumeJobs,
     persistSecrets: result.data.persistSecrets,

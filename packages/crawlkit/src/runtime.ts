@@ -13,6 +13,7 @@ import type PQueue from 'p-queue';
 
 import type { EngineContext } from './context.js';
 import { CrawlkitError } from './errors.js';
+import { ExtractionPool } from './extraction/pool.js';
 import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
 import { createCrawlPlanner } from './jobs/crawl-planner.js';
 import { JobManager, type JobKindHandler, type StoredJob } from './jobs/job-manager.js';
@@ -106,6 +107,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     http,
     store,
     llm: new LlmService(options.llm),
+    extraction: ExtractionPool.acquire(options.workers),
     normalizeUrl: (url: string) => normalizeUrl(url),
     secrets: jobSecrets(options),
     forJob: (job) => jobContext(ctx, fetchers, job),
@@ -178,6 +180,7 @@ export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.distributed?.closeWorkers();
   await rt.jobs.close();
   await rt.queue.onIdle();
+  await rt.ctx.extraction.release();
   await rt.dispatcher.close();
   await rt.ctx.fetcher.close();
   await rt.fetchers.close();

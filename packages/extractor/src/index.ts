@@ -12,6 +12,8 @@ export type { PageMetadata } from './metadata.js';
 export { extractPdf } from './pdf/extract-pdf.js';
 export type { PdfContent, PdfOptions } from './pdf/extract-pdf.js';
 export { parseHtml } from './dom/parse.js';
+export { htmlToPlainText } from './plain-text.js';
+export type { PlainText, PlainTextOptions } from './plain-text.js';
 export { ExtractorError, isExtractorError } from './errors.js';
 export type { ExtractorErrorCode } from './errors.js';
 // Change tracking: comparison rule and git-style diff

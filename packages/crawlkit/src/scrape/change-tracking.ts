@@ -1,5 +1,3 @@
-import { diffMarkdown, isSameText } from '@crawlkit/extractor';
-
 import type { EngineContext } from '../context.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
 import { findFormat } from '../v2/formats.js';
@@ -71,11 +69,24 @@ export async function trackChanges(ctx: EngineContext, input: ChangeTrackingInpu
     return;
   }
 
+  // The comparison and the diff run in a worker thread (two long markdowns can take a while).
+  const compared =
+    previous && !GONE.has(current.statusCode)
+      ? await ctx.extraction.run(
+          {
+            kind: 'compare',
+            previous: previous.markdown,
+            current: current.markdown,
+            gitDiff: format.modes.includes('git-diff'),
+          },
+          { signal: input.signal },
+        )
+      : undefined;
   const changeStatus: ChangeTrackingResult['changeStatus'] = GONE.has(current.statusCode)
     ? 'removed'
-    : !previous
+    : !compared
       ? 'new'
-      : isSameText(previous.markdown, current.markdown)
+      : compared.same
         ? 'same'
         : 'changed';
   const result: ChangeTrackingResult = {
@@ -85,10 +96,7 @@ export async function trackChanges(ctx: EngineContext, input: ChangeTrackingInpu
   };
 
   if (changeStatus === 'changed' && previous) {
-    if (format.modes.includes('git-diff')) {
-      const diff = diffMarkdown(previous.markdown, current.markdown);
-      result.diff = { text: diff.text, json: diff.json };
-    }
+    if (compared?.diff) result.diff = compared.diff;
     if (format.modes.includes('json')) {
       try {
         const compared = await ctx.llm.compare({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildContent, type ContentOptions, type FetchedContent } from './content.js';
+import { buildContent, contentSettings, type ContentOptions, type FetchedContent } from './content.js';
 import { ContentMemo } from './content-memo.js';
 import { serializeFetched } from './serialize.js';
 
@@ -37,18 +37,18 @@ describe('ContentMemo', () => {
     expect(memo.fetched('k', { cachedAt: 1_000, value })).toBe(page);
 
     const a = counting(page, options());
-    const first = await memo.content('k', version, options(), a.build);
-    const second = await memo.content('k', version, options(), a.build);
+    const first = await memo.content('k', version, contentSettings(options()), a.build);
+    const second = await memo.content('k', version, contentSettings(options()), a.build);
     expect(a.runs).toBe(1);
     expect(second).toEqual(first);
     expect(second.markdown).toContain('page number 1');
 
     const wide = options({ onlyMainContent: false, formats: [{ type: 'html' }] });
     const b = counting(page, wide);
-    const html = await memo.content('k', version, wide, b.build);
+    const html = await memo.content('k', version, contentSettings(wide), b.build);
     expect(b.runs).toBe(1);
     expect(html.html).toContain('Nav');
-    expect((await memo.content('k', version, wide, b.build)).html).toBe(html.html);
+    expect((await memo.content('k', version, contentSettings(wide), b.build)).html).toBe(html.html);
     expect(b.runs).toBe(1);
   });
 
@@ -56,13 +56,18 @@ describe('ContentMemo', () => {
     const memo = new ContentMemo();
     const one = serializeFetched(fetched(1));
     memo.fetched('k', { cachedAt: 1_000, value: one });
-    await memo.content('k', { cachedAt: 1_000, length: one.length }, options(), () =>
+    await memo.content('k', { cachedAt: 1_000, length: one.length }, contentSettings(options()), () =>
       buildContent(fetched(1), options()),
     );
     const two = serializeFetched(fetched(2));
     expect(memo.fetched('k', { cachedAt: 2_000, value: two }).text).toContain('page number 2');
     const rebuilt = counting(fetched(2), options());
-    const content = await memo.content('k', { cachedAt: 2_000, length: two.length }, options(), rebuilt.build);
+    const content = await memo.content(
+      'k',
+      { cachedAt: 2_000, length: two.length },
+      contentSettings(options()),
+      rebuilt.build,
+    );
     expect(rebuilt.runs).toBe(1);
     expect(content.markdown).toContain('page number 2');
   });
@@ -72,25 +77,24 @@ describe('ContentMemo', () => {
     const value = serializeFetched(fetched(1));
     const version = { cachedAt: 1, length: value.length };
     const page = memo.fetched('k', { cachedAt: 1, value });
-    const first = await memo.content('k', version, options(), () => buildContent(page, options()));
+    const first = await memo.content('k', version, contentSettings(options()), () => buildContent(page, options()));
     const links = [...first.links!];
     first.links!.length = 0;
     first.warnings.push('changed');
-    const again = await memo.content('k', version, options(), () => buildContent(page, options()));
+    const again = await memo.content('k', version, contentSettings(options()), () => buildContent(page, options()));
     expect(again.links).toEqual(links);
     expect(again.warnings).toEqual([]);
   });
 
-  it('does not keep an extraction that finished past its deadline', async () => {
+  it('does not keep an extraction that the budget cut (its plain-text fallback)', async () => {
     const memo = new ContentMemo();
     const value = serializeFetched(fetched(1));
     const version = { cachedAt: 1, length: value.length };
     const page = memo.fetched('k', { cachedAt: 1, value });
-    const late = options({ deadline: Date.now() - 1 });
     let runs = 0;
-    const build = async () => (runs++, { ...(await buildContent(page, options())) });
-    await memo.content('k', version, late, build);
-    await memo.content('k', version, late, build);
+    const build = async () => (runs++, { ...(await buildContent(page, options())), cut: true as const });
+    await memo.content('k', version, contentSettings(options()), build);
+    await memo.content('k', version, contentSettings(options()), build);
     expect(runs).toBe(2);
   });
 
@@ -98,8 +102,8 @@ describe('ContentMemo', () => {
     const memo = new ContentMemo();
     let runs = 0;
     const build = () => (runs++, buildContent(fetched(1), options()));
-    await memo.content('unknown', { cachedAt: 1, length: 10 }, options(), build);
-    await memo.content('unknown', { cachedAt: 1, length: 10 }, options(), build);
+    await memo.content('unknown', { cachedAt: 1, length: 10 }, contentSettings(options()), build);
+    await memo.content('unknown', { cachedAt: 1, length: 10 }, contentSettings(options()), build);
     expect(runs).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 
-import { needsMarkdown, type BuiltContent, type ContentOptions, type FetchedContent } from './content.js';
+import type { BuiltContent, ContentSettings, FetchedContent } from './content.js';
 import { deserializeFetched } from './serialize.js';
 
 /** One version of a page cache entry: what it parses to and what extraction made of it, per content options. */
@@ -25,24 +25,6 @@ function contentSize(content: BuiltContent): number {
     stringsSize(content.discoveredLinks) +
     JSON.stringify(content.metadata).length
   );
-}
-
-/** The options `buildContent` reads, as one string (two requests with the same string get the same content). */
-function contentFingerprint(o: ContentOptions): string {
-  const has = (type: string) => o.formats.some((f) => f.type === type);
-  const pdf = o.parsers.find((p) => p.type === 'pdf');
-  return JSON.stringify([
-    needsMarkdown(o.formats),
-    has('html'),
-    has('links'),
-    has('images'),
-    o.onlyMainContent,
-    o.includeTags ?? null,
-    o.excludeTags ?? null,
-    o.removeBase64Images,
-    pdf ? (pdf.maxPages ?? true) : false,
-    o.collectLinks === true,
-  ]);
 }
 
 /** A copy whose arrays a caller may change without touching the memo (strings are immutable). */
@@ -99,21 +81,22 @@ export class ContentMemo {
   }
 
   /**
-   * The content of a cache entry for `options`: memoized, or built by `build` and kept when it finished within
-   * its budget (a late extraction may have fallen back to plain text). Returns a copy each time.
+   * The content of a cache entry for `settings`: memoized, or built by `build` and kept unless its extraction was
+   * cut by the budget (the plain-text fallback, which a quieter moment may do better). Returns a copy each time.
    */
   async content(
     key: string,
     version: { cachedAt: number; length: number },
-    options: ContentOptions,
+    settings: ContentSettings,
     build: () => Promise<BuiltContent>,
   ): Promise<BuiltContent> {
     const entry = this.#entry(key, version.cachedAt, version.length);
-    const fingerprint = entry ? contentFingerprint(options) : '';
+    // The settings are plain data: two requests with the same string get the same content.
+    const fingerprint = entry ? JSON.stringify(settings) : '';
     const known = entry?.contents.get(fingerprint);
     if (known) return copyContent(known);
     const built = await build();
-    if (entry && (options.deadline === undefined || Date.now() <= options.deadline)) {
+    if (entry && !built.cut) {
       entry.contents.set(fingerprint, copyContent(built));
       entry.size += contentSize(built);
       // Set again so that the LRU accounts for the new size (it may evict the entry if it got too big).

@@ -1,4 +1,11 @@
-import { extractPage, extractPdf, type ExtractPageOptions } from '@crawlkit/extractor';
+import {
+  extractPage,
+  extractPdf,
+  htmlToPlainText,
+  isMarkdownBudgetError,
+  type ExtractedPage,
+  type ExtractPageOptions,
+} from '@crawlkit/extractor';
 
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
@@ -30,11 +37,44 @@ export type ContentOptions = Pick<
   ScrapeOptions,
   'formats' | 'onlyMainContent' | 'includeTags' | 'excludeTags' | 'removeBase64Images' | 'parsers'
 > & {
-  /** Epoch ms by which extraction must be done. */
-  deadline?: number;
   /** Also collect every link of the whole page (crawl discovery). */
   collectLinks?: boolean;
 };
+
+/** What extraction reads of a fetched page: plain data, so that it can be sent to a worker thread. */
+export type PageInput = Pick<
+  FetchedContent,
+  'url' | 'contentType' | 'text' | 'body' | 'clientRendered' | 'engineReason'
+>;
+
+/**
+ * The content options as plain data (formats reduced to what extraction computes): what a worker gets, and the
+ * memo's fingerprint of a request's content (two requests with the same settings get the same content).
+ */
+export interface ContentSettings {
+  markdown: boolean;
+  html: boolean;
+  links: boolean;
+  images: boolean;
+  onlyMainContent: boolean;
+  includeTags?: string[];
+  excludeTags?: string[];
+  removeBase64Images: boolean;
+  /** PDF parsing: `false` returns the file as base64. */
+  pdf: false | { maxPages?: number };
+  collectLinks: boolean;
+}
+
+/** One page's extraction, as sent to a worker. */
+export interface ContentTask {
+  page: PageInput;
+  settings: ContentSettings;
+  /**
+   * Time extraction may take from its start, in milliseconds; past it the page's plain text is returned instead
+   * (with a warning).
+   */
+  budgetMs?: number;
+}
 
 /** The content-derived part of a document. */
 export interface BuiltContent {
@@ -52,6 +92,8 @@ export interface BuiltContent {
   discoveredLinks?: string[];
   /** The page's `rel=canonical` URL, absolute, when `collectLinks` was asked (crawl de-duplication). */
   canonical?: string;
+  /** Set when the extraction budget cut the full extraction: the content is the page's plain text. */
+  cut?: true;
 }
 
 const has = (formats: readonly Format[], ...types: Format['type'][]) => formats.some((f) => types.includes(f.type));
@@ -61,9 +103,38 @@ export function needsMarkdown(formats: readonly Format[]): boolean {
   return has(formats, 'markdown', 'summary', 'json', 'changeTracking');
 }
 
-function isPdf(fetched: FetchedContent): boolean {
-  if (fetched.contentType === 'application/pdf') return true;
-  const b = fetched.body;
+/** The plain-data form of `options`. */
+export function contentSettings(options: ContentOptions): ContentSettings {
+  const formats = options.formats;
+  const pdf = options.parsers.find((p) => p.type === 'pdf');
+  const settings: ContentSettings = {
+    markdown: needsMarkdown(formats),
+    html: has(formats, 'html'),
+    links: has(formats, 'links'),
+    images: has(formats, 'images'),
+    onlyMainContent: options.onlyMainContent,
+    removeBase64Images: options.removeBase64Images,
+    pdf: pdf ? (pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}) : false,
+    collectLinks: options.collectLinks === true,
+  };
+  if (options.includeTags) settings.includeTags = options.includeTags;
+  if (options.excludeTags) settings.excludeTags = options.excludeTags;
+  return settings;
+}
+
+/** The extraction task of a fetched page. */
+export function contentTask(fetched: FetchedContent, options: ContentOptions, budgetMs?: number): ContentTask {
+  const page: PageInput = { url: fetched.url, contentType: fetched.contentType };
+  if (fetched.text !== undefined) page.text = fetched.text;
+  if (fetched.body !== undefined) page.body = fetched.body;
+  if (fetched.clientRendered !== undefined) page.clientRendered = fetched.clientRendered;
+  if (fetched.engineReason !== undefined) page.engineReason = fetched.engineReason;
+  return { page, settings: contentSettings(options), ...(budgetMs !== undefined ? { budgetMs } : {}) };
+}
+
+function isPdf(page: PageInput): boolean {
+  if (page.contentType === 'application/pdf') return true;
+  const b = page.body;
   return b !== undefined && b.length > 4 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46;
 }
 
@@ -83,11 +154,11 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function textDocument(text: string, markdown: string, options: ContentOptions): BuiltContent {
+function textDocument(text: string, markdown: string, settings: ContentSettings): BuiltContent {
   const html = `<html><body><pre>${escapeHtml(text)}</pre></body></html>`;
   return {
-    markdown: needsMarkdown(options.formats) ? markdown : undefined,
-    html: has(options.formats, 'html') ? html : undefined,
+    markdown: settings.markdown ? markdown : undefined,
+    html: settings.html ? html : undefined,
     rawHtml: text,
     links: [],
     images: [],
@@ -105,15 +176,14 @@ function paragraphsToHtml(markdown: string): string {
   return `<html><body>${paragraphs.join('')}</body></html>`;
 }
 
-async function pdfContent(fetched: FetchedContent, options: ContentOptions): Promise<BuiltContent> {
-  const body = fetched.body ?? new TextEncoder().encode(fetched.text ?? '');
-  const parser = options.parsers.find((p) => p.type === 'pdf');
-  if (!parser) {
+async function pdfContent(page: PageInput, settings: ContentSettings): Promise<BuiltContent> {
+  const body = page.body ?? new TextEncoder().encode(page.text ?? '');
+  if (!settings.pdf) {
     // PDF parsing is off: the document is the PDF itself, base64-encoded (reference §6).
     const base64 = Buffer.from(body).toString('base64');
     return { markdown: base64, html: base64, rawHtml: base64, links: [], images: [], metadata: {}, warnings: [] };
   }
-  const pdf = await extractPdf(body, parser.maxPages !== undefined ? { maxPages: parser.maxPages } : {});
+  const pdf = await extractPdf(body, settings.pdf);
   const html = paragraphsToHtml(pdf.markdown);
   const metadata: Record<string, unknown> = { ...pdf.metadata, numPages: pdf.numPages };
   if (pdf.totalPages !== pdf.numPages) metadata.totalPages = pdf.totalPages;
@@ -130,52 +200,98 @@ async function pdfContent(fetched: FetchedContent, options: ContentOptions): Pro
   };
 }
 
-/** Turns a fetched response into the content fields of a document, by content type. */
-export async function buildContent(fetched: FetchedContent, options: ContentOptions): Promise<BuiltContent> {
-  const type = fetched.contentType;
-  if (isPdf(fetched)) return pdfContent(fetched, options);
-  const text = fetched.text;
+/** The warning of a page whose extraction was cut by `extractionBudgetMs`. */
+export function budgetWarning(budgetMs: number | undefined): string {
+  const budget = budgetMs !== undefined ? ` (extractionBudgetMs: ${budgetMs} ms)` : '';
+  return (
+    `Extraction of this page took longer than its budget${budget}: markdown and html hold its plain text, ` +
+    'without links, images or metadata beyond the title. Raise `extractionBudgetMs` for pages this large.'
+  );
+}
+
+/**
+ * The plain-text rendering of an HTML page, the fallback when its extraction is cut: linear in the page, built
+ * without a DOM (`htmlToPlainText`), capped in size.
+ */
+export function plainTextContent(task: ContentTask): BuiltContent {
+  const text = task.page.text ?? '';
+  const plain = htmlToPlainText(text);
+  const warnings = [budgetWarning(task.budgetMs)];
+  if (plain.truncated) warnings.push(`The plain text was cut at ${plain.text.length} characters.`);
+  return {
+    markdown: task.settings.markdown ? plain.text : undefined,
+    html: task.settings.html ? paragraphsToHtml(plain.text) : undefined,
+    rawHtml: text,
+    links: [],
+    images: [],
+    metadata: plain.title ? { title: plain.title } : {},
+    warnings,
+    cut: true,
+  };
+}
+
+/**
+ * Turns a fetched page into the content fields of a document, by content type: the CPU-bound part of a scrape,
+ * run in a worker thread of the extraction pool. An HTML page whose markdown conversion passes the task's budget
+ * comes back as its plain text (`cut`), with a warning.
+ */
+export async function extractContent(task: ContentTask): Promise<BuiltContent> {
+  const { page, settings } = task;
+  const type = page.contentType;
+  if (isPdf(page)) return pdfContent(page, settings);
+  const text = page.text;
   if (text === undefined) {
     throw new CrawlkitError(
       'SCRAPE_UNSUPPORTED_FILE_ERROR',
       `Scrape resulted in unsupported file: ${type || 'binary content'}`,
     );
   }
-  if (isJson(type)) return textDocument(text, '```json\n' + text + '\n```', options);
+  if (isJson(type)) return textDocument(text, '```json\n' + text + '\n```', settings);
   if (isXml(type) && !/^\s*<!doctype html|<html[\s>]/i.test(text.slice(0, 1024))) {
-    return textDocument(text, '```xml\n' + text + '\n```', options);
+    return textDocument(text, '```xml\n' + text + '\n```', settings);
   }
-  if (!isHtml(type) && type.startsWith('text/')) return textDocument(text, text, options);
+  if (!isHtml(type) && type.startsWith('text/')) return textDocument(text, text, settings);
 
-  const formats = options.formats;
-  const extractOptions: ExtractPageOptions = {
-    url: fetched.url,
-    onlyMainContent: options.onlyMainContent,
-    ...(options.includeTags ? { includeTags: options.includeTags } : {}),
-    ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
-    removeBase64Images: options.removeBase64Images,
+  const options: ExtractPageOptions = {
+    url: page.url,
+    onlyMainContent: settings.onlyMainContent,
+    ...(settings.includeTags ? { includeTags: settings.includeTags } : {}),
+    ...(settings.excludeTags ? { excludeTags: settings.excludeTags } : {}),
+    removeBase64Images: settings.removeBase64Images,
     formats: {
-      markdown: needsMarkdown(formats),
-      html: has(formats, 'html'),
-      links: has(formats, 'links'),
-      images: has(formats, 'images'),
+      markdown: settings.markdown,
+      html: settings.html,
+      links: settings.links,
+      images: settings.images,
       metadata: true,
-      discoveryLinks: options.collectLinks === true,
+      discoveryLinks: settings.collectLinks,
     },
-    ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+    ...(task.budgetMs !== undefined ? { deadline: Date.now() + task.budgetMs } : {}),
   };
-  let page = extractPage(text, extractOptions);
-  if (fetched.clientRendered)
-    page = clientRenderedPage(page, text, extractOptions, { ...fetched, clientRendered: fetched.clientRendered });
+  let extracted: ExtractedPage;
+  try {
+    extracted = extractPage(text, options);
+    if (page.clientRendered) {
+      extracted = clientRenderedPage(extracted, text, options, { ...page, clientRendered: page.clientRendered });
+    }
+  } catch (error) {
+    if (isMarkdownBudgetError(error)) return plainTextContent(task);
+    throw error;
+  }
   return {
-    markdown: page.markdown,
-    html: page.html,
+    markdown: extracted.markdown,
+    html: extracted.html,
     rawHtml: text,
-    links: page.links,
-    images: page.images,
-    metadata: page.metadata ?? {},
-    warnings: page.warnings,
-    ...(page.discoveryLinks ? { discoveredLinks: page.discoveryLinks } : {}),
-    ...(options.collectLinks && page.canonical ? { canonical: page.canonical } : {}),
+    links: extracted.links,
+    images: extracted.images,
+    metadata: extracted.metadata ?? {},
+    warnings: extracted.warnings,
+    ...(extracted.discoveryLinks ? { discoveredLinks: extracted.discoveryLinks } : {}),
+    ...(settings.collectLinks && extracted.canonical ? { canonical: extracted.canonical } : {}),
   };
+}
+
+/** Extracts a page in this thread (tests, and the engine's inline mode `workers.size: 0`). */
+export function buildContent(fetched: FetchedContent, options: ContentOptions): Promise<BuiltContent> {
+  return extractContent(contentTask(fetched, options));
 }

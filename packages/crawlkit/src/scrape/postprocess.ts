@@ -3,7 +3,6 @@ import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
 import type { Document } from '../v2/types.js';
 import type { BuiltContent, FetchedContent } from './content.js';
 import type { PageScrapeContext, PageScrapeRequest } from './types.js';
-import { summarizeExtractive } from './summary.js';
 
 export interface PostprocessInput {
   request: PageScrapeRequest;
@@ -34,6 +33,7 @@ export async function runPostprocessors(ctx: EngineContext, input: PostprocessIn
   const markdown = content.markdown ?? '';
   const usage: LlmUsage = emptyUsage();
   let usedModel = false;
+  const extractive = () => ctx.extraction.run({ kind: 'summary', markdown }, { signal });
 
   for (const format of request.formats) {
     switch (format.type) {
@@ -43,7 +43,7 @@ export async function runPostprocessors(ctx: EngineContext, input: PostprocessIn
           break;
         }
         if (!ctx.llm.configured) {
-          document.summary = summarizeExtractive(markdown);
+          document.summary = await extractive();
           warnings.push(NO_MODEL_SUMMARY);
           break;
         }
@@ -64,7 +64,7 @@ export async function runPostprocessors(ctx: EngineContext, input: PostprocessIn
             `The language model failed (${error instanceof Error ? error.message : String(error)}): the summary is extractive.`,
           );
         }
-        document.summary = summarizeExtractive(markdown);
+        document.summary = await extractive();
         break;
       }
       case 'json': {

@@ -14,7 +14,7 @@ import {
 } from './branding.js';
 import { cacheKey, canReadCache, canWriteCache } from './cache-policy.js';
 import { trackChanges } from './change-tracking.js';
-import { buildContent, type ContentOptions, type FetchedContent } from './content.js';
+import { contentTask, type ContentOptions, type FetchedContent } from './content.js';
 import { contentMemoFor } from './content-memo.js';
 import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
@@ -77,6 +77,16 @@ function nonEmptyActions(actions: ActionResults | undefined): ActionResults | un
   return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
+function timeoutMessage(timeoutMs: number, phase: 'fetch' | 'extract' | 'formats', started: number, at: number) {
+  const head = `Scrape timed out after ${timeoutMs} ms`;
+  if (phase === 'fetch') return `${head} while fetching the page.`;
+  if (phase === 'formats') return `${head} while computing the formats after extraction.`;
+  return (
+    `${head}: extraction of the page was cut after ${Date.now() - at} ms (the fetch took ${at - started} ms) ` +
+    'and its worker thread stopped. Raise `timeout` for pages this large.'
+  );
+}
+
 /** Runs one scrape: cache, fetch, extraction, formats. Never throws: failures come back in the v2 error shape. */
 export async function scrapePage(
   ctx: EngineContext,
@@ -94,6 +104,9 @@ export async function scrapePage(
   );
   const timeout = timeoutController.signal;
   const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
+  /** Where the scrape is, for the message of a timeout: fetching, extracting (since when), or the formats after. */
+  let phase: 'fetch' | 'extract' | 'formats' = 'fetch';
+  let extractionStarted = 0;
   try {
     ctx.llm.assertAvailable(request.formats);
 
@@ -145,18 +158,18 @@ export async function scrapePage(
       }
     }
 
-    // The extraction budget starts now: a slow fetch (a browser starting on a busy machine) must not eat it.
-    const deadline = Math.min(started + timeoutMs, Date.now() + ctx.options.extractionBudgetMs);
     const contentOptions: ContentOptions = {
       ...request,
-      deadline,
       ...(context.collectLinks ? { collectLinks: true } : {}),
     };
-    const page = fetched;
-    const content =
-      memo && entry
-        ? await memo.content(key, entry, contentOptions, () => buildContent(page, contentOptions))
-        : await buildContent(page, contentOptions);
+    // Extraction runs in a worker thread. Its budget counts from its own start (a slow fetch does not eat it);
+    // the page's timeout, armed above, bounds fetch and extraction together.
+    phase = 'extract';
+    extractionStarted = Date.now();
+    const task = contentTask(fetched, contentOptions, ctx.options.extractionBudgetMs);
+    const extract = () => ctx.extraction.content(task, signal);
+    const content = memo && entry ? await memo.content(key, entry, task.settings, extract) : await extract();
+    phase = 'formats';
     const scrapeId = newScrapeId();
     const metadata: DocumentMetadata = {
       ...content.metadata,
@@ -207,7 +220,7 @@ export async function scrapePage(
   } catch (error) {
     const timedOut = timeout.aborted && !context.signal?.aborted;
     const response: ErrorResponse = timedOut
-      ? { success: false, code: 'SCRAPE_TIMEOUT', error: 'Scrape timed out' }
+      ? { success: false, code: 'SCRAPE_TIMEOUT', error: timeoutMessage(timeoutMs, phase, started, extractionStarted) }
       : toErrorResponse(error);
     return { success: false, error: response, status: httpStatusOf(response.code) };
   } finally {

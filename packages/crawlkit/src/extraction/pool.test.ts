@@ -1,0 +1,102 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { threadId } from 'node:worker_threads';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { contentSettings, type ContentTask } from '../scrape/content.js';
+import { ExtractionPool, type TaskStart } from './pool.js';
+
+const settings = contentSettings({
+  formats: [{ type: 'markdown' }, { type: 'links' }],
+  onlyMainContent: true,
+  removeBase64Images: true,
+  parsers: [{ type: 'pdf' }],
+});
+
+const page = (html: string, budgetMs?: number): ContentTask => ({
+  page: { url: 'http://127.0.0.1/page', contentType: 'text/html', text: html },
+  settings,
+  ...(budgetMs !== undefined ? { budgetMs } : {}),
+});
+
+/** A page that keeps a worker busy for a while (800 KB of paragraphs): still running when the test acts on it. */
+const big = `<html><body><main>${'<p>Some words of a long article, <a href="/x">a link</a> and more words.</p>'.repeat(10_000)}</main></body></html>`;
+
+/** Runs `fn` on every task start of the pool while the test runs. */
+function onTaskStart(fn: (start: TaskStart) => void): () => void {
+  const listener = (message: unknown) => fn(message as TaskStart);
+  subscribe('crawlkit:extraction:task-start', listener);
+  return () => unsubscribe('crawlkit:extraction:task-start', listener);
+}
+
+const pool = ExtractionPool.acquire({ size: 1, maxMemoryMb: 256 });
+afterAll(() => pool.release());
+
+describe('ExtractionPool', () => {
+  it('extracts a page in a worker thread, as plain data', async () => {
+    const seen: number[] = [];
+    const stop = onTaskStart((s) => seen.push(s.threadId));
+    const content = await pool.content(page('<main><h1>Title</h1><p>Text with <a href="/a">a link</a>.</p></main>'));
+    stop();
+    expect(content.markdown).toContain('# Title');
+    expect(content.links).toEqual(['http://127.0.0.1/a']);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).not.toBe(threadId);
+  });
+
+  it('stops a running task when its signal aborts, and the next task gets a fresh thread', async () => {
+    const threads: number[] = [];
+    const stop = onTaskStart((s) => threads.push(s.threadId));
+    const controller = new AbortController();
+    const reason = new Error('deadline');
+    const started = new Promise<void>((resolve) => {
+      const unsub = onTaskStart(() => (unsub(), resolve()));
+    });
+    const running = pool.content(page(big), controller.signal);
+    await started;
+    const at = Date.now();
+    controller.abort(reason);
+    await expect(running).rejects.toBe(reason);
+    expect(Date.now() - at).toBeLessThan(1_000);
+    expect((await pool.content(page('<p>after</p>'))).markdown).toBe('after');
+    stop();
+    expect(threads).toHaveLength(2);
+    expect(threads[1]).not.toBe(threads[0]);
+  });
+
+  it('retries a task once when its worker dies, then fails with SCRAPE_EXTRACTION_FAILED', async () => {
+    let kills = 1;
+    const stop = onTaskStart((s) => {
+      if (kills-- > 0) void s.terminate();
+    });
+    const once = await pool.content(page(big));
+    expect(once.markdown).toContain('Some words of a long article');
+
+    kills = 2;
+    await expect(pool.content(page(big))).rejects.toMatchObject({ code: 'SCRAPE_EXTRACTION_FAILED' });
+    stop();
+    expect((await pool.content(page('<p>still working</p>'))).markdown).toBe('still working');
+  });
+
+  it('returns the plain text with a warning when the budget cuts the extraction', async () => {
+    const content = await pool.content(page(big, 1));
+    expect(content.cut).toBe(true);
+    expect(content.warnings[0]).toMatch(/took longer than its budget \(extractionBudgetMs: 1 ms\)/);
+    expect(content.markdown).toMatch(/^Some words of a long article, a link and more words\.\n\nSome words/);
+    expect(content.links).toEqual([]);
+  });
+
+  it('fails with SCRAPE_PAGE_TOO_COMPLEX when a page needs more than maxMemoryMb, and goes on', async () => {
+    const small = ExtractionPool.acquire({ size: 1, maxMemoryMb: 64 });
+    try {
+      const table = `<table>${`<tr>${'<td>cell</td>'.repeat(1_000)}</tr>`.repeat(1_000)}</table>`;
+      await expect(small.content(page(table))).rejects.toMatchObject({
+        code: 'SCRAPE_PAGE_TOO_COMPLEX',
+        message: expect.stringMatching(/workers\.maxMemoryMb \(64 MiB\)/),
+      });
+      expect((await small.content(page('<p>next page</p>'))).markdown).toBe('next page');
+    } finally {
+      await small.release();
+    }
+  });
+});

@@ -1,0 +1,238 @@
+import { channel } from 'node:diagnostics_channel';
+import { Piscina } from 'piscina';
+
+import { isErrorCode } from '../error-codes.js';
+import { CrawlkitError } from '../errors.js';
+import type { BuiltContent, ContentTask } from '../scrape/content.js';
+import { settleTask, type ExtractionTask, type TaskOutcome, type TaskResult } from './tasks.js';
+import type { StartedMessage } from './worker.js';
+
+export interface ExtractionPoolOptions {
+  /** Worker threads; 0 runs every task on the calling thread (no time or memory isolation). */
+  size: number;
+  /** Heap limit of each worker thread, in MiB. */
+  maxMemoryMb: number;
+}
+
+/** Time the worker has, past a page's extraction budget, to cut it itself before it is stopped from outside. */
+const CUT_GRACE_MS = 1_000;
+
+/**
+ * Published when a worker thread starts a task, with a way to stop that thread: the hook the tests use to kill a
+ * worker mid-page. `subscribe('crawlkit:extraction:task-start', ...)` from `node:diagnostics_channel`.
+ */
+export const taskStartChannel = channel('crawlkit:extraction:task-start');
+
+/** What `taskStartChannel` publishes. */
+export interface TaskStart {
+  kind: ExtractionTask['kind'];
+  /** The page's URL, for page tasks. */
+  url?: string;
+  threadId: number;
+  /** Stops the thread running the task (as a crash would). */
+  terminate(): Promise<number>;
+}
+
+/** A task passed its `runLimitMs`: its worker was stopped. */
+export class ExtractionCut extends Error {
+  constructor(limitMs: number) {
+    super(`The task ran past ${limitMs} ms and its worker thread was stopped.`);
+    this.name = 'ExtractionCut';
+  }
+}
+
+export interface RunOptions {
+  /** Aborts the task; a running task's worker is stopped and replaced. The task rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Time the task may run once a worker has started it; past it the worker is stopped (`ExtractionCut`). */
+  runLimitMs?: number;
+}
+
+// A worker is found when pool and worker files sit side by side: `.js` in dist, `.ts` when the tests run the sources
+// (under Node's type stripping, with the source hooks that resolve the workspace packages and `.js` specifiers).
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_FILE = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
+const SOURCE_HOOKS = new URL('../../../../test/helpers/source-hooks.ts', import.meta.url);
+
+function outcomeError(outcome: Extract<TaskOutcome, { ok: false }>): Error {
+  if (outcome.code !== undefined && isErrorCode(outcome.code)) return new CrawlkitError(outcome.code, outcome.message);
+  if (outcome.name === 'RangeError') {
+    // Maximum call stack size, invalid string or array length: the page's structure is past what can be built.
+    return new CrawlkitError('SCRAPE_PAGE_TOO_COMPLEX', `The page is too complex to extract: ${outcome.message}.`);
+  }
+  const error = new Error(outcome.message);
+  error.name = outcome.name;
+  return error;
+}
+
+/**
+ * The worker threads that run the CPU-bound work of pages (parsing, main content, markdown, links, images,
+ * metadata, PDF text, change-tracking diffs, extractive summaries), so that no page can stall the main thread,
+ * where fetches, the browser, the store, job leases and webhooks run. A piscina pool, started on first use and
+ * shared by the engines of the process that have the same settings (they share the cores too).
+ *
+ * Hard limits: a task whose `signal` aborts (the page's `timeout`) or that passes its `runLimitMs` has its worker
+ * stopped and replaced; a worker that reaches `maxMemoryMb` is stopped by Node and the task fails with
+ * `SCRAPE_PAGE_TOO_COMPLEX`; a worker that dies otherwise (a crash) gets the task once more in a fresh thread, then
+ * the task fails with `SCRAPE_EXTRACTION_FAILED`.
+ */
+export class ExtractionPool {
+  static readonly #shared = new Map<string, ExtractionPool>();
+
+  /** The process's pool of these settings; `release()` it when done (the last release stops its threads). */
+  static acquire(options: ExtractionPoolOptions): ExtractionPool {
+    const key = `${options.size}:${options.maxMemoryMb}`;
+    let pool = ExtractionPool.#shared.get(key);
+    if (!pool) {
+      pool = new ExtractionPool(options, () => ExtractionPool.#shared.delete(key));
+      ExtractionPool.#shared.set(key, pool);
+    }
+    pool.#users++;
+    return pool;
+  }
+
+  readonly #options: ExtractionPoolOptions;
+  readonly #forget: () => void;
+  #users = 0;
+  #pool: Piscina | undefined;
+  #ids = 0;
+  /** Tasks waiting for their worker to start them. */
+  readonly #waiting = new Map<number, (threadId: number) => void>();
+
+  private constructor(options: ExtractionPoolOptions, forget: () => void) {
+    this.#options = options;
+    this.#forget = forget;
+  }
+
+  get size(): number {
+    return this.#options.size;
+  }
+
+  /** Runs a task off the main thread (on it with `size: 0`). */
+  async run<T extends ExtractionTask>(task: T, options: RunOptions = {}): Promise<TaskResult<T>> {
+    options.signal?.throwIfAborted();
+    const outcome = await this.#settle(task, options);
+    if (!outcome.ok) throw outcomeError(outcome);
+    return outcome.value as TaskResult<T>;
+  }
+
+  /**
+   * A page's content. Its extraction may take `task.budgetMs` from its start: the worker cuts it itself when the
+   * markdown conversion passes it, and a worker still busy a moment later is stopped; either way the page's plain
+   * text comes back (`cut`, with a warning), computed in a worker too. `signal` (the page's timeout) stops all.
+   */
+  async content(task: ContentTask, signal?: AbortSignal): Promise<BuiltContent> {
+    // A PDF has no plain text to fall back to: only the timeout bounds it.
+    const limited = task.budgetMs !== undefined && task.page.text !== undefined;
+    try {
+      return await this.run(
+        { kind: 'content', ...task },
+        { ...(signal ? { signal } : {}), ...(limited ? { runLimitMs: task.budgetMs! + CUT_GRACE_MS } : {}) },
+      );
+    } catch (error) {
+      if (!(error instanceof ExtractionCut)) throw error;
+      return this.run({ kind: 'plainText', ...task }, signal ? { signal } : {});
+    }
+  }
+
+  /** One user is done with the pool; the last stops the worker threads. */
+  async release(): Promise<void> {
+    if (--this.#users > 0) return;
+    this.#forget();
+    const pool = this.#pool;
+    this.#pool = undefined;
+    await pool?.destroy();
+  }
+
+  async #settle(task: ExtractionTask, options: RunOptions): Promise<TaskOutcome> {
+    if (this.#options.size === 0) return settleTask(task);
+    try {
+      return await this.#attempt(task, options);
+    } catch (error) {
+      if (!(error instanceof WorkerDeath)) throw error;
+      // The worker died under the task (not by our hand, not out of memory): once more, in a fresh thread.
+      try {
+        return await this.#attempt(task, options);
+      } catch (again) {
+        if (!(again instanceof WorkerDeath)) throw again;
+        throw new CrawlkitError(
+          'SCRAPE_EXTRACTION_FAILED',
+          `The worker thread extracting the page stopped (${again.message}), and again in a fresh thread.`,
+          { cause: again.cause },
+        );
+      }
+    }
+  }
+
+  async #attempt(task: ExtractionTask, options: RunOptions): Promise<TaskOutcome> {
+    const pool = this.#piscina();
+    const id = ++this.#ids;
+    const cut = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, cut.signal]) : cut.signal;
+    let timer: NodeJS.Timeout | undefined;
+    this.#waiting.set(id, (threadId) => {
+      if (options.runLimitMs !== undefined) {
+        const limit = options.runLimitMs;
+        timer = setTimeout(() => cut.abort(new ExtractionCut(limit)), limit);
+      }
+      if (taskStartChannel.hasSubscribers) {
+        const start: TaskStart = {
+          kind: task.kind,
+          threadId,
+          terminate: () => pool.threads.find((t) => t.threadId === threadId)?.terminate() ?? Promise.resolve(0),
+        };
+        if ('page' in task) start.url = task.page.url;
+        taskStartChannel.publish(start);
+      }
+    });
+    try {
+      return (await pool.run({ id, task }, { signal })) as TaskOutcome;
+    } catch (error) {
+      if (cut.signal.aborted) throw cut.signal.reason as Error;
+      if (options.signal?.aborted) throw options.signal.reason as Error;
+      if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new CrawlkitError(
+          'SCRAPE_PAGE_TOO_COMPLEX',
+          `The page needed more than workers.maxMemoryMb (${this.#options.maxMemoryMb} MiB) of memory to extract: ` +
+            'its worker thread was stopped and replaced. Raise `workers.maxMemoryMb` for pages this large.',
+          { cause: error },
+        );
+      }
+      throw new WorkerDeath(error);
+    } finally {
+      clearTimeout(timer);
+      this.#waiting.delete(id);
+    }
+  }
+
+  #piscina(): Piscina {
+    if (this.#pool) return this.#pool;
+    const { size, maxMemoryMb } = this.#options;
+    const pool = new Piscina({
+      filename: WORKER_FILE.href,
+      minThreads: size,
+      maxThreads: size,
+      // Idle threads are kept (they do not keep the process alive): a page should not wait for a thread to start.
+      idleTimeout: Infinity,
+      resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
+      ...(FROM_SOURCE ? { execArgv: [...process.execArgv, '--import', SOURCE_HOOKS.href] } : {}),
+    });
+    pool.on('message', (message: StartedMessage) => {
+      if (typeof message?.crawlkitTaskStarted === 'number') {
+        this.#waiting.get(message.crawlkitTaskStarted)?.(message.threadId);
+      }
+    });
+    // Errors of idle workers (a task's own errors reach its caller): the next task gets a fresh thread.
+    pool.on('error', () => undefined);
+    this.#pool = pool;
+    return pool;
+  }
+}
+
+/** A task's worker thread died under it (a crash, or stopped from outside). */
+class WorkerDeath extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'WorkerDeath';
+  }
+}

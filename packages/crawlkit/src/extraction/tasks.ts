@@ -1,0 +1,70 @@
+/**
+ * The CPU-bound work of a page, as tasks of plain data: what the main thread sends to the extraction pool's worker
+ * threads, and what comes back. Strings, plain objects and byte arrays cross; DOMs never do.
+ */
+import { diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
+
+import { isErrorCode } from '../error-codes.js';
+import { extractContent, plainTextContent, type BuiltContent, type ContentTask } from '../scrape/content.js';
+import { summarizeExtractive } from '../scrape/summary.js';
+
+export type ExtractionTask =
+  /** A page's content by content type: HTML, PDF, JSON, XML, text. */
+  | ({ kind: 'content' } & ContentTask)
+  /** The fallback rendering of a page whose extraction was cut: linear, no DOM. */
+  | ({ kind: 'plainText' } & ContentTask)
+  /** Change tracking: the comparison of two markdowns and, when asked, their git-style diff. */
+  | { kind: 'compare'; previous: string; current: string; gitDiff: boolean }
+  /** The extractive summary of a markdown. */
+  | { kind: 'summary'; markdown: string };
+
+export interface Comparison {
+  same: boolean;
+  diff?: MarkdownDiff;
+}
+
+/** What each kind of task answers. */
+export interface TaskResults {
+  content: BuiltContent;
+  plainText: BuiltContent;
+  compare: Comparison;
+  summary: string;
+}
+
+export type TaskResult<T extends ExtractionTask> = TaskResults[T['kind']];
+
+/**
+ * A task's answer as it crosses back: errors are sent as data (a thrown error loses its class and `code` on the
+ * way), with the crawlkit code when the failure has one.
+ */
+export type TaskOutcome<T = unknown> =
+  { ok: true; value: T } | { ok: false; code?: string; message: string; name: string };
+
+/** Runs one task in this thread. */
+export async function runTask(task: ExtractionTask): Promise<TaskResults[ExtractionTask['kind']]> {
+  switch (task.kind) {
+    case 'content':
+      return extractContent(task);
+    case 'plainText':
+      return plainTextContent(task);
+    case 'compare': {
+      const same = isSameText(task.previous, task.current);
+      if (same || !task.gitDiff) return { same };
+      const diff = diffMarkdown(task.previous, task.current);
+      return { same, diff: { text: diff.text, json: diff.json } };
+    }
+    case 'summary':
+      return summarizeExtractive(task.markdown);
+  }
+}
+
+/** Runs one task and answers its outcome as data: never throws. */
+export async function settleTask(task: ExtractionTask): Promise<TaskOutcome> {
+  try {
+    return { ok: true, value: await runTask(task) };
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    const code = (e as { code?: unknown }).code;
+    return { ok: false, message: e.message, name: e.name, ...(isErrorCode(code) ? { code } : {}) };
+  }
+}
