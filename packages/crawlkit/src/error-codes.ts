@@ -121,7 +121,7 @@ export const ERROR_CODES = {
   // Scrape
   SCRAPE_TIMEOUT: info(
     408,
-    'The page did not finish within `timeout` (engine `timeoutMs` when unset), which covers fetch, actions and extraction together; the message says which was cut.',
+    'The page did not finish within `timeout` (else `timeoutMs`): fetch, actions and extraction together.',
     'Raise `timeout`, lower `waitFor`, or use fewer actions.',
   ),
   MAP_TIMEOUT: info(408, 'The map did not finish within its `timeout`.', 'Raise `timeout` or lower `limit`.'),
@@ -211,18 +211,18 @@ export const ERROR_CODES = {
   ),
   SCRAPE_PAGE_TOO_COMPLEX: info(
     500,
-    'Extracting the page needed more memory than `workers.maxMemoryMb` (its worker thread was stopped and replaced), or nesting too deep to build.',
+    'Extracting the page needed more memory than `workers.maxMemoryMb`, or nesting too deep to build.',
     'Raise `workers.maxMemoryMb` if the page is legitimate.',
   ),
   SCRAPE_EXTRACTION_FAILED: info(
     500,
-    'The worker thread extracting the page died (a crash, or stopped from outside), twice: the page is retried once in a fresh thread.',
+    'The worker thread extracting the page died, and again when the page was retried in a fresh one.',
     'Retry; report it if it repeats.',
   ),
   MARKDOWN_BUDGET_EXCEEDED: info(
     500,
-    "`htmlToMarkdown` passed its `deadline` (the extractor's own error). A scrape never answers it: past `extractionBudgetMs` it returns the page's plain text with a `warning`.",
-    'Catch it when you call `htmlToMarkdown` with a `deadline` yourself.',
+    '`htmlToMarkdown` passed its `deadline` (a scrape never answers it: it falls back to plain text).',
+    'Catch it when you call `htmlToMarkdown` with a `deadline`.',
   ),
 
   // Language models

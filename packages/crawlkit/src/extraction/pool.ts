@@ -110,6 +110,9 @@ export class ExtractionPool {
 
   /** Runs a task off the main thread (on it with `size: 0`). */
   async run<T extends ExtractionTask>(task: T, options: RunOptions = {}): Promise<TaskResult<T>> {
+    // The fetch and store work of a page and the clone of its text to a worker are turns of their own: timers
+    // (lease renewals, webhooks) run between them.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     options.signal?.throwIfAborted();
     const outcome = await this.#settle(task, options);
     if (!outcome.ok) throw outcomeError(outcome);
@@ -124,15 +127,19 @@ export class ExtractionPool {
   async content(task: ContentTask, signal?: AbortSignal): Promise<BuiltContent> {
     // A PDF has no plain text to fall back to: only the timeout bounds it.
     const limited = task.budgetMs !== undefined && task.page.text !== undefined;
+    let content: BuiltContent;
     try {
-      return await this.run(
+      content = await this.run(
         { kind: 'content', ...task },
         { ...(signal ? { signal } : {}), ...(limited ? { runLimitMs: task.budgetMs! + CUT_GRACE_MS } : {}) },
       );
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
-      return this.run({ kind: 'plainText', ...task }, signal ? { signal } : {});
+      content = await this.run({ kind: 'plainText', ...task }, signal ? { signal } : {});
     }
+    // The worker does not send the page's own text back.
+    if (content.rawHtml === undefined) content.rawHtml = task.page.text;
+    return content;
   }
 
   /** One user is done with the pool; the last stops the worker threads. */

@@ -40,13 +40,19 @@ export type TaskResult<T extends ExtractionTask> = TaskResults[T['kind']];
 export type TaskOutcome<T = unknown> =
   { ok: true; value: T } | { ok: false; code?: string; message: string; name: string };
 
+/** The page's own text is not sent back (the caller has it): `rawHtml` is left out when it is the input. */
+function withoutInput(task: ContentTask, content: BuiltContent): BuiltContent {
+  if (content.rawHtml !== undefined && content.rawHtml === task.page.text) delete content.rawHtml;
+  return content;
+}
+
 /** Runs one task in this thread. */
 export async function runTask(task: ExtractionTask): Promise<TaskResults[ExtractionTask['kind']]> {
   switch (task.kind) {
     case 'content':
-      return extractContent(task);
+      return withoutInput(task, await extractContent(task));
     case 'plainText':
-      return plainTextContent(task);
+      return withoutInput(task, plainTextContent(task));
     case 'compare': {
       const same = isSameText(task.previous, task.current);
       if (same || !task.gitDiff) return { same };

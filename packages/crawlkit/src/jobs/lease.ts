@@ -29,7 +29,11 @@ export function isDeadLocalOwner(owner: string): boolean {
   }
 }
 
-const LEASE_TTL_MS = 30_000;
+/**
+ * How long a job lease lasts without renewal (it is renewed every third of it). Only tests change it, to check that
+ * renewals keep time while pages are extracted.
+ */
+export const leaseTiming = { ttlMs: 30_000 };
 /** How often a process waiting for another's lease looks again (it takes over once the holder dies or lets go). */
 const LEASE_POLL_MS = 1_000;
 
@@ -48,7 +52,7 @@ export class JobLeases {
   async acquire(id: string, store: Store, closing: AbortSignal): Promise<boolean> {
     for (;;) {
       if (closing.aborted) return false;
-      if (await store.jobs.acquireLease(id, this.owner, LEASE_TTL_MS)) return true;
+      if (await store.jobs.acquireLease(id, this.owner, leaseTiming.ttlMs)) return true;
       const holder = await store.jobs.leaseHolder?.(id);
       // releaseLease is a compare-and-swap on the owner: if the dead owner's lease was already taken, it is a no-op.
       if (holder && isDeadLocalOwner(holder.owner)) {
@@ -68,12 +72,12 @@ export class JobLeases {
   hold(id: string, store: Store, lost: () => void): () => Promise<void> {
     const renew = setInterval(() => {
       store.jobs
-        .acquireLease(id, this.owner, LEASE_TTL_MS)
+        .acquireLease(id, this.owner, leaseTiming.ttlMs)
         .then((held) => {
           if (!held) lost();
         })
         .catch(() => undefined);
-    }, LEASE_TTL_MS / 3);
+    }, leaseTiming.ttlMs / 3);
     renew.unref();
     return async () => {
       clearInterval(renew);
