@@ -301,9 +301,9 @@ describe('persistence and maintenance', () => {
       const a = freshUrl();
       const b = freshUrl();
       doc(await engine.scrape({ url: a.url }));
-      await sleep(40);
+      await sleep(1_500);
       doc(await engine.scrape({ url: b.url }));
-      expect(await engine.cache.prune({ maxAgeMs: 20 })).toBe(1);
+      expect(await engine.cache.prune({ maxAgeMs: 750 })).toBe(1);
       expect(doc(await engine.scrape({ url: b.url })).metadata.cacheState).toBe('hit');
       expect(doc(await engine.scrape({ url: a.url })).metadata.cacheState).toBe('miss');
       expect(await engine.cache.prune()).toBe(0);

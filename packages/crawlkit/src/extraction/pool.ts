@@ -108,6 +108,11 @@ export class ExtractionPool {
     return this.#options.size;
   }
 
+  /** Starts the worker threads if they are not running yet, so that they load while a first page is fetched. */
+  warm(): void {
+    if (this.#options.size > 0) this.#piscina();
+  }
+
   /** Runs a task off the main thread (on it with `size: 0`). */
   async run<T extends ExtractionTask>(task: T, options: RunOptions = {}): Promise<TaskResult<T>> {
     // The fetch and store work of a page and the clone of its text to a worker are turns of their own: timers

@@ -107,6 +107,7 @@ export async function scrapePage(
   /** Where the scrape is, for the message of a timeout: fetching, extracting (since when), or the formats after. */
   let phase: 'fetch' | 'extract' | 'formats' = 'fetch';
   let extractionStarted = 0;
+  ctx.extraction.warm();
   try {
     ctx.llm.assertAvailable(request.formats);
 
