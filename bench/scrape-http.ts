@@ -35,6 +35,8 @@ const WARM_UP = isQuick() ? 3 : 10;
 const PROFILE_PAGES = 125;
 const GOAL_VS_NAIVE = 5;
 const GOAL_VS_FLOOR = 3;
+/** Issue 22: the worker pool against extraction on the main thread, at the default concurrency, on 2 cores. */
+const GOAL_VS_ONE_THREAD = 1.7;
 const WORKER = join(import.meta.dirname, 'lib', 'scrape-worker.ts');
 
 const args = process.argv.slice(2);
@@ -55,13 +57,23 @@ interface RowSpec {
   concurrency: number | 'default';
   /** Replace the child after this many pages. */
   recycleAfter?: number;
+  /** crawlkit's `workers.size` (its extraction threads); unset = the default, the cores. */
+  workers?: number;
 }
 
 const CRAWLKIT = `crawlkit scrape() c=${DEFAULT_CONCURRENCY} (default)`;
 const NAIVE = `naive: fetch+jsdom+Readability+turndown c=${DEFAULT_CONCURRENCY}`;
 const FLOOR = `floor: undici+htmlparser2 parse c=${DEFAULT_CONCURRENCY}`;
+const ONE_THREAD = `crawlkit scrape() c=${DEFAULT_CONCURRENCY}, workers.size 0 (one thread)`;
 const specs: RowSpec[] = [
   { label: CRAWLKIT, runner: 'crawlkit', concurrency: 'default' },
+  // The same engine extracting on its main thread: what the worker pool (issue 22) adds, side by side.
+  {
+    label: ONE_THREAD,
+    runner: 'crawlkit',
+    concurrency: 'default',
+    workers: 0,
+  },
   { label: 'crawlkit scrape() c=1', runner: 'crawlkit', concurrency: 1 },
   ...(args.includes('--no-naive')
     ? []
@@ -79,7 +91,7 @@ class Worker {
   constructor(spec: RowSpec, env: NodeJS.ProcessEnv = process.env) {
     this.#child = fork(WORKER, [spec.runner, String(spec.concurrency), String(DEFAULT_CONCURRENCY)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env,
+      env: spec.workers === undefined ? env : { ...env, CK_BENCH_WORKERS: String(spec.workers) },
     });
     const ready = new Promise((resolve, reject) => (this.#pending = { resolve, reject }));
     this.ready = ready.then(() => undefined);
@@ -194,6 +206,7 @@ const pps = (label: string): number => {
 const ck = pps(CRAWLKIT);
 const vsNaive = ck / pps(NAIVE);
 const floorOverCk = pps(FLOOR) / ck;
+const vsOneThread = ck / pps(ONE_THREAD);
 
 finish({
   name: 'scrape-http',
@@ -221,6 +234,13 @@ finish({
       GOAL_VS_FLOOR,
       `floor ${floorOverCk.toFixed(2)}x crawlkit (${pps(FLOOR)} vs ${ck} pages/s)`,
       { atMost: true },
+    ),
+    goal(
+      'scrape-http.vs-one-thread',
+      `scrape-http with its worker pool >= ${GOAL_VS_ONE_THREAD}x extraction on the main thread (workers.size 0)`,
+      vsOneThread,
+      GOAL_VS_ONE_THREAD,
+      `${vsOneThread.toFixed(2)}x (${ck} vs ${pps(ONE_THREAD)} pages/s)`,
     ),
   ],
   data: {

@@ -54,6 +54,10 @@ async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> 
     store: 'memory',
     engine: 'http',
     ...(concurrency === undefined ? {} : { concurrency }),
+    // Set by bench/scrape-http.ts for its one-thread row (workers.size 0: extraction on the main thread).
+    ...(process.env['CK_BENCH_WORKERS'] === undefined
+      ? {}
+      : { workers: { size: Number(process.env['CK_BENCH_WORKERS']) } }),
   });
   const errors = new Map<string, number>();
   return {
