@@ -64,6 +64,7 @@ export const BENCHMARKS: Benchmark[] = [
   benchmark('scrape-http', { full: 20, quick: 3 }, [
     ['scrape-http.vs-naive', "scrape-http >= 5x the naive pipeline's pages/s"],
     ['scrape-http.vs-floor', 'scrape-http within 3x of the parse-only floor'],
+    ['scrape-http.vs-one-thread', 'scrape-http with its worker pool >= 1.7x extraction on the main thread'],
   ]),
   benchmark(
     'crawl-http',
