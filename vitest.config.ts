@@ -15,6 +15,7 @@ export default defineConfig({
       '@crawlkit/store/conformance': fileURLToPath(new URL('./packages/store/src/conformance.ts', import.meta.url)),
       '@crawlkit/store': src('store'),
       '@crawlkit/redis': src('redis'),
+      '@crawlkit/server': src('server'),
       crawlkit: src('crawlkit'),
     },
   },

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = join(root, 'packages/crawlkit/dist/cli.js');
+const SERVER = join(root, 'packages/server/dist/index.js');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -42,6 +43,10 @@ export function ensureBuilt(): void {
   }
   if (builtAt(CLI) < newestMtime(join(root, 'packages/crawlkit/src'))) {
     execFileSync('pnpm', ['--filter', 'crawlkit', 'build'], { cwd: root, stdio: 'ignore' });
+  }
+  // `crawlkit serve` loads @crawlkit/server.
+  if (builtAt(SERVER) < newestMtime(join(root, 'packages/server/src'))) {
+    execFileSync('pnpm', ['--filter', '@crawlkit/server', 'build'], { cwd: root, stdio: 'ignore' });
   }
 }
 

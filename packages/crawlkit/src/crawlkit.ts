@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import PQueue from 'p-queue';
 
 import { startBatchScrape } from './api/batch.js';
+import type { CallOptions, JobStartOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import {
   cancelJob,
@@ -51,12 +52,6 @@ function abortedResponse(): ErrorResponse {
   return { success: false, code: 'ABORTED', error: 'The call was aborted by its signal.' };
 }
 
-/** Options every call accepts. */
-export interface CallOptions {
-  /** Aborts the call. */
-  signal?: AbortSignal;
-}
-
 /** The signal of a call's options (`undefined` and `null` are no options); anything else is a `BAD_REQUEST`. */
 function signalOf(init: unknown): AbortSignal | undefined {
   if (init === undefined || init === null) return undefined;
@@ -102,8 +97,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
-  async crawl(body: CrawlRequestInput, init: CallOptions = {}): Promise<CrawlResponse | ErrorResponse> {
-    return this.#guard(init, async (rt) => startCrawl(rt.ctx, rt.jobs, body));
+  async crawl(body: CrawlRequestInput, init: JobStartOptions = {}): Promise<CrawlResponse | ErrorResponse> {
+    return this.#guard(init, async (rt) => startCrawl(rt.ctx, rt.jobs, body, init ?? {}));
   }
 
   /** `GET /v2/crawl/:id`: status and a page of results. `id` may be a `next` address. */
@@ -112,7 +107,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     pagination: StatusPagination = {},
     init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs));
+    return this.#guard(init, (rt) =>
+      getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl),
+    );
   }
 
   /** `DELETE /v2/crawl/:id`. */
@@ -133,10 +130,14 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** `POST /v2/batch/scrape`. */
   async batchScrape(
     body: BatchScrapeRequestInput,
-    init: CallOptions = {},
+    init: JobStartOptions = {},
   ): Promise<BatchScrapeResponse | ErrorResponse> {
     return this.#guard(init, (rt) =>
-      startBatchScrape({ jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) }, body),
+      startBatchScrape(
+        { jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
+        body,
+        init ?? {},
+      ),
     );
   }
 
@@ -146,7 +147,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     pagination: StatusPagination = {},
     init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs));
+    return this.#guard(init, (rt) =>
+      getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl),
+    );
   }
 
   /** `DELETE /v2/batch/scrape/:id`. */

@@ -40,18 +40,38 @@ export const ERROR_CODES = {
   ),
   INSUFFICIENT_CREDITS: info(
     402,
-    "Upstream's answer when a team's credits run out. crawlkit charges nothing and does not return it today.",
-    'Nothing; kept so that clients written for the hosted service find the status they handle.',
+    "The HTTP server's `creditLimit` (`crawlkit serve --credit-limit`) is spent; upstream's answer when a team's credits run out.",
+    'Restart the server with a higher limit, or without one (nothing is charged locally).',
   ),
   IDEMPOTENCY_KEY_REUSED: info(
     409,
-    'A crawl or batch start reused an `x-idempotency-key` (HTTP server only).',
+    'A crawl or batch start reused an idempotency key (`x-idempotency-key`; `idempotencyKey` in-process) while its job is kept.',
     'Use a new key for a new job; read the first job with its id.',
   ),
   QUEUE_FULL: info(
     429,
-    "The engine's queue of work is full (HTTP server only).",
-    "Retry later, or raise the server's limits.",
+    'The HTTP server already has `queueLimit` scrape, map and params-preview requests in progress (HTTP server only).',
+    "Retry later, or raise the server's `queueLimit` (`--queue-limit`).",
+  ),
+  PAYLOAD_TOO_LARGE: info(
+    413,
+    "The HTTP body is larger than the server's `bodyLimit` (HTTP server only).",
+    'Send fewer URLs per batch (or use `appendToId`), or raise `bodyLimit` (`--body-limit`).',
+  ),
+  ROUTE_NOT_FOUND: info(
+    404,
+    'No route of the v2 API has this method and path (HTTP server only).',
+    'Check the path and method against the v2 API reference; every route is under `/v2`.',
+  ),
+  ENDPOINT_NOT_SUPPORTED: info(
+    404,
+    'A v2 endpoint crawlkit does not offer (search, extract, agent, …; the message names it) (HTTP server only).',
+    'Use the hosted service for it; crawlkit serves scrape, crawl, batch scrape, map and credit usage.',
+  ),
+  SERVER_INVALID_OPTION: info(
+    500,
+    'An option of the HTTP server cannot be used: a non-loopback `host` without `apiKeys`, a bad port or limit.',
+    'Fix the option the message names; give at least one API key to listen beyond 127.0.0.1.',
   ),
   URL_BLOCKED: info(
     403,

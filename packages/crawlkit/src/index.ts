@@ -1,5 +1,5 @@
 export { Crawlkit } from './crawlkit.js';
-export type { CallOptions } from './crawlkit.js';
+export type { CallOptions, JobStartOptions } from './call-options.js';
 export type { StatusPagination, UnfinishedJob } from './api/job-queries.js';
 export type { CrawlkitOptions } from './options.js';
 export type { CrawlkitEvents } from './events.js';
@@ -21,7 +21,7 @@ export { verifyWebhook, WEBHOOK_HEADERS } from './webhooks/signature.js';
 export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks/signature.js';
 export type { LlmOptions } from './llm/llm-options.js';
 export type { CrawlParamsPreviewInput, CrawlParamsPreviewResponse } from './llm/crawl-prompt.js';
-export { CrawlkitError, isCrawlkitError, hasCrawlkitCode, InvalidOptionError, isInvalidOptionError } from './errors.js';
+export { CrawlkitError, isCrawlkitError, hasCrawlkitCode, InvalidOptionError, isInvalidOptionError, toErrorResponse } from './errors.js';
 export type { CrawlkitCodedError } from './errors.js';
 export { ERROR_CODES, httpStatusOf, isErrorCode } from './error-codes.js';
 export type { CrawlkitErrorCode, ErrorCodeInfo } from './error-codes.js';

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 
 import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '@crawlkit/fetcher';
 
+import type { JobStartOptions } from '../call-options.js';
 import { badRequest } from '../errors.js';
 import { BATCH_FIRST_TASKS, batchTasks, type BatchUrl, type StoredBatchRequest } from '../jobs/batch-planner.js';
+import { checkIdempotencyKey } from '../jobs/idempotency.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
 import type { LlmService } from '../llm/llm-service.js';
@@ -44,9 +46,11 @@ function checkBatchUrl(input: string, policy: UrlPolicy | undefined): Checked {
 export async function startBatchScrape(
   context: BatchStartContext,
   body: BatchScrapeRequestInput,
+  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey'> = {},
 ): Promise<BatchScrapeResponse | ErrorResponse> {
   const parsed = parseBody(batchScrapeRequestSchema, body);
   if (!parsed.ok) return parsed.error;
+  if (start.idempotencyKey !== undefined) checkIdempotencyKey(start.idempotencyKey);
   context.llm?.assertAvailable(parsed.value.formats);
   const { urls, ignoreInvalidURLs, appendToId, ...rest } = parsed.value;
   const lenient = ignoreInvalidURLs === true;
@@ -70,7 +74,11 @@ export async function startBatchScrape(
   if (valid.length === 0) return badRequest('No valid URLs provided');
 
   const respond = (id: string): BatchScrapeResponse => {
-    const response: BatchScrapeResponse = { success: true, id, url: jobAddress('batch', id) };
+    const response: BatchScrapeResponse = {
+      success: true,
+      id,
+      url: jobAddress('batch', id, undefined, start.baseUrl),
+    };
     // §14: the schema defaults the flag to true, so an omitted flag still answers an (empty) list.
     if (ignoreInvalidURLs !== false) response.invalidURLs = invalid;
     return response;
@@ -92,6 +100,7 @@ export async function startBatchScrape(
     stored,
     tasks: batchTasks(valid.slice(0, BATCH_FIRST_TASKS)),
     zeroDataRetention: rest.zeroDataRetention,
+    idempotencyKey: start.idempotencyKey,
   });
   return respond(job.id);
 }

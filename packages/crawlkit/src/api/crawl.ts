@@ -1,8 +1,10 @@
 import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 
+import type { JobStartOptions } from '../call-options.js';
 import type { EngineContext } from '../context.js';
 import { toErrorResponse } from '../errors.js';
 import { crawlKey } from '../jobs/crawl-planner.js';
+import { checkIdempotencyKey, idempotentJobId, keyReusedError } from '../jobs/idempotency.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
 import { applyCrawlPrompt } from '../llm/crawl-prompt.js';
@@ -15,6 +17,7 @@ export async function startCrawl(
   ctx: EngineContext,
   jobs: JobManager,
   body: CrawlRequestInput,
+  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey'> = {},
 ): Promise<CrawlResponse | ErrorResponse> {
   const parsed = parseBody(crawlRequestSchema, body);
   if (!parsed.ok) return parsed.error;
@@ -25,6 +28,12 @@ export async function startCrawl(
     return toErrorResponse(error);
   }
   ctx.llm.assertAvailable(parsed.value.scrapeOptions.formats);
+  const key = start.idempotencyKey;
+  if (key !== undefined) {
+    checkIdempotencyKey(key);
+    // Before the prompt's model call: a reused key costs nothing.
+    if (await jobs.find(idempotentJobId(key))) throw keyReusedError();
+  }
   // A prompt becomes crawler options (the caller's own options win); the response shows both.
   const prompted = await applyCrawlPrompt(ctx, body, parsed.value);
   if (prompted && 'success' in prompted) return prompted;
@@ -37,8 +46,13 @@ export async function startCrawl(
     stored,
     tasks: [{ key: crawlKey(request.url, request), url: request.url, depth: 0 }],
     zeroDataRetention: request.zeroDataRetention,
+    idempotencyKey: key,
   });
-  const response: CrawlResponse = { success: true, id: job.id, url: jobAddress('crawl', job.id) };
+  const response: CrawlResponse = {
+    success: true,
+    id: job.id,
+    url: jobAddress('crawl', job.id, undefined, start.baseUrl),
+  };
   if (prompted) {
     response.promptGeneratedOptions = { ...prompted.promptGeneratedOptions };
     response.finalCrawlerOptions = prompted.finalCrawlerOptions;

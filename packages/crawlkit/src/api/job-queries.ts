@@ -24,13 +24,14 @@ export interface StatusPagination {
 const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' });
 const invalidId = (): ErrorResponse => ({ success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID });
 
-/** Status of a job by id or by a `crawlkit://` status address (a `next` value is accepted as given). */
+/** Status of a job by id or by a status address (a `next` value is accepted as given). */
 export async function getJobStatus(
   jobs: JobManager,
   kind: JobKind,
   idOrAddress: string,
   pagination: StatusPagination,
   ttlMs: number,
+  baseUrl?: string,
 ): Promise<JobStatusResponse | ErrorResponse> {
   const ref = parseJobReference(idOrAddress);
   if (!ref) return invalidId();
@@ -45,7 +46,7 @@ export async function getJobStatus(
   if (!query.ok) return query.error;
   const found = await jobs.find(ref.id);
   if (!found || found.job.kind !== kind) return notFound();
-  return buildJobStatus(found.store, found.job, query.value, ttlMs);
+  return buildJobStatus(found.store, found.job, { ...query.value, baseUrl }, ttlMs);
 }
 
 export async function cancelJob(jobs: JobManager, kind: JobKind, id: string): Promise<CancelResponse | ErrorResponse> {

@@ -33,6 +33,7 @@ export class CommandContext {
   readonly signal: AbortSignal;
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
+  #overrides: CrawlkitOptions = {};
 
   constructor(io: CliIo, options: GlobalOptions, signal: AbortSignal) {
     this.io = io;
@@ -54,11 +55,16 @@ export class CommandContext {
     this.#Engine ??= (await import('../crawlkit.js')).Crawlkit;
   }
 
+  /** Engine options of this command beside the global flags (before the first use of `engine`). */
+  configure(overrides: CrawlkitOptions): void {
+    this.#overrides = { ...this.#overrides, ...overrides };
+  }
+
   /** The engine, created on first use with the global options (after `load()`). */
   get engine(): Crawlkit {
     if (!this.#engine) {
       if (!this.#Engine) throw new Error('CommandContext.load() was not awaited');
-      const options: CrawlkitOptions = { storeDir: this.storeDir };
+      const options: CrawlkitOptions = { ...this.#overrides, storeDir: this.storeDir };
       const engine = this.options.engine;
       if (engine !== undefined) {
         if (engine !== 'auto' && engine !== 'http' && engine !== 'browser') {

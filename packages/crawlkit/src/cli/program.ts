@@ -14,6 +14,7 @@ import {
 } from './commands.js';
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { addWorkerCommand } from './worker.js';
 import { VERSION } from './version.js';
 
@@ -39,6 +40,7 @@ const EXAMPLES: Record<string, string[]> = {
   cancel: ['crawlkit cancel 01935c6e-…'],
   resume: ['crawlkit resume 01935c6e-… --out docs/'],
   cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
+  serve: SERVE_EXAMPLES,
 };
 
 function examples(name: string): string {
@@ -134,6 +136,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(cacheCommand));
+  addServeFlags(
+    subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', false),
+  ).action(run(serveCommand));
   addWorkerCommand(program, io, signal, setExit);
   return program;
 }

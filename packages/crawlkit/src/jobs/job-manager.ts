@@ -7,6 +7,7 @@ import type { EngineContext } from '../context.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
 import { JobEvents, type JobEventSink, type JobNotifications } from './events.js';
+import { idempotentJobId, isDuplicateJob, keyReusedError } from './idempotency.js';
 import { JobDriver, type JobKindHandler } from './job-driver.js';
 import type { JobStores } from './job-stores.js';
 import { JobSignals, waitForJob, watchJob } from './job-watch.js';
@@ -84,17 +85,25 @@ export class JobManager {
     return this.#stores.all();
   }
 
-  /** Creates a job with its first tasks, queues its `started` event and starts running it. */
+  /**
+   * Creates a job with its first tasks, queues its `started` event and starts running it. With an `idempotencyKey`
+   * the id is the key's (`idempotentJobId`), and a key used before throws `IDEMPOTENCY_KEY_REUSED`.
+   */
   async create<R>(options: {
     kind: JobKind;
     stored: StoredJob<R>;
     tasks: TaskInput[];
     zeroDataRetention: boolean;
+    idempotencyKey?: string | undefined;
   }): Promise<JobRecord> {
     const store = this.#stores.for(options.zeroDataRetention);
     const now = Date.now();
+    const key = options.idempotencyKey;
+    const keyed = key !== undefined;
+    const id = keyed ? idempotentJobId(key) : uuidv7();
+    if (keyed && (await this.find(id))) throw keyReusedError();
     const job: JobRecord = {
-      id: uuidv7(),
+      id,
       kind: options.kind,
       status: 'scraping',
       request: JSON.stringify({
@@ -105,7 +114,12 @@ export class JobManager {
       updatedAt: now,
       creditsUsed: 0,
     };
-    await store.jobs.create(job, options.tasks);
+    try {
+      await store.jobs.create(job, options.tasks);
+    } catch (error) {
+      // Another start with the same key won the race (in this process or another sharing the store).
+      throw keyed && isDuplicateJob(error) ? keyReusedError() : error;
+    }
     await this.#events.started(store, job);
     this.start(job, store);
     return job;

@@ -30,6 +30,8 @@ function isBareDomain(url: string): boolean {
 export interface StatusQuery {
   skip: number;
   limit: number;
+  /** Base of the `next` address (`jobAddress`). */
+  baseUrl?: string | undefined;
 }
 
 /** The v2 status of a crawl or batch job with one page of its results (reference §13.6). */
@@ -68,7 +70,7 @@ export async function buildJobStatus(
   }
   const served = query.skip + data.length;
   if (served < resultCount || job.status === 'scraping') {
-    response.next = jobAddress(job.kind, job.id, { skip: served, limit: query.limit });
+    response.next = jobAddress(job.kind, job.id, { skip: served, limit: query.limit }, query.baseUrl);
   }
   const warning = job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined;
   if (warning) response.warning = warning;

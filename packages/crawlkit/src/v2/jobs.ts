@@ -143,6 +143,9 @@ export type MapRequest = z.output<typeof mapRequestSchema>;
 export const crawlParamsPreviewSchema = z.strictObject({
   url: urlSchema,
   prompt: z.string().min(1).max(10_000),
+  // The SDKs add `origin` to every body (reference §1).
+  origin: z.string().default('api'),
+  integration: integrationSchema,
 });
 
 export const paginationSchema = z.strictObject({

@@ -1,0 +1,22 @@
+/** Options every call accepts. */
+export interface CallOptions {
+  /** Aborts the call. */
+  signal?: AbortSignal;
+  /**
+   * Base of the job addresses in the answer (a job's `url` and `next`). An HTTP server passes its own address, e.g.
+   * `http://127.0.0.1:3002`; every status method reads such an address in place of the id.
+   * @default 'crawlkit://'
+   */
+  baseUrl?: string;
+}
+
+/** Options of a crawl or batch start. */
+export interface JobStartOptions extends CallOptions {
+  /**
+   * The `x-idempotency-key` of the v2 API: a second start with the same key answers `IDEMPOTENCY_KEY_REUSED` (HTTP
+   * 409) instead of starting another job, in every process sharing the store and after a restart, for as long as
+   * the first job is kept (`jobResultTtlMs` after it ends). 1 to 256 characters.
+   * @default undefined (every start creates a job)
+   */
+  idempotencyKey?: string;
+}

@@ -1,0 +1,128 @@
+import type { AddressInfo } from 'node:net';
+
+import { toErrorResponse, type CallOptions } from 'crawlkit';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+
+import { Admission } from './admission.js';
+import { ApiKeys } from './auth.js';
+import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
+import { send, v2Error } from './respond.js';
+import { notFound, registerRoutes } from './routes.js';
+
+/** A running v2 HTTP server over a `Crawlkit` engine. */
+export interface CrawlkitServer {
+  /** The address clients use, e.g. `http://127.0.0.1:3002` (the real port when `port` was 0). */
+  readonly url: string;
+  readonly port: number;
+  /** The Fastify instance (hooks, extra routes, `inject` in tests). */
+  readonly app: FastifyInstance;
+  /**
+   * Stops accepting connections, lets requests in progress finish (aborting those still running after
+   * `closeTimeoutMs`), closes WebSockets and frees the port. Idempotent. The engine stays open: close it after.
+   */
+  close(): Promise<void>;
+}
+
+function describeBody(error: FastifyError, bodyLimit: number): object | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return v2Error('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return v2Error('BAD_REQUEST_INVALID_JSON', 'Bad request, malformed JSON: send one JSON object as the body.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return v2Error('BAD_REQUEST_INVALID_JSON', 'Bad request, malformed JSON: the body is empty.');
+    default:
+      return undefined;
+  }
+}
+
+interface App {
+  app: FastifyInstance;
+  /** Aborts the work of requests in progress. */
+  inFlight: Set<AbortController>;
+  /** Set when the server starts closing. */
+  closing: { value: boolean };
+}
+
+function buildApp(options: ResolvedServerOptions): App {
+  const { crawlkit, logger } = options;
+  const keys = new ApiKeys(options.apiKeys);
+  const inFlight = new Set<AbortController>();
+  const closing = { value: false };
+  const app = Fastify({ bodyLimit: options.bodyLimit, logger: false, return503OnClosing: true });
+
+  // A keep-alive connection answered while the server closes would hold `close()` until the client drops it.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing.value) reply.header('connection', 'close');
+  });
+
+  // Every body is read as JSON, whatever its Content-Type (`curl -d` sends form-urlencoded).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  app.addHook('onRequest', async (request, reply) => {
+    const auth = keys.checkAuthorization(request.headers.authorization);
+    if (!auth.ok) return send(reply, v2Error('UNAUTHORIZED', auth.error));
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const body = describeBody(error, options.bodyLimit);
+    if (body) return send(reply, body);
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      return send(reply, v2Error('BAD_REQUEST', `Bad Request: ${error.message}`));
+    }
+    logger.error(`${request.method} ${request.url} failed: ${error.message}`);
+    return send(reply, toErrorResponse(error));
+  });
+
+  app.setNotFoundHandler((request, reply) => send(reply, notFound(request.method, request.url)));
+
+  const call = (request: FastifyRequest, reply: FastifyReply): CallOptions => {
+    const controller = new AbortController();
+    inFlight.add(controller);
+    reply.raw.once('close', () => {
+      inFlight.delete(controller);
+      // The client went away before the answer: stop its work.
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+    return { signal: controller.signal, baseUrl: `${request.protocol}://${request.host}` };
+  };
+
+  registerRoutes(app, { crawlkit, admission: new Admission(crawlkit, options.queueLimit, options.creditLimit), call });
+  return { app, inFlight, closing };
+}
+
+/**
+ * Starts the v2 HTTP server: the routes crawlkit implements at upstream's paths, auth with API keys, the status of
+ * each error code from `ERROR_CODES`. Throws `SERVER_INVALID_OPTION` for an option it cannot use (a non-loopback
+ * host without keys, a bad port) and rejects when the port cannot be bound.
+ */
+export async function startServer(serverOptions: ServerOptions): Promise<CrawlkitServer> {
+  const options = resolveServerOptions(serverOptions);
+  const { app, inFlight, closing } = buildApp(options);
+  await app.listen({ port: options.port, host: options.host });
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  options.logger.info(`v2 API on ${url}${options.apiKeys.length ? '' : ' (keyless)'}`);
+
+  let closed: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    closing.value = true;
+    const stopped = app.close();
+    const timer = setTimeout(() => {
+      for (const controller of inFlight) controller.abort();
+    }, options.closeTimeoutMs);
+    try {
+      await stopped;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    url,
+    port: address.port,
+    app,
+    close: () => (closed ??= close()),
+  };
+}

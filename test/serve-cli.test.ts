@@ -1,0 +1,96 @@
+/**
+ * `crawlkit serve` as a user runs it: the built command, one store shared with the other commands (so `crawlkit
+ * status` sees a job started over HTTP), SIGTERM that drains and leaves the job resumable, and the next start that
+ * resumes it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ensureBuilt, runCli, startCli } from './cli-helpers.ts';
+import { until } from './helpers-batch.ts';
+
+const KEY = 'fc-cli-0123456789';
+let site: FixtureServer;
+let dir: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startFixtureServer();
+  dir = mkdtempSync(join(tmpdir(), 'ck-serve-cli-'));
+});
+
+afterAll(async () => {
+  await site?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `crawlkit serve` and resolves once it prints its address. */
+async function serve(args: string[]) {
+  const child = startCli(['serve', '--port', '0', '--store', './store', ...args], { cwd: dir });
+  let stdout = '';
+  child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
+  return { child, url: stdout.trim() };
+}
+
+async function api(url: string, method: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+describe('crawlkit serve', () => {
+  it(
+    'shares its store with the CLI, drains on SIGTERM and resumes the job at the next start',
+    { timeout: 90_000 },
+    async () => {
+      const first = await serve(['--api-key', KEY]);
+      expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${first.url}/v2/crawl/active`)).status).toBe(401);
+
+      // One page every 2 s: the crawl is still running when the server stops.
+      const started = await api(`${first.url}/v2/crawl`, 'POST', { url: `${site.url}/`, limit: 4, delay: 2 });
+      const id = started.id as string;
+      expect(started.url).toBe(`${first.url}/v2/crawl/${id}`);
+      await until(async () => ((await api(`${first.url}/v2/crawl/${id}`, 'GET')).completed as number) >= 1, 20_000);
+
+      first.child.kill('SIGTERM');
+      const stopped = await first.child.result;
+      expect(stopped.code).toBe(0);
+      expect(stopped.stderr).toContain('stopping');
+
+      // The other commands see the job started over HTTP, left unfinished and resumable.
+      const left = await runCli(['status', id, '--store', './store'], { cwd: dir });
+      expect(left.stdout).toMatch(/kind:\s+crawl/);
+      expect(left.stdout).toMatch(/status:\s+scraping/);
+      expect(left.stdout).not.toMatch(/progress:\s+4\/4/);
+
+      // The next server resumes it (with the key in the environment this time).
+      const second = startCli(['serve', '--port', '0', '--store', './store'], {
+        cwd: dir,
+        env: { CRAWLKIT_API_KEY: KEY },
+      });
+      let url = '';
+      second.stdout!.on('data', (chunk: string) => (url += chunk));
+      await until(() => url.includes('\n'), 30_000);
+      await until(async () => (await api(`${url.trim()}/v2/crawl/${id}`, 'GET')).status === 'completed', 30_000);
+      const done = await api(`${url.trim()}/v2/crawl/${id}`, 'GET');
+      expect(done).toMatchObject({ status: 'completed', total: 4, completed: 4 });
+      second.kill('SIGTERM');
+      expect((await second.result).code).toBe(0);
+    },
+  );
+
+  it('refuses to listen beyond loopback without a key (exit 2)', async () => {
+    const result = await runCli(['serve', '--host', '0.0.0.0', '--store', './store'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without an API key');
+  });
+});

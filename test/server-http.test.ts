@@ -1,0 +1,287 @@
+/**
+ * `@crawlkit/server` over raw HTTP: auth, bodies the server must refuse without crashing, routes it does not have,
+ * and every HTTP status of the one code → status table (`ERROR_CODES`), each provoked for real against fixture pages
+ * on 127.0.0.1.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+
+import { isLoopbackHost, isServerError, startServer } from '@crawlkit/server';
+import { httpStatusOf, type CrawlkitOptions } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { until } from './helpers-batch.ts';
+import { startServeStack, type ServeStack } from './helpers/serve.ts';
+
+const KEY = 'fc-test-0123456789';
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/** One HTTP request with full control of the bytes and headers (`Host` included). */
+function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  const headers: Record<string, string> = { ...options.headers };
+  if (payload !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(path, base), { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        try {
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: JSON.parse(text) as Record<string, unknown>,
+          });
+        } catch (error) {
+          reject(new Error(`not JSON (${res.statusCode}): ${text.slice(0, 200)}`, { cause: error }));
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The answer, checked against the one table: an error's status is its code's. */
+function expectStatus(answer: Answer, status: number, code?: string): Answer {
+  expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
+  if (answer.body.success === false) expect(answer.status).toBe(httpStatusOf(answer.body.code as string));
+  return answer;
+}
+
+/** `.invalid` names fail DNS at once, without asking any resolver. */
+const lookup: NonNullable<NonNullable<CrawlkitOptions['http']>['lookup']> = (hostname, options, callback) => {
+  const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
+  if (hostname.endsWith('.invalid')) return (callback as (e: Error) => void)(error);
+  const answer = options.all ? [{ address: '127.0.0.1', family: 4 }] : '127.0.0.1';
+  return (callback as (e: null, a: unknown, f?: number) => void)(null, answer, 4);
+};
+
+let stack: ServeStack;
+let base: string;
+const auth = { authorization: `Bearer ${KEY}` };
+
+beforeAll(async () => {
+  stack = await startServeStack({
+    crawlkit: { urlPolicy: { blockedHosts: ['blocked.test'] }, http: { lookup } },
+    server: { apiKeys: [KEY], bodyLimit: 4096 },
+  });
+  base = stack.server.url;
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('auth', () => {
+  it('answers 401 without a key, without a token and with a wrong key; 200 with the key', async () => {
+    expect(expectStatus(await call(base, 'GET', '/v2/crawl/active'), 401, 'UNAUTHORIZED').body.error).toBe(
+      'Unauthorized',
+    );
+    const bare = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'Bearer' } });
+    expect(expectStatus(bare, 401, 'UNAUTHORIZED').body.error).toBe('Unauthorized: Token missing');
+    const wrong = await call(base, 'GET', '/v2/crawl/active', { headers: { authorization: 'Bearer fc-other' } });
+    expect(expectStatus(wrong, 401, 'UNAUTHORIZED').body.error).toBe('Unauthorized: Invalid token');
+    // Unknown routes and bad bodies are not answered to strangers either.
+    expectStatus(await call(base, 'POST', '/v2/search', { body: {} }), 401, 'UNAUTHORIZED');
+    expectStatus(await call(base, 'POST', '/v2/scrape', { raw: '{oops' }), 401, 'UNAUTHORIZED');
+    expect(await call(base, 'GET', '/v2/crawl/active', { headers: auth })).toMatchObject({
+      status: 200,
+      body: { success: true, crawls: [] },
+    });
+  });
+
+  it('refuses to listen beyond loopback without a key', async () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'example.com']) {
+      const error = await startServer({ crawlkit: stack.ck, host, port: 0 }).catch((e: unknown) => e);
+      expect(isServerError(error) && error.code).toBe('SERVER_INVALID_OPTION');
+      expect((error as Error).message).toContain(`Refusing to listen on ${host} without an API key`);
+    }
+    expect(['127.0.0.1', '127.8.9.1', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1'].every(isLoopbackHost)).toBe(
+      true,
+    );
+    expect(['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example'].some(isLoopbackHost)).toBe(false);
+  });
+});
+
+describe('bodies and routes', () => {
+  it('answers malformed and empty JSON with 400 BAD_REQUEST_INVALID_JSON and stays up', async () => {
+    for (const raw of ['{"url": "http://a.test"', 'not json', '']) {
+      const answer = await call(base, 'POST', '/v2/scrape', { raw, headers: auth });
+      expect(expectStatus(answer, 400, 'BAD_REQUEST_INVALID_JSON').body.error).toMatch(/^Bad request, malformed JSON/);
+    }
+    const array = await call(base, 'POST', '/v2/scrape', { body: [1, 2], headers: auth });
+    expect(expectStatus(array, 400, 'BAD_REQUEST').body.error).toContain('must be a JSON object');
+    // `curl -d` sends form-urlencoded: the body is read as JSON anyway.
+    const form = await call(base, 'POST', '/v2/scrape', {
+      raw: JSON.stringify({ url: stack.page('/docs/getting-started.html') }),
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(expectStatus(form, 200).body.success).toBe(true);
+  });
+
+  it('answers a body over bodyLimit with 413 PAYLOAD_TOO_LARGE', async () => {
+    const urls = Array.from({ length: 200 }, (_, i) => stack.page(`/p/${i}`));
+    const answer = await call(base, 'POST', '/v2/batch/scrape', { body: { urls }, headers: auth });
+    expect(expectStatus(answer, 413, 'PAYLOAD_TOO_LARGE').body.error).toContain('4096 bytes');
+  });
+
+  it('answers 404 for unknown routes, naming the Firecrawl endpoints crawlkit does not offer', async () => {
+    const unknown = await call(base, 'GET', '/v2/nothing-here', { headers: auth });
+    expect(expectStatus(unknown, 404, 'ROUTE_NOT_FOUND').body.error).toContain('No route for GET /v2/nothing-here');
+    for (const [method, path, name] of [
+      ['POST', '/v2/search', 'web search'],
+      ['POST', '/v2/extract', 'extract'],
+      ['GET', '/v2/extract/0191f0a4-0000-7000-8000-000000000000', 'extract'],
+      ['POST', '/v2/agent', 'agent'],
+      ['GET', '/v2/team/token-usage', 'team token-usage'],
+    ] as const) {
+      const answer = await call(base, method, path, { body: method === 'POST' ? {} : undefined, headers: auth });
+      expect(expectStatus(answer, 404, 'ENDPOINT_NOT_SUPPORTED').body.error).toContain(`${method} ${path} (${name})`);
+    }
+  });
+
+  it('builds job addresses from the Host the client used, and reads skip and limit from the query', async () => {
+    const started = await call(base, 'POST', '/v2/batch/scrape', {
+      body: { urls: [stack.page('/listing.html'), stack.page('/forum/thread.html')] },
+      headers: { ...auth, host: 'crawlkit.local:8080' },
+    });
+    const id = started.body.id as string;
+    expect(started.body.url).toBe(`http://crawlkit.local:8080/v2/batch/scrape/${id}`);
+    await stack.ck.waitForJob(id);
+    const page = await call(base, 'GET', `/v2/batch/scrape/${id}?skip=0&limit=1`, { headers: auth });
+    expect(page.body).toMatchObject({ status: 'completed', total: 2 });
+    expect(page.body.data).toHaveLength(1);
+    expect(page.body.next).toBe(`${base}/v2/batch/scrape/${id}?skip=1&limit=1`);
+    const bad = await call(base, 'GET', `/v2/batch/scrape/${id}?limit=lots`, { headers: auth });
+    expect(expectStatus(bad, 400, 'BAD_REQUEST').body.error).toContain('limit');
+  });
+});
+
+describe('every status of the table', () => {
+  const scrape = (body: unknown, headers = auth) => call(base, 'POST', '/v2/scrape', { body, headers });
+
+  it('200, and 200 with success false for a DNS failure', async () => {
+    expectStatus(await scrape({ url: stack.page('/articles/first-post.html') }), 200);
+    const dns = await scrape({ url: 'http://no-such-host.invalid/' });
+    expect(expectStatus(dns, 200, 'SCRAPE_DNS_RESOLUTION_ERROR').body.success).toBe(false);
+  });
+
+  it('400 for a bad body, a bad job id and a bad idempotency key', async () => {
+    const answer = await scrape({ url: stack.page('/'), waitFor: 8000, timeout: 15000 });
+    expect(expectStatus(answer, 400, 'BAD_REQUEST').body.error).toBe('waitFor must not exceed half of timeout');
+    const id = await call(base, 'GET', '/v2/crawl/not-a-uuid', { headers: auth });
+    expect(expectStatus(id, 400, 'BAD_REQUEST').body.error).toBe('Invalid job ID format. Job ID must be a valid UUID.');
+    const key = await call(base, 'POST', '/v2/crawl', {
+      body: { url: stack.page('/') },
+      headers: { ...auth, 'x-idempotency-key': 'k'.repeat(300) },
+    });
+    expectStatus(key, 400, 'BAD_REQUEST');
+  });
+
+  it('403 for a URL the policy refuses', async () => {
+    expectStatus(await scrape({ url: 'http://blocked.test/' }), 403, 'URL_BLOCKED');
+  });
+
+  it('404 for an unknown job, on every job route', async () => {
+    const id = '0191f0a4-0000-7000-8000-000000000000';
+    for (const [method, path] of [
+      ['GET', `/v2/crawl/${id}`],
+      ['DELETE', `/v2/crawl/${id}`],
+      ['GET', `/v2/crawl/${id}/errors`],
+      ['GET', `/v2/batch/scrape/${id}`],
+      ['DELETE', `/v2/batch/scrape/${id}`],
+      ['GET', `/v2/batch/scrape/${id}/errors`],
+    ] as const) {
+      expect(expectStatus(await call(base, method, path, { headers: auth }), 404, 'JOB_NOT_FOUND').body.error).toBe(
+        'Job not found',
+      );
+    }
+  });
+
+  it('408 for a page slower than its timeout', async () => {
+    expectStatus(await scrape({ url: stack.page('/slow/t?ms=5000'), timeout: 1000 }), 408, 'SCRAPE_TIMEOUT');
+  });
+
+  it('409 for cancelling a finished crawl and for a reused idempotency key', async () => {
+    const headers = { ...auth, 'x-idempotency-key': `http-test-${Date.now()}` };
+    const first = await call(base, 'POST', '/v2/crawl', {
+      body: { url: stack.page('/listing.html'), limit: 1 },
+      headers,
+    });
+    const id = expectStatus(first, 200).body.id as string;
+    const again = await call(base, 'POST', '/v2/crawl', { body: { url: stack.page('/'), limit: 1 }, headers });
+    expect(expectStatus(again, 409, 'IDEMPOTENCY_KEY_REUSED').body.error).toBe('Idempotency key already used');
+    await stack.ck.waitForJob(id);
+    const cancel = await call(base, 'DELETE', `/v2/crawl/${id}`, { headers: auth });
+    expect(expectStatus(cancel, 409, 'JOB_ALREADY_COMPLETED').body.error).toBe('Crawl is already completed');
+  });
+
+  it('500 for a page whose server is down', async () => {
+    expectStatus(await scrape({ url: 'http://127.0.0.1:1/' }), 500, 'SCRAPE_CONNECTION_ERROR');
+  });
+});
+
+describe('limits of a server', () => {
+  it('402 once the credit limit is spent; a crawl gets its limit lowered to the credits left', async () => {
+    const server = await startServer({ crawlkit: stack.ck, port: 0, creditLimit: 0 });
+    try {
+      const spent = await call(server.url, 'POST', '/v2/scrape', { body: { url: stack.page('/') } });
+      expect(expectStatus(spent, 402, 'INSUFFICIENT_CREDITS').body.error).toContain('credit limit (0) is spent');
+      expectStatus(
+        await call(server.url, 'POST', '/v2/crawl', { body: { url: stack.page('/') } }),
+        402,
+        'INSUFFICIENT_CREDITS',
+      );
+      const usage = await call(server.url, 'GET', '/v2/team/credit-usage');
+      expect(usage.body.data).toMatchObject({ remainingCredits: 0 });
+    } finally {
+      await server.close();
+    }
+    const used = stack.ck.getCreditUsage().data.creditsUsed;
+    const capped = await startServer({ crawlkit: stack.ck, port: 0, creditLimit: used + 2 });
+    try {
+      const started = await call(capped.url, 'POST', '/v2/crawl', { body: { url: stack.page('/') } });
+      const done = await stack.ck.waitForJob(expectStatus(started, 200).body.id as string);
+      // The home page links to many more pages.
+      expect(done.success && done.total).toBe(2);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('429 while queueLimit requests are in progress', async () => {
+    const server = await startServer({ crawlkit: stack.ck, port: 0, queueLimit: 1 });
+    try {
+      const slow = call(server.url, 'POST', '/v2/scrape', { body: { url: stack.page('/slow/q?ms=2000') } });
+      await until(() => stack.site.requests.some((r) => r.path === '/slow/q?ms=2000'));
+      const busy = await call(server.url, 'POST', '/v2/map', { body: { url: stack.page('/') } });
+      expect(expectStatus(busy, 429, 'QUEUE_FULL').body.error).toContain('queueLimit 1');
+      expectStatus(await slow, 200);
+      expectStatus(await call(server.url, 'POST', '/v2/map', { body: { url: stack.page('/') } }), 200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('lets a request in progress finish when it closes', async () => {
+    const server = await startServer({ crawlkit: stack.ck, port: 0 });
+    const slow = call(server.url, 'POST', '/v2/scrape', { body: { url: stack.page('/slow/c?ms=1500') } });
+    await until(() => stack.site.requests.some((r) => r.path === '/slow/c?ms=1500'));
+    await server.close();
+    expectStatus(await slow, 200);
+    await expect(call(server.url, 'GET', '/v2/crawl/active')).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
