@@ -21,7 +21,14 @@ export { verifyWebhook, WEBHOOK_HEADERS } from './webhooks/signature.js';
 export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks/signature.js';
 export type { LlmOptions } from './llm/llm-options.js';
 export type { CrawlParamsPreviewInput, CrawlParamsPreviewResponse } from './llm/crawl-prompt.js';
-export { CrawlkitError, isCrawlkitError, hasCrawlkitCode, InvalidOptionError, isInvalidOptionError, toErrorResponse } from './errors.js';
+export {
+  CrawlkitError,
+  isCrawlkitError,
+  hasCrawlkitCode,
+  InvalidOptionError,
+  isInvalidOptionError,
+  toErrorResponse,
+} from './errors.js';
 export type { CrawlkitCodedError } from './errors.js';
 export { ERROR_CODES, httpStatusOf, isErrorCode } from './error-codes.js';
 export type { CrawlkitErrorCode, ErrorCodeInfo } from './error-codes.js';

@@ -3,7 +3,7 @@ const BRAND = Symbol.for('crawlkit.server.error');
 /** Codes of `@crawlkit/server` (each has its row, with its HTTP status, in crawlkit's `ERROR_CODES`). */
 export type ServerErrorCode = 'SERVER_INVALID_OPTION';
 
-/** An option of the HTTP server that cannot be used, thrown by `createServer`. */
+/** An option of the HTTP server that cannot be used, thrown by `startServer`. */
 export class ServerError extends Error {
   readonly code: ServerErrorCode;
   readonly [BRAND] = true;

@@ -4,7 +4,7 @@ import { createDebugLogger, type Crawlkit, type Logger } from 'crawlkit';
 
 import { ServerError } from './errors.js';
 
-/** Settings of `createServer`. Only `crawlkit` is required. */
+/** Settings of `startServer`. Only `crawlkit` is required. */
 export interface ServerOptions {
   /** The engine that answers every request. The server never closes it: close it after `server.close()`. */
   crawlkit: Crawlkit;

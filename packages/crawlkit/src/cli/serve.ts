@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 
-/** What the CLI uses of `@crawlkit/server` (an optional peer: loaded only by this command). */
+/** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
 export interface ServerModule {
   startServer(options: {
     crawlkit: Crawlkit;
