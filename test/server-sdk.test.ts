@@ -183,6 +183,34 @@ describe('the official JS SDK against crawlkit serve', () => {
     expect((await fc.getBatchScrapeStatus(first.id)).id).toBe(first.id);
   });
 
+  it('watches a crawl and a batch over the WebSocket', async () => {
+    for (const kind of ['crawl', 'batch'] as const) {
+      const started =
+        kind === 'crawl'
+          ? await fc.startCrawl(generated.url, { limit: 8 })
+          : await fc.startBatchScrape(
+              Array.from({ length: 8 }, (_, i) => `${generated.url}/p/${i + 1}`),
+              { options: { formats: ['markdown'] } },
+            );
+      // A poll every 10 minutes: only the socket can end this in time.
+      const watcher = fc.watcher(started.id, { kind, pollInterval: 600, timeout: 60 });
+      const documents: { metadata?: { sourceURL?: string } }[] = [];
+      const snapshots: string[] = [];
+      let done: { status?: string } | undefined;
+      watcher.on('document', (doc: { metadata?: { sourceURL?: string } }) => documents.push(doc));
+      watcher.on('snapshot', (snap: { status: string }) => snapshots.push(snap.status));
+      watcher.on('done', (payload: { status?: string }) => (done ??= payload));
+      await watcher.start();
+      expect(done?.status).toBe('completed');
+      expect(new Set(documents.map((d) => d.metadata?.sourceURL)).size).toBe(8);
+      // One snapshot, the catch-up: the end came over the socket, not from the polling the watcher falls back to.
+      expect(snapshots).toHaveLength(1);
+      expect(snapshots[0]).toMatch(/^(scraping|completed)$/);
+      const path = kind === 'crawl' ? '/v2/crawl' : '/v2/batch/scrape';
+      expect(stack.log).toContain(`debug websocket ${path}/${started.id} opened`);
+    }
+  });
+
   it('maps a site and reports credit usage', async () => {
     const map = await fc.map(stack.page('/'), { limit: 50 });
     expect(map.links.map((l) => l.url)).toEqual(expect.arrayContaining([stack.page('/articles/first-post.html')]));

@@ -121,4 +121,5 @@ export const BENCHMARKS: Benchmark[] = [
   benchmark('distributed', { full: 15, quick: 3 }),
   benchmark('store', { full: 10, quick: 2 }),
   benchmark('http-overhead', { full: 10, quick: 2 }),
+  benchmark('server', { full: 10, quick: 2 }),
 ];

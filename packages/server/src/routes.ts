@@ -8,6 +8,7 @@ import type {
   ScrapeRequestInput,
 } from 'crawlkit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 
 import type { Admission } from './admission.js';
 import { send, v2Error } from './respond.js';
@@ -18,10 +19,13 @@ export interface RouteContext {
   admission: Admission;
   /** The call options of a request: its base address and a signal aborted when the client goes away. */
   call(request: FastifyRequest, reply: FastifyReply): CallOptions;
+  /** The WebSocket handler of a job status path (reference §13.10). */
+  socket(kind: JobKind): (socket: WebSocket, request: IdRequest) => void;
 }
 
-type JobKind = 'crawl' | 'batch';
+export type JobKind = 'crawl' | 'batch';
 type IdParams = { Params: { id: string } };
+type IdRequest = FastifyRequest<IdParams>;
 type StatusQuery = { Params: { id: string }; Querystring: Record<string, string | string[] | undefined> };
 
 const PREFIX: Record<JobKind, string> = { crawl: '/v2/crawl', batch: '/v2/batch/scrape' };
@@ -91,15 +95,21 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   for (const kind of ['crawl', 'batch'] as const) {
     const prefix = PREFIX[kind];
-    app.get<StatusQuery>(`${prefix}/:id`, async (request, reply) => {
-      const pagination = { skip: numberParam(request.query.skip), limit: numberParam(request.query.limit) };
-      const defined = Object.fromEntries(Object.entries(pagination).filter(([, v]) => v !== undefined));
-      const call = ctx.call(request, reply);
-      const status =
-        kind === 'crawl'
-          ? await ck.getCrawlStatus(request.params.id, defined, call)
-          : await ck.getBatchScrapeStatus(request.params.id, defined, call);
-      return send(reply, status);
+    // One path, two protocols: the status over HTTP, live updates over a WebSocket upgrade.
+    app.route<StatusQuery>({
+      method: 'GET',
+      url: `${prefix}/:id`,
+      handler: async (request, reply) => {
+        const pagination = { skip: numberParam(request.query.skip), limit: numberParam(request.query.limit) };
+        const defined = Object.fromEntries(Object.entries(pagination).filter(([, v]) => v !== undefined));
+        const call = ctx.call(request, reply);
+        const status =
+          kind === 'crawl'
+            ? await ck.getCrawlStatus(request.params.id, defined, call)
+            : await ck.getBatchScrapeStatus(request.params.id, defined, call);
+        return send(reply, status);
+      },
+      wsHandler: ctx.socket(kind),
     });
     app.delete<IdParams>(`${prefix}/:id`, async (request, reply) => {
       const call = ctx.call(request, reply);

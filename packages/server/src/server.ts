@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 
 import { toErrorResponse, type CallOptions } from 'crawlkit';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 import { Admission } from './admission.js';
@@ -8,6 +9,7 @@ import { ApiKeys } from './auth.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { send, v2Error } from './respond.js';
 import { notFound, registerRoutes } from './routes.js';
+import { jobSocketHandler } from './socket.js';
 
 /** A running v2 HTTP server over a `Crawlkit` engine. */
 export interface CrawlkitServer {
@@ -40,20 +42,22 @@ interface App {
   app: FastifyInstance;
   /** Aborts the work of requests in progress. */
   inFlight: Set<AbortController>;
-  /** Set when the server starts closing. */
-  closing: { value: boolean };
+  /** Aborted when the server starts closing. */
+  closing: AbortController;
 }
 
-function buildApp(options: ResolvedServerOptions): App {
+async function buildApp(options: ResolvedServerOptions): Promise<App> {
   const { crawlkit, logger } = options;
   const keys = new ApiKeys(options.apiKeys);
   const inFlight = new Set<AbortController>();
-  const closing = { value: false };
+  const closing = new AbortController();
   const app = Fastify({ bodyLimit: options.bodyLimit, logger: false, return503OnClosing: true });
+  // Clients send nothing on the job socket: a small frame limit.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   // A keep-alive connection answered while the server closes would hold `close()` until the client drops it.
   app.addHook('onSend', async (_request, reply) => {
-    if (closing.value) reply.header('connection', 'close');
+    if (closing.signal.aborted) reply.header('connection', 'close');
   });
 
   // Every body is read as JSON, whatever its Content-Type (`curl -d` sends form-urlencoded).
@@ -61,6 +65,8 @@ function buildApp(options: ResolvedServerOptions): App {
   app.addContentTypeParser('*', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
   app.addHook('onRequest', async (request, reply) => {
+    // A WebSocket is accepted first, then refused with close code 3000 as upstream does (reference §13.10).
+    if (request.ws) return;
     const auth = keys.checkAuthorization(request.headers.authorization);
     if (!auth.ok) return send(reply, v2Error('UNAUTHORIZED', auth.error));
   });
@@ -88,7 +94,13 @@ function buildApp(options: ResolvedServerOptions): App {
     return { signal: controller.signal, baseUrl: `${request.protocol}://${request.host}` };
   };
 
-  registerRoutes(app, { crawlkit, admission: new Admission(crawlkit, options.queueLimit, options.creditLimit), call });
+  const socketContext = { crawlkit, keys, logger, closing: closing.signal };
+  registerRoutes(app, {
+    crawlkit,
+    admission: new Admission(crawlkit, options.queueLimit, options.creditLimit),
+    call,
+    socket: (kind) => jobSocketHandler(socketContext, kind),
+  });
   return { app, inFlight, closing };
 }
 
@@ -99,7 +111,7 @@ function buildApp(options: ResolvedServerOptions): App {
  */
 export async function startServer(serverOptions: ServerOptions): Promise<CrawlkitServer> {
   const options = resolveServerOptions(serverOptions);
-  const { app, inFlight, closing } = buildApp(options);
+  const { app, inFlight, closing } = await buildApp(options);
   await app.listen({ port: options.port, host: options.host });
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -108,7 +120,7 @@ export async function startServer(serverOptions: ServerOptions): Promise<Crawlki
 
   let closed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
-    closing.value = true;
+    closing.abort();
     const stopped = app.close();
     const timer = setTimeout(() => {
       for (const controller of inFlight) controller.abort();
