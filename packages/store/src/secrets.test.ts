@@ -23,12 +23,12 @@ describe('secret boxes', () => {
   it('seal to an opaque value that only the same key opens', () => {
     const key = randomBytes(32);
     const box = secretBox(key);
-    const sealed = box.seal('Bearer abc');
+    const sealed = box.seal('Bearer s3cret.token');
     expect(isSealed(sealed)).toBe(true);
-    expect(sealed).not.toContain('abc');
-    expect(box.seal('Bearer abc')).not.toBe(sealed); // a fresh IV each time
-    expect(secretBox(key.toString('base64')).open(sealed)).toBe('Bearer abc');
-    expect(secretBox(key.toString('hex')).open(sealed)).toBe('Bearer abc');
+    expect(sealed).not.toContain('s3cret.token'); // a '.' never appears in the sealed form
+    expect(box.seal('Bearer s3cret.token')).not.toBe(sealed); // a fresh IV each time
+    expect(secretBox(key.toString('base64')).open(sealed)).toBe('Bearer s3cret.token');
+    expect(secretBox(key.toString('hex')).open(sealed)).toBe('Bearer s3cret.token');
     expect(codeOf(() => secretBox(randomBytes(32)).open(sealed))).toBe('STORE_SECRET_UNREADABLE');
     // One bit changed: the authentication tag refuses it.
     const tampered = sealed.slice(0, -3) + (sealed.at(-3) === 'A' ? 'B' : 'A') + sealed.slice(-2);

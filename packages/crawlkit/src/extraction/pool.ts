@@ -190,8 +190,10 @@ export class ExtractionPool {
     const cut = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, cut.signal]) : cut.signal;
     let timer: NodeJS.Timeout | undefined;
+    let settled = false;
     this.#waiting.set(id, (threadId) => {
-      if (options.runLimitMs !== undefined) {
+      this.#waiting.delete(id);
+      if (options.runLimitMs !== undefined && !settled) {
         const limit = options.runLimitMs;
         timer = setTimeout(() => cut.abort(new ExtractionCut(limit)), limit);
       }
@@ -206,7 +208,11 @@ export class ExtractionPool {
       }
     });
     try {
-      return (await pool.run({ id, task }, { signal })) as TaskOutcome;
+      const outcome = (await pool.run({ id, task }, { signal })) as TaskOutcome;
+      // The start message comes over the worker's own port, the result over piscina's: the start may still be on
+      // its way, and its subscribers should see it.
+      settled = true;
+      return outcome;
     } catch (error) {
       if (cut.signal.aborted) throw cut.signal.reason as Error;
       if (options.signal?.aborted) throw options.signal.reason as Error;
@@ -221,7 +227,7 @@ export class ExtractionPool {
       throw new WorkerDeath(error);
     } finally {
       clearTimeout(timer);
-      this.#waiting.delete(id);
+      if (!settled) this.#waiting.delete(id);
     }
   }
 
