@@ -1,9 +1,10 @@
-// Hostile pages through the extractor, side by side with ordinary ones in the same run: time per MB against
+// Hostile pages and PDFs through the extractor, side by side with ordinary ones in the same run: time per MB against
 // the median WCXB page, the same shape at a tenth of its size (time per MB staying flat is what linear means), and
 // the peak RSS of the process that extracted it.
 //
 // HTML rows run what scrape() runs: extractPage(html, { url, onlyMainContent: true, formats: markdown, links,
-// images, metadata, discovery links }). Each row runs in a child process of its own (its peak RSS is its own), on an input file the parent
+// images, metadata, discovery links }). PDF rows run extractPdf with its default caps (1,000 pages, 100 MiB
+// decompressed). Each row runs in a child process of its own (its peak RSS is its own), on an input file the parent
 // wrote. Times are CPU time (user + system) of the extraction: on a shared machine wall time mostly measures the
 // other processes.
 //
@@ -18,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { makeInflatingPdf, makePdf } from '../fixtures/make-pdf.ts';
 import { finish, goal, isQuick, median, type Row } from './lib/report.ts';
 import { loadWcxbPages } from './lib/wcxb.ts';
 
@@ -217,15 +219,70 @@ for (const shape of SHAPES) {
   });
 }
 
+// PDFs: an ordinary 100-page document, 20,000 pages, and a content stream that inflates to 1 GiB.
+const pdfRows: { name: string; build: () => Buffer }[] = [
+  {
+    name: 'PDF, 100 ordinary pages',
+    build: () =>
+      makePdf(
+        'Ordinary',
+        Array.from({ length: 100 }, (_, i) => [`Page ${i + 1}`, 'Some text.']),
+        { compress: true },
+      ),
+  },
+  {
+    name: `PDF, ${n(20_000).toLocaleString('en-US')} pages`,
+    build: () =>
+      makePdf(
+        'Long',
+        Array.from({ length: n(20_000) }, (_, i) => [`Page ${i + 1}`]),
+        { compress: true },
+      ),
+  },
+  { name: 'PDF, 1 GiB content stream', build: () => makeInflatingPdf(1024 ** 3, 'after the padding') },
+];
+let bombRss = Number.NaN;
+let longPages = Number.NaN;
+for (const pdf of pdfRows) {
+  if (only && !only.some((o) => pdf.name.includes(o))) continue;
+  const m = run('pdf', pdf.build());
+  if (pdf.name.includes('GiB')) bombRss = m.peakRssMb;
+  else if (pdf.name.includes(' pages') && !pdf.name.includes('ordinary')) longPages = m.pages ?? Number.NaN;
+  table.push({
+    row: pdf.name,
+    'input MB': m.bytes / MB,
+    'cpu ms': m.cpuMs,
+    'ms/MB': perMb(m),
+    'vs median': null,
+    'ms/MB at 1/10': null,
+    'growth x': null,
+    'peak RSS MB': m.peakRssMb,
+    'output KB': m.output / 1e3,
+    pages: m.code ?? `${m.pages} of ${m.totalPages}`,
+  });
+}
+
 finish({
   name: 'hostile',
-  title: `hostile: extraction of hostile pages (CPU time; each row in its own process; extractor ${extractor})`,
+  title: `hostile: extraction of hostile pages and PDFs (CPU time; each row in its own process; extractor ${extractor})`,
   quick,
   rows: table,
-  columns: ['row', 'input MB', 'cpu ms', 'ms/MB', 'vs median', 'ms/MB at 1/10', 'growth x', 'peak RSS MB', 'output KB'],
+  columns: [
+    'row',
+    'input MB',
+    'cpu ms',
+    'ms/MB',
+    'vs median',
+    'ms/MB at 1/10',
+    'growth x',
+    'peak RSS MB',
+    'output KB',
+    'pages',
+  ],
   notes: [
     "'vs median' = the row's ms/MB over the median WCXB page's; 'growth x' = ms/MB at full size over ms/MB at a tenth",
     '(about 1 when the work is linear in the input; 10 when it is quadratic).',
+    'PDF rows: pages parsed of pages in the file, or the error code of a refused file.',
   ],
   goals: [
     goal(
@@ -245,6 +302,26 @@ finish({
       10,
       `worst ${worstVsMedian.toFixed(1)}x`,
       { atMost: true },
+    ),
+    goal(
+      'hostile.pdf-bomb',
+      'hostile: a 1 GiB PDF content stream never held (peak RSS < 256 MB)',
+      bombRss,
+      256,
+      `${bombRss.toFixed(0)} MB`,
+      {
+        atMost: true,
+      },
+    ),
+    goal(
+      'hostile.pdf-pages',
+      'hostile: a 20,000-page PDF parses at most 1,000 pages by default',
+      longPages,
+      1000,
+      `${longPages} pages`,
+      {
+        atMost: true,
+      },
     ),
   ],
   data: { scale, extractor },

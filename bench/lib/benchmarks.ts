@@ -59,6 +59,8 @@ export const BENCHMARKS: Benchmark[] = [
     [
       ['hostile.linear', 'hostile: every shape linear'],
       ['hostile.vs-median', "hostile: every shape within 10x the median page's time per MB"],
+      ['hostile.pdf-bomb', 'hostile: a 1 GiB PDF content stream never held'],
+      ['hostile.pdf-pages', 'hostile: a 20,000-page PDF parses at most 1,000 pages by default'],
     ],
   ),
   benchmark('scrape-http', { full: 20, quick: 3 }, [

@@ -224,6 +224,11 @@ export const ERROR_CODES = {
     'Nothing to extract from it.',
   ),
   SCRAPE_PDF_PARSE_ERROR: info(500, 'The PDF could not be parsed.', 'Use `parsers: []` to get the file as base64.'),
+  SCRAPE_PDF_TOO_LARGE: info(
+    500,
+    'The PDF decompresses to more than 100 MiB before its first page can be read.',
+    'Use `parsers: []` to get the file as base64.',
+  ),
   SCRAPE_BRANDING_NOT_SUPPORTED: info(
     500,
     'The `branding` format needs a browser and none could be started.',

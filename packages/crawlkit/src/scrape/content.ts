@@ -176,14 +176,19 @@ function paragraphsToHtml(markdown: string): string {
   return `<html><body>${paragraphs.join('')}</body></html>`;
 }
 
-async function pdfContent(page: PageInput, settings: ContentSettings): Promise<BuiltContent> {
+async function pdfContent({ page, settings, budgetMs }: ContentTask): Promise<BuiltContent> {
   const body = page.body ?? new TextEncoder().encode(page.text ?? '');
   if (!settings.pdf) {
     // PDF parsing is off: the document is the PDF itself, base64-encoded (reference §6).
     const base64 = Buffer.from(body).toString('base64');
     return { markdown: base64, html: base64, rawHtml: base64, links: [], images: [], metadata: {}, warnings: [] };
   }
-  const pdf = await extractPdf(body, settings.pdf);
+  // the extractor's caps apply: pages (maxPages, else its default), decompressed bytes, and the extraction budget
+  // checked between pages
+  const pdf = await extractPdf(body, {
+    ...settings.pdf,
+    ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}),
+  });
   const html = paragraphsToHtml(pdf.markdown);
   const metadata: Record<string, unknown> = { ...pdf.metadata, numPages: pdf.numPages };
   if (pdf.totalPages !== pdf.numPages) metadata.totalPages = pdf.totalPages;
@@ -195,7 +200,7 @@ async function pdfContent(page: PageInput, settings: ContentSettings): Promise<B
     links: [],
     images: [],
     metadata,
-    warnings: [],
+    warnings: pdf.warnings,
     pdfPages: pdf.numPages,
   };
 }
@@ -238,7 +243,7 @@ export function plainTextContent(task: ContentTask): BuiltContent {
 export async function extractContent(task: ContentTask): Promise<BuiltContent> {
   const { page, settings } = task;
   const type = page.contentType;
-  if (isPdf(page)) return pdfContent(page, settings);
+  if (isPdf(page)) return pdfContent(task);
   const text = page.text;
   if (text === undefined) {
     throw new CrawlkitError(

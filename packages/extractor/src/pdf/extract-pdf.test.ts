@@ -3,10 +3,22 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
+import { inflatingStream, makeInflatingPdf, makePdf, textOps } from '../../../../fixtures/make-pdf.ts';
 import { extractPdf } from './extract-pdf.js';
 
 const site = (path: string) =>
   readFileSync(fileURLToPath(new URL(`../../../../fixtures/site/${path}`, import.meta.url)));
+
+const MiB = 1024 * 1024;
+
+/** A PDF whose page `i` shows `Page i` after `padding` bytes of inflated whitespace. */
+function heavyPages(count: number, padding: number, build = makePdf): Buffer {
+  const pages = Array.from({ length: count }, (_, i) => [`Page ${i + 1}`]);
+  const raw = new Map(
+    pages.map((lines, i) => [i, { filter: '/FlateDecode', data: inflatingStream(padding, `\n${textOps(lines)}`) }]),
+  );
+  return build('Heavy pages', pages, { rawContents: raw });
+}
 
 describe('PDF', () => {
   it('extracts text, page count and title', async () => {
@@ -15,6 +27,7 @@ describe('PDF', () => {
     expect(pdf.totalPages).toBe(3);
     expect(pdf.title).toBe('Widget Pro Manual');
     expect(pdf.markdown).toContain('Chapter three: care and warranty.');
+    expect(pdf.warnings).toEqual([]);
   });
 
   it('stops at maxPages', async () => {
@@ -22,11 +35,44 @@ describe('PDF', () => {
     expect(pdf.numPages).toBe(1);
     expect(pdf.totalPages).toBe(3);
     expect(pdf.markdown).not.toContain('Chapter two');
+    expect(pdf.warnings).toEqual([]);
   });
 
   it('fails with a typed error on a corrupt PDF', async () => {
     await expect(extractPdf(new TextEncoder().encode('%PDF-1.4 garbage'))).rejects.toMatchObject({
       code: 'SCRAPE_PDF_PARSE_ERROR',
     });
+  });
+});
+
+describe('PDF limits', () => {
+  it('refuses a 1 MB PDF whose content stream inflates to 1 GiB, holding no more than the cap', async () => {
+    const pdf = makeInflatingPdf(1024 * MiB, 'after the padding');
+    expect(pdf.length).toBeLessThan(1.5 * MiB);
+    await expect(extractPdf(pdf)).rejects.toMatchObject({
+      code: 'SCRAPE_PDF_TOO_LARGE',
+      message: expect.stringContaining('more than 100 MiB'),
+    });
+  });
+
+  it('parses a stream that inflates within the cap, and refuses it under a smaller cap', async () => {
+    const pdf = makeInflatingPdf(2 * MiB, 'after the padding');
+    expect(await extractPdf(pdf)).toMatchObject({ markdown: 'after the padding', numPages: 1, warnings: [] });
+    await expect(extractPdf(pdf, { maxDecodedBytes: MiB })).rejects.toMatchObject({ code: 'SCRAPE_PDF_TOO_LARGE' });
+  });
+
+  it('drops the page that passed the cap, and counts only the pages parsed before it', async () => {
+    // each page's content inflates to a little over 1 MiB, held in a 2 MiB buffer
+    const out = await extractPdf(heavyPages(5, MiB), { maxDecodedBytes: 5 * MiB });
+    expect(out).toMatchObject({ markdown: 'Page 1\n\nPage 2', numPages: 2, totalPages: 5 });
+    expect(out.warnings).toEqual([
+      expect.stringMatching(/^Only the first 2 of 5 PDF pages were parsed: .* its 5 MiB limit\.$/),
+    ]);
+  });
+
+  it('stops between pages when the deadline has passed, with the pages parsed so far', async () => {
+    const out = await extractPdf(site('files/manual.pdf'), { deadline: Date.now() - 1 });
+    expect(out).toMatchObject({ numPages: 1, totalPages: 3 });
+    expect(out.warnings).toEqual(['Only the first 1 of 3 PDF pages were parsed before the extraction time ran out.']);
   });
 });

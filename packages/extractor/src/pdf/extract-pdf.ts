@@ -3,18 +3,38 @@ import { ExtractorError } from '../errors.js';
 export interface PdfContent {
   /** The text of the parsed pages as markdown (one paragraph per text block, pages separated by a rule). */
   markdown: string;
-  /** Pages parsed. */
+  /** Pages parsed (what a scrape is billed for). */
   numPages: number;
-  /** Pages in the document (more than `numPages` when `maxPages` cut it). */
+  /** Pages in the document (more than `numPages` when a cap cut it). */
   totalPages: number;
   title?: string;
   /** Document information (author, subject, creator, ...), string values only. */
   metadata: Record<string, string>;
+  /** Why fewer pages than the document has were parsed, besides an explicit `maxPages`. */
+  warnings: string[];
 }
 
+/** Pages parsed when `maxPages` is not given. */
+export const DEFAULT_PDF_MAX_PAGES = 1000;
+/** Bytes pdf.js may decompress for one PDF when `maxDecodedBytes` is not given (100 MiB). */
+export const DEFAULT_PDF_MAX_DECODED_BYTES = 100 * 1024 * 1024;
+/** Images painted by Type3 glyphs above this many pixels are skipped by pdf.js (16 megapixels). */
+const MAX_IMAGE_PIXELS = 16 * 1024 * 1024;
+
 export interface PdfOptions {
-  /** Parse at most this many pages from the start. */
+  /**
+   * Parse at most this many pages from the start. Left unset, the default applies and a cut says so in `warnings`.
+   * @default 1000
+   */
   maxPages?: number;
+  /**
+   * Decompressed bytes the parse may produce (content, fonts, character maps, the file's structure). Pages past
+   * it are not parsed, with a warning; a PDF whose first page alone passes it fails with `SCRAPE_PDF_TOO_LARGE`.
+   * @default 104857600 (100 MiB)
+   */
+  maxDecodedBytes?: number;
+  /** Epoch ms after which no further page is started; the pages parsed by then are returned with a warning. */
+  deadline?: number;
 }
 
 function pageToMarkdown(text: string): string {
@@ -33,18 +53,84 @@ function pageToMarkdown(text: string): string {
     .join('\n\n');
 }
 
-/** Extracts the text of a PDF (pdf-parse, on pdf.js). */
-export async function extractPdf(data: Uint8Array, options: PdfOptions = {}): Promise<PdfContent> {
+const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
+/**
+ * The decode budget of the document being parsed. pdf.js has no size limit of its own (it inflates a whole stream
+ * into one buffer), so our patch of pdfjs-dist (`patches/`) charges every decoded stream's buffer growth here before
+ * allocating it, and throws once `used` passes `limit`. pdf.js swallows most errors inside a page, so `exceeded`
+ * is what tells a cut page from an empty one.
+ */
+interface DecodeBudget {
+  limit: number;
+  used: number;
+  exceeded: boolean;
+}
+const BUDGET = Symbol.for('crawlkit.pdfDecodeBudget');
+const slot = globalThis as { [BUDGET]?: DecodeBudget };
+
+// The budget is per thread, so this thread parses one PDF at a time (each extraction worker has its own).
+let turn: Promise<unknown> = Promise.resolve();
+
+function tooLarge(maxDecodedBytes: number, cause?: unknown): ExtractorError {
+  return new ExtractorError(
+    'SCRAPE_PDF_TOO_LARGE',
+    `The PDF decompresses to more than ${mib(maxDecodedBytes)} before its first page can be read (the limit of ` +
+      'decompressed PDF data), so it was not parsed.',
+    cause !== undefined ? { cause } : undefined,
+  );
+}
+
+/** Extracts the text of a PDF (pdf-parse, on pdf.js) within a page cap, a decompressed-size cap and a deadline. */
+export function extractPdf(data: Uint8Array, options: PdfOptions = {}): Promise<PdfContent> {
+  const run = turn.then(() => parse(data, options));
+  turn = run.catch(() => undefined);
+  return run;
+}
+
+async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent> {
+  const maxPages = options.maxPages ?? DEFAULT_PDF_MAX_PAGES;
+  const maxDecodedBytes = options.maxDecodedBytes ?? DEFAULT_PDF_MAX_DECODED_BYTES;
+  const budget: DecodeBudget = { limit: maxDecodedBytes, used: 0, exceeded: false };
   // Loaded with the first PDF: pdf.js is large and most scrapes never see one.
   const { PDFParse } = await import('pdf-parse');
-  const parser = new PDFParse({ data: new Uint8Array(data) });
+  slot[BUDGET] = budget;
+  const parser = new PDFParse({ data: new Uint8Array(data), isEvalSupported: false, maxImageSize: MAX_IMAGE_PIXELS });
   try {
     const info = await parser.getInfo();
+    if (budget.exceeded) throw tooLarge(maxDecodedBytes);
     const total = info.total;
-    const text = await parser.getText(
-      options.maxPages !== undefined ? { first: Math.min(options.maxPages, total) } : {},
-    );
-    const pages = text.pages.map((p) => pageToMarkdown(p.text)).filter(Boolean);
+    const allowed = Math.min(maxPages, total);
+    const pages: string[] = [];
+    const warnings: string[] = [];
+    let parsed = 0;
+    for (let page = 1; page <= allowed; page++) {
+      if (page > 1 && options.deadline !== undefined && Date.now() > options.deadline) {
+        warnings.push(`Only the first ${parsed} of ${total} PDF pages were parsed before the extraction time ran out.`);
+        break;
+      }
+      const text = await parser.getText({ partial: [page] }).catch((error: unknown) => {
+        if (budget.exceeded) return undefined; // the page that passed the cap: dropped below
+        throw error;
+      });
+      if (budget.exceeded || text === undefined) {
+        if (parsed === 0) throw tooLarge(maxDecodedBytes);
+        warnings.push(
+          `Only the first ${parsed} of ${total} PDF pages were parsed: the next page took the decompressed PDF ` +
+            `data past its ${mib(maxDecodedBytes)} limit.`,
+        );
+        break;
+      }
+      const markdown = pageToMarkdown(text.pages[0]?.text ?? '');
+      if (markdown) pages.push(markdown);
+      parsed++;
+    }
+    if (parsed === allowed && allowed < total && options.maxPages === undefined) {
+      warnings.push(
+        `Only the first ${parsed} of ${total} PDF pages were parsed (the default page cap); set parsers: ` +
+          `[{ type: 'pdf', maxPages }] to parse up to 10000.`,
+      );
+    }
     const metadata: Record<string, string> = {};
     const raw = (info.info ?? {}) as Record<string, unknown>;
     for (const [key, value] of Object.entries(raw)) {
@@ -53,17 +139,21 @@ export async function extractPdf(data: Uint8Array, options: PdfOptions = {}): Pr
     const title = metadata.Title;
     const content: PdfContent = {
       markdown: pages.join('\n\n'),
-      numPages: text.pages.length,
+      numPages: parsed,
       totalPages: total,
       metadata,
+      warnings,
     };
     if (title) content.title = title;
     return content;
   } catch (error) {
+    if (error instanceof ExtractorError) throw error;
+    if (budget.exceeded) throw tooLarge(maxDecodedBytes, error);
     throw new ExtractorError('SCRAPE_PDF_PARSE_ERROR', `The PDF could not be parsed: ${(error as Error).message}`, {
       cause: error,
     });
   } finally {
     await parser.destroy().catch(() => undefined);
+    delete slot[BUDGET];
   }
 }

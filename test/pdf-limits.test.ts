@@ -1,0 +1,49 @@
+/** PDFs that would exhaust memory or bill thousands of credits: the caps of the extractor, at the public API. */
+import { Crawlkit, type ErrorResponse } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { data } from './helpers/scrape.ts';
+
+let server: FixtureServer;
+let ck: Crawlkit;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  ck = new Crawlkit({ store: 'memory', engine: 'http' });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await server.close();
+});
+
+describe('PDF limits', () => {
+  it('refuses a 1 MB PDF that inflates to 1 GiB with SCRAPE_PDF_TOO_LARGE', async () => {
+    const rss = process.memoryUsage.rss();
+    const result = (await ck.scrape({ url: `${server.url}/hostile/pdf-bomb` })) as ErrorResponse;
+    expect(result).toMatchObject({ success: false, code: 'SCRAPE_PDF_TOO_LARGE' });
+    expect(result.error).toMatch(/decompresses to more than 100 MiB/);
+    // bound: pdf.js's decoded buffers stop at the 100 MiB cap (the largest single buffer is 64 MiB, charged before
+    // it is allocated), plus pdf.js itself in the worker; the old code added 1,074 MB here
+    expect(process.memoryUsage.rss() - rss).toBeLessThan(256 * 1024 ** 2);
+  });
+
+  it('parses at most 1,000 pages by default, bills only those, and says so in a warning', async () => {
+    const doc = data(await ck.scrape({ url: `${server.url}/hostile/pdf-pages?pages=1003` }));
+    expect(doc.markdown).toContain('Page 1000 of 1003.');
+    expect(doc.markdown).not.toContain('Page 1001 of 1003.');
+    expect(doc.metadata).toMatchObject({ numPages: 1000, totalPages: 1003, creditsUsed: 1000 });
+    expect(doc.warning).toMatch(/Only the first 1000 of 1003 PDF pages were parsed \(the default page cap\)/);
+  });
+
+  it('bills only the pages parsed under maxPages, and reports the true page count', async () => {
+    const doc = data(
+      await ck.scrape({ url: `${server.url}/hostile/pdf-pages?pages=40`, parsers: [{ type: 'pdf', maxPages: 5 }] }),
+    );
+    expect(doc.markdown).toContain('Page 5 of 40.');
+    expect(doc.markdown).not.toContain('Page 6 of 40.');
+    expect(doc.metadata).toMatchObject({ numPages: 5, totalPages: 40, creditsUsed: 5 });
+    expect(doc.warning).toBeUndefined();
+  });
+});
