@@ -78,7 +78,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
     if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
   removeUnwanted(document, options.excludeTags, out.warnings);
-  const urls = absolutize(document, base, options.url);
+  const urls = absolutize(document, base, options.url, { links: !!formats.links, images: !!formats.images });
   if (formats.links) out.links = urls.links;
   if (formats.images) out.images = urls.images;
   if (formats.html) out.html = serialize(document);

@@ -1,7 +1,7 @@
 import { Document, hasChildren, isComment, isDirective, type AnyNode, type Element } from 'domhandler';
 
 import { selectSafe } from '../dom/select.js';
-import { largestSrc, parseSrcset, resolveUrl } from '../dom/urls.js';
+import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
 
 /** Elements that never carry content (reference §10.1 step 3, plus `template` and stray `link`s). */
@@ -122,15 +122,25 @@ export function cssUrls(style: string): string[] {
   return out;
 }
 
+/** What `absolutize` collects besides rewriting the tree; a list not asked for is not built. */
+export interface UrlPassCollect {
+  /** @default true */
+  links?: boolean;
+  /** @default true */
+  images?: boolean;
+}
+
 /**
  * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]` and `a[href]`
- * absolute against `base`, and collects links and images on the way.
+ * absolute against `base`, and collects links and images on the way (those `collect` asks for).
  */
-export function absolutize(root: Document, base: string, pageUrl: string): UrlPassResult {
+export function absolutize(root: Document, base: string, pageUrl: string, collect: UrlPassCollect = {}): UrlPassResult {
+  const collectLinks = collect.links ?? true;
+  const collectImages = collect.images ?? true;
   const links = new Set<string>();
   const images = new Set<string>();
   const addImage = (raw: string | undefined, against = base) => {
-    if (!raw) return;
+    if (!raw || !collectImages) return;
     const value = raw.trim();
     if (value.startsWith('data:') || value.startsWith('blob:')) {
       images.add(value);
@@ -148,14 +158,15 @@ export function absolutize(root: Document, base: string, pageUrl: string): UrlPa
       const resolved = resolveUrl(href, base);
       if (resolved) {
         attribs.href = resolved;
-        if (!href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);
+        if (collectLinks && !href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);
       }
     } else if (el.name === 'img') {
       const srcset = attribs.srcset ?? attribs['data-srcset'];
       const src =
         attribs.src && !attribs.src.startsWith('data:image/gif') ? attribs.src : (attribs['data-src'] ?? attribs.src);
-      const best = srcset ? largestSrc(srcset, src) : src;
-      if (srcset) for (const c of parseSrcset(srcset)) addImage(c.url);
+      const candidates = srcset ? parseSrcset(srcset) : undefined;
+      const best = candidates ? largestCandidate(candidates, src) : src;
+      if (candidates) for (const c of candidates) addImage(c.url);
       addImage(attribs['data-src']);
       if (best) {
         const resolved = best.startsWith('data:') ? best : resolveUrl(best, best.startsWith('//') ? pageUrl : base);
@@ -164,13 +175,13 @@ export function absolutize(root: Document, base: string, pageUrl: string): UrlPa
           addImage(resolved);
         }
       }
-    } else if (el.name === 'source' && attribs.srcset) {
+    } else if (collectImages && el.name === 'source' && attribs.srcset) {
       for (const c of parseSrcset(attribs.srcset)) addImage(c.url);
-    } else if (el.name === 'video' && attribs.poster) {
+    } else if (collectImages && el.name === 'video' && attribs.poster) {
       addImage(attribs.poster);
     }
     const style = attribs.style;
-    if (style && /background/i.test(style)) for (const url of cssUrls(style)) addImage(url);
+    if (collectImages && style && /background/i.test(style)) for (const url of cssUrls(style)) addImage(url);
   }
   return { links: [...links], images: [...images] };
 }

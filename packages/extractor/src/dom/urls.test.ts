@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseSrcset } from './urls.js';
+import { isWhitespace, parseSrcset } from './urls.js';
 
 /** The split `parseSrcset` replaced: right, but it rescans the rest of the attribute from every comma. */
 const OLD_SPLIT = /,(?=\s*\S)(?![^(]*\))/;
@@ -48,5 +48,13 @@ describe('parseSrcset', () => {
     const candidates = parseSrcset(`${'a.png 1x,'.repeat(20_000)}b.png 2x`);
     expect(candidates).toHaveLength(20_001);
     expect(candidates.at(-1)).toMatchObject({ url: 'b.png', size: 2, unit: 'x' });
+  });
+});
+
+describe('isWhitespace', () => {
+  it('agrees with /\\s/ on every UTF-16 code unit', () => {
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (isWhitespace(c) !== /\s/.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
   });
 });

@@ -26,10 +26,27 @@ export function baseUrlOf(document: Document, pageUrl: string): string {
   return pageUrl;
 }
 
-interface Candidate {
+export interface SrcsetCandidate {
   url: string;
   size: number;
   unit: 'w' | 'x';
+}
+
+/** `/\s/.test(String.fromCharCode(c))`, without a regex call per character. */
+export function isWhitespace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**
@@ -41,11 +58,11 @@ function splitCandidates(srcset: string): string[] {
   let closeAhead = false;
   let textAhead = false;
   for (let i = srcset.length - 1; i >= 0; i--) {
-    const c = srcset[i]!;
-    if (c === ',' && textAhead && !closeAhead) cuts.push(i);
-    if (c === ')') closeAhead = true;
-    else if (c === '(') closeAhead = false;
-    if (!/\s/.test(c)) textAhead = true;
+    const c = srcset.charCodeAt(i);
+    if (c === 44 /* , */ && textAhead && !closeAhead) cuts.push(i);
+    if (c === 41 /* ) */) closeAhead = true;
+    else if (c === 40 /* ( */) closeAhead = false;
+    if (!textAhead && !isWhitespace(c)) textAhead = true;
   }
   const parts: string[] = [];
   let start = 0;
@@ -57,23 +74,35 @@ function splitCandidates(srcset: string): string[] {
   return parts;
 }
 
+/** The end of the run of non-whitespace that starts at `from`. */
+function wordEnd(s: string, from: number): number {
+  let i = from;
+  while (i < s.length && !isWhitespace(s.charCodeAt(i))) i++;
+  return i;
+}
+
 /** Parses a `srcset` attribute into its candidates. */
-export function parseSrcset(srcset: string): Candidate[] {
-  const out: Candidate[] = [];
-  for (const part of splitCandidates(srcset)) {
-    const [url, descriptor] = part.trim().split(/\s+/, 2);
-    if (!url) continue;
-    const match = /^(\d+(?:\.\d+)?)([wx])$/i.exec(descriptor ?? '1x');
+export function parseSrcset(srcset: string): SrcsetCandidate[] {
+  const out: SrcsetCandidate[] = [];
+  for (const raw of splitCandidates(srcset)) {
+    // the URL is the first word, the descriptor the second (`split(/\s+/, 2)` without scanning a long data: URL twice)
+    const part = raw.trim();
+    const urlEnd = wordEnd(part, 0);
+    if (urlEnd === 0) continue;
+    const url = part.slice(0, urlEnd);
+    let from = urlEnd;
+    while (from < part.length && isWhitespace(part.charCodeAt(from))) from++;
+    const descriptor = from < part.length ? part.slice(from, wordEnd(part, from)) : '1x';
+    const match = /^(\d+(?:\.\d+)?)([wx])$/i.exec(descriptor);
     out.push({ url, size: match ? Number(match[1]) : 1, unit: match?.[2]?.toLowerCase() === 'w' ? 'w' : 'x' });
   }
   return out;
 }
 
-/** The largest candidate of a srcset; a plain `src` competes as 1x when all candidates use x descriptors. */
-export function largestSrc(srcset: string, src: string | undefined): string | undefined {
-  const candidates = parseSrcset(srcset);
-  if (src && candidates.every((c) => c.unit === 'x')) candidates.push({ url: src, size: 1, unit: 'x' });
-  let best: Candidate | undefined;
+/** The largest of `candidates` (a parsed srcset); a plain `src` competes as 1x when all candidates use x descriptors. */
+export function largestCandidate(candidates: readonly SrcsetCandidate[], src: string | undefined): string | undefined {
+  let best: SrcsetCandidate | undefined;
   for (const c of candidates) if (!best || c.size > best.size) best = c;
+  if (src && candidates.every((c) => c.unit === 'x') && (!best || best.size < 1)) return src;
   return best?.url ?? src;
 }
