@@ -402,6 +402,7 @@ const othersLeft = states
   .map((s) => `${s.runner.name}: ${left[states.indexOf(s)]!.length}`)
   .join(', ');
 const nodeMB = Math.round(memory.node / 2 ** 20);
+const peakOf = (name: string) => Math.round((states.find((s) => s.runner.name === name)?.peakPss ?? 0) / 2 ** 20);
 const crawlkitRan = states.some((s) => s.runner.name.startsWith('crawlkit') && s.profiles.size > 0);
 
 finish({
@@ -421,6 +422,14 @@ finish({
       vsCrawlee,
       1.3,
       `${vsCrawlee.toFixed(2)}x (${parallelOf(CRAWLKIT)} vs ${parallelOf(CRAWLEE)} pages/s, ${CONCURRENCY} at a time)`,
+    ),
+    goal(
+      'browser.memory',
+      "browser: peak Chromium PSS no higher than Crawlee's (issue 21)",
+      peakOf(CRAWLEE) ? peakOf(CRAWLKIT) / peakOf(CRAWLEE) : Number.NaN,
+      1,
+      `${peakOf(CRAWLKIT)} vs ${peakOf(CRAWLEE)} MB`,
+      { atMost: true },
     ),
     goal(
       'browser.leftovers',

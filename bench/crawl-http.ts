@@ -257,6 +257,13 @@ async function main(): Promise<void> {
         `${speedup.toFixed(2)}x (${Math.round(rate(crawlkit))} vs ${Math.round(rate(crawlee))} pages/min; ${baseline})`,
       ),
       goal(
+        'crawl-http.vs-crawlee-2x',
+        "crawl-http >= 2x Crawlee's pages/min with markdown on (issue 21)",
+        speedup,
+        2,
+        `${speedup.toFixed(2)}x (${Math.round(rate(crawlkit))} vs ${Math.round(rate(crawlee))} pages/min; ${baseline})`,
+      ),
+      goal(
         'crawl-http.rss',
         'crawl-http lower peak RSS than Crawlee',
         crawlee.peakRssMiB - crawlkit.peakRssMiB,

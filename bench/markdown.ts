@@ -19,8 +19,9 @@ import { htmlToMarkdown } from '@crawlkit/extractor';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
+import { timeBigPages } from './lib/markdown-big-pages.ts';
 import { roundTrip } from './lib/markdown-roundtrip.ts';
-import { finish, goal, isQuick } from './lib/report.ts';
+import { finish, goal, isQuick, median as medianOf } from './lib/report.ts';
 import { syntheticPage } from './lib/markdown-synthetic.ts';
 import { loadWcxbPages } from './lib/wcxb.ts';
 
@@ -30,6 +31,9 @@ const datasets = process.env.WCXB_DIR ?? join(here, '../../shared/datasets/wcxb-
 const GOAL_SPEEDUP = 4;
 const GOAL_LINEARITY = 6;
 const GOAL_MEMORY = 5;
+/** Issue 21: a whole scrape() with markdown vs turndown's conversion alone, median over the largest dev pages. */
+const GOAL_BIG_PAGES = 4;
+const BIG_PAGES = quick ? 2 : 12;
 const quick = isQuick();
 /** Sizes of the synthetic articles (the linearity ratio is big / small: the same 5x step in both runs). */
 const SYNTHETIC = quick ? { small: 500_000, big: 2_500_000 } : { small: 2_000_000, big: 10_000_000 };
@@ -160,6 +164,18 @@ const s2 = speed[3]!;
 const s10 = speed[4]!;
 const linearity = { crawlkit: s10.crawlkitMs / s2.crawlkitMs, turndown: s10.turndownMs / s2.turndownMs };
 
+// Big pages (issue 21): the whole scrape() with markdown beside turndown's conversion alone, page by page.
+console.log(`\nbig pages: the ${BIG_PAGES} largest WCXB pages, a whole scrape() with markdown beside turndown alone`);
+const big = await timeBigPages(wcxb.slice(-BIG_PAGES).reverse(), td, quick ? 1 : 3);
+for (const p of big.pages) {
+  console.log(
+    `${p.id.padEnd(24)} ${kb(p.bytes).padStart(10)} ${p.scrapeMs.toFixed(0).padStart(12)} ${p.turndownMs.toFixed(0).padStart(12)} ${`${p.speedup.toFixed(1)}x`.padStart(9)}`,
+  );
+}
+console.log(
+  `${'median of the pages'.padEnd(24)} ${''.padStart(10)} ${big.medianScrapeMs.toFixed(0).padStart(12)} ${big.medianTurndownMs.toFixed(0).padStart(12)} ${`${big.medianSpeedup.toFixed(1)}x`.padStart(9)}`,
+);
+
 // Peak memory, one child process per converter and page (crawlkit: median of 3 runs; turndown: 1 run, it is slow).
 console.log(
   '\npeak memory over input size (extra RSS during one conversion in a warmed-up child process, sampled every ms)',
@@ -222,6 +238,13 @@ const goals = [
     { atMost: true },
   ),
   goal(
+    'markdown.big-pages',
+    `big pages: whole scrape() with markdown >= ${GOAL_BIG_PAGES}x turndown's conversion alone (median of the ${BIG_PAGES} largest WCXB pages)`,
+    big.medianSpeedup,
+    GOAL_BIG_PAGES,
+    `${big.medianSpeedup.toFixed(1)}x (median scrape ${big.medianScrapeMs.toFixed(0)} ms, turndown ${big.medianTurndownMs.toFixed(0)} ms)`,
+  ),
+  goal(
     'markdown.memory',
     `markdown peak memory <= ${GOAL_MEMORY}x input size`,
     memoryWorst,
@@ -251,6 +274,13 @@ finish({
       'turndown / crawlkit': Math.round(r.speedup * 100) / 100,
     })),
     {
+      page: `big pages: scrape() vs turndown, median of the ${BIG_PAGES} largest`,
+      KB: Math.round(medianOf(big.pages.map((p) => p.bytes)) / 1000),
+      'crawlkit ms': Math.round(big.medianScrapeMs),
+      'turndown ms': Math.round(big.medianTurndownMs),
+      'turndown / crawlkit': Math.round(big.medianSpeedup * 100) / 100,
+    },
+    {
       page: `${quick ? `every ${SPLIT_EVERY}th` : 'all'} ${split.length} wcxb pages`,
       KB: Math.round(split.reduce((a, p) => a + p.html.length, 0) / 1000),
       'crawlkit ms': Math.round(allCrawlkit),
@@ -266,6 +296,7 @@ finish({
     speed,
     allPages: { pages: split.length, crawlkitMs: allCrawlkit, turndownMs: allTurndown, turndownFailures },
     linearity,
+    bigPages: big,
     memory,
     roundTrip: { total: rtCrawlkit.total, crawlkit: rtCrawlkit.passed, turndown: rtTurndown.passed },
   },

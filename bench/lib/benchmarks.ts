@@ -48,6 +48,7 @@ export const BENCHMARKS: Benchmark[] = [
       ['markdown.linear', 'markdown linear in size'],
     ],
     [
+      ['markdown.big-pages', "big pages: whole scrape() with markdown >= 4x turndown's conversion alone"],
       ['markdown.memory', 'markdown peak memory <= 5x input size'],
       ['markdown.round-trip', 'markdown CommonMark round trip at least turndown+gfm'],
     ],
@@ -67,6 +68,7 @@ export const BENCHMARKS: Benchmark[] = [
     ['scrape-http.vs-naive', "scrape-http >= 5x the naive pipeline's pages/s"],
     ['scrape-http.vs-floor', 'scrape-http within 3x of the parse-only floor'],
     ['scrape-http.vs-one-thread', 'scrape-http with its worker pool >= 1.7x extraction on the main thread'],
+    ['scrape-http.vs-floor-pool', 'scrape-http (worker pool on) within 2x of the parse-only floor'],
   ]),
   benchmark(
     'crawl-http',
@@ -76,6 +78,7 @@ export const BENCHMARKS: Benchmark[] = [
       ['crawl-http.rss', 'crawl-http lower peak RSS than Crawlee'],
     ],
     [
+      ['crawl-http.vs-crawlee-2x', "crawl-http >= 2x Crawlee's pages/min with markdown on (issue 21)"],
       ['crawl-http.flat-memory', 'crawl-http retained heap flat along the crawl'],
       ['crawl-http.complete', 'crawl-http all pages crawled'],
     ],
@@ -83,6 +86,7 @@ export const BENCHMARKS: Benchmark[] = [
   benchmark('browser', { full: 20, quick: 4 }, [
     ['browser.vs-crawlee', "browser >= 1.3x Crawlee's rendered pages/s"],
     ['browser.leftovers', 'browser: zero Chromium processes left'],
+    ['browser.memory', "browser: peak Chromium PSS no higher than Crawlee's"],
   ]),
   benchmark(
     'cache',

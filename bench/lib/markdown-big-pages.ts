@@ -1,0 +1,81 @@
+// bench:markdown's big-pages row (issue 21): a whole crawlkit `scrape()` with markdown (local HTTP server, fetch,
+// decode, extraction in the default worker pool, markdown) beside turndown's conversion alone (string in, markdown
+// out), page by page over the largest WCXB dev pages, alternating, so that both meet the same load.
+import { Crawlkit } from 'crawlkit';
+import type TurndownService from 'turndown';
+
+import { startPageServer } from './page-server.ts';
+import { median } from './report.ts';
+import type { WcxbPage } from './wcxb.ts';
+
+export interface BigPageTiming {
+  id: string;
+  bytes: number;
+  /** Median ms of a whole `scrape()` with markdown. */
+  scrapeMs: number;
+  /** Median ms of turndown's conversion alone. */
+  turndownMs: number;
+  /** turndownMs / scrapeMs. */
+  speedup: number;
+}
+
+export interface BigPagesResult {
+  pages: BigPageTiming[];
+  /** Median over the pages of each page's speed-up. */
+  medianSpeedup: number;
+  medianScrapeMs: number;
+  medianTurndownMs: number;
+}
+
+/** Times `pages` (the largest first) `runs` times each, scrape and turndown alternating, after one warm-up scrape. */
+export async function timeBigPages(
+  pages: readonly WcxbPage[],
+  turndown: TurndownService,
+  runs: number,
+): Promise<BigPagesResult> {
+  const server = await startPageServer(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+  const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
+  const body = (page: WcxbPage) => ({
+    url: `${server.url}/${page.id}.html`,
+    formats: ['markdown' as const],
+    onlyMainContent: true,
+    maxAge: 0,
+    storeInCache: false,
+  });
+  const timings: BigPageTiming[] = [];
+  try {
+    // The pool's threads and the connection warm up on a page outside the timed set.
+    await crawlkit.scrape(body(pages[pages.length - 1]!));
+    for (const page of pages) {
+      const scrape: number[] = [];
+      const td: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        let t0 = performance.now();
+        const doc = await crawlkit.scrape(body(page));
+        scrape.push(performance.now() - t0);
+        if (!doc.success || !doc.data.markdown) throw new Error(`scrape of ${page.id} gave no markdown`);
+        t0 = performance.now();
+        turndown.turndown(page.html);
+        td.push(performance.now() - t0);
+      }
+      const scrapeMs = median(scrape);
+      const turndownMs = median(td);
+      timings.push({
+        id: page.id,
+        bytes: Buffer.byteLength(page.html),
+        scrapeMs,
+        turndownMs,
+        speedup: turndownMs / scrapeMs,
+      });
+    }
+  } finally {
+    await crawlkit.close();
+    await server.close();
+  }
+  return {
+    pages: timings,
+    medianSpeedup: median(timings.map((t) => t.speedup)),
+    medianScrapeMs: median(timings.map((t) => t.scrapeMs)),
+    medianTurndownMs: median(timings.map((t) => t.turndownMs)),
+  };
+}
