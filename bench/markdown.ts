@@ -33,8 +33,8 @@ const GOAL_LINEARITY = 6;
 const GOAL_MEMORY = 5;
 /** Issue 21: a whole scrape() with markdown vs turndown's conversion alone, median over the largest dev pages. */
 const GOAL_BIG_PAGES = 4;
-const BIG_PAGES = quick ? 2 : 12;
 const quick = isQuick();
+const BIG_PAGES = quick ? 2 : 12;
 /** Sizes of the synthetic articles (the linearity ratio is big / small: the same 5x step in both runs). */
 const SYNTHETIC = quick ? { small: 500_000, big: 2_500_000 } : { small: 2_000_000, big: 10_000_000 };
 const SPLIT_EVERY = quick ? 100 : 1;
