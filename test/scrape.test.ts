@@ -62,6 +62,32 @@ describe('scrape over HTTP', () => {
     expect(doc.images).toContain(`${server.url}/img/plane-1200.jpg`);
   });
 
+  it('returns the attributes format from the whole page, navigation included, and none for a page that is not HTML', async () => {
+    const selectors = [
+      { selector: 'nav.main-nav a', attribute: 'href' },
+      { selector: 'img[srcset]', attribute: 'ALT' },
+      { selector: 'div[', attribute: 'id' },
+    ];
+    const doc = data(
+      await ck.scrape({ url: `${server.url}/articles/first-post.html`, formats: [{ type: 'attributes', selectors }] }),
+    );
+    expect(doc.attributes).toEqual([
+      {
+        selector: 'nav.main-nav a',
+        attribute: 'href',
+        values: ['/', '/articles/', '/docs/getting-started.html', '/forum/thread.html', '/products/widget.html'],
+      },
+      { selector: 'img[srcset]', attribute: 'ALT', values: ['A freshly sharpened plane iron'] },
+      { selector: 'div[', attribute: 'id', values: [] },
+    ]);
+    expect(doc.warning).toMatch(/div\[/);
+    expect(doc.markdown).toBeUndefined();
+    const json = data(
+      await ck.scrape({ url: `${server.url}/api/data.json`, formats: [{ type: 'attributes', selectors }] }),
+    );
+    expect(json.attributes?.map((a) => a.values)).toEqual([[], [], []]);
+  });
+
   it('keeps the sourceURL exactly as sent and reports the URL after redirects', async () => {
     const sent = `${server.url}/redirect/chain?pagewanted=all&et_blog`;
     const doc = data(await ck.scrape({ url: sent, maxAge: 0 }));

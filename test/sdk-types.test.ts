@@ -28,7 +28,6 @@ import type {
   CrawlResponse,
   CrawlStatusResponse,
   Document,
-  DocumentMetadata,
   MapRequestInput,
   MapResponse,
   ScrapeOptionsInput,
@@ -47,20 +46,16 @@ type With<T, U> = Omit<T, keyof U> & U;
 type NoNulls<T> = { [K in keyof T]: Exclude<T[K], null> };
 
 /*
- * Where the types differ, on purpose, each narrowing below names the field and why:
- * - metadata `language`, `robots` and `keywords`: a page that repeats the meta tag gives an array (as the v2 API
- *   does); the SDK types `language` and `robots` as strings only.
+ * Our documents and job statuses assign to the SDK's as they are. The other way, and for requests, each narrowing
+ * below names the field and why:
  * - the SDK's request types are wider than the v2 interface: any string as `proxy` or parser, formats and parsers
  *   of later API versions (audio, video, product, menu, question, image), `null` for crawl options.
  * - our action input lets `scroll.direction` default to `down`; the SDK requires it.
  * - we also accept `integration: null`.
- * - `branding`: the v2 interface does not show its contents; the SDK types nested fields (spacing, components)
- *   more tightly than crawlkit's profile.
+ * - the SDK's `branding` allows any extra field of any type; ours is the profile crawlkit computes.
  * - the SDK's `Document` has no required metadata and untyped `changeTracking`/`actions`; ours always carry
  *   `metadata.sourceURL` and `statusCode`, and type both objects.
  */
-type SingleValuedMetadata = { language?: string; robots?: string };
-type OurDocumentAsSdk = With<Omit<Document, 'branding'>, { metadata: With<DocumentMetadata, SingleValuedMetadata> }>;
 type SdkDocumentAsOurs = With<
   Omit<SdkDocument, 'changeTracking' | 'actions' | 'branding'>,
   { metadata: With<SdkDocumentMetadata, Required<Pick<SdkDocumentMetadata, 'sourceURL' | 'statusCode'>>> }
@@ -81,10 +76,11 @@ type SdkV2Parsers = ('pdf' | { type: 'pdf'; maxPages?: number })[];
 type SdkV2ScrapeOptions = With<SdkScrapeOptions, { proxy?: OurProxy; formats?: SdkV2Format[]; parsers?: SdkV2Parsers }>;
 
 // Documents and job statuses, both ways.
-assign<OurDocumentAsSdk, SdkDocument>();
+assign<Document, SdkDocument>();
 assign<SdkDocumentAsOurs, Document>();
-assign<With<CrawlStatusResponse, { id: string; data: OurDocumentAsSdk[] }>, SdkCrawlJob>();
-assign<With<BatchScrapeStatusResponse, { id: string; data: OurDocumentAsSdk[] }>, SdkBatchScrapeJob>();
+// The SDK adds the id it asked about to a job status.
+assign<CrawlStatusResponse & { id: string }, SdkCrawlJob>();
+assign<BatchScrapeStatusResponse & { id: string }, SdkBatchScrapeJob>();
 assign<
   With<SdkCrawlJob, { data: SdkDocumentAsOurs[]; expiresAt: string; creditsUsed: number }>,
   Omit<CrawlStatusResponse, 'success' | 'next'>
@@ -123,8 +119,8 @@ assign<SdkMapOptions & { url: string }, MapRequestInput>();
 describe('types of @mendable/firecrawl-js', () => {
   it('accept our documents and job statuses', () => {
     const doc: Document = { markdown: '# Hi', metadata: { sourceURL: 'https://example.com', statusCode: 200 } };
-    const sdkDoc: SdkDocument = doc as OurDocumentAsSdk;
+    const sdkDoc: SdkDocument = doc;
     expect(sdkDoc.metadata?.sourceURL).toBe('https://example.com');
-    expectTypeOf<OurDocumentAsSdk>().toExtend<SdkDocument>();
+    expectTypeOf<Document>().toExtend<SdkDocument>();
   });
 });

@@ -67,6 +67,7 @@ describe('the official JS SDK against crawlkit serve', () => {
         { type: 'json', prompt: 'The article', schema: { type: 'object', properties: { title: { type: 'string' } } } },
         { type: 'changeTracking', modes: ['git-diff'], tag: 'sdk' },
         { type: 'screenshot', fullPage: false },
+        { type: 'attributes', selectors: [{ selector: 'img[srcset]', attribute: 'alt' }] },
       ],
       // Chromium, a model and branding on a shared machine: a generous page deadline.
       timeout: 90_000,
@@ -82,6 +83,9 @@ describe('the official JS SDK against crawlkit serve', () => {
     expect(doc.changeTracking).toMatchObject({ changeStatus: 'new', previousScrapeAt: null });
     expect(doc.screenshot).toMatch(/^data:image\/png;base64,.{100}/);
     expect(doc.branding?.colorScheme).toMatch(/^(light|dark)$/);
+    expect(doc.attributes).toEqual([
+      { selector: 'img[srcset]', attribute: 'alt', values: ['A freshly sharpened plane iron'] },
+    ]);
     expect(doc.metadata).toMatchObject({
       sourceURL: stack.page('/articles/first-post.html'),
       statusCode: 200,

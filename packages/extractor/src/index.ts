@@ -6,6 +6,7 @@ export { extractMainContent, findMainContent } from './content/index.js';
 export type { KeepRule, MainContent, MainContentOptions } from './content/index.js';
 // Page pipeline: parsing, cleaning, links, images, metadata, PDF
 export { extractPage } from './page.js';
+export type { AttributeSelector, AttributeValues } from './attributes.js';
 export type { ExtractPageOptions, ExtractedPage } from './page.js';
 export { extractMetadata } from './metadata.js';
 export type { PageMetadata } from './metadata.js';

@@ -39,13 +39,21 @@ const NAMED: Record<string, string> = {
 /** Always arrays, even with one value. */
 const ALWAYS_ARRAY = new Set(['ogLocaleAlternate']);
 
+/**
+ * Keys with one value, as the v2 Document and the SDKs type them: the first `title` and `language` win (the
+ * `<html lang>` before any `<meta name="language">`); repeated `description` and `robots` tags are joined with `, `
+ * (robots directives add up).
+ */
+const FIRST_WINS = new Set(['title', 'language']);
+const JOINED = new Set(['description', 'robots']);
+
 function push(meta: PageMetadata, key: string, value: string): void {
   const existing = meta[key];
-  if (key === 'title') {
+  if (FIRST_WINS.has(key)) {
     if (existing === undefined) meta[key] = value;
     return;
   }
-  if (key === 'description') {
+  if (JOINED.has(key)) {
     meta[key] = existing === undefined ? value : `${String(existing)}, ${value}`;
     return;
   }
@@ -66,7 +74,7 @@ export function extractMetadata(input: string | Document, url: string): PageMeta
   for (const el of elements(document)) {
     switch (el.name) {
       case 'html':
-        if (el.attribs.lang && meta.language === undefined) meta.language = el.attribs.lang.trim();
+        if (el.attribs.lang) push(meta, 'language', el.attribs.lang.trim());
         break;
       case 'title':
         // An <svg> may hold its own <title>; the document title is the first outside of one.

@@ -150,6 +150,21 @@ describe('metadata (reference §9.1)', () => {
     expect(m.description).toBe('a, b');
     expect(m.title).toBe('OG');
   });
+
+  it('keeps language and robots single strings, as the v2 Document and the SDKs type them', () => {
+    const m = extractMetadata(
+      '<html lang="en-GB"><head><meta name="language" content="English"><meta name="robots" content="noindex">' +
+        '<meta name="robots" content="max-image-preview:large"><meta name="keywords" content="a"><meta name="keywords" content="b">',
+      'https://x.test/',
+    );
+    expect(m.language).toBe('en-GB');
+    expect(m.robots).toBe('noindex, max-image-preview:large');
+    expect(m.keywords).toEqual(['a', 'b']);
+    expect(
+      extractMetadata('<meta name="language" content="de"><meta name="language" content="en">', 'https://x.test/')
+        .language,
+    ).toBe('de');
+  });
 });
 
 describe('main content', () => {

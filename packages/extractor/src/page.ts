@@ -1,6 +1,7 @@
 import { isTag, type Document, type Element } from 'domhandler';
 import render from 'dom-serializer';
 
+import { extractAttributes, type AttributeSelector, type AttributeValues } from './attributes.js';
 import { absolutize, canonicalOf, discoveryLinks, removeUnwanted, selectIncluded } from './clean/transform.js';
 import { removeBoilerplate } from './clean/boilerplate.js';
 import { findMainContent } from './content/index.js';
@@ -29,6 +30,8 @@ export interface ExtractPageOptions {
     metadata?: boolean;
     /** Every link of the whole page (crawl discovery), whatever the content options. */
     discoveryLinks?: boolean;
+    /** The `attributes` format: these attributes of the elements these selectors match in the whole page. */
+    attributes?: readonly AttributeSelector[];
   };
   /** Epoch ms after which markdown conversion gives up (the converter's cooperative budget). */
   deadline?: number;
@@ -42,6 +45,8 @@ export interface ExtractedPage {
   metadata?: PageMetadata;
   /** Every link of the raw page, when `formats.discoveryLinks` was asked. */
   discoveryLinks?: string[];
+  /** The `attributes` format's values, when `formats.attributes` was asked. */
+  attributes?: AttributeValues[];
   /** The page's `<link rel=canonical>`, absolute, when metadata was asked. */
   canonical?: string;
   warnings: string[];
@@ -66,6 +71,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
     if (canonical) out.canonical = canonical;
   }
   if (formats.discoveryLinks) out.discoveryLinks = discoveryLinks(document, base);
+  if (formats.attributes?.length) out.attributes = extractAttributes(document, formats.attributes, out.warnings);
   if (!formats.markdown && !formats.html && !formats.links && !formats.images) return;
 
   const includeTags = options.includeTags?.filter((t) => t.trim() !== '') ?? [];
@@ -111,7 +117,7 @@ export function extractPage(rawHtml: string, options: ExtractPageOptions): Extra
     const retry: ExtractedPage = { warnings: [] };
     content(
       rawHtml,
-      { ...options, formats: { ...options.formats, metadata: false, discoveryLinks: false } },
+      { ...options, formats: { ...options.formats, metadata: false, discoveryLinks: false, attributes: [] } },
       false,
       retry,
     );

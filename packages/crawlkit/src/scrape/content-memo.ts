@@ -23,6 +23,7 @@ function contentSize(content: BuiltContent): number {
     stringsSize(content.links) +
     stringsSize(content.images) +
     stringsSize(content.discoveredLinks) +
+    (content.attributes ? JSON.stringify(content.attributes).length : 0) +
     JSON.stringify(content.metadata).length
   );
 }
@@ -33,6 +34,7 @@ function copyContent(content: BuiltContent): BuiltContent {
   if (content.links) copy.links = [...content.links];
   if (content.images) copy.images = [...content.images];
   if (content.discoveredLinks) copy.discoveredLinks = [...content.discoveredLinks];
+  if (content.attributes) copy.attributes = content.attributes.map((a) => ({ ...a, values: [...a.values] }));
   for (const [name, value] of Object.entries(copy.metadata)) {
     if (Array.isArray(value)) copy.metadata[name] = [...(value as unknown[])];
   }

@@ -3,6 +3,8 @@ import {
   extractPdf,
   htmlToPlainText,
   isMarkdownBudgetError,
+  type AttributeSelector,
+  type AttributeValues,
   type ExtractedPage,
   type ExtractPageOptions,
 } from '@crawlkit/extractor';
@@ -63,6 +65,8 @@ export interface ContentSettings {
   /** PDF parsing: `false` returns the file as base64. */
   pdf: false | { maxPages?: number };
   collectLinks: boolean;
+  /** The `attributes` format's selectors (empty when it was not asked for). */
+  attributes: AttributeSelector[];
 }
 
 /** One page's extraction, as sent to a worker. */
@@ -90,6 +94,8 @@ export interface BuiltContent {
   pdfPages?: number;
   /** Every link of the whole page, when `collectLinks` was asked. */
   discoveredLinks?: string[];
+  /** The `attributes` format's values (HTML pages only). */
+  attributes?: AttributeValues[];
   /** The page's `rel=canonical` URL, absolute, when `collectLinks` was asked (crawl de-duplication). */
   canonical?: string;
   /** Set when the extraction budget cut the full extraction: the content is the page's plain text. */
@@ -97,6 +103,11 @@ export interface BuiltContent {
 }
 
 const has = (formats: readonly Format[], ...types: Format['type'][]) => formats.some((f) => types.includes(f.type));
+
+/** The selectors of the `attributes` format, empty when it was not asked for. */
+export function attributeSelectors(formats: readonly Format[]): AttributeSelector[] {
+  return formats.flatMap((f) => (f.type === 'attributes' ? f.selectors : []));
+}
 
 /** Markdown is computed whenever a format needs it (reference §4), and returned only when asked for. */
 export function needsMarkdown(formats: readonly Format[]): boolean {
@@ -116,6 +127,7 @@ export function contentSettings(options: ContentOptions): ContentSettings {
     removeBase64Images: options.removeBase64Images,
     pdf: pdf ? (pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}) : false,
     collectLinks: options.collectLinks === true,
+    attributes: attributeSelectors(formats),
   };
   if (options.includeTags) settings.includeTags = options.includeTags;
   if (options.excludeTags) settings.excludeTags = options.excludeTags;
@@ -270,6 +282,7 @@ export async function extractContent(task: ContentTask): Promise<BuiltContent> {
       images: settings.images,
       metadata: true,
       discoveryLinks: settings.collectLinks,
+      attributes: settings.attributes,
     },
     ...(task.budgetMs !== undefined ? { deadline: Date.now() + task.budgetMs } : {}),
   };
@@ -292,6 +305,7 @@ export async function extractContent(task: ContentTask): Promise<BuiltContent> {
     metadata: extracted.metadata ?? {},
     warnings: extracted.warnings,
     ...(extracted.discoveryLinks ? { discoveredLinks: extracted.discoveryLinks } : {}),
+    ...(extracted.attributes ? { attributes: extracted.attributes } : {}),
     ...(settings.collectLinks && extracted.canonical ? { canonical: extracted.canonical } : {}),
   };
 }

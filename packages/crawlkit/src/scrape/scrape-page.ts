@@ -14,7 +14,7 @@ import {
 } from './branding.js';
 import { cacheKey, canReadCache, canWriteCache } from './cache-policy.js';
 import { trackChanges } from './change-tracking.js';
-import { contentTask, type ContentOptions, type FetchedContent } from './content.js';
+import { attributeSelectors, contentTask, type ContentOptions, type FetchedContent } from './content.js';
 import { contentMemoFor } from './content-memo.js';
 import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
@@ -193,6 +193,11 @@ export async function scrapePage(
     if (has(request, 'rawHtml')) document.rawHtml = content.rawHtml ?? '';
     if (has(request, 'links')) document.links = content.links ?? [];
     if (has(request, 'images')) document.images = content.images ?? [];
+    if (has(request, 'attributes')) {
+      // Pages that are not HTML (PDF, JSON, text) have no elements: every selector comes back without values.
+      document.attributes =
+        content.attributes ?? attributeSelectors(request.formats).map((s) => ({ ...s, values: [] as string[] }));
+    }
     if (has(request, 'screenshot') && fetched.screenshot !== undefined) document.screenshot = fetched.screenshot;
     const actions = nonEmptyActions(fetched.actions);
     if (actions) document.actions = actions;

@@ -11,9 +11,11 @@ export interface DocumentMetadata {
   title?: string;
   /** Repeated description tags are joined with `, `. */
   description?: string;
-  language?: string | string[];
+  /** `<html lang>`, else the first `<meta name="language">`. */
+  language?: string;
   keywords?: string | string[];
-  robots?: string | string[];
+  /** Repeated robots tags are joined with `, `. */
+  robots?: string;
   favicon?: string;
   ogTitle?: string;
   ogDescription?: string;

@@ -244,5 +244,11 @@ describe('buildBranding', () => {
     });
     // A menu toggle is not a secondary button.
     expect(profile.components?.buttonSecondary).toBeUndefined();
+
+    const tab = { ...button, radius: { topLeft: '8px', topRight: '8px', bottomRight: '0px', bottomLeft: '0px' } };
+    expect(buildBranding(snapshot({ buttons: [tab] })).components?.buttonPrimary).toMatchObject({
+      borderRadius: '8px',
+      borderRadiusCorners: '8px 8px 0px 0px',
+    });
   });
 });

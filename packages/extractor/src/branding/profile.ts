@@ -61,14 +61,16 @@ export type BrandingSpacing = {
   borderRadius?: string;
 };
 
-export type BrandingCorners = { topLeft?: string; topRight?: string; bottomRight?: string; bottomLeft?: string };
-
 export type BrandingButton = {
   background?: string;
   textColor?: string;
   borderColor?: string;
   borderRadius?: string;
-  borderRadiusCorners?: BrandingCorners;
+  /**
+   * Set when the corners differ: the four radii as CSS's `border-radius` shorthand (top-left, top-right,
+   * bottom-right, bottom-left), e.g. `'8px 8px 0px 0px'`. A string, as the SDKs type every button field.
+   */
+  borderRadiusCorners?: string;
   shadow?: string;
 };
 

@@ -86,7 +86,7 @@ export function pickButtons(buttons: readonly ButtonSample[]): { primary?: Butto
 function radiusOf(corners: ButtonSample['radius']): Pick<BrandingButton, 'borderRadius' | 'borderRadiusCorners'> {
   const values = [corners.topLeft, corners.topRight, corners.bottomRight, corners.bottomLeft];
   if (values.every((v) => v === values[0])) return { borderRadius: values[0]! };
-  return { borderRadius: corners.topLeft, borderRadiusCorners: { ...corners } };
+  return { borderRadius: corners.topLeft, borderRadiusCorners: values.join(' ') };
 }
 
 export function describeButton(b: ButtonSample, pageBackground: string): BrandingButton {
