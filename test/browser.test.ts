@@ -2,6 +2,7 @@
  * The browser path of `scrape()` end to end: v2 bodies in, v2 documents out, rendered by real Chromium on the fixture
  * site. The fetcher's own tests cover each browser option in depth; these prove the public API wires them through.
  */
+import { MAX_SCREENSHOT_HEIGHT } from '@crawlkit/actions';
 import { Crawlkit, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -45,6 +46,27 @@ describe('scrape in the browser', () => {
     );
     expect(jpeg.screenshot).toMatch(/^data:image\/jpeg;base64,/);
   }, 30_000);
+
+  it('cuts a full-page screenshot of a very tall page at MAX_SCREENSHOT_HEIGHT, and says so', async () => {
+    const shot = async (sections: number) => {
+      const doc = data(
+        await ck.scrape({
+          url: `${server.url}/js/long-reference.html?sections=${sections}`,
+          formats: [{ type: 'screenshot', fullPage: true, quality: 60, viewport: { width: 320, height: 480 } }],
+          maxAge: 0,
+        }),
+      );
+      expect(doc.screenshot).toMatch(/^data:image\/jpeg;base64,/);
+      return { doc, height: jpegHeight(Buffer.from(doc.screenshot!.split(',')[1]!, 'base64')) };
+    };
+    const tall = await shot(160);
+    expect(tall.height).toBe(MAX_SCREENSHOT_HEIGHT);
+    expect(tall.doc.warning).toMatch(/The full-page screenshot was cut at 16384 px: the page is \d{5,} px tall\./);
+    const short = await shot(10);
+    expect(short.height).toBeGreaterThan(480);
+    expect(short.height).toBeLessThan(MAX_SCREENSHOT_HEIGHT);
+    expect(short.doc.warning).toBeUndefined();
+  }, 60_000);
 
   it('runs actions and returns their results in data.actions', async () => {
     const doc = data(
@@ -111,3 +133,15 @@ describe('scrape in the browser', () => {
     expect(doc.markdown).toMatch(/#/);
   }, 30_000);
 });
+
+/** The height in a JPEG's start-of-frame segment. */
+function jpegHeight(bytes: Buffer): number {
+  let at = 2;
+  while (at < bytes.length) {
+    const marker = bytes[at + 1]!;
+    const length = bytes.readUInt16BE(at + 2);
+    if (marker >= 0xc0 && marker <= 0xc3) return bytes.readUInt16BE(at + 5);
+    at += 2 + length;
+  }
+  throw new Error('no start-of-frame segment');
+}

@@ -10,6 +10,25 @@ import type { PdfAction, ScreenshotSettings } from './types.js';
 export interface CaptureOutput {
   /** Write each capture as a file under this directory and return its path; unset, return a `data:` URL. */
   outputDir?: string;
+  /** Receives a note for each capture that was cut (a full page taller than `MAX_SCREENSHOT_HEIGHT`). */
+  warnings?: string[];
+}
+
+/**
+ * The tallest full-page screenshot, in CSS pixels: a taller page is captured from its top down to here, with a
+ * warning. Chromium's capture of a very tall page is slow and large, and a JPEG cannot be over 65,535 pixels high
+ * (Chromium then returns an empty image); 16,384 stays under that at a device scale factor of 3 (mobile).
+ */
+export const MAX_SCREENSHOT_HEIGHT = 16_384;
+
+/** The page's content size, as the full-page capture sees it (a string: this package has no DOM types). */
+const CONTENT_SIZE = `({
+  width: Math.max(document.documentElement.scrollWidth, document.body ? document.body.scrollWidth : 0),
+  height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
+})`;
+
+function contentSize(page: Page): Promise<{ width: number; height: number }> {
+  return page.evaluate(CONTENT_SIZE) as Promise<{ width: number; height: number }>;
 }
 
 async function emit(bytes: Uint8Array, mime: string, extension: string, output: CaptureOutput): Promise<string> {
@@ -22,7 +41,8 @@ async function emit(bytes: Uint8Array, mime: string, extension: string, output: 
 
 /**
  * Screenshot of `page`: PNG, or JPEG when `quality` is set; the viewport is switched for the capture when
- * `settings.viewport` is given and restored afterwards.
+ * `settings.viewport` is given and restored afterwards. A full page taller than `MAX_SCREENSHOT_HEIGHT` is cut
+ * there, with a note in `output.warnings`.
  * @returns a `data:image/png;base64,...` (or `image/jpeg`) URL, or a file path under `output.outputDir`.
  */
 export async function captureScreenshot(
@@ -36,11 +56,19 @@ export async function captureScreenshot(
   }
   try {
     const jpeg = settings.quality !== undefined;
+    const fullPage = settings.fullPage ?? false;
+    const size = fullPage ? await contentSize(page) : undefined;
+    const cut = size !== undefined && size.height > MAX_SCREENSHOT_HEIGHT;
+    if (cut) {
+      output.warnings?.push(
+        `The full-page screenshot was cut at ${MAX_SCREENSHOT_HEIGHT} px: the page is ${size.height} px tall.`,
+      );
+    }
     const bytes = await page.screenshot({
       type: jpeg ? 'jpeg' : 'png',
       ...(jpeg ? { quality: settings.quality } : {}),
-      fullPage: settings.fullPage ?? false,
-      captureBeyondViewport: settings.fullPage ?? false,
+      ...(cut ? { clip: { x: 0, y: 0, width: size.width, height: MAX_SCREENSHOT_HEIGHT } } : { fullPage }),
+      captureBeyondViewport: fullPage,
     });
     return await emit(bytes, jpeg ? 'image/jpeg' : 'image/png', jpeg ? 'jpg' : 'png', output);
   } finally {

@@ -12,7 +12,7 @@ export {
   SELECTOR_WAIT_BUDGET_MS,
 } from './schema.js';
 export type { ResolvedAction } from './schema.js';
-export { captureScreenshot, capturePdf } from './capture.js';
+export { captureScreenshot, capturePdf, MAX_SCREENSHOT_HEIGHT } from './capture.js';
 export type { CaptureOutput } from './capture.js';
 export { ActionError, isActionError } from './errors.js';
 export type { ActionErrorCode, ActionErrorOptions } from './errors.js';

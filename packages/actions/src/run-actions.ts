@@ -53,6 +53,7 @@ export async function runActions(
         settle,
         signal: options.signal,
         outputDir: options.outputDir,
+        warnings: options.warnings,
         maxBytes: options.maxJavascriptReturnBytes ?? DEFAULTS.maxJavascriptReturnBytes,
         graceMs: options.navigationGraceMs ?? DEFAULTS.navigationGraceMs,
       });
@@ -82,12 +83,16 @@ interface StepContext {
   settle(remainingMs: number): Promise<void>;
   signal: AbortSignal | undefined;
   outputDir: string | undefined;
+  warnings: string[] | undefined;
   maxBytes: number;
   graceMs: number;
 }
 
 async function runOne(page: Page, action: Action, results: ActionResults, ctx: StepContext): Promise<void> {
-  const output = ctx.outputDir === undefined ? {} : { outputDir: ctx.outputDir };
+  const output = {
+    ...(ctx.outputDir === undefined ? {} : { outputDir: ctx.outputDir }),
+    ...(ctx.warnings === undefined ? {} : { warnings: ctx.warnings }),
+  };
   const settle = () => (ctx.remaining() > 0 ? ctx.settle(ctx.remaining()) : Promise.resolve());
   const withNavigation = async (input: () => Promise<void>) => {
     await followNavigation(page, input, ctx.graceMs, ctx.remaining(), ctx.signal);

@@ -140,6 +140,8 @@ export interface RunActionsOptions {
    * @default undefined
    */
   outputDir?: string;
+  /** Receives a note for each capture that was cut (a full-page screenshot of a very tall page). */
+  warnings?: string[];
   /**
    * Largest JSON-serialised size of one `executeJavascript` return value, in bytes; a larger value fails the action.
    * @default 1048576 (1 MiB)

@@ -90,6 +90,8 @@ export interface PageResult extends FetchResult {
   unsupportedFeatures?: string[];
   /** Requests the browser refused (URL policy, ads and trackers, media). */
   blockedRequests?: number;
+  /** Notes for the document's `warning` (a full-page screenshot cut at `MAX_SCREENSHOT_HEIGHT`). */
+  warnings?: string[];
 }
 
 /** Settings of a `Fetcher`. */

@@ -33,6 +33,8 @@ export interface FetchedContent {
   /** The render judge's reason, for a page served over HTTP although it looks client-rendered. */
   clientRendered?: string;
   proxyUsed: 'basic' | 'stealth';
+  /** The fetch's notes for the document's `warning` (a cut screenshot). */
+  warnings?: string[];
 }
 
 export type ContentOptions = Pick<

@@ -40,6 +40,7 @@ function toFetched(result: PageResult): FetchedContent {
   else fetched.body = result.body;
   if (result.screenshot !== undefined) fetched.screenshot = result.screenshot;
   if (result.actions !== undefined) fetched.actions = result.actions;
+  if (result.warnings !== undefined) fetched.warnings = result.warnings;
   return fetched;
 }
 
@@ -202,7 +203,7 @@ export async function scrapePage(
     const actions = nonEmptyActions(fetched.actions);
     if (actions) document.actions = actions;
 
-    const warnings = [...content.warnings];
+    const warnings = [...(fetched.warnings ?? []), ...content.warnings];
     await runPostprocessors(ctx, { request, context, content, fetched, document, warnings, signal });
     const markdown = content.markdown ?? '';
     await trackChanges(ctx, { request, context, markdown, statusCode: fetched.status, document, warnings, signal });

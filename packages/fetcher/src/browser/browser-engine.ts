@@ -49,6 +49,8 @@ export interface BrowserFetchResult extends FetchResult {
   /** Requests the engine refused (policy, ads, media). */
   blockedRequests: number;
   consent?: ConsentOutcome;
+  /** Notes for the document's `warning` (a cut screenshot). */
+  warnings?: string[];
   /** Whether the smart wait saw the page settle before its cap. */
   settled: boolean;
 }
@@ -228,11 +230,16 @@ export class BrowserEngine {
     if (request.waitFor > 0) await sleep(Math.min(request.waitFor, Math.max(0, remaining() - reserveMs)), signal);
 
     let actions: ActionResults | undefined;
+    const warnings: string[] = [];
+    const output = {
+      ...(this.#settings.screenshotDir === undefined ? {} : { outputDir: this.#settings.screenshotDir }),
+      warnings,
+    };
     if (request.actions?.length) {
       actions = await runActions(page, request.actions, {
         timeoutMs: Math.max(1, remaining() - reserveMs),
         signal,
-        ...(this.#settings.screenshotDir === undefined ? {} : { outputDir: this.#settings.screenshotDir }),
+        ...output,
         settle: (ms) =>
           smartWait(page, network, Math.min(ms, settleBudget()), waits, signal).then((ok) => {
             settled = ok;
@@ -246,12 +253,9 @@ export class BrowserEngine {
     if (failed) throw failed;
     const result = await this.#capture(page, mainResponse, request, startedAt, ttfbMs);
     if (request.screenshot) {
-      result.screenshot = await captureScreenshot(
-        page,
-        request.screenshot,
-        this.#settings.screenshotDir === undefined ? {} : { outputDir: this.#settings.screenshotDir },
-      );
+      result.screenshot = await captureScreenshot(page, request.screenshot, output);
     }
+    if (warnings.length) result.warnings = warnings;
     if (actions) result.actions = actions;
     if (consent) result.consent = consent;
     result.blockedRequests = gate.blocked.length;
