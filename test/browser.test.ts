@@ -68,6 +68,18 @@ describe('scrape in the browser', () => {
     expect(short.doc.warning).toBeUndefined();
   }, 60_000);
 
+  it('says which options a file download could not honour (a PDF asked for with a screenshot)', async () => {
+    const doc = data(
+      await ck.scrape({ url: `${server.url}/files/report.pdf`, formats: ['markdown', 'screenshot'], maxAge: 0 }),
+    );
+    expect(doc.metadata.engineReason).toBe('download');
+    expect(doc.markdown).toBeTruthy();
+    expect(doc.screenshot).toBeUndefined();
+    expect(doc.warning).toBe(
+      'The engine used does not support the following features: screenshot -- your scrape may be partial.',
+    );
+  }, 30_000);
+
   it('runs actions and returns their results in data.actions', async () => {
     const doc = data(
       await ck.scrape({

@@ -40,7 +40,14 @@ function toFetched(result: PageResult): FetchedContent {
   else fetched.body = result.body;
   if (result.screenshot !== undefined) fetched.screenshot = result.screenshot;
   if (result.actions !== undefined) fetched.actions = result.actions;
-  if (result.warnings !== undefined) fetched.warnings = result.warnings;
+  const warnings = [...(result.warnings ?? [])];
+  if (result.unsupportedFeatures?.length) {
+    warnings.push(
+      `The engine used does not support the following features: ${result.unsupportedFeatures.join(', ')} -- ` +
+        'your scrape may be partial.',
+    );
+  }
+  if (warnings.length) fetched.warnings = warnings;
   return fetched;
 }
 
