@@ -282,8 +282,9 @@ end
 `;
 
 /**
- * ARGV: prefix, id, key, credits, now, document ('' flag in ARGV[7]), hasDocument ('1'/'0'), error JSON ('' for none).
- * Returns -1 for a duplicate, else the result seq (0 when no document).
+ * ARGV: prefix, id, key, credits, now, document ('' flag in ARGV[7]), hasDocument ('1'/'0'), error JSON ('' for none),
+ * the document's UTF-8 bytes. Returns {-1, 0} for a duplicate, else {the result seq (0 when no document), the job's
+ * storedBytes after it}.
  */
 export const TASK_COMPLETE = `${JOB_KEYS}${LEAVE_STATE}
 local p = ARGV[1]
@@ -292,7 +293,7 @@ local key = ARGV[3]
 if redis.call('EXISTS', jk(p, id)) == 0 then return redis.error_reply('NOJOB') end
 local state = redis.call('HGET', tk(p, id, 's'), key)
 if not state then return redis.error_reply('NOTASK') end
-if state == 'done' or state == 'failed' then return -1 end
+if state == 'done' or state == 'failed' then return {-1, 0} end
 local has_doc = ARGV[7] == '1'
 local has_err = ARGV[8] ~= ''
 local final = 'done'
@@ -307,8 +308,9 @@ if has_doc then
 end
 if has_err then redis.call('RPUSH', tk(p, id, 'e'), ARGV[8]) end
 redis.call('HINCRBYFLOAT', jk(p, id), 'creditsUsed', ARGV[4])
+local stored = redis.call('HINCRBY', jk(p, id), 'storedBytes', ARGV[9])
 redis.call('HSET', jk(p, id), 'updatedAt', ARGV[5])
-return seq
+return {seq, stored}
 `;
 
 /** ARGV: prefix, id, key, notBefore. */

@@ -1,3 +1,4 @@
+export { documentBytes } from './types.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export type { MemoryStoreOptions } from './memory/memory-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
@@ -32,6 +33,7 @@ export type {
   TaskState,
   Task,
   TaskOutcome,
+  TaskCompletion,
   TaskStore,
   StoredResult,
   JobError,

@@ -80,6 +80,11 @@ export interface JobRecord {
   expiresAt?: number;
   /** Credits summed over finished tasks (kept by `TaskStore.complete`). */
   creditsUsed: number;
+  /**
+   * UTF-8 bytes of the documents stored in the job's results (kept by `TaskStore.complete`; a new job starts at 0,
+   * whatever `create` is given). What a job's store budget is measured in. Absent on records of older stores.
+   */
+  storedBytes?: number;
   /** Why the job failed, when `status` is `failed`. */
   error?: string;
 }
@@ -102,7 +107,7 @@ export interface JobStore {
    * Shallow update of the given fields, and `updatedAt` (to `patch.updatedAt` or now). A key present with the value
    * `undefined` clears an optional field (`completedAt`, `expiresAt`, `error`). No-op for an unknown id.
    */
-  update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind'>>): Promise<void>;
+  update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes'>>): Promise<void>;
   /** Jobs, newest first, optionally filtered. */
   list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]>;
   /** Deletes the job with its tasks, results, errors, robots-blocked URLs and deliveries. No-op for an unknown id. */
@@ -161,6 +166,21 @@ export interface TaskOutcome {
   error?: { url: string; code?: string; error: string };
 }
 
+/** What `TaskStore.complete` did. */
+export interface TaskCompletion {
+  /** The task was already done or failed: nothing changed. */
+  duplicate: boolean;
+  /** The document's `seq` in the job's results. */
+  resultSeq?: number;
+  /** The job's `storedBytes` after this completion (absent for a duplicate). */
+  storedBytes?: number;
+}
+
+/** The UTF-8 size of a stored document: the one measure of `JobRecord.storedBytes`. */
+export function documentBytes(document: string | undefined): number {
+  return document === undefined ? 0 : Buffer.byteLength(document, 'utf8');
+}
+
 export interface TaskStore {
   /**
    * Adds the tasks whose key is new to the job, in order, stopping when the job holds `limit` tasks (counting all
@@ -178,13 +198,14 @@ export interface TaskStore {
   /**
    * Finishes a task: marks it `done` (or `failed` when it has an error and no document), appends its document to the
    * results (`resultSeq` is its `seq` there) and its error to the errors, adds its credits to the job's
-   * `creditsUsed` and bumps the job's `updatedAt`, all in one transaction.
+   * `creditsUsed` and its document's UTF-8 bytes to the job's `storedBytes` (`storedBytes` in the answer is the job's
+   * total after it), and bumps the job's `updatedAt`, all in one transaction.
    * The task is normally `active`; a `queued` or dropped one is accepted too (its owner lost the lease or the job was
    * cancelled while it ran, yet the work is done and is kept), and is then never claimed again.
    * Idempotent: completing a task that is already done or failed changes nothing and returns `{ duplicate: true }`.
    * Rejects with `JobNotFoundError` / `TaskNotFoundError` for an unknown job or key.
    */
-  complete(jobId: string, outcome: TaskOutcome): Promise<{ duplicate: boolean; resultSeq?: number }>;
+  complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion>;
   /**
    * Puts an active task back in the queue, claimable from `notBefore` (default: at once). Its `attempts` is kept.
    * No-op unless the task is active.

@@ -11,8 +11,8 @@ import {
 import type { Lifecycle } from './lifecycle.js';
 import { isReply, type ScriptRunner } from './scripts-runner.js';
 
-type PatchableField = Exclude<keyof JobRecord, 'id' | 'kind'>;
-type JobPatch = Partial<Omit<JobRecord, 'id' | 'kind'>>;
+type PatchableField = Exclude<keyof JobRecord, 'id' | 'kind' | 'storedBytes'>;
+type JobPatch = Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes'>>;
 
 const PATCHABLE: readonly PatchableField[] = [
   'status',
@@ -78,6 +78,7 @@ export function parseJob(hash: Record<string, string>): JobRecord | undefined {
     createdAt: Number(hash.createdAt),
     updatedAt: Number(hash.updatedAt),
     creditsUsed: Number(hash.creditsUsed ?? 0),
+    storedBytes: Number(hash.storedBytes ?? 0),
   };
   if (hash.completedAt !== undefined) record.completedAt = Number(hash.completedAt);
   if (hash.expiresAt !== undefined) record.expiresAt = Number(hash.expiresAt);

@@ -46,6 +46,7 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
       expect(await b.tasks.complete('j1', { key: 'k', credits: 1, document: 'doc' })).toEqual({
         duplicate: false,
         resultSeq: 1,
+        storedBytes: 3,
       });
       expect(await a.tasks.complete('j1', { key: 'k', credits: 1, document: 'doc' })).toEqual({ duplicate: true });
       expect(await a.results.list('j1', 0, 10)).toEqual([{ seq: 1, key: 'k', document: 'doc' }]);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
 import {
+  documentBytes,
   TaskNotFoundError,
+  type TaskCompletion,
   type JobCounts,
   type JobError,
   type ResultStore,
@@ -76,30 +78,30 @@ export class RedisTaskStore implements TaskStore {
     });
   }
 
-  complete(jobId: string, outcome: TaskOutcome): Promise<{ duplicate: boolean; resultSeq?: number }> {
+  complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion> {
     return this.#life.run(async () => {
       const now = Date.now();
       const error = outcome.error ? JSON.stringify(jobError(outcome.error, now)) : '';
-      let seq: number;
+      let reply: [number, number];
       try {
-        seq = Number(
-          await this.#redis.run(
-            'TASK_COMPLETE',
-            jobId,
-            outcome.key,
-            outcome.credits,
-            now,
-            outcome.document ?? '',
-            outcome.document !== undefined ? '1' : '0',
-            error,
-          ),
-        );
+        reply = (await this.#redis.run(
+          'TASK_COMPLETE',
+          jobId,
+          outcome.key,
+          outcome.credits,
+          now,
+          outcome.document ?? '',
+          outcome.document !== undefined ? '1' : '0',
+          error,
+          documentBytes(outcome.document),
+        )) as [number, number];
       } catch (cause) {
         if (isReply(cause, 'NOTASK')) throw new TaskNotFoundError(jobId, outcome.key);
         rethrowNoJob(cause, jobId);
       }
+      const [seq, storedBytes] = reply.map(Number) as [number, number];
       if (seq < 0) return { duplicate: true };
-      return seq > 0 ? { duplicate: false, resultSeq: seq } : { duplicate: false };
+      return seq > 0 ? { duplicate: false, resultSeq: seq, storedBytes } : { duplicate: false, storedBytes };
     });
   }
 

@@ -35,6 +35,7 @@ export function jobRecord(overrides: Partial<JobRecord> = {}): JobRecord {
     createdAt: 1_000 + counter,
     updatedAt: 1_000 + counter,
     creditsUsed: 0,
+    storedBytes: 0,
     ...overrides,
   };
 }

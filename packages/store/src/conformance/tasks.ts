@@ -106,10 +106,12 @@ export function describeTaskConformance(factory: StoreFactory): void {
       expect(await store.tasks.complete(id, { key: tasks[1]!.key, credits: 2, document: 'doc-1' })).toEqual({
         duplicate: false,
         resultSeq: 1,
+        storedBytes: 5,
       });
       expect(await store.tasks.complete(id, { key: tasks[0]!.key, credits: 3, document: 'doc-0' })).toEqual({
         duplicate: false,
         resultSeq: 2,
+        storedBytes: 10,
       });
       const job = (await store.jobs.get(id))!;
       expect(job.creditsUsed).toBe(6);
@@ -121,6 +123,22 @@ export function describeTaskConformance(factory: StoreFactory): void {
       expect(await store.tasks.counts(id)).toEqual({ queued: 0, active: 1, done: 2, failed: 0 });
     });
 
+    it("counts the UTF-8 bytes of the stored documents in the job's storedBytes, from 0 whatever create is given", async () => {
+      const store = await open();
+      const id = await createJob(store, { storedBytes: 999 }, taskInputs(3));
+      expect((await store.jobs.get(id))!.storedBytes).toBe(0);
+      await store.tasks.claim(id, 3, 0);
+      await store.tasks.complete(id, { key: 'k0', credits: 1, document: 'h\u00e9\u{1F600}' });
+      await store.tasks.complete(id, { key: 'k1', credits: 0, error: { url: 'u', error: 'e' } });
+      expect(await store.tasks.complete(id, { key: 'k2', credits: 1, document: 'abc' })).toMatchObject({
+        storedBytes: 10,
+      });
+      const job = (await store.jobs.get(id))!;
+      expect(job.storedBytes).toBe(10);
+      await store.jobs.update(id, { status: 'completed' });
+      expect((await store.jobs.list()).find((j) => j.id === id)?.storedBytes).toBe(10);
+    });
+
     it('completes with only an error as failed, and with both as done plus an error', async () => {
       const store = await open();
       const id = await createJob(store, {}, taskInputs(3));
@@ -130,15 +148,15 @@ export function describeTaskConformance(factory: StoreFactory): void {
         credits: 0,
         error: { url: 'https://example.com/k0', code: 'SCRAPE_TIMEOUT', error: 'Timed out' },
       });
-      expect(failed).toEqual({ duplicate: false });
+      expect(failed).toEqual({ duplicate: false, storedBytes: 0 });
       const both = await store.tasks.complete(id, {
         key: 'k1',
         credits: 1,
         document: 'partial',
         error: { url: 'https://example.com/k1', error: 'Blocked' },
       });
-      expect(both).toEqual({ duplicate: false, resultSeq: 1 });
-      expect(await store.tasks.complete(id, { key: 'k2', credits: 0 })).toEqual({ duplicate: false });
+      expect(both).toEqual({ duplicate: false, resultSeq: 1, storedBytes: 7 });
+      expect(await store.tasks.complete(id, { key: 'k2', credits: 0 })).toEqual({ duplicate: false, storedBytes: 7 });
       expect(await store.tasks.counts(id)).toEqual({ queued: 0, active: 0, done: 2, failed: 1 });
       const errors = await store.results.errors(id);
       expect(errors.map(({ url, code, error }) => ({ url, code, error }))).toEqual([
@@ -163,6 +181,7 @@ export function describeTaskConformance(factory: StoreFactory): void {
       expect(await store.results.list(id, 0, 10)).toEqual([{ seq: 1, key: 'k0', document: 'first' }]);
       expect(await store.results.errors(id)).toEqual([]);
       expect((await store.jobs.get(id))!.creditsUsed).toBe(1);
+      expect((await store.jobs.get(id))!.storedBytes).toBe(5);
     });
 
     it('stores exactly one result when the same task is completed concurrently', async () => {
@@ -183,6 +202,7 @@ export function describeTaskConformance(factory: StoreFactory): void {
       expect(await store.tasks.complete(id, { key: 'k0', credits: 1, document: 'd' })).toEqual({
         duplicate: false,
         resultSeq: 1,
+        storedBytes: 1,
       });
       expect((await store.tasks.claim(id, 10, 0)).map((t) => t.key)).toEqual(['k1']);
       expect(await store.tasks.counts(id)).toEqual({ queued: 0, active: 1, done: 1, failed: 0 });
@@ -253,10 +273,12 @@ export function describeTaskConformance(factory: StoreFactory): void {
       expect(await store.tasks.complete(id, { key: 'k0', credits: 1, document: 'kept' })).toEqual({
         duplicate: false,
         resultSeq: 1,
+        storedBytes: 4,
       });
       expect(await store.tasks.complete(id, { key: 'k2', credits: 1, document: 'late' })).toEqual({
         duplicate: false,
         resultSeq: 2,
+        storedBytes: 8,
       });
       expect(await store.tasks.counts(id)).toEqual({ queued: 1, active: 0, done: 2, failed: 0 });
     });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { JobExistsError, JobNotFoundError, TaskNotFoundError } from '../errors.js';
 import { applyJobPatch, type JobPatch } from '../job-patch.js';
 import type { Lifecycle } from '../lifecycle.js';
+import { documentBytes } from '../types.js';
 import type {
   JobCounts,
   JobError,
@@ -12,6 +13,7 @@ import type {
   ResultStore,
   StoredResult,
   Task,
+  TaskCompletion,
   TaskInput,
   TaskOutcome,
   TaskState,
@@ -117,7 +119,7 @@ export class MemoryJobStore implements JobStore {
     return this.#life.run(() => {
       if (this.#state.jobs.has(job.id)) throw new JobExistsError(job.id);
       const entry: MemoryJob = {
-        record: { ...job },
+        record: { ...job, storedBytes: 0 },
         leaseUntil: 0,
         tasks: new Map(),
         queue: [],
@@ -254,7 +256,7 @@ export class MemoryTaskStore implements TaskStore {
     });
   }
 
-  complete(jobId: string, outcome: TaskOutcome): Promise<{ duplicate: boolean; resultSeq?: number }> {
+  complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion> {
     return this.#life.run(() => {
       const job = this.#state.require(jobId);
       const task = job.tasks.get(outcome.key);
@@ -270,8 +272,10 @@ export class MemoryTaskStore implements TaskStore {
       }
       if (outcome.error) job.errors.push(jobError(outcome.error, now));
       job.record.creditsUsed += outcome.credits;
+      const storedBytes = (job.record.storedBytes ?? 0) + documentBytes(outcome.document);
+      job.record.storedBytes = storedBytes;
       job.record.updatedAt = now;
-      return resultSeq === undefined ? { duplicate: false } : { duplicate: false, resultSeq };
+      return resultSeq === undefined ? { duplicate: false, storedBytes } : { duplicate: false, resultSeq, storedBytes };
     });
   }
 

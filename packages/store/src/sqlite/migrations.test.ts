@@ -41,7 +41,7 @@ function createV1Database(dir: string): void {
       ('j', 3, 'k3', 'https://example.com/3', 1, NULL, 'active', 1, 0),
       ('j', 4, 'k4', 'https://example.com/4', 1, 'meta', 'queued', 0, 0),
       ('j', 5, 'k5', 'https://example.com/5', 1, NULL, 'dropped', 0, 0);
-    INSERT INTO results (job_id, seq, key, document) VALUES ('j', 1, 'k1', 'd1'), ('j', 2, 'k2', 'd2');
+    INSERT INTO results (job_id, seq, key, document) VALUES ('j', 1, 'k1', 'd1'), ('j', 2, 'k2', 'dé');
   `);
   raw.close();
 }
@@ -64,11 +64,13 @@ describe('SQLite schema migrations', () => {
     expect(versions(dir)).toEqual([1]);
 
     const store = await createSqliteStore({ dir });
-    expect(versions(dir)).toEqual([1, 2]);
+    expect(versions(dir)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(await store.pages.stats()).toEqual({ entries: 2, bytes: 6 });
     expect((await store.pages.get('b'))!.value).toBe('hé');
     expect(await store.tasks.counts('j')).toEqual({ queued: 1, active: 1, done: 2, failed: 0 });
     expect(await store.results.count('j')).toBe(2);
+    // the store budget's counter starts from the documents already stored (UTF-8 bytes)
+    expect((await store.jobs.get('j'))!.storedBytes).toBe(5);
     expect(await store.tasks.requeueActive('j')).toBe(1);
     expect((await store.tasks.claim('j', 10, 0)).map((t) => [t.key, t.attempts, t.meta])).toEqual([
       ['k3', 2, undefined],
@@ -77,6 +79,7 @@ describe('SQLite schema migrations', () => {
     expect(await store.tasks.complete('j', { key: 'k3', credits: 1, document: 'd3' })).toEqual({
       duplicate: false,
       resultSeq: 3,
+      storedBytes: 7,
     });
     expect(await store.tasks.add('j', [{ key: 'k6', url: 'u', depth: 2 }], { limit: 6 })).toHaveLength(1);
     expect(await store.tasks.counts('j')).toEqual({ queued: 1, active: 1, done: 3, failed: 0 });
@@ -86,7 +89,7 @@ describe('SQLite schema migrations', () => {
     await store.close();
 
     const again = await createSqliteStore({ dir });
-    expect(versions(dir)).toEqual([1, 2]);
+    expect(versions(dir)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(await again.tasks.counts('j')).toEqual({ queued: 1, active: 1, done: 3, failed: 0 });
     await again.close();
   });

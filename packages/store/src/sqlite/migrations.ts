@@ -144,6 +144,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deliveries_pending ON deliveries (job_id, seq, next_attempt_at) WHERE state = 'pending';
     `,
   },
+  {
+    version: 3,
+    description: "jobs.stored_bytes: the UTF-8 bytes of a job's stored documents, for the per-job store budget",
+    sql: `
+      ALTER TABLE jobs ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE jobs SET stored_bytes = (
+        SELECT coalesce(sum(length(CAST(document AS BLOB))), 0) FROM results WHERE job_id = jobs.id
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

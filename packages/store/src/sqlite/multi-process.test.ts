@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { crawlTree, random, taskFor } from '../__fixtures__/work.ts';
+import { MIGRATIONS } from './migrations.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '__fixtures__');
@@ -111,7 +112,7 @@ describe('SQLite store shared by several processes', () => {
         .prepare('SELECT version FROM schema_migrations ORDER BY version')
         .all()
         .map((r) => r.version),
-    ).toEqual([1, 2]);
+    ).toEqual(MIGRATIONS.map((m) => m.version));
     expect(db.prepare('SELECT id, queued FROM jobs ORDER BY id').all()).toEqual([
       { id: 'job-1', queued: 1 },
       { id: 'job-2', queued: 1 },

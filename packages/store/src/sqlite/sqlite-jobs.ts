@@ -14,10 +14,13 @@ interface JobRow {
   completed_at: number | null;
   expires_at: number | null;
   credits_used: number;
+  stored_bytes: number;
   error: string | null;
 }
 
 const JOB_COLUMNS = 'id, kind, status, request, created_at, updated_at, completed_at, expires_at, credits_used, error';
+/** Read with the job; `stored_bytes` is written by `tasks.complete` only. */
+const JOB_READ_COLUMNS = `${JOB_COLUMNS}, stored_bytes`;
 
 const COLUMN: Record<PatchableField, string> = {
   status: 'status',
@@ -64,7 +67,7 @@ export class SqliteJobStore implements JobStore {
 
   get(id: string): Promise<JobRecord | undefined> {
     return this.#db.use(() => {
-      const row = this.#db.get<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`, id);
+      const row = this.#db.get<JobRow>(`SELECT ${JOB_READ_COLUMNS} FROM jobs WHERE id = ?`, id);
       return row ? toJob(row) : undefined;
     });
   }
@@ -92,7 +95,7 @@ export class SqliteJobStore implements JobStore {
         params.push(filter.kind);
       }
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-      const sql = `SELECT ${JOB_COLUMNS} FROM jobs ${clause} ORDER BY created_at DESC, id DESC`;
+      const sql = `SELECT ${JOB_READ_COLUMNS} FROM jobs ${clause} ORDER BY created_at DESC, id DESC`;
       return this.#db.all<JobRow>(sql, ...params).map(toJob);
     });
   }
@@ -163,6 +166,7 @@ function toJob(row: JobRow): JobRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     creditsUsed: row.credits_used,
+    storedBytes: row.stored_bytes,
   };
   if (row.completed_at !== null) job.completedAt = row.completed_at;
   if (row.expires_at !== null) job.expiresAt = row.expires_at;

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { JobNotFoundError, TaskNotFoundError } from '../errors.js';
-import type { JobCounts, Task, TaskInput, TaskOutcome, TaskStore } from '../types.js';
+import {
+  documentBytes,
+  type JobCounts,
+  type Task,
+  type TaskCompletion,
+  type TaskInput,
+  type TaskOutcome,
+  type TaskStore,
+} from '../types.js';
 import type { SqliteDatabase } from './database.js';
 
 interface TaskRow {
@@ -129,7 +137,7 @@ export class SqliteTaskStore implements TaskStore {
     });
   }
 
-  complete(jobId: string, outcome: TaskOutcome): Promise<{ duplicate: boolean; resultSeq?: number }> {
+  complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion> {
     return this.#db.use(() =>
       this.#db.write(() => {
         const task = this.#db.get<{ seq: number; state: string }>(
@@ -151,13 +159,15 @@ export class SqliteTaskStore implements TaskStore {
         );
         const now = Date.now();
         // One write of the job row: result seq, credits, updatedAt and the task counts move together.
-        const job = this.#db.get<{ result_seq: number }>(
+        const job = this.#db.get<{ result_seq: number; stored_bytes: number }>(
           `UPDATE jobs SET result_seq = result_seq + ?, credits_used = credits_used + ?, updated_at = ?,
+             stored_bytes = stored_bytes + ?,
              queued = queued - ?, active = active - ?, done = done + ?, failed = failed + ?
-           WHERE id = ? RETURNING result_seq`,
+           WHERE id = ? RETURNING result_seq, stored_bytes`,
           outcome.document !== undefined ? 1 : 0,
           outcome.credits,
           now,
+          documentBytes(outcome.document),
           task.state === 'queued' ? 1 : 0,
           task.state === 'active' ? 1 : 0,
           failed ? 0 : 1,
@@ -165,7 +175,8 @@ export class SqliteTaskStore implements TaskStore {
           jobId,
         )!;
         if (outcome.error) insertError(this.#db, jobId, outcome.error, now);
-        if (outcome.document === undefined) return { duplicate: false };
+        const storedBytes = job.stored_bytes;
+        if (outcome.document === undefined) return { duplicate: false, storedBytes };
         this.#db.run(
           'INSERT INTO results (job_id, seq, key, document) VALUES (?, ?, ?, ?)',
           jobId,
@@ -173,7 +184,7 @@ export class SqliteTaskStore implements TaskStore {
           outcome.key,
           outcome.document,
         );
-        return { duplicate: false, resultSeq: job.result_seq };
+        return { duplicate: false, resultSeq: job.result_seq, storedBytes };
       }),
     );
   }
