@@ -1,9 +1,14 @@
 /**
  * Crawl traps end at the default limits (issue 24 §5): an archive whose links nest each page in the last (the URL
  * grows ~40 characters a page) stops at the URL length cap, and a calendar whose relative "next month" links
- * repeat their segments stops at the repetition cap. Served by fixtures/routes/traps.ts.
+ * repeat their segments stops at the repetition cap; a job past its store budget ends failed with what it stored.
+ * Served by fixtures/routes/traps.ts.
  */
-import { Crawlkit, type CrawlResponse, type JobStatusResponse } from 'crawlkit';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Crawlkit, type CrawlErrorsResponse, type CrawlResponse, type JobStatusResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
@@ -41,5 +46,34 @@ describe('crawl traps', () => {
     // events/, then three nested months; a fourth `month` segment is refused.
     expect(events).toHaveLength(4);
     expect(done.total).toBe(urls.length);
+  }, 120_000);
+
+  it('end failed past the job store budget, with the pages stored until then kept on disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-store-budget-'));
+    const maxStoreBytes = 40_000;
+    try {
+      const small = new Crawlkit({ storeDir: dir, engine: 'http', jobs: { maxStoreBytes } });
+      const started = ok<CrawlResponse>(await small.crawl({ url: `${server.url}/traps/`, limit: 200 }));
+      const done = ok<JobStatusResponse>(await small.waitForJob(started.id));
+      expect(done.status).toBe('failed');
+      const errors = (await small.getCrawlErrors(started.id)) as CrawlErrorsResponse;
+      const budget = errors.errors.filter((e) => e.code === 'JOB_STORE_BUDGET_EXCEEDED');
+      expect(budget).toHaveLength(1);
+      expect(budget[0]!.error).toMatch(/past its budget of 40000 bytes \(`jobs\.maxStoreBytes`\)/);
+      expect(budget[0]!.error).toContain('Raise `jobs.maxStoreBytes`');
+      await small.close();
+
+      // Reopened: every page stored is there, past the budget by at most the pages that were under way.
+      const again = new Crawlkit({ storeDir: dir, engine: 'http' });
+      const kept = ok<JobStatusResponse>(await again.getCrawlStatus(started.id));
+      expect(kept.status).toBe('failed');
+      const bytes = kept.data.reduce((sum, d) => sum + Buffer.byteLength(JSON.stringify(d)), 0);
+      expect(bytes).toBeGreaterThan(maxStoreBytes);
+      expect(kept.data.length).toBeLessThan(40);
+      expect(kept.data.length).toBeLessThan(kept.total);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

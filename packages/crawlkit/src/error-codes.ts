@@ -112,6 +112,11 @@ export const ERROR_CODES = {
     '`resumeJob` named a job that is not running (completed, failed or cancelled).',
     'Nothing to resume; start a new job.',
   ),
+  JOB_STORE_BUDGET_EXCEEDED: info(
+    500,
+    'A crawl or batch stored more result bytes than `jobs.maxStoreBytes` allows (a job error); the job ended failed.',
+    'Raise `jobs.maxStoreBytes` in `new Crawlkit()`, or narrow the job (`limit`, `includePaths`, `maxDiscoveryDepth`).',
+  ),
   SCRAPE_FAILED: info(
     500,
     'A page of a job failed (the `error` event of a job page; its own code is in the job errors).',

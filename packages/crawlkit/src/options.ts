@@ -163,6 +163,19 @@ export interface CrawlkitOptions {
    */
   jobResultTtlMs?: number;
   /**
+   * Limits of each crawl or batch job.
+   * @default {}
+   */
+  jobs?: {
+    /**
+     * Bytes of results (the UTF-8 JSON of its documents) one job may store. A job past it ends `failed` with a
+     * `JOB_STORE_BUDGET_EXCEEDED` job error; the pages stored until then stay readable. It keeps a crawl trap or an
+     * endless site from filling the disk.
+     * @default 1073741824 (1 GiB)
+     */
+    maxStoreBytes?: number;
+  };
+  /**
    * Where diagnostics go (failed pages, job starts and ends, internal errors): a pino/winston/console-like logger.
    * @default a `debug` logger, silent unless `DEBUG=crawlkit:*`
    */
@@ -181,6 +194,7 @@ export interface ResolvedOptions {
   persistSecrets: boolean;
   cacheMaxBytes: number;
   jobResultTtlMs: number;
+  jobs: { maxStoreBytes: number };
   llm?: ResolvedLlmOptions;
 }
 
@@ -226,6 +240,7 @@ const optionsSchema = z.strictObject({
   persistSecrets: z.boolean().default(true),
   cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).default({ maxBytes: 1024 ** 3 }),
   jobResultTtlMs: positiveInt.default(86_400_000),
+  jobs: z.strictObject({ maxStoreBytes: positiveInt.default(1024 ** 3) }).default({ maxStoreBytes: 1024 ** 3 }),
   logger: objectWith<Logger>(
     'a logger with debug, info, warn and error methods',
     'debug',
@@ -243,7 +258,8 @@ const _sameInput: [
   Same<keyof NonNullable<CrawlkitOptions['webhooks']>, keyof NonNullable<SchemaInput['webhooks']>>,
   Same<keyof NonNullable<CrawlkitOptions['cache']>, keyof NonNullable<SchemaInput['cache']>>,
   Same<keyof NonNullable<CrawlkitOptions['workers']>, keyof NonNullable<SchemaInput['workers']>>,
-] = [true, true, true, true, true];
+  Same<keyof NonNullable<CrawlkitOptions['jobs']>, keyof NonNullable<SchemaInput['jobs']>>,
+] = [true, true, true, true, true, true];
 
 /**
  * Checks and defaults the options of `new Crawlkit()`.
@@ -275,6 +291,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     persistSecrets: result.data.persistSecrets,
     cacheMaxBytes: cache.maxBytes,
     jobResultTtlMs: result.data.jobResultTtlMs,
+    jobs: result.data.jobs,
     ...(llm !== undefined ? { llm } : {}),
   };
 }

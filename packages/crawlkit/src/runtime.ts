@@ -207,6 +207,7 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
       planner: (job, ctx) => rt.handlers[job.kind].planner(job, store, ctx),
       events: rt.jobs.eventSink(store),
       completeJob: (job) => rt.jobs.completeJob(job, store),
+      failJob: (job, error) => rt.jobs.failJob(job, store, error),
       internalError: (jobId, error) => rt.reporter.error(jobId || undefined, '', error),
     },
     options,

@@ -14,6 +14,7 @@ import { JobSignals, waitForJob, watchJob } from './job-watch.js';
 import { policyToStore } from './job-policy.js';
 import { sealJobSecrets } from './job-secrets.js';
 import type { JobLeases } from './lease.js';
+import { isStoreBudgetError } from './task-execution.js';
 
 export type { JobNotifications } from './events.js';
 export type { JobKindHandler } from './job-driver.js';
@@ -74,7 +75,7 @@ export class JobManager {
       events: this.#events,
       ends: {
         completed: (job, store) => this.completeJob(job, store),
-        failed: (job, store, error) => this.#failJob(job, store, error),
+        failed: (job, store, error) => this.failJob(job, store, error),
       },
     });
     this.#stores.startExpirySweep((error) => options.notify.internalError('', error));
@@ -158,9 +159,12 @@ export class JobManager {
     await this.#events.completed(store, job);
   }
 
-  /** Ends a job that could not go on failed, with the error as its reason. */
-  async #failJob(job: JobRecord, store: Store, error: unknown): Promise<void> {
-    this.#events.notify.internalError(job.id, error);
+  /**
+   * Ends a job that could not go on failed, with the error as its reason. Its spent store budget is the job's own
+   * limit, not an internal error.
+   */
+  async failJob(job: JobRecord, store: Store, error: unknown): Promise<void> {
+    if (!isStoreBudgetError(error)) this.#events.notify.internalError(job.id, error);
     const message = error instanceof Error ? error.message : String(error);
     await this.#stores.end(store, job.id, 'failed', message).catch(() => undefined);
     await this.#events.failed(store, job, message);

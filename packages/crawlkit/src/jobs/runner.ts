@@ -5,7 +5,7 @@ import type { EngineContext } from '../context.js';
 import type { JobEventSink } from './events.js';
 import { localHostSlots } from './host-slots.js';
 import { limitOf, type JobPlanner } from './planner.js';
-import { executeTask, type JobTasks } from './task-execution.js';
+import { executeTask, isStoreBudgetError, type JobTasks } from './task-execution.js';
 
 const IDLE_POLL_MS = 100;
 
@@ -25,6 +25,8 @@ export class JobRunner {
   readonly #retries = new Map<string, number>();
   readonly #tasks: JobTasks;
   #wake: (() => void) | undefined;
+  /** Why the job cannot go on (its store budget is spent): no task is claimed any more, and `run` rejects with it. */
+  #fatal: Error | undefined;
 
   constructor(options: {
     ctx: EngineContext;
@@ -74,16 +76,19 @@ export class JobRunner {
     this.#wake?.();
   }
 
-  /** Runs until the job is finished or stopped. Resolves with the final status, or undefined when stopped. */
+  /**
+   * Runs until the job is finished or stopped. Resolves with the final status, or undefined when stopped; rejects
+   * when the job cannot go on (`JOB_STORE_BUDGET_EXCEEDED`), once the pages under way have settled.
+   */
   async run(): Promise<'completed' | 'stopped'> {
     const id = this.#job.id;
     const signal = this.#abort.signal;
     const seeds = await this.#planner.prepare(signal);
     if (seeds.length) await this.#store.tasks.add(id, seeds, limitOf(this.#planner));
 
-    while (!signal.aborted) {
+    while (!signal.aborted && !this.#fatal) {
       await this.#fill();
-      if (signal.aborted) break;
+      if (signal.aborted || this.#fatal) break;
       if (this.#inflight.size === 0) {
         const counts = await this.#store.tasks.counts(id);
         if (counts.queued === 0 && counts.active === 0) return 'completed';
@@ -93,6 +98,7 @@ export class JobRunner {
       await this.#waitForProgress();
     }
     await Promise.allSettled(this.#inflight);
+    if (this.#fatal) throw this.#fatal;
     return 'stopped';
   }
 
@@ -102,7 +108,10 @@ export class JobRunner {
     const tasks = await this.#store.tasks.claim(this.#job.id, free);
     for (const task of tasks) {
       const running: Promise<void> = this.#runTask(task)
-        .catch((error: unknown) => this.#events.internalError(this.#job, error))
+        .catch((error: unknown) => {
+          if (isStoreBudgetError(error)) this.#fatal ??= error;
+          else this.#events.internalError(this.#job, error);
+        })
         .finally(() => {
           this.#inflight.delete(running);
           this.#wake?.();

@@ -1,9 +1,10 @@
 import { redactUrl } from '@crawlkit/fetcher';
 import { retryDelay } from '@crawlkit/frontier';
-import type { JobRecord, Store, Task } from '@crawlkit/store';
+import { documentBytes, type JobRecord, type Store, type Task, type TaskCompletion } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
+import { CrawlkitError, isCrawlkitError } from '../errors.js';
 import { scrapePage } from '../scrape/scrape-page.js';
 import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
 import type { JobEventSink } from './events.js';
@@ -143,7 +144,8 @@ async function takeHostSlot(tasks: JobTasks, task: Task): Promise<number | 'drop
 
 /**
  * Settles a fetched page once: the planner's verdict (discovered tasks, discard, reject), then the task completed as
- * discarded, stored (its `page` event queued first) or failed.
+ * discarded, stored (its `page` event queued first) or failed. A stored page that takes the job past
+ * `jobs.maxStoreBytes` is kept, and then rejects with `JOB_STORE_BUDGET_EXCEEDED`: whoever runs the job ends it.
  */
 async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcome): Promise<void> {
   const { store, planner, events, job } = tasks;
@@ -156,13 +158,15 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
   } else if (outcome.success && !verdict.reject) {
     const document = outcome.document;
     await events.page(job, document, task.key);
+    const serialized = JSON.stringify(document);
     const stored = await store.tasks.complete(job.id, {
       key: task.key,
       credits: outcome.credits,
-      document: JSON.stringify(document),
+      document: serialized,
     });
     // A duplicate: another process that took the job over stored this page first; its result is the one kept.
     if (!stored.duplicate) events.pageStored(job, document);
+    await checkStoreBudget(tasks, task, stored, documentBytes(serialized));
   } else {
     const failure = outcome.success ? verdict.reject! : { code: outcome.error.code, error: outcome.error.error };
     const error = { url: redactUrl(task.url), error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
@@ -170,6 +174,36 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
     await store.tasks.complete(job.id, { key: task.key, credits: 0, error });
   }
   events.settled?.(job);
+}
+
+/**
+ * Rejects with `JOB_STORE_BUDGET_EXCEEDED` once the job's stored results pass `jobs.maxStoreBytes`; the page that
+ * crossed it records the job error (the pages settling after it, already under way, are kept too).
+ */
+async function checkStoreBudget(tasks: JobTasks, task: Task, stored: TaskCompletion, bytes: number): Promise<void> {
+  const max = tasks.ctx.options.jobs.maxStoreBytes;
+  const total = stored.storedBytes;
+  if (stored.duplicate || total === undefined || total <= max) return;
+  const error = new CrawlkitError(
+    'JOB_STORE_BUDGET_EXCEEDED',
+    `The job stored ${total} bytes of results, past its budget of ${max} bytes (\`jobs.maxStoreBytes\`), so it ` +
+      'was stopped; the pages stored so far are kept. Raise `jobs.maxStoreBytes` in `new Crawlkit()` for larger ' +
+      'jobs, or narrow this one (`limit`, `includePaths`, `maxDiscoveryDepth`).',
+  );
+  // totals move atomically, so exactly one page's document takes the job across the budget
+  if (total - bytes <= max) {
+    await tasks.store.results.addError(tasks.job.id, {
+      url: redactUrl(task.url),
+      code: error.code,
+      error: error.message,
+    });
+  }
+  throw error;
+}
+
+/** Whether a task's rejection is the job's store budget: its runner ends the job failed. */
+export function isStoreBudgetError(error: unknown): error is CrawlkitError {
+  return isCrawlkitError(error) && error.code === 'JOB_STORE_BUDGET_EXCEEDED';
 }
 
 function sourceUrlOf(task: Task): string {

@@ -8,7 +8,7 @@ import type { EngineContext } from '../context.js';
 import type { JobEventSink } from '../jobs/events.js';
 import { sharedHostSlots } from '../jobs/host-slots.js';
 import type { JobPlanner } from '../jobs/planner.js';
-import { executeTask, type JobTasks } from '../jobs/task-execution.js';
+import { executeTask, isStoreBudgetError, type JobTasks } from '../jobs/task-execution.js';
 import { JobCompletion } from './job-completion.js';
 import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
 
@@ -46,6 +46,8 @@ export interface TaskWorkerDeps {
   events: JobEventSink;
   /** Marks a job completed, queues its `completed` webhook event and tells listeners. */
   completeJob(job: JobRecord): Promise<void>;
+  /** Ends a job that cannot go on (its store budget is spent) failed. */
+  failJob(job: JobRecord, error: unknown): Promise<void>;
   internalError(jobId: string, error: unknown): void;
 }
 
@@ -152,7 +154,18 @@ export class TaskWorker implements CrawlkitWorker {
       attempts: item.attempt + 1,
       notBefore: 0,
     };
-    const result = await executeTask(this.#jobTasks(state, item), task, item.retries ?? 0);
+    let result;
+    try {
+      result = await executeTask(this.#jobTasks(state, item), task, item.retries ?? 0);
+    } catch (error) {
+      if (!isStoreBudgetError(error)) throw error;
+      // The page is stored; the job ends here, once, and its queued tasks are dropped so no worker fetches them.
+      const current = await this.#deps.connection.store.jobs.get(item.jobId);
+      if (current?.status !== 'scraping') return;
+      await this.#deps.failJob(current, error);
+      await this.#deps.connection.store.tasks.dropQueued(item.jobId);
+      return;
+    }
     if (result === 'settled') await this.#completion.check(item.jobId);
   }
 
