@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Crawlkit, type Document, type WebhookPayload } from 'crawlkit';
+import { Crawlkit, type CrawlErrorsResponse, type Document, type WebhookPayload } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
@@ -90,6 +90,24 @@ for (const [name, factory, available] of jobBackends(testRedisUrl)) {
         seen.push(...page.data.map((d) => d.metadata.sourceURL));
       }
       expect(seen.sort()).toEqual([...sources].sort());
+    });
+
+    it('ends a crawl past its store budget failed, keeping the pages it stored', async () => {
+      const maxStoreBytes = 8_000;
+      const small = await factory({ jobs: { maxStoreBytes } });
+      try {
+        const ck = small.client;
+        const started = ok(await ck.crawl({ url: `${server.url}/tree/1`, crawlEntireDomain: true, limit: 40 }));
+        const done = ok(await ck.waitForJob(started.id));
+        expect(done.status).toBe('failed');
+        const bytes = done.data.reduce((sum, d) => sum + Buffer.byteLength(JSON.stringify(d)), 0);
+        expect(bytes).toBeGreaterThan(maxStoreBytes);
+        expect(done.data.length).toBeLessThan(SITE_SIZE);
+        const errors = (await ck.getCrawlErrors(started.id)) as CrawlErrorsResponse;
+        expect(errors.errors.filter((e) => e.code === 'JOB_STORE_BUDGET_EXCEEDED')).toHaveLength(1);
+      } finally {
+        await small.close();
+      }
     });
 
     it('runs a batch and reports its status', async () => {

@@ -22,7 +22,7 @@ export interface JobBackend {
   close(): Promise<void>;
 }
 
-export type JobBackendOptions = Pick<CrawlkitOptions, 'webhooks'>;
+export type JobBackendOptions = Pick<CrawlkitOptions, 'webhooks' | 'jobs'>;
 
 export type JobBackendFactory = (options?: JobBackendOptions) => Promise<JobBackend>;
 
