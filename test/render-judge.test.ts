@@ -95,7 +95,8 @@ describe('client-side apps are rendered, and engineReason says why', () => {
     expect(doc.markdown).toContain('total += price;');
     expect(doc.markdown).not.toContain('Loading ...');
     // Another route of the same shell is another page, not a cache hit of the first.
-    const other = data(await ck.scrape({ url: `${server.url}/apps/docs/#docs/const` }));
+    const other = data(await ck.scrape({ url: `${server.url}/apps/docs/#/docs/const` }));
+    expect(other.metadata).toMatchObject({ engine: 'browser', engineReason: 'js-required:hash-route' });
     expect(other.metadata.cacheState).not.toBe('hit');
     expect(other.markdown).toContain('# Constants with const');
   }, 60_000);

@@ -124,6 +124,18 @@ export const BENCHMARKS: Benchmark[] = [
       ['branding-primary', 'expected primary colours of the fixtures'],
     ],
   ),
+  benchmark(
+    'engine-choice',
+    { full: 20, quick: 6 },
+    [],
+    [
+      ['engine-choice.static-never-renders', 'engine-choice: the static site is never rendered (adaptive)'],
+      ['engine-choice.app-complete', 'engine-choice: every app page complete (adaptive)'],
+      ['engine-choice.learning-cost', 'engine-choice: adaptive within 1.25x of the right fixed engine on each site'],
+      ['engine-choice.judge-cost', 'engine-choice: the render judge costs <= 10% of extraction (CPU, WCXB dev)'],
+      ['engine-choice.wcxb-to-browser', 'engine-choice: <= 1% of the WCXB dev pages sent to the browser'],
+    ],
+  ),
   benchmark('distributed', { full: 15, quick: 3 }),
   benchmark('store', { full: 10, quick: 2 }),
   benchmark('http-overhead', { full: 10, quick: 2 }),

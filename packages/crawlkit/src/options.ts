@@ -6,6 +6,7 @@ import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 
 import { InvalidOptionError } from './errors.js';
+import type { EngineLearningOptions } from './jobs/engine-learning.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import type { Logger } from './logger.js';
 import { objectWith, optionIssuesMessage, plainObject, positiveInt, type Same } from './option-schema.js';
@@ -35,6 +36,14 @@ export interface CrawlkitOptions {
    * @default 'auto'
    */
   engine?: 'auto' | 'http' | 'browser';
+  /**
+   * How a crawl or batch learns, per host, whether its pages need the browser (with `engine: 'auto'`): once a host's
+   * pages have needed rendering, its further pages go straight to the browser, and a share of them is checked both
+   * ways. What was learned lives in the job's store (it survives a resume; Redis workers share it). `false`: every
+   * page is judged on its own.
+   * @default { checkShare: 0.1, minPages: 2, maxHosts: 10000 }
+   */
+  engineLearning?: false | EngineLearningOptions;
   /**
    * Scrapes running at once across the whole engine (direct scrapes and every job); a job's `maxConcurrency`
    * applies within this.
@@ -185,6 +194,7 @@ export interface CrawlkitOptions {
 export interface ResolvedOptions {
   storeDir: string;
   engine: 'auto' | 'http' | 'browser';
+  engineLearning: false | Required<EngineLearningOptions>;
   concurrency: number;
   timeoutMs: number;
   extractionBudgetMs: number;
@@ -210,6 +220,16 @@ const optionsSchema = z.strictObject({
     .optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),
   engine: z.enum(['auto', 'http', 'browser']).default('auto'),
+  engineLearning: z
+    .union([
+      z.literal(false),
+      z.strictObject({
+        checkShare: z.number().min(0).max(1).default(0.1),
+        minPages: positiveInt.default(2),
+        maxHosts: positiveInt.default(10_000),
+      }),
+    ])
+    .default({ checkShare: 0.1, minPages: 2, maxHosts: 10_000 }),
   concurrency: positiveInt.default(16),
   timeoutMs: positiveInt.default(DEFAULT_TIMEOUT_MS),
   extractionBudgetMs: positiveInt.default(10_000),
@@ -259,7 +279,8 @@ const _sameInput: [
   Same<keyof NonNullable<CrawlkitOptions['cache']>, keyof NonNullable<SchemaInput['cache']>>,
   Same<keyof NonNullable<CrawlkitOptions['workers']>, keyof NonNullable<SchemaInput['workers']>>,
   Same<keyof NonNullable<CrawlkitOptions['jobs']>, keyof NonNullable<SchemaInput['jobs']>>,
-] = [true, true, true, true, true, true];
+  Same<keyof EngineLearningOptions, keyof Exclude<NonNullable<SchemaInput['engineLearning']>, false>>,
+] = [true, true, true, true, true, true, true];
 
 /**
  * Checks and defaults the options of `new Crawlkit()`.
@@ -271,7 +292,8 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     const issues = result.error.issues;
     throw new InvalidOptionError(optionIssuesMessage('new Crawlkit()', input, issues), { details: issues });
   }
-  const { cache, storeDir, engine, concurrency, timeoutMs, extractionBudgetMs, workers, webhooks } = result.data;
+  const { cache, storeDir, engine, engineLearning, concurrency, timeoutMs, extractionBudgetMs, workers, webhooks } =
+    result.data;
   const llm = resolveLlmOptions(result.data.llm);
   if (!result.data.persistSecrets && result.data.backend) {
     throw new InvalidOptionError(
@@ -282,6 +304,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
   return {
     storeDir,
     engine,
+    engineLearning,
     concurrency,
     timeoutMs,
     extractionBudgetMs,

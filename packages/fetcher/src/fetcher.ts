@@ -1,5 +1,3 @@
-import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
-
 import { BrowserEngine, type BrowserFetchRequest, type BrowserFetchResult } from './browser/browser-engine.js';
 import { BrowserPool, type BrowserPoolOptions, type BrowserPoolStats } from './browser/browser-pool.js';
 import type { SmartWaitSettings } from './browser/smart-wait.js';
@@ -9,90 +7,12 @@ import { blockedReason, browserOnlyFeatures, browserReasonForOptions } from './e
 import { FetchError } from './errors.js';
 import { DEFAULT_TIMEOUT_MS, HttpEngine } from './http/http-engine.js';
 import type { FetchResult, HttpEngineOptions, HttpRequest } from './http/types.js';
+import type { EngineName, PageRequest, PageResult } from './page.js';
 import type { UrlPolicy } from './policy/url-policy.js';
 import { ProxyRotation, type ProxyConfig } from './proxy-choice.js';
-import { judgeRendering, type RenderJudge } from './render/judge.js';
+import { judgeRendering, renderingGain, type RenderJudge, type RenderVerdict } from './render/judge.js';
 
-/** Which engine loads a page. `auto`: HTTP when enough, the browser when the options or the page need it. */
-export type EngineName = 'auto' | 'http' | 'browser';
-/** v2's proxy modes (`enhanced` is accepted as an alias of `stealth`). */
-export type ProxyMode = 'basic' | 'stealth' | 'auto' | 'enhanced';
-
-/** One page to fetch, with the v2 scrape options that shape the fetch. */
-export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'body'> {
-  /**
-   * Emulate a phone: 412×915 viewport at 2.625 device pixels, touch, an Android Chrome user agent and client hints.
-   * @default false
-   */
-  mobile?: boolean;
-  /**
-   * Look like a visitor from `country` (ISO 3166-1 alpha-2; `us-generic` means US): its time zone, geolocation,
-   * locale and `Accept-Language` (from `languages`, else the country's locale), and its proxy when configured.
-   */
-  location?: { country?: string; languages?: string[] };
-  /**
-   * Extra wait after the smart wait (network and DOM idle) before capture, in milliseconds.
-   * @default 0
-   */
-  waitFor?: number;
-  /** Take a screenshot of the final page (v2's screenshot format). */
-  screenshot?: ScreenshotSettings;
-  /** v2 page actions, run after the page settled (reference §5); taken as typed (`validateActions` checks JSON). */
-  actions?: Action[];
-  /**
-   * Block ads, trackers and consent managers, dismiss cookie banners.
-   * @default true
-   */
-  blockAds?: boolean;
-  /**
-   * `basic`: direct or a basic proxy. `stealth`: the browser with fingerprint evasions and a stealth proxy when
-   * configured. `auto`: basic first, then stealth when the site refuses (403, challenge page; a 429 only when a
-   * stealth proxy gives another address).
-   * @default 'auto'
-   */
-  proxy?: ProxyMode;
-  /**
-   * Force the engine for this request.
-   * @default the fetcher's `engine` option
-   */
-  engine?: EngineName;
-  /**
-   * In `auto`, render a page whose HTML looks client-rendered (see `judgeRendering`). `false` keeps such a page on
-   * HTTP (a fast mode): `clientRendered` then says what the judge saw. Browser-only options still use the browser.
-   * @default true
-   */
-  renderIfNeeded?: boolean;
-}
-
-/** A fetched page. */
-export interface PageResult extends FetchResult {
-  /** Screenshot when requested: a `data:image/png;base64,...` (JPEG with `quality`) URL, or a file path. */
-  screenshot?: string;
-  /** Results of the actions, when any ran. */
-  actions?: ActionResults;
-  /**
-   * Why this engine served the page: `http:static`, `engine:http`, `engine:browser`, `options:actions`,
-   * `options:screenshot`, `options:waitFor`, `options:mobile`, `options:location`, `options:stealth`,
-   * `js-required:<signal>` (the render judge's reason: `empty-body`, `hash-route`, `app-shell`, `noscript-wall`,
-   * `hydration`, `placeholder`, `script-only`, `thin-content`), `blocked:403|429|challenge` (the stealth retry of
-   * `proxy: 'auto'`), `download` (the browser got a file, fetched over HTTP instead); `+browser-unavailable` is
-   * appended when the browser was wanted but could not start.
-   */
-  engineReason: string;
-  /**
-   * The render judge's `js-required:<signal>` for a page served over HTTP although it looks client-rendered (the
-   * engine forced to `http`, `renderIfNeeded: false`, or the browser unavailable): its content may be missing.
-   */
-  clientRendered?: string;
-  /** The proxy mode that served the page (v2 `metadata.proxyUsed`). */
-  proxyUsed: 'basic' | 'stealth';
-  /** Requested options the serving engine could not honour (v2's "engine does not support" warning). */
-  unsupportedFeatures?: string[];
-  /** Requests the browser refused (URL policy, ads and trackers, media). */
-  blockedRequests?: number;
-  /** Notes for the document's `warning` (a full-page screenshot cut at `MAX_SCREENSHOT_HEIGHT`). */
-  warnings?: string[];
-}
+export type { EngineName, PageRequest, PageResult, ProxyMode } from './page.js';
 
 /** Settings of a `Fetcher`. */
 export interface FetcherOptions {
@@ -285,7 +205,7 @@ export class Fetcher {
       const result = await this.#viaHttp(request, deadline, attempt, 'engine:http');
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) result.unsupportedFeatures = unsupported;
-      const jsReason = await this.#jsReason(request, result);
+      const jsReason = (await this.#verdict(request, result)).reason;
       if (jsReason) result.clientRendered = jsReason;
       return result;
     }
@@ -293,24 +213,42 @@ export class Fetcher {
       const reason = blocked ?? (engine === 'browser' ? 'engine:browser' : (optionsReason ?? 'options:stealth'));
       return this.#viaBrowser(request, deadline, country, attempt, reason);
     }
+    const renders = request.renderIfNeeded !== false;
+    let learned = renders && request.hostNeeds === 'browser';
+    if (learned && !request.checkEngines) {
+      try {
+        return await this.#viaBrowser(request, deadline, country, attempt, 'js-required:host');
+      } catch (error) {
+        if (!isBrowserError(error) || !BROWSER_UNAVAILABLE.has(error.code)) throw error;
+        learned = false; // no browser: the page takes the HTTP path
+      }
+    }
     const plain = await this.#viaHttp(request, deadline, attempt, 'http:static');
-    const jsReason = await this.#jsReason(request, plain);
-    if (!jsReason) return plain;
-    plain.clientRendered = jsReason;
-    if (request.renderIfNeeded === false) return plain;
+    const verdict = await this.#verdict(request, plain);
+    const jsReason = verdict.reason;
+    if (!jsReason && !learned) {
+      if (verdict.contentChars !== undefined) plain.engineEvidence = 'http';
+      return plain;
+    }
+    if (jsReason) plain.clientRendered = jsReason;
+    if (!renders) return plain;
+    let rendered: PageResult;
     try {
-      return await this.#viaBrowser(request, deadline, country, attempt, jsReason);
+      rendered = await this.#viaBrowser(request, deadline, country, attempt, jsReason ?? 'js-required:host');
     } catch (error) {
       if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) {
-        plain.engineReason = `${jsReason}+browser-unavailable`;
+        if (jsReason) plain.engineReason = `${jsReason}+browser-unavailable`;
         return plain;
       }
       throw error;
     }
+    const evidence = renderingGain(verdict, await this.#verdict(request, rendered));
+    if (evidence) rendered.engineEvidence = evidence;
+    return rendered;
   }
 
-  /** The render judge's reason to render `result` (fetched over HTTP for `request`), if any. */
-  async #jsReason(request: PageRequest, result: PageResult): Promise<string | undefined> {
+  /** The render judge's verdict on `result` (fetched for `request`). */
+  async #verdict(request: PageRequest, result: PageResult): Promise<RenderVerdict> {
     const page = {
       url: withFragment(result.url, request.url),
       status: result.status,
@@ -318,7 +256,7 @@ export class Fetcher {
       headers: result.headers,
       ...(result.text !== undefined ? { text: result.text } : {}),
     };
-    return (await this.#judge(page)).reason;
+    return this.#judge(page);
   }
 
   async #viaHttp(request: PageRequest, deadline: number, attempt: Attempt, reason: string): Promise<PageResult> {

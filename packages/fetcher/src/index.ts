@@ -51,7 +51,7 @@ export type {
 } from './browser/index.js';
 
 // ---- Render judge: adaptive engine choice (issue 17) ----
-export { judgeRendering, isRouteFragment, pageSignals, embeddedContent } from './render/index.js';
+export { judgeRendering, isRouteFragment, renderingGain, pageSignals, embeddedContent } from './render/index.js';
 export type {
   EmbeddedContent,
   EmbeddedSource,

@@ -9,7 +9,7 @@
 const JOB_KEYS = `
 local function jk(p, id) return p .. ':job:' .. id end
 local function tk(p, id, part) return p .. ':j:' .. id .. ':' .. part end
-local JOB_PARTS = { 'n', 't', 's', 'seq', 'att', 'nb', 'q', 'a', 'r', 'rk', 'e', 'rb', 'rbs', 'dq', 'dall' }
+local JOB_PARTS = { 'n', 't', 's', 'seq', 'att', 'nb', 'q', 'a', 'r', 'rk', 'e', 'rb', 'rbs', 'dq', 'dall', 'eng' }
 `;
 
 const PAGE_HELPERS = `
@@ -514,6 +514,33 @@ end
 return out
 `;
 
+/**
+ * ARGV: prefix, jobId, host, page ('http' or 'browser'), maxCount, maxHosts. Counts one page of the host in the job's
+ * `eng` hash (`<http>:<browser>`), halving both counts first when they would go over maxCount. Returns the new
+ * {http, browser}, or nil when the job already keeps maxHosts other hosts.
+ */
+export const ENGINE_RECORD = `${JOB_KEYS}
+local p = ARGV[1]
+local id = ARGV[2]
+if redis.call('EXISTS', jk(p, id)) == 0 then return redis.error_reply('NOJOB') end
+local key = tk(p, id, 'eng')
+local old = redis.call('HGET', key, ARGV[3])
+local http, browser = 0, 0
+if old then
+  local a, b = string.match(old, '^(%d+):(%d+)$')
+  http, browser = tonumber(a), tonumber(b)
+elseif redis.call('HLEN', key) >= tonumber(ARGV[6]) then
+  return nil
+end
+if http + browser + 1 > tonumber(ARGV[5]) then
+  http = math.floor(http / 2)
+  browser = math.floor(browser / 2)
+end
+if ARGV[4] == 'http' then http = http + 1 else browser = browser + 1 end
+redis.call('HSET', key, ARGV[3], http .. ':' .. browser)
+return { http, browser }
+`;
+
 /** Every script, by name. */
 export const SCRIPTS = {
   PAGE_PUT,
@@ -544,6 +571,7 @@ export const SCRIPTS = {
   LOCK_TAKE,
   LOCK_RELEASE,
   TASK_QUEUED,
+  ENGINE_RECORD,
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

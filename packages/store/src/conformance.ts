@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeEngineConformance } from './conformance/engines.js';
 import { describeJobConformance } from './conformance/jobs.js';
 import { describePageConformance } from './conformance/pages.js';
 import { describeOutboxConformance } from './conformance/outbox.js';
@@ -22,5 +23,6 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     describeJobConformance(factory);
     describeTaskConformance(factory);
     describeOutboxConformance(factory);
+    describeEngineConformance(factory);
   });
 }

@@ -20,6 +20,7 @@ export {
 } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
 export { nonNegativeInteger, positiveInteger, nonEmptyString, oneOf } from './options.js';
+export { engineStoreLimits } from './engine-counts.js';
 export type {
   CachedPage,
   PageLookup,
@@ -43,6 +44,9 @@ export type {
   DeliveryStore,
   HistoryEntry,
   HistoryStore,
+  HostEngineStats,
+  EngineStore,
+  EngineStoreLimits,
   Store,
 } from './types.js';
 export type {

@@ -110,7 +110,10 @@ export interface JobStore {
   update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes'>>): Promise<void>;
   /** Jobs, newest first, optionally filtered. */
   list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]>;
-  /** Deletes the job with its tasks, results, errors, robots-blocked URLs and deliveries. No-op for an unknown id. */
+  /**
+   * Deletes the job with its tasks, results, errors, robots-blocked URLs, deliveries and engine counts. No-op for an
+   * unknown id.
+   */
   delete(id: string): Promise<void>;
   /** Deletes every job whose `expiresAt` is past. Returns the ids deleted. */
   deleteExpired(now?: number): Promise<string[]>;
@@ -295,6 +298,50 @@ export interface DeliveryStore {
   pending(jobId?: string): Promise<Delivery[]>;
 }
 
+/* ---------------------------------------------------------------- engines -- */
+
+/**
+ * What a job saw of one host's pages: how many held their content in the HTML and how many needed the browser
+ * (the adaptive engine choice of a crawl or batch).
+ */
+export interface HostEngineStats {
+  /** Pages of the host whose HTML held their content. */
+  http: number;
+  /** Pages of the host that needed the browser. */
+  browser: number;
+}
+
+/** Bounds of `EngineStore.record`. */
+export interface EngineStoreLimits {
+  /**
+   * When the two counts together would go over this, both are halved (rounded down) first: old pages fade and the
+   * counts stay small.
+   * @default 20
+   */
+  maxCount?: number;
+  /**
+   * Hosts a job keeps counts for; a page of a further host is not recorded.
+   * @default 10000
+   */
+  maxHosts?: number;
+}
+
+export interface EngineStore {
+  /** What the job learned about `host` (as the caller names it, e.g. `example.com:8080`), or `undefined`. */
+  get(jobId: string, host: string): Promise<HostEngineStats | undefined>;
+  /**
+   * Counts one page of `host` that held its content in the HTML (`http`) or needed the browser (`browser`), atomic
+   * across processes, and returns the new counts; `undefined` when the job already keeps `maxHosts` other hosts.
+   * The counts are the job's: deleted with it. Rejects with `JobNotFoundError` for an unknown job.
+   */
+  record(
+    jobId: string,
+    host: string,
+    page: 'http' | 'browser',
+    limits?: EngineStoreLimits,
+  ): Promise<HostEngineStats | undefined>;
+}
+
 /* ---------------------------------------------------------------- history -- */
 
 /** One scrape of a page, kept for change tracking. */
@@ -337,6 +384,7 @@ export interface Store {
    * key in memory for the memory store. A store without one cannot hold such values (the caller refuses them).
    */
   readonly secrets?: SecretBox;
+  readonly engines: EngineStore;
   /** Flushes and releases resources. Idempotent. Further calls of any other method reject with `StoreClosedError`. */
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import type { EngineContext } from '../context.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
 import { scrapePage } from '../scrape/scrape-page.js';
 import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
+import { EngineLearning } from './engine-learning.js';
 import type { JobEventSink } from './events.js';
 import { limitOf, type JobPlanner, type TaskMeta } from './planner.js';
 
@@ -111,13 +112,21 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
     outcome = await tasks.slots.add(async () => {
       const wait = await takeHostSlot(tasks, task);
       if (wait !== 0) return wait;
-      return scrapePage(ctx, request, {
+      // What the job learned of the host's engine (its store holds it), read right before the fetch.
+      const learning = ctx.options.engine === 'auto' && !request.fastMode && ctx.options.engineLearning;
+      const engine = learning
+        ? await new EngineLearning(tasks.store, tasks.job.id, learning).page(task.url)
+        : undefined;
+      const page = await scrapePage(ctx, request, {
         sourceURL: sourceUrlOf(task),
         zeroDataRetention: planner.zeroDataRetention,
         ...(signal ? { signal } : {}),
         jobId: tasks.job.id,
         collectLinks: planner.collectsLinks,
+        ...(engine ? { engine: engine.advice } : {}),
       });
+      if (engine && page.success && page.engineEvidence) await engine.learn(page.engineEvidence);
+      return page;
     });
   } finally {
     await jobSlots?.release(task);

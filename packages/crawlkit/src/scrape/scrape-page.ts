@@ -1,6 +1,7 @@
 import { redactUrl, type PageRequest, type PageResult } from '@crawlkit/fetcher';
 
 import type { EngineContext } from '../context.js';
+import type { EngineAdvice } from '../jobs/engine-learning.js';
 import { httpStatusOf } from '../error-codes.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { findFormat } from '../v2/formats.js';
@@ -51,7 +52,12 @@ function toFetched(result: PageResult): FetchedContent {
   return fetched;
 }
 
-function pageRequest(request: PageScrapeRequest, timeoutMs: number, signal: AbortSignal): PageRequest {
+function pageRequest(
+  request: PageScrapeRequest,
+  timeoutMs: number,
+  signal: AbortSignal,
+  advice: EngineAdvice = {},
+): PageRequest {
   const shot = findFormat(request.formats, 'screenshot');
   const page: PageRequest = {
     url: request.url,
@@ -64,6 +70,8 @@ function pageRequest(request: PageScrapeRequest, timeoutMs: number, signal: Abor
     proxy: request.proxy,
   };
   if (request.fastMode) page.renderIfNeeded = false;
+  if (advice.hostNeeds) page.hostNeeds = advice.hostNeeds;
+  if (advice.checkEngines) page.checkEngines = true;
   if (request.headers) page.headers = request.headers;
   if (request.location) page.location = request.location;
   if (request.actions?.length) page.actions = request.actions;
@@ -150,10 +158,13 @@ export async function scrapePage(
     }
 
     let branding: BrandingCapture | undefined;
+    let engineEvidence: 'http' | 'browser' | undefined;
     if (!fetched) {
-      const result = await ctx.fetcher.fetch(pageRequest(request, timeoutMs, signal)).catch((error: unknown) => {
+      const page = pageRequest(request, timeoutMs, signal, context.engine);
+      const result = await ctx.fetcher.fetch(page).catch((error: unknown) => {
         throw brandingFetchError(request.formats, error);
       });
+      engineEvidence = result.engineEvidence;
       fetched = toFetched(result);
       branding = takeBrandingCapture(request.formats, fetched);
       // Only successful pages are cached: a 429 or a 5xx must not be served again for two days; nor an app shell
@@ -230,6 +241,7 @@ export async function scrapePage(
     if (content.canonical) outcome.canonical = content.canonical;
     const retryAfter = fetched.headers['retry-after'];
     if (retryAfter !== undefined) outcome.retryAfter = retryAfter;
+    if (engineEvidence) outcome.engineEvidence = engineEvidence;
     return outcome;
   } catch (error) {
     const timedOut = timeout.aborted && !context.signal?.aborted;

@@ -1,4 +1,5 @@
 /** The types of one page scrape, shared by the scrape path, its post-processing and the job runners. */
+import type { EngineAdvice } from '../jobs/engine-learning.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 
@@ -14,6 +15,8 @@ export interface PageScrapeContext {
   jobId?: string;
   /** Also return every link of the whole page (for crawl discovery), whatever the formats. */
   collectLinks?: boolean;
+  /** What the job learned about the page's host (`EngineLearning`). */
+  engine?: EngineAdvice;
 }
 
 export type PageScrapeOutcome =
@@ -27,5 +30,7 @@ export type PageScrapeOutcome =
       retryAfter?: string;
       /** The page's `rel=canonical` URL, when `collectLinks` was set. */
       canonical?: string;
+      /** What the fetch showed about the page's engine (absent for a cache hit), for `EngineLearning`. */
+      engineEvidence?: 'http' | 'browser';
     }
   | { success: false; error: ErrorResponse; /** The HTTP status of `error.code` (`httpStatusOf`). */ status: number };

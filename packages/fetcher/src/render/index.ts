@@ -1,5 +1,5 @@
 // The render judge: does a page fetched over HTTP hold its content, or must a browser run its scripts (issue 17).
-export { judgeRendering, isRouteFragment } from './judge.js';
+export { judgeRendering, isRouteFragment, renderingGain } from './judge.js';
 export type { JudgedPage, RenderJudge, RenderVerdict } from './judge.js';
 export { pageSignals } from './page-signals.js';
 export type { PageSignals } from './page-signals.js';

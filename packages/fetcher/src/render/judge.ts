@@ -145,3 +145,16 @@ export function judgeRendering(page: JudgedPage): RenderVerdict {
 function scriptWeight(signals: PageSignals): number {
   return signals.inlineScriptChars + 2_000 * signals.externalScripts;
 }
+
+/**
+ * What rendering a page showed, from the judge's verdicts on its HTML and on its rendered DOM: `browser` when the
+ * rendered main-content candidate is more than half as large again as the HTML's, plus 100 characters (content the
+ * HTML lacked), `http` when it is not (the HTML had it). Without measures (a custom judge), a page the judge sent to
+ * the browser counts as `browser`, and nothing is known otherwise.
+ */
+export function renderingGain(html: RenderVerdict, rendered: RenderVerdict): 'http' | 'browser' | undefined {
+  if (html.contentChars === undefined || rendered.contentChars === undefined) {
+    return html.reason ? 'browser' : undefined;
+  }
+  return rendered.contentChars > 1.5 * html.contentChars + 100 ? 'browser' : 'http';
+}

@@ -11,6 +11,7 @@ import {
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { Lifecycle } from './lifecycle.js';
+import { RedisEngineStore } from './redis-engines.js';
 import { RedisJobStore } from './redis-jobs.js';
 import { RedisDeliveryStore, RedisHistoryStore } from './redis-outbox.js';
 import { RedisPageStore } from './redis-pages.js';
@@ -126,6 +127,7 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     deliveries: new RedisDeliveryStore(life, redis),
     history: new RedisHistoryStore(life, redis, maxHistoryPerUrl),
     secrets,
+    engines: new RedisEngineStore(life, redis),
     close: async () => {
       if (!life.close() || !owned) return;
       await client.quit().catch(() => client.disconnect());

@@ -10,6 +10,7 @@ import type {
   JobRecord,
   JobStatus,
   JobStore,
+  HostEngineStats,
   ResultStore,
   StoredResult,
   Task,
@@ -42,6 +43,8 @@ interface MemoryJob {
   results: StoredResult[];
   errors: JobError[];
   robots: Set<string>;
+  /** What the job learned per host (`EngineStore`). */
+  engines: Map<string, HostEngineStats>;
 }
 
 /** The jobs of one memory store; the job, task and result sub-stores share it. */
@@ -127,6 +130,7 @@ export class MemoryJobStore implements JobStore {
         results: [],
         errors: [],
         robots: new Set(),
+        engines: new Map(),
       };
       this.#state.add(entry, tasks, Infinity, 0);
       this.#state.jobs.set(job.id, entry);

@@ -1,7 +1,17 @@
+import { countPage, engineStoreLimits } from '../engine-counts.js';
 import { DeliveryExistsError } from '../errors.js';
 import { Lifecycle } from '../lifecycle.js';
 import { nonNegativeInteger, positiveInteger } from '../options.js';
-import type { Delivery, DeliveryStore, HistoryEntry, HistoryStore, Store } from '../types.js';
+import type {
+  Delivery,
+  DeliveryStore,
+  EngineStore,
+  EngineStoreLimits,
+  HistoryEntry,
+  HistoryStore,
+  HostEngineStats,
+  Store,
+} from '../types.js';
 import { MemoryJobState, MemoryJobStore, MemoryResultStore, MemoryTaskStore } from './memory-jobs.js';
 import { MemoryPageStore } from './memory-pages.js';
 import { memorySecretBox } from '../secrets.js';
@@ -41,6 +51,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     deliveries,
     history: new MemoryHistoryStore(life, maxHistoryPerUrl),
     secrets: memorySecretBox(),
+    engines: new MemoryEngineStore(life, jobState),
     close: () => {
       life.close();
       return Promise.resolve();
@@ -126,6 +137,40 @@ class MemoryDeliveryStore implements DeliveryStore {
         .filter((d) => d.state === 'pending' && (jobId === undefined || d.jobId === jobId))
         .sort((a, b) => (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : a.seq - b.seq))
         .map((d) => ({ ...d }));
+    });
+  }
+}
+
+class MemoryEngineStore implements EngineStore {
+  readonly #life: Lifecycle;
+  readonly #jobs: MemoryJobState;
+
+  constructor(life: Lifecycle, jobs: MemoryJobState) {
+    this.#life = life;
+    this.#jobs = jobs;
+  }
+
+  get(jobId: string, host: string): Promise<HostEngineStats | undefined> {
+    return this.#life.run(() => {
+      const stats = this.#jobs.jobs.get(jobId)?.engines.get(host);
+      return stats ? { ...stats } : undefined;
+    });
+  }
+
+  record(
+    jobId: string,
+    host: string,
+    page: 'http' | 'browser',
+    limits?: EngineStoreLimits,
+  ): Promise<HostEngineStats | undefined> {
+    return this.#life.run(() => {
+      const { maxCount, maxHosts } = engineStoreLimits(limits);
+      const engines = this.#jobs.require(jobId).engines;
+      const old = engines.get(host);
+      if (!old && engines.size >= maxHosts) return undefined;
+      const stats = countPage(old, page, maxCount);
+      engines.set(host, stats);
+      return { ...stats };
     });
   }
 }

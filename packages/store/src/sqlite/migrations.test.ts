@@ -86,6 +86,7 @@ describe('SQLite schema migrations', () => {
     expect((await store.jobs.get('j'))!.creditsUsed).toBe(3);
     await store.pages.put({ key: 'c', url: 'https://example.com/c', cachedAt: 3000, value: 'cc' });
     expect(await store.pages.stats()).toEqual({ entries: 3, bytes: 8 });
+    expect(await store.engines.record('j', 'example.com', 'browser')).toEqual({ http: 0, browser: 1 });
     await store.close();
 
     const again = await createSqliteStore({ dir });

@@ -154,6 +154,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description:
+      'host_engines: per job and host, pages that held their content in the HTML and pages that needed the browser',
+    sql: `
+      CREATE TABLE host_engines (
+        job_id TEXT NOT NULL,
+        host TEXT NOT NULL,
+        http INTEGER NOT NULL,
+        browser INTEGER NOT NULL,
+        PRIMARY KEY (job_id, host)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

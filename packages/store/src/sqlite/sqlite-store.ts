@@ -10,6 +10,7 @@ import { SqliteDatabase, translateSqliteError } from './database.js';
 import { PageHotTier } from './hot-tier.js';
 import { migrate } from './migrations.js';
 import { SqliteJobStore } from './sqlite-jobs.js';
+import { SqliteEngineStore } from './sqlite-engines.js';
 import { SqliteDeliveryStore, SqliteHistoryStore } from './sqlite-outbox.js';
 import { SqlitePageStore } from './sqlite-pages.js';
 import { SqliteResultStore } from './sqlite-results.js';
@@ -128,6 +129,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     deliveries: new SqliteDeliveryStore(db),
     history: new SqliteHistoryStore(db, maxHistoryPerUrl),
     secrets: keyFileSecretBox(dir),
+    engines: new SqliteEngineStore(db),
     close: () => {
       if (!life.close()) return Promise.resolve();
       hotTier?.clear();

@@ -1,0 +1,104 @@
+/** What a `Fetcher` takes and gives back for one page. */
+import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
+
+import type { FetchResult, HttpRequest } from './http/types.js';
+
+/** Which engine loads a page. `auto`: HTTP when enough, the browser when the options or the page need it. */
+export type EngineName = 'auto' | 'http' | 'browser';
+/** v2's proxy modes (`enhanced` is accepted as an alias of `stealth`). */
+export type ProxyMode = 'basic' | 'stealth' | 'auto' | 'enhanced';
+
+/** One page to fetch, with the v2 scrape options that shape the fetch. */
+export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'body'> {
+  /**
+   * Emulate a phone: 412×915 viewport at 2.625 device pixels, touch, an Android Chrome user agent and client hints.
+   * @default false
+   */
+  mobile?: boolean;
+  /**
+   * Look like a visitor from `country` (ISO 3166-1 alpha-2; `us-generic` means US): its time zone, geolocation,
+   * locale and `Accept-Language` (from `languages`, else the country's locale), and its proxy when configured.
+   */
+  location?: { country?: string; languages?: string[] };
+  /**
+   * Extra wait after the smart wait (network and DOM idle) before capture, in milliseconds.
+   * @default 0
+   */
+  waitFor?: number;
+  /** Take a screenshot of the final page (v2's screenshot format). */
+  screenshot?: ScreenshotSettings;
+  /** v2 page actions, run after the page settled (reference §5); taken as typed (`validateActions` checks JSON). */
+  actions?: Action[];
+  /**
+   * Block ads, trackers and consent managers, dismiss cookie banners.
+   * @default true
+   */
+  blockAds?: boolean;
+  /**
+   * `basic`: direct or a basic proxy. `stealth`: the browser with fingerprint evasions and a stealth proxy when
+   * configured. `auto`: basic first, then stealth when the site refuses (403, challenge page; a 429 only when a
+   * stealth proxy gives another address).
+   * @default 'auto'
+   */
+  proxy?: ProxyMode;
+  /**
+   * Force the engine for this request.
+   * @default the fetcher's `engine` option
+   */
+  engine?: EngineName;
+  /**
+   * In `auto`, render a page whose HTML looks client-rendered (see `judgeRendering`). `false` keeps such a page on
+   * HTTP (a fast mode): `clientRendered` then says what the judge saw. Browser-only options still use the browser.
+   * @default true
+   */
+  renderIfNeeded?: boolean;
+  /**
+   * What the caller learned about the page's host (crawlkit's engine learning in a crawl or batch): `'browser'` sends
+   * the page straight to the browser in `auto` (`engineReason: 'js-required:host'`), skipping the HTTP attempt.
+   * @default undefined (HTTP, then the render judge)
+   */
+  hostNeeds?: 'browser';
+  /**
+   * With `hostNeeds: 'browser'`: fetch the page both ways (over HTTP, judged, and in the browser) so that
+   * `engineEvidence` tells whether HTTP would have done.
+   * @default false
+   */
+  checkEngines?: boolean;
+}
+
+/** A fetched page. */
+export interface PageResult extends FetchResult {
+  /** Screenshot when requested: a `data:image/png;base64,...` (JPEG with `quality`) URL, or a file path. */
+  screenshot?: string;
+  /** Results of the actions, when any ran. */
+  actions?: ActionResults;
+  /**
+   * Why this engine served the page: `http:static`, `engine:http`, `engine:browser`, `options:actions`,
+   * `options:screenshot`, `options:waitFor`, `options:mobile`, `options:location`, `options:stealth`,
+   * `js-required:<signal>` (the render judge's reason: `empty-body`, `hash-route`, `app-shell`, `noscript-wall`,
+   * `hydration`, `placeholder`, `script-only`, `thin-content`; `host` when `hostNeeds` sent it to the browser),
+   * `blocked:403|429|challenge` (the stealth retry of
+   * `proxy: 'auto'`), `download` (the browser got a file, fetched over HTTP instead); `+browser-unavailable` is
+   * appended when the browser was wanted but could not start.
+   */
+  engineReason: string;
+  /**
+   * The render judge's `js-required:<signal>` for a page served over HTTP although it looks client-rendered (the
+   * engine forced to `http`, `renderIfNeeded: false`, or the browser unavailable): its content may be missing.
+   */
+  clientRendered?: string;
+  /**
+   * What this fetch showed about the page, for learning its host's engine: `http` when its HTML held the content
+   * (judged so, or rendered without gaining content), `browser` when rendering showed content the HTML lacked. Absent
+   * when it showed nothing (an engine or browser-only options forced, not HTML, sent straight to the browser).
+   */
+  engineEvidence?: 'http' | 'browser';
+  /** The proxy mode that served the page (v2 `metadata.proxyUsed`). */
+  proxyUsed: 'basic' | 'stealth';
+  /** Requested options the serving engine could not honour (v2's "engine does not support" warning). */
+  unsupportedFeatures?: string[];
+  /** Requests the browser refused (URL policy, ads and trackers, media). */
+  blockedRequests?: number;
+  /** Notes for the document's `warning` (a full-page screenshot cut at `MAX_SCREENSHOT_HEIGHT`). */
+  warnings?: string[];
+}
