@@ -1,9 +1,13 @@
 /**
  * Issue 17, learning per host: crawls and batches of a 30-page client-side app and of a 30-page static news site with
- * heavy scripts, each on its own host, with real Chromium (the app's batch runs on two Redis workers). Renders are counted from the sites' own request logs: a
- * page the HTTP engine fetched carries crawlkit's user agent, one the browser loaded does not.
+ * heavy scripts, each on its own host, with real Chromium (a batch resumed on the SQLite store, the app's batch on two
+ * Redis workers). Renders are counted from the sites' own request logs: a page the HTTP engine fetched carries
+ * crawlkit's user agent, one the browser loaded does not.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
 import { DEFAULT_USER_AGENT } from '@crawlkit/fetcher';
@@ -61,16 +65,16 @@ function fetches(server: FixtureServer, pages: string[], since: number): { http:
 const pathOf = (doc: Document) => new URL(doc.metadata.sourceURL).pathname;
 
 /** What every run of the app site shows: all rendered, HTTP only for the first few pages, tricky pages complete. */
-function expectLearnedApp(docs: Document[], http: string[], browser: string[]): void {
-  expect(docs.map(pathOf).sort()).toEqual([...APP_PATHS].sort());
+function expectLearnedApp(docs: Document[], http: string[], browser: string[], paths = APP_PATHS): void {
+  expect(docs.map(pathOf).sort()).toEqual([...paths].sort());
   expect(docs.every((d) => d.metadata.engine === 'browser')).toBe(true);
-  expect(new Set(browser)).toEqual(new Set(APP_PATHS));
+  expect(new Set(browser)).toEqual(new Set(paths));
   // Two pages teach the host; at most three more were in flight: every later page went straight to the browser.
   expect(http.length).toBeLessThanOrEqual(5);
   const learned = docs.filter((d) => d.metadata.engineReason === 'js-required:host');
-  expect(learned.length).toBeGreaterThanOrEqual(APP_PATHS.length - 5);
+  expect(learned.length).toBeGreaterThanOrEqual(paths.length - 5);
   // A teaser fools the judge; the host's record does not.
-  for (const path of TRICKY_PATHS.filter((p) => !http.includes(p))) {
+  for (const path of TRICKY_PATHS.filter((p) => paths.includes(p) && !http.includes(p))) {
     expect(docs.find((d) => pathOf(d) === path)!.markdown).toContain(appPageMarker(path));
   }
 }
@@ -106,6 +110,41 @@ describe('a crawl and a batch learn which engine a host needs', () => {
   }, 240_000);
 });
 
+describe('what a job learned is in its store', () => {
+  it('a batch stopped after its first pages resumes on a new engine that sends every further page to the browser', async () => {
+    const storeDir = mkdtempSync(join(tmpdir(), 'ck-adaptive-'));
+    const options = { storeDir, browser: BROWSER, engineLearning: LEARNING, timeoutMs: 30_000 };
+    const paths = APP_PATHS.slice(0, 8);
+    try {
+      const first = new Crawlkit(options);
+      const started = ok(
+        await first.batchScrape({ urls: paths.map((p) => `${app.url}${p}`), maxConcurrency: 1, maxAge: 0 }),
+      );
+      let stored = 0;
+      for await (const _ of first.watch(started.id)) if (++stored === 3) break;
+      await first.close();
+
+      const since = app.requests.length;
+      const again = new Crawlkit(options);
+      try {
+        expect(await again.resumeJob(started.id)).toEqual({ success: true, id: started.id });
+        const done = ok(await again.waitForJob(started.id));
+        expect(done.data.map(pathOf).sort()).toEqual([...paths].sort());
+        const resumed = fetches(app, paths, since);
+        // The resumed engine learned nothing itself: the job's store told it that the host needs the browser.
+        expect(resumed.http).toEqual([]);
+        expect(resumed.browser.length).toBeGreaterThanOrEqual(paths.length - 4);
+        const afterResume = done.data.filter((d) => resumed.browser.includes(pathOf(d)));
+        expect(afterResume.every((d) => d.metadata.engineReason === 'js-required:host')).toBe(true);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
+
 describe.skipIf(!testRedisUrl)('on Redis workers', () => {
   it('two workers share what the job learned: the app is rendered straight away after the first pages', async () => {
     const prefix = `ck-adaptive-${randomUUID()}`;
@@ -119,11 +158,13 @@ describe.skipIf(!testRedisUrl)('on Redis workers', () => {
     try {
       for (const worker of workers) await worker.startWorker({ sweepIntervalMs: 3_600_000, concurrency: 2 });
       const since = app.requests.length;
-      const urls = APP_PATHS.map((p) => `${app.url}${p}`);
+      // The home page, the categories and the products from the first teaser on: 14 pages.
+      const paths = [...APP_PATHS.slice(0, 5), ...APP_PATHS.slice(APP_PATHS.indexOf(TRICKY_PATHS[0]!) - 1)];
+      const urls = paths.map((p) => `${app.url}${p}`);
       const started = ok(await client.batchScrape({ urls, maxConcurrency: 3, maxAge: 0 }));
       const done = ok(await client.waitForJob(started.id));
-      const { http, browser } = fetches(app, APP_PATHS, since);
-      expectLearnedApp(done.data, http, browser);
+      const { http, browser } = fetches(app, paths, since);
+      expectLearnedApp(done.data, http, browser, paths);
     } finally {
       await client.close();
       await Promise.all(workers.map((w) => w.close()));

@@ -6,11 +6,8 @@
  * store works on one Redis server or a primary with replicas, not on Redis Cluster.
  */
 
-const JOB_KEYS = `
-local function jk(p, id) return p .. ':job:' .. id end
-local function tk(p, id, part) return p .. ':j:' .. id .. ':' .. part end
-local JOB_PARTS = { 'n', 't', 's', 'seq', 'att', 'nb', 'q', 'a', 'r', 'rk', 'e', 'rb', 'rbs', 'dq', 'dall', 'eng' }
-`;
+import { ENGINE_RECORD } from './scripts/engine-scripts.js';
+import { JOB_KEYS } from './scripts/job-keys.js';
 
 const PAGE_HELPERS = `
 local function delete_page(p, key)
@@ -512,33 +509,6 @@ for i, key in ipairs(keys) do
   out[#out + 1] = inputs[i]
 end
 return out
-`;
-
-/**
- * ARGV: prefix, jobId, host, page ('http' or 'browser'), maxCount, maxHosts. Counts one page of the host in the job's
- * `eng` hash (`<http>:<browser>`), halving both counts first when they would go over maxCount. Returns the new
- * {http, browser}, or nil when the job already keeps maxHosts other hosts.
- */
-export const ENGINE_RECORD = `${JOB_KEYS}
-local p = ARGV[1]
-local id = ARGV[2]
-if redis.call('EXISTS', jk(p, id)) == 0 then return redis.error_reply('NOJOB') end
-local key = tk(p, id, 'eng')
-local old = redis.call('HGET', key, ARGV[3])
-local http, browser = 0, 0
-if old then
-  local a, b = string.match(old, '^(%d+):(%d+)$')
-  http, browser = tonumber(a), tonumber(b)
-elseif redis.call('HLEN', key) >= tonumber(ARGV[6]) then
-  return nil
-end
-if http + browser + 1 > tonumber(ARGV[5]) then
-  http = math.floor(http / 2)
-  browser = math.floor(browser / 2)
-end
-if ARGV[4] == 'http' then http = http + 1 else browser = browser + 1 end
-redis.call('HSET', key, ARGV[3], http .. ':' .. browser)
-return { http, browser }
 `;
 
 /** Every script, by name. */
