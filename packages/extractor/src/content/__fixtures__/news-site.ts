@@ -1,6 +1,8 @@
 // A regional news site built like real ones, for the main-content tests of news and blog pages: a cookie bar, a top
 // strip, navigation without nav/footer class names, a breaking-news ticker, a most-read box, share icons and a footer
 // with a customer-service blurb.
+import { expect } from 'vitest';
+
 import { extractPage } from '../../page.js';
 
 export const URL = 'https://courier.example/local/2026/03/09/harbour-road-bike-lanes';
@@ -9,6 +11,12 @@ export const URL = 'https://courier.example/local/2026/03/09/harbour-road-bike-l
 export function markdownOf(html: string): { markdown: string; warnings: string[] } {
   const out = extractPage(html, { url: URL, onlyMainContent: true, formats: { markdown: true } });
   return { markdown: out.markdown ?? '', warnings: out.warnings };
+}
+
+/** Asserts that `markdown` holds every text of `keep` and none of `drop`, naming the text that fails. */
+export function expectOnly(markdown: string, keep: readonly string[], drop: readonly string[] = []): void {
+  for (const text of keep) expect(markdown, `kept: ${text}`).toContain(text);
+  for (const text of drop) expect(markdown, `dropped: ${text}`).not.toContain(text);
 }
 
 /** Site chrome of a regional news site, with class names that do not say "nav" or "footer" (as many sites do). */
