@@ -116,3 +116,52 @@ describe('articles: promotions, disclaimers and calls to action inside the story
     );
   });
 });
+
+/** A page builder's widget: every heading, text block and post grid sits alone in two wrappers. */
+const widget = (kind: string, html: string): string =>
+  `<div class="elementor-element elementor-widget elementor-widget-${kind}" data-element_type="widget"><div class="elementor-widget-container">${html}</div></div>`;
+
+const builderPost = `<div class="elementor-section"><div class="elementor-container">${widget('heading', '<h1 class="elementor-heading-title">Can you sue a gym after an injury?</h1>')}${widget('post-info', '<ul><li>On Behalf of <a href="/about-us/">Harbour Law</a></li><li>Apr 21, 2025</li></ul>')}${widget(
+  'text-editor',
+  `<p>If someone is not careful at the gym, they may get hurt. Dropping equipment or straining too hard are common causes of injury, but there are also times when the gym itself is at fault.</p><p>Most waivers only protect the gym when its staff were negligent. Some try to rule out every claim, and courts in this state have refused to enforce the broadest of them.</p><p>Businesses also have to keep their premises safe, so that members do not slip on a wet floor or have a weight fall on them from a badly fixed rack. A gym that ignores a broken machine for weeks can be liable even when the member signed a waiver.</p><p>Whether a claim is worth bringing depends on the injury, on what the gym knew and on the wording of the contract. An attorney can read the waiver with you and tell you whether it would hold up.</p>`,
+)}`;
+
+const postCards = Array.from(
+  { length: 3 },
+  (_, i) =>
+    `<article class="elementor-post elementor-grid-item post-${4180 + i} post type-post hentry"><div class="elementor-post__text"><h3 class="elementor-post__title"><a href="/blog/post-${i}/">Blog post number ${i}: what to do after a car accident in Riverside</a></h3><div class="elementor-post__meta-data"><span class="elementor-post-date">March ${20 + i}, 2025</span></div><div class="elementor-post__excerpt"><p>Excerpt ${i}: navigating an insurance claim can be overwhelming while you are still dealing with an injury, and the deadlines are strict.</p></div><a class="elementor-post__read-more" href="/blog/post-${i}/">Read More</a></div></article>`,
+).join('');
+
+describe('articles: sections after a heading that a page builder wraps alone', () => {
+  it('drops a "Latest News" post grid after a short post, when the heading sits alone in its widget', () => {
+    const page = `${builderPost}${widget('heading', '<h2 class="elementor-heading-title">Latest News</h2>')}${widget('posts', `<div class="elementor-posts-container elementor-grid">${postCards}</div>`)}</div></div>`;
+    const { markdown } = markdownOf(newsPage(page, { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Can you sue a gym after an injury?', 'Dropping equipment or straining too hard', 'broadest of them'],
+      ['Latest News', 'Blog post number 0', 'Excerpt 2:', 'Read More'],
+    );
+  });
+
+  it('stops the dropped section at the next wrapped heading of the same rank: the next section stays', () => {
+    const related = `${widget('heading', '<h2>Related posts</h2>')}${widget('posts', `<ul>${Array.from({ length: 4 }, (_, i) => `<li><a href="/blog/r${i}/">Related post ${i} about injuries at work</a></li>`).join('')}</ul>`)}`;
+    const next = `${widget('heading', '<h2>How to start a claim</h2>')}${widget('text-editor', '<p>Write down what happened while you still remember it, keep the receipts of every treatment, and ask the gym for a copy of the incident report before you sign anything.</p>')}`;
+    const { markdown } = markdownOf(newsPage(`${builderPost}${related}${next}</div></div>`, { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['broadest of them', 'How to start a claim', 'copy of the incident report'],
+      ['Related posts', 'Related post 2'],
+    );
+  });
+
+  it('keeps the story after a wrapped "On this page" heading: its intro is prose, not a list of links', () => {
+    const toc = `${widget('heading', '<h2>On this page</h2>')}`;
+    const intro = `<div class="inline-container"><p>If you are trying to keep food costs down, planning your meals in advance can help you make healthier choices, save money and waste less. We planned a week of meals for one person at around 29 pounds, just under the national average according to <a href="https://stats.example/family-spending">official figures</a>.</p><p>Below are seven days of breakfasts, lunches, dinners and snacks, with a shopping list of everything you need.</p></div><div><h2>Monday</h2><p>Porridge with banana for breakfast, a bean salad for lunch and a vegetable curry for dinner.</p></div>`;
+    const { markdown } = markdownOf(newsPage(`<div class="main">${toc}${intro}</div>`, { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['planning your meals in advance', 'seven days of breakfasts', 'vegetable curry'],
+      ['On this page'],
+    );
+  });
+});

@@ -301,27 +301,71 @@ function dropSection(
   doomed: Set<AnyNode>,
   trace?: KeepTrace,
 ): void {
-  const parent: ParentNode | null = heading.parent;
+  // page builders wrap each heading alone (`<div class="widget"><div><h2>`): the section is what follows the wrapper
+  const own = measures.get(heading)?.text ?? 0;
+  let start: Element = heading;
+  while (isTag(start.parent!) && start.parent !== container && measures.get(start.parent)?.text === own) {
+    start = start.parent;
+  }
+  const parent: ParentNode | null = start.parent;
   if (!parent) return;
   const pm = isTag(parent) ? measures.get(parent) : undefined;
   // the heading opens its own wrapper: drop the wrapper when it is small
-  if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === heading) {
+  if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === start) {
     doomed.add(parent);
     return;
   }
+  if (start !== heading) doomed.add(start);
   let size = 0;
+  let links = 0;
   const run: AnyNode[] = [];
-  for (let n = heading.next; n; n = n.next) {
+  for (let n = start.next; n; n = n.next) {
     if (isTag(n)) {
       const e = n;
-      const l = headingLevel(e);
+      const l = leadingHeadingLevel(e, measures);
       if (l > 0 && l <= level) break;
+      // past a wrapped heading, a sibling holding a heading of its rank is the next section, not furniture
+      if (start !== heading && holdsHeading(e, level)) break;
       size += measures.get(e)?.text ?? 0;
+      links += measures.get(e)?.link ?? 0;
     }
     run.push(n);
   }
+  // past a wrapped heading the section must look like furniture too: linked titles, not a story's intro
+  if (start !== heading && links < WRAPPED_SECTION_LINKS * size) return;
   if (size < limit) for (const n of run) doomed.add(n);
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
+}
+
+/** After a heading wrapped alone, the section goes only when this share of its text is links. */
+const WRAPPED_SECTION_LINKS = 0.1;
+
+/** Whether `el` holds a heading of `level` or higher. */
+function holdsHeading(el: Element, level: number): boolean {
+  for (const e of elements(el)) {
+    const l = headingLevel(e);
+    if (l > 0 && l <= level) return true;
+  }
+  return false;
+}
+
+/** The level of `el` when it is a heading, or a wrapper whose text is one heading's (a page builder's widget). */
+function leadingHeadingLevel(el: Element, measures: Map<Element, Measure>): number {
+  const text = measures.get(el)?.text ?? 0;
+  let e: Element | null = el;
+  while (e) {
+    const level = headingLevel(e);
+    if (level > 0) return level;
+    let next: Element | null = null;
+    for (const c of e.children) {
+      if (isTag(c) && measures.get(c)?.text === text) {
+        next = c;
+        break;
+      }
+    }
+    e = text > 0 ? next : null;
+  }
+  return 0;
 }
 
 function firstTag(parent: ParentNode): Element | null {
