@@ -165,3 +165,45 @@ describe('articles: sections after a heading that a page builder wraps alone', (
     );
   });
 });
+
+/** Teaser cards of a news theme: thumbnail, section label, linked title, author, date and an excerpt. */
+const newsCards = [
+  'Salvation Army hands out 1,500 Christmas hampers',
+  'Clerk of the House recalled from retirement',
+  'Nine Mornings festival opens with a parade',
+]
+  .map(
+    (title, i) =>
+      `<article class="post"><div class="feature_image"><img src="/spinner.gif" alt="${title}"></div><div class="pre-content"><div class="category">Front Page</div><h4><a href="/front-page/2026/03/0${i + 1}/story-${i}/">${title}</a></h4><div class="author">Webmaster</div><div class="date">March ${i + 1}, 2026</div><div class="excerpt">Teaser ${i}: the story continues on the front page, with photographs from the day and comments from the organisers...</div></div></article>`,
+  )
+  .join('');
+
+describe('articles: sections titled by a label rather than a heading', () => {
+  it('drops an "ALSO IN THE NEWS" slot titled by a label div, after the story', () => {
+    const label = `<div class="widget"><section class="widget_text_slot"><div class="template-content"><div class="mainColumnLabel"> ALSO IN THE NEWS</div></div></section></div>`;
+    const slot = `<div class="widget_posts_slot"><section class="widget"><div class="template-content">${newsCards}</div></section></div>`;
+    const { markdown } = markdownOf(newsPage(withEnd(`${label}${slot}`), { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Paragraph 5 of the report', 'eleven collisions involving cyclists'],
+      ['ALSO IN THE NEWS', 'Christmas hampers', 'Teaser 2:', 'Webmaster'],
+    );
+  });
+
+  it('drops a "More from Local" row whose title is a paragraph with a title class', () => {
+    const more = `<p class="block-title"><span>More from Local</span></p><div class="row">${newsCards}</div>`;
+    const { markdown } = markdownOf(newsPage(withEnd(more), { head: articleHead }));
+    expectOnly(markdown, ['Paragraph 5 of the report'], ['More from Local', 'Clerk of the House', 'Teaser 0:']);
+  });
+
+  it('keeps a live blog under a "Latest updates" label: prose, not a row of links', () => {
+    const updates = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<div class="update"><time>1${i}:05</time><p>Update ${i}: crews cleared another stretch of Harbour Road this morning, and the council expects the ferry terminal car park to reopen by the evening rush.</p></div>`,
+    ).join('');
+    const live = `<div class="live"><div class="live-label">Latest updates</div>${updates}</div>`;
+    const { markdown } = markdownOf(newsPage(withEnd(live), { head: articleHead }));
+    expectOnly(markdown, ['Paragraph 5 of the report', 'Update 0:', 'Update 3:']);
+  });
+});

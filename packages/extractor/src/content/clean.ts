@@ -68,6 +68,16 @@ function textOf(el: Element): string {
   return out.replace(/\s+/g, ' ').trim();
 }
 
+/** Class words of a block that titles a section without a heading tag (`<div class="mainColumnLabel">`). */
+const LABEL_CLASS = /(?:title|heading|label|header)(?:$|[\s_-])/i;
+const LABEL_TAGS: ReadonlySet<string> = new Set(['div', 'span', 'p', 'strong', 'b']);
+
+/** A label titling a section (a text-only block whose class says so) counts as a second-rank heading. */
+function labelLevel(el: Element, m: Measure): number {
+  if (!LABEL_TAGS.has(el.name) || m.own !== m.text || m.link >= 0.5 * m.text) return 0;
+  return LABEL_CLASS.test(el.attribs['class'] ?? '') ? 2 : 0;
+}
+
 function headingLevel(el: Element): number {
   return HEADING_TAGS.has(el.name) ? Number(el.name[1]) : 0;
 }
@@ -111,7 +121,7 @@ export function cleanContainer(
       linkListText += m.text;
       continue;
     }
-    const level = headingLevel(el);
+    const level = headingLevel(el) || labelLevel(el, m);
     if (level > 0 && m.text < 60) {
       const heading = textOf(el);
       // on an article, its readers' comments go whatever their length
@@ -309,10 +319,14 @@ function dropSection(
   }
   const parent: ParentNode | null = start.parent;
   if (!parent) return;
+  // a wrapped heading or a label is less sure than a heading tag in the flow of the text: its section must be
+  // furniture-like too (linked titles, not a story's intro or a live blog's updates)
+  const label = headingLevel(heading) === 0;
+  const guarded = start !== heading || label;
   const pm = isTag(parent) ? measures.get(parent) : undefined;
   // the heading opens its own wrapper: drop the wrapper when it is small
   if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === start) {
-    doomed.add(parent);
+    if (!label || pm.link >= WRAPPED_SECTION_LINKS * (pm.text - (measures.get(start)?.text ?? 0))) doomed.add(parent);
     return;
   }
   if (start !== heading) doomed.add(start);
@@ -325,14 +339,13 @@ function dropSection(
       const l = leadingHeadingLevel(e, measures);
       if (l > 0 && l <= level) break;
       // past a wrapped heading, a sibling holding a heading of its rank is the next section, not furniture
-      if (start !== heading && holdsHeading(e, level)) break;
+      if (guarded && holdsHeading(e, level)) break;
       size += measures.get(e)?.text ?? 0;
       links += measures.get(e)?.link ?? 0;
     }
     run.push(n);
   }
-  // past a wrapped heading the section must look like furniture too: linked titles, not a story's intro
-  if (start !== heading && links < WRAPPED_SECTION_LINKS * size) return;
+  if (guarded && links < WRAPPED_SECTION_LINKS * size) return;
   if (size < limit) for (const n of run) doomed.add(n);
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
 }
