@@ -95,6 +95,18 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   for (const kind of ['crawl', 'batch'] as const) {
     const prefix = PREFIX[kind];
+    const jobs =
+      kind === 'crawl'
+        ? {
+            status: ck.getCrawlStatus.bind(ck),
+            cancel: ck.cancelCrawl.bind(ck),
+            errors: ck.getCrawlErrors.bind(ck),
+          }
+        : {
+            status: ck.getBatchScrapeStatus.bind(ck),
+            cancel: ck.cancelBatchScrape.bind(ck),
+            errors: ck.getBatchScrapeErrors.bind(ck),
+          };
     // One path, two protocols: the status over HTTP, live updates over a WebSocket upgrade.
     app.route<StatusQuery>({
       method: 'GET',
@@ -103,29 +115,15 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         const pagination = { skip: numberParam(request.query.skip), limit: numberParam(request.query.limit) };
         const defined = Object.fromEntries(Object.entries(pagination).filter(([, v]) => v !== undefined));
         const call = ctx.call(request, reply);
-        const status =
-          kind === 'crawl'
-            ? await ck.getCrawlStatus(request.params.id, defined, call)
-            : await ck.getBatchScrapeStatus(request.params.id, defined, call);
-        return send(reply, status);
+        return send(reply, await jobs.status(request.params.id, defined, call));
       },
       wsHandler: ctx.socket(kind),
     });
     app.delete<IdParams>(`${prefix}/:id`, async (request, reply) => {
-      const call = ctx.call(request, reply);
-      const result =
-        kind === 'crawl'
-          ? await ck.cancelCrawl(request.params.id, call)
-          : await ck.cancelBatchScrape(request.params.id, call);
-      return send(reply, result);
+      return send(reply, await jobs.cancel(request.params.id, ctx.call(request, reply)));
     });
     app.get<IdParams>(`${prefix}/:id/errors`, async (request, reply) => {
-      const call = ctx.call(request, reply);
-      const result =
-        kind === 'crawl'
-          ? await ck.getCrawlErrors(request.params.id, call)
-          : await ck.getBatchScrapeErrors(request.params.id, call);
-      return send(reply, result);
+      return send(reply, await jobs.errors(request.params.id, ctx.call(request, reply)));
     });
   }
 
