@@ -207,3 +207,53 @@ describe('articles: sections titled by a label rather than a heading', () => {
     expectOnly(markdown, ['Paragraph 5 of the report', 'Update 0:', 'Update 3:']);
   });
 });
+
+describe('articles: reference lists after the text', () => {
+  const citations = Array.from(
+    { length: 5 },
+    (_, i) =>
+      `<li id="ref${i}">Author ${i} A, Second B. Cycling infrastructure and injury rates in small cities. J Transp Health. 20${10 + i};${i + 3}:101${i}. doi: 10.1016/j.jth.20${10 + i}.0${i}. <a href="https://doi.example/10.1016/j.jth.${i}">[DOI]</a> <a href="https://scholar.example/?q=${i}">[Google Scholar]</a></li>`,
+  ).join('');
+
+  it('drops a "References" list of citations and a "Footnotes" list with back links', () => {
+    const sections = [
+      `<h2>References</h2><ol class="ref-list">${citations}</ol>`,
+      `<h3>Footnotes</h3><ol class="footnotes">${Array.from({ length: 3 }, (_, i) => `<li id="fn${i}"><p>Footnote ${i}: counted by the council's own survey in the spring, before the ferry timetable changed. <a href="#fnref${i}">↩︎</a></p></li>`).join('')}</ol>`,
+      `<h2>Sources and further reading</h2><ul><li>Riverside Council, <em>Harbour Road transport study</em>, 2025.</li><li>National cycling survey, annual report, 2024.</li></ul>`,
+    ];
+    for (const section of sections) {
+      const { markdown } = markdownOf(newsPage(withEnd(section), { head: articleHead }));
+      expectOnly(
+        markdown,
+        ['Paragraph 5 of the report', 'eleven collisions involving cyclists'],
+        ['References', 'Cycling infrastructure and injury rates', 'Footnote 1:', 'Harbour Road transport study'],
+      );
+    }
+  });
+
+  it('keeps the section after the reference list when a heading of the same rank opens it', () => {
+    const page = withEnd(
+      `<h2>References</h2><ol>${citations}</ol><h2>What happens next</h2><p>The committee meets again in April to choose a contractor, and residents can comment on the plans until the end of March.</p>`,
+    );
+    const { markdown } = markdownOf(newsPage(page, { head: articleHead }));
+    expectOnly(markdown, ['What happens next', 'choose a contractor'], ['Cycling infrastructure and injury rates']);
+  });
+
+  it('keeps a page whose text is the reference list, and a body heading that only mentions sources', () => {
+    const list = markdownOf(
+      newsPage(
+        `<div class="page"><h1>References</h1><p>Works cited in the 2025 transport study.</p><ol>${citations}</ol></div>`,
+      ),
+    );
+    expectOnly(list.markdown, ['Cycling infrastructure and injury rates', 'Author 4 A']);
+    const mention = markdownOf(
+      newsPage(
+        withEnd(
+          '<h2>Sources of funding for the lanes</h2><p>Two thirds of the money comes from the national active travel fund, and the rest from the parking charges the council raised last year.</p>',
+        ),
+        { head: articleHead },
+      ),
+    );
+    expectOnly(mention.markdown, ['Sources of funding for the lanes', 'national active travel fund']);
+  });
+});
