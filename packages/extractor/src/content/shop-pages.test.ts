@@ -1,0 +1,56 @@
+// Main content of shop pages built like real ones: a header with search and cart, a category menu, the product
+// column, carousels of other products under "Explore related items" / "Featured products" / "Sponsored items", and a
+// footer of help links.
+import { describe, it } from 'vitest';
+
+import { expectOnly, markdownOf } from './__fixtures__/news-site.js';
+
+const header = `<div class="gh-header"><a class="gh-logo" href="/">Marketplace</a><form class="gh-search" action="/sch"><input name="q" placeholder="Search for anything"><button>Search</button></form><a href="/signin">Sign in</a> <a href="/cart">Cart</a></div>
+<div class="hl-cat-nav"><ul><li><a href="/b/motors">Motors</a></li><li><a href="/b/electronics">Electronics</a></li><li><a href="/b/collectibles">Collectibles</a></li><li><a href="/b/home-garden">Home &amp; Garden</a></li><li><a href="/b/fashion">Fashion</a></li><li><a href="/b/toys">Toys</a></li></ul></div>`;
+const bottom = `<div class="gh-footer"><ul><li><a href="/help">Help &amp; Contact</a></li><li><a href="/returns">Returns</a></li><li><a href="/about">About us</a></li><li><a href="/policies">Policies</a></li></ul><p>Copyright © 1995-2026 Marketplace Inc. All Rights Reserved. Accessibility, User Agreement, Privacy, Consumer Health Data, Payments Terms of Use, Cookies.</p></div>`;
+
+const product = `<div class="x-item-title"><h1>Vintage brass desk lamp with green glass shade</h1></div><div class="x-price-primary">US $64.99</div>
+<div class="x-item-condition">Condition: Used. In good working order, rewired in 2024.</div>
+<div class="item-description"><p>A banker's lamp from the 1960s with its original green glass shade. The brass base has a warm patina and two small dents on the back, shown in the last photo.</p>
+<p>It was rewired with a new cloth cord and an inline switch, and takes one E27 bulb up to 60 watts. The shade is 26 cm wide; the lamp is 38 cm tall.</p>
+<p>The switch on the cord is new, the pull chain of the original was broken and has been removed; the hole is closed with a brass plug. All parts were tested by a licensed electrician, and the lamp has been used daily for a month without a problem.</p>
+<p>Packed with double-wall cardboard and bubble wrap. Shipped within two business days of payment, with tracking.</p></div>
+<table class="ux-layout-specs"><tr><th>Brand</th><td>Unbranded</td><th>Era</th><td>1960s</td></tr><tr><th>Material</th><td>Brass, glass</td><th>Bulb type</th><td>E27, up to 60 W</td></tr><tr><th>Height</th><td>38 cm</td><th>Shade width</th><td>26 cm</td></tr></table>`;
+
+/** A carousel of `n` product cards (image, linked title, price, shipping), as shops render them. */
+const carousel = (label: string, n = 4): string =>
+  `<div class="carousel"><ul>${Array.from({ length: n }, (_, i) => `<li class="card"><a href="/itm/${label}-${i}"><img src="/img/${i}.jpg" alt=""></a><a href="/itm/${label}-${i}"><span class="title">${label} card ${i}: brass lamp, green shade, working</span></a><span class="price">$${40 + i}.00</span><span class="ship">Free shipping</span></li>`).join('')}</ul></div>`;
+
+const shopPage = (main: string): string =>
+  `<!doctype html><html><head><title>Vintage brass desk lamp | Marketplace</title></head><body>${header}<div id="mainContent">${main}</div>${bottom}</body></html>`;
+
+describe('shop pages: other products after the product', () => {
+  it('drops "Explore related items", "Featured products" and "Sponsored items" carousels', () => {
+    const sections = [
+      `<h2>Explore related items</h2>${carousel('Related')}`,
+      `<h3 class="section-title">Featured products</h3>${carousel('Featured')}`,
+      `<h2>Sponsored items from this seller</h2>${carousel('Sponsored')}`,
+      `<h2>Shop similar lamps</h2>${carousel('Similar')}`,
+    ];
+    for (const section of sections) {
+      const { markdown } = markdownOf(shopPage(`<div class="main-col">${product}${section}</div>`));
+      expectOnly(
+        markdown,
+        ['Vintage brass desk lamp', 'US $64.99', 'original green glass shade', 'Shipped within two business days'],
+        ['card 0:', 'card 3:', 'Explore related', 'Featured products', 'Sponsored items', 'Shop similar'],
+      );
+    }
+  });
+
+  it('keeps a collection page whose products are the page, under a "Featured products" heading', () => {
+    const collection = `<div class="collection"><h1>Desk lamps</h1><p>Brass, glass and enamel lamps for the study, restored and tested.</p><h2>Featured products</h2>${carousel('Lamp', 12)}</div>`;
+    const { markdown } = markdownOf(shopPage(collection));
+    expectOnly(markdown, ['Desk lamps', 'Lamp card 0:', 'Lamp card 11:'], ['Help & Contact', 'All Rights Reserved']);
+  });
+
+  it('keeps a description section whose heading only starts like a carousel label', () => {
+    const details = `<h2>Featured in our 2024 catalogue</h2><p>This lamp was photographed for the spring catalogue before it was sold to a private collector, who kept it in a dry study for twenty years.</p>`;
+    const { markdown } = markdownOf(shopPage(`<div class="main-col">${product}${details}</div>`));
+    expectOnly(markdown, ['original green glass shade', 'Featured in our 2024 catalogue', 'private collector']);
+  });
+});
