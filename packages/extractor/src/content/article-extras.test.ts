@@ -115,6 +115,18 @@ describe('articles: promotions, disclaimers and calls to action inside the story
       ['Follow us on Telegram', 'delivered to your inbox'],
     );
   });
+
+  it('drops newsletter boxes: the pitch, the sign-up line and its consent fine print; keeps reporting on a newsletter', () => {
+    const box = `<div class="newsletter-inline"><p class="nl-title">Subscribe to the Courier Daily, a free newsletter with the best of local news, sport and weather every weekday morning.</p><form action="/nl"><input type="email" placeholder="Your email"><button>Sign me up</button></form><p class="fine">By subscribing, you agree to our terms of service and privacy policy.</p></div>`;
+    const inline = `<p>Sign up to our weekly round-up and get the best letters from readers sent straight to your inbox!</p><p>Love cycling? Our Pedal Power newsletter has every new route and event, delivered right to your inbox.</p>`;
+    const reporting = `<p>The council said it would sign up every household to its new recycling text alerts by June, after only a third of residents subscribed to the email newsletter it launched last year.</p>`;
+    const { markdown } = markdownOf(newsPage(withEnd(`${box}${inline}${reporting}`), { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Paragraph 5 of the report', 'subscribed to the email newsletter it launched last year'],
+      ['Courier Daily', 'By subscribing', 'weekly round-up', 'Pedal Power'],
+    );
+  });
 });
 
 /** A page builder's widget: every heading, text block and post grid sits alone in two wrappers. */

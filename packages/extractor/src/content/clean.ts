@@ -29,7 +29,7 @@ const FURNITURE_TEXT =
 
 /** Short blocks that invite the reader to follow, subscribe or download ("Follow us on Telegram, Facebook and X ..."). */
 const PROMPT_TEXT =
-  /^(?:follow us (?:on|for)\b|(?:like|follow) us on (?:facebook|twitter|instagram|x|linkedin|youtube)\b|(?:subscribe|sign up) (?:to|for) (?:our|the) (?:free )?(?:daily |weekly )?(?:newsletter|mailing list)\b|join (?:our|the) (?:mailing list|newsletter)\b|download (?:our|the) (?:free )?app\b|get (?:the|our) (?:latest|best)\b.{0,50}\b(?:in|to) your inbox\b|the best of\b.{0,50}\bdelivered to your inbox\b)/i;
+  /^(?:follow us (?:on|for)\b|(?:like|follow) us on (?:facebook|twitter|instagram|x|linkedin|youtube)\b|(?:subscribe|sign up) (?:to|for) (?:our|the) (?:free )?(?:daily |weekly )?(?:newsletter|mailing list)\b|join (?:our|the) (?:mailing list|newsletter)\b|download (?:our|the) (?:free )?app\b|get (?:the|our) (?:latest|best)\b.{0,50}\b(?:in|to) your inbox\b|the best of\b.{0,50}\bdelivered to your inbox\b|(?:subscribe|sign up)\b.{0,120}\b(?:newsletters?|inbox|mailing list|emails?)\b|.{0,120}\b(?:delivered|sent)(?: (?:right|straight|directly))? to your inbox\b|by (?:subscribing|signing up)\b)/i;
 
 /** A reader prompt holds at most this many characters (a sentence or two, not a paragraph of the story). */
 const MAX_PROMPT = 200;
