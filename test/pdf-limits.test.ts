@@ -29,6 +29,21 @@ describe('PDF limits', () => {
     expect(process.memoryUsage.rss() - rss).toBeLessThan(256 * 1024 ** 2);
   });
 
+  it('refuses a damaged PDF whose objects never end with SCRAPE_PDF_PARSE_ERROR, in a worker and inline', async () => {
+    // unbounded, pdf.js re-read the file from every object: minutes inline with nothing to stop it, the extraction
+    // budget's timeout in a worker
+    const inline = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 0 } });
+    try {
+      for (const engine of [ck, inline]) {
+        const result = await engine.scrape({ url: `${server.url}/hostile/pdf-tangled?kb=64` });
+        expect(result).toMatchObject({ success: false, code: 'SCRAPE_PDF_PARSE_ERROR' });
+        expect((result as ErrorResponse).error).toMatch(/damaged .* more than 4 passes over its 64 KB/);
+      }
+    } finally {
+      await inline.close();
+    }
+  });
+
   it('parses at most 1,000 pages by default, bills only those, and says so in a warning', async () => {
     const doc = data(await ck.scrape({ url: `${server.url}/hostile/pdf-pages?pages=1003` }));
     expect(doc.markdown).toContain('Page 1000 of 1003.');

@@ -3,7 +3,14 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import { inflatingStream, makeInflatingPdf, makePdf, textOps } from '../../../../fixtures/make-pdf.ts';
+import {
+  inflatingStream,
+  makeInflatingPdf,
+  makePdf,
+  makeRunOnPagesPdf,
+  makeTangledPdf,
+  textOps,
+} from '../../../../fixtures/make-pdf.ts';
 import { extractPdf } from './extract-pdf.js';
 
 const site = (path: string) =>
@@ -38,6 +45,20 @@ describe('PDF', () => {
     expect(pdf.warnings).toEqual([]);
   });
 
+  it('fails with a typed error on pages that cannot be read, and leaves no unhandled rejection behind', async () => {
+    // pdf.js fetches the page objects ahead; unpatched, each failed fetch was an unhandled rejection (a crash)
+    const unhandled: unknown[] = [];
+    const count = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', count);
+    try {
+      await expect(extractPdf(makeRunOnPagesPdf(3))).rejects.toMatchObject({ code: 'SCRAPE_PDF_PARSE_ERROR' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', count);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it('fails with a typed error on a corrupt PDF', async () => {
     await expect(extractPdf(new TextEncoder().encode('%PDF-1.4 garbage'))).rejects.toMatchObject({
       code: 'SCRAPE_PDF_PARSE_ERROR',
@@ -68,6 +89,21 @@ describe('PDF limits', () => {
     expect(out.warnings).toEqual([
       expect.stringMatching(/^Only the first 2 of 5 PDF pages were parsed: .* its 5 MiB limit\.$/),
     ]);
+  });
+
+  // Both read each object from its start to the end of the file: quadratic, minutes at 100 KB before the cap.
+  it('refuses a damaged PDF whose recovery scan would re-read the file from every object', async () => {
+    await expect(extractPdf(makeTangledPdf(32 * 1024))).rejects.toMatchObject({
+      code: 'SCRAPE_PDF_PARSE_ERROR',
+      message: expect.stringMatching(/damaged .* more than 4 passes over its 32 KB/),
+    });
+  });
+
+  it('refuses a PDF whose pages each run on to the end of the file', async () => {
+    await expect(extractPdf(makeRunOnPagesPdf(500))).rejects.toMatchObject({
+      code: 'SCRAPE_PDF_PARSE_ERROR',
+      message: expect.stringMatching(/damaged .* more than 4 passes/),
+    });
   });
 
   it('stops between pages when the deadline has passed, with the pages parsed so far', async () => {
