@@ -13,6 +13,7 @@ import { LowSpeedMonitor } from './low-speed.js';
 import { toFetchError } from './map-error.js';
 import { ACCEPT_ENCODING, discard, parseContentEncoding, readBody, type BodyMeter } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
+import { lostKeepAliveSocket } from './stale-socket.js';
 import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
 import { positiveIntegerOption } from '../option-checks.js';
@@ -111,15 +112,20 @@ export class HttpEngine {
           await resolveChecked(hop.url.hostname, this.#policy, this.#baseLookup);
         }
         const jar = cookies?.header(hop.url);
-        const response = await dispatcher.request({
-          origin: hop.url.origin,
-          path: hop.url.pathname + hop.url.search,
-          method: hop.method,
-          headers: jar
-            ? { ...hop.headers, cookie: hop.headers.cookie ? `${hop.headers.cookie}; ${jar}` : jar }
-            : hop.headers,
-          ...(hop.body !== undefined ? { body: hop.body } : {}),
-          signal: controller.signal,
+        const send = () =>
+          dispatcher.request({
+            origin: hop.url.origin,
+            path: hop.url.pathname + hop.url.search,
+            method: hop.method,
+            headers: jar
+              ? { ...hop.headers, cookie: hop.headers.cookie ? `${hop.headers.cookie}; ${jar}` : jar }
+              : hop.headers,
+            ...(hop.body !== undefined ? { body: hop.body } : {}),
+            signal: controller.signal,
+          });
+        const response = await send().catch((error: unknown) => {
+          if (controller.signal.aborted || !lostKeepAliveSocket(error, hop.method, hop.body !== undefined)) throw error;
+          return send();
         });
         const target = redirectTarget(response.statusCode, response.headers.location, hop.url);
         if (target) {
