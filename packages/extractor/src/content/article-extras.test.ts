@@ -105,6 +105,24 @@ describe('articles: promotions, disclaimers and calls to action inside the story
     );
   });
 
+  it('drops buying-guide labels: See price at …, See deal, Jump to the list, Article continues below', () => {
+    const picks = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `<div class="pick"><h3>${i + 1}. Folding bike number ${i}</h3><p>Pick ${i}: it folds in ten seconds, fits under a desk and rides like a full-size bike on the cobbles of the old town.</p><div class="retailers"><a class="retailer" href="https://shop.example/b${i}">See price at Amazon</a> <a class="retailer" href="https://maker.example/b${i}">See price at Manufacturer site</a> <a href="https://deals.example/b${i}">See Deal</a></div></div>`,
+    ).join('<div class="ad-slot"><span>Article continues below</span></div>');
+    const { markdown } = markdownOf(
+      newsPage(withEnd(`<p class="jump"><a href="#picks">Jump to the list</a></p><div id="picks">${picks}</div>`), {
+        head: articleHead,
+      }),
+    );
+    expectOnly(
+      markdown,
+      ['Pick 0: it folds in ten seconds', 'Pick 2:', 'Folding bike number 1'],
+      ['See price at', 'See Deal', 'Jump to the list', 'Article continues below'],
+    );
+  });
+
   it('drops follow and newsletter prompts between the paragraphs, keeps a paragraph that mentions a newsletter', () => {
     const prompts = `<p>Follow us on Telegram, Facebook, Instagram, YouTube and X for the latest news and updates.</p><p>The best of the Courier, delivered to your inbox every morning. <a href="/newsletters">Sign up</a></p>`;
     const mention = `<p>Residents who want to hear about the works before they start can join the mailing list, the council's own newsletter said.</p>`;
