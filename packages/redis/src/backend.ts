@@ -1,4 +1,4 @@
-import type { BackendConnection, CrawlkitBackend, Store } from '@crawlkit/store';
+import { positiveInteger, type BackendConnection, type CrawlkitBackend, type Store } from '@crawlkit/store';
 import { Redis } from 'ioredis';
 
 import { RedisCoordination } from './coordination.js';
@@ -37,15 +37,13 @@ export interface RedisBackend extends CrawlkitBackend {
   connect(): Promise<RedisBackendConnection>;
 }
 
+/** `positiveInteger` of the store, reported as an option of `redis()`. */
 function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new RedisBackendError(
-      'REDIS_INVALID_OPTION',
-      `Expected \`${name}\` to be a positive integer, got \`${value}\`.`,
-    );
+  try {
+    return positiveInteger(name, value, fallback);
+  } catch (error) {
+    throw new RedisBackendError('REDIS_INVALID_OPTION', (error as Error).message, { cause: error });
   }
-  return value;
 }
 
 /**

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+
+import { redis } from './index.js';
+
+describe('redis() options', () => {
+  it.each([
+    [{ taskLockMs: 0 }, /`taskLockMs` to be a positive integer, got `0`/],
+    [{ stalledCheckMs: 1.5 }, /`stalledCheckMs` to be a non-negative integer, got `1.5` \(number\)/],
+    [{ connectTimeoutMs: -1 }, /`connectTimeoutMs` to be a non-negative integer/],
+  ])('refuses %o with REDIS_INVALID_OPTION, before connecting', (options, message) => {
+    expect(() => redis(options)).toThrow(
+      expect.objectContaining({ code: 'REDIS_INVALID_OPTION', message: expect.stringMatching(message) }),
+    );
+  });
+
+  it('takes positive integers', () => {
+    expect(redis({ taskLockMs: 1, stalledCheckMs: 1, connectTimeoutMs: 1 }).kind).toBe('redis');
+  });
+});

@@ -1,0 +1,100 @@
+/** Lua scripts of a job's record: create (with its first tasks), update, delete, expire, and its lease. */
+
+import { JOB_KEYS } from './job-keys.js';
+import { ADD_TASKS } from './task-scripts.js';
+
+/** ARGV: prefix, id, createdAt, expiresAt ('' for none), field/value count, fields..., then task (key, input) pairs. */
+export const JOB_CREATE = `${JOB_KEYS}${ADD_TASKS}
+local p = ARGV[1]
+local id = ARGV[2]
+if redis.call('EXISTS', jk(p, id)) == 1 then return redis.error_reply('EXISTS') end
+local count = tonumber(ARGV[5])
+local fields = {}
+for i = 6, 5 + count do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', jk(p, id), unpack(fields))
+redis.call('ZADD', p .. ':jobs', ARGV[3], id)
+if ARGV[4] ~= '' then redis.call('ZADD', p .. ':jobsexp', ARGV[4], id) end
+redis.call('HSET', tk(p, id, 'n'), 'size', 0, 'queued', 0, 'active', 0, 'done', 0, 'failed', 0)
+add_tasks(p, id, -1, 0, 6 + count)
+return 1
+`;
+/**
+ * ARGV: prefix, id, now, then (field, value) pairs; an empty value deletes the field. Setting `expiresAt` also sets
+ * a Redis expiry on every key of the job (an hour after it, so `deleteExpired` normally runs first and Redis frees
+ * the memory even when no engine calls it); clearing it removes the expiry.
+ */
+export const JOB_UPDATE = `${JOB_KEYS}
+local p = ARGV[1]
+local id = ARGV[2]
+if redis.call('EXISTS', jk(p, id)) == 0 then return 0 end
+local expiry = nil
+local i = 4
+while ARGV[i] do
+  local field, value = ARGV[i], ARGV[i + 1]
+  if value == '' then
+    redis.call('HDEL', jk(p, id), field)
+    if field == 'expiresAt' then
+      redis.call('ZREM', p .. ':jobsexp', id)
+      expiry = -1
+    end
+  else
+    redis.call('HSET', jk(p, id), field, value)
+    if field == 'expiresAt' then
+      redis.call('ZADD', p .. ':jobsexp', value, id)
+      expiry = math.max(tonumber(value), tonumber(ARGV[3])) + 3600000
+    end
+    if field == 'createdAt' then redis.call('ZADD', p .. ':jobs', value, id) end
+  end
+  i = i + 2
+end
+if expiry then
+  local keys = { jk(p, id) }
+  for _, part in ipairs(JOB_PARTS) do keys[#keys + 1] = tk(p, id, part) end
+  for _, did in ipairs(redis.call('SMEMBERS', tk(p, id, 'dall'))) do keys[#keys + 1] = p .. ':d:' .. did end
+  for _, key in ipairs(keys) do
+    if expiry < 0 then redis.call('PERSIST', key) else redis.call('PEXPIREAT', key, expiry) end
+  end
+end
+return 1
+`;
+const DELETE_JOB = `
+local function delete_job(p, id)
+  for _, did in ipairs(redis.call('SMEMBERS', tk(p, id, 'dall'))) do redis.call('DEL', p .. ':d:' .. did) end
+  redis.call('DEL', jk(p, id))
+  for _, part in ipairs(JOB_PARTS) do
+    redis.call('DEL', tk(p, id, part))
+  end
+  redis.call('ZREM', p .. ':jobs', id)
+  redis.call('ZREM', p .. ':jobsexp', id)
+  redis.call('SREM', p .. ':djobs', id)
+end
+`;
+/** ARGV: prefix, id. */
+export const JOB_DELETE = `${JOB_KEYS}${DELETE_JOB}
+delete_job(ARGV[1], ARGV[2])
+return 1
+`;
+/** ARGV: prefix, now. Returns the ids deleted. */
+export const JOB_DELETE_EXPIRED = `${JOB_KEYS}${DELETE_JOB}
+local p = ARGV[1]
+local ids = redis.call('ZRANGEBYSCORE', p .. ':jobsexp', '-inf', ARGV[2])
+for _, id in ipairs(ids) do delete_job(p, id) end
+return ids
+`;
+/** ARGV: prefix, id, owner, ttlMs, now. */
+export const JOB_ACQUIRE_LEASE = `${JOB_KEYS}
+local p = ARGV[1]
+local key = jk(p, ARGV[2])
+if redis.call('EXISTS', key) == 0 then return 0 end
+local lease = redis.call('HMGET', key, 'leaseOwner', 'leaseUntil')
+local now = tonumber(ARGV[5])
+if lease[1] and lease[1] ~= ARGV[3] and tonumber(lease[2]) > now then return 0 end
+redis.call('HSET', key, 'leaseOwner', ARGV[3], 'leaseUntil', now + tonumber(ARGV[4]))
+return 1
+`;
+/** ARGV: prefix, id, owner. */
+export const JOB_RELEASE_LEASE = `${JOB_KEYS}
+local key = jk(ARGV[1], ARGV[2])
+if redis.call('HGET', key, 'leaseOwner') == ARGV[3] then redis.call('HDEL', key, 'leaseOwner', 'leaseUntil') end
+return 1
+`;

@@ -1,0 +1,80 @@
+/** Lua scripts of the page cache (size cap, eviction oldest first) and of the per-URL history. */
+
+const PAGE_HELPERS = `
+local function delete_page(p, key)
+  local hk = p .. ':page:' .. key
+  local old = redis.call('HMGET', hk, 'url', 'value')
+  if not old[1] then
+    redis.call('ZREM', p .. ':pages', key)
+    return 0
+  end
+  redis.call('SREM', p .. ':pageurl:' .. old[1], key)
+  redis.call('DECRBY', p .. ':pagebytes', string.len(old[2]))
+  redis.call('DEL', hk)
+  redis.call('ZREM', p .. ':pages', key)
+  return 1
+end
+local function bytes(p) return tonumber(redis.call('GET', p .. ':pagebytes') or '0') end
+local function evict_to(p, target)
+  local n = 0
+  while bytes(p) > target do
+    local oldest = redis.call('ZRANGE', p .. ':pages', 0, 0)
+    if #oldest == 0 then break end
+    n = n + delete_page(p, oldest[1])
+  end
+  return n
+end
+`;
+/** ARGV: prefix, key, url, cachedAt, value, cap (-1: none), low watermark bytes. */
+export const PAGE_PUT = `${PAGE_HELPERS}
+local p = ARGV[1]
+local key = ARGV[2]
+delete_page(p, key)
+local hk = p .. ':page:' .. key
+redis.call('HSET', hk, 'url', ARGV[3], 'cachedAt', ARGV[4], 'value', ARGV[5])
+redis.call('ZADD', p .. ':pages', ARGV[4], key)
+redis.call('SADD', p .. ':pageurl:' .. ARGV[3], key)
+redis.call('INCRBY', p .. ':pagebytes', string.len(ARGV[5]))
+local cap = tonumber(ARGV[6])
+if cap >= 0 and bytes(p) > cap then evict_to(p, tonumber(ARGV[7])) end
+return 1
+`;
+/** ARGV: prefix, url. Returns how many pages were deleted. */
+export const PAGE_DELETE_BY_URL = `${PAGE_HELPERS}
+local p = ARGV[1]
+local keys = redis.call('SMEMBERS', p .. ':pageurl:' .. ARGV[2])
+local n = 0
+for _, key in ipairs(keys) do n = n + delete_page(p, key) end
+redis.call('DEL', p .. ':pageurl:' .. ARGV[2])
+return n
+`;
+/** ARGV: prefix. */
+export const PAGE_CLEAR = `${PAGE_HELPERS}
+local p = ARGV[1]
+local keys = redis.call('ZRANGE', p .. ':pages', 0, -1)
+for _, key in ipairs(keys) do delete_page(p, key) end
+redis.call('DEL', p .. ':pagebytes')
+return #keys
+`;
+/** ARGV: prefix, cutoff (cachedAt below it goes; '' for none), maxBytes ('' for none). */
+export const PAGE_PRUNE = `${PAGE_HELPERS}
+local p = ARGV[1]
+local n = 0
+if ARGV[2] ~= '' then
+  local old = redis.call('ZRANGEBYSCORE', p .. ':pages', '-inf', '(' .. ARGV[2])
+  for _, key in ipairs(old) do n = n + delete_page(p, key) end
+end
+if ARGV[3] ~= '' then n = n + evict_to(p, tonumber(ARGV[3])) end
+return n
+`;
+/** ARGV: prefix, history key, scrapedAt, value, keep. */
+export const HISTORY_APPEND = `
+local p = ARGV[1]
+local key = p .. ':h:' .. ARGV[2]
+local n = redis.call('INCR', p .. ':hseq')
+local member = string.format('%016d', n) .. ':' .. ARGV[4]
+redis.call('ZADD', key, ARGV[3], member)
+local keep = tonumber(ARGV[5])
+redis.call('ZREMRANGEBYRANK', key, 0, -(keep + 1))
+return 1
+`;
