@@ -5,24 +5,13 @@
  * fonts and logo are known.
  */
 import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
-
-let server: FixtureServer;
-let ck: Crawlkit;
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
 
 // Chromium may only reach the fixture server.
-beforeAll(async () => {
-  server = await startFixtureServer();
-  ck = new Crawlkit({ store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 30_000 });
-});
-
-afterAll(async () => {
-  await ck.close();
-  await server.close();
-});
+const env = useFixtureEngine({ crawlkit: { store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 30_000 } });
 
 const HEX = /^#[0-9a-f]{6}$/;
 
@@ -47,7 +36,7 @@ function expectWellFormed(branding: NonNullable<Document['branding']>) {
 
 describe('branding', () => {
   it('reads a light page: colours by role, fonts, typography, spacing, components, logo and favicon', async () => {
-    const doc = data(await ck.scrape({ url: `${server.url}/branding/light.html`, formats: ['branding'] }));
+    const doc = data(await env.ck.scrape({ url: `${env.server.url}/branding/light.html`, formats: ['branding'] }));
     const b = doc.branding!;
     expectWellFormed(b);
     expect(doc.markdown).toBeUndefined();
@@ -87,10 +76,10 @@ describe('branding', () => {
     expect(b.components?.buttonPrimary?.shadow).toMatch(/rgba\(0, 0, 0, 0\.1\)/);
 
     expect(b.images).toEqual({
-      logo: `${server.url}/branding/maple-logo.svg`,
-      favicon: `${server.url}/branding/maple-favicon.svg`,
-      ogImage: `${server.url}/branding/maple-og.jpg`,
-      logoHref: `${server.url}/`,
+      logo: `${env.server.url}/branding/maple-logo.svg`,
+      favicon: `${env.server.url}/branding/maple-favicon.svg`,
+      ogImage: `${env.server.url}/branding/maple-og.jpg`,
+      logoHref: `${env.server.url}/`,
       logoAlt: 'Maple & Co logo',
     });
     expect(b.logo).toBe(b.images!.logo);
@@ -101,7 +90,7 @@ describe('branding', () => {
   }, 60_000);
 
   it('reads a dark page with hashed font names and an inline SVG logo', async () => {
-    const doc = data(await ck.scrape({ url: `${server.url}/branding/dark.html`, formats: ['branding'] }));
+    const doc = data(await env.ck.scrape({ url: `${env.server.url}/branding/dark.html`, formats: ['branding'] }));
     const b = doc.branding!;
     expectWellFormed(b);
     expect(b.colorScheme).toBe('dark');
@@ -130,15 +119,15 @@ describe('branding', () => {
     const svg = Buffer.from(b.images!.logo!.split(',')[1]!, 'base64').toString('utf8');
     expect(svg).toContain('<path d="M4 28 L18 4 L32 28 Z" fill="#8b5cf6"');
     expect(b.images).toMatchObject({
-      favicon: `${server.url}/branding/nightjar-64.png`, // the largest declared icon
+      favicon: `${env.server.url}/branding/nightjar-64.png`, // the largest declared icon
       ogImage: null,
-      logoHref: `${server.url}/`,
+      logoHref: `${env.server.url}/`,
       logoAlt: 'Nightjar',
     });
   }, 60_000);
 
   it('reads roles from CSS custom properties, resolving oklch() and hsl() to hex', async () => {
-    const doc = data(await ck.scrape({ url: `${server.url}/branding/vars.html`, formats: ['branding'] }));
+    const doc = data(await env.ck.scrape({ url: `${env.server.url}/branding/vars.html`, formats: ['branding'] }));
     const b = doc.branding!;
     expectWellFormed(b);
     expect(b.colorScheme).toBe('light');
@@ -166,17 +155,17 @@ describe('branding', () => {
     });
     // The logo is a CSS background of the home link; the favicon the largest `icon`.
     expect(b.images).toMatchObject({
-      logo: `${server.url}/branding/lumen-logo.svg`,
-      favicon: `${server.url}/branding/lumen-192.png`,
+      logo: `${env.server.url}/branding/lumen-logo.svg`,
+      favicon: `${env.server.url}/branding/lumen-192.png`,
       ogImage: 'https://cdn.lumen.test/og/home.png',
-      logoHref: `${server.url}/`,
+      logoHref: `${env.server.url}/`,
     });
   }, 60_000);
 
   it('works alongside other formats and the caller’s own actions, whose results stay untouched', async () => {
     const doc = data(
-      await ck.scrape({
-        url: `${server.url}/branding/light.html`,
+      await env.ck.scrape({
+        url: `${env.server.url}/branding/light.html`,
         formats: ['markdown', 'branding'],
         actions: [{ type: 'executeJavascript', script: 'document.title' }],
       }),
@@ -189,7 +178,9 @@ describe('branding', () => {
 
 describe('branding of what is not an HTML page', () => {
   it('returns the document without branding and says why', async () => {
-    const doc = data(await ck.scrape({ url: `${server.url}/files/manual.pdf`, formats: ['markdown', 'branding'] }));
+    const doc = data(
+      await env.ck.scrape({ url: `${env.server.url}/files/manual.pdf`, formats: ['markdown', 'branding'] }),
+    );
     expect(doc.markdown?.length).toBeGreaterThan(0);
     expect(doc.branding).toBeUndefined();
     expect(doc.warning).toMatch(
@@ -202,11 +193,13 @@ describe('branding without a browser', () => {
   it('fails with SCRAPE_BRANDING_NOT_SUPPORTED and says how to get one', async () => {
     const noBrowser = new Crawlkit({ store: 'memory', browser: { executablePath: '/nonexistent/chromium' } });
     try {
-      const response = await noBrowser.scrape({ url: `${server.url}/branding/light.html`, formats: ['branding'] });
+      const response = await noBrowser.scrape({ url: `${env.server.url}/branding/light.html`, formats: ['branding'] });
       expect(response).toMatchObject({ success: false, code: 'SCRAPE_BRANDING_NOT_SUPPORTED' });
       expect((response as ErrorResponse).error).toMatch(/^Branding extraction requires a browser\. .*chromium/i);
       // Other formats still work over HTTP.
-      expect(data(await noBrowser.scrape({ url: `${server.url}/branding/light.html` })).markdown).toContain('Bread');
+      expect(data(await noBrowser.scrape({ url: `${env.server.url}/branding/light.html` })).markdown).toContain(
+        'Bread',
+      );
     } finally {
       await noBrowser.close();
     }

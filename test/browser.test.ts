@@ -3,43 +3,34 @@
  * site. The fetcher's own tests cover each browser option in depth; these prove the public API wires them through.
  */
 import { MAX_SCREENSHOT_HEIGHT } from '@crawlkit/actions';
-import { Crawlkit, type ErrorResponse } from 'crawlkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ErrorResponse } from 'crawlkit';
+import { describe, expect, it } from 'vitest';
 
-import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
-
-let server: FixtureServer;
-let ck: Crawlkit;
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
 
 // Chromium may only reach the fixture server.
-beforeAll(async () => {
-  server = await startFixtureServer();
-  ck = new Crawlkit({ store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 });
-});
-
-afterAll(async () => {
-  await ck.close();
-  await server.close();
-});
+const env = useFixtureEngine({ crawlkit: { store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 } });
 
 describe('scrape in the browser', () => {
   it('renders a page whose content only JavaScript produces, and says why the browser served it', async () => {
-    const doc = data(await ck.scrape({ url: `${server.url}/js/app-shell.html`, maxAge: 0 }));
+    const doc = data(await env.ck.scrape({ url: `${env.server.url}/js/app-shell.html`, maxAge: 0 }));
     expect(doc.markdown).toContain('Content that only JavaScript shows');
     expect(doc.metadata.engineReason).toBeTruthy();
     expect(doc.metadata.statusCode).toBe(200);
   }, 30_000);
 
   it('returns a screenshot as a PNG data URL, and a JPEG one with quality', async () => {
-    const png = data(await ck.scrape({ url: `${server.url}/js/rendered.html`, formats: ['screenshot'], maxAge: 0 }));
+    const png = data(
+      await env.ck.scrape({ url: `${env.server.url}/js/rendered.html`, formats: ['screenshot'], maxAge: 0 }),
+    );
     expect(png.screenshot).toMatch(/^data:image\/png;base64,/);
     expect(Buffer.from(png.screenshot!.split(',')[1]!, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(png.markdown).toBeUndefined();
 
     const jpeg = data(
-      await ck.scrape({
-        url: `${server.url}/js/rendered.html`,
+      await env.ck.scrape({
+        url: `${env.server.url}/js/rendered.html`,
         formats: [{ type: 'screenshot', fullPage: true, quality: 50 }],
         maxAge: 0,
       }),
@@ -50,8 +41,8 @@ describe('scrape in the browser', () => {
   it('cuts a full-page screenshot of a very tall page at MAX_SCREENSHOT_HEIGHT, and says so', async () => {
     const shot = async (sections: number) => {
       const doc = data(
-        await ck.scrape({
-          url: `${server.url}/js/long-reference.html?sections=${sections}`,
+        await env.ck.scrape({
+          url: `${env.server.url}/js/long-reference.html?sections=${sections}`,
           formats: [{ type: 'screenshot', fullPage: true, quality: 60, viewport: { width: 320, height: 480 } }],
           maxAge: 0,
         }),
@@ -70,7 +61,11 @@ describe('scrape in the browser', () => {
 
   it('says which options a file download could not honour (a PDF asked for with a screenshot)', async () => {
     const doc = data(
-      await ck.scrape({ url: `${server.url}/files/report.pdf`, formats: ['markdown', 'screenshot'], maxAge: 0 }),
+      await env.ck.scrape({
+        url: `${env.server.url}/files/report.pdf`,
+        formats: ['markdown', 'screenshot'],
+        maxAge: 0,
+      }),
     );
     expect(doc.metadata.engineReason).toBe('download');
     expect(doc.markdown).toBeTruthy();
@@ -82,8 +77,8 @@ describe('scrape in the browser', () => {
 
   it('runs actions and returns their results in data.actions', async () => {
     const doc = data(
-      await ck.scrape({
-        url: `${server.url}/js/form.html`,
+      await env.ck.scrape({
+        url: `${env.server.url}/js/form.html`,
         formats: ['markdown'],
         maxAge: 0,
         actions: [
@@ -106,8 +101,8 @@ describe('scrape in the browser', () => {
   }, 30_000);
 
   it('answers a failing action with SCRAPE_ACTION_ERROR naming the action and selector', async () => {
-    const response = await ck.scrape({
-      url: `${server.url}/js/form.html`,
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/js/form.html`,
       maxAge: 0,
       actions: [
         { type: 'wait', milliseconds: 10 },
@@ -121,8 +116,8 @@ describe('scrape in the browser', () => {
 
   it('emulates a phone and a location', async () => {
     const doc = data(
-      await ck.scrape({
-        url: `${server.url}/js/whoami`,
+      await env.ck.scrape({
+        url: `${env.server.url}/js/whoami`,
         formats: ['rawHtml'],
         mobile: true,
         location: { country: 'DE', languages: ['de-DE'] },
@@ -140,7 +135,7 @@ describe('scrape in the browser', () => {
 
   it('waits for waitFor milliseconds on top of the smart wait', async () => {
     const started = Date.now();
-    const doc = data(await ck.scrape({ url: `${server.url}/js/rendered.html`, waitFor: 1500, maxAge: 0 }));
+    const doc = data(await env.ck.scrape({ url: `${env.server.url}/js/rendered.html`, waitFor: 1500, maxAge: 0 }));
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
     expect(doc.markdown).toMatch(/#/);
   }, 30_000);

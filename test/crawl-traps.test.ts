@@ -9,31 +9,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Crawlkit, type CrawlErrorsResponse, type CrawlResponse, type JobStatusResponse } from 'crawlkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { ok } from './helpers-batch.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
 
 /** The documented default of the URL length cap. */
 const DEFAULT_MAX_URL_LENGTH = 2048;
-let server: FixtureServer;
-let ck: Crawlkit;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  ck = new Crawlkit({ store: 'memory', engine: 'http' });
-});
-
-afterAll(async () => {
-  await ck.close();
-  await server.close();
-});
+const env = useFixtureEngine();
 
 describe('crawl traps', () => {
   it('stop at the URL length cap (endless archive) and at repeating segments (calendar)', async () => {
     // The limit only keeps today's failure short: the traps must end well before it.
-    const started = ok<CrawlResponse>(await ck.crawl({ url: `${server.url}/traps/`, limit: 200 }));
-    const done = ok<JobStatusResponse>(await ck.waitForJob(started.id));
+    const started = ok<CrawlResponse>(await env.ck.crawl({ url: `${env.server.url}/traps/`, limit: 200 }));
+    const done = ok<JobStatusResponse>(await env.ck.waitForJob(started.id));
     expect(done.status).toBe('completed');
     const urls = done.data.map((d) => d.metadata.sourceURL);
     const archive = urls.filter((u) => u.includes('/traps/archive/'));
@@ -53,7 +42,7 @@ describe('crawl traps', () => {
     const maxStoreBytes = 40_000;
     try {
       const small = new Crawlkit({ storeDir: dir, engine: 'http', jobs: { maxStoreBytes } });
-      const started = ok<CrawlResponse>(await small.crawl({ url: `${server.url}/traps/`, limit: 200 }));
+      const started = ok<CrawlResponse>(await small.crawl({ url: `${env.server.url}/traps/`, limit: 200 }));
       const done = ok<JobStatusResponse>(await small.waitForJob(started.id));
       expect(done.status).toBe('failed');
       const errors = (await small.getCrawlErrors(started.id)) as CrawlErrorsResponse;

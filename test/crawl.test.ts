@@ -1,34 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import {
-  Crawlkit,
   type CrawlErrorsResponse,
   type CrawlRequestInput,
   type Document,
   type ErrorResponse,
   type JobStatusResponse,
 } from 'crawlkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { startCrawlSite, testHostsLookup, type CrawlSiteServer } from '../fixtures/crawl-site/harness.ts';
+import { startCrawlSite, testHostsLookup } from '../fixtures/crawl-site/harness.ts';
 import { SLOW_RETRY_AFTER_S } from '../fixtures/crawl-site/routes.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
 
-let site: CrawlSiteServer;
-let ck: Crawlkit;
-let dir: string;
-
-beforeAll(async () => {
-  site = await startCrawlSite();
-  dir = mkdtempSync(join(tmpdir(), 'ck-crawl-'));
-  ck = new Crawlkit({ storeDir: dir, engine: 'http', http: { lookup: testHostsLookup } });
-});
-
-afterAll(async () => {
-  await ck.close();
-  await site.close();
-  rmSync(dir, { recursive: true, force: true });
+const env = useFixtureEngine({
+  server: startCrawlSite,
+  crawlkit: (dir) => ({ storeDir: dir, engine: 'http', http: { lookup: testHostsLookup } }),
 });
 
 function ok<T extends { success: boolean }>(value: T | ErrorResponse): Exclude<T, ErrorResponse> {
@@ -46,12 +31,12 @@ interface CrawlRun {
 
 /** Starts a crawl on the fixture site (`url` is a path on `site.test` unless absolute) and waits for its end. */
 async function crawl(body: Omit<CrawlRequestInput, 'url'> & { url: string }): Promise<CrawlRun> {
-  const url = body.url.startsWith('http') ? body.url : site.url(body.url);
-  const started = ok(await ck.crawl({ ...body, url, scrapeOptions: { maxAge: 0, ...body.scrapeOptions } }));
-  const status = ok(await ck.waitForJob(started.id));
-  const errors = await ck.getCrawlErrors(started.id);
+  const url = body.url.startsWith('http') ? body.url : env.server.url(body.url);
+  const started = ok(await env.ck.crawl({ ...body, url, scrapeOptions: { maxAge: 0, ...body.scrapeOptions } }));
+  const status = ok(await env.ck.waitForJob(started.id));
+  const errors = await env.ck.getCrawlErrors(started.id);
   if ('success' in errors) throw new Error(`errors call failed: ${errors.error}`);
-  const pages = status.data.map((d: Document) => site.label(d.metadata.url ?? d.metadata.sourceURL)).sort();
+  const pages = status.data.map((d: Document) => env.server.label(d.metadata.url ?? d.metadata.sourceURL)).sort();
   return { id: started.id, status, pages, errors };
 }
 
@@ -65,7 +50,7 @@ describe('crawl of the fixture site', () => {
   let hitsBefore: number;
 
   beforeAll(async () => {
-    hitsBefore = site.hits.length;
+    hitsBefore = env.server.hits.length;
     run = await crawl({ url: '/', excludePaths: ['^/calendar/'] });
   });
 
@@ -103,13 +88,13 @@ describe('crawl of the fixture site', () => {
     expect(run.status.completed).toBe(run.status.total);
     expect(run.status.data).toHaveLength(19);
     const seen: string[] = [];
-    let page = ok(await ck.getCrawlStatus(run.id, { limit: 5 }));
+    let page = ok(await env.ck.getCrawlStatus(run.id, { limit: 5 }));
     expect(page.data).toHaveLength(5);
     seen.push(...page.data.map((d) => d.metadata.sourceURL));
     let calls = 1;
     while (page.next) {
       expect(page.next).toMatch(/^crawlkit:\/\/v2\/crawl\/[0-9a-f-]+\?skip=\d+&limit=5$/);
-      page = ok(await ck.getCrawlStatus(page.next));
+      page = ok(await env.ck.getCrawlStatus(page.next));
       seen.push(...page.data.map((d) => d.metadata.sourceURL));
       calls++;
     }
@@ -121,47 +106,50 @@ describe('crawl of the fixture site', () => {
   it('lists denied redirects as errors and robots-blocked URLs, and warns about robots.txt', () => {
     expect(run.errors.errors).toHaveLength(1);
     expect(run.errors.errors[0]).toMatchObject({
-      url: site.url('/away'),
+      url: env.server.url('/away'),
       code: 'CRAWL_DENIAL',
       error: expect.stringContaining('Redirected target URL is not allowed by crawlOptions') as unknown,
     });
-    expect(sorted(run.errors.robotsBlocked)).toEqual([site.url('/private/hidden'), site.url('/private/secret')]);
+    expect(sorted(run.errors.robotsBlocked)).toEqual([
+      env.server.url('/private/hidden'),
+      env.server.url('/private/secret'),
+    ]);
     expect(run.status.warning).toContain('robots.txt');
     expect(run.status.warning).toContain('/scrape endpoint');
   });
 
   it('follows a redirect chain to its target and keeps the requested URL as sourceURL', () => {
-    const landing = run.status.data.find((d) => d.metadata.url === site.url('/landing'))!;
-    expect([site.url('/hop/1'), site.url('/landing')]).toContain(landing.metadata.sourceURL);
+    const landing = run.status.data.find((d) => d.metadata.url === env.server.url('/landing'))!;
+    expect([env.server.url('/hop/1'), env.server.url('/landing')]).toContain(landing.metadata.sourceURL);
     expect(landing.metadata.statusCode).toBe(200);
   });
 
   it('honours Retry-After on a 429 and stores the page once it answers', () => {
-    const slow = run.status.data.find((d) => d.metadata.sourceURL === site.url('/slow'))!;
+    const slow = run.status.data.find((d) => d.metadata.sourceURL === env.server.url('/slow'))!;
     expect(slow.metadata.statusCode).toBe(200);
-    const hits = site.hits.slice(hitsBefore).filter((h) => h.path === '/slow');
+    const hits = env.server.hits.slice(hitsBefore).filter((h) => h.path === '/slow');
     const last429 = hits.filter((h) => h.status === 429).at(-1)!;
     const success = hits.find((h) => h.status === 200)!;
     expect(success.at - last429.at).toBeGreaterThanOrEqual(SLOW_RETRY_AFTER_S * 1000);
-    // The whole host rested: no other page of site.test was fetched during the Retry-After window.
-    const during = site.hits
+    // The whole host rested: no other page of env.server.test was fetched during the Retry-After window.
+    const during = env.server.hits
       .slice(hitsBefore)
       .filter((h) => h.host === 'site.test' && h.at > last429.at && h.at < last429.at + SLOW_RETRY_AFTER_S * 1000);
     expect(during).toEqual([]);
   });
 
   it('never fetches excluded, robots-blocked, file, non-web or social links', () => {
-    const paths = site.hits.slice(hitsBefore).map((h) => h.path);
+    const paths = env.server.hits.slice(hitsBefore).map((h) => h.path);
     expect(paths.some((p) => p.startsWith('/calendar/'))).toBe(false);
     expect(paths.some((p) => p.startsWith('/private/'))).toBe(false);
     expect(paths).not.toContain('/assets/logo.png');
     expect(paths).not.toContain('/canonical-dup?x');
-    expect(site.hits.slice(hitsBefore).some((h) => h.host === 'other.test' && h.path === '/page')).toBe(false);
-    expect(site.hits.slice(hitsBefore).some((h) => h.host === 'blog.site.test')).toBe(false);
+    expect(env.server.hits.slice(hitsBefore).some((h) => h.host === 'other.test' && h.path === '/page')).toBe(false);
+    expect(env.server.hits.slice(hitsBefore).some((h) => h.host === 'blog.site.test')).toBe(false);
   });
 
   it('keeps PDF links and parses them', () => {
-    const pdf = run.status.data.find((d) => d.metadata.sourceURL === site.url('/report.pdf'))!;
+    const pdf = run.status.data.find((d) => d.metadata.sourceURL === env.server.url('/report.pdf'))!;
     expect(pdf.metadata.numPages).toBeGreaterThan(0);
     expect(pdf.markdown?.length).toBeGreaterThan(0);
   });
@@ -220,7 +208,7 @@ describe('crawl scope and patterns', () => {
   });
 
   it('allowSubdomains follows other hosts of the registrable domain', async () => {
-    const seed = site.url('/', 'blog.site.test');
+    const seed = env.server.url('/', 'blog.site.test');
     const withSubdomains = await crawl({ url: seed, sitemap: 'skip', maxDiscoveryDepth: 1, allowSubdomains: true });
     expect(withSubdomains.pages).toEqual(
       sorted(['blog.site.test/', 'blog.site.test/post-a', 'blog.site.test/post-b', '/about']),
@@ -283,13 +271,13 @@ describe('crawl sitemaps and robots', () => {
         'www.site.test/only-in-sitemap-3',
       ]),
     );
-    const mapped = ok(await ck.map({ url: site.url('/'), sitemap: 'only' }));
-    const mappedLabels = new Set(mapped.links.map((l) => site.label(l.url)));
+    const mapped = ok(await env.ck.map({ url: env.server.url('/'), sitemap: 'only' }));
+    const mappedLabels = new Set(mapped.links.map((l) => env.server.label(l.url)));
     for (const page of run.pages) if (page !== '/') expect(mappedLabels).toContain(page.replace(/\/$/, ''));
   });
 
   it('sitemap only on a site without sitemaps is exactly the seed (item 41)', async () => {
-    const run = await crawl({ url: site.url('/', 'blog.site.test'), sitemap: 'only' });
+    const run = await crawl({ url: env.server.url('/', 'blog.site.test'), sitemap: 'only' });
     expect(run.pages).toEqual(['blog.site.test/']);
   });
 
@@ -305,25 +293,28 @@ describe('crawl sitemaps and robots', () => {
   it('ignoreRobotsTxt crawls disallowed pages; by default they are listed as robotsBlocked', async () => {
     const blocked = await crawl({ url: '/', includePaths: ['^/private/'] });
     expect(blocked.pages).toEqual([]);
-    expect(sorted(blocked.errors.robotsBlocked)).toEqual([site.url('/private/hidden'), site.url('/private/secret')]);
+    expect(sorted(blocked.errors.robotsBlocked)).toEqual([
+      env.server.url('/private/hidden'),
+      env.server.url('/private/secret'),
+    ]);
     const ignored = await crawl({ url: '/', includePaths: ['^/private/'], ignoreRobotsTxt: true });
     expect(ignored.pages).toEqual(['/private/hidden', '/private/secret']);
     expect(ignored.errors.robotsBlocked).toEqual([]);
   });
 
   it('spaces requests by the robots.txt Crawl-delay', async () => {
-    const from = site.hits.length;
+    const from = env.server.hits.length;
     await crawl({ url: '/docs', sitemap: 'skip' });
-    const hits = site.hits.slice(from).filter((h) => h.host === 'site.test' && !/robots|sitemap/.test(h.path));
+    const hits = env.server.hits.slice(from).filter((h) => h.host === 'site.test' && !/robots|sitemap/.test(h.path));
     expect(hits).toHaveLength(4);
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.at - hits[i - 1]!.at).toBeGreaterThanOrEqual(45);
   });
 
   it('delay spaces requests by that many seconds', async () => {
-    const from = site.hits.length;
+    const from = env.server.hits.length;
     const run = await crawl({ url: '/docs', sitemap: 'skip', delay: 0.3 });
     expect(run.pages).toHaveLength(4);
-    const hits = site.hits.slice(from).filter((h) => h.host === 'site.test' && !/robots|sitemap/.test(h.path));
+    const hits = env.server.hits.slice(from).filter((h) => h.host === 'site.test' && !/robots|sitemap/.test(h.path));
     for (let i = 1; i < hits.length; i++) expect(hits[i]!.at - hits[i - 1]!.at).toBeGreaterThanOrEqual(290);
   });
 });
@@ -352,63 +343,72 @@ describe('crawl traps and redirects', () => {
     expect(run.pages).toEqual(['/docsearch']);
     expect(run.status.warning).toBe(
       `Only 1 result(s) found. For broader coverage, try crawling with crawlEntireDomain=true or start from a ` +
-        `higher-level path like ${site.url('').replace(/\/$/, '')}`,
+        `higher-level path like ${env.server.url('').replace(/\/$/, '')}`,
     );
   });
 });
 
 describe('crawl job control', () => {
   it('watch() yields each stored page, then ends', async () => {
-    const started = ok(await ck.crawl({ url: site.url('/docs'), sitemap: 'skip', scrapeOptions: { maxAge: 0 } }));
+    const started = ok(
+      await env.ck.crawl({ url: env.server.url('/docs'), sitemap: 'skip', scrapeOptions: { maxAge: 0 } }),
+    );
     const urls: string[] = [];
-    for await (const doc of ck.watch(started.id)) urls.push(site.label(doc.metadata.url!));
+    for await (const doc of env.ck.watch(started.id)) urls.push(env.server.label(doc.metadata.url!));
     expect(urls.sort()).toEqual(['/docs', '/docs/a', '/docs/b', '/docs/c/deep']);
-    const status = ok(await ck.getCrawlStatus(started.id));
+    const status = ok(await env.ck.getCrawlStatus(started.id));
     expect(status.status).toBe('completed');
     expect(status.next).toBeUndefined();
   });
 
   it('getActiveCrawls lists a running crawl with its options, then drops it', async () => {
-    const started = ok(await ck.crawl({ url: site.url('/calendar/2030-01'), ...calendarOnly, limit: 6, delay: 0.2 }));
-    const active = ok(await ck.getActiveCrawls());
+    const started = ok(
+      await env.ck.crawl({ url: env.server.url('/calendar/2030-01'), ...calendarOnly, limit: 6, delay: 0.2 }),
+    );
+    const active = ok(await env.ck.getActiveCrawls());
     const entry = active.crawls.find((c) => c.id === started.id);
     expect(entry).toBeDefined();
-    expect(entry!.url).toBe(site.url('/calendar/2030-01'));
+    expect(entry!.url).toBe(env.server.url('/calendar/2030-01'));
     expect(entry!.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(entry!.options).toMatchObject({ limit: 6, delay: 0.2, sitemap: 'skip', crawlEntireDomain: true });
-    ok(await ck.waitForJob(started.id));
-    const after = ok(await ck.getActiveCrawls());
+    ok(await env.ck.waitForJob(started.id));
+    const after = ok(await env.ck.getActiveCrawls());
     expect(after.crawls.some((c) => c.id === started.id)).toBe(false);
   });
 
   it('cancel stops fetching at once and keeps what was scraped', async () => {
     const started = ok(
-      await ck.crawl({ url: site.url('/calendar/2040-01'), ...calendarOnly, delay: 0.1, scrapeOptions: { maxAge: 0 } }),
+      await env.ck.crawl({
+        url: env.server.url('/calendar/2040-01'),
+        ...calendarOnly,
+        delay: 0.1,
+        scrapeOptions: { maxAge: 0 },
+      }),
     );
     const seen: string[] = [];
-    for await (const doc of ck.watch(started.id)) {
+    for await (const doc of env.ck.watch(started.id)) {
       seen.push(doc.metadata.url!);
       if (seen.length === 3) break;
     }
-    expect(await ck.cancelCrawl(started.id)).toEqual({ status: 'cancelled' });
-    const afterCancel = site.hits.length;
-    const status = ok(await ck.getCrawlStatus(started.id));
+    expect(await env.ck.cancelCrawl(started.id)).toEqual({ status: 'cancelled' });
+    const afterCancel = env.server.hits.length;
+    const status = ok(await env.ck.getCrawlStatus(started.id));
     expect(status.status).toBe('cancelled');
     expect(status.data.length).toBeGreaterThanOrEqual(3);
     await new Promise((r) => setTimeout(r, 400));
     // At most the page in flight when cancel came may still arrive.
-    expect(site.hits.length - afterCancel).toBeLessThanOrEqual(1);
-    const later = ok(await ck.getCrawlStatus(started.id));
+    expect(env.server.hits.length - afterCancel).toBeLessThanOrEqual(1);
+    const later = ok(await env.ck.getCrawlStatus(started.id));
     expect(later.data.map((d) => d.metadata.url)).toEqual(expect.arrayContaining(seen));
-    expect(ok(await ck.getActiveCrawls()).crawls.some((c) => c.id === started.id)).toBe(false);
+    expect(ok(await env.ck.getActiveCrawls()).crawls.some((c) => c.id === started.id)).toBe(false);
   });
 
   it('rejects malformed job ids and invalid patterns (items 42, 13.1)', async () => {
-    const bad = await ck.getCrawlStatus('None');
+    const bad = await env.ck.getCrawlStatus('None');
     expect(bad).toMatchObject({ success: false, error: 'Invalid job ID format. Job ID must be a valid UUID.' });
-    const regex = await ck.crawl({ url: site.url('/'), excludePaths: ['[unclosed'] });
+    const regex = await env.ck.crawl({ url: env.server.url('/'), excludePaths: ['[unclosed'] });
     expect(regex.success).toBe(false);
-    const unknown = await ck.cancelCrawl('00000000-0000-4000-8000-000000000000');
+    const unknown = await env.ck.cancelCrawl('00000000-0000-4000-8000-000000000000');
     expect(unknown).toMatchObject({ error: 'Job not found' });
   });
 });

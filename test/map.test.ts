@@ -1,19 +1,12 @@
-import { Crawlkit, type ErrorResponse, type MapRequestInput, type MapResponse } from 'crawlkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ErrorResponse, type MapRequestInput, type MapResponse } from 'crawlkit';
+import { describe, expect, it } from 'vitest';
 
-import { startCrawlSite, testHostsLookup, type CrawlSiteServer } from '../fixtures/crawl-site/harness.ts';
+import { startCrawlSite, testHostsLookup } from '../fixtures/crawl-site/harness.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
 
-let site: CrawlSiteServer;
-let ck: Crawlkit;
-
-beforeAll(async () => {
-  site = await startCrawlSite();
-  ck = new Crawlkit({ store: 'memory', engine: 'http', http: { lookup: testHostsLookup } });
-});
-
-afterAll(async () => {
-  await ck.close();
-  await site.close();
+const env = useFixtureEngine({
+  server: startCrawlSite,
+  crawlkit: { store: 'memory', engine: 'http', http: { lookup: testHostsLookup } },
 });
 
 function ok(value: MapResponse | ErrorResponse): MapResponse {
@@ -23,9 +16,9 @@ function ok(value: MapResponse | ErrorResponse): MapResponse {
 
 /** Maps the fixture site (`url` is a path on `site.test` unless absolute); returns the response and link labels. */
 async function map(body: Omit<MapRequestInput, 'url'> & { url: string }) {
-  const url = body.url.startsWith('http') ? body.url : site.url(body.url);
-  const response = ok(await ck.map({ ...body, url }));
-  return { response, labels: response.links.map((l) => site.label(l.url)) };
+  const url = body.url.startsWith('http') ? body.url : env.server.url(body.url);
+  const response = ok(await env.ck.map({ ...body, url }));
+  return { response, labels: response.links.map((l) => env.server.label(l.url)) };
 }
 
 const sorted = (values: string[]) => [...values].sort();
@@ -55,7 +48,7 @@ describe('map', () => {
   it('keeps to the input path and adds sitemap and linked URLs with titles', async () => {
     const { response, labels } = await map({ url: '/docs' });
     expect(sorted(labels)).toEqual(['/docs', '/docs/a', '/docs/b', '/docs/c/deep', '/docs/sitemap-only']);
-    const docA = response.links.find((l) => l.url === site.url('/docs/a'))!;
+    const docA = response.links.find((l) => l.url === env.server.url('/docs/a'))!;
     expect(docA.title).toBe('Doc A');
     expect(docA.description).toBe('Doc A on the crawl fixture site');
   });
@@ -66,7 +59,7 @@ describe('map', () => {
   });
 
   it('includeSubdomains: false keeps to the input host', async () => {
-    const blog = site.url('/', 'blog.site.test');
+    const blog = env.server.url('/', 'blog.site.test');
     const only = await map({ url: blog, sitemap: 'skip', includeSubdomains: false });
     expect(sorted(only.labels)).toEqual(['blog.site.test/', 'blog.site.test/post-a', 'blog.site.test/post-b']);
     const all = await map({ url: blog, sitemap: 'skip', limit: 20 });
@@ -95,7 +88,7 @@ describe('map', () => {
     const { response, labels } = await map({ url: '/docsearch', sitemap: 'skip' });
     expect(labels).toEqual(['/docsearch']);
     expect(response.warning).toBe(
-      `Only 1 result(s) found. For broader coverage, try mapping the base domain: ${site.url('').replace(/\/$/, '')}`,
+      `Only 1 result(s) found. For broader coverage, try mapping the base domain: ${env.server.url('').replace(/\/$/, '')}`,
     );
   });
 
@@ -106,16 +99,16 @@ describe('map', () => {
   });
 
   it('times out with MAP_TIMEOUT (item 44)', async () => {
-    const response = await ck.map({ url: site.url('/'), timeout: 1 });
+    const response = await env.ck.map({ url: env.server.url('/'), timeout: 1 });
     expect(response.success).toBe(false);
     expect(response).toMatchObject({ code: 'MAP_TIMEOUT' });
     expect((response as ErrorResponse).error).toContain('The map operation timed out');
   });
 
   it('never fetches robots-blocked-only or external pages to list links', async () => {
-    const from = site.hits.length;
+    const from = env.server.hits.length;
     await map({ url: '/docs' });
-    const hosts = new Set(site.hits.slice(from).map((h) => h.host));
+    const hosts = new Set(env.server.hits.slice(from).map((h) => h.host));
     expect(hosts.has('other.test')).toBe(false);
   });
 });

@@ -1,27 +1,16 @@
 /** PDFs that would exhaust memory or bill thousands of credits: the caps of the extractor, at the public API. */
 import { Crawlkit, type ErrorResponse } from 'crawlkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { data } from './helpers/scrape.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
 
-let server: FixtureServer;
-let ck: Crawlkit;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  ck = new Crawlkit({ store: 'memory', engine: 'http' });
-});
-
-afterAll(async () => {
-  await ck.close();
-  await server.close();
-});
+const env = useFixtureEngine();
 
 describe('PDF limits', () => {
   it('refuses a 1 MB PDF that inflates to 1 GiB with SCRAPE_PDF_TOO_LARGE', async () => {
     const rss = process.memoryUsage.rss();
-    const result = (await ck.scrape({ url: `${server.url}/hostile/pdf-bomb` })) as ErrorResponse;
+    const result = (await env.ck.scrape({ url: `${env.server.url}/hostile/pdf-bomb` })) as ErrorResponse;
     expect(result).toMatchObject({ success: false, code: 'SCRAPE_PDF_TOO_LARGE' });
     expect(result.error).toMatch(/decompresses to more than 100 MiB/);
     // bound: pdf.js's decoded buffers stop at the 100 MiB cap (the largest single buffer is 64 MiB, charged before
@@ -34,8 +23,8 @@ describe('PDF limits', () => {
     // budget's timeout in a worker
     const inline = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 0 } });
     try {
-      for (const engine of [ck, inline]) {
-        const result = await engine.scrape({ url: `${server.url}/hostile/pdf-tangled?kb=64` });
+      for (const engine of [env.ck, inline]) {
+        const result = await engine.scrape({ url: `${env.server.url}/hostile/pdf-tangled?kb=64` });
         expect(result).toMatchObject({ success: false, code: 'SCRAPE_PDF_PARSE_ERROR' });
         expect((result as ErrorResponse).error).toMatch(/damaged .* more than 4 passes over its 64 KB/);
       }
@@ -45,7 +34,7 @@ describe('PDF limits', () => {
   });
 
   it('parses at most 1,000 pages by default, bills only those, and says so in a warning', async () => {
-    const doc = data(await ck.scrape({ url: `${server.url}/hostile/pdf-pages?pages=1003` }));
+    const doc = data(await env.ck.scrape({ url: `${env.server.url}/hostile/pdf-pages?pages=1003` }));
     expect(doc.markdown).toContain('Page 1000 of 1003.');
     expect(doc.markdown).not.toContain('Page 1001 of 1003.');
     expect(doc.metadata).toMatchObject({ numPages: 1000, totalPages: 1003, creditsUsed: 1000 });
@@ -54,7 +43,10 @@ describe('PDF limits', () => {
 
   it('bills only the pages parsed under maxPages, and reports the true page count', async () => {
     const doc = data(
-      await ck.scrape({ url: `${server.url}/hostile/pdf-pages?pages=40`, parsers: [{ type: 'pdf', maxPages: 5 }] }),
+      await env.ck.scrape({
+        url: `${env.server.url}/hostile/pdf-pages?pages=40`,
+        parsers: [{ type: 'pdf', maxPages: 5 }],
+      }),
     );
     expect(doc.markdown).toContain('Page 5 of 40.');
     expect(doc.markdown).not.toContain('Page 6 of 40.');
