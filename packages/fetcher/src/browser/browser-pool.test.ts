@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +176,75 @@ describe('browser pool lifecycle', () => {
       await fetcher.close();
     }
     expectNothingLeft(fetcher);
+  });
+});
+
+describe('isolation between scrapes', () => {
+  /** A page that leaves state behind (a server cookie, a script cookie, local and session storage, IndexedDB). */
+  const SETS = `<p>set</p><script>
+    document.cookie = 'scripted=1; path=/; max-age=600';
+    localStorage.setItem('left', '1');
+    sessionStorage.setItem('left', '1');
+    indexedDB.open('left').onsuccess = () => { document.body.dataset.done = '1'; };
+  </script>`;
+  /** A page that writes what it finds of that state into the DOM. */
+  const READS = `<p>read</p><script>
+    indexedDB.databases().then((dbs) => {
+      const seen = { cookie: document.cookie, local: localStorage.length, session: sessionStorage.length, dbs: dbs.length };
+      document.body.insertAdjacentHTML('beforeend', '<pre id="seen">' + JSON.stringify(seen) + '</pre>');
+    });
+  </script>`;
+  let site: FixtureServer;
+  beforeAll(async () => {
+    const html =
+      (body: string, headers: Record<string, string> = {}) =>
+      (_req: unknown, res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
+        res.end(`<!doctype html><html><body>${body}</body></html>`);
+      };
+    site = await startFixtureServer({
+      routes: {
+        '/isolation/sets': html(SETS, { 'set-cookie': 'served=1; Path=/; Max-Age=600' }),
+        '/isolation/reads': html(READS),
+      },
+    });
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it(
+    'gives every scrape a fresh context: spare pages opened ahead carry no cookie or storage of an earlier scrape',
+    { timeout: 60_000 },
+    async () => {
+      const fetcher = newFetcher({ maxConcurrentPages: 3 });
+      const scrape = (path: string) => fetcher.fetch({ url: site.url + path, engine: 'browser' });
+      try {
+        const sets = await Promise.all([1, 2, 3].map(() => scrape('/isolation/sets')));
+        expect(sets.map((r) => r.text)).toEqual(Array(3).fill(expect.stringContaining('data-done="1"')));
+        // Three pages ran at once: three spares are opened for the next burst.
+        expect(await eventually(() => fetcher.browserStats.sparePages === 3)).toBe(true);
+        const reads = await Promise.all([1, 2, 3].map(() => scrape('/isolation/reads')));
+        for (const read of reads) {
+          expect(read.text).toContain('<pre id="seen">{"cookie":"","local":0,"session":0,"dbs":0}</pre>');
+        }
+        const cookies = site.requests.filter((r) => r.path === '/isolation/reads').map((r) => r.headers.cookie);
+        expect(cookies).toEqual([undefined, undefined, undefined]);
+      } finally {
+        await fetcher.close();
+      }
+      expectNothingLeft(fetcher);
+    },
+  );
+
+  it('keeps a single spare for one page at a time', async () => {
+    const fetcher = newFetcher({ maxConcurrentPages: 3 });
+    try {
+      for (let i = 0; i < 2; i++) await fetcher.fetch({ url: url('/js/noscript.html'), engine: 'browser' });
+      expect(fetcher.browserStats.sparePages).toBe(1);
+    } finally {
+      await fetcher.close();
+    }
   });
 });
 

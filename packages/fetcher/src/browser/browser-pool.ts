@@ -45,8 +45,10 @@ export interface BrowserPoolOptions {
    */
   launchTimeoutMs?: number;
   /**
-   * Keep one spare page (in its own fresh context) open, so the next request without a proxy skips the page start
-   * (a new renderer process: about 50-250 ms). Costs one idle renderer while the browser runs.
+   * Keep spare pages (each in its own fresh context, never used before) open, so that requests without a proxy skip
+   * the page start (a new renderer process: about 50-250 ms, more under load). One spare while pages run, and as many
+   * as the browser has had pages open at once (up to `maxConcurrentPages`) while it waits: the renderers open never
+   * exceed that peak plus one, as with a single spare. Costs idle renderers while the browser runs.
    * @default true
    */
   prewarm?: boolean;
@@ -66,9 +68,12 @@ export interface IsolatedPage {
 
 interface Slot {
   launched: LaunchedBrowser;
-  spare?: Promise<IsolatedPage | undefined>;
+  /** Spare pages, each in a fresh context nobody has used; a failed one resolves to undefined. */
+  spares: Promise<IsolatedPage | undefined>[];
   pagesServed: number;
   active: number;
+  /** Most pages this browser has had open at once: how many spares it keeps while it waits. */
+  peakActive: number;
   retiring: boolean;
   dead: boolean;
   destroyed?: Promise<void>;
@@ -101,6 +106,8 @@ export interface BrowserPoolStats {
   activePages: number;
   /** Requests waiting for a page slot. */
   queued: number;
+  /** Spare pages open or opening (`prewarm`), each in a fresh context. */
+  sparePages: number;
   /** Pid of every Chromium started, in order. */
   pids: number[];
   /** Temporary profile directory of every Chromium started (their processes carry it on the command line). */
@@ -174,8 +181,10 @@ export class BrowserPool {
   get stats(): BrowserPoolStats {
     let activePages = 0;
     let running = 0;
+    let sparePages = 0;
     for (const slot of this.#slots) {
       activePages += slot.active;
+      sparePages += slot.spares.length;
       if (!slot.dead && !slot.destroyed) running++;
     }
     return {
@@ -183,6 +192,7 @@ export class BrowserPool {
       running,
       activePages,
       queued: this.#semaphore.pending,
+      sparePages,
       pids: [...this.#pids],
       profiles: [...this.#profiles],
     };
@@ -205,6 +215,7 @@ export class BrowserPool {
       throw error;
     }
     slot.active++;
+    slot.peakActive = Math.max(slot.peakActive, slot.active);
     slot.pagesServed++;
     if (slot.pagesServed >= this.#options.maxPagesPerBrowser) this.#retire(slot);
     let released = false;
@@ -222,6 +233,7 @@ export class BrowserPool {
         slot.active--;
         this.#semaphore.release();
         if ((slot.retiring || slot.dead) && slot.active === 0) await this.#destroy(slot);
+        else this.#prewarm(slot);
         this.#scheduleIdle();
       },
     };
@@ -241,9 +253,8 @@ export class BrowserPool {
 
   async #openPage(slot: Slot, route: GateRoute = {}): Promise<IsolatedPage> {
     if (!route.upstream) {
-      // Take the spare synchronously so that concurrent callers never share one.
-      const pending = slot.spare;
-      slot.spare = undefined;
+      // Take a spare synchronously so that concurrent callers never share one.
+      const pending = slot.spares.shift();
       this.#prewarm(slot);
       const spare = await pending;
       if (spare && !spare.page.isClosed()) return spare;
@@ -251,13 +262,21 @@ export class BrowserPool {
     return isolatedPage(slot.launched.browser, await this.gate.contextProxy(route));
   }
 
-  /** Starts the next spare page of `slot`, unless the slot is on its way out. */
+  /**
+   * Tops up the spare pages of `slot` (unless it is on its way out): one while all the pages it has run at once are
+   * open, more as they close, so that a burst of requests after a quiet spell finds a page ready for each.
+   */
   #prewarm(slot: Slot): void {
-    if (!this.#options.prewarm || slot.spare || slot.retiring || slot.dead || this.#closed) return;
-    slot.spare = this.gate
-      .contextProxy()
-      .then((proxy) => isolatedPage(slot.launched.browser, proxy))
-      .catch(() => undefined);
+    if (!this.#options.prewarm || slot.retiring || slot.dead || this.#closed) return;
+    const wanted = Math.max(1, Math.min(slot.peakActive, this.#options.maxConcurrentPages) - slot.active);
+    while (slot.spares.length < wanted) {
+      slot.spares.push(
+        this.gate
+          .contextProxy()
+          .then((proxy) => isolatedPage(slot.launched.browser, proxy))
+          .catch(() => undefined),
+      );
+    }
   }
 
   #assertOpen(): void {
@@ -283,7 +302,7 @@ export class BrowserPool {
     this.#launches++;
     if (launched.pid !== undefined) this.#pids.push(launched.pid);
     this.#profiles.push(launched.userDataDir);
-    const slot: Slot = { launched, pagesServed: 0, active: 0, retiring: false, dead: false };
+    const slot: Slot = { launched, spares: [], pagesServed: 0, active: 0, peakActive: 0, retiring: false, dead: false };
     this.#slots.add(slot);
     launched.browser.once('disconnected', () => {
       slot.dead = true;
