@@ -1,14 +1,8 @@
-import {
-  type CrawlErrorsResponse,
-  type CrawlRequestInput,
-  type Document,
-  type ErrorResponse,
-  type JobStatusResponse,
-} from 'crawlkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { startCrawlSite, testHostsLookup } from '../fixtures/crawl-site/harness.ts';
 import { SLOW_RETRY_AFTER_S } from '../fixtures/crawl-site/routes.ts';
+import { crawlRunner, expectSpaced, ok, type CrawlRun } from './helpers/crawl-site-run.ts';
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
 
 const env = useFixtureEngine({
@@ -16,44 +10,9 @@ const env = useFixtureEngine({
   crawlkit: (dir) => ({ storeDir: dir, engine: 'http', http: { lookup: testHostsLookup } }),
 });
 
-function ok<T extends { success: boolean }>(value: T | ErrorResponse): Exclude<T, ErrorResponse> {
-  if (!value.success) throw new Error(`unexpected error: ${(value as ErrorResponse).error}`);
-  return value as Exclude<T, ErrorResponse>;
-}
-
-interface CrawlRun {
-  id: string;
-  status: JobStatusResponse;
-  /** Labels of the stored pages' final URLs, sorted. */
-  pages: string[];
-  errors: CrawlErrorsResponse;
-}
-
-/** Starts a crawl on the fixture site (`url` is a path on `site.test` unless absolute) and waits for its end. */
-async function crawl(body: Omit<CrawlRequestInput, 'url'> & { url: string }): Promise<CrawlRun> {
-  const url = body.url.startsWith('http') ? body.url : env.server.url(body.url);
-  const started = ok(await env.ck.crawl({ ...body, url, scrapeOptions: { maxAge: 0, ...body.scrapeOptions } }));
-  const status = ok(await env.ck.waitForJob(started.id));
-  const errors = await env.ck.getCrawlErrors(started.id);
-  if ('success' in errors) throw new Error(`errors call failed: ${errors.error}`);
-  const pages = status.data.map((d: Document) => env.server.label(d.metadata.url ?? d.metadata.sourceURL)).sort();
-  return { id: started.id, status, pages, errors };
-}
+const crawl = crawlRunner(env);
 
 const sorted = (values: string[]) => [...values].sort();
-
-/**
- * Asserts that the crawl of `/docs` sent its `count` page requests to site.test `delayMs` apart, from the server's
- * arrival times, in a way load cannot break: a request may be handled late, which shortens its gap to the next one,
- * but never before it was sent. The pages after `/docs` are found in its response, so each is sent after `/docs`
- * arrived, and they are sent `delayMs` apart: the last arrives at least `(count - 2) * delayMs` after `/docs` (3 ms
- * for the clocks' rounding). Without the spacing it arrives within the time two extractions take.
- */
-function expectSpaced(hits: { host: string; path: string; at: number }[], count: number, delayMs: number) {
-  const pages = hits.filter((h) => h.host === 'site.test' && !/robots|sitemap/.test(h.path));
-  expect(pages).toHaveLength(count);
-  expect(pages.at(-1)!.at - pages[0]!.at).toBeGreaterThanOrEqual((count - 2) * delayMs - 3);
-}
 
 /** The calendar's months are siblings of the seed: outside its scope unless the whole domain is admitted. */
 const calendarOnly = { sitemap: 'skip' as const, crawlEntireDomain: true, includePaths: ['^/calendar/'] };
