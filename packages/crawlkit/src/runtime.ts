@@ -97,7 +97,11 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   const memory = createMemoryStore();
   const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
   const store = await openStore(settings, memory, distributed);
-  const fetcherSettings = fetcherOptions(raw, options, urlPolicy);
+  const extraction = ExtractionPool.acquire(options.workers);
+  const fetcherSettings: FetcherOptions = {
+    ...fetcherOptions(raw, options, urlPolicy),
+    renderJudge: (page, judging) => extraction.judge(page, judging),
+  };
   const fetcher = new Fetcher(fetcherSettings);
   const fetchers = new PolicyFetchers(fetcher, fetcherSettings);
   const http = fetcher.http;
@@ -107,7 +111,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     http,
     store,
     llm: new LlmService(options.llm),
-    extraction: ExtractionPool.acquire(options.workers),
+    extraction,
     normalizeUrl: (url: string) => normalizeUrl(url),
     secrets: jobSecrets(options),
     forJob: (job) => jobContext(ctx, fetchers, job),

@@ -46,14 +46,25 @@ const CHALLENGE_MARKERS = [
   /<h1>\s*Access Denied\s*<\/h1>[\s\S]{0,400}Reference #/i,
 ];
 
+/** How much of the page the challenge markers are looked for in, in characters (bytes when not decoded yet). */
+const CHALLENGE_HEAD = 32_768;
+
+/** The start of a body not decoded yet, as Latin-1: the markers are ASCII, whatever the page's charset. */
+function asciiHead(body: Uint8Array): string {
+  return Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, CHALLENGE_HEAD)).toString('latin1');
+}
+
 /**
  * Why a response looks like the site refused a bot (`blocked:403`, `blocked:429`, `blocked:challenge`), or
  * `undefined`. Drives `proxy: 'auto'`'s retry with stealth.
  */
-export function blockedReason(result: Pick<FetchResult, 'status' | 'headers' | 'text'>): string | undefined {
+export function blockedReason(
+  result: Pick<FetchResult, 'status' | 'headers' | 'text' | 'undecodedText'> & { body?: Uint8Array },
+): string | undefined {
   if (result.headers['cf-mitigated'] === 'challenge') return 'blocked:challenge';
   if (result.status === 403 || result.status === 429) return `blocked:${result.status}`;
-  const head = result.text?.slice(0, 32_768) ?? '';
+  const head =
+    result.text?.slice(0, CHALLENGE_HEAD) ?? (result.undecodedText && result.body ? asciiHead(result.body) : '');
   if (head && CHALLENGE_MARKERS.some((marker) => marker.test(head))) return 'blocked:challenge';
   return undefined;
 }

@@ -255,8 +255,10 @@ export class Fetcher {
       contentType: result.contentType,
       headers: result.headers,
       ...(result.text !== undefined ? { text: result.text } : {}),
+      ...(result.undecodedText ? { undecoded: { body: result.body, ...result.undecodedText } } : {}),
     };
-    return this.#judge(page);
+    const judge = request.renderJudge ?? this.#judge;
+    return judge(page, request.signal ? { signal: request.signal } : {});
   }
 
   async #viaHttp(request: PageRequest, deadline: number, attempt: Attempt, reason: string): Promise<PageResult> {
@@ -265,6 +267,7 @@ export class Fetcher {
     httpRequest.timeoutMs = remaining(deadline);
     if (request.skipTlsVerification !== undefined) httpRequest.skipTlsVerification = request.skipTlsVerification;
     if (request.signal) httpRequest.signal = request.signal;
+    if (request.deferDecoding) httpRequest.deferDecoding = true;
     if (attempt.proxy) httpRequest.proxy = attempt.proxy;
     const result = await this.#http.fetch(httpRequest);
     return { ...result, engineReason: reason, proxyUsed: attempt.mode };

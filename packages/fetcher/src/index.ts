@@ -7,7 +7,14 @@ export {
   decodeText,
   sniffBinary,
 } from './http/index.js';
-export type { DecodedText, FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './http/index.js';
+export type {
+  DecodedText,
+  FetchResult,
+  HttpEngineOptions,
+  HttpLimits,
+  HttpRequest,
+  UndecodedText,
+} from './http/index.js';
 export {
   STRICT_URL_POLICY,
   checkUrlAgainstPolicy,
@@ -56,6 +63,7 @@ export type {
   EmbeddedContent,
   EmbeddedSource,
   JudgedPage,
+  JudgeOptions,
   PageSignals,
   RenderJudge,
   RenderVerdict,

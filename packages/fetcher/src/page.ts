@@ -2,6 +2,7 @@
 import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
 
 import type { FetchResult, HttpRequest } from './http/types.js';
+import type { RenderJudge } from './render/judge.js';
 
 /** Which engine loads a page. `auto`: HTTP when enough, the browser when the options or the page need it. */
 export type EngineName = 'auto' | 'http' | 'browser';
@@ -52,6 +53,12 @@ export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'bod
    * @default true
    */
   renderIfNeeded?: boolean;
+  /**
+   * This request's render judge, in place of the fetcher's `renderJudge` (a caller that extracts the page where it
+   * judges it, say).
+   * @default the fetcher's `renderJudge`
+   */
+  renderJudge?: RenderJudge;
   /**
    * What the caller learned about the page's host (crawlkit's engine learning in a crawl or batch): `'browser'` sends
    * the page straight to the browser in `auto` (`engineReason: 'js-required:host'`), skipping the HTTP attempt.

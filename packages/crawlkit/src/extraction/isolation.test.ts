@@ -35,6 +35,17 @@ const NORMAL_PAGES = [
 
 const LONG = `<html><body><main><h1>Long</h1>${'<p>Words of a long article, <a href="/x">a link</a> and more.</p>'.repeat(8_000)}</main></body></html>`;
 
+const LATIN1_PAGE = Buffer.from(
+  `<!doctype html><html><head><meta charset="windows-1252"><title>Crème brûlée à la maison</title></head><body>
+  <div class="cookie-banner">Nous utilisons des cookies. <button>Accepter</button></div>
+  <nav><a href="/">Accueil</a> <a href="/recettes">Recettes</a> <a href="/desserts">Desserts</a></nav>
+  <main><article><h1>Crème brûlée à la maison</h1>
+  <p>La crème brûlée se prépare la veille : crème, jaunes d'oeufs, sucre et une gousse de vanille.</p>
+  <p>Cuire au bain-marie à 150 °C pendant quarante minutes, puis caraméliser le sucre juste avant de servir.</p>
+  </article></main><footer>© Cuisine d'été · Mentions légales</footer></body></html>`,
+  'latin1',
+);
+
 let server: FixtureServer;
 let dir: string;
 let ck: Crawlkit;
@@ -44,6 +55,8 @@ beforeAll(async () => {
     routes: {
       // An article long enough that its worker is still at it when the test kills it.
       '/long/*': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(LONG),
+      // A Latin-1 article whose charset only its <meta> declares: the bytes must reach the worker as they are.
+      '/latin1/*': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(LATIN1_PAGE),
     },
   });
   dir = mkdtempSync(join(tmpdir(), 'ck-isolation-'));
@@ -185,7 +198,8 @@ describe('extraction in worker threads', () => {
   it('retries a page once when its worker dies under it: the batch gets each page once', async () => {
     const starts = new Map<string, number>();
     const stop = onTaskStart((start) => {
-      if (start.kind !== 'content' || !start.url) return;
+      // A page's extraction: its content task, or the judge's task that extracts it in the same go.
+      if ((start.kind !== 'content' && start.kind !== 'judgeContent') || !start.url) return;
       const count = (starts.get(start.url) ?? 0) + 1;
       starts.set(start.url, count);
       if (start.url.includes('kill=1') && count === 1) void start.terminate();
@@ -198,6 +212,23 @@ describe('extraction in worker threads', () => {
       expect(done).toMatchObject({ status: 'completed', total: 5, completed: 5, creditsUsed: 5 });
       expect(done.data.map((d) => d.metadata.sourceURL).sort()).toEqual([...urls].sort());
       expect(done.data.every((d) => d.markdown?.startsWith('# Long'))).toBe(true);
+    } finally {
+      stop();
+    }
+  });
+
+  it('sends an HTTP page to one worker task, as bytes, which judges, decodes and extracts it', async () => {
+    const kinds: string[] = [];
+    const stop = onTaskStart((start) => void (start.url?.includes('/latin1/') && kinds.push(start.kind)));
+    try {
+      const url = `${server.url}/latin1/creme`;
+      const doc = ok(await ck.scrape({ url, formats: ['markdown', 'rawHtml'], maxAge: 0 })).data;
+      expect(doc.markdown).toContain('# Crème brûlée à la maison');
+      expect(doc.markdown).toContain("jaunes d'oeufs");
+      expect(doc.markdown).not.toContain('cookies');
+      expect(doc.rawHtml).toContain("Cuisine d'été");
+      expect(doc.metadata.title).toBe('Crème brûlée à la maison');
+      expect(kinds).toEqual(['judgeContent']);
     } finally {
       stop();
     }

@@ -1,10 +1,11 @@
 import { channel } from 'node:diagnostics_channel';
+import type { JudgedPage, JudgeOptions, RenderVerdict } from '@crawlkit/fetcher';
 import { Piscina } from 'piscina';
 
 import { isErrorCode } from '../error-codes.js';
 import { CrawlkitError } from '../errors.js';
 import type { BuiltContent, ContentTask } from '../scrape/content.js';
-import { settleTask, type ExtractionTask, type TaskOutcome, type TaskResult } from './tasks.js';
+import { settleTask, type ExtractionTask, type JudgedContent, type TaskOutcome, type TaskResult } from './tasks.js';
 import type { StartedMessage } from './worker.js';
 
 export interface ExtractionPoolOptions {
@@ -139,7 +140,7 @@ export class ExtractionPool {
    */
   async content(task: ContentTask, signal?: AbortSignal): Promise<BuiltContent> {
     // A PDF has no plain text to fall back to: only the timeout bounds it.
-    const limited = task.budgetMs !== undefined && task.page.text !== undefined;
+    const limited = task.budgetMs !== undefined && (task.page.text !== undefined || !!task.page.undecodedText);
     let content: BuiltContent;
     try {
       content = await this.run(
@@ -153,6 +154,32 @@ export class ExtractionPool {
     // The worker does not send the page's own text back.
     if (content.rawHtml === undefined) content.rawHtml = task.page.text;
     return content;
+  }
+
+  /**
+   * The render judge of `@crawlkit/fetcher`, run off the main thread: it reads the whole page, so it costs as much
+   * as a parse. `signal` (the request's timeout) stops it.
+   */
+  judge(page: JudgedPage, options: JudgeOptions = {}): Promise<RenderVerdict> {
+    return this.run({ kind: 'judge', page }, options.signal ? { signal: options.signal } : {});
+  }
+
+  /**
+   * The render judge's verdict on a page fetched over HTTP and, when it finds nothing missing, the page's content
+   * (`task`), in one task: the page crosses to the worker and is decoded once. The content's limits are those of
+   * `content()`; a task cut by them answers the verdict alone (the content is then made by `content()`).
+   */
+  async judgeWithContent(page: JudgedPage, task: ContentTask, signal?: AbortSignal): Promise<JudgedContent> {
+    const limited = task.budgetMs !== undefined;
+    try {
+      return await this.run(
+        { kind: 'judgeContent', page, content: task },
+        { ...(signal ? { signal } : {}), ...(limited ? { runLimitMs: task.budgetMs! + CUT_GRACE_MS } : {}) },
+      );
+    } catch (error) {
+      if (!(error instanceof ExtractionCut)) throw error;
+      return { verdict: await this.judge(page, signal ? { signal } : {}) };
+    }
   }
 
   /** One user is done with the pool; the last stops the worker threads. */

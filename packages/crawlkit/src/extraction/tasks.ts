@@ -3,9 +3,10 @@
  * threads, and what comes back. Strings, plain objects and byte arrays cross; DOMs never do.
  */
 import { diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
+import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher';
 
 import { isErrorCode } from '../error-codes.js';
-import { extractContent, plainTextContent, type BuiltContent, type ContentTask } from '../scrape/content.js';
+import { extractContent, pageText, plainTextContent, type BuiltContent, type ContentTask } from '../scrape/content.js';
 import { summarizeExtractive } from '../scrape/summary.js';
 
 export type ExtractionTask =
@@ -13,10 +14,23 @@ export type ExtractionTask =
   | ({ kind: 'content' } & ContentTask)
   /** The fallback rendering of a page whose extraction was cut: linear, no DOM. */
   | ({ kind: 'plainText' } & ContentTask)
+  /** The render judge's verdict on a page fetched over HTTP: whether it needs the browser. */
+  | { kind: 'judge'; page: JudgedPage }
+  /**
+   * The render judge's verdict and, when it finds nothing missing, the page's content: the page is decoded and
+   * copied once for both.
+   */
+  | { kind: 'judgeContent'; page: JudgedPage; content: ContentTask }
   /** Change tracking: the comparison of two markdowns and, when asked, their git-style diff. */
   | { kind: 'compare'; previous: string; current: string; gitDiff: boolean }
   /** The extractive summary of a markdown. */
   | { kind: 'summary'; markdown: string };
+
+/** A `judgeContent` task's answer: the content only when the verdict has no reason to render. */
+export interface JudgedContent {
+  verdict: RenderVerdict;
+  content?: BuiltContent;
+}
 
 export interface Comparison {
   same: boolean;
@@ -27,6 +41,8 @@ export interface Comparison {
 export interface TaskResults {
   content: BuiltContent;
   plainText: BuiltContent;
+  judge: RenderVerdict;
+  judgeContent: JudgedContent;
   compare: Comparison;
   summary: string;
 }
@@ -40,9 +56,13 @@ export type TaskResult<T extends ExtractionTask> = TaskResults[T['kind']];
 export type TaskOutcome<T = unknown> =
   { ok: true; value: T } | { ok: false; code?: string; message: string; name: string };
 
-/** The page's own text is not sent back (the caller has it): `rawHtml` is left out when it is the input. */
+/**
+ * The page's own text is sent back only when `rawHtml` was asked and the caller does not have it (it sent bytes):
+ * a string as large as the page costs more to copy than anything else a task answers.
+ */
 function withoutInput(task: ContentTask, content: BuiltContent): BuiltContent {
-  if (content.rawHtml !== undefined && content.rawHtml === task.page.text) delete content.rawHtml;
+  if (content.rawHtml === undefined) return content;
+  if (!task.settings.rawHtml || content.rawHtml === task.page.text) delete content.rawHtml;
   return content;
 }
 
@@ -53,6 +73,17 @@ export async function runTask(task: ExtractionTask): Promise<TaskResults[Extract
       return withoutInput(task, await extractContent(task));
     case 'plainText':
       return withoutInput(task, plainTextContent(task));
+    case 'judge':
+      return judgeRendering(task.page);
+    case 'judgeContent': {
+      const text = pageText(task.content.page);
+      const { undecoded: _bytes, ...page } = task.page;
+      const verdict = judgeRendering(text === undefined ? page : { ...page, text });
+      if (verdict.reason !== undefined || text === undefined) return { verdict };
+      const { body: _body, undecodedText: _undecoded, ...input } = task.content.page;
+      const content = await extractContent({ ...task.content, page: { ...input, text } });
+      return { verdict, content: withoutInput(task.content, content) };
+    }
     case 'compare': {
       const same = isSameText(task.previous, task.current);
       if (same || !task.gitDiff) return { same };

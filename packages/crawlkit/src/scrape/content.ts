@@ -9,6 +9,8 @@ import {
   type ExtractPageOptions,
 } from '@crawlkit/extractor';
 
+import { decodeText, type UndecodedText } from '@crawlkit/fetcher';
+
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
 import type { Format } from '../v2/formats.js';
@@ -24,8 +26,10 @@ export interface FetchedContent {
   charset?: string;
   /** Decoded text of textual content. */
   text?: string;
-  /** Raw bytes of binary content (PDF). */
+  /** Raw bytes of binary content (PDF), or of text not decoded yet (`undecodedText`). */
   body?: Uint8Array;
+  /** Set when `body` is text left undecoded by the fetch, decoded where it is extracted (see `pageText`). */
+  undecodedText?: UndecodedText;
   screenshot?: string;
   actions?: ActionResults;
   engine: 'http' | 'browser';
@@ -48,8 +52,14 @@ export type ContentOptions = Pick<
 /** What extraction reads of a fetched page: plain data, so that it can be sent to a worker thread. */
 export type PageInput = Pick<
   FetchedContent,
-  'url' | 'contentType' | 'text' | 'body' | 'clientRendered' | 'engineReason'
+  'url' | 'contentType' | 'text' | 'body' | 'undecodedText' | 'clientRendered' | 'engineReason'
 >;
+
+/** The page's text: as fetched, or decoded from its bytes here (in a worker thread, when it was left undecoded). */
+export function pageText(page: Pick<PageInput, 'text' | 'body' | 'undecodedText' | 'contentType'>): string | undefined {
+  if (page.text !== undefined || !page.undecodedText || !page.body) return page.text;
+  return decodeText(page.body, page.contentType, page.undecodedText.declaredCharset).text;
+}
 
 /**
  * The content options as plain data (formats reduced to what extraction computes): what a worker gets, and the
@@ -58,6 +68,8 @@ export type PageInput = Pick<
 export interface ContentSettings {
   markdown: boolean;
   html: boolean;
+  /** Whether the page's own text is sent back (`rawHtml`): it is as large as the page. */
+  rawHtml: boolean;
   links: boolean;
   images: boolean;
   onlyMainContent: boolean;
@@ -123,6 +135,7 @@ export function contentSettings(options: ContentOptions): ContentSettings {
   const settings: ContentSettings = {
     markdown: needsMarkdown(formats),
     html: has(formats, 'html'),
+    rawHtml: has(formats, 'rawHtml'),
     links: has(formats, 'links'),
     images: has(formats, 'images'),
     onlyMainContent: options.onlyMainContent,
@@ -141,12 +154,14 @@ export function contentTask(fetched: FetchedContent, options: ContentOptions, bu
   const page: PageInput = { url: fetched.url, contentType: fetched.contentType };
   if (fetched.text !== undefined) page.text = fetched.text;
   if (fetched.body !== undefined) page.body = fetched.body;
+  if (fetched.undecodedText !== undefined) page.undecodedText = fetched.undecodedText;
   if (fetched.clientRendered !== undefined) page.clientRendered = fetched.clientRendered;
   if (fetched.engineReason !== undefined) page.engineReason = fetched.engineReason;
   return { page, settings: contentSettings(options), ...(budgetMs !== undefined ? { budgetMs } : {}) };
 }
 
 function isPdf(page: PageInput): boolean {
+  if (page.undecodedText) return false;
   if (page.contentType === 'application/pdf') return true;
   const b = page.body;
   return b !== undefined && b.length > 4 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46;
@@ -233,7 +248,7 @@ export function budgetWarning(budgetMs: number | undefined): string {
  * without a DOM (`htmlToPlainText`), capped in size.
  */
 export function plainTextContent(task: ContentTask): BuiltContent {
-  const text = task.page.text ?? '';
+  const text = pageText(task.page) ?? '';
   const plain = htmlToPlainText(text);
   const warnings = [budgetWarning(task.budgetMs)];
   if (plain.truncated) warnings.push(`The plain text was cut at ${plain.text.length} characters.`);
@@ -258,7 +273,7 @@ export async function extractContent(task: ContentTask): Promise<BuiltContent> {
   const { page, settings } = task;
   const type = page.contentType;
   if (isPdf(page)) return pdfContent(task);
-  const text = page.text;
+  const text = pageText(page);
   if (text === undefined) {
     throw new CrawlkitError(
       'SCRAPE_UNSUPPORTED_FILE_ERROR',

@@ -15,7 +15,16 @@ import {
 } from './branding.js';
 import { cacheKey, canReadCache, canWriteCache } from './cache-policy.js';
 import { trackChanges } from './change-tracking.js';
-import { attributeSelectors, contentTask, type ContentOptions, type FetchedContent } from './content.js';
+import {
+  attributeSelectors,
+  contentSettings,
+  contentTask,
+  pageText,
+  type BuiltContent,
+  type ContentOptions,
+  type FetchedContent,
+} from './content.js';
+import { EarlyContent } from './early-content.js';
 import { contentMemoFor } from './content-memo.js';
 import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
@@ -39,6 +48,7 @@ function toFetched(result: PageResult): FetchedContent {
   if (result.charset !== undefined) fetched.charset = result.charset;
   if (result.text !== undefined) fetched.text = result.text;
   else fetched.body = result.body;
+  if (result.undecodedText) fetched.undecodedText = result.undecodedText;
   if (result.screenshot !== undefined) fetched.screenshot = result.screenshot;
   if (result.actions !== undefined) fetched.actions = result.actions;
   const warnings = [...(result.warnings ?? [])];
@@ -50,6 +60,15 @@ function toFetched(result: PageResult): FetchedContent {
   }
   if (warnings.length) fetched.warnings = warnings;
   return fetched;
+}
+
+/** Decodes a page's text on this thread: the page cache keeps text. */
+function decodeHere(fetched: FetchedContent): void {
+  const text = pageText(fetched);
+  if (!fetched.undecodedText || text === undefined) return;
+  fetched.text = text;
+  delete fetched.body;
+  delete fetched.undecodedText;
 }
 
 function pageRequest(
@@ -64,6 +83,8 @@ function pageRequest(
     timeoutMs,
     skipTlsVerification: request.skipTlsVerification,
     signal,
+    // The page's bytes go to the extraction worker, which decodes them: the main thread makes no page-sized string.
+    deferDecoding: true,
     mobile: request.mobile,
     waitFor: request.waitFor,
     blockAds: request.blockAds,
@@ -157,20 +178,29 @@ export async function scrapePage(
       }
     }
 
+    const contentOptions: ContentOptions = {
+      ...request,
+      ...(context.collectLinks ? { collectLinks: true } : {}),
+    };
     let branding: BrandingCapture | undefined;
     let engineEvidence: 'http' | 'browser' | undefined;
+    let early: BuiltContent | undefined;
     if (!fetched) {
       const page = pageRequest(request, timeoutMs, signal, context.engine);
+      const judging = new EarlyContent(ctx.extraction, contentSettings(contentOptions), ctx.options.extractionBudgetMs);
+      page.renderJudge = judging.judge;
       const result = await ctx.fetcher.fetch(page).catch((error: unknown) => {
         throw brandingFetchError(request.formats, error);
       });
       engineEvidence = result.engineEvidence;
       fetched = toFetched(result);
+      early = judging.take(fetched);
       branding = takeBrandingCapture(request.formats, fetched);
       // Only successful pages are cached: a 429 or a 5xx must not be served again for two days; nor an app shell
       // read without the browser (fastMode, browser unavailable), which a later request would want rendered.
       const cacheable = fetched.status >= 200 && fetched.status < 300 && fetched.clientRendered === undefined;
       if (store && cacheable && canWriteCache(request, context.zeroDataRetention)) {
+        decodeHere(fetched);
         const value = serializeFetched(fetched);
         entry = { cachedAt: Date.now(), length: value.length };
         await store.pages.put({ key, url: normalizedUrl, cachedAt: entry.cachedAt, value });
@@ -178,16 +208,12 @@ export async function scrapePage(
       }
     }
 
-    const contentOptions: ContentOptions = {
-      ...request,
-      ...(context.collectLinks ? { collectLinks: true } : {}),
-    };
     // Extraction runs in a worker thread. Its budget counts from its own start (a slow fetch does not eat it);
     // the page's timeout, armed above, bounds fetch and extraction together.
     phase = 'extract';
     extractionStarted = Date.now();
     const task = contentTask(fetched, contentOptions, ctx.options.extractionBudgetMs);
-    const extract = () => ctx.extraction.content(task, signal);
+    const extract = () => (early ? Promise.resolve(early) : ctx.extraction.content(task, signal));
     const content = memo && entry ? await memo.content(key, entry, task.settings, extract) : await extract();
     phase = 'formats';
     const scrapeId = newScrapeId();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { isFetchError, type FetchError } from '../errors.js';
+import { decodeText } from './charset.js';
 import { HttpEngine } from './http-engine.js';
 
 let server: FixtureServer;
@@ -144,6 +145,21 @@ describe('HttpEngine: charsets', () => {
     expect(result.text).toContain(cafe);
     expect(result.text).toContain('Über Straße und Größe: ¡olé!');
   });
+
+  it.each(['/http/latin1', '/http/latin1-meta', '/http/shift-jis-meta'])(
+    'leaves the body as bytes with deferDecoding (%s), and decodeText makes the same text of them',
+    async (path) => {
+      const eager = await engine.fetch({ url: server.url + path });
+      const deferred = await engine.fetch({ url: server.url + path, deferDecoding: true });
+      expect(deferred.text).toBeUndefined();
+      expect(deferred.undecodedText).toEqual(path === '/http/latin1' ? { declaredCharset: 'iso-8859-1' } : {});
+      const { declaredCharset } = deferred.undecodedText!;
+      expect(decodeText(deferred.body, deferred.contentType, declaredCharset)).toEqual({
+        text: eager.text,
+        charset: eager.charset,
+      });
+    },
+  );
 
   it('guesses Latin-1 when nothing declares it', async () => {
     const result = await engine.fetch({ url: `${server.url}/http/latin1-undeclared` });

@@ -178,6 +178,8 @@ export class HttpEngine {
           const sniffed = sniffBinary(body, declaredCharset);
           if (sniffed) {
             result.sniffedContentType = sniffed;
+          } else if (request.deferDecoding) {
+            result.undecodedText = declaredCharset !== undefined ? { declaredCharset } : {};
           } else {
             const text = decodeText(body, type, declaredCharset);
             result.text = text.text;

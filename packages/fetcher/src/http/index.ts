@@ -3,4 +3,4 @@ export { HttpEngine, DEFAULT_USER_AGENT, DEFAULT_TIMEOUT_MS } from './http-engin
 export { DEFAULT_HTTP_LIMITS } from './limits.js';
 export { decodeText, type DecodedText } from './charset.js';
 export { sniffBinary } from './content-type.js';
-export type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
+export type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest, UndecodedText } from './types.js';

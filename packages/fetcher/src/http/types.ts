@@ -32,6 +32,14 @@ export interface HttpRequest {
   /** Aborts the request with `ABORTED`. */
   signal?: AbortSignal;
   /**
+   * Leave a textual body as bytes: `text` is then absent and `undecodedText` says how to decode it
+   * (`decodeText(body, contentType, undecodedText.declaredCharset)`), for a caller that decodes it elsewhere, such
+   * as a worker thread. A page's text is a string as large as the page, which costs more to make and to copy than
+   * its bytes.
+   * @default false
+   */
+  deferDecoding?: boolean;
+  /**
    * Proxy URL for this request (`http://user:pass@host:port`; https: proxies work too). The target is tunnelled
    * with CONNECT. When the URL policy refuses some addresses (`allowPrivateNetworks: false`, `blockedHosts`), the
    * target's name is resolved here and every address checked before it is handed to the proxy, on every redirect
@@ -40,6 +48,12 @@ export interface HttpRequest {
    * @default undefined (direct)
    */
   proxy?: string;
+}
+
+/** A textual body left as bytes (`deferDecoding`): what `decodeText` needs beside the body and content type. */
+export interface UndecodedText {
+  /** The `charset` of the `content-type` header, if any. */
+  declaredCharset?: string;
 }
 
 /** What one request returned. A 404 or 500 is a result, not an error. */
@@ -57,6 +71,8 @@ export interface FetchResult {
   body: Uint8Array;
   /** Decoded text when the content is textual (html, xml, json, javascript, text/*) and its bytes are not binary. */
   text?: string;
+  /** Set instead of `text` when the request asked `deferDecoding`: `body` is text, in the charset declared here. */
+  undecodedText?: UndecodedText;
   /**
    * Set when the declared type is textual (or absent) but the bytes are binary: the type sniffed from them
    * (`application/pdf`, `image/png`, ..., or `application/octet-stream`). `text` is then absent, so binary served

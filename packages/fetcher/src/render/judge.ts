@@ -4,6 +4,7 @@
  * (one lexical pass, see `page-signals.ts`), so it can run on any thread.
  */
 import { comparable, hydrationProse, probe, type ProseString } from './embedded-text.js';
+import { decodeText } from '../http/charset.js';
 import { pageSignals, type PageSignals } from './page-signals.js';
 
 /** A page as the judge sees it. */
@@ -15,6 +16,8 @@ export interface JudgedPage {
   headers?: Record<string, string>;
   /** The decoded body; absent for binary content. */
   text?: string;
+  /** A textual body not decoded yet (`deferDecoding`), in place of `text`: the judge decodes it. */
+  undecoded?: { body: Uint8Array; declaredCharset?: string };
 }
 
 /** What the judge decided about one page. */
@@ -32,7 +35,13 @@ export interface RenderVerdict {
  * Decides whether a page needs rendering. The fetcher's default is `judgeRendering`; another judge (one that runs in
  * a worker thread, say) must stay a function of the page alone.
  */
-export type RenderJudge = (page: JudgedPage) => RenderVerdict | Promise<RenderVerdict>;
+export type RenderJudge = (page: JudgedPage, options?: JudgeOptions) => RenderVerdict | Promise<RenderVerdict>;
+
+/** What the fetcher gives a judge beside the page. */
+export interface JudgeOptions {
+  /** The request's signal (its timeout): a judge that runs elsewhere should stop waiting when it aborts. */
+  signal?: AbortSignal;
+}
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const NOSCRIPT_WALL =
@@ -111,9 +120,10 @@ function missingHydrationChars(signals: PageSignals): number {
  */
 export function judgeRendering(page: JudgedPage): RenderVerdict {
   if (page.status < 200 || page.status >= 300) return {};
-  const html = page.text;
-  if (html === undefined) return {};
   const type = page.contentType;
+  const html =
+    page.text ?? (page.undecoded && decodeText(page.undecoded.body, type, page.undecoded.declaredCharset).text);
+  if (html === undefined) return {};
   if (!HTML_TYPES.has(type) && !(type === '' && /^\s*</.test(html))) return {};
   if (html.trim() === '') return { reason: 'js-required:empty-body', contentChars: 0 };
 
