@@ -96,7 +96,8 @@ describe('extraction in worker threads', () => {
     // loaded machine take from this one.
     const windows = new Map<string, { wall: number; cpu: NodeJS.CpuUsage }>();
     const stop = onTaskStart((start) => {
-      if (start.kind === 'content' && start.url?.includes('/heavy/') && !windows.has(start.url)) {
+      const extracts = start.kind === 'content' || start.kind === 'judgeContent';
+      if (extracts && start.url?.includes('/heavy/') && !windows.has(start.url)) {
         windows.set(start.url, { wall: performance.now(), cpu: process.threadCpuUsage() });
       }
     });

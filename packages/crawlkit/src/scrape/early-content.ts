@@ -20,12 +20,20 @@ export class EarlyContent {
   readonly #pool: ExtractionPool;
   readonly #settings: ContentSettings;
   readonly #budgetMs: number | undefined;
+  readonly #extracting: (extracting: boolean) => void;
   #made: Made | undefined;
 
-  constructor(pool: ExtractionPool, settings: ContentSettings, budgetMs: number | undefined) {
+  /** `extracting` is told when a task that may extract the page starts (`true`) and when it answered (`false`). */
+  constructor(
+    pool: ExtractionPool,
+    settings: ContentSettings,
+    budgetMs: number | undefined,
+    extracting: (extracting: boolean) => void,
+  ) {
     this.#pool = pool;
     this.#settings = settings;
     this.#budgetMs = budgetMs;
+    this.#extracting = extracting;
   }
 
   /** The judge to give the fetcher for this scrape (`PageRequest.renderJudge`). */
@@ -39,7 +47,9 @@ export class EarlyContent {
     }
     const task: ContentTask = { page: input, settings: this.#settings };
     if (this.#budgetMs !== undefined) task.budgetMs = this.#budgetMs;
+    this.#extracting(true);
     const { verdict, content } = await this.#pool.judgeWithContent(page, task, options.signal);
+    this.#extracting(false);
     if (content) this.#made = { url: page.url, body: input.body, text: input.text, content };
     return verdict;
   };

@@ -187,7 +187,16 @@ export async function scrapePage(
     let early: BuiltContent | undefined;
     if (!fetched) {
       const page = pageRequest(request, timeoutMs, signal, context.engine);
-      const judging = new EarlyContent(ctx.extraction, contentSettings(contentOptions), ctx.options.extractionBudgetMs);
+      // The judge may extract the page: a timeout meanwhile is one of extraction.
+      const judging = new EarlyContent(
+        ctx.extraction,
+        contentSettings(contentOptions),
+        ctx.options.extractionBudgetMs,
+        (extracting) => {
+          phase = extracting ? 'extract' : 'fetch';
+          if (extracting) extractionStarted = Date.now();
+        },
+      );
       page.renderJudge = judging.judge;
       const result = await ctx.fetcher.fetch(page).catch((error: unknown) => {
         throw brandingFetchError(request.formats, error);
