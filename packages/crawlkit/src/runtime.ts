@@ -97,11 +97,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   const memory = createMemoryStore();
   const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
   const store = await openStore(settings, memory, distributed);
-  const extraction = ExtractionPool.acquire(options.workers);
-  const fetcherSettings: FetcherOptions = {
-    ...fetcherOptions(raw, options, urlPolicy),
-    renderJudge: (page, judging) => extraction.judge(page, judging),
-  };
+  const fetcherSettings = fetcherOptions(raw, options, urlPolicy);
   const fetcher = new Fetcher(fetcherSettings);
   const fetchers = new PolicyFetchers(fetcher, fetcherSettings);
   const http = fetcher.http;
@@ -111,7 +107,8 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     http,
     store,
     llm: new LlmService(options.llm),
-    extraction,
+    // Every page fetch gives its own render judge, run in this pool (scrape/early-content.ts).
+    extraction: ExtractionPool.acquire(options.workers),
     normalizeUrl: (url: string) => normalizeUrl(url),
     secrets: jobSecrets(options),
     forJob: (job) => jobContext(ctx, fetchers, job),

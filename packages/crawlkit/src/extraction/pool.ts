@@ -139,14 +139,9 @@ export class ExtractionPool {
    * text comes back (`cut`, with a warning), computed in a worker too. `signal` (the page's timeout) stops all.
    */
   async content(task: ContentTask, signal?: AbortSignal): Promise<BuiltContent> {
-    // A PDF has no plain text to fall back to: only the timeout bounds it.
-    const limited = task.budgetMs !== undefined && (task.page.text !== undefined || !!task.page.undecodedText);
     let content: BuiltContent;
     try {
-      content = await this.run(
-        { kind: 'content', ...task },
-        { ...(signal ? { signal } : {}), ...(limited ? { runLimitMs: task.budgetMs! + CUT_GRACE_MS } : {}) },
-      );
+      content = await this.run({ kind: 'content', ...task }, pageRunOptions(task, signal));
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
       content = await this.run({ kind: 'plainText', ...task }, signal ? { signal } : {});
@@ -170,12 +165,8 @@ export class ExtractionPool {
    * `content()`; a task cut by them answers the verdict alone (the content is then made by `content()`).
    */
   async judgeWithContent(page: JudgedPage, task: ContentTask, signal?: AbortSignal): Promise<JudgedContent> {
-    const limited = task.budgetMs !== undefined;
     try {
-      return await this.run(
-        { kind: 'judgeContent', page, content: task },
-        { ...(signal ? { signal } : {}), ...(limited ? { runLimitMs: task.budgetMs! + CUT_GRACE_MS } : {}) },
-      );
+      return await this.run({ kind: 'judgeContent', page, content: task }, pageRunOptions(task, signal));
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
       return { verdict: await this.judge(page, signal ? { signal } : {}) };
@@ -280,6 +271,17 @@ export class ExtractionPool {
     this.#pool = pool;
     return pool;
   }
+}
+
+/**
+ * The limits of a task that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
+ * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
+ */
+function pageRunOptions(task: ContentTask, signal: AbortSignal | undefined): RunOptions {
+  const options: RunOptions = signal ? { signal } : {};
+  const text = task.page.text !== undefined || task.page.undecodedText !== undefined;
+  if (task.budgetMs !== undefined && text) options.runLimitMs = task.budgetMs + CUT_GRACE_MS;
+  return options;
 }
 
 /** A task's worker thread died under it (a crash, or stopped from outside). */
