@@ -1,10 +1,8 @@
-import { extractPage } from '@crawlkit/extractor';
-import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 import { discoverSitemapUrls, loadRobots, normalizeUrl } from '@crawlkit/frontier';
-import { getDomain } from 'tldts';
 
 import type { EngineContext } from '../context.js';
 import { CRAWLER_USER_AGENT, frontierFetch } from '../jobs/crawl-planner.js';
+import { allowedByPolicy, cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse, MapResponse } from '../v2/types.js';
@@ -14,40 +12,8 @@ type MapLink = MapResponse['links'][number];
 /** Pages map fetches to follow links when sitemaps are not enough; map never renders or extracts content. */
 const MAX_PAGES_FETCHED = 100;
 const PAGE_TIMEOUT_MS = 10_000;
-
-const stripWww = (host: string) => host.replace(/^www\./, '');
-
-function cleanUrl(raw: string, request: MapRequest): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  url.hash = '';
-  if (request.ignoreQueryParameters) url.search = '';
-  let out = url.toString();
-  if (out.endsWith('/')) out = out.slice(0, -1);
-  return out;
-}
-
-/** Keeps URLs of the same site (registrable domain, `www.` ignored) and, when asked, of the same host and path. */
-function siteFilter(input: URL, request: MapRequest): (url: string) => boolean {
-  const domain = getDomain(input.hostname) ?? stripWww(input.hostname);
-  const host = stripWww(input.hostname);
-  const path = input.pathname.replace(/\/$/, '');
-  return (url) => {
-    const u = new URL(url);
-    if ((getDomain(u.hostname) ?? stripWww(u.hostname)) !== domain) return false;
-    if (!request.includeSubdomains && stripWww(u.hostname) !== host) return false;
-    if (request.filterByPath && !request.allowExternalLinks && path !== '') {
-      const p = u.pathname.replace(/\/$/, '');
-      if (p !== path && !p.startsWith(`${path}/`)) return false;
-    }
-    return true;
-  };
-}
+/** Time a worker may spend on one page's links; past it the page is skipped, as a page that failed to load. */
+const PAGE_LINKS_LIMIT_MS = 10_000;
 
 /** Orders links by how many search terms their URL, title and description contain (stable otherwise). */
 function rankBySearch(links: MapLink[], search: string): MapLink[] {
@@ -98,24 +64,21 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     ...(signal ? { signal } : {}),
   });
   const input = new URL(start.url);
-  const inSite = siteFilter(input, request);
-  // One entry per page: `www.`, scheme, trailing-slash and index variants share a key; the first form seen is listed.
-  const links = new Map<string, MapLink>();
-  const pageKey = (url: string) => normalizeUrl(url, { ignoreQueryParameters: request.ignoreQueryParameters });
-  const policy = ctx.fetcher.urlPolicy;
-  // Map lists URLs without fetching them: one the URL policy refuses (a sitemap entry for an internal host) is left out.
-  const allowed = (url: string) => {
-    try {
-      checkUrlAgainstPolicy(url, policy);
-      return true;
-    } catch {
-      return false;
-    }
+  const scope: MapScope = {
+    input: start.url,
+    policy: ctx.fetcher.urlPolicy,
+    ignoreQueryParameters: request.ignoreQueryParameters,
+    includeSubdomains: request.includeSubdomains,
+    filterByPath: request.filterByPath,
+    ...(request.allowExternalLinks !== undefined ? { allowExternalLinks: request.allowExternalLinks } : {}),
   };
+  const inSite = siteFilter(scope);
+  // One entry per page (see `pageKey`); the first form seen is listed.
+  const links = new Map<string, MapLink>();
   const add = (raw: string, extra?: Omit<MapLink, 'url'>) => {
-    const url = cleanUrl(raw, request);
-    if (!url || !inSite(url) || !allowed(url)) return;
-    const key = pageKey(url);
+    const url = cleanUrl(raw, scope);
+    if (!url || !inSite(url) || !allowedByPolicy(url, scope.policy)) return;
+    const key = pageKey(url, scope);
     const existing = links.get(key);
     if (existing) Object.assign(existing, extra);
     else links.set(key, { url, ...extra });
@@ -157,23 +120,23 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
             .catch(() => undefined);
       first = false;
       if (!page?.text || page.status >= 400 || !page.contentType.includes('html')) continue;
-      const extracted = extractPage(page.text, {
-        url: page.url,
-        onlyMainContent: false,
-        formats: { links: true, metadata: true },
-      });
-      const title = extracted.metadata?.title;
-      const description = extracted.metadata?.description;
+      // A page of thousands of links costs as much as a parse: a worker reads and sorts them.
+      const read = await ctx.extraction
+        .run(
+          { kind: 'pageLinks', page: { url: page.url, text: page.text }, scope },
+          { runLimitMs: PAGE_LINKS_LIMIT_MS, ...(signal ? { signal } : {}) },
+        )
+        .catch((error: unknown) => {
+          if (signal?.aborted) throw error;
+          return undefined;
+        });
+      if (!read) continue;
       add(page.url, {
-        ...(typeof title === 'string' ? { title } : {}),
-        ...(typeof description === 'string' ? { description } : {}),
+        ...(read.title !== undefined ? { title: read.title } : {}),
+        ...(read.description !== undefined ? { description: read.description } : {}),
       });
-      for (const link of extracted.links ?? []) {
-        const clean = cleanUrl(link, request);
-        if (!clean || !inSite(clean)) continue;
-        add(link);
-        queue.push(link);
-      }
+      for (const { url, key } of read.listed) if (!links.has(key)) links.set(key, { url });
+      queue.push(...read.follow);
     }
   }
 

@@ -5,6 +5,7 @@
 import { diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
 import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher';
 
+import { pageLinks, type MapScope, type PageLinks } from '../api/map-links.js';
 import { isErrorCode } from '../error-codes.js';
 import { extractContent, pageText, plainTextContent, type BuiltContent, type ContentTask } from '../scrape/content.js';
 import { summarizeExtractive } from '../scrape/summary.js';
@@ -21,6 +22,8 @@ export type ExtractionTask =
    * copied once for both.
    */
   | { kind: 'judgeContent'; page: JudgedPage; content: ContentTask }
+  /** What `map` takes of a page it follows: its title, description and the links its request keeps. */
+  | { kind: 'pageLinks'; page: { url: string; text: string }; scope: MapScope }
   /** Change tracking: the comparison of two markdowns and, when asked, their git-style diff. */
   | { kind: 'compare'; previous: string; current: string; gitDiff: boolean }
   /** The extractive summary of a markdown. */
@@ -43,6 +46,7 @@ export interface TaskResults {
   plainText: BuiltContent;
   judge: RenderVerdict;
   judgeContent: JudgedContent;
+  pageLinks: PageLinks;
   compare: Comparison;
   summary: string;
 }
@@ -84,6 +88,8 @@ export async function runTask(task: ExtractionTask): Promise<TaskResults[Extract
       const content = await extractContent({ ...task.content, page: { ...input, text } });
       return { verdict, content: withoutInput(task.content, content) };
     }
+    case 'pageLinks':
+      return pageLinks(task.page, task.scope);
     case 'compare': {
       const same = isSameText(task.previous, task.current);
       if (same || !task.gitDiff) return { same };

@@ -1,0 +1,109 @@
+/**
+ * Which URLs `map` lists and follows, by the rules of its request: plain functions of plain data, so that the links
+ * of a page are read and sorted in an extraction worker (a page of thousands of links costs as much as a parse).
+ */
+import { extractPage } from '@crawlkit/extractor';
+import { checkUrlAgainstPolicy, type UrlPolicy } from '@crawlkit/fetcher';
+import { normalizeUrl } from '@crawlkit/frontier';
+import { getDomain } from 'tldts';
+
+import type { MapRequest } from '../v2/jobs.js';
+
+/** The parts of a map request that decide which URLs belong to the map. */
+export type MapScope = Pick<
+  MapRequest,
+  'ignoreQueryParameters' | 'includeSubdomains' | 'filterByPath' | 'allowExternalLinks'
+> & {
+  /** The URL mapped, after its redirects: its site and path are the map's. */
+  input: string;
+  /** The engine's URL policy: a URL it refuses is not listed. */
+  policy: UrlPolicy;
+};
+
+/** A page's part of the map: its title and description, and its links. */
+export interface PageLinks {
+  title?: string;
+  description?: string;
+  /** Links to list: cleaned (`cleanUrl`), of the site, allowed by the policy, one per `key` (the first seen). */
+  listed: { url: string; key: string }[];
+  /** Links to follow, as written in the page: every link of the site, listed or not, each once. */
+  follow: string[];
+}
+
+const stripWww = (host: string) => host.replace(/^www\./, '');
+
+/** The URL as map lists it: http(s) only, no fragment, no query when ignored, no trailing slash. */
+export function cleanUrl(raw: string, scope: Pick<MapScope, 'ignoreQueryParameters'>): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  url.hash = '';
+  if (scope.ignoreQueryParameters) url.search = '';
+  let out = url.toString();
+  if (out.endsWith('/')) out = out.slice(0, -1);
+  return out;
+}
+
+/** Keeps URLs of the same site (registrable domain, `www.` ignored) and, when asked, of the same host and path. */
+export function siteFilter(scope: MapScope): (url: string) => boolean {
+  const input = new URL(scope.input);
+  const domain = getDomain(input.hostname) ?? stripWww(input.hostname);
+  const host = stripWww(input.hostname);
+  const path = input.pathname.replace(/\/$/, '');
+  return (url) => {
+    const u = new URL(url);
+    if ((getDomain(u.hostname) ?? stripWww(u.hostname)) !== domain) return false;
+    if (!scope.includeSubdomains && stripWww(u.hostname) !== host) return false;
+    if (scope.filterByPath && !scope.allowExternalLinks && path !== '') {
+      const p = u.pathname.replace(/\/$/, '');
+      if (p !== path && !p.startsWith(`${path}/`)) return false;
+    }
+    return true;
+  };
+}
+
+/** Whether the URL policy lets map list `url` (map lists URLs without fetching them). */
+export function allowedByPolicy(url: string, policy: UrlPolicy): boolean {
+  try {
+    checkUrlAgainstPolicy(url, policy);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One entry per page: `www.`, scheme, trailing-slash and index variants share a key. */
+export function pageKey(url: string, scope: Pick<MapScope, 'ignoreQueryParameters'>): string {
+  return normalizeUrl(url, { ignoreQueryParameters: scope.ignoreQueryParameters });
+}
+
+/** Reads a page's title, description and links, and sorts its links by `scope`. */
+export function pageLinks(page: { url: string; text: string }, scope: MapScope): PageLinks {
+  const { metadata, links = [] } = extractPage(page.text, {
+    url: page.url,
+    onlyMainContent: false,
+    formats: { links: true, metadata: true },
+  });
+  const inSite = siteFilter(scope);
+  const listed = new Map<string, string>();
+  const follow = new Set<string>();
+  for (const link of links) {
+    const url = cleanUrl(link, scope);
+    if (!url || !inSite(url)) continue;
+    follow.add(link);
+    if (!allowedByPolicy(url, scope.policy)) continue;
+    const key = pageKey(url, scope);
+    if (!listed.has(key)) listed.set(key, url);
+  }
+  const { title, description } = metadata ?? {};
+  return {
+    ...(typeof title === 'string' ? { title } : {}),
+    ...(typeof description === 'string' ? { description } : {}),
+    listed: [...listed].map(([key, url]) => ({ url, key })),
+    follow: [...follow],
+  };
+}
