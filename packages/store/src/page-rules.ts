@@ -1,4 +1,4 @@
-import type { PageLookup } from './types.js';
+import type { CachedPage, PageLookup } from './types.js';
 
 /** Whether a page cached at `cachedAt` satisfies the `maxAge` / `minAge` window of `lookup` at time `now`. */
 export function pageQualifies(cachedAt: number, lookup: PageLookup | undefined, now: number): boolean {
@@ -15,9 +15,14 @@ export function cachedAtRange(lookup: PageLookup | undefined, now: number): { fr
   };
 }
 
-/** UTF-8 size of a payload: what page caps and `stats().bytes` count. */
+/** UTF-8 size of a payload. */
 export function byteLength(value: string): number {
   return Buffer.byteLength(value, 'utf8');
+}
+
+/** A page's size, what page caps and `stats().bytes` count: its value in UTF-8 plus its body. */
+export function pageBytes(page: Pick<CachedPage, 'value' | 'body'>): number {
+  return byteLength(page.value) + (page.body?.byteLength ?? 0);
 }
 
 /**

@@ -3,7 +3,7 @@
  * (cache policy, job scheduling, webhooks, change tracking) lives in `crawlkit` and talks only to this interface.
  *
  * Backends are byte transports: every payload (`value`, `request`, `document`, `payload`) is an opaque string that
- * the caller serialised (JSON). Backends never parse them. Times are epoch milliseconds.
+ * the caller serialised (JSON), and a page's `body` opaque bytes. Backends never parse them. Times are epoch milliseconds.
  *
  * Every method may be called concurrently from many async tasks of one process, and (for the SQLite and Redis
  * backends) from several processes sharing the same store. Methods that say "atomic" must stay correct under that.
@@ -26,6 +26,12 @@ export interface CachedPage {
   cachedAt: number;
   /** Serialised payload. */
   value: string;
+  /**
+   * Bytes kept beside `value` as they are (a page's undecoded body): no backend decodes or re-encodes them, so a
+   * page of many megabytes is stored without being turned into a string on the caller's thread. The array is
+   * handed over: neither the caller nor the store changes it afterwards (a backend may keep and return it as is).
+   */
+  body?: Uint8Array;
 }
 
 export interface PageLookup {
@@ -54,10 +60,10 @@ export interface PageStore {
   clear(): Promise<void>;
   /**
    * Deletes entries older than `olderThan` (ms of age), then the oldest entries until the total stored size
-   * (sum of `value` lengths in bytes) is at most `maxBytes`. Returns how many were deleted.
+   * (each entry's `value` in UTF-8 plus its `body`) is at most `maxBytes`. Returns how many were deleted.
    */
   prune(options: { olderThan?: number; maxBytes?: number; now?: number }): Promise<number>;
-  /** Number of entries and total bytes of their values. */
+  /** Number of entries and their total size (values in UTF-8 plus bodies), in bytes. */
   stats(): Promise<{ entries: number; bytes: number }>;
 }
 

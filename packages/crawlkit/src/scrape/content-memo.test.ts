@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { buildContent, contentSettings, type ContentOptions, type FetchedContent } from './content.js';
 import { ContentMemo } from './content-memo.js';
-import { serializeFetched } from './serialize.js';
+import { serializeFetched, storedLength } from './serialize.js';
 
 const fetched = (serial: number): FetchedContent => ({
   url: 'https://example.com/a',
@@ -32,9 +32,9 @@ describe('ContentMemo', () => {
   it('parses an entry once per version and extracts once per content options', async () => {
     const memo = new ContentMemo();
     const value = serializeFetched(fetched(1));
-    const version = { cachedAt: 1_000, length: value.length };
-    const page = memo.fetched('k', { cachedAt: 1_000, value });
-    expect(memo.fetched('k', { cachedAt: 1_000, value })).toBe(page);
+    const version = { cachedAt: 1_000, length: storedLength(value) };
+    const page = memo.fetched('k', { cachedAt: 1_000, ...value });
+    expect(memo.fetched('k', { cachedAt: 1_000, ...value })).toBe(page);
 
     const a = counting(page, options());
     const first = await memo.content('k', version, contentSettings(options()), a.build);
@@ -55,16 +55,16 @@ describe('ContentMemo', () => {
   it('drops what it knew when the entry is rewritten (another cachedAt or size)', async () => {
     const memo = new ContentMemo();
     const one = serializeFetched(fetched(1));
-    memo.fetched('k', { cachedAt: 1_000, value: one });
-    await memo.content('k', { cachedAt: 1_000, length: one.length }, contentSettings(options()), () =>
+    memo.fetched('k', { cachedAt: 1_000, ...one });
+    await memo.content('k', { cachedAt: 1_000, length: storedLength(one) }, contentSettings(options()), () =>
       buildContent(fetched(1), options()),
     );
     const two = serializeFetched(fetched(2));
-    expect(memo.fetched('k', { cachedAt: 2_000, value: two }).text).toContain('page number 2');
+    expect(memo.fetched('k', { cachedAt: 2_000, ...two }).text).toContain('page number 2');
     const rebuilt = counting(fetched(2), options());
     const content = await memo.content(
       'k',
-      { cachedAt: 2_000, length: two.length },
+      { cachedAt: 2_000, length: storedLength(two) },
       contentSettings(options()),
       rebuilt.build,
     );
@@ -75,8 +75,8 @@ describe('ContentMemo', () => {
   it('hands out copies: changing a returned content does not change the memo', async () => {
     const memo = new ContentMemo();
     const value = serializeFetched(fetched(1));
-    const version = { cachedAt: 1, length: value.length };
-    const page = memo.fetched('k', { cachedAt: 1, value });
+    const version = { cachedAt: 1, length: storedLength(value) };
+    const page = memo.fetched('k', { cachedAt: 1, ...value });
     const first = await memo.content('k', version, contentSettings(options()), () => buildContent(page, options()));
     const links = [...first.links!];
     first.links!.length = 0;
@@ -89,8 +89,8 @@ describe('ContentMemo', () => {
   it('does not keep an extraction that the budget cut (its plain-text fallback)', async () => {
     const memo = new ContentMemo();
     const value = serializeFetched(fetched(1));
-    const version = { cachedAt: 1, length: value.length };
-    const page = memo.fetched('k', { cachedAt: 1, value });
+    const version = { cachedAt: 1, length: storedLength(value) };
+    const page = memo.fetched('k', { cachedAt: 1, ...value });
     let runs = 0;
     const build = async () => (runs++, { ...(await buildContent(page, options())), cut: true as const });
     await memo.content('k', version, contentSettings(options()), build);

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 
 import type { BuiltContent, ContentSettings, FetchedContent } from './content.js';
-import { deserializeFetched } from './serialize.js';
+import { deserializeFetched, storedLength, type SerializedFetch } from './serialize.js';
 
 /** One version of a page cache entry: what it parses to and what extraction made of it, per content options. */
 interface MemoEntry {
@@ -68,11 +68,12 @@ export class ContentMemo {
   }
 
   /** The parsed content of a cache entry, parsed once per entry version. */
-  fetched(key: string, page: { cachedAt: number; value: string }): FetchedContent {
-    const entry = this.#entry(key, page.cachedAt, page.value.length);
+  fetched(key: string, page: SerializedFetch & { cachedAt: number }): FetchedContent {
+    const length = storedLength(page);
+    const entry = this.#entry(key, page.cachedAt, length);
     if (entry) return entry.fetched;
-    const fetched = deserializeFetched(page.value);
-    this.remember(key, page.cachedAt, page.value.length, fetched);
+    const fetched = deserializeFetched(page);
+    this.remember(key, page.cachedAt, length, fetched);
     return fetched;
   }
 

@@ -19,7 +19,6 @@ import {
   attributeSelectors,
   contentSettings,
   contentTask,
-  pageText,
   type BuiltContent,
   type ContentOptions,
   type FetchedContent,
@@ -29,7 +28,7 @@ import { contentMemoFor } from './content-memo.js';
 import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
 import { scrapeId as newScrapeId } from './scrape-id.js';
-import { serializeFetched } from './serialize.js';
+import { serializeFetched, storedLength } from './serialize.js';
 import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest } from './types.js';
 
 const has = (request: PageScrapeRequest, type: string) => request.formats.some((f) => f.type === type);
@@ -60,15 +59,6 @@ function toFetched(result: PageResult): FetchedContent {
   }
   if (warnings.length) fetched.warnings = warnings;
   return fetched;
-}
-
-/** Decodes a page's text on this thread: the page cache keeps text. */
-function decodeHere(fetched: FetchedContent): void {
-  const text = pageText(fetched);
-  if (!fetched.undecodedText || text === undefined) return;
-  fetched.text = text;
-  delete fetched.body;
-  delete fetched.undecodedText;
 }
 
 function pageRequest(
@@ -165,7 +155,7 @@ export async function scrapePage(
       const hit = await store.pages.get(key, lookup);
       if (hit) {
         fetched = memo!.fetched(key, hit);
-        entry = { cachedAt: hit.cachedAt, length: hit.value.length };
+        entry = { cachedAt: hit.cachedAt, length: storedLength(hit) };
         cacheState = 'hit';
         cachedAt = new Date(hit.cachedAt).toISOString();
       } else if (request.minAge !== undefined) {
@@ -209,10 +199,9 @@ export async function scrapePage(
       // read without the browser (fastMode, browser unavailable), which a later request would want rendered.
       const cacheable = fetched.status >= 200 && fetched.status < 300 && fetched.clientRendered === undefined;
       if (store && cacheable && canWriteCache(request, context.zeroDataRetention)) {
-        decodeHere(fetched);
-        const value = serializeFetched(fetched);
-        entry = { cachedAt: Date.now(), length: value.length };
-        await store.pages.put({ key, url: normalizedUrl, cachedAt: entry.cachedAt, value });
+        const stored = serializeFetched(fetched);
+        entry = { cachedAt: Date.now(), length: storedLength(stored) };
+        await store.pages.put({ key, url: normalizedUrl, cachedAt: entry.cachedAt, ...stored });
         memo!.remember(key, entry.cachedAt, entry.length, fetched);
       }
     }

@@ -3,13 +3,15 @@
 const PAGE_HELPERS = `
 local function delete_page(p, key)
   local hk = p .. ':page:' .. key
-  local old = redis.call('HMGET', hk, 'url', 'value')
+  local old = redis.call('HMGET', hk, 'url', 'bytes')
   if not old[1] then
     redis.call('ZREM', p .. ':pages', key)
     return 0
   end
   redis.call('SREM', p .. ':pageurl:' .. old[1], key)
-  redis.call('DECRBY', p .. ':pagebytes', string.len(old[2]))
+  -- Pages written before bodies were kept have no 'bytes': their size is their value's.
+  local size = tonumber(old[2]) or string.len(redis.call('HGET', hk, 'value') or '')
+  redis.call('DECRBY', p .. ':pagebytes', size)
   redis.call('DEL', hk)
   redis.call('ZREM', p .. ':pages', key)
   return 1
@@ -25,16 +27,25 @@ local function evict_to(p, target)
   return n
 end
 `;
-/** ARGV: prefix, key, url, cachedAt, value, cap (-1: none), low watermark bytes. */
+/**
+ * ARGV: prefix, key, url, cachedAt, value, cap (-1: none), low watermark bytes, whether a body follows ('1' / '0'),
+ * body. A page's size is its value's and its body's bytes (Lua strings are bytes).
+ */
 export const PAGE_PUT = `${PAGE_HELPERS}
 local p = ARGV[1]
 local key = ARGV[2]
 delete_page(p, key)
 local hk = p .. ':page:' .. key
+local size = string.len(ARGV[5])
 redis.call('HSET', hk, 'url', ARGV[3], 'cachedAt', ARGV[4], 'value', ARGV[5])
+if ARGV[8] == '1' then
+  redis.call('HSET', hk, 'body', ARGV[9])
+  size = size + string.len(ARGV[9])
+end
+redis.call('HSET', hk, 'bytes', size)
 redis.call('ZADD', p .. ':pages', ARGV[4], key)
 redis.call('SADD', p .. ':pageurl:' .. ARGV[3], key)
-redis.call('INCRBY', p .. ':pagebytes', string.len(ARGV[5]))
+redis.call('INCRBY', p .. ':pagebytes', size)
 local cap = tonumber(ARGV[6])
 if cap >= 0 and bytes(p) > cap then evict_to(p, tonumber(ARGV[7])) end
 return 1

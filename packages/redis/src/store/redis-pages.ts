@@ -29,14 +29,22 @@ export class RedisPageStore implements PageStore {
 
   get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined> {
     return this.#life.run(async () => {
-      const [url, cachedAt, value] = await this.#redis.client.hmget(
+      // One read, so that the value and the body are of the same write.
+      const [url, cachedAt, value, body] = await this.#redis.client.hmgetBuffer(
         this.#redis.key('page', key),
         'url',
         'cachedAt',
         'value',
+        'body',
       );
       if (url == null || cachedAt == null || value == null) return undefined;
-      const page: CachedPage = { key, url, cachedAt: Number(cachedAt), value };
+      const page: CachedPage = {
+        key,
+        url: url.toString(),
+        cachedAt: Number(cachedAt.toString()),
+        value: value.toString(),
+      };
+      if (body) page.body = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
       return qualifies(page.cachedAt, lookup, lookup?.now ?? Date.now()) ? page : undefined;
     });
   }
@@ -45,7 +53,8 @@ export class RedisPageStore implements PageStore {
     return this.#life.run(async () => {
       const cap = Number.isFinite(this.#maxBytes) ? this.#maxBytes : -1;
       const low = cap < 0 ? -1 : Math.floor(cap * LOW_WATERMARK);
-      await this.#redis.run('PAGE_PUT', page.key, page.url, page.cachedAt, page.value, cap, low);
+      const body = page.body ? ['1', page.body] : ['0', ''];
+      await this.#redis.run('PAGE_PUT', page.key, page.url, page.cachedAt, page.value, cap, low, ...body);
     });
   }
 

@@ -34,8 +34,14 @@ export class ScriptRunner {
     return [this.#prefix, ...parts].join(':');
   }
 
-  async run(name: ScriptName, ...args: (string | number)[]): Promise<unknown> {
-    const argv = [this.#prefix, ...args.map(String)];
+  async run(name: ScriptName, ...args: (string | number | Uint8Array)[]): Promise<unknown> {
+    // Bytes go as they are (ioredis sends a Buffer binary-safe).
+    const argv = [
+      this.#prefix,
+      ...args.map((arg) =>
+        arg instanceof Uint8Array ? Buffer.from(arg.buffer, arg.byteOffset, arg.byteLength) : String(arg),
+      ),
+    ];
     try {
       return await this.#client.evalsha(SHAS[name], 0, ...argv);
     } catch (error) {

@@ -22,6 +22,31 @@ export function describePageConformance(factory: StoreFactory): void {
       expect(await store.pages.get('b')).toBeUndefined();
     });
 
+    it('keeps a body byte for byte beside the value, counts it in stats, and drops it when replaced', async () => {
+      const store = await open();
+      // Every byte value, and sequences that are not UTF-8: a backend that decoded the body would change them.
+      const body = new Uint8Array([...Array.from({ length: 256 }, (_, i) => i), 0xc3, 0x28, 0xff, 0xfe, 0x00]);
+      await store.pages.put({ ...page('a', 1_000, '{"v":3}'), body });
+      await store.pages.put(page('b', 1_000, 'plain'));
+      const got = await store.pages.get('a');
+      expect(got?.value).toBe('{"v":3}');
+      expect(Buffer.from(got!.body!).equals(Buffer.from(body))).toBe(true);
+      expect((await store.pages.get('b'))?.body).toBeUndefined();
+      expect(await store.pages.stats()).toEqual({ entries: 2, bytes: 7 + body.length + 5 });
+      await store.pages.put(page('a', 2_000, 'new'));
+      expect((await store.pages.get('a'))?.body).toBeUndefined();
+      expect(await store.pages.stats()).toEqual({ entries: 2, bytes: 3 + 5 });
+    });
+
+    it('evicts by the size of values and bodies together', async () => {
+      const store = await open({ maxPageBytes: 1_000 });
+      await store.pages.put({ ...page('old', 1_000, 'x'), body: new Uint8Array(600) });
+      await store.pages.put({ ...page('new', 2_000, 'y'), body: new Uint8Array(600) });
+      expect(await store.pages.get('old')).toBeUndefined();
+      expect((await store.pages.get('new'))?.body?.byteLength).toBe(600);
+      expect(await store.pages.stats()).toEqual({ entries: 1, bytes: 601 });
+    });
+
     it('replaces the entry of a key on put', async () => {
       const store = await open();
       await store.pages.put(page('a', 1_000, 'old'));

@@ -1,4 +1,4 @@
-import { AUTO_PRUNE_LOW_WATERMARK, byteLength, pageQualifies } from '../page-rules.js';
+import { AUTO_PRUNE_LOW_WATERMARK, pageBytes, pageQualifies } from '../page-rules.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { CachedPage, PageLookup, PageStore } from '../types.js';
 
@@ -22,7 +22,9 @@ export class MemoryPageStore implements PageStore {
     return this.#life.run(() => {
       const entry = this.#entries.get(key);
       if (!entry || !pageQualifies(entry.cachedAt, lookup, lookup?.now ?? Date.now())) return undefined;
-      return { key: entry.key, url: entry.url, cachedAt: entry.cachedAt, value: entry.value };
+      const page: CachedPage = { key: entry.key, url: entry.url, cachedAt: entry.cachedAt, value: entry.value };
+      if (entry.body) page.body = entry.body;
+      return page;
     });
   }
 
@@ -30,7 +32,8 @@ export class MemoryPageStore implements PageStore {
     return this.#life.run(() => {
       this.#remove(page.key);
       const entry: Entry = { key: page.key, url: page.url, cachedAt: page.cachedAt, value: page.value, bytes: 0 };
-      entry.bytes = byteLength(page.value);
+      if (page.body) entry.body = page.body;
+      entry.bytes = pageBytes(page);
       this.#entries.set(page.key, entry);
       this.#bytes += entry.bytes;
       if (this.#bytes > this.#maxBytes) this.#evictOldest(Math.floor(this.#maxBytes * AUTO_PRUNE_LOW_WATERMARK));

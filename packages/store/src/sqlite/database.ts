@@ -3,7 +3,7 @@ import { StoreBusyError, StoreCorruptError, StoreError, isStoreError, toError } 
 import type { Lifecycle } from '../lifecycle.js';
 
 /** What the store binds: no booleans, no undefined (callers map those to 0/1 and null). */
-export type SqlValue = string | number | null;
+export type SqlValue = string | number | null | Uint8Array;
 
 // Primary SQLite result codes (https://www.sqlite.org/rescode.html) the store maps to its own errors.
 const SQLITE_BUSY = 5;

@@ -5,6 +5,7 @@ export interface HotPage {
   url: string;
   cachedAt: number;
   value: string;
+  body?: Uint8Array;
   bytes: number;
   /**
    * The connection's `PRAGMA data_version` when this copy was known to match the database. While the version is

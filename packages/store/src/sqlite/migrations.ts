@@ -168,6 +168,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 5,
+    description: "pages.body: a page's bytes kept beside its value, undecoded",
+    sql: `ALTER TABLE pages ADD COLUMN body BLOB;`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,4 +1,4 @@
-import { AUTO_PRUNE_LOW_WATERMARK, byteLength, cachedAtRange, pageQualifies } from '../page-rules.js';
+import { AUTO_PRUNE_LOW_WATERMARK, cachedAtRange, pageBytes, pageQualifies } from '../page-rules.js';
 import type { CachedPage, PageLookup, PageStore } from '../types.js';
 import type { SqliteDatabase } from './database.js';
 import type { HotPage, PageHotTier } from './hot-tier.js';
@@ -8,6 +8,7 @@ interface PageRow {
   cached_at: number;
   bytes: number;
   value: string;
+  body: Uint8Array | null;
 }
 
 /**
@@ -38,7 +39,7 @@ export class SqlitePageStore implements PageStore {
       const version = this.#hot ? this.#db.dataVersion() : 0;
       const { from, to } = cachedAtRange(lookup, now);
       const row = this.#db.get<PageRow>(
-        'SELECT url, cached_at, bytes, value FROM pages WHERE key = ? AND cached_at BETWEEN ? AND ?',
+        'SELECT url, cached_at, bytes, value, body FROM pages WHERE key = ? AND cached_at BETWEEN ? AND ?',
         key,
         from,
         to,
@@ -51,6 +52,7 @@ export class SqlitePageStore implements PageStore {
         bytes: row.bytes,
         validatedAt: version,
       };
+      if (row.body) page.body = row.body;
       this.#hot?.set(key, page);
       return toPage(key, page);
     });
@@ -58,19 +60,21 @@ export class SqlitePageStore implements PageStore {
 
   put(page: CachedPage): Promise<void> {
     return this.#db.use(() => {
-      const bytes = byteLength(page.value);
+      const bytes = pageBytes(page);
       const { version, evicted } = this.#db.write(() => {
         // Read inside the write lock: no other process can commit until we do, so this version is ours.
         const current = this.#hot ? this.#db.dataVersion() : 0;
         this.#db.run(
-          `INSERT INTO pages (key, url, cached_at, bytes, value) VALUES (?, ?, ?, ?, ?)
+          `INSERT INTO pages (key, url, cached_at, bytes, value, body) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (key) DO UPDATE SET
-             url = excluded.url, cached_at = excluded.cached_at, bytes = excluded.bytes, value = excluded.value`,
+             url = excluded.url, cached_at = excluded.cached_at, bytes = excluded.bytes, value = excluded.value,
+             body = excluded.body`,
           page.key,
           page.url,
           page.cachedAt,
           bytes,
           page.value,
+          page.body ?? null,
         );
         const removed =
           this.#totals().bytes > this.#maxBytes
@@ -80,13 +84,9 @@ export class SqlitePageStore implements PageStore {
       });
       for (const key of evicted) this.#hot?.delete(key);
       if (!evicted.includes(page.key)) {
-        this.#hot?.set(page.key, {
-          url: page.url,
-          cachedAt: page.cachedAt,
-          value: page.value,
-          bytes,
-          validatedAt: version,
-        });
+        const hot: HotPage = { url: page.url, cachedAt: page.cachedAt, value: page.value, bytes, validatedAt: version };
+        if (page.body) hot.body = page.body;
+        this.#hot?.set(page.key, hot);
       }
     });
   }
@@ -163,6 +163,8 @@ export class SqlitePageStore implements PageStore {
   }
 }
 
-function toPage(key: string, page: HotPage): CachedPage {
-  return { key, url: page.url, cachedAt: page.cachedAt, value: page.value };
+function toPage(key: string, hot: HotPage): CachedPage {
+  const page: CachedPage = { key, url: hot.url, cachedAt: hot.cachedAt, value: hot.value };
+  if (hot.body) page.body = hot.body;
+  return page;
 }
