@@ -85,14 +85,20 @@ describe('runActions', () => {
 
   it('scrolls an infinite list down to load more rows, and back up', async () => {
     await open('/js/infinite.html');
-    const results = await run([
+    const actions: Action[] = [
       { type: 'scroll', direction: 'down' },
       { type: 'scroll', direction: 'down' },
       { type: 'scroll' },
       count('.row'),
       { type: 'scroll', direction: 'up' },
       { type: 'executeJavascript', script: 'window.scrollY' },
-    ]);
+    ];
+    // The list loads its next rows only once the previous fetch is done: each scroll settles when the network is
+    // idle, as the fetcher's settle does, not after the default fixed pause (too short on a loaded machine).
+    const results = await runActions(page, actions, {
+      timeoutMs: 20_000,
+      settle: (remainingMs) => page.waitForNetworkIdle({ idleTime: 100, timeout: remainingMs }),
+    });
     expect(results.javascriptReturns[0]!.value as number).toBeGreaterThanOrEqual(30);
     const afterUp = results.javascriptReturns[1]!.value as number;
     expect(afterUp).toBeGreaterThan(0);
