@@ -103,17 +103,27 @@ function startsWith(bytes: Uint8Array, signature: readonly number[]): boolean {
 
 /**
  * The MIME type of `bytes` when they are binary, whatever was declared: a known signature, or
- * `application/octet-stream` when the first KiB holds binary data bytes. `undefined` for text. UTF-16 text (with a
- * BOM, or declared by `charset`) is text.
+ * `application/octet-stream` when the first KiB holds binary data bytes and does not open like markup. `undefined`
+ * for text. UTF-16 text (with a BOM, or declared by `charset`) is text.
  */
 export function sniffBinary(bytes: Uint8Array, declaredCharset?: string): string | undefined {
   if (bytes.length === 0) return undefined;
   if (hasUtf16Or32Bom(bytes) || (declaredCharset && /^utf-?(16|32)/.test(declaredCharset))) return undefined;
   const candidates = SIGNATURES_BY_FIRST_BYTE.get(bytes[0]!);
   if (candidates) for (const [type, signature] of candidates) if (startsWith(bytes, signature)) return type;
+  // A page that opens with a tag is text even with stray control bytes in it (text pasted from word processors
+  // carries U+0019 for an apostrophe, U+0013 for a dash): browsers render it.
+  if (opensWithTag(bytes)) return undefined;
   const end = Math.min(bytes.length, SNIFF_BYTES);
   for (let i = 0; i < end; i++) if (BINARY_DATA_BYTE[bytes[i]!] === 1) return 'application/octet-stream';
   return undefined;
+}
+
+/** Whether the first byte past a UTF-8 BOM and whitespace is `<`. */
+function opensWithTag(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return bytes[i] === 0x3c;
 }
 
 function hasUtf16Or32Bom(bytes: Uint8Array): boolean {

@@ -177,4 +177,10 @@ describe('content-type sniffing', () => {
     expect(result.charset).toBeUndefined();
     expect(result.body.byteLength).toBeGreaterThan(0);
   });
+
+  it('decodes a page with stray control characters (pasted text) as HTML', async () => {
+    const result = await engineWith().fetch({ url: `${server.url}/hostile/control-bytes-in-html` });
+    expect(result.sniffedContentType).toBeUndefined();
+    expect(result.text).toContain('The author\u0019s draft');
+  });
 });
