@@ -14,9 +14,8 @@ import type { CountryProfile } from './countries.js';
 import { applyEmulation } from './emulation.js';
 import { BrowserError, isBrowserError } from './errors.js';
 import { navigationError } from './navigation-errors.js';
-import { guardPage, NO_DIALOGS_SCRIPT, NO_SERVICE_WORKERS_SCRIPT } from './page-guards.js';
 import { RequestGate } from './request-gate.js';
-import { MUTATION_OBSERVER_SCRIPT, NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
+import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { stealthScript } from './stealth.js';
 
 /** One page load in the browser, with everything already decided by the fetcher. */
@@ -117,10 +116,10 @@ export class BrowserEngine {
           request.proxy ? { upstream: request.proxy, proxyLoopback: request.proxyLoopback ?? false } : {},
         );
         context = opened.context;
-        const page = opened.page;
+        const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
-        return this.#load(page, acquired, request, deadline, startedAt, controller.signal);
+        return this.#load(page, session, acquired, request, deadline, startedAt, controller.signal);
       })();
       work.catch(() => undefined);
       return await raceAbort(work, controller.signal);
@@ -155,6 +154,7 @@ export class BrowserEngine {
 
   async #load(
     page: Page,
+    session: CDPSession,
     lease: BrowserLease,
     request: BrowserFetchRequest,
     deadline: number,
@@ -163,8 +163,6 @@ export class BrowserEngine {
   ): Promise<BrowserFetchResult> {
     const remaining = () => deadline - performance.now();
     const target = new URL(request.url);
-    const session = await page.createCDPSession();
-    guardPage(page);
     const gate = new RequestGate({
       policy: this.#settings.policy,
       blockHeavy:
@@ -279,16 +277,14 @@ export class BrowserEngine {
         delete headers[name];
       }
     }
+    // The page comes set up for v2's defaults (`preparePage`): only what this request asks otherwise is sent.
     await Promise.all([
-      page.evaluateOnNewDocument(NO_DIALOGS_SCRIPT),
-      page.evaluateOnNewDocument(NO_SERVICE_WORKERS_SCRIPT),
-      page.evaluateOnNewDocument(MUTATION_OBSERVER_SCRIPT),
       request.stealth
         ? page.evaluateOnNewDocument(
             stealthScript(request.languages ?? (request.country ? [request.country.locale] : [])),
           )
         : undefined,
-      session.send('Security.setIgnoreCertificateErrors', { ignore: request.skipTlsVerification }),
+      request.skipTlsVerification ? undefined : session.send('Security.setIgnoreCertificateErrors', { ignore: false }),
       Object.keys(headers).length ? page.setExtraHTTPHeaders(headers) : undefined,
       applyEmulation(page, session, {
         mobile: request.mobile,

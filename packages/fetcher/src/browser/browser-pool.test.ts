@@ -237,6 +237,49 @@ describe('isolation between scrapes', () => {
     },
   );
 
+  it(
+    'prepares spare pages for any scrape: what one scrape asked (headers, phone, country) is not on the next page',
+    { timeout: 60_000 },
+    async () => {
+      const fetcher = newFetcher({ maxConcurrentPages: 1 });
+      const whoami = async (options: Omit<Parameters<Fetcher['fetch']>[0], 'url'> = {}) => {
+        const text = (await fetcher.fetch({ url: url('/js/whoami'), engine: 'browser', ...options })).text!;
+        const pick = (id: string) =>
+          JSON.parse(new RegExp(`<pre id="${id}">(.*?)</pre>`).exec(text)![1]!.replace(/&quot;/g, '"')) as Record<
+            string,
+            unknown
+          >;
+        return { seen: pick('server'), client: pick('client') };
+      };
+      try {
+        const asked = await whoami({
+          mobile: true,
+          headers: { 'User-Agent': 'CustomAgent/1.0', 'X-Trace': 'first' },
+          location: { country: 'de' },
+        });
+        expect(asked.seen).toMatchObject({
+          userAgent: 'CustomAgent/1.0',
+          acceptLanguage: expect.stringMatching(/^de/),
+        });
+        expect(asked.client).toMatchObject({ screenWidth: 412, timezone: 'Europe/Berlin' });
+        // The next scrape takes the spare prepared while the first one ran.
+        expect(fetcher.browserStats.sparePages).toBe(1);
+        const plain = await whoami();
+        expect(plain.seen.userAgent).toMatch(/Chrome\//);
+        expect(plain.seen.userAgent).not.toMatch(/CustomAgent|Android/);
+        expect(plain.seen.acceptLanguage).not.toMatch(/^de/);
+        expect(plain.seen.secChUaMobile).not.toBe('?1');
+        expect(plain.client).toMatchObject({ width: 1366, devicePixelRatio: 1, mobileHint: false });
+        expect(plain.client.timezone).not.toBe('Europe/Berlin');
+        expect(plain.client.geolocation).not.toEqual(asked.client.geolocation);
+        const traced = server.requests.filter((r) => r.path === '/js/whoami').map((r) => r.headers['x-trace']);
+        expect(traced.slice(-2)).toEqual(['first', undefined]);
+      } finally {
+        await fetcher.close();
+      }
+    },
+  );
+
   it('keeps a single spare for one page at a time', async () => {
     const fetcher = newFetcher({ maxConcurrentPages: 3 });
     try {

@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 
 import { FetchError } from '../errors.js';
 import type { UrlPolicy } from '../policy/url-policy.js';
@@ -8,6 +8,7 @@ import { resolveChromiumPath } from './chromium-path.js';
 import { BrowserError } from './errors.js';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
 import { NetworkGate, type GateRoute } from './network-gate.js';
+import { preparePage } from './page-setup.js';
 import { Semaphore } from './semaphore.js';
 import { positiveIntegerOption } from '../option-checks.js';
 
@@ -45,8 +46,9 @@ export interface BrowserPoolOptions {
    */
   launchTimeoutMs?: number;
   /**
-   * Keep spare pages (each in its own fresh context, never used before) open, so that requests without a proxy skip
-   * the page start (a new renderer process: about 50-250 ms, more under load). One spare while pages run, and as many
+   * Keep spare pages (each in its own fresh context, never used before, already set up as every page is: scripts,
+   * guards, request interception) open, so that requests without a proxy skip the page start and its set-up (a new
+   * renderer process and a dozen CDP calls: about 100-400 ms, more under load). One spare while pages run, and as many
    * as the browser has had pages open at once (up to `maxConcurrentPages`) while it waits: the renderers open never
    * exceed that peak plus one, as with a single spare. Costs idle renderers while the browser runs.
    * @default true
@@ -60,10 +62,12 @@ export interface BrowserPoolOptions {
   screenshotDir?: string;
 }
 
-/** A page in its own incognito context; closing the context closes the page. */
+/** A page in its own incognito context, set up by `preparePage`; closing the context closes the page. */
 export interface IsolatedPage {
   context: BrowserContext;
   page: Page;
+  /** The page's CDP session (keep it open: overrides sent through it last as long as it does). */
+  session: CDPSession;
 }
 
 interface Slot {
@@ -360,7 +364,8 @@ async function isolatedPage(browser: Browser, proxyServer: string): Promise<Isol
     proxyBypassList: ['<-loopback>'],
   });
   try {
-    return { context, page: await context.newPage() };
+    const page = await context.newPage();
+    return { context, page, session: await preparePage(page) };
   } catch (error) {
     await context.close().catch(() => undefined);
     throw error;

@@ -47,10 +47,11 @@ function brands(majorVersion: number, full = false) {
 /**
  * Applies the viewport, user agent (with matching client hints and `Accept-Language`), locale, time zone and
  * geolocation of `settings` to `page`, through `session` (kept open for the page's life: CDP overrides last as
- * long as the session that set them).
+ * long as the session that set them). The page already has the desktop viewport (`preparePage`): only the mobile
+ * one is set here.
  */
 export async function applyEmulation(page: Page, session: CDPSession, settings: EmulationSettings): Promise<void> {
-  await page.setViewport(settings.mobile ? MOBILE_VIEWPORT : DESKTOP_VIEWPORT);
+  if (settings.mobile) await page.setViewport(MOBILE_VIEWPORT);
 
   const languages = settings.languages?.length
     ? settings.languages
