@@ -77,9 +77,6 @@ const CMP_ROOTS = [
   '.cookie-consent-banner',
 ].join(',');
 
-/** In-page: is a known CMP present? Cheap, so pages without one pay almost nothing. */
-const LOOKS_LIKE_CONSENT = `document.querySelector(${JSON.stringify(CMP_ROOTS)}) !== null`;
-
 /**
  * In-page fallback: removes fixed or sticky overlays about cookies or consent that cover part of the viewport, and
  * the scroll lock they put on the document. Returns how many were removed.
@@ -124,6 +121,9 @@ const REMOVE_OVERLAYS = `(() => {
   return removed;
 })()`;
 
+/** In-page: -1 when a known CMP is present (cheap), else what `REMOVE_OVERLAYS` removed. */
+const CMP_OR_REMOVE_OVERLAYS = `document.querySelector(${JSON.stringify(CMP_ROOTS)}) !== null ? -1 : ${REMOVE_OVERLAYS}`;
+
 /**
  * Dismisses cookie-consent prompts: when the page shows signs of one, DuckDuckGo's autoconsent (rules for several
  * hundred CMPs, shipped in the package) opts out through the CMP's own buttons; then any remaining fixed overlay
@@ -132,8 +132,13 @@ const REMOVE_OVERLAYS = `(() => {
 export async function dismissCookieBanners(page: Page, timeoutMs: number): Promise<ConsentOutcome> {
   const outcome: ConsentOutcome = { optedOut: false, removed: 0 };
   try {
-    const suspicious = (await page.evaluate(LOOKS_LIKE_CONSENT)) as boolean;
-    if (suspicious && timeoutMs > 200) await runAutoconsent(page, outcome, Math.min(timeoutMs, 4_000));
+    // One round trip for the common page without a known CMP: the check and the fallback together.
+    const removed = (await page.evaluate(CMP_OR_REMOVE_OVERLAYS)) as number;
+    if (removed >= 0) {
+      outcome.removed = removed;
+      return outcome;
+    }
+    if (timeoutMs > 200) await runAutoconsent(page, outcome, Math.min(timeoutMs, 4_000));
     outcome.removed = (await page.evaluate(REMOVE_OVERLAYS)) as number;
   } catch {
     // A page that navigates or closes meanwhile keeps whatever state it has.
