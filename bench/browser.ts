@@ -8,12 +8,17 @@
  * load:
  * - cold: a new engine per page (Chromium start included), p50/p95;
  * - warm, one page at a time: p50/p95 latency and pages per second;
- * - warm, 4 pages at a time: pages per second;
+ * - warm, 4 pages at a time: pages per second, in rounds of 8 pages a runner, the runners' order rotating each round
+ *   and after each runner's batch a wait (untimed) until its Chromium processes are quiet, so that work a runner
+ *   leaves running (pages closing, spare pages opening) is not charged to the next one; the goal is the geometric
+ *   mean over rounds of crawlkit's rate over Crawlee's in the same round (each round's pair meets the same load),
+ *   beside the ratio of the totals;
  * - peak memory: PSS (shared pages counted once) of each runner's Chromium processes, and of this Node process;
  * - Chromium processes left after close.
  * Prints a table and writes bench/results/browser.json (bench/lib/report.ts format, goals of issue 11).
- * `--quick` (or BENCH_QUICK=1): the same stages on fewer pages (1 cold run, 1 warm-up page, 2 warm pages, 4 pages 4 at
- * a time): a smoke check of every runner, ~40 s.
+ * `--quick` (or BENCH_QUICK=1): the same stages on fewer pages (1 cold run, 1 warm-up page, 2 warm pages, 8 pages 4 at
+ * a time): a smoke check of every runner, ~40 s. For the goal alone: `BENCH_COLD_RUNS=0 BENCH_WARM_PAGES=0
+ * BENCH_RUNNERS='crawlkit Fetcher (browser, blockAds: true)|Crawlee'` (48 pages 4 at a time each, after 6 warm-up).
  *
  * A runner that fails to start, hangs or crashes is recorded in its row (`error`) and the others go on; every render
  * and close has a time limit; the result file is always written. Chromium processes still alive after the runners
@@ -56,8 +61,13 @@ const quick = isQuick();
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? (quick ? 1 : 3));
 /** Untimed pages per runner on its warm engine before measuring (browser start, first navigation). */
 const WARM_UP_PAGES = quick ? 1 : PAGES.length;
-const WARM_PAGES = Number(process.env.BENCH_WARM_PAGES ?? (quick ? 2 : 18));
-const PARALLEL_PAGES = Number(process.env.BENCH_PARALLEL_PAGES ?? (quick ? 4 : 24));
+const WARM_PAGES = Number(process.env.BENCH_WARM_PAGES ?? (quick ? 2 : 12));
+const PARALLEL_PAGES = Number(process.env.BENCH_PARALLEL_PAGES ?? (quick ? 8 : 48));
+/** After each runner's batch of pages at once (untimed): its Chromium is quiet once it uses less than this share of
+ * a core over a window, or when the wait reaches its cap. */
+const QUIET_CPU_SHARE = 0.05;
+const QUIET_WINDOW_MS = 250;
+const QUIET_CAP_MS = 10_000;
 const CONCURRENCY = 4;
 /** A render, open or close taking longer than this counts as failed (a hung runner must not stall the run). */
 const STEP_TIMEOUT_MS = 60_000;
@@ -131,7 +141,10 @@ const crawleeRunner: Runner = {
 
 const CRAWLKIT = 'crawlkit Fetcher (browser, blockAds: true)';
 const CRAWLEE = crawleeRunner.name;
-const RUNNERS: Runner[] = [crawlkitRunner(true), crawlkitRunner(false), crawleeRunner, puppeteerRunner];
+/** `BENCH_RUNNERS='crawlkit Fetcher (browser, blockAds: true)|Crawlee'` keeps the runners whose name starts with one of these. */
+const RUNNERS: Runner[] = [crawlkitRunner(true), crawlkitRunner(false), crawleeRunner, puppeteerRunner].filter(
+  (runner) => !process.env.BENCH_RUNNERS || process.env.BENCH_RUNNERS.split('|').some((p) => runner.name.startsWith(p)),
+);
 
 // ---- measurement helpers ----
 
@@ -176,6 +189,32 @@ function processesOf(profiles: readonly string[]): number[] {
   return pids;
 }
 
+/** CPU time (user + system, in clock ticks of 10 ms) the processes `pids` have used so far. */
+function cpuTicks(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks;
+}
+
+/** Waits until the processes of `profiles` use less than QUIET_CPU_SHARE of a core over a window (capped). */
+async function quiet(profiles: readonly string[]): Promise<void> {
+  const cap = performance.now() + QUIET_CAP_MS;
+  while (performance.now() < cap) {
+    const pids = processesOf(profiles);
+    const before = cpuTicks(pids);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
+    if ((cpuTicks(pids) - before) * 10 <= QUIET_WINDOW_MS * QUIET_CPU_SHARE) return;
+  }
+}
+
 /** Rejects with a timeout error when `promise` has not settled after `ms`. */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -196,6 +235,8 @@ interface RunnerState {
   warm: number[];
   parallelMs: number;
   parallelPages: number;
+  /** Pages per second of each round of the 4-at-a-time stage. */
+  rounds: number[];
   failed: number;
   peakPss: number;
   error?: string;
@@ -208,6 +249,7 @@ const states: RunnerState[] = RUNNERS.map((runner) => ({
   warm: [],
   parallelMs: 0,
   parallelPages: 0,
+  rounds: [],
   failed: 0,
   peakPss: 0,
 }));
@@ -312,10 +354,11 @@ try {
   }
   log(`warm pages one at a time done (${elapsed()})`);
 
-  // Warm, CONCURRENCY pages at a time: batches of up to 2 × CONCURRENCY pages, runners taking turns.
+  // Warm, CONCURRENCY pages at a time: batches of up to 2 × CONCURRENCY pages, runners taking turns in an order that
+  // rotates each round.
   const BATCH = CONCURRENCY * 2;
-  for (let done = 0; done < PARALLEL_PAGES; done += BATCH) {
-    for (const state of states) {
+  for (let done = 0, round = 0; done < PARALLEL_PAGES; done += BATCH, round++) {
+    for (const state of [...states.slice(round % states.length), ...states.slice(0, round % states.length)]) {
       const engine = state.engine;
       if (!engine) continue;
       let next = done;
@@ -326,8 +369,11 @@ try {
           while (next < end) await render(state, engine, urls[next++ % urls.length]!);
         }),
       );
-      state.parallelMs += performance.now() - started;
+      const took = performance.now() - started;
+      state.parallelMs += took;
       state.parallelPages += end - done;
+      state.rounds.push((end - done) / (took / 1000));
+      await quiet(engine.profiles());
     }
   }
   log(`warm pages ${CONCURRENCY} at a time done (${elapsed()})`);
@@ -393,7 +439,16 @@ const parallelOf = (name: string): number => {
   const v = rows.find((r) => r.runner === name)?.[PARALLEL];
   return typeof v === 'number' ? v : Number.NaN;
 };
-const vsCrawlee = parallelOf(CRAWLKIT) / parallelOf(CRAWLEE);
+const overallVsCrawlee = parallelOf(CRAWLKIT) / parallelOf(CRAWLEE);
+const roundsOf = (name: string) => states.find((s) => s.runner.name === name)?.rounds ?? [];
+/** crawlkit's rate over Crawlee's, round by round (both met the same load in a round). */
+const roundRatios = roundsOf(CRAWLKIT)
+  .map((rate, i) => rate / (roundsOf(CRAWLEE)[i] ?? Number.NaN))
+  .filter(Number.isFinite);
+const sortedRatios = [...roundRatios].sort((a, b) => a - b);
+/** Their geometric mean: runners alternate who goes first in a round, and the order shows (the runner that follows
+ * its own batch came out faster in most runs), so both orders weigh the same. */
+const vsCrawlee = Math.exp(roundRatios.reduce((sum, r) => sum + Math.log(r), 0) / roundRatios.length);
 const leftOf = (crawlkit: boolean) =>
   states.filter((s) => s.runner.name.startsWith('crawlkit') === crawlkit).map((s) => left[states.indexOf(s)]!.length);
 const crawlkitLeft = leftOf(true).reduce((a, b) => a + b, 0);
@@ -421,7 +476,7 @@ finish({
       "browser >= 1.3x Crawlee's rendered pages/s",
       vsCrawlee,
       1.3,
-      `${vsCrawlee.toFixed(2)}x (${parallelOf(CRAWLKIT)} vs ${parallelOf(CRAWLEE)} pages/s, ${CONCURRENCY} at a time)`,
+      `${vsCrawlee.toFixed(2)}x geometric mean of ${roundRatios.length} rounds (${sortedRatios[0]?.toFixed(2)}-${sortedRatios.at(-1)?.toFixed(2)}); totals ${overallVsCrawlee.toFixed(2)}x (${parallelOf(CRAWLKIT)} vs ${parallelOf(CRAWLEE)} pages/s, ${CONCURRENCY} at a time)`,
     ),
     goal(
       'browser.memory',
@@ -447,6 +502,7 @@ finish({
     warmPages: WARM_PAGES,
     parallelPages: PARALLEL_PAGES,
     concurrency: CONCURRENCY,
+    roundRatios,
     nodePeakMB: nodeMB,
     killedAfterwards: killed,
     ...(fatal ? { fatal } : {}),
@@ -456,6 +512,7 @@ finish({
       warmMs: s.warm,
       parallelPages: s.parallelPages,
       parallelMs: s.parallelMs,
+      rounds: s.rounds,
       failed: s.failed,
       left: left[r]!.length,
       exitingAtClose: exitingAtClose[r],
