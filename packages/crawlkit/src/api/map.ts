@@ -136,7 +136,7 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
         ...(read.description !== undefined ? { description: read.description } : {}),
       });
       for (const { url, key } of read.listed) if (!links.has(key)) links.set(key, { url });
-      queue.push(...read.follow);
+      for (const url of read.follow) queue.push(url);
     }
   }
 
