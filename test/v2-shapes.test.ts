@@ -1,7 +1,7 @@
 /**
  * Every call answers the v2 shape, whatever it is given (issue 24 §6): ids that are not strings (a failed `crawl()`
  * has no id), call options that are not objects, a damaged store; and a store file truncated to nothing is reported.
- * The fuzz test in security.test.ts covers random arguments; these are the cases found by hand.
+ * The fuzz test in fuzz-api.test.ts covers random arguments; these are the cases found by hand.
  */
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -65,3 +65,20 @@ export function useFixtureEngine<S extends Closable = FixtureServer>(
     },
   };
 }
+
+/** The fixture site alone, for files whose describes each build their own engine; read it inside tests and hooks. */
+export function useFixtureServer(): { readonly server: FixtureServer } {
+  let server: FixtureServer | undefined;
+  beforeAll(async () => {
+    server = await startFixtureServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('useFixtureServer: the server is read before beforeAll ran.');
+      return server;
+    },
+  };
+}
