@@ -1,0 +1,300 @@
+/** The built `crawlkit` command against the fixture site: --help, scrape, crawl, batch and map, outputs and exit codes. */
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
+import { describe, expect, it } from 'vitest';
+
+import { startFixtureServer } from '../fixtures/server.ts';
+import { CLI, runCli } from './cli-helpers.ts';
+import { jobIdOf, useCliSite } from './helpers/cli-site.ts';
+
+const site = useCliSite();
+const { cli } = site;
+
+describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
+  it('prints the package version', async () => {
+    const pkg = JSON.parse(readFileSync(join(CLI, '../../package.json'), 'utf8')) as { version: string };
+    const result = await runCli(['--version'], { cwd: site.dir });
+    expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+  });
+
+  it('lists every command, with examples for each', async () => {
+    const top = await runCli(['--help'], { cwd: site.dir });
+    expect(top.code).toBe(0);
+    for (const command of ['scrape', 'crawl', 'batch', 'map', 'status', 'cancel', 'resume', 'cache']) {
+      expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+      const help = await runCli([command, '--help'], { cwd: site.dir });
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('Examples:');
+      expect(help.stdout).toContain(`$ crawlkit ${command}`);
+      if (command === 'scrape') {
+        expect(help.stdout).toContain('--only-main-content');
+        expect(help.stdout).toContain('--body <file>');
+      }
+    }
+  });
+
+  it('exits 2 on a usage mistake or without a command', async () => {
+    const unknown = await runCli(['scrape', `${site.server.url}/`, '--no-such-flag'], { cwd: site.dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--no-such-flag'");
+    expect((await runCli([], { cwd: site.dir })).code).toBe(2);
+  });
+});
+
+describe('crawlkit scrape', { timeout: 120_000 }, () => {
+  it('prints the markdown of the page', async () => {
+    const result = await cli(['scrape', `${site.server.url}/articles/first-post.html`]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^# Sharpening a Hand Plane/);
+    expect(result.stdout).not.toContain('<nav');
+  });
+
+  it('prints the v2 response with --json and documents with --ndjson', async () => {
+    const url = `${site.server.url}/articles/first-post.html`;
+    const json = await cli(['scrape', url, '--format', 'markdown,links', '--json']);
+    expect(json.code).toBe(0);
+    const response = JSON.parse(json.stdout) as { success: boolean; data: Document };
+    expect(response.success).toBe(true);
+    expect(response.data.metadata.sourceURL).toBe(url);
+    expect(response.data.links!.length).toBeGreaterThan(0);
+    expect(typeof response.data.markdown).toBe('string');
+
+    const ndjson = await cli(['scrape', url, '--format', 'links', '--ndjson']);
+    const lines = ndjson.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const doc = JSON.parse(lines[0]!) as Document;
+    expect(doc.links).toEqual(response.data.links);
+    expect(doc.markdown).toBeUndefined();
+  });
+
+  it('maps flags onto the v2 body and takes a whole body with --body (flags win)', async () => {
+    const bodyFile = join(site.dir, 'scrape-body.json');
+    writeFileSync(
+      bodyFile,
+      JSON.stringify({ url: `${site.server.url}/articles/first-post.html`, formats: ['html'], onlyMainContent: true }),
+    );
+    const fromBody = await cli(['scrape', '--body', bodyFile, '--json']);
+    expect(fromBody.code).toBe(0);
+    const main = (JSON.parse(fromBody.stdout) as { data: Document }).data;
+    expect(main.html).toBeDefined();
+    expect(main.markdown).toBeUndefined();
+
+    const full = await cli(['scrape', '--body', bodyFile, '--no-only-main-content', '--json']);
+    const whole = (JSON.parse(full.stdout) as { data: Document }).data;
+    expect(whole.html!.length).toBeGreaterThan(main.html!.length);
+
+    const echoed = await cli([
+      'scrape',
+      `${site.server.url}/http/echo`,
+      '-H',
+      'X-Cli-Test: yes',
+      '--format',
+      'rawHtml',
+    ]);
+    expect(echoed.code).toBe(0);
+    expect(echoed.stdout.toLowerCase()).toContain('x-cli-test');
+  });
+
+  it('gives the same validation messages as the API, with exit code 2', async () => {
+    const engine = new Crawlkit({ store: 'memory' });
+    try {
+      const cases: [string[], Record<string, unknown>][] = [
+        [['--format', 'bogus'], { formats: ['bogus'] }],
+        [['--timeout', 'soon'], { timeout: 'soon' }],
+      ];
+      for (const [flags, body] of cases) {
+        const api = (await engine.scrape({ url: `${site.server.url}/`, ...body })) as ErrorResponse;
+        expect(api.success).toBe(false);
+        const result = await cli(['scrape', `${site.server.url}/`, ...flags]);
+        expect(result.code).toBe(2);
+        expect(result.stderr).toBe(`crawlkit: ${api.error} (BAD_REQUEST)\n`);
+      }
+      const badUrl = await cli(['scrape', 'ftp://example.com/file']);
+      expect(badUrl.code).toBe(2);
+    } finally {
+      await engine.close();
+    }
+    const json = await cli(['scrape', `${site.server.url}/`, '--format', 'bogus', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    writeFileSync(join(site.dir, 'broken.json'), '{ "url": ');
+    const broken = await cli(['scrape', '--body', join(site.dir, 'broken.json')]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain('--body is not valid JSON');
+  });
+
+  it('exits 2 for an --actions file that cannot be read and for a header the request cannot carry', async () => {
+    const missing = join(site.dir, 'missing-actions.json');
+    const actions = await cli(['scrape', `${site.server.url}/`, '--actions', `@${missing}`]);
+    expect(actions.code).toBe(2);
+    expect(actions.stderr).toContain(`Cannot read --actions ${missing}`);
+    const crlf = await cli(['scrape', `${site.server.url}/`, '-H', 'X-Note: first\r\nX-Injected: 1']);
+    expect(crlf.code).toBe(2);
+    expect(crlf.stderr).toMatch(/header.*\(SCRAPE_INVALID_REQUEST\)\n$/);
+  });
+
+  it('exits 1 when the page cannot be fetched', async () => {
+    const closed = await startFixtureServer();
+    const url = `${closed.url}/`;
+    await closed.close();
+    const result = await cli(['scrape', url, '--timeout', '5000']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^crawlkit: .+\(SCRAPE_[A-Z_]+\)\n$/);
+  });
+
+  it('writes one file per format and a manifest with --out', async () => {
+    const out = join(site.dir, 'scrape-out');
+    const result = await cli([
+      'scrape',
+      `${site.server.url}/docs/getting-started.html`,
+      '--format',
+      'markdown,html,rawHtml,links',
+      '--out',
+      out,
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(readdirSync(out).sort()).toEqual([
+      'docs-getting-started.html',
+      'docs-getting-started.json',
+      'docs-getting-started.md',
+      'docs-getting-started.raw.html',
+      'manifest.json',
+    ]);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+      pages: { url: string; files: Record<string, string> }[];
+    };
+    expect(manifest.pages).toHaveLength(1);
+    expect(manifest.pages[0]!.files).toMatchObject({
+      markdown: 'docs-getting-started.md',
+      rawHtml: 'docs-getting-started.raw.html',
+    });
+    const rest = JSON.parse(readFileSync(join(out, 'docs-getting-started.json'), 'utf8')) as Document;
+    expect(rest.links!.length).toBeGreaterThan(0);
+    expect(rest.markdown).toBeUndefined();
+    expect(readFileSync(join(out, 'docs-getting-started.raw.html'), 'utf8')).toContain('<html');
+  });
+});
+
+describe('crawlkit crawl', { timeout: 120_000 }, () => {
+  it('crawls into --out with a manifest listing every page', async () => {
+    const out = join(site.dir, 'crawl-out');
+    const result = await cli(['crawl', `${site.server.url}/`, '--limit', '5', '--crawl-entire-domain', '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/crawl [0-9a-f-]{36} completed: 5 pages, 0 errors/);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+      status: string;
+      total: number;
+      jobId: string;
+      pages: { url: string; files: { markdown: string } }[];
+    };
+    expect(manifest).toMatchObject({ status: 'completed', total: 5, jobId: jobIdOf(result.stderr) });
+    expect(manifest.pages).toHaveLength(5);
+    for (const page of manifest.pages) {
+      expect(readFileSync(join(out, page.files.markdown), 'utf8').length).toBeGreaterThan(0);
+    }
+    expect(manifest.pages.map((p) => p.files.markdown)).toContain('index.md');
+  });
+
+  it('streams NDJSON and puts scrape flags under scrapeOptions', async () => {
+    const result = await cli([
+      'crawl',
+      `${site.server.url}/cli/chain/0`,
+      '--crawl-entire-domain',
+      '--limit',
+      '3',
+      '--format',
+      'links',
+      '--ndjson',
+    ]);
+    expect(result.code).toBe(0);
+    const docs = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Document);
+    expect(docs).toHaveLength(3);
+    for (const doc of docs) {
+      expect(doc.links).toBeDefined();
+      expect(doc.markdown).toBeUndefined();
+    }
+  });
+
+  it('refuses a bad include path regex like the API', async () => {
+    const result = await cli(['crawl', `${site.server.url}/`, '--include-path', '(']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^crawlkit: .*regular expression.*\(BAD_REQUEST\)\n$/i);
+  });
+});
+
+describe('crawlkit batch', { timeout: 120_000 }, () => {
+  it('reads one URL a line from a file', async () => {
+    const list = join(site.dir, 'urls.txt');
+    writeFileSync(
+      list,
+      `# fixture pages\n${site.server.url}/articles/first-post.html\n\n${site.server.url}/docs/getting-started.html\n`,
+    );
+    const result = await cli(['batch', list, '--json']);
+    expect(result.code).toBe(0);
+    const status = JSON.parse(result.stdout) as { status: string; total: number; data: Document[] };
+    expect(status).toMatchObject({ status: 'completed', total: 2 });
+    expect(status.data.map((d) => d.metadata.sourceURL).sort()).toEqual([
+      `${site.server.url}/articles/first-post.html`,
+      `${site.server.url}/docs/getting-started.html`,
+    ]);
+  });
+
+  it('reads a JSON array from stdin and prints markdown pages', async () => {
+    const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/forum/thread.html`];
+    const result = await cli(['batch', '-'], JSON.stringify(urls));
+    expect(result.code).toBe(0);
+    for (const url of urls) expect(result.stdout).toContain(`<!-- ${url} -->`);
+    expect(result.stdout).toContain('# Sharpening a Hand Plane');
+  });
+
+  it('takes a whole v2 batch body and reports failed pages', async () => {
+    const body = join(site.dir, 'batch-body.json');
+    writeFileSync(body, JSON.stringify({ urls: [`${site.server.url}/status/500`], formats: ['markdown'] }));
+    const result = await cli(['batch', body, '--ndjson']);
+    expect(result.stderr).toContain('batch ');
+    expect(result.code).toBe(0);
+    const doc = JSON.parse(result.stdout.trim()) as Document;
+    expect(doc.metadata.statusCode).toBe(500);
+  });
+
+  it('skips invalid URLs with --ignore-invalid-urls and says which; without it refuses the batch', async () => {
+    const list = `${site.server.url}/articles/first-post.html\nnot-a-url\n`;
+    const refused = await cli(['batch', '-'], list);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('(BAD_REQUEST)');
+    const lenient = await cli(['batch', '-', '--ignore-invalid-urls', '--json'], list);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stderr).toContain('skipped invalid URLs: not-a-url');
+    const status = JSON.parse(lenient.stdout) as { status: string; total: number };
+    expect(status).toMatchObject({ status: 'completed', total: 1 });
+  });
+
+  it('exits 2 on an empty list', async () => {
+    const result = await cli(['batch', '-'], '\n# nothing\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('urls must contain at least one URL');
+  });
+});
+
+describe('crawlkit map', { timeout: 120_000 }, () => {
+  it('prints the URLs of the site, one a line', async () => {
+    const result = await cli(['map', `${site.server.url}/`]);
+    expect(result.code).toBe(0);
+    const urls = result.stdout.trim().split('\n');
+    expect(urls).toContain(`${site.server.url}/articles/first-post.html`);
+    expect(urls.every((u) => u.startsWith(site.server.url))).toBe(true);
+  });
+
+  it('searches and prints the v2 response with --json', async () => {
+    const result = await cli(['map', `${site.server.url}/`, '--search', 'getting started', '--json']);
+    expect(result.code).toBe(0);
+    const response = JSON.parse(result.stdout) as { success: boolean; links: { url: string }[] };
+    expect(response.success).toBe(true);
+    expect(response.links[0]!.url).toBe(`${site.server.url}/docs/getting-started.html`);
+  });
+});

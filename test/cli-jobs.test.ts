@@ -1,0 +1,174 @@
+/** The built `crawlkit` command's jobs and store: Ctrl-C, status, resume and cancel, the cache commands, the progress bar. */
+import { spawn } from 'node:child_process';
+import { readFileSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Document } from 'crawlkit';
+import { describe, expect, it } from 'vitest';
+
+import { CLI, runCli, shellQuote, startCli, type CliResult } from './cli-helpers.ts';
+import { CHAIN_LENGTH, jobIdOf, useCliSite } from './helpers/cli-site.ts';
+
+const site = useCliSite();
+const { cli } = site;
+
+/** Starts a slow crawl, waits for its first page on stdout, then sends Ctrl-C (SIGINT). */
+async function interruptedCrawl(out: string): Promise<{ id: string; result: CliResult }> {
+  const child = startCli(
+    [
+      'crawl',
+      `${site.server.url}/cli/chain/0`,
+      '--crawl-entire-domain',
+      '--max-concurrency',
+      '1',
+      '--max-age',
+      '0',
+      '--ndjson',
+      '--out',
+      out,
+      '--store',
+      site.store,
+    ],
+    { cwd: site.dir },
+  );
+  await new Promise<void>((resolve) => {
+    child.stdout!.on('data', () => resolve());
+    void child.result.then(() => resolve());
+  });
+  child.kill('SIGINT');
+  const result = await child.result;
+  return { id: jobIdOf(result.stderr), result };
+}
+
+describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
+  it('keeps what was scraped, says how to resume, and resume finishes the job', async () => {
+    const out = join(site.dir, 'interrupted');
+    const { id, result } = await interruptedCrawl(out);
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain(`crawlkit resume ${id}`);
+    const kept = result.stdout.trim().split('\n').length;
+    expect(kept).toBeGreaterThanOrEqual(1);
+    expect(kept).toBeLessThan(CHAIN_LENGTH);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { status: string; pages: [] };
+    expect(manifest.status).toBe('interrupted');
+    expect(manifest.pages).toHaveLength(kept);
+
+    const status = await cli(['status', id]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/status: +scraping/);
+    expect(status.stdout).toMatch(/kind: +crawl/);
+
+    const resumed = await cli(['resume', id, '--out', out, '--quiet']);
+    expect(resumed.code).toBe(0);
+    const after = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { status: string; pages: [] };
+    expect(after).toMatchObject({ status: 'completed' });
+    expect(after.pages).toHaveLength(CHAIN_LENGTH);
+
+    const final = await cli(['status', id, '--json']);
+    expect(JSON.parse(final.stdout)).toMatchObject({ success: true, status: 'completed', total: CHAIN_LENGTH });
+
+    const cancelDone = await cli(['cancel', id]);
+    expect(cancelDone.code).toBe(1);
+    expect(cancelDone.stderr).toContain('JOB_ALREADY_COMPLETED');
+  });
+
+  it('cancels an unfinished job, which then no longer resumes', async () => {
+    const { id, result } = await interruptedCrawl(join(site.dir, 'to-cancel'));
+    expect(result.code).toBe(130);
+    const cancelled = await cli(['cancel', id]);
+    expect(cancelled).toMatchObject({ code: 0, stdout: `cancelled crawl ${id}\n` });
+    const status = await cli(['status', id, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ status: 'cancelled' });
+    const resumed = await cli(['resume', id]);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain('JOB_NOT_RESUMABLE');
+  });
+
+  it('exits 2 for a malformed id and 1 for an unknown one', async () => {
+    const malformed = await cli(['status', 'not-a-uuid']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('Invalid job ID format');
+    const unknown = await cli(['status', '01234567-89ab-7def-8123-456789abcdef']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('JOB_NOT_FOUND');
+  });
+});
+
+describe('crawlkit cache', { timeout: 120_000 }, () => {
+  it('clear empties the page cache; prune reports what it removed', async () => {
+    const url = `${site.server.url}/products/widget.html`;
+    const cacheState = async () =>
+      (JSON.parse((await cli(['scrape', url, '--json'])).stdout) as { data: Document }).data.metadata.cacheState;
+    await cacheState();
+    expect(await cacheState()).toBe('hit');
+    const cleared = await cli(['cache', 'clear']);
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toContain('cleared the page cache');
+    expect(await cacheState()).toBe('miss');
+
+    const pruned = await cli(['cache', 'prune', '--max-age', '0']);
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout).toMatch(/^pruned \d+ cached pages? from /);
+    expect((await cli(['cache', 'flush'])).code).toBe(2);
+  });
+
+  it('warns on stderr when the store file was truncated to nothing', async () => {
+    const own = join(site.dir, 'truncated-store');
+    expect((await runCli(['cache', 'clear', '--store', own], { cwd: site.dir })).stderr).not.toContain('warning');
+    truncateSync(join(own, 'crawlkit.db'), 0);
+    const result = await runCli(['cache', 'prune', '--store', own, '--quiet'], { cwd: site.dir });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^crawlkit: warning: The store file .+ was empty \(0 bytes\)/);
+  });
+});
+
+describe('progress bar', { timeout: 120_000 }, () => {
+  const crawlArgs = () => [
+    'crawl',
+    `${site.server.url}/cli/chain/0`,
+    '--crawl-entire-domain',
+    '--limit',
+    '4',
+    '--max-age',
+    '0',
+    '--store',
+    site.store,
+    '--out',
+    join(site.dir, `progress-${Math.random().toString(36).slice(2)}`),
+  ];
+
+  /**
+   * Runs the CLI in a pseudo-terminal (util-linux `script`) and resolves to everything the terminal showed. Async: the
+   * fixture server lives in this process and must keep answering.
+   */
+  const inTerminal = (args: string[]): Promise<string> => {
+    const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: site.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let screen = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (screen += chunk));
+    return new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve(screen) : reject(new Error(`script exited ${code}: ${screen}`)),
+      );
+    });
+  };
+
+  it('shows pages done/total, pages per second, errors and ETA on a terminal', async () => {
+    const screen = await inTerminal(crawlArgs());
+    expect(screen).toMatch(/crawl .* [123]\/4 pages \| \d+\.\d pages\/s \| 0 errors \| ETA \d+s/);
+    expect(screen).toContain('4/4 pages');
+    expect(screen).toMatch(/completed: 4 pages/);
+  });
+
+  it('is absent when piped and with --quiet', async () => {
+    const piped = await runCli(crawlArgs(), { cwd: site.dir });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toContain('pages/s');
+    expect(piped.stderr).not.toContain('\u001b[');
+    const quiet = await inTerminal([...crawlArgs(), '--quiet']);
+    expect(quiet).not.toContain('pages/s');
+    expect(quiet).not.toContain('completed:');
+  });
+});
