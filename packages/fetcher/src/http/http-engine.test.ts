@@ -1,40 +1,19 @@
 import zlib from 'node:zlib';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
-import { isFetchError, type FetchError } from '../errors.js';
+import { startFixtureServer } from '../../../../fixtures/server.ts';
+import { failure, useHttpSite } from './__fixtures__/http-site.ts';
 import { decodeText } from './charset.js';
 import { HttpEngine } from './http-engine.js';
 
-let server: FixtureServer;
-let engine: HttpEngine;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  engine = new HttpEngine();
-});
-
-afterAll(async () => {
-  await engine.close();
-  await server.close();
-});
-
-async function failure(promise: Promise<unknown>): Promise<FetchError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isFetchError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the fetch to fail');
-}
+const site = useHttpSite();
 
 describe('HttpEngine: GET', () => {
   it('fetches a static page with status, headers, type, charset, text and timings', async () => {
-    const result = await engine.fetch({ url: `${server.url}/articles/first-post.html` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/articles/first-post.html` });
     expect(result.status).toBe(200);
-    expect(result.url).toBe(`${server.url}/articles/first-post.html`);
+    expect(result.url).toBe(`${site.server.url}/articles/first-post.html`);
     expect(result.contentType).toBe('text/html');
     expect(result.charset).toBe('utf-8');
     expect(result.engine).toBe('http');
@@ -46,21 +25,25 @@ describe('HttpEngine: GET', () => {
   });
 
   it('returns a 404 or 500 page as a result, not an error', async () => {
-    const notFound = await engine.fetch({ url: `${server.url}/nope.html` });
+    const notFound = await site.engine.fetch({ url: `${site.server.url}/nope.html` });
     expect(notFound.status).toBe(404);
     expect(notFound.text).toContain('<');
-    const broken = await engine.fetch({ url: `${server.url}/http/status/503` });
+    const broken = await site.engine.fetch({ url: `${site.server.url}/http/status/503` });
     expect(broken.status).toBe(503);
     expect(broken.text).toBe('<h1>Status 503</h1>');
   });
 
   it('sends a User-Agent naming crawlkit and lets request headers override the defaults', async () => {
-    const echo = JSON.parse((await engine.fetch({ url: `${server.url}/http/echo` })).text!);
+    const echo = JSON.parse((await site.engine.fetch({ url: `${site.server.url}/http/echo` })).text!);
     expect(echo.headers['user-agent']).toMatch(/crawlkit/);
     expect(echo.headers['accept-encoding']).toMatch(/gzip/);
     const custom = JSON.parse(
-      (await engine.fetch({ url: `${server.url}/http/echo`, headers: { 'User-Agent': 'custom/1', Cookie: 'a=b' } }))
-        .text!,
+      (
+        await site.engine.fetch({
+          url: `${site.server.url}/http/echo`,
+          headers: { 'User-Agent': 'custom/1', Cookie: 'a=b' },
+        })
+      ).text!,
     );
     expect(custom.headers['user-agent']).toBe('custom/1');
     expect(custom.headers.cookie).toBe('a=b');
@@ -69,7 +52,7 @@ describe('HttpEngine: GET', () => {
   it('takes the user agent from the engine options', async () => {
     const own = new HttpEngine({ userAgent: 'my-bot/2.0' });
     try {
-      const echo = JSON.parse((await own.fetch({ url: `${server.url}/http/echo` })).text!);
+      const echo = JSON.parse((await own.fetch({ url: `${site.server.url}/http/echo` })).text!);
       expect(echo.headers['user-agent']).toBe('my-bot/2.0');
     } finally {
       await own.close();
@@ -77,16 +60,16 @@ describe('HttpEngine: GET', () => {
   });
 
   it('turns URL credentials into a Basic authorization and keeps them out of the result', async () => {
-    const url = server.url.replace('http://', 'http://user:p%40ss@') + '/http/echo';
-    const result = await engine.fetch({ url });
+    const url = site.server.url.replace('http://', 'http://user:p%40ss@') + '/http/echo';
+    const result = await site.engine.fetch({ url });
     const echo = JSON.parse(result.text!);
     expect(echo.headers.authorization).toBe(`Basic ${Buffer.from('user:p@ss').toString('base64')}`);
-    expect(result.url).toBe(`${server.url}/http/echo`);
+    expect(result.url).toBe(`${site.server.url}/http/echo`);
   });
 
   it('posts a body (webhook delivery)', async () => {
-    const result = await engine.fetch({
-      url: `${server.url}/http/echo`,
+    const result = await site.engine.fetch({
+      url: `${site.server.url}/http/echo`,
       method: 'POST',
       body: '{"ok":true}',
       headers: { 'content-type': 'application/json' },
@@ -98,7 +81,7 @@ describe('HttpEngine: GET', () => {
   });
 
   it('does a HEAD without a body', async () => {
-    const result = await engine.fetch({ url: `${server.url}/articles/first-post.html`, method: 'HEAD' });
+    const result = await site.engine.fetch({ url: `${site.server.url}/articles/first-post.html`, method: 'HEAD' });
     expect(result.status).toBe(200);
     expect(result.body.byteLength).toBe(0);
     expect(result.contentType).toBe('text/html');
@@ -106,28 +89,28 @@ describe('HttpEngine: GET', () => {
   });
 
   it('joins repeated headers, set-cookie with newlines', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/headers/repeated` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/headers/repeated` });
     expect(result.headers['x-multi']).toBe('one, two');
     expect(result.headers['set-cookie']).toBe('a=1; Path=/\nb=2; Expires=Wed, 21 Oct 2037 07:28:00 GMT');
   });
 
   it('keeps binary content as bytes without text', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/image` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/image` });
     expect(result.contentType).toBe('image/png');
     expect(result.text).toBeUndefined();
     expect(result.body[0]).toBe(0x89);
   });
 
   it('decodes JSON and text/plain', async () => {
-    const json = await engine.fetch({ url: `${server.url}/http/json` });
+    const json = await site.engine.fetch({ url: `${site.server.url}/http/json` });
     expect(JSON.parse(json.text!)).toEqual({ name: 'café', items: [1, 2, 3] });
-    const text = await engine.fetch({ url: `${server.url}/plain.txt` });
+    const text = await site.engine.fetch({ url: `${site.server.url}/plain.txt` });
     expect(text.contentType).toBe('text/plain');
     expect(text.text).toBe('Just plain text.\nSecond line.\n');
   });
 
   it('sniffs a response without content-type as text', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/no-content-type` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/no-content-type` });
     expect(result.contentType).toBe('');
     expect(result.text).toContain('No content type at all');
   });
@@ -140,7 +123,7 @@ describe('HttpEngine: charsets', () => {
     ['/http/latin1-meta', 'windows-1252'],
     ['/http/latin1-http-equiv', 'windows-1252'],
   ])('decodes a Latin-1 page declared by %s', async (path, charset) => {
-    const result = await engine.fetch({ url: server.url + path });
+    const result = await site.engine.fetch({ url: site.server.url + path });
     expect(result.charset).toBe(charset);
     expect(result.text).toContain(cafe);
     expect(result.text).toContain('Über Straße und Größe: ¡olé!');
@@ -149,8 +132,8 @@ describe('HttpEngine: charsets', () => {
   it.each(['/http/latin1', '/http/latin1-meta', '/http/shift-jis-meta'])(
     'leaves the body as bytes with deferDecoding (%s), and decodeText makes the same text of them',
     async (path) => {
-      const eager = await engine.fetch({ url: server.url + path });
-      const deferred = await engine.fetch({ url: server.url + path, deferDecoding: true });
+      const eager = await site.engine.fetch({ url: site.server.url + path });
+      const deferred = await site.engine.fetch({ url: site.server.url + path, deferDecoding: true });
       expect(deferred.text).toBeUndefined();
       expect(deferred.undecodedText).toEqual(path === '/http/latin1' ? { declaredCharset: 'iso-8859-1' } : {});
       const { declaredCharset } = deferred.undecodedText!;
@@ -162,7 +145,7 @@ describe('HttpEngine: charsets', () => {
   );
 
   it('guesses Latin-1 when nothing declares it', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/latin1-undeclared` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/latin1-undeclared` });
     expect(result.text).toContain(cafe);
     expect(['windows-1252', 'iso-8859-1', 'iso-8859-15']).toContain(result.charset);
   });
@@ -170,7 +153,7 @@ describe('HttpEngine: charsets', () => {
   it.each(['/http/shift-jis', '/http/shift-jis-meta', '/http/shift-jis-undeclared'])(
     'decodes a Shift_JIS page (%s)',
     async (path) => {
-      const result = await engine.fetch({ url: server.url + path });
+      const result = await site.engine.fetch({ url: site.server.url + path });
       expect(result.charset).toBe('shift_jis');
       expect(result.text).toContain('<title>日本語のページ</title>');
       expect(result.text).toContain('東京都渋谷区の天気は晴れ');
@@ -178,27 +161,27 @@ describe('HttpEngine: charsets', () => {
   );
 
   it('reads valid non-ASCII UTF-8 labelled Latin-1 as UTF-8 (the usual server default mislabel)', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/utf8-labelled-latin1` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/utf8-labelled-latin1` });
     expect(result.charset).toBe('utf-8');
     expect(result.text).toContain('café, 日本語');
   });
 
   it('lets a UTF-8 BOM win over a wrong header charset, and strips it', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/bom-utf8` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/bom-utf8` });
     expect(result.charset).toBe('utf-8');
     expect(result.text!.startsWith('<html>')).toBe(true);
     expect(result.text).toContain('日本語, café');
   });
 
   it('decodes UTF-16 with a BOM and does not take its NUL bytes for binary', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/bom-utf16le` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/bom-utf16le` });
     expect(result.charset).toBe('utf-16le');
     expect(result.sniffedContentType).toBeUndefined();
     expect(result.text).toContain('UTF-16 page: café, 日本語');
   });
 
   it('reads the encoding of an XML declaration', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/xml-latin1` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/xml-latin1` });
     expect(result.charset).toBe('windows-1252');
     expect(result.text).toContain('<title>Café crème brûlée à la française');
   });
@@ -214,123 +197,27 @@ describe('HttpEngine: compression', () => {
     '/http/gzip-then-br',
     ...(zstd ? ['/http/zstd'] : []),
   ])('decodes %s', async (path) => {
-    const result = await engine.fetch({ url: server.url + path });
+    const result = await site.engine.fetch({ url: site.server.url + path });
     expect(result.status).toBe(200);
     expect(result.text).toContain('<h1>Compressed page</h1>');
     expect(result.text).toContain('naïve café, 日本語.</p></body></html>');
   });
 
   it('tolerates a truncated gzip stream as browsers do', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/gzip-truncated` });
+    const result = await site.engine.fetch({ url: `${site.server.url}/http/gzip-truncated` });
     expect(result.text).toContain('<h1>Compressed page</h1>');
   });
 
   it('fails on data that is not what its content-encoding says', async () => {
-    const error = await failure(engine.fetch({ url: `${server.url}/hostile/corrupt-gzip` }));
+    const error = await failure(site.engine.fetch({ url: `${site.server.url}/hostile/corrupt-gzip` }));
     expect(error.code).toBe('SCRAPE_DECODING_ERROR');
-  });
-});
-
-describe('HttpEngine: redirects', () => {
-  it('follows a chain and records every hop', async () => {
-    const result = await engine.fetch({ url: `${server.url}/redirect/chain` });
-    expect(result.status).toBe(200);
-    expect(result.url).toBe(`${server.url}/articles/first-post.html`);
-    expect(result.redirects).toEqual([`${server.url}/redirect/chain`, `${server.url}/redirect/once`]);
-  });
-
-  it('follows a 10-hop chain and resolves relative locations', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/redirect/hops/10` });
-    expect(result.text).toContain('Arrived');
-    expect(result.redirects).toHaveLength(10);
-    const relative = await engine.fetch({ url: `${server.url}/http/redirect/relative` });
-    expect(relative.url).toBe(`${server.url}/http/json`);
-  });
-
-  it('refuses more redirects than maxRedirects', async () => {
-    const strict = new HttpEngine({ limits: { maxRedirects: 5 } });
-    try {
-      const ok = await strict.fetch({ url: `${server.url}/http/redirect/hops/5` });
-      expect(ok.redirects).toHaveLength(5);
-      const error = await failure(strict.fetch({ url: `${server.url}/http/redirect/hops/6` }));
-      expect(error.code).toBe('SCRAPE_TOO_MANY_REDIRECTS');
-    } finally {
-      await strict.close();
-    }
-  });
-
-  it('detects a redirect loop', async () => {
-    const loop = await failure(engine.fetch({ url: `${server.url}/hostile/loop/a` }));
-    expect(loop.code).toBe('SCRAPE_REDIRECT_LOOP');
-    const self = await failure(engine.fetch({ url: `${server.url}/hostile/self-redirect` }));
-    expect(self.code).toBe('SCRAPE_REDIRECT_LOOP');
-  });
-
-  it('turns a POST into a GET on 301, 302 and 303, and keeps it on 307 and 308', async () => {
-    for (const status of [301, 302, 303, 307, 308]) {
-      const result = await engine.fetch({
-        url: `${server.url}/http/redirect/status/${status}`,
-        method: 'POST',
-        body: 'payload',
-        headers: { 'content-type': 'text/plain' },
-      });
-      const echo = JSON.parse(result.text!);
-      const kept = status === 307 || status === 308;
-      expect(echo.method, String(status)).toBe(kept ? 'POST' : 'GET');
-      expect(echo.body, String(status)).toBe(kept ? 'payload' : '');
-      expect(echo.headers['content-type'], String(status)).toBe(kept ? 'text/plain' : undefined);
-    }
-  });
-
-  it('drops credentials when a redirect changes origin', async () => {
-    const other = await startFixtureServer();
-    try {
-      const target = encodeURIComponent(`${other.url}/http/echo`);
-      const result = await engine.fetch({
-        url: `${server.url}/http/redirect/to?url=${target}`,
-        headers: { authorization: 'Bearer secret', cookie: 'session=1', 'x-kept': 'yes' },
-      });
-      const echo = JSON.parse(result.text!);
-      expect(echo.headers.authorization).toBeUndefined();
-      expect(echo.headers.cookie).toBeUndefined();
-      expect(echo.headers['x-kept']).toBe('yes');
-    } finally {
-      await other.close();
-    }
-  });
-
-  it('sends cookies set during the chain back on later hops (a cookie wall is not a loop)', async () => {
-    const result = await engine.fetch({
-      url: `${server.url}/http/redirect/cookie-wall`,
-      headers: { cookie: 'mine=1' },
-    });
-    expect(result.status).toBe(200);
-    // Foreign-domain and Secure-over-http cookies stay behind; the caller's own cookie goes along.
-    expect(JSON.parse(result.text!)).toEqual({ cookie: 'mine=1; visited=yes' });
-    expect(result.redirects).toEqual([`${server.url}/http/redirect/cookie-wall`]);
-    // Nothing is kept between requests.
-    const again = await engine.fetch({ url: `${server.url}/http/redirect/cookie-wall` });
-    expect(again.redirects).toHaveLength(1);
-  });
-
-  it('returns a redirect status without Location as the result', async () => {
-    const result = await engine.fetch({ url: `${server.url}/http/redirect/no-location` });
-    expect(result.status).toBe(302);
-    expect(result.text).toContain('moved, but where?');
-  });
-
-  it('refuses a redirect to a non-web scheme', async () => {
-    const error = await failure(
-      engine.fetch({ url: `${server.url}/hostile/redirect-to?url=${encodeURIComponent('file:///etc/passwd')}` }),
-    );
-    expect(error.code).toBe('SCRAPE_UNSUPPORTED_PROTOCOL');
   });
 });
 
 describe('HttpEngine: failures', () => {
   it('gives SCRAPE_DNS_RESOLUTION_ERROR for a name that does not exist, quickly', async () => {
     const started = Date.now();
-    const error = await failure(engine.fetch({ url: 'http://does-not-exist.invalid/' }));
+    const error = await failure(site.engine.fetch({ url: 'http://does-not-exist.invalid/' }));
     expect(error.code).toBe('SCRAPE_DNS_RESOLUTION_ERROR');
     expect(error.message).toBe(
       'DNS resolution failed for hostname: does-not-exist.invalid. Please check if the domain is valid and accessible.',
@@ -359,55 +246,61 @@ describe('HttpEngine: failures', () => {
     const closed = await startFixtureServer();
     const url = closed.url;
     await closed.close();
-    const error = await failure(engine.fetch({ url: `${url}/` }));
+    const error = await failure(site.engine.fetch({ url: `${url}/` }));
     expect(error.code).toBe('SCRAPE_CONNECTION_ERROR');
     expect(error.message).toMatch(/refused/);
   });
 
   it('gives SCRAPE_CONNECTION_ERROR when the server closes without answering or mid-body', async () => {
-    expect((await failure(engine.fetch({ url: `${server.url}/hostile/reset` }))).code).toBe('SCRAPE_CONNECTION_ERROR');
-    expect((await failure(engine.fetch({ url: `${server.url}/hostile/short-body` }))).code).toBe(
+    expect((await failure(site.engine.fetch({ url: `${site.server.url}/hostile/reset` }))).code).toBe(
+      'SCRAPE_CONNECTION_ERROR',
+    );
+    expect((await failure(site.engine.fetch({ url: `${site.server.url}/hostile/short-body` }))).code).toBe(
       'SCRAPE_CONNECTION_ERROR',
     );
   });
 
   it('gives SCRAPE_INVALID_RESPONSE for a server that does not speak HTTP', async () => {
-    const error = await failure(engine.fetch({ url: `${server.url}/hostile/garbage` }));
+    const error = await failure(site.engine.fetch({ url: `${site.server.url}/hostile/garbage` }));
     expect(error.code).toBe('SCRAPE_INVALID_RESPONSE');
   });
 
   it('refuses non-web schemes and unparseable URLs', async () => {
     for (const url of ['file:///etc/passwd', 'data:text/html,<p>x</p>', 'javascript:alert(1)', 'ftp://example.com/']) {
-      expect((await failure(engine.fetch({ url }))).code, url).toBe('SCRAPE_UNSUPPORTED_PROTOCOL');
+      expect((await failure(site.engine.fetch({ url }))).code, url).toBe('SCRAPE_UNSUPPORTED_PROTOCOL');
     }
-    expect((await failure(engine.fetch({ url: 'not a url' }))).code).toBe('SCRAPE_INVALID_URL');
+    expect((await failure(site.engine.fetch({ url: 'not a url' }))).code).toBe('SCRAPE_INVALID_URL');
   });
 
   it('aborts with the signal', async () => {
     const controller = new AbortController();
-    const pending = engine.fetch({ url: `${server.url}/hostile/hang`, signal: controller.signal });
+    const pending = site.engine.fetch({ url: `${site.server.url}/hostile/hang`, signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     const error = await failure(pending);
     expect(error.code).toBe('ABORTED');
-    expect(error.url).toBe(`${server.url}/hostile/hang`);
-    const already = await failure(engine.fetch({ url: `${server.url}/`, signal: AbortSignal.abort() }));
+    expect(error.url).toBe(`${site.server.url}/hostile/hang`);
+    const already = await failure(site.engine.fetch({ url: `${site.server.url}/`, signal: AbortSignal.abort() }));
     expect(already.code).toBe('ABORTED');
   });
 
   it('reports a timeout signal as SCRAPE_TIMEOUT', async () => {
-    const error = await failure(engine.fetch({ url: `${server.url}/hostile/hang`, signal: AbortSignal.timeout(50) }));
+    const error = await failure(
+      site.engine.fetch({ url: `${site.server.url}/hostile/hang`, signal: AbortSignal.timeout(50) }),
+    );
     expect(error.code).toBe('SCRAPE_TIMEOUT');
   });
 
   it('refuses an invalid timeout', async () => {
     for (const timeoutMs of [0, -1, Number.NaN, 2 ** 40]) {
-      expect((await failure(engine.fetch({ url: `${server.url}/`, timeoutMs }))).code).toBe('SCRAPE_INVALID_REQUEST');
+      expect((await failure(site.engine.fetch({ url: `${site.server.url}/`, timeoutMs }))).code).toBe(
+        'SCRAPE_INVALID_REQUEST',
+      );
     }
   });
 
   it('refuses to fetch after close', async () => {
     const own = new HttpEngine();
     await own.close();
-    expect((await failure(own.fetch({ url: `${server.url}/` }))).code).toBe('FETCHER_CLOSED');
+    expect((await failure(own.fetch({ url: `${site.server.url}/` }))).code).toBe('FETCHER_CLOSED');
   });
 });

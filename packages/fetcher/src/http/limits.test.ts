@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
-import { isFetchError, type FetchError } from '../errors.js';
+import { failure } from './__fixtures__/http-site.ts';
 import { HttpEngine } from './http-engine.js';
 import { DEFAULT_HTTP_LIMITS, resolveLimits } from './limits.js';
 import type { HttpEngineOptions } from './types.js';
@@ -24,16 +24,6 @@ function engineWith(options: HttpEngineOptions = {}): HttpEngine {
   const engine = new HttpEngine(options);
   engines.push(engine);
   return engine;
-}
-
-async function failure(promise: Promise<unknown>): Promise<FetchError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isFetchError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the fetch to fail');
 }
 
 async function stillWorks(engine: HttpEngine): Promise<void> {

@@ -3,9 +3,9 @@ import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
-import { isFetchError, type FetchError } from '../errors.js';
 import { STRICT_URL_POLICY, type UrlPolicy } from '../policy/url-policy.js';
 import { startConnectProxy, type TestProxy } from './__fixtures__/connect-proxy.ts';
+import { failure } from './__fixtures__/http-site.ts';
 import { HttpEngine } from './http-engine.js';
 import type { HttpEngineOptions } from './types.js';
 
@@ -28,16 +28,6 @@ function engineWith(options: HttpEngineOptions): HttpEngine {
   const engine = new HttpEngine(options);
   engines.push(engine);
   return engine;
-}
-
-async function failure(promise: Promise<unknown>): Promise<FetchError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isFetchError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the fetch to fail');
 }
 
 /** A lookup that answers every name with `addresses`, counting its calls. */

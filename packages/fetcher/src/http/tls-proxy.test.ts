@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
-import { isFetchError, type FetchError } from '../errors.js';
 import { startConnectProxy } from './__fixtures__/connect-proxy.ts';
 import { startSelfSignedServer, type TlsServer } from './__fixtures__/self-signed-server.ts';
+import { failure } from './__fixtures__/http-site.ts';
 import { HttpEngine } from './http-engine.js';
 
 let server: FixtureServer;
@@ -19,16 +19,6 @@ afterAll(async () => {
   await engine.close();
   await Promise.all([server.close(), tls.close()]);
 });
-
-async function failure(promise: Promise<unknown>): Promise<FetchError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isFetchError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the fetch to fail');
-}
 
 describe('TLS', () => {
   it('accepts a self-signed certificate by default (skipTlsVerification: true)', async () => {
