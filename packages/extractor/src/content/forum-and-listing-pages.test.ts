@@ -1,0 +1,170 @@
+/** extractMainContent on forum threads, product pages and listings. */
+import { describe, expect, it } from 'vitest';
+
+import { extract, page, prose } from './__fixtures__/synthetic-page.js';
+
+describe('extractMainContent: forums', () => {
+  const posts = Array.from(
+    { length: 5 },
+    (_, i) =>
+      `<div class="post" id="p${i}"><div class="author"><a href="/u/${i}">user${i}</a> <span>Mar ${i + 1}, 2026</span></div><div class="message">${prose(`reply${i}`, i === 0 ? 3 : 1)}</div></div>`,
+  ).join('');
+  const thread = page(
+    `<div class="breadcrumbs"><a href="/">Forum</a> › <a href="/f/1">Gardening</a></div><div class="thread"><h1>Best soil for tomatoes?</h1>${posts}</div><div class="pagination"><a href="?p=1">1</a><a href="?p=2">2</a><a href="?p=3">Next</a></div>`,
+  );
+
+  it('keeps every post of the thread, with authors', () => {
+    const { text } = extract(thread);
+    for (let i = 0; i < 5; i++) expect(text).toContain(`reply${i} paragraph 1`);
+    expect(text).toContain('user3');
+    expect(text).toContain('Best soil for tomatoes?');
+  });
+
+  it('drops breadcrumbs, pagination and site chrome', () => {
+    const { text } = extract(thread);
+    expect(text).not.toContain('Gardening');
+    expect(text).not.toContain('Next');
+    expect(text).not.toContain('About us');
+  });
+
+  it('drops per-post chrome: poster rank and statistics, reactions, signatures, "Click to expand..."', () => {
+    const post = (i: number): string =>
+      `<article class="message message--post"><section class="message-user"><h4><a href="/u/${i}">poster${i}</a></h4><h5 class="userTitle message-userTitle">Well-known member</h5><div class="message-userExtras"><dl><dt>Joined</dt><dd>Jan 1, 2020</dd></dl><dl><dt>Messages</dt><dd>1,234</dd></dl></div><div class="author_statistics">Threads: 23</div></section><div class="message-content"><blockquote>quoted words<div class="bbCodeBlock-expandLink"><a href="#">Click to expand...</a></div></blockquote>${prose(`post${i}`, 2)}<div class="message-signature">My rig: a very fast computer, with many parts.</div></div><footer><div class="reactionsBar">Reactions: someone and 3 others</div></footer></article>`;
+    const { text } = extract(page(`<div class="block-body">${[0, 1, 2, 3].map(post).join('')}</div>`));
+    for (let i = 0; i < 4; i++) {
+      expect(text).toContain(`post${i} paragraph 2`);
+      expect(text).toContain(`poster${i}`);
+    }
+    for (const gone of [
+      'Well-known member',
+      'Joined',
+      'Messages',
+      'Threads: 23',
+      'Reactions:',
+      'My rig',
+      'Click to expand',
+    ]) {
+      expect(text).not.toContain(gone);
+    }
+  });
+
+  it('keeps a discussion made of comments when the page has little else', () => {
+    const comments = Array.from({ length: 4 }, (_, i) => `<div class="comment">${prose(`comment${i}`, 1)}</div>`).join(
+      '',
+    );
+    const { text } = extract(
+      page(
+        `<div class="link-post"><a href="https://ext.test/x">An interesting link</a></div><div class="comments">${comments}</div>`,
+      ),
+    );
+    for (let i = 0; i < 4; i++) expect(text).toContain(`comment${i} paragraph 1`);
+  });
+
+  it('reads content served in <noscript> (forum crawler views)', () => {
+    const { text } = extract(
+      page(`<div id="app"></div><noscript><div class="topic">${prose('crawler', 3)}</div></noscript>`),
+    );
+    expect(text).toContain('crawler paragraph 2');
+  });
+});
+
+describe('extractMainContent: products and listings', () => {
+  it('keeps a product title, price, description and specs; drops cart buttons, reviews and upsells', () => {
+    // reviews go when the page has substantial prose of its own (here a long description)
+    const { text } = extract(
+      page(`<div class="product-page"><div class="product-main"><h1>Trail Backpack 25L</h1><p class="price">$89.00</p>
+        <button class="add-to-cart">Add to cart</button>
+        ${prose('backpack', 15)}
+        <table class="specs"><tr><th>Weight</th><td>1.1 kg</td></tr><tr><th>Volume</th><td>25 litres</td></tr></table></div>
+        <div class="product-reviews"><h2>Customer reviews</h2>${prose('review', 2)}</div>
+        <div class="recently-viewed"><h2>Recently viewed</h2><a href="/p/9">Camp Stove</a></div></div>`),
+    );
+    for (const kept of ['Trail Backpack 25L', '$89.00', 'backpack paragraph 3', '1.1 kg', '25 litres'])
+      expect(text).toContain(kept);
+    for (const dropped of ['Add to cart', 'Customer reviews', 'review paragraph', 'Camp Stove'])
+      expect(text).not.toContain(dropped);
+  });
+
+  it('drops customer reviews and the legal disclaimer under a short product description', () => {
+    const { text } = extract(
+      page(`<div class="product-page"><div class="product-main"><h1>Earbuds Pro</h1><p class="price">$199.00</p>
+        ${prose('earbuds', 4)}</div>
+        <div class="global-reviews-content"><h2>Top reviews</h2>${prose('review', 8)}</div>
+        <div class="common-bottom-disclaimer"><ol>${Array.from({ length: 6 }, (_, i) => `<li>Disclaimer ${i}: an account login may be required to use certain features, and results vary by region.</li>`).join('')}</ol></div></div>`),
+    );
+    expect(text).toContain('earbuds paragraph 4');
+    expect(text).not.toContain('review paragraph');
+    expect(text).not.toContain('Disclaimer 2');
+  });
+
+  it('keeps every item of a listing of links, drops the filter sidebar', () => {
+    const items = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<li class="card"><a href="/item/${i}">Product number ${i} with a long name</a><span class="price">$${10 + i}.99</span></li>`,
+    ).join('');
+    const { text } = extract(
+      page(
+        `<div class="category"><h1>Desk accessories</h1><p>Everything for a tidy desk.</p><ul class="grid">${items}</ul></div>`,
+        {
+          before: `<div class="filters sidebar"><h3>Filter by brand</h3><a href="?b=1">Acme</a><a href="?b=2">Globex</a></div>`,
+        },
+      ),
+    );
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Product number ${i} with a long name`);
+    expect(text).toContain('$21.99');
+    expect(text).toContain('Desk accessories');
+    expect(text).not.toContain('Filter by brand');
+  });
+
+  it('drops a trailing grid of teaser cards after an article, keeps FAQ questions and listings of cards', () => {
+    const card = (i: number, href: string): string =>
+      `<div class="card"><h3><a href="${href}">Another story number ${i} worth reading</a></h3><span>Dec 19, 2025</span></div>`;
+    const faq = [1, 2, 3]
+      .map(
+        (i) =>
+          `<div><h3><a href="#">Question ${i} about the topic?</a></h3><p>Answer ${i}, in a full sentence.</p></div>`,
+      )
+      .join('');
+    const { text } = extract(
+      page(
+        `<article>${prose('story', 12)}<div class="faq">${faq}</div><div class="grid">${[1, 2, 3, 4].map((i) => card(i, `/s/${i}`)).join('')}</div></article>`,
+      ),
+    );
+    expect(text).toContain('story paragraph 12');
+    expect(text).toContain('Answer 2, in a full sentence.');
+    expect(text).not.toContain('Another story number 3');
+    const listing = extract(
+      page(
+        `<main><h1>Stories</h1><p>All our stories.</p><div class="grid">${Array.from({ length: 12 }, (_, i) => card(i, `/s/${i}`)).join('')}</div></main>`,
+      ),
+    );
+    expect(listing.text).toContain('Another story number 7');
+  });
+
+  it('drops a short link list inside an article, keeps an index made of many short link lists', () => {
+    const links = (letter: string, n: number): string =>
+      `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/w/${letter}${i}">${letter}-lang ${i}</a></li>`).join('')}</ul>`;
+    const article = extract(page(`<article>${prose('essay', 6)}<div class="tags">${links('tag', 4)}</div></article>`));
+    expect(article.text).toContain('essay paragraph 6');
+    expect(article.text).not.toContain('tag-lang 2');
+    const index = extract(
+      page(
+        `<main><h1>List of languages</h1><p>This is an index to notable languages, in current or historical use.</p>${['A', 'B', 'C', 'D', 'E'].map((l) => `<h2>${l}</h2>${links(l, 8)}`).join('')}</main>`,
+      ),
+    );
+    expect(index.text).toContain('C-lang 5');
+    expect(index.text).toContain('E-lang 7');
+  });
+
+  it('keeps a link-list page (an index of entries) rather than only its intro', () => {
+    const entries = Array.from({ length: 40 }, (_, i) => `<li><a href="/wiki/L${i}">Language ${i}</a></li>`).join('');
+    const { text } = extract(
+      page(
+        `<div class="content"><p>This is an index of notable languages, in current or historical use.</p><ul>${entries}</ul></div>`,
+      ),
+    );
+    expect(text).toContain('Language 0');
+    expect(text).toContain('Language 39');
+  });
+});
