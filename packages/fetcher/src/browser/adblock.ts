@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+
+import { compiledEngineCache, type EngineCache } from './adblock-cache.js';
 
 import type { FiltersEngine, Request } from '@ghostery/adblocker';
 
@@ -21,27 +23,49 @@ export interface AdBlocker {
 let shared: Promise<AdBlocker> | undefined;
 
 /**
- * The default blocker, built once per process (about 0.3 s) from the filter list that `@ghostery/trackerdb` ships
+ * The default blocker, built once per process from the filter list that `@ghostery/trackerdb` ships
  * (`dist/trackerdb.txt`, Adblock Plus syntax, no download), keeping the advertising, analytics and consent-manager
- * categories. `lists` (paths of Adblock Plus / uBlock filter list files, e.g. EasyList) replace it.
+ * categories. Compiling the list takes about 0.3 s, so the compiled engine is kept in a per-user cache
+ * (`adblock-cache.ts`) and later processes load it in a few milliseconds. `lists` (paths of Adblock Plus / uBlock
+ * filter list files, e.g. EasyList) replace it.
  */
 export function loadAdBlocker(lists?: readonly string[]): Promise<AdBlocker> {
   if (lists?.length) return buildFromFiles(lists);
-  shared ??= buildDefault().catch((error: unknown) => {
+  shared ??= loadDefaultAdBlocker(compiledEngineCache()).catch((error: unknown) => {
     shared = undefined;
     throw error;
   });
   return shared;
 }
 
-async function buildDefault(): Promise<AdBlocker> {
+/** The default blocker, from `cache` when it holds the engine compiled from this list, else compiled and stored. */
+export async function loadDefaultAdBlocker(cache: EngineCache | undefined): Promise<AdBlocker & { compiled: boolean }> {
   const require = createRequire(import.meta.url);
   // The package's only export is its ESM/CJS entry under dist/; the list sits beside it.
-  const entry = require.resolve('@ghostery/trackerdb');
-  const distDir = dirname(dirname(entry));
-  const text = await readFile(join(distDir, 'trackerdb.txt'), 'utf8');
-  return fromList(trackerFilters(text));
+  const list = join(dirname(dirname(require.resolve('@ghostery/trackerdb'))), 'trackerdb.txt');
+  const [{ FiltersEngine, Request }, { size, mtimeMs }] = await Promise.all([
+    import('@ghostery/adblocker'),
+    stat(list),
+  ]);
+  // The list file as installed (a reinstall or update changes its size or time) and the categories kept. An entry
+  // written by another version of the engine fails to deserialize.
+  const key = [list, String(size), String(mtimeMs), BLOCKED_TRACKER_CATEGORIES.join(','), String(ENGINE_FORMAT)];
+  const stored = await cache?.read(key);
+  if (stored) {
+    try {
+      return { ...fromEngine(FiltersEngine.deserialize(stored), Request), compiled: true };
+    } catch {
+      // Compiled again below, and replaced.
+    }
+  }
+  const text = await readFile(list, 'utf8');
+  const engine = FiltersEngine.parse(trackerFilters(text), { loadCosmeticFilters: false, debug: false });
+  await cache?.write(key, engine.serialize());
+  return { ...fromEngine(engine, Request), compiled: false };
 }
+
+/** Bump when the way the default engine is built changes (parse options, filters kept), to leave old entries. */
+const ENGINE_FORMAT = 1;
 
 async function buildFromFiles(lists: readonly string[]): Promise<AdBlocker> {
   const texts = await Promise.all(lists.map((file) => readFile(file, 'utf8')));

@@ -7,7 +7,7 @@ import { decodeText } from '../http/charset.js';
 import { parseContentType } from '../http/content-type.js';
 import type { FetchResult } from '../http/types.js';
 import { redactUrl, type UrlPolicy } from '../policy/url-policy.js';
-import { loadAdBlocker } from './adblock.js';
+import { loadAdBlocker, type AdBlocker } from './adblock.js';
 import { crashedError, type BrowserLease, type BrowserPool } from './browser-pool.js';
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
@@ -108,6 +108,9 @@ export class BrowserEngine {
 
     let lease: BrowserLease | undefined;
     let context: BrowserContext | undefined;
+    // Loaded while Chromium starts and the page opens (the first load of a process compiles or reads the engine).
+    const adBlocker = request.blockAds ? loadAdBlocker(this.#settings.adblockLists) : undefined;
+    adBlocker?.catch(() => undefined);
     try {
       lease = await this.#pool.acquire(controller.signal);
       const acquired = lease;
@@ -119,7 +122,7 @@ export class BrowserEngine {
         const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
-        return this.#load(page, session, acquired, request, deadline, startedAt, controller.signal);
+        return this.#load(page, session, acquired, request, deadline, startedAt, controller.signal, adBlocker);
       })();
       work.catch(() => undefined);
       return await raceAbort(work, controller.signal);
@@ -160,6 +163,7 @@ export class BrowserEngine {
     deadline: number,
     startedAt: number,
     signal: AbortSignal,
+    adBlocker: Promise<AdBlocker> | undefined,
   ): Promise<BrowserFetchResult> {
     const remaining = () => deadline - performance.now();
     const target = new URL(request.url);
@@ -167,7 +171,7 @@ export class BrowserEngine {
       policy: this.#settings.policy,
       blockHeavy:
         request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
-      ...(request.blockAds ? { adBlocker: await loadAdBlocker(this.#settings.adblockLists) } : {}),
+      ...(adBlocker ? { adBlocker: await adBlocker } : {}),
     });
     await Promise.all([this.#prepare(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
