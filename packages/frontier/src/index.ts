@@ -13,8 +13,8 @@ export {
 export type { CrawlRules, CrawlRulesOptions, DenialReason, RuleVerdict } from './rules.js';
 export { loadRobots, parseRobots } from './robots.js';
 export type { Robots } from './robots.js';
-export { discoverSitemapUrls, parseSitemap, sitemapCandidates } from './sitemaps.js';
-export type { DiscoverSitemapOptions, SitemapDocument } from './sitemaps.js';
+export { discoverSitemapUrls, parseSitemap, readSitemap, sitemapCandidates } from './sitemaps.js';
+export type { DiscoverSitemapOptions, SitemapBody, SitemapDocument, SitemapReader } from './sitemaps.js';
 export { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 export type { HostPolitenessOptions } from './politeness.js';
 export type { FetchText } from './fetch-text.js';

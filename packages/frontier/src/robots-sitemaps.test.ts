@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FetchText } from './fetch-text.js';
 import { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 import { loadRobots, parseRobots } from './robots.js';
-import { discoverSitemapUrls, parseSitemap } from './sitemaps.js';
+import { discoverSitemapUrls, parseSitemap, readSitemap, type SitemapBody } from './sitemaps.js';
 
 const ROBOTS = `User-agent: *
 Disallow: /private/
@@ -91,6 +91,40 @@ describe('sitemaps', () => {
     };
     await discoverSitemapUrls('https://site.test/', { fetchText, maxSitemaps: 5 });
     expect(calls).toBe(5);
+  });
+
+  it('hands each fetched document to the readSitemap driver, with the URLs still wanted', async () => {
+    const fetchText = fakeSite({
+      'https://site.test/sitemap-index.xml': index,
+      'https://site.test/sitemap-a.xml': a,
+      'http://www.site.test/sitemap-b.xml.gz': b,
+      'https://site.test/sitemap.xml': '<!doctype html><html><body>Page not found</body></html>',
+    });
+    const robots = parseRobots('https://site.test', ROBOTS, 'crawlkit');
+    const seen: Omit<SitemapBody, 'body'>[] = [];
+    const urls = await discoverSitemapUrls('https://site.test/', {
+      fetchText,
+      robots,
+      maxUrls: 2,
+      readSitemap: ({ body, ...rest }) => {
+        seen.push(rest);
+        return Promise.resolve(readSitemap({ body, ...rest }));
+      },
+    });
+    expect(seen.map((s) => [s.url, s.maxUrls])).toEqual([
+      ['https://site.test/sitemap-index.xml', 2],
+      ['https://site.test/sitemap.xml', 2], // a soft 404: read, no URLs
+      ['https://site.test/sitemap-a.xml', 2],
+    ]);
+    expect(urls).toEqual(['https://site.test/a1', 'https://site.test/a2?x=1&y=2']);
+    // A soft 404 is no sitemap; a gzipped one is read whole, up to the URLs asked for.
+    expect(
+      readSitemap({ url: 'x', body: new TextEncoder().encode('<html><body>Not found'), maxBytes: 1e6, maxUrls: 9 }),
+    ).toBe(undefined);
+    expect(readSitemap({ url: 'x', body: b, maxBytes: 1e6, maxUrls: 9 })?.urls).toEqual(['https://site.test/b1']);
+    expect(readSitemap({ url: 'x', body: new TextEncoder().encode(a), maxBytes: 1e6, maxUrls: 1 })?.urls).toEqual([
+      'https://site.test/a1',
+    ]);
   });
 });
 

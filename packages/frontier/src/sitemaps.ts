@@ -22,20 +22,41 @@ export interface DiscoverSitemapOptions {
   maxUrls?: number;
   /** Decompressed size of one sitemap at most, in bytes. @default 50 MiB (the sitemap protocol's limit) */
   maxBytes?: number;
+  /**
+   * Reads each fetched sitemap (decompress, decode, parse: up to `maxBytes` of XML, a second or more of CPU). An
+   * engine passes one that runs off its event loop.
+   * @default `readSitemap` on the calling thread
+   */
+  readSitemap?: SitemapReader;
   signal?: AbortSignal;
 }
 
-const MAX_BYTES = 50 * 1024 * 1024;
+/** What to read of one fetched sitemap: its bytes, their decompressed limit, and how many page URLs to keep. */
+export interface SitemapBody {
+  /** Where the sitemap was fetched from. */
+  url: string;
+  body: Uint8Array;
+  maxBytes: number;
+  maxUrls: number;
+}
 
-/** Parses a sitemap, a sitemap index or a text sitemap (one URL a line). */
-export function parseSitemap(text: string): SitemapDocument {
+/** Reads a fetched sitemap into its document; `undefined` when it is an HTML page (a soft 404), not a sitemap. */
+export type SitemapReader = (sitemap: SitemapBody, signal?: AbortSignal) => Promise<SitemapDocument | undefined>;
+
+const MAX_BYTES = 50 * 1024 * 1024;
+/** URLs handled between two turns of the event loop. */
+const URLS_PER_TURN = 5_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Parses a sitemap, a sitemap index or a text sitemap (one URL a line), keeping the first `maxUrls` page URLs. */
+export function parseSitemap(text: string, maxUrls = Infinity): SitemapDocument {
   const trimmed = text.trimStart();
   if (!trimmed.startsWith('<')) {
     const urls = trimmed
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter((l) => /^https?:\/\//i.test(l));
-    return { urls, sitemaps: [] };
+    return { urls: urls.length > maxUrls ? urls.slice(0, maxUrls) : urls, sitemaps: [] };
   }
   const urls: string[] = [];
   const sitemaps: string[] = [];
@@ -58,7 +79,7 @@ export function parseSitemap(text: string): SitemapDocument {
         const value = loc.trim();
         if (!value) return;
         if (parent === 'sitemap') sitemaps.push(value);
-        else if (parent === 'url') urls.push(value);
+        else if (parent === 'url' && urls.length < maxUrls) urls.push(value);
       },
     },
     { xmlMode: true, decodeEntities: true },
@@ -66,6 +87,15 @@ export function parseSitemap(text: string): SitemapDocument {
   parser.end(text);
   return { urls, sitemaps };
 }
+
+/** Decompresses (gzip), decodes and parses a fetched sitemap; `undefined` for an HTML page (a soft 404). */
+export function readSitemap({ body, maxBytes, maxUrls }: SitemapBody): SitemapDocument | undefined {
+  const text = decode(body, maxBytes);
+  if (/^\s*<(!doctype\s+)?html/i.test(text)) return undefined;
+  return parseSitemap(text, maxUrls);
+}
+
+const readHere: SitemapReader = (sitemap) => Promise.resolve(readSitemap(sitemap));
 
 function decode(body: Uint8Array, maxBytes: number): string {
   const gz = body.length > 2 && body[0] === 0x1f && body[1] === 0x8b;
@@ -98,6 +128,7 @@ export async function discoverSitemapUrls(seedUrl: string, options: DiscoverSite
   const maxSitemaps = options.maxSitemaps ?? 20;
   const maxUrls = options.maxUrls ?? 100_000;
   const maxBytes = options.maxBytes ?? MAX_BYTES;
+  const read = options.readSitemap ?? readHere;
   const queue = sitemapCandidates(seedUrl, options.robots);
   const fetched = new Set<string>();
   const urls = new Set<string>();
@@ -114,21 +145,21 @@ export async function discoverSitemapUrls(seedUrl: string, options: DiscoverSite
     }
     if (!sameSite(host, seedHost)) continue;
     fetched.add(location);
-    let text: string;
+    let doc: SitemapDocument | undefined;
     try {
       const response = await options.fetchText(location, options.signal ? { signal: options.signal } : {});
       if (response.status >= 400) continue;
-      text = decode(response.body, maxBytes);
+      doc = await read({ url: location, body: response.body, maxBytes, maxUrls: maxUrls - urls.size }, options.signal);
     } catch (error) {
       if (options.signal?.aborted) throw error;
       continue;
     }
-    if (/^\s*<(!doctype\s+)?html/i.test(text)) continue; // a soft 404 page, not a sitemap
-    const doc = parseSitemap(text);
+    if (!doc) continue;
     queue.push(...doc.sitemaps);
-    for (const url of doc.urls) {
-      if (urls.size >= maxUrls) break;
-      urls.add(url);
+    for (let i = 0; i < doc.urls.length && urls.size < maxUrls; i++) {
+      urls.add(doc.urls[i]!);
+      // A sitemap lists up to 50,000 URLs (100,000 kept): timers and other pages run between slices of them.
+      if (i % URLS_PER_TURN === URLS_PER_TURN - 1) await nextTurn();
     }
   }
   return [...urls];

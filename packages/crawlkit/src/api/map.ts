@@ -6,6 +6,7 @@ import { allowedByPolicy, cleanUrl, pageKey, siteFilter, type MapScope } from '.
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse, MapResponse } from '../v2/types.js';
+import { sitemapReader } from '../extraction/sitemap-reader.js';
 
 type MapLink = MapResponse['links'][number];
 
@@ -14,6 +15,9 @@ const MAX_PAGES_FETCHED = 100;
 const PAGE_TIMEOUT_MS = 10_000;
 /** Time a worker may spend on one page's links; past it the page is skipped, as a page that failed to load. */
 const PAGE_LINKS_LIMIT_MS = 10_000;
+/** Sitemap URLs handled between two turns of the event loop. */
+const URLS_PER_TURN = 2_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Orders links by how many search terms their URL, title and description contain (stable otherwise). */
 function rankBySearch(links: MapLink[], search: string): MapLink[] {
@@ -89,13 +93,20 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     const robots = await loadRobots(input.origin, fetchText, CRAWLER_USER_AGENT, signal ? { signal } : {});
     const fromSitemaps = await discoverSitemapUrls(start.url, {
       fetchText,
+      readSitemap: sitemapReader(ctx.extraction),
       robots,
       ...(signal ? { signal } : {}),
     }).catch((error: unknown) => {
       if (signal?.aborted) throw error;
       return [] as string[];
     });
-    for (const url of fromSitemaps) add(url);
+    for (let i = 0; i < fromSitemaps.length; i++) {
+      add(fromSitemaps[i]!);
+      // Up to 100,000 URLs, each cleaned and checked: timers and other pages run between slices of them.
+      if (i % URLS_PER_TURN === URLS_PER_TURN - 1) await nextTurn();
+      // Without a search to rank them, links past the limit are never listed.
+      if (!request.search && links.size >= request.limit) break;
+    }
   }
 
   if (request.sitemap !== 'only') {

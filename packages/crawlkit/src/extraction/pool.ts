@@ -27,7 +27,7 @@ export const taskStartChannel = channel('crawlkit:extraction:task-start');
 /** What `taskStartChannel` publishes. */
 export interface TaskStart {
   kind: ExtractionTask['kind'];
-  /** The page's URL, for page tasks. */
+  /** The page's URL, for page tasks; the sitemap's, for a sitemap. */
   url?: string;
   threadId: number;
   /** Stops the thread running the task (as a crash would). */
@@ -222,6 +222,7 @@ export class ExtractionPool {
           terminate: () => pool.threads.find((t) => t.threadId === threadId)?.terminate() ?? Promise.resolve(0),
         };
         if ('page' in task) start.url = task.page.url;
+        else if (task.kind === 'sitemap') start.url = task.url;
         taskStartChannel.publish(start);
       }
     });

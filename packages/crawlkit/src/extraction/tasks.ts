@@ -4,6 +4,7 @@
  */
 import { diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
 import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher';
+import { readSitemap, type SitemapBody, type SitemapDocument } from '@crawlkit/frontier';
 
 import { pageLinks, type MapScope, type PageLinks } from '../api/map-links.js';
 import { isErrorCode } from '../error-codes.js';
@@ -24,6 +25,8 @@ export type ExtractionTask =
   | { kind: 'judgeContent'; page: JudgedPage; content: ContentTask }
   /** What `map` takes of a page it follows: its title, description and the links its request keeps. */
   | { kind: 'pageLinks'; page: { url: string; text: string }; scope: MapScope }
+  /** A fetched sitemap read (gunzip, decode, XML parse): up to 50 MiB of it. `null`: an HTML page, not a sitemap. */
+  | ({ kind: 'sitemap' } & SitemapBody)
   /** Change tracking: the comparison of two markdowns and, when asked, their git-style diff. */
   | { kind: 'compare'; previous: string; current: string; gitDiff: boolean }
   /** The extractive summary of a markdown. */
@@ -47,6 +50,7 @@ export interface TaskResults {
   judge: RenderVerdict;
   judgeContent: JudgedContent;
   pageLinks: PageLinks;
+  sitemap: SitemapDocument | null;
   compare: Comparison;
   summary: string;
 }
@@ -90,6 +94,8 @@ export async function runTask(task: ExtractionTask): Promise<TaskResults[Extract
     }
     case 'pageLinks':
       return pageLinks(task.page, task.scope);
+    case 'sitemap':
+      return readSitemap(task) ?? null;
     case 'compare': {
       const same = isSameText(task.previous, task.current);
       if (same || !task.gitDiff) return { same };

@@ -13,8 +13,11 @@ import type { EngineContext } from '../context.js';
 import type { PageScrapeOutcome } from '../scrape/types.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
+import { sitemapReader } from '../extraction/sitemap-reader.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
+/** URLs checked between two turns of the event loop. */
+const URLS_PER_TURN = 2_000;
 
 /** Frontier fetches (robots.txt, sitemaps) over the engine's plain HTTP, under its URL policy and limits. */
 export function frontierFetch(ctx: EngineContext): FetchText {
@@ -95,7 +98,10 @@ export function createCrawlPlanner(
   async function admit(urls: Iterable<string>, fromUrl: string, depth: number): Promise<TaskInput[]> {
     const tasks: TaskInput[] = [];
     const seen = new Set<string>();
+    let checked = 0;
     for (const url of urls) {
+      // A sitemap gives up to 100,000 URLs: timers and other pages run between slices of them.
+      if (++checked % URLS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       const verdict = rules.check(url, { fromUrl });
       if (!verdict.allowed) continue;
       if (!request.ignoreRobotsTxt && robots && rules.isInternal(url) && !robots.isAllowed(url)) {
@@ -134,6 +140,7 @@ export function createCrawlPlanner(
       if (!discover) return [];
       const urls = await discoverSitemapUrls(request.url, {
         fetchText,
+        readSitemap: sitemapReader(ctx.extraction),
         robots: loaded,
         signal,
       }).catch(() => []);

@@ -1,0 +1,129 @@
+/**
+ * A site's sitemaps are read in the extraction pool's worker threads: a sitemap is up to 50 MiB of XML (often
+ * gzipped), a second or more of decompressing, decoding and parsing, which on the main thread would stop every other
+ * page, lease and webhook of the engine meanwhile.
+ */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { threadId } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import { Crawlkit } from '../crawlkit.js';
+import type { TaskStart } from '../extraction/pool.js';
+
+const PRODUCTS = 200_000;
+/** The longest the event loop may go without a turn while a sitemap is read. */
+const STALL_BOUND_MS = 500;
+
+/** A shop's product sitemap as generators write it: one `<url>` per product with lastmod, changefreq, priority. */
+function productSitemap(base: string): Buffer {
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+  ];
+  for (let i = 0; i < PRODUCTS; i++) {
+    parts.push(
+      `<url><loc>${base}/products/category-${i % 97}/item-${i}-stainless-steel-kitchen-utensil-set</loc><lastmod>2026-11-0${1 + (i % 9)}</lastmod><changefreq>weekly</changefreq><priority>0.5</priority></url>\n`,
+    );
+  }
+  parts.push('</urlset>\n');
+  return gzipSync(parts.join(''), { level: 1 });
+}
+
+let server: FixtureServer;
+let ck: Crawlkit;
+let gzipped: Buffer;
+
+beforeAll(async () => {
+  server = await startFixtureServer({
+    routes: {
+      '/robots.txt': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(`User-agent: *\nAllow: /\nSitemap: ${server.url}/sitemap_index.xml\n`),
+      '/sitemap_index.xml': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${server.url}/sitemap-products-1.xml.gz</loc><lastmod>2026-11-20</lastmod></sitemap></sitemapindex>`,
+          ),
+      '/sitemap-products-1.xml.gz': (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/x-gzip' }).end(gzipped),
+      '/products/*': (req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><html><head><title>Utensil set</title></head><body><header><nav><a href="/">Shop</a> <a href="/cart">Cart</a></nav></header><main><h1>Stainless steel kitchen utensil set</h1><p>Seven pieces with a stand, dishwasher safe. ${req.url}</p></main><footer>© Example Shop</footer></body></html>`,
+          ),
+    },
+  });
+  gzipped = productSitemap(server.url);
+  ck = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 1, maxMemoryMb: 512 } });
+}, 60_000);
+
+afterAll(async () => {
+  await ck?.close();
+  await server?.close();
+});
+
+/** The longest time the event loop went without running a 10 ms interval timer while `work` ran. */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
+  let last = performance.now();
+  let stallMs = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 10);
+  try {
+    const result = await work();
+    // Work that ends in one stretch of promise callbacks leaves no turn for the timer: its last gap counts too.
+    stallMs = Math.max(stallMs, performance.now() - last);
+    return { result, stallMs };
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+describe('sitemaps in worker threads', () => {
+  it('reads a gzipped sitemap of 200,000 products in a worker while the event loop keeps running', async () => {
+    const starts: TaskStart[] = [];
+    const listener = (message: unknown) => void starts.push(message as TaskStart);
+    subscribe('crawlkit:extraction:task-start', listener);
+    let outcome: Awaited<ReturnType<typeof longestStall<Awaited<ReturnType<Crawlkit['map']>>>>>;
+    try {
+      outcome = await longestStall(() => ck.map({ url: server.url, sitemap: 'only', limit: 5_000 }));
+    } finally {
+      unsubscribe('crawlkit:extraction:task-start', listener);
+    }
+    const response = outcome.result;
+    if (!response.success) throw new Error(JSON.stringify(response));
+    // Read on the main thread, the sitemap held the loop for 2.1–2.5 s on this 2-core machine; read in a worker and
+    // listed in slices, the longest stretch is 30–60 ms (the bound leaves room for a loaded machine).
+    expect(outcome.stallMs).toBeLessThan(STALL_BOUND_MS);
+    const reads = starts.filter((s) => s.kind === 'sitemap');
+    expect(reads.map((s) => s.url)).toEqual([
+      `${server.url}/sitemap_index.xml`,
+      `${server.url}/sitemap-products-1.xml.gz`,
+    ]);
+    expect(reads.every((s) => s.threadId !== threadId)).toBe(true);
+    expect(response.links).toHaveLength(5_000);
+    expect(response.links[0]!.url).toMatch(/\/products\/category-\d+\/item-\d+-stainless/);
+  });
+
+  it('admits the sitemap of a crawl in slices: the event loop keeps running while 100,000 URLs are checked', async () => {
+    const outcome = await longestStall(async () => {
+      const started = await ck.crawl({ url: server.url, sitemap: 'only', limit: 10 });
+      if (!started.success) throw new Error(JSON.stringify(started));
+      return ck.waitForJob(started.id);
+    });
+    const job = outcome.result;
+    if (!job.success) throw new Error(JSON.stringify(job));
+    expect(job.status).toBe('completed');
+    expect(job.data).toHaveLength(10);
+    expect(job.data[0]!.markdown).toContain('Stainless steel kitchen utensil set');
+    // Before: 2.1–2.2 s. Now 110–220 ms: the 100,000 URLs' copy from the worker and a collection of them.
+    expect(outcome.stallMs).toBeLessThan(STALL_BOUND_MS);
+  });
+});
