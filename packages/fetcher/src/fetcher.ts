@@ -104,6 +104,7 @@ export class Fetcher {
     this.#browser = new BrowserEngine(this.#pool, {
       policy,
       smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,
+      maxContentChars: this.#http.limits.maxBodyBytes,
       ...(options.browser?.screenshotDir ? { screenshotDir: options.browser.screenshotDir } : {}),
       ...(options.browser?.adblockLists ? { adblockLists: options.browser.adblockLists } : {}),
       ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),

@@ -14,6 +14,7 @@ import type { CountryProfile } from './countries.js';
 import { applyEmulation } from './emulation.js';
 import { BrowserError, isBrowserError } from './errors.js';
 import { navigationError } from './navigation-errors.js';
+import { readPageContent } from './page-content.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { stealthScript } from './stealth.js';
@@ -63,6 +64,8 @@ export interface BrowserEngineSettings {
   screenshotDir?: string;
   /** Filter list files replacing the default ad and tracker list. */
   adblockLists?: readonly string[];
+  /** A rendered document longer than this is refused (`SCRAPE_RESPONSE_TOO_LARGE`): the HTTP body limit. */
+  maxContentChars: number;
   /** Quiet periods of the smart wait. */
   smartWait?: SmartWaitSettings;
 }
@@ -328,7 +331,7 @@ export class BrowserEngine {
       settled: true,
     };
     if (contentType === '' || HTML_TYPES.has(contentType) || request.actions?.length) {
-      const html = await page.content();
+      const html = await readPageContent(page, this.#settings.maxContentChars, request.url);
       return {
         ...base,
         contentType: 'text/html',
