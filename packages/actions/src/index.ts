@@ -13,6 +13,7 @@ export {
 } from './schema.js';
 export type { ResolvedAction } from './schema.js';
 export { captureScreenshot, capturePdf, MAX_SCREENSHOT_HEIGHT } from './capture.js';
+export { HTML_CHUNK_CHARS, PageTooLargeError, readPageHtml } from './steps/page-html.js';
 export type { CaptureOutput } from './capture.js';
 export { ActionError, isActionError } from './errors.js';
 export type { ActionErrorCode, ActionErrorOptions } from './errors.js';

@@ -220,6 +220,21 @@ describe('runActions', () => {
     expect((error as Error).message).toMatch(/5002 bytes, over the limit of 1000/);
   });
 
+  it('refuses to scrape a page whose script built a document over the size limit, naming the action', async () => {
+    await open('/js/load-more.html');
+    const grow = { type: 'executeJavascript' as const, script: "document.body.append('x'.repeat(30000))" };
+    const error = await runActions(page, [grow, { type: 'scrape' }], { maxScrapeChars: 20_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(isActionError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'SCRAPE_ACTION_ERROR', index: 1, type: 'scrape' });
+    expect((error as Error).message).toMatch(/document is \d+ characters long, over the limit of 20000/);
+    // Under the limit, the same page is scraped whole.
+    const { scrapes } = await runActions(page, [{ type: 'scrape' }], { maxScrapeChars: 100_000 });
+    expect(scrapes[0]!.html).toContain('x'.repeat(30000));
+    expect(scrapes[0]!.html).toMatch(/^<!DOCTYPE html>/i);
+  });
+
   it('names the index, type and selector of a failing action', async () => {
     await open('/js/nav-target.html');
     const error = await run([

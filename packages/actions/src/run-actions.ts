@@ -5,12 +5,14 @@ import { ActionError, actionFailed, describeAction, reasonOf } from './errors.js
 import { followNavigation } from './navigation.js';
 import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
+import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
 import { click, NoMatchError, scroll } from './steps/pointer.js';
 import type { Action, ActionResults, RunActionsOptions } from './types.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
   maxJavascriptReturnBytes: 1_048_576,
+  maxScrapeChars: 50 * 1024 * 1024,
   navigationGraceMs: 500,
 };
 
@@ -55,6 +57,7 @@ export async function runActions(
         outputDir: options.outputDir,
         warnings: options.warnings,
         maxBytes: options.maxJavascriptReturnBytes ?? DEFAULTS.maxJavascriptReturnBytes,
+        maxScrapeChars: options.maxScrapeChars ?? DEFAULTS.maxScrapeChars,
         graceMs: options.navigationGraceMs ?? DEFAULTS.navigationGraceMs,
       });
     } catch (error) {
@@ -85,6 +88,7 @@ interface StepContext {
   outputDir: string | undefined;
   warnings: string[] | undefined;
   maxBytes: number;
+  maxScrapeChars: number;
   graceMs: number;
 }
 
@@ -127,7 +131,7 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
       results.screenshots.push(await captureScreenshot(page, action, output));
       return;
     case 'scrape':
-      results.scrapes.push({ url: page.url(), html: await page.content() });
+      results.scrapes.push({ url: page.url(), html: await readPageHtml(page, ctx.maxScrapeChars) });
       return;
     case 'executeJavascript':
       results.javascriptReturns.push(await executeJavascript(page, action.script, ctx.maxBytes));
@@ -147,7 +151,9 @@ function outOfTime(index: number, action: Action, selector: string | undefined, 
 }
 
 function reasonFor(error: unknown): string {
-  if (error instanceof NoMatchError || error instanceof ReturnTooLargeError) return error.message;
+  if (error instanceof NoMatchError || error instanceof ReturnTooLargeError || error instanceof PageTooLargeError) {
+    return error.message;
+  }
   const reason = reasonOf(error);
   if (/is not a valid selector|SyntaxError.*selector|Failed to execute 'querySelector/i.test(reason)) {
     return `invalid selector: ${reason}`;

@@ -148,6 +148,11 @@ export interface RunActionsOptions {
    */
   maxJavascriptReturnBytes?: number;
   /**
+   * Longest document a `scrape` action reads, in characters; a longer one fails the action (nothing of it is sent).
+   * @default 52428800 (50 Mi, the fetcher's `maxBodyBytes`)
+   */
+  maxScrapeChars?: number;
+  /**
    * How long to watch for a navigation after a click or key press, in milliseconds. A navigation that starts
    * within it is waited for (until its DOM is ready, within the budget).
    * @default 500

@@ -14,7 +14,8 @@ import type { CountryProfile } from './countries.js';
 import { applyEmulation } from './emulation.js';
 import { BrowserError, isBrowserError } from './errors.js';
 import { navigationError } from './navigation-errors.js';
-import { readPageContent } from './page-content.js';
+import { raceAbort, sleep } from './abortable.js';
+import { readRenderedHtml } from './rendered-html.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { stealthScript } from './stealth.js';
@@ -243,6 +244,7 @@ export class BrowserEngine {
     if (request.actions?.length) {
       actions = await runActions(page, request.actions, {
         timeoutMs: Math.max(1, remaining() - reserveMs),
+        maxScrapeChars: this.#settings.maxContentChars,
         signal,
         ...output,
         settle: (ms) =>
@@ -331,7 +333,7 @@ export class BrowserEngine {
       settled: true,
     };
     if (contentType === '' || HTML_TYPES.has(contentType) || request.actions?.length) {
-      const html = await readPageContent(page, this.#settings.maxContentChars, request.url);
+      const html = await readRenderedHtml(page, this.#settings.maxContentChars, request.url);
       return {
         ...base,
         contentType: 'text/html',
@@ -378,27 +380,4 @@ async function removeBlockedFrames(page: Page, urls: string[]): Promise<void> {
         for (const frame of Array.from(document.querySelectorAll('iframe'))) if (blocked.has(frame.src)) frame.remove(); })()`,
     )
     .catch(() => undefined);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** `work`, or a rejection with the signal's reason as soon as `signal` aborts (the work is left to fail on its own). */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  let onAbort: () => void = () => undefined;
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Fetcher } from '../index.js';
-import { CONTENT_CHUNK_CHARS } from './page-content.js';
+import { HTML_CHUNK_CHARS } from '@crawlkit/actions';
 
 const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 const MAX_BODY_BYTES = 1_500_000;
@@ -53,7 +53,7 @@ describe('the rendered page', () => {
     const rows = 10_000; // ~1.2 M characters: two slices
     const result = await fetcher.fetch({ url: `${base}/?rows=${rows}`, engine: 'browser', blockAds: false });
     const html = result.text!;
-    expect(html.length).toBeGreaterThan(CONTENT_CHUNK_CHARS);
+    expect(html.length).toBeGreaterThan(HTML_CHUNK_CHARS);
     const ids = [...html.matchAll(/id="p-(\d+)"/g)].map((m) => Number(m[1]));
     expect(ids).toHaveLength(rows);
     expect(ids.every((id, i) => id === i)).toBe(true);
