@@ -206,9 +206,10 @@ function removeChrome(
   let removed = 0;
   let menuText = 0;
   // inner removals of a menu are still made when the menu itself stays; their text counts once
-  const stack: [AnyNode, boolean][] = root.children.map((c) => [c, false]);
+  // a comment section that stays (the page is its thread) stays whole: its nested reply lists are the thread too
+  const stack: [node: AnyNode, inMenu: boolean, inThread: boolean][] = root.children.map((c) => [c, false, false]);
   while (stack.length) {
-    const [node, inMenu] = stack.pop()!;
+    const [node, inMenu, inThread] = stack.pop()!;
     if (!isTag(node)) continue;
     const el = node;
     const m = measures.get(el);
@@ -231,7 +232,8 @@ function removeChrome(
       menuText += m.text;
     } else if (isChrome) trace?.mark(el, 'large-chrome');
     // comments go when the page has a substantial text of its own besides them
-    if (looksLikeComments(el)) {
+    const comments = !inThread && looksLikeComments(el);
+    if (comments) {
       const rest = totalValue - m.prose;
       if (
         rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST) ||
@@ -245,7 +247,7 @@ function removeChrome(
       }
       trace?.mark(el, 'discussion');
     }
-    for (const c of el.children) stack.push([c, inMenu || isMenu]);
+    for (const c of el.children) stack.push([c, inMenu || isMenu, inThread || comments]);
   }
   if (menus.length && total - removed - menuText >= MENU_MIN_REST) doomed.push(...menus);
   else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');

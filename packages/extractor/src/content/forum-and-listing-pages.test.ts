@@ -60,6 +60,23 @@ describe('extractMainContent: forums', () => {
     for (let i = 0; i < 4; i++) expect(text).toContain(`comment${i} paragraph 1`);
   });
 
+  it('keeps the nested replies of a threaded discussion (a reply list inside the kept comment section)', () => {
+    // a link aggregator's story page: every comment's replies sit in a nested `ol.comments` inside its `li`
+    const comment = (id: string, depth: number): string => {
+      const replies =
+        depth < 2 ? `<ol class="comments">${[1, 2].map((k) => comment(`${id}.${k}`, depth + 1)).join('')}</ol>` : '';
+      return `<li class="comments_subtree"><div class="comment" id="c_${id.replace(/\./g, '_')}"><div class="voters"><a class="upvoter" href="/login">${depth + 3}</a></div><div class="details"><div class="byline"><a href="/~user${id}">user${id}</a> <span title="2024-08-27">1 year ago</span> | <a href="/c/${id}">link</a> | <a href="/login">reply</a></div><div class="comment_text">${prose(`comment ${id}`, depth === 0 ? 2 : 1)}</div></div></div>${replies}</li>`;
+    };
+    const { text } = extract(
+      page(
+        `<div id="inside"><ol class="stories"><li class="story"><div class="details"><span class="link h-cite"><a class="u-url" href="https://ext.test/goals">Project goals for 2024</a></span> <a class="tag" href="/t/rust">rust</a> <div class="byline">via <a href="/~poster">poster</a> 1 year ago | 17 comments</div></div></li></ol>
+        <ol class="comments comments1"><li class="comments_subtree" id="story_comments"><form class="comment_form_container" action="/comments"><textarea name="comment"></textarea><button>Post</button></form><ol class="comments">${[1, 2, 3].map((i) => comment(String(i), 0)).join('')}</ol></li></ol></div>`,
+      ),
+    );
+    for (const id of ['1', '2.1', '2.2.1', '3.2', '3.2.2']) expect(text).toContain(`comment ${id} paragraph 1`);
+    expect(text).not.toContain('Popular posts');
+  });
+
   it('reads content served in <noscript> (forum crawler views)', () => {
     const { text } = extract(
       page(`<div id="app"></div><noscript><div class="topic">${prose('crawler', 3)}</div></noscript>`),
