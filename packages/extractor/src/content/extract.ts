@@ -201,6 +201,9 @@ function removeChrome(
   trace?: KeepTrace,
 ): void {
   const doomed: AnyNode[] = [];
+  // a consent manager's policy text, a modal's, the footer's and the menus' are not the page's own text beside its
+  // comments
+  const pageValue = totalValue - overlayProse(root, measures);
   // chrome made only of links (mega menus) goes even when it holds much of the text, if enough text remains
   const menus: AnyNode[] = [];
   let removed = 0;
@@ -234,7 +237,7 @@ function removeChrome(
     // comments go when the page has a substantial text of its own besides them
     const comments = !inThread && looksLikeComments(el);
     if (comments) {
-      const rest = totalValue - m.prose;
+      const rest = pageValue - m.prose;
       if (
         rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST) ||
         (articleCommentsMinRest !== null &&
@@ -252,6 +255,19 @@ function removeChrome(
   if (menus.length && total - removed - menuText >= MENU_MIN_REST) doomed.push(...menus);
   else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');
   detachAll(doomed);
+}
+
+/** Prose of the page's overlays, footer and navigation (`looksLikeOverlay`): never its own text. */
+function overlayProse(root: ParentNode, measures: Map<Element, Measure>): number {
+  let n = 0;
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (looksLikeOverlay(node)) n += measures.get(node)?.prose ?? 0;
+    else for (const c of node.children) stack.push(c);
+  }
+  return n;
 }
 
 /** Prose of the page before `el` in document order (the article above its comments). */

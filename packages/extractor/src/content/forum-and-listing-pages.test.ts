@@ -77,6 +77,28 @@ describe('extractMainContent: forums', () => {
     expect(text).not.toContain('Popular posts');
   });
 
+  it("keeps a thread whose posts sit in `#comments` beside a consent manager's long policy text", () => {
+    // forum software names the posts' container `comments`; the cookie preference centre's purposes are not the
+    // page's own text, so they must not count as the prose that would make the posts a mere comment section
+    const purposes = ['Strictly necessary', 'Performance', 'Functional', 'Targeting', 'Social media']
+      .map(
+        (name, i) =>
+          `<section class="ot-cat-grp"><h4 class="ot-cat-header">${name} cookies</h4><div class="ot-category-desc">${prose(`purpose${i}`, 3)}</div><div class="ot-tgl"><input type="checkbox" id="ot-group-${i}"><label for="ot-group-${i}">${name}</label></div></section>`,
+      )
+      .join('');
+    const consent = `<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" class="otFlat"><p id="onetrust-policy-text">We use cookies to personalise content and ads. <a href="/privacy">Cookie notice</a></p><button id="onetrust-accept-btn-handler">Accept all</button></div><div id="onetrust-pc-sdk" class="otPcCenter ot-hide" role="region"><div role="dialog" aria-label="Preference center"><div id="ot-pc-content" class="ot-pc-scrollbar"><h2 id="ot-pc-title">Privacy preference center</h2>${purposes}</div><button class="save-preference-btn-handler">Confirm my choices</button></div></div></div>`;
+    const post = (i: number): string =>
+      `<article class="cPost ipsBox ipsComment" id="elComment_${i}"><aside class="cAuthorPane"><h3 class="cAuthorPane_author"><a href="/profile/${i}">member${i}</a></h3><ul class="cAuthorPane_info"><li>Members</li><li>${10 + i} posts</li></ul></aside><div class="ipsColumn"><div class="ipsComment_meta"><time datetime="2024-05-0${i + 1}">May ${i + 1}, 2024</time></div><div class="cPost_contentWrap" data-role="commentContent">${prose(`post${i}`, 1)}</div></div></article>`;
+    const { text } = extract(
+      page(
+        `<div class="ipsLayout_container"><div class="ipsPageHeader"><h1 class="ipsType_pageTitle">New case: first impressions</h1></div><div class="cTopic ipsClear" id="comments" data-controller="core.front.core.commentFeed">${[0, 1, 2].map(post).join('')}</div></div>`,
+        { after: consent },
+      ),
+    );
+    for (let i = 0; i < 3; i++) expect(text).toContain(`post${i} paragraph 1`);
+    expect(text).not.toContain('purpose1 paragraph');
+  });
+
   it('reads content served in <noscript> (forum crawler views)', () => {
     const { text } = extract(
       page(`<div id="app"></div><noscript><div class="topic">${prose('crawler', 3)}</div></noscript>`),
