@@ -28,7 +28,7 @@ import {
 } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
 import { findCandidate } from './candidate.js';
-import { declaredArticle } from './kind.js';
+import { declaredKind } from './kind.js';
 import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
 import { KeepTrace, type KeepRule } from './trace.js';
@@ -324,7 +324,8 @@ export function findMainContent(document: Document, options: MainContentOptions 
     if (trace) out.keptBy = trace.textByRule(out.document, source);
     return out;
   };
-  const articleCommentsMinRest = declaredArticle(document) ? ARTICLE_COMMENTS_MIN_REST : null;
+  const kind = declaredKind(document);
+  const articleCommentsMinRest = kind === 'article' ? ARTICLE_COMMENTS_MIN_REST : null;
   const body = findBody(document);
   adoptStrayContent(document, body);
   prune(body);
@@ -339,7 +340,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
   if (total === 0) return done(body.children, 'page');
   removeChrome(body, measures, total, totalValue, articleCommentsMinRest, trace);
   measures = measureTree(body);
-  let best = selectContainer(body, measures) ?? (isTag(body) ? body : null);
+  let best = selectContainer(body, measures, kind === 'qa') ?? (isTag(body) ? body : null);
   if (!best) return done(body.children, 'page');
   // the walk stopped above the page's one <main>, which holds most of the prose: continue from there
   const main = findMain(body);

@@ -99,6 +99,18 @@ describe('extractMainContent: forums', () => {
     expect(text).not.toContain('purpose1 paragraph');
   });
 
+  it('keeps the question of a Q&A page above its long answers', () => {
+    const answer = (i: number): string =>
+      `<div id="answer-${i}" class="answer js-answer" itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer"><div class="post-layout"><div class="votecell"><div class="js-vote-count">${12 - i}</div></div><div class="answercell post-layout--right"><div class="s-prose js-post-body" itemprop="text">${prose(`answer${i}`, 3)}</div><div class="post-signature"><a href="/users/${i}">answerer${i}</a> <span class="reputation-score">1,${i}04</span></div></div></div></div>`;
+    const html = page(
+      `<div id="content"><div id="question-header"><h1 itemprop="name"><a href="/questions/442960">Keyboard shortcut to focus the file list?</a></h1></div><div id="mainbar" role="main"><div class="question js-question" id="question" itemprop="mainEntity" itemscope itemtype="https://schema.org/Question"><div class="post-layout"><div class="votecell"><div class="js-vote-count">57</div></div><div class="postcell"><div class="s-prose js-post-body" itemprop="text">${prose('question', 2)}</div><div class="post-taglist"><a class="post-tag" href="/tags/windows-7">windows-7</a> <a class="post-tag" href="/tags/keyboard-shortcuts">keyboard-shortcuts</a></div></div></div></div><div id="answers"><div id="answers-header"><h2>4 Answers</h2><div class="js-sort">Sorted by: <a href="?sort=votes">Highest score</a></div></div>${[0, 1, 2, 3].map(answer).join('')}</div></div></div>`,
+    ).replace('<body>', '<body class="question-page" itemscope itemtype="https://schema.org/QAPage">');
+    const { text } = extract(html);
+    expect(text).toContain('question paragraph 2');
+    for (let i = 0; i < 4; i++) expect(text).toContain(`answer${i} paragraph 3`);
+    expect(text).not.toContain('Popular posts');
+  });
+
   it('reads content served in <noscript> (forum crawler views)', () => {
     const { text } = extract(
       page(`<div id="app"></div><noscript><div class="topic">${prose('crawler', 3)}</div></noscript>`),

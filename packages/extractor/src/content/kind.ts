@@ -10,13 +10,23 @@ const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"(?:DiscussionForumPosting|QAPage|Q
 
 const DISCUSSION_MICRODATA = /schema\.org\/(?:DiscussionForumPosting|QAPage|Question|SocialMediaPosting)\b/i;
 
+/** schema.org's question-and-answer page (not `Question` alone, which FAQ pages use for each of their entries). */
+const QA_TYPE = /"@type"\s*:\s*\[?\s*"QAPage"/;
+
+const QA_MICRODATA = /schema\.org\/QAPage\b/i;
+
+/** What a page declares itself in its metadata: an article, a question with its answers, or nothing of either. */
+export type DeclaredKind = 'article' | 'qa' | null;
+
 /**
- * `article` when the page declares itself an article (`og:type` article, or a schema.org Article type in JSON-LD)
+ * `qa` when the page declares itself a question with its answers (a schema.org QAPage, in JSON-LD or microdata);
+ * else `article` when it declares itself an article (`og:type` article, or a schema.org Article type in JSON-LD)
  * and nothing declares it a discussion (a forum thread, a Q&A page, whose comments are its content); otherwise null.
  * Reads the whole document before pruning: JSON-LD lives in scripts.
  */
-export function declaredArticle(document: Document): boolean {
+export function declaredKind(document: Document): DeclaredKind {
   let article = false;
+  let discussion = false;
   const stack: AnyNode[] = [...document.children];
   while (stack.length) {
     const node = stack.pop()!;
@@ -27,18 +37,23 @@ export function declaredArticle(document: Document): boolean {
       if (a['content']?.trim().toLowerCase() === 'article') article = true;
       continue;
     }
-    if (a['itemtype'] !== undefined && DISCUSSION_MICRODATA.test(a['itemtype'])) return false;
+    const itemtype = a['itemtype'];
+    if (itemtype !== undefined && DISCUSSION_MICRODATA.test(itemtype)) {
+      if (QA_MICRODATA.test(itemtype)) return 'qa';
+      discussion = true;
+    }
     if (el.name === 'script') {
       if (a['type']?.toLowerCase() === 'application/ld+json') {
         const json = scriptText(el);
-        if (DISCUSSION_TYPE.test(json)) return false;
+        if (QA_TYPE.test(json)) return 'qa';
+        if (DISCUSSION_TYPE.test(json)) discussion = true;
         if (ARTICLE_TYPE.test(json)) article = true;
       }
       continue;
     }
     for (const c of el.children) stack.push(c);
   }
-  return article;
+  return article && !discussion ? 'article' : null;
 }
 
 function scriptText(el: Element): string {

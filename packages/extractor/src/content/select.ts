@@ -8,15 +8,19 @@ const PLAIN_SHARE = 0.8;
 /** ...and at least this share of all its parent's text (so an intro paragraph never beats a list of links). */
 const TEXT_SHARE = 0.3;
 
+/** On a Q&A page, prose beside the dominant child is the question (the answers hold most of the text). */
+const QUESTION_PROSE = 150;
+
 /** Blocks of text, never containers: stopping above them keeps their neighbours (code, tables, lists). */
 const TEXT_BLOCKS: ReadonlySet<string> = new Set(['p', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote']);
 
 /**
  * Walks down from `root` while a single child holds nearly all of the plain text and a fair share of all text.
  * Stops where the content spreads over several children (paragraphs, posts, list items). Returns `null` when
- * the root itself is that place.
+ * the root itself is that place. On a page that declares itself a Q&A page (`qa`), it also stops where the dominant
+ * child's siblings hold a question's worth of prose: the question stays with its answers.
  */
-export function selectContainer(root: ParentNode, measures: Map<Element, Measure>): Element | null {
+export function selectContainer(root: ParentNode, measures: Map<Element, Measure>, qa = false): Element | null {
   let best: Element | null = null;
   let node: ParentNode = root;
   for (;;) {
@@ -24,6 +28,7 @@ export function selectContainer(root: ParentNode, measures: Map<Element, Measure
     let text = 0;
     let top: Element | null = null;
     let topPlain = -1;
+    let prose = 0;
     for (const child of node.children) {
       if (!isTag(child)) continue;
       const m = measures.get(child);
@@ -31,6 +36,7 @@ export function selectContainer(root: ParentNode, measures: Map<Element, Measure
       const p = m.text - m.link;
       plain += p;
       text += m.text;
+      prose += m.prose;
       if (p > topPlain) {
         topPlain = p;
         top = child;
@@ -44,7 +50,13 @@ export function selectContainer(root: ParentNode, measures: Map<Element, Measure
       text = own.text;
     }
     const next = measures.get(top)!;
-    if (TEXT_BLOCKS.has(top.name) || plain <= 0 || topPlain < PLAIN_SHARE * plain || next.text < TEXT_SHARE * text) {
+    if (
+      (qa && prose - next.prose >= QUESTION_PROSE) ||
+      TEXT_BLOCKS.has(top.name) ||
+      plain <= 0 ||
+      topPlain < PLAIN_SHARE * plain ||
+      next.text < TEXT_SHARE * text
+    ) {
       return best;
     }
     best = top;
