@@ -139,7 +139,16 @@ export function cleanContainer(
     for (const c of el.children) if (isTag(c)) stack.push(c);
   }
   if (linkListText < LINK_LISTS_MAX_SHARE * total) for (const l of linkLists) doomed.add(l);
-  else for (const l of linkLists) trace?.mark(l, 'index');
+  else {
+    // the lists are the page (an index, a product grid): their items stay, their buttons and labels go
+    for (const l of linkLists) {
+      trace?.mark(l, 'index');
+      for (const el of elements(l)) {
+        const m = measures.get(el);
+        if (m && m.text > 0 && isFurniture(el, m, total)) doomed.add(el);
+      }
+    }
+  }
   dropTeaserGroups(container, measures, total, doomed, trace);
   dropRepeats(container, measures, doomed);
   detachAll(doomed);

@@ -218,4 +218,24 @@ describe('extractMainContent: products and listings', () => {
     expect(text).toContain('Language 0');
     expect(text).toContain('Language 39');
   });
+
+  it("keeps an index made of several link lists without its items' buttons and labels", () => {
+    // a job board grouped by day: each group is a short list of links, together they are the page
+    const day = (name: string, d: number): string =>
+      `<section class="jobs-group"><h2 class="group-title">${name}</h2><ul class="jobs">${[0, 1, 2, 3]
+        .map(
+          (i) =>
+            `<li class="job-card"><a class="job-title" href="/jobs/${d}${i}">Rust engineer ${d}${i}</a> <span class="company">Acme</span> <a class="btn btn-apply" href="/jobs/${d}${i}/apply">Apply now</a> <button class="save-job" type="button">Save</button></li>`,
+        )
+        .join('')}</ul></section>`;
+    const { text } = extract(
+      page(
+        `<main class="job-board"><h1>Remote software jobs</h1><p class="intro">Hand-picked remote roles, updated daily.</p><form class="filters" role="search"><input name="q"><select name="type"><option>Full-time</option></select><button>Search</button></form>${['Today', 'Yesterday', 'This week', 'Last week'].map(day).join('')}<nav class="pagination"><a href="?page=2">Next page</a></nav></main>`,
+      ),
+    );
+    expect(text).toContain('Rust engineer 00');
+    expect(text).toContain('Rust engineer 33');
+    expect(text).not.toContain('Apply now');
+    expect(text).not.toContain('Save');
+  });
 });
