@@ -99,6 +99,21 @@ describe('extractMainContent: forums', () => {
     expect(text).not.toContain('purpose1 paragraph');
   });
 
+  it('keeps the opening post above a long comment thread that stays', () => {
+    const comments = Array.from(
+      { length: 10 },
+      (_, i) =>
+        `<li class="comment depth-1" id="comment-${i}"><div class="comment-author vcard"><img alt="" src="/a/${i}.png"><cite class="fn">reader${i}</cite></div><div class="comment-meta"><a href="#comment-${i}">March ${i + 1}, 2024 at 9:1${i} am</a></div><div class="comment-body">${prose(`comment${i}`, 1)}</div><div class="reply"><a class="comment-reply-link" href="?replytocom=${i}">Reply</a></div></li>`,
+    ).join('');
+    const { text } = extract(
+      page(
+        `<div id="primary" class="site-main"><div class="post-wrap"><h1 class="entry-title">Show us your first sourdough</h1><div class="post-body">${prose('opening', 2)}</div></div><div id="comments" class="comments-area"><h2 class="comments-title">10 replies</h2><ol class="comment-list">${comments}</ol></div></div>`,
+      ),
+    );
+    expect(text).toContain('opening paragraph 2');
+    expect(text).toContain('comment9 paragraph 1');
+  });
+
   it('keeps the question of a Q&A page above its long answers', () => {
     const answer = (i: number): string =>
       `<div id="answer-${i}" class="answer js-answer" itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer"><div class="post-layout"><div class="votecell"><div class="js-vote-count">${12 - i}</div></div><div class="answercell post-layout--right"><div class="s-prose js-post-body" itemprop="text">${prose(`answer${i}`, 3)}</div><div class="post-signature"><a href="/users/${i}">answerer${i}</a> <span class="reputation-score">1,${i}04</span></div></div></div></div>`;

@@ -1,6 +1,7 @@
 // Choosing the main-content container: walk down from the body while one child dominates.
 import { isTag, type Element, type ParentNode } from 'domhandler';
 
+import { looksLikeComments } from './hints.js';
 import type { Measure } from './measure.js';
 
 /** A child is followed when it holds at least this share of its parent's plain (non-link) text... */
@@ -8,7 +9,7 @@ const PLAIN_SHARE = 0.8;
 /** ...and at least this share of all its parent's text (so an intro paragraph never beats a list of links). */
 const TEXT_SHARE = 0.3;
 
-/** On a Q&A page, prose beside the dominant child is the question (the answers hold most of the text). */
+/** Prose beside a dominant comment section (or a Q&A page's answers) that is the post they answer. */
 const QUESTION_PROSE = 150;
 
 /** Blocks of text, never containers: stopping above them keeps their neighbours (code, tables, lists). */
@@ -17,8 +18,9 @@ const TEXT_BLOCKS: ReadonlySet<string> = new Set(['p', 'pre', 'h1', 'h2', 'h3', 
 /**
  * Walks down from `root` while a single child holds nearly all of the plain text and a fair share of all text.
  * Stops where the content spreads over several children (paragraphs, posts, list items). Returns `null` when
- * the root itself is that place. On a page that declares itself a Q&A page (`qa`), it also stops where the dominant
- * child's siblings hold a question's worth of prose: the question stays with its answers.
+ * the root itself is that place. It also stops where the dominant child is a comment section (or, on a page that
+ * declares itself a Q&A page, `qa`, any child) and its siblings hold a post's worth of prose: the opening post or the
+ * question stays with its replies.
  */
 export function selectContainer(root: ParentNode, measures: Map<Element, Measure>, qa = false): Element | null {
   let best: Element | null = null;
@@ -51,7 +53,7 @@ export function selectContainer(root: ParentNode, measures: Map<Element, Measure
     }
     const next = measures.get(top)!;
     if (
-      (qa && prose - next.prose >= QUESTION_PROSE) ||
+      ((qa || looksLikeComments(top)) && prose - next.prose >= QUESTION_PROSE) ||
       TEXT_BLOCKS.has(top.name) ||
       plain <= 0 ||
       topPlain < PLAIN_SHARE * plain ||
