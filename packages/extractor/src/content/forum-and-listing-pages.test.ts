@@ -99,6 +99,21 @@ describe('extractMainContent: forums', () => {
     expect(text).not.toContain('purpose1 paragraph');
   });
 
+  it("drops a thread's counters (12 likes, 3 replies, Views: 1.2k, Posts: 340), keeps the posts", () => {
+    const post = (i: number): string =>
+      `<div class="topic-post" id="post_${i}"><div class="topic-meta-data"><span class="names"><a href="/u/member${i}">member${i}</a></span> <span class="post-infos"><span>Posts: ${340 + i}</span></span> <a class="post-date" href="/t/1/${i}">Apr ${i + 1}</a></div><div class="cooked">${prose(`post${i}`, 1)}</div><section class="post-menu-area"><span class="like-count">${i + 2} likes</span> <span>${i} replies</span></section></div>`;
+    const { text } = extract(
+      page(
+        `<div id="main-outlet"><h1 class="fancy-title">Which telescope for a beginner?</h1><ul class="topic-map"><li><span>1.2k views</span></li><li><span>Replies: 4</span></li></ul>${[0, 1, 2, 3].map(post).join('')}</div>`,
+      ),
+    );
+    for (let i = 0; i < 4; i++) expect(text).toContain(`post${i} paragraph 1`);
+    expect(text).toContain('member2');
+    for (const gone of ['3 likes', '2 replies', '1.2k views', 'Replies: 4', 'Posts: 341']) {
+      expect(text).not.toContain(gone);
+    }
+  });
+
   it('keeps the opening post above a long comment thread that stays', () => {
     const comments = Array.from(
       { length: 10 },
