@@ -13,13 +13,14 @@
  * bench/results/batch.json.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { peakRssMB } from './lib/peak-rss.ts';
 import { finish, goal, isQuick, withRatios, type Row } from './lib/report.ts';
 
 const CONCURRENCY = 16;
@@ -43,11 +44,6 @@ interface ChildResult {
   webhookEvents?: number;
   /** From the job's completion to the last webhook event received, in milliseconds. */
   webhookLagMs?: number;
-}
-
-function peakRssMB(): number {
-  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  return kb ? Math.round(Number(kb) / 1024) : Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);

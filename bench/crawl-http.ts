@@ -15,11 +15,12 @@
  * bench/results/crawl-http.json.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { peakRssBytes } from './lib/peak-rss.ts';
 import { finish, goal, isQuick, withRatios, type Row } from './lib/report.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -53,10 +54,7 @@ const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const count = (pages: number) => (pages % 1000 === 0 ? `${pages / 1000}k` : String(pages));
 
 /** The process's peak resident set (VmHWM) in bytes: exact, unlike sampling. */
-function highWaterMark(): number {
-  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  return kb ? Number(kb) * 1024 : 0;
-}
+const highWaterMark = (): number => peakRssBytes() ?? 0;
 
 /** Samples RSS every 50 ms (where /proc has no VmHWM) and RSS and retained heap at every SAMPLE_EVERY pages. */
 function memoryProbe() {

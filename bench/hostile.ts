@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { makeInflatingPdf, makePdf } from '../fixtures/make-pdf.ts';
+import { peakRssBytes } from './lib/peak-rss.ts';
 import { finish, goal, isQuick, median, type Row } from './lib/report.ts';
 import { loadWcxbPages } from './lib/wcxb.ts';
 
@@ -72,7 +73,7 @@ async function child(kind: 'html' | 'pdf', file: string, runs: number, extractor
   const measure: Measure = {
     cpuMs: median(times.map((t) => t.cpu)),
     wallMs: median(times.map((t) => t.wall)),
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    peakRssMb: (peakRssBytes() ?? process.resourceUsage().maxRSS * 1024) / 2 ** 20,
     ...result,
   };
   process.stdout.write(JSON.stringify(measure));

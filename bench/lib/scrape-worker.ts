@@ -4,9 +4,10 @@
 //
 //   fork('bench/lib/scrape-worker.ts', [runner, concurrency | 'default', defaultConcurrency])
 //   BENCH_CPU_PROFILE=<file> profiles from the first `run` batch to exit (warm-up and module loading left out).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 
+import { peakRssMB } from './peak-rss.ts';
 import { createRunner, type RunnerName } from './scrape-runners.ts';
 
 export interface BatchResult {
@@ -20,15 +21,6 @@ export interface BatchResult {
 }
 
 export type WorkerMessage = { warm: string[] } | { run: string[] } | { exit: true };
-
-/**
- * This process's peak RSS (VmHWM). Not `resourceUsage().maxRSS`: on Linux that keeps the high-water mark of the
- * parent the child was forked from, which holds every page.
- */
-function peakRssMB(): number {
-  const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-  return kb ? Math.round(Number(kb) / 1024) : Math.round(process.resourceUsage().maxRSS / 1024);
-}
 
 const [name, concurrencyArg, defaultArg] = process.argv.slice(2);
 const runner = await createRunner(
