@@ -17,27 +17,33 @@ export class PageTooLargeError extends Error {
 }
 
 /** The document as `page.content()` serialises it: each top-level node, the root element by its `outerHTML`. */
-const SERIALIZE = `(() => {
+const SERIALIZE = `() => {
   let html = '';
   for (const node of document.childNodes) {
     html += node === document.documentElement ? node.outerHTML : new XMLSerializer().serializeToString(node);
   }
-  return { html };
-})()`;
+  return html;
+}`;
 
 /**
- * The page's HTML, as `page.content()` gives it, read in slices of `HTML_CHUNK_CHARS`: puppeteer parses every CDP
- * message on the event loop, so a script-built DOM of tens of megabytes would otherwise hold it for the whole message
- * (~0.7 s at 20 MB on the bench machine). A document over `maxChars` throws `PageTooLargeError` before any of it is
- * sent.
+ * The page's HTML, as `page.content()` gives it. A page of up to `HTML_CHUNK_CHARS` comes in one round trip, as
+ * from `page.content()`. A longer one is read in slices of that size: puppeteer parses every CDP message on the event
+ * loop, so a script-built DOM of tens of megabytes would otherwise hold it for the whole message (~0.7 s at 20 MB on
+ * the bench machine). A document over `maxChars` throws `PageTooLargeError` before any of it is sent.
  */
 export async function readPageHtml(page: Page, maxChars: number): Promise<string> {
-  const handle = await page.evaluateHandle(SERIALIZE);
+  const oneMessage = Math.min(HTML_CHUNK_CHARS, maxChars);
+  const small = await page.evaluate(
+    `(() => { const html = (${SERIALIZE})(); return html.length <= ${oneMessage} ? html : html.length; })()`,
+  );
+  if (typeof small === 'string') return small;
+  const length = small as number;
+  if (length > maxChars) throw new PageTooLargeError(length, maxChars);
+  // Serialised again, kept in the page behind a handle, and read slice by slice.
+  const handle = await page.evaluateHandle(`({ html: (${SERIALIZE})() })`);
   try {
-    const length = await handle.evaluate((o) => (o as { html: string }).html.length);
-    if (length > maxChars) throw new PageTooLargeError(length, maxChars);
     const parts: string[] = [];
-    for (let at = 0; at < length || parts.length === 0; at += HTML_CHUNK_CHARS) {
+    for (let at = 0; at < length; at += HTML_CHUNK_CHARS) {
       parts.push(
         await handle.evaluate(
           (o, from, size) => (o as { html: string }).html.slice(from, from + size),
@@ -46,7 +52,7 @@ export async function readPageHtml(page: Page, maxChars: number): Promise<string
         ),
       );
     }
-    return parts.length === 1 ? parts[0]! : parts.join('');
+    return parts.join('');
   } finally {
     await handle.dispose().catch(() => undefined);
   }
