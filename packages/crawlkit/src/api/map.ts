@@ -7,6 +7,7 @@ import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/j
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse, MapResponse } from '../v2/types.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
+import { nextTurn } from '../next-turn.js';
 
 type MapLink = MapResponse['links'][number];
 
@@ -17,7 +18,6 @@ const PAGE_TIMEOUT_MS = 10_000;
 const PAGE_LINKS_LIMIT_MS = 10_000;
 /** Sitemap URLs handled between two turns of the event loop. */
 const URLS_PER_TURN = 2_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Orders links by how many search terms their URL, title and description contain (stable otherwise). */
 function rankBySearch(links: MapLink[], search: string): MapLink[] {

@@ -7,6 +7,7 @@ import { CrawlkitError } from '../errors.js';
 import type { BuiltContent, ContentTask } from '../scrape/content.js';
 import { settleTask, type ExtractionTask, type JudgedContent, type TaskOutcome, type TaskResult } from './tasks.js';
 import type { StartedMessage } from './worker.js';
+import { nextTurn } from '../next-turn.js';
 
 export interface ExtractionPoolOptions {
   /** Worker threads; 0 runs every task on the calling thread (no time or memory isolation). */
@@ -126,7 +127,7 @@ export class ExtractionPool {
   async run<T extends ExtractionTask>(task: T, options: RunOptions = {}): Promise<TaskResult<T>> {
     // The fetch and store work of a page and the clone of its text to a worker are turns of their own: timers
     // (lease renewals, webhooks) run between them.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     options.signal?.throwIfAborted();
     const outcome = await this.#settle(task, options);
     if (!outcome.ok) throw outcomeError(outcome);

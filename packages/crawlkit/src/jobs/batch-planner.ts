@@ -3,6 +3,7 @@ import type { JobRecord, Store, TaskInput } from '@crawlkit/store';
 import type { PageScrapeRequest } from '../scrape/types.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';
 import type { JobPlanner, TaskMeta } from './planner.js';
+import { nextTurn } from '../next-turn.js';
 
 /**
  * What a batch job keeps of its request: the shared scrape options and job settings, and for a long list the URLs
@@ -70,11 +71,11 @@ async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Pr
   if (!backlog?.length) return;
   const first = stored.request.backlogFirst ?? 0;
   // The runner starts while batchScrape() is still answering: let the answer go out first.
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   for (let i = 0; i < backlog.length && !signal.aborted; i += BACKLOG_CHUNK) {
     await store.tasks.add(job.id, batchTasks(backlog.slice(i, i + BACKLOG_CHUNK), undefined, first + i));
     // Let the pages of other jobs run between chunks.
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   const current = await store.jobs.get(job.id);
   if (!current) return;

@@ -14,6 +14,7 @@ import type { PageScrapeOutcome } from '../scrape/types.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
+import { nextTurn } from '../next-turn.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -101,7 +102,7 @@ export function createCrawlPlanner(
     let checked = 0;
     for (const url of urls) {
       // A sitemap gives up to 100,000 URLs: timers and other pages run between slices of them.
-      if (++checked % URLS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (++checked % URLS_PER_TURN === 0) await nextTurn();
       const verdict = rules.check(url, { fromUrl });
       if (!verdict.allowed) continue;
       if (!request.ignoreRobotsTxt && robots && rules.isInternal(url) && !robots.isAllowed(url)) {
