@@ -26,37 +26,20 @@
  *
  * Adding a runner: implement `Runner` and append it to `RUNNERS`.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { Fetcher } from '@crawlkit/fetcher';
-import puppeteer, { type Browser } from 'puppeteer-core';
 
 import { startFixtureServer } from '../fixtures/server.ts';
-import { openCrawleePuppeteer } from './lib/crawlee-puppeteer.ts';
+import {
+  crawleeRunner,
+  crawlkitRunner,
+  PAGES,
+  puppeteerRunner,
+  type Engine,
+  type Runner,
+} from './lib/browser-runners.ts';
 import { finish, goal, isQuick, withRatios, type Row } from './lib/report.ts';
 
-const CHROMIUM = process.env.CRAWLKIT_CHROMIUM ?? '/usr/bin/chromium';
-const ISOLATED = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  ...ISOLATED,
-];
-const PAGES = process.env.BENCH_PAGES?.split(',') ?? [
-  '/js/rendered.html',
-  '/js/app-shell.html',
-  '/js/noscript.html',
-  '/js/load-more.html',
-  '/js/infinite.html',
-  '/js/consent.html',
-];
 const quick = isQuick();
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? (quick ? 1 : 3));
 /** Untimed pages per runner on its warm engine before measuring (browser start, first navigation). */
@@ -74,75 +57,10 @@ const STEP_TIMEOUT_MS = 60_000;
 /** How long a closed runner's Chromium processes may take to exit before they count as left. */
 const LEFT_GRACE_MS = 5_000;
 
-/** One engine under test: opens, renders a URL to HTML, closes; `profiles()` names its Chromium profile directories. */
-interface Runner {
-  name: string;
-  open(concurrency: number): Promise<Engine>;
-}
-interface Engine {
-  render(url: string): Promise<string>;
-  profiles(): string[];
-  close(): Promise<void>;
-}
-
-/** crawlkit's Fetcher forced to the browser; `blockAds` on (v2's default) also dismisses cookie banners. */
-function crawlkitRunner(blockAds: boolean): Runner {
-  return {
-    name: `crawlkit Fetcher (browser, blockAds: ${blockAds})`,
-    open(concurrency) {
-      const fetcher = new Fetcher({
-        browser: { args: ISOLATED, maxConcurrentPages: concurrency },
-        urlPolicy: { allowedHosts: ['127.0.0.1'] },
-      });
-      return Promise.resolve({
-        render: async (url: string) => (await fetcher.fetch({ url, engine: 'browser', blockAds })).text ?? '',
-        profiles: () => fetcher.browserStats.profiles,
-        close: () => fetcher.close(),
-      });
-    },
-  };
-}
-
-const puppeteerRunner: Runner = {
-  name: 'plain puppeteer (networkidle0)',
-  async open() {
-    const userDataDir = mkdtempSync(join(tmpdir(), 'bench-puppeteer-'));
-    const browser: Browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      pipe: true,
-      args: FLAGS,
-      userDataDir,
-    });
-    return {
-      async render(url) {
-        const context = await browser.createBrowserContext();
-        try {
-          const page = await context.newPage();
-          await page.goto(url, { waitUntil: 'networkidle0', timeout: 30_000 });
-          return await page.content();
-        } finally {
-          await context.close();
-        }
-      },
-      profiles: () => [userDataDir],
-      async close() {
-        await browser.close();
-        rmSync(userDataDir, { recursive: true, force: true });
-      },
-    };
-  },
-};
-
-const crawleeRunner: Runner = {
-  name: 'Crawlee PuppeteerCrawler (networkidle0)',
-  open: (concurrency) => Promise.resolve(openCrawleePuppeteer(CHROMIUM, FLAGS, concurrency)),
-};
-
 const CRAWLKIT = 'crawlkit Fetcher (browser, blockAds: true)';
 const CRAWLEE = crawleeRunner.name;
 /** `BENCH_RUNNERS='crawlkit Fetcher (browser, blockAds: true)|Crawlee'` keeps the runners whose name starts with one of these. */
-const RUNNERS: Runner[] = [crawlkitRunner(true), crawlkitRunner(false), crawleeRunner, puppeteerRunner].filter(
+const RUNNERS: Runner[] = [crawlkitRunner(true), crawlkitRunner(false), crawleeRunner, puppeteerRunner()].filter(
   (runner) => !process.env.BENCH_RUNNERS || process.env.BENCH_RUNNERS.split('|').some((p) => runner.name.startsWith(p)),
 );
 

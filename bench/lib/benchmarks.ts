@@ -89,6 +89,17 @@ export const BENCHMARKS: Benchmark[] = [
     ['browser.memory', "browser: peak Chromium PSS no higher than Crawlee's"],
   ]),
   benchmark(
+    'browser-cpu',
+    { full: 12, quick: 4 },
+    [],
+    [
+      [
+        'browser-cpu.vs-context-floor',
+        "browser-cpu: crawlkit's CPU per page within 1.2x plain puppeteer's with a context per page",
+      ],
+    ],
+  ),
+  benchmark(
     'cache',
     { full: 10, quick: 2 },
     [['cache.hit-vs-miss', 'cache hit >= 50x faster than a miss']],
