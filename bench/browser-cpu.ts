@@ -205,7 +205,8 @@ async function parent(): Promise<void> {
       'CPU range': cpu.length ? `${round(Math.min(...cpu))}-${round(Math.max(...cpu))}` : null,
       'Node ms/page': round(perPage(id, (r) => r.nodeMs)),
       'Chromium ms/page': round(perPage(id, (r) => r.cpuMs - r.nodeMs)),
-      [`pages/s (${CONCURRENCY} at a time)`]: Math.round(perPage(id, (r) => r.pages / r.wallMs) * 100_000) / 100,
+      [`pages/s (${CONCURRENCY} at a time)`]:
+        Math.round(median(runs.get(id)!.map((r) => r.pages / r.wallMs)) * 100_000) / 100,
       failed: runs.get(id)!.reduce((sum, r) => sum + r.failed, 0),
       error: errors.get(id) ?? '',
     };
