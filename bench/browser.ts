@@ -38,6 +38,7 @@ import {
   type Engine,
   type Runner,
 } from './lib/browser-runners.ts';
+import { waitUntilQuiet } from './lib/quiet.ts';
 import { finish, goal, isQuick, withRatios, type Row } from './lib/report.ts';
 
 const quick = isQuick();
@@ -46,11 +47,6 @@ const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? (quick ? 1 : 3));
 const WARM_UP_PAGES = quick ? 1 : PAGES.length;
 const WARM_PAGES = Number(process.env.BENCH_WARM_PAGES ?? (quick ? 2 : 12));
 const PARALLEL_PAGES = Number(process.env.BENCH_PARALLEL_PAGES ?? (quick ? 8 : 48));
-/** After each runner's batch of pages at once (untimed): its Chromium is quiet once it uses less than this share of
- * a core over a window, or when the wait reaches its cap. */
-const QUIET_CPU_SHARE = 0.05;
-const QUIET_WINDOW_MS = 250;
-const QUIET_CAP_MS = 10_000;
 const CONCURRENCY = 4;
 /** A render, open or close taking longer than this counts as failed (a hung runner must not stall the run). */
 const STEP_TIMEOUT_MS = 60_000;
@@ -105,32 +101,6 @@ function processesOf(profiles: readonly string[]): number[] {
   }
   for (const pid of cmdlines.keys()) if (!alive.has(pid)) cmdlines.delete(pid);
   return pids;
-}
-
-/** CPU time (user + system, in clock ticks of 10 ms) the processes `pids` have used so far. */
-function cpuTicks(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks;
-}
-
-/** Waits until the processes of `profiles` use less than QUIET_CPU_SHARE of a core over a window (capped). */
-async function quiet(profiles: readonly string[]): Promise<void> {
-  const cap = performance.now() + QUIET_CAP_MS;
-  while (performance.now() < cap) {
-    const pids = processesOf(profiles);
-    const before = cpuTicks(pids);
-    await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
-    if ((cpuTicks(pids) - before) * 10 <= QUIET_WINDOW_MS * QUIET_CPU_SHARE) return;
-  }
 }
 
 /** Rejects with a timeout error when `promise` has not settled after `ms`. */
@@ -291,7 +261,8 @@ try {
       state.parallelMs += took;
       state.parallelPages += end - done;
       state.rounds.push((end - done) / (took / 1000));
-      await quiet(engine.profiles());
+      // Untimed: until the runner's Chromium rests (5% of a core over 250 ms, at most 10 s).
+      await waitUntilQuiet(() => processesOf(engine.profiles()));
     }
   }
   log(`warm pages ${CONCURRENCY} at a time done (${elapsed()})`);

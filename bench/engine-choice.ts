@@ -30,6 +30,7 @@ import {
   staticSiteRoutes,
 } from '../fixtures/apps/crawl-sites.ts';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { processTree, waitUntilQuiet } from './lib/quiet.ts';
 import { finish, goal, isQuick, median, type Row } from './lib/report.ts';
 import { loadWcxbPages } from './lib/wcxb.ts';
 
@@ -119,6 +120,8 @@ try {
       for (let i = 0; i < MODES.length; i++) {
         const m = (i + round) % MODES.length;
         const run = await crawl(engines[m]!, site);
+        // Untimed: pages and spare pages the browser is still closing or opening belong to this crawl, not the next.
+        await waitUntilQuiet(() => processTree());
         const key = `${site.name}|${MODES[m]!.name}`;
         runs.set(key, [...(runs.get(key) ?? []), run]);
         console.error(
