@@ -13,7 +13,7 @@ const FURNITURE_HEADING =
 
 /** Furniture headings recognised by a phrase anywhere in them ("Other posts you may enjoy", "Join our newsletter"). */
 const FURNITURE_HEADING_PHRASE =
-  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$)/i;
+  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$|^help (?:us )?improve\b|^was this (?:page|article|post|guide|information|content) (?:helpful|useful)\??$|^did (?:you find )?this (?:page|article) help|^(?:give |send us )?feedback$|^rate this (?:page|article)\b)/i;
 
 /** Headings of a reader comment section ("Reader comments (23)", "Join the conversation", "14 thoughts on …"). */
 const COMMENTS_HEADING =
@@ -30,6 +30,18 @@ const FURNITURE_TEXT =
 /** Short blocks that invite the reader to follow, subscribe or download ("Follow us on Telegram, Facebook and X ..."). */
 const PROMPT_TEXT =
   /^(?:follow us (?:on|for)\b|(?:like|follow) us on (?:facebook|twitter|instagram|x|linkedin|youtube)\b|(?:subscribe|sign up) (?:to|for) (?:our|the) (?:free )?(?:daily |weekly )?(?:newsletter|mailing list)\b|join (?:our|the) (?:mailing list|newsletter)\b|download (?:our|the) (?:free )?app\b|get (?:the|our) (?:latest|best)\b.{0,50}\b(?:in|to) your inbox\b|the best of\b.{0,50}\bdelivered to your inbox\b|(?:subscribe|sign up)\b.{0,120}\b(?:newsletters?|inbox|mailing list|emails?)\b|.{0,120}\b(?:delivered|sent)(?: (?:right|straight|directly))? to your inbox\b|by (?:subscribing|signing up)\b)/i;
+
+/**
+ * A pointer to another story inside the text: a label and a colon, then a linked title ("Related: <a>…</a>", "Also
+ * read: <a>…</a>", "You might also like: <a>…</a>").
+ */
+const RELATED_LINK_LABEL =
+  /^(?:you (?:may|might) (?:also )?(?:like|enjoy)|related(?: (?:stories|story|articles?|posts?|reading|content|coverage|links?|guides?|reads?))?|read (?:more|also|next)|more to read|also read|recommended(?: read(?:ing)?)?|next read|read|must read|don'?t miss|more|further reading)\s*:/i;
+
+/** Whether the block is a pointer to another story: a related-link label, then mostly link text (a linked title). */
+function isRelatedLink(el: Element, m: Measure): boolean {
+  return m.text <= MAX_PROMPT && m.link >= 0.5 * m.text && RELATED_LINK_LABEL.test(textOf(el));
+}
 
 /** A reader prompt holds at most this many characters (a sentence or two, not a paragraph of the story). */
 const MAX_PROMPT = 200;
@@ -278,6 +290,7 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (el.name === 'form') return m.value < 200;
   if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
   if (m.text <= MAX_PROMPT && m.link < 0.5 * m.text && PROMPT_TEXT.test(textOf(el))) return true;
+  if (isRelatedLink(el, m)) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   return false;
 }
