@@ -356,7 +356,8 @@ export function findMainContent(document: Document, options: MainContentOptions 
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body)) cleanContainer(body, withRoot(body, measures), trace, articleCommentsMinRest !== null);
+      if (best === body && isTag(body))
+        cleanContainer(body, withRoot(body, measures), trace, articleCommentsMinRest !== null);
       return done(body.children, 'page');
     }
   }
