@@ -38,6 +38,16 @@ const PROMPT_TEXT =
 const RELATED_LINK_LABEL =
   /^(?:you (?:may|might) (?:also )?(?:like|enjoy)|related(?: (?:stories|story|articles?|posts?|reading|content|coverage|links?|guides?|reads?))?|read (?:more|also|next)|more to read|also read|recommended(?: read(?:ing)?)?|next read|read|must read|don'?t miss|more|further reading)\s*:/i;
 
+/**
+ * A thread's edit and membership labels and a Q&A page's comment prompts ("Last edited by mod: Jul 3, 2024", "Join
+ * Date: Aug 2008", "Add a comment"), longer than the short labels of `FURNITURE_TEXT`.
+ */
+const THREAD_LABEL =
+  /^(?:last edited(?: by [\w .-]{1,30})?:? .{0,30}|join date:? .{0,20}|add a comment|sign up to request clarification or add additional context in comments\.?)$/i;
+
+/** A thread label holds at most this many characters. */
+const MAX_THREAD_LABEL = 80;
+
 /** Whether the block is a pointer to another story: a related-link label, then mostly link text (a linked title). */
 function isRelatedLink(el: Element, m: Measure): boolean {
   return m.text <= MAX_PROMPT && m.link >= 0.5 * m.text && RELATED_LINK_LABEL.test(textOf(el));
@@ -291,6 +301,7 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
   if (m.text <= MAX_PROMPT && m.link < 0.5 * m.text && PROMPT_TEXT.test(textOf(el))) return true;
   if (isRelatedLink(el, m)) return true;
+  if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(textOf(el))) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   return false;
 }

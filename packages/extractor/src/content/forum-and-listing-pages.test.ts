@@ -114,6 +114,19 @@ describe('extractMainContent: forums', () => {
     }
   });
 
+  it("drops a thread's edit and membership labels (Last edited …, Join Date: …) and Add a comment, keeps the posts", () => {
+    const post = (i: number): string =>
+      `<article class="message message--post" id="post-${i}"><div class="message-cell--user"><a class="username" href="/members/poster${i}">poster${i}</a><dl class="pairs"><dt>Join Date: Aug 200${i}</dt></dl></div><div class="message-cell--main"><div class="bbWrapper">${prose(`post${i}`, 1)}</div><div class="message-lastEdit">Last edited by a moderator: Jul ${i + 3}, 2024</div><div class="js-comments"><a class="js-add-comment" href="#">Add a comment</a></div></div></article>`;
+    const { text } = extract(
+      page(
+        `<div class="p-body-main"><h1 class="p-title-value">Messages still taking up space after disabling sync</h1><div class="block-body js-replyNewMessageContainer">${[0, 1, 2, 3].map(post).join('')}</div></div>`,
+      ),
+    );
+    for (let i = 0; i < 4; i++) expect(text).toContain(`post${i} paragraph 1`);
+    expect(text).toContain('poster2');
+    for (const gone of ['Last edited', 'Join Date', 'Add a comment']) expect(text).not.toContain(gone);
+  });
+
   it('keeps the opening post above a long comment thread that stays', () => {
     const comments = Array.from(
       { length: 10 },
