@@ -287,3 +287,43 @@ describe('articles: reference lists after the text', () => {
     expectOnly(mention.markdown, ['Sources of funding for the lanes', 'national active travel fund']);
   });
 });
+
+describe('pages: in-text pointers to other stories and page-feedback sections', () => {
+  it('drops "Related: <link>" and "Also read: <link>" lines between the paragraphs, keeps a paragraph with a link', () => {
+    const pointers = `<p><strong>Related:</strong> <a href="/local/2026/02/11/mill-road-bus-lanes">Bus lanes on Mill Road open next month after two years of works</a></p><p><em>Also read: <a href="/local/2026/01/20/ferry-timetable">The new ferry timetable, explained in five charts</a></em></p><p><b>YOU MIGHT ALSO LIKE:</b> <a href="/opinion/cycling-city">Why Riverside could be the next cycling city</a></p>`;
+    const prose = `<p>More: the council will publish the <a href="/docs/harbour-road">full design</a> on its website next week, with a map of every junction and the dates of the works.</p>`;
+    const { markdown } = markdownOf(newsPage(withEnd(`${pointers}${prose}`), { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Paragraph 5 of the report', 'with a map of every junction', 'full design'],
+      ['Bus lanes on Mill Road', 'five charts', 'next cycling city', 'Related:', 'Also read'],
+    );
+  });
+
+  it('drops a documentation page\'s "Help improve" and "Was this page helpful?" boxes after the text', () => {
+    const docs = (end: string): string =>
+      `<!doctype html><html><head><title>Using fetch | Web guide</title></head><body><div class="top-bar"><a href="/">Web guide</a> <a href="/docs/html">HTML</a> <a href="/docs/css">CSS</a> <a href="/docs/js">JavaScript</a> <a href="/blog">Blog</a> <a href="/login">Log in</a></div>
+<div class="layout"><div class="sidebar-left"><ul><li><a href="/docs/fetch">Using fetch</a></li><li><a href="/docs/streams">Streams</a></li><li><a href="/docs/headers">Headers</a></li><li><a href="/docs/request">Request</a></li></ul></div>
+<div class="main-page-content"><h1>Using the Fetch API</h1><p>The Fetch API provides a JavaScript interface for making HTTP requests and processing the responses. It is promise-based and replaces the older XMLHttpRequest interface in most code.</p>
+<h2>Making a request</h2><p>To make a request, call fetch() with the URL of the resource. It returns a promise that resolves to a Response object as soon as the server replies with its headers.</p><pre><code>const response = await fetch("https://example.org/products.json");</code></pre>
+<h2>Checking the status</h2><p>The promise does not reject on HTTP errors such as 404 or 500. Check the ok property of the response, or its status, before reading the body, and throw your own error when it is not what you expected.</p>
+${end}</div></div><div class="site-bottom"><p>Portions of this content are licensed under CC-BY-SA 2.5. Visit the foundation's site for more.</p></div></body></html>`;
+    const improve = `<section class="article-footer"><h2>Help improve the Web guide</h2><p>Was this page helpful to you? <button>Yes</button> <button>No</button></p><p><a href="/contribute">Learn how to contribute</a>. This page was last modified on Mar 9, 2026 by the guide's contributors.</p><p><a href="https://github.example/edit/fetch">View this page on GitHub</a> • <a href="https://github.example/issues/new">Report a problem with this content</a></p></section>`;
+    const helpful = `<div class="feedback-box"><h3>Was this page helpful?</h3><p>Tell us what we can do better: your answer goes straight to the writers of this guide, who read every reply.</p><a href="/feedback?yes">Yes, thanks</a> <a href="/feedback?no">Not really</a></div>`;
+    for (const end of [improve, helpful]) {
+      const { markdown } = markdownOf(docs(end));
+      expectOnly(
+        markdown,
+        ['# Using the Fetch API', 'Check the ok property', 'products.json'],
+        [
+          'Help improve',
+          'Learn how to contribute',
+          'last modified on',
+          'Report a problem',
+          'Was this page helpful',
+          'who read every reply',
+        ],
+      );
+    }
+  });
+});

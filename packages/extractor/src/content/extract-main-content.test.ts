@@ -82,6 +82,22 @@ describe('extractMainContent: articles', () => {
     expect(text).not.toContain('Category 3');
   });
 
+  it('drops a menu named main-navigation or main_menu: "main" there qualifies the menu, it does not say content', () => {
+    const dropdown = (id: string, cls: string): string =>
+      `<div id="${id}" class="${cls}"><ul><li><a href="/services">Services</a><div class="mega-dropdown"><p>Our advisers help owner-led companies with their books, their taxes and their growth plans, from the first hire to a sale.</p><ul><li><a href="/s/accounting">Traditional accounting</a></li><li><a href="/s/advisory">Corporate advisory</a></li><li><a href="/s/tech">Technology solutions</a></li></ul></div></li><li><a href="/insights">Insights</a></li></ul></div>`;
+    for (const [id, cls] of [
+      ['main-navigation', 'main-navigation mega'],
+      ['site-menu', 'main_menu sticky'],
+    ] as const) {
+      const { text } = extract(
+        page(`<div class="wrap">${dropdown(id, cls)}<h1>Payroll outsourcing</h1>${prose('payroll', 3)}</div>`),
+      );
+      expect(text).toContain('payroll paragraph 3');
+      expect(text).not.toContain('owner-led companies');
+      expect(text).not.toContain('Corporate advisory');
+    }
+  });
+
   it('keeps a link-only menu when nearly nothing else would remain', () => {
     const items = Array.from({ length: 30 }, (_, i) => `<li><a href="/c/${i}">Department number ${i}</a></li>`);
     const { text } = extract(`<html><body><nav><ul>${items.join('')}</ul></nav><p>Short.</p></body></html>`);

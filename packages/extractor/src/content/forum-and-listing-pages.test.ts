@@ -114,6 +114,19 @@ describe('extractMainContent: forums', () => {
     }
   });
 
+  it("drops a thread's edit and membership labels (Last edited …, Join Date: …) and Add a comment, keeps the posts", () => {
+    const post = (i: number): string =>
+      `<article class="message message--post" id="post-${i}"><div class="message-cell--user"><a class="username" href="/members/poster${i}">poster${i}</a><dl class="pairs"><dt>Join Date: Aug 200${i}</dt></dl></div><div class="message-cell--main"><div class="bbWrapper">${prose(`post${i}`, 1)}</div><div class="message-lastEdit">Last edited by a moderator: Jul ${i + 3}, 2024</div><div class="js-comments"><a class="js-add-comment" href="#">Add a comment</a></div></div></article>`;
+    const { text } = extract(
+      page(
+        `<div class="p-body-main"><h1 class="p-title-value">Messages still taking up space after disabling sync</h1><div class="block-body js-replyNewMessageContainer">${[0, 1, 2, 3].map(post).join('')}</div></div>`,
+      ),
+    );
+    for (let i = 0; i < 4; i++) expect(text).toContain(`post${i} paragraph 1`);
+    expect(text).toContain('poster2');
+    for (const gone of ['Last edited', 'Join Date', 'Add a comment']) expect(text).not.toContain(gone);
+  });
+
   it('keeps the opening post above a long comment thread that stays', () => {
     const comments = Array.from(
       { length: 10 },
@@ -139,6 +152,30 @@ describe('extractMainContent: forums', () => {
     expect(text).toContain('question paragraph 2');
     for (let i = 0; i < 4; i++) expect(text).toContain(`answer${i} paragraph 3`);
     expect(text).not.toContain('Popular posts');
+  });
+
+  it("drops a Q&A page's prompts and labels (Sorted by, Explore related questions, Not the answer you're looking for?)", () => {
+    const answer = (i: number): string =>
+      `<div id="answer-${i}" class="answer js-answer"><div class="post-layout"><div class="votecell"><div class="js-vote-count">${9 - i}</div></div><div class="answercell"><div class="s-prose js-post-body">${prose(`answer${i}`, 2)}</div><div class="post-signature"><a href="/users/${i}">answerer${i}</a></div></div></div></div>`;
+    const notice = `<div class="js-bottom-notice"><div class="d-flex fd-column"><p class="fs-body2 fw-bold">Start asking to get answers</p><p class="fs-body1">Find the answer to your question by asking.</p><a class="s-btn" href="/questions/ask">Ask question</a></div><div class="d-flex fd-column"><p class="fs-body2 fw-bold">Explore related questions</p><ul class="post-tag-list"><li><a class="post-tag" href="/tags/catering">catering</a></li><li><a class="post-tag" href="/tags/equipment">equipment</a></li></ul><p class="fs-body1">See similar questions with these tags.</p></div></div><h2 class="bottom-notice">Not the answer you're looking for? Browse other questions tagged <a href="/tags/catering">catering</a> or <a href="/questions/ask">ask your own question</a>.</h2><p>You must log in to answer this question.</p>`;
+    const html = page(
+      `<div id="content"><div id="question-header"><h1><a href="/questions/12068">Catering an event for the first time: how should I prepare?</a></h1></div><div id="mainbar"><div class="question" id="question"><div class="s-prose js-post-body">${prose('question', 2)}</div></div><div id="answers"><div id="answers-header"><h2>3 Answers</h2><div class="js-sort">Sorted by: <a href="?answertab=scoredesc#tab-top">Reset to default</a></div></div>${[0, 1, 2].map(answer).join('')}${notice}</div></div></div>`,
+    );
+    const { text } = extract(html);
+    expect(text).toContain('question paragraph 2');
+    for (let i = 0; i < 3; i++) expect(text).toContain(`answer${i} paragraph 2`);
+    for (const gone of [
+      'Sorted by',
+      'Reset to default',
+      'Start asking',
+      'Find the answer to your question',
+      'Explore related questions',
+      'See similar questions',
+      "Not the answer you're looking for",
+      'You must log in',
+    ]) {
+      expect(text).not.toContain(gone);
+    }
   });
 
   it('reads content served in <noscript> (forum crawler views)', () => {

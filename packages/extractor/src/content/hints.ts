@@ -12,6 +12,15 @@ const CHROME = new RegExp(`(?:^|[\\s_-])(?:${CHROME_WORDS})(?:$|[\\s_-])`, 'i');
 const CONTENT =
   /(?:^|[\s_-])(?:article|articles|content|entry|main|post|posts|story|body|text|thread|topic|message|messages|product|description|blog|prose|markdown|docs?|documentation|page-content|recipe)(?:$|[\s_-])/i;
 
+/** `main` that only qualifies a chrome word (`main-navigation`, `main_menu`, `main-footer`) does not say content. */
+const MAIN_OF_CHROME =
+  /(?:^|(?<=[\s_-]))main[-_](?=(?:nav|navigation|navbar|menu|menubar|header|footer|sidebar)(?:$|[\s_-]))/gi;
+
+/** Whether class/id words (`classAndId`) say content, leaving out a `main` that qualifies a chrome word. */
+function saysContent(names: string): boolean {
+  return CONTENT.test(names.includes('main') ? names.replace(MAIN_OF_CHROME, '') : names);
+}
+
 /** Class/id words of a comment section (kept on pages that are mostly discussion). */
 const COMMENTS =
   /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond|reviews|review-?(?:list|section|container|widget)s?|product-?reviews|testimonials?|ratings-?reviews)(?:$|[\s_-])/i;
@@ -129,7 +138,7 @@ export function looksLikeChrome(el: Element): boolean {
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
   const names = classAndId(el);
-  return names !== '' && CHROME.test(names) && !CONTENT.test(names);
+  return names !== '' && CHROME.test(names) && !saysContent(names);
 }
 
 /** Class/id words of overlays that are never the page's content, whatever their size (consent managers, modals). */
@@ -149,7 +158,7 @@ export function looksLikeOverlay(el: Element): boolean {
   if (el.name === 'footer' || role === 'contentinfo' || el.name === 'nav' || role === 'navigation') return true;
   if (NEVER_CHROME.has(el.name)) return false;
   const names = classAndId(el);
-  return names !== '' && OVERLAY.test(names) && !CONTENT.test(names);
+  return names !== '' && OVERLAY.test(names) && !saysContent(names);
 }
 
 /** Whether class or id name the element as content. */
@@ -158,7 +167,7 @@ export function looksLikeContent(el: Element): boolean {
   const role = el.attribs['role'];
   if (role === 'main' || role === 'article') return true;
   const names = classAndId(el);
-  return names !== '' && CONTENT.test(names);
+  return names !== '' && saysContent(names);
 }
 
 /** Class words of text shown only to screen readers ("Regular price", "Reactions:"), not on the page. */

@@ -82,6 +82,30 @@ describe('news pages: a short article is still the answer', () => {
     expect(warnings).toEqual([WHOLE_PAGE_WARNING]);
   });
 
+  it('cleans the whole page like a container when no part of it is a candidate: labels, buttons, prompts go', () => {
+    const tiles = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<div class="tile"><a href="/story/${i}"><img src="/t/${i}.jpg" alt=""></a><span class="label">${i % 3 === 0 ? 'Breaking news' : 'Live updates'}</span><h3><a href="/story/${i}">Story number ${i} of the morning edition</a></h3><span class="date">9 March 2026</span><a class="btn" href="/story/${i}">Read more</a></div>`,
+    ).join('<div class="slot"><span>Advertisement</span></div>');
+    const front = `<div class="front">${tiles}</div><p>Get the best of the Courier delivered to your inbox every morning.</p><div class="more"><button>Load more</button> <a href="/archive">Showing 8 of 2,140 results</a></div>`;
+    const { markdown, warnings } = markdownOf(newsPage(front, { side: '' }));
+    expectOnly(
+      markdown,
+      ['Story number 0 of the morning edition', 'Story number 7 of the morning edition'],
+      [
+        'Breaking news',
+        'Live updates',
+        'Advertisement',
+        'Read more',
+        'delivered to your inbox',
+        'Load more',
+        'Showing 8',
+      ],
+    );
+    expect(warnings).toEqual([WHOLE_PAGE_WARNING]);
+  });
+
   it('returns a page of navigation only whole, with the warning', () => {
     const { markdown, warnings } = markdownOf(
       '<html><body><nav><a href="/a">Only navigation here</a> <a href="/b">and a second link</a></nav></body></html>',
