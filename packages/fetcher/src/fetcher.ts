@@ -50,7 +50,7 @@ export interface FetcherOptions {
 export interface BrowserOptions extends BrowserPoolOptions {
   /**
    * Longest the smart wait (network idle and DOM idle) waits for a page to settle, in milliseconds; a page that
-   * never settles is captured as it is then.
+   * never settles is captured as it is then, with a `warnings` entry that says so (`NOT_SETTLED_WARNING`).
    * @default 10000
    */
   smartWaitMaxMs?: number;
@@ -68,6 +68,12 @@ export interface BrowserOptions extends BrowserPoolOptions {
    */
   adblockLists?: string[];
 }
+
+/** The warning of a rendered page captured before it settled: its requests or DOM changes went on past the wait. */
+export const NOT_SETTLED_WARNING =
+  'The page was still loading when it was captured: its requests or DOM changes went on past the wait for it to ' +
+  "settle (browser.smartWaitMaxMs, at most the scrape's timeout), so its content may be incomplete. `waitFor`, a " +
+  '`wait` action for a selector or a longer `timeout` give it more time.';
 
 const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED']);
 
@@ -310,7 +316,8 @@ export class Fetcher {
       }
       throw error;
     }
-    const { consent: _consent, settled: _settled, ...page } = result;
+    const { consent: _consent, settled, ...page } = result;
+    if (!settled) page.warnings = [...(page.warnings ?? []), NOT_SETTLED_WARNING];
     return { ...page, engineReason: reason, proxyUsed: attempt.mode };
   }
 }

@@ -30,6 +30,7 @@ export type { FetchErrorCode, FetchErrorOptions } from './errors.js';
 // ---- Browser engine, pool and engine choice (issue 4) ----
 export {
   Fetcher,
+  NOT_SETTLED_WARNING,
   BrowserError,
   isBrowserError,
   blockedReason,

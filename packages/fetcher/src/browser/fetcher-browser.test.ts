@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { startSelfSignedServer } from '../http/__fixtures__/self-signed-server.js';
-import { Fetcher, type PageResult } from '../index.js';
+import { Fetcher, NOT_SETTLED_WARNING, type PageResult } from '../index.js';
 
 /** Chromium reaches the fixture server and the fake ad host (both 127.0.0.1) and nothing else. */
 const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
@@ -76,6 +76,8 @@ describe('engine choice', () => {
     expect(result.contentType).toBe('text/html');
     expect(result.text).toContain('This paragraph was fetched by a script after the page loaded.');
     expect(new TextDecoder().decode(result.body)).toBe(result.text);
+    // It settled once that call had come back: no warning that it was captured still loading.
+    expect(result.warnings).toBeUndefined();
   });
 
   it('detects an app shell and a noscript wall', async () => {
@@ -300,6 +302,7 @@ describe('page guards', () => {
     const result = await fetcher.fetch({ url: url('/js/never-settles.html'), engine: 'browser', timeoutMs: 5_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(result.text).toContain('A page that never settles');
+    expect(result.warnings).toEqual([NOT_SETTLED_WARNING]);
   });
 });
 

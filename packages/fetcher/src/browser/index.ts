@@ -1,5 +1,5 @@
 // Public surface of the browser engine, the pool and the engine choice (issue 4).
-export { Fetcher } from '../fetcher.js';
+export { Fetcher, NOT_SETTLED_WARNING } from '../fetcher.js';
 export type { BrowserOptions, EngineName, FetcherOptions, PageRequest, PageResult, ProxyMode } from '../fetcher.js';
 export type { ProxyConfig } from '../proxy-choice.js';
 export { blockedReason, browserReasonForOptions } from '../engine-choice.js';
