@@ -9,13 +9,18 @@ const env = useFixtureEngine();
 
 describe('PDF limits', () => {
   it('refuses a 1 MB PDF that inflates to 1 GiB with SCRAPE_PDF_TOO_LARGE', async () => {
+    // The engine's worker threads start, and load pdf.js, on ordinary PDFs first: their memory is not the bomb's.
+    const warm = ['/files/report.pdf', '/files/manual.pdf'].map((p) => env.ck.scrape({ url: env.server.url + p }));
+    for (const result of await Promise.all(warm)) data(result);
     const rss = process.memoryUsage.rss();
     const result = (await env.ck.scrape({ url: `${env.server.url}/hostile/pdf-bomb` })) as ErrorResponse;
     expect(result).toMatchObject({ success: false, code: 'SCRAPE_PDF_TOO_LARGE' });
     expect(result.error).toMatch(/decompresses to more than 100 MiB/);
     // bound: pdf.js's decoded buffers stop at the 100 MiB cap (the largest single buffer is 64 MiB, charged before
-    // it is allocated), plus pdf.js itself in the worker; the old code added 1,074 MB here
-    expect(process.memoryUsage.rss() - rss).toBeLessThan(256 * 1024 ** 2);
+    // it is allocated), with room for garbage not yet collected; measured 75-79 MB, the old code added 1,074 MB. The
+    // warm-up above keeps the workers' own start out of it: measured cold, the same delta was 232-238 MB, and 268 MiB
+    // in one CI run, against a bound of 256.
+    expect(process.memoryUsage.rss() - rss).toBeLessThan(160 * 1024 ** 2);
   });
 
   it('refuses a damaged PDF whose objects never end with SCRAPE_PDF_PARSE_ERROR, in a worker and inline', async () => {
