@@ -14,6 +14,7 @@ export {
 export type { ResolvedAction } from './schema.js';
 export { captureScreenshot, capturePdf, MAX_SCREENSHOT_HEIGHT } from './capture.js';
 export { HTML_CHUNK_CHARS, PageTooLargeError, readPageHtml } from './steps/page-html.js';
+export { sleep } from './sleep.js';
 export type { CaptureOutput } from './capture.js';
 export { ActionError, isActionError } from './errors.js';
 export type { ActionErrorCode, ActionErrorOptions } from './errors.js';

@@ -1,17 +1,4 @@
-// Waits that end early when a page load's signal aborts.
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
+// A wait that ends early when a page load's signal aborts (a plain sleep is `sleep` of @crawlkit/actions).
 
 /** `work`, or a rejection with the signal's reason as soon as `signal` aborts (the work is left to fail on its own). */
 export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -1,5 +1,5 @@
 import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
-import { captureScreenshot, isActionError, runActions } from '@crawlkit/actions';
+import { captureScreenshot, isActionError, runActions, sleep } from '@crawlkit/actions';
 import type { BrowserContext, CDPSession, HTTPResponse, Page } from 'puppeteer-core';
 
 import { FetchError, isFetchError } from '../errors.js';
@@ -14,7 +14,7 @@ import type { CountryProfile } from './countries.js';
 import { applyEmulation } from './emulation.js';
 import { BrowserError, isBrowserError } from './errors.js';
 import { navigationError } from './navigation-errors.js';
-import { raceAbort, sleep } from './abortable.js';
+import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
