@@ -14,17 +14,23 @@ export interface QuietOptions {
 /** Clock ticks per second of /proc's CPU times (100 on Linux everywhere this runs). */
 const TICKS_PER_SECOND = 100;
 
+/** The fields of `/proc/<pid>/stat` after the command name (which may hold spaces and parentheses), or undefined
+ * once the process has ended: `[0]` is the state, `[1]` the parent pid, `[11]` and `[12]` utime and stime. */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU time (user + system, in clock ticks) the processes `pids` have used so far; ended ones count as 0. */
-export function cpuTicks(pids: readonly number[]): number {
+function cpuTicks(pids: readonly number[]): number {
   let ticks = 0;
   for (const pid of pids) {
-    try {
-      // Fields after the command name (which may hold spaces): utime is field 14, stime 15.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
+    const fields = statFields(pid);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks;
 }
@@ -34,13 +40,8 @@ export function processTree(root = process.pid): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // The process ended meanwhile.
-    }
+    const parent = Number(statFields(entry)?.[1]);
+    if (parent) children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
   }
   const tree = [root];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
