@@ -21,7 +21,14 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'n
 import { fileURLToPath } from 'node:url';
 
 import { startFixtureServer } from '../fixtures/server.ts';
-import { crawleeRunner, crawlkitRunner, PAGES, puppeteerRunner, type Runner } from './lib/browser-runners.ts';
+import {
+  crawleeRunner,
+  crawlkitRunner,
+  MIN_RENDERED_CHARS,
+  PAGES,
+  puppeteerRunner,
+  type Runner,
+} from './lib/browser-runners.ts';
 import { finish, goal, isQuick, median, withRatios, type Row } from './lib/report.ts';
 
 const CONCURRENCY = 4;
@@ -86,7 +93,7 @@ async function child(id: string, group: string, baseUrl: string, pages: number):
   let failed = 0;
   const render = async (url: string) => {
     const html = await engine.render(url).catch(() => '');
-    if (html.length < 100) failed++;
+    if (html.length < MIN_RENDERED_CHARS) failed++;
   };
   try {
     for (const url of urls) await render(url);

@@ -33,6 +33,7 @@ import { startFixtureServer } from '../fixtures/server.ts';
 import {
   crawleeRunner,
   crawlkitRunner,
+  MIN_RENDERED_CHARS,
   PAGES,
   puppeteerRunner,
   type Engine,
@@ -170,7 +171,7 @@ async function close(state: RunnerState, engine: Engine): Promise<void> {
 async function render(state: RunnerState, engine: Engine, url: string): Promise<void> {
   try {
     const html = await within(engine.render(url), STEP_TIMEOUT_MS, `${state.runner.name} render`);
-    if (html.length < 100) state.failed++; // rendered almost nothing
+    if (html.length < MIN_RENDERED_CHARS) state.failed++;
   } catch (error) {
     state.failed++;
     note(state, error);

@@ -33,6 +33,9 @@ export const PAGES = process.env.BENCH_PAGES?.split(',') ?? [
   '/js/consent.html',
 ];
 
+/** A render that returns less HTML than this rendered almost nothing, and counts as failed. */
+export const MIN_RENDERED_CHARS = 100;
+
 /** One engine under test: opens, renders a URL to HTML, closes; `profiles()` names its Chromium profile directories. */
 export interface Runner {
   name: string;
