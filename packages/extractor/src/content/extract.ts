@@ -356,30 +356,13 @@ export function findMainContent(document: Document, options: MainContentOptions 
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body))
-        cleanContainer(body, withRoot(body, measures), trace, articleCommentsMinRest !== null);
+      if (best === body && isTag(body)) cleanContainer(body, measures, trace, articleCommentsMinRest !== null);
       return done(body.children, 'page');
     }
   }
   cleanContainer(best, measures, trace, articleCommentsMinRest !== null);
   if (!hasText(best)) return done(body.children, 'page');
   return best === body ? done(best.children, 'page') : done([best], 'container');
-}
-
-/** `measures` with the measure of `root` itself (the sum of its children's), which `measureTree` leaves out. */
-function withRoot(root: Element, measures: Map<Element, Measure>): Map<Element, Measure> {
-  const sum: Measure = { text: 0, link: 0, value: 0, prose: 0, blocks: 0, own: 0, ownLink: 0, ownPunct: 0 };
-  for (const c of root.children) {
-    const m = isTag(c) ? measures.get(c) : undefined;
-    if (!m) continue;
-    sum.text += m.text;
-    sum.link += m.link;
-    sum.value += m.value;
-    sum.prose += m.prose;
-    sum.blocks += m.blocks;
-  }
-  measures.set(root, sum);
-  return measures;
 }
 
 /** A new document whose body holds `nodes`, detached from where they were (one pass per parent, not per node). */

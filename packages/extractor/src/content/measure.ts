@@ -68,10 +68,11 @@ export function blockValue(own: number, ownLink: number, ownPunct: number, tag: 
   return plain * weight - 0.5 * ownLink - 8;
 }
 
-/** Measures every element under `root` in one iterative post-order pass. */
+/** Measures every element under `root`, and `root` itself when it is an element, in one iterative post-order pass. */
 export function measureTree(root: ParentNode): Map<Element, Measure> {
   const out = new Map<Element, Measure>();
-  const stack: Frame[] = [{ el: null, children: root.children, i: 0, m: newMeasure(), inLink: false, block: true }];
+  const el = isTag(root) ? root : null;
+  const stack: Frame[] = [{ el, children: root.children, i: 0, m: newMeasure(), inLink: false, block: true }];
   while (stack.length) {
     const f = stack[stack.length - 1]!;
     if (f.i < f.children.length) {
