@@ -26,6 +26,7 @@ import { startPageServer } from './lib/page-server.ts';
 import { finish, goal, isQuick, median, withRatios, type Row } from './lib/report.ts';
 import type { RunnerName } from './lib/scrape-runners.ts';
 import type { BatchResult, WorkerMessage } from './lib/scrape-worker.ts';
+import type { ThreadCeiling } from './lib/thread-ceiling.ts';
 import { loadWcxbPages } from './lib/wcxb.ts';
 
 /** crawlkit's default `concurrency` (CrawlkitOptions); the reference rows use the same. */
@@ -40,6 +41,7 @@ const GOAL_VS_FLOOR_POOL = 2;
 /** Issue 22: the worker pool against extraction on the main thread, at the default concurrency, on 2 cores. */
 const GOAL_VS_ONE_THREAD = 1.7;
 const WORKER = join(import.meta.dirname, 'lib', 'scrape-worker.ts');
+const CEILING = join(import.meta.dirname, 'lib', 'thread-ceiling.ts');
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -177,6 +179,15 @@ if (!quick || args.includes('--profile')) {
 }
 await server.close();
 
+// What two threads give this machine for the same extraction with nothing around it: the pool's ratio's ceiling.
+const ceiling = await new Promise<ThreadCeiling>((resolve, reject) => {
+  const child = fork(CEILING, [join(datasetRoot, 'wcxb-dev'), String(every), quick ? '1' : '3'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  child.once('message', (m) => resolve(m as ThreadCeiling));
+  child.once('exit', (code) => reject(new Error(`thread ceiling: child exited (${code})`)));
+});
+
 const rate = (w: BatchResult): number => w.pages / (w.ms / 1000);
 const sig3 = (x: number): number => Number(x.toPrecision(3));
 const rows: Row[] = specs.map((spec, r) => {
@@ -220,6 +231,10 @@ finish({
     `'vs crawlkit' = the row's pages/s over crawlkit's at the default concurrency; 'failed' = pages with no output.`,
     ...(failureNotes.length ? ['failures by cause:', ...failureNotes] : []),
     ...(profile ? profileNotes(profile) : []),
+    `\nthe machine's ceiling for the pool: extractPage over ${ceiling.pages} pages in memory, two bare worker threads ` +
+      `against the main thread (no fetch, no messages), ${ceiling.rounds} rounds: ` +
+      `${ceiling.ratio.toFixed(2)}x (${ceiling.twoThreads.map((x) => x.toFixed(0)).join('/')} vs ` +
+      `${ceiling.oneThread.map((x) => x.toFixed(0)).join('/')} pages/s)`,
   ],
   goals: [
     goal(
@@ -250,7 +265,7 @@ finish({
       `scrape-http with its worker pool >= ${GOAL_VS_ONE_THREAD}x extraction on the main thread (workers.size 0)`,
       vsOneThread,
       GOAL_VS_ONE_THREAD,
-      `${vsOneThread.toFixed(2)}x (${ck} vs ${pps(ONE_THREAD)} pages/s)`,
+      `${vsOneThread.toFixed(2)}x (${ck} vs ${pps(ONE_THREAD)} pages/s); two bare threads: ${ceiling.ratio.toFixed(2)}x`,
     ),
   ],
   data: {
@@ -263,6 +278,7 @@ finish({
     request: { formats: ['markdown', 'links'], onlyMainContent: true, maxAge: 0, storeInCache: false },
     engine: { store: 'memory', engine: 'http' },
     ...(profile ? { profile } : {}),
+    threadCeiling: ceiling,
     errors: Object.fromEntries(specs.map((s, r) => [s.label, errorsOf(r)])),
     perBatch: Object.fromEntries(specs.map((s, r) => [s.label, states[r]!.batches])),
   },
