@@ -101,6 +101,8 @@ const namesCache = new WeakMap<Element, string>();
 
 /** `class` (without taxonomy tokens) and `id` of an element as one string. */
 export function classAndId(el: Element): string {
+  // Most elements have neither: answered without the cache, whose entries the garbage collector must trace.
+  if (el.attribs['class'] === undefined && el.attribs['id'] === undefined) return '';
   const cached = namesCache.get(el);
   if (cached !== undefined) return cached;
   let cls = el.attribs['class'] ?? '';
