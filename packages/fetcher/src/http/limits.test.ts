@@ -142,6 +142,9 @@ describe('limits: size', () => {
     const gzipped = await engine.fetch({ url: `${server.url}/http/large?mb=4&gzip` });
     expect(gzipped.body.byteLength).toBe(4 * 1024 * 1024);
     expect(gzipped.text).toBe(plain.text);
+    // joined in shared memory, so that the worker thread extracting the page reads the bytes without a copy
+    expect(plain.body.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(gzipped.body.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
   it('refuses response headers over maxHeaderBytes', async () => {

@@ -24,6 +24,21 @@ export const ACCEPT_ENCODING = hasZstd ? 'gzip, deflate, br, zstd' : 'gzip, defl
 
 const EMPTY = new Uint8Array(0);
 
+/**
+ * Joins a body's chunks in shared memory: a page's bytes are read by a worker thread (its decode, parse and
+ * extraction), and a `SharedArrayBuffer` crosses to it without a copy, where an `ArrayBuffer` is copied into the
+ * worker's fresh memory (0.2-1 ms for a 150 KB page on a 2-core VM). The bytes are never written again.
+ */
+function joinShared(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(new SharedArrayBuffer(total));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
 /** The codings of a `content-encoding` header, in the order they were applied; `identity` dropped. */
 export function parseContentEncoding(header: string | undefined): string[] {
   if (!header) return [];
@@ -134,7 +149,7 @@ export async function readBody(
     }
     throw error;
   }
-  return { body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, decodedBytes), decoded: true };
+  return { body: chunks.length === 1 ? chunks[0]! : joinShared(chunks, decodedBytes), decoded: true };
 }
 
 /** Event listeners rather than async iteration: a plain body is the hot path of every crawl. */
@@ -155,7 +170,7 @@ function readPlain(source: Readable, limits: HttpLimits, meter: BodyMeter, url: 
     };
     const onEnd = () => {
       cleanup();
-      resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+      resolve(chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : joinShared(chunks, total));
     };
     const onError = (error: Error) => {
       cleanup();
