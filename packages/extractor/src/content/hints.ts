@@ -170,9 +170,24 @@ export function looksLikeContent(el: Element): boolean {
   return names !== '' && saysContent(names);
 }
 
-/** Class words of text shown only to screen readers ("Regular price", "Reactions:"), not on the page. */
+/**
+ * Class words of text shown only to screen readers ("Regular price", "Reactions:"), not on the page, also behind a
+ * namespace (`usa-sr-only`, `u-hiddenVisually`, CSS modules' `styles_srOnly__6uNpq`).
+ */
 const SCREEN_READER_ONLY =
-  /(?:^|\s)(?:sr-only|u-sronly|visually-?hidden|visuallyhidden|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text)(?:$|\s)/i;
+  /(?:^|[_-])(?<!not-)(?:sr-?only|visually[-_]?hidden|hidden-?visually|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text|show-for-sr)(?:$|[_-])/i;
+
+/**
+ * Whether a class token names screen-reader-only text. A BEM modifier (`field--label-visually_hidden`: the field's
+ * label is hidden, not the field) says nothing about the element itself, so only the part before `--` counts.
+ */
+function isScreenReaderOnly(cls: string): boolean {
+  for (const token of cls.split(/\s+/)) {
+    const cut = token.indexOf('--');
+    if (SCREEN_READER_ONLY.test(cut > 0 ? token.slice(0, cut) : token)) return true;
+  }
+  return false;
+}
 
 /** Class words of disclosure widgets whose collapsed panels hold page text (FAQ answers, tabs). */
 const PANEL =
@@ -202,7 +217,7 @@ export function isHidden(el: Element): boolean {
   if ('hidden' in a) return !REACT_STREAMED.test(a['id'] ?? '') && !isCollapsedPanel(el, true);
   if (a['aria-hidden'] === 'true' && !isCollapsedPanel(el)) return true;
   const cls = a['class'];
-  if (cls !== undefined && SCREEN_READER_ONLY.test(cls)) return true;
+  if (cls !== undefined && isScreenReaderOnly(cls)) return true;
   const style = a['style'];
   return style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style) && !isCollapsedPanel(el);
 }

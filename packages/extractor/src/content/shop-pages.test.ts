@@ -54,3 +54,30 @@ describe('shop pages: other products after the product', () => {
     expectOnly(markdown, ['original green glass shade', 'Featured in our 2024 catalogue', 'private collector']);
   });
 });
+
+describe('shop pages: screen-reader-only text behind a namespace', () => {
+  it('drops namespaced screen-reader-only labels (usa-sr-only, u-hiddenVisually, a CSS module srOnly class)', () => {
+    const column = `<div class="main-col"><div class="x-item-title"><h1>Vintage brass desk lamp with green glass shade</h1></div>
+<div class="x-price-primary"><span class="usa-sr-only">Current price, including taxes:</span>US $64.99 <span class="u-hiddenVisually">Was:</span><s>US $79.00</s></div>
+<div class="x-rating"><span class="styles_srOnly__6uNpq">Rated 4.6 out of 5 stars by buyers</span><span class="stars">★★★★½</span> 31 ratings</div>
+${product}<a class="wt-cli-sr-only" href="#reviews">Skip to the customer reviews of this item</a></div>`;
+    const { markdown } = markdownOf(shopPage(column));
+    expectOnly(
+      markdown,
+      ['Vintage brass desk lamp', 'US $64.99', '31 ratings', 'original green glass shade'],
+      ['Current price, including taxes', 'Was:', 'Rated 4.6 out of 5', 'Skip to the customer reviews'],
+    );
+  });
+
+  it('keeps a field whose BEM modifier says only its label is hidden (field--label-visually_hidden)', () => {
+    const field = (name: string, label: string, body: string): string =>
+      `<div class="field field--name-${name} field--label-visually_hidden"><div class="field__label visually-hidden">${label}</div><div class="field__item">${body}</div></div>`;
+    const column = `<article class="node node--type-product">${field('title', 'Title', '<h1>Vintage brass desk lamp with green glass shade</h1>')}${field('body', 'Body', product)}</article>`;
+    const { markdown } = markdownOf(shopPage(column));
+    expectOnly(
+      markdown,
+      ['Vintage brass desk lamp', 'original green glass shade', 'Shipped within two business days'],
+      ['Body', 'Title'],
+    );
+  });
+});
