@@ -17,6 +17,7 @@ import { contains, detachAll, relink } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
 import {
   isHidden,
+  looksLikeArticleBody,
   looksLikeAuthorBox,
   looksLikeChrome,
   looksLikeComments,
@@ -305,6 +306,31 @@ function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {
   return n;
 }
 
+/** Share of the container's prose that its one article body must hold to be the container instead. */
+const ARTICLE_BODY_PROSE_SHARE = 0.5;
+
+/**
+ * The one element under `container` that names itself the body of an article or post (`itemprop="articleBody"`,
+ * `entry-content`, `article__body`, ...) when it holds most of the container's prose; null when there is none or
+ * several (a grid of post cards).
+ */
+function findArticleBody(container: Element, measures: Map<Element, Measure>): Element | null {
+  let found: Element | null = null;
+  const stack: AnyNode[] = [...container.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (looksLikeArticleBody(node)) {
+      if (found) return null;
+      found = node;
+      continue;
+    }
+    for (const c of node.children) stack.push(c);
+  }
+  const prose = measures.get(container)?.prose ?? 0;
+  return found && (measures.get(found)?.prose ?? 0) >= ARTICLE_BODY_PROSE_SHARE * prose ? found : null;
+}
+
 /** A container with fewer characters than this, on a page with much more text, is a wrong pick. */
 const MIN_CONTAINER = 150;
 
@@ -348,6 +374,9 @@ export function findMainContent(document: Document, options: MainContentOptions 
     const prose = totalProse(body, measures);
     if ((measures.get(main)?.prose ?? 0) >= MAIN_PROSE_SHARE * prose) best = main;
   }
+  // the story's own body inside the chosen column (its headline block, share bars and teasers are beside it)
+  const inner = isTag(best) ? findArticleBody(best, measures) : null;
+  if (inner) best = inner;
   // no dominant child from the top, or a wrong pick far too small: the densest run of prose is the candidate
   const bestText = measures.get(best)?.text ?? 0;
   const tiny = bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER;

@@ -161,6 +161,20 @@ export function looksLikeOverlay(el: Element): boolean {
   return names !== '' && OVERLAY.test(names) && !saysContent(names);
 }
 
+/**
+ * Class/id words of the body of one article or post (`entry-content`, `article__body`, `post-text`, `articleBody`,
+ * also behind a namespace: `c-entry-content`): the story without its headline block, share bars and teasers.
+ */
+const ARTICLE_BODY =
+  /(?:^|\s)(?:[a-z]+[-_]{1,2})?(?:article|entry|post|story|blog)[-_]{0,2}(?:body|content|text)(?:$|\s)/i;
+
+/** Whether the element names itself the body of an article or post (`itemprop="articleBody"` or its class/id). */
+export function looksLikeArticleBody(el: Element): boolean {
+  if (el.attribs['itemprop'] === 'articleBody') return true;
+  const names = classAndId(el);
+  return names !== '' && ARTICLE_BODY.test(names);
+}
+
 /** Whether class or id name the element as content. */
 export function looksLikeContent(el: Element): boolean {
   if (el.name === 'article' || el.name === 'main') return true;
