@@ -306,29 +306,40 @@ function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {
   return n;
 }
 
-/** Share of the container's prose that its one article body must hold to be the container instead. */
+/** Share of the container's prose that its article body must hold to be the container instead. */
 const ARTICLE_BODY_PROSE_SHARE = 0.5;
 
+/** Other post bodies beside it (teaser excerpts) hold at most this share of its prose; more is a thread or a grid. */
+const OTHER_BODIES_SHARE = 0.1;
+
 /**
- * The one element under `container` that names itself the body of an article or post (`itemprop="articleBody"`,
- * `entry-content`, `article__body`, ...) when it holds most of the container's prose; null when there is none or
- * several (a grid of post cards).
+ * The element under `container` that names itself the body of an article or post (`itemprop="articleBody"`,
+ * `entry-content`, `article__body`, ...) when it holds most of the container's prose and other such bodies beside
+ * it are small (a teaser's excerpt); null when there is none, or several of a size (a thread, a grid of post cards).
  */
 function findArticleBody(container: Element, measures: Map<Element, Measure>): Element | null {
   let found: Element | null = null;
+  let foundProse = 0;
+  let others = 0;
   const stack: AnyNode[] = [...container.children];
   while (stack.length) {
     const node = stack.pop()!;
     if (!isTag(node)) continue;
     if (looksLikeArticleBody(node)) {
-      if (found) return null;
-      found = node;
+      const p = measures.get(node)?.prose ?? 0;
+      if (p > foundProse) {
+        others += foundProse;
+        found = node;
+        foundProse = p;
+      } else others += p;
       continue;
     }
     for (const c of node.children) stack.push(c);
   }
   const prose = measures.get(container)?.prose ?? 0;
-  return found && (measures.get(found)?.prose ?? 0) >= ARTICLE_BODY_PROSE_SHARE * prose ? found : null;
+  return found && foundProse >= ARTICLE_BODY_PROSE_SHARE * prose && others <= OTHER_BODIES_SHARE * foundProse
+    ? found
+    : null;
 }
 
 /** A container with fewer characters than this, on a page with much more text, is a wrong pick. */

@@ -20,6 +20,21 @@ describe('extractMainContent: forums', () => {
     expect(text).toContain('Best soil for tomatoes?');
   });
 
+  it('keeps the replies when every post of the thread names its body post-content and the first one is long', () => {
+    const replies = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `<div class="post" id="r${i}"><div class="author"><a href="/u/${i}">user${i + 1}</a></div><div class="post-content">${prose(`answer${i}`, 1)}</div></div>`,
+    ).join('');
+    const { text } = extract(
+      page(
+        `<div class="thread"><h1>Best soil for tomatoes?</h1><div class="post" id="op"><div class="author"><a href="/u/0">user0</a></div><div class="post-content">${prose('question', 6)}</div></div>${replies}</div>`,
+      ),
+    );
+    expect(text).toContain('question paragraph 6');
+    for (let i = 0; i < 3; i++) expect(text).toContain(`answer${i} paragraph 1`);
+  });
+
   it('drops breadcrumbs, pagination and site chrome', () => {
     const { text } = extract(thread);
     expect(text).not.toContain('Gardening');

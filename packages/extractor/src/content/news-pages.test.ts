@@ -344,6 +344,19 @@ describe('news pages: the story body inside a wider column', () => {
     );
   });
 
+  it('keeps the article body when small post excerpts (teaser cards) sit beside it', () => {
+    const card = (i: number, title: string): string =>
+      `<div class="card"><h3><a href="/news/${i}">${title}</a></h3><div class="post-content"><p>${title.split(' ').slice(0, 5).join(' ')}.</p></div></div>`;
+    const column = `<article class="post"><div class="headline-wrap"><p class="standfirst">Protected lanes between the ferry terminal and the old mill, work starts in May, says the council in a statement issued on Monday evening.</p></div>${body}${faq}<div class="more">${card(1, teaserTitles[0]!)}${card(2, teaserTitles[1]!)}</div></article>`;
+    const html = newsPage(column, { head: articleHead }).replace(site.bottom, `<footer>${site.bottom}</footer>`);
+    const { markdown } = markdownOf(html);
+    expectOnly(
+      markdown,
+      ['protected bike lanes along Harbour Road', 'the market end of the road'],
+      ['painted lanes on busy roads', teaserTitles[0]!, teaserTitles[1]!],
+    );
+  });
+
   it('keeps the whole column when the article body holds under half of its prose (an interview with a long box)', () => {
     const box = Array.from(
       { length: 6 },
