@@ -17,7 +17,7 @@ import { contains, detachAll, relink } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
 import {
   isHidden,
-  looksLikeArticleBody,
+  looksLikeItemBody,
   looksLikeAuthorBox,
   looksLikeChrome,
   looksLikeComments,
@@ -306,18 +306,19 @@ function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {
   return n;
 }
 
-/** Share of the container's prose that its article body must hold to be the container instead. */
-const ARTICLE_BODY_PROSE_SHARE = 0.5;
+/** Share of the container's prose that its item body must hold to be the container instead. */
+const ITEM_BODY_PROSE_SHARE = 0.5;
 
-/** Other post bodies beside it (teaser excerpts) hold at most this share of its prose; more is a thread or a grid. */
+/** Other item bodies beside it (teaser excerpts) hold at most this share of its prose; more is a thread or a grid. */
 const OTHER_BODIES_SHARE = 0.1;
 
 /**
- * The element under `container` that names itself the body of an article or post (`itemprop="articleBody"`,
- * `entry-content`, `article__body`, ...) when it holds most of the container's prose and other such bodies beside
- * it are small (a teaser's excerpt); null when there is none, or several of a size (a thread, a grid of post cards).
+ * The element under `container` that names itself the body of the page's item (an article or post:
+ * `itemprop="articleBody"`, `entry-content`, `article__body`; a product: `product__description`) when it holds most
+ * of the container's prose and other such bodies beside it are small (a teaser's excerpt); null when there is none,
+ * or several of a size (a thread, a grid of post cards).
  */
-function findArticleBody(container: Element, measures: Map<Element, Measure>): Element | null {
+function findItemBody(container: Element, measures: Map<Element, Measure>): Element | null {
   let found: Element | null = null;
   let foundProse = 0;
   let others = 0;
@@ -325,7 +326,7 @@ function findArticleBody(container: Element, measures: Map<Element, Measure>): E
   while (stack.length) {
     const node = stack.pop()!;
     if (!isTag(node)) continue;
-    if (looksLikeArticleBody(node)) {
+    if (looksLikeItemBody(node)) {
       const p = measures.get(node)?.prose ?? 0;
       if (p > foundProse) {
         others += foundProse;
@@ -337,7 +338,7 @@ function findArticleBody(container: Element, measures: Map<Element, Measure>): E
     for (const c of node.children) stack.push(c);
   }
   const prose = measures.get(container)?.prose ?? 0;
-  return found && foundProse >= ARTICLE_BODY_PROSE_SHARE * prose && others <= OTHER_BODIES_SHARE * foundProse
+  return found && foundProse >= ITEM_BODY_PROSE_SHARE * prose && others <= OTHER_BODIES_SHARE * foundProse
     ? found
     : null;
 }
@@ -385,8 +386,8 @@ export function findMainContent(document: Document, options: MainContentOptions 
     const prose = totalProse(body, measures);
     if ((measures.get(main)?.prose ?? 0) >= MAIN_PROSE_SHARE * prose) best = main;
   }
-  // the story's own body inside the chosen column (its headline block, share bars and teasers are beside it)
-  const inner = isTag(best) ? findArticleBody(best, measures) : null;
+  // the story's or product's own body inside the chosen column (headline block, share bars, buy box, teasers beside it)
+  const inner = isTag(best) ? findItemBody(best, measures) : null;
   if (inner) best = inner;
   // no dominant child from the top, or a wrong pick far too small: the densest run of prose is the candidate
   const bestText = measures.get(best)?.text ?? 0;

@@ -162,17 +162,22 @@ export function looksLikeOverlay(el: Element): boolean {
 }
 
 /**
- * Class/id words of the body of one article or post (`entry-content`, `article__body`, `post-text`, `articleBody`,
- * also behind a namespace: `c-entry-content`): the story without its headline block, share bars and teasers.
+ * Class/id words of the body of the page's one item: an article or post (`entry-content`, `article__body`,
+ * `post-text`, `articleBody`, also behind a namespace: `c-entry-content`) without its headline block, share bars and
+ * teasers, or a product's description (`product__description`, `product-desc`) without its buy box and upsells.
  */
-const ARTICLE_BODY =
-  /(?:^|\s)(?:[a-z]+[-_]{1,2})?(?:article|entry|post|story|blog)[-_]{0,2}(?:body|content|text)(?:$|\s)/i;
+const ITEM_BODY =
+  /(?:^|\s)(?:[a-z]+[-_]{1,2})?(?:(?:article|entry|post|story|blog)[-_]{0,2}(?:body|content|text)|product[-_]{0,2}(?:description|desc|text))(?:$|\s)/i;
 
-/** Whether the element names itself the body of an article or post (`itemprop="articleBody"` or its class/id). */
-export function looksLikeArticleBody(el: Element): boolean {
-  if (el.attribs['itemprop'] === 'articleBody') return true;
+/** Schema.org properties of an item's body text (microdata). */
+const ITEM_BODY_PROPS: ReadonlySet<string> = new Set(['articleBody', 'description']);
+
+/** Whether the element names itself the body of an article, a post or a product (microdata or its class/id). */
+export function looksLikeItemBody(el: Element): boolean {
+  const prop = el.attribs['itemprop'];
+  if (prop !== undefined && ITEM_BODY_PROPS.has(prop)) return true;
   const names = classAndId(el);
-  return names !== '' && ARTICLE_BODY.test(names);
+  return names !== '' && ITEM_BODY.test(names);
 }
 
 /** Whether class or id name the element as content. */

@@ -81,3 +81,23 @@ ${product}<a class="wt-cli-sr-only" href="#reviews">Skip to the customer reviews
     );
   });
 });
+
+describe('shop pages: the product description inside the product column', () => {
+  const description = `<div class="product__description rte"><p>Hand-thrown in our studio from a speckled stoneware clay, this mug holds 350 ml and keeps its warmth longer than porcelain. Each piece is glazed by hand, so the colour and the speckles vary a little from one mug to the next.</p>
+<p>The handle is pulled, not moulded, and fits three fingers. The base is left unglazed and sanded smooth so it will not scratch your table. Dishwasher and microwave safe; the glaze is lead-free and food safe.</p>
+<p>Made in small batches of forty. When a batch sells out, the next one is usually ready within three weeks.</p></div>`;
+  const buyBox = `<div class="product__info-wrapper"><p class="product__text subtitle">Stoneware Studio</p><h1>Speckled stoneware mug</h1><div class="price"><span class="price-item">€34,00</span> <span class="unit">Tax included. Shipping calculated at checkout.</span></div>
+<fieldset class="variant-picker"><legend>Glaze</legend><label>Oat</label><label>Moss green</label><label>Midnight</label></fieldset>
+<div class="shipping-note"><p>Order before 2 pm and your mug leaves our studio the same day, packed in recycled paper and cardboard.</p><p>Free returns within 30 days, no questions asked: send it back in its box and we refund you.</p></div>
+<button class="product-form__submit">Add to cart</button>${description}
+<div class="complementary"><p>Pairs well with</p><ul><li><a href="/products/saucer">Speckled saucer</a> €18,00</li><li><a href="/products/teapot">Stoneware teapot</a> €89,00</li></ul></div></div>`;
+
+  it('keeps the description (product__description) and drops the buy box, shipping notes and pairings beside it', () => {
+    const { markdown } = markdownOf(shopPage(`<section class="product">${buyBox}</section>`));
+    expectOnly(
+      markdown,
+      ['Hand-thrown in our studio', 'lead-free and food safe', 'next one is usually ready'],
+      ['Order before 2 pm', 'Free returns within 30 days', 'Pairs well with', 'Stoneware teapot'],
+    );
+  });
+});
