@@ -357,6 +357,19 @@ describe('news pages: the story body inside a wider column', () => {
     );
   });
 
+  it("keeps a page builder's post-content widget (elementor-widget-theme-post-content) without the widgets around it", () => {
+    const widget = (type: string, inner: string): string =>
+      `<div class="elementor-element elementor-widget elementor-widget-${type}"><div class="elementor-widget-container">${inner}</div></div>`;
+    const column = `<div class="elementor-section"><div class="elementor-column">${widget('theme-post-title', '<h1 class="elementor-heading-title">Council approves new bike lanes on Harbour Road</h1>')}${widget('post-info', '<ul><li>Jane Doe</li><li>9 March 2026</li></ul>')}${widget('theme-post-content', body.replace('<div class="entry-content">', '<div>'))}${widget('text-editor', '<p>Our newsroom is funded by readers like you. For the price of a coffee a month you keep local reporting alive in Riverside and the valley, and you get every story a day early.</p><p>Members also get the weekly transport briefing, with the agendas of the council committees and what was decided.</p>')}${widget('text-editor', faq)}</div></div>`;
+    const html = newsPage(column, { head: articleHead }).replace(site.bottom, `<footer>${site.bottom}</footer>`);
+    const { markdown } = markdownOf(html);
+    expectOnly(
+      markdown,
+      ['protected bike lanes along Harbour Road', 'the market end of the road'],
+      ['funded by readers like you', 'weekly transport briefing', 'painted lanes on busy roads'],
+    );
+  });
+
   it('keeps the whole column when the article body holds under half of its prose (an interview with a long box)', () => {
     const box = Array.from(
       { length: 6 },
