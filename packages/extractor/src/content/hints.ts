@@ -163,12 +163,12 @@ export function looksLikeOverlay(el: Element): boolean {
 
 /**
  * Class/id words of the body of the page's one item: an article or post (`entry-content`, `article__body`,
- * `post-text`, `articleBody`, also behind namespaces: `c-entry-content`, a page builder's
+ * `post-text`, `articleBody`, `blog-rich-text`, also behind namespaces: `c-entry-content`, a page builder's
  * `elementor-widget-theme-post-content`) without its headline block, share bars and
  * teasers, or a product's description (`product__description`, `product-desc`) without its buy box and upsells.
  */
 const ITEM_BODY =
-  /(?:^|[\s_-])(?:(?:article|entry|post|story|blog)[-_]{0,2}(?:body|content|text)|product[-_]{0,2}(?:description|desc|text))(?:$|\s)/i;
+  /(?:^|[\s_-])(?:(?:article|entry|post|story|blog)[-_]{0,2}(?:rich-?)?(?:body|content|text)|product[-_]{0,2}(?:description|desc|text))(?:$|\s)/i;
 
 /** Schema.org properties of an item's body text (microdata). */
 const ITEM_BODY_PROPS: ReadonlySet<string> = new Set(['articleBody', 'description']);

@@ -370,6 +370,18 @@ describe('news pages: the story body inside a wider column', () => {
     );
   });
 
+  it("keeps a site builder's rich-text post body (blog-rich-text) without the standfirst and box beside it", () => {
+    const richBody = body.replace('<div class="entry-content">', '<div class="blog-rich-text w-richtext">');
+    const column = `<div class="blog-post-wrapper"><div class="blog-hero"><p class="standfirst">Protected lanes between the ferry terminal and the old mill, work starts in May, says the council in a statement issued on Monday evening.</p></div>${richBody}${faq}</div>`;
+    const html = newsPage(column, { head: articleHead }).replace(site.bottom, `<footer>${site.bottom}</footer>`);
+    const { markdown } = markdownOf(html);
+    expectOnly(
+      markdown,
+      ['protected bike lanes along Harbour Road', 'the market end of the road'],
+      ['Protected lanes between the ferry terminal', 'painted lanes on busy roads'],
+    );
+  });
+
   it('keeps the whole column when the article body holds under half of its prose (an interview with a long box)', () => {
     const box = Array.from(
       { length: 6 },
