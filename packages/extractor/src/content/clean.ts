@@ -2,6 +2,7 @@
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { contains, detachAll, elements } from '../dom/walk.js';
+import { classAndId } from './hints.js';
 import type { Measure } from './measure.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
@@ -44,6 +45,12 @@ const RELATED_LINK_LABEL =
  */
 const THREAD_LABEL =
   /^(?:last edited(?: by [\w .-]{1,30})?:? .{0,30}|join date:? .{0,20}|add a comment|sign up to request clarification or add additional context in comments\.?)$/i;
+
+/** Class words of a poster's avatar, which shows the initials of a member without a picture ("K"). */
+const AVATAR = /(?:^|[\s_-])avatar(?:$|[\s_-])/i;
+
+/** Avatar initials hold at most this many characters; an avatar holding a name stays with the post. */
+const MAX_INITIALS = 2;
 
 /** A post's permalink number in a thread ("#12"); unlinked, such a number is a rank in a list and stays. */
 const POST_NUMBER = /^#\d{1,5}$/;
@@ -306,6 +313,7 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (isRelatedLink(el, m)) return true;
   if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(textOf(el))) return true;
   if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(textOf(el))) return true;
+  if (m.text <= MAX_INITIALS && AVATAR.test(classAndId(el))) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   return false;
 }

@@ -129,9 +129,9 @@ describe('extractMainContent: forums', () => {
     }
   });
 
-  it("drops a thread's post numbers (#3), badges (Original Poster, Author) and quote and code toggles", () => {
+  it("drops a thread's post numbers (#3), avatar initials, badges (Original Poster) and quote and code toggles", () => {
     const post = (i: number): string =>
-      `<article class="message message--post" id="post-${i}"><div class="message-userDetails"><h4 class="message-name"><a href="/members/member${i}.${i}/">member${i}</a></h4>${i === 0 ? '' : '<div class="message-userTitle">Well-known member</div>'}</div><div class="message-main"><header class="message-attribution"><ul class="listInline"><li><a href="/threads/soil.1/post-${i}"><time>Mar ${i + 1}, 2026</time></a></li></ul><ul class="message-attribution-opposite"><li><a href="/threads/soil.1/post-${i}">#${i + 1}</a></li></ul></header>${i === 2 ? '<span class="badge">Original Poster</span>' : ''}<div class="message-body"><blockquote class="bbCodeBlock--quote"><div class="bbCodeBlock-title">member0 said:</div><div class="bbCodeBlock-content">Which soil do you use for tomatoes in pots?</div><div class="bbCodeBlock-expandLink"><a role="button">Click to shrink...</a></div></blockquote>${prose(`post${i}`, 1)}<dl class="codebox"><dt>Code: <a href="#">Select all</a></dt><dd><code>ph = 6.5</code></dd></dl></div></div></article>`;
+      `<article class="message message--post" id="post-${i}"><div class="message-avatar"><a href="/members/member${i}.${i}/" class="avatar avatar--m avatar--default"><span class="avatar-u${i}-m">Z</span></a></div><div class="message-userDetails"><h4 class="message-name"><a href="/members/member${i}.${i}/">member${i}</a></h4>${i === 0 ? '' : '<div class="message-userTitle">Well-known member</div>'}</div><div class="message-main"><header class="message-attribution"><ul class="listInline"><li><a href="/threads/soil.1/post-${i}"><time>Mar ${i + 1}, 2026</time></a></li></ul><ul class="message-attribution-opposite"><li><a href="/threads/soil.1/post-${i}">#${i + 1}</a></li></ul></header>${i === 2 ? '<span class="badge">Original Poster</span>' : ''}<div class="message-body"><blockquote class="bbCodeBlock--quote"><div class="bbCodeBlock-title">member0 said:</div><div class="bbCodeBlock-content">Which soil do you use for tomatoes in pots?</div><div class="bbCodeBlock-expandLink"><a role="button">Click to shrink...</a></div></blockquote>${prose(`post${i}`, 1)}<dl class="codebox"><dt>Code: <a href="#">Select all</a></dt><dd><code>ph = 6.5</code></dd></dl></div></div></article>`;
     const { text } = extract(
       page(
         `<div class="p-body-main"><h1>Best soil for tomatoes?</h1><div class="block-body">${[0, 1, 2, 3].map(post).join('')}</div></div>`,
@@ -142,6 +142,7 @@ describe('extractMainContent: forums', () => {
     expect(text).toContain('Mar 3, 2026');
     for (const gone of ['#2', '#4', 'Original Poster', 'Click to shrink', 'Select all'])
       expect(text).not.toContain(gone);
+    expect(text).not.toContain('Z');
   });
 
   it('keeps the rank numbers of a bestseller list (#1, #2: not linked)', () => {
