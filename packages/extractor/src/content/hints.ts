@@ -195,13 +195,14 @@ export function looksLikeContent(el: Element): boolean {
  * namespace (`usa-sr-only`, `u-hiddenVisually`, CSS modules' `styles_srOnly__6uNpq`).
  */
 const SCREEN_READER_ONLY =
-  /(?:^|[_-])(?<!not-)(?:sr-?only|visually[-_]?hidden|hidden-?visually|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text|show-for-sr)(?:$|[_-])/i;
+  /(?:^|[\s_-])(?<!not-)(?:sr-?only|visually[-_]?hidden|hidden-?visually|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text|show-for-sr)(?:$|[\s_-])/i;
 
 /**
- * Whether a class token names screen-reader-only text. A BEM modifier (`field--label-visually_hidden`: the field's
- * label is hidden, not the field) says nothing about the element itself, so only the part before `--` counts.
+ * Whether a class names screen-reader-only text. A BEM modifier (`field--label-visually_hidden`: the field's label is
+ * hidden, not the field) says nothing about the element itself, so only the part of a token before `--` counts.
  */
 function isScreenReaderOnly(cls: string): boolean {
+  if (!SCREEN_READER_ONLY.test(cls)) return false;
   for (const token of cls.split(/\s+/)) {
     const cut = token.indexOf('--');
     if (SCREEN_READER_ONLY.test(cut > 0 ? token.slice(0, cut) : token)) return true;
