@@ -2,6 +2,7 @@
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { contains, detachAll, elements } from '../dom/walk.js';
+import { classAndId } from './hints.js';
 import type { Measure } from './measure.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
@@ -25,7 +26,7 @@ function isFurnitureHeading(text: string): boolean {
 
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
-  /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s? read|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?: content)?(?:\.\.\.|…)?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to expand\.*|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial|print this (?:page|article)|opens? in a new (?:window|tab)|thanks for signing up|be the first to know|press enter or click to view image in full size|check (?:the )?price (?:at|on) [\w.]+(?: on sale)?|(?:see|view|compare) (?:the )?(?:price|prices|deals?|offers?)(?: (?:at|on) [\w.]+(?: site)?)?|(?:article|story) continues (?:below|after (?:the )?(?:ad|advertisement))|jump to (?:the )?(?:list|recipe)|scroll to continue(?: with content)?|continue reading below|(?:read|see) (?:the |our )?full review|[•·|-]? ?sponsored ?[•·|-]?|[\d,.]+k? (?:likes?|replies|views|posts|answers)|(?:likes?|replies|views|posts):? [\d,.]+k?|sorted by:?(?: reset to default)?|start asking to get answers|(?:explore|see) (?:related|similar) questions(?: with these tags)?)[.!:]?$/i;
+  /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s? read|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?: content)?(?:\.\.\.|…)?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to (?:expand|shrink)\.*|original poster|author|code: select all|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial|print this (?:page|article)|opens? in a new (?:window|tab)|thanks for signing up|be the first to know|press enter or click to view image in full size|check (?:the )?price (?:at|on) [\w.]+(?: on sale)?|(?:see|view|compare) (?:the )?(?:price|prices|deals?|offers?)(?: (?:at|on) [\w.]+(?: site)?)?|(?:article|story) continues (?:below|after (?:the )?(?:ad|advertisement))|jump to (?:the )?(?:list|recipe)|scroll to continue(?: with content)?|continue reading below|(?:read|see) (?:the |our )?full review|[•·|-]? ?sponsored ?[•·|-]?|[\d,.]+k? (?:likes?|replies|views|posts|answers)|(?:likes?|replies|views|posts):? [\d,.]+k?|sorted by:?(?: reset to default)?|start asking to get answers|(?:explore|see) (?:related|similar) questions(?: with these tags)?)[.!:]?$/i;
 
 /** Short blocks that invite the reader to follow, subscribe or download ("Follow us on Telegram, Facebook and X ..."). */
 const PROMPT_TEXT =
@@ -44,6 +45,15 @@ const RELATED_LINK_LABEL =
  */
 const THREAD_LABEL =
   /^(?:last edited(?: by [\w .-]{1,30})?:? .{0,30}|join date:? .{0,20}|add a comment|sign up to request clarification or add additional context in comments\.?)$/i;
+
+/** Class words of a poster's avatar, which shows the initials of a member without a picture ("K"). */
+const AVATAR = /(?:^|[\s_-])avatar(?:$|[\s_-])/i;
+
+/** Avatar initials hold at most this many characters; an avatar holding a name stays with the post. */
+const MAX_INITIALS = 2;
+
+/** A post's permalink number in a thread ("#12"); unlinked, such a number is a rank in a list and stays. */
+const POST_NUMBER = /^#\d{1,5}$/;
 
 /** A thread label holds at most this many characters. */
 const MAX_THREAD_LABEL = 80;
@@ -302,6 +312,8 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (m.text <= MAX_PROMPT && m.link < 0.5 * m.text && PROMPT_TEXT.test(textOf(el))) return true;
   if (isRelatedLink(el, m)) return true;
   if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(textOf(el))) return true;
+  if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(textOf(el))) return true;
+  if (m.text <= MAX_INITIALS && AVATAR.test(classAndId(el))) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   return false;
 }

@@ -17,6 +17,7 @@ import { contains, detachAll, relink } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
 import {
   isHidden,
+  looksLikeItemBody,
   looksLikeAuthorBox,
   looksLikeChrome,
   looksLikeComments,
@@ -305,6 +306,43 @@ function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {
   return n;
 }
 
+/** Share of the container's prose that its item body must hold to be the container instead. */
+const ITEM_BODY_PROSE_SHARE = 0.5;
+
+/** Other item bodies beside it (teaser excerpts) hold at most this share of its prose; more is a thread or a grid. */
+const OTHER_BODIES_SHARE = 0.1;
+
+/**
+ * The element under `container` that names itself the body of the page's item (an article or post:
+ * `itemprop="articleBody"`, `entry-content`, `article__body`; a product: `product__description`) when it holds most
+ * of the container's prose and other such bodies beside it are small (a teaser's excerpt); null when there is none,
+ * or several of a size (a thread, a grid of post cards).
+ */
+function findItemBody(container: Element, measures: Map<Element, Measure>): Element | null {
+  let found: Element | null = null;
+  let foundProse = 0;
+  let others = 0;
+  const stack: AnyNode[] = [...container.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (looksLikeItemBody(node)) {
+      const p = measures.get(node)?.prose ?? 0;
+      if (p > foundProse) {
+        others += foundProse;
+        found = node;
+        foundProse = p;
+      } else others += p;
+      continue;
+    }
+    for (const c of node.children) stack.push(c);
+  }
+  const prose = measures.get(container)?.prose ?? 0;
+  return found && foundProse >= ITEM_BODY_PROSE_SHARE * prose && others <= OTHER_BODIES_SHARE * foundProse
+    ? found
+    : null;
+}
+
 /** A container with fewer characters than this, on a page with much more text, is a wrong pick. */
 const MIN_CONTAINER = 150;
 
@@ -348,6 +386,9 @@ export function findMainContent(document: Document, options: MainContentOptions 
     const prose = totalProse(body, measures);
     if ((measures.get(main)?.prose ?? 0) >= MAIN_PROSE_SHARE * prose) best = main;
   }
+  // the story's or product's own body inside the chosen column (headline block, share bars, buy box, teasers beside it)
+  const inner = isTag(best) ? findItemBody(best, measures) : null;
+  if (inner) best = inner;
   // no dominant child from the top, or a wrong pick far too small: the densest run of prose is the candidate
   const bestText = measures.get(best)?.text ?? 0;
   const tiny = bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER;

@@ -20,6 +20,21 @@ describe('extractMainContent: forums', () => {
     expect(text).toContain('Best soil for tomatoes?');
   });
 
+  it('keeps the replies when every post of the thread names its body post-content and the first one is long', () => {
+    const replies = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `<div class="post" id="r${i}"><div class="author"><a href="/u/${i}">user${i + 1}</a></div><div class="post-content">${prose(`answer${i}`, 1)}</div></div>`,
+    ).join('');
+    const { text } = extract(
+      page(
+        `<div class="thread"><h1>Best soil for tomatoes?</h1><div class="post" id="op"><div class="author"><a href="/u/0">user0</a></div><div class="post-content">${prose('question', 6)}</div></div>${replies}</div>`,
+      ),
+    );
+    expect(text).toContain('question paragraph 6');
+    for (let i = 0; i < 3; i++) expect(text).toContain(`answer${i} paragraph 1`);
+  });
+
   it('drops breadcrumbs, pagination and site chrome', () => {
     const { text } = extract(thread);
     expect(text).not.toContain('Gardening');
@@ -112,6 +127,36 @@ describe('extractMainContent: forums', () => {
     for (const gone of ['3 likes', '2 replies', '1.2k views', 'Replies: 4', 'Posts: 341']) {
       expect(text).not.toContain(gone);
     }
+  });
+
+  it("drops a thread's post numbers (#3), avatar initials, badges (Original Poster) and quote and code toggles", () => {
+    const post = (i: number): string =>
+      `<article class="message message--post" id="post-${i}"><div class="message-avatar"><a href="/members/member${i}.${i}/" class="avatar avatar--m avatar--default"><span class="avatar-u${i}-m">Z</span></a></div><div class="message-userDetails"><h4 class="message-name"><a href="/members/member${i}.${i}/">member${i}</a></h4>${i === 0 ? '' : '<div class="message-userTitle">Well-known member</div>'}</div><div class="message-main"><header class="message-attribution"><ul class="listInline"><li><a href="/threads/soil.1/post-${i}"><time>Mar ${i + 1}, 2026</time></a></li></ul><ul class="message-attribution-opposite"><li><a href="/threads/soil.1/post-${i}">#${i + 1}</a></li></ul></header>${i === 2 ? '<span class="badge">Original Poster</span>' : ''}<div class="message-body"><blockquote class="bbCodeBlock--quote"><div class="bbCodeBlock-title">member0 said:</div><div class="bbCodeBlock-content">Which soil do you use for tomatoes in pots?</div><div class="bbCodeBlock-expandLink"><a role="button">Click to shrink...</a></div></blockquote>${prose(`post${i}`, 1)}<dl class="codebox"><dt>Code: <a href="#">Select all</a></dt><dd><code>ph = 6.5</code></dd></dl></div></div></article>`;
+    const { text } = extract(
+      page(
+        `<div class="p-body-main"><h1>Best soil for tomatoes?</h1><div class="block-body">${[0, 1, 2, 3].map(post).join('')}</div></div>`,
+      ),
+    );
+    for (let i = 0; i < 4; i++) expect(text).toContain(`post${i} paragraph 1`);
+    expect(text).toContain('ph = 6.5');
+    expect(text).toContain('Mar 3, 2026');
+    for (const gone of ['#2', '#4', 'Original Poster', 'Click to shrink', 'Select all'])
+      expect(text).not.toContain(gone);
+    expect(text).not.toContain('Z');
+  });
+
+  it('keeps the rank numbers of a bestseller list (#1, #2: not linked)', () => {
+    const items = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<li class="zg-item"><span class="zg-badge">#${i + 1}</span><a href="/dp/${i}">Stoneware mug number ${i}, speckled glaze, 350 ml</a><span class="price">$${20 + i}.00</span></li>`,
+    ).join('');
+    const { text } = extract(
+      page(
+        `<div class="bestsellers"><h1>Best sellers in Kitchen</h1><p>Our most popular products based on sales. Updated hourly.</p><ol>${items}</ol></div>`,
+      ),
+    );
+    for (const kept of ['#1', '#6', 'Stoneware mug number 5']) expect(text).toContain(kept);
   });
 
   it("drops a thread's edit and membership labels (Last edited …, Join Date: …) and Add a comment, keeps the posts", () => {

@@ -163,6 +163,26 @@ export function looksLikeOverlay(el: Element): boolean {
   return names !== '' && OVERLAY.test(names) && !saysContent(names);
 }
 
+/**
+ * Class/id words of the body of the page's one item: an article or post (`entry-content`, `article__body`,
+ * `post-text`, `articleBody`, `blog-rich-text`, also behind namespaces: `c-entry-content`, a page builder's
+ * `elementor-widget-theme-post-content`) without its headline block, share bars and
+ * teasers, or a product's description (`product__description`, `product-desc`) without its buy box and upsells.
+ */
+const ITEM_BODY =
+  /(?:^|[\s_-])(?:(?:article|entry|post|story|blog)[-_]{0,2}(?:rich-?)?(?:body|content|text)|product[-_]{0,2}(?:description|desc|text))(?:$|\s)/i;
+
+/** Schema.org properties of an item's body text (microdata). */
+const ITEM_BODY_PROPS: ReadonlySet<string> = new Set(['articleBody', 'description']);
+
+/** Whether the element names itself the body of an article, a post or a product (microdata or its class/id). */
+export function looksLikeItemBody(el: Element): boolean {
+  const prop = el.attribs['itemprop'];
+  if (prop !== undefined && ITEM_BODY_PROPS.has(prop)) return true;
+  const names = classAndId(el);
+  return names !== '' && ITEM_BODY.test(names);
+}
+
 /** Whether class or id name the element as content. */
 export function looksLikeContent(el: Element): boolean {
   if (el.name === 'article' || el.name === 'main') return true;
@@ -172,9 +192,25 @@ export function looksLikeContent(el: Element): boolean {
   return names !== '' && saysContent(names);
 }
 
-/** Class words of text shown only to screen readers ("Regular price", "Reactions:"), not on the page. */
+/**
+ * Class words of text shown only to screen readers ("Regular price", "Reactions:"), not on the page, also behind a
+ * namespace (`usa-sr-only`, `u-hiddenVisually`, CSS modules' `styles_srOnly__6uNpq`).
+ */
 const SCREEN_READER_ONLY =
-  /(?:^|\s)(?:sr-only|u-sronly|visually-?hidden|visuallyhidden|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text)(?:$|\s)/i;
+  /(?:^|[\s_-])(?<!not-)(?:sr-?only|visually[-_]?hidden|hidden-?visually|screen-?reader-?(?:text|only)|screenreader|element-invisible|assistive-text|show-for-sr)(?:$|[\s_-])/i;
+
+/**
+ * Whether a class names screen-reader-only text. A BEM modifier (`field--label-visually_hidden`: the field's label is
+ * hidden, not the field) says nothing about the element itself, so only the part of a token before `--` counts.
+ */
+function isScreenReaderOnly(cls: string): boolean {
+  if (!SCREEN_READER_ONLY.test(cls)) return false;
+  for (const token of cls.split(/\s+/)) {
+    const cut = token.indexOf('--');
+    if (SCREEN_READER_ONLY.test(cut > 0 ? token.slice(0, cut) : token)) return true;
+  }
+  return false;
+}
 
 /** Class words of disclosure widgets whose collapsed panels hold page text (FAQ answers, tabs). */
 const PANEL =
@@ -204,7 +240,7 @@ export function isHidden(el: Element): boolean {
   if ('hidden' in a) return !REACT_STREAMED.test(a['id'] ?? '') && !isCollapsedPanel(el, true);
   if (a['aria-hidden'] === 'true' && !isCollapsedPanel(el)) return true;
   const cls = a['class'];
-  if (cls !== undefined && SCREEN_READER_ONLY.test(cls)) return true;
+  if (cls !== undefined && isScreenReaderOnly(cls)) return true;
   const style = a['style'];
   return style !== undefined && /display\s*:\s*none|visibility\s*:\s*hidden/i.test(style) && !isCollapsedPanel(el);
 }

@@ -321,3 +321,88 @@ describe('news pages: bylines, datelines, share bars and labels around the title
     );
   });
 });
+
+describe('news pages: the story body inside a wider column', () => {
+  const body = `<div class="entry-content"><p>The city council voted 7 to 2 on Monday evening to add protected bike lanes along Harbour Road, between the ferry terminal and the old mill.</p>
+<p>Work is expected to start in May and last about ten weeks. Parking on the north side of the road will be removed while the lanes are built, the council said.</p>
+<p>Councillor Amir Shah, who proposed the scheme, said the road had seen eleven collisions involving cyclists in three years. Shop owners asked for a loading bay outside the market, which the council agreed to study.</p>
+<p>The ferry company welcomed the decision. Its passengers often cycle to the terminal, and a spokesperson said the company would add forty bike racks by the summer.</p>
+<p>The transport committee heard from residents, shop owners and the ferry company over three meetings, and the final design moved the lanes away from the bus stops after objections from disabled passengers.</p>
+<p>Two councillors voted against the scheme. They said the money would be better spent on the potholes of the valley roads, and that the loss of parking would hurt the shops at the market end of the road.</p></div>`;
+  const popular = `<div class="widget"><div class="widget-title">Popular now</div><p><a href="/news/flood-warning">Did you know? The river has flooded the lower valley nine times since 1950, and this year could be the tenth</a></p><p><a href="/news/bakery">New bakery opens in the old post office, and the queue reached the end of Market Square on its first morning</a></p></div>`;
+  const faq = `<div class="faq-block"><h3>Questions readers asked</h3><p>Why are the lanes protected? Because painted lanes on busy roads did not lower the number of collisions in the towns the council studied.</p><p>Will the buses be slower? The council's model says no: the bus stops move to islands beside the lanes, and the buses keep their own lane.</p><p>Who pays for it? A national fund for active travel pays for most of the work; the council adds the cost of the new kerbs at the market.</p></div>`;
+
+  it('keeps the one article body (entry-content) and drops what the column holds beside it', () => {
+    const column = `<article class="post"><div class="kicker"><a href="/local">Local</a></div><div class="headline-wrap"><p class="standfirst">Protected lanes between the ferry terminal and the old mill, work starts in May, says the council in a statement issued on Monday evening.</p></div>${shareIcons}${body}${popular}${faq}</article>`;
+    // a page whose footer is a <footer>: the walk from the body reaches the article column
+    const html = newsPage(column, { head: articleHead }).replace(site.bottom, `<footer>${site.bottom}</footer>`);
+    const { markdown } = markdownOf(html);
+    expectOnly(
+      markdown,
+      ['protected bike lanes along Harbour Road', 'forty bike racks by the summer'],
+      ['Popular now', 'flooded the lower valley nine times', 'painted lanes on busy roads', 'Most read'],
+    );
+  });
+
+  it('keeps the article body when small post excerpts (teaser cards) sit beside it', () => {
+    const card = (i: number, title: string): string =>
+      `<div class="card"><h3><a href="/news/${i}">${title}</a></h3><div class="post-content"><p>${title.split(' ').slice(0, 5).join(' ')}.</p></div></div>`;
+    const column = `<article class="post"><div class="headline-wrap"><p class="standfirst">Protected lanes between the ferry terminal and the old mill, work starts in May, says the council in a statement issued on Monday evening.</p></div>${body}${faq}<div class="more">${card(1, teaserTitles[0]!)}${card(2, teaserTitles[1]!)}</div></article>`;
+    const html = newsPage(column, { head: articleHead }).replace(site.bottom, `<footer>${site.bottom}</footer>`);
+    const { markdown } = markdownOf(html);
+    expectOnly(
+      markdown,
+      ['protected bike lanes along Harbour Road', 'the market end of the road'],
+      ['painted lanes on busy roads', teaserTitles[0]!, teaserTitles[1]!],
+    );
+  });
+
+  it("keeps a page builder's post-content widget (elementor-widget-theme-post-content) without the widgets around it", () => {
+    const widget = (type: string, inner: string): string =>
+      `<div class="elementor-element elementor-widget elementor-widget-${type}"><div class="elementor-widget-container">${inner}</div></div>`;
+    const column = `<div class="elementor-section"><div class="elementor-column">${widget('theme-post-title', '<h1 class="elementor-heading-title">Council approves new bike lanes on Harbour Road</h1>')}${widget('post-info', '<ul><li>Jane Doe</li><li>9 March 2026</li></ul>')}${widget('theme-post-content', body.replace('<div class="entry-content">', '<div>'))}${widget('text-editor', '<p>Our newsroom is funded by readers like you. For the price of a coffee a month you keep local reporting alive in Riverside and the valley, and you get every story a day early.</p><p>Members also get the weekly transport briefing, with the agendas of the council committees and what was decided.</p>')}${widget('text-editor', faq)}</div></div>`;
+    const html = newsPage(column, { head: articleHead }).replace(site.bottom, `<footer>${site.bottom}</footer>`);
+    const { markdown } = markdownOf(html);
+    expectOnly(
+      markdown,
+      ['protected bike lanes along Harbour Road', 'the market end of the road'],
+      ['funded by readers like you', 'weekly transport briefing', 'painted lanes on busy roads'],
+    );
+  });
+
+  it("keeps a site builder's rich-text post body (blog-rich-text) without the standfirst and box beside it", () => {
+    const richBody = body.replace('<div class="entry-content">', '<div class="blog-rich-text w-richtext">');
+    const column = `<div class="blog-post-wrapper"><div class="blog-hero"><p class="standfirst">Protected lanes between the ferry terminal and the old mill, work starts in May, says the council in a statement issued on Monday evening.</p></div>${richBody}${faq}</div>`;
+    const html = newsPage(column, { head: articleHead }).replace(site.bottom, `<footer>${site.bottom}</footer>`);
+    const { markdown } = markdownOf(html);
+    expectOnly(
+      markdown,
+      ['protected bike lanes along Harbour Road', 'the market end of the road'],
+      ['Protected lanes between the ferry terminal', 'painted lanes on busy roads'],
+    );
+  });
+
+  it('keeps the whole column when the article body holds under half of its prose (an interview with a long box)', () => {
+    const box = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<p>Question ${i} from our readers, answered by the council's transport officer: how the lanes will be cleared of snow, who pays for the kerbs, and why the work cannot wait until the autumn, when the road is quieter.</p>`,
+    ).join('');
+    const column = `<div class="story-wrap"><h1>Council approves new bike lanes on Harbour Road</h1>${body}<div class="reader-questions">${box}</div></div>`;
+    const { markdown } = markdownOf(newsPage(column, { head: articleHead }));
+    expectOnly(markdown, ['forty bike racks by the summer', 'Question 5 from our readers', 'cleared of snow']);
+  });
+
+  it('keeps every card of a listing whose cards each hold a post-content excerpt', () => {
+    const cards = teaserTitles
+      .map(
+        (t, i) =>
+          `<div class="card"><h2><a href="/news/${i}">${t}</a></h2><div class="post-content"><p>${t}: the full story from our newsroom, with the reactions of residents and the council, and what happens next.</p></div></div>`,
+      )
+      .join('');
+    const { markdown } = markdownOf(
+      newsPage(`<div class="section-front"><h1>Local news</h1>${cards}</div>`, { side: '' }),
+    );
+    expectOnly(markdown, teaserTitles);
+  });
+});

@@ -54,3 +54,50 @@ describe('shop pages: other products after the product', () => {
     expectOnly(markdown, ['original green glass shade', 'Featured in our 2024 catalogue', 'private collector']);
   });
 });
+
+describe('shop pages: screen-reader-only text behind a namespace', () => {
+  it('drops namespaced screen-reader-only labels (usa-sr-only, u-hiddenVisually, a CSS module srOnly class)', () => {
+    const column = `<div class="main-col"><div class="x-item-title"><h1>Vintage brass desk lamp with green glass shade</h1></div>
+<div class="x-price-primary"><span class="usa-sr-only">Current price, including taxes:</span>US $64.99 <span class="u-hiddenVisually">Was:</span><s>US $79.00</s></div>
+<div class="x-rating"><span class="styles_srOnly__6uNpq">Rated 4.6 out of 5 stars by buyers</span><span class="stars">★★★★½</span> 31 ratings</div>
+${product}<a class="wt-cli-sr-only" href="#reviews">Skip to the customer reviews of this item</a></div>`;
+    const { markdown } = markdownOf(shopPage(column));
+    expectOnly(
+      markdown,
+      ['Vintage brass desk lamp', 'US $64.99', '31 ratings', 'original green glass shade'],
+      ['Current price, including taxes', 'Was:', 'Rated 4.6 out of 5', 'Skip to the customer reviews'],
+    );
+  });
+
+  it('keeps a field whose BEM modifier says only its label is hidden (field--label-visually_hidden)', () => {
+    const field = (name: string, label: string, body: string): string =>
+      `<div class="field field--name-${name} field--label-visually_hidden"><div class="field__label visually-hidden">${label}</div><div class="field__item">${body}</div></div>`;
+    const column = `<article class="node node--type-product">${field('title', 'Title', '<h1>Vintage brass desk lamp with green glass shade</h1>')}${field('body', 'Body', product)}</article>`;
+    const { markdown } = markdownOf(shopPage(column));
+    expectOnly(
+      markdown,
+      ['Vintage brass desk lamp', 'original green glass shade', 'Shipped within two business days'],
+      ['Body', 'Title'],
+    );
+  });
+});
+
+describe('shop pages: the product description inside the product column', () => {
+  const description = `<div class="product__description rte"><p>Hand-thrown in our studio from a speckled stoneware clay, this mug holds 350 ml and keeps its warmth longer than porcelain. Each piece is glazed by hand, so the colour and the speckles vary a little from one mug to the next.</p>
+<p>The handle is pulled, not moulded, and fits three fingers. The base is left unglazed and sanded smooth so it will not scratch your table. Dishwasher and microwave safe; the glaze is lead-free and food safe.</p>
+<p>Made in small batches of forty. When a batch sells out, the next one is usually ready within three weeks.</p></div>`;
+  const buyBox = `<div class="product__info-wrapper"><p class="product__text subtitle">Stoneware Studio</p><h1>Speckled stoneware mug</h1><div class="price"><span class="price-item">€34,00</span> <span class="unit">Tax included. Shipping calculated at checkout.</span></div>
+<fieldset class="variant-picker"><legend>Glaze</legend><label>Oat</label><label>Moss green</label><label>Midnight</label></fieldset>
+<div class="shipping-note"><p>Order before 2 pm and your mug leaves our studio the same day, packed in recycled paper and cardboard.</p><p>Free returns within 30 days, no questions asked: send it back in its box and we refund you.</p></div>
+<button class="product-form__submit">Add to cart</button>${description}
+<div class="complementary"><p>Pairs well with</p><ul><li><a href="/products/saucer">Speckled saucer</a> €18,00</li><li><a href="/products/teapot">Stoneware teapot</a> €89,00</li></ul></div></div>`;
+
+  it('keeps the description (product__description) and drops the buy box, shipping notes and pairings beside it', () => {
+    const { markdown } = markdownOf(shopPage(`<section class="product">${buyBox}</section>`));
+    expectOnly(
+      markdown,
+      ['Hand-thrown in our studio', 'lead-free and food safe', 'next one is usually ready'],
+      ['Order before 2 pm', 'Free returns within 30 days', 'Pairs well with', 'Stoneware teapot'],
+    );
+  });
+});
