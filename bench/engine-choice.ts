@@ -77,6 +77,11 @@ interface Run {
   complete: number;
 }
 
+/** The run of median time (the upper one of an even count). */
+function medianRun(runs: readonly Run[]): Run {
+  return [...runs].sort((a, b) => a.seconds - b.seconds)[runs.length >> 1]!;
+}
+
 async function crawl(ck: Crawlkit, site: Site): Promise<Run> {
   const since = site.server.requests.length;
   const started = performance.now();
@@ -131,7 +136,7 @@ try {
           // Untimed: pages and spare pages the browser is still closing or opening belong to this crawl, not the next.
           await waitUntilQuiet(() => processTree());
         } while (repeats.length < REPEATS && repeats[0]!.seconds < SHORT_CRAWL_S);
-        const run = [...repeats].sort((a, b) => a.seconds - b.seconds)[repeats.length >> 1]!;
+        const run = medianRun(repeats);
         const key = `${site.name}|${MODES[m]!.name}`;
         runs.set(key, [...(runs.get(key) ?? []), run]);
         console.error(
@@ -151,7 +156,7 @@ for (const site of SITES) {
   const fastest = Math.min(...MODES.map((m) => seconds(site, m.name)));
   for (const mode of MODES) {
     const list = runs.get(`${site.name}|${mode.name}`) ?? [];
-    const mid = [...list].sort((a, b) => a.seconds - b.seconds)[list.length >> 1]!;
+    const mid = medianRun(list);
     rows.push({
       site: site.name,
       row: mode.name,
