@@ -141,6 +141,24 @@ for (const [name, factory, available] of jobBackends(testRedisUrl)) {
       expect(later.data.length).toBeLessThan(30);
     });
 
+    it("waits for a host's delay outside each page's timeout", async () => {
+      const ck = setup.client;
+      // Four pages 1 s apart: a worker holding several tasks waits up to 3 s in place for the host (a Redis worker
+      // waits up to 5 s before it requeues), longer than each page's 2 s for its fetch and extraction.
+      const started = ok(
+        await ck.crawl({
+          url: `${server.url}/tree/1`,
+          crawlEntireDomain: true,
+          limit: 4,
+          delay: 1,
+          scrapeOptions: { timeout: 2_000, maxAge: 0 },
+        }),
+      );
+      const done = ok(await ck.waitForJob(started.id));
+      expect(await ck.getCrawlErrors(started.id)).toMatchObject({ errors: [] });
+      expect(done).toMatchObject({ status: 'completed', completed: 4 });
+    });
+
     it('delivers webhooks: started, one page event per page, completed', async () => {
       const receiver = await webhookReceiver();
       try {

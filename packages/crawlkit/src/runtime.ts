@@ -213,6 +213,8 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
     },
     options,
   );
+  // A worker is started to take tasks: its extraction threads load now, not within its first page's timeout.
+  rt.ctx.extraction.warm();
   await worker.start();
   distributed.workers.add(worker);
   return worker;

@@ -6,7 +6,7 @@ import type PQueue from 'p-queue';
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
 import { scrapePage } from '../scrape/scrape-page.js';
-import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
+import { ScrapeDeferred, type PageScrapeOutcome, type PageScrapeRequest } from '../scrape/types.js';
 import { EngineLearning } from './engine-learning.js';
 import type { JobEventSink } from './events.js';
 import { limitOf, type JobPlanner, type TaskMeta } from './planner.js';
@@ -70,8 +70,8 @@ export interface JobTasks {
 export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
 
 /**
- * Runs one claimed task of a job: its job slot, the host's slot (inside the engine's scrape slot, right before the
- * fetch, so the spacing the server sees is the spacing of the slots), the scrape, the retry rule for 429/503
+ * Runs one claimed task of a job: its job slot, the host's slot (inside the engine's scrape slot, taken by the scrape
+ * after its cache lookup, right before the fetch, so the spacing the server sees is the spacing of the slots), the scrape, the retry rule for 429/503
  * (`retryDelay`; the host rests as long), then the page settles exactly once. `retries` counts the task's 429/503
  * retries so far. Rejections are store or queue failures.
  */
@@ -110,21 +110,26 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
   try {
     const request = { ...planner.scrapeOptions, url: task.url } as PageScrapeRequest;
     outcome = await tasks.slots.add(async () => {
-      const wait = await takeHostSlot(tasks, task);
-      if (wait !== 0) return wait;
-      // What the job learned of the host's engine (its store holds it), read right before the fetch.
+      // What the job learned of the host's engine (its store holds it), read before the fetch.
       const learning = ctx.options.engine === 'auto' && !request.fastMode && ctx.options.engineLearning;
       const engine = learning
         ? await new EngineLearning(tasks.store, tasks.job.id, learning).page(task.url)
         : undefined;
-      const page = await scrapePage(ctx, request, {
-        sourceURL: sourceUrlOf(task),
-        zeroDataRetention: planner.zeroDataRetention,
-        ...(signal ? { signal } : {}),
-        jobId: tasks.job.id,
-        collectLinks: planner.collectsLinks,
-        ...(engine ? { engine: engine.advice } : {}),
-      });
+      let page;
+      try {
+        page = await scrapePage(ctx, request, {
+          sourceURL: sourceUrlOf(task),
+          zeroDataRetention: planner.zeroDataRetention,
+          ...(signal ? { signal } : {}),
+          jobId: tasks.job.id,
+          collectLinks: planner.collectsLinks,
+          ...(engine ? { engine: engine.advice } : {}),
+          pace: () => takeHostSlot(tasks, task),
+        });
+      } catch (error) {
+        if (error instanceof ScrapeDeferred) return error.until;
+        throw error;
+      }
       if (engine && page.success && page.engineEvidence) await engine.learn(page.engineEvidence);
       return page;
     });
@@ -136,19 +141,22 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
   return outcome;
 }
 
-/** 0 once the host's slot is taken; else the wait to requeue the task for, or `dropped`. */
-async function takeHostSlot(tasks: JobTasks, task: Task): Promise<number | 'dropped'> {
+/**
+ * Takes the host's slot for the task's fetch, waiting up to `maxInlineWaitMs` for it in place. Rejects with
+ * `ScrapeDeferred` when the wait is longer (the task is requeued for it) or the job was cancelled meanwhile.
+ */
+async function takeHostSlot(tasks: JobTasks, task: Task): Promise<void> {
   const inline = tasks.maxInlineWaitMs ?? 0;
   let waited = false;
   for (;;) {
     const wait = await tasks.hosts.take(task.url);
     if (wait === 0) break;
-    if (wait > inline) return wait;
+    if (wait > inline) throw new ScrapeDeferred(wait);
     await new Promise((resolve) => setTimeout(resolve, wait));
     waited = true;
   }
   // Cancelled during the wait: it does not start.
-  return waited && (await tasks.dropped?.(task)) ? 'dropped' : 0;
+  if (waited && (await tasks.dropped?.(task))) throw new ScrapeDeferred('dropped');
 }
 
 /**

@@ -29,7 +29,7 @@ import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
 import { scrapeId as newScrapeId } from './scrape-id.js';
 import { serializeFetched, storedLength } from './serialize.js';
-import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest } from './types.js';
+import { ScrapeDeferred, type PageScrapeContext, type PageScrapeOutcome, type PageScrapeRequest } from './types.js';
 
 const has = (request: PageScrapeRequest, type: string) => request.formats.some((f) => f.type === type);
 
@@ -114,21 +114,26 @@ function timeoutMessage(timeoutMs: number, phase: 'fetch' | 'extract' | 'formats
   );
 }
 
-/** Runs one scrape: cache, fetch, extraction, formats. Never throws: failures come back in the v2 error shape. */
+/**
+ * Runs one scrape: cache, fetch, extraction, formats. Never throws but the `ScrapeDeferred` of `context.pace`:
+ * failures come back in the v2 error shape.
+ */
 export async function scrapePage(
   ctx: EngineContext,
   request: PageScrapeRequest,
   context: PageScrapeContext,
 ): Promise<PageScrapeOutcome> {
-  const started = Date.now();
+  let started = Date.now();
   const timeoutMs = request.timeout ?? ctx.options.timeoutMs;
   // A timer cleared when the scrape ends (AbortSignal.timeout's would stay armed for the whole timeout, one per
   // scrape: thousands of live timers in a fast run of cache hits).
   const timeoutController = new AbortController();
-  const timer = setTimeout(
-    () => timeoutController.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-    timeoutMs,
-  );
+  const arm = () =>
+    setTimeout(
+      () => timeoutController.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      timeoutMs,
+    );
+  let timer = arm();
   const timeout = timeoutController.signal;
   const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
   /** Where the scrape is, for the message of a timeout: fetching, extracting (since when), or the formats after. */
@@ -175,6 +180,13 @@ export async function scrapePage(
     let branding: BrandingCapture | undefined;
     let engineEvidence: 'http' | 'browser' | undefined;
     let early: BuiltContent | undefined;
+    if (context.pace) {
+      // A wait for the host's slot is neither fetch nor extraction: the timeout starts again after it.
+      clearTimeout(timer);
+      await context.pace();
+      started = Date.now();
+      timer = arm();
+    }
     if (!fetched) {
       const page = pageRequest(request, timeoutMs, signal, context.engine);
       // The judge may extract the page: a timeout meanwhile is one of extraction.
@@ -268,6 +280,7 @@ export async function scrapePage(
     if (engineEvidence) outcome.engineEvidence = engineEvidence;
     return outcome;
   } catch (error) {
+    if (error instanceof ScrapeDeferred) throw error;
     const timedOut = timeout.aborted && !context.signal?.aborted;
     const response: ErrorResponse = timedOut
       ? { success: false, code: 'SCRAPE_TIMEOUT', error: timeoutMessage(timeoutMs, phase, started, extractionStarted) }

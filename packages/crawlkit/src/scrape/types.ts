@@ -17,6 +17,26 @@ export interface PageScrapeContext {
   collectLinks?: boolean;
   /** What the job learned about the page's host (`EngineLearning`). */
   engine?: EngineAdvice;
+  /**
+   * Paces the scrape: runs after the page cache was read, right before the page is fetched or its cached copy used.
+   * A job takes its host's slot here (`delay`, robots `Crawl-delay`), so the spacing the server sees is the spacing
+   * of the slots, with no cache round trip between the two. It may throw `ScrapeDeferred`; the scrape then stops and
+   * rejects with it. Its time does not count toward `timeout`.
+   * @default none
+   */
+  pace?: () => Promise<void>;
+}
+
+/** Thrown by `pace`: the page is not fetched now; the job puts its task back. */
+export class ScrapeDeferred extends Error {
+  /** The milliseconds to wait before trying the task again, or `dropped` (its job was cancelled). */
+  readonly until: number | 'dropped';
+
+  constructor(until: number | 'dropped') {
+    super(until === 'dropped' ? 'The task was dropped before its fetch.' : `The fetch waits ${until} ms for its host.`);
+    this.name = 'ScrapeDeferred';
+    this.until = until;
+  }
 }
 
 export type PageScrapeOutcome =
