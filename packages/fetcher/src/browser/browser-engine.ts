@@ -112,12 +112,16 @@ export class BrowserEngine {
 
     let lease: BrowserLease | undefined;
     let context: BrowserContext | undefined;
+    // A killed Chromium leaves the page's waits (timers, not calls) running until the deadline: fail it at once.
+    const onDisconnected = () => controller.abort(crashedError(url, new Error('Chromium disconnected.')));
     // Loaded while Chromium starts and the page opens (the first load of a process compiles or reads the engine).
     const adBlocker = request.blockAds ? loadAdBlocker(this.#settings.adblockLists) : undefined;
     adBlocker?.catch(() => undefined);
     try {
       lease = await this.#pool.acquire(controller.signal);
       const acquired = lease;
+      if (acquired.browser.connected) acquired.browser.once('disconnected', onDisconnected);
+      else onDisconnected();
       const work = (async () => {
         const opened = await acquired.openPage(
           request.proxy ? { upstream: request.proxy, proxyLoopback: request.proxyLoopback ?? false } : {},
@@ -135,6 +139,7 @@ export class BrowserEngine {
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onUserAbort);
+      lease?.browser.off('disconnected', onDisconnected);
       await context?.close().catch(() => undefined);
       await lease?.release();
     }

@@ -149,9 +149,16 @@ describe('browser pool lifecycle', () => {
     try {
       await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' });
       const [pid] = fetcher.browserStats.pids;
-      const pending = fetcher.fetch({ url: url('/js/never-settles.html'), engine: 'browser', timeoutMs: 10_000 });
-      setTimeout(() => process.kill(pid!, 'SIGKILL'), 500);
+      const pending = fetcher.fetch({ url: url('/js/never-settles.html'), engine: 'browser', timeoutMs: 30_000 });
+      const killed = new Promise<number>((resolve) =>
+        setTimeout(() => {
+          process.kill(pid!, 'SIGKILL');
+          resolve(Date.now());
+        }, 500),
+      );
       await expect(pending).rejects.toMatchObject({ code: 'BROWSER_CRASHED' });
+      // At once, not at the page's deadline: the page's smart wait is timers, which a dead browser does not fail.
+      expect(Date.now() - (await killed)).toBeLessThan(10_000);
       expect(await eventually(() => processesOf([fetcher.browserStats.profiles[0]!]) === 0)).toBe(true);
       const after = await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' });
       expect(after.status).toBe(200);
