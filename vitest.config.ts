@@ -7,11 +7,12 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 export default defineConfig({
   resolve: {
     alias: {
+      // Subpath entries before their package's name, which would otherwise take them as paths below its index.
+      '@crawlkit/fetcher/analysis': fileURLToPath(new URL('./packages/fetcher/src/analysis.ts', import.meta.url)),
       '@crawlkit/fetcher': src('fetcher'),
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor': src('extractor'),
       '@crawlkit/frontier': src('frontier'),
-      // Before '@crawlkit/store', which would otherwise take the subpath as a path below its index.
       '@crawlkit/store/conformance': fileURLToPath(new URL('./packages/store/src/conformance.ts', import.meta.url)),
       '@crawlkit/store': src('store'),
       '@crawlkit/redis': src('redis'),

@@ -3,7 +3,7 @@
  * of a page are read and sorted in an extraction worker (a page of thousands of links costs as much as a parse).
  */
 import { extractPage } from '@crawlkit/extractor';
-import { checkUrlAgainstPolicy, type UrlPolicy } from '@crawlkit/fetcher';
+import { checkUrlAgainstPolicy, type UrlPolicy } from '@crawlkit/fetcher/analysis';
 import { normalizeUrl } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
 

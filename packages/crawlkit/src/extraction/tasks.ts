@@ -3,7 +3,7 @@
  * threads, and what comes back. Strings, plain objects and byte arrays cross; DOMs never do.
  */
 import { diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
-import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher';
+import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher/analysis';
 import { readSitemap, type SitemapBody, type SitemapDocument } from '@crawlkit/frontier';
 
 import { pageLinks, type MapScope, type PageLinks } from '../api/map-links.js';

@@ -1,5 +1,5 @@
 import { extractPage, type ExtractPageOptions, type ExtractedPage } from '@crawlkit/extractor';
-import { embeddedContent, pageSignals, type EmbeddedSource } from '@crawlkit/fetcher';
+import { embeddedContent, pageSignals, type EmbeddedSource } from '@crawlkit/fetcher/analysis';
 
 /** What the page's data is called in the warning. */
 const SOURCE_NAMES: Record<EmbeddedSource, string> = {

@@ -9,7 +9,7 @@ import {
   type ExtractPageOptions,
 } from '@crawlkit/extractor';
 
-import { decodeText, type UndecodedText } from '@crawlkit/fetcher';
+import { decodeText, type UndecodedText } from '@crawlkit/fetcher/analysis';
 
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
