@@ -235,6 +235,34 @@ describe('extraction in worker threads', () => {
     }
   });
 
+  it('tells a page that timed out waiting for a busy worker so, not that it is too large', async () => {
+    const one = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 1, maxMemoryMb: 512 } });
+    const heavyStarted = new Promise<void>((resolve) => {
+      const stop = onTaskStart((start) => {
+        if (!start.url?.includes('/heavy/')) return;
+        stop();
+        resolve();
+      });
+    });
+    const stopHeavy = new AbortController();
+    const heavy = one.scrape(
+      { url: `${server.url}/heavy/paragraphs`, timeout: 60_000, maxAge: 0 },
+      { signal: stopHeavy.signal },
+    );
+    try {
+      await heavyStarted;
+      const queued = await one.scrape({ url: `${server.url}${NORMAL_PAGES[0]}?queued`, timeout: 1_500, maxAge: 0 });
+      expect(queued).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+      expect((queued as ErrorResponse).error).toMatch(
+        /^Scrape timed out after 1500 ms: the page waited \d+ ms for an extraction worker \(the fetch took \d+ ms\); every worker thread was busy/,
+      );
+    } finally {
+      stopHeavy.abort();
+      await heavy;
+      await one.close();
+    }
+  });
+
   it('answers SCRAPE_EXTRACTION_FAILED when the worker dies twice under the same page', async () => {
     const stop = onTaskStart((start) => {
       if (start.url?.includes('always-kill')) void start.terminate();

@@ -48,6 +48,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Time the task may run once a worker has started it; past it the worker is stopped (`ExtractionCut`). */
   runLimitMs?: number;
+  /** Told when a worker starts the task (it may wait in the pool's queue before). */
+  onStart?: () => void;
 }
 
 // A worker is found when pool and worker files sit side by side: `.js` in dist, `.ts` when the tests run the sources
@@ -139,10 +141,10 @@ export class ExtractionPool {
    * markdown conversion passes it, and a worker still busy a moment later is stopped; either way the page's plain
    * text comes back (`cut`, with a warning), computed in a worker too. `signal` (the page's timeout) stops all.
    */
-  async content(task: ContentTask, signal?: AbortSignal): Promise<BuiltContent> {
+  async content(task: ContentTask, signal?: AbortSignal, onStart?: () => void): Promise<BuiltContent> {
     let content: BuiltContent;
     try {
-      content = await this.run({ kind: 'content', ...task }, pageRunOptions(task, signal));
+      content = await this.run({ kind: 'content', ...task }, pageRunOptions(task, signal, onStart));
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
       content = await this.run({ kind: 'plainText', ...task }, signal ? { signal } : {});
@@ -165,9 +167,14 @@ export class ExtractionPool {
    * (`task`), in one task: the page crosses to the worker and is decoded once. The content's limits are those of
    * `content()`; a task cut by them answers the verdict alone (the content is then made by `content()`).
    */
-  async judgeWithContent(page: JudgedPage, task: ContentTask, signal?: AbortSignal): Promise<JudgedContent> {
+  async judgeWithContent(
+    page: JudgedPage,
+    task: ContentTask,
+    signal?: AbortSignal,
+    onStart?: () => void,
+  ): Promise<JudgedContent> {
     try {
-      return await this.run({ kind: 'judgeContent', page, content: task }, pageRunOptions(task, signal));
+      return await this.run({ kind: 'judgeContent', page, content: task }, pageRunOptions(task, signal, onStart));
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
       return { verdict: await this.judge(page, signal ? { signal } : {}) };
@@ -184,7 +191,10 @@ export class ExtractionPool {
   }
 
   async #settle(task: ExtractionTask, options: RunOptions): Promise<TaskOutcome> {
-    if (this.#options.size === 0) return settleTask(task);
+    if (this.#options.size === 0) {
+      options.onStart?.();
+      return settleTask(task);
+    }
     try {
       return await this.#attempt(task, options);
     } catch (error) {
@@ -212,6 +222,7 @@ export class ExtractionPool {
     let settled = false;
     this.#waiting.set(id, (threadId) => {
       this.#waiting.delete(id);
+      options.onStart?.();
       if (options.runLimitMs !== undefined && !settled) {
         const limit = options.runLimitMs;
         timer = setTimeout(() => cut.abort(new ExtractionCut(limit)), limit);
@@ -279,8 +290,9 @@ export class ExtractionPool {
  * The limits of a task that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
  * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
  */
-function pageRunOptions(task: ContentTask, signal: AbortSignal | undefined): RunOptions {
+function pageRunOptions(task: ContentTask, signal: AbortSignal | undefined, onStart?: () => void): RunOptions {
   const options: RunOptions = signal ? { signal } : {};
+  if (onStart) options.onStart = onStart;
   const text = task.page.text !== undefined || task.page.undecodedText !== undefined;
   if (task.budgetMs !== undefined && text) options.runLimitMs = task.budgetMs + CUT_GRACE_MS;
   return options;

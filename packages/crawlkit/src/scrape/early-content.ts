@@ -2,6 +2,7 @@ import type { JudgedPage, JudgeOptions, RenderVerdict } from '@crawlkit/fetcher'
 
 import type { ExtractionPool } from '../extraction/pool.js';
 import type { BuiltContent, ContentSettings, ContentTask, FetchedContent, PageInput } from './content.js';
+import type { ScrapePhase } from './scrape-phase.js';
 
 /** The page the content was made from, to tell whether the fetch returned that same page. */
 interface Made {
@@ -20,20 +21,15 @@ export class EarlyContent {
   readonly #pool: ExtractionPool;
   readonly #settings: ContentSettings;
   readonly #budgetMs: number | undefined;
-  readonly #extracting: (extracting: boolean) => void;
+  readonly #phase: ScrapePhase;
   #made: Made | undefined;
 
-  /** `extracting` is told when a task that may extract the page starts (`true`) and when it answered (`false`). */
-  constructor(
-    pool: ExtractionPool,
-    settings: ContentSettings,
-    budgetMs: number | undefined,
-    extracting: (extracting: boolean) => void,
-  ) {
+  /** `phase` is told when a task that may extract the page is queued, when it starts, and when it answered. */
+  constructor(pool: ExtractionPool, settings: ContentSettings, budgetMs: number | undefined, phase: ScrapePhase) {
     this.#pool = pool;
     this.#settings = settings;
     this.#budgetMs = budgetMs;
-    this.#extracting = extracting;
+    this.#phase = phase;
   }
 
   /** The judge to give the fetcher for this scrape (`PageRequest.renderJudge`). */
@@ -47,9 +43,9 @@ export class EarlyContent {
     }
     const task: ContentTask = { page: input, settings: this.#settings };
     if (this.#budgetMs !== undefined) task.budgetMs = this.#budgetMs;
-    this.#extracting(true);
-    const { verdict, content } = await this.#pool.judgeWithContent(page, task, options.signal);
-    this.#extracting(false);
+    this.#phase.extracting();
+    const { verdict, content } = await this.#pool.judgeWithContent(page, task, options.signal, this.#phase.running);
+    this.#phase.fetching();
     if (content) this.#made = { url: page.url, body: input.body, text: input.text, content };
     return verdict;
   };

@@ -27,6 +27,7 @@ import { EarlyContent } from './early-content.js';
 import { contentMemoFor } from './content-memo.js';
 import { documentCredits } from './credits.js';
 import { runPostprocessors } from './postprocess.js';
+import { ScrapePhase } from './scrape-phase.js';
 import { scrapeId as newScrapeId } from './scrape-id.js';
 import { serializeFetched, storedLength } from './serialize.js';
 import { ScrapeDeferred, type PageScrapeContext, type PageScrapeOutcome, type PageScrapeRequest } from './types.js';
@@ -104,16 +105,6 @@ function nonEmptyActions(actions: ActionResults | undefined): ActionResults | un
   return kept.length ? Object.fromEntries(kept) : undefined;
 }
 
-function timeoutMessage(timeoutMs: number, phase: 'fetch' | 'extract' | 'formats', started: number, at: number) {
-  const head = `Scrape timed out after ${timeoutMs} ms`;
-  if (phase === 'fetch') return `${head} while fetching the page.`;
-  if (phase === 'formats') return `${head} while computing the formats after extraction.`;
-  return (
-    `${head}: extraction of the page was cut after ${Date.now() - at} ms (the fetch took ${at - started} ms) ` +
-    'and its worker thread stopped. Raise `timeout` for pages this large.'
-  );
-}
-
 /**
  * Runs one scrape: cache, fetch, extraction, formats. Never throws but the `ScrapeDeferred` of `context.pace`:
  * failures come back in the v2 error shape.
@@ -123,7 +114,6 @@ export async function scrapePage(
   request: PageScrapeRequest,
   context: PageScrapeContext,
 ): Promise<PageScrapeOutcome> {
-  let started = Date.now();
   const timeoutMs = request.timeout ?? ctx.options.timeoutMs;
   // A timer cleared when the scrape ends (AbortSignal.timeout's would stay armed for the whole timeout, one per
   // scrape: thousands of live timers in a fast run of cache hits).
@@ -136,9 +126,7 @@ export async function scrapePage(
   let timer = arm();
   const timeout = timeoutController.signal;
   const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
-  /** Where the scrape is, for the message of a timeout: fetching, extracting (since when), or the formats after. */
-  let phase: 'fetch' | 'extract' | 'formats' = 'fetch';
-  let extractionStarted = 0;
+  const phase = new ScrapePhase();
   ctx.extraction.warm();
   try {
     ctx.llm.assertAvailable(request.formats);
@@ -184,7 +172,7 @@ export async function scrapePage(
       // A wait for the host's slot is neither fetch nor extraction: the timeout starts again after it.
       clearTimeout(timer);
       await context.pace();
-      started = Date.now();
+      phase.restart();
       timer = arm();
     }
     if (!fetched) {
@@ -194,10 +182,7 @@ export async function scrapePage(
         ctx.extraction,
         contentSettings(contentOptions),
         ctx.options.extractionBudgetMs,
-        (extracting) => {
-          phase = extracting ? 'extract' : 'fetch';
-          if (extracting) extractionStarted = Date.now();
-        },
+        phase,
       );
       page.renderJudge = judging.judge;
       const result = await ctx.fetcher.fetch(page).catch((error: unknown) => {
@@ -220,12 +205,11 @@ export async function scrapePage(
 
     // Extraction runs in a worker thread. Its budget counts from its own start (a slow fetch does not eat it);
     // the page's timeout, armed above, bounds fetch and extraction together.
-    phase = 'extract';
-    extractionStarted = Date.now();
+    phase.extracting();
     const task = contentTask(fetched, contentOptions, ctx.options.extractionBudgetMs);
-    const extract = () => (early ? Promise.resolve(early) : ctx.extraction.content(task, signal));
+    const extract = () => (early ? Promise.resolve(early) : ctx.extraction.content(task, signal, phase.running));
     const content = memo && entry ? await memo.content(key, entry, task.settings, extract) : await extract();
-    phase = 'formats';
+    phase.formats();
     const scrapeId = newScrapeId();
     const metadata: DocumentMetadata = {
       ...content.metadata,
@@ -283,7 +267,7 @@ export async function scrapePage(
     if (error instanceof ScrapeDeferred) throw error;
     const timedOut = timeout.aborted && !context.signal?.aborted;
     const response: ErrorResponse = timedOut
-      ? { success: false, code: 'SCRAPE_TIMEOUT', error: timeoutMessage(timeoutMs, phase, started, extractionStarted) }
+      ? { success: false, code: 'SCRAPE_TIMEOUT', error: phase.timeoutMessage(timeoutMs) }
       : toErrorResponse(error);
     return { success: false, error: response, status: httpStatusOf(response.code) };
   } finally {
