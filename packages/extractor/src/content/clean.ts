@@ -4,6 +4,7 @@ import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domh
 import { contains, detachAll, elements } from '../dom/walk.js';
 import { classAndId } from './hints.js';
 import type { Measure } from './measure.js';
+import { dropPlaceholders } from './placeholders.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
 import type { KeepTrace } from './trace.js';
@@ -182,6 +183,7 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
+  dropPlaceholders(container, measures, total, doomed);
   dropRepeats(container, measures, doomed);
   detachAll(doomed);
 }
