@@ -4,6 +4,7 @@ import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domh
 import { contains, detachAll, elements } from '../dom/walk.js';
 import { classAndId } from './hints.js';
 import type { Measure } from './measure.js';
+import { isPaywallHeading, isPaywallPrompt, MAX_PAYWALL_TEXT } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
@@ -22,7 +23,7 @@ const COMMENTS_HEADING =
   /^(?:(?:reader|readers'?|user|your|latest|top|all) comments?\b|comments?(?: \(\d+\)|:)?$|\d+ (?:comments?|responses?|replies|thoughts) on\b|\d+ (?:comments?|responses?)$|(?:join|start) the (?:conversation|discussion)|leave a (?:comment|reply)|what do you think\??$)/i;
 
 function isFurnitureHeading(text: string): boolean {
-  return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text);
+  return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text) || isPaywallHeading(text);
 }
 
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
@@ -313,6 +314,8 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
   if (m.text <= MAX_PROMPT && m.link < 0.5 * m.text && PROMPT_TEXT.test(textOf(el))) return true;
   if (isRelatedLink(el, m)) return true;
+  // a paywall heading is left to the heading rule, which takes its section (plans, prices) with it
+  if (m.text <= MAX_PAYWALL_TEXT && !HEADING_TAGS.has(el.name) && isPaywallPrompt(textOf(el))) return true;
   if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(textOf(el))) return true;
   if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(textOf(el))) return true;
   if (m.text <= MAX_INITIALS && AVATAR.test(classAndId(el))) return true;
