@@ -2,6 +2,7 @@
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { contains, detachAll, elements } from '../dom/walk.js';
+import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { classAndId } from './hints.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt, MAX_PAYWALL_TEXT } from './paywall.js';
@@ -156,6 +157,13 @@ export function cleanContainer(
       continue;
     }
     const level = headingLevel(el) || labelLevel(el, m);
+    // on an article, a bold paragraph titling a furniture section ("You might also like:") is a heading of the lowest rank
+    const bold = level === 0 && article ? boldLabelText(el, m) : null;
+    if (bold !== null && isFurnitureHeading(bold)) {
+      doomed.add(el);
+      dropSection(el, BOLD_LABEL_LEVEL, measures, ARTICLE_SECTION_SHARE * total, container, doomed, trace);
+      continue;
+    }
     if (level > 0 && m.text < 60) {
       const heading = textOf(el);
       // on an article, its readers' comments go whatever their length
