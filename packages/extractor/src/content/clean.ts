@@ -7,6 +7,7 @@ import { classAndId } from './hints.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt, MAX_PAYWALL_TEXT } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
+import { isReaderAppeal, MAX_APPEAL } from './reader-appeals.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
 import type { KeepTrace } from './trace.js';
@@ -322,6 +323,7 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
   if (m.text <= MAX_PROMPT && m.link < 0.5 * m.text && PROMPT_TEXT.test(textOf(el))) return true;
   if (isRelatedLink(el, m)) return true;
+  if (m.text <= MAX_APPEAL && m.link < 0.5 * m.text && isReaderAppeal(textOf(el))) return true;
   // a paywall heading is left to the heading rule, which takes its section (plans, prices) with it
   if (m.text <= MAX_PAYWALL_TEXT && !HEADING_TAGS.has(el.name) && isPaywallPrompt(textOf(el))) return true;
   if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(textOf(el))) return true;
