@@ -7,6 +7,7 @@ import { classAndId } from './hints.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt, MAX_PAYWALL_TEXT } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
+import { doomCopies, type TextBlock } from './repeat-runs.js';
 import { isReaderAppeal, MAX_APPEAL } from './reader-appeals.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
@@ -237,6 +238,8 @@ const NEVER_REPEAT: ReadonlySet<string> = new Set([
  */
 function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): void {
   const seen = new Set<string>();
+  // the container's text blocks in order, judged as copies or item boilerplate once all are met
+  const blocks: TextBlock[] = [];
   // wrappers are compared by their measure first, by their text only when the measures collide
   const groups = new Map<string, RepeatGroup>();
   // the text of every block seen outside quotes, to find quotes of part of an earlier post
@@ -257,8 +260,13 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
         // the outermost block speaks for its text: a paragraph inside an item is not a repeat of the item
         const search = quoted && text.length >= MIN_QUOTED && scanBudget > 0;
         if (search) scanBudget -= earlier.length;
-        if (seen.has(text) || (search && earlier.includes(text))) doomed.add(el);
+        const repeat = seen.has(text);
+        // a reply quoting an earlier post
+        if (quoted && (repeat || (search && earlier.includes(text)))) doomed.add(el);
         else {
+          // a repeated heading or link is a copy or a per-post label ("Re: <thread title>"), never an item's text
+          const label = HEADING_TAGS.has(el.name) || (m !== undefined && m.link >= 0.5 * m.text);
+          blocks.push({ el, text, repeat, judged: true, label });
           seen.add(text);
           if (!quoted) earlier += `${text}\n`;
         }
@@ -270,12 +278,20 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
         continue;
       }
     }
+    if (leaf) {
+      // short blocks (a title, a price, a list item) are not judged, but they end or extend a run of repeats
+      const text = textOf(el);
+      blocks.push({ el, text, repeat: seen.has(text), judged: false, label: false });
+      seen.add(text);
+      continue;
+    }
     const c = el.children;
     for (let i = c.length - 1; i >= 0; i--) {
       const n = c[i]!;
       if (isTag(n)) stack.push([n, quoted]);
     }
   }
+  doomCopies(blocks, doomed);
 }
 
 /** Characters that searching quotes in earlier text may scan on one page (see `dropRepeats`). */
