@@ -17,6 +17,12 @@ import type { KeepTrace } from './trace.js';
 const FURNITURE_HEADING =
   /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|recommended|more (?:from|stories|articles|posts|news|like this|to (?:read|discover|explore))|read (?:more|next)|popular\b|trending|latest (?:news|posts|articles|stories)|most (?:read|popular|viewed)|further reading|keep reading|share (?:this|on)|follow us|about the authors?|newsletter|subscribe|sign up|leave a (?:comment|reply)|comments?\b|\d+ comments?|table of contents|contents$|in this article|on this page|tags?:?$|categories:?$|(?:people|customers|shoppers|guests|others)(?: like you)?(?: who (?:viewed|bought)[\w ]*)? also (?:viewed|bought|liked|purchased)|frequently bought together|similar (?:items|products)|(?:complete|shop) the look|recently viewed)/i;
 
+/**
+ * Furniture words that also open headings of the text ("Popular red wines", "Recommended courses:"): the section after
+ * them goes only when it looks like teasers, 10% of it links, as after a label.
+ */
+const AMBIGUOUS_HEADING = /^(?:popular|recommended)\b/i;
+
 /** Furniture headings recognised by a phrase anywhere in them ("Other posts you may enjoy", "Join our newsletter"). */
 const FURNITURE_HEADING_PHRASE =
   /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^(?:(?:article|story|post) )?(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$|^help (?:us )?improve\b|^was this (?:page|article|post|guide|information|content) (?:helpful|useful)\??$|^did (?:you find )?this (?:page|article) help|^(?:give |send us )?feedback$|^rate this (?:page|article)\b)/i;
@@ -174,10 +180,11 @@ export function cleanContainer(
         for (const c of el.children) if (isTag(c)) stack.push(c);
         continue;
       }
-      doomed.add(el);
       // on an article, a section of teaser links after a furniture heading goes whatever its share (a short story)
       const limit = comments ? Infinity : article ? ARTICLE_SECTION_SHARE * total : 0.3 * total;
-      dropSection(el, level, measures, limit, container, doomed, trace);
+      const ambiguous = !comments && AMBIGUOUS_HEADING.test(heading);
+      // an ambiguous heading whose section is not teasers titles the text and stays with it
+      if (dropSection(el, level, measures, limit, container, doomed, trace, ambiguous) || !ambiguous) doomed.add(el);
       continue;
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
@@ -376,7 +383,8 @@ function countLinks(el: Element): number {
 
 /**
  * After a furniture heading: drop the rest of its section, i.e. the following siblings up to the next heading of
- * the same or a higher level, when they hold fewer than `limit` characters.
+ * the same or a higher level, when they hold fewer than `limit` characters. Answers false when the section is kept
+ * because it does not look like furniture (the guard of wrapped, label and ambiguous headings).
  */
 function dropSection(
   heading: Element,
@@ -386,7 +394,8 @@ function dropSection(
   container: Element,
   doomed: Set<AnyNode>,
   trace?: KeepTrace,
-): void {
+  ambiguous = false,
+): boolean {
   // page builders wrap each heading alone (`<div class="widget"><div><h2>`): the section is what follows the wrapper
   const own = measures.get(heading)?.text ?? 0;
   let start: Element = heading;
@@ -394,16 +403,16 @@ function dropSection(
     start = start.parent;
   }
   const parent: ParentNode | null = start.parent;
-  if (!parent) return;
-  // a wrapped heading or a label is less sure than a heading tag in the flow of the text: its section must be
-  // furniture-like too (linked titles, not a story's intro or a live blog's updates)
+  if (!parent) return true;
+  // a wrapped heading, a label or an ambiguous heading is less sure than a heading tag in the flow of the text: its
+  // section must be furniture-like too (linked titles, not a story's intro or a live blog's updates)
   const label = headingLevel(heading) === 0;
-  const guarded = start !== heading || label;
+  const guarded = start !== heading || label || ambiguous;
   const pm = isTag(parent) ? measures.get(parent) : undefined;
   // the heading opens its own wrapper: drop the wrapper when it is small
   if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === start) {
     if (!label || pm.link >= WRAPPED_SECTION_LINKS * (pm.text - (measures.get(start)?.text ?? 0))) doomed.add(parent);
-    return;
+    return true;
   }
   if (start !== heading) doomed.add(start);
   let size = 0;
@@ -421,9 +430,11 @@ function dropSection(
     }
     run.push(n);
   }
-  if (guarded && links < WRAPPED_SECTION_LINKS * size) return;
+  // not teasers: the section stays (and an ambiguous heading with it)
+  if (guarded && links < WRAPPED_SECTION_LINKS * size) return false;
   if (size < limit) for (const n of run) doomed.add(n);
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
+  return true;
 }
 
 /** After a heading wrapped alone, the section goes only when this share of its text is links. */
