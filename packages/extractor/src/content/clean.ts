@@ -4,6 +4,7 @@ import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domh
 import { contains, detachAll, elements } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { classAndId } from './hints.js';
+import { isItemForm } from './item-forms.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt, MAX_PAYWALL_TEXT } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
@@ -153,6 +154,10 @@ export function cleanContainer(
     // captions and photo credits describe an image (which stays, with its alt text); they are not the text
     if (el.name === 'figcaption') {
       doomed.add(el);
+      continue;
+    }
+    if (el.name === 'form' && isItemForm(el, m, container)) {
+      for (const c of el.children) if (isTag(c)) stack.push(c);
       continue;
     }
     if (isFurniture(el, m, total)) {
