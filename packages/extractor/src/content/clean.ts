@@ -5,6 +5,7 @@ import { contains, detachAll, elements } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { classAndId } from './hints.js';
 import { isItemForm } from './item-forms.js';
+import { isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt, MAX_PAYWALL_TEXT } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
@@ -164,7 +165,7 @@ export function cleanContainer(
       doomed.add(el);
       continue;
     }
-    if (isLinkList(el, m, total)) {
+    if (isLinkList(el, m, total) && !isAnnouncedList(el, measures)) {
       linkLists.push(el);
       linkListText += m.text;
       continue;
