@@ -7,10 +7,10 @@ import { classAndId } from './hints.js';
 import { isItemForm } from './item-forms.js';
 import { isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
-import { isPaywallHeading, isPaywallPrompt, MAX_PAYWALL_TEXT } from './paywall.js';
+import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
 import { doomCopies, type TextBlock } from './repeat-runs.js';
-import { isReaderAppeal, MAX_APPEAL } from './reader-appeals.js';
+import { isReaderAppeal } from './reader-appeals.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
 import type { KeepTrace } from './trace.js';
@@ -207,8 +207,8 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
-  dropPlaceholders(container, measures, total, doomed);
-  dropRepeats(container, measures, doomed);
+  const blocks = dropRepeats(container, measures, doomed);
+  dropPlaceholders(blocks, container, measures, total, doomed);
   detachAll(doomed);
 }
 
@@ -247,9 +247,9 @@ const NEVER_REPEAT: ReadonlySet<string> = new Set([
 /**
  * Drops paragraphs and headings that repeat an earlier one word for word, and wrappers of several blocks that
  * repeat an earlier wrapper (lists, tables, quotes and code excepted). A paragraph inside a quote that repeats an
- * earlier one is a reply quoting an earlier post: it goes too.
+ * earlier one is a reply quoting an earlier post: it goes too. Answers the container's text blocks in order.
  */
-function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): void {
+function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): TextBlock[] {
   const seen = new Set<string>();
   // the container's text blocks in order, judged as copies or item boilerplate once all are met
   const blocks: TextBlock[] = [];
@@ -305,6 +305,7 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
     }
   }
   doomCopies(blocks, doomed);
+  return blocks;
 }
 
 /** Characters that searching quotes in earlier text may scan on one page (see `dropRepeats`). */
@@ -349,14 +350,16 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (el.name === 'button') return m.text < 0.5 * total;
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
   if (el.name === 'form') return m.value < 200;
-  if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
-  if (m.text <= MAX_PROMPT && m.link < 0.5 * m.text && PROMPT_TEXT.test(textOf(el))) return true;
+  if (m.text > MAX_PROMPT) return false;
+  // every test below reads a short block's text: read it once
+  const text = textOf(el);
+  if (m.text <= 40 && FURNITURE_TEXT.test(text)) return true;
+  if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return true;
   if (isRelatedLink(el, m)) return true;
-  if (m.text <= MAX_APPEAL && m.link < 0.5 * m.text && isReaderAppeal(textOf(el))) return true;
   // a paywall heading is left to the heading rule, which takes its section (plans, prices) with it
-  if (m.text <= MAX_PAYWALL_TEXT && !HEADING_TAGS.has(el.name) && isPaywallPrompt(textOf(el))) return true;
-  if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(textOf(el))) return true;
-  if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(textOf(el))) return true;
+  if (!HEADING_TAGS.has(el.name) && isPaywallPrompt(text)) return true;
+  if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(text)) return true;
+  if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(text)) return true;
   if (m.text <= MAX_INITIALS && AVATAR.test(classAndId(el))) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   return false;

@@ -8,13 +8,11 @@ const PAYWALL_HEADING =
 const PAYWALL_TEXT =
   /^(?:already (?:have an account|a (?:subscriber|member))\?(?: (?:log|sign) ?in\.?)?|to read the rest of this (?:article|story|post),? (?:please )?(?:subscribe|log in|sign in)\b.{0,60}|become a paid (?:subscriber|member)\b.{0,120})$/i;
 
-/** A paywall prompt holds at most this many characters. */
-export const MAX_PAYWALL_TEXT = 200;
-
 export function isPaywallHeading(text: string): boolean {
   return PAYWALL_HEADING.test(text);
 }
 
+/** Whether a short block (up to the 200 characters of a reader prompt, `clean.ts`) is a paywall prompt. */
 export function isPaywallPrompt(text: string): boolean {
   return PAYWALL_TEXT.test(text) || PAYWALL_HEADING.test(text);
 }
