@@ -250,6 +250,8 @@ describe('articles: reference lists after the text', () => {
       `<h2>References</h2><ol class="ref-list">${citations}</ol>`,
       `<h3>Footnotes</h3><ol class="footnotes">${Array.from({ length: 3 }, (_, i) => `<li id="fn${i}"><p>Footnote ${i}: counted by the council's own survey in the spring, before the ferry timetable changed. <a href="#fnref${i}">↩︎</a></p></li>`).join('')}</ol>`,
       `<h2>Sources and further reading</h2><ul><li>Riverside Council, <em>Harbour Road transport study</em>, 2025.</li><li>National cycling survey, annual report, 2024.</li></ul>`,
+      // a finance site's numbered sources under "Article Sources", after its fact-checking note
+      `<h2>Article Sources</h2><p>All articles are reviewed and updated by our fact-checkers for accuracy. Visit our <a href="/editorial-policy">Editorial Policy</a> for more details.</p><ol>${citations}</ol>`,
     ];
     for (const section of sections) {
       const { markdown } = markdownOf(newsPage(withEnd(section), { head: articleHead }));

@@ -2,8 +2,15 @@
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { contains, detachAll, elements } from '../dom/walk.js';
+import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { classAndId } from './hints.js';
+import { isItemForm } from './item-forms.js';
+import { isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
+import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
+import { dropPlaceholders } from './placeholders.js';
+import { doomCopies, type TextBlock } from './repeat-runs.js';
+import { isReaderAppeal } from './reader-appeals.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
 import type { KeepTrace } from './trace.js';
@@ -12,16 +19,22 @@ import type { KeepTrace } from './trace.js';
 const FURNITURE_HEADING =
   /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|recommended|more (?:from|stories|articles|posts|news|like this|to (?:read|discover|explore))|read (?:more|next)|popular\b|trending|latest (?:news|posts|articles|stories)|most (?:read|popular|viewed)|further reading|keep reading|share (?:this|on)|follow us|about the authors?|newsletter|subscribe|sign up|leave a (?:comment|reply)|comments?\b|\d+ comments?|table of contents|contents$|in this article|on this page|tags?:?$|categories:?$|(?:people|customers|shoppers|guests|others)(?: like you)?(?: who (?:viewed|bought)[\w ]*)? also (?:viewed|bought|liked|purchased)|frequently bought together|similar (?:items|products)|(?:complete|shop) the look|recently viewed)/i;
 
+/**
+ * Furniture words that also open headings of the text ("Popular red wines", "Recommended courses:"): the section after
+ * them goes only when it looks like teasers, 10% of it links, as after a label.
+ */
+const AMBIGUOUS_HEADING = /^(?:popular|recommended)\b/i;
+
 /** Furniture headings recognised by a phrase anywhere in them ("Other posts you may enjoy", "Join our newsletter"). */
 const FURNITURE_HEADING_PHRASE =
-  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$|^help (?:us )?improve\b|^was this (?:page|article|post|guide|information|content) (?:helpful|useful)\??$|^did (?:you find )?this (?:page|article) help|^(?:give |send us )?feedback$|^rate this (?:page|article)\b)/i;
+  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^(?:(?:article|story|post) )?(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$|^help (?:us )?improve\b|^was this (?:page|article|post|guide|information|content) (?:helpful|useful)\??$|^did (?:you find )?this (?:page|article) help|^(?:give |send us )?feedback$|^rate this (?:page|article)\b)/i;
 
 /** Headings of a reader comment section ("Reader comments (23)", "Join the conversation", "14 thoughts on …"). */
 const COMMENTS_HEADING =
   /^(?:(?:reader|readers'?|user|your|latest|top|all) comments?\b|comments?(?: \(\d+\)|:)?$|\d+ (?:comments?|responses?|replies|thoughts) on\b|\d+ (?:comments?|responses?)$|(?:join|start) the (?:conversation|discussion)|leave a (?:comment|reply)|what do you think\??$)/i;
 
 function isFurnitureHeading(text: string): boolean {
-  return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text);
+  return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text) || isPaywallHeading(text);
 }
 
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
@@ -144,16 +157,27 @@ export function cleanContainer(
       doomed.add(el);
       continue;
     }
+    if (el.name === 'form' && isItemForm(el, m, container)) {
+      for (const c of el.children) if (isTag(c)) stack.push(c);
+      continue;
+    }
     if (isFurniture(el, m, total)) {
       doomed.add(el);
       continue;
     }
-    if (isLinkList(el, m, total)) {
+    if (isLinkList(el, m, total) && !isAnnouncedList(el, measures)) {
       linkLists.push(el);
       linkListText += m.text;
       continue;
     }
     const level = headingLevel(el) || labelLevel(el, m);
+    // on an article, a bold paragraph titling a furniture section ("You might also like:") is a heading of the lowest rank
+    const bold = level === 0 && article ? boldLabelText(el, m) : null;
+    if (bold !== null && isFurnitureHeading(bold)) {
+      doomed.add(el);
+      dropSection(el, BOLD_LABEL_LEVEL, measures, ARTICLE_SECTION_SHARE * total, container, doomed, trace);
+      continue;
+    }
     if (level > 0 && m.text < 60) {
       const heading = textOf(el);
       // on an article, its readers' comments go whatever their length
@@ -162,10 +186,11 @@ export function cleanContainer(
         for (const c of el.children) if (isTag(c)) stack.push(c);
         continue;
       }
-      doomed.add(el);
       // on an article, a section of teaser links after a furniture heading goes whatever its share (a short story)
       const limit = comments ? Infinity : article ? ARTICLE_SECTION_SHARE * total : 0.3 * total;
-      dropSection(el, level, measures, limit, container, doomed, trace);
+      const ambiguous = !comments && AMBIGUOUS_HEADING.test(heading);
+      // an ambiguous heading whose section is not teasers titles the text and stays with it
+      if (dropSection(el, level, measures, limit, container, doomed, trace, ambiguous) || !ambiguous) doomed.add(el);
       continue;
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
@@ -182,7 +207,8 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
-  dropRepeats(container, measures, doomed);
+  const blocks = dropRepeats(container, measures, doomed);
+  dropPlaceholders(blocks, container, measures, total, doomed);
   detachAll(doomed);
 }
 
@@ -221,10 +247,12 @@ const NEVER_REPEAT: ReadonlySet<string> = new Set([
 /**
  * Drops paragraphs and headings that repeat an earlier one word for word, and wrappers of several blocks that
  * repeat an earlier wrapper (lists, tables, quotes and code excepted). A paragraph inside a quote that repeats an
- * earlier one is a reply quoting an earlier post: it goes too.
+ * earlier one is a reply quoting an earlier post: it goes too. Answers the container's text blocks in order.
  */
-function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): void {
+function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): TextBlock[] {
   const seen = new Set<string>();
+  // the container's text blocks in order, judged as copies or item boilerplate once all are met
+  const blocks: TextBlock[] = [];
   // wrappers are compared by their measure first, by their text only when the measures collide
   const groups = new Map<string, RepeatGroup>();
   // the text of every block seen outside quotes, to find quotes of part of an earlier post
@@ -245,8 +273,13 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
         // the outermost block speaks for its text: a paragraph inside an item is not a repeat of the item
         const search = quoted && text.length >= MIN_QUOTED && scanBudget > 0;
         if (search) scanBudget -= earlier.length;
-        if (seen.has(text) || (search && earlier.includes(text))) doomed.add(el);
+        const repeat = seen.has(text);
+        // a reply quoting an earlier post
+        if (quoted && (repeat || (search && earlier.includes(text)))) doomed.add(el);
         else {
+          // a repeated heading or link is a copy or a per-post label ("Re: <thread title>"), never an item's text
+          const label = HEADING_TAGS.has(el.name) || (m !== undefined && m.link >= 0.5 * m.text);
+          blocks.push({ el, text, repeat, judged: true, label });
           seen.add(text);
           if (!quoted) earlier += `${text}\n`;
         }
@@ -258,12 +291,21 @@ function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed
         continue;
       }
     }
+    if (leaf) {
+      // short blocks (a title, a price, a list item) are not judged, but they end or extend a run of repeats
+      const text = textOf(el);
+      blocks.push({ el, text, repeat: seen.has(text), judged: false, label: false });
+      seen.add(text);
+      continue;
+    }
     const c = el.children;
     for (let i = c.length - 1; i >= 0; i--) {
       const n = c[i]!;
       if (isTag(n)) stack.push([n, quoted]);
     }
   }
+  doomCopies(blocks, doomed);
+  return blocks;
 }
 
 /** Characters that searching quotes in earlier text may scan on one page (see `dropRepeats`). */
@@ -308,11 +350,16 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (el.name === 'button') return m.text < 0.5 * total;
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
   if (el.name === 'form') return m.value < 200;
-  if (m.text <= 40 && FURNITURE_TEXT.test(textOf(el))) return true;
-  if (m.text <= MAX_PROMPT && m.link < 0.5 * m.text && PROMPT_TEXT.test(textOf(el))) return true;
+  if (m.text > MAX_PROMPT) return false;
+  // every test below reads a short block's text: read it once
+  const text = textOf(el);
+  if (m.text <= 40 && FURNITURE_TEXT.test(text)) return true;
+  if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return true;
   if (isRelatedLink(el, m)) return true;
-  if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(textOf(el))) return true;
-  if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(textOf(el))) return true;
+  // a paywall heading is left to the heading rule, which takes its section (plans, prices) with it
+  if (!HEADING_TAGS.has(el.name) && isPaywallPrompt(text)) return true;
+  if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(text)) return true;
+  if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(text)) return true;
   if (m.text <= MAX_INITIALS && AVATAR.test(classAndId(el))) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   return false;
@@ -345,7 +392,8 @@ function countLinks(el: Element): number {
 
 /**
  * After a furniture heading: drop the rest of its section, i.e. the following siblings up to the next heading of
- * the same or a higher level, when they hold fewer than `limit` characters.
+ * the same or a higher level, when they hold fewer than `limit` characters. Answers false when the section is kept
+ * because it does not look like furniture (the guard of wrapped, label and ambiguous headings).
  */
 function dropSection(
   heading: Element,
@@ -355,7 +403,8 @@ function dropSection(
   container: Element,
   doomed: Set<AnyNode>,
   trace?: KeepTrace,
-): void {
+  ambiguous = false,
+): boolean {
   // page builders wrap each heading alone (`<div class="widget"><div><h2>`): the section is what follows the wrapper
   const own = measures.get(heading)?.text ?? 0;
   let start: Element = heading;
@@ -363,16 +412,16 @@ function dropSection(
     start = start.parent;
   }
   const parent: ParentNode | null = start.parent;
-  if (!parent) return;
-  // a wrapped heading or a label is less sure than a heading tag in the flow of the text: its section must be
-  // furniture-like too (linked titles, not a story's intro or a live blog's updates)
+  if (!parent) return true;
+  // a wrapped heading, a label or an ambiguous heading is less sure than a heading tag in the flow of the text: its
+  // section must be furniture-like too (linked titles, not a story's intro or a live blog's updates)
   const label = headingLevel(heading) === 0;
-  const guarded = start !== heading || label;
+  const guarded = start !== heading || label || ambiguous;
   const pm = isTag(parent) ? measures.get(parent) : undefined;
   // the heading opens its own wrapper: drop the wrapper when it is small
   if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === start) {
     if (!label || pm.link >= WRAPPED_SECTION_LINKS * (pm.text - (measures.get(start)?.text ?? 0))) doomed.add(parent);
-    return;
+    return true;
   }
   if (start !== heading) doomed.add(start);
   let size = 0;
@@ -390,9 +439,11 @@ function dropSection(
     }
     run.push(n);
   }
-  if (guarded && links < WRAPPED_SECTION_LINKS * size) return;
+  // not teasers: the section stays (and an ambiguous heading with it)
+  if (guarded && links < WRAPPED_SECTION_LINKS * size) return false;
   if (size < limit) for (const n of run) doomed.add(n);
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
+  return true;
 }
 
 /** After a heading wrapped alone, the section goes only when this share of its text is links. */

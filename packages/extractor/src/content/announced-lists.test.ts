@@ -1,0 +1,31 @@
+// Lists of short links are furniture (tables of contents, tag clouds, "more" links), unless the text announces them
+// with a sentence ending in a colon: then they are part of what the article says.
+import { describe, it } from 'vitest';
+
+import { articleHead, expectOnly, markdownOf, newsPage, story } from './__fixtures__/news-site.js';
+
+const paragraphs = Array.from(
+  { length: 5 },
+  (_, i) =>
+    `<p>Mover ${i}: the crew arrived on time, wrapped every piece of furniture and finished the three-bedroom move in under six hours, with no damage and no surprise fees on the final bill.</p>`,
+).join('');
+
+/** A movers guide: the story's fixture with a longer body and `end` after it. */
+const withEnd = (end: string): string => story.replace('</div></article>', `${paragraphs}${end}</div></article>`);
+
+describe('link lists announced by the text', () => {
+  it('keeps a list of links that a sentence ending in a colon announces', () => {
+    const end = `<h3>Other local movers</h3><p>While these local movers did not make our top list, they are still worth looking into:</p><ul><li><a href="/movers/als-moving">Al's Moving and Storage</a></li><li><a href="/movers/great-movers">City Great Movers</a></li><li><a href="/movers/sheridan">Sheridan Brothers Moving</a></li><li><a href="/movers/roadway">Roadway Moving</a></li></ul>`;
+    const { markdown } = markdownOf(newsPage(withEnd(end), { head: articleHead }));
+    expectOnly(markdown, ['still worth looking into', "Al's Moving and Storage", 'Roadway Moving']);
+  });
+
+  it('still drops a table of contents, and a list after a label rather than a sentence', () => {
+    const toc = `<ul class="toc"><li><a href="#best">Best movers</a></li><li><a href="#prices">Prices</a></li><li><a href="#tips">Tips</a></li><li><a href="#faq">FAQ</a></li></ul>`;
+    const labelled = `<p>See also:</p><ul><li><a href="/guides/packing">Packing guide</a></li><li><a href="/guides/storage">Storage units</a></li><li><a href="/guides/insurance">Moving insurance</a></li></ul>`;
+    const { markdown } = markdownOf(
+      newsPage(withEnd(labelled).replace('<div class="txt">', `<div class="txt">${toc}`), { head: articleHead }),
+    );
+    expectOnly(markdown, ['Mover 4:'], ['Best movers', 'Packing guide', 'Moving insurance']);
+  });
+});

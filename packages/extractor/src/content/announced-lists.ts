@@ -1,0 +1,37 @@
+// Lists of links that the text announces ("... they are still worth looking into:"): part of the text, not a menu.
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+
+import type { Measure } from './measure.js';
+
+/** The announcing sentence holds at least this many words ("Related articles:" is a label, not a sentence). */
+const MIN_WORDS = 6;
+/** ...and at most this many characters. */
+const MAX_LEAD_IN = 400;
+
+/**
+ * Whether the list's previous sibling is a paragraph of the text that ends with a colon and announces it: a sentence
+ * of six words or more, mostly not links.
+ */
+export function isAnnouncedList(list: Element, measures: Map<Element, Measure>): boolean {
+  let prev = list.prev;
+  while (prev && !isTag(prev)) {
+    if (isText(prev) && prev.data.trim() !== '') return false;
+    prev = prev.prev;
+  }
+  if (!prev || !isTag(prev) || prev.name !== 'p') return false;
+  const m = measures.get(prev);
+  if (!m || m.text === 0 || m.text > MAX_LEAD_IN || m.link >= 0.5 * m.text) return false;
+  const text = textOf(prev);
+  return text.endsWith(':') && text.split(' ').length >= MIN_WORDS;
+}
+
+function textOf(el: Element): string {
+  let out = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isText(n)) out += n.data;
+    else if (isTag(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
