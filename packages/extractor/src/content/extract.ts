@@ -281,7 +281,7 @@ function proseBefore(el: Element, root: ParentNode, measures: Map<Element, Measu
 }
 
 /** Share of the page's prose that its single `<main>` must hold to be preferred over a higher container. */
-const MAIN_PROSE_SHARE = 0.3;
+const MAIN_PROSE_SHARE = 0.2;
 
 /** The page's one `<main>` (or `role="main"`) element; null when there is none or several. */
 function findMain(root: ParentNode): Element | null {
