@@ -1,6 +1,8 @@
 // What an element's tag, role, class and id say about it, before looking at its text.
 import type { Element } from 'domhandler';
 
+import { isItemHeader } from './item-header.js';
+
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
 const CHROME_WORDS =
   'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch|disclaimers?';
@@ -135,7 +137,7 @@ export function looksLikeAuthorBox(el: Element): boolean {
 
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
 export function looksLikeChrome(el: Element): boolean {
-  if (CHROME_TAGS.has(el.name)) return true;
+  if (CHROME_TAGS.has(el.name) && !isItemHeader(el)) return true;
   if (NEVER_CHROME.has(el.name)) return false;
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
