@@ -37,4 +37,25 @@ describe('extractMainContent: headers of items', () => {
     expect(text).not.toContain('Posted by');
     expect(text).not.toContain('Sign in');
   });
+
+  it('keeps the heading and intro a landing page’s sections carry in their own header', () => {
+    const section = (name: string, i: number): string =>
+      `<section class="block block--features" id="s${i}"><header class="block__head"><p class="eyebrow">${name}</p><h2>${name} for every team</h2><p>Section ${i}: plan, track and ship work in one place, with views your whole team can share and trust.</p></header><div class="block__grid">${[
+        0, 1, 2,
+      ]
+        .map(
+          (k) =>
+            `<div class="tile"><h3>Feature ${i}.${k}</h3><p>Tile ${i}.${k} explains one capability in a short sentence, with a comma.</p></div>`,
+        )
+        .join('')}</div></section>`;
+    const { text } = extract(
+      page(
+        `<main id="main"><div class="hero"><h1>Work management, simplified</h1><p>Bring every project, process and request into one workspace that adapts to how you work.</p><a class="btn" href="/signup">Get started</a></div>${['Planning', 'Automation', 'Reporting'].map(section).join('')}</main>`,
+      ),
+    );
+    expect(text).toContain('Section 2: plan, track and ship work');
+    expect(text).toContain('Automation for every team');
+    expect(text).toContain('Tile 1.2 explains');
+    expect(text).not.toContain('Get started');
+  });
 });
