@@ -26,6 +26,7 @@ import {
   looksLikeOverlay,
   looksLikeReviews,
   looksLikePostChrome,
+  looksLikeTestimonials,
 } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
 import { findCandidate } from './candidate.js';
@@ -236,7 +237,9 @@ function removeChrome(
       menuText += m.text;
     } else if (isChrome) trace?.mark(el, 'large-chrome');
     // comments go when the page has a substantial text of its own besides them
-    const comments = !inThread && looksLikeComments(el);
+    // customer testimonials are a service page's content; on a declared article they are furniture like comments
+    const comments =
+      !inThread && (looksLikeComments(el) || (articleCommentsMinRest !== null && looksLikeTestimonials(el)));
     if (comments) {
       const rest = pageValue - m.prose;
       if (

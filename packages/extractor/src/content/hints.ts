@@ -25,7 +25,7 @@ function saysContent(names: string): boolean {
 
 /** Class/id words of a comment section (kept on pages that are mostly discussion). */
 const COMMENTS =
-  /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond|reviews|review-?(?:list|section|container|widget)s?|product-?reviews|testimonials?|ratings-?reviews)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond|reviews|review-?(?:list|section|container|widget)s?|product-?reviews|ratings-?reviews)(?:$|[\s_-])/i;
 
 /**
  * Class words of per-post chrome in forum software: the poster's rank, banner and statistics ("Joined", "Posts:",
@@ -38,6 +38,15 @@ const POST_CHROME =
 export function looksLikePostChrome(el: Element): boolean {
   const names = classAndId(el);
   return names !== '' && POST_CHROME.test(names);
+}
+
+/** Class/id words of a section of customer testimonials: a service page's content, reader furniture on an article. */
+const TESTIMONIALS = /(?:^|[\s_-])testimonials?(?:$|[\s_-])/i;
+
+/** Whether class or id name the element as a section of customer testimonials. */
+export function looksLikeTestimonials(el: Element): boolean {
+  const names = classAndId(el);
+  return names !== '' && TESTIMONIALS.test(names);
 }
 
 /** Class/id words of a section of customer reviews (of a product or a service, never the page's own text). */
