@@ -5,7 +5,7 @@ import { isItemHeader } from './item-header.js';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch|disclaimers?';
+  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch|disclaimers?';
 
 /** Class/id words of page chrome (split on spaces, hyphens and underscores): removed unless holding most text. */
 const CHROME = new RegExp(`(?:^|[\\s_-])(?:${CHROME_WORDS})(?:$|[\\s_-])`, 'i');

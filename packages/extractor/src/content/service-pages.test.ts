@@ -52,4 +52,17 @@ describe('extractMainContent: service pages', () => {
     expect(text).toContain('fitness paragraph 4');
     expect(text).not.toContain('friendliest interface');
   });
+
+  it('keeps text laid over a picture (an "overlay" class names a design, not a pop-up)', () => {
+    const location = (name: string, i: number): string =>
+      `<div class="location"><div class="location__photo"><img src="/img/${i}.jpg" alt="Shoppers at ${name}"></div><div class="location__details-overlay"><h3>${name}</h3><p>Location ${i}: setting up shop here means a weekend of connecting with established makers and young tastemakers, indoors, with heat and wifi.</p><p>Booking periods run Saturday to Sunday, and spaces start at fifty square feet.</p><a class="btn" href="/apply/${i}">Apply now</a></div></div>`;
+    const { text } = extract(
+      page(
+        `<main><section class="intro"><h1>Local, curated, intentional</h1><p>Since our founding, we have given makers a platform to turn their craft into a business, and shoppers the thrill of finding something original.</p><p>Every market is curated by our team, so each weekend brings a new mix of independent brands, vintage dealers and artists.</p></section><section class="locations"><h2>Sell with us</h2>${['Williamsburg', 'Chelsea', 'Rockefeller Center'].map(location).join('')}</section></main>`,
+      ),
+    );
+    expect(text).toContain('Location 2: setting up shop here');
+    expect(text).toContain('Rockefeller Center');
+    expect(text).toContain('Since our founding');
+  });
 });
