@@ -1,11 +1,11 @@
 // What an element's tag, role, class and id say about it, before looking at its text.
-import type { Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 
 import { isItemHeader } from './item-header.js';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch|disclaimers?';
+  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|lang-switch|disclaimers?';
 
 /** Class/id words of page chrome (split on spaces, hyphens and underscores): removed unless holding most text. */
 const CHROME = new RegExp(`(?:^|[\\s_-])(?:${CHROME_WORDS})(?:$|[\\s_-])`, 'i');
@@ -151,7 +151,23 @@ export function looksLikeChrome(el: Element): boolean {
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
   const names = classAndId(el);
-  return names !== '' && CHROME.test(names) && !saysContent(names);
+  if (names === '' || saysContent(names)) return false;
+  return CHROME.test(names) || (LANGUAGE.test(names) && !holdsCode(el));
+}
+
+/** A language picker's class word; also the wrapper class of highlighted code (`language-bash highlighter-rouge`). */
+const LANGUAGE = /(?:^|[\s_-])language(?:$|[\s_-])/i;
+
+/** Whether a `<pre>` is under `el` (a code block's wrapper, not a language picker). */
+function holdsCode(el: Element): boolean {
+  const stack = [...el.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (node.name === 'pre') return true;
+    for (const c of node.children) stack.push(c);
+  }
+  return false;
 }
 
 /** Class/id words of overlays that are never the page's content, whatever their size (consent managers, modals). */
