@@ -26,6 +26,7 @@ import {
   looksLikeOverlay,
   looksLikeReviews,
   looksLikePostChrome,
+  looksLikeTestimonials,
 } from './hints.js';
 import { measureTree, type Measure } from './measure.js';
 import { findCandidate } from './candidate.js';
@@ -236,7 +237,9 @@ function removeChrome(
       menuText += m.text;
     } else if (isChrome) trace?.mark(el, 'large-chrome');
     // comments go when the page has a substantial text of its own besides them
-    const comments = !inThread && looksLikeComments(el);
+    // customer testimonials are a service page's content; on a declared article they are furniture like comments
+    const comments =
+      !inThread && (looksLikeComments(el) || (articleCommentsMinRest !== null && looksLikeTestimonials(el)));
     if (comments) {
       const rest = pageValue - m.prose;
       if (
@@ -281,7 +284,7 @@ function proseBefore(el: Element, root: ParentNode, measures: Map<Element, Measu
 }
 
 /** Share of the page's prose that its single `<main>` must hold to be preferred over a higher container. */
-const MAIN_PROSE_SHARE = 0.3;
+const MAIN_PROSE_SHARE = 0.2;
 
 /** The page's one `<main>` (or `role="main"`) element; null when there is none or several. */
 function findMain(root: ParentNode): Element | null {

@@ -1,9 +1,11 @@
 // What an element's tag, role, class and id say about it, before looking at its text.
-import type { Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
+
+import { isItemHeader } from './item-header.js';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|overlay|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|language|lang-switch|disclaimers?';
+  'nav|navbar|navigation|menu|menubar|megamenu|breadcrumbs?|site-?header|masthead|site-?footer|footer|sidebar|side-?bar|cookies?|consent|gdpr|cc-banner|newsletter|subscribe|subscription|signup|sign-up|share|sharing|sharebar|social|socials|related|recommended|recommendations?|recently-?viewed|upsells?|cross-?sells?|also-?(?:bought|viewed|like)|similar-?products|promo|advert|advertisement|ads|ad-slot|adslot|ad-container|sponsored|popup|modal|skip-?link|skip-?to|toolbar|comment-?form|respond|reply-form|pagination|pager|author-?bio|tags|tag-?list|byline-share|print|login|signin|lang-switch|disclaimers?';
 
 /** Class/id words of page chrome (split on spaces, hyphens and underscores): removed unless holding most text. */
 const CHROME = new RegExp(`(?:^|[\\s_-])(?:${CHROME_WORDS})(?:$|[\\s_-])`, 'i');
@@ -23,7 +25,7 @@ function saysContent(names: string): boolean {
 
 /** Class/id words of a comment section (kept on pages that are mostly discussion). */
 const COMMENTS =
-  /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond|reviews|review-?(?:list|section|container|widget)s?|product-?reviews|testimonials?|ratings-?reviews)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:comments|comment-?(?:list|section|area|wrapper|container|thread)s?|commentlist|commentarea|disqus_thread|respond|reviews|review-?(?:list|section|container|widget)s?|product-?reviews|ratings-?reviews)(?:$|[\s_-])/i;
 
 /**
  * Class words of per-post chrome in forum software: the poster's rank, banner and statistics ("Joined", "Posts:",
@@ -36,6 +38,15 @@ const POST_CHROME =
 export function looksLikePostChrome(el: Element): boolean {
   const names = classAndId(el);
   return names !== '' && POST_CHROME.test(names);
+}
+
+/** Class/id words of a section of customer testimonials: a service page's content, reader furniture on an article. */
+const TESTIMONIALS = /(?:^|[\s_-])testimonials?(?:$|[\s_-])/i;
+
+/** Whether class or id name the element as a section of customer testimonials. */
+export function looksLikeTestimonials(el: Element): boolean {
+  const names = classAndId(el);
+  return names !== '' && TESTIMONIALS.test(names);
 }
 
 /** Class/id words of a section of customer reviews (of a product or a service, never the page's own text). */
@@ -135,12 +146,28 @@ export function looksLikeAuthorBox(el: Element): boolean {
 
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
 export function looksLikeChrome(el: Element): boolean {
-  if (CHROME_TAGS.has(el.name)) return true;
+  if (CHROME_TAGS.has(el.name) && !isItemHeader(el)) return true;
   if (NEVER_CHROME.has(el.name)) return false;
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
   const names = classAndId(el);
-  return names !== '' && CHROME.test(names) && !saysContent(names);
+  if (names === '' || saysContent(names)) return false;
+  return CHROME.test(names) || (LANGUAGE.test(names) && !holdsCode(el));
+}
+
+/** A language picker's class word; also the wrapper class of highlighted code (`language-bash highlighter-rouge`). */
+const LANGUAGE = /(?:^|[\s_-])language(?:$|[\s_-])/i;
+
+/** Whether a `<pre>` is under `el` (a code block's wrapper, not a language picker). */
+function holdsCode(el: Element): boolean {
+  const stack = [...el.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (node.name === 'pre') return true;
+    for (const c of node.children) stack.push(c);
+  }
+  return false;
 }
 
 /** Class/id words of overlays that are never the page's content, whatever their size (consent managers, modals). */
