@@ -15,6 +15,7 @@ import {
 import { parseHtml } from '../dom/parse.js';
 import { contains, detachAll, relink } from '../dom/walk.js';
 import { cleanContainer } from './clean.js';
+import { isStateData } from './state-data.js';
 import {
   isHidden,
   looksLikeItemBody,
@@ -112,7 +113,10 @@ function prune(root: ParentNode): void {
       else doomed.push(node);
       continue;
     }
-    if (!isTag(node)) continue;
+    if (!isTag(node)) {
+      if (isText(node) && isStateData(node)) doomed.push(node);
+      continue;
+    }
     const el = node;
     if (el.name === 'noscript') {
       // Some sites (forums especially) serve their whole readable content in <noscript>; keep that, drop pixels.
