@@ -1,6 +1,7 @@
 // Lists of links that the text announces ("... they are still worth looking into:"): part of the text, not a menu.
-import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { isTag, isText, type Element } from 'domhandler';
 
+import { textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
 /** The announcing sentence holds at least this many words ("Related articles:" is a label, not a sentence). */
@@ -23,15 +24,4 @@ export function isAnnouncedList(list: Element, measures: Map<Element, Measure>):
   if (!m || m.text === 0 || m.text > MAX_LEAD_IN || m.link >= 0.5 * m.text) return false;
   const text = textOf(prev);
   return text.endsWith(':') && text.split(' ').length >= MIN_WORDS;
-}
-
-function textOf(el: Element): string {
-  let out = '';
-  const stack: AnyNode[] = [el];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (isText(n)) out += n.data;
-    else if (isTag(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
-  return out.replace(/\s+/g, ' ').trim();
 }

@@ -1,6 +1,7 @@
 // Bold paragraphs that title a section in place of a heading ("<p><strong>YOU MIGHT ALSO LIKE:</strong></p>").
-import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { isTag, isText, type Element } from 'domhandler';
 
+import { textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
 /** A bold label holds at most this many characters: a title, not a bold sentence. */
@@ -38,15 +39,4 @@ export function boldLabelText(el: Element, m: Measure): string | null {
   if (!bold) return null;
   const text = textOf(bold);
   return LEAD_IN.test(text) || CONTENTS.test(text) ? null : text;
-}
-
-function textOf(el: Element): string {
-  let out = '';
-  const stack: AnyNode[] = [el];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (isText(n)) out += n.data;
-    else if (isTag(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
-  return out.replace(/\s+/g, ' ').trim();
 }

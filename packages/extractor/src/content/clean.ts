@@ -1,7 +1,7 @@
 // Cleaning inside the chosen container: sections of related links, link lists, calls to action, forms.
-import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-import { contains, detachAll, elements } from '../dom/walk.js';
+import { contains, detachAll, elements, textOf } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { classAndId } from './hints.js';
 import { isItemForm } from './item-forms.js';
@@ -97,21 +97,6 @@ function isShareIcons(el: Element): boolean {
 
 /** Links styled as buttons are calls to action. */
 const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
-
-/** Counts visible characters of a subtree (used only on small candidate blocks). */
-function textOf(el: Element): string {
-  let out = '';
-  const stack: AnyNode[] = [el];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (isText(n)) out += n.data;
-    else if (isTag(n)) {
-      const c = n.children;
-      for (let i = c.length - 1; i >= 0; i--) stack.push(c[i]!);
-    }
-  }
-  return out.replace(/\s+/g, ' ').trim();
-}
 
 /** Class words of a block that titles a section without a heading tag (`<div class="mainColumnLabel">`). */
 const LABEL_CLASS = /(?:title|heading|label|header)(?:$|[\s_-])/i;

@@ -1,7 +1,7 @@
 // Forms that hold posts: thread software wraps each comment's text in a form of one class (an inline editor).
-import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+import type { Element } from 'domhandler';
 
-import { elements } from '../dom/walk.js';
+import { elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
 /** A form class shared by this many forms of the container is an item's wrapper, not a widget (search, sign-up). */
@@ -33,14 +33,3 @@ export function isItemForm(form: Element, m: Measure, container: Element): boole
 
 /** Sentence punctuation: a comment's text, not a filter's options ("USB-C 12 items"). */
 const SENTENCE = /[\p{L}\p{N}][.!?,;:](?:\s|$)/u;
-
-function textOf(el: Element): string {
-  let out = '';
-  const stack: AnyNode[] = [el];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (isText(n)) out += n.data;
-    else if (isTag(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
-  return out;
-}

@@ -1,4 +1,4 @@
-import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 /** Every element under `root` in document order, without recursion (deep trees must not overflow the stack). */
 export function* elements(root: ParentNode): Generator<Element> {
@@ -60,4 +60,16 @@ export function relink(parent: ParentNode, children: AnyNode[]): void {
     child.prev = children[i - 1] ?? null;
     child.next = children[i + 1] ?? null;
   }
+}
+
+/** The text of a subtree with its whitespace runs made one space, trimmed (for short blocks: it builds a string). */
+export function textOf(el: Element): string {
+  let out = '';
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isText(n)) out += n.data;
+    else if (isTag(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out.replace(/\s+/g, ' ').trim();
 }
