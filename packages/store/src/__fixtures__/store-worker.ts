@@ -5,8 +5,8 @@
  *   node --import ./ts-specifiers.ts store-worker.ts open <dir> <jobId> <seed>
  * Prints `ready` once the store is open and a JSON summary line when done.
  */
-import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createSqliteStore } from '../sqlite/sqlite-store.ts';
 import { crawlTree, random, taskFor } from './work.ts';
 
@@ -17,8 +17,12 @@ const store = await createSqliteStore({ dir: dir!, maxPageBytes: 2_000_000, busy
 const rand = random(Number(seedText));
 if (mode !== 'open') process.stdout.write('ready\n');
 
+/** Tasks a racer completes before it waits for the other racer to complete its first. */
+const TOOK_PART_AFTER = 10;
+
 if (mode === 'race') {
   const [pool, limit] = rest.map(Number) as [number, number];
+  let otherTookPart = false;
   await waitForGo();
   const lease = await store.jobs.acquireLease(jobId!, `pid-${process.pid}`, 600_000);
   const order = Array.from({ length: pool }, (_, i) => i).sort(() => rand() - 0.5);
@@ -30,11 +34,13 @@ if (mode === 'race') {
       const batch = order.splice(0, 1 + Math.floor(rand() * 30)).map((i) => taskFor(i, 1));
       added.push(...(await store.tasks.add(jobId!, batch, { limit })).map((t) => t.key));
     }
+    // Both processes take part in the race whatever the scheduler does: past a few tasks, wait for the other's first.
+    if (!otherTookPart && completed.length >= TOOK_PART_AFTER) otherTookPart = await waitForOther();
     const claimed = await store.tasks.claim(jobId!, 1 + Math.floor(rand() * 5));
     for (const task of claimed) {
       const outcome = await store.tasks.complete(jobId!, { key: task.key, credits: 1, document: `${task.key}` });
       if (outcome.duplicate) duplicates++;
-      else completed.push(task.key);
+      else if (completed.push(task.key) === 1) writeFileSync(`${dir}.took-part-${seedText}`, '');
       if (rand() < 0.2) {
         const again = await store.tasks.complete(jobId!, { key: task.key, credits: 1, document: 'again' });
         if (!again.duplicate) throw new Error(`second completion of ${task.key} was not a duplicate`);
@@ -61,6 +67,14 @@ await store.close();
 async function idle(): Promise<boolean> {
   const counts = await store.tasks.counts(jobId!);
   return counts.queued === 0 && counts.active === 0;
+}
+
+/** Returns once another racer of this store has completed a task (it wrote `<dir>.took-part-<seed>`). */
+async function waitForOther(): Promise<true> {
+  const prefix = `${basename(dir!)}.took-part-`;
+  const others = () => readdirSync(dirname(dir!)).some((f) => f.startsWith(prefix) && f !== `${prefix}${seedText}`);
+  while (!others()) await new Promise((r) => setTimeout(r, 2));
+  return true;
 }
 
 /** Start together: the parent creates `<dir>.go` beside the store directory once every worker is ready. */
