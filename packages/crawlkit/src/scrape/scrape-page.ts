@@ -30,7 +30,7 @@ import { runPostprocessors } from './postprocess.js';
 import { ScrapePhase } from './scrape-phase.js';
 import { scrapeId as newScrapeId } from './scrape-id.js';
 import { serializeFetched, storedLength } from './serialize.js';
-import { ScrapeDeferred, type PageScrapeContext, type PageScrapeOutcome, type PageScrapeRequest } from './types.js';
+import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest } from './types.js';
 
 const has = (request: PageScrapeRequest, type: string) => request.formats.some((f) => f.type === type);
 
@@ -106,8 +106,9 @@ function nonEmptyActions(actions: ActionResults | undefined): ActionResults | un
 }
 
 /**
- * Runs one scrape: cache, fetch, extraction, formats. Never throws but the `ScrapeDeferred` of `context.pace`:
- * failures come back in the v2 error shape.
+ * Runs one scrape: cache, fetch, extraction, formats. Never throws but what `context.pace` throws (its
+ * `ScrapeDeferred`, or a failure of the job's store, which is no failure of the page): failures of the page come back
+ * in the v2 error shape.
  */
 export async function scrapePage(
   ctx: EngineContext,
@@ -127,6 +128,8 @@ export async function scrapePage(
   const timeout = timeoutController.signal;
   const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
   const phase = new ScrapePhase();
+  /** Set while `context.pace` runs: what it throws is the caller's, not the page's. */
+  let pacing = false;
   ctx.extraction.warm();
   try {
     ctx.llm.assertAvailable(request.formats);
@@ -171,7 +174,9 @@ export async function scrapePage(
     if (context.pace) {
       // A wait for the host's slot is neither fetch nor extraction: the timeout starts again after it.
       clearTimeout(timer);
+      pacing = true;
       await context.pace();
+      pacing = false;
       phase.restart();
       timer = arm();
     }
@@ -264,7 +269,7 @@ export async function scrapePage(
     if (engineEvidence) outcome.engineEvidence = engineEvidence;
     return outcome;
   } catch (error) {
-    if (error instanceof ScrapeDeferred) throw error;
+    if (pacing) throw error;
     const timedOut = timeout.aborted && !context.signal?.aborted;
     const response: ErrorResponse = timedOut
       ? { success: false, code: 'SCRAPE_TIMEOUT', error: phase.timeoutMessage(timeoutMs) }

@@ -20,8 +20,8 @@ export interface PageScrapeContext {
   /**
    * Paces the scrape: runs after the page cache was read, right before the page is fetched or its cached copy used.
    * A job takes its host's slot here (`delay`, robots `Crawl-delay`), so the spacing the server sees is the spacing
-   * of the slots, with no cache round trip between the two. It may throw `ScrapeDeferred`; the scrape then stops and
-   * rejects with it. Its time does not count toward `timeout`.
+   * of the slots, with no cache round trip between the two. It may throw `ScrapeDeferred` (or fail, as the job's store
+   * may); the scrape then stops and rejects with that error. Its time does not count toward `timeout`.
    * @default none
    */
   pace?: () => Promise<void>;
