@@ -3,14 +3,9 @@
 // box, footer).
 import { describe, expect, it } from 'vitest';
 
-import { articleHead, expectOnly, markdownOf, newsPage, story } from './__fixtures__/news-site.js';
+import { articleHead, expectOnly, markdownOf, newsPage, storyEndingWith } from './__fixtures__/news-site.js';
 
-const paragraphs = Array.from(
-  { length: 6 },
-  (_, i) =>
-    `<p>Paragraph ${i} of the report: the council's transport committee heard from residents, shop owners and the ferry company over three meetings, and the final design moved the lanes away from the bus stops.</p>`,
-).join('');
-const longStory = story.replace('</div></article>', `${paragraphs}</div></article>`);
+const longStory = storyEndingWith('', 6);
 
 /** The story with `html` at the end of its body, where blog themes put author boxes (inside `entry-content`). */
 const withEnd = (html: string): string => longStory.replace('</div></article>', `${html}</div></article>`);

@@ -2,21 +2,12 @@
 // prices, a sign-in line), or a newsletter post ends with an upgrade pitch. Neither is the article.
 import { describe, expect, it } from 'vitest';
 
-import { articleHead, expectOnly, markdownOf, newsPage, story } from './__fixtures__/news-site.js';
-
-const paragraphs = Array.from(
-  { length: 4 },
-  (_, i) =>
-    `<p>Paragraph ${i} of the report: the council's transport committee heard from residents, shop owners and the ferry company over three meetings, and the final design moved the lanes away from the bus stops.</p>`,
-).join('');
-
-/** The story with `html` at the end of its body, where a paywall breaker sits. */
-const withEnd = (html: string): string => story.replace('</div></article>', `${paragraphs}${html}</div></article>`);
+import { articleHead, expectOnly, markdownOf, newsPage, storyEndingWith } from './__fixtures__/news-site.js';
 
 describe('paywall prompts', () => {
   it('drops a paywall breaker: its heading, the plans under it and the sign-in line', () => {
     const breaker = `<div class="restricted-content-breaker"><div class="breaker-bar"><p class="restricted-text">Courier+ Exclusive Story</p><p class="restricted-login">Already have an account? <a href="/login/">Log in</a></p></div><img src="/img/plus-bg.png" alt="Courier+"><div class="breaker-wrapper"><h2>This article is exclusive to Courier+ subscribers</h2><h3>Unlock this article — plus in-depth analysis, newsletters, premium events, and news alerts.</h3><div class="cards"><div class="card"><p class="card-title">Monthly</p><p class="price">$39 per month</p><p>Billed monthly, cancel at any time.</p><a class="btn" href="/subscribe/monthly">Get started</a></div><div class="card"><p class="card-title">Annual</p><p class="price">$399 per year</p><p>Savings start at 15% against the monthly plan.</p><a class="btn" href="/subscribe/annual">Get started</a></div></div><p>To read the rest of this story subscribe to Courier+.</p></div></div>`;
-    const { markdown } = markdownOf(newsPage(withEnd(breaker), { head: articleHead }));
+    const { markdown } = markdownOf(newsPage(storyEndingWith(breaker), { head: articleHead }));
     expectOnly(
       markdown,
       ['Work is expected to start in May', 'Paragraph 3 of the report'],
@@ -33,7 +24,7 @@ describe('paywall prompts', () => {
 
   it('drops a newsletter post\'s upgrade pitch and its "What is included in a subscription?" perks', () => {
     const pitch = `<p><strong>Become a <a href="https://letter.example/subscribe">paid subscriber to The Planning Letter</a> to unlock this piece and learn about:</strong></p><ol><li>The knowledge hub setup that means never starting a planning doc from scratch</li><li>Why your next quarterly plan should start with a voice memo</li></ol><div class="paywall-perks"><h3>What is included in a subscription?</h3><p>Daily insights from planners and early access to our tools</p><ul><li>Front-row access to every new guide</li><li>Playbooks and templates for your team</li><li>A bundle of planning software</li></ul></div>`;
-    const { markdown } = markdownOf(newsPage(withEnd(pitch), { head: articleHead }));
+    const { markdown } = markdownOf(newsPage(storyEndingWith(pitch), { head: articleHead }));
     expectOnly(
       markdown,
       ['Paragraph 3 of the report'],
@@ -48,7 +39,7 @@ describe('paywall prompts', () => {
 
   it('keeps sentences of the story that only mention accounts and subscribers', () => {
     const text = `<p>If you already have an account with the city's parking service, make sure your permit is linked to the new zone before May. The paper's subscribers asked the council about it at the meeting.</p>`;
-    const { markdown } = markdownOf(newsPage(withEnd(text), { head: articleHead }));
+    const { markdown } = markdownOf(newsPage(storyEndingWith(text), { head: articleHead }));
     expect(markdown).toContain('If you already have an account with the city');
   });
 });

@@ -2,17 +2,12 @@
 // landing-page builder or a shop theme leaves in the HTML beside the real text.
 import { describe, it } from 'vitest';
 
-import { articleHead, expectOnly, markdownOf, newsPage, site, story } from './__fixtures__/news-site.js';
+import { articleHead, expectOnly, markdownOf, newsPage, site, storyEndingWith } from './__fixtures__/news-site.js';
 
 const LOREM =
   'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.';
 
-const paragraphs = Array.from(
-  { length: 4 },
-  (_, i) =>
-    `<p>Paragraph ${i} of the report: the council's transport committee heard from residents, shop owners and the ferry company over three meetings, and the final design moved the lanes away from the bus stops.</p>`,
-).join('');
-const longStory = story.replace('</div></article>', `${paragraphs}</div></article>`);
+const longStory = storyEndingWith('');
 
 describe('template placeholders', () => {
   it('drops unfilled cards of a landing page (heading, lorem ipsum teaser, banner) around the report', () => {

@@ -2,21 +2,12 @@
 // share, join the group, get notified, download the e-book, fund the newsroom. None of it is the article.
 import { describe, expect, it } from 'vitest';
 
-import { articleHead, expectOnly, markdownOf, newsPage, story } from './__fixtures__/news-site.js';
-
-const paragraphs = Array.from(
-  { length: 4 },
-  (_, i) =>
-    `<p>Paragraph ${i} of the report: the council's transport committee heard from residents, shop owners and the ferry company over three meetings, and the final design moved the lanes away from the bus stops.</p>`,
-).join('');
-
-/** The story with `html` at the end of its body, where blogs put their appeals. */
-const withEnd = (html: string): string => story.replace('</div></article>', `${paragraphs}${html}</div></article>`);
+import { articleHead, expectOnly, markdownOf, newsPage, storyEndingWith } from './__fixtures__/news-site.js';
 
 describe('reader appeals after the story', () => {
   it("drops a blog's appeals: stay connected, notifications, share it, spread the word, free e-book", () => {
     const end = `<p><strong>Would you like to receive notifications about new posts?</strong></p><div class="wp-block-group"><p>If you like it, please share it!</p><p><strong>Help me spread the word about this blog!</strong></p><h3>Get the FREE eBook!</h3><p>Stay connected with me! <a href="https://instagram.example/courier">@riversidecourier</a></p></div>`;
-    const { markdown } = markdownOf(newsPage(withEnd(end), { head: articleHead }));
+    const { markdown } = markdownOf(newsPage(storyEndingWith(end), { head: articleHead }));
     expectOnly(
       markdown,
       ['Paragraph 3 of the report'],
@@ -26,7 +17,7 @@ describe('reader appeals after the story', () => {
 
   it('drops "This story is funded by readers like you", "Share your story" and a community-group invitation', () => {
     const end = `<h2>This story is funded by readers like you</h2><p><strong>SHARE YOUR STORY</strong></p><p>Join our Riverside Cyclists Facebook group to swap routes and repair tips.</p>`;
-    const { markdown } = markdownOf(newsPage(withEnd(end), { head: articleHead }));
+    const { markdown } = markdownOf(newsPage(storyEndingWith(end), { head: articleHead }));
     expectOnly(
       markdown,
       ['Paragraph 3 of the report'],
@@ -36,7 +27,7 @@ describe('reader appeals after the story', () => {
 
   it('keeps sentences of the story that use the same words', () => {
     const end = `<p>Residents who want to share their story with the committee can write to the clerk before April, and the council said it would stay in touch with the shop owners while the lanes are built.</p>`;
-    const { markdown } = markdownOf(newsPage(withEnd(end), { head: articleHead }));
+    const { markdown } = markdownOf(newsPage(storyEndingWith(end), { head: articleHead }));
     expect(markdown).toContain('Residents who want to share their story');
   });
 });

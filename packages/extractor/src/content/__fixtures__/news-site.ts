@@ -46,3 +46,16 @@ export const story = `<article class="story"><h1>Council approves new bike lanes
 <div class="txt"><p>The city council voted 7 to 2 on Monday evening to add protected bike lanes along Harbour Road, between the ferry terminal and the old mill.</p>
 <p>Work is expected to start in May and last about ten weeks. Parking on the north side of the road will be removed while the lanes are built, the council said.</p>
 <p>Councillor Amir Shah, who proposed the scheme, said the road had seen eleven collisions involving cyclists in three years. Shop owners asked for a loading bay outside the market, which the council agreed to study.</p></div></article>`;
+
+/**
+ * The story with `count` more paragraphs of the council report in its body and `html` after them, at the end of the
+ * body (where blog themes put author boxes, paywall breakers and appeals to the reader).
+ */
+export function storyEndingWith(html: string, count = 4): string {
+  const more = Array.from(
+    { length: count },
+    (_, i) =>
+      `<p>Paragraph ${i} of the report: the council's transport committee heard from residents, shop owners and the ferry company over three meetings, and the final design moved the lanes away from the bus stops.</p>`,
+  ).join('');
+  return story.replace('</div></article>', `${more}${html}</div></article>`);
+}
