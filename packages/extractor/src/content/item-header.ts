@@ -1,6 +1,7 @@
 // The header of an item or a section (its title block), not the page's banner.
-import { isTag, type AnyNode, type Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 
+import { elements } from '../dom/walk.js';
 import { HEADING_TAGS } from './tags.js';
 
 /**
@@ -20,13 +21,9 @@ export function isItemHeader(el: Element): boolean {
   if (!scope) return false;
   let heading = false;
   let para = false;
-  const stack: AnyNode[] = [...el.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isTag(node)) continue;
+  for (const node of elements(el)) {
     if (HEADING_TAGS.has(node.name)) heading = true;
     if (node.name === 'p') para = true;
-    for (const c of node.children) stack.push(c);
   }
   return heading && (scope === 'article' || para);
 }
