@@ -1,9 +1,11 @@
 /**
  * Child process of the SQLite multi-process tests. Usage:
  *   node --import ./ts-specifiers.ts store-worker.ts race <dir> <jobId> <seed> <pool> <limit>
- *   node --import ./ts-specifiers.ts store-worker.ts crawl <dir> <jobId> <seed> <total>
+ *   node --import ./ts-specifiers.ts store-worker.ts crawl <dir> <jobId> <seed> <total> [<stopAfter>]
  *   node --import ./ts-specifiers.ts store-worker.ts open <dir> <jobId> <seed>
- * Prints `ready` once the store is open and a JSON summary line when done.
+ * Prints `ready` once the store is open and a JSON summary line when done; `crawl` also prints `completed <n>` after
+ * each task it completes, so that the crash test can kill it at a point chosen in tasks rather than in time, and
+ * with `stopAfter` it waits to be killed once it has completed that many.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -57,9 +59,12 @@ if (mode === 'race') {
   await store.jobs.create({ ...job, id: jobId! }, [taskFor(0, 0)]);
   process.stdout.write(`${JSON.stringify({ opened: true })}\n`);
 } else if (mode === 'crawl') {
-  const [total] = rest.map(Number) as [number];
+  const [total, stopAfter = Infinity] = rest.map(Number) as [number, number?];
   await store.tasks.requeueActive(jobId!);
-  const completed = await crawlTree(store, jobId!, total, rand);
+  const completed = await crawlTree(store, jobId!, total, rand, async (n) => {
+    process.stdout.write(`completed ${n}\n`);
+    if (n >= stopAfter) await new Promise(() => setInterval(() => {}, 60_000));
+  });
   process.stdout.write(`${JSON.stringify({ completed })}\n`);
 }
 await store.close();

@@ -20,9 +20,16 @@ export function random(seed: number): () => number {
 /**
  * A crawl-shaped loop: task `k{i}` "discovers" `k{2i+1}` and `k{2i+2}` (below `total`), which are added before the
  * task is completed, exactly like crawlkit's runner. Also writes a cached page per task so page totals and
- * automatic eviction are exercised. Returns when the job has nothing queued or active.
+ * automatic eviction are exercised. Calls `onCompleted` with the running count after each new completion. Returns
+ * when the job has nothing queued or active.
  */
-export async function crawlTree(store: Store, jobId: string, total: number, rand: () => number): Promise<number> {
+export async function crawlTree(
+  store: Store,
+  jobId: string,
+  total: number,
+  rand: () => number,
+  onCompleted?: (completed: number) => void | Promise<void>,
+): Promise<number> {
   let completed = 0;
   for (;;) {
     const claimed = await store.tasks.claim(jobId, 1 + Math.floor(rand() * 4));
@@ -43,7 +50,9 @@ export async function crawlTree(store: Store, jobId: string, total: number, rand
         credits: 1,
         document: JSON.stringify({ key: task.key, body }),
       });
-      if (!outcome.duplicate) completed++;
+      if (outcome.duplicate) continue;
+      completed++;
+      await onCompleted?.(completed);
     }
   }
 }
