@@ -28,6 +28,9 @@ function guide(intro: string): string {
 
 const introParagraphs = `<div class="post-intro"><p>Whether you are planning a cross-country road trip or exploring one of the big cities, a rental car gives you the freedom to go where the trains do not.</p><p>With thousands of rental agencies in the country, finding the right one for your budget takes time. We compared prices, fees and service at the largest companies, so you do not have to. Our guide shows the best picks for every budget, from airport desks to one-way rentals.</p></div>`;
 
+/** An older site's article: the summary laid out in a one-cell table between the linked title and the body. */
+const tableSummary = `<div class="article"><div class="articleStats">October 08, 2024</div><div class="articleNumber">Chart</div><h1 class="articleTitle"><a href="#">Agency rates for all 50 states</a></h1><div class="articleFunctions"><a href="/rss">RSS</a> <a href="/newsletters">Free Newsletters</a></div><div class="articleSummary"><table><tr><td width="500"><strong>SUMMARY:</strong><p>Setting the right hourly rate can make or break your agency's bottom line. So how do you stack up against six thousand others?</p><p>And on the other side of it, as a brand-side marketer you need to know what a fair price to pay is. This chart shows the average hourly rate in every state.</p><p>We asked agency owners in every state what they charge for search, social and content work, and ranked the states by their average rate.</p></td></tr></table></div><div class="articleContent">${sections}</div></div>`;
+
 describe('articles: the intro beside the body', () => {
   it('keeps the intro paragraph before a long list of tips that the walk chose', () => {
     const { markdown } = markdownOf(newsPage(tipsPost, { head: articleHead }));
@@ -48,6 +51,19 @@ describe('articles: the intro beside the body', () => {
         '8. Rental company 8',
       ],
       ['Erin Walsh is a travel writer', 'some posts contain affiliate links', 'Most read'],
+    );
+  });
+
+  it('keeps a summary laid out in a one-cell table between the title and the body', () => {
+    const { markdown } = markdownOf(newsPage(tableSummary, { head: articleHead }));
+    expectOnly(
+      markdown,
+      [
+        'Setting the right hourly rate can make or break',
+        'This chart shows the average hourly rate',
+        '8. Rental company 8',
+      ],
+      ['Free Newsletters', 'Most read'],
     );
   });
 

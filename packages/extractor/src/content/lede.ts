@@ -15,8 +15,8 @@ const MAX_LEDE_LINKS = 0.3;
 /** Together the paragraphs hold at least this many characters: an intro; a one-line standfirst alone stays out. */
 const MIN_INTRO = 300;
 
-/** Elements whose paragraphs describe something else than the story (an image, a form). */
-const NOT_LEDE: ReadonlySet<string> = new Set(['figure', 'figcaption', 'form', 'button', 'label', 'table', 'details']);
+/** Elements whose paragraphs describe something else than the story (an image, a form); a layout table is no such. */
+const NOT_LEDE: ReadonlySet<string> = new Set(['figure', 'figcaption', 'form', 'button', 'label', 'details']);
 
 /** Class words of what the headline block holds besides the story: bylines and bios, tooltips, disclosures. */
 const NOT_LEDE_CLASS =
