@@ -9,6 +9,7 @@ import { isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
+import { isQuestionToggle } from './question-toggles.js';
 import { doomCopies, type TextBlock } from './repeat-runs.js';
 import { isReaderAppeal } from './reader-appeals.js';
 import { dropTeaserGroups } from './teasers.js';
@@ -332,7 +333,8 @@ function hasTag(root: Element, name: string): boolean {
 }
 
 function isFurniture(el: Element, m: Measure, total: number): boolean {
-  if (el.name === 'button') return m.text < 0.5 * total;
+  // a FAQ's question in the toggle of its answer stays
+  if (el.name === 'button') return m.text < 0.5 * total && !isQuestionToggle(el);
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
   if (el.name === 'form') return m.value < 200;
   if (m.text > MAX_PROMPT) return false;

@@ -32,6 +32,7 @@ import {
 import { measureTree, type Measure } from './measure.js';
 import { findCandidate } from './candidate.js';
 import { declaredKind } from './kind.js';
+import { findLede } from './lede.js';
 import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
 import { KeepTrace, type KeepRule } from './trace.js';
@@ -410,7 +411,11 @@ export function findMainContent(document: Document, options: MainContentOptions 
   }
   cleanContainer(best, measures, trace, articleCommentsMinRest !== null);
   if (!hasText(best)) return done(body.children, 'page');
-  return best === body ? done(best.children, 'page') : done([best], 'container');
+  if (best === body) return done(best.children, 'page');
+  // the story's intro that the walk left beside its body, between the title and the container
+  const lede = findLede(best, measures);
+  for (const el of lede) trace?.mark(el, 'lede');
+  return done([...lede, best], 'container');
 }
 
 /** A new document whose body holds `nodes`, detached from where they were (one pass per parent, not per node). */

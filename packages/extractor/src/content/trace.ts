@@ -19,7 +19,9 @@ export type KeepRule =
   /** a section under a furniture heading that is 30% or more of the container */
   | 'large-section'
   /** a grid of teaser cards kept by the position and prose guards (a listing) */
-  | 'teaser-grid';
+  | 'teaser-grid'
+  /** intro paragraphs between the title and the container, outside it (`lede.ts`) */
+  | 'lede';
 
 /** Marks elements with the rule that kept them; reads the output's text back per rule. */
 export class KeepTrace {
