@@ -1,4 +1,4 @@
-// Main-content extraction: prune, measure, pick the best container, clean inside it.
+// Main-content extraction: prune, measure, pick the best container, clean inside it, compact its byline.
 import {
   Document,
   type Comment,
@@ -14,6 +14,7 @@ import {
 
 import { parseHtml } from '../dom/parse.js';
 import { contains, detachAll, relink } from '../dom/walk.js';
+import { compactByline } from './byline.js';
 import { cleanContainer } from './clean.js';
 import { isStateData } from './state-data.js';
 import {
@@ -410,6 +411,8 @@ export function findMainContent(document: Document, options: MainContentOptions 
   }
   cleanContainer(best, measures, trace, articleCommentsMinRest !== null);
   if (!hasText(best)) return done(body.children, 'page');
+  // the container's own head; the whole page's head is what is left of the site's header
+  if (best !== body && isTag(best)) compactByline(best);
   return best === body ? done(best.children, 'page') : done([best], 'container');
 }
 
