@@ -86,9 +86,10 @@ const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfo
  */
 export function compactByline(container: Element): void {
   const measures = measureTree(container);
-  const { title, parts } = readHead(container, measures);
+  const headed = headedElements(container);
+  const { title, parts } = readHead(container, measures, headed);
   if (parts.length === 0) return;
-  const run = bylineRun(container, parts, measures);
+  const run = bylineRun(container, parts, measures, headed);
   if (!run) return;
   const compact = lineOf(run);
   if (!compact) return;
@@ -109,7 +110,11 @@ export function compactByline(container: Element): void {
 }
 
 /** The head of `container` before its first paragraph: its title (the first `<h1>`) and the byline parts in it. */
-function readHead(container: Element, measures: Map<Element, Measure>): { title: Element | null; parts: Element[] } {
+function readHead(
+  container: Element,
+  measures: Map<Element, Measure>,
+  headed: Set<Element>,
+): { title: Element | null; parts: Element[] } {
   let title: Element | null = null;
   const parts: Element[] = [];
   let seen = 0;
@@ -119,7 +124,7 @@ function readHead(container: Element, measures: Map<Element, Measure>): { title:
     if (!isTag(node)) continue;
     const m = measures.get(node);
     if (!m || m.text === 0) continue;
-    if (m.text <= MAX_PART && !hasHeading(node) && (looksLikeByline(node) || isDateline(node, m))) {
+    if (m.text <= MAX_PART && (looksLikeByline(node) || isDateline(node, m)) && !headed.has(node)) {
       parts.push(node);
       seen += m.text;
       continue;
@@ -139,13 +144,17 @@ function readHead(container: Element, measures: Map<Element, Measure>): { title:
 
 /** A short block holding only inline text, all of it a date. */
 function isDateline(el: Element, m: Measure): boolean {
-  return m.own === m.text && m.text <= MAX_DATELINE && DATELINE.test(textOf(el));
+  return !INLINE_TAGS.has(el.name) && m.own === m.text && m.text <= MAX_DATELINE && DATELINE.test(textOf(el));
 }
 
-function hasHeading(el: Element): boolean {
-  if (HEADING_TAGS.has(el.name)) return true;
-  for (const e of elements(el)) if (HEADING_TAGS.has(e.name)) return true;
-  return false;
+/** The headings under `container` and the elements holding them, in one pass (asked of many nested elements). */
+function headedElements(container: Element): Set<Element> {
+  const headed = new Set<Element>();
+  for (const h of elements(container)) {
+    if (!HEADING_TAGS.has(h.name)) continue;
+    for (let p: Element = h; p !== container && !headed.has(p); p = p.parent as Element) headed.add(p);
+  }
+  return headed;
 }
 
 function textLength(node: AnyNode, measures: Map<Element, Measure>): number {
@@ -159,13 +168,18 @@ function textLength(node: AnyNode, measures: Map<Element, Measure>): number {
  * them ("By "). Null when the parts are not adjacent, the whole is not short, or it sits in a link or a table (a
  * teaser card's title and date, a row of data).
  */
-function bylineRun(container: Element, parts: Element[], measures: Map<Element, Measure>): AnyNode[] | null {
+function bylineRun(
+  container: Element,
+  parts: Element[],
+  measures: Map<Element, Measure>,
+  headed: Set<Element>,
+): AnyNode[] | null {
   const units: Element[] = [];
   for (const part of parts) {
     let u = part;
     while (INLINE_TAGS.has(u.name) && u.parent !== container && isTag(u.parent!)) {
       const p: Element = u.parent;
-      if ((measures.get(p)?.text ?? 0) > MAX_LINE || hasHeading(p)) break;
+      if ((measures.get(p)?.text ?? 0) > MAX_LINE || headed.has(p)) break;
       u = p;
     }
     const last = units.at(-1);
@@ -207,7 +221,7 @@ function bylineRun(container: Element, parts: Element[], measures: Map<Element, 
     const length = textLength(n, measures);
     size += length;
     if (!isTag(n)) continue;
-    if (hasHeading(n) || !onlyAvatars(n)) return null;
+    if (headed.has(n) || !onlyAvatars(n)) return null;
     if (!holdsUnit(n) && length > MAX_JOINER) return null;
     signal ||= holdsDateOrAuthor(n);
   }
