@@ -3,7 +3,7 @@ import { Element, Text, isTag, isText, type AnyNode, type ParentNode } from 'dom
 
 import { contains, detachAll, elements, relink, textOf } from '../dom/walk.js';
 import { looksLikeAvatar, looksLikeByline, marksAuthorOrDate } from './hints.js';
-import { measureTree, type Measure } from './measure.js';
+import type { Measure } from './measure.js';
 import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
 
 /** A byline part holds at most this many characters (a name, a date, "By Jane Doe | 9 March 2026, 14:05"). */
@@ -80,13 +80,14 @@ const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfo
  * `rel="author"`, `itemprop="author"`, `byline`, `post-meta`, ...: `looksLikeByline`) or holding only a date; they
  * must be adjacent (siblings, with at most short labels, separators and avatars between them), short together, and
  * hold a date, a "by" or a machine-readable author or date (`marksAuthorOrDate`), and not be one of several items of
- * the page (a thread's posts), nor sit in a link or a table. The line stays where the byline began, or goes right after the content's title (its first
+ * the page (a thread's posts), nor sit in a link or a table.
+ * `measures` are the container's from before it was cleaned: they count text that cleaning removed, so they are
+ * upper bounds and the rule errs towards doing nothing (and costs no pass of its own over the container). The line stays where the byline began, or goes right after the content's title (its first
  * `<h1>`) when the byline stood above it. Every word stays; pure separators, avatar images and copies of a piece
  * (responsive variants) go. Nothing happens when any of this does not hold.
  */
-export function compactByline(container: Element): void {
-  const measures = measureTree(container);
-  const headed = headedElements(container);
+export function compactByline(container: Element, measures: Map<Element, Measure>): void {
+  const headed = new HeadingIndex();
   const { title, parts } = readHead(container, measures, headed);
   if (parts.length === 0) return;
   const run = bylineRun(container, parts, measures, headed);
@@ -113,7 +114,7 @@ export function compactByline(container: Element): void {
 function readHead(
   container: Element,
   measures: Map<Element, Measure>,
-  headed: Set<Element>,
+  headed: HeadingIndex,
 ): { title: Element | null; parts: Element[] } {
   let title: Element | null = null;
   const parts: Element[] = [];
@@ -147,14 +148,32 @@ function isDateline(el: Element, m: Measure): boolean {
   return !INLINE_TAGS.has(el.name) && m.own === m.text && m.text <= MAX_DATELINE && DATELINE.test(textOf(el));
 }
 
-/** The headings under `container` and the elements holding them, in one pass (asked of many nested elements). */
-function headedElements(container: Element): Set<Element> {
-  const headed = new Set<Element>();
-  for (const h of elements(container)) {
-    if (!HEADING_TAGS.has(h.name)) continue;
-    for (let p: Element = h; p !== container && !headed.has(p); p = p.parent as Element) headed.add(p);
+/**
+ * Which elements are or hold a heading, each element read once however many nested elements are asked about (a chain
+ * of thousands of byline-classed wrappers must not take quadratic time).
+ */
+class HeadingIndex {
+  readonly #known = new Map<Element, boolean>();
+
+  has(root: Element): boolean {
+    const known = this.#known.get(root);
+    if (known !== undefined) return known;
+    // post-order: an element is answered once all its children are
+    const stack: [Element, boolean][] = [[root, false]];
+    while (stack.length) {
+      const [el, ready] = stack.pop()!;
+      if (this.#known.has(el)) continue;
+      if (!ready) {
+        stack.push([el, true]);
+        for (const c of el.children) if (isTag(c) && !this.#known.has(c)) stack.push([c, false]);
+        continue;
+      }
+      let held = HEADING_TAGS.has(el.name);
+      for (const c of el.children) if (!held && isTag(c) && this.#known.get(c)) held = true;
+      this.#known.set(el, held);
+    }
+    return this.#known.get(root)!;
   }
-  return headed;
 }
 
 function textLength(node: AnyNode, measures: Map<Element, Measure>): number {
@@ -172,7 +191,7 @@ function bylineRun(
   container: Element,
   parts: Element[],
   measures: Map<Element, Measure>,
-  headed: Set<Element>,
+  headed: HeadingIndex,
 ): AnyNode[] | null {
   const units: Element[] = [];
   for (const part of parts) {

@@ -412,7 +412,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
   cleanContainer(best, measures, trace, articleCommentsMinRest !== null);
   if (!hasText(best)) return done(body.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
-  if (best !== body && isTag(best)) compactByline(best);
+  if (best !== body && isTag(best)) compactByline(best, measures);
   return best === body ? done(best.children, 'page') : done([best], 'container');
 }
 
