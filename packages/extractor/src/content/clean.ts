@@ -3,7 +3,7 @@ import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { contains, detachAll, elements, textOf } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
-import { classAndId } from './hints.js';
+import { looksLikeAvatar } from './hints.js';
 import { isItemForm } from './item-forms.js';
 import { isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
@@ -59,9 +59,6 @@ const RELATED_LINK_LABEL =
  */
 const THREAD_LABEL =
   /^(?:last edited(?: by [\w .-]{1,30})?:? .{0,30}|join date:? .{0,20}|add a comment|sign up to request clarification or add additional context in comments\.?)$/i;
-
-/** Class words of a poster's avatar, which shows the initials of a member without a picture ("K"). */
-const AVATAR = /(?:^|[\s_-])avatar(?:$|[\s_-])/i;
 
 /** Avatar initials hold at most this many characters; an avatar holding a name stays with the post. */
 const MAX_INITIALS = 2;
@@ -347,7 +344,7 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (!HEADING_TAGS.has(el.name) && isPaywallPrompt(text)) return true;
   if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(text)) return true;
   if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(text)) return true;
-  if (m.text <= MAX_INITIALS && AVATAR.test(classAndId(el))) return true;
+  if (m.text <= MAX_INITIALS && looksLikeAvatar(el)) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
   return false;
 }

@@ -1,4 +1,4 @@
-// Main-content extraction: prune, measure, pick the best container, clean inside it.
+// Main-content extraction: prune, measure, pick the best container, clean inside it, compact its byline.
 import {
   Document,
   type Comment,
@@ -14,6 +14,7 @@ import {
 
 import { parseHtml } from '../dom/parse.js';
 import { contains, detachAll, relink } from '../dom/walk.js';
+import { compactByline } from './byline.js';
 import { cleanContainer } from './clean.js';
 import { isStateData } from './state-data.js';
 import {
@@ -412,6 +413,8 @@ export function findMainContent(document: Document, options: MainContentOptions 
   cleanContainer(best, measures, trace, articleCommentsMinRest !== null);
   if (!hasText(best)) return done(body.children, 'page');
   if (best === body) return done(best.children, 'page');
+  // the container's own head; the whole page's head is what is left of the site's header
+  if (isTag(best)) compactByline(best, measures);
   // the story's intro that the walk left beside its body, between the title and the container
   const lede = findLede(best, measures);
   for (const el of lede) trace?.mark(el, 'lede');

@@ -144,6 +144,55 @@ export function looksLikeAuthorBox(el: Element): boolean {
   return names !== '' && AUTHOR_BOX.test(names);
 }
 
+/** Class words of a person's avatar: a picture, or the initials of a member without one ("K"). */
+const AVATAR = /(?:^|[\s_-])avatar(?:$|[\s_-])/i;
+
+/** Whether class or id name the element as an avatar (a poster's or an author's picture or initials). */
+export function looksLikeAvatar(el: Element): boolean {
+  const names = classAndId(el);
+  return names !== '' && AVATAR.test(names);
+}
+
+/**
+ * Class/id words of a byline or a dateline, split on spaces, hyphens and underscores (`post-meta`, `article__byline`,
+ * `entry-date`, `posted-on`, `reading-time`); `byline` also inside a camel-case name (`articleByline`).
+ */
+const BYLINE =
+  /(?:^|[\s_-])(?:by-?lines?|authors?|author-?name|writers?|date-?line|dates?|pub-?date|published|posted|posted-?(?:on|by)|time-?stamp|time|meta|read-?time|reading-?time|updated)(?:$|[\s_-])|byline/i;
+
+/** schema.org properties of an item's author and dates (microdata). */
+const BYLINE_PROPS: ReadonlySet<string> = new Set([
+  'author',
+  'creator',
+  'datePublished',
+  'dateModified',
+  'dateCreated',
+]);
+
+/**
+ * Whether attributes, whatever the class words, mark the element as an author's name or a date in a machine-readable
+ * way: `datetime`, `rel="author"`, `itemprop="author"` / `datePublished` / ...
+ */
+export function marksAuthorOrDate(el: Element): boolean {
+  const a = el.attribs;
+  if (a['datetime'] !== undefined) return true;
+  const rel = a['rel'];
+  if (rel !== undefined && /(?:^|\s)author(?:$|\s)/i.test(rel)) return true;
+  const prop = a['itemprop'];
+  return prop !== undefined && BYLINE_PROPS.has(prop);
+}
+
+/**
+ * Whether tag, attributes or class/id words mark the element as a byline or a dateline, or a part of one (`<time>`,
+ * `<address>`, `marksAuthorOrDate`, `byline`, `author`, `date`, `meta`, `posted-on`, ...). Read only in the head of
+ * the chosen content (`byline.ts`).
+ */
+export function looksLikeByline(el: Element): boolean {
+  if (el.name === 'time' || el.name === 'address' || marksAuthorOrDate(el)) return true;
+  const names = classAndId(el);
+  return names !== '' && BYLINE.test(names);
+}
+
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
 export function looksLikeChrome(el: Element): boolean {
   if (CHROME_TAGS.has(el.name) && !isItemHeader(el)) return true;
