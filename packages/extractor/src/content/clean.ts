@@ -12,6 +12,7 @@ import { dropPlaceholders } from './placeholders.js';
 import { isQuestionToggle } from './question-toggles.js';
 import { doomCopies, type TextBlock } from './repeat-runs.js';
 import { isReaderAppeal } from './reader-appeals.js';
+import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
 import type { KeepTrace } from './trace.js';
@@ -116,6 +117,7 @@ export function cleanContainer(
   measures: Map<Element, Measure>,
   trace?: KeepTrace,
   article = false,
+  signupForms: ReadonlySet<Element> = new Set(),
 ): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
@@ -123,6 +125,7 @@ export function cleanContainer(
   // lists of short links are furniture (tables of contents, tag clouds) unless together they are the page (an index)
   const linkLists: Element[] = [];
   let linkListText = 0;
+  const signups = signupHolders(container, signupForms);
   const stack: Element[] = [];
   for (const c of container.children) if (isTag(c)) stack.push(c);
   while (stack.length) {
@@ -137,6 +140,11 @@ export function cleanContainer(
     if (doomed.has(el)) continue;
     // captions and photo credits describe an image (which stays, with its alt text); they are not the text
     if (el.name === 'figcaption') {
+      doomed.add(el);
+      continue;
+    }
+    // a sign-up widget goes whole: its pitch and small print with its form
+    if (signups.has(el) && m.text <= MAX_SIGNUP_TEXT && m.text < 0.3 * total) {
       doomed.add(el);
       continue;
     }

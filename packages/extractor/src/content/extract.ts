@@ -34,6 +34,7 @@ import { measureTree, type Measure } from './measure.js';
 import { findCandidate } from './candidate.js';
 import { declaredKind } from './kind.js';
 import { findLede } from './lede.js';
+import { findSignupForms } from './signup-widgets.js';
 import { selectContainer } from './select.js';
 import { DROP_TAGS } from './tags.js';
 import { KeepTrace, type KeepRule } from './trace.js';
@@ -375,6 +376,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
   const articleCommentsMinRest = kind === 'article' ? ARTICLE_COMMENTS_MIN_REST : null;
   const body = findBody(document);
   adoptStrayContent(document, body);
+  const signupForms = findSignupForms(body);
   prune(body);
   let measures = measureTree(body);
   let total = 0;
@@ -406,11 +408,12 @@ export function findMainContent(document: Document, options: MainContentOptions 
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body)) cleanContainer(body, measures, trace, articleCommentsMinRest !== null);
+      if (best === body && isTag(body))
+        cleanContainer(body, measures, trace, articleCommentsMinRest !== null, signupForms);
       return done(body.children, 'page');
     }
   }
-  cleanContainer(best, measures, trace, articleCommentsMinRest !== null);
+  cleanContainer(best, measures, trace, articleCommentsMinRest !== null, signupForms);
   if (!hasText(best)) return done(body.children, 'page');
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
