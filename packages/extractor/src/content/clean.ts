@@ -34,6 +34,15 @@ const FURNITURE_HEADING_PHRASE =
 const COMMENTS_HEADING =
   /^(?:(?:reader|readers'?|user|your|latest|top|all) comments?\b|comments?(?: \(\d+\)|:)?$|\d+ (?:comments?|responses?|replies|thoughts) on\b|\d+ (?:comments?|responses?)$|(?:join|start) the (?:conversation|discussion)|leave a (?:comment|reply)|what do you think\??$)/i;
 
+/**
+ * Furniture headings that announce links (to other stories, to the page's own sections: "Related", "Read more",
+ * "Table of contents", "In this article"): their section is a run of links, and a paragraph of prose without links
+ * after them is the text again (the intro a table of contents sits in, the story going on after a related box).
+ * "Popular" and "Recommended" are guarded as ambiguous headings instead.
+ */
+const POINTER_HEADING =
+  /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|more\b|read (?:more|next)|trending|latest\b|most (?:read|popular|viewed)|further reading|keep reading|table of contents|contents$|in this article|on this page|top stories|editor'?s'? (?:picks|choice)|don'?t miss|what to read next|you (?:may|might) have missed|around the (?:web|site)|(?:good |other )?(?:articles|posts|stories) to read|(?:explore|see) (?:related|similar))/i;
+
 function isFurnitureHeading(text: string): boolean {
   return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text) || isPaywallHeading(text);
 }
@@ -175,8 +184,11 @@ export function cleanContainer(
       // on an article, a section of teaser links after a furniture heading goes whatever its share (a short story)
       const limit = comments ? Infinity : article ? ARTICLE_SECTION_SHARE * total : 0.3 * total;
       const ambiguous = !comments && AMBIGUOUS_HEADING.test(heading);
+      const pointer = !comments && !ambiguous && POINTER_HEADING.test(heading);
       // an ambiguous heading whose section is not teasers titles the text and stays with it
-      if (dropSection(el, level, measures, limit, container, doomed, trace, ambiguous) || !ambiguous) doomed.add(el);
+      if (dropSection(el, level, measures, limit, container, doomed, trace, ambiguous, pointer) || !ambiguous) {
+        doomed.add(el);
+      }
       continue;
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
@@ -380,7 +392,9 @@ function countLinks(el: Element): number {
 /**
  * After a furniture heading: drop the rest of its section, i.e. the following siblings up to the next heading of
  * the same or a higher level, when they hold fewer than `limit` characters. Answers false when the section is kept
- * because it does not look like furniture (the guard of wrapped, label and ambiguous headings).
+ * because it does not look like furniture (the guard of wrapped, label and ambiguous headings). After a `pointer`
+ * heading (one announcing links) the section ends where prose without links starts, when what follows from there is
+ * text rather than more teasers.
  */
 function dropSection(
   heading: Element,
@@ -391,6 +405,7 @@ function dropSection(
   doomed: Set<AnyNode>,
   trace?: KeepTrace,
   ambiguous = false,
+  pointer = false,
 ): boolean {
   // page builders wrap each heading alone (`<div class="widget"><div><h2>`): the section is what follows the wrapper
   const own = measures.get(heading)?.text ?? 0;
@@ -414,6 +429,11 @@ function dropSection(
   let size = 0;
   let links = 0;
   const run: AnyNode[] = [];
+  // where a pointer heading's links end in prose, and the text and links from there on
+  let stop = -1;
+  let tailSize = 0;
+  let tailLinks = 0;
+  let tailProse = 0;
   for (let n = start.next; n; n = n.next) {
     if (isTag(n)) {
       const e = n;
@@ -421,6 +441,13 @@ function dropSection(
       if (l > 0 && l <= level) break;
       // past a wrapped heading, a sibling holding a heading of its rank is the next section, not furniture
       if (guarded && holdsHeading(e, level)) break;
+      // after a heading announcing links, a paragraph of prose without links may be the text going on
+      if (pointer && stop < 0 && isLinklessProse(e, measures)) stop = run.length;
+      if (stop >= 0) {
+        tailSize += measures.get(e)?.text ?? 0;
+        tailLinks += measures.get(e)?.link ?? 0;
+        tailProse += measures.get(e)?.prose ?? 0;
+      }
       size += measures.get(e)?.text ?? 0;
       links += measures.get(e)?.link ?? 0;
     }
@@ -428,10 +455,30 @@ function dropSection(
   }
   // not teasers: the section stays (and an ambiguous heading with it)
   if (guarded && links < WRAPPED_SECTION_LINKS * size) return false;
+  // the links end where the text goes on (prose that is not itself teasers): only the links go
+  if (stop >= 0 && (tailLinks < POINTER_TAIL_LINKS * tailSize || tailProse >= POINTER_TAIL_PROSE)) {
+    size -= tailSize;
+    run.length = stop;
+  }
   if (size < limit) for (const n of run) doomed.add(n);
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
   return true;
 }
+
+/** A block of prose (sentence punctuation or a long run of text) with under 10% links: not a pointer's links. */
+function isLinklessProse(el: Element, measures: Map<Element, Measure>): boolean {
+  const m = measures.get(el);
+  return m !== undefined && m.text >= POINTER_PROSE_MIN && m.prose > 0 && m.link < 0.1 * m.text;
+}
+
+/** The text after a pointer heading's links is the text going on when under this share of it is links. */
+const POINTER_TAIL_LINKS = 0.2;
+
+/** ...or when it holds this much prose (an article's worth: a box of teasers holds less). */
+const POINTER_TAIL_PROSE = 1000;
+
+/** A paragraph ending a pointer heading's section holds at least this many characters. */
+const POINTER_PROSE_MIN = 40;
 
 /** After a heading wrapped alone, the section goes only when this share of its text is links. */
 const WRAPPED_SECTION_LINKS = 0.1;
