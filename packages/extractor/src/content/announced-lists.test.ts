@@ -2,7 +2,7 @@
 // with a sentence ending in a colon: then they are part of what the article says.
 import { describe, it } from 'vitest';
 
-import { articleHead, expectOnly, markdownOf, newsPage, story } from './__fixtures__/news-site.js';
+import { articleHead, expectOnly, markdownOf, newsPage, shareIcons, story } from './__fixtures__/news-site.js';
 
 const paragraphs = Array.from(
   { length: 5 },
@@ -27,5 +27,18 @@ describe('link lists announced by the text', () => {
       newsPage(withEnd(labelled).replace('<div class="txt">', `<div class="txt">${toc}`), { head: articleHead }),
     );
     expectOnly(markdown, ['Mover 4:'], ['Best movers', 'Packing guide', 'Moving insurance']);
+  });
+
+  it('keeps lists that a short lead-in announces ("Buying options:"), not lists after a furniture label', () => {
+    const pick = (name: string, shops: string[]): string =>
+      `<h3>${name}</h3><p>${name} held up best in our tests: it packed flat, survived three moves and still closed properly at the end.</p><p>Buying options:</p><ul>${shops.map((s) => `<li><a href="https://shop.example/${s.toLowerCase().replace(/ /g, '-')}" target="_blank" rel="nofollow sponsored">${s}</a></li>`).join('')}</ul>`;
+    const picks = `${pick('The Stackable Crate', ['Hardware Hub (Stackmaster)', 'Box Depot (Crate Co)', 'Home Store (Stackmaster)'])}${pick('The Wardrobe Box', ['Box Depot (Hangwell)', 'Hardware Hub (Hangwell)', 'Mover Supply (Tallbox)'])}`;
+    const related = `<p>Related posts:</p><ul><li><a href="/guides/packing">Packing guide</a></li><li><a href="/guides/storage">Storage units</a></li><li><a href="/guides/insurance">Moving insurance</a></li></ul>`;
+    const { markdown } = markdownOf(newsPage(`${shareIcons}${withEnd(`${picks}${related}`)}`, { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Mover 4:', 'Buying options:', 'Box Depot (Crate Co)', 'Mover Supply (Tallbox)'],
+      ['Packing guide', 'Moving insurance', 'Most read'],
+    );
   });
 });

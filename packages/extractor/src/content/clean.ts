@@ -47,6 +47,14 @@ function isFurnitureHeading(text: string): boolean {
   return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text) || isPaywallHeading(text);
 }
 
+/** Cross-reference labels before a list of links ("See also:"). */
+const SEE_ALSO = /^(?:see also|also see)$/i;
+
+/** Whether a list's short lead-in names furniture ("Related posts:", "See also:"), not the text's own list. */
+function isListLabel(text: string): boolean {
+  return isFurnitureHeading(text) || SEE_ALSO.test(text) || RELATED_LINK_LABEL.test(`${text}:`);
+}
+
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
   /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s? read|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?:(?: [\w-]+){1,4}(?:\.\.\.|…)|(?:\.\.\.|…))?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to (?:expand|shrink)\.*|original poster|author|code: select all|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial|print this (?:page|article)|opens? in a new (?:window|tab)|thanks for signing up|be the first to know|press enter or click to view image in full size|check (?:the )?price (?:at|on) [\w.]+(?: on sale)?|(?:see|view|compare) (?:the )?(?:price|prices|deals?|offers?)(?: (?:at|on) [\w.]+(?: site)?)?|(?:article|story) continues (?:below|after (?:the )?(?:ad|advertisement))|jump to (?:the )?(?:list|recipe)|scroll to continue(?: with content)?|continue reading below|(?:read|see) (?:the |our )?full review|[•·|-]? ?sponsored ?[•·|-]?|[\d,.]+k? (?:likes?|replies|views|posts|answers)|(?:likes?|replies|views|posts):? [\d,.]+k?|sorted by:?(?: reset to default)?|start asking to get answers|(?:explore|see) (?:related|similar) questions(?: with these tags)?)[.!:]?$/i;
@@ -160,7 +168,7 @@ export function cleanContainer(
       doomed.add(el);
       continue;
     }
-    if (isLinkList(el, m, total) && !isAnnouncedList(el, measures)) {
+    if (isLinkList(el, m, total) && !isAnnouncedList(el, measures, isListLabel)) {
       linkLists.push(el);
       linkListText += m.text;
       continue;
