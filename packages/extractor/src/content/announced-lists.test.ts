@@ -41,4 +41,14 @@ describe('link lists announced by the text', () => {
       ['Packing guide', 'Moving insurance', 'Most read'],
     );
   });
+
+  it('keeps a wrapped box whose own sentence announces its list of links', () => {
+    const box = `<div class="drawer"><h3>Other local movers</h3><p>While these local movers did not make our top list, they are still worth looking into:</p><ul class="columns"><li><a href="/movers/als-moving">Al's Moving and Storage</a></li><li><a href="/movers/great-movers">City Great Movers</a></li><li><a href="/movers/sheridan">Sheridan Brothers Moving</a></li><li><a href="/movers/roadway">Roadway Moving</a></li><li><a href="/movers/zeromax">Zeromax Moving and Storage</a></li><li><a href="/movers/gentle-giant">Gentle Giant Moving Company</a></li><li><a href="/movers/wayfinder">Wayfinder Moving Services</a></li><li><a href="/movers/dumbo">Dumbo Moving and Storage</a></li><li><a href="/movers/clancy-moving-systems">Clancy Moving Systems</a></li><li><a href="/movers/mabey-moving-and-storage">Mabey Moving and Storage</a></li><li><a href="/movers/piece-of-cake-moving">Piece of Cake Moving</a></li><li><a href="/movers/oz-moving-and-storage">Oz Moving and Storage</a></li><li><a href="/movers/moishe-moving-systems">Moishe Moving Systems</a></li><li><a href="/movers/flat-rate-moving">Flat Rate Moving</a></li><li><a href="/movers/hudson-valley-movers">Hudson Valley Movers</a></li><li><a href="/movers/riverside-van-lines">Riverside Van Lines</a></li></ul></div>`;
+    const { markdown } = markdownOf(newsPage(`${shareIcons}${withEnd(box)}`, { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Mover 4:', 'still worth looking into', "Al's Moving and Storage", 'Dumbo Moving'],
+      ['Most read'],
+    );
+  });
 });

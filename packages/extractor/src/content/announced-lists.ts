@@ -1,7 +1,7 @@
 // Lists of links that the text announces ("... they are still worth looking into:"): part of the text, not a menu.
 import { isTag, isText, type Element } from 'domhandler';
 
-import { textOf } from '../dom/walk.js';
+import { elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
 /** The announcing sentence holds at least this many words ("Related articles:" is a label, not a sentence). */
@@ -34,4 +34,21 @@ export function isAnnouncedList(
   const words = text.split(' ').length;
   // a short lead-in ("Buying options:", "Here's a selection:") announces the list unless it names furniture
   return words >= MIN_WORDS || (words >= MIN_SHORT_WORDS && !isLabel(text.slice(0, -1).trim()));
+}
+
+/**
+ * Whether a wrapper holds a list that its own text announces (`<div><h3>Other movers</h3><p>While these did not make
+ * our top list, they are still worth looking into:</p><ul>…</ul></div>`): the wrapper is then not a link list as a
+ * whole, and its list is judged on its own.
+ */
+export function holdsAnnouncedList(
+  wrapper: Element,
+  measures: Map<Element, Measure>,
+  isLabel?: (text: string) => boolean,
+): boolean {
+  if (wrapper.name !== 'div') return false;
+  for (const el of elements(wrapper)) {
+    if ((el.name === 'ul' || el.name === 'ol') && isAnnouncedList(el, measures, isLabel)) return true;
+  }
+  return false;
 }

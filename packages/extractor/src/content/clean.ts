@@ -5,7 +5,7 @@ import { contains, detachAll, elements, textOf } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { classAndId } from './hints.js';
 import { isItemForm } from './item-forms.js';
-import { isAnnouncedList } from './announced-lists.js';
+import { holdsAnnouncedList, isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
@@ -168,7 +168,11 @@ export function cleanContainer(
       doomed.add(el);
       continue;
     }
-    if (isLinkList(el, m, total) && !isAnnouncedList(el, measures, isListLabel)) {
+    if (
+      isLinkList(el, m, total) &&
+      !isAnnouncedList(el, measures, isListLabel) &&
+      !holdsAnnouncedList(el, measures, isListLabel)
+    ) {
       linkLists.push(el);
       linkListText += m.text;
       continue;
