@@ -3,7 +3,15 @@
 // box, footer).
 import { describe, expect, it } from 'vitest';
 
-import { articleHead, expectOnly, markdownOf, newsPage, storyEndingWith } from './__fixtures__/news-site.js';
+import {
+  articleHead,
+  expectOnly,
+  markdownOf,
+  newsPage,
+  shareIcons,
+  site,
+  storyEndingWith,
+} from './__fixtures__/news-site.js';
 
 const longStory = storyEndingWith('', 6);
 
@@ -322,5 +330,26 @@ ${end}</div></div><div class="site-bottom"><p>Portions of this content are licen
         ],
       );
     }
+  });
+
+  it('drops a newsletter issue\'s "How was this issue?" rating section, and keeps the sections after it', () => {
+    const issue = `<!doctype html><html><head><title>The Weekly Ledger: cash flow in a slow quarter</title>${articleHead}</head><body>${site.cookie}<div class="navbar"><a href="/">The Weekly Ledger</a> <a href="/archive">Archive</a> <a href="/about">About</a> <a href="/subscribe">Subscribe</a></div>
+<div class="single-post"><h1>The Weekly Ledger: cash flow in a slow quarter</h1><div class="post-meta">By Dana Reyes · Mar 9, 2026</div>${shareIcons}
+<div class="body markup"><p>This week's issue is about cash flow: what to do when invoices come in slower than your bills go out, and how three small firms kept paying their staff through a quiet first quarter.</p>
+<h2>What's on my mind</h2><p>The firms that did best had one thing in common. They knew, every Monday, how many weeks of costs they could cover with the cash in the bank, and they cut spending before the number fell under eight.</p><p>None of them used special software for it. A spreadsheet with two columns, money in and money out, was enough as long as someone updated it every week.</p>
+<h2>How was this issue?</h2><p>Rate this week's newsletter with a single click. Your feedback helps me decide what to write next.</p><p><a href="/rate?5">Loved it</a> · <a href="/rate?3">It was fine</a> · <a href="/rate?1">Not for me</a></p>
+<h2>Tools I used this week</h2><p>I rebuilt my own cash-flow sheet this week and added a column for invoices more than thirty days late, which turned out to be the number that worried me most.</p></div>
+<div class="post-footer"><div class="like-button">Like</div><div class="comments-link"><a href="#comments">12 comments</a></div></div></div>${site.bottom}</body></html>`;
+    const { markdown } = markdownOf(issue);
+    expectOnly(
+      markdown,
+      [
+        'weeks of costs they could cover',
+        'two columns, money in and money out',
+        'Tools I used this week',
+        'more than thirty days late',
+      ],
+      ['How was this issue', 'Rate this week', 'Loved it'],
+    );
   });
 });

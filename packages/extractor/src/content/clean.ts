@@ -5,7 +5,7 @@ import { contains, detachAll, elements, textOf } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { looksLikeAvatar } from './hints.js';
 import { isItemForm } from './item-forms.js';
-import { isAnnouncedList } from './announced-lists.js';
+import { holdsAnnouncedList, isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
@@ -29,19 +29,36 @@ const AMBIGUOUS_HEADING = /^(?:popular|recommended)\b/i;
 
 /** Furniture headings recognised by a phrase anywhere in them ("Other posts you may enjoy", "Join our newsletter"). */
 const FURNITURE_HEADING_PHRASE =
-  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^(?:(?:article|story|post) )?(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$|^help (?:us )?improve\b|^was this (?:page|article|post|guide|information|content) (?:helpful|useful)\??$|^did (?:you find )?this (?:page|article) help|^(?:give |send us )?feedback$|^rate this (?:page|article)\b)/i;
+  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^(?:(?:article|story|post) )?(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$|^help (?:us )?improve\b|^was this (?:page|article|post|guide|information|content) (?:helpful|useful)\??$|^did (?:you find )?this (?:page|article) help|^(?:give |send us )?feedback$|^rate this (?:page|article)\b|^how (?:was|did you like|would you rate) (?:this|today'?s|this week'?s) (?:issue|newsletter|edition|email|article|post)\??$)/i;
 
 /** Headings of a reader comment section ("Reader comments (23)", "Join the conversation", "14 thoughts on …"). */
 const COMMENTS_HEADING =
   /^(?:(?:reader|readers'?|user|your|latest|top|all) comments?\b|comments?(?: \(\d+\)|:)?$|\d+ (?:comments?|responses?|replies|thoughts) on\b|\d+ (?:comments?|responses?)$|(?:join|start) the (?:conversation|discussion)|leave a (?:comment|reply)|what do you think\??$)/i;
 
+/**
+ * Furniture headings that announce links (to other stories, to the page's own sections: "Related", "Read more",
+ * "Table of contents", "In this article"): their section is a run of links, and a paragraph of prose without links
+ * after them is the text again (the intro a table of contents sits in, the story going on after a related box).
+ * "Popular" and "Recommended" are guarded as ambiguous headings instead.
+ */
+const POINTER_HEADING =
+  /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|more\b|read (?:more|next)|trending|latest\b|most (?:read|popular|viewed)|further reading|keep reading|table of contents|contents$|in this article|on this page|top stories|editor'?s'? (?:picks|choice)|don'?t miss|what to read next|you (?:may|might) have missed|around the (?:web|site)|(?:good |other )?(?:articles|posts|stories) to read|(?:explore|see) (?:related|similar))/i;
+
 function isFurnitureHeading(text: string): boolean {
   return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text) || isPaywallHeading(text);
 }
 
+/** Cross-reference labels before a list of links ("See also:"). */
+const SEE_ALSO = /^(?:see also|also see)$/i;
+
+/** Whether a list's short lead-in names furniture ("Related posts:", "See also:"), not the text's own list. */
+function isListLabel(text: string): boolean {
+  return isFurnitureHeading(text) || SEE_ALSO.test(text) || RELATED_LINK_LABEL.test(`${text}:`);
+}
+
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
-  /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s? read|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?: content)?(?:\.\.\.|…)?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to (?:expand|shrink)\.*|original poster|author|code: select all|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial|print this (?:page|article)|opens? in a new (?:window|tab)|thanks for signing up|be the first to know|press enter or click to view image in full size|check (?:the )?price (?:at|on) [\w.]+(?: on sale)?|(?:see|view|compare) (?:the )?(?:price|prices|deals?|offers?)(?: (?:at|on) [\w.]+(?: site)?)?|(?:article|story) continues (?:below|after (?:the )?(?:ad|advertisement))|jump to (?:the )?(?:list|recipe)|scroll to continue(?: with content)?|continue reading below|(?:read|see) (?:the |our )?full review|[•·|-]? ?sponsored ?[•·|-]?|[\d,.]+k? (?:likes?|replies|views|posts|answers)|(?:likes?|replies|views|posts):? [\d,.]+k?|sorted by:?(?: reset to default)?|start asking to get answers|(?:explore|see) (?:related|similar) questions(?: with these tags)?)[.!:]?$/i;
+  /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s? read|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?:(?: [\w-]+){1,4}(?:\.\.\.|…)|(?:\.\.\.|…))?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to (?:expand|shrink)\.*|original poster|author|code: select all|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial|print this (?:page|article)|opens? in a new (?:window|tab)|thanks for signing up|be the first to know|press enter or click to view image in full size|check (?:the )?price (?:at|on) [\w.]+(?: on sale)?|(?:see|view|compare) (?:the )?(?:price|prices|deals?|offers?)(?: (?:at|on) [\w.]+(?: site)?)?|(?:article|story) continues (?:below|after (?:the )?(?:ad|advertisement))|jump to (?:the )?(?:list|recipe)|scroll to continue(?: with content)?|continue reading below|(?:read|see) (?:the |our )?full review|[•·|-]? ?sponsored ?[•·|-]?|[\d,.]+k? (?:likes?|replies|views|posts|answers)|(?:likes?|replies|views|posts):? [\d,.]+k?|sorted by:?(?: reset to default)?|start asking to get answers|(?:explore|see) (?:related|similar) questions(?: with these tags)?)[.!:]?$/i;
 
 /** Short blocks that invite the reader to follow, subscribe or download ("Follow us on Telegram, Facebook and X ..."). */
 const PROMPT_TEXT =
@@ -156,7 +173,11 @@ export function cleanContainer(
       doomed.add(el);
       continue;
     }
-    if (isLinkList(el, m, total) && !isAnnouncedList(el, measures)) {
+    if (
+      isLinkList(el, m, total) &&
+      !isAnnouncedList(el, measures, isListLabel) &&
+      !holdsAnnouncedList(el, measures, isListLabel)
+    ) {
       linkLists.push(el);
       linkListText += m.text;
       continue;
@@ -180,8 +201,11 @@ export function cleanContainer(
       // on an article, a section of teaser links after a furniture heading goes whatever its share (a short story)
       const limit = comments ? Infinity : article ? ARTICLE_SECTION_SHARE * total : 0.3 * total;
       const ambiguous = !comments && AMBIGUOUS_HEADING.test(heading);
+      const pointer = !comments && !ambiguous && POINTER_HEADING.test(heading);
       // an ambiguous heading whose section is not teasers titles the text and stays with it
-      if (dropSection(el, level, measures, limit, container, doomed, trace, ambiguous) || !ambiguous) doomed.add(el);
+      if (dropSection(el, level, measures, limit, container, doomed, trace, ambiguous, pointer) || !ambiguous) {
+        doomed.add(el);
+      }
       continue;
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
@@ -385,7 +409,9 @@ function countLinks(el: Element): number {
 /**
  * After a furniture heading: drop the rest of its section, i.e. the following siblings up to the next heading of
  * the same or a higher level, when they hold fewer than `limit` characters. Answers false when the section is kept
- * because it does not look like furniture (the guard of wrapped, label and ambiguous headings).
+ * because it does not look like furniture (the guard of wrapped, label and ambiguous headings). After a `pointer`
+ * heading (one announcing links) the section ends where prose without links starts, when what follows from there is
+ * text rather than more teasers.
  */
 function dropSection(
   heading: Element,
@@ -396,6 +422,7 @@ function dropSection(
   doomed: Set<AnyNode>,
   trace?: KeepTrace,
   ambiguous = false,
+  pointer = false,
 ): boolean {
   // page builders wrap each heading alone (`<div class="widget"><div><h2>`): the section is what follows the wrapper
   const own = measures.get(heading)?.text ?? 0;
@@ -419,6 +446,11 @@ function dropSection(
   let size = 0;
   let links = 0;
   const run: AnyNode[] = [];
+  // where a pointer heading's links end in prose, and the text and links from there on
+  let stop = -1;
+  let tailSize = 0;
+  let tailLinks = 0;
+  let tailProse = 0;
   for (let n = start.next; n; n = n.next) {
     if (isTag(n)) {
       const e = n;
@@ -426,6 +458,13 @@ function dropSection(
       if (l > 0 && l <= level) break;
       // past a wrapped heading, a sibling holding a heading of its rank is the next section, not furniture
       if (guarded && holdsHeading(e, level)) break;
+      // after a heading announcing links, a paragraph of prose without links may be the text going on
+      if (pointer && stop < 0 && isLinklessProse(e, measures)) stop = run.length;
+      if (stop >= 0) {
+        tailSize += measures.get(e)?.text ?? 0;
+        tailLinks += measures.get(e)?.link ?? 0;
+        tailProse += measures.get(e)?.prose ?? 0;
+      }
       size += measures.get(e)?.text ?? 0;
       links += measures.get(e)?.link ?? 0;
     }
@@ -433,10 +472,30 @@ function dropSection(
   }
   // not teasers: the section stays (and an ambiguous heading with it)
   if (guarded && links < WRAPPED_SECTION_LINKS * size) return false;
+  // the links end where the text goes on (prose that is not itself teasers): only the links go
+  if (stop >= 0 && (tailLinks < POINTER_TAIL_LINKS * tailSize || tailProse >= POINTER_TAIL_PROSE)) {
+    size -= tailSize;
+    run.length = stop;
+  }
   if (size < limit) for (const n of run) doomed.add(n);
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
   return true;
 }
+
+/** A block of prose (sentence punctuation or a long run of text) with under 10% links: not a pointer's links. */
+function isLinklessProse(el: Element, measures: Map<Element, Measure>): boolean {
+  const m = measures.get(el);
+  return m !== undefined && m.text >= POINTER_PROSE_MIN && m.prose > 0 && m.link < 0.1 * m.text;
+}
+
+/** The text after a pointer heading's links is the text going on when under this share of it is links. */
+const POINTER_TAIL_LINKS = 0.2;
+
+/** ...or when it holds this much prose (an article's worth: a box of teasers holds less). */
+const POINTER_TAIL_PROSE = 1000;
+
+/** A paragraph ending a pointer heading's section holds at least this many characters. */
+const POINTER_PROSE_MIN = 40;
 
 /** After a heading wrapped alone, the section goes only when this share of its text is links. */
 const WRAPPED_SECTION_LINKS = 0.1;

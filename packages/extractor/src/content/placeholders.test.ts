@@ -2,7 +2,15 @@
 // landing-page builder or a shop theme leaves in the HTML beside the real text.
 import { describe, it } from 'vitest';
 
-import { articleHead, expectOnly, markdownOf, newsPage, site, storyEndingWith } from './__fixtures__/news-site.js';
+import {
+  articleHead,
+  expectOnly,
+  markdownOf,
+  newsPage,
+  shareIcons,
+  site,
+  storyEndingWith,
+} from './__fixtures__/news-site.js';
 
 const LOREM =
   'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.';
@@ -46,5 +54,25 @@ describe('template placeholders', () => {
     const article = `<article class="post"><h1>Where lorem ipsum comes from</h1><div class="entry-content"><p>Lorem ipsum is the placeholder text that designers have used since the 1960s, when Letraset sheets made it popular. It comes from a passage of Cicero's De finibus, scrambled so that it reads like Latin without meaning anything.</p><p>The passage begins with a word cut in half: dolorem became "lorem", which is why the text starts mid-word. Typesetters liked that it had a natural spread of letters and word lengths.</p><p>Designers today still paste it into mock-ups, but many teams now prefer real copy early, because filler hides problems with long headlines and short buttons.</p></div></article>`;
     const { markdown } = markdownOf(newsPage(article, { head: articleHead }));
     expectOnly(markdown, ['Lorem ipsum is the placeholder text', 'dolorem became "lorem"', 'prefer real copy early']);
+  });
+
+  it('drops the "Loading …" lines that lazily loaded blocks leave in the served HTML, and keeps the story', () => {
+    const lazy = (what: string) =>
+      `<div class="lazy-block" data-component="${what}"><p class="placeholder">Loading ${what}...</p></div>`;
+    const body = storyEndingWith(
+      `${lazy('paragraph')}${lazy('image')}<p>The committee will publish the final drawings in April, after the consultation closes.</p>${lazy('hub_pages')}<div class="prices"><span>Loading prices for your region…</span></div>`,
+    );
+    const { markdown } = markdownOf(newsPage(`${shareIcons}${body}`, { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Work is expected to start in May', 'Paragraph 3 of the report', 'publish the final drawings in April'],
+      ['Loading paragraph', 'Loading image', 'Loading hub_pages', 'Loading prices'],
+    );
+  });
+
+  it('keeps a sentence that starts with "Loading"', () => {
+    const body = storyEndingWith('<p>Loading the ferry takes twenty minutes at low tide...</p>');
+    const { markdown } = markdownOf(newsPage(body, { head: articleHead }));
+    expectOnly(markdown, ['Loading the ferry takes twenty minutes at low tide']);
   });
 });
