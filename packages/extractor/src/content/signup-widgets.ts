@@ -1,8 +1,8 @@
 // Sign-up widgets inside the text: a pitch ("Get our deals texted to your phone!"), a form asking for an email address
 // or a phone number, and the consent small print. The form alone goes as furniture; the widget goes whole.
-import type { Element, ParentNode } from 'domhandler';
+import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-import { contains, elements } from '../dom/walk.js';
+import { elements } from '../dom/walk.js';
 
 /** Inputs of a contact address: typed as one, or named so (`name="email"`, `placeholder="Your phone number"`). */
 const ADDRESS_INPUT_NAME = /e-?mail|phone|mobile/i;
@@ -23,37 +23,53 @@ function asksForAddress(input: Element): boolean {
 /**
  * The sign-up forms under `root`: forms with an input asking for an email address or a phone number and no
  * `<textarea>` (a comment or contact form asks for a message too, and is no sign-up). Read before the prune step,
- * which drops inputs.
+ * which drops inputs. One walk: each field counts for its nearest form.
  */
 export function findSignupForms(root: ParentNode): Set<Element> {
-  const forms = new Set<Element>();
-  for (const el of elements(root)) {
-    if (el.name !== 'form' || forms.has(el)) continue;
-    let address = false;
-    let message = false;
-    for (const field of elements(el)) {
-      if (field.name === 'textarea') message = true;
-      else if (field.name === 'input' && asksForAddress(field)) address = true;
-    }
-    if (address && !message) forms.add(el);
+  const address = new Set<Element>();
+  const message = new Set<Element>();
+  const stack: [AnyNode, Element | null][] = root.children.map((c) => [c, null]);
+  while (stack.length) {
+    const [node, outer] = stack.pop()!;
+    if (!isTag(node)) continue;
+    const form = node.name === 'form' ? node : outer;
+    if (form && node.name === 'textarea') message.add(form);
+    else if (form && node.name === 'input' && asksForAddress(node)) address.add(form);
+    for (const c of node.children) stack.push([c, form]);
   }
-  return forms;
+  for (const form of message) address.delete(form);
+  return address;
 }
 
 /** A page's title: a hero holding it and a sign-up form ("Start your free trial") is the page's head, not a widget. */
-const SECTION_HEADINGS: ReadonlySet<string> = new Set(['h1']);
+const TITLE = 'h1';
 
 /**
  * The elements of `container` (itself excluded) that hold one of `forms`, the forms included, up to the first that
- * holds the page's title (`<h1>`).
+ * holds the page's title (`<h1>`). Each element is climbed through once, whatever the number of forms.
  */
 export function signupHolders(container: Element, forms: ReadonlySet<Element>): Set<Element> {
   const holders = new Set<Element>();
+  if (forms.size === 0) return holders;
+  const titled = new Set<ParentNode>();
+  for (const el of elements(container)) {
+    if (el.name !== TITLE) continue;
+    for (let p: ParentNode | null = el; p && p !== container && !titled.has(p); p = p.parent) titled.add(p);
+  }
+  const inside = new Set<ParentNode>([container]);
+  const outside = new Set<ParentNode>();
   for (const form of forms) {
-    if (!contains(container, form)) continue;
-    for (let p: ParentNode | null = form; p && p !== container && !holders.has(p as Element); p = p.parent) {
-      const el = p as Element;
-      if ([...elements(el)].some((h) => SECTION_HEADINGS.has(h.name))) break;
+    const path: Element[] = [];
+    let p: ParentNode | null = form;
+    while (p && !inside.has(p) && !outside.has(p)) {
+      path.push(p as Element);
+      p = p.parent;
+    }
+    const known = p !== null && inside.has(p) ? inside : outside;
+    for (const el of path) known.add(el);
+    if (known === outside) continue;
+    for (const el of path) {
+      if (titled.has(el)) break;
       holders.add(el);
     }
   }

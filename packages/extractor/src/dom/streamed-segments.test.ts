@@ -1,4 +1,5 @@
 import render from 'dom-serializer';
+import type { AnyNode, ParentNode } from 'domhandler';
 import { describe, expect, it } from 'vitest';
 
 import { articleHead, expectOnly, markdownOf, site } from '../content/__fixtures__/news-site.js';
@@ -33,6 +34,22 @@ ${site.bottom}
 <script>$RS("S:1","P:1")</script></body></html>`;
 }
 
+/** Whether every parent, sibling and `children` link under `root` agrees with the others. */
+function linked(root: ParentNode): boolean {
+  const stack: ParentNode[] = [root];
+  while (stack.length) {
+    const parent = stack.pop()!;
+    const children: AnyNode[] = parent.children;
+    for (let i = 0; i < children.length; i++) {
+      const c = children[i]!;
+      if (c.parent !== parent || c.prev !== (children[i - 1] ?? null) || c.next !== (children[i + 1] ?? null))
+        return false;
+      if ('children' in c) stack.push(c);
+    }
+  }
+  return true;
+}
+
 describe('placeStreamedSegments', () => {
   it("puts a streamed story's body where its placeholder was, in order, with the fallback gone", () => {
     const { markdown } = markdownOf(streamedNewsPage());
@@ -62,6 +79,25 @@ describe('placeStreamedSegments', () => {
     const document = parseHtml(html);
     expect(placeStreamedSegments(document)).toBe(0);
     expect(render(document)).toBe(render(parseHtml(html)));
+  });
+
+  it("places parts that arrive innermost first, and leaves two parts holding each other's placeholder", () => {
+    // each part holds the next one's placeholder; they arrive from the last to the first
+    const parts = Array.from(
+      { length: 5 },
+      (_, i) => `<div hidden id="S:${4 - i}"><p>Part ${4 - i}</p><template id="P:${5 - i}"></template></div>`,
+    ).join('');
+    const cycle = `<div hidden id="S:a"><p>Part a</p><template id="P:b"></template></div><div hidden id="S:b"><p>Part b</p><template id="P:a"></template></div>`;
+    const document = parseHtml(`<body><main><template id="P:0"></template></main>${parts}${cycle}</body>`);
+    expect(placeStreamedSegments(document)).toBe(6);
+    expect(linked(document)).toBe(true);
+    const html = render(document);
+    expect(html).toMatch(
+      /<main><p>Part 0<\/p><p>Part 1<\/p><p>Part 2<\/p><p>Part 3<\/p><p>Part 4<\/p><template id="P:5"><\/template><\/main>/,
+    );
+    // the pair that only holds each other is not lost: one of them stays where it was, holding the other
+    expect(html).toContain('Part a');
+    expect(html).toContain('Part b');
   });
 
   it('keeps a page without streamed parts as it was, ids that only look alike included', () => {
