@@ -121,7 +121,7 @@ class Relinker {
   #replace(parent: ParentNode, from: AnyNode, to: AnyNode, first: AnyNode | null, last: AnyNode | null): void {
     const before = from.prev;
     const after = to.next;
-    for (let node: AnyNode | null = from; node; ) {
+    for (let node: AnyNode | null = from; node;) {
       const next: AnyNode | null = node === to ? null : node.next;
       node.parent = node.prev = node.next = null;
       node = next;
