@@ -6,6 +6,7 @@ import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { looksLikeAvatar } from './hints.js';
 import { isItemForm } from './item-forms.js';
 import { holdsAnnouncedList, isAnnouncedList } from './announced-lists.js';
+import { findLinkRuns } from './link-runs.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
@@ -209,6 +210,12 @@ export function cleanContainer(
       continue;
     }
     for (const c of el.children) if (isTag(c)) stack.push(c);
+  }
+  for (const run of findLinkRuns(container, measures, doomed)) {
+    for (const el of run) {
+      linkLists.push(el);
+      linkListText += measures.get(el)!.text;
+    }
   }
   if (linkListText < LINK_LISTS_MAX_SHARE * total) for (const l of linkLists) doomed.add(l);
   else {

@@ -1,0 +1,78 @@
+// Runs of teaser titles without a list around them: paragraph after paragraph holding only a link ("Average costs in
+// Austin", "Average costs in Boston", …), which the link-list rule cannot see as there is no list element.
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
+
+import { elements } from '../dom/walk.js';
+import { isAnnouncedList } from './announced-lists.js';
+import type { Measure } from './measure.js';
+
+/** Blocks that hold one title each in such a run. */
+const RUN_TAGS: ReadonlySet<string> = new Set(['p', 'div', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** A run is this many link-only blocks in a row, or more. */
+export const MIN_RUN = 5;
+
+/** A block of a run holds at most this many characters: a title, not a paragraph that happens to be linked. */
+const MAX_TITLE = 150;
+
+/** Share of a block's text that is link text, at least. */
+const LINK_SHARE = 0.9;
+
+/** The elements of `container` that hold a picture (themselves included); each is marked once. */
+function pictured(container: Element): Set<ParentNode> {
+  const out = new Set<ParentNode>();
+  for (const el of elements(container)) {
+    if (el.name !== 'img' && el.name !== 'picture') continue;
+    for (let p: ParentNode | null = el; p && p !== container && !out.has(p); p = p.parent) out.add(p);
+  }
+  return out;
+}
+
+/**
+ * The runs of `MIN_RUN` or more sibling blocks under `container` that each hold only a linked title (`RUN_TAGS`, at
+ * most `MAX_TITLE` characters, `LINK_SHARE` of them links, no picture), empty blocks not breaking a run. A picture
+ * breaks it: titles with their pictures are cards or a roundup's items, which the teaser rules judge. A run that a
+ * lead-in announces ("Our guides for other cities:", `isAnnouncedList`) is the text's, and is not returned.
+ */
+export function findLinkRuns(
+  container: Element,
+  measures: Map<Element, Measure>,
+  doomed: ReadonlySet<AnyNode>,
+): Element[][] {
+  const runs: Element[][] = [];
+  let run: Element[] = [];
+  const flush = () => {
+    if (run.length >= MIN_RUN && !isAnnouncedList(run[0]!, measures)) runs.push(run);
+    run = [];
+  };
+  const withPicture = pictured(container);
+  // blocks inside a link are the fields of a card (a job's place, type and pay), not titles
+  const stack: [Element, boolean][] = [[container, false]];
+  while (stack.length) {
+    const [parent, inLink] = stack.pop()!;
+    if (doomed.has(parent)) continue;
+    for (const c of parent.children) if (isTag(c)) stack.push([c, inLink || c.name === 'a']);
+    if (inLink) continue;
+    for (const c of parent.children) {
+      if (!isTag(c)) {
+        if (isText(c) && c.data.trim() !== '') flush();
+        continue;
+      }
+      const m = measures.get(c);
+      const picture = withPicture.has(c);
+      if (!picture && (!m || m.text === 0)) continue;
+      if (
+        !picture &&
+        !doomed.has(c) &&
+        RUN_TAGS.has(c.name) &&
+        m!.own === m!.text &&
+        m!.text <= MAX_TITLE &&
+        m!.link >= LINK_SHARE * m!.text
+      )
+        run.push(c);
+      else flush();
+    }
+    flush();
+  }
+  return runs;
+}
