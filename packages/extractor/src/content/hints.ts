@@ -1,5 +1,5 @@
 // What an element's tag, role, class and id say about it, before looking at its text.
-import { isTag, type Element } from 'domhandler';
+import { isTag, isText, type Element } from 'domhandler';
 
 import { isItemHeader } from './item-header.js';
 
@@ -322,7 +322,8 @@ function isCollapsedToggle(el: Element): boolean {
  */
 function followsAccordionHeader(el: Element): boolean {
   let prev = el.prev;
-  while (prev && !isTag(prev)) prev = prev.prev;
+  // whitespace and comments between the heading and the panel; other text is not part of the pattern
+  while (prev && !isTag(prev) && !(isText(prev) && /\S/.test(prev.data))) prev = prev.prev;
   if (!prev || !isTag(prev) || !HEADING.test(prev.name)) return false;
   let only: Element | null = null;
   for (const c of prev.children) {
