@@ -1,5 +1,5 @@
 // What an element's tag, role, class and id say about it, before looking at its text.
-import { isTag, type Element } from 'domhandler';
+import { isTag, isText, type Element } from 'domhandler';
 
 import { isItemHeader } from './item-header.js';
 
@@ -297,13 +297,41 @@ const STRICT_PANEL = /(?:^|[\s_-])(?:accordions?|collapse|collapsible|tabpanel|t
 
 /**
  * A collapsed accordion or tab panel: `aria-hidden` only until the reader opens it, and its text (FAQ answers,
- * specifications, code in other languages) is part of the page.
+ * specifications, code in other languages) is part of the page. Known by its role, its class words or its header.
  */
 function isCollapsedPanel(el: Element, strict = false): boolean {
   const role = el.attribs['role'];
   if (role === 'region' || role === 'tabpanel') return true;
+  if (followsAccordionHeader(el)) return true;
   const cls = el.attribs['class'];
   return cls !== undefined && (strict ? STRICT_PANEL : PANEL).test(cls);
+}
+
+const HEADING = /^h[1-6]$/;
+
+/** A collapsed disclosure toggle: a `<button aria-expanded="false">`. */
+function isCollapsedToggle(el: Element): boolean {
+  return el.name === 'button' && el.attribs['aria-expanded'] === 'false';
+}
+
+/**
+ * Whether the element comes right after an accordion header: a heading whose only element is a collapsed toggle
+ * (the WAI-ARIA accordion pattern, `<h3><button aria-expanded="false">Weight</button></h3><div hidden>…`), whatever
+ * the panel's class (CSS-in-JS names such as `css-1k075w5` say nothing). A bare toggle does not count: a "Read more"
+ * button before a hidden copy of text shown elsewhere on the page is one.
+ */
+function followsAccordionHeader(el: Element): boolean {
+  let prev = el.prev;
+  // whitespace and comments between the heading and the panel; other text is not part of the pattern
+  while (prev && !isTag(prev) && !(isText(prev) && /\S/.test(prev.data))) prev = prev.prev;
+  if (!prev || !isTag(prev) || !HEADING.test(prev.name)) return false;
+  let only: Element | null = null;
+  for (const c of prev.children) {
+    if (!isTag(c)) continue;
+    if (only) return false;
+    only = c;
+  }
+  return only !== null && isCollapsedToggle(only);
 }
 
 /** Id of a React streaming SSR segment (`S:0`, `S:1a`). */
