@@ -1,5 +1,7 @@
 import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 
+import { closeRawTextInNoscript } from './noscript-raw-text.js';
+
 // htmlparser2's Parser element rules (implied end tags, void elements, the `</p>` and `</br>` quirks, a nested
 // `<form>` ignored, SVG name case, foreign content, CDATA), rebuilt over its Tokenizer with a push/pop stack of open
 // elements and per-name counts. htmlparser2 12's Parser keeps that stack with `unshift`/`shift`/`indexOf`, so every
@@ -279,10 +281,12 @@ class EventHandler implements TokenizerCallbacks {
 
 /**
  * Streams an HTML string into `sink` as htmlparser2's Parser would (entities decoded, names lower-cased), in time
- * linear in the input whatever its nesting. `between` runs between the 1 MB slices the input is written in (a
+ * linear in the input whatever its nesting, except that an `<iframe>` left open in a `<noscript>` ends with it, as in
+ * a browser (`closeRawTextInNoscript`). `between` runs between the 1 MB slices the input is written in (a
  * budget check).
  */
-export function streamHtml(html: string, sink: HtmlEventSink, between?: () => void): void {
+export function streamHtml(source: string, sink: HtmlEventSink, between?: () => void): void {
+  const html = closeRawTextInNoscript(source);
   const tokenizer = new Tokenizer({ decodeEntities: true }, new EventHandler(html, sink));
   if (!between || html.length <= WRITE_CHUNK) tokenizer.write(html);
   else {
