@@ -5,7 +5,7 @@ import { contains, detachAll, elements, textOf } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { looksLikeAvatar } from './hints.js';
 import { isItemForm } from './item-forms.js';
-import { holdsAnnouncedList, isAnnouncedList } from './announced-lists.js';
+import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
@@ -143,6 +143,7 @@ export function cleanContainer(
   const linkLists: Element[] = [];
   let linkListText = 0;
   const signups = signupHolders(container, signupForms);
+  const announced = new AnnouncedLists(measures, isListLabel);
   const stack: Element[] = [];
   for (const c of container.children) if (isTag(c)) stack.push(c);
   while (stack.length) {
@@ -173,11 +174,7 @@ export function cleanContainer(
       doomed.add(el);
       continue;
     }
-    if (
-      isLinkList(el, m, total) &&
-      !isAnnouncedList(el, measures, isListLabel) &&
-      !holdsAnnouncedList(el, measures, isListLabel)
-    ) {
+    if (isLinkList(el, m, total) && !isAnnouncedList(el, measures, isListLabel) && !announced.holds(el)) {
       linkLists.push(el);
       linkListText += m.text;
       continue;
