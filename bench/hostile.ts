@@ -146,10 +146,136 @@ const SHAPES: { name: string; size: number; build: (size: number) => string }[] 
     build: (k) =>
       body(`<table><tr><th colspan=1000 rowspan=65534>x</th></tr>${'<tr><td>y</td></tr>'.repeat(k)}</table>`),
   },
+  // the main-content rules of issue 18's eleventh part (bylines, ledes, FAQ toggles, announced lists, pointer
+  // headings, placeholders) and the lead's streamed parts and sign-up forms, each shape once quadratic or near it
+  {
+    name: 'bylines',
+    size: 40_000,
+    build: (k) =>
+      body(
+        `<article><h1>Title</h1>${repeat(k, (i) => `<div class="byline">By <a rel="author">Author ${i}</a> <time datetime="2025-03-03">March 3, 2025</time></div>`)}${prose(200)}</article>`,
+      ),
+  },
+  {
+    name: 'byline parts in one block',
+    size: 40_000,
+    build: (k) =>
+      body(
+        `<article><h1>Title</h1><div>${repeat(k, (i) => `By <a rel="author">Author ${i}</a> <time datetime="2025-03-03">March 3, 2025</time> `)}</div>${prose(200)}</article>`,
+      ),
+  },
+  {
+    name: 'datelines',
+    size: 100_000,
+    build: (k) =>
+      body(
+        `<article><h1>Title</h1>${repeat(k, (i) => `<div>March ${(i % 28) + 1}, 2025</div>`)}${prose(200)}</article>`,
+      ),
+  },
+  {
+    name: 'deep bylines',
+    size: 100_000,
+    build: (k) =>
+      body(
+        `<article>${'<div class="meta">'.repeat(600)}<h1>Title</h1>${repeat(k, (i) => `<span class="date">March ${(i % 28) + 1}, 2025</span>`)}${'</div>'.repeat(600)}${prose(200)}</article>`,
+      ),
+  },
+  {
+    name: 'lede in deep wrappers',
+    size: 200_000,
+    build: (k) =>
+      body(
+        `<section><h1>Title</h1>${'<div>'.repeat(600)}${prose(3)}${'<label>x</label>'.repeat(k)}${'</div>'.repeat(600)}<article>${prose(k / 10)}</article></section>`,
+      ),
+  },
+  {
+    name: 'question toggles',
+    size: 20_000,
+    build: (k) =>
+      body(
+        `<main><h1>FAQ</h1>${repeat(k, (i) => `<div><button aria-expanded="false">Question number ${i}, is it?</button><div><p>Answer ${i} to the question, long enough.</p></div></div>`)}</main>`,
+      ),
+  },
+  {
+    name: 'nested question toggles',
+    size: 50_000,
+    build: (k) =>
+      body(
+        `<main><h1>FAQ</h1>${'<button aria-expanded="false"><span>'.repeat(k)}Is it?${'</span></button>'.repeat(k)}${prose(200)}</main>`,
+      ),
+  },
+  {
+    name: 'announced lists',
+    size: 8_000,
+    build: (k) =>
+      body(
+        `<main><h1>Title</h1>${prose(k)}${'<div>'.repeat(600)}${repeat(k, (i) => `<div>${links(10, i)}<p>These ones are still worth looking into, all of them:</p><ul><li><a href="/x/${i}">x</a></li><li><a href="/y/${i}">y</a></li><li><a href="/z/${i}">z</a></li></ul></div>`)}${'</div>'.repeat(600)}</main>`,
+      ),
+  },
+  {
+    name: 'announced list in link wrappers',
+    size: 20_000,
+    build: (k) =>
+      body(
+        `<main><h1>Title</h1>${prose(k / 2)}${repeat(500, (i) => `<div><a href="/c/${i}">chain ${i}</a> `)}${links(k, 0)}<p>These ones are still worth looking into, all of them:</p><ul><li><a href="/x">x</a></li><li><a href="/y">y</a></li><li><a href="/z">z</a></li></ul>${'</div>'.repeat(500)}</main>`,
+      ),
+  },
+  {
+    name: 'pointer headings',
+    size: 20_000,
+    build: (k) =>
+      body(
+        `<main><h1>Title</h1>${repeat(k, (i) => `<div><h2>Further reading</h2><ul><li><a href="/a/${i}">Link ${i}</a></li><li><a href="/b/${i}">Other ${i}</a></li></ul><p>Paragraph ${i} of the story, a sentence long enough to count as prose.</p>`)}${'</div>'.repeat(k)}</main>`,
+      ),
+  },
+  {
+    name: 'placeholders',
+    size: 30_000,
+    build: (k) =>
+      body(
+        `<main><h1>Title</h1>${prose(k)}${'<div><b>level</b>'.repeat(500)}${repeat(k, (i) => `<div><h3>Heading Line</h3><p>Lorem ipsum dolor sit amet ${i}.</p></div><div>Loading paragraph ${i}...</div>`)}${'</div>'.repeat(500)}</main>`,
+      ),
+  },
+  {
+    name: 'streamed parts',
+    size: 40_000,
+    build: (k) =>
+      body(
+        `<main>${repeat(k, (i) => `<!--$?--><template id="B:${i.toString(16)}"></template><div>Loading…</div><!--/$-->`)}</main>${repeat(k, (i) => `<div hidden id="S:${i.toString(16)}"><p>Part ${i} of the story, a sentence long enough to count as prose.</p></div>`)}`,
+      ),
+  },
+  {
+    name: 'linked-title runs',
+    size: 100_000,
+    build: (k) =>
+      body(
+        `<article>${prose(200)}${'<div>'.repeat(600)}${repeat(k, (i) => `<p><a href="/g/${i}">Guide ${i} to the city</a></p>${i % 7 === 0 ? `<img src="/i/${i}.png" alt="">` : ''}`)}${'</div>'.repeat(600)}</article>`,
+      ),
+  },
+  {
+    name: 'noscript iframes',
+    size: 100_000,
+    build: (k) =>
+      body(repeat(k, (i) => `<noscript><iframe src="/ns/${i}"></noscript><p>Paragraph ${i} after a tag snippet.</p>`)),
+  },
+  {
+    name: 'nested sign-up forms',
+    size: 20_000,
+    build: (k) =>
+      body(
+        `${'<form>'.repeat(600)}${repeat(k, (i) => `<input type="email"><p>Field ${i} text.</p>`)}${'</form>'.repeat(600)}`,
+      ),
+  },
 ];
 
 function body(inner: string): string {
   return `<!doctype html><html><head><title>Hostile</title></head><body>${inner}</body></html>`;
+}
+function prose(count: number): string {
+  return repeat(count, (i) => `<p>Paragraph ${i} of the story, a sentence long enough to count as prose.</p>`);
+}
+function links(count: number, group: number): string {
+  return repeat(count, (i) => `<a href="/l/${group}/${i}">link ${i}</a> `);
 }
 function repeat(count: number, item: (i: number) => string): string {
   const parts: string[] = new Array(count);

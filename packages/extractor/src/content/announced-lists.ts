@@ -1,7 +1,7 @@
 // Lists of links that the text announces ("... they are still worth looking into:"): part of the text, not a menu.
 import { isTag, isText, type Element } from 'domhandler';
 
-import { elements, textOf } from '../dom/walk.js';
+import { textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
 /** The announcing sentence holds at least this many words ("Related articles:" is a label, not a sentence). */
@@ -37,18 +37,59 @@ export function isAnnouncedList(
 }
 
 /**
- * Whether a wrapper holds a list that its own text announces (`<div><h3>Other movers</h3><p>While these did not make
- * our top list, they are still worth looking into:</p><ul>…</ul></div>`): the wrapper is then not a link list as a
- * whole, and its list is judged on its own.
+ * Which wrappers hold a list that their own text announces (`<div><h3>Other movers</h3><p>While these did not make
+ * our top list, they are still worth looking into:</p><ul>…</ul></div>`): such a wrapper is not a link list as a
+ * whole, and its list is judged on its own. Each element is read once however many nested wrappers are asked about
+ * (the cleaning asks again at every level it enters, and a chain of link-list wrappers around one announced list
+ * must not cost its depth times its size). The tree must not change while the index is used.
  */
+export class AnnouncedLists {
+  readonly #measures: Map<Element, Measure>;
+  readonly #isLabel: ((text: string) => boolean) | undefined;
+  /** Whether an element's descendants hold an announced list. */
+  readonly #below = new Map<Element, boolean>();
+
+  constructor(measures: Map<Element, Measure>, isLabel?: (text: string) => boolean) {
+    this.#measures = measures;
+    this.#isLabel = isLabel;
+  }
+
+  /** Whether `wrapper`, a `<div>`, holds a `<ul>` or `<ol>` that `isAnnouncedList` takes for announced. */
+  holds(wrapper: Element): boolean {
+    return wrapper.name === 'div' && this.#holdsBelow(wrapper);
+  }
+
+  #holdsBelow(root: Element): boolean {
+    const known = this.#below.get(root);
+    if (known !== undefined) return known;
+    // post-order: an element is answered once all its children are
+    const stack: [Element, boolean][] = [[root, false]];
+    while (stack.length) {
+      const [el, ready] = stack.pop()!;
+      if (this.#below.has(el)) continue;
+      if (!ready) {
+        stack.push([el, true]);
+        for (const c of el.children) if (isTag(c) && !this.#below.has(c)) stack.push([c, false]);
+        continue;
+      }
+      let held = false;
+      for (const c of el.children) {
+        if (held || !isTag(c)) continue;
+        held =
+          this.#below.get(c) === true ||
+          ((c.name === 'ul' || c.name === 'ol') && isAnnouncedList(c, this.#measures, this.#isLabel));
+      }
+      this.#below.set(el, held);
+    }
+    return this.#below.get(root)!;
+  }
+}
+
+/** Whether a wrapper holds a list that its own text announces (see `AnnouncedLists`, which answers many wrappers). */
 export function holdsAnnouncedList(
   wrapper: Element,
   measures: Map<Element, Measure>,
   isLabel?: (text: string) => boolean,
 ): boolean {
-  if (wrapper.name !== 'div') return false;
-  for (const el of elements(wrapper)) {
-    if ((el.name === 'ul' || el.name === 'ol') && isAnnouncedList(el, measures, isLabel)) return true;
-  }
-  return false;
+  return new AnnouncedLists(measures, isLabel).holds(wrapper);
 }

@@ -233,12 +233,27 @@ function bylineRun(
   while (i > 0 && inlineJoiner(siblings[i - 1])) i--;
   while (j < siblings.length - 1 && inlineJoiner(siblings[j + 1])) j++;
   const run = trim(siblings.slice(i, j + 1));
-  const holdsUnit = (n: AnyNode): boolean => units.some((u) => u === n || contains(n as ParentNode, u));
+  // the children of `top` that are or hold a unit, each ancestor read once (thousands of parts side by side must not
+  // make every child of the run scan the units)
+  const holding = new Set<AnyNode>();
+  const climbed = new Set<AnyNode>();
+  for (const u of units) {
+    for (let n: AnyNode | null = u; n && !climbed.has(n); n = n.parent) {
+      climbed.add(n);
+      if (n.parent === top) {
+        holding.add(n);
+        break;
+      }
+    }
+  }
+  const holdsUnit = (n: AnyNode): boolean => holding.has(n);
   let size = 0;
   let signal = false;
   for (const n of run) {
     const length = textLength(n, measures);
     size += length;
+    // too long already: no byline, whatever comes next
+    if (size > MAX_LINE) return null;
     if (!isTag(n)) continue;
     if (headed.has(n) || !onlyAvatars(n)) return null;
     if (!holdsUnit(n) && length > MAX_JOINER) return null;

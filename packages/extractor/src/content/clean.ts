@@ -5,7 +5,7 @@ import { contains, detachAll, elements, textOf } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { looksLikeAvatar } from './hints.js';
 import { isItemForm } from './item-forms.js';
-import { holdsAnnouncedList, isAnnouncedList } from './announced-lists.js';
+import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import { findLinkRuns } from './link-runs.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
@@ -144,6 +144,8 @@ export function cleanContainer(
   const linkLists: Element[] = [];
   let linkListText = 0;
   const signups = signupHolders(container, signupForms);
+  const announced = new AnnouncedLists(measures, isListLabel);
+  const linkCounts = new LinkCounts();
   const stack: Element[] = [];
   for (const c of container.children) if (isTag(c)) stack.push(c);
   while (stack.length) {
@@ -174,11 +176,7 @@ export function cleanContainer(
       doomed.add(el);
       continue;
     }
-    if (
-      isLinkList(el, m, total) &&
-      !isAnnouncedList(el, measures, isListLabel) &&
-      !holdsAnnouncedList(el, measures, isListLabel)
-    ) {
+    if (isLinkList(el, m, total, linkCounts) && !isAnnouncedList(el, measures, isListLabel) && !announced.holds(el)) {
       linkLists.push(el);
       linkListText += m.text;
       continue;
@@ -392,25 +390,45 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
 const LINK_LISTS_MAX_SHARE = 0.5;
 
 /** A list of short links (table of contents, tag cloud, "more" links) that is not the bulk of the container. */
-function isLinkList(el: Element, m: Measure, total: number): boolean {
+function isLinkList(el: Element, m: Measure, total: number, links: LinkCounts): boolean {
   if (m.link >= 0.7 * m.text && m.text < 0.3 * total && (el.name === 'ul' || el.name === 'ol' || el.name === 'div')) {
-    const links = countLinks(el);
-    return links >= 3 && m.link / links < 30;
+    const count = links.count(el);
+    return count >= 3 && m.link / count < 30;
   }
   return false;
 }
 
-function countLinks(el: Element): number {
-  let n = 0;
-  const stack: AnyNode[] = [el];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isTag(node)) continue;
-    const e = node;
-    if (e.name === 'a') n++;
-    else for (const c of e.children) stack.push(c);
+/**
+ * The links under each element (an `<a>` counts once, what is in it not at all), each element counted once however
+ * many wrappers ask: the cleaning enters wrappers that hold an announced list, and asks again at each level of a
+ * chain of them. The tree must not change while it is used.
+ */
+class LinkCounts {
+  readonly #known = new Map<Element, number>();
+
+  count(root: Element): number {
+    const known = this.#known.get(root);
+    if (known !== undefined) return known;
+    // post-order: an element is counted once all its children are
+    const stack: [Element, boolean][] = [[root, false]];
+    while (stack.length) {
+      const [el, ready] = stack.pop()!;
+      if (this.#known.has(el)) continue;
+      if (el.name === 'a') {
+        this.#known.set(el, 1);
+        continue;
+      }
+      if (!ready) {
+        stack.push([el, true]);
+        for (const c of el.children) if (isTag(c) && !this.#known.has(c)) stack.push([c, false]);
+        continue;
+      }
+      let n = 0;
+      for (const c of el.children) if (isTag(c)) n += this.#known.get(c) ?? 0;
+      this.#known.set(el, n);
+    }
+    return this.#known.get(root)!;
   }
-  return n;
 }
 
 /**

@@ -1,7 +1,6 @@
 // The story's intro: paragraphs between its title and the chosen container, which the container walk left behind.
 import { isTag, type Element } from 'domhandler';
 
-import { contains, elements } from '../dom/walk.js';
 import { classAndId } from './hints.js';
 import type { Measure } from './measure.js';
 import { INLINE_TAGS } from './tags.js';
@@ -57,24 +56,25 @@ export function findLede(container: Element, measures: Map<Element, Measure>): E
 function paragraphsAfterTitle(root: Element, measures: Map<Element, Measure>): [Element[], boolean] {
   let out: Element[] = [];
   let titled = false;
-  let skipUntil: Element | null = null;
-  for (const el of [root, ...elements(root)]) {
-    if (skipUntil && contains(skipUntil, el)) continue;
-    skipUntil = null;
+  // in document order, not entering a title, what is not the lede, nor a lede paragraph: nothing in them counts (and
+  // nothing asks each element whether such a block holds it, which on deep trees cost the depth per element)
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
     if (el.name === 'h1') {
       out = [];
       titled = true;
-      skipUntil = el;
       continue;
     }
-    if (NOT_LEDE.has(el.name) || NOT_LEDE_CLASS.test(classAndId(el))) {
-      skipUntil = el;
-      continue;
-    }
+    if (NOT_LEDE.has(el.name) || NOT_LEDE_CLASS.test(classAndId(el))) continue;
     const m = measures.get(el);
     if (m && isLedeParagraph(el, m)) {
       out.push(el);
-      skipUntil = el;
+      continue;
+    }
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i]!;
+      if (isTag(c)) stack.push(c);
     }
   }
   return [out, titled];

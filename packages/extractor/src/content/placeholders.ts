@@ -29,21 +29,72 @@ export function dropPlaceholders(
 ): void {
   const fillers = blocks.filter((b) => FILLER.test(b.text));
   if (fillers.length === 0) return;
-  // filler characters per element, summed up to the container
+  const filler = fillerBelow(fillers, container, measures);
+  // the largest wrapper above each element (up to one of over 30% of the container) that is mostly filler, each
+  // element answered once: thousands of fillers deep in one wrapper must not each climb all of its ancestors
+  const largest = new Map<Element, Element | null>();
+  const largestFrom = (start: Element): Element | null => {
+    const path: Element[] = [];
+    let found: Element | null = null;
+    for (let p: AnyNode | null = start; ; p = p.parent) {
+      if (!p || !isTag(p) || p === container) break;
+      const known = largest.get(p);
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      if ((measures.get(p)?.text ?? 0) > MAX_COMPONENT_SHARE * total) {
+        largest.set(p, null);
+        break;
+      }
+      path.push(p);
+    }
+    for (let i = path.length - 1; i >= 0; i--) {
+      const p = path[i]!;
+      if (!found && (filler.get(p) ?? 0) >= COMPONENT_FILLER_SHARE * (measures.get(p)?.text ?? 0)) found = p;
+      largest.set(p, found);
+    }
+    return path.length > 0 ? largest.get(path[0]!)! : found;
+  };
+  for (const { el } of fillers) {
+    const parent = el.parent;
+    doomed.add((parent && isTag(parent) ? largestFrom(parent) : null) ?? el);
+  }
+}
+
+/**
+ * Filler characters per element: the text of the filler blocks in it, summed up to the container (which is left
+ * out). Each ancestor is climbed to once, and the sums go up a level at a time, deepest first.
+ */
+function fillerBelow(
+  fillers: readonly TextBlock[],
+  container: Element,
+  measures: Map<Element, Measure>,
+): Map<Element, number> {
   const filler = new Map<Element, number>();
+  // depth under the container (1 for its children) of every element holding a filler
+  const depth = new Map<Element, number>();
   for (const { el } of fillers) {
-    const text = measures.get(el)?.text ?? 0;
+    filler.set(el, (filler.get(el) ?? 0) + (measures.get(el)?.text ?? 0));
+    const path: Element[] = [];
+    let base = 0;
     for (let p: Element | null = el; p && p !== container; p = isTag(p.parent!) ? p.parent : null) {
-      filler.set(p, (filler.get(p) ?? 0) + text);
+      const known = depth.get(p);
+      if (known !== undefined) {
+        base = known;
+        break;
+      }
+      path.push(p);
+    }
+    for (let i = path.length - 1; i >= 0; i--) depth.set(path[i]!, base + path.length - i);
+  }
+  const byDepth: Element[][] = [];
+  for (const [el, d] of depth) (byDepth[d] ??= []).push(el);
+  for (let d = byDepth.length - 1; d > 1; d--) {
+    for (const el of byDepth[d] ?? []) {
+      const parent = el.parent as Element;
+      filler.set(parent, (filler.get(parent) ?? 0) + (filler.get(el) ?? 0));
     }
   }
-  for (const { el } of fillers) {
-    let top = el;
-    for (let p = el.parent; p && isTag(p) && p !== container; p = p.parent) {
-      const text = measures.get(p)?.text ?? 0;
-      if (text > MAX_COMPONENT_SHARE * total) break;
-      if ((filler.get(p) ?? 0) >= COMPONENT_FILLER_SHARE * text) top = p;
-    }
-    doomed.add(top);
-  }
+  return filler;
 }

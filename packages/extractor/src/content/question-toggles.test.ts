@@ -1,6 +1,10 @@
 // FAQ accordions (the ARIA accordion pattern) put each question in the <button> that opens its answer.
-import { describe, it } from 'vitest';
+import type { Element } from 'domhandler';
+import { getElementsByTagName } from 'domutils';
+import { describe, expect, it } from 'vitest';
 
+import { parseHtml } from '../dom/parse.js';
+import { isQuestionToggle } from './question-toggles.js';
 import { articleHead, expectOnly, markdownOf, newsPage, storyEndingWith } from './__fixtures__/news-site.js';
 
 const faq = (entries: [string, string][]): string =>
@@ -34,5 +38,28 @@ describe('articles: FAQ questions in accordion toggles', () => {
       ],
       ['Show 14 comments', 'Print', 'Most read'],
     );
+  });
+});
+
+describe('isQuestionToggle', () => {
+  const button = (html: string): Element => {
+    const found = getElementsByTagName('button', parseHtml(html).children, true, 1)[0];
+    if (!found) throw new Error('no button');
+    return found;
+  };
+  it('reads the end of the text as the text would: trimmed, after closing quotes and brackets, through nested elements', () => {
+    const cases: [string, boolean][] = [
+      ['<button aria-expanded="false">Is it open?</button>', true],
+      ['<button aria-controls="a"><h3>Is it <em>open?</em></h3>\n  <img alt="">  </button>', true],
+      ['<button aria-expanded="true">Is it “open?”)</button>', true],
+      ['<button aria-expanded="true"><span>Is it open?</span><span>”</span> <!-- x --></button>', true],
+      ['<button aria-expanded="true">Is it open? ”</button>', false],
+      ['<button aria-expanded="true">Is it open? Show</button>', false],
+      ['<button aria-expanded="true"><span>Why?</span><span>Menu</span></button>', false],
+      ['<button aria-expanded="true">   </button>', false],
+      ['<button>Is it open?</button>', false],
+      [`<button aria-expanded="false">${'<span><b>'.repeat(50)}Why?${'</b>'.repeat(50)}</button>`, true],
+    ];
+    for (const [html, expected] of cases) expect(isQuestionToggle(button(html)), html).toBe(expected);
   });
 });
