@@ -259,6 +259,14 @@ const SHAPES: { name: string; size: number; build: (size: number) => string }[] 
       body(repeat(k, (i) => `<noscript><iframe src="/ns/${i}"></noscript><p>Paragraph ${i} after a tag snippet.</p>`)),
   },
   {
+    name: 'wrapper chain',
+    size: 20_000,
+    build: (k) =>
+      body(
+        `<main>${prose(50)}${'<div>'.repeat(500)}${repeat(k, (i) => `<p>Short line ${i} of a list.</p>`)}${'</div>'.repeat(500)}</main>`,
+      ),
+  },
+  {
     name: 'nested sign-up forms',
     size: 20_000,
     build: (k) =>
