@@ -1,6 +1,7 @@
 // Lists of links that the text announces ("... they are still worth looking into:"): part of the text, not a menu.
 import { isTag, isText, type Element } from 'domhandler';
 
+import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
@@ -44,44 +45,19 @@ export function isAnnouncedList(
  * must not cost its depth times its size). The tree must not change while the index is used.
  */
 export class AnnouncedLists {
-  readonly #measures: Map<Element, Measure>;
-  readonly #isLabel: ((text: string) => boolean) | undefined;
   /** Whether an element's descendants hold an announced list. */
-  readonly #below = new Map<Element, boolean>();
+  readonly #below: SubtreeMemo<boolean>;
 
   constructor(measures: Map<Element, Measure>, isLabel?: (text: string) => boolean) {
-    this.#measures = measures;
-    this.#isLabel = isLabel;
+    const announced = (c: Element) => (c.name === 'ul' || c.name === 'ol') && isAnnouncedList(c, measures, isLabel);
+    this.#below = new SubtreeMemo<boolean>((el, valueOf) =>
+      el.children.some((c) => isTag(c) && (valueOf(c) || announced(c))),
+    );
   }
 
   /** Whether `wrapper`, a `<div>`, holds a `<ul>` or `<ol>` that `isAnnouncedList` takes for announced. */
   holds(wrapper: Element): boolean {
-    return wrapper.name === 'div' && this.#holdsBelow(wrapper);
-  }
-
-  #holdsBelow(root: Element): boolean {
-    const known = this.#below.get(root);
-    if (known !== undefined) return known;
-    // post-order: an element is answered once all its children are
-    const stack: [Element, boolean][] = [[root, false]];
-    while (stack.length) {
-      const [el, ready] = stack.pop()!;
-      if (this.#below.has(el)) continue;
-      if (!ready) {
-        stack.push([el, true]);
-        for (const c of el.children) if (isTag(c) && !this.#below.has(c)) stack.push([c, false]);
-        continue;
-      }
-      let held = false;
-      for (const c of el.children) {
-        if (held || !isTag(c)) continue;
-        held =
-          this.#below.get(c) === true ||
-          ((c.name === 'ul' || c.name === 'ol') && isAnnouncedList(c, this.#measures, this.#isLabel));
-      }
-      this.#below.set(el, held);
-    }
-    return this.#below.get(root)!;
+    return wrapper.name === 'div' && this.#below.get(wrapper);
   }
 }
 

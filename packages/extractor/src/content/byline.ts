@@ -1,6 +1,7 @@
 // The byline and dateline at the head of the chosen content, made one compact line after its title.
 import { Element, Text, isTag, isText, type AnyNode, type ParentNode } from 'domhandler';
 
+import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { contains, detachAll, elements, relink, textOf } from '../dom/walk.js';
 import { looksLikeAvatar, looksLikeByline, marksAuthorOrDate } from './hints.js';
 import type { Measure } from './measure.js';
@@ -153,26 +154,12 @@ function isDateline(el: Element, m: Measure): boolean {
  * of thousands of byline-classed wrappers must not take quadratic time).
  */
 class HeadingIndex {
-  readonly #known = new Map<Element, boolean>();
+  readonly #memo = new SubtreeMemo<boolean>(
+    (el, valueOf) => HEADING_TAGS.has(el.name) || el.children.some((c) => isTag(c) && valueOf(c)),
+  );
 
   has(root: Element): boolean {
-    const known = this.#known.get(root);
-    if (known !== undefined) return known;
-    // post-order: an element is answered once all its children are
-    const stack: [Element, boolean][] = [[root, false]];
-    while (stack.length) {
-      const [el, ready] = stack.pop()!;
-      if (this.#known.has(el)) continue;
-      if (!ready) {
-        stack.push([el, true]);
-        for (const c of el.children) if (isTag(c) && !this.#known.has(c)) stack.push([c, false]);
-        continue;
-      }
-      let held = HEADING_TAGS.has(el.name);
-      for (const c of el.children) if (!held && isTag(c) && this.#known.get(c)) held = true;
-      this.#known.set(el, held);
-    }
-    return this.#known.get(root)!;
+    return this.#memo.get(root);
   }
 }
 

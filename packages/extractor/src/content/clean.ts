@@ -1,6 +1,7 @@
 // Cleaning inside the chosen container: sections of related links, link lists, calls to action, forms.
 import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
+import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { contains, detachAll, elements, textOf } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { looksLikeAvatar } from './hints.js';
@@ -404,30 +405,17 @@ function isLinkList(el: Element, m: Measure, total: number, links: LinkCounts): 
  * chain of them. The tree must not change while it is used.
  */
 class LinkCounts {
-  readonly #known = new Map<Element, number>();
+  readonly #memo = new SubtreeMemo<number>(
+    (el, valueOf) => {
+      let n = 0;
+      for (const c of el.children) if (isTag(c)) n += valueOf(c);
+      return n;
+    },
+    (el) => (el.name === 'a' ? 1 : undefined),
+  );
 
   count(root: Element): number {
-    const known = this.#known.get(root);
-    if (known !== undefined) return known;
-    // post-order: an element is counted once all its children are
-    const stack: [Element, boolean][] = [[root, false]];
-    while (stack.length) {
-      const [el, ready] = stack.pop()!;
-      if (this.#known.has(el)) continue;
-      if (el.name === 'a') {
-        this.#known.set(el, 1);
-        continue;
-      }
-      if (!ready) {
-        stack.push([el, true]);
-        for (const c of el.children) if (isTag(c) && !this.#known.has(c)) stack.push([c, false]);
-        continue;
-      }
-      let n = 0;
-      for (const c of el.children) if (isTag(c)) n += this.#known.get(c) ?? 0;
-      this.#known.set(el, n);
-    }
-    return this.#known.get(root)!;
+    return this.#memo.get(root);
   }
 }
 
