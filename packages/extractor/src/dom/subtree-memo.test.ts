@@ -18,7 +18,7 @@ describe('SubtreeMemo', () => {
       },
       (el) => (el.name === 'a' ? 1 : undefined),
     );
-    const byId = (id: string) => [...elements(document)].find((el) => el.attribs['id'] === id)! as Element;
+    const byId = (id: string): Element => [...elements(document)].find((el) => el.attribs['id'] === id)!;
     expect(links.get(byId('b'))).toBe(1);
     const before = combined;
     // the outer wrapper reuses what was computed for #b and reads nothing inside the first link
