@@ -1,8 +1,8 @@
 // Lists of links that the text announces ("... they are still worth looking into:"): part of the text, not a menu.
-import { isTag, isText, type Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
-import { textOf } from '../dom/walk.js';
+import { previousElement, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
 /** The announcing sentence holds at least this many words ("Related articles:" is a label, not a sentence). */
@@ -22,12 +22,8 @@ export function isAnnouncedList(
   measures: Map<Element, Measure>,
   isLabel: (text: string) => boolean = () => true,
 ): boolean {
-  let prev = list.prev;
-  while (prev && !isTag(prev)) {
-    if (isText(prev) && prev.data.trim() !== '') return false;
-    prev = prev.prev;
-  }
-  if (!prev || !isTag(prev) || prev.name !== 'p') return false;
+  const prev = previousElement(list);
+  if (!prev || prev.name !== 'p') return false;
   const m = measures.get(prev);
   if (!m || m.text === 0 || m.text > MAX_LEAD_IN || m.link >= 0.5 * m.text) return false;
   const text = textOf(prev);
@@ -59,13 +55,4 @@ export class AnnouncedLists {
   holds(wrapper: Element): boolean {
     return wrapper.name === 'div' && this.#below.get(wrapper);
   }
-}
-
-/** Whether a wrapper holds a list that its own text announces (see `AnnouncedLists`, which answers many wrappers). */
-export function holdsAnnouncedList(
-  wrapper: Element,
-  measures: Map<Element, Measure>,
-  isLabel?: (text: string) => boolean,
-): boolean {
-  return new AnnouncedLists(measures, isLabel).holds(wrapper);
 }

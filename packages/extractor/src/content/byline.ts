@@ -5,7 +5,7 @@ import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { contains, detachAll, elements, relink, textOf } from '../dom/walk.js';
 import { looksLikeAvatar, looksLikeByline, marksAuthorOrDate } from './hints.js';
 import type { Measure } from './measure.js';
-import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
+import { HEADING_TAGS, INLINE_TAGS, PICTURE_TAGS } from './tags.js';
 
 /** A byline part holds at most this many characters (a name, a date, "By Jane Doe | 9 March 2026, 14:05"). */
 const MAX_PART = 120;
@@ -329,8 +329,8 @@ function precedes(a: AnyNode, b: AnyNode): boolean {
 }
 
 function hasImage(el: Element): boolean {
-  if (el.name === 'img' || el.name === 'picture') return true;
-  for (const e of elements(el)) if (e.name === 'img' || e.name === 'picture') return true;
+  if (PICTURE_TAGS.has(el.name)) return true;
+  for (const e of elements(el)) if (PICTURE_TAGS.has(e.name)) return true;
   return false;
 }
 

@@ -1,7 +1,10 @@
 // What an element's tag, role, class and id say about it, before looking at its text.
-import { isTag, isText, type Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
+
+import { previousElement } from '../dom/walk.js';
 
 import { isItemHeader } from './item-header.js';
+import { HEADING_TAGS } from './tags.js';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
 const CHROME_WORDS =
@@ -307,8 +310,6 @@ function isCollapsedPanel(el: Element, strict = false): boolean {
   return cls !== undefined && (strict ? STRICT_PANEL : PANEL).test(cls);
 }
 
-const HEADING = /^h[1-6]$/;
-
 /** A collapsed disclosure toggle: a `<button aria-expanded="false">`. */
 function isCollapsedToggle(el: Element): boolean {
   return el.name === 'button' && el.attribs['aria-expanded'] === 'false';
@@ -321,10 +322,9 @@ function isCollapsedToggle(el: Element): boolean {
  * button before a hidden copy of text shown elsewhere on the page is one.
  */
 function followsAccordionHeader(el: Element): boolean {
-  let prev = el.prev;
-  // whitespace and comments between the heading and the panel; other text is not part of the pattern
-  while (prev && !isTag(prev) && !(isText(prev) && /\S/.test(prev.data))) prev = prev.prev;
-  if (!prev || !isTag(prev) || !HEADING.test(prev.name)) return false;
+  // only whitespace and comments between the heading and the panel: other text is not part of the pattern
+  const prev = previousElement(el);
+  if (!prev || !HEADING_TAGS.has(prev.name)) return false;
   let only: Element | null = null;
   for (const c of prev.children) {
     if (!isTag(c)) continue;

@@ -1,10 +1,11 @@
 // Runs of teaser titles without a list around them: paragraph after paragraph holding only a link ("Average costs in
 // Austin", "Average costs in Boston", …), which the link-list rule cannot see as there is no list element.
-import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
-import { elements } from '../dom/walk.js';
+import { holdersOf } from '../dom/walk.js';
 import { isAnnouncedList } from './announced-lists.js';
 import type { Measure } from './measure.js';
+import { PICTURE_TAGS } from './tags.js';
 
 /** Blocks that hold one title each in such a run. */
 const RUN_TAGS: ReadonlySet<string> = new Set(['p', 'div', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -17,16 +18,6 @@ const MAX_TITLE = 150;
 
 /** Share of a block's text that is link text, at least. */
 const LINK_SHARE = 0.9;
-
-/** The elements of `container` that hold a picture (themselves included); each is marked once. */
-function pictured(container: Element): Set<ParentNode> {
-  const out = new Set<ParentNode>();
-  for (const el of elements(container)) {
-    if (el.name !== 'img' && el.name !== 'picture') continue;
-    for (let p: ParentNode | null = el; p && p !== container && !out.has(p); p = p.parent) out.add(p);
-  }
-  return out;
-}
 
 /**
  * The runs of `MIN_RUN` or more sibling blocks under `container` that each hold only a linked title (`RUN_TAGS`, at
@@ -45,7 +36,7 @@ export function findLinkRuns(
     if (run.length >= MIN_RUN && !isAnnouncedList(run[0]!, measures)) runs.push(run);
     run = [];
   };
-  const withPicture = pictured(container);
+  const withPicture = holdersOf(container, PICTURE_TAGS);
   // blocks inside a link are the fields of a card (a job's place, type and pay), not titles
   const stack: [Element, boolean][] = [[container, false]];
   while (stack.length) {

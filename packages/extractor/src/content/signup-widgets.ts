@@ -2,7 +2,7 @@
 // or a phone number, and the consent small print. The form alone goes as furniture; the widget goes whole.
 import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-import { elements } from '../dom/walk.js';
+import { holdersOf } from '../dom/walk.js';
 
 /** Inputs of a contact address: typed as one, or named so (`name="email"`, `placeholder="Your phone number"`). */
 const ADDRESS_INPUT_NAME = /e-?mail|phone|mobile/i;
@@ -42,7 +42,7 @@ export function findSignupForms(root: ParentNode): Set<Element> {
 }
 
 /** A page's title: a hero holding it and a sign-up form ("Start your free trial") is the page's head, not a widget. */
-const TITLE = 'h1';
+const TITLE: ReadonlySet<string> = new Set(['h1']);
 
 /**
  * The elements of `container` (itself excluded) that hold one of `forms`, the forms included, up to the first that
@@ -51,11 +51,7 @@ const TITLE = 'h1';
 export function signupHolders(container: Element, forms: ReadonlySet<Element>): Set<Element> {
   const holders = new Set<Element>();
   if (forms.size === 0) return holders;
-  const titled = new Set<ParentNode>();
-  for (const el of elements(container)) {
-    if (el.name !== TITLE) continue;
-    for (let p: ParentNode | null = el; p && p !== container && !titled.has(p); p = p.parent) titled.add(p);
-  }
+  const titled = holdersOf(container, TITLE);
   const inside = new Set<ParentNode>([container]);
   const outside = new Set<ParentNode>();
   for (const form of forms) {

@@ -77,3 +77,6 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
 ]);
 
 export const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** Elements that show a picture. */
+export const PICTURE_TAGS: ReadonlySet<string> = new Set(['img', 'picture']);

@@ -73,3 +73,28 @@ export function textOf(el: Element): string {
   }
   return out.replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * The element right before `node` among its siblings, with only comments and whitespace between; null when there is
+ * none or text stands between (`<p>Lead-in:</p>\n<ul>` has one, `<p>Lead-in:</p> and <ul>` has none).
+ */
+export function previousElement(node: AnyNode): Element | null {
+  for (let prev = node.prev; prev; prev = prev.prev) {
+    if (isTag(prev)) return prev;
+    if (isText(prev) && prev.data.trim() !== '') return null;
+  }
+  return null;
+}
+
+/**
+ * The elements below `root` (`root` itself left out) that are or hold an element named in `names`: each is marked
+ * once, however many such elements it holds, so the whole set costs one walk.
+ */
+export function holdersOf(root: ParentNode, names: ReadonlySet<string>): Set<ParentNode> {
+  const out = new Set<ParentNode>();
+  for (const el of elements(root)) {
+    if (!names.has(el.name)) continue;
+    for (let p: ParentNode | null = el; p && p !== root && !out.has(p); p = p.parent) out.add(p);
+  }
+  return out;
+}
