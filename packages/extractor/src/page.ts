@@ -6,7 +6,6 @@ import { absolutize, canonicalOf, discoveryLinks, removeUnwanted, selectIncluded
 import { removeBoilerplate } from './clean/boilerplate.js';
 import { findMainContent } from './content/index.js';
 import { parseHtml } from './dom/parse.js';
-import { placeStreamedSegments } from './dom/streamed-segments.js';
 import { baseUrlOf } from './dom/urls.js';
 import { htmlToMarkdown } from './markdown/index.js';
 import { extractMetadata, type PageMetadata } from './metadata.js';
@@ -65,7 +64,6 @@ function serialize(root: Document): string {
 function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: boolean, out: ExtractedPage): void {
   const { formats } = options;
   let document = parseHtml(rawHtml);
-  placeStreamedSegments(document);
   const base = baseUrlOf(document, options.url);
   if (formats.metadata) {
     out.metadata = extractMetadata(document, options.url);

@@ -1,6 +1,7 @@
 import { Comment, Document, Element, ProcessingInstruction, Text, type ChildNode, type ParentNode } from 'domhandler';
 
 import { streamHtml, type HtmlEventSink } from './html-events.js';
+import { StreamedParts } from './streamed-segments.js';
 
 /**
  * How deep elements nest: Chromium's and WebKit's parsers stop nesting at 512 levels too. The element at depth 512
@@ -12,6 +13,8 @@ export const MAX_DEPTH = 512;
 /** Builds a domhandler tree from the parser events, as domhandler's DomHandler does, with the depth cap. */
 class TreeBuilder implements HtmlEventSink {
   readonly root = new Document([]);
+  /** React's streamed parts and their placeholders, met while building. */
+  readonly streamed = new StreamedParts();
   /** Open elements, innermost last (more than `MAX_DEPTH` when the page nests deeper than the tree does). */
   readonly #open: Element[] = [];
   /** The text node that text arriving now extends (adjacent text is one node). */
@@ -34,6 +37,7 @@ class TreeBuilder implements HtmlEventSink {
   open(name: string, attribs: Record<string, string>): boolean {
     const element = new Element(name, attribs);
     this.#append(element);
+    this.streamed.observe(element);
     this.#open.push(element);
     return true;
   }
@@ -65,10 +69,12 @@ class TreeBuilder implements HtmlEventSink {
 /**
  * Parses HTML into a domhandler tree: htmlparser2's `parseDocument` (entities decoded, names lower-cased, no
  * tree-construction rewrites), in time linear in the input whatever its nesting, with nesting capped at
- * {@link MAX_DEPTH}.
+ * {@link MAX_DEPTH}. React's streamed parts are moved into their placeholders, as the page's script does in a browser
+ * (`streamed-segments.ts`), so every reader of the tree sees the page as it shows.
  */
 export function parseHtml(html: string): Document {
   const builder = new TreeBuilder();
   streamHtml(html, builder);
+  builder.streamed.place();
   return builder.root;
 }

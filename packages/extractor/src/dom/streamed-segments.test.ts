@@ -1,8 +1,10 @@
 import render from 'dom-serializer';
 import type { AnyNode, ParentNode } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 
 import { articleHead, expectOnly, markdownOf, site } from '../content/__fixtures__/news-site.js';
+import { extractMainContent } from '../content/index.js';
 import { parseHtml } from './parse.js';
 import { placeStreamedSegments } from './streamed-segments.js';
 
@@ -50,6 +52,9 @@ function linked(root: ParentNode): boolean {
   return true;
 }
 
+/** The tree as the markup has it, parts not placed (`parseHtml` places them). */
+const unplaced = (html: string) => parseDocument(html);
+
 describe('placeStreamedSegments', () => {
   it("puts a streamed story's body where its placeholder was, in order, with the fallback gone", () => {
     const { markdown } = markdownOf(streamedNewsPage());
@@ -61,12 +66,19 @@ describe('placeStreamedSegments', () => {
     const at = (text: string) => markdown.indexOf(text);
     expect(at('Part 4 on the vote')).toBeLessThan(at('Harbour Road in numbers'));
     expect(at('Harbour Road in numbers')).toBeLessThan(at('Part 1 on the works'));
+    // the public main-content call on a parsed page sees the same story
+    const main = render(extractMainContent(parseHtml(streamedNewsPage())));
+    expect(main).toContain('Part 1 on the vote');
+    expect(main).toContain('Harbour Road in numbers');
+    expect(main).not.toContain('Loading story');
   });
 
   it('places the part without the comment marks too (a page saved without comments), the fallback staying', () => {
-    const document = parseHtml(streamedNewsPage({ comments: false }));
+    const document = unplaced(streamedNewsPage({ comments: false }));
     expect(placeStreamedSegments(document)).toBe(2);
     const html = render(document);
+    // the parser places them the same way
+    expect(render(parseHtml(streamedNewsPage({ comments: false })))).toBe(html);
     expect(html).not.toContain('hidden id="S:');
     expect(html).not.toContain('<template');
     expect(html.indexOf('Part 1 on the vote')).toBeGreaterThan(html.indexOf('Council approves'));
@@ -76,9 +88,10 @@ describe('placeStreamedSegments', () => {
 
   it('leaves parts without a placeholder, and a placeholder inside its own part, where they are', () => {
     const html = `<body><div id="app"><p>Shell</p></div><div hidden id="S:2"><p>Orphan part</p></div><div hidden id="S:3"><p>Inside</p><template id="B:3"></template></div></body>`;
-    const document = parseHtml(html);
+    const document = unplaced(html);
     expect(placeStreamedSegments(document)).toBe(0);
-    expect(render(document)).toBe(render(parseHtml(html)));
+    expect(render(document)).toBe(render(unplaced(html)));
+    expect(render(parseHtml(html))).toBe(render(unplaced(html)));
   });
 
   it("places parts that arrive innermost first, and leaves two parts holding each other's placeholder", () => {
@@ -88,7 +101,7 @@ describe('placeStreamedSegments', () => {
       (_, i) => `<div hidden id="S:${4 - i}"><p>Part ${4 - i}</p><template id="P:${5 - i}"></template></div>`,
     ).join('');
     const cycle = `<div hidden id="S:a"><p>Part a</p><template id="P:b"></template></div><div hidden id="S:b"><p>Part b</p><template id="P:a"></template></div>`;
-    const document = parseHtml(`<body><main><template id="P:0"></template></main>${parts}${cycle}</body>`);
+    const document = unplaced(`<body><main><template id="P:0"></template></main>${parts}${cycle}</body>`);
     expect(placeStreamedSegments(document)).toBe(6);
     expect(linked(document)).toBe(true);
     const html = render(document);
@@ -102,8 +115,9 @@ describe('placeStreamedSegments', () => {
 
   it('keeps a page without streamed parts as it was, ids that only look alike included', () => {
     const html = `<body><template id="B:0"><p>Client template</p></template><div id="S:0"><p>Not hidden: not a streamed part</p></div></body>`;
-    const document = parseHtml(html);
+    const document = unplaced(html);
     expect(placeStreamedSegments(document)).toBe(0);
-    expect(render(document)).toBe(render(parseHtml(html)));
+    expect(render(document)).toBe(render(unplaced(html)));
+    expect(render(parseHtml(html))).toBe(render(unplaced(html)));
   });
 });

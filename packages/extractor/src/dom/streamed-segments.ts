@@ -18,31 +18,47 @@ interface Place {
 }
 
 /**
- * Moves the content of every streamed part (`<div hidden id="S:1">`) to its placeholder (`<template id="B:1">` or
- * `<template id="P:1">` with the same prefix and id), as React's inline script does in the browser. A boundary's
- * fallback goes with the placeholder when React's comments mark it (`<!--$?-->` before the template, `<!--/$-->` after
- * the fallback). Parts without a placeholder, and parts holding their own placeholder, stay where they are. Returns
- * how many parts were placed.
+ * Collects the streamed parts (`<div hidden id="S:1">`) and their placeholders (`<template id="B:1">` or
+ * `<template id="P:1">` with the same prefix and id) as the parser creates elements, then moves each part's content to
+ * its placeholder, as React's inline script does in the browser. A boundary's fallback goes with the placeholder when
+ * React's comments mark it (`<!--$?-->` before the template, `<!--/$-->` after the fallback). Parts without a
+ * placeholder, and parts holding their own placeholder, stay where they are.
  *
  * Linear in the page: the moves relink siblings through their `prev`/`next` pointers only, and each changed parent's
  * `children` is rebuilt once at the end (a page of thousands of parts must not splice an array per part).
  */
-export function placeStreamedSegments(root: ParentNode): number {
-  const segments = new Map<string, Element>();
-  const places = new Map<string, Place>();
-  for (const el of elements(root)) {
+export class StreamedParts {
+  readonly #segments = new Map<string, Element>();
+  readonly #places = new Map<string, Place>();
+
+  /** Notes `el` when it is a streamed part or a placeholder; called for every element, in document order. */
+  observe(el: Element): void {
     const id = el.attribs['id'];
-    if (!id) continue;
+    if (!id) return;
     if (el.name === 'template') {
       const m = PLACEHOLDER.exec(id);
-      if (m) places.set(`${m[1]}:${m[3]}`, { template: el, boundary: m[2] === 'B' });
+      if (m) this.#places.set(`${m[1]}:${m[3]}`, { template: el, boundary: m[2] === 'B' });
     } else if ('hidden' in el.attribs) {
       const m = SEGMENT.exec(id);
-      if (m) segments.set(`${m[1]}:${m[2]}`, el);
+      if (m) this.#segments.set(`${m[1]}:${m[2]}`, el);
     }
   }
-  if (segments.size === 0 || places.size === 0) return 0;
-  return new Relinker().place(segments, places);
+
+  /** Moves every observed part into its placeholder, once the whole tree is built. Returns how many were placed. */
+  place(): number {
+    if (this.#segments.size === 0 || this.#places.size === 0) return 0;
+    return new Relinker().place(this.#segments, this.#places);
+  }
+}
+
+/**
+ * Places the streamed parts of a tree built without {@link StreamedParts} (`parseHtml` places them already).
+ * Returns how many parts were placed.
+ */
+export function placeStreamedSegments(root: ParentNode): number {
+  const parts = new StreamedParts();
+  for (const el of elements(root)) parts.observe(el);
+  return parts.place();
 }
 
 /** Sibling lists edited through their pointers; `children` arrays and `parent` links are fixed in `finish`. */
