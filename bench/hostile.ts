@@ -267,6 +267,12 @@ const SHAPES: { name: string; size: number; build: (size: number) => string }[] 
       ),
   },
   {
+    name: 'teaser cards on an article',
+    size: 30_000,
+    build: (k) =>
+      `<!doctype html><html><head><meta property="og:type" content="article"><title>Hostile</title></head><body>${'<div>'.repeat(300)}<div>${prose(100)}</div>${repeat(k, (i) => `${i % 3 === 0 ? '<div class="row">' : ''}<div class="card"><h5><a href="/c">Section</a></h5><h3><a href="/s/${i}">Story number ${i} of the related reads</a></h3><p>Blurb ${i} of a story, a sentence long enough to count as prose.</p></div>${i % 3 === 2 ? '</div>' : ''}`)}${'</div>'.repeat(300)}</body></html>`,
+  },
+  {
     name: 'nested sign-up forms',
     size: 20_000,
     build: (k) =>

@@ -36,6 +36,7 @@ import { declaredKind } from './kind.js';
 import { findLede } from './lede.js';
 import { findSignupForms } from './signup-widgets.js';
 import { selectContainer } from './select.js';
+import { teaserCards } from './teaser-cards.js';
 import { DROP_TAGS } from './tags.js';
 import { KeepTrace, type KeepRule } from './trace.js';
 
@@ -389,7 +390,9 @@ export function findMainContent(document: Document, options: MainContentOptions 
   if (total === 0) return done(body.children, 'page');
   removeChrome(body, measures, total, totalValue, articleCommentsMinRest, trace);
   measures = measureTree(body);
-  let best = selectContainer(body, measures, kind === 'qa') ?? (isTag(body) ? body : null);
+  // on a declared article, rows of teaser cards below the story are not its text (on other pages they may be the page)
+  const cards = kind === 'article' ? teaserCards(measures) : undefined;
+  let best = selectContainer(body, measures, kind === 'qa', cards) ?? (isTag(body) ? body : null);
   if (!best) return done(body.children, 'page');
   // the walk stopped above the page's one <main>, which holds most of the prose: continue from there
   const main = findMain(body);
