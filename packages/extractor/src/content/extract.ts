@@ -34,6 +34,7 @@ import { measureTree, type Measure } from './measure.js';
 import { findCandidate } from './candidate.js';
 import { declaredKind } from './kind.js';
 import { findLede } from './lede.js';
+import { findTrailingFaq } from './trailing-faq.js';
 import { findSignupForms } from './signup-widgets.js';
 import { selectContainer } from './select.js';
 import { teaserCards } from './teaser-cards.js';
@@ -416,15 +417,18 @@ export function findMainContent(document: Document, options: MainContentOptions 
       return done(body.children, 'page');
     }
   }
+  // a closing FAQ that the walk left beside the story's body
+  const faq = best !== body ? findTrailingFaq(best, measures) : null;
   cleanContainer(best, measures, trace, articleCommentsMinRest !== null, signupForms);
   if (!hasText(best)) return done(body.children, 'page');
+  if (faq) cleanContainer(faq, measures, trace, articleCommentsMinRest !== null, signupForms);
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
   if (isTag(best)) compactByline(best, measures);
   // the story's intro that the walk left beside its body, between the title and the container
   const lede = findLede(best, measures);
   for (const el of lede) trace?.mark(el, 'lede');
-  return done([...lede, best], 'container');
+  return done(faq ? [...lede, best, faq] : [...lede, best], 'container');
 }
 
 /** A new document whose body holds `nodes`, detached from where they were (one pass per parent, not per node). */

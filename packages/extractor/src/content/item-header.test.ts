@@ -58,4 +58,18 @@ describe('extractMainContent: headers of items', () => {
     expect(text).toContain('Tile 1.2 explains');
     expect(text).not.toContain('Get started');
   });
+
+  it('keeps the headings a theme wraps alone in a header before their paragraphs, not a linked banner title', () => {
+    const myth = (name: string, i: number): string =>
+      `<header class="section-head"><h2 class="subsection-title">${i + 1}. Myth: ${name}</h2></header>${prose(`myth${i}`, 2)}`;
+    const myths = ['all fat is bad', 'frozen vegetables are less healthy', 'eggs are bad for your heart'];
+    const { text } = extract(
+      page(
+        `<div class="page-wrap"><header class="brand"><h2><a href="/">Healthy Living</a></h2></header><div class="article-text"><h1>Nutrition myths, busted</h1>${prose('intro', 1)}${myths.map(myth).join('')}</div></div>`,
+      ),
+    );
+    expect(text).toContain('2. Myth: frozen vegetables are less healthy');
+    expect(text).toContain('myth2 paragraph 2');
+    expect(text).not.toContain('Healthy Living');
+  });
 });
