@@ -18,6 +18,7 @@ import { compactByline } from './byline.js';
 import { cleanContainer } from './clean.js';
 import { isStateData } from './state-data.js';
 import {
+  isComponentFooter,
   isHidden,
   looksLikeItemBody,
   looksLikeAuthorBox,
@@ -199,6 +200,9 @@ const REVIEWS_MIN_REST = 500;
 /** An author box with less text than this is a byline ("By Jane Doe, March 3"), which stays with the title. */
 const AUTHOR_BOX_MIN = 80;
 
+/** Prose that a component's own footer (`banner__footer`) holds when it is a call-out's text, not its buttons. */
+const FOOTER_PROSE = 100;
+
 /** Characters that must remain after removing link-only chrome that holds much of the page's text. */
 const MENU_MIN_REST = 200;
 
@@ -232,7 +236,7 @@ function removeChrome(
     }
     const isChrome =
       looksLikePostChrome(el) ||
-      (looksLikeChrome(el) && !looksLikeContent(el)) ||
+      (looksLikeChrome(el) && !looksLikeContent(el) && !(m.prose >= FOOTER_PROSE && isComponentFooter(el))) ||
       (m.text >= AUTHOR_BOX_MIN && looksLikeAuthorBox(el));
     if (isChrome && m.text < 0.4 * total) {
       doomed.push(el);

@@ -207,6 +207,19 @@ export function looksLikeChrome(el: Element): boolean {
   return CHROME.test(names) || (LANGUAGE.test(names) && !holdsCode(el));
 }
 
+/** A component's own footer (`banner__footer`, `card__footer`): a BEM element, not the page's footer. */
+const BEM_FOOTER = /(?<=\w)__footer(?=$|\s)/g;
+
+/**
+ * Whether the element's only chrome word is a BEM element `__footer` (`banner__footer`): the footer of a component,
+ * which a story's call-out box fills with its text and a forum post with its buttons. The caller reads its text.
+ */
+export function isComponentFooter(el: Element): boolean {
+  const names = classAndId(el);
+  if (!names.includes('__footer')) return false;
+  return !CHROME.test(names.replace(BEM_FOOTER, ' '));
+}
+
 /** A language picker's class word; also the wrapper class of highlighted code (`language-bash highlighter-rouge`). */
 const LANGUAGE = /(?:^|[\s_-])language(?:$|[\s_-])/i;
 
