@@ -34,4 +34,16 @@ describe('collapsed accordion panels known by their header', () => {
       ['Hidden duplicate', 'Decorative slide', 'Stale hidden copy'],
     );
   });
+
+  it('keeps the answer panel that a collapsed question toggle right before it controls', () => {
+    const entry = (i: number, question: string, answer: string): string =>
+      `<div class="css-1fq2a1z"><button type="button" class="css-9k0p2w" aria-expanded="false" aria-controls="faq-content-${i}"><div><p>${question}</p></div></button><div id="faq-content-${i}" style="height:0;overflow:hidden" aria-hidden="true" class="css-u7w1ke"><p>${answer}</p></div></div>`;
+    const faq = `<h2>FAQ</h2>${entry(0, 'When will the work on Harbour Road start?', 'The council expects the contractor to start in May, after the harbour festival, and to finish the lanes in about ten weeks.')}${entry(1, 'Will the buses still stop on Harbour Road?', 'Yes: the lanes pass behind the two bus stops, so that riders never cross the path of a bus pulling in.')}`;
+    const { markdown } = markdownOf(newsPage(storyEndingWith(faq), { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Will the buses still stop on Harbour Road?', 'the lanes pass behind the two bus stops'],
+      ['We and our 143 partners', 'Customer service', 'Most read'],
+    );
+  });
 });

@@ -4,6 +4,7 @@ import { isTag, type Element } from 'domhandler';
 import { previousElement } from '../dom/walk.js';
 
 import { isItemHeader } from './item-header.js';
+import { isQuestionToggle } from './question-toggles.js';
 import { HEADING_TAGS } from './tags.js';
 
 /** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
@@ -318,7 +319,7 @@ const STRICT_PANEL = /(?:^|[\s_-])(?:accordions?|collapse|collapsible|tabpanel|t
 function isCollapsedPanel(el: Element, strict = false): boolean {
   const role = el.attribs['role'];
   if (role === 'region' || role === 'tabpanel') return true;
-  if (followsAccordionHeader(el)) return true;
+  if (followsAccordionHeader(el) || answersQuestionToggle(el)) return true;
   const cls = el.attribs['class'];
   return cls !== undefined && (strict ? STRICT_PANEL : PANEL).test(cls);
 }
@@ -345,6 +346,18 @@ function followsAccordionHeader(el: Element): boolean {
     only = c;
   }
   return only !== null && isCollapsedToggle(only);
+}
+
+/**
+ * Whether the element is the panel that a FAQ question's collapsed toggle right before it controls (`<button
+ * aria-expanded="false" aria-controls="faq-0">What is …?</button><div id="faq-0" aria-hidden="true">`): the answer.
+ * A bare "Read more" toggle's panel (often a copy of the text above it) stays hidden.
+ */
+function answersQuestionToggle(el: Element): boolean {
+  const id = el.attribs['id'];
+  if (id === undefined) return false;
+  const prev = previousElement(el);
+  return prev !== null && isCollapsedToggle(prev) && prev.attribs['aria-controls'] === id && isQuestionToggle(prev);
 }
 
 /** Id of a React streaming SSR segment (`S:0`, `S:1a`). */
