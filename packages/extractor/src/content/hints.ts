@@ -13,6 +13,15 @@ const CHROME_WORDS =
 /** Class/id words of page chrome (split on spaces, hyphens and underscores): removed unless holding most text. */
 const CHROME = new RegExp(`(?:^|[\\s_-])(?:${CHROME_WORDS})(?:$|[\\s_-])`, 'i');
 
+/**
+ * Class/id words of legal small print: disclaimers and disclosures (an investment product's risk notes, "Member FDIC",
+ * an affiliate note), also on a `<p>`, whose other class words describe its text: `<p class="disclaimer">Copyright ©
+ * …</p>` under a transcript is the site's, not the story's. Only a block's own name counts: a BEM element or modifier
+ * (`disclosure__panel`, `disclosure--row`, `FooterEmail__Disclaimer`) is a part of something else, often the
+ * disclosure widget of a shop's description panels.
+ */
+const LEGAL = /(?<![^\s_-])(?<!__)(?:disclaimers?|disclosures?)(?!__|--)(?![^\s_-])/i;
+
 /** Class/id words of content containers. */
 const CONTENT =
   /(?:^|[\s_-])(?:article|articles|content|entry|main|post|posts|story|body|text|thread|topic|message|messages|product|description|blog|prose|markdown|docs?|documentation|page-content|recipe)(?:$|[\s_-])/i;
@@ -199,12 +208,22 @@ export function looksLikeByline(el: Element): boolean {
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
 export function looksLikeChrome(el: Element): boolean {
   if (CHROME_TAGS.has(el.name) && !isItemHeader(el)) return true;
-  if (NEVER_CHROME.has(el.name)) return false;
+  if (NEVER_CHROME.has(el.name)) return el.name === 'p' && saysLegal(el);
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
   const names = classAndId(el);
   if (names === '' || saysContent(names)) return false;
-  return CHROME.test(names) || (LANGUAGE.test(names) && !holdsCode(el));
+  return CHROME.test(names) || saysLegal(el) || (LANGUAGE.test(names) && !holdsCode(el));
+}
+
+/**
+ * Whether class or id name the element as legal small print (`LEGAL`). `<details>` and `<summary>` are the HTML
+ * disclosure widget (a shop's "Description" and "Specifications" panels, `details.disclosure`), not a disclosure.
+ */
+function saysLegal(el: Element): boolean {
+  if (el.name === 'details' || el.name === 'summary') return false;
+  const names = classAndId(el);
+  return names !== '' && LEGAL.test(names);
 }
 
 /** A language picker's class word; also the wrapper class of highlighted code (`language-bash highlighter-rouge`). */
