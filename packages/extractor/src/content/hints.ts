@@ -226,6 +226,27 @@ function saysLegal(el: Element): boolean {
   return names !== '' && LEGAL.test(names);
 }
 
+/**
+ * Class words of a block shown only on large screens (Elementor's `elementor-hidden-mobile`, Bootstrap 3's
+ * `hidden-xs` and `visible-lg`, Bootstrap 4's `hidden-sm-down`, `hide-on-mobile`, `desktop-only`): a sidebar's contact
+ * widget, a second copy of a grid laid out for wide screens. A page's main content is shown on every screen.
+ */
+const DESKTOP_ONLY =
+  /(?:^|\s)(?:elementor-hidden-mobile|hidden-xs|hidden-sm-down|hide-(?:on-)?mobile|desktop-only|visible-(?:lg|desktop)|show-(?:for|on)-(?:desktop|large))(?:$|\s)/i;
+
+/**
+ * Whether the element is a block whose class hides it on phones (`DESKTOP_ONLY`). Only blocks that group others
+ * count: a phrase hidden on phones is the long form of a label ("Detroit Pistons" beside "DET" in a table's cell), and
+ * a table cell or column is still the table's data.
+ */
+export function looksDesktopOnly(el: Element): boolean {
+  if (!GROUPING_BLOCKS.has(el.name)) return false;
+  const cls = el.attribs['class'];
+  return cls !== undefined && DESKTOP_ONLY.test(cls);
+}
+
+const GROUPING_BLOCKS: ReadonlySet<string> = new Set(['div', 'section', 'aside', 'ul', 'ol', 'dl', 'figure', 'form']);
+
 /** A language picker's class word; also the wrapper class of highlighted code (`language-bash highlighter-rouge`). */
 const LANGUAGE = /(?:^|[\s_-])language(?:$|[\s_-])/i;
 
