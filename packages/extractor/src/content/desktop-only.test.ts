@@ -37,6 +37,14 @@ describe('blocks shown only on large screens', () => {
     );
   });
 
+  it("read the other frameworks' words for it (Foundation's `show-for-medium`, Bulma's `is-hidden-mobile`)", () => {
+    for (const cls of ['cell show-for-medium', 'column is-hidden-mobile']) {
+      const sidebar = desktopSidebar.replace('e-con e-child elementor-hidden-tablet elementor-hidden-mobile', cls);
+      const { markdown } = markdownOf(lawFirmPost(`${storyColumn}${sidebar}`));
+      expectOnly(markdown, ['Gyms owe their members a duty of care'], ['Call us at (555) 010-0199', 'They answered']);
+    }
+  });
+
   it('keep a comparison table shown only on wide screens, and the long names of a table hidden on phones', () => {
     const row = (plan: string, price: string, extra: string): string =>
       `<tr><td>${plan}</td><td>${price}</td><td>${extra}</td></tr>`;

@@ -232,7 +232,7 @@ function saysLegal(el: Element): boolean {
  * widget, a second copy of a grid laid out for wide screens. A page's main content is shown on every screen.
  */
 const DESKTOP_ONLY =
-  /(?:^|\s)(?:elementor-hidden-mobile|hidden-xs|hidden-sm-down|hide-(?:on-)?mobile|desktop-only|visible-(?:lg|desktop)|show-(?:for|on)-(?:desktop|large))(?:$|\s)/i;
+  /(?:^|\s)(?:elementor-hidden-(?:mobile|phone)|hidden-(?:xs|phone|mobile)|hidden-sm-down|hide-(?:on-)?mobile|hide-(?:for|on)-small(?:-only)?|is-hidden-mobile|mobile-hidden|desktop-only|visible-(?:lg|desktop)|show-(?:for|on)-(?:desktop|large|medium)(?:-up)?)(?:$|\s)/i;
 
 /**
  * Whether the element is a block whose class hides it on phones (`DESKTOP_ONLY`). Only blocks that group others
