@@ -1,6 +1,6 @@
 // Author cards in markup without class words (CSS-in-JS names such as `css-1dsojn8`, which the author-box rule of
-// `hints.ts` cannot read): the writer's name linked to their author page, and a bio that opens with that name
-// ("Jane Doe is a contributing writer …", "Jane has covered …").
+// `hints.ts` cannot read): the writer's name linked to their author page, and a bio that names the writer again
+// ("Jane Doe is a contributing writer …", "… Jane Doe has covered …").
 import { isTag, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
@@ -12,7 +12,7 @@ const AUTHOR_PAGE = /\/(?:authors?|contributors?|writers?)\/[^/?#\s]/i;
 /** A writer's full name: two words or more ("Jane Doe"; a first name alone is met in the story's own text too). */
 const FULL_NAME = /^\S+(?:\s+\S+)+$/;
 
-/** What follows the writer's name at the start of a bio. */
+/** What follows the writer's name in a bio. */
 const BIO_OPENING = /^(?:\s(?:is|has|was|covers|writes|joined)\b|['’]s\s)/i;
 
 /** A card holds at most this many characters: a name, a role, a photo's label and a bio of a few sentences. */
@@ -33,8 +33,8 @@ const MAX_SHARE = 0.3;
 /**
  * The author cards under `container`: for each link to an author's page whose text is a full name (up to 60 characters),
  * the lowest of its first `MAX_CLIMB` wrappers (of `MIN_CARD` to `MAX_CARD` characters, under `MAX_SHARE` of the
- * container) whose text holds that name followed by a bio's opening ("is", "has", "'s", …). Each wrapper's text is
- * read once, whatever the number of links under it.
+ * container) that holds a bio of that name apart from the link (`holdsBio`). Each wrapper is read once, whatever the
+ * number of links under it.
  */
 export function findAuthorCards(container: Element, measures: Map<Element, Measure>): Element[] {
   const total = measures.get(container)?.text ?? 0;
