@@ -8,6 +8,7 @@ import { looksLikeAvatar } from './hints.js';
 import { isItemForm } from './item-forms.js';
 import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import { findLinkRuns } from './link-runs.js';
+import { findAuthorCards } from './author-cards.js';
 import type { Measure } from './measure.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
 import { dropPlaceholders } from './placeholders.js';
@@ -228,6 +229,7 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
+  for (const card of findAuthorCards(container, measures)) doomed.add(card);
   const blocks = dropRepeats(container, measures, doomed);
   dropPlaceholders(blocks, container, measures, total, doomed);
   detachAll(doomed);

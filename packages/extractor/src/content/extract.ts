@@ -13,7 +13,7 @@ import {
 } from 'domhandler';
 
 import { parseHtml } from '../dom/parse.js';
-import { contains, detachAll, relink } from '../dom/walk.js';
+import { contains, detachAll, holdersOf, relink } from '../dom/walk.js';
 import { compactByline } from './byline.js';
 import { cleanContainer } from './clean.js';
 import { isStateData } from './state-data.js';
@@ -23,6 +23,7 @@ import {
   looksLikeItemBody,
   looksLikeAuthorBox,
   looksLikeChrome,
+  looksDesktopOnly,
   looksLikeComments,
   looksLikeContent,
   looksLikeForum,
@@ -206,6 +207,9 @@ const FOOTER_PROSE = 100;
 /** Characters that must remain after removing link-only chrome that holds much of the page's text. */
 const MENU_MIN_REST = 200;
 
+/** Tables: a desktop-only block holding one stays (`looksDesktopOnly`). */
+const TABLES: ReadonlySet<string> = new Set(['table']);
+
 /** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
 function removeChrome(
   root: ParentNode,
@@ -223,6 +227,8 @@ function removeChrome(
   const menus: AnyNode[] = [];
   let removed = 0;
   let menuText = 0;
+  // a table shown only on large screens is data too wide for a phone, not chrome (read once, when first needed)
+  let tables: Set<ParentNode> | undefined;
   // inner removals of a menu are still made when the menu itself stays; their text counts once
   // a comment section that stays (the page is its thread) stays whole: its nested reply lists are the thread too
   const stack: [node: AnyNode, inMenu: boolean, inThread: boolean][] = root.children.map((c) => [c, false, false]);
@@ -237,7 +243,8 @@ function removeChrome(
     const isChrome =
       looksLikePostChrome(el) ||
       (looksLikeChrome(el) && !looksLikeContent(el) && !(m.prose >= FOOTER_PROSE && isComponentFooter(el))) ||
-      (m.text >= AUTHOR_BOX_MIN && looksLikeAuthorBox(el));
+      (m.text >= AUTHOR_BOX_MIN && looksLikeAuthorBox(el)) ||
+      (looksDesktopOnly(el) && !looksLikeContent(el) && !(tables ??= holdersOf(root, TABLES)).has(el));
     if (isChrome && m.text < 0.4 * total) {
       doomed.push(el);
       if (!inMenu) removed += m.text;

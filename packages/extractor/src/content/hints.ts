@@ -14,6 +14,15 @@ const CHROME_WORDS =
 /** Class/id words of page chrome (split on spaces, hyphens and underscores): removed unless holding most text. */
 const CHROME = new RegExp(`(?:^|[\\s_-])(?:${CHROME_WORDS})(?:$|[\\s_-])`, 'i');
 
+/**
+ * Class/id words of legal small print: disclaimers and disclosures (an investment product's risk notes, "Member FDIC",
+ * an affiliate note), also on a `<p>`, whose other class words describe its text: `<p class="disclaimer">Copyright ©
+ * …</p>` under a transcript is the site's, not the story's. Only a block's own name counts: a BEM element or modifier
+ * (`disclosure__panel`, `disclosure--row`, `FooterEmail__Disclaimer`) is a part of something else, often the
+ * disclosure widget of a shop's description panels.
+ */
+const LEGAL = /(?<![^\s_-])(?<!__)(?:disclaimers?|disclosures?)(?!__|--)(?![^\s_-])/i;
+
 /** Class/id words of content containers. */
 const CONTENT =
   /(?:^|[\s_-])(?:article|articles|content|entry|main|post|posts|story|body|text|thread|topic|message|messages|product|description|blog|prose|markdown|docs?|documentation|page-content|recipe)(?:$|[\s_-])/i;
@@ -200,12 +209,12 @@ export function looksLikeByline(el: Element): boolean {
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
 export function looksLikeChrome(el: Element): boolean {
   if (CHROME_TAGS.has(el.name) && !isItemHeader(el)) return true;
-  if (NEVER_CHROME.has(el.name)) return false;
+  if (NEVER_CHROME.has(el.name)) return el.name === 'p' && saysLegal(el);
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
   const names = classAndId(el);
   if (names === '' || saysContent(names)) return false;
-  return CHROME.test(names) || (LANGUAGE.test(names) && !holdsCode(el));
+  return CHROME.test(names) || saysLegal(el) || (LANGUAGE.test(names) && !holdsCode(el));
 }
 
 /** A component's own footer (`banner__footer`, `card__footer`): a BEM element, not the page's footer. */
@@ -220,6 +229,37 @@ export function isComponentFooter(el: Element): boolean {
   if (!names.includes('__footer')) return false;
   return !CHROME.test(names.replace(BEM_FOOTER, ' '));
 }
+
+/**
+ * Whether class or id name the element as legal small print (`LEGAL`). `<details>` and `<summary>` are the HTML
+ * disclosure widget (a shop's "Description" and "Specifications" panels, `details.disclosure`), not a disclosure.
+ */
+function saysLegal(el: Element): boolean {
+  if (el.name === 'details' || el.name === 'summary') return false;
+  const names = classAndId(el);
+  return names !== '' && LEGAL.test(names);
+}
+
+/**
+ * Class words of a block shown only on large screens (Elementor's `elementor-hidden-mobile`, Bootstrap 3's
+ * `hidden-xs` and `visible-lg`, Bootstrap 4's `hidden-sm-down`, `hide-on-mobile`, `desktop-only`): a sidebar's contact
+ * widget, a second copy of a grid laid out for wide screens. A page's main content is shown on every screen.
+ */
+const DESKTOP_ONLY =
+  /(?:^|\s)(?:elementor-hidden-(?:mobile|phone)|hidden-(?:xs|phone|mobile)|hidden-sm-down|hide-(?:on-)?mobile|hide-(?:for|on)-small(?:-only)?|is-hidden-mobile|mobile-hidden|desktop-only|visible-(?:lg|desktop)|show-(?:for|on)-(?:desktop|large|medium)(?:-up)?)(?:$|\s)/i;
+
+/**
+ * Whether the element is a block whose class hides it on phones (`DESKTOP_ONLY`). Only blocks that group others
+ * count: a phrase hidden on phones is the long form of a label ("Detroit Pistons" beside "DET" in a table's cell), and
+ * a table cell or column is still the table's data.
+ */
+export function looksDesktopOnly(el: Element): boolean {
+  if (!GROUPING_BLOCKS.has(el.name)) return false;
+  const cls = el.attribs['class'];
+  return cls !== undefined && DESKTOP_ONLY.test(cls);
+}
+
+const GROUPING_BLOCKS: ReadonlySet<string> = new Set(['div', 'section', 'aside', 'ul', 'ol', 'dl', 'figure', 'form']);
 
 /** A language picker's class word; also the wrapper class of highlighted code (`language-bash highlighter-rouge`). */
 const LANGUAGE = /(?:^|[\s_-])language(?:$|[\s_-])/i;
