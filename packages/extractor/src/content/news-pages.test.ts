@@ -282,6 +282,23 @@ describe('news pages: bylines, datelines, share bars and labels around the title
     );
   });
 
+  it('drops reading times written otherwise ("3 MIN. READ", "Reading time: 8 minutes") and "Hide all" toggles', () => {
+    const head = header.replace('3 min read', '3 MIN. READ');
+    const body2 = body.replace('<div class="txt">', '<div class="txt"><p class="rt">Reading time: 8 minutes</p>');
+    const faq = `<div class="faq-bar"><span class="faq-toggle">Hide all</span></div><p>The lanes will be reviewed after a year, the council said in its closing statement on Monday night.</p>`;
+    const { markdown } = markdownOf(
+      newsPage(
+        body2
+          .replace('<article class="story">', `<article class="story">${head}`)
+          .replace('</div></article>', `${faq}</div></article>`),
+        {
+          head: articleHead,
+        },
+      ),
+    );
+    expectOnly(markdown, ['Jane Doe', 'reviewed after a year'], ['MIN. READ', 'Reading time', 'Hide all']);
+  });
+
   it('drops share bars above and below the story, with their labels and buttons', () => {
     const html = newsPage(
       body
