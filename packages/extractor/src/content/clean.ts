@@ -18,7 +18,7 @@ import { dropPlaceholders } from './placeholders.js';
 import { isQuestionToggle } from './question-toggles.js';
 import { doomCopies, type TextBlock } from './repeat-runs.js';
 import { isPreferredSourcePrompt, isReaderAppeal } from './reader-appeals.js';
-import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
+import { isFormStatus, MAX_FORM_STATUS, MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
 import type { KeepTrace } from './trace.js';
@@ -397,6 +397,7 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return true;
   if (isRelatedLink(el, m)) return true;
   if (isPreferredSourcePrompt(text)) return true;
+  if (m.text <= MAX_FORM_STATUS && isFormStatus(text)) return true;
   // an ad's heading is left to the heading rule, which takes the ad under it
   if (m.text <= MAX_AD_LABEL && !HEADING_TAGS.has(el.name) && isAdLabel(text)) return true;
   // a paywall heading is left to the heading rule, which takes its section (plans, prices) with it
