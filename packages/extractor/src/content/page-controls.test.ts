@@ -8,12 +8,12 @@ const closing = `<p>The lanes will be reviewed after a year, the council said in
 
 describe('page controls in the text', () => {
   it('drops a bare "Hide" toggle and links that jump to a place on the page', () => {
-    const body = `<div class="sticky-tab"><div class="tab-text"><span class="tab-label">Hide</span> <img src="/i/caret.svg" alt="Caret down"></div></div><h3>1. The north route</h3><p>Paragraph A of the story: the north route runs past the market.</p><p><a href="#north-route-details">Jump to details</a></p><h3>2. The harbour route</h3><p>Paragraph B of the story: the harbour route keeps the bus stops.</p><p><a href="#harbour-route-details">» Skip to the details</a></p>${closing}`;
+    const body = `<div class="sticky-tab"><div class="tab-text"><span class="tab-label">Hide</span> <img src="/i/caret.svg" alt="Caret down"></div></div><h3>1. The north route</h3><p>Paragraph A of the story: the north route runs past the market.</p><p><a href="#north-route-details">Jump to details</a></p><h3>2. The harbour route</h3><p>Paragraph B of the story: the harbour route keeps the bus stops.</p><p><a href="#harbour-route-details">» Skip to the details</a></p><p><a href="https://courier.example/local/2026/03/09/harbour-road-bike-lanes#top">&lt; back to top</a></p>${closing}`;
     const { markdown } = markdownOf(newsPage(storyEndingWith(body), { head: articleHead }));
     expectOnly(
       markdown,
       ['Paragraph A of the story', 'Paragraph B of the story', 'reviewed after a year'],
-      ['Hide', 'Jump to details', 'Skip to the details'],
+      ['Hide', 'Jump to details', 'Skip to the details', 'back to top'],
     );
   });
 

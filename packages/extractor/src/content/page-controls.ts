@@ -15,8 +15,12 @@ function isToggleLabel(el: Element, m: Measure, measures: Map<Element, Measure>)
   return el.name === 'a' || el.name === 'button' || (isTag(parent!) && measures.get(parent)?.text === m.text);
 }
 
-/** A link into the page itself ("Jump to details", "Skip to product list", "» Skip to the extras"): a pointer, not text. */
-const JUMP_TEXT = /^\W*(?:jump|skip|go|scroll)(?: down| straight| right)? to\b/i;
+/**
+ * A link into the page itself ("Jump to details", "Skip to product list", "» Skip to the extras", "< Back to top"): a
+ * pointer, not text.
+ */
+const JUMP_TEXT =
+  /^\W*(?:(?:jump|skip|go|scroll)(?: down| straight| right)? to\b|(?:back|return) to (?:the )?top\b|top of (?:the )?page\W*$)/i;
 
 /** A jump link holds at most this many characters. */
 const MAX_JUMP_LINK = 40;
