@@ -4,7 +4,16 @@
 import { describe, expect, it } from 'vitest';
 
 import { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING } from '../page.js';
-import { articleHead, expectOnly, markdownOf, newsPage, shareIcons, site, story } from './__fixtures__/news-site.js';
+import {
+  articleHead,
+  expectOnly,
+  markdownOf,
+  newsPage,
+  shareIcons,
+  site,
+  story,
+  storyEndingWith,
+} from './__fixtures__/news-site.js';
 
 const brief = `<div class="kicker"><a href="/local">Local</a></div>
 <h1>Council approves new bike lanes on Harbour Road</h1>
@@ -297,6 +306,17 @@ describe('news pages: bylines, datelines, share bars and labels around the title
       ),
     );
     expectOnly(markdown, ['Jane Doe', 'reviewed after a year'], ['MIN. READ', 'Reading time', 'Hide all']);
+  });
+
+  it('drops "Read the review" and "See the rating" links under the picks of a guide', () => {
+    const picks = ['north route', 'harbour route', 'mill route']
+      .map(
+        (r, i) =>
+          `<h3>${i + 1}. The ${r}</h3><p>Pick ${i} of the guide: the ${r} is the one residents asked for at the meetings.</p><p><a href="/reviews/${i}">Read the Review</a></p><p><a href="https://ratings.example/${i}">See the rating</a>.</p>`,
+      )
+      .join('');
+    const { markdown } = markdownOf(newsPage(storyEndingWith(picks), { head: articleHead }));
+    expectOnly(markdown, ['Pick 0 of the guide', 'Pick 2 of the guide'], ['Read the Review', 'See the rating']);
   });
 
   it('drops share bars above and below the story, with their labels and buttons', () => {
