@@ -319,6 +319,21 @@ describe('news pages: bylines, datelines, share bars and labels around the title
     expectOnly(markdown, ['Pick 0 of the guide', 'Pick 2 of the guide'], ['Read the Review', 'See the rating']);
   });
 
+  it('drops a bare "Where to buy" section of shop links, keeps a heading that asks where to buy a thing', () => {
+    const body = `<h2>Where to buy a bike for the new lanes</h2><p>Paragraph A of the story: the two bike shops on Mill Lane expect a busy spring.</p><h3>WHERE TO BUY</h3><ul><li><a href="https://shop-one.example/bikes">Shop One</a> · from £399</li><li><a href="https://shop-two.example/city">Shop Two</a> · from £429</li><li><a href="https://shop-three.example/c/bikes">Shop Three</a> · from £450</li></ul><h3>What happens next</h3><p>The lanes will be reviewed after a year, the council said in its closing statement on Monday night.</p>`;
+    const { markdown } = markdownOf(newsPage(storyEndingWith(body), { head: articleHead }));
+    expectOnly(
+      markdown,
+      [
+        'Where to buy a bike for the new lanes',
+        'Paragraph A of the story',
+        'What happens next',
+        'reviewed after a year',
+      ],
+      ['WHERE TO BUY', 'Shop One', 'from £429'],
+    );
+  });
+
   it('drops share bars above and below the story, with their labels and buttons', () => {
     const html = newsPage(
       body
