@@ -273,6 +273,22 @@ const SHAPES: { name: string; size: number; build: (size: number) => string }[] 
       `<!doctype html><html><head><meta property="og:type" content="article"><title>Hostile</title></head><body>${'<div>'.repeat(300)}<div>${prose(100)}</div>${repeat(k, (i) => `${i % 3 === 0 ? '<div class="row">' : ''}<div class="card"><h5><a href="/c">Section</a></h5><h3><a href="/s/${i}">Story number ${i} of the related reads</a></h3><p>Blurb ${i} of a story, a sentence long enough to count as prose.</p></div>${i % 3 === 2 ? '</div>' : ''}`)}${'</div>'.repeat(300)}</body></html>`,
   },
   {
+    name: 'phone links',
+    size: 20_000,
+    build: (k) =>
+      body(
+        `<main><h1>Title</h1>${prose(200)}${repeat(k, (i) => `<div>${'<span>'.repeat(20)}<a href="tel:+1800555${i}">(800) 555-${i}</a>${'</span>'.repeat(20)}<span>${'<b></b>'.repeat(20)}Call us</span></div>`)}</main>`,
+      ),
+  },
+  {
+    name: 'jump links among empty siblings',
+    size: 20_000,
+    build: (k) =>
+      body(
+        `<main><h1>Title</h1>${prose(200)}<p>${repeat(k, (i) => `${'<i></i>'.repeat(20)}<a href="#pick-${i}">Jump to details</a>`)}</p></main>`,
+      ),
+  },
+  {
     name: 'nested sign-up forms',
     size: 20_000,
     build: (k) =>

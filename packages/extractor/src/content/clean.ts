@@ -6,16 +6,20 @@ import { contains, detachAll, elements, textOf } from '../dom/walk.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
 import { looksLikeAvatar } from './hints.js';
 import { isItemForm } from './item-forms.js';
+import { AD_HEADING, isAdLabel, MAX_AD_LABEL } from './ad-labels.js';
 import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import { findLinkRuns } from './link-runs.js';
 import { findAuthorCards } from './author-cards.js';
 import type { Measure } from './measure.js';
+import { isPageControl } from './page-controls.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
+import { phoneCallToAction } from './phone-links.js';
+import { isPhotoCredit, MAX_PHOTO_CREDIT } from './photo-credits.js';
 import { dropPlaceholders } from './placeholders.js';
 import { isQuestionToggle } from './question-toggles.js';
 import { doomCopies, type TextBlock } from './repeat-runs.js';
-import { isReaderAppeal } from './reader-appeals.js';
-import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
+import { isPreferredSourcePrompt, isReaderAppeal } from './reader-appeals.js';
+import { isFormStatus, MAX_FORM_STATUS, MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
 import { dropTeaserGroups } from './teasers.js';
 import { HEADING_TAGS } from './tags.js';
 import type { KeepTrace } from './trace.js';
@@ -32,7 +36,7 @@ const AMBIGUOUS_HEADING = /^(?:popular|recommended)\b/i;
 
 /** Furniture headings recognised by a phrase anywhere in them ("Other posts you may enjoy", "Join our newsletter"). */
 const FURNITURE_HEADING_PHRASE =
-  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^(?:(?:article|story|post) )?(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$|^help (?:us )?improve\b|^was this (?:page|article|post|guide|information|content) (?:helpful|useful)\??$|^did (?:you find )?this (?:page|article) help|^(?:give |send us )?feedback$|^rate this (?:page|article)\b|^how (?:was|did you like|would you rate) (?:this|today'?s|this week'?s) (?:issue|newsletter|edition|email|article|post)\??$)/i;
+  /(?:^more in\b|^latest(?: (?:from|in|headlines|updates|videos?))?:?$|^top stories\b|^editor'?s'? (?:picks|choice)|^don'?t miss\b|^what to read next|^you (?:may|might) have missed|^around the (?:web|site)|^from (?:our|the) partners?|^popular (?:now|today|this week)|\byou (?:may|might) (?:also )?(?:like|enjoy)|\bjoin (?:our|the) [\w ]*newsletter|^(?:customer |product )?reviews$|^like this:?$|^written by\b|^trending searches$|^top posters\b|\bsign in to (?:comment|reply)|^about the (?:reviewers?|writers?|editors?|experts?|contributors?)$|^meet the (?:authors?|writers?|experts?)$|^disclaimers?:?$|^also (?:in|on) (?:the )?news\b|^more (?:news|headlines)$|^(?:good |more |other )?(?:articles|posts|stories) to read\b|^(?:explore|shop|discover|see) (?:related|similar)\b|^featured (?:products|items)$|^sponsored (?:products|items)\b|^where to buy:?$|^(?:(?:article|story|post) )?(?:references|footnotes|endnotes|sources|bibliography|works cited|literature cited|citations|reference list)(?: and (?:notes|sources|further reading))?:?$|^help (?:us )?improve\b|^was this (?:page|article|post|guide|information|content) (?:helpful|useful)\??$|^did (?:you find )?this (?:page|article) help|^(?:give |send us )?feedback$|^rate this (?:page|article)\b|^how (?:was|did you like|would you rate) (?:this|today'?s|this week'?s) (?:issue|newsletter|edition|email|article|post)\??$)/i;
 
 /** Headings of a reader comment section ("Reader comments (23)", "Join the conversation", "14 thoughts on …"). */
 const COMMENTS_HEADING =
@@ -48,7 +52,12 @@ const POINTER_HEADING =
   /^(?:related\b|you (?:may|might) (?:also )?(?:like|enjoy|be interested)|more\b|read (?:more|next)|trending|latest\b|most (?:read|popular|viewed)|further reading|keep reading|table of contents|contents$|in this article|on this page|top stories|editor'?s'? (?:picks|choice)|don'?t miss|what to read next|you (?:may|might) have missed|around the (?:web|site)|(?:good |other )?(?:articles|posts|stories) to read|(?:explore|see) (?:related|similar))/i;
 
 function isFurnitureHeading(text: string): boolean {
-  return FURNITURE_HEADING.test(text) || FURNITURE_HEADING_PHRASE.test(text) || isPaywallHeading(text);
+  return (
+    FURNITURE_HEADING.test(text) ||
+    FURNITURE_HEADING_PHRASE.test(text) ||
+    isPaywallHeading(text) ||
+    AD_HEADING.test(text)
+  );
 }
 
 /** Cross-reference labels before a list of links ("See also:"). */
@@ -61,7 +70,7 @@ function isListLabel(text: string): boolean {
 
 /** Short blocks whose whole text is a call to action or a label of page furniture. */
 const FURNITURE_TEXT =
-  /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s? read|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?:(?: [\w-]+){1,4}(?:\.\.\.|…)|(?:\.\.\.|…))?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to (?:expand|shrink)\.*|original poster|author|code: select all|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial|print this (?:page|article)|opens? in a new (?:window|tab)|thanks for signing up|be the first to know|press enter or click to view image in full size|check (?:the )?price (?:at|on) [\w.]+(?: on sale)?|(?:see|view|compare) (?:the )?(?:price|prices|deals?|offers?)(?: (?:at|on) [\w.]+(?: site)?)?|(?:article|story) continues (?:below|after (?:the )?(?:ad|advertisement))|jump to (?:the )?(?:list|recipe)|scroll to continue(?: with content)?|continue reading below|(?:read|see) (?:the |our )?full review|[•·|-]? ?sponsored ?[•·|-]?|[\d,.]+k? (?:likes?|replies|views|posts|answers)|(?:likes?|replies|views|posts):? [\d,.]+k?|sorted by:?(?: reset to default)?|start asking to get answers|(?:explore|see) (?:related|similar) questions(?: with these tags)?)[.!:]?$/i;
+  /^(?:breaking(?: news)?|developing(?: story)?|live(?: updates)?|listen to (?:this )?(?:article|story)|\d+ min(?:ute)?s?\.? read|read(?:ing)? time:? \d+ min(?:ute)?s?|hide (?:all|details)|show details|advertisements?|sponsored|skip to (?:main |primary )?(?:content|navigation|product information)|share(?: this)?(?: (?:article|post|story|page))?:?|print|email|tweet|pin it|back to (?:top|blog|news|articles?)|(?:sign|log) ?(?:in|up|out)(?: (?:free|now|for free|today))?|register|subscribe(?: now)?|(?:read|learn|load|show|see|view) (?:more|all|less)|continue reading|add to (?:cart|bag|basket|wishlist|list|favorites)|buy (?:it )?now|shop (?:now|all)|save|follow|reply|report|like|share on \w+|get (?:started|in touch|a (?:quote|demo))(?: (?:today|now|for free|free))?|contact (?:us|sales)(?: today)?|(?:book|schedule|request|get|watch) (?:a |your )?(?:free )?(?:demo|call|consultation|quote)(?: today)?|book now|start (?:your )?(?:free )?trial|try (?:it )?(?:for )?free|(?:in|out of) stock|select (?:a )?(?:size|color|colour)|write a review|free shipping.*|notify me.*|loading(?:(?: [\w-]+){1,4}(?:\.\.\.|…)|(?:\.\.\.|…))?|verified (?:buyer|purchase)|rated \d(?:\.\d)? out of 5(?: stars)?|was this (?:review |article )?helpful\??|quick (?:shop|view|add)|(?:add to )?compare|calculate shipping|top rated|best ?sell(?:er|ing)|new arrivals?|back-?order|sort (?:and|&) filter|sort by:?|filters?|reply with quote|improve this (?:question|answer)|pick ?up in store|expand description|submit (?:a )?correction|donate(?: today| now)?!?|see (?:all )?(?:plans|pricing|case studies|details)|click to (?:expand|shrink)\.*|original poster|author|code: select all|showing \d+(?:\s*[-–]\s*\d+)? of [\d,]+(?: results| products| items)?|[\d,]+ (?:results|products|items)|page \d+ of \d+|filters? (?:&|and) sort|(?:sort|view) options|open in app|pin (?:this |it )?for later|watch this (?:topic|thread)|report(?: inappropriate content| post| this)?|upvote|downvote|sign in now|privacy policy|terms (?:of (?:use|service)|(?:and|&) conditions)|cookie (?:policy|settings|preferences)|talk to (?:our |an )?(?:experts?|sales)|start (?:a )?(?:free )?trial|print this (?:page|article)|opens? in a new (?:window|tab)|thanks for signing up|be the first to know|press enter or click to view image in full size|check (?:the )?price (?:at|on) [\w.]+(?: on sale)?|(?:see|view|compare) (?:the )?(?:price|prices|deals?|offers?)(?: (?:at|on) [\w.]+(?: site)?)?|(?:article|story) continues (?:below|after (?:the )?(?:ad|advertisement))|jump to (?:the )?(?:list|recipe)|scroll to continue(?: with content)?|continue reading below|(?:read|see) (?:the |our )?(?:full )?(?:review|rating)|[•·|-]? ?sponsored ?[•·|-]?|[\d,.]+k? (?:likes?|replies|views|posts|answers)|(?:likes?|replies|views|posts):? [\d,.]+k?|sorted by:?(?: reset to default)?|start asking to get answers|(?:explore|see) (?:related|similar) questions(?: with these tags)?)[.!:]?$/i;
 
 /** Short blocks that invite the reader to follow, subscribe or download ("Follow us on Telegram, Facebook and X ..."). */
 const PROMPT_TEXT =
@@ -176,6 +185,15 @@ export function cleanContainer(
     }
     if (isFurniture(el, m, total)) {
       doomed.add(el);
+      continue;
+    }
+    if (isPageControl(el, m, measures)) {
+      doomed.add(el);
+      continue;
+    }
+    const phoneCta = el.name === 'a' ? phoneCallToAction(el, measures, container) : null;
+    if (phoneCta) {
+      doomed.add(phoneCta);
       continue;
     }
     if (isLinkList(el, m, total, linkCounts) && !isAnnouncedList(el, measures, isListLabel) && !announced.holds(el)) {
@@ -380,9 +398,15 @@ function isFurniture(el: Element, m: Measure, total: number): boolean {
   if (m.text <= 40 && FURNITURE_TEXT.test(text)) return true;
   if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return true;
   if (isRelatedLink(el, m)) return true;
+  if (isPreferredSourcePrompt(text)) return true;
+  if (m.text <= MAX_FORM_STATUS && isFormStatus(text)) return true;
+  // an ad's heading is left to the heading rule, which takes the ad under it
+  if (m.text <= MAX_AD_LABEL && !HEADING_TAGS.has(el.name) && isAdLabel(text)) return true;
   // a paywall heading is left to the heading rule, which takes its section (plans, prices) with it
   if (!HEADING_TAGS.has(el.name) && isPaywallPrompt(text)) return true;
   if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(text)) return true;
+  // a photo credit outside a `<figcaption>` (which goes whole above) describes the image, not the text
+  if (m.text <= MAX_PHOTO_CREDIT && m.link === 0 && isPhotoCredit(text)) return true;
   if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(text)) return true;
   if (m.text <= MAX_INITIALS && looksLikeAvatar(el)) return true;
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;

@@ -4,7 +4,16 @@
 import { describe, expect, it } from 'vitest';
 
 import { EMPTY_MAIN_WARNING, WHOLE_PAGE_WARNING } from '../page.js';
-import { articleHead, expectOnly, markdownOf, newsPage, shareIcons, site, story } from './__fixtures__/news-site.js';
+import {
+  articleHead,
+  expectOnly,
+  markdownOf,
+  newsPage,
+  shareIcons,
+  site,
+  story,
+  storyEndingWith,
+} from './__fixtures__/news-site.js';
 
 const brief = `<div class="kicker"><a href="/local">Local</a></div>
 <h1>Council approves new bike lanes on Harbour Road</h1>
@@ -279,6 +288,49 @@ describe('news pages: bylines, datelines, share bars and labels around the title
       markdown,
       ['# Council approves new bike lanes on Harbour Road', 'Jane Doe', '9 March 2026, 14:05'],
       ['Breaking news', 'min read'],
+    );
+  });
+
+  it('drops reading times written otherwise ("3 MIN. READ", "Reading time: 8 minutes") and "Hide all" toggles', () => {
+    const head = header.replace('3 min read', '3 MIN. READ');
+    const body2 = body.replace('<div class="txt">', '<div class="txt"><p class="rt">Reading time: 8 minutes</p>');
+    const faq = `<div class="faq-bar"><span class="faq-toggle">Hide all</span></div><p>The lanes will be reviewed after a year, the council said in its closing statement on Monday night.</p>`;
+    const { markdown } = markdownOf(
+      newsPage(
+        body2
+          .replace('<article class="story">', `<article class="story">${head}`)
+          .replace('</div></article>', `${faq}</div></article>`),
+        {
+          head: articleHead,
+        },
+      ),
+    );
+    expectOnly(markdown, ['Jane Doe', 'reviewed after a year'], ['MIN. READ', 'Reading time', 'Hide all']);
+  });
+
+  it('drops "Read the review" and "See the rating" links under the picks of a guide', () => {
+    const picks = ['north route', 'harbour route', 'mill route']
+      .map(
+        (r, i) =>
+          `<h3>${i + 1}. The ${r}</h3><p>Pick ${i} of the guide: the ${r} is the one residents asked for at the meetings.</p><p><a href="/reviews/${i}">Read the Review</a></p><p><a href="https://ratings.example/${i}">See the rating</a>.</p>`,
+      )
+      .join('');
+    const { markdown } = markdownOf(newsPage(storyEndingWith(picks), { head: articleHead }));
+    expectOnly(markdown, ['Pick 0 of the guide', 'Pick 2 of the guide'], ['Read the Review', 'See the rating']);
+  });
+
+  it('drops a bare "Where to buy" section of shop links, keeps a heading that asks where to buy a thing', () => {
+    const body = `<h2>Where to buy a bike for the new lanes</h2><p>Paragraph A of the story: the two bike shops on Mill Lane expect a busy spring.</p><h3>WHERE TO BUY</h3><ul><li><a href="https://shop-one.example/bikes">Shop One</a> · from £399</li><li><a href="https://shop-two.example/city">Shop Two</a> · from £429</li><li><a href="https://shop-three.example/c/bikes">Shop Three</a> · from £450</li></ul><h3>What happens next</h3><p>The lanes will be reviewed after a year, the council said in its closing statement on Monday night.</p>`;
+    const { markdown } = markdownOf(newsPage(storyEndingWith(body), { head: articleHead }));
+    expectOnly(
+      markdown,
+      [
+        'Where to buy a bike for the new lanes',
+        'Paragraph A of the story',
+        'What happens next',
+        'reviewed after a year',
+      ],
+      ['WHERE TO BUY', 'Shop One', 'from £429'],
     );
   });
 

@@ -30,4 +30,14 @@ describe('reader appeals after the story', () => {
     const { markdown } = markdownOf(newsPage(storyEndingWith(end), { head: articleHead }));
     expect(markdown).toContain('Residents who want to share their story');
   });
+
+  it('drops a prompt to add the site as a preferred source on Google, linked or not', () => {
+    const body = `<div class="trusted-source"><a href="https://www.google.example/preferences/source?q=courier.example">Add <img src="/i/logo-white.png" alt="icon"> as a preferred source on Google</a></div><p>Paragraph A of the story: residents spoke for two hours.</p><div class="pbanner"><div class="pbanner-text">Add <img src="/i/logo.png" alt="Courier logo"> as a Reliable and Trusted News Source</div><div class="pbanner-button"><a href="https://www.google.example/preferences/source?q=courier">Add Now!</a></div></div><p>The lanes will be reviewed after a year, the council said in its closing statement on Monday night.</p>`;
+    const { markdown } = markdownOf(newsPage(storyEndingWith(body), { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Paragraph A of the story', 'reviewed after a year'],
+      ['preferred source', 'Trusted News Source'],
+    );
+  });
 });

@@ -12,3 +12,15 @@ const APPEAL =
 export function isReaderAppeal(text: string): boolean {
   return APPEAL.test(text);
 }
+
+/**
+ * A prompt to add the site to the reader's preferred sources on Google ("Add Example News as a preferred source on
+ * Google", "Add [logo] as a Reliable and Trusted News Source"). It is usually itself the link to Google's settings
+ * page, so unlike the appeals above it goes whatever its share of links.
+ */
+const PREFERRED_SOURCE = /^add\b.{0,40}\bas an? (?:preferred|trusted|reliable)\b.{0,30}\bsources?\b/i;
+
+/** Whether a short block's text asks the reader to make the site a preferred source on Google. */
+export function isPreferredSourcePrompt(text: string): boolean {
+  return PREFERRED_SOURCE.test(text);
+}

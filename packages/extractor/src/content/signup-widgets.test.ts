@@ -58,4 +58,26 @@ describe('sign-up widgets in the text', () => {
     const { markdown } = markdownOf(newsPage(`<main>${hero}<div class="features">${features}</div></main>`));
     expectOnly(markdown, ['Plan a day of deliveries for forty vans', 'Feature 4 of the planner']);
   });
+
+  it("drop a form's status messages, which page builders print beside the form and hide until it is sent", () => {
+    const contact = `<div class="w-form"><form name="tips"><label for="tip">Your tip for the newsroom</label><textarea id="tip" name="tip"></textarea><input type="submit" value="Send"></form><div class="w-form-done"><div>Thank you! Your submission has been received!</div></div><div class="w-form-fail"><div>Oops! Something went wrong while submitting the form.</div></div></div>`;
+    const poll = `<div class="poll"><div class="poll-q">Do you cycle to work?</div><div class="poll-done">✅ Thank you for completing the survey!</div></div>`;
+    const story = storyEndingWith(
+      `${contact}<p>Paragraph A of the story: residents spoke for two hours.</p>${poll}<p>The lanes will be reviewed after a year, the council said in its closing statement.</p>`,
+    );
+    const { markdown } = markdownOf(newsPage(story, { head: articleHead }));
+    expectOnly(
+      markdown,
+      ['Paragraph A of the story', 'reviewed after a year'],
+      ['submission has been received', 'Something went wrong', 'completing the survey'],
+    );
+  });
+
+  it('keep thanks that are part of the text', () => {
+    const story = storyEndingWith(
+      `<p>Thank you for your interest in the scheme, the councillor told the residents who came to the meeting.</p>`,
+    );
+    const { markdown } = markdownOf(newsPage(story, { head: articleHead }));
+    expectOnly(markdown, ['Thank you for your interest in the scheme']);
+  });
 });

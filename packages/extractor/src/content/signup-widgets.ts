@@ -71,3 +71,19 @@ export function signupHolders(container: Element, forms: ReadonlySet<Element>): 
   }
   return holders;
 }
+
+/** A form's status message holds at most this many visible characters. */
+export const MAX_FORM_STATUS = 100;
+
+/**
+ * The messages a form shows after it is sent ("Thank you! Your submission has been received!", "Thank you for
+ * subscribing to our daily newsletter.", "Oops! Something went wrong while submitting the form."), which page
+ * builders print beside the form and hide with their style sheet until then.
+ */
+const FORM_STATUS =
+  /^\W*(?:thank(?:s| you)[!,.]? (?:for (?:subscribing|signing up|registering|downloading|completing|your (?:submission|message|request))\b|your (?:submission|message|request|form) (?:has been|was) (?:received|sent|submitted)\b)|oops[!.]? something went wrong\b|your (?:submission|message) has been (?:received|sent)\b)/i;
+
+/** Whether a short block's text (at most `MAX_FORM_STATUS` characters) is a form's status message. */
+export function isFormStatus(text: string): boolean {
+  return FORM_STATUS.test(text);
+}
