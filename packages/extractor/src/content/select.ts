@@ -102,6 +102,10 @@ function beyondTeasers(
   measures: Map<Element, Measure>,
   cards: SubtreeMemo<CardTally>,
 ): Element | null {
+  // the story must be one child with an article's worth of prose: without one, the cards need not be counted
+  let story = false;
+  for (const child of node.children) if (isTag(child) && (measures.get(child)?.prose ?? 0) >= STORY_PROSE) story = true;
+  if (!story) return null;
   let plain = 0;
   let text = 0;
   let cardText = 0;
