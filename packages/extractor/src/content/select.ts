@@ -4,7 +4,7 @@ import { isTag, type Element, type ParentNode } from 'domhandler';
 import { looksLikeComments } from './hints.js';
 import type { Measure } from './measure.js';
 import type { SubtreeMemo } from '../dom/subtree-memo.js';
-import type { CardTally } from './teaser-cards.js';
+import { NO_CARDS, type CardTally } from './teaser-cards.js';
 
 /** A child is followed when it holds at least this share of its parent's plain (non-link) text... */
 const PLAIN_SHARE = 0.8;
@@ -35,51 +35,75 @@ export function selectContainer(
   let best: Element | null = null;
   let node: ParentNode = root;
   for (;;) {
-    let plain = 0;
-    let text = 0;
-    let top: Element | null = null;
-    let topPlain = -1;
-    let prose = 0;
-    for (const child of node.children) {
-      if (!isTag(child)) continue;
-      const m = measures.get(child);
-      if (!m) continue;
-      const p = m.text - m.link;
-      plain += p;
-      text += m.text;
-      prose += m.prose;
-      if (p > topPlain) {
-        topPlain = p;
-        top = child;
-      }
-    }
-    if (!top) return best;
-    // the node's own inline text counts as content that a child would leave behind
-    const own = node === root ? undefined : measures.get(node as Element);
-    if (own) {
-      plain = own.text - own.link;
-      text = own.text;
-    }
-    const next = measures.get(top)!;
-    if (
-      ((qa || looksLikeComments(top)) && prose - next.prose >= QUESTION_PROSE) ||
-      TEXT_BLOCKS.has(top.name) ||
-      plain <= 0 ||
-      topPlain < PLAIN_SHARE * plain ||
-      next.text < TEXT_SHARE * text
-    ) {
-      const story =
-        cards && !((qa || looksLikeComments(top)) && prose - next.prose >= QUESTION_PROSE)
-          ? beyondTeasers(node, root, measures, cards)
-          : null;
-      if (!story) return best;
-      best = story;
-      node = story;
-      continue;
-    }
-    best = top;
-    node = top;
+    const s = spread(node, root, measures);
+    if (!s.top) return best;
+    // the opening post or the question stays with its replies
+    if ((qa || looksLikeComments(s.top)) && s.prose - measures.get(s.top)!.prose >= QUESTION_PROSE) return best;
+    const next = dominates(s) ? s.top : cards ? beyondTeasers(node, root, measures, cards) : null;
+    if (!next) return best;
+    best = next;
+    node = next;
   }
+}
+
+/** What the walk reads of a node's children (text of teaser cards left out when asked). */
+interface Spread {
+  /** The child with the most plain text. */
+  top: Element | null;
+  topPlain: number;
+  topText: number;
+  /** Plain text and text of the node: its children's, or its own measure (which counts its own inline run too). */
+  plain: number;
+  text: number;
+  /** Prose of the children. */
+  prose: number;
+  /** Text left out of `text` (the teaser cards'). */
+  leftOut: number;
+}
+
+function spread(
+  node: ParentNode,
+  root: ParentNode,
+  measures: Map<Element, Measure>,
+  cards?: SubtreeMemo<CardTally>,
+): Spread {
+  const s: Spread = { top: null, topPlain: -1, topText: 0, plain: 0, text: 0, prose: 0, leftOut: 0 };
+  for (const child of node.children) {
+    if (!isTag(child)) continue;
+    const m = measures.get(child);
+    if (!m) continue;
+    const t = cards ? cards.get(child) : NO_CARDS;
+    const p = m.text - m.link - t.plain;
+    s.plain += p;
+    s.text += m.text - t.text;
+    s.prose += m.prose;
+    s.leftOut += t.text;
+    if (p > s.topPlain) {
+      s.top = child;
+      s.topPlain = p;
+      s.topText = m.text - t.text;
+    }
+  }
+  // the node's own inline text counts as content that a child would leave behind
+  const own = node === root ? undefined : measures.get(node as Element);
+  if (own) {
+    const t = cards ? cards.get(node as Element) : NO_CARDS;
+    s.plain = own.text - own.link - t.plain;
+    s.text = own.text - t.text;
+    s.leftOut = t.text;
+  }
+  return s;
+}
+
+/** Whether the walk follows the top child: it holds nearly all of the plain text and a fair share of all text. */
+function dominates(s: Spread): s is Spread & { top: Element } {
+  return (
+    s.top !== null &&
+    !TEXT_BLOCKS.has(s.top.name) &&
+    s.plain > 0 &&
+    s.topPlain >= PLAIN_SHARE * s.plain &&
+    s.topText >= TEXT_SHARE * s.text
+  );
 }
 
 /** Prose the child found past the teaser cards must hold: an article's worth. */
@@ -106,47 +130,7 @@ function beyondTeasers(
   let story = false;
   for (const child of node.children) if (isTag(child) && (measures.get(child)?.prose ?? 0) >= STORY_PROSE) story = true;
   if (!story) return null;
-  let plain = 0;
-  let text = 0;
-  let cardText = 0;
-  let top: Element | null = null;
-  let topPlain = -1;
-  let topText = 0;
-  for (const child of node.children) {
-    if (!isTag(child)) continue;
-    const m = measures.get(child);
-    if (!m) continue;
-    const t = cards.get(child);
-    cardText += t.text;
-    const p = m.text - m.link - t.plain;
-    plain += p;
-    text += m.text - t.text;
-    if (p > topPlain) {
-      topPlain = p;
-      top = child;
-      topText = m.text - t.text;
-    }
-  }
-  if (!top) return null;
-  // the node's own inline text counts as content that a child would leave behind
-  const own = node === root ? undefined : measures.get(node as Element);
-  let whole = text + cardText;
-  if (own) {
-    const t = cards.get(node as Element);
-    plain = own.text - own.link - t.plain;
-    text = own.text - t.text;
-    cardText = t.text;
-    whole = own.text;
-  }
-  if (
-    cardText < MIN_CARD_SHARE * whole ||
-    TEXT_BLOCKS.has(top.name) ||
-    plain <= 0 ||
-    topPlain < PLAIN_SHARE * plain ||
-    topText < TEXT_SHARE * text ||
-    measures.get(top)!.prose < STORY_PROSE
-  ) {
-    return null;
-  }
-  return top;
+  const s = spread(node, root, measures, cards);
+  if (s.leftOut < MIN_CARD_SHARE * (s.text + s.leftOut) || !dominates(s)) return null;
+  return measures.get(s.top)!.prose >= STORY_PROSE ? s.top : null;
 }

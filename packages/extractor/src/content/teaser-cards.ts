@@ -13,7 +13,8 @@ export interface CardTally {
   plain: number;
 }
 
-const NO_CARDS: CardTally = { titles: 0, text: 0, plain: 0 };
+/** The tally of a subtree without teaser cards. */
+export const NO_CARDS: CardTally = { titles: 0, text: 0, plain: 0 };
 
 /** A card holds at most this many characters: a title, a date and a blurb of a few sentences. */
 const MAX_CARD = 1000;
