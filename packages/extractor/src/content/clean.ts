@@ -12,6 +12,7 @@ import { findLinkRuns } from './link-runs.js';
 import { findAuthorCards } from './author-cards.js';
 import type { Measure } from './measure.js';
 import { isPageControl } from './page-controls.js';
+import { ShortTexts } from './short-texts.js';
 import { isPaywallHeading, isPaywallPrompt } from './paywall.js';
 import { phoneCallToAction } from './phone-links.js';
 import { isPhotoCredit, MAX_PHOTO_CREDIT } from './photo-credits.js';
@@ -100,8 +101,8 @@ const POST_NUMBER = /^#\d{1,5}$/;
 const MAX_THREAD_LABEL = 80;
 
 /** Whether the block is a pointer to another story: a related-link label, then mostly link text (a linked title). */
-function isRelatedLink(el: Element, m: Measure): boolean {
-  return m.text <= MAX_PROMPT && m.link >= 0.5 * m.text && RELATED_LINK_LABEL.test(textOf(el));
+function isRelatedLink(text: string, m: Measure): boolean {
+  return m.text <= MAX_PROMPT && m.link >= 0.5 * m.text && RELATED_LINK_LABEL.test(text);
 }
 
 /** A reader prompt holds at most this many characters (a sentence or two, not a paragraph of the story). */
@@ -157,6 +158,7 @@ export function cleanContainer(
   const signups = signupHolders(container, signupForms);
   const announced = new AnnouncedLists(measures, isListLabel);
   const linkCounts = new LinkCounts();
+  const texts = new ShortTexts(measures, MAX_PROMPT);
   const stack: Element[] = [];
   for (const c of container.children) if (isTag(c)) stack.push(c);
   while (stack.length) {
@@ -183,11 +185,11 @@ export function cleanContainer(
       for (const c of el.children) if (isTag(c)) stack.push(c);
       continue;
     }
-    if (isFurniture(el, m, total)) {
+    if (isFurniture(el, m, total, texts)) {
       doomed.add(el);
       continue;
     }
-    if (isPageControl(el, m, measures)) {
+    if (isPageControl(el, m, measures, texts)) {
       doomed.add(el);
       continue;
     }
@@ -242,7 +244,7 @@ export function cleanContainer(
       trace?.mark(l, 'index');
       for (const el of elements(l)) {
         const m = measures.get(el);
-        if (m && m.text > 0 && isFurniture(el, m, total)) doomed.add(el);
+        if (m && m.text > 0 && isFurniture(el, m, total, texts)) doomed.add(el);
       }
     }
   }
@@ -387,17 +389,17 @@ function hasTag(root: Element, name: string): boolean {
   return false;
 }
 
-function isFurniture(el: Element, m: Measure, total: number): boolean {
+function isFurniture(el: Element, m: Measure, total: number, texts: ShortTexts): boolean {
   // a FAQ's question in the toggle of its answer stays
   if (el.name === 'button') return m.text < 0.5 * total && !isQuestionToggle(el);
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
   if (el.name === 'form') return m.value < 200;
   if (m.text > MAX_PROMPT) return false;
   // every test below reads a short block's text: read it once
-  const text = textOf(el);
+  const text = texts.get(el);
   if (m.text <= 40 && FURNITURE_TEXT.test(text)) return true;
   if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return true;
-  if (isRelatedLink(el, m)) return true;
+  if (isRelatedLink(text, m)) return true;
   if (isPreferredSourcePrompt(text)) return true;
   if (m.text <= MAX_FORM_STATUS && isFormStatus(text)) return true;
   // an ad's heading is left to the heading rule, which takes the ad under it
