@@ -1,15 +1,19 @@
 // The text of short blocks, for the cleaning's per-element tests: read once for a whole chain of wrappers.
-import { isTag, isText, type Element } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
+/** Levels below an element that a direct read goes down before it leaves the element to the memo. */
+const DIRECT_DEPTH = 16;
+
 /**
- * `textOf` for the elements of at most `max` visible characters, each built from its children's texts: the cleaning
- * reads the text of every short block, and in a chain of nested wrappers around the same few words (a toggle inside a
- * toggle, thousands deep) reading each level's subtree again would cost the depth times the size. Longer elements are
- * read directly. The tree must not change while it is used.
+ * `textOf` for the cleaning's per-element tests, which read the text of every short block. Most blocks are shallow
+ * and read directly. In a chain of nested wrappers around the same few words (a toggle inside a toggle, thousands
+ * deep) reading each level's subtree again would cost the depth times the size, so an element deeper than
+ * `DIRECT_DEPTH` levels is answered from its children's texts, each element read once (elements of at most `max`
+ * visible characters; longer ones are read directly). The tree must not change while it is used.
  */
 export class ShortTexts {
   readonly #memo: SubtreeMemo<string | null>;
@@ -35,7 +39,29 @@ export class ShortTexts {
 
   /** The element's text as `textOf` gives it. */
   get(el: Element): string {
+    const direct = readShallow(el);
+    if (direct !== null) return direct;
     const t = this.#memo.get(el);
     return t === null ? textOf(el) : t.trim();
   }
+}
+
+/** `textOf(el)` when no element lies more than `DIRECT_DEPTH` levels below `el`; null as soon as one does. */
+function readShallow(el: Element): string | null {
+  let out = '';
+  const nodes: AnyNode[] = [el];
+  const depths: number[] = [0];
+  while (nodes.length) {
+    const n = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (isText(n)) out += n.data;
+    else if (isTag(n)) {
+      if (depth > DIRECT_DEPTH) return null;
+      for (let i = n.children.length - 1; i >= 0; i--) {
+        nodes.push(n.children[i]!);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return out.replace(/\s+/g, ' ').trim();
 }
