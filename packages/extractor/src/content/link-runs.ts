@@ -11,7 +11,7 @@ import { PICTURE_TAGS } from './tags.js';
 const RUN_TAGS: ReadonlySet<string> = new Set(['p', 'div', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** A run is this many link-only blocks in a row, or more. */
-export const MIN_RUN = 5;
+const MIN_RUN = 5;
 
 /** A block of a run holds at most this many characters: a title, not a paragraph that happens to be linked. */
 const MAX_TITLE = 150;

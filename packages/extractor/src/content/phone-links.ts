@@ -6,7 +6,7 @@ import { textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 
 /** A phone call to action holds at most this many characters, lead-in included. */
-export const MAX_PHONE_CTA = 60;
+const MAX_PHONE_CTA = 60;
 
 /** A lead-in before the number: "Call", "Or call us directly", "Call us today at", "Phone:". */
 const LEAD_IN =

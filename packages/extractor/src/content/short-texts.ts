@@ -17,6 +17,9 @@ const DIRECT_DEPTH = 16;
  */
 export class ShortTexts {
   readonly #memo: SubtreeMemo<string | null>;
+  /** The last element asked about and its text: the cleaning's tests ask about the same element one after another. */
+  #last: Element | null = null;
+  #lastText = '';
 
   constructor(measures: Map<Element, Measure>, max: number) {
     this.#memo = new SubtreeMemo<string | null>(
@@ -39,8 +42,14 @@ export class ShortTexts {
 
   /** The element's text as `textOf` gives it. */
   get(el: Element): string {
-    const direct = readShallow(el);
-    if (direct !== null) return direct;
+    if (el !== this.#last) {
+      this.#last = el;
+      this.#lastText = readShallow(el) ?? this.#fromMemo(el);
+    }
+    return this.#lastText;
+  }
+
+  #fromMemo(el: Element): string {
     const t = this.#memo.get(el);
     return t === null ? textOf(el) : t.trim();
   }

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { articleHead, expectOnly, markdownOf, site } from '../content/__fixtures__/news-site.js';
 import { extractMainContent } from '../content/index.js';
 import { parseHtml } from './parse.js';
-import { placeStreamedSegments } from './streamed-segments.js';
+import { StreamedParts } from './streamed-segments.js';
+import { elements } from './walk.js';
 
 const paragraphs = (n: number, topic: string) =>
   Array.from(
@@ -50,6 +51,13 @@ function linked(root: ParentNode): boolean {
     }
   }
   return true;
+}
+
+/** Places the streamed parts of a tree that `parseHtml` did not build, as the parser does; returns how many. */
+function placeStreamedSegments(root: ParentNode): number {
+  const parts = new StreamedParts();
+  for (const el of elements(root)) parts.observe(el);
+  return parts.place();
 }
 
 /** The tree as the markup has it, parts not placed (`parseHtml` places them). */

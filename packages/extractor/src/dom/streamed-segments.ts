@@ -4,8 +4,6 @@
 // every part in place at once; this does the same without running the script.
 import { isComment, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-import { elements } from './walk.js';
-
 /** A streamed part: `S:<id>`, after an optional identifier prefix (React's `identifierPrefix`). */
 const SEGMENT = /^(.*)S:([0-9a-z]+)$/;
 
@@ -49,16 +47,6 @@ export class StreamedParts {
     if (this.#segments.size === 0 || this.#places.size === 0) return 0;
     return new Relinker().place(this.#segments, this.#places);
   }
-}
-
-/**
- * Places the streamed parts of a tree built without {@link StreamedParts} (`parseHtml` places them already).
- * Returns how many parts were placed.
- */
-export function placeStreamedSegments(root: ParentNode): number {
-  const parts = new StreamedParts();
-  for (const el of elements(root)) parts.observe(el);
-  return parts.place();
 }
 
 /** Sibling lists edited through their pointers; `children` arrays and `parent` links are fixed in `finish`. */
