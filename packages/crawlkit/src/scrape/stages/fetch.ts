@@ -79,7 +79,8 @@ export const fetchStage: ScrapeStage = {
     if (state.page) return;
     const { request } = state;
     // The cache lookup answers every lockdown request or refuses it: no socket is ever opened for one.
-    if (request.lockdown) throw new CrawlkitError('SCRAPE_LOCKDOWN_CACHE_MISS', 'lockdown: the page was not in the cache.');
+    if (request.lockdown)
+      throw new CrawlkitError('SCRAPE_LOCKDOWN_CACHE_MISS', 'lockdown: the page was not in the cache.');
     const result = await state.ctx.fetcher
       .fetch(pageRequest(state, state.engineAdvice ?? {}))
       .catch((error: unknown) => {
