@@ -7,6 +7,7 @@ import { hasImage, lineOf } from './byline-line.js';
 import { looksLikeAvatar, looksLikeByline, marksAuthorOrDate } from './hints.js';
 import type { Measure } from './measure.js';
 import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
+import type { Trace } from './trace.js';
 
 /** A byline part holds at most this many characters (a name, a date, "By Jane Doe | 9 March 2026, 14:05"). */
 const MAX_PART = 120;
@@ -66,7 +67,7 @@ const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfo
  * `<h1>`) when the byline stood above it. Every word stays; pure separators, avatar images and copies of a piece
  * (responsive variants) go. Nothing happens when any of this does not hold.
  */
-export function compactByline(container: Element, measures: Map<Element, Measure>): void {
+export function compactByline(container: Element, measures: Map<Element, Measure>, trace?: Trace): void {
   const headed = new HeadingIndex();
   const { title, parts } = readHead(container, measures, headed);
   if (parts.length === 0) return;
@@ -82,6 +83,7 @@ export function compactByline(container: Element, measures: Map<Element, Measure
   // one line already, where it belongs
   if (compact.lines <= 1 && !below) return;
   const { line } = compact;
+  for (const n of run) if (isTag(n)) trace?.mark(n, 'byline');
   detachAll(run);
   if (below) {
     let after: Element = title;

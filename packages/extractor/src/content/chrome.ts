@@ -17,7 +17,7 @@ import {
   looksLikeTestimonials,
 } from './hints.js';
 import type { Measure } from './measure.js';
-import type { KeepTrace } from './trace.js';
+import type { DropRule, Trace } from './trace.js';
 
 /** Prose that a page must hold besides a comment section for the section to go (a thread of comments stays). */
 const COMMENTS_MIN_REST = 2000;
@@ -47,7 +47,7 @@ export function removeChrome(
   total: number,
   totalValue: number,
   articleCommentsMinRest: number | null,
-  trace?: KeepTrace,
+  trace?: Trace,
 ): void {
   const doomed: AnyNode[] = [];
   // a consent manager's policy text, a modal's, the footer's and the menus' are not the page's own text beside its
@@ -70,13 +70,11 @@ export function removeChrome(
     if (!m || m.text === 0) {
       continue;
     }
-    const isChrome =
-      looksLikePostChrome(el) ||
-      (looksLikeChrome(el) && !looksLikeContent(el) && !(m.prose >= FOOTER_PROSE && isComponentFooter(el))) ||
-      (m.text >= AUTHOR_BOX_MIN && looksLikeAuthorBox(el)) ||
-      (looksDesktopOnly(el) && !looksLikeContent(el) && !(tables ??= holdersOf(root, TABLES)).has(el));
-    if (isChrome && m.text < 0.4 * total) {
+    const chrome = chromeRule(el, m, () => (tables ??= holdersOf(root, TABLES)));
+    const isChrome = chrome !== null;
+    if (chrome && m.text < 0.4 * total) {
       doomed.push(el);
+      trace?.drop(el, chrome);
       if (!inMenu) removed += m.text;
       continue;
     }
@@ -99,6 +97,7 @@ export function removeChrome(
           proseBefore(el, root, measures) >= articleCommentsMinRest)
       ) {
         doomed.push(el);
+        trace?.drop(el, 'comments');
         if (!inMenu && !isMenu) removed += m.text;
         continue;
       }
@@ -106,9 +105,26 @@ export function removeChrome(
     }
     for (const c of el.children) stack.push([c, inMenu || isMenu, inThread || comments]);
   }
-  if (menus.length && total - removed - menuText >= MENU_MIN_REST) doomed.push(...menus);
-  else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');
+  if (menus.length && total - removed - menuText >= MENU_MIN_REST) {
+    doomed.push(...menus);
+    for (const m of menus) trace?.drop(m, 'menu');
+  } else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');
   detachAll(doomed);
+}
+
+/**
+ * Which chrome rule `el` falls under, if any: a forum post's chrome, chrome by tag, role or class words (not when its
+ * class also says content, nor a component's own footer holding prose), an author box with a bio, a block shown only
+ * on large screens (unless it holds a table: `tables` answers the elements that do).
+ */
+function chromeRule(el: Element, m: Measure, tables: () => Set<ParentNode>): DropRule | null {
+  if (looksLikePostChrome(el)) return 'post-chrome';
+  if (looksLikeChrome(el) && !looksLikeContent(el) && !(m.prose >= FOOTER_PROSE && isComponentFooter(el))) {
+    return 'chrome';
+  }
+  if (m.text >= AUTHOR_BOX_MIN && looksLikeAuthorBox(el)) return 'author-box';
+  if (looksDesktopOnly(el) && !looksLikeContent(el) && !tables().has(el)) return 'desktop-only';
+  return null;
 }
 
 /** Prose of the page's overlays, footer and navigation (`looksLikeOverlay`): never its own text. */

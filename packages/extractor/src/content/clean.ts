@@ -1,12 +1,12 @@
 // Cleaning inside the chosen container: one walk that asks each block, outermost first, whether it is furniture.
 // The rules live in their own modules: short furniture texts (`furniture.ts`), sections under furniture headings
 // (`sections.ts`), lists of short links (`link-lists.ts`), copies (`repeats.ts`), and the small rule modules below.
-import { isTag, type AnyNode, type Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 
 import { detachAll, elements } from '../dom/walk.js';
 import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import { findAuthorCards } from './author-cards.js';
-import { isFurniture, isShareIcons, MAX_PROMPT } from './furniture.js';
+import { furnitureRule, isShareIcons, MAX_PROMPT } from './furniture.js';
 import { isItemForm } from './item-forms.js';
 import { LINK_LISTS_MAX_SHARE, LinkCounts, isLinkList } from './link-lists.js';
 import { findLinkRuns } from './link-runs.js';
@@ -19,19 +19,19 @@ import { dropFurnitureSection, isListLabel, type SectionContext } from './sectio
 import { ShortTexts } from './short-texts.js';
 import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
 import { dropTeaserGroups } from './teasers.js';
-import type { KeepTrace } from './trace.js';
+import { Doomed, type Trace } from './trace.js';
 
 /** Removes page furniture inside `container` (which itself is kept). */
 export function cleanContainer(
   container: Element,
   measures: Map<Element, Measure>,
-  trace?: KeepTrace,
+  trace?: Trace,
   article = false,
   signupForms: ReadonlySet<Element> = new Set(),
 ): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
-  const doomed = new Set<AnyNode>();
+  const doomed = new Doomed(trace);
   // lists of short links are furniture (tables of contents, tag clouds) unless together they are the page (an index)
   const linkLists: Element[] = [];
   let linkListText = 0;
@@ -48,35 +48,36 @@ export function cleanContainer(
     if (!m) continue;
     if (m.text === 0) {
       // empty wrappers and images stay; empty forms, buttons and rows of share icons go
-      if (el.name === 'form' || el.name === 'button' || isShareIcons(el)) doomed.add(el);
+      if (el.name === 'form' || el.name === 'button' || isShareIcons(el)) doomed.drop(el, 'empty-control');
       continue;
     }
     if (doomed.has(el)) continue;
     // captions and photo credits describe an image (which stays, with its alt text); they are not the text
     if (el.name === 'figcaption') {
-      doomed.add(el);
+      doomed.drop(el, 'caption');
       continue;
     }
     // a sign-up widget goes whole: its pitch and small print with its form
     if (signups.has(el) && m.text <= MAX_SIGNUP_TEXT && m.text < 0.3 * total) {
-      doomed.add(el);
+      doomed.drop(el, 'signup-widget');
       continue;
     }
     if (el.name === 'form' && isItemForm(el, m, container)) {
       for (const c of el.children) if (isTag(c)) stack.push(c);
       continue;
     }
-    if (isFurniture(el, m, total, texts)) {
-      doomed.add(el);
+    const furniture = furnitureRule(el, m, total, texts);
+    if (furniture) {
+      doomed.drop(el, furniture);
       continue;
     }
     if (isPageControl(el, m, measures, texts)) {
-      doomed.add(el);
+      doomed.drop(el, 'page-control');
       continue;
     }
     const phoneCta = el.name === 'a' ? phoneCallToAction(el, measures, container) : null;
     if (phoneCta) {
-      doomed.add(phoneCta);
+      doomed.drop(phoneCta, 'phone-cta');
       continue;
     }
     if (isLinkList(el, m, total, linkCounts) && !isAnnouncedList(el, measures, isListLabel) && !announced.holds(el)) {
@@ -93,19 +94,20 @@ export function cleanContainer(
       linkListText += measures.get(el)!.text;
     }
   }
-  if (linkListText < LINK_LISTS_MAX_SHARE * total) for (const l of linkLists) doomed.add(l);
+  if (linkListText < LINK_LISTS_MAX_SHARE * total) for (const l of linkLists) doomed.drop(l, 'link-list');
   else {
     // the lists are the page (an index, a product grid): their items stay, their buttons and labels go
     for (const l of linkLists) {
       trace?.mark(l, 'index');
       for (const el of elements(l)) {
         const m = measures.get(el);
-        if (m && m.text > 0 && isFurniture(el, m, total, texts)) doomed.add(el);
+        const furniture = m && m.text > 0 ? furnitureRule(el, m, total, texts) : null;
+        if (furniture) doomed.drop(el, furniture);
       }
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
-  for (const card of findAuthorCards(container, measures)) doomed.add(card);
+  for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');
   const blocks = dropRepeats(container, measures, doomed);
   dropPlaceholders(blocks, container, measures, total, doomed);
   detachAll(doomed);

@@ -1,7 +1,7 @@
 // Main-content extraction: prune, measure, pick the best container, clean inside it, compact its byline.
-import { Document, Element, isTag, isText, type AnyNode, type ParentNode } from 'domhandler';
+import { Document, Element, isTag, type AnyNode } from 'domhandler';
 
-import { contains, detachAll, relink } from '../dom/walk.js';
+import { contains, detachAll, hasText, relink } from '../dom/walk.js';
 import { compactByline } from './byline.js';
 import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
@@ -15,7 +15,7 @@ import { selectContainer } from './select.js';
 import { findSignupForms } from './signup-widgets.js';
 import { teaserCards } from './teaser-cards.js';
 import { findTrailingFaq } from './trailing-faq.js';
-import { KeepTrace, type KeepRule } from './trace.js';
+import { Trace, type KeepRule } from './trace.js';
 
 export interface MainContentOptions {
   /**
@@ -43,16 +43,6 @@ export interface MainContent {
   keptBy?: Partial<Record<KeepRule, string>>;
 }
 
-function hasText(root: ParentNode): boolean {
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (isText(node) && /\S/.test(node.data)) return true;
-    if (isTag(node)) for (const c of node.children) stack.push(c);
-  }
-  return false;
-}
-
 /** A container with fewer characters than this, on a page with much more text, is a wrong pick. */
 const MIN_CONTAINER = 150;
 
@@ -66,9 +56,24 @@ export function extractMainContent(document: Document, options: MainContentOptio
  * candidate at all) the whole page without its chrome. May mutate `document`.
  */
 export function findMainContent(document: Document, options: MainContentOptions = {}): MainContent {
-  const trace = options.explain ? new KeepTrace() : undefined;
-  const done = (nodes: AnyNode[], source: MainContent['source']): MainContent => {
-    const out: MainContent = { document: wrap(nodes), source };
+  const { document: main, source, keptBy } = traceMainContent(document, options.explain ? new Trace() : undefined);
+  return keptBy ? { document: main, source, keptBy } : { document: main, source };
+}
+
+/** What `traceMainContent` found: `findMainContent`'s answer, and the page's elements it is made of. */
+export interface TracedContent extends MainContent {
+  /** The nodes of the page that make the main content, in order (the container, its intro, its FAQ). */
+  parts: AnyNode[];
+}
+
+/**
+ * `findMainContent`, recording in `trace` (when given) the rule that kept or dropped each part of the page. May
+ * mutate `document`.
+ */
+export function traceMainContent(document: Document, trace?: Trace): TracedContent {
+  const done = (nodes: AnyNode[], source: MainContent['source']): TracedContent => {
+    const parts = [...nodes];
+    const out: TracedContent = { document: wrap(nodes), source, parts };
     if (trace) out.keptBy = trace.textByRule(out.document, source);
     return out;
   };
@@ -77,7 +82,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
   const body = findBody(document);
   adoptStrayContent(document, body);
   const signupForms = findSignupForms(body);
-  prune(body);
+  prune(body, trace);
   let measures = measureTree(body);
   let total = 0;
   let totalValue = 0;
@@ -122,7 +127,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
   if (faq) cleanContainer(faq, measures, trace, articleCommentsMinRest !== null, signupForms);
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
-  if (isTag(best)) compactByline(best, measures);
+  if (isTag(best)) compactByline(best, measures, trace);
   // the story's intro that the walk left beside its body, between the title and the container
   const lede = findLede(best, measures);
   for (const el of lede) trace?.mark(el, 'lede');

@@ -14,6 +14,7 @@ import { isPreferredSourcePrompt, isReaderAppeal } from './reader-appeals.js';
 import type { ShortTexts } from './short-texts.js';
 import { isFormStatus, MAX_FORM_STATUS } from './signup-widgets.js';
 import { HEADING_TAGS } from './tags.js';
+import type { DropRule } from './trace.js';
 
 /** Avatar initials hold at most this many characters; an avatar holding a name stays with the post. */
 const MAX_INITIALS = 2;
@@ -53,30 +54,31 @@ const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
 
 /**
  * Whether a block is page furniture by what it is (a button, a form without prose) or by its whole short text (a call
- * to action, a label, a prompt, a counter): the tables of `phrases/` and the small rule modules.
+ * to action, a label, a prompt, a counter): the tables of `phrases/` and the small rule modules. Answers the rule, or
+ * null.
  */
-export function isFurniture(el: Element, m: Measure, total: number, texts: ShortTexts): boolean {
+export function furnitureRule(el: Element, m: Measure, total: number, texts: ShortTexts): DropRule | null {
   // a FAQ's question in the toggle of its answer stays
-  if (el.name === 'button') return m.text < 0.5 * total && !isQuestionToggle(el);
+  if (el.name === 'button') return m.text < 0.5 * total && !isQuestionToggle(el) ? 'button' : null;
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
-  if (el.name === 'form') return m.value < 200;
-  if (m.text > MAX_PROMPT) return false;
+  if (el.name === 'form') return m.value < 200 ? 'form' : null;
+  if (m.text > MAX_PROMPT) return null;
   // every test below reads a short block's text: read it once
   const text = texts.get(el);
-  if (m.text <= 40 && FURNITURE_TEXT.test(text)) return true;
-  if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return true;
-  if (isRelatedLink(text, m)) return true;
-  if (isPreferredSourcePrompt(text)) return true;
-  if (m.text <= MAX_FORM_STATUS && isFormStatus(text)) return true;
+  if (m.text <= 40 && FURNITURE_TEXT.test(text)) return 'furniture-text';
+  if (m.link < 0.5 * m.text && (PROMPT_TEXT.test(text) || isReaderAppeal(text))) return 'reader-prompt';
+  if (isRelatedLink(text, m)) return 'related-link';
+  if (isPreferredSourcePrompt(text)) return 'preferred-source';
+  if (m.text <= MAX_FORM_STATUS && isFormStatus(text)) return 'form-status';
   // an ad's heading is left to the heading rule, which takes the ad under it
-  if (m.text <= MAX_AD_LABEL && !HEADING_TAGS.has(el.name) && isAdLabel(text)) return true;
+  if (m.text <= MAX_AD_LABEL && !HEADING_TAGS.has(el.name) && isAdLabel(text)) return 'ad-label';
   // a paywall heading is left to the heading rule, which takes its section (plans, prices) with it
-  if (!HEADING_TAGS.has(el.name) && isPaywallPrompt(text)) return true;
-  if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(text)) return true;
+  if (!HEADING_TAGS.has(el.name) && isPaywallPrompt(text)) return 'paywall';
+  if (m.text <= MAX_THREAD_LABEL && THREAD_LABEL.test(text)) return 'thread-label';
   // a photo credit outside a `<figcaption>` (which goes whole above) describes the image, not the text
-  if (m.text <= MAX_PHOTO_CREDIT && m.link === 0 && isPhotoCredit(text)) return true;
-  if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(text)) return true;
-  if (m.text <= MAX_INITIALS && looksLikeAvatar(el)) return true;
-  if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return true;
-  return false;
+  if (m.text <= MAX_PHOTO_CREDIT && m.link === 0 && isPhotoCredit(text)) return 'photo-credit';
+  if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(text)) return 'post-number';
+  if (m.text <= MAX_INITIALS && looksLikeAvatar(el)) return 'avatar';
+  if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return 'link-button';
+  return null;
 }

@@ -8,6 +8,7 @@ import { detachAll, relink } from '../dom/walk.js';
 import { isHidden } from './hidden.js';
 import { isStateData } from './state-data.js';
 import { DROP_TAGS } from './tags.js';
+import type { Trace } from './trace.js';
 
 /** The page's `<body>` (the document itself when it has none). */
 export function findBody(document: Document): ParentNode {
@@ -46,7 +47,7 @@ export function adoptStrayContent(document: Document, body: ParentNode): void {
 }
 
 /** Removes comments, invisible elements and elements that never hold readable text. */
-export function prune(root: ParentNode): void {
+export function prune(root: ParentNode, trace?: Trace): void {
   const doomed: AnyNode[] = [];
   const stack: AnyNode[] = [...root.children];
   // each unclosed CDATA holds the rest of the page, and a chain of them would have it parsed again and again
@@ -62,7 +63,10 @@ export function prune(root: ParentNode): void {
       continue;
     }
     if (!isTag(node)) {
-      if (isText(node) && isStateData(node)) doomed.push(node);
+      if (isText(node) && isStateData(node)) {
+        doomed.push(node);
+        trace?.drop(node, 'state-data');
+      }
       continue;
     }
     const el = node;
@@ -71,11 +75,14 @@ export function prune(root: ParentNode): void {
       if (textLength(el) >= 200) el.name = 'div';
       else {
         doomed.push(el);
+        trace?.drop(el, 'not-text');
         continue;
       }
     }
-    if (DROP_TAGS.has(el.name) || isHidden(el)) {
+    const rule = DROP_TAGS.has(el.name) ? 'not-text' : isHidden(el) ? 'hidden' : null;
+    if (rule) {
       doomed.push(el);
+      trace?.drop(el, rule);
       continue;
     }
     for (const c of el.children) stack.push(c);

@@ -1,10 +1,11 @@
 // Copies inside the container: blocks and wrappers that repeat an earlier one word for word, quotes of earlier posts.
-import { isTag, type AnyNode, type Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 
 import { contains, elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 import { doomCopies, type TextBlock } from './repeat-runs.js';
 import { HEADING_TAGS } from './tags.js';
+import type { Doomed } from './trace.js';
 
 /** Blocks whose exact repetition later in the container is a copy (mobile and desktop renderings, sticky bars). */
 const REPEATABLE: ReadonlySet<string> = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -40,7 +41,7 @@ const NEVER_REPEAT: ReadonlySet<string> = new Set([
  * repeat an earlier wrapper (lists, tables, quotes and code excepted). A paragraph inside a quote that repeats an
  * earlier one is a reply quoting an earlier post: it goes too. Answers the container's text blocks in order.
  */
-export function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Set<AnyNode>): TextBlock[] {
+export function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Doomed): TextBlock[] {
   const seen = new Set<string>();
   // the container's text blocks in order, judged as copies or item boilerplate once all are met
   const blocks: TextBlock[] = [];
@@ -66,7 +67,7 @@ export function dropRepeats(container: Element, measures: Map<Element, Measure>,
         if (search) scanBudget -= earlier.length;
         const repeat = seen.has(text);
         // a reply quoting an earlier post
-        if (quoted && (repeat || (search && earlier.includes(text)))) doomed.add(el);
+        if (quoted && (repeat || (search && earlier.includes(text)))) doomed.drop(el, 'quoted-reply');
         else {
           // a repeated heading or link is a copy or a per-post label ("Re: <thread title>"), never an item's text
           const label = HEADING_TAGS.has(el.name) || (m !== undefined && m.link >= 0.5 * m.text);
@@ -78,7 +79,7 @@ export function dropRepeats(container: Element, measures: Map<Element, Measure>,
       }
     } else if (el !== container && !NEVER_REPEAT.has(el.name)) {
       if (m && m.text >= MIN_REPEAT_GROUP && m.blocks >= 2 && isRepeatGroup(el, m, groups)) {
-        doomed.add(el);
+        doomed.drop(el, 'repeat');
         continue;
       }
     }

@@ -17,7 +17,7 @@ import {
 } from './phrases/headings.js';
 import { RELATED_LINK_LABEL } from './phrases/prompts.js';
 import { HEADING_TAGS } from './tags.js';
-import type { KeepTrace } from './trace.js';
+import type { Doomed, Trace } from './trace.js';
 
 function isFurnitureHeading(text: string): boolean {
   return (
@@ -58,8 +58,8 @@ export interface SectionContext {
   total: number;
   /** Whether the page declares itself an article. */
   article: boolean;
-  doomed: Set<AnyNode>;
-  trace?: KeepTrace | undefined;
+  doomed: Doomed;
+  trace?: Trace | undefined;
 }
 
 /**
@@ -73,7 +73,7 @@ export function dropFurnitureSection(el: Element, m: Measure, ctx: SectionContex
   // on an article, a bold paragraph titling a furniture section ("You might also like:") is a heading of the lowest rank
   const bold = level === 0 && article ? boldLabelText(el, m) : null;
   if (bold !== null && isFurnitureHeading(bold)) {
-    doomed.add(el);
+    doomed.drop(el, 'furniture-heading');
     dropSection(el, BOLD_LABEL_LEVEL, measures, ARTICLE_SECTION_SHARE * total, container, doomed, trace);
     return true;
   }
@@ -88,7 +88,7 @@ export function dropFurnitureSection(el: Element, m: Measure, ctx: SectionContex
   const pointer = !comments && !ambiguous && POINTER_HEADING.test(heading);
   // an ambiguous heading whose section is not teasers titles the text and stays with it
   if (dropSection(el, level, measures, limit, container, doomed, trace, ambiguous, pointer) || !ambiguous) {
-    doomed.add(el);
+    doomed.drop(el, 'furniture-heading');
   }
   return true;
 }
@@ -106,8 +106,8 @@ function dropSection(
   measures: Map<Element, Measure>,
   limit: number,
   container: Element,
-  doomed: Set<AnyNode>,
-  trace?: KeepTrace,
+  doomed: Doomed,
+  trace?: Trace,
   ambiguous = false,
   pointer = false,
 ): boolean {
@@ -126,10 +126,11 @@ function dropSection(
   const pm = isTag(parent) ? measures.get(parent) : undefined;
   // the heading opens its own wrapper: drop the wrapper when it is small
   if (pm && isTag(parent) && parent !== container && pm.text < limit && firstTag(parent) === start) {
-    if (!label || pm.link >= WRAPPED_SECTION_LINKS * (pm.text - (measures.get(start)?.text ?? 0))) doomed.add(parent);
+    if (!label || pm.link >= WRAPPED_SECTION_LINKS * (pm.text - (measures.get(start)?.text ?? 0)))
+      doomed.drop(parent, 'furniture-section');
     return true;
   }
-  if (start !== heading) doomed.add(start);
+  if (start !== heading) doomed.drop(start, 'furniture-heading');
   let size = 0;
   let links = 0;
   const run: AnyNode[] = [];
@@ -164,7 +165,7 @@ function dropSection(
     size -= tailSize;
     run.length = stop;
   }
-  if (size < limit) for (const n of run) doomed.add(n);
+  if (size < limit) for (const n of run) doomed.drop(n, 'furniture-section');
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
   return true;
 }
