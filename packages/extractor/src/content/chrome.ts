@@ -17,6 +17,7 @@ import {
   looksLikeTestimonials,
 } from './hints.js';
 import type { Measure } from './measure.js';
+import { CODE_TAGS } from './tags.js';
 import type { DropRule, Trace } from './trace.js';
 
 /** Prose that a page must hold besides a comment section for the section to go (a thread of comments stays). */
@@ -67,7 +68,7 @@ export function removeChrome(
     if (!isTag(node)) continue;
     const el = node;
     const m = measures.get(el);
-    if (!m || m.text === 0) {
+    if (!m || m.text === 0 || CODE_TAGS.has(el.name)) {
       continue;
     }
     const chrome = chromeRule(el, m, () => (tables ??= holdersOf(root, TABLES)));

@@ -18,6 +18,7 @@ import { dropRepeats } from './repeats.js';
 import { dropFurnitureSection, isListLabel, type SectionContext } from './sections.js';
 import { ShortTexts } from './short-texts.js';
 import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
+import { CODE_TAGS } from './tags.js';
 import { dropTeaserGroups } from './teasers.js';
 import { Doomed, type Trace } from './trace.js';
 
@@ -51,7 +52,7 @@ export function cleanContainer(
       if (el.name === 'form' || el.name === 'button' || isShareIcons(el)) doomed.drop(el, 'empty-control');
       continue;
     }
-    if (doomed.has(el)) continue;
+    if (doomed.has(el) || CODE_TAGS.has(el.name)) continue;
     // captions and photo credits describe an image (which stays, with its alt text); they are not the text
     if (el.name === 'figcaption') {
       doomed.drop(el, 'caption');

@@ -4,7 +4,7 @@ import { isTag, type Element } from 'domhandler';
 import { contains, elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 import { doomCopies, type TextBlock } from './repeat-runs.js';
-import { HEADING_TAGS } from './tags.js';
+import { CODE_TAGS, HEADING_TAGS } from './tags.js';
 import type { Doomed } from './trace.js';
 
 /** Blocks whose exact repetition later in the container is a copy (mobile and desktop renderings, sticky bars). */
@@ -83,8 +83,9 @@ export function dropRepeats(container: Element, measures: Map<Element, Measure>,
         continue;
       }
     }
-    if (leaf) {
-      // short blocks (a title, a price, a list item) are not judged, but they end or extend a run of repeats
+    if (leaf || CODE_TAGS.has(el.name)) {
+      // short blocks (a title, a price, a list item) are not judged, but they end or extend a run of repeats; code is
+      // one block whatever its lines (a highlighter's repeated lines are the code's)
       const text = textOf(el);
       blocks.push({ el, text, repeat: seen.has(text), judged: false, label: false });
       seen.add(text);
