@@ -10,6 +10,7 @@ import { furnitureRule, isShareIcons, MAX_PROMPT } from './furniture.js';
 import { isItemForm } from './item-forms.js';
 import { LINK_LISTS_MAX_SHARE, LinkCounts, isLinkList } from './link-lists.js';
 import { findLinkRuns } from './link-runs.js';
+import type { DeclaredKind } from './kind.js';
 import type { Measure } from './measure.js';
 import { isPageControl } from './page-controls.js';
 import { phoneCallToAction } from './phone-links.js';
@@ -27,11 +28,12 @@ export function cleanContainer(
   container: Element,
   measures: Map<Element, Measure>,
   trace?: Trace,
-  article = false,
+  kind: DeclaredKind = null,
   signupForms: ReadonlySet<Element> = new Set(),
 ): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
+  const article = kind === 'article';
   const doomed = new Doomed(trace);
   // lists of short links are furniture (tables of contents, tag clouds) unless together they are the page (an index)
   const linkLists: Element[] = [];
@@ -67,7 +69,7 @@ export function cleanContainer(
       for (const c of el.children) if (isTag(c)) stack.push(c);
       continue;
     }
-    const furniture = furnitureRule(el, m, total, texts);
+    const furniture = furnitureRule(el, m, total, texts, kind === 'qa');
     if (furniture) {
       doomed.drop(el, furniture);
       continue;

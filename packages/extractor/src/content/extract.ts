@@ -115,16 +115,15 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body))
-        cleanContainer(body, measures, trace, articleCommentsMinRest !== null, signupForms);
+      if (best === body && isTag(body)) cleanContainer(body, measures, trace, kind, signupForms);
       return done(body.children, 'page');
     }
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, articleCommentsMinRest !== null, signupForms);
+  cleanContainer(best, measures, trace, kind, signupForms);
   if (!hasText(best)) return done(body.children, 'page');
-  if (faq) cleanContainer(faq, measures, trace, articleCommentsMinRest !== null, signupForms);
+  if (faq) cleanContainer(faq, measures, trace, kind, signupForms);
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
   if (isTag(best)) compactByline(best, measures, trace);

@@ -1,5 +1,5 @@
 // Short blocks of page furniture inside the container: calls to action, labels, prompts, counters, share icons.
-import type { Element } from 'domhandler';
+import { isTag, type Element, type ParentNode } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
 import { isAdLabel, MAX_AD_LABEL } from './ad-labels.js';
@@ -49,6 +49,18 @@ export function isShareIcons(el: Element): boolean {
   return share >= 3 && share >= (2 / 3) * links;
 }
 
+/** A post's vote count on a Q&A page ("13", "-2", "1.2k"): a number standing alone as a block. */
+const VOTE_COUNT = /^[+\-\u2212]?\d[\d,.]*k?$/i;
+const MAX_VOTE_COUNT = 8;
+
+/** Whether a table or a list holds `el` (a number there is data: a cell, a step). */
+function inTableOrList(el: Element): boolean {
+  for (let p: ParentNode | null = el; p && isTag(p); p = p.parent) {
+    if (p.name === 'td' || p.name === 'th' || p.name === 'li' || p.name === 'table') return true;
+  }
+  return false;
+}
+
 /** Links styled as buttons are calls to action. */
 const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
 
@@ -57,7 +69,7 @@ const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button|cta)(?:$|[\s_-])/i;
  * to action, a label, a prompt, a counter): the tables of `phrases/` and the small rule modules. Answers the rule, or
  * null.
  */
-export function furnitureRule(el: Element, m: Measure, total: number, texts: ShortTexts): DropRule | null {
+export function furnitureRule(el: Element, m: Measure, total: number, texts: ShortTexts, qa = false): DropRule | null {
   // a FAQ's question in the toggle of its answer stays
   if (el.name === 'button') return m.text < 0.5 * total && !isQuestionToggle(el) ? 'button' : null;
   // forms without prose: search, sign-up, filters (forum software wraps whole threads in a form)
@@ -80,5 +92,7 @@ export function furnitureRule(el: Element, m: Measure, total: number, texts: Sho
   if (m.text <= 6 && m.link === m.text && POST_NUMBER.test(text)) return 'post-number';
   if (m.text <= MAX_INITIALS && looksLikeAvatar(el)) return 'avatar';
   if (el.name === 'a' && m.text <= 50 && BUTTON_CLASS.test(el.attribs['class'] ?? '')) return 'link-button';
+  if (qa && m.text <= MAX_VOTE_COUNT && m.link === 0 && VOTE_COUNT.test(text) && !inTableOrList(el))
+    return 'vote-count';
   return null;
 }
