@@ -5,6 +5,8 @@ export interface PdfContent {
   markdown: string;
   /** Pages parsed (what a scrape is billed for). */
   numPages: number;
+  /** The markdown of each parsed page, in order: '' for a page without a text layer (a scanned page). */
+  pageMarkdown: string[];
   /** Pages in the document (more than `numPages` when a cap cut it). */
   totalPages: number;
   title?: string;
@@ -135,6 +137,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     const total = info.total;
     const allowed = Math.min(maxPages, total);
     const pages: string[] = [];
+    const pageMarkdown: string[] = [];
     const warnings: string[] = [];
     let parsed = 0;
     for (let page = 1; page <= allowed; page++) {
@@ -159,6 +162,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
       }
       const markdown = pageToMarkdown(text.pages[0]?.text ?? '');
       if (markdown) pages.push(markdown);
+      pageMarkdown.push(markdown);
       parsed++;
     }
     if (parsed === allowed && allowed < total && options.maxPages === undefined) {
@@ -176,6 +180,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     const content: PdfContent = {
       markdown: pages.join('\n\n'),
       numPages: parsed,
+      pageMarkdown,
       totalPages: total,
       metadata,
       warnings,
