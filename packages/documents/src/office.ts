@@ -92,7 +92,8 @@ function officeError(error: unknown, type: OfficeType): DocumentError {
 /** Markdown of some of a document's nodes (all by default): GitHub's dialect, no HTML, no front matter. */
 export async function officeMarkdown(ast: OfficeParserAST, content: OfficeContentNode[] = ast.content): Promise<string> {
   const result = await OfficeGenerator.generate({ ...ast, metadata: {}, content } as OfficeParserAST, 'md', {
-    mdConfig: { dialect: 'github', fallbackToHtml: false },
+    generateIds: false,
+    mdConfig: { dialect: { extends: 'github', attributeLists: 'none' }, fallbackToHtml: false },
   } as never);
   return String(result.value).trim();
 }

@@ -143,8 +143,9 @@ export async function makePptx(): Promise<Uint8Array> {
 }
 
 export async function makeEpub(): Promise<Uint8Array> {
-  // a CommonJS module whose default export is under `default`
-  const epub = (epubModule as unknown as { default: typeof epubModule.default }).default;
+  // a CommonJS module: its function is the default import under vitest, under `default` of it under Node
+  const loaded = epubModule as unknown as typeof epubModule.default | { default: typeof epubModule.default };
+  const epub = typeof loaded === 'function' ? loaded : loaded.default;
   const book = await epub({ title: TITLE, author: AUTHOR, verbose: false, ignoreFailedDownloads: true }, [
     { title: 'Opening', content: '<p>Revenue grew in <b>every</b> region.</p>' },
     { title: 'Highlights', content: '<ul><li>North doubled its sales</li><li>South opened two stores</li></ul>' },

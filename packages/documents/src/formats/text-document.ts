@@ -4,9 +4,17 @@ import type { OfficeParserAST } from 'officeparser';
 import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
 
-/** Embedded images become references to their part's name; their bytes are not inlined into the markdown. */
-function imageReferences(markdown: string): string {
-  return markdown.replace(/!\[([^\]]*)\]\(data:[^)]*\)/g, (_m, alt: string) => `![${alt}](embedded-image)`);
+/**
+ * Embedded images become references to their part's name (the document's images, in order); their bytes are not
+ * inlined into the markdown.
+ */
+function imageReferences(markdown: string, ast: OfficeParserAST): string {
+  const names = (ast.attachments ?? []).filter((a) => a.type === 'image').map((a) => a.name);
+  let index = 0;
+  return markdown.replace(/!\[([^\]]*)\]\(data:[^)]*\)/g, (_m, alt: string) => {
+    const name = names[index++] ?? 'embedded-image';
+    return `![${alt}](${name})`;
+  });
 }
 
 async function textDocument(
@@ -15,7 +23,7 @@ async function textDocument(
   options: ConvertOptions,
 ): Promise<ConvertedDocument> {
   const { ast, warnings } = await parseOffice(bytes, format, options);
-  const markdown = imageReferences(await officeMarkdown(ast));
+  const markdown = imageReferences(await officeMarkdown(ast), ast);
   const metadata = officeMetadata(ast);
   const document: ConvertedDocument = { format, markdown, metadata, warnings };
   if (metadata.numPages !== undefined) document.pages = metadata.numPages;
