@@ -3,16 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { convertDocument, documentFormat } from './convert.js';
-import {
-  AUTHOR,
-  makeCsv,
-  makeDocx,
-  makeEpub,
-  makePptx,
-  makeTsv,
-  makeXlsx,
-  TITLE,
-} from './__fixtures__/writers.js';
+import { AUTHOR, makeCsv, makeDocx, makeEpub, makePptx, makeTsv, makeXlsx, TITLE } from './__fixtures__/writers.js';
 import type { DocumentFormat } from './types.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url)));

@@ -10,7 +10,20 @@ import { docx, odt, rtf } from './formats/text-document.js';
 import { DEFAULT_LIMITS } from './office.js';
 import type { ConvertedDocument, ConvertOptions, Converter, DocumentFormat } from './types.js';
 
-const CONVERTERS: Record<DocumentFormat, Converter> = { docx, doc, xlsx, ods, pptx, odp, odt, rtf, epub, csv, tsv, image };
+const CONVERTERS: Record<DocumentFormat, Converter> = {
+  docx,
+  doc,
+  xlsx,
+  ods,
+  pptx,
+  odp,
+  odt,
+  rtf,
+  epub,
+  csv,
+  tsv,
+  image,
+};
 
 /**
  * The format this package would convert the input as, given the options (`images`: whether images are read by

@@ -90,7 +90,10 @@ function officeError(error: unknown, type: OfficeType): DocumentError {
 }
 
 /** Markdown of some of a document's nodes (all by default): GitHub's dialect, no HTML, no front matter. */
-export async function officeMarkdown(ast: OfficeParserAST, content: OfficeContentNode[] = ast.content): Promise<string> {
+export async function officeMarkdown(
+  ast: OfficeParserAST,
+  content: OfficeContentNode[] = ast.content,
+): Promise<string> {
   const result = await OfficeGenerator.generate({ ...ast, metadata: {}, content } as OfficeParserAST, 'md', {
     generateIds: false,
     mdConfig: { dialect: { extends: 'github', attributeLists: 'none' }, fallbackToHtml: false },

@@ -1,17 +1,6 @@
 /** The formats this package converts. */
 export type DocumentFormat =
-  | 'docx'
-  | 'doc'
-  | 'xlsx'
-  | 'ods'
-  | 'pptx'
-  | 'odp'
-  | 'odt'
-  | 'rtf'
-  | 'epub'
-  | 'csv'
-  | 'tsv'
-  | 'image';
+  'docx' | 'doc' | 'xlsx' | 'ods' | 'pptx' | 'odp' | 'odt' | 'rtf' | 'epub' | 'csv' | 'tsv' | 'image';
 
 /** Document properties, as the file states them (absent when it does not). */
 export interface DocumentMetadata {

@@ -19,7 +19,7 @@ export type CacheRelevantOptions = Pick<
 >;
 
 const hasEntries = (value: object | undefined) => value !== undefined && Object.keys(value).length > 0;
-const hasMaxPages = (o: CacheRelevantOptions) => o.parsers.some((p) => p.maxPages !== undefined);
+const hasMaxPages = (o: CacheRelevantOptions) => o.parsers.some((p) => p.type === 'pdf' && p.maxPages !== undefined);
 /** A screenshot with its own viewport or quality: the key has only the screenshot kind, so such pages stay out. */
 const hasShotSettings = (o: CacheRelevantOptions) => {
   const shot = findFormat(o.formats, 'screenshot');

@@ -9,10 +9,12 @@ import {
   type ExtractPageOptions,
 } from '@crawlkit/extractor';
 
+import { ocrPdf } from '@crawlkit/documents';
 import { decodeText, type UndecodedText } from '@crawlkit/fetcher/analysis';
 
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
+import { documentContent, pageDocumentFormat } from './document-content.js';
 import type { Format } from '../v2/formats.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { ActionResults } from '../v2/types.js';
@@ -76,8 +78,10 @@ export interface ContentSettings {
   includeTags?: string[];
   excludeTags?: string[];
   removeBase64Images: boolean;
-  /** PDF parsing: `false` returns the file as base64. */
-  pdf: false | { maxPages?: number };
+  /** PDF parsing: `false` returns the file as base64; `mode` (absent: `auto`) says which pages are read by OCR. */
+  pdf: false | { maxPages?: number; mode?: 'fast' | 'auto' | 'ocr' };
+  /** Whether images are read by OCR (the `image` parser). */
+  ocrImages: boolean;
   collectLinks: boolean;
   /** The `attributes` format's selectors (empty when it was not asked for). */
   attributes: AttributeSelector[];
@@ -132,6 +136,10 @@ export function needsMarkdown(formats: readonly Format[]): boolean {
 export function contentSettings(options: ContentOptions): ContentSettings {
   const formats = options.formats;
   const pdf = options.parsers.find((p) => p.type === 'pdf');
+  const pdfSettings: ContentSettings['pdf'] = pdf
+    ? { ...(pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}) }
+    : false;
+  if (pdf?.mode !== undefined && pdfSettings) pdfSettings.mode = pdf.mode;
   const settings: ContentSettings = {
     markdown: needsMarkdown(formats),
     html: has(formats, 'html'),
@@ -140,7 +148,8 @@ export function contentSettings(options: ContentOptions): ContentSettings {
     images: has(formats, 'images'),
     onlyMainContent: options.onlyMainContent,
     removeBase64Images: options.removeBase64Images,
-    pdf: pdf ? (pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}) : false,
+    pdf: pdfSettings,
+    ocrImages: options.parsers.some((p) => p.type === 'image'),
     collectLinks: options.collectLinks === true,
     attributes: attributeSelectors(formats),
   };
@@ -214,10 +223,10 @@ async function pdfContent({ page, settings, budgetMs }: ContentTask): Promise<Bu
   }
   // the extractor's caps apply: pages (maxPages, else its default), decompressed bytes, and the extraction budget
   // checked between pages
-  const pdf = await extractPdf(body, {
-    ...settings.pdf,
-    ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}),
-  });
+  const { mode = 'auto', ...pdfOptions } = settings.pdf;
+  const limits = { ...pdfOptions, ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}) };
+  // `auto` reads by OCR only the pages without a text layer: a PDF that has one costs what it did without OCR
+  const pdf = mode === 'fast' ? await extractPdf(body, limits) : await ocrPdf(body, { ...limits, mode });
   const html = paragraphsToHtml(pdf.markdown);
   const metadata: Record<string, unknown> = { ...pdf.metadata, numPages: pdf.numPages };
   if (pdf.totalPages !== pdf.numPages) metadata.totalPages = pdf.totalPages;
@@ -273,6 +282,7 @@ export async function extractContent(task: ContentTask): Promise<BuiltContent> {
   const { page, settings } = task;
   const type = page.contentType;
   if (isPdf(page)) return pdfContent(task);
+  if (pageDocumentFormat(page, settings) !== undefined) return documentContent(task);
   const text = pageText(page);
   if (text === undefined) {
     throw new CrawlkitError(

@@ -55,8 +55,18 @@ const pdfParserSchema = z.preprocess(
   z.strictObject({
     type: z.literal('pdf'),
     maxPages: z.number().int().min(1).max(10_000).optional(),
+    /** `fast`: the text layer only; `auto`: OCR of pages without one; `ocr`: OCR of every page. */
+    mode: z.enum(['fast', 'auto', 'ocr']).optional(),
   }),
 );
+
+/** OCR of PNG, JPEG, TIFF and WebP images (opt-in: not in the default parsers). */
+const imageParserSchema = z.preprocess(
+  (v) => (v === 'image' ? { type: 'image' } : v),
+  z.strictObject({ type: z.literal('image') }),
+);
+
+const parserSchema = z.union([pdfParserSchema, imageParserSchema]);
 
 export const locationSchema = z.strictObject({
   country: z
@@ -78,7 +88,7 @@ export const scrapeOptionsShape = {
   mobile: z.boolean().default(false),
   skipTlsVerification: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
-  parsers: z.array(pdfParserSchema).default([{ type: 'pdf' }]),
+  parsers: z.array(parserSchema).default([{ type: 'pdf' }]),
   actions: z.array(actionSchema).optional(),
   location: locationSchema.optional(),
   removeBase64Images: z.boolean().default(true),
@@ -161,7 +171,9 @@ export const scrapeOptionsSchema = z
  */
 export interface PreprocessedScrapeFields {
   formats?: FormatInput[];
-  parsers?: ('pdf' | { type: 'pdf'; maxPages?: number })[];
+  parsers?: (
+    'pdf' | 'image' | { type: 'pdf'; maxPages?: number; mode?: 'fast' | 'auto' | 'ocr' } | { type: 'image' }
+  )[];
 }
 
 type Precise<T> = Omit<T, keyof PreprocessedScrapeFields> & PreprocessedScrapeFields;

@@ -3,6 +3,8 @@
  * `pdf-lib`), each holding the same report: what the golden tests convert. The OpenDocument, RTF and legacy Word
  * samples were made from these by LibreOffice and are committed beside this file (see `README.md` here).
  */
+import { readFileSync } from 'node:fs';
+
 import {
   AlignmentType,
   Document,
@@ -20,6 +22,7 @@ import {
 import ExcelJS from 'exceljs';
 import epubModule from 'epub-gen-memory';
 import { encode } from 'fast-png';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import pptxgen from 'pptxgenjs';
 
 export const AUTHOR = 'Ada Lovelace';
@@ -160,4 +163,23 @@ export function makeCsv(): Uint8Array {
 
 export function makeTsv(): Uint8Array {
   return new TextEncoder().encode('Region\tSales\nNorth\t120\nSouth\t80\n');
+}
+
+/** Chromium's screenshot of a page with three lines of text (see README.md here). */
+export function screenshotPng(): Uint8Array {
+  return new Uint8Array(readFileSync(new URL('./screenshot.png', import.meta.url)));
+}
+
+/** Words OCR must find in `screenshotPng()`. */
+export const SCREENSHOT_WORDS = ['Invoice 4521', 'quick brown fox', 'Total due'];
+
+/** A PDF (pdf-lib) of two pages: the screenshot as a scanned page without a text layer, then a page of text. */
+export async function makeScannedPdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle('Scanned invoice');
+  const png = await pdf.embedPng(screenshotPng());
+  pdf.addPage([612, 792]).drawImage(png, { x: 20, y: 400, width: 560, height: 249 });
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([612, 792]).drawText('Text layer page two', { x: 50, y: 700, size: 20, font });
+  return pdf.save();
 }

@@ -31,8 +31,7 @@ export interface OcrPdfResult extends PdfContent {
 
 export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<OcrPdfResult> {
   const { mode, maxOcrPages = DEFAULT_OCR_MAX_PAGES, ...pdfOptions } = options;
-  // a copy: pdf.js takes over the buffer it parses
-  const text = await extractPdf(new Uint8Array(data), pdfOptions);
+  const text = await extractPdf(data, pdfOptions);
   const wanted = text.pageMarkdown
     .map((markdown, index) => ({ markdown, page: index + 1 }))
     .filter(({ markdown }) => mode === 'ocr' || markdown.trim() === '')
@@ -48,12 +47,18 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
     );
   }
   const { PDFParse } = await import('pdf-parse');
+  // a copy: pdf.js takes over the buffer it parses
   const parser = new PDFParse({ data: new Uint8Array(data), isEvalSupported: false });
   let read = 0;
   try {
     for (const page of chosen) {
       if (options.deadline !== undefined && Date.now() > options.deadline) break;
-      const shot = await parser.getScreenshot({ partial: [page], scale: SCALE, imageBuffer: true, imageDataUrl: false });
+      const shot = await parser.getScreenshot({
+        partial: [page],
+        scale: SCALE,
+        imageBuffer: true,
+        imageDataUrl: false,
+      });
       const image = shot.pages[0]?.data;
       if (!image) continue;
       const recognized = await recognize(image, options.deadline);
@@ -64,9 +69,13 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
     }
   } catch (error) {
     if (error instanceof DocumentError) throw error;
-    throw new DocumentError('SCRAPE_OCR_FAILED', `A PDF page could not be rendered for OCR: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new DocumentError(
+      'SCRAPE_OCR_FAILED',
+      `A PDF page could not be rendered for OCR: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   } finally {
     await parser.destroy().catch(() => undefined);
   }
