@@ -84,7 +84,7 @@ describe('documents by URL and by upload', () => {
         }),
       );
       expect(parsed.markdown!.trim()).toBe(golden(format));
-      expect(parsed.metadata).toMatchObject({ sourceURL: `file://report.${format}`, creditsUsed: 1 });
+      expect(parsed.metadata).toMatchObject({ sourceURL: `report.${format}`, creditsUsed: 1 });
     });
   }
 

@@ -147,14 +147,16 @@ export async function parseFile(
   const parsers = rawParsers === undefined ? [...request.parsers, { type: 'image' as const }] : request.parsers;
   const { ctx, queue, reporter } = await ready();
   const name = file.filename.trim();
-  const sourceURL = `file://${encodeURI(name)}`;
+  // the document's `sourceURL` and `url`: the file's name, as uploaded
+  const sourceURL = name;
   const contentType = typeOf(file, bytes);
   const timeoutMs = request.timeout ?? DEFAULT_PARSE_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const all = signal ? AbortSignal.any([timeout, signal]) : timeout;
 
   const fetched: FetchedContent = {
-    url: sourceURL,
+    // a base for the relative links of an HTML upload
+    url: `file:///${encodeURIComponent(name)}`,
     status: 200,
     contentType,
     headers: { 'content-type': contentType },
@@ -166,7 +168,7 @@ export async function parseFile(
   } else {
     fetched.body = bytes;
   }
-  const pageRequest = { ...request, parsers, url: sourceURL } as unknown as PageScrapeRequest;
+  const pageRequest = { ...request, parsers, url: fetched.url } as unknown as PageScrapeRequest;
   const budget = Math.max(1, timeoutMs - ANSWER_MARGIN_MS);
   const context: PageScrapeContext = { sourceURL, zeroDataRetention: request.zeroDataRetention, signal: all };
 

@@ -50,23 +50,21 @@ export function rewriteIframeSelector(selector: string): string {
 
 const tagsSchema = z.array(z.string()).transform((tags) => tags.map(rewriteIframeSelector));
 
-const pdfParserSchema = z.preprocess(
-  (v) => (v === 'pdf' ? { type: 'pdf' } : v),
-  z.strictObject({
-    type: z.literal('pdf'),
-    maxPages: z.number().int().min(1).max(10_000).optional(),
-    /** `fast`: the text layer only; `auto`: OCR of pages without one; `ocr`: OCR of every page. */
-    mode: z.enum(['fast', 'auto', 'ocr']).optional(),
-  }),
+/**
+ * A file parser: `pdf` (`mode` `fast`: the text layer only; `auto`: OCR of pages without one; `ocr`: OCR of every
+ * page) or `image` (OCR of PNG, JPEG, TIFF and WebP images; opt-in: not in the default parsers).
+ */
+const parserSchema = z.preprocess(
+  (v) => (v === 'pdf' || v === 'image' ? { type: v } : v),
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('pdf'),
+      maxPages: z.number().int().min(1).max(10_000).optional(),
+      mode: z.enum(['fast', 'auto', 'ocr']).optional(),
+    }),
+    z.strictObject({ type: z.literal('image') }),
+  ]),
 );
-
-/** OCR of PNG, JPEG, TIFF and WebP images (opt-in: not in the default parsers). */
-const imageParserSchema = z.preprocess(
-  (v) => (v === 'image' ? { type: 'image' } : v),
-  z.strictObject({ type: z.literal('image') }),
-);
-
-const parserSchema = z.union([pdfParserSchema, imageParserSchema]);
 
 export const locationSchema = z.strictObject({
   country: z
