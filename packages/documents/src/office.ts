@@ -14,7 +14,9 @@ export const DEFAULT_LIMITS = {
   maxExpansionRatio: 100,
   maxXmlElements: 1_000_000,
   maxTableCells: 200_000,
+  maxSheetCells: 500_000,
   maxSlides: 1_000,
+  maxSpineItems: 2_000,
   maxRows: 100_000,
   maxMarkdownChars: 50_000_000,
 } as const;
@@ -29,15 +31,33 @@ export interface ParsedOffice {
   warnings: string[];
 }
 
-/** Parses a document with officeparser, after the zip guard for zip-based types. */
-export async function parseOffice(bytes: Uint8Array, type: OfficeType, options: ConvertOptions): Promise<ParsedOffice> {
-  if (type !== 'rtf') {
-    await guardZip(bytes, {
-      maxEntries: options.maxZipEntries ?? DEFAULT_LIMITS.maxZipEntries,
-      maxExpandedBytes: options.maxExpandedBytes ?? DEFAULT_LIMITS.maxExpandedBytes,
-      maxRatio: options.maxExpansionRatio ?? DEFAULT_LIMITS.maxExpansionRatio,
-    });
-  }
+/** Where a spreadsheet's cells are, and the tag each starts with. */
+const CELLS: Partial<Record<OfficeType, { part: RegExp; tag: string }>> = {
+  xlsx: { part: /^xl\/worksheets\/[^/]+\.xml$/, tag: '<c ' },
+  ods: { part: /^content\.xml$/, tag: '<table:table-cell' },
+};
+
+/** The zip guard (`guardZip`) under the options' limits, with the cells of a spreadsheet counted. */
+export function guardOffice(bytes: Uint8Array, type: OfficeType, options: ConvertOptions): Promise<void> {
+  const cells = CELLS[type];
+  return guardZip(bytes, {
+    maxEntries: options.maxZipEntries ?? DEFAULT_LIMITS.maxZipEntries,
+    maxExpandedBytes: options.maxExpandedBytes ?? DEFAULT_LIMITS.maxExpandedBytes,
+    maxRatio: options.maxExpansionRatio ?? DEFAULT_LIMITS.maxExpansionRatio,
+    ...(cells ? { cells: { ...cells, max: options.maxSheetCells ?? DEFAULT_LIMITS.maxSheetCells } } : {}),
+  });
+}
+
+/**
+ * Parses a document with officeparser, after the zip guard for zip-based types (`guarded`: the caller ran it).
+ */
+export async function parseOffice(
+  bytes: Uint8Array,
+  type: OfficeType,
+  options: ConvertOptions,
+  guarded = false,
+): Promise<ParsedOffice> {
+  if (type !== 'rtf' && !guarded) await guardOffice(bytes, type, options);
   const warnings: string[] = [];
   const remaining = options.deadline !== undefined ? options.deadline - Date.now() : undefined;
   if (remaining !== undefined && remaining <= 0) throw deadlineError(type.toUpperCase() + ' document');

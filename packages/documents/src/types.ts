@@ -64,10 +64,22 @@ export interface DocumentLimits {
    */
   maxTableCells?: number;
   /**
+   * Cells a spreadsheet may hold, empty ones included, counted before it is read (reading costs about 8 µs a cell,
+   * empty or not); more is refused.
+   * @default 500000
+   */
+  maxSheetCells?: number;
+  /**
    * Slides converted; past it the rest is left out, with a warning.
    * @default 1000
    */
   maxSlides?: number;
+  /**
+   * Entries of an EPUB's spine (its reading order). A spine longer than this is refused: one that lists its
+   * chapters over and over (a looping spine) costs officeparser a pass per entry.
+   * @default 2000
+   */
+  maxSpineItems?: number;
   /**
    * Rows of a CSV or TSV file converted; past it the rest is left out, with a warning.
    * @default 100000

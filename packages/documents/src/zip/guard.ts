@@ -7,6 +7,8 @@ export interface ZipLimits {
   maxEntries: number;
   maxExpandedBytes: number;
   maxRatio: number;
+  /** Cells of a spreadsheet, counted by their start tag in the parts that hold them; more than `max` is refused. */
+  cells?: { part: RegExp; tag: string; max: number };
 }
 
 /** Inflated bytes below which the ratio is not checked: small files of repetitive XML are ordinary. */
@@ -45,6 +47,7 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
     let settled = false;
     let count = 0;
     let total = 0;
+    let cells = 0;
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
@@ -57,6 +60,7 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
         return;
       }
       const xml = XML_PART.test(file.name);
+      const cellTag = limits.cells?.part.test(file.name) ? Buffer.from(limits.cells.tag) : undefined;
       let tail = Buffer.alloc(0);
       file.ondata = (error, chunk) => {
         if (settled) return;
@@ -84,7 +88,19 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
               ),
             );
           }
-          tail = window.subarray(Math.max(0, window.length - ENTITY.length));
+          if (cellTag) {
+            // a tag cannot lie wholly in the tail kept from the last chunk (shorter than it): none is counted twice
+            for (let at = window.indexOf(cellTag); at !== -1; at = window.indexOf(cellTag, at + 1)) cells++;
+            if (cells > limits.cells!.max) {
+              return fail(
+                tooLarge(
+                  `The spreadsheet holds more than ${limits.cells!.max} cells (the limit of cells read), empty ` +
+                    'ones included.',
+                ),
+              );
+            }
+          }
+          tail = window.subarray(Math.max(0, window.length - Math.max(ENTITY.length, cellTag?.length ?? 0) + 1));
         }
       };
       try {
