@@ -60,6 +60,12 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
   if (format === undefined) {
     throw new DocumentError('SCRAPE_DOCUMENT_PARSE_ERROR', 'The file is not a document format crawlkit converts.');
   }
+  if (format === 'image' && !options.images) {
+    throw new DocumentError(
+      'SCRAPE_DOCUMENT_PARSE_ERROR',
+      "Images are read by OCR only with the image parser (parsers: ['image']).",
+    );
+  }
   if (detected === undefined) {
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',
