@@ -19,7 +19,7 @@ net.Socket.prototype.connect = function connect(...args: unknown[]) {
 } as typeof net.Socket.prototype.connect;
 http.request = ((...args: unknown[]) => trap(`http.request ${String(args[0])}`)) as typeof http.request;
 https.request = ((...args: unknown[]) => trap(`https.request ${String(args[0])}`)) as typeof https.request;
-dns.lookup = ((host: string) => trap(`dns.lookup ${host}`)) as typeof dns.lookup;
+dns.lookup = ((host: string) => trap(`dns.lookup ${host}`)) as unknown as typeof dns.lookup;
 globalThis.fetch = ((input: unknown) => {
   try {
     return trap(`fetch ${String(input)}`);
