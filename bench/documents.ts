@@ -44,10 +44,16 @@ async function docxFile(): Promise<Uint8Array> {
     for (let p = 0; p < 4; p++) children.push(new Paragraph({ children: [new TextRun(lorem(s * 10 + p))] }));
     children.push(new Paragraph({ text: `Point ${s}a`, bullet: { level: 0 } }));
     children.push(new Paragraph({ text: `Point ${s}b`, bullet: { level: 0 } }));
-    const rows = [['Region', 'Sales'], ['North', String(s)], ['South', String(s * 2)]];
+    const rows = [
+      ['Region', 'Sales'],
+      ['North', String(s)],
+      ['South', String(s * 2)],
+    ];
     children.push(
       new Table({
-        rows: rows.map((r) => new TableRow({ children: r.map((c) => new TableCell({ children: [new Paragraph(c)] })) })),
+        rows: rows.map(
+          (r) => new TableRow({ children: r.map((c) => new TableCell({ children: [new Paragraph(c)] })) }),
+        ),
       }),
     );
   }
@@ -168,10 +174,17 @@ if (doc) {
     alone: () => new WordExtractor().extract(Buffer.from(doc)),
   });
 }
-const png = new Uint8Array(readFileSync(new URL('../packages/documents/src/__fixtures__/screenshot.png', import.meta.url)));
+const png = new Uint8Array(
+  readFileSync(new URL('../packages/documents/src/__fixtures__/screenshot.png', import.meta.url)),
+);
 const { createWorker, OEM } = await import('tesseract.js');
 const tesseract = await createWorker('eng', OEM.LSTM_ONLY, { langPath, gzip: true, cacheMethod: 'none' });
-cases.push({ format: 'image', bytes: png, library: 'tesseract.js', alone: () => tesseract.recognize(Buffer.from(png)) });
+cases.push({
+  format: 'image',
+  bytes: png,
+  library: 'tesseract.js',
+  alone: () => tesseract.recognize(Buffer.from(png)),
+});
 
 const timings = new Map<string, { ours: number[]; alone: number[]; alternative: number[] }>();
 const time = async (fn: () => Promise<unknown>) => {
