@@ -1,6 +1,7 @@
 /** PNG, JPEG, TIFF and WebP images, read by OCR as a one-page document (the `image` parser). */
+import { pageToMarkdown } from '@crawlkit/extractor';
+
 import { recognize } from '../ocr/engine.js';
-import { ocrMarkdown } from '../ocr/text.js';
 import { deadlineError } from '../errors.js';
 import type { Converter } from '../types.js';
 
@@ -10,6 +11,6 @@ export const image: Converter = {
     const deadline = options.ocr?.deadline ?? options.deadline;
     const text = await recognize(bytes, deadline);
     if (text === undefined) throw deadlineError('image by OCR');
-    return { format: 'image', markdown: ocrMarkdown(text), metadata: { numPages: 1 }, pages: 1, warnings: [] };
+    return { format: 'image', markdown: pageToMarkdown(text), metadata: { numPages: 1 }, pages: 1, warnings: [] };
   },
 };

@@ -3,11 +3,10 @@
  * a text layer (scanned pages), keeping the text layer of the others. A page is rendered by pdf.js (pdf-parse's
  * screenshot, on @napi-rs/canvas) at twice its size and read by Tesseract, within a cap of pages and a deadline.
  */
-import { extractPdf, type PdfContent, type PdfOptions } from '@crawlkit/extractor';
+import { extractPdf, pageToMarkdown, type PdfContent, type PdfOptions } from '@crawlkit/extractor';
 
 import { DocumentError } from '../errors.js';
 import { recognize } from './engine.js';
-import { ocrMarkdown } from './text.js';
 
 /** Pages OCR'd per PDF when `maxOcrPages` is not given. */
 export const DEFAULT_OCR_MAX_PAGES = 20;
@@ -63,7 +62,7 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
       if (!image) continue;
       const recognized = await recognize(image, options.deadline);
       if (recognized === undefined) break;
-      const markdown = ocrMarkdown(recognized);
+      const markdown = pageToMarkdown(recognized);
       if (markdown) pages[page - 1] = markdown;
       read++;
     }

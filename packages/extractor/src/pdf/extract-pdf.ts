@@ -47,7 +47,11 @@ export interface PdfOptions {
   deadline?: number;
 }
 
-function pageToMarkdown(text: string): string {
+/**
+ * A page of plain text (pdf.js's, or OCR's) as markdown: blank lines separate blocks, a block's lines are trimmed and
+ * kept, empty ones dropped.
+ */
+export function pageToMarkdown(text: string): string {
   // pdf.js gives one line per text run; blank lines separate blocks. Join wrapped lines into paragraphs.
   return text
     .replace(/\r\n?/g, '\n')
