@@ -154,7 +154,7 @@ cases.push({
   bytes: csv,
   contentType: 'text/csv',
   library: 'csv-parse',
-  alone: async () => parseCsv(Buffer.from(csv), { relax_column_count: true }),
+  alone: () => Promise.resolve(parseCsv(Buffer.from(csv), { relax_column_count: true })),
 });
 for (const [format, from, name, to] of [
   ['odt', docx, 'a.docx', 'odt'],

@@ -114,7 +114,7 @@ export async function officeMarkdown(
   ast: OfficeParserAST,
   content: OfficeContentNode[] = ast.content,
 ): Promise<string> {
-  const result = await OfficeGenerator.generate({ ...ast, metadata: {}, content } as OfficeParserAST, 'md', {
+  const result = await OfficeGenerator.generate({ ...ast, metadata: {}, content }, 'md', {
     generateIds: false,
     mdConfig: { dialect: { extends: 'github', attributeLists: 'none' }, fallbackToHtml: false },
   } as never);
@@ -123,9 +123,9 @@ export async function officeMarkdown(
 
 /** HTML of the whole document, as a fragment (no page envelope, styles or scripts). */
 export async function officeHtml(ast: OfficeParserAST): Promise<string> {
-  const result = await OfficeGenerator.generate({ ...ast, metadata: {} } as OfficeParserAST, 'html', {
+  const result = await OfficeGenerator.generate({ ...ast, metadata: {} }, 'html', {
     htmlConfig: { standalone: false },
-  } as never);
+  });
   return String(result.value);
 }
 

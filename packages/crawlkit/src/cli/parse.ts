@@ -47,7 +47,7 @@ function parseOptions(base: Record<string, unknown>, flags: ParseFlags): ParseOp
     const pdf = flags.pdfMode !== undefined ? { type: 'pdf', mode: flags.pdfMode } : { type: 'pdf' };
     options.parsers = flags.images === false ? [pdf] : [pdf, { type: 'image' }];
   }
-  return options as ParseOptionsInput;
+  return options;
 }
 
 /** `crawlkit parse FILE`: converts a local file as `POST /v2/parse` does, and prints its markdown. */

@@ -16,14 +16,14 @@ function trap(what: string): never {
 
 net.Socket.prototype.connect = function connect(...args: unknown[]) {
   return trap(`net connect ${JSON.stringify(args[0])}`);
-} as typeof net.Socket.prototype.connect;
-http.request = ((...args: unknown[]) => trap(`http.request ${String(args[0])}`)) as typeof http.request;
-https.request = ((...args: unknown[]) => trap(`https.request ${String(args[0])}`)) as typeof https.request;
+};
+http.request = (...args: unknown[]) => trap(`http.request ${String(args[0])}`);
+https.request = (...args: unknown[]) => trap(`https.request ${String(args[0])}`);
 dns.lookup = ((host: string) => trap(`dns.lookup ${host}`)) as unknown as typeof dns.lookup;
-globalThis.fetch = ((input: unknown) => {
+globalThis.fetch = (input: unknown) => {
   try {
     return trap(`fetch ${String(input)}`);
   } catch (error) {
-    return Promise.reject(error);
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
-}) as typeof fetch;
+};

@@ -10,7 +10,7 @@ function table(bytes: Uint8Array, format: 'csv' | 'tsv', options: ConvertOptions
   const max = options.maxRows ?? DEFAULT_LIMITS.maxRows;
   let rows: string[][];
   try {
-    rows = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    const parsed: string[][] = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
       bom: true,
       delimiter: format === 'tsv' ? '\t' : ',',
       relax_column_count: true,
@@ -18,7 +18,8 @@ function table(bytes: Uint8Array, format: 'csv' | 'tsv', options: ConvertOptions
       skip_empty_lines: true,
       // one row past the cap tells that there were more
       to: max + 1,
-    }) as string[][];
+    });
+    rows = parsed;
   } catch (error) {
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',

@@ -26,7 +26,7 @@ async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: C
 
 /** A sheet's rows as one table node (the sheet node itself renders as a rule and its rows). */
 function asTable(sheet: OfficeContentNode): OfficeContentNode {
-  return { type: 'table', children: sheet.children ?? [] } as OfficeContentNode;
+  return { type: 'table', children: sheet.children ?? [] };
 }
 
 export const xlsx: Converter = { format: 'xlsx', convert: (bytes, options) => spreadsheet(bytes, 'xlsx', options) };

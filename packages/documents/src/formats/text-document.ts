@@ -32,7 +32,7 @@ async function textDocument(
 }
 
 function attachmentsDropped(ast: OfficeParserAST): OfficeParserAST {
-  return { ...ast, attachments: [] } as OfficeParserAST;
+  return { ...ast, attachments: [] };
 }
 
 export const docx: Converter = { format: 'docx', convert: (bytes, options) => textDocument(bytes, 'docx', options) };

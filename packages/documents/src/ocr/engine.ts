@@ -25,13 +25,13 @@ let turn: Promise<unknown> = Promise.resolve();
 
 async function start(): Promise<Recognizer> {
   const { createWorker, OEM } = await import('tesseract.js');
-  return (await createWorker('eng', OEM.LSTM_ONLY, {
+  return await createWorker('eng', OEM.LSTM_ONLY, {
     langPath: LANG_PATH,
     gzip: true,
     cacheMethod: 'none',
     // tesseract.js reports worker errors here; the recognize call rejects with them as well
     errorHandler: () => undefined,
-  })) as unknown as Recognizer;
+  });
 }
 
 async function stop(): Promise<void> {
