@@ -245,7 +245,7 @@ export const ERROR_CODES = {
   SCRAPE_DOCUMENT_TOO_LARGE: info(
     500,
     'The document passes a cap: more than 10,000 zip entries, 200 MiB once inflated or 100 times its size (a zip ' +
-      'bomb), or more XML elements than can be read.',
+      'bomb), 1,000,000 XML elements, 500,000 spreadsheet cells, or 2,000 EPUB spine entries (a looping spine).',
     'Nothing, for a hostile file; split a legitimate one.',
   ),
   SCRAPE_DOCUMENT_XML_ENTITIES: info(
