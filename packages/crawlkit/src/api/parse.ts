@@ -7,11 +7,13 @@ import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { contentTask, type FetchedContent } from '../scrape/content.js';
-import { documentCredits } from '../scrape/credits.js';
-import { runPostprocessors } from '../scrape/postprocess.js';
-import { scrapeId } from '../scrape/scrape-id.js';
-import type { PageScrapeContext, PageScrapeRequest } from '../scrape/types.js';
+import type { FetchedPage } from '../scrape/fetched-page.js';
+import { runScrape } from '../scrape/run-scrape.js';
+import type { ScrapeStage } from '../scrape/scrape-state.js';
+import { decodeStage } from '../scrape/stages/decode.js';
+import { extractStage } from '../scrape/stages/extract.js';
+import { formatsStage } from '../scrape/stages/formats.js';
+import type { PageScrapeRequest } from '../scrape/types.js';
 import { parseBody } from '../v2/parse.js';
 import {
   integrationSchema,
@@ -19,7 +21,7 @@ import {
   scrapeOptionsShape,
   type ScrapeOptionsInput,
 } from '../v2/scrape-options.js';
-import type { Document, ErrorResponse, ScrapeResponse } from '../v2/types.js';
+import type { ErrorResponse, ScrapeResponse } from '../v2/types.js';
 
 /** A file to parse: its bytes, its name, and the type it was uploaded with. */
 export interface ParseFile {
@@ -87,11 +89,6 @@ const TEXT_TYPES: Record<string, string> = {
 const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'text/plain']);
 const TEXTUAL = /^(text\/|application\/(json|xml|xhtml\+xml)$)|\+(xml|json)$/;
 
-/** Time a parse may take when the options give no `timeout`. */
-const DEFAULT_PARSE_TIMEOUT_MS = 60_000;
-/** Time kept from the timeout for the answer, so that a long conversion stops with a warning before it. */
-const ANSWER_MARGIN_MS = 1_000;
-
 async function bytesOf(data: ParseFile['data']): Promise<Uint8Array> {
   if (typeof data === 'string') return new TextEncoder().encode(data);
   if (data instanceof Uint8Array) return data;
@@ -129,6 +126,22 @@ function validFile(file: unknown): ParseFile {
   return file as ParseFile;
 }
 
+/** The page of an upload, in place of a fetched one: text for textual types, bytes otherwise. */
+function uploadedPage(name: string, contentType: string, bytes: Uint8Array): FetchedPage {
+  const page: FetchedPage = {
+    // a base for the relative links of an HTML upload, and the document's `url`
+    url: `file:///${encodeURIComponent(name)}`,
+    status: 200,
+    contentType,
+    headers: { 'content-type': contentType },
+    engine: 'http',
+    proxyUsed: 'basic',
+  };
+  if (TEXTUAL.test(contentType) && !bytes.subarray(0, 4096).includes(0)) page.text = new TextDecoder().decode(bytes);
+  else page.body = bytes;
+  return page;
+}
+
 /** Parses a file into a v2 document. Bad input and failures come back in the v2 error shape. */
 export async function parseFile(
   ready: () => Promise<Runtime>,
@@ -141,89 +154,44 @@ export async function parseFile(
   if (!parsed.ok) return parsed.error;
   const bytes = await bytesOf(file.data);
   if (bytes.length === 0) throw new CrawlkitError('BAD_REQUEST', 'The file is empty.');
-  const request = parsed.value;
+  const values = parsed.value;
   // a parse is asked for this file: images are read by OCR unless the parsers were given without `image`
-  const rawParsers = (options as { parsers?: unknown } | undefined)?.parsers;
-  const parsers = rawParsers === undefined ? [...request.parsers, { type: 'image' as const }] : request.parsers;
-  const { ctx, queue, reporter } = await ready();
+  const given = (options as { parsers?: unknown } | undefined)?.parsers !== undefined;
+  const parsers = given ? values.parsers : [...values.parsers, { type: 'image' as const }];
   const name = file.filename.trim();
-  // the document's `sourceURL` and `url`: the file's name, as uploaded
-  const sourceURL = name;
-  const contentType = typeOf(file, bytes);
-  const timeoutMs = request.timeout ?? DEFAULT_PARSE_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const all = signal ? AbortSignal.any([timeout, signal]) : timeout;
-
-  const fetched: FetchedContent = {
-    // a base for the relative links of an HTML upload
-    url: `file:///${encodeURIComponent(name)}`,
-    status: 200,
-    contentType,
-    headers: { 'content-type': contentType },
-    engine: 'http',
-    proxyUsed: 'basic',
+  const page = uploadedPage(name, typeOf(file, bytes), bytes);
+  // the scrape options a parse does not take, at the values that change nothing (no page cache, no browser)
+  const request = {
+    ...values,
+    parsers,
+    waitFor: 0,
+    mobile: false,
+    maxAge: 0,
+    storeInCache: false,
+    url: page.url,
+  } as PageScrapeRequest;
+  const uploadStage: ScrapeStage = {
+    name: 'upload',
+    run(state) {
+      state.page = page;
+    },
   };
-  if (TEXTUAL.test(contentType) && !bytes.subarray(0, 4096).includes(0)) {
-    fetched.text = new TextDecoder().decode(bytes);
-  } else {
-    fetched.body = bytes;
+  const { ctx, queue, reporter } = await ready();
+  const outcome = await queue.add(
+    () =>
+      runScrape(
+        ctx,
+        request,
+        { sourceURL: name, zeroDataRetention: values.zeroDataRetention, ...(signal ? { signal } : {}) },
+        [uploadStage, decodeStage, extractStage, formatsStage],
+      ),
+    signal ? { signal } : {},
+  );
+  if ('kind' in outcome) throw new CrawlkitError('UNKNOWN_ERROR', `A parse ended ${outcome.kind}.`);
+  if (!outcome.success) {
+    reporter.error(undefined, name, outcome.error);
+    return outcome.error;
   }
-  const pageRequest = { ...request, parsers, url: fetched.url } as unknown as PageScrapeRequest;
-  const budget = Math.max(1, timeoutMs - ANSWER_MARGIN_MS);
-  const context: PageScrapeContext = { sourceURL, zeroDataRetention: request.zeroDataRetention, signal: all };
-
-  try {
-    const document = await queue.add(
-      async () => {
-        const task = contentTask(fetched, pageRequest, budget);
-        const content = await ctx.extraction.content(task, all);
-        const metadata: Document['metadata'] = {
-          ...content.metadata,
-          sourceURL,
-          url: sourceURL,
-          statusCode: 200,
-          contentType,
-          proxyUsed: 'basic',
-          scrapeId: scrapeId(),
-        };
-        const document: Document = { metadata };
-        const has = (type: string) => request.formats.some((f) => f.type === type);
-        if (has('markdown')) document.markdown = content.markdown ?? '';
-        if (has('html')) document.html = content.html ?? '';
-        if (has('rawHtml')) document.rawHtml = content.rawHtml ?? fetched.text ?? '';
-        if (has('links')) document.links = content.links ?? [];
-        if (has('images')) document.images = content.images ?? [];
-        const warnings = [...content.warnings];
-        await runPostprocessors(ctx, {
-          request: pageRequest,
-          context,
-          content,
-          fetched,
-          document,
-          warnings,
-          signal: all,
-        });
-        if (warnings.length) document.warning = warnings.join(' ');
-        metadata.creditsUsed = documentCredits({
-          formats: request.formats,
-          proxyUsed: 'basic',
-          ...(content.pdfPages !== undefined ? { pdfPagesParsed: content.pdfPages } : {}),
-          zeroDataRetention: request.zeroDataRetention,
-        });
-        return document;
-      },
-      { signal: all },
-    );
-    reporter.page(undefined, document);
-    return { success: true, data: document };
-  } catch (error) {
-    if (timeout.aborted && !signal?.aborted) {
-      return {
-        success: false,
-        code: 'SCRAPE_TIMEOUT',
-        error: `Parsing ${name} did not finish within its timeout of ${timeoutMs} ms; raise \`timeout\`.`,
-      };
-    }
-    throw error;
-  }
+  reporter.page(undefined, outcome.document);
+  return { success: true, data: outcome.document };
 }

@@ -15,12 +15,13 @@ import { policyToStore } from './job-policy.js';
 import { sealJobSecrets } from './job-secrets.js';
 import type { JobLeases } from './lease.js';
 import { isStoreBudgetError } from './task-execution.js';
+import { storedJobCodec } from '../codec/records.js';
 
 export type { JobNotifications } from './events.js';
 export type { JobKindHandler } from './job-driver.js';
 
 /** Persisted with the job so that any process can resume it. */
-export interface StoredJob<R> {
+export interface StoredJob<R extends object> {
   request: R;
   webhook?: Webhook;
   /**
@@ -90,7 +91,7 @@ export class JobManager {
    * Creates a job with its first tasks, queues its `started` event and starts running it. With an `idempotencyKey`
    * the id is the key's (`idempotentJobId`), and a key used before throws `IDEMPOTENCY_KEY_REUSED`.
    */
-  async create<R>(options: {
+  async create<R extends object>(options: {
     kind: JobKind;
     stored: StoredJob<R>;
     tasks: TaskInput[];
@@ -107,7 +108,7 @@ export class JobManager {
       id,
       kind: options.kind,
       status: 'scraping',
-      request: JSON.stringify({
+      request: storedJobCodec.encode({
         ...sealJobSecrets(options.stored, this.#secrets(store)),
         ...(this.#urlPolicy ? { urlPolicy: this.#urlPolicy } : {}),
       }),
