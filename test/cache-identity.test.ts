@@ -97,8 +97,7 @@ afterAll(async () => {
   await close();
 });
 
-const scrape = (url: string, extra: object = {}) =>
-  ck.scrape({ url, maxAge: 600_000, ...extra });
+const scrape = (url: string, extra: object = {}) => ck.scrape({ url, maxAge: 600_000, ...extra });
 
 describe('the page cache key holds who the page was fetched as', () => {
   it('never serves a page fetched with credentials in its URL to a request without them', async () => {

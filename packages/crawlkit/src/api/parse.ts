@@ -176,7 +176,7 @@ export async function parseFile(
       state.page = page;
     },
   };
-  const { ctx, queue, reporter } = await ready();
+  const { ctx, queue, bus } = await ready();
   const outcome = await queue.add(
     () =>
       runScrape(
@@ -189,9 +189,9 @@ export async function parseFile(
   );
   if ('kind' in outcome) throw new CrawlkitError('UNKNOWN_ERROR', `A parse ended ${outcome.kind}.`);
   if (!outcome.success) {
-    reporter.error(undefined, name, outcome.error);
+    bus.pageFailed(undefined, name, outcome.error);
     return outcome.error;
   }
-  reporter.page(undefined, outcome.document);
+  bus.page(undefined, outcome.document);
   return { success: true, data: outcome.document };
 }
