@@ -36,7 +36,7 @@ export interface ParseFile {
 /** The scrape options a parse takes (reference: the SDK's `ParseOptions`), as the v2 API takes them. */
 export type ParseOptionsInput = Omit<
   ScrapeOptionsInput,
-  'waitFor' | 'mobile' | 'actions' | 'location' | 'maxAge' | 'minAge' | 'storeInCache'
+  'waitFor' | 'mobile' | 'actions' | 'location' | 'maxAge' | 'minAge' | 'storeInCache' | 'lockdown'
 > & { origin?: string; integration?: string | null; zeroDataRetention?: boolean };
 
 const {
@@ -47,6 +47,7 @@ const {
   maxAge: _maxAge,
   minAge: _minAge,
   storeInCache: _storeInCache,
+  lockdown: _lockdown,
   ...parseShape
 } = scrapeOptionsShape;
 
@@ -168,6 +169,7 @@ export async function parseFile(
     mobile: false,
     maxAge: 0,
     storeInCache: false,
+    lockdown: false,
     url: page.url,
   } as PageScrapeRequest;
   const uploadStage: ScrapeStage = {
