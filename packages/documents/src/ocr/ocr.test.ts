@@ -28,6 +28,15 @@ describe('OCR', () => {
     expect(read).toMatchObject({ format: 'image', pages: 1 });
   });
 
+  it('reads JPEG, TIFF and WebP as it reads PNG', async () => {
+    for (const name of ['screenshot.jpg', 'screenshot.tif', 'screenshot.webp']) {
+      const bytes = new Uint8Array(readFileSync(new URL(`../__fixtures__/${name}`, import.meta.url)));
+      const read = await convertDocument({ bytes, contentType: 'application/octet-stream' }, { images: true });
+      expect(read.format).toBe('image');
+      for (const words of SCREENSHOT_WORDS) expect(read.markdown, name).toContain(words);
+    }
+  });
+
   it('reads the page without a text layer in auto mode, every page in ocr mode', async () => {
     const pdf = await makeScannedPdf();
     const auto = await ocrPdf(pdf, { mode: 'auto' });
