@@ -15,6 +15,7 @@ import {
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { addParseFlags, PARSE_EXAMPLES, parseCommand } from './parse.js';
+import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { addWorkerCommand } from './worker.js';
 import { VERSION } from './version.js';
@@ -43,6 +44,7 @@ const EXAMPLES: Record<string, string[]> = {
   cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
   serve: SERVE_EXAMPLES,
   parse: PARSE_EXAMPLES,
+  explain: EXPLAIN_EXAMPLES,
 };
 
 function examples(name: string): string {
@@ -141,6 +143,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(cacheCommand));
+  addExplainFlags(
+    addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', false), 'scrape'),
+  ).action(run(explainCommand));
   addServeFlags(
     subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', false),
   ).action(run(serveCommand));
