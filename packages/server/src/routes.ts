@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 
 import type { Admission } from './admission.js';
+import { registerParseRoute } from './parse-route.js';
 import { send, v2Error } from './respond.js';
 
 /** What the route handlers need beside the engine. */
@@ -21,6 +22,8 @@ export interface RouteContext {
   call(request: FastifyRequest, reply: FastifyReply): CallOptions;
   /** The WebSocket handler of a job status path (reference §13.10). */
   socket(kind: JobKind): (socket: WebSocket, request: IdRequest) => void;
+  /** Largest file `POST /v2/parse` takes, in bytes. */
+  parseFileLimit: number;
 }
 
 export type JobKind = 'crawl' | 'batch';
@@ -51,6 +54,8 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const call = ctx.call(request, reply);
     return send(reply, await admission.queued(() => ck.scrape(request.body, call)));
   });
+
+  registerParseRoute(app, ctx);
 
   app.post<{ Body: MapRequestInput }>('/v2/map', async (request, reply) => {
     const refused = admission.refuseWithoutCredits();
@@ -152,7 +157,6 @@ const NOT_OFFERED: Record<string, string> = {
   research: 'research',
   llmstxt: 'llms.txt generation',
   'generate-llmstxt': 'llms.txt generation',
-  parse: 'file parsing',
   browser: 'browser sessions',
   monitor: 'monitors',
   monitors: 'monitors',
