@@ -32,6 +32,12 @@ export interface HostSlots {
   take(url: string): number | Promise<number>;
   /** `url`'s host answered 429/503: no page of it is fetched for `waitMs`. */
   pause(url: string, waitMs: number): void | Promise<void>;
+  /**
+   * The request to `url`'s host leaves now, after its slot was taken: the host's spacing counts from now, so a page
+   * delayed between its slot and its request (a busy event loop, a starved process) does not shorten the gap the
+   * server sees. Synchronous, best effort (a failure leaves the slot's own spacing).
+   */
+  sent(url: string): void;
 }
 
 /** A job's running slots shared across processes (its `maxConcurrency` on Redis workers). */
