@@ -32,7 +32,13 @@ export {
 export type { CrawlkitCodedError } from './errors.js';
 export { ERROR_CODES, httpStatusOf, isErrorCode } from './error-codes.js';
 export type { CrawlkitErrorCode, ErrorCodeInfo } from './error-codes.js';
-export type { ScrapeRequestInput, ScrapeRequest, ScrapeOptionsInput, ScrapeOptions } from './v2/scrape-options.js';
+export type {
+  ScrapeRequestInput,
+  ScrapeRequest,
+  ScrapeOptionsInput,
+  ScrapeOptions,
+  ParserInput,
+} from './v2/scrape-options.js';
 export type {
   CrawlRequestInput,
   CrawlRequest,
@@ -50,6 +56,9 @@ export type {
   ActionResults,
   ChangeTrackingResult,
   BrandingProfile,
+  ProductProfile,
+  ProductVariant,
+  ProductPrice,
   ErrorResponse,
   ScrapeResponse,
   CrawlResponse,

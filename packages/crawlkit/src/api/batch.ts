@@ -12,6 +12,8 @@ import type { LlmService } from '../llm/llm-service.js';
 import { batchScrapeRequestSchema, type BatchScrapeRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type { BatchScrapeResponse, ErrorResponse } from '../v2/types.js';
+import type { ThreatProtection } from '../v2/scrape-options.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { checkV2Url } from '../v2/url.js';
 
 export interface BatchStartContext {
@@ -24,9 +26,11 @@ export interface BatchStartContext {
 
 type Checked = { ok: true; url: string } | { ok: false; blocked: boolean; message: string };
 
-function checkBatchUrl(input: string, policy: UrlPolicy | undefined): Checked {
+function checkBatchUrl(input: string, policy: UrlPolicy | undefined, threats: ThreatProtection | undefined): Checked {
   const check = checkV2Url(input);
   if (!check.ok) return { ok: false, blocked: false, message: check.message };
+  const refused = threatProtectionRefusal(check.url, threats);
+  if (refused) return { ok: false, blocked: true, message: `The URL is blocked: ${refused}` };
   if (policy) {
     try {
       checkUrlAgainstPolicy(check.url, policy);
@@ -58,7 +62,7 @@ export async function startBatchScrape(
   const valid: BatchUrl[] = [];
   const invalid: string[] = [];
   for (const [index, sourceURL] of urls.entries()) {
-    const check = checkBatchUrl(sourceURL, context.urlPolicy);
+    const check = checkBatchUrl(sourceURL, context.urlPolicy, rest.threatProtection);
     if (check.ok) {
       valid.push({ url: check.url, sourceURL });
     } else if (lenient) {

@@ -10,6 +10,7 @@ import type { JobManager, StoredJob } from '../jobs/job-manager.js';
 import { applyCrawlPrompt } from '../llm/crawl-prompt.js';
 import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { CrawlResponse, ErrorResponse } from '../v2/types.js';
 
 /** `POST /v2/crawl`: validates, creates the job with its seed and returns at once; the crawl runs in the background. */
@@ -21,6 +22,8 @@ export async function startCrawl(
 ): Promise<CrawlResponse | ErrorResponse> {
   const parsed = parseBody(crawlRequestSchema, body);
   if (!parsed.ok) return parsed.error;
+  const refused = threatProtectionRefusal(parsed.value.url, parsed.value.scrapeOptions.threatProtection);
+  if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
   try {
     // The seed is refused here, as batch, scrape and map URLs are, before a job exists (`URL_BLOCKED`).
     checkUrlAgainstPolicy(parsed.value.url, ctx.fetcher.urlPolicy);

@@ -1,6 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/scrape-page.js';
 import { memoizedParser } from '../v2/parse-memo.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
 import type { ErrorResponse, ScrapeResponse } from '../v2/types.js';
 
@@ -19,6 +20,8 @@ export async function scrape(
   const parsed = parseScrapeBody(body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
+  const refused = threatProtectionRefusal(request.url, request.threatProtection);
+  if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
   const { ctx, queue, reporter } = await ready();
   const outcome = await queue.add(
     () =>

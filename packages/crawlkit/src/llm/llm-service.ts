@@ -22,6 +22,8 @@ import {
 import { stripReasoning } from './json-text.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import {
+  ANSWER_SYSTEM,
+  answerPrompt,
   COMPARE_SYSTEM,
   comparePrompt,
   crawlOptionsPrompt,
@@ -101,11 +103,8 @@ export class LlmService {
   /** Throws BAD_REQUEST when a format needs a model and none is configured. */
   assertAvailable(formats: readonly Format[]): void {
     if (this.#options) return;
-    const needs = formats.find((f) => f.type === 'json' || (f.type === 'changeTracking' && f.modes.includes('json')));
-    if (needs) {
-      const feature = needs.type === 'json' ? 'json format' : 'changeTracking json mode';
-      throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`);
-    }
+    const feature = modelFeatureOf(formats);
+    if (feature) throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`);
   }
 
   /** The v2 error for a feature that needs a model when none is configured, else undefined. */
@@ -145,6 +144,26 @@ export class LlmService {
       signal,
     );
     return { value: stripReasoning(text), usage, warnings };
+  }
+
+  /**
+   * The answer to `question` written from `passages` of a page (the `question` and `query` formats): the model sees
+   * those passages only, never the whole page.
+   */
+  async answer(question: string, passages: string, signal?: AbortSignal): Promise<LlmResult<string>> {
+    const options = this.#model('question format');
+    const warnings: string[] = [];
+    const quoted = this.#trim(passages, options.maxInputTokens, warnings);
+    const { text, usage } = await this.#slot(
+      () =>
+        generatePlainText(options, {
+          instructions: ANSWER_SYSTEM,
+          prompt: answerPrompt(question, quoted),
+          ...(signal ? { signal } : {}),
+        }),
+      signal,
+    );
+    return { value: stripReasoning(text).trim(), usage, warnings };
   }
 
   /**
@@ -245,6 +264,17 @@ export class LlmService {
   get promptMapLimit(): number {
     return this.#options?.promptMapLimit ?? 0;
   }
+}
+
+/** The first format that needs a model, named for a message; undefined when none does. */
+function modelFeatureOf(formats: readonly Format[]): string | undefined {
+  for (const format of formats) {
+    if (format.type === 'json') return 'json format';
+    if (format.type === 'changeTracking' && format.modes.includes('json')) return 'changeTracking json mode';
+    if (format.type === 'question') return 'question format';
+    if (format.type === 'query' && format.mode === 'freeform') return 'query format (freeform; directQuote needs none)';
+  }
+  return undefined;
 }
 
 /** Each top-level key whose value differs between two extractions, as `{ previous, current }`. */

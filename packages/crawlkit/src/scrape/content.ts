@@ -125,7 +125,7 @@ export function attributeSelectors(formats: readonly Format[]): AttributeSelecto
 
 /** Markdown is computed whenever a format needs it (reference §4), and returned only when asked for. */
 export function needsMarkdown(formats: readonly Format[]): boolean {
-  return has(formats, 'markdown', 'summary', 'json', 'changeTracking');
+  return has(formats, 'markdown', 'summary', 'json', 'changeTracking', 'highlights', 'question', 'query');
 }
 
 /** The plain-data form of `options`. */

@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { runFormatModules } from '../formats/index.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
 import type { Document } from '../v2/types.js';
 import type { BuiltContent, FetchedContent } from './content.js';
@@ -89,4 +90,5 @@ export async function runPostprocessors(ctx: EngineContext, input: PostprocessIn
     const prior = document.metadata.llmUsage as LlmUsage | undefined;
     document.metadata.llmUsage = prior ? addUsage(addUsage(emptyUsage(), prior), usage) : usage;
   }
+  await runFormatModules(ctx, { request, markdown, fetched: input.fetched, document, warnings, signal });
 }

@@ -22,6 +22,8 @@ export const jsonFormatSchema = z.strictObject({
   type: z.literal('json'),
   schema: jsonSchemaObject.optional(),
   prompt: z.string().max(10_000).optional(),
+  /** Upstream screens the page for prompt injection before extraction; accepted, crawlkit's prompts fence the page. */
+  checkPromptInjection: z.boolean().optional(),
 });
 
 export const changeTrackingFormatSchema = z.strictObject({
@@ -37,6 +39,32 @@ export const attributesFormatSchema = z.strictObject({
   selectors: z.array(z.strictObject({ selector: z.string().min(1), attribute: z.string().min(1) })).min(1),
 });
 
+/** `question` (2026): the model answers `question` from the page's most relevant passages (`answer`). */
+export const questionFormatSchema = z.strictObject({
+  type: z.literal('question'),
+  question: z.string().min(1).max(10_000),
+});
+
+/** `highlights` (2026): the page's passages that answer `query`, ranked by BM25, in page order (`highlights`). */
+export const highlightsFormatSchema = z.strictObject({
+  type: z.literal('highlights'),
+  query: z.string().min(1).max(10_000),
+});
+
+/** `query` (2026, deprecated upstream for `question`/`highlights`): `freeform` asks the model, `directQuote` quotes. */
+export const queryFormatSchema = z.strictObject({
+  type: z.literal('query'),
+  prompt: z.string().min(1).max(10_000),
+  mode: z.enum(['freeform', 'directQuote']).default('freeform'),
+});
+
+/** `deterministicJson` (2026): accepted; crawlkit has no deterministic extractor, the document says so. */
+export const deterministicJsonFormatSchema = z.looseObject({
+  type: z.literal('deterministicJson'),
+  schema: jsonSchemaObject.optional(),
+  prompt: z.string().max(10_000).optional(),
+});
+
 export const FORMAT_TYPES = [
   'markdown',
   'html',
@@ -49,6 +77,15 @@ export const FORMAT_TYPES = [
   'changeTracking',
   'attributes',
   'branding',
+  'question',
+  'highlights',
+  'query',
+  'product',
+  'menu',
+  'audio',
+  'video',
+  'rawBase64',
+  'deterministicJson',
 ] as const;
 
 export type FormatType = (typeof FORMAT_TYPES)[number];
@@ -63,15 +100,24 @@ const formatObject = z.discriminatedUnion(
     plain('images'),
     plain('summary'),
     plain('branding'),
+    plain('product'),
+    plain('menu'),
+    plain('audio'),
+    plain('video'),
+    plain('rawBase64'),
     screenshotFormatSchema,
     jsonFormatSchema,
     changeTrackingFormatSchema,
     attributesFormatSchema,
+    questionFormatSchema,
+    highlightsFormatSchema,
+    queryFormatSchema,
+    deterministicJsonFormatSchema,
   ],
   {
     error: (issue) =>
       issue.code === 'invalid_union'
-        ? `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (json, screenshot, changeTracking and attributes also take an object with options)`
+        ? `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (json, screenshot, changeTracking, attributes, question, highlights and query also take an object with options)`
         : undefined,
   },
 );
@@ -82,12 +128,17 @@ export const formatSchema = z.preprocess(
   formatObject,
 );
 
-export type FormatInput = FormatType | z.input<typeof formatObject>;
+/** Formats that take options, so have no string form. */
+type OptionsRequired = 'question' | 'highlights' | 'query';
+export type FormatInput = Exclude<FormatType, OptionsRequired> | z.input<typeof formatObject>;
 export type Format = z.output<typeof formatSchema>;
 export type ScreenshotFormat = z.output<typeof screenshotFormatSchema>;
 export type JsonFormat = z.output<typeof jsonFormatSchema>;
 export type ChangeTrackingFormat = z.output<typeof changeTrackingFormatSchema>;
 export type AttributesFormat = z.output<typeof attributesFormatSchema>;
+export type QuestionFormat = z.output<typeof questionFormatSchema>;
+export type HighlightsFormat = z.output<typeof highlightsFormatSchema>;
+export type QueryFormat = z.output<typeof queryFormatSchema>;
 
 /** Finds the format of a type in a normalised list. */
 export function findFormat<T extends Format['type']>(
