@@ -72,6 +72,9 @@ export type {
   ActiveCrawlsResponse,
   MapResponse,
   CreditUsageResponse,
+  TokenUsageResponse,
+  QueueStatusResponse,
+  ConcurrencyCheckResponse,
   WebhookEventType,
   WebhookPayload,
 } from './v2/types.js';

@@ -25,10 +25,32 @@ export interface ServerOptions {
    */
   apiKeys?: readonly string[];
   /**
+   * With several `apiKeys`, whether they share their jobs. Unset, each key is a tenant: a crawl or batch belongs to
+   * the key that started it, and another key reading, cancelling or listing it gets `404 Job not found` (kept
+   * scrapes too). `true` makes every key see every job, as one team's keys do upstream.
+   * @default false
+   */
+  keysShareJobs?: boolean;
+  /**
    * Largest request body in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`.
    * @default 10485760 (10 MiB: a batch of about 50,000 URLs)
    */
   bodyLimit?: number;
+  /**
+   * Time a request body may take to arrive, from the request's headers on, in milliseconds; past it the server
+   * answers 408 `REQUEST_TIMEOUT` and closes the connection (a client trickling a body cannot hold a socket).
+   * Requests that fail auth are answered 401 and closed at once, their body unread.
+   * @default 30000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Which browser origins may call the API (CORS): `'loopback'` (pages served from `localhost`, `127.0.0.1` or
+   * `[::1]`, on any port), `'*'` (any), a list of origins (`https://app.example`), or `false` (none). A request
+   * carrying an `Origin` the setting does not allow is answered 403 `ORIGIN_NOT_ALLOWED`, so that a web page cannot
+   * drive the server from a visitor's browser; clients outside browsers send no `Origin`.
+   * @default 'loopback'
+   */
+  cors?: CorsSetting;
   /**
    * Scrape, map and params-preview requests in progress at once (running or waiting for an engine slot); one more
    * is answered 429 `QUEUE_FULL`. Crawl and batch starts are not counted: their pages wait in the store.
@@ -53,12 +75,18 @@ export interface ServerOptions {
   logger?: Logger;
 }
 
+/** The browser origins the server answers (see `ServerOptions.cors`). */
+export type CorsSetting = 'loopback' | '*' | false | readonly string[];
+
 export interface ResolvedServerOptions {
   crawlkit: Crawlkit;
   port: number;
   host: string;
   apiKeys: readonly string[];
+  keysShareJobs: boolean;
   bodyLimit: number;
+  bodyTimeoutMs: number;
+  cors: CorsSetting;
   queueLimit: number;
   creditLimit: number | undefined;
   closeTimeoutMs: number;
@@ -86,6 +114,29 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+function resolveCors(cors: ServerOptions['cors']): CorsSetting {
+  if (cors === undefined) return 'loopback';
+  if (cors === false || cors === 'loopback' || cors === '*') return cors;
+  if (Array.isArray(cors)) {
+    const origins = cors as unknown[];
+    for (const origin of origins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(String(origin));
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || parsed.origin !== origin) {
+        throw invalid(
+          `Expected every \`cors\` origin to be like https://app.example (scheme, host, port), got \`${String(origin)}\``,
+        );
+      }
+    }
+    return origins as string[];
+  }
+  throw invalid(`Expected \`cors\` to be 'loopback', '*', false or a list of origins, got \`${String(cors)}\``);
+}
+
 export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
   if (!options.crawlkit) throw invalid('`crawlkit` is required: pass the engine the server answers with');
   const host = options.host ?? '127.0.0.1';
@@ -110,7 +161,10 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     port: integer('port', options.port, 3002, 0, 65_535),
     host,
     apiKeys,
+    keysShareJobs: options.keysShareJobs ?? false,
     bodyLimit: integer('bodyLimit', options.bodyLimit, 10 * 1024 * 1024, 1, 2 ** 31 - 1),
+    bodyTimeoutMs: integer('bodyTimeoutMs', options.bodyTimeoutMs, 30_000, 1, 2 ** 31 - 1),
+    cors: resolveCors(options.cors),
     queueLimit: integer('queueLimit', options.queueLimit, 1024, 1, 2 ** 31 - 1),
     creditLimit,
     closeTimeoutMs: integer('closeTimeoutMs', options.closeTimeoutMs, 30_000, 0, 2 ** 31 - 1),

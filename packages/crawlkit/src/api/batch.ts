@@ -8,6 +8,7 @@ import { BATCH_FIRST_TASKS, batchTasks, type BatchUrl, type StoredBatchRequest }
 import { checkIdempotencyKey } from '../jobs/idempotency.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import { visibleTo } from '../jobs/job-tenant.js';
 import type { LlmService } from '../llm/llm-service.js';
 import { batchScrapeRequestSchema, type BatchScrapeRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
@@ -50,7 +51,7 @@ function checkBatchUrl(input: string, policy: UrlPolicy | undefined, threats: Th
 export async function startBatchScrape(
   context: BatchStartContext,
   body: BatchScrapeRequestInput,
-  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey'> = {},
+  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey' | 'tenant'> = {},
 ): Promise<BatchScrapeResponse | ErrorResponse> {
   const parsed = parseBody(batchScrapeRequestSchema, body);
   if (!parsed.ok) return parsed.error;
@@ -88,7 +89,9 @@ export async function startBatchScrape(
     return response;
   };
 
-  if (appendToId !== undefined) return appendToBatch(context.jobs, appendToId.toLowerCase(), valid, respond);
+  if (appendToId !== undefined) {
+    return appendToBatch(context.jobs, appendToId.toLowerCase(), valid, respond, start.tenant);
+  }
 
   const { webhook, ...options } = rest;
   // A long list: the first URLs become task rows now, the rest is stored with the job in one value and moved to the
@@ -97,7 +100,10 @@ export async function startBatchScrape(
     valid.length > BATCH_FIRST_TASKS
       ? { ...options, backlog: valid.slice(BATCH_FIRST_TASKS), backlogFirst: BATCH_FIRST_TASKS }
       : options;
-  const stored: StoredJob<StoredBatchRequest> = { request };
+  const stored: StoredJob<StoredBatchRequest> = {
+    ...(start.tenant !== undefined ? { tenant: start.tenant } : {}),
+    request,
+  };
   if (webhook) stored.webhook = webhook;
   const job = await context.jobs.create({
     kind: 'batch',
@@ -115,9 +121,11 @@ async function appendToBatch(
   id: string,
   urls: readonly BatchUrl[],
   respond: (id: string) => BatchScrapeResponse,
+  tenant: string | undefined,
 ): Promise<BatchScrapeResponse | ErrorResponse> {
   const found = await jobs.find(id);
-  if (!found || found.job.kind !== 'batch') return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
+  if (!found || found.job.kind !== 'batch' || !visibleTo(found.job, tenant))
+    return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
   const { job, store } = found;
   if (job.status === 'cancelled') {
     return { success: false, code: 'JOB_CANCELLED', error: 'The batch was cancelled; start a new batch instead.' };

@@ -18,7 +18,7 @@ export async function startCrawl(
   ctx: EngineContext,
   jobs: JobManager,
   body: CrawlRequestInput,
-  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey'> = {},
+  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey' | 'tenant'> = {},
 ): Promise<CrawlResponse | ErrorResponse> {
   const parsed = parseBody(crawlRequestSchema, body);
   if (!parsed.ok) return parsed.error;
@@ -42,7 +42,7 @@ export async function startCrawl(
   if (prompted && 'success' in prompted) return prompted;
   const { webhook, ...request } = prompted?.request ?? parsed.value;
 
-  const stored: StoredJob<CrawlRequest> = { request };
+  const stored: StoredJob<CrawlRequest> = { ...(start.tenant !== undefined ? { tenant: start.tenant } : {}), request };
   if (webhook) stored.webhook = webhook;
   const job = await jobs.create({
     kind: 'crawl',

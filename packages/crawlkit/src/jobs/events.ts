@@ -3,6 +3,7 @@ import type { Delivery, JobKind, JobRecord, Store } from '@crawlkit/store';
 import type { Document, JobStatus } from '../v2/types.js';
 import { queueWebhookEvent, type JobWebhookEvent } from '../webhooks/outbox.js';
 import type { JobSignals } from './job-watch.js';
+import { jobProgress } from './status.js';
 
 /** The engine-level events a job produces (the `Crawlkit` instance re-emits them). */
 export interface JobNotifications {
@@ -103,10 +104,13 @@ export class JobEvents {
   }
 
   async #progress(store: Store, job: JobRecord): Promise<void> {
-    const [counts, current] = await Promise.all([store.tasks.counts(job.id), store.jobs.get(job.id)]);
+    const [counts, documents, current] = await Promise.all([
+      store.tasks.counts(job.id),
+      store.results.count(job.id),
+      store.jobs.get(job.id),
+    ]);
     this.notify.progress?.(job.id, job.kind, {
-      total: counts.queued + counts.active + counts.done + counts.failed,
-      completed: counts.done + counts.failed,
+      ...jobProgress(counts, documents),
       creditsUsed: current?.creditsUsed ?? 0,
     });
   }

@@ -21,6 +21,8 @@ export type { JobKindHandler } from './job-driver.js';
 
 /** Persisted with the job so that any process can resume it. */
 export interface StoredJob<R> {
+  /** Who started the job (`CallOptions.tenant`); stored first, where `jobTenant` reads it. */
+  tenant?: string;
   request: R;
   webhook?: Webhook;
   /**
@@ -107,7 +109,9 @@ export class JobManager {
       id,
       kind: options.kind,
       status: 'scraping',
+      // The tenant first: `jobTenant` reads it at the start of the JSON.
       request: JSON.stringify({
+        ...(options.stored.tenant !== undefined ? { tenant: options.stored.tenant } : {}),
         ...sealJobSecrets(options.stored, this.#secrets(store)),
         ...(this.#urlPolicy ? { urlPolicy: this.#urlPolicy } : {}),
       }),

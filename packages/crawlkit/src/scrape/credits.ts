@@ -8,6 +8,9 @@ export interface CreditInput {
   zeroDataRetention: boolean;
 }
 
+/** Credits of a `map` call (reference §15: 1 per call). */
+export const MAP_CREDITS = 1;
+
 /** Formats upstream bills 4 credits more for (2026): answers and highlights. */
 const ANSWER_FORMATS = new Set(['question', 'highlights', 'query']);
 

@@ -207,6 +207,37 @@ export interface CreditUsageResponse {
   };
 }
 
+/** `GET /v2/team/token-usage`: model tokens, counted as credits are. */
+export interface TokenUsageResponse {
+  success: true;
+  data: {
+    remainingTokens: number;
+    planTokens: number;
+    billingPeriodStart: string | null;
+    billingPeriodEnd: string | null;
+    tokensUsed: number;
+  };
+}
+
+/** `GET /v2/team/queue-status`: the engine's scrape slots. */
+export interface QueueStatusResponse {
+  success: true;
+  /** Scrapes running or waiting for a slot. */
+  jobsInQueue: number;
+  activeJobsInQueue: number;
+  waitingJobsInQueue: number;
+  maxConcurrency: number;
+  /** When the last page was scraped successfully (ISO 8601), or null. */
+  mostRecentSuccess: string | null;
+}
+
+/** `GET /v2/concurrency-check`. */
+export interface ConcurrencyCheckResponse {
+  success: true;
+  concurrency: number;
+  maxConcurrency: number;
+}
+
 export type WebhookEventType =
   | 'crawl.started'
   | 'crawl.page'
