@@ -70,6 +70,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const { crawlkit: ck, admission } = ctx;
 
   app.post<{ Body: ScrapeRequestInput }>('/v2/scrape', async (request, reply) => {
+    if (asksAlexandria(request.body)) return send(reply, alexandriaNotOffered());
     const refused = admission.refuseWithoutCredits();
     if (refused) return send(reply, refused);
     const call = { ...ctx.call(request, reply), keepResult: true };
@@ -143,6 +144,18 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }
 }
 
+/** A scrape body that runs Alexandria tools (the SDK's `findTools`) instead of scraping a URL. */
+function asksAlexandria(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'alexandria' in body;
+}
+
+function alexandriaNotOffered() {
+  return v2Error(
+    'ENDPOINT_NOT_SUPPORTED',
+    `POST /v2/scrape with \`alexandria\` (Alexandria tool execution, the SDK's findTools) is a Firecrawl endpoint that crawlkit does not offer; ${OFFERED}.`,
+  );
+}
+
 /** Upstream lowers a crawl's `limit` to the credits left instead of refusing it (reference §17, 402). */
 export function withCreditCap(body: CrawlRequestInput, remaining: number | undefined): CrawlRequestInput {
   if (remaining === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
@@ -180,6 +193,9 @@ const OFFERED =
 /** The name of a Firecrawl endpoint crawlkit does not offer, from its path segments (`v1`/`v2` first). */
 function notOfferedName(segments: string[]): string | undefined {
   const [version, first = '', second] = segments;
+  if (first === 'search' && second === 'developer') return 'developer search';
+  if (first === 'search' && second === 'research') return 'research paper search';
+  if (first === 'search' && segments[3] === 'feedback') return 'search feedback';
   const named = NOT_OFFERED[first];
   if (named) return named;
   if (first === 'team') {
