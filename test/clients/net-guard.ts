@@ -32,7 +32,8 @@ function isLoopback(host: string): boolean {
   return bare === '::1' || bare.startsWith('::ffff:127.');
 }
 
-const connect = Socket.prototype.connect;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the socket as `this`
+const connect = Socket.prototype.connect as (this: Socket, ...args: unknown[]) => Socket;
 Socket.prototype.connect = function guardedConnect(this: Socket, ...args: unknown[]) {
   const target = targetOf(args);
   if (target) {
@@ -46,5 +47,5 @@ Socket.prototype.connect = function guardedConnect(this: Socket, ...args: unknow
       return this;
     }
   }
-  return (connect as (...a: unknown[]) => Socket).apply(this, args);
+  return connect.apply(this, args);
 } as typeof Socket.prototype.connect;
