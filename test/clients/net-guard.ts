@@ -48,4 +48,4 @@ Socket.prototype.connect = function guardedConnect(this: Socket, ...args: unknow
     }
   }
   return connect.apply(this, args);
-} as typeof Socket.prototype.connect;
+};
