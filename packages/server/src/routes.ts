@@ -51,18 +51,35 @@ export function idempotencyKey(request: FastifyRequest): string | undefined {
 }
 
 /** The engine's methods of one job kind. */
-export function jobMethods(ck: Crawlkit, kind: JobKind) {
+function methodsOf(ck: Crawlkit, kind: JobKind) {
   return kind === 'crawl'
-    ? {
-        status: ck.getCrawlStatus.bind(ck),
-        cancel: ck.cancelCrawl.bind(ck),
-        errors: ck.getCrawlErrors.bind(ck),
-      }
+    ? { status: ck.getCrawlStatus.bind(ck), cancel: ck.cancelCrawl.bind(ck), errors: ck.getCrawlErrors.bind(ck) }
     : {
         status: ck.getBatchScrapeStatus.bind(ck),
         cancel: ck.cancelBatchScrape.bind(ck),
         errors: ck.getBatchScrapeErrors.bind(ck),
       };
+}
+
+/**
+ * The job methods of a path's kind, answering for a job of the other kind too: upstream serves crawl and batch
+ * status, cancel and errors with one handler, and its v1 SDK polls a batch at `/v1/crawl/:id`.
+ */
+export function jobMethods(ck: Crawlkit, kind: JobKind) {
+  const own = methodsOf(ck, kind);
+  const other = methodsOf(ck, kind === 'crawl' ? 'batch' : 'crawl');
+  const either =
+    <A extends unknown[], R extends object>(first: (...args: A) => Promise<R>, second: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const answer = await first(...args);
+      const missing = (answer as { code?: string }).code === 'JOB_NOT_FOUND';
+      return missing ? second(...args) : answer;
+    };
+  return {
+    status: either(own.status, other.status),
+    cancel: either(own.cancel, other.cancel),
+    errors: either(own.errors, other.errors),
+  };
 }
 
 /** Every v2 route crawlkit implements, at upstream's paths and methods (reference §2). */
@@ -204,7 +221,7 @@ function notOfferedName(segments: string[]): string | undefined {
       return `team ${segments.slice(2).join(' ')}`.trim();
     }
   }
-  if (first === 'scrape' && segments.length > 3) return 'scrape interaction (interact, execute, browser)';
+  if (first === 'scrape' && segments.length > 3) return 'scrape interaction: interact, execute, browser';
   if (version === 'v0') return 'the v0 API';
   return undefined;
 }
