@@ -182,7 +182,7 @@ describe('methods of endpoints crawlkit does not offer: a 404 naming the endpoin
     ['listBrowsers', () => fc.listBrowsers(), 'browser sessions'],
     ['interact', () => fc.interact(id, { prompt: 'click' }), 'scrape interaction'],
     ['stopInteraction', () => fc.stopInteraction(id), 'scrape interaction'],
-    ['findTools', () => fc.findTools({ query: 'x' }), 'Alexandria'],
+    ['findTools', () => fc.findTools({}), 'Alexandria'],
     ['developerSearch', () => fc.developerSearch('x'), 'developer search'],
     ['feedback', () => fc.feedback({ endpoint: 'scrape', jobId: id, rating: 'good' } as never), 'feedback'],
     ['createMonitor', () => fc.createMonitor({ name: 'x' } as never), 'monitors'],
