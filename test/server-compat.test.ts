@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers = auth) => call(base, 'POST', path, { body, headers });
-const get = (path: string, headers = auth) => call(base, 'GET', path, { headers });
+const get = (path: string, headers: Record<string, string> = auth) => call(base, 'GET', path, { headers });
 
 async function finished(path: string): Promise<Record<string, unknown>> {
   for (;;) {
@@ -178,7 +178,9 @@ describe('CORS', () => {
   it('lets any origin in with cors "*"', async () => {
     const open: CrawlkitServer = await startServer({ crawlkit: stack.ck, port: 0, cors: '*' });
     try {
-      const answer = await call(open.url, 'GET', '/v2/team/queue-status', { headers: { origin: 'https://app.example' } });
+      const answer = await call(open.url, 'GET', '/v2/team/queue-status', {
+        headers: { origin: 'https://app.example' },
+      });
       expect(answer.headers['access-control-allow-origin']).toBe('*');
     } finally {
       await open.close();
