@@ -18,7 +18,7 @@ import {
   type UnfinishedJob,
 } from './api/job-queries.js';
 import { mapSite } from './api/map.js';
-import { concurrencyCheck, creditUsage, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
+import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
 import { CrawlkitError, toErrorResponse } from './errors.js';
@@ -51,7 +51,6 @@ import type {
   ScrapeResponse,
   TokenUsageResponse,
 } from './v2/types.js';
-import { MAP_CREDITS } from './scrape/credits.js';
 import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
 
 /** The answer of a call whose `signal` aborted. */

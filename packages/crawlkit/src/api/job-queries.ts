@@ -2,7 +2,7 @@ import { redactUrl } from '@crawlkit/fetcher';
 import type { JobKind } from '@crawlkit/store';
 
 import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
-import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import type { JobManager } from '../jobs/job-manager.js';
 import { visibleTo } from '../jobs/job-tenant.js';
 import { hideJobSecrets } from '../jobs/job-secrets.js';
 import { buildJobErrors, buildJobStatus } from '../jobs/status.js';
@@ -15,6 +15,7 @@ import type {
   ErrorResponse,
   JobStatusResponse,
 } from '../v2/types.js';
+import { storedJobOf } from '../codec/records.js';
 
 /** Pagination of a status call: `skip` and `limit` (page size, default 100). */
 export interface StatusPagination {
@@ -102,7 +103,7 @@ export async function getActiveCrawls(jobs: JobManager, tenant?: string): Promis
   for (const store of jobs.stores()) {
     for (const job of await store.jobs.list({ status: ['scraping'], kind: 'crawl' })) {
       if (!visibleTo(job, tenant)) continue;
-      const { request, tenant: owner } = hideJobSecrets(JSON.parse(job.request) as StoredJob<CrawlRequest>);
+      const { request, tenant: owner } = hideJobSecrets(storedJobOf<CrawlRequest>(job));
       const { url, webhook: _webhook, ...options } = request;
       crawls.push({
         id: job.id,

@@ -1,5 +1,6 @@
 import type { Store } from '@crawlkit/store';
 
+import { keptScrapeCodec } from '../codec/records.js';
 import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
 import type { Document, ErrorResponse, ScrapeResponse } from '../v2/types.js';
 
@@ -10,17 +11,12 @@ import type { Document, ErrorResponse, ScrapeResponse } from '../v2/types.js';
  */
 const keyOf = (id: string) => `scrape:${id}`;
 
-interface KeptScrape {
-  tenant?: string;
-  document: Document;
-}
-
 /** Keeps a scrape's document for `GET /v2/scrape/:id` (`ScrapeCallOptions.keepResult`). */
 export async function keepScrape(store: Store, document: Document, tenant: string | undefined): Promise<void> {
   const id = document.metadata.scrapeId;
   if (id === undefined) return;
-  const kept: KeptScrape = { ...(tenant !== undefined ? { tenant } : {}), document };
-  await store.pages.put({ key: keyOf(id), url: keyOf(id), cachedAt: Date.now(), value: JSON.stringify(kept) });
+  const value = keptScrapeCodec.encode({ ...(tenant !== undefined ? { tenant } : {}), document });
+  await store.pages.put({ key: keyOf(id), url: keyOf(id), cachedAt: Date.now(), value });
 }
 
 const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found.' });
@@ -39,7 +35,7 @@ export async function getKeptScrape(
   if (!ref) return { success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID };
   const entry = await store.pages.get(keyOf(ref.id), { maxAge: ttlMs });
   if (!entry) return notFound();
-  const kept = JSON.parse(entry.value) as KeptScrape;
+  const kept = keptScrapeCodec.decode(entry.value);
   if (tenant !== undefined && kept.tenant !== undefined && kept.tenant !== tenant) return notFound();
   return { success: true, data: kept.document };
 }

@@ -1,6 +1,6 @@
 import type { ScrapeCallOptions } from '../call-options.js';
 import type { Runtime } from '../runtime.js';
-import { scrapePage } from '../scrape/scrape-page.js';
+import { scrapePage } from '../scrape/run-scrape.js';
 import { memoizedParser } from '../v2/parse-memo.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';

@@ -5,6 +5,9 @@ import type {
   TokenUsageResponse,
 } from '../v2/types.js';
 
+/** Credits of a `map` call (reference §15: 1 per call). */
+export const MAP_CREDITS = 1;
+
 /**
  * The nominal plan of an engine without a limit: a round number above what was used, so that a client shows the
  * amount used (`plan - remaining`) and a comfortable remainder. The hosted API's plan is a real budget; locally

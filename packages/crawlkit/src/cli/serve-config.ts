@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+import { optionIssuesMessage } from '@crawlkit/options';
 import { z } from 'zod';
 
-import { optionIssuesMessage } from '../option-schema.js';
 import { CliError } from './errors.js';
 
 /** The name of the config file `serve` reads from its working directory when no `--config` is given. */

@@ -4,6 +4,9 @@
  * lower-cased, stop words dropped, Porter-stemmed), the best kept, and returned in page order.
  */
 import { stemmer } from 'stemmer';
+import { z } from 'zod';
+
+import { defineFormat } from './format-module.js';
 
 /** Passages a `highlights` answer holds at most (also what `question` shows the model). */
 export const MAX_HIGHLIGHTS = 5;
@@ -145,3 +148,17 @@ export function highlights(markdown: string, query: string, limit = MAX_HIGHLIGH
 export function highlightsText(passages: readonly Passage[]): string {
   return passages.map((p) => p.text).join('\n\n');
 }
+
+/** The 2026 surcharge of the formats that answer a query (`highlights`, `question`, `query`), as upstream bills. */
+export const ANSWER_SURCHARGE = 4;
+
+/** `highlights` (`{ query }`): the page's passages that answer `query`, verbatim, with no model. */
+export const highlightsFormat = defineFormat({
+  type: 'highlights',
+  schema: z.strictObject({ type: z.literal('highlights'), query: z.string().min(1).max(10_000) }),
+  extraction: () => ({ markdown: true }),
+  credits: () => ({ surcharge: ANSWER_SURCHARGE }),
+  produce: (format, state) => {
+    state.document.highlights = highlightsText(highlights(state.extraction.markdown ?? '', format.query));
+  },
+});

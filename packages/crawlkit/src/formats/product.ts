@@ -3,7 +3,10 @@
  * currency, sale, availability, SKU and images, read from the structured data the page declares (JSON-LD first,
  * then microdata, then OpenGraph `product:` tags), with no model. Fields one source lacks are filled from the next.
  */
+import { z } from 'zod';
+
 import type { ProductPrice, ProductProfile, ProductVariant } from '../v2/types.js';
+import { defineFormat } from './format-module.js';
 import { readStructuredData, type JsonObject, type StructuredData } from './structured-data.js';
 
 const PRODUCT_TYPES =
@@ -200,3 +203,22 @@ export function extractProduct(html: string, pageUrl: string): ProductProfile | 
     variants,
   };
 }
+
+const NO_PRODUCT =
+  'No product was found on this page: it declares none in JSON-LD, microdata or OpenGraph product tags.';
+
+/** `product`: the product the page declares, or a warning that it declares none. */
+export const productFormat = defineFormat({
+  type: 'product',
+  schema: z.strictObject({ type: z.literal('product') }),
+  extraction: () => ({ rawHtml: true }),
+  produce: (_format, state) => {
+    const html = state.extraction.rawHtml ?? state.page.text;
+    const product =
+      html !== undefined && /html|xml|^$/i.test(state.page.contentType)
+        ? extractProduct(html, state.page.url)
+        : undefined;
+    if (product) state.document.product = product;
+    else if (!state.warnings.includes(NO_PRODUCT)) state.warnings.push(NO_PRODUCT);
+  },
+});

@@ -1,32 +1,40 @@
 import { describe, expect, it } from 'vitest';
 
-import { unavailableFeatureWarnings } from './unavailable.js';
+import { FORMAT_MODULES } from './registry.js';
+import { unavailableOptionWarnings } from './unavailable.js';
 
-describe('unavailableFeatureWarnings', () => {
-  it('names each feature that cannot exist locally, once', () => {
-    const warnings = unavailableFeatureWarnings({
-      formats: [{ type: 'audio' }, { type: 'video' }, { type: 'audio' }, { type: 'markdown' }],
-      parsers: [{ type: 'pdf', mode: 'ocr' }],
-      redactPII: true,
+describe('unavailableOptionWarnings', () => {
+  it('names each option that cannot be had locally, in a sentence', () => {
+    const warnings = unavailableOptionWarnings({
+      parsers: [{ type: 'pdf', mode: 'ocr', blocks: true }],
+      redactPII: { mode: 'fast' },
       profile: { name: 'shop' },
       threatProtection: { mode: 'zscaler' },
       auditMetadata: { username: 'ana' },
       domainTools: true,
     });
-    expect(warnings).toHaveLength(8);
-    expect(warnings.filter((w) => w.includes('audio'))).toHaveLength(1);
+    expect(warnings).toHaveLength(7);
     for (const w of warnings) expect(w).toMatch(/^[A-Z].*\.$/);
     expect(warnings.join(' ')).toContain('not redacted');
+    expect(warnings.join(' ')).toContain('profile "shop"');
   });
 
   it('says nothing for a request crawlkit serves in full', () => {
     expect(
-      unavailableFeatureWarnings({
-        formats: [{ type: 'markdown' }, { type: 'highlights', query: 'x' }],
-        parsers: [{ type: 'pdf' }],
+      unavailableOptionWarnings({
+        parsers: [{ type: 'pdf', mode: 'fast' }, { type: 'image' }],
         redactPII: false,
         threatProtection: { mode: 'manual-only', blacklist: ['a.example'] },
       }),
     ).toEqual([]);
+  });
+});
+
+describe('the registry', () => {
+  it('has a module for every 2026 format', () => {
+    const types = FORMAT_MODULES.map((m) => m.type);
+    for (const type of ['highlights', 'question', 'query', 'product', 'rawBase64', 'audio', 'video', 'menu']) {
+      expect(types).toContain(type);
+    }
   });
 });

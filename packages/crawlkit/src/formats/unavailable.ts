@@ -1,9 +1,58 @@
-import type { Format } from '../v2/formats.js';
-import type { Parser, ThreatProtection } from '../v2/scrape-options.js';
+/**
+ * What a request may ask that cannot exist locally (hosted services, enterprise team settings): accepted, never
+ * refused, and never dropped in silence. The formats are modules that only say so in the document's `warning`; the
+ * options are read once per page by `unavailableOptionWarnings`.
+ */
+import { z } from 'zod';
 
-/** The options of a scrape request this module reads. */
-export interface FeatureRequest {
-  formats: readonly Format[];
+import type { Parser, ThreatProtection } from '../v2/scrape-options.js';
+import { jsonSchemaObject } from './json.js';
+import { defineFormat, type FormatSchema } from './format-module.js';
+
+const sentence = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
+
+/** A format accepted for compatibility whose field cannot be produced here: its document gets `why` as a warning. */
+function unavailableFormat<S extends FormatSchema>(schema: S, type: z.output<S>['type'], why: string) {
+  return defineFormat({
+    type,
+    schema,
+    produce: (_format, state) => {
+      const warning = sentence(why);
+      if (!state.warnings.includes(warning)) state.warnings.push(warning);
+    },
+  });
+}
+
+const plain = <T extends string>(type: T) => z.strictObject({ type: z.literal(type) });
+
+export const audioFormat = unavailableFormat(
+  plain('audio'),
+  'audio',
+  'the audio format needs the hosted media pipeline, which does not exist locally: the document has no audio',
+);
+export const videoFormat = unavailableFormat(
+  plain('video'),
+  'video',
+  'the video format needs the hosted media pipeline, which does not exist locally: the document has no video',
+);
+export const menuFormat = unavailableFormat(
+  plain('menu'),
+  'menu',
+  'the menu format is not implemented by crawlkit: the document has no menu',
+);
+/** Its options upstream are those of `json` (undocumented beyond them). */
+export const deterministicJsonFormat = unavailableFormat(
+  z.strictObject({
+    type: z.literal('deterministicJson'),
+    schema: jsonSchemaObject.optional(),
+    prompt: z.string().max(10_000).optional(),
+  }),
+  'deterministicJson',
+  'the deterministicJson format needs the hosted deterministic extractor, which does not exist locally: the document has no json',
+);
+
+/** The options of a scrape request `unavailableOptionWarnings` reads. */
+export interface OptionRequest {
   parsers: readonly Parser[];
   redactPII?: unknown;
   profile?: { name: string } | undefined;
@@ -13,26 +62,10 @@ export interface FeatureRequest {
   toolDetail?: string | undefined;
 }
 
-/** Formats of the hosted service that have no local counterpart, with why. */
-const FORMATS: Partial<Record<Format['type'], string>> = {
-  audio: 'the audio format needs the hosted media pipeline, which does not exist locally: the document has no audio',
-  video: 'the video format needs the hosted media pipeline, which does not exist locally: the document has no video',
-  menu: 'the menu format is not implemented by crawlkit: the document has no menu',
-  deterministicJson:
-    'the deterministicJson format needs the hosted deterministic extractor, which does not exist locally: the document has no json',
-};
-
-/**
- * The document warnings of the features a request asks for that cannot exist locally (hosted services, enterprise
- * team settings). They are accepted, never refused, and never dropped in silence: each gets a sentence here.
- */
-export function unavailableFeatureWarnings(request: FeatureRequest): string[] {
+/** The document warnings of the options a request gives that cannot be had locally. */
+export function unavailableOptionWarnings(request: OptionRequest): string[] {
   const warnings: string[] = [];
-  const say = (text: string) => warnings.push(`${text[0]!.toUpperCase()}${text.slice(1)}.`);
-  for (const type of new Set(request.formats.map((f) => f.type))) {
-    const why = FORMATS[type];
-    if (why) say(why);
-  }
+  const say = (text: string) => warnings.push(sentence(text));
   if (request.redactPII !== undefined && request.redactPII !== false) {
     say('redactPII needs the hosted redaction models, which do not exist locally: the content is not redacted');
   }

@@ -15,13 +15,14 @@ import { policyToStore } from './job-policy.js';
 import { sealJobSecrets } from './job-secrets.js';
 import type { JobLeases } from './lease.js';
 import { isStoreBudgetError } from './task-execution.js';
+import { storedJobCodec } from '../codec/records.js';
 
 export type { JobNotifications } from './events.js';
 export type { JobKindHandler } from './job-driver.js';
 
 /** Persisted with the job so that any process can resume it. */
-export interface StoredJob<R> {
-  /** Who started the job (`CallOptions.tenant`); stored first, where `jobTenant` reads it. */
+export interface StoredJob<R extends object> {
+  /** Who started the job (`CallOptions.tenant`). */
   tenant?: string;
   request: R;
   webhook?: Webhook;
@@ -92,7 +93,7 @@ export class JobManager {
    * Creates a job with its first tasks, queues its `started` event and starts running it. With an `idempotencyKey`
    * the id is the key's (`idempotentJobId`), and a key used before throws `IDEMPOTENCY_KEY_REUSED`.
    */
-  async create<R>(options: {
+  async create<R extends object>(options: {
     kind: JobKind;
     stored: StoredJob<R>;
     tasks: TaskInput[];
@@ -109,9 +110,7 @@ export class JobManager {
       id,
       kind: options.kind,
       status: 'scraping',
-      // The tenant first: `jobTenant` reads it at the start of the JSON.
-      request: JSON.stringify({
-        ...(options.stored.tenant !== undefined ? { tenant: options.stored.tenant } : {}),
+      request: storedJobCodec.encode({
         ...sealJobSecrets(options.stored, this.#secrets(store)),
         ...(this.#urlPolicy ? { urlPolicy: this.#urlPolicy } : {}),
       }),

@@ -2,13 +2,14 @@ import { Fetcher, tightenUrlPolicy, type FetcherOptions, type UrlPolicy } from '
 import type { JobRecord } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
+import { storedJobOf } from '../codec/records.js';
 
 /**
  * The URL policy a job was submitted under, recorded with it (`StoredJob.urlPolicy`); undefined for a job stored
  * without one (an engine with no policy, or a job older than the rule).
  */
 export function storedUrlPolicy(job: JobRecord): UrlPolicy | undefined {
-  return (JSON.parse(job.request) as { urlPolicy?: UrlPolicy }).urlPolicy;
+  return storedJobOf<object>(job).urlPolicy;
 }
 
 /** What a job records of its submitter's policy: nothing when that policy allows everything. */

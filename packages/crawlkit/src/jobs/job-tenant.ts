@@ -1,15 +1,10 @@
 import type { JobRecord } from '@crawlkit/store';
 
-/**
- * A job's tenant is the first key of its stored JSON (`{"tenant":"…","request":…}`, as `JobManager.create` writes
- * it), so that it is read without parsing a request that may hold a batch's whole URL list.
- */
-const TENANT_PREFIX = /^\{"tenant":"((?:[^"\\]|\\.)*)"/;
+import { storedJobOf } from '../codec/records.js';
 
-/** The tenant a job was started for, or undefined. */
+/** The tenant a job was started for (`CallOptions.tenant`), or undefined for the operator's jobs. */
 export function jobTenant(job: Pick<JobRecord, 'request'>): string | undefined {
-  const match = TENANT_PREFIX.exec(job.request);
-  return match ? (JSON.parse(`"${match[1]}"`) as string) : undefined;
+  return storedJobOf(job).tenant;
 }
 
 /**

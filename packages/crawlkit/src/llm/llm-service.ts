@@ -3,7 +3,6 @@ import { isDeepStrictEqual } from 'node:util';
 import PQueue from 'p-queue';
 
 import { CrawlkitError } from '../errors.js';
-import type { Format } from '../v2/formats.js';
 import type { ErrorResponse } from '../v2/types.js';
 import {
   checkPatterns,
@@ -101,11 +100,13 @@ export class LlmService {
     return this.#options !== undefined;
   }
 
-  /** Throws BAD_REQUEST when a format needs a model and none is configured. */
-  assertAvailable(formats: readonly Format[]): void {
+  /**
+   * Throws `BAD_REQUEST` when no model is configured for `feature` (`'json format'`): a request that needs one is
+   * refused before any fetch (`featureNeedingModel` names the feature of a request's formats).
+   */
+  assertModel(feature: string): void {
     if (this.#options) return;
-    const feature = modelFeatureOf(formats);
-    if (feature) throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`);
+    throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`);
   }
 
   /** The v2 error for a feature that needs a model when none is configured, else undefined. */
@@ -265,17 +266,6 @@ export class LlmService {
   get promptMapLimit(): number {
     return this.#options?.promptMapLimit ?? 0;
   }
-}
-
-/** The first format that needs a model, named for a message; undefined when none does. */
-function modelFeatureOf(formats: readonly Format[]): string | undefined {
-  for (const format of formats) {
-    if (format.type === 'json') return 'json format';
-    if (format.type === 'changeTracking' && format.modes.includes('json')) return 'changeTracking json mode';
-    if (format.type === 'question') return 'question format';
-    if (format.type === 'query' && format.mode === 'freeform') return 'query format (freeform; directQuote needs none)';
-  }
-  return undefined;
 }
 
 /** Each top-level key whose value differs between two extractions, as `{ previous, current }`. */

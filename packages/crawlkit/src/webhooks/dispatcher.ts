@@ -2,8 +2,8 @@ import type { Delivery, SecretBox, Store } from '@crawlkit/store';
 
 import { openHeaders } from '../jobs/job-secrets.js';
 
-import type { StoredDelivery } from './payload.js';
 import { deliveryHeaders } from './signature.js';
+import { deliveryCodec } from '../codec/records.js';
 
 /** Sends one HTTP POST; resolves with the status code, rejects on network errors. */
 export type PostJson = (
@@ -266,7 +266,7 @@ export class WebhookDispatcher {
 
   /** One attempt. Resolves true when the event is settled (delivered or given up), false when a retry is planned. */
   async #send(store: Store, delivery: Delivery): Promise<boolean> {
-    const stored = JSON.parse(delivery.payload) as StoredDelivery;
+    const stored = deliveryCodec.decode(delivery.payload);
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
     let error: string;
