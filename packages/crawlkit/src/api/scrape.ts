@@ -19,7 +19,7 @@ export async function scrape(
   const parsed = parseScrapeBody(body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
-  const { ctx, queue, reporter } = await ready();
+  const { ctx, queue, bus } = await ready();
   const outcome = await queue.add(
     () =>
       scrapePage(ctx, request, {
@@ -30,9 +30,9 @@ export async function scrape(
     signal ? { signal } : {},
   );
   if (!outcome.success) {
-    reporter.error(undefined, request.url, outcome.error);
+    bus.pageFailed(undefined, request.url, outcome.error);
     return outcome.error;
   }
-  reporter.page(undefined, outcome.document);
+  bus.page(undefined, outcome.document);
   return { success: true, data: outcome.document };
 }
