@@ -115,7 +115,7 @@ describe('firecrawl scrape', () => {
     expect(cached.stdout).toContain('Getting started');
     const miss = await firecrawl(['scrape', stack.page('/never-fetched.html'), '--lockdown']);
     expect(miss.code).not.toBe(0);
-    expect(`${miss.stdout}${miss.stderr}`).toMatch(/cached data/i);
+    expect(`${miss.stdout}${miss.stderr}`).toMatch(/page cache/i);
   });
 });
 

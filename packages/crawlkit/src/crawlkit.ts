@@ -31,7 +31,7 @@ import {
 } from './llm/crawl-prompt.js';
 import { scopedLogger } from './logger.js';
 import { resolveOptions, type CrawlkitOptions, type ResolvedOptions } from './options.js';
-import { Reporter } from './reporter.js';
+import { EventBus } from './event-bus.js';
 import { closeRuntime, createRuntime, startWorker, type Runtime } from './runtime.js';
 import type { BatchScrapeRequestInput, CrawlRequestInput, MapRequestInput } from './v2/jobs.js';
 import type { ScrapeRequestInput } from './v2/scrape-options.js';
@@ -79,7 +79,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #options: ResolvedOptions;
   readonly #raw: CrawlkitOptions;
   readonly #queue: PQueue;
-  readonly #reporter: Reporter;
+  readonly #bus: EventBus;
   #runtime: Promise<Runtime> | undefined;
   #closed = false;
 
@@ -89,11 +89,11 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     this.#options = resolveOptions(options);
     this.#raw = options;
     this.#queue = new PQueue({ concurrency: this.#options.concurrency });
-    this.#reporter = new Reporter(this, scopedLogger(options.logger, 'engine'));
+    this.#bus = new EventBus(this, scopedLogger(options.logger, 'engine'));
     if (this.#options.resumeJobs) {
       this.#ready()
         .then((rt) => rt.jobs.resumeAll())
-        .catch((error: unknown) => this.#reporter.error(undefined, '', error));
+        .catch((error: unknown) => this.#bus.internalError(undefined, error));
     }
   }
 
@@ -180,7 +180,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
     return this.#guard(init, async (rt, signal) => {
       const result = await mapSite(rt.ctx, body, signal);
-      if (result.success) this.#reporter.charge(MAP_CREDITS);
+      if (result.success) this.#bus.charge(MAP_CREDITS);
       return result;
     });
   }
@@ -198,12 +198,12 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    * nominal plan of a billion credits, so that clients show what was used.
    */
   getCreditUsage(): CreditUsageResponse {
-    return creditUsage(this.#reporter.credits);
+    return creditUsage(this.#bus.credits);
   }
 
   /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used, against a nominal plan. */
   getTokenUsage(): TokenUsageResponse {
-    return tokenUsage(this.#reporter.tokens);
+    return tokenUsage(this.#bus.tokens);
   }
 
   /** `GET /v2/team/queue-status`: scrapes running in the engine's slots (`concurrency`) and waiting for one. */
@@ -221,7 +221,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       running: this.#queue.pending,
       waiting: this.#queue.size,
       concurrency: this.#options.concurrency,
-      lastSuccess: this.#reporter.lastSuccess,
+      lastSuccess: this.#bus.lastSuccess,
     };
   }
 
@@ -329,7 +329,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       raw: this.#raw,
       options: this.#options,
       queue: this.#queue,
-      reporter: this.#reporter,
+      bus: this.#bus,
     });
     return this.#runtime;
   }

@@ -23,7 +23,7 @@ import { JobStores } from './jobs/job-stores.js';
 import { JobLeases } from './jobs/lease.js';
 import { LlmService } from './llm/llm-service.js';
 import type { CrawlkitOptions, ResolvedOptions } from './options.js';
-import type { Reporter } from './reporter.js';
+import type { EventBus } from './event-bus.js';
 import type { CrawlRequest } from './v2/jobs.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { recordUndelivered } from './webhooks/outbox.js';
@@ -40,7 +40,7 @@ export interface Runtime {
   memory: Store;
   /** The engine's scrape slots (`concurrency`), shared by direct scrapes and every job. */
   queue: PQueue;
-  reporter: Reporter;
+  bus: EventBus;
   urlPolicy?: UrlPolicy;
   handlers: Record<JobKind, JobKindHandler>;
   /** Set with a distributed `backend`. */
@@ -54,7 +54,7 @@ export interface RuntimeSettings {
   raw: CrawlkitOptions;
   options: ResolvedOptions;
   queue: PQueue;
-  reporter: Reporter;
+  bus: EventBus;
 }
 
 function fetcherOptions(raw: CrawlkitOptions, options: ResolvedOptions, urlPolicy: UrlPolicy | undefined) {
@@ -82,18 +82,18 @@ function jobSecrets(options: ResolvedOptions): (store: Store) => SecretBox {
 }
 
 async function openStore(settings: RuntimeSettings, memory: Store, distributed?: Distributed): Promise<Store> {
-  const { raw, options, reporter } = settings;
+  const { raw, options, bus } = settings;
   if (distributed) return distributed.store;
   if (raw.store === 'memory') return memory;
   if (raw.store) return raw.store;
   const store = await createSqliteStore({ dir: options.storeDir, maxPageBytes: options.cacheMaxBytes });
-  for (const warning of store.warnings) reporter.warning(warning.code, warning.message);
+  for (const warning of store.warnings) bus.warning(warning.code, warning.message);
   return store;
 }
 
 /** Opens the store (or the distributed backend), the fetcher, the model service, the webhook dispatcher and jobs. */
 export async function createRuntime(settings: RuntimeSettings): Promise<Runtime> {
-  const { raw, options, queue, reporter } = settings;
+  const { raw, options, queue, bus } = settings;
   const urlPolicy = raw.urlPolicy === 'strict' ? STRICT_URL_POLICY : raw.urlPolicy;
   const memory = createMemoryStore();
   const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
@@ -159,7 +159,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     webhookQueued: (s, delivery) => dispatcher.queued(s, delivery),
     handlers,
     distributed: distributed !== undefined,
-    notify: reporter.jobNotifications(),
+    bus,
   });
   dispatcher.kick();
   await store.jobs.deleteExpired().catch(() => undefined);
@@ -169,7 +169,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     dispatcher,
     memory,
     queue,
-    reporter,
+    bus,
     handlers,
     fetchers,
     ...(urlPolicy ? { urlPolicy } : {}),
@@ -210,7 +210,7 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
       events: rt.jobs.eventSink(store),
       completeJob: (job) => rt.jobs.completeJob(job, store),
       failJob: (job, error) => rt.jobs.failJob(job, store, error),
-      internalError: (jobId, error) => rt.reporter.error(jobId || undefined, '', error),
+      internalError: (jobId, error) => rt.bus.internalError(jobId || undefined, error),
     },
     options,
   );

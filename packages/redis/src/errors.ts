@@ -1,3 +1,4 @@
+import { isInvalidOptionError, type InvalidOptionError } from '@crawlkit/options';
 import { isStoreError, StoreError } from '@crawlkit/store';
 
 /** Stable codes of the errors `@crawlkit/redis` throws besides the store's own (`STORE_*`). */
@@ -22,9 +23,12 @@ export function isRedisBackendError(error: unknown): error is RedisBackendError 
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
 }
 
-/** A Redis failure on a store path, as the store's `STORE_IO` error with the driver's error as `cause`. */
-export function storeIoError(cause: unknown): StoreError {
-  if (isStoreError(cause)) return cause;
+/**
+ * A Redis failure on a store path, as the store's `STORE_IO` error with the driver's error as `cause`; the store's
+ * own errors and a bad option pass through as they are.
+ */
+export function storeIoError(cause: unknown): StoreError | InvalidOptionError {
+  if (isStoreError(cause) || isInvalidOptionError(cause)) return cause;
   const message = cause instanceof Error ? cause.message : String(cause);
   return new StoreError('STORE_IO', `Redis command failed: ${message}`, { cause });
 }

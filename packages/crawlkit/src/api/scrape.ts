@@ -25,7 +25,7 @@ export async function scrape(
   const request = parsed.value;
   const refused = threatProtectionRefusal(request.url, request.threatProtection);
   if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
-  const { ctx, queue, reporter } = await ready();
+  const { ctx, queue, bus } = await ready();
   const outcome = await queue.add(
     () =>
       scrapePage(ctx, request, {
@@ -36,10 +36,10 @@ export async function scrape(
     signal ? { signal } : {},
   );
   if (!outcome.success) {
-    reporter.error(undefined, request.url, outcome.error);
+    bus.pageFailed(undefined, request.url, outcome.error);
     return outcome.error;
   }
-  reporter.page(undefined, outcome.document);
+  bus.page(undefined, outcome.document);
   if (options.keepResult && !request.zeroDataRetention) await keepScrape(ctx.store, outcome.document, options.tenant);
   return { success: true, data: outcome.document };
 }

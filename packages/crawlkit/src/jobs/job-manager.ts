@@ -6,7 +6,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { EngineContext } from '../context.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
-import { JobEvents, type JobEventSink, type JobNotifications } from './events.js';
+import type { EventBus } from '../event-bus.js';
+import { JobEvents, type JobEventSink } from './events.js';
 import { idempotentJobId, isDuplicateJob, keyReusedError } from './idempotency.js';
 import { JobDriver, type JobKindHandler } from './job-driver.js';
 import type { JobStores } from './job-stores.js';
@@ -17,7 +18,6 @@ import type { JobLeases } from './lease.js';
 import { isStoreBudgetError } from './task-execution.js';
 import { storedJobCodec } from '../codec/records.js';
 
-export type { JobNotifications } from './events.js';
 export type { JobKindHandler } from './job-driver.js';
 
 /** Persisted with the job so that any process can resume it. */
@@ -56,7 +56,8 @@ export class JobManager {
     stores: JobStores;
     leases: JobLeases;
     handlers: Record<JobKind, JobKindHandler>;
-    notify: JobNotifications;
+    /** The engine's event bus. */
+    bus: EventBus;
     /** A webhook event is in a store's outbox: deliver it (the webhook dispatcher's `queued`). */
     webhookQueued: (store: Store, delivery: Delivery) => void;
     distributed?: boolean;
@@ -66,7 +67,7 @@ export class JobManager {
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#stores = options.stores;
     this.#events = new JobEvents({
-      notify: options.notify,
+      bus: options.bus,
       signals: this.#signals,
       webhookQueued: options.webhookQueued,
     });
@@ -81,7 +82,7 @@ export class JobManager {
         failed: (job, store, error) => this.failJob(job, store, error),
       },
     });
-    this.#stores.startExpirySweep((error) => options.notify.internalError('', error));
+    this.#stores.startExpirySweep((error) => options.bus.internalError(undefined, error));
   }
 
   /** The stores jobs may live in: the engine's, and memory for zero-data-retention jobs. */
@@ -167,7 +168,7 @@ export class JobManager {
    * limit, not an internal error.
    */
   async failJob(job: JobRecord, store: Store, error: unknown): Promise<void> {
-    if (!isStoreBudgetError(error)) this.#events.notify.internalError(job.id, error);
+    if (!isStoreBudgetError(error)) this.#events.bus.internalError(job.id, error);
     const message = error instanceof Error ? error.message : String(error);
     await this.#stores.end(store, job.id, 'failed', message).catch(() => undefined);
     await this.#events.failed(store, job, message);

@@ -349,13 +349,4 @@ describe('2026 fields of the v2 schema', () => {
     expect(value.excludeTags?.[0]).toBe('.promo');
     expect(value.excludeTags?.[1]).toContain('nav');
   });
-
-  it('reads lockdown as a cache-only lookup of any age, and refuses what the cache cannot answer', () => {
-    const value = ok({ url: 'https://example.com', lockdown: true });
-    expect({ maxAge: value.maxAge, minAge: value.minAge }).toEqual({ maxAge: 0, minAge: 0 });
-    expect(fail({ url: 'https://example.com', lockdown: true, formats: ['markdown', 'branding'] }).error).toContain(
-      'branding',
-    );
-    fail({ url: 'https://example.com', lockdown: true, headers: { cookie: 'a=b' } });
-  });
 });

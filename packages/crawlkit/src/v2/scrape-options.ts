@@ -126,11 +126,10 @@ export const scrapeOptionsShape = {
   minAge: z.number().int().min(0).optional(),
   storeInCache: z.boolean().default(true),
   fastMode: z.boolean().default(false),
+  lockdown: z.boolean().default(false),
   useMock: z.string().optional(),
   /** The page without navigation, ads and cookie banners, not cut to its main content (`clean-content.ts`). */
   onlyCleanContent: z.boolean().optional(),
-  /** Served from the page cache only, never from the network; a miss is an error. */
-  lockdown: z.boolean().optional(),
   // Accepted so that no request upstream takes is refused; what cannot exist locally gets a document warning
   // (`formats/unavailable.ts`).
   redactPII: redactPiiSchema.optional(),
@@ -143,29 +142,10 @@ export const scrapeOptionsShape = {
 };
 
 interface RefinableScrapeOptions {
-  formats: { type: string; schema?: Record<string, unknown>; viewport?: unknown; quality?: number | undefined }[];
+  formats: { type: string; schema?: Record<string, unknown> }[];
   waitFor: number;
   timeout?: number | undefined;
   actions?: { type: string; milliseconds?: number | undefined; selector?: string | undefined }[] | undefined;
-  headers?: Record<string, string> | undefined;
-  parsers?: { maxPages?: number | undefined }[];
-  proxy?: string;
-  lockdown?: boolean | undefined;
-  zeroDataRetention?: boolean;
-}
-
-/** What a `lockdown` request asks that a cached page cannot give (the cache rules of `cache-policy.ts`). */
-function lockdownConflictOf(options: RefinableScrapeOptions): string | undefined {
-  const fresh = options.formats.find((f) => f.type === 'changeTracking' || f.type === 'branding');
-  if (fresh) return `the ${fresh.type} format (it needs a fresh page)`;
-  if (options.actions?.length) return 'actions';
-  if (options.headers && Object.keys(options.headers).length > 0) return 'custom headers';
-  if (options.proxy === 'stealth' || options.proxy === 'enhanced') return 'the stealth proxy';
-  if (options.zeroDataRetention) return 'zeroDataRetention (nothing is cached for it)';
-  if (options.parsers?.some((p) => p.maxPages !== undefined)) return 'a PDF `maxPages`';
-  const shot = options.formats.find((f) => f.type === 'screenshot');
-  if (shot && (shot.viewport !== undefined || shot.quality !== undefined)) return 'a screenshot viewport or quality';
-  return undefined;
 }
 
 /** Cross-field rules of reference §3.2, reported at the path they concern. */
@@ -209,14 +189,6 @@ export function refineScrapeOptions(
       path: [...base, 'formats'],
     });
   }
-  const lockdownConflict = options.lockdown ? lockdownConflictOf(options) : undefined;
-  if (lockdownConflict) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `lockdown serves the page cache only, which cannot answer a request with ${lockdownConflict}`,
-      path: [...base, 'lockdown'],
-    });
-  }
   if (options.timeout && options.waitFor && options.waitFor > options.timeout / 2) {
     ctx.addIssue({ code: 'custom', message: 'waitFor must not exceed half of timeout', path: [...base, 'waitFor'] });
   }
@@ -235,14 +207,11 @@ interface ResolvableScrapeOptions extends DefaultableScrapeOptions {
   onlyMainContent: boolean;
   excludeTags?: string[] | undefined;
   onlyCleanContent?: boolean | undefined;
-  lockdown?: boolean | undefined;
-  maxAge: number;
-  minAge?: number | undefined;
 }
 
 /**
  * The options after the rules that set one from another: `skipTlsVerification`'s default, `onlyCleanContent`
- * (the whole page without its furniture, `clean-content.ts`) and `lockdown` (the page cache only, whatever its age).
+ * (the whole page without its furniture, `clean-content.ts`).
  */
 export function resolveScrapeOptions<T extends ResolvableScrapeOptions>(
   options: T,
@@ -251,11 +220,6 @@ export function resolveScrapeOptions<T extends ResolvableScrapeOptions>(
   if (options.onlyCleanContent) {
     resolved.onlyMainContent = false;
     resolved.excludeTags = [...(options.excludeTags ?? []), ...CLEAN_CONTENT_SELECTORS];
-  }
-  if (options.lockdown) {
-    // Any age qualifies and a miss answers SCRAPE_NO_CACHED_DATA instead of fetching (`minAge` is a cache-only read).
-    resolved.maxAge = 0;
-    resolved.minAge = options.minAge ?? 0;
   }
   return resolved;
 }
