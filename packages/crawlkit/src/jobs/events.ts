@@ -1,4 +1,4 @@
-import type { Delivery, JobKind, JobRecord, Store } from '@crawlkit/store';
+import type { Delivery, JobRecord, Store } from '@crawlkit/store';
 
 import type { EventBus } from '../event-bus.js';
 import { isErrorCode } from '../error-codes.js';
