@@ -4,52 +4,18 @@
  * routes translated to and from v2, numbers that agree with the data, no `next` for a client to loop on, and every
  * request the 2026 SDK may send accepted.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import Firecrawl from '@mendable/firecrawl-js';
 import { startServer, type CrawlkitServer } from '@crawlkit/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { call } from './helpers/raw-http.ts';
 import { startServeStack, type ServeStack } from './helpers/serve.ts';
 
 const KEY = 'fc-compat-0123456789';
 const auth = { authorization: `Bearer ${KEY}` };
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown>;
-}
-
-function call(
-  base: string,
-  method: string,
-  path: string,
-  options: { body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const headers: Record<string, string> = { ...options.headers };
-  if (payload !== undefined) {
-    headers['content-type'] ??= 'application/json';
-    headers['content-length'] = String(Buffer.byteLength(payload));
-  }
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, base), { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 let stack: ServeStack;
 let base: string;

@@ -3,56 +3,16 @@
  * and every HTTP status of the one code → status table (`ERROR_CODES`), each provoked for real against fixture pages
  * on 127.0.0.1.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 
 import { isLoopbackHost, isServerError, startServer } from '@crawlkit/server';
 import { httpStatusOf, type CrawlkitOptions } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { until } from './helpers-batch.ts';
+import { call, type Answer } from './helpers/raw-http.ts';
 import { startServeStack, type ServeStack } from './helpers/serve.ts';
 
 const KEY = 'fc-test-0123456789';
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown>;
-}
-
-/** One HTTP request with full control of the bytes and headers (`Host` included). */
-function call(
-  base: string,
-  method: string,
-  path: string,
-  options: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const headers: Record<string, string> = { ...options.headers };
-  if (payload !== undefined) {
-    headers['content-type'] ??= 'application/json';
-    headers['content-length'] = String(Buffer.byteLength(payload));
-  }
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, base), { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => {
-        try {
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: JSON.parse(text) as Record<string, unknown>,
-          });
-        } catch (error) {
-          reject(new Error(`not JSON (${res.statusCode}): ${text.slice(0, 200)}`, { cause: error }));
-        }
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 /** The answer, checked against the one table: an error's status is its code's. */
 function expectStatus(answer: Answer, status: number, code?: string): Answer {
