@@ -3,7 +3,9 @@ import {
   createSqliteStore,
   memorySecretBox,
   missingSecretBox,
+  isFullStore,
   type JobKind,
+  type PageCache,
   type SecretBox,
   type Store,
 } from '@crawlkit/store';
@@ -85,10 +87,23 @@ async function openStore(settings: RuntimeSettings, memory: Store, distributed?:
   const { raw, options, bus } = settings;
   if (distributed) return distributed.store;
   if (raw.store === 'memory') return memory;
-  if (raw.store) return raw.store;
+  if (raw.store) return isFullStore(raw.store) ? raw.store : withMemoryJobs(raw.store, memory, bus);
   const store = await createSqliteStore({ dir: options.storeDir, maxPageBytes: options.cacheMaxBytes });
   for (const warning of store.warnings) bus.warning(warning.code, warning.message);
   return store;
+}
+
+/**
+ * A page cache given alone, with the memory store's jobs and history beside it: scrapes are cached in it, crawls and
+ * batches run as with `store: 'memory'` (lost when the process ends, which the warning says).
+ */
+function withMemoryJobs(cache: PageCache, memory: Store, bus: EventBus): Store {
+  bus.warning(
+    'STORE_PAGES_ONLY',
+    `The store given to crawlkit (${cache.kind}) keeps pages only: crawls, batches and change-tracking history are ` +
+      'kept in memory and lost when the process ends. Give a full Store (or none, for the on-disk one) to keep them.',
+  );
+  return { ...memory, kind: cache.kind, ephemeral: true, pages: cache.pages, close: () => cache.close() };
 }
 
 /** Opens the store (or the distributed backend), the fetcher, the model service, the webhook dispatcher and jobs. */

@@ -1,6 +1,6 @@
 import type { Coordination, TaskInput, TaskState } from '@crawlkit/store';
 
-import { parseTaskInput } from './store/redis-jobs.js';
+import { parseTaskInput } from './store/jobs.js';
 import type { ScriptRunner } from './store/scripts-runner.js';
 
 /**

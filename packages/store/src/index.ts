@@ -1,4 +1,4 @@
-export { documentBytes } from './types.js';
+export { documentBytes, isFullStore } from './types.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export type { MemoryStoreOptions } from './memory/memory-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
@@ -48,6 +48,9 @@ export type {
   EngineStore,
   EngineStoreLimits,
   Store,
+  PageCache,
+  JobBackend,
+  HistoryBackend,
 } from './types.js';
 export type {
   CrawlkitBackend,

@@ -1,7 +1,7 @@
 import { JobNotFoundError } from '../errors.js';
 import type { JobError, ResultStore, StoredResult } from '../types.js';
 import type { SqliteDatabase } from './database.js';
-import { insertError } from './sqlite-tasks.js';
+import { insertError } from './tasks.js';
 
 interface ErrorRow {
   uid: string;
