@@ -1,4 +1,4 @@
-import { type JobError, type ResultStore, type StoredResult } from '@crawlkit/store';
+import { StoreCorruptError, type JobError, type ResultStore, type StoredResult } from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import { rethrowNoJob } from './jobs.js';
@@ -40,7 +40,7 @@ export class RedisResultStore implements ResultStore {
   errors(jobId: string): Promise<JobError[]> {
     return this.#life.run(async () => {
       const entries = await this.#redis.client.lrange(this.#redis.key('j', jobId, 'e'), 0, -1);
-      return entries.map((entry) => JSON.parse(entry) as JobError);
+      return entries.map(parseJobError);
     });
   }
 
@@ -67,4 +67,16 @@ export class RedisResultStore implements ResultStore {
   robotsBlocked(jobId: string): Promise<string[]> {
     return this.#life.run(() => this.#redis.client.lrange(this.#redis.key('j', jobId, 'rb'), 0, -1));
   }
+}
+
+/** A job error as `jobError` wrote it; `STORE_CORRUPT` when the entry is not one. */
+function parseJobError(entry: string): JobError {
+  const value: unknown = JSON.parse(entry);
+  const e = value as Partial<JobError> | null;
+  if (!e || typeof e.id !== 'string' || typeof e.url !== 'string' || typeof e.error !== 'string') {
+    throw new StoreCorruptError(`A job error in Redis is not one: ${entry.slice(0, 80)}`);
+  }
+  if (typeof e.timestamp !== 'number')
+    throw new StoreCorruptError(`A job error in Redis has no timestamp: ${entry.slice(0, 80)}`);
+  return value as JobError;
 }
