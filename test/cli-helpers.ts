@@ -36,7 +36,7 @@ function builtAt(path: string): number {
  * (CI builds everything first; a stale build of another package is for `pnpm build` to fix, not for this test).
  */
 export function ensureBuilt(): void {
-  const packages = ['store', 'frontier', 'extractor', 'actions', 'fetcher'];
+  const packages = ['store', 'frontier', 'extractor', 'documents', 'actions', 'fetcher'];
   if (packages.some((pkg) => builtAt(join(root, 'packages', pkg, 'dist/index.js')) === 0)) {
     execFileSync('pnpm', ['build'], { cwd: root, stdio: 'ignore' });
     return;

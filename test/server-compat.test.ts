@@ -64,9 +64,10 @@ describe('bodies', () => {
     expect(scrape.status).toBe(400);
     expect(scrape.body.code).toBe('BAD_REQUEST');
     expect(String(scrape.body.error)).not.toContain('malformed');
+    // The one multipart route reads the upload, and answers its own error for one without a file.
     const parse = await call(base, 'POST', '/v2/parse', { raw, headers });
-    expect(parse.status).toBe(404);
-    expect(parse.body.error).toContain('POST /v2/parse (file parsing)');
+    expect(parse.status).toBe(400);
+    expect(parse.body.error).toContain('no `file` part');
   });
 
   it('answers 400s in upstream’s shape, keeping crawlkit’s sentence in details', async () => {

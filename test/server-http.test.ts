@@ -106,7 +106,6 @@ describe('bodies and routes', () => {
       ['POST', '/v2/extract', 'extract'],
       ['GET', '/v2/extract/0191f0a4-0000-7000-8000-000000000000', 'extract'],
       ['POST', '/v2/agent', 'agent'],
-      ['POST', '/v2/parse', 'file parsing'],
       ['GET', '/v2/team/members', 'team members'],
     ] as const) {
       const answer = await call(base, method, path, { body: method === 'POST' ? {} : undefined, headers: auth });

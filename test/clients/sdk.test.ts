@@ -106,6 +106,12 @@ describe('methods that work', () => {
     expect(final.data).toHaveLength(2);
   });
 
+  it('parse: an uploaded file as a document', async () => {
+    const html = '<html><body><main><h1>Upload</h1><p>An uploaded page, parsed by crawlkit.</p></main></body></html>';
+    const doc = await fc.parse({ data: Buffer.from(html), filename: 'upload.html' });
+    expect(doc.markdown).toContain('An uploaded page, parsed by crawlkit.');
+  });
+
   it('usage, queue and concurrency', async () => {
     const credits = await fc.getCreditUsage();
     expect(credits.planCredits! - credits.remainingCredits).toBeGreaterThan(0);
@@ -171,7 +177,6 @@ describe('methods of endpoints crawlkit does not offer: a 404 naming the endpoin
   // The message is the server's: it names the endpoint (the research client shows only the status).
   const cases: [string, () => Promise<unknown>, string | undefined][] = [
     ['search', () => fc.search('hand plane'), 'web search'],
-    ['parse', () => fc.parse({ data: Buffer.from('<p>x</p>'), filename: 'a.html' }), 'file parsing'],
     ['startExtract', () => fc.startExtract({ urls: ['https://a.example'], prompt: 'x' }), 'extract'],
     ['getExtractStatus', () => fc.getExtractStatus(id), 'extract'],
     ['startAgent', () => fc.startAgent({ prompt: 'x' }), 'agent'],

@@ -18,6 +18,7 @@ import {
   type UnfinishedJob,
 } from './api/job-queries.js';
 import { mapSite } from './api/map.js';
+import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.js';
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
@@ -108,6 +109,18 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    */
   async getScrape(id: string, init: CallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
     return this.#guard(init, (rt) => getKeptScrape(rt.ctx.store, id, this.#options.jobResultTtlMs, init?.tenant));
+  }
+
+  /**
+   * `POST /v2/parse`: converts an uploaded file (PDF, Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV, HTML,
+   * text, an image by OCR) into a document, as a scrape of a URL serving it would.
+   */
+  async parse(
+    file: ParseFile,
+    options: ParseOptionsInput = {},
+    init: CallOptions = {},
+  ): Promise<ScrapeResponse | ErrorResponse> {
+    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */

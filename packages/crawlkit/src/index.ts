@@ -39,6 +39,7 @@ export type {
   ScrapeOptions,
   ParserInput,
 } from './v2/scrape-options.js';
+export type { ParseFile, ParseOptionsInput } from './api/parse.js';
 export type {
   CrawlRequestInput,
   CrawlRequest,

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 
 import type { Admission } from './admission.js';
+import { registerParseRoute } from './parse-route.js';
 import { send, v2Error } from './respond.js';
 
 /** What the route handlers need beside the engine. */
@@ -24,6 +25,8 @@ export interface RouteContext {
   call(request: FastifyRequest, reply: FastifyReply): CallOptions;
   /** The WebSocket handler of a job status path (reference §13.10). */
   socket(kind: JobKind): (socket: WebSocket, request: IdRequest) => void;
+  /** Largest file `POST /v2/parse` takes, in bytes. */
+  parseFileLimit: number;
 }
 
 export type JobKind = 'crawl' | 'batch';
@@ -97,6 +100,8 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get<IdParams>('/v2/scrape/:id', async (request, reply) => {
     return send(reply, await ck.getScrape(request.params.id, ctx.call(request, reply)));
   });
+
+  registerParseRoute(app, ctx);
 
   app.post<{ Body: MapRequestInput }>('/v2/map', async (request, reply) => {
     const refused = admission.refuseWithoutCredits();
@@ -189,7 +194,6 @@ const NOT_OFFERED: Record<string, string> = {
   research: 'research',
   llmstxt: 'llms.txt generation',
   'generate-llmstxt': 'llms.txt generation',
-  parse: 'file parsing',
   browser: 'browser sessions',
   monitor: 'monitors',
   monitors: 'monitors',
@@ -204,7 +208,7 @@ const NOT_OFFERED: Record<string, string> = {
 const TEAM_OFFERED = new Set(['credit-usage', 'token-usage', 'queue-status']);
 
 const OFFERED =
-  'crawlkit serves scrape, crawl, batch scrape, map, team credit and token usage, queue status and concurrency check ' +
+  'crawlkit serves scrape, parse, crawl, batch scrape, map, team credit and token usage, queue status and concurrency check ' +
   '(v2, and v1 scrape, crawl, batch scrape and map)';
 
 /** The name of a Firecrawl endpoint crawlkit does not offer, from its path segments (`v1`/`v2` first). */

@@ -108,7 +108,13 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
 
   const socketContext = { crawlkit, keys, logger, closing: closing.signal };
   const admission = new Admission(crawlkit, options.queueLimit, options.creditLimit);
-  const routes = { crawlkit, admission, call, socket: (kind: JobKind) => jobSocketHandler(socketContext, kind) };
+  const routes = {
+    crawlkit,
+    admission,
+    call,
+    socket: (kind: JobKind) => jobSocketHandler(socketContext, kind),
+    parseFileLimit: options.parseFileLimit,
+  };
   registerRoutes(app, routes);
   registerV1Routes(app, routes);
   registerTeamRoutes(app, crawlkit, admission);

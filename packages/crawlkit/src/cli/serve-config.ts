@@ -43,6 +43,7 @@ export const serveFileSchema = z.strictObject({
   queueLimit: z.number().int().positive().optional(),
   bodyLimit: z.number().int().positive().optional(),
   bodyTimeoutMs: z.number().int().positive().optional(),
+  parseFileLimit: z.number().int().positive().optional(),
   cors: corsSchema.optional(),
   /** `strict`, or a `UrlPolicy` object; the default is strict on any interface but loopback. */
   urlPolicy: z.union([z.literal('strict'), z.record(z.string(), z.unknown())]).optional(),

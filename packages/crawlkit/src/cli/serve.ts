@@ -26,6 +26,7 @@ export interface ServerModule {
     keysShareJobs?: boolean;
     bodyLimit?: number;
     bodyTimeoutMs?: number;
+    parseFileLimit?: number;
     queueLimit?: number;
     creditLimit?: number;
     cors?: 'loopback' | '*' | false | readonly string[];
@@ -44,6 +45,7 @@ export interface ServeFlags extends ServeConfigFlags {
   bodyTimeout?: string;
   keysShareJobs?: boolean;
   allowPrivateNetworks?: boolean;
+  parseFileLimit?: string;
 }
 
 export const SERVE_EXAMPLES = [
@@ -137,6 +139,7 @@ export async function serveCommand(
   const queueLimit = integer('--queue-limit', flags.queueLimit, 1) ?? file.queueLimit;
   const bodyLimit = integer('--body-limit', flags.bodyLimit, 1) ?? file.bodyLimit;
   const bodyTimeoutMs = integer('--body-timeout', flags.bodyTimeout, 1) ?? file.bodyTimeoutMs;
+  const parseFileLimit = integer('--parse-file-limit', flags.parseFileLimit, 1) ?? file.parseFileLimit;
   const cors = resolveCors(flags, process.env, file);
   const keys = apiKeys(flags, file);
   const server = serverModule ?? (await loadServer());
@@ -155,6 +158,7 @@ export async function serveCommand(
       ...(queueLimit !== undefined ? { queueLimit } : {}),
       ...(bodyLimit !== undefined ? { bodyLimit } : {}),
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
+      ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
       ...(cors !== undefined ? { cors } : {}),
     });
   } catch (error) {
@@ -219,5 +223,6 @@ export function addServeFlags(command: Command): Command {
     .option('--credit-limit <n>', 'credits the server may spend, then 402 (default: no limit)')
     .option('--queue-limit <n>', 'scrape/map requests in progress at once, then 429 (default 1024)')
     .option('--body-limit <bytes>', 'largest request body, then 413 (default 10485760)')
-    .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)');
+    .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
+    .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)');
 }

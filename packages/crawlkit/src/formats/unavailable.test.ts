@@ -13,7 +13,7 @@ describe('unavailableOptionWarnings', () => {
       auditMetadata: { username: 'ana' },
       domainTools: true,
     });
-    expect(warnings).toHaveLength(7);
+    expect(warnings).toHaveLength(6);
     for (const w of warnings) expect(w).toMatch(/^[A-Z].*\.$/);
     expect(warnings.join(' ')).toContain('not redacted');
     expect(warnings.join(' ')).toContain('profile "shop"');

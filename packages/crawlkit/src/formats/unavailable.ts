@@ -90,8 +90,6 @@ export function unavailableOptionWarnings(request: OptionRequest): string[] {
     );
   }
   const pdf = request.parsers.find((p) => p.type === 'pdf');
-  if (pdf?.mode === 'ocr')
-    say('the pdf parser mode "ocr" needs OCR, which crawlkit does not have: the text layer is read');
   if (pdf?.blocks)
     say('the pdf parser option blocks (layout blocks) is not available locally: the document has no blocks');
   if (pdf?.pages || pdf?.pageMarkers) {

@@ -38,11 +38,12 @@ export function rewriteIframeSelector(selector: string): string {
 const tagsSchema = z.array(z.string()).transform((tags) => tags.map(rewriteIframeSelector));
 
 /**
- * A parser: `pdf` (with the 2026 options `mode`, `pages`, `blocks`, `pageMarkers`; `pageMarkdown` is a silent alias
- * of `pages`) or `image` (OCR of image URLs); the string form is the type.
+ * A file parser: `pdf` (`mode` `fast`: the text layer only; `auto`: OCR of pages without one; `ocr`: OCR of every
+ * page; the 2026 options `pages`, `blocks` and `pageMarkers` are accepted, with `pageMarkdown` a silent alias of
+ * `pages`) or `image` (OCR of PNG, JPEG, TIFF and WebP images; opt-in: not in the default parsers).
  */
 const parserSchema = z.preprocess(
-  (v) => (typeof v === 'string' ? { type: v } : v),
+  (v) => (v === 'pdf' || v === 'image' ? { type: v } : v),
   z.discriminatedUnion('type', [
     z
       .strictObject({
