@@ -64,9 +64,21 @@ export interface CliOptions {
 
 /** Starts the CLI with pipes for stdin, stdout and stderr. */
 export function startCli(args: string[], options: CliOptions): ChildProcess & { result: Promise<CliResult> } {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  return startScript(CLI, args, { ...options, env: { ...process.env, ...options.env } as Record<string, string> });
+}
+
+/**
+ * Starts a Node script under the test's Node with pipes, its environment exactly `options.env` (no variable of the
+ * test's own leaks in unless given).
+ */
+export function startScript(
+  script: string,
+  args: string[],
+  options: CliOptions,
+): ChildProcess & { result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: options.env ?? {},
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -3,13 +3,14 @@ import { EventEmitter } from 'node:events';
 import PQueue from 'p-queue';
 
 import { startBatchScrape } from './api/batch.js';
-import type { CallOptions, JobStartOptions } from './call-options.js';
+import type { CallOptions, JobStartOptions, ScrapeCallOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import {
   cancelJob,
   getActiveCrawls,
   getJobErrors,
   getJobStatus,
+  jobVisible,
   listUnfinishedJobs,
   resumeJob,
   waitForJob,
@@ -18,7 +19,9 @@ import {
 } from './api/job-queries.js';
 import { mapSite } from './api/map.js';
 import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.js';
+import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
+import { getKeptScrape } from './api/scrape-results.js';
 import { CrawlkitError, toErrorResponse } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
 import { INVALID_JOB_ID, parseJobReference } from './jobs/job-address.js';
@@ -39,12 +42,15 @@ import type {
   CancelResponse,
   CrawlErrorsResponse,
   CrawlResponse,
+  ConcurrencyCheckResponse,
   CreditUsageResponse,
   Document,
   ErrorResponse,
   JobStatusResponse,
   MapResponse,
+  QueueStatusResponse,
   ScrapeResponse,
+  TokenUsageResponse,
 } from './v2/types.js';
 import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
 
@@ -93,8 +99,16 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /** `POST /v2/scrape`: scrapes one URL. */
-  async scrape(body: ScrapeRequestInput, init: CallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal));
+  async scrape(body: ScrapeRequestInput, init: ScrapeCallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
+    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal, init ?? {}));
+  }
+
+  /**
+   * `GET /v2/scrape/:id`: a scrape's document by its `metadata.scrapeId`, when the scrape was made with
+   * `keepResult` (every scrape of the HTTP server) less than `jobResultTtlMs` ago.
+   */
+  async getScrape(id: string, init: CallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
+    return this.#guard(init, (rt) => getKeptScrape(rt.ctx.store, id, this.#options.jobResultTtlMs, init?.tenant));
   }
 
   /**
@@ -121,23 +135,23 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
     return this.#guard(init, (rt) =>
-      getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl),
+      getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl, init?.tenant),
     );
   }
 
   /** `DELETE /v2/crawl/:id`. */
   async cancelCrawl(id: string, init: CallOptions = {}): Promise<CancelResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'crawl', id));
+    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'crawl', id, init?.tenant));
   }
 
   /** `GET /v2/crawl/:id/errors`. */
   async getCrawlErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'crawl', id));
+    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'crawl', id, init?.tenant));
   }
 
   /** `GET /v2/crawl/active`: crawls still running. */
   async getActiveCrawls(init: CallOptions = {}): Promise<ActiveCrawlsResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => getActiveCrawls(rt.jobs));
+    return this.#guard(init, (rt) => getActiveCrawls(rt.jobs, init?.tenant));
   }
 
   /** `POST /v2/batch/scrape`. */
@@ -161,23 +175,27 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
     return this.#guard(init, (rt) =>
-      getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl),
+      getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl, init?.tenant),
     );
   }
 
   /** `DELETE /v2/batch/scrape/:id`. */
   async cancelBatchScrape(id: string, init: CallOptions = {}): Promise<CancelResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'batch', id));
+    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'batch', id, init?.tenant));
   }
 
   /** `GET /v2/batch/scrape/:id/errors`. */
   async getBatchScrapeErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'batch', id));
+    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'batch', id, init?.tenant));
   }
 
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => mapSite(rt.ctx, body, signal));
+    return this.#guard(init, async (rt, signal) => {
+      const result = await mapSite(rt.ctx, body, signal);
+      if (result.success) this.#bus.charge(MAP_CREDITS);
+      return result;
+    });
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */
@@ -188,17 +206,35 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     return this.#guard(init, (rt, signal) => previewCrawlParams(rt.ctx, body, signal));
   }
 
-  /** `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged). */
+  /**
+   * `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged), against a
+   * nominal plan of a billion credits, so that clients show what was used.
+   */
   getCreditUsage(): CreditUsageResponse {
+    return creditUsage(this.#bus.credits);
+  }
+
+  /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used, against a nominal plan. */
+  getTokenUsage(): TokenUsageResponse {
+    return tokenUsage(this.#bus.tokens);
+  }
+
+  /** `GET /v2/team/queue-status`: scrapes running in the engine's slots (`concurrency`) and waiting for one. */
+  getQueueStatus(): QueueStatusResponse {
+    return queueStatus(this.#slots());
+  }
+
+  /** `GET /v2/concurrency-check`: scrapes running now, and the engine's `concurrency`. */
+  getConcurrency(): ConcurrencyCheckResponse {
+    return concurrencyCheck(this.#slots());
+  }
+
+  #slots(): SlotState {
     return {
-      success: true,
-      data: {
-        remainingCredits: Number.MAX_SAFE_INTEGER,
-        planCredits: Number.MAX_SAFE_INTEGER,
-        billingPeriodStart: null,
-        billingPeriodEnd: null,
-        creditsUsed: this.#bus.credits,
-      },
+      running: this.#queue.pending,
+      waiting: this.#queue.size,
+      concurrency: this.#options.concurrency,
+      lastSuccess: this.#bus.lastSuccess,
     };
   }
 
@@ -211,12 +247,17 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     if (!ref) throw new CrawlkitError('BAD_REQUEST', INVALID_JOB_ID);
     const signal = signalOf(init);
     const rt = await this.#ready();
+    if (init?.tenant !== undefined && !(await jobVisible(rt.jobs, ref.id, init.tenant))) {
+      throw new CrawlkitError('JOB_NOT_FOUND', 'Job not found');
+    }
     yield* rt.jobs.watch(ref.id, signal);
   }
 
   /** Resolves to the job's final status (all result pages joined) once it has finished. */
   async waitForJob(id: string, init: CallOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, signal));
+    return this.#guard(init, (rt, signal) =>
+      waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, signal, init?.tenant),
+    );
   }
 
   /** Unfinished jobs in the store: left by a crash, or running in another process. */

@@ -59,15 +59,25 @@ export const ERROR_CODES = {
     "The HTTP body is larger than the server's `bodyLimit` (HTTP server only).",
     'Send fewer URLs per batch (or use `appendToId`), or raise `bodyLimit` (`--body-limit`).',
   ),
+  REQUEST_TIMEOUT: info(
+    408,
+    "The HTTP body did not arrive within the server's `bodyTimeoutMs`; the connection is closed (HTTP server only).",
+    'Send the body at once, or raise `bodyTimeoutMs` (`--body-timeout`) for slow links.',
+  ),
+  ORIGIN_NOT_ALLOWED: info(
+    403,
+    "A browser request came from a web origin the server's `cors` setting does not allow (HTTP server only).",
+    'Start the server with `--cors <origin>` (or `cors: [origin]`) for that site; clients outside browsers send no origin.',
+  ),
   ROUTE_NOT_FOUND: info(
     404,
-    'No route of the v2 API has this method and path (HTTP server only).',
-    'Check the path and method against the v2 API reference; every route is under `/v2`.',
+    'No route of the v2 (or v1) API has this method and path (HTTP server only).',
+    'Check the path and method against the v2 API reference.',
   ),
   ENDPOINT_NOT_SUPPORTED: info(
     404,
-    'A v2 endpoint crawlkit does not offer (search, extract, agent, …; the message names it) (HTTP server only).',
-    'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map and credit usage.',
+    'A Firecrawl endpoint crawlkit does not offer (search, extract, agent, …; the message names it) (HTTP server only).',
+    'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map, usage and queue status.',
   ),
   SERVER_INVALID_OPTION: info(
     500,

@@ -17,6 +17,8 @@ export class EventBus {
   readonly #events: EventEmitter<CrawlkitEvents>;
   readonly #log: Logger;
   #credits = 0;
+  #tokens = 0;
+  #lastSuccess: number | undefined;
 
   constructor(events: EventEmitter<CrawlkitEvents>, log: Logger) {
     this.#events = events;
@@ -28,9 +30,26 @@ export class EventBus {
     return this.#credits;
   }
 
+  /** Model tokens of every page reported so far. */
+  get tokens(): number {
+    return this.#tokens;
+  }
+
+  /** When the last page was reported (epoch ms). */
+  get lastSuccess(): number | undefined {
+    return this.#lastSuccess;
+  }
+
+  /** Credits of work that is not a page (a map). */
+  charge(credits: number): void {
+    this.#credits += credits;
+  }
+
   /** A page was scraped (directly, or stored by a job). */
   page(jobId: string | undefined, document: Document): void {
     this.#credits += document.metadata.creditsUsed ?? 0;
+    this.#tokens += (document.metadata.llmUsage as { totalTokens?: number } | undefined)?.totalTokens ?? 0;
+    this.#lastSuccess = Date.now();
     this.#events.emit('page', jobId ? { jobId, document } : { document });
   }
 

@@ -32,7 +32,13 @@ export {
 export type { CrawlkitCodedError } from './errors.js';
 export { ERROR_CODES, httpStatusOf, isErrorCode } from './error-codes.js';
 export type { CrawlkitErrorCode, ErrorCodeInfo } from './error-codes.js';
-export type { ScrapeRequestInput, ScrapeRequest, ScrapeOptionsInput, ScrapeOptions } from './v2/scrape-options.js';
+export type {
+  ScrapeRequestInput,
+  ScrapeRequest,
+  ScrapeOptionsInput,
+  ScrapeOptions,
+  ParserInput,
+} from './v2/scrape-options.js';
 export type { ParseFile, ParseOptionsInput } from './api/parse.js';
 export type {
   CrawlRequestInput,
@@ -51,6 +57,9 @@ export type {
   ActionResults,
   ChangeTrackingResult,
   BrandingProfile,
+  ProductProfile,
+  ProductVariant,
+  ProductPrice,
   ErrorResponse,
   ScrapeResponse,
   CrawlResponse,
@@ -64,6 +73,9 @@ export type {
   ActiveCrawlsResponse,
   MapResponse,
   CreditUsageResponse,
+  TokenUsageResponse,
+  QueueStatusResponse,
+  ConcurrencyCheckResponse,
   WebhookEventType,
   WebhookPayload,
 } from './v2/types.js';

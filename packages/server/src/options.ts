@@ -25,10 +25,32 @@ export interface ServerOptions {
    */
   apiKeys?: readonly string[];
   /**
+   * With several `apiKeys`, whether they share their jobs. Unset, each key is a tenant: a crawl or batch belongs to
+   * the key that started it, and another key reading, cancelling or listing it gets `404 Job not found` (kept
+   * scrapes too). `true` makes every key see every job, as one team's keys do upstream.
+   * @default false
+   */
+  keysShareJobs?: boolean;
+  /**
    * Largest request body in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`.
    * @default 10485760 (10 MiB: a batch of about 50,000 URLs)
    */
   bodyLimit?: number;
+  /**
+   * Time a request body may take to arrive, from the request's headers on, in milliseconds; past it the server
+   * answers 408 `REQUEST_TIMEOUT` and closes the connection (a client trickling a body cannot hold a socket).
+   * Requests that fail auth are answered 401 and closed at once, their body unread.
+   * @default 30000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Which browser origins may call the API (CORS): `'loopback'` (pages served from `localhost`, `127.0.0.1` or
+   * `[::1]`, on any port), `'*'` (any), a list of origins (`https://app.example`), or `false` (none). A request
+   * carrying an `Origin` the setting does not allow is answered 403 `ORIGIN_NOT_ALLOWED`, so that a web page cannot
+   * drive the server from a visitor's browser; clients outside browsers send no `Origin`.
+   * @default 'loopback'
+   */
+  cors?: CorsSetting;
   /**
    * Largest file `POST /v2/parse` takes, in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`.
    * @default 52428800 (50 MiB, upstream's limit)
@@ -58,12 +80,18 @@ export interface ServerOptions {
   logger?: Logger;
 }
 
+/** The browser origins the server answers (see `ServerOptions.cors`). */
+export type CorsSetting = 'loopback' | '*' | false | readonly string[];
+
 export interface ResolvedServerOptions {
   crawlkit: Crawlkit;
   port: number;
   host: string;
   apiKeys: readonly string[];
+  keysShareJobs: boolean;
   bodyLimit: number;
+  bodyTimeoutMs: number;
+  cors: CorsSetting;
   parseFileLimit: number;
   queueLimit: number;
   creditLimit: number | undefined;
@@ -92,6 +120,29 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
+function resolveCors(cors: ServerOptions['cors']): CorsSetting {
+  if (cors === undefined) return 'loopback';
+  if (cors === false || cors === 'loopback' || cors === '*') return cors;
+  if (Array.isArray(cors)) {
+    const origins = cors as unknown[];
+    for (const origin of origins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(String(origin));
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || parsed.origin !== origin) {
+        throw invalid(
+          `Expected every \`cors\` origin to be like https://app.example (scheme, host, port), got \`${String(origin)}\``,
+        );
+      }
+    }
+    return origins as string[];
+  }
+  throw invalid(`Expected \`cors\` to be 'loopback', '*', false or a list of origins, got \`${String(cors)}\``);
+}
+
 export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
   if (!options.crawlkit) throw invalid('`crawlkit` is required: pass the engine the server answers with');
   const host = options.host ?? '127.0.0.1';
@@ -116,7 +167,10 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     port: integer('port', options.port, 3002, 0, 65_535),
     host,
     apiKeys,
+    keysShareJobs: options.keysShareJobs ?? false,
     bodyLimit: integer('bodyLimit', options.bodyLimit, 10 * 1024 * 1024, 1, 2 ** 31 - 1),
+    bodyTimeoutMs: integer('bodyTimeoutMs', options.bodyTimeoutMs, 30_000, 1, 2 ** 31 - 1),
+    cors: resolveCors(options.cors),
     parseFileLimit: integer('parseFileLimit', options.parseFileLimit, 50 * 1024 * 1024, 1, 2 ** 31 - 1),
     queueLimit: integer('queueLimit', options.queueLimit, 1024, 1, 2 ** 31 - 1),
     creditLimit,

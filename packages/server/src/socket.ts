@@ -28,10 +28,16 @@ const PING_MS = 30_000;
 /** Page size used to collect the documents of a catch-up. */
 const CATCHUP_PAGE = 1000;
 
-function status(ck: Crawlkit, kind: Kind, id: string, skip: number, limit: number, signal: AbortSignal) {
+/** Who a session reads for: its signal, and its key's tenant. */
+interface Reader {
+  signal: AbortSignal;
+  tenant?: string;
+}
+
+function status(ck: Crawlkit, kind: Kind, id: string, skip: number, limit: number, reader: Reader) {
   return kind === 'crawl'
-    ? ck.getCrawlStatus(id, { skip, limit }, { signal })
-    : ck.getBatchScrapeStatus(id, { skip, limit }, { signal });
+    ? ck.getCrawlStatus(id, { skip, limit }, reader)
+    : ck.getBatchScrapeStatus(id, { skip, limit }, reader);
 }
 
 /** The job's status with every document stored so far (the `catchup` of reference §13.10), without `next`. */
@@ -39,13 +45,13 @@ async function fullStatus(
   ck: Crawlkit,
   kind: Kind,
   id: string,
-  signal: AbortSignal,
+  reader: Reader,
 ): Promise<JobStatusResponse | ErrorResponse> {
-  const first = await status(ck, kind, id, 0, CATCHUP_PAGE, signal);
+  const first = await status(ck, kind, id, 0, CATCHUP_PAGE, reader);
   if (!first.success) return first;
   let next = first.next;
   while (next) {
-    const page = await status(ck, kind, id, first.data.length, CATCHUP_PAGE, signal);
+    const page = await status(ck, kind, id, first.data.length, CATCHUP_PAGE, reader);
     if (!page.success || page.data.length === 0) break;
     first.data.push(...page.data);
     next = page.next;
@@ -59,11 +65,11 @@ async function findJob(
   ck: Crawlkit,
   preferred: Kind,
   id: string,
-  signal: AbortSignal,
+  reader: Reader,
 ): Promise<{ kind: Kind; status: JobStatusResponse } | ErrorResponse> {
   let answer: ErrorResponse | undefined;
   for (const kind of preferred === 'crawl' ? (['crawl', 'batch'] as const) : (['batch', 'crawl'] as const)) {
-    const found = await fullStatus(ck, kind, id, signal);
+    const found = await fullStatus(ck, kind, id, reader);
     if (found.success) return { kind, status: found };
     answer = found;
     if (found.code !== 'JOB_NOT_FOUND') break;
@@ -130,7 +136,8 @@ async function session(
   if (!auth.ok) return end(socket, CLOSE.auth, { type: 'error', error: auth.error });
 
   const id = request.params.id;
-  const found = await findJob(ck, preferred, id, signal);
+  const reader: Reader = { signal, ...(auth.tenant !== undefined ? { tenant: auth.tenant } : {}) };
+  const found = await findJob(ck, preferred, id, reader);
   if (signal.aborted) return;
   if ('success' in found) {
     const code = found.code === 'JOB_NOT_FOUND' || found.code === 'BAD_REQUEST' ? CLOSE.notFound : CLOSE.internal;
@@ -141,7 +148,7 @@ async function session(
 
   // `watch` yields every document from the first: skip those the catch-up carried.
   let skip = found.status.data.length;
-  for await (const document of ck.watch(id, { signal })) {
+  for await (const document of ck.watch(id, reader)) {
     if (skip > 0) {
       skip--;
       continue;
@@ -149,7 +156,7 @@ async function session(
     send(socket, { type: 'document', data: document });
   }
   if (signal.aborted) return;
-  const last = await status(ck, found.kind, id, 0, 1, signal);
+  const last = await status(ck, found.kind, id, 0, 1, reader);
   if (!last.success) return end(socket, CLOSE.internal, { type: 'error', error: last.error });
   if (last.status !== 'completed') {
     const { next: _next, ...final } = last;

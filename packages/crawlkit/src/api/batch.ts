@@ -8,10 +8,13 @@ import { BATCH_FIRST_TASKS, batchTasks, type BatchUrl, type StoredBatchRequest }
 import { checkIdempotencyKey } from '../jobs/idempotency.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import { visibleTo } from '../jobs/job-tenant.js';
 import type { LlmService } from '../llm/llm-service.js';
 import { batchScrapeRequestSchema, type BatchScrapeRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type { BatchScrapeResponse, ErrorResponse } from '../v2/types.js';
+import type { ThreatProtection } from '../v2/scrape-options.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { checkV2Url } from '../v2/url.js';
 import { featureNeedingModel } from '../formats/registry.js';
 
@@ -25,9 +28,11 @@ export interface BatchStartContext {
 
 type Checked = { ok: true; url: string } | { ok: false; blocked: boolean; message: string };
 
-function checkBatchUrl(input: string, policy: UrlPolicy | undefined): Checked {
+function checkBatchUrl(input: string, policy: UrlPolicy | undefined, threats: ThreatProtection | undefined): Checked {
   const check = checkV2Url(input);
   if (!check.ok) return { ok: false, blocked: false, message: check.message };
+  const refused = threatProtectionRefusal(check.url, threats);
+  if (refused) return { ok: false, blocked: true, message: `The URL is blocked: ${refused}` };
   if (policy) {
     try {
       checkUrlAgainstPolicy(check.url, policy);
@@ -47,7 +52,7 @@ function checkBatchUrl(input: string, policy: UrlPolicy | undefined): Checked {
 export async function startBatchScrape(
   context: BatchStartContext,
   body: BatchScrapeRequestInput,
-  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey'> = {},
+  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey' | 'tenant'> = {},
 ): Promise<BatchScrapeResponse | ErrorResponse> {
   const parsed = parseBody(batchScrapeRequestSchema, body);
   if (!parsed.ok) return parsed.error;
@@ -60,7 +65,7 @@ export async function startBatchScrape(
   const valid: BatchUrl[] = [];
   const invalid: string[] = [];
   for (const [index, sourceURL] of urls.entries()) {
-    const check = checkBatchUrl(sourceURL, context.urlPolicy);
+    const check = checkBatchUrl(sourceURL, context.urlPolicy, rest.threatProtection);
     if (check.ok) {
       valid.push({ url: check.url, sourceURL });
     } else if (lenient) {
@@ -86,7 +91,9 @@ export async function startBatchScrape(
     return response;
   };
 
-  if (appendToId !== undefined) return appendToBatch(context.jobs, appendToId.toLowerCase(), valid, respond);
+  if (appendToId !== undefined) {
+    return appendToBatch(context.jobs, appendToId.toLowerCase(), valid, respond, start.tenant);
+  }
 
   const { webhook, ...options } = rest;
   // A long list: the first URLs become task rows now, the rest is stored with the job in one value and moved to the
@@ -95,7 +102,10 @@ export async function startBatchScrape(
     valid.length > BATCH_FIRST_TASKS
       ? { ...options, backlog: valid.slice(BATCH_FIRST_TASKS), backlogFirst: BATCH_FIRST_TASKS }
       : options;
-  const stored: StoredJob<StoredBatchRequest> = { request };
+  const stored: StoredJob<StoredBatchRequest> = {
+    ...(start.tenant !== undefined ? { tenant: start.tenant } : {}),
+    request,
+  };
   if (webhook) stored.webhook = webhook;
   const job = await context.jobs.create({
     kind: 'batch',
@@ -113,9 +123,11 @@ async function appendToBatch(
   id: string,
   urls: readonly BatchUrl[],
   respond: (id: string) => BatchScrapeResponse,
+  tenant: string | undefined,
 ): Promise<BatchScrapeResponse | ErrorResponse> {
   const found = await jobs.find(id);
-  if (!found || found.job.kind !== 'batch') return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
+  if (!found || found.job.kind !== 'batch' || !visibleTo(found.job, tenant))
+    return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
   const { job, store } = found;
   if (job.status === 'cancelled') {
     return { success: false, code: 'JOB_CANCELLED', error: 'The batch was cancelled; start a new batch instead.' };

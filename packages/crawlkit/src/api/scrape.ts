@@ -1,8 +1,11 @@
+import type { ScrapeCallOptions } from '../call-options.js';
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/run-scrape.js';
 import { memoizedParser } from '../v2/parse-memo.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
 import type { ErrorResponse, ScrapeResponse } from '../v2/types.js';
+import { keepScrape } from './scrape-results.js';
 
 /** A repeated body is validated once (issue 21: a third of a cache hit was validation). */
 const parseScrapeBody = memoizedParser(scrapeRequestSchema);
@@ -15,10 +18,13 @@ export async function scrape(
   ready: () => Promise<Runtime>,
   body: ScrapeRequestInput,
   signal: AbortSignal | undefined,
+  options: Pick<ScrapeCallOptions, 'keepResult' | 'tenant'> = {},
 ): Promise<ScrapeResponse | ErrorResponse> {
   const parsed = parseScrapeBody(body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
+  const refused = threatProtectionRefusal(request.url, request.threatProtection);
+  if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
   const { ctx, queue, bus } = await ready();
   const outcome = await queue.add(
     () =>
@@ -34,5 +40,6 @@ export async function scrape(
     return outcome.error;
   }
   bus.page(undefined, outcome.document);
+  if (options.keepResult && !request.zeroDataRetention) await keepScrape(ctx.store, outcome.document, options.tenant);
   return { success: true, data: outcome.document };
 }

@@ -22,6 +22,8 @@ export type { JobKindHandler } from './job-driver.js';
 
 /** Persisted with the job so that any process can resume it. */
 export interface StoredJob<R extends object> {
+  /** Who started the job (`CallOptions.tenant`). */
+  tenant?: string;
   request: R;
   webhook?: Webhook;
   /**
