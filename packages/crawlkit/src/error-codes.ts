@@ -93,6 +93,11 @@ export const ERROR_CODES = {
     'A method was called after `close()`.',
     'Create a new `Crawlkit`; jobs left unfinished resume there.',
   ),
+  NODE_UNSUPPORTED: info(
+    500,
+    'This Node.js is older than crawlkit needs (22.13), or was built without `node:sqlite` (thrown on import).',
+    'Install Node.js 22.13 or later (an LTS from nodejs.org, or `nvm install --lts`) and run crawlkit with it.',
+  ),
   UNKNOWN_ERROR: info(
     500,
     'An unexpected failure without a code of its own.',

@@ -1,3 +1,6 @@
+// First: an unsupported Node.js is told what to install before anything else loads.
+import './assert-runtime.js';
+
 export { Crawlkit } from './crawlkit.js';
 export type { CallOptions, JobStartOptions } from './call-options.js';
 export type { StatusPagination, UnfinishedJob } from './api/job-queries.js';
