@@ -119,8 +119,9 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   const dispatcher = new WebhookDispatcher(
     () => (distributed ? distributed.webhookStores(jobStores.all()) : jobStores.all()),
     {
-      post: async (url, body, headers, timeoutMs) =>
-        (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
+      // Under the job's policy too, whichever process sends its events (issue 38).
+      post: async (url, body, headers, timeoutMs, policy) =>
+        (await fetchers.forPolicy(policy).http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
       timeoutMs: options.webhooks.timeoutMs,
       maxAttempts: options.webhooks.maxAttempts,
       retryDelayMs: options.webhooks.retryDelayMs,

@@ -15,6 +15,7 @@ import { policyToStore } from './job-policy.js';
 import { sealJobSecrets } from './job-secrets.js';
 import type { JobLeases } from './lease.js';
 import { isStoreBudgetError } from './task-execution.js';
+import { checkWebhookUrl } from '../webhooks/outbox.js';
 
 export type { JobNotifications } from './events.js';
 export type { JobKindHandler } from './job-driver.js';
@@ -43,6 +44,7 @@ export class JobManager {
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
   readonly #distributed: boolean;
   readonly #secrets: EngineContext['secrets'];
+  /** The engine's policy as a job records it (nothing when it allows everything). */
   readonly #urlPolicy: UrlPolicy | undefined;
   #closed = false;
 
@@ -97,6 +99,7 @@ export class JobManager {
     zeroDataRetention: boolean;
     idempotencyKey?: string | undefined;
   }): Promise<JobRecord> {
+    if (options.stored.webhook) checkWebhookUrl(options.stored.webhook.url, this.#urlPolicy ?? {});
     const store = this.#stores.for(options.zeroDataRetention);
     const now = Date.now();
     const key = options.idempotencyKey;

@@ -8,8 +8,16 @@ import type { EngineContext } from '../context.js';
  * without one (an engine with no policy, or a job older than the rule).
  */
 export function storedUrlPolicy(job: JobRecord): UrlPolicy | undefined {
-  return (JSON.parse(job.request) as { urlPolicy?: UrlPolicy }).urlPolicy;
+  // Parsed once per record: a batch's request may hold its whole URL list, and every page event asks.
+  let policy = policies.get(job);
+  if (policy === undefined) {
+    policy = (JSON.parse(job.request) as { urlPolicy?: UrlPolicy }).urlPolicy ?? null;
+    policies.set(job, policy);
+  }
+  return policy ?? undefined;
 }
+
+const policies = new WeakMap<JobRecord, UrlPolicy | null>();
 
 /** What a job records of its submitter's policy: nothing when that policy allows everything. */
 export function policyToStore(policy: Readonly<UrlPolicy>): UrlPolicy | undefined {

@@ -1,16 +1,22 @@
+import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, SecretBox, Store } from '@crawlkit/store';
 
+import { storedUrlPolicy } from '../jobs/job-policy.js';
 import { openHeaders } from '../jobs/job-secrets.js';
 
 import type { StoredDelivery } from './payload.js';
 import { deliveryHeaders } from './signature.js';
 
-/** Sends one HTTP POST; resolves with the status code, rejects on network errors. */
+/**
+ * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own); resolves with the
+ * status code, rejects on network errors and with `URL_BLOCKED` for a refused target.
+ */
 export type PostJson = (
   url: string,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  policy: UrlPolicy | undefined,
 ) => Promise<number>;
 
 export interface DispatcherOptions {
@@ -46,6 +52,13 @@ const IDLE_POLL_MS = 5_000;
 
 /** Bytes of queued payloads kept in memory so that a job's next event is sent without reading the outbox. */
 const KNOWN_MAX_BYTES = 32 * 1024 ** 2;
+
+/** The job's URL policy for a delivery: recorded with it, or (queued before it was) read from the job. */
+async function deliveryPolicy(store: Store, jobId: string, stored: StoredDelivery): Promise<UrlPolicy | undefined> {
+  if (stored.urlPolicy !== undefined) return stored.urlPolicy ?? undefined;
+  const job = await store.jobs.get(jobId);
+  return job ? storedUrlPolicy(job) : undefined;
+}
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -283,7 +296,8 @@ export class WebhookDispatcher {
       return true;
     }
     try {
-      const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs);
+      const policy = await deliveryPolicy(store, delivery.jobId, stored);
+      const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, policy);
       if (status >= 200 && status < 300) {
         await store.deliveries.update(delivery.id, { state: 'delivered', attempts, lastError: undefined });
         return true;
