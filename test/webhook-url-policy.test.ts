@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { redis } from '@crawlkit/redis';
-import { Crawlkit, type UrlPolicy } from 'crawlkit';
+import type { UrlPolicy } from '@crawlkit/fetcher';
+import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ok } from './helpers/job-backends.ts';
