@@ -14,6 +14,7 @@ import { JobSignals, waitForJob, watchJob } from './job-watch.js';
 import { policyToStore } from './job-policy.js';
 import { sealJobSecrets } from './job-secrets.js';
 import type { JobLeases } from './lease.js';
+import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
 
@@ -47,6 +48,8 @@ export class JobManager {
   /** The engine's policy as a job records it (nothing when it allows everything). */
   readonly #urlPolicy: UrlPolicy | undefined;
   #closed = false;
+  /** Aborted by `close()`. */
+  readonly #closing = new AbortController();
 
   constructor(options: {
     ctx: EngineContext;
@@ -156,10 +159,17 @@ export class JobManager {
     return 'cancelled';
   }
 
-  /** Marks a job whose tasks have all settled completed, and queues its `completed` event. */
+  /**
+   * Marks a job whose tasks have all settled completed, and queues its `completed` event. Once the record says
+   * completed, the event is queued however long the store takes to accept it (a full disk): it is not lost.
+   */
   async completeJob(job: JobRecord, store: Store): Promise<void> {
     await this.#stores.end(store, job.id, 'completed');
-    await this.#events.completed(store, job);
+    await retryStoreFaults(
+      () => this.#events.completed(store, job),
+      this.#closing.signal,
+      (error) => this.#events.notify.internalError(job.id, error),
+    );
   }
 
   /**
@@ -203,6 +213,7 @@ export class JobManager {
   /** Stops running jobs without cancelling them (they stay resumable) and waits for their pages to settle. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     this.#stores.stopExpirySweep();
     await this.#driver.close();
     this.#signals.signalAll();

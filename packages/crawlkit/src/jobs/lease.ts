@@ -3,6 +3,8 @@ import { hostname } from 'node:os';
 
 import type { Store } from '@crawlkit/store';
 
+import { sleep } from '@crawlkit/actions';
+
 /**
  * A lease owner id that says where it runs: `<host>/<pid>/<uuid>`. The uuid keeps two engines of one process apart;
  * host and pid let another process of the same host tell that the owner has died.
@@ -61,7 +63,7 @@ export class JobLeases {
       }
       const current = await store.jobs.get(id);
       if (!current || current.status !== 'scraping') return false;
-      await delay(LEASE_POLL_MS, closing);
+      await sleep(LEASE_POLL_MS, closing);
     }
   }
 
@@ -94,17 +96,4 @@ export class JobLeases {
     if (!holder || holder.owner === this.owner || holder.until <= Date.now()) return false;
     return !isDeadLocalOwner(holder.owner);
   }
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -6,6 +6,7 @@ import type PQueue from 'p-queue';
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
 import { scrapePage } from '../scrape/scrape-page.js';
+import { pageStoreFault } from '../store-faults.js';
 import { ScrapeDeferred, type PageScrapeOutcome, type PageScrapeRequest } from '../scrape/types.js';
 import { EngineLearning } from './engine-learning.js';
 import type { JobEventSink } from './events.js';
@@ -82,6 +83,9 @@ export async function executeTask(tasks: JobTasks, task: Task, retries: number):
     return 'released';
   }
   if (outcome === 'dropped') return 'dropped';
+  // The page cache could not be read or written: the store failed, not the page; the task is retried (issue 38).
+  const fault = pageStoreFault(outcome);
+  if (fault) throw fault;
   if (typeof outcome === 'number') {
     await tasks.queue.requeue(task, outcome, retries);
     return 'requeued';

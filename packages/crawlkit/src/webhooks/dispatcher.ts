@@ -6,6 +6,7 @@ import { openHeaders } from '../jobs/job-secrets.js';
 
 import type { StoredDelivery } from './payload.js';
 import { deliveryHeaders } from './signature.js';
+import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 
 /**
  * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own); resolves with the
@@ -89,6 +90,8 @@ export class WebhookDispatcher {
   #knownBytes = 0;
   /** The last `seq` this process settled (delivered or gave up) per job. */
   readonly #settled = new Map<string, number>();
+  /** Deliveries whose new state the store refused to write: they are neither re-sent nor their attempts forgotten. */
+  readonly #unrecorded = new UnrecordedDeliveries();
   /** When the last look ended and how long it took: looks are paced so that they never take over the thread. */
   #lastLookEnd = 0;
   #lastLookMs = 0;
@@ -229,9 +232,10 @@ export class WebhookDispatcher {
       const now = Date.now();
       for (const head of heads) {
         if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
-        if (head.nextAttemptAt > now) {
-          this.#waiting.set(head.jobId, head.nextAttemptAt);
-          next = Math.min(next, head.nextAttemptAt);
+        const dueAt = this.#unrecorded.dueAt(head);
+        if (dueAt > now) {
+          this.#waiting.set(head.jobId, dueAt);
+          next = Math.min(next, dueAt);
           continue;
         }
         this.#waiting.delete(head.jobId);
@@ -277,8 +281,13 @@ export class WebhookDispatcher {
     if (jobKnown.size === 0) this.#known.delete(delivery.jobId);
   }
 
-  /** One attempt. Resolves true when the event is settled (delivered or given up), false when a retry is planned. */
-  async #send(store: Store, delivery: Delivery): Promise<boolean> {
+  /**
+   * One attempt. Resolves true when the event is settled (delivered or given up) and recorded, false when a retry is
+   * planned (or the store refused to record the outcome: it is written again later, and the event not re-sent).
+   */
+  async #send(store: Store, head: Delivery): Promise<boolean> {
+    if (this.#unrecorded.settled(head)) return this.#unrecorded.retry(store, head.id);
+    const delivery = this.#unrecorded.view(head);
     const stored = JSON.parse(delivery.payload) as StoredDelivery;
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
@@ -292,40 +301,46 @@ export class WebhookDispatcher {
       };
     } catch (cause) {
       // Its headers cannot be opened here (no key, another key): no attempt can fix that.
-      await this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
-      return true;
+      return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
     }
     try {
       const policy = await deliveryPolicy(store, delivery.jobId, stored);
       const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, policy);
       if (status >= 200 && status < 300) {
-        await store.deliveries.update(delivery.id, { state: 'delivered', attempts, lastError: undefined });
-        return true;
+        return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }
       error = `the webhook answered HTTP ${status}`;
       if (status < 500 && status !== 408 && status !== 429) {
         // A client error will not get better by retrying.
-        await this.#giveUp(store, { ...delivery, attempts }, error);
-        return true;
+        return this.#giveUp(store, { ...delivery, attempts }, error);
       }
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
-        await this.#giveUp(store, { ...delivery, attempts }, error);
-        return true;
+        return this.#giveUp(store, { ...delivery, attempts }, error);
       }
     }
     if (attempts >= this.#options.maxAttempts) {
-      await this.#giveUp(store, { ...delivery, attempts }, error);
-      return true;
+      return this.#giveUp(store, { ...delivery, attempts }, error);
     }
     const delay = Math.min(this.#options.retryDelayMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs ?? 300_000);
-    await store.deliveries.update(delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
+    await this.#record(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
     return false;
   }
 
-  async #giveUp(store: Store, delivery: Delivery, error: string): Promise<void> {
-    await store.deliveries.update(delivery.id, { state: 'failed', attempts: delivery.attempts, lastError: error });
-    await this.#options.onGiveUp(store, delivery, error).catch(() => undefined);
+  /** Resolves true once the event is given up and that is recorded (its job error follows the record). */
+  #giveUp(store: Store, delivery: Delivery, error: string): Promise<boolean> {
+    const patch: DeliveryPatch = { state: 'failed', attempts: delivery.attempts, lastError: error };
+    return this.#record(store, delivery.id, patch, () =>
+      this.#options.onGiveUp(store, delivery, error).catch(() => undefined),
+    );
+  }
+
+  /**
+   * Writes an attempt's outcome; resolves false when the store refused it (kept in memory and written again at the
+   * job's next look, which waits for it, so that its events stay in order).
+   */
+  #record(store: Store, id: string, patch: DeliveryPatch, afterWrite?: () => Promise<void>): Promise<boolean> {
+    return this.#unrecorded.write(store, id, patch, afterWrite);
   }
 }
