@@ -129,7 +129,9 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
       onGiveUp: recordUndelivered,
-      drivenElsewhere: (s, jobId) => leases.drivenElsewhere(s, jobId),
+      // One process sends a job's events, the holder of its lease (the Redis outbox has one leader for all jobs).
+      claim: (s, jobId, lost) =>
+        s === distributed?.store ? Promise.resolve(async () => {}) : leases.claim(jobId, s, lost),
     },
   );
   const handlers: Record<JobKind, JobKindHandler> = {

@@ -71,6 +71,11 @@ export class JobDriver {
     this.#runners.set(job.id, { runner, done: running });
   }
 
+  /** Whether the job runs here (or waits here for its lease). */
+  runs(id: string): boolean {
+    return this.#runners.has(id);
+  }
+
   /** Stops fetching the job's pages here at once (a cancel). */
   stop(id: string): void {
     this.#runners.get(id)?.runner.stop();

@@ -13,7 +13,7 @@ import type { JobStores } from './job-stores.js';
 import { JobSignals, waitForJob, watchJob } from './job-watch.js';
 import { policyToStore } from './job-policy.js';
 import { sealJobSecrets } from './job-secrets.js';
-import type { JobLeases } from './lease.js';
+import { leaseTiming, type JobLeases } from './lease.js';
 import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
@@ -50,6 +50,9 @@ export class JobManager {
   #closed = false;
   /** Aborted by `close()`. */
   readonly #closing = new AbortController();
+  readonly #leases: JobLeases;
+  /** With `resumeAll`: looks for jobs that no live process drives any more. */
+  #orphanSweep: NodeJS.Timeout | undefined;
 
   constructor(options: {
     ctx: EngineContext;
@@ -64,6 +67,7 @@ export class JobManager {
     distributed?: boolean;
   }) {
     this.#distributed = options.distributed ?? false;
+    this.#leases = options.leases;
     this.#secrets = options.ctx.secrets;
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#stores = options.stores;
@@ -188,11 +192,29 @@ export class JobManager {
     return this.#stores.engine.jobs.list({ status: ['scraping'] });
   }
 
-  /** Resumes every unfinished job of the on-disk store. Returns their ids. */
+  /**
+   * Resumes every unfinished job of the on-disk store, and from then on, every `leaseTiming.ttlMs / 3`, each one that
+   * no live process drives any more (its process died, or let its lease expire): a `serve` sharing the store with
+   * another takes over the other's jobs. Returns the ids resumed now.
+   */
   async resumeAll(): Promise<string[]> {
     const jobs = await this.unfinished();
     for (const job of jobs) this.start(job, this.#stores.engine);
+    if (!this.#distributed && !this.#closed) {
+      this.#orphanSweep ??= setInterval(() => {
+        this.#takeOverOrphans().catch((error: unknown) => this.#events.notify.internalError('', error));
+      }, leaseTiming.ttlMs / 3);
+      this.#orphanSweep.unref();
+    }
     return jobs.map((j) => j.id);
+  }
+
+  async #takeOverOrphans(): Promise<void> {
+    const store = this.#stores.engine;
+    for (const job of await this.unfinished()) {
+      if (this.#closed || this.#driver.runs(job.id)) continue;
+      if (!(await this.#leases.drivenElsewhere(store, job.id))) this.start(job, store);
+    }
   }
 
   /** Resolves when the job has finished (in any process). */
@@ -213,6 +235,7 @@ export class JobManager {
   /** Stops running jobs without cancelling them (they stay resumable) and waits for their pages to settle. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#orphanSweep) clearInterval(this.#orphanSweep);
     this.#closing.abort();
     this.#stores.stopExpirySweep();
     await this.#driver.close();

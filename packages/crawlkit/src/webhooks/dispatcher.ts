@@ -35,10 +35,12 @@ export interface DispatcherOptions {
   /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
   lanes?: number;
   /**
-   * Whether another live process drives the job (and so sends its events); its events are then left alone.
-   * @default never
+   * Takes the right to send a job's events (the job's lease, shared with its driver in this process) unless another
+   * live process has it; resolves to a function that lets it go, or undefined (that process sends them). `lost` is
+   * called when another process takes it over. Held while the job has events to send here.
+   * @default every job's events are sent here
    */
-  drivenElsewhere?(store: Store, jobId: string): Promise<boolean>;
+  claim?(store: Store, jobId: string, lost: () => void): Promise<(() => Promise<void>) | undefined>;
   /** What opens the sealed header values of a store's deliveries. @default values are sent as stored */
   secrets?(store: Store): SecretBox;
   /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
@@ -92,6 +94,8 @@ export class WebhookDispatcher {
   readonly #settled = new Map<string, number>();
   /** Deliveries whose new state the store refused to write: they are neither re-sent nor their attempts forgotten. */
   readonly #unrecorded = new UnrecordedDeliveries();
+  /** Jobs whose events this process may send (`claim`), and how to let each go. */
+  readonly #claims = new Map<string, () => Promise<void>>();
   /** When the last look ended and how long it took: looks are paced so that they never take over the thread. */
   #lastLookEnd = 0;
   #lastLookMs = 0;
@@ -140,7 +144,8 @@ export class WebhookDispatcher {
     if (this.#inflight.has(jobId) || (this.#waiting.get(jobId) ?? 0) > Date.now()) return;
     const previous = this.#settled.get(jobId);
     const isNext = previous === undefined ? delivery.seq === 1 : delivery.seq === previous + 1;
-    if (isNext && this.#inflight.size < (this.#options.lanes ?? 16)) this.#lane(store, delivery);
+    if (isNext && this.#claimed(jobId) && this.#inflight.size < (this.#options.lanes ?? 16))
+      this.#lane(store, delivery);
     else this.kick(jobId);
   }
 
@@ -168,6 +173,30 @@ export class WebhookDispatcher {
     this.#immediate = undefined;
     await this.#round;
     await Promise.allSettled(this.#inflight.values());
+    await Promise.allSettled([...this.#claims.values()].map((letGo) => letGo()));
+    this.#claims.clear();
+  }
+
+  #claimed(jobId: string): boolean {
+    return !this.#options.claim || this.#claims.has(jobId);
+  }
+
+  /** Takes the right to send the job's events here; false when another process has it. */
+  async #claim(store: Store, jobId: string): Promise<boolean> {
+    const letGo = await this.#options.claim!(store, jobId, () => this.#claims.delete(jobId));
+    if (!letGo) return false;
+    if (this.#closed || this.#claims.has(jobId)) await letGo();
+    else this.#claims.set(jobId, letGo);
+    return !this.#closed;
+  }
+
+  /** Lets go of the jobs that have nothing left to send here (none of them was among `seen`'s heads). */
+  #letGo(seen: ReadonlySet<string>): void {
+    for (const [jobId, letGo] of this.#claims) {
+      if (seen.has(jobId) || this.#inflight.has(jobId) || this.#waiting.has(jobId)) continue;
+      this.#claims.delete(jobId);
+      void letGo();
+    }
   }
 
   #schedule(ms: number): void {
@@ -223,14 +252,22 @@ export class WebhookDispatcher {
   async #look(): Promise<void> {
     const lanes = this.#options.lanes ?? 16;
     let next = Date.now() + IDLE_POLL_MS;
+    /** Jobs with a pending event in this look; with `complete`, the claims of the others are let go. */
+    const seen = new Set<string>();
+    let complete = true;
     for (const store of this.#stores()) {
       if (this.#closed) return;
       const free = lanes - this.#inflight.size;
-      if (free <= 0) break;
+      if (free <= 0) {
+        complete = false;
+        break;
+      }
       // Heads of every job with something pending, due or not: the due ones are sent, the others set the timer.
       const heads = await store.deliveries.due(Number.MAX_SAFE_INTEGER, free + this.#inflight.size);
+      if (heads.length >= free + this.#inflight.size) complete = false;
       const now = Date.now();
       for (const head of heads) {
+        seen.add(head.jobId);
         if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
         const dueAt = this.#unrecorded.dueAt(head);
         if (dueAt > now) {
@@ -240,12 +277,17 @@ export class WebhookDispatcher {
         }
         this.#waiting.delete(head.jobId);
         if (this.#inflight.size >= lanes) break;
-        if (await this.#options.drivenElsewhere?.(store, head.jobId)) continue;
+        if (!this.#claimed(head.jobId)) {
+          // Newly claimed, its head may have been sent meanwhile by the process that had it: read it again at once.
+          if (await this.#claim(store, head.jobId)) this.#again = true;
+          continue;
+        }
         // Re-checked after the await: a lane may have started meanwhile.
         if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
         this.#lane(store, head);
       }
     }
+    if (complete) this.#letGo(seen);
     if (this.#inflight.size === 0 || next < Date.now() + IDLE_POLL_MS) {
       this.#schedule(Math.max(0, next - Date.now()));
     }
@@ -256,7 +298,7 @@ export class WebhookDispatcher {
     const jobId = first.jobId;
     const run = async () => {
       let current: { store: Store; delivery: Delivery } | undefined = { store, delivery: first };
-      while (current && !this.#closed) {
+      while (current && !this.#closed && this.#claimed(jobId)) {
         this.#forget(current.delivery);
         if (!(await this.#send(current.store, current.delivery))) return;
         this.#settled.set(jobId, current.delivery.seq);
