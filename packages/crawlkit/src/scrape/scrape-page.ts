@@ -3,6 +3,7 @@ import { redactUrl, type PageRequest, type PageResult } from '@crawlkit/fetcher'
 import type { EngineContext } from '../context.js';
 import type { EngineAdvice } from '../jobs/engine-learning.js';
 import { httpStatusOf } from '../error-codes.js';
+import { isStoreFault } from '../store-faults.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { findFormat } from '../v2/formats.js';
 import type { ActionResults, Document, DocumentMetadata, ErrorResponse } from '../v2/types.js';
@@ -270,7 +271,8 @@ export async function scrapePage(
     return outcome;
   } catch (error) {
     if (pacing) throw error;
-    const timedOut = timeout.aborted && !context.signal?.aborted;
+    // A store that did not answer (Redis down) is the store's failure, not the page's, whatever the clock says.
+    const timedOut = timeout.aborted && !context.signal?.aborted && !isStoreFault(error);
     const response: ErrorResponse = timedOut
       ? { success: false, code: 'SCRAPE_TIMEOUT', error: phase.timeoutMessage(timeoutMs) }
       : toErrorResponse(error);
