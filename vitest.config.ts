@@ -10,6 +10,7 @@ export default defineConfig({
       // Subpath entries before their package's name, which would otherwise take them as paths below its index.
       '@crawlkit/fetcher/analysis': fileURLToPath(new URL('./packages/fetcher/src/analysis.ts', import.meta.url)),
       '@crawlkit/fetcher': src('fetcher'),
+      '@crawlkit/options': src('options'),
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor': src('extractor'),
       '@crawlkit/frontier': src('frontier'),

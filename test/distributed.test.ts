@@ -124,9 +124,16 @@ for (const [name, factory, available] of jobBackends(testRedisUrl)) {
 
     it('cancels a crawl: no more pages after the cancel settles, status cancelled', async () => {
       const ck = setup.client;
-      // A 0.3 s delay makes the crawl slow enough to cancel midway.
+      // A 0.3 s delay makes the crawl slow enough to cancel midway (maxAge 0: a page the cache answers sends no
+      // request, so the delay does not space it).
       const started = ok(
-        await ck.crawl({ url: `${server.url}/tree/1`, crawlEntireDomain: true, limit: 30, delay: 0.3 }),
+        await ck.crawl({
+          url: `${server.url}/tree/1`,
+          crawlEntireDomain: true,
+          limit: 30,
+          delay: 0.3,
+          scrapeOptions: { maxAge: 0 },
+        }),
       );
       await until(async () => ok(await ck.getCrawlStatus(started.id)).completed >= 2);
       expect(await ck.cancelCrawl(started.id)).toMatchObject({ status: 'cancelled' });

@@ -85,8 +85,8 @@ export const ERROR_CODES = {
   ),
   INVALID_OPTION: info(
     500,
-    '`new Crawlkit()` got an unknown option, a wrong type or a value out of range (thrown as a `TypeError`).',
-    'Fix the option the message names; `CrawlkitOptions` documents each one.',
+    'A constructor or factory (`new Crawlkit()`, `new Fetcher()`, a store, `redis()`) got an unknown option, a wrong type or a value out of range (thrown as a `TypeError`).',
+    'Fix the option the message names by its path; the options interface documents each one.',
   ),
   ENGINE_CLOSED: info(
     500,
@@ -298,7 +298,6 @@ export const ERROR_CODES = {
 
   // Store
   STORE_CLOSED: info(500, 'The store was used after `close()`.', 'Use an open `Crawlkit`.'),
-  STORE_INVALID_OPTION: info(500, 'A store option cannot be used.', 'Fix the option the message names.'),
   STORE_JOB_EXISTS: info(500, 'A job id was created twice in the store.', 'Report it: ids are generated.'),
   STORE_JOB_NOT_FOUND: info(
     500,
@@ -313,6 +312,11 @@ export const ERROR_CODES = {
     'Retry; keep one store per directory per host busy at a time.',
   ),
   STORE_CORRUPT: info(500, 'The database file is damaged or not a crawlkit store.', 'Use another `storeDir`.'),
+  STORE_RECORD_INVALID: info(
+    500,
+    'A record in the store (a job request, a webhook delivery, a result) does not match its schema: damaged, or written by a newer crawlkit.',
+    'Upgrade crawlkit if another version wrote the store; otherwise delete the job or use another `storeDir`.',
+  ),
   STORE_SCHEMA_TOO_NEW: info(
     500,
     'The store was written by a newer crawlkit.',
@@ -330,7 +334,6 @@ export const ERROR_CODES = {
     "A job's encrypted header values were sealed with another key (or one kept in memory only).",
     'Run the job where its key is (the same secret key, the same store), or start it again.',
   ),
-  REDIS_INVALID_OPTION: info(500, 'An option of `redis()` cannot be used.', 'Fix the option the message names.'),
   REDIS_UNAVAILABLE: info(500, 'Redis cannot be reached.', 'Check the URL and that the server is up.'),
 } as const satisfies Record<string, ErrorCodeInfo> &
   Record<

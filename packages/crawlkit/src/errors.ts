@@ -25,29 +25,8 @@ export class CrawlkitError extends Error {
   }
 }
 
-const OPTION_BRAND = Symbol.for('crawlkit.invalid-option-error');
-
-/**
- * A bad option of `new Crawlkit()` (unknown key, wrong type, out of range). Thrown by the constructor, which cannot
- * answer a v2 error: a `TypeError`, as Node throws for bad arguments, with the stable code `INVALID_OPTION`. The
- * message names the option; `details` has every problem found.
- */
-export class InvalidOptionError extends TypeError {
-  readonly code = 'INVALID_OPTION' as const;
-  readonly details?: unknown;
-  readonly [OPTION_BRAND] = true;
-
-  constructor(message: string, options: { details?: unknown } = {}) {
-    super(message);
-    this.name = 'InvalidOptionError';
-    if (options.details !== undefined) this.details = options.details;
-  }
-}
-
-/** True for an `InvalidOptionError` of any copy of this package. */
-export function isInvalidOptionError(error: unknown): error is InvalidOptionError {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[OPTION_BRAND] === true;
-}
+/** A bad option of `new Crawlkit()` or of any package's constructor: one error, code `INVALID_OPTION`. */
+export { InvalidOptionError, isInvalidOptionError } from '@crawlkit/options';
 
 /** True for a `CrawlkitError` (or `CliError`) of any copy of this package (matches a brand, not the prototype). */
 export function isCrawlkitError(error: unknown): error is CrawlkitError {

@@ -38,6 +38,18 @@ describe('new Crawlkit() options', () => {
     expect(refused({ logger: console.log }).message).toContain('`logger`');
   });
 
+  it("checks the fetcher's options too: a misspelt URL policy key never turns the SSRF protection off", () => {
+    const policy = refused({ urlPolicy: { allowPrivateNetwork: false } });
+    expect(policy.code).toBe('INVALID_OPTION');
+    expect(policy.message).toContain('unknown option `urlPolicy.allowPrivateNetwork` (check the spelling)');
+    expect(refused({ browser: { maxPagesPerBrowser: 0 } }).message).toMatch(/`browser.maxPagesPerBrowser`.*got `0`/);
+    expect(refused({ browser: { smartWait: { domIdle: 5 } } }).message).toContain('`browser.smartWait.domIdle`');
+    expect(refused({ http: { limits: { maxBodyByte: 1 } } }).message).toContain('`http.limits.maxBodyByte`');
+    expect(refused({ http: { urlPolicy: {} } }).message).toContain('`http.urlPolicy`');
+    expect(refused({ proxies: { basic: ['not a url'] } }).message).toMatch(/`proxies.basic.0`.*proxy URL/);
+    expect(refused({ urlPolicy: { allowedPorts: [70_000] } }).message).toContain('`urlPolicy.allowedPorts.0`');
+  });
+
   it('checks the language model settings', () => {
     const model = { specificationVersion: 'v3', provider: 'test', modelId: 'm' };
     expect(refused({ llm: { model, maxInputTokens: 0 } }).message).toContain('`llm.maxInputTokens`');

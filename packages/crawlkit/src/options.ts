@@ -1,15 +1,23 @@
 import { availableParallelism } from 'node:os';
 
 import type { CrawlkitBackend, Store } from '@crawlkit/store';
-import { DEFAULT_TIMEOUT_MS, type FetcherOptions, type HttpEngineOptions, type UrlPolicy } from '@crawlkit/fetcher';
+import {
+  browserOptionsSchema,
+  DEFAULT_TIMEOUT_MS,
+  httpOptionsSchema,
+  proxyConfigSchema,
+  urlPolicySchema,
+  type FetcherOptions,
+  type HttpEngineOptions,
+  type UrlPolicy,
+} from '@crawlkit/fetcher';
+import { InvalidOptionError, objectWith, parseOptions, positiveInt, type Same } from '@crawlkit/options';
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 
-import { InvalidOptionError } from './errors.js';
 import type { EngineLearningOptions } from './jobs/engine-learning.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import type { Logger } from './logger.js';
-import { objectWith, optionIssuesMessage, plainObject, positiveInt, type Same } from './option-schema.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -239,12 +247,11 @@ const optionsSchema = z.strictObject({
       maxMemoryMb: z.number().int().min(64).default(DEFAULT_WORKER_MEMORY_MB),
     })
     .default(() => ({ size: availableParallelism(), maxMemoryMb: DEFAULT_WORKER_MEMORY_MB })),
-  browser: plainObject<NonNullable<FetcherOptions['browser']>>().optional(),
-  proxies: plainObject<NonNullable<FetcherOptions['proxies']>>().optional(),
-  urlPolicy: z
-    .union([z.literal('strict'), plainObject<UrlPolicy>()], { error: "Expected 'strict' or a UrlPolicy" })
-    .optional(),
-  http: plainObject<Omit<HttpEngineOptions, 'urlPolicy'>>().optional(),
+  // The fetcher's own schemas: strict, so a misspelt key of theirs is named here too.
+  browser: browserOptionsSchema.optional(),
+  proxies: proxyConfigSchema.optional(),
+  urlPolicy: z.union([z.literal('strict'), urlPolicySchema]).optional(),
+  http: httpOptionsSchema.omit({ urlPolicy: true }).optional(),
   /** Checked by `resolveLlmOptions`. */
   llm: z.custom<LanguageModel | LlmOptions>(() => true).optional(),
   webhooks: z
@@ -287,15 +294,11 @@ const _sameInput: [
  * @throws {InvalidOptionError} (a `TypeError` with code `INVALID_OPTION`) naming every bad option.
  */
 export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
-  const result = optionsSchema.safeParse(input);
-  if (!result.success) {
-    const issues = result.error.issues;
-    throw new InvalidOptionError(optionIssuesMessage('new Crawlkit()', input, issues), { details: issues });
-  }
+  const data = parseOptions(optionsSchema, input, 'new Crawlkit()');
   const { cache, storeDir, engine, engineLearning, concurrency, timeoutMs, extractionBudgetMs, workers, webhooks } =
-    result.data;
-  const llm = resolveLlmOptions(result.data.llm);
-  if (!result.data.persistSecrets && result.data.backend) {
+    data;
+  const llm = resolveLlmOptions(data.llm);
+  if (!data.persistSecrets && data.backend) {
     throw new InvalidOptionError(
       '`persistSecrets: false` cannot be used with a distributed `backend`: its workers need the header values. ' +
         'Give every process the same `secretKey` of the backend instead.',
@@ -310,11 +313,11 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     extractionBudgetMs,
     workers,
     webhooks,
-    resumeJobs: result.data.resumeJobs,
-    persistSecrets: result.data.persistSecrets,
+    resumeJobs: data.resumeJobs,
+    persistSecrets: data.persistSecrets,
     cacheMaxBytes: cache.maxBytes,
-    jobResultTtlMs: result.data.jobResultTtlMs,
-    jobs: result.data.jobs,
+    jobResultTtlMs: data.jobResultTtlMs,
+    jobs: data.jobs,
     ...(llm !== undefined ? { llm } : {}),
   };
 }

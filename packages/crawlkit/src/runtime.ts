@@ -16,7 +16,7 @@ import { CrawlkitError } from './errors.js';
 import { ExtractionPool } from './extraction/pool.js';
 import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
 import { createCrawlPlanner } from './jobs/crawl-planner.js';
-import { JobManager, type JobKindHandler, type StoredJob } from './jobs/job-manager.js';
+import { JobManager, type JobKindHandler } from './jobs/job-manager.js';
 import { jobContext, PolicyFetchers } from './jobs/job-policy.js';
 import { openRequestSecrets } from './jobs/job-secrets.js';
 import { JobStores } from './jobs/job-stores.js';
@@ -29,6 +29,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { recordUndelivered } from './webhooks/outbox.js';
 import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
+import { storedJobOf } from './codec/records.js';
 
 /** Everything one `Crawlkit` instance runs on, built on its first call. */
 export interface Runtime {
@@ -138,7 +139,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     batch: {
       planner: (job, jobStore) =>
         createBatchPlanner(
-          openRequestSecrets((JSON.parse(job.request) as StoredJob<StoredBatchRequest>).request, ctx.secrets(jobStore)),
+          openRequestSecrets(storedJobOf<StoredBatchRequest>(job).request, ctx.secrets(jobStore)),
           options.concurrency,
           { store: jobStore, job },
         ),
@@ -149,7 +150,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
           jobCtx,
           jobStore,
           job,
-          openRequestSecrets((JSON.parse(job.request) as StoredJob<CrawlRequest>).request, ctx.secrets(jobStore)),
+          openRequestSecrets(storedJobOf<CrawlRequest>(job).request, ctx.secrets(jobStore)),
         ),
     },
   };

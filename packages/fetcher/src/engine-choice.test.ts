@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { blockedReason, browserReasonForOptions } from './engine-choice.js';
+import { blockedReason, browserReasonForOptions, chooseEngine } from './engine-choice.js';
 
 describe('browserReasonForOptions', () => {
   it('names the first option that needs the browser', () => {
@@ -31,5 +31,28 @@ describe('blockedReason', () => {
     expect(
       blockedReason({ status: 200, headers: {}, text: '<script src="https://geo.captcha-delivery.com/c.js">' }),
     ).toBe('blocked:challenge');
+  });
+});
+
+describe('chooseEngine', () => {
+  it('is the one rule: a forced engine, then browser-only options, then stealth, else the auto strategy', () => {
+    expect(chooseEngine({}, 'auto', 'basic')).toEqual({ engine: 'auto', reason: '' });
+    expect(chooseEngine({ screenshot: {} }, 'auto', 'basic')).toEqual({
+      engine: 'browser',
+      reason: 'options:screenshot',
+    });
+    expect(chooseEngine({}, 'auto', 'stealth')).toEqual({ engine: 'browser', reason: 'options:stealth' });
+    expect(chooseEngine({}, 'auto', 'stealth', 'blocked:403')).toEqual({ engine: 'browser', reason: 'blocked:403' });
+    // a forced HTTP engine stays on HTTP whatever the options (they are reported unsupported)
+    expect(chooseEngine({ screenshot: {} }, 'http', 'stealth')).toEqual({ engine: 'http', reason: 'engine:http' });
+    expect(chooseEngine({ engine: 'browser' }, 'http', 'basic')).toEqual({
+      engine: 'browser',
+      reason: 'engine:browser',
+    });
+    // an engine given to the fetcher is chosen by its name, browser-only options and all
+    expect(chooseEngine({ engine: 'cache', mobile: true }, 'auto', 'basic')).toEqual({
+      engine: 'cache',
+      reason: 'engine:cache',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { FetchResult } from './http/types.js';
+import type { PageRequest } from './page.js';
 
 /** The request options that only the browser can honour, as far as engine choice is concerned. */
 export interface BrowserOnlyOptions {
@@ -35,6 +36,34 @@ export function browserOnlyFeatures(request: BrowserOnlyOptions): string[] {
     features.push('location');
   }
   return features;
+}
+
+/** The engine a request goes to, and why (`PageResult.engineReason`; `auto` finds its own reason per page). */
+export interface EngineChoice {
+  engine: string;
+  reason: string;
+}
+
+/**
+ * The one rule that picks a request's engine: the request's `engine`, else the fetcher's `configured` one. `http`
+ * stays HTTP whatever the options (the browser-only ones are reported unsupported); `browser` and any engine of
+ * `FetcherOptions.engines` are used as named; `auto` goes to the browser when an option only the browser honours is
+ * set or the attempt is stealth, else takes the `auto` strategy. `blocked` is the reason of a stealth retry.
+ */
+export function chooseEngine(
+  request: Pick<PageRequest, 'engine'> & BrowserOnlyOptions,
+  configured: string,
+  mode: 'basic' | 'stealth',
+  blocked?: string,
+): EngineChoice {
+  const engine = request.engine ?? configured;
+  if (engine === 'http') return { engine, reason: 'engine:http' };
+  if (engine === 'browser') return { engine, reason: blocked ?? 'engine:browser' };
+  if (engine !== 'auto') return { engine, reason: `engine:${engine}` };
+  const optionsReason = browserReasonForOptions(request);
+  if (optionsReason) return { engine: 'browser', reason: blocked ?? optionsReason };
+  if (mode === 'stealth') return { engine: 'browser', reason: blocked ?? 'options:stealth' };
+  return { engine: 'auto', reason: '' };
 }
 
 const CHALLENGE_MARKERS = [

@@ -1,16 +1,23 @@
-import { BrowserEngine, type BrowserFetchRequest, type BrowserFetchResult } from './browser/browser-engine.js';
 import { BrowserPool, type BrowserPoolOptions, type BrowserPoolStats } from './browser/browser-pool.js';
 import type { SmartWaitSettings } from './browser/smart-wait.js';
 import { countryProfile, type CountryProfile } from './browser/countries.js';
-import { isBrowserError } from './browser/errors.js';
-import { blockedReason, browserOnlyFeatures, browserReasonForOptions } from './engine-choice.js';
+import { blockedReason, browserOnlyFeatures, chooseEngine } from './engine-choice.js';
+import { AutoEngine, isBrowserUnavailable } from './engines/auto-engine.js';
+import { BrowserPageEngine } from './engines/browser-page-engine.js';
+import { HttpPageEngine } from './engines/http-page-engine.js';
+import { judgePage } from './engines/judging.js';
+import type { Attempt, PageEngine } from './engines/page-engine.js';
 import { FetchError } from './errors.js';
+import { fetcherOptionsSchema } from './options.js';
+import { InvalidOptionError, parseOptions } from '@crawlkit/options';
 import { DEFAULT_TIMEOUT_MS, HttpEngine } from './http/http-engine.js';
 import type { FetchResult, HttpEngineOptions, HttpRequest } from './http/types.js';
 import type { EngineName, PageRequest, PageResult } from './page.js';
 import type { UrlPolicy } from './policy/url-policy.js';
 import { ProxyRotation, type ProxyConfig } from './proxy-choice.js';
-import { judgeRendering, renderingGain, type RenderJudge, type RenderVerdict } from './render/judge.js';
+import { judgeRendering, type RenderJudge, type RenderVerdict } from './render/judge.js';
+
+export { NOT_SETTLED_WARNING } from './engines/browser-page-engine.js';
 
 export type { EngineName, PageRequest, PageResult, ProxyMode } from './page.js';
 
@@ -44,6 +51,12 @@ export interface FetcherOptions {
    * @default judgeRendering
    */
   renderJudge?: RenderJudge;
+  /**
+   * More engines, chosen by a request's `engine` by their names (a cache-only engine, a replay engine). Their names
+   * must differ from `auto`, `http` and `browser`. The fetcher closes them with its own.
+   * @default []
+   */
+  engines?: readonly PageEngine[];
 }
 
 /** Browser settings of `FetcherOptions`. */
@@ -69,19 +82,6 @@ export interface BrowserOptions extends BrowserPoolOptions {
   adblockLists?: string[];
 }
 
-/** The warning of a rendered page captured before it settled: its requests or DOM changes went on past the wait. */
-export const NOT_SETTLED_WARNING =
-  'The page was still loading when it was captured: its requests or DOM changes went on past the wait for it to ' +
-  "settle (browser.smartWaitMaxMs, at most the scrape's timeout), so its content may be incomplete. `waitFor`, a " +
-  '`wait` action for a selector or a longer `timeout` give it more time.';
-
-const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED']);
-
-interface Attempt {
-  mode: 'basic' | 'stealth';
-  proxy: string | undefined;
-}
-
 /**
  * The page fetcher: chooses HTTP or the browser per request (and says why), applies proxies and `proxy: 'auto'`'s
  * stealth retry, and owns the browser pool.
@@ -90,15 +90,16 @@ export class Fetcher {
   readonly #engine: EngineName;
   readonly #http: HttpEngine;
   readonly #pool: BrowserPool;
-  readonly #browser: BrowserEngine;
+  readonly #engines = new Map<string, PageEngine>();
   readonly #proxies: ProxyRotation;
-  readonly #proxyLoopback: boolean;
   readonly #autoStealth: boolean;
   readonly #policy: UrlPolicy;
   readonly #judge: RenderJudge;
   #closed = false;
 
-  constructor(options: FetcherOptions = {}) {
+  /** @throws {InvalidOptionError} naming every bad option (an unknown key, a wrong type, a value out of range). */
+  constructor(input: FetcherOptions = {}) {
+    const options = parseOptions(fetcherOptionsSchema, input, 'new Fetcher()') as FetcherOptions;
     this.#engine = options.engine ?? 'auto';
     const policy = options.urlPolicy ?? options.http?.urlPolicy ?? {};
     this.#policy = policy;
@@ -107,18 +108,29 @@ export class Fetcher {
       policy,
       ...(options.http?.lookup ? { lookup: options.http.lookup } : {}),
     });
-    this.#browser = new BrowserEngine(this.#pool, {
-      policy,
-      smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,
-      maxContentChars: this.#http.limits.maxBodyBytes,
-      ...(options.browser?.screenshotDir ? { screenshotDir: options.browser.screenshotDir } : {}),
-      ...(options.browser?.adblockLists ? { adblockLists: options.browser.adblockLists } : {}),
-      ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),
-    });
     this.#proxies = new ProxyRotation(options.proxies);
-    this.#proxyLoopback = options.proxies?.proxyLoopback ?? false;
     this.#autoStealth = options.autoStealth ?? true;
     this.#judge = options.renderJudge ?? judgeRendering;
+    const http = new HttpPageEngine(this.#http);
+    const browser = new BrowserPageEngine({
+      pool: this.#pool,
+      download: http,
+      proxyLoopback: options.proxies?.proxyLoopback ?? false,
+      settings: {
+        policy,
+        smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,
+        maxContentChars: this.#http.limits.maxBodyBytes,
+        ...(options.browser?.screenshotDir ? { screenshotDir: options.browser.screenshotDir } : {}),
+        ...(options.browser?.adblockLists ? { adblockLists: options.browser.adblockLists } : {}),
+        ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),
+      },
+    });
+    for (const engine of [http, browser, new AutoEngine(http, browser, this.#judge), ...(options.engines ?? [])]) {
+      if (this.#engines.has(engine.name)) {
+        throw new InvalidOptionError(`Invalid options of new Fetcher(): two engines are named \`${engine.name}\`.`);
+      }
+      this.#engines.set(engine.name, engine);
+    }
   }
 
   /** The HTTP engine behind `fetch()`: plain requests (robots, sitemaps, webhooks) share its connection pools. */
@@ -137,11 +149,11 @@ export class Fetcher {
   }
 
   /**
-   * Fetches one page with the engine the request needs.
-   * @throws FetchError (network, policy, timeout, abort, invalid request), BrowserError (browser needed but
-   * unavailable, crash, site error), ActionError (failing action).
+   * Fetches one page with the engine the request needs (`chooseEngine`).
+   * @throws FetchError (network, policy, timeout, abort, invalid request, unknown engine), BrowserError (browser
+   * needed but unavailable, crash, site error), ActionError (failing action).
    */
-  async fetch(request: PageRequest): Promise<PageResult> {
+  async fetch<V extends RenderVerdict = RenderVerdict>(request: PageRequest<V>): Promise<PageResult<V>> {
     if (this.#closed) throw new FetchError('FETCHER_CLOSED', 'This fetcher is closed.');
     const country = this.#country(request);
     const mode = request.proxy === 'enhanced' ? 'stealth' : (request.proxy ?? 'auto');
@@ -160,7 +172,7 @@ export class Fetcher {
       const second = await this.#attempt(request, deadline, country, retry, blocked);
       return blockedReason(second) ? first : second;
     } catch (error) {
-      if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) return first;
+      if (isBrowserUnavailable(error)) return first;
       throw error;
     }
   }
@@ -175,13 +187,13 @@ export class Fetcher {
     return this.#http.fetch(proxy ? { ...request, proxy } : request);
   }
 
-  /** Closes the HTTP connection pools and every browser (no Chromium process survives it). Idempotent. */
+  /** Closes the HTTP connection pools, every browser (no Chromium process survives it) and every engine. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([this.#http.close(), this.#pool.close()]);
+    await Promise.all([this.#http.close(), ...[...this.#engines.values()].map((engine) => engine.close())]);
   }
 
-  #country(request: PageRequest): CountryProfile | undefined {
+  #country(request: PageRequest<RenderVerdict>): CountryProfile | undefined {
     const code = request.location?.country;
     if (code === undefined) return undefined;
     const profile = countryProfile(code);
@@ -199,137 +211,32 @@ export class Fetcher {
     return { mode, proxy: this.#proxies.pick(mode, country?.code) };
   }
 
-  async #attempt(
-    request: PageRequest,
+  async #attempt<V extends RenderVerdict>(
+    request: PageRequest<V>,
     deadline: number,
     country: CountryProfile | undefined,
     attempt: Attempt,
     blocked?: string,
-  ): Promise<PageResult> {
-    const engine = request.engine ?? this.#engine;
-    const optionsReason = browserReasonForOptions(request);
-    if (engine === 'http') {
-      const result = await this.#viaHttp(request, deadline, attempt, 'engine:http');
+  ): Promise<PageResult<V>> {
+    const choice = chooseEngine(request, this.#engine, attempt.mode, blocked);
+    const engine = this.#engines.get(choice.engine);
+    if (!engine) {
+      throw new FetchError(
+        'SCRAPE_INVALID_REQUEST',
+        `No engine is named \`${choice.engine}\`: use one of ${[...this.#engines.keys()].join(', ')}.`,
+        { url: request.url },
+      );
+    }
+    const result = await engine.fetch({ request, deadline, attempt, country, reason: choice.reason });
+    if (!engine.renders) {
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) result.unsupportedFeatures = unsupported;
-      const jsReason = (await this.#verdict(request, result)).reason;
+    }
+    // A page served over plain HTTP as asked: whether it looks client-rendered (its content may be missing).
+    if (choice.engine === 'http') {
+      const jsReason = (await judgePage(request, result, this.#judge)).reason;
       if (jsReason) result.clientRendered = jsReason;
-      return result;
     }
-    if (engine === 'browser' || optionsReason || attempt.mode === 'stealth') {
-      const reason = blocked ?? (engine === 'browser' ? 'engine:browser' : (optionsReason ?? 'options:stealth'));
-      return this.#viaBrowser(request, deadline, country, attempt, reason);
-    }
-    const renders = request.renderIfNeeded !== false;
-    let learned = renders && request.hostNeeds === 'browser';
-    if (learned && !request.checkEngines) {
-      try {
-        return await this.#viaBrowser(request, deadline, country, attempt, 'js-required:host');
-      } catch (error) {
-        if (!isBrowserError(error) || !BROWSER_UNAVAILABLE.has(error.code)) throw error;
-        learned = false; // no browser: the page takes the HTTP path
-      }
-    }
-    const plain = await this.#viaHttp(request, deadline, attempt, 'http:static');
-    const verdict = await this.#verdict(request, plain);
-    const jsReason = verdict.reason;
-    if (!jsReason && !learned) {
-      if (verdict.contentChars !== undefined) plain.engineEvidence = 'http';
-      return plain;
-    }
-    if (jsReason) plain.clientRendered = jsReason;
-    if (!renders) return plain;
-    let rendered: PageResult;
-    try {
-      rendered = await this.#viaBrowser(request, deadline, country, attempt, jsReason ?? 'js-required:host');
-    } catch (error) {
-      if (isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code)) {
-        if (jsReason) plain.engineReason = `${jsReason}+browser-unavailable`;
-        return plain;
-      }
-      throw error;
-    }
-    const evidence = renderingGain(verdict, await this.#verdict(request, rendered));
-    if (evidence) rendered.engineEvidence = evidence;
-    return rendered;
+    return result;
   }
-
-  /** The render judge's verdict on `result` (fetched for `request`). */
-  async #verdict(request: PageRequest, result: PageResult): Promise<RenderVerdict> {
-    const page = {
-      url: withFragment(result.url, request.url),
-      status: result.status,
-      contentType: result.contentType,
-      headers: result.headers,
-      ...(result.text !== undefined ? { text: result.text } : {}),
-      ...(result.undecodedText ? { undecoded: { body: result.body, ...result.undecodedText } } : {}),
-    };
-    const judge = request.renderJudge ?? this.#judge;
-    return judge(page, request.signal ? { signal: request.signal } : {});
-  }
-
-  async #viaHttp(request: PageRequest, deadline: number, attempt: Attempt, reason: string): Promise<PageResult> {
-    const httpRequest: HttpRequest = { url: request.url };
-    if (request.headers) httpRequest.headers = request.headers;
-    httpRequest.timeoutMs = remaining(deadline);
-    if (request.skipTlsVerification !== undefined) httpRequest.skipTlsVerification = request.skipTlsVerification;
-    if (request.signal) httpRequest.signal = request.signal;
-    if (request.deferDecoding) httpRequest.deferDecoding = true;
-    if (attempt.proxy) httpRequest.proxy = attempt.proxy;
-    const result = await this.#http.fetch(httpRequest);
-    return { ...result, engineReason: reason, proxyUsed: attempt.mode };
-  }
-
-  async #viaBrowser(
-    request: PageRequest,
-    deadline: number,
-    country: CountryProfile | undefined,
-    attempt: Attempt,
-    reason: string,
-  ): Promise<PageResult> {
-    const browserRequest: BrowserFetchRequest = {
-      url: request.url,
-      timeoutMs: remaining(deadline),
-      skipTlsVerification: request.skipTlsVerification ?? true,
-      mobile: request.mobile ?? false,
-      waitFor: request.waitFor ?? 0,
-      blockAds: request.blockAds ?? true,
-      stealth: attempt.mode === 'stealth',
-      proxyLoopback: this.#proxyLoopback,
-    };
-    if (request.headers) browserRequest.headers = request.headers;
-    if (request.signal) browserRequest.signal = request.signal;
-    if (country) browserRequest.country = country;
-    if (request.location?.languages?.length) browserRequest.languages = request.location.languages;
-    if (request.screenshot) browserRequest.screenshot = request.screenshot;
-    if (request.actions?.length) browserRequest.actions = request.actions;
-    if (attempt.proxy) browserRequest.proxy = attempt.proxy;
-    let result: BrowserFetchResult;
-    try {
-      result = await this.#browser.fetch(browserRequest);
-    } catch (error) {
-      if (isBrowserError(error) && error.code === 'SCRAPE_DOWNLOAD') {
-        const file = await this.#viaHttp(request, deadline, attempt, 'download');
-        const unsupported = browserOnlyFeatures(request);
-        if (unsupported.length) file.unsupportedFeatures = unsupported;
-        return file;
-      }
-      throw error;
-    }
-    const { consent: _consent, settled, ...page } = result;
-    if (!settled) page.warnings = [...(page.warnings ?? []), NOT_SETTLED_WARNING];
-    return { ...page, engineReason: reason, proxyUsed: attempt.mode };
-  }
-}
-
-/** `url` with the fragment of `requested` (a redirect keeps the fragment the client asked for). */
-function withFragment(url: string, requested: string): string {
-  const at = requested.indexOf('#');
-  if (at < 0 || url.includes('#')) return url;
-  return url + requested.slice(at);
-}
-
-/** Milliseconds left before `deadline` (a `performance.now()` time), at least 1. */
-function remaining(deadline: number): number {
-  return Math.max(1, Math.round(deadline - performance.now()));
 }

@@ -58,6 +58,21 @@ export type {
   SmartWaitSettings,
 } from './browser/index.js';
 
+// ---- Options: the schemas crawlkit composes (issue 37) ----
+export {
+  browserOptionsSchema,
+  fetcherOptionsSchema,
+  httpLimitsSchema,
+  httpOptionsSchema,
+  proxyConfigSchema,
+  urlPolicySchema,
+} from './options.js';
+
+// ---- Engines behind one interface (issue 37) ----
+export { chooseEngine } from './engine-choice.js';
+export type { EngineChoice } from './engine-choice.js';
+export type { Attempt, EngineCall, PageEngine } from './engines/page-engine.js';
+
 // ---- Render judge: adaptive engine choice (issue 17) ----
 export { judgeRendering, isRouteFragment, renderingGain, pageSignals, embeddedContent } from './render/index.js';
 export type {

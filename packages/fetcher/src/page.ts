@@ -2,15 +2,21 @@
 import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
 
 import type { FetchResult, HttpRequest } from './http/types.js';
-import type { RenderJudge } from './render/judge.js';
+import type { RenderJudge, RenderVerdict } from './render/judge.js';
 
-/** Which engine loads a page. `auto`: HTTP when enough, the browser when the options or the page need it. */
+/**
+ * Which engine loads a page. `auto`: HTTP when enough, the browser when the options or the page need it. Engines
+ * given in `FetcherOptions.engines` are chosen by their own name.
+ */
 export type EngineName = 'auto' | 'http' | 'browser';
 /** v2's proxy modes (`enhanced` is accepted as an alias of `stealth`). */
 export type ProxyMode = 'basic' | 'stealth' | 'auto' | 'enhanced';
 
 /** One page to fetch, with the v2 scrape options that shape the fetch. */
-export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'body'> {
+export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Omit<
+  HttpRequest,
+  'proxy' | 'method' | 'body'
+> {
   /**
    * Emulate a phone: 412×915 viewport at 2.625 device pixels, touch, an Android Chrome user agent and client hints.
    * @default false
@@ -43,10 +49,10 @@ export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'bod
    */
   proxy?: ProxyMode;
   /**
-   * Force the engine for this request.
+   * Force the engine for this request: a built-in one, or one given in `FetcherOptions.engines` by its name.
    * @default the fetcher's `engine` option
    */
-  engine?: EngineName;
+  engine?: EngineName | (string & {});
   /**
    * In `auto`, render a page whose HTML looks client-rendered (see `judgeRendering`). `false` keeps such a page on
    * HTTP (a fast mode): `clientRendered` then says what the judge saw. Browser-only options still use the browser.
@@ -58,7 +64,7 @@ export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'bod
    * judges it, say).
    * @default the fetcher's `renderJudge`
    */
-  renderJudge?: RenderJudge;
+  renderJudge?: RenderJudge<V>;
   /**
    * What the caller learned about the page's host (crawlkit's engine learning in a crawl or batch): `'browser'` sends
    * the page straight to the browser in `auto` (`engineReason: 'js-required:host'`), skipping the HTTP attempt.
@@ -74,7 +80,7 @@ export interface PageRequest extends Omit<HttpRequest, 'proxy' | 'method' | 'bod
 }
 
 /** A fetched page. */
-export interface PageResult extends FetchResult {
+export interface PageResult<V extends RenderVerdict = RenderVerdict> extends FetchResult {
   /** Screenshot when requested: a `data:image/png;base64,...` (JPEG with `quality`) URL, or a file path. */
   screenshot?: string;
   /** Results of the actions, when any ran. */
@@ -100,6 +106,11 @@ export interface PageResult extends FetchResult {
    * when it showed nothing (an engine or browser-only options forced, not HTML, sent straight to the browser).
    */
   engineEvidence?: 'http' | 'browser';
+  /**
+   * The render judge's verdict on this very page, when it was judged (a page fetched over HTTP, or rendered to check
+   * what rendering gained): what the request's `renderJudge` answered, extras included.
+   */
+  verdict?: V;
   /** The proxy mode that served the page (v2 `metadata.proxyUsed`). */
   proxyUsed: 'basic' | 'stealth';
   /** Requested options the serving engine could not honour (v2's "engine does not support" warning). */

@@ -30,16 +30,8 @@ export class ProxyRotation {
   readonly #config: ProxyConfig;
   readonly #cursor = new Map<string[], number>();
 
+  /** `config` was checked by `proxyConfigSchema` (`new Fetcher()`). */
   constructor(config: ProxyConfig = {}) {
-    for (const list of [config.basic, config.stealth, ...Object.values(config.byCountry ?? {})]) {
-      for (const proxy of list ?? []) {
-        try {
-          new URL(proxy);
-        } catch {
-          throw new TypeError(`Expected every proxy to be a URL like \`http://user:pass@host:port\`, got \`${proxy}\``);
-        }
-      }
-    }
     this.#config = config;
   }
 

@@ -7,9 +7,9 @@ describe('redis() options', () => {
     [{ taskLockMs: 0 }, /`taskLockMs` to be a positive integer, got `0`/],
     [{ stalledCheckMs: 1.5 }, /`stalledCheckMs` to be a non-negative integer, got `1.5` \(number\)/],
     [{ connectTimeoutMs: -1 }, /`connectTimeoutMs` to be a non-negative integer/],
-  ])('refuses %o with REDIS_INVALID_OPTION, before connecting', (options, message) => {
+  ])('refuses %o with INVALID_OPTION, before connecting', (options, message) => {
     expect(() => redis(options)).toThrow(
-      expect.objectContaining({ code: 'REDIS_INVALID_OPTION', message: expect.stringMatching(message) }),
+      expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringMatching(message) }),
     );
   });
 

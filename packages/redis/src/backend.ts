@@ -43,15 +43,6 @@ export interface RedisBackend extends CrawlkitBackend {
   connect(): Promise<RedisBackendConnection>;
 }
 
-/** `positiveInteger` of the store, reported as an option of `redis()`. */
-function positive(name: string, value: number | undefined, fallback: number): number {
-  try {
-    return positiveInteger(name, value, fallback);
-  } catch (error) {
-    throw new RedisBackendError('REDIS_INVALID_OPTION', (error as Error).message, { cause: error });
-  }
-}
-
 /**
  * crawlkit's distributed backend on Redis: the store (jobs, tasks, results, webhook outbox, page cache, history)
  * in Redis, BullMQ as the work queue of scrape tasks, and Redis for the per-host politeness slots and locks that
@@ -64,10 +55,14 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  */
 export function redis(options: RedisBackendOptions = {}): RedisBackend {
   const url = options.url ?? 'redis://127.0.0.1:6379';
-  const taskLockMs = positive('taskLockMs', options.taskLockMs, 30_000);
-  const stalledCheckMs = positive('stalledCheckMs', options.stalledCheckMs, Math.max(1, Math.floor(taskLockMs / 2)));
-  const connectTimeoutMs = positive('connectTimeoutMs', options.connectTimeoutMs, 10_000);
-  const commandTimeoutMs = positive('commandTimeoutMs', options.commandTimeoutMs, 5_000);
+  const taskLockMs = positiveInteger('taskLockMs', options.taskLockMs, 30_000);
+  const stalledCheckMs = positiveInteger(
+    'stalledCheckMs',
+    options.stalledCheckMs,
+    Math.max(1, Math.floor(taskLockMs / 2)),
+  );
+  const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
+  const commandTimeoutMs = positiveInteger('commandTimeoutMs', options.commandTimeoutMs, 5_000);
   const prefix = options.prefix ?? 'crawlkit';
   const { taskLockMs: _lock, stalledCheckMs: _stalled, ...storeOptions } = options;
 

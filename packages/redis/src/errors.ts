@@ -1,7 +1,7 @@
 import { isStoreError, StoreError } from '@crawlkit/store';
 
 /** Stable codes of the errors `@crawlkit/redis` throws besides the store's own (`STORE_*`). */
-export type RedisBackendErrorCode = 'REDIS_INVALID_OPTION' | 'REDIS_UNAVAILABLE';
+export type RedisBackendErrorCode = 'REDIS_UNAVAILABLE';
 
 const BRAND = Symbol.for('crawlkit.redis-error');
 

@@ -1,7 +1,6 @@
 /** Stable codes of the store's errors. Match on `error.code`, not on the class. */
 export type StoreErrorCode =
   | 'STORE_CLOSED'
-  | 'STORE_INVALID_OPTION'
   | 'STORE_JOB_EXISTS'
   | 'STORE_JOB_NOT_FOUND'
   | 'STORE_TASK_NOT_FOUND'
@@ -33,14 +32,6 @@ export class StoreClosedError extends StoreError {
   constructor() {
     super('STORE_CLOSED', 'The store is closed.');
     this.name = 'StoreClosedError';
-  }
-}
-
-/** A store factory got an option it cannot use. */
-export class InvalidStoreOptionError extends StoreError {
-  constructor(message: string) {
-    super('STORE_INVALID_OPTION', message);
-    this.name = 'InvalidStoreOptionError';
   }
 }
 

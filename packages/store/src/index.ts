@@ -8,7 +8,6 @@ export type { SqliteStore, SqliteStoreOptions, StoreWarning } from './sqlite/sql
 export {
   StoreError,
   StoreClosedError,
-  InvalidStoreOptionError,
   JobExistsError,
   JobNotFoundError,
   TaskNotFoundError,
@@ -20,6 +19,7 @@ export {
 } from './errors.js';
 export type { StoreErrorCode } from './errors.js';
 export { nonNegativeInteger, positiveInteger, nonEmptyString, oneOf } from './options.js';
+export { InvalidOptionError, isInvalidOptionError } from '@crawlkit/options';
 export { engineStoreLimits } from './engine-counts.js';
 export type {
   CachedPage,

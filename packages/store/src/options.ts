@@ -1,4 +1,4 @@
-import { InvalidStoreOptionError } from './errors.js';
+import { InvalidOptionError } from '@crawlkit/options';
 
 function describe(value: unknown): string {
   return `\`${String(value)}\` (${typeof value})`;
@@ -16,7 +16,7 @@ export function nonNegativeInteger(
     typeof value === 'number' && ((Number.isInteger(value) && value >= 0) || (allowInfinity && value === Infinity));
   if (!valid) {
     const expected = allowInfinity ? 'a non-negative integer or Infinity' : 'a non-negative integer';
-    throw new InvalidStoreOptionError(`Expected \`${name}\` to be ${expected}, got ${describe(value)}.`);
+    throw new InvalidOptionError(`Expected \`${name}\` to be ${expected}, got ${describe(value)}.`);
   }
   return value;
 }
@@ -24,14 +24,14 @@ export function nonNegativeInteger(
 /** A positive integer option, with its default. */
 export function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   const result = nonNegativeInteger(name, value, fallback);
-  if (result === 0) throw new InvalidStoreOptionError(`Expected \`${name}\` to be a positive integer, got \`0\`.`);
+  if (result === 0) throw new InvalidOptionError(`Expected \`${name}\` to be a positive integer, got \`0\`.`);
   return result;
 }
 
 /** A non-empty string option. */
 export function nonEmptyString(name: string, value: unknown): string {
   if (typeof value !== 'string' || value.length === 0) {
-    throw new InvalidStoreOptionError(`Expected \`${name}\` to be a non-empty string, got ${describe(value)}.`);
+    throw new InvalidOptionError(`Expected \`${name}\` to be a non-empty string, got ${describe(value)}.`);
   }
   return value;
 }
@@ -41,7 +41,7 @@ export function oneOf<T extends string>(name: string, value: T | undefined, allo
   if (value === undefined) return fallback;
   if (!allowed.includes(value)) {
     const list = allowed.map((a) => `\`${a}\``).join(', ');
-    throw new InvalidStoreOptionError(`Expected \`${name}\` to be one of ${list}, got ${describe(value)}.`);
+    throw new InvalidOptionError(`Expected \`${name}\` to be one of ${list}, got ${describe(value)}.`);
   }
   return value;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isInvalidOptionError } from '@crawlkit/options';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { isStoreError } from './errors.js';
@@ -14,6 +15,7 @@ function codeOf(fn: () => unknown): string | undefined {
   try {
     fn();
   } catch (error) {
+    if (isInvalidOptionError(error)) return error.code;
     return isStoreError(error) ? error.code : 'not a store error';
   }
   return undefined;
@@ -38,8 +40,8 @@ describe('secret boxes', () => {
   });
 
   it('refuse keys that are not 32 bytes of base64 or hex', () => {
-    expect(codeOf(() => parseSecretKey('short'))).toBe('STORE_INVALID_OPTION');
-    expect(codeOf(() => parseSecretKey(randomBytes(16).toString('base64')))).toBe('STORE_INVALID_OPTION');
+    expect(codeOf(() => parseSecretKey('short'))).toBe('INVALID_OPTION');
+    expect(codeOf(() => parseSecretKey(randomBytes(16).toString('base64')))).toBe('INVALID_OPTION');
     expect(parseSecretKey(`  ${randomBytes(32).toString('hex')}\n`)).toHaveLength(32);
   });
 

@@ -2,7 +2,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { InvalidStoreOptionError, StoreError } from './errors.js';
+import { InvalidOptionError } from '@crawlkit/options';
+
+import { StoreError } from './errors.js';
 
 /**
  * Encrypts the values a store must keep but nobody reading its files should see (header values a job needs to
@@ -33,13 +35,13 @@ export function isSealed(value: string): boolean {
 
 /**
  * Reads a key given as text: 32 bytes in base64 (44 characters) or hex (64 characters).
- * @throws InvalidStoreOptionError for anything else.
+ * @throws InvalidOptionError (`INVALID_OPTION`) for anything else.
  */
 export function parseSecretKey(text: string): Buffer {
   const trimmed = text.trim();
   const bytes = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
   if (bytes.length !== KEY_BYTES || (!/^[0-9a-f]{64}$/i.test(trimmed) && bytes.toString('base64') !== trimmed)) {
-    throw new InvalidStoreOptionError(
+    throw new InvalidOptionError(
       'A secret key must be 32 random bytes in base64 (44 characters) or hex (64 characters); ' +
         "make one with `node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64'))\"`.",
     );
@@ -50,7 +52,7 @@ export function parseSecretKey(text: string): Buffer {
 /** A box on `key` (32 bytes, or their base64 or hex text), e.g. one shared by every process of a cluster. */
 export function secretBox(key: Uint8Array | string): SecretBox {
   const bytes = typeof key === 'string' ? parseSecretKey(key) : Buffer.from(key);
-  if (bytes.length !== KEY_BYTES) throw new InvalidStoreOptionError('A secret key must be 32 bytes.');
+  if (bytes.length !== KEY_BYTES) throw new InvalidOptionError('A secret key must be 32 bytes.');
   return new KeyBox(() => bytes, keyId(bytes));
 }
 

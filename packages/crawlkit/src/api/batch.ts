@@ -13,6 +13,7 @@ import { batchScrapeRequestSchema, type BatchScrapeRequestInput } from '../v2/jo
 import { parseBody } from '../v2/parse.js';
 import type { BatchScrapeResponse, ErrorResponse } from '../v2/types.js';
 import { checkV2Url } from '../v2/url.js';
+import { featureNeedingModel } from '../formats/registry.js';
 
 export interface BatchStartContext {
   jobs: JobManager;
@@ -51,7 +52,8 @@ export async function startBatchScrape(
   const parsed = parseBody(batchScrapeRequestSchema, body);
   if (!parsed.ok) return parsed.error;
   if (start.idempotencyKey !== undefined) checkIdempotencyKey(start.idempotencyKey);
-  context.llm?.assertAvailable(parsed.value.formats);
+  const feature = featureNeedingModel(parsed.value.formats);
+  if (feature) context.llm?.assertModel(feature);
   const { urls, ignoreInvalidURLs, appendToId, ...rest } = parsed.value;
   const lenient = ignoreInvalidURLs === true;
 

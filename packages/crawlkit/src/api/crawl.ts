@@ -11,6 +11,7 @@ import { applyCrawlPrompt } from '../llm/crawl-prompt.js';
 import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type { CrawlResponse, ErrorResponse } from '../v2/types.js';
+import { featureNeedingModel } from '../formats/registry.js';
 
 /** `POST /v2/crawl`: validates, creates the job with its seed and returns at once; the crawl runs in the background. */
 export async function startCrawl(
@@ -27,7 +28,8 @@ export async function startCrawl(
   } catch (error) {
     return toErrorResponse(error);
   }
-  ctx.llm.assertAvailable(parsed.value.scrapeOptions.formats);
+  const feature = featureNeedingModel(parsed.value.scrapeOptions.formats);
+  if (feature) ctx.llm.assertModel(feature);
   const key = start.idempotencyKey;
   if (key !== undefined) {
     checkIdempotencyKey(key);

@@ -2,7 +2,7 @@ import { redactUrl } from '@crawlkit/fetcher';
 import type { JobKind } from '@crawlkit/store';
 
 import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
-import type { JobManager, StoredJob } from '../jobs/job-manager.js';
+import type { JobManager } from '../jobs/job-manager.js';
 import { hideJobSecrets } from '../jobs/job-secrets.js';
 import { buildJobErrors, buildJobStatus } from '../jobs/status.js';
 import { paginationSchema, type CrawlRequest } from '../v2/jobs.js';
@@ -14,6 +14,7 @@ import type {
   ErrorResponse,
   JobStatusResponse,
 } from '../v2/types.js';
+import { storedJobOf } from '../codec/records.js';
 
 /** Pagination of a status call: `skip` and `limit` (page size, default 100). */
 export interface StatusPagination {
@@ -82,7 +83,7 @@ export async function getActiveCrawls(jobs: JobManager): Promise<ActiveCrawlsRes
   const crawls: ActiveCrawlsResponse['crawls'] = [];
   for (const store of jobs.stores()) {
     for (const job of await store.jobs.list({ status: ['scraping'], kind: 'crawl' })) {
-      const { request } = hideJobSecrets(JSON.parse(job.request) as StoredJob<CrawlRequest>);
+      const { request } = hideJobSecrets(storedJobOf<CrawlRequest>(job));
       const { url, webhook: _webhook, ...options } = request;
       crawls.push({
         id: job.id,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { Crawlkit } from '../crawlkit.js';
-import type { TaskStart } from '../extraction/pool.js';
+import type { CallStart } from '../extraction/pool.js';
 
 const ITEMS = 6_000;
 
@@ -43,14 +43,14 @@ afterAll(async () => {
 
 describe('map in worker threads', () => {
   it("reads a page's thousands of links in a worker thread, not on the main thread", async () => {
-    const starts: TaskStart[] = [];
-    const listener = (message: unknown) => void starts.push(message as TaskStart);
-    subscribe('crawlkit:extraction:task-start', listener);
+    const starts: CallStart[] = [];
+    const listener = (message: unknown) => void starts.push(message as CallStart);
+    subscribe('crawlkit:extraction:call-start', listener);
     let response: Awaited<ReturnType<Crawlkit['map']>>;
     try {
       response = await ck.map({ url: `${server.url}/catalogue`, sitemap: 'skip', limit: ITEMS });
     } finally {
-      unsubscribe('crawlkit:extraction:task-start', listener);
+      unsubscribe('crawlkit:extraction:call-start', listener);
     }
     if (!response.success) throw new Error(JSON.stringify(response));
     const reads = starts.filter((s) => s.kind === 'pageLinks');

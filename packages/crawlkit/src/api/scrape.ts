@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime.js';
-import { scrapePage } from '../scrape/scrape-page.js';
+import { scrapePage } from '../scrape/run-scrape.js';
 import { memoizedParser } from '../v2/parse-memo.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
 import type { ErrorResponse, ScrapeResponse } from '../v2/types.js';

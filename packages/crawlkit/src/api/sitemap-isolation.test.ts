@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { Crawlkit } from '../crawlkit.js';
-import type { TaskStart } from '../extraction/pool.js';
+import type { CallStart } from '../extraction/pool.js';
 
 const PRODUCTS = 200_000;
 /** The longest the event loop may be held by this thread's work (CPU time) while a sitemap is read. */
@@ -99,14 +99,14 @@ async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; sta
 
 describe('sitemaps in worker threads', () => {
   it('reads a gzipped sitemap of 200,000 products in a worker while the event loop keeps running', async () => {
-    const starts: TaskStart[] = [];
-    const listener = (message: unknown) => void starts.push(message as TaskStart);
-    subscribe('crawlkit:extraction:task-start', listener);
+    const starts: CallStart[] = [];
+    const listener = (message: unknown) => void starts.push(message as CallStart);
+    subscribe('crawlkit:extraction:call-start', listener);
     let outcome: Awaited<ReturnType<typeof longestStall<Awaited<ReturnType<Crawlkit['map']>>>>>;
     try {
       outcome = await longestStall(() => ck.map({ url: server.url, sitemap: 'only', limit: 5_000 }));
     } finally {
-      unsubscribe('crawlkit:extraction:task-start', listener);
+      unsubscribe('crawlkit:extraction:call-start', listener);
     }
     const response = outcome.result;
     if (!response.success) throw new Error(JSON.stringify(response));

@@ -17,7 +17,7 @@ import { HEAVY_SHAPES, type HeavyShape } from '../../../../fixtures/routes/heavy
 import { Crawlkit } from '../crawlkit.js';
 import { leaseTiming } from '../jobs/lease.js';
 import type { ErrorResponse } from '../v2/types.js';
-import type { TaskStart } from './pool.js';
+import type { CallStart } from './pool.js';
 
 // Long enough that a page of 20 MB is fetched on a loaded machine and reaches its worker before it runs out.
 const HEAVY_TIMEOUT_MS = 5_000;
@@ -74,10 +74,10 @@ afterAll(async () => {
 });
 
 /** Runs `fn` on every task start of the extraction pool until the returned function is called. */
-function onTaskStart(fn: (start: TaskStart) => void): () => void {
-  const listener = (message: unknown) => fn(message as TaskStart);
-  subscribe('crawlkit:extraction:task-start', listener);
-  return () => unsubscribe('crawlkit:extraction:task-start', listener);
+function onCallStart(fn: (start: CallStart) => void): () => void {
+  const listener = (message: unknown) => fn(message as CallStart);
+  subscribe('crawlkit:extraction:call-start', listener);
+  return () => unsubscribe('crawlkit:extraction:call-start', listener);
 }
 
 function ok<T extends { success: boolean }>(value: T): Exclude<T, ErrorResponse> {
@@ -95,8 +95,8 @@ describe('extraction in worker threads', () => {
     // thread, the page would take all of it; a wall-clock loop delay would also count what other processes of a
     // loaded machine take from this one.
     const windows = new Map<string, { wall: number; cpu: NodeJS.CpuUsage }>();
-    const stop = onTaskStart((start) => {
-      const extracts = start.kind === 'content' || start.kind === 'judgeContent';
+    const stop = onCallStart((start) => {
+      const extracts = start.kind === 'extract' || start.kind === 'judgeAndExtract';
       if (extracts && start.url?.includes('/heavy/') && !windows.has(start.url)) {
         windows.set(start.url, { wall: performance.now(), cpu: process.threadCpuUsage() });
       }
@@ -198,9 +198,9 @@ describe('extraction in worker threads', () => {
 
   it('retries a page once when its worker dies under it: the batch gets each page once', async () => {
     const starts = new Map<string, number>();
-    const stop = onTaskStart((start) => {
+    const stop = onCallStart((start) => {
       // A page's extraction: its content task, or the judge's task that extracts it in the same go.
-      if ((start.kind !== 'content' && start.kind !== 'judgeContent') || !start.url) return;
+      if ((start.kind !== 'extract' && start.kind !== 'judgeAndExtract') || !start.url) return;
       const count = (starts.get(start.url) ?? 0) + 1;
       starts.set(start.url, count);
       if (start.url.includes('kill=1') && count === 1) void start.terminate();
@@ -220,7 +220,7 @@ describe('extraction in worker threads', () => {
 
   it('sends an HTTP page to one worker task, as bytes, which judges, decodes and extracts it', async () => {
     const kinds: string[] = [];
-    const stop = onTaskStart((start) => void (start.url?.includes('/latin1/') && kinds.push(start.kind)));
+    const stop = onCallStart((start) => void (start.url?.includes('/latin1/') && kinds.push(start.kind)));
     try {
       const url = `${server.url}/latin1/creme`;
       const doc = ok(await ck.scrape({ url, formats: ['markdown', 'rawHtml'], maxAge: 0 })).data;
@@ -229,7 +229,7 @@ describe('extraction in worker threads', () => {
       expect(doc.markdown).not.toContain('cookies');
       expect(doc.rawHtml).toContain("Cuisine d'été");
       expect(doc.metadata.title).toBe('Crème brûlée à la maison');
-      expect(kinds).toEqual(['judgeContent']);
+      expect(kinds).toEqual(['judgeAndExtract']);
     } finally {
       stop();
     }
@@ -238,7 +238,7 @@ describe('extraction in worker threads', () => {
   it('tells a page that timed out waiting for a busy worker so, not that it is too large', async () => {
     const one = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 1, maxMemoryMb: 512 } });
     const heavyStarted = new Promise<void>((resolve) => {
-      const stop = onTaskStart((start) => {
+      const stop = onCallStart((start) => {
         if (!start.url?.includes('/heavy/')) return;
         stop();
         resolve();
@@ -264,7 +264,7 @@ describe('extraction in worker threads', () => {
   });
 
   it('answers SCRAPE_EXTRACTION_FAILED when the worker dies twice under the same page', async () => {
-    const stop = onTaskStart((start) => {
+    const stop = onCallStart((start) => {
       if (start.url?.includes('always-kill')) void start.terminate();
     });
     try {

@@ -3,18 +3,18 @@ import { threadId } from 'node:worker_threads';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { contentSettings, type ContentTask } from '../scrape/content.js';
-import { ExtractionPool, type TaskStart } from './pool.js';
+import { scrapeRequestSchema } from '../v2/scrape-options.js';
+import { extractionSettings } from '../scrape/extraction-settings.js';
+import type { ExtractionRequest } from './extraction.js';
+import { ExtractionPool, type CallStart } from './pool.js';
 
-const settings = contentSettings({
-  formats: [{ type: 'markdown' }, { type: 'links' }],
-  onlyMainContent: true,
-  removeBase64Images: true,
-  parsers: [{ type: 'pdf' }],
-});
+const settings = extractionSettings(
+  scrapeRequestSchema.parse({ url: 'http://127.0.0.1/page', formats: ['markdown', 'links'] }),
+  false,
+);
 
-const page = (html: string, budgetMs?: number): ContentTask => ({
-  page: { url: 'http://127.0.0.1/page', contentType: 'text/html', text: html },
+const page = (html: string, budgetMs?: number): ExtractionRequest => ({
+  page: { url: 'http://127.0.0.1/page', contentType: 'text/html', kind: 'html', text: html },
   settings,
   ...(budgetMs !== undefined ? { budgetMs } : {}),
 });
@@ -22,11 +22,11 @@ const page = (html: string, budgetMs?: number): ContentTask => ({
 /** A page that keeps a worker busy for a while (800 KB of paragraphs): still running when the test acts on it. */
 const big = `<html><body><main>${'<p>Some words of a long article, <a href="/x">a link</a> and more words.</p>'.repeat(10_000)}</main></body></html>`;
 
-/** Runs `fn` on every task start of the pool while the test runs. */
-function onTaskStart(fn: (start: TaskStart) => void): () => void {
-  const listener = (message: unknown) => fn(message as TaskStart);
-  subscribe('crawlkit:extraction:task-start', listener);
-  return () => unsubscribe('crawlkit:extraction:task-start', listener);
+/** Runs `fn` on every call start of the pool while the test runs. */
+function onCallStart(fn: (start: CallStart) => void): () => void {
+  const listener = (message: unknown) => fn(message as CallStart);
+  subscribe('crawlkit:extraction:call-start', listener);
+  return () => unsubscribe('crawlkit:extraction:call-start', listener);
 }
 
 const pool = ExtractionPool.acquire({ size: 1, maxMemoryMb: 256 });
@@ -36,51 +36,51 @@ describe('ExtractionPool', () => {
   it('extracts a page in a worker thread, as plain data', async () => {
     // The start may arrive after the result (two message ports): wait for it rather than assume an order.
     const started = new Promise<number>((resolve) => {
-      const stop = onTaskStart((s) => (stop(), resolve(s.threadId)));
+      const stop = onCallStart((s) => (stop(), resolve(s.threadId)));
     });
-    const content = await pool.content(page('<main><h1>Title</h1><p>Text with <a href="/a">a link</a>.</p></main>'));
+    const content = await pool.extract(page('<main><h1>Title</h1><p>Text with <a href="/a">a link</a>.</p></main>'));
     expect(content.markdown).toContain('# Title');
     expect(content.links).toEqual(['http://127.0.0.1/a']);
     expect(await started).not.toBe(threadId);
   });
 
-  it('stops a running task when its signal aborts, and the next task gets a fresh thread', async () => {
+  it('stops a running call when its signal aborts, and the next call gets a fresh thread', async () => {
     const threads: number[] = [];
-    const stop = onTaskStart((s) => threads.push(s.threadId));
+    const stop = onCallStart((s) => threads.push(s.threadId));
     const controller = new AbortController();
     const reason = new Error('deadline');
     const started = new Promise<void>((resolve) => {
-      const unsub = onTaskStart(() => (unsub(), resolve()));
+      const unsub = onCallStart(() => (unsub(), resolve()));
     });
-    const running = pool.content(page(big), controller.signal);
+    const running = pool.extract(page(big), controller.signal);
     await started;
     const at = Date.now();
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
     expect(Date.now() - at).toBeLessThan(1_000);
     // A page long enough that its start is announced before its answer (the two travel on different ports).
-    expect((await pool.content(page(big))).markdown).toContain('Some words of a long article');
+    expect((await pool.extract(page(big))).markdown).toContain('Some words of a long article');
     stop();
     expect(threads).toHaveLength(2);
     expect(threads[1]).not.toBe(threads[0]);
   });
 
-  it('retries a task once when its worker dies, then fails with SCRAPE_EXTRACTION_FAILED', async () => {
+  it('retries a call once when its worker dies, then fails with SCRAPE_EXTRACTION_FAILED', async () => {
     let kills = 1;
-    const stop = onTaskStart((s) => {
+    const stop = onCallStart((s) => {
       if (kills-- > 0) void s.terminate();
     });
-    const once = await pool.content(page(big));
+    const once = await pool.extract(page(big));
     expect(once.markdown).toContain('Some words of a long article');
 
     kills = 2;
-    await expect(pool.content(page(big))).rejects.toMatchObject({ code: 'SCRAPE_EXTRACTION_FAILED' });
+    await expect(pool.extract(page(big))).rejects.toMatchObject({ code: 'SCRAPE_EXTRACTION_FAILED' });
     stop();
-    expect((await pool.content(page('<p>still working</p>'))).markdown).toBe('still working');
+    expect((await pool.extract(page('<p>still working</p>'))).markdown).toBe('still working');
   });
 
   it('returns the plain text with a warning when the budget cuts the extraction', async () => {
-    const content = await pool.content(page(big, 1));
+    const content = await pool.extract(page(big, 1));
     expect(content.cut).toBe(true);
     expect(content.warnings[0]).toMatch(/took longer than its budget \(extractionBudgetMs: 1 ms\)/);
     expect(content.markdown).toMatch(/^Some words of a long article, a link and more words\.\n\nSome words/);
@@ -91,11 +91,11 @@ describe('ExtractionPool', () => {
     const small = ExtractionPool.acquire({ size: 1, maxMemoryMb: 64 });
     try {
       const table = `<table>${`<tr>${'<td>cell</td>'.repeat(1_000)}</tr>`.repeat(1_000)}</table>`;
-      await expect(small.content(page(table))).rejects.toMatchObject({
+      await expect(small.extract(page(table))).rejects.toMatchObject({
         code: 'SCRAPE_PAGE_TOO_COMPLEX',
         message: expect.stringMatching(/workers\.maxMemoryMb \(64 MiB\)/),
       });
-      expect((await small.content(page('<p>next page</p>'))).markdown).toBe('next page');
+      expect((await small.extract(page('<p>next page</p>'))).markdown).toBe('next page');
     } finally {
       await small.release();
     }

@@ -4,13 +4,13 @@ import { Piscina } from 'piscina';
 
 import { isErrorCode } from '../error-codes.js';
 import { CrawlkitError } from '../errors.js';
-import type { BuiltContent, ContentTask } from '../scrape/content.js';
-import { settleTask, type ExtractionTask, type JudgedContent, type TaskOutcome, type TaskResult } from './tasks.js';
+import { settleCall, type CallReply, type CallResult, type ExtractionCall, type JudgedExtraction } from './calls.js';
+import type { Extraction, ExtractionRequest } from './extraction.js';
 import type { StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
 
 export interface ExtractionPoolOptions {
-  /** Worker threads; 0 runs every task on the calling thread (no time or memory isolation). */
+  /** Worker threads; 0 runs every call on the calling thread (no time or memory isolation). */
   size: number;
   /** Heap limit of each worker thread, in MiB. */
   maxMemoryMb: number;
@@ -20,35 +20,35 @@ export interface ExtractionPoolOptions {
 const CUT_GRACE_MS = 1_000;
 
 /**
- * Published when a worker thread starts a task, with a way to stop that thread: the hook the tests use to kill a
- * worker mid-page. `subscribe('crawlkit:extraction:task-start', ...)` from `node:diagnostics_channel`.
+ * Published when a worker thread starts a call, with a way to stop that thread: the hook the tests use to kill a
+ * worker mid-page. `subscribe('crawlkit:extraction:call-start', ...)` from `node:diagnostics_channel`.
  */
-export const taskStartChannel = channel('crawlkit:extraction:task-start');
+export const callStartChannel = channel('crawlkit:extraction:call-start');
 
-/** What `taskStartChannel` publishes. */
-export interface TaskStart {
-  kind: ExtractionTask['kind'];
-  /** The page's URL, for page tasks; the sitemap's, for a sitemap. */
+/** What `callStartChannel` publishes. */
+export interface CallStart {
+  kind: ExtractionCall['kind'];
+  /** The page's URL, for page calls; the sitemap's, for a sitemap. */
   url?: string;
   threadId: number;
-  /** Stops the thread running the task (as a crash would). */
+  /** Stops the thread running the call (as a crash would). */
   terminate(): Promise<number>;
 }
 
-/** A task passed its `runLimitMs`: its worker was stopped. */
+/** A call passed its `runLimitMs`: its worker was stopped. */
 export class ExtractionCut extends Error {
   constructor(limitMs: number) {
-    super(`The task ran past ${limitMs} ms and its worker thread was stopped.`);
+    super(`The call ran past ${limitMs} ms and its worker thread was stopped.`);
     this.name = 'ExtractionCut';
   }
 }
 
 export interface RunOptions {
-  /** Aborts the task; a running task's worker is stopped and replaced. The task rejects with the signal's reason. */
+  /** Aborts the call; a running call's worker is stopped and replaced. The call rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Time the task may run once a worker has started it; past it the worker is stopped (`ExtractionCut`). */
+  /** Time the call may run once a worker has started it; past it the worker is stopped (`ExtractionCut`). */
   runLimitMs?: number;
-  /** Told when a worker starts the task (it may wait in the pool's queue before). */
+  /** Told when a worker starts the call (it may wait in the pool's queue before). */
   onStart?: () => void;
 }
 
@@ -58,7 +58,7 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_FILE = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
 const SOURCE_HOOKS = new URL('../../../../test/helpers/source-hooks.ts', import.meta.url);
 
-function outcomeError(outcome: Extract<TaskOutcome, { ok: false }>): Error {
+function replyError(outcome: Extract<CallReply, { ok: false }>): Error {
   if (outcome.code !== undefined && isErrorCode(outcome.code)) return new CrawlkitError(outcome.code, outcome.message);
   if (outcome.name === 'RangeError') {
     // Maximum call stack size, invalid string or array length: the page's structure is past what can be built.
@@ -75,10 +75,10 @@ function outcomeError(outcome: Extract<TaskOutcome, { ok: false }>): Error {
  * where fetches, the browser, the store, job leases and webhooks run. A piscina pool, started on first use and
  * shared by the engines of the process that have the same settings (they share the cores too).
  *
- * Hard limits: a task whose `signal` aborts (the page's `timeout`) or that passes its `runLimitMs` has its worker
- * stopped and replaced; a worker that reaches `maxMemoryMb` is stopped by Node and the task fails with
- * `SCRAPE_PAGE_TOO_COMPLEX`; a worker that dies otherwise (a crash) gets the task once more in a fresh thread, then
- * the task fails with `SCRAPE_EXTRACTION_FAILED`.
+ * Hard limits: a call whose `signal` aborts (the page's `timeout`) or that passes its `runLimitMs` has its worker
+ * stopped and replaced; a worker that reaches `maxMemoryMb` is stopped by Node and the call fails with
+ * `SCRAPE_PAGE_TOO_COMPLEX`; a worker that dies otherwise (a crash) gets the call once more in a fresh thread, then
+ * the call fails with `SCRAPE_EXTRACTION_FAILED`.
  */
 /**
  * The young generation's cap for every worker. When a worker reaches its heap limit, Node grants the running
@@ -108,7 +108,7 @@ export class ExtractionPool {
   #users = 0;
   #pool: Piscina | undefined;
   #ids = 0;
-  /** Tasks waiting for their worker to start them. */
+  /** Calls waiting for their worker to start them. */
   readonly #waiting = new Map<number, (threadId: number) => void>();
 
   private constructor(options: ExtractionPoolOptions, forget: () => void) {
@@ -125,33 +125,29 @@ export class ExtractionPool {
     if (this.#options.size > 0) this.#piscina();
   }
 
-  /** Runs a task off the main thread (on it with `size: 0`). */
-  async run<T extends ExtractionTask>(task: T, options: RunOptions = {}): Promise<TaskResult<T>> {
+  /** Runs a call off the main thread (on it with `size: 0`). */
+  async run<T extends ExtractionCall>(call: T, options: RunOptions = {}): Promise<CallResult<T>> {
     // The fetch and store work of a page and the clone of its text to a worker are turns of their own: timers
     // (lease renewals, webhooks) run between them.
     await nextTurn();
     options.signal?.throwIfAborted();
-    const outcome = await this.#settle(task, options);
-    if (!outcome.ok) throw outcomeError(outcome);
-    return outcome.value as TaskResult<T>;
+    const reply = await this.#settle(call, options);
+    if (!reply.ok) throw replyError(reply);
+    return reply.value as CallResult<T>;
   }
 
   /**
-   * A page's content. Its extraction may take `task.budgetMs` from its start: the worker cuts it itself when the
-   * markdown conversion passes it, and a worker still busy a moment later is stopped; either way the page's plain
-   * text comes back (`cut`, with a warning), computed in a worker too. `signal` (the page's timeout) stops all.
+   * A page's extraction. It may take `request.budgetMs` from its start: the worker cuts it itself when the markdown
+   * conversion passes it, and a worker still busy a moment later is stopped; either way the page's plain text comes
+   * back (`cut`, with a warning), computed in a worker too. `signal` (the page's timeout) stops all.
    */
-  async content(task: ContentTask, signal?: AbortSignal, onStart?: () => void): Promise<BuiltContent> {
-    let content: BuiltContent;
+  async extract(request: ExtractionRequest, signal?: AbortSignal, onStart?: () => void): Promise<Extraction> {
     try {
-      content = await this.run({ kind: 'content', ...task }, pageRunOptions(task, signal, onStart));
+      return await this.run({ kind: 'extract', ...request }, pageRunOptions(request, signal, onStart));
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
-      content = await this.run({ kind: 'plainText', ...task }, signal ? { signal } : {});
+      return this.run({ kind: 'plainText', ...request }, signal ? { signal } : {});
     }
-    // The worker does not send the page's own text back.
-    if (content.rawHtml === undefined) content.rawHtml = task.page.text;
-    return content;
   }
 
   /**
@@ -163,18 +159,21 @@ export class ExtractionPool {
   }
 
   /**
-   * The render judge's verdict on a page fetched over HTTP and, when it finds nothing missing, the page's content
-   * (`task`), in one task: the page crosses to the worker and is decoded once. The content's limits are those of
-   * `content()`; a task cut by them answers the verdict alone (the content is then made by `content()`).
+   * The render judge's verdict on a page fetched over HTTP and, when it finds nothing missing, the page's extraction
+   * (`request`), in one call: the page crosses to the worker and is decoded once. The extraction's limits are those
+   * of `extract()`; a call cut by them answers the verdict alone (the extraction is then made by `extract()`).
    */
-  async judgeWithContent(
+  async judgeAndExtract(
     page: JudgedPage,
-    task: ContentTask,
+    request: ExtractionRequest,
     signal?: AbortSignal,
     onStart?: () => void,
-  ): Promise<JudgedContent> {
+  ): Promise<JudgedExtraction> {
     try {
-      return await this.run({ kind: 'judgeContent', page, content: task }, pageRunOptions(task, signal, onStart));
+      return await this.run(
+        { kind: 'judgeAndExtract', page, extraction: request },
+        pageRunOptions(request, signal, onStart),
+      );
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
       return { verdict: await this.judge(page, signal ? { signal } : {}) };
@@ -190,18 +189,18 @@ export class ExtractionPool {
     await pool?.destroy();
   }
 
-  async #settle(task: ExtractionTask, options: RunOptions): Promise<TaskOutcome> {
+  async #settle(call: ExtractionCall, options: RunOptions): Promise<CallReply> {
     if (this.#options.size === 0) {
       options.onStart?.();
-      return settleTask(task);
+      return settleCall(call);
     }
     try {
-      return await this.#attempt(task, options);
+      return await this.#attempt(call, options);
     } catch (error) {
       if (!(error instanceof WorkerDeath)) throw error;
-      // The worker died under the task (not by our hand, not out of memory): once more, in a fresh thread.
+      // The worker died under the call (not by our hand, not out of memory): once more, in a fresh thread.
       try {
-        return await this.#attempt(task, options);
+        return await this.#attempt(call, options);
       } catch (again) {
         if (!(again instanceof WorkerDeath)) throw again;
         throw new CrawlkitError(
@@ -213,7 +212,7 @@ export class ExtractionPool {
     }
   }
 
-  async #attempt(task: ExtractionTask, options: RunOptions): Promise<TaskOutcome> {
+  async #attempt(call: ExtractionCall, options: RunOptions): Promise<CallReply> {
     const pool = this.#piscina();
     const id = ++this.#ids;
     const cut = new AbortController();
@@ -227,23 +226,23 @@ export class ExtractionPool {
         const limit = options.runLimitMs;
         timer = setTimeout(() => cut.abort(new ExtractionCut(limit)), limit);
       }
-      if (taskStartChannel.hasSubscribers) {
-        const start: TaskStart = {
-          kind: task.kind,
+      if (callStartChannel.hasSubscribers) {
+        const start: CallStart = {
+          kind: call.kind,
           threadId,
           terminate: () => pool.threads.find((t) => t.threadId === threadId)?.terminate() ?? Promise.resolve(0),
         };
-        if ('page' in task) start.url = task.page.url;
-        else if (task.kind === 'sitemap') start.url = task.url;
-        taskStartChannel.publish(start);
+        if ('page' in call) start.url = call.page.url;
+        else if (call.kind === 'sitemap') start.url = call.url;
+        callStartChannel.publish(start);
       }
     });
     try {
-      const outcome = (await pool.run({ id, task }, { signal })) as TaskOutcome;
+      const reply = (await pool.run({ id, call }, { signal })) as CallReply;
       // The start message comes over the worker's own port, the result over piscina's: the start may still be on
       // its way, and its subscribers should see it.
       settled = true;
-      return outcome;
+      return reply;
     } catch (error) {
       if (cut.signal.aborted) throw cut.signal.reason as Error;
       if (options.signal?.aborted) throw options.signal.reason as Error;
@@ -275,11 +274,11 @@ export class ExtractionPool {
       ...(FROM_SOURCE ? { execArgv: [...process.execArgv, '--import', SOURCE_HOOKS.href] } : {}),
     });
     pool.on('message', (message: StartedMessage) => {
-      if (typeof message?.crawlkitTaskStarted === 'number') {
-        this.#waiting.get(message.crawlkitTaskStarted)?.(message.threadId);
+      if (typeof message?.crawlkitCallStarted === 'number') {
+        this.#waiting.get(message.crawlkitCallStarted)?.(message.threadId);
       }
     });
-    // Errors of idle workers (a task's own errors reach its caller): the next task gets a fresh thread.
+    // Errors of idle workers (a call's own errors reach its caller): the next call gets a fresh thread.
     pool.on('error', () => undefined);
     this.#pool = pool;
     return pool;
@@ -287,18 +286,18 @@ export class ExtractionPool {
 }
 
 /**
- * The limits of a task that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
+ * The limits of a call that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
  * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
  */
-function pageRunOptions(task: ContentTask, signal: AbortSignal | undefined, onStart?: () => void): RunOptions {
+function pageRunOptions(request: ExtractionRequest, signal: AbortSignal | undefined, onStart?: () => void): RunOptions {
   const options: RunOptions = signal ? { signal } : {};
   if (onStart) options.onStart = onStart;
-  const text = task.page.text !== undefined || task.page.undecodedText !== undefined;
-  if (task.budgetMs !== undefined && text) options.runLimitMs = task.budgetMs + CUT_GRACE_MS;
+  const text = request.page.text !== undefined || request.page.undecodedText !== undefined;
+  if (request.budgetMs !== undefined && text) options.runLimitMs = request.budgetMs + CUT_GRACE_MS;
   return options;
 }
 
-/** A task's worker thread died under it (a crash, or stopped from outside). */
+/** A call's worker thread died under it (a crash, or stopped from outside). */
 class WorkerDeath extends Error {
   constructor(cause: unknown) {
     super(cause instanceof Error ? cause.message : String(cause), { cause });

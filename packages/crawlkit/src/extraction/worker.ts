@@ -1,15 +1,15 @@
 /** The entry of the extraction pool's worker threads (loaded by piscina). */
 import { parentPort, threadId } from 'node:worker_threads';
 
-import { settleTask, type ExtractionTask, type TaskOutcome } from './tasks.js';
+import { settleCall, type CallReply, type ExtractionCall } from './calls.js';
 
-/** The message a worker sends when it starts a task: the pool's time budgets count from it. */
+/** The message a worker sends when it starts a call: the pool's time budgets count from it. */
 export interface StartedMessage {
-  crawlkitTaskStarted: number;
+  crawlkitCallStarted: number;
   threadId: number;
 }
 
-export default async function run(message: { id: number; task: ExtractionTask }): Promise<TaskOutcome> {
-  parentPort?.postMessage({ crawlkitTaskStarted: message.id, threadId } satisfies StartedMessage);
-  return settleTask(message.task);
+export default async function run(message: { id: number; call: ExtractionCall }): Promise<CallReply> {
+  parentPort?.postMessage({ crawlkitCallStarted: message.id, threadId } satisfies StartedMessage);
+  return settleCall(message.call);
 }

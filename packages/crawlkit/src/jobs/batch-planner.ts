@@ -2,8 +2,9 @@ import type { JobRecord, Store, TaskInput } from '@crawlkit/store';
 
 import type { PageScrapeRequest } from '../scrape/types.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';
-import type { JobPlanner, TaskMeta } from './planner.js';
+import type { JobPlanner } from './planner.js';
 import { nextTurn } from '../next-turn.js';
+import { storedJobCodec, storedJobOf, taskMetaCodec } from '../codec/records.js';
 
 /**
  * What a batch job keeps of its request: the shared scrape options and job settings, and for a long list the URLs
@@ -54,7 +55,7 @@ export function batchTasks(urls: readonly BatchUrl[], prefix?: string, first = 0
     const { url, sourceURL } = urls[i]!;
     const n = first + i;
     const task: TaskInput = { key: prefix === undefined ? String(n) : `${prefix}:${n}`, url, depth: 0 };
-    if (sourceURL !== url) task.meta = JSON.stringify({ sourceURL } satisfies TaskMeta);
+    if (sourceURL !== url) task.meta = taskMetaCodec.encode({ sourceURL });
     tasks[i] = task;
   }
   return tasks;
@@ -66,7 +67,7 @@ export function batchTasks(urls: readonly BatchUrl[], prefix?: string, first = 0
  * job's tasks added meanwhile are dropped again.
  */
 async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Promise<void> {
-  const stored = JSON.parse(job.request) as { request: StoredBatchRequest };
+  const stored = storedJobOf<StoredBatchRequest>(job);
   const backlog = stored.request.backlog;
   if (!backlog?.length) return;
   const first = stored.request.backlogFirst ?? 0;
@@ -82,7 +83,7 @@ async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Pr
   if (current.status === 'cancelled') await store.tasks.dropQueued(job.id);
   if (signal.aborted) return;
   const { backlog: _backlog, backlogFirst: _first, ...request } = stored.request;
-  await store.jobs.update(job.id, { request: JSON.stringify({ ...stored, request }) });
+  await store.jobs.update(job.id, { request: storedJobCodec.encode({ ...stored, request }) });
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { Store } from '@crawlkit/store';
 
+import type { EngineAdvice } from '../scrape/scrape-state.js';
+
 /** How a crawl or batch learns, per host, which engine its pages need (`CrawlkitOptions.engineLearning`). */
 export interface EngineLearningOptions {
   /**
@@ -22,17 +24,9 @@ export interface EngineLearningOptions {
 }
 
 /** One page's part in the learning: what the fetcher should know, and how to count what the page showed. */
-export interface PageEngine {
+export interface PageLearning {
   advice: EngineAdvice;
-  learn(evidence: 'http' | 'browser'): Promise<void>;
-}
-
-/** What the learner tells the fetcher about one page. */
-export interface EngineAdvice {
-  /** The host's pages need the browser: skip the HTTP attempt. */
-  hostNeeds?: 'browser';
-  /** Fetch this page both ways and report what it showed. */
-  checkEngines?: boolean;
+  learn: (evidence: 'http' | 'browser') => Promise<void>;
 }
 
 /** Counts past which an agreeing page changes nothing and is not written (the store halves counts at 20). */
@@ -76,7 +70,7 @@ export class EngineLearning {
   }
 
   /** What the fetcher should know about `url` (nothing until its host has shown enough pages), and how to learn. */
-  async page(url: string): Promise<PageEngine> {
+  async page(url: string): Promise<PageLearning> {
     const host = hostOf(url);
     if (!host) return { advice: {}, learn: () => Promise.resolve() };
     const stats = await this.#store.engines.get(this.#jobId, host);

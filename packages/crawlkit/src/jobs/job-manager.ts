@@ -17,12 +17,13 @@ import { leaseTiming, type JobLeases } from './lease.js';
 import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
+import { storedJobCodec } from '../codec/records.js';
 
 export type { JobNotifications } from './events.js';
 export type { JobKindHandler } from './job-driver.js';
 
 /** Persisted with the job so that any process can resume it. */
-export interface StoredJob<R> {
+export interface StoredJob<R extends object> {
   request: R;
   webhook?: Webhook;
   /**
@@ -99,7 +100,7 @@ export class JobManager {
    * Creates a job with its first tasks, queues its `started` event and starts running it. With an `idempotencyKey`
    * the id is the key's (`idempotentJobId`), and a key used before throws `IDEMPOTENCY_KEY_REUSED`.
    */
-  async create<R>(options: {
+  async create<R extends object>(options: {
     kind: JobKind;
     stored: StoredJob<R>;
     tasks: TaskInput[];
@@ -117,7 +118,7 @@ export class JobManager {
       id,
       kind: options.kind,
       status: 'scraping',
-      request: JSON.stringify({
+      request: storedJobCodec.encode({
         ...sealJobSecrets(options.stored, this.#secrets(store)),
         ...(this.#urlPolicy ? { urlPolicy: this.#urlPolicy } : {}),
       }),

@@ -2,22 +2,15 @@ import { Fetcher, tightenUrlPolicy, type FetcherOptions, type UrlPolicy } from '
 import type { JobRecord } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
+import { storedJobOf } from '../codec/records.js';
 
 /**
  * The URL policy a job was submitted under, recorded with it (`StoredJob.urlPolicy`); undefined for a job stored
  * without one (an engine with no policy, or a job older than the rule).
  */
 export function storedUrlPolicy(job: JobRecord): UrlPolicy | undefined {
-  // Parsed once per record: a batch's request may hold its whole URL list, and every page event asks.
-  let policy = policies.get(job);
-  if (policy === undefined) {
-    policy = (JSON.parse(job.request) as { urlPolicy?: UrlPolicy }).urlPolicy ?? null;
-    policies.set(job, policy);
-  }
-  return policy ?? undefined;
+  return storedJobOf<object>(job).urlPolicy;
 }
-
-const policies = new WeakMap<JobRecord, UrlPolicy | null>();
 
 /** What a job records of its submitter's policy: nothing when that policy allows everything. */
 export function policyToStore(policy: Readonly<UrlPolicy>): UrlPolicy | undefined {

@@ -2,6 +2,7 @@ import type { JobRecord } from '@crawlkit/store';
 
 import type { Document } from '../v2/types.js';
 import type { JobStores } from './job-stores.js';
+import { decodeDocument } from '../codec/records.js';
 
 /** How often a waiter looks at the store anyway: jobs run by another process don't signal here. */
 const WATCH_POLL_MS = 1_000;
@@ -72,7 +73,7 @@ export async function* watchJob(
     const batch = await found.store.results.since(id, seq, 100);
     for (const result of batch) {
       seq = result.seq;
-      yield JSON.parse(result.document) as Document;
+      yield decodeDocument(result.document);
     }
     if (batch.length > 0) continue;
     if (finished) return;

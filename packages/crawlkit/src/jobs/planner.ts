@@ -3,12 +3,6 @@ import type { Task, TaskInput } from '@crawlkit/store';
 
 import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
 
-/** Per-task data kept in the store with the task. */
-export interface TaskMeta {
-  /** `metadata.sourceURL` for this page, when it differs from the task URL (batch URLs as sent). */
-  sourceURL?: string;
-}
-
 export interface PrepareOptions {
   /** Discover seeds (sitemaps). Default true. */
   discover?: boolean;

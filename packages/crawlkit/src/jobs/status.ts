@@ -4,6 +4,7 @@ import type { JobRecord, Store } from '@crawlkit/store';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { CrawlErrorsResponse, Document, JobStatusResponse } from '../v2/types.js';
 import { jobAddress } from './job-address.js';
+import { decodeDocument, storedJobOf } from '../codec/records.js';
 
 /** A status page is cut so that its JSON stays under this size (always at least one document). */
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
@@ -51,7 +52,7 @@ export async function buildJobStatus(
   for (const result of stored) {
     bytes += result.document.length;
     if (bytes > MAX_PAGE_BYTES && data.length > 0) break;
-    data.push(JSON.parse(result.document) as Document);
+    data.push(decodeDocument(result.document));
   }
 
   const response: JobStatusResponse = {
@@ -80,7 +81,7 @@ export async function buildJobStatus(
 async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request } = JSON.parse(job.request) as { request: Pick<CrawlRequest, 'url' | 'crawlEntireDomain'> };
+  const { request } = storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain'>>(job);
   if (resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
     return (

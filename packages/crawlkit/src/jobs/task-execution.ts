@@ -5,12 +5,13 @@ import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
-import { scrapePage } from '../scrape/scrape-page.js';
+import { runScrape } from '../scrape/run-scrape.js';
+import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
 import { pageStoreFault } from '../store-faults.js';
-import { ScrapeDeferred, type PageScrapeOutcome, type PageScrapeRequest } from '../scrape/types.js';
-import { EngineLearning } from './engine-learning.js';
 import type { JobEventSink } from './events.js';
-import { limitOf, type JobPlanner, type TaskMeta } from './planner.js';
+import { limitOf, type JobPlanner } from './planner.js';
+import { jobScrapeStages } from './scrape-stages.js';
+import { taskMetaCodec } from '../codec/records.js';
 
 /**
  * Where a task goes when it does not settle: back on the queue it came from. This is the part that differs between
@@ -71,8 +72,9 @@ export interface JobTasks {
 export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
 
 /**
- * Runs one claimed task of a job: its job slot, the host's slot (inside the engine's scrape slot, taken by the scrape
- * after its cache lookup, right before the fetch, so the spacing the server sees is the spacing of the slots), the scrape, the retry rule for 429/503
+ * Runs one claimed task of a job: its job slot, the scrape with the job's stages (`jobScrapeStages`: the host's slot is
+ * taken inside the engine's scrape slot, after the cache lookup, right before the fetch, so the spacing the server
+ * sees is the spacing of the slots), the retry rule for 429/503
  * (`retryDelay`; the host rests as long), then the page settles exactly once. `retries` counts the task's 429/503
  * retries so far. Rejections are store or queue failures.
  */
@@ -112,55 +114,22 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
   }
   let outcome;
   try {
-    const request = { ...planner.scrapeOptions, url: task.url } as PageScrapeRequest;
-    outcome = await tasks.slots.add(async () => {
-      // What the job learned of the host's engine (its store holds it), read before the fetch.
-      const learning = ctx.options.engine === 'auto' && !request.fastMode && ctx.options.engineLearning;
-      const engine = learning
-        ? await new EngineLearning(tasks.store, tasks.job.id, learning).page(task.url)
-        : undefined;
-      let page;
-      try {
-        page = await scrapePage(ctx, request, {
-          sourceURL: sourceUrlOf(task),
-          zeroDataRetention: planner.zeroDataRetention,
-          ...(signal ? { signal } : {}),
-          jobId: tasks.job.id,
-          collectLinks: planner.collectsLinks,
-          ...(engine ? { engine: engine.advice } : {}),
-          pace: () => takeHostSlot(tasks, task),
-        });
-      } catch (error) {
-        if (error instanceof ScrapeDeferred) return error.until;
-        throw error;
-      }
-      if (engine && page.success && page.engineEvidence) await engine.learn(page.engineEvidence);
-      return page;
-    });
+    const request: PageScrapeRequest = { ...planner.scrapeOptions, url: task.url };
+    const context = {
+      sourceURL: sourceUrlOf(task),
+      zeroDataRetention: planner.zeroDataRetention,
+      ...(signal ? { signal } : {}),
+      jobId: tasks.job.id,
+      collectLinks: planner.collectsLinks,
+    };
+    outcome = await tasks.slots.add(() => runScrape(ctx, request, context, jobScrapeStages(tasks, task)));
   } finally {
     await jobSlots?.release(task);
   }
   // Stopped mid-page: the task goes back to the queue (a cancel drops it, a resume retries it).
   if (!outcome || signal?.aborted) return 'released';
+  if ('kind' in outcome) return outcome.kind === 'deferred' ? outcome.retryInMs : 'dropped';
   return outcome;
-}
-
-/**
- * Takes the host's slot for the task's fetch, waiting up to `maxInlineWaitMs` for it in place. Rejects with
- * `ScrapeDeferred` when the wait is longer (the task is requeued for it) or the job was cancelled meanwhile.
- */
-async function takeHostSlot(tasks: JobTasks, task: Task): Promise<void> {
-  const inline = tasks.maxInlineWaitMs ?? 0;
-  let waited = false;
-  for (;;) {
-    const wait = await tasks.hosts.take(task.url);
-    if (wait === 0) break;
-    if (wait > inline) throw new ScrapeDeferred(wait);
-    await new Promise((resolve) => setTimeout(resolve, wait));
-    waited = true;
-  }
-  // Cancelled during the wait: it does not start.
-  if (waited && (await tasks.dropped?.(task))) throw new ScrapeDeferred('dropped');
 }
 
 /**
@@ -228,6 +197,6 @@ export function isStoreBudgetError(error: unknown): error is CrawlkitError {
 }
 
 function sourceUrlOf(task: Task): string {
-  const meta = task.meta ? (JSON.parse(task.meta) as TaskMeta) : {};
+  const meta = task.meta ? taskMetaCodec.decode(task.meta) : {};
   return meta.sourceURL ?? task.url;
 }

@@ -1,8 +1,7 @@
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 
-import { InvalidOptionError } from '../errors.js';
-import { optionIssuesMessage, positiveInt, type Same } from '../option-schema.js';
+import { InvalidOptionError, optionIssuesMessage, positiveInt, type Same } from '@crawlkit/options';
 
 /** Settings of the language model used for `json`, `summary`, change tracking json mode and crawl `prompt`. */
 export interface LlmOptions {

@@ -3,7 +3,6 @@ import { isDeepStrictEqual } from 'node:util';
 import PQueue from 'p-queue';
 
 import { CrawlkitError } from '../errors.js';
-import type { Format } from '../v2/formats.js';
 import type { ErrorResponse } from '../v2/types.js';
 import {
   checkPatterns,
@@ -98,14 +97,13 @@ export class LlmService {
     return this.#options !== undefined;
   }
 
-  /** Throws BAD_REQUEST when a format needs a model and none is configured. */
-  assertAvailable(formats: readonly Format[]): void {
+  /**
+   * Throws `BAD_REQUEST` when no model is configured for `feature` (`'json format'`): a request that needs one is
+   * refused before any fetch (`featureNeedingModel` names the feature of a request's formats).
+   */
+  assertModel(feature: string): void {
     if (this.#options) return;
-    const needs = formats.find((f) => f.type === 'json' || (f.type === 'changeTracking' && f.modes.includes('json')));
-    if (needs) {
-      const feature = needs.type === 'json' ? 'json format' : 'changeTracking json mode';
-      throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`);
-    }
+    throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`);
   }
 
   /** The v2 error for a feature that needs a model when none is configured, else undefined. */

@@ -3,7 +3,6 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { CrawlkitError } from '../errors.js';
-import { normalizeJsonSchema } from '../v2/formats.js';
 import { toJsonSchema } from './schema-input.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -108,4 +107,26 @@ function describeErrors(errors: readonly ErrorObject[]): string {
       return `${where} ${e.message ?? e.keyword}${extra}`;
     })
     .join('; ');
+}
+
+/**
+ * Normalises a JSON schema for extraction (reference §3.2): drops `additionalProperties` from objects that have
+ * `properties`, and removes `required` entries that name missing properties. Returns a new object.
+ */
+export function normalizeJsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) out[key] = visit(value);
+    const props = out.properties;
+    if (props && typeof props === 'object' && !Array.isArray(props)) {
+      delete out.additionalProperties;
+      if (Array.isArray(out.required)) {
+        out.required = out.required.filter((name) => typeof name === 'string' && name in props);
+      }
+    }
+    return out;
+  };
+  return visit(schema) as Record<string, unknown>;
 }

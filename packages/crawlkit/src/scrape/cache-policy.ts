@@ -1,4 +1,6 @@
-import { findFormat } from '../v2/formats.js';
+import { createHash } from 'node:crypto';
+
+import { formatsCacheKey, formatsReadCache, formatsWriteCache } from '../formats/registry.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 
 /** The options of a scrape that decide whether and how the page cache is used (reference §8). */
@@ -16,49 +18,67 @@ export type CacheRelevantOptions = Pick<
   | 'blockAds'
   | 'location'
   | 'waitFor'
+  | 'skipTlsVerification'
 >;
 
 const hasEntries = (value: object | undefined) => value !== undefined && Object.keys(value).length > 0;
 const hasMaxPages = (o: CacheRelevantOptions) => o.parsers.some((p) => p.maxPages !== undefined);
-/** A screenshot with its own viewport or quality: the key has only the screenshot kind, so such pages stay out. */
-const hasShotSettings = (o: CacheRelevantOptions) => {
-  const shot = findFormat(o.formats, 'screenshot');
-  return shot !== undefined && (shot.viewport !== undefined || shot.quality !== undefined);
-};
 
 /**
- * Whether the cache may answer: not for change tracking or branding (they need a fresh page), `maxAge: 0`,
- * custom headers or actions (sensitive), a PDF page cap, a screenshot viewport or quality, or the stealth proxy.
+ * Whether the cache may answer: not for `maxAge: 0`, custom headers or actions (sensitive), a PDF page cap, the
+ * stealth proxy, or a format that needs a fresh page (change tracking, branding, a screenshot with its own viewport
+ * or quality).
  */
 export function canReadCache(o: CacheRelevantOptions): boolean {
-  if (o.formats.some((f) => f.type === 'changeTracking' || f.type === 'branding')) return false;
   if (o.maxAge === 0 && o.minAge === undefined) return false;
   if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
-  if (hasMaxPages(o) || hasShotSettings(o)) return false;
+  if (hasMaxPages(o) || !formatsReadCache(o.formats)) return false;
   return o.proxy !== 'stealth';
 }
 
 /**
- * Whether the fetched page may be stored: never with headers, actions, a page cap, a screenshot viewport or quality
- * (its screenshot would be served to requests without them) or zero data retention.
+ * Whether the fetched page may be stored: never with headers, actions, a page cap, a format whose page must not be
+ * served to others (a screenshot with its own viewport or quality) or zero data retention.
  */
 export function canWriteCache(o: CacheRelevantOptions, zeroDataRetention: boolean): boolean {
   if (!o.storeInCache || zeroDataRetention) return false;
   if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
-  return !hasMaxPages(o) && !hasShotSettings(o);
+  return !hasMaxPages(o) && formatsWriteCache(o.formats);
 }
 
 /**
- * The cache key: the normalised URL plus everything that changes what the fetch returns. Location languages are
- * order-insensitive.
+ * Who the page is fetched as, beyond its normalised URL: the scheme (an `http:` answer never serves `https:`), the
+ * credentials in the URL (hashed: a page fetched as `user:pw@` never serves a request without them, and the key
+ * keeps no password), and whether TLS was verified (a page fetched with verification off never serves a request
+ * that asks for it).
  */
-export function cacheKey(normalizedUrl: string, o: CacheRelevantOptions): string {
-  const shot = findFormat(o.formats, 'screenshot');
+function fetchIdentity(url: string, skipTlsVerification: boolean): string[] {
+  let scheme = '';
+  let auth = '';
+  try {
+    const parsed = new URL(url);
+    scheme = parsed.protocol.replace(/:$/, '');
+    if (parsed.username || parsed.password) {
+      auth = createHash('sha256').update(`${parsed.username}:${parsed.password}`).digest('hex').slice(0, 16);
+    }
+  } catch {
+    // an unparsable URL never reaches the cache (validation refuses it); the key still differs from any other
+  }
+  return [`scheme=${scheme}`, `auth=${auth}`, `tls=${skipTlsVerification ? 'skip' : 'verify'}`];
+}
+
+/**
+ * The cache key: the normalised URL plus everything that changes what the fetch returns: who the page is fetched
+ * as (`fetchIdentity`), the emulation (mobile, location; languages order-insensitive), ad blocking, the wait, and
+ * the formats' own parts (a screenshot's kind).
+ */
+export function cacheKey(url: string, normalizedUrl: string, o: CacheRelevantOptions): string {
   const parts = [
     normalizedUrl,
+    ...fetchIdentity(url, o.skipTlsVerification ?? true),
     `m=${o.mobile ? 1 : 0}`,
     `ads=${o.blockAds ? 1 : 0}`,
-    `shot=${shot ? (shot.fullPage ? 'full' : 'view') : 'none'}`,
+    ...formatsCacheKey(o.formats),
     `loc=${o.location?.country ?? ''}`,
     `lang=${[...(o.location?.languages ?? [])]
       .map((l) => l.toLowerCase())

@@ -1,7 +1,7 @@
-/** The types of one page scrape, shared by the scrape path, its post-processing and the job runners. */
-import type { EngineAdvice } from '../jobs/engine-learning.js';
+/** The types of one page scrape, shared by the scrape path and the job runners. */
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
+import type { StageEnd } from './scrape-state.js';
 
 /** What one scrape needs: the options plus the URL, already validated and defaulted. */
 export type PageScrapeRequest = ScrapeOptions & { url: string };
@@ -15,30 +15,9 @@ export interface PageScrapeContext {
   jobId?: string;
   /** Also return every link of the whole page (for crawl discovery), whatever the formats. */
   collectLinks?: boolean;
-  /** What the job learned about the page's host (`EngineLearning`). */
-  engine?: EngineAdvice;
-  /**
-   * Paces the scrape: runs after the page cache was read, right before the page is fetched or its cached copy used.
-   * A job takes its host's slot here (`delay`, robots `Crawl-delay`), so the spacing the server sees is the spacing
-   * of the slots, with no cache round trip between the two. It may throw `ScrapeDeferred` (or fail, as the job's store
-   * may); the scrape then stops and rejects with that error. Its time does not count toward `timeout`.
-   * @default none
-   */
-  pace?: () => Promise<void>;
 }
 
-/** Thrown by `pace`: the page is not fetched now; the job puts its task back. */
-export class ScrapeDeferred extends Error {
-  /** The milliseconds to wait before trying the task again, or `dropped` (its job was cancelled). */
-  readonly until: number | 'dropped';
-
-  constructor(until: number | 'dropped') {
-    super(until === 'dropped' ? 'The task was dropped before its fetch.' : `The fetch waits ${until} ms for its host.`);
-    this.name = 'ScrapeDeferred';
-    this.until = until;
-  }
-}
-
+/** How one page's scrape ended: its document, or its failure in the v2 error shape. */
 export type PageScrapeOutcome =
   | {
       success: true;
@@ -54,3 +33,6 @@ export type PageScrapeOutcome =
       engineEvidence?: 'http' | 'browser';
     }
   | { success: false; error: ErrorResponse; /** The HTTP status of `error.code` (`httpStatusOf`). */ status: number };
+
+/** How a scrape ended: the page's outcome, or a stage that gave the page back to its job (`StageEnd`). */
+export type ScrapeOutcome = PageScrapeOutcome | StageEnd;

@@ -1,73 +1,17 @@
-import { viewportSchema } from '@crawlkit/actions';
 import { z } from 'zod';
 
-import { schemaLibraryObject } from '../llm/schema-input.js';
+import { FORMAT_MODULES } from '../formats/registry.js';
 
-/**
- * JSON Schema objects are passed through as plain objects (normalised later, reference §3.2); a zod schema (or any
- * Standard JSON Schema object) is converted to JSON Schema here, as the v2 SDK does.
- */
-export const jsonSchemaObject = z.union([schemaLibraryObject, z.record(z.string(), z.unknown())]);
+/** Every format type, in the order their fields are produced. */
+export const FORMAT_TYPES = FORMAT_MODULES.map<FormatType>((m) => m.type);
 
-const plain = <T extends string>(type: T) => z.strictObject({ type: z.literal(type) });
+type Modules = (typeof FORMAT_MODULES)[number];
 
-export const screenshotFormatSchema = z.strictObject({
-  type: z.literal('screenshot'),
-  fullPage: z.boolean().default(false),
-  quality: z.number().int().min(1).max(100).optional(),
-  viewport: viewportSchema.optional(),
-});
-
-export const jsonFormatSchema = z.strictObject({
-  type: z.literal('json'),
-  schema: jsonSchemaObject.optional(),
-  prompt: z.string().max(10_000).optional(),
-});
-
-export const changeTrackingFormatSchema = z.strictObject({
-  type: z.literal('changeTracking'),
-  modes: z.array(z.enum(['git-diff', 'json'])).default([]),
-  schema: jsonSchemaObject.optional(),
-  prompt: z.string().max(10_000).optional(),
-  tag: z.string().nullable().default(null),
-});
-
-export const attributesFormatSchema = z.strictObject({
-  type: z.literal('attributes'),
-  selectors: z.array(z.strictObject({ selector: z.string().min(1), attribute: z.string().min(1) })).min(1),
-});
-
-export const FORMAT_TYPES = [
-  'markdown',
-  'html',
-  'rawHtml',
-  'links',
-  'images',
-  'summary',
-  'screenshot',
-  'json',
-  'changeTracking',
-  'attributes',
-  'branding',
-] as const;
-
-export type FormatType = (typeof FORMAT_TYPES)[number];
+export type FormatType = Modules['type'];
 
 const formatObject = z.discriminatedUnion(
   'type',
-  [
-    plain('markdown'),
-    plain('html'),
-    plain('rawHtml'),
-    plain('links'),
-    plain('images'),
-    plain('summary'),
-    plain('branding'),
-    screenshotFormatSchema,
-    jsonFormatSchema,
-    changeTrackingFormatSchema,
-    attributesFormatSchema,
-  ],
+  FORMAT_MODULES.map((m) => m.schema) as unknown as [Modules['schema'], ...Modules['schema'][]],
   {
     error: (issue) =>
       issue.code === 'invalid_union'
@@ -82,12 +26,9 @@ export const formatSchema = z.preprocess(
   formatObject,
 );
 
-export type FormatInput = FormatType | z.input<typeof formatObject>;
+/** A format as a request gives it: a format name (as `{ type }`), or an object with `type` and its options. */
+export type FormatInput = FormatType | z.input<Modules['schema']>;
 export type Format = z.output<typeof formatSchema>;
-export type ScreenshotFormat = z.output<typeof screenshotFormatSchema>;
-export type JsonFormat = z.output<typeof jsonFormatSchema>;
-export type ChangeTrackingFormat = z.output<typeof changeTrackingFormatSchema>;
-export type AttributesFormat = z.output<typeof attributesFormatSchema>;
 
 /** Finds the format of a type in a normalised list. */
 export function findFormat<T extends Format['type']>(
@@ -95,34 +36,4 @@ export function findFormat<T extends Format['type']>(
   type: T,
 ): Extract<Format, { type: T }> | undefined {
   return formats.find((f): f is Extract<Format, { type: T }> => f.type === type);
-}
-
-/**
- * Normalises a JSON schema for extraction (reference §3.2): drops `additionalProperties` from objects that have
- * `properties`, and removes `required` entries that name missing properties. Returns a new object.
- */
-export function normalizeJsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
-  const visit = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(visit);
-    if (node === null || typeof node !== 'object') return node;
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) out[key] = visit(value);
-    const props = out.properties;
-    if (props && typeof props === 'object' && !Array.isArray(props)) {
-      delete out.additionalProperties;
-      if (Array.isArray(out.required)) {
-        out.required = out.required.filter((name) => typeof name === 'string' && name in props);
-      }
-    }
-    return out;
-  };
-  return visit(schema) as Record<string, unknown>;
-}
-
-/** A schema with no `properties` but `additionalProperties: true` cannot be filled by structured-output models. */
-export function isSchemalessDictionary(schema: Record<string, unknown> | undefined): boolean {
-  if (!schema) return false;
-  const props = schema.properties;
-  const hasProps = props !== undefined && props !== null && typeof props === 'object' && Object.keys(props).length > 0;
-  return !hasProps && schema.additionalProperties === true;
 }

@@ -2,7 +2,8 @@ import { actionLimitProblems, actionSchema } from '@crawlkit/actions';
 import { isCountryCode } from '@crawlkit/fetcher';
 import { z } from 'zod';
 
-import { findFormat, formatSchema, isSchemalessDictionary, type FormatInput } from './formats.js';
+import { isSchemalessDictionary } from '../formats/json.js';
+import { findFormat, formatSchema, type FormatInput } from './formats.js';
 import { checkV2Url } from './url.js';
 
 /** Cache age accepted by default: two days (reference §3.1). */

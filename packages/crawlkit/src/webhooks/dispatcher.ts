@@ -4,9 +4,10 @@ import type { Delivery, SecretBox, Store } from '@crawlkit/store';
 import { storedUrlPolicy } from '../jobs/job-policy.js';
 import { openHeaders } from '../jobs/job-secrets.js';
 
-import type { StoredDelivery } from './payload.js';
 import { deliveryHeaders } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
+import { deliveryCodec } from '../codec/records.js';
+import type { StoredDelivery } from './payload.js';
 
 /**
  * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own); resolves with the
@@ -330,7 +331,7 @@ export class WebhookDispatcher {
   async #send(store: Store, head: Delivery): Promise<boolean> {
     if (this.#unrecorded.settled(head)) return this.#unrecorded.retry(store, head.id);
     const delivery = this.#unrecorded.view(head);
-    const stored = JSON.parse(delivery.payload) as StoredDelivery;
+    const stored = deliveryCodec.decode(delivery.payload);
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
     let error: string;

@@ -10,6 +10,7 @@ import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
 import { buildPayload, wantsEvent, type StoredDelivery, type WebhookEvent } from './payload.js';
 import { RESERVED_HEADERS } from './signature.js';
+import { deliveryCodec, storedJobOf } from '../codec/records.js';
 
 /** One job event for the webhook outbox. */
 export interface JobWebhookEvent {
@@ -25,16 +26,9 @@ export interface JobWebhookEvent {
   taskKey?: string;
 }
 
-const webhooks = new WeakMap<JobRecord, Webhook | null>();
-
-/** The webhook of a job's stored request (parsed once per job record). */
+/** The webhook of a job's stored request. */
 export function jobWebhook(job: JobRecord): Webhook | undefined {
-  let webhook = webhooks.get(job);
-  if (webhook === undefined) {
-    webhook = (JSON.parse(job.request) as { webhook?: Webhook }).webhook ?? null;
-    webhooks.set(job, webhook);
-  }
-  return webhook ?? undefined;
+  return storedJobOf<object>(job).webhook;
 }
 
 /**
@@ -87,7 +81,7 @@ export async function queueWebhookEvent(
     return await store.deliveries.enqueue({
       id: webhookId,
       jobId: job.id,
-      payload: JSON.stringify(stored),
+      payload: deliveryCodec.encode(stored),
       nextAttemptAt: Date.now(),
     });
   } catch (error) {
@@ -99,7 +93,7 @@ export async function queueWebhookEvent(
 
 /** Records a webhook event the dispatcher gave up in the job's errors. */
 export async function recordUndelivered(store: Store, delivery: Delivery, error: string): Promise<void> {
-  const stored = JSON.parse(delivery.payload) as StoredDelivery;
+  const stored = deliveryCodec.decode(delivery.payload);
   await store.results.addError(delivery.jobId, {
     url: redactUrl(stored.url),
     code: 'WEBHOOK_DELIVERY_FAILED',

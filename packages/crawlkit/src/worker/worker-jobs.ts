@@ -1,9 +1,9 @@
 import type { BackendConnection, JobRecord, Store } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
-import type { StoredJob } from '../jobs/job-manager.js';
 import { limitOf, type JobPlanner } from '../jobs/planner.js';
 import type { BatchScrapeRequest, CrawlRequest } from '../v2/jobs.js';
+import { storedJobOf } from '../codec/records.js';
 
 /** A job's record is read again after this long (a cancel reaches workers within it). */
 const JOB_REFRESH_MS = 1_000;
@@ -99,7 +99,7 @@ export class WorkerJobs {
     if (!job) return undefined;
     const ctx = this.#ctx.forJob(job);
     const planner = this.#planner(job, ctx);
-    const { request } = JSON.parse(job.request) as StoredJob<Pick<CrawlRequest | BatchScrapeRequest, 'maxConcurrency'>>;
+    const { request } = storedJobOf<Pick<CrawlRequest | BatchScrapeRequest, 'maxConcurrency'>>(job);
     const prepared = (async () => {
       const discover = await this.#connection.coordination.tryLock(
         `discover:${job.id}`,

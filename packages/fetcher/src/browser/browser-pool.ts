@@ -10,7 +10,6 @@ import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js
 import { NetworkGate, type GateRoute } from './network-gate.js';
 import { preparePage } from './page-setup.js';
 import { Semaphore } from './semaphore.js';
-import { positiveIntegerOption } from '../option-checks.js';
 
 /** Settings of the browser pool (the `browser` field of `FetcherOptions`). */
 export interface BrowserPoolOptions {
@@ -167,9 +166,6 @@ export class BrowserPool {
 
   constructor(options: BrowserPoolOptions = {}, network: BrowserNetwork = { policy: {} }) {
     this.gate = new NetworkGate(network);
-    for (const key of ['maxPagesPerBrowser', 'maxConcurrentPages'] as const) {
-      positiveIntegerOption(`browser.${key}`, options[key]);
-    }
     this.#options = {
       args: options.args ?? [],
       maxPagesPerBrowser: options.maxPagesPerBrowser ?? DEFAULTS.maxPagesPerBrowser,

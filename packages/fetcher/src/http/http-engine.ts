@@ -16,7 +16,9 @@ import { RedirectCookies } from './redirect-cookies.js';
 import { lostKeepAliveSocket } from './stale-socket.js';
 import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
-import { positiveIntegerOption } from '../option-checks.js';
+import { parseOptions } from '@crawlkit/options';
+
+import { httpOptionsSchema } from '../options.js';
 
 /** The default `user-agent`: a browser-compatible token that names crawlkit (robots.txt groups match `crawlkit`). */
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; crawlkit/0.1)';
@@ -48,13 +50,15 @@ export class HttpEngine {
   readonly #lowSpeed: LowSpeedMonitor;
   #closed = false;
 
-  constructor(options: HttpEngineOptions = {}) {
+  /** @throws {InvalidOptionError} naming every bad option. */
+  constructor(input: HttpEngineOptions = {}) {
+    const options: HttpEngineOptions = parseOptions(httpOptionsSchema, input, 'new HttpEngine()');
     this.#policy = options.urlPolicy ?? {};
     this.#limits = resolveLimits(options.limits);
     this.#lookup = guardLookup(this.#policy, options.lookup);
     this.#baseLookup = options.lookup;
     this.#lowSpeed = new LowSpeedMonitor(this.#limits.lowSpeedBytesPerSec, this.#limits.lowSpeedWindowMs);
-    this.#connections = positiveIntegerOption('connections', options.connections);
+    this.#connections = options.connections;
     this.#defaultHeaders = Object.freeze({
       'user-agent': options.userAgent ?? DEFAULT_USER_AGENT,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',

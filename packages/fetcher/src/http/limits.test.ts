@@ -35,11 +35,11 @@ describe('limits: options', () => {
   it('fills in defaults and refuses bad values with a precise message', () => {
     expect(resolveLimits()).toEqual(DEFAULT_HTTP_LIMITS);
     expect(resolveLimits({ maxRedirects: 0, lowSpeedBytesPerSec: 0 }).maxRedirects).toBe(0);
-    expect(() => resolveLimits({ maxBodyBytes: -1 })).toThrow(
-      'Expected `limits.maxBodyBytes` to be a positive integer, got `-1` (number)',
+    expect(() => new HttpEngine({ limits: { maxBodyBytes: -1 } })).toThrow(
+      'Invalid options of new HttpEngine(): `limits.maxBodyBytes`: Too small: expected number to be >0, got `-1`',
     );
-    expect(() => resolveLimits({ idleTimeoutMs: 1.5 })).toThrow(/idleTimeoutMs/);
-    expect(() => resolveLimits({ nope: 1 } as never)).toThrow('Unknown HTTP limit `nope`');
+    expect(() => new HttpEngine({ limits: { idleTimeoutMs: 1.5 } })).toThrow(/idleTimeoutMs/);
+    expect(() => new HttpEngine({ limits: { nope: 1 } as never })).toThrow('unknown option `limits.nope`');
     expect(() => new HttpEngine({ connections: 0 })).toThrow(/connections/);
   });
 });

@@ -1,5 +1,3 @@
-import { inspect } from 'node:util';
-
 import type { HttpLimits } from './types.js';
 
 /** Defaults of every HTTP limit (documented on `HttpLimits`). */
@@ -19,27 +17,11 @@ export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = Object.freeze({
 /** Decompressed size below which the compression ratio is not checked, in bytes. */
 export const RATIO_CHECK_FLOOR_BYTES = 1024 * 1024;
 
-/** Limits that may be 0 (0 disables them). */
-const ZERO_ALLOWED = new Set<keyof HttpLimits>(['maxRedirects', 'lowSpeedBytesPerSec']);
-
-/** Fills in defaults and validates every field. */
+/** The limits with their defaults filled in (`httpLimitsSchema` checked the values). */
 export function resolveLimits(limits: Partial<HttpLimits> = {}): HttpLimits {
   const resolved: HttpLimits = { ...DEFAULT_HTTP_LIMITS };
-  for (const [key, value] of Object.entries(limits) as [keyof HttpLimits, unknown][]) {
-    if (value === undefined) continue;
-    if (!(key in DEFAULT_HTTP_LIMITS)) throw new TypeError(`Unknown HTTP limit \`${key}\``);
-    const min = ZERO_ALLOWED.has(key) ? 0 : 1;
-    if (
-      typeof value !== 'number' ||
-      !Number.isFinite(value) ||
-      value < min ||
-      (key !== 'maxCompressionRatio' && !Number.isInteger(value))
-    ) {
-      throw new TypeError(
-        `Expected \`limits.${key}\` to be ${min === 0 ? 'an integer >= 0' : 'a positive integer'}, got \`${inspect(value)}\` (${typeof value})`,
-      );
-    }
-    resolved[key] = value;
+  for (const [key, value] of Object.entries(limits) as [keyof HttpLimits, number | undefined][]) {
+    if (value !== undefined) resolved[key] = value;
   }
   return resolved;
 }

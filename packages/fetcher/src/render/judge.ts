@@ -35,7 +35,10 @@ export interface RenderVerdict {
  * Decides whether a page needs rendering. The fetcher's default is `judgeRendering`; another judge (one that runs in
  * a worker thread, say) must stay a function of the page alone.
  */
-export type RenderJudge = (page: JudgedPage, options?: JudgeOptions) => RenderVerdict | Promise<RenderVerdict>;
+export type RenderJudge<V extends RenderVerdict = RenderVerdict> = (
+  page: JudgedPage,
+  options?: JudgeOptions,
+) => V | Promise<V>;
 
 /** What the fetcher gives a judge beside the page. */
 export interface JudgeOptions {

@@ -91,8 +91,8 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
     });
   });
 
-  it('rejects invalid options with STORE_INVALID_OPTION', async () => {
-    await expect(createRedisStore({ url, maxPageBytes: -1 })).rejects.toMatchObject({ code: 'STORE_INVALID_OPTION' });
-    await expect(createRedisStore({ url, prefix: '' })).rejects.toMatchObject({ code: 'STORE_INVALID_OPTION' });
+  it('rejects invalid options with INVALID_OPTION', async () => {
+    await expect(createRedisStore({ url, maxPageBytes: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
+    await expect(createRedisStore({ url, prefix: '' })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
   });
 });

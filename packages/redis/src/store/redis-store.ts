@@ -1,5 +1,5 @@
+import { InvalidOptionError } from '@crawlkit/options';
 import {
-  InvalidStoreOptionError,
   nonNegativeInteger,
   positiveInteger,
   StoreError,
@@ -101,16 +101,14 @@ export function connectionOptions(connectTimeoutMs: number, commandTimeoutMs?: n
 
 /**
  * Opens a store on Redis. Rejects with `STORE_OPEN_FAILED` when Redis cannot be reached within `connectTimeoutMs`,
- * and with `STORE_INVALID_OPTION` for bad options.
+ * and with `INVALID_OPTION` for bad options.
  */
 export async function createRedisStore(options: RedisStoreOptions = {}): Promise<RedisStore> {
   const maxPageBytes = nonNegativeInteger('maxPageBytes', options.maxPageBytes, 1024 ** 3, true);
   const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
   const prefix = options.prefix ?? 'crawlkit';
   if (prefix.length === 0 || prefix.includes('{')) {
-    throw new InvalidStoreOptionError(
-      `Expected \`prefix\` to be a non-empty string without braces, got \`${prefix}\`.`,
-    );
+    throw new InvalidOptionError(`Expected \`prefix\` to be a non-empty string without braces, got \`${prefix}\`.`);
   }
   const connectTimeoutMs = nonNegativeInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
   const commandTimeoutMs = positiveInteger('commandTimeoutMs', options.commandTimeoutMs, 5_000);

@@ -63,7 +63,7 @@ export function describeEngineConformance(factory: StoreFactory): void {
       await expect(store.engines.record(id, 'a.test', 'http')).rejects.toMatchObject({ code: 'STORE_JOB_NOT_FOUND' });
       const live = await createJob(store);
       await expect(store.engines.record(live, 'a.test', 'http', { maxCount: 0 })).rejects.toMatchObject({
-        code: 'STORE_INVALID_OPTION',
+        code: 'INVALID_OPTION',
       });
     });
   });

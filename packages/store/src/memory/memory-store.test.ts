@@ -11,9 +11,9 @@ describe('createMemoryStore', () => {
     expect(store.ephemeral).toBe(true);
   });
 
-  it('rejects invalid options with STORE_INVALID_OPTION', () => {
+  it('rejects invalid options with INVALID_OPTION', () => {
     expect(() => createMemoryStore({ maxPageBytes: -1 })).toThrow(
-      expect.objectContaining({ code: 'STORE_INVALID_OPTION', message: expect.stringContaining('maxPageBytes') }),
+      expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('maxPageBytes') }),
     );
     expect(() => createMemoryStore({ maxHistoryPerUrl: 0 })).toThrow(/maxHistoryPerUrl/);
     expect(() => createMemoryStore({ maxPageBytes: Infinity })).not.toThrow();

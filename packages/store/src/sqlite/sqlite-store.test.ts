@@ -223,8 +223,8 @@ describe('createSqliteStore', () => {
     raw.close();
   });
 
-  it('validates its options with STORE_INVALID_OPTION', async () => {
-    await expect(createSqliteStore({ dir: '' })).rejects.toMatchObject({ code: 'STORE_INVALID_OPTION' });
+  it('validates its options with INVALID_OPTION', async () => {
+    await expect(createSqliteStore({ dir: '' })).rejects.toMatchObject({ code: 'INVALID_OPTION' });
     await expect(createSqliteStore({ dir: dirFor('o'), hotTier: { maxEntries: 0 } })).rejects.toThrow(
       /hotTier\.maxEntries/,
     );

@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+
+import { CrawlkitError } from '../errors.js';
+
+/**
+ * A kind of JSON record crawlkit keeps in a store: encoded with its version (`v`), decoded once where it is read,
+ * migrated from older versions and checked against its schema. A record that fails the check, or was written by a
+ * newer crawlkit, is `STORE_RECORD_INVALID`, never a half-read object.
+ */
+export interface RecordCodec<T> {
+  /** What the record is, for messages (`job request`, `webhook delivery`). */
+  readonly name: string;
+  /** The version written. Records without `v` are version 0. */
+  readonly version: number;
+  encode(value: T): string;
+  decode(text: string): T;
+}
+
+export interface RecordCodecOptions<S extends z.ZodType> {
+  name: string;
+  version: number;
+  schema: S;
+  /** `migrations[n]` turns a version-`n` record into a version-`n + 1` one. A missing step keeps the record as it is. */
+  migrations?: Record<number, (record: Record<string, unknown>) => Record<string, unknown>>;
+}
+
+function invalid(name: string, problem: string): CrawlkitError {
+  return new CrawlkitError(
+    'STORE_RECORD_INVALID',
+    `A ${name} in the store cannot be read: ${problem}. The store was damaged, or written by another crawlkit.`,
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Defines the codec of one kind of record from its schema at the current version. */
+export function recordCodec<S extends z.ZodType<object>>(options: RecordCodecOptions<S>): RecordCodec<z.output<S>> {
+  const { name, version, schema, migrations = {} } = options;
+  return {
+    name,
+    version,
+    encode: (value) => JSON.stringify({ v: version, ...value }),
+    decode: (text) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw invalid(name, 'it is not JSON');
+      }
+      if (!isRecord(parsed)) throw invalid(name, 'it is not an object');
+      const { v = 0, ...fields } = parsed;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+        throw invalid(name, `its version ${String(v)} is not one`);
+      if (v > version)
+        throw invalid(name, `it has version ${v}, and this crawlkit reads up to ${version}: upgrade crawlkit`);
+      let record = fields;
+      for (let at = v; at < version; at++) record = migrations[at]?.(record) ?? record;
+      const checked = schema.safeParse(record);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        throw invalid(name, `${issue.path.join('.') || 'the record'}: ${issue.message}`);
+      }
+      return checked.data;
+    },
+  };
+}

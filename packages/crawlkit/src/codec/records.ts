@@ -1,0 +1,118 @@
+/**
+ * Every JSON record crawlkit keeps in a store, each with its codec: the one place they are encoded, decoded and
+ * checked (`record-codec.ts`). Stores are byte transports: they never read these.
+ */
+import type { UrlPolicy } from '@crawlkit/fetcher';
+import type { JobRecord } from '@crawlkit/store';
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+
+import { CrawlkitError } from '../errors.js';
+import type { Document, WebhookPayload } from '../v2/types.js';
+import { recordCodec } from './record-codec.js';
+
+const headers = z.record(z.string(), z.string());
+
+const isObject = (value: unknown): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A webhook as validated (its header values sealed in the store). */
+const storedWebhook = z.object({
+  url: z.string(),
+  headers,
+  metadata: z.record(z.string(), z.string()),
+  events: z.array(z.enum(['started', 'page', 'completed', 'failed'])),
+});
+
+/**
+ * What a job keeps of its start (`JobRecord.request`): the validated v2 request (its header values sealed), its
+ * webhook, and the submitter's URL policy, which whoever runs the job applies on top of its own.
+ */
+export const storedJobCodec = recordCodec({
+  name: 'job request',
+  version: 1,
+  schema: z.object({
+    /** The job kind's validated v2 request: typed by `storedJobOf` for its kind. */
+    request: z.custom<object>(isObject, { error: 'Expected the request object' }),
+    webhook: storedWebhook.optional(),
+    urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).optional(),
+  }),
+});
+
+/** Per-task data kept with a task (`Task.meta`). */
+export const taskMetaCodec = recordCodec({
+  name: 'task',
+  version: 1,
+  schema: z.object({
+    /** `metadata.sourceURL` for this page, when it differs from the task URL (batch URLs as sent). */
+    sourceURL: z.string().optional(),
+  }),
+});
+
+/** One queued webhook event (`Delivery.payload`): where it goes, its sealed headers, and its body. */
+export const deliveryCodec = recordCodec({
+  name: 'webhook delivery',
+  version: 1,
+  schema: z.object({
+    url: z.string(),
+    headers,
+    body: z.custom<WebhookPayload>(
+      (v) =>
+        isObject(v) &&
+        typeof (v as { type?: unknown }).type === 'string' &&
+        typeof (v as { id?: unknown }).id === 'string',
+      { error: 'Expected a webhook payload with its type and job id' },
+    ),
+    /** The job's URL policy, which gates the POST wherever it is sent; null when the job has none (issue 38). */
+    urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).nullable().optional(),
+  }),
+});
+
+/** What change tracking keeps of one scrape of a page (`HistoryEntry.value`). */
+export const snapshotCodec = recordCodec({
+  name: 'change-tracking snapshot',
+  version: 1,
+  schema: z.object({ markdown: z.string(), statusCode: z.number().int().default(200) }),
+});
+
+/**
+ * A stored job result. Documents are kept as the v2 JSON they are answered with (their version is the API's, and
+ * results are read in pages of thousands), so the check is structural: an object with its `metadata`.
+ */
+export function decodeDocument(text: string): Document {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new CrawlkitError('STORE_RECORD_INVALID', 'A job result in the store is not JSON: the store was damaged.');
+  }
+  const metadata = (parsed as { metadata?: unknown } | null)?.metadata;
+  if (typeof metadata !== 'object' || metadata === null) {
+    throw new CrawlkitError(
+      'STORE_RECORD_INVALID',
+      'A job result in the store has no metadata: the store was damaged.',
+    );
+  }
+  return parsed as Document;
+}
+
+export type StoredJobEnvelope = ReturnType<typeof storedJobCodec.decode>;
+
+/** A stored job with its request typed as its kind stores it. */
+export type StoredJobOf<R> = Omit<StoredJobEnvelope, 'request'> & { request: R };
+
+/** Decoded job requests, by their text: a job's record is read again and again, its request decoded once. */
+const decodedJobs = new LRUCache<string, StoredJobEnvelope>({ max: 512 });
+
+/**
+ * The stored job of `job`, decoded once per request text. The request's own shape is the job kind's validated v2
+ * request (`R`): what this crawlkit's schema of that kind produced when the job started.
+ */
+export function storedJobOf<R extends object>(job: Pick<JobRecord, 'request'>): StoredJobOf<R> {
+  let decoded = decodedJobs.get(job.request);
+  if (!decoded) {
+    decoded = storedJobCodec.decode(job.request);
+    decodedJobs.set(job.request, decoded);
+  }
+  return decoded as StoredJobOf<R>;
+}

@@ -1,0 +1,179 @@
+/**
+ * A page's extraction by its kind: the CPU-bound part of a scrape, run in a worker thread of the extraction pool
+ * (on the calling thread with `workers.size: 0`).
+ */
+import {
+  extractPage,
+  extractPdf,
+  htmlToPlainText,
+  isMarkdownBudgetError,
+  type ExtractedPage,
+  type ExtractPageOptions,
+} from '@crawlkit/extractor';
+import { decodeText } from '@crawlkit/fetcher/analysis';
+
+import { CrawlkitError } from '../errors.js';
+import { clientRenderedPage } from './client-rendered.js';
+import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings } from './extraction.js';
+
+/** The page's text: as fetched, or decoded from its bytes here (in a worker thread, when it was left undecoded). */
+export function inputText(
+  page: Pick<ExtractionInput, 'text' | 'body' | 'undecodedText' | 'contentType'>,
+): string | undefined {
+  if (page.text !== undefined || !page.undecodedText || !page.body) return page.text;
+  return decodeText(page.body, page.contentType, page.undecodedText.declaredCharset).text;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function textDocument(text: string, markdown: string, settings: ExtractionSettings): Extraction {
+  const html = `<html><body><pre>${escapeHtml(text)}</pre></body></html>`;
+  return {
+    markdown: settings.markdown ? markdown : undefined,
+    html: settings.html ? html : undefined,
+    rawHtml: text,
+    links: [],
+    images: [],
+    metadata: {},
+    warnings: [],
+  };
+}
+
+function paragraphsToHtml(markdown: string): string {
+  const paragraphs = markdown
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p>${escapeHtml(p)}</p>`);
+  return `<html><body>${paragraphs.join('')}</body></html>`;
+}
+
+async function pdfExtraction({ page, settings, budgetMs }: ExtractionRequest): Promise<Extraction> {
+  const body = page.body ?? new TextEncoder().encode(page.text ?? '');
+  if (!settings.pdf) {
+    // PDF parsing is off: the document is the PDF itself, base64-encoded (reference §6).
+    const base64 = Buffer.from(body).toString('base64');
+    return { markdown: base64, html: base64, rawHtml: base64, links: [], images: [], metadata: {}, warnings: [] };
+  }
+  // the extractor's caps apply: pages (maxPages, else its default), decompressed bytes, and the extraction budget
+  // checked between pages
+  const pdf = await extractPdf(body, {
+    ...settings.pdf,
+    ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}),
+  });
+  const html = paragraphsToHtml(pdf.markdown);
+  const metadata: Record<string, unknown> = { ...pdf.metadata, numPages: pdf.numPages };
+  if (pdf.totalPages !== pdf.numPages) metadata.totalPages = pdf.totalPages;
+  if (pdf.title) metadata.title = pdf.title;
+  return {
+    markdown: pdf.markdown,
+    html,
+    rawHtml: html,
+    links: [],
+    images: [],
+    metadata,
+    warnings: pdf.warnings,
+    pdfPages: pdf.numPages,
+  };
+}
+
+/** The warning of a page whose extraction was cut by `extractionBudgetMs`. */
+export function budgetWarning(budgetMs: number | undefined): string {
+  const budget = budgetMs !== undefined ? ` (extractionBudgetMs: ${budgetMs} ms)` : '';
+  return (
+    `Extraction of this page took longer than its budget${budget}: markdown and html hold its plain text, ` +
+    'without links, images or metadata beyond the title. Raise `extractionBudgetMs` for pages this large.'
+  );
+}
+
+/**
+ * The plain-text rendering of an HTML page, the fallback when its extraction is cut: linear in the page, built
+ * without a DOM (`htmlToPlainText`), capped in size.
+ */
+export function plainTextExtraction(request: ExtractionRequest): Extraction {
+  const text = inputText(request.page) ?? '';
+  const plain = htmlToPlainText(text);
+  const warnings = [budgetWarning(request.budgetMs)];
+  if (plain.truncated) warnings.push(`The plain text was cut at ${plain.text.length} characters.`);
+  return {
+    markdown: request.settings.markdown ? plain.text : undefined,
+    html: request.settings.html ? paragraphsToHtml(plain.text) : undefined,
+    rawHtml: text,
+    links: [],
+    images: [],
+    metadata: plain.title ? { title: plain.title } : {},
+    warnings,
+    cut: true,
+  };
+}
+
+function htmlExtraction(request: ExtractionRequest, text: string): Extraction {
+  const { page, settings } = request;
+  const options: ExtractPageOptions = {
+    url: page.url,
+    onlyMainContent: settings.onlyMainContent,
+    ...(settings.includeTags ? { includeTags: settings.includeTags } : {}),
+    ...(settings.excludeTags ? { excludeTags: settings.excludeTags } : {}),
+    removeBase64Images: settings.removeBase64Images,
+    formats: {
+      markdown: settings.markdown,
+      html: settings.html,
+      links: settings.links,
+      images: settings.images,
+      metadata: true,
+      discoveryLinks: settings.collectLinks,
+      attributes: settings.attributes,
+    },
+    ...(request.budgetMs !== undefined ? { deadline: Date.now() + request.budgetMs } : {}),
+  };
+  let extracted: ExtractedPage;
+  try {
+    extracted = extractPage(text, options);
+    if (page.clientRendered) {
+      extracted = clientRenderedPage(extracted, text, options, { ...page, clientRendered: page.clientRendered });
+    }
+  } catch (error) {
+    if (isMarkdownBudgetError(error)) return plainTextExtraction(request);
+    throw error;
+  }
+  return {
+    markdown: extracted.markdown,
+    html: extracted.html,
+    rawHtml: text,
+    links: extracted.links,
+    images: extracted.images,
+    metadata: extracted.metadata ?? {},
+    warnings: extracted.warnings,
+    ...(extracted.discoveryLinks ? { discoveredLinks: extracted.discoveryLinks } : {}),
+    ...(extracted.attributes ? { attributes: extracted.attributes } : {}),
+    ...(settings.collectLinks && extracted.canonical ? { canonical: extracted.canonical } : {}),
+  };
+}
+
+/**
+ * Turns a fetched page into the extraction the formats read, by its kind. An HTML page whose markdown conversion
+ * passes the request's budget comes back as its plain text (`cut`), with a warning.
+ */
+export async function extractPageInput(request: ExtractionRequest): Promise<Extraction> {
+  const { page, settings } = request;
+  if (page.kind === 'pdf') return pdfExtraction(request);
+  const text = page.kind === 'unsupported' ? undefined : inputText(page);
+  if (text === undefined) {
+    throw new CrawlkitError(
+      'SCRAPE_UNSUPPORTED_FILE_ERROR',
+      `Scrape resulted in unsupported file: ${page.contentType || 'binary content'}`,
+    );
+  }
+  switch (page.kind) {
+    case 'json':
+      return textDocument(text, '```json\n' + text + '\n```', settings);
+    case 'xml':
+      return textDocument(text, '```xml\n' + text + '\n```', settings);
+    case 'text':
+      return textDocument(text, text, settings);
+    default:
+      return htmlExtraction(request, text);
+  }
+}

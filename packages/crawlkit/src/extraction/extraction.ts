@@ -1,0 +1,89 @@
+/**
+ * The extraction of a page, as plain data: what the scrape sends to the extraction worker threads (strings, plain
+ * objects and byte arrays; DOMs never cross) and what comes back.
+ */
+import type { AttributeSelector, AttributeValues } from '@crawlkit/extractor';
+import type { UndecodedText } from '@crawlkit/fetcher/analysis';
+
+/**
+ * What a page is, for extraction: decided on the main thread from its content type and first bytes
+ * (`pageKind`), never from its URL's extension.
+ */
+export type PageKind = 'html' | 'pdf' | 'json' | 'xml' | 'text' | 'unsupported';
+
+/** What extraction reads of a fetched page. */
+export interface ExtractionInput {
+  url: string;
+  contentType: string;
+  kind: PageKind;
+  /** Decoded text of textual content. */
+  text?: string;
+  /** Raw bytes of binary content (PDF), or of text not decoded yet (`undecodedText`). */
+  body?: Uint8Array;
+  /** Set when `body` is text left undecoded by the fetch: it is decoded in the worker (see `inputText`). */
+  undecodedText?: UndecodedText;
+  /** The render judge's reason, for a page served over HTTP although it looks client-rendered. */
+  clientRendered?: string;
+  engineReason?: string;
+}
+
+/** What the requested formats need extraction to compute (`FormatModule.extraction`). */
+export interface ExtractionNeeds {
+  markdown?: boolean;
+  html?: boolean;
+  /** The page's own text sent back (it is as large as the page: only when the caller does not have it). */
+  rawHtml?: boolean;
+  links?: boolean;
+  images?: boolean;
+  /** The `attributes` format's selectors. */
+  attributes?: AttributeSelector[];
+}
+
+/**
+ * How to extract a page: what to compute (the formats' needs) and the content options of the request. Plain data:
+ * also the memo's fingerprint of a request's extraction (two requests with the same settings get the same result).
+ */
+export interface ExtractionSettings extends Required<ExtractionNeeds> {
+  onlyMainContent: boolean;
+  includeTags?: string[];
+  excludeTags?: string[];
+  removeBase64Images: boolean;
+  /** PDF parsing: `false` returns the file as base64. */
+  pdf: false | { maxPages?: number };
+  /** Also collect every link of the whole page (crawl discovery), and its canonical URL. */
+  collectLinks: boolean;
+}
+
+/** One page's extraction, as sent to a worker. */
+export interface ExtractionRequest {
+  page: ExtractionInput;
+  settings: ExtractionSettings;
+  /**
+   * Time extraction may take from its start, in milliseconds; past it the page's plain text is returned instead
+   * (with a warning).
+   */
+  budgetMs?: number;
+}
+
+/** What extraction made of a page: the fields the formats read, and what crawl discovery reads. */
+export interface Extraction {
+  markdown?: string;
+  html?: string;
+  /** The page's own text, when asked and the caller sent bytes (else the caller has it as `text`). */
+  rawHtml?: string;
+  links?: string[];
+  images?: string[];
+  /** Page-derived metadata (meta tags, title, ...). */
+  metadata: Record<string, unknown>;
+  warnings: string[];
+  /** PDF pages parsed (absent when the page is not a parsed PDF). */
+  pdfPages?: number;
+  /** Every link of the whole page, when `collectLinks` was asked. */
+  discoveredLinks?: string[];
+  /** The `attributes` format's values (HTML pages only). */
+  attributes?: AttributeValues[];
+  /** The page's `rel=canonical` URL, absolute, when `collectLinks` was asked (crawl de-duplication). */
+  canonical?: string;
+  /** Set when the extraction budget cut the full extraction: the result is the page's plain text. */
+  cut?: true;
+}

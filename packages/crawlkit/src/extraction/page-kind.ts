@@ -1,0 +1,58 @@
+import type { PageKind } from './extraction.js';
+
+/** How much of a textual page is read to tell XHTML served as XML from an XML document. */
+const HEAD = 1024;
+
+function isHtmlType(type: string): boolean {
+  return type === 'text/html' || type === 'application/xhtml+xml' || type === '';
+}
+
+function isJsonType(type: string): boolean {
+  return type === 'application/json' || type.endsWith('+json') || type === 'text/json';
+}
+
+function isXmlType(type: string): boolean {
+  return type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
+}
+
+function startsWithPdfMagic(bytes: Uint8Array | undefined): boolean {
+  return (
+    bytes !== undefined &&
+    bytes.length > 4 &&
+    bytes[0] === 0x25 &&
+    bytes[1] === 0x50 &&
+    bytes[2] === 0x44 &&
+    bytes[3] === 0x46
+  );
+}
+
+/** The start of the page's text, read as Latin-1 from its bytes when it was not decoded: the markers are ASCII. */
+function head(page: PageKindInput): string {
+  if (page.text !== undefined) return page.text.slice(0, HEAD);
+  if (!page.body) return '';
+  return Buffer.from(page.body.buffer, page.body.byteOffset, Math.min(page.body.byteLength, HEAD)).toString('latin1');
+}
+
+/** What `pageKind` reads of a page. */
+export interface PageKindInput {
+  contentType: string;
+  text?: string | undefined;
+  body?: Uint8Array | undefined;
+  /** The body is text not decoded yet. */
+  undecoded: boolean;
+}
+
+/**
+ * What a fetched page is, by its content type and first bytes: a PDF (by type, or by its `%PDF` magic), JSON, XML
+ * (unless it is an HTML document served as XML), other text, HTML (or no type), or something extraction does not
+ * read (`unsupported`: binary content that is not a PDF).
+ */
+export function pageKind(page: PageKindInput): PageKind {
+  const type = page.contentType;
+  if (!page.undecoded && (type === 'application/pdf' || startsWithPdfMagic(page.body))) return 'pdf';
+  if (page.text === undefined && !page.undecoded) return 'unsupported';
+  if (isJsonType(type)) return 'json';
+  if (isXmlType(type) && !/^\s*<!doctype html|<html[\s>]/i.test(head(page))) return 'xml';
+  if (!isHtmlType(type) && type.startsWith('text/')) return 'text';
+  return 'html';
+}

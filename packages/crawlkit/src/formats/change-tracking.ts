@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+import { addModelUsage, pushWarnings, type ExtractedState } from '../scrape/scrape-state.js';
+import type { ChangeTrackingResult } from '../v2/types.js';
+import { snapshotCodec } from '../codec/records.js';
+import { defineFormat } from './format-module.js';
+import { jsonSchemaObject } from './json.js';
+
+export const ZDR_WARNING = 'Change tracking is not supported with zero data retention.';
+export const LOOKUP_WARNING = 'Comparing failed, please try again later.';
+export const JSON_DIFF_WARNING = 'Structured diff generation failed.';
+
+/** What the history keeps of one scrape. */
+interface Snapshot {
+  markdown: string;
+  statusCode: number;
+}
+
+const GONE = new Set([404, 410]);
+
+/** The snapshot of a history entry, or `undefined` when it cannot be read (the page then counts as new). */
+function readSnapshot(value: string): Snapshot | undefined {
+  try {
+    return snapshotCodec.decode(value);
+  } catch {
+    return undefined;
+  }
+}
+
+const changeTrackingSchema = z.strictObject({
+  type: z.literal('changeTracking'),
+  modes: z.array(z.enum(['git-diff', 'json'])).default([]),
+  schema: jsonSchemaObject.optional(),
+  prompt: z.string().max(10_000).optional(),
+  tag: z.string().nullable().default(null),
+});
+
+type ChangeTrackingFormat = z.output<typeof changeTrackingSchema>;
+
+/**
+ * The `changeTracking` format (reference §11), with the history in the engine's store: one history per normalised
+ * `sourceURL` and `tag`. The page is `removed` when it answers 404 or 410, `new` when the history is empty, else
+ * `same` or `changed` by `isSameText` (the text itself, whitespace and volatile fragments aside). `git-diff` adds a
+ * unified diff of the markdown, `json` the model's structured comparison, both only when `changed`. Every scrape
+ * is appended to the history, including a 404. Zero data retention keeps nothing and returns no result. It needs a
+ * fresh page (the cache is not read) and, in `json` mode, a model (5 credits).
+ */
+export const changeTrackingFormat = defineFormat({
+  type: 'changeTracking',
+  schema: changeTrackingSchema,
+  extraction: () => ({ markdown: true }),
+  needsModel: (format) => (format.modes.includes('json') ? 'changeTracking json mode' : undefined),
+  cacheReadable: () => false,
+  credits: (format) => (format.modes.includes('json') ? { base: 5 } : {}),
+  produce: (format, state) => trackChanges(format, state),
+});
+
+async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState): Promise<void> {
+  const { ctx, warnings, document } = state;
+  if (state.context.zeroDataRetention) {
+    warnings.push(ZDR_WARNING);
+    return;
+  }
+  const url = ctx.normalizeUrl(state.context.sourceURL);
+  const tag = format.tag ?? '';
+  const current: Snapshot = { markdown: state.extraction.markdown ?? '', statusCode: state.page.status };
+  let previous: Snapshot | undefined;
+  let previousAt: number | undefined;
+  try {
+    const entry = await ctx.store.history.latest(url, tag);
+    if (entry) {
+      previous = readSnapshot(entry.value);
+      previousAt = entry.scrapedAt;
+    }
+  } catch {
+    warnings.push(LOOKUP_WARNING);
+    return;
+  }
+
+  // The comparison and the diff run in a worker thread (two long markdowns can take a while).
+  const compared =
+    previous && !GONE.has(current.statusCode)
+      ? await ctx.extraction.run(
+          {
+            kind: 'compare',
+            previous: previous.markdown,
+            current: current.markdown,
+            gitDiff: format.modes.includes('git-diff'),
+          },
+          { signal: state.signal },
+        )
+      : undefined;
+  const changeStatus: ChangeTrackingResult['changeStatus'] = GONE.has(current.statusCode)
+    ? 'removed'
+    : !compared
+      ? 'new'
+      : compared.same
+        ? 'same'
+        : 'changed';
+  const result: ChangeTrackingResult = {
+    previousScrapeAt: previousAt !== undefined ? new Date(previousAt).toISOString() : null,
+    changeStatus,
+    visibility: 'visible',
+  };
+
+  if (changeStatus === 'changed' && previous) {
+    if (compared?.diff) result.diff = compared.diff;
+    if (format.modes.includes('json')) {
+      try {
+        const compared = await ctx.llm.compare({
+          previous: previous.markdown,
+          current: current.markdown,
+          ...(format.schema !== undefined ? { schema: format.schema } : {}),
+          ...(format.prompt !== undefined ? { prompt: format.prompt } : {}),
+          signal: state.signal,
+        });
+        result.json = compared.value;
+        pushWarnings(state, compared.warnings);
+        addModelUsage(state, compared.usage);
+      } catch (error) {
+        if (state.signal.aborted) throw error;
+        warnings.push(JSON_DIFF_WARNING);
+      }
+    }
+  }
+
+  try {
+    await ctx.store.history.append({ url, tag, scrapedAt: Date.now(), value: snapshotCodec.encode(current) });
+  } catch {
+    warnings.push('Change tracking could not save this scrape: the next one will compare with an older version.');
+  }
+  document.changeTracking = result;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+import { schemaLibraryObject } from '../llm/schema-input.js';
+import { addModelUsage, pushWarnings } from '../scrape/scrape-state.js';
+import { defineFormat } from './format-module.js';
+
+/**
+ * JSON Schema objects are passed through as plain objects (normalised later, reference §3.2); a zod schema (or any
+ * Standard JSON Schema object) is converted to JSON Schema here, as the v2 SDK does.
+ */
+export const jsonSchemaObject = z.union([schemaLibraryObject, z.record(z.string(), z.unknown())]);
+
+/** A schema with no `properties` but `additionalProperties: true` cannot be filled by structured-output models. */
+export function isSchemalessDictionary(schema: Record<string, unknown> | undefined): boolean {
+  if (!schema) return false;
+  const props = schema.properties;
+  const hasProps = props !== undefined && props !== null && typeof props === 'object' && Object.keys(props).length > 0;
+  return !hasProps && schema.additionalProperties === true;
+}
+
+/**
+ * `json`: structured data extracted from the page's markdown by the configured language model, against `schema`
+ * (validated, one repair round) and/or guided by `prompt`. Needs a model; costs 5 credits. An answer that stays
+ * invalid fails the page.
+ */
+export const jsonFormat = defineFormat({
+  type: 'json',
+  schema: z.strictObject({
+    type: z.literal('json'),
+    schema: jsonSchemaObject.optional(),
+    prompt: z.string().max(10_000).optional(),
+  }),
+  extraction: () => ({ markdown: true }),
+  needsModel: () => 'json format',
+  credits: () => ({ base: 5 }),
+  produce: async (format, state) => {
+    const extracted = await state.ctx.llm.extract({
+      markdown: state.extraction.markdown ?? '',
+      ...(format.schema !== undefined ? { schema: format.schema } : {}),
+      ...(format.prompt !== undefined ? { prompt: format.prompt } : {}),
+      signal: state.signal,
+    });
+    state.document.json = extracted.value;
+    pushWarnings(state, extracted.warnings);
+    addModelUsage(state, extracted.usage);
+  },
+});

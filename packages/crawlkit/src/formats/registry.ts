@@ -1,0 +1,139 @@
+/**
+ * Every output format crawlkit knows, in the order their fields are produced: the fields read off the extraction
+ * first, then those computed from them (a model's, the history's, the browser's). `v2/formats.ts` builds the request
+ * schema from this list, and the scrape's stages ask it what the requested formats need.
+ */
+import type { AttributeSelector } from '@crawlkit/extractor';
+import type { PageRequest } from '@crawlkit/fetcher';
+
+import type { ExtractionNeeds } from '../extraction/extraction.js';
+import type { ExtractedState, FetchedState } from '../scrape/scrape-state.js';
+import { attributesFormat } from './attributes.js';
+import { brandingFormat } from './branding.js';
+import { changeTrackingFormat } from './change-tracking.js';
+import type { AnyFormatModule } from './format-module.js';
+import { jsonFormat } from './json.js';
+import { htmlFormat, imagesFormat, linksFormat, markdownFormat, rawHtmlFormat } from './page-text-formats.js';
+import { screenshotFormat } from './screenshot.js';
+import { summaryFormat } from './summary.js';
+
+export const FORMAT_MODULES = [
+  markdownFormat,
+  htmlFormat,
+  rawHtmlFormat,
+  linksFormat,
+  imagesFormat,
+  attributesFormat,
+  screenshotFormat,
+  summaryFormat,
+  jsonFormat,
+  changeTrackingFormat,
+  brandingFormat,
+] as const satisfies readonly AnyFormatModule[];
+
+/** A validated format entry of a request. */
+export interface FormatEntry {
+  type: string;
+}
+
+const byType = new Map<string, AnyFormatModule>(FORMAT_MODULES.map((m) => [m.type, m]));
+
+/** The module of a format type (every validated entry has one). */
+export function formatModule(type: string): AnyFormatModule {
+  const module = byType.get(type);
+  if (!module) throw new TypeError(`No format module for \`${type}\`.`);
+  return module;
+}
+
+/** The requested formats with their modules, in production order. */
+function requested(formats: readonly FormatEntry[]): { module: AnyFormatModule; format: FormatEntry }[] {
+  return FORMAT_MODULES.flatMap((module) =>
+    formats.filter((f) => f.type === module.type).map((format) => ({ module: module as AnyFormatModule, format })),
+  );
+}
+
+/** What the extraction worker computes for `formats`: the union of every format's needs. */
+export function extractionNeeds(formats: readonly FormatEntry[]): Required<ExtractionNeeds> {
+  const needs = {
+    markdown: false,
+    html: false,
+    rawHtml: false,
+    links: false,
+    images: false,
+    attributes: [] as AttributeSelector[],
+  };
+  for (const { module, format } of requested(formats)) {
+    const own = module.extraction?.(format);
+    if (!own) continue;
+    needs.markdown ||= own.markdown === true;
+    needs.html ||= own.html === true;
+    needs.rawHtml ||= own.rawHtml === true;
+    needs.links ||= own.links === true;
+    needs.images ||= own.images === true;
+    if (own.attributes) needs.attributes.push(...own.attributes);
+  }
+  return needs;
+}
+
+/** The first feature of `formats` that needs a language model (`'json format'`), or `undefined`. */
+export function featureNeedingModel(formats: readonly FormatEntry[]): string | undefined {
+  for (const { module, format } of requested(formats)) {
+    const feature = module.needsModel?.(format);
+    if (feature) return feature;
+  }
+  return undefined;
+}
+
+/** Lets each requested format shape the page's fetch (browser, screenshot, actions of its own). */
+export function shapeFetch(formats: readonly FormatEntry[], request: PageRequest): void {
+  for (const { module, format } of requested(formats)) module.shapeFetch?.(format, request);
+}
+
+/** A fetch failure as the requested formats report it (a format needing a browser that cannot start). */
+export function fetchError(formats: readonly FormatEntry[], error: unknown): unknown {
+  let reported = error;
+  for (const { module, format } of requested(formats)) {
+    if (module.fetchError) reported = module.fetchError(format, reported);
+  }
+  return reported;
+}
+
+/** Whether every requested format lets a cached page answer. */
+export function formatsReadCache(formats: readonly FormatEntry[]): boolean {
+  return requested(formats).every(({ module, format }) => module.cacheReadable?.(format) ?? true);
+}
+
+/** Whether every requested format lets the fetched page be cached. */
+export function formatsWriteCache(formats: readonly FormatEntry[]): boolean {
+  return requested(formats).every(({ module, format }) => module.cacheWritable?.(format) ?? true);
+}
+
+/** The formats' parts of the page cache key (each format that has one, asked for or not). */
+export function formatsCacheKey(formats: readonly FormatEntry[]): string[] {
+  return FORMAT_MODULES.flatMap((module) => {
+    const m = module as AnyFormatModule;
+    return m.cacheKey ? [m.cacheKey(formats.find((f) => f.type === m.type))] : [];
+  });
+}
+
+/** Runs the requested formats' after-fetch steps. */
+export function afterFetch(state: FetchedState): void {
+  for (const { module, format } of requested(state.request.formats)) module.afterFetch?.(format, state);
+}
+
+/** Produces every requested format's field, in production order. */
+export async function produceFormats(state: ExtractedState): Promise<void> {
+  for (const { module, format } of requested(state.request.formats)) await module.produce(format, state);
+}
+
+/** The page's base credits and surcharges of its formats: the highest base (else 1) plus every surcharge. */
+export function formatCredits(formats: readonly FormatEntry[]): number {
+  let base = 1;
+  let surcharge = 0;
+  for (const { module, format } of requested(formats)) {
+    const credits = module.credits?.(format);
+    if (credits?.base !== undefined) base = Math.max(base, credits.base);
+    surcharge += credits?.surcharge ?? 0;
+  }
+  return base + surcharge;
+}

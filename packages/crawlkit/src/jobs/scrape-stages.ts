@@ -1,0 +1,74 @@
+import type { Task } from '@crawlkit/store';
+
+import { BEFORE_FETCH, FROM_FETCH } from '../scrape/run-scrape.js';
+import type { ScrapeStage } from '../scrape/scrape-state.js';
+import { EngineLearning } from './engine-learning.js';
+import type { JobTasks } from './task-execution.js';
+
+/**
+ * The stages of a job's page: a direct scrape's, with the job's own between the cache lookup and the fetch (what
+ * the job learned of the host's engine, then the host's slot, taken right before the request leaves) and the
+ * engine learning after the fetch. A cache hit skips them: no request leaves.
+ */
+export function jobScrapeStages(tasks: JobTasks, task: Task): readonly ScrapeStage[] {
+  const [fetch, ...afterFetch] = FROM_FETCH;
+  const learning = engineLearningStages(tasks, task.url);
+  return [...BEFORE_FETCH, ...learning.before, hostSlotStage(tasks, task), fetch!, ...learning.after, ...afterFetch];
+}
+
+/**
+ * The host's slot for the task's fetch (a crawl's `delay`, robots `Crawl-delay`, a rest after 429/503), waited for in
+ * place up to `maxInlineWaitMs`; a longer wait gives the page back to the job (`deferred`), and a task dropped
+ * meanwhile (its job cancelled) is not fetched (`dropped`). The wait is no part of the page's `timeout`; a store
+ * failure here is the job's, not the page's.
+ */
+function hostSlotStage(tasks: JobTasks, task: Task): ScrapeStage {
+  return {
+    name: 'host-slot',
+    timed: false,
+    failures: 'caller',
+    async run(state) {
+      if (state.page) return;
+      const inline = tasks.maxInlineWaitMs ?? 0;
+      let waited = false;
+      for (;;) {
+        const wait = await tasks.hosts.take(task.url);
+        if (wait === 0) break;
+        if (wait > inline) return { kind: 'deferred', retryInMs: wait };
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        waited = true;
+      }
+      if (waited && (await tasks.dropped?.(task))) return { kind: 'dropped' };
+      return undefined;
+    },
+  };
+}
+
+/**
+ * What the job learned of the page's host, read before the fetch (`engineAdvice`), and what the fetch showed about
+ * it, counted after (`EngineLearning`); only for `engine: 'auto'` without `fastMode`, and only for pages fetched.
+ */
+function engineLearningStages(tasks: JobTasks, url: string): { before: ScrapeStage[]; after: ScrapeStage[] } {
+  const { ctx, planner } = tasks;
+  const options = ctx.options.engineLearning;
+  if (ctx.options.engine !== 'auto' || planner.scrapeOptions.fastMode || !options) return { before: [], after: [] };
+  let learn: ((evidence: 'http' | 'browser') => Promise<void>) | undefined;
+  const advise: ScrapeStage = {
+    name: 'engine-advice',
+    failures: 'caller',
+    async run(state) {
+      if (state.page) return;
+      const page = await new EngineLearning(tasks.store, tasks.job.id, options).page(url);
+      state.engineAdvice = page.advice;
+      learn = page.learn;
+    },
+  };
+  const record: ScrapeStage = {
+    name: 'engine-learning',
+    failures: 'caller',
+    async run(state) {
+      if (learn && state.engineEvidence) await learn(state.engineEvidence);
+    },
+  };
+  return { before: [advise], after: [record] };
+}

@@ -1,0 +1,98 @@
+/**
+ * A scrape's `timeout`: one timer for fetch, extraction and formats together, suspended while the scrape waits for
+ * its host's slot (a wait that is no part of the page). It knows where the scrape is, for the message of its timeout:
+ * fetching, waiting for an extraction worker, extracting, or computing the formats after. A page that waited its
+ * whole timeout in the extraction queue (every worker busy with other pages) is told so, not told that it is too
+ * large.
+ */
+export class Deadline {
+  readonly timeoutMs: number;
+  /** Aborted when the timeout passes or the caller's signal aborts. */
+  readonly signal: AbortSignal;
+  readonly #timeout = new AbortController();
+  readonly #caller: AbortSignal | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #phase: 'fetch' | 'extract' | 'formats' = 'fetch';
+  /** When the fetch started (after the wait for the host's slot). */
+  #started = Date.now();
+  /** When the page was handed to the extraction pool. */
+  #queued = 0;
+  /** When a worker started its extraction; 0 while it waits for one. */
+  #running = 0;
+
+  constructor(timeoutMs: number, caller?: AbortSignal) {
+    this.timeoutMs = timeoutMs;
+    this.#caller = caller;
+    this.signal = caller ? AbortSignal.any([this.#timeout.signal, caller]) : this.#timeout.signal;
+    this.#arm();
+  }
+
+  /** Whether the scrape stopped because its timeout passed (not because its caller aborted it). */
+  get timedOut(): boolean {
+    return this.#timeout.signal.aborted && !this.#caller?.aborted;
+  }
+
+  /** The time from now is no part of the page (a wait for its host's slot): the timer stops. */
+  suspend(): void {
+    clearTimeout(this.#timer);
+  }
+
+  /** The page's time starts again now, whole. */
+  resume(): void {
+    clearTimeout(this.#timer);
+    this.#started = Date.now();
+    this.#arm();
+  }
+
+  /** The scrape ended: the timer is cleared (a timer per scrape would otherwise stay armed for its whole timeout). */
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+
+  fetching(): void {
+    this.#phase = 'fetch';
+  }
+
+  /** The page goes to the extraction pool. */
+  extracting(): void {
+    this.#phase = 'extract';
+    this.#queued = Date.now();
+    this.#running = 0;
+  }
+
+  /** A worker started the page's extraction. */
+  readonly running = (): void => {
+    this.#running = Date.now();
+  };
+
+  formats(): void {
+    this.#phase = 'formats';
+  }
+
+  timeoutMessage(): string {
+    const head = `Scrape timed out after ${this.timeoutMs} ms`;
+    if (this.#phase === 'fetch') return `${head} while fetching the page.`;
+    if (this.#phase === 'formats') return `${head} while computing the formats after extraction.`;
+    const now = Date.now();
+    const fetch = `the fetch took ${this.#queued - this.#started} ms`;
+    if (!this.#running) {
+      return (
+        `${head}: the page waited ${now - this.#queued} ms for an extraction worker (${fetch}); every worker ` +
+        'thread was busy with other pages or still starting. Raise `timeout`, or scrape fewer pages at once ' +
+        "(`concurrency` in `new Crawlkit()`, or a job's `maxConcurrency`)."
+      );
+    }
+    return (
+      `${head}: extraction of the page was cut after ${now - this.#running} ms (${fetch}, then ` +
+      `${this.#running - this.#queued} ms waiting for a worker) and its worker thread stopped. Raise \`timeout\` for ` +
+      'pages this large.'
+    );
+  }
+
+  #arm(): void {
+    this.#timer = setTimeout(
+      () => this.#timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      this.timeoutMs,
+    );
+  }
+}

@@ -1,0 +1,45 @@
+import type { ExtractionInput, ExtractionSettings } from '../extraction/extraction.js';
+import { pageKind } from '../extraction/page-kind.js';
+import { extractionNeeds } from '../formats/registry.js';
+import type { FetchedPage } from './fetched-page.js';
+import type { PageScrapeRequest } from './types.js';
+
+/** How to extract the page for `request`: what its formats need, and its content options. */
+export function extractionSettings(request: PageScrapeRequest, collectLinks: boolean): ExtractionSettings {
+  const pdf = request.parsers.find((p) => p.type === 'pdf');
+  const settings: ExtractionSettings = {
+    ...extractionNeeds(request.formats),
+    onlyMainContent: request.onlyMainContent,
+    removeBase64Images: request.removeBase64Images,
+    pdf: pdf ? (pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}) : false,
+    collectLinks,
+  };
+  if (request.includeTags) settings.includeTags = request.includeTags;
+  if (request.excludeTags) settings.excludeTags = request.excludeTags;
+  return settings;
+}
+
+/** What the extraction worker reads of a fetched page, with its kind decided here. */
+export function extractionInput(
+  page: Pick<
+    FetchedPage,
+    'url' | 'contentType' | 'text' | 'body' | 'undecodedText' | 'clientRendered' | 'engineReason'
+  >,
+): ExtractionInput {
+  const input: ExtractionInput = {
+    url: page.url,
+    contentType: page.contentType,
+    kind: pageKind({
+      contentType: page.contentType,
+      text: page.text,
+      body: page.body,
+      undecoded: page.undecodedText !== undefined,
+    }),
+  };
+  if (page.text !== undefined) input.text = page.text;
+  if (page.body !== undefined) input.body = page.body;
+  if (page.undecodedText !== undefined) input.undecodedText = page.undecodedText;
+  if (page.clientRendered !== undefined) input.clientRendered = page.clientRendered;
+  if (page.engineReason !== undefined) input.engineReason = page.engineReason;
+  return input;
+}

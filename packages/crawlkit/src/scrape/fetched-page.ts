@@ -1,0 +1,56 @@
+import type { PageResult } from '@crawlkit/fetcher';
+
+import type { ActionResults } from '../v2/types.js';
+
+/** A page as fetched, in the form the page cache keeps: what a cache hit serves in place of a fetch. */
+export interface FetchedPage {
+  url: string;
+  status: number;
+  contentType: string;
+  headers: Record<string, string>;
+  charset?: string;
+  /** Decoded text of textual content. */
+  text?: string;
+  /** Raw bytes of binary content (PDF), or of text not decoded yet (`undecodedText`). */
+  body?: Uint8Array;
+  /** Set when `body` is text left undecoded by the fetch, decoded where it is extracted. */
+  undecodedText?: { declaredCharset?: string };
+  screenshot?: string;
+  actions?: ActionResults;
+  engine: 'http' | 'browser';
+  engineReason?: string;
+  /** The render judge's reason, for a page served over HTTP although it looks client-rendered. */
+  clientRendered?: string;
+  proxyUsed: 'basic' | 'stealth';
+  /** The fetch's notes for the document's `warning` (a cut screenshot). */
+  warnings?: string[];
+}
+
+/** The page a fetch returned, with its notes for the document's `warning`. */
+export function fetchedPage(result: PageResult<never> | PageResult): FetchedPage {
+  const page: FetchedPage = {
+    url: result.url,
+    status: result.status,
+    contentType: result.contentType,
+    headers: result.headers,
+    engine: result.engine,
+    engineReason: result.engineReason,
+    proxyUsed: result.proxyUsed,
+  };
+  if (result.clientRendered !== undefined) page.clientRendered = result.clientRendered;
+  if (result.charset !== undefined) page.charset = result.charset;
+  if (result.text !== undefined) page.text = result.text;
+  else page.body = result.body;
+  if (result.undecodedText) page.undecodedText = result.undecodedText;
+  if (result.screenshot !== undefined) page.screenshot = result.screenshot;
+  if (result.actions !== undefined) page.actions = result.actions;
+  const warnings = [...(result.warnings ?? [])];
+  if (result.unsupportedFeatures?.length) {
+    warnings.push(
+      `The engine used does not support the following features: ${result.unsupportedFeatures.join(', ')} -- ` +
+        'your scrape may be partial.',
+    );
+  }
+  if (warnings.length) page.warnings = warnings;
+  return page;
+}

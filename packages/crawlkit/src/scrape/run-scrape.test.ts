@@ -1,0 +1,132 @@
+// The stage pipeline of one scrape: real engine runtime, real pages on 127.0.0.1, the real stages.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { EventEmitter } from 'node:events';
+
+import PQueue from 'p-queue';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import type { CrawlkitEvents } from '../events.js';
+import { silentLogger } from '../logger.js';
+import { resolveOptions, type CrawlkitOptions } from '../options.js';
+import { Reporter } from '../reporter.js';
+import { closeRuntime, createRuntime, type Runtime } from '../runtime.js';
+import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
+import { BEFORE_FETCH, FROM_FETCH, runScrape, SCRAPE_STAGES } from './run-scrape.js';
+import type { ScrapeStage } from './scrape-state.js';
+import type { ScrapeTimings } from './timings.js';
+
+let server: FixtureServer;
+let rt: Runtime;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  const raw: CrawlkitOptions = { store: 'memory', engine: 'http' };
+  rt = await createRuntime({
+    raw,
+    options: resolveOptions(raw),
+    queue: new PQueue({ concurrency: 2 }),
+    reporter: new Reporter(new EventEmitter<CrawlkitEvents>(), silentLogger),
+  });
+});
+
+afterAll(async () => {
+  await closeRuntime(rt);
+  await server.close();
+});
+
+const PAGE = '/articles/first-post.html';
+const request = (extra: Omit<ScrapeRequestInput, 'url'> = {}) =>
+  scrapeRequestSchema.parse({ url: `${server.url}${PAGE}`, maxAge: 0, ...extra });
+const context = () => ({ sourceURL: `${server.url}${PAGE}`, zeroDataRetention: false });
+
+/** The scrape's stages with `stage` right before the fetch, as a job composes its own. */
+const withBeforeFetch = (stage: ScrapeStage) => [...BEFORE_FETCH, stage, ...FROM_FETCH];
+
+/** The timings of the scrapes run by `fn`. */
+async function timed(fn: () => Promise<unknown>): Promise<ScrapeTimings[]> {
+  const seen: ScrapeTimings[] = [];
+  const listener = (message: unknown) => seen.push(message as ScrapeTimings);
+  subscribe('crawlkit:scrape:timings', listener);
+  try {
+    await fn();
+  } finally {
+    unsubscribe('crawlkit:scrape:timings', listener);
+  }
+  return seen;
+}
+
+describe('runScrape', () => {
+  it('runs the stages in order and reports the time of each', async () => {
+    const [timing] = await timed(() => runScrape(rt.ctx, request(), context()));
+    expect(timing!.stages.map((s) => s.name)).toEqual(SCRAPE_STAGES.map((s) => s.name));
+    expect(timing!.outcome).toBe('success');
+    expect(timing!.stages.every((s) => s.ms >= 0)).toBe(true);
+  });
+
+  it('answers a cache hit with no request, and the fetch stage then has nothing to do', async () => {
+    const cached = (maxAge: number) =>
+      scrapeRequestSchema.parse({ url: `${server.url}/articles/base-href.html`, maxAge });
+    const ctx = { sourceURL: `${server.url}/articles/base-href.html`, zeroDataRetention: false };
+    const first = await runScrape(rt.ctx, cached(60_000), ctx);
+    expect(first).toMatchObject({ success: true, document: { metadata: { cacheState: 'miss' } } });
+    const before = server.requests.length;
+    const second = await runScrape(rt.ctx, cached(60_000), ctx);
+    expect(second).toMatchObject({ success: true, document: { metadata: { cacheState: 'hit' } } });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('suspends the timeout during an untimed stage (a host slot), then fetches', async () => {
+    const before = server.requests.length;
+    const wait: ScrapeStage = {
+      name: 'wait',
+      timed: false,
+      // Longer than the page's timeout: a wait for a host's slot is no part of it.
+      run: () => new Promise((resolve) => setTimeout(resolve, 1_300)),
+    };
+    const page = await runScrape(rt.ctx, request({ timeout: 1_000 }), context(), withBeforeFetch(wait));
+    expect(page).toMatchObject({ success: true });
+    expect(server.requests.length).toBe(before + 1);
+  });
+
+  it('ends early with what a stage answers (deferred, dropped), sending no request', async () => {
+    const before = server.requests.length;
+    const defer: ScrapeStage = { name: 'host-slot', run: () => ({ kind: 'deferred', retryInMs: 400 }) };
+    expect(await runScrape(rt.ctx, request(), context(), withBeforeFetch(defer))).toEqual({
+      kind: 'deferred',
+      retryInMs: 400,
+    });
+    const drop: ScrapeStage = { name: 'host-slot', run: () => ({ kind: 'dropped' }) };
+    expect(await runScrape(rt.ctx, request(), context(), withBeforeFetch(drop))).toEqual({ kind: 'dropped' });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("rejects with a caller stage's failure (a job's store), but answers a page stage's failure as the page's", async () => {
+    const down = new Error('connection to the store lost');
+    const callers: ScrapeStage = { name: 'host-slot', failures: 'caller', run: () => Promise.reject(down) };
+    await expect(runScrape(rt.ctx, request(), context(), withBeforeFetch(callers))).rejects.toBe(down);
+    const pages: ScrapeStage = { name: 'broken', run: () => Promise.reject(down) };
+    expect(await runScrape(rt.ctx, request(), context(), withBeforeFetch(pages))).toMatchObject({
+      success: false,
+      status: 500,
+      error: { code: 'UNKNOWN_ERROR', error: expect.stringContaining('connection to the store lost') as string },
+    });
+  });
+
+  it('answers a timeout as SCRAPE_TIMEOUT saying where the time went', async () => {
+    const slow: ScrapeStage = { name: 'slow', run: () => new Promise((resolve) => setTimeout(resolve, 400)) };
+    const stages = [...SCRAPE_STAGES.slice(0, -1), slow, SCRAPE_STAGES.at(-1)!];
+    const outcome = await runScrape(rt.ctx, request({ timeout: 200 }), context(), stages);
+    expect(outcome).toMatchObject({ success: false, error: { code: 'SCRAPE_TIMEOUT' } });
+  });
+
+  it('refuses a format that needs a model before any stage runs', async () => {
+    const before = server.requests.length;
+    const outcome = await runScrape(rt.ctx, request({ formats: [{ type: 'json', prompt: 'title' }] }), context());
+    expect(outcome).toMatchObject({
+      success: false,
+      error: { code: 'BAD_REQUEST', error: /json format needs a language model/ },
+    });
+    expect(server.requests.length).toBe(before);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The one value a scrape passes from stage to stage: the request and its context, the deadline, and what each stage
+ * added (the cache visit, the fetched page, its extraction, the document). Each stage reads what the stages before it
+ * set and sets its own part.
+ */
+import type { Store } from '@crawlkit/store';
+
+import type { EngineContext } from '../context.js';
+import type { Extraction, ExtractionInput } from '../extraction/extraction.js';
+import type { BrandingCapture } from '../formats/branding.js';
+import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
+import type { Document } from '../v2/types.js';
+import type { Deadline } from './deadline.js';
+import type { FetchedPage } from './fetched-page.js';
+import type { StageTimings } from './timings.js';
+import type { PageScrapeContext, PageScrapeRequest } from './types.js';
+
+/** The page cache as this scrape uses it. */
+export interface CacheVisit {
+  /** The cache key: the page's identity plus everything that changes what a fetch returns. */
+  key: string;
+  /** Whether a cached page may answer (the request and its formats allow it). */
+  readable: boolean;
+  /** Whether the page fetched may be written (the request and its formats allow it). */
+  writable: boolean;
+  /** `hit` when a cached page answered, `miss` when the cache was read and had none; absent when not read. */
+  state?: 'hit' | 'miss';
+  /** When the page served was cached (a hit), or written (a fetch). */
+  cachedAt?: number;
+  /** The stored size of the entry read or written: with `cachedAt`, the version the memo keeps extractions of. */
+  length?: number;
+}
+
+/** What a job's engine learning told about the page's host, for the fetch. */
+export interface EngineAdvice {
+  /** The host's pages need the browser: skip the HTTP attempt. */
+  hostNeeds?: 'browser';
+  /** Fetch this page both ways and report what it showed. */
+  checkEngines?: boolean;
+}
+
+/** What formats take out of the fetched page before it is cached (`FormatModule.afterFetch`). */
+export interface FormatCaptures {
+  branding?: BrandingCapture;
+}
+
+export interface ScrapeState {
+  readonly ctx: EngineContext;
+  readonly request: PageScrapeRequest;
+  readonly context: PageScrapeContext;
+  readonly deadline: Deadline;
+  /** Aborted by the deadline or by the caller. */
+  readonly signal: AbortSignal;
+  readonly timings: StageTimings;
+  /** The request's URL normalised (cache key, history). */
+  readonly normalizedUrl: string;
+  /** The store the page cache and history of this scrape live in; none with zero data retention. */
+  readonly store: Store | undefined;
+  readonly cache: CacheVisit;
+  /** What the job learned about the page's host (set by its engine-learning stage, read by the fetch). */
+  engineAdvice?: EngineAdvice;
+  /** The page, from the cache or fetched. */
+  page?: FetchedPage;
+  /** The extraction the render judge made of the very page fetched (it judged and extracted it in one call). */
+  judgedExtraction?: Extraction;
+  /** What the fetch showed about the page's host (absent for a cache hit), for a job's engine learning. */
+  engineEvidence?: 'http' | 'browser';
+  /** What the extraction worker reads of the page. */
+  input?: ExtractionInput;
+  extraction?: Extraction;
+  readonly captures: FormatCaptures;
+  document?: Document;
+  /** Notes for the document's `warning`, in order. */
+  readonly warnings: string[];
+  /** Tokens the model calls of the formats used. */
+  llmUsage?: LlmUsage;
+}
+
+/** The state once the page is known. */
+export type FetchedState = ScrapeState & { page: FetchedPage };
+
+/** The state once the page is extracted and its document started: what formats produce their fields from. */
+export type ExtractedState = FetchedState & { extraction: Extraction; input: ExtractionInput; document: Document };
+
+/** Adds a model call's tokens to the page's `metadata.llmUsage`. */
+export function addModelUsage(state: ScrapeState, usage: LlmUsage): void {
+  state.llmUsage = addUsage(state.llmUsage ?? emptyUsage(), usage);
+}
+
+/** Adds warnings not already given. */
+export function pushWarnings(state: ScrapeState, warnings: readonly string[]): void {
+  for (const warning of warnings) if (!state.warnings.includes(warning)) state.warnings.push(warning);
+}
+
+/** How a stage ended the scrape early, when the job that runs it must take the page back (no failure). */
+export type StageEnd =
+  /** The page's host is not free yet: try again in `retryInMs`. */
+  | { kind: 'deferred'; retryInMs: number }
+  /** The page's task was dropped meanwhile (its job cancelled). */
+  | { kind: 'dropped' };
+
+/** One step of a scrape. */
+export interface ScrapeStage {
+  readonly name: string;
+  /**
+   * Whose failure a rejection of the stage is: the page's (answered in the v2 error shape) or the caller's (a job's
+   * store failing is no failure of the page: the scrape rejects with it).
+   * @default 'page'
+   */
+  readonly failures?: 'page' | 'caller';
+  /** Whether the stage's time counts toward the page's `timeout`. @default true */
+  readonly timed?: boolean;
+  run(state: ScrapeState): StageEnd | undefined | void | Promise<StageEnd | undefined | void>;
+}

@@ -1,0 +1,24 @@
+import { pageCacheMemoFor } from '../page-cache-memo.js';
+import type { ScrapeStage } from '../scrape-state.js';
+import { serializeFetched, storedLength } from '../../codec/page-record.js';
+
+/**
+ * Writes the fetched page to the cache when the request and its formats allow it. Only successful pages are cached:
+ * a 429 or a 5xx must not be served again for two days; nor an app shell read without the browser (fastMode, the
+ * browser unavailable), which a later request would want rendered.
+ */
+export const cacheWrite: ScrapeStage = {
+  name: 'cache-write',
+  async run(state) {
+    const { store, cache, page } = state;
+    if (!store || !page || cache.state === 'hit' || !cache.writable) return;
+    if (page.status < 200 || page.status >= 300 || page.clientRendered !== undefined) return;
+    const stored = serializeFetched(page);
+    const cachedAt = Date.now();
+    const length = storedLength(stored);
+    await store.pages.put({ key: cache.key, url: state.normalizedUrl, cachedAt, ...stored });
+    pageCacheMemoFor(store).remember(cache.key, cachedAt, length, page);
+    cache.cachedAt = cachedAt;
+    cache.length = length;
+  },
+};

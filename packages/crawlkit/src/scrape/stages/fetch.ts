@@ -1,0 +1,91 @@
+import type { JudgedPage, JudgeOptions, PageRequest, RenderVerdict } from '@crawlkit/fetcher';
+
+import type { Extraction, ExtractionRequest } from '../../extraction/extraction.js';
+import { afterFetch, fetchError, shapeFetch } from '../../formats/registry.js';
+import { extractionInput, extractionSettings } from '../extraction-settings.js';
+import { fetchedPage } from '../fetched-page.js';
+import type { EngineAdvice, FetchedState, ScrapeStage, ScrapeState } from '../scrape-state.js';
+
+/** The verdict of crawlkit's render judge: the page's extraction comes with it when the judge found nothing missing. */
+export interface ExtractingVerdict extends RenderVerdict {
+  extraction?: Extraction;
+}
+
+/** The fetcher's request for the scrape: its options, and what its formats ask of the fetch. */
+function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<ExtractingVerdict> {
+  const { request } = state;
+  const page: PageRequest<ExtractingVerdict> = {
+    url: request.url,
+    timeoutMs: state.deadline.timeoutMs,
+    skipTlsVerification: request.skipTlsVerification,
+    signal: state.signal,
+    // The page's bytes go to the extraction worker, which decodes them: the main thread makes no page-sized string.
+    deferDecoding: true,
+    mobile: request.mobile,
+    waitFor: request.waitFor,
+    blockAds: request.blockAds,
+    proxy: request.proxy,
+  };
+  if (request.fastMode) page.renderIfNeeded = false;
+  if (advice.hostNeeds) page.hostNeeds = advice.hostNeeds;
+  if (advice.checkEngines) page.checkEngines = true;
+  if (request.headers) page.headers = request.headers;
+  if (request.location) page.location = request.location;
+  if (request.actions?.length) page.actions = request.actions;
+  shapeFetch(request.formats, page);
+  page.renderJudge = extractingJudge(state);
+  return page;
+}
+
+/**
+ * The render judge of the scrape: it judges a page fetched over HTTP in a worker and, when it finds nothing missing,
+ * extracts it in the same call (the page's bytes cross and are decoded once, not once to judge and once more to
+ * extract). The fetcher attaches the verdict to the page it judged, so the extraction is used for that page only.
+ */
+function extractingJudge(state: ScrapeState) {
+  const settings = extractionSettings(state.request, state.context.collectLinks === true);
+  return async (page: JudgedPage, options: JudgeOptions = {}): Promise<ExtractingVerdict> => {
+    const request: ExtractionRequest = {
+      page: extractionInput({
+        url: page.url,
+        contentType: page.contentType,
+        text: page.text,
+        body: page.undecoded?.body,
+        undecodedText: page.undecoded
+          ? page.undecoded.declaredCharset !== undefined
+            ? { declaredCharset: page.undecoded.declaredCharset }
+            : {}
+          : undefined,
+      }),
+      settings,
+    };
+    const budgetMs = state.ctx.options.extractionBudgetMs;
+    if (budgetMs !== undefined) request.budgetMs = budgetMs;
+    state.deadline.extracting();
+    const judged = await state.ctx.extraction.judgeAndExtract(page, request, options.signal, state.deadline.running);
+    state.deadline.fetching();
+    return judged.extraction ? { ...judged.verdict, extraction: judged.extraction } : judged.verdict;
+  };
+}
+
+/**
+ * Fetches the page, unless the cache answered, with the engine the fetcher's rule chooses; the formats shape the
+ * fetch (a screenshot, the browser for branding) and take what they need out of it before it is cached.
+ */
+export const fetchStage: ScrapeStage = {
+  name: 'fetch',
+  async run(state) {
+    if (state.page) return;
+    const { request } = state;
+    const result = await state.ctx.fetcher
+      .fetch(pageRequest(state, state.engineAdvice ?? {}))
+      .catch((error: unknown) => {
+        throw fetchError(request.formats, error);
+      });
+    if (result.engineEvidence) state.engineEvidence = result.engineEvidence;
+    if (result.verdict?.extraction) state.judgedExtraction = result.verdict.extraction;
+    const page = fetchedPage(result);
+    state.page = page;
+    afterFetch(state as FetchedState);
+  },
+};

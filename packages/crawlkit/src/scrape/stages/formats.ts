@@ -1,0 +1,38 @@
+import { redactUrl } from '@crawlkit/fetcher';
+
+import { produceFormats } from '../../formats/registry.js';
+import type { DocumentMetadata } from '../../v2/types.js';
+import { scrapeId } from '../scrape-id.js';
+import type { ExtractedState, ScrapeStage, ScrapeState } from '../scrape-state.js';
+
+/** The document's metadata: the page's own (meta tags, title) and the engine's keys. */
+function documentMetadata(state: ScrapeState): DocumentMetadata {
+  const page = state.page!;
+  const metadata: DocumentMetadata = {
+    ...state.extraction!.metadata,
+    // The document leaves crawlkit (responses, events, webhooks, files): user info in a URL never goes with it.
+    sourceURL: redactUrl(state.context.sourceURL),
+    url: redactUrl(page.url),
+    statusCode: page.status,
+    contentType: page.contentType,
+    proxyUsed: page.proxyUsed,
+    scrapeId: scrapeId(),
+    engine: page.engine,
+  };
+  if (page.engineReason) metadata.engineReason = page.engineReason;
+  if (state.cache.state) metadata.cacheState = state.cache.state;
+  if (state.cache.state === 'hit' && state.cache.cachedAt !== undefined) {
+    metadata.cachedAt = new Date(state.cache.cachedAt).toISOString();
+  }
+  return metadata;
+}
+
+/** Starts the document and lets each requested format produce its field (`formats/registry.ts`), in order. */
+export const formatsStage: ScrapeStage = {
+  name: 'formats',
+  async run(state) {
+    state.deadline.formats();
+    state.document = { metadata: documentMetadata(state) };
+    await produceFormats(state as ExtractedState);
+  },
+};

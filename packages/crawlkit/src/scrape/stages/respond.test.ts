@@ -1,0 +1,159 @@
+/**
+ * Credits by the interface's Limits table and reference §18, table-driven through the real `Crawlkit`: pages and PDFs
+ * from the fixture server, `json` answered by the local fixture LLM over HTTP, a real SQLite store for the batch sums.
+ * Nothing is charged: the numbers are accounting for callers who budget.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startLlmServer, type LlmServer } from '../../../../../fixtures/llm-server.ts';
+import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
+import { Crawlkit } from '../../crawlkit.js';
+import type { ScrapeRequestInput } from '../../v2/scrape-options.js';
+import type { Document, ErrorResponse, JobStatusResponse, ScrapeResponse } from '../../v2/types.js';
+import { documentCredits } from './respond.js';
+
+let site: FixtureServer;
+let llm: LlmServer;
+let ck: Crawlkit;
+let dir: string;
+
+beforeAll(async () => {
+  [site, llm] = await Promise.all([startFixtureServer(), startLlmServer()]);
+  dir = mkdtempSync(join(tmpdir(), 'ck-credits-'));
+  const provider = createOpenAICompatible({ name: 'local', baseURL: llm.url, supportsStructuredOutputs: true });
+  ck = new Crawlkit({ storeDir: dir, engine: 'http', llm: provider.chatModel('fixture-model') });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await Promise.all([site.close(), llm.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function data(response: ScrapeResponse | ErrorResponse): Document {
+  if (!response.success) throw new Error(`scrape failed: ${response.code} ${response.error}`);
+  return response.data;
+}
+
+const JSON_FORMAT = {
+  type: 'json' as const,
+  schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+};
+
+/** `credits` is a number, or a function of the scraped document (PDFs: per parsed page). */
+const CASES: { name: string; body: Omit<ScrapeRequestInput, 'url'> & { path: string }; credits: number | 'pages' }[] = [
+  { name: 'an HTML page', body: { path: '/articles/first-post.html' }, credits: 1 },
+  {
+    name: 'every format without a surcharge',
+    body: {
+      path: '/listing.html',
+      formats: ['markdown', 'html', 'rawHtml', 'links', 'images', 'summary'],
+    },
+    credits: 1,
+  },
+  { name: 'a PDF parsed by the pdf parser: one per page', body: { path: '/files/manual.pdf' }, credits: 'pages' },
+  { name: 'a one-page PDF', body: { path: '/files/report.pdf' }, credits: 1 },
+  { name: 'a PDF with parsers: [] (base64, flat)', body: { path: '/files/manual.pdf', parsers: [] }, credits: 1 },
+  { name: 'the stealth proxy: 5', body: { path: '/docs/getting-started.html', proxy: 'stealth' }, credits: 5 },
+  { name: 'json extraction: 5 in total', body: { path: '/products/widget.html', formats: [JSON_FORMAT] }, credits: 5 },
+  {
+    name: 'json beside other formats: still 5',
+    body: { path: '/products/widget.html', formats: ['markdown', 'links', JSON_FORMAT] },
+    credits: 5,
+  },
+  {
+    name: 'json through the stealth proxy: 5 + 4',
+    body: { path: '/products/widget.html', formats: [JSON_FORMAT], proxy: 'stealth' },
+    credits: 9,
+  },
+  { name: 'zero data retention: +1', body: { path: '/forum/thread.html', zeroDataRetention: true }, credits: 2 },
+];
+
+describe('credits per document', () => {
+  let total = 0;
+
+  for (const { name, body, credits } of CASES) {
+    it(name, async () => {
+      const { path, ...options } = body;
+      const doc = data(await ck.scrape({ url: `${site.url}${path}`, maxAge: 0, ...options }));
+      if (credits === 'pages') {
+        expect(doc.metadata.numPages).toBeGreaterThan(1);
+        expect(doc.metadata.creditsUsed).toBe(doc.metadata.numPages);
+      } else {
+        expect(doc.metadata.creditsUsed).toBe(credits);
+      }
+      total += doc.metadata.creditsUsed!;
+    });
+  }
+
+  it('charges nothing for a failed scrape', async () => {
+    const failed = await ck.scrape({ url: 'http://127.0.0.1:1/refused' });
+    expect(failed.success).toBe(false);
+  });
+
+  it('sums documents into a batch job and the engine total', async () => {
+    const urls = ['/articles/first-post.html', '/files/manual.pdf', '/files/report.pdf', '/listing.html'].map(
+      (p) => `${site.url}${p}?batch=1`,
+    );
+    urls.push('http://127.0.0.1:1/refused');
+    const started = await ck.batchScrape({ urls });
+    if (!started.success) throw new Error(started.error);
+    const done = (await ck.waitForJob(started.id)) as JobStatusResponse;
+    expect(done.data).toHaveLength(4);
+    const perDocument = done.data.map((d) => d.metadata.creditsUsed!);
+    const manual = done.data.find((d) => d.metadata.sourceURL.includes('manual'))!;
+    expect(manual.metadata.creditsUsed).toBe(manual.metadata.numPages);
+    expect(done.creditsUsed).toBe(perDocument.reduce((a, b) => a + b, 0));
+    expect(done.creditsUsed).toBe(3 + (manual.metadata.numPages as number));
+    total += done.creditsUsed;
+
+    const usage = ck.getCreditUsage();
+    expect(usage.success).toBe(true);
+    expect(usage.data.creditsUsed).toBe(total);
+  });
+});
+
+describe('documentCredits()', () => {
+  const markdown = [{ type: 'markdown' as const }];
+  const table: [string, Parameters<typeof documentCredits>[0], number][] = [
+    ['base', { formats: markdown, proxyUsed: 'basic', zeroDataRetention: false }, 1],
+    ['10-page PDF', { formats: markdown, proxyUsed: 'basic', pdfPagesParsed: 10, zeroDataRetention: false }, 10],
+    ['stealth', { formats: markdown, proxyUsed: 'stealth', zeroDataRetention: false }, 5],
+    [
+      'json change tracking',
+      {
+        formats: [{ type: 'markdown' }, { type: 'changeTracking', modes: ['json'] }] as never,
+        proxyUsed: 'basic',
+        zeroDataRetention: false,
+      },
+      5,
+    ],
+    [
+      'git-diff change tracking',
+      {
+        formats: [{ type: 'markdown' }, { type: 'changeTracking', modes: ['git-diff'] }] as never,
+        proxyUsed: 'basic',
+        zeroDataRetention: false,
+      },
+      1,
+    ],
+    [
+      'json, stealth, 3-page PDF, zdr',
+      {
+        formats: [{ type: 'json' }] as never,
+        proxyUsed: 'stealth',
+        pdfPagesParsed: 3,
+        zeroDataRetention: true,
+      },
+      5 + 4 + 2 + 1,
+    ],
+  ];
+  for (const [name, input, expected] of table) {
+    it(name, () => expect(documentCredits(input)).toBe(expected));
+  }
+});

@@ -1,0 +1,79 @@
+import { BrowserEngine, type BrowserEngineSettings, type BrowserFetchRequest } from '../browser/browser-engine.js';
+import { isBrowserError } from '../browser/errors.js';
+import type { BrowserPool } from '../browser/browser-pool.js';
+import { browserOnlyFeatures } from '../engine-choice.js';
+import type { PageResult } from '../page.js';
+import type { RenderVerdict } from '../render/judge.js';
+import { remaining, type EngineCall, type PageEngine } from './page-engine.js';
+
+/** The warning of a rendered page captured before it settled: its requests or DOM changes went on past the wait. */
+export const NOT_SETTLED_WARNING =
+  'The page was still loading when it was captured: its requests or DOM changes went on past the wait for it to ' +
+  "settle (browser.smartWaitMaxMs, at most the scrape's timeout), so its content may be incomplete. `waitFor`, a " +
+  '`wait` action for a selector or a longer `timeout` give it more time.';
+
+/**
+ * Pages in pooled Chromium: navigation, smart wait, actions, screenshot. A navigation that turns into a download (a
+ * PDF served as an attachment) is fetched again over HTTP by `download`, with `engineReason: 'download'`.
+ */
+export class BrowserPageEngine implements PageEngine {
+  readonly name = 'browser';
+  readonly renders = true;
+  readonly #pool: BrowserPool;
+  readonly #browser: BrowserEngine;
+  readonly #download: PageEngine;
+  readonly #proxyLoopback: boolean;
+
+  constructor(options: {
+    pool: BrowserPool;
+    settings: BrowserEngineSettings;
+    /** The engine that fetches a download instead. */
+    download: PageEngine;
+    /** Send loopback requests through the proxy too. */
+    proxyLoopback: boolean;
+  }) {
+    this.#pool = options.pool;
+    this.#browser = new BrowserEngine(options.pool, options.settings);
+    this.#download = options.download;
+    this.#proxyLoopback = options.proxyLoopback;
+  }
+
+  async fetch<V extends RenderVerdict>(call: EngineCall<V>): Promise<PageResult<V>> {
+    const { request, attempt, country } = call;
+    const browserRequest: BrowserFetchRequest = {
+      url: request.url,
+      timeoutMs: remaining(call.deadline),
+      skipTlsVerification: request.skipTlsVerification ?? true,
+      mobile: request.mobile ?? false,
+      waitFor: request.waitFor ?? 0,
+      blockAds: request.blockAds ?? true,
+      stealth: attempt.mode === 'stealth',
+      proxyLoopback: this.#proxyLoopback,
+    };
+    if (request.headers) browserRequest.headers = request.headers;
+    if (request.signal) browserRequest.signal = request.signal;
+    if (country) browserRequest.country = country;
+    if (request.location?.languages?.length) browserRequest.languages = request.location.languages;
+    if (request.screenshot) browserRequest.screenshot = request.screenshot;
+    if (request.actions?.length) browserRequest.actions = request.actions;
+    if (attempt.proxy) browserRequest.proxy = attempt.proxy;
+    let result;
+    try {
+      result = await this.#browser.fetch(browserRequest);
+    } catch (error) {
+      if (!isBrowserError(error) || error.code !== 'SCRAPE_DOWNLOAD') throw error;
+      const file = await this.#download.fetch({ ...call, reason: 'download' });
+      const unsupported = browserOnlyFeatures(request);
+      if (unsupported.length) file.unsupportedFeatures = unsupported;
+      return file;
+    }
+    const { consent: _consent, settled, ...page } = result;
+    if (!settled) page.warnings = [...(page.warnings ?? []), NOT_SETTLED_WARNING];
+    return { ...page, engineReason: call.reason, proxyUsed: attempt.mode };
+  }
+
+  /** Closes every browser: no Chromium process survives it. */
+  close(): Promise<void> {
+    return this.#pool.close();
+  }
+}

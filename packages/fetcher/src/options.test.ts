@@ -1,0 +1,53 @@
+import { isInvalidOptionError } from '@crawlkit/options';
+import { describe, expect, it } from 'vitest';
+
+import { Fetcher } from './fetcher.js';
+import { HttpEngine } from './http/http-engine.js';
+
+function refused(build: () => unknown): Error {
+  try {
+    build();
+  } catch (error) {
+    expect(isInvalidOptionError(error)).toBe(true);
+    expect(error).toBeInstanceOf(TypeError);
+    return error as Error;
+  }
+  throw new Error('the options were accepted');
+}
+
+describe("the fetcher's options", () => {
+  it('refuses a misspelt key at every level, naming its path', () => {
+    expect(refused(() => new Fetcher({ urlPolicy: { allowPrivateNetwork: false } } as never)).message).toBe(
+      'Invalid options of new Fetcher(): unknown option `urlPolicy.allowPrivateNetwork` (check the spelling)',
+    );
+    expect(refused(() => new Fetcher({ engnie: 'http' } as never)).message).toContain('`engnie`');
+    expect(refused(() => new HttpEngine({ limits: { maxRedirect: 3 } } as never)).message).toContain(
+      '`limits.maxRedirect`',
+    );
+  });
+
+  it('refuses values out of range before any request', () => {
+    expect(refused(() => new Fetcher({ browser: { maxPagesPerBrowser: 0 } })).message).toMatch(
+      /`browser.maxPagesPerBrowser`.*got `0`/,
+    );
+    expect(refused(() => new HttpEngine({ connections: -1 })).message).toMatch(/`connections`.*got `-1`/);
+    expect(refused(() => new HttpEngine({ limits: { maxCompressionRatio: 0 } })).message).toContain(
+      '`limits.maxCompressionRatio`',
+    );
+    expect(refused(() => new Fetcher({ proxies: { stealth: ['::'] } })).message).toMatch(/proxy URL/);
+  });
+
+  it('lists every problem at once, unknown keys first', () => {
+    const message = refused(
+      () => new Fetcher({ engine: 'turbo', browser: { args: 'x', prewam: true } } as never),
+    ).message;
+    expect(message.indexOf('`browser.prewam`')).toBeLessThan(message.indexOf('`engine`'));
+    expect(message).toContain('`browser.args`');
+  });
+
+  it('accepts zero where zero means off', async () => {
+    const engine = new HttpEngine({ limits: { maxRedirects: 0, lowSpeedBytesPerSec: 0 } });
+    expect(engine.limits.maxRedirects).toBe(0);
+    await engine.close();
+  });
+});

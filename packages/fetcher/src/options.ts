@@ -1,0 +1,104 @@
+/**
+ * The schemas of the fetcher's options: the one check of `new Fetcher()`, `new HttpEngine()` and the fetcher options
+ * crawlkit composes into `new Crawlkit()` (`browser`, `http`, `proxies`, `urlPolicy`). Strict at every level: a
+ * misspelt key is named, never ignored (`allowPrivateNetwork` would otherwise turn the URL policy's protection off
+ * in silence). Defaults stay with the code that applies them (`DEFAULT_HTTP_LIMITS`, the pool's `DEFAULTS`).
+ */
+import type { LookupFunction } from 'node:net';
+
+import { functionOption, nonNegativeInt, objectWith, positiveInt } from '@crawlkit/options';
+import { z } from 'zod';
+
+import type { PageEngine } from './engines/page-engine.js';
+import type { RenderJudge } from './render/judge.js';
+
+const hosts = z.array(z.string().min(1)).readonly();
+
+/** `UrlPolicy`. */
+export const urlPolicySchema = z.strictObject({
+  allowPrivateNetworks: z.boolean().optional(),
+  allowedHosts: hosts.optional(),
+  blockedHosts: hosts.optional(),
+  allowedPorts: z.array(z.number().int().min(1).max(65_535)).readonly().optional(),
+});
+
+/** `HttpLimits`, each optional. */
+export const httpLimitsSchema = z.strictObject({
+  maxBodyBytes: positiveInt.optional(),
+  maxDecompressedBytes: positiveInt.optional(),
+  maxCompressionRatio: z.number().positive().finite().optional(),
+  maxRedirects: nonNegativeInt.optional(),
+  connectTimeoutMs: positiveInt.optional(),
+  headersTimeoutMs: positiveInt.optional(),
+  idleTimeoutMs: positiveInt.optional(),
+  lowSpeedBytesPerSec: nonNegativeInt.optional(),
+  lowSpeedWindowMs: positiveInt.optional(),
+  maxHeaderBytes: positiveInt.optional(),
+});
+
+/** `HttpEngineOptions`. */
+export const httpOptionsSchema = z.strictObject({
+  urlPolicy: urlPolicySchema.optional(),
+  limits: httpLimitsSchema.optional(),
+  userAgent: z.string().min(1).optional(),
+  lookup: functionOption<LookupFunction>('a dns.lookup-compatible function').optional(),
+  connections: positiveInt.optional(),
+});
+
+/** `BrowserOptions`. */
+export const browserOptionsSchema = z.strictObject({
+  executablePath: z.string().min(1).optional(),
+  args: z.array(z.string()).optional(),
+  maxPagesPerBrowser: positiveInt.optional(),
+  idleTimeoutMs: positiveInt.optional(),
+  maxConcurrentPages: positiveInt.optional(),
+  launchTimeoutMs: positiveInt.optional(),
+  prewarm: z.boolean().optional(),
+  screenshotDir: z.string().min(1).optional(),
+  smartWaitMaxMs: positiveInt.optional(),
+  smartWait: z
+    .strictObject({
+      networkIdleMs: positiveInt.optional(),
+      networkQuietMs: positiveInt.optional(),
+      domIdleMs: positiveInt.optional(),
+      pollMs: positiveInt.optional(),
+    })
+    .optional(),
+  adblockLists: z.array(z.string().min(1)).optional(),
+});
+
+const proxyUrl = z.string().refine(
+  (value) => {
+    try {
+      new URL(value);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'Expected a proxy URL like `http://user:pass@host:port`' },
+);
+
+/** `ProxyConfig`. */
+export const proxyConfigSchema = z.strictObject({
+  basic: z.array(proxyUrl).optional(),
+  stealth: z.array(proxyUrl).optional(),
+  byCountry: z.record(z.string(), z.array(proxyUrl)).optional(),
+  proxyLoopback: z.boolean().optional(),
+});
+
+/** `FetcherOptions`. */
+export const fetcherOptionsSchema = z.strictObject({
+  engine: z.enum(['auto', 'http', 'browser']).optional(),
+  http: httpOptionsSchema.optional(),
+  browser: browserOptionsSchema.optional(),
+  proxies: proxyConfigSchema.optional(),
+  urlPolicy: urlPolicySchema.optional(),
+  autoStealth: z.boolean().optional(),
+  renderJudge: functionOption<RenderJudge>('a render judge function').optional(),
+  engines: z
+    .array(
+      objectWith<PageEngine>('a PageEngine with name, renders, fetch and close', 'name', 'renders', 'fetch', 'close'),
+    )
+    .optional(),
+});

@@ -1,0 +1,4 @@
+export { InvalidOptionError, isInvalidOptionError } from './invalid-option-error.js';
+export { optionIssuesMessage, parseOptions } from './parse-options.js';
+export { functionOption, nonNegativeInt, objectWith, positiveInt } from './shapes.js';
+export type { Same } from './shapes.js';

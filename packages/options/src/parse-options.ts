@@ -1,0 +1,58 @@
+import { inspect } from 'node:util';
+
+import type { z } from 'zod';
+
+import { InvalidOptionError } from './invalid-option-error.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (!isObject(value)) return undefined;
+    value = value[key as string];
+  }
+  return value;
+}
+
+function describeIssue(input: unknown, issue: z.core.$ZodIssue, prefix: readonly string[]): string {
+  const path = [...prefix, ...issue.path.map(String)];
+  if (issue.code === 'unrecognized_keys') {
+    const names = issue.keys.map((key) => `\`${[...path, key].join('.')}\``).join(', ');
+    return `unknown option ${names} (check the spelling)`;
+  }
+  const value = valueAt(input, issue.path);
+  const got = value === undefined ? '' : `, got \`${inspect(value, { depth: 0, breakLength: Infinity })}\``;
+  return `\`${path.join('.') || 'options'}\`: ${issue.message}${got}`;
+}
+
+/**
+ * One message naming every bad option, unknown keys first (a misspelt key is the likeliest mistake):
+ * ``Invalid options of new Crawlkit(): unknown option `concurency` (check the spelling); `engine`: …, got `'turbo'` ``.
+ * `prefix` is the path of `input` within the caller's own options (`['browser']`).
+ */
+export function optionIssuesMessage(
+  where: string,
+  input: unknown,
+  issues: readonly z.core.$ZodIssue[],
+  prefix: readonly string[] = [],
+): string {
+  const ordered = [...issues].sort(
+    (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+  );
+  return `Invalid options of ${where}: ${ordered.map((issue) => describeIssue(input, issue, prefix)).join('; ')}`;
+}
+
+/**
+ * Checks and defaults the options of `where` (`'new Fetcher()'`) against its schema, the one place their rules and
+ * defaults live.
+ * @throws {InvalidOptionError} naming every bad option by its path.
+ */
+export function parseOptions<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw new InvalidOptionError(optionIssuesMessage(where, input, result.error.issues), {
+    details: result.error.issues,
+  });
+}
