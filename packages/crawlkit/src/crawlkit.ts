@@ -18,6 +18,8 @@ import {
 } from './api/job-queries.js';
 import { mapSite } from './api/map.js';
 import { scrape } from './api/scrape.js';
+import { charged, creditLimitOf } from './credits/charge.js';
+import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError, toErrorResponse } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
 import { INVALID_JOB_ID, parseJobReference } from './jobs/job-address.js';
@@ -93,7 +95,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** `POST /v2/scrape`: scrapes one URL. */
   async scrape(body: ScrapeRequestInput, init: CallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal));
+    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal, creditLimitOf(init)));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
@@ -134,7 +136,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   ): Promise<BatchScrapeResponse | ErrorResponse> {
     return this.#guard(init, (rt) =>
       startBatchScrape(
-        { jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
+        { jobs: rt.jobs, llm: rt.ctx.llm, store: rt.ctx.store, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
         body,
         init ?? {},
       ),
@@ -164,7 +166,16 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => mapSite(rt.ctx, body, signal));
+    return this.#guard(init, (rt, signal) =>
+      // A map costs 1 credit (reference §18), reserved under a credit limit before it starts.
+      charged(
+        rt.ctx.store,
+        creditLimitOf(init),
+        1,
+        () => mapSite(rt.ctx, body, signal),
+        (map) => (map.success ? 1 : 0),
+      ),
+    );
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */
@@ -236,6 +247,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
         });
       });
     },
+  };
+
+  /** The credits committed against call `creditLimit`s (an HTTP server's `--credit-limit`), kept in the store. */
+  readonly credits = {
+    /** Credits spent, and reserved by work under way, by every process using the store since it was created. */
+    committed: async (init: CallOptions = {}): Promise<number | ErrorResponse> =>
+      this.#guard(init, (rt) => creditLedger(rt.ctx.store).committed()),
   };
 
   /**

@@ -46,27 +46,23 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const { crawlkit: ck, admission } = ctx;
 
   app.post<{ Body: ScrapeRequestInput }>('/v2/scrape', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const call = ctx.call(request, reply);
     return send(reply, await admission.queued(() => ck.scrape(request.body, call)));
   });
 
   app.post<{ Body: MapRequestInput }>('/v2/map', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const call = ctx.call(request, reply);
     return send(reply, await admission.queued(() => ck.map(request.body, call)));
   });
 
   app.post<{ Body: CrawlRequestInput }>('/v2/crawl', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
-    const body = withCreditCap(request.body, admission.remainingCredits());
     const key = idempotencyKey(request);
     return send(
       reply,
-      await ck.crawl(body, { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) }),
+      await ck.crawl(request.body, {
+        ...ctx.call(request, reply),
+        ...(key !== undefined ? { idempotencyKey: key } : {}),
+      }),
     );
   });
 
@@ -81,8 +77,6 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }
 
   app.post<{ Body: BatchScrapeRequestInput }>('/v2/batch/scrape', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const key = idempotencyKey(request);
     return send(
       reply,
@@ -129,18 +123,15 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get('/v2/team/credit-usage', async (_request, reply) => {
     const usage = ck.getCreditUsage();
-    const remaining = admission.remainingCredits();
-    if (remaining === undefined) return send(reply, usage);
-    const planCredits = remaining + usage.data.creditsUsed;
-    return send(reply, { ...usage, data: { ...usage.data, remainingCredits: remaining, planCredits } });
+    // Under a credit limit, the store's count: every process on the store, kept across restarts.
+    const credits = await admission.credits();
+    if (credits === undefined) return send(reply, usage);
+    const { limit, committed, remaining } = credits;
+    return send(reply, {
+      ...usage,
+      data: { ...usage.data, creditsUsed: committed, remainingCredits: remaining, planCredits: limit },
+    });
   });
-}
-
-/** Upstream lowers a crawl's `limit` to the credits left instead of refusing it (reference §17, 402). */
-function withCreditCap(body: CrawlRequestInput, remaining: number | undefined): CrawlRequestInput {
-  if (remaining === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const limit = typeof body.limit === 'number' ? body.limit : Number.POSITIVE_INFINITY;
-  return limit > remaining ? { ...body, limit: remaining } : body;
 }
 
 /** v2 endpoints of the hosted service that crawlkit does not offer, by their first path segment under `/v2`. */

@@ -91,7 +91,12 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
       // The client went away before the answer: stop its work.
       if (!reply.raw.writableFinished) controller.abort();
     });
-    return { signal: controller.signal, baseUrl: `${request.protocol}://${request.host}` };
+    return {
+      signal: controller.signal,
+      baseUrl: `${request.protocol}://${request.host}`,
+      // The engine reserves each call's credits under the limit before its work starts (Admission).
+      ...(options.creditLimit !== undefined ? { creditLimit: options.creditLimit } : {}),
+    };
   };
 
   const socketContext = { crawlkit, keys, logger, closing: closing.signal };

@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeCounterConformance } from './conformance/counters.js';
 import { describeEngineConformance } from './conformance/engines.js';
 import { describeJobConformance } from './conformance/jobs.js';
 import { describePageConformance } from './conformance/pages.js';
@@ -24,5 +25,6 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     describeTaskConformance(factory);
     describeOutboxConformance(factory);
     describeEngineConformance(factory);
+    describeCounterConformance(factory);
   });
 }

@@ -21,6 +21,7 @@ export type { StoreErrorCode } from './errors.js';
 export { nonNegativeInteger, positiveInteger, nonEmptyString, oneOf } from './options.js';
 export { InvalidOptionError, isInvalidOptionError } from '@crawlkit/options';
 export { engineStoreLimits } from './engine-counts.js';
+export { withinBounds } from './counters.js';
 export type {
   CachedPage,
   PageLookup,
@@ -47,6 +48,8 @@ export type {
   HostEngineStats,
   EngineStore,
   EngineStoreLimits,
+  CounterBounds,
+  CounterStore,
   Store,
 } from './types.js';
 export type {

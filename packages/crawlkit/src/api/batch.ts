@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 
 import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '@crawlkit/fetcher';
 
+import type { Store } from '@crawlkit/store';
+
 import type { JobStartOptions } from '../call-options.js';
+import { creditLimitOf } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
+import { assertCreditsLeft, creditLedger } from '../credits/ledger.js';
 import { badRequest } from '../errors.js';
 import { BATCH_FIRST_TASKS, batchTasks, type BatchUrl, type StoredBatchRequest } from '../jobs/batch-planner.js';
 import { checkIdempotencyKey } from '../jobs/idempotency.js';
@@ -17,6 +22,8 @@ import { featureNeedingModel } from '../formats/registry.js';
 
 export interface BatchStartContext {
   jobs: JobManager;
+  /** The engine's store: its credit ledger, under a `creditLimit`. */
+  store?: Store;
   /** Refuses formats that need a model when none is configured, before the job exists. */
   llm?: LlmService;
   /** The engine's URL policy: a URL it refuses counts as invalid (reference §14's blocklist). */
@@ -47,7 +54,7 @@ function checkBatchUrl(input: string, policy: UrlPolicy | undefined): Checked {
 export async function startBatchScrape(
   context: BatchStartContext,
   body: BatchScrapeRequestInput,
-  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey'> = {},
+  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey' | 'creditLimit'> = {},
 ): Promise<BatchScrapeResponse | ErrorResponse> {
   const parsed = parseBody(batchScrapeRequestSchema, body);
   if (!parsed.ok) return parsed.error;
@@ -74,6 +81,12 @@ export async function startBatchScrape(
     }
   }
   if (valid.length === 0) return badRequest('No valid URLs provided');
+  const creditLimit = creditLimitOf(start);
+  if (creditLimit !== undefined && context.store) {
+    // Refused at once when its pages cannot all be paid for; they reserve their credits one by one as they run.
+    const perPage = pageCreditEstimate(rest);
+    await assertCreditsLeft(creditLedger(context.store), creditLimit, perPage * valid.length);
+  }
 
   const respond = (id: string): BatchScrapeResponse => {
     const response: BatchScrapeResponse = {
@@ -97,6 +110,7 @@ export async function startBatchScrape(
       : options;
   const stored: StoredJob<StoredBatchRequest> = { request };
   if (webhook) stored.webhook = webhook;
+  if (creditLimit !== undefined) stored.creditLimit = creditLimit;
   const job = await context.jobs.create({
     kind: 'batch',
     stored,

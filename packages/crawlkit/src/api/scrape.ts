@@ -1,3 +1,5 @@
+import { charged } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/run-scrape.js';
 import { memoizedParser } from '../v2/parse-memo.js';
@@ -15,19 +17,28 @@ export async function scrape(
   ready: () => Promise<Runtime>,
   body: ScrapeRequestInput,
   signal: AbortSignal | undefined,
+  creditLimit?: number,
 ): Promise<ScrapeResponse | ErrorResponse> {
   const parsed = parseScrapeBody(body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
   const { ctx, queue, reporter } = await ready();
-  const outcome = await queue.add(
+  // Under a credit limit, the page's credits are reserved before it waits for a slot (issue 38).
+  const outcome = await charged(
+    ctx.store,
+    creditLimit,
+    pageCreditEstimate(request),
     () =>
-      scrapePage(ctx, request, {
-        sourceURL: (body as { url: string }).url,
-        zeroDataRetention: request.zeroDataRetention,
-        ...(signal ? { signal } : {}),
-      }),
-    signal ? { signal } : {},
+      queue.add(
+        () =>
+          scrapePage(ctx, request, {
+            sourceURL: (body as { url: string }).url,
+            zeroDataRetention: request.zeroDataRetention,
+            ...(signal ? { signal } : {}),
+          }),
+        signal ? { signal } : {},
+      ),
+    (done) => (done?.success ? done.credits : 0),
   );
   if (!outcome.success) {
     reporter.error(undefined, request.url, outcome.error);

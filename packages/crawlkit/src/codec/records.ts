@@ -36,6 +36,8 @@ export const storedJobCodec = recordCodec({
     request: z.custom<object>(isObject, { error: 'Expected the request object' }),
     webhook: storedWebhook.optional(),
     urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).optional(),
+    /** The start's `creditLimit`: each page reserves its credits under it, wherever the job runs (issue 38). */
+    creditLimit: z.number().nonnegative().optional(),
   }),
 });
 

@@ -31,6 +31,8 @@ export interface StoredJob<R extends object> {
    * it on top of its own (`jobs/job-policy.ts`). Absent when the submitter allowed everything.
    */
   urlPolicy?: UrlPolicy;
+  /** The start's `creditLimit`: each page of the job reserves its credits under it (`credits/job-credits.ts`). */
+  creditLimit?: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import { CrawlkitError, isCrawlkitError } from '../errors.js';
 import { runScrape } from '../scrape/run-scrape.js';
 import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
 import { pageStoreFault } from '../store-faults.js';
+import { chargedJobPage } from '../credits/job-credits.js';
 import type { JobEventSink } from './events.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { jobScrapeStages } from './scrape-stages.js';
@@ -122,7 +123,9 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
       jobId: tasks.job.id,
       collectLinks: planner.collectsLinks,
     };
-    outcome = await tasks.slots.add(() => runScrape(ctx, request, context, jobScrapeStages(tasks, task)));
+    outcome = await tasks.slots.add(() =>
+      chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),
+    );
   } finally {
     await jobSlots?.release(task);
   }

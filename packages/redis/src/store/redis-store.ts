@@ -11,6 +11,7 @@ import {
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { Lifecycle } from './lifecycle.js';
+import { RedisCounterStore } from './redis-counters.js';
 import { RedisEngineStore } from './redis-engines.js';
 import { RedisJobStore } from './redis-jobs.js';
 import { RedisDeliveryStore, RedisHistoryStore } from './redis-outbox.js';
@@ -147,6 +148,7 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     history: new RedisHistoryStore(life, redis, maxHistoryPerUrl),
     secrets,
     engines: new RedisEngineStore(life, redis),
+    counters: new RedisCounterStore(life, redis),
     close: async () => {
       if (!life.close() || !owned) return;
       // A Redis that does not answer would hold a graceful QUIT until the command timeout.

@@ -1,8 +1,11 @@
+import { withinBounds } from '../counters.js';
 import { countPage, engineStoreLimits } from '../engine-counts.js';
 import { DeliveryExistsError } from '../errors.js';
 import { Lifecycle } from '../lifecycle.js';
 import { nonNegativeInteger, positiveInteger } from '../options.js';
 import type {
+  CounterBounds,
+  CounterStore,
   Delivery,
   DeliveryStore,
   EngineStore,
@@ -52,6 +55,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     history: new MemoryHistoryStore(life, maxHistoryPerUrl),
     secrets: memorySecretBox(),
     engines: new MemoryEngineStore(life, jobState),
+    counters: new MemoryCounterStore(life),
     close: () => {
       life.close();
       return Promise.resolve();
@@ -171,6 +175,28 @@ class MemoryEngineStore implements EngineStore {
       const stats = countPage(old, page, maxCount);
       engines.set(host, stats);
       return { ...stats };
+    });
+  }
+}
+
+class MemoryCounterStore implements CounterStore {
+  readonly #life: Lifecycle;
+  readonly #values = new Map<string, number>();
+
+  constructor(life: Lifecycle) {
+    this.#life = life;
+  }
+
+  get(name: string): Promise<number> {
+    return this.#life.run(() => this.#values.get(name) ?? 0);
+  }
+
+  add(name: string, delta: number, bounds?: CounterBounds): Promise<number | undefined> {
+    return this.#life.run(() => {
+      const value = (this.#values.get(name) ?? 0) + delta;
+      if (!withinBounds(value, bounds)) return undefined;
+      this.#values.set(name, value);
+      return value;
     });
   }
 }

@@ -10,6 +10,7 @@ import { SqliteDatabase, translateSqliteError } from './database.js';
 import { PageHotTier } from './hot-tier.js';
 import { migrate } from './migrations.js';
 import { SqliteJobStore } from './sqlite-jobs.js';
+import { SqliteCounterStore } from './sqlite-counters.js';
 import { SqliteEngineStore } from './sqlite-engines.js';
 import { SqliteDeliveryStore, SqliteHistoryStore } from './sqlite-outbox.js';
 import { SqlitePageStore } from './sqlite-pages.js';
@@ -130,6 +131,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     history: new SqliteHistoryStore(db, maxHistoryPerUrl),
     secrets: keyFileSecretBox(dir),
     engines: new SqliteEngineStore(db),
+    counters: new SqliteCounterStore(db),
     close: () => {
       if (!life.close()) return Promise.resolve();
       hotTier?.clear();
