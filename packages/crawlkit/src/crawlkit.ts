@@ -5,6 +5,7 @@ import PQueue from 'p-queue';
 import { startBatchScrape } from './api/batch.js';
 import type { CallOptions, JobStartOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
+import { readJobDocuments, type JobDocumentsPage, type JobDocumentsText } from './api/job-documents.js';
 import {
   cancelJob,
   getActiveCrawls,
@@ -210,6 +211,18 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     const signal = signalOf(init);
     const rt = await this.#ready();
     yield* rt.jobs.watch(ref.id, signal);
+  }
+
+  /**
+   * A page of a crawl's or batch's documents as the JSON text they are answered with, unparsed: from `skip`, at most
+   * `limit`, about `maxChars` characters (at least one document). For servers streaming a large job a page at a time.
+   */
+  async readJobDocuments(
+    id: string,
+    page: JobDocumentsPage = {},
+    init: CallOptions = {},
+  ): Promise<JobDocumentsText | ErrorResponse> {
+    return this.#guard(init, (rt) => readJobDocuments(rt.jobs, id, page ?? {}));
   }
 
   /** Resolves to the job's final status (all result pages joined) once it has finished. */

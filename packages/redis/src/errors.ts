@@ -1,3 +1,4 @@
+import { isInvalidOptionError, type InvalidOptionError } from '@crawlkit/options';
 import { isStoreError, StoreError } from '@crawlkit/store';
 
 /** Stable codes of the errors `@crawlkit/redis` throws besides the store's own (`STORE_*`). */
@@ -44,8 +45,12 @@ export function isUnreachable(cause: unknown): boolean {
  * `commandTimeoutMs` or cannot be reached (so a call answers in time, and says so, instead of waiting for Redis to
  * return), else the store's `STORE_IO`; the driver's error is the `cause`.
  */
-export function redisFailure(cause: unknown, commandTimeoutMs?: number): StoreError | RedisBackendError {
-  if (isStoreError(cause) || isRedisBackendError(cause)) return cause;
+export function redisFailure(
+  cause: unknown,
+  commandTimeoutMs?: number,
+): StoreError | RedisBackendError | InvalidOptionError {
+  // The store's own errors, a bad option and an outage already said pass through as they are.
+  if (isStoreError(cause) || isRedisBackendError(cause) || isInvalidOptionError(cause)) return cause;
   const message = cause instanceof Error ? cause.message : String(cause);
   if (isUnreachable(cause)) {
     const what =

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 
 import type { Admission } from './admission.js';
+import { sendPaged } from './paged-json.js';
 import { send, v2Error } from './respond.js';
 
 /** What the route handlers need beside the engine. */
@@ -109,7 +110,9 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         const pagination = { skip: numberParam(request.query.skip), limit: numberParam(request.query.limit) };
         const defined = Object.fromEntries(Object.entries(pagination).filter(([, v]) => v !== undefined));
         const call = ctx.call(request, reply);
-        return send(reply, await jobs.status(request.params.id, defined, call));
+        const answer = await jobs.status(request.params.id, defined, call);
+        // A page may hold ~10 MB of documents: written in pieces, never in one block (issue 38).
+        return answer.success ? sendPaged(reply, answer) : send(reply, answer);
       },
       wsHandler: ctx.socket(kind),
     });

@@ -22,6 +22,7 @@ export { nonNegativeInteger, positiveInteger, nonEmptyString, oneOf } from './op
 export { InvalidOptionError, isInvalidOptionError } from '@crawlkit/options';
 export { engineStoreLimits } from './engine-counts.js';
 export { withinBounds } from './counters.js';
+export { takeWithin } from './result-reads.js';
 export type {
   CachedPage,
   PageLookup,
@@ -38,6 +39,7 @@ export type {
   TaskCompletion,
   TaskStore,
   StoredResult,
+  ResultReadOptions,
   JobError,
   ResultStore,
   DeliveryState,

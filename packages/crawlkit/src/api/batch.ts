@@ -9,7 +9,14 @@ import { creditLimitOf } from '../credits/charge.js';
 import { pageCreditEstimate } from '../credits/estimate.js';
 import { assertCreditsLeft, creditLedger } from '../credits/ledger.js';
 import { badRequest } from '../errors.js';
-import { BATCH_FIRST_TASKS, batchTasks, type BatchUrl, type StoredBatchRequest } from '../jobs/batch-planner.js';
+import { nextTurn } from '../next-turn.js';
+import {
+  BATCH_FIRST_TASKS,
+  batchTasks,
+  packBacklog,
+  type BatchUrl,
+  type StoredBatchRequest,
+} from '../jobs/batch-planner.js';
 import { checkIdempotencyKey } from '../jobs/idempotency.js';
 import { jobAddress } from '../jobs/job-address.js';
 import type { JobManager, StoredJob } from '../jobs/job-manager.js';
@@ -29,6 +36,9 @@ export interface BatchStartContext {
   /** The engine's URL policy: a URL it refuses counts as invalid (reference §14's blocklist). */
   urlPolicy?: UrlPolicy;
 }
+
+/** URLs checked between two turns of the event loop. */
+const URL_SLICE = 2_000;
 
 type Checked = { ok: true; url: string } | { ok: false; blocked: boolean; message: string };
 
@@ -67,6 +77,8 @@ export async function startBatchScrape(
   const valid: BatchUrl[] = [];
   const invalid: string[] = [];
   for (const [index, sourceURL] of urls.entries()) {
+    // A long list is checked in slices: other requests are answered in between (a 280,000-URL body took 280 ms).
+    if (index % URL_SLICE === URL_SLICE - 1) await nextTurn();
     const check = checkBatchUrl(sourceURL, context.urlPolicy);
     if (check.ok) {
       valid.push({ url: check.url, sourceURL });
@@ -106,7 +118,11 @@ export async function startBatchScrape(
   // task table by the runner (see `addBacklog`), so that the call answers fast.
   const request: StoredBatchRequest =
     valid.length > BATCH_FIRST_TASKS
-      ? { ...options, backlog: valid.slice(BATCH_FIRST_TASKS), backlogFirst: BATCH_FIRST_TASKS }
+      ? {
+          ...options,
+          backlogZ: await packBacklog(valid.slice(BATCH_FIRST_TASKS).map((u) => u.sourceURL)),
+          backlogFirst: BATCH_FIRST_TASKS,
+        }
       : options;
   const stored: StoredJob<StoredBatchRequest> = { request };
   if (webhook) stored.webhook = webhook;

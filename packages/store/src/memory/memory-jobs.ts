@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { JobExistsError, JobNotFoundError, TaskNotFoundError } from '../errors.js';
 import { applyJobPatch, type JobPatch } from '../job-patch.js';
 import type { Lifecycle } from '../lifecycle.js';
+import { takeWithin } from '../result-reads.js';
 import { documentBytes } from '../types.js';
 import type {
+  ResultReadOptions,
   JobCounts,
   JobError,
   JobKind,
@@ -342,16 +344,16 @@ export class MemoryResultStore implements ResultStore {
     this.#state = state;
   }
 
-  list(jobId: string, skip: number, limit: number): Promise<StoredResult[]> {
+  list(jobId: string, skip: number, limit: number, options: ResultReadOptions = {}): Promise<StoredResult[]> {
     return this.#life.run(() => {
       const results = this.#state.jobs.get(jobId)?.results ?? [];
-      return results.slice(Math.max(0, skip), Math.max(0, skip) + Math.max(0, limit)).map((r) => ({ ...r }));
+      return takeWithin(results.slice(Math.max(0, skip), Math.max(0, skip) + Math.max(0, limit)), options.maxChars);
     });
   }
 
-  since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]> {
+  since(jobId: string, afterSeq: number, limit: number, options?: ResultReadOptions): Promise<StoredResult[]> {
     // Result seqs are 1, 2, 3, ... so the result after `afterSeq` sits at index `afterSeq`.
-    return this.list(jobId, afterSeq, limit);
+    return this.list(jobId, afterSeq, limit, options);
   }
 
   count(jobId: string): Promise<number> {
