@@ -1,6 +1,7 @@
-import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
+import { parseJobReference } from '../jobs/job-address.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ErrorResponse } from '../v2/types.js';
+import { invalidId, notFound } from './job-queries.js';
 
 /** Which documents of a job to read, and how many characters of JSON at most (at least one document). */
 export interface JobDocumentsPage {
@@ -38,7 +39,7 @@ export async function readJobDocuments(
   page: JobDocumentsPage,
 ): Promise<JobDocumentsText | ErrorResponse> {
   const ref = parseJobReference(id);
-  if (!ref) return { success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID };
+  if (!ref) return invalidId();
   const { skip, limit, maxChars } = { ...DEFAULTS, ...page };
   for (const [name, value, min] of [
     ['skip', skip, 0],
@@ -48,7 +49,7 @@ export async function readJobDocuments(
     if (!Number.isInteger(value) || value < min) return badPage(name);
   }
   const found = await jobs.find(ref.id);
-  if (!found) return { success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' };
+  if (!found) return notFound();
   const results = await found.store.results.list(ref.id, skip, limit, { maxChars });
   return { success: true, documents: results.map((result) => result.document) };
 }

@@ -22,8 +22,8 @@ export interface StatusPagination {
   limit?: number;
 }
 
-const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' });
-const invalidId = (): ErrorResponse => ({ success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID });
+export const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' });
+export const invalidId = (): ErrorResponse => ({ success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID });
 
 /** Status of a job by id or by a status address (a `next` value is accepted as given). */
 export async function getJobStatus(
