@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = join(root, 'packages/crawlkit/dist/cli.js');
-const SERVER = join(root, 'packages/server/dist/index.js');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -32,22 +31,17 @@ function builtAt(path: string): number {
 }
 
 /**
- * Builds the CLI when it is missing or older than its sources, and the other packages when their build is missing
- * (CI builds everything first; a stale build of another package is for `pnpm build` to fix, not for this test).
+ * Builds the packages when a build is missing or older than its sources (`pnpm build`, in dependency order and
+ * incremental, so only what changed is compiled): the CLI runs the built code of every package it loads, and a
+ * stale `@crawlkit/store` fails it as surely as a stale `crawlkit`.
  */
 export function ensureBuilt(): void {
-  const packages = ['store', 'frontier', 'extractor', 'actions', 'fetcher'];
-  if (packages.some((pkg) => builtAt(join(root, 'packages', pkg, 'dist/index.js')) === 0)) {
-    execFileSync('pnpm', ['build'], { cwd: root, stdio: 'ignore' });
-    return;
-  }
-  if (builtAt(CLI) < newestMtime(join(root, 'packages/crawlkit/src'))) {
-    execFileSync('pnpm', ['--filter', 'crawlkit', 'build'], { cwd: root, stdio: 'ignore' });
-  }
-  // `crawlkit serve` loads @crawlkit/server.
-  if (builtAt(SERVER) < newestMtime(join(root, 'packages/server/src'))) {
-    execFileSync('pnpm', ['--filter', '@crawlkit/server', 'build'], { cwd: root, stdio: 'ignore' });
-  }
+  const packages = readdirSync(join(root, 'packages'), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const stale = packages.some(({ name }) => {
+    const dir = join(root, 'packages', name);
+    return builtAt(join(dir, 'dist/index.js')) < newestMtime(join(dir, 'src'));
+  });
+  if (stale) execFileSync('pnpm', ['build'], { cwd: root, stdio: 'ignore' });
 }
 
 export interface CliResult {
