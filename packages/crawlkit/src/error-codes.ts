@@ -40,8 +40,8 @@ export const ERROR_CODES = {
   ),
   INSUFFICIENT_CREDITS: info(
     402,
-    "The HTTP server's `creditLimit` (`crawlkit serve --credit-limit`) is spent; upstream's answer when a team's credits run out.",
-    'Restart the server with a higher limit, or without one (nothing is charged locally).',
+    "A call's credits do not fit under its `creditLimit` (`crawlkit serve --credit-limit`), spent or reserved; upstream's answer when a team's credits run out.",
+    "Raise the limit (nothing is charged locally), or lower the request's `limit` or number of URLs.",
   ),
   IDEMPOTENCY_KEY_REUSED: info(
     409,
