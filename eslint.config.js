@@ -5,7 +5,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'bench/results/**', '.crawlkit/**', 'docs/api/**', 'packages/extractor/vendor/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'coverage/**',
+      'bench/results/**',
+      'bench/scratch/**',
+      '.crawlkit/**',
+      'docs/api/**',
+      'packages/extractor/vendor/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -4,8 +4,14 @@
 //
 //   pnpm bench:extract            every page (1,497)
 //   pnpm bench:extract --quick    every 100th page (15): a smoke check
-//   options: --no-reference (skip the Readability row), --dataset DIR (the folder holding score-wcxb.mjs)
+//   options: --no-reference (skip the Readability row), --dataset DIR (the folder holding score-wcxb.mjs),
+//            --out DIR (keep crawlkit's outputs there, <id>.md and per-page.json),
+//            --compare DIR (an earlier --out: how many outputs differ, and the change of F1 and P per fold and type)
 //
+// The main table is per type over host folds (`lib/folds.ts`: five folds by a hash of each page's site): the mean of
+// the folds' means and their spread (standard deviation), for F1, P, R and the boilerplate kept (the share of the
+// reference's "without" snippets found in the output). A rule is worth keeping when it helps on the folds whose
+// pages it was not written against, so every change is read as mean ± spread, never as one figure over the split.
 // Besides F1 it prints precision and recall per page type, and the article precision view: the share of output
 // tokens outside the reference on article pages, split by the extractor rule that kept them (findMainContent's
 // `explain`: `container` is text of the chosen container that no rule questioned, `page` the whole-page last resort).
@@ -29,6 +35,7 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
+import { foldOf, foldTable, formatFoldTable, FOLDS, PAGE_TYPES, type FoldRow, type PageScore } from './lib/folds.ts';
 import { finish, goal, isQuick, withRatios } from './lib/report.ts';
 import { precisionView, type PrecisionView } from './lib/precision-view.ts';
 import { loadWcxbPages, type WcxbPage } from './lib/wcxb.ts';
@@ -43,6 +50,12 @@ const datasetRoot = path.resolve(
   datasetArg >= 0 ? args[datasetArg + 1]! : (process.env['CK_DATASETS'] ?? path.join(HERE, '../../shared/datasets')),
 );
 const scorer = path.join(datasetRoot, 'score-wcxb.mjs');
+const argValue = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const outDir = argValue('--out');
+const compareDir = argValue('--compare');
 if (!fs.existsSync(scorer)) {
   process.stderr.write(`score-wcxb.mjs not found under ${datasetRoot} (pass --dataset DIR)\n`);
   process.exit(2);
@@ -61,6 +74,10 @@ interface Summary {
 interface RowResult {
   name: string;
   summary: Summary;
+  /** Per-page scores, by page id. */
+  perPage: Record<string, PageScore>;
+  /** Per type over host folds. */
+  folds: FoldRow[];
   /** Milliseconds over all pages, parse included. */
   totalMs: number;
   failures: number;
@@ -147,7 +164,9 @@ async function runRow(
   pages: WcxbPage[],
   convert: ((page: WcxbPage) => string) | 'reference',
 ): Promise<RowResult> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `crawlkit-bench-extract-${name.replace(/\W+/g, '-')}-`));
+  const keep = name === 'crawlkit' ? outDir : undefined;
+  if (keep) fs.mkdirSync(keep, { recursive: true });
+  const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), `crawlkit-bench-extract-${name.replace(/\W+/g, '-')}-`));
   let totalMs = 0;
   let failures = 0;
   if (convert === 'reference') {
@@ -167,34 +186,31 @@ async function runRow(
   } else {
     [totalMs, failures] = convertAll(pages, convert, dir);
   }
-  const summary = score(dir, pages);
-  fs.rmSync(dir, { recursive: true, force: true });
+  const { summary, perPage } = score(dir, pages);
+  if (!keep) fs.rmSync(dir, { recursive: true, force: true });
   console.log(
     `${name}: F1 ${f3(summary.f1)}, without ${pct(summary.without_rate)}, ${(totalMs / pages.length).toFixed(2)} ms/page`,
   );
-  return { name, summary, totalMs, failures };
+  return { name, summary, perPage, folds: foldTable(pages, perPage), totalMs, failures };
 }
 
 /** Scores a directory of predictions, restricted to the pages that ran (so --quick is not penalised). */
-function score(dir: string, pages: WcxbPage[]): Summary {
+function score(dir: string, pages: WcxbPage[]): { summary: Summary; perPage: Record<string, PageScore> } {
   const perPageFile = path.join(dir, 'per-page.json');
   execFileSync(process.execPath, [scorer, dir, '--json', '--per-page', perPageFile], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const perPage = JSON.parse(fs.readFileSync(perPageFile, 'utf8')) as Record<
-    string,
-    { page_type: string; precision: number; recall: number; f1: number; with_rate: number; without_rate: number }
-  >;
+  const perPage = JSON.parse(fs.readFileSync(perPageFile, 'utf8')) as Record<string, PageScore>;
   const rows = pages.map((p) => perPage[p.id]!).filter(Boolean);
   const avg = (rs: typeof rows, k: 'precision' | 'recall' | 'f1' | 'with_rate' | 'without_rate'): number =>
     rs.reduce((s, r) => s + r[k], 0) / (rs.length || 1);
   const per_type: Summary['per_type'] = {};
-  for (const type of ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service']) {
+  for (const type of PAGE_TYPES) {
     const rs = rows.filter((r) => r.page_type === type);
     if (rs.length)
       per_type[type] = { n: rs.length, f1: avg(rs, 'f1'), precision: avg(rs, 'precision'), recall: avg(rs, 'recall') };
   }
-  return {
+  const summary = {
     pages: rows.length,
     precision: avg(rows, 'precision'),
     recall: avg(rows, 'recall'),
@@ -203,6 +219,7 @@ function score(dir: string, pages: WcxbPage[]): Summary {
     without_rate: avg(rows, 'without_rate'),
     per_type,
   };
+  return { summary, perPage };
 }
 
 /** Bare htmlparser2 parse of every page: the floor for any extractor built on it. */
@@ -246,6 +263,63 @@ function printRows(rows: RowResult[], pages: number): void {
   }
 }
 
+function printFolds(rows: RowResult[]): void {
+  for (const r of rows) {
+    console.log(
+      `\n${formatFoldTable(r.folds, `${r.name}: per type over ${FOLDS} host folds, mean ± spread (sd) of the folds' means`)}`,
+    );
+  }
+}
+
+/** How crawlkit's outputs differ from an earlier `--out` directory: outputs changed, ΔF1 and ΔP per fold and type. */
+interface Comparison {
+  dir: string;
+  changed: number;
+  /** Per type: the change of the folds' mean F1 and P, each fold's ΔF1, and pages up and down by more than 0.001. */
+  types: { type: string; f1: number; precision: number; folds: number[]; up: number; down: number }[];
+}
+
+function compare(dir: string, pages: WcxbPage[], row: RowResult, ownDir: string): Comparison {
+  const before = JSON.parse(fs.readFileSync(path.join(dir, 'per-page.json'), 'utf8')) as Record<string, PageScore>;
+  let changed = 0;
+  for (const p of pages) {
+    const file = `${p.id}.md`;
+    const old = fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : null;
+    if (old !== fs.readFileSync(path.join(ownDir, file), 'utf8')) changed++;
+  }
+  const types: Comparison['types'] = [];
+  for (const type of ['all', ...PAGE_TYPES]) {
+    const mine = pages.filter((p) => (type === 'all' || p.type === type) && before[p.id] && row.perPage[p.id]);
+    if (mine.length === 0) continue;
+    const delta = (k: 'f1' | 'precision', ps: WcxbPage[]): number =>
+      ps.reduce((s, p) => s + row.perPage[p.id]![k] - before[p.id]![k], 0) / (ps.length || 1);
+    const byFold = Array.from({ length: FOLDS }, (_, f) => mine.filter((p) => foldOf(p) === f));
+    const used = byFold.filter((ps) => ps.length > 0);
+    types.push({
+      type,
+      f1: used.reduce((s, ps) => s + delta('f1', ps), 0) / used.length,
+      precision: used.reduce((s, ps) => s + delta('precision', ps), 0) / used.length,
+      folds: byFold.map((ps) => delta('f1', ps)),
+      up: mine.filter((p) => row.perPage[p.id]!.f1 - before[p.id]!.f1 > 0.001).length,
+      down: mine.filter((p) => row.perPage[p.id]!.f1 - before[p.id]!.f1 < -0.001).length,
+    });
+  }
+  return { dir, changed, types };
+}
+
+function printComparison(c: Comparison, pages: number): void {
+  const d = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+  console.log(`\ncompared with ${c.dir}: ${c.changed} of ${pages} outputs differ`);
+  console.log(
+    `${'type'.padEnd(14)}  ${'ΔF1'.padStart(8)}  ${'ΔP'.padStart(8)}  ${Array.from({ length: FOLDS }, (_, f) => `ΔF1 f${f}`.padStart(9)).join('')}   up  down`,
+  );
+  for (const t of c.types) {
+    console.log(
+      `${t.type.padEnd(14)}  ${d(t.f1).padStart(8)}  ${d(t.precision).padStart(8)}  ${t.folds.map((f) => d(f).padStart(9)).join('')}  ${String(t.up).padStart(3)}  ${String(t.down).padStart(4)}`,
+    );
+  }
+}
+
 function printPrecisionView(view: PrecisionView, row: RowResult): void {
   const article = row.summary.per_type['article'];
   console.log(
@@ -280,6 +354,10 @@ if (withReference) rows.push(await runRow('readability+turndown', pages, 'refere
 const parseMs = parseOnlyMs(pages);
 const extractMs = extractOnlyMs(pages);
 printRows(rows, pages.length);
+printFolds(rows);
+const comparison = compareDir && outDir ? compare(compareDir, pages, rows[0]!, outDir) : undefined;
+if (compareDir && !outDir) console.log("\n--compare needs --out DIR (crawlkit's outputs of this run)");
+if (comparison) printComparison(comparison, pages.length);
 const view = precisionView(pages);
 printPrecisionView(view, rows[0]!);
 
@@ -330,7 +408,8 @@ finish({
       crawlkit: ck.totalMs / pages.length,
       ...(rows[1] ? { reference: rows[1].totalMs / pages.length } : {}),
     },
-    rows: rows.map((r) => ({ name: r.name, failures: r.failures, ...r.summary })),
+    rows: rows.map((r) => ({ name: r.name, failures: r.failures, ...r.summary, folds: r.folds })),
+    ...(comparison ? { comparison } : {}),
     articlePrecisionView: view,
   },
 });

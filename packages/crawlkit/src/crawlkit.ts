@@ -31,7 +31,7 @@ import {
 } from './llm/crawl-prompt.js';
 import { scopedLogger } from './logger.js';
 import { resolveOptions, type CrawlkitOptions, type ResolvedOptions } from './options.js';
-import { Reporter } from './reporter.js';
+import { EventBus } from './event-bus.js';
 import { closeRuntime, createRuntime, startWorker, type Runtime } from './runtime.js';
 import type { BatchScrapeRequestInput, CrawlRequestInput, MapRequestInput } from './v2/jobs.js';
 import type { ScrapeRequestInput } from './v2/scrape-options.js';
@@ -76,7 +76,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #options: ResolvedOptions;
   readonly #raw: CrawlkitOptions;
   readonly #queue: PQueue;
-  readonly #reporter: Reporter;
+  readonly #bus: EventBus;
   #runtime: Promise<Runtime> | undefined;
   #closed = false;
 
@@ -86,11 +86,11 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     this.#options = resolveOptions(options);
     this.#raw = options;
     this.#queue = new PQueue({ concurrency: this.#options.concurrency });
-    this.#reporter = new Reporter(this, scopedLogger(options.logger, 'engine'));
+    this.#bus = new EventBus(this, scopedLogger(options.logger, 'engine'));
     if (this.#options.resumeJobs) {
       this.#ready()
         .then((rt) => rt.jobs.resumeAll())
-        .catch((error: unknown) => this.#reporter.error(undefined, '', error));
+        .catch((error: unknown) => this.#bus.internalError(undefined, error));
     }
   }
 
@@ -196,7 +196,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
         planCredits: Number.MAX_SAFE_INTEGER,
         billingPeriodStart: null,
         billingPeriodEnd: null,
-        creditsUsed: this.#reporter.credits,
+        creditsUsed: this.#bus.credits,
       },
     };
   }
@@ -319,7 +319,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       raw: this.#raw,
       options: this.#options,
       queue: this.#queue,
-      reporter: this.#reporter,
+      bus: this.#bus,
     });
     return this.#runtime;
   }

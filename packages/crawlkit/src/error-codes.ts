@@ -160,6 +160,11 @@ export const ERROR_CODES = {
     '`minAge` asked for a cached page and the cache holds none that old.',
     'Scrape without `minAge` first, or lower it.',
   ),
+  SCRAPE_LOCKDOWN_CACHE_MISS: info(
+    404,
+    '`lockdown` serves pages from the page cache only, with no network, and the cache holds no copy of this page for these options.',
+    'Scrape the page once without `lockdown` (with `storeInCache`), or drop `lockdown`.',
+  ),
   SCRAPE_DNS_RESOLUTION_ERROR: info(
     200,
     'The host name does not resolve. Like upstream, HTTP 200 with `success: false`.',

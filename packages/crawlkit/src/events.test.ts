@@ -55,8 +55,12 @@ describe('engine events', () => {
       if (!batch.success) throw new Error(batch.error);
       await ck.waitForJob(batch.id);
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatchObject({ jobId: batch.id, url: `${server.url}/hostile/reset` });
-      expect(errors[0]!.error.success).toBe(false);
+      // The page's own code travels with the event, not a generic one.
+      expect(errors[0]).toMatchObject({
+        jobId: batch.id,
+        url: `${server.url}/hostile/reset`,
+        error: { success: false, code: 'SCRAPE_CONNECTION_ERROR' },
+      });
     } finally {
       await ck.close();
     }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 
-import type { CrawlkitBackend, Store } from '@crawlkit/store';
+import type { CrawlkitBackend, PageCache, Store } from '@crawlkit/store';
 import {
   browserOptionsSchema,
   DEFAULT_TIMEOUT_MS,
@@ -27,10 +27,12 @@ export interface CrawlkitOptions {
    */
   storeDir?: string;
   /**
-   * A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends.
+   * A store to use instead of the on-disk one: `'memory'` keeps nothing after the process ends. A `PageCache` (a
+   * backend that only caches pages, e.g. one shared by many engines) holds the page cache; jobs and change history
+   * are then kept in memory, which a `warning` event (`STORE_PAGES_ONLY`) says at the first call.
    * @default undefined (the SQLite store in `storeDir`)
    */
-  store?: Store | 'memory';
+  store?: Store | PageCache | 'memory';
   /**
    * A distributed backend, e.g. `redis({ url })` from `@crawlkit/redis`: jobs, results and the page cache live there
    * (it replaces `store`), and crawl and batch tasks run on worker processes (`ck.startWorker()`, or
@@ -222,8 +224,8 @@ const DEFAULT_WORKER_MEMORY_MB = 1024;
 const optionsSchema = z.strictObject({
   storeDir: z.string().min(1).default('./.crawlkit'),
   store: z
-    .union([z.literal('memory'), objectWith<Store>('a Store', 'pages', 'jobs', 'tasks', 'close')], {
-      error: "Expected 'memory' or a Store",
+    .union([z.literal('memory'), objectWith<Store | PageCache>('a Store or a PageCache', 'pages', 'close')], {
+      error: "Expected 'memory', a Store or a PageCache",
     })
     .optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),

@@ -3,7 +3,9 @@ import {
   createSqliteStore,
   memorySecretBox,
   missingSecretBox,
+  isFullStore,
   type JobKind,
+  type PageCache,
   type SecretBox,
   type Store,
 } from '@crawlkit/store';
@@ -23,7 +25,7 @@ import { JobStores } from './jobs/job-stores.js';
 import { JobLeases } from './jobs/lease.js';
 import { LlmService } from './llm/llm-service.js';
 import type { CrawlkitOptions, ResolvedOptions } from './options.js';
-import type { Reporter } from './reporter.js';
+import type { EventBus } from './event-bus.js';
 import type { CrawlRequest } from './v2/jobs.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { recordUndelivered } from './webhooks/outbox.js';
@@ -40,7 +42,7 @@ export interface Runtime {
   memory: Store;
   /** The engine's scrape slots (`concurrency`), shared by direct scrapes and every job. */
   queue: PQueue;
-  reporter: Reporter;
+  bus: EventBus;
   urlPolicy?: UrlPolicy;
   handlers: Record<JobKind, JobKindHandler>;
   /** Set with a distributed `backend`. */
@@ -54,7 +56,7 @@ export interface RuntimeSettings {
   raw: CrawlkitOptions;
   options: ResolvedOptions;
   queue: PQueue;
-  reporter: Reporter;
+  bus: EventBus;
 }
 
 function fetcherOptions(raw: CrawlkitOptions, options: ResolvedOptions, urlPolicy: UrlPolicy | undefined) {
@@ -82,18 +84,31 @@ function jobSecrets(options: ResolvedOptions): (store: Store) => SecretBox {
 }
 
 async function openStore(settings: RuntimeSettings, memory: Store, distributed?: Distributed): Promise<Store> {
-  const { raw, options, reporter } = settings;
+  const { raw, options, bus } = settings;
   if (distributed) return distributed.store;
   if (raw.store === 'memory') return memory;
-  if (raw.store) return raw.store;
+  if (raw.store) return isFullStore(raw.store) ? raw.store : withMemoryJobs(raw.store, memory, bus);
   const store = await createSqliteStore({ dir: options.storeDir, maxPageBytes: options.cacheMaxBytes });
-  for (const warning of store.warnings) reporter.warning(warning.code, warning.message);
+  for (const warning of store.warnings) bus.warning(warning.code, warning.message);
   return store;
+}
+
+/**
+ * A page cache given alone, with the memory store's jobs and history beside it: scrapes are cached in it, crawls and
+ * batches run as with `store: 'memory'` (lost when the process ends, which the warning says).
+ */
+function withMemoryJobs(cache: PageCache, memory: Store, bus: EventBus): Store {
+  bus.warning(
+    'STORE_PAGES_ONLY',
+    `The store given to crawlkit (${cache.kind}) keeps pages only: crawls, batches and change-tracking history are ` +
+      'kept in memory and lost when the process ends. Give a full Store (or none, for the on-disk one) to keep them.',
+  );
+  return { ...memory, kind: cache.kind, ephemeral: true, pages: cache.pages, close: () => cache.close() };
 }
 
 /** Opens the store (or the distributed backend), the fetcher, the model service, the webhook dispatcher and jobs. */
 export async function createRuntime(settings: RuntimeSettings): Promise<Runtime> {
-  const { raw, options, queue, reporter } = settings;
+  const { raw, options, queue, bus } = settings;
   const urlPolicy = raw.urlPolicy === 'strict' ? STRICT_URL_POLICY : raw.urlPolicy;
   const memory = createMemoryStore();
   const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
@@ -162,7 +177,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     webhookQueued: (s, delivery) => dispatcher.queued(s, delivery),
     handlers,
     distributed: distributed !== undefined,
-    notify: reporter.jobNotifications(),
+    bus,
   });
   dispatcher.kick();
   await store.jobs.deleteExpired().catch(() => undefined);
@@ -172,7 +187,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     dispatcher,
     memory,
     queue,
-    reporter,
+    bus,
     handlers,
     fetchers,
     ...(urlPolicy ? { urlPolicy } : {}),
@@ -213,7 +228,7 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
       events: rt.jobs.eventSink(store),
       completeJob: (job) => rt.jobs.completeJob(job, store),
       failJob: (job, error) => rt.jobs.failJob(job, store, error),
-      internalError: (jobId, error) => rt.reporter.error(jobId || undefined, '', error),
+      internalError: (jobId, error) => rt.bus.internalError(jobId || undefined, error),
     },
     options,
   );

@@ -35,3 +35,8 @@ export type {
   BrandingImages,
   BrandingPersonality,
 } from './branding/index.js';
+// Explain: every block of a page with the rule that kept or dropped it
+export { explainPage } from './explain/index.js';
+export type { ExplainedBlock, ExplainedPage, ExplainKeepRule, ExplainOptions, Suggestion } from './explain/index.js';
+export { DROP_RULES } from './content/index.js';
+export type { DropRule, DropRuleInfo } from './content/index.js';

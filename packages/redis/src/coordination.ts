@@ -1,7 +1,7 @@
 import type { Coordination, TaskInput, TaskState } from '@crawlkit/store';
 
 import { Lifecycle } from './store/lifecycle.js';
-import { parseTaskInput } from './store/redis-jobs.js';
+import { parseTaskInput } from './store/jobs.js';
 import type { ScriptRunner } from './store/scripts-runner.js';
 
 /**

@@ -3,11 +3,14 @@ import { describeCounterConformance } from './conformance/counters.js';
 import { describeEngineConformance } from './conformance/engines.js';
 import { describeJobConformance } from './conformance/jobs.js';
 import { describePageConformance } from './conformance/pages.js';
-import { describeOutboxConformance } from './conformance/outbox.js';
+import { describeDeliveryConformance } from './conformance/deliveries.js';
+import { describeHistoryConformance } from './conformance/history.js';
+import { describeLifecycleConformance } from './conformance/lifecycle.js';
+import { describeResultConformance } from './conformance/results.js';
 import { describeTaskConformance } from './conformance/tasks.js';
-import type { StoreFactory } from './conformance/harness.js';
+import type { PageCacheFactory, StoreFactory } from './conformance/harness.js';
 
-export type { StoreFactory, ConformanceStoreOptions } from './conformance/harness.js';
+export type { StoreFactory, PageCacheFactory, ConformanceStoreOptions } from './conformance/harness.js';
 
 /**
  * The behaviour every `Store` backend must show, as a vitest suite. Call it from a backend's test file:
@@ -23,8 +26,24 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     describePageConformance(factory);
     describeJobConformance(factory);
     describeTaskConformance(factory);
-    describeOutboxConformance(factory);
+    describeResultConformance(factory);
+    describeDeliveryConformance(factory);
+    describeHistoryConformance(factory);
+    describeLifecycleConformance(factory);
     describeEngineConformance(factory);
     describeCounterConformance(factory);
+  });
+}
+
+/**
+ * The behaviour a backend that only caches pages (`PageCache`) must show: the page part of the store suite.
+ *
+ * ```ts
+ * describePageCacheConformance('my cache', (options) => createMyCache(options));
+ * ```
+ */
+export function describePageCacheConformance(name: string, factory: PageCacheFactory): void {
+  describe(`PageCache conformance: ${name}`, () => {
+    describePageConformance(factory);
   });
 }

@@ -1,4 +1,4 @@
-export { documentBytes } from './types.js';
+export { documentBytes, isFullStore } from './types.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export type { MemoryStoreOptions } from './memory/memory-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
@@ -53,6 +53,9 @@ export type {
   CounterBounds,
   CounterStore,
   Store,
+  PageCache,
+  JobBackend,
+  HistoryBackend,
 } from './types.js';
 export type {
   CrawlkitBackend,

@@ -22,7 +22,7 @@ export async function scrape(
   const parsed = parseScrapeBody(body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
-  const { ctx, queue, reporter } = await ready();
+  const { ctx, queue, bus } = await ready();
   // Under a credit limit, the page's credits are reserved before it waits for a slot (issue 38).
   const outcome = await charged(
     ctx.store,
@@ -41,9 +41,9 @@ export async function scrape(
     (done) => (done?.success ? done.credits : 0),
   );
   if (!outcome.success) {
-    reporter.error(undefined, request.url, outcome.error);
+    bus.pageFailed(undefined, request.url, outcome.error);
     return outcome.error;
   }
-  reporter.page(undefined, outcome.document);
+  bus.page(undefined, outcome.document);
   return { success: true, data: outcome.document };
 }

@@ -14,6 +14,7 @@ import {
 } from './commands.js';
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { addWorkerCommand } from './worker.js';
 import { VERSION } from './version.js';
@@ -41,6 +42,7 @@ const EXAMPLES: Record<string, string[]> = {
   resume: ['crawlkit resume 01935c6e-… --out docs/'],
   cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
   serve: SERVE_EXAMPLES,
+  explain: EXPLAIN_EXAMPLES,
 };
 
 function examples(name: string): string {
@@ -136,6 +138,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(cacheCommand));
+  addExplainFlags(
+    addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', false), 'scrape'),
+  ).action(run(explainCommand));
   addServeFlags(
     subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', false),
   ).action(run(serveCommand));

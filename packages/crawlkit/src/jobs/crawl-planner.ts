@@ -129,6 +129,9 @@ export function createCrawlPlanner(
     politeness,
 
     async prepare(signal, options) {
+      // lockdown: no network at all. The crawl goes where the links of cached pages lead; robots.txt and sitemaps
+      // are not fetched.
+      if (request.scrapeOptions.lockdown) return [];
       const discover = request.sitemap !== 'skip' && options?.discover !== false;
       if (request.ignoreRobotsTxt && !discover) return [];
       // robots.txt is read even when ignored: its `Sitemap:` lines still name the site's sitemaps.

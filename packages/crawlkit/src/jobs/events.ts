@@ -1,19 +1,10 @@
-import type { Delivery, JobKind, JobRecord, Store } from '@crawlkit/store';
+import type { Delivery, JobRecord, Store } from '@crawlkit/store';
 
-import type { Document, JobStatus } from '../v2/types.js';
+import type { EventBus } from '../event-bus.js';
+import { isErrorCode } from '../error-codes.js';
+import type { Document, ErrorResponse } from '../v2/types.js';
 import { queueWebhookEvent, type JobWebhookEvent } from '../webhooks/outbox.js';
 import type { JobSignals } from './job-watch.js';
-
-/** The engine-level events a job produces (the `Crawlkit` instance re-emits them). */
-export interface JobNotifications {
-  page(jobId: string, document: Document): void;
-  pageError(jobId: string, url: string, error: string): void;
-  started(jobId: string, kind: JobKind): void;
-  finished(jobId: string, kind: JobKind, status: JobStatus): void;
-  internalError(jobId: string, error: unknown): void;
-  /** The job's counts after a page settled. */
-  progress?(jobId: string, kind: JobKind, counts: { total: number; completed: number; creditsUsed: number }): void;
-}
 
 /** How the task execution reports what happens to its pages; `JobEvents` turns it into webhooks and engine events. */
 export interface JobEventSink {
@@ -24,30 +15,41 @@ export interface JobEventSink {
   page(job: JobRecord, document: Document, taskKey: string): Promise<void>;
   /** The page's result is stored. */
   pageStored(job: JobRecord, document: Document): void;
-  /** A page failed; `sourceURL` is the URL as the job knows it. */
-  pageFailed(job: JobRecord, sourceURL: string, error: string, taskKey: string): Promise<void>;
+  /** A page failed, with its error code when it has one; `sourceURL` is the URL as the job knows it. */
+  pageFailed(job: JobRecord, sourceURL: string, error: PageFailure, taskKey: string): Promise<void>;
   /** A bug or a store failure while handling a page. */
   internalError(job: JobRecord, error: unknown): void;
   /** A page's task is settled (stored, failed or discarded): the job's counts moved. */
   settled?(job: JobRecord): void;
 }
 
+/** Why a page of a job failed: the message, and the error code when it has one. */
+export interface PageFailure {
+  code?: string;
+  error: string;
+}
+
+/** The v2 error of a failed page, its code kept (`SCRAPE_FAILED` for a code crawlkit does not know). */
+function failureResponse(failure: PageFailure): ErrorResponse {
+  return { success: false, code: isErrorCode(failure.code) ? failure.code : 'SCRAPE_FAILED', error: failure.error };
+}
+
 /**
  * What an engine's jobs tell the world: webhook events appended to the job's store outbox (handed to the dispatcher
- * through `webhookQueued`), the engine's notifications, and the signals that wake `wait()` and `watch()`.
+ * through `webhookQueued`), the engine's event bus, and the signals that wake `wait()` and `watch()`.
  */
 export class JobEvents {
-  readonly notify: JobNotifications;
+  readonly bus: EventBus;
   readonly #signals: JobSignals;
   readonly #webhookQueued: (store: Store, delivery: Delivery) => void;
 
   constructor(options: {
-    notify: JobNotifications;
+    bus: EventBus;
     signals: JobSignals;
     /** An event is in the outbox: deliver it. */
     webhookQueued: (store: Store, delivery: Delivery) => void;
   }) {
-    this.notify = options.notify;
+    this.bus = options.bus;
     this.#signals = options.signals;
     this.#webhookQueued = options.webhookQueued;
   }
@@ -55,26 +57,26 @@ export class JobEvents {
   /** The job was created. */
   async started(store: Store, job: JobRecord): Promise<void> {
     await this.#webhook(store, job, { event: 'started', success: true });
-    this.notify.started(job.id, job.kind);
+    this.bus.jobStarted(job.id, job.kind);
   }
 
   /** The job's record says completed. */
   async completed(store: Store, job: JobRecord): Promise<void> {
     await this.#webhook(store, job, { event: 'completed', success: true });
-    this.notify.finished(job.id, job.kind, 'completed');
+    this.bus.jobFinished(job.id, job.kind, 'completed');
     this.#signals.signal(job.id);
   }
 
   /** The job's record says failed (best effort: the store may be what failed). */
   async failed(store: Store, job: JobRecord, error: string): Promise<void> {
     await this.#webhook(store, job, { event: 'failed', success: false, error }).catch(() => undefined);
-    this.notify.finished(job.id, job.kind, 'failed');
+    this.bus.jobFinished(job.id, job.kind, 'failed');
     this.#signals.signal(job.id);
   }
 
   /** The job's record says cancelled (cancels send no webhook event). */
   cancelled(job: JobRecord): void {
-    this.notify.finished(job.id, job.kind, 'cancelled');
+    this.bus.jobFinished(job.id, job.kind, 'cancelled');
     this.#signals.signal(job.id);
   }
 
@@ -85,26 +87,27 @@ export class JobEvents {
         await this.#webhook(store, job, { event: 'page', success: true, data: [document], taskKey });
       },
       pageStored: (job, document) => {
-        this.notify.page(job.id, document);
+        this.bus.page(job.id, document);
         this.#signals.signal(job.id);
       },
-      pageFailed: async (job, sourceURL, error, taskKey) => {
+      pageFailed: async (job, sourceURL, failure, taskKey) => {
         const data = [{ metadata: { sourceURL } }];
-        await this.#webhook(store, job, { event: 'page', success: false, data, error, taskKey });
-        this.notify.pageError(job.id, sourceURL, error);
+        await this.#webhook(store, job, { event: 'page', success: false, data, error: failure.error, taskKey });
+        this.bus.pageFailed(job.id, sourceURL, failureResponse(failure));
         this.#signals.signal(job.id);
       },
-      internalError: (job, error) => this.notify.internalError(job.id, error),
+      internalError: (job, error) => this.bus.internalError(job.id, error),
       settled: (job) => {
-        if (this.notify.progress)
-          this.#progress(store, job).catch((error: unknown) => this.notify.internalError(job.id, error));
+        if (this.bus.wantsProgress) {
+          this.#progress(store, job).catch((error: unknown) => this.bus.internalError(job.id, error));
+        }
       },
     };
   }
 
   async #progress(store: Store, job: JobRecord): Promise<void> {
     const [counts, current] = await Promise.all([store.tasks.counts(job.id), store.jobs.get(job.id)]);
-    this.notify.progress?.(job.id, job.kind, {
+    this.bus.progress(job.id, job.kind, {
       total: counts.queued + counts.active + counts.done + counts.failed,
       completed: counts.done + counts.failed,
       creditsUsed: current?.creditsUsed ?? 0,

@@ -106,7 +106,7 @@ export class JobDriver {
           if (runner.stopped || !(await this.#stillRunning(job.id, store).catch(() => true))) return;
           // The store failed (a full disk, Redis down): the job is not what failed. Try again once it answers.
           if (isStoreFault(error)) {
-            this.#events.notify.internalError(job.id, error);
+            this.#events.bus.internalError(job.id, error);
             await sleep(storeFaultDelay(faults), this.#closing.signal);
             if (this.#closing.signal.aborted) return;
             continue;

@@ -6,7 +6,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { EngineContext } from '../context.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
-import { JobEvents, type JobEventSink, type JobNotifications } from './events.js';
+import type { EventBus } from '../event-bus.js';
+import { JobEvents, type JobEventSink } from './events.js';
 import { idempotentJobId, isDuplicateJob, keyReusedError } from './idempotency.js';
 import { JobDriver, type JobKindHandler } from './job-driver.js';
 import type { JobStores } from './job-stores.js';
@@ -19,7 +20,6 @@ import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { storedJobCodec } from '../codec/records.js';
 
-export type { JobNotifications } from './events.js';
 export type { JobKindHandler } from './job-driver.js';
 
 /** Persisted with the job so that any process can resume it. */
@@ -64,7 +64,8 @@ export class JobManager {
     stores: JobStores;
     leases: JobLeases;
     handlers: Record<JobKind, JobKindHandler>;
-    notify: JobNotifications;
+    /** The engine's event bus. */
+    bus: EventBus;
     /** A webhook event is in a store's outbox: deliver it (the webhook dispatcher's `queued`). */
     webhookQueued: (store: Store, delivery: Delivery) => void;
     distributed?: boolean;
@@ -75,7 +76,7 @@ export class JobManager {
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#stores = options.stores;
     this.#events = new JobEvents({
-      notify: options.notify,
+      bus: options.bus,
       signals: this.#signals,
       webhookQueued: options.webhookQueued,
     });
@@ -90,7 +91,7 @@ export class JobManager {
         failed: (job, store, error) => this.failJob(job, store, error),
       },
     });
-    this.#stores.startExpirySweep((error) => options.notify.internalError('', error));
+    this.#stores.startExpirySweep((error) => options.bus.internalError(undefined, error));
   }
 
   /** The stores jobs may live in: the engine's, and memory for zero-data-retention jobs. */
@@ -175,7 +176,7 @@ export class JobManager {
     await retryStoreFaults(
       () => this.#events.completed(store, job),
       this.#closing.signal,
-      (error) => this.#events.notify.internalError(job.id, error),
+      (error) => this.#events.bus.internalError(job.id, error),
     );
   }
 
@@ -184,7 +185,7 @@ export class JobManager {
    * limit, not an internal error.
    */
   async failJob(job: JobRecord, store: Store, error: unknown): Promise<void> {
-    if (!isStoreBudgetError(error)) this.#events.notify.internalError(job.id, error);
+    if (!isStoreBudgetError(error)) this.#events.bus.internalError(job.id, error);
     const message = error instanceof Error ? error.message : String(error);
     await this.#stores.end(store, job.id, 'failed', message).catch(() => undefined);
     await this.#events.failed(store, job, message);
@@ -205,7 +206,7 @@ export class JobManager {
     for (const job of jobs) this.start(job, this.#stores.engine);
     if (!this.#distributed && !this.#closed) {
       this.#orphanSweep ??= setInterval(() => {
-        this.#takeOverOrphans().catch((error: unknown) => this.#events.notify.internalError('', error));
+        this.#takeOverOrphans().catch((error: unknown) => this.#events.bus.internalError(undefined, error));
       }, leaseTiming.ttlMs / 3);
       this.#orphanSweep.unref();
     }

@@ -163,7 +163,7 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
   } else {
     const failure = outcome.success ? verdict.reject! : { code: outcome.error.code, error: outcome.error.error };
     const error = { url: redactUrl(task.url), error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
-    await events.pageFailed(job, redactUrl(sourceUrlOf(task)), error.error, task.key);
+    await events.pageFailed(job, redactUrl(sourceUrlOf(task)), failure, task.key);
     await store.tasks.complete(job.id, { key: task.key, credits: 0, error });
   }
   events.settled?.(job);

@@ -9,7 +9,7 @@ import { startFixtureServer, type FixtureServer } from '../../../../fixtures/ser
 import type { CrawlkitEvents } from '../events.js';
 import { silentLogger } from '../logger.js';
 import { resolveOptions, type CrawlkitOptions } from '../options.js';
-import { Reporter } from '../reporter.js';
+import { EventBus } from '../event-bus.js';
 import { closeRuntime, createRuntime, type Runtime } from '../runtime.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
 import { BEFORE_FETCH, FROM_FETCH, runScrape, SCRAPE_STAGES } from './run-scrape.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
     raw,
     options: resolveOptions(raw),
     queue: new PQueue({ concurrency: 2 }),
-    reporter: new Reporter(new EventEmitter<CrawlkitEvents>(), silentLogger),
+    bus: new EventBus(new EventEmitter<CrawlkitEvents>(), silentLogger),
   });
 });
 

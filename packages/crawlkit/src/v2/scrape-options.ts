@@ -92,6 +92,7 @@ export const scrapeOptionsShape = {
   minAge: z.number().int().min(0).optional(),
   storeInCache: z.boolean().default(true),
   fastMode: z.boolean().default(false),
+  lockdown: z.boolean().default(false),
   useMock: z.string().optional(),
 };
 

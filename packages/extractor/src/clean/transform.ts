@@ -5,7 +5,16 @@ import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
 
 /** Elements that never carry content (reference §10.1 step 3, plus `template` and stray `link`s). */
-const NON_CONTENT = new Set(['head', 'meta', 'noscript', 'style', 'script', 'template', 'link']);
+/** Elements `removeUnwanted` always removes: they never hold content. */
+export const NON_CONTENT: ReadonlySet<string> = new Set([
+  'head',
+  'meta',
+  'noscript',
+  'style',
+  'script',
+  'template',
+  'link',
+]);
 
 /** A new document holding the elements matching the selectors, in selector order (nested matches once). */
 export function selectIncluded(document: Document, selectors: readonly string[], warnings: string[]): Document {

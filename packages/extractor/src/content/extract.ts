@@ -1,47 +1,21 @@
 // Main-content extraction: prune, measure, pick the best container, clean inside it, compact its byline.
-import {
-  Document,
-  type Comment,
-  Element,
-  isCDATA,
-  isComment,
-  isDirective,
-  isTag,
-  isText,
-  type AnyNode,
-  type ParentNode,
-} from 'domhandler';
+import { Document, Element, isTag, type AnyNode } from 'domhandler';
 
-import { parseHtml } from '../dom/parse.js';
-import { contains, detachAll, holdersOf, relink } from '../dom/walk.js';
+import { contains, detachAll, hasText, relink } from '../dom/walk.js';
 import { compactByline } from './byline.js';
-import { cleanContainer } from './clean.js';
-import { isStateData } from './state-data.js';
-import {
-  isComponentFooter,
-  isHidden,
-  looksLikeItemBody,
-  looksLikeAuthorBox,
-  looksLikeChrome,
-  looksDesktopOnly,
-  looksLikeComments,
-  looksLikeContent,
-  looksLikeForum,
-  looksLikeOverlay,
-  looksLikeReviews,
-  looksLikePostChrome,
-  looksLikeTestimonials,
-} from './hints.js';
-import { measureTree, type Measure } from './measure.js';
 import { findCandidate } from './candidate.js';
+import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
+import { cleanContainer } from './clean.js';
 import { declaredKind } from './kind.js';
 import { findLede } from './lede.js';
-import { findTrailingFaq } from './trailing-faq.js';
-import { findSignupForms } from './signup-widgets.js';
+import { measureTree } from './measure.js';
+import { adoptStrayContent, findBody, prune } from './prune.js';
+import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
 import { selectContainer } from './select.js';
+import { findSignupForms } from './signup-widgets.js';
 import { teaserCards } from './teaser-cards.js';
-import { DROP_TAGS } from './tags.js';
-import { KeepTrace, type KeepRule } from './trace.js';
+import { findTrailingFaq } from './trailing-faq.js';
+import { Trace, type KeepRule } from './trace.js';
 
 export interface MainContentOptions {
   /**
@@ -69,303 +43,6 @@ export interface MainContent {
   keptBy?: Partial<Record<KeepRule, string>>;
 }
 
-function findBody(document: Document): ParentNode {
-  // the first <body> in document order, looking only inside <html> elements (nesting is capped by the parser)
-  const find = (nodes: readonly AnyNode[]): Element | null => {
-    for (const node of nodes) {
-      if (!isTag(node)) continue;
-      if (node.name === 'body') return node;
-      const inner = node.name === 'html' ? find(node.children) : null;
-      if (inner) return inner;
-    }
-    return null;
-  };
-  return find(document.children) ?? document;
-}
-
-/**
- * Moves elements that the parser left after `</body>` or `</html>` into the body, as browsers do (HTML's "after
- * body" insertion mode): a stray `</html>` early in a page must not cut the article off.
- */
-function adoptStrayContent(document: Document, body: ParentNode): void {
-  if (!isTag(body) || body.name !== 'body') return;
-  const stray: AnyNode[] = [];
-  // the siblings after </body> inside <html>, then the top-level nodes after <html> (or after a parentless body)
-  let top: AnyNode = body;
-  const parent = body.parent;
-  if (parent && isTag(parent) && parent.name === 'html') {
-    for (let n = body.next; n; n = n.next) if (isTag(n) || isText(n)) stray.push(n);
-    top = parent;
-  }
-  if (top.parent !== document) return;
-  for (let n = top.next; n; n = n.next) if (isTag(n) || isText(n)) stray.push(n);
-  if (stray.length === 0) return;
-  detachAll(stray);
-  relink(body, [...body.children, ...stray]);
-}
-
-/** Removes comments, invisible elements and elements that never hold readable text. */
-function prune(root: ParentNode): void {
-  const doomed: AnyNode[] = [];
-  const stack: AnyNode[] = [...root.children];
-  // each unclosed CDATA holds the rest of the page, and a chain of them would have it parsed again and again
-  let reparse = REPARSE_BUDGET;
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (isComment(node) || isDirective(node) || isCDATA(node)) {
-      const size = isComment(node) ? node.data.length : 0;
-      const recovered = isComment(node) && size < reparse ? reopenUnclosedCdata(node) : null;
-      if (recovered) reparse -= size;
-      if (recovered) for (const c of recovered) stack.push(c);
-      else doomed.push(node);
-      continue;
-    }
-    if (!isTag(node)) {
-      if (isText(node) && isStateData(node)) doomed.push(node);
-      continue;
-    }
-    const el = node;
-    if (el.name === 'noscript') {
-      // Some sites (forums especially) serve their whole readable content in <noscript>; keep that, drop pixels.
-      if (textLength(el) >= 200) el.name = 'div';
-      else {
-        doomed.push(el);
-        continue;
-      }
-    }
-    if (DROP_TAGS.has(el.name) || isHidden(el)) {
-      doomed.push(el);
-      continue;
-    }
-    for (const c of el.children) stack.push(c);
-  }
-  detachAll(doomed);
-}
-
-/** Characters of unclosed CDATA sections parsed again on one page (a chain of them past it stays comments). */
-const REPARSE_BUDGET = 32 * 1024 * 1024;
-
-/**
- * An unclosed `<![CDATA[` in HTML swallows the rest of the page into one comment node. HTML5 ends such a bogus
- * comment at the first `>`: parse what follows it again and put it back in place of the comment.
- */
-function reopenUnclosedCdata(comment: Comment): AnyNode[] | null {
-  const data = comment.data;
-  if (!data.startsWith('[CDATA[') || data.length < 200) return null;
-  const end = data.indexOf('>');
-  const parent = comment.parent;
-  if (end < 0 || !parent) return null;
-  const nodes = parseHtml(data.slice(end + 1)).children;
-  const i = parent.children.indexOf(comment);
-  parent.children.splice(i, 1, ...nodes);
-  for (let k = Math.max(0, i - 1); k < Math.min(parent.children.length, i + nodes.length + 1); k++) {
-    const n = parent.children[k]!;
-    n.parent = parent;
-    n.prev = parent.children[k - 1] ?? null;
-    n.next = parent.children[k + 1] ?? null;
-  }
-  comment.parent = null;
-  return nodes;
-}
-
-function hasText(root: ParentNode): boolean {
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (isText(node) && /\S/.test(node.data)) return true;
-    if (isTag(node)) for (const c of node.children) stack.push(c);
-  }
-  return false;
-}
-
-function textLength(root: ParentNode): number {
-  let n = 0;
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (isText(node)) n += node.data.trim().length;
-    else if (isTag(node)) for (const c of node.children) stack.push(c);
-  }
-  return n;
-}
-
-/** Prose that a page must hold besides a comment section for the section to go (a thread of comments stays). */
-const COMMENTS_MIN_REST = 2000;
-
-/** The same on a page that declares itself an article: its comments are readers' replies, never the story. */
-const ARTICLE_COMMENTS_MIN_REST = 300;
-
-/** Customer reviews go with less text around them: a product page's description is often short. */
-const REVIEWS_MIN_REST = 500;
-
-/** An author box with less text than this is a byline ("By Jane Doe, March 3"), which stays with the title. */
-const AUTHOR_BOX_MIN = 80;
-
-/** Prose that a component's own footer (`banner__footer`) holds when it is a call-out's text, not its buttons. */
-const FOOTER_PROSE = 100;
-
-/** Characters that must remain after removing link-only chrome that holds much of the page's text. */
-const MENU_MIN_REST = 200;
-
-/** Tables: a desktop-only block holding one stays (`looksDesktopOnly`). */
-const TABLES: ReadonlySet<string> = new Set(['table']);
-
-/** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
-function removeChrome(
-  root: ParentNode,
-  measures: Map<Element, Measure>,
-  total: number,
-  totalValue: number,
-  articleCommentsMinRest: number | null,
-  trace?: KeepTrace,
-): void {
-  const doomed: AnyNode[] = [];
-  // a consent manager's policy text, a modal's, the footer's and the menus' are not the page's own text beside its
-  // comments
-  const pageValue = totalValue - overlayProse(root, measures);
-  // chrome made only of links (mega menus) goes even when it holds much of the text, if enough text remains
-  const menus: AnyNode[] = [];
-  let removed = 0;
-  let menuText = 0;
-  // a table shown only on large screens is data too wide for a phone, not chrome (read once, when first needed)
-  let tables: Set<ParentNode> | undefined;
-  // inner removals of a menu are still made when the menu itself stays; their text counts once
-  // a comment section that stays (the page is its thread) stays whole: its nested reply lists are the thread too
-  const stack: [node: AnyNode, inMenu: boolean, inThread: boolean][] = root.children.map((c) => [c, false, false]);
-  while (stack.length) {
-    const [node, inMenu, inThread] = stack.pop()!;
-    if (!isTag(node)) continue;
-    const el = node;
-    const m = measures.get(el);
-    if (!m || m.text === 0) {
-      continue;
-    }
-    const isChrome =
-      looksLikePostChrome(el) ||
-      (looksLikeChrome(el) && !looksLikeContent(el) && !(m.prose >= FOOTER_PROSE && isComponentFooter(el))) ||
-      (m.text >= AUTHOR_BOX_MIN && looksLikeAuthorBox(el)) ||
-      (looksDesktopOnly(el) && !looksLikeContent(el) && !(tables ??= holdersOf(root, TABLES)).has(el));
-    if (isChrome && m.text < 0.4 * total) {
-      doomed.push(el);
-      if (!inMenu) removed += m.text;
-      continue;
-    }
-    // link-only chrome (mega menus) and overlays (consent managers, modals) go whatever their share of the text
-    const isMenu = !inMenu && ((isChrome && m.link >= 0.9 * m.text) || looksLikeOverlay(el));
-    if (isMenu) {
-      menus.push(el);
-      menuText += m.text;
-    } else if (isChrome) trace?.mark(el, 'large-chrome');
-    // comments go when the page has a substantial text of its own besides them
-    // customer testimonials are a service page's content; on a declared article they are furniture like comments
-    const comments =
-      !inThread && (looksLikeComments(el) || (articleCommentsMinRest !== null && looksLikeTestimonials(el)));
-    if (comments) {
-      const rest = pageValue - m.prose;
-      if (
-        rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST) ||
-        (articleCommentsMinRest !== null &&
-          !looksLikeForum(el) &&
-          proseBefore(el, root, measures) >= articleCommentsMinRest)
-      ) {
-        doomed.push(el);
-        if (!inMenu && !isMenu) removed += m.text;
-        continue;
-      }
-      trace?.mark(el, 'discussion');
-    }
-    for (const c of el.children) stack.push([c, inMenu || isMenu, inThread || comments]);
-  }
-  if (menus.length && total - removed - menuText >= MENU_MIN_REST) doomed.push(...menus);
-  else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');
-  detachAll(doomed);
-}
-
-/** Prose of the page's overlays, footer and navigation (`looksLikeOverlay`): never its own text. */
-function overlayProse(root: ParentNode, measures: Map<Element, Measure>): number {
-  let n = 0;
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isTag(node)) continue;
-    if (looksLikeOverlay(node)) n += measures.get(node)?.prose ?? 0;
-    else for (const c of node.children) stack.push(c);
-  }
-  return n;
-}
-
-/** Prose of the page before `el` in document order (the article above its comments). */
-function proseBefore(el: Element, root: ParentNode, measures: Map<Element, Measure>): number {
-  let n = 0;
-  for (let node: AnyNode | null = el; node && node !== root; node = node.parent) {
-    for (let prev = node.prev; prev; prev = prev.prev) if (isTag(prev)) n += measures.get(prev)?.prose ?? 0;
-  }
-  return n;
-}
-
-/** Share of the page's prose that its single `<main>` must hold to be preferred over a higher container. */
-const MAIN_PROSE_SHARE = 0.2;
-
-/** The page's one `<main>` (or `role="main"`) element; null when there is none or several. */
-function findMain(root: ParentNode): Element | null {
-  let found: Element | null = null;
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isTag(node)) continue;
-    if (node.name === 'main' || node.attribs['role'] === 'main') {
-      if (found) return null;
-      found = node;
-      continue;
-    }
-    for (const c of node.children) stack.push(c);
-  }
-  return found;
-}
-
-function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {
-  let n = 0;
-  for (const c of root.children) if (isTag(c)) n += measures.get(c)?.prose ?? 0;
-  return n;
-}
-
-/** Share of the container's prose that its item body must hold to be the container instead. */
-const ITEM_BODY_PROSE_SHARE = 0.5;
-
-/** Other item bodies beside it (teaser excerpts) hold at most this share of its prose; more is a thread or a grid. */
-const OTHER_BODIES_SHARE = 0.1;
-
-/**
- * The element under `container` that names itself the body of the page's item (an article or post:
- * `itemprop="articleBody"`, `entry-content`, `article__body`; a product: `product__description`) when it holds most
- * of the container's prose and other such bodies beside it are small (a teaser's excerpt); null when there is none,
- * or several of a size (a thread, a grid of post cards).
- */
-function findItemBody(container: Element, measures: Map<Element, Measure>): Element | null {
-  let found: Element | null = null;
-  let foundProse = 0;
-  let others = 0;
-  const stack: AnyNode[] = [...container.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isTag(node)) continue;
-    if (looksLikeItemBody(node)) {
-      const p = measures.get(node)?.prose ?? 0;
-      if (p > foundProse) {
-        others += foundProse;
-        found = node;
-        foundProse = p;
-      } else others += p;
-      continue;
-    }
-    for (const c of node.children) stack.push(c);
-  }
-  const prose = measures.get(container)?.prose ?? 0;
-  return found && foundProse >= ITEM_BODY_PROSE_SHARE * prose && others <= OTHER_BODIES_SHARE * foundProse
-    ? found
-    : null;
-}
-
 /** A container with fewer characters than this, on a page with much more text, is a wrong pick. */
 const MIN_CONTAINER = 150;
 
@@ -379,9 +56,24 @@ export function extractMainContent(document: Document, options: MainContentOptio
  * candidate at all) the whole page without its chrome. May mutate `document`.
  */
 export function findMainContent(document: Document, options: MainContentOptions = {}): MainContent {
-  const trace = options.explain ? new KeepTrace() : undefined;
-  const done = (nodes: AnyNode[], source: MainContent['source']): MainContent => {
-    const out: MainContent = { document: wrap(nodes), source };
+  const { document: main, source, keptBy } = traceMainContent(document, options.explain ? new Trace() : undefined);
+  return keptBy ? { document: main, source, keptBy } : { document: main, source };
+}
+
+/** What `traceMainContent` found: `findMainContent`'s answer, and the page's elements it is made of. */
+export interface TracedContent extends MainContent {
+  /** The nodes of the page that make the main content, in order (the container, its intro, its FAQ). */
+  parts: AnyNode[];
+}
+
+/**
+ * `findMainContent`, recording in `trace` (when given) the rule that kept or dropped each part of the page. May
+ * mutate `document`.
+ */
+export function traceMainContent(document: Document, trace?: Trace): TracedContent {
+  const done = (nodes: AnyNode[], source: MainContent['source']): TracedContent => {
+    const parts = [...nodes];
+    const out: TracedContent = { document: wrap(nodes), source, parts };
     if (trace) out.keptBy = trace.textByRule(out.document, source);
     return out;
   };
@@ -390,7 +82,7 @@ export function findMainContent(document: Document, options: MainContentOptions 
   const body = findBody(document);
   adoptStrayContent(document, body);
   const signupForms = findSignupForms(body);
-  prune(body);
+  prune(body, trace);
   let measures = measureTree(body);
   let total = 0;
   let totalValue = 0;
@@ -423,19 +115,18 @@ export function findMainContent(document: Document, options: MainContentOptions 
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body))
-        cleanContainer(body, measures, trace, articleCommentsMinRest !== null, signupForms);
+      if (best === body && isTag(body)) cleanContainer(body, measures, trace, kind, signupForms);
       return done(body.children, 'page');
     }
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, articleCommentsMinRest !== null, signupForms);
+  cleanContainer(best, measures, trace, kind, signupForms);
   if (!hasText(best)) return done(body.children, 'page');
-  if (faq) cleanContainer(faq, measures, trace, articleCommentsMinRest !== null, signupForms);
+  if (faq) cleanContainer(faq, measures, trace, kind, signupForms);
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
-  if (isTag(best)) compactByline(best, measures);
+  if (isTag(best)) compactByline(best, measures, trace);
   // the story's intro that the walk left beside its body, between the title and the container
   const lede = findLede(best, measures);
   for (const el of lede) trace?.mark(el, 'lede');

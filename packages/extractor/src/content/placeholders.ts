@@ -3,6 +3,7 @@ import { isTag, type AnyNode, type Element } from 'domhandler';
 
 import type { Measure } from './measure.js';
 import type { TextBlock } from './repeat-runs.js';
+import type { Doomed } from './trace.js';
 
 /**
  * Filler text of page templates, no page means it: "Lorem ipsum dolor sit amet", "LOREM ISPUM DOLOR ET", "Lorem
@@ -25,7 +26,7 @@ export function dropPlaceholders(
   container: Element,
   measures: Map<Element, Measure>,
   total: number,
-  doomed: Set<AnyNode>,
+  doomed: Doomed,
 ): void {
   const fillers = blocks.filter((b) => FILLER.test(b.text));
   if (fillers.length === 0) return;
@@ -58,7 +59,7 @@ export function dropPlaceholders(
   };
   for (const { el } of fillers) {
     const parent = el.parent;
-    doomed.add((parent && isTag(parent) ? largestFrom(parent) : null) ?? el);
+    doomed.drop((parent && isTag(parent) ? largestFrom(parent) : null) ?? el, 'placeholder');
   }
 }
 

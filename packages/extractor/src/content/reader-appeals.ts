@@ -1,4 +1,5 @@
 // Appeals to the reader after a story: follow, share, join a group, get notified, download, fund the newsroom.
+import { anyOf, phraseTable } from './phrases/phrase-table.js';
 
 /**
  * Short appeals that are about the site, not the story ("Stay connected with me!", "Would you like to receive
@@ -6,8 +7,20 @@
  * The newsletter and follow-us prompts of `clean.ts` are the same kind, with the same limits (200 characters, under
  * half links); these are the other wordings.
  */
-const APPEAL =
-  /^(?:(?:stay|keep) (?:connected|in touch) with (?:me|us)\b|join (?:the|our|my) [\w' ]{0,40}(?:facebook|discord|slack|telegram|whatsapp|reddit) (?:group|community|server|channel)\b|would you like to receive notifications\b|get the latest (?:updates|news) from\b|join \w+ for free to get updates\b|if you (?:like|liked|enjoyed) (?:it|this(?: article| post| story)?),? (?:please )?(?:share it|feel free to share)\b|help (?:me|us) spread the word\b|(?:this|our) (?:story|journalism|reporting|work) is (?:funded|supported|made possible) by (?:readers|people) like you\b|get (?:the|your|our) free (?:e-?book|guide|checklist|download)\b|share your story[.!]?$)/i;
+const APPEALS = phraseTable(String.raw`
+  (?:stay|keep) (?:connected|in touch) with (?:me|us)\b
+  join (?:the|our|my) [\w' ]{0,40}(?:facebook|discord|slack|telegram|whatsapp|reddit) (?:group|community|server|channel)\b
+  would you like to receive notifications\b
+  get the latest (?:updates|news) from\b
+  join \w+ for free to get updates\b
+  if you (?:like|liked|enjoyed) (?:it|this(?: article| post| story)?),? (?:please )?(?:share it|feel free to share)\b
+  help (?:me|us) spread the word\b
+  (?:this|our) (?:story|journalism|reporting|work) is (?:funded|supported|made possible) by (?:readers|people) like you\b
+  get (?:the|your|our) free (?:e-?book|guide|checklist|download)\b
+  share your story[.!]?$
+`);
+
+const APPEAL = anyOf(APPEALS, '^');
 
 export function isReaderAppeal(text: string): boolean {
   return APPEAL.test(text);

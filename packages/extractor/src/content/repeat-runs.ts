@@ -1,5 +1,7 @@
 // Which repeated blocks are copies: a page rendered twice repeats long runs of blocks, items repeat their boilerplate.
-import type { AnyNode, Element } from 'domhandler';
+import type { Element } from 'domhandler';
+
+import type { Doomed } from './trace.js';
 
 /** A text block of the container in document order, as `dropRepeats` meets it. */
 export interface TextBlock {
@@ -24,7 +26,7 @@ const COPY_RUN = 3;
  * blocks in a row (a mobile copy of the page, a story printed twice) goes, and so do a block seen only twice and a
  * repeated heading or link (each post's "Re: <thread title>", each card's "Compare deals" call to action).
  */
-export function doomCopies(blocks: readonly TextBlock[], doomed: Set<AnyNode>): void {
+export function doomCopies(blocks: readonly TextBlock[], doomed: Doomed): void {
   const count = new Map<string, number>();
   for (const b of blocks) if (b.judged) count.set(b.text, (count.get(b.text) ?? 0) + 1);
   let i = 0;
@@ -38,7 +40,8 @@ export function doomCopies(blocks: readonly TextBlock[], doomed: Set<AnyNode>): 
     for (; j < blocks.length && blocks[j]!.repeat; j++) if (blocks[j]!.judged) run++;
     for (let k = i; k < j; k++) {
       const b = blocks[k]!;
-      if (b.judged && (run >= COPY_RUN || b.label || (count.get(b.text) ?? 0) < ITEM_REPEATS)) doomed.add(b.el);
+      if (b.judged && (run >= COPY_RUN || b.label || (count.get(b.text) ?? 0) < ITEM_REPEATS))
+        doomed.drop(b.el, 'repeat');
     }
     i = j;
   }

@@ -3,6 +3,7 @@
 import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { holdersOf } from '../dom/walk.js';
+import { anyOf, phraseTable } from './phrases/phrase-table.js';
 
 /** Inputs of a contact address: typed as one, or named so (`name="email"`, `placeholder="Your phone number"`). */
 const ADDRESS_INPUT_NAME = /e-?mail|phone|mobile/i;
@@ -80,8 +81,13 @@ export const MAX_FORM_STATUS = 100;
  * subscribing to our daily newsletter.", "Oops! Something went wrong while submitting the form."), which page
  * builders print beside the form and hide with their style sheet until then.
  */
-const FORM_STATUS =
-  /^\W*(?:thank(?:s| you)[!,.]? (?:for (?:subscribing|signing up|registering|downloading|completing|your (?:submission|message|request))\b|your (?:submission|message|request|form) (?:has been|was) (?:received|sent|submitted)\b)|oops[!.]? something went wrong\b|your (?:submission|message) has been (?:received|sent)\b)/i;
+const FORM_STATUSES = phraseTable(String.raw`
+  thank(?:s| you)[!,.]? (?:for (?:subscribing|signing up|registering|downloading|completing|your (?:submission|message|request))\b|your (?:submission|message|request|form) (?:has been|was) (?:received|sent|submitted)\b)
+  oops[!.]? something went wrong\b
+  your (?:submission|message) has been (?:received|sent)\b
+`);
+
+const FORM_STATUS = anyOf(FORM_STATUSES, String.raw`^\W*`);
 
 /** Whether a short block's text (at most `MAX_FORM_STATUS` characters) is a form's status message. */
 export function isFormStatus(text: string): boolean {

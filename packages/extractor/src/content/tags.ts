@@ -80,3 +80,6 @@ export const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4'
 
 /** Elements that show a picture. */
 export const PICTURE_TAGS: ReadonlySet<string> = new Set(['img', 'picture']);
+
+/** Code: its elements are a highlighter's tokens and lines, never chrome, furniture or copies; no rule enters it. */
+export const CODE_TAGS: ReadonlySet<string> = new Set(['pre', 'code']);

@@ -3,7 +3,7 @@ import { isTag, type AnyNode, type Element } from 'domhandler';
 
 import type { Measure } from './measure.js';
 import { HEADING_TAGS } from './tags.js';
-import type { KeepTrace } from './trace.js';
+import type { Doomed, Trace } from './trace.js';
 
 /** Class words of a title element that is not a heading tag (`<div class="title"><a>`). */
 const TITLE_CLASS = /(?:^|[\s_-])(?:title|headline)(?:$|[\s_-])/i;
@@ -32,8 +32,8 @@ export function dropTeaserGroups(
   container: Element,
   measures: Map<Element, Measure>,
   total: number,
-  doomed: Set<AnyNode>,
-  trace?: KeepTrace,
+  doomed: Doomed,
+  trace?: Trace,
 ): void {
   const titles = countLinkedTitles(container, measures);
   const groups: Element[] = [];
@@ -87,7 +87,7 @@ export function dropTeaserGroups(
     for (const g of groups) trace?.mark(g, 'teaser-grid');
     return;
   }
-  for (const g of groups) doomed.add(g);
+  for (const g of groups) doomed.drop(g, 'teaser-grid');
 }
 
 /** For every element under `root`: how many linked titles it holds (a linked title counts once, not its parts). */

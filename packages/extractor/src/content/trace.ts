@@ -1,4 +1,5 @@
-// Which rule kept each part of the output: the precision view of the extraction benchmark, off by default.
+// Which rule kept, and which rule dropped, each part of a page: off by default, on for `explain` (the precision view
+// of the extraction benchmark, `explainPage`).
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 /**
@@ -21,15 +22,124 @@ export type KeepRule =
   /** a grid of teaser cards kept by the position and prose guards (a listing) */
   | 'teaser-grid'
   /** intro paragraphs between the title and the container, outside it (`lede.ts`) */
-  | 'lede';
+  | 'lede'
+  /** the byline's parts, kept as one line (`byline.ts`); the parts themselves are replaced by it */
+  | 'byline';
 
-/** Marks elements with the rule that kept them; reads the output's text back per rule. */
-export class KeepTrace {
+/** A rule that drops part of a page: the module that holds it, and what it says in a sentence. */
+export interface DropRuleInfo {
+  module: string;
+  says: string;
+}
+
+/** Every rule that drops part of a page, by name. `explainPage` reports these names. */
+export const DROP_RULES = {
+  // pass 1, prune.ts
+  hidden: { module: 'hidden.ts', says: 'hidden from readers (hidden, aria-hidden, display:none, screen-reader-only)' },
+  'not-text': {
+    module: 'prune.ts',
+    says: 'never readable text: script, style, template, svg, iframe, form controls, media, dialog',
+  },
+  'state-data': { module: 'state-data.ts', says: "a widget's JSON state written into the page's text" },
+  // pass 3, chrome.ts
+  chrome: {
+    module: 'chrome.ts',
+    says: 'page chrome by its tag, ARIA role or class/id words (navigation, header, footer, sidebar, share bar, ...)',
+  },
+  'post-chrome': {
+    module: 'chrome.ts',
+    says: "a forum post's chrome: poster rank and statistics, reactions, signature",
+  },
+  'author-box': { module: 'chrome.ts', says: "an author box: the writer's bio beside or under the story" },
+  'desktop-only': { module: 'chrome.ts', says: 'a block whose class shows it only on large screens' },
+  menu: {
+    module: 'chrome.ts',
+    says: 'link-only chrome or an overlay (mega menu, dialog, consent manager, page footer, navigation), whatever its size',
+  },
+  comments: {
+    module: 'chrome.ts',
+    says: "a comment or customer-review section, beside enough text of the page's own",
+  },
+  // passes 4 and 5, select.ts, candidate.ts, refine.ts
+  'outside-container': { module: 'select.ts', says: 'outside the container chosen as the main content' },
+  // pass 6, clean.ts and the rule modules it calls
+  'empty-control': { module: 'clean.ts', says: 'a form, button or row of share icons without text' },
+  caption: { module: 'clean.ts', says: 'a figure caption or photo credit (<figcaption>); the image stays' },
+  'signup-widget': { module: 'signup-widgets.ts', says: 'a sign-up widget: its pitch, form and small print' },
+  button: { module: 'furniture.ts', says: 'a button' },
+  form: { module: 'furniture.ts', says: 'a form without prose (search, sign-up, filters)' },
+  'furniture-text': {
+    module: 'phrases/furniture-texts.ts',
+    says: 'a short block whose whole text is a call to action, a label or a counter',
+  },
+  'reader-prompt': {
+    module: 'phrases/prompts.ts',
+    says: 'a prompt to follow, subscribe or share, or an appeal to the reader',
+  },
+  'related-link': { module: 'phrases/prompts.ts', says: 'a pointer to another story ("Related: <a>…</a>")' },
+  'preferred-source': { module: 'reader-appeals.ts', says: 'a prompt to add the site as a preferred source' },
+  'form-status': { module: 'signup-widgets.ts', says: "a form's status message" },
+  'ad-label': { module: 'ad-labels.ts', says: 'the label of an ad slot' },
+  paywall: { module: 'paywall.ts', says: 'a paywall or sign-in prompt' },
+  'thread-label': { module: 'phrases/prompts.ts', says: "a thread's edit or membership label" },
+  'photo-credit': { module: 'photo-credits.ts', says: 'a photo credit outside a caption' },
+  'post-number': { module: 'furniture.ts', says: "a post's linked permalink number (#12)" },
+  avatar: { module: 'furniture.ts', says: "a poster's avatar initials" },
+  'link-button': { module: 'furniture.ts', says: 'a link styled as a button (a call to action)' },
+  'vote-count': { module: 'furniture.ts', says: "a post's vote count on a Q&A page (a number standing alone)" },
+  'page-control': { module: 'page-controls.ts', says: 'a page control: Hide/Show toggle, "Skip to", "Back to top"' },
+  'phone-cta': { module: 'phone-links.ts', says: 'a phone call to action (a tel: link standing alone)' },
+  'link-list': {
+    module: 'link-lists.ts',
+    says: 'a list of short links that is a small part of the container (table of contents, tag cloud)',
+  },
+  'furniture-heading': {
+    module: 'sections.ts',
+    says: 'a heading that opens a section of furniture ("Related articles", "Leave a comment", "References")',
+  },
+  'furniture-section': {
+    module: 'sections.ts',
+    says: 'the section under a furniture heading, a small part of the container',
+  },
+  'teaser-grid': { module: 'teasers.ts', says: 'a grid of teaser cards in the second half of an article' },
+  'author-card': { module: 'author-cards.ts', says: "an author card: a link to the writer's page beside a bio" },
+  repeat: { module: 'repeats.ts', says: 'a copy of an earlier block or wrapper, word for word' },
+  'quoted-reply': { module: 'repeats.ts', says: 'a quote of an earlier post in a reply' },
+  placeholder: { module: 'placeholders.ts', says: 'template filler (Lorem ipsum) and its unfilled cards' },
+  // the page pipeline, page.ts
+  'not-included': { module: 'page.ts', says: 'outside every includeTags match' },
+  boilerplate: {
+    module: 'clean/boilerplate.ts',
+    says: 'a boilerplate selector of the v2 onlyMainContent with includeTags',
+  },
+  'exclude-tags': { module: 'page.ts', says: 'matched by excludeTags' },
+} as const satisfies Record<string, DropRuleInfo>;
+
+export type DropRule = keyof typeof DROP_RULES;
+
+/** Marks elements with the rule that kept them and nodes with the rule that dropped them; reads the output back. */
+export class Trace {
   readonly #marks = new Map<Element, KeepRule>();
+  readonly #drops = new Map<AnyNode, DropRule>();
 
   /** The first mark of an element wins (the outermost decision is made first). */
   mark(el: Element, rule: KeepRule): void {
     if (!this.#marks.has(el)) this.#marks.set(el, rule);
+  }
+
+  /** Records why a node is removed; the first rule to remove it wins. */
+  drop(node: AnyNode, rule: DropRule): void {
+    if (!this.#drops.has(node)) this.#drops.set(node, rule);
+  }
+
+  /** The rule that removed `node` itself, if one did. */
+  droppedBy(node: AnyNode): DropRule | undefined {
+    return this.#drops.get(node);
+  }
+
+  /** The rule that kept `el` itself, if one marked it. */
+  keptBy(el: Element): KeepRule | undefined {
+    return this.#marks.get(el);
   }
 
   /** Visible text under `root` grouped by the innermost marked element holding it (`rootRule` elsewhere). */
@@ -48,5 +158,21 @@ export class KeepTrace {
       }
     }
     return out;
+  }
+}
+
+/** The nodes a pass removes; with a trace, each with the rule that removed it. */
+export class Doomed extends Set<AnyNode> {
+  readonly #trace: Trace | undefined;
+
+  constructor(trace?: Trace) {
+    super();
+    this.#trace = trace;
+  }
+
+  /** Dooms `node` by `rule`. */
+  drop(node: AnyNode, rule: DropRule): void {
+    this.add(node);
+    this.#trace?.drop(node, rule);
   }
 }

@@ -98,3 +98,14 @@ export function holdersOf(root: ParentNode, names: ReadonlySet<string>): Set<Par
   }
   return out;
 }
+
+/** Whether any text under `root` is more than whitespace. */
+export function hasText(root: ParentNode): boolean {
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (isText(node) && /\S/.test(node.data)) return true;
+    if (isTag(node)) for (const c of node.children) stack.push(c);
+  }
+  return false;
+}

@@ -87,7 +87,7 @@ describe('engines behind one interface', () => {
       fetch: (call) => twin.fetch(call),
       close: () => twin.close(),
     };
-    expect(() => new Fetcher({ engines: [named] })).toThrow(/Two engines are named `http`/);
+    expect(() => new Fetcher({ engines: [named] })).toThrow(/two engines are named `http`/);
   });
 
   it("attaches the judge's verdict to the page it judged, extras included, and to no other", async () => {

@@ -55,7 +55,7 @@ function proseStrings(source: string, out: ProseString[], depth = 0): void {
   for (const m of matches) {
     let value: string;
     try {
-      value = JSON.parse(`"${m[1]}"`) as string;
+      value = String(JSON.parse(`"${m[1]}"`));
     } catch {
       continue;
     }

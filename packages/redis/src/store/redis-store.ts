@@ -11,12 +11,14 @@ import {
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { Lifecycle } from './lifecycle.js';
-import { RedisCounterStore } from './redis-counters.js';
-import { RedisEngineStore } from './redis-engines.js';
-import { RedisJobStore } from './redis-jobs.js';
-import { RedisDeliveryStore, RedisHistoryStore } from './redis-outbox.js';
-import { RedisPageStore } from './redis-pages.js';
-import { RedisResultStore, RedisTaskStore } from './redis-tasks.js';
+import { RedisCounterStore } from './counters.js';
+import { RedisEngineStore } from './engines.js';
+import { RedisJobStore } from './jobs.js';
+import { RedisDeliveryStore } from './deliveries.js';
+import { RedisHistoryStore } from './history.js';
+import { RedisPageStore } from './pages.js';
+import { RedisResultStore } from './results.js';
+import { RedisTaskStore } from './tasks.js';
 import { ScriptRunner } from './scripts-runner.js';
 
 export interface RedisStoreOptions {

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import type { JobRecord, Store, TaskInput } from '../types.js';
+import type { JobRecord, PageCache, Store, TaskInput } from '../types.js';
 
 /** Options every backend factory must honour in the conformance suite. */
 export interface ConformanceStoreOptions {
@@ -9,9 +9,14 @@ export interface ConformanceStoreOptions {
 
 export type StoreFactory = (options: ConformanceStoreOptions) => Store | Promise<Store>;
 
+/** A factory of a backend that only caches pages. */
+export type PageCacheFactory = (options: ConformanceStoreOptions) => PageCache | Promise<PageCache>;
+
 /** Opens stores through `factory` and closes each one after its test. */
-export function useStores(factory: StoreFactory): (options?: ConformanceStoreOptions) => Promise<Store> {
-  const open: Store[] = [];
+export function useStores<T extends PageCache = Store>(
+  factory: (options: ConformanceStoreOptions) => T | Promise<T>,
+): (options?: ConformanceStoreOptions) => Promise<T> {
+  const open: T[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((store) => store.close()));
   });

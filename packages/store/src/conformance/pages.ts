@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CachedPage } from '../types.js';
-import { useStores, type StoreFactory } from './harness.js';
+import { useStores, type PageCacheFactory } from './harness.js';
 
 function page(
   key: string,
@@ -11,7 +11,7 @@ function page(
   return { key, url, cachedAt, value };
 }
 
-export function describePageConformance(factory: StoreFactory): void {
+export function describePageConformance(factory: PageCacheFactory): void {
   describe('pages', () => {
     const open = useStores(factory);
 

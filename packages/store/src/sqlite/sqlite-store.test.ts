@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeStoreConformance } from '../conformance.js';
-import { DUE_HEADS } from './sqlite-outbox.js';
+import { DUE_HEADS } from './deliveries.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-sqlite-conformance-'));

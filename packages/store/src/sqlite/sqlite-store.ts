@@ -9,13 +9,14 @@ import type { Store } from '../types.js';
 import { SqliteDatabase, translateSqliteError } from './database.js';
 import { PageHotTier } from './hot-tier.js';
 import { migrate } from './migrations.js';
-import { SqliteJobStore } from './sqlite-jobs.js';
-import { SqliteCounterStore } from './sqlite-counters.js';
-import { SqliteEngineStore } from './sqlite-engines.js';
-import { SqliteDeliveryStore, SqliteHistoryStore } from './sqlite-outbox.js';
-import { SqlitePageStore } from './sqlite-pages.js';
-import { SqliteResultStore } from './sqlite-results.js';
-import { SqliteTaskStore } from './sqlite-tasks.js';
+import { SqliteJobStore } from './jobs.js';
+import { SqliteCounterStore } from './counters.js';
+import { SqliteEngineStore } from './engines.js';
+import { SqliteDeliveryStore } from './deliveries.js';
+import { SqliteHistoryStore } from './history.js';
+import { SqlitePageStore } from './pages.js';
+import { SqliteResultStore } from './results.js';
+import { SqliteTaskStore } from './tasks.js';
 
 export interface SqliteStoreOptions {
   /** Directory of the store; created (with parents) when missing. crawlkit's default is `./.crawlkit`. */

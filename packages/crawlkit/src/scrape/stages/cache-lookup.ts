@@ -1,3 +1,5 @@
+import { redactUrl } from '@crawlkit/fetcher';
+
 import { CrawlkitError } from '../../errors.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import type { ScrapeStage } from '../scrape-state.js';
@@ -5,15 +7,17 @@ import { storedLength } from '../../codec/page-record.js';
 
 /**
  * Reads the page cache when the request and its formats allow it: a page younger than `maxAge` (and older than
- * `minAge`, when given) answers in place of a fetch. `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`.
+ * `minAge`, when given) answers in place of a fetch. `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With
+ * `lockdown` the cache is the only source, at any age: no page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
  */
 export const cacheLookup: ScrapeStage = {
   name: 'cache-lookup',
   async run(state) {
     const { store, request, cache } = state;
+    if (request.lockdown && (!store || !cache.readable)) throw lockdownMiss(state.request.url, 'these options');
     if (!store || !cache.readable) return;
     const lookup: { maxAge?: number; minAge?: number } = {};
-    if (request.maxAge > 0) lookup.maxAge = request.maxAge;
+    if (request.maxAge > 0 && !request.lockdown) lookup.maxAge = request.maxAge;
     if (request.minAge !== undefined) lookup.minAge = request.minAge;
     const hit = await store.pages.get(cache.key, lookup);
     if (hit) {
@@ -23,6 +27,7 @@ export const cacheLookup: ScrapeStage = {
       cache.length = storedLength(hit);
       return;
     }
+    if (request.lockdown) throw lockdownMiss(request.url, 'it');
     if (request.minAge !== undefined) {
       throw new CrawlkitError(
         'SCRAPE_NO_CACHED_DATA',
@@ -32,3 +37,20 @@ export const cacheLookup: ScrapeStage = {
     cache.state = 'miss';
   },
 };
+
+/**
+ * A `lockdown` request the cache cannot answer. `why` is `it` (nothing cached) or `these options` (options that keep
+ * a page out of the cache: headers, actions, zero data retention, a format that needs a fresh page).
+ */
+function lockdownMiss(url: string, why: 'it' | 'these options'): CrawlkitError {
+  const reason =
+    why === 'it'
+      ? 'the page cache holds no copy of it for these options'
+      : 'these options never read the page cache (headers, actions, zero data retention, changeTracking, branding, ' +
+        'a screenshot with its own viewport or quality, maxAge 0 or the stealth proxy)';
+  return new CrawlkitError(
+    'SCRAPE_LOCKDOWN_CACHE_MISS',
+    `lockdown: ${redactUrl(url)} is served from the page cache only, with no network, and ${reason}. Scrape it once ` +
+      'without lockdown first, or drop lockdown.',
+  );
+}

@@ -1,5 +1,6 @@
 import type { JudgedPage, JudgeOptions, PageRequest, RenderVerdict } from '@crawlkit/fetcher';
 
+import { CrawlkitError } from '../../errors.js';
 import type { Extraction, ExtractionRequest } from '../../extraction/extraction.js';
 import { afterFetch, fetchError, shapeFetch } from '../../formats/registry.js';
 import { extractionInput, extractionSettings } from '../extraction-settings.js';
@@ -77,6 +78,9 @@ export const fetchStage: ScrapeStage = {
   async run(state) {
     if (state.page) return;
     const { request } = state;
+    // The cache lookup answers every lockdown request or refuses it: no socket is ever opened for one.
+    if (request.lockdown)
+      throw new CrawlkitError('SCRAPE_LOCKDOWN_CACHE_MISS', 'lockdown: the page was not in the cache.');
     const result = await state.ctx.fetcher
       .fetch(pageRequest(state, state.engineAdvice ?? {}))
       .catch((error: unknown) => {

@@ -12,12 +12,13 @@ function nonEmptyActions(actions: ActionResults | undefined): ActionResults | un
 
 /**
  * Credits of one successful document (reference §18): 1 per page, or its formats' base (5 with a `json`
- * extraction) plus their surcharges; the stealth proxy adds 4; a parsed PDF adds 1 per page after the first; zero
- * data retention adds 1. Nothing is charged: this is accounting for callers who budget.
+ * extraction) plus their surcharges; the stealth proxy adds 4, and so does `lockdown`; a parsed PDF adds 1 per page
+ * after the first; zero data retention adds 1. Nothing is charged: this is accounting for callers who budget.
  */
 export function documentCredits(input: CreditInput): number {
   let credits = formatCredits(input.formats);
   if (input.proxyUsed === 'stealth') credits += 4;
+  if (input.lockdown) credits += 4;
   const pdfPages = input.pdfPagesParsed;
   if (pdfPages !== undefined && pdfPages > 1) credits += pdfPages - 1;
   if (input.zeroDataRetention) credits += 1;
@@ -28,6 +29,8 @@ export function documentCredits(input: CreditInput): number {
 export interface CreditInput {
   formats: readonly Format[];
   proxyUsed: 'basic' | 'stealth';
+  /** Served by `lockdown` (upstream bills 4 more). */
+  lockdown?: boolean | undefined;
   /** Pages parsed from a PDF (absent for other content or when PDF parsing is off). */
   pdfPagesParsed?: number | undefined;
   zeroDataRetention: boolean;
@@ -47,6 +50,7 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
     formats: state.request.formats,
     proxyUsed: page.proxyUsed,
     pdfPagesParsed: extraction.pdfPages,
+    lockdown: state.request.lockdown,
     zeroDataRetention: state.context.zeroDataRetention,
   });
   document.metadata.creditsUsed = credits;

@@ -59,3 +59,13 @@ export function storyEndingWith(html: string, count = 4): string {
   ).join('');
   return story.replace('</div></article>', `${more}${html}</div></article>`);
 }
+
+/** Titles of other stories, for teaser cards. */
+export const teaserTitles = [
+  'School board delays budget vote for the third time this year',
+  'New bakery opens in the old post office on Market Square',
+  'Harbour festival returns in June with a longer programme',
+  'Rail line closed for repairs over the Easter weekend',
+  'Volunteers plant four hundred trees along the river path',
+  'Library extends opening hours after readers sign petition',
+];

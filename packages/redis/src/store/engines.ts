@@ -1,7 +1,7 @@
 import { engineStoreLimits, type EngineStore, type EngineStoreLimits, type HostEngineStats } from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
-import { rethrowNoJob } from './redis-jobs.js';
+import { rethrowNoJob } from './jobs.js';
 import type { ScriptRunner } from './scripts-runner.js';
 
 /** What jobs learned per host about the engine their pages need: one hash per job, `<http>:<browser>` by host. */

@@ -2,7 +2,7 @@ import { JobExistsError } from '../errors.js';
 import { jobPatchEntries, type JobPatch, type PatchableField } from '../job-patch.js';
 import type { JobKind, JobRecord, JobStatus, JobStore, TaskInput } from '../types.js';
 import type { SqliteDatabase, SqlValue } from './database.js';
-import { insertTasks } from './sqlite-tasks.js';
+import { insertTasks } from './tasks.js';
 
 interface JobRow {
   id: string;

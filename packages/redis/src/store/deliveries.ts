@@ -1,14 +1,7 @@
-import {
-  DeliveryExistsError,
-  type Delivery,
-  type DeliveryState,
-  type DeliveryStore,
-  type HistoryEntry,
-  type HistoryStore,
-} from '@crawlkit/store';
+import { DeliveryExistsError, type Delivery, type DeliveryState, type DeliveryStore } from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
-import { rethrowNoJob } from './redis-jobs.js';
+import { rethrowNoJob } from './jobs.js';
 import { isReply, type ScriptRunner } from './scripts-runner.js';
 
 function parseDelivery(id: string, hash: Record<string, string>): Delivery | undefined {
@@ -122,49 +115,4 @@ export class RedisDeliveryStore implements DeliveryStore {
     });
     return deliveries;
   }
-}
-
-/**
- * Change-tracking snapshots: a sorted set per (tag, url) scored by `scrapedAt`; members start with a global counter
- * so equal times keep append order.
- */
-export class RedisHistoryStore implements HistoryStore {
-  readonly #life: Lifecycle;
-  readonly #redis: ScriptRunner;
-  readonly #keep: number;
-
-  constructor(life: Lifecycle, redis: ScriptRunner, keep: number) {
-    this.#life = life;
-    this.#redis = redis;
-    this.#keep = keep;
-  }
-
-  latest(url: string, tag: string): Promise<HistoryEntry | undefined> {
-    return this.#life.run(async () => {
-      const [member, score] = await this.#redis.client.zrange(
-        this.#redis.key('h', historyKey(url, tag)),
-        '-1',
-        '-1',
-        'WITHSCORES',
-      );
-      if (member === undefined || score === undefined) return undefined;
-      return { url, tag, scrapedAt: Number(score), value: member.slice(member.indexOf(':') + 1) };
-    });
-  }
-
-  append(entry: HistoryEntry): Promise<void> {
-    return this.#life.run(async () => {
-      await this.#redis.run(
-        'HISTORY_APPEND',
-        historyKey(entry.url, entry.tag),
-        entry.scrapedAt,
-        entry.value,
-        this.#keep,
-      );
-    });
-  }
-}
-
-function historyKey(url: string, tag: string): string {
-  return `${tag}\u0000${url}`;
 }

@@ -1,5 +1,5 @@
 import { DeliveryExistsError, JobNotFoundError } from '../errors.js';
-import type { Delivery, DeliveryState, DeliveryStore, HistoryEntry, HistoryStore } from '../types.js';
+import type { Delivery, DeliveryState, DeliveryStore } from '../types.js';
 import type { SqliteDatabase, SqlValue } from './database.js';
 
 interface DeliveryRow {
@@ -30,6 +30,7 @@ export const DUE_HEADS = `
   SELECT ${DELIVERY_COLUMNS.split(', ')
     .map((column) => `d.${column}`)
     .join(', ')}
+
   FROM heads JOIN deliveries AS d
     ON d.rowid = (SELECT rowid FROM deliveries WHERE state = 'pending' AND job_id = heads.job_id ORDER BY seq LIMIT 1)
   WHERE d.next_attempt_at <= ?1
@@ -100,50 +101,6 @@ export class SqliteDeliveryStore implements DeliveryStore {
             );
       return rows.map(toDelivery);
     });
-  }
-}
-
-/** Change-tracking snapshots, bounded per (url, tag). */
-export class SqliteHistoryStore implements HistoryStore {
-  readonly #db: SqliteDatabase;
-  readonly #keep: number;
-
-  constructor(db: SqliteDatabase, keep: number) {
-    this.#db = db;
-    this.#keep = keep;
-  }
-
-  latest(url: string, tag: string): Promise<HistoryEntry | undefined> {
-    return this.#db.use(() => {
-      const row = this.#db.get<{ scraped_at: number; value: string }>(
-        'SELECT scraped_at, value FROM history WHERE url = ? AND tag = ? ORDER BY scraped_at DESC, id DESC LIMIT 1',
-        url,
-        tag,
-      );
-      return row ? { url, tag, scrapedAt: row.scraped_at, value: row.value } : undefined;
-    });
-  }
-
-  append(entry: HistoryEntry): Promise<void> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        this.#db.run(
-          'INSERT INTO history (url, tag, scraped_at, value) VALUES (?, ?, ?, ?)',
-          entry.url,
-          entry.tag,
-          entry.scrapedAt,
-          entry.value,
-        );
-        this.#db.run(
-          `DELETE FROM history WHERE id IN (
-             SELECT id FROM history WHERE url = ?1 AND tag = ?2 ORDER BY scraped_at DESC, id DESC LIMIT -1 OFFSET ?3
-           )`,
-          entry.url,
-          entry.tag,
-          this.#keep,
-        );
-      }),
-    );
   }
 }
 

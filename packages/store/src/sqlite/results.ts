@@ -2,7 +2,7 @@ import { JobNotFoundError } from '../errors.js';
 import { takeWithin } from '../result-reads.js';
 import type { JobError, ResultReadOptions, ResultStore, StoredResult } from '../types.js';
 import type { SqliteDatabase } from './database.js';
-import { insertError } from './sqlite-tasks.js';
+import { insertError } from './tasks.js';
 
 interface ErrorRow {
   uid: string;

@@ -1,4 +1,5 @@
 import {
+  StoreCorruptError,
   JobExistsError,
   JobNotFoundError,
   type JobKind,
@@ -36,11 +37,17 @@ export function taskPairs(tasks: readonly TaskInput[]): string[] {
   return pairs;
 }
 
-/** A task input from its key and the serialised `[url, depth, meta?]`. */
+/**
+ * A task input from its key and the serialised `[url, depth, meta?]`; `STORE_CORRUPT` when the value is not that
+ * (the driver's own layout, written by `taskPairs`).
+ */
 export function parseTaskInput(key: string, input: string): TaskInput {
-  const [url, depth, meta] = JSON.parse(input) as [string, number, string?];
-  const task: TaskInput = { key, url, depth };
-  if (meta !== undefined) task.meta = meta;
+  const value: unknown = JSON.parse(input);
+  if (!Array.isArray(value) || typeof value[0] !== 'string' || typeof value[1] !== 'number') {
+    throw new StoreCorruptError(`The task ${key} in Redis is not [url, depth, meta?]: ${input.slice(0, 80)}`);
+  }
+  const task: TaskInput = { key, url: value[0], depth: value[1] };
+  if (typeof value[2] === 'string') task.meta = value[2];
   return task;
 }
 

@@ -1,0 +1,118 @@
+// `crawlkit explain <url>`: every block of a page with its verdict (kept, or dropped) and the rule that decided, and
+// the includeTags that would keep a dropped paragraph.
+import { readFile } from 'node:fs/promises';
+
+import { explainPage, type ExplainedBlock, type ExplainedPage } from '@crawlkit/extractor';
+import type { Command } from 'commander';
+
+import type { ScrapeRequestInput } from '../v2/scrape-options.js';
+import { buildBody } from './body-flags.js';
+import type { CommandContext } from './context.js';
+import { CliError, EXIT } from './errors.js';
+
+export const EXPLAIN_EXAMPLES = [
+  'crawlkit explain https://example.com/story',
+  'crawlkit explain https://example.com/story --find "the paragraph I miss"',
+  'crawlkit explain https://example.com/story --exclude-tags .promo --json',
+  'crawlkit explain https://example.com/story --html saved-page.html',
+];
+
+/** Adds explain's own flags (the scrape flags come from `addBodyFlags`). */
+export function addExplainFlags(command: Command): Command {
+  return command
+    .option('--find <text>', 'only the blocks holding this text (any case), each with the options that would keep it')
+    .option('--html <file>', "explain this file's HTML instead of fetching the page (the URL is its base)")
+    .option('--json', 'print the explanation as JSON');
+}
+
+interface ExplainFlags {
+  find?: string;
+  html?: string;
+  body?: string;
+}
+
+/** Characters of a block's text on its line. */
+const TEXT_WIDTH = 72;
+
+/** The page's HTML: fetched through a scrape (same engine, headers and actions), or read from `--html`. */
+async function pageHtml(
+  ctx: CommandContext,
+  body: Record<string, unknown>,
+  file: string | undefined,
+): Promise<{ html: string; url: string } | number> {
+  const url = typeof body.url === 'string' ? body.url : undefined;
+  if (file !== undefined) {
+    if (!url)
+      throw new CliError('Give the page URL with --html (it is the base of its links): explain <url> --html <file>');
+    return { html: await readFile(file, 'utf8'), url };
+  }
+  if (!url) throw new CliError('Give the URL of the page to explain: crawlkit explain <url>');
+  const response = await ctx.engine.scrape({ ...body, formats: ['rawHtml'] } as unknown as ScrapeRequestInput, {
+    signal: ctx.signal,
+  });
+  if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
+  const { metadata, rawHtml } = response.data;
+  if (metadata.statusCode >= 400) ctx.note(`note: the page answered HTTP ${metadata.statusCode}`);
+  return { html: rawHtml ?? '', url: metadata.url ?? url };
+}
+
+/** `crawlkit explain <url>`: prints the page's blocks with their verdicts and rules. */
+export async function explainCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
+  const flags = command.opts<ExplainFlags>();
+  const body = buildBody(command, 'scrape', await ctx.readBody(flags.body), url !== undefined ? { url } : {});
+  const page = await pageHtml(ctx, body, flags.html);
+  if (typeof page === 'number') return page;
+  const find = flags.find?.toLowerCase();
+  const list = (key: string): string[] | undefined => (Array.isArray(body[key]) ? (body[key] as string[]) : undefined);
+  const includeTags = list('includeTags');
+  const excludeTags = list('excludeTags');
+  const explained = explainPage(page.html, {
+    url: page.url,
+    ...(typeof body.onlyMainContent === 'boolean' ? { onlyMainContent: body.onlyMainContent } : {}),
+    ...(includeTags ? { includeTags } : {}),
+    ...(excludeTags ? { excludeTags } : {}),
+    ...(find !== undefined ? { suggest: (b: ExplainedBlock) => b.text.toLowerCase().includes(find) } : {}),
+  });
+  const blocks =
+    find !== undefined ? explained.blocks.filter((b) => b.text.toLowerCase().includes(find)) : explained.blocks;
+  if (ctx.mode === 'json') {
+    ctx.writeJson({ url: page.url, ...explained, blocks });
+    return EXIT.ok;
+  }
+  ctx.write(report(page.url, explained, blocks, find !== undefined));
+  for (const warning of explained.warnings) ctx.note(`warning: ${warning}`);
+  if (find !== undefined && blocks.length === 0) {
+    ctx.note(`no block of the page holds "${flags.find}" (it may be written by a script: try --engine browser)`);
+    return EXIT.failure;
+  }
+  return EXIT.ok;
+}
+
+function report(url: string, page: ExplainedPage, blocks: ExplainedBlock[], found: boolean): string {
+  const kept = page.blocks.filter((b) => b.verdict === 'kept').length;
+  const lines = [
+    `${url}`,
+    `main content: ${page.source}${page.container.length ? ` (${page.container.join(', ')})` : ''}; ${page.blocks.length} blocks, ${kept} kept, ${page.blocks.length - kept} dropped`,
+    '',
+  ];
+  const ruleWidth = Math.max(4, ...blocks.map((b) => b.rule.length));
+  for (const b of blocks) {
+    const text = b.text.length > TEXT_WIDTH ? `${b.text.slice(0, TEXT_WIDTH - 1)}…` : b.text;
+    lines.push(
+      `${String(b.index).padStart(4)}  ${b.verdict.padEnd(7)}  ${b.rule.padEnd(ruleWidth)}  ${b.tag.padEnd(10)} ${text}`,
+    );
+    if (!found && !b.suggestion) continue;
+    lines.push(`      at ${b.selector}${b.decidedAt ? `, removed with ${b.decidedAt}` : ''}`);
+    lines.push(`      ${b.reason}${b.module ? ` (${b.module})` : ''}`);
+    const s = b.suggestion;
+    if (s?.includeTags) {
+      lines.push(
+        `      kept with: --include-tags '${s.includeTags.join(',')}'${s.onlyMainContent === false ? ' --no-only-main-content' : ''}${s.checked ? '' : ' (not checked)'}`,
+      );
+    } else if (s?.excludeTags) lines.push(`      dropped with: --exclude-tags '${s.excludeTags.join(',')}'`);
+    else if (b.verdict === 'dropped' && b.rule !== 'exclude-tags') {
+      lines.push('      no includeTags found that keeps it (checked)');
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

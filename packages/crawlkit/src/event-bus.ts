@@ -1,0 +1,81 @@
+import type { EventEmitter } from 'node:events';
+
+import { redactUrl } from '@crawlkit/fetcher';
+import type { JobKind } from '@crawlkit/store';
+
+import { toErrorResponse } from './errors.js';
+import type { CrawlkitEvents } from './events.js';
+import type { Logger } from './logger.js';
+import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
+
+/**
+ * The one bus of an engine's events: what direct scrapes and jobs (in this process, or on a worker of the cluster)
+ * report goes here, typed, and leaves as `Crawlkit` events (`CrawlkitEvents`) and log lines. A failed page keeps its
+ * error code end to end. It also counts the credits of every page it is told of.
+ */
+export class EventBus {
+  readonly #events: EventEmitter<CrawlkitEvents>;
+  readonly #log: Logger;
+  #credits = 0;
+
+  constructor(events: EventEmitter<CrawlkitEvents>, log: Logger) {
+    this.#events = events;
+    this.#log = log;
+  }
+
+  /** Credits of every page reported so far. */
+  get credits(): number {
+    return this.#credits;
+  }
+
+  /** A page was scraped (directly, or stored by a job). */
+  page(jobId: string | undefined, document: Document): void {
+    this.#credits += document.metadata.creditsUsed ?? 0;
+    this.#events.emit('page', jobId ? { jobId, document } : { document });
+  }
+
+  /** A page failed, with its error (its code kept): a debug line, and the `error` event when someone listens. */
+  pageFailed(jobId: string | undefined, url: string, error: ErrorResponse): void {
+    const where = jobId ? `job ${jobId}: ` : '';
+    this.#log.debug(`${where}${redactUrl(url)} failed: ${error.error}`);
+    this.#emitError({ ...(jobId ? { jobId } : {}), url: redactUrl(url), error });
+  }
+
+  /** A bug or a store failure outside any page: an error line, and the `error` event when someone listens. */
+  internalError(jobId: string | undefined, error: unknown): void {
+    const response = toErrorResponse(error);
+    this.#log.error(`${jobId ? `job ${jobId}: ` : ''}${response.error}`);
+    this.#emitError({ ...(jobId ? { jobId } : {}), url: '', error: response });
+  }
+
+  /** Something noticed that fails no call: a warning line and the `warning` event. */
+  warning(code: string, message: string): void {
+    this.#log.warn(message);
+    this.#events.emit('warning', { code, message });
+  }
+
+  jobStarted(id: string, kind: JobKind): void {
+    this.#log.debug(`${kind} ${id} started`);
+    this.#events.emit('job:started', { id, kind });
+  }
+
+  jobFinished(id: string, kind: JobKind, status: JobStatus): void {
+    this.#log.debug(`${kind} ${id} ${status}`);
+    this.#events.emit('job:completed', { id, kind, status });
+  }
+
+  /** The job's counts after a page settled. */
+  progress(id: string, kind: JobKind, counts: { total: number; completed: number; creditsUsed: number }): void {
+    this.#events.emit('progress', { id, kind, ...counts });
+  }
+
+  /** Whether anyone listens for `progress` (its counts cost a store read per page). */
+  get wantsProgress(): boolean {
+    return this.#events.listenerCount('progress') > 0;
+  }
+
+  #emitError(payload: CrawlkitEvents['error'][0]): void {
+    // An `error` event nobody listens to would throw.
+    if (this.#events.listenerCount('error') > 0) this.#events.emit('error', payload);
+  }
+}

@@ -1,0 +1,70 @@
+// Class and id words that name page chrome (`hints.ts`).
+import { phraseTable } from './phrase-table.js';
+
+/** Class/id words of page chrome: removed outright unless the element holds most of the page's text. */
+export const CHROME_WORDS = phraseTable(String.raw`
+  nav
+  navbar
+  navigation
+  menu
+  menubar
+  megamenu
+  breadcrumbs?
+  site-?header
+  masthead
+  site-?footer
+  footer
+  sidebar
+  side-?bar
+  cookies?
+  consent
+  gdpr
+  cc-banner
+  newsletter
+  subscribe
+  subscription
+  signup
+  sign-up
+  share
+  sharing
+  sharebar
+  social
+  socials
+  related
+  recommended
+  recommendations?
+  recently-?viewed
+  upsells?
+  cross-?sells?
+  also-?(?:bought
+  viewed
+  like)
+  similar-?products
+  promo
+  advert
+  advertisement
+  ads
+  ad-slot
+  adslot
+  ad-container
+  sponsored
+  popup
+  modal
+  skip-?link
+  skip-?to
+  toolbar
+  comment-?form
+  respond
+  reply-form
+  pagination
+  pager
+  author-?bio
+  tags
+  tag-?list
+  byline-share
+  print
+  login
+  signin
+  lang-switch
+  disclaimers?
+`);

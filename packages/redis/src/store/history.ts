@@ -1,0 +1,49 @@
+import { type HistoryEntry, type HistoryStore } from '@crawlkit/store';
+
+import type { Lifecycle } from './lifecycle.js';
+import { type ScriptRunner } from './scripts-runner.js';
+
+/**
+ * Change-tracking snapshots: a sorted set per (tag, url) scored by `scrapedAt`; members start with a global counter
+ * so equal times keep append order.
+ */
+export class RedisHistoryStore implements HistoryStore {
+  readonly #life: Lifecycle;
+  readonly #redis: ScriptRunner;
+  readonly #keep: number;
+
+  constructor(life: Lifecycle, redis: ScriptRunner, keep: number) {
+    this.#life = life;
+    this.#redis = redis;
+    this.#keep = keep;
+  }
+
+  latest(url: string, tag: string): Promise<HistoryEntry | undefined> {
+    return this.#life.run(async () => {
+      const [member, score] = await this.#redis.client.zrange(
+        this.#redis.key('h', historyKey(url, tag)),
+        '-1',
+        '-1',
+        'WITHSCORES',
+      );
+      if (member === undefined || score === undefined) return undefined;
+      return { url, tag, scrapedAt: Number(score), value: member.slice(member.indexOf(':') + 1) };
+    });
+  }
+
+  append(entry: HistoryEntry): Promise<void> {
+    return this.#life.run(async () => {
+      await this.#redis.run(
+        'HISTORY_APPEND',
+        historyKey(entry.url, entry.tag),
+        entry.scrapedAt,
+        entry.value,
+        this.#keep,
+      );
+    });
+  }
+}
+
+function historyKey(url: string, tag: string): string {
+  return `${tag}\u0000${url}`;
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { useStores, type StoreFactory } from './harness.js';
+
+/** Change-tracking history: the latest snapshot, bounded per (url, tag). */
+export function describeHistoryConformance(factory: StoreFactory): void {
+  describe('history', () => {
+    const open = useStores(factory);
+
+    it('returns the latest entry per url and tag', async () => {
+      const store = await open();
+      const url = 'https://example.com/';
+      expect(await store.history.latest(url, '')).toBeUndefined();
+      await store.history.append({ url, tag: '', scrapedAt: 2_000, value: 'second' });
+      await store.history.append({ url, tag: '', scrapedAt: 1_000, value: 'first' });
+      await store.history.append({ url, tag: 'prod', scrapedAt: 500, value: 'tagged' });
+      expect(await store.history.latest(url, '')).toEqual({ url, tag: '', scrapedAt: 2_000, value: 'second' });
+      expect((await store.history.latest(url, 'prod'))!.value).toBe('tagged');
+      expect(await store.history.latest('https://example.com/other', '')).toBeUndefined();
+      await store.history.append({ url, tag: '', scrapedAt: 2_000, value: 'second again' });
+      expect((await store.history.latest(url, ''))!.value).toBe('second again');
+    });
+
+    it('keeps a bounded history per url and tag', async () => {
+      const store = await open({ maxHistoryPerUrl: 2 });
+      const url = 'https://example.com/';
+      for (let i = 1; i <= 5; i++) await store.history.append({ url, tag: '', scrapedAt: i, value: `v${i}` });
+      await store.history.append({ url, tag: 'other', scrapedAt: 1, value: 'o1' });
+      expect((await store.history.latest(url, ''))!.value).toBe('v5');
+      expect((await store.history.latest(url, 'other'))!.value).toBe('o1');
+    });
+  });
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { createJob, useStores, type StoreFactory } from './harness.js';
+
+/** A closed store refuses every call. */
+export function describeLifecycleConformance(factory: StoreFactory): void {
+  describe('lifecycle', () => {
+    const open = useStores(factory);
+
+    it('closes idempotently, then rejects every call with STORE_CLOSED', async () => {
+      const store = await open();
+      const id = await createJob(store);
+      await store.close();
+      await store.close();
+      const calls: Promise<unknown>[] = [
+        store.pages.get('a'),
+        store.pages.put({ key: 'a', url: 'u', cachedAt: 0, value: 'v' }),
+        store.pages.stats(),
+        store.jobs.get(id),
+        store.jobs.list(),
+        store.tasks.claim(id, 1),
+        store.tasks.complete(id, { key: 'k', credits: 0 }),
+        store.results.list(id, 0, 1),
+        store.deliveries.due(0, 1),
+        store.history.latest('u', ''),
+      ];
+      for (const call of calls) await expect(call).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    });
+
+    it('names its kind', async () => {
+      const store = await open();
+      expect(typeof store.kind).toBe('string');
+      expect(store.kind.length).toBeGreaterThan(0);
+      expect(typeof store.ephemeral).toBe('boolean');
+    });
+  });
+}

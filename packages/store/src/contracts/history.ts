@@ -1,0 +1,22 @@
+/** Change tracking: the snapshots of each page scraped with the `changeTracking` format. */
+
+/** One scrape of a page, kept for change tracking. */
+export interface HistoryEntry {
+  /** Normalised URL. */
+  url: string;
+  /** Isolates histories; `''` for the default history. */
+  tag: string;
+  scrapedAt: number;
+  /** Serialised snapshot (markdown, status code, ...). */
+  value: string;
+}
+
+export interface HistoryStore {
+  /** The most recent entry for (url, tag): highest `scrapedAt`, the last appended on a tie. */
+  latest(url: string, tag: string): Promise<HistoryEntry | undefined>;
+  /**
+   * Appends a snapshot. A store keeps a bounded number of entries per (url, tag) (its `maxHistoryPerUrl` option) and
+   * drops the oldest beyond it.
+   */
+  append(entry: HistoryEntry): Promise<void>;
+}

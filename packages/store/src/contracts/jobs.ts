@@ -1,0 +1,73 @@
+/** Crawl and batch jobs: their records and the leases that let one process drive each. */
+import type { TaskInput } from './tasks.js';
+
+export type JobKind = 'crawl' | 'batch';
+export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobRecord {
+  /** UUID (v7). */
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  /** Serialised, validated request body. */
+  request: string;
+  createdAt: number;
+  updatedAt: number;
+  completedAt?: number;
+  /** When the job and its results are deleted (24 h after completion by default). */
+  expiresAt?: number;
+  /** Credits summed over finished tasks (kept by `TaskStore.complete`). */
+  creditsUsed: number;
+  /**
+   * UTF-8 bytes of the documents stored in the job's results (kept by `TaskStore.complete`; a new job starts at 0,
+   * whatever `create` is given). What a job's store budget is measured in. Absent on records of older stores.
+   */
+  storedBytes?: number;
+  /** Why the job failed, when `status` is `failed`. */
+  error?: string;
+}
+
+export interface JobCounts {
+  queued: number;
+  active: number;
+  done: number;
+  failed: number;
+}
+
+export interface JobStore {
+  /**
+   * Creates the job and its first tasks (de-duplicated by key, no limit) in one transaction. Rejects with
+   * `JobExistsError` (`STORE_JOB_EXISTS`) if the id exists. The record's `creditsUsed` is taken as given.
+   */
+  create(job: JobRecord, tasks: TaskInput[]): Promise<void>;
+  get(id: string): Promise<JobRecord | undefined>;
+  /**
+   * Shallow update of the given fields, and `updatedAt` (to `patch.updatedAt` or now). A key present with the value
+   * `undefined` clears an optional field (`completedAt`, `expiresAt`, `error`). No-op for an unknown id.
+   */
+  update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes'>>): Promise<void>;
+  /** Jobs, newest first, optionally filtered. */
+  list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]>;
+  /**
+   * Deletes the job with its tasks, results, errors, robots-blocked URLs, deliveries and engine counts. No-op for an
+   * unknown id.
+   */
+  delete(id: string): Promise<void>;
+  /** Deletes every job whose `expiresAt` is past. Returns the ids deleted. */
+  deleteExpired(now?: number): Promise<string[]>;
+  /**
+   * Takes or renews the right to run the job (atomic). Returns true when `owner` holds the lease afterwards: it was
+   * free, expired (`leaseUntil <= now`), or already `owner`'s; renewing extends it to `now + ttlMs`. Used so two
+   * processes never drive the same job. False for an unknown job.
+   */
+  acquireLease(id: string, owner: string, ttlMs: number, now?: number): Promise<boolean>;
+  /** Frees the lease if `owner` holds it; otherwise does nothing. */
+  releaseLease(id: string, owner: string): Promise<void>;
+  /**
+   * Who holds the job's lease and until when, or `undefined` when it is free (never taken, released, or an unknown
+   * job). An expired lease is still reported (`until <= now`). Optional: with it, a process that finds the lease
+   * held by a crashed process of the same host can free it (`releaseLease(id, holder.owner)`, a compare-and-swap)
+   * and resume the job at once instead of waiting for the lease to expire.
+   */
+  leaseHolder?(id: string): Promise<{ owner: string; until: number } | undefined>;
+}

@@ -1,0 +1,52 @@
+/** The page cache: one entry per cache key, what a scrape fetched, its bytes kept beside it. */
+
+/** One cached scrape result. */
+export interface CachedPage {
+  /** Cache key: the normalised URL plus everything that changes the content (computed by the caller). */
+  key: string;
+  /** The normalised URL the key was derived from; used by `deleteByUrl` and diagnostics. */
+  url: string;
+  /** When the page was fetched. */
+  cachedAt: number;
+  /** Serialised payload. */
+  value: string;
+  /**
+   * Bytes kept beside `value` as they are (a page's undecoded body): no backend decodes or re-encodes them, so a
+   * page of many megabytes is stored without being turned into a string on the caller's thread. The array is
+   * handed over: neither the caller nor the store changes it afterwards (a backend may keep and return it as is).
+   */
+  body?: Uint8Array;
+}
+
+export interface PageLookup {
+  /** Only entries with `now - cachedAt <= maxAge` qualify. Absent: any age. */
+  maxAge?: number;
+  /** Only entries with `now - cachedAt >= minAge` qualify. Absent: any age. */
+  minAge?: number;
+  /** Clock override for tests. Default `Date.now()`. */
+  now?: number;
+}
+
+export interface PageStore {
+  /**
+   * The entry for `key` when it satisfies `lookup`, or `undefined`. A key holds one entry (the last `put`), so this
+   * is also the newest one, including writes by other processes sharing the store.
+   */
+  get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined>;
+  /**
+   * Writes (replaces) the entry for `page.key`. When the store has a size cap, a write that takes the total over it
+   * evicts the oldest entries (by `cachedAt`).
+   */
+  put(page: CachedPage): Promise<void>;
+  /** Deletes every entry whose `url` is `url`. Returns how many were deleted. */
+  deleteByUrl(url: string): Promise<number>;
+  /** Deletes everything. */
+  clear(): Promise<void>;
+  /**
+   * Deletes entries older than `olderThan` (ms of age), then the oldest entries until the total stored size
+   * (each entry's `value` in UTF-8 plus its `body`) is at most `maxBytes`. Returns how many were deleted.
+   */
+  prune(options: { olderThan?: number; maxBytes?: number; now?: number }): Promise<number>;
+  /** Number of entries and their total size (values in UTF-8 plus bodies), in bytes. */
+  stats(): Promise<{ entries: number; bytes: number }>;
+}

@@ -1,0 +1,38 @@
+import type { Lifecycle } from '../lifecycle.js';
+import type { HistoryEntry, HistoryStore } from '../types.js';
+
+export class MemoryHistoryStore implements HistoryStore {
+  readonly #life: Lifecycle;
+  readonly #keep: number;
+  readonly #entries = new Map<string, HistoryEntry[]>();
+
+  constructor(life: Lifecycle, keep: number) {
+    this.#life = life;
+    this.#keep = keep;
+  }
+
+  latest(url: string, tag: string): Promise<HistoryEntry | undefined> {
+    return this.#life.run(() => {
+      const list = this.#entries.get(historyKey(url, tag));
+      const last = list?.[list.length - 1];
+      return last ? { ...last } : undefined;
+    });
+  }
+
+  append(entry: HistoryEntry): Promise<void> {
+    return this.#life.run(() => {
+      const key = historyKey(entry.url, entry.tag);
+      const list = this.#entries.get(key) ?? [];
+      // Kept sorted by scrapedAt; an equal scrapedAt goes after the existing ones (last appended wins).
+      let index = list.length;
+      while (index > 0 && list[index - 1]!.scrapedAt > entry.scrapedAt) index--;
+      list.splice(index, 0, { url: entry.url, tag: entry.tag, scrapedAt: entry.scrapedAt, value: entry.value });
+      if (list.length > this.#keep) list.splice(0, list.length - this.#keep);
+      this.#entries.set(key, list);
+    });
+  }
+}
+
+function historyKey(url: string, tag: string): string {
+  return `${tag}\u0000${url}`;
+}

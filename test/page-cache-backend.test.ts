@@ -1,0 +1,73 @@
+/**
+ * A backend that implements only the page cache (`PageCache`, issue 37): scrapes are cached in it and read from it,
+ * across engines; crawls and batches still run, in memory, and a warning says so.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createSqliteStore, type PageCache } from '@crawlkit/store';
+import { Crawlkit, type CrawlkitEvents } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+
+let server: FixtureServer;
+const dir = mkdtempSync(join(tmpdir(), 'ck-page-cache-'));
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A page cache and nothing else: the pages of a SQLite store, seen through the smallest interface. */
+async function pagesOnly(): Promise<PageCache & { closed: () => boolean }> {
+  const sqlite = await createSqliteStore({ dir });
+  let closed = false;
+  return {
+    kind: 'shared-cache',
+    ephemeral: false,
+    pages: sqlite.pages,
+    close: async () => {
+      closed = true;
+      await sqlite.close();
+    },
+    closed: () => closed,
+  };
+}
+
+describe('a backend that implements only the page cache', () => {
+  it('holds the cache of every engine given it, and jobs run in memory with a warning', async () => {
+    const url = `${server.url}/articles/first-post.html`;
+    const first = await pagesOnly();
+    const warnings: CrawlkitEvents['warning'][0][] = [];
+    const one = new Crawlkit({ store: first, engine: 'http' });
+    one.on('warning', (w) => warnings.push(w));
+    expect(await one.scrape({ url })).toMatchObject({ success: true, data: { metadata: { cacheState: 'miss' } } });
+    expect((await first.pages.stats()).entries).toBe(1);
+    expect(warnings.map((w) => w.code)).toEqual(['STORE_PAGES_ONLY']);
+
+    const crawl = await one.crawl({ url: `${server.url}/articles/`, limit: 2 });
+    if (!crawl.success) throw new Error(crawl.error);
+    expect(await one.waitForJob(crawl.id)).toMatchObject({ success: true, status: 'completed' });
+    await one.close();
+    expect(first.closed()).toBe(true);
+
+    // Another engine on the same cache backend is answered by it, with no request.
+    const before = server.requests.length;
+    const two = new Crawlkit({ store: await pagesOnly(), engine: 'http' });
+    expect(await two.scrape({ url })).toMatchObject({ success: true, data: { metadata: { cacheState: 'hit' } } });
+    expect(server.requests.length).toBe(before);
+    await two.close();
+  });
+
+  it('refuses an object that is neither a Store nor a PageCache, naming what it expects', () => {
+    expect(() => new Crawlkit({ store: { kind: 'x' } as never })).toThrow(
+      /`store`: Expected 'memory', a Store or a PageCache/,
+    );
+  });
+});
