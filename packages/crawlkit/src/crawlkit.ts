@@ -18,6 +18,7 @@ import {
   type UnfinishedJob,
 } from './api/job-queries.js';
 import { mapSite } from './api/map.js';
+import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.js';
 import { scrape } from './api/scrape.js';
 import { charged, creditLimitOf } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
@@ -97,6 +98,18 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** `POST /v2/scrape`: scrapes one URL. */
   async scrape(body: ScrapeRequestInput, init: CallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
     return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal, creditLimitOf(init)));
+  }
+
+  /**
+   * `POST /v2/parse`: converts an uploaded file (PDF, Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV, HTML,
+   * text, an image by OCR) into a document, as a scrape of a URL serving it would.
+   */
+  async parse(
+    file: ParseFile,
+    options: ParseOptionsInput = {},
+    init: CallOptions = {},
+  ): Promise<ScrapeResponse | ErrorResponse> {
+    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, creditLimitOf(init)));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */

@@ -1,4 +1,5 @@
 import type { ActionErrorCode } from '@crawlkit/actions';
+import type { DocumentErrorCode } from '@crawlkit/documents';
 import type { ExtractorErrorCode, MarkdownBudgetErrorCode } from '@crawlkit/extractor';
 import type { BrowserErrorCode, FetchErrorCode } from '@crawlkit/fetcher';
 import type { StoreErrorCode } from '@crawlkit/store';
@@ -66,7 +67,7 @@ export const ERROR_CODES = {
   ENDPOINT_NOT_SUPPORTED: info(
     404,
     'A v2 endpoint crawlkit does not offer (search, extract, agent, …; the message names it) (HTTP server only).',
-    'Use the hosted service for it; crawlkit serves scrape, crawl, batch scrape, map and credit usage.',
+    'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map and credit usage.',
   ),
   SERVER_INVALID_OPTION: info(
     500,
@@ -235,14 +236,42 @@ export const ERROR_CODES = {
   ),
   SCRAPE_UNSUPPORTED_FILE_ERROR: info(
     500,
-    'The URL answered with binary content crawlkit does not convert (not HTML, text, JSON, XML or PDF).',
-    'Nothing to extract from it.',
+    'The URL answered with binary content crawlkit does not convert (not HTML, text, JSON, XML, PDF or a document ' +
+      'format), or an image without the `image` parser.',
+    "Add `'image'` to `parsers` for an image; nothing to extract from other files.",
   ),
   SCRAPE_PDF_PARSE_ERROR: info(500, 'The PDF could not be parsed.', 'Use `parsers: []` to get the file as base64.'),
   SCRAPE_PDF_TOO_LARGE: info(
     500,
     'The PDF decompresses to more than 100 MiB before its first page can be read.',
     'Use `parsers: []` to get the file as base64.',
+  ),
+  SCRAPE_DOCUMENT_PARSE_ERROR: info(
+    500,
+    'The document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV) could not be read: damaged, encrypted, ' +
+      'served as a type its bytes are not, or a format not converted (`.xls`; the message says which).',
+    'Check the file opens in its application; save a legacy `.xls` as `.xlsx`, `.ods` or `.csv`.',
+  ),
+  SCRAPE_DOCUMENT_TOO_LARGE: info(
+    500,
+    'The document passes a cap: more than 10,000 zip entries, 200 MiB once inflated or 100 times its size (a zip ' +
+      'bomb), 1,000,000 XML elements, 500,000 spreadsheet cells, or 2,000 EPUB spine entries (a looping spine).',
+    'Nothing, for a hostile file; split a legitimate one.',
+  ),
+  SCRAPE_DOCUMENT_XML_ENTITIES: info(
+    500,
+    'An XML part of the document declares entities (`<!ENTITY`): entity expansion and external entities are refused.',
+    'Nothing: office writers never emit them; re-save the file in its application.',
+  ),
+  SCRAPE_DOCUMENT_TIMEOUT: info(
+    408,
+    'Converting the document, or reading an image by OCR, took longer than the time left by `timeout`.',
+    'Raise `timeout`.',
+  ),
+  SCRAPE_OCR_FAILED: info(
+    500,
+    'OCR could not read the image or PDF page (an image Tesseract cannot decode, or a page pdf.js cannot render).',
+    'Use `parsers: [{ type: "pdf", mode: "fast" }]` for the text layer alone, or convert the image to PNG.',
   ),
   SCRAPE_BRANDING_NOT_SUPPORTED: info(
     500,
@@ -342,7 +371,13 @@ export const ERROR_CODES = {
   REDIS_UNAVAILABLE: info(500, 'Redis cannot be reached.', 'Check the URL and that the server is up.'),
 } as const satisfies Record<string, ErrorCodeInfo> &
   Record<
-    FetchErrorCode | BrowserErrorCode | ActionErrorCode | StoreErrorCode | ExtractorErrorCode | MarkdownBudgetErrorCode,
+    | FetchErrorCode
+    | BrowserErrorCode
+    | ActionErrorCode
+    | StoreErrorCode
+    | ExtractorErrorCode
+    | MarkdownBudgetErrorCode
+    | DocumentErrorCode,
     ErrorCodeInfo
   >;
 

@@ -37,6 +37,7 @@ export type { CrawlkitCodedError } from './errors.js';
 export { ERROR_CODES, httpStatusOf, isErrorCode } from './error-codes.js';
 export type { CrawlkitErrorCode, ErrorCodeInfo } from './error-codes.js';
 export type { ScrapeRequestInput, ScrapeRequest, ScrapeOptionsInput, ScrapeOptions } from './v2/scrape-options.js';
+export type { ParseFile, ParseOptionsInput } from './api/parse.js';
 export type {
   CrawlRequestInput,
   CrawlRequest,

@@ -30,6 +30,11 @@ export interface ServerOptions {
    */
   bodyLimit?: number;
   /**
+   * Largest file `POST /v2/parse` takes, in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`.
+   * @default 52428800 (50 MiB, upstream's limit)
+   */
+  parseFileLimit?: number;
+  /**
    * Scrape, map and params-preview requests in progress at once (running or waiting for an engine slot); one more
    * is answered 429 `QUEUE_FULL`. Crawl and batch starts are not counted: their pages wait in the store.
    * @default 1024
@@ -59,6 +64,7 @@ export interface ResolvedServerOptions {
   host: string;
   apiKeys: readonly string[];
   bodyLimit: number;
+  parseFileLimit: number;
   queueLimit: number;
   creditLimit: number | undefined;
   closeTimeoutMs: number;
@@ -111,6 +117,7 @@ export function resolveServerOptions(options: ServerOptions): ResolvedServerOpti
     host,
     apiKeys,
     bodyLimit: integer('bodyLimit', options.bodyLimit, 10 * 1024 * 1024, 1, 2 ** 31 - 1),
+    parseFileLimit: integer('parseFileLimit', options.parseFileLimit, 50 * 1024 * 1024, 1, 2 ** 31 - 1),
     queueLimit: integer('queueLimit', options.queueLimit, 1024, 1, 2 ** 31 - 1),
     creditLimit,
     closeTimeoutMs: integer('closeTimeoutMs', options.closeTimeoutMs, 30_000, 0, 2 ** 31 - 1),

@@ -12,6 +12,7 @@ import type { WebSocket } from 'ws';
 
 import type { Admission } from './admission.js';
 import { sendPaged } from './paged-json.js';
+import { registerParseRoute } from './parse-route.js';
 import { send, v2Error } from './respond.js';
 
 /** What the route handlers need beside the engine. */
@@ -22,6 +23,8 @@ export interface RouteContext {
   call(request: FastifyRequest, reply: FastifyReply): CallOptions;
   /** The WebSocket handler of a job status path (reference §13.10). */
   socket(kind: JobKind): (socket: WebSocket, request: IdRequest) => void;
+  /** Largest file `POST /v2/parse` takes, in bytes. */
+  parseFileLimit: number;
 }
 
 export type JobKind = 'crawl' | 'batch';
@@ -50,6 +53,8 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const call = ctx.call(request, reply);
     return send(reply, await admission.queued(() => ck.scrape(request.body, call)));
   });
+
+  registerParseRoute(app, ctx);
 
   app.post<{ Body: MapRequestInput }>('/v2/map', async (request, reply) => {
     const call = ctx.call(request, reply);
@@ -146,7 +151,6 @@ const NOT_OFFERED: Record<string, string> = {
   research: 'research',
   llmstxt: 'llms.txt generation',
   'generate-llmstxt': 'llms.txt generation',
-  parse: 'file parsing',
   browser: 'browser sessions',
   monitor: 'monitors',
   monitors: 'monitors',

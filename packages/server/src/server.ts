@@ -105,6 +105,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     admission: new Admission(crawlkit, options.queueLimit, options.creditLimit),
     call,
     socket: (kind) => jobSocketHandler(socketContext, kind),
+    parseFileLimit: options.parseFileLimit,
   });
   return { app, inFlight, closing };
 }

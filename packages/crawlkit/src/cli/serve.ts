@@ -13,6 +13,7 @@ export interface ServerModule {
     host?: string;
     apiKeys?: readonly string[];
     bodyLimit?: number;
+    parseFileLimit?: number;
     queueLimit?: number;
     creditLimit?: number;
     logger?: Logger;
@@ -26,6 +27,7 @@ export interface ServeFlags {
   creditLimit?: string;
   queueLimit?: string;
   bodyLimit?: string;
+  parseFileLimit?: string;
 }
 
 export const SERVE_EXAMPLES = [
@@ -78,6 +80,7 @@ export async function serveCommand(
   const creditLimit = integer('--credit-limit', flags.creditLimit, 0);
   const queueLimit = integer('--queue-limit', flags.queueLimit, 1);
   const bodyLimit = integer('--body-limit', flags.bodyLimit, 1);
+  const parseFileLimit = integer('--parse-file-limit', flags.parseFileLimit, 1);
   const keys = apiKeys(flags);
   const server = serverModule ?? (await loadServer());
   ctx.configure({ resumeJobs: true });
@@ -92,6 +95,7 @@ export async function serveCommand(
       ...(creditLimit !== undefined ? { creditLimit } : {}),
       ...(queueLimit !== undefined ? { queueLimit } : {}),
       ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+      ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
     });
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: unknown };
@@ -136,5 +140,6 @@ export function addServeFlags(command: Command): Command {
     )
     .option('--credit-limit <n>', 'credits the server may spend, then 402 (default: no limit)')
     .option('--queue-limit <n>', 'scrape/map requests in progress at once, then 429 (default 1024)')
-    .option('--body-limit <bytes>', 'largest request body, then 413 (default 10485760)');
+    .option('--body-limit <bytes>', 'largest request body, then 413 (default 10485760)')
+    .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)');
 }

@@ -11,7 +11,10 @@ export function extractionSettings(request: PageScrapeRequest, collectLinks: boo
     ...extractionNeeds(request.formats),
     onlyMainContent: request.onlyMainContent,
     removeBase64Images: request.removeBase64Images,
-    pdf: pdf ? (pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}) : false,
+    pdf: pdf
+      ? { ...(pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}), ...(pdf.mode ? { mode: pdf.mode } : {}) }
+      : false,
+    ocrImages: request.parsers.some((p) => p.type === 'image'),
     collectLinks,
   };
   if (request.includeTags) settings.includeTags = request.includeTags;

@@ -194,9 +194,19 @@ describe('parsers (item 12)', () => {
       [{ type: 'pdf', maxPages: -1 }],
       [{ type: 'pdf', maxPages: 20_000 }],
       ['pdf:fast'],
+      [{ type: 'pdf', mode: 'sometimes' }],
+      [{ type: 'image', maxPages: 1 }],
     ]) {
       fail({ url: 'https://example.com', parsers });
     }
+  });
+
+  it('accepts the pdf modes and the image parser, as a string or an object', () => {
+    expect(ok({ url: 'https://example.com', parsers: ['image', { type: 'pdf', mode: 'ocr' }] }).parsers).toEqual([
+      { type: 'image' },
+      { type: 'pdf', mode: 'ocr' },
+    ]);
+    expect(ok({ url: 'https://example.com', parsers: [{ type: 'image' }] }).parsers).toEqual([{ type: 'image' }]);
   });
 });
 

@@ -51,12 +51,20 @@ export function rewriteIframeSelector(selector: string): string {
 
 const tagsSchema = z.array(z.string()).transform((tags) => tags.map(rewriteIframeSelector));
 
-const pdfParserSchema = z.preprocess(
-  (v) => (v === 'pdf' ? { type: 'pdf' } : v),
-  z.strictObject({
-    type: z.literal('pdf'),
-    maxPages: z.number().int().min(1).max(10_000).optional(),
-  }),
+/**
+ * A file parser: `pdf` (`mode` `fast`: the text layer only; `auto`: OCR of pages without one; `ocr`: OCR of every
+ * page) or `image` (OCR of PNG, JPEG, TIFF and WebP images; opt-in: not in the default parsers).
+ */
+const parserSchema = z.preprocess(
+  (v) => (v === 'pdf' || v === 'image' ? { type: v } : v),
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('pdf'),
+      maxPages: z.number().int().min(1).max(10_000).optional(),
+      mode: z.enum(['fast', 'auto', 'ocr']).optional(),
+    }),
+    z.strictObject({ type: z.literal('image') }),
+  ]),
 );
 
 export const locationSchema = z.strictObject({
@@ -79,7 +87,7 @@ export const scrapeOptionsShape = {
   mobile: z.boolean().default(false),
   skipTlsVerification: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
-  parsers: z.array(pdfParserSchema).default([{ type: 'pdf' }]),
+  parsers: z.array(parserSchema).default([{ type: 'pdf' }]),
   actions: z.array(actionSchema).optional(),
   location: locationSchema.optional(),
   removeBase64Images: z.boolean().default(true),
@@ -163,7 +171,9 @@ export const scrapeOptionsSchema = z
  */
 export interface PreprocessedScrapeFields {
   formats?: FormatInput[];
-  parsers?: ('pdf' | { type: 'pdf'; maxPages?: number })[];
+  parsers?: (
+    'pdf' | 'image' | { type: 'pdf'; maxPages?: number; mode?: 'fast' | 'auto' | 'ocr' } | { type: 'image' }
+  )[];
 }
 
 type Precise<T> = Omit<T, keyof PreprocessedScrapeFields> & PreprocessedScrapeFields;

@@ -6,6 +6,8 @@ export interface PdfContent {
   markdown: string;
   /** Pages parsed (what a scrape is billed for). */
   numPages: number;
+  /** The markdown of each parsed page, in order: '' for a page without a text layer (a scanned page). */
+  pageMarkdown: string[];
   /** Pages in the document (more than `numPages` when a cap cut it). */
   totalPages: number;
   title?: string;
@@ -46,7 +48,11 @@ export interface PdfOptions {
   deadline?: number;
 }
 
-function pageToMarkdown(text: string): string {
+/**
+ * A page of plain text (pdf.js's, or OCR's) as markdown: blank lines separate blocks, a block's lines are trimmed and
+ * kept, empty ones dropped.
+ */
+export function pageToMarkdown(text: string): string {
   // pdf.js gives one line per text run; blank lines separate blocks. Join wrapped lines into paragraphs.
   return text
     .replace(/\r\n?/g, '\n')
@@ -147,6 +153,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     const total = info.total;
     const allowed = Math.min(maxPages, total);
     const pages: string[] = [];
+    const pageMarkdown: string[] = [];
     const warnings: string[] = [];
     let parsed = 0;
     for (let page = 1; page <= allowed; page++) {
@@ -171,6 +178,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
       }
       const markdown = pageToMarkdown(text.pages[0]?.text ?? '');
       if (markdown) pages.push(markdown);
+      pageMarkdown.push(markdown);
       parsed++;
     }
     if (parsed === allowed && allowed < total && options.maxPages === undefined) {
@@ -188,6 +196,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     const content: PdfContent = {
       markdown: pages.join('\n\n'),
       numPages: parsed,
+      pageMarkdown,
       totalPages: total,
       metadata,
       warnings,
