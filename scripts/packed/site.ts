@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { makeInflatingPdf } from '../../fixtures/make-pdf.ts';
+import { entityDocx, zipBombDocx } from '../../packages/documents/src/__fixtures__/hostile.ts';
 
 export const ARTICLE_TITLE = 'Packed install check';
 
@@ -16,13 +17,20 @@ const ARTICLE =
   'workspace.</p><p>A second paragraph, so that the main content is plainly an article.</p></article></main>' +
   '<footer>Footer</footer></body></html>';
 
-/** A 1 MB PDF whose one content stream inflates to 1 GiB. */
-const PDF_BOMB = makeInflatingPdf(1024 ** 3, 'unreachable');
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-const routes: Record<string, { type: string; body: string | Buffer }> = {
-  '/article': { type: 'text/html; charset=utf-8', body: ARTICLE },
-  '/bomb.pdf': { type: 'application/pdf', body: PDF_BOMB },
-};
+/** The files served, by path: the article and the hostile files (a new step's file is one more entry). */
+async function routes(): Promise<Record<string, { type: string; body: string | Uint8Array }>> {
+  return {
+    '/article': { type: 'text/html; charset=utf-8', body: ARTICLE },
+    // a 1 MB PDF whose one content stream inflates to 1 GiB
+    '/bomb.pdf': { type: 'application/pdf', body: makeInflatingPdf(1024 ** 3, 'unreachable') },
+    // a DOCX holding an entry that inflates to 512 MiB, its size hidden in the zip headers
+    '/zip-bomb.docx': { type: DOCX, body: await zipBombDocx(512, true) },
+    // a DOCX whose document.xml declares a billion laughs
+    '/xml-bomb.docx': { type: DOCX, body: await entityDocx('laughs') },
+  };
+}
 
 export interface Site {
   url: string;
@@ -30,8 +38,9 @@ export interface Site {
 }
 
 export async function startSite(): Promise<Site> {
+  const files = await routes();
   const server: Server = createServer((req, res) => {
-    const route = routes[req.url ?? ''];
+    const route = files[req.url ?? ''];
     if (!route) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': route.type, 'content-length': Buffer.byteLength(route.body) });
     res.end(route.body);

@@ -1,8 +1,8 @@
 /**
  * What `pnpm test:packed` runs in the folder where the packed tarballs were installed with npm. Each step is a name
- * and a function that throws when the installed packages misbehave; a new check (a zip or XML bomb once documents
- * land) is one more entry here, plus its file in `site.ts`. Steps run the installed code only: scripts written into
- * the folder import `crawlkit` from its node_modules, and the CLI is its `node_modules/.bin/crawlkit`.
+ * and a function that throws when the installed packages misbehave; a new check is one more entry here (a hostile
+ * file: `refused(name, path, code, message)`), plus its file in `site.ts`. Steps run the installed code only: scripts
+ * written into the folder import `crawlkit` from its node_modules, and the CLI is its `node_modules/.bin/crawlkit`.
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
@@ -134,30 +134,58 @@ const serve: Step = {
   },
 };
 
-/** The 1 GiB PDF bomb, refused within the decode budget by the pdf.js worker that @crawlkit/extractor ships. */
-const pdfBomb: Step = {
-  name: 'PDF bomb (1 MB inflating to 1 GiB)',
-  run: async (ctx) => {
-    const out = await script(
-      ctx,
-      'pdf-bomb.mjs',
-      `import { Crawlkit } from 'crawlkit';
+/**
+ * A hostile file scraped through the installed library: it must be refused with `code` (its message matching
+ * `message`) while the process grows by less than 512 MB (unbounded, each of these took a GiB or more).
+ */
+function refused(name: string, path: string, code: string, message: RegExp): Step {
+  return {
+    name,
+    run: async (ctx) => {
+      const out = await script(
+        ctx,
+        `${path.replace(/\W/g, '_')}.mjs`,
+        `import { Crawlkit } from 'crawlkit';
 const ck = new Crawlkit({ store: 'memory', engine: 'http' });
 const before = process.memoryUsage.rss();
 let peak = before;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
-const result = await ck.scrape({ url: '${ctx.site}/bomb.pdf' });
+const result = await ck.scrape({ url: '${ctx.site}${path}' });
 clearInterval(sampler);
 await ck.close();
 console.log(JSON.stringify({ code: result.code, error: result.error, growthMb: (peak - before) / 1048576 }));`,
-    );
-    const result = JSON.parse(out) as { code?: string; error?: string; growthMb: number };
-    assert.equal(result.code, 'SCRAPE_PDF_TOO_LARGE', out);
-    assert.match(result.error ?? '', /decompresses to more than 100 MiB/);
-    // the budget is 100 MiB of decoded data; unbounded, pdf.js held the whole GiB
-    assert.ok(result.growthMb < 512, `RSS grew ${Math.round(result.growthMb)} MB`);
-  },
-};
+      );
+      const result = JSON.parse(out) as { code?: string; error?: string; growthMb: number };
+      assert.equal(result.code, code, out);
+      assert.match(result.error ?? '', message);
+      assert.ok(result.growthMb < 512, `RSS grew ${Math.round(result.growthMb)} MB`);
+    },
+  };
+}
+
+/** The 1 GiB PDF bomb, refused within the decode budget by the pdf.js worker that @crawlkit/extractor ships. */
+const pdfBomb = refused(
+  'PDF bomb (1 MB inflating to 1 GiB)',
+  '/bomb.pdf',
+  'SCRAPE_PDF_TOO_LARGE',
+  /decompresses to more than 100 MiB/,
+);
+
+/** A DOCX zip bomb whose headers hide its size: @crawlkit/documents stops inflating it at 100 times the file. */
+const zipBomb = refused(
+  'zip bomb (DOCX inflating to 512 MiB)',
+  '/zip-bomb.docx',
+  'SCRAPE_DOCUMENT_TOO_LARGE',
+  /more than 100 times its size/,
+);
+
+/** A DOCX whose XML declares a billion laughs: refused before any entity is expanded. */
+const xmlBomb = refused(
+  'XML bomb (billion laughs in a DOCX)',
+  '/xml-bomb.docx',
+  'SCRAPE_DOCUMENT_XML_ENTITIES',
+  /entit/i,
+);
 
 /** An older Node is told what to install, by the CLI and by the library's import. */
 const oldNode: Step = {
@@ -174,4 +202,4 @@ const oldNode: Step = {
   },
 };
 
-export const STEPS: Step[] = [scrape, cli, serve, pdfBomb, oldNode];
+export const STEPS: Step[] = [scrape, cli, serve, pdfBomb, zipBomb, xmlBomb, oldNode];
