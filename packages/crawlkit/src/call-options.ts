@@ -15,6 +15,14 @@ export interface CallOptions {
    * @default undefined (the operator: every job)
    */
   tenant?: string;
+  /**
+   * Credits the engine may have committed, with this call's: `scrape`, `map`, `crawl` and `batchScrape` reserve what
+   * they expect to cost before starting (a crawl or batch page by page as it runs) and answer `INSUFFICIENT_CREDITS`
+   * (HTTP 402) when it does not fit. The count is kept in the store, shared by the processes using it and across
+   * restarts (`ck.credits.committed()`). An HTTP server's `--credit-limit`.
+   * @default undefined (no limit)
+   */
+  creditLimit?: number;
 }
 
 /** Options of a scrape. */

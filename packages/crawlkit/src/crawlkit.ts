@@ -5,6 +5,7 @@ import PQueue from 'p-queue';
 import { startBatchScrape } from './api/batch.js';
 import type { CallOptions, JobStartOptions, ScrapeCallOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
+import { readJobDocuments, type JobDocumentsPage, type JobDocumentsText } from './api/job-documents.js';
 import {
   cancelJob,
   getActiveCrawls,
@@ -22,6 +23,8 @@ import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.j
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
+import { charged, creditLimitOf } from './credits/charge.js';
+import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError, toErrorResponse } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
 import { INVALID_JOB_ID, parseJobReference } from './jobs/job-address.js';
@@ -120,7 +123,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     options: ParseOptionsInput = {},
     init: CallOptions = {},
   ): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal));
+    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, creditLimitOf(init)));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
@@ -161,7 +164,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   ): Promise<BatchScrapeResponse | ErrorResponse> {
     return this.#guard(init, (rt) =>
       startBatchScrape(
-        { jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
+        { jobs: rt.jobs, llm: rt.ctx.llm, store: rt.ctx.store, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
         body,
         init ?? {},
       ),
@@ -192,7 +195,14 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
     return this.#guard(init, async (rt, signal) => {
-      const result = await mapSite(rt.ctx, body, signal);
+      // A map costs 1 credit (reference §18), reserved under a credit limit before it starts.
+      const result = await charged(
+        rt.ctx.store,
+        creditLimitOf(init),
+        MAP_CREDITS,
+        () => mapSite(rt.ctx, body, signal),
+        (map) => (map.success ? MAP_CREDITS : 0),
+      );
       if (result.success) this.#bus.charge(MAP_CREDITS);
       return result;
     });
@@ -253,6 +263,18 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     yield* rt.jobs.watch(ref.id, signal);
   }
 
+  /**
+   * A page of a crawl's or batch's documents as the JSON text they are answered with, unparsed: from `skip`, at most
+   * `limit`, about `maxChars` characters (at least one document). For servers streaming a large job a page at a time.
+   */
+  async readJobDocuments(
+    id: string,
+    page: JobDocumentsPage = {},
+    init: CallOptions = {},
+  ): Promise<JobDocumentsText | ErrorResponse> {
+    return this.#guard(init, (rt) => readJobDocuments(rt.jobs, id, page ?? {}));
+  }
+
   /** Resolves to the job's final status (all result pages joined) once it has finished. */
   async waitForJob(id: string, init: CallOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
     return this.#guard(init, (rt, signal) =>
@@ -290,6 +312,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
         });
       });
     },
+  };
+
+  /** The credits committed against call `creditLimit`s (an HTTP server's `--credit-limit`), kept in the store. */
+  readonly credits = {
+    /** Credits spent, and reserved by work under way, by every process using the store since it was created. */
+    committed: async (init: CallOptions = {}): Promise<number | ErrorResponse> =>
+      this.#guard(init, (rt) => creditLedger(rt.ctx.store).committed()),
   };
 
   /**

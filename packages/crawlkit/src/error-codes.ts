@@ -41,8 +41,8 @@ export const ERROR_CODES = {
   ),
   INSUFFICIENT_CREDITS: info(
     402,
-    "The HTTP server's `creditLimit` (`crawlkit serve --credit-limit`) is spent; upstream's answer when a team's credits run out.",
-    'Restart the server with a higher limit, or without one (nothing is charged locally).',
+    "A call's credits do not fit under its `creditLimit` (`crawlkit serve --credit-limit`), spent or reserved; upstream's answer when a team's credits run out.",
+    "Raise the limit (nothing is charged locally), or lower the request's `limit` or number of URLs.",
   ),
   IDEMPOTENCY_KEY_REUSED: info(
     409,
@@ -103,6 +103,11 @@ export const ERROR_CODES = {
     500,
     'A method was called after `close()`.',
     'Create a new `Crawlkit`; jobs left unfinished resume there.',
+  ),
+  NODE_UNSUPPORTED: info(
+    500,
+    'This Node.js is older than crawlkit needs (22.13), or was built without `node:sqlite` (thrown on import).',
+    'Install Node.js 22.13 or later (an LTS from nodejs.org, or `nvm install --lts`) and run crawlkit with it.',
   ),
   UNKNOWN_ERROR: info(
     500,

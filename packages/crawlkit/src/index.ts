@@ -1,6 +1,10 @@
+// First: an unsupported Node.js is told what to install before anything else loads.
+import './assert-runtime.js';
+
 export { Crawlkit } from './crawlkit.js';
 export type { CallOptions, JobStartOptions } from './call-options.js';
 export type { StatusPagination, UnfinishedJob } from './api/job-queries.js';
+export type { JobDocumentsPage, JobDocumentsText } from './api/job-documents.js';
 export type { CrawlkitOptions } from './options.js';
 export type { CrawlkitEvents } from './events.js';
 export { createDebugLogger, silentLogger } from './logger.js';

@@ -3,8 +3,10 @@ import type { Crawlkit, ErrorResponse } from 'crawlkit';
 import { v2Error } from './respond.js';
 
 /**
- * What the server admits: synchronous requests up to `queueLimit` at once (429 beyond), and work while the
- * `creditLimit` lasts (402 after).
+ * What the server admits: synchronous requests up to `queueLimit` at once (429 beyond). Its `creditLimit` goes with
+ * every call (`CallOptions.creditLimit`): the engine reserves each call's credits in its store before the work
+ * starts and answers 402 when they do not fit, so the limit holds under concurrency, across restarts and across
+ * processes sharing the store.
  */
 export class Admission {
   readonly #crawlkit: Crawlkit;
@@ -18,20 +20,12 @@ export class Admission {
     this.#creditLimit = creditLimit;
   }
 
-  /** Credits left under the limit; undefined without one. */
-  remainingCredits(): number | undefined {
+  /** The credit limit, the credits committed against it (spent and reserved) and what is left; undefined without one. */
+  async credits(): Promise<{ limit: number; committed: number; remaining: number } | undefined> {
     if (this.#creditLimit === undefined) return undefined;
-    return Math.max(0, this.#creditLimit - this.#crawlkit.getCreditUsage().data.creditsUsed);
-  }
-
-  /** The 402 answer when the credit limit is spent. */
-  refuseWithoutCredits(): ErrorResponse | undefined {
-    if (this.remainingCredits() !== 0) return undefined;
-    return v2Error(
-      'INSUFFICIENT_CREDITS',
-      `Insufficient credits to perform this request: the server's credit limit (${this.#creditLimit}) is spent. ` +
-        'Restart it with a higher --credit-limit, or without one.',
-    );
+    const committed = await this.#crawlkit.credits.committed();
+    if (typeof committed !== 'number') throw new Error(committed.error);
+    return { limit: this.#creditLimit, committed, remaining: Math.max(0, this.#creditLimit - committed) };
   }
 
   /** Runs `work` as one of the synchronous requests in progress, or answers 429 when `queueLimit` are. */

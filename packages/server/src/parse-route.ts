@@ -70,8 +70,6 @@ export function registerParseRoute(app: FastifyInstance, ctx: RouteContext): voi
           ),
         );
       }
-      const refused = ctx.admission.refuseWithoutCredits();
-      if (refused) return send(reply, refused);
       let upload: { file?: ParseFile; options: unknown };
       try {
         upload = await readUpload(request);

@@ -13,13 +13,15 @@ import { send } from './respond.js';
 export function registerTeamRoutes(app: FastifyInstance, ck: Crawlkit, admission: Admission): void {
   const startedAt = new Date().toISOString();
 
-  const credits = (): CreditUsageResponse => {
+  const credits = async (): Promise<CreditUsageResponse> => {
     const usage = ck.getCreditUsage();
-    const remaining = admission.remainingCredits();
-    if (remaining === undefined) return usage;
+    // Under a credit limit, the store's count: every process on the store, kept across restarts.
+    const limited = await admission.credits();
+    if (limited === undefined) return usage;
+    const { limit, committed, remaining } = limited;
     return {
       ...usage,
-      data: { ...usage.data, remainingCredits: remaining, planCredits: remaining + usage.data.creditsUsed },
+      data: { ...usage.data, creditsUsed: committed, remainingCredits: remaining, planCredits: limit },
     };
   };
   const period = (used: Record<string, number>) => ({
@@ -27,7 +29,7 @@ export function registerTeamRoutes(app: FastifyInstance, ck: Crawlkit, admission
     periods: [{ startDate: startedAt, endDate: null, ...used }],
   });
 
-  app.get('/v2/team/credit-usage', async (_request, reply) => send(reply, credits()));
+  app.get('/v2/team/credit-usage', async (_request, reply) => send(reply, await credits()));
   app.get('/v2/team/token-usage', async (_request, reply) => send(reply, ck.getTokenUsage()));
   app.get('/v2/team/credit-usage/historical', async (_request, reply) =>
     send(reply, period({ creditsUsed: ck.getCreditUsage().data.creditsUsed })),
@@ -42,7 +44,7 @@ export function registerTeamRoutes(app: FastifyInstance, ck: Crawlkit, admission
 
   // v1 answers usage in snake_case.
   app.get('/v1/team/credit-usage', async (_request, reply) => {
-    const { data } = credits();
+    const { data } = await credits();
     return send(reply, {
       success: true,
       data: {

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 
 import type { Admission } from './admission.js';
+import { sendPaged } from './paged-json.js';
 import { registerParseRoute } from './parse-route.js';
 import { send, v2Error } from './respond.js';
 
@@ -91,8 +92,6 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.post<{ Body: ScrapeRequestInput }>('/v2/scrape', async (request, reply) => {
     if (asksAlexandria(request.body)) return send(reply, alexandriaNotOffered());
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const call = { ...ctx.call(request, reply), keepResult: true };
     return send(reply, await admission.queued(() => ck.scrape(request.body, call)));
   });
@@ -104,20 +103,18 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   registerParseRoute(app, ctx);
 
   app.post<{ Body: MapRequestInput }>('/v2/map', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const call = ctx.call(request, reply);
     return send(reply, await admission.queued(() => ck.map(request.body, call)));
   });
 
   app.post<{ Body: CrawlRequestInput }>('/v2/crawl', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
-    const body = withCreditCap(request.body, admission.remainingCredits());
     const key = idempotencyKey(request);
     return send(
       reply,
-      await ck.crawl(body, { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) }),
+      await ck.crawl(request.body, {
+        ...ctx.call(request, reply),
+        ...(key !== undefined ? { idempotencyKey: key } : {}),
+      }),
     );
   });
 
@@ -132,8 +129,6 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }
 
   app.post<{ Body: BatchScrapeRequestInput }>('/v2/batch/scrape', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const key = idempotencyKey(request);
     return send(
       reply,
@@ -153,7 +148,9 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
       url: `${prefix}/:id`,
       handler: async (request, reply) => {
         const call = ctx.call(request, reply);
-        return send(reply, await jobs.status(request.params.id, paginationOf(request.query), call));
+        const answer = await jobs.status(request.params.id, paginationOf(request.query), call);
+        // A page may hold ~10 MB of documents: written in pieces, never in one block (issue 38).
+        return answer.success ? sendPaged(reply, answer) : send(reply, answer);
       },
       wsHandler: ctx.socket(kind),
     });
@@ -176,13 +173,6 @@ function alexandriaNotOffered() {
     'ENDPOINT_NOT_SUPPORTED',
     `POST /v2/scrape with \`alexandria\` (Alexandria tool execution, the SDK's findTools) is a Firecrawl endpoint that crawlkit does not offer; ${OFFERED}.`,
   );
-}
-
-/** Upstream lowers a crawl's `limit` to the credits left instead of refusing it (reference §17, 402). */
-export function withCreditCap(body: CrawlRequestInput, remaining: number | undefined): CrawlRequestInput {
-  if (remaining === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const limit = typeof body.limit === 'number' ? body.limit : Number.POSITIVE_INFINITY;
-  return limit > remaining ? { ...body, limit: remaining } : body;
 }
 
 /** v2 endpoints of the hosted service that crawlkit does not offer, by their first path segment under `/v2`. */

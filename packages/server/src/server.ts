@@ -103,6 +103,8 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
       signal: controller.signal,
       baseUrl: `${request.protocol}://${request.host}`,
       ...(tenant !== undefined ? { tenant } : {}),
+      // The engine reserves each call's credits under the limit before its work starts (Admission).
+      ...(options.creditLimit !== undefined ? { creditLimit: options.creditLimit } : {}),
     };
   };
 

@@ -13,7 +13,6 @@ import {
   idempotencyKey,
   jobMethods,
   paginationOf,
-  withCreditCap,
   type IdParams,
   type RouteContext,
   type StatusQuery,
@@ -53,8 +52,6 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
   const { crawlkit: ck, admission } = ctx;
 
   app.post('/v1/scrape', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const raw = request.body;
     const scrape = scrapeToV2(bodyOf(raw));
     const body = (bodyOf(raw) === raw ? scrape.options : raw) as ScrapeRequestInput;
@@ -65,8 +62,6 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
   });
 
   app.post('/v1/map', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const body = mapToV2(bodyOf(request.body)) as MapRequestInput;
     const call = ctx.call(request, reply);
     const answer = await admission.queued(() => ck.map(body, call));
@@ -75,18 +70,13 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
   });
 
   app.post('/v1/crawl', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const { body } = crawlToV2(bodyOf(request.body));
-    const capped = withCreditCap(body as CrawlRequestInput, admission.remainingCredits());
     const key = idempotencyKey(request);
     const call = { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) };
-    return send(reply, withV1Address(await ck.crawl(capped, call)));
+    return send(reply, withV1Address(await ck.crawl(body as CrawlRequestInput, call)));
   });
 
   app.post('/v1/batch/scrape', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const { body } = batchToV2(bodyOf(request.body));
     const key = idempotencyKey(request);
     const call = { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) };

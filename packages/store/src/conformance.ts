@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeCounterConformance } from './conformance/counters.js';
 import { describeEngineConformance } from './conformance/engines.js';
 import { describeJobConformance } from './conformance/jobs.js';
 import { describePageConformance } from './conformance/pages.js';
@@ -30,6 +31,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     describeHistoryConformance(factory);
     describeLifecycleConformance(factory);
     describeEngineConformance(factory);
+    describeCounterConformance(factory);
   });
 }
 

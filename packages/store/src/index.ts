@@ -21,6 +21,8 @@ export type { StoreErrorCode } from './errors.js';
 export { nonNegativeInteger, positiveInteger, nonEmptyString, oneOf } from './options.js';
 export { InvalidOptionError, isInvalidOptionError } from '@crawlkit/options';
 export { engineStoreLimits } from './engine-counts.js';
+export { withinBounds } from './counters.js';
+export { takeWithin } from './result-reads.js';
 export type {
   CachedPage,
   PageLookup,
@@ -37,6 +39,7 @@ export type {
   TaskCompletion,
   TaskStore,
   StoredResult,
+  ResultReadOptions,
   JobError,
   ResultStore,
   DeliveryState,
@@ -47,6 +50,8 @@ export type {
   HostEngineStats,
   EngineStore,
   EngineStoreLimits,
+  CounterBounds,
+  CounterStore,
   Store,
   PageCache,
   JobBackend,

@@ -11,3 +11,4 @@ export * from './contracts/deliveries.js';
 export * from './contracts/engines.js';
 export * from './contracts/history.js';
 export * from './contracts/store.js';
+export * from './contracts/counters.js';

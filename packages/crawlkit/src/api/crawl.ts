@@ -2,6 +2,9 @@ import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 
 import type { JobStartOptions } from '../call-options.js';
 import type { EngineContext } from '../context.js';
+import { creditLimitOf } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
+import { creditLedger, pagesWithinCredits } from '../credits/ledger.js';
 import { toErrorResponse } from '../errors.js';
 import { crawlKey } from '../jobs/crawl-planner.js';
 import { checkIdempotencyKey, idempotentJobId, keyReusedError } from '../jobs/idempotency.js';
@@ -19,7 +22,7 @@ export async function startCrawl(
   ctx: EngineContext,
   jobs: JobManager,
   body: CrawlRequestInput,
-  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey' | 'tenant'> = {},
+  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey' | 'tenant' | 'creditLimit'> = {},
 ): Promise<CrawlResponse | ErrorResponse> {
   const parsed = parseBody(crawlRequestSchema, body);
   if (!parsed.ok) return parsed.error;
@@ -46,6 +49,13 @@ export async function startCrawl(
 
   const stored: StoredJob<CrawlRequest> = { ...(start.tenant !== undefined ? { tenant: start.tenant } : {}), request };
   if (webhook) stored.webhook = webhook;
+  const creditLimit = creditLimitOf(start);
+  if (creditLimit !== undefined) {
+    // As upstream: a crawl's `limit` is lowered to the pages the credits left pay for; its pages reserve them as they go.
+    const perPage = pageCreditEstimate({ ...request.scrapeOptions, zeroDataRetention: request.zeroDataRetention });
+    request.limit = await pagesWithinCredits(creditLedger(ctx.store), creditLimit, perPage, request.limit);
+    stored.creditLimit = creditLimit;
+  }
   const job = await jobs.create({
     kind: 'crawl',
     stored,

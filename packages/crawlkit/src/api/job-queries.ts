@@ -23,8 +23,8 @@ export interface StatusPagination {
   limit?: number;
 }
 
-const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' });
-const invalidId = (): ErrorResponse => ({ success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID });
+export const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' });
+export const invalidId = (): ErrorResponse => ({ success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID });
 
 /** The job of `id` when it is of `kind` and `tenant` may see it (`CallOptions.tenant`). */
 async function findJob(jobs: JobManager, kind: JobKind | undefined, id: string, tenant: string | undefined) {

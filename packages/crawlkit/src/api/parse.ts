@@ -22,6 +22,8 @@ import {
   type ScrapeOptionsInput,
 } from '../v2/scrape-options.js';
 import type { ErrorResponse, ScrapeResponse } from '../v2/types.js';
+import { charged } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
 
 /** A file to parse: its bytes, its name, and the type it was uploaded with. */
 export interface ParseFile {
@@ -149,6 +151,7 @@ export async function parseFile(
   fileInput: ParseFile,
   options: ParseOptionsInput,
   signal: AbortSignal | undefined,
+  creditLimit?: number,
 ): Promise<ScrapeResponse | ErrorResponse> {
   const file = validFile(fileInput);
   const parsed = parseBody(parseOptionsSchema, options ?? {});
@@ -179,15 +182,23 @@ export async function parseFile(
     },
   };
   const { ctx, queue, bus } = await ready();
-  const outcome = await queue.add(
+  // Under a credit limit, reserved before the work as a scrape's (issue 38).
+  const outcome = await charged(
+    ctx.store,
+    creditLimit,
+    pageCreditEstimate({ ...request, zeroDataRetention: values.zeroDataRetention }),
     () =>
-      runScrape(
-        ctx,
-        request,
-        { sourceURL: name, zeroDataRetention: values.zeroDataRetention, ...(signal ? { signal } : {}) },
-        [uploadStage, decodeStage, extractStage, formatsStage],
+      queue.add(
+        () =>
+          runScrape(
+            ctx,
+            request,
+            { sourceURL: name, zeroDataRetention: values.zeroDataRetention, ...(signal ? { signal } : {}) },
+            [uploadStage, decodeStage, extractStage, formatsStage],
+          ),
+        signal ? { signal } : {},
       ),
-    signal ? { signal } : {},
+    (done) => (done && 'success' in done && done.success ? done.credits : 0),
   );
   if ('kind' in outcome) throw new CrawlkitError('UNKNOWN_ERROR', `A parse ended ${outcome.kind}.`);
   if (!outcome.success) {

@@ -1,4 +1,6 @@
 import type { ScrapeCallOptions } from '../call-options.js';
+import { charged, creditLimitOf } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/run-scrape.js';
 import { memoizedParser } from '../v2/parse-memo.js';
@@ -18,7 +20,7 @@ export async function scrape(
   ready: () => Promise<Runtime>,
   body: ScrapeRequestInput,
   signal: AbortSignal | undefined,
-  options: Pick<ScrapeCallOptions, 'keepResult' | 'tenant'> = {},
+  options: Pick<ScrapeCallOptions, 'keepResult' | 'tenant' | 'creditLimit'> = {},
 ): Promise<ScrapeResponse | ErrorResponse> {
   const parsed = parseScrapeBody(body);
   if (!parsed.ok) return parsed.error;
@@ -26,14 +28,22 @@ export async function scrape(
   const refused = threatProtectionRefusal(request.url, request.threatProtection);
   if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
   const { ctx, queue, bus } = await ready();
-  const outcome = await queue.add(
+  // Under a credit limit, the page's credits are reserved before it waits for a slot (issue 38).
+  const outcome = await charged(
+    ctx.store,
+    creditLimitOf(options),
+    pageCreditEstimate(request),
     () =>
-      scrapePage(ctx, request, {
-        sourceURL: (body as { url: string }).url,
-        zeroDataRetention: request.zeroDataRetention,
-        ...(signal ? { signal } : {}),
-      }),
-    signal ? { signal } : {},
+      queue.add(
+        () =>
+          scrapePage(ctx, request, {
+            sourceURL: (body as { url: string }).url,
+            zeroDataRetention: request.zeroDataRetention,
+            ...(signal ? { signal } : {}),
+          }),
+        signal ? { signal } : {},
+      ),
+    (done) => (done?.success ? done.credits : 0),
   );
   if (!outcome.success) {
     bus.pageFailed(undefined, request.url, outcome.error);

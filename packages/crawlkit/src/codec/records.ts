@@ -38,6 +38,8 @@ export const storedJobCodec = recordCodec({
     request: z.custom<object>(isObject, { error: 'Expected the request object' }),
     webhook: storedWebhook.optional(),
     urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).optional(),
+    /** The start's `creditLimit`: each page reserves its credits under it, wherever the job runs (issue 38). */
+    creditLimit: z.number().nonnegative().optional(),
   }),
 });
 
@@ -65,6 +67,8 @@ export const deliveryCodec = recordCodec({
         typeof (v as { id?: unknown }).id === 'string',
       { error: 'Expected a webhook payload with its type and job id' },
     ),
+    /** The job's URL policy, which gates the POST wherever it is sent; null when the job has none (issue 38). */
+    urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).nullable().optional(),
   }),
 });
 

@@ -14,6 +14,7 @@ import { formatsStage } from './stages/formats.js';
 import { respond } from './stages/respond.js';
 import { StageTimings } from './timings.js';
 import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest, ScrapeOutcome } from './types.js';
+import { isStoreFault } from '../store-faults.js';
 
 /** The stages of a scrape before its fetch: a job inserts its own between them and the fetch. */
 export const BEFORE_FETCH: readonly ScrapeStage[] = [cacheLookup];
@@ -101,9 +102,11 @@ export async function runScrape(
 }
 
 function failure(error: unknown, deadline: Deadline): PageScrapeOutcome {
-  const response = deadline.timedOut
-    ? { success: false as const, code: 'SCRAPE_TIMEOUT' as const, error: deadline.timeoutMessage() }
-    : toErrorResponse(error);
+  // A store that did not answer (Redis down) is the store's failure, not the page's, whatever the clock says.
+  const response =
+    deadline.timedOut && !isStoreFault(error)
+      ? { success: false as const, code: 'SCRAPE_TIMEOUT' as const, error: deadline.timeoutMessage() }
+      : toErrorResponse(error);
   return { success: false, error: response, status: httpStatusOf(response.code) };
 }
 

@@ -173,6 +173,11 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "pages.body: a page's bytes kept beside its value, undecoded",
     sql: `ALTER TABLE pages ADD COLUMN body BLOB;`,
   },
+  {
+    version: 6,
+    description: 'counters: named numbers shared by the processes of the store (credits of a creditLimit)',
+    sql: `CREATE TABLE counters (name TEXT PRIMARY KEY, value REAL NOT NULL) WITHOUT ROWID;`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
