@@ -4,7 +4,8 @@
  * on 127.0.0.1.
  */
 
-import { isLoopbackHost, isServerError, startServer } from '@crawlkit/server';
+import { isInvalidOptionError } from '@crawlkit/options';
+import { isLoopbackHost, startServer } from '@crawlkit/server';
 import { httpStatusOf, type CrawlkitOptions } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -66,8 +67,8 @@ describe('auth', () => {
   it('refuses to listen beyond loopback without a key', async () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.20', 'example.com']) {
       const error = await startServer({ crawlkit: stack.ck, host, port: 0 }).catch((e: unknown) => e);
-      expect(isServerError(error) && error.code).toBe('SERVER_INVALID_OPTION');
-      expect((error as Error).message).toContain(`Refusing to listen on ${host} without an API key`);
+      expect(isInvalidOptionError(error) && error.code).toBe('INVALID_OPTION');
+      expect((error as Error).message).toContain(`refusing to listen on ${host} without an API key`);
     }
     expect(['127.0.0.1', '127.8.9.1', '::1', '[::1]', 'localhost', '::ffff:127.0.0.1'].every(isLoopbackHost)).toBe(
       true,

@@ -79,11 +79,6 @@ export const ERROR_CODES = {
     'A Firecrawl endpoint crawlkit does not offer (search, extract, agent, …; the message names it) (HTTP server only).',
     'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map, usage and queue status.',
   ),
-  SERVER_INVALID_OPTION: info(
-    500,
-    'An option of the HTTP server cannot be used: a non-loopback `host` without `apiKeys`, a bad port or limit.',
-    'Fix the option the message names; give at least one API key to listen beyond 127.0.0.1.',
-  ),
   URL_BLOCKED: info(
     403,
     'The `urlPolicy` refused the URL or an address it resolves to (the message names the rule).',

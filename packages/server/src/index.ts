@@ -2,5 +2,3 @@ export { startServer } from './server.js';
 export type { CrawlkitServer } from './server.js';
 export { isLoopbackHost } from './options.js';
 export type { ServerOptions } from './options.js';
-export { ServerError, isServerError } from './errors.js';
-export type { ServerErrorCode } from './errors.js';

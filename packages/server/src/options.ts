@@ -2,7 +2,8 @@ import { isIP } from 'node:net';
 
 import { createDebugLogger, type Crawlkit, type Logger } from 'crawlkit';
 
-import { ServerError } from './errors.js';
+import { InvalidOptionError, objectWith, parseOptions } from '@crawlkit/options';
+import { z } from 'zod';
 
 /** Settings of `startServer`. Only `crawlkit` is required. */
 export interface ServerOptions {
@@ -99,18 +100,6 @@ export interface ResolvedServerOptions {
   logger: Logger;
 }
 
-function invalid(message: string): ServerError {
-  return new ServerError('SERVER_INVALID_OPTION', message);
-}
-
-function integer(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`Expected \`${name}\` to be an integer from ${min} to ${max}, got \`${String(value)}\``);
-  }
-  return value;
-}
-
 /** Whether `host` is a loopback interface: `localhost`, 127.0.0.0/8, `::1` (or 127/8 mapped into IPv6). */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
@@ -120,61 +109,62 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
-function resolveCors(cors: ServerOptions['cors']): CorsSetting {
-  if (cors === undefined) return 'loopback';
-  if (cors === false || cors === 'loopback' || cors === '*') return cors;
-  if (Array.isArray(cors)) {
-    const origins = cors as unknown[];
-    for (const origin of origins) {
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(String(origin));
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed || parsed.origin !== origin) {
-        throw invalid(
-          `Expected every \`cors\` origin to be like https://app.example (scheme, host, port), got \`${String(origin)}\``,
-        );
-      }
-    }
-    return origins as string[];
-  }
-  throw invalid(`Expected \`cors\` to be 'loopback', '*', false or a list of origins, got \`${String(cors)}\``);
-}
+const MAX = 2 ** 31 - 1;
+const int = (min: number, max = MAX) => z.number().int().min(min).max(max);
 
-export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
-  if (!options.crawlkit) throw invalid('`crawlkit` is required: pass the engine the server answers with');
-  const host = options.host ?? '127.0.0.1';
-  const apiKeys = [...(options.apiKeys ?? [])];
-  for (const key of apiKeys) {
-    if (typeof key !== 'string' || key.trim() === '' || /\s/.test(key)) {
-      throw invalid('Every API key must be a non-empty string without spaces');
+const origin = z.string().refine(
+  (value) => {
+    try {
+      return new URL(value).origin === value;
+    } catch {
+      return false;
     }
-  }
-  if (apiKeys.length === 0 && !isLoopbackHost(host)) {
-    throw invalid(
-      `Refusing to listen on ${host} without an API key: anyone who reaches it could use the server. ` +
-        'Give at least one key (--api-key, CRAWLKIT_API_KEY) or listen on 127.0.0.1.',
+  },
+  { error: 'Expected an origin like https://app.example (scheme, host, port)' },
+);
+
+/** The one check of `ServerOptions`, strict, with each default in one place. */
+const serverOptionsSchema = z.strictObject({
+  crawlkit: objectWith<Crawlkit>('the Crawlkit engine the server answers with', 'scrape', 'crawl'),
+  port: int(0, 65_535).default(3002),
+  host: z.string().min(1).default('127.0.0.1'),
+  apiKeys: z
+    .array(z.string().regex(/^\S+$/, { error: 'Expected a non-empty key without spaces' }))
+    .readonly()
+    .default([]),
+  keysShareJobs: z.boolean().default(false),
+  bodyLimit: int(1).default(10 * 1024 * 1024),
+  bodyTimeoutMs: int(1).default(30_000),
+  cors: z
+    .union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(origin).readonly()], {
+      error: "Expected 'loopback', '*', false or a list of origins",
+    })
+    .default('loopback'),
+  parseFileLimit: int(1).default(50 * 1024 * 1024),
+  queueLimit: int(1).default(1024),
+  creditLimit: int(0).optional(),
+  closeTimeoutMs: int(0).default(30_000),
+  logger: objectWith<Logger>(
+    'a logger with debug, info, warn and error methods',
+    'debug',
+    'info',
+    'warn',
+    'error',
+  ).optional(),
+});
+
+/**
+ * Checks and defaults the options of `startServer`.
+ * @throws {InvalidOptionError} (`INVALID_OPTION`) naming every bad option, or a non-loopback `host` without keys.
+ */
+export function resolveServerOptions(input: ServerOptions): ResolvedServerOptions {
+  const options = parseOptions(serverOptionsSchema, input, 'startServer()');
+  if (options.apiKeys.length === 0 && !isLoopbackHost(options.host)) {
+    throw new InvalidOptionError(
+      `Invalid options of startServer(): refusing to listen on ${options.host} without an API key: anyone who ` +
+        'reaches it could use the server. Give at least one key (--api-key, CRAWLKIT_API_KEY) or listen on 127.0.0.1.',
     );
   }
-  const creditLimit = options.creditLimit;
-  if (creditLimit !== undefined && !(Number.isInteger(creditLimit) && creditLimit >= 0)) {
-    throw invalid(`Expected \`creditLimit\` to be a non-negative integer, got \`${String(creditLimit)}\``);
-  }
-  return {
-    crawlkit: options.crawlkit,
-    port: integer('port', options.port, 3002, 0, 65_535),
-    host,
-    apiKeys,
-    keysShareJobs: options.keysShareJobs ?? false,
-    bodyLimit: integer('bodyLimit', options.bodyLimit, 10 * 1024 * 1024, 1, 2 ** 31 - 1),
-    bodyTimeoutMs: integer('bodyTimeoutMs', options.bodyTimeoutMs, 30_000, 1, 2 ** 31 - 1),
-    cors: resolveCors(options.cors),
-    parseFileLimit: integer('parseFileLimit', options.parseFileLimit, 50 * 1024 * 1024, 1, 2 ** 31 - 1),
-    queueLimit: integer('queueLimit', options.queueLimit, 1024, 1, 2 ** 31 - 1),
-    creditLimit,
-    closeTimeoutMs: integer('closeTimeoutMs', options.closeTimeoutMs, 30_000, 0, 2 ** 31 - 1),
-    logger: options.logger ?? createDebugLogger('server'),
-  };
+  const { logger, creditLimit, ...rest } = options;
+  return { ...rest, creditLimit, logger: logger ?? createDebugLogger('server') };
 }

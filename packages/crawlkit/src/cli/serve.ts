@@ -163,7 +163,7 @@ export async function serveCommand(
     });
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: unknown };
-    if (code === 'SERVER_INVALID_OPTION') throw new CliError(String(message), { cause: error });
+    if (code === 'INVALID_OPTION') throw new CliError(String(message), { cause: error });
     throw new CliError(`Cannot serve on ${host}:${port}: ${String(message)}`, {
       cause: error,
       exitCode: EXIT.failure,
