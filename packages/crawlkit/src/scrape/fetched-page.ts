@@ -1,6 +1,7 @@
 import type { PageResult } from '@crawlkit/fetcher';
 
 import type { ActionResults } from '../v2/types.js';
+import type { StoredCachePolicy } from './revalidation.js';
 
 /** A page as fetched, in the form the page cache keeps: what a cache hit serves in place of a fetch. */
 export interface FetchedPage {
@@ -24,6 +25,8 @@ export interface FetchedPage {
   proxyUsed: 'basic' | 'stealth';
   /** The fetch's notes for the document's `warning` (a cut screenshot). */
   warnings?: string[];
+  /** The response's caching rules, kept in the page cache when a refetch can be conditional (`revalidation.ts`). */
+  cachePolicy?: StoredCachePolicy;
 }
 
 /** The page a fetch returned, with its notes for the document's `warning`. */

@@ -85,6 +85,24 @@ export class PageCacheMemo {
   }
 
   /**
+   * A cache entry rewritten as it was (a `304 Not Modified` confirmed it): its extractions move to its new version,
+   * so the confirmed page is not extracted again.
+   */
+  confirm(
+    key: string,
+    from: { cachedAt: number; length: number },
+    to: { cachedAt: number; length: number },
+    fetched: FetchedPage,
+  ): void {
+    const entry = this.#entry(key, from.cachedAt, from.length);
+    if (!entry) {
+      this.remember(key, to.cachedAt, to.length, fetched);
+      return;
+    }
+    this.#lru.set(key, { ...entry, cachedAt: to.cachedAt, length: to.length, fetched });
+  }
+
+  /**
    * The extraction of a cache entry for `settings`: memoized, or built by `build` and kept unless its extraction was
    * cut by the budget (the plain-text fallback, which a quieter moment may do better). Returns a copy each time.
    */

@@ -12,6 +12,7 @@ import { extractStage } from './stages/extract.js';
 import { fetchStage } from './stages/fetch.js';
 import { formatsStage } from './stages/formats.js';
 import { respond } from './stages/respond.js';
+import { revalidateStage } from './stages/revalidate.js';
 import { StageTimings } from './timings.js';
 import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest, ScrapeOutcome } from './types.js';
 import { isStoreFault } from '../store-faults.js';
@@ -20,9 +21,16 @@ import { isStoreFault } from '../store-faults.js';
 export const BEFORE_FETCH: readonly ScrapeStage[] = [cacheLookup];
 
 /** The stages from the fetch on. */
-export const FROM_FETCH: readonly ScrapeStage[] = [fetchStage, cacheWrite, decodeStage, extractStage, formatsStage];
+export const FROM_FETCH: readonly ScrapeStage[] = [
+  fetchStage,
+  revalidateStage,
+  cacheWrite,
+  decodeStage,
+  extractStage,
+  formatsStage,
+];
 
-/** A direct scrape: cache lookup, fetch, cache write, decode, extract, formats. */
+/** A direct scrape: cache lookup, fetch (conditional for a stale copy), cache write, decode, extract, formats. */
 export const SCRAPE_STAGES: readonly ScrapeStage[] = [...BEFORE_FETCH, ...FROM_FETCH];
 
 function initialState(ctx: EngineContext, request: PageScrapeRequest, context: PageScrapeContext): ScrapeState {

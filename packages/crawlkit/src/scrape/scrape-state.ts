@@ -12,6 +12,7 @@ import { addUsage, emptyUsage, type LlmUsage } from '../llm/generate.js';
 import type { Document } from '../v2/types.js';
 import type { Deadline } from './deadline.js';
 import type { FetchedPage } from './fetched-page.js';
+import type { StoredCachePolicy } from './revalidation.js';
 import type { StageTimings } from './timings.js';
 import type { PageScrapeContext, PageScrapeRequest } from './types.js';
 
@@ -23,12 +24,27 @@ export interface CacheVisit {
   readable: boolean;
   /** Whether the page fetched may be written (the request and its formats allow it). */
   writable: boolean;
-  /** `hit` when a cached page answered, `miss` when the cache was read and had none; absent when not read. */
-  state?: 'hit' | 'miss';
-  /** When the page served was cached (a hit), or written (a fetch). */
+  /**
+   * `hit` when a cached page answered, `miss` when the cache was read and had none (or none young enough),
+   * `revalidated` when a copy past `maxAge` answered after the site said `304 Not Modified`; absent when not read.
+   */
+  state?: 'hit' | 'miss' | 'revalidated';
+  /** When the page served was cached (a hit), confirmed (revalidated), or written (a fetch). */
   cachedAt?: number;
   /** The stored size of the entry read or written: with `cachedAt`, the version the memo keeps extractions of. */
   length?: number;
+}
+
+/** A cached copy past `maxAge` whose validators the fetch sends: a `304 Not Modified` serves it again. */
+export interface Revalidation {
+  /** The copy, as the page cache keeps it. */
+  page: FetchedPage;
+  policy: StoredCachePolicy;
+  /** The conditional headers (`If-None-Match`, `If-Modified-Since`). */
+  headers: Record<string, string>;
+  /** The copy's version (its `cachedAt` and stored length), whose memoised extractions a confirmation keeps. */
+  cachedAt: number;
+  length: number;
 }
 
 /** What a job's engine learning told about the page's host, for the fetch. */
@@ -64,6 +80,8 @@ export interface ScrapeState {
   onRequestStart?: () => void;
   /** What the job learned about the page's host (set by its engine-learning stage, read by the fetch). */
   engineAdvice?: EngineAdvice;
+  /** A stale cached copy the fetch asks the site to confirm (set by the cache lookup). */
+  revalidation?: Revalidation;
   /** The page, from the cache or fetched. */
   page?: FetchedPage;
   /** The extraction the render judge made of the very page fetched (it judged and extracted it in one call). */

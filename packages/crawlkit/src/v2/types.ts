@@ -32,6 +32,11 @@ export interface DocumentMetadata {
   error?: string;
   proxyUsed?: 'basic' | 'stealth';
   cacheState?: 'hit' | 'miss';
+  /**
+   * crawlkit's own: the cached copy served (`cacheState: 'hit'`) was past `maxAge` and the site confirmed it with
+   * `304 Not Modified` to a conditional request. `cacheState` stays within v2's `hit | miss` for typed clients.
+   */
+  revalidated?: boolean;
   cachedAt?: string;
   scrapeId?: string;
   creditsUsed?: number;

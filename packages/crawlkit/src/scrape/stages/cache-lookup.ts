@@ -2,12 +2,14 @@ import { redactUrl } from '@crawlkit/fetcher';
 
 import { CrawlkitError } from '../../errors.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
+import { conditionalHeaders } from '../revalidation.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { storedLength } from '../../codec/page-record.js';
 
 /**
  * Reads the page cache when the request and its formats allow it: a page younger than `maxAge` (and older than
- * `minAge`, when given) answers in place of a fetch. `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With
+ * `minAge`, when given) answers in place of a fetch; an older copy with validators makes the fetch conditional
+ * (`state.revalidation`). `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With
  * `lockdown` the cache is the only source, at any age: no page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
  */
 export const cacheLookup: ScrapeStage = {
@@ -16,16 +18,25 @@ export const cacheLookup: ScrapeStage = {
     const { store, request, cache } = state;
     if (request.lockdown && (!store || !cache.readable)) throw lockdownMiss(state.request.url, 'these options');
     if (!store || !cache.readable) return;
-    const lookup: { maxAge?: number; minAge?: number } = {};
-    if (request.maxAge > 0 && !request.lockdown) lookup.maxAge = request.maxAge;
+    // Read at any age: a copy past `maxAge` is not served, but its validators make the refetch conditional.
+    const lookup: { minAge?: number } = {};
     if (request.minAge !== undefined) lookup.minAge = request.minAge;
-    const hit = await store.pages.get(cache.key, lookup);
-    if (hit) {
-      state.page = pageCacheMemoFor(store).fetched(cache.key, hit);
+    const found = await store.pages.get(cache.key, lookup);
+    const fresh = found && (request.lockdown || request.maxAge <= 0 || Date.now() - found.cachedAt <= request.maxAge);
+    if (found && fresh) {
+      state.page = pageCacheMemoFor(store).fetched(cache.key, found);
       cache.state = 'hit';
-      cache.cachedAt = hit.cachedAt;
-      cache.length = storedLength(hit);
+      cache.cachedAt = found.cachedAt;
+      cache.length = storedLength(found);
       return;
+    }
+    if (found && request.minAge === undefined && cache.writable) {
+      const page = pageCacheMemoFor(store).fetched(cache.key, found);
+      const headers = page.cachePolicy ? conditionalHeaders(page.cachePolicy, page.url) : {};
+      if (page.cachePolicy && Object.keys(headers).length) {
+        const length = storedLength(found);
+        state.revalidation = { page, policy: page.cachePolicy, headers, cachedAt: found.cachedAt, length };
+      }
     }
     if (request.lockdown) throw lockdownMiss(request.url, 'it');
     if (request.minAge !== undefined) {

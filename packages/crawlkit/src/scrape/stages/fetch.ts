@@ -36,6 +36,12 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
   if (state.onRequestStart) page.onRequestStart = state.onRequestStart;
   shapeFetch(request.formats, page);
   page.renderJudge = extractingJudge(state);
+  const revalidation = state.revalidation;
+  if (revalidation) {
+    // The copy was served over HTTP: its validators are asked over HTTP too (a 304 is no page to judge or render).
+    page.headers = { ...page.headers, ...revalidation.headers };
+    page.engine = 'http';
+  }
   return page;
 }
 
@@ -47,6 +53,8 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
 function extractingJudge(state: ScrapeState) {
   const settings = extractionSettings(state.request, state.context.collectLinks === true);
   return async (page: JudgedPage, options: JudgeOptions = {}): Promise<ExtractingVerdict> => {
+    // `304 Not Modified` has no body: the copy it confirms is extracted (or its extraction reused) instead.
+    if (page.status === 304 && state.revalidation) return {};
     const request: ExtractionRequest = {
       page: extractionInput({
         url: page.url,

@@ -21,8 +21,11 @@ function documentMetadata(state: ScrapeState): DocumentMetadata {
     engine: page.engine,
   };
   if (page.engineReason) metadata.engineReason = page.engineReason;
-  if (state.cache.state) metadata.cacheState = state.cache.state;
-  if (state.cache.state === 'hit' && state.cache.cachedAt !== undefined) {
+  const { state: cacheState } = state.cache;
+  // A copy confirmed by a 304 is served from the cache: a hit in v2's terms (and billed as one).
+  if (cacheState) metadata.cacheState = cacheState === 'revalidated' ? 'hit' : cacheState;
+  if (cacheState === 'revalidated') metadata.revalidated = true;
+  if (metadata.cacheState === 'hit' && state.cache.cachedAt !== undefined) {
     metadata.cachedAt = new Date(state.cache.cachedAt).toISOString();
   }
   return metadata;

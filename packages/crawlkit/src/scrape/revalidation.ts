@@ -1,0 +1,72 @@
+/**
+ * Conditional refetches of cached pages, with the HTTP caching rules of `http-cache-semantics`: which responses keep
+ * validators (`ETag`, `Last-Modified`; never a `no-store` one), which headers a refetch sends (`If-None-Match`,
+ * `If-Modified-Since`), and whether a `304 Not Modified` confirms the copy kept.
+ */
+import CachePolicy from 'http-cache-semantics';
+
+import type { FetchedPage } from './fetched-page.js';
+
+/** What the page cache keeps of a response's caching rules (`CachePolicy.toObject()`), in the entry's head. */
+export type StoredCachePolicy = CachePolicy.CachePolicyObject;
+
+/** The request every policy is made for: the page's GET as crawlkit sends it (its own headers are the engine's). */
+function policyRequest(url: string): CachePolicy.Request {
+  let path = '/';
+  let host = '';
+  try {
+    const parsed = new URL(url);
+    path = parsed.pathname + parsed.search;
+    host = parsed.host;
+  } catch {
+    // an unparsable URL is never fetched; its policy matches nothing else
+  }
+  return { url: path, method: 'GET', headers: { host } };
+}
+
+/**
+ * The caching rules of a page just fetched, when a later refetch can be conditional: a page served over plain HTTP
+ * (a 304 of the HTML says nothing of what a browser rendered) whose response carries a validator and may be stored
+ * by a private cache. `undefined` otherwise.
+ */
+export function cachePolicyOf(page: FetchedPage): StoredCachePolicy | undefined {
+  if (page.engine !== 'http' || page.status !== 200) return undefined;
+  if (page.headers.etag === undefined && page.headers['last-modified'] === undefined) return undefined;
+  const policy = new CachePolicy(
+    policyRequest(page.url),
+    { status: page.status, headers: page.headers },
+    { shared: false },
+  );
+  return policy.storable() ? policy.toObject() : undefined;
+}
+
+/** The validators a refetch of the page sends (`If-None-Match`, `If-Modified-Since`); none when it has none. */
+export function conditionalHeaders(stored: StoredCachePolicy, url: string): Record<string, string> {
+  const policy = CachePolicy.fromObject(stored);
+  const headers = policy.revalidationHeaders(policyRequest(url));
+  const conditional: Record<string, string> = {};
+  for (const name of ['if-none-match', 'if-modified-since'] as const) {
+    const value = headers[name];
+    if (typeof value === 'string') conditional[name] = value;
+  }
+  return conditional;
+}
+
+/**
+ * What a `304 Not Modified` means for the kept copy: `confirmed` when its validators match the copy's (then `policy`
+ * is the copy's rules refreshed with the 304's headers), else the copy may not be served (a strong `ETag` of another
+ * version).
+ */
+export function afterNotModified(
+  stored: StoredCachePolicy,
+  url: string,
+  response: { status: number; headers: Record<string, string> },
+): { confirmed: true; policy: StoredCachePolicy } | { confirmed: false } {
+  const policy = CachePolicy.fromObject(stored);
+  const revalidated = policy.revalidatedPolicy(policyRequest(url), response);
+  if (revalidated.matches) return { confirmed: true, policy: revalidated.policy.toObject() };
+  // A 304 without any validator of its own still answers the conditional request it was sent: the copy stands, its
+  // validators kept (the 304's policy would have none to send next time).
+  const validators = response.headers.etag !== undefined || response.headers['last-modified'] !== undefined;
+  return validators ? { confirmed: false } : { confirmed: true, policy: stored };
+}

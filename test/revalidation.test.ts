@@ -1,0 +1,91 @@
+/**
+ * Conditional refetches (issue 41): a cached page past `maxAge` is asked for with its validators, and a
+ * `304 Not Modified` serves the cached copy and its extraction. The site counts its 304s and full bodies itself.
+ */
+import { Crawlkit, type Document } from 'crawlkit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
+import { data } from './helpers/scrape.ts';
+
+let site: ChangingSite;
+let ck: Crawlkit;
+
+beforeAll(async () => {
+  site = await startChangingSite({
+    '/guide.html': { title: 'Guide', text: 'Sharpen the iron.\nHone the back.', modifiedAt: Date.UTC(2026, 0, 1) },
+    '/news.html': { title: 'News', text: 'Nothing new.', modifiedAt: Date.UTC(2026, 0, 1), rotatingAd: true },
+  });
+  ck = new Crawlkit({ store: 'memory', engine: 'auto' });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await site.close();
+});
+
+beforeEach(() => site.resetCounts());
+
+/** Waits past a `maxAge` of 1 ms: the next scrape finds the copy stale. */
+const stale = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+async function scrape(path: string, maxAge?: number): Promise<Document> {
+  return data(await ck.scrape({ url: `${site.url}${path}`, ...(maxAge !== undefined ? { maxAge } : {}) }));
+}
+
+describe('conditional refetches', () => {
+  it('sends the validators past maxAge and serves the cached copy on 304, billed as a hit', async () => {
+    const first = await scrape('/guide.html');
+    expect(first.metadata).toMatchObject({ cacheState: 'miss', creditsUsed: 1 });
+    expect(first.metadata.revalidated).toBeUndefined();
+    await stale();
+    const second = await scrape('/guide.html', 1);
+    expect(site.notModified.get('/guide.html')).toBe(1);
+    expect(site.full.get('/guide.html')).toBe(1);
+    const sent = site.requests.filter((r) => r.path === '/guide.html').at(-1)!;
+    expect(sent.ifNoneMatch).toMatch(/^"[0-9a-f]{20}"$/);
+    expect(sent.ifModifiedSince).toBe(new Date(Date.UTC(2026, 0, 1)).toUTCString());
+    expect(second.metadata).toMatchObject({ cacheState: 'hit', revalidated: true, statusCode: 200, creditsUsed: 1 });
+    expect(second.markdown).toBe(first.markdown);
+    expect(Date.parse(second.metadata.cachedAt!)).toBeGreaterThanOrEqual(Date.now() - 5_000);
+    // The confirmation renewed the copy: within maxAge now, it is a plain hit with no request at all.
+    const third = await scrape('/guide.html', 60_000);
+    expect(third.metadata).toMatchObject({ cacheState: 'hit' });
+    expect(third.metadata.revalidated).toBeUndefined();
+    expect(site.requests.filter((r) => r.path === '/guide.html')).toHaveLength(2);
+  });
+
+  it('fetches the full page again when it changed, and caches the new version', async () => {
+    await scrape('/guide.html');
+    site.set('/guide.html', { title: 'Guide', text: 'Sharpen the iron.\nHone the back.\nStrop it.' });
+    await stale();
+    const changed = await scrape('/guide.html', 1);
+    expect(changed.metadata.cacheState).toBe('miss');
+    expect(changed.metadata.revalidated).toBeUndefined();
+    expect(changed.markdown).toContain('Strop it.');
+    expect(site.notModified.get('/guide.html')).toBeUndefined();
+    await stale();
+    const again = await scrape('/guide.html', 1);
+    expect(again.metadata).toMatchObject({ cacheState: 'hit', revalidated: true });
+    expect(again.markdown).toContain('Strop it.');
+    expect(site.notModified.get('/guide.html')).toBe(1);
+  });
+
+  it('gets a full body for a page whose bytes change on every request (a rotating ad)', async () => {
+    await scrape('/news.html');
+    await stale();
+    const next = await scrape('/news.html', 1);
+    expect(next.metadata.cacheState).toBe('miss');
+    expect(site.full.get('/news.html')).toBe(2);
+    expect(site.requests.at(-1)!.ifNoneMatch).toBeDefined();
+  });
+
+  it('sends no validators where the cache may not be read or written', async () => {
+    await scrape('/guide.html');
+    await stale();
+    // maxAge 0 never reads the cache; storeInCache false never writes the confirmed copy.
+    await scrape('/guide.html', 0);
+    data(await ck.scrape({ url: `${site.url}/guide.html`, maxAge: 1, storeInCache: false }));
+    expect(site.requests.filter((r) => r.ifNoneMatch !== undefined)).toHaveLength(0);
+  });
+});
