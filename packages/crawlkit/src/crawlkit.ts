@@ -5,6 +5,7 @@ import PQueue from 'p-queue';
 import { startBatchScrape } from './api/batch.js';
 import type { CallOptions, JobStartOptions, ScrapeCallOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
+import { getCrawlChanges } from './api/crawl-changes.js';
 import { readJobDocuments, type JobDocumentsPage, type JobDocumentsText } from './api/job-documents.js';
 import {
   cancelJob,
@@ -43,6 +44,7 @@ import type {
   ActiveCrawlsResponse,
   BatchScrapeResponse,
   CancelResponse,
+  CrawlChangesResponse,
   CrawlErrorsResponse,
   CrawlResponse,
   ConcurrencyCheckResponse,
@@ -150,6 +152,18 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** `GET /v2/crawl/:id/errors`. */
   async getCrawlErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
     return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'crawl', id, init?.tenant));
+  }
+
+  /**
+   * `GET /v2/crawl/:id/changes` (crawlkit's own): a crawl's change feed against its lineage's last run, paged like a
+   * status. `id` may be a `next` address.
+   */
+  async getCrawlChanges(
+    id: string,
+    pagination: StatusPagination = {},
+    init: CallOptions = {},
+  ): Promise<CrawlChangesResponse | ErrorResponse> {
+    return this.#guard(init, (rt) => getCrawlChanges(rt.jobs, id, pagination, init?.baseUrl, init?.tenant));
   }
 
   /** `GET /v2/crawl/active`: crawls still running. */

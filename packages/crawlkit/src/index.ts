@@ -72,6 +72,8 @@ export type {
   JobStatusResponse,
   CrawlStatusResponse,
   BatchScrapeStatusResponse,
+  CrawlChange,
+  CrawlChangesResponse,
   CrawlErrorsResponse,
   CancelResponse,
   ActiveCrawlsResponse,

@@ -161,6 +161,12 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return send(reply, await jobs.errors(request.params.id, ctx.call(request, reply)));
     });
   }
+
+  // crawlkit's own: a crawl's change feed against its lineage's previous run (issue 41).
+  app.get<StatusQuery>('/v2/crawl/:id/changes', async (request, reply) => {
+    const call = ctx.call(request, reply);
+    return send(reply, await ck.getCrawlChanges(request.params.id, paginationOf(request.query), call));
+  });
 }
 
 /** A scrape body that runs Alexandria tools (the SDK's `findTools`) instead of scraping a URL. */

@@ -92,6 +92,32 @@ export const snapshotCodec = recordCodec({
 });
 
 /**
+ * What a crawl lineage keeps of its last completed run (issue 41): each page's crawl key, its URL and the hash of its
+ * main content. Kept in the history store under the lineage (`changes/change-feed.ts`).
+ */
+export const lineageRunCodec = recordCodec({
+  name: 'crawl lineage run',
+  version: 1,
+  schema: z.object({
+    jobId: z.string(),
+    completedAt: z.number(),
+    /** `[key, url, contentHash]` per page. */
+    pages: z.array(z.tuple([z.string(), z.string(), z.string()])),
+  }),
+});
+
+/** What a completed crawl with a change feed keeps beside its results: its baseline and the pages it lost. */
+export const crawlChangesCodec = recordCodec({
+  name: 'crawl changes',
+  version: 1,
+  schema: z.object({
+    lineage: z.string(),
+    previousJobId: z.string().nullable(),
+    removed: z.array(z.string()),
+  }),
+});
+
+/**
  * A stored job result. Documents are kept as the v2 JSON they are answered with (their version is the API's, and
  * results are read in pages of thousands), so the check is structural: an object with its `metadata`.
  */

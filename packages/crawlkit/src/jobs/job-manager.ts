@@ -19,6 +19,7 @@ import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { storedJobCodec } from '../codec/records.js';
+import { finishChangeFeed } from '../changes/change-feed.js';
 
 export type { JobKindHandler } from './job-driver.js';
 
@@ -174,6 +175,8 @@ export class JobManager {
    * completed, the event is queued however long the store takes to accept it (a full disk): it is not lost.
    */
   async completeJob(job: JobRecord, store: Store): Promise<void> {
+    // The crawl's change feed is closed first: a crawl read completed has its removed pages.
+    await finishChangeFeed(store, job);
     await this.#stores.end(store, job.id, 'completed');
     await retryStoreFaults(
       () => this.#events.completed(store, job),

@@ -12,6 +12,7 @@ import { chargedJobPage } from '../credits/job-credits.js';
 import type { JobEventSink } from './events.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { jobScrapeStages } from './scrape-stages.js';
+import { feedOf } from '../changes/change-feed.js';
 import { taskMetaCodec } from '../codec/records.js';
 
 /**
@@ -128,6 +129,7 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
       ...(signal ? { signal } : {}),
       jobId: tasks.job.id,
       collectLinks: planner.collectsLinks,
+      hashContent: feedOf(tasks.job) !== undefined,
     };
     outcome = await tasks.slots.add(() =>
       chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),

@@ -4,11 +4,20 @@ import { extractionNeeds } from '../formats/registry.js';
 import type { FetchedPage } from './fetched-page.js';
 import type { PageScrapeRequest } from './types.js';
 
-/** How to extract the page for `request`: what its formats need, and its content options. */
-export function extractionSettings(request: PageScrapeRequest, collectLinks: boolean): ExtractionSettings {
+/**
+ * How to extract the page for `request`: what its formats need, and its content options. `markdown` asks for the
+ * main content as markdown whatever the formats (a crawl's change feed hashes it).
+ */
+export function extractionSettings(
+  request: PageScrapeRequest,
+  collectLinks: boolean,
+  markdown = false,
+): ExtractionSettings {
   const pdf = request.parsers.find((p) => p.type === 'pdf');
+  const needs = extractionNeeds(request.formats);
+  if (markdown) needs.markdown = true;
   const settings: ExtractionSettings = {
-    ...extractionNeeds(request.formats),
+    ...needs,
     onlyMainContent: request.onlyMainContent,
     removeBase64Images: request.removeBase64Images,
     pdf: pdf

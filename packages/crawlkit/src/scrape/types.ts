@@ -15,6 +15,8 @@ export interface PageScrapeContext {
   jobId?: string;
   /** Also return every link of the whole page (for crawl discovery), whatever the formats. */
   collectLinks?: boolean;
+  /** Extract the main content as markdown whatever the formats (a crawl's change feed hashes it). */
+  hashContent?: boolean;
 }
 
 /** How one page's scrape ended: its document, or its failure in the v2 error shape. */

@@ -67,12 +67,24 @@ export const crawlRequestSchema = z
     scrapeOptions: scrapeOptionsSchema.default(() => scrapeOptionsSchema.parse({})),
     webhook: webhookSchema.optional(),
     zeroDataRetention: z.boolean().default(false),
+    /** crawlkit's own: report each page against the lineage's previous completed run (`metadata.crawlChange`). */
+    changes: z.boolean().default(false),
+    /** crawlkit's own: the lineage of a change feed by name (implies `changes`); else the same seed and options. */
+    tag: z.string().min(1).max(256).optional(),
     origin: z.string().default('api'),
     integration: integrationSchema,
   })
   .superRefine((o, ctx) => {
     checkRegexes(o.includePaths, 'includePaths', ctx);
     checkRegexes(o.excludePaths, 'excludePaths', ctx);
+    if (o.zeroDataRetention && (o.changes || o.tag !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [o.changes ? 'changes' : 'tag'],
+        message:
+          'A change feed keeps a hash of each page in the store, which zeroDataRetention forbids: drop one of them.',
+      });
+    }
   });
 
 export type CrawlRequestInput = Omit<z.input<typeof crawlRequestSchema>, 'webhook' | 'scrapeOptions'> & {

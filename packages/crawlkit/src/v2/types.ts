@@ -37,6 +37,13 @@ export interface DocumentMetadata {
    * `304 Not Modified` to a conditional request. `cacheState` stays within v2's `hit | miss` for typed clients.
    */
   revalidated?: boolean;
+  /**
+   * crawlkit's own, in a crawl with a change feed (`changes` or `tag`): the page against the lineage's previous
+   * completed run (`new`, `changed`, `same`; `removed` for a page that now answers an error status).
+   */
+  crawlChange?: CrawlChange;
+  /** crawlkit's own, with `crawlChange`: SHA-256 of the page's main content as markdown, whitespace collapsed. */
+  contentHash?: string;
   cachedAt?: string;
   scrapeId?: string;
   creditsUsed?: number;
@@ -180,6 +187,20 @@ export interface JobStatusResponse {
 
 export type CrawlStatusResponse = JobStatusResponse;
 export type BatchScrapeStatusResponse = JobStatusResponse;
+
+/** How a page of a crawl compares with its lineage's previous completed run. */
+export type CrawlChange = 'new' | 'changed' | 'same' | 'removed';
+
+/** `GET /v2/crawl/:id/changes`: the crawl's change feed, paged like a status (`next` while more entries follow). */
+export interface CrawlChangesResponse {
+  success: true;
+  status: 'scraping' | 'completed' | 'failed' | 'cancelled';
+  /** The lineage's run compared against; null for a first run. Known once the crawl completed. */
+  previousCrawlId?: string | null;
+  /** One entry per page: stored pages in completion order, then (once completed) the pages removed. */
+  data: { url: string; change: CrawlChange }[];
+  next?: string;
+}
 
 export interface CrawlErrorsResponse {
   errors: { id: string; timestamp?: string; url: string; code?: string; error: string }[];

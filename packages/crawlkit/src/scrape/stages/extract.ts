@@ -16,7 +16,11 @@ export const extractStage: ScrapeStage = {
     deadline.extracting();
     const request: ExtractionRequest = {
       page: state.input!,
-      settings: extractionSettings(state.request, state.context.collectLinks === true),
+      settings: extractionSettings(
+        state.request,
+        state.context.collectLinks === true,
+        state.context.hashContent === true,
+      ),
       budgetMs: ctx.options.extractionBudgetMs,
     };
     const judged = state.judgedExtraction;

@@ -51,7 +51,11 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
  * extract). The fetcher attaches the verdict to the page it judged, so the extraction is used for that page only.
  */
 function extractingJudge(state: ScrapeState) {
-  const settings = extractionSettings(state.request, state.context.collectLinks === true);
+  const settings = extractionSettings(
+    state.request,
+    state.context.collectLinks === true,
+    state.context.hashContent === true,
+  );
   return async (page: JudgedPage, options: JudgeOptions = {}): Promise<ExtractingVerdict> => {
     // `304 Not Modified` has no body: the copy it confirms is extracted (or its extraction reused) instead.
     if (page.status === 304 && state.revalidation) return {};

@@ -1,0 +1,141 @@
+/**
+ * The change feed of a crawl (issue 41): each page against the previous completed run of the crawl's lineage (its
+ * `tag`, else the same seed and options, per tenant). A page's main content is hashed where it is extracted
+ * (`metadata.contentHash`) and compared with the lineage's last run; when the crawl completes, its pages become the
+ * lineage's run and the pages of the last run it did not store are its `removed` ones. Both records live in the
+ * store's history (`HistoryStore`), which outlives the jobs and their results.
+ */
+import { createHash } from 'node:crypto';
+
+import type { JobRecord, Store } from '@crawlkit/store';
+
+import { crawlChangesCodec, decodeDocument, lineageRunCodec, storedJobOf } from '../codec/records.js';
+import { nextTurn } from '../next-turn.js';
+import type { CrawlRequest } from '../v2/jobs.js';
+import type { CrawlChange } from '../v2/types.js';
+
+/** History tags of the two records (their `url` is the lineage or the job). */
+const LINEAGE_TAG = 'crawlkit:crawl-lineage';
+const CHANGES_TAG = 'crawlkit:crawl-changes';
+/** Results read at once when a completed crawl's pages are collected. */
+const RESULTS_PER_READ = 500;
+
+/** What the feed compares against: the lineage's last completed run, by crawl key. */
+export interface Baseline {
+  jobId: string | null;
+  pages: Map<string, { url: string; hash: string }>;
+}
+
+/** Whether a crawl reports changes. */
+export function hasChangeFeed(request: Pick<CrawlRequest, 'changes' | 'tag'>): boolean {
+  return request.changes || request.tag !== undefined;
+}
+
+/**
+ * The lineage of a crawl: its tenant and its `tag`, else its tenant, seed and every option that decides which pages
+ * it visits and what it extracts (not its webhook, origin or integration).
+ */
+export function lineageOf(request: CrawlRequest, tenant: string | undefined): string {
+  const owner = tenant ?? '';
+  if (request.tag !== undefined) return `tag:${owner}:${request.tag}`;
+  const {
+    webhook: _webhook,
+    origin: _origin,
+    integration: _integration,
+    changes: _changes,
+    tag: _tag,
+    scrapeOptions,
+    ...options
+  } = request;
+  // Header values are sealed in the stored request (a new nonce each job): their names make the lineage.
+  const headers = Object.keys(scrapeOptions.headers ?? {}).sort();
+  const identity = { ...options, scrapeOptions: { ...scrapeOptions, headers } };
+  const digest = createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
+  return `options:${owner}:${digest}`;
+}
+
+/** The hash the feed compares: the main content as markdown, with runs of whitespace collapsed. */
+export function contentHash(markdown: string): string {
+  return createHash('sha256').update(markdown.replace(/\s+/g, ' ').trim()).digest('hex');
+}
+
+/** The lineage's last completed run, or an empty baseline for its first. */
+export async function loadBaseline(store: Store, lineage: string): Promise<Baseline> {
+  const entry = await store.history.latest(lineage, LINEAGE_TAG);
+  if (!entry) return { jobId: null, pages: new Map() };
+  const run = lineageRunCodec.decode(entry.value);
+  return { jobId: run.jobId, pages: new Map(run.pages.map(([key, url, hash]) => [key, { url, hash }])) };
+}
+
+/** How a page of this run compares with the baseline: `statusCode` 400 and above is a page gone. */
+export function pageChange(baseline: Baseline, key: string, hash: string, statusCode: number): CrawlChange | undefined {
+  const previous = baseline.pages.get(key);
+  if (statusCode >= 400) return previous ? 'removed' : undefined;
+  if (!previous) return 'new';
+  return previous.hash === hash ? 'same' : 'changed';
+}
+
+/** The lineage of a crawl job, when it has a change feed. */
+export function feedOf(job: JobRecord): { lineage: string } | undefined {
+  if (job.kind !== 'crawl') return undefined;
+  const stored = storedJobOf<CrawlRequest>(job);
+  if (!hasChangeFeed(stored.request)) return undefined;
+  return { lineage: lineageOf(stored.request, stored.tenant) };
+}
+
+/**
+ * Closes a completed crawl's feed: its stored pages (with a content hash, under an error status) become the lineage's
+ * run, and the pages of the previous run it did not store are kept as its `removed` ones. Called before the job is
+ * marked completed; writing again after a crash writes the same.
+ */
+export async function finishChangeFeed(store: Store, job: JobRecord): Promise<void> {
+  const feed = feedOf(job);
+  if (!feed) return;
+  const baseline = await loadBaseline(store, feed.lineage);
+  const previousJobId = baseline.jobId === job.id ? null : baseline.jobId;
+  const pages = new Map<string, [string, string, string]>();
+  const seen = new Set<string>();
+  for (let skip = 0; ; skip += RESULTS_PER_READ) {
+    const results = await store.results.list(job.id, skip, RESULTS_PER_READ);
+    for (const { key, document } of results) {
+      const { metadata } = decodeDocument(document);
+      seen.add(key);
+      if (metadata.contentHash !== undefined && metadata.statusCode < 400) {
+        pages.set(key, [key, metadata.sourceURL, metadata.contentHash]);
+      }
+    }
+    if (results.length < RESULTS_PER_READ) break;
+    await nextTurn();
+  }
+  const present = (key: string) => pages.has(key) || seen.has(key);
+  // A page answering an error status now is reported `removed` in its own document; the rest are listed here.
+  const removed = baseline.jobId === job.id ? [] : [...baseline.pages].filter(([key]) => !present(key));
+  const now = Date.now();
+  await store.history.append({
+    url: job.id,
+    tag: CHANGES_TAG,
+    scrapedAt: now,
+    value: crawlChangesCodec.encode({
+      lineage: feed.lineage,
+      previousJobId,
+      removed: removed.map(([, page]) => page.url),
+    }),
+  });
+  await store.history.append({
+    url: feed.lineage,
+    tag: LINEAGE_TAG,
+    scrapedAt: now,
+    value: lineageRunCodec.encode({ jobId: job.id, completedAt: now, pages: [...pages.values()] }),
+  });
+}
+
+/** What a completed crawl kept of its feed: the run compared against and the pages removed; undefined before. */
+export async function completedChanges(
+  store: Store,
+  jobId: string,
+): Promise<{ previousJobId: string | null; removed: string[] } | undefined> {
+  const entry = await store.history.latest(jobId, CHANGES_TAG);
+  if (!entry) return undefined;
+  const { previousJobId, removed } = crawlChangesCodec.decode(entry.value);
+  return { previousJobId, removed };
+}

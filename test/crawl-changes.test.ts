@@ -1,0 +1,118 @@
+/**
+ * A crawl's change feed (issue 41): a local site edited between two crawls of one lineage (a page edited, one added,
+ * one deleted, one unchanged, one unchanged but with a new ad). The second crawl asks with validators (the site
+ * counts its 304s), fetches full bodies only where the bytes changed, and reports exactly the right change per URL.
+ */
+import { Crawlkit, type CrawlChangesResponse, type Document, type ErrorResponse } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
+
+let site: ChangingSite;
+let ck: Crawlkit;
+const day = Date.UTC(2026, 0, 1);
+
+beforeAll(async () => {
+  site = await startChangingSite({
+    '/stable.html': { title: 'Stable', text: 'This page never changes.', modifiedAt: day },
+    '/edited.html': { title: 'Edited', text: 'First version of the text.', modifiedAt: day },
+    '/deleted.html': { title: 'Deleted', text: 'Soon gone.', modifiedAt: day },
+    '/ad.html': { title: 'Ad', text: 'Same words, new ad each time.', modifiedAt: day, rotatingAd: true },
+  });
+  ck = new Crawlkit({ store: 'memory', engine: 'auto' });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await site.close();
+});
+
+async function crawl(body: Record<string, unknown>): Promise<{ id: string; documents: Document[] }> {
+  const started = await ck.crawl({ url: `${site.url}/`, ...body });
+  if (!('id' in started)) throw new Error(`crawl refused: ${JSON.stringify(started)}`);
+  const done = await ck.waitForJob(started.id);
+  if (!done.success || done.status !== 'completed') throw new Error(`crawl ended ${JSON.stringify(done)}`);
+  return { id: started.id, documents: done.data };
+}
+
+const byPath = (documents: Document[]) =>
+  Object.fromEntries(documents.map((d) => [new URL(d.metadata.sourceURL).pathname, d.metadata.crawlChange]));
+
+async function feed(id: string, limit = 100): Promise<CrawlChangesResponse> {
+  const answer = await ck.getCrawlChanges(id, { limit });
+  if (!answer.success) throw new Error(`changes refused: ${answer.error}`);
+  return answer;
+}
+
+describe('the change feed of a crawl', () => {
+  it('reports new, changed, same and removed against the lineage, with conditional requests', async () => {
+    const options = { tag: 'docs-mirror', scrapeOptions: { maxAge: 1 } };
+    const first = await crawl(options);
+    expect(byPath(first.documents)).toEqual({
+      '/': 'new',
+      '/stable.html': 'new',
+      '/edited.html': 'new',
+      '/deleted.html': 'new',
+      '/ad.html': 'new',
+    });
+    expect((await feed(first.id)).previousCrawlId).toBeNull();
+
+    site.set('/edited.html', { title: 'Edited', text: 'Second version of the text.' });
+    site.pages.delete('/deleted.html');
+    site.set('/added.html', { title: 'Added', text: 'A new page.' });
+    site.resetCounts();
+    const second = await crawl(options);
+
+    expect(byPath(second.documents)).toEqual({
+      '/': 'changed',
+      '/stable.html': 'same',
+      '/edited.html': 'changed',
+      '/added.html': 'new',
+      '/ad.html': 'same',
+    });
+    // Conditional requests: the unchanged page answered 304; full bodies only where the bytes changed.
+    expect(Object.fromEntries(site.notModified)).toEqual({ '/stable.html': 1 });
+    expect(Object.fromEntries(site.full)).toEqual({ '/': 1, '/edited.html': 1, '/added.html': 1, '/ad.html': 1 });
+    const stable = second.documents.find((d) => d.metadata.sourceURL.endsWith('/stable.html'))!;
+    expect(stable.metadata).toMatchObject({ cacheState: 'hit', revalidated: true, creditsUsed: 1 });
+    expect(stable.markdown).toContain('This page never changes.');
+
+    const changes = await feed(second.id);
+    expect(changes).toMatchObject({ success: true, status: 'completed', previousCrawlId: first.id });
+    expect(changes.data).toHaveLength(6);
+    expect(changes.data.at(-1)).toEqual({ url: `${site.url}/deleted.html`, change: 'removed' });
+    expect(changes.next).toBeUndefined();
+
+    // Paged as a status is: `next` addresses the rest, removed pages after the stored ones.
+    const paged: CrawlChangesResponse['data'] = [];
+    let page = await feed(second.id, 4);
+    paged.push(...page.data);
+    while (page.next) {
+      page = (await ck.getCrawlChanges(page.next)) as CrawlChangesResponse;
+      paged.push(...page.data);
+    }
+    expect(paged).toEqual(changes.data);
+  });
+
+  it('lines up crawls with the same seed and options when no tag names the lineage', async () => {
+    const options = { changes: true, includePaths: ['^/$', 'stable'], scrapeOptions: { maxAge: 1 } };
+    const first = await crawl(options);
+    const second = await crawl(options);
+    expect(byPath(first.documents)).toEqual({ '/': 'new', '/stable.html': 'new' });
+    expect(byPath(second.documents)).toEqual({ '/': 'same', '/stable.html': 'same' });
+    // Other options are another lineage.
+    const other = await crawl({ ...options, limit: 5 });
+    expect(byPath(other.documents)).toEqual({ '/': 'new', '/stable.html': 'new' });
+  });
+
+  it('keeps documents as they were without a feed, and refuses what cannot have one', async () => {
+    const plain = await crawl({ limit: 2 });
+    expect(plain.documents.every((d) => d.metadata.crawlChange === undefined)).toBe(true);
+    const refused = (await ck.getCrawlChanges(plain.id)) as ErrorResponse;
+    expect(refused).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(refused.error).toMatch(/changes: true/);
+    const zdr = (await ck.crawl({ url: `${site.url}/`, changes: true, zeroDataRetention: true })) as ErrorResponse;
+    expect(zdr).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(zdr.error).toMatch(/zeroDataRetention/);
+  });
+});
