@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
+import { startChangingSite } from '../fixtures/changing-site.ts';
 import { startFixtureServer } from '../fixtures/server.ts';
 import { CLI, runCli } from './cli-helpers.ts';
 import { jobIdOf, useCliSite } from './helpers/cli-site.ts';
@@ -178,6 +179,30 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
 });
 
 describe('crawlkit crawl', { timeout: 120_000 }, () => {
+  it('prints the change feed with --changes, across processes sharing the store', async () => {
+    const changing = await startChangingSite({
+      '/kept.html': { title: 'Kept', text: 'Unchanged words.', modifiedAt: 0 },
+      '/gone.html': { title: 'Gone', text: 'Removed soon.', modifiedAt: 0 },
+    });
+    try {
+      const args = ['crawl', `${changing.url}/`, '--changes', '--tag', 'cli-feed', '--max-age', '1'];
+      const first = await cli(args);
+      expect(first.code).toBe(0);
+      expect(first.stderr).toContain('changes first run of this lineage: 3 new, 0 changed, 0 removed, 0 same');
+      changing.pages.delete('/gone.html');
+      const second = await cli(args);
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain(
+        `changes since crawl ${jobIdOf(first.stderr)}: 0 new, 1 changed, 1 removed, 1 same`,
+      );
+      expect(second.stderr).toContain(`  changed  ${changing.url}/\n`);
+      expect(second.stderr).toContain(`  removed  ${changing.url}/gone.html\n`);
+      expect(changing.notModified.get('/kept.html')).toBe(1);
+    } finally {
+      await changing.close();
+    }
+  });
+
   it('crawls into --out with a manifest listing every page', async () => {
     const out = join(site.dir, 'crawl-out');
     const result = await cli(['crawl', `${site.server.url}/`, '--limit', '5', '--crawl-entire-domain', '--out', out]);

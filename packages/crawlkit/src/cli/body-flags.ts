@@ -108,6 +108,13 @@ const CRAWLER_FLAGS: BodyFlag[] = [
   { flags: '--ignore-robots-txt', key: 'ignoreRobotsTxt', kind: 'boolean', description: 'do not obey robots.txt' },
   { flags: '--delay <seconds>', key: 'delay', kind: 'number', description: 'pause between pages' },
   { flags: '--regex-on-full-url', key: 'regexOnFullURL', kind: 'boolean', description: 'path regexes see the URL' },
+  {
+    flags: '--changes',
+    key: 'changes',
+    kind: 'boolean',
+    description: 'compare with the last run of the same seed and options, and print the changes',
+  },
+  { flags: '--tag <name>', key: 'tag', kind: 'string', description: 'name the crawl lineage --changes compares in' },
 ];
 
 const MAP_FLAGS: BodyFlag[] = [

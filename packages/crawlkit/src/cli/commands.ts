@@ -5,6 +5,7 @@ import type { BatchScrapeRequestInput, CrawlRequestInput, MapRequestInput } from
 import type { ScrapeRequestInput } from '../v2/scrape-options.js';
 import type { ErrorResponse, JobStatusResponse } from '../v2/types.js';
 import { buildBody } from './body-flags.js';
+import { printChanges } from './change-report.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
@@ -53,7 +54,9 @@ export async function crawlCommand(ctx: CommandContext, url: string | undefined,
   const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
   ctx.note(`crawl ${started.id} started`);
-  return followJob(ctx, { id: started.id, kind: 'crawl', command: 'crawl', input: String(body.url) });
+  const code = await followJob(ctx, { id: started.id, kind: 'crawl', command: 'crawl', input: String(body.url) });
+  if (code === EXIT.ok && (body.changes === true || body.tag !== undefined)) await printChanges(ctx, started.id);
+  return code;
 }
 
 /** Reads a batch input: one URL a line (`#` comments), a JSON array of URLs, or a whole v2 batch body. */
