@@ -6,11 +6,15 @@
 import { Crawlkit, type CrawlChangesResponse, type Document, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { startServer } from '@crawlkit/server';
+
 import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
+import { startReceiver, until } from './helpers-batch.ts';
 
 let site: ChangingSite;
 let ck: Crawlkit;
 const day = Date.UTC(2026, 0, 1);
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 beforeAll(async () => {
   site = await startChangingSite({
@@ -103,6 +107,33 @@ describe('the change feed of a crawl', () => {
     // Other options are another lineage.
     const other = await crawl({ ...options, limit: 5 });
     expect(byPath(other.documents)).toEqual({ '/': 'new', '/stable.html': 'new' });
+  });
+
+  it('sends the change in crawl.page webhooks and serves GET /v2/crawl/:id/changes over HTTP', async () => {
+    const receiver = await startReceiver();
+    const server = await startServer({ port: 0, crawlkit: ck, logger: quiet });
+    try {
+      const options = { tag: 'over-http', includePaths: ['^/$', 'stable'], webhook: receiver.url };
+      await crawl(options);
+      const { id } = await crawl(options);
+      await until(() => receiver.events.some((e) => e.payload.type === 'crawl.completed' && e.payload.id === id));
+      const pages = receiver.events.filter((e) => e.payload.type === 'crawl.page' && e.payload.id === id);
+      expect(pages.map((e) => (e.payload.data[0] as Document).metadata.crawlChange)).toEqual(['same', 'same']);
+
+      const answer = await fetch(`${server.url}/v2/crawl/${id}/changes?limit=1`);
+      expect(answer.status).toBe(200);
+      const body = (await answer.json()) as CrawlChangesResponse;
+      expect(body).toMatchObject({ success: true, status: 'completed', data: [{ change: 'same' }] });
+      expect(body.next).toBe(`${server.url}/v2/crawl/${id}/changes?skip=1&limit=1`);
+      const rest = (await (await fetch(body.next!)).json()) as CrawlChangesResponse;
+      expect(rest.data).toHaveLength(1);
+      expect(rest.next).toBeUndefined();
+      const missing = await fetch(`${server.url}/v2/crawl/${crypto.randomUUID()}/changes`);
+      expect(missing.status).toBe(404);
+    } finally {
+      await server.close();
+      await receiver.close();
+    }
   });
 
   it('keeps documents as they were without a feed, and refuses what cannot have one', async () => {
