@@ -136,6 +136,22 @@ describe('the change feed of a crawl', () => {
     }
   });
 
+  it('skips pages whose sitemap lastmod is older than modifiedSince, listed or linked', async () => {
+    site.set('/fresh.html', { title: 'Fresh', text: 'Just written.' });
+    const since = '2026-06-01';
+    const { documents } = await crawl({ modifiedSince: since });
+    const expected = [...site.pages].filter(([, page]) => page.modifiedAt >= Date.parse(since)).map(([p]) => p);
+    expect(expected).toContain('/fresh.html');
+    expect(expected).not.toContain('/stable.html');
+    // The seed (the index, which links every page) is crawled whatever its date.
+    expect(documents.map((d) => new URL(d.metadata.sourceURL).pathname).sort()).toEqual(['/', ...expected].sort());
+    const bad = (await ck.crawl({ url: `${site.url}/`, modifiedSince: 'last tuesday' })) as ErrorResponse;
+    expect(bad).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(bad.error).toMatch(/ISO 8601/);
+    const withFeed = (await ck.crawl({ url: `${site.url}/`, modifiedSince: since, changes: true })) as ErrorResponse;
+    expect(withFeed.error).toMatch(/drop modifiedSince/);
+  });
+
   it('keeps documents as they were without a feed, and refuses what cannot have one', async () => {
     const plain = await crawl({ limit: 2 });
     expect(plain.documents.every((d) => d.metadata.crawlChange === undefined)).toBe(true);

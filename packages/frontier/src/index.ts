@@ -13,8 +13,14 @@ export {
 export type { CrawlRules, CrawlRulesOptions, DenialReason, RuleVerdict } from './rules.js';
 export { loadRobots, parseRobots } from './robots.js';
 export type { Robots } from './robots.js';
-export { discoverSitemapUrls, parseSitemap, readSitemap, sitemapCandidates } from './sitemaps.js';
-export type { DiscoverSitemapOptions, SitemapBody, SitemapDocument, SitemapReader } from './sitemaps.js';
+export { discoverSitemaps, discoverSitemapUrls, parseSitemap, readSitemap, sitemapCandidates } from './sitemaps.js';
+export type {
+  DiscoverSitemapOptions,
+  SitemapBody,
+  SitemapDocument,
+  SitemapListing,
+  SitemapReader,
+} from './sitemaps.js';
 export { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 export type { HostPolitenessOptions } from './politeness.js';
 export type { FetchText } from './fetch-text.js';

@@ -188,3 +188,21 @@ describe('politeness', () => {
     expect(retryDelay({ status: 200, retryAfter: '1' }, 0)).toBeUndefined();
   });
 });
+
+describe('sitemap lastmod', () => {
+  it('reads <lastmod> per page URL, a date alone as midnight UTC, and ignores extension elements', () => {
+    const doc = parseSitemap(
+      '<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">' +
+        '<url><loc>https://a.test/one</loc><lastmod>2026-03-01T10:00:00+02:00</lastmod></url>' +
+        '<url><lastmod>2026-01-02</lastmod><loc>https://a.test/two</loc>' +
+        '<image:image><image:loc>https://a.test/pic.png</image:loc></image:image></url>' +
+        '<url><loc>https://a.test/three</loc><lastmod>not a date</lastmod></url>' +
+        '</urlset>',
+    );
+    expect(doc.urls).toEqual(['https://a.test/one', 'https://a.test/two', 'https://a.test/three']);
+    expect(doc.lastmod).toEqual({
+      'https://a.test/one': Date.UTC(2026, 2, 1, 8),
+      'https://a.test/two': Date.UTC(2026, 0, 2),
+    });
+  });
+});

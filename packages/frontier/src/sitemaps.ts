@@ -10,6 +10,15 @@ export interface SitemapDocument {
   urls: string[];
   /** Nested sitemaps (`<sitemap><loc>` of an index). */
   sitemaps: string[];
+  /** `<lastmod>` of the page URLs that give a valid one, in epoch milliseconds. */
+  lastmod?: Record<string, number>;
+}
+
+/** What the sitemaps of a site list: page URLs, and when each page last changed where they say it. */
+export interface SitemapListing {
+  urls: string[];
+  /** `<lastmod>` per page URL, in epoch milliseconds (W3C datetime; a date alone is midnight UTC). */
+  lastmod: Map<string, number>;
 }
 
 export interface DiscoverSitemapOptions {
@@ -60,32 +69,43 @@ export function parseSitemap(text: string, maxUrls = Infinity): SitemapDocument 
   }
   const urls: string[] = [];
   const sitemaps: string[] = [];
+  const lastmod: Record<string, number> = {};
   const stack: string[] = [];
-  let loc = '';
+  let captured = '';
+  let entry: { loc?: string; lastmod?: number } = {};
   const parser = new Parser(
     {
       onopentag(name) {
         const local = name.toLowerCase().replace(/^.*:/, '');
         stack.push(local);
-        if (local === 'loc') loc = '';
+        if (local === 'loc' || local === 'lastmod') captured = '';
+        if (local === 'url' || local === 'sitemap') entry = {};
       },
       ontext(data) {
-        if (stack[stack.length - 1] === 'loc') loc += data;
+        const top = stack[stack.length - 1];
+        if (top === 'loc' || top === 'lastmod') captured += data;
       },
       onclosetag() {
         const local = stack.pop();
-        if (local !== 'loc') return;
         const parent = stack[stack.length - 1];
-        const value = loc.trim();
-        if (!value) return;
-        if (parent === 'sitemap') sitemaps.push(value);
-        else if (parent === 'url' && urls.length < maxUrls) urls.push(value);
+        const own = parent === 'url' || parent === 'sitemap';
+        const value = captured.trim();
+        // `<image:loc>` and the like belong to an extension element, not to the entry.
+        if (local === 'loc' && own && value) entry.loc = value;
+        else if (local === 'lastmod' && own && value) {
+          const at = Date.parse(value);
+          if (!Number.isNaN(at)) entry.lastmod = at;
+        } else if (local === 'sitemap' && entry.loc) sitemaps.push(entry.loc);
+        else if (local === 'url' && entry.loc && urls.length < maxUrls) {
+          urls.push(entry.loc);
+          if (entry.lastmod !== undefined) lastmod[entry.loc] = entry.lastmod;
+        }
       },
     },
     { xmlMode: true, decodeEntities: true },
   );
   parser.end(text);
-  return { urls, sitemaps };
+  return Object.keys(lastmod).length ? { urls, sitemaps, lastmod } : { urls, sitemaps };
 }
 
 /** Decompresses (gzip), decodes and parses a fetched sitemap; `undefined` for an HTML page (a soft 404). */
@@ -124,6 +144,11 @@ export function sitemapCandidates(seedUrl: string, robots?: Robots): string[] {
  * seed's only by `www.` or scheme count as the same site; others are skipped.
  */
 export async function discoverSitemapUrls(seedUrl: string, options: DiscoverSitemapOptions): Promise<string[]> {
+  return (await discoverSitemaps(seedUrl, options)).urls;
+}
+
+/** What `discoverSitemapUrls` finds, with each page's `<lastmod>` where its sitemap gives one. */
+export async function discoverSitemaps(seedUrl: string, options: DiscoverSitemapOptions): Promise<SitemapListing> {
   const seedHost = new URL(seedUrl).hostname;
   const maxSitemaps = options.maxSitemaps ?? 20;
   const maxUrls = options.maxUrls ?? 100_000;
@@ -132,6 +157,7 @@ export async function discoverSitemapUrls(seedUrl: string, options: DiscoverSite
   const queue = sitemapCandidates(seedUrl, options.robots);
   const fetched = new Set<string>();
   const urls = new Set<string>();
+  const lastmod = new Map<string, number>();
 
   while (queue.length && fetched.size < maxSitemaps && urls.size < maxUrls) {
     options.signal?.throwIfAborted();
@@ -157,10 +183,13 @@ export async function discoverSitemapUrls(seedUrl: string, options: DiscoverSite
     if (!doc) continue;
     queue.push(...doc.sitemaps);
     for (let i = 0; i < doc.urls.length && urls.size < maxUrls; i++) {
-      urls.add(doc.urls[i]!);
+      const url = doc.urls[i]!;
+      urls.add(url);
+      const modified = doc.lastmod?.[url];
+      if (modified !== undefined) lastmod.set(url, modified);
       // A sitemap lists up to 50,000 URLs (100,000 kept): timers and other pages run between slices of them.
       if (i % URLS_PER_TURN === URLS_PER_TURN - 1) await nextTurn();
     }
   }
-  return [...urls];
+  return { urls: [...urls], lastmod };
 }

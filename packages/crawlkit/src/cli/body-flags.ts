@@ -115,6 +115,12 @@ const CRAWLER_FLAGS: BodyFlag[] = [
     description: 'compare with the last run of the same seed and options, and print the changes',
   },
   { flags: '--tag <name>', key: 'tag', kind: 'string', description: 'name the crawl lineage --changes compares in' },
+  {
+    flags: '--modified-since <date>',
+    key: 'modifiedSince',
+    kind: 'string',
+    description: 'skip pages whose sitemap lastmod is older (ISO 8601)',
+  },
 ];
 
 const MAP_FLAGS: BodyFlag[] = [

@@ -1,7 +1,7 @@
 import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import {
   createCrawlRules,
-  discoverSitemapUrls,
+  discoverSitemaps,
   HostPoliteness,
   loadRobots,
   normalizeUrl,
@@ -88,6 +88,9 @@ export function createCrawlPlanner(
   const aliasKeys = new Set<string>();
   // Blocked URLs already recorded: a link on every page is written to the store once.
   const robotsBlocked = new Set<string>();
+  // Pages whose sitemap `<lastmod>` is older than `modifiedSince`: not crawled, whether listed or linked.
+  const unmodified = new Set<string>();
+  const modifiedSince = request.modifiedSince !== undefined ? Date.parse(request.modifiedSince) : undefined;
 
   /** Whether `k` is already a page of this crawl (queued, done, or stored under another URL); claims it if not. */
   async function claimAlias(k: string): Promise<boolean> {
@@ -113,7 +116,7 @@ export function createCrawlPlanner(
         continue;
       }
       const k = key(url);
-      if (seen.has(k) || aliasKeys.has(k)) continue;
+      if (seen.has(k) || aliasKeys.has(k) || (unmodified.has(k) && k !== seedKey)) continue;
       seen.add(k);
       tasks.push({ key: k, url, depth });
     }
@@ -142,12 +145,15 @@ export function createCrawlPlanner(
         if (crawlDelay !== undefined) politeness.setHostDelay(new URL(request.url).host, crawlDelay * 1000);
       }
       if (!discover) return [];
-      const urls = await discoverSitemapUrls(request.url, {
+      const { urls, lastmod } = await discoverSitemaps(request.url, {
         fetchText,
         readSitemap: sitemapReader(ctx.extraction),
         robots: loaded,
         signal,
-      }).catch(() => []);
+      }).catch(() => ({ urls: [], lastmod: new Map<string, number>() }));
+      if (modifiedSince !== undefined) {
+        for (const [url, at] of lastmod) if (at < modifiedSince) unmodified.add(key(url));
+      }
       return admit(urls, request.url, 0);
     },
 

@@ -71,6 +71,16 @@ export const crawlRequestSchema = z
     changes: z.boolean().default(false),
     /** crawlkit's own: the lineage of a change feed by name (implies `changes`); else the same seed and options. */
     tag: z.string().min(1).max(256).optional(),
+    /**
+     * crawlkit's own (Cloudflare's crawl names it so): an ISO 8601 date or time; pages whose sitemap `<lastmod>` is
+     * older are not crawled (pages without one are).
+     */
+    modifiedSince: z
+      .string()
+      .refine((v) => !Number.isNaN(Date.parse(v)), {
+        message: 'Expected an ISO 8601 date or time such as 2026-01-31 or 2026-01-31T12:00:00Z',
+      })
+      .optional(),
     origin: z.string().default('api'),
     integration: integrationSchema,
   })
@@ -83,6 +93,15 @@ export const crawlRequestSchema = z
         path: [o.changes ? 'changes' : 'tag'],
         message:
           'A change feed keeps a hash of each page in the store, which zeroDataRetention forbids: drop one of them.',
+      });
+    }
+    if (o.modifiedSince !== undefined && (o.changes || o.tag !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['modifiedSince'],
+        message:
+          'modifiedSince leaves pages out, which a change feed would report removed; with a feed an unchanged page ' +
+          'costs a 304 anyway: drop modifiedSince.',
       });
     }
   });
