@@ -2,6 +2,11 @@
  * Conditional refetches (issue 41): a cached page past `maxAge` is asked for with its validators, and a
  * `304 Not Modified` serves the cached copy and its extraction. The site counts its 304s and full bodies itself.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { Crawlkit, type Document } from 'crawlkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -78,6 +83,41 @@ describe('conditional refetches', () => {
     expect(next.metadata.cacheState).toBe('miss');
     expect(site.full.get('/news.html')).toBe(2);
     expect(site.requests.at(-1)!.ifNoneMatch).toBeDefined();
+  });
+
+  it('keeps the extraction beside the copy: a new engine serves a 304 without extracting again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-revalidation-'));
+    const url = `${site.url}/guide.html`;
+    try {
+      const first = new Crawlkit({ storeDir: dir, engine: 'http' });
+      const fetched = data(await first.scrape({ url, maxAge: 60_000, formats: ['markdown', 'links'] }));
+      await first.close();
+      await stale();
+      // The cached bytes are altered (same length): extracting them again would show it, the kept extraction not.
+      const db = new DatabaseSync(join(dir, 'crawlkit.db'));
+      const altered = db
+        .prepare(
+          `UPDATE pages SET body = CAST(replace(CAST(body AS TEXT), 'Sharpen the iron.', 'Altered the byte.') AS BLOB)
+           WHERE key NOT LIKE '%|extraction=%' AND body IS NOT NULL`,
+        )
+        .run();
+      db.close();
+      expect(altered.changes).toBe(1);
+      const second = new Crawlkit({ storeDir: dir, engine: 'http' });
+      try {
+        const confirmed = data(await second.scrape({ url, maxAge: 1, formats: ['markdown', 'links'] }));
+        expect(confirmed.metadata).toMatchObject({ cacheState: 'hit', revalidated: true });
+        expect(confirmed.markdown).toBe(fetched.markdown);
+        expect(confirmed.links).toEqual(fetched.links);
+        // Other formats are extracted again from the cached bytes: the kept extraction is per settings.
+        const other = data(await second.scrape({ url, maxAge: 1, formats: ['markdown'] }));
+        expect(other.markdown).toContain('Altered the byte.');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('sends no validators where the cache may not be read or written', async () => {

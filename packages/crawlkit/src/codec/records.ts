@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
+import type { Extraction } from '../extraction/extraction.js';
 import type { Document, WebhookPayload } from '../v2/types.js';
 import { recordCodec } from './record-codec.js';
 
@@ -114,6 +115,22 @@ export const crawlChangesCodec = recordCodec({
     lineage: z.string(),
     previousJobId: z.string().nullable(),
     removed: z.array(z.string()),
+  }),
+});
+
+/**
+ * A page's extraction kept beside its page cache entry (pages with validators, issue 41): a copy confirmed by a 304
+ * in a new process is not extracted again. `fetchedAt` is the page's (`FetchedPage.fetchedAt`), which a confirmation
+ * keeps and a new fetch changes.
+ */
+export const storedExtractionCodec = recordCodec({
+  name: 'stored extraction',
+  version: 1,
+  schema: z.object({
+    fetchedAt: z.number(),
+    extraction: z.custom<Extraction>((v) => isObject(v) && isObject((v as { metadata?: unknown }).metadata), {
+      error: 'Expected an extraction with its metadata',
+    }),
   }),
 });
 

@@ -27,6 +27,8 @@ export interface FetchedPage {
   warnings?: string[];
   /** The response's caching rules, kept in the page cache when a refetch can be conditional (`revalidation.ts`). */
   cachePolicy?: StoredCachePolicy;
+  /** When the page cache first stored this version of the page (a 304 keeps it): what its kept extraction is of. */
+  fetchedAt?: number;
 }
 
 /** The page a fetch returned, with its notes for the document's `warning`. */

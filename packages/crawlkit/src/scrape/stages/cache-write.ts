@@ -15,10 +15,13 @@ export const cacheWrite: ScrapeStage = {
     const { store, cache, page } = state;
     if (!store || !page || cache.state === 'hit' || cache.state === 'revalidated' || !cache.writable) return;
     if (page.status < 200 || page.status >= 300 || page.clientRendered !== undefined) return;
-    const cachePolicy = cachePolicyOf(page);
-    if (cachePolicy) page.cachePolicy = cachePolicy;
-    const stored = serializeFetched(page);
     const cachedAt = Date.now();
+    const cachePolicy = cachePolicyOf(page);
+    if (cachePolicy) {
+      page.cachePolicy = cachePolicy;
+      page.fetchedAt = cachedAt;
+    }
+    const stored = serializeFetched(page);
     const length = storedLength(stored);
     await store.pages.put({ key: cache.key, url: state.normalizedUrl, cachedAt, ...stored });
     pageCacheMemoFor(store).remember(cache.key, cachedAt, length, page);

@@ -2,11 +2,12 @@ import type { ExtractionRequest } from '../../extraction/extraction.js';
 import { extractionSettings } from '../extraction-settings.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import type { ScrapeStage } from '../scrape-state.js';
+import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
 
 /**
  * Extracts the page in a worker thread (what its formats need: markdown, html, links, ...), unless the render judge
  * already did in the same call as its verdict. The extraction of a cached page is memoised per cache entry and
- * settings. Its budget counts from its own start (a slow fetch does not eat it); the page's timeout bounds fetch
+ * settings, and for a page with validators also kept in the page cache (`stored-extraction.ts`). Its budget counts from its own start (a slow fetch does not eat it); the page's timeout bounds fetch
  * and extraction together.
  */
 export const extractStage: ScrapeStage = {
@@ -24,8 +25,22 @@ export const extractStage: ScrapeStage = {
       budgetMs: ctx.options.extractionBudgetMs,
     };
     const judged = state.judgedExtraction;
-    const extract = () =>
-      judged ? Promise.resolve(judged) : ctx.extraction.extract(request, state.signal, deadline.running);
+    const page = state.page!;
+    const keptKey = storedExtractionKey(state, request.settings);
+    const served = cache.state === 'hit' || cache.state === 'revalidated';
+    let built = false;
+    const extract = async () => {
+      if (judged) {
+        built = true;
+        return judged;
+      }
+      if (keptKey && served) {
+        const kept = await readStoredExtraction(store!, keptKey, page.fetchedAt!);
+        if (kept) return kept;
+      }
+      built = true;
+      return ctx.extraction.extract(request, state.signal, deadline.running);
+    };
     const version =
       cache.cachedAt !== undefined && cache.length !== undefined
         ? { cachedAt: cache.cachedAt, length: cache.length }
@@ -34,6 +49,7 @@ export const extractStage: ScrapeStage = {
       store && version
         ? await pageCacheMemoFor(store).extraction(cache.key, version, request.settings, extract)
         : await extract();
+    if (keptKey && built) await writeStoredExtraction(state, keptKey, page.fetchedAt!, extraction);
     state.extraction = extraction;
     state.warnings.push(...extraction.warnings);
   },

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+
+import type { Store } from '@crawlkit/store';
+
+import { storedExtractionCodec } from '../codec/records.js';
+import type { Extraction, ExtractionSettings } from '../extraction/extraction.js';
+import type { ScrapeState } from './scrape-state.js';
+
+/**
+ * Where the extraction of a page with validators is kept: an entry of the page cache beside the page's, per extraction
+ * settings (deleted with the page's URL, pruned like any entry). A copy a 304 confirms in a new process is then
+ * served without extracting it again, as the in-process memo serves it in the process that fetched it. Not for
+ * `rawHtml` (the page twice) nor for an extraction the budget cut.
+ */
+export function storedExtractionKey(state: ScrapeState, settings: ExtractionSettings): string | undefined {
+  const { store, page, cache } = state;
+  if (!store || !cache.writable || page?.fetchedAt === undefined || !page.cachePolicy || settings.rawHtml) {
+    return undefined;
+  }
+  const digest = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
+  return `${cache.key}|extraction=${digest}`;
+}
+
+/** The kept extraction of this version of the page, or undefined (none, another version, or unreadable). */
+export async function readStoredExtraction(
+  store: Store,
+  key: string,
+  fetchedAt: number,
+): Promise<Extraction | undefined> {
+  const entry = await store.pages.get(key);
+  if (!entry) return undefined;
+  try {
+    const stored = storedExtractionCodec.decode(entry.value);
+    return stored.fetchedAt === fetchedAt ? stored.extraction : undefined;
+  } catch {
+    return undefined; // a damaged entry is extracted again and overwritten
+  }
+}
+
+export async function writeStoredExtraction(
+  state: ScrapeState,
+  key: string,
+  fetchedAt: number,
+  extraction: Extraction,
+): Promise<void> {
+  if (extraction.cut) return;
+  const value = storedExtractionCodec.encode({ fetchedAt, extraction });
+  await state.store!.pages.put({ key, url: state.normalizedUrl, cachedAt: Date.now(), value });
+}
