@@ -109,6 +109,12 @@ export const BENCHMARKS: Benchmark[] = [
     ],
   ),
   benchmark(
+    'recrawl',
+    { full: 10, quick: 3 },
+    [],
+    [['recrawl.unchanged', 'recrawl of an unchanged site < 25% of the first crawl, feed all same']],
+  ),
+  benchmark(
     'batch',
     { full: 15, quick: 3 },
     [],
