@@ -86,13 +86,12 @@ export function feedOf(job: JobRecord): { lineage: string } | undefined {
 /**
  * Closes a completed crawl's feed: its stored pages (with a content hash, under an error status) become the lineage's
  * run, and the pages of the previous run it did not store are kept as its `removed` ones. Called before the job is
- * marked completed; writing again after a crash writes the same.
+ * marked completed; closing it again after a crash keeps what the first close wrote.
  */
 export async function finishChangeFeed(store: Store, job: JobRecord): Promise<void> {
   const feed = feedOf(job);
   if (!feed) return;
   const baseline = await loadBaseline(store, feed.lineage);
-  const previousJobId = baseline.jobId === job.id ? null : baseline.jobId;
   const pages = new Map<string, [string, string, string]>();
   const seen = new Set<string>();
   for (let skip = 0; ; skip += RESULTS_PER_READ) {
@@ -108,19 +107,19 @@ export async function finishChangeFeed(store: Store, job: JobRecord): Promise<vo
     await nextTurn();
   }
   const present = (key: string) => pages.has(key) || seen.has(key);
-  // A page answering an error status now is reported `removed` in its own document; the rest are listed here.
-  const removed = baseline.jobId === job.id ? [] : [...baseline.pages].filter(([key]) => !present(key));
   const now = Date.now();
-  await store.history.append({
-    url: job.id,
-    tag: CHANGES_TAG,
-    scrapedAt: now,
-    value: crawlChangesCodec.encode({
-      lineage: feed.lineage,
-      previousJobId,
-      removed: removed.map(([, page]) => page.url),
-    }),
-  });
+  // Closed again after a crash between the two writes: the first record stands, the lineage is written once.
+  if (!(await completedChanges(store, job.id))) {
+    // A page answering an error status now is reported `removed` in its own document; the rest are listed here.
+    const removed = [...baseline.pages].filter(([key]) => !present(key)).map(([, page]) => page.url);
+    await store.history.append({
+      url: job.id,
+      tag: CHANGES_TAG,
+      scrapedAt: now,
+      value: crawlChangesCodec.encode({ lineage: feed.lineage, previousJobId: baseline.jobId, removed }),
+    });
+  }
+  if (baseline.jobId === job.id) return;
   await store.history.append({
     url: feed.lineage,
     tag: LINEAGE_TAG,
