@@ -33,7 +33,8 @@ export const FROM_FETCH: readonly ScrapeStage[] = [
 /** A direct scrape: cache lookup, fetch (conditional for a stale copy), cache write, decode, extract, formats. */
 export const SCRAPE_STAGES: readonly ScrapeStage[] = [...BEFORE_FETCH, ...FROM_FETCH];
 
-function initialState(ctx: EngineContext, request: PageScrapeRequest, context: PageScrapeContext): ScrapeState {
+/** The state a scrape starts with: its deadline, its cache visit (key, readable, writable), nothing fetched yet. */
+export function initialState(ctx: EngineContext, request: PageScrapeRequest, context: PageScrapeContext): ScrapeState {
   const deadline = new Deadline(request.timeout ?? ctx.options.timeoutMs, context.signal);
   const normalizedUrl = ctx.normalizeUrl(request.url);
   const store = context.zeroDataRetention ? undefined : ctx.store;
