@@ -173,6 +173,36 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "pages.body: a page's bytes kept beside its value, undecoded",
     sql: `ALTER TABLE pages ADD COLUMN body BLOB;`,
   },
+  {
+    version: 6,
+    description:
+      'search index: search_entries (one per page cache entry or job result with text) and search_text (FTS5); ' +
+      'triggers take the text out with the page or result',
+    sql: `
+      CREATE TABLE search_entries (
+        id INTEGER PRIMARY KEY,
+        page_key TEXT UNIQUE,
+        job_id TEXT,
+        seq INTEGER,
+        url TEXT NOT NULL,
+        host TEXT NOT NULL,
+        time INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX search_entries_result ON search_entries (job_id, seq) WHERE job_id IS NOT NULL;
+      CREATE VIRTUAL TABLE search_text USING fts5(
+        title, description, text, tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER search_entries_after_delete AFTER DELETE ON search_entries BEGIN
+        DELETE FROM search_text WHERE rowid = OLD.id;
+      END;
+      CREATE TRIGGER pages_search_after_delete AFTER DELETE ON pages BEGIN
+        DELETE FROM search_entries WHERE page_key = OLD.key;
+      END;
+      CREATE TRIGGER results_search_after_delete AFTER DELETE ON results BEGIN
+        DELETE FROM search_entries WHERE job_id = OLD.job_id AND seq = OLD.seq;
+      END;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
