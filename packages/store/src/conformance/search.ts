@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
-import type { CachedPage, PageCache, SearchIndex, SearchQuery, SearchText, Store } from '../types.js';
+import type { CachedPage, PageCache, SearchIndex, SearchQuery, SearchText } from '../types.js';
 import { createJob, taskInputs, useStores, type StoreFactory } from './harness.js';
 
 function text(url: string, title: string, body: string, description = ''): SearchText {
@@ -130,7 +130,7 @@ export function describeSearchConformance(factory: StoreFactory): void {
     });
 
     it('indexes job results with their job, one hit per URL, and drops them with the job', async () => {
-      const store = (await open()) as Store;
+      const store = await open();
       await seed(store);
       const id = await createJob(store);
       await store.tasks.add(id, taskInputs(2));
@@ -154,7 +154,7 @@ export function describeSearchConformance(factory: StoreFactory): void {
     });
 
     it('drops the results of expired jobs', async () => {
-      const store = (await open()) as Store;
+      const store = await open();
       const id = await createJob(store, { expiresAt: 10 });
       await store.tasks.add(id, taskInputs(1));
       await store.tasks.complete(id, { key: 'k0', credits: 1, document: '{}', search: DOCS[3]! });

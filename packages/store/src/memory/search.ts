@@ -106,7 +106,7 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     this.#length += counts.length;
     for (const [term, hits] of counts.terms) {
       let postings = this.#postings.get(term);
-      if (!postings) this.#postings.set(term, (postings = new Map()));
+      if (!postings) this.#postings.set(term, (postings = new Map<string, ColumnHits>()));
       postings.set(meta.id, hits);
     }
   }

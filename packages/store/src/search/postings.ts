@@ -51,7 +51,9 @@ function intersect(sets: readonly Set<string>[]): Set<string> {
 /** Runs `query` against `source`: matching entries, filtered, ranked by BM25, one per URL, best first. */
 export async function searchPostings(source: PostingSource, query: SearchQuery): Promise<SearchHit[]> {
   const { terms } = query;
-  const expansions = await Promise.all(terms.any.map((t) => (t.prefix ? source.expand(t.term) : [t.term])));
+  const expansions = await Promise.all(
+    terms.any.map((t) => (t.prefix ? source.expand(t.term) : Promise.resolve([t.term]))),
+  );
   const stems = (phrase: readonly QueryTerm[]) => phrase.map((t) => t.term);
   const needed = [...new Set([...expansions.flat(), ...terms.phrases.flatMap(stems), ...terms.none.flatMap(stems)])];
   const postings = await source.postings(needed);
@@ -82,7 +84,7 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
   });
 
   // Phrases and excluded phrases are checked on the text of the entries that may hold them.
-  const phrases: ItemHits[] = terms.phrases.map(() => new Map());
+  const phrases: ItemHits[] = terms.phrases.map(() => new Map<string, ColumnHits>());
   const excludedPhrases = terms.none.filter((p) => p.length > 1).map(stems);
   let survivors = kept;
   if (phrases.length || excludedPhrases.length) {
