@@ -150,6 +150,17 @@ export const ERROR_CODES = {
     'Raise `timeout`, lower `waitFor`, or use fewer actions.',
   ),
   MAP_TIMEOUT: info(408, 'The map did not finish within its `timeout`.', 'Raise `timeout` or lower `limit`.'),
+  // Search
+  SEARCH_TIMEOUT: info(
+    408,
+    'The search (its provider and the scrapes of `scrapeOptions`) did not finish within its `timeout`.',
+    'Raise `timeout`, lower `limit`, or search without `scrapeOptions`.',
+  ),
+  SEARCH_PROVIDER_FAILED: info(
+    502,
+    'The web search provider (SearXNG, Brave) could not be reached, refused the request or answered something else than its JSON.',
+    'Check the provider configured (`--searxng-url`, `--brave-api-key`); a SearXNG instance must list `json` in `search.formats`.',
+  ),
   SCRAPE_NO_CACHED_DATA: info(
     404,
     '`minAge` asked for a cached page and the cache holds none that old.',

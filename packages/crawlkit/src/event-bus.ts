@@ -28,6 +28,11 @@ export class EventBus {
     return this.#credits;
   }
 
+  /** Credits of a call that is no page (a search's own, beside the pages it scrapes). */
+  charge(credits: number): void {
+    this.#credits += credits;
+  }
+
   /** A page was scraped (directly, or stored by a job). */
   page(jobId: string | undefined, document: Document): void {
     this.#credits += document.metadata.creditsUsed ?? 0;

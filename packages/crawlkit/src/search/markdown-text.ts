@@ -7,6 +7,8 @@ const LINK = /\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g;
 const REFERENCE = /^\s*\[[^\]]+\]:\s+\S+.*$/gm;
 const EMPHASIS = /(\*{1,3}|_{2,3})(?=\S)([^*_\n]+?)\1/g;
 const HTML_TAG = /<\/?[a-zA-Z][^>\n]*>/g;
+const FENCE = /^\s*(?:`{3,}|~{3,}).*$/gm;
+const HEADING = /^\s{0,3}#{1,6}\s+/gm;
 
 export function markdownText(markdown: string): string {
   return markdown
@@ -15,6 +17,8 @@ export function markdownText(markdown: string): string {
     .replace(REFERENCE, '')
     .replace(EMPHASIS, '$2')
     .replace(HTML_TAG, '')
+    .replace(FENCE, '')
+    .replace(HEADING, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
