@@ -66,7 +66,7 @@ export const ERROR_CODES = {
   ENDPOINT_NOT_SUPPORTED: info(
     404,
     'A v2 endpoint crawlkit does not offer (search, extract, agent, …; the message names it) (HTTP server only).',
-    'Use the hosted service for it; crawlkit serves scrape, crawl, batch scrape, map and credit usage.',
+    'Use the hosted service for it; crawlkit serves scrape, crawl, batch scrape, map, search and credit usage.',
   ),
   SERVER_INVALID_OPTION: info(
     500,

@@ -12,6 +12,7 @@ import type { WebSocket } from 'ws';
 
 import type { Admission } from './admission.js';
 import { send, v2Error } from './respond.js';
+import { registerSearchRoute } from './search-route.js';
 
 /** What the route handlers need beside the engine. */
 export interface RouteContext {
@@ -51,6 +52,8 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const call = ctx.call(request, reply);
     return send(reply, await admission.queued(() => ck.scrape(request.body, call)));
   });
+
+  registerSearchRoute(app, ctx);
 
   app.post<{ Body: MapRequestInput }>('/v2/map', async (request, reply) => {
     const refused = admission.refuseWithoutCredits();
@@ -145,7 +148,8 @@ function withCreditCap(body: CrawlRequestInput, remaining: number | undefined): 
 
 /** v2 endpoints of the hosted service that crawlkit does not offer, by their first path segment under `/v2`. */
 const NOT_OFFERED: Record<string, string> = {
-  search: 'web search',
+  // POST /v2/search is served (search-route.ts); its sub-endpoints are not.
+  search: 'search sub-endpoints: developer, research and feedback',
   extract: 'extract',
   agent: 'agent',
   'deep-research': 'deep research',
@@ -166,7 +170,7 @@ const NOT_OFFERED: Record<string, string> = {
 export function notFound(method: string, url: string): object {
   const path = url.split('?')[0] ?? url;
   const segments = path.split('/').filter(Boolean);
-  const offered = 'crawlkit serves scrape, crawl, batch scrape, map and team credit usage';
+  const offered = 'crawlkit serves scrape, crawl, batch scrape, map, search and team credit usage';
   if (segments[0] === 'v2' || segments[0] === 'v1') {
     const [, first = '', second] = segments;
     const name =
