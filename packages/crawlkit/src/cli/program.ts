@@ -15,6 +15,7 @@ import {
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
+import { addSearchFlags, searchCommand } from './search.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { addWorkerCommand } from './worker.js';
 import { VERSION } from './version.js';
@@ -41,6 +42,11 @@ const EXAMPLES: Record<string, string[]> = {
   cancel: ['crawlkit cancel 01935c6e-…'],
   resume: ['crawlkit resume 01935c6e-… --out docs/'],
   cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
+  search: [
+    'crawlkit search "proxy server" --site docs.example.com',
+    'crawlkit search install pnpm --limit 10 --json',
+    'crawlkit search news --source web --searxng-url http://127.0.0.1:8888',
+  ],
   serve: SERVE_EXAMPLES,
   explain: EXPLAIN_EXAMPLES,
 };
@@ -141,6 +147,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   addExplainFlags(
     addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', false), 'scrape'),
   ).action(run(explainCommand));
+  addSearchFlags(
+    subcommand('search <words...>', 'search the pages crawlkit stored (and the web, with a provider)'),
+  ).action(run(searchCommand));
   addServeFlags(
     subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', false),
   ).action(run(serveCommand));

@@ -4,6 +4,7 @@ import type { Crawlkit } from '../crawlkit.js';
 import type { Logger } from '../logger.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { addProviderFlags, providerFromFlags } from './search-provider.js';
 
 /** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
 export interface ServerModule {
@@ -26,6 +27,8 @@ export interface ServeFlags {
   creditLimit?: string;
   queueLimit?: string;
   bodyLimit?: string;
+  searxngUrl?: string;
+  braveApiKey?: string;
 }
 
 export const SERVE_EXAMPLES = [
@@ -80,7 +83,8 @@ export async function serveCommand(
   const bodyLimit = integer('--body-limit', flags.bodyLimit, 1);
   const keys = apiKeys(flags);
   const server = serverModule ?? (await loadServer());
-  ctx.configure({ resumeJobs: true });
+  const provider = providerFromFlags(flags);
+  ctx.configure({ resumeJobs: true, ...(provider ? { search: { provider } } : {}) });
 
   let running: { url: string; close(): Promise<void> };
   try {
@@ -126,7 +130,7 @@ export async function serveCommand(
 
 /** Adds the `serve` options to its command. */
 export function addServeFlags(command: Command): Command {
-  return command
+  command
     .option('--port <port>', 'TCP port; 0 picks a free one (default 3002)')
     .option('--host <host>', 'interface to listen on (default 127.0.0.1; any other needs an API key)')
     .option(
@@ -137,4 +141,5 @@ export function addServeFlags(command: Command): Command {
     .option('--credit-limit <n>', 'credits the server may spend, then 402 (default: no limit)')
     .option('--queue-limit <n>', 'scrape/map requests in progress at once, then 429 (default 1024)')
     .option('--body-limit <bytes>', 'largest request body, then 413 (default 10485760)');
+  return addProviderFlags(command);
 }

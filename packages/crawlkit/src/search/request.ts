@@ -10,7 +10,7 @@ export const SEARCH_SOURCES = ['web', 'news', 'images', 'local'] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];
 
 const sourceSchema = z.preprocess(
-  (v) => (typeof v === 'object' && v !== null && 'type' in v ? (v).type : v),
+  (v) => (typeof v === 'object' && v !== null && 'type' in v ? v.type : v),
   z.enum(SEARCH_SOURCES, { error: `Each source is one of ${SEARCH_SOURCES.join(', ')}` }),
 );
 
@@ -38,6 +38,8 @@ export const searchRequestSchema = z
     sources: z.array(sourceSchema).min(1).default(['web']),
     /** Accepted for upstream's SDK; a local search has no categories (a warning says so). */
     categories: z.array(z.unknown()).optional(),
+    /** Accepted for firecrawl-mcp (a search engine's own filter string); not read. */
+    filter: z.string().optional(),
     includeDomains: z.array(domainSchema).optional(),
     excludeDomains: z.array(domainSchema).optional(),
     /** Time filter: `qdr:h|d|w|m|y` (optionally with a count, `qdr:d3`) or `cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`. */

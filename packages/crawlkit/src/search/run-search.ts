@@ -67,7 +67,8 @@ async function search(
 ): Promise<SearchResponse> {
   const warnings: string[] = [];
   const data: SearchResponse['data'] = {};
-  const sources = [...new Set(request.sources)];
+  const sources = [...new Set(request.sources)].filter((s): s is SearchSource => s !== 'alexandria');
+  if (sources.length < request.sources.length && sources.length === 0) sources.push('web');
   for (const source of sources) {
     if (source === 'local' || (source === 'web' && !setup.provider)) {
       data[source] = await fromIndex(rt, setup, request, terms, signal, warnings);
