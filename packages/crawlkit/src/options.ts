@@ -329,7 +329,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     cacheMaxBytes: cache.maxBytes,
     jobResultTtlMs: data.jobResultTtlMs,
     jobs: data.jobs,
-    search: data.search as SearchOptions,
+    search: data.search,
     ...(llm !== undefined ? { llm } : {}),
   };
 }

@@ -9,9 +9,10 @@ import { parseTimeFilter } from './time-filter.js';
 export const SEARCH_SOURCES = ['web', 'news', 'images', 'local'] as const;
 export type SearchSource = (typeof SEARCH_SOURCES)[number];
 
+/** Upstream's catalogue of provider tools: accepted (firecrawl-mcp asks it with a key) and answered by nothing. */
 const sourceSchema = z.preprocess(
   (v) => (typeof v === 'object' && v !== null && 'type' in v ? v.type : v),
-  z.enum(SEARCH_SOURCES, { error: `Each source is one of ${SEARCH_SOURCES.join(', ')}` }),
+  z.enum([...SEARCH_SOURCES, 'alexandria'] as const, { error: `Each source is one of ${SEARCH_SOURCES.join(', ')}` }),
 );
 
 const domainSchema = z
@@ -38,6 +39,8 @@ export const searchRequestSchema = z
     sources: z.array(sourceSchema).min(1).default(['web']),
     /** Accepted for upstream's SDK; a local search has no categories (a warning says so). */
     categories: z.array(z.unknown()).optional(),
+    /** Accepted for firecrawl-mcp (a search engine's own filter string); not read. */
+    filter: z.string().optional(),
     /** Accepted for firecrawl-mcp (a search engine's own filter string); not read. */
     filter: z.string().optional(),
     includeDomains: z.array(domainSchema).optional(),
