@@ -41,8 +41,6 @@ export const searchRequestSchema = z
     categories: z.array(z.unknown()).optional(),
     /** Accepted for firecrawl-mcp (a search engine's own filter string); not read. */
     filter: z.string().optional(),
-    /** Accepted for firecrawl-mcp (a search engine's own filter string); not read. */
-    filter: z.string().optional(),
     includeDomains: z.array(domainSchema).optional(),
     excludeDomains: z.array(domainSchema).optional(),
     /** Time filter: `qdr:h|d|w|m|y` (optionally with a count, `qdr:d3`) or `cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`. */
