@@ -4,3 +4,7 @@ export { isLoopbackHost } from './options.js';
 export type { ServerOptions } from './options.js';
 export { ServerError, isServerError } from './errors.js';
 export type { ServerErrorCode } from './errors.js';
+export { ApiKeys } from './auth.js';
+export type { AuthResult } from './auth.js';
+export { Admission } from './admission.js';
+export { resolveServerOptions } from './options.js';

@@ -15,6 +15,7 @@ import {
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
+import { addMcpFlags, MCP_EXAMPLES, mcpCommand } from './mcp.js';
 import { addSearchFlags, searchCommand } from './search.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { addWorkerCommand } from './worker.js';
@@ -48,6 +49,7 @@ const EXAMPLES: Record<string, string[]> = {
     'crawlkit search news --source web --searxng-url http://127.0.0.1:8888',
   ],
   serve: SERVE_EXAMPLES,
+  mcp: MCP_EXAMPLES,
   explain: EXPLAIN_EXAMPLES,
 };
 
@@ -150,6 +152,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   addSearchFlags(
     subcommand('search <words...>', 'search the pages crawlkit stored (and the web, with a provider)'),
   ).action(run(searchCommand));
+  addMcpFlags(subcommand('mcp', 'serve the MCP tools of firecrawl-mcp (stdio, or --http)', false)).action(
+    run(mcpCommand),
+  );
   addServeFlags(
     subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', false),
   ).action(run(serveCommand));

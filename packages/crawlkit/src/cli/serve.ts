@@ -37,7 +37,7 @@ export const SERVE_EXAMPLES = [
   'CRAWLKIT_API_KEY=fc-secret crawlkit serve --host 0.0.0.0',
 ];
 
-function integer(flag: string, value: string | undefined, min: number): number | undefined {
+export function integer(flag: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new CliError(`Expected ${flag} to be an integer ≥ ${min}, got "${value}"`);
@@ -58,7 +58,7 @@ async function loadServer(): Promise<ServerModule> {
 }
 
 /** The keys of `--api-key` (repeatable) and `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`). */
-function apiKeys(flags: ServeFlags): string[] {
+export function apiKeys(flags: Pick<ServeFlags, 'apiKey'>): string[] {
   const fromEnv = (process.env.CRAWLKIT_API_KEY ?? '')
     .split(',')
     .map((k) => k.trim())

@@ -101,7 +101,7 @@ function toHit(row: HitRow): SearchHit {
     url: row.url,
     title: row.title,
     description: row.description,
-    snippet: row.snippet || row.description,
+    snippet: (row.snippet || row.description).replace(/\s+/g, ' ').trim(),
     text: row.text,
     score: row.score,
     time: row.time,

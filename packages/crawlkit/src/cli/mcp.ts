@@ -1,0 +1,138 @@
+import type { Command } from 'commander';
+
+import type { Crawlkit } from '../crawlkit.js';
+import type { CommandContext } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { addProviderFlags, providerFromFlags } from './search-provider.js';
+import { apiKeys, integer } from './serve.js';
+
+/** What the CLI uses of `@crawlkit/mcp` (an optional package, loaded by this command only). */
+export interface McpModule {
+  serveMcpStdio(options: {
+    crawlkit: Crawlkit;
+    queueLimit?: number;
+    creditLimit?: number;
+    stdin?: NodeJS.ReadableStream;
+    stdout?: NodeJS.WritableStream;
+  }): Promise<{ close(): Promise<void> }>;
+  startMcpHttp(options: {
+    crawlkit: Crawlkit;
+    port?: number;
+    host?: string;
+    apiKeys?: readonly string[];
+    bodyLimit?: number;
+    queueLimit?: number;
+    creditLimit?: number;
+  }): Promise<{ url: string; close(): Promise<void> }>;
+}
+
+interface McpFlags {
+  http?: boolean;
+  port?: string;
+  host?: string;
+  apiKey?: string[];
+  creditLimit?: string;
+  queueLimit?: string;
+  bodyLimit?: string;
+  searxngUrl?: string;
+  braveApiKey?: string;
+}
+
+export const MCP_EXAMPLES = [
+  'crawlkit mcp                          # stdio, for Claude Desktop, Cursor, ...',
+  'crawlkit mcp --http --port 3003       # streamable HTTP at http://127.0.0.1:3003/mcp',
+  'CRAWLKIT_API_KEY=secret crawlkit mcp --http --host 0.0.0.0',
+];
+
+async function loadMcp(): Promise<McpModule> {
+  // A variable specifier: crawlkit does not depend on @crawlkit/mcp (nor on the MCP SDK) unless this command runs.
+  const specifier = '@crawlkit/mcp';
+  try {
+    return (await import(specifier)) as McpModule;
+  } catch (cause) {
+    throw new CliError('`crawlkit mcp` needs the @crawlkit/mcp package: npm install @crawlkit/mcp', {
+      cause,
+      exitCode: EXIT.failure,
+    });
+  }
+}
+
+/**
+ * `crawlkit mcp`: firecrawl-mcp's tools over stdio (default) or streamable HTTP (`--http`), answered by this
+ * process's engine on the store every other command uses, with `serve`'s URL policy, keys and limits. Runs until
+ * stdin closes (stdio), Ctrl-C or SIGTERM.
+ */
+export async function mcpCommand(ctx: CommandContext, command: Command, mcpModule?: McpModule): Promise<number> {
+  const flags = command.opts<McpFlags>();
+  const creditLimit = integer('--credit-limit', flags.creditLimit, 0);
+  const queueLimit = integer('--queue-limit', flags.queueLimit, 1);
+  const bodyLimit = integer('--body-limit', flags.bodyLimit, 1);
+  const provider = providerFromFlags(flags);
+  const mcp = mcpModule ?? (await loadMcp());
+  ctx.configure({ resumeJobs: true, ...(provider ? { search: { provider } } : {}) });
+  const limits = {
+    ...(creditLimit !== undefined ? { creditLimit } : {}),
+    ...(queueLimit !== undefined ? { queueLimit } : {}),
+  };
+  let running: { close(): Promise<void> };
+  try {
+    if (flags.http) {
+      const port = integer('--port', flags.port, 0) ?? 3003;
+      const http = await mcp.startMcpHttp({
+        crawlkit: ctx.engine,
+        port,
+        ...(flags.host !== undefined ? { host: flags.host } : {}),
+        apiKeys: apiKeys(flags),
+        ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+        ...limits,
+      });
+      ctx.io.stderr.write(`${http.url}\n`);
+      ctx.note(`crawlkit serves MCP (streamable HTTP) on ${http.url} (store ${ctx.storeDir}). Ctrl-C stops it.`);
+      running = http;
+    } else {
+      running = await mcp.serveMcpStdio({
+        crawlkit: ctx.engine,
+        stdin: ctx.io.stdin,
+        stdout: ctx.io.stdout,
+        ...limits,
+      });
+      ctx.note(`crawlkit serves MCP on stdio (store ${ctx.storeDir}).`);
+    }
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    if (code === 'SERVER_INVALID_OPTION') throw new CliError(String(message), { cause: error });
+    throw new CliError(`Cannot serve MCP: ${String(message)}`, { cause: error, exitCode: EXIT.failure });
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      ctx.io.stdin.off('end', stop);
+      ctx.signal.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    // Over stdio the client ends the session by closing our input.
+    if (!flags.http) ctx.io.stdin.once('end', stop);
+    if (ctx.signal.aborted) stop();
+    else ctx.signal.addEventListener('abort', stop, { once: true });
+  });
+  await running.close();
+  return EXIT.ok;
+}
+
+/** Adds the `mcp` options to its command. */
+export function addMcpFlags(command: Command): Command {
+  command
+    .option('--http', 'serve streamable HTTP at /mcp instead of stdio')
+    .option('--port <port>', 'with --http: TCP port; 0 picks a free one (default 3003)')
+    .option('--host <host>', 'with --http: interface (default 127.0.0.1; any other needs an API key)')
+    .option(
+      '--api-key <key>',
+      'with --http: accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--credit-limit <n>', 'credits the tools may spend (default: no limit)')
+    .option('--queue-limit <n>', 'scrape/map/search calls in progress at once (default 1024)')
+    .option('--body-limit <bytes>', 'with --http: largest request body (default 10485760)');
+  return addProviderFlags(command);
+}
