@@ -2,14 +2,7 @@
 import type { Admission } from '@crawlkit/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type {
-  BatchScrapeRequestInput,
-  Crawlkit,
-  CrawlRequestInput,
-  MapRequestInput,
-  ScrapeRequestInput,
-  SearchRequestInput,
-} from 'crawlkit';
+import type { BatchScrapeRequestInput, Crawlkit, CrawlRequestInput } from 'crawlkit';
 
 import { batchShape, crawlShape, idShape, mapShape, scrapeOptionsOf, scrapeShape, searchShape } from './tool-params.js';
 
