@@ -25,7 +25,7 @@ const domainSchema = z
       .replace(/\/.*$/, '')
       .replace(/^www\./, ''),
   )
-  .refine((d) => /^[a-z0-9.-]+$/.test(d) && d.includes('.'), { error: 'A domain is a host name such as example.com' });
+  .refine((d) => /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(d), { error: 'A domain is a host name such as example.com' });
 
 export const searchRequestSchema = z
   .strictObject({
