@@ -77,9 +77,9 @@ describe('search over a crawled docs site', () => {
   it('filters by domain, subdomains included', async () => {
     ok(await ck.scrape({ url: `http://localhost:${site.port}/guide/logging.html` }));
     const local = await search({ query: 'logrotate', includeDomains: ['localhost'] });
-    expect((local.data.web ?? []).map((r) => new URL(r.url!).hostname)).toEqual(['localhost']);
+    expect((local.data.web ?? []).map((r) => new URL(r.url).hostname)).toEqual(['localhost']);
     const loopback = await search({ query: 'logrotate', excludeDomains: ['localhost'] });
-    expect((loopback.data.web ?? []).map((r) => new URL(r.url!).hostname)).toEqual(['127.0.0.1']);
+    expect((loopback.data.web ?? []).map((r) => new URL(r.url).hostname)).toEqual(['127.0.0.1']);
     expect((await ck.search({ query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] })).success).toBe(false);
   });
 
