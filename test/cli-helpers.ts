@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = join(root, 'packages/crawlkit/dist/cli.js');
 const SERVER = join(root, 'packages/server/dist/index.js');
+const MCP = join(root, 'packages/mcp/dist/index.js');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -47,6 +48,10 @@ export function ensureBuilt(): void {
   // `crawlkit serve` loads @crawlkit/server.
   if (builtAt(SERVER) < newestMtime(join(root, 'packages/server/src'))) {
     execFileSync('pnpm', ['--filter', '@crawlkit/server', 'build'], { cwd: root, stdio: 'ignore' });
+  }
+  // `crawlkit mcp` loads @crawlkit/mcp.
+  if (builtAt(MCP) < newestMtime(join(root, 'packages/mcp/src'))) {
+    execFileSync('pnpm', ['--filter', '@crawlkit/mcp', 'build'], { cwd: root, stdio: 'ignore' });
   }
 }
 

@@ -95,7 +95,8 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       } as CrawlRequestInput;
       const started = await ck.crawl(body, { signal });
       if (!started.success) return result(started);
-      return result(await ck.waitForJob(started.id, { signal }));
+      const status = await ck.waitForJob(started.id, { signal });
+      return result(status.success ? { id: started.id, ...status } : status);
     },
   );
 
