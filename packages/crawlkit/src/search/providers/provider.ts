@@ -26,6 +26,8 @@ export interface WebResult {
   imageUrl?: string;
   imageWidth?: number;
   imageHeight?: number;
+  /** 1-based rank in its source's list (set by the search, not by providers). */
+  position?: number;
 }
 
 export interface WebSearchProvider {
