@@ -1,11 +1,13 @@
 /**
- * Hybrid ranking with the user's own embedding model: the index's BM25 candidates and their cosine similarity to
- * the query, fused by reciprocal rank (k = 60), so neither score's scale matters.
+ * Hybrid ranking with the user's own embedding model: each BM25 candidate's score, scaled to the best one's, and its
+ * cosine similarity to the query, averaged. BM25 keeps the words' evidence; the model moves up a page that means
+ * what was asked without repeating its words.
  */
 import type { SearchHit } from '@crawlkit/store';
 import { cosineSimilarity, embedMany, type EmbeddingModel } from 'ai';
 
-const K = 60;
+/** The share of the cosine similarity in the fused score. */
+const SEMANTIC_WEIGHT = 0.5;
 
 export function hybridReranker(
   model: EmbeddingModel,
@@ -16,10 +18,12 @@ export function hybridReranker(
     const values = [query, ...hits.map((h) => `${h.title}\n${h.description}\n${h.snippet}`)];
     const { embeddings } = await embedMany({ model, values, abortSignal: signal });
     const [asked, ...pages] = embeddings;
-    const similarity = pages.map((e, i) => ({ i, s: cosineSimilarity(asked!, e) }));
-    const semanticRank = new Map(similarity.sort((a, b) => b.s - a.s).map((x, rank) => [x.i, rank]));
+    const best = Math.max(...hits.map((h) => h.score)) || 1;
     return hits
-      .map((hit, i) => ({ hit, fused: 1 / (K + i + 1) + 1 / (K + semanticRank.get(i)! + 1) }))
+      .map((hit, i) => ({
+        hit,
+        fused: (1 - SEMANTIC_WEIGHT) * (hit.score / best) + SEMANTIC_WEIGHT * cosineSimilarity(asked!, pages[i]!),
+      }))
       .sort((a, b) => b.fused - a.fused)
       .map((x) => x.hit);
   };
