@@ -40,7 +40,7 @@ describe('hybrid ranking', () => {
         for (const [name] of pages) await ck.scrape({ url: `http://127.0.0.1:${port}/${name}` });
         const answer = await ck.search({ query: 'harbour bird' });
         if (!answer.success) throw new Error(answer.error);
-        orders.push((answer.data.web ?? []).map((r) => new URL(r.url!).pathname));
+        orders.push((answer.data.web ?? []).map((r) => new URL(r.url).pathname));
       } finally {
         server.close();
         await ck.close();
