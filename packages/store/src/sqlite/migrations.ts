@@ -176,9 +176,17 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 6,
     description:
-      'search index: search_entries (one per page cache entry or job result with text) and search_text (FTS5); ' +
-      'triggers take the text out with the page or result',
+      'search index: search_entries (one per page cache entry or job result with text), search_docs (each text once, ' +
+      'counted) and search_text (FTS5); triggers take the text out with the page or result',
     sql: `
+      CREATE TABLE search_docs (
+        id INTEGER PRIMARY KEY,
+        hash BLOB NOT NULL UNIQUE,
+        refs INTEGER NOT NULL
+      );
+      CREATE VIRTUAL TABLE search_text USING fts5(
+        title, description, text, tokenize = 'porter unicode61 remove_diacritics 2'
+      );
       CREATE TABLE search_entries (
         id INTEGER PRIMARY KEY,
         page_key TEXT UNIQUE,
@@ -186,14 +194,15 @@ export const MIGRATIONS: readonly Migration[] = [
         seq INTEGER,
         url TEXT NOT NULL,
         host TEXT NOT NULL,
-        time INTEGER NOT NULL
+        time INTEGER NOT NULL,
+        doc_id INTEGER NOT NULL
       );
       CREATE UNIQUE INDEX search_entries_result ON search_entries (job_id, seq) WHERE job_id IS NOT NULL;
-      CREATE VIRTUAL TABLE search_text USING fts5(
-        title, description, text, tokenize = 'porter unicode61 remove_diacritics 2'
-      );
+      CREATE INDEX search_entries_doc ON search_entries (doc_id);
       CREATE TRIGGER search_entries_after_delete AFTER DELETE ON search_entries BEGIN
-        DELETE FROM search_text WHERE rowid = OLD.id;
+        UPDATE search_docs SET refs = refs - 1 WHERE id = OLD.doc_id;
+        DELETE FROM search_text WHERE rowid = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_docs WHERE id = OLD.doc_id AND refs = 0;
       END;
       CREATE TRIGGER pages_search_after_delete AFTER DELETE ON pages BEGIN
         DELETE FROM search_entries WHERE page_key = OLD.key;

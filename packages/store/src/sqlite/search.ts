@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { searchableText } from '../search/entry.js';
 import { searchHost } from '../search/hosts.js';
 import type { QueryTerm, SearchTerms } from '../search/query.js';
@@ -73,7 +75,7 @@ export class SqliteSearchIndex implements SearchIndex {
            -bm25(search_text, ${COLUMN_WEIGHTS.join(', ')}) AS score,
            snippet(search_text, 2, '', '', '…', ${SNIPPET_WORDS}) AS snippet,
            search_text.title, search_text.description, search_text.text
-         FROM search_text JOIN search_entries e ON e.id = search_text.rowid
+         FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
          WHERE ${where.join(' AND ')}
          ORDER BY score DESC, e.id LIMIT ?`,
         ...params,
@@ -130,20 +132,36 @@ function insert(
   text: SearchText,
 ): void {
   const kept = searchableText(text);
-  const id = db.get<{ id: number }>(
-    'INSERT INTO search_entries (page_key, job_id, seq, url, host, time) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+  // A page's text is indexed once, however many entries hold it (its cache entry and the results of its jobs).
+  const hash = createHash('sha256')
+    .update(kept.title)
+    .update('\0')
+    .update(kept.description)
+    .update('\0')
+    .update(kept.text)
+    .digest();
+  const doc = db.get<{ id: number; refs: number }>(
+    `INSERT INTO search_docs (hash, refs) VALUES (?, 1) ON CONFLICT (hash) DO UPDATE SET refs = refs + 1
+     RETURNING id, refs`,
+    hash,
+  )!;
+  if (doc.refs === 1) {
+    db.run(
+      'INSERT INTO search_text (rowid, title, description, text) VALUES (?, ?, ?, ?)',
+      doc.id,
+      kept.title,
+      kept.description,
+      kept.text,
+    );
+  }
+  db.run(
+    'INSERT INTO search_entries (page_key, job_id, seq, url, host, time, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
     owner.page_key,
     owner.job_id,
     owner.seq,
     kept.url,
     searchHost(kept.url),
     time,
-  )!.id;
-  db.run(
-    'INSERT INTO search_text (rowid, title, description, text) VALUES (?, ?, ?, ?)',
-    id,
-    kept.title,
-    kept.description,
-    kept.text,
+    doc.id,
   );
 }
