@@ -52,43 +52,48 @@ async function crawl(siteUrl: string, searchIndex: boolean): Promise<number> {
   return (CRAWL_PAGES / seconds) * 60;
 }
 
-const site = await serveGeneratedSite({ pages: CRAWL_PAGES, linksPerPage: 10 });
-const rates: Record<'on' | 'off', number[]> = { on: [], off: [] };
-await crawl(site.url, true); // warm-up: worker threads, JIT
-for (let round = 0; round < CRAWL_ROUNDS; round++) {
-  // Alternate which goes first: load drifts along the run.
-  const order: ('on' | 'off')[] = round % 2 ? ['on', 'off'] : ['off', 'on'];
-  for (const mode of order) rates[mode].push(await crawl(site.url, mode === 'on'));
+/** `BENCH_SEARCH_PARTS=crawl` or `latency` runs one part. */
+const PARTS = (process.env.BENCH_SEARCH_PARTS ?? 'crawl,latency').split(',');
+
+if (PARTS.includes('crawl')) {
+  const site = await serveGeneratedSite({ pages: CRAWL_PAGES, linksPerPage: 10 });
+  const rates: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  await crawl(site.url, true); // warm-up: worker threads, JIT
+  for (let round = 0; round < CRAWL_ROUNDS; round++) {
+    // Alternate which goes first: load drifts along the run.
+    const order: ('on' | 'off')[] = round % 2 ? ['on', 'off'] : ['off', 'on'];
+    for (const mode of order) rates[mode].push(await crawl(site.url, mode === 'on'));
+  }
+  await site.close();
+  const on = median(rates.on);
+  const off = median(rates.off);
+  const slowdown = off / on - 1;
+  rows.push(
+    {
+      measure: 'crawl, SQLite store without index (baseline)',
+      median: `${off.toFixed(0)} pages/min`,
+      p95: '-',
+      note: `${CRAWL_PAGES} pages, ${CRAWL_ROUNDS} rounds`,
+    },
+    {
+      measure: 'crawl, SQLite store with search index',
+      median: `${on.toFixed(0)} pages/min`,
+      p95: '-',
+      note: `${(slowdown * 100).toFixed(1)}% slower than the baseline`,
+    },
+  );
+  data.crawl = { pagesPerMinute: rates };
+  goals.push(
+    goal(
+      'search.index-cost',
+      'the search index slows a crawl by <= 10%',
+      slowdown,
+      0.1,
+      `${(slowdown * 100).toFixed(1)}% (${on.toFixed(0)} vs ${off.toFixed(0)} pages/min)`,
+      { atMost: true },
+    ),
+  );
 }
-await site.close();
-const on = median(rates.on);
-const off = median(rates.off);
-const slowdown = off / on - 1;
-rows.push(
-  {
-    measure: 'crawl, SQLite store without index (baseline)',
-    median: `${off.toFixed(0)} pages/min`,
-    p95: '-',
-    note: `${CRAWL_PAGES} pages, ${CRAWL_ROUNDS} rounds`,
-  },
-  {
-    measure: 'crawl, SQLite store with search index',
-    median: `${on.toFixed(0)} pages/min`,
-    p95: '-',
-    note: `${(slowdown * 100).toFixed(1)}% slower than the baseline`,
-  },
-);
-data.crawl = { pagesPerMinute: rates };
-goals.push(
-  goal(
-    'search.index-cost',
-    'the search index slows a crawl by <= 10%',
-    slowdown,
-    0.1,
-    `${(slowdown * 100).toFixed(1)}% (${on.toFixed(0)} vs ${off.toFixed(0)} pages/min)`,
-    { atMost: true },
-  ),
-);
 
 // ------------------------------------------------------------------------------------------ corpus and queries --
 
@@ -235,28 +240,30 @@ async function latency(name: string, open: () => Promise<Store>): Promise<number
   return times;
 }
 
-const sqliteTimes = await latency('SQLite', () => createSqliteStore({ dir: dir() }));
-goals.push(
-  goal(
-    'search.latency',
-    `search over ${CORPUS.toLocaleString('en')} stored pages: median < 100 ms (SQLite)`,
-    median(sqliteTimes),
-    100,
-    `${median(sqliteTimes).toFixed(1)} ms median, p95 ${percentile(sqliteTimes, 0.95).toFixed(1)} ms`,
-    { atMost: true },
-  ),
-);
-await latency('memory', () => Promise.resolve(createMemoryStore({ maxPageBytes: Infinity })));
-const redisServer = process.env.CRAWLKIT_BENCH_REDIS_URL ? undefined : await startRedisServer();
-const redisUrl = process.env.CRAWLKIT_BENCH_REDIS_URL ?? redisServer?.url;
-if (redisUrl) {
-  const { createRedisStore } = await import('@crawlkit/redis');
-  let n = 0;
-  await latency('Redis', () =>
-    createRedisStore({ url: redisUrl, prefix: `ck-bench-search-${process.pid}-${n++}`, maxPageBytes: Infinity }),
+if (PARTS.includes('latency')) {
+  const sqliteTimes = await latency('SQLite', () => createSqliteStore({ dir: dir() }));
+  goals.push(
+    goal(
+      'search.latency',
+      `search over ${CORPUS.toLocaleString('en')} stored pages: median < 100 ms (SQLite)`,
+      median(sqliteTimes),
+      100,
+      `${median(sqliteTimes).toFixed(1)} ms median, p95 ${percentile(sqliteTimes, 0.95).toFixed(1)} ms`,
+      { atMost: true },
+    ),
   );
-  await redisServer?.stop();
-} else rows.push({ measure: 'Redis', median: '-', p95: '-', note: 'no redis-server' });
+  await latency('memory', () => Promise.resolve(createMemoryStore({ maxPageBytes: Infinity })));
+  const redisServer = process.env.CRAWLKIT_BENCH_REDIS_URL ? undefined : await startRedisServer();
+  const redisUrl = process.env.CRAWLKIT_BENCH_REDIS_URL ?? redisServer?.url;
+  if (redisUrl) {
+    const { createRedisStore } = await import('@crawlkit/redis');
+    let n = 0;
+    await latency('Redis', () =>
+      createRedisStore({ url: redisUrl, prefix: `ck-bench-search-${process.pid}-${n++}`, maxPageBytes: Infinity }),
+    );
+    await redisServer?.stop();
+  } else rows.push({ measure: 'Redis', median: '-', p95: '-', note: 'no redis-server' });
+}
 
 rmSync(root, { recursive: true, force: true });
 finish({
