@@ -13,6 +13,7 @@ export default tseslint.config(
       'bench/scratch/**',
       '.crawlkit/**',
       'docs/api/**',
+      'packages/extractor/vendor/**',
     ],
   },
   js.configs.recommended,

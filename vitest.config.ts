@@ -13,6 +13,7 @@ export default defineConfig({
       '@crawlkit/options': src('options'),
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor': src('extractor'),
+      '@crawlkit/documents': src('documents'),
       '@crawlkit/frontier': src('frontier'),
       '@crawlkit/store/conformance': fileURLToPath(new URL('./packages/store/src/conformance.ts', import.meta.url)),
       '@crawlkit/store': src('store'),

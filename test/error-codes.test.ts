@@ -4,7 +4,6 @@ import { ActionError, isActionError } from '@crawlkit/actions';
 import { ExtractorError, isExtractorError, isMarkdownBudgetError, MarkdownBudgetError } from '@crawlkit/extractor';
 import { BrowserError, FetchError, isBrowserError, isFetchError } from '@crawlkit/fetcher';
 import { isRedisBackendError, RedisBackendError, type RedisBackendErrorCode } from '@crawlkit/redis';
-import type { ServerErrorCode } from '@crawlkit/server';
 import { isStoreError, JobNotFoundError, StoreError } from '@crawlkit/store';
 import {
   CrawlkitError,
@@ -19,11 +18,10 @@ import { describe, expect, it } from 'vitest';
 
 import { END, errorTableRows, README, START } from '../scripts/error-table.ts';
 
-// The other packages' code unions are checked where ERROR_CODES is written (`satisfies`); the Redis backend and the
-// HTTP server sit above crawlkit, so their codes are checked here.
+// The other packages' code unions are checked where ERROR_CODES is written (`satisfies`); the Redis backend sits above
+// crawlkit, so its codes are checked here.
 type Covered<T extends CrawlkitErrorCode> = T;
 type _RedisCodesCovered = Covered<RedisBackendErrorCode>;
-type _ServerCodesCovered = Covered<ServerErrorCode>;
 
 const codes = Object.keys(ERROR_CODES) as CrawlkitErrorCode[];
 

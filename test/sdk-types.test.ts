@@ -28,8 +28,10 @@ import type {
   CrawlResponse,
   CrawlStatusResponse,
   Document,
+  FormatInput,
   MapRequestInput,
   MapResponse,
+  ParserInput,
   ScrapeOptionsInput,
   ScrapeRequestInput,
   WebhookInput,
@@ -48,8 +50,8 @@ type NoNulls<T> = { [K in keyof T]: Exclude<T[K], null> };
 /*
  * Our documents and job statuses assign to the SDK's as they are. The other way, and for requests, each narrowing
  * below names the field and why:
- * - the SDK's request types are wider than the v2 interface: any string as `proxy` or parser, formats and parsers
- *   of later API versions (audio, video, product, menu, question, image), `null` for crawl options.
+ * - the SDK's request types are wider than the v2 interface: any string as `proxy` or parser, `null` for crawl
+ *   options; the API's `rawBase64` and `deterministicJson` formats are not in the SDK's types.
  * - our action input lets `scroll.direction` default to `down`; the SDK requires it.
  * - we also accept `integration: null`.
  * - the SDK's `branding` allows any extra field of any type; ours is the profile crawlkit computes.
@@ -61,18 +63,13 @@ type SdkDocumentAsOurs = With<
   { metadata: With<SdkDocumentMetadata, Required<Pick<SdkDocumentMetadata, 'sourceURL' | 'statusCode'>>> }
 >;
 type OurProxy = NonNullable<ScrapeOptionsInput['proxy']>;
-/** Formats of the SDK that are not in the v2 interface crawlkit implements. */
-type SdkOnlyFormat =
-  | 'audio'
-  | 'video'
-  | 'product'
-  | 'menu'
-  | { type: 'question' | 'highlights' | 'query' | 'audio' | 'video' | 'product' | 'menu' };
+/** Formats of the API that the SDK's types do not list. */
+type OursOnlyFormat = 'rawBase64' | 'deterministicJson' | { type: 'rawBase64' | 'deterministicJson' };
+/** The SDK's formats with the options the API takes (its `Format` object allows a `type` that needs options). */
 type SdkV2Format =
-  | Exclude<FormatOption, SdkOnlyFormat | Format>
-  | { type: Exclude<FormatString, 'audio' | 'video' | 'product' | 'menu' | 'json' | 'changeTracking' | 'attributes'> };
+  Exclude<FormatOption, Format> | { type: Exclude<FormatString, 'json' | 'changeTracking' | 'attributes'> };
 /** An SDK scrape options object with the values the v2 API accepts. */
-type SdkV2Parsers = ('pdf' | { type: 'pdf'; maxPages?: number })[];
+type SdkV2Parsers = ParserInput[];
 type SdkV2ScrapeOptions = With<SdkScrapeOptions, { proxy?: OurProxy; formats?: SdkV2Format[]; parsers?: SdkV2Parsers }>;
 
 // Documents and job statuses, both ways.
@@ -89,14 +86,21 @@ assign<CrawlResponse, SdkCrawlResponse>();
 assign<MapResponse, SdkMapData>();
 
 // Requests: ours are the SDK's...
-type OurScrapeOptions = Omit<ScrapeOptionsInput, 'actions' | 'integration'>;
-assign<Omit<ScrapeRequestInput, 'actions' | 'integration'>, SdkScrapeOptions & { url: string }>();
+type SdkFormats = { formats?: Exclude<FormatInput, OursOnlyFormat>[] };
+type OurScrapeOptions = With<Omit<ScrapeOptionsInput, 'actions' | 'integration' | '__experimental_omce'>, SdkFormats>;
+assign<
+  With<Omit<ScrapeRequestInput, 'actions' | 'integration' | '__experimental_omce'>, SdkFormats>,
+  SdkScrapeOptions & { url: string }
+>();
 assign<OurScrapeOptions, SdkScrapeOptions>();
 assign<
   With<Omit<CrawlRequestInput, 'integration'>, { scrapeOptions?: OurScrapeOptions }>,
   SdkCrawlOptions & { url: string }
 >();
-assign<Omit<BatchScrapeRequestInput, 'actions' | 'integration'>, NonNullable<SdkBatchScrapeOptions['options']>>();
+assign<
+  With<Omit<BatchScrapeRequestInput, 'actions' | 'integration' | '__experimental_omce' | 'toolDetail'>, SdkFormats>,
+  NonNullable<SdkBatchScrapeOptions['options']>
+>();
 assign<Omit<MapRequestInput, 'integration'>, SdkMapOptions & { url: string }>();
 assign<WebhookInput, string | SdkWebhookConfig>();
 assign<ActionOption, ActionInput>();

@@ -52,7 +52,7 @@ describe('search over a crawled docs site', () => {
     expect(paths(answer.data.web)).toEqual(['/guide/retries.html']);
     expect(first!.title).toBe('Retries and backoff | Harbor Docs');
     expect(first!.description).toContain('dead letter queue');
-    expect(first!.highlights).toEqual(['The dead letter queue keeps jobs that failed every attempt.']);
+    expect(first!.highlights).toBe('The dead letter queue keeps jobs that failed every attempt.');
     expect(first!.category).toBe('local');
     expect(answer.creditsUsed).toBe(2);
   });
@@ -98,6 +98,26 @@ describe('search over a crawled docs site', () => {
     expect(doc!.metadata.cacheState).toBe('hit');
     // 2 for the search, 1 for the page scraped.
     expect(answer.creditsUsed).toBe(3);
+  });
+
+  it('reserves its credits under a credit limit, settles them to what it cost, and is refused when they do not fit', async () => {
+    const before = await ck.credits.committed();
+    expect(typeof before).toBe('number');
+    const limit = (before as number) + 5;
+    // Estimate: 2 for up to 10 results, 1 for each of 2 documents; it costs 2 + 1.
+    const paid = ok(
+      await ck.search(
+        { query: 'SQLite file', limit: 2, scrapeOptions: { formats: ['markdown'] } },
+        { creditLimit: limit },
+      ),
+    );
+    expect(await ck.credits.committed()).toBe((before as number) + paid.creditsUsed);
+    const refused = await ck.search(
+      { query: 'SQLite file', limit: 10, scrapeOptions: { formats: ['markdown'] } },
+      { creditLimit: limit },
+    );
+    expect(refused).toMatchObject({ success: false, code: 'INSUFFICIENT_CREDITS' });
+    expect(await ck.credits.committed()).toBe((before as number) + paid.creditsUsed);
   });
 
   it('groups results by source: local by name, and no news without a provider', async () => {

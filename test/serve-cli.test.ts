@@ -91,6 +91,6 @@ describe('crawlkit serve', () => {
   it('refuses to listen beyond loopback without a key (exit 2)', async () => {
     const result = await runCli(['serve', '--host', '0.0.0.0', '--store', './store'], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Refusing to listen on 0.0.0.0 without an API key');
+    expect(result.stderr).toContain('refusing to listen on 0.0.0.0 without an API key');
   });
 });

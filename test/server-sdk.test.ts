@@ -119,13 +119,15 @@ describe('the official JS SDK against crawlkit serve', () => {
     });
     const running = await fc.getCrawlStatus(started.id, { autoPaginate: false });
     expect(running.status).toBe('scraping');
-    expect(running.next).toMatch(new RegExp(`^${stack.server.url}/v2/crawl/${started.id}\\?skip=\\d+`));
+    // No `next` to an empty page while the job runs (issue 36: the SDK looped on it); one page holds what is stored.
+    expect(running.next).toBeNull();
     expect(await fc.cancelCrawl(started.id)).toBe(true);
     expect((await fc.getCrawlStatus(started.id)).status).toBe('cancelled');
     expect((await fc.getActiveCrawls()).crawls.map((c) => c.id)).not.toContain(started.id);
 
     const dead = await fc.crawl('http://127.0.0.1:1/', { limit: 1, pollInterval: 1, timeout: 60 });
-    expect(dead).toMatchObject({ status: 'completed', completed: 1, data: [] });
+    // Counted as upstream counts: no document, so 0 of 0; the failed seed is in the errors.
+    expect(dead).toMatchObject({ status: 'completed', completed: 0, total: 0, data: [] });
     const errors = await fc.getCrawlErrors(dead.id);
     expect(errors.errors).toEqual([
       expect.objectContaining({ url: 'http://127.0.0.1:1/', code: 'SCRAPE_CONNECTION_ERROR' }),

@@ -56,7 +56,8 @@ describe('the URL policy at the public API', () => {
     }
   });
 
-  it('never delivers a webhook to a blocked target, and records it in the job errors', async () => {
+  it('refuses a webhook to a blocked target at submit: no job, no delivery', async () => {
+    // Deliveries are gated again under the job's policy wherever they are sent: test/webhook-url-policy.test.ts.
     let hits = 0;
     const receiver: Server = createServer((_req, res) => {
       hits++;
@@ -75,15 +76,10 @@ describe('the URL policy at the public API', () => {
         urls: [`${fixture.server.url}/articles/first-post.html`],
         webhook: `http://127.0.0.1:${port}/hook`,
       });
-      if (!batch.success) throw new Error(batch.error);
-      await ck.waitForJob(batch.id);
-      let errors = await ck.getBatchScrapeErrors(batch.id);
-      for (let i = 0; i < 100 && 'errors' in errors && errors.errors.length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        errors = await ck.getBatchScrapeErrors(batch.id);
-      }
+      expect(batch).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+      expect((batch as { error: string }).error).toMatch(/webhook.*allowedPorts/);
+      expect(await ck.listUnfinishedJobs()).toEqual([]);
       expect(hits).toBe(0);
-      expect(JSON.stringify(errors)).toMatch(/URL_BLOCKED|allowedPorts/);
     } finally {
       await ck.close();
       await new Promise<void>((r) => receiver.close(() => r()));

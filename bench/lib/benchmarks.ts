@@ -160,4 +160,5 @@ export const BENCHMARKS: Benchmark[] = [
   ),
   benchmark('http-overhead', { full: 10, quick: 2 }),
   benchmark('server', { full: 10, quick: 2 }),
+  benchmark('documents', { full: 15, quick: 4 }),
 ];

@@ -21,6 +21,8 @@ const BINARY = process.env.CRAWLKIT_REDIS_SERVER ?? 'redis-server';
 
 export interface RedisServer {
   url: string;
+  /** The server's process id (tests pause it with SIGSTOP, or kill it). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -94,8 +96,9 @@ export async function startRedisServer(): Promise<RedisServer | undefined> {
       ).unref();
       return {
         url: `redis://127.0.0.1:${port}`,
+        pid: child.pid!,
         stop: async () => {
-          if (child.exitCode === null) {
+          if (child.exitCode === null && child.signalCode === null) {
             // Unreferenced while running (so it never holds a process open); referenced again to await its exit.
             child.ref();
             const exited = new Promise((r) => child.once('exit', r));

@@ -8,6 +8,32 @@ export interface CallOptions {
    * @default 'crawlkit://'
    */
   baseUrl?: string;
+  /**
+   * Who the call acts for (an HTTP server passes one per API key). Jobs started with a tenant belong to it: calls
+   * with another tenant answer `JOB_NOT_FOUND` for them, as for a job that does not exist. Calls without a tenant
+   * (the function API, the CLI, a keyless server) see every job; jobs started without one are seen by every tenant.
+   * @default undefined (the operator: every job)
+   */
+  tenant?: string;
+  /**
+   * Credits the engine may have committed, with this call's: `scrape`, `map`, `crawl` and `batchScrape` reserve what
+   * they expect to cost before starting (a crawl or batch page by page as it runs) and answer `INSUFFICIENT_CREDITS`
+   * (HTTP 402) when it does not fit. The count is kept in the store, shared by the processes using it and across
+   * restarts (`ck.credits.committed()`). An HTTP server's `--credit-limit`.
+   * @default undefined (no limit)
+   */
+  creditLimit?: number;
+}
+
+/** Options of a scrape. */
+export interface ScrapeCallOptions extends CallOptions {
+  /**
+   * Keep the document in the store for `jobResultTtlMs`, so that `getScrape(scrapeId)` (`GET /v2/scrape/:id`) finds
+   * it. The HTTP server sets it for every scrape; a function-API caller has the document already. Never for
+   * `zeroDataRetention`.
+   * @default false
+   */
+  keepResult?: boolean;
 }
 
 /** Options of a crawl or batch start. */

@@ -2,7 +2,15 @@
 /**
  * The `crawlkit` command. Ctrl-C once stops cleanly (jobs stay resumable); twice exits at once.
  */
-import { main } from './cli/program.js';
+import { runtimeProblem } from './requirements.js';
+
+// Before the commands load: an unsupported Node.js is told what to install, not a failure of whatever needed it.
+const problem = runtimeProblem();
+if (problem) {
+  process.stderr.write(`${problem} (NODE_UNSUPPORTED)\n`);
+  process.exit(1);
+}
+const { main } = await import('./cli/program.js');
 
 const controller = new AbortController();
 let interrupts = 0;

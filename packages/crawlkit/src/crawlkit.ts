@@ -3,13 +3,15 @@ import { EventEmitter } from 'node:events';
 import PQueue from 'p-queue';
 
 import { startBatchScrape } from './api/batch.js';
-import type { CallOptions, JobStartOptions } from './call-options.js';
+import type { CallOptions, JobStartOptions, ScrapeCallOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
+import { readJobDocuments, type JobDocumentsPage, type JobDocumentsText } from './api/job-documents.js';
 import {
   cancelJob,
   getActiveCrawls,
   getJobErrors,
   getJobStatus,
+  jobVisible,
   listUnfinishedJobs,
   resumeJob,
   waitForJob,
@@ -20,7 +22,12 @@ import { mapSite } from './api/map.js';
 import { webProvider } from './search/options.js';
 import type { SearchRequestInput } from './search/request.js';
 import { runSearch, searchSetup, type SearchResponse, type SearchSetup } from './search/run-search.js';
+import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.js';
+import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
+import { getKeptScrape } from './api/scrape-results.js';
+import { charged, creditLimitOf } from './credits/charge.js';
+import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError, toErrorResponse } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
 import { INVALID_JOB_ID, parseJobReference } from './jobs/job-address.js';
@@ -41,12 +48,15 @@ import type {
   CancelResponse,
   CrawlErrorsResponse,
   CrawlResponse,
+  ConcurrencyCheckResponse,
   CreditUsageResponse,
   Document,
   ErrorResponse,
   JobStatusResponse,
   MapResponse,
+  QueueStatusResponse,
   ScrapeResponse,
+  TokenUsageResponse,
 } from './v2/types.js';
 import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
 
@@ -98,8 +108,28 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /** `POST /v2/scrape`: scrapes one URL. */
-  async scrape(body: ScrapeRequestInput, init: CallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal));
+  async scrape(body: ScrapeRequestInput, init: ScrapeCallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
+    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal, init ?? {}));
+  }
+
+  /**
+   * `GET /v2/scrape/:id`: a scrape's document by its `metadata.scrapeId`, when the scrape was made with
+   * `keepResult` (every scrape of the HTTP server) less than `jobResultTtlMs` ago.
+   */
+  async getScrape(id: string, init: CallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
+    return this.#guard(init, (rt) => getKeptScrape(rt.ctx.store, id, this.#options.jobResultTtlMs, init?.tenant));
+  }
+
+  /**
+   * `POST /v2/parse`: converts an uploaded file (PDF, Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV, HTML,
+   * text, an image by OCR) into a document, as a scrape of a URL serving it would.
+   */
+  async parse(
+    file: ParseFile,
+    options: ParseOptionsInput = {},
+    init: CallOptions = {},
+  ): Promise<ScrapeResponse | ErrorResponse> {
+    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, creditLimitOf(init)));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
@@ -114,23 +144,23 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
     return this.#guard(init, (rt) =>
-      getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl),
+      getJobStatus(rt.jobs, 'crawl', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl, init?.tenant),
     );
   }
 
   /** `DELETE /v2/crawl/:id`. */
   async cancelCrawl(id: string, init: CallOptions = {}): Promise<CancelResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'crawl', id));
+    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'crawl', id, init?.tenant));
   }
 
   /** `GET /v2/crawl/:id/errors`. */
   async getCrawlErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'crawl', id));
+    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'crawl', id, init?.tenant));
   }
 
   /** `GET /v2/crawl/active`: crawls still running. */
   async getActiveCrawls(init: CallOptions = {}): Promise<ActiveCrawlsResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => getActiveCrawls(rt.jobs));
+    return this.#guard(init, (rt) => getActiveCrawls(rt.jobs, init?.tenant));
   }
 
   /** `POST /v2/batch/scrape`. */
@@ -140,7 +170,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   ): Promise<BatchScrapeResponse | ErrorResponse> {
     return this.#guard(init, (rt) =>
       startBatchScrape(
-        { jobs: rt.jobs, llm: rt.ctx.llm, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
+        { jobs: rt.jobs, llm: rt.ctx.llm, store: rt.ctx.store, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
         body,
         init ?? {},
       ),
@@ -154,23 +184,34 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     init: CallOptions = {},
   ): Promise<JobStatusResponse | ErrorResponse> {
     return this.#guard(init, (rt) =>
-      getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl),
+      getJobStatus(rt.jobs, 'batch', id, pagination, this.#options.jobResultTtlMs, init?.baseUrl, init?.tenant),
     );
   }
 
   /** `DELETE /v2/batch/scrape/:id`. */
   async cancelBatchScrape(id: string, init: CallOptions = {}): Promise<CancelResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'batch', id));
+    return this.#guard(init, (rt) => cancelJob(rt.jobs, 'batch', id, init?.tenant));
   }
 
   /** `GET /v2/batch/scrape/:id/errors`. */
   async getBatchScrapeErrors(id: string, init: CallOptions = {}): Promise<CrawlErrorsResponse | ErrorResponse> {
-    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'batch', id));
+    return this.#guard(init, (rt) => getJobErrors(rt.jobs, 'batch', id, init?.tenant));
   }
 
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => mapSite(rt.ctx, body, signal));
+    return this.#guard(init, async (rt, signal) => {
+      // A map costs 1 credit (reference §18), reserved under a credit limit before it starts.
+      const result = await charged(
+        rt.ctx.store,
+        creditLimitOf(init),
+        MAP_CREDITS,
+        () => mapSite(rt.ctx, body, signal),
+        (map) => (map.success ? MAP_CREDITS : 0),
+      );
+      if (result.success) this.#bus.charge(MAP_CREDITS);
+      return result;
+    });
   }
 
   /**
@@ -178,7 +219,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    * provider; results grouped by source, each with its document when `scrapeOptions` is given.
    */
   async search(body: SearchRequestInput, init: CallOptions = {}): Promise<SearchResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => runSearch(rt, this.#searchSetup, body, signal));
+    return this.#guard(init, (rt, signal) => runSearch(rt, this.#searchSetup, body, signal, creditLimitOf(init)));
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */
@@ -189,17 +230,35 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     return this.#guard(init, (rt, signal) => previewCrawlParams(rt.ctx, body, signal));
   }
 
-  /** `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged). */
+  /**
+   * `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged), against a
+   * nominal plan of a billion credits, so that clients show what was used.
+   */
   getCreditUsage(): CreditUsageResponse {
+    return creditUsage(this.#bus.credits);
+  }
+
+  /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used, against a nominal plan. */
+  getTokenUsage(): TokenUsageResponse {
+    return tokenUsage(this.#bus.tokens);
+  }
+
+  /** `GET /v2/team/queue-status`: scrapes running in the engine's slots (`concurrency`) and waiting for one. */
+  getQueueStatus(): QueueStatusResponse {
+    return queueStatus(this.#slots());
+  }
+
+  /** `GET /v2/concurrency-check`: scrapes running now, and the engine's `concurrency`. */
+  getConcurrency(): ConcurrencyCheckResponse {
+    return concurrencyCheck(this.#slots());
+  }
+
+  #slots(): SlotState {
     return {
-      success: true,
-      data: {
-        remainingCredits: Number.MAX_SAFE_INTEGER,
-        planCredits: Number.MAX_SAFE_INTEGER,
-        billingPeriodStart: null,
-        billingPeriodEnd: null,
-        creditsUsed: this.#bus.credits,
-      },
+      running: this.#queue.pending,
+      waiting: this.#queue.size,
+      concurrency: this.#options.concurrency,
+      lastSuccess: this.#bus.lastSuccess,
     };
   }
 
@@ -212,12 +271,29 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     if (!ref) throw new CrawlkitError('BAD_REQUEST', INVALID_JOB_ID);
     const signal = signalOf(init);
     const rt = await this.#ready();
+    if (init?.tenant !== undefined && !(await jobVisible(rt.jobs, ref.id, init.tenant))) {
+      throw new CrawlkitError('JOB_NOT_FOUND', 'Job not found');
+    }
     yield* rt.jobs.watch(ref.id, signal);
+  }
+
+  /**
+   * A page of a crawl's or batch's documents as the JSON text they are answered with, unparsed: from `skip`, at most
+   * `limit`, about `maxChars` characters (at least one document). For servers streaming a large job a page at a time.
+   */
+  async readJobDocuments(
+    id: string,
+    page: JobDocumentsPage = {},
+    init: CallOptions = {},
+  ): Promise<JobDocumentsText | ErrorResponse> {
+    return this.#guard(init, (rt) => readJobDocuments(rt.jobs, id, page ?? {}));
   }
 
   /** Resolves to the job's final status (all result pages joined) once it has finished. */
   async waitForJob(id: string, init: CallOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, signal));
+    return this.#guard(init, (rt, signal) =>
+      waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, signal, init?.tenant),
+    );
   }
 
   /** Unfinished jobs in the store: left by a crash, or running in another process. */
@@ -250,6 +326,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
         });
       });
     },
+  };
+
+  /** The credits committed against call `creditLimit`s (an HTTP server's `--credit-limit`), kept in the store. */
+  readonly credits = {
+    /** Credits spent, and reserved by work under way, by every process using the store since it was created. */
+    committed: async (init: CallOptions = {}): Promise<number | ErrorResponse> =>
+      this.#guard(init, (rt) => creditLedger(rt.ctx.store).committed()),
   };
 
   /**

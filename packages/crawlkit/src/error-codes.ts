@@ -1,4 +1,5 @@
 import type { ActionErrorCode } from '@crawlkit/actions';
+import type { DocumentErrorCode } from '@crawlkit/documents';
 import type { ExtractorErrorCode, MarkdownBudgetErrorCode } from '@crawlkit/extractor';
 import type { BrowserErrorCode, FetchErrorCode } from '@crawlkit/fetcher';
 import type { StoreErrorCode } from '@crawlkit/store';
@@ -40,8 +41,8 @@ export const ERROR_CODES = {
   ),
   INSUFFICIENT_CREDITS: info(
     402,
-    "The HTTP server's `creditLimit` (`crawlkit serve --credit-limit`) is spent; upstream's answer when a team's credits run out.",
-    'Restart the server with a higher limit, or without one (nothing is charged locally).',
+    "A call's credits do not fit under its `creditLimit` (`crawlkit serve --credit-limit`), spent or reserved; upstream's answer when a team's credits run out.",
+    "Raise the limit (nothing is charged locally), or lower the request's `limit` or number of URLs.",
   ),
   IDEMPOTENCY_KEY_REUSED: info(
     409,
@@ -58,20 +59,25 @@ export const ERROR_CODES = {
     "The HTTP body is larger than the server's `bodyLimit` (HTTP server only).",
     'Send fewer URLs per batch (or use `appendToId`), or raise `bodyLimit` (`--body-limit`).',
   ),
+  REQUEST_TIMEOUT: info(
+    408,
+    "The HTTP body did not arrive within the server's `bodyTimeoutMs`; the connection is closed (HTTP server only).",
+    'Send the body at once, or raise `bodyTimeoutMs` (`--body-timeout`) for slow links.',
+  ),
+  ORIGIN_NOT_ALLOWED: info(
+    403,
+    "A browser request came from a web origin the server's `cors` setting does not allow (HTTP server only).",
+    'Start the server with `--cors <origin>` (or `cors: [origin]`) for that site; clients outside browsers send no origin.',
+  ),
   ROUTE_NOT_FOUND: info(
     404,
-    'No route of the v2 API has this method and path (HTTP server only).',
-    'Check the path and method against the v2 API reference; every route is under `/v2`.',
+    'No route of the v2 (or v1) API has this method and path (HTTP server only).',
+    'Check the path and method against the v2 API reference.',
   ),
   ENDPOINT_NOT_SUPPORTED: info(
     404,
-    'A v2 endpoint crawlkit does not offer (search, extract, agent, …; the message names it) (HTTP server only).',
-    'Use the hosted service for it; crawlkit serves scrape, crawl, batch scrape, map, search and credit usage.',
-  ),
-  SERVER_INVALID_OPTION: info(
-    500,
-    'An option of the HTTP server cannot be used: a non-loopback `host` without `apiKeys`, a bad port or limit.',
-    'Fix the option the message names; give at least one API key to listen beyond 127.0.0.1.',
+    'A Firecrawl endpoint crawlkit does not offer (extract, agent, deep research, …; the message names it) (HTTP server only).',
+    'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map, search, usage and queue status.',
   ),
   URL_BLOCKED: info(
     403,
@@ -92,6 +98,11 @@ export const ERROR_CODES = {
     500,
     'A method was called after `close()`.',
     'Create a new `Crawlkit`; jobs left unfinished resume there.',
+  ),
+  NODE_UNSUPPORTED: info(
+    500,
+    'This Node.js is older than crawlkit needs (22.13), or was built without `node:sqlite` (thrown on import).',
+    'Install Node.js 22.13 or later (an LTS from nodejs.org, or `nvm install --lts`) and run crawlkit with it.',
   ),
   UNKNOWN_ERROR: info(
     500,
@@ -241,14 +252,42 @@ export const ERROR_CODES = {
   ),
   SCRAPE_UNSUPPORTED_FILE_ERROR: info(
     500,
-    'The URL answered with binary content crawlkit does not convert (not HTML, text, JSON, XML or PDF).',
-    'Nothing to extract from it.',
+    'The URL answered with binary content crawlkit does not convert (not HTML, text, JSON, XML, PDF or a document ' +
+      'format), or an image without the `image` parser.',
+    "Add `'image'` to `parsers` for an image; nothing to extract from other files.",
   ),
   SCRAPE_PDF_PARSE_ERROR: info(500, 'The PDF could not be parsed.', 'Use `parsers: []` to get the file as base64.'),
   SCRAPE_PDF_TOO_LARGE: info(
     500,
     'The PDF decompresses to more than 100 MiB before its first page can be read.',
     'Use `parsers: []` to get the file as base64.',
+  ),
+  SCRAPE_DOCUMENT_PARSE_ERROR: info(
+    500,
+    'The document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV) could not be read: damaged, encrypted, ' +
+      'served as a type its bytes are not, or a format not converted (`.xls`; the message says which).',
+    'Check the file opens in its application; save a legacy `.xls` as `.xlsx`, `.ods` or `.csv`.',
+  ),
+  SCRAPE_DOCUMENT_TOO_LARGE: info(
+    500,
+    'The document passes a cap: more than 10,000 zip entries, 200 MiB once inflated or 100 times its size (a zip ' +
+      'bomb), 1,000,000 XML elements, 500,000 spreadsheet cells, or 2,000 EPUB spine entries (a looping spine).',
+    'Nothing, for a hostile file; split a legitimate one.',
+  ),
+  SCRAPE_DOCUMENT_XML_ENTITIES: info(
+    500,
+    'An XML part of the document declares entities (`<!ENTITY`): entity expansion and external entities are refused.',
+    'Nothing: office writers never emit them; re-save the file in its application.',
+  ),
+  SCRAPE_DOCUMENT_TIMEOUT: info(
+    408,
+    'Converting the document, or reading an image by OCR, took longer than the time left by `timeout`.',
+    'Raise `timeout`.',
+  ),
+  SCRAPE_OCR_FAILED: info(
+    500,
+    'OCR could not read the image or PDF page (an image Tesseract cannot decode, or a page pdf.js cannot render).',
+    'Use `parsers: [{ type: "pdf", mode: "fast" }]` for the text layer alone, or convert the image to PNG.',
   ),
   SCRAPE_BRANDING_NOT_SUPPORTED: info(
     500,
@@ -348,7 +387,13 @@ export const ERROR_CODES = {
   REDIS_UNAVAILABLE: info(500, 'Redis cannot be reached.', 'Check the URL and that the server is up.'),
 } as const satisfies Record<string, ErrorCodeInfo> &
   Record<
-    FetchErrorCode | BrowserErrorCode | ActionErrorCode | StoreErrorCode | ExtractorErrorCode | MarkdownBudgetErrorCode,
+    | FetchErrorCode
+    | BrowserErrorCode
+    | ActionErrorCode
+    | StoreErrorCode
+    | ExtractorErrorCode
+    | MarkdownBudgetErrorCode
+    | DocumentErrorCode,
     ErrorCodeInfo
   >;
 

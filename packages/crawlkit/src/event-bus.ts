@@ -17,6 +17,8 @@ export class EventBus {
   readonly #events: EventEmitter<CrawlkitEvents>;
   readonly #log: Logger;
   #credits = 0;
+  #tokens = 0;
+  #lastSuccess: number | undefined;
 
   constructor(events: EventEmitter<CrawlkitEvents>, log: Logger) {
     this.#events = events;
@@ -28,7 +30,17 @@ export class EventBus {
     return this.#credits;
   }
 
-  /** Credits of a call that is no page (a search's own, beside the pages it scrapes). */
+  /** Model tokens of every page reported so far. */
+  get tokens(): number {
+    return this.#tokens;
+  }
+
+  /** When the last page was reported (epoch ms). */
+  get lastSuccess(): number | undefined {
+    return this.#lastSuccess;
+  }
+
+  /** Credits of work that is not a page (a map, a search beside the pages it scrapes). */
   charge(credits: number): void {
     this.#credits += credits;
   }
@@ -36,6 +48,8 @@ export class EventBus {
   /** A page was scraped (directly, or stored by a job). */
   page(jobId: string | undefined, document: Document): void {
     this.#credits += document.metadata.creditsUsed ?? 0;
+    this.#tokens += (document.metadata.llmUsage as { totalTokens?: number } | undefined)?.totalTokens ?? 0;
+    this.#lastSuccess = Date.now();
     this.#events.emit('page', jobId ? { jobId, document } : { document });
   }
 

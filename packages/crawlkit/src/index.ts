@@ -1,6 +1,10 @@
+// First: an unsupported Node.js is told what to install before anything else loads.
+import './assert-runtime.js';
+
 export { Crawlkit } from './crawlkit.js';
 export type { CallOptions, JobStartOptions } from './call-options.js';
 export type { StatusPagination, UnfinishedJob } from './api/job-queries.js';
+export type { JobDocumentsPage, JobDocumentsText } from './api/job-documents.js';
 export type { CrawlkitOptions } from './options.js';
 export type { CrawlkitEvents } from './events.js';
 export { createDebugLogger, silentLogger } from './logger.js';
@@ -32,7 +36,14 @@ export {
 export type { CrawlkitCodedError } from './errors.js';
 export { ERROR_CODES, httpStatusOf, isErrorCode } from './error-codes.js';
 export type { CrawlkitErrorCode, ErrorCodeInfo } from './error-codes.js';
-export type { ScrapeRequestInput, ScrapeRequest, ScrapeOptionsInput, ScrapeOptions } from './v2/scrape-options.js';
+export type {
+  ScrapeRequestInput,
+  ScrapeRequest,
+  ScrapeOptionsInput,
+  ScrapeOptions,
+  ParserInput,
+} from './v2/scrape-options.js';
+export type { ParseFile, ParseOptionsInput } from './api/parse.js';
 export type {
   CrawlRequestInput,
   CrawlRequest,
@@ -50,6 +61,9 @@ export type {
   ActionResults,
   ChangeTrackingResult,
   BrandingProfile,
+  ProductProfile,
+  ProductVariant,
+  ProductPrice,
   ErrorResponse,
   ScrapeResponse,
   CrawlResponse,
@@ -63,6 +77,9 @@ export type {
   ActiveCrawlsResponse,
   MapResponse,
   CreditUsageResponse,
+  TokenUsageResponse,
+  QueueStatusResponse,
+  ConcurrencyCheckResponse,
   WebhookEventType,
   WebhookPayload,
 } from './v2/types.js';

@@ -144,8 +144,9 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   const dispatcher = new WebhookDispatcher(
     () => (distributed ? distributed.webhookStores(jobStores.all()) : jobStores.all()),
     {
-      post: async (url, body, headers, timeoutMs) =>
-        (await http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
+      // Under the job's policy too, whichever process sends its events (issue 38).
+      post: async (url, body, headers, timeoutMs, policy) =>
+        (await fetchers.forPolicy(policy).http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
       timeoutMs: options.webhooks.timeoutMs,
       maxAttempts: options.webhooks.maxAttempts,
       retryDelayMs: options.webhooks.retryDelayMs,
@@ -153,7 +154,9 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
       onGiveUp: recordUndelivered,
-      drivenElsewhere: (s, jobId) => leases.drivenElsewhere(s, jobId),
+      // One process sends a job's events, the holder of its lease (the Redis outbox has one leader for all jobs).
+      claim: (s, jobId, lost) =>
+        s === distributed?.store ? Promise.resolve(async () => {}) : leases.claim(jobId, s, lost),
     },
   );
   const handlers: Record<JobKind, JobKindHandler> = {

@@ -10,7 +10,7 @@ export type { AttributeSelector, AttributeValues } from './attributes.js';
 export type { ExtractPageOptions, ExtractedPage } from './page.js';
 export { extractMetadata } from './metadata.js';
 export type { PageMetadata } from './metadata.js';
-export { DEFAULT_PDF_MAX_DECODED_BYTES, DEFAULT_PDF_MAX_PAGES, extractPdf } from './pdf/extract-pdf.js';
+export { DEFAULT_PDF_MAX_DECODED_BYTES, DEFAULT_PDF_MAX_PAGES, extractPdf, pageToMarkdown } from './pdf/extract-pdf.js';
 export type { PdfContent, PdfOptions } from './pdf/extract-pdf.js';
 export { parseHtml } from './dom/parse.js';
 export { htmlToPlainText } from './plain-text.js';

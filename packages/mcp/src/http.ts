@@ -1,18 +1,18 @@
 /**
  * The tools over MCP's streamable HTTP at `/mcp`, under the rules of `crawlkit serve`: the same API keys
  * (`Authorization: Bearer <key>`; a host other than loopback needs one), body limit, queue and credit limits
- * (`@crawlkit/server`'s own checks). Stateless: each POST is answered by a fresh server and transport, so any number
- * of clients can call at once and none holds a session.
+ * (`@crawlkit/server`'s own checks), and its `cors` rule for requests from web pages. Stateless: each POST is
+ * answered by a fresh server and transport, so any number of clients can call at once and none holds a session.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Admission, ApiKeys, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
+import { Admission, ApiKeys, originAllowed, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 import { createMcpServer } from './mcp-server.js';
 
-export type McpHttpOptions = Omit<ServerOptions, 'closeTimeoutMs' | 'logger'>;
+export type McpHttpOptions = Omit<ServerOptions, 'closeTimeoutMs' | 'logger' | 'parseFileLimit' | 'bodyTimeoutMs'>;
 
 export interface McpHttpServer {
   /** `http://host:port/mcp` */
@@ -39,12 +39,17 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
   const resolved = resolveServerOptions(options);
-  const keys = new ApiKeys(resolved.apiKeys);
+  const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs });
   const admission = new Admission(resolved.crawlkit, resolved.queueLimit, resolved.creditLimit);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') return refuse(res, 404, `No MCP endpoint at ${path}: use /mcp.`);
+    // A web page must not drive the tools from a visitor's browser (the server's `cors` rule, loopback by default).
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, resolved.cors)) {
+      return refuse(res, 403, `Requests from the web origin ${origin} are not allowed (the cors option).`);
+    }
     const auth = keys.checkAuthorization(req.headers.authorization);
     if (!auth.ok) return refuse(res, 401, auth.error);
     if (req.method !== 'POST') return refuse(res, 405, 'This MCP server is stateless: send requests with POST.');
@@ -56,7 +61,11 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     } catch {
       return refuse(res, 400, 'The body is not JSON.');
     }
-    const server = createMcpServer(resolved.crawlkit, admission);
+    // Each key is a tenant (its jobs are its own) unless the keys share their jobs, as in `crawlkit serve`.
+    const server = createMcpServer(resolved.crawlkit, admission, {
+      ...(auth.tenant !== undefined ? { tenant: auth.tenant } : {}),
+      ...(resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {}),
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

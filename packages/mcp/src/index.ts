@@ -4,3 +4,4 @@ export type { McpStdioOptions } from './stdio.js';
 export { startMcpHttp } from './http.js';
 export type { McpHttpOptions, McpHttpServer } from './http.js';
 export { scrapeOptionsOf } from './tool-params.js';
+export { isLoopbackHost } from '@crawlkit/server';

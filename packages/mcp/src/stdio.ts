@@ -21,6 +21,7 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close()
   const server = createMcpServer(
     options.crawlkit,
     new Admission(options.crawlkit, resolved.queueLimit, resolved.creditLimit),
+    resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {},
   );
   const transport = new StdioServerTransport(
     options.stdin as NodeJS.ReadStream | undefined,

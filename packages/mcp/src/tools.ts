@@ -2,7 +2,7 @@
 import type { Admission } from '@crawlkit/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BatchScrapeRequestInput, Crawlkit, CrawlRequestInput } from 'crawlkit';
+import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput } from 'crawlkit';
 
 import { batchShape, crawlShape, idShape, mapShape, scrapeOptionsOf, scrapeShape, searchShape } from './tool-params.js';
 
@@ -16,14 +16,18 @@ const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true }
 const START = { readOnlyHint: false, destructiveHint: false, openWorldHint: true } as const;
 const STATUS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 
-/** Registers every tool on `server`. `signal` ends the calls in progress (the client went away). */
-export function registerTools(server: McpServer, ck: Crawlkit, admission: Admission): void {
-  /** A synchronous call, admitted like an HTTP request: credits left, and one of `queueLimit` in progress. */
-  const admitted = async (work: () => Promise<unknown>): Promise<CallToolResult> => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return result(refused);
-    return result(await admission.queued(work));
-  };
+/** What every call of a session carries: the API key's tenant (HTTP), and the credit limit. */
+export type SessionCall = Pick<CallOptions, 'tenant' | 'creditLimit'>;
+
+/**
+ * Registers every tool on `server`. Each call carries `session` and the call's `signal` (the client went away); the
+ * engine reserves its credits under the limit, as for the HTTP server.
+ */
+export function registerTools(server: McpServer, ck: Crawlkit, admission: Admission, session: SessionCall): void {
+  /** A synchronous call, admitted like an HTTP request: one of `queueLimit` in progress. */
+  const admitted = async (work: () => Promise<unknown>): Promise<CallToolResult> =>
+    result(await admission.queued(work));
+  const call = (signal: AbortSignal): CallOptions => ({ ...session, signal });
 
   server.registerTool(
     'firecrawl_scrape',
@@ -37,7 +41,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       annotations: START,
     },
     async ({ url, ...options }, { signal }) =>
-      admitted(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, { signal })),
+      admitted(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal))),
   );
 
   server.registerTool(
@@ -49,7 +53,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: mapShape,
       annotations: READ,
     },
-    async (args, { signal }) => admitted(() => ck.map(args, { signal })),
+    async (args, { signal }) => admitted(() => ck.map(args, call(signal))),
   );
 
   server.registerTool(
@@ -70,7 +74,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
             ...args,
             ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
           },
-          { signal },
+          call(signal),
         ),
       ),
   );
@@ -86,16 +90,14 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       annotations: START,
     },
     async ({ scrapeOptions, maxConcurrency, ...args }, { signal }) => {
-      const refused = admission.refuseWithoutCredits();
-      if (refused) return result(refused);
       const body = {
         ...args,
         ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
         ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
       } as CrawlRequestInput;
-      const started = await ck.crawl(body, { signal });
+      const started = await ck.crawl(body, call(signal));
       if (!started.success) return result(started);
-      const status = await ck.waitForJob(started.id, { signal });
+      const status = await ck.waitForJob(started.id, call(signal));
       return result(status.success ? { id: started.id, ...status } : status);
     },
   );
@@ -108,7 +110,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: idShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await ck.getCrawlStatus(id, {}, { signal })),
+    async ({ id }, { signal }) => result(await ck.getCrawlStatus(id, {}, call(signal))),
   );
 
   server.registerTool(
@@ -122,10 +124,8 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       annotations: START,
     },
     async ({ urls, options }, { signal }) => {
-      const refused = admission.refuseWithoutCredits();
-      if (refused) return result(refused);
       const body = { urls, ...(options ? scrapeOptionsOf(options) : {}) } as BatchScrapeRequestInput;
-      return result(await ck.batchScrape(body, { signal }));
+      return result(await ck.batchScrape(body, call(signal)));
     },
   );
 
@@ -137,17 +137,19 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: idShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await ck.getBatchScrapeStatus(id, {}, { signal })),
+    async ({ id }, { signal }) => result(await ck.getBatchScrapeStatus(id, {}, call(signal))),
   );
 
   server.registerTool(
     'firecrawl_credit_usage',
     {
       title: 'Credit usage',
-      description: 'Credits this crawlkit instance has accounted for (nothing is charged locally).',
+      description:
+        'Credits this crawlkit instance has accounted for (nothing is charged locally), against its credit limit ' +
+        'when it has one.',
       inputSchema: {},
       annotations: STATUS,
     },
-    () => Promise.resolve(result(ck.getCreditUsage())),
+    async () => result(await admission.creditUsage()),
   );
 }

@@ -3,7 +3,13 @@ import { Redis } from 'ioredis';
 
 import { RedisCoordination } from './coordination.js';
 import { RedisBackendError } from './errors.js';
-import { connect, connectionOptions, createRedisStore, type RedisStoreOptions } from './store/redis-store.js';
+import {
+  connect,
+  connectionOptions,
+  createRedisStore,
+  storeLifecycle,
+  type RedisStoreOptions,
+} from './store/redis-store.js';
 import { ScriptRunner } from './store/scripts-runner.js';
 import { BullWorkQueue } from './work-queue.js';
 
@@ -56,12 +62,20 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
     Math.max(1, Math.floor(taskLockMs / 2)),
   );
   const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
+  const commandTimeoutMs = positiveInteger('commandTimeoutMs', options.commandTimeoutMs, 5_000);
   const prefix = options.prefix ?? 'crawlkit';
   const { taskLockMs: _lock, stalledCheckMs: _stalled, ...storeOptions } = options;
 
-  async function openQueueClient(): Promise<Redis> {
-    // BullMQ requires clients without a per-request retry limit: its blocking calls wait indefinitely.
-    const client = new Redis(url, { ...connectionOptions(connectTimeoutMs), maxRetriesPerRequest: null });
+  /**
+   * A client of the work queue. BullMQ requires clients without a per-request retry limit; the producer's gets the
+   * command timeout (adding tasks never waits for a Redis that does not answer), a worker's none (its blocking calls
+   * wait for tasks by design).
+   */
+  async function openQueueClient(commandTimeout?: number): Promise<Redis> {
+    const client = new Redis(url, {
+      ...connectionOptions(connectTimeoutMs, commandTimeout),
+      maxRetriesPerRequest: null,
+    });
     client.on('error', () => undefined);
     try {
       await connect(client, connectTimeoutMs);
@@ -79,7 +93,7 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
       const store = await createRedisStore({ ...storeOptions, url, prefix });
       let queueClient: Redis;
       try {
-        queueClient = await openQueueClient();
+        queueClient = await openQueueClient(commandTimeoutMs);
       } catch (error) {
         await store.close();
         throw error;
@@ -88,9 +102,11 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
         prefix,
         lockMs: taskLockMs,
         stalledCheckMs,
-        openClient: openQueueClient,
+        commandTimeoutMs,
+        openClient: () => openQueueClient(),
       });
-      const coordination = new RedisCoordination(new ScriptRunner(store.client, prefix));
+      const life = storeLifecycle(store);
+      const coordination = new RedisCoordination(new ScriptRunner(store.client, prefix), life);
       let closed: Promise<void> | undefined;
       return {
         store,
@@ -98,8 +114,10 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
         coordination,
         close: () =>
           (closed ??= (async () => {
+            // With Redis not answering, a graceful close would wait for it: drop the connections.
+            if (life?.unavailable) queueClient.disconnect();
             await queue.close();
-            await queueClient.quit().catch(() => queueClient.disconnect());
+            if (!life?.unavailable) await queueClient.quit().catch(() => queueClient.disconnect());
             await store.close();
           })()),
       };

@@ -6,6 +6,7 @@
  * store works on one Redis server or a primary with replicas, not on Redis Cluster.
  */
 
+import { COUNTER_ADD } from './scripts/counter-scripts.js';
 import { ENGINE_RECORD } from './scripts/engine-scripts.js';
 import { DELIVERY_DUE, DELIVERY_ENQUEUE, DELIVERY_UPDATE } from './scripts/delivery-scripts.js';
 import { HOST_SLOT, JOB_SLOT_RELEASE, JOB_SLOT_TAKE, LOCK_RELEASE, LOCK_TAKE } from './scripts/coordination-scripts.js';
@@ -61,6 +62,7 @@ export const SCRIPTS = {
   LOCK_RELEASE,
   TASK_QUEUED,
   ENGINE_RECORD,
+  COUNTER_ADD,
 } as const;
 
 export type ScriptName = keyof typeof SCRIPTS;

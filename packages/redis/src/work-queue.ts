@@ -4,6 +4,8 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkAttempt, WorkConsumer, WorkItem, WorkQueue, WorkQueueCounts } from '@crawlkit/store';
 
+import { redisFailure } from './errors.js';
+
 /** A scrape task on the queue: the backend contract's `WorkItem`. */
 export type QueueItem = WorkItem;
 
@@ -16,6 +18,8 @@ export interface WorkQueueOptions {
   stalledCheckMs: number;
   /** Opens a client for a consumer (BullMQ's workers need their own, with no per-request retry limit). */
   openClient(): Promise<Redis>;
+  /** The producer client's command timeout, named in `REDIS_UNAVAILABLE` messages. */
+  commandTimeoutMs?: number;
 }
 
 const QUEUE_NAME = 'tasks';
@@ -50,18 +54,24 @@ export class BullWorkQueue implements WorkQueue {
         backoff: { type: 'exponential', delay: 1_000 },
       },
     });
+    // Connection errors surface as rejected calls; without a listener BullMQ prints each reconnect failure.
+    this.#queue.on('error', () => undefined);
   }
 
   async enqueue(items: readonly QueueItem[], options: { delayMs?: number } = {}): Promise<void> {
     if (items.length === 0) return;
     const delay = options.delayMs !== undefined && options.delayMs > 0 ? Math.ceil(options.delayMs) : undefined;
-    await this.#queue.addBulk(
-      items.map((item) => ({
-        name: 'scrape',
-        data: item,
-        opts: { jobId: itemId(item), ...(delay !== undefined ? { delay } : {}) },
-      })),
-    );
+    await this.#queue
+      .addBulk(
+        items.map((item) => ({
+          name: 'scrape',
+          data: item,
+          opts: { jobId: itemId(item), ...(delay !== undefined ? { delay } : {}) },
+        })),
+      )
+      .catch((error: unknown) => {
+        throw redisFailure(error, this.#options.commandTimeoutMs);
+      });
   }
 
   async consume(
@@ -97,7 +107,11 @@ export class BullWorkQueue implements WorkQueue {
   }
 
   async counts(): Promise<WorkQueueCounts> {
-    const counts = await this.#queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    const counts = await this.#queue
+      .getJobCounts('waiting', 'active', 'delayed', 'prioritized')
+      .catch((error: unknown) => {
+        throw redisFailure(error, this.#options.commandTimeoutMs);
+      });
     return {
       waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
       active: counts.active ?? 0,

@@ -1,10 +1,12 @@
-import type { Crawlkit, ErrorResponse } from 'crawlkit';
+import type { Crawlkit, CreditUsageResponse, ErrorResponse } from 'crawlkit';
 
 import { v2Error } from './respond.js';
 
 /**
- * What the server admits: synchronous requests up to `queueLimit` at once (429 beyond), and work while the
- * `creditLimit` lasts (402 after).
+ * What the server admits: synchronous requests up to `queueLimit` at once (429 beyond). Its `creditLimit` goes with
+ * every call (`CallOptions.creditLimit`): the engine reserves each call's credits in its store before the work
+ * starts and answers 402 when they do not fit, so the limit holds under concurrency, across restarts and across
+ * processes sharing the store.
  */
 export class Admission {
   readonly #crawlkit: Crawlkit;
@@ -18,20 +20,32 @@ export class Admission {
     this.#creditLimit = creditLimit;
   }
 
-  /** Credits left under the limit; undefined without one. */
-  remainingCredits(): number | undefined {
-    if (this.#creditLimit === undefined) return undefined;
-    return Math.max(0, this.#creditLimit - this.#crawlkit.getCreditUsage().data.creditsUsed);
+  /** The credit limit every call carries (`CallOptions.creditLimit`); undefined without one. */
+  get creditLimit(): number | undefined {
+    return this.#creditLimit;
   }
 
-  /** The 402 answer when the credit limit is spent. */
-  refuseWithoutCredits(): ErrorResponse | undefined {
-    if (this.remainingCredits() !== 0) return undefined;
-    return v2Error(
-      'INSUFFICIENT_CREDITS',
-      `Insufficient credits to perform this request: the server's credit limit (${this.#creditLimit}) is spent. ` +
-        'Restart it with a higher --credit-limit, or without one.',
-    );
+  /** The credit limit, the credits committed against it (spent and reserved) and what is left; undefined without one. */
+  async credits(): Promise<{ limit: number; committed: number; remaining: number } | undefined> {
+    if (this.#creditLimit === undefined) return undefined;
+    const committed = await this.#crawlkit.credits.committed();
+    if (typeof committed !== 'number') throw new Error(committed.error);
+    return { limit: this.#creditLimit, committed, remaining: Math.max(0, this.#creditLimit - committed) };
+  }
+
+  /**
+   * `GET /v2/team/credit-usage`: the engine's count, or under a credit limit the store's (every process on the store,
+   * kept across restarts) against the limit.
+   */
+  async creditUsage(): Promise<CreditUsageResponse> {
+    const usage = this.#crawlkit.getCreditUsage();
+    const limited = await this.credits();
+    if (limited === undefined) return usage;
+    const { limit, committed, remaining } = limited;
+    return {
+      ...usage,
+      data: { ...usage.data, creditsUsed: committed, remainingCredits: remaining, planCredits: limit },
+    };
   }
 
   /** Runs `work` as one of the synchronous requests in progress, or answers 429 when `queueLimit` are. */
@@ -39,7 +53,7 @@ export class Admission {
     if (this.#inFlight >= this.#queueLimit) {
       return v2Error(
         'QUEUE_FULL',
-        `The server is busy: ${this.#inFlight} scrape, map and params-preview requests are in progress ` +
+        `The server is busy: ${this.#inFlight} scrape, map, search and params-preview requests are in progress ` +
           `(queueLimit ${this.#queueLimit}). Retry later.`,
       );
     }

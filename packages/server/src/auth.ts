@@ -1,15 +1,21 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-export type AuthResult = { ok: true } | { ok: false; error: string };
+/** An accepted request, with the tenant its key stands for (none when keys share their jobs, or keyless). */
+export type AuthResult = { ok: true; tenant?: string } | { ok: false; error: string };
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
-/** The server's API keys and the v2 rules for presenting one (reference §1, §13.10). */
+/**
+ * The server's API keys and the v2 rules for presenting one (reference §1, §13.10): `Authorization: Bearer <key>`,
+ * the scheme `Bearer` (any case) and nothing after the key. Each key is a tenant unless the keys share their jobs.
+ */
 export class ApiKeys {
   readonly #digests: Buffer[];
+  readonly #share: boolean;
 
-  constructor(keys: readonly string[]) {
+  constructor(keys: readonly string[], options: { share?: boolean } = {}) {
     this.#digests = keys.map(digest);
+    this.#share = options.share ?? false;
   }
 
   /** False when the server runs keyless (loopback only): every request is accepted. */
@@ -17,13 +23,16 @@ export class ApiKeys {
     return this.#digests.length > 0;
   }
 
-  /** `Authorization: Bearer <key>`: the token is the second whitespace-separated word of the header. */
+  /** `Authorization: Bearer <key>`; another scheme (`Basic`, `Token`, any word) is refused. */
   checkAuthorization(header: string | undefined): AuthResult {
     if (!this.required) return { ok: true };
     if (header === undefined || header.trim() === '') return { ok: false, error: 'Unauthorized' };
-    const token = header.trim().split(/\s+/)[1];
+    const [scheme, token, ...rest] = header.trim().split(/\s+/);
     if (!token) return { ok: false, error: 'Unauthorized: Token missing' };
-    return this.#matches(token) ? { ok: true } : { ok: false, error: 'Unauthorized: Invalid token' };
+    if (scheme!.toLowerCase() !== 'bearer' || rest.length > 0) {
+      return { ok: false, error: 'Unauthorized: send the key as `Authorization: Bearer <key>`' };
+    }
+    return this.#accept(token);
   }
 
   /**
@@ -36,16 +45,23 @@ export class ApiKeys {
       .split(',')
       .map((p) => p.trim())
       .filter(Boolean);
-    if (offered.some((key) => this.#matches(key))) return { ok: true };
+    for (const key of offered) {
+      const accepted = this.#accept(key);
+      if (accepted.ok) return accepted;
+    }
     if (authorization !== undefined) return this.checkAuthorization(authorization);
     return { ok: false, error: offered.length > 0 ? 'Unauthorized: Invalid token' : 'Unauthorized' };
   }
 
-  #matches(token: string): boolean {
+  #accept(token: string): AuthResult {
     const candidate = digest(token);
     // Every key is compared, in constant time, so the answer time says nothing about which one was close.
-    let found = false;
-    for (const key of this.#digests) found = timingSafeEqual(key, candidate) || found;
-    return found;
+    let found = -1;
+    this.#digests.forEach((key, index) => {
+      if (timingSafeEqual(key, candidate)) found = index;
+    });
+    if (found < 0) return { ok: false, error: 'Unauthorized: Invalid token' };
+    // The tenant is derived from the key, never the key itself: it is stored with every job of the key.
+    return this.#share ? { ok: true } : { ok: true, tenant: `key-${candidate.toString('hex').slice(0, 16)}` };
   }
 }

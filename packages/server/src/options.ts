@@ -2,7 +2,8 @@ import { isIP } from 'node:net';
 
 import { createDebugLogger, type Crawlkit, type Logger } from 'crawlkit';
 
-import { ServerError } from './errors.js';
+import { InvalidOptionError, objectWith, parseOptions } from '@crawlkit/options';
+import { z } from 'zod';
 
 /** Settings of `startServer`. Only `crawlkit` is required. */
 export interface ServerOptions {
@@ -25,19 +26,46 @@ export interface ServerOptions {
    */
   apiKeys?: readonly string[];
   /**
+   * With several `apiKeys`, whether they share their jobs. Unset, each key is a tenant: a crawl or batch belongs to
+   * the key that started it, and another key reading, cancelling or listing it gets `404 Job not found` (kept
+   * scrapes too). `true` makes every key see every job, as one team's keys do upstream.
+   * @default false
+   */
+  keysShareJobs?: boolean;
+  /**
    * Largest request body in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`.
    * @default 10485760 (10 MiB: a batch of about 50,000 URLs)
    */
   bodyLimit?: number;
   /**
-   * Scrape, map and params-preview requests in progress at once (running or waiting for an engine slot); one more
-   * is answered 429 `QUEUE_FULL`. Crawl and batch starts are not counted: their pages wait in the store.
+   * Time a request body may take to arrive, from the request's headers on, in milliseconds; past it the server
+   * answers 408 `REQUEST_TIMEOUT` and closes the connection (a client trickling a body cannot hold a socket).
+   * Requests that fail auth are answered 401 and closed at once, their body unread.
+   * @default 30000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Which browser origins may call the API (CORS): `'loopback'` (pages served from `localhost`, `127.0.0.1` or
+   * `[::1]`, on any port), `'*'` (any), a list of origins (`https://app.example`), or `false` (none). A request
+   * carrying an `Origin` the setting does not allow is answered 403 `ORIGIN_NOT_ALLOWED`, so that a web page cannot
+   * drive the server from a visitor's browser; clients outside browsers send no `Origin`.
+   * @default 'loopback'
+   */
+  cors?: CorsSetting;
+  /**
+   * Largest file `POST /v2/parse` takes, in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`.
+   * @default 52428800 (50 MiB, upstream's limit)
+   */
+  parseFileLimit?: number;
+  /**
+   * Scrape, map, search and params-preview requests in progress at once (running or waiting for an engine slot); one
+   * more is answered 429 `QUEUE_FULL`. Crawl and batch starts are not counted: their pages wait in the store.
    * @default 1024
    */
   queueLimit?: number;
   /**
-   * Credits the server may spend (reported by `GET /v2/team/credit-usage`); once spent, scrape, crawl, batch and map
-   * are answered 402 `INSUFFICIENT_CREDITS`, and a crawl's `limit` is lowered to what is left.
+   * Credits the server may spend (reported by `GET /v2/team/credit-usage`); once spent, scrape, crawl, batch, map and
+   * search are answered 402 `INSUFFICIENT_CREDITS`, and a crawl's `limit` is lowered to what is left.
    * @default undefined (no limit)
    */
   creditLimit?: number;
@@ -53,28 +81,23 @@ export interface ServerOptions {
   logger?: Logger;
 }
 
+/** The browser origins the server answers (see `ServerOptions.cors`). */
+export type CorsSetting = 'loopback' | '*' | false | readonly string[];
+
 export interface ResolvedServerOptions {
   crawlkit: Crawlkit;
   port: number;
   host: string;
   apiKeys: readonly string[];
+  keysShareJobs: boolean;
   bodyLimit: number;
+  bodyTimeoutMs: number;
+  cors: CorsSetting;
+  parseFileLimit: number;
   queueLimit: number;
   creditLimit: number | undefined;
   closeTimeoutMs: number;
   logger: Logger;
-}
-
-function invalid(message: string): ServerError {
-  return new ServerError('SERVER_INVALID_OPTION', message);
-}
-
-function integer(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`Expected \`${name}\` to be an integer from ${min} to ${max}, got \`${String(value)}\``);
-  }
-  return value;
 }
 
 /** Whether `host` is a loopback interface: `localhost`, 127.0.0.0/8, `::1` (or 127/8 mapped into IPv6). */
@@ -86,34 +109,62 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
-export function resolveServerOptions(options: ServerOptions): ResolvedServerOptions {
-  if (!options.crawlkit) throw invalid('`crawlkit` is required: pass the engine the server answers with');
-  const host = options.host ?? '127.0.0.1';
-  const apiKeys = [...(options.apiKeys ?? [])];
-  for (const key of apiKeys) {
-    if (typeof key !== 'string' || key.trim() === '' || /\s/.test(key)) {
-      throw invalid('Every API key must be a non-empty string without spaces');
+const MAX = 2 ** 31 - 1;
+const int = (min: number, max = MAX) => z.number().int().min(min).max(max);
+
+const origin = z.string().refine(
+  (value) => {
+    try {
+      return new URL(value).origin === value;
+    } catch {
+      return false;
     }
-  }
-  if (apiKeys.length === 0 && !isLoopbackHost(host)) {
-    throw invalid(
-      `Refusing to listen on ${host} without an API key: anyone who reaches it could use the server. ` +
-        'Give at least one key (--api-key, CRAWLKIT_API_KEY) or listen on 127.0.0.1.',
+  },
+  { error: 'Expected an origin like https://app.example (scheme, host, port)' },
+);
+
+/** The one check of `ServerOptions`, strict, with each default in one place. */
+const serverOptionsSchema = z.strictObject({
+  crawlkit: objectWith<Crawlkit>('the Crawlkit engine the server answers with', 'scrape', 'crawl'),
+  port: int(0, 65_535).default(3002),
+  host: z.string().min(1).default('127.0.0.1'),
+  apiKeys: z
+    .array(z.string().regex(/^\S+$/, { error: 'Expected a non-empty key without spaces' }))
+    .readonly()
+    .default([]),
+  keysShareJobs: z.boolean().default(false),
+  bodyLimit: int(1).default(10 * 1024 * 1024),
+  bodyTimeoutMs: int(1).default(30_000),
+  cors: z
+    .union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(origin).readonly()], {
+      error: "Expected 'loopback', '*', false or a list of origins",
+    })
+    .default('loopback'),
+  parseFileLimit: int(1).default(50 * 1024 * 1024),
+  queueLimit: int(1).default(1024),
+  creditLimit: int(0).optional(),
+  closeTimeoutMs: int(0).default(30_000),
+  logger: objectWith<Logger>(
+    'a logger with debug, info, warn and error methods',
+    'debug',
+    'info',
+    'warn',
+    'error',
+  ).optional(),
+});
+
+/**
+ * Checks and defaults the options of `startServer`.
+ * @throws {InvalidOptionError} (`INVALID_OPTION`) naming every bad option, or a non-loopback `host` without keys.
+ */
+export function resolveServerOptions(input: ServerOptions): ResolvedServerOptions {
+  const options = parseOptions(serverOptionsSchema, input, 'startServer()');
+  if (options.apiKeys.length === 0 && !isLoopbackHost(options.host)) {
+    throw new InvalidOptionError(
+      `Invalid options of startServer(): refusing to listen on ${options.host} without an API key: anyone who ` +
+        'reaches it could use the server. Give at least one key (--api-key, CRAWLKIT_API_KEY) or listen on 127.0.0.1.',
     );
   }
-  const creditLimit = options.creditLimit;
-  if (creditLimit !== undefined && !(Number.isInteger(creditLimit) && creditLimit >= 0)) {
-    throw invalid(`Expected \`creditLimit\` to be a non-negative integer, got \`${String(creditLimit)}\``);
-  }
-  return {
-    crawlkit: options.crawlkit,
-    port: integer('port', options.port, 3002, 0, 65_535),
-    host,
-    apiKeys,
-    bodyLimit: integer('bodyLimit', options.bodyLimit, 10 * 1024 * 1024, 1, 2 ** 31 - 1),
-    queueLimit: integer('queueLimit', options.queueLimit, 1024, 1, 2 ** 31 - 1),
-    creditLimit,
-    closeTimeoutMs: integer('closeTimeoutMs', options.closeTimeoutMs, 30_000, 0, 2 ** 31 - 1),
-    logger: options.logger ?? createDebugLogger('server'),
-  };
+  const { logger, creditLimit, ...rest } = options;
+  return { ...rest, creditLimit, logger: logger ?? createDebugLogger('server') };
 }

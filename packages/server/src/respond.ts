@@ -10,10 +10,48 @@ export function v2Error(code: CrawlkitErrorCode, error: string, details?: unknow
   return details === undefined ? { success: false, code, error } : { success: false, code, error, details };
 }
 
+/** Upstream's `error` for an unknown key (reference §1). */
+const UNRECOGNIZED = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
+
+interface Issue {
+  code: string;
+  message: string;
+  path: unknown[];
+}
+
+const isIssue = (value: unknown): value is Issue =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Issue).code === 'string' &&
+  typeof (value as Issue).message === 'string' &&
+  Array.isArray((value as Issue).path);
+
 /**
- * Sends a v2 answer: an error with the HTTP status of its code (crawlkit's `ERROR_CODES`, the one table), anything
- * else with 200.
+ * A `BAD_REQUEST` body in upstream's shape (reference §17): `error` is upstream's (the unknown-key sentence, else a
+ * custom rule's message, else `Bad Request`) and `details` the zod issues. crawlkit's own sentence, which names the
+ * field and what to fix, is kept as one more issue (path `[]`) when it says something `error` does not. Other errors,
+ * and 400s without issues, pass unchanged.
+ */
+export function upstreamShape(body: ErrorResponse): ErrorResponse {
+  if (body.code !== 'BAD_REQUEST' || !Array.isArray(body.details)) return body;
+  const issues = body.details.filter(isIssue);
+  // Without issues the sentence is one upstream answers as it is ("No valid URLs provided").
+  if (issues.length === 0) return body;
+  const error = issues.some((i) => i.code === 'unrecognized_keys')
+    ? UNRECOGNIZED
+    : (issues.find((i) => i.code === 'custom')?.message ?? 'Bad Request');
+  const details: unknown[] = [...(body.details as unknown[])];
+  if (body.error !== error && !issues.some((i) => i.message === body.error)) {
+    details.push({ code: 'custom', path: [], message: body.error });
+  }
+  return { ...body, error, details };
+}
+
+/**
+ * Sends a v2 answer: an error with the HTTP status of its code (crawlkit's `ERROR_CODES`, the one table), in
+ * upstream's shape, anything else with 200.
  */
 export function send(reply: FastifyReply, result: object): FastifyReply {
-  return reply.code(isErrorResponse(result) ? httpStatusOf(result.code) : 200).send(result);
+  if (!isErrorResponse(result)) return reply.code(200).send(result);
+  return reply.code(httpStatusOf(result.code)).send(upstreamShape(result));
 }

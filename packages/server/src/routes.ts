@@ -11,6 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 
 import type { Admission } from './admission.js';
+import { sendPaged } from './paged-json.js';
+import { registerParseRoute } from './parse-route.js';
 import { send, v2Error } from './respond.js';
 import { registerSearchRoute } from './search-route.js';
 
@@ -18,16 +20,21 @@ import { registerSearchRoute } from './search-route.js';
 export interface RouteContext {
   crawlkit: Crawlkit;
   admission: Admission;
-  /** The call options of a request: its base address and a signal aborted when the client goes away. */
+  /**
+   * The call options of a request: its base address, its tenant (the API key's, unless keys share their jobs) and
+   * a signal aborted when the client goes away.
+   */
   call(request: FastifyRequest, reply: FastifyReply): CallOptions;
   /** The WebSocket handler of a job status path (reference §13.10). */
   socket(kind: JobKind): (socket: WebSocket, request: IdRequest) => void;
+  /** Largest file `POST /v2/parse` takes, in bytes. */
+  parseFileLimit: number;
 }
 
 export type JobKind = 'crawl' | 'batch';
-type IdParams = { Params: { id: string } };
+export type IdParams = { Params: { id: string } };
 type IdRequest = FastifyRequest<IdParams>;
-type StatusQuery = { Params: { id: string }; Querystring: Record<string, string | string[] | undefined> };
+export type StatusQuery = { Params: { id: string }; Querystring: Record<string, string | string[] | undefined> };
 
 const PREFIX: Record<JobKind, string> = { crawl: '/v2/crawl', batch: '/v2/batch/scrape' };
 
@@ -37,9 +44,47 @@ function numberParam(value: string | string[] | undefined): number | undefined {
   return raw === undefined ? undefined : Number(raw);
 }
 
-function idempotencyKey(request: FastifyRequest): string | undefined {
+/** `skip` and `limit` of a status request, as given. */
+export function paginationOf(query: StatusQuery['Querystring']): { skip?: number; limit?: number } {
+  const pagination = { skip: numberParam(query.skip), limit: numberParam(query.limit) };
+  return Object.fromEntries(Object.entries(pagination).filter(([, v]) => v !== undefined));
+}
+
+export function idempotencyKey(request: FastifyRequest): string | undefined {
   const value = request.headers['x-idempotency-key'];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The engine's methods of one job kind. */
+function methodsOf(ck: Crawlkit, kind: JobKind) {
+  return kind === 'crawl'
+    ? { status: ck.getCrawlStatus.bind(ck), cancel: ck.cancelCrawl.bind(ck), errors: ck.getCrawlErrors.bind(ck) }
+    : {
+        status: ck.getBatchScrapeStatus.bind(ck),
+        cancel: ck.cancelBatchScrape.bind(ck),
+        errors: ck.getBatchScrapeErrors.bind(ck),
+      };
+}
+
+/**
+ * The job methods of a path's kind, answering for a job of the other kind too: upstream serves crawl and batch
+ * status, cancel and errors with one handler, and its v1 SDK polls a batch at `/v1/crawl/:id`.
+ */
+export function jobMethods(ck: Crawlkit, kind: JobKind) {
+  const own = methodsOf(ck, kind);
+  const other = methodsOf(ck, kind === 'crawl' ? 'batch' : 'crawl');
+  const either =
+    <A extends unknown[], R extends object>(first: (...args: A) => Promise<R>, second: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const answer = await first(...args);
+      const missing = (answer as { code?: string }).code === 'JOB_NOT_FOUND';
+      return missing ? second(...args) : answer;
+    };
+  return {
+    status: either(own.status, other.status),
+    cancel: either(own.cancel, other.cancel),
+    errors: either(own.errors, other.errors),
+  };
 }
 
 /** Every v2 route crawlkit implements, at upstream's paths and methods (reference §2). */
@@ -47,29 +92,31 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const { crawlkit: ck, admission } = ctx;
 
   app.post<{ Body: ScrapeRequestInput }>('/v2/scrape', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
-    const call = ctx.call(request, reply);
+    if (asksAlexandria(request.body)) return send(reply, alexandriaNotOffered());
+    const call = { ...ctx.call(request, reply), keepResult: true };
     return send(reply, await admission.queued(() => ck.scrape(request.body, call)));
   });
 
   registerSearchRoute(app, ctx);
+  app.get<IdParams>('/v2/scrape/:id', async (request, reply) => {
+    return send(reply, await ck.getScrape(request.params.id, ctx.call(request, reply)));
+  });
+
+  registerParseRoute(app, ctx);
 
   app.post<{ Body: MapRequestInput }>('/v2/map', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const call = ctx.call(request, reply);
     return send(reply, await admission.queued(() => ck.map(request.body, call)));
   });
 
   app.post<{ Body: CrawlRequestInput }>('/v2/crawl', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
-    const body = withCreditCap(request.body, admission.remainingCredits());
     const key = idempotencyKey(request);
     return send(
       reply,
-      await ck.crawl(body, { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) }),
+      await ck.crawl(request.body, {
+        ...ctx.call(request, reply),
+        ...(key !== undefined ? { idempotencyKey: key } : {}),
+      }),
     );
   });
 
@@ -84,8 +131,6 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }
 
   app.post<{ Body: BatchScrapeRequestInput }>('/v2/batch/scrape', async (request, reply) => {
-    const refused = admission.refuseWithoutCredits();
-    if (refused) return send(reply, refused);
     const key = idempotencyKey(request);
     return send(
       reply,
@@ -98,27 +143,16 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   for (const kind of ['crawl', 'batch'] as const) {
     const prefix = PREFIX[kind];
-    const jobs =
-      kind === 'crawl'
-        ? {
-            status: ck.getCrawlStatus.bind(ck),
-            cancel: ck.cancelCrawl.bind(ck),
-            errors: ck.getCrawlErrors.bind(ck),
-          }
-        : {
-            status: ck.getBatchScrapeStatus.bind(ck),
-            cancel: ck.cancelBatchScrape.bind(ck),
-            errors: ck.getBatchScrapeErrors.bind(ck),
-          };
+    const jobs = jobMethods(ck, kind);
     // One path, two protocols: the status over HTTP, live updates over a WebSocket upgrade.
     app.route<StatusQuery>({
       method: 'GET',
       url: `${prefix}/:id`,
       handler: async (request, reply) => {
-        const pagination = { skip: numberParam(request.query.skip), limit: numberParam(request.query.limit) };
-        const defined = Object.fromEntries(Object.entries(pagination).filter(([, v]) => v !== undefined));
         const call = ctx.call(request, reply);
-        return send(reply, await jobs.status(request.params.id, defined, call));
+        const answer = await jobs.status(request.params.id, paginationOf(request.query), call);
+        // A page may hold ~10 MB of documents: written in pieces, never in one block (issue 38).
+        return answer.success ? sendPaged(reply, answer) : send(reply, answer);
       },
       wsHandler: ctx.socket(kind),
     });
@@ -129,63 +163,80 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return send(reply, await jobs.errors(request.params.id, ctx.call(request, reply)));
     });
   }
-
-  app.get('/v2/team/credit-usage', async (_request, reply) => {
-    const usage = ck.getCreditUsage();
-    const remaining = admission.remainingCredits();
-    if (remaining === undefined) return send(reply, usage);
-    const planCredits = remaining + usage.data.creditsUsed;
-    return send(reply, { ...usage, data: { ...usage.data, remainingCredits: remaining, planCredits } });
-  });
 }
 
-/** Upstream lowers a crawl's `limit` to the credits left instead of refusing it (reference §17, 402). */
-function withCreditCap(body: CrawlRequestInput, remaining: number | undefined): CrawlRequestInput {
-  if (remaining === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const limit = typeof body.limit === 'number' ? body.limit : Number.POSITIVE_INFINITY;
-  return limit > remaining ? { ...body, limit: remaining } : body;
+/** A scrape body that runs Alexandria tools (the SDK's `findTools`) instead of scraping a URL. */
+function asksAlexandria(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'alexandria' in body;
+}
+
+function alexandriaNotOffered() {
+  return v2Error(
+    'ENDPOINT_NOT_SUPPORTED',
+    `POST /v2/scrape with \`alexandria\` (Alexandria tool execution, the SDK's findTools) is a Firecrawl endpoint that crawlkit does not offer; ${OFFERED}.`,
+  );
 }
 
 /** v2 endpoints of the hosted service that crawlkit does not offer, by their first path segment under `/v2`. */
 const NOT_OFFERED: Record<string, string> = {
-  // POST /v2/search is served (search-route.ts); its sub-endpoints are not.
-  search: 'search sub-endpoints: developer, research and feedback',
   extract: 'extract',
   agent: 'agent',
   'deep-research': 'deep research',
   research: 'research',
   llmstxt: 'llms.txt generation',
   'generate-llmstxt': 'llms.txt generation',
-  parse: 'file parsing',
   browser: 'browser sessions',
   monitor: 'monitors',
   monitors: 'monitors',
   tools: 'tools',
   developer: 'developer search',
   feedback: 'feedback',
-  'concurrency-check': 'concurrency check',
+  support: 'support',
+  x402: 'x402 payments',
 };
 
-/** The 404 answer of a path: a named v2 endpoint crawlkit does not offer, or no route at all. */
+/** Team endpoints crawlkit answers (with `/historical` for the usage ones). */
+const TEAM_OFFERED = new Set(['credit-usage', 'token-usage', 'queue-status']);
+
+const OFFERED =
+  'crawlkit serves scrape, parse, crawl, batch scrape, map, search, team credit and token usage, queue status and ' +
+  'concurrency check ' +
+  '(v2, and v1 scrape, crawl, batch scrape and map)';
+
+/** The name of a Firecrawl endpoint crawlkit does not offer, from its path segments (`v1`/`v2` first). */
+function notOfferedName(segments: string[]): string | undefined {
+  const [version, first = '', second] = segments;
+  if (first === 'search' && second === 'developer') return 'developer search';
+  if (first === 'search' && second === 'research') return 'research paper search';
+  if (first === 'search' && segments[3] === 'feedback') return 'search feedback';
+  // POST /v2/search is served (search-route.ts); other search paths are not.
+  if (first === 'search' && segments.length > 2) return 'search sub-endpoints';
+  if (first === 'search' && version === 'v1') return 'v1 search (crawlkit answers POST /v2/search)';
+  const named = NOT_OFFERED[first];
+  if (named) return named;
+  if (first === 'team') {
+    const historical = segments.length === 4 && segments[3] === 'historical';
+    if (!TEAM_OFFERED.has(second ?? '') || (segments.length > 3 && !historical)) {
+      return `team ${segments.slice(2).join(' ')}`.trim();
+    }
+  }
+  if (first === 'scrape' && segments.length > 3) return 'scrape interaction: interact, execute, browser';
+  if (version === 'v0') return 'the v0 API';
+  return undefined;
+}
+
+/** The 404 answer of a path: a named Firecrawl endpoint crawlkit does not offer, or no route at all. */
 export function notFound(method: string, url: string): object {
   const path = url.split('?')[0] ?? url;
   const segments = path.split('/').filter(Boolean);
-  const offered = 'crawlkit serves scrape, crawl, batch scrape, map, search and team credit usage';
-  if (segments[0] === 'v2' || segments[0] === 'v1') {
-    const [, first = '', second] = segments;
-    const name =
-      NOT_OFFERED[first] ??
-      (first === 'team' && (second !== 'credit-usage' || segments.length > 3)
-        ? `team ${segments.slice(2).join(' ')}`.trim()
-        : undefined) ??
-      (first === 'scrape' && segments.length > 2 ? 'stored scrape results and interaction' : undefined) ??
-      (segments[0] === 'v1' ? 'the v1 API' : undefined);
+  if (segments[0] === 'v2' || segments[0] === 'v1' || segments[0] === 'v0') {
+    const name = notOfferedName(segments);
     if (name) {
       return v2Error(
         'ENDPOINT_NOT_SUPPORTED',
-        `${method} ${path} (${name}) is a Firecrawl endpoint that crawlkit does not offer; ${offered}.`,
+        `${method} ${path} (${name}) is a Firecrawl endpoint that crawlkit does not offer; ${OFFERED}.`,
       );
     }
   }
-  return v2Error('ROUTE_NOT_FOUND', `No route for ${method} ${path}; ${offered}, under /v2.`);
+  return v2Error('ROUTE_NOT_FOUND', `No route for ${method} ${path}; ${OFFERED}.`);
 }

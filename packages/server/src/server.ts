@@ -6,10 +6,14 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 
 import { Admission } from './admission.js';
 import { ApiKeys } from './auth.js';
+import { describeBodyError, registerBodyParsing } from './body.js';
+import { registerCors } from './cors.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { send, v2Error } from './respond.js';
-import { notFound, registerRoutes } from './routes.js';
+import { notFound, registerRoutes, type JobKind } from './routes.js';
+import { registerTeamRoutes } from './routes-team.js';
 import { jobSocketHandler } from './socket.js';
+import { registerV1Routes } from './v1-routes.js';
 
 /** A running v2 HTTP server over a `Crawlkit` engine. */
 export interface CrawlkitServer {
@@ -25,17 +29,10 @@ export interface CrawlkitServer {
   close(): Promise<void>;
 }
 
-function describeBody(error: FastifyError, bodyLimit: number): object | undefined {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return v2Error('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`);
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return v2Error('BAD_REQUEST_INVALID_JSON', 'Bad request, malformed JSON: send one JSON object as the body.');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return v2Error('BAD_REQUEST_INVALID_JSON', 'Bad request, malformed JSON: the body is empty.');
-    default:
-      return undefined;
-  }
+/** The connection closes once the answer is written, whatever is left of the request's body. */
+function closeAfter(reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  reply.raw.once('finish', () => reply.request.raw.socket?.destroy());
 }
 
 interface App {
@@ -48,7 +45,9 @@ interface App {
 
 async function buildApp(options: ResolvedServerOptions): Promise<App> {
   const { crawlkit, logger } = options;
-  const keys = new ApiKeys(options.apiKeys);
+  const keys = new ApiKeys(options.apiKeys, { share: options.keysShareJobs });
+  /** The tenant of each authenticated request (its API key's). */
+  const tenants = new WeakMap<FastifyRequest, string>();
   const inFlight = new Set<AbortController>();
   const closing = new AbortController();
   const app = Fastify({ bodyLimit: options.bodyLimit, logger: false, return503OnClosing: true });
@@ -60,20 +59,28 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     if (closing.signal.aborted) reply.header('connection', 'close');
   });
 
-  // Every body is read as JSON, whatever its Content-Type (`curl -d` sends form-urlencoded).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  registerBodyParsing(app, options.bodyTimeoutMs);
+  // CORS before auth: browsers send preflights without a key.
+  registerCors(app, options.cors);
 
   app.addHook('onRequest', async (request, reply) => {
     // A WebSocket is accepted first, then refused with close code 3000 as upstream does (reference §13.10).
     if (request.ws) return;
     const auth = keys.checkAuthorization(request.headers.authorization);
-    if (!auth.ok) return send(reply, v2Error('UNAUTHORIZED', auth.error));
+    if (!auth.ok) {
+      // Answered and closed at once: its body is never read, so a client trickling one holds no socket.
+      closeAfter(reply);
+      return send(reply, v2Error('UNAUTHORIZED', auth.error));
+    }
+    if (auth.tenant !== undefined) tenants.set(request, auth.tenant);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const body = describeBody(error, options.bodyLimit);
-    if (body) return send(reply, body);
+    const body = describeBodyError(error, options.bodyLimit);
+    if (body) {
+      if (error.statusCode === 408) closeAfter(reply);
+      return send(reply, body);
+    }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return send(reply, v2Error('BAD_REQUEST', `Bad Request: ${error.message}`));
     }
@@ -91,22 +98,34 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
       // The client went away before the answer: stop its work.
       if (!reply.raw.writableFinished) controller.abort();
     });
-    return { signal: controller.signal, baseUrl: `${request.protocol}://${request.host}` };
+    const tenant = tenants.get(request);
+    return {
+      signal: controller.signal,
+      baseUrl: `${request.protocol}://${request.host}`,
+      ...(tenant !== undefined ? { tenant } : {}),
+      // The engine reserves each call's credits under the limit before its work starts (Admission).
+      ...(options.creditLimit !== undefined ? { creditLimit: options.creditLimit } : {}),
+    };
   };
 
   const socketContext = { crawlkit, keys, logger, closing: closing.signal };
-  registerRoutes(app, {
+  const admission = new Admission(crawlkit, options.queueLimit, options.creditLimit);
+  const routes = {
     crawlkit,
-    admission: new Admission(crawlkit, options.queueLimit, options.creditLimit),
+    admission,
     call,
-    socket: (kind) => jobSocketHandler(socketContext, kind),
-  });
+    socket: (kind: JobKind) => jobSocketHandler(socketContext, kind),
+    parseFileLimit: options.parseFileLimit,
+  };
+  registerRoutes(app, routes);
+  registerV1Routes(app, routes);
+  registerTeamRoutes(app, crawlkit, admission);
   return { app, inFlight, closing };
 }
 
 /**
  * Starts the v2 HTTP server: the routes crawlkit implements at upstream's paths, auth with API keys, the status of
- * each error code from `ERROR_CODES`. Throws `SERVER_INVALID_OPTION` for an option it cannot use (a non-loopback
+ * each error code from `ERROR_CODES`. Throws `INVALID_OPTION` (`InvalidOptionError` of `@crawlkit/options`) for an option it cannot use (a non-loopback
  * host without keys, a bad port) and rejects when the port cannot be bound.
  */
 export async function startServer(serverOptions: ServerOptions): Promise<CrawlkitServer> {

@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { describeCounterConformance } from './conformance/counters.js';
 import { describeEngineConformance } from './conformance/engines.js';
 import { describeJobConformance } from './conformance/jobs.js';
 import { describePageConformance } from './conformance/pages.js';
@@ -32,6 +33,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     describeLifecycleConformance(factory);
     describeEngineConformance(factory);
     describeSearchConformance(factory);
+    describeCounterConformance(factory);
   });
 }
 

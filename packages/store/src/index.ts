@@ -28,8 +28,10 @@ export { searchPostings } from './search/postings.js';
 export type { EntryMeta, PostingSource } from './search/postings.js';
 export { termCounts, searchableText, MAX_TEXT } from './search/entry.js';
 export type { ColumnHits, TermCounts } from './search/entry.js';
-export { STOP_WORDS, terms as searchTerms, words as searchWords } from './search/tokens.js';
+export { STOP_WORDS, stem as searchStem, terms as searchTerms, words as searchWords } from './search/tokens.js';
 export { bm25, inverseFrequency } from './search/ranking.js';
+export { withinBounds } from './counters.js';
+export { takeWithin } from './result-reads.js';
 export type {
   CachedPage,
   PageLookup,
@@ -46,6 +48,7 @@ export type {
   TaskCompletion,
   TaskStore,
   StoredResult,
+  ResultReadOptions,
   JobError,
   ResultStore,
   DeliveryState,
@@ -56,6 +59,8 @@ export type {
   HostEngineStats,
   EngineStore,
   EngineStoreLimits,
+  CounterBounds,
+  CounterStore,
   Store,
   PageCache,
   JobBackend,

@@ -12,3 +12,4 @@ export * from './contracts/engines.js';
 export * from './contracts/history.js';
 export * from './contracts/search.js';
 export * from './contracts/store.js';
+export * from './contracts/counters.js';

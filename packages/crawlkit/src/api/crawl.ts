@@ -2,6 +2,9 @@ import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 
 import type { JobStartOptions } from '../call-options.js';
 import type { EngineContext } from '../context.js';
+import { creditLimitOf } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
+import { creditLedger, pagesWithinCredits } from '../credits/ledger.js';
 import { toErrorResponse } from '../errors.js';
 import { crawlKey } from '../jobs/crawl-planner.js';
 import { checkIdempotencyKey, idempotentJobId, keyReusedError } from '../jobs/idempotency.js';
@@ -10,6 +13,7 @@ import type { JobManager, StoredJob } from '../jobs/job-manager.js';
 import { applyCrawlPrompt } from '../llm/crawl-prompt.js';
 import { crawlRequestSchema, type CrawlRequest, type CrawlRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { CrawlResponse, ErrorResponse } from '../v2/types.js';
 import { featureNeedingModel } from '../formats/registry.js';
 
@@ -18,10 +22,12 @@ export async function startCrawl(
   ctx: EngineContext,
   jobs: JobManager,
   body: CrawlRequestInput,
-  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey'> = {},
+  start: Pick<JobStartOptions, 'baseUrl' | 'idempotencyKey' | 'tenant' | 'creditLimit'> = {},
 ): Promise<CrawlResponse | ErrorResponse> {
   const parsed = parseBody(crawlRequestSchema, body);
   if (!parsed.ok) return parsed.error;
+  const refused = threatProtectionRefusal(parsed.value.url, parsed.value.scrapeOptions.threatProtection);
+  if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
   try {
     // The seed is refused here, as batch, scrape and map URLs are, before a job exists (`URL_BLOCKED`).
     checkUrlAgainstPolicy(parsed.value.url, ctx.fetcher.urlPolicy);
@@ -41,8 +47,15 @@ export async function startCrawl(
   if (prompted && 'success' in prompted) return prompted;
   const { webhook, ...request } = prompted?.request ?? parsed.value;
 
-  const stored: StoredJob<CrawlRequest> = { request };
+  const stored: StoredJob<CrawlRequest> = { ...(start.tenant !== undefined ? { tenant: start.tenant } : {}), request };
   if (webhook) stored.webhook = webhook;
+  const creditLimit = creditLimitOf(start);
+  if (creditLimit !== undefined) {
+    // As upstream: a crawl's `limit` is lowered to the pages the credits left pay for; its pages reserve them as they go.
+    const perPage = pageCreditEstimate({ ...request.scrapeOptions, zeroDataRetention: request.zeroDataRetention });
+    request.limit = await pagesWithinCredits(creditLedger(ctx.store), creditLimit, perPage, request.limit);
+    stored.creditLimit = creditLimit;
+  }
   const job = await jobs.create({
     kind: 'crawl',
     stored,

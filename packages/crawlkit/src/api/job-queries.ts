@@ -3,6 +3,7 @@ import type { JobKind } from '@crawlkit/store';
 
 import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
 import type { JobManager } from '../jobs/job-manager.js';
+import { visibleTo } from '../jobs/job-tenant.js';
 import { hideJobSecrets } from '../jobs/job-secrets.js';
 import { buildJobErrors, buildJobStatus } from '../jobs/status.js';
 import { paginationSchema, type CrawlRequest } from '../v2/jobs.js';
@@ -22,8 +23,20 @@ export interface StatusPagination {
   limit?: number;
 }
 
-const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' });
-const invalidId = (): ErrorResponse => ({ success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID });
+export const notFound = (): ErrorResponse => ({ success: false, code: 'JOB_NOT_FOUND', error: 'Job not found' });
+export const invalidId = (): ErrorResponse => ({ success: false, code: 'BAD_REQUEST', error: INVALID_JOB_ID });
+
+/** The job of `id` when it is of `kind` and `tenant` may see it (`CallOptions.tenant`). */
+async function findJob(jobs: JobManager, kind: JobKind | undefined, id: string, tenant: string | undefined) {
+  const found = await jobs.find(id);
+  if (!found || (kind !== undefined && found.job.kind !== kind) || !visibleTo(found.job, tenant)) return undefined;
+  return found;
+}
+
+/** Whether the job exists and `tenant` may see it. */
+export async function jobVisible(jobs: JobManager, id: string, tenant: string | undefined): Promise<boolean> {
+  return (await findJob(jobs, undefined, id, tenant)) !== undefined;
+}
 
 /** Status of a job by id or by a status address (a `next` value is accepted as given). */
 export async function getJobStatus(
@@ -33,6 +46,7 @@ export async function getJobStatus(
   pagination: StatusPagination,
   ttlMs: number,
   baseUrl?: string,
+  tenant?: string,
 ): Promise<JobStatusResponse | ErrorResponse> {
   const ref = parseJobReference(idOrAddress);
   if (!ref) return invalidId();
@@ -45,16 +59,20 @@ export async function getJobStatus(
     ...pagination,
   });
   if (!query.ok) return query.error;
-  const found = await jobs.find(ref.id);
-  if (!found || found.job.kind !== kind) return notFound();
+  const found = await findJob(jobs, kind, ref.id, tenant);
+  if (!found) return notFound();
   return buildJobStatus(found.store, found.job, { ...query.value, baseUrl }, ttlMs);
 }
 
-export async function cancelJob(jobs: JobManager, kind: JobKind, id: string): Promise<CancelResponse | ErrorResponse> {
+export async function cancelJob(
+  jobs: JobManager,
+  kind: JobKind,
+  id: string,
+  tenant?: string,
+): Promise<CancelResponse | ErrorResponse> {
   const ref = parseJobReference(id);
   if (!ref) return invalidId();
-  const found = await jobs.find(ref.id);
-  if (!found || found.job.kind !== kind) return notFound();
+  if (!(await findJob(jobs, kind, ref.id, tenant))) return notFound();
   const result = await jobs.cancel(ref.id);
   if (result === 'not-found') return notFound();
   if (result === 'already-completed') {
@@ -71,23 +89,25 @@ export async function getJobErrors(
   jobs: JobManager,
   kind: JobKind,
   id: string,
+  tenant?: string,
 ): Promise<CrawlErrorsResponse | ErrorResponse> {
   const ref = parseJobReference(id);
   if (!ref) return invalidId();
-  const found = await jobs.find(ref.id);
-  if (!found || found.job.kind !== kind) return notFound();
+  const found = await findJob(jobs, kind, ref.id, tenant);
+  if (!found) return notFound();
   return buildJobErrors(found.store, found.job);
 }
 
-export async function getActiveCrawls(jobs: JobManager): Promise<ActiveCrawlsResponse> {
+export async function getActiveCrawls(jobs: JobManager, tenant?: string): Promise<ActiveCrawlsResponse> {
   const crawls: ActiveCrawlsResponse['crawls'] = [];
   for (const store of jobs.stores()) {
     for (const job of await store.jobs.list({ status: ['scraping'], kind: 'crawl' })) {
-      const { request } = hideJobSecrets(storedJobOf<CrawlRequest>(job));
+      if (!visibleTo(job, tenant)) continue;
+      const { request, tenant: owner } = hideJobSecrets(storedJobOf<CrawlRequest>(job));
       const { url, webhook: _webhook, ...options } = request;
       crawls.push({
         id: job.id,
-        teamId: 'local',
+        teamId: owner ?? 'local',
         url: redactUrl(url),
         created_at: new Date(job.createdAt).toISOString(),
         options,
@@ -103,9 +123,11 @@ export async function waitForJob(
   id: string,
   ttlMs: number,
   signal: AbortSignal | undefined,
+  tenant?: string,
 ): Promise<JobStatusResponse | ErrorResponse> {
   const ref = parseJobReference(id);
   if (!ref) return invalidId();
+  if (!(await findJob(jobs, undefined, ref.id, tenant))) return notFound();
   const job = await jobs.wait(ref.id, signal);
   if (!job) return notFound();
   const first = await getJobStatus(jobs, job.kind, job.id, { skip: 0, limit: 1000 }, ttlMs);

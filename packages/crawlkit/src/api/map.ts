@@ -5,6 +5,7 @@ import { CRAWLER_USER_AGENT, frontierFetch } from '../jobs/crawl-planner.js';
 import { allowedByPolicy, cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { ErrorResponse, MapResponse } from '../v2/types.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
@@ -43,6 +44,8 @@ export async function mapSite(
   const parsed = parseBody(mapRequestSchema, body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
+  const refused = threatProtectionRefusal(request.url, request.threatProtection);
+  if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
   const signals = [callerSignal, request.timeout ? AbortSignal.timeout(request.timeout) : undefined].filter(
     (s): s is AbortSignal => s !== undefined,
   );

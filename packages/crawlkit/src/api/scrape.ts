@@ -1,8 +1,13 @@
+import type { ScrapeCallOptions } from '../call-options.js';
+import { charged, creditLimitOf } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/run-scrape.js';
 import { memoizedParser } from '../v2/parse-memo.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
 import type { ErrorResponse, ScrapeResponse } from '../v2/types.js';
+import { keepScrape } from './scrape-results.js';
 
 /** A repeated body is validated once (issue 21: a third of a cache hit was validation). */
 const parseScrapeBody = memoizedParser(scrapeRequestSchema);
@@ -15,24 +20,36 @@ export async function scrape(
   ready: () => Promise<Runtime>,
   body: ScrapeRequestInput,
   signal: AbortSignal | undefined,
+  options: Pick<ScrapeCallOptions, 'keepResult' | 'tenant' | 'creditLimit'> = {},
 ): Promise<ScrapeResponse | ErrorResponse> {
   const parsed = parseScrapeBody(body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
+  const refused = threatProtectionRefusal(request.url, request.threatProtection);
+  if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
   const { ctx, queue, bus } = await ready();
-  const outcome = await queue.add(
+  // Under a credit limit, the page's credits are reserved before it waits for a slot (issue 38).
+  const outcome = await charged(
+    ctx.store,
+    creditLimitOf(options),
+    pageCreditEstimate(request),
     () =>
-      scrapePage(ctx, request, {
-        sourceURL: (body as { url: string }).url,
-        zeroDataRetention: request.zeroDataRetention,
-        ...(signal ? { signal } : {}),
-      }),
-    signal ? { signal } : {},
+      queue.add(
+        () =>
+          scrapePage(ctx, request, {
+            sourceURL: (body as { url: string }).url,
+            zeroDataRetention: request.zeroDataRetention,
+            ...(signal ? { signal } : {}),
+          }),
+        signal ? { signal } : {},
+      ),
+    (done) => (done?.success ? done.credits : 0),
   );
   if (!outcome.success) {
     bus.pageFailed(undefined, request.url, outcome.error);
     return outcome.error;
   }
   bus.page(undefined, outcome.document);
+  if (options.keepResult && !request.zeroDataRetention) await keepScrape(ctx.store, outcome.document, options.tenant);
   return { success: true, data: outcome.document };
 }

@@ -3,8 +3,9 @@ import type { Command } from 'commander';
 import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
-import { addProviderFlags, providerFromFlags } from './search-provider.js';
-import { apiKeys, integer } from './serve.js';
+import { addProviderFlags, type ProviderFlags } from './search-provider.js';
+import { apiKeys, engineSettings, integer } from './serve.js';
+import { CONFIG_FILE, readServeFile, resolveCors, type ServeConfigFlags } from './serve-config.js';
 
 /** What the CLI uses of `@crawlkit/mcp` (an optional package, loaded by this command only). */
 export interface McpModule {
@@ -20,22 +21,25 @@ export interface McpModule {
     port?: number;
     host?: string;
     apiKeys?: readonly string[];
+    keysShareJobs?: boolean;
     bodyLimit?: number;
     queueLimit?: number;
     creditLimit?: number;
+    cors?: 'loopback' | '*' | false | readonly string[];
   }): Promise<{ url: string; close(): Promise<void> }>;
+  isLoopbackHost(host: string): boolean;
 }
 
-interface McpFlags {
+interface McpFlags extends ServeConfigFlags, ProviderFlags {
   http?: boolean;
   port?: string;
   host?: string;
   apiKey?: string[];
+  keysShareJobs?: boolean;
+  allowPrivateNetworks?: boolean;
   creditLimit?: string;
   queueLimit?: string;
   bodyLimit?: string;
-  searxngUrl?: string;
-  braveApiKey?: string;
 }
 
 export const MCP_EXAMPLES = [
@@ -59,17 +63,21 @@ async function loadMcp(): Promise<McpModule> {
 
 /**
  * `crawlkit mcp`: firecrawl-mcp's tools over stdio (default) or streamable HTTP (`--http`), answered by this
- * process's engine on the store every other command uses, with `serve`'s URL policy, keys and limits. Runs until
- * stdin closes (stdio), Ctrl-C or SIGTERM.
+ * process's engine on the store every other command uses, with `serve`'s settings (flags, environment, config file):
+ * URL policy, model, proxies, search provider, keys and limits. Runs until stdin closes (stdio), Ctrl-C or SIGTERM.
  */
 export async function mcpCommand(ctx: CommandContext, command: Command, mcpModule?: McpModule): Promise<number> {
   const flags = command.opts<McpFlags>();
-  const creditLimit = integer('--credit-limit', flags.creditLimit, 0);
-  const queueLimit = integer('--queue-limit', flags.queueLimit, 1);
-  const bodyLimit = integer('--body-limit', flags.bodyLimit, 1);
-  const provider = providerFromFlags(flags);
+  const file = readServeFile(flags, process.env, process.cwd());
+  const creditLimit = integer('--credit-limit', flags.creditLimit, 0) ?? file.creditLimit;
+  const queueLimit = integer('--queue-limit', flags.queueLimit, 1) ?? file.queueLimit;
+  const bodyLimit = integer('--body-limit', flags.bodyLimit, 1) ?? file.bodyLimit;
+  const host = flags.host ?? '127.0.0.1';
   const mcp = mcpModule ?? (await loadMcp());
-  ctx.configure({ resumeJobs: true, ...(provider ? { search: { provider } } : {}) });
+  // Over stdio the client is the local process that started this one: loopback's rules.
+  const loopback = !flags.http || mcp.isLoopbackHost(host);
+  const { options } = await engineSettings(ctx, flags, file, loopback);
+  ctx.configure(options);
   const limits = {
     ...(creditLimit !== undefined ? { creditLimit } : {}),
     ...(queueLimit !== undefined ? { queueLimit } : {}),
@@ -78,12 +86,15 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   try {
     if (flags.http) {
       const port = integer('--port', flags.port, 0) ?? 3003;
+      const cors = resolveCors(flags, process.env, file);
       const http = await mcp.startMcpHttp({
         crawlkit: ctx.engine,
         port,
-        ...(flags.host !== undefined ? { host: flags.host } : {}),
-        apiKeys: apiKeys(flags),
+        host,
+        apiKeys: apiKeys(flags, file),
+        ...(flags.keysShareJobs || file.keysShareJobs ? { keysShareJobs: true } : {}),
         ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+        ...(cors !== undefined ? { cors } : {}),
         ...limits,
       });
       ctx.io.stderr.write(`${http.url}\n`);
@@ -100,7 +111,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
     }
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: unknown };
-    if (code === 'SERVER_INVALID_OPTION') throw new CliError(String(message), { cause: error });
+    if (code === 'INVALID_OPTION') throw new CliError(String(message), { cause: error });
     throw new CliError(`Cannot serve MCP: ${String(message)}`, { cause: error, exitCode: EXIT.failure });
   }
   await new Promise<void>((resolve) => {
@@ -131,6 +142,17 @@ export function addMcpFlags(command: Command): Command {
       'with --http: accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--keys-share-jobs', 'with --http: every API key sees every job (default: each key its own)')
+    .option('--cors <origins>', 'with --http: browser origins allowed: loopback (default), *, off, or a list')
+    .option('--config <file>', `serve's settings file (default ./${CONFIG_FILE} when present); env CRAWLKIT_CONFIG`)
+    .option('--model <name>', 'language model for json, summary, question; env MODEL_NAME')
+    .option('--model-base-url <url>', 'OpenAI-compatible API of the model; env OPENAI_BASE_URL or OLLAMA_BASE_URL')
+    .option(
+      '--proxy <url>',
+      'proxy for page fetches; repeatable; env PROXY_SERVER',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--allow-private-networks', 'with --http beyond loopback, keep the allow-all URL policy instead of strict')
     .option('--credit-limit <n>', 'credits the tools may spend (default: no limit)')
     .option('--queue-limit <n>', 'scrape/map/search calls in progress at once (default 1024)')
     .option('--body-limit <bytes>', 'with --http: largest request body (default 10485760)');

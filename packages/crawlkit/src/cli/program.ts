@@ -14,6 +14,7 @@ import {
 } from './commands.js';
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { addParseFlags, PARSE_EXAMPLES, parseCommand } from './parse.js';
 import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
 import { addMcpFlags, MCP_EXAMPLES, mcpCommand } from './mcp.js';
 import { addSearchFlags, searchCommand } from './search.js';
@@ -50,6 +51,7 @@ const EXAMPLES: Record<string, string[]> = {
   ],
   serve: SERVE_EXAMPLES,
   mcp: MCP_EXAMPLES,
+  parse: PARSE_EXAMPLES,
   explain: EXPLAIN_EXAMPLES,
 };
 
@@ -136,6 +138,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
     'batch',
   ).action(run(batchCommand));
+  addParseFlags(
+    subcommand('parse <file>', 'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)'),
+  ).action(run(parseCommand));
   addBodyFlags(subcommand('map [url]', 'list the URLs of a site without scraping them'), 'map').action(run(mapCommand));
   subcommand('status <id>', 'show a crawl or batch job; --json prints the v2 status with results')
     .option('--skip <n>', 'results to skip (with --json)')

@@ -1,17 +1,23 @@
 /**
  * The web search provider of `serve`, `search` and `mcp`: `--searxng-url` (or `SEARXNG_ENDPOINT`, the variable
- * Firecrawl's self-host reads), else `--brave-api-key` (or `BRAVE_API_KEY`); none: search answers from the store.
+ * Firecrawl's self-host reads), else `--brave-api-key` (or `BRAVE_API_KEY`), else the config file's `searchProvider`;
+ * none: search answers from the store.
  */
 import type { Command } from 'commander';
 
 import type { SearchProviderOptions } from '../search/options.js';
+import type { ServeFile } from './serve-config.js';
 
-interface ProviderFlags {
+export interface ProviderFlags {
   searxngUrl?: string;
   braveApiKey?: string;
 }
 
-export function providerFromFlags(flags: ProviderFlags, env = process.env): SearchProviderOptions | undefined {
+export function providerFromFlags(
+  flags: ProviderFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  file: ServeFile = {},
+): SearchProviderOptions | undefined {
   const searxng = flags.searxngUrl ?? env.SEARXNG_ENDPOINT;
   if (searxng) {
     return {
@@ -22,7 +28,7 @@ export function providerFromFlags(flags: ProviderFlags, env = process.env): Sear
     };
   }
   const brave = flags.braveApiKey ?? env.BRAVE_API_KEY;
-  return brave ? { kind: 'brave', apiKey: brave } : undefined;
+  return brave ? { kind: 'brave', apiKey: brave } : file.searchProvider;
 }
 
 /** Adds the provider flags to a command. */

@@ -6,21 +6,20 @@ import type { SearchResult } from '../search/run-search.js';
 import type { CommandContext } from './context.js';
 import { EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
-import { addProviderFlags, providerFromFlags } from './search-provider.js';
+import { addProviderFlags, providerFromFlags, type ProviderFlags } from './search-provider.js';
+import { CONFIG_FILE, readServeFile, type ServeConfigFlags } from './serve-config.js';
 
-interface SearchFlags {
+interface SearchFlags extends ProviderFlags, Pick<ServeConfigFlags, 'config'> {
   limit?: string;
   site?: string[];
   tbs?: string;
   source?: string[];
-  searxngUrl?: string;
-  braveApiKey?: string;
 }
 
 /** `crawlkit search QUERY`: the pages the store holds (and the web, with a provider), best first. */
 export async function searchCommand(ctx: CommandContext, words: string[], command: Command): Promise<number> {
   const flags = command.opts<SearchFlags>();
-  const provider = providerFromFlags(flags);
+  const provider = providerFromFlags(flags, process.env, readServeFile(flags, process.env, process.cwd()));
   if (provider) ctx.configure({ search: { provider } });
   const limit = integerFlag('--limit', flags.limit);
   const body: SearchRequestInput = { query: words.join(' ') };
@@ -60,6 +59,7 @@ export function addSearchFlags(command: Command): Command {
       .option('--limit <n>', 'results at most (default 5, at most 100)')
       .option('--site <domain>', 'only pages of this domain and its subdomains; repeatable', repeat)
       .option('--tbs <filter>', 'time filter: qdr:h, qdr:d, qdr:w, qdr:m, qdr:y')
-      .option('--source <source>', 'web, news, images or local (the stored pages); repeatable', repeat),
+      .option('--source <source>', 'web, news, images or local (the stored pages); repeatable', repeat)
+      .option('--config <file>', `settings file of serve, for its searchProvider (default ./${CONFIG_FILE})`),
   );
 }

@@ -32,10 +32,14 @@ export const storedJobCodec = recordCodec({
   name: 'job request',
   version: 1,
   schema: z.object({
+    /** Who started the job (`CallOptions.tenant`: an HTTP server's API key, hashed); absent for the operator's jobs. */
+    tenant: z.string().optional(),
     /** The job kind's validated v2 request: typed by `storedJobOf` for its kind. */
     request: z.custom<object>(isObject, { error: 'Expected the request object' }),
     webhook: storedWebhook.optional(),
     urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).optional(),
+    /** The start's `creditLimit`: each page reserves its credits under it, wherever the job runs (issue 38). */
+    creditLimit: z.number().nonnegative().optional(),
   }),
 });
 
@@ -63,6 +67,20 @@ export const deliveryCodec = recordCodec({
         typeof (v as { id?: unknown }).id === 'string',
       { error: 'Expected a webhook payload with its type and job id' },
     ),
+    /** The job's URL policy, which gates the POST wherever it is sent; null when the job has none (issue 38). */
+    urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).nullable().optional(),
+  }),
+});
+
+/** A scrape's document kept for `GET /v2/scrape/:id` (`ScrapeCallOptions.keepResult`), with who made it. */
+export const keptScrapeCodec = recordCodec({
+  name: 'kept scrape',
+  version: 1,
+  schema: z.object({
+    tenant: z.string().optional(),
+    document: z.custom<Document>((v) => isObject(v) && isObject((v as { metadata?: unknown }).metadata), {
+      error: 'Expected a document with its metadata',
+    }),
   }),
 });
 

@@ -10,10 +10,12 @@ import {
   type ExtractedPage,
   type ExtractPageOptions,
 } from '@crawlkit/extractor';
+import { ocrPdf } from '@crawlkit/documents';
 import { decodeText } from '@crawlkit/fetcher/analysis';
 
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
+import { documentExtraction } from './document-extraction.js';
 import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings } from './extraction.js';
 
 /** The page's text: as fetched, or decoded from its bytes here (in a worker thread, when it was left undecoded). */
@@ -59,10 +61,10 @@ async function pdfExtraction({ page, settings, budgetMs }: ExtractionRequest): P
   }
   // the extractor's caps apply: pages (maxPages, else its default), decompressed bytes, and the extraction budget
   // checked between pages
-  const pdf = await extractPdf(body, {
-    ...settings.pdf,
-    ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}),
-  });
+  const { mode = 'auto', ...pdfOptions } = settings.pdf;
+  const limits = { ...pdfOptions, ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}) };
+  // `auto` reads by OCR only the pages without a text layer: a PDF that has one costs what it did without OCR
+  const pdf = mode === 'fast' ? await extractPdf(body, limits) : await ocrPdf(body, { ...limits, mode });
   const html = paragraphsToHtml(pdf.markdown);
   const metadata: Record<string, unknown> = { ...pdf.metadata, numPages: pdf.numPages };
   if (pdf.totalPages !== pdf.numPages) metadata.totalPages = pdf.totalPages;
@@ -159,6 +161,7 @@ function htmlExtraction(request: ExtractionRequest, text: string): Extraction {
 export async function extractPageInput(request: ExtractionRequest): Promise<Extraction> {
   const { page, settings } = request;
   if (page.kind === 'pdf') return pdfExtraction(request);
+  if (page.kind === 'document') return documentExtraction(request, inputText(page));
   const text = page.kind === 'unsupported' ? undefined : inputText(page);
   if (text === undefined) {
     throw new CrawlkitError(

@@ -9,7 +9,7 @@ import type { UndecodedText } from '@crawlkit/fetcher/analysis';
  * What a page is, for extraction: decided on the main thread from its content type and first bytes
  * (`pageKind`), never from its URL's extension.
  */
-export type PageKind = 'html' | 'pdf' | 'json' | 'xml' | 'text' | 'unsupported';
+export type PageKind = 'html' | 'pdf' | 'document' | 'json' | 'xml' | 'text' | 'unsupported';
 
 /** What extraction reads of a fetched page. */
 export interface ExtractionInput {
@@ -48,8 +48,10 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   includeTags?: string[];
   excludeTags?: string[];
   removeBase64Images: boolean;
-  /** PDF parsing: `false` returns the file as base64. */
-  pdf: false | { maxPages?: number };
+  /** PDF parsing: `false` returns the file as base64; `mode` (absent: `auto`) says which pages are read by OCR. */
+  pdf: false | { maxPages?: number; mode?: 'fast' | 'auto' | 'ocr' };
+  /** Whether images are read by OCR (the `image` parser). */
+  ocrImages: boolean;
   /** Also collect every link of the whole page (crawl discovery), and its canonical URL. */
   collectLinks: boolean;
 }

@@ -1,3 +1,4 @@
+import { isDocument } from './document-extraction.js';
 import type { PageKind } from './extraction.js';
 
 /** How much of a textual page is read to tell XHTML served as XML from an XML document. */
@@ -43,13 +44,15 @@ export interface PageKindInput {
 }
 
 /**
- * What a fetched page is, by its content type and first bytes: a PDF (by type, or by its `%PDF` magic), JSON, XML
+ * What a fetched page is, by its content type and first bytes: a PDF (by type, or by its `%PDF` magic), a document
+ * (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, an image: by signature; CSV, TSV: by type), JSON, XML
  * (unless it is an HTML document served as XML), other text, HTML (or no type), or something extraction does not
  * read (`unsupported`: binary content that is not a PDF).
  */
 export function pageKind(page: PageKindInput): PageKind {
   const type = page.contentType;
   if (!page.undecoded && (type === 'application/pdf' || startsWithPdfMagic(page.body))) return 'pdf';
+  if (isDocument(page)) return 'document';
   if (page.text === undefined && !page.undecoded) return 'unsupported';
   if (isJsonType(type)) return 'json';
   if (isXmlType(type) && !/^\s*<!doctype html|<html[\s>]/i.test(head(page))) return 'xml';

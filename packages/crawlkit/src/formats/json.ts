@@ -29,6 +29,8 @@ export const jsonFormat = defineFormat({
     type: z.literal('json'),
     schema: jsonSchemaObject.optional(),
     prompt: z.string().max(10_000).optional(),
+    /** Upstream screens the page for prompt injection first; accepted, crawlkit's prompts fence the page. */
+    checkPromptInjection: z.boolean().optional(),
   }),
   extraction: () => ({ markdown: true }),
   needsModel: () => 'json format',

@@ -12,10 +12,15 @@ import { attributesFormat } from './attributes.js';
 import { brandingFormat } from './branding.js';
 import { changeTrackingFormat } from './change-tracking.js';
 import type { AnyFormatModule } from './format-module.js';
+import { highlightsFormat } from './highlights.js';
 import { jsonFormat } from './json.js';
 import { htmlFormat, imagesFormat, linksFormat, markdownFormat, rawHtmlFormat } from './page-text-formats.js';
+import { productFormat } from './product.js';
+import { queryFormat, questionFormat } from './question.js';
+import { rawBase64Format } from './raw-base64.js';
 import { screenshotFormat } from './screenshot.js';
 import { summaryFormat } from './summary.js';
+import { audioFormat, deterministicJsonFormat, menuFormat, videoFormat } from './unavailable.js';
 
 export const FORMAT_MODULES = [
   markdownFormat,
@@ -29,6 +34,15 @@ export const FORMAT_MODULES = [
   jsonFormat,
   changeTrackingFormat,
   brandingFormat,
+  highlightsFormat,
+  questionFormat,
+  queryFormat,
+  productFormat,
+  rawBase64Format,
+  audioFormat,
+  videoFormat,
+  menuFormat,
+  deterministicJsonFormat,
 ] as const satisfies readonly AnyFormatModule[];
 
 /** A validated format entry of a request. */

@@ -1,9 +1,13 @@
+import { promisify } from 'node:util';
+import { deflate as deflateCallback, inflate as inflateCallback } from 'node:zlib';
+
 import type { JobRecord, Store, TaskInput } from '@crawlkit/store';
 
 import type { PageScrapeRequest } from '../scrape/types.js';
 import type { BatchScrapeRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { nextTurn } from '../next-turn.js';
+import { checkV2Url } from '../v2/url.js';
 import { storedJobCodec, storedJobOf, taskMetaCodec } from '../codec/records.js';
 
 /**
@@ -11,9 +15,25 @@ import { storedJobCodec, storedJobOf, taskMetaCodec } from '../codec/records.js'
  * not yet written to the task table (`backlog`, keys numbered from `backlogFirst`) until the runner has added them.
  */
 export type StoredBatchRequest = Omit<BatchScrapeRequest, 'urls' | 'ignoreInvalidURLs' | 'appendToId' | 'webhook'> & {
-  backlog?: BatchUrl[];
+  /** The backlog of jobs stored before `backlogZ` (read as such); each checked URL is derived again when moved. */
+  backlog?: (string | BatchUrl)[];
+  /**
+   * The backlog's URLs as sent, as a deflated JSON array in base64 (`packBacklog`): a 280,000-URL batch's job record is
+   * ~1 MB instead of ~10 MB, and is compressed and expanded off the main thread (issue 38: every synchronous read and
+   * write of a 10 MB record, and the checkpoints after it, held other requests).
+   */
+  backlogZ?: string;
   backlogFirst?: number;
 };
+
+/** A backlog of URLs (as sent) in the form `StoredBatchRequest.backlogZ` keeps; deflated in libuv's thread pool. */
+export async function packBacklog(urls: readonly string[]): Promise<string> {
+  return (await deflate(JSON.stringify(urls))).toString('base64');
+}
+
+async function unpackBacklog(packed: string): Promise<string[]> {
+  return JSON.parse((await inflate(Buffer.from(packed, 'base64'))).toString('utf8')) as string[];
+}
 
 /**
  * URLs written to the task table before `batchScrape()` answers; the rest goes in as one value with the job and is
@@ -21,7 +41,9 @@ export type StoredBatchRequest = Omit<BatchScrapeRequest, 'urls' | 'ignoreInvali
  * milliseconds, one value a millisecond or two.
  */
 export const BATCH_FIRST_TASKS = 500;
-const BACKLOG_CHUNK = 2_000;
+const BACKLOG_CHUNK = 500;
+const deflate = promisify(deflateCallback);
+const inflate = promisify(inflateCallback);
 
 /** One URL of a batch: the URL to fetch and `metadata.sourceURL` (the URL exactly as sent). */
 export interface BatchUrl {
@@ -37,6 +59,7 @@ export function batchScrapeOptions(request: StoredBatchRequest): Omit<PageScrape
     origin: _origin,
     integration: _integration,
     backlog: _backlog,
+    backlogZ: _backlogZ,
     backlogFirst: _backlogFirst,
     ...options
   } = request;
@@ -61,6 +84,13 @@ export function batchTasks(urls: readonly BatchUrl[], prefix?: string, first = 0
   return tasks;
 }
 
+/** A backlog entry as a batch URL: the URL as sent, and the URL it was checked to (`checkV2Url` is deterministic). */
+function backlogUrl(entry: string | BatchUrl): BatchUrl {
+  if (typeof entry !== 'string') return entry;
+  const check = checkV2Url(entry);
+  return { url: check.ok ? check.url : entry, sourceURL: entry };
+}
+
 /**
  * Moves a job's backlog of URLs into the task table in chunks (keys are positions, so a chunk added twice after a
  * crash is de-duplicated), then drops it from the stored request. Stops early when the job is stopped; a cancelled
@@ -68,13 +98,15 @@ export function batchTasks(urls: readonly BatchUrl[], prefix?: string, first = 0
  */
 async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Promise<void> {
   const stored = storedJobOf<StoredBatchRequest>(job);
-  const backlog = stored.request.backlog;
+  const packed = stored.request.backlogZ;
+  const backlog = packed !== undefined ? await unpackBacklog(packed) : stored.request.backlog;
   if (!backlog?.length) return;
   const first = stored.request.backlogFirst ?? 0;
   // The runner starts while batchScrape() is still answering: let the answer go out first.
   await nextTurn();
   for (let i = 0; i < backlog.length && !signal.aborted; i += BACKLOG_CHUNK) {
-    await store.tasks.add(job.id, batchTasks(backlog.slice(i, i + BACKLOG_CHUNK), undefined, first + i));
+    const chunk = backlog.slice(i, i + BACKLOG_CHUNK).map(backlogUrl);
+    await store.tasks.add(job.id, batchTasks(chunk, undefined, first + i));
     // Let the pages of other jobs run between chunks.
     await nextTurn();
   }
@@ -82,7 +114,7 @@ async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Pr
   if (!current) return;
   if (current.status === 'cancelled') await store.tasks.dropQueued(job.id);
   if (signal.aborted) return;
-  const { backlog: _backlog, backlogFirst: _first, ...request } = stored.request;
+  const { backlog: _backlog, backlogZ: _packed, backlogFirst: _first, ...request } = stored.request;
   await store.jobs.update(job.id, { request: storedJobCodec.encode({ ...stored, request }) });
 }
 
@@ -101,7 +133,8 @@ export function createBatchPlanner(
     collectsLinks: false,
     zeroDataRetention: request.zeroDataRetention,
     prepare: async (signal) => {
-      if (context && request.backlog?.length) await addBacklog(context.store, context.job, signal);
+      if (context && (request.backlog?.length || request.backlogZ))
+        await addBacklog(context.store, context.job, signal);
       return [];
     },
     afterPage: () => Promise.resolve({ tasks: [] }),

@@ -5,6 +5,7 @@ import { isErrorCode } from '../error-codes.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 import { queueWebhookEvent, type JobWebhookEvent } from '../webhooks/outbox.js';
 import type { JobSignals } from './job-watch.js';
+import { jobProgress } from './status.js';
 
 /** How the task execution reports what happens to its pages; `JobEvents` turns it into webhooks and engine events. */
 export interface JobEventSink {
@@ -106,10 +107,13 @@ export class JobEvents {
   }
 
   async #progress(store: Store, job: JobRecord): Promise<void> {
-    const [counts, current] = await Promise.all([store.tasks.counts(job.id), store.jobs.get(job.id)]);
+    const [counts, documents, current] = await Promise.all([
+      store.tasks.counts(job.id),
+      store.results.count(job.id),
+      store.jobs.get(job.id),
+    ]);
     this.bus.progress(job.id, job.kind, {
-      total: counts.queued + counts.active + counts.done + counts.failed,
-      completed: counts.done + counts.failed,
+      ...jobProgress(counts, documents),
       creditsUsed: current?.creditsUsed ?? 0,
     });
   }

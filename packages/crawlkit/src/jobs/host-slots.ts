@@ -3,7 +3,7 @@ import type { Coordination } from '@crawlkit/store';
 
 import type { HostSlots } from './task-execution.js';
 
-const unpaced: HostSlots = { take: () => 0, pause: () => undefined };
+const unpaced: HostSlots = { take: () => 0, pause: () => undefined, sent: () => undefined };
 
 /** Host slots kept by the job's own `HostPoliteness`: one process drives the job. */
 export function localHostSlots(politeness: HostPoliteness | undefined): HostSlots {
@@ -11,6 +11,7 @@ export function localHostSlots(politeness: HostPoliteness | undefined): HostSlot
   return {
     take: (url) => politeness.reserve(url),
     pause: (url, waitMs) => politeness.pause(url, waitMs),
+    sent: (url) => politeness.pause(url, politeness.spacing(url)),
   };
 }
 
@@ -27,6 +28,11 @@ export function sharedHostSlots(
   return {
     take: (url) => coordination.takeHostSlot(jobId, hostOf(url), politeness.spacing(url)),
     pause: (url, waitMs) => coordination.pauseHost(jobId, hostOf(url), waitMs),
+    sent: (url) => {
+      const spacing = politeness.spacing(url);
+      // Not awaited: the request must not wait for Redis. A failure leaves the slot's own spacing in place.
+      if (spacing > 0) coordination.pauseHost(jobId, hostOf(url), spacing).catch(() => undefined);
+    },
   };
 }
 

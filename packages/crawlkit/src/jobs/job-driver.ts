@@ -2,6 +2,8 @@ import type { JobKind, JobRecord, Store } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
+import { sleep } from '@crawlkit/actions';
+import { isStoreFault, storeFaultDelay } from '../store-faults.js';
 import type { JobEvents } from './events.js';
 import type { JobLeases } from './lease.js';
 import type { JobPlanner } from './planner.js';
@@ -69,6 +71,11 @@ export class JobDriver {
     this.#runners.set(job.id, { runner, done: running });
   }
 
+  /** Whether the job runs here (or waits here for its lease). */
+  runs(id: string): boolean {
+    return this.#runners.has(id);
+  }
+
   /** Stops fetching the job's pages here at once (a cancel). */
   stop(id: string): void {
     this.#runners.get(id)?.runner.stop();
@@ -90,20 +97,38 @@ export class JobDriver {
     if (!(await this.#leases.acquire(job.id, store, this.#closing.signal))) return;
     const release = this.#leases.hold(job.id, store, () => runner.stop());
     try {
-      if (!(await this.#stillRunning(job.id, store))) return;
-      await store.tasks.requeueActive(job.id);
-      const result = await runner.run();
-      if (result !== 'completed') return;
-      const current = await store.jobs.get(job.id);
-      if (!current || current.status !== 'scraping') return;
-      await this.#ends.completed(current, store);
-    } catch (error) {
-      // A stop (close, cancel, a lost lease) aborts what was under way, robots.txt included: that is no failure.
-      if (runner.stopped || !(await this.#stillRunning(job.id, store).catch(() => true))) return;
-      await this.#ends.failed(job, store, error);
+      for (let faults = 1; ; faults++) {
+        try {
+          await this.#runOnce(runner, job, store);
+          return;
+        } catch (error) {
+          // A stop (close, cancel, a lost lease) aborts what was under way, robots.txt included: that is no failure.
+          if (runner.stopped || !(await this.#stillRunning(job.id, store).catch(() => true))) return;
+          // The store failed (a full disk, Redis down): the job is not what failed. Try again once it answers.
+          if (isStoreFault(error)) {
+            this.#events.bus.internalError(job.id, error);
+            await sleep(storeFaultDelay(faults), this.#closing.signal);
+            if (this.#closing.signal.aborted) return;
+            continue;
+          }
+          await this.#ends.failed(job, store, error);
+          return;
+        }
+      }
     } finally {
       await release();
     }
+  }
+
+  /** Runs the job from its store's tasks to its end; rejects when it cannot go on. */
+  async #runOnce(runner: JobRunner, job: JobRecord, store: Store): Promise<void> {
+    if (!(await this.#stillRunning(job.id, store))) return;
+    await store.tasks.requeueActive(job.id);
+    const result = await runner.run();
+    if (result !== 'completed') return;
+    const current = await store.jobs.get(job.id);
+    if (!current || current.status !== 'scraping') return;
+    await this.#ends.completed(current, store);
   }
 
   async #stillRunning(id: string, store: Store): Promise<boolean> {

@@ -14,14 +14,18 @@ import type { JobStores } from './job-stores.js';
 import { JobSignals, waitForJob, watchJob } from './job-watch.js';
 import { policyToStore } from './job-policy.js';
 import { sealJobSecrets } from './job-secrets.js';
-import type { JobLeases } from './lease.js';
+import { leaseTiming, type JobLeases } from './lease.js';
+import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
+import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { storedJobCodec } from '../codec/records.js';
 
 export type { JobKindHandler } from './job-driver.js';
 
 /** Persisted with the job so that any process can resume it. */
 export interface StoredJob<R extends object> {
+  /** Who started the job (`CallOptions.tenant`). */
+  tenant?: string;
   request: R;
   webhook?: Webhook;
   /**
@@ -29,6 +33,8 @@ export interface StoredJob<R extends object> {
    * it on top of its own (`jobs/job-policy.ts`). Absent when the submitter allowed everything.
    */
   urlPolicy?: UrlPolicy;
+  /** The start's `creditLimit`: each page of the job reserves its credits under it (`credits/job-credits.ts`). */
+  creditLimit?: number;
 }
 
 /**
@@ -44,8 +50,14 @@ export class JobManager {
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
   readonly #distributed: boolean;
   readonly #secrets: EngineContext['secrets'];
+  /** The engine's policy as a job records it (nothing when it allows everything). */
   readonly #urlPolicy: UrlPolicy | undefined;
   #closed = false;
+  /** Aborted by `close()`. */
+  readonly #closing = new AbortController();
+  readonly #leases: JobLeases;
+  /** With `resumeAll`: looks for jobs that no live process drives any more. */
+  #orphanSweep: NodeJS.Timeout | undefined;
 
   constructor(options: {
     ctx: EngineContext;
@@ -61,6 +73,7 @@ export class JobManager {
     distributed?: boolean;
   }) {
     this.#distributed = options.distributed ?? false;
+    this.#leases = options.leases;
     this.#secrets = options.ctx.secrets;
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#stores = options.stores;
@@ -99,6 +112,7 @@ export class JobManager {
     zeroDataRetention: boolean;
     idempotencyKey?: string | undefined;
   }): Promise<JobRecord> {
+    if (options.stored.webhook) checkWebhookUrl(options.stored.webhook.url, this.#urlPolicy ?? {});
     const store = this.#stores.for(options.zeroDataRetention);
     const now = Date.now();
     const key = options.idempotencyKey;
@@ -155,10 +169,17 @@ export class JobManager {
     return 'cancelled';
   }
 
-  /** Marks a job whose tasks have all settled completed, and queues its `completed` event. */
+  /**
+   * Marks a job whose tasks have all settled completed, and queues its `completed` event. Once the record says
+   * completed, the event is queued however long the store takes to accept it (a full disk): it is not lost.
+   */
   async completeJob(job: JobRecord, store: Store): Promise<void> {
     await this.#stores.end(store, job.id, 'completed');
-    await this.#events.completed(store, job);
+    await retryStoreFaults(
+      () => this.#events.completed(store, job),
+      this.#closing.signal,
+      (error) => this.#events.bus.internalError(job.id, error),
+    );
   }
 
   /**
@@ -177,11 +198,29 @@ export class JobManager {
     return this.#stores.engine.jobs.list({ status: ['scraping'] });
   }
 
-  /** Resumes every unfinished job of the on-disk store. Returns their ids. */
+  /**
+   * Resumes every unfinished job of the on-disk store, and from then on, every `leaseTiming.ttlMs / 3`, each one that
+   * no live process drives any more (its process died, or let its lease expire): a `serve` sharing the store with
+   * another takes over the other's jobs. Returns the ids resumed now.
+   */
   async resumeAll(): Promise<string[]> {
     const jobs = await this.unfinished();
     for (const job of jobs) this.start(job, this.#stores.engine);
+    if (!this.#distributed && !this.#closed) {
+      this.#orphanSweep ??= setInterval(() => {
+        this.#takeOverOrphans().catch((error: unknown) => this.#events.bus.internalError(undefined, error));
+      }, leaseTiming.ttlMs / 3);
+      this.#orphanSweep.unref();
+    }
     return jobs.map((j) => j.id);
+  }
+
+  async #takeOverOrphans(): Promise<void> {
+    const store = this.#stores.engine;
+    for (const job of await this.unfinished()) {
+      if (this.#closed || this.#driver.runs(job.id)) continue;
+      if (!(await this.#leases.drivenElsewhere(store, job.id))) this.start(job, store);
+    }
   }
 
   /** Resolves when the job has finished (in any process). */
@@ -202,6 +241,8 @@ export class JobManager {
   /** Stops running jobs without cancelling them (they stay resumable) and waits for their pages to settle. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#orphanSweep) clearInterval(this.#orphanSweep);
+    this.#closing.abort();
     this.#stores.stopExpirySweep();
     await this.#driver.close();
     this.#signals.signalAll();

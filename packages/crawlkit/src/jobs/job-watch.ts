@@ -6,6 +6,8 @@ import { decodeDocument } from '../codec/records.js';
 
 /** How often a waiter looks at the store anyway: jobs run by another process don't signal here. */
 const WATCH_POLL_MS = 1_000;
+/** Characters of documents `watch` reads at once. */
+const WATCH_PAGE_CHARS = 8 * 1024 ** 2;
 
 /** Wakes the callers waiting on a job when this process sees it change (a page stored or failed, the job ended). */
 export class JobSignals {
@@ -70,7 +72,8 @@ export async function* watchJob(
     const found = await stores.find(id);
     if (!found) return;
     const finished = found.job.status !== 'scraping';
-    const batch = await found.store.results.since(id, seq, 100);
+    // At most ~8 MB of documents a read, whatever their size: watching a large job holds a page of it, not all.
+    const batch = await found.store.results.since(id, seq, 100, { maxChars: WATCH_PAGE_CHARS });
     for (const result of batch) {
       seq = result.seq;
       yield decodeDocument(result.document);

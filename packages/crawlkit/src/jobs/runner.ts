@@ -2,6 +2,7 @@ import type { JobRecord, Store, Task } from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
+import { isStoreFault, storeFaultDelay } from '../store-faults.js';
 import type { JobEventSink } from './events.js';
 import { localHostSlots } from './host-slots.js';
 import { limitOf, type JobPlanner } from './planner.js';
@@ -27,6 +28,13 @@ export class JobRunner {
   #wake: (() => void) | undefined;
   /** Why the job cannot go on (its store budget is spent): no task is claimed any more, and `run` rejects with it. */
   #fatal: Error | undefined;
+  /**
+   * A store fault met by a task or the loop (a full disk, Redis down): no task is claimed until the store takes the
+   * job's active tasks back (`#recover`). The tasks keep their pages: none is failed for it.
+   */
+  #fault: unknown;
+  /** Store faults since a task last settled: the wait before the next try grows with it. */
+  #faultStreak = 0;
 
   constructor(options: {
     ctx: EngineContext;
@@ -87,12 +95,22 @@ export class JobRunner {
     if (seeds.length) await this.#store.tasks.add(id, seeds, limitOf(this.#planner));
 
     while (!signal.aborted && !this.#fatal) {
-      await this.#fill();
-      if (signal.aborted || this.#fatal) break;
-      if (this.#inflight.size === 0) {
-        const counts = await this.#store.tasks.counts(id);
-        if (counts.queued === 0 && counts.active === 0) return 'completed';
-        await this.#sleep(IDLE_POLL_MS);
+      if (this.#fault !== undefined) {
+        await this.#recover();
+        continue;
+      }
+      try {
+        await this.#fill();
+        if (signal.aborted || this.#fatal || this.#fault !== undefined) continue;
+        if (this.#inflight.size === 0) {
+          const counts = await this.#store.tasks.counts(id);
+          if (counts.queued === 0 && counts.active === 0) return 'completed';
+          await this.#sleep(IDLE_POLL_MS);
+          continue;
+        }
+      } catch (error) {
+        if (!isStoreFault(error)) throw error;
+        this.#faulted(error);
         continue;
       }
       await this.#waitForProgress();
@@ -110,6 +128,7 @@ export class JobRunner {
       const running: Promise<void> = this.#runTask(task)
         .catch((error: unknown) => {
           if (isStoreBudgetError(error)) this.#fatal ??= error;
+          else if (isStoreFault(error)) this.#faulted(error);
           else this.#events.internalError(this.#job, error);
         })
         .finally(() => {
@@ -145,6 +164,39 @@ export class JobRunner {
 
   async #runTask(task: Task): Promise<void> {
     const result = await executeTask(this.#tasks, task, this.#retries.get(task.key) ?? 0);
-    if (result === 'settled') this.#retries.delete(task.key);
+    if (result === 'settled') {
+      this.#retries.delete(task.key);
+      this.#faultStreak = 0;
+    }
+  }
+
+  /** The first store fault of an episode is reported; claiming stops until `#recover` succeeds. */
+  #faulted(error: unknown): void {
+    if (this.#fault !== undefined) return;
+    this.#fault = error;
+    this.#faultStreak++;
+    this.#events.internalError(this.#job, error);
+  }
+
+  /**
+   * Once the tasks in flight have settled, waits (longer with each fault in a row) and gives the job's active tasks
+   * back to the queue, those whose completion the store refused included; claiming then goes on. A store that still
+   * fails is tried again after a longer wait. So a job goes on by itself once space returns, losing no page.
+   */
+  async #recover(): Promise<void> {
+    await Promise.allSettled(this.#inflight);
+    const signal = this.#abort.signal;
+    while (!signal.aborted) {
+      await this.#sleep(storeFaultDelay(this.#faultStreak));
+      if (signal.aborted) return;
+      try {
+        await this.#store.tasks.requeueActive(this.#job.id);
+        this.#fault = undefined;
+        return;
+      } catch (error) {
+        if (!isStoreFault(error)) throw error;
+        this.#faultStreak++;
+      }
+    }
   }
 }

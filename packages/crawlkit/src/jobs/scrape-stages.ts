@@ -39,6 +39,8 @@ function hostSlotStage(tasks: JobTasks, task: Task): ScrapeStage {
         waited = true;
       }
       if (waited && (await tasks.dropped?.(task))) return { kind: 'dropped' };
+      // The spacing counts again from the moment the request leaves (the fetch calls this right before it).
+      state.onRequestStart = () => tasks.hosts.sent(task.url);
       return undefined;
     },
   };

@@ -7,6 +7,8 @@ import type { EngineContext } from '../context.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
 import { runScrape } from '../scrape/run-scrape.js';
 import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
+import { pageStoreFault } from '../store-faults.js';
+import { chargedJobPage } from '../credits/job-credits.js';
 import type { JobEventSink } from './events.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { jobScrapeStages } from './scrape-stages.js';
@@ -32,6 +34,12 @@ export interface HostSlots {
   take(url: string): number | Promise<number>;
   /** `url`'s host answered 429/503: no page of it is fetched for `waitMs`. */
   pause(url: string, waitMs: number): void | Promise<void>;
+  /**
+   * The request to `url`'s host leaves now, after its slot was taken: the host's spacing counts from now, so a page
+   * delayed between its slot and its request (a busy event loop, a starved process) does not shorten the gap the
+   * server sees. Synchronous, best effort (a failure leaves the slot's own spacing).
+   */
+  sent(url: string): void;
 }
 
 /** A job's running slots shared across processes (its `maxConcurrency` on Redis workers). */
@@ -84,6 +92,9 @@ export async function executeTask(tasks: JobTasks, task: Task, retries: number):
     return 'released';
   }
   if (outcome === 'dropped') return 'dropped';
+  // The page cache could not be read or written: the store failed, not the page; the task is retried (issue 38).
+  const fault = pageStoreFault(outcome);
+  if (fault) throw fault;
   if (typeof outcome === 'number') {
     await tasks.queue.requeue(task, outcome, retries);
     return 'requeued';
@@ -118,7 +129,9 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
       jobId: tasks.job.id,
       collectLinks: planner.collectsLinks,
     };
-    outcome = await tasks.slots.add(() => runScrape(ctx, request, context, jobScrapeStages(tasks, task)));
+    outcome = await tasks.slots.add(() =>
+      chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),
+    );
   } finally {
     await jobSlots?.release(task);
   }

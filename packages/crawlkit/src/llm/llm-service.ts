@@ -21,6 +21,8 @@ import {
 import { stripReasoning } from './json-text.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import {
+  ANSWER_SYSTEM,
+  answerPrompt,
   COMPARE_SYSTEM,
   comparePrompt,
   crawlOptionsPrompt,
@@ -69,7 +71,8 @@ export interface LlmCrawlOptionsInput {
 }
 
 const MISSING_MODEL =
-  'pass one as `new Crawlkit({ llm })` (any AI SDK LanguageModel, e.g. a local OpenAI-compatible server).';
+  'pass one as `new Crawlkit({ llm })` (any AI SDK LanguageModel, e.g. a local OpenAI-compatible server), or ' +
+  'start `crawlkit serve` with OPENAI_BASE_URL, OPENAI_API_KEY and MODEL_NAME (or OLLAMA_BASE_URL) set.';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -143,6 +146,26 @@ export class LlmService {
       signal,
     );
     return { value: stripReasoning(text), usage, warnings };
+  }
+
+  /**
+   * The answer to `question` written from `passages` of a page (the `question` and `query` formats): the model sees
+   * those passages only, never the whole page.
+   */
+  async answer(question: string, passages: string, signal?: AbortSignal): Promise<LlmResult<string>> {
+    const options = this.#model('question format');
+    const warnings: string[] = [];
+    const quoted = this.#trim(passages, options.maxInputTokens, warnings);
+    const { text, usage } = await this.#slot(
+      () =>
+        generatePlainText(options, {
+          instructions: ANSWER_SYSTEM,
+          prompt: answerPrompt(question, quoted),
+          ...(signal ? { signal } : {}),
+        }),
+      signal,
+    );
+    return { value: stripReasoning(text).trim(), usage, warnings };
   }
 
   /**

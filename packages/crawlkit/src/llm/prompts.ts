@@ -27,6 +27,16 @@ export function summaryPrompt(markdown: string): string {
   return `<page>\n${markdown}\n</page>`;
 }
 
+export const ANSWER_SYSTEM =
+  'You answer a question about one web page from passages quoted from it. Use only the passages: when they do not ' +
+  'answer the question, say that the page does not say. Answer in one short paragraph of plain text, in the ' +
+  "question's language, with no preamble.";
+
+/** The question and the page's passages that best answer it (the `question` and `query` formats). */
+export function answerPrompt(question: string, passages: string): string {
+  return `Question: ${question}\n\n<page>\n${passages}\n</page>`;
+}
+
 export const COMPARE_SYSTEM = [
   'You compare two versions of one web page, given as markdown, and describe what changed.',
   JSON_ONLY,

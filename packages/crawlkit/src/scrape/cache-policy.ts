@@ -22,7 +22,7 @@ export type CacheRelevantOptions = Pick<
 >;
 
 const hasEntries = (value: object | undefined) => value !== undefined && Object.keys(value).length > 0;
-const hasMaxPages = (o: CacheRelevantOptions) => o.parsers.some((p) => p.maxPages !== undefined);
+const hasMaxPages = (o: CacheRelevantOptions) => o.parsers.some((p) => p.type === 'pdf' && p.maxPages !== undefined);
 
 /**
  * Whether the cache may answer: not for `maxAge: 0`, custom headers or actions (sensitive), a PDF page cap, the

@@ -21,7 +21,10 @@ export function extractionSettings(
     ...needs,
     onlyMainContent: request.onlyMainContent,
     removeBase64Images: request.removeBase64Images,
-    pdf: pdf ? (pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}) : false,
+    pdf: pdf
+      ? { ...(pdf.maxPages !== undefined ? { maxPages: pdf.maxPages } : {}), ...(pdf.mode ? { mode: pdf.mode } : {}) }
+      : false,
+    ocrImages: request.parsers.some((p) => p.type === 'image'),
     collectLinks,
   };
   if (request.includeTags) settings.includeTags = request.includeTags;

@@ -15,6 +15,7 @@ import { respond } from './stages/respond.js';
 import { searchTextStage } from './stages/search-text.js';
 import { StageTimings } from './timings.js';
 import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest, ScrapeOutcome } from './types.js';
+import { isStoreFault } from '../store-faults.js';
 
 /** The stages of a scrape before its fetch: a job inserts its own between them and the fetch. */
 export const BEFORE_FETCH: readonly ScrapeStage[] = [cacheLookup];
@@ -35,7 +36,8 @@ export const FROM_FETCH: readonly ScrapeStage[] = [
  */
 export const SCRAPE_STAGES: readonly ScrapeStage[] = [...BEFORE_FETCH, ...FROM_FETCH];
 
-function initialState(ctx: EngineContext, request: PageScrapeRequest, context: PageScrapeContext): ScrapeState {
+/** The state a scrape starts with: its deadline, its cache visit (key, readable, writable), nothing fetched yet. */
+export function initialState(ctx: EngineContext, request: PageScrapeRequest, context: PageScrapeContext): ScrapeState {
   const deadline = new Deadline(request.timeout ?? ctx.options.timeoutMs, context.signal);
   const normalizedUrl = ctx.normalizeUrl(request.url);
   const store = context.zeroDataRetention ? undefined : ctx.store;
@@ -112,9 +114,11 @@ export async function runScrape(
 }
 
 function failure(error: unknown, deadline: Deadline): PageScrapeOutcome {
-  const response = deadline.timedOut
-    ? { success: false as const, code: 'SCRAPE_TIMEOUT' as const, error: deadline.timeoutMessage() }
-    : toErrorResponse(error);
+  // A store that did not answer (Redis down) is the store's failure, not the page's, whatever the clock says.
+  const response =
+    deadline.timedOut && !isStoreFault(error)
+      ? { success: false as const, code: 'SCRAPE_TIMEOUT' as const, error: deadline.timeoutMessage() }
+      : toErrorResponse(error);
   return { success: false, error: response, status: httpStatusOf(response.code) };
 }
 

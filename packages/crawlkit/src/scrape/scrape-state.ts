@@ -57,6 +57,11 @@ export interface ScrapeState {
   /** The store the page cache and history of this scrape live in; none with zero data retention. */
   readonly store: Store | undefined;
   readonly cache: CacheVisit;
+  /**
+   * Called by the engine right before the page's request leaves (`PageRequest.onRequestStart`): a job's host slot
+   * counts its spacing from then.
+   */
+  onRequestStart?: () => void;
   /** What the job learned about the page's host (set by its engine-learning stage, read by the fetch). */
   engineAdvice?: EngineAdvice;
   /** The page, from the cache or fetched. */

@@ -13,8 +13,11 @@ export interface LocalResult {
   category: 'local';
   /** The page's own meta description. */
   pageDescription?: string;
-  /** The passages of the page that match the query (with `highlights`, the default). */
-  highlights?: string[];
+  /**
+   * The passages of the page that match the query, separated by blank lines, as the `highlights` format answers
+   * (with `highlights`, the default).
+   */
+  highlights?: string;
   /** When the page was stored (ISO 8601). */
   storedAt: string;
   /** The crawl or batch whose result this is (absent for a page cache entry). */
@@ -58,7 +61,10 @@ export async function searchLocal(
       storedAt: new Date(hit.time).toISOString(),
     };
     if (hit.description) result.pageDescription = hit.description;
-    if (search.highlights) result.highlights = matchingPassages(hit.text, search.terms);
+    if (search.highlights) {
+      const passages = matchingPassages(hit.text, search.terms);
+      if (passages) result.highlights = passages;
+    }
     if (hit.jobId) result.jobId = hit.jobId;
     return result;
   });

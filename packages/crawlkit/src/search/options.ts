@@ -6,10 +6,6 @@ import { braveProvider } from './providers/brave.js';
 import type { WebSearchProvider } from './providers/provider.js';
 import { searxngProvider } from './providers/searxng.js';
 
-export type SearchProviderOptions =
-  | { kind: 'searxng'; url: string; language?: string; engines?: string }
-  | { kind: 'brave'; apiKey: string; url?: string };
-
 export interface SearchOptions {
   /**
    * The web search provider that answers `sources: ['web' | 'news' | 'images']`: a SearXNG instance you run
@@ -25,16 +21,31 @@ export interface SearchOptions {
   embeddingModel?: EmbeddingModel;
 }
 
+/** A provider named by settings (`search.provider`, `searchProvider` in `crawlkit.config.json`). */
+export const searchProviderSchema = z.union([
+  z.strictObject({
+    kind: z.literal('searxng'),
+    /** The instance's base URL; its `search.formats` must list `json`. */
+    url: z.url({ protocol: /^https?$/ }),
+    /** SearXNG's `language` parameter. @default the instance's default */
+    language: z.string().min(1).optional(),
+    /** SearXNG's `engines` parameter (comma-separated). @default the instance's default engines */
+    engines: z.string().min(1).optional(),
+  }),
+  z.strictObject({
+    kind: z.literal('brave'),
+    apiKey: z.string().min(1),
+    /** @default https://api.search.brave.com/res/v1 */
+    url: z.url().optional(),
+  }),
+]);
+
+export type SearchProviderOptions = z.output<typeof searchProviderSchema>;
+
 export const searchOptionsSchema = z.strictObject({
   provider: z
     .union([
-      z.strictObject({
-        kind: z.literal('searxng'),
-        url: z.url({ protocol: /^https?$/ }),
-        language: z.string().min(1).optional(),
-        engines: z.string().min(1).optional(),
-      }),
-      z.strictObject({ kind: z.literal('brave'), apiKey: z.string().min(1), url: z.url().optional() }),
+      ...searchProviderSchema.options,
       z.custom<WebSearchProvider>(
         (v) => typeof v === 'object' && v !== null && typeof (v as WebSearchProvider).search === 'function',
         { error: "Expected { kind: 'searxng', url }, { kind: 'brave', apiKey } or a WebSearchProvider" },

@@ -4,9 +4,12 @@
  */
 import { hostMatches, parseSearchQuery, searchHost, type SearchTerms } from '@crawlkit/store';
 
+import { charged } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/run-scrape.js';
 import { parseBody } from '../v2/parse.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 import { hybridReranker } from './hybrid.js';
 import { searchLocal, type LocalResult } from './local-source.js';
@@ -31,11 +34,26 @@ export interface SearchSetup {
   rerank?: (query: string, signal: AbortSignal) => Parameters<typeof searchLocal>[2];
 }
 
+/** A search's own credits for `results` results: 2 per 10, as upstream bills (at least one ten). */
+const searchCredits = (results: number) => 2 * Math.ceil(Math.max(results, 1) / 10);
+
+/**
+ * The credits a search may cost, reserved under a credit limit before it starts: its own for `limit` results from
+ * each source, and with `scrapeOptions` each of those pages' estimate.
+ */
+function searchEstimate(request: SearchRequest): number {
+  const results = request.limit * Math.max(new Set(request.sources).size, 1);
+  const options = request.scrapeOptions;
+  const pages = options ? results * pageCreditEstimate({ ...options, zeroDataRetention: false }) : 0;
+  return searchCredits(results) + pages;
+}
+
 export async function runSearch(
   rt: Runtime,
   setup: SearchSetup,
   body: SearchRequestInput,
   callerSignal?: AbortSignal,
+  creditLimit?: number,
 ): Promise<SearchResponse | ErrorResponse> {
   const parsed = parseBody(searchRequestSchema, body);
   if (!parsed.ok) return parsed.error;
@@ -45,7 +63,13 @@ export async function runSearch(
   const deadline = AbortSignal.timeout(request.timeout);
   const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
   try {
-    return await search(rt, setup, request, query.terms, signal);
+    return await charged(
+      rt.ctx.store,
+      creditLimit,
+      searchEstimate(request),
+      () => search(rt, setup, request, query.terms, signal),
+      (answer) => answer.creditsUsed,
+    );
   } catch (error) {
     if (deadline.aborted && !callerSignal?.aborted) {
       return {
@@ -87,7 +111,7 @@ async function search(
   if (request.categories?.length)
     warnings.push('`categories` are not supported: the results are not narrowed by them.');
   const count = Object.values(data).reduce((n, results) => n + results.length, 0);
-  let creditsUsed = 2 * Math.ceil(Math.max(count, 1) / 10);
+  let creditsUsed = searchCredits(count);
   rt.bus.charge(creditsUsed);
   if (request.scrapeOptions) creditsUsed += await scrapeResults(rt, request, data, signal, warnings);
   signal.throwIfAborted();
@@ -168,6 +192,11 @@ async function scrapeResults(
     Object.values(data).flatMap((results) =>
       results.map(async (result, i) => {
         if (!result.url) return;
+        const refused = threatProtectionRefusal(result.url, options.threatProtection);
+        if (refused) {
+          failed++;
+          return;
+        }
         const outcome = await rt.queue.add(
           () =>
             scrapePage(

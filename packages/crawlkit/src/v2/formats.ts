@@ -15,7 +15,7 @@ const formatObject = z.discriminatedUnion(
   {
     error: (issue) =>
       issue.code === 'invalid_union'
-        ? `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (json, screenshot, changeTracking and attributes also take an object with options)`
+        ? `Unknown format. Use one of: ${FORMAT_TYPES.join(', ')} (json, screenshot, changeTracking, attributes, question, highlights and query also take an object with options)`
         : undefined,
   },
 );
@@ -26,8 +26,11 @@ export const formatSchema = z.preprocess(
   formatObject,
 );
 
+/** Formats that take options, so have no string form. */
+type OptionsRequired = 'question' | 'highlights' | 'query';
+
 /** A format as a request gives it: a format name (as `{ type }`), or an object with `type` and its options. */
-export type FormatInput = FormatType | z.input<Modules['schema']>;
+export type FormatInput = Exclude<FormatType, OptionsRequired> | z.input<Modules['schema']>;
 export type Format = z.output<typeof formatSchema>;
 
 /** Finds the format of a type in a normalised list. */

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import {
   integrationSchema,
   refineScrapeOptions,
-  resolveSkipTls,
+  resolveScrapeOptions,
   scrapeOptionsSchema,
   scrapeOptionsShape,
+  threatProtectionSchema,
   urlSchema,
   type PreprocessedScrapeFields,
   type ScrapeOptionsInput,
@@ -99,7 +100,7 @@ export const batchScrapeRequestSchema = z
     integration: integrationSchema,
   })
   .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
-  .transform((o) => ({ ...o, skipTlsVerification: resolveSkipTls(o) }));
+  .transform((o) => resolveScrapeOptions(o));
 
 export type BatchScrapeRequestInput = Omit<
   z.input<typeof batchScrapeRequestSchema>,
@@ -133,6 +134,9 @@ export const mapRequestSchema = z.strictObject({
   useIndex: z.boolean().default(true),
   ignoreCache: z.boolean().default(false),
   useMock: z.string().optional(),
+  // The 2026 map options: the threat lists apply to the URL mapped, the audit log does not exist locally.
+  threatProtection: threatProtectionSchema.optional(),
+  auditMetadata: z.strictObject({ username: z.string() }).optional(),
   origin: z.string().default('api'),
   integration: integrationSchema,
 });

@@ -194,19 +194,31 @@ describe('parsers (item 12)', () => {
       [{ type: 'pdf', maxPages: -1 }],
       [{ type: 'pdf', maxPages: 20_000 }],
       ['pdf:fast'],
+      [{ type: 'pdf', mode: 'sometimes' }],
+      [{ type: 'image', maxPages: 1 }],
     ]) {
       fail({ url: 'https://example.com', parsers });
     }
   });
+
+  it('accepts the pdf modes and the image parser, as a string or an object', () => {
+    expect(ok({ url: 'https://example.com', parsers: ['image', { type: 'pdf', mode: 'ocr' }] }).parsers).toEqual([
+      { type: 'image' },
+      { type: 'pdf', mode: 'ocr' },
+    ]);
+    expect(ok({ url: 'https://example.com', parsers: [{ type: 'image' }] }).parsers).toEqual([{ type: 'image' }]);
+  });
 });
 
 describe('integration, changeTracking tag and cache ages (items 13–14)', () => {
-  it('validates integration', () => {
+  it('takes any integration name, as upstream keeps adding them (firecrawl-cli sends cli)', () => {
     expect(ok({ url: 'https://example.com', integration: 'dify' }).integration).toBe('dify');
     expect(ok({ url: 'https://example.com', integration: '_custom' }).integration).toBe('_custom');
-    expect(fail({ url: 'https://example.com', integration: 'invalid-integration' }).error).toContain(
-      'Invalid enum value',
-    );
+    for (const name of ['cli', 'hermes', 'gstack', 'prometheus', 'something-new']) {
+      expect(ok({ url: 'https://example.com', integration: name }).integration).toBe(name);
+    }
+    expect(ok({ url: 'https://example.com', integration: '' }).integration).toBeNull();
+    fail({ url: 'https://example.com', integration: 42 });
   });
   it('checks minAge and maxAge', () => {
     ok({ url: 'https://example.com', minAge: 1000, maxAge: 5000 });
@@ -275,5 +287,76 @@ describe('crawl, map and batch defaults (items 16–18)', () => {
     expect(parseBody(batchScrapeRequestSchema, { urls: [] }).ok).toBe(false);
     expect(parseBody(batchScrapeRequestSchema, { urls: ['https://a.com'], appendToId: 'nope' }).ok).toBe(false);
     expect(parseBody(batchScrapeRequestSchema, { urls: ['https://a.com', 'https://b.com'] }).ok).toBe(true);
+  });
+});
+
+describe('2026 fields of the v2 schema', () => {
+  it('accepts every format of the 2026 SDK', () => {
+    const value = ok({
+      url: 'https://example.com',
+      formats: [
+        'markdown',
+        'product',
+        'menu',
+        'audio',
+        'video',
+        { type: 'question', question: 'What does it cost?' },
+        { type: 'highlights', query: 'price' },
+        { type: 'query', prompt: 'What does it cost?' },
+        { type: 'json', prompt: 'x', checkPromptInjection: true },
+      ],
+    });
+    expect(value.formats).toContainEqual({ type: 'query', prompt: 'What does it cost?', mode: 'freeform' });
+    expect(ok({ url: 'https://example.com', formats: ['rawBase64'] }).formats).toEqual([{ type: 'rawBase64' }]);
+    fail({ url: 'https://example.com', formats: [{ type: 'highlights' }] });
+    fail({ url: 'https://example.com', formats: ['question'] });
+  });
+
+  it('keeps the rules of the 2026 formats', () => {
+    expect(fail({ url: 'https://example.com', formats: ['rawBase64', 'markdown'] }).error).toBe(
+      'The rawBase64 format cannot be combined with other formats',
+    );
+    expect(fail({ url: 'https://example.com', formats: [{ type: 'json' }, { type: 'deterministicJson' }] }).error).toBe(
+      'Cannot specify both json and deterministicJson formats',
+    );
+  });
+
+  it('accepts the pdf parser options and the image parser', () => {
+    const value = ok({
+      url: 'https://example.com',
+      parsers: [
+        'image',
+        { type: 'pdf', mode: 'fast', maxPages: 3, pageMarkdown: true, blocks: false, pageMarkers: true },
+      ],
+    });
+    expect(value.parsers).toEqual([
+      { type: 'image' },
+      { type: 'pdf', mode: 'fast', maxPages: 3, pages: true, blocks: false, pageMarkers: true },
+    ]);
+    fail({ url: 'https://example.com', parsers: [{ type: 'pdf', mode: 'turbo' }] });
+    fail({ url: 'https://example.com', parsers: ['invalid-parser'] });
+  });
+
+  it('accepts the 2026 scrape options', () => {
+    ok({
+      url: 'https://example.com',
+      redactPII: { mode: 'fast', entities: ['EMAIL'], replaceStyle: 'mask' },
+      profile: { name: 'shop', saveChanges: false },
+      threatProtection: { mode: 'manual-only', blacklist: ['*.bad.example'], blockedTlds: ['zip'], whitelist: [] },
+      auditMetadata: { username: 'ana' },
+      domainTools: true,
+      toolDetail: 'compact',
+      __experimental_omce: true,
+    });
+    expect(parseBody(mapRequestSchema, { url: 'https://example.com', threatProtection: { mode: 'off' } }).ok).toBe(
+      true,
+    );
+  });
+
+  it('turns onlyCleanContent into the whole page without its furniture', () => {
+    const value = ok({ url: 'https://example.com', onlyCleanContent: true, excludeTags: ['.promo'] });
+    expect(value.onlyMainContent).toBe(false);
+    expect(value.excludeTags?.[0]).toBe('.promo');
+    expect(value.excludeTags?.[1]).toContain('nav');
   });
 });

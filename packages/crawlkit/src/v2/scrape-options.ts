@@ -2,6 +2,7 @@ import { actionLimitProblems, actionSchema } from '@crawlkit/actions';
 import { isCountryCode } from '@crawlkit/fetcher';
 import { z } from 'zod';
 
+import { CLEAN_CONTENT_SELECTORS } from '../formats/clean-content.js';
 import { isSchemalessDictionary } from '../formats/json.js';
 import { findFormat, formatSchema, type FormatInput } from './formats.js';
 import { checkV2Url } from './url.js';
@@ -9,30 +10,15 @@ import { checkV2Url } from './url.js';
 /** Cache age accepted by default: two days (reference §3.1). */
 export const DEFAULT_MAX_AGE_MS = 172_800_000;
 
-const INTEGRATIONS = [
-  'dify',
-  'zapier',
-  'pipedream',
-  'raycast',
-  'langchain',
-  'crewai',
-  'llamaindex',
-  'n8n',
-  'camelai',
-  'make',
-  'flowise',
-  'metagpt',
-  'relevanceai',
-  'viasocket',
-] as const;
-
+/**
+ * `integration` names the tool that sent the request. Upstream's enum keeps growing (`cli`, `hermes`, `gstack`,
+ * `prometheus` in 2026) and it only labels usage, so any string is accepted; an empty one counts as none.
+ */
 export const integrationSchema = z
   .string()
-  .refine((v) => v.startsWith('_') || (INTEGRATIONS as readonly string[]).includes(v), {
-    message: `Invalid enum value. Expected ${INTEGRATIONS.join(' | ')} or a value starting with "_"`,
-  })
+  .max(256)
   .nullish()
-  .transform((v) => v ?? null);
+  .transform((v) => (v === undefined || v === null || v.trim() === '' ? null : v));
 
 /** A URL field: `http://` is prepended when the scheme is missing, then the v2 URL rules apply. */
 export const urlSchema = z.string().transform((value, ctx) => {
@@ -51,13 +37,62 @@ export function rewriteIframeSelector(selector: string): string {
 
 const tagsSchema = z.array(z.string()).transform((tags) => tags.map(rewriteIframeSelector));
 
-const pdfParserSchema = z.preprocess(
-  (v) => (v === 'pdf' ? { type: 'pdf' } : v),
-  z.strictObject({
-    type: z.literal('pdf'),
-    maxPages: z.number().int().min(1).max(10_000).optional(),
-  }),
+/**
+ * A file parser: `pdf` (`mode` `fast`: the text layer only; `auto`: OCR of pages without one; `ocr`: OCR of every
+ * page; the 2026 options `pages`, `blocks` and `pageMarkers` are accepted, with `pageMarkdown` a silent alias of
+ * `pages`) or `image` (OCR of PNG, JPEG, TIFF and WebP images; opt-in: not in the default parsers).
+ */
+const parserSchema = z.preprocess(
+  (v) => (v === 'pdf' || v === 'image' ? { type: v } : v),
+  z.discriminatedUnion('type', [
+    z
+      .strictObject({
+        type: z.literal('pdf'),
+        maxPages: z.number().int().min(1).max(10_000).optional(),
+        mode: z.enum(['fast', 'auto', 'ocr']).optional(),
+        pages: z.boolean().optional(),
+        pageMarkdown: z.boolean().optional(),
+        blocks: z.boolean().optional(),
+        pageMarkers: z.boolean().optional(),
+      })
+      .transform(({ pageMarkdown, ...parser }): Parser =>
+        pageMarkdown !== undefined && parser.pages === undefined ? { ...parser, pages: pageMarkdown } : parser,
+      ),
+    z.strictObject({ type: z.literal('image') }).transform((parser): Parser => parser),
+  ]),
 );
+
+/** A validated `parsers` entry (one shape for both types, so that readers need not narrow). */
+export interface Parser {
+  type: 'pdf' | 'image';
+  maxPages?: number;
+  mode?: 'fast' | 'auto' | 'ocr';
+  pages?: boolean;
+  blocks?: boolean;
+  pageMarkers?: boolean;
+}
+
+const redactPiiSchema = z.union([
+  z.boolean(),
+  z.strictObject({
+    mode: z.enum(['accurate', 'aggressive', 'fast']).optional(),
+    entities: z.array(z.enum(['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'])).optional(),
+    replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
+  }),
+]);
+
+const hostList = z.array(z.string().min(1)).max(1000);
+
+/** Upstream's per-request threat protection: its lists apply locally (`threat-protection.ts`), its scans cannot. */
+export const threatProtectionSchema = z.strictObject({
+  mode: z.enum(['off', 'manual-only', 'normal', 'zscaler']).optional(),
+  riskScoreThreshold: z.number().int().min(0).max(100).optional(),
+  blacklist: hostList.optional(),
+  whitelist: hostList.optional(),
+  blockedTlds: hostList.optional(),
+  failurePolicy: z.enum(['open', 'closed']).optional(),
+});
+export type ThreatProtection = z.output<typeof threatProtectionSchema>;
 
 export const locationSchema = z.strictObject({
   country: z
@@ -79,7 +114,7 @@ export const scrapeOptionsShape = {
   mobile: z.boolean().default(false),
   skipTlsVerification: z.boolean().optional(),
   timeout: z.number().int().positive().optional(),
-  parsers: z.array(pdfParserSchema).default([{ type: 'pdf' }]),
+  parsers: z.array(parserSchema).default([{ type: 'pdf' }]),
   actions: z.array(actionSchema).optional(),
   location: locationSchema.optional(),
   removeBase64Images: z.boolean().default(true),
@@ -94,6 +129,17 @@ export const scrapeOptionsShape = {
   fastMode: z.boolean().default(false),
   lockdown: z.boolean().default(false),
   useMock: z.string().optional(),
+  /** The page without navigation, ads and cookie banners, not cut to its main content (`clean-content.ts`). */
+  onlyCleanContent: z.boolean().optional(),
+  // Accepted so that no request upstream takes is refused; what cannot exist locally gets a document warning
+  // (`formats/unavailable.ts`).
+  redactPII: redactPiiSchema.optional(),
+  profile: z.strictObject({ name: z.string().min(1), saveChanges: z.boolean().optional() }).optional(),
+  threatProtection: threatProtectionSchema.optional(),
+  auditMetadata: z.strictObject({ username: z.string() }).optional(),
+  domainTools: z.boolean().optional(),
+  toolDetail: z.enum(['compact', 'summary', 'full']).optional(),
+  __experimental_omce: z.unknown().optional(),
 };
 
 interface RefinableScrapeOptions {
@@ -117,6 +163,20 @@ export function refineScrapeOptions(
     ctx.addIssue({
       code: 'custom',
       message: 'The changeTracking format requires the markdown format to be specified as well',
+      path: [...base, 'formats'],
+    });
+  }
+  if (formats.some((f) => f.type === 'json') && formats.some((f) => f.type === 'deterministicJson')) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Cannot specify both json and deterministicJson formats',
+      path: [...base, 'formats'],
+    });
+  }
+  if (formats.length > 1 && formats.some((f) => f.type === 'rawBase64')) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'The rawBase64 format cannot be combined with other formats',
       path: [...base, 'formats'],
     });
   }
@@ -144,6 +204,27 @@ interface DefaultableScrapeOptions {
   skipTlsVerification?: boolean | undefined;
 }
 
+interface ResolvableScrapeOptions extends DefaultableScrapeOptions {
+  onlyMainContent: boolean;
+  excludeTags?: string[] | undefined;
+  onlyCleanContent?: boolean | undefined;
+}
+
+/**
+ * The options after the rules that set one from another: `skipTlsVerification`'s default, `onlyCleanContent`
+ * (the whole page without its furniture, `clean-content.ts`).
+ */
+export function resolveScrapeOptions<T extends ResolvableScrapeOptions>(
+  options: T,
+): T & { skipTlsVerification: boolean } {
+  const resolved = { ...options, skipTlsVerification: resolveSkipTls(options) };
+  if (options.onlyCleanContent) {
+    resolved.onlyMainContent = false;
+    resolved.excludeTags = [...(options.excludeTags ?? []), ...CLEAN_CONTENT_SELECTORS];
+  }
+  return resolved;
+}
+
 /** `skipTlsVerification` defaults to true, except with custom headers or actions (reference §3.1). */
 export function resolveSkipTls(options: DefaultableScrapeOptions): boolean {
   if (options.skipTlsVerification !== undefined) return options.skipTlsVerification;
@@ -155,7 +236,7 @@ export function resolveSkipTls(options: DefaultableScrapeOptions): boolean {
 export const scrapeOptionsSchema = z
   .strictObject(scrapeOptionsShape)
   .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
-  .transform((o) => ({ ...o, skipTlsVerification: resolveSkipTls(o) }));
+  .transform((o) => resolveScrapeOptions(o));
 
 /**
  * Fields whose schema preprocesses its input (so zod infers `unknown`), typed as the v2 API takes them: the public
@@ -163,8 +244,23 @@ export const scrapeOptionsSchema = z
  */
 export interface PreprocessedScrapeFields {
   formats?: FormatInput[];
-  parsers?: ('pdf' | { type: 'pdf'; maxPages?: number })[];
+  parsers?: ParserInput[];
 }
+
+/** A `parsers` entry as the v2 API takes it. */
+export type ParserInput =
+  | 'pdf'
+  | 'image'
+  | {
+      type: 'pdf';
+      maxPages?: number;
+      mode?: 'fast' | 'auto' | 'ocr';
+      pages?: boolean;
+      pageMarkdown?: boolean;
+      blocks?: boolean;
+      pageMarkers?: boolean;
+    }
+  | { type: 'image' };
 
 type Precise<T> = Omit<T, keyof PreprocessedScrapeFields> & PreprocessedScrapeFields;
 
@@ -180,7 +276,7 @@ export const scrapeRequestSchema = z
     zeroDataRetention: z.boolean().default(false),
   })
   .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
-  .transform((o) => ({ ...o, skipTlsVerification: resolveSkipTls(o) }));
+  .transform((o) => resolveScrapeOptions(o));
 
 export type ScrapeRequestInput = Precise<z.input<typeof scrapeRequestSchema>>;
 export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;

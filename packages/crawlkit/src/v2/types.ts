@@ -75,6 +75,32 @@ export type ChangeTrackingResult = {
 /** Brand identity of a page (reference §12): colours, fonts, typography, spacing, components, images, personality. */
 export type { BrandingProfile };
 
+/** A price of the `product` format. */
+export type ProductPrice = { amount: number; currency?: string; formatted?: string };
+
+/** A purchasable variant of the `product` format (one per offer the page declares). */
+export type ProductVariant = {
+  id?: string;
+  sku?: string;
+  title?: string;
+  values?: Record<string, unknown>;
+  price?: ProductPrice;
+  sale?: { originalPrice: ProductPrice };
+  /** `text` is the page's own word (schema.org's `InStock`, `OutOfStock`...), `Unknown` when it gives none. */
+  availability: { inStock: boolean; text?: string };
+  images?: { url: string; alt?: string }[];
+};
+
+/** The `product` format: what a product page declares in JSON-LD, microdata or OpenGraph. */
+export type ProductProfile = {
+  title: string;
+  brand?: string;
+  category?: string;
+  url: string;
+  description?: string;
+  variants: ProductVariant[];
+};
+
 /** A scrape result (`data` of the scrape response; one entry of job results). */
 export interface Document {
   markdown?: string;
@@ -89,6 +115,13 @@ export interface Document {
   actions?: ActionResults;
   changeTracking?: ChangeTrackingResult;
   branding?: BrandingProfile;
+  /** `highlights`: the passages answering the format's `query`, verbatim, separated by blank lines. */
+  highlights?: string;
+  /** `question` and `query`: the answer, written from the page's best passages. */
+  answer?: string;
+  product?: ProductProfile;
+  /** `rawBase64`: the page's bytes as fetched, base64-encoded. */
+  rawBase64?: string;
   warning?: string;
   metadata: DocumentMetadata;
 }
@@ -172,6 +205,37 @@ export interface CreditUsageResponse {
     billingPeriodEnd: string | null;
     creditsUsed: number;
   };
+}
+
+/** `GET /v2/team/token-usage`: model tokens, counted as credits are. */
+export interface TokenUsageResponse {
+  success: true;
+  data: {
+    remainingTokens: number;
+    planTokens: number;
+    billingPeriodStart: string | null;
+    billingPeriodEnd: string | null;
+    tokensUsed: number;
+  };
+}
+
+/** `GET /v2/team/queue-status`: the engine's scrape slots. */
+export interface QueueStatusResponse {
+  success: true;
+  /** Scrapes running or waiting for a slot. */
+  jobsInQueue: number;
+  activeJobsInQueue: number;
+  waitingJobsInQueue: number;
+  maxConcurrency: number;
+  /** When the last page was scraped successfully (ISO 8601), or null. */
+  mostRecentSuccess: string | null;
+}
+
+/** `GET /v2/concurrency-check`. */
+export interface ConcurrencyCheckResponse {
+  success: true;
+  concurrency: number;
+  maxConcurrency: number;
 }
 
 export type WebhookEventType =

@@ -1,16 +1,24 @@
+import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, SecretBox, Store } from '@crawlkit/store';
 
+import { storedUrlPolicy } from '../jobs/job-policy.js';
 import { openHeaders } from '../jobs/job-secrets.js';
 
 import { deliveryHeaders } from './signature.js';
+import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 import { deliveryCodec } from '../codec/records.js';
+import type { StoredDelivery } from './payload.js';
 
-/** Sends one HTTP POST; resolves with the status code, rejects on network errors. */
+/**
+ * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own); resolves with the
+ * status code, rejects on network errors and with `URL_BLOCKED` for a refused target.
+ */
 export type PostJson = (
   url: string,
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  policy: UrlPolicy | undefined,
 ) => Promise<number>;
 
 export interface DispatcherOptions {
@@ -28,10 +36,12 @@ export interface DispatcherOptions {
   /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
   lanes?: number;
   /**
-   * Whether another live process drives the job (and so sends its events); its events are then left alone.
-   * @default never
+   * Takes the right to send a job's events (the job's lease, shared with its driver in this process) unless another
+   * live process has it; resolves to a function that lets it go, or undefined (that process sends them). `lost` is
+   * called when another process takes it over. Held while the job has events to send here.
+   * @default every job's events are sent here
    */
-  drivenElsewhere?(store: Store, jobId: string): Promise<boolean>;
+  claim?(store: Store, jobId: string, lost: () => void): Promise<(() => Promise<void>) | undefined>;
   /** What opens the sealed header values of a store's deliveries. @default values are sent as stored */
   secrets?(store: Store): SecretBox;
   /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
@@ -46,6 +56,13 @@ const IDLE_POLL_MS = 5_000;
 
 /** Bytes of queued payloads kept in memory so that a job's next event is sent without reading the outbox. */
 const KNOWN_MAX_BYTES = 32 * 1024 ** 2;
+
+/** The job's URL policy for a delivery: recorded with it, or (queued before it was) read from the job. */
+async function deliveryPolicy(store: Store, jobId: string, stored: StoredDelivery): Promise<UrlPolicy | undefined> {
+  if (stored.urlPolicy !== undefined) return stored.urlPolicy ?? undefined;
+  const job = await store.jobs.get(jobId);
+  return job ? storedUrlPolicy(job) : undefined;
+}
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -76,6 +93,10 @@ export class WebhookDispatcher {
   #knownBytes = 0;
   /** The last `seq` this process settled (delivered or gave up) per job. */
   readonly #settled = new Map<string, number>();
+  /** Deliveries whose new state the store refused to write: they are neither re-sent nor their attempts forgotten. */
+  readonly #unrecorded = new UnrecordedDeliveries();
+  /** Jobs whose events this process may send (`claim`), and how to let each go. */
+  readonly #claims = new Map<string, () => Promise<void>>();
   /** When the last look ended and how long it took: looks are paced so that they never take over the thread. */
   #lastLookEnd = 0;
   #lastLookMs = 0;
@@ -124,7 +145,8 @@ export class WebhookDispatcher {
     if (this.#inflight.has(jobId) || (this.#waiting.get(jobId) ?? 0) > Date.now()) return;
     const previous = this.#settled.get(jobId);
     const isNext = previous === undefined ? delivery.seq === 1 : delivery.seq === previous + 1;
-    if (isNext && this.#inflight.size < (this.#options.lanes ?? 16)) this.#lane(store, delivery);
+    if (isNext && this.#claimed(jobId) && this.#inflight.size < (this.#options.lanes ?? 16))
+      this.#lane(store, delivery);
     else this.kick(jobId);
   }
 
@@ -152,6 +174,30 @@ export class WebhookDispatcher {
     this.#immediate = undefined;
     await this.#round;
     await Promise.allSettled(this.#inflight.values());
+    await Promise.allSettled([...this.#claims.values()].map((letGo) => letGo()));
+    this.#claims.clear();
+  }
+
+  #claimed(jobId: string): boolean {
+    return !this.#options.claim || this.#claims.has(jobId);
+  }
+
+  /** Takes the right to send the job's events here; false when another process has it. */
+  async #claim(store: Store, jobId: string): Promise<boolean> {
+    const letGo = await this.#options.claim!(store, jobId, () => this.#claims.delete(jobId));
+    if (!letGo) return false;
+    if (this.#closed || this.#claims.has(jobId)) await letGo();
+    else this.#claims.set(jobId, letGo);
+    return !this.#closed;
+  }
+
+  /** Lets go of the jobs that have nothing left to send here (none of them was among `seen`'s heads). */
+  #letGo(seen: ReadonlySet<string>): void {
+    for (const [jobId, letGo] of this.#claims) {
+      if (seen.has(jobId) || this.#inflight.has(jobId) || this.#waiting.has(jobId)) continue;
+      this.#claims.delete(jobId);
+      void letGo();
+    }
   }
 
   #schedule(ms: number): void {
@@ -207,28 +253,42 @@ export class WebhookDispatcher {
   async #look(): Promise<void> {
     const lanes = this.#options.lanes ?? 16;
     let next = Date.now() + IDLE_POLL_MS;
+    /** Jobs with a pending event in this look; with `complete`, the claims of the others are let go. */
+    const seen = new Set<string>();
+    let complete = true;
     for (const store of this.#stores()) {
       if (this.#closed) return;
       const free = lanes - this.#inflight.size;
-      if (free <= 0) break;
+      if (free <= 0) {
+        complete = false;
+        break;
+      }
       // Heads of every job with something pending, due or not: the due ones are sent, the others set the timer.
       const heads = await store.deliveries.due(Number.MAX_SAFE_INTEGER, free + this.#inflight.size);
+      if (heads.length >= free + this.#inflight.size) complete = false;
       const now = Date.now();
       for (const head of heads) {
+        seen.add(head.jobId);
         if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
-        if (head.nextAttemptAt > now) {
-          this.#waiting.set(head.jobId, head.nextAttemptAt);
-          next = Math.min(next, head.nextAttemptAt);
+        const dueAt = this.#unrecorded.dueAt(head);
+        if (dueAt > now) {
+          this.#waiting.set(head.jobId, dueAt);
+          next = Math.min(next, dueAt);
           continue;
         }
         this.#waiting.delete(head.jobId);
         if (this.#inflight.size >= lanes) break;
-        if (await this.#options.drivenElsewhere?.(store, head.jobId)) continue;
+        if (!this.#claimed(head.jobId)) {
+          // Newly claimed, its head may have been sent meanwhile by the process that had it: read it again at once.
+          if (await this.#claim(store, head.jobId)) this.#again = true;
+          continue;
+        }
         // Re-checked after the await: a lane may have started meanwhile.
         if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
         this.#lane(store, head);
       }
     }
+    if (complete) this.#letGo(seen);
     if (this.#inflight.size === 0 || next < Date.now() + IDLE_POLL_MS) {
       this.#schedule(Math.max(0, next - Date.now()));
     }
@@ -239,7 +299,7 @@ export class WebhookDispatcher {
     const jobId = first.jobId;
     const run = async () => {
       let current: { store: Store; delivery: Delivery } | undefined = { store, delivery: first };
-      while (current && !this.#closed) {
+      while (current && !this.#closed && this.#claimed(jobId)) {
         this.#forget(current.delivery);
         if (!(await this.#send(current.store, current.delivery))) return;
         this.#settled.set(jobId, current.delivery.seq);
@@ -264,8 +324,13 @@ export class WebhookDispatcher {
     if (jobKnown.size === 0) this.#known.delete(delivery.jobId);
   }
 
-  /** One attempt. Resolves true when the event is settled (delivered or given up), false when a retry is planned. */
-  async #send(store: Store, delivery: Delivery): Promise<boolean> {
+  /**
+   * One attempt. Resolves true when the event is settled (delivered or given up) and recorded, false when a retry is
+   * planned (or the store refused to record the outcome: it is written again later, and the event not re-sent).
+   */
+  async #send(store: Store, head: Delivery): Promise<boolean> {
+    if (this.#unrecorded.settled(head)) return this.#unrecorded.retry(store, head.id);
+    const delivery = this.#unrecorded.view(head);
     const stored = deliveryCodec.decode(delivery.payload);
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
@@ -279,39 +344,46 @@ export class WebhookDispatcher {
       };
     } catch (cause) {
       // Its headers cannot be opened here (no key, another key): no attempt can fix that.
-      await this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
-      return true;
+      return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
     }
     try {
-      const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs);
+      const policy = await deliveryPolicy(store, delivery.jobId, stored);
+      const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, policy);
       if (status >= 200 && status < 300) {
-        await store.deliveries.update(delivery.id, { state: 'delivered', attempts, lastError: undefined });
-        return true;
+        return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }
       error = `the webhook answered HTTP ${status}`;
       if (status < 500 && status !== 408 && status !== 429) {
         // A client error will not get better by retrying.
-        await this.#giveUp(store, { ...delivery, attempts }, error);
-        return true;
+        return this.#giveUp(store, { ...delivery, attempts }, error);
       }
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
-        await this.#giveUp(store, { ...delivery, attempts }, error);
-        return true;
+        return this.#giveUp(store, { ...delivery, attempts }, error);
       }
     }
     if (attempts >= this.#options.maxAttempts) {
-      await this.#giveUp(store, { ...delivery, attempts }, error);
-      return true;
+      return this.#giveUp(store, { ...delivery, attempts }, error);
     }
     const delay = Math.min(this.#options.retryDelayMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs ?? 300_000);
-    await store.deliveries.update(delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
+    await this.#record(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
     return false;
   }
 
-  async #giveUp(store: Store, delivery: Delivery, error: string): Promise<void> {
-    await store.deliveries.update(delivery.id, { state: 'failed', attempts: delivery.attempts, lastError: error });
-    await this.#options.onGiveUp(store, delivery, error).catch(() => undefined);
+  /** Resolves true once the event is given up and that is recorded (its job error follows the record). */
+  #giveUp(store: Store, delivery: Delivery, error: string): Promise<boolean> {
+    const patch: DeliveryPatch = { state: 'failed', attempts: delivery.attempts, lastError: error };
+    return this.#record(store, delivery.id, patch, () =>
+      this.#options.onGiveUp(store, delivery, error).catch(() => undefined),
+    );
+  }
+
+  /**
+   * Writes an attempt's outcome; resolves false when the store refused it (kept in memory and written again at the
+   * job's next look, which waits for it, so that its events stay in order).
+   */
+  #record(store: Store, id: string, patch: DeliveryPatch, afterWrite?: () => Promise<void>): Promise<boolean> {
+    return this.#unrecorded.write(store, id, patch, afterWrite);
   }
 }

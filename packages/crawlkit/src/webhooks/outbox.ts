@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 
-import { redactUrl } from '@crawlkit/fetcher';
+import { checkUrlAgainstPolicy, isFetchError, redactUrl, type UrlPolicy } from '@crawlkit/fetcher';
 import { isStoreError, type Delivery, type JobRecord, type Store } from '@crawlkit/store';
 import { v5 as uuidv5 } from 'uuid';
 
+import { CrawlkitError } from '../errors.js';
+import { storedUrlPolicy } from '../jobs/job-policy.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
 import { buildPayload, wantsEvent, type StoredDelivery, type WebhookEvent } from './payload.js';
@@ -27,6 +29,19 @@ export interface JobWebhookEvent {
 /** The webhook of a job's stored request. */
 export function jobWebhook(job: JobRecord): Webhook | undefined {
   return storedJobOf<object>(job).webhook;
+}
+
+/**
+ * Refuses a webhook whose URL the submitting engine's policy refuses (`URL_BLOCKED`), before its job exists, as a
+ * seed is refused. Its deliveries are gated again at connect time, under the job's policy, wherever they are sent.
+ */
+export function checkWebhookUrl(url: string, policy: Readonly<UrlPolicy>): void {
+  try {
+    checkUrlAgainstPolicy(url, policy);
+  } catch (error) {
+    if (!isFetchError(error) || error.code !== 'URL_BLOCKED') throw error;
+    throw new CrawlkitError('URL_BLOCKED', `The webhook is refused: ${error.message}`, { cause: error });
+  }
 }
 
 function userHeaders(headers: Record<string, string>): Record<string, string> {
@@ -56,7 +71,12 @@ export async function queueWebhookEvent(
     ...(input.data ? { data: input.data } : {}),
     ...(input.error !== undefined ? { error: input.error } : {}),
   });
-  const stored: StoredDelivery = { url: webhook.url, headers: userHeaders(webhook.headers), body };
+  const stored: StoredDelivery = {
+    url: webhook.url,
+    headers: userHeaders(webhook.headers),
+    body,
+    urlPolicy: storedUrlPolicy(job) ?? null,
+  };
   try {
     return await store.deliveries.enqueue({
       id: webhookId,

@@ -1,3 +1,4 @@
+import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { JobKind } from '@crawlkit/store';
 
 import type { Webhook } from '../v2/jobs.js';
@@ -10,6 +11,12 @@ export interface StoredDelivery {
   url: string;
   headers: Record<string, string>;
   body: WebhookPayload;
+  /**
+   * The job's URL policy (`StoredJob.urlPolicy`), which gates the POST in whichever process sends it, on top of that
+   * process's own; `null` when the job has none. Absent on deliveries queued before it was recorded: the job's is
+   * read then.
+   */
+  urlPolicy?: UrlPolicy | null;
 }
 
 const PREFIX: Record<JobKind, 'crawl' | 'batch_scrape'> = { crawl: 'crawl', batch: 'batch_scrape' };

@@ -1,10 +1,13 @@
 import { ExtractorError } from '../errors.js';
+import { loadPdfParse } from './pdfjs-worker.js';
 
 export interface PdfContent {
   /** The text of the parsed pages as markdown (one paragraph per text block, pages separated by a rule). */
   markdown: string;
   /** Pages parsed (what a scrape is billed for). */
   numPages: number;
+  /** The markdown of each parsed page, in order: '' for a page without a text layer (a scanned page). */
+  pageMarkdown: string[];
   /** Pages in the document (more than `numPages` when a cap cut it). */
   totalPages: number;
   title?: string;
@@ -45,7 +48,11 @@ export interface PdfOptions {
   deadline?: number;
 }
 
-function pageToMarkdown(text: string): string {
+/**
+ * A page of plain text (pdf.js's, or OCR's) as markdown: blank lines separate blocks, a block's lines are trimmed and
+ * kept, empty ones dropped.
+ */
+export function pageToMarkdown(text: string): string {
   // pdf.js gives one line per text run; blank lines separate blocks. Join wrapped lines into paragraphs.
   return text
     .replace(/\r\n?/g, '\n')
@@ -65,7 +72,7 @@ const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10)
 
 /**
  * The decode budget of the document being parsed. pdf.js has no size limit of its own (it inflates a whole stream
- * into one buffer), so our patch of pdfjs-dist (`patches/`) charges every decoded stream's buffer growth here before
+ * into one buffer), so the patched pdf.js worker this package ships (`pdfjs-worker.ts`) charges every decoded stream's buffer growth here before
  * allocating it, and throws once `used` passes `limit`. pdf.js swallows most errors inside a page, so `exceeded`
  * is what tells a cut page from an empty one. The same patch charges every token pdf.js lexes from the file itself to
  * `read`: once it passes `readLimit`, every later token throws, so a recovery scan that pdf.js keeps retrying after
@@ -106,6 +113,14 @@ function tooLarge(budget: DecodeBudget, size: number, cause?: unknown): Extracto
   );
 }
 
+function unguarded(): ExtractorError {
+  return new ExtractorError(
+    'SCRAPE_PDF_PARSE_ERROR',
+    'The PDF was not parsed: the pdf.js in use is not the patched one shipped with @crawlkit/extractor, so its ' +
+      'decompression budget would not hold (another pdf.js was loaded first in this thread).',
+  );
+}
+
 /** Extracts the text of a PDF (pdf-parse, on pdf.js) within a page cap, a decompressed-size cap and a deadline. */
 export function extractPdf(data: Uint8Array, options: PdfOptions = {}): Promise<PdfContent> {
   const run = turn.then(() => parse(data, options));
@@ -126,15 +141,19 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
   };
   const cut = () => budget.exceeded || budget.overread;
   // Loaded with the first PDF: pdf.js is large and most scrapes never see one.
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await loadPdfParse();
   slot[BUDGET] = budget;
   const parser = new PDFParse({ data: new Uint8Array(data), isEvalSupported: false, maxImageSize: MAX_IMAGE_PIXELS });
   try {
     const info = await parser.getInfo();
     if (cut()) throw tooLarge(budget, data.length);
+    // Reading the document lexes its file, which the patched worker counts: nothing counted means an unpatched pdf.js
+    // parsed it (one loaded in this thread before ours), and its budgets would be silently gone.
+    if (budget.read === 0) throw unguarded();
     const total = info.total;
     const allowed = Math.min(maxPages, total);
     const pages: string[] = [];
+    const pageMarkdown: string[] = [];
     const warnings: string[] = [];
     let parsed = 0;
     for (let page = 1; page <= allowed; page++) {
@@ -159,6 +178,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
       }
       const markdown = pageToMarkdown(text.pages[0]?.text ?? '');
       if (markdown) pages.push(markdown);
+      pageMarkdown.push(markdown);
       parsed++;
     }
     if (parsed === allowed && allowed < total && options.maxPages === undefined) {
@@ -176,6 +196,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     const content: PdfContent = {
       markdown: pages.join('\n\n'),
       numPages: parsed,
+      pageMarkdown,
       totalPages: total,
       metadata,
       warnings,

@@ -41,6 +41,8 @@ export interface BrowserFetchRequest {
   proxy?: string;
   /** Send loopback requests through `proxy` too. */
   proxyLoopback?: boolean;
+  /** Called once, synchronously, right before the page's navigation starts. */
+  onRequestStart?: () => void;
 }
 
 /** What a browser page load returned. */
@@ -210,6 +212,7 @@ export class BrowserEngine {
     };
 
     try {
+      request.onRequestStart?.();
       const response = await page.goto(request.url, {
         waitUntil: 'domcontentloaded',
         timeout: Math.max(1, remaining()),

@@ -57,6 +57,7 @@ export class BrowserPageEngine implements PageEngine {
     if (request.screenshot) browserRequest.screenshot = request.screenshot;
     if (request.actions?.length) browserRequest.actions = request.actions;
     if (attempt.proxy) browserRequest.proxy = attempt.proxy;
+    if (request.onRequestStart) browserRequest.onRequestStart = request.onRequestStart;
     let result;
     try {
       result = await this.#browser.fetch(browserRequest);

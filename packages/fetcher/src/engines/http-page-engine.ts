@@ -21,6 +21,7 @@ export class HttpPageEngine implements PageEngine {
     if (request.skipTlsVerification !== undefined) httpRequest.skipTlsVerification = request.skipTlsVerification;
     if (request.signal) httpRequest.signal = request.signal;
     if (request.deferDecoding) httpRequest.deferDecoding = true;
+    if (request.onRequestStart) httpRequest.onRequestStart = request.onRequestStart;
     if (attempt.proxy) httpRequest.proxy = attempt.proxy;
     const result = await this.#http.fetch(httpRequest);
     return { ...result, engineReason: call.reason, proxyUsed: attempt.mode };

@@ -24,6 +24,22 @@ describe('HttpEngine: GET', () => {
     expect(result.timings!.totalMs).toBeGreaterThanOrEqual(result.timings!.ttfbMs);
   });
 
+  it('tells onRequestStart once, right before the first request leaves (not per redirect hop)', async () => {
+    let calls = 0;
+    let requestsWhenCalled = -1;
+    const result = await site.engine.fetch({
+      url: `${site.server.url}/http/redirect/hops/2`,
+      onRequestStart: () => {
+        calls++;
+        requestsWhenCalled = site.server.requests.length;
+      },
+    });
+    expect(result.redirects).toHaveLength(2);
+    expect(calls).toBe(1);
+    // Called before the server saw anything of this fetch.
+    expect(site.server.requests.length - requestsWhenCalled).toBe(3);
+  });
+
   it('returns a 404 or 500 page as a result, not an error', async () => {
     const notFound = await site.engine.fetch({ url: `${site.server.url}/nope.html` });
     expect(notFound.status).toBe(404);

@@ -116,6 +116,7 @@ export class HttpEngine {
           await resolveChecked(hop.url.hostname, this.#policy, this.#baseLookup);
         }
         const jar = cookies?.header(hop.url);
+        if (chain.visited.length === 0) request.onRequestStart?.();
         const send = () =>
           dispatcher.request({
             origin: hop.url.origin,

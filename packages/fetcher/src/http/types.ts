@@ -32,6 +32,12 @@ export interface HttpRequest {
   /** Aborts the request with `ABORTED`. */
   signal?: AbortSignal;
   /**
+   * Called once, synchronously, right before the first request leaves (the moment a host's spacing should count
+   * from: a crawl's `delay` as the server sees it).
+   * @default undefined
+   */
+  onRequestStart?: () => void;
+  /**
    * Leave a textual body as bytes: `text` is then absent and `undecodedText` says how to decode it
    * (`decodeText(body, contentType, undecodedText.declaredCharset)`), for a caller that decodes it elsewhere, such
    * as a worker thread. A page's text is a string as large as the page, which costs more to make and to copy than

@@ -1,22 +1,48 @@
 import { StoreClosedError } from '@crawlkit/store';
 
-import { storeIoError } from '../errors.js';
+import { redisFailure, STILL_DOWN } from '../errors.js';
 
-/** Open/closed flag of one store; every sub-store method runs through `run`. */
+/**
+ * Time a command may take while Redis is known not to answer (its last command timed out and none has succeeded
+ * since), in milliseconds: a call during an outage fails this fast instead of waiting the whole command timeout, and
+ * the first command that succeeds ends the outage.
+ */
+const OUTAGE_FUSE_MS = 1_000;
+
+/** Open/closed flag and availability of one store; every sub-store method runs through `run`. */
 export class Lifecycle {
   #closed = false;
+  #unavailable = false;
+  readonly #commandTimeoutMs: number | undefined;
+
+  /** `commandTimeoutMs`: the client's command timeout, named in `REDIS_UNAVAILABLE` messages. */
+  constructor(commandTimeoutMs?: number) {
+    this.#commandTimeoutMs = commandTimeoutMs;
+  }
 
   get closed(): boolean {
     return this.#closed;
   }
 
-  /** Runs `fn` while open; a Redis failure becomes `STORE_IO`, a closed store rejects with `STORE_CLOSED`. */
+  /** Whether the last command met a Redis that did not answer (and none has succeeded since). */
+  get unavailable(): boolean {
+    return this.#unavailable;
+  }
+
+  /**
+   * Runs `fn` while open; a Redis that does not answer becomes `REDIS_UNAVAILABLE`, another failure `STORE_IO`, and
+   * a closed store rejects with `STORE_CLOSED`.
+   */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new StoreClosedError();
     try {
-      return await fn();
+      const result = await (this.#unavailable ? withFuse(fn(), OUTAGE_FUSE_MS) : fn());
+      this.#unavailable = false;
+      return result;
     } catch (error) {
-      throw storeIoError(error);
+      const failure = redisFailure(error, this.#commandTimeoutMs);
+      if (failure.code === 'REDIS_UNAVAILABLE') this.#unavailable = true;
+      throw failure;
     }
   }
 
@@ -25,5 +51,20 @@ export class Lifecycle {
     if (this.#closed) return false;
     this.#closed = true;
     return true;
+  }
+}
+
+/** `work`, or a "Command timed out" rejection after `ms` (the command itself goes on in the client). */
+async function withFuse<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(STILL_DOWN)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -11,6 +11,7 @@ import {
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { Lifecycle } from './lifecycle.js';
+import { RedisCounterStore } from './counters.js';
 import { RedisEngineStore } from './engines.js';
 import { RedisJobStore } from './jobs.js';
 import { RedisDeliveryStore } from './deliveries.js';
@@ -57,6 +58,13 @@ export interface RedisStoreOptions {
    */
   connectTimeoutMs?: number;
   /**
+   * Time a store command may wait for Redis, in milliseconds, connected or not (a paused server, a dropped network,
+   * a restart): past it the call rejects with `REDIS_UNAVAILABLE` instead of waiting for Redis to return. Raise it
+   * for a Redis far away or under heavy load.
+   * @default 5000
+   */
+  commandTimeoutMs?: number;
+  /**
    * The key that encrypts the values a job keeps for its resume (request and webhook header values): 32 random bytes
    * in base64 or hex. Every process sharing the store needs the same key; Redis never sees it. Without one, a job
    * carrying header values is refused with `STORE_SECRET_KEY_MISSING` (they are never stored in plaintext), and jobs
@@ -88,9 +96,17 @@ export interface RedisStore extends Store {
   readonly client: Redis;
 }
 
-/** The connection options every client of the backend uses. */
-export function connectionOptions(connectTimeoutMs: number): RedisOptions {
-  return { lazyConnect: true, connectTimeout: connectTimeoutMs, enableAutoPipelining: true };
+/**
+ * The connection options every client of the backend uses; with `commandTimeoutMs` (every client but the blocking
+ * ones of BullMQ's workers), a command that gets no answer in time rejects.
+ */
+export function connectionOptions(connectTimeoutMs: number, commandTimeoutMs?: number): RedisOptions {
+  return {
+    lazyConnect: true,
+    connectTimeout: connectTimeoutMs,
+    enableAutoPipelining: true,
+    ...(commandTimeoutMs !== undefined ? { commandTimeout: commandTimeoutMs } : {}),
+  };
 }
 
 /**
@@ -109,10 +125,12 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     throw new InvalidOptionError(`Expected \`prefix\` to be a non-empty string without braces, got \`${prefix}\`.`);
   }
   const connectTimeoutMs = nonNegativeInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
+  const commandTimeoutMs = positiveInteger('commandTimeoutMs', options.commandTimeoutMs, 5_000);
   const secrets = redisSecrets(options.secretKey);
   const owned = options.client === undefined;
   const client =
-    options.client ?? new Redis(options.url ?? 'redis://127.0.0.1:6379', connectionOptions(connectTimeoutMs));
+    options.client ??
+    new Redis(options.url ?? 'redis://127.0.0.1:6379', connectionOptions(connectTimeoutMs, commandTimeoutMs));
   if (owned) {
     // Failures surface as rejected commands; without a listener ioredis would print each reconnect error.
     client.on('error', () => undefined);
@@ -124,9 +142,13 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
       throw new StoreError('STORE_OPEN_FAILED', `Cannot connect to Redis: ${message}`, { cause });
     }
   }
-  const life = new Lifecycle();
+  const life = new Lifecycle(owned ? commandTimeoutMs : undefined);
+  const lifecycleOf = (store: RedisStore) => {
+    lifecycles.set(store, life);
+    return store;
+  };
   const redis = new ScriptRunner(client, prefix);
-  return {
+  return lifecycleOf({
     kind: 'redis',
     ephemeral: false,
     prefix,
@@ -140,11 +162,24 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     history: new RedisHistoryStore(life, redis, maxHistoryPerUrl),
     secrets,
     engines: new RedisEngineStore(life, redis),
+    counters: new RedisCounterStore(life, redis),
     close: async () => {
       if (!life.close() || !owned) return;
-      await client.quit().catch(() => client.disconnect());
+      // A Redis that does not answer would hold a graceful QUIT until the command timeout.
+      if (life.unavailable) client.disconnect();
+      else await client.quit().catch(() => client.disconnect());
     },
-  };
+  });
+}
+
+const lifecycles = new WeakMap<RedisStore, Lifecycle>();
+
+/**
+ * The lifecycle of a store opened by `createRedisStore`: what else runs commands on its client (the backend's
+ * coordination) goes through it, so that it shares the store's availability and its `REDIS_UNAVAILABLE` answers.
+ */
+export function storeLifecycle(store: RedisStore): Lifecycle | undefined {
+  return lifecycles.get(store);
 }
 
 /** Connects, giving up after `timeoutMs` (ioredis would otherwise retry for ever). */

@@ -1,9 +1,18 @@
-import { StoreCorruptError, type JobError, type ResultStore, type StoredResult } from '@crawlkit/store';
+import {
+  StoreCorruptError,
+  type JobError,
+  type ResultReadOptions,
+  type ResultStore,
+  type StoredResult,
+} from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import { rethrowNoJob } from './jobs.js';
 import { type ScriptRunner } from './scripts-runner.js';
 import { jobError } from './tasks.js';
+
+/** Results fetched at once by a read bounded in characters. */
+const RESULT_CHUNK = 16;
 
 /** Results (a list of documents beside a list of their task keys), errors and robots-blocked URLs of each job. */
 export class RedisResultStore implements ResultStore {
@@ -15,22 +24,35 @@ export class RedisResultStore implements ResultStore {
     this.#redis = redis;
   }
 
-  list(jobId: string, skip: number, limit: number): Promise<StoredResult[]> {
+  list(jobId: string, skip: number, limit: number, options: ResultReadOptions = {}): Promise<StoredResult[]> {
     return this.#life.run(async () => {
-      const from = Math.max(0, skip);
-      if (limit <= 0) return [];
-      const to = from + limit - 1;
-      const [documents, keys] = await Promise.all([
-        this.#redis.client.lrange(this.#redis.key('j', jobId, 'r'), from, to),
-        this.#redis.client.lrange(this.#redis.key('j', jobId, 'rk'), from, to),
-      ]);
-      return documents.map((document, i) => ({ seq: from + i + 1, key: keys[i] ?? '', document }));
+      const start = Math.max(0, skip);
+      const end = start + Math.max(0, limit);
+      const results: StoredResult[] = [];
+      const max = options.maxChars ?? Number.POSITIVE_INFINITY;
+      let chars = 0;
+      // In chunks, so that a read bounded in characters fetches little more of a large job than it returns.
+      for (let from = start; from < end;) {
+        const to = Math.min(end, from + (options.maxChars === undefined ? end - from : RESULT_CHUNK)) - 1;
+        const [documents, keys] = await Promise.all([
+          this.#redis.client.lrange(this.#redis.key('j', jobId, 'r'), from, to),
+          this.#redis.client.lrange(this.#redis.key('j', jobId, 'rk'), from, to),
+        ]);
+        for (const [i, document] of documents.entries()) {
+          if (results.length > 0 && chars + document.length > max) return results;
+          chars += document.length;
+          results.push({ seq: from + i + 1, key: keys[i] ?? '', document });
+        }
+        if (documents.length < to - from + 1) break;
+        from = to + 1;
+      }
+      return results;
     });
   }
 
-  since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]> {
+  since(jobId: string, afterSeq: number, limit: number, options?: ResultReadOptions): Promise<StoredResult[]> {
     // Result seqs are 1, 2, 3, ... so the result after `afterSeq` sits at index `afterSeq`.
-    return this.list(jobId, afterSeq, limit);
+    return this.list(jobId, afterSeq, limit, options);
   }
 
   count(jobId: string): Promise<number> {

@@ -15,6 +15,27 @@ export function describeResultConformance(factory: StoreFactory): void {
   describe('results', () => {
     const open = useStores(factory);
 
+    it('reads results within maxChars, always at least one, in list and since alike', async () => {
+      const store = await open();
+      const id = await createJob(store, {}, taskInputs(40));
+      for (let i = 0; i < 40; i++) {
+        await store.tasks.complete(id, {
+          key: `k${i}`,
+          credits: 1,
+          document: `document-${String(i).padStart(2, '0')}`,
+        });
+      }
+      // Each document is 11 characters.
+      expect((await store.results.list(id, 0, 100, { maxChars: 25 })).map((r) => r.seq)).toEqual([1, 2]);
+      expect((await store.results.list(id, 3, 100, { maxChars: 5 })).map((r) => r.seq)).toEqual([4]);
+      expect((await store.results.since(id, 30, 100, { maxChars: 1_000 })).map((r) => r.seq)).toEqual(
+        Array.from({ length: 10 }, (_, i) => 31 + i),
+      );
+      expect(await store.results.list(id, 0, 100, { maxChars: 400 })).toHaveLength(36);
+      expect(await store.results.list(id, 0, 3, { maxChars: 1_000 })).toHaveLength(3);
+      expect(await store.results.list(id, 0, 100)).toHaveLength(40);
+    });
+
     it('lists results in completion order with skip and limit', async () => {
       const store = await open();
       const id = await jobWithResults(store, 5);

@@ -16,11 +16,21 @@ export interface JobError {
   timestamp: number;
 }
 
+/** How much of a job's results one read may return. */
+export interface ResultReadOptions {
+  /**
+   * Stop once the documents read pass this many characters of JSON (the first one is always returned): a page of a
+   * large job's results is read without reading, or holding, the rest.
+   * @default unbounded
+   */
+  maxChars?: number;
+}
+
 export interface ResultStore {
-  /** Results in completion order: `skip` first ones skipped, at most `limit` returned. */
-  list(jobId: string, skip: number, limit: number): Promise<StoredResult[]>;
-  /** Results with `seq > afterSeq`, in order (for streaming). */
-  since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]>;
+  /** Results in completion order: `skip` first ones skipped, at most `limit` returned (and `maxChars`). */
+  list(jobId: string, skip: number, limit: number, options?: ResultReadOptions): Promise<StoredResult[]>;
+  /** Results with `seq > afterSeq`, in order (for streaming), at most `limit` (and `maxChars`). */
+  since(jobId: string, afterSeq: number, limit: number, options?: ResultReadOptions): Promise<StoredResult[]>;
   /** How many results the job has (0 for an unknown job). */
   count(jobId: string): Promise<number>;
   /** The job's errors, oldest first. */

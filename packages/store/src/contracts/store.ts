@@ -22,6 +22,7 @@ import type { DeliveryStore } from './deliveries.js';
 import type { EngineStore } from './engines.js';
 import type { HistoryStore } from './history.js';
 import type { SearchIndex } from './search.js';
+import type { CounterStore } from './counters.js';
 
 /**
  * What every backend implements: the page cache and its lifecycle. A backend that only caches pages (a shared
@@ -61,6 +62,8 @@ export interface JobBackend {
    * key in memory for the memory store. A store without one cannot hold such values (the caller refuses them).
    */
   readonly secrets?: SecretBox;
+  /** Named counters (the built-in stores have them); without them, what needs one keeps it in this process. */
+  readonly counters?: CounterStore;
 }
 
 /** What a backend that keeps change-tracking snapshots implements. */

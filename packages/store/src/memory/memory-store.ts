@@ -3,6 +3,7 @@ import { boolean, nonNegativeInteger, positiveInteger } from '../options.js';
 import type { Store } from '../types.js';
 import { memorySecretBox } from '../secrets.js';
 import { MemoryDeliveryStore } from './deliveries.js';
+import { MemoryCounterStore } from './counters.js';
 import { MemoryEngineStore } from './engines.js';
 import { MemoryHistoryStore } from './history.js';
 import { MemoryJobState } from './job-state.js';
@@ -58,6 +59,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     history: new MemoryHistoryStore(life, maxHistoryPerUrl),
     secrets: memorySecretBox(),
     engines: new MemoryEngineStore(life, jobState),
+    counters: new MemoryCounterStore(life),
     close: () => {
       life.close();
       return Promise.resolve();

@@ -1,5 +1,6 @@
 import type { Lifecycle } from '../lifecycle.js';
-import type { JobError, ResultStore, StoredResult } from '../types.js';
+import { takeWithin } from '../result-reads.js';
+import type { JobError, ResultReadOptions, ResultStore, StoredResult } from '../types.js';
 import type { MemoryJobState } from './job-state.js';
 import { jobError } from './job-state.js';
 
@@ -12,16 +13,16 @@ export class MemoryResultStore implements ResultStore {
     this.#state = state;
   }
 
-  list(jobId: string, skip: number, limit: number): Promise<StoredResult[]> {
+  list(jobId: string, skip: number, limit: number, options: ResultReadOptions = {}): Promise<StoredResult[]> {
     return this.#life.run(() => {
       const results = this.#state.jobs.get(jobId)?.results ?? [];
-      return results.slice(Math.max(0, skip), Math.max(0, skip) + Math.max(0, limit)).map((r) => ({ ...r }));
+      return takeWithin(results.slice(Math.max(0, skip), Math.max(0, skip) + Math.max(0, limit)), options.maxChars);
     });
   }
 
-  since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]> {
+  since(jobId: string, afterSeq: number, limit: number, options?: ResultReadOptions): Promise<StoredResult[]> {
     // Result seqs are 1, 2, 3, ... so the result after `afterSeq` sits at index `afterSeq`.
-    return this.list(jobId, afterSeq, limit);
+    return this.list(jobId, afterSeq, limit, options);
   }
 
   count(jobId: string): Promise<number> {

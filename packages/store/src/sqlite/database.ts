@@ -64,6 +64,11 @@ export class SqliteDatabase {
     return this.statement(sql).all(...params) as T[];
   }
 
+  /** The rows of a query one at a time: a caller that stops early never reads the rest. */
+  iterate<T>(sql: string, ...params: SqlValue[]): IterableIterator<T> {
+    return this.statement(sql).iterate(...params) as IterableIterator<T>;
+  }
+
   /**
    * `PRAGMA data_version`: changes exactly when another connection (another process, or another store on the same
    * file) has committed since this connection last looked. Read on every hot-tier hit, so it skips row objects.

@@ -175,6 +175,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
+    description: 'counters: named numbers shared by the processes of the store (credits of a creditLimit)',
+    sql: `CREATE TABLE counters (name TEXT PRIMARY KEY, value REAL NOT NULL) WITHOUT ROWID;`,
+  },
+  {
+    version: 7,
     description:
       'search index: search_entries (one per page cache entry or job result with text), search_docs (each text once, ' +
       'counted) and search_text (FTS5); triggers take the text out with the page or result',

@@ -1,5 +1,6 @@
 import { JobNotFoundError } from '../errors.js';
-import type { JobError, ResultStore, StoredResult } from '../types.js';
+import { takeWithin } from '../result-reads.js';
+import type { JobError, ResultReadOptions, ResultStore, StoredResult } from '../types.js';
 import type { SqliteDatabase } from './database.js';
 import { insertError } from './tasks.js';
 
@@ -18,23 +19,22 @@ export class SqliteResultStore implements ResultStore {
     this.#db = db;
   }
 
-  list(jobId: string, skip: number, limit: number): Promise<StoredResult[]> {
+  list(jobId: string, skip: number, limit: number, options?: ResultReadOptions): Promise<StoredResult[]> {
     // Result seqs are 1, 2, 3, ... without gaps (assigned in the completing transaction, never deleted one by one),
     // so skipping n results is `seq > n`: an index seek instead of an OFFSET scan.
-    return this.since(jobId, Math.max(0, skip), limit);
+    return this.since(jobId, Math.max(0, skip), limit, options);
   }
 
-  since(jobId: string, afterSeq: number, limit: number): Promise<StoredResult[]> {
+  since(jobId: string, afterSeq: number, limit: number, options: ResultReadOptions = {}): Promise<StoredResult[]> {
     return this.#db.use(() => {
       if (limit <= 0) return [];
-      return this.#db
-        .all<StoredResult>(
-          'SELECT seq, key, document FROM results WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-          jobId,
-          afterSeq,
-          limit,
-        )
-        .map((row) => ({ seq: row.seq, key: row.key, document: row.document }));
+      const rows = this.#db.iterate<StoredResult>(
+        'SELECT seq, key, document FROM results WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+        jobId,
+        afterSeq,
+        limit,
+      );
+      return takeWithin(rows, options.maxChars);
     });
   }
 

@@ -10,6 +10,7 @@ import { SqliteDatabase, translateSqliteError } from './database.js';
 import { PageHotTier } from './hot-tier.js';
 import { migrate } from './migrations.js';
 import { SqliteJobStore } from './jobs.js';
+import { SqliteCounterStore } from './counters.js';
 import { SqliteEngineStore } from './engines.js';
 import { SqliteDeliveryStore } from './deliveries.js';
 import { SqliteHistoryStore } from './history.js';
@@ -140,6 +141,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     history: new SqliteHistoryStore(db, maxHistoryPerUrl),
     secrets: keyFileSecretBox(dir),
     engines: new SqliteEngineStore(db),
+    counters: new SqliteCounterStore(db),
     close: () => {
       if (!life.close()) return Promise.resolve();
       hotTier?.clear();

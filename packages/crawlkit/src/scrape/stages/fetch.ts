@@ -33,6 +33,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
   if (request.headers) page.headers = request.headers;
   if (request.location) page.location = request.location;
   if (request.actions?.length) page.actions = request.actions;
+  if (state.onRequestStart) page.onRequestStart = state.onRequestStart;
   shapeFetch(request.formats, page);
   page.renderJudge = extractingJudge(state);
   return page;

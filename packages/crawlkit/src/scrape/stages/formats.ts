@@ -1,9 +1,10 @@
 import { redactUrl } from '@crawlkit/fetcher';
 
 import { produceFormats } from '../../formats/registry.js';
+import { unavailableOptionWarnings } from '../../formats/unavailable.js';
 import type { DocumentMetadata } from '../../v2/types.js';
 import { scrapeId } from '../scrape-id.js';
-import type { ExtractedState, ScrapeStage, ScrapeState } from '../scrape-state.js';
+import { pushWarnings, type ExtractedState, type ScrapeStage, type ScrapeState } from '../scrape-state.js';
 
 /** The document's metadata: the page's own (meta tags, title) and the engine's keys. */
 function documentMetadata(state: ScrapeState): DocumentMetadata {
@@ -34,5 +35,6 @@ export const formatsStage: ScrapeStage = {
     state.deadline.formats();
     state.document = { metadata: documentMetadata(state) };
     await produceFormats(state as ExtractedState);
+    pushWarnings(state, unavailableOptionWarnings(state.request));
   },
 };

@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+
+import type { Command } from 'commander';
+
+import type { ParseOptionsInput } from '../api/parse.js';
+import type { CommandContext } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { OutDir } from './out-dir.js';
+import { PageOutput } from './page-output.js';
+import { VERSION } from './version.js';
+
+export const PARSE_EXAMPLES = [
+  'crawlkit parse report.docx',
+  'crawlkit parse scan.pdf --pdf-mode ocr',
+  'crawlkit parse sheet.xlsx --format markdown,html --json',
+  'crawlkit parse notes.txt --content-type text/csv',
+];
+
+interface ParseFlags {
+  format?: string;
+  pdfMode?: string;
+  images?: boolean;
+  contentType?: string;
+  timeout?: string;
+  body?: string;
+}
+
+/** The flags of `crawlkit parse`. */
+export function addParseFlags(command: Command): Command {
+  return command
+    .option('-f, --format <list>', 'formats, comma-separated: markdown, summary, html, rawHtml, links, images, json')
+    .option('--pdf-mode <mode>', 'PDF pages read by OCR: fast (none), auto (pages without text, default) or ocr (all)')
+    .option('--no-images', 'do not read images by OCR (an image is then an unsupported file)')
+    .option('--content-type <type>', "the file's MIME type (default: from its bytes, then its name for text formats)")
+    .option('--timeout <ms>', 'time the parse may take (default 60000)')
+    .option('--body <file>', 'parse options as a JSON object (flags override it); - reads stdin');
+}
+
+/** The parse options: `--body`, with the flags given on top. */
+function parseOptions(base: Record<string, unknown>, flags: ParseFlags): ParseOptionsInput {
+  const options: Record<string, unknown> = { ...base };
+  if (flags.format !== undefined) options.formats = flags.format.split(',').map((f) => f.trim());
+  if (flags.timeout !== undefined)
+    options.timeout = /^\d+$/.test(flags.timeout) ? Number(flags.timeout) : flags.timeout;
+  if (flags.pdfMode !== undefined || flags.images === false) {
+    const pdf = flags.pdfMode !== undefined ? { type: 'pdf', mode: flags.pdfMode } : { type: 'pdf' };
+    options.parsers = flags.images === false ? [pdf] : [pdf, { type: 'image' }];
+  }
+  return options;
+}
+
+/** `crawlkit parse FILE`: converts a local file as `POST /v2/parse` does, and prints its markdown. */
+export async function parseCommand(ctx: CommandContext, path: string, command: Command): Promise<number> {
+  const flags = command.opts<ParseFlags>();
+  const options = parseOptions(await ctx.readBody(flags.body), flags);
+  let data: Uint8Array;
+  try {
+    data = new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new CliError(`Cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  const file = {
+    data,
+    filename: basename(path),
+    ...(flags.contentType !== undefined ? { contentType: flags.contentType } : {}),
+  };
+  const response = await ctx.engine.parse(file, options, { signal: ctx.signal });
+  if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
+  const startedAt = new Date().toISOString();
+  const outDir = ctx.options.out
+    ? new OutDir(ctx.options.out, { version: VERSION, command: 'parse', input: path, status: 'completed', startedAt })
+    : undefined;
+  const output = new PageOutput(ctx, { multi: false, ...(outDir ? { outDir } : {}) });
+  await output.page(response.data);
+  if (ctx.mode === 'json') ctx.writeJson(response);
+  await outDir?.finish({ finishedAt: new Date().toISOString(), total: 1, completed: 1 });
+  if (response.data.warning) ctx.note(`warning: ${response.data.warning}`);
+  if (outDir) ctx.note(`written to ${ctx.options.out}`);
+  return EXIT.ok;
+}

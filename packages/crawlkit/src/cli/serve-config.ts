@@ -1,0 +1,169 @@
+/**
+ * The settings of `crawlkit serve`, from three places: flags, environment variables (crawlkit's and Firecrawl
+ * self-host's own: `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `MODEL_NAME`, `OLLAMA_BASE_URL`,
+ * `SELF_HOSTED_WEBHOOK_HMAC_SECRET`, `PROXY_SERVER`), and a config file (`crawlkit.config.json` in the working
+ * directory, or `--config`/`CRAWLKIT_CONFIG`). A flag wins over the environment, which wins over the file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+import { optionIssuesMessage } from '@crawlkit/options';
+import { z } from 'zod';
+
+import { searchProviderSchema } from '../search/options.js';
+import { CliError } from './errors.js';
+
+/** The name of the config file `serve` reads from its working directory when no `--config` is given. */
+export const CONFIG_FILE = 'crawlkit.config.json';
+
+const corsSchema = z.union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(z.string().url()).min(1)]);
+
+const llmFileSchema = z.strictObject({
+  /** An OpenAI-compatible API: `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` (Ollama), llama.cpp... */
+  baseUrl: z.string().url().optional(),
+  apiKey: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  /** Whether the server takes `response_format: json_schema` (OpenAI, Ollama, llama.cpp do). @default true */
+  structuredOutputs: z.boolean().optional(),
+  maxInputTokens: z.number().int().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  temperature: z.number().optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  concurrency: z.number().int().positive().optional(),
+});
+
+const proxyListSchema = z.array(z.string().url());
+
+/** `crawlkit.config.json`. Every field is optional. */
+export const serveFileSchema = z.strictObject({
+  port: z.number().int().min(0).max(65_535).optional(),
+  host: z.string().min(1).optional(),
+  apiKeys: z.array(z.string().min(1)).optional(),
+  keysShareJobs: z.boolean().optional(),
+  creditLimit: z.number().int().min(0).optional(),
+  queueLimit: z.number().int().positive().optional(),
+  bodyLimit: z.number().int().positive().optional(),
+  bodyTimeoutMs: z.number().int().positive().optional(),
+  parseFileLimit: z.number().int().positive().optional(),
+  cors: corsSchema.optional(),
+  /** `strict`, or a `UrlPolicy` object; the default is strict on any interface but loopback. */
+  urlPolicy: z.union([z.literal('strict'), z.record(z.string(), z.unknown())]).optional(),
+  webhookSecret: z.string().min(1).optional(),
+  proxies: z
+    .strictObject({
+      basic: proxyListSchema.optional(),
+      stealth: proxyListSchema.optional(),
+      byCountry: z.record(z.string(), proxyListSchema).optional(),
+    })
+    .optional(),
+  llm: llmFileSchema.optional(),
+  /**
+   * The web search provider of `/v2/search`, `crawlkit search` and `crawlkit mcp`: `{ kind: 'searxng', url }` or
+   * `{ kind: 'brave', apiKey }`. @default none (search answers from the stored pages)
+   */
+  searchProvider: searchProviderSchema.optional(),
+  /** The engine's `browser` settings (`executablePath`, `args`...), checked by the engine. */
+  browser: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type ServeFile = z.output<typeof serveFileSchema>;
+export type LlmSettings = z.output<typeof llmFileSchema> & { baseUrl: string; model: string };
+
+/** The flags of `serve` this module reads. */
+export interface ServeConfigFlags {
+  config?: string;
+  model?: string;
+  modelBaseUrl?: string;
+  webhookSecret?: string;
+  proxy?: string[];
+  cors?: string;
+}
+
+/**
+ * Reads the config file: `--config` (which must exist), else `CRAWLKIT_CONFIG`, else `crawlkit.config.json` in `cwd`
+ * when there is one. Returns `{}` without a file.
+ */
+export function readServeFile(flags: ServeConfigFlags, env: NodeJS.ProcessEnv, cwd: string): ServeFile {
+  const named = flags.config ?? env.CRAWLKIT_CONFIG;
+  const path = resolve(cwd, named ?? CONFIG_FILE);
+  if (named === undefined && !existsSync(path)) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new CliError(`Cannot read the config file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = serveFileSchema.safeParse(value);
+  if (!parsed.success) throw new CliError(optionIssuesMessage(path, value, parsed.error.issues));
+  return parsed.data;
+}
+
+const OPENAI = 'https://api.openai.com/v1';
+
+/**
+ * The model `serve` gives the engine, or undefined without one. The base URL: `--model-base-url`, else
+ * `OPENAI_BASE_URL`, else `OLLAMA_BASE_URL` (its OpenAI-compatible `/v1`), else the file's `llm.baseUrl`, else the
+ * OpenAI API when `OPENAI_API_KEY` is set. The model: `--model`, else `MODEL_NAME`, else the file's `llm.model`, else
+ * `gpt-4o-mini` on the OpenAI API (a self-hosted server needs one named).
+ */
+export function resolveLlmSettings(
+  flags: ServeConfigFlags,
+  env: NodeJS.ProcessEnv,
+  file: ServeFile,
+): LlmSettings | undefined {
+  const ollama = env.OLLAMA_BASE_URL ? `${env.OLLAMA_BASE_URL.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1` : undefined;
+  const baseUrl =
+    flags.modelBaseUrl ??
+    env.OPENAI_BASE_URL ??
+    ollama ??
+    file.llm?.baseUrl ??
+    (env.OPENAI_API_KEY ? OPENAI : undefined);
+  if (baseUrl === undefined) return undefined;
+  const model = flags.model ?? env.MODEL_NAME ?? file.llm?.model ?? (baseUrl === OPENAI ? 'gpt-4o-mini' : undefined);
+  if (model === undefined) {
+    throw new CliError(
+      `A language model server is set (${baseUrl}) but no model: set MODEL_NAME, --model, or llm.model in ${CONFIG_FILE}.`,
+    );
+  }
+  const apiKey =
+    env.OPENAI_API_KEY ?? file.llm?.apiKey ?? (ollama !== undefined && baseUrl === ollama ? 'ollama' : undefined);
+  return { ...file.llm, baseUrl, model, ...(apiKey !== undefined ? { apiKey } : {}) };
+}
+
+/** The webhook secret: `--webhook-secret`, `CRAWLKIT_WEBHOOK_SECRET`, Firecrawl's `SELF_HOSTED_WEBHOOK_HMAC_SECRET`, the file. */
+export function resolveWebhookSecret(
+  flags: ServeConfigFlags,
+  env: NodeJS.ProcessEnv,
+  file: ServeFile,
+): string | undefined {
+  return (
+    flags.webhookSecret ?? env.CRAWLKIT_WEBHOOK_SECRET ?? env.SELF_HOSTED_WEBHOOK_HMAC_SECRET ?? file.webhookSecret
+  );
+}
+
+/**
+ * The proxies: `--proxy` (repeatable) as the basic list, else Firecrawl's `PROXY_SERVER` (with `PROXY_USERNAME` and
+ * `PROXY_PASSWORD`), else the file's `proxies`.
+ */
+export function resolveProxies(flags: ServeConfigFlags, env: NodeJS.ProcessEnv, file: ServeFile): ServeFile['proxies'] {
+  if (flags.proxy?.length) return { ...file.proxies, basic: flags.proxy };
+  if (env.PROXY_SERVER) {
+    const url = new URL(/^[a-z]+:\/\//i.test(env.PROXY_SERVER) ? env.PROXY_SERVER : `http://${env.PROXY_SERVER}`);
+    if (env.PROXY_USERNAME) url.username = env.PROXY_USERNAME;
+    if (env.PROXY_PASSWORD) url.password = env.PROXY_PASSWORD;
+    return { ...file.proxies, basic: [url.href] };
+  }
+  return file.proxies;
+}
+
+/** `--cors`: `loopback`, `*`, `off`, or a comma-separated list of origins; else `CRAWLKIT_CORS`, else the file. */
+export function resolveCors(flags: ServeConfigFlags, env: NodeJS.ProcessEnv, file: ServeFile): ServeFile['cors'] {
+  const raw = flags.cors ?? env.CRAWLKIT_CORS;
+  if (raw === undefined) return file.cors;
+  if (raw === 'loopback' || raw === '*') return raw;
+  if (raw === 'off' || raw === 'false') return false;
+  return raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+}

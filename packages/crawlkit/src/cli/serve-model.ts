@@ -1,0 +1,26 @@
+import type { LlmOptions } from '../llm/llm-options.js';
+import { CliError } from './errors.js';
+import type { LlmSettings } from './serve-config.js';
+
+/**
+ * The engine's model from `serve`'s settings: an OpenAI-compatible chat model (OpenAI, Ollama, llama.cpp, vLLM,
+ * LM Studio all speak it) through `@ai-sdk/openai-compatible`, loaded only when a model is configured.
+ */
+export async function loadServeModel(settings: LlmSettings): Promise<LlmOptions> {
+  const { baseUrl, apiKey, model, structuredOutputs, ...tuning } = settings;
+  let provider;
+  try {
+    const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+    provider = createOpenAICompatible({
+      name: 'crawlkit',
+      baseURL: baseUrl,
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      supportsStructuredOutputs: structuredOutputs ?? true,
+    });
+  } catch (cause) {
+    throw new CliError('The model needs the @ai-sdk/openai-compatible package: npm install @ai-sdk/openai-compatible', {
+      cause,
+    });
+  }
+  return { model: provider.chatModel(model), ...tuning };
+}

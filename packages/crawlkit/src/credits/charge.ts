@@ -1,0 +1,39 @@
+import type { Store } from '@crawlkit/store';
+
+import { CrawlkitError } from '../errors.js';
+import { creditLedger } from './ledger.js';
+
+/** The `creditLimit` of a call's options: undefined without one, `BAD_REQUEST` when it is not a number ≥ 0. */
+export function creditLimitOf(init: unknown): number | undefined {
+  const limit = (init as { creditLimit?: unknown } | null | undefined)?.creditLimit;
+  if (limit === undefined) return undefined;
+  if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0) {
+    throw new CrawlkitError('BAD_REQUEST', '`creditLimit` must be a number of credits, 0 or more.');
+  }
+  return limit;
+}
+
+/**
+ * Runs `work` with `estimate` credits reserved under `limit` in the store's ledger, then settles them to what it cost
+ * (`cost(result)`; nothing when it threw). Without a limit it only runs `work`. Rejects with `INSUFFICIENT_CREDITS`,
+ * before `work` starts, when the estimate does not fit.
+ */
+export async function charged<T>(
+  store: Store,
+  limit: number | undefined,
+  estimate: number,
+  work: () => Promise<T>,
+  cost: (result: T) => number,
+): Promise<T> {
+  if (limit === undefined) return work();
+  const reservation = await creditLedger(store).require(estimate, limit);
+  let result: T | undefined;
+  let done = false;
+  try {
+    result = await work();
+    done = true;
+    return result;
+  } finally {
+    await reservation.settle(done ? cost(result as T) : 0);
+  }
+}

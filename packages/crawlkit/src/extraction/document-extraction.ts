@@ -1,0 +1,81 @@
+/**
+ * Documents (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV, TSV and, with the `image` parser, images read
+ * by OCR): recognized on the main thread by signature, then by type for text formats (`pageKind`), and converted by
+ * `@crawlkit/documents` in the extraction worker that runs the page.
+ */
+import { convertDocument, documentFormat, isDocumentError } from '@crawlkit/documents';
+
+import { CrawlkitError } from '../errors.js';
+import type { Extraction, ExtractionRequest } from './extraction.js';
+
+/** The types whose text pages may be documents (CSV, TSV, RTF): other text is never looked at. */
+const TEXT_DOCUMENT_TYPES =
+  /^(text\/(csv|x-csv|comma-separated-values|tab-separated-values|tsv|rtf)|application\/(csv|rtf))$/;
+
+/** How much of a page's text tells its format (signatures and the check that it is text). */
+const HEAD = 4096;
+
+/**
+ * Whether a page is a document this package converts: binary content by its signature (images included; the
+ * `image` parser decides in the worker), text by its type.
+ */
+export function isDocument(page: { contentType: string; text?: string | undefined; body?: Uint8Array | undefined }) {
+  if (page.text !== undefined) {
+    if (!TEXT_DOCUMENT_TYPES.test(page.contentType)) return false;
+    return (
+      documentFormat({ bytes: new TextEncoder().encode(page.text.slice(0, HEAD)), contentType: page.contentType }) !==
+      undefined
+    );
+  }
+  if (page.body === undefined) return false;
+  return documentFormat({ bytes: page.body, contentType: page.contentType }, { images: true }) !== undefined;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A document's extraction: markdown, HTML when the format has it (else the markdown's paragraphs), metadata. */
+export async function documentExtraction(request: ExtractionRequest, text: string | undefined): Promise<Extraction> {
+  const { page, settings, budgetMs } = request;
+  const bytes = page.body && page.undecodedText === undefined ? page.body : new TextEncoder().encode(text ?? '');
+  if (documentFormat({ bytes, contentType: page.contentType }, { images: settings.ocrImages }) === undefined) {
+    // an image without the `image` parser: an unsupported file, as before OCR
+    throw new CrawlkitError(
+      'SCRAPE_UNSUPPORTED_FILE_ERROR',
+      `Scrape resulted in unsupported file: ${page.contentType || 'an image'} (add 'image' to parsers to read ` +
+        'images by OCR)',
+    );
+  }
+  try {
+    const converted = await convertDocument(
+      { bytes, contentType: page.contentType },
+      {
+        html: settings.html || settings.rawHtml,
+        images: settings.ocrImages,
+        ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}),
+      },
+    );
+    const html =
+      converted.html ??
+      `<html><body>${converted.markdown
+        .split(/\n{2,}/)
+        .map((p) => `<p>${escapeHtml(p.trim())}</p>`)
+        .join('')}</body></html>`;
+    const extraction: Extraction = {
+      markdown: converted.markdown,
+      html,
+      rawHtml: html,
+      links: [],
+      images: [],
+      metadata: { ...converted.metadata },
+      warnings: converted.warnings,
+    };
+    // upstream's per-page rule (+1 credit per page past the first) where the document has pages
+    if (converted.pages !== undefined) extraction.pdfPages = converted.pages;
+    return extraction;
+  } catch (error) {
+    if (!isDocumentError(error)) throw error;
+    throw new CrawlkitError(error.code, error.message, { cause: error });
+  }
+}

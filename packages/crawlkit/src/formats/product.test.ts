@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+
+import { extractProduct } from './product.js';
+
+const URL_ = 'https://shop.example/p/plane';
+
+const page = (head: string, body = '') =>
+  `<!doctype html><html><head><title>Page title</title>${head}</head><body>${body}</body></html>`;
+
+describe('extractProduct from JSON-LD', () => {
+  it('reads name, brand, price, currency, availability, SKU and images', () => {
+    const ld = {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'No. 4 Smoothing Plane',
+      brand: { '@type': 'Brand', name: 'Acme Tools' },
+      sku: 'AC-4',
+      category: 'Hand tools',
+      description: 'A bench plane.',
+      image: ['/img/plane.jpg', { '@type': 'ImageObject', url: 'https://cdn.example/plane-2.jpg', caption: 'Side' }],
+      offers: {
+        '@type': 'Offer',
+        price: '129.50',
+        priceCurrency: 'usd',
+        availability: 'https://schema.org/InStock',
+        priceSpecification: [
+          { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/ListPrice', price: 150 },
+        ],
+      },
+    };
+    const product = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(ld)}</script>`), URL_);
+    expect(product).toEqual({
+      title: 'No. 4 Smoothing Plane',
+      brand: 'Acme Tools',
+      category: 'Hand tools',
+      url: URL_,
+      description: 'A bench plane.',
+      variants: [
+        {
+          sku: 'AC-4',
+          price: { amount: 129.5, currency: 'USD', formatted: '$129.50' },
+          sale: { originalPrice: { amount: 150, currency: 'USD', formatted: '$150.00' } },
+          availability: { inStock: true, text: 'InStock' },
+          images: [
+            { url: 'https://shop.example/img/plane.jpg' },
+            { url: 'https://cdn.example/plane-2.jpg', alt: 'Side' },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('finds the product inside @graph and mainEntity, one variant per offer', () => {
+    const ld = {
+      '@graph': [
+        { '@type': 'WebSite', name: 'Shop' },
+        {
+          '@type': 'ItemPage',
+          mainEntity: {
+            '@type': ['Product'],
+            name: 'Chisel set',
+            offers: [
+              {
+                '@type': 'Offer',
+                sku: 'CS-3',
+                name: '3 pieces',
+                price: 40,
+                priceCurrency: 'EUR',
+                availability: 'OutOfStock',
+              },
+              {
+                '@type': 'Offer',
+                sku: 'CS-6',
+                name: '6 pieces',
+                price: 70,
+                priceCurrency: 'EUR',
+                availability: 'InStock',
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const product = extractProduct(page(`<script type="application/ld+json">${JSON.stringify(ld)}</script>`), URL_);
+    expect(product?.title).toBe('Chisel set');
+    expect(product?.variants.map((v) => [v.sku, v.title, v.price?.amount, v.availability.inStock])).toEqual([
+      ['CS-3', '3 pieces', 40, false],
+      ['CS-6', '6 pieces', 70, true],
+    ]);
+  });
+
+  it('skips a broken block and takes the next', () => {
+    const good = JSON.stringify({ '@type': 'Product', name: 'Mallet' });
+    const product = extractProduct(
+      page(`<script type="application/ld+json">{ nope</script><script type="application/ld+json">${good}</script>`),
+      URL_,
+    );
+    expect(product?.title).toBe('Mallet');
+    expect(product?.variants).toEqual([{ availability: { inStock: false, text: 'Unknown' } }]);
+  });
+});
+
+describe('extractProduct from microdata', () => {
+  it('reads itemprops, nested offers and brand, and values of meta, link and img', () => {
+    const body = `
+      <div itemscope itemtype="https://schema.org/Product">
+        <h1 itemprop="name">Marking Gauge</h1>
+        <img itemprop="image" src="/img/gauge.png" alt="">
+        <div itemprop="brand" itemscope itemtype="https://schema.org/Brand"><span itemprop="name">Veritas</span></div>
+        <meta itemprop="sku" content="MG-1">
+        <div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+          <span itemprop="priceCurrency" content="GBP">£</span><span itemprop="price" content="35.00">35.00</span>
+          <link itemprop="availability" href="https://schema.org/LimitedAvailability">Few left
+        </div>
+      </div>`;
+    const product = extractProduct(page('', body), URL_);
+    expect(product).toMatchObject({
+      title: 'Marking Gauge',
+      brand: 'Veritas',
+      variants: [
+        {
+          sku: 'MG-1',
+          price: { amount: 35, currency: 'GBP' },
+          availability: { inStock: true, text: 'LimitedAvailability' },
+          images: [{ url: 'https://shop.example/img/gauge.png' }],
+        },
+      ],
+    });
+  });
+});
+
+describe('extractProduct from OpenGraph', () => {
+  it('reads og and product: tags, and fills what JSON-LD lacks', () => {
+    const head = `
+      <meta property="og:type" content="product">
+      <meta property="og:title" content="Block Plane">
+      <meta property="og:image" content="https://cdn.example/block.jpg">
+      <meta property="og:url" content="https://shop.example/p/block">
+      <meta property="product:price:amount" content="89">
+      <meta property="product:price:currency" content="USD">
+      <meta property="product:availability" content="out of stock">
+      <meta property="product:brand" content="Acme">`;
+    const alone = extractProduct(page(head), URL_);
+    expect(alone).toMatchObject({
+      title: 'Block Plane',
+      brand: 'Acme',
+      url: 'https://shop.example/p/block',
+      variants: [{ price: { amount: 89, currency: 'USD' }, availability: { inStock: false, text: 'OutOfStock' } }],
+    });
+    const ld = JSON.stringify({ '@type': 'Product', name: 'Block Plane (LD)', description: 'Small.' });
+    const merged = extractProduct(page(`${head}<script type="application/ld+json">${ld}</script>`), URL_);
+    expect(merged?.title).toBe('Block Plane (LD)');
+    expect(merged?.brand).toBe('Acme');
+    expect(merged?.description).toBe('Small.');
+    expect(merged?.variants[0]?.price?.amount).toBe(89);
+    expect(merged?.variants[0]?.images).toEqual([{ url: 'https://cdn.example/block.jpg' }]);
+  });
+
+  it('finds nothing on a page without product data', () => {
+    expect(extractProduct(page('<meta property="og:type" content="article">', '<p>Hello</p>'), URL_)).toBeUndefined();
+  });
+});

@@ -1,0 +1,159 @@
+// Each stage of a scrape on its own: a state built by the stages before it, then what the stage under test adds to
+// it (and what it leaves alone). Real engine runtime, real pages on 127.0.0.1, a real memory store.
+import { EventEmitter } from 'node:events';
+
+import PQueue from 'p-queue';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
+import { EventBus } from '../../event-bus.js';
+import type { CrawlkitEvents } from '../../events.js';
+import { silentLogger } from '../../logger.js';
+import { resolveOptions, type CrawlkitOptions } from '../../options.js';
+import { closeRuntime, createRuntime, type Runtime } from '../../runtime.js';
+import { scrapeRequestSchema, type ScrapeRequestInput } from '../../v2/scrape-options.js';
+import { initialState } from '../run-scrape.js';
+import type { ScrapeStage, ScrapeState } from '../scrape-state.js';
+import { cacheLookup } from './cache-lookup.js';
+import { cacheWrite } from './cache-write.js';
+import { decodeStage } from './decode.js';
+import { extractStage } from './extract.js';
+import { fetchStage } from './fetch.js';
+import { formatsStage } from './formats.js';
+
+let server: FixtureServer;
+let rt: Runtime;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  const raw: CrawlkitOptions = { store: 'memory', engine: 'http' };
+  rt = await createRuntime({
+    raw,
+    options: resolveOptions(raw),
+    queue: new PQueue({ concurrency: 2 }),
+    bus: new EventBus(new EventEmitter<CrawlkitEvents>(), silentLogger),
+  });
+});
+
+afterAll(async () => {
+  await closeRuntime(rt);
+  await server.close();
+});
+
+/** A fresh state for `path` (`maxAge` 0 unless given: the cache is written, not read). */
+function stateFor(path: string, extra: Omit<ScrapeRequestInput, 'url'> = {}): ScrapeState {
+  const url = `${server.url}${path}`;
+  const request = scrapeRequestSchema.parse({ url, maxAge: 0, ...extra });
+  return initialState(rt.ctx, request, { sourceURL: url, zeroDataRetention: false });
+}
+
+/** Runs `stages` on `state` in order, as `runScrape` does (without its timings and error answers). */
+async function through(state: ScrapeState, stages: readonly ScrapeStage[]): Promise<ScrapeState> {
+  for (const stage of stages) await stage.run(state);
+  return state;
+}
+
+describe('cache-lookup', () => {
+  it('marks a miss and leaves the page to the fetch; answers a hit with the cached page and no request', async () => {
+    const path = `/articles/first-post.html?stage=lookup-${Date.now()}`;
+    const miss = await through(stateFor(path, { maxAge: 60_000 }), [cacheLookup]);
+    expect(miss.cache.state).toBe('miss');
+    expect(miss.page).toBeUndefined();
+
+    await through(miss, [fetchStage, cacheWrite]);
+    const before = server.requests.length;
+    const hit = await through(stateFor(path, { maxAge: 60_000 }), [cacheLookup]);
+    expect(hit.cache).toMatchObject({ state: 'hit', cachedAt: miss.cache.cachedAt, length: miss.cache.length });
+    expect(hit.page?.status).toBe(200);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('does not read the cache for maxAge 0 or headers, and refuses a minAge with nothing old enough', async () => {
+    const fresh = await through(stateFor('/articles/first-post.html'), [cacheLookup]);
+    expect(fresh.cache).toMatchObject({ readable: false, writable: true });
+    expect(fresh.cache.state).toBeUndefined();
+    const noCache = stateFor('/articles/first-post.html', { headers: { 'x-test': '1' } });
+    await through(noCache, [cacheLookup]);
+    expect(noCache.cache).toMatchObject({ readable: false });
+    expect(noCache.cache.state).toBeUndefined();
+    await expect(
+      through(stateFor(`/articles/first-post.html?never=${Date.now()}`, { minAge: 1 }), [cacheLookup]),
+    ).rejects.toMatchObject({ code: 'SCRAPE_NO_CACHED_DATA' });
+  });
+});
+
+describe('fetch', () => {
+  it('fetches the page once, with its status and content type; does nothing when a page is already there', async () => {
+    const before = server.requests.length;
+    const state = await through(stateFor('/articles/first-post.html'), [fetchStage]);
+    expect(state.page).toMatchObject({ status: 200, engine: 'http' });
+    expect(state.page!.contentType).toContain('text/html');
+    expect(server.requests.length).toBe(before + 1);
+    const page = state.page;
+    await fetchStage.run(state);
+    expect(state.page).toBe(page);
+    expect(server.requests.length).toBe(before + 1);
+  });
+
+  it('calls onRequestStart right before the request leaves', async () => {
+    const state = stateFor('/articles/first-post.html');
+    let requestsAtStart = -1;
+    state.onRequestStart = () => (requestsAtStart = server.requests.length);
+    const before = server.requests.length;
+    await through(state, [fetchStage]);
+    expect(requestsAtStart).toBe(before);
+  });
+});
+
+describe('cache-write', () => {
+  it('writes a successful page under its key, and never a 404', async () => {
+    const ok = await through(stateFor(`/articles/first-post.html?stage=write-${Date.now()}`), [fetchStage, cacheWrite]);
+    expect(ok.cache.cachedAt).toBeTypeOf('number');
+    expect(await rt.ctx.store.pages.get(ok.cache.key)).toMatchObject({ cachedAt: ok.cache.cachedAt });
+
+    const missing = await through(stateFor(`/no-such-page-${Date.now()}.html`), [fetchStage, cacheWrite]);
+    expect(missing.page?.status).toBe(404);
+    expect(missing.cache.cachedAt).toBeUndefined();
+    expect(await rt.ctx.store.pages.get(missing.cache.key)).toBeUndefined();
+  });
+});
+
+describe('decode', () => {
+  it('tells what the page is from its type and bytes, and puts the fetch notes first in the warnings', async () => {
+    const html = await through(stateFor('/articles/first-post.html'), [fetchStage, decodeStage]);
+    expect(html.input).toMatchObject({ kind: 'html', url: html.page!.url });
+    const pdf = await through(stateFor('/files/report.pdf'), [fetchStage, decodeStage]);
+    expect(pdf.input).toMatchObject({ kind: 'pdf', contentType: 'application/pdf' });
+    expect(pdf.input!.body?.byteLength).toBeGreaterThan(0);
+  });
+});
+
+describe('extract', () => {
+  it('extracts what the formats need in the worker, and nothing they do not', async () => {
+    const state = await through(stateFor('/articles/first-post.html', { formats: ['markdown'] }), [
+      fetchStage,
+      decodeStage,
+      extractStage,
+    ]);
+    expect(state.extraction!.markdown).toContain('#');
+    expect(state.extraction!.links).toBeUndefined();
+    expect(state.document).toBeUndefined();
+  });
+});
+
+describe('formats', () => {
+  it("starts the document with the page's metadata and lets each requested format write its field", async () => {
+    const state = await through(stateFor('/articles/first-post.html', { formats: ['markdown', 'links'] }), [
+      cacheLookup,
+      fetchStage,
+      decodeStage,
+      extractStage,
+      formatsStage,
+    ]);
+    const doc = state.document!;
+    expect(Object.keys(doc).sort()).toEqual(['links', 'markdown', 'metadata']);
+    expect(doc.metadata).toMatchObject({ statusCode: 200, sourceURL: `${server.url}/articles/first-post.html` });
+    expect(doc.metadata.scrapeId).toBeTypeOf('string');
+    expect(doc.links!.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,62 @@
+import { CrawlkitError, hasCrawlkitCode } from './errors.js';
+import type { CrawlkitErrorCode } from './error-codes.js';
+import { sleep } from '@crawlkit/actions';
+
+/**
+ * Codes of a store that cannot be written or read for now: a full disk or an I/O error (`STORE_IO`), a lock held too
+ * long (`STORE_BUSY`), Redis down (`REDIS_UNAVAILABLE`). Work that meets one is retried once the store answers again:
+ * it is never recorded as a page's failure, nor ends a job (issue 38).
+ */
+const STORE_FAULT_CODES: ReadonlySet<string> = new Set<CrawlkitErrorCode>([
+  'STORE_IO',
+  'STORE_BUSY',
+  'REDIS_UNAVAILABLE',
+]);
+
+/** Whether `error` is a store fault (see `STORE_FAULT_CODES`). */
+export function isStoreFault(error: unknown): boolean {
+  return hasCrawlkitCode(error) && STORE_FAULT_CODES.has(error.code);
+}
+
+/**
+ * The store fault a page's outcome carries (its scrape could not read or write the page cache), as an error to throw:
+ * the page is not what failed, and its task is retried.
+ */
+export function pageStoreFault(outcome: unknown): CrawlkitError | undefined {
+  const error = (outcome as { success?: boolean; error?: { code?: string; error?: string } } | null)?.error;
+  if ((outcome as { success?: boolean }).success !== false || !error?.code || !STORE_FAULT_CODES.has(error.code)) {
+    return undefined;
+  }
+  return new CrawlkitError(error.code as CrawlkitErrorCode, error.error ?? error.code);
+}
+
+/** First wait after a store fault, in milliseconds; it doubles with each fault in a row. */
+const FIRST_DELAY_MS = 250;
+/** Longest wait between two tries of a store that keeps failing, in milliseconds. */
+const MAX_DELAY_MS = 5_000;
+
+/** How long to wait after the `streak`-th store fault in a row (1 for the first): 250 ms doubling, at most 5 s. */
+export function storeFaultDelay(streak: number): number {
+  return Math.min(FIRST_DELAY_MS * 2 ** Math.max(0, streak - 1), MAX_DELAY_MS);
+}
+
+/**
+ * Runs `write` until it succeeds, waiting `storeFaultDelay` after each store fault (`onFault` hears each one). Any
+ * other error rejects at once; so does the last fault once `signal` has aborted.
+ */
+export async function retryStoreFaults<T>(
+  write: () => Promise<T>,
+  signal?: AbortSignal,
+  onFault?: (error: unknown) => void,
+): Promise<T> {
+  for (let streak = 1; ; streak++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isStoreFault(error) || signal?.aborted) throw error;
+      onFault?.(error);
+      await sleep(storeFaultDelay(streak), signal);
+      if (signal?.aborted) throw error;
+    }
+  }
+}

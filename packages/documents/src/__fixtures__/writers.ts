@@ -1,0 +1,185 @@
+/**
+ * Sample documents made by real writers (the npm packages `docx`, `exceljs`, `pptxgenjs`, `epub-gen-memory`,
+ * `pdf-lib`), each holding the same report: what the golden tests convert. The OpenDocument, RTF and legacy Word
+ * samples were made from these by LibreOffice and are committed beside this file (see `README.md` here).
+ */
+import { readFileSync } from 'node:fs';
+
+import {
+  AlignmentType,
+  Document,
+  ExternalHyperlink,
+  FootnoteReferenceRun,
+  HeadingLevel,
+  ImageRun,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+} from 'docx';
+import ExcelJS from 'exceljs';
+import epubModule from 'epub-gen-memory';
+import { encode } from 'fast-png';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import pptxgen from 'pptxgenjs';
+
+export const AUTHOR = 'Ada Lovelace';
+export const TITLE = 'Quarterly Report';
+export const CREATED = new Date('2024-03-01T10:00:00Z');
+export const MODIFIED = new Date('2024-03-02T11:30:00Z');
+
+/** A 4 x 4 red PNG (made by fast-png). */
+export function tinyPng(): Uint8Array {
+  const data = new Uint8Array(4 * 4 * 4);
+  for (let i = 0; i < data.length; i += 4) data.set([200, 30, 30, 255], i);
+  return encode({ width: 4, height: 4, data, channels: 4 });
+}
+
+export async function makeDocx(): Promise<Uint8Array> {
+  const doc = new Document({
+    creator: AUTHOR,
+    title: TITLE,
+    description: 'Sample report',
+    footnotes: { 1: { children: [new Paragraph('Figures are unaudited.')] } },
+    numbering: {
+      config: [
+        {
+          reference: 'steps',
+          levels: [{ level: 0, format: 'decimal', text: '%1.', alignment: AlignmentType.START }],
+        },
+      ],
+    },
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: TITLE, heading: HeadingLevel.HEADING_1 }),
+          new Paragraph({
+            children: [
+              new TextRun('Revenue grew in '),
+              new TextRun({ text: 'every', bold: true }),
+              new TextRun(' region, see '),
+              new ExternalHyperlink({
+                link: 'https://example.com/results',
+                children: [new TextRun({ text: 'the results', style: 'Hyperlink' })],
+              }),
+              new TextRun('.'),
+              new FootnoteReferenceRun(1),
+            ],
+          }),
+          new Paragraph({ text: 'Highlights', heading: HeadingLevel.HEADING_2 }),
+          new Paragraph({ text: 'North doubled its sales', bullet: { level: 0 } }),
+          new Paragraph({ text: 'South opened two stores', bullet: { level: 0 } }),
+          new Paragraph({ text: 'Close the books', numbering: { reference: 'steps', level: 0 } }),
+          new Paragraph({ text: 'Publish the report', numbering: { reference: 'steps', level: 0 } }),
+          new Table({
+            rows: [
+              ['Region', 'Sales'],
+              ['North', '120'],
+              ['South', '80'],
+            ].map(
+              (cells) => new TableRow({ children: cells.map((c) => new TableCell({ children: [new Paragraph(c)] })) }),
+            ),
+          }),
+          new Paragraph({
+            children: [
+              new ImageRun({
+                type: 'png',
+                data: tinyPng(),
+                transformation: { width: 40, height: 40 },
+                altText: { name: 'Logo', description: 'Company logo', title: 'Logo' },
+              }),
+            ],
+          }),
+        ],
+      },
+    ],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+export async function makeXlsx(): Promise<Uint8Array> {
+  const book = new ExcelJS.Workbook();
+  book.creator = AUTHOR;
+  book.title = TITLE;
+  book.created = CREATED;
+  book.modified = MODIFIED;
+  const sales = book.addWorksheet('Sales');
+  sales.addRow(['Region', 'Sales', 'Share']);
+  sales.addRow(['North', 120, 0.6]);
+  sales.addRow(['South', 80, 0.4]);
+  sales.addRow(['Total', { formula: 'B2+B3', result: 200 }, 1]);
+  const notes = book.addWorksheet('Notes');
+  notes.addRow(['Note']);
+  notes.addRow(['Figures | unaudited']);
+  return new Uint8Array(await book.xlsx.writeBuffer());
+}
+
+export async function makePptx(): Promise<Uint8Array> {
+  // a CommonJS module typed as an ES one: its class is the default export at run time
+  const PptxGenJS = pptxgen as unknown as typeof pptxgen.default;
+  const deck = new PptxGenJS();
+  deck.author = AUTHOR;
+  deck.title = TITLE;
+  const first = deck.addSlide();
+  first.addText(TITLE, { x: 0.5, y: 0.5, w: 9, h: 1, fontSize: 32 });
+  first.addText('Revenue grew in every region', { x: 0.5, y: 1.8, w: 9, h: 1 });
+  first.addNotes('Thank the regional teams.');
+  const second = deck.addSlide();
+  second.addText('Highlights', { x: 0.5, y: 0.5, w: 9, h: 1, fontSize: 28 });
+  second.addText(
+    [
+      { text: 'North doubled its sales', options: { bullet: true } },
+      { text: 'South opened two stores', options: { bullet: true } },
+    ],
+    { x: 0.5, y: 1.8, w: 9, h: 2 },
+  );
+  second.addTable(
+    [
+      [{ text: 'Region' }, { text: 'Sales' }],
+      [{ text: 'North' }, { text: '120' }],
+    ],
+    { x: 0.5, y: 4, w: 6 },
+  );
+  return new Uint8Array((await deck.write({ outputType: 'nodebuffer' })) as Buffer);
+}
+
+export async function makeEpub(): Promise<Uint8Array> {
+  // a CommonJS module: its function is the default import under vitest, under `default` of it under Node
+  const loaded = epubModule as unknown as typeof epubModule.default | { default: typeof epubModule.default };
+  const epub = typeof loaded === 'function' ? loaded : loaded.default;
+  const book = await epub({ title: TITLE, author: AUTHOR, verbose: false, ignoreFailedDownloads: true }, [
+    { title: 'Opening', content: '<p>Revenue grew in <b>every</b> region.</p>' },
+    { title: 'Highlights', content: '<ul><li>North doubled its sales</li><li>South opened two stores</li></ul>' },
+    { title: 'Closing', content: '<p>Publish the report.</p>' },
+  ]);
+  return new Uint8Array(book);
+}
+
+export function makeCsv(): Uint8Array {
+  return new TextEncoder().encode('Region,Sales,Note\nNorth,120,"Doubled, again"\nSouth,80,"Two ""new"" stores"\n');
+}
+
+export function makeTsv(): Uint8Array {
+  return new TextEncoder().encode('Region\tSales\nNorth\t120\nSouth\t80\n');
+}
+
+/** Chromium's screenshot of a page with three lines of text (see README.md here). */
+export function screenshotPng(): Uint8Array {
+  return new Uint8Array(readFileSync(new URL('./screenshot.png', import.meta.url)));
+}
+
+/** Words OCR must find in `screenshotPng()`. */
+export const SCREENSHOT_WORDS = ['Invoice 4521', 'quick brown fox', 'Total due'];
+
+/** A PDF (pdf-lib) of two pages: the screenshot as a scanned page without a text layer, then a page of text. */
+export async function makeScannedPdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle('Scanned invoice');
+  const png = await pdf.embedPng(screenshotPng());
+  pdf.addPage([612, 792]).drawImage(png, { x: 20, y: 400, width: 560, height: 249 });
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([612, 792]).drawText('Text layer page two', { x: 50, y: 700, size: 20, font });
+  return pdf.save();
+}

@@ -1,0 +1,95 @@
+import type { DocumentFormat } from './types.js';
+import { firstStoredEntry, isZip, readZipDirectory } from './zip/directory.js';
+
+/** What a document is recognized from: its bytes (or text), the type it was served or uploaded with, its name. */
+export interface DocumentInput {
+  bytes: Uint8Array;
+  /** The MIME type without parameters, lower case ('' when unknown). */
+  contentType: string;
+  /** The file's name: a hint for text formats only (CSV, TSV), which have no signature. */
+  fileName?: string;
+}
+
+const ODF: Record<string, DocumentFormat> = {
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+  'application/epub+zip': 'epub',
+};
+
+/** The types of the formats recognized by their bytes: served with one of them, other bytes are an error. */
+export const DOCUMENT_TYPES: Record<string, DocumentFormat | 'xls'> = {
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+  'application/msword': 'doc',
+  'application/vnd.ms-excel': 'xls',
+  'application/rtf': 'rtf',
+  'text/rtf': 'rtf',
+  ...ODF,
+};
+
+const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv']);
+const TSV_TYPES = new Set(['text/tab-separated-values', 'text/tsv']);
+const IMAGE_SIGNATURES: readonly (readonly number[])[] = [
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
+  [0xff, 0xd8, 0xff], // JPEG
+  [0x49, 0x49, 0x2a, 0x00], // TIFF, little-endian
+  [0x4d, 0x4d, 0x00, 0x2a], // TIFF, big-endian
+];
+const CFB = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+function startsWith(bytes: Uint8Array, signature: readonly number[], at = 0): boolean {
+  if (bytes.length < at + signature.length) return false;
+  return signature.every((b, i) => bytes[at + i] === b);
+}
+
+export function isImage(bytes: Uint8Array): boolean {
+  if (IMAGE_SIGNATURES.some((s) => startsWith(bytes, s))) return true;
+  // RIFF....WEBP
+  return startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8);
+}
+
+function zipFormat(bytes: Uint8Array): DocumentFormat | undefined {
+  const first = firstStoredEntry(bytes);
+  if (first?.name === 'mimetype' && ODF[first.text]) return ODF[first.text];
+  const names = new Set((readZipDirectory(bytes, 100_000) ?? []).map((e) => e.name));
+  if (names.has('word/document.xml')) return 'docx';
+  if (names.has('xl/workbook.xml')) return 'xlsx';
+  if (names.has('ppt/presentation.xml')) return 'pptx';
+  if (names.has('META-INF/container.xml')) return 'epub';
+  return undefined;
+}
+
+/** Whether a Compound File (legacy Office) holds a stream of this name (names are UTF-16LE in its directory). */
+function hasStream(bytes: Uint8Array, name: string): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(Buffer.from(name, 'utf16le'));
+}
+
+/** Whether the first 4 KiB look like text (no NUL byte). */
+function looksLikeText(bytes: Uint8Array): boolean {
+  return !bytes.subarray(0, 4096).includes(0);
+}
+
+/**
+ * The document format of a file, from its signature first (zip parts, Compound File streams, `{\rtf`, image
+ * headers), then, for text formats that have none, from its served type or its name together with a check that it
+ * is text. `xls` is recognized to be refused by name. `undefined`: not a document this package converts.
+ */
+export function detectFormat(input: DocumentInput): DocumentFormat | 'xls' | undefined {
+  const { bytes, contentType } = input;
+  if (isZip(bytes)) return zipFormat(bytes);
+  if (startsWith(bytes, CFB)) {
+    if (hasStream(bytes, 'WordDocument')) return 'doc';
+    if (hasStream(bytes, 'Workbook') || hasStream(bytes, 'Book')) return 'xls';
+    return undefined;
+  }
+  if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return 'rtf'; // {\rtf
+  if (isImage(bytes)) return 'image';
+  if (!looksLikeText(bytes)) return undefined;
+  const extension = input.fileName?.toLowerCase().match(/\.([a-z]+)$/)?.[1];
+  const unknownType = contentType === '' || contentType === 'application/octet-stream' || contentType === 'text/plain';
+  if (CSV_TYPES.has(contentType) || (unknownType && extension === 'csv')) return 'csv';
+  if (TSV_TYPES.has(contentType) || (unknownType && extension === 'tsv')) return 'tsv';
+  return undefined;
+}

@@ -1,0 +1,36 @@
+/** Stable codes of `DocumentError`. Match on `error.code`, never on the message. */
+export type DocumentErrorCode =
+  | 'SCRAPE_DOCUMENT_PARSE_ERROR'
+  | 'SCRAPE_DOCUMENT_TOO_LARGE'
+  | 'SCRAPE_DOCUMENT_XML_ENTITIES'
+  | 'SCRAPE_DOCUMENT_TIMEOUT'
+  | 'SCRAPE_OCR_FAILED';
+
+const BRAND = Symbol.for('crawlkit.document-error');
+
+/** A document that could not be converted, with a stable `code`. */
+export class DocumentError extends Error {
+  readonly code: DocumentErrorCode;
+  readonly [BRAND] = true;
+
+  constructor(code: DocumentErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'DocumentError';
+    this.code = code;
+  }
+}
+
+/** True for a `DocumentError` of any copy of this package (matches a brand, not the prototype). */
+export function isDocumentError(error: unknown): error is DocumentError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** The error of a conversion whose deadline passed before anything could be returned. */
+export function deadlineError(what: string): DocumentError {
+  return new DocumentError(
+    'SCRAPE_DOCUMENT_TIMEOUT',
+    `Converting the ${what} took longer than the time it had; raise \`timeout\` for documents this large.`,
+  );
+}
+
+export const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;

@@ -1,0 +1,33 @@
+/** Excel (XLSX) and OpenDocument spreadsheets (ODS): one table per sheet, within a cap of cells. */
+import type { OfficeContentNode } from 'officeparser';
+
+import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
+import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
+
+async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: ConvertOptions) {
+  const { ast, warnings } = await parseOffice(bytes, format, options);
+  const sheets = ast.content.filter((node) => node.type === 'sheet');
+  const sections: string[] = [];
+  for (const [index, sheet] of sheets.entries()) {
+    if (options.deadline !== undefined && Date.now() > options.deadline) {
+      warnings.push(`Only the first ${index} of ${sheets.length} sheets were converted before the time ran out.`);
+      break;
+    }
+    const name = (sheet.metadata as { sheetName?: string } | undefined)?.sheetName ?? `Sheet ${index + 1}`;
+    const table = await officeMarkdown(ast, [asTable(sheet)]);
+    sections.push(table ? `## ${name}\n\n${table}` : `## ${name}`);
+  }
+  const metadata = { ...officeMetadata(ast), numSheets: sheets.length };
+  delete metadata.numPages;
+  const document: ConvertedDocument = { format, markdown: sections.join('\n\n'), metadata, warnings };
+  if (options.html) document.html = await officeHtml(ast);
+  return document;
+}
+
+/** A sheet's rows as one table node (the sheet node itself renders as a rule and its rows). */
+function asTable(sheet: OfficeContentNode): OfficeContentNode {
+  return { type: 'table', children: sheet.children ?? [] };
+}
+
+export const xlsx: Converter = { format: 'xlsx', convert: (bytes, options) => spreadsheet(bytes, 'xlsx', options) };
+export const ods: Converter = { format: 'ods', convert: (bytes, options) => spreadsheet(bytes, 'ods', options) };

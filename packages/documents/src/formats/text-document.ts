@@ -1,0 +1,40 @@
+/** Word (DOCX), OpenDocument text (ODT) and RTF: headings, lists, tables, links, images as references, footnotes. */
+import type { OfficeParserAST } from 'officeparser';
+
+import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
+import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
+
+/**
+ * Embedded images become references to their part's name (the document's images, in order); their bytes are not
+ * inlined into the markdown.
+ */
+function imageReferences(markdown: string, ast: OfficeParserAST): string {
+  const names = (ast.attachments ?? []).filter((a) => a.type === 'image').map((a) => a.name);
+  let index = 0;
+  return markdown.replace(/!\[([^\]]*)\]\(data:[^)]*\)/g, (_m, alt: string) => {
+    const name = names[index++] ?? 'embedded-image';
+    return `![${alt}](${name})`;
+  });
+}
+
+async function textDocument(
+  bytes: Uint8Array,
+  format: 'docx' | 'odt' | 'rtf',
+  options: ConvertOptions,
+): Promise<ConvertedDocument> {
+  const { ast, warnings } = await parseOffice(bytes, format, options);
+  const markdown = imageReferences(await officeMarkdown(ast), ast);
+  const metadata = officeMetadata(ast);
+  const document: ConvertedDocument = { format, markdown, metadata, warnings };
+  if (metadata.numPages !== undefined) document.pages = metadata.numPages;
+  if (options.html) document.html = await officeHtml(attachmentsDropped(ast));
+  return document;
+}
+
+function attachmentsDropped(ast: OfficeParserAST): OfficeParserAST {
+  return { ...ast, attachments: [] };
+}
+
+export const docx: Converter = { format: 'docx', convert: (bytes, options) => textDocument(bytes, 'docx', options) };
+export const odt: Converter = { format: 'odt', convert: (bytes, options) => textDocument(bytes, 'odt', options) };
+export const rtf: Converter = { format: 'rtf', convert: (bytes, options) => textDocument(bytes, 'rtf', options) };

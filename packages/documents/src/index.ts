@@ -1,0 +1,20 @@
+// Conversion of documents by format
+export { convertDocument, documentFormat } from './convert.js';
+export { detectFormat, isImage } from './detect.js';
+export type { DocumentInput } from './detect.js';
+export { DEFAULT_LIMITS } from './office.js';
+export type {
+  ConvertedDocument,
+  ConvertOptions,
+  Converter,
+  DocumentFormat,
+  DocumentLimits,
+  DocumentMetadata,
+  OcrOptions,
+} from './types.js';
+// OCR of scanned PDF pages and images
+export { ocrPdf, DEFAULT_OCR_MAX_PAGES } from './ocr/pdf.js';
+export type { OcrPdfOptions, OcrPdfResult } from './ocr/pdf.js';
+export { stopOcr } from './ocr/engine.js';
+export { DocumentError, isDocumentError } from './errors.js';
+export type { DocumentErrorCode } from './errors.js';

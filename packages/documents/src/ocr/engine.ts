@@ -1,0 +1,84 @@
+/**
+ * Tesseract (tesseract.js, WebAssembly) with the English model of `@tesseract.js-data/eng`, read from disk: nothing
+ * is downloaded at run time (tesseract.js fetches a model only when its `langPath` is a URL or unset). One
+ * recognizer per thread (each extraction worker has its own), started on the first page to read and stopped after a
+ * minute without work; a page that passes the deadline stops it (Tesseract cannot be interrupted otherwise).
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+import { DocumentError } from '../errors.js';
+
+interface Recognizer {
+  recognize(image: Buffer): Promise<{ data: { text: string; confidence: number } }>;
+  terminate(): Promise<unknown>;
+}
+
+const IDLE_MS = 60_000;
+const require = createRequire(import.meta.url);
+/** The LSTM model (`best_int`): 2.9 MB, the one tesseract.js itself picks for its LSTM engine. */
+const LANG_PATH = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+
+let current: Promise<Recognizer> | undefined;
+let idle: NodeJS.Timeout | undefined;
+let turn: Promise<unknown> = Promise.resolve();
+
+async function start(): Promise<Recognizer> {
+  const { createWorker, OEM } = await import('tesseract.js');
+  return await createWorker('eng', OEM.LSTM_ONLY, {
+    langPath: LANG_PATH,
+    gzip: true,
+    cacheMethod: 'none',
+    // tesseract.js reports worker errors here; the recognize call rejects with them as well
+    errorHandler: () => undefined,
+  });
+}
+
+async function stop(): Promise<void> {
+  const recognizer = current;
+  current = undefined;
+  clearTimeout(idle);
+  await (await recognizer?.catch(() => undefined))?.terminate().catch(() => undefined);
+}
+
+/** The text of one image (PNG, JPEG, TIFF, WebP, BMP), or `undefined` when `deadline` passed first. */
+export function recognize(image: Uint8Array, deadline?: number): Promise<string | undefined> {
+  const run = turn.then(() => read(image, deadline));
+  turn = run.catch(() => undefined);
+  return run;
+}
+
+async function read(image: Uint8Array, deadline?: number): Promise<string | undefined> {
+  clearTimeout(idle);
+  const left = deadline !== undefined ? deadline - Date.now() : Infinity;
+  if (left <= 0) return undefined;
+  current ??= start();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const recognizer = await current;
+    const page = recognizer.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+    const late = new Promise<undefined>((resolve) => {
+      if (Number.isFinite(left)) timer = setTimeout(resolve, left, undefined);
+    });
+    const result = await Promise.race([page, late]);
+    if (result === undefined) {
+      page.catch(() => undefined);
+      await stop();
+      return undefined;
+    }
+    return result.data.text;
+  } catch (error) {
+    await stop();
+    throw new DocumentError('SCRAPE_OCR_FAILED', `The image could not be read by OCR: ${(error as Error).message}`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+    if (current !== undefined) idle = setTimeout(() => void stop(), IDLE_MS).unref();
+  }
+}
+
+/** Stops this thread's recognizer now (tests, and a process that is done). */
+export function stopOcr(): Promise<void> {
+  return stop();
+}

@@ -1,0 +1,85 @@
+/** OCR: images, scanned PDF pages (auto and ocr modes), the page cap and the deadline, and no network at all. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { convertDocument } from '../convert.js';
+import { makeScannedPdf, SCREENSHOT_WORDS, screenshotPng } from '../__fixtures__/writers.js';
+import { stopOcr } from './engine.js';
+import { ocrPdf } from './pdf.js';
+
+const run = promisify(execFile);
+
+afterAll(() => stopOcr());
+
+describe('OCR', () => {
+  it('reads a screenshot only when images are asked for', async () => {
+    await expect(convertDocument({ bytes: screenshotPng(), contentType: 'image/png' })).rejects.toMatchObject({
+      code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+      message: /image parser/,
+    });
+    const read = await convertDocument({ bytes: screenshotPng(), contentType: '' }, { images: true });
+    for (const words of SCREENSHOT_WORDS) expect(read.markdown).toContain(words);
+    expect(read).toMatchObject({ format: 'image', pages: 1 });
+  });
+
+  it('reads JPEG, TIFF and WebP as it reads PNG', async () => {
+    for (const name of ['screenshot.jpg', 'screenshot.tif', 'screenshot.webp']) {
+      const bytes = new Uint8Array(readFileSync(new URL(`../__fixtures__/${name}`, import.meta.url)));
+      const read = await convertDocument({ bytes, contentType: 'application/octet-stream' }, { images: true });
+      expect(read.format).toBe('image');
+      for (const words of SCREENSHOT_WORDS) expect(read.markdown, name).toContain(words);
+    }
+  });
+
+  it('reads the page without a text layer in auto mode, every page in ocr mode', async () => {
+    const pdf = await makeScannedPdf();
+    const auto = await ocrPdf(pdf, { mode: 'auto' });
+    expect(auto.ocrPages).toBe(1);
+    for (const words of SCREENSHOT_WORDS) expect(auto.markdown).toContain(words);
+    expect(auto.pageMarkdown[1]).toBe('Text layer page two');
+    const all = await ocrPdf(pdf, { mode: 'ocr' });
+    expect(all.ocrPages).toBe(2);
+    expect(all.pageMarkdown[1]).toMatch(/Text layer page two/i);
+  });
+
+  it('keeps to its page cap and its deadline, and says so', async () => {
+    const pdf = await makeScannedPdf();
+    const capped = await ocrPdf(pdf, { mode: 'ocr', maxOcrPages: 1 });
+    expect(capped.ocrPages).toBe(1);
+    expect(capped.warnings.join(' ')).toMatch(
+      /Only 1 of the 2 PDF pages to read by OCR were read \(the OCR page cap\)/,
+    );
+    // past its deadline, the text pass stops after the first page, and OCR reads none
+    const late = await ocrPdf(pdf, { mode: 'auto', deadline: Date.now() - 1 });
+    expect(late.ocrPages).toBe(0);
+    expect(late.markdown).toBe('');
+    expect(late.warnings.join(' ')).toMatch(/Only 0 of 1 PDF pages were read by OCR before the time ran out/);
+  });
+
+  it('attempts no network access: the model comes from the npm package', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-ocr-net-'));
+    try {
+      const log = join(dir, 'network.log');
+      const hooks = fileURLToPath(new URL('../../../../test/helpers/source-hooks.ts', import.meta.url));
+      const trap = fileURLToPath(new URL('../__fixtures__/network-trap.ts', import.meta.url));
+      const child = fileURLToPath(new URL('../__fixtures__/ocr-offline.ts', import.meta.url));
+      const { stdout } = await run(process.execPath, ['--import', hooks, '--import', trap, child], {
+        env: { ...process.env, NETWORK_TRAP_LOG: log },
+      });
+      for (const words of SCREENSHOT_WORDS) expect(JSON.parse(stdout).markdown).toContain(words);
+      // the two deliberate fetches, from the main thread and a worker thread: the trap is in every thread
+      const attempts = readFileSync(log, 'utf8').trim().split('\n');
+      expect(attempts).toHaveLength(2);
+      expect(attempts[0]).toMatch(/^thread 0: fetch http:\/\/127.0.0.1:9\/main$/);
+      expect(attempts[1]).toMatch(/^thread \d+: fetch http:\/\/127.0.0.1:9\/worker$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * officeparser, the one reader of the zip and RTF formats (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB): its
+ * parse into a tree of nodes under this package's limits, and that tree's markdown and HTML.
+ */
+import { OfficeGenerator, OfficeParser, type OfficeContentNode, type OfficeParserAST } from 'officeparser';
+
+import { DocumentError, deadlineError, isDocumentError } from './errors.js';
+import type { ConvertOptions, DocumentMetadata } from './types.js';
+import { guardZip } from './zip/guard.js';
+
+export const DEFAULT_LIMITS = {
+  maxZipEntries: 10_000,
+  maxExpandedBytes: 200 * 1024 * 1024,
+  maxExpansionRatio: 100,
+  maxXmlElements: 1_000_000,
+  maxTableCells: 200_000,
+  maxSheetCells: 500_000,
+  maxSlides: 1_000,
+  maxSpineItems: 2_000,
+  maxRows: 100_000,
+  maxMarkdownChars: 50_000_000,
+} as const;
+
+export type OfficeType = 'docx' | 'xlsx' | 'pptx' | 'odt' | 'ods' | 'odp' | 'rtf' | 'epub';
+
+/** officeparser's error codes that mean a cap was reached. */
+const CAP_ERRORS = new Set(['ZIP_ENTRY_COUNT_LIMIT_EXCEEDED', 'ZIP_SIZE_LIMIT_EXCEEDED', 'XML_ELEMENT_LIMIT_EXCEEDED']);
+
+export interface ParsedOffice {
+  ast: OfficeParserAST;
+  warnings: string[];
+}
+
+/** Where a spreadsheet's cells are, and the tag each starts with. */
+const CELLS: Partial<Record<OfficeType, { part: RegExp; tag: string }>> = {
+  xlsx: { part: /^xl\/worksheets\/[^/]+\.xml$/, tag: '<c ' },
+  ods: { part: /^content\.xml$/, tag: '<table:table-cell' },
+};
+
+/** The zip guard (`guardZip`) under the options' limits, with the cells of a spreadsheet counted. */
+export function guardOffice(bytes: Uint8Array, type: OfficeType, options: ConvertOptions): Promise<void> {
+  const cells = CELLS[type];
+  return guardZip(bytes, {
+    maxEntries: options.maxZipEntries ?? DEFAULT_LIMITS.maxZipEntries,
+    maxExpandedBytes: options.maxExpandedBytes ?? DEFAULT_LIMITS.maxExpandedBytes,
+    maxRatio: options.maxExpansionRatio ?? DEFAULT_LIMITS.maxExpansionRatio,
+    ...(cells ? { cells: { ...cells, max: options.maxSheetCells ?? DEFAULT_LIMITS.maxSheetCells } } : {}),
+  });
+}
+
+/**
+ * Parses a document with officeparser, after the zip guard for zip-based types (`guarded`: the caller ran it).
+ */
+export async function parseOffice(
+  bytes: Uint8Array,
+  type: OfficeType,
+  options: ConvertOptions,
+  guarded = false,
+): Promise<ParsedOffice> {
+  if (type !== 'rtf' && !guarded) await guardOffice(bytes, type, options);
+  const warnings: string[] = [];
+  const remaining = options.deadline !== undefined ? options.deadline - Date.now() : undefined;
+  if (remaining !== undefined && remaining <= 0) throw deadlineError(type.toUpperCase() + ' document');
+  try {
+    const ast = await OfficeParser.parseOffice(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      fileType: type,
+      ocr: false,
+      extractAttachments: true,
+      includeRawContent: false,
+      ignoreComments: true,
+      ignoreSlideMasters: true,
+      abortSignal: remaining !== undefined ? AbortSignal.timeout(remaining) : null,
+      decompressionLimits: {
+        maxZipEntries: options.maxZipEntries ?? DEFAULT_LIMITS.maxZipEntries,
+        maxUncompressedBytes: options.maxExpandedBytes ?? DEFAULT_LIMITS.maxExpandedBytes,
+        maxXmlElements: options.maxXmlElements ?? DEFAULT_LIMITS.maxXmlElements,
+        maxTableCells: options.maxTableCells ?? DEFAULT_LIMITS.maxTableCells,
+      },
+      onWarning: (issue) => {
+        // caps reached: what was left out (the errors among the issues are thrown as well)
+        if (issue.type === 'warning' && /LIMIT/.test(String((issue as { code?: unknown }).code))) {
+          warnings.push(issue.message);
+        }
+      },
+    });
+    return { ast, warnings };
+  } catch (error) {
+    throw officeError(error, type);
+  }
+}
+
+function officeError(error: unknown, type: OfficeType): DocumentError {
+  if (isDocumentError(error)) return error;
+  const e = error as { name?: string; message?: string; officeIssue?: { code?: string; message?: string } };
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return deadlineError(type.toUpperCase() + ' document');
+  const code = e?.officeIssue?.code;
+  const message = e?.officeIssue?.message ?? e?.message ?? String(error);
+  if (code !== undefined && CAP_ERRORS.has(code)) {
+    return new DocumentError('SCRAPE_DOCUMENT_TOO_LARGE', `The document is past a size limit: ${message}`, {
+      cause: error,
+    });
+  }
+  return new DocumentError(
+    'SCRAPE_DOCUMENT_PARSE_ERROR',
+    `The ${type.toUpperCase()} document could not be read: ${message}`,
+    {
+      cause: error,
+    },
+  );
+}
+
+/** Markdown of some of a document's nodes (all by default): GitHub's dialect, no HTML, no front matter. */
+export async function officeMarkdown(
+  ast: OfficeParserAST,
+  content: OfficeContentNode[] = ast.content,
+): Promise<string> {
+  const result = await OfficeGenerator.generate({ ...ast, metadata: {}, content }, 'md', {
+    generateIds: false,
+    mdConfig: { dialect: { extends: 'github', attributeLists: 'none' }, fallbackToHtml: false },
+  } as never);
+  return String(result.value).trim();
+}
+
+/** HTML of the whole document, as a fragment (no page envelope, styles or scripts). */
+export async function officeHtml(ast: OfficeParserAST): Promise<string> {
+  const result = await OfficeGenerator.generate({ ...ast, metadata: {} }, 'html', {
+    htmlConfig: { standalone: false },
+  });
+  return String(result.value);
+}
+
+const iso = (value: unknown): string | undefined => {
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString();
+  if (typeof value === 'string' && value.trim()) return value.trim();
+  return undefined;
+};
+
+/** The document properties officeparser read (title, author, dates, the page count a writer stored). */
+export function officeMetadata(ast: OfficeParserAST): DocumentMetadata {
+  const raw = ast.metadata ?? {};
+  const metadata: DocumentMetadata = {};
+  if (raw.title?.trim()) metadata.title = raw.title.trim();
+  if (raw.author?.trim()) metadata.author = raw.author.trim();
+  const created = iso(raw.created);
+  const modified = iso(raw.modified);
+  if (created) metadata.created = created;
+  if (modified) metadata.modified = modified;
+  if (typeof raw.pages === 'number' && raw.pages > 0) metadata.numPages = raw.pages;
+  return metadata;
+}
+
+/** The text of a node and its descendants. */
+export function nodeText(node: OfficeContentNode): string {
+  if (typeof node.text === 'string' && node.text) return node.text;
+  return (node.children ?? []).map(nodeText).join(' ');
+}

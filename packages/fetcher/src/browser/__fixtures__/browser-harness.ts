@@ -1,0 +1,70 @@
+/** What the fetcher's browser tests share: Chromium kept on 127.0.0.1, a fixture server and one fetcher per file. */
+import type { LookupFunction } from 'node:net';
+
+import { afterAll, beforeAll } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
+import { Fetcher, type PageResult } from '../../index.js';
+
+/** Chromium reaches the fixture server and the fake ad host (both 127.0.0.1) and nothing else. */
+export const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+export const POLICY = { allowedHosts: ['127.0.0.1', 'ad.doubleclick.net'] };
+/** The network gate resolves the browser's targets: the fake ad host is 127.0.0.1, every other name is unknown. */
+export const lookup: LookupFunction = (hostname, options, callback) => {
+  if (hostname !== 'ad.doubleclick.net' && hostname !== 'localhost') {
+    const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+    error.code = 'ENOTFOUND';
+    return callback(error, '', 4);
+  }
+  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+};
+export const HTTP = { lookup };
+
+/** A fixture server and a fetcher on it, started before the file's tests and closed after them. */
+export function useBrowserFixture(): {
+  readonly server: FixtureServer;
+  readonly fetcher: Fetcher;
+  url(path: string): string;
+  requestsTo(path: string, host?: string): number;
+} {
+  let server: FixtureServer;
+  let fetcher: Fetcher;
+  beforeAll(async () => {
+    server = await startFixtureServer();
+    fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS }, urlPolicy: POLICY, http: HTTP });
+  });
+  afterAll(async () => {
+    await fetcher?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server;
+    },
+    get fetcher() {
+      return fetcher;
+    },
+    url: (path) => server.url + path,
+    requestsTo: (path, host = '127.0.0.1') => server.requests.filter((r) => r.path === path && r.host === host).length,
+  };
+}
+
+/** The JSON `/js/whoami` writes: what the server saw and what the page sees. */
+export function whoami(result: PageResult) {
+  const pick = (id: string) =>
+    JSON.parse(decodeHtml(new RegExp(`<pre id="${id}">(.*?)</pre>`).exec(result.text!)![1]!)) as unknown;
+  return { server: pick('server') as Record<string, string>, client: pick('client') as Record<string, unknown> };
+}
+const decodeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+export const pngSize = (dataUrl: string) => {
+  const bytes = Buffer.from(dataUrl.split(',')[1]!, 'base64');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+};

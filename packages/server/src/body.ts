@@ -1,0 +1,99 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+import { v2Error } from './respond.js';
+
+/**
+ * JSON nesting the server reads: far beyond any v2 body (a json format's schema nests a dozen levels), far below
+ * what a recursive reader of the value can take (10,000 levels overflowed the stack: a 500).
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** Error codes of this module's rejections, mapped to v2 answers by `describeBodyError`. */
+const TOO_DEEP = 'CK_BODY_TOO_DEEP';
+const BODY_TIMEOUT = 'CK_BODY_TIMEOUT';
+
+function bodyError(code: string, message: string, statusCode: number): FastifyError {
+  const error: FastifyError = Object.assign(new Error(message), { code, statusCode, name: 'BodyError' });
+  return error;
+}
+
+/** How deep `text`'s arrays and objects nest (brackets inside strings do not count), stopping past `max`. */
+export function jsonDepth(text: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > deepest && (deepest = depth) > max) return deepest;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * How the server reads bodies: JSON whatever the `Content-Type` (`curl -d` sends form-urlencoded), an empty body as
+ * `{}` (upstream's reading: the Python SDK cancels with `Content-Type: application/json` and no body), multipart
+ * not at all (the route answers its own error, as for a missing body), nesting past `MAX_JSON_DEPTH` refused 400.
+ * A body must arrive within `bodyTimeoutMs` of the headers, else 408 and the connection closes.
+ */
+export function registerBodyParsing(app: FastifyInstance, bodyTimeoutMs: number): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^multipart\//i, { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, {});
+    if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      return done(
+        bodyError(TOO_DEEP, `Bad request: the JSON nests deeper than ${MAX_JSON_DEPTH} levels.`, 400),
+        undefined,
+      );
+    }
+    void json(request, text, done);
+  });
+
+  app.addHook('preParsing', async (request, reply, payload) => {
+    const headers = request.headers;
+    const hasBody = Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return payload;
+    const timer = setTimeout(() => {
+      if (request.raw.complete || reply.sent) return;
+      if (payload.listenerCount('error') === 0) {
+        request.raw.socket?.destroy();
+        return;
+      }
+      // The body reader listens for errors on the payload: it answers with this one (the error handler's 408).
+      payload.emit(
+        'error',
+        bodyError(BODY_TIMEOUT, `The request body did not arrive within ${bodyTimeoutMs} ms.`, 408),
+      );
+    }, bodyTimeoutMs);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    payload.once('end', clear);
+    payload.once('close', clear);
+    reply.raw.once('close', clear);
+    return payload;
+  });
+}
+
+/** The v2 answer of a body the server could not read, or undefined for other errors. */
+export function describeBodyError(error: FastifyError, bodyLimit: number): object | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return v2Error('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return v2Error('BAD_REQUEST_INVALID_JSON', 'Bad request, malformed JSON: send one JSON object as the body.');
+    case TOO_DEEP:
+      return v2Error('BAD_REQUEST_INVALID_JSON', error.message);
+    case BODY_TIMEOUT:
+      return v2Error('REQUEST_TIMEOUT', error.message);
+    default:
+      return undefined;
+  }
+}

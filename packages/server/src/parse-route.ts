@@ -1,0 +1,87 @@
+import multipart from '@fastify/multipart';
+import type { ParseFile } from 'crawlkit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import { send, v2Error } from './respond.js';
+import type { RouteContext } from './routes.js';
+
+/** Largest `options` part: a JSON object of scrape options (a json format's schema included). */
+const OPTIONS_LIMIT = 1024 * 1024;
+
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
+/** What a multipart upload holds: the `file` part and the `options` part (JSON), as the official SDKs send them. */
+async function readUpload(request: FastifyRequest): Promise<{ file?: ParseFile; options: unknown }> {
+  let file: ParseFile | undefined;
+  let options: unknown = {};
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || file) {
+        part.file.resume();
+        continue;
+      }
+      const data = await part.toBuffer();
+      if (part.file.truncated) throw Object.assign(new Error('file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+      file = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), filename: part.filename };
+      if (part.mimetype) file.contentType = part.mimetype;
+    } else if (part.fieldname === 'options' && typeof part.value === 'string' && part.value.trim() !== '') {
+      options = JSON.parse(part.value);
+    }
+  }
+  return file ? { file, options } : { options };
+}
+
+function uploadError(error: unknown, limit: number): object | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return v2Error(
+      'PAYLOAD_TOO_LARGE',
+      `The uploaded file is larger than ${mib(limit)} (the server's parseFileLimit; \`crawlkit serve --parse-file-limit\`).`,
+    );
+  }
+  if (error instanceof SyntaxError) {
+    return v2Error(
+      'BAD_REQUEST',
+      'Bad Request: the `options` part is not valid JSON: send the options as one JSON object.',
+    );
+  }
+  if (typeof code === 'string' && code.startsWith('FST_')) {
+    return v2Error('BAD_REQUEST', `Bad Request: the multipart upload could not be read: ${(error as Error).message}`);
+  }
+  return undefined;
+}
+
+/**
+ * `POST /v2/parse`: a multipart upload (a `file` part, an `options` part of JSON) converted into a v2 document by
+ * `Crawlkit#parse`. Files up to `parseFileLimit` bytes; the upload is read into memory (the conversion needs it whole).
+ */
+export function registerParseRoute(app: FastifyInstance, ctx: RouteContext): void {
+  const limit = ctx.parseFileLimit;
+  void app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: limit, files: 1, fields: 8, fieldSize: OPTIONS_LIMIT } });
+    scope.post('/v2/parse', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!request.isMultipart()) {
+        return send(
+          reply,
+          v2Error(
+            'BAD_REQUEST',
+            'Bad Request: POST /v2/parse takes a multipart/form-data upload: a `file` part and an optional `options` ' +
+              'part holding the scrape options as JSON.',
+          ),
+        );
+      }
+      let upload: { file?: ParseFile; options: unknown };
+      try {
+        upload = await readUpload(request);
+      } catch (error) {
+        const body = uploadError(error, limit);
+        if (body) return send(reply, body);
+        throw error;
+      }
+      const { file, options } = upload;
+      if (!file) return send(reply, v2Error('BAD_REQUEST', 'Bad Request: the upload has no `file` part.'));
+      const call = ctx.call(request, reply);
+      return send(reply, await ctx.admission.queued(() => ctx.crawlkit.parse(file, options as never, call)));
+    });
+  });
+}

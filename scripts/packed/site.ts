@@ -1,0 +1,53 @@
+/**
+ * The site the packed install scrapes, on 127.0.0.1: an article page, and the hostile files the installed packages
+ * must refuse within their budgets. Add a route here for a new step's file.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { makeInflatingPdf } from '../../fixtures/make-pdf.ts';
+import { entityDocx, zipBombDocx } from '../../packages/documents/src/__fixtures__/hostile.ts';
+
+export const ARTICLE_TITLE = 'Packed install check';
+
+const ARTICLE =
+  `<!doctype html><html><head><title>${ARTICLE_TITLE}</title></head><body><nav><a href="/">Home</a></nav>` +
+  '<main><article><h1>What users install is what we test</h1><p>This page is served to the packages installed ' +
+  'from their tarballs with npm, in an empty folder, to check that a scrape works there as it does in the ' +
+  'workspace.</p><p>A second paragraph, so that the main content is plainly an article.</p></article></main>' +
+  '<footer>Footer</footer></body></html>';
+
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/** The files served, by path: the article and the hostile files (a new step's file is one more entry). */
+async function routes(): Promise<Record<string, { type: string; body: string | Uint8Array }>> {
+  return {
+    '/article': { type: 'text/html; charset=utf-8', body: ARTICLE },
+    // a 1 MB PDF whose one content stream inflates to 1 GiB
+    '/bomb.pdf': { type: 'application/pdf', body: makeInflatingPdf(1024 ** 3, 'unreachable') },
+    // a DOCX holding an entry that inflates to 512 MiB, its size hidden in the zip headers
+    '/zip-bomb.docx': { type: DOCX, body: await zipBombDocx(512, true) },
+    // a DOCX whose document.xml declares a billion laughs
+    '/xml-bomb.docx': { type: DOCX, body: await entityDocx('laughs') },
+  };
+}
+
+export interface Site {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startSite(): Promise<Site> {
+  const files = await routes();
+  const server: Server = createServer((req, res) => {
+    const route = files[req.url ?? ''];
+    if (!route) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': route.type, 'content-length': Buffer.byteLength(route.body) });
+    res.end(route.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * What `pnpm test:packed` runs in the folder where the packed tarballs were installed with npm. Each step is a name
+ * and a function that throws when the installed packages misbehave; a new check is one more entry here (a hostile
+ * file: `refused(name, path, code, message)`), plus its file in `site.ts`. Steps run the installed code only: scripts
+ * written into the folder import `crawlkit` from its node_modules, and the CLI is its `node_modules/.bin/crawlkit`.
+ */
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ARTICLE_TITLE } from './site.ts';
+
+export interface StepContext {
+  /** The folder with the npm install. */
+  dir: string;
+  /** The fixture site's origin. */
+  site: string;
+  /** Node that runs the steps (the workspace's Node 24). */
+  node: string;
+  /** A Node older than crawlkit needs, when the machine has one. */
+  oldNode?: string;
+}
+
+export interface Step {
+  name: string;
+  run(ctx: StepContext): Promise<void>;
+}
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to its end without blocking this process (which serves the fixture site the command fetches).
+ */
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.once('error', reject);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/** Runs a module written into the install folder; resolves with its stdout, throws with its stderr on failure. */
+async function script(ctx: StepContext, name: string, source: string): Promise<string> {
+  const file = join(ctx.dir, name);
+  writeFileSync(file, source);
+  const result = await run(ctx.node, [file], { cwd: ctx.dir });
+  if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}${result.stdout}`);
+  return result.stdout;
+}
+
+const bin = (ctx: StepContext) => join(ctx.dir, 'node_modules/.bin/crawlkit');
+
+/** A scrape through the library, with a store in the folder. */
+const scrape: Step = {
+  name: 'library scrape',
+  run: async (ctx) => {
+    const out = await script(
+      ctx,
+      'scrape.mjs',
+      `import { Crawlkit } from 'crawlkit';
+const ck = new Crawlkit({ storeDir: './store', engine: 'http' });
+const page = await ck.scrape({ url: '${ctx.site}/article', formats: ['markdown', 'links'] });
+await ck.close();
+console.log(JSON.stringify(page));`,
+    );
+    const page = JSON.parse(out) as { success: boolean; data?: { markdown: string; metadata: { title: string } } };
+    assert.equal(page.success, true, out);
+    assert.equal(page.data?.metadata.title, ARTICLE_TITLE);
+    assert.match(page.data?.markdown ?? '', /What users install is what we test/);
+  },
+};
+
+/** The CLI from node_modules/.bin. */
+const cli: Step = {
+  name: 'CLI scrape',
+  run: async (ctx) => {
+    const result = await run(ctx.node, [bin(ctx), 'scrape', `${ctx.site}/article`, '--engine', 'http'], {
+      cwd: ctx.dir,
+      env: { ...process.env, CRAWLKIT_STORE: join(ctx.dir, 'cli-store') },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /# What users install is what we test/);
+  },
+};
+
+/** `crawlkit serve` (with @crawlkit/server installed beside crawlkit) answering a v2 scrape. */
+const serve: Step = {
+  name: 'serve + POST /v2/scrape',
+  run: async (ctx) => {
+    const child = spawn(ctx.node, [bin(ctx), 'serve', '--port', '0', '--engine', 'http'], {
+      cwd: ctx.dir,
+      env: { ...process.env, CRAWLKIT_STORE: join(ctx.dir, 'serve-store') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          out += chunk;
+          const line = out.split('\n')[0];
+          if (out.includes('\n') && line) resolve(line.trim());
+        });
+        void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+      });
+      const response = await fetch(`${url}/v2/scrape`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${ctx.site}/article`, formats: ['markdown'] }),
+      });
+      const body = (await response.json()) as { success: boolean; data?: { markdown: string } };
+      assert.equal(response.status, 200, JSON.stringify(body));
+      assert.match(body.data?.markdown ?? '', /What users install is what we test/);
+    } finally {
+      child.kill('SIGTERM');
+      const code = await exited;
+      assert.equal(code, 0, `serve stopped with ${code}: ${stderr}`);
+    }
+  },
+};
+
+/**
+ * A hostile file scraped through the installed library: it must be refused with `code` (its message matching
+ * `message`) while the process grows by less than 512 MB (unbounded, each of these took a GiB or more).
+ */
+function refused(name: string, path: string, code: string, message: RegExp): Step {
+  return {
+    name,
+    run: async (ctx) => {
+      const out = await script(
+        ctx,
+        `${path.replace(/\W/g, '_')}.mjs`,
+        `import { Crawlkit } from 'crawlkit';
+const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+const before = process.memoryUsage.rss();
+let peak = before;
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+const result = await ck.scrape({ url: '${ctx.site}${path}' });
+clearInterval(sampler);
+await ck.close();
+console.log(JSON.stringify({ code: result.code, error: result.error, growthMb: (peak - before) / 1048576 }));`,
+      );
+      const result = JSON.parse(out) as { code?: string; error?: string; growthMb: number };
+      assert.equal(result.code, code, out);
+      assert.match(result.error ?? '', message);
+      assert.ok(result.growthMb < 512, `RSS grew ${Math.round(result.growthMb)} MB`);
+    },
+  };
+}
+
+/** The 1 GiB PDF bomb, refused within the decode budget by the pdf.js worker that @crawlkit/extractor ships. */
+const pdfBomb = refused(
+  'PDF bomb (1 MB inflating to 1 GiB)',
+  '/bomb.pdf',
+  'SCRAPE_PDF_TOO_LARGE',
+  /decompresses to more than 100 MiB/,
+);
+
+/** A DOCX zip bomb whose headers hide its size: @crawlkit/documents stops inflating it at 100 times the file. */
+const zipBomb = refused(
+  'zip bomb (DOCX inflating to 512 MiB)',
+  '/zip-bomb.docx',
+  'SCRAPE_DOCUMENT_TOO_LARGE',
+  /more than 100 times its size/,
+);
+
+/** A DOCX whose XML declares a billion laughs: refused before any entity is expanded. */
+const xmlBomb = refused(
+  'XML bomb (billion laughs in a DOCX)',
+  '/xml-bomb.docx',
+  'SCRAPE_DOCUMENT_XML_ENTITIES',
+  /entit/i,
+);
+
+/** An older Node is told what to install, by the CLI and by the library's import. */
+const oldNode: Step = {
+  name: 'an older Node is told what to install',
+  run: async (ctx) => {
+    if (!ctx.oldNode) throw new Error('skip: no Node older than 22.13 on this machine');
+    const cliRun = await run(ctx.oldNode, [bin(ctx), 'scrape', `${ctx.site}/article`], { cwd: ctx.dir });
+    assert.equal(cliRun.status, 1, cliRun.stderr);
+    assert.match(cliRun.stderr, /crawlkit needs Node\.js 22\.13 or later.*\(NODE_UNSUPPORTED\)/s);
+    const file = join(ctx.dir, 'old-import.mjs');
+    writeFileSync(file, "import('crawlkit').then(() => console.log('loaded'), (e) => console.log(e.code));\n");
+    const imported = await run(ctx.oldNode, [file], { cwd: ctx.dir });
+    assert.equal(imported.stdout.trim(), 'NODE_UNSUPPORTED', imported.stderr);
+  },
+};
+
+export const STEPS: Step[] = [scrape, cli, serve, pdfBomb, zipBomb, xmlBomb, oldNode];

@@ -1,0 +1,67 @@
+/** `crawlkit parse FILE`, the built command: documents by path, OCR modes, outputs and exit codes. */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { makeDocx, makeScannedPdf, makeXlsx } from '../packages/documents/src/__fixtures__/writers.ts';
+import { ensureBuilt, runCli } from './cli-helpers.ts';
+
+const golden = (format: string) =>
+  readFileSync(new URL(`../packages/documents/src/__fixtures__/golden/${format}.md`, import.meta.url), 'utf8').trim();
+
+let dir: string;
+const run = (args: string[]) => runCli([...args, '--store', join(dir, 'store')], { cwd: dir });
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'ck-cli-parse-'));
+  writeFileSync(join(dir, 'report.docx'), await makeDocx());
+  writeFileSync(join(dir, 'report.xlsx'), await makeXlsx());
+  writeFileSync(join(dir, 'scan.pdf'), await makeScannedPdf());
+  writeFileSync(join(dir, 'sales.csv'), 'Region,Sales\nNorth,120\n');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('crawlkit parse', { timeout: 120_000 }, () => {
+  it('prints the markdown of a document', async () => {
+    const docx = await run(['parse', 'report.docx']);
+    expect(docx).toMatchObject({ code: 0 });
+    expect(docx.stdout.trim()).toBe(golden('docx'));
+    const csv = await run(['parse', 'sales.csv']);
+    expect(csv.stdout.trim()).toBe('| Region | Sales |\n| --- | --- |\n| North | 120 |');
+  });
+
+  it('prints the v2 response with --json and writes files with --out', async () => {
+    const json = await run(['parse', 'report.xlsx', '--format', 'markdown,html', '--json']);
+    expect(json.code).toBe(0);
+    const response = JSON.parse(json.stdout) as { success: boolean; data: { html: string; metadata: object } };
+    expect(response).toMatchObject({ success: true, data: { metadata: { sourceURL: 'report.xlsx', numSheets: 2 } } });
+    expect(response.data.html).toMatch(/<table/);
+    const out = await run(['parse', 'report.docx', '--out', 'out']);
+    expect(out.code).toBe(0);
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['manifest.json', 'report-docx.json', 'report-docx.md']);
+  });
+
+  it('reads the scanned page by OCR unless --pdf-mode fast', async () => {
+    const auto = await run(['parse', 'scan.pdf']);
+    expect(auto.stdout).toContain('Invoice 4521');
+    const fast = await run(['parse', 'scan.pdf', '--pdf-mode', 'fast']);
+    expect(fast.stdout.trim()).toBe('Text layer page two');
+  });
+
+  it('exits 2 for a missing file or a bad option, 1 for a file it cannot read', async () => {
+    const missing = await run(['parse', 'nope.docx']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot read nope.docx/);
+    const bad = await run(['parse', 'report.docx', '--pdf-mode', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/mode/);
+    writeFileSync(join(dir, 'broken.docx'), 'not a zip');
+    const broken = await run(['parse', 'broken.docx', '--content-type', 'application/msword']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/SCRAPE_DOCUMENT_PARSE_ERROR/);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Every entry point tells a user on an unsupported Node.js what to install (issue 38): the CLI, its `serve` and
+ * `worker` commands, and the import of `crawlkit` and `@crawlkit/server`, run with the machine's own older Node (the
+ * workspace runs on Node 24 through pnpm; the system `node` is 20). Skipped, visibly, where no older Node is found.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { CLI, ensureBuilt } from './cli-helpers.ts';
+import { olderNode } from '../scripts/packed/old-node.ts';
+
+const node = olderNode();
+if (!node) process.stderr.write('\n[node-requirements] SKIPPED: no Node.js older than 22.13 on this machine\n');
+const dir = mkdtempSync(join(tmpdir(), 'ck-old-node-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const root = new URL('..', import.meta.url);
+const run = (args: string[]) => spawnSync(node!, args, { cwd: dir, encoding: 'utf8', timeout: 20_000 });
+
+describe.skipIf(!node)('an older Node.js', () => {
+  it('is told by the CLI, serve and worker what to install, with exit code 1', { timeout: 120_000 }, () => {
+    ensureBuilt();
+    for (const args of [
+      ['scrape', 'http://127.0.0.1:9/'],
+      ['serve', '--port', '0'],
+      ['worker', '--redis', 'redis://127.0.0.1:9'],
+      ['--version'],
+    ]) {
+      const result = run([CLI, ...args]);
+      expect(result.status, args.join(' ')).toBe(1);
+      expect(result.stderr).toMatch(/^crawlkit needs Node\.js 22\.13 or later .* this is Node\.js 2\d\.\d+\.\d+ /);
+      expect(result.stderr).toContain('nvm install --lts');
+      expect(result.stderr).toContain('(NODE_UNSUPPORTED)');
+      expect(result.stderr).not.toContain('UNKNOWN_ERROR');
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('fails the import of crawlkit and @crawlkit/server with NODE_UNSUPPORTED', () => {
+    for (const entry of ['packages/crawlkit/dist/index.js', 'packages/server/dist/index.js']) {
+      const url = pathToFileURL(new URL(entry, root).pathname).href;
+      const script = `import(${JSON.stringify(url)}).then(() => console.log('loaded'), (e) => console.log(e.code, e.message))`;
+      const result = run(['--input-type=module', '-e', script]);
+      expect(result.stdout).toMatch(/^NODE_UNSUPPORTED crawlkit needs Node\.js 22\.13 or later/);
+    }
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Redis down (issue 38, finding 7): with the server paused (SIGSTOP: connections stay open and nothing answers) or
+ * killed, `crawl()`, `getCrawlStatus()`, `scrape()` and `close()` answer within the call's time: a clear
+ * `REDIS_UNAVAILABLE` (or `STORE_IO`), never a hang, and `scrape()` never blames the page (before: every call hung
+ * until Redis came back, and `scrape()` then answered `SCRAPE_TIMEOUT … while fetching the page`).
+ */
+import { randomUUID } from 'node:crypto';
+
+import { redis } from '@crawlkit/redis';
+import { Crawlkit } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ok } from './helpers/job-backends.ts';
+import { startRedisServer, type RedisServer } from './setup/redis.ts';
+
+let site: FixtureServer;
+beforeAll(async () => {
+  site = await startFixtureServer();
+});
+afterAll(async () => {
+  await site.close();
+});
+
+/** How long a call may take while Redis is down: the store's command timeout (5 s) and a margin for the load. */
+const ANSWER_MS = 9_000;
+
+async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = Date.now();
+  const value = await work;
+  return { value, ms: Date.now() - started };
+}
+
+function codeOf(value: unknown): string | undefined {
+  return (value as { code?: string }).code;
+}
+
+for (const fault of ['paused', 'killed'] as const) {
+  describe(`Redis ${fault}`, () => {
+    let server: RedisServer | undefined;
+    afterAll(async () => {
+      if (server) {
+        try {
+          process.kill(server.pid, 'SIGCONT');
+        } catch {
+          // already gone
+        }
+        await server.stop();
+      }
+    });
+
+    it('every call answers a clear error in time, and close() returns', { timeout: 90_000 }, async () => {
+      server = await startRedisServer();
+      if (!server) {
+        if (process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
+        return;
+      }
+      const ck = new Crawlkit({
+        backend: redis({ url: server.url, prefix: `ck-outage-${randomUUID()}` }),
+        engine: 'http',
+      });
+      const { id } = ok(await ck.crawl({ url: `${site.url}/`, limit: 2 }));
+      ok(await ck.getCrawlStatus(id));
+
+      process.kill(server.pid, fault === 'paused' ? 'SIGSTOP' : 'SIGKILL');
+
+      const crawl = await timed(ck.crawl({ url: `${site.url}/`, limit: 2 }));
+      expect(codeOf(crawl.value), JSON.stringify(crawl.value)).toMatch(/^(REDIS_UNAVAILABLE|STORE_IO)$/);
+      expect(crawl.ms).toBeLessThan(ANSWER_MS);
+
+      const status = await timed(ck.getCrawlStatus(id));
+      expect(codeOf(status.value), JSON.stringify(status.value)).toMatch(/^(REDIS_UNAVAILABLE|STORE_IO)$/);
+      expect(status.ms).toBeLessThan(ANSWER_MS);
+
+      // A scrape's answer comes within its own timeout, and says the store failed, not the page.
+      const scrape = await timed(ck.scrape({ url: `${site.url}/`, timeout: 8_000 }));
+      expect(codeOf(scrape.value), JSON.stringify(scrape.value)).toMatch(/^(REDIS_UNAVAILABLE|STORE_IO)$/);
+      expect((scrape.value as { error: string }).error).not.toMatch(/while fetching the page/);
+      expect(scrape.ms).toBeLessThan(8_000 + 1_000);
+
+      const close = await timed(ck.close());
+      expect(close.ms).toBeLessThan(ANSWER_MS);
+    });
+  });
+}

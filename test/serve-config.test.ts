@@ -1,0 +1,202 @@
+/**
+ * `crawlkit serve` configured as a user configures it, on the built command: issue 38's finding #3 (beyond
+ * loopback the URL policy is strict unless loosened; webhooks signed with a secret from a flag or Firecrawl's own
+ * variable), proxies from Firecrawl's `PROXY_SERVER`, and the settings file.
+ */
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ensureBuilt, startCli } from './cli-helpers.ts';
+import { until } from './helpers-batch.ts';
+
+const KEY = 'fc-serve-config-0123456789';
+let site: FixtureServer;
+let dir: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startFixtureServer();
+  dir = mkdtempSync(join(tmpdir(), 'ck-serve-config-'));
+});
+
+afterAll(async () => {
+  await site?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `crawlkit serve` with `args` and `env`; resolves its address on 127.0.0.1 and a stop function. */
+async function serve(args: string[], env: Record<string, string> = {}) {
+  const store = mkdtempSync(join(dir, 'store-'));
+  const child = startCli(['serve', '--port', '0', '--store', store, '--engine', 'http', ...args], { cwd: dir, env });
+  let stdout = '';
+  child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
+  const port = new URL(stdout.trim()).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return child.result;
+    },
+  };
+}
+
+async function api(base: string, path: string, body?: unknown) {
+  const response = await fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('#3 serve beyond loopback', () => {
+  it('applies the strict URL policy on 0.0.0.0: the server cannot be made to read its own network', async () => {
+    const server = await serve(['--host', '0.0.0.0', '--api-key', KEY]);
+    try {
+      const answer = await api(server.url, '/v2/scrape', { url: `${site.url}/docs/getting-started.html` });
+      expect(answer).toMatchObject({ status: 403, body: { code: 'URL_BLOCKED' } });
+      const crawl = await api(server.url, '/v2/crawl', { url: `${site.url}/` });
+      expect(crawl.status).toBe(403);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('keeps the allow-all policy when the operator says --allow-private-networks', async () => {
+    const server = await serve(['--host', '0.0.0.0', '--api-key', KEY, '--allow-private-networks']);
+    try {
+      const answer = await api(server.url, '/v2/scrape', { url: `${site.url}/docs/getting-started.html` });
+      expect(answer.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+/** A webhook receiver: each delivery's headers and raw body. */
+async function receiver(): Promise<{
+  url: string;
+  got: { headers: IncomingHttpHeaders; body: string }[];
+  close(): Promise<void>;
+}> {
+  const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      got.push({ headers: req.headers, body });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    got,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('#3 webhook signatures', () => {
+  for (const [how, args, env] of [
+    ['--webhook-secret', ['--webhook-secret', 'whsec-flag'], {}],
+    ['SELF_HOSTED_WEBHOOK_HMAC_SECRET', [], { SELF_HOSTED_WEBHOOK_HMAC_SECRET: 'whsec-env' }],
+  ] as const) {
+    it(`signs every delivery with the secret of ${how}`, async () => {
+      const secret = how === '--webhook-secret' ? 'whsec-flag' : 'whsec-env';
+      const hook = await receiver();
+      const server = await serve(['--api-key', KEY, ...args], env);
+      try {
+        const started = await api(server.url, '/v2/batch/scrape', { urls: [`${site.url}/`], webhook: hook.url });
+        expect(started.status).toBe(200);
+        await until(() => hook.got.some((d) => d.body.includes('batch_scrape.completed')), 30_000);
+        for (const delivery of hook.got) {
+          const expected = `sha256=${createHmac('sha256', secret).update(delivery.body).digest('hex')}`;
+          expect(delivery.headers['x-firecrawl-signature']).toBe(expected);
+        }
+      } finally {
+        await server.stop();
+        await hook.close();
+      }
+    });
+  }
+});
+
+/** A forward proxy (absolute-form requests and CONNECT tunnels) that records what it was asked for. */
+async function forwardProxy(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push(req.url!);
+    const upstream = httpRequest(req.url!, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  server.on('connect', (req, client, head) => {
+    seen.push(`CONNECT ${req.url}`);
+    const [host, port] = req.url!.split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('proxies and the settings file', () => {
+  it("fetches pages through Firecrawl's PROXY_SERVER", async () => {
+    const proxy = await forwardProxy();
+    const server = await serve(['--api-key', KEY], { PROXY_SERVER: proxy.url });
+    try {
+      const answer = await api(server.url, '/v2/scrape', { url: `${site.url}/docs/getting-started.html`, maxAge: 0 });
+      expect(answer.status).toBe(200);
+      const target = new URL(site.url).host;
+      expect(proxy.seen.some((s) => s.includes(target))).toBe(true);
+    } finally {
+      await server.stop();
+      await proxy.close();
+    }
+  });
+
+  it('reads crawlkit.config.json: keys, credit limit, CORS', async () => {
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, JSON.stringify({ apiKeys: [KEY], creditLimit: 7, cors: ['https://app.example'] }));
+    const server = await serve(['--config', file]);
+    try {
+      const credits = await api(server.url, '/v2/team/credit-usage');
+      expect(credits.body.data).toMatchObject({ planCredits: 7, remainingCredits: 7 });
+      const cors = await fetch(`${server.url}/v2/team/queue-status`, {
+        headers: { authorization: `Bearer ${KEY}`, origin: 'https://app.example' },
+      });
+      expect(cors.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a settings file with an unknown key, naming it', async () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ apiKey: KEY }));
+    const child = startCli(['serve', '--port', '0', '--config', file], { cwd: dir });
+    const result = await child.result;
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('unknown option `apiKey`');
+  });
+});
