@@ -116,7 +116,8 @@ function consistency(dir: string) {
       results: n('SELECT count(*) AS n FROM results'),
       entries: n('SELECT count(*) AS n FROM search_entries'),
       docs: n('SELECT count(*) AS n FROM search_docs'),
-      texts: n('SELECT count(*) AS n FROM search_text'),
+      /** Texts in FTS5 and texts waiting for their batch. */
+      texts: n('SELECT (SELECT count(*) FROM search_text) + (SELECT count(*) FROM search_pending) AS n'),
       /** Texts whose count of entries is not the number of entries that hold them. */
       miscounted: n(
         'SELECT count(*) AS n FROM search_docs d WHERE refs <> (SELECT count(*) FROM search_entries e WHERE e.doc_id = d.id)',

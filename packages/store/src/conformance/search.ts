@@ -120,6 +120,24 @@ export function describeSearchConformance(factory: StoreFactory): void {
       expect(await urls(store, 'crawler')).toEqual([]);
     });
 
+    it('follows many writes: pages put, replaced and deleted across batches are found exactly as stored', async () => {
+      const store = await open();
+      const url = (i: number) => `https://many.example/${i}`;
+      const body = (i: number, word: string) => text(url(i), `Page ${i}`, `Common words for all. Marker ${word}${i}.`);
+      for (let i = 0; i < 150; i++) await store.pages.put(page(`m${i}`, 1_000 + i, body(i, 'alpha')));
+      for (let i = 0; i < 150; i += 3) expect(await store.pages.deleteByUrl(url(i))).toBe(1);
+      for (let i = 1; i < 150; i += 5) await store.pages.put(page(`m${i}`, 5_000 + i, body(i, 'beta')));
+      // A page deleted and put again (6, 21, …) is stored again.
+      const stored = Array.from({ length: 150 }, (_, i) => i).filter((i) => i % 3 !== 0 || i % 5 === 1);
+      expect((await urls(store, 'common', { limit: 200 })).sort()).toEqual(stored.map(url).sort());
+      expect(await urls(store, 'alpha3')).toEqual([]);
+      expect(await urls(store, 'beta6')).toEqual([url(6)]);
+      expect(await urls(store, 'alpha1')).toEqual([]);
+      expect(await urls(store, 'beta1')).toEqual([url(1)]);
+      expect(await urls(store, 'alpha2')).toEqual([url(2)]);
+      expect(await indexOf(store).count()).toBe(stored.length);
+    });
+
     it('drops the text of pages the size cap evicts', async () => {
       const store = await open({ maxPageBytes: 40 });
       await store.pages.put(page('old', 1_000, DOCS[0]));

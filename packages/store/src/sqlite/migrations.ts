@@ -182,7 +182,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     description:
       'search index: search_entries (one per page cache entry or job result with text), search_docs (each text once, ' +
-      'counted) and search_text (FTS5); triggers take the text out with the page or result',
+      'counted), search_text (FTS5) and search_pending (texts not yet written to FTS5, batched); triggers take the ' +
+      'text out with the page or result',
     sql: `
       CREATE TABLE search_docs (
         id INTEGER PRIMARY KEY,
@@ -191,6 +192,12 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE VIRTUAL TABLE search_text USING fts5(
         title, description, text, tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TABLE search_pending (
+        doc_id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        text TEXT NOT NULL
       );
       CREATE TABLE search_entries (
         id INTEGER PRIMARY KEY,
@@ -207,6 +214,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER search_entries_after_delete AFTER DELETE ON search_entries BEGIN
         UPDATE search_docs SET refs = refs - 1 WHERE id = OLD.doc_id;
         DELETE FROM search_text WHERE rowid = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_pending WHERE doc_id = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
         DELETE FROM search_docs WHERE id = OLD.doc_id AND refs = 0;
       END;
       CREATE TRIGGER pages_search_after_delete AFTER DELETE ON pages BEGIN
