@@ -29,6 +29,8 @@ export function extractionSettings(
   };
   if (request.includeTags) settings.includeTags = request.includeTags;
   if (request.excludeTags) settings.excludeTags = request.excludeTags;
+  // Made in the worker: the main thread, which writes the store, is the crawl's bottleneck.
+  if (indexed) settings.searchText = true;
   return settings;
 }
 

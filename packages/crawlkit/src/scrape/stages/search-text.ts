@@ -19,7 +19,8 @@ export const searchTextStage: ScrapeStage = {
       url: redactUrl(state.page!.url),
       title: text(metadata.title) || text(metadata.ogTitle),
       description: text(metadata.description) || text(metadata.ogDescription),
-      text: markdownText(markdown ?? ''),
+      // Made by the extraction worker; a memoised extraction of an older version may lack it.
+      text: state.extraction.searchText ?? markdownText(markdown ?? ''),
     };
   },
 };
