@@ -3,7 +3,8 @@
  *
  * 1. Indexing cost on a crawl: the generated site (bench/lib/generated-site.ts) crawled with markdown into a SQLite
  *    store with its search index and into one without (`searchIndex: false`), alternately, in the same run; the
- *    goal is the index slowing the crawl by at most 10% (median of the rounds).
+ *    goal is the index slowing the crawl by at most 10% (median of the rounds). The CPU time per page of the
+ *    process is shown beside it: steadier than the rate on a shared machine.
  * 2. Search latency over 10,000 stored pages: pages of seeded Zipf prose (~300 words from a 5,000-word vocabulary)
  *    put into each driver's store with their text (SQLite FTS5, memory, Redis when a redis-server can be started),
  *    then `ck.search()` (the whole v2 path: parsing, the index, snippets, highlights) with a mix of queries: common
@@ -24,7 +25,7 @@ import { finish, goal, isQuick, median, percentile, type Row } from './lib/repor
 
 const quick = isQuick();
 const CRAWL_PAGES = quick ? 150 : 1_000;
-const CRAWL_ROUNDS = quick ? 1 : 3;
+const CRAWL_ROUNDS = quick ? 1 : 5;
 const CORPUS = quick ? 2_000 : 10_000;
 const QUERY_ROUNDS = quick ? 2 : 5;
 const root = mkdtempSync(join(tmpdir(), 'ck-bench-search-'));
@@ -37,19 +38,22 @@ const data: Record<string, unknown> = { crawlPages: CRAWL_PAGES, crawlRounds: CR
 
 // ---------------------------------------------------------------------------------------------- crawl with index --
 
-async function crawl(siteUrl: string, searchIndex: boolean): Promise<number> {
+/** One crawl: its rate (pages per minute, wall clock) and the CPU time of the process per page (every thread). */
+async function crawl(siteUrl: string, searchIndex: boolean): Promise<{ rate: number; cpuMs: number }> {
   const store = await createSqliteStore({ dir: dir(), searchIndex });
   const ck = new Crawlkit({ store, engine: 'http', concurrency: 16 });
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const job = await ck.crawl({ url: `${siteUrl}/`, limit: CRAWL_PAGES, sitemap: 'skip' });
   if (!job.success) throw new Error(job.error);
   const done = await ck.waitForJob(job.id);
   const seconds = (performance.now() - started) / 1_000;
+  const used = process.cpuUsage(cpu);
   if (!done.success || done.completed !== CRAWL_PAGES)
     throw new Error(`crawl stored ${JSON.stringify(done).slice(0, 200)}`);
   if (searchIndex && (await store.search!.count()) !== 2 * CRAWL_PAGES) throw new Error('index incomplete');
   await ck.close();
-  return (CRAWL_PAGES / seconds) * 60;
+  return { rate: (CRAWL_PAGES / seconds) * 60, cpuMs: (used.user + used.system) / 1_000 / CRAWL_PAGES };
 }
 
 /** `BENCH_SEARCH_PARTS=crawl` or `latency` runs one part. */
@@ -58,11 +62,16 @@ const PARTS = (process.env.BENCH_SEARCH_PARTS ?? 'crawl,latency').split(',');
 if (PARTS.includes('crawl')) {
   const site = await serveGeneratedSite({ pages: CRAWL_PAGES, linksPerPage: 10 });
   const rates: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  const cpu: Record<'on' | 'off', number[]> = { on: [], off: [] };
   await crawl(site.url, true); // warm-up: worker threads, JIT
   for (let round = 0; round < CRAWL_ROUNDS; round++) {
     // Alternate which goes first: load drifts along the run.
     const order: ('on' | 'off')[] = round % 2 ? ['on', 'off'] : ['off', 'on'];
-    for (const mode of order) rates[mode].push(await crawl(site.url, mode === 'on'));
+    for (const mode of order) {
+      const run = await crawl(site.url, mode === 'on');
+      rates[mode].push(run.rate);
+      cpu[mode].push(run.cpuMs);
+    }
   }
   await site.close();
   const on = median(rates.on);
@@ -81,8 +90,14 @@ if (PARTS.includes('crawl')) {
       p95: '-',
       note: `${(slowdown * 100).toFixed(1)}% slower than the baseline`,
     },
+    {
+      measure: 'crawl CPU per page (process, every thread): without / with index',
+      median: `${median(cpu.off).toFixed(2)} / ${median(cpu.on).toFixed(2)} ms`,
+      p95: '-',
+      note: `${((median(cpu.on) / median(cpu.off) - 1) * 100).toFixed(1)}% more CPU (includes the site server)`,
+    },
   );
-  data.crawl = { pagesPerMinute: rates };
+  data.crawl = { pagesPerMinute: rates, cpuMsPerPage: cpu };
   goals.push(
     goal(
       'search.index-cost',
