@@ -20,7 +20,7 @@ import { createMemoryStore, createSqliteStore, type Store } from '@crawlkit/stor
 import { Crawlkit } from 'crawlkit';
 
 import { startRedisServer } from '../test/setup/redis.ts';
-import { serveGeneratedSite } from './lib/generated-site.ts';
+import { prng, serveGeneratedSite } from './lib/generated-site.ts';
 import { finish, goal, isQuick, median, percentile, type Row } from './lib/report.ts';
 
 const quick = isQuick();
@@ -112,16 +112,6 @@ if (PARTS.includes('crawl')) {
 
 // ------------------------------------------------------------------------------------------ corpus and queries --
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = prng(39);
 const SYLLABLES = [
   'ka',

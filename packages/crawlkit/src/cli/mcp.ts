@@ -4,7 +4,7 @@ import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { addProviderFlags, type ProviderFlags } from './search-provider.js';
-import { apiKeys, engineSettings, integer } from './serve.js';
+import { apiKeys, engineSettings, integer, loadCommandPackage } from './serve.js';
 import { CONFIG_FILE, readServeFile, resolveCors, type ServeConfigFlags } from './serve-config.js';
 
 /** What the CLI uses of `@crawlkit/mcp` (an optional package, loaded by this command only). */
@@ -48,19 +48,6 @@ export const MCP_EXAMPLES = [
   'CRAWLKIT_API_KEY=secret crawlkit mcp --http --host 0.0.0.0',
 ];
 
-async function loadMcp(): Promise<McpModule> {
-  // A variable specifier: crawlkit does not depend on @crawlkit/mcp (nor on the MCP SDK) unless this command runs.
-  const specifier = '@crawlkit/mcp';
-  try {
-    return (await import(specifier)) as McpModule;
-  } catch (cause) {
-    throw new CliError('`crawlkit mcp` needs the @crawlkit/mcp package: npm install @crawlkit/mcp', {
-      cause,
-      exitCode: EXIT.failure,
-    });
-  }
-}
-
 /**
  * `crawlkit mcp`: firecrawl-mcp's tools over stdio (default) or streamable HTTP (`--http`), answered by this
  * process's engine on the store every other command uses, with `serve`'s settings (flags, environment, config file):
@@ -73,7 +60,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   const queueLimit = integer('--queue-limit', flags.queueLimit, 1) ?? file.queueLimit;
   const bodyLimit = integer('--body-limit', flags.bodyLimit, 1) ?? file.bodyLimit;
   const host = flags.host ?? '127.0.0.1';
-  const mcp = mcpModule ?? (await loadMcp());
+  const mcp = mcpModule ?? (await loadCommandPackage<McpModule>('@crawlkit/mcp', 'mcp'));
   // Over stdio the client is the local process that started this one: loopback's rules.
   const loopback = !flags.http || mcp.isLoopbackHost(host);
   const { options } = await engineSettings(ctx, flags, file, loopback);

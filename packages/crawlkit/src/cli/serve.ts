@@ -64,13 +64,16 @@ export function integer(flag: string, value: string | undefined, min: number): n
   return n;
 }
 
-async function loadServer(): Promise<ServerModule> {
-  // A variable specifier: crawlkit does not depend on @crawlkit/server, only this command needs it.
-  const specifier = '@crawlkit/server';
+/**
+ * Loads a package crawlkit does not depend on (`@crawlkit/server`, `@crawlkit/mcp`: they depend on crawlkit), installed
+ * beside it and needed by one command only.
+ */
+export async function loadCommandPackage<T>(specifier: string, command: string): Promise<T> {
   try {
-    return (await import(specifier)) as ServerModule;
+    // A variable specifier: no bundler or type check follows it.
+    return (await import(specifier)) as T;
   } catch (cause) {
-    throw new CliError('`crawlkit serve` needs the @crawlkit/server package: npm install @crawlkit/server', {
+    throw new CliError(`\`crawlkit ${command}\` needs the ${specifier} package: npm install ${specifier}`, {
       cause,
       exitCode: EXIT.failure,
     });
@@ -149,7 +152,7 @@ export async function serveCommand(
   const parseFileLimit = integer('--parse-file-limit', flags.parseFileLimit, 1) ?? file.parseFileLimit;
   const cors = resolveCors(flags, process.env, file);
   const keys = apiKeys(flags, file);
-  const server = serverModule ?? (await loadServer());
+  const server = serverModule ?? (await loadCommandPackage<ServerModule>('@crawlkit/server', 'serve'));
   const { options, notes } = await engineSettings(ctx, flags, file, server.isLoopbackHost(host));
   ctx.configure(options);
 
