@@ -19,7 +19,7 @@ import { htmlToMarkdown } from '@crawlkit/extractor';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
-import { timeBigPages } from './lib/markdown-big-pages.ts';
+import { timeBigPages, type BigPagesResult } from './lib/markdown-big-pages.ts';
 import { roundTrip } from './lib/markdown-roundtrip.ts';
 import { finish, goal, isQuick, median as medianOf } from './lib/report.ts';
 import { syntheticPage } from './lib/markdown-synthetic.ts';
@@ -33,6 +33,8 @@ const GOAL_LINEARITY = 6;
 const GOAL_MEMORY = 5;
 /** Issue 21: a whole scrape() with markdown vs turndown's conversion alone, median over the largest dev pages. */
 const GOAL_BIG_PAGES = 4;
+/** Issue 37: a whole-page markdown scrape() against turndown converting the same whole page. */
+const GOAL_WHOLE_PAGE = 3;
 const quick = isQuick();
 const BIG_PAGES = quick ? 2 : 12;
 /** Sizes of the synthetic articles (the linearity ratio is big / small: the same 5x step in both runs). */
@@ -164,16 +166,32 @@ const s2 = speed[3]!;
 const s10 = speed[4]!;
 const linearity = { crawlkit: s10.crawlkitMs / s2.crawlkitMs, turndown: s10.turndownMs / s2.turndownMs };
 
-// Big pages (issue 21): the whole scrape() with markdown beside turndown's conversion alone, page by page.
-console.log(`\nbig pages: the ${BIG_PAGES} largest WCXB pages, a whole scrape() with markdown beside turndown alone`);
-const big = await timeBigPages(wcxb.slice(-BIG_PAGES).reverse(), td, quick ? 1 : 3);
-for (const p of big.pages) {
-  console.log(
-    `${p.id.padEnd(24)} ${kb(p.bytes).padStart(10)} ${p.scrapeMs.toFixed(0).padStart(12)} ${p.turndownMs.toFixed(0).padStart(12)} ${`${p.speedup.toFixed(1)}x`.padStart(9)}`,
+// Big pages (issue 21): the whole scrape() with markdown beside turndown's conversion alone, page by page; then the
+// same pages as whole-page markdown (issue 37: onlyMainContent false, turndown given the page without scripts/styles).
+function printBigPages(title: string, result: BigPagesResult): void {
+  console.log(`\n${title}`);
+  const line = (name: string, bytes: string, r: { scrapeMs: number; turndownMs: number }, speedup: number) =>
+    console.log(
+      `${name.padEnd(24)} ${bytes.padStart(10)} ${r.scrapeMs.toFixed(0).padStart(12)} ${r.turndownMs.toFixed(0).padStart(12)} ${`${speedup.toFixed(1)}x`.padStart(9)}`,
+    );
+  for (const p of result.pages) line(p.id, kb(p.bytes), p, p.speedup);
+  line(
+    'median of the pages',
+    '',
+    { scrapeMs: result.medianScrapeMs, turndownMs: result.medianTurndownMs },
+    result.medianSpeedup,
   );
 }
-console.log(
-  `${'median of the pages'.padEnd(24)} ${''.padStart(10)} ${big.medianScrapeMs.toFixed(0).padStart(12)} ${big.medianTurndownMs.toFixed(0).padStart(12)} ${`${big.medianSpeedup.toFixed(1)}x`.padStart(9)}`,
+const bigSet = wcxb.slice(-BIG_PAGES).reverse();
+const big = await timeBigPages(bigSet, td, quick ? 1 : 3);
+printBigPages(
+  `big pages: the ${BIG_PAGES} largest WCXB pages, a whole scrape() with markdown beside turndown alone`,
+  big,
+);
+const whole = await timeBigPages(bigSet, td, quick ? 1 : 3, { wholePage: true });
+printBigPages(
+  `whole-page markdown: the same pages, scrape() with onlyMainContent false beside turndown of the page without scripts and styles`,
+  whole,
 );
 
 // Peak memory, one child process per converter and page (crawlkit: median of 3 runs; turndown: 1 run, it is slow).
@@ -245,6 +263,13 @@ const goals = [
     `${big.medianSpeedup.toFixed(1)}x (median scrape ${big.medianScrapeMs.toFixed(0)} ms, turndown ${big.medianTurndownMs.toFixed(0)} ms)`,
   ),
   goal(
+    'markdown.whole-page',
+    `whole-page markdown: scrape() with onlyMainContent false >= ${GOAL_WHOLE_PAGE}x turndown of the page without scripts and styles (median of the ${BIG_PAGES} largest WCXB pages)`,
+    whole.medianSpeedup,
+    GOAL_WHOLE_PAGE,
+    `${whole.medianSpeedup.toFixed(1)}x (median scrape ${whole.medianScrapeMs.toFixed(0)} ms, turndown ${whole.medianTurndownMs.toFixed(0)} ms)`,
+  ),
+  goal(
     'markdown.memory',
     `markdown peak memory <= ${GOAL_MEMORY}x input size`,
     memoryWorst,
@@ -281,6 +306,13 @@ finish({
       'turndown / crawlkit': Math.round(big.medianSpeedup * 100) / 100,
     },
     {
+      page: `whole-page markdown: scrape() vs turndown, median of the ${BIG_PAGES} largest`,
+      KB: Math.round(medianOf(whole.pages.map((p) => p.bytes)) / 1000),
+      'crawlkit ms': Math.round(whole.medianScrapeMs),
+      'turndown ms': Math.round(whole.medianTurndownMs),
+      'turndown / crawlkit': Math.round(whole.medianSpeedup * 100) / 100,
+    },
+    {
       page: `${quick ? `every ${SPLIT_EVERY}th` : 'all'} ${split.length} wcxb pages`,
       KB: Math.round(split.reduce((a, p) => a + p.html.length, 0) / 1000),
       'crawlkit ms': Math.round(allCrawlkit),
@@ -297,6 +329,7 @@ finish({
     allPages: { pages: split.length, crawlkitMs: allCrawlkit, turndownMs: allTurndown, turndownFailures },
     linearity,
     bigPages: big,
+    wholePage: whole,
     memory,
     roundTrip: { total: rtCrawlkit.total, crawlkit: rtCrawlkit.passed, turndown: rtTurndown.passed },
   },

@@ -40,6 +40,8 @@ const GOAL_VS_FLOOR = 3;
 const GOAL_VS_FLOOR_POOL = 2;
 /** Issue 22: the worker pool against extraction on the main thread, at the default concurrency, on 2 cores. */
 const GOAL_VS_ONE_THREAD = 1.7;
+/** Issue 37: the pool's gain over one thread, as a share of the gain of two bare threads (the machine's ceiling). */
+const GOAL_OF_CEILING = 0.85;
 const WORKER = join(import.meta.dirname, 'lib', 'scrape-worker.ts');
 const CEILING = join(import.meta.dirname, 'lib', 'thread-ceiling.ts');
 
@@ -69,8 +71,11 @@ const CRAWLKIT = `crawlkit scrape() c=${DEFAULT_CONCURRENCY} (default)`;
 const NAIVE = `naive: fetch+jsdom+Readability+turndown c=${DEFAULT_CONCURRENCY}`;
 const FLOOR = `floor: undici+htmlparser2 parse c=${DEFAULT_CONCURRENCY}`;
 const ONE_THREAD = `crawlkit scrape() c=${DEFAULT_CONCURRENCY}, workers.size 0 (one thread)`;
+const BATCH_ROW = 'crawlkit batchScrape() (default: on-disk store, cache, worker pool)';
 const specs: RowSpec[] = [
   { label: CRAWLKIT, runner: 'crawlkit', concurrency: 'default' },
+  // Issue 37: what a user gets for a list of URLs, one batch job per batch of pages.
+  { label: BATCH_ROW, runner: 'crawlkit-batch', concurrency: 'default' },
   // The same engine extracting on its main thread: what the worker pool (issue 22) adds, side by side.
   {
     label: ONE_THREAD,
@@ -220,6 +225,11 @@ const ck = pps(CRAWLKIT);
 const vsNaive = ck / pps(NAIVE);
 const floorOverCk = pps(FLOOR) / ck;
 const vsOneThread = ck / pps(ONE_THREAD);
+const floorOverBatch = pps(FLOOR) / pps(BATCH_ROW);
+/** The pool's speed-up over one thread as a share of two bare threads' speed-up, the machine's ceiling (issue 37). */
+const ofCeiling = vsOneThread / ceiling.ratio;
+/** The same as a share of the gains (what the pool adds over one thread, against what two bare threads add). */
+const gainOfCeiling = (vsOneThread - 1) / (ceiling.ratio - 1);
 
 finish({
   name: 'scrape-http',
@@ -259,6 +269,22 @@ finish({
       GOAL_VS_FLOOR_POOL,
       `floor ${floorOverCk.toFixed(2)}x crawlkit (${pps(FLOOR)} vs ${ck} pages/s)`,
       { atMost: true },
+    ),
+    goal(
+      'scrape-http.batch-vs-floor',
+      `batchScrape() at the default configuration within ${GOAL_VS_FLOOR}x of the parse-only floor (issue 37)`,
+      floorOverBatch,
+      GOAL_VS_FLOOR,
+      `floor ${floorOverBatch.toFixed(2)}x batchScrape (${pps(FLOOR)} vs ${pps(BATCH_ROW)} pages/s)`,
+      { atMost: true },
+    ),
+    goal(
+      'scrape-http.pool-vs-ceiling',
+      `the worker pool's speed-up over one thread >= ${GOAL_OF_CEILING * 100}% of two bare threads' (issue 37)`,
+      ofCeiling,
+      GOAL_OF_CEILING,
+      `${(ofCeiling * 100).toFixed(0)}% (pool ${vsOneThread.toFixed(2)}x one thread, two bare threads ` +
+        `${ceiling.ratio.toFixed(2)}x; of the gain: ${(gainOfCeiling * 100).toFixed(0)}%)`,
     ),
     goal(
       'scrape-http.vs-one-thread',

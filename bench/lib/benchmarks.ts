@@ -49,6 +49,7 @@ export const BENCHMARKS: Benchmark[] = [
     ],
     [
       ['markdown.big-pages', "big pages: whole scrape() with markdown >= 4x turndown's conversion alone"],
+      ['markdown.whole-page', 'whole-page markdown scrape() >= 3x turndown of the same whole page'],
       ['markdown.memory', 'markdown peak memory <= 5x input size'],
       ['markdown.round-trip', 'markdown CommonMark round trip at least turndown+gfm'],
     ],
@@ -69,6 +70,8 @@ export const BENCHMARKS: Benchmark[] = [
     ['scrape-http.vs-floor', 'scrape-http within 3x of the parse-only floor'],
     ['scrape-http.vs-one-thread', 'scrape-http with its worker pool >= 1.7x extraction on the main thread'],
     ['scrape-http.vs-floor-pool', 'scrape-http (worker pool on) within 2x of the parse-only floor'],
+    ['scrape-http.batch-vs-floor', 'batchScrape() at the default configuration within 3x of the parse-only floor'],
+    ['scrape-http.pool-vs-ceiling', "worker pool >= 85% of two bare threads' speed-up"],
   ]),
   benchmark(
     'crawl-http',

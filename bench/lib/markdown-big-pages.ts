@@ -27,18 +27,29 @@ export interface BigPagesResult {
   medianTurndownMs: number;
 }
 
-/** Times `pages` (the largest first) `runs` times each, scrape and turndown alternating, after one warm-up scrape. */
+/** Each `<script>` and `<style>` element cut out: the page turndown converts in the whole-page row. */
+export function withoutScriptsAndStyles(html: string): string {
+  return html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '');
+}
+
+/**
+ * Times `pages` (the largest first) `runs` times each, scrape and turndown alternating, after one warm-up scrape.
+ * `wholePage`: the scrape with `onlyMainContent: false`, and turndown given the page without its scripts and styles
+ * (cut before timing), so that both produce the whole page; otherwise the scrape's main content beside turndown's
+ * conversion of the page as served.
+ */
 export async function timeBigPages(
   pages: readonly WcxbPage[],
   turndown: TurndownService,
   runs: number,
+  { wholePage = false }: { wholePage?: boolean } = {},
 ): Promise<BigPagesResult> {
   const server = await startPageServer(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
   const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
   const body = (page: WcxbPage) => ({
     url: `${server.url}/${page.id}.html`,
     formats: ['markdown' as const],
-    onlyMainContent: true,
+    onlyMainContent: !wholePage,
     maxAge: 0,
     storeInCache: false,
   });
@@ -47,6 +58,7 @@ export async function timeBigPages(
     // The pool's threads and the connection warm up on a page outside the timed set.
     await crawlkit.scrape(body(pages[pages.length - 1]!));
     for (const page of pages) {
+      const input = wholePage ? withoutScriptsAndStyles(page.html) : page.html;
       const scrape: number[] = [];
       const td: number[] = [];
       for (let i = 0; i < runs; i++) {
@@ -55,7 +67,7 @@ export async function timeBigPages(
         scrape.push(performance.now() - t0);
         if (!doc.success || !doc.data.markdown) throw new Error(`scrape of ${page.id} gave no markdown`);
         t0 = performance.now();
-        turndown.turndown(page.html);
+        turndown.turndown(input);
         td.push(performance.now() - t0);
       }
       const scrapeMs = median(scrape);

@@ -15,7 +15,7 @@ export interface Runner {
 
 const count = (errors: Map<string, number>, key: string) => errors.set(key, (errors.get(key) ?? 0) + 1);
 
-export const RUNNER_NAMES = ['crawlkit', 'naive', 'floor'] as const;
+export const RUNNER_NAMES = ['crawlkit', 'crawlkit-batch', 'naive', 'floor'] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 /** `concurrency` async loops taking URLs in order. */
@@ -85,6 +85,44 @@ async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> 
 }
 
 /**
+ * crawlkit as a user gets it for a list of URLs: `batchScrape()` with markdown and links of the main content on the
+ * default configuration (the on-disk SQLite store, the page cache on, the worker pool on, the default concurrency),
+ * the HTTP engine as the floor's; the documents are read back with `waitForJob()`. One job per batch of URLs.
+ */
+async function crawlkitBatchRunner(): Promise<Runner> {
+  const [{ Crawlkit }, fs, os, path] = await Promise.all([
+    import('crawlkit'),
+    import('node:fs'),
+    import('node:os'),
+    import('node:path'),
+  ]);
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ck-bench-batch-'));
+  const engine = new Crawlkit({ storeDir, engine: 'http' });
+  const errors = new Map<string, number>();
+  return {
+    errors,
+    async run(urls) {
+      const started = await engine.batchScrape({ urls: [...urls], formats: ['markdown', 'links'] });
+      if (!started.success) throw new Error(started.error);
+      const done = await engine.waitForJob(started.id);
+      if (!done.success) throw new Error(done.error);
+      const out = done.data.map(
+        (doc) => (doc.markdown?.length ?? 0) + (doc.links?.length ?? 0) + Object.keys(doc.metadata ?? {}).length,
+      );
+      for (let i = out.length; i < urls.length; i++) {
+        out.push(0);
+        count(errors, 'NO_DOCUMENT');
+      }
+      return out;
+    },
+    async close() {
+      await engine.close();
+      fs.rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * The naive pipeline of the usual libraries: global `fetch`, jsdom, links and meta tags from the DOM, then
  * Readability.js for the main content and turndown + GFM for its markdown.
  */
@@ -149,6 +187,8 @@ export function createRunner(
   switch (name) {
     case 'crawlkit':
       return crawlkitRunner(concurrency);
+    case 'crawlkit-batch':
+      return crawlkitBatchRunner();
     case 'naive':
       return naiveRunner(concurrency ?? defaultConcurrency);
     case 'floor':

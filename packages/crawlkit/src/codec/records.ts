@@ -112,6 +112,32 @@ export function decodeDocument(text: string): Document {
   return parsed as Document;
 }
 
+const backlogUrls = z.array(z.string());
+
+/**
+ * The URLs of a batch's backlog from their JSON text (`StoredBatchRequest.backlogZ`, once inflated): an array of
+ * strings, or `STORE_RECORD_INVALID`.
+ */
+export function decodeBacklog(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new CrawlkitError(
+      'STORE_RECORD_INVALID',
+      "A batch's URL backlog in the store is not JSON: the store was damaged.",
+    );
+  }
+  const urls = backlogUrls.safeParse(parsed);
+  if (!urls.success) {
+    throw new CrawlkitError(
+      'STORE_RECORD_INVALID',
+      "A batch's URL backlog in the store is not a list of URLs: the store was damaged.",
+    );
+  }
+  return urls.data;
+}
+
 export type StoredJobEnvelope = ReturnType<typeof storedJobCodec.decode>;
 
 /** A stored job with its request typed as its kind stores it. */

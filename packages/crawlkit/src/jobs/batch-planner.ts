@@ -8,7 +8,7 @@ import type { BatchScrapeRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { nextTurn } from '../next-turn.js';
 import { checkV2Url } from '../v2/url.js';
-import { storedJobCodec, storedJobOf, taskMetaCodec } from '../codec/records.js';
+import { decodeBacklog, storedJobCodec, storedJobOf, taskMetaCodec } from '../codec/records.js';
 
 /**
  * What a batch job keeps of its request: the shared scrape options and job settings, and for a long list the URLs
@@ -32,7 +32,7 @@ export async function packBacklog(urls: readonly string[]): Promise<string> {
 }
 
 async function unpackBacklog(packed: string): Promise<string[]> {
-  return JSON.parse((await inflate(Buffer.from(packed, 'base64'))).toString('utf8')) as string[];
+  return decodeBacklog((await inflate(Buffer.from(packed, 'base64'))).toString('utf8'));
 }
 
 /**

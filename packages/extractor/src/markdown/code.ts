@@ -3,7 +3,8 @@ import type { Capture } from './capture.js';
 const LANGUAGE = /(?:^|\s)(?:language|lang)-([^\s]+)/;
 const HIGHLIGHT = /(?:^|\s)highlight-(?:source-|text-)?([A-Za-z0-9#+_.-]+)/;
 const BRUSH = /brush:\s*([\w#+.-]+)/;
-const VALID = /^[\p{L}\p{N}_#+.-]{1,32}$/u;
+/** An info string CommonMark keeps whole: no whitespace, no backtick (the fence is of backticks). */
+const VALID = /^[^\s`]{1,32}$/u;
 const NO_LANGUAGE = new Set(['none', 'nohighlight', 'plain', 'plaintext', 'no-highlight']);
 /** Line-number gutters and copy buttons that code highlighters put inside or beside the code. */
 const GUTTER =

@@ -25,7 +25,7 @@ const CLOSE: Record<MarkKind, string> = { em: '*', strong: '**', del: '~~', sup:
 
 interface Mark {
   kind: MarkKind;
-  /** False for a mark nested in one of its own kind (`<b><strong>`): it writes nothing. */
+  /** False for a mark nested in one of its own kind before that one wrote anything: it writes nothing. */
   active: boolean;
   emitted: boolean;
   suppressed: boolean;
@@ -155,7 +155,9 @@ export class Container {
   }
 
   openMark(kind: MarkKind): void {
-    const active = !this.#marks.some((m) => m.kind === kind && m.active);
+    // A mark nested in one of its own kind writes nothing when it opens where the outer one does (`<b><strong>`,
+    // redundant on real pages); opened after the outer one's content (`<em>a <em>b</em> c</em>`), it is written.
+    const active = !this.#marks.some((m) => m.kind === kind && m.active && !m.emitted);
     this.#marks.push({ kind, active, emitted: false, suppressed: false, close: CLOSE[kind] });
   }
 

@@ -24,6 +24,13 @@ describe('htmlToMarkdown: reference §10.3 examples', () => {
 });
 
 describe('htmlToMarkdown: structure', () => {
+  it('writes emphasis nested inside its own kind, and collapses a redundant one', () => {
+    expect(md('<p><em>foo <em>bar</em> baz</em></p>')).toBe('*foo *bar* baz*');
+    expect(md('<p><strong>a, <b>b</b>, c</strong></p>')).toBe('**a, **b**, c**');
+    // `<b><strong>` opened together is one bold run on real pages.
+    expect(md('<p><b><strong>Note:</strong> text</b></p>')).toBe('**Note: text**');
+  });
+
   it('writes ATX headings', () => {
     expect(md('<h1>One</h1><h3>Three <em>it</em></h3>')).toBe('# One\n\n### Three *it*');
   });

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { recordCodec } from './record-codec.js';
+import { decodeBacklog, decodeDocument, snapshotCodec, storedJobCodec, storedJobOf, taskMetaCodec } from './records.js';
+
+const invalid = (message: RegExp | string) => ({
+  code: 'STORE_RECORD_INVALID',
+  message: expect.stringMatching(message) as unknown,
+});
+
+describe('recordCodec', () => {
+  const codec = recordCodec({
+    name: 'sample',
+    version: 2,
+    schema: z.object({ title: z.string(), tags: z.array(z.string()) }),
+    // Version 0 had no tags; version 1 named the title `name`.
+    migrations: {
+      0: (record) => ({ ...record, tags: [] }),
+      1: ({ name, ...rest }) => ({ ...rest, title: name }),
+    },
+  });
+
+  it('writes the version with the record and reads it back', () => {
+    const text = codec.encode({ title: 'a', tags: ['x'] });
+    expect(JSON.parse(text)).toEqual({ v: 2, title: 'a', tags: ['x'] });
+    expect(codec.decode(text)).toEqual({ title: 'a', tags: ['x'] });
+  });
+
+  it('migrates older records step by step (no `v` is version 0)', () => {
+    expect(codec.decode(JSON.stringify({ v: 1, name: 'old', tags: ['t'] }))).toEqual({ title: 'old', tags: ['t'] });
+    expect(codec.decode(JSON.stringify({ name: 'oldest' }))).toEqual({ title: 'oldest', tags: [] });
+  });
+
+  it('refuses what it cannot read with STORE_RECORD_INVALID naming the record and the problem', () => {
+    expect(() => codec.decode('{"v":2,')).toThrow(expect.objectContaining(invalid(/sample .*not JSON/)));
+    expect(() => codec.decode('[1,2]')).toThrow(expect.objectContaining(invalid('not an object')));
+    expect(() => codec.decode('{"v":"2"}')).toThrow(expect.objectContaining(invalid('is not one')));
+    expect(() => codec.decode('{"v":3,"title":"a","tags":[]}')).toThrow(
+      expect.objectContaining(invalid(/version 3.*reads up to 2: upgrade crawlkit/)),
+    );
+    expect(() => codec.decode('{"v":2,"title":"a","tags":[1]}')).toThrow(expect.objectContaining(invalid('tags.0')));
+  });
+});
+
+describe('the records crawlkit keeps', () => {
+  it('round-trips a job request and decodes each request text once', () => {
+    const request = storedJobCodec.encode({ request: { url: 'https://example.com/' }, creditLimit: 10 });
+    const first = storedJobOf<{ url: string }>({ request });
+    expect(first).toEqual({ request: { url: 'https://example.com/' }, creditLimit: 10 });
+    expect(storedJobOf({ request })).toBe(first);
+    expect(() => storedJobOf({ request: '{"v":1,"request":"https://example.com/"}' })).toThrow(
+      expect.objectContaining(invalid(/job request .*request/)),
+    );
+  });
+
+  it('fills defaults of older snapshots and checks task data', () => {
+    expect(snapshotCodec.decode('{"markdown":"# a"}')).toEqual({ markdown: '# a', statusCode: 200 });
+    expect(taskMetaCodec.decode(taskMetaCodec.encode({ sourceURL: 'a b' }))).toEqual({ sourceURL: 'a b' });
+    expect(() => taskMetaCodec.decode('{"v":1,"sourceURL":7}')).toThrow(expect.objectContaining(invalid('sourceURL')));
+  });
+
+  it('reads a stored document only with its metadata', () => {
+    expect(decodeDocument('{"markdown":"a","metadata":{"statusCode":200}}')).toEqual({
+      markdown: 'a',
+      metadata: { statusCode: 200 },
+    });
+    expect(() => decodeDocument('{"markdown":"a"}')).toThrow(expect.objectContaining(invalid('no metadata')));
+    expect(() => decodeDocument('not json')).toThrow(expect.objectContaining(invalid('not JSON')));
+  });
+
+  it("reads a batch's backlog only as a list of URLs", () => {
+    expect(decodeBacklog('["https://a.test/","b c"]')).toEqual(['https://a.test/', 'b c']);
+    expect(() => decodeBacklog('{"0":"https://a.test/"}')).toThrow(expect.objectContaining(invalid('list of URLs')));
+    expect(() => decodeBacklog('[1]')).toThrow(expect.objectContaining(invalid('list of URLs')));
+    expect(() => decodeBacklog('["a",')).toThrow(expect.objectContaining(invalid('not JSON')));
+  });
+});
