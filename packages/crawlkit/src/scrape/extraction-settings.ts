@@ -2,20 +2,23 @@ import type { ExtractionInput, ExtractionSettings } from '../extraction/extracti
 import { pageKind } from '../extraction/page-kind.js';
 import { extractionNeeds } from '../formats/registry.js';
 import type { FetchedPage } from './fetched-page.js';
+import type { ScrapeState } from './scrape-state.js';
 import type { PageScrapeRequest } from './types.js';
 
 /**
- * How to extract the page for `request`: what its formats need, and its content options. `markdown` asks for the
- * main content as markdown whatever the formats (a crawl's change feed hashes it).
+ * How to extract the page for `request`: what its formats need, and its content options. `indexed`: the page's text
+ * goes to the search index, which reads its markdown whatever the formats. `markdown` asks for the main content as
+ * markdown whatever the formats (a crawl's change feed hashes it).
  */
 export function extractionSettings(
   request: PageScrapeRequest,
   collectLinks: boolean,
+  indexed = false,
   markdown = false,
 ): ExtractionSettings {
   const pdf = request.parsers.find((p) => p.type === 'pdf');
   const needs = extractionNeeds(request.formats);
-  if (markdown) needs.markdown = true;
+  if (indexed || markdown) needs.markdown = true;
   const settings: ExtractionSettings = {
     ...needs,
     onlyMainContent: request.onlyMainContent,
@@ -28,6 +31,8 @@ export function extractionSettings(
   };
   if (request.includeTags) settings.includeTags = request.includeTags;
   if (request.excludeTags) settings.excludeTags = request.excludeTags;
+  // Made in the worker: the main thread, which writes the store, is the crawl's bottleneck.
+  if (indexed) settings.searchText = true;
   return settings;
 }
 
@@ -54,4 +59,14 @@ export function extractionInput(
   if (page.clientRendered !== undefined) input.clientRendered = page.clientRendered;
   if (page.engineReason !== undefined) input.engineReason = page.engineReason;
   return input;
+}
+
+/** How to extract the page of a scrape (`extractionSettings` of its request, indexed when its store keeps an index). */
+export function scrapeExtractionSettings(state: ScrapeState): ExtractionSettings {
+  return extractionSettings(
+    state.request,
+    state.context.collectLinks === true,
+    state.store?.search !== undefined,
+    state.context.hashContent === true,
+  );
 }

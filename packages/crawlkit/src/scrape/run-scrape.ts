@@ -13,6 +13,7 @@ import { fetchStage } from './stages/fetch.js';
 import { formatsStage } from './stages/formats.js';
 import { respond } from './stages/respond.js';
 import { revalidateStage } from './stages/revalidate.js';
+import { searchTextStage } from './stages/search-text.js';
 import { StageTimings } from './timings.js';
 import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest, ScrapeOutcome } from './types.js';
 import { isStoreFault } from '../store-faults.js';
@@ -24,13 +25,18 @@ export const BEFORE_FETCH: readonly ScrapeStage[] = [cacheLookup];
 export const FROM_FETCH: readonly ScrapeStage[] = [
   fetchStage,
   revalidateStage,
-  cacheWrite,
   decodeStage,
   extractStage,
+  searchTextStage,
+  cacheWrite,
   formatsStage,
 ];
 
-/** A direct scrape: cache lookup, fetch (conditional for a stale copy), cache write, decode, extract, formats. */
+/**
+ * A direct scrape: cache lookup, fetch (conditional for a stale copy), revalidation, decode, extract, search text,
+ * cache write, formats. The page is written after
+ * its extraction, so that its text enters the search index in the same store transaction as the page.
+ */
 export const SCRAPE_STAGES: readonly ScrapeStage[] = [...BEFORE_FETCH, ...FROM_FETCH];
 
 /** The state a scrape starts with: its deadline, its cache visit (key, readable, writable), nothing fetched yet. */

@@ -1,30 +1,56 @@
+import { scrapeExtractionSettings } from '../extraction-settings.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import { cachePolicyOf } from '../revalidation.js';
 import type { ScrapeStage } from '../scrape-state.js';
+import { storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
 import { serializeFetched, storedLength } from '../../codec/page-record.js';
 
 /**
- * Writes the fetched page to the cache when the request and its formats allow it. Only successful pages are cached:
- * a 429 or a 5xx must not be served again for two days; nor an app shell read without the browser (fastMode, the
- * browser unavailable), which a later request would want rendered. A page served over HTTP with validators keeps its
- * caching rules, so a refetch past `maxAge` can be conditional.
+ * Writes the fetched page to the cache when the request and its formats allow it, with its text for the search
+ * index. Only successful pages are cached: a 429 or a 5xx must not be served again for two days; nor an app shell
+ * read without the browser (fastMode, the browser unavailable), which a later request would want rendered. The
+ * extraction just made is remembered with the page, so the first hit needs none. A page served over HTTP with
+ * validators keeps its caching rules, so a refetch past `maxAge` can be conditional, and its extraction in the page
+ * cache too (`stored-extraction.ts`), so a 304 in another process needs none either.
  */
 export const cacheWrite: ScrapeStage = {
   name: 'cache-write',
   async run(state) {
     const { store, cache, page } = state;
-    if (!store || !page || cache.state === 'hit' || cache.state === 'revalidated' || !cache.writable) return;
+    if (!store || !page || cache.state === 'hit' || !cache.writable) return;
     if (page.status < 200 || page.status >= 300 || page.clientRendered !== undefined) return;
     const cachedAt = Date.now();
-    const cachePolicy = cachePolicyOf(page);
+    const cachePolicy = cache.state === 'revalidated' ? undefined : cachePolicyOf(page);
     if (cachePolicy) {
       page.cachePolicy = cachePolicy;
       page.fetchedAt = cachedAt;
     }
     const stored = serializeFetched(page);
     const length = storedLength(stored);
-    await store.pages.put({ key: cache.key, url: state.normalizedUrl, cachedAt, ...stored });
-    pageCacheMemoFor(store).remember(cache.key, cachedAt, length, page);
+    const search = state.searchText;
+    await store.pages.put({
+      key: cache.key,
+      url: state.normalizedUrl,
+      cachedAt,
+      ...stored,
+      ...(search ? { search } : {}),
+    });
+    const memo = pageCacheMemoFor(store);
+    if (cache.state === 'revalidated') {
+      // The copy a 304 confirmed, stored again: its memoised extractions follow it to its new version.
+      memo.confirm(cache.key, { cachedAt: cache.cachedAt!, length: cache.length! }, { cachedAt, length }, page);
+      cache.cachedAt = cachedAt;
+      cache.length = length;
+      return;
+    }
+    memo.remember(cache.key, cachedAt, length, page);
+    const { extraction } = state;
+    if (extraction) {
+      const settings = scrapeExtractionSettings(state);
+      await memo.extraction(cache.key, { cachedAt, length }, settings, () => Promise.resolve(extraction));
+      const keptKey = storedExtractionKey(state, settings);
+      if (keptKey) await writeStoredExtraction(state, keptKey, cachedAt, extraction);
+    }
     cache.cachedAt = cachedAt;
     cache.length = length;
   },

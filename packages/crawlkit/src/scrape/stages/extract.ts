@@ -1,5 +1,5 @@
 import type { ExtractionRequest } from '../../extraction/extraction.js';
-import { extractionSettings } from '../extraction-settings.js';
+import { scrapeExtractionSettings } from '../extraction-settings.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
@@ -7,8 +7,8 @@ import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from
 /**
  * Extracts the page in a worker thread (what its formats need: markdown, html, links, ...), unless the render judge
  * already did in the same call as its verdict. The extraction of a cached page is memoised per cache entry and
- * settings, and for a page with validators also kept in the page cache (`stored-extraction.ts`). Its budget counts from its own start (a slow fetch does not eat it); the page's timeout bounds fetch
- * and extraction together.
+ * settings, and for a page with validators also kept in the page cache (`stored-extraction.ts`). Its budget counts
+ * from its own start (a slow fetch does not eat it); the page's timeout bounds fetch and extraction together.
  */
 export const extractStage: ScrapeStage = {
   name: 'extract',
@@ -17,24 +17,18 @@ export const extractStage: ScrapeStage = {
     deadline.extracting();
     const request: ExtractionRequest = {
       page: state.input!,
-      settings: extractionSettings(
-        state.request,
-        state.context.collectLinks === true,
-        state.context.hashContent === true,
-      ),
+      settings: scrapeExtractionSettings(state),
       budgetMs: ctx.options.extractionBudgetMs,
     };
     const judged = state.judgedExtraction;
     const page = state.page!;
-    const keptKey = storedExtractionKey(state, request.settings);
+    // A copy served from the cache may have its extraction kept beside it (another process fetched it).
     const served = cache.state === 'hit' || cache.state === 'revalidated';
+    const keptKey = served ? storedExtractionKey(state, request.settings) : undefined;
     let built = false;
     const extract = async () => {
-      if (judged) {
-        built = true;
-        return judged;
-      }
-      if (keptKey && served) {
+      if (judged) return judged;
+      if (keptKey) {
         const kept = await readStoredExtraction(store!, keptKey, page.fetchedAt!);
         if (kept) return kept;
       }
