@@ -109,6 +109,10 @@ describe('conditional refetches', () => {
         expect(confirmed.metadata).toMatchObject({ cacheState: 'hit', revalidated: true });
         expect(confirmed.markdown).toBe(fetched.markdown);
         expect(confirmed.links).toEqual(fetched.links);
+        // The copy stored again keeps its text in the search index.
+        const found = await second.search({ query: 'Hone the back' });
+        if (!found.success) throw new Error(found.error);
+        expect(Object.values(found.data).flatMap((r) => r.map((x) => x.url))).toContain(url);
         // Other formats are extracted again from the cached bytes: the kept extraction is per settings.
         const other = data(await second.scrape({ url, maxAge: 1, formats: ['markdown'] }));
         expect(other.markdown).toContain('Altered the byte.');
