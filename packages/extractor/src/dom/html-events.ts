@@ -87,6 +87,8 @@ class EventHandler implements TokenizerCallbacks {
   #attribs: Record<string, string> | null = null;
   #attribname = '';
   #attribvalue = '';
+  /** The names in `#attribs`, in order. */
+  readonly #attribnames: string[] = [];
   #text = '';
 
   constructor(html: string, sink: HtmlEventSink) {
@@ -156,6 +158,7 @@ class EventHandler implements TokenizerCallbacks {
     }
     this.#tagname = name;
     this.#attribs = this.#skipping ? null : {};
+    this.#attribnames.length = 0;
   }
 
   onattribname(start: number, endIndex: number): void {
@@ -173,8 +176,12 @@ class EventHandler implements TokenizerCallbacks {
   onattribend(_quote: QuoteType, _endIndex: number): void {
     const attribs = this.#attribs;
     const name = this.#attribname;
-    // the first of duplicate attributes wins; `__proto__` is dropped (the Parser's assignment is a no-op)
-    if (attribs && name !== '__proto__' && !Object.hasOwn(attribs, name)) attribs[name] = this.#attribvalue;
+    // the first of duplicate attributes wins; `__proto__` is dropped (the Parser's assignment is a no-op). The names
+    // already set are looked up in a list (a tag has a few): `Object.hasOwn` on each object of a new shape costs more
+    if (attribs && name !== '__proto__' && !this.#attribnames.includes(name)) {
+      attribs[name] = this.#attribvalue;
+      this.#attribnames.push(name);
+    }
     this.#attribvalue = '';
   }
 
