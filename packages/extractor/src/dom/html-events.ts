@@ -87,8 +87,6 @@ class EventHandler implements TokenizerCallbacks {
   #attribs: Record<string, string> | null = null;
   #attribname = '';
   #attribvalue = '';
-  /** The names in `#attribs`, in order. */
-  readonly #attribnames: string[] = [];
   #text = '';
 
   constructor(html: string, sink: HtmlEventSink) {
@@ -158,7 +156,6 @@ class EventHandler implements TokenizerCallbacks {
     }
     this.#tagname = name;
     this.#attribs = this.#skipping ? null : {};
-    this.#attribnames.length = 0;
   }
 
   onattribname(start: number, endIndex: number): void {
@@ -176,12 +173,8 @@ class EventHandler implements TokenizerCallbacks {
   onattribend(_quote: QuoteType, _endIndex: number): void {
     const attribs = this.#attribs;
     const name = this.#attribname;
-    // the first of duplicate attributes wins; `__proto__` is dropped (the Parser's assignment is a no-op). The names
-    // already set are looked up in a list (a tag has a few): `Object.hasOwn` on each object of a new shape costs more
-    if (attribs && name !== '__proto__' && !this.#attribnames.includes(name)) {
-      attribs[name] = this.#attribvalue;
-      this.#attribnames.push(name);
-    }
+    // the first of duplicate attributes wins; `__proto__` is dropped (the Parser's assignment is a no-op)
+    if (attribs && name !== '__proto__' && !Object.hasOwn(attribs, name)) attribs[name] = this.#attribvalue;
     this.#attribvalue = '';
   }
 
