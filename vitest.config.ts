@@ -19,6 +19,7 @@ export default defineConfig({
       '@crawlkit/store': src('store'),
       '@crawlkit/redis': src('redis'),
       '@crawlkit/server': src('server'),
+      '@crawlkit/mcp': src('mcp'),
       crawlkit: src('crawlkit'),
     },
   },

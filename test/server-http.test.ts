@@ -103,7 +103,9 @@ describe('bodies and routes', () => {
     const unknown = await call(base, 'GET', '/v2/nothing-here', { headers: auth });
     expect(expectStatus(unknown, 404, 'ROUTE_NOT_FOUND').body.error).toContain('No route for GET /v2/nothing-here');
     for (const [method, path, name] of [
-      ['POST', '/v2/search', 'web search'],
+      ['POST', '/v2/search/developer', 'developer search'],
+      ['POST', '/v2/search/other', 'search sub-endpoints'],
+      ['POST', '/v1/search', 'v1 search (crawlkit answers POST /v2/search)'],
       ['POST', '/v2/extract', 'extract'],
       ['GET', '/v2/extract/0191f0a4-0000-7000-8000-000000000000', 'extract'],
       ['POST', '/v2/agent', 'agent'],

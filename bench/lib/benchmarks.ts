@@ -152,6 +152,15 @@ export const BENCHMARKS: Benchmark[] = [
   ),
   benchmark('distributed', { full: 15, quick: 3 }),
   benchmark('store', { full: 10, quick: 2 }),
+  benchmark(
+    'search',
+    { full: 15, quick: 4 },
+    [],
+    [
+      ['search.index-cost', 'the search index slows a crawl by <= 10%'],
+      ['search.latency', 'search over 10,000 stored pages: median < 100 ms (SQLite)'],
+    ],
+  ),
   benchmark('http-overhead', { full: 10, quick: 2 }),
   benchmark('server', { full: 10, quick: 2 }),
   benchmark('documents', { full: 15, quick: 4 }),

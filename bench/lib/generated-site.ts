@@ -34,7 +34,7 @@ const WORDS = (
 ).split(' ');
 
 /** mulberry32: a small fast seeded PRNG (deterministic across runs and platforms). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

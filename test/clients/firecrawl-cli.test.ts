@@ -205,12 +205,12 @@ describe('firecrawl account commands', () => {
   });
 });
 
-describe('firecrawl commands without a local meaning', () => {
-  it('search answers a 404', async () => {
-    // The CLI's SDK shows the status of a search error, not its body (the raw HTTP tests read the body).
-    const search = await firecrawl(['search', 'hand plane']);
-    expect(search.code).not.toBe(0);
-    expect(`${search.stdout}${search.stderr}`).toContain('status code 404');
+describe('firecrawl search', () => {
+  it('finds a page the server stored, by the words of its body', async () => {
+    const result = await firecrawl(['search', 'sharpening hand plane', '--limit', '3', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const web = (jsonOut(result.stdout).data as { web: { url: string }[] }).web;
+    expect(web[0]!.url).toBe(stack.page(ARTICLE));
   });
 });
 

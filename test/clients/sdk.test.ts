@@ -58,6 +58,13 @@ describe('methods that work', () => {
     expect(await stored.json()).toMatchObject({ success: true, data: { markdown: doc.markdown } });
   });
 
+  it('search finds the page scraped, by the words of its body, with its document from the cache', async () => {
+    const found = await fc.search('sharpening hand plane', { limit: 3, scrapeOptions: { formats: ['markdown'] } });
+    const first = found.web?.[0] as { url: string; markdown?: string } | undefined;
+    expect(first?.url).toBe(stack.page(ARTICLE));
+    expect(first?.markdown).toContain('# Sharpening a Hand Plane');
+  });
+
   it('map, crawl, startCrawl, getCrawlStatus, getCrawlErrors, getActiveCrawls, cancelCrawl', async () => {
     const map = await fc.map(stack.page('/'));
     expect(map.links.map((l) => l.url)).toContain(stack.page(ARTICLE));
@@ -176,7 +183,6 @@ describe('methods of endpoints crawlkit does not offer: a 404 naming the endpoin
   const id = '0192f0a4-0000-7000-8000-000000000000';
   // The message is the server's: it names the endpoint (the research client shows only the status).
   const cases: [string, () => Promise<unknown>, string | undefined][] = [
-    ['search', () => fc.search('hand plane'), 'web search'],
     ['startExtract', () => fc.startExtract({ urls: ['https://a.example'], prompt: 'x' }), 'extract'],
     ['getExtractStatus', () => fc.getExtractStatus(id), 'extract'],
     ['startAgent', () => fc.startAgent({ prompt: 'x' }), 'agent'],

@@ -19,6 +19,9 @@ import {
   type UnfinishedJob,
 } from './api/job-queries.js';
 import { mapSite } from './api/map.js';
+import { webProvider } from './search/options.js';
+import type { SearchRequestInput } from './search/request.js';
+import { runSearch, searchSetup, type SearchResponse, type SearchSetup } from './search/run-search.js';
 import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.js';
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
@@ -84,6 +87,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #raw: CrawlkitOptions;
   readonly #queue: PQueue;
   readonly #bus: EventBus;
+  readonly #searchSetup: SearchSetup;
   #runtime: Promise<Runtime> | undefined;
   #closed = false;
 
@@ -94,6 +98,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     this.#raw = options;
     this.#queue = new PQueue({ concurrency: this.#options.concurrency });
     this.#bus = new EventBus(this, scopedLogger(options.logger, 'engine'));
+    const { provider, embeddingModel } = this.#options.search;
+    this.#searchSetup = searchSetup(webProvider(provider), embeddingModel);
     if (this.#options.resumeJobs) {
       this.#ready()
         .then((rt) => rt.jobs.resumeAll())
@@ -206,6 +212,14 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       if (result.success) this.#bus.charge(MAP_CREDITS);
       return result;
     });
+  }
+
+  /**
+   * `POST /v2/search`: the pages crawlkit stored (its search index) and, when one is configured, a web search
+   * provider; results grouped by source, each with its document when `scrapeOptions` is given.
+   */
+  async search(body: SearchRequestInput, init: CallOptions = {}): Promise<SearchResponse | ErrorResponse> {
+    return this.#guard(init, (rt, signal) => runSearch(rt, this.#searchSetup, body, signal, creditLimitOf(init)));
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */

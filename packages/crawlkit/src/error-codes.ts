@@ -76,8 +76,8 @@ export const ERROR_CODES = {
   ),
   ENDPOINT_NOT_SUPPORTED: info(
     404,
-    'A Firecrawl endpoint crawlkit does not offer (search, extract, agent, …; the message names it) (HTTP server only).',
-    'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map, usage and queue status.',
+    'A Firecrawl endpoint crawlkit does not offer (extract, agent, deep research, …; the message names it) (HTTP server only).',
+    'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map, search, usage and queue status.',
   ),
   URL_BLOCKED: info(
     403,
@@ -161,6 +161,17 @@ export const ERROR_CODES = {
     'Raise `timeout`, lower `waitFor`, or use fewer actions.',
   ),
   MAP_TIMEOUT: info(408, 'The map did not finish within its `timeout`.', 'Raise `timeout` or lower `limit`.'),
+  // Search
+  SEARCH_TIMEOUT: info(
+    408,
+    'The search (its provider and the scrapes of `scrapeOptions`) did not finish within its `timeout`.',
+    'Raise `timeout`, lower `limit`, or search without `scrapeOptions`.',
+  ),
+  SEARCH_PROVIDER_FAILED: info(
+    502,
+    'The web search provider (SearXNG, Brave) could not be reached, refused the request or answered something else than its JSON.',
+    'Check the provider configured (`--searxng-url`, `--brave-api-key`); a SearXNG instance must list `json` in `search.formats`.',
+  ),
   SCRAPE_NO_CACHED_DATA: info(
     404,
     '`minAge` asked for a cached page and the cache holds none that old.',

@@ -40,7 +40,7 @@ export class EventBus {
     return this.#lastSuccess;
   }
 
-  /** Credits of work that is not a page (a map). */
+  /** Credits of work that is not a page (a map, a search beside the pages it scrapes). */
   charge(credits: number): void {
     this.#credits += credits;
   }

@@ -83,3 +83,10 @@ export type {
   WebhookEventType,
   WebhookPayload,
 } from './v2/types.js';
+export type { SearchRequestInput, SearchRequest, SearchSource } from './search/request.js';
+export type { SearchResponse, SearchResult } from './search/run-search.js';
+export type { LocalResult } from './search/local-source.js';
+export type { SearchOptions, SearchProviderOptions } from './search/options.js';
+export type { WebResult, WebSearchProvider, WebSearchQuery, WebSource } from './search/providers/provider.js';
+export { searxngProvider, type SearxngOptions } from './search/providers/searxng.js';
+export { braveProvider, type BraveOptions } from './search/providers/brave.js';

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { EngineLearningOptions } from './jobs/engine-learning.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import type { Logger } from './logger.js';
+import { searchOptionsSchema, type SearchOptions } from './search/options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -195,6 +196,11 @@ export interface CrawlkitOptions {
     maxStoreBytes?: number;
   };
   /**
+   * Search (`ck.search()`, `POST /v2/search`): the web search provider, and hybrid ranking with an embedding model.
+   * @default {} (the local index of stored pages only, BM25)
+   */
+  search?: SearchOptions;
+  /**
    * Where diagnostics go (failed pages, job starts and ends, internal errors): a pino/winston/console-like logger.
    * @default a `debug` logger, silent unless `DEBUG=crawlkit:*`
    */
@@ -216,6 +222,7 @@ export interface ResolvedOptions {
   jobResultTtlMs: number;
   jobs: { maxStoreBytes: number };
   llm?: ResolvedLlmOptions;
+  search: SearchOptions;
 }
 
 const DEFAULT_WORKER_MEMORY_MB = 1024;
@@ -270,6 +277,7 @@ const optionsSchema = z.strictObject({
   cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).default({ maxBytes: 1024 ** 3 }),
   jobResultTtlMs: positiveInt.default(86_400_000),
   jobs: z.strictObject({ maxStoreBytes: positiveInt.default(1024 ** 3) }).default({ maxStoreBytes: 1024 ** 3 }),
+  search: searchOptionsSchema.default({}),
   logger: objectWith<Logger>(
     'a logger with debug, info, warn and error methods',
     'debug',
@@ -289,7 +297,8 @@ const _sameInput: [
   Same<keyof NonNullable<CrawlkitOptions['workers']>, keyof NonNullable<SchemaInput['workers']>>,
   Same<keyof NonNullable<CrawlkitOptions['jobs']>, keyof NonNullable<SchemaInput['jobs']>>,
   Same<keyof EngineLearningOptions, keyof Exclude<NonNullable<SchemaInput['engineLearning']>, false>>,
-] = [true, true, true, true, true, true, true];
+  Same<keyof SearchOptions, keyof NonNullable<SchemaInput['search']>>,
+] = [true, true, true, true, true, true, true, true];
 
 /**
  * Checks and defaults the options of `new Crawlkit()`.
@@ -320,6 +329,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     cacheMaxBytes: cache.maxBytes,
     jobResultTtlMs: data.jobResultTtlMs,
     jobs: data.jobs,
+    search: data.search,
     ...(llm !== undefined ? { llm } : {}),
   };
 }

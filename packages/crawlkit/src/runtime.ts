@@ -103,7 +103,16 @@ function withMemoryJobs(cache: PageCache, memory: Store, bus: EventBus): Store {
     `The store given to crawlkit (${cache.kind}) keeps pages only: crawls, batches and change-tracking history are ` +
       'kept in memory and lost when the process ends. Give a full Store (or none, for the on-disk one) to keep them.',
   );
-  return { ...memory, kind: cache.kind, ephemeral: true, pages: cache.pages, close: () => cache.close() };
+  const { search: _memoryIndex, ...jobs } = memory;
+  // The search index is the page cache's own (none when it keeps none): the memory store's would hold no page.
+  return {
+    ...jobs,
+    kind: cache.kind,
+    ephemeral: true,
+    pages: cache.pages,
+    ...(cache.search ? { search: cache.search } : {}),
+    close: () => cache.close(),
+  };
 }
 
 /** Opens the store (or the distributed backend), the fetcher, the model service, the webhook dispatcher and jobs. */

@@ -1,4 +1,4 @@
-import type { Crawlkit, ErrorResponse } from 'crawlkit';
+import type { Crawlkit, CreditUsageResponse, ErrorResponse } from 'crawlkit';
 
 import { v2Error } from './respond.js';
 
@@ -20,6 +20,11 @@ export class Admission {
     this.#creditLimit = creditLimit;
   }
 
+  /** The credit limit every call carries (`CallOptions.creditLimit`); undefined without one. */
+  get creditLimit(): number | undefined {
+    return this.#creditLimit;
+  }
+
   /** The credit limit, the credits committed against it (spent and reserved) and what is left; undefined without one. */
   async credits(): Promise<{ limit: number; committed: number; remaining: number } | undefined> {
     if (this.#creditLimit === undefined) return undefined;
@@ -28,12 +33,27 @@ export class Admission {
     return { limit: this.#creditLimit, committed, remaining: Math.max(0, this.#creditLimit - committed) };
   }
 
+  /**
+   * `GET /v2/team/credit-usage`: the engine's count, or under a credit limit the store's (every process on the store,
+   * kept across restarts) against the limit.
+   */
+  async creditUsage(): Promise<CreditUsageResponse> {
+    const usage = this.#crawlkit.getCreditUsage();
+    const limited = await this.credits();
+    if (limited === undefined) return usage;
+    const { limit, committed, remaining } = limited;
+    return {
+      ...usage,
+      data: { ...usage.data, creditsUsed: committed, remainingCredits: remaining, planCredits: limit },
+    };
+  }
+
   /** Runs `work` as one of the synchronous requests in progress, or answers 429 when `queueLimit` are. */
   async queued<T>(work: () => Promise<T>): Promise<T | ErrorResponse> {
     if (this.#inFlight >= this.#queueLimit) {
       return v2Error(
         'QUEUE_FULL',
-        `The server is busy: ${this.#inFlight} scrape, map and params-preview requests are in progress ` +
+        `The server is busy: ${this.#inFlight} scrape, map, search and params-preview requests are in progress ` +
           `(queueLimit ${this.#queueLimit}). Retry later.`,
       );
     }

@@ -58,14 +58,14 @@ export interface ServerOptions {
    */
   parseFileLimit?: number;
   /**
-   * Scrape, map and params-preview requests in progress at once (running or waiting for an engine slot); one more
-   * is answered 429 `QUEUE_FULL`. Crawl and batch starts are not counted: their pages wait in the store.
+   * Scrape, map, search and params-preview requests in progress at once (running or waiting for an engine slot); one
+   * more is answered 429 `QUEUE_FULL`. Crawl and batch starts are not counted: their pages wait in the store.
    * @default 1024
    */
   queueLimit?: number;
   /**
-   * Credits the server may spend (reported by `GET /v2/team/credit-usage`); once spent, scrape, crawl, batch and map
-   * are answered 402 `INSUFFICIENT_CREDITS`, and a crawl's `limit` is lowered to what is left.
+   * Credits the server may spend (reported by `GET /v2/team/credit-usage`); once spent, scrape, crawl, batch, map and
+   * search are answered 402 `INSUFFICIENT_CREDITS`, and a crawl's `limit` is lowered to what is left.
    * @default undefined (no limit)
    */
   creditLimit?: number;

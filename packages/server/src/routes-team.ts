@@ -13,17 +13,7 @@ import { send } from './respond.js';
 export function registerTeamRoutes(app: FastifyInstance, ck: Crawlkit, admission: Admission): void {
   const startedAt = new Date().toISOString();
 
-  const credits = async (): Promise<CreditUsageResponse> => {
-    const usage = ck.getCreditUsage();
-    // Under a credit limit, the store's count: every process on the store, kept across restarts.
-    const limited = await admission.credits();
-    if (limited === undefined) return usage;
-    const { limit, committed, remaining } = limited;
-    return {
-      ...usage,
-      data: { ...usage.data, creditsUsed: committed, remainingCredits: remaining, planCredits: limit },
-    };
-  };
+  const credits = (): Promise<CreditUsageResponse> => admission.creditUsage();
   const period = (used: Record<string, number>) => ({
     success: true,
     periods: [{ startDate: startedAt, endDate: null, ...used }],

@@ -14,6 +14,7 @@ import type { Admission } from './admission.js';
 import { sendPaged } from './paged-json.js';
 import { registerParseRoute } from './parse-route.js';
 import { send, v2Error } from './respond.js';
+import { registerSearchRoute } from './search-route.js';
 
 /** What the route handlers need beside the engine. */
 export interface RouteContext {
@@ -96,6 +97,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     return send(reply, await admission.queued(() => ck.scrape(request.body, call)));
   });
 
+  registerSearchRoute(app, ctx);
   app.get<IdParams>('/v2/scrape/:id', async (request, reply) => {
     return send(reply, await ck.getScrape(request.params.id, ctx.call(request, reply)));
   });
@@ -177,7 +179,6 @@ function alexandriaNotOffered() {
 
 /** v2 endpoints of the hosted service that crawlkit does not offer, by their first path segment under `/v2`. */
 const NOT_OFFERED: Record<string, string> = {
-  search: 'web search',
   extract: 'extract',
   agent: 'agent',
   'deep-research': 'deep research',
@@ -198,7 +199,8 @@ const NOT_OFFERED: Record<string, string> = {
 const TEAM_OFFERED = new Set(['credit-usage', 'token-usage', 'queue-status']);
 
 const OFFERED =
-  'crawlkit serves scrape, parse, crawl, batch scrape, map, team credit and token usage, queue status and concurrency check ' +
+  'crawlkit serves scrape, parse, crawl, batch scrape, map, search, team credit and token usage, queue status and ' +
+  'concurrency check ' +
   '(v2, and v1 scrape, crawl, batch scrape and map)';
 
 /** The name of a Firecrawl endpoint crawlkit does not offer, from its path segments (`v1`/`v2` first). */
@@ -207,6 +209,9 @@ function notOfferedName(segments: string[]): string | undefined {
   if (first === 'search' && second === 'developer') return 'developer search';
   if (first === 'search' && second === 'research') return 'research paper search';
   if (first === 'search' && segments[3] === 'feedback') return 'search feedback';
+  // POST /v2/search is served (search-route.ts); other search paths are not.
+  if (first === 'search' && segments.length > 2) return 'search sub-endpoints';
+  if (first === 'search' && version === 'v1') return 'v1 search (crawlkit answers POST /v2/search)';
   const named = NOT_OFFERED[first];
   if (named) return named;
   if (first === 'team') {

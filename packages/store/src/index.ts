@@ -21,6 +21,15 @@ export type { StoreErrorCode } from './errors.js';
 export { nonNegativeInteger, positiveInteger, nonEmptyString, oneOf } from './options.js';
 export { InvalidOptionError, isInvalidOptionError } from '@crawlkit/options';
 export { engineStoreLimits } from './engine-counts.js';
+export { parseSearchQuery, MAX_QUERY_LENGTH, MAX_QUERY_TERMS } from './search/query.js';
+export type { ParsedQuery, QueryTerm, SearchTerms } from './search/query.js';
+export { hostMatches, searchHost } from './search/hosts.js';
+export { searchPostings } from './search/postings.js';
+export type { EntryMeta, PostingSource } from './search/postings.js';
+export { termCounts, searchableText, MAX_TEXT } from './search/entry.js';
+export type { ColumnHits, TermCounts } from './search/entry.js';
+export { STOP_WORDS, stem as searchStem, terms as searchTerms, words as searchWords } from './search/tokens.js';
+export { bm25, inverseFrequency } from './search/ranking.js';
 export { withinBounds } from './counters.js';
 export { takeWithin } from './result-reads.js';
 export type {
@@ -56,6 +65,10 @@ export type {
   PageCache,
   JobBackend,
   HistoryBackend,
+  SearchIndex,
+  SearchQuery,
+  SearchHit,
+  SearchText,
 } from './types.js';
 export type {
   CrawlkitBackend,

@@ -45,3 +45,12 @@ export function oneOf<T extends string>(name: string, value: T | undefined, allo
   }
   return value;
 }
+
+/** A boolean option, with its default. */
+export function boolean(name: string, value: boolean | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') {
+    throw new InvalidOptionError(`Expected \`${name}\` to be true or false, got ${describe(value)}.`);
+  }
+  return value;
+}

@@ -10,5 +10,6 @@ export * from './contracts/results.js';
 export * from './contracts/deliveries.js';
 export * from './contracts/engines.js';
 export * from './contracts/history.js';
+export * from './contracts/search.js';
 export * from './contracts/store.js';
 export * from './contracts/counters.js';

@@ -16,6 +16,8 @@ import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { addParseFlags, PARSE_EXAMPLES, parseCommand } from './parse.js';
 import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
+import { addMcpFlags, MCP_EXAMPLES, mcpCommand } from './mcp.js';
+import { addSearchFlags, searchCommand } from './search.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { addWorkerCommand } from './worker.js';
 import { VERSION } from './version.js';
@@ -42,7 +44,13 @@ const EXAMPLES: Record<string, string[]> = {
   cancel: ['crawlkit cancel 01935c6e-…'],
   resume: ['crawlkit resume 01935c6e-… --out docs/'],
   cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
+  search: [
+    'crawlkit search "proxy server" --site docs.example.com',
+    'crawlkit search install pnpm --limit 10 --json',
+    'crawlkit search news --source web --searxng-url http://127.0.0.1:8888',
+  ],
   serve: SERVE_EXAMPLES,
+  mcp: MCP_EXAMPLES,
   parse: PARSE_EXAMPLES,
   explain: EXPLAIN_EXAMPLES,
 };
@@ -146,6 +154,12 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   addExplainFlags(
     addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', false), 'scrape'),
   ).action(run(explainCommand));
+  addSearchFlags(
+    subcommand('search <words...>', 'search the pages crawlkit stored (and the web, with a provider)'),
+  ).action(run(searchCommand));
+  addMcpFlags(subcommand('mcp', 'serve the MCP tools of firecrawl-mcp (stdio, or --http)', false)).action(
+    run(mcpCommand),
+  );
   addServeFlags(
     subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', false),
   ).action(run(serveCommand));

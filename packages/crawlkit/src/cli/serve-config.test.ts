@@ -11,6 +11,7 @@ import {
   resolveProxies,
   resolveWebhookSecret,
 } from './serve-config.js';
+import { providerFromFlags } from './search-provider.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ck-serve-config-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,3 +78,28 @@ describe('the other settings', () => {
     expect(() => readServeFile({ config: 'missing.json' }, {}, dir)).toThrow(/Cannot read the config file/);
   });
 });
+
+describe('the web search provider', () => {
+  it('from --searxng-url or SEARXNG_ENDPOINT, else --brave-api-key or BRAVE_API_KEY, else the file', () => {
+    const file = readServeFileFrom({ searchProvider: { kind: 'brave', apiKey: 'file-key' } });
+    expect(providerFromFlags({}, {}, file)).toEqual({ kind: 'brave', apiKey: 'file-key' });
+    expect(providerFromFlags({}, { BRAVE_API_KEY: 'env-key' }, file)).toEqual({ kind: 'brave', apiKey: 'env-key' });
+    expect(providerFromFlags({}, { SEARXNG_ENDPOINT: 'http://127.0.0.1:8888', SEARXNG_ENGINES: 'bing' }, file)).toEqual(
+      { kind: 'searxng', url: 'http://127.0.0.1:8888', engines: 'bing' },
+    );
+    expect(providerFromFlags({ searxngUrl: 'http://flag.example' }, {}, file)).toMatchObject({
+      url: 'http://flag.example',
+    });
+    expect(providerFromFlags({}, {}, {})).toBeUndefined();
+  });
+
+  it('refuses a provider in the file that is not one, naming it', () => {
+    expect(() => readServeFileFrom({ searchProvider: { kind: 'searxng' } })).toThrow(/searchProvider/);
+  });
+});
+
+function readServeFileFrom(value: unknown) {
+  const path = join(dir, `provider-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(path, JSON.stringify(value));
+  return readServeFile({ config: path }, {}, dir);
+}

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { optionIssuesMessage } from '@crawlkit/options';
 import { z } from 'zod';
 
+import { searchProviderSchema } from '../search/options.js';
 import { CliError } from './errors.js';
 
 /** The name of the config file `serve` reads from its working directory when no `--config` is given. */
@@ -56,6 +57,11 @@ export const serveFileSchema = z.strictObject({
     })
     .optional(),
   llm: llmFileSchema.optional(),
+  /**
+   * The web search provider of `/v2/search`, `crawlkit search` and `crawlkit mcp`: `{ kind: 'searxng', url }` or
+   * `{ kind: 'brave', apiKey }`. @default none (search answers from the stored pages)
+   */
+  searchProvider: searchProviderSchema.optional(),
   /** The engine's `browser` settings (`executablePath`, `args`...), checked by the engine. */
   browser: z.record(z.string(), z.unknown()).optional(),
 });

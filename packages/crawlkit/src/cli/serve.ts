@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { addProviderFlags, providerFromFlags, type ProviderFlags } from './search-provider.js';
 import {
   readServeFile,
   resolveCors,
@@ -35,7 +36,7 @@ export interface ServerModule {
   isLoopbackHost(host: string): boolean;
 }
 
-export interface ServeFlags extends ServeConfigFlags {
+export interface ServeFlags extends ServeConfigFlags, ProviderFlags {
   port?: string;
   host?: string;
   apiKey?: string[];
@@ -56,20 +57,23 @@ export const SERVE_EXAMPLES = [
   'crawlkit serve --config ./crawlkit.config.json',
 ];
 
-function integer(flag: string, value: string | undefined, min: number): number | undefined {
+export function integer(flag: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new CliError(`Expected ${flag} to be an integer ≥ ${min}, got "${value}"`);
   return n;
 }
 
-async function loadServer(): Promise<ServerModule> {
-  // A variable specifier: crawlkit does not depend on @crawlkit/server, only this command needs it.
-  const specifier = '@crawlkit/server';
+/**
+ * Loads a package crawlkit does not depend on (`@crawlkit/server`, `@crawlkit/mcp`: they depend on crawlkit), installed
+ * beside it and needed by one command only.
+ */
+export async function loadCommandPackage<T>(specifier: string, command: string): Promise<T> {
   try {
-    return (await import(specifier)) as ServerModule;
+    // A variable specifier: no bundler or type check follows it.
+    return (await import(specifier)) as T;
   } catch (cause) {
-    throw new CliError('`crawlkit serve` needs the @crawlkit/server package: npm install @crawlkit/server', {
+    throw new CliError(`\`crawlkit ${command}\` needs the ${specifier} package: npm install ${specifier}`, {
       cause,
       exitCode: EXIT.failure,
     });
@@ -77,7 +81,7 @@ async function loadServer(): Promise<ServerModule> {
 }
 
 /** The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`), the file. */
-function apiKeys(flags: ServeFlags, file: ServeFile): string[] {
+export function apiKeys(flags: Pick<ServeFlags, 'apiKey'>, file: ServeFile): string[] {
   const fromEnv = (process.env.CRAWLKIT_API_KEY ?? '')
     .split(',')
     .map((k) => k.trim())
@@ -86,13 +90,14 @@ function apiKeys(flags: ServeFlags, file: ServeFile): string[] {
 }
 
 /**
- * The engine settings `serve` adds: the model, the webhook secret, the proxies, and the URL policy. On an
+ * The engine settings `serve` (and `mcp`) add: the model, the webhook secret, the proxies, the search provider, and
+ * the URL policy. On an
  * interface other than loopback the policy is strict unless one is given (`--url-policy`, `CRAWLKIT_URL_POLICY`,
  * the file) or `--allow-private-networks` loosens it: key holders must not reach the server's own network.
  */
-async function engineSettings(
+export async function engineSettings(
   ctx: CommandContext,
-  flags: ServeFlags,
+  flags: ServeConfigFlags & ProviderFlags & Pick<ServeFlags, 'allowPrivateNetworks'>,
   file: ServeFile,
   loopback: boolean,
 ): Promise<{ options: CrawlkitOptions; notes: string[] }> {
@@ -112,6 +117,11 @@ async function engineSettings(
   const proxies = resolveProxies(flags, env, file);
   if (proxies) options.proxies = proxies;
   if (file.browser) options.browser = file.browser;
+  const provider = providerFromFlags(flags, env, file);
+  if (provider) {
+    options.search = { provider };
+    notes.push(`web search by ${provider.kind}`);
+  }
   const explicitPolicy = ctx.options.urlPolicy !== undefined || Boolean(env.CRAWLKIT_URL_POLICY);
   if (!explicitPolicy && file.urlPolicy !== undefined) options.urlPolicy = file.urlPolicy;
   else if (!explicitPolicy && !loopback && !flags.allowPrivateNetworks) {
@@ -142,7 +152,7 @@ export async function serveCommand(
   const parseFileLimit = integer('--parse-file-limit', flags.parseFileLimit, 1) ?? file.parseFileLimit;
   const cors = resolveCors(flags, process.env, file);
   const keys = apiKeys(flags, file);
-  const server = serverModule ?? (await loadServer());
+  const server = serverModule ?? (await loadCommandPackage<ServerModule>('@crawlkit/server', 'serve'));
   const { options, notes } = await engineSettings(ctx, flags, file, server.isLoopbackHost(host));
   ctx.configure(options);
 
@@ -194,7 +204,7 @@ export async function serveCommand(
 
 /** Adds the `serve` options to its command. */
 export function addServeFlags(command: Command): Command {
-  return command
+  command
     .option('--port <port>', 'TCP port; 0 picks a free one (default 3002)')
     .option('--host <host>', 'interface to listen on (default 127.0.0.1; any other needs an API key)')
     .option(
@@ -225,4 +235,5 @@ export function addServeFlags(command: Command): Command {
     .option('--body-limit <bytes>', 'largest request body, then 413 (default 10485760)')
     .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)');
+  return addProviderFlags(command);
 }

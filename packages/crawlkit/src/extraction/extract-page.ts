@@ -16,6 +16,7 @@ import { decodeText } from '@crawlkit/fetcher/analysis';
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
 import { documentExtraction } from './document-extraction.js';
+import { markdownText } from '../search/markdown-text.js';
 import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings } from './extraction.js';
 
 /** The page's text: as fetched, or decoded from its bytes here (in a worker thread, when it was left undecoded). */
@@ -156,9 +157,16 @@ function htmlExtraction(request: ExtractionRequest, text: string): Extraction {
 
 /**
  * Turns a fetched page into the extraction the formats read, by its kind. An HTML page whose markdown conversion
- * passes the request's budget comes back as its plain text (`cut`), with a warning.
+ * passes the request's budget comes back as its plain text (`cut`), with a warning. With `settings.searchText`, the
+ * text the search index keeps comes too.
  */
 export async function extractPageInput(request: ExtractionRequest): Promise<Extraction> {
+  const extraction = await extractByKind(request);
+  if (request.settings.searchText) extraction.searchText = markdownText(extraction.markdown ?? '');
+  return extraction;
+}
+
+async function extractByKind(request: ExtractionRequest): Promise<Extraction> {
   const { page, settings } = request;
   if (page.kind === 'pdf') return pdfExtraction(request);
   if (page.kind === 'document') return documentExtraction(request, inputText(page));

@@ -54,6 +54,8 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   ocrImages: boolean;
   /** Also collect every link of the whole page (crawl discovery), and its canonical URL. */
   collectLinks: boolean;
+  /** Also the page's text for the search index (`markdownText` of its markdown), made in the worker. */
+  searchText?: boolean;
 }
 
 /** One page's extraction, as sent to a worker. */
@@ -86,6 +88,8 @@ export interface Extraction {
   attributes?: AttributeValues[];
   /** The page's `rel=canonical` URL, absolute, when `collectLinks` was asked (crawl de-duplication). */
   canonical?: string;
+  /** The page's text for the search index, when `settings.searchText` asked for it. */
+  searchText?: string;
   /** Set when the extraction budget cut the full extraction: the result is the page's plain text. */
   cut?: true;
 }

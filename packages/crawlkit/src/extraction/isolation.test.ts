@@ -220,10 +220,18 @@ describe('extraction in worker threads', () => {
 
   it('sends an HTTP page to one worker task, as bytes, which judges, decodes and extracts it', async () => {
     const kinds: string[] = [];
-    const stop = onCallStart((start) => void (start.url?.includes('/latin1/') && kinds.push(start.kind)));
+    // The start comes over the worker's own port, the result over piscina's: it may arrive after the scrape answers.
+    let started!: () => void;
+    const firstStart = new Promise<void>((resolve) => (started = resolve));
+    const stop = onCallStart((start) => {
+      if (!start.url?.includes('/latin1/')) return;
+      kinds.push(start.kind);
+      started();
+    });
     try {
       const url = `${server.url}/latin1/creme`;
       const doc = ok(await ck.scrape({ url, formats: ['markdown', 'rawHtml'], maxAge: 0 })).data;
+      await firstStart;
       expect(doc.markdown).toContain('# Crème brûlée à la maison');
       expect(doc.markdown).toContain("jaunes d'oeufs");
       expect(doc.markdown).not.toContain('cookies');

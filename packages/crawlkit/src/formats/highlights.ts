@@ -1,9 +1,10 @@
 /**
  * The `highlights` format (2026): the passages of a page's markdown that answer a query, verbatim, with no model.
- * Passages are sentences, fenced code blocks and table rows; they are ranked by Okapi BM25 against the query (terms
- * lower-cased, stop words dropped, Porter-stemmed), the best kept, and returned in page order.
+ * Passages are sentences, fenced code blocks and table rows; they are ranked by Okapi BM25 against the query, with
+ * the search index's own words (lower-cased, diacritics folded, Porter-stemmed; stop words dropped) and formula
+ * (`@crawlkit/store`'s `bm25`), the best kept, and returned in page order. Search results carry the same field.
  */
-import { stemmer } from 'stemmer';
+import { bm25 as bm25Score, inverseFrequency, searchStem, searchWords, STOP_WORDS } from '@crawlkit/store';
 import { z } from 'zod';
 
 import { defineFormat } from './format-module.js';
@@ -11,29 +12,17 @@ import { defineFormat } from './format-module.js';
 /** Passages a `highlights` answer holds at most (also what `question` shows the model). */
 export const MAX_HIGHLIGHTS = 5;
 
-/** BM25's term-frequency saturation and length normalisation (the usual values). */
-const K1 = 1.2;
-const B = 0.75;
-
 /** A passage of the page: its verbatim text and about where it starts (for page order). */
 export interface Passage {
   text: string;
   index: number;
 }
 
-const STOP_WORDS = new Set(
-  (
-    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
-    'me my no not of on or our so than that the their them then there these they this to was we were what when ' +
-    'where which who whom why will with would you your about after all also any before between both each more ' +
-    'most other over same should some such only own too very just'
-  ).split(' '),
-);
-
-/** The search terms of a text: words lower-cased, stop words dropped, stemmed. */
+/** The search terms of a text: the index's words (folded), stop words dropped, stemmed. */
 export function terms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.filter((w) => !STOP_WORDS.has(w)).map((w) => stemmer(w));
+  return searchWords(text)
+    .filter((w) => !STOP_WORDS.has(w.word))
+    .map((w) => searchStem(w.word));
 }
 
 const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -99,28 +88,21 @@ export function passagesOf(markdown: string): Passage[] {
   return passages;
 }
 
-/** Okapi BM25 score of each document (a list of terms) for the query terms. */
+/** Okapi BM25 score of each document (a list of terms) for the query terms, by the search index's formula. */
 export function bm25(documents: readonly string[][], query: readonly string[]): number[] {
   const n = documents.length;
   if (n === 0) return [];
-  const average = documents.reduce((sum, d) => sum + d.length, 0) / n || 1;
+  const average = documents.reduce((sum, d) => sum + d.length, 0) / n;
   const unique = [...new Set(query)];
-  const idf = new Map<string, number>();
-  for (const term of unique) {
-    const containing = documents.filter((d) => d.includes(term)).length;
-    idf.set(term, Math.log((n - containing + 0.5) / (containing + 0.5) + 1));
-  }
-  return documents.map((document) => {
-    const counts = new Map<string, number>();
-    for (const term of document) counts.set(term, (counts.get(term) ?? 0) + 1);
-    let score = 0;
-    for (const term of unique) {
-      const tf = counts.get(term) ?? 0;
-      if (tf === 0) continue;
-      score += (idf.get(term)! * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * document.length) / average));
-    }
-    return score;
-  });
+  const idfs = unique.map((term) => inverseFrequency(n, documents.filter((d) => d.includes(term)).length));
+  return documents.map((document) =>
+    bm25Score(
+      unique.map((term) => document.filter((t) => t === term).length),
+      idfs,
+      document.length,
+      average,
+    ),
+  );
 }
 
 /**

@@ -162,6 +162,7 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
       key: task.key,
       credits: outcome.credits,
       document: serialized,
+      ...(outcome.search ? { search: outcome.search } : {}),
     });
     // A duplicate: another process that took the job over stored this page first; its result is the one kept.
     if (!stored.duplicate) events.pageStored(job, document);

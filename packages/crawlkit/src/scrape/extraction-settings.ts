@@ -2,13 +2,23 @@ import type { ExtractionInput, ExtractionSettings } from '../extraction/extracti
 import { pageKind } from '../extraction/page-kind.js';
 import { extractionNeeds } from '../formats/registry.js';
 import type { FetchedPage } from './fetched-page.js';
+import type { ScrapeState } from './scrape-state.js';
 import type { PageScrapeRequest } from './types.js';
 
-/** How to extract the page for `request`: what its formats need, and its content options. */
-export function extractionSettings(request: PageScrapeRequest, collectLinks: boolean): ExtractionSettings {
+/**
+ * How to extract the page for `request`: what its formats need, and its content options. `indexed`: the page's text
+ * goes to the search index, which reads its markdown whatever the formats.
+ */
+export function extractionSettings(
+  request: PageScrapeRequest,
+  collectLinks: boolean,
+  indexed = false,
+): ExtractionSettings {
   const pdf = request.parsers.find((p) => p.type === 'pdf');
+  const needs = extractionNeeds(request.formats);
+  if (indexed) needs.markdown = true;
   const settings: ExtractionSettings = {
-    ...extractionNeeds(request.formats),
+    ...needs,
     onlyMainContent: request.onlyMainContent,
     removeBase64Images: request.removeBase64Images,
     pdf: pdf
@@ -19,6 +29,8 @@ export function extractionSettings(request: PageScrapeRequest, collectLinks: boo
   };
   if (request.includeTags) settings.includeTags = request.includeTags;
   if (request.excludeTags) settings.excludeTags = request.excludeTags;
+  // Made in the worker: the main thread, which writes the store, is the crawl's bottleneck.
+  if (indexed) settings.searchText = true;
   return settings;
 }
 
@@ -45,4 +57,9 @@ export function extractionInput(
   if (page.clientRendered !== undefined) input.clientRendered = page.clientRendered;
   if (page.engineReason !== undefined) input.engineReason = page.engineReason;
   return input;
+}
+
+/** How to extract the page of a scrape (`extractionSettings` of its request, indexed when its store keeps an index). */
+export function scrapeExtractionSettings(state: ScrapeState): ExtractionSettings {
+  return extractionSettings(state.request, state.context.collectLinks === true, state.store?.search !== undefined);
 }

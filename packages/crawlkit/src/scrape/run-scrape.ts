@@ -12,6 +12,7 @@ import { extractStage } from './stages/extract.js';
 import { fetchStage } from './stages/fetch.js';
 import { formatsStage } from './stages/formats.js';
 import { respond } from './stages/respond.js';
+import { searchTextStage } from './stages/search-text.js';
 import { StageTimings } from './timings.js';
 import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest, ScrapeOutcome } from './types.js';
 import { isStoreFault } from '../store-faults.js';
@@ -20,9 +21,19 @@ import { isStoreFault } from '../store-faults.js';
 export const BEFORE_FETCH: readonly ScrapeStage[] = [cacheLookup];
 
 /** The stages from the fetch on. */
-export const FROM_FETCH: readonly ScrapeStage[] = [fetchStage, cacheWrite, decodeStage, extractStage, formatsStage];
+export const FROM_FETCH: readonly ScrapeStage[] = [
+  fetchStage,
+  decodeStage,
+  extractStage,
+  searchTextStage,
+  cacheWrite,
+  formatsStage,
+];
 
-/** A direct scrape: cache lookup, fetch, cache write, decode, extract, formats. */
+/**
+ * A direct scrape: cache lookup, fetch, decode, extract, search text, cache write, formats. The page is written after
+ * its extraction, so that its text enters the search index in the same store transaction as the page.
+ */
 export const SCRAPE_STAGES: readonly ScrapeStage[] = [...BEFORE_FETCH, ...FROM_FETCH];
 
 /** The state a scrape starts with: its deadline, its cache visit (key, readable, writable), nothing fetched yet. */

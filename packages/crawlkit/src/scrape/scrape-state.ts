@@ -3,7 +3,7 @@
  * added (the cache visit, the fetched page, its extraction, the document). Each stage reads what the stages before it
  * set and sets its own part.
  */
-import type { Store } from '@crawlkit/store';
+import type { SearchText, Store } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
 import type { Extraction, ExtractionInput } from '../extraction/extraction.js';
@@ -75,6 +75,8 @@ export interface ScrapeState {
   extraction?: Extraction;
   readonly captures: FormatCaptures;
   document?: Document;
+  /** The page's text for the store's search index (absent when the store keeps none). */
+  searchText?: SearchText;
   /** Notes for the document's `warning`, in order. */
   readonly warnings: string[];
   /** Tokens the model calls of the formats used. */

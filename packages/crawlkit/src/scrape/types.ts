@@ -1,4 +1,5 @@
 /** The types of one page scrape, shared by the scrape path and the job runners. */
+import type { SearchText } from '@crawlkit/store';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 import type { StageEnd } from './scrape-state.js';
@@ -31,6 +32,8 @@ export type PageScrapeOutcome =
       canonical?: string;
       /** What the fetch showed about the page's engine (absent for a cache hit), for `EngineLearning`. */
       engineEvidence?: 'http' | 'browser';
+      /** The page's text for the search index, when the engine's store keeps one (a job indexes its result). */
+      search?: SearchText;
     }
   | { success: false; error: ErrorResponse; /** The HTTP status of `error.code` (`httpStatusOf`). */ status: number };
 

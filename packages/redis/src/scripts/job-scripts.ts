@@ -1,6 +1,7 @@
 /** Lua scripts of a job's record: create (with its first tasks), update, delete, expire, and its lease. */
 
 import { JOB_KEYS } from './job-keys.js';
+import { SEARCH_HELPERS } from './search-scripts.js';
 import { ADD_TASKS } from './task-scripts.js';
 
 /** ARGV: prefix, id, createdAt, expiresAt ('' for none), field/value count, fields..., then task (key, input) pairs. */
@@ -57,8 +58,9 @@ if expiry then
 end
 return 1
 `;
-const DELETE_JOB = `
+const DELETE_JOB = `${SEARCH_HELPERS}
 local function delete_job(p, id)
+  unindex_job(p, id)
   for _, did in ipairs(redis.call('SMEMBERS', tk(p, id, 'dall'))) do redis.call('DEL', p .. ':d:' .. did) end
   redis.call('DEL', jk(p, id))
   for _, part in ipairs(JOB_PARTS) do

@@ -1,7 +1,10 @@
 /** Lua scripts of the page cache (size cap, eviction oldest first) and of the per-URL history. */
 
-const PAGE_HELPERS = `
+import { SEARCH_HELPERS } from './search-scripts.js';
+
+const PAGE_HELPERS = `${SEARCH_HELPERS}
 local function delete_page(p, key)
+  unindex(p, 'p:' .. key)
   local hk = p .. ':page:' .. key
   local old = redis.call('HMGET', hk, 'url', 'bytes')
   if not old[1] then
@@ -29,7 +32,8 @@ end
 `;
 /**
  * ARGV: prefix, key, url, cachedAt, value, cap (-1: none), low watermark bytes, whether a body follows ('1' / '0'),
- * body. A page's size is its value's and its body's bytes (Lua strings are bytes).
+ * body, then the page's search entry when it has text (`entryArgs`: meta, len, title, description, text, postings).
+ * A page's size is its value's and its body's bytes (Lua strings are bytes).
  */
 export const PAGE_PUT = `${PAGE_HELPERS}
 local p = ARGV[1]
@@ -46,6 +50,7 @@ redis.call('HSET', hk, 'bytes', size)
 redis.call('ZADD', p .. ':pages', ARGV[4], key)
 redis.call('SADD', p .. ':pageurl:' .. ARGV[3], key)
 redis.call('INCRBY', p .. ':pagebytes', size)
+if ARGV[10] then index(p, 'p:' .. key, ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14], ARGV[15]) end
 local cap = tonumber(ARGV[6])
 if cap >= 0 and bytes(p) > cap then evict_to(p, tonumber(ARGV[7])) end
 return 1

@@ -1,6 +1,7 @@
 /** Lua scripts of a job's tasks (add, claim, complete, release, requeue, drop, list) and its recorded errors. */
 
 import { JOB_KEYS } from './job-keys.js';
+import { SEARCH_HELPERS } from './search-scripts.js';
 
 export const ADD_TASKS = `
 -- Adds tasks given as (key, input) pairs from ARGV[first]; returns the 1-based indexes of the pairs added.
@@ -98,7 +99,7 @@ end
  * the document's UTF-8 bytes. Returns {-1, 0} for a duplicate, else {the result seq (0 when no document), the job's
  * storedBytes after it}.
  */
-export const TASK_COMPLETE = `${JOB_KEYS}${LEAVE_STATE}
+export const TASK_COMPLETE = `${JOB_KEYS}${LEAVE_STATE}${SEARCH_HELPERS}
 local p = ARGV[1]
 local id = ARGV[2]
 local key = ARGV[3]
@@ -117,6 +118,11 @@ local seq = 0
 if has_doc then
   redis.call('RPUSH', tk(p, id, 'r'), ARGV[6])
   seq = redis.call('RPUSH', tk(p, id, 'rk'), key)
+  if ARGV[10] then
+    local eid = 'r:' .. id .. ':' .. seq
+    index(p, eid, ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14], ARGV[15])
+    redis.call('SADD', p .. ':sx:job:' .. id, eid)
+  end
 end
 if has_err then redis.call('RPUSH', tk(p, id, 'e'), ARGV[8]) end
 redis.call('HINCRBYFLOAT', jk(p, id), 'creditsUsed', ARGV[4])

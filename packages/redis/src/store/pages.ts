@@ -2,6 +2,7 @@ import type { CachedPage, PageLookup, PageStore } from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import type { ScriptRunner } from './scripts-runner.js';
+import { entryArgs } from './search.js';
 
 /** Automatic eviction frees down to this share of `maxPageBytes`, so a full cache does not evict on every write. */
 const LOW_WATERMARK = 0.9;
@@ -21,10 +22,14 @@ export class RedisPageStore implements PageStore {
   readonly #redis: ScriptRunner;
   readonly #maxBytes: number;
 
-  constructor(life: Lifecycle, redis: ScriptRunner, maxBytes: number) {
+  readonly #indexes: boolean;
+
+  /** `indexes`: whether pages put with text are indexed (`searchIndex`). */
+  constructor(life: Lifecycle, redis: ScriptRunner, maxBytes: number, indexes = false) {
     this.#life = life;
     this.#redis = redis;
     this.#maxBytes = maxBytes;
+    this.#indexes = indexes;
   }
 
   get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined> {
@@ -54,7 +59,8 @@ export class RedisPageStore implements PageStore {
       const cap = Number.isFinite(this.#maxBytes) ? this.#maxBytes : -1;
       const low = cap < 0 ? -1 : Math.floor(cap * LOW_WATERMARK);
       const body = page.body ? ['1', page.body] : ['0', ''];
-      await this.#redis.run('PAGE_PUT', page.key, page.url, page.cachedAt, page.value, cap, low, ...body);
+      const search = this.#indexes && page.search ? entryArgs(page.cachedAt, page.search) : [];
+      await this.#redis.run('PAGE_PUT', page.key, page.url, page.cachedAt, page.value, cap, low, ...body, ...search);
     });
   }
 

@@ -18,6 +18,7 @@ import { RedisDeliveryStore } from './deliveries.js';
 import { RedisHistoryStore } from './history.js';
 import { RedisPageStore } from './pages.js';
 import { RedisResultStore } from './results.js';
+import { RedisSearchIndex } from './search.js';
 import { RedisTaskStore } from './tasks.js';
 import { ScriptRunner } from './scripts-runner.js';
 
@@ -45,6 +46,12 @@ export interface RedisStoreOptions {
    * @default 10
    */
   maxHistoryPerUrl?: number;
+  /**
+   * Keep a search index of the pages and results stored (`store.search`): an inverted index in Redis hashes, written
+   * by the same scripts as the pages and results (see `scripts/search-scripts.ts`).
+   * @default true
+   */
+  searchIndex?: boolean;
   /**
    * Time to wait for the first connection, in milliseconds, before `createRedisStore` rejects.
    * @default 10000
@@ -109,6 +116,10 @@ export function connectionOptions(connectTimeoutMs: number, commandTimeoutMs?: n
 export async function createRedisStore(options: RedisStoreOptions = {}): Promise<RedisStore> {
   const maxPageBytes = nonNegativeInteger('maxPageBytes', options.maxPageBytes, 1024 ** 3, true);
   const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
+  const searchIndex = options.searchIndex ?? true;
+  if (typeof searchIndex !== 'boolean') {
+    throw new InvalidOptionError(`Expected \`searchIndex\` to be true or false, got \`${String(searchIndex)}\`.`);
+  }
   const prefix = options.prefix ?? 'crawlkit';
   if (prefix.length === 0 || prefix.includes('{')) {
     throw new InvalidOptionError(`Expected \`prefix\` to be a non-empty string without braces, got \`${prefix}\`.`);
@@ -142,9 +153,10 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     ephemeral: false,
     prefix,
     client,
-    pages: new RedisPageStore(life, redis, maxPageBytes),
+    pages: new RedisPageStore(life, redis, maxPageBytes, searchIndex),
+    ...(searchIndex ? { search: new RedisSearchIndex(life, redis) } : {}),
     jobs: new RedisJobStore(life, redis),
-    tasks: new RedisTaskStore(life, redis),
+    tasks: new RedisTaskStore(life, redis, searchIndex),
     results: new RedisResultStore(life, redis),
     deliveries: new RedisDeliveryStore(life, redis),
     history: new RedisHistoryStore(life, redis, maxHistoryPerUrl),

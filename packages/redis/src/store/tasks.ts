@@ -15,6 +15,7 @@ import {
 import type { Lifecycle } from './lifecycle.js';
 import { parseTaskInput, rethrowNoJob, taskPairs } from './jobs.js';
 import { isReply, type ScriptRunner } from './scripts-runner.js';
+import { entryArgs } from './search.js';
 
 /**
  * The frontier of each job: the task inputs, states, seqs, attempts and not-before times in hashes keyed by task key
@@ -23,10 +24,13 @@ import { isReply, type ScriptRunner } from './scripts-runner.js';
 export class RedisTaskStore implements TaskStore {
   readonly #life: Lifecycle;
   readonly #redis: ScriptRunner;
+  readonly #indexes: boolean;
 
-  constructor(life: Lifecycle, redis: ScriptRunner) {
+  /** `indexes`: whether results completed with text are indexed (`searchIndex`). */
+  constructor(life: Lifecycle, redis: ScriptRunner, indexes = false) {
     this.#life = life;
     this.#redis = redis;
+    this.#indexes = indexes;
   }
 
   add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]> {
@@ -92,6 +96,7 @@ export class RedisTaskStore implements TaskStore {
           outcome.document !== undefined ? '1' : '0',
           error,
           documentBytes(outcome.document),
+          ...(this.#indexes && outcome.search && outcome.document !== undefined ? entryArgs(now, outcome.search) : []),
         )) as [number, number];
       } catch (cause) {
         if (isReply(cause, 'NOTASK')) throw new TaskNotFoundError(jobId, outcome.key);

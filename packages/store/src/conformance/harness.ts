@@ -5,6 +5,8 @@ import type { JobRecord, PageCache, Store, TaskInput } from '../types.js';
 export interface ConformanceStoreOptions {
   maxPageBytes?: number;
   maxHistoryPerUrl?: number;
+  /** Whether the store keeps a search index (`store.search`). @default true */
+  searchIndex?: boolean;
 }
 
 export type StoreFactory = (options: ConformanceStoreOptions) => Store | Promise<Store>;

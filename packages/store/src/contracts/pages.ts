@@ -1,4 +1,5 @@
 /** The page cache: one entry per cache key, what a scrape fetched, its bytes kept beside it. */
+import type { SearchText } from './search.js';
 
 /** One cached scrape result. */
 export interface CachedPage {
@@ -16,6 +17,11 @@ export interface CachedPage {
    * handed over: neither the caller nor the store changes it afterwards (a backend may keep and return it as is).
    */
   body?: Uint8Array;
+  /**
+   * The page's text for the search index, written with the page in one transaction (see `SearchIndex`). Without it
+   * the page is not searchable (and text indexed for an earlier version of it is dropped). Never read back by `get`.
+   */
+  search?: SearchText;
 }
 
 export interface PageLookup {

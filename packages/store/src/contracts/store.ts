@@ -21,6 +21,7 @@ import type { ResultStore } from './results.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { EngineStore } from './engines.js';
 import type { HistoryStore } from './history.js';
+import type { SearchIndex } from './search.js';
 import type { CounterStore } from './counters.js';
 
 /**
@@ -34,6 +35,12 @@ export interface PageCache {
   /** True when nothing outlives the process. */
   readonly ephemeral: boolean;
   readonly pages: PageStore;
+  /**
+   * The search index of the pages and results this store holds, when the backend keeps one (memory, SQLite and
+   * Redis do, unless created with `searchIndex: false`). A backend without it is still a valid page cache: search
+   * then has no local source.
+   */
+  readonly search?: SearchIndex;
   /** Flushes and releases resources. Idempotent. Further calls of any other method reject with `StoreClosedError`. */
   close(): Promise<void>;
 }

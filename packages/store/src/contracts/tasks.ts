@@ -1,5 +1,6 @@
 /** A job's tasks (its frontier): the URLs to scrape, claimed, settled or dropped once each. */
 import type { JobCounts } from './jobs.js';
+import type { SearchText } from './search.js';
 
 export interface TaskInput {
   /** De-duplication key (the normalised URL); unique within a job. */
@@ -30,6 +31,8 @@ export interface TaskOutcome {
   credits: number;
   /** Serialised document of a successful scrape: appended to the job's results. */
   document?: string;
+  /** The document's text for the search index, indexed with the result in the same transaction. */
+  search?: SearchText;
   /** A failed scrape: recorded in the job's errors. A task may carry both (a document that also reports an error). */
   error?: { url: string; code?: string; error: string };
 }

@@ -1,5 +1,5 @@
 import { Lifecycle } from '../lifecycle.js';
-import { nonNegativeInteger, positiveInteger } from '../options.js';
+import { boolean, nonNegativeInteger, positiveInteger } from '../options.js';
 import type { Store } from '../types.js';
 import { memorySecretBox } from '../secrets.js';
 import { MemoryDeliveryStore } from './deliveries.js';
@@ -10,6 +10,7 @@ import { MemoryJobState } from './job-state.js';
 import { MemoryJobStore } from './jobs.js';
 import { MemoryPageStore } from './pages.js';
 import { MemoryResultStore } from './results.js';
+import { MemorySearchIndex } from './search.js';
 import { MemoryTaskStore } from './tasks.js';
 
 export interface MemoryStoreOptions {
@@ -25,6 +26,11 @@ export interface MemoryStoreOptions {
    * @default 10
    */
   maxHistoryPerUrl?: number;
+  /**
+   * Keep a search index of the pages and results stored (`store.search`). Without it nothing is searchable locally.
+   * @default true
+   */
+  searchIndex?: boolean;
 }
 
 const DRIVER_NAME = 'memory';
@@ -36,13 +42,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const life = new Lifecycle();
   const jobState = new MemoryJobState();
   const deliveries = new MemoryDeliveryStore(life, jobState);
-  jobState.onDelete = (id) => deliveries.deleteJob(id);
+  const search = boolean('searchIndex', options.searchIndex, true) ? new MemorySearchIndex(life) : undefined;
+  jobState.onDelete = (id) => {
+    deliveries.deleteJob(id);
+    search?.removeJob(id);
+  };
   return {
     kind: DRIVER_NAME,
     ephemeral: true,
-    pages: new MemoryPageStore(life, maxPageBytes),
+    pages: new MemoryPageStore(life, maxPageBytes, search),
+    ...(search ? { search } : {}),
     jobs: new MemoryJobStore(life, jobState),
-    tasks: new MemoryTaskStore(life, jobState),
+    tasks: new MemoryTaskStore(life, jobState, search),
     results: new MemoryResultStore(life, jobState),
     deliveries,
     history: new MemoryHistoryStore(life, maxHistoryPerUrl),

@@ -1,6 +1,7 @@
 import { AUTO_PRUNE_LOW_WATERMARK, pageBytes, pageQualifies } from '../page-rules.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { CachedPage, PageLookup, PageStore } from '../types.js';
+import type { MemorySearchIndex } from './search.js';
 
 interface Entry extends CachedPage {
   bytes: number;
@@ -13,9 +14,12 @@ export class MemoryPageStore implements PageStore {
   readonly #entries = new Map<string, Entry>();
   #bytes = 0;
 
-  constructor(life: Lifecycle, maxBytes: number) {
+  readonly #search: MemorySearchIndex | undefined;
+
+  constructor(life: Lifecycle, maxBytes: number, search?: MemorySearchIndex) {
     this.#life = life;
     this.#maxBytes = maxBytes;
+    this.#search = search;
   }
 
   get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined> {
@@ -36,6 +40,7 @@ export class MemoryPageStore implements PageStore {
       entry.bytes = pageBytes(page);
       this.#entries.set(page.key, entry);
       this.#bytes += entry.bytes;
+      this.#search?.putPage(page.key, page.cachedAt, page.search);
       if (this.#bytes > this.#maxBytes) this.#evictOldest(Math.floor(this.#maxBytes * AUTO_PRUNE_LOW_WATERMARK));
     });
   }
@@ -54,6 +59,7 @@ export class MemoryPageStore implements PageStore {
     return this.#life.run(() => {
       this.#entries.clear();
       this.#bytes = 0;
+      this.#search?.clearPages();
     });
   }
 
@@ -82,6 +88,7 @@ export class MemoryPageStore implements PageStore {
     if (!entry) return 0;
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
+    this.#search?.removePage(key);
     return 1;
   }
 

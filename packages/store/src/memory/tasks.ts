@@ -5,14 +5,17 @@ import type { JobCounts, Task, TaskCompletion, TaskInput, TaskOutcome, TaskStore
 import type { MemoryJobState } from './job-state.js';
 import { type MemoryTask } from './job-state.js';
 import { jobError } from './job-state.js';
+import type { MemorySearchIndex } from './search.js';
 
 export class MemoryTaskStore implements TaskStore {
   readonly #life: Lifecycle;
   readonly #state: MemoryJobState;
+  readonly #search: MemorySearchIndex | undefined;
 
-  constructor(life: Lifecycle, state: MemoryJobState) {
+  constructor(life: Lifecycle, state: MemoryJobState, search?: MemorySearchIndex) {
     this.#life = life;
     this.#state = state;
+    this.#search = search;
   }
 
   add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]> {
@@ -68,6 +71,7 @@ export class MemoryTaskStore implements TaskStore {
       if (outcome.document !== undefined) {
         resultSeq = job.results.length + 1;
         job.results.push({ seq: resultSeq, key: task.key, document: outcome.document });
+        if (outcome.search) this.#search?.putResult(jobId, resultSeq, now, outcome.search);
       }
       if (outcome.error) job.errors.push(jobError(outcome.error, now));
       job.record.creditsUsed += outcome.credits;

@@ -178,6 +178,53 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'counters: named numbers shared by the processes of the store (credits of a creditLimit)',
     sql: `CREATE TABLE counters (name TEXT PRIMARY KEY, value REAL NOT NULL) WITHOUT ROWID;`,
   },
+  {
+    version: 7,
+    description:
+      'search index: search_entries (one per page cache entry or job result with text), search_docs (each text once, ' +
+      'counted), search_text (FTS5) and search_pending (texts not yet written to FTS5, batched); triggers take the ' +
+      'text out with the page or result',
+    sql: `
+      CREATE TABLE search_docs (
+        id INTEGER PRIMARY KEY,
+        hash BLOB NOT NULL UNIQUE,
+        refs INTEGER NOT NULL
+      );
+      CREATE VIRTUAL TABLE search_text USING fts5(
+        title, description, text, tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TABLE search_pending (
+        doc_id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        text TEXT NOT NULL
+      );
+      CREATE TABLE search_entries (
+        id INTEGER PRIMARY KEY,
+        page_key TEXT UNIQUE,
+        job_id TEXT,
+        seq INTEGER,
+        url TEXT NOT NULL,
+        host TEXT NOT NULL,
+        time INTEGER NOT NULL,
+        doc_id INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX search_entries_result ON search_entries (job_id, seq) WHERE job_id IS NOT NULL;
+      CREATE INDEX search_entries_doc ON search_entries (doc_id);
+      CREATE TRIGGER search_entries_after_delete AFTER DELETE ON search_entries BEGIN
+        UPDATE search_docs SET refs = refs - 1 WHERE id = OLD.doc_id;
+        DELETE FROM search_text WHERE rowid = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_pending WHERE doc_id = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_docs WHERE id = OLD.doc_id AND refs = 0;
+      END;
+      CREATE TRIGGER pages_search_after_delete AFTER DELETE ON pages BEGIN
+        DELETE FROM search_entries WHERE page_key = OLD.key;
+      END;
+      CREATE TRIGGER results_search_after_delete AFTER DELETE ON results BEGIN
+        DELETE FROM search_entries WHERE job_id = OLD.job_id AND seq = OLD.seq;
+      END;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -2,6 +2,7 @@ import { AUTO_PRUNE_LOW_WATERMARK, cachedAtRange, pageBytes, pageQualifies } fro
 import type { CachedPage, PageLookup, PageStore } from '../types.js';
 import type { SqliteDatabase } from './database.js';
 import type { HotPage, PageHotTier } from './hot-tier.js';
+import { indexPage } from './search.js';
 
 interface PageRow {
   url: string;
@@ -25,10 +26,14 @@ export class SqlitePageStore implements PageStore {
   readonly #hot: PageHotTier | undefined;
   readonly #maxBytes: number;
 
-  constructor(db: SqliteDatabase, hot: PageHotTier | undefined, maxBytes: number) {
+  readonly #indexes: boolean;
+
+  /** `indexes`: whether pages put with text are indexed (`SqliteStoreOptions.searchIndex`). */
+  constructor(db: SqliteDatabase, hot: PageHotTier | undefined, maxBytes: number, indexes: boolean) {
     this.#db = db;
     this.#hot = hot;
     this.#maxBytes = maxBytes;
+    this.#indexes = indexes;
   }
 
   get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined> {
@@ -76,6 +81,7 @@ export class SqlitePageStore implements PageStore {
           page.value,
           page.body ?? null,
         );
+        indexPage(this.#db, page.key, page.cachedAt, this.#indexes ? page.search : undefined);
         const removed =
           this.#totals().bytes > this.#maxBytes
             ? this.#evictOldest(Math.floor(this.#maxBytes * AUTO_PRUNE_LOW_WATERMARK))

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { StoreBusyError, StoreError } from '../errors.js';
 import { Lifecycle } from '../lifecycle.js';
-import { nonEmptyString, nonNegativeInteger, oneOf, positiveInteger } from '../options.js';
+import { boolean, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger } from '../options.js';
 import { keyFileSecretBox } from '../secrets.js';
 import type { Store } from '../types.js';
 import { SqliteDatabase, translateSqliteError } from './database.js';
@@ -16,6 +16,7 @@ import { SqliteDeliveryStore } from './deliveries.js';
 import { SqliteHistoryStore } from './history.js';
 import { SqlitePageStore } from './pages.js';
 import { SqliteResultStore } from './results.js';
+import { SqliteSearchIndex } from './search.js';
 import { SqliteTaskStore } from './tasks.js';
 
 export interface SqliteStoreOptions {
@@ -56,6 +57,12 @@ export interface SqliteStoreOptions {
    * @default 10
    */
   maxHistoryPerUrl?: number;
+  /**
+   * Keep a search index of the pages and results stored (FTS5, `store.search`), written in the same transactions.
+   * With `false` nothing new is indexed and the store has no `search`.
+   * @default true
+   */
+  searchIndex?: boolean;
 }
 
 /** Something noticed while opening the store that is not an error. */
@@ -87,6 +94,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const busyTimeoutMs = nonNegativeInteger('busyTimeoutMs', options.busyTimeoutMs, 5_000);
   const synchronous = oneOf('synchronous', options.synchronous, ['normal', 'full'], 'normal');
   const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
+  const searchIndex = boolean('searchIndex', options.searchIndex, true);
   const hotTier =
     options.hotTier === false
       ? undefined
@@ -124,9 +132,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     ephemeral: false,
     path,
     warnings,
-    pages: new SqlitePageStore(db, hotTier, maxPageBytes),
+    pages: new SqlitePageStore(db, hotTier, maxPageBytes, searchIndex),
+    ...(searchIndex ? { search: new SqliteSearchIndex(db) } : {}),
     jobs: new SqliteJobStore(db),
-    tasks: new SqliteTaskStore(db),
+    tasks: new SqliteTaskStore(db, searchIndex),
     results: new SqliteResultStore(db),
     deliveries: new SqliteDeliveryStore(db),
     history: new SqliteHistoryStore(db, maxHistoryPerUrl),

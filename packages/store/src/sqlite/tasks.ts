@@ -10,6 +10,7 @@ import {
   type TaskStore,
 } from '../types.js';
 import type { SqliteDatabase } from './database.js';
+import { indexResult } from './search.js';
 
 interface TaskRow {
   seq: number;
@@ -98,9 +99,12 @@ export function insertError(
 
 export class SqliteTaskStore implements TaskStore {
   readonly #db: SqliteDatabase;
+  readonly #indexes: boolean;
 
-  constructor(db: SqliteDatabase) {
+  /** `indexes`: whether results completed with text are indexed (`SqliteStoreOptions.searchIndex`). */
+  constructor(db: SqliteDatabase, indexes = false) {
     this.#db = db;
+    this.#indexes = indexes;
   }
 
   add(jobId: string, tasks: TaskInput[], options?: { limit?: number; notBefore?: number }): Promise<TaskInput[]> {
@@ -184,6 +188,7 @@ export class SqliteTaskStore implements TaskStore {
           outcome.key,
           outcome.document,
         );
+        if (this.#indexes && outcome.search) indexResult(this.#db, jobId, job.result_seq, now, outcome.search);
         return { duplicate: false, resultSeq: job.result_seq, storedBytes };
       }),
     );

@@ -1,5 +1,5 @@
 import type { ExtractionRequest } from '../../extraction/extraction.js';
-import { extractionSettings } from '../extraction-settings.js';
+import { scrapeExtractionSettings } from '../extraction-settings.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import type { ScrapeStage } from '../scrape-state.js';
 
@@ -16,7 +16,7 @@ export const extractStage: ScrapeStage = {
     deadline.extracting();
     const request: ExtractionRequest = {
       page: state.input!,
-      settings: extractionSettings(state.request, state.context.collectLinks === true),
+      settings: scrapeExtractionSettings(state),
       budgetMs: ctx.options.extractionBudgetMs,
     };
     const judged = state.judgedExtraction;

@@ -3,7 +3,7 @@ import type { JudgedPage, JudgeOptions, PageRequest, RenderVerdict } from '@craw
 import { CrawlkitError } from '../../errors.js';
 import type { Extraction, ExtractionRequest } from '../../extraction/extraction.js';
 import { afterFetch, fetchError, shapeFetch } from '../../formats/registry.js';
-import { extractionInput, extractionSettings } from '../extraction-settings.js';
+import { extractionInput, scrapeExtractionSettings } from '../extraction-settings.js';
 import { fetchedPage } from '../fetched-page.js';
 import type { EngineAdvice, FetchedState, ScrapeStage, ScrapeState } from '../scrape-state.js';
 
@@ -45,7 +45,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
  * extract). The fetcher attaches the verdict to the page it judged, so the extraction is used for that page only.
  */
 function extractingJudge(state: ScrapeState) {
-  const settings = extractionSettings(state.request, state.context.collectLinks === true);
+  const settings = scrapeExtractionSettings(state);
   return async (page: JudgedPage, options: JudgeOptions = {}): Promise<ExtractingVerdict> => {
     const request: ExtractionRequest = {
       page: extractionInput({

@@ -60,5 +60,6 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   const retryAfter = page.headers['retry-after'];
   if (retryAfter !== undefined) outcome.retryAfter = retryAfter;
   if (state.engineEvidence) outcome.engineEvidence = state.engineEvidence;
+  if (state.searchText) outcome.search = state.searchText;
   return outcome;
 }

@@ -1,0 +1,281 @@
+/**
+ * Search benchmark (issue 39): `pnpm bench:search` (`--quick`: smaller samples).
+ *
+ * 1. Indexing cost on a crawl: the generated site (bench/lib/generated-site.ts) crawled with markdown into a SQLite
+ *    store with its search index and into one without (`searchIndex: false`), alternately, in the same run; the
+ *    goal is the index slowing the crawl by at most 10% (median of the rounds). The CPU time per page of the
+ *    process is shown beside it: steadier than the rate on a shared machine.
+ * 2. Search latency over 10,000 stored pages: pages of seeded Zipf prose (~300 words from a 5,000-word vocabulary)
+ *    put into each driver's store with their text (SQLite FTS5, memory, Redis when a redis-server can be started),
+ *    then `ck.search()` (the whole v2 path: parsing, the index, snippets, highlights) with a mix of queries: common
+ *    and rare words, two and three words, a phrase, a prefix, an exclusion, a domain filter. The goal is a median
+ *    under 100 ms on SQLite (the default store). The put rows time the same pages put without text, same run.
+ * Writes bench/results/search.json.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createMemoryStore, createSqliteStore, type Store } from '@crawlkit/store';
+import { Crawlkit } from 'crawlkit';
+
+import { startRedisServer } from '../test/setup/redis.ts';
+import { prng, serveGeneratedSite } from './lib/generated-site.ts';
+import { finish, goal, isQuick, median, percentile, type Row } from './lib/report.ts';
+
+const quick = isQuick();
+const CRAWL_PAGES = quick ? 150 : 1_000;
+const CRAWL_ROUNDS = quick ? 1 : 5;
+const CORPUS = quick ? 2_000 : 10_000;
+const QUERY_ROUNDS = quick ? 2 : 5;
+const root = mkdtempSync(join(tmpdir(), 'ck-bench-search-'));
+let dirs = 0;
+const dir = () => join(root, `s${dirs++}`);
+
+const rows: Row[] = [];
+const goals = [];
+const data: Record<string, unknown> = { crawlPages: CRAWL_PAGES, crawlRounds: CRAWL_ROUNDS, corpus: CORPUS };
+
+// ---------------------------------------------------------------------------------------------- crawl with index --
+
+/** One crawl: its rate (pages per minute, wall clock) and the CPU time of the process per page (every thread). */
+async function crawl(siteUrl: string, searchIndex: boolean): Promise<{ rate: number; cpuMs: number }> {
+  const store = await createSqliteStore({ dir: dir(), searchIndex });
+  const ck = new Crawlkit({ store, engine: 'http', concurrency: 16 });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const job = await ck.crawl({ url: `${siteUrl}/`, limit: CRAWL_PAGES, sitemap: 'skip' });
+  if (!job.success) throw new Error(job.error);
+  const done = await ck.waitForJob(job.id);
+  const seconds = (performance.now() - started) / 1_000;
+  const used = process.cpuUsage(cpu);
+  if (!done.success || done.completed !== CRAWL_PAGES)
+    throw new Error(`crawl stored ${JSON.stringify(done).slice(0, 200)}`);
+  if (searchIndex && (await store.search!.count()) !== 2 * CRAWL_PAGES) throw new Error('index incomplete');
+  await ck.close();
+  return { rate: (CRAWL_PAGES / seconds) * 60, cpuMs: (used.user + used.system) / 1_000 / CRAWL_PAGES };
+}
+
+/** `BENCH_SEARCH_PARTS=crawl` or `latency` runs one part. */
+const PARTS = (process.env.BENCH_SEARCH_PARTS ?? 'crawl,latency').split(',');
+
+if (PARTS.includes('crawl')) {
+  const site = await serveGeneratedSite({ pages: CRAWL_PAGES, linksPerPage: 10 });
+  const rates: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  const cpu: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  await crawl(site.url, true); // warm-up: worker threads, JIT
+  for (let round = 0; round < CRAWL_ROUNDS; round++) {
+    // Alternate which goes first: load drifts along the run.
+    const order: ('on' | 'off')[] = round % 2 ? ['on', 'off'] : ['off', 'on'];
+    for (const mode of order) {
+      const run = await crawl(site.url, mode === 'on');
+      rates[mode].push(run.rate);
+      cpu[mode].push(run.cpuMs);
+    }
+  }
+  await site.close();
+  const on = median(rates.on);
+  const off = median(rates.off);
+  const slowdown = off / on - 1;
+  rows.push(
+    {
+      measure: 'crawl, SQLite store without index (baseline)',
+      median: `${off.toFixed(0)} pages/min`,
+      p95: '-',
+      note: `${CRAWL_PAGES} pages, ${CRAWL_ROUNDS} rounds`,
+    },
+    {
+      measure: 'crawl, SQLite store with search index',
+      median: `${on.toFixed(0)} pages/min`,
+      p95: '-',
+      note: `${(slowdown * 100).toFixed(1)}% slower than the baseline`,
+    },
+    {
+      measure: 'crawl CPU per page (process, every thread): without / with index',
+      median: `${median(cpu.off).toFixed(2)} / ${median(cpu.on).toFixed(2)} ms`,
+      p95: '-',
+      note: `${((median(cpu.on) / median(cpu.off) - 1) * 100).toFixed(1)}% more CPU (includes the site server)`,
+    },
+  );
+  data.crawl = { pagesPerMinute: rates, cpuMsPerPage: cpu };
+  goals.push(
+    goal(
+      'search.index-cost',
+      'the search index slows a crawl by <= 10%',
+      slowdown,
+      0.1,
+      `${(slowdown * 100).toFixed(1)}% (${on.toFixed(0)} vs ${off.toFixed(0)} pages/min)`,
+      { atMost: true },
+    ),
+  );
+}
+
+// ------------------------------------------------------------------------------------------ corpus and queries --
+
+const random = prng(39);
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'sa',
+  'tu',
+  'vel',
+  'dor',
+  'an',
+  'is',
+  'por',
+  'que',
+  'bri',
+  'zen',
+  'ul',
+  'gar',
+];
+const VOCABULARY = Array.from({ length: 5_000 }, (_, i) => {
+  let word = '';
+  for (let n = i + 1; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
+  return word;
+});
+/** Zipf-distributed word (rank r with probability ~ 1/r). */
+const HARMONIC = VOCABULARY.reduce((sum, _, i) => sum + 1 / (i + 1), 0);
+function zipfWord(): string {
+  let x = random() * HARMONIC;
+  for (let i = 0; i < VOCABULARY.length; i++) {
+    x -= 1 / (i + 1);
+    if (x <= 0) return VOCABULARY[i]!;
+  }
+  return VOCABULARY.at(-1)!;
+}
+const sentence = (n: number) => `${Array.from({ length: n }, zipfWord).join(' ')}.`;
+
+interface CorpusPage {
+  key: string;
+  url: string;
+  title: string;
+  description: string;
+  text: string;
+}
+const corpus: CorpusPage[] = Array.from({ length: CORPUS }, (_, i) => {
+  const host = `site${i % 50}.example`;
+  const paragraphs = Array.from({ length: 6 }, () => Array.from({ length: 4 }, () => sentence(12)).join(' '));
+  return {
+    key: `k${i}`,
+    url: `https://${host}/page/${i}`,
+    title: sentence(5).slice(0, -1),
+    description: sentence(14),
+    text: paragraphs.join('\n\n'),
+  };
+});
+const value = 'x'.repeat(2_000);
+
+const [w1, w2, w3, w10, w100, w1000, w4000] = [0, 1, 2, 9, 99, 999, 3_999].map((i) => VOCABULARY[i]!);
+const QUERIES = [
+  w1!, // in nearly every page
+  w100!,
+  w4000!, // rare
+  `${w10} ${w1000}`,
+  `${w2} ${w100} ${w4000}`,
+  `"${w1} ${w2}"`,
+  `${w1000!.slice(0, 3)}*`,
+  `${w100} -${w3}`,
+  `how to ${w10} the ${w1000}`, // stop words dropped
+];
+data.queries = QUERIES;
+
+async function fill(store: Store, withText: boolean): Promise<number> {
+  const started = performance.now();
+  for (const page of corpus) {
+    const search = withText
+      ? { url: page.url, title: page.title, description: page.description, text: page.text }
+      : undefined;
+    await store.pages.put({ key: page.key, url: page.url, cachedAt: Date.now(), value, ...(search ? { search } : {}) });
+  }
+  return (performance.now() - started) / 1_000;
+}
+
+async function latency(name: string, open: () => Promise<Store>): Promise<number[]> {
+  const plain = await open();
+  const putPlain = await fill(plain, false);
+  await plain.close();
+  const store = await open();
+  const putIndexed = await fill(store, true);
+  const ck = new Crawlkit({ store, engine: 'http' });
+  const times: number[] = [];
+  const perQuery: Record<string, number[]> = {};
+  for (let round = 0; round < QUERY_ROUNDS; round++) {
+    for (const query of QUERIES) {
+      for (const extra of [{}, { includeDomains: ['site7.example'] }]) {
+        const started = performance.now();
+        const answer = await ck.search({ query, limit: 10, ...extra });
+        const ms = performance.now() - started;
+        if (!answer.success) throw new Error(`${name} ${query}: ${answer.error}`);
+        if (round > 0) {
+          times.push(ms);
+          (perQuery[query] ??= []).push(ms);
+        }
+      }
+    }
+  }
+  await ck.close();
+  rows.push(
+    {
+      measure: `put ${CORPUS} pages without text, ${name}`,
+      median: `${putPlain.toFixed(2)} s`,
+      p95: '-',
+      note: 'baseline',
+    },
+    {
+      measure: `put ${CORPUS} pages with text (indexed), ${name}`,
+      median: `${putIndexed.toFixed(2)} s`,
+      p95: '-',
+      note: `${(putIndexed / putPlain).toFixed(1)}x the baseline`,
+    },
+    {
+      measure: `ck.search() over ${CORPUS} pages, ${name}`,
+      median: `${median(times).toFixed(1)} ms`,
+      p95: `${percentile(times, 0.95).toFixed(1)} ms`,
+      note: `${times.length} searches, limit 10, highlights on`,
+    },
+  );
+  data[name] = {
+    putPlainSeconds: putPlain,
+    putIndexedSeconds: putIndexed,
+    perQueryMedianMs: Object.fromEntries(Object.entries(perQuery).map(([q, t]) => [q, median(t)])),
+  };
+  return times;
+}
+
+if (PARTS.includes('latency')) {
+  const sqliteTimes = await latency('SQLite', () => createSqliteStore({ dir: dir() }));
+  goals.push(
+    goal(
+      'search.latency',
+      `search over ${CORPUS.toLocaleString('en')} stored pages: median < 100 ms (SQLite)`,
+      median(sqliteTimes),
+      100,
+      `${median(sqliteTimes).toFixed(1)} ms median, p95 ${percentile(sqliteTimes, 0.95).toFixed(1)} ms`,
+      { atMost: true },
+    ),
+  );
+  await latency('memory', () => Promise.resolve(createMemoryStore({ maxPageBytes: Infinity })));
+  const redisServer = process.env.CRAWLKIT_BENCH_REDIS_URL ? undefined : await startRedisServer();
+  const redisUrl = process.env.CRAWLKIT_BENCH_REDIS_URL ?? redisServer?.url;
+  if (redisUrl) {
+    const { createRedisStore } = await import('@crawlkit/redis');
+    let n = 0;
+    await latency('Redis', () =>
+      createRedisStore({ url: redisUrl, prefix: `ck-bench-search-${process.pid}-${n++}`, maxPageBytes: Infinity }),
+    );
+    await redisServer?.stop();
+  } else rows.push({ measure: 'Redis', median: '-', p95: '-', note: 'no redis-server' });
+}
+
+rmSync(root, { recursive: true, force: true });
+finish({
+  name: 'search',
+  title: `search: indexing cost on a ${CRAWL_PAGES}-page crawl and ck.search() latency over ${CORPUS.toLocaleString('en')} stored pages`,
+  quick,
+  rows,
+  goals,
+  data,
+});

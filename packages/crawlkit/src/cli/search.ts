@@ -1,0 +1,65 @@
+import type { Command } from 'commander';
+
+import type { LocalResult } from '../search/local-source.js';
+import type { SearchRequestInput } from '../search/request.js';
+import type { SearchResult } from '../search/run-search.js';
+import type { CommandContext } from './context.js';
+import { EXIT } from './errors.js';
+import { integerFlag } from './integer-flag.js';
+import { addProviderFlags, providerFromFlags, type ProviderFlags } from './search-provider.js';
+import { CONFIG_FILE, readServeFile, type ServeConfigFlags } from './serve-config.js';
+
+interface SearchFlags extends ProviderFlags, Pick<ServeConfigFlags, 'config'> {
+  limit?: string;
+  site?: string[];
+  tbs?: string;
+  source?: string[];
+}
+
+/** `crawlkit search QUERY`: the pages the store holds (and the web, with a provider), best first. */
+export async function searchCommand(ctx: CommandContext, words: string[], command: Command): Promise<number> {
+  const flags = command.opts<SearchFlags>();
+  const provider = providerFromFlags(flags, process.env, readServeFile(flags, process.env, process.cwd()));
+  if (provider) ctx.configure({ search: { provider } });
+  const limit = integerFlag('--limit', flags.limit);
+  const body: SearchRequestInput = { query: words.join(' ') };
+  if (limit !== undefined) body.limit = limit;
+  if (flags.site?.length) body.includeDomains = flags.site;
+  if (flags.tbs) body.tbs = flags.tbs;
+  if (flags.source?.length) body.sources = flags.source;
+  const response = await ctx.engine.search(body, { signal: ctx.signal });
+  if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
+  if (ctx.mode === 'json') ctx.writeJson(response);
+  else if (ctx.mode === 'ndjson') {
+    for (const [source, results] of Object.entries(response.data)) {
+      for (const result of results) ctx.write(`${JSON.stringify({ source, ...result })}\n`);
+    }
+  } else {
+    const results = Object.values(response.data).flat();
+    results.forEach((result, i) => ctx.write(describe(result, i + 1)));
+    if (results.length === 0) ctx.note('no results');
+  }
+  if (response.warning) ctx.note(`warning: ${response.warning}`);
+  return EXIT.ok;
+}
+
+function describe(result: SearchResult, position: number): string {
+  const lines = [`${position}. ${result.title || result.url}`, `   ${result.url}`];
+  if (result.description) lines.push(`   ${result.description}`);
+  const stored = (result as Partial<LocalResult>).storedAt;
+  if (stored) lines.push(`   stored ${stored}`);
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** Adds the `search` options to its command. */
+export function addSearchFlags(command: Command): Command {
+  const repeat = (value: string, previous: string[] = []) => [...previous, value];
+  return addProviderFlags(
+    command
+      .option('--limit <n>', 'results at most (default 5, at most 100)')
+      .option('--site <domain>', 'only pages of this domain and its subdomains; repeatable', repeat)
+      .option('--tbs <filter>', 'time filter: qdr:h, qdr:d, qdr:w, qdr:m, qdr:y')
+      .option('--source <source>', 'web, news, images or local (the stored pages); repeatable', repeat)
+      .option('--config <file>', `settings file of serve, for its searchProvider (default ./${CONFIG_FILE})`),
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * `POST /v2/search`: the query against the sources asked (the local index of stored pages, the web provider), then,
+ * with `scrapeOptions`, each result's document (from the page cache when fresh, fetched otherwise).
+ */
+import { hostMatches, parseSearchQuery, searchHost, type SearchTerms } from '@crawlkit/store';
+
+import { charged } from '../credits/charge.js';
+import { pageCreditEstimate } from '../credits/estimate.js';
+import type { Runtime } from '../runtime.js';
+import { scrapePage } from '../scrape/run-scrape.js';
+import { parseBody } from '../v2/parse.js';
+import { threatProtectionRefusal } from '../v2/threat-protection.js';
+import type { Document, ErrorResponse } from '../v2/types.js';
+import { hybridReranker } from './hybrid.js';
+import { searchLocal, type LocalResult } from './local-source.js';
+import type { WebResult, WebSearchProvider, WebSource } from './providers/provider.js';
+import { searchRequestSchema, type SearchRequest, type SearchRequestInput, type SearchSource } from './request.js';
+import { parseTimeFilter } from './time-filter.js';
+
+export type SearchResult = (LocalResult | WebResult) & Partial<Document>;
+
+export interface SearchResponse {
+  success: true;
+  data: Partial<Record<SearchSource, SearchResult[]>>;
+  warning?: string;
+  /** Credits of the search (2 per 10 results, as upstream bills) and of the documents scraped. */
+  creditsUsed: number;
+  id: string;
+}
+
+/** What a search needs beside the runtime: the web provider and the embedding model, when configured. */
+export interface SearchSetup {
+  provider: WebSearchProvider | undefined;
+  rerank?: (query: string, signal: AbortSignal) => Parameters<typeof searchLocal>[2];
+}
+
+/** A search's own credits for `results` results: 2 per 10, as upstream bills (at least one ten). */
+const searchCredits = (results: number) => 2 * Math.ceil(Math.max(results, 1) / 10);
+
+/**
+ * The credits a search may cost, reserved under a credit limit before it starts: its own for `limit` results from
+ * each source, and with `scrapeOptions` each of those pages' estimate.
+ */
+function searchEstimate(request: SearchRequest): number {
+  const results = request.limit * Math.max(new Set(request.sources).size, 1);
+  const options = request.scrapeOptions;
+  const pages = options ? results * pageCreditEstimate({ ...options, zeroDataRetention: false }) : 0;
+  return searchCredits(results) + pages;
+}
+
+export async function runSearch(
+  rt: Runtime,
+  setup: SearchSetup,
+  body: SearchRequestInput,
+  callerSignal?: AbortSignal,
+  creditLimit?: number,
+): Promise<SearchResponse | ErrorResponse> {
+  const parsed = parseBody(searchRequestSchema, body);
+  if (!parsed.ok) return parsed.error;
+  const request = parsed.value;
+  const query = parseSearchQuery(request.query);
+  if (!query.ok) return { success: false, code: 'BAD_REQUEST', error: query.error };
+  const deadline = AbortSignal.timeout(request.timeout);
+  const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
+  try {
+    return await charged(
+      rt.ctx.store,
+      creditLimit,
+      searchEstimate(request),
+      () => search(rt, setup, request, query.terms, signal),
+      (answer) => answer.creditsUsed,
+    );
+  } catch (error) {
+    if (deadline.aborted && !callerSignal?.aborted) {
+      return {
+        success: false,
+        code: 'SEARCH_TIMEOUT',
+        error: `The search did not finish within its timeout of ${request.timeout} ms.`,
+      };
+    }
+    throw error;
+  }
+}
+
+async function search(
+  rt: Runtime,
+  setup: SearchSetup,
+  request: SearchRequest,
+  terms: SearchTerms,
+  signal: AbortSignal,
+): Promise<SearchResponse> {
+  const warnings: string[] = [];
+  const data: SearchResponse['data'] = {};
+  const sources = [...new Set(request.sources)].filter((s): s is SearchSource => s !== 'alexandria');
+  if (sources.length < request.sources.length && sources.length === 0) sources.push('web');
+  for (const source of sources) {
+    if (source === 'local' || (source === 'web' && !setup.provider)) {
+      data[source] = await fromIndex(rt, setup, request, terms, signal, warnings);
+    } else if (setup.provider?.sources.includes(source)) {
+      data[source] = await fromProvider(setup.provider, request, source, signal);
+    } else {
+      data[source] = [];
+      warnings.push(
+        setup.provider
+          ? `The ${setup.provider.name} search provider has no ${source} results.`
+          : `No web search provider is configured, so there are no ${source} results (\`web\` searches the pages ` +
+              'crawlkit stored). Configure one: `crawlkit serve --searxng-url` or `search.provider`.',
+      );
+    }
+  }
+  if (request.categories?.length)
+    warnings.push('`categories` are not supported: the results are not narrowed by them.');
+  const count = Object.values(data).reduce((n, results) => n + results.length, 0);
+  let creditsUsed = searchCredits(count);
+  rt.bus.charge(creditsUsed);
+  if (request.scrapeOptions) creditsUsed += await scrapeResults(rt, request, data, signal, warnings);
+  signal.throwIfAborted();
+  const response: SearchResponse = { success: true, data, creditsUsed, id: crypto.randomUUID() };
+  if (warnings.length) response.warning = warnings.join(' ');
+  return response;
+}
+
+async function fromIndex(
+  rt: Runtime,
+  setup: SearchSetup,
+  request: SearchRequest,
+  terms: SearchTerms,
+  signal: AbortSignal,
+  warnings: string[],
+): Promise<LocalResult[]> {
+  const index = rt.ctx.store.search;
+  if (!index) {
+    warnings.push(`The store (${rt.ctx.store.kind}) keeps no search index, so no stored page is searched.`);
+    return [];
+  }
+  const range = request.tbs ? parseTimeFilter(request.tbs, Date.now())! : {};
+  return searchLocal(
+    index,
+    {
+      terms,
+      limit: request.limit,
+      highlights: request.highlights,
+      ...(request.includeDomains ? { includeHosts: request.includeDomains } : {}),
+      ...(request.excludeDomains ? { excludeHosts: request.excludeDomains } : {}),
+      ...range,
+    },
+    setup.rerank?.(request.query, signal),
+  );
+}
+
+async function fromProvider(
+  provider: WebSearchProvider,
+  request: SearchRequest,
+  source: WebSource,
+  signal: AbortSignal,
+): Promise<WebResult[]> {
+  const results = await provider.search({
+    query: request.query,
+    source,
+    limit: request.limit,
+    signal,
+    ...(request.includeDomains ? { includeDomains: request.includeDomains } : {}),
+    ...(request.excludeDomains ? { excludeDomains: request.excludeDomains } : {}),
+    ...(request.tbs ? { tbs: request.tbs } : {}),
+    ...(request.location ? { location: request.location } : {}),
+    ...(request.country ? { country: request.country } : {}),
+  });
+  // Engines may ignore `site:`: the domain filters hold whatever the provider did.
+  return results
+    .filter((r) => {
+      const host = searchHost(r.url);
+      if (!host) return !request.ignoreInvalidURLs;
+      if (request.includeDomains?.length && !hostMatches(host, request.includeDomains)) return false;
+      return !(request.excludeDomains?.length && hostMatches(host, request.excludeDomains));
+    })
+    .slice(0, request.limit)
+    .map((r, i) => ({ ...r, position: i + 1 }));
+}
+
+/** Scrapes every result with the request's `scrapeOptions`, in the engine's slots; returns the credits. */
+async function scrapeResults(
+  rt: Runtime,
+  request: SearchRequest,
+  data: SearchResponse['data'],
+  signal: AbortSignal,
+  warnings: string[],
+): Promise<number> {
+  const options = request.scrapeOptions!;
+  let credits = 0;
+  let failed = 0;
+  await Promise.all(
+    Object.values(data).flatMap((results) =>
+      results.map(async (result, i) => {
+        if (!result.url) return;
+        const refused = threatProtectionRefusal(result.url, options.threatProtection);
+        if (refused) {
+          failed++;
+          return;
+        }
+        const outcome = await rt.queue.add(
+          () =>
+            scrapePage(
+              rt.ctx,
+              { ...options, url: result.url },
+              { sourceURL: result.url, zeroDataRetention: false, signal },
+            ),
+          { signal },
+        );
+        if (!outcome?.success) {
+          failed++;
+          return;
+        }
+        rt.bus.page(undefined, outcome.document);
+        credits += outcome.credits;
+        results[i] = { ...result, ...outcome.document };
+      }),
+    ),
+  );
+  if (failed) warnings.push(`${failed} result(s) could not be scraped; they are listed without their document.`);
+  return credits;
+}
+
+/** The search setup of an engine's options. */
+export function searchSetup(
+  provider: WebSearchProvider | undefined,
+  model: Parameters<typeof hybridReranker>[0] | undefined,
+): SearchSetup {
+  const setup: SearchSetup = { provider };
+  if (model) setup.rerank = (query, signal) => hybridReranker(model, query, signal);
+  return setup;
+}

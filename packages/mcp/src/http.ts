@@ -1,0 +1,99 @@
+/**
+ * The tools over MCP's streamable HTTP at `/mcp`, under the rules of `crawlkit serve`: the same API keys
+ * (`Authorization: Bearer <key>`; a host other than loopback needs one), body limit, queue and credit limits
+ * (`@crawlkit/server`'s own checks), and its `cors` rule for requests from web pages. Stateless: each POST is
+ * answered by a fresh server and transport, so any number of clients can call at once and none holds a session.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { Admission, ApiKeys, originAllowed, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+import { createMcpServer } from './mcp-server.js';
+
+export type McpHttpOptions = Omit<ServerOptions, 'closeTimeoutMs' | 'logger' | 'parseFileLimit' | 'bodyTimeoutMs'>;
+
+export interface McpHttpServer {
+  /** `http://host:port/mcp` */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A JSON-RPC error answer outside any call (bad path, key, body). */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return 'too large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
+  const resolved = resolveServerOptions(options);
+  const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs });
+  const admission = new Admission(resolved.crawlkit, resolved.queueLimit, resolved.creditLimit);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/mcp') return refuse(res, 404, `No MCP endpoint at ${path}: use /mcp.`);
+    // A web page must not drive the tools from a visitor's browser (the server's `cors` rule, loopback by default).
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, resolved.cors)) {
+      return refuse(res, 403, `Requests from the web origin ${origin} are not allowed (the cors option).`);
+    }
+    const auth = keys.checkAuthorization(req.headers.authorization);
+    if (!auth.ok) return refuse(res, 401, auth.error);
+    if (req.method !== 'POST') return refuse(res, 405, 'This MCP server is stateless: send requests with POST.');
+    const raw = await readBody(req, resolved.bodyLimit);
+    if (raw === 'too large') return refuse(res, 413, `The body is larger than ${resolved.bodyLimit} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return refuse(res, 400, 'The body is not JSON.');
+    }
+    // Each key is a tenant (its jobs are its own) unless the keys share their jobs, as in `crawlkit serve`.
+    const server = createMcpServer(resolved.crawlkit, admission, {
+      ...(auth.tenant !== undefined ? { tenant: auth.tenant } : {}),
+      ...(resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {}),
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) refuse(res, 500, error instanceof Error ? error.message : String(error));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(resolved.port, resolved.host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  return {
+    // Listening on every interface: the address to give a client on this machine is loopback's.
+    url: `http://${resolved.host === '0.0.0.0' || resolved.host === '::' ? '127.0.0.1' : host}:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}

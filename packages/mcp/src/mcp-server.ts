@@ -1,0 +1,27 @@
+import { Admission } from '@crawlkit/server';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Crawlkit } from 'crawlkit';
+
+import { registerTools, type SessionCall } from './tools.js';
+
+/** The version the MCP server announces. */
+export const MCP_SERVER_VERSION = '0.1.0';
+
+/**
+ * An MCP server with the crawlkit tools, answered by `crawlkit` under `admission` (the HTTP server's queue limit),
+ * each call carrying `session` (tenant, credit limit).
+ */
+export function createMcpServer(crawlkit: Crawlkit, admission: Admission, session: SessionCall): McpServer {
+  const server = new McpServer(
+    { name: 'crawlkit', version: MCP_SERVER_VERSION },
+    {
+      instructions:
+        'crawlkit scrapes, maps, crawls and searches on this machine. firecrawl_search searches the pages crawlkit ' +
+        'has stored (and the web when a provider is configured); crawl a site first to make it searchable.',
+    },
+  );
+  registerTools(server, crawlkit, admission, session);
+  return server;
+}
+
+export { Admission };

@@ -1,0 +1,131 @@
+/**
+ * The tools' input schemas, with firecrawl-mcp's field names (3.26), so agent prompts written for it work unchanged.
+ * They only shape the call: the engine checks every value as `POST /v2/*` does and answers the v2 error shape.
+ */
+import { z } from 'zod';
+
+const FORMATS = [
+  'markdown',
+  'html',
+  'rawHtml',
+  'screenshot',
+  'links',
+  'images',
+  'summary',
+  'changeTracking',
+  'branding',
+  'json',
+  'query',
+] as const;
+
+/** firecrawl-mcp's scrape options (without `url`). */
+export const scrapeParams = {
+  formats: z.array(z.enum(FORMATS)).optional(),
+  jsonOptions: z.object({ prompt: z.string().optional(), schema: z.record(z.string(), z.any()).optional() }).optional(),
+  queryOptions: z
+    .object({ prompt: z.string().max(10_000), mode: z.enum(['directQuote', 'freeform']).optional() })
+    .optional(),
+  screenshotOptions: z
+    .object({
+      fullPage: z.boolean().optional(),
+      quality: z.number().optional(),
+      viewport: z.object({ width: z.number(), height: z.number() }).optional(),
+    })
+    .optional(),
+  parsers: z.array(z.enum(['pdf'])).optional(),
+  pdfOptions: z.object({ maxPages: z.number().int().min(1).max(10_000).optional() }).optional(),
+  onlyMainContent: z.boolean().optional(),
+  includeTags: z.array(z.string()).optional(),
+  excludeTags: z.array(z.string()).optional(),
+  waitFor: z.number().optional(),
+  actions: z.array(z.record(z.string(), z.any())).optional(),
+  mobile: z.boolean().optional(),
+  skipTlsVerification: z.boolean().optional(),
+  removeBase64Images: z.boolean().optional(),
+  location: z.object({ country: z.string().optional(), languages: z.array(z.string()).optional() }).optional(),
+  storeInCache: z.boolean().optional(),
+  zeroDataRetention: z.boolean().optional(),
+  maxAge: z.number().optional(),
+  lockdown: z.boolean().optional(),
+  proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto']).optional(),
+  timeout: z.number().int().positive().optional(),
+};
+
+export const scrapeShape = { url: z.string().url(), ...scrapeParams };
+
+export const mapShape = {
+  url: z.string().url(),
+  search: z.string().optional(),
+  sitemap: z.enum(['include', 'skip', 'only']).optional(),
+  includeSubdomains: z.boolean().optional(),
+  limit: z.number().optional(),
+  ignoreQueryParameters: z.boolean().optional(),
+};
+
+export const searchShape = {
+  query: z
+    .string()
+    .min(1)
+    .describe('Words to find; "quoted phrases", prefix*, -excluded. Searches the pages crawlkit stored by default.'),
+  limit: z.number().int().min(1).max(100).optional(),
+  tbs: z.string().optional().describe('Time filter: qdr:h, qdr:d, qdr:w, qdr:m or qdr:y.'),
+  filter: z.string().optional(),
+  location: z.string().optional(),
+  includeDomains: z.array(z.string()).optional(),
+  excludeDomains: z.array(z.string()).optional(),
+  sources: z
+    .array(
+      z.union([
+        z.enum(['web', 'news', 'images', 'local']),
+        z.object({ type: z.enum(['web', 'news', 'images', 'local']) }),
+      ]),
+    )
+    .optional(),
+  highlights: z.boolean().optional(),
+  scrapeOptions: z.object(scrapeParams).partial().optional(),
+};
+
+export const crawlShape = {
+  url: z.string(),
+  prompt: z.string().optional(),
+  excludePaths: z.array(z.string()).optional(),
+  includePaths: z.array(z.string()).optional(),
+  maxDiscoveryDepth: z.number().optional(),
+  sitemap: z.enum(['skip', 'include', 'only']).optional(),
+  limit: z.number().optional(),
+  allowExternalLinks: z.boolean().optional(),
+  allowSubdomains: z.boolean().optional(),
+  crawlEntireDomain: z.boolean().optional(),
+  delay: z.number().optional(),
+  maxConcurrency: z.number().optional(),
+  deduplicateSimilarURLs: z.boolean().optional(),
+  ignoreQueryParameters: z.boolean().optional(),
+  scrapeOptions: z.object(scrapeParams).partial().optional(),
+};
+
+/** firecrawl-mcp's batch tool of its 1.x-2.x releases (`{ urls, options }`). */
+export const batchShape = {
+  urls: z.array(z.string().url()).min(1),
+  options: z.object(scrapeParams).partial().optional(),
+};
+
+export const idShape = { id: z.string() };
+
+type ScrapeArgs = Partial<{ [K in keyof typeof scrapeParams]: z.output<(typeof scrapeParams)[K]> }>;
+
+/** firecrawl-mcp's option fields as v2 scrape options: `jsonOptions` into the json format, and so on. */
+export function scrapeOptionsOf(args: ScrapeArgs): Record<string, unknown> {
+  const { jsonOptions, queryOptions, screenshotOptions, pdfOptions, formats, parsers, ...rest } = args;
+  const out: Record<string, unknown> = { ...rest };
+  if (formats?.length) {
+    out.formats = formats.map((format) => {
+      if (format === 'json') return { type: 'json', ...jsonOptions };
+      if (format === 'query') return { type: 'query', ...queryOptions };
+      if (format === 'screenshot' && screenshotOptions) return { type: 'screenshot', ...screenshotOptions };
+      return format;
+    });
+  }
+  if (parsers?.length)
+    out.parsers = parsers.map((p) => (p === 'pdf' && pdfOptions ? { type: 'pdf', ...pdfOptions } : p));
+  return out;
+}

@@ -1,0 +1,155 @@
+/** The MCP tools: firecrawl-mcp's names and shapes, answered by a crawlkit engine under the server's admission. */
+import type { Admission } from '@crawlkit/server';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput } from 'crawlkit';
+
+import { batchShape, crawlShape, idShape, mapShape, scrapeOptionsOf, scrapeShape, searchShape } from './tool-params.js';
+
+/** A v2 answer as a tool result: its JSON as text; a v2 error is the tool's error. */
+function result(value: unknown): CallToolResult {
+  const failed = typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], ...(failed ? { isError: true } : {}) };
+}
+
+const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
+const START = { readOnlyHint: false, destructiveHint: false, openWorldHint: true } as const;
+const STATUS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+
+/** What every call of a session carries: the API key's tenant (HTTP), and the credit limit. */
+export type SessionCall = Pick<CallOptions, 'tenant' | 'creditLimit'>;
+
+/**
+ * Registers every tool on `server`. Each call carries `session` and the call's `signal` (the client went away); the
+ * engine reserves its credits under the limit, as for the HTTP server.
+ */
+export function registerTools(server: McpServer, ck: Crawlkit, admission: Admission, session: SessionCall): void {
+  /** A synchronous call, admitted like an HTTP request: one of `queueLimit` in progress. */
+  const admitted = async (work: () => Promise<unknown>): Promise<CallToolResult> =>
+    result(await admission.queued(work));
+  const call = (signal: AbortSignal): CallOptions => ({ ...session, signal });
+
+  server.registerTool(
+    'firecrawl_scrape',
+    {
+      title: 'Scrape a page',
+      description:
+        'Scrape one URL and return its content: markdown by default, or HTML, links, a screenshot, branding, or JSON ' +
+        "matching a schema. Served from crawlkit's page cache when fresh (`maxAge`, default two days); `maxAge: 0` " +
+        'fetches it live.',
+      inputSchema: scrapeShape,
+      annotations: START,
+    },
+    async ({ url, ...options }, { signal }) =>
+      admitted(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal))),
+  );
+
+  server.registerTool(
+    'firecrawl_map',
+    {
+      title: 'Map a site',
+      description:
+        "List a website's URLs (sitemaps and links) without fetching each page's content; `search` orders them by a term.",
+      inputSchema: mapShape,
+      annotations: READ,
+    },
+    async (args, { signal }) => admitted(() => ck.map(args, call(signal))),
+  );
+
+  server.registerTool(
+    'firecrawl_search',
+    {
+      title: 'Search',
+      description:
+        'Search the pages crawlkit has crawled and cached (BM25, phrases in quotes, prefix*, -excluded words), and ' +
+        'the web when the server has a provider (SearXNG, Brave). Results are grouped by source (`web`, `news`, ' +
+        "`images`, `local`), each a title, URL and matching passage; `scrapeOptions` adds each page's content.",
+      inputSchema: searchShape,
+      annotations: READ,
+    },
+    async ({ scrapeOptions, ...args }, { signal }) =>
+      admitted(() =>
+        ck.search(
+          {
+            ...args,
+            ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
+          },
+          call(signal),
+        ),
+      ),
+  );
+
+  server.registerTool(
+    'firecrawl_crawl',
+    {
+      title: 'Crawl a site',
+      description:
+        'Crawl a website from a URL, following links and sitemaps within `limit`, paths and depth; waits for the ' +
+        'crawl to finish and returns its status and pages. Use conservative limits.',
+      inputSchema: crawlShape,
+      annotations: START,
+    },
+    async ({ scrapeOptions, maxConcurrency, ...args }, { signal }) => {
+      const body = {
+        ...args,
+        ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
+        ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
+      } as CrawlRequestInput;
+      const started = await ck.crawl(body, call(signal));
+      if (!started.success) return result(started);
+      const status = await ck.waitForJob(started.id, call(signal));
+      return result(status.success ? { id: started.id, ...status } : status);
+    },
+  );
+
+  server.registerTool(
+    'firecrawl_check_crawl_status',
+    {
+      title: 'Crawl status',
+      description: 'The status, progress and results so far of a crawl, by its id.',
+      inputSchema: idShape,
+      annotations: STATUS,
+    },
+    async ({ id }, { signal }) => result(await ck.getCrawlStatus(id, {}, call(signal))),
+  );
+
+  server.registerTool(
+    'firecrawl_batch_scrape',
+    {
+      title: 'Batch scrape',
+      description:
+        'Start scraping many URLs with the same options; returns the batch id at once. Read its pages with ' +
+        '`firecrawl_check_batch_status`.',
+      inputSchema: batchShape,
+      annotations: START,
+    },
+    async ({ urls, options }, { signal }) => {
+      const body = { urls, ...(options ? scrapeOptionsOf(options) : {}) } as BatchScrapeRequestInput;
+      return result(await ck.batchScrape(body, call(signal)));
+    },
+  );
+
+  server.registerTool(
+    'firecrawl_check_batch_status',
+    {
+      title: 'Batch status',
+      description: 'The status, progress and results so far of a batch scrape, by its id.',
+      inputSchema: idShape,
+      annotations: STATUS,
+    },
+    async ({ id }, { signal }) => result(await ck.getBatchScrapeStatus(id, {}, call(signal))),
+  );
+
+  server.registerTool(
+    'firecrawl_credit_usage',
+    {
+      title: 'Credit usage',
+      description:
+        'Credits this crawlkit instance has accounted for (nothing is charged locally), against its credit limit ' +
+        'when it has one.',
+      inputSchema: {},
+      annotations: STATUS,
+    },
+    async () => result(await admission.creditUsage()),
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Lua helpers of the search index, run inside the page and job scripts so that an entry's text enters and leaves in
+ * the same atomic script as its page or result. Layout (under the prefix):
+ *
+ * - `sx:e:<id>`: hash of an entry: `len` (terms), `title`, `description`, `text`, `terms` (its terms, space-separated);
+ * - `sx:t:<term>`: the term's postings, entry id → hits per column (`title,description,text`);
+ * - `sx:meta`: entry id → `time<TAB>len<TAB>host<TAB>url` (one HMGET reads the candidates of a query);
+ * - `sx:vocab`: every term (sorted set, score 0: prefixes expand with ZRANGEBYLEX);
+ * - `sx:n`: `entries` and `length` (terms summed), for BM25's averages;
+ * - `sx:job:<jobId>`: the ids of a job's entries.
+ *
+ * Entry ids: `p:<page key>` for a page cache entry, `r:<job id>:<seq>` for a job result.
+ */
+export const SEARCH_HELPERS = `
+local function unindex(p, id)
+  local ek = p .. ':sx:e:' .. id
+  local found = redis.call('HMGET', ek, 'terms', 'len')
+  if not found[1] then return 0 end
+  for term in string.gmatch(found[1], '%S+') do
+    local tk = p .. ':sx:t:' .. term
+    redis.call('HDEL', tk, id)
+    if redis.call('HLEN', tk) == 0 then redis.call('ZREM', p .. ':sx:vocab', term) end
+  end
+  redis.call('HINCRBY', p .. ':sx:n', 'entries', -1)
+  redis.call('HINCRBY', p .. ':sx:n', 'length', -tonumber(found[2] or '0'))
+  redis.call('HDEL', p .. ':sx:meta', id)
+  redis.call('DEL', ek)
+  return 1
+end
+-- entry: meta, len, title, description, text, postings ('term hits' lines)
+local function index(p, id, meta, len, title, description, text, postings)
+  unindex(p, id)
+  local terms = {}
+  for term, hits in string.gmatch(postings, '(%S+) (%S+)') do
+    redis.call('HSET', p .. ':sx:t:' .. term, id, hits)
+    redis.call('ZADD', p .. ':sx:vocab', 0, term)
+    terms[#terms + 1] = term
+  end
+  redis.call('HSET', p .. ':sx:e:' .. id, 'len', len, 'title', title, 'description', description, 'text', text,
+    'terms', table.concat(terms, ' '))
+  redis.call('HSET', p .. ':sx:meta', id, meta)
+  redis.call('HINCRBY', p .. ':sx:n', 'entries', 1)
+  redis.call('HINCRBY', p .. ':sx:n', 'length', tonumber(len))
+end
+local function unindex_job(p, job)
+  local jk = p .. ':sx:job:' .. job
+  for _, id in ipairs(redis.call('SMEMBERS', jk)) do unindex(p, id) end
+  redis.call('DEL', jk)
+end
+`;

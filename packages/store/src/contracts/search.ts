@@ -1,0 +1,65 @@
+/**
+ * The search index: the text of every stored page (page cache entries and job results), ranked by BM25.
+ *
+ * The index follows the store, in the store's own transactions: `PageStore.put` with `search` indexes the page (one
+ * without replaces the page and drops its old text), and every way a page leaves (`deleteByUrl`, `prune`, `clear`,
+ * the size cap's eviction) takes its text out; `TaskStore.complete` with `search` indexes the result, and deleting the
+ * job (`delete`, `deleteExpired`) takes it out. So a crash never leaves the index ahead of or behind the store.
+ */
+import type { SearchTerms } from '../search/query.js';
+
+/** What the index keeps of a page, beside the page or result it belongs to. */
+export interface SearchText {
+  /** The URL a hit shows: the page's own, after redirects (user info removed by the caller). */
+  url: string;
+  /** The page's title. */
+  title: string;
+  /** Its meta description. */
+  description: string;
+  /** Its main content as text (markdown whose link targets and images are gone). */
+  text: string;
+}
+
+export interface SearchQuery {
+  /** The parsed query (`parseSearchQuery`). */
+  terms: SearchTerms;
+  /** Hits returned at most. */
+  limit: number;
+  /** Only pages of these hosts or their subdomains (lower-case host names). */
+  includeHosts?: string[];
+  /** No page of these hosts or their subdomains. */
+  excludeHosts?: string[];
+  /** Only pages stored at or after this time (epoch ms). */
+  since?: number;
+  /** Only pages stored at or before this time (epoch ms). */
+  until?: number;
+}
+
+export interface SearchHit {
+  url: string;
+  title: string;
+  description: string;
+  /** The passage of the page's text that matched best, a few dozen words long. */
+  snippet: string;
+  /** The text indexed (for highlights). */
+  text: string;
+  /** BM25 score: higher ranks first. Comparable within one answer only. */
+  score: number;
+  /** When the page was stored: a cache entry's `cachedAt`, a result's completion. */
+  time: number;
+  host: string;
+  /** The page cache entry this hit is (absent for a job result). */
+  pageKey?: string;
+  /** The job whose result this hit is (absent for a page cache entry). */
+  jobId?: string;
+}
+
+export interface SearchIndex {
+  /**
+   * The stored pages that match, best first, one hit per URL (its best-ranked entry). Only what the store holds at
+   * the call is found.
+   */
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  /** Entries indexed: page cache entries and job results with text. */
+  count(): Promise<number>;
+}

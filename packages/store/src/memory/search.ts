@@ -1,0 +1,125 @@
+import type { Lifecycle } from '../lifecycle.js';
+import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
+import { searchableText, termCounts, type ColumnHits } from '../search/entry.js';
+import { searchHost } from '../search/hosts.js';
+import { searchPostings, type EntryMeta, type PostingSource } from '../search/postings.js';
+
+interface Entry {
+  meta: EntryMeta;
+  text: SearchText;
+  terms: Map<string, ColumnHits>;
+}
+
+/** The search index in this process: postings in Maps, ranked by `searchPostings`. */
+export class MemorySearchIndex implements SearchIndex, PostingSource {
+  readonly #life: Lifecycle;
+  readonly #entries = new Map<string, Entry>();
+  readonly #postings = new Map<string, Map<string, ColumnHits>>();
+  /** Entry ids of each job's results. */
+  readonly #jobs = new Map<string, Set<string>>();
+  #length = 0;
+
+  constructor(life: Lifecycle) {
+    this.#life = life;
+  }
+
+  search(query: SearchQuery): Promise<SearchHit[]> {
+    return this.#life.run(() => undefined).then(() => searchPostings(this, query));
+  }
+
+  count(): Promise<number> {
+    return this.#life.run(() => this.#entries.size);
+  }
+
+  /** Indexes a page cache entry (or drops its old text when `text` is absent). */
+  putPage(key: string, cachedAt: number, text: SearchText | undefined): void {
+    this.removePage(key);
+    if (text)
+      this.#add(
+        { id: `p:${key}`, url: text.url, host: searchHost(text.url), time: cachedAt, length: 0, pageKey: key },
+        text,
+      );
+  }
+
+  removePage(key: string): void {
+    this.#remove(`p:${key}`);
+  }
+
+  clearPages(): void {
+    for (const entry of [...this.#entries.values()]) if (entry.meta.pageKey !== undefined) this.#remove(entry.meta.id);
+  }
+
+  putResult(jobId: string, seq: number, time: number, text: SearchText): void {
+    const id = `r:${jobId}:${seq}`;
+    this.#add({ id, url: text.url, host: searchHost(text.url), time, length: 0, jobId }, text);
+    let ids = this.#jobs.get(jobId);
+    if (!ids) this.#jobs.set(jobId, (ids = new Set()));
+    ids.add(id);
+  }
+
+  removeJob(jobId: string): void {
+    for (const id of this.#jobs.get(jobId) ?? []) this.#remove(id);
+    this.#jobs.delete(jobId);
+  }
+
+  // PostingSource
+
+  totals(): Promise<{ entries: number; length: number }> {
+    return Promise.resolve({ entries: this.#entries.size, length: this.#length });
+  }
+
+  postings(terms: readonly string[]): Promise<Map<string, Map<string, ColumnHits>>> {
+    const found = new Map<string, Map<string, ColumnHits>>();
+    for (const term of terms) {
+      const postings = this.#postings.get(term);
+      if (postings) found.set(term, postings);
+    }
+    return Promise.resolve(found);
+  }
+
+  expand(prefix: string): Promise<string[]> {
+    return Promise.resolve([...this.#postings.keys()].filter((term) => term.startsWith(prefix)));
+  }
+
+  meta(ids: readonly string[]): Promise<Map<string, EntryMeta>> {
+    return Promise.resolve(this.#pick(ids, (e) => e.meta));
+  }
+
+  texts(ids: readonly string[]): Promise<Map<string, SearchText>> {
+    return Promise.resolve(this.#pick(ids, (e) => e.text));
+  }
+
+  #pick<T>(ids: readonly string[], part: (entry: Entry) => T): Map<string, T> {
+    const found = new Map<string, T>();
+    for (const id of ids) {
+      const entry = this.#entries.get(id);
+      if (entry) found.set(id, part(entry));
+    }
+    return found;
+  }
+
+  #add(meta: EntryMeta, text: SearchText): void {
+    const kept = searchableText(text);
+    const counts = termCounts(kept);
+    meta.length = counts.length;
+    this.#entries.set(meta.id, { meta, text: kept, terms: counts.terms });
+    this.#length += counts.length;
+    for (const [term, hits] of counts.terms) {
+      let postings = this.#postings.get(term);
+      if (!postings) this.#postings.set(term, (postings = new Map<string, ColumnHits>()));
+      postings.set(meta.id, hits);
+    }
+  }
+
+  #remove(id: string): void {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
+    this.#entries.delete(id);
+    this.#length -= entry.meta.length;
+    for (const term of entry.terms.keys()) {
+      const postings = this.#postings.get(term)!;
+      postings.delete(id);
+      if (postings.size === 0) this.#postings.delete(term);
+    }
+  }
+}

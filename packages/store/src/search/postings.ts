@@ -1,0 +1,145 @@
+/**
+ * Search over an inverted index of term postings, for the drivers that rank in JavaScript (memory, Redis): one
+ * algorithm, the same BM25 as SQLite's (`ranking.ts`), over whatever holds the postings (`PostingSource`).
+ */
+import type { SearchHit, SearchQuery, SearchText } from '../contracts/search.js';
+import { phraseHits, type ColumnHits } from './entry.js';
+import { hostMatches } from './hosts.js';
+import type { QueryTerm } from './query.js';
+import { bm25, inverseFrequency, weightedFrequency } from './ranking.js';
+import { snippetOf } from './snippet.js';
+
+/** What the index knows of an entry without its text. */
+export interface EntryMeta {
+  id: string;
+  url: string;
+  host: string;
+  time: number;
+  /** Terms in all columns. */
+  length: number;
+  pageKey?: string;
+  jobId?: string;
+}
+
+/** Where the postings are (a Map in this process, hashes in Redis). */
+export interface PostingSource {
+  /** Entries indexed, and their terms summed. */
+  totals(): Promise<{ entries: number; length: number }>;
+  /** Each term's postings: entry id → hits per column (an unknown term has none). */
+  postings(terms: readonly string[]): Promise<Map<string, Map<string, ColumnHits>>>;
+  /** The indexed terms that start with `prefix`. */
+  expand(prefix: string): Promise<string[]>;
+  meta(ids: readonly string[]): Promise<Map<string, EntryMeta>>;
+  texts(ids: readonly string[]): Promise<Map<string, SearchText>>;
+}
+
+/** Hits per entry of one scored item (a word, a prefix's words, a phrase). */
+type ItemHits = Map<string, ColumnHits>;
+
+function add(into: ItemHits, from: Map<string, ColumnHits> | undefined): void {
+  for (const [id, hits] of from ?? []) {
+    const sum = into.get(id);
+    into.set(id, sum ? sum.map((h, c) => h + (hits[c] ?? 0)) : [...hits]);
+  }
+}
+
+function intersect(sets: readonly Set<string>[]): Set<string> {
+  const [first, ...rest] = [...sets].sort((a, b) => a.size - b.size);
+  return new Set([...(first ?? [])].filter((id) => rest.every((s) => s.has(id))));
+}
+
+/** Runs `query` against `source`: matching entries, filtered, ranked by BM25, one per URL, best first. */
+export async function searchPostings(source: PostingSource, query: SearchQuery): Promise<SearchHit[]> {
+  const { terms } = query;
+  const expansions = await Promise.all(
+    terms.any.map((t) => (t.prefix ? source.expand(t.term) : Promise.resolve([t.term]))),
+  );
+  const stems = (phrase: readonly QueryTerm[]) => phrase.map((t) => t.term);
+  const needed = [...new Set([...expansions.flat(), ...terms.phrases.flatMap(stems), ...terms.none.flatMap(stems)])];
+  const postings = await source.postings(needed);
+  const ids = (term: string) => new Set(postings.get(term)?.keys() ?? []);
+
+  const loose: ItemHits[] = expansions.map((words) => {
+    const hits: ItemHits = new Map();
+    for (const word of words) add(hits, postings.get(word));
+    return hits;
+  });
+  // Entries that may hold each phrase: those with all its words (the order is checked on their text).
+  const phraseCandidates = terms.phrases.map((phrase) => intersect(stems(phrase).map(ids)));
+  let candidates: Set<string>;
+  if (terms.phrases.length) candidates = intersect(phraseCandidates);
+  else candidates = new Set(loose.flatMap((hits) => [...hits.keys()]));
+  for (const excluded of terms.none) {
+    if (excluded.length === 1) for (const id of ids(excluded[0]!.term)) candidates.delete(id);
+  }
+
+  const meta = await source.meta([...candidates]);
+  const kept = [...candidates].filter((id) => {
+    const m = meta.get(id);
+    if (!m) return false;
+    if (query.since !== undefined && m.time < query.since) return false;
+    if (query.until !== undefined && m.time > query.until) return false;
+    if (query.includeHosts?.length && !hostMatches(m.host, query.includeHosts)) return false;
+    return !(query.excludeHosts?.length && hostMatches(m.host, query.excludeHosts));
+  });
+
+  // Phrases and excluded phrases are checked on the text of the entries that may hold them.
+  const phrases: ItemHits[] = terms.phrases.map(() => new Map<string, ColumnHits>());
+  const excludedPhrases = terms.none.filter((p) => p.length > 1).map(stems);
+  let survivors = kept;
+  if (phrases.length || excludedPhrases.length) {
+    const texts = await source.texts(kept);
+    survivors = kept.filter((id) => {
+      const text = texts.get(id);
+      if (!text) return false;
+      if (excludedPhrases.some((p) => phraseHits(text, p).some((h) => h > 0))) return false;
+      return terms.phrases.every((phrase, i) => {
+        const hits = phraseHits(text, stems(phrase));
+        if (!hits.some((h) => h > 0)) return false;
+        phrases[i]!.set(id, hits);
+        return true;
+      });
+    });
+  }
+
+  const { entries, length } = await source.totals();
+  const average = entries ? length / entries : 1;
+  const items = [...loose, ...phrases];
+  const idfs = items.map((hits) => inverseFrequency(entries, hits.size));
+  const ranked = survivors
+    .map((id) => {
+      const frequencies = items.map((hits) => weightedFrequency(hits.get(id) ?? []));
+      return { id, score: bm25(frequencies, idfs, meta.get(id)!.length, average) };
+    })
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+
+  // One hit per URL: its best entry.
+  const best: { id: string; score: number }[] = [];
+  const urls = new Set<string>();
+  for (const entry of ranked) {
+    const url = meta.get(entry.id)!.url;
+    if (urls.has(url)) continue;
+    urls.add(url);
+    best.push(entry);
+    if (best.length >= query.limit) break;
+  }
+  const texts = await source.texts(best.map((b) => b.id));
+  return best.flatMap(({ id, score }) => {
+    const m = meta.get(id)!;
+    const text = texts.get(id);
+    if (!text) return [];
+    const hit: SearchHit = {
+      url: m.url,
+      title: text.title,
+      description: text.description,
+      snippet: snippetOf(text.text || text.description, terms),
+      text: text.text,
+      score,
+      time: m.time,
+      host: m.host,
+    };
+    if (m.pageKey !== undefined) hit.pageKey = m.pageKey;
+    if (m.jobId !== undefined) hit.jobId = m.jobId;
+    return [hit];
+  });
+}

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { matchExpression } from '../sqlite/search.js';
+import { MAX_QUERY_TERMS, parseSearchQuery } from './query.js';
+
+const parsed = (q: string) => {
+  const result = parseSearchQuery(q);
+  if (!result.ok) throw new Error(result.error);
+  return result.terms;
+};
+
+describe('parseSearchQuery', () => {
+  it('reads loose words (stop words dropped), phrases, prefixes and exclusions', () => {
+    const terms = parsed('how to install "proxy server" crawl* -cache -"dead letter"');
+    expect(terms.any).toEqual([
+      { word: 'install', term: 'instal', prefix: false },
+      { word: 'crawl', term: 'crawl', prefix: true },
+    ]);
+    expect(terms.phrases.map((p) => p.map((t) => t.word))).toEqual([['proxy', 'server']]);
+    expect(terms.none.map((p) => p.map((t) => t.word))).toEqual([['cache'], ['dead', 'letter']]);
+  });
+
+  it('keeps stop words when they are all there is, folds case and diacritics', () => {
+    expect(parsed('The').any.map((t) => t.word)).toEqual(['the']);
+    expect(parsed('Café RÉSUMÉ').any.map((t) => t.word)).toEqual(['cafe', 'resume']);
+  });
+
+  it('says what to fix: empty, punctuation only, only exclusions, too long, too many words', () => {
+    const error = (q: string) => {
+      const result = parseSearchQuery(q);
+      return result.ok ? undefined : result.error;
+    };
+    expect(error('')).toMatch(/empty/);
+    expect(error('*** ()')).toMatch(/no word/);
+    expect(error('-proxy')).toMatch(/no word/);
+    expect(error('x'.repeat(10_000))).toMatch(/at most 1000/);
+    expect(error(Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `w${i}`).join(' '))).toMatch(/at most 32/);
+  });
+
+  it('never hands FTS5 anything but quoted words and its own operators', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (q) => {
+        const result = parseSearchQuery(q);
+        if (!result.ok) return true;
+        const expression = matchExpression(result.terms);
+        // Remove the quoted words: what is left is operators, parentheses, prefix stars and spaces.
+        const rest = expression.replace(/"[^"]*"\*?/g, '');
+        return /^[\s()ANDORNOT]*$/.test(rest);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});

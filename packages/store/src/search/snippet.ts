@@ -1,0 +1,45 @@
+import { fold, stem, words } from './tokens.js';
+import type { SearchTerms } from './query.js';
+
+/** Words a snippet holds at most (FTS5's `snippet()` is asked for as many). */
+export const SNIPPET_WORDS = 24;
+
+/** Whether a folded word matches a query's term (a stem, or a prefix). */
+function matcher(terms: SearchTerms): (word: string) => boolean {
+  const stems = new Set([
+    ...terms.any.filter((t) => !t.prefix).map((t) => t.term),
+    ...terms.phrases.flat().map((t) => t.term),
+  ]);
+  const prefixes = terms.any.filter((t) => t.prefix).map((t) => t.term);
+  return (word) => stems.has(stem(word)) || prefixes.some((p) => stem(word).startsWith(p) || word.startsWith(p));
+}
+
+/**
+ * The window of `text` of at most `SNIPPET_WORDS` words that holds the most query words, with an ellipsis where it
+ * cuts: what the JavaScript drivers answer as FTS5's `snippet()`. The start of the text when nothing matches.
+ */
+export function snippetOf(text: string, terms: SearchTerms): string {
+  const found = words(text);
+  if (found.length === 0) return '';
+  const matches = matcher(terms);
+  const hit = found.map((w) => (matches(fold(w.word)) ? 1 : 0));
+  let best = 0;
+  let bestCount = -1;
+  let count = 0;
+  for (let i = 0; i < found.length; i++) {
+    count += hit[i]!;
+    if (i >= SNIPPET_WORDS) count -= hit[i - SNIPPET_WORDS]!;
+    const start = Math.max(0, i - SNIPPET_WORDS + 1);
+    if (count > bestCount) {
+      bestCount = count;
+      best = start;
+    }
+  }
+  // Start the window at its first match, so the reader sees the words found first.
+  const first = hit.indexOf(1, best);
+  if (first !== -1 && first - best > 2) best = Math.max(0, Math.min(first - 2, found.length - SNIPPET_WORDS));
+  const last = Math.min(found.length, best + SNIPPET_WORDS) - 1;
+  const from = best === 0 ? 0 : found[best]!.start;
+  const to = last === found.length - 1 ? text.length : found[last]!.end;
+  return `${best > 0 ? '…' : ''}${text.slice(from, to).replace(/\s+/g, ' ').trim()}${to < text.length ? '…' : ''}`;
+}

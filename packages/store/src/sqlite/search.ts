@@ -1,0 +1,180 @@
+import { hash } from 'node:crypto';
+
+import { searchableText } from '../search/entry.js';
+import { searchHost } from '../search/hosts.js';
+import type { QueryTerm, SearchTerms } from '../search/query.js';
+import { COLUMN_WEIGHTS } from '../search/ranking.js';
+import { SNIPPET_WORDS } from '../search/snippet.js';
+import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
+import type { SqliteDatabase, SqlValue } from './database.js';
+
+interface HitRow {
+  url: string;
+  host: string;
+  time: number;
+  page_key: string | null;
+  job_id: string | null;
+  score: number;
+  snippet: string;
+  title: string;
+  description: string;
+  text: string;
+}
+
+/** A word for FTS5: quoted, so that no character of it is query syntax (words hold only letters and digits). */
+const quote = (t: QueryTerm) => `"${t.word.replaceAll('"', '""')}"${t.prefix ? '*' : ''}`;
+const phrase = (words: readonly QueryTerm[]) => `"${words.map((w) => w.word.replaceAll('"', '""')).join(' ')}"`;
+
+/**
+ * The FTS5 expression of a parsed query: every phrase, and at least one loose word (or, with phrases, the first
+ * phrase again: loose words then only rank), and none of the excluded.
+ */
+export function matchExpression(terms: SearchTerms): string {
+  const phrases = terms.phrases.map(phrase);
+  const loose = terms.any.map(quote);
+  let expression: string;
+  if (phrases.length === 0) expression = loose.join(' OR ');
+  else if (loose.length === 0) expression = phrases.join(' AND ');
+  else expression = `${phrases.join(' AND ')} AND (${[...loose, phrases[0]].join(' OR ')})`;
+  if (terms.none.length) expression = `(${expression}) NOT (${terms.none.map(phrase).join(' OR ')})`;
+  return expression;
+}
+
+/** Hits read per hit asked, so that entries of a URL already listed do not leave the answer short. */
+const OVERREAD = 4;
+
+/**
+ * Texts written to FTS5 together. FTS5 writes a segment of the index at every commit and merges them as they pile
+ * up, so a text per transaction (a page written) costs several times a text in a batch: new texts wait in
+ * `search_pending`, in the page's own transaction, and go to FTS5 when this many wait, or before a search reads.
+ */
+export const FTS_BATCH = 64;
+
+/** Moves the texts waiting in `search_pending` into FTS5. Call inside a `write`. */
+function flushPending(db: SqliteDatabase): void {
+  db.run(
+    'INSERT INTO search_text (rowid, title, description, text) SELECT doc_id, title, description, text FROM search_pending',
+  );
+  db.run('DELETE FROM search_pending');
+}
+
+/** The SQLite search index: FTS5's `bm25()` and `snippet()` over `search_text`, filtered by `search_entries`. */
+export class SqliteSearchIndex implements SearchIndex {
+  readonly #db: SqliteDatabase;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  search(query: SearchQuery): Promise<SearchHit[]> {
+    return this.#db.use(() => {
+      // Texts still waiting for their batch are searched too (a page is findable as soon as it is stored).
+      if (this.#db.get('SELECT 1 FROM search_pending LIMIT 1')) this.#db.write(() => flushPending(this.#db));
+      const where = ['search_text MATCH ?'];
+      const params: SqlValue[] = [matchExpression(query.terms)];
+      if (query.since !== undefined) {
+        where.push('e.time >= ?');
+        params.push(query.since);
+      }
+      if (query.until !== undefined) {
+        where.push('e.time <= ?');
+        params.push(query.until);
+      }
+      const hosts = (domains: readonly string[]) => {
+        const each = domains.map(() => "(e.host = ? OR e.host LIKE ? ESCAPE '\\')");
+        for (const d of domains) params.push(d, `%.${d.replace(/[\\%_]/g, '\\$&')}`);
+        return `(${each.join(' OR ')})`;
+      };
+      if (query.includeHosts?.length) where.push(hosts(query.includeHosts));
+      if (query.excludeHosts?.length) where.push(`NOT ${hosts(query.excludeHosts)}`);
+      const rows = this.#db.all<HitRow>(
+        `SELECT e.url, e.host, e.time, e.page_key, e.job_id,
+           -bm25(search_text, ${COLUMN_WEIGHTS.join(', ')}) AS score,
+           snippet(search_text, 2, '', '', '…', ${SNIPPET_WORDS}) AS snippet,
+           search_text.title, search_text.description, search_text.text
+         FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
+         WHERE ${where.join(' AND ')}
+         ORDER BY score DESC, e.id LIMIT ?`,
+        ...params,
+        query.limit * OVERREAD,
+      );
+      const hits: SearchHit[] = [];
+      const urls = new Set<string>();
+      for (const row of rows) {
+        if (urls.has(row.url)) continue;
+        urls.add(row.url);
+        hits.push(toHit(row));
+        if (hits.length >= query.limit) break;
+      }
+      return hits;
+    });
+  }
+
+  count(): Promise<number> {
+    return this.#db.use(() => this.#db.get<{ n: number }>('SELECT count(*) AS n FROM search_entries')!.n);
+  }
+}
+
+function toHit(row: HitRow): SearchHit {
+  const hit: SearchHit = {
+    url: row.url,
+    title: row.title,
+    description: row.description,
+    snippet: (row.snippet || row.description).replace(/\s+/g, ' ').trim(),
+    text: row.text,
+    score: row.score,
+    time: row.time,
+    host: row.host,
+  };
+  if (row.page_key !== null) hit.pageKey = row.page_key;
+  if (row.job_id !== null) hit.jobId = row.job_id;
+  return hit;
+}
+
+/** Replaces a page's text in the index (none: it leaves). Call inside the page's `write`. */
+export function indexPage(db: SqliteDatabase, key: string, cachedAt: number, text: SearchText | undefined): void {
+  db.run('DELETE FROM search_entries WHERE page_key = ?', key);
+  if (text) insert(db, { page_key: key, job_id: null, seq: null }, cachedAt, text);
+}
+
+/** Indexes a job's result. Call inside the completion's `write`. */
+export function indexResult(db: SqliteDatabase, jobId: string, seq: number, time: number, text: SearchText): void {
+  insert(db, { page_key: null, job_id: jobId, seq }, time, text);
+}
+
+function insert(
+  db: SqliteDatabase,
+  owner: { page_key: string | null; job_id: string | null; seq: number | null },
+  time: number,
+  text: SearchText,
+): void {
+  const kept = searchableText(text);
+  // A page's text is indexed once, however many entries hold it (its cache entry and the results of its jobs).
+  // crypto.hash (one shot) is ~8x faster than a Hash object's updates on a 16 KB page.
+  const digest = hash('sha256', `${kept.title}\0${kept.description}\0${kept.text}`, 'buffer');
+  const doc = db.get<{ id: number; refs: number }>(
+    `INSERT INTO search_docs (hash, refs) VALUES (?, 1) ON CONFLICT (hash) DO UPDATE SET refs = refs + 1
+     RETURNING id, refs`,
+    digest,
+  )!;
+  if (doc.refs === 1) {
+    db.run(
+      'INSERT INTO search_pending (doc_id, title, description, text) VALUES (?, ?, ?, ?)',
+      doc.id,
+      kept.title,
+      kept.description,
+      kept.text,
+    );
+    if (db.get<{ n: number }>('SELECT count(*) AS n FROM search_pending')!.n >= FTS_BATCH) flushPending(db);
+  }
+  db.run(
+    'INSERT INTO search_entries (page_key, job_id, seq, url, host, time, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    owner.page_key,
+    owner.job_id,
+    owner.seq,
+    kept.url,
+    searchHost(kept.url),
+    time,
+    doc.id,
+  );
+}

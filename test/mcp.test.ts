@@ -1,0 +1,235 @@
+/**
+ * `crawlkit mcp` driven by the MCP SDK's client as an agent host drives it: over stdio and over streamable HTTP, the
+ * tools listed, then each one called against a local docs site; the HTTP transport under serve's keys and credit
+ * limit. And `firecrawl-mcp` (npm), unchanged, searching through `crawlkit serve`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startServer } from '@crawlkit/server';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Crawlkit } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { CLI, ensureBuilt, startCli } from './cli-helpers.ts';
+import { ok } from './helpers/crawl-site-run.ts';
+
+const DOCS = fileURLToPath(new URL('../fixtures/docs-site', import.meta.url));
+const FIRECRAWL_MCP = fileURLToPath(new URL('../node_modules/firecrawl-mcp/dist/index.js', import.meta.url));
+
+const TOOLS = [
+  'firecrawl_scrape',
+  'firecrawl_map',
+  'firecrawl_search',
+  'firecrawl_crawl',
+  'firecrawl_check_crawl_status',
+  'firecrawl_batch_scrape',
+  'firecrawl_check_batch_status',
+  'firecrawl_credit_usage',
+];
+
+let site: FixtureServer;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  site = await startFixtureServer({ root: DOCS });
+}, 300_000);
+
+afterAll(async () => {
+  await site?.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ck-mcp-'));
+  dirs.push(dir);
+  return dir;
+}
+
+interface ToolAnswer {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+}
+
+/** Calls a tool; its answer's text parsed as JSON (the tools answer JSON text). */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const raw = (await client.callTool({ name, arguments: args })) as ToolAnswer;
+  const text = raw.content.map((c) => c.text ?? '').join('');
+  return { isError: raw.isError === true, json: JSON.parse(text) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('crawlkit mcp over stdio', () => {
+  let client: Client;
+  let stderr = '';
+  beforeAll(async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--store', tempDir(), '--engine', 'http'],
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    client = new Client({ name: 'crawlkit-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it("lists firecrawl-mcp's tools with their input schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOLS);
+    const search = tools.find((t) => t.name === 'firecrawl_search')!;
+    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['query', 'limit', 'tbs', 'includeDomains', 'excludeDomains', 'sources', 'scrapeOptions']),
+    );
+    expect(search.inputSchema.required).toEqual(['query']);
+  });
+
+  it('calls each tool: crawl, status, search, scrape, map, batch, batch status, credit usage', async () => {
+    const crawl = await call(client, 'firecrawl_crawl', { url: `${site.url}/`, limit: 10, sitemap: 'skip' });
+    expect(crawl.isError, JSON.stringify(crawl.json) + stderr).toBe(false);
+    expect(crawl.json).toMatchObject({ success: true, status: 'completed' });
+    expect(crawl.json.data).toHaveLength(8);
+    const crawlId = crawl.json.id as string;
+
+    const status = await call(client, 'firecrawl_check_crawl_status', { id: crawlId });
+    expect(status.json).toMatchObject({ success: true, status: 'completed', completed: 8 });
+
+    const search = await call(client, 'firecrawl_search', { query: '"dead letter queue"' });
+    expect(search.json.data.web.map((r: { url: string }) => new URL(r.url).pathname)).toEqual(['/guide/retries.html']);
+
+    const scrape = await call(client, 'firecrawl_scrape', {
+      url: `${site.url}/guide/faq.html`,
+      formats: ['markdown', 'links'],
+      onlyMainContent: false,
+    });
+    expect(scrape.json.data.markdown).toContain('SQLite file');
+    expect(scrape.json.data.links.length).toBeGreaterThan(0);
+
+    const map = await call(client, 'firecrawl_map', { url: `${site.url}/`, sitemap: 'skip' });
+    expect(map.json.links.length).toBeGreaterThanOrEqual(8);
+
+    const batch = await call(client, 'firecrawl_batch_scrape', {
+      urls: [`${site.url}/guide/logging.html`, `${site.url}/guide/proxies.html`],
+      options: { formats: ['markdown'] },
+    });
+    expect(batch.json).toMatchObject({ success: true });
+    let batchStatus = await call(client, 'firecrawl_check_batch_status', { id: batch.json.id });
+    for (let i = 0; i < 200 && batchStatus.json.status === 'scraping'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      batchStatus = await call(client, 'firecrawl_check_batch_status', { id: batch.json.id });
+    }
+    expect(batchStatus.json).toMatchObject({ status: 'completed', completed: 2 });
+
+    const usage = await call(client, 'firecrawl_credit_usage');
+    expect(usage.json.data.creditsUsed).toBeGreaterThanOrEqual(8 + 2 + 1 + 2);
+  });
+
+  it('answers a bad call with the v2 error as a tool error', async () => {
+    const bad = await call(client, 'firecrawl_search', {
+      query: 'x',
+      includeDomains: ['a.com'],
+      excludeDomains: ['b.com'],
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.json).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+  });
+});
+
+describe('crawlkit mcp over streamable HTTP', () => {
+  let cli: ReturnType<typeof startCli>;
+  let url: string;
+  beforeAll(async () => {
+    cli = startCli(
+      [
+        'mcp',
+        '--http',
+        '--port',
+        '0',
+        '--api-key',
+        'k-1',
+        '--credit-limit',
+        '3',
+        '--store',
+        tempDir(),
+        '--engine',
+        'http',
+      ],
+      { cwd: tempDir() },
+    );
+    url = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      cli.stderr!.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const found = /http:\/\/\S+\/mcp/.exec(text);
+        if (found) resolve(found[0]);
+      });
+      cli.on('exit', () => reject(new Error(`crawlkit mcp exited: ${text}`)));
+    });
+  });
+  afterAll(async () => {
+    cli.kill('SIGTERM');
+    expect((await cli.result).code).toBe(0);
+  });
+
+  const connect = async (key?: string) => {
+    const client = new Client({ name: 'crawlkit-test', version: '1.0.0' });
+    const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    return client;
+  };
+
+  it('refuses a client without the key, as serve does', async () => {
+    await expect(connect()).rejects.toThrow(/401|Unauthorized/);
+    await expect(connect('k-2')).rejects.toThrow(/Invalid token|401/);
+  });
+
+  it('lists and calls the tools under the credit limit', async () => {
+    const client = await connect('k-1');
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS);
+      const scrape = await call(client, 'firecrawl_scrape', { url: `${site.url}/guide/installation.html` });
+      expect(scrape.json.data.markdown).toContain('npm install -g harbor');
+      const search = await call(client, 'firecrawl_search', { query: 'Debian package', limit: 1 });
+      expect(search.json.data.web[0].url).toBe(`${site.url}/guide/installation.html`);
+      // 1 for the page, 2 for the search: the limit of 3 is spent.
+      const refused = await call(client, 'firecrawl_search', { query: 'harbor' });
+      expect(refused).toMatchObject({ isError: true, json: { code: 'INSUFFICIENT_CREDITS' } });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('firecrawl-mcp against crawlkit serve', () => {
+  it('searches the stored pages with firecrawl_search, unchanged', async () => {
+    const dir = tempDir();
+    const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+    const server = await startServer({ crawlkit: ck, port: 0, apiKeys: ['fc-local'] });
+    const client = new Client({ name: 'crawlkit-test', version: '1.0.0' });
+    try {
+      ok(await ck.waitForJob(ok(await ck.crawl({ url: `${site.url}/`, limit: 10 })).id));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [FIRECRAWL_MCP],
+          env: { PATH: process.env.PATH ?? '', FIRECRAWL_API_URL: server.url, FIRECRAWL_API_KEY: 'fc-local' },
+          stderr: 'pipe',
+        }),
+      );
+      const search = await call(client, 'firecrawl_search', { query: 'logrotate SIGHUP', limit: 3 });
+      expect(search.isError, JSON.stringify(search.json)).toBe(false);
+      expect(search.json.data.web[0].url).toBe(`${site.url}/guide/logging.html`);
+    } finally {
+      await client.close();
+      await server.close();
+      await ck.close();
+    }
+  });
+});
