@@ -160,11 +160,14 @@ export function absolutize(root: Document, base: string, pageUrl: string, collec
     if (resolved) images.add(resolved);
   };
 
+  // a page links to the same few places again and again (its menus, its tags): each href is resolved once
+  const hrefs = new Map<string, string | undefined>();
   for (const el of elements(root)) {
     const attribs = el.attribs;
     if (el.name === 'a' && attribs.href !== undefined) {
       const href = attribs.href.trim();
-      const resolved = resolveUrl(href, base);
+      let resolved = hrefs.get(href);
+      if (resolved === undefined && !hrefs.has(href)) hrefs.set(href, (resolved = resolveUrl(href, base)));
       if (resolved) {
         attribs.href = resolved;
         if (collectLinks && !href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);

@@ -115,25 +115,36 @@ const CHROME_TAGS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'hea
 /** Class tokens that name a taxonomy term (WordPress `category-reviews`, `tag-share`), not the element's role. */
 const TAXONOMY = /^(?:category|tag|post_tag|format|status|type|topic|product_cat|product_tag|pa)[-_]/i;
 
-const namesCache = new WeakMap<Element, string>();
+/** Class attributes without their taxonomy tokens, by attribute value (pages repeat their class strings). */
+const classWords = new Map<string, string>();
+/** Entries `classWords` keeps before it starts over: a bound on memory across pages, far above one page's. */
+const CLASS_WORDS_MAX = 20_000;
 
-/** `class` (without taxonomy tokens) and `id` of an element as one string. */
-export function classAndId(el: Element): string {
-  // Most elements have neither: answered without the cache, whose entries the garbage collector must trace.
-  if (el.attribs['class'] === undefined && el.attribs['id'] === undefined) return '';
-  const cached = namesCache.get(el);
-  if (cached !== undefined) return cached;
-  let cls = el.attribs['class'] ?? '';
-  if (cls.includes('-') || cls.includes('_')) {
-    cls = cls
+/** A `class` attribute without its taxonomy tokens. */
+function classWordsOf(cls: string): string {
+  // only a token with a hyphen or an underscore can be a taxonomy term
+  if (!cls.includes('-') && !cls.includes('_')) return cls;
+  let words = classWords.get(cls);
+  if (words === undefined) {
+    words = cls
       .split(/\s+/)
       .filter((t) => !TAXONOMY.test(t))
       .join(' ');
+    if (classWords.size >= CLASS_WORDS_MAX) classWords.clear();
+    classWords.set(cls, words);
   }
-  const id = el.attribs['id'] ?? '';
-  const names = cls && id ? `${cls} ${id}` : cls || id;
-  namesCache.set(el, names);
-  return names;
+  return words;
+}
+
+/** `class` (without taxonomy tokens) and `id` of an element as one string. */
+export function classAndId(el: Element): string {
+  // a cache by class string rather than by element: the rule tests ask about most elements several times, and a
+  // WeakMap's inserts (and the garbage collector's tracing of them) cost more than the rest of this function
+  const cls = el.attribs['class'];
+  const id = el.attribs['id'];
+  if (cls === undefined) return id ?? '';
+  const words = classWordsOf(cls);
+  return words && id ? `${words} ${id}` : words || (id ?? '');
 }
 
 /**

@@ -54,4 +54,22 @@ describe('repeated blocks: copies and item boilerplate', () => {
     expect(count(markdown, 'Compare used car deals')).toBe(1);
     expectOnly(markdown, ['The Skoda Elroq is the pick']);
   });
+
+  it('drops a product block rendered twice when the first sits in a chain of single wrappers', () => {
+    // every wrapper of the chain has the block's measure; none of them is a copy, the second rendering is
+    const lines = [
+      'Trail Runner 2 by Northpeak',
+      'Price: $129.00 with tax',
+      'Rated 4.6 of 5 by 812 runners',
+      'Free returns for 60 days',
+      'Ships in 2 days',
+    ];
+    const block = lines.map((l) => `<div class="line">${l}</div>`).join('');
+    const chain = `<div class="w1"><div class="w2"><div class="w3"><div class="buy">${block}</div></div></div></div>`;
+    const page = `<!doctype html><html><head><title>Trail Runner 2</title></head><body>${site.brand}<main><h1>Trail Runner 2</h1><p>A light trail shoe with a grippy sole, a roomy toe box and a cushioned ride for long days on rough ground.</p>${chain}<p>Its upper is a recycled mesh that drains fast after a creek crossing and dries overnight at camp.</p><div class="buy-again">${block}</div></main>${site.bottom}</body></html>`;
+    const { markdown } = markdownOf(page);
+    expect(count(markdown, 'Price: $129.00')).toBe(1);
+    expect(count(markdown, 'Ships in 2 days')).toBe(1);
+    expectOnly(markdown, ['A light trail shoe', 'Its upper is a recycled mesh']);
+  });
 });

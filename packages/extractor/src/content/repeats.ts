@@ -104,10 +104,12 @@ export function dropRepeats(container: Element, measures: Map<Element, Measure>,
 /** Characters that searching quotes in earlier text may scan on one page (see `dropRepeats`). */
 const QUOTE_SCAN_BUDGET = 64 * 1024 * 1024;
 
-/** Wrappers of one measure: the first not read yet, the others by their text (each read once). */
+/** Wrappers of one measure: those not read yet, the others by their text (each read once). */
 interface RepeatGroup {
   unread: Element[];
   byText: Map<string, Element[]>;
+  /** The last wrapper of the group found to hold no `<pre>` (its descendants hold none either). */
+  withoutCode: Element | null;
 }
 
 /** Whether `el` repeats the text of an earlier wrapper that is not its ancestor; registers it otherwise. */
@@ -115,11 +117,20 @@ function isRepeatGroup(el: Element, m: Measure, groups: Map<string, RepeatGroup>
   const key = `${m.text}:${m.link}:${m.blocks}`;
   const group = groups.get(key);
   if (!group) {
-    groups.set(key, { unread: [el], byText: new Map() });
+    groups.set(key, { unread: [el], byText: new Map(), withoutCode: null });
     return false;
   }
   // code samples repeat legitimately in documentation (the same response shown for two calls)
-  if (hasTag(el, 'pre')) return false;
+  const { withoutCode } = group;
+  if (!(withoutCode && contains(withoutCode, el)) && hasTag(el, 'pre')) return false;
+  group.withoutCode = el;
+  // a chain of wrappers around the same blocks has one measure at every level, and an ancestor is never a copy:
+  // while the group holds only ancestors of `el`, nothing is read (each level's text would be the whole chain's).
+  // Until something is read, each wrapper left unread is an ancestor of the next: the last one is enough to ask
+  if (group.byText.size === 0 && contains(group.unread[group.unread.length - 1]!, el)) {
+    group.unread.push(el);
+    return false;
+  }
   for (const e of group.unread) addTo(group.byText, textOf(e), e);
   group.unread.length = 0;
   const text = textOf(el);
