@@ -14,7 +14,8 @@ export async function startPageServer(pages: ReadonlyMap<string, string>): Promi
   const bodies = new Map([...pages].map(([path, html]) => [path, Buffer.from(html, 'utf8')]));
   const sockets = new Set<Socket>();
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-    const body = bodies.get(req.url ?? '');
+    // The query string is ignored: a benchmark can ask for the same page under a new URL (a cache miss).
+    const body = bodies.get((req.url ?? '').split('?')[0]!);
     if (!body) {
       res.writeHead(404, { 'content-type': 'text/plain', 'content-length': 9 }).end('not found');
       return;
