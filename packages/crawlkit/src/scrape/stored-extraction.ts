@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { Store } from '@crawlkit/store';
 
+import { VERSION } from '../cli/version.js';
 import { storedExtractionCodec } from '../codec/records.js';
 import type { Extraction, ExtractionSettings } from '../extraction/extraction.js';
 import type { ScrapeState } from './scrape-state.js';
@@ -10,14 +11,19 @@ import type { ScrapeState } from './scrape-state.js';
  * Where the extraction of a page with validators is kept: an entry of the page cache beside the page's, per extraction
  * settings (deleted with the page's URL, pruned like any entry). A copy a 304 confirms in a new process is then
  * served without extracting it again, as the in-process memo serves it in the process that fetched it. Not for
- * `rawHtml` (the page twice) nor for an extraction the budget cut.
+ * `rawHtml` (the page twice) nor for an extraction the budget cut. The key holds crawlkit's `version`: after an
+ * upgrade, whose extraction may differ, a confirmed copy is extracted again instead of serving the old one.
  */
-export function storedExtractionKey(state: ScrapeState, settings: ExtractionSettings): string | undefined {
+export function storedExtractionKey(
+  state: ScrapeState,
+  settings: ExtractionSettings,
+  version: string = VERSION,
+): string | undefined {
   const { store, page, cache } = state;
   if (!store || !cache.writable || page?.fetchedAt === undefined || !page.cachePolicy || settings.rawHtml) {
     return undefined;
   }
-  const digest = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
+  const digest = createHash('sha256').update(JSON.stringify({ version, settings })).digest('hex').slice(0, 16);
   return `${cache.key}|extraction=${digest}`;
 }
 

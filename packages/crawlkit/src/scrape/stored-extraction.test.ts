@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+
+import { VERSION } from '../cli/version.js';
+import type { ExtractionSettings } from '../extraction/extraction.js';
+import type { ScrapeState } from './scrape-state.js';
+import { storedExtractionKey } from './stored-extraction.js';
+
+/** The parts of a scrape's state the key reads: a writable cache entry of a page fetched with validators. */
+const state = {
+  store: {},
+  cache: { key: 'page-key', writable: true },
+  page: { fetchedAt: 1, cachePolicy: {} },
+} as unknown as ScrapeState;
+const settings = { onlyMainContent: true, needs: { markdown: true } } as unknown as ExtractionSettings;
+
+describe('storedExtractionKey', () => {
+  it("is the page's key and a digest of the settings and crawlkit's version", () => {
+    const key = storedExtractionKey(state, settings);
+    expect(key).toMatch(/^page-key\|extraction=[0-9a-f]{16}$/);
+    expect(storedExtractionKey(state, settings, VERSION)).toBe(key);
+    expect(storedExtractionKey(state, { ...settings, onlyMainContent: false })).not.toBe(key);
+  });
+
+  it('changes with the version: an upgraded crawlkit extracts a confirmed copy again', () => {
+    expect(storedExtractionKey(state, settings, '0.1.0')).not.toBe(storedExtractionKey(state, settings, '0.2.0'));
+  });
+
+  it('keeps nothing for rawHtml, an unwritable entry or a page without validators', () => {
+    expect(storedExtractionKey(state, { ...settings, rawHtml: true })).toBeUndefined();
+    expect(
+      storedExtractionKey({ ...state, cache: { key: 'k', readable: true, writable: false } }, settings),
+    ).toBeUndefined();
+    expect(
+      storedExtractionKey({ ...state, page: { fetchedAt: 1 } } as unknown as ScrapeState, settings),
+    ).toBeUndefined();
+  });
+});
