@@ -1,3 +1,6 @@
+import { CrawlkitError, toErrorResponse } from './errors.js';
+import type { ErrorResponse } from './v2/types.js';
+
 /** Options every call accepts. */
 export interface CallOptions {
   /** Aborts the call. */
@@ -45,4 +48,34 @@ export interface JobStartOptions extends CallOptions {
    * @default undefined (every start creates a job)
    */
   idempotencyKey?: string;
+}
+
+/** The signal of a call's options (`undefined` and `null` are no options); anything else is a `BAD_REQUEST`. */
+export function signalOf(init: unknown): AbortSignal | undefined {
+  if (init === undefined || init === null) return undefined;
+  if (typeof init !== 'object' || Array.isArray(init)) {
+    throw new CrawlkitError('BAD_REQUEST', 'The call options must be an object such as { signal }.');
+  }
+  const { signal } = init as { signal?: unknown };
+  if (signal === undefined || signal === null) return undefined;
+  if (!(signal instanceof AbortSignal)) throw new CrawlkitError('BAD_REQUEST', '`signal` must be an AbortSignal.');
+  return signal;
+}
+
+/**
+ * Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape (`ABORTED`
+ * when the signal aborted).
+ */
+export async function settleWithSignal<T>(
+  init: unknown,
+  fn: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T | ErrorResponse> {
+  let signal: AbortSignal | undefined;
+  try {
+    signal = signalOf(init);
+    return await fn(signal);
+  } catch (error) {
+    if (signal?.aborted) return { success: false, code: 'ABORTED', error: 'The call was aborted by its signal.' };
+    return toErrorResponse(error);
+  }
 }

@@ -3,7 +3,13 @@ import { EventEmitter } from 'node:events';
 import PQueue from 'p-queue';
 
 import { startBatchScrape } from './api/batch.js';
-import type { CallOptions, JobStartOptions, ScrapeCallOptions } from './call-options.js';
+import {
+  settleWithSignal,
+  signalOf,
+  type CallOptions,
+  type JobStartOptions,
+  type ScrapeCallOptions,
+} from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
 import { readJobDocuments, type JobDocumentsPage, type JobDocumentsText } from './api/job-documents.js';
@@ -29,7 +35,7 @@ import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
 import { charged, creditLimitOf } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
-import { CrawlkitError, toErrorResponse } from './errors.js';
+import { CrawlkitError } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
 import { INVALID_JOB_ID, parseJobReference } from './jobs/job-address.js';
 import {
@@ -61,23 +67,6 @@ import type {
   TokenUsageResponse,
 } from './v2/types.js';
 import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
-
-/** The answer of a call whose `signal` aborted. */
-function abortedResponse(): ErrorResponse {
-  return { success: false, code: 'ABORTED', error: 'The call was aborted by its signal.' };
-}
-
-/** The signal of a call's options (`undefined` and `null` are no options); anything else is a `BAD_REQUEST`. */
-function signalOf(init: unknown): AbortSignal | undefined {
-  if (init === undefined || init === null) return undefined;
-  if (typeof init !== 'object' || Array.isArray(init)) {
-    throw new CrawlkitError('BAD_REQUEST', 'The call options must be an object such as { signal }.');
-  }
-  const { signal } = init as { signal?: unknown };
-  if (signal === undefined || signal === null) return undefined;
-  if (!(signal instanceof AbortSignal)) throw new CrawlkitError('BAD_REQUEST', '`signal` must be an AbortSignal.');
-  return signal;
-}
 
 /**
  * A crawlkit engine: one method per v2 endpoint, taking and returning the v2 JSON shapes. Bad input never throws:
@@ -382,15 +371,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /** Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape. */
-  async #settle<T>(init: unknown, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T | ErrorResponse> {
-    let signal: AbortSignal | undefined;
-    try {
-      signal = signalOf(init);
-      return await fn(signal);
-    } catch (error) {
-      if (signal?.aborted) return abortedResponse();
-      return toErrorResponse(error);
-    }
+  #settle<T>(init: unknown, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T | ErrorResponse> {
+    return settleWithSignal(init, fn);
   }
 
   #ready(): Promise<Runtime> {

@@ -1,0 +1,160 @@
+import { info, type ErrorCodeInfo } from './error-code-info.js';
+
+/** The codes of a page's scrape (fetch, decode, documents, extraction) and of search. */
+export const PAGE_CODES = {
+  // Scrape
+  SCRAPE_TIMEOUT: info(
+    408,
+    'The page did not finish within `timeout` (else `timeoutMs`): fetch, actions and extraction together.',
+    'Raise `timeout`, lower `waitFor`, or use fewer actions.',
+  ),
+  MAP_TIMEOUT: info(408, 'The map did not finish within its `timeout`.', 'Raise `timeout` or lower `limit`.'),
+  // Search
+  SEARCH_TIMEOUT: info(
+    408,
+    'The search (its provider and the scrapes of `scrapeOptions`) did not finish within its `timeout`.',
+    'Raise `timeout`, lower `limit`, or search without `scrapeOptions`.',
+  ),
+  SEARCH_PROVIDER_FAILED: info(
+    502,
+    'The web search provider (SearXNG, Brave) could not be reached, refused the request or answered something else than its JSON.',
+    'Check the provider configured (`--searxng-url`, `--brave-api-key`); a SearXNG instance must list `json` in `search.formats`.',
+  ),
+  SCRAPE_NO_CACHED_DATA: info(
+    404,
+    '`minAge` asked for a cached page and the cache holds none that old.',
+    'Scrape without `minAge` first, or lower it.',
+  ),
+  SCRAPE_LOCKDOWN_CACHE_MISS: info(
+    404,
+    '`lockdown` serves pages from the page cache only, with no network, and the cache holds no copy of this page for these options.',
+    'Scrape the page once without `lockdown` (with `storeInCache`), or drop `lockdown`.',
+  ),
+  SCRAPE_DNS_RESOLUTION_ERROR: info(
+    200,
+    'The host name does not resolve. Like upstream, HTTP 200 with `success: false`.',
+    'Check the domain.',
+  ),
+  SCRAPE_SSL_ERROR: info(
+    500,
+    'The TLS handshake or the certificate failed.',
+    'Fix the certificate, or set `skipTlsVerification: true` when no sensitive data is sent.',
+  ),
+  SCRAPE_CONNECTION_ERROR: info(
+    500,
+    'The connection was refused, reset or closed before a complete response.',
+    'Check that the site is up; retry later.',
+  ),
+  SCRAPE_INVALID_RESPONSE: info(500, 'The server answered with something that is not valid HTTP.', 'Retry later.'),
+  SCRAPE_INVALID_URL: info(400, 'The URL does not parse.', 'Send an absolute http(s) URL.'),
+  SCRAPE_UNSUPPORTED_PROTOCOL: info(
+    400,
+    'The URL has a scheme other than http: and https: (file:, data:, javascript:, ftp:, …).',
+    'Send an http(s) URL.',
+  ),
+  SCRAPE_INVALID_REQUEST: info(
+    400,
+    'The request cannot be sent as given (a header value with a line break, …).',
+    'Fix the `headers` named in the message.',
+  ),
+  SCRAPE_RESPONSE_TOO_LARGE: info(
+    500,
+    "The body or the headers went past `http.limits` (`maxBodyBytes`, `maxDecompressedBytes`, header size), or a page's scripts built a document longer than `maxBodyBytes`.",
+    'Raise the limit under `http.limits` if the page is legitimate.',
+  ),
+  SCRAPE_DECOMPRESSION_BOMB: info(
+    500,
+    'The decoded body grew faster than `http.limits.maxCompressionRatio` allows.',
+    'Raise `maxCompressionRatio` if the page is legitimate.',
+  ),
+  SCRAPE_DECODING_ERROR: info(
+    500,
+    'The body is not valid data of its `content-encoding` (corrupt gzip, brotli, …).',
+    'Nothing on your side: the server sends a broken body.',
+  ),
+  SCRAPE_TOO_MANY_REDIRECTS: info(
+    500,
+    'More redirects than `http.limits.maxRedirects`.',
+    'Scrape the final URL, or raise `maxRedirects`.',
+  ),
+  SCRAPE_REDIRECT_LOOP: info(500, 'A redirect led back to a URL of the same chain.', 'Nothing: the site loops.'),
+  SCRAPE_SITE_ERROR: info(
+    500,
+    "The page failed to load in the browser (the message carries the browser's error).",
+    'Check the URL in a browser; retry later.',
+  ),
+  SCRAPE_DOWNLOAD: info(
+    500,
+    'The browser was answered with a download instead of a page (fetched again over HTTP internally).',
+    'Nothing: the page is fetched over HTTP instead.',
+  ),
+  SCRAPE_ENGINE_UNSUITABLE: info(
+    400,
+    'The request needs the browser (actions, screenshot, …) and `engine` is `http`.',
+    "Drop the browser-only options, or use `engine: 'auto'` or `'browser'`.",
+  ),
+  SCRAPE_ACTION_ERROR: info(
+    500,
+    'An action failed on the page (the message names its index, type and selector).',
+    'Fix the action: a selector that matches, a longer `wait`, valid JavaScript.',
+  ),
+  SCRAPE_UNSUPPORTED_FILE_ERROR: info(
+    500,
+    'The URL answered with binary content crawlkit does not convert (not HTML, text, JSON, XML, PDF or a document ' +
+      'format), or an image without the `image` parser.',
+    "Add `'image'` to `parsers` for an image; nothing to extract from other files.",
+  ),
+  SCRAPE_PDF_PARSE_ERROR: info(500, 'The PDF could not be parsed.', 'Use `parsers: []` to get the file as base64.'),
+  SCRAPE_PDF_TOO_LARGE: info(
+    500,
+    'The PDF decompresses to more than 100 MiB before its first page can be read.',
+    'Use `parsers: []` to get the file as base64.',
+  ),
+  SCRAPE_DOCUMENT_PARSE_ERROR: info(
+    500,
+    'The document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV) could not be read: damaged, encrypted, ' +
+      'served as a type its bytes are not, or a format not converted (`.xls`; the message says which).',
+    'Check the file opens in its application; save a legacy `.xls` as `.xlsx`, `.ods` or `.csv`.',
+  ),
+  SCRAPE_DOCUMENT_TOO_LARGE: info(
+    500,
+    'The document passes a cap: more than 10,000 zip entries, 200 MiB once inflated or 100 times its size (a zip ' +
+      'bomb), 1,000,000 XML elements, 500,000 spreadsheet cells, or 2,000 EPUB spine entries (a looping spine).',
+    'Nothing, for a hostile file; split a legitimate one.',
+  ),
+  SCRAPE_DOCUMENT_XML_ENTITIES: info(
+    500,
+    'An XML part of the document declares entities (`<!ENTITY`): entity expansion and external entities are refused.',
+    'Nothing: office writers never emit them; re-save the file in its application.',
+  ),
+  SCRAPE_DOCUMENT_TIMEOUT: info(
+    408,
+    'Converting the document, or reading an image by OCR, took longer than the time left by `timeout`.',
+    'Raise `timeout`.',
+  ),
+  SCRAPE_OCR_FAILED: info(
+    500,
+    'OCR could not read the image or PDF page (an image Tesseract cannot decode, or a page pdf.js cannot render).',
+    'Use `parsers: [{ type: "pdf", mode: "fast" }]` for the text layer alone, or convert the image to PNG.',
+  ),
+  SCRAPE_BRANDING_NOT_SUPPORTED: info(
+    500,
+    'The `branding` format needs a browser and none could be started.',
+    'Install Chromium or set `browser.executablePath` (the message says how).',
+  ),
+  SCRAPE_PAGE_TOO_COMPLEX: info(
+    500,
+    'Extracting the page needed more memory than `workers.maxMemoryMb`, or nesting too deep to build.',
+    'Raise `workers.maxMemoryMb` if the page is legitimate.',
+  ),
+  SCRAPE_EXTRACTION_FAILED: info(
+    500,
+    'The worker thread extracting the page died, and again when the page was retried in a fresh one.',
+    'Retry; report it if it repeats.',
+  ),
+  MARKDOWN_BUDGET_EXCEEDED: info(
+    500,
+    '`htmlToMarkdown` passed its `deadline` (a scrape never answers it: it falls back to plain text).',
+    'Catch it when you call `htmlToMarkdown` with a `deadline`.',
+  ),
+} as const satisfies Record<string, ErrorCodeInfo>;

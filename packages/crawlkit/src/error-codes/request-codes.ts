@@ -1,0 +1,136 @@
+import { info, type ErrorCodeInfo } from './error-code-info.js';
+
+/** The codes of requests and of jobs: bad input, auth and limits of the HTTP server, a job's life. */
+export const REQUEST_CODES = {
+  // Requests
+  BAD_REQUEST: info(
+    400,
+    'The body or an argument is invalid: unknown key, wrong type, a rule of the v2 API broken, a bad job id.',
+    'Fix the request; the message names the field and `details` lists every problem.',
+  ),
+  BAD_REQUEST_INVALID_JSON: info(
+    400,
+    'The HTTP body is not valid JSON (HTTP server only).',
+    'Send a JSON object with `Content-Type: application/json`.',
+  ),
+  CLI_USAGE: info(400, 'A command-line flag or argument is wrong.', 'Run the command with `--help`.'),
+  UNAUTHORIZED: info(
+    401,
+    'The HTTP server needs an API key and the request has none, or another one (HTTP server only).',
+    'Send `Authorization: Bearer <key>` with one of the server keys.',
+  ),
+  INSUFFICIENT_CREDITS: info(
+    402,
+    "A call's credits do not fit under its `creditLimit` (`crawlkit serve --credit-limit`), spent or reserved; upstream's answer when a team's credits run out.",
+    "Raise the limit (nothing is charged locally), or lower the request's `limit` or number of URLs.",
+  ),
+  IDEMPOTENCY_KEY_REUSED: info(
+    409,
+    'A crawl or batch start reused an idempotency key (`x-idempotency-key`; `idempotencyKey` in-process) while its job is kept.',
+    'Use a new key for a new job; read the first job with its id.',
+  ),
+  QUEUE_FULL: info(
+    429,
+    'The HTTP server already has `queueLimit` scrape, map and params-preview requests in progress (HTTP server only).',
+    "Retry later, or raise the server's `queueLimit` (`--queue-limit`).",
+  ),
+  PAYLOAD_TOO_LARGE: info(
+    413,
+    "The HTTP body is larger than the server's `bodyLimit` (HTTP server only).",
+    'Send fewer URLs per batch (or use `appendToId`), or raise `bodyLimit` (`--body-limit`).',
+  ),
+  REQUEST_TIMEOUT: info(
+    408,
+    "The HTTP body did not arrive within the server's `bodyTimeoutMs`; the connection is closed (HTTP server only).",
+    'Send the body at once, or raise `bodyTimeoutMs` (`--body-timeout`) for slow links.',
+  ),
+  ORIGIN_NOT_ALLOWED: info(
+    403,
+    "A browser request came from a web origin the server's `cors` setting does not allow (HTTP server only).",
+    'Start the server with `--cors <origin>` (or `cors: [origin]`) for that site; clients outside browsers send no origin.',
+  ),
+  ROUTE_NOT_FOUND: info(
+    404,
+    'No route of the v2 (or v1) API has this method and path (HTTP server only).',
+    'Check the path and method against the v2 API reference.',
+  ),
+  ENDPOINT_NOT_SUPPORTED: info(
+    404,
+    'A Firecrawl endpoint crawlkit does not offer (extract, agent, deep research, …; the message names it) (HTTP server only).',
+    'Use the hosted service for it; crawlkit serves scrape, parse, crawl, batch scrape, map, search, usage and queue status.',
+  ),
+  URL_BLOCKED: info(
+    403,
+    'The `urlPolicy` refused the URL or an address it resolves to (the message names the rule).',
+    'Use another URL, or allow the host or network in `urlPolicy`.',
+  ),
+  ABORTED: info(
+    500,
+    "The caller's `signal` aborted the call, fetch or action run; a job the call started keeps running.",
+    'Nothing, if you aborted on purpose; cancel the job to stop it too.',
+  ),
+  INVALID_OPTION: info(
+    500,
+    'A constructor or factory (`new Crawlkit()`, `new Fetcher()`, a store, `redis()`) got an unknown option, a wrong type or a value out of range (thrown as a `TypeError`).',
+    'Fix the option the message names by its path; the options interface documents each one.',
+  ),
+  ENGINE_CLOSED: info(
+    500,
+    'A method was called after `close()`.',
+    'Create a new `Crawlkit`; jobs left unfinished resume there.',
+  ),
+  NODE_UNSUPPORTED: info(
+    500,
+    'This Node.js is older than crawlkit needs (22.13), or was built without `node:sqlite` (thrown on import).',
+    'Install Node.js 22.13 or later (an LTS from nodejs.org, or `nvm install --lts`) and run crawlkit with it.',
+  ),
+  UNKNOWN_ERROR: info(
+    500,
+    'An unexpected failure without a code of its own.',
+    'Report it with the message; retrying may help.',
+  ),
+
+  // Jobs
+  JOB_NOT_FOUND: info(
+    404,
+    'No crawl or batch with this id in the store (or one of the other kind, or expired).',
+    'Check the id and the store; results are kept `jobResultTtlMs` after the job ends.',
+  ),
+  JOB_ALREADY_COMPLETED: info(409, 'The job to cancel has already finished.', 'Nothing to cancel; read its status.'),
+  JOB_CANCELLED: info(409, '`appendToId` named a batch that was cancelled.', 'Start a new batch with the URLs.'),
+  JOB_NOT_RESUMABLE: info(
+    409,
+    '`resumeJob` named a job that is not running (completed, failed or cancelled).',
+    'Nothing to resume; start a new job.',
+  ),
+  JOB_STORE_BUDGET_EXCEEDED: info(
+    500,
+    'A crawl or batch stored more result bytes than `jobs.maxStoreBytes` allows (a job error); the job ended failed.',
+    'Raise `jobs.maxStoreBytes` in `new Crawlkit()`, or narrow the job (`limit`, `includePaths`, `maxDiscoveryDepth`).',
+  ),
+  SCRAPE_FAILED: info(
+    500,
+    'A page of a job failed (the `error` event of a job page; its own code is in the job errors).',
+    'Read `getCrawlErrors` / `getBatchScrapeErrors` for the code and message of each page.',
+  ),
+  WORKER_FAILED: info(
+    500,
+    'A distributed task failed on every attempt, in every worker that took it.',
+    "Check the workers' logs; the message carries the last failure.",
+  ),
+  CRAWL_DENIAL: info(
+    500,
+    "A crawled page redirected to a URL that the crawl's rules do not admit (a job error).",
+    'Widen `includePaths`, `allowSubdomains` or `crawlEntireDomain` if you want such pages.',
+  ),
+  WEBHOOK_DELIVERY_FAILED: info(
+    500,
+    'A webhook event was given up after its attempts (a job error).',
+    'Check the receiver; tune `webhooks.maxAttempts` and `webhooks.timeoutMs`.',
+  ),
+  BACKEND_REQUIRED: info(
+    500,
+    '`startWorker()` was called on an engine without a distributed `backend`.',
+    'Pass `backend: redis({ url })` to `new Crawlkit()`.',
+  ),
+} as const satisfies Record<string, ErrorCodeInfo>;

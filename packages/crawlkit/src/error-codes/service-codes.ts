@@ -1,0 +1,80 @@
+import { info, type ErrorCodeInfo } from './error-code-info.js';
+
+/** The codes of the services a scrape relies on: the language model, the browser, the store and Redis. */
+export const SERVICE_CODES = {
+  // Language models
+  LLM_NOT_CONFIGURED: info(
+    400,
+    'A feature needs a language model and the engine has none.',
+    'Pass `llm` to `new Crawlkit()`.',
+  ),
+  LLM_REQUEST_FAILED: info(
+    502,
+    "The language model's server failed or refused the request.",
+    'Check the model server; retry later.',
+  ),
+  LLM_EXTRACTION_FAILED: info(
+    500,
+    "The model's answer stayed invalid for the `json` schema after the repair round.",
+    'Simplify the schema or the prompt, or use a stronger model.',
+  ),
+  CRAWL_PROMPT_FAILED: info(
+    400,
+    'The crawl `prompt` could not be turned into valid crawler options.',
+    'Rephrase the prompt, or pass the crawler options yourself.',
+  ),
+
+  // Browser
+  BROWSER_NOT_FOUND: info(
+    500,
+    'No Chromium executable was found.',
+    'Install Chromium, or set `browser.executablePath` / `CRAWLKIT_CHROMIUM`.',
+  ),
+  BROWSER_LAUNCH_FAILED: info(
+    500,
+    'Chromium was found but did not start.',
+    'Check its flags, libraries and memory (the message carries its output).',
+  ),
+  BROWSER_CRASHED: info(500, "Chromium or the page's renderer crashed during the request.", 'Retry; check memory.'),
+  FETCHER_CLOSED: info(500, 'A fetch was started after the engine closed its fetcher.', 'Use an open `Crawlkit`.'),
+
+  // Store
+  STORE_CLOSED: info(500, 'The store was used after `close()`.', 'Use an open `Crawlkit`.'),
+  STORE_JOB_EXISTS: info(500, 'A job id was created twice in the store.', 'Report it: ids are generated.'),
+  STORE_JOB_NOT_FOUND: info(
+    500,
+    'A store operation named a job the store does not hold.',
+    'Check that every process uses the same store.',
+  ),
+  STORE_TASK_NOT_FOUND: info(500, 'A task was completed that was never added.', 'Report it.'),
+  STORE_DELIVERY_EXISTS: info(500, 'A webhook delivery id was queued twice.', 'Report it.'),
+  STORE_BUSY: info(
+    500,
+    'Another process held the database lock for longer than the busy timeout.',
+    'Retry; keep one store per directory per host busy at a time.',
+  ),
+  STORE_CORRUPT: info(500, 'The database file is damaged or not a crawlkit store.', 'Use another `storeDir`.'),
+  STORE_RECORD_INVALID: info(
+    500,
+    'A record in the store (a job request, a webhook delivery, a result) does not match its schema: damaged, or written by a newer crawlkit.',
+    'Upgrade crawlkit if another version wrote the store; otherwise delete the job or use another `storeDir`.',
+  ),
+  STORE_SCHEMA_TOO_NEW: info(
+    500,
+    'The store was written by a newer crawlkit.',
+    'Upgrade crawlkit, or use another `storeDir`.',
+  ),
+  STORE_OPEN_FAILED: info(500, 'The store could not be created or opened.', 'Check the directory and its permissions.'),
+  STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
+  STORE_SECRET_KEY_MISSING: info(
+    500,
+    "A job's header values are stored encrypted, and no key is here to seal or open them.",
+    'Share one `CRAWLKIT_SECRET_KEY` across Redis processes; keep `secret.key` with the store.',
+  ),
+  STORE_SECRET_UNREADABLE: info(
+    500,
+    "A job's encrypted header values were sealed with another key (or one kept in memory only).",
+    'Run the job where its key is (the same secret key, the same store), or start it again.',
+  ),
+  REDIS_UNAVAILABLE: info(500, 'Redis cannot be reached.', 'Check the URL and that the server is up.'),
+} as const satisfies Record<string, ErrorCodeInfo>;
