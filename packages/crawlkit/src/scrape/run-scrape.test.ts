@@ -1,16 +1,11 @@
 // The stage pipeline of one scrape: real engine runtime, real pages on 127.0.0.1, the real stages.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { EventEmitter } from 'node:events';
 
-import PQueue from 'p-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
-import type { CrawlkitEvents } from '../events.js';
-import { silentLogger } from '../logger.js';
-import { resolveOptions, type CrawlkitOptions } from '../options.js';
-import { EventBus } from '../event-bus.js';
-import { closeRuntime, createRuntime, type Runtime } from '../runtime.js';
+import { closeRuntime, type Runtime } from '../runtime.js';
+import { scrapeTestRuntime } from './__fixtures__/scrape-runtime.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../v2/scrape-options.js';
 import { BEFORE_FETCH, FROM_FETCH, runScrape, SCRAPE_STAGES } from './run-scrape.js';
 import type { ScrapeStage } from './scrape-state.js';
@@ -21,13 +16,7 @@ let rt: Runtime;
 
 beforeAll(async () => {
   server = await startFixtureServer();
-  const raw: CrawlkitOptions = { store: 'memory', engine: 'http' };
-  rt = await createRuntime({
-    raw,
-    options: resolveOptions(raw),
-    queue: new PQueue({ concurrency: 2 }),
-    bus: new EventBus(new EventEmitter<CrawlkitEvents>(), silentLogger),
-  });
+  rt = await scrapeTestRuntime();
 });
 
 afterAll(async () => {

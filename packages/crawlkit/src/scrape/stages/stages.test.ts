@@ -1,16 +1,11 @@
 // Each stage of a scrape on its own: a state built by the stages before it, then what the stage under test adds to
 // it (and what it leaves alone). Real engine runtime, real pages on 127.0.0.1, a real memory store.
-import { EventEmitter } from 'node:events';
 
-import PQueue from 'p-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
-import { EventBus } from '../../event-bus.js';
-import type { CrawlkitEvents } from '../../events.js';
-import { silentLogger } from '../../logger.js';
-import { resolveOptions, type CrawlkitOptions } from '../../options.js';
-import { closeRuntime, createRuntime, type Runtime } from '../../runtime.js';
+import { closeRuntime, type Runtime } from '../../runtime.js';
+import { scrapeTestRuntime } from '../__fixtures__/scrape-runtime.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../../v2/scrape-options.js';
 import { initialState } from '../run-scrape.js';
 import type { ScrapeStage, ScrapeState } from '../scrape-state.js';
@@ -26,13 +21,7 @@ let rt: Runtime;
 
 beforeAll(async () => {
   server = await startFixtureServer();
-  const raw: CrawlkitOptions = { store: 'memory', engine: 'http' };
-  rt = await createRuntime({
-    raw,
-    options: resolveOptions(raw),
-    queue: new PQueue({ concurrency: 2 }),
-    bus: new EventBus(new EventEmitter<CrawlkitEvents>(), silentLogger),
-  });
+  rt = await scrapeTestRuntime();
 });
 
 afterAll(async () => {
