@@ -16,10 +16,12 @@ export interface CrawlkitEvents {
    */
   warning: [{ code: string; message: string }];
   /**
-   * A schedule fired (in this process): the crawl job of each target (null for one refused, its reason in `errors`),
-   * and the firing time it ran for (`dueAt`, epoch ms).
+   * A schedule fired (in this process): the crawl job of each target (null for one refused, its reason in `errors`;
+   * the crawl still running for one `skipped`), and the firing time it ran for (`dueAt`, epoch ms).
    */
-  'schedule:run': [{ id: string; dueAt: number; startedAt: number; jobIds: (string | null)[]; errors: string[] }];
+  'schedule:run': [
+    { id: string; dueAt: number; startedAt: number; jobIds: (string | null)[]; skipped: number[]; errors: string[] },
+  ];
   /** The crawl of a schedule's target completed and its changes were queued for the schedule's webhook. */
   'schedule:changes': [{ id: string; jobId: string; target: number; queued: number }];
   /** Progress of a job after each page. */

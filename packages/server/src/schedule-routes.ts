@@ -6,7 +6,7 @@ import type { IdParams, RouteContext } from './routes.js';
 
 /**
  * crawlkit's own schedules (issue 41), in the v2 style: `POST /v2/schedule` creates one, `GET /v2/schedule` lists
- * them, `GET` and `DELETE /v2/schedule/:id` read and delete one. Not upstream's `/v2/monitor`, whose shape the
+ * them, `GET` and `DELETE /v2/schedule/:id` read and delete one, `POST /v2/schedule/:id/run` runs one now. Not upstream's `/v2/monitor`, whose shape the
  * reference does not give.
  */
 export function registerScheduleRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -17,6 +17,9 @@ export function registerScheduleRoutes(app: FastifyInstance, ctx: RouteContext):
   app.get('/v2/schedule', async (request, reply) => send(reply, await ck.schedules.list(ctx.call(request, reply))));
   app.get<IdParams>('/v2/schedule/:id', async (request, reply) => {
     return send(reply, await ck.schedules.get(request.params.id, ctx.call(request, reply)));
+  });
+  app.post<IdParams>('/v2/schedule/:id/run', async (request, reply) => {
+    return send(reply, await ck.schedules.run(request.params.id, ctx.call(request, reply)));
   });
   app.delete<IdParams>('/v2/schedule/:id', async (request, reply) => {
     return send(reply, await ck.schedules.delete(request.params.id, ctx.call(request, reply)));

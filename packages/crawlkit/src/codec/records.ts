@@ -138,8 +138,13 @@ export const scheduleRunCodec = recordCodec({
   schema: z.object({
     dueAt: z.number(),
     startedAt: z.number(),
-    /** The crawl job of each target, in target order; null for a target refused at that firing (see `errors`). */
+    /**
+     * The crawl job of each target, in target order: the one started, the one still running for a skipped target, or
+     * null for a target refused at that firing (see `errors`).
+     */
     jobIds: z.array(z.string().nullable()),
+    /** Targets skipped because their previous crawl (their `jobIds` entry) was still running. */
+    skipped: z.array(z.number()).default([]),
     errors: z.array(z.string()),
   }),
 });

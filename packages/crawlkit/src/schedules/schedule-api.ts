@@ -16,7 +16,7 @@ import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { firstFiring } from './schedule-clock.js';
 import { clockOf, scheduleRequestSchema, type ScheduleRequestInput, type ScheduleTarget } from './schedule-request.js';
-import { lastRun, type ScheduleValue } from './schedule-runs.js';
+import { lastRun, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
 import { NEVER, type Scheduler } from './scheduler.js';
 
 /** A schedule as the API shows it (header values `[redacted]`). */
@@ -31,8 +31,11 @@ export interface ScheduleView {
   createdAt: string;
   /** The next firing (ISO 8601); null for a cron expression that never fires again. */
   nextRunAt: string | null;
-  /** The last firing: when it was due and started, the crawl of each target (null if refused) and why. */
-  lastRun: { dueAt: string; startedAt: string; jobIds: (string | null)[]; errors: string[] } | null;
+  /**
+   * The last firing: when it was due and started, the crawl of each target (null if refused; the one still running
+   * for a target `skipped`) and why.
+   */
+  lastRun: { dueAt: string; startedAt: string; jobIds: (string | null)[]; skipped: number[]; errors: string[] } | null;
 }
 
 export interface ScheduleResponse {
@@ -50,7 +53,7 @@ export interface ScheduleListResponse {
 /** Who calls: the engine's context, its scheduler when it runs schedules, and the caller's tenant. */
 export interface ScheduleCall {
   ctx: EngineContext;
-  scheduler: Scheduler | undefined;
+  scheduler: Scheduler;
   tenant?: string | undefined;
 }
 
@@ -98,9 +101,9 @@ export async function createSchedule(
     createdAt: now,
   };
   await schedules.put(stored);
-  call.scheduler?.wake();
+  call.scheduler.wake();
   const response: ScheduleResponse = { success: true, data: await viewOf(call.ctx, stored) };
-  if (!call.scheduler?.running) {
+  if (!call.scheduler.running) {
     response.warning =
       'This engine does not run schedules: the schedule is stored and fires in an engine that does ' +
       '(`runSchedules: true`, `crawlkit serve`, `crawlkit crawl --every`) on the same store.';
@@ -122,12 +125,23 @@ export async function listSchedules(call: ScheduleCall): Promise<ScheduleListRes
   return { success: true, data };
 }
 
+/** `POST /v2/schedule/:id/run`: runs the schedule now, out of its clock; answers the run's crawls. */
+export async function runSchedule(
+  call: ScheduleCall,
+  id: string,
+): Promise<{ success: true; data: NonNullable<ScheduleView['lastRun']> } | ErrorResponse> {
+  const stored = await scheduleStore(call.ctx).get(String(id));
+  if (!stored || !visible(stored, call.tenant)) return notFound();
+  const run = await call.scheduler.runNow(stored.id, scheduleCodec.decode(stored.value));
+  return { success: true, data: runView(run) };
+}
+
 /** `DELETE /v2/schedule/:id`: no further firing; crawls already started go on. */
 export async function deleteSchedule(call: ScheduleCall, id: string): Promise<{ success: true } | ErrorResponse> {
   const schedules = scheduleStore(call.ctx);
   const stored = await schedules.get(String(id));
   if (!stored || !visible(stored, call.tenant) || !(await schedules.delete(stored.id))) return notFound();
-  call.scheduler?.wake();
+  call.scheduler.wake();
   return { success: true };
 }
 
@@ -138,6 +152,11 @@ function visible(stored: StoredSchedule, tenant: string | undefined): boolean {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+function runView(run: ScheduleRun): NonNullable<ScheduleView['lastRun']> {
+  const { jobIds, skipped, errors } = run;
+  return { dueAt: iso(run.dueAt), startedAt: iso(run.startedAt), jobIds, skipped, errors };
+}
 
 async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<ScheduleView> {
   const value = scheduleCodec.decode(stored.value);
@@ -151,8 +170,6 @@ async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<Sched
     ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
     createdAt: iso(stored.createdAt),
     nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
-    lastRun: run
-      ? { dueAt: iso(run.dueAt), startedAt: iso(run.startedAt), jobIds: run.jobIds, errors: run.errors }
-      : null,
+    lastRun: run ? runView(run) : null,
   };
 }

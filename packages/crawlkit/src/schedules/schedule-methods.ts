@@ -5,9 +5,11 @@ import {
   deleteSchedule,
   getSchedule,
   listSchedules,
+  runSchedule,
   type ScheduleCall,
   type ScheduleListResponse,
   type ScheduleResponse,
+  type ScheduleView,
 } from './schedule-api.js';
 import type { ScheduleRequestInput } from './schedule-request.js';
 
@@ -28,6 +30,14 @@ export interface ScheduleMethods {
   get(id: string, init?: CallOptions): Promise<ScheduleResponse | ErrorResponse>;
   /** Every schedule (of the caller's tenant), oldest first. */
   list(init?: CallOptions): Promise<ScheduleListResponse | ErrorResponse>;
+  /**
+   * Runs a schedule now, out of its clock (its next firing stays); answers the run: the crawl of each target, or why
+   * a target was skipped (its previous crawl still running).
+   */
+  run(
+    id: string,
+    init?: CallOptions,
+  ): Promise<{ success: true; data: NonNullable<ScheduleView['lastRun']> } | ErrorResponse>;
   /** Deletes a schedule: it fires no more (its crawls already started go on). */
   delete(id: string, init?: CallOptions): Promise<{ success: true } | ErrorResponse>;
 }
@@ -37,6 +47,7 @@ export function scheduleMethods(guard: ScheduleGuard): ScheduleMethods {
     create: (body, init = {}) => guard(init, (call) => createSchedule(call, body)),
     get: (id, init = {}) => guard(init, (call) => getSchedule(call, id)),
     list: (init = {}) => guard(init, (call) => listSchedules(call)),
+    run: (id, init = {}) => guard(init, (call) => runSchedule(call, id)),
     delete: (id, init = {}) => guard(init, (call) => deleteSchedule(call, id)),
   };
 }

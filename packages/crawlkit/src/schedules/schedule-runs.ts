@@ -45,12 +45,14 @@ export async function startRun(
   dueAt: number,
 ): Promise<ScheduleRun> {
   const previous = await lastRun(ctx.store, id);
-  const run: ScheduleRun = { dueAt, startedAt: Date.now(), jobIds: [], errors: [] };
+  const run: ScheduleRun = { dueAt, startedAt: Date.now(), jobIds: [], skipped: [], errors: [] };
   const box = ctx.secrets(ctx.store);
   for (const [index, target] of schedule.targets.entries()) {
     const running = await stillRunning(jobs, previous?.jobIds[index]);
     if (running) {
-      run.jobIds.push(null);
+      // The running crawl stays the target's latest, so the next firing checks it again.
+      run.jobIds.push(running);
+      run.skipped.push(index);
       run.errors.push(`targets[${index}] (${target.url}): skipped, its previous crawl ${running} is still running`);
       continue;
     }

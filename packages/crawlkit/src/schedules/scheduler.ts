@@ -79,6 +79,15 @@ export class Scheduler {
       });
   }
 
+  /** Runs a schedule now, out of its clock (its next firing stays as it is); its changes go to its webhook. */
+  async runNow(id: string, schedule: ScheduleValue): Promise<ScheduleRun> {
+    const now = Date.now();
+    const run = await startRun(this.#options.ctx, this.#options.jobs, id, schedule, now);
+    this.#options.bus.scheduleRun({ id, ...run });
+    this.#track(this.#follow(id, schedule, run));
+    return run;
+  }
+
   /** Stops firing and waits for the look in progress; runs already started go on as jobs of the store. */
   async close(): Promise<void> {
     this.#closing.abort();
@@ -127,7 +136,8 @@ export class Scheduler {
     const queued = (store: Store, delivery: Delivery) => this.#options.queued(store, delivery);
     await Promise.all(
       run.jobIds.map(async (jobId, target) => {
-        if (jobId === null) return;
+        // A skipped target's crawl is followed by the run that started it.
+        if (jobId === null || run.skipped.includes(target)) return;
         const job = await jobs.wait(jobId, this.#closing.signal).catch(() => undefined);
         if (job?.status !== 'completed') return;
         const count = await queueChangeWebhooks(jobs, { scheduleId: id, schedule, target, jobId }, queued);
