@@ -17,6 +17,7 @@ import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.
 import { sleep, startReceiver, until, type Receiver } from './helpers-batch.ts';
 
 const helpers = join(import.meta.dirname, 'helpers');
+const COMPILE_CACHE = join(tmpdir(), 'crawlkit-test-compile-cache');
 const day = Date.UTC(2026, 0, 1);
 
 let site: ChangingSite;
@@ -245,7 +246,7 @@ describe('schedules', () => {
       await site.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
 
 interface Child {
@@ -259,9 +260,8 @@ function spawnChild(args: string[]): Child {
   const child = spawn(
     process.execPath,
     ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'schedule-child.ts'), ...args],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    // The compile cache keeps Node's transpiled sources between the children (as test/durability.test.ts does).
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE } },
   );
   const lines: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
