@@ -126,7 +126,8 @@ export class Scheduler {
     if (!schedules) return;
     for (const stored of await schedules.list()) {
       const run = await lastRun(this.#options.ctx.store, stored.id);
-      if (run) this.#track(this.#follow(stored.id, scheduleCodec.decode(stored.value), run));
+      // Its skipped targets too: the run that started their crawls may be an earlier one, followed by nobody now.
+      if (run) this.#track(this.#follow(stored.id, scheduleCodec.decode(stored.value), { ...run, skipped: [] }));
     }
   }
 
