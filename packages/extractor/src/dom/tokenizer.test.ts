@@ -38,6 +38,8 @@ const PAGES = [
   '<div><!-- unterminated comment',
   '<title>a &amp; b < c</title><textarea>x<y</textarea><script></SCRIPT ><p>after</p>',
   '<svg><![CDATA[ <raw> ]]></svg><p a="1 > 2" b=\'<\'>x</p>',
+  '<p a="x&amp;y&#65;" b=\'&lt;&notanentity\' c=&quot;>a &amp; b &#x3c; c &notanentity; d &amp</p>&',
+  `<div title="${'a'.repeat(500)}&amp;">${'text '.repeat(500)}&copy;${'more text '.repeat(300)}</div>`,
 ];
 
 describe('FastTokenizer', () => {
