@@ -43,6 +43,19 @@ const PAGES = [
 ];
 
 describe('FastTokenizer', () => {
+  it("replaces methods htmlparser2's Tokenizer still has (a rename would silently bring the slow loops back)", () => {
+    const methods = Tokenizer.prototype as unknown as Record<string, unknown>;
+    for (const name of [
+      'fastForwardTo',
+      'stateText',
+      'stateInAttributeValueDoubleQuotes',
+      'stateInAttributeValueSingleQuotes',
+    ]) {
+      expect(typeof methods[name], name).toBe('function');
+      expect(Object.hasOwn(FastTokenizer.prototype, name), name).toBe(true);
+    }
+  });
+
   it('reports the same events as htmlparser2 Tokenizer, whole and written in slices', () => {
     const long = `<script>${'var a = b < c;\n'.repeat(2000)}</script><p>x</p><!--${'-'.repeat(3000)}>-->`;
     for (const html of [...PAGES, long]) {
