@@ -89,7 +89,7 @@ export const proxyConfigSchema = z.strictObject({
 
 /** `FetcherOptions`. */
 export const fetcherOptionsSchema = z.strictObject({
-  engine: z.enum(['auto', 'http', 'browser']).optional(),
+  engine: z.string().min(1).optional(),
   http: httpOptionsSchema.optional(),
   browser: browserOptionsSchema.optional(),
   proxies: proxyConfigSchema.optional(),

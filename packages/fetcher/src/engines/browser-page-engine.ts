@@ -58,6 +58,7 @@ export class BrowserPageEngine implements PageEngine {
     if (request.actions?.length) browserRequest.actions = request.actions;
     if (attempt.proxy) browserRequest.proxy = attempt.proxy;
     if (request.onRequestStart) browserRequest.onRequestStart = request.onRequestStart;
+    if (request.onExchange) browserRequest.onExchange = request.onExchange;
     let result;
     try {
       result = await this.#browser.fetch(browserRequest);

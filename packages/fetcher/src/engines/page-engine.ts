@@ -1,4 +1,5 @@
 import type { CountryProfile } from '../browser/countries.js';
+import type { FetchResult, HttpRequest } from '../http/types.js';
 import type { PageRequest, PageResult } from '../page.js';
 import type { RenderVerdict } from '../render/judge.js';
 
@@ -30,6 +31,11 @@ export interface PageEngine {
   /** Whether it honours the browser-only options (actions, screenshot, waitFor, mobile, location). */
   readonly renders: boolean;
   fetch<V extends RenderVerdict>(call: EngineCall<V>): Promise<PageResult<V>>;
+  /**
+   * Answers the fetcher's plain requests (robots.txt, sitemaps) when this engine is the fetcher's `engine`: an engine
+   * that must not reach the network (replay) keeps them off it too. Without it they go over HTTP.
+   */
+  fetchPlain?(request: HttpRequest): Promise<FetchResult>;
   /** Frees what it holds (connections, browsers). Idempotent. */
   close(): Promise<void>;
 }
