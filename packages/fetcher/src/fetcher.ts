@@ -184,8 +184,8 @@ export class Fetcher {
    */
   fetchPlain(request: HttpRequest): Promise<FetchResult> {
     if (this.#closed) return Promise.reject(new FetchError('FETCHER_CLOSED', 'This fetcher is closed.'));
-    const plain = this.#engines.get(this.#engine)?.fetchPlain;
-    if (plain) return plain.call(this.#engines.get(this.#engine), request);
+    const configured = this.#engines.get(this.#engine);
+    if (configured?.fetchPlain) return configured.fetchPlain(request, this.#policy);
     const proxy = request.proxy ?? this.#proxies.pick('basic');
     return this.#http.fetch(proxy ? { ...request, proxy } : request);
   }
@@ -230,7 +230,14 @@ export class Fetcher {
         { url: request.url },
       );
     }
-    const result = await engine.fetch({ request, deadline, attempt, country, reason: choice.reason });
+    const result = await engine.fetch({
+      request,
+      deadline,
+      attempt,
+      country,
+      reason: choice.reason,
+      urlPolicy: this.#policy,
+    });
     if (!engine.renders) {
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) result.unsupportedFeatures = unsupported;

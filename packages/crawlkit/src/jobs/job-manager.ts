@@ -18,7 +18,7 @@ import { leaseTiming, type JobLeases } from './lease.js';
 import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
-import { storedJobCodec } from '../codec/records.js';
+import { storedJobCodec, storedJobOf } from '../codec/records.js';
 import { finishChangeFeed } from '../changes/change-feed.js';
 
 export type { JobKindHandler } from './job-driver.js';
@@ -51,6 +51,7 @@ export class JobManager {
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
   readonly #distributed: boolean;
   readonly #secrets: EngineContext['secrets'];
+  readonly #recordings: EngineContext['recordings'];
   /** The engine's policy as a job records it (nothing when it allows everything). */
   readonly #urlPolicy: UrlPolicy | undefined;
   #closed = false;
@@ -76,6 +77,7 @@ export class JobManager {
     this.#distributed = options.distributed ?? false;
     this.#leases = options.leases;
     this.#secrets = options.ctx.secrets;
+    this.#recordings = options.ctx.recordings;
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#stores = options.stores;
     this.#events = new JobEvents({
@@ -95,6 +97,11 @@ export class JobManager {
       },
     });
     this.#stores.startExpirySweep((error) => options.bus.internalError(undefined, error));
+  }
+
+  /** The WARC file of a job submitted with `record: true` (`JobStatusResponse.warcFile`), else undefined. */
+  warcFileOf(job: JobRecord): string | undefined {
+    return storedJobOf<{ record?: boolean }>(job).request.record ? this.#recordings.pathOf(job.id) : undefined;
   }
 
   /** The stores jobs may live in: the engine's, and memory for zero-data-retention jobs. */

@@ -67,6 +67,13 @@ export const crawlRequestSchema = z
     scrapeOptions: scrapeOptionsSchema.default(() => scrapeOptionsSchema.parse({})),
     webhook: webhookSchema.optional(),
     zeroDataRetention: z.boolean().default(false),
+    /**
+     * crawlkit's own: write every response of the job (pages, redirects, robots.txt and sitemaps; in the browser the
+     * document and its sub-resources) to a WARC file, each URL once; the status says where (`warcFile`). Pages are
+     * fetched, not served from the page cache. `engine: 'replay'` serves the file again with no network.
+     * @default false
+     */
+    record: z.boolean().default(false),
     /** crawlkit's own: report each page against the lineage's previous completed run (`metadata.crawlChange`). */
     changes: z.boolean().default(false),
     /** crawlkit's own: the lineage of a change feed by name (implies `changes`); else the same seed and options. */
@@ -127,6 +134,13 @@ export const batchScrapeRequestSchema = z
     ignoreInvalidURLs: z.boolean().optional(),
     maxConcurrency: z.number().int().positive().optional(),
     zeroDataRetention: z.boolean().default(false),
+    /**
+     * crawlkit's own: write every response of the job (pages, redirects, robots.txt and sitemaps; in the browser the
+     * document and its sub-resources) to a WARC file, each URL once; the status says where (`warcFile`). Pages are
+     * fetched, not served from the page cache. `engine: 'replay'` serves the file again with no network.
+     * @default false
+     */
+    record: z.boolean().default(false),
     origin: z.string().default('api'),
     integration: integrationSchema,
   })

@@ -274,6 +274,12 @@ export const scrapeRequestSchema = z
     origin: z.string().default('api'),
     integration: integrationSchema,
     zeroDataRetention: z.boolean().default(false),
+    /**
+     * crawlkit's own: write every response of the scrape (in the browser the document and its sub-resources) to a
+     * WARC file, named in `metadata.warcFile`. The page is fetched, not served from the page cache.
+     * @default false
+     */
+    record: z.boolean().default(false),
   })
   .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
   .transform((o) => resolveScrapeOptions(o));

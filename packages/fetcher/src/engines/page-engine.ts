@@ -1,6 +1,7 @@
 import type { CountryProfile } from '../browser/countries.js';
 import type { FetchResult, HttpRequest } from '../http/types.js';
 import type { PageRequest, PageResult } from '../page.js';
+import type { UrlPolicy } from '../policy/url-policy.js';
 import type { RenderVerdict } from '../render/judge.js';
 
 /** How one attempt reaches the site: its proxy mode and, when one is configured, the proxy. */
@@ -18,6 +19,8 @@ export interface EngineCall<V extends RenderVerdict = RenderVerdict> {
   country?: CountryProfile | undefined;
   /** Why this engine serves the page: the `engineReason` of its result (an engine may refine it). */
   reason: string;
+  /** The fetcher's URL policy: an engine that does not fetch through the HTTP engine or the browser applies it. */
+  urlPolicy: Readonly<UrlPolicy>;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface PageEngine {
    * Answers the fetcher's plain requests (robots.txt, sitemaps) when this engine is the fetcher's `engine`: an engine
    * that must not reach the network (replay) keeps them off it too. Without it they go over HTTP.
    */
-  fetchPlain?(request: HttpRequest): Promise<FetchResult>;
+  fetchPlain?(request: HttpRequest, urlPolicy: Readonly<UrlPolicy>): Promise<FetchResult>;
   /** Frees what it holds (connections, browsers). Idempotent. */
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { describeBody } from '../http/body-text.js';
 import { parseContentType } from '../http/content-type.js';
 import type { FetchResult, HttpRequest } from '../http/types.js';
 import type { PageResult } from '../page.js';
-import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import { checkUrlAgainstPolicy, redactUrl, tightenUrlPolicy, type UrlPolicy } from '../policy/url-policy.js';
 import type { RenderVerdict } from '../render/judge.js';
 import type { EngineCall, PageEngine } from '../engines/page-engine.js';
 import { indexWarc, urlKey, type IndexedResponse, type WarcFileIndex } from './warc-index.js';
@@ -14,7 +14,8 @@ export interface ReplayEngineOptions {
   /** The WARC files (`.warc` or `.warc.gz`) to serve from; for a URL in several, the first file wins. */
   files: readonly string[];
   /**
-   * Which URLs may be served: a recorded URL the policy refuses is `URL_BLOCKED`, as it would be live.
+   * Which URLs may be served: a recorded URL the policy refuses is `URL_BLOCKED`, as it would be live. The policy of
+   * the fetcher that calls the engine applies as well.
    * @default {} (everything allowed)
    */
   urlPolicy?: UrlPolicy;
@@ -64,15 +65,17 @@ export class ReplayEngine implements PageEngine {
 
   async fetch<V extends RenderVerdict>(call: EngineCall<V>): Promise<PageResult<V>> {
     const { request } = call;
-    const result = await this.fetchPlain({ url: request.url, deferDecoding: request.deferDecoding ?? false });
+    const plain = { url: request.url, deferDecoding: request.deferDecoding ?? false };
+    const result = await this.fetchPlain(plain, call.urlPolicy);
     return { ...result, engineReason: call.reason, proxyUsed: 'basic' };
   }
 
   /** A plain request (robots.txt, a sitemap) answered from the recordings. Only GET is recorded for replay. */
-  async fetchPlain(request: HttpRequest): Promise<FetchResult> {
+  async fetchPlain(request: HttpRequest, urlPolicy?: Readonly<UrlPolicy>): Promise<FetchResult> {
     const startedAt = Date.now();
     const start = performance.now();
-    const policy = this.#options.urlPolicy ?? {};
+    const own = this.#options.urlPolicy;
+    const policy = own && urlPolicy ? tightenUrlPolicy(own, urlPolicy) : (urlPolicy ?? own ?? {});
     const maxRedirects = this.#options.maxRedirects ?? 20;
     const index = await this.index();
     const redirects: string[] = [];
