@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Crawlkit, type Document, type ErrorResponse, type JobStatusResponse } from 'crawlkit';
+import { Crawlkit, type CrawlRequestInput, type Document, type ErrorResponse, type JobStatusResponse } from 'crawlkit';
 import { WARCParser } from 'warcio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -21,7 +21,7 @@ const DOCS = fileURLToPath(new URL('../fixtures/docs-site', import.meta.url));
 let dir: string;
 let docs: FixtureServer;
 let live: JobStatusResponse;
-let crawlBody: { url: string; limit: number; scrapeOptions: { formats: string[] } };
+let crawlBody: CrawlRequestInput;
 
 /** Every client socket this process creates while `run` runs. */
 async function socketsDuring<T>(run: () => Promise<T>): Promise<{ value: T; sockets: number }> {

@@ -1,4 +1,4 @@
-import type { ExchangeSink, WarcWriter } from '@crawlkit/fetcher';
+import { urlKey, type ExchangeSink, type WarcWriter } from '@crawlkit/fetcher';
 import type { JobRecord } from '@crawlkit/store';
 
 import { storedJobOf } from '../codec/records.js';
@@ -25,7 +25,13 @@ export function withRecording(ctx: EngineContext, job: JobRecord): EngineContext
   return { ...ctx, recording: ctx.recordings.open(job.id, jobInfo(job.kind, request)) };
 }
 
-/** The fetch hook that writes to `writer`. */
-export function recorder(writer: WarcWriter): ExchangeSink {
-  return (exchange) => writer.add(exchange);
+/** The fetch hook that writes to `writer`; with `pageUrl`, the exchange of that URL is marked as the page's start. */
+export function recorder(writer: WarcWriter, pageUrl?: string): ExchangeSink {
+  const page = pageUrl === undefined ? undefined : sameUrl(pageUrl);
+  return (exchange) => writer.add(exchange, page?.(exchange.url) ?? false);
+}
+
+function sameUrl(url: string): (other: string) => boolean {
+  const key = urlKey(url);
+  return (other) => urlKey(other) === key;
 }

@@ -3,6 +3,8 @@ import { open, stat } from 'node:fs/promises';
 
 import { WARCParser, type WARCRecord } from 'warcio';
 
+import { PAGE_HEADER } from './warc-writer.js';
+
 /** Where one recorded response lies in its file. */
 export interface IndexedResponse {
   file: string;
@@ -17,6 +19,8 @@ export interface WarcFileIndex {
   file: string;
   /** Its response records by URL (`urlKey`), the first one of each URL. */
   responses: Map<string, IndexedResponse>;
+  /** The URLs of the response records marked as the start of a page of the job (`WARC-Crawlkit-Page`), in order. */
+  pages: string[];
   /** The fields of its first `warcinfo` record (crawlkit writes the job there), if any. */
   info?: Record<string, string>;
   /** Records read (every type). */
@@ -43,7 +47,7 @@ export function urlKey(url: string): string {
  */
 export async function indexWarc(file: string): Promise<WarcFileIndex> {
   const size = (await stat(file)).size;
-  const index: WarcFileIndex = { file, responses: new Map(), records: 0 };
+  const index: WarcFileIndex = { file, responses: new Map(), pages: [], records: 0 };
   if (size === 0) return index;
   const handle = await open(file, 'r');
   const magic = Buffer.alloc(5);
@@ -140,7 +144,9 @@ function add(index: WarcFileIndex, record: WARCRecord, where: IndexedResponse): 
   } catch {
     return;
   }
-  if (!index.responses.has(key)) index.responses.set(key, where);
+  if (index.responses.has(key)) return;
+  index.responses.set(key, where);
+  if (record.warcHeader(PAGE_HEADER) === 'true') index.pages.push(target);
 }
 
 async function skipBlankLines(file: string, offset: number, size: number): Promise<number> {

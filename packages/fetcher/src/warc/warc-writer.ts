@@ -48,8 +48,12 @@ export class WarcWriter {
     return this.#stats;
   }
 
-  /** Queues `exchange` for writing, unless its method and URL were recorded already. Never throws. */
-  add(exchange: Exchange): void {
+  /**
+   * Queues `exchange` for writing, unless its method and URL were recorded already. `page`: the exchange is the start
+   * of a page the job scraped (not a sub-resource, robots.txt or a later redirect hop): its response record says so
+   * (`WARC-Crawlkit-Page: true`), which `crawlkit replay` scrapes again. Never throws.
+   */
+  add(exchange: Exchange, page = false): void {
     const key = `${exchange.method} ${exchange.url}`;
     if (this.#closed || this.#seen.has(key)) {
       if (!this.#closed) this.#stats.duplicates++;
@@ -57,7 +61,7 @@ export class WarcWriter {
     }
     this.#seen.add(key);
     this.#stats.responses++;
-    this.#enqueue(() => [requestRecord(exchange), responseRecord(exchange)]);
+    this.#enqueue(() => [requestRecord(exchange), responseRecord(exchange, page)]);
   }
 
   /** Waits for every queued record to be on disk, then closes the file. Rejects with the first write error. */
@@ -129,7 +133,10 @@ function requestRecord(exchange: Exchange): WARCRecord {
   });
 }
 
-function responseRecord(exchange: Exchange): WARCRecord {
+/** The WARC header of a response record that starts a page of the job (`WarcWriter.add`'s `page`). */
+export const PAGE_HEADER = 'WARC-Crawlkit-Page';
+
+function responseRecord(exchange: Exchange, page: boolean): WARCRecord {
   const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(exchange.headers)) {
     if (WIRE_HEADERS.has(name) || (name === 'content-encoding' && exchange.decoded)) continue;
@@ -145,7 +152,7 @@ function responseRecord(exchange: Exchange): WARCRecord {
       warcVersion: 'WARC/1.1',
       statusline: `HTTP/1.1 ${exchange.status} ${statusText(exchange.status)}`,
       httpHeaders: headers,
-      warcHeaders: { 'WARC-Crawlkit-Engine': exchange.engine },
+      warcHeaders: { 'WARC-Crawlkit-Engine': exchange.engine, ...(page ? { [PAGE_HEADER]: 'true' } : {}) },
     },
     [exchange.body],
   );

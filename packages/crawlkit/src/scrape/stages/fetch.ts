@@ -35,7 +35,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
   if (request.location) page.location = request.location;
   if (request.actions?.length) page.actions = request.actions;
   if (state.onRequestStart) page.onRequestStart = state.onRequestStart;
-  if (state.ctx.recording) page.onExchange = recorder(state.ctx.recording);
+  if (state.ctx.recording) page.onExchange = recorder(state.ctx.recording, request.url);
   shapeFetch(request.formats, page);
   page.renderJudge = extractingJudge(state);
   const revalidation = state.revalidation;
