@@ -39,7 +39,7 @@ describe('crawlkit crawl --record, then crawlkit replay', { timeout: 120_000 }, 
     expect(documents(replayed.stdout)).toEqual(live);
 
     // The scrape flags replace the recorded ones.
-    const links = await site.cli(['replay', warc!, '--format', 'links', '--ndjson']);
+    const links = await site.cli(['replay', warc!, '--format', 'links', '--no-only-main-content', '--ndjson']);
     expect(links.code, links.stderr).toBe(0);
     const linked = links.stdout
       .trim()

@@ -68,7 +68,7 @@ async function finished(ck: Crawlkit, started: { success: boolean; id?: string }
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'crawlkit-replay-'));
   docs = await startFixtureServer({ root: DOCS });
-  crawlBody = { url: `${docs.url}/`, limit: 50, scrapeOptions: { formats: ['markdown', 'links'] } };
+  crawlBody = { url: `${docs.url}/`, limit: 50, scrapeOptions: { formats: ['markdown', 'links'], onlyMainContent: false } };
   const ck = new Crawlkit({ storeDir: join(dir, 'store'), engine: 'http' });
   try {
     live = await finished(ck, await ck.crawl({ ...crawlBody, record: true }));
