@@ -47,7 +47,17 @@ async function responseUrls(file: string): Promise<string[]> {
 /** What a replay must give back the same: the content and the metadata that come from the page. */
 function comparable(doc: Document) {
   const { title, description, language, statusCode, url, sourceURL, contentType } = doc.metadata;
-  return { markdown: doc.markdown, links: doc.links, title, description, language, statusCode, url, sourceURL, contentType };
+  return {
+    markdown: doc.markdown,
+    links: doc.links,
+    title,
+    description,
+    language,
+    statusCode,
+    url,
+    sourceURL,
+    contentType,
+  };
 }
 
 function byUrl(status: JobStatusResponse) {
@@ -68,7 +78,11 @@ async function finished(ck: Crawlkit, started: { success: boolean; id?: string }
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'crawlkit-replay-'));
   docs = await startFixtureServer({ root: DOCS });
-  crawlBody = { url: `${docs.url}/`, limit: 50, scrapeOptions: { formats: ['markdown', 'links'], onlyMainContent: false } };
+  crawlBody = {
+    url: `${docs.url}/`,
+    limit: 50,
+    scrapeOptions: { formats: ['markdown', 'links'], onlyMainContent: false },
+  };
   const ck = new Crawlkit({ storeDir: join(dir, 'store'), engine: 'http' });
   try {
     live = await finished(ck, await ck.crawl({ ...crawlBody, record: true }));
@@ -155,7 +169,7 @@ describe('replay', () => {
 });
 
 describe('record and replay in the browser', () => {
-  it('records the document and its script through CDP, and replays the page', async () => {
+  it('records the document, its script and its data through CDP, and renders them again in replay', async () => {
     const site = await startFixtureServer();
     const url = `${site.url}/js/app-shell.html`;
     const ck = new Crawlkit({ store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS } });
@@ -172,19 +186,17 @@ describe('record and replay in the browser', () => {
     expect(urls).toEqual(expect.arrayContaining([url, `${site.url}/js/app.js`, api]));
     expect(new Set(urls).size).toBe(urls.length);
 
-    // Replayed without a browser: the document as served (the app shell), its script and the data the script fetched.
-    const replay = await replayEngine([recorded.metadata.warcFile!]);
+    // Replayed with the site down: rendered again in the browser, every request answered from the recording.
+    const replay = await replayEngine([recorded.metadata.warcFile!], { browser: { args: ISOLATED_ARGS } });
     try {
-      const { value, sockets } = await socketsDuring(async () => ({
-        page: data(await replay.scrape({ url })),
-        script: data(await replay.scrape({ url: `${site.url}/js/app.js`, formats: ['rawHtml'] })),
-        api: data(await replay.scrape({ url: api, formats: ['rawHtml'] })),
-      }));
-      expect(sockets).toBe(0);
-      expect(value.page.metadata.statusCode).toBe(200);
-      expect(value.page.rawHtml ?? value.page.markdown).toBeDefined();
-      expect(value.script.rawHtml).toContain("fetch('/js/api/slow?ms=100')");
-      expect(value.api.rawHtml).toContain('Content that only JavaScript shows');
+      const page = data(await replay.scrape({ url }));
+      expect(page.metadata).toMatchObject({ statusCode: 200, engine: 'browser', engineReason: 'engine:replay' });
+      expect(page.markdown).toBe(recorded.markdown);
+      // Any resource, served as recorded (no rendering needed for a script).
+      const script = data(await replay.scrape({ url: `${site.url}/js/app.js`, formats: ['rawHtml'] }));
+      expect(script.rawHtml).toContain("fetch('/js/api/slow?ms=100')");
+      const missing = (await replay.scrape({ url: `${site.url}/js/nowhere.html` })) as ErrorResponse;
+      expect(missing).toMatchObject({ success: false, code: 'SCRAPE_REPLAY_NOT_RECORDED' });
     } finally {
       await replay.close();
     }

@@ -125,6 +125,7 @@ export class Fetcher {
         ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),
       },
     });
+    for (const engine of options.engines ?? []) engine.bind?.({ browser });
     for (const engine of [http, browser, new AutoEngine(http, browser, this.#judge), ...(options.engines ?? [])]) {
       if (this.#engines.has(engine.name)) {
         throw new InvalidOptionError(`Invalid options of new Fetcher(): two engines are named \`${engine.name}\`.`);

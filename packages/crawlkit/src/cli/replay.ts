@@ -38,7 +38,8 @@ function recordedJob(index: WarcFileIndex): RecordedJob | undefined {
  * flags (`--format`, `--only-main-content`, ...) replace the recorded ones. Prints documents as `crawlkit crawl` does.
  */
 export async function replayCommand(ctx: CommandContext, files: string[], command: Command): Promise<number> {
-  if (ctx.options.engine !== undefined) throw new CliError('`crawlkit replay` always uses the replay engine: drop --engine.');
+  if (ctx.options.engine !== undefined)
+    throw new CliError('`crawlkit replay` always uses the replay engine: drop --engine.');
   let first: WarcFileIndex;
   try {
     first = await indexWarc(files[0]!);

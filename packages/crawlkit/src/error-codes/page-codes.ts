@@ -32,7 +32,7 @@ export const PAGE_CODES = {
   ),
   SCRAPE_REPLAY_NOT_RECORDED: info(
     404,
-    '`engine: \'replay\'` serves pages from WARC recordings only, with no network, and none of them holds a response for this URL.',
+    "`engine: 'replay'` serves pages from WARC recordings only, with no network, and none of them holds a response for this URL.",
     'Record a job that fetches the URL (`record: true`), or add the WARC file that holds it to `replay.files`.',
   ),
   REPLAY_FILE_UNREADABLE: info(

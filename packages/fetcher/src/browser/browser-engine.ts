@@ -20,7 +20,7 @@ import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { stealthScript } from './stealth.js';
 import { PageRecorder } from './page-recorder.js';
-import type { ExchangeSink } from '../warc/exchange.js';
+import type { ExchangeSink, RecordedSource } from '../warc/exchange.js';
 
 /** One page load in the browser, with everything already decided by the fetcher. */
 export interface BrowserFetchRequest {
@@ -47,6 +47,8 @@ export interface BrowserFetchRequest {
   onRequestStart?: () => void;
   /** Receives the document's and every sub-resource's exchange (bodies through CDP), before the result returns. */
   onExchange?: ExchangeSink;
+  /** Serves every request of the page from recordings, with no network (replay). */
+  serve?: RecordedSource;
 }
 
 /** What a browser page load returned. */
@@ -187,6 +189,7 @@ export class BrowserEngine {
       blockHeavy:
         request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
+      ...(request.serve ? { serve: request.serve } : {}),
     });
     await Promise.all([this.#prepare(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);

@@ -2,6 +2,7 @@ import type { CountryProfile } from '../browser/countries.js';
 import type { FetchResult, HttpRequest } from '../http/types.js';
 import type { PageRequest, PageResult } from '../page.js';
 import type { UrlPolicy } from '../policy/url-policy.js';
+import type { RecordedSource } from '../warc/exchange.js';
 import type { RenderVerdict } from '../render/judge.js';
 
 /** How one attempt reaches the site: its proxy mode and, when one is configured, the proxy. */
@@ -21,6 +22,13 @@ export interface EngineCall<V extends RenderVerdict = RenderVerdict> {
   reason: string;
   /** The fetcher's URL policy: an engine that does not fetch through the HTTP engine or the browser applies it. */
   urlPolicy: Readonly<UrlPolicy>;
+  /** Serve every request of the page from recordings instead of the network (the replay engine rendering a page). */
+  serve?: RecordedSource;
+}
+
+/** The fetcher's built-in engines, given to the engines of `FetcherOptions.engines` that render through them. */
+export interface BuiltinEngines {
+  browser: PageEngine;
 }
 
 /**
@@ -39,6 +47,8 @@ export interface PageEngine {
    * that must not reach the network (replay) keeps them off it too. Without it they go over HTTP.
    */
   fetchPlain?(request: HttpRequest, urlPolicy: Readonly<UrlPolicy>): Promise<FetchResult>;
+  /** Called once by the fetcher that was given this engine, with its built-in engines. */
+  bind?(engines: BuiltinEngines): void;
   /** Frees what it holds (connections, browsers). Idempotent. */
   close(): Promise<void>;
 }

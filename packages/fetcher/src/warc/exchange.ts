@@ -25,3 +25,17 @@ export interface Exchange {
 
 /** Receives the exchanges of a fetch, in the order they happened. It must not throw. */
 export type ExchangeSink = (exchange: Exchange) => void;
+
+/** A response served from a recording, as the browser is given it in place of the network. */
+export interface ServedResponse {
+  status: number;
+  /** Response headers, names lower-cased (no encoding or length headers: `body` is decoded). */
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/**
+ * Answers a request from recordings (replay in the browser): the recorded response, or a `FetchError` for a URL not
+ * recorded. Every request of the page goes to it; none reaches the network.
+ */
+export type RecordedSource = (url: string) => Promise<ServedResponse>;

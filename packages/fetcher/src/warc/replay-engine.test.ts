@@ -119,7 +119,9 @@ describe('ReplayEngine', () => {
   });
 
   it('refuses a file that is not there or not a WARC file with REPLAY_FILE_UNREADABLE', async () => {
-    const missing = await failure(new ReplayEngine({ files: [join(dir, 'none.warc')] }).fetchPlain({ url: server.url }));
+    const missing = await failure(
+      new ReplayEngine({ files: [join(dir, 'none.warc')] }).fetchPlain({ url: server.url }),
+    );
     expect(missing.code).toBe('REPLAY_FILE_UNREADABLE');
     const text = join(dir, 'notes.txt');
     await writeFile(text, 'hello, not a WARC\n');

@@ -5,9 +5,13 @@ import type { FetchResult, HttpRequest } from '../http/types.js';
 import type { PageResult } from '../page.js';
 import { checkUrlAgainstPolicy, redactUrl, tightenUrlPolicy, type UrlPolicy } from '../policy/url-policy.js';
 import type { RenderVerdict } from '../render/judge.js';
-import type { EngineCall, PageEngine } from '../engines/page-engine.js';
+import { isBrowserError } from '../browser/errors.js';
+import { browserReasonForOptions } from '../engine-choice.js';
+import { isBrowserUnavailable } from '../engines/auto-engine.js';
+import type { BuiltinEngines, EngineCall, PageEngine } from '../engines/page-engine.js';
+import type { RecordedSource } from './exchange.js';
 import { indexWarc, urlKey, type IndexedResponse, type WarcFileIndex } from './warc-index.js';
-import { readResponse } from './warc-read.js';
+import { readResponse, type RecordedResponse } from './warc-read.js';
 
 /** Settings of a `ReplayEngine`. */
 export interface ReplayEngineOptions {
@@ -43,18 +47,29 @@ export interface ReplayIndex {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * Serves every fetch from recorded WARC files, with no network: not a socket is opened, for pages (`fetch`) or for
- * robots.txt and sitemaps (`fetchPlain`). The files are indexed on first use, by streaming them. Recorded redirects are
- * followed; a URL not recorded is `SCRAPE_REPLAY_NOT_RECORDED`.
+ * Serves every fetch from recorded WARC files, with no network: not a socket is opened to a site, for pages (`fetch`)
+ * or for robots.txt and sitemaps (`fetchPlain`). The files are indexed on first use, by streaming them. Recorded
+ * redirects are followed; a URL not recorded is `SCRAPE_REPLAY_NOT_RECORDED`. Given a fetcher's browser (`bind`), a
+ * page the browser recorded is rendered again in it, each of its requests answered from the recordings.
  */
 export class ReplayEngine implements PageEngine {
   readonly name = 'replay';
-  readonly renders = false;
   readonly #options: ReplayEngineOptions;
   #index: Promise<ReplayIndex> | undefined;
+  #browser: PageEngine | undefined;
 
   constructor(options: ReplayEngineOptions) {
     this.#options = options;
+  }
+
+  /** Whether it can render (a fetcher gave it its browser): pages recorded by the browser are replayed in it. */
+  get renders(): boolean {
+    return this.#browser !== undefined;
+  }
+
+  /** Takes the first fetcher's browser, to replay in it the pages the browser recorded. */
+  bind(engines: BuiltinEngines): void {
+    this.#browser ??= engines.browser;
   }
 
   /** The merged index of the files, built on first call (every later call shares it). */
@@ -63,38 +78,37 @@ export class ReplayEngine implements PageEngine {
     return this.#index;
   }
 
+  /**
+   * A page from the recordings: rendered in the browser (every request it makes answered from the recordings) when
+   * the browser recorded it or an option needs the browser, else served as recorded, like an HTTP fetch.
+   */
   async fetch<V extends RenderVerdict>(call: EngineCall<V>): Promise<PageResult<V>> {
     const { request } = call;
+    const policy = this.#policy(call.urlPolicy);
+    if (this.#browser && (await this.#rendered(request))) {
+      const serve: RecordedSource = async (url) => (await this.#read(checkUrlAgainstPolicy(url, policy))).recorded;
+      try {
+        return await this.#browser.fetch({ ...call, serve, urlPolicy: policy });
+      } catch (error) {
+        // A recorded download, or no browser here: the recording as it is, like an HTTP fetch.
+        if (!isBrowserError(error) || (error.code !== 'SCRAPE_DOWNLOAD' && !isBrowserUnavailable(error))) throw error;
+      }
+    }
     const plain = { url: request.url, deferDecoding: request.deferDecoding ?? false };
-    const result = await this.fetchPlain(plain, call.urlPolicy);
+    const result = await this.fetchPlain(plain, policy);
     return { ...result, engineReason: call.reason, proxyUsed: 'basic' };
   }
 
-  /** A plain request (robots.txt, a sitemap) answered from the recordings. Only GET is recorded for replay. */
+  /** A plain request (robots.txt, a sitemap) answered from the recordings, recorded redirects followed. */
   async fetchPlain(request: HttpRequest, urlPolicy?: Readonly<UrlPolicy>): Promise<FetchResult> {
     const startedAt = Date.now();
     const start = performance.now();
-    const own = this.#options.urlPolicy;
-    const policy = own && urlPolicy ? tightenUrlPolicy(own, urlPolicy) : (urlPolicy ?? own ?? {});
+    const policy = this.#policy(urlPolicy);
     const maxRedirects = this.#options.maxRedirects ?? 20;
-    const index = await this.index();
     const redirects: string[] = [];
     let url = checkUrlAgainstPolicy(request.url, policy);
     for (;;) {
-      const where = index.responses.get(urlKey(url.href));
-      if (!where) throw notRecorded(url, index);
-      const maxBytes = this.#options.maxRecordBytes ?? 100 * 1024 * 1024;
-      if (where.length > maxBytes) {
-        throw new FetchError(
-          'SCRAPE_RESPONSE_TOO_LARGE',
-          `The recorded response (${where.length} bytes) exceeds the limit of ${maxBytes} bytes.`,
-          { url: redactUrl(url) },
-        );
-      }
-      const recorded = await readResponse(where).catch((error: unknown) => {
-        throw unreadable(where.file, error);
-      });
-      if (!recorded) throw unreadable(where.file, new Error(`no response record at offset ${where.offset}`));
+      const { recorded } = await this.#read(url);
       const location = recorded.headers.location;
       if (REDIRECTS.has(recorded.status) && location) {
         redirects.push(redactUrl(url));
@@ -122,8 +136,43 @@ export class ReplayEngine implements PageEngine {
     }
   }
 
-  /** Nothing to free: files are opened per read. */
+  /** Nothing to free: files are opened per read, and the browser is the fetcher's. */
   async close(): Promise<void> {}
+
+  #policy(given: Readonly<UrlPolicy> | undefined): UrlPolicy {
+    const own = this.#options.urlPolicy;
+    return own && given ? tightenUrlPolicy(own, given) : { ...(given ?? own ?? {}) };
+  }
+
+  /** Whether the page is replayed in the browser: it was recorded there, or an option only the browser honours. */
+  async #rendered(request: EngineCall['request']): Promise<boolean> {
+    if (browserReasonForOptions(request)) return true;
+    try {
+      return (await this.index()).responses.get(urlKey(request.url))?.engine === 'browser';
+    } catch {
+      return false;
+    }
+  }
+
+  /** The recorded response of `url` (one record: redirects are the caller's to follow). */
+  async #read(url: URL): Promise<{ where: IndexedResponse; recorded: RecordedResponse }> {
+    const index = await this.index();
+    const where = index.responses.get(urlKey(url.href));
+    if (!where) throw notRecorded(url, index);
+    const maxBytes = this.#options.maxRecordBytes ?? 100 * 1024 * 1024;
+    if (where.length > maxBytes) {
+      throw new FetchError(
+        'SCRAPE_RESPONSE_TOO_LARGE',
+        `The recorded response (${where.length} bytes) exceeds the limit of ${maxBytes} bytes.`,
+        { url: redactUrl(url) },
+      );
+    }
+    const recorded = await readResponse(where).catch((error: unknown) => {
+      throw unreadable(where.file, error);
+    });
+    if (!recorded) throw unreadable(where.file, new Error(`no response record at offset ${where.offset}`));
+    return { where, recorded };
+  }
 }
 
 async function buildIndex(options: ReplayEngineOptions): Promise<ReplayIndex> {

@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 
 import { WARCParser, type WARCRecord } from 'warcio';
 
-import { PAGE_HEADER } from './warc-writer.js';
+import { ENGINE_HEADER, PAGE_HEADER } from './warc-writer.js';
 
 /** Where one recorded response lies in its file. */
 export interface IndexedResponse {
@@ -12,6 +12,8 @@ export interface IndexedResponse {
   offset: number;
   /** Bytes of the record on disk, from `offset`. */
   length: number;
+  /** The engine that recorded it (`WARC-Crawlkit-Engine`: `http`, `browser`), when crawlkit did. */
+  engine?: string;
 }
 
 /** What indexing one WARC file found. */
@@ -145,7 +147,8 @@ function add(index: WarcFileIndex, record: WARCRecord, where: IndexedResponse): 
     return;
   }
   if (index.responses.has(key)) return;
-  index.responses.set(key, where);
+  const engine = record.warcHeader(ENGINE_HEADER);
+  index.responses.set(key, engine ? { ...where, engine } : where);
   if (record.warcHeader(PAGE_HEADER) === 'true') index.pages.push(target);
 }
 

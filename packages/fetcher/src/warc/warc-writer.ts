@@ -2,7 +2,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 
 import { WARCRecord } from 'warcio';
 import { WARCSerializer } from 'warcio/node';
@@ -108,12 +109,15 @@ export class WarcWriter {
   }
 }
 
+const gzipped = promisify(gzip);
+
 /**
- * A record as one gzip member. zlib compresses it rather than warcio's `gzip` option, which goes through a web
- * `CompressionStream` that refuses warcio's own chunks when they come from another realm (vitest's module runner).
+ * A record as one gzip member, compressed in libuv's thread pool (off the main thread, where the crawl runs). zlib
+ * compresses it rather than warcio's `gzip` option, which goes through a web `CompressionStream` that refuses
+ * warcio's own chunks when they come from another realm (vitest's module runner).
  */
 async function serialized(record: WARCRecord): Promise<Buffer> {
-  return gzipSync(await WARCSerializer.serialize(record));
+  return gzipped(await WARCSerializer.serialize(record));
 }
 
 function requestRecord(exchange: Exchange): WARCRecord {
@@ -135,6 +139,8 @@ function requestRecord(exchange: Exchange): WARCRecord {
 
 /** The WARC header of a response record that starts a page of the job (`WarcWriter.add`'s `page`). */
 export const PAGE_HEADER = 'WARC-Crawlkit-Page';
+/** The WARC header naming the engine that recorded a response (`http`, `browser`): replay renders the latter. */
+export const ENGINE_HEADER = 'WARC-Crawlkit-Engine';
 
 function responseRecord(exchange: Exchange, page: boolean): WARCRecord {
   const headers: [string, string][] = [];
@@ -152,7 +158,7 @@ function responseRecord(exchange: Exchange, page: boolean): WARCRecord {
       warcVersion: 'WARC/1.1',
       statusline: `HTTP/1.1 ${exchange.status} ${statusText(exchange.status)}`,
       httpHeaders: headers,
-      warcHeaders: { 'WARC-Crawlkit-Engine': exchange.engine, ...(page ? { [PAGE_HEADER]: 'true' } : {}) },
+      warcHeaders: { [ENGINE_HEADER]: exchange.engine, ...(page ? { [PAGE_HEADER]: 'true' } : {}) },
     },
     [exchange.body],
   );
