@@ -64,7 +64,7 @@ function byUrl(status: JobStatusResponse) {
   return Object.fromEntries(status.data.map((doc) => [doc.metadata.sourceURL, comparable(doc)]));
 }
 
-async function replayEngine(files: string[], extra: object = {}): Promise<Crawlkit> {
+function replayEngine(files: string[], extra: object = {}): Crawlkit {
   return new Crawlkit({ store: 'memory', engine: 'replay', replay: { files }, ...extra });
 }
 
@@ -111,7 +111,7 @@ describe('record', () => {
 
 describe('replay', () => {
   it('crawls the recording with the server stopped: the same documents, no socket opened', async () => {
-    const ck = await replayEngine([live.warcFile!]);
+    const ck = replayEngine([live.warcFile!]);
     try {
       const { value: replayed, sockets } = await socketsDuring(async () => finished(ck, await ck.crawl(crawlBody)));
       expect(sockets).toBe(0);
@@ -124,7 +124,7 @@ describe('replay', () => {
   });
 
   it('answers a URL not in the recording with SCRAPE_REPLAY_NOT_RECORDED in the v2 error shape', async () => {
-    const ck = await replayEngine([live.warcFile!]);
+    const ck = replayEngine([live.warcFile!]);
     try {
       const missing = (await ck.scrape({ url: `${docs.url}/guide/nowhere.html` })) as ErrorResponse;
       expect(missing).toMatchObject({ success: false, code: 'SCRAPE_REPLAY_NOT_RECORDED' });
@@ -135,7 +135,7 @@ describe('replay', () => {
   });
 
   it("refuses a recorded page outside the engine's URL policy", async () => {
-    const ck = await replayEngine([live.warcFile!], { urlPolicy: 'strict' });
+    const ck = replayEngine([live.warcFile!], { urlPolicy: 'strict' });
     try {
       const refused = (await ck.scrape({ url: `${docs.url}/` })) as ErrorResponse;
       expect(refused).toMatchObject({ success: false, code: 'URL_BLOCKED' });
@@ -148,14 +148,14 @@ describe('replay', () => {
     const whole = await readFile(live.warcFile!);
     const cut = join(dir, 'cut.warc.gz');
     await writeFile(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
-    const ck = await replayEngine([cut]);
+    const ck = replayEngine([cut]);
     const warnings: string[] = [];
     ck.on('warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
     try {
       const replayed = await finished(ck, await ck.crawl(crawlBody));
       expect(replayed.data.length).toBeGreaterThan(0);
       expect(replayed.data.length).toBeLessThan(live.data.length);
-      for (const doc of replayed.data) expect(comparable(doc)).toEqual(byUrl(live)[doc.metadata.sourceURL!]);
+      for (const doc of replayed.data) expect(comparable(doc)).toEqual(byUrl(live)[doc.metadata.sourceURL]);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/^REPLAY_TRUNCATED: The recording .*cut\.warc\.gz ends inside a record/);
     } finally {
@@ -187,7 +187,7 @@ describe('record and replay in the browser', () => {
     expect(new Set(urls).size).toBe(urls.length);
 
     // Replayed with the site down: rendered again in the browser, every request answered from the recording.
-    const replay = await replayEngine([recorded.metadata.warcFile!], { browser: { args: ISOLATED_ARGS } });
+    const replay = replayEngine([recorded.metadata.warcFile!], { browser: { args: ISOLATED_ARGS } });
     try {
       const page = data(await replay.scrape({ url }));
       expect(page.metadata).toMatchObject({ statusCode: 200, engine: 'browser', engineReason: 'engine:replay' });

@@ -2,7 +2,7 @@ import { indexWarc, type WarcFileIndex } from '@crawlkit/fetcher';
 import type { Command } from 'commander';
 
 import { JOB_INFO_FIELD } from '../record/job-recording.js';
-import type { BatchScrapeRequestInput, CrawlRequestInput } from '../v2/jobs.js';
+import type { CrawlRequestInput } from '../v2/jobs.js';
 import { buildBody } from './body-flags.js';
 import type { CommandContext } from './context.js';
 import { CliError } from './errors.js';
@@ -61,7 +61,7 @@ export async function replayCommand(ctx: CommandContext, files: string[], comman
   if (!urls.length) throw new CliError(`The recording ${files[0]} holds no response to replay.`);
   const { url: _url, ...options } = job?.request ?? {};
   const body = { ...options, ...scrapeFlags, urls, ignoreInvalidURLs: true };
-  const started = await ctx.engine.batchScrape(body as unknown as BatchScrapeRequestInput, { signal: ctx.signal });
+  const started = await ctx.engine.batchScrape(body, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
   ctx.note(`replaying ${urls.length} page(s) from ${files.join(', ')}`);
   return followJob(ctx, { id: started.id, kind: 'batch', command: 'replay', input: files });

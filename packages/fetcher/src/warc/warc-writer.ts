@@ -35,7 +35,7 @@ export class WarcWriter {
   readonly #seen = new Set<string>();
   #stream: Promise<WriteStream> | undefined;
   #tail: Promise<void> = Promise.resolve();
-  #error: unknown;
+  #error: Error | undefined;
   #closed = false;
   readonly #stats: WarcWriterStats = { responses: 0, duplicates: 0 };
 
@@ -86,7 +86,7 @@ export class WarcWriter {
           if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
         }
       } catch (error) {
-        this.#error = error;
+        this.#error = error instanceof Error ? error : new Error(String(error));
       }
     });
   }
