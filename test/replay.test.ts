@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Crawlkit, type CrawlRequestInput, type Document, type ErrorResponse, type JobStatusResponse } from 'crawlkit';
+import { indexWarc } from '@crawlkit/fetcher';
 import { WARCParser } from 'warcio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -106,6 +107,30 @@ describe('record', () => {
     for (const doc of live.data) expect(urls).toContain(doc.metadata.url);
     // robots.txt was asked for too (a 404 here), so a replay reads the same rules.
     expect(urls).toContain(`${docs.url}/robots.txt`);
+  });
+});
+
+describe('record, other jobs', () => {
+  it('records a batch with both its pages marked (what crawlkit replay lists); refuses record with zeroDataRetention', async () => {
+    const site = await startFixtureServer();
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const urls = [`${site.url}/redirect/once`, `${site.url}/articles/first-post.html`];
+      const batch = await finished(ck, await ck.batchScrape({ urls, record: true }));
+      expect(batch.warcFile).toMatch(/crawlkit-warc\/[0-9a-f-]+\.warc\.gz$/);
+      const index = await indexWarc(batch.warcFile!);
+      // Both pages, however the batch's two fetches of first-post.html (direct, and the redirect's end) interleaved.
+      expect(index.pages.toSorted()).toEqual([`${site.url}/articles/first-post.html`, `${site.url}/redirect/once`]);
+      expect([...index.responses.keys()]).toEqual(
+        expect.arrayContaining([`${site.url}/redirect/once`, `${site.url}/articles/first-post.html`]),
+      );
+      const refused = (await ck.batchScrape({ urls, record: true, zeroDataRetention: true })) as ErrorResponse;
+      expect(refused).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+      expect(refused.error).toMatch(/record writes every response to a WARC file on disk/);
+    } finally {
+      await ck.close();
+      await site.close();
+    }
   });
 });
 

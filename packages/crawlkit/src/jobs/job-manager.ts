@@ -4,6 +4,7 @@ import type PQueue from 'p-queue';
 import { v7 as uuidv7 } from 'uuid';
 
 import type { EngineContext } from '../context.js';
+import { CrawlkitError } from '../errors.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
 import type { EventBus } from '../event-bus.js';
@@ -121,6 +122,13 @@ export class JobManager {
     idempotencyKey?: string | undefined;
   }): Promise<JobRecord> {
     if (options.stored.webhook) checkWebhookUrl(options.stored.webhook.url, this.#urlPolicy ?? {});
+    if (this.#distributed && (options.stored.request as { record?: boolean }).record) {
+      throw new CrawlkitError(
+        'BAD_REQUEST',
+        'record: true writes one WARC file in one process, and the jobs of a distributed backend run on its workers: ' +
+          'record the job on an engine without a backend, or drop record.',
+      );
+    }
     const store = this.#stores.for(options.zeroDataRetention);
     const now = Date.now();
     const key = options.idempotencyKey;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   integrationSchema,
+  refineRecord,
   refineScrapeOptions,
   resolveScrapeOptions,
   scrapeOptionsSchema,
@@ -94,6 +95,7 @@ export const crawlRequestSchema = z
   .superRefine((o, ctx) => {
     checkRegexes(o.includePaths, 'includePaths', ctx);
     checkRegexes(o.excludePaths, 'excludePaths', ctx);
+    refineRecord(o, ctx);
     if (o.zeroDataRetention && (o.changes || o.tag !== undefined)) {
       ctx.addIssue({
         code: 'custom',
@@ -144,7 +146,10 @@ export const batchScrapeRequestSchema = z
     origin: z.string().default('api'),
     integration: integrationSchema,
   })
-  .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
+  .superRefine((o, ctx) => {
+    refineScrapeOptions(o, ctx);
+    refineRecord(o, ctx);
+  })
   .transform((o) => resolveScrapeOptions(o));
 
 export type BatchScrapeRequestInput = Omit<

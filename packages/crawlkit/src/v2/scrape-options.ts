@@ -149,6 +149,17 @@ interface RefinableScrapeOptions {
   actions?: { type: string; milliseconds?: number | undefined; selector?: string | undefined }[] | undefined;
 }
 
+/** `record` writes the job's responses to a file, which `zeroDataRetention` forbids. */
+export function refineRecord(o: { record: boolean; zeroDataRetention: boolean }, ctx: z.RefinementCtx) {
+  if (o.record && o.zeroDataRetention) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['record'],
+      message: 'record writes every response to a WARC file on disk, which zeroDataRetention forbids: drop one of them.',
+    });
+  }
+}
+
 /** Cross-field rules of reference §3.2, reported at the path they concern. */
 export function refineScrapeOptions(
   options: RefinableScrapeOptions,
@@ -281,7 +292,10 @@ export const scrapeRequestSchema = z
      */
     record: z.boolean().default(false),
   })
-  .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
+  .superRefine((o, ctx) => {
+    refineScrapeOptions(o, ctx);
+    refineRecord(o, ctx);
+  })
   .transform((o) => resolveScrapeOptions(o));
 
 export type ScrapeRequestInput = Precise<z.input<typeof scrapeRequestSchema>>;

@@ -139,7 +139,12 @@ async function readInfo(index: WarcFileIndex, record: WARCRecord): Promise<boole
 function add(index: WarcFileIndex, record: WARCRecord, where: IndexedResponse): void {
   index.records++;
   const target = record.warcTargetURI;
-  if (record.warcType !== 'response' || !target) return;
+  if (!target) return;
+  if (record.warcType === 'metadata') {
+    if (record.warcHeader(PAGE_HEADER) === 'true' && !index.pages.includes(target)) index.pages.push(target);
+    return;
+  }
+  if (record.warcType !== 'response') return;
   let key: string;
   try {
     key = urlKey(target);
@@ -149,7 +154,7 @@ function add(index: WarcFileIndex, record: WARCRecord, where: IndexedResponse): 
   if (index.responses.has(key)) return;
   const engine = record.warcHeader(ENGINE_HEADER);
   index.responses.set(key, engine ? { ...where, engine } : where);
-  if (record.warcHeader(PAGE_HEADER) === 'true') index.pages.push(target);
+  if (record.warcHeader(PAGE_HEADER) === 'true' && !index.pages.includes(target)) index.pages.push(target);
 }
 
 async function skipBlankLines(file: string, offset: number, size: number): Promise<number> {

@@ -33,6 +33,7 @@ export class WarcWriter {
   readonly path: string;
   readonly #info: Record<string, string>;
   readonly #seen = new Set<string>();
+  readonly #pages = new Set<string>();
   #stream: Promise<WriteStream> | undefined;
   #tail: Promise<void> = Promise.resolve();
   #error: Error | undefined;
@@ -52,17 +53,23 @@ export class WarcWriter {
   /**
    * Queues `exchange` for writing, unless its method and URL were recorded already. `page`: the exchange is the start
    * of a page the job scraped (not a sub-resource, robots.txt or a later redirect hop): its response record says so
-   * (`WARC-Crawlkit-Page: true`), which `crawlkit replay` scrapes again. Never throws.
+   * (`WARC-Crawlkit-Page: true`; a `metadata` record with it when the response was recorded before), which
+   * `crawlkit replay` scrapes again. Never throws.
    */
   add(exchange: Exchange, page = false): void {
+    if (this.#closed) return;
     const key = `${exchange.method} ${exchange.url}`;
-    if (this.#closed || this.#seen.has(key)) {
-      if (!this.#closed) this.#stats.duplicates++;
+    const newPage = page && !this.#pages.has(exchange.url);
+    if (newPage) this.#pages.add(exchange.url);
+    if (this.#seen.has(key)) {
+      this.#stats.duplicates++;
+      // Its response is in the file already (a sub-resource, a redirect's end): a metadata record marks the page.
+      if (newPage) this.#enqueue(() => [pageMark(exchange)]);
       return;
     }
     this.#seen.add(key);
     this.#stats.responses++;
-    this.#enqueue(() => [requestRecord(exchange), responseRecord(exchange, page)]);
+    this.#enqueue(() => [requestRecord(exchange), responseRecord(exchange, newPage)]);
   }
 
   /** Waits for every queued record to be on disk, then closes the file. Rejects with the first write error. */
@@ -141,6 +148,17 @@ function requestRecord(exchange: Exchange): WARCRecord {
 export const PAGE_HEADER = 'WARC-Crawlkit-Page';
 /** The WARC header naming the engine that recorded a response (`http`, `browser`): replay renders the latter. */
 export const ENGINE_HEADER = 'WARC-Crawlkit-Engine';
+
+/** A `metadata` record saying that `exchange`'s URL, recorded before, starts a page of the job. */
+function pageMark(exchange: Exchange): WARCRecord {
+  return WARCRecord.create({
+    url: exchange.url,
+    type: 'metadata',
+    date: new Date(exchange.receivedAt).toISOString(),
+    warcVersion: 'WARC/1.1',
+    warcHeaders: { [PAGE_HEADER]: 'true' },
+  });
+}
 
 function responseRecord(exchange: Exchange, page: boolean): WARCRecord {
   const headers: [string, string][] = [];
