@@ -155,7 +155,8 @@ export function refineRecord(o: { record: boolean; zeroDataRetention: boolean },
     ctx.addIssue({
       code: 'custom',
       path: ['record'],
-      message: 'record writes every response to a WARC file on disk, which zeroDataRetention forbids: drop one of them.',
+      message:
+        'record writes every response to a WARC file on disk, which zeroDataRetention forbids: drop one of them.',
     });
   }
 }
