@@ -53,6 +53,24 @@ describe('crawlkit crawl --record, then crawlkit replay', { timeout: 120_000 }, 
     expect(linked.flatMap((doc) => doc.links ?? []).length).toBeGreaterThan(0);
   });
 
+  it('records a scrape and replays it as a batch of its page', async () => {
+    const docs = await startFixtureServer({ root: DOCS });
+    const page = `${docs.url}/guide/faq.html`;
+    let recorded;
+    try {
+      recorded = await site.cli(['scrape', page, '--engine', 'http', '--record']);
+    } finally {
+      await docs.close();
+    }
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const warc = /recorded to (\S+\.warc\.gz)/.exec(recorded.stderr)?.[1];
+    const replayed = await site.cli(['replay', warc!]);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(replayed.stderr).toContain('replaying 1 page(s)');
+    // Printed as a job's pages are: each after a line naming its URL.
+    expect(replayed.stdout.trim()).toBe(`<!-- ${page} -->\n\n${recorded.stdout.trim()}`);
+  });
+
   it('refuses a file that is not a recording, with exit code 2', async () => {
     const result = await site.cli(['replay', fileURLToPath(new URL('../package.json', import.meta.url))]);
     expect(result.code).toBe(2);
