@@ -127,6 +127,7 @@ describe('record, other jobs', () => {
       const refused = (await ck.batchScrape({ urls, record: true, zeroDataRetention: true })) as ErrorResponse;
       expect(refused).toMatchObject({ success: false, code: 'BAD_REQUEST' });
       expect(refused.error).toMatch(/record writes every response to a WARC file on disk/);
+      await rm(batch.warcFile!);
     } finally {
       await ck.close();
       await site.close();
@@ -224,6 +225,8 @@ describe('record and replay in the browser', () => {
       expect(missing).toMatchObject({ success: false, code: 'SCRAPE_REPLAY_NOT_RECORDED' });
     } finally {
       await replay.close();
+      // A memory store records to the system's temporary directory: this test's file goes with it.
+      await rm(recorded.metadata.warcFile!, { force: true });
     }
   }, 60_000);
 });
