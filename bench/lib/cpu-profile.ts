@@ -20,12 +20,14 @@ export interface HotSpot {
   name: string;
   /** Self time in milliseconds. */
   selfMs: number;
-  /** Share of all sampled time, 0..1. */
+  /** Share of the sampled busy time (idle left out), 0..1. */
   share: number;
 }
 
 export interface ProfileSummary {
   totalMs: number;
+  /** Time the thread sampled idle (waiting for I/O or for another thread): left out of the lists and shares. */
+  idleMs: number;
   functions: HotSpot[];
   files: HotSpot[];
 }
@@ -39,7 +41,11 @@ function place(url: string, root: string): string {
   return path.startsWith('/') ? relative(root, path) : path;
 }
 
-/** The `top` functions and files by self time of the profile at `file`; paths relative to `root`. */
+/**
+ * The `top` functions and files by self time of the profile at `file`; paths relative to `root`. Idle samples are
+ * counted apart: a thread that hands its work to others (the worker pool) is mostly idle, and its lists would
+ * otherwise be one `(idle)` row above rows of a few percent.
+ */
 export function summarizeProfile(file: string, root: string, top = 20): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const samples = profile.samples?.length ?? profile.nodes.reduce((a, n) => a + (n.hitCount ?? 0), 0);
@@ -47,10 +53,15 @@ export function summarizeProfile(file: string, root: string, top = 20): ProfileS
   const msPerHit = samples ? totalMs / samples : 0;
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
+  let idle = 0;
   for (const node of profile.nodes) {
     const hits = node.hitCount ?? 0;
     if (!hits) continue;
     const { functionName, url, lineNumber } = node.callFrame;
+    if (!url && functionName === '(idle)') {
+      idle += hits;
+      continue;
+    }
     const where = place(url, root);
     const fn = url ? `${functionName || '(anonymous)'} (${where}:${lineNumber + 1})` : functionName || '(anonymous)';
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + hits);
@@ -64,7 +75,13 @@ export function summarizeProfile(file: string, root: string, top = 20): ProfileS
       .map(([name, hits]) => ({
         name,
         selfMs: Math.round(hits * msPerHit),
-        share: Math.round((hits / samples) * 1000) / 1000,
+        share: busy ? Math.round((hits / busy) * 1000) / 1000 : 0,
       }));
-  return { totalMs: Math.round(totalMs), functions: rank(byFunction), files: rank(byFile) };
+  const busy = samples - idle;
+  return {
+    totalMs: Math.round(totalMs),
+    idleMs: Math.round(idle * msPerHit),
+    functions: rank(byFunction),
+    files: rank(byFile),
+  };
 }

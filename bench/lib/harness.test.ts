@@ -48,7 +48,7 @@ describe('report helpers', () => {
 });
 
 describe('cpu profile summary', () => {
-  it('ranks self time by function and by file', () => {
+  it('ranks self time by function and by file, idle time apart', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ck-bench-prof-test-'));
     try {
       const file = join(dir, 'p.cpuprofile');
@@ -57,7 +57,7 @@ describe('cpu profile summary', () => {
         file,
         JSON.stringify({
           startTime: 0,
-          endTime: 100_000, // 100 ms
+          endTime: 200_000, // 200 ms, 20 samples
           nodes: [
             { id: 1, callFrame: frame('(root)', ''), hitCount: 0 },
             {
@@ -67,12 +67,16 @@ describe('cpu profile summary', () => {
             },
             { id: 3, callFrame: frame('walk', 'file:///r/packages/p/dist/w.js'), hitCount: 3 },
             { id: 4, callFrame: frame('(garbage collector)', ''), hitCount: 1 },
+            { id: 5, callFrame: frame('(idle)', ''), hitCount: 10 },
           ],
         }),
       );
       const s = summarizeProfile(file, '/r', 10);
-      expect(s.totalMs).toBe(100);
+      expect(s.totalMs).toBe(200);
+      expect(s.idleMs).toBe(100);
+      // shares of the busy time
       expect(s.functions[0]).toEqual({ name: 'parse (node_modules/x/a.js:10)', selfMs: 60, share: 0.6 });
+      expect(s.functions.map((f) => f.name)).not.toContain('(idle)');
       expect(s.files.map((f) => f.name)).toEqual([
         'node_modules/x/a.js',
         'packages/p/dist/w.js',

@@ -1,7 +1,8 @@
 // Profiles crawlkit's scrape() of one WCXB dev page over local HTTP, timed region only (node:inspector), and prints
 // where the time went. The pages of bench/README.md's "One parse per page" profiles: 0588 (the largest, 5.3 MB) and
 // 0471 (the median by size, 0.14 MB).
-// Usage: node bench/lib/profile-scrape.ts <id> [runs] [workers.size]   (writes /tmp/crawlkit-scrape-<id>.cpuprofile)
+// Usage: node bench/lib/profile-scrape.ts <id> [runs] [workers.size] [--whole]   (writes /tmp/crawlkit-scrape-<id>.cpuprofile)
+//        --whole: onlyMainContent false (the whole-page markdown row of bench:markdown)
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -15,16 +16,18 @@ import { loadWcxbPages } from './wcxb.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
-const id = process.argv[2] ?? '0588';
-const runs = Number(process.argv[3] ?? 10);
-const workers = Number(process.argv[4] ?? 0);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const wholePage = process.argv.includes('--whole');
+const id = positional[0] ?? '0588';
+const runs = Number(positional[1] ?? 10);
+const workers = Number(positional[2] ?? 0);
 const page = loadWcxbPages(datasets, new Set([id]))[0]!;
 const server = await startPageServer(new Map([['/p.html', page.html]]));
 const ck = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: workers } });
 const body = {
   url: `${server.url}/p.html`,
   formats: ['markdown'],
-  onlyMainContent: true,
+  onlyMainContent: !wholePage,
   maxAge: 0,
   storeInCache: false,
 };
@@ -49,7 +52,9 @@ console.log(
 const summary = summarizeProfile(file, join(here, '../..'), 18);
 const line = (h: { share: number; selfMs: number; name: string }) =>
   `  ${(h.share * 100).toFixed(1).padStart(5)}% ${String(h.selfMs).padStart(6)} ms  ${h.name}`;
-console.log(`profile: ${summary.totalMs} ms\n by file:\n${summary.files.map(line).join('\n')}`);
+console.log(
+  `profile: ${summary.totalMs} ms (${summary.idleMs} idle)\n by file:\n${summary.files.map(line).join('\n')}`,
+);
 console.log(` by function:\n${summary.functions.map(line).join('\n')}`);
 await ck.close();
 await server.close();

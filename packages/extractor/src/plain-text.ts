@@ -1,4 +1,6 @@
-import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import type { TokenizerCallbacks } from 'htmlparser2';
+
+import { FastTokenizer } from './dom/tokenizer.js';
 
 export interface PlainTextOptions {
   /**
@@ -124,7 +126,7 @@ export function htmlToPlainText(html: string, options: PlainTextOptions = {}): P
     onend() {},
     onprocessinginstruction() {},
   };
-  const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
+  const tokenizer = new FastTokenizer({ decodeEntities: true }, callbacks);
   tokenizer.write(html);
   tokenizer.end();
   const result: PlainText = { text: parts.join(''), truncated };

@@ -1,6 +1,7 @@
-import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
+import type { QuoteType, TokenizerCallbacks } from 'htmlparser2';
 
 import { closeRawTextInNoscript } from './noscript-raw-text.js';
+import { FastTokenizer } from './tokenizer.js';
 
 // htmlparser2's Parser element rules (implied end tags, void elements, the `</p>` and `</br>` quirks, a nested
 // `<form>` ignored, SVG name case, foreign content, CDATA), rebuilt over its Tokenizer with a push/pop stack of open
@@ -287,7 +288,7 @@ class EventHandler implements TokenizerCallbacks {
  */
 export function streamHtml(source: string, sink: HtmlEventSink, between?: () => void): void {
   const html = closeRawTextInNoscript(source);
-  const tokenizer = new Tokenizer({ decodeEntities: true }, new EventHandler(html, sink));
+  const tokenizer = new FastTokenizer({ decodeEntities: true }, new EventHandler(html, sink));
   if (!between || html.length <= WRITE_CHUNK) tokenizer.write(html);
   else {
     for (let i = 0; i < html.length; i += WRITE_CHUNK) {

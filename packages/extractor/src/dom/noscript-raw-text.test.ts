@@ -31,5 +31,8 @@ describe('closeRawTextInNoscript', () => {
     expect(closeRawTextInNoscript('<NOSCRIPT><IFRAME src="/x"></NOSCRIPT><p>a</p>')).toBe(
       '<NOSCRIPT><IFRAME src="/x"></iframe></NOSCRIPT><p>a</p>',
     );
+    // found past other tags and `<` in script text, in any case, and only as a whole tag name
+    const late = '<nav><p>x</p></nav><script>if (a<n) b<noscripts;</script><NoScript><iframe src="/x"></noscript>';
+    expect(closeRawTextInNoscript(late)).toBe(late.replace('</noscript>', '</iframe></noscript>'));
   });
 });

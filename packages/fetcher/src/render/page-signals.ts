@@ -2,8 +2,10 @@
  * One lexical pass over an HTML page that measures what the render judge weighs: how much readable text there is
  * outside the page's furniture, the scripts, loading placeholders, empty mount points, `<noscript>` text and the
  * data scripts that may hold the page's text. No DOM is built: the pass runs on every page fetched over HTTP, so it
- * must cost little next to extraction (a tag regex and a shallow element stack).
+ * must cost little next to extraction (a jump from tag to tag, `tag-scan.ts`, and a shallow element stack).
  */
+
+import { closingTag, nextTag } from './tag-scan.js';
 
 /** What one pass over a page found. */
 export interface PageSignals {
@@ -36,7 +38,6 @@ export interface PageSignals {
   visibleText(): string;
 }
 
-const TAG = /<(?:(\/?)([a-zA-Z][^\s/>]*)([^>]*)>|!--|[!?][^>]*>)/g;
 const RAW_TEXT = new Set('script style template textarea title xmp iframe noembed noframes noscript'.split(' '));
 const VOID = new Set('area base br col embed hr img input link meta param source track wbr'.split(' '));
 /** Elements whose text is page furniture, not content (`header` and `footer` only outside a sectioning element). */
@@ -119,13 +120,6 @@ function classify(tag: string, raw: string, inSection: boolean): number {
   return flags;
 }
 
-const CLOSING = new Map<string, RegExp>();
-function closingTag(tag: string): RegExp {
-  let pattern = CLOSING.get(tag);
-  if (!pattern) CLOSING.set(tag, (pattern = new RegExp(`</${tag}\\s*>`, 'gi')));
-  return pattern;
-}
-
 /** How far up the stack a closing tag looks for its element (bounds the work on broken or hostile nesting). */
 const MAX_CLOSE_SEARCH = 64;
 const MAX_DEPTH = 4096;
@@ -195,35 +189,30 @@ export function pageSignals(html: string): PageSignals {
   };
 
   let last = 0;
-  TAG.lastIndex = 0;
-  for (let m = TAG.exec(html); m; m = TAG.exec(html)) {
-    const start = m.index;
+  for (let m = nextTag(html, 0); m; m = nextTag(html, last)) {
+    const start = m.start;
     text(last, start);
-    last = start + m[0].length;
-    const name = m[2];
+    last = m.end;
+    const name = m.name;
     if (name === undefined) {
-      if (m[0] !== '<!--') continue; // a doctype or processing instruction
+      if (!m.comment) continue; // a doctype or processing instruction
       // A comment: skip to its end (an unterminated one runs to the end of the document).
       const end = html.indexOf('-->', start + 4);
       last = end < 0 ? html.length : end + 3;
-      TAG.lastIndex = last;
       continue;
     }
     const tag = name.toLowerCase();
-    if (m[1]) {
+    if (m.closing) {
       close(tag);
       continue;
     }
-    const raw = m[3]!;
+    const raw = m.raw;
     if (RAW_TEXT.has(tag)) {
-      const end = closingTag(tag);
-      end.lastIndex = last;
-      const found = end.exec(html);
+      const found = closingTag(html, tag, last);
       const body = html.slice(last, found ? found.index : html.length);
       if (tag === 'script') script(raw, body);
       else if (tag === 'noscript') noscript.push(body);
-      last = found ? found.index + found[0].length : html.length;
-      TAG.lastIndex = last;
+      last = found ? found.index + found.length : html.length;
       continue;
     }
     if (VOID.has(tag) || raw.endsWith('/') || tags.length >= MAX_DEPTH) continue;
