@@ -7,7 +7,9 @@
  * - recrawl, same engine: every page answers 304; the confirmed copy's extraction is memoised in the engine;
  * - recrawl, new engine on the same store (what a new process sees): 304s, each copy extracted again from the cache;
  * - recrawl without validators (the site stops sending them): what every recrawl cost before.
- * Each round uses a fresh store; each engine is started by an untimed scrape first; rows are the medians of the rounds. Goal: a recrawl of the unchanged site under 25% of
+ * Each round uses a fresh store; each engine is started by an untimed scrape first; rows are the medians of the rounds,
+ * in wall time and in CPU time of the process (every thread: on a shared machine the CPU time moves less with the
+ * load than the wall time). Goal: a recrawl of the unchanged site under 25% of
  * the first crawl's time, with the change feed all `same`. Writes bench/results/recrawl.json.
  */
 import { subscribe } from 'node:diagnostics_channel';
@@ -42,17 +44,21 @@ for (let i = 0; i < PAGES - 1; i++) {
 const site = await startChangingSite(initial);
 const body = { url: `${site.url}/`, tag: 'bench', limit: PAGES, scrapeOptions: { maxAge: 1 } };
 
-async function timedCrawl(ck: Crawlkit): Promise<{ ms: number; documents: Document[] }> {
+/** Wall time and CPU time (user + system, every thread of the process: the site, the engine, its workers). */
+async function timedCrawl(ck: Crawlkit): Promise<{ ms: number; cpuMs: number; documents: Document[] }> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const answer = await ck.crawl(body);
   if (!('id' in answer)) throw new Error(`crawl refused: ${JSON.stringify(answer)}`);
   const done = await ck.waitForJob(answer.id);
   if (!done.success || done.status !== 'completed') throw new Error(`crawl ended ${JSON.stringify(done)}`);
-  return { ms: performance.now() - started, documents: done.data };
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, documents: done.data };
 }
 
 const names = ['first crawl', 'recrawl, same engine', 'recrawl, new engine', 'recrawl, no validators'] as const;
 const times: Record<(typeof names)[number], number[]> = Object.fromEntries(names.map((n) => [n, []])) as never;
+const cpuTimes: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
 const notModified: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
 /** Milliseconds per scrape stage, summed over each row's pages (last round), from crawlkit's timings channel. */
 const stages: Record<string, Record<string, number>> = {};
@@ -73,8 +79,9 @@ for (let round = 0; round < ROUNDS; round++) {
     site.resetCounts();
     current = name;
     stages[name] = {};
-    const { ms, documents } = await timedCrawl(ck);
+    const { ms, cpuMs, documents } = await timedCrawl(ck);
     times[name].push(ms);
+    cpuTimes[name]!.push(cpuMs);
     notModified[name]!.push([...site.notModified.values()].reduce((a, b) => a + b, 0));
     if (name === 'first crawl') pagesCrawled = documents.length;
     else if (name !== 'recrawl, no validators') {
@@ -110,6 +117,8 @@ const rows: Row[] = names.map((name) => ({
   pages: pagesCrawled,
   'median ms': Math.round(median(times[name])),
   'vs first': Math.round((median(times[name]) / firstMs) * 1000) / 10,
+  'cpu ms': Math.round(median(cpuTimes[name]!)),
+  'cpu vs first': Math.round((median(cpuTimes[name]!) / median(cpuTimes['first crawl']!)) * 1000) / 10,
   '304s': median(notModified[name]!),
 }));
 const recrawl = Math.max(median(times['recrawl, same engine']), median(times['recrawl, new engine']));
@@ -118,7 +127,7 @@ finish({
   name: 'recrawl',
   title: `recrawl of an unchanged ${PAGES}-page site with a change feed, beside the first crawl (${ROUNDS} rounds)`,
   quick,
-  columns: ['crawl', 'pages', 'median ms', 'vs first', '304s'],
+  columns: ['crawl', 'pages', 'median ms', 'vs first', 'cpu ms', 'cpu vs first', '304s'],
   rows,
   goals: [
     goal(
@@ -130,7 +139,7 @@ finish({
       { atMost: true },
     ),
   ],
-  data: { times, notModified, stages, pages: pagesCrawled, rounds: ROUNDS },
+  data: { times, cpuTimes, notModified, stages, pages: pagesCrawled, rounds: ROUNDS },
   notes: names.map(
     (name) =>
       `${name.padEnd(24)} stage ms (summed over pages): ` +

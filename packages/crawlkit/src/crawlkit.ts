@@ -67,6 +67,7 @@ import type {
   TokenUsageResponse,
 } from './v2/types.js';
 import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
+import { scheduleMethods, type ScheduleMethods } from './schedules/schedule-methods.js';
 
 /**
  * A crawlkit engine: one method per v2 endpoint, taking and returning the v2 JSON shapes. Bad input never throws:
@@ -91,9 +92,10 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     this.#bus = new EventBus(this, scopedLogger(options.logger, 'engine'));
     const { provider, embeddingModel } = this.#options.search;
     this.#searchSetup = searchSetup(webProvider(provider), embeddingModel);
-    if (this.#options.resumeJobs) {
+    // The runtime starts the scheduler of `runSchedules` itself.
+    if (this.#options.resumeJobs || this.#options.runSchedules) {
       this.#ready()
-        .then((rt) => rt.jobs.resumeAll())
+        .then((rt) => (this.#options.resumeJobs ? rt.jobs.resumeAll() : undefined))
         .catch((error: unknown) => this.#bus.internalError(undefined, error));
     }
   }
@@ -330,6 +332,11 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       });
     },
   };
+
+  /** Recurring crawls and scrapes kept in the store, with a webhook per change (crawlkit's own, `/v2/schedule`). */
+  readonly schedules: ScheduleMethods = scheduleMethods((init, fn) =>
+    this.#guard(init, (rt) => fn({ ctx: rt.ctx, scheduler: rt.scheduler, tenant: init?.tenant })),
+  );
 
   /** The credits committed against call `creditLimit`s (an HTTP server's `--credit-limit`), kept in the store. */
   readonly credits = {

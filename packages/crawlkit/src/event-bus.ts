@@ -83,6 +83,15 @@ export class EventBus {
     this.#events.emit('job:completed', { id, kind, status });
   }
 
+  scheduleRun(run: CrawlkitEvents['schedule:run'][0]): void {
+    this.#log.debug(`schedule ${run.id} fired: ${run.jobIds.join(', ')}`);
+    this.#events.emit('schedule:run', run);
+  }
+
+  scheduleChanges(changes: CrawlkitEvents['schedule:changes'][0]): void {
+    this.#events.emit('schedule:changes', changes);
+  }
+
   /** The job's counts after a page settled. */
   progress(id: string, kind: JobKind, counts: { total: number; completed: number; creditsUsed: number }): void {
     this.#events.emit('progress', { id, kind, ...counts });

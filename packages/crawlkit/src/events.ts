@@ -15,6 +15,15 @@ export interface CrawlkitEvents {
    * (0 bytes, truncated?) and became a new, empty store. Logged as a warning too.
    */
   warning: [{ code: string; message: string }];
+  /**
+   * A schedule fired (in this process): the crawl job of each target (null for one refused, its reason in `errors`;
+   * the crawl still running for one `skipped`), and the firing time it ran for (`dueAt`, epoch ms).
+   */
+  'schedule:run': [
+    { id: string; dueAt: number; startedAt: number; jobIds: (string | null)[]; skipped: number[]; errors: string[] },
+  ];
+  /** The crawl of a schedule's target completed and its changes were queued for the schedule's webhook. */
+  'schedule:changes': [{ id: string; jobId: string; target: number; queued: number }];
   /** Progress of a job after each page. */
   progress: [{ id: string; kind: JobKind; total: number; completed: number; creditsUsed: number }];
 }

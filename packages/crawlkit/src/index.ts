@@ -84,7 +84,11 @@ export type {
   ConcurrencyCheckResponse,
   WebhookEventType,
   WebhookPayload,
+  ScheduleChangePayload,
 } from './v2/types.js';
+export type { ScheduleMethods } from './schedules/schedule-methods.js';
+export type { ScheduleListResponse, ScheduleResponse, ScheduleView } from './schedules/schedule-api.js';
+export type { ScheduleRequestInput, ScheduleChangeEvent } from './schedules/schedule-request.js';
 export type { SearchRequestInput, SearchRequest, SearchSource } from './search/request.js';
 export type { SearchResponse, SearchResult } from './search/run-search.js';
 export type { LocalResult } from './search/local-source.js';

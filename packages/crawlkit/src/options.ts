@@ -164,6 +164,13 @@ export interface CrawlkitOptions {
    */
   resumeJobs?: boolean;
   /**
+   * Run the schedules of the store (`createSchedule`) in this engine from its start: each firing due is claimed in
+   * the store, so that of several engines on one store exactly one runs it, and a firing missed while no engine ran
+   * runs once at the start. `crawlkit serve` sets it.
+   * @default false
+   */
+  runSchedules?: boolean;
+  /**
    * Where the header values of a crawl or batch (request `headers`, webhook `headers`: cookies, `Authorization`,
    * tokens) are kept so that the job can resume. `true`: in the store, encrypted (AES-256-GCM) with the store's key:
    * `secret.key` beside the embedded store (mode 0600, created on first use), the `secretKey` of a Redis backend.
@@ -226,6 +233,7 @@ export interface ResolvedOptions {
   workers: { size: number; maxMemoryMb: number };
   webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryDelayMs: number; maxRetryDelayMs: number };
   resumeJobs: boolean;
+  runSchedules: boolean;
   persistSecrets: boolean;
   cacheMaxBytes: number;
   jobResultTtlMs: number;
@@ -283,6 +291,7 @@ const optionsSchema = z.strictObject({
     })
     .default({ timeoutMs: 10_000, maxAttempts: 10, retryDelayMs: 1_000, maxRetryDelayMs: 300_000 }),
   resumeJobs: z.boolean().default(false),
+  runSchedules: z.boolean().default(false),
   persistSecrets: z.boolean().default(true),
   cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).default({ maxBytes: 1024 ** 3 }),
   jobResultTtlMs: positiveInt.default(86_400_000),
@@ -343,6 +352,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     workers,
     webhooks,
     resumeJobs: data.resumeJobs,
+    runSchedules: data.runSchedules,
     persistSecrets: data.persistSecrets,
     cacheMaxBytes: cache.maxBytes,
     jobResultTtlMs: data.jobResultTtlMs,

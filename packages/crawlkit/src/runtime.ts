@@ -34,6 +34,7 @@ import { recordUndelivered } from './webhooks/outbox.js';
 import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
 import { storedJobOf } from './codec/records.js';
+import { Scheduler } from './schedules/scheduler.js';
 
 /** Everything one `Crawlkit` instance runs on, built on its first call. */
 export interface Runtime {
@@ -51,6 +52,8 @@ export interface Runtime {
   distributed?: Distributed;
   /** The fetchers of jobs whose stored URL policy is tighter than the engine's. */
   fetchers: PolicyFetchers;
+  /** Runs the store's schedules, once started (`runSchedules`). */
+  scheduler: Scheduler;
 }
 
 /** What the runtime is built from: the options as given (for the parts they configure) and as resolved. */
@@ -206,7 +209,10 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   });
   dispatcher.kick();
   await store.jobs.deleteExpired().catch(() => undefined);
+  const scheduler = new Scheduler({ ctx, jobs, bus, queued: (s, delivery) => dispatcher.queued(s, delivery) });
+  if (options.runSchedules) scheduler.start();
   return {
+    scheduler,
     ctx,
     jobs,
     dispatcher,
@@ -222,6 +228,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
 
 /** Stops workers and jobs (they stay resumable), lets direct scrapes finish, flushes webhooks, closes the stores. */
 export async function closeRuntime(rt: Runtime): Promise<void> {
+  await rt.scheduler.close();
   await rt.distributed?.closeWorkers();
   await rt.jobs.close();
   await rt.queue.onIdle();

@@ -7,6 +7,7 @@
  */
 
 import { COUNTER_ADD } from './scripts/counter-scripts.js';
+import { SCHEDULE_CLAIM, SCHEDULE_DELETE, SCHEDULE_PUT } from './scripts/schedule-scripts.js';
 import { ENGINE_RECORD } from './scripts/engine-scripts.js';
 import { DELIVERY_DUE, DELIVERY_ENQUEUE, DELIVERY_UPDATE } from './scripts/delivery-scripts.js';
 import { HOST_SLOT, JOB_SLOT_RELEASE, JOB_SLOT_TAKE, LOCK_RELEASE, LOCK_TAKE } from './scripts/coordination-scripts.js';
@@ -33,6 +34,9 @@ import {
 
 /** Every script, by name. */
 export const SCRIPTS = {
+  SCHEDULE_PUT,
+  SCHEDULE_DELETE,
+  SCHEDULE_CLAIM,
   PAGE_PUT,
   PAGE_DELETE_BY_URL,
   PAGE_CLEAR,

@@ -14,6 +14,7 @@ import type { Admission } from './admission.js';
 import { sendPaged } from './paged-json.js';
 import { registerParseRoute } from './parse-route.js';
 import { send, v2Error } from './respond.js';
+import { registerScheduleRoutes } from './schedule-routes.js';
 import { registerSearchRoute } from './search-route.js';
 
 /** What the route handlers need beside the engine. */
@@ -169,6 +170,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const call = ctx.call(request, reply);
     return send(reply, await ck.getCrawlChanges(request.params.id, paginationOf(request.query), call));
   });
+  registerScheduleRoutes(app, ctx);
 }
 
 /** A scrape body that runs Alexandria tools (the SDK's `findTools`) instead of scraping a URL. */

@@ -7,6 +7,7 @@ import { describeDeliveryConformance } from './conformance/deliveries.js';
 import { describeHistoryConformance } from './conformance/history.js';
 import { describeLifecycleConformance } from './conformance/lifecycle.js';
 import { describeResultConformance } from './conformance/results.js';
+import { describeScheduleConformance } from './conformance/schedules.js';
 import { describeSearchConformance } from './conformance/search.js';
 import { describeTaskConformance } from './conformance/tasks.js';
 import type { PageCacheFactory, StoreFactory } from './conformance/harness.js';
@@ -34,6 +35,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     describeEngineConformance(factory);
     describeSearchConformance(factory);
     describeCounterConformance(factory);
+    describeScheduleConformance(factory);
   });
 }
 

@@ -61,6 +61,8 @@ export type {
   EngineStoreLimits,
   CounterBounds,
   CounterStore,
+  ScheduleStore,
+  StoredSchedule,
   Store,
   PageCache,
   JobBackend,

@@ -13,3 +13,4 @@ export * from './contracts/history.js';
 export * from './contracts/search.js';
 export * from './contracts/store.js';
 export * from './contracts/counters.js';
+export * from './contracts/schedules.js';

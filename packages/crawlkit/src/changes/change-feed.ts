@@ -5,7 +5,7 @@
  * lineage's run and the pages of the last run it did not store are its `removed` ones. Both records live in the
  * store's history (`HistoryStore`), which outlives the jobs and their results.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 import type { JobRecord, Store } from '@crawlkit/store';
 
@@ -56,7 +56,7 @@ export function lineageOf(request: CrawlRequest, tenant: string | undefined): st
 
 /** The hash the feed compares: the main content as markdown, with runs of whitespace collapsed. */
 export function contentHash(markdown: string): string {
-  return createHash('sha256').update(markdown.replace(/\s+/g, ' ').trim()).digest('hex');
+  return hash('sha256', markdown.replace(/\s+/g, ' ').trim(), 'hex');
 }
 
 /** The lineage's last completed run, or an empty baseline for its first. */

@@ -4,6 +4,9 @@ import { LRUCache } from 'lru-cache';
 import type { ScrapeStage } from '../scrape/scrape-state.js';
 import { contentHash, feedOf, loadBaseline, pageChange, type Baseline } from './change-feed.js';
 
+/** The content hash of each extraction: a copy a 304 confirms serves the same extraction, hashed once. */
+const hashes = new WeakMap<object, string>();
+
 /** Baselines of the crawls running here, loaded once per job and process. */
 const baselines = new LRUCache<string, Promise<Baseline>>({ max: 64 });
 
@@ -33,7 +36,11 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       const { document, extraction } = state;
       if (!document || !extraction) return;
       const baseline = await baselineOf(store, job, feed.lineage);
-      const hash = contentHash(extraction.markdown ?? '');
+      let hash = hashes.get(extraction);
+      if (hash === undefined) {
+        hash = contentHash(extraction.markdown ?? '');
+        hashes.set(extraction, hash);
+      }
       document.metadata.contentHash = hash;
       const change = pageChange(baseline, task.key, hash, document.metadata.statusCode);
       if (change) document.metadata.crawlChange = change;

@@ -12,6 +12,7 @@ import { integerFlag } from './integer-flag.js';
 import { followJob, jobStatus } from './follow-job.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
+import { scheduleCrawl, wantsSchedule } from './schedule-commands.js';
 import { VERSION } from './version.js';
 
 type Flags = Record<string, unknown> & { body?: string };
@@ -58,6 +59,7 @@ async function noteRecording(ctx: CommandContext, kind: JobKind, id: string): Pr
 export async function crawlCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
   const body = buildBody(command, 'crawl', base, url !== undefined ? { url } : {});
+  if (wantsSchedule(command)) return scheduleCrawl(ctx, body, command);
   const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
   ctx.note(`crawl ${started.id} started`);

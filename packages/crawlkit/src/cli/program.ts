@@ -21,6 +21,7 @@ import { addSearchFlags, searchCommand } from './search.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { REPLAY_EXAMPLES, replayCommand } from './replay.js';
 import { addWorkerCommand } from './worker.js';
+import { addScheduleFlags, schedulesCommand } from './schedule-commands.js';
 import { VERSION } from './version.js';
 
 const EXAMPLES: Record<string, string[]> = {
@@ -34,6 +35,7 @@ const EXAMPLES: Record<string, string[]> = {
     'crawlkit crawl https://example.com/docs --limit 50 --out docs/',
     'crawlkit crawl https://example.com --include-path "^/blog/" --max-discovery-depth 2 --ndjson > pages.ndjson',
     'crawlkit crawl https://example.com --crawl-entire-domain --format markdown,html --out site/',
+    'crawlkit crawl https://example.com/docs --every 6h --webhook https://hooks.example.com/changes',
   ],
   batch: [
     'crawlkit batch urls.txt --out pages/',
@@ -133,9 +135,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'recordedScrape').action(
     run(scrapeCommand),
   );
-  addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl').action(
-    run(crawlCommand),
-  );
+  addScheduleFlags(
+    addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl'),
+  ).action(run(crawlCommand));
   addBodyFlags(
     subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
     'batch',
@@ -154,6 +156,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     .action(run(statusCommand));
   subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)').action(run(cancelCommand));
   subcommand('resume <id>', 'go on with an unfinished job in this process and follow it').action(run(resumeCommand));
+  subcommand('schedules <action> [id]', 'list, delete <id> or run the schedules of the store (crawl --every)').action(
+    run(schedulesCommand),
+  );
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(cacheCommand));

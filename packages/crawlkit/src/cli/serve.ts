@@ -102,7 +102,7 @@ export async function engineSettings(
   loopback: boolean,
 ): Promise<{ options: CrawlkitOptions; notes: string[] }> {
   const env = process.env;
-  const options: CrawlkitOptions = { resumeJobs: true };
+  const options: CrawlkitOptions = { resumeJobs: true, runSchedules: true };
   const notes: string[] = [];
   const llm = resolveLlmSettings(flags, env, file);
   if (llm) {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
 import type { Extraction } from '../extraction/extraction.js';
-import type { Document, WebhookPayload } from '../v2/types.js';
+import type { Document, ScheduleChangePayload, WebhookPayload } from '../v2/types.js';
 import { recordCodec } from './record-codec.js';
 
 const headers = z.record(z.string(), z.string());
@@ -61,7 +61,7 @@ export const deliveryCodec = recordCodec({
   schema: z.object({
     url: z.string(),
     headers,
-    body: z.custom<WebhookPayload>(
+    body: z.custom<WebhookPayload | ScheduleChangePayload>(
       (v) =>
         isObject(v) &&
         typeof (v as { type?: unknown }).type === 'string' &&
@@ -104,6 +104,48 @@ export const lineageRunCodec = recordCodec({
     completedAt: z.number(),
     /** `[key, url, contentHash]` per page. */
     pages: z.array(z.tuple([z.string(), z.string(), z.string()])),
+  }),
+});
+
+/**
+ * A schedule (issue 41) as `ScheduleStore` keeps it: its clock, its targets as given (header values sealed) and its
+ * webhook (header values sealed). Its next firing is the store's own column.
+ */
+export const scheduleCodec = recordCodec({
+  name: 'schedule',
+  version: 1,
+  schema: z.object({
+    tenant: z.string().optional(),
+    name: z.string().optional(),
+    every: z.string().optional(),
+    cron: z.string().optional(),
+    targets: z.array(z.looseObject({ type: z.enum(['crawl', 'scrape']), url: z.string() })),
+    webhook: z
+      .object({
+        url: z.string(),
+        headers,
+        metadata: z.record(z.string(), z.string()),
+        events: z.array(z.enum(['new', 'changed', 'removed', 'same'])),
+      })
+      .optional(),
+  }),
+});
+
+/** One firing of a schedule, kept in the history store under the schedule's id: the crawls it started. */
+export const scheduleRunCodec = recordCodec({
+  name: 'schedule run',
+  version: 1,
+  schema: z.object({
+    dueAt: z.number(),
+    startedAt: z.number(),
+    /**
+     * The crawl job of each target, in target order: the one started, the one still running for a skipped target, or
+     * null for a target refused at that firing (see `errors`).
+     */
+    jobIds: z.array(z.string().nullable()),
+    /** Targets skipped because their previous crawl (their `jobIds` entry) was still running. */
+    skipped: z.array(z.number()).default([]),
+    errors: z.array(z.string()),
   }),
 });
 

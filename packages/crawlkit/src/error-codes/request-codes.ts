@@ -96,6 +96,16 @@ export const REQUEST_CODES = {
     'No crawl or batch with this id in the store (or one of the other kind, or expired).',
     'Check the id and the store; results are kept `jobResultTtlMs` after the job ends.',
   ),
+  SCHEDULE_NOT_FOUND: info(
+    404,
+    'No schedule with this id in the store (deleted, or made by another API key).',
+    'List the schedules (`GET /v2/schedule`, `crawlkit schedules`) for their ids.',
+  ),
+  SCHEDULES_UNSUPPORTED: info(
+    501,
+    'The store given to crawlkit keeps no schedules (it has no `schedules` part).',
+    'Use the on-disk store, `store: "memory"`, a Redis store, or a custom store with a `ScheduleStore`.',
+  ),
   JOB_ALREADY_COMPLETED: info(409, 'The job to cancel has already finished.', 'Nothing to cancel; read its status.'),
   JOB_CANCELLED: info(409, '`appendToId` named a batch that was cancelled.', 'Start a new batch with the URLs.'),
   JOB_NOT_RESUMABLE: info(

@@ -70,3 +70,11 @@ export function afterNotModified(
   const validators = response.headers.etag !== undefined || response.headers['last-modified'] !== undefined;
   return validators ? { confirmed: false } : { confirmed: true, policy: stored };
 }
+
+/**
+ * Whether two policies of a page carry the same validators (`ETag`, `Last-Modified`): a 304 that refreshes nothing
+ * else that crawlkit reads leaves the stored copy as it is, so confirming it only needs its new `cachedAt`.
+ */
+export function sameValidators(a: StoredCachePolicy, b: StoredCachePolicy): boolean {
+  return a.resh.etag === b.resh.etag && a.resh['last-modified'] === b.resh['last-modified'];
+}

@@ -33,6 +33,8 @@ export interface CacheVisit {
   cachedAt?: number;
   /** The stored size of the entry read or written: with `cachedAt`, the version the memo keeps extractions of. */
   length?: number;
+  /** Revalidated with the validators it had: the stored entry stands as it is, with a new `cachedAt`. */
+  unchanged?: boolean;
 }
 
 /** A cached copy past `maxAge` whose validators the fetch sends: a `304 Not Modified` serves it again. */

@@ -281,6 +281,20 @@ export type WebhookEventType =
   | 'batch_scrape.completed'
   | 'batch_scrape.failed';
 
+/**
+ * crawlkit's own: the body POSTed to a schedule's webhook for one change of a run (issue 41). `id` is the schedule's,
+ * `jobId` the run's crawl of target `target` (its index in the schedule's `targets`).
+ */
+export interface ScheduleChangePayload {
+  success: true;
+  type: 'schedule.change';
+  id: string;
+  jobId: string;
+  webhookId: string;
+  data: [{ url: string; change: CrawlChange; target: number }];
+  metadata?: Record<string, string>;
+}
+
 /** The body POSTed to a webhook (reference §16). */
 export interface WebhookPayload {
   success: boolean;

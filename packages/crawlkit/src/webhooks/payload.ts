@@ -2,7 +2,7 @@ import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { JobKind } from '@crawlkit/store';
 
 import type { Webhook } from '../v2/jobs.js';
-import type { Document, WebhookEventType, WebhookPayload } from '../v2/types.js';
+import type { Document, ScheduleChangePayload, WebhookEventType, WebhookPayload } from '../v2/types.js';
 
 export type WebhookEvent = 'started' | 'page' | 'completed' | 'failed';
 
@@ -10,7 +10,7 @@ export type WebhookEvent = 'started' | 'page' | 'completed' | 'failed';
 export interface StoredDelivery {
   url: string;
   headers: Record<string, string>;
-  body: WebhookPayload;
+  body: WebhookPayload | ScheduleChangePayload;
   /**
    * The job's URL policy (`StoredJob.urlPolicy`), which gates the POST in whichever process sends it, on top of that
    * process's own; `null` when the job has none. Absent on deliveries queued before it was recorded: the job's is

@@ -12,6 +12,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 
 import { Lifecycle } from './lifecycle.js';
 import { RedisCounterStore } from './counters.js';
+import { RedisScheduleStore } from './schedules.js';
 import { RedisEngineStore } from './engines.js';
 import { RedisJobStore } from './jobs.js';
 import { RedisDeliveryStore } from './deliveries.js';
@@ -163,6 +164,7 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     secrets,
     engines: new RedisEngineStore(life, redis),
     counters: new RedisCounterStore(life, redis),
+    schedules: new RedisScheduleStore(life, redis),
     close: async () => {
       if (!life.close() || !owned) return;
       // A Redis that does not answer would hold a graceful QUIT until the command timeout.

@@ -177,5 +177,21 @@ export function describePageConformance(factory: PageCacheFactory): void {
       expect(await store.pages.get('p10')).toBeDefined();
       expect(await store.pages.get('p9')).toBeDefined();
     });
+
+    it('touches an entry: a new cachedAt, the same value, body and size; false for an unknown key', async (ctx) => {
+      const store = await open();
+      if (!store.pages.touch) return ctx.skip();
+      const body = new Uint8Array([1, 2, 3]);
+      await store.pages.put({ ...page('a', 1_000, 'kept'), body });
+      const before = await store.pages.stats();
+      expect(await store.pages.touch('a', 5_000)).toBe(true);
+      const got = await store.pages.get('a', { now: 5_500, maxAge: 1_000 });
+      expect(got).toMatchObject({ key: 'a', cachedAt: 5_000, value: 'kept' });
+      expect([...got!.body!]).toEqual([1, 2, 3]);
+      expect(await store.pages.get('a', { now: 5_500, minAge: 1_000 })).toBeUndefined();
+      expect(await store.pages.stats()).toEqual(before);
+      expect(await store.pages.touch('missing', 5_000)).toBe(false);
+      expect(await store.pages.get('missing')).toBeUndefined();
+    });
   });
 }

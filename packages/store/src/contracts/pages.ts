@@ -44,6 +44,12 @@ export interface PageStore {
    * evicts the oldest entries (by `cachedAt`).
    */
   put(page: CachedPage): Promise<void>;
+  /**
+   * Sets the `cachedAt` of the entry for `key` (and the time of its search text), leaving its value, bytes and text
+   * as they are: a copy a `304 Not Modified` confirmed, which need not be written again. Resolves false, changing
+   * nothing, when there is no such entry. Optional: a caller without it writes the entry again with `put`.
+   */
+  touch?(key: string, cachedAt: number): Promise<boolean>;
   /** Deletes every entry whose `url` is `url`. Returns how many were deleted. */
   deleteByUrl(url: string): Promise<number>;
   /** Deletes everything. */

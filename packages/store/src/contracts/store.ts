@@ -23,6 +23,7 @@ import type { EngineStore } from './engines.js';
 import type { HistoryStore } from './history.js';
 import type { SearchIndex } from './search.js';
 import type { CounterStore } from './counters.js';
+import type { ScheduleStore } from './schedules.js';
 
 /**
  * What every backend implements: the page cache and its lifecycle. A backend that only caches pages (a shared
@@ -64,6 +65,11 @@ export interface JobBackend {
   readonly secrets?: SecretBox;
   /** Named counters (the built-in stores have them); without them, what needs one keeps it in this process. */
   readonly counters?: CounterStore;
+  /**
+   * Recurring crawls and scrapes (the built-in stores have them); without them, schedules cannot be created on this
+   * store.
+   */
+  readonly schedules?: ScheduleStore;
 }
 
 /** What a backend that keeps change-tracking snapshots implements. */

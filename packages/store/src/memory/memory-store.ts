@@ -4,6 +4,7 @@ import type { Store } from '../types.js';
 import { memorySecretBox } from '../secrets.js';
 import { MemoryDeliveryStore } from './deliveries.js';
 import { MemoryCounterStore } from './counters.js';
+import { MemoryScheduleStore } from './schedules.js';
 import { MemoryEngineStore } from './engines.js';
 import { MemoryHistoryStore } from './history.js';
 import { MemoryJobState } from './job-state.js';
@@ -60,6 +61,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
     secrets: memorySecretBox(),
     engines: new MemoryEngineStore(life, jobState),
     counters: new MemoryCounterStore(life),
+    schedules: new MemoryScheduleStore(life),
     close: () => {
       life.close();
       return Promise.resolve();

@@ -45,6 +45,16 @@ export class MemoryPageStore implements PageStore {
     });
   }
 
+  touch(key: string, cachedAt: number): Promise<boolean> {
+    return this.#life.run(() => {
+      const entry = this.#entries.get(key);
+      if (!entry) return false;
+      entry.cachedAt = cachedAt;
+      this.#search?.touchPage(key, cachedAt);
+      return true;
+    });
+  }
+
   deleteByUrl(url: string): Promise<number> {
     return this.#life.run(() => {
       let deleted = 0;

@@ -41,6 +41,12 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
       );
   }
 
+  /** A page's text keeps its place with a new time (its copy confirmed). */
+  touchPage(key: string, cachedAt: number): void {
+    const entry = this.#entries.get(`p:${key}`);
+    if (entry) entry.meta.time = cachedAt;
+  }
+
   removePage(key: string): void {
     this.#remove(`p:${key}`);
   }

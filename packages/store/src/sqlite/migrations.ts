@@ -225,6 +225,18 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 8,
+    description: 'schedules: recurring crawls and scrapes, with the time of their next firing',
+    sql: `
+      CREATE TABLE schedules (
+        id TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        next_run_at INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

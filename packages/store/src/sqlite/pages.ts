@@ -97,6 +97,21 @@ export class SqlitePageStore implements PageStore {
     });
   }
 
+  touch(key: string, cachedAt: number): Promise<boolean> {
+    return this.#db.use(() => {
+      const { version, touched } = this.#db.write(() => {
+        const current = this.#hot ? this.#db.dataVersion() : 0;
+        const changed = this.#db.run('UPDATE pages SET cached_at = ? WHERE key = ?', cachedAt, key) > 0;
+        if (changed) this.#db.run('UPDATE search_entries SET time = ? WHERE page_key = ?', cachedAt, key);
+        return { version: current, touched: changed };
+      });
+      const hot = this.#hot?.get(key);
+      if (hot && touched) this.#hot!.set(key, { ...hot, cachedAt, validatedAt: version });
+      else this.#hot?.delete(key);
+      return touched;
+    });
+  }
+
   deleteByUrl(url: string): Promise<number> {
     return this.#db.use(() => {
       const deleted = this.#db.write(() =>

@@ -11,6 +11,7 @@ import { PageHotTier } from './hot-tier.js';
 import { migrate } from './migrations.js';
 import { SqliteJobStore } from './jobs.js';
 import { SqliteCounterStore } from './counters.js';
+import { SqliteScheduleStore } from './schedules.js';
 import { SqliteEngineStore } from './engines.js';
 import { SqliteDeliveryStore } from './deliveries.js';
 import { SqliteHistoryStore } from './history.js';
@@ -142,6 +143,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     secrets: keyFileSecretBox(dir),
     engines: new SqliteEngineStore(db),
     counters: new SqliteCounterStore(db),
+    schedules: new SqliteScheduleStore(db),
     close: () => {
       if (!life.close()) return Promise.resolve();
       hotTier?.clear();

@@ -20,6 +20,14 @@ export const cacheWrite: ScrapeStage = {
     if (!store || !page || cache.state === 'hit' || !cache.writable) return;
     if (page.status < 200 || page.status >= 300 || page.clientRendered !== undefined) return;
     const cachedAt = Date.now();
+    const memo = pageCacheMemoFor(store);
+    if (cache.state === 'revalidated' && cache.unchanged && (await store.pages.touch?.(cache.key, cachedAt))) {
+      // The copy a 304 confirmed, as stored: only its time moves (no rewrite of its bytes or its search text).
+      const length = cache.length!;
+      memo.confirm(cache.key, { cachedAt: cache.cachedAt!, length }, { cachedAt, length }, page);
+      cache.cachedAt = cachedAt;
+      return;
+    }
     const cachePolicy = cache.state === 'revalidated' ? undefined : cachePolicyOf(page);
     if (cachePolicy) {
       page.cachePolicy = cachePolicy;
@@ -35,7 +43,6 @@ export const cacheWrite: ScrapeStage = {
       ...stored,
       ...(search ? { search } : {}),
     });
-    const memo = pageCacheMemoFor(store);
     if (cache.state === 'revalidated') {
       // The copy a 304 confirmed, stored again: its memoised extractions follow it to its new version.
       memo.confirm(cache.key, { cachedAt: cache.cachedAt!, length: cache.length! }, { cachedAt, length }, page);

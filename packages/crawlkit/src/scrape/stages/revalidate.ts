@@ -1,5 +1,5 @@
 import type { FetchedPage } from '../fetched-page.js';
-import { afterNotModified } from '../revalidation.js';
+import { afterNotModified, sameValidators } from '../revalidation.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { fetchStage } from './fetch.js';
 
@@ -22,7 +22,13 @@ export const revalidateStage: ScrapeStage = {
       await fetchStage.run(state);
       return;
     }
-    const confirmed: FetchedPage = { ...revalidation.page, cachePolicy: settled.policy };
+    // With the same validators the stored copy stands as it is: the cache write then only moves its `cachedAt`.
+    const unchanged =
+      revalidation.page.cachePolicy !== undefined && sameValidators(revalidation.page.cachePolicy, settled.policy);
+    const confirmed: FetchedPage = unchanged
+      ? revalidation.page
+      : { ...revalidation.page, cachePolicy: settled.policy };
+    cache.unchanged = unchanged;
     state.page = confirmed;
     state.judgedExtraction = undefined;
     cache.state = 'revalidated';

@@ -1,0 +1,112 @@
+/**
+ * Schedules on the command line (issue 41): `crawlkit crawl URL --every 6h` (or `--cron "0 *\/6 * * *"`) stores a
+ * schedule of that crawl and runs the store's schedules in the foreground, printing each run's changes;
+ * `crawlkit schedules list|delete <id>|run` manages them.
+ */
+import type { Command } from 'commander';
+
+import type { ScheduleRequestInput } from '../schedules/schedule-request.js';
+import type { ScheduleView } from '../schedules/schedule-api.js';
+import { printChanges } from './change-report.js';
+import type { CommandContext } from './context.js';
+import { CliError, EXIT } from './errors.js';
+
+interface ScheduleFlags {
+  every?: string;
+  cron?: string;
+}
+
+/** The flags that turn `crawlkit crawl` into a schedule. */
+export function addScheduleFlags(command: Command): Command {
+  return command
+    .option('--every <interval>', 'crawl now and then every interval (30s, 15m, 6h, 1d), printing the changes')
+    .option('--cron <expression>', 'crawl at the times of a cron expression (UTC), printing the changes');
+}
+
+/** Whether `crawlkit crawl` was asked for a schedule. */
+export function wantsSchedule(command: Command): boolean {
+  const { every, cron } = command.opts<ScheduleFlags>();
+  return every !== undefined || cron !== undefined;
+}
+
+/**
+ * `crawlkit crawl URL --every|--cron`: stores a schedule whose one target is the crawl of `body` (its `--webhook` is
+ * the schedule's webhook, one POST per change), then runs the schedules until Ctrl-C.
+ */
+export async function scheduleCrawl(
+  ctx: CommandContext,
+  body: Record<string, unknown>,
+  command: Command,
+): Promise<number> {
+  const { every, cron } = command.opts<ScheduleFlags>();
+  const { webhook, changes: _changes, ...crawl } = body;
+  const request = {
+    ...(every !== undefined ? { every } : {}),
+    ...(cron !== undefined ? { cron } : {}),
+    targets: [{ type: 'crawl', ...crawl }],
+    ...(webhook !== undefined ? { webhook } : {}),
+  } as ScheduleRequestInput;
+  ctx.configure({ runSchedules: true });
+  const created = await ctx.engine.schedules.create(request);
+  if (!created.success) return ctx.fail(created);
+  ctx.note(`schedule ${created.data.id} stored: ${describe(created.data)}`);
+  return runSchedules(ctx);
+}
+
+/** `crawlkit schedules list|delete <id>|run`. */
+export async function schedulesCommand(
+  ctx: CommandContext,
+  action: string,
+  id: string | undefined,
+  _command: Command,
+): Promise<number> {
+  if (action === 'run') {
+    ctx.configure({ runSchedules: true });
+    return runSchedules(ctx);
+  }
+  if (action === 'delete') {
+    if (id === undefined) throw new CliError('crawlkit schedules delete needs the id of a schedule');
+    const deleted = await ctx.engine.schedules.delete(id);
+    if (!deleted.success) return ctx.fail(deleted);
+    ctx.note(`schedule ${id} deleted`);
+    return EXIT.ok;
+  }
+  if (action !== 'list') throw new CliError(`Unknown action "${action}": use list, delete <id> or run`);
+  const listed = await ctx.engine.schedules.list();
+  if (!listed.success) return ctx.fail(listed);
+  if (ctx.mode !== 'text') ctx.writeJson(listed);
+  else for (const schedule of listed.data) ctx.write(`${schedule.id}  ${describe(schedule)}\n`);
+  return EXIT.ok;
+}
+
+function describe(schedule: ScheduleView): string {
+  const clock = schedule.every !== undefined ? `every ${schedule.every}` : `cron "${schedule.cron}"`;
+  const targets = schedule.targets.map((t) => `${t.type} ${t.url}`).join(', ');
+  return `${clock}, ${targets}; next run ${schedule.nextRunAt ?? 'never'}`;
+}
+
+/** Runs the store's schedules in this process until Ctrl-C, printing each run and its changes. */
+async function runSchedules(ctx: CommandContext): Promise<number> {
+  const engine = ctx.engine;
+  let printing = Promise.resolve();
+  engine.on('schedule:run', (run) => {
+    const started = run.jobIds.filter((id) => id !== null);
+    ctx.note(`schedule ${run.id} fired: crawl ${started.join(', ') || 'none'}`);
+    for (const error of run.errors) ctx.note(`  ${error}`);
+  });
+  engine.on('schedule:changes', ({ jobId }) => {
+    printing = printing.then(() => printChanges(ctx, jobId));
+  });
+  // The runtime (and its scheduler) starts on the first call.
+  const listed = await engine.schedules.list();
+  if (!listed.success) return ctx.fail(listed);
+  ctx.note(`running ${listed.data.length} schedule(s) of ${ctx.storeDir}; Ctrl-C stops (they stay in the store)`);
+  // The scheduler's timers do not hold the process: this does, until Ctrl-C.
+  const alive = setInterval(() => undefined, 2 ** 30);
+  if (!ctx.signal.aborted) {
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+  }
+  clearInterval(alive);
+  await printing;
+  return EXIT.ok;
+}

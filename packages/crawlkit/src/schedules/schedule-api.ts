@@ -1,0 +1,175 @@
+/**
+ * The schedule methods of the engine (crawlkit's own, issue 41): create, read, list and delete, in the v2 style
+ * (`{ success: true, ... }` or the v2 error shape).
+ */
+import { randomUUID } from 'node:crypto';
+
+import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
+import type { ScheduleStore, StoredSchedule } from '@crawlkit/store';
+
+import { scheduleCodec } from '../codec/records.js';
+import type { EngineContext } from '../context.js';
+import { CrawlkitError, toErrorResponse } from '../errors.js';
+import { hideJobSecrets, sealJobSecrets } from '../jobs/job-secrets.js';
+import { parseBody } from '../v2/parse.js';
+import type { ErrorResponse } from '../v2/types.js';
+import { checkWebhookUrl } from '../webhooks/outbox.js';
+import { firstFiring } from './schedule-clock.js';
+import { clockOf, scheduleRequestSchema, type ScheduleRequestInput, type ScheduleTarget } from './schedule-request.js';
+import { lastRun, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
+import { NEVER, type Scheduler } from './scheduler.js';
+
+/** A schedule as the API shows it (header values `[redacted]`). */
+export interface ScheduleView {
+  id: string;
+  name?: string;
+  every?: string;
+  cron?: string;
+  targets: ScheduleTarget[];
+  webhook?: { url: string; headers: Record<string, string>; metadata: Record<string, string>; events: string[] };
+  /** ISO 8601. */
+  createdAt: string;
+  /** The next firing (ISO 8601); null for a cron expression that never fires again. */
+  nextRunAt: string | null;
+  /**
+   * The last firing: when it was due and started, the crawl of each target (null if refused; the one still running
+   * for a target `skipped`) and why.
+   */
+  lastRun: { dueAt: string; startedAt: string; jobIds: (string | null)[]; skipped: number[]; errors: string[] } | null;
+}
+
+export interface ScheduleResponse {
+  success: true;
+  data: ScheduleView;
+  /** Set when the engine that stored the schedule does not run schedules. */
+  warning?: string;
+}
+
+export interface ScheduleListResponse {
+  success: true;
+  data: ScheduleView[];
+}
+
+/** Who calls: the engine's context, its scheduler when it runs schedules, and the caller's tenant. */
+export interface ScheduleCall {
+  ctx: EngineContext;
+  scheduler: Scheduler;
+  tenant?: string | undefined;
+}
+
+const notFound = (): ErrorResponse => ({ success: false, code: 'SCHEDULE_NOT_FOUND', error: 'Schedule not found' });
+
+function scheduleStore(ctx: EngineContext): ScheduleStore {
+  const schedules = ctx.store.schedules;
+  if (!schedules) {
+    throw new CrawlkitError(
+      'SCHEDULES_UNSUPPORTED',
+      `The store given to crawlkit (${ctx.store.kind}) keeps no schedules.`,
+    );
+  }
+  return schedules;
+}
+
+/** `POST /v2/schedule`: validates and stores a schedule; an engine that runs schedules fires it from then on. */
+export async function createSchedule(
+  call: ScheduleCall,
+  body: ScheduleRequestInput,
+): Promise<ScheduleResponse | ErrorResponse> {
+  const parsed = parseBody(scheduleRequestSchema, body);
+  if (!parsed.ok) return parsed.error;
+  const request = parsed.value;
+  try {
+    for (const target of request.targets) checkUrlAgainstPolicy(target.url, call.ctx.fetcher.urlPolicy);
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+  if (request.webhook) checkWebhookUrl(request.webhook.url, call.ctx.fetcher.urlPolicy);
+  const schedules = scheduleStore(call.ctx);
+  const box = call.ctx.secrets(call.ctx.store);
+  const value: ScheduleValue = {
+    ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
+    ...(request.name !== undefined ? { name: request.name } : {}),
+    ...(request.every !== undefined ? { every: request.every } : { cron: request.cron! }),
+    targets: request.targets.map((target) => sealJobSecrets({ request: target }, box).request),
+    ...(request.webhook ? { webhook: sealJobSecrets({ request: {}, webhook: request.webhook }, box).webhook } : {}),
+  };
+  const now = Date.now();
+  const stored: StoredSchedule = {
+    id: randomUUID(),
+    value: scheduleCodec.encode(value),
+    nextRunAt: firstFiring(clockOf(request), now) ?? NEVER,
+    createdAt: now,
+  };
+  await schedules.put(stored);
+  call.scheduler.wake();
+  const response: ScheduleResponse = { success: true, data: await viewOf(call.ctx, stored) };
+  if (!call.scheduler.running) {
+    response.warning =
+      'This engine does not run schedules: the schedule is stored and fires in an engine that does ' +
+      '(`runSchedules: true`, `crawlkit serve`, `crawlkit crawl --every`) on the same store.';
+  }
+  return response;
+}
+
+/** `GET /v2/schedule/:id`. */
+export async function getSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
+  const stored = await scheduleStore(call.ctx).get(String(id));
+  if (!stored || !visible(stored, call.tenant)) return notFound();
+  return { success: true, data: await viewOf(call.ctx, stored) };
+}
+
+/** `GET /v2/schedule`: the caller's schedules, oldest first. */
+export async function listSchedules(call: ScheduleCall): Promise<ScheduleListResponse | ErrorResponse> {
+  const all = await scheduleStore(call.ctx).list();
+  const data = await Promise.all(all.filter((s) => visible(s, call.tenant)).map((s) => viewOf(call.ctx, s)));
+  return { success: true, data };
+}
+
+/** `POST /v2/schedule/:id/run`: runs the schedule now, out of its clock; answers the run's crawls. */
+export async function runSchedule(
+  call: ScheduleCall,
+  id: string,
+): Promise<{ success: true; data: NonNullable<ScheduleView['lastRun']> } | ErrorResponse> {
+  const stored = await scheduleStore(call.ctx).get(String(id));
+  if (!stored || !visible(stored, call.tenant)) return notFound();
+  const run = await call.scheduler.runNow(stored.id, scheduleCodec.decode(stored.value));
+  return { success: true, data: runView(run) };
+}
+
+/** `DELETE /v2/schedule/:id`: no further firing; crawls already started go on. */
+export async function deleteSchedule(call: ScheduleCall, id: string): Promise<{ success: true } | ErrorResponse> {
+  const schedules = scheduleStore(call.ctx);
+  const stored = await schedules.get(String(id));
+  if (!stored || !visible(stored, call.tenant) || !(await schedules.delete(stored.id))) return notFound();
+  call.scheduler.wake();
+  return { success: true };
+}
+
+function visible(stored: StoredSchedule, tenant: string | undefined): boolean {
+  if (tenant === undefined) return true;
+  const owner = scheduleCodec.decode(stored.value).tenant;
+  return owner === undefined || owner === tenant;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function runView(run: ScheduleRun): NonNullable<ScheduleView['lastRun']> {
+  const { jobIds, skipped, errors } = run;
+  return { dueAt: iso(run.dueAt), startedAt: iso(run.startedAt), jobIds, skipped, errors };
+}
+
+async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<ScheduleView> {
+  const value = scheduleCodec.decode(stored.value);
+  const run = await lastRun(ctx.store, stored.id);
+  return {
+    id: stored.id,
+    ...(value.name !== undefined ? { name: value.name } : {}),
+    ...(value.every !== undefined ? { every: value.every } : {}),
+    ...(value.cron !== undefined ? { cron: value.cron } : {}),
+    targets: value.targets.map((target) => hideJobSecrets({ request: target }).request),
+    ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
+    createdAt: iso(stored.createdAt),
+    nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
+    lastRun: run ? runView(run) : null,
+  };
+}

@@ -1,0 +1,53 @@
+import type { CallOptions } from '../call-options.js';
+import type { ErrorResponse } from '../v2/types.js';
+import {
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  listSchedules,
+  runSchedule,
+  type ScheduleCall,
+  type ScheduleListResponse,
+  type ScheduleResponse,
+  type ScheduleView,
+} from './schedule-api.js';
+import type { ScheduleRequestInput } from './schedule-request.js';
+
+/** Runs a schedule call on the engine's runtime; what it throws comes back in the v2 error shape. */
+export type ScheduleGuard = <T>(
+  init: CallOptions,
+  fn: (call: ScheduleCall) => Promise<T>,
+) => Promise<T | ErrorResponse>;
+
+/**
+ * Recurring crawls and scrapes kept in the store (crawlkit's own; `POST /v2/schedule` and the routes below it). Each
+ * firing runs every target as a crawl job with a change feed of its own, and POSTs each change to the webhook.
+ */
+export interface ScheduleMethods {
+  /** Stores a schedule; it fires in this engine with `runSchedules: true`, else in one that has it on the store. */
+  create(body: ScheduleRequestInput, init?: CallOptions): Promise<ScheduleResponse | ErrorResponse>;
+  /** A schedule with its next firing and last run; `SCHEDULE_NOT_FOUND` for an unknown id. */
+  get(id: string, init?: CallOptions): Promise<ScheduleResponse | ErrorResponse>;
+  /** Every schedule (of the caller's tenant), oldest first. */
+  list(init?: CallOptions): Promise<ScheduleListResponse | ErrorResponse>;
+  /**
+   * Runs a schedule now, out of its clock (its next firing stays); answers the run: the crawl of each target, or why
+   * a target was skipped (its previous crawl still running).
+   */
+  run(
+    id: string,
+    init?: CallOptions,
+  ): Promise<{ success: true; data: NonNullable<ScheduleView['lastRun']> } | ErrorResponse>;
+  /** Deletes a schedule: it fires no more (its crawls already started go on). */
+  delete(id: string, init?: CallOptions): Promise<{ success: true } | ErrorResponse>;
+}
+
+export function scheduleMethods(guard: ScheduleGuard): ScheduleMethods {
+  return {
+    create: (body, init = {}) => guard(init, (call) => createSchedule(call, body)),
+    get: (id, init = {}) => guard(init, (call) => getSchedule(call, id)),
+    list: (init = {}) => guard(init, (call) => listSchedules(call)),
+    run: (id, init = {}) => guard(init, (call) => runSchedule(call, id)),
+    delete: (id, init = {}) => guard(init, (call) => deleteSchedule(call, id)),
+  };
+}

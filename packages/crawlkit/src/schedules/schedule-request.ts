@@ -1,0 +1,103 @@
+/**
+ * The body of `POST /v2/schedule` (crawlkit's own, issue 41): a clock (`every` or `cron`), one or more targets, each
+ * the v2 body of a crawl or a scrape with its `type`, and an optional webhook called once per change of a run.
+ */
+import { z } from 'zod';
+
+import { crawlRequestSchema, type CrawlRequestInput } from '../v2/jobs.js';
+import { urlSchema } from '../v2/scrape-options.js';
+import { cronProblem, intervalProblem, parseDuration, type ScheduleClock } from './schedule-clock.js';
+
+/** The changes a schedule's webhook can ask for. */
+export const SCHEDULE_CHANGE_EVENTS = ['new', 'changed', 'removed', 'same'] as const;
+export type ScheduleChangeEvent = (typeof SCHEDULE_CHANGE_EVENTS)[number];
+
+/** Crawl options a target may not set: the schedule sets them (`tag`, `changes`) or they cannot go with it. */
+const SCHEDULE_OWNED = ['tag', 'changes', 'webhook', 'zeroDataRetention', 'modifiedSince'] as const;
+
+const scheduleWebhookSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? { url: v } : v),
+  z.strictObject({
+    url: urlSchema,
+    headers: z.record(z.string(), z.string()).default({}),
+    metadata: z.record(z.string(), z.string()).default({}),
+    /** The changes that are sent, one POST each. @default ['new', 'changed', 'removed'] */
+    events: z.array(z.enum(SCHEDULE_CHANGE_EVENTS)).min(1).default(['new', 'changed', 'removed']),
+  }),
+);
+export type ScheduleWebhook = z.output<typeof scheduleWebhookSchema>;
+
+const targetSchema = z.looseObject({ type: z.enum(['crawl', 'scrape']), url: z.string() });
+
+export const scheduleRequestSchema = z
+  .strictObject({
+    /** A name to recognise the schedule by; not unique. */
+    name: z.string().min(1).max(256).optional(),
+    /** An interval such as `30s`, `15m`, `6h`, `1d` or `1h30m` (at least 1s); the first run starts at once. */
+    every: z.string().optional(),
+    /** A cron expression (five fields, or six with seconds first), read by croner in UTC. */
+    cron: z.string().optional(),
+    targets: z.array(targetSchema).min(1).max(100),
+    webhook: scheduleWebhookSchema.optional(),
+  })
+  .superRefine((o, ctx) => {
+    if ((o.every === undefined) === (o.cron === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [o.every === undefined ? 'every' : 'cron'],
+        message: 'A schedule needs exactly one of `every` (an interval such as "6h") and `cron` (e.g. "0 */6 * * *").',
+      });
+      return;
+    }
+    const problem = o.every !== undefined ? intervalProblem(o.every) : cronProblem(o.cron!);
+    if (problem) ctx.addIssue({ code: 'custom', path: [o.every !== undefined ? 'every' : 'cron'], message: problem });
+    o.targets.forEach((target, i) => checkTarget(target, i, ctx));
+  });
+
+export type ScheduleRequestInput = z.input<typeof scheduleRequestSchema>;
+export type ScheduleRequest = z.output<typeof scheduleRequestSchema>;
+export type ScheduleTarget = z.output<typeof targetSchema>;
+
+/** The schedule's clock once the request is valid. */
+export function clockOf(request: Pick<ScheduleRequest, 'every' | 'cron'>): ScheduleClock {
+  if (request.every !== undefined) return { every: request.every, intervalMs: parseDuration(request.every)! };
+  return { cron: request.cron! };
+}
+
+/**
+ * The crawl body a target runs as: a crawl target as it is; a scrape target as a crawl of its URL alone (`limit` 1,
+ * no links or sitemap followed, robots.txt not read, as a scrape does not read it), its scrape options under
+ * `scrapeOptions`. Each run is then a crawl job with the target's change feed.
+ */
+export function crawlBodyOf(target: ScheduleTarget): CrawlRequestInput {
+  const { type, url, ...options } = target;
+  if (type === 'crawl') return { url, ...options };
+  return {
+    url,
+    limit: 1,
+    maxDiscoveryDepth: 0,
+    sitemap: 'skip',
+    ignoreRobotsTxt: true,
+    scrapeOptions: options,
+  };
+}
+
+/** Checks a target as the crawl it runs as, its problems reported at the target's own paths. */
+function checkTarget(target: ScheduleTarget, index: number, ctx: z.RefinementCtx): void {
+  for (const key of SCHEDULE_OWNED) {
+    if (key in target) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['targets', index, key],
+        message: `\`targets[${index}].${key}\` cannot be set: the schedule keeps each target's change feed (its own tag) and sends its own webhook.`,
+      });
+    }
+  }
+  const parsed = crawlRequestSchema.safeParse(crawlBodyOf(target));
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues) {
+    // A scrape target's options are its own keys, not `scrapeOptions`.
+    const path = target.type === 'scrape' && issue.path[0] === 'scrapeOptions' ? issue.path.slice(1) : issue.path;
+    ctx.addIssue({ ...issue, path: ['targets', index, ...path] });
+  }
+}

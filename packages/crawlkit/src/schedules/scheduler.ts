@@ -1,0 +1,158 @@
+/**
+ * Runs the schedules of the engine's store: a timer set to the earliest next firing (and at least every `pollMs`,
+ * for schedules other processes add), and at each look every due firing is claimed in the store (one process takes
+ * it, `ScheduleStore.claim`) and run. A firing missed while no engine ran is due at the first look: it runs once,
+ * and the schedule then goes on from the first firing after now (missed firings are not run one by one).
+ */
+import type { Delivery, Store } from '@crawlkit/store';
+
+import { scheduleCodec } from '../codec/records.js';
+import type { EngineContext } from '../context.js';
+import type { EventBus } from '../event-bus.js';
+import type { JobManager } from '../jobs/job-manager.js';
+import { nextFiring } from './schedule-clock.js';
+import { clockOf } from './schedule-request.js';
+import { queueChangeWebhooks } from './schedule-changes.js';
+import { lastRun, startRun, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
+
+/** `nextRunAt` of a cron expression that never fires again. */
+export const NEVER = Number.MAX_SAFE_INTEGER;
+
+/** Longest wait between two looks at the store's schedules, in milliseconds. */
+const POLL_MS = 15_000;
+
+export interface SchedulerOptions {
+  ctx: EngineContext;
+  jobs: JobManager;
+  bus: EventBus;
+  /** A webhook event is in a job's outbox: deliver it. */
+  queued(store: Store, delivery: Delivery): void;
+}
+
+export class Scheduler {
+  readonly #options: SchedulerOptions;
+  readonly #closing = new AbortController();
+  readonly #follows = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #look: Promise<void> | undefined;
+  #again = false;
+  #started = false;
+
+  constructor(options: SchedulerOptions) {
+    this.#options = options;
+  }
+
+  get running(): boolean {
+    return this.#started && !this.#closing.signal.aborted;
+  }
+
+  /** Starts running due firings; the changes of each schedule's last run are queued again if a restart cut them off. */
+  start(): void {
+    if (this.#started || this.#closing.signal.aborted) return;
+    this.#started = true;
+    // The last runs are read before the first look, which may add a run of its own.
+    this.#track(this.#resumeLastRuns().finally(() => this.wake()));
+  }
+
+  /** Looks at the schedules now (one was added, changed or deleted). */
+  wake(): void {
+    if (!this.running) return;
+    if (this.#look) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#look = this.#lookOnce()
+      .catch((error: unknown) => {
+        this.#options.bus.internalError(undefined, error);
+        return Date.now() + POLL_MS;
+      })
+      .then((wakeAt) => {
+        this.#look = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else if (this.running) {
+          this.#timer = setTimeout(() => this.wake(), Math.max(0, Math.min(wakeAt - Date.now(), POLL_MS)));
+          this.#timer.unref();
+        }
+      });
+  }
+
+  /** Runs a schedule now, out of its clock (its next firing stays as it is); its changes go to its webhook. */
+  async runNow(id: string, schedule: ScheduleValue): Promise<ScheduleRun> {
+    const now = Date.now();
+    const run = await startRun(this.#options.ctx, this.#options.jobs, id, schedule, now);
+    this.#options.bus.scheduleRun({ id, ...run });
+    this.#track(this.#follow(id, schedule, run));
+    return run;
+  }
+
+  /** Stops firing and waits for the look in progress; runs already started go on as jobs of the store. */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    clearTimeout(this.#timer);
+    await this.#look;
+    await Promise.allSettled(this.#follows);
+  }
+
+  /** Claims and runs every due firing; resolves to when the next one is due. */
+  async #lookOnce(): Promise<number> {
+    const schedules = this.#options.ctx.store.schedules;
+    if (!schedules) return NEVER;
+    const now = Date.now();
+    let wakeAt = NEVER;
+    for (const stored of await schedules.list()) {
+      if (stored.nextRunAt > now) {
+        wakeAt = Math.min(wakeAt, stored.nextRunAt);
+        continue;
+      }
+      const schedule = scheduleCodec.decode(stored.value);
+      const next = nextFiring(clockOf(schedule), stored.nextRunAt, now) ?? NEVER;
+      wakeAt = Math.min(wakeAt, next);
+      if (this.#closing.signal.aborted) break;
+      if (await schedules.claim(stored.id, stored.nextRunAt, next)) {
+        const run = await startRun(this.#options.ctx, this.#options.jobs, stored.id, schedule, stored.nextRunAt);
+        this.#options.bus.scheduleRun({ id: stored.id, ...run });
+        this.#track(this.#follow(stored.id, schedule, run));
+      }
+    }
+    return wakeAt;
+  }
+
+  /** Each schedule's last run, followed again: its changes are queued once its crawls complete. */
+  async #resumeLastRuns(): Promise<void> {
+    const schedules = this.#options.ctx.store.schedules;
+    if (!schedules) return;
+    for (const stored of await schedules.list()) {
+      const run = await lastRun(this.#options.ctx.store, stored.id);
+      // Its skipped targets too: the run that started their crawls may be an earlier one, followed by nobody now.
+      if (run) this.#track(this.#follow(stored.id, scheduleCodec.decode(stored.value), { ...run, skipped: [] }));
+    }
+  }
+
+  /** Waits for the crawls of a run and queues their changes for the schedule's webhook. */
+  async #follow(id: string, schedule: ScheduleValue, run: ScheduleRun): Promise<void> {
+    const { jobs, bus } = this.#options;
+    const queued = (store: Store, delivery: Delivery) => this.#options.queued(store, delivery);
+    await Promise.all(
+      run.jobIds.map(async (jobId, target) => {
+        // A skipped target's crawl is followed by the run that started it.
+        if (jobId === null || run.skipped.includes(target)) return;
+        const job = await jobs.wait(jobId, this.#closing.signal).catch(() => undefined);
+        if (job?.status !== 'completed') return;
+        const count = await queueChangeWebhooks(jobs, { scheduleId: id, schedule, target, jobId }, queued);
+        bus.scheduleChanges({ id, jobId, target, queued: count });
+      }),
+    );
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work
+      .catch((error: unknown) => {
+        if (!this.#closing.signal.aborted) this.#options.bus.internalError(undefined, error);
+      })
+      .finally(() => this.#follows.delete(tracked));
+    this.#follows.add(tracked);
+  }
+}

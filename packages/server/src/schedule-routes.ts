@@ -1,0 +1,27 @@
+import type { ScheduleRequestInput } from 'crawlkit';
+import type { FastifyInstance } from 'fastify';
+
+import { send } from './respond.js';
+import type { IdParams, RouteContext } from './routes.js';
+
+/**
+ * crawlkit's own schedules (issue 41), in the v2 style: `POST /v2/schedule` creates one, `GET /v2/schedule` lists
+ * them, `GET` and `DELETE /v2/schedule/:id` read and delete one, `POST /v2/schedule/:id/run` runs one now. Not upstream's `/v2/monitor`, whose shape the
+ * reference does not give.
+ */
+export function registerScheduleRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const { crawlkit: ck } = ctx;
+  app.post<{ Body: ScheduleRequestInput }>('/v2/schedule', async (request, reply) => {
+    return send(reply, await ck.schedules.create(request.body, ctx.call(request, reply)));
+  });
+  app.get('/v2/schedule', async (request, reply) => send(reply, await ck.schedules.list(ctx.call(request, reply))));
+  app.get<IdParams>('/v2/schedule/:id', async (request, reply) => {
+    return send(reply, await ck.schedules.get(request.params.id, ctx.call(request, reply)));
+  });
+  app.post<IdParams>('/v2/schedule/:id/run', async (request, reply) => {
+    return send(reply, await ck.schedules.run(request.params.id, ctx.call(request, reply)));
+  });
+  app.delete<IdParams>('/v2/schedule/:id', async (request, reply) => {
+    return send(reply, await ck.schedules.delete(request.params.id, ctx.call(request, reply)));
+  });
+}

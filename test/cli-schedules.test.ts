@@ -1,0 +1,73 @@
+/**
+ * `crawlkit crawl --every` and `crawlkit schedules` (issue 41), through the built CLI: a bad interval is refused with
+ * what to fix; a scheduled crawl runs at once and prints its changes, stays in the store after Ctrl-C, and is listed
+ * and deleted by `crawlkit schedules`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
+import { ensureBuilt, runCli, startCli } from './cli-helpers.ts';
+
+let site: ChangingSite;
+let dir: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'ck-cli-schedules-'));
+  site = await startChangingSite({
+    '/a.html': { title: 'A', text: 'First page.', modifiedAt: 0 },
+    '/b.html': { title: 'B', text: 'Second page.', modifiedAt: 0 },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await site.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const cli = (args: string[]) => runCli([...args, '--store', join(dir, 'store')], { cwd: dir });
+
+describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
+  it('refuses a bad interval or cron expression, saying what to fix', async () => {
+    const interval = await cli(['crawl', `${site.url}/`, '--every', '6x']);
+    expect(interval.code).toBe(2);
+    expect(interval.stderr).toContain('`every` must be a duration such as "30s", "15m", "6h", "1d" or "1h30m"');
+    const cron = await cli(['crawl', `${site.url}/`, '--cron', '* * *']);
+    expect(cron.code).toBe(2);
+    expect(cron.stderr).toContain('`cron` must be a cron expression of five fields');
+  });
+
+  it('crawls at once, prints the changes, keeps the schedule after Ctrl-C; schedules lists and deletes it', async () => {
+    const running = startCli(
+      ['crawl', `${site.url}/`, '--every', '1h', '--max-age', '1', '--store', join(dir, 'store')],
+      {
+        cwd: dir,
+      },
+    );
+    let stderr = '';
+    await new Promise<void>((resolve) => {
+      running.stderr!.on('data', (chunk: string) => {
+        stderr += chunk;
+        if (stderr.includes('changes first run of this lineage')) resolve();
+      });
+    });
+    running.kill('SIGINT');
+    const ended = await running.result;
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toContain('changes first run of this lineage: 3 new, 0 changed, 0 removed, 0 same');
+    const id = /schedule ([0-9a-f-]{36}) stored: every 1h, crawl /.exec(ended.stderr)?.[1];
+    expect(id).toBeDefined();
+
+    const listed = await cli(['schedules', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`${id}  every 1h, crawl ${site.url}/; next run `);
+    expect((await cli(['schedules', 'delete', id!])).code).toBe(0);
+    expect((await cli(['schedules', 'list'])).stdout).toBe('');
+    const again = await cli(['schedules', 'delete', id!]);
+    expect(again.stderr).toContain('Schedule not found (SCHEDULE_NOT_FOUND)');
+  });
+});

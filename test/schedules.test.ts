@@ -1,0 +1,295 @@
+/**
+ * Schedules (issue 41): a schedule fires its targets as crawls with a change feed and POSTs each change to its
+ * webhook; it survives a restart of the process (SQLite file, a real child killed and started again), where a
+ * firing missed while it was down runs once at the start; bad input gets the v2 error shape.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+
+import { createSqliteStore } from '@crawlkit/store';
+import { Crawlkit, type CrawlkitEvents, type ScheduleChangePayload } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
+import { sleep, startReceiver, until, type Receiver } from './helpers-batch.ts';
+
+const helpers = join(import.meta.dirname, 'helpers');
+const COMPILE_CACHE = join(tmpdir(), 'crawlkit-test-compile-cache');
+const day = Date.UTC(2026, 0, 1);
+
+let site: ChangingSite;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+
+afterAll(async () => {
+  await receiver.close();
+});
+
+async function freshSite(): Promise<ChangingSite> {
+  return startChangingSite({
+    '/stable.html': { title: 'Stable', text: 'This page never changes.', modifiedAt: day },
+    '/edited.html': { title: 'Edited', text: 'First version of the text.', modifiedAt: day },
+    '/deleted.html': { title: 'Deleted', text: 'Soon gone.', modifiedAt: day },
+  });
+}
+
+/** The schedule webhooks received for a crawl job, as `path: change`. */
+function changesOf(jobId: string): Record<string, string> {
+  const events = receiver.events
+    .map((e) => e.payload as unknown as ScheduleChangePayload)
+    .filter((p) => p.type === 'schedule.change' && p.jobId === jobId);
+  return Object.fromEntries(events.map((p) => [new URL(p.data[0].url).pathname, p.data[0].change]));
+}
+
+/** The next event `name` of `ck` that `match` accepts. */
+function nextEvent<K extends 'schedule:run' | 'schedule:changes'>(
+  ck: Crawlkit,
+  name: K,
+  match: (e: CrawlkitEvents[K][0]) => boolean,
+): Promise<CrawlkitEvents[K][0]> {
+  return new Promise((resolve) => {
+    const listener = (event: CrawlkitEvents[K][0]) => {
+      if (!match(event)) return;
+      ck.off(name, listener as never);
+      resolve(event);
+    };
+    ck.on(name, listener as never);
+  });
+}
+
+const nextChanges = (ck: Crawlkit, match: (e: CrawlkitEvents['schedule:changes'][0]) => boolean) =>
+  nextEvent(ck, 'schedule:changes', match);
+
+describe('schedules', () => {
+  it('fires crawl and scrape targets and POSTs each change of a run to the webhook', async () => {
+    site = await freshSite();
+    const ck = new Crawlkit({ store: 'memory', engine: 'http', runSchedules: true });
+    try {
+      const firstCrawl = nextChanges(ck, (e) => e.target === 0);
+      const firstScrape = nextChanges(ck, (e) => e.target === 1);
+      const created = await ck.schedules.create({
+        name: 'docs',
+        every: '1h',
+        targets: [
+          { type: 'crawl', url: `${site.url}/`, sitemap: 'skip', scrapeOptions: { maxAge: 1 } },
+          { type: 'scrape', url: `${site.url}/stable.html`, maxAge: 1 },
+        ],
+        webhook: { url: receiver.url, metadata: { team: 'docs' } },
+      });
+      if (!created.success) throw new Error(JSON.stringify(created));
+      expect(created.warning).toBeUndefined();
+      const id = created.data.id;
+      // An interval fires at once.
+      const [crawl1, scrape1] = await Promise.all([firstCrawl, firstScrape]);
+      await until(
+        () => Object.keys(changesOf(crawl1.jobId)).length === 4 && Object.keys(changesOf(scrape1.jobId)).length === 1,
+      );
+      expect(changesOf(crawl1.jobId)).toEqual({
+        '/': 'new',
+        '/stable.html': 'new',
+        '/edited.html': 'new',
+        '/deleted.html': 'new',
+      });
+      // A scrape target is its URL alone.
+      expect(changesOf(scrape1.jobId)).toEqual({ '/stable.html': 'new' });
+      const event = receiver.events.find(
+        (e) => (e.payload as unknown as ScheduleChangePayload).jobId === crawl1.jobId,
+      )!;
+      expect(event.payload).toMatchObject({ success: true, type: 'schedule.change', id, metadata: { team: 'docs' } });
+
+      site.set('/edited.html', { title: 'Edited', text: 'Second version of the text.' });
+      site.pages.delete('/deleted.html');
+      site.set('/added.html', { title: 'Added', text: 'A new page.' });
+      // The second run, now (its clock would fire in an hour).
+      const run2 = await ck.schedules.run(id);
+      if (!run2.success) throw new Error(JSON.stringify(run2));
+      expect(run2.data.errors).toEqual([]);
+      const [crawl2, scrape2] = await Promise.all(
+        run2.data.jobIds.map((jobId) => nextChanges(ck, (e) => e.jobId === jobId)),
+      );
+      await until(() => Object.keys(changesOf(crawl2!.jobId)).length === 4);
+      // `same` is not asked for by default: the stable page sends nothing, nor does the scrape target of its URL.
+      expect(changesOf(crawl2!.jobId)).toEqual({
+        '/': 'changed',
+        '/edited.html': 'changed',
+        '/added.html': 'new',
+        '/deleted.html': 'removed',
+      });
+      expect(scrape2!.queued).toBe(0);
+
+      const shown = await ck.schedules.get(id);
+      if (!shown.success) throw new Error(JSON.stringify(shown));
+      expect(shown.data).toMatchObject({ id, name: 'docs', every: '1h', webhook: { url: receiver.url } });
+      expect(shown.data.lastRun?.jobIds).toEqual(run2.data.jobIds);
+      expect(Date.parse(shown.data.nextRunAt!)).toBeGreaterThan(Date.now() + 3_000_000);
+      expect(await ck.schedules.delete(id)).toEqual({ success: true });
+      expect(await ck.schedules.get(id)).toMatchObject({ success: false, code: 'SCHEDULE_NOT_FOUND' });
+      expect(await ck.schedules.run(id)).toMatchObject({ success: false, code: 'SCHEDULE_NOT_FOUND' });
+      expect(await ck.schedules.list()).toEqual({ success: true, data: [] });
+    } finally {
+      await ck.close();
+      await site.close();
+    }
+  });
+
+  it('refuses a bad interval, cron expression or target with a message that says what to fix', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const target = { type: 'crawl' as const, url: 'https://example.com/' };
+    try {
+      const cases: [object, RegExp][] = [
+        [{ every: '6x', targets: [target] }, /`every` must be a duration such as "30s", "15m", "6h"/],
+        [{ every: '500ms', targets: [target] }, /`every` must be a duration/],
+        [{ every: '0s', targets: [target] }, /`every` must be at least 1s, got "0s"/],
+        [{ cron: '61 * * * *', targets: [target] }, /`cron` must be a cron expression .*Invalid value for minute: 61/],
+        [{ cron: 'nope', targets: [target] }, /`cron` must be a cron expression of five fields/],
+        [{ targets: [target] }, /exactly one of `every` .* and `cron`/],
+        [{ every: '1h', cron: '0 * * * *', targets: [target] }, /exactly one of `every`/],
+        [{ every: '1h', targets: [{ ...target, tag: 'mine' }] }, /`targets\[0\]\.tag` cannot be set/],
+        [{ every: '1h', targets: [{ ...target, limit: -1 }] }, /targets\[0\]\.limit/],
+        [
+          { every: '1h', targets: [{ type: 'scrape', url: 'https://example.com/', formatz: [] }] },
+          /unknown in targets\[0\]: formatz/,
+        ],
+        [{ every: '1h', targets: [] }, /targets/],
+      ];
+      for (const [body, message] of cases) {
+        const answer = await ck.schedules.create(body as never);
+        expect(answer, JSON.stringify(body)).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+        expect((answer as { error: string }).error).toMatch(message);
+      }
+      expect(await ck.schedules.get('nope')).toMatchObject({ success: false, code: 'SCHEDULE_NOT_FOUND' });
+      // Stored by an engine that does not run schedules: it says so.
+      const stored = await ck.schedules.create({ cron: '0 0 1 1 *', targets: [target] });
+      expect(stored).toMatchObject({ success: true, warning: expect.stringMatching(/does not run schedules/) });
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('runs each firing once when two engines share the store', async () => {
+    site = await freshSite();
+    const dir = mkdtempSync(join(tmpdir(), 'ck-schedules-shared-'));
+    const engines = [0, 1].map(() => new Crawlkit({ storeDir: dir, engine: 'http', runSchedules: true }));
+    try {
+      const runs: { engine: number; dueAt: number }[] = [];
+      engines.forEach((ck, engine) => ck.on('schedule:run', (run) => runs.push({ engine, dueAt: run.dueAt })));
+      const created = await engines[0]!.schedules.create({
+        every: '1s',
+        targets: [{ type: 'scrape', url: `${site.url}/stable.html` }],
+      });
+      if (!created.success) throw new Error(JSON.stringify(created));
+      // Both engines look at the store: the second one's first look finds the schedule too.
+      await engines[1]!.schedules.list();
+      await until(() => runs.length >= 5, 30_000);
+      await engines[0]!.schedules.delete(created.data.id);
+      const dueAts = runs.map((r) => r.dueAt);
+      expect(new Set(dueAts).size).toBe(dueAts.length);
+    } finally {
+      await Promise.all(engines.map((ck) => ck.close()));
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fires across a restart of the process: a firing missed while down runs once at the start', async () => {
+    site = await freshSite();
+    const dir = mkdtempSync(join(tmpdir(), 'ck-schedules-'));
+    try {
+      const first = spawnChild([dir, site.url, receiver.url]);
+      const createdLine = await first.line((l) => 'created' in l);
+      const id = createdLine.created as string;
+      // Killed as soon as the first run's changes are in the outbox (sent from there once the dead process's lease on
+      // the crawl expires).
+      const run1 = (await first.line((l) => 'changes' in l)).changes as { jobId: string };
+      first.child.kill('SIGKILL');
+      await once(first.child, 'exit');
+
+      // While no process runs it, the next firing comes due.
+      const store = await createSqliteStore({ dir });
+      const missed = (await store.schedules!.get(id))!.nextRunAt;
+      await store.close();
+      // Waits for a known instant (the firing the store holds), not for a guess.
+      await sleep(Math.max(0, missed - Date.now() + 50));
+      site.set('/edited.html', { title: 'Edited', text: 'Second version of the text.' });
+
+      const restartedAt = Date.now();
+      const second = spawnChild([dir]);
+      const catchUp = (await second.line((l) => 'run' in l)).run as { dueAt: number; jobIds: string[] };
+      expect(catchUp.dueAt).toBe(missed);
+      const changes = (
+        await second.line((l) => 'changes' in l && (l.changes as { jobId: string }).jobId === catchUp.jobIds[0])
+      ).changes as { jobId: string };
+      await until(() => Object.keys(changesOf(changes.jobId)).length === 1);
+      expect(changesOf(changes.jobId)).toEqual({ '/edited.html': 'changed' });
+      // The regular firings go on from the first one after the restart; the missed one is never run twice.
+      const next = (await second.line((l) => 'run' in l && (l.run as { dueAt: number }).dueAt !== missed)).run as {
+        dueAt: number;
+      };
+      expect(next.dueAt).toBeGreaterThan(restartedAt);
+      expect((next.dueAt - missed) % 2_000).toBe(0);
+      // The restarted process followed the first run again and queued none of its changes twice (the outbox has
+      // them, whichever process sends them).
+      const again = (await second.line((l) => (l.changes as { jobId?: string } | undefined)?.jobId === run1.jobId))
+        .changes as { queued: number };
+      expect(again.queued).toBe(0);
+      second.child.kill('SIGKILL');
+      await once(second.child, 'exit');
+      const runs = second.lines.filter((l) => 'run' in l).map((l) => (l.run as { dueAt: number }).dueAt);
+      expect(runs.filter((d) => d === missed)).toHaveLength(1);
+    } finally {
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+interface Child {
+  child: ReturnType<typeof spawn>;
+  lines: Record<string, unknown>[];
+  /** The first line (already printed or to come) that `match` accepts. */
+  line(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+function spawnChild(args: string[]): Child {
+  const child = spawn(
+    process.execPath,
+    ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'schedule-child.ts'), ...args],
+    // The compile cache keeps Node's transpiled sources between the children (as test/durability.test.ts does).
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE } },
+  );
+  const lines: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  let buffer = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      lines.push(JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>);
+      buffer = buffer.slice(newline + 1);
+      for (const wake of waiters) wake();
+    }
+  });
+  const line = (match: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const look = () => {
+        const found = lines.find(match);
+        if (!found) return;
+        waiters.delete(look);
+        resolve(found);
+      };
+      waiters.add(look);
+      child.on('exit', (code, signal) => {
+        if (waiters.delete(look)) reject(new Error(`child exited (${code ?? signal}) before the line: ${stderr}`));
+      });
+      look();
+    });
+  return { child, lines, line };
+}
