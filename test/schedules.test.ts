@@ -197,6 +197,41 @@ describe('schedules', () => {
     }
   });
 
+  it('skips a stored schedule it cannot read, says so once, and fires the others', async () => {
+    site = await freshSite();
+    const dir = mkdtempSync(join(tmpdir(), 'ck-schedules-unreadable-'));
+    try {
+      // A record no crawlkit wrote (or a newer one did), due now.
+      const store = await createSqliteStore({ dir });
+      await store.schedules!.put({ id: 'broken', value: '{"v":99}', nextRunAt: Date.now() - 1_000, createdAt: 0 });
+      await store.close();
+
+      const ck = new Crawlkit({ storeDir: dir, engine: 'http', runSchedules: true });
+      const warnings: string[] = [];
+      ck.on('warning', (w) => {
+        if (w.code === 'SCHEDULE_UNREADABLE') warnings.push(w.message);
+      });
+      try {
+        const runs: string[] = [];
+        ck.on('schedule:run', (run) => runs.push(run.id));
+        const created = await ck.schedules.create({
+          every: '1s',
+          targets: [{ type: 'scrape', url: `${site.url}/stable.html` }],
+        });
+        if (!created.success) throw new Error(JSON.stringify(created));
+        await until(() => runs.filter((id) => id === created.data.id).length >= 2, 30_000);
+        expect(runs).not.toContain('broken');
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatch(/Schedule broken cannot be read .* Delete it and create it again\./);
+      } finally {
+        await ck.close();
+      }
+    } finally {
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('fires across a restart of the process: a firing missed while down runs once at the start', async () => {
     site = await freshSite();
     const dir = mkdtempSync(join(tmpdir(), 'ck-schedules-'));

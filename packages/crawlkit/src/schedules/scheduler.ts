@@ -4,7 +4,7 @@
  * it, `ScheduleStore.claim`) and run. A firing missed while no engine ran is due at the first look: it runs once,
  * and the schedule then goes on from the first firing after now (missed firings are not run one by one).
  */
-import type { Delivery, Store } from '@crawlkit/store';
+import type { Delivery, Store, StoredSchedule } from '@crawlkit/store';
 
 import { scheduleCodec } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
@@ -37,6 +37,8 @@ export class Scheduler {
   #look: Promise<void> | undefined;
   #again = false;
   #started = false;
+  /** Ids of the stored schedules already told unreadable (told once each). */
+  readonly #unreadable = new Set<string>();
 
   constructor(options: SchedulerOptions) {
     this.#options = options;
@@ -107,7 +109,8 @@ export class Scheduler {
         wakeAt = Math.min(wakeAt, stored.nextRunAt);
         continue;
       }
-      const schedule = scheduleCodec.decode(stored.value);
+      const schedule = this.#readable(stored);
+      if (!schedule) continue;
       const next = nextFiring(clockOf(schedule), stored.nextRunAt, now) ?? NEVER;
       wakeAt = Math.min(wakeAt, next);
       if (this.#closing.signal.aborted) break;
@@ -125,9 +128,10 @@ export class Scheduler {
     const schedules = this.#options.ctx.store.schedules;
     if (!schedules) return;
     for (const stored of await schedules.list()) {
-      const run = await lastRun(this.#options.ctx.store, stored.id);
+      const schedule = this.#readable(stored);
+      const run = schedule && (await lastRun(this.#options.ctx.store, stored.id));
       // Its skipped targets too: the run that started their crawls may be an earlier one, followed by nobody now.
-      if (run) this.#track(this.#follow(stored.id, scheduleCodec.decode(stored.value), { ...run, skipped: [] }));
+      if (schedule && run) this.#track(this.#follow(stored.id, schedule, { ...run, skipped: [] }));
     }
   }
 
@@ -145,6 +149,26 @@ export class Scheduler {
         bus.scheduleChanges({ id, jobId, target, queued: count });
       }),
     );
+  }
+
+  /**
+   * The stored schedule decoded, or `undefined` (told once as a `SCHEDULE_UNREADABLE` warning) when it cannot be read: one
+   * unreadable record, say one written by a newer crawlkit, must not stop the other schedules from firing.
+   */
+  #readable(stored: StoredSchedule): ScheduleValue | undefined {
+    try {
+      return scheduleCodec.decode(stored.value);
+    } catch (error) {
+      if (!this.#unreadable.has(stored.id)) {
+        this.#unreadable.add(stored.id);
+        const why = error instanceof Error ? error.message : String(error);
+        this.#options.bus.warning(
+          'SCHEDULE_UNREADABLE',
+          `Schedule ${stored.id} cannot be read (${why}) and is skipped; the other schedules fire. Delete it and create it again.`,
+        );
+      }
+      return undefined;
+    }
   }
 
   #track(work: Promise<void>): void {
