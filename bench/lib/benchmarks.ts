@@ -117,6 +117,7 @@ export const BENCHMARKS: Benchmark[] = [
     [],
     [['recrawl.unchanged', 'recrawl of an unchanged site < 25% of the first crawl, feed all same']],
   ),
+  benchmark('replay', { full: 6, quick: 2 }, [], [['replay.vs-live', 'replay at least as fast as live, zero sockets']]),
   benchmark(
     'batch',
     { full: 15, quick: 3 },

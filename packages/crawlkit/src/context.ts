@@ -1,9 +1,10 @@
 import type { JobRecord, SecretBox, Store } from '@crawlkit/store';
-import type { Fetcher, HttpEngine } from '@crawlkit/fetcher';
+import type { Fetcher, HttpEngine, WarcWriter } from '@crawlkit/fetcher';
 
 import type { ExtractionPool } from './extraction/pool.js';
 import type { LlmService } from './llm/llm-service.js';
 import type { ResolvedOptions } from './options.js';
+import type { Recordings } from './record/recordings.js';
 
 /** What the scrape path and the job runner share: one per `Crawlkit` instance. */
 export interface EngineContext {
@@ -19,6 +20,10 @@ export interface EngineContext {
   normalizeUrl(url: string): string;
   /** What seals the header values of the jobs kept in `store` (see `persistSecrets`). */
   readonly secrets: (store: Store) => SecretBox;
+  /** The WARC files of `record: true` being written. */
+  readonly recordings: Recordings;
+  /** Set in the context of a job or scrape run with `record: true`: every exchange of its fetches goes there. */
+  readonly recording?: WarcWriter;
   /** The context `job` runs in: this one, under the job's stored URL policy as well (see `jobs/job-policy.ts`). */
   readonly forJob: (job: JobRecord) => EngineContext;
 }

@@ -43,10 +43,17 @@ export interface CrawlkitOptions {
   backend?: CrawlkitBackend;
   /**
    * Which fetch engine serves pages: HTTP when enough and the browser when options or the page need it (`auto`),
-   * or always one of them.
+   * or always one of them. `replay` serves every page, robots.txt and sitemap from the WARC files of `replay`, with
+   * no network; the page cache is then neither read nor written.
    * @default 'auto'
    */
-  engine?: 'auto' | 'http' | 'browser';
+  engine?: 'auto' | 'http' | 'browser' | 'replay';
+  /**
+   * The recordings `engine: 'replay'` serves from: WARC files (`.warc`, `.warc.gz`), such as the `warcFile` of a job
+   * run with `record: true`. For a URL held by several, the first file wins. Required with `engine: 'replay'`.
+   * @default undefined
+   */
+  replay?: { files: string[] };
   /**
    * How a crawl or batch learns, per host, whether its pages need the browser (with `engine: 'auto'`): once a host's
    * pages have needed rendering, its further pages go straight to the browser, and a share of them is checked both
@@ -209,7 +216,9 @@ export interface CrawlkitOptions {
 
 export interface ResolvedOptions {
   storeDir: string;
-  engine: 'auto' | 'http' | 'browser';
+  engine: 'auto' | 'http' | 'browser' | 'replay';
+  /** The recordings of `engine: 'replay'`. */
+  replay?: { files: string[] };
   engineLearning: false | Required<EngineLearningOptions>;
   concurrency: number;
   timeoutMs: number;
@@ -236,7 +245,8 @@ const optionsSchema = z.strictObject({
     })
     .optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),
-  engine: z.enum(['auto', 'http', 'browser']).default('auto'),
+  engine: z.enum(['auto', 'http', 'browser', 'replay']).default('auto'),
+  replay: z.strictObject({ files: z.array(z.string().min(1)).min(1) }).optional(),
   engineLearning: z
     .union([
       z.literal(false),
@@ -315,9 +325,17 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
         'Give every process the same `secretKey` of the backend instead.',
     );
   }
+  if ((engine === 'replay') !== (data.replay !== undefined)) {
+    throw new InvalidOptionError(
+      engine === 'replay'
+        ? "`engine: 'replay'` serves pages from WARC files: name them in `replay: { files: [...] }`."
+        : "`replay` names the recordings of `engine: 'replay'`: set `engine: 'replay'` too, or drop `replay`.",
+    );
+  }
   return {
     storeDir,
     engine,
+    ...(data.replay ? { replay: data.replay } : {}),
     engineLearning,
     concurrency,
     timeoutMs,

@@ -9,7 +9,7 @@ import {
   type SecretBox,
   type Store,
 } from '@crawlkit/store';
-import { Fetcher, STRICT_URL_POLICY, type FetcherOptions, type UrlPolicy } from '@crawlkit/fetcher';
+import { Fetcher, ReplayEngine, STRICT_URL_POLICY, type FetcherOptions, type UrlPolicy } from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
 import type PQueue from 'p-queue';
 
@@ -24,6 +24,8 @@ import { openRequestSecrets } from './jobs/job-secrets.js';
 import { JobStores } from './jobs/job-stores.js';
 import { JobLeases } from './jobs/lease.js';
 import { LlmService } from './llm/llm-service.js';
+import { recordingDir, Recordings } from './record/recordings.js';
+import { withRecording } from './record/job-recording.js';
 import type { CrawlkitOptions, ResolvedOptions } from './options.js';
 import type { EventBus } from './event-bus.js';
 import type { CrawlRequest } from './v2/jobs.js';
@@ -59,11 +61,24 @@ export interface RuntimeSettings {
   bus: EventBus;
 }
 
-function fetcherOptions(raw: CrawlkitOptions, options: ResolvedOptions, urlPolicy: UrlPolicy | undefined) {
+function fetcherOptions(
+  raw: CrawlkitOptions,
+  options: ResolvedOptions,
+  urlPolicy: UrlPolicy | undefined,
+  bus: EventBus,
+) {
   const fetcher: FetcherOptions = {
     engine: options.engine,
     http: { ...raw.http, ...(urlPolicy ? { urlPolicy } : {}) },
   };
+  if (options.replay) {
+    fetcher.engines = [
+      new ReplayEngine({
+        files: options.replay.files,
+        onTruncated: (_file, message) => bus.warning('REPLAY_TRUNCATED', message),
+      }),
+    ];
+  }
   if (raw.browser) fetcher.browser = raw.browser;
   if (raw.proxies) fetcher.proxies = raw.proxies;
   if (urlPolicy) fetcher.urlPolicy = urlPolicy;
@@ -122,7 +137,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   const memory = createMemoryStore();
   const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
   const store = await openStore(settings, memory, distributed);
-  const fetcherSettings = fetcherOptions(raw, options, urlPolicy);
+  const fetcherSettings = fetcherOptions(raw, options, urlPolicy, bus);
   const fetcher = new Fetcher(fetcherSettings);
   const fetchers = new PolicyFetchers(fetcher, fetcherSettings);
   const http = fetcher.http;
@@ -136,7 +151,8 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     extraction: ExtractionPool.acquire(options.workers),
     normalizeUrl: (url: string) => normalizeUrl(url),
     secrets: jobSecrets(options),
-    forJob: (job) => jobContext(ctx, fetchers, job),
+    recordings: new Recordings(recordingDir(options.storeDir, store)),
+    forJob: (job) => withRecording(jobContext(ctx, fetchers, job), job),
   };
 
   const jobStores = new JobStores(store, memory, options.jobResultTtlMs);
@@ -209,6 +225,7 @@ export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.distributed?.closeWorkers();
   await rt.jobs.close();
   await rt.queue.onIdle();
+  await rt.ctx.recordings.closeAll();
   await rt.ctx.extraction.release();
   await rt.dispatcher.close();
   await rt.ctx.fetcher.close();

@@ -34,7 +34,11 @@ export type FetchErrorCode =
   /** The request itself is invalid (a header value with a line break, a body on GET, ...). */
   | 'SCRAPE_INVALID_REQUEST'
   /** `fetch()` was called after `close()`. */
-  | 'FETCHER_CLOSED';
+  | 'FETCHER_CLOSED'
+  /** The replay engine's recordings hold no response for the URL. */
+  | 'SCRAPE_REPLAY_NOT_RECORDED'
+  /** A recording given to the replay engine cannot be read (missing, not a WARC file). */
+  | 'REPLAY_FILE_UNREADABLE';
 
 const BRAND = Symbol.for('crawlkit.fetch-error');
 

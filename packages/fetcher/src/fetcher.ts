@@ -27,7 +27,7 @@ export interface FetcherOptions {
    * Engine for every request unless a request forces its own.
    * @default 'auto'
    */
-  engine?: EngineName;
+  engine?: EngineName | (string & {});
   /** HTTP engine settings (limits, user agent, DNS lookup). Its `urlPolicy` is replaced by the one below when set. */
   http?: HttpEngineOptions;
   /** Browser settings: Chromium path and flags, pool sizes, smart wait, capture directory, filter lists. */
@@ -87,7 +87,7 @@ export interface BrowserOptions extends BrowserPoolOptions {
  * stealth retry, and owns the browser pool.
  */
 export class Fetcher {
-  readonly #engine: EngineName;
+  readonly #engine: string;
   readonly #http: HttpEngine;
   readonly #pool: BrowserPool;
   readonly #engines = new Map<string, PageEngine>();
@@ -125,6 +125,7 @@ export class Fetcher {
         ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),
       },
     });
+    for (const engine of options.engines ?? []) engine.bind?.({ browser });
     for (const engine of [http, browser, new AutoEngine(http, browser, this.#judge), ...(options.engines ?? [])]) {
       if (this.#engines.has(engine.name)) {
         throw new InvalidOptionError(`Invalid options of new Fetcher(): two engines are named \`${engine.name}\`.`);
@@ -179,10 +180,13 @@ export class Fetcher {
 
   /**
    * A plain HTTP request (robots.txt, sitemaps, link discovery) through the same proxies as the pages' basic
-   * attempts (`proxies.basic`, in rotation; `request.proxy` wins), under the same URL policy.
+   * attempts (`proxies.basic`, in rotation; `request.proxy` wins), under the same URL policy. When the fetcher's
+   * `engine` is one of `engines` that answers plain requests itself (replay), it answers them.
    */
   fetchPlain(request: HttpRequest): Promise<FetchResult> {
     if (this.#closed) return Promise.reject(new FetchError('FETCHER_CLOSED', 'This fetcher is closed.'));
+    const configured = this.#engines.get(this.#engine);
+    if (configured?.fetchPlain) return configured.fetchPlain(request, this.#policy);
     const proxy = request.proxy ?? this.#proxies.pick('basic');
     return this.#http.fetch(proxy ? { ...request, proxy } : request);
   }
@@ -227,7 +231,14 @@ export class Fetcher {
         { url: request.url },
       );
     }
-    const result = await engine.fetch({ request, deadline, attempt, country, reason: choice.reason });
+    const result = await engine.fetch({
+      request,
+      deadline,
+      attempt,
+      country,
+      reason: choice.reason,
+      urlPolicy: this.#policy,
+    });
     if (!engine.renders) {
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) result.unsupportedFeatures = unsupported;

@@ -84,3 +84,12 @@ export type {
   RenderJudge,
   RenderVerdict,
 } from './render/index.js';
+
+// ---- Record and replay as WARC (issue 41) ----
+export { WarcWriter } from './warc/warc-writer.js';
+export type { WarcWriterStats } from './warc/warc-writer.js';
+export { ReplayEngine, truncationMessage } from './warc/replay-engine.js';
+export type { ReplayEngineOptions, ReplayIndex } from './warc/replay-engine.js';
+export { indexWarc, urlKey } from './warc/warc-index.js';
+export type { IndexedResponse, WarcFileIndex } from './warc/warc-index.js';
+export type { Exchange, ExchangeSink } from './warc/exchange.js';

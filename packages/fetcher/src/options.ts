@@ -88,17 +88,37 @@ export const proxyConfigSchema = z.strictObject({
 });
 
 /** `FetcherOptions`. */
-export const fetcherOptionsSchema = z.strictObject({
-  engine: z.enum(['auto', 'http', 'browser']).optional(),
-  http: httpOptionsSchema.optional(),
-  browser: browserOptionsSchema.optional(),
-  proxies: proxyConfigSchema.optional(),
-  urlPolicy: urlPolicySchema.optional(),
-  autoStealth: z.boolean().optional(),
-  renderJudge: functionOption<RenderJudge>('a render judge function').optional(),
-  engines: z
-    .array(
-      objectWith<PageEngine>('a PageEngine with name, renders, fetch and close', 'name', 'renders', 'fetch', 'close'),
-    )
-    .optional(),
-});
+export const fetcherOptionsSchema = z
+  .strictObject({
+    engine: z.string().min(1).optional(),
+    http: httpOptionsSchema.optional(),
+    browser: browserOptionsSchema.optional(),
+    proxies: proxyConfigSchema.optional(),
+    urlPolicy: urlPolicySchema.optional(),
+    autoStealth: z.boolean().optional(),
+    renderJudge: functionOption<RenderJudge>('a render judge function').optional(),
+    engines: z
+      .array(
+        objectWith<PageEngine>('a PageEngine with name, renders, fetch and close', 'name', 'renders', 'fetch', 'close'),
+      )
+      .optional(),
+  })
+  // Checked even when other options are wrong (`when`), so that every problem is listed at once.
+  .refine((options) => typeof options.engine !== 'string' || engineNames(options).includes(options.engine), {
+    path: ['engine'],
+    when: () => true,
+    error: (issue) =>
+      `Expected one of ${engineNames(issue.input as FetcherOptionsInput)
+        .map((name) => `'${name}'`)
+        .join(', ')} (an engine of \`engines\` by its name)`,
+  });
+
+interface FetcherOptionsInput {
+  engines?: unknown;
+}
+
+/** The engine names a fetcher with these options knows: the built-in ones and those of `engines`. */
+function engineNames(options: FetcherOptionsInput): string[] {
+  const given = Array.isArray(options.engines) ? (options.engines as { name?: unknown }[]) : [];
+  return ['auto', 'http', 'browser', ...given.map((engine) => String(engine.name))];
+}

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+
 import type { ScrapeCallOptions } from '../call-options.js';
 import { charged, creditLimitOf } from '../credits/charge.js';
 import { pageCreditEstimate } from '../credits/estimate.js';
+import { jobInfo } from '../record/job-recording.js';
 import type { Runtime } from '../runtime.js';
 import { scrapePage } from '../scrape/run-scrape.js';
 import { memoizedParser } from '../v2/parse-memo.js';
@@ -27,7 +30,11 @@ export async function scrape(
   const request = parsed.value;
   const refused = threatProtectionRefusal(request.url, request.threatProtection);
   if (refused) return { success: false, code: 'URL_BLOCKED', error: `The URL is blocked: ${refused}.` };
-  const { ctx, queue, bus } = await ready();
+  const { ctx: engineCtx, queue, bus } = await ready();
+  const recordingId = request.record ? `scrape-${randomUUID()}` : undefined;
+  const ctx = recordingId
+    ? { ...engineCtx, recording: engineCtx.recordings.open(recordingId, jobInfo('scrape', request)) }
+    : engineCtx;
   // Under a credit limit, the page's credits are reserved before it waits for a slot (issue 38).
   const outcome = await charged(
     ctx.store,
@@ -44,7 +51,8 @@ export async function scrape(
         signal ? { signal } : {},
       ),
     (done) => (done?.success ? done.credits : 0),
-  );
+  ).finally(() => (recordingId ? ctx.recordings.close(recordingId) : undefined));
+  if (recordingId && outcome.success) outcome.document.metadata.warcFile = ctx.recordings.pathOf(recordingId);
   if (!outcome.success) {
     bus.pageFailed(undefined, request.url, outcome.error);
     return outcome.error;

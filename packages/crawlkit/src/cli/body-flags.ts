@@ -70,6 +70,16 @@ const SCRAPE_FLAGS: BodyFlag[] = [
   { flags: '--zero-data-retention', key: 'zeroDataRetention', kind: 'boolean', description: 'keep nothing on disk' },
 ];
 
+/** `record`, at the top level of every body (a crawl's too). */
+const RECORD_FLAGS: BodyFlag[] = [
+  {
+    flags: '--record',
+    key: 'record',
+    kind: 'boolean',
+    description: 'write every response to a WARC file (path printed at the end); `crawlkit replay` reads it',
+  },
+];
+
 const JOB_FLAGS: BodyFlag[] = [
   { flags: '--max-concurrency <n>', key: 'maxConcurrency', kind: 'number', description: 'pages at once in this job' },
   { flags: '--webhook <url>', key: 'webhook', kind: 'string', description: 'POST job events to this URL' },
@@ -142,8 +152,12 @@ const MAP_FLAGS: BodyFlag[] = [
 /** The flags of each command whose body they build, and where the scrape options go. */
 export const BODY_FLAGS = {
   scrape: { flags: SCRAPE_FLAGS, scrapeOptionsKey: undefined },
-  batch: { flags: [...SCRAPE_FLAGS, ...JOB_FLAGS, ...BATCH_FLAGS], scrapeOptionsKey: undefined },
-  crawl: { flags: [...CRAWLER_FLAGS, ...JOB_FLAGS, ...SCRAPE_FLAGS], scrapeOptionsKey: 'scrapeOptions' },
+  recordedScrape: { flags: [...SCRAPE_FLAGS, ...RECORD_FLAGS], scrapeOptionsKey: undefined },
+  batch: { flags: [...SCRAPE_FLAGS, ...JOB_FLAGS, ...BATCH_FLAGS, ...RECORD_FLAGS], scrapeOptionsKey: undefined },
+  crawl: {
+    flags: [...CRAWLER_FLAGS, ...JOB_FLAGS, ...SCRAPE_FLAGS, ...RECORD_FLAGS],
+    scrapeOptionsKey: 'scrapeOptions',
+  },
   map: { flags: MAP_FLAGS, scrapeOptionsKey: undefined },
 } as const satisfies Record<string, { flags: BodyFlag[]; scrapeOptionsKey: string | undefined }>;
 

@@ -23,7 +23,7 @@ function flags(command: Command): Flags {
 /** `crawlkit scrape <url>`: one page to stdout or `--out`. */
 export async function scrapeCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
-  const body = buildBody(command, 'scrape', base, url !== undefined ? { url } : {});
+  const body = buildBody(command, 'recordedScrape', base, url !== undefined ? { url } : {});
   const response = await ctx.engine.scrape(body as unknown as ScrapeRequestInput, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   const input = String(body.url);
@@ -44,7 +44,14 @@ export async function scrapeCommand(ctx: CommandContext, url: string | undefined
   if (response.data.warning) ctx.note(`warning: ${response.data.warning}`);
   if (statusCode >= 400) ctx.note(`note: the page answered HTTP ${statusCode}`);
   if (outDir) ctx.note(`written to ${ctx.options.out}`);
+  if (response.data.metadata.warcFile) ctx.note(`recorded to ${response.data.metadata.warcFile}`);
   return EXIT.ok;
+}
+
+/** Tells where a job run with `--record` wrote its WARC file. */
+async function noteRecording(ctx: CommandContext, kind: JobKind, id: string): Promise<void> {
+  const status = await jobStatus(ctx, kind, id, { limit: 1 });
+  if (status.success && status.warcFile) ctx.note(`recorded to ${status.warcFile}`);
 }
 
 /** `crawlkit crawl <url>`: starts a crawl and follows it to the end. */
@@ -56,6 +63,7 @@ export async function crawlCommand(ctx: CommandContext, url: string | undefined,
   ctx.note(`crawl ${started.id} started`);
   const code = await followJob(ctx, { id: started.id, kind: 'crawl', command: 'crawl', input: String(body.url) });
   if (code === EXIT.ok && (body.changes === true || body.tag !== undefined)) await printChanges(ctx, started.id);
+  if (body.record === true) await noteRecording(ctx, 'crawl', started.id);
   return code;
 }
 
@@ -89,7 +97,9 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
   if (started.invalidURLs?.length) ctx.note(`skipped invalid URLs: ${started.invalidURLs.join(', ')}`);
   ctx.note(`batch ${started.id} started`);
   const urls = Array.isArray(body.urls) ? (body.urls as string[]) : [];
-  return followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls });
+  const code = await followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls });
+  if (body.record === true) await noteRecording(ctx, 'batch', started.id);
+  return code;
 }
 
 /** `crawlkit map <url>`: the URLs of a site, one a line. */

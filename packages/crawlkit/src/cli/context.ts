@@ -68,7 +68,9 @@ export class CommandContext {
       const engine = this.options.engine;
       if (engine !== undefined) {
         if (engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
-          throw new CliError(`Expected --engine to be auto, http or browser, got "${engine}"`);
+          throw new CliError(
+            `Expected --engine to be auto, http or browser, got "${engine}" (\`crawlkit replay\` replays WARC files)`,
+          );
         }
         options.engine = engine;
       }

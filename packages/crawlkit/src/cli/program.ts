@@ -19,6 +19,7 @@ import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js'
 import { addMcpFlags, MCP_EXAMPLES, mcpCommand } from './mcp.js';
 import { addSearchFlags, searchCommand } from './search.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
+import { REPLAY_EXAMPLES, replayCommand } from './replay.js';
 import { addWorkerCommand } from './worker.js';
 import { VERSION } from './version.js';
 
@@ -53,6 +54,7 @@ const EXAMPLES: Record<string, string[]> = {
   mcp: MCP_EXAMPLES,
   parse: PARSE_EXAMPLES,
   explain: EXPLAIN_EXAMPLES,
+  replay: REPLAY_EXAMPLES,
 };
 
 function examples(name: string): string {
@@ -128,7 +130,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     return command;
   };
 
-  addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'scrape').action(
+  addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'recordedScrape').action(
     run(scrapeCommand),
   );
   addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl').action(
@@ -138,6 +140,10 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
     'batch',
   ).action(run(batchCommand));
+  addBodyFlags(
+    subcommand('replay <files...>', 're-extract a recording (WARC files of --record) with no network', true),
+    'scrape',
+  ).action(run(replayCommand));
   addParseFlags(
     subcommand('parse <file>', 'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)'),
   ).action(run(parseCommand));

@@ -30,6 +30,16 @@ export const PAGE_CODES = {
     '`lockdown` serves pages from the page cache only, with no network, and the cache holds no copy of this page for these options.',
     'Scrape the page once without `lockdown` (with `storeInCache`), or drop `lockdown`.',
   ),
+  SCRAPE_REPLAY_NOT_RECORDED: info(
+    404,
+    "`engine: 'replay'` serves pages from WARC recordings only, with no network, and none of them holds a response for this URL.",
+    'Record a job that fetches the URL (`record: true`), or add the WARC file that holds it to `replay.files`.',
+  ),
+  REPLAY_FILE_UNREADABLE: info(
+    400,
+    'A recording given to `replay.files` (or `crawlkit replay`) cannot be read: missing, or not a WARC file.',
+    'Give the path of a WARC file (.warc or .warc.gz), such as the `warcFile` a job recorded with `record: true`.',
+  ),
   SCRAPE_DNS_RESOLUTION_ERROR: info(
     200,
     'The host name does not resolve. Like upstream, HTTP 200 with `success: false`.',

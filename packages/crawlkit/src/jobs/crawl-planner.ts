@@ -9,6 +9,7 @@ import {
   type Robots,
 } from '@crawlkit/frontier';
 
+import { recorder } from '../record/job-recording.js';
 import type { EngineContext } from '../context.js';
 import type { PageScrapeOutcome } from '../scrape/types.js';
 import type { CrawlRequest } from '../v2/jobs.js';
@@ -28,6 +29,7 @@ export function frontierFetch(ctx: EngineContext): FetchText {
       url,
       timeoutMs: 15_000,
       ...(init?.signal ? { signal: init.signal } : {}),
+      ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
     });
     return {
       url: result.url,

@@ -64,7 +64,9 @@ export class JobDriver {
       planner: this.#handlers[job.kind].planner(job, store, ctx),
       events: this.#events.sink(store),
     });
-    const running = this.#drive(runner, job, store).finally(() => {
+    const running = this.#drive(runner, job, store, ctx).finally(async () => {
+      // A job stopped here (close, cancel, lost lease) leaves its recording whole so far; a resume appends to it.
+      if (ctx.recording) await this.#closeRecording(ctx, job.id);
       this.#runners.delete(job.id);
       done();
     });
@@ -93,13 +95,13 @@ export class JobDriver {
    * is left (the job completes) or it is stopped (nothing changes); any other error ends the job failed. The job is
    * read again once the lease is held: another process may have ended it while this one waited.
    */
-  async #drive(runner: JobRunner, job: JobRecord, store: Store): Promise<void> {
+  async #drive(runner: JobRunner, job: JobRecord, store: Store, ctx: EngineContext): Promise<void> {
     if (!(await this.#leases.acquire(job.id, store, this.#closing.signal))) return;
     const release = this.#leases.hold(job.id, store, () => runner.stop());
     try {
       for (let faults = 1; ; faults++) {
         try {
-          await this.#runOnce(runner, job, store);
+          await this.#runOnce(runner, job, store, ctx);
           return;
         } catch (error) {
           // A stop (close, cancel, a lost lease) aborts what was under way, robots.txt included: that is no failure.
@@ -121,14 +123,20 @@ export class JobDriver {
   }
 
   /** Runs the job from its store's tasks to its end; rejects when it cannot go on. */
-  async #runOnce(runner: JobRunner, job: JobRecord, store: Store): Promise<void> {
+  async #runOnce(runner: JobRunner, job: JobRecord, store: Store, ctx: EngineContext): Promise<void> {
     if (!(await this.#stillRunning(job.id, store))) return;
     await store.tasks.requeueActive(job.id);
     const result = await runner.run();
     if (result !== 'completed') return;
     const current = await store.jobs.get(job.id);
     if (!current || current.status !== 'scraping') return;
+    // The recording is on disk before the job reads completed.
+    if (ctx.recording) await this.#closeRecording(ctx, job.id);
     await this.#ends.completed(current, store);
+  }
+
+  async #closeRecording(ctx: EngineContext, id: string): Promise<void> {
+    await ctx.recordings.close(id).catch((error: unknown) => this.#events.bus.internalError(id, error));
   }
 
   async #stillRunning(id: string, store: Store): Promise<boolean> {

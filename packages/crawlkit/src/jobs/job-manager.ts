@@ -4,6 +4,7 @@ import type PQueue from 'p-queue';
 import { v7 as uuidv7 } from 'uuid';
 
 import type { EngineContext } from '../context.js';
+import { CrawlkitError } from '../errors.js';
 import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
 import type { EventBus } from '../event-bus.js';
@@ -18,7 +19,7 @@ import { leaseTiming, type JobLeases } from './lease.js';
 import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
-import { storedJobCodec } from '../codec/records.js';
+import { storedJobCodec, storedJobOf } from '../codec/records.js';
 import { finishChangeFeed } from '../changes/change-feed.js';
 
 export type { JobKindHandler } from './job-driver.js';
@@ -51,6 +52,7 @@ export class JobManager {
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
   readonly #distributed: boolean;
   readonly #secrets: EngineContext['secrets'];
+  readonly #recordings: EngineContext['recordings'];
   /** The engine's policy as a job records it (nothing when it allows everything). */
   readonly #urlPolicy: UrlPolicy | undefined;
   #closed = false;
@@ -76,6 +78,7 @@ export class JobManager {
     this.#distributed = options.distributed ?? false;
     this.#leases = options.leases;
     this.#secrets = options.ctx.secrets;
+    this.#recordings = options.ctx.recordings;
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#stores = options.stores;
     this.#events = new JobEvents({
@@ -97,6 +100,11 @@ export class JobManager {
     this.#stores.startExpirySweep((error) => options.bus.internalError(undefined, error));
   }
 
+  /** The WARC file of a job submitted with `record: true` (`JobStatusResponse.warcFile`), else undefined. */
+  warcFileOf(job: JobRecord): string | undefined {
+    return storedJobOf<{ record?: boolean }>(job).request.record ? this.#recordings.pathOf(job.id) : undefined;
+  }
+
   /** The stores jobs may live in: the engine's, and memory for zero-data-retention jobs. */
   stores(): Store[] {
     return this.#stores.all();
@@ -114,6 +122,13 @@ export class JobManager {
     idempotencyKey?: string | undefined;
   }): Promise<JobRecord> {
     if (options.stored.webhook) checkWebhookUrl(options.stored.webhook.url, this.#urlPolicy ?? {});
+    if (this.#distributed && (options.stored.request as { record?: boolean }).record) {
+      throw new CrawlkitError(
+        'BAD_REQUEST',
+        'record: true writes one WARC file in one process, and the jobs of a distributed backend run on its workers: ' +
+          'record the job on an engine without a backend, or drop record.',
+      );
+    }
     const store = this.#stores.for(options.zeroDataRetention);
     const now = Date.now();
     const key = options.idempotencyKey;

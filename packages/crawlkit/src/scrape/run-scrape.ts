@@ -44,6 +44,8 @@ export function initialState(ctx: EngineContext, request: PageScrapeRequest, con
   const deadline = new Deadline(request.timeout ?? ctx.options.timeoutMs, context.signal);
   const normalizedUrl = ctx.normalizeUrl(request.url);
   const store = context.zeroDataRetention ? undefined : ctx.store;
+  // A recording holds every page, fetched; a replay serves the recording's pages and keeps old pages out of the cache.
+  const replay = ctx.options.engine === 'replay';
   return {
     ctx,
     request,
@@ -55,8 +57,8 @@ export function initialState(ctx: EngineContext, request: PageScrapeRequest, con
     store,
     cache: {
       key: cacheKey(request.url, normalizedUrl, request),
-      readable: store !== undefined && canReadCache(request),
-      writable: store !== undefined && canWriteCache(request, context.zeroDataRetention),
+      readable: store !== undefined && !replay && !ctx.recording && canReadCache(request),
+      writable: store !== undefined && !replay && canWriteCache(request, context.zeroDataRetention),
     },
     captures: {},
     warnings: [],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   integrationSchema,
+  refineRecord,
   refineScrapeOptions,
   resolveScrapeOptions,
   scrapeOptionsSchema,
@@ -67,6 +68,13 @@ export const crawlRequestSchema = z
     scrapeOptions: scrapeOptionsSchema.default(() => scrapeOptionsSchema.parse({})),
     webhook: webhookSchema.optional(),
     zeroDataRetention: z.boolean().default(false),
+    /**
+     * crawlkit's own: write every response of the job (pages, redirects, robots.txt and sitemaps; in the browser the
+     * document and its sub-resources) to a WARC file, each URL once; the status says where (`warcFile`). Pages are
+     * fetched, not served from the page cache. `engine: 'replay'` serves the file again with no network.
+     * @default false
+     */
+    record: z.boolean().default(false),
     /** crawlkit's own: report each page against the lineage's previous completed run (`metadata.crawlChange`). */
     changes: z.boolean().default(false),
     /** crawlkit's own: the lineage of a change feed by name (implies `changes`); else the same seed and options. */
@@ -87,6 +95,7 @@ export const crawlRequestSchema = z
   .superRefine((o, ctx) => {
     checkRegexes(o.includePaths, 'includePaths', ctx);
     checkRegexes(o.excludePaths, 'excludePaths', ctx);
+    refineRecord(o, ctx);
     if (o.zeroDataRetention && (o.changes || o.tag !== undefined)) {
       ctx.addIssue({
         code: 'custom',
@@ -127,10 +136,20 @@ export const batchScrapeRequestSchema = z
     ignoreInvalidURLs: z.boolean().optional(),
     maxConcurrency: z.number().int().positive().optional(),
     zeroDataRetention: z.boolean().default(false),
+    /**
+     * crawlkit's own: write every response of the job (pages, redirects, robots.txt and sitemaps; in the browser the
+     * document and its sub-resources) to a WARC file, each URL once; the status says where (`warcFile`). Pages are
+     * fetched, not served from the page cache. `engine: 'replay'` serves the file again with no network.
+     * @default false
+     */
+    record: z.boolean().default(false),
     origin: z.string().default('api'),
     integration: integrationSchema,
   })
-  .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
+  .superRefine((o, ctx) => {
+    refineScrapeOptions(o, ctx);
+    refineRecord(o, ctx);
+  })
   .transform((o) => resolveScrapeOptions(o));
 
 export type BatchScrapeRequestInput = Omit<

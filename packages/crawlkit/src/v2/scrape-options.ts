@@ -149,6 +149,18 @@ interface RefinableScrapeOptions {
   actions?: { type: string; milliseconds?: number | undefined; selector?: string | undefined }[] | undefined;
 }
 
+/** `record` writes the job's responses to a file, which `zeroDataRetention` forbids. */
+export function refineRecord(o: { record: boolean; zeroDataRetention: boolean }, ctx: z.RefinementCtx) {
+  if (o.record && o.zeroDataRetention) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['record'],
+      message:
+        'record writes every response to a WARC file on disk, which zeroDataRetention forbids: drop one of them.',
+    });
+  }
+}
+
 /** Cross-field rules of reference §3.2, reported at the path they concern. */
 export function refineScrapeOptions(
   options: RefinableScrapeOptions,
@@ -274,8 +286,17 @@ export const scrapeRequestSchema = z
     origin: z.string().default('api'),
     integration: integrationSchema,
     zeroDataRetention: z.boolean().default(false),
+    /**
+     * crawlkit's own: write every response of the scrape (in the browser the document and its sub-resources) to a
+     * WARC file, named in `metadata.warcFile`. The page is fetched, not served from the page cache.
+     * @default false
+     */
+    record: z.boolean().default(false),
   })
-  .superRefine((o, ctx) => refineScrapeOptions(o, ctx))
+  .superRefine((o, ctx) => {
+    refineScrapeOptions(o, ctx);
+    refineRecord(o, ctx);
+  })
   .transform((o) => resolveScrapeOptions(o));
 
 export type ScrapeRequestInput = Precise<z.input<typeof scrapeRequestSchema>>;

@@ -50,6 +50,8 @@ export interface DocumentMetadata {
   numPages?: number;
   totalPages?: number;
   timezone?: string;
+  /** The WARC file a scrape with `record: true` wrote (crawlkit). */
+  warcFile?: string;
   /** Which engine fetched the page and why (crawlkit). */
   engine?: 'http' | 'browser';
   engineReason?: string;
@@ -183,6 +185,11 @@ export interface JobStatusResponse {
   createdAt?: string;
   completedAt?: string;
   duration?: number;
+  /**
+   * The WARC file of a job run with `record: true` (crawlkit): complete once the job is no longer `scraping`. It
+   * lives beside the store (`<storeDir>/warc/<id>.warc.gz`; the system's temporary directory for a memory store).
+   */
+  warcFile?: string;
 }
 
 export type CrawlStatusResponse = JobStatusResponse;

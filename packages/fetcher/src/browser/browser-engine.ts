@@ -19,6 +19,8 @@ import { readRenderedHtml } from './rendered-html.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
 import { stealthScript } from './stealth.js';
+import { PageRecorder } from './page-recorder.js';
+import type { ExchangeSink, RecordedSource } from '../warc/exchange.js';
 
 /** One page load in the browser, with everything already decided by the fetcher. */
 export interface BrowserFetchRequest {
@@ -43,6 +45,10 @@ export interface BrowserFetchRequest {
   proxyLoopback?: boolean;
   /** Called once, synchronously, right before the page's navigation starts. */
   onRequestStart?: () => void;
+  /** Receives the document's and every sub-resource's exchange (bodies through CDP), before the result returns. */
+  onExchange?: ExchangeSink;
+  /** Serves every request of the page from recordings, with no network (replay). */
+  serve?: RecordedSource;
 }
 
 /** What a browser page load returned. */
@@ -183,9 +189,11 @@ export class BrowserEngine {
       blockHeavy:
         request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
+      ...(request.serve ? { serve: request.serve } : {}),
     });
     await Promise.all([this.#prepare(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
+    const recorder = request.onExchange ? new PageRecorder(page) : undefined;
     const networkGate = this.#pool.gate;
     let mainResponse: HTTPResponse | undefined;
     let ttfbMs: number | undefined;
@@ -276,6 +284,7 @@ export class BrowserEngine {
     result.blockedRequests = gate.blocked.length;
     result.settled = settled;
     if (result.timings) result.timings.totalMs = Date.now() - startedAt;
+    if (recorder) await recorder.flush(request.onExchange!);
     return result;
   }
 

@@ -5,6 +5,7 @@ import type { HTTPRequest, Page } from 'puppeteer-core';
 import { isFetchError, type FetchError } from '../errors.js';
 import { blockedError, checkUrlAgainstPolicy, isBlockedAddress, type UrlPolicy } from '../policy/url-policy.js';
 import type { AdBlocker } from './adblock.js';
+import type { RecordedSource } from '../warc/exchange.js';
 
 /** Resource types dropped unless a screenshot needs them (they never change the DOM's text). */
 const HEAVY_TYPES = new Set(['media', 'font']);
@@ -16,6 +17,8 @@ export interface RequestGateSettings {
   blockHeavy: boolean;
   /** Drop ads, trackers and consent managers. */
   adBlocker?: AdBlocker;
+  /** Answer every request allowed from recordings instead of the network (replay); a miss fails the request. */
+  serve?: RecordedSource;
 }
 
 /** Why a request was refused. */
@@ -80,12 +83,31 @@ export class RequestGate {
       if (reason) {
         this.blocked.push({ url, reason, resourceType: type });
         await request.abort('blockedbyclient');
+      } else if (this.#settings.serve && parsed && !PASS_SCHEMES.has(parsed.protocol)) {
+        await this.#serve(request, this.#settings.serve, isMainDocument);
       } else {
         await request.continue();
       }
     } catch {
       // The page closed or the request was cancelled meanwhile.
     }
+  }
+
+  /** Answers `request` from the recordings; a URL not recorded fails it (the page's navigation with its error). */
+  async #serve(request: HTTPRequest, serve: RecordedSource, isMainDocument: boolean): Promise<void> {
+    let served;
+    try {
+      served = await serve(request.url());
+    } catch (error) {
+      if (isMainDocument && isFetchError(error)) this.mainFrameError ??= error;
+      await request.abort('internetdisconnected');
+      return;
+    }
+    // Values joined with a line break (`set-cookie`) are separate header lines.
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(served.headers))
+      headers[name] = value.includes('\n') ? value.split('\n') : value;
+    await request.respond({ status: served.status, headers, body: Buffer.from(served.body) });
   }
 
   async #policyRefusal(url: URL): Promise<FetchError | undefined> {

@@ -58,11 +58,14 @@ export class BrowserPageEngine implements PageEngine {
     if (request.actions?.length) browserRequest.actions = request.actions;
     if (attempt.proxy) browserRequest.proxy = attempt.proxy;
     if (request.onRequestStart) browserRequest.onRequestStart = request.onRequestStart;
+    if (request.onExchange) browserRequest.onExchange = request.onExchange;
+    if (call.serve) browserRequest.serve = call.serve;
     let result;
     try {
       result = await this.#browser.fetch(browserRequest);
     } catch (error) {
-      if (!isBrowserError(error) || error.code !== 'SCRAPE_DOWNLOAD') throw error;
+      // A replayed download is the replay engine's to serve: nothing goes to the network.
+      if (!isBrowserError(error) || error.code !== 'SCRAPE_DOWNLOAD' || call.serve) throw error;
       const file = await this.#download.fetch({ ...call, reason: 'download' });
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) file.unsupportedFeatures = unsupported;

@@ -22,6 +22,7 @@ export class HttpPageEngine implements PageEngine {
     if (request.signal) httpRequest.signal = request.signal;
     if (request.deferDecoding) httpRequest.deferDecoding = true;
     if (request.onRequestStart) httpRequest.onRequestStart = request.onRequestStart;
+    if (request.onExchange) httpRequest.onExchange = request.onExchange;
     if (attempt.proxy) httpRequest.proxy = attempt.proxy;
     const result = await this.#http.fetch(httpRequest);
     return { ...result, engineReason: call.reason, proxyUsed: attempt.mode };

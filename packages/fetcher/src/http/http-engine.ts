@@ -5,11 +5,12 @@ import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { FetchError, isFetchError } from '../errors.js';
 import { checksAddresses, guardLookup, resolveChecked } from '../policy/guarded-lookup.js';
 import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
-import { decodeText } from './charset.js';
-import { isTextualType, parseContentType, sniffBinary } from './content-type.js';
+import { describeBody } from './body-text.js';
+import { parseContentType } from './content-type.js';
 import { flattenResponseHeaders, mergeRequestHeaders } from './headers.js';
 import { resolveLimits } from './limits.js';
 import { LowSpeedMonitor } from './low-speed.js';
+import { exchangeOf } from './exchange-of.js';
 import { toFetchError } from './map-error.js';
 import { ACCEPT_ENCODING, discard, parseContentEncoding, readBody, type BodyMeter } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
@@ -135,6 +136,7 @@ export class HttpEngine {
         const target = redirectTarget(response.statusCode, response.headers.location, hop.url);
         if (target) {
           await response.body.dump().catch(() => undefined);
+          request.onExchange?.(exchangeOf(hop, response.statusCode, flattenResponseHeaders(response.headers)));
           const setCookie = response.headers['set-cookie'];
           if (setCookie) (cookies ??= new RedirectCookies()).store(hop.url, setCookie);
           const nextState = cookies?.version ?? 0;
@@ -179,18 +181,8 @@ export class HttpEngine {
           engine: 'http',
           timings: { startedAt, ttfbMs: round(ttfbMs), totalMs: round(performance.now() - start) },
         };
-        if (decoded && isTextualType(type)) {
-          const sniffed = sniffBinary(body, declaredCharset);
-          if (sniffed) {
-            result.sniffedContentType = sniffed;
-          } else if (request.deferDecoding) {
-            result.undecodedText = declaredCharset !== undefined ? { declaredCharset } : {};
-          } else {
-            const text = decodeText(body, type, declaredCharset);
-            result.text = text.text;
-            result.charset = text.charset;
-          }
-        }
+        if (decoded) describeBody(result, declaredCharset, request.deferDecoding ?? false);
+        request.onExchange?.(exchangeOf(hop, response.statusCode, headers, body, decoded));
         return result;
       }
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { LookupFunction } from 'node:net';
 
 import type { UrlPolicy } from '../policy/url-policy.js';
+import type { ExchangeSink } from '../warc/exchange.js';
 
 /** One HTTP request. */
 export interface HttpRequest {
@@ -37,6 +38,12 @@ export interface HttpRequest {
    * @default undefined
    */
   onRequestStart?: () => void;
+  /**
+   * Called with each request the fetch sent and the response it got (every redirect hop, then the final response
+   * with its decoded body), for recording (`record: true` writes them to a WARC file). It must not throw.
+   * @default undefined
+   */
+  onExchange?: ExchangeSink;
   /**
    * Leave a textual body as bytes: `text` is then absent and `undecodedText` says how to decode it
    * (`decodeText(body, contentType, undecodedText.declaredCharset)`), for a caller that decodes it elsewhere, such

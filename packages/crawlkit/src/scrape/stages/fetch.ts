@@ -1,6 +1,7 @@
 import type { JudgedPage, JudgeOptions, PageRequest, RenderVerdict } from '@crawlkit/fetcher';
 
 import { CrawlkitError } from '../../errors.js';
+import { recorder } from '../../record/job-recording.js';
 import type { Extraction, ExtractionRequest } from '../../extraction/extraction.js';
 import { afterFetch, fetchError, shapeFetch } from '../../formats/registry.js';
 import { extractionInput, scrapeExtractionSettings } from '../extraction-settings.js';
@@ -34,6 +35,7 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
   if (request.location) page.location = request.location;
   if (request.actions?.length) page.actions = request.actions;
   if (state.onRequestStart) page.onRequestStart = state.onRequestStart;
+  if (state.ctx.recording) page.onExchange = recorder(state.ctx.recording, request.url);
   shapeFetch(request.formats, page);
   page.renderJudge = extractingJudge(state);
   const revalidation = state.revalidation;

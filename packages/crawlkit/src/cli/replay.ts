@@ -1,0 +1,68 @@
+import { indexWarc, type WarcFileIndex } from '@crawlkit/fetcher';
+import type { Command } from 'commander';
+
+import { JOB_INFO_FIELD } from '../record/job-recording.js';
+import type { CrawlRequestInput } from '../v2/jobs.js';
+import { buildBody } from './body-flags.js';
+import type { CommandContext } from './context.js';
+import { CliError } from './errors.js';
+import { followJob } from './follow-job.js';
+
+export const REPLAY_EXAMPLES = [
+  'crawlkit crawl https://example.com/docs --limit 50 --record   # prints where the WARC file is',
+  'crawlkit replay .crawlkit/warc/01935c6e-….warc.gz --out docs/',
+  'crawlkit replay a.warc.gz b.warc.gz --format markdown,links --ndjson',
+];
+
+/** What a recording says it recorded (`crawlkit-job` in its `warcinfo`), when crawlkit wrote it. */
+interface RecordedJob {
+  kind: 'crawl' | 'batch' | 'scrape';
+  request: Record<string, unknown>;
+}
+
+function recordedJob(index: WarcFileIndex): RecordedJob | undefined {
+  const text = index.info?.[JOB_INFO_FIELD];
+  if (!text) return undefined;
+  try {
+    const job = JSON.parse(text) as RecordedJob;
+    return job.kind && typeof job.request === 'object' ? job : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `crawlkit replay <files...>`: runs the recorded job again from the WARC files, with no network (`engine: 'replay'`,
+ * a memory store): a recorded crawl is crawled again from its seed with its options; a batch or a scrape, and a WARC
+ * file crawlkit did not write, are scraped as a batch of their pages (every response, for a foreign file). The scrape
+ * flags (`--format`, `--only-main-content`, ...) replace the recorded ones. Prints documents as `crawlkit crawl` does.
+ */
+export async function replayCommand(ctx: CommandContext, files: string[], command: Command): Promise<number> {
+  if (ctx.options.engine !== undefined)
+    throw new CliError('`crawlkit replay` always uses the replay engine: drop --engine.');
+  let first: WarcFileIndex;
+  try {
+    first = await indexWarc(files[0]!);
+  } catch (error) {
+    throw new CliError(`Cannot read the recording ${files[0]}: ${(error as Error).message}`, { cause: error });
+  }
+  ctx.configure({ store: 'memory', engine: 'replay', replay: { files } });
+  const job = recordedJob(first);
+  const scrapeFlags = buildBody(command, 'scrape', {}, {});
+  if (job?.kind === 'crawl') {
+    const { scrapeOptions, ...crawl } = job.request;
+    const body = { ...crawl, scrapeOptions: { ...(scrapeOptions as object), ...scrapeFlags } };
+    const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
+    if (!started.success) return ctx.fail(started);
+    ctx.note(`replaying crawl of ${String(crawl.url)} from ${files.join(', ')}`);
+    return followJob(ctx, { id: started.id, kind: 'crawl', command: 'replay', input: files });
+  }
+  const urls = first.pages.length ? first.pages : [...first.responses.keys()];
+  if (!urls.length) throw new CliError(`The recording ${files[0]} holds no response to replay.`);
+  const { url: _url, ...options } = job?.request ?? {};
+  const body = { ...options, ...scrapeFlags, urls, ignoreInvalidURLs: true };
+  const started = await ctx.engine.batchScrape(body, { signal: ctx.signal });
+  if (!started.success) return ctx.fail(started);
+  ctx.note(`replaying ${urls.length} page(s) from ${files.join(', ')}`);
+  return followJob(ctx, { id: started.id, kind: 'batch', command: 'replay', input: files });
+}

@@ -1,0 +1,182 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { WARCParser, WARCRecord } from 'warcio';
+import { WARCSerializer } from 'warcio/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import { failure } from '../http/__fixtures__/http-site.ts';
+import { HttpEngine } from '../http/http-engine.js';
+import { ReplayEngine } from './replay-engine.js';
+import { indexWarc } from './warc-index.js';
+import { WarcWriter } from './warc-writer.js';
+
+let server: FixtureServer;
+let dir: string;
+let recording: string;
+const PATHS = ['/redirect/chain', '/http/gzip', '/http/json', '/http/image', '/status/404'];
+
+/** Counts every client socket this process creates (any library, any host). */
+function socketCounter(): { readonly count: number; stop(): void } {
+  let count = 0;
+  const onSocket = () => count++;
+  subscribe('net.client.socket', onSocket);
+  return {
+    get count() {
+      return count;
+    },
+    stop: () => unsubscribe('net.client.socket', onSocket),
+  };
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  dir = await mkdtemp(join(tmpdir(), 'crawlkit-warc-'));
+  recording = join(dir, 'job.warc.gz');
+  const writer = new WarcWriter(recording, { job: '{"kind":"test"}' });
+  const http = new HttpEngine();
+  try {
+    for (const path of [...PATHS, '/http/json']) {
+      await http.fetch({ url: `${server.url}${path}`, onExchange: (exchange) => writer.add(exchange) });
+    }
+  } finally {
+    await http.close();
+  }
+  await writer.close();
+});
+
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('WarcWriter', () => {
+  it('writes a WARC that warcio reads back, each response once, with its request and the warcinfo first', async () => {
+    const records: { type: string; url: string | null }[] = [];
+    const bytes = await readFile(recording);
+    for await (const record of WARCParser.iterRecords([bytes])) {
+      records.push({ type: record.warcType, url: record.warcTargetURI ?? null });
+      await record.readFully();
+    }
+    expect(records[0]?.type).toBe('warcinfo');
+    const responses = records.filter((record) => record.type === 'response').map((record) => record.url);
+    // The redirect chain's two hops, then each page once (json was fetched twice).
+    expect(responses).toEqual([
+      `${server.url}/redirect/chain`,
+      `${server.url}/redirect/once`,
+      `${server.url}/articles/first-post.html`,
+      `${server.url}/http/gzip`,
+      `${server.url}/http/json`,
+      `${server.url}/http/image`,
+      `${server.url}/status/404`,
+    ]);
+    expect(records.filter((record) => record.type === 'request')).toHaveLength(responses.length);
+  });
+});
+
+describe('ReplayEngine', () => {
+  it('serves the recorded pages, redirects followed and gzip decoded, opening no socket', async () => {
+    const sockets = socketCounter();
+    const before = server.connections;
+    const replay = new ReplayEngine({ files: [recording] });
+    try {
+      const redirected = await replay.fetchPlain({ url: `${server.url}/redirect/chain` });
+      expect(redirected).toMatchObject({ url: `${server.url}/articles/first-post.html`, status: 200 });
+      expect(redirected.redirects).toEqual([`${server.url}/redirect/chain`, `${server.url}/redirect/once`]);
+      expect(redirected.text).toContain('<html');
+      const gzip = await replay.fetchPlain({ url: `${server.url}/http/gzip` });
+      expect(gzip.headers['content-encoding']).toBeUndefined();
+      const live = new HttpEngine();
+      const liveGzip = await live.fetch({ url: `${server.url}/http/gzip` }).finally(() => live.close());
+      const afterLive = sockets.count;
+      expect(gzip.text).toBe(liveGzip.text);
+      const image = await replay.fetchPlain({ url: `${server.url}/http/image` });
+      expect(image.contentType).toBe('image/png');
+      expect(Buffer.from(image.body).toString('hex')).toMatch(/^89504e470d0a1a0a/);
+      expect(image.text).toBeUndefined();
+      expect((await replay.fetchPlain({ url: `${server.url}/status/404` })).status).toBe(404);
+      // Only the live comparison above opened a socket.
+      expect(sockets.count).toBe(afterLive);
+      expect(server.connections).toBe(before + 1);
+    } finally {
+      sockets.stop();
+    }
+  });
+
+  it('answers a URL not recorded with SCRAPE_REPLAY_NOT_RECORDED, saying what to do', async () => {
+    const error = await failure(new ReplayEngine({ files: [recording] }).fetchPlain({ url: `${server.url}/nope` }));
+    expect(error.code).toBe('SCRAPE_REPLAY_NOT_RECORDED');
+    expect(error.message).toMatch(/not in the recording .*record: true/);
+  });
+
+  it('refuses a recorded URL that the URL policy refuses', async () => {
+    const replay = new ReplayEngine({ files: [recording], urlPolicy: { allowPrivateNetworks: false } });
+    const error = await failure(replay.fetchPlain({ url: `${server.url}/http/json` }));
+    expect(error.code).toBe('URL_BLOCKED');
+  });
+
+  it('refuses a file that is not there or not a WARC file with REPLAY_FILE_UNREADABLE', async () => {
+    const missing = await failure(
+      new ReplayEngine({ files: [join(dir, 'none.warc')] }).fetchPlain({ url: server.url }),
+    );
+    expect(missing.code).toBe('REPLAY_FILE_UNREADABLE');
+    const text = join(dir, 'notes.txt');
+    await writeFile(text, 'hello, not a WARC\n');
+    const notWarc = await failure(new ReplayEngine({ files: [text] }).fetchPlain({ url: server.url }));
+    expect(notWarc.code).toBe('REPLAY_FILE_UNREADABLE');
+  });
+
+  it('serves the complete records of a file cut mid-record and reports the cut once', async () => {
+    const whole = await readFile(recording);
+    const full = await indexWarc(recording);
+    const last = [...full.responses.values()].at(-1)!;
+    const cut = join(dir, 'cut.warc.gz');
+    await writeFile(cut, whole.subarray(0, last.offset + Math.floor(last.length / 2)));
+    const told: string[] = [];
+    const replay = new ReplayEngine({ files: [cut], onTruncated: (_file, message) => told.push(message) });
+    expect((await replay.fetchPlain({ url: `${server.url}/http/image` })).status).toBe(200);
+    const lost = await failure(replay.fetchPlain({ url: `${server.url}/status/404` }));
+    expect(lost.code).toBe('SCRAPE_REPLAY_NOT_RECORDED');
+    expect(lost.message).toMatch(/truncated/);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(new RegExp(`ends inside a record \\(from byte ${last.offset}\\).*6 complete responses`));
+  });
+
+  it('indexes a 2 GB uncompressed WARC without reading it whole, and refuses its huge record', async () => {
+    const big = join(dir, 'big.warc');
+    const serialize = async (url: string, body: string) =>
+      WARCSerializer.serialize(
+        WARCRecord.create({ url, type: 'response', httpHeaders: { 'content-type': 'text/html' } }, [
+          new TextEncoder().encode(body),
+        ]),
+      );
+    const first = await serialize('http://big.test/first', '<p>first</p>');
+    const last = await serialize('http://big.test/last', '<p>last</p>');
+    // A record whose block is 2 GB of zeros (a sparse hole), between two small ones.
+    const hugeLength = 2 * 1024 ** 3;
+    const hugeHead = Buffer.from(
+      'WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://big.test/huge\r\n' +
+        `WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\nContent-Length: ${hugeLength}\r\n\r\n`,
+    );
+    const handle = await open(big, 'w');
+    try {
+      await handle.write(first, 0, first.length, 0);
+      await handle.write(hugeHead, 0, hugeHead.length, first.length);
+      const afterHuge = first.length + hugeHead.length + hugeLength;
+      await handle.write(Buffer.from('\r\n\r\n'), 0, 4, afterHuge);
+      await handle.write(last, 0, last.length, afterHuge + 4);
+    } finally {
+      await handle.close();
+    }
+    expect((await stat(big)).size).toBeGreaterThan(hugeLength);
+    const heapBefore = process.memoryUsage().rss;
+    const replay = new ReplayEngine({ files: [big] });
+    const served = await replay.fetchPlain({ url: 'http://big.test/last' });
+    expect(served.text).toBe('<p>last</p>');
+    expect((await replay.index()).files[0]).toMatchObject({ records: 3 });
+    expect(process.memoryUsage().rss - heapBefore).toBeLessThan(256 * 1024 ** 2);
+  });
+});

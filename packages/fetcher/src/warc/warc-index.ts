@@ -1,0 +1,172 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+
+import { WARCParser, type WARCRecord } from 'warcio';
+
+import { ENGINE_HEADER, PAGE_HEADER } from './warc-writer.js';
+
+/** Where one recorded response lies in its file. */
+export interface IndexedResponse {
+  file: string;
+  /** Byte offset of the record (of its gzip member in a compressed file). */
+  offset: number;
+  /** Bytes of the record on disk, from `offset`. */
+  length: number;
+  /** The engine that recorded it (`WARC-Crawlkit-Engine`: `http`, `browser`), when crawlkit did. */
+  engine?: string;
+}
+
+/** What indexing one WARC file found. */
+export interface WarcFileIndex {
+  file: string;
+  /** Its response records by URL (`urlKey`), the first one of each URL. */
+  responses: Map<string, IndexedResponse>;
+  /** The URLs of the response records marked as the start of a page of the job (`WARC-Crawlkit-Page`), in order. */
+  pages: string[];
+  /** The fields of its first `warcinfo` record (crawlkit writes the job there), if any. */
+  info?: Record<string, string>;
+  /** Records read (every type). */
+  records: number;
+  /** Set when the file ends inside a record: the byte offset where that record starts. Records before it are kept. */
+  truncatedAt?: number;
+}
+
+/** Largest `warcinfo` block read, in bytes: it holds a few fields, not pages. */
+const MAX_INFO_BYTES = 1 << 20;
+
+/** The key a URL is looked up by: its href without the fragment. */
+export function urlKey(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
+}
+
+/**
+ * Indexes a WARC file by streaming it, never holding more than a record's headers (and a chunk of its block) in
+ * memory. An uncompressed file is read record header by record header, seeking past each block, so a 2 GB file costs
+ * a few reads per record; a gzip file (one member per record, or one member for the whole file) is inflated
+ * through once.
+ */
+export async function indexWarc(file: string): Promise<WarcFileIndex> {
+  const size = (await stat(file)).size;
+  const index: WarcFileIndex = { file, responses: new Map(), pages: [], records: 0 };
+  if (size === 0) return index;
+  const handle = await open(file, 'r');
+  const magic = Buffer.alloc(5);
+  try {
+    await handle.read(magic, 0, 5, 0);
+  } finally {
+    await handle.close();
+  }
+  const gzip = magic[0] === 0x1f && magic[1] === 0x8b;
+  if (!gzip && magic.toString('latin1') !== 'WARC/') throw new Error('it does not start with a WARC record');
+  if (gzip) await indexCompressed(index, size);
+  else await indexUncompressed(index, size);
+  if (index.records === 0) throw new Error('it holds no complete WARC record');
+  return index;
+}
+
+async function indexCompressed(index: WarcFileIndex, size: number): Promise<void> {
+  const parser = new WARCParser(createReadStream(index.file), { parseHttp: false });
+  let end = 0;
+  for (;;) {
+    const record = await parser.parse();
+    if (!record) break;
+    const offset = parser.offset;
+    const complete = await consume(index, record);
+    if (!complete) {
+      index.truncatedAt = offset;
+      return;
+    }
+    const length = parser.recordLength;
+    end = offset + length;
+    add(index, record, { file: index.file, offset, length });
+  }
+  // The parser stops without an error at a member it cannot inflate to the end: what is left is a cut record.
+  if (end < size) index.truncatedAt = end;
+}
+
+async function indexUncompressed(index: WarcFileIndex, size: number): Promise<void> {
+  let offset = 0;
+  while (offset < size) {
+    const stream = createReadStream(index.file, { start: offset });
+    try {
+      const parser = new WARCParser(stream, { parseHttp: false });
+      const record = await parser.parse();
+      if (!record) {
+        index.truncatedAt = offset;
+        return;
+      }
+      // The block ends `Content-Length` bytes after the headers, then two CRLFs.
+      const length = parser._warcHeadersLength + record.warcContentLength + 4;
+      if (offset + length - 4 > size) {
+        index.truncatedAt = offset;
+        return;
+      }
+      if (record.warcType === 'warcinfo' && !index.info) await readInfo(index, record);
+      add(index, record, { file: index.file, offset, length });
+      offset += length;
+      // Lenient about extra blank lines between records.
+      offset = await skipBlankLines(index.file, offset, size);
+    } finally {
+      stream.destroy();
+    }
+  }
+}
+
+/** Reads a record's block to its end (the `warcinfo` fields kept); false when the file ends first. */
+async function consume(index: WarcFileIndex, record: WARCRecord): Promise<boolean> {
+  if (record.warcType === 'warcinfo' && !index.info) return readInfo(index, record);
+  const reader = record.reader as AsyncIterable<Uint8Array> & { limit?: number };
+  for await (const _chunk of reader) {
+    // Only the position matters here.
+  }
+  return !(reader.limit !== undefined && reader.limit > 0);
+}
+
+async function readInfo(index: WarcFileIndex, record: WARCRecord): Promise<boolean> {
+  if (record.warcContentLength > MAX_INFO_BYTES) return consume({ ...index, info: {} }, record);
+  const text = await record.contentText();
+  const info: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) info[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  index.info = info;
+  return new TextEncoder().encode(text).byteLength >= record.warcContentLength;
+}
+
+function add(index: WarcFileIndex, record: WARCRecord, where: IndexedResponse): void {
+  index.records++;
+  const target = record.warcTargetURI;
+  if (!target) return;
+  if (record.warcType === 'metadata') {
+    if (record.warcHeader(PAGE_HEADER) === 'true' && !index.pages.includes(target)) index.pages.push(target);
+    return;
+  }
+  if (record.warcType !== 'response') return;
+  let key: string;
+  try {
+    key = urlKey(target);
+  } catch {
+    return;
+  }
+  if (index.responses.has(key)) return;
+  const engine = record.warcHeader(ENGINE_HEADER);
+  index.responses.set(key, engine ? { ...where, engine } : where);
+  if (record.warcHeader(PAGE_HEADER) === 'true' && !index.pages.includes(target)) index.pages.push(target);
+}
+
+async function skipBlankLines(file: string, offset: number, size: number): Promise<number> {
+  if (offset >= size) return offset;
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+    let skip = 0;
+    while (skip < bytesRead && (buffer[skip] === 0x0d || buffer[skip] === 0x0a)) skip++;
+    return offset + skip;
+  } finally {
+    await handle.close();
+  }
+}
