@@ -1,8 +1,9 @@
 /**
  * `crawlkit mcp` driven by the MCP SDK's client as an agent host drives it: over stdio and over streamable HTTP, the
- * tools listed, then each one called against a local docs site; the HTTP transport under serve's keys and credit
- * limit. And `firecrawl-mcp` (npm), unchanged, searching through `crawlkit serve`.
+ * tools listed, then each one called against a local docs site; webhooks signed with --webhook-secret; the HTTP
+ * transport under serve's keys, credit limit and CORS rule (a browser's preflight). And `firecrawl-mcp` (npm), unchanged, searching through `crawlkit serve`.
  */
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { CLI, ensureBuilt, startCli } from './cli-helpers.ts';
+import { startReceiver, until } from './helpers-batch.ts';
 import { ok } from './helpers/crawl-site-run.ts';
 
 const DOCS = fileURLToPath(new URL('../fixtures/docs-site', import.meta.url));
@@ -64,13 +66,15 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return { isError: raw.isError === true, json: JSON.parse(text) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+const WEBHOOK_SECRET = 'whsec-mcp';
+
 describe('crawlkit mcp over stdio', () => {
   let client: Client;
   let stderr = '';
   beforeAll(async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'mcp', '--store', tempDir(), '--engine', 'http'],
+      args: [CLI, 'mcp', '--store', tempDir(), '--engine', 'http', '--webhook-secret', WEBHOOK_SECRET],
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -140,6 +144,31 @@ describe('crawlkit mcp over stdio', () => {
     expect(bad.isError).toBe(true);
     expect(bad.json).toMatchObject({ success: false, code: 'BAD_REQUEST' });
   });
+
+  it('signs the webhooks of the crawls it starts with --webhook-secret, as serve does', async () => {
+    const hook = await startReceiver();
+    try {
+      const crawl = await call(client, 'firecrawl_crawl', {
+        url: `${site.url}/guide/installation.html`,
+        limit: 1,
+        sitemap: 'skip',
+        webhook: hook.url,
+        webhookHeaders: { 'x-agent': 'mcp-test' },
+      });
+      expect(crawl.json, stderr).toMatchObject({ success: true, status: 'completed' });
+      await until(() => hook.events.some((e) => e.payload.type === 'crawl.completed'), 30_000);
+      expect(hook.events.map((e) => e.payload.type)).toEqual(
+        expect.arrayContaining(['crawl.started', 'crawl.page', 'crawl.completed']),
+      );
+      for (const event of hook.events) {
+        const expected = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(event.raw).digest('hex')}`;
+        expect(event.headers['x-firecrawl-signature']).toBe(expected);
+        expect(event.headers['x-agent']).toBe('mcp-test');
+      }
+    } finally {
+      await hook.close();
+    }
+  });
 });
 
 describe('crawlkit mcp over streamable HTTP', () => {
@@ -188,6 +217,49 @@ describe('crawlkit mcp over streamable HTTP', () => {
   it('refuses a client without the key, as serve does', async () => {
     await expect(connect()).rejects.toThrow(/401|Unauthorized/);
     await expect(connect('k-2')).rejects.toThrow(/Invalid token|401/);
+  });
+
+  it("answers a browser's CORS preflight as serve does, before the key, and refuses other origins", async () => {
+    const preflight = (origin: string) =>
+      fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+        },
+      });
+    // The MCP inspector's page, on loopback (the default rule).
+    const allowed = await preflight('http://localhost:6274');
+    expect(allowed.status).toBe(204);
+    expect(Object.fromEntries(allowed.headers)).toMatchObject({
+      'access-control-allow-origin': 'http://localhost:6274',
+      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+      'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    });
+    expect((await preflight('https://evil.example')).status).toBe(403);
+
+    // The call after the preflight carries the origin's permission too.
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: {
+        origin: 'http://localhost:6274',
+        authorization: 'Bearer k-1',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'browser', version: '1' } },
+      }),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(((await answer.json()) as { result: { serverInfo: unknown } }).result.serverInfo).toBeDefined();
   });
 
   it('lists and calls the tools under the credit limit', async () => {

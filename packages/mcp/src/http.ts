@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Admission, ApiKeys, originAllowed, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
+import { Admission, ApiKeys, corsVerdict, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 import { createMcpServer } from './mcp-server.js';
@@ -45,10 +45,16 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') return refuse(res, 404, `No MCP endpoint at ${path}: use /mcp.`);
-    // A web page must not drive the tools from a visitor's browser (the server's `cors` rule, loopback by default).
-    const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin, resolved.cors)) {
-      return refuse(res, 403, `Requests from the web origin ${origin} are not allowed (the cors option).`);
+    // A web page must not drive the tools from a visitor's browser (the server's `cors` rule, loopback by default);
+    // browser-based clients (the MCP inspector) send a preflight first, answered before auth as serve answers it.
+    const cors = corsVerdict(req, resolved.cors);
+    if (cors && !cors.allowed) {
+      return refuse(res, 403, `Requests from the web origin ${cors.origin} are not allowed (the cors option).`);
+    }
+    if (cors) for (const [name, value] of Object.entries(cors.headers)) res.setHeader(name, value);
+    if (cors?.preflight) {
+      res.writeHead(204).end();
+      return;
     }
     const auth = keys.checkAuthorization(req.headers.authorization);
     if (!auth.ok) return refuse(res, 401, auth.error);

@@ -98,6 +98,9 @@ export const crawlShape = {
   crawlEntireDomain: z.boolean().optional(),
   delay: z.number().optional(),
   maxConcurrency: z.number().optional(),
+  /** firecrawl-mcp's: the URL told of the crawl's events (signed with the server's webhook secret, if any). */
+  webhook: z.string().optional(),
+  webhookHeaders: z.record(z.string(), z.string()).optional(),
   deduplicateSimilarURLs: z.boolean().optional(),
   ignoreQueryParameters: z.boolean().optional(),
   scrapeOptions: z.object(scrapeParams).partial().optional(),

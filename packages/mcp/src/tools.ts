@@ -89,10 +89,11 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: crawlShape,
       annotations: START,
     },
-    async ({ scrapeOptions, maxConcurrency, ...args }, { signal }) => {
+    async ({ scrapeOptions, maxConcurrency, webhook, webhookHeaders, ...args }, { signal }) => {
       const body = {
         ...args,
         ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
+        ...(webhook ? { webhook: webhookHeaders ? { url: webhook, headers: webhookHeaders } : webhook } : {}),
         ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
       } as CrawlRequestInput;
       const started = await ck.crawl(body, call(signal));

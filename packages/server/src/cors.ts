@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 
 import type { FastifyInstance } from 'fastify';
@@ -28,36 +29,57 @@ export function originAllowed(origin: string, setting: CorsSetting): boolean {
   return setting.includes(origin);
 }
 
+/** What the CORS rule makes of a request: refused, or answered with these headers (a preflight with nothing else). */
+export type CorsVerdict =
+  { allowed: false; origin: string } | { allowed: true; headers: Record<string, string>; preflight: boolean };
+
 /**
- * CORS: preflights (`OPTIONS` with `Access-Control-Request-Method`) answered 204 before auth, as browsers send no
- * key with them; answers to allowed origins carry `Access-Control-Allow-Origin`. A request from an origin the
- * setting does not allow is refused 403 `ORIGIN_NOT_ALLOWED` before it does anything: a browser sends a form-like
- * POST without a preflight, and the server reads any body as JSON.
+ * The CORS rule for one request (`undefined` without an `Origin` header: not a browser's cross-origin call). Allowed
+ * origins get `Access-Control-Allow-Origin`; a preflight (`OPTIONS` with `Access-Control-Request-Method`) gets the
+ * methods and headers it may use, and is answered 204 by the caller. Shared by `crawlkit serve` and `crawlkit mcp`.
+ */
+export function corsVerdict(
+  request: { method?: string | undefined; headers: IncomingHttpHeaders },
+  setting: CorsSetting,
+): CorsVerdict | undefined {
+  const origin = request.headers.origin;
+  if (origin === undefined) return undefined;
+  if (!originAllowed(origin, setting)) return { allowed: false, origin };
+  const headers: Record<string, string> = {
+    'access-control-allow-origin': setting === '*' ? '*' : origin,
+    vary: 'Origin',
+  };
+  const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+  if (preflight) {
+    headers['access-control-allow-methods'] = 'GET, POST, DELETE, OPTIONS';
+    const asked = request.headers['access-control-request-headers'];
+    headers['access-control-allow-headers'] = typeof asked === 'string' ? asked : ALLOWED_HEADERS;
+    headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE);
+  }
+  return { allowed: true, headers, preflight };
+}
+
+/**
+ * CORS: preflights answered 204 before auth, as browsers send no key with them; answers to allowed origins carry
+ * `Access-Control-Allow-Origin`. A request from an origin the setting does not allow is refused 403
+ * `ORIGIN_NOT_ALLOWED` before it does anything: a browser sends a form-like POST without a preflight, and the server
+ * reads any body as JSON.
  */
 export function registerCors(app: FastifyInstance, setting: CorsSetting): void {
   app.addHook('onRequest', async (request, reply) => {
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    if (!originAllowed(origin, setting)) {
+    const verdict = corsVerdict(request.raw, setting);
+    if (!verdict) return;
+    if (!verdict.allowed) {
       return send(
         reply,
         v2Error(
           'ORIGIN_NOT_ALLOWED',
-          `Requests from the web origin ${origin} are not allowed: start the server with --cors ${origin} ` +
-            '(or the `cors` option) to let that site call it.',
+          `Requests from the web origin ${verdict.origin} are not allowed: start the server with --cors ` +
+            `${verdict.origin} (or the \`cors\` option) to let that site call it.`,
         ),
       );
     }
-    reply.header('access-control-allow-origin', setting === '*' ? '*' : origin);
-    reply.header('vary', 'Origin');
-    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
-      reply.header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
-      reply.header(
-        'access-control-allow-headers',
-        request.headers['access-control-request-headers'] ?? ALLOWED_HEADERS,
-      );
-      reply.header('access-control-max-age', String(PREFLIGHT_MAX_AGE));
-      return reply.code(204).send();
-    }
+    reply.headers(verdict.headers);
+    if (verdict.preflight) return reply.code(204).send();
   });
 }

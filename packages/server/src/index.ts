@@ -6,5 +6,6 @@ export type { ServerOptions } from './options.js';
 export { ApiKeys } from './auth.js';
 export type { AuthResult } from './auth.js';
 export { Admission } from './admission.js';
-export { originAllowed } from './cors.js';
+export { corsVerdict, originAllowed } from './cors.js';
+export type { CorsVerdict } from './cors.js';
 export { resolveServerOptions } from './options.js';

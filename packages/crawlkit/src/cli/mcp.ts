@@ -3,9 +3,17 @@ import type { Command } from 'commander';
 import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
-import { addProviderFlags, type ProviderFlags } from './search-provider.js';
-import { apiKeys, engineSettings, integer, loadCommandPackage } from './serve.js';
-import { CONFIG_FILE, readServeFile, resolveCors, type ServeConfigFlags } from './serve-config.js';
+import { integerFlag } from './integer-flag.js';
+import {
+  addListenFlags,
+  apiKeys,
+  listenLimits,
+  untilStopped,
+  type ListenFlags,
+  type ListenOptions,
+} from './listen-flags.js';
+import { engineSettings, loadCommandPackage } from './serve.js';
+import { readServeFile, resolveCors } from './serve-config.js';
 
 /** What the CLI uses of `@crawlkit/mcp` (an optional package, loaded by this command only). */
 export interface McpModule {
@@ -16,30 +24,12 @@ export interface McpModule {
     stdin?: NodeJS.ReadableStream;
     stdout?: NodeJS.WritableStream;
   }): Promise<{ close(): Promise<void> }>;
-  startMcpHttp(options: {
-    crawlkit: Crawlkit;
-    port?: number;
-    host?: string;
-    apiKeys?: readonly string[];
-    keysShareJobs?: boolean;
-    bodyLimit?: number;
-    queueLimit?: number;
-    creditLimit?: number;
-    cors?: 'loopback' | '*' | false | readonly string[];
-  }): Promise<{ url: string; close(): Promise<void> }>;
+  startMcpHttp(options: ListenOptions): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
 
-interface McpFlags extends ServeConfigFlags, ProviderFlags {
+interface McpFlags extends ListenFlags {
   http?: boolean;
-  port?: string;
-  host?: string;
-  apiKey?: string[];
-  keysShareJobs?: boolean;
-  allowPrivateNetworks?: boolean;
-  creditLimit?: string;
-  queueLimit?: string;
-  bodyLimit?: string;
 }
 
 export const MCP_EXAMPLES = [
@@ -56,23 +46,17 @@ export const MCP_EXAMPLES = [
 export async function mcpCommand(ctx: CommandContext, command: Command, mcpModule?: McpModule): Promise<number> {
   const flags = command.opts<McpFlags>();
   const file = readServeFile(flags, process.env, process.cwd());
-  const creditLimit = integer('--credit-limit', flags.creditLimit, 0) ?? file.creditLimit;
-  const queueLimit = integer('--queue-limit', flags.queueLimit, 1) ?? file.queueLimit;
-  const bodyLimit = integer('--body-limit', flags.bodyLimit, 1) ?? file.bodyLimit;
+  const { bodyLimit, ...limits } = listenLimits(flags, file);
   const host = flags.host ?? '127.0.0.1';
   const mcp = mcpModule ?? (await loadCommandPackage<McpModule>('@crawlkit/mcp', 'mcp'));
   // Over stdio the client is the local process that started this one: loopback's rules.
   const loopback = !flags.http || mcp.isLoopbackHost(host);
   const { options } = await engineSettings(ctx, flags, file, loopback);
   ctx.configure(options);
-  const limits = {
-    ...(creditLimit !== undefined ? { creditLimit } : {}),
-    ...(queueLimit !== undefined ? { queueLimit } : {}),
-  };
   let running: { close(): Promise<void> };
   try {
     if (flags.http) {
-      const port = integer('--port', flags.port, 0) ?? 3003;
+      const port = integerFlag('--port', flags.port, 0) ?? MCP_PORT;
       const cors = resolveCors(flags, process.env, file);
       const http = await mcp.startMcpHttp({
         crawlkit: ctx.engine,
@@ -101,47 +85,16 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
     if (code === 'INVALID_OPTION') throw new CliError(String(message), { cause: error });
     throw new CliError(`Cannot serve MCP: ${String(message)}`, { cause: error, exitCode: EXIT.failure });
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      ctx.io.stdin.off('end', stop);
-      ctx.signal.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.once('SIGTERM', stop);
-    // Over stdio the client ends the session by closing our input.
-    if (!flags.http) ctx.io.stdin.once('end', stop);
-    if (ctx.signal.aborted) stop();
-    else ctx.signal.addEventListener('abort', stop, { once: true });
-  });
+  // Over stdio the client ends the session by closing our input.
+  await untilStopped(ctx, flags.http ? undefined : ctx.io.stdin);
   await running.close();
   return EXIT.ok;
 }
 
+const MCP_PORT = 3003;
+
 /** Adds the `mcp` options to its command. */
 export function addMcpFlags(command: Command): Command {
-  command
-    .option('--http', 'serve streamable HTTP at /mcp instead of stdio')
-    .option('--port <port>', 'with --http: TCP port; 0 picks a free one (default 3003)')
-    .option('--host <host>', 'with --http: interface (default 127.0.0.1; any other needs an API key)')
-    .option(
-      '--api-key <key>',
-      'with --http: accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--keys-share-jobs', 'with --http: every API key sees every job (default: each key its own)')
-    .option('--cors <origins>', 'with --http: browser origins allowed: loopback (default), *, off, or a list')
-    .option('--config <file>', `serve's settings file (default ./${CONFIG_FILE} when present); env CRAWLKIT_CONFIG`)
-    .option('--model <name>', 'language model for json, summary, question; env MODEL_NAME')
-    .option('--model-base-url <url>', 'OpenAI-compatible API of the model; env OPENAI_BASE_URL or OLLAMA_BASE_URL')
-    .option(
-      '--proxy <url>',
-      'proxy for page fetches; repeatable; env PROXY_SERVER',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--allow-private-networks', 'with --http beyond loopback, keep the allow-all URL policy instead of strict')
-    .option('--credit-limit <n>', 'credits the tools may spend (default: no limit)')
-    .option('--queue-limit <n>', 'scrape/map/search calls in progress at once (default 1024)')
-    .option('--body-limit <bytes>', 'with --http: largest request body (default 10485760)');
-  return addProviderFlags(command);
+  command.option('--http', 'serve streamable HTTP at /mcp instead of stdio');
+  return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
 }

@@ -1,11 +1,19 @@
 import type { Command } from 'commander';
 
-import type { Crawlkit } from '../crawlkit.js';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
-import { addProviderFlags, providerFromFlags, type ProviderFlags } from './search-provider.js';
+import { integerFlag } from './integer-flag.js';
+import {
+  addListenFlags,
+  apiKeys,
+  listenLimits,
+  untilStopped,
+  type ListenFlags,
+  type ListenOptions,
+} from './listen-flags.js';
+import { providerFromFlags, type ProviderFlags } from './search-provider.js';
 import {
   readServeFile,
   resolveCors,
@@ -19,33 +27,14 @@ import { loadServeModel } from './serve-model.js';
 
 /** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
 export interface ServerModule {
-  startServer(options: {
-    crawlkit: Crawlkit;
-    port?: number;
-    host?: string;
-    apiKeys?: readonly string[];
-    keysShareJobs?: boolean;
-    bodyLimit?: number;
-    bodyTimeoutMs?: number;
-    parseFileLimit?: number;
-    queueLimit?: number;
-    creditLimit?: number;
-    cors?: 'loopback' | '*' | false | readonly string[];
-    logger?: Logger;
-  }): Promise<{ url: string; close(): Promise<void> }>;
+  startServer(
+    options: ListenOptions & { bodyTimeoutMs?: number; parseFileLimit?: number; logger?: Logger },
+  ): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
 
-export interface ServeFlags extends ServeConfigFlags, ProviderFlags {
-  port?: string;
-  host?: string;
-  apiKey?: string[];
-  creditLimit?: string;
-  queueLimit?: string;
-  bodyLimit?: string;
+export interface ServeFlags extends ListenFlags {
   bodyTimeout?: string;
-  keysShareJobs?: boolean;
-  allowPrivateNetworks?: boolean;
   parseFileLimit?: string;
 }
 
@@ -56,13 +45,6 @@ export const SERVE_EXAMPLES = [
   'CRAWLKIT_API_KEY=fc-secret crawlkit serve --host 0.0.0.0   # strict URL policy beyond loopback',
   'crawlkit serve --config ./crawlkit.config.json',
 ];
-
-export function integer(flag: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new CliError(`Expected ${flag} to be an integer ≥ ${min}, got "${value}"`);
-  return n;
-}
 
 /**
  * Loads a package crawlkit does not depend on (`@crawlkit/server`, `@crawlkit/mcp`: they depend on crawlkit), installed
@@ -80,15 +62,6 @@ export async function loadCommandPackage<T>(specifier: string, command: string):
   }
 }
 
-/** The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`), the file. */
-export function apiKeys(flags: Pick<ServeFlags, 'apiKey'>, file: ServeFile): string[] {
-  const fromEnv = (process.env.CRAWLKIT_API_KEY ?? '')
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
-  return [...(flags.apiKey ?? []), ...fromEnv, ...(file.apiKeys ?? [])];
-}
-
 /**
  * The engine settings `serve` (and `mcp`) add: the model, the webhook secret, the proxies, the search provider, and
  * the URL policy. On an
@@ -97,7 +70,7 @@ export function apiKeys(flags: Pick<ServeFlags, 'apiKey'>, file: ServeFile): str
  */
 export async function engineSettings(
   ctx: CommandContext,
-  flags: ServeConfigFlags & ProviderFlags & Pick<ServeFlags, 'allowPrivateNetworks'>,
+  flags: ServeConfigFlags & ProviderFlags & Pick<ListenFlags, 'allowPrivateNetworks'>,
   file: ServeFile,
   loopback: boolean,
 ): Promise<{ options: CrawlkitOptions; notes: string[] }> {
@@ -143,13 +116,11 @@ export async function serveCommand(
 ): Promise<number> {
   const flags = command.opts<ServeFlags>();
   const file = readServeFile(flags, process.env, process.cwd());
-  const port = integer('--port', flags.port, 0) ?? file.port ?? 3002;
+  const port = integerFlag('--port', flags.port, 0) ?? file.port ?? SERVE_PORT;
   const host = flags.host ?? file.host ?? '127.0.0.1';
-  const creditLimit = integer('--credit-limit', flags.creditLimit, 0) ?? file.creditLimit;
-  const queueLimit = integer('--queue-limit', flags.queueLimit, 1) ?? file.queueLimit;
-  const bodyLimit = integer('--body-limit', flags.bodyLimit, 1) ?? file.bodyLimit;
-  const bodyTimeoutMs = integer('--body-timeout', flags.bodyTimeout, 1) ?? file.bodyTimeoutMs;
-  const parseFileLimit = integer('--parse-file-limit', flags.parseFileLimit, 1) ?? file.parseFileLimit;
+  const limits = listenLimits(flags, file);
+  const bodyTimeoutMs = integerFlag('--body-timeout', flags.bodyTimeout) ?? file.bodyTimeoutMs;
+  const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit) ?? file.parseFileLimit;
   const cors = resolveCors(flags, process.env, file);
   const keys = apiKeys(flags, file);
   const server = serverModule ?? (await loadCommandPackage<ServerModule>('@crawlkit/server', 'serve'));
@@ -164,9 +135,7 @@ export async function serveCommand(
       host,
       apiKeys: keys,
       ...(flags.keysShareJobs || file.keysShareJobs ? { keysShareJobs: true } : {}),
-      ...(creditLimit !== undefined ? { creditLimit } : {}),
-      ...(queueLimit !== undefined ? { queueLimit } : {}),
-      ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+      ...limits,
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
       ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
       ...(cors !== undefined ? { cors } : {}),
@@ -186,54 +155,18 @@ export async function serveCommand(
       'Ctrl-C or SIGTERM stops it; running jobs stay resumable.',
   );
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      ctx.signal.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.once('SIGTERM', stop);
-    if (ctx.signal.aborted) stop();
-    else ctx.signal.addEventListener('abort', stop, { once: true });
-  });
+  await untilStopped(ctx);
   ctx.note('stopping: finishing the requests in progress (Ctrl-C again to quit at once)');
   await running.close();
   // The engine closes after this (CommandContext.close): running jobs stop where they are and stay resumable.
   return EXIT.ok;
 }
 
+const SERVE_PORT = 3002;
+
 /** Adds the `serve` options to its command. */
 export function addServeFlags(command: Command): Command {
-  command
-    .option('--port <port>', 'TCP port; 0 picks a free one (default 3002)')
-    .option('--host <host>', 'interface to listen on (default 127.0.0.1; any other needs an API key)')
-    .option(
-      '--api-key <key>',
-      'accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated)',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--keys-share-jobs', 'every API key sees every job (default: each key sees only the jobs it started)')
-    .option('--config <file>', `settings file (default ./crawlkit.config.json when present); env CRAWLKIT_CONFIG`)
-    .option('--model <name>', 'language model for json, summary, question, crawl prompt; env MODEL_NAME')
-    .option(
-      '--model-base-url <url>',
-      'OpenAI-compatible API of the model; env OPENAI_BASE_URL or OLLAMA_BASE_URL (key: env OPENAI_API_KEY)',
-    )
-    .option(
-      '--webhook-secret <secret>',
-      'sign webhooks (X-Firecrawl-Signature); env CRAWLKIT_WEBHOOK_SECRET or SELF_HOSTED_WEBHOOK_HMAC_SECRET',
-    )
-    .option(
-      '--proxy <url>',
-      'proxy for page fetches (http://user:pass@host:port); repeatable; env PROXY_SERVER',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--allow-private-networks', 'beyond loopback, keep the allow-all URL policy instead of strict')
-    .option('--cors <origins>', 'browser origins allowed: loopback (default), *, off, or a comma-separated list')
-    .option('--credit-limit <n>', 'credits the server may spend, then 402 (default: no limit)')
-    .option('--queue-limit <n>', 'scrape/map requests in progress at once, then 429 (default 1024)')
-    .option('--body-limit <bytes>', 'largest request body, then 413 (default 10485760)')
+  return addListenFlags(command, { port: SERVE_PORT })
     .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)');
-  return addProviderFlags(command);
 }

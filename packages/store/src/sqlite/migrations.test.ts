@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Lifecycle } from '../lifecycle.js';
 import { SqliteDatabase } from './database.js';
 import { LATEST_VERSION, MIGRATIONS, migrate } from './migrations.js';
+import { parseSearchQuery } from '../search/query.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-sqlite-migrations-'));
@@ -93,6 +94,43 @@ describe('SQLite schema migrations', () => {
     expect(versions(dir)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(await again.tasks.counts('j')).toEqual({ queued: 1, active: 1, done: 3, failed: 0 });
     await again.close();
+  });
+
+  it('moves a v7 search index (texts in FTS5 and texts waiting for their batch) to kept texts, searchable', async () => {
+    const dir = freshDir();
+    const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
+    migrate(new SqliteDatabase(raw, new Lifecycle()), 7);
+    // As v7 left them: doc 1 written to FTS5, doc 2 still waiting in search_pending.
+    raw.exec(`
+      INSERT INTO pages (key, url, cached_at, bytes, value) VALUES
+        ('a', 'https://example.com/a', 1000, 1, 'a'), ('b', 'https://example.com/b', 2000, 1, 'b');
+      INSERT INTO search_docs (id, hash, refs) VALUES (1, x'01', 1), (2, x'02', 1);
+      INSERT INTO search_text (rowid, title, description, text) VALUES (1, 'Walrus', '', 'The walrus guards the harbour.');
+      INSERT INTO search_pending (doc_id, title, description, text) VALUES (2, 'Pelican', '', 'A pelican fishes.');
+      INSERT INTO search_entries (page_key, url, host, time, doc_id) VALUES
+        ('a', 'https://example.com/a', 'example.com', 1000, 1), ('b', 'https://example.com/b', 'example.com', 2000, 2);
+    `);
+    raw.close();
+
+    const store = await createSqliteStore({ dir });
+    const find = async (query: string) => {
+      const parsed = parseSearchQuery(query);
+      if (!parsed.ok) throw new Error(parsed.error);
+      return (await store.search!.search({ terms: parsed.terms, limit: 10 })).map((hit) => [hit.url, hit.snippet]);
+    };
+    expect(await find('walrus')).toEqual([['https://example.com/a', 'The walrus guards the harbour.']]);
+    expect(await find('pelican')).toEqual([['https://example.com/b', 'A pelican fishes.']]);
+    // A page deleted takes its kept text and its FTS5 rows with it.
+    expect(await store.pages.deleteByUrl('https://example.com/a')).toBe(1);
+    expect(await find('walrus')).toEqual([]);
+    await store.close();
+    const check = new DatabaseSync(join(dir, 'crawlkit.db'));
+    const count = (sql: string) => (check.prepare(sql).get() as { n: number }).n;
+    expect(count('SELECT count(*) AS n FROM search_content')).toBe(1);
+    expect(count('SELECT count(*) AS n FROM search_text_docsize')).toBe(1);
+    // FTS5's own check of its index against the kept texts (throws when they differ).
+    check.exec("INSERT INTO search_text (search_text, rank) VALUES ('integrity-check', 1)");
+    check.close();
   });
 
   it('refuses a database written by a newer schema', async () => {

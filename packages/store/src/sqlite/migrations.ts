@@ -237,6 +237,44 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 9,
+    description:
+      'search index: texts kept once, in search_content (the FTS5 table search_text indexes it as external content ' +
+      'instead of holding a second copy); search_unindexed lists the texts not yet written to FTS5 (batched)',
+    sql: `
+      CREATE TABLE search_content (
+        id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        description TEXT NOT NULL,
+        text TEXT NOT NULL
+      );
+      INSERT INTO search_content (id, title, description, text) SELECT rowid, title, description, text FROM search_text;
+      INSERT INTO search_content (id, title, description, text) SELECT doc_id, title, description, text FROM search_pending;
+      CREATE TABLE search_unindexed (doc_id INTEGER PRIMARY KEY);
+      DROP TRIGGER search_entries_after_delete;
+      DROP TABLE search_pending;
+      DROP TABLE search_text;
+      CREATE VIRTUAL TABLE search_text USING fts5(
+        title, description, text, content = 'search_content', content_rowid = 'id',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      INSERT INTO search_text (search_text) VALUES ('rebuild');
+      CREATE TRIGGER search_entries_after_delete AFTER DELETE ON search_entries BEGIN
+        UPDATE search_docs SET refs = refs - 1 WHERE id = OLD.doc_id;
+        INSERT INTO search_text (search_text, rowid, title, description, text)
+          SELECT 'delete', c.id, c.title, c.description, c.text FROM search_content c
+          WHERE c.id = OLD.doc_id
+            AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0
+            AND NOT EXISTS (SELECT 1 FROM search_unindexed WHERE doc_id = OLD.doc_id);
+        DELETE FROM search_unindexed
+          WHERE doc_id = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_content
+          WHERE id = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_docs WHERE id = OLD.doc_id AND refs = 0;
+      END;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -45,17 +45,20 @@ const OVERREAD = 4;
 
 /**
  * Texts written to FTS5 together. FTS5 writes a segment of the index at every commit and merges them as they pile
- * up, so a text per transaction (a page written) costs several times a text in a batch: new texts wait in
- * `search_pending`, in the page's own transaction, and go to FTS5 when this many wait, or before a search reads.
+ * up, so a text per transaction (a page written) costs several times a text in a batch: a new text goes to
+ * `search_content` (its only copy: FTS5 reads it from there as external content) and is listed in
+ * `search_unindexed`, in the page's own transaction; the listed texts go to FTS5 when this many wait, or before a
+ * search reads.
  */
 export const FTS_BATCH = 64;
 
-/** Moves the texts waiting in `search_pending` into FTS5. Call inside a `write`. */
-function flushPending(db: SqliteDatabase): void {
+/** Writes the texts listed in `search_unindexed` to FTS5. Call inside a `write`. */
+function flushUnindexed(db: SqliteDatabase): void {
   db.run(
-    'INSERT INTO search_text (rowid, title, description, text) SELECT doc_id, title, description, text FROM search_pending',
+    `INSERT INTO search_text (rowid, title, description, text)
+     SELECT c.id, c.title, c.description, c.text FROM search_unindexed u JOIN search_content c ON c.id = u.doc_id`,
   );
-  db.run('DELETE FROM search_pending');
+  db.run('DELETE FROM search_unindexed');
 }
 
 /** The SQLite search index: FTS5's `bm25()` and `snippet()` over `search_text`, filtered by `search_entries`. */
@@ -69,7 +72,7 @@ export class SqliteSearchIndex implements SearchIndex {
   search(query: SearchQuery): Promise<SearchHit[]> {
     return this.#db.use(() => {
       // Texts still waiting for their batch are searched too (a page is findable as soon as it is stored).
-      if (this.#db.get('SELECT 1 FROM search_pending LIMIT 1')) this.#db.write(() => flushPending(this.#db));
+      if (this.#db.get('SELECT 1 FROM search_unindexed LIMIT 1')) this.#db.write(() => flushUnindexed(this.#db));
       const where = ['search_text MATCH ?'];
       const params: SqlValue[] = [matchExpression(query.terms)];
       if (query.since !== undefined) {
@@ -142,6 +145,31 @@ export function indexResult(db: SqliteDatabase, jobId: string, seq: number, time
   insert(db, { page_key: null, job_id: jobId, seq }, time, text);
 }
 
+/**
+ * The digests of the texts hashed, by text object: a crawl puts the same text twice (with the page in the cache, then
+ * with the job's result), and the second put finds its digest here instead of hashing the page again. The strings are
+ * kept beside it, so a text object changed in between is hashed anew (comparing the same strings costs nothing).
+ */
+const digests = new WeakMap<SearchText, { kept: SearchText; digest: Buffer }>();
+
+/**
+ * The sha256 of a page's kept text: a page's text is indexed once, however many entries hold it (its cache entry and
+ * the results of its jobs). crypto.hash (one shot) is ~8x faster than a Hash object's updates on a 16 KB page.
+ */
+function digestOf(text: SearchText, kept: SearchText): Buffer {
+  const known = digests.get(text);
+  if (
+    known &&
+    known.kept.title === kept.title &&
+    known.kept.description === kept.description &&
+    known.kept.text === kept.text
+  )
+    return known.digest;
+  const digest = hash('sha256', `${kept.title}\0${kept.description}\0${kept.text}`, 'buffer');
+  digests.set(text, { kept, digest });
+  return digest;
+}
+
 function insert(
   db: SqliteDatabase,
   owner: { page_key: string | null; job_id: string | null; seq: number | null },
@@ -149,9 +177,7 @@ function insert(
   text: SearchText,
 ): void {
   const kept = searchableText(text);
-  // A page's text is indexed once, however many entries hold it (its cache entry and the results of its jobs).
-  // crypto.hash (one shot) is ~8x faster than a Hash object's updates on a 16 KB page.
-  const digest = hash('sha256', `${kept.title}\0${kept.description}\0${kept.text}`, 'buffer');
+  const digest = digestOf(text, kept);
   const doc = db.get<{ id: number; refs: number }>(
     `INSERT INTO search_docs (hash, refs) VALUES (?, 1) ON CONFLICT (hash) DO UPDATE SET refs = refs + 1
      RETURNING id, refs`,
@@ -159,13 +185,14 @@ function insert(
   )!;
   if (doc.refs === 1) {
     db.run(
-      'INSERT INTO search_pending (doc_id, title, description, text) VALUES (?, ?, ?, ?)',
+      'INSERT INTO search_content (id, title, description, text) VALUES (?, ?, ?, ?)',
       doc.id,
       kept.title,
       kept.description,
       kept.text,
     );
-    if (db.get<{ n: number }>('SELECT count(*) AS n FROM search_pending')!.n >= FTS_BATCH) flushPending(db);
+    db.run('INSERT INTO search_unindexed (doc_id) VALUES (?)', doc.id);
+    if (db.get<{ n: number }>('SELECT count(*) AS n FROM search_unindexed')!.n >= FTS_BATCH) flushUnindexed(db);
   }
   db.run(
     'INSERT INTO search_entries (page_key, job_id, seq, url, host, time, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?)',

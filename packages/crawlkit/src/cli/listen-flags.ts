@@ -1,0 +1,121 @@
+import type { Command } from 'commander';
+
+import type { Crawlkit } from '../crawlkit.js';
+import type { CommandContext } from './context.js';
+import { integerFlag } from './integer-flag.js';
+import { addProviderFlags, type ProviderFlags } from './search-provider.js';
+import { CONFIG_FILE, type ServeConfigFlags, type ServeFile } from './serve-config.js';
+
+/**
+ * The flags of the commands that answer callers (`serve`, `mcp --http`): where they listen, who may call, within which
+ * limits, and the engine settings they read like `serve` (model, webhook secret, proxies, search provider).
+ */
+export interface ListenFlags extends ServeConfigFlags, ProviderFlags {
+  port?: string;
+  host?: string;
+  apiKey?: string[];
+  keysShareJobs?: boolean;
+  allowPrivateNetworks?: boolean;
+  creditLimit?: string;
+  queueLimit?: string;
+  bodyLimit?: string;
+}
+
+/** What the commands hand their listener (`@crawlkit/server`'s `startServer`, `@crawlkit/mcp`'s `startMcpHttp`). */
+export interface ListenOptions {
+  crawlkit: Crawlkit;
+  port?: number;
+  host?: string;
+  apiKeys?: readonly string[];
+  keysShareJobs?: boolean;
+  bodyLimit?: number;
+  queueLimit?: number;
+  creditLimit?: number;
+  cors?: 'loopback' | '*' | false | readonly string[];
+}
+
+export interface ListenFlagsUsage {
+  /** The port when none is given. */
+  port: number;
+  /** Said before the help of the flags that apply to HTTP only (`mcp`: 'with --http'). */
+  httpOnly?: string;
+}
+
+/** Adds the shared flags to `command` (see `ListenFlags`). */
+export function addListenFlags(command: Command, usage: ListenFlagsUsage): Command {
+  const http = (help: string) => (usage.httpOnly ? `${usage.httpOnly}: ${help}` : help);
+  const repeat = (value: string, previous: string[] = []) => [...previous, value];
+  command
+    .option('--port <port>', http(`TCP port; 0 picks a free one (default ${usage.port})`))
+    .option('--host <host>', http('interface to listen on (default 127.0.0.1; any other needs an API key)'))
+    .option(
+      '--api-key <key>',
+      http('accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated)'),
+      repeat,
+    )
+    .option('--keys-share-jobs', http('every API key sees every job (default: each key sees only the jobs it started)'))
+    .option('--config <file>', `settings file (default ./${CONFIG_FILE} when present); env CRAWLKIT_CONFIG`)
+    .option('--model <name>', 'language model for json, summary, question, crawl prompt; env MODEL_NAME')
+    .option(
+      '--model-base-url <url>',
+      'OpenAI-compatible API of the model; env OPENAI_BASE_URL or OLLAMA_BASE_URL (key: env OPENAI_API_KEY)',
+    )
+    .option(
+      '--webhook-secret <secret>',
+      'sign webhooks (X-Firecrawl-Signature); env CRAWLKIT_WEBHOOK_SECRET or SELF_HOSTED_WEBHOOK_HMAC_SECRET',
+    )
+    .option(
+      '--proxy <url>',
+      'proxy for page fetches (http://user:pass@host:port); repeatable; env PROXY_SERVER',
+      repeat,
+    )
+    .option('--allow-private-networks', 'beyond loopback, keep the allow-all URL policy instead of strict')
+    .option('--cors <origins>', http('browser origins allowed: loopback (default), *, off, or a comma-separated list'))
+    .option('--credit-limit <n>', 'credits the calls may spend, then refused (default: no limit)')
+    .option('--queue-limit <n>', 'scrape/map/search calls in progress at once, then refused (default 1024)')
+    .option('--body-limit <bytes>', http('largest request body, then 413 (default 10485760)'));
+  return addProviderFlags(command);
+}
+
+/** The limits given by the flags, else by the settings file. */
+export function listenLimits(
+  flags: ListenFlags,
+  file: ServeFile,
+): { creditLimit?: number; queueLimit?: number; bodyLimit?: number } {
+  const creditLimit = integerFlag('--credit-limit', flags.creditLimit, 0) ?? file.creditLimit;
+  const queueLimit = integerFlag('--queue-limit', flags.queueLimit) ?? file.queueLimit;
+  const bodyLimit = integerFlag('--body-limit', flags.bodyLimit) ?? file.bodyLimit;
+  return {
+    ...(creditLimit !== undefined ? { creditLimit } : {}),
+    ...(queueLimit !== undefined ? { queueLimit } : {}),
+    ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+  };
+}
+
+/** The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`), the file. */
+export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): string[] {
+  const fromEnv = (process.env.CRAWLKIT_API_KEY ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  return [...(flags.apiKey ?? []), ...fromEnv, ...(file.apiKeys ?? [])];
+}
+
+/**
+ * Waits until the command is told to stop: SIGTERM, Ctrl-C (the context's signal), or the end of `input` when given
+ * (over stdio, the client ends the session by closing our input).
+ */
+export function untilStopped(ctx: CommandContext, input?: NodeJS.ReadableStream): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGTERM', stop);
+      input?.off('end', stop);
+      ctx.signal.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    input?.once('end', stop);
+    if (ctx.signal.aborted) stop();
+    else ctx.signal.addEventListener('abort', stop, { once: true });
+  });
+}
