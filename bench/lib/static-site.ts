@@ -13,20 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.htm': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.xml': 'application/xml',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.txt': 'text/plain; charset=utf-8',
-  '.py': 'text/x-python; charset=utf-8',
-};
+import { CONTENT_TYPES } from '../../fixtures/server.ts';
 
 interface Entry {
   status: number;
@@ -62,7 +49,7 @@ function handler(root: string): (req: IncomingMessage, res: ServerResponse) => v
       if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return notFound;
     }
     const body = readFileSync(path);
-    const type = TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+    const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
     return { status: 200, headers: { 'content-type': type, 'content-length': body.length }, body };
   };
   return (req, res) => {
