@@ -35,6 +35,8 @@ export interface RunnerResult {
   runner: string;
   pages: number;
   seconds: number;
+  /** CPU time of the runner's process over the crawl (every thread: user + system), seconds. */
+  cpuSeconds: number;
   peakRssMiB: number;
   /** RSS in MiB after every `sampleEvery` pages. */
   rssAt: { pages: number; rssMiB: number; heapMiB: number; externalMiB: number }[];
@@ -69,11 +71,18 @@ function memoryProbe(sampleEvery: number) {
   };
 }
 
+/** CPU seconds (user + system, every thread of the process) since `start` (a `process.cpuUsage()`). */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
 async function runCrawlkit(url: string, settings: CrawlSettings): Promise<RunnerResult> {
   const { Crawlkit } = await import('crawlkit');
   const dir = mkdtempSync(join(tmpdir(), 'ck-bench-crawl-'));
   const ck = new Crawlkit({ storeDir: dir, engine: 'http', concurrency: settings.concurrency });
   const probe = memoryProbe(settings.sampleEvery);
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const response = await ck.crawl({ url, limit: settings.pages, scrapeOptions: { formats: ['markdown'] } });
   if (!response.success) throw new Error(response.error);
@@ -85,10 +94,11 @@ async function runCrawlkit(url: string, settings: CrawlSettings): Promise<Runner
     probe.page(pages);
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSince(cpu);
   const memory = probe.stop();
   await ck.close();
   rmSync(dir, { recursive: true, force: true });
-  return { runner: 'crawlkit', pages, seconds, markdownChars, ...memory };
+  return { runner: 'crawlkit', pages, seconds, cpuSeconds, markdownChars, ...memory };
 }
 
 async function runCrawlee(url: string, settings: CrawlSettings, persistStorage: boolean): Promise<RunnerResult> {
@@ -118,13 +128,15 @@ async function runCrawlee(url: string, settings: CrawlSettings, persistStorage: 
     },
     new Configuration({ persistStorage }),
   );
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await crawler.run([url]);
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSince(cpu);
   const memory = probe.stop();
   rmSync(dir, { recursive: true, force: true });
   const runner = `crawlee (CheerioCrawler + turndown, ${persistStorage ? 'disk' : 'memory'} storage)`;
-  return { runner, pages, seconds, markdownChars, ...memory };
+  return { runner, pages, seconds, cpuSeconds, markdownChars, ...memory };
 }
 
 /** Crawls `url` with `runner` in a child process (its own memory, its own CPU profile) and returns its result. */
@@ -195,9 +207,10 @@ export function crawlkitAndBaseline(results: readonly RunnerResult[]): {
       .filter((r) => r.runner.startsWith('crawlee'))
       .reduce<RunnerResult | undefined>((best, r) => (best && rate(best) >= rate(r) ? best : r), undefined) ?? missing;
   const speedup = rate(crawlkit) / rate(crawlee);
+  const cpuRatio = crawlee.cpuSeconds / crawlee.pages / (crawlkit.cpuSeconds / crawlkit.pages);
   const speedValue =
     `${speedup.toFixed(2)}x (${Math.round(rate(crawlkit))} vs ${Math.round(rate(crawlee))} pages/min; ` +
-    `baseline: ${crawlee.runner}, the faster Crawlee row)`;
+    `CPU per page ${cpuRatio.toFixed(2)}x less; baseline: ${crawlee.runner}, the faster Crawlee row)`;
   return { crawlkit, crawlee, speedup, speedValue };
 }
 
@@ -220,6 +233,7 @@ export function crawlRows(results: readonly RunnerResult[], failures: readonly {
       pages: r.pages,
       seconds: Math.round(r.seconds * 10) / 10,
       'pages/min': Math.round(rate(r)),
+      'CPU ms/page': Math.round((r.cpuSeconds / r.pages) * 1000 * 10) / 10,
       'peak RSS MiB': r.peakRssMiB,
     };
     for (const sample of r.rssAt) row[`RSS@${count(sample.pages)}`] = sample.rssMiB;
@@ -238,6 +252,8 @@ export function crawlRows(results: readonly RunnerResult[], failures: readonly {
 
 export const CRAWL_NOTES = [
   'Each crawler runs in its own process against the same site process; RSS is that process only.',
+  'CPU ms/page: CPU time of the process (all its threads, user + system) over the crawl, per page: unlike ' +
+    'pages/min it does not depend on how much of the machine the other work left the runner.',
   "'vs crawlkit' = the row's pages/min over crawlkit's; 'RSS vs crawlkit' = its peak RSS over crawlkit's.",
   'RSS@N: process RSS after N pages; heap@N: V8 heap after a forced full GC at that point (what is retained).',
   'RSS above the retained heap is V8 letting its heap grow under allocation pressure, not data kept.',
