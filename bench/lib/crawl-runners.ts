@@ -188,6 +188,7 @@ const missing: RunnerResult = {
   runner: 'none',
   pages: NaN,
   seconds: NaN,
+  cpuSeconds: NaN,
   peakRssMiB: NaN,
   rssAt: [],
   markdownChars: NaN,
