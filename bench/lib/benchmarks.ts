@@ -86,6 +86,16 @@ export const BENCHMARKS: Benchmark[] = [
       ['crawl-http.complete', 'crawl-http all pages crawled'],
     ],
   ),
+  benchmark(
+    'crawl-docs',
+    { full: 15, quick: 3 },
+    [],
+    [
+      ['crawl-docs.vs-crawlee-5x', "crawl of a real docs site >= 5x Crawlee's pages/min with markdown on (issue 37)"],
+      ['crawl-docs.rss', 'crawl of a real docs site: lower peak RSS than Crawlee'],
+      ['crawl-docs.complete', 'crawl of a real docs site: crawlkit stores at least the pages Crawlee does'],
+    ],
+  ),
   benchmark('browser', { full: 20, quick: 4 }, [
     ['browser.vs-crawlee', "browser >= 1.3x Crawlee's rendered pages/s"],
     ['browser.leftovers', 'browser: zero Chromium processes left'],

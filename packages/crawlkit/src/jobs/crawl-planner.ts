@@ -20,6 +20,11 @@ import { nextTurn } from '../next-turn.js';
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
 const URLS_PER_TURN = 2_000;
+/**
+ * Link URLs whose verdict a crawl remembers (about 200 bytes each): a docs site links every page to the same few
+ * hundred pages, so most links are ones the crawl has judged before. Past this many the memo starts again.
+ */
+const LINK_VERDICTS = 20_000;
 
 /** Frontier fetches (robots.txt, sitemaps) over the engine's plain HTTP, under its URL policy and limits. */
 export function frontierFetch(ctx: EngineContext): FetchText {
@@ -101,27 +106,51 @@ export function createCrawlPlanner(
     return store.tasks.has(job.id, k);
   }
 
+  // The key of each link URL the rules and robots.txt admitted, null for one they refused. Neither depends on the
+  // page the link is on (external links do, with allowExternalLinks: then nothing is remembered), nor changes during
+  // the crawl, except when the seed moves to another host (`rules.rebase`), which empties it.
+  const verdicts = request.allowExternalLinks ? undefined : new Map<string, string | null>();
+
+  /**
+   * The crawl key of `url` when the rules and robots.txt admit it; null when they refuse it. A URL robots.txt
+   * refuses is added to `blocked` the first time (to be recorded in the job's results).
+   */
+  function judge(url: string, fromUrl: string, blocked: string[]): string | null {
+    const known = verdicts?.get(url);
+    if (known !== undefined) return known;
+    let verdict: string | null = null;
+    if (rules.check(url, { fromUrl }).allowed) {
+      if (!request.ignoreRobotsTxt && robots && rules.isInternal(url) && !robots.isAllowed(url)) {
+        if (!robotsBlocked.has(url)) {
+          robotsBlocked.add(url);
+          blocked.push(url);
+        }
+      } else {
+        verdict = key(url);
+      }
+    }
+    if (verdicts) {
+      if (verdicts.size >= LINK_VERDICTS) verdicts.clear();
+      verdicts.set(url, verdict);
+    }
+    return verdict;
+  }
+
   async function admit(urls: Iterable<string>, fromUrl: string, depth: number): Promise<TaskInput[]> {
     const tasks: TaskInput[] = [];
+    const blocked: string[] = [];
     const seen = new Set<string>();
     let checked = 0;
     for (const url of urls) {
       // A sitemap gives up to 100,000 URLs: timers and other pages run between slices of them.
       if (++checked % URLS_PER_TURN === 0) await nextTurn();
-      const verdict = rules.check(url, { fromUrl });
-      if (!verdict.allowed) continue;
-      if (!request.ignoreRobotsTxt && robots && rules.isInternal(url) && !robots.isAllowed(url)) {
-        if (!robotsBlocked.has(url)) {
-          robotsBlocked.add(url);
-          await store.results.addRobotsBlocked(job.id, url);
-        }
-        continue;
-      }
-      const k = key(url);
+      const k = judge(url, fromUrl, blocked);
+      if (k === null) continue;
       if (seen.has(k) || aliasKeys.has(k) || (unmodified.has(k) && k !== seedKey)) continue;
       seen.add(k);
       tasks.push({ key: k, url, depth });
     }
+    for (const url of blocked) await store.results.addRobotsBlocked(job.id, url);
     return tasks;
   }
 
@@ -166,8 +195,9 @@ export function createCrawlPlanner(
       let duplicate = false;
       if (finalKey !== task.key) {
         if (task.key === seedKey && !rules.isInternal(finalUrl)) {
-          // The seed moved to another host: the crawl follows it there.
+          // The seed moved to another host: the crawl follows it there (and judges links anew).
           rules.rebase(finalUrl);
+          verdicts?.clear();
         } else {
           const verdict = rules.check(finalUrl);
           if (!verdict.allowed) {

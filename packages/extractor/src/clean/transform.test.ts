@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { cssUrls } from './transform.js';
+import { parseHtml } from '../dom/parse.js';
+import { cssUrls, discoveryLinks } from './transform.js';
 
 /** The regex `cssUrls` replaced: right, but it rescans the rest of the line from every `url(` that never closes. */
 const OLD_URL = /url\(\s*(['"]?)(.*?)\1\s*\)/gi;
@@ -37,5 +38,23 @@ describe('cssUrls', () => {
   it('reads a style of 20,000 unclosed url( openers, and the url that follows them', () => {
     expect(cssUrls(`background:${'url('.repeat(20_000)}`)).toEqual([]);
     expect(cssUrls(`background:${'url(x'.repeat(20_000)}\nurl(a.png)`)).toEqual(['a.png']);
+  });
+});
+
+describe('discoveryLinks', () => {
+  it('resolves each address once, fragments dropped, in document order, http(s) only', () => {
+    const html = `<a href="os.html#os.stat">a</a> <a href="../index.html">b</a> <a href="os.html#os.getcwd">c</a>
+      <a href="#top">d</a> <a href="  os.html#">e</a> <a href="mailto:x@y.test#z">f</a> <a href="http:/typo.test/p#q">g</a>
+      <a href="javascript:go('#x')">h</a> <area href="sub/?q=1#frag"> <a href="http://[bad#x">i</a>
+      <a href="//other.test/x#y">j</a> <a href="os.html?b=#c">k</a>`;
+    const base = 'http://127.0.0.1/library/os.path.html';
+    expect(discoveryLinks(parseHtml(html), base)).toEqual([
+      'http://127.0.0.1/library/os.html',
+      'http://127.0.0.1/index.html',
+      'http://typo.test/p',
+      'http://127.0.0.1/library/sub/?q=1',
+      'http://other.test/x',
+      'http://127.0.0.1/library/os.html?b=',
+    ]);
   });
 });

@@ -201,14 +201,22 @@ export function absolutize(root: Document, base: string, pageUrl: string, collec
 /** Every link of a document (crawl discovery): http(s) `a[href]`, resolved, fragments dropped, de-duplicated. */
 export function discoveryLinks(document: Document, base: string): string[] {
   const out = new Set<string>();
+  // A docs page links to the same pages again and again, to a different anchor each time (`os.html#os.stat`): the
+  // fragment plays no part in resolving the rest, so it is cut first and each page's address is resolved once.
+  const resolvedOf = new Map<string, string | undefined>();
   for (const el of elements(document)) {
     if (el.name !== 'a' && el.name !== 'area') continue;
     const href = el.attribs.href;
     if (!href || href.trim().startsWith('#')) continue;
-    const resolved = resolveUrl(href, base);
-    if (!resolved || !/^https?:/i.test(resolved)) continue;
-    const hash = resolved.indexOf('#');
-    out.add(hash >= 0 ? resolved.slice(0, hash) : resolved);
+    const hash = href.indexOf('#');
+    const address = hash >= 0 ? href.slice(0, hash) : href;
+    let resolved = resolvedOf.get(address);
+    if (resolved === undefined && !resolvedOf.has(address)) {
+      resolved = resolveUrl(address, base);
+      if (resolved !== undefined && !/^https?:/i.test(resolved)) resolved = undefined;
+      resolvedOf.set(address, resolved);
+    }
+    if (resolved !== undefined) out.add(resolved);
   }
   return [...out];
 }
