@@ -71,8 +71,8 @@ const INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 
 /**
  * Input goes to the tokenizer in slices of this many characters. Written whole, a page is one call of the
  * tokenizer's loop (`parse`), which V8 then only ever optimises on stack: it compiled that loop again for every
- * large page (once a page over the 12 largest dev pages, on its helper threads: about a tenth of a whole-page
- * scrape's CPU). In slices the loop is called often enough to be optimised as a function, once.
+ * large page (once a page over the 12 largest dev pages, on its helper threads). In slices the loop is called often
+ * enough to be optimised as a function, once.
  */
 const WRITE_CHUNK = 1 << 16;
 /** Adjacent text pieces (split at entities and write slices) are joined up to this length. */
