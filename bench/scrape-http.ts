@@ -30,6 +30,7 @@ import { finish, goal, isQuick, median, withRatios, type Row } from './lib/repor
 import type { RunnerName } from './lib/scrape-runners.ts';
 import type { BatchResult, WorkerMessage } from './lib/scrape-worker.ts';
 import type { ThreadCeiling } from './lib/thread-ceiling.ts';
+import type { ThreadCpu } from './lib/thread-cpu.ts';
 import { loadWcxbPages } from './lib/wcxb.ts';
 
 /** crawlkit's default `concurrency` (CrawlkitOptions); the reference rows use the same. */
@@ -236,6 +237,23 @@ const failureNotes = specs.flatMap((spec, r) => {
   const e = Object.entries(errorsOf(r));
   return e.length ? [`  ${spec.label}: ${e.map(([k, n]) => `${k} x${n}`).join(', ')}`] : [];
 });
+/** CPU milliseconds a page by kind of thread of the row's process, over all its batches (Linux only). */
+const cpuPerPage = (bs: readonly BatchResult[]): ThreadCpu | undefined => {
+  const measured = bs.filter((b) => b.threadCpu);
+  const n = measured.reduce((a, b) => a + b.pages, 0);
+  if (!n) return undefined;
+  const sum = (k: keyof ThreadCpu) => Math.round((measured.reduce((a, b) => a + b.threadCpu![k], 0) / n) * 100) / 100;
+  return { main: sum('main'), workers: sum('workers'), v8: sum('v8'), other: sum('other') };
+};
+const cpuNotes = specs.flatMap((spec, r) => {
+  const c = cpuPerPage(states[r]!.batches);
+  if (!c || spec.runner === 'naive') return [];
+  const all = c.main + c.workers + c.v8 + c.other;
+  return [
+    `  ${spec.label}: ${all.toFixed(1)} ms (main ${c.main.toFixed(1)}, workers ${c.workers.toFixed(1)}, ` +
+      `V8 helpers ${c.v8.toFixed(1)}, other ${c.other.toFixed(1)})`,
+  ];
+});
 const pps = (label: string): number => {
   const v = rows.find((r) => r.row === label)?.['pages/s'];
   return typeof v === 'number' ? v : Number.NaN;
@@ -277,6 +295,12 @@ finish({
   notes: [
     `'vs crawlkit' = the row's pages/s over crawlkit's at the default concurrency; 'failed' = pages with no output.`,
     ...(failureNotes.length ? ['failures by cause:', ...failureNotes] : []),
+    ...(cpuNotes.length
+      ? [
+          "\nCPU a page by thread of the row's process (/proc; V8 helpers: garbage collection and compilation):",
+          ...cpuNotes,
+        ]
+      : []),
     ...(profile ? profileNotes(profile) : []),
     `\nthe machine's ceiling for the pool: extractPage over ${ceiling.pages} pages in memory, two bare worker threads ` +
       `against the main thread (no fetch, no messages), ${ceiling.rounds} rounds: ` +
@@ -344,6 +368,7 @@ finish({
     ...(profile ? { profile } : {}),
     threadCeiling: ceiling,
     errors: Object.fromEntries(specs.map((s, r) => [s.label, errorsOf(r)])),
+    cpuPerPage: Object.fromEntries(specs.map((s, r) => [s.label, cpuPerPage(states[r]!.batches) ?? null])),
     perBatch: Object.fromEntries(specs.map((s, r) => [s.label, states[r]!.batches])),
   },
 });

@@ -1,10 +1,12 @@
 // bench:markdown's big-pages row (issue 21): a whole crawlkit `scrape()` with markdown (local HTTP server, fetch,
 // decode, extraction in the default worker pool, markdown) beside turndown's conversion alone (string in, markdown
-// out), page by page over the largest WCXB dev pages, alternating, so that both meet the same load.
+// out), page by page over the largest WCXB dev pages, alternating, so that both meet the same load. The pages are
+// served from a child process (as scrape-http's rows fetch from another process): the scrape's thread does not also
+// write the responses.
 import { Crawlkit } from 'crawlkit';
 import type TurndownService from 'turndown';
 
-import { startPageServer } from './page-server.ts';
+import { startPageServerProcess } from './page-server-process.ts';
 import { median } from './report.ts';
 import type { WcxbPage } from './wcxb.ts';
 
@@ -44,7 +46,7 @@ export async function timeBigPages(
   runs: number,
   { wholePage = false }: { wholePage?: boolean } = {},
 ): Promise<BigPagesResult> {
-  const server = await startPageServer(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+  const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
   const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
   const body = (page: WcxbPage) => ({
     url: `${server.url}/${page.id}.html`,

@@ -9,6 +9,7 @@ import { Session } from 'node:inspector/promises';
 
 import { peakRssMB } from './peak-rss.ts';
 import { createRunner, type RunnerName } from './scrape-runners.ts';
+import { threadCpuMs, threadCpuSince, type ThreadCpu } from './thread-cpu.ts';
 
 export interface BatchResult {
   pages: number;
@@ -18,6 +19,8 @@ export interface BatchResult {
   outputChars: number;
   /** Why pages failed in this batch: error code → count. */
   errors: Record<string, number>;
+  /** CPU milliseconds of the batch by kind of thread of this process (Linux only). */
+  threadCpu?: ThreadCpu;
 }
 
 export type WorkerMessage = { warm: string[] } | { run: string[] } | { exit: true };
@@ -61,9 +64,11 @@ process.on('message', (message: WorkerMessage) => {
       await session.post('Profiler.start');
     }
     const before = new Map(runner.errors);
+    const cpu0 = threadCpuMs();
     const t0 = performance.now();
     const out = await runner.run(message.run);
     const ms = performance.now() - t0;
+    const cpu1 = threadCpuMs();
     const result: BatchResult = {
       pages: out.length,
       ms,
@@ -72,6 +77,7 @@ process.on('message', (message: WorkerMessage) => {
       errors: Object.fromEntries(
         [...runner.errors].map(([k, n]) => [k, n - (before.get(k) ?? 0)] as const).filter(([, n]) => n > 0),
       ),
+      ...(cpu0 && cpu1 ? { threadCpu: threadCpuSince(cpu0, cpu1) } : {}),
     };
     await send(result);
   })();

@@ -68,8 +68,13 @@ const SVG = 1;
 const MATHML = 2;
 const INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignObject', 'desc', 'title']);
 
-/** Input goes to the tokenizer in slices of this many characters when there is something to do between them. */
-const WRITE_CHUNK = 1 << 20;
+/**
+ * Input goes to the tokenizer in slices of this many characters. Written whole, a page is one call of the
+ * tokenizer's loop (`parse`), which V8 then only ever optimises on stack: it compiled that loop again for every
+ * large page (once a page over the 12 largest dev pages, on its helper threads). In slices the loop is called often
+ * enough to be optimised as a function, once.
+ */
+const WRITE_CHUNK = 1 << 16;
 /** Adjacent text pieces (split at entities and write slices) are joined up to this length. */
 const TEXT_CHUNK = 1 << 20;
 
@@ -283,17 +288,17 @@ class EventHandler implements TokenizerCallbacks {
 /**
  * Streams an HTML string into `sink` as htmlparser2's Parser would (entities decoded, names lower-cased), in time
  * linear in the input whatever its nesting, except that an `<iframe>` left open in a `<noscript>` ends with it, as in
- * a browser (`closeRawTextInNoscript`). `between` runs between the 1 MB slices the input is written in (a
+ * a browser (`closeRawTextInNoscript`). `between` runs between the 64 KB slices the input is written in (a
  * budget check).
  */
 export function streamHtml(source: string, sink: HtmlEventSink, between?: () => void): void {
   const html = closeRawTextInNoscript(source);
   const tokenizer = new FastTokenizer({ decodeEntities: true }, new EventHandler(html, sink));
-  if (!between || html.length <= WRITE_CHUNK) tokenizer.write(html);
+  if (html.length <= WRITE_CHUNK) tokenizer.write(html);
   else {
     for (let i = 0; i < html.length; i += WRITE_CHUNK) {
       tokenizer.write(html.slice(i, i + WRITE_CHUNK));
-      between();
+      between?.();
     }
   }
   tokenizer.end();

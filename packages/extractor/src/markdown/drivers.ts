@@ -55,7 +55,7 @@ export function feedNodes(sink: HtmlSink, roots: readonly AnyNode[]): void {
 
 /**
  * Streams an HTML string into `sink` without building a DOM, in time linear in the input whatever its nesting, with
- * a budget check between 1 MB slices.
+ * a budget check between 64 KB slices.
  */
 export function feedHtml(sink: HtmlSink, html: string, budget: Budget): void {
   streamHtml(html, sink, () => budget.check());
