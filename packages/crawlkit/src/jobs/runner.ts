@@ -4,6 +4,7 @@ import type PQueue from 'p-queue';
 import type { EngineContext } from '../context.js';
 import { isStoreFault, storeFaultDelay } from '../store-faults.js';
 import { CompletionBatch } from './completion-batch.js';
+import { OfferedKeys } from './offered-keys.js';
 import type { JobEventSink } from './events.js';
 import { localHostSlots } from './host-slots.js';
 import { limitOf, type JobPlanner } from './planner.js';
@@ -74,6 +75,7 @@ export class JobRunner {
         release: (task) => store.tasks.release(job.id, task.key),
       },
       complete: (outcome) => completions.complete(outcome),
+      offered: new OfferedKeys(),
     };
   }
 
@@ -100,7 +102,10 @@ export class JobRunner {
     const id = this.#job.id;
     const signal = this.#abort.signal;
     const seeds = await this.#planner.prepare(signal);
-    if (seeds.length) await this.#store.tasks.add(id, seeds, limitOf(this.#planner));
+    if (seeds.length) {
+      await this.#store.tasks.add(id, seeds, limitOf(this.#planner));
+      this.#tasks.offered?.offered(seeds);
+    }
 
     while (!signal.aborted && !this.#fatal) {
       if (this.#fault !== undefined) {

@@ -19,6 +19,7 @@ import { chargedJobPage } from '../credits/job-credits.js';
 import type { JobEventSink } from './events.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { jobScrapeStages } from './scrape-stages.js';
+import type { OfferedKeys } from './offered-keys.js';
 import { feedOf } from '../changes/change-feed.js';
 import { taskMetaCodec } from '../codec/records.js';
 
@@ -86,6 +87,8 @@ export interface JobTasks {
    * @default `store.tasks.complete`, one transaction a task
    */
   complete?(outcome: TaskOutcome): Promise<TaskCompletion>;
+  /** The keys already handed to the store's `add`: links met again are not added again. @default none kept */
+  readonly offered?: OfferedKeys;
 }
 
 /** How a task's run ended: its page settled (stored, failed or discarded), or the task went back. */
@@ -165,7 +168,11 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
   const complete = (outcome: TaskOutcome) => tasks.complete?.(outcome) ?? store.tasks.complete(job.id, outcome);
   const links = outcome.success ? (outcome.links ?? []) : [];
   const verdict = await planner.afterPage(task, outcome, links);
-  if (verdict.tasks.length) await store.tasks.add(job.id, verdict.tasks, limitOf(planner));
+  const discovered = tasks.offered?.fresh(verdict.tasks) ?? verdict.tasks;
+  if (discovered.length) {
+    await store.tasks.add(job.id, discovered, limitOf(planner));
+    tasks.offered?.offered(discovered);
+  }
 
   if (verdict.discard) {
     await complete({ key: task.key, credits: 0 });
