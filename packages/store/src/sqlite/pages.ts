@@ -106,7 +106,9 @@ export class SqlitePageStore implements PageStore {
         return { version: current, touched: changed };
       });
       const hot = this.#hot?.get(key);
-      if (hot && touched) this.#hot!.set(key, { ...hot, cachedAt, validatedAt: version });
+      // The hot copy is kept only if no other connection has committed since it was validated: one may have
+      // replaced the page, and the touch (which matched the key, not the value) says nothing of which copy it is.
+      if (hot && touched && hot.validatedAt === version) this.#hot!.set(key, { ...hot, cachedAt });
       else this.#hot?.delete(key);
       return touched;
     });

@@ -138,6 +138,19 @@ describe('createSqliteStore', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it("does not keep a hot copy a touch finds replaced by another connection's write", async () => {
+    const dir = dirFor('hot-touch');
+    const a = await createSqliteStore({ dir });
+    const b = await createSqliteStore({ dir });
+    await a.pages.put(page('k', 1_000, 'from a'));
+    expect((await a.pages.get('k'))!.value).toBe('from a');
+    await b.pages.put(page('k', 2_000, 'from b'));
+    // A 304 in this process confirms the copy it holds, after the other connection replaced the page.
+    expect(await a.pages.touch!('k', 3_000)).toBe(true);
+    expect(await a.pages.get('k')).toEqual(page('k', 3_000, 'from b'));
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it("evicts by another connection's cap, and the evicting connection's hot tier forgets the victims", async () => {
     const dir = dirFor('cap');
     const a = await createSqliteStore({ dir, maxPageBytes: 1_000 });
