@@ -31,8 +31,8 @@ export class SqlitePageStore implements PageStore {
   readonly #touches: {
     key: string;
     cachedAt: number;
-    resolve(touched: boolean): void;
-    reject(error: unknown): void;
+    resolve: (touched: boolean) => void;
+    reject: (error: unknown) => void;
   }[] = [];
 
   /** `indexes`: whether pages put with text are indexed (`SqliteStoreOptions.searchIndex`). */
