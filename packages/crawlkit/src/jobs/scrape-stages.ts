@@ -41,15 +41,15 @@ function hostSlotStage(tasks: JobTasks, task: Task): ScrapeStage {
     async run(state) {
       if (state.page) return;
       const inline = tasks.maxInlineWaitMs ?? 0;
-      let waited = false;
       for (;;) {
         const wait = await tasks.hosts.take(task.url);
         if (wait === 0) break;
         if (wait > inline) return { kind: 'deferred', retryInMs: wait };
         await new Promise((resolve) => setTimeout(resolve, wait));
-        waited = true;
+        // Asked before the slot is taken, not after: between a slot and its request nothing may wait on the store,
+        // or a slow answer would shorten the spacing the next holder of the host's slot sees.
+        if (await tasks.dropped?.(task)) return { kind: 'dropped' };
       }
-      if (waited && (await tasks.dropped?.(task))) return { kind: 'dropped' };
       // The spacing counts again from the moment the request leaves (the fetch calls this right before it).
       state.onRequestStart = () => tasks.hosts.sent(task.url);
       return undefined;
