@@ -4,8 +4,12 @@ import { LRUCache } from 'lru-cache';
 import type { ScrapeStage } from '../scrape/scrape-state.js';
 import { contentHash, feedOf, loadBaseline, pageChange, type Baseline } from './change-feed.js';
 
-/** The content hash of each extraction: a copy a 304 confirms serves the same extraction, hashed once. */
-const hashes = new WeakMap<object, string>();
+/**
+ * The content hash of recent main contents, by the markdown string itself: a copy a 304 confirms serves a copy of
+ * the memoised extraction whose markdown is the same string, hashed once (V8 keeps a string's own hash, so the lookup
+ * does not read the text again).
+ */
+const hashes = new LRUCache<string, string>({ max: 2_000 });
 
 /** Baselines of the crawls running here, loaded once per job and process. */
 const baselines = new LRUCache<string, Promise<Baseline>>({ max: 64 });
@@ -36,10 +40,11 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       const { document, extraction } = state;
       if (!document || !extraction) return;
       const baseline = await baselineOf(store, job, feed.lineage);
-      let hash = hashes.get(extraction);
+      const markdown = extraction.markdown ?? '';
+      let hash = hashes.get(markdown);
       if (hash === undefined) {
-        hash = contentHash(extraction.markdown ?? '');
-        hashes.set(extraction, hash);
+        hash = contentHash(markdown);
+        hashes.set(markdown, hash);
       }
       document.metadata.contentHash = hash;
       const change = pageChange(baseline, task.key, hash, document.metadata.statusCode);

@@ -65,20 +65,20 @@ export class JobEvents {
   async completed(store: Store, job: JobRecord): Promise<void> {
     await this.#webhook(store, job, { event: 'completed', success: true });
     this.bus.jobFinished(job.id, job.kind, 'completed');
-    this.#signals.signal(job.id);
+    this.#signals.ended(job.id);
   }
 
   /** The job's record says failed (best effort: the store may be what failed). */
   async failed(store: Store, job: JobRecord, error: string): Promise<void> {
     await this.#webhook(store, job, { event: 'failed', success: false, error }).catch(() => undefined);
     this.bus.jobFinished(job.id, job.kind, 'failed');
-    this.#signals.signal(job.id);
+    this.#signals.ended(job.id);
   }
 
   /** The job's record says cancelled (cancels send no webhook event). */
   cancelled(job: JobRecord): void {
     this.bus.jobFinished(job.id, job.kind, 'cancelled');
-    this.#signals.signal(job.id);
+    this.#signals.ended(job.id);
   }
 
   /** The page events of jobs living in `store`. */

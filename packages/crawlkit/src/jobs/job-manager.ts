@@ -167,7 +167,7 @@ export class JobManager {
   start(job: JobRecord, store: Store): void {
     if (this.#closed) return;
     if (this.#distributed && store === this.#stores.engine) return;
-    this.#driver.start(job, store, () => this.#signals.signal(job.id));
+    this.#driver.start(job, store, () => this.#signals.ended(job.id));
   }
 
   /** Cancels a running job: stops fetching at once, drops what is queued and keeps what was scraped. */

@@ -9,32 +9,56 @@ const WATCH_POLL_MS = 1_000;
 /** Characters of documents `watch` reads at once. */
 const WATCH_PAGE_CHARS = 8 * 1024 ** 2;
 
-/** Wakes the callers waiting on a job when this process sees it change (a page stored or failed, the job ended). */
-export class JobSignals {
-  readonly #waiters = new Map<string, Set<() => void>>();
+/** What a waiter waits for: any change of the job (`watch`), or only its end (`wait`). */
+export type JobSignalKind = 'change' | 'end';
 
-  /** Wakes every waiter of the job. */
+/**
+ * Wakes the callers waiting on a job when this process sees it change (a page stored or failed) or end (the job
+ * ended, or stopped running here). A caller waiting for the end is not woken by each page: `waitForJob` reads the job
+ * once at its end instead of once a page.
+ */
+export class JobSignals {
+  readonly #waiters: Record<JobSignalKind, Map<string, Set<() => void>>> = { change: new Map(), end: new Map() };
+
+  /** Wakes the job's waiters for a change (a page stored or failed). */
   signal(id: string): void {
-    const waiters = this.#waiters.get(id);
-    if (!waiters) return;
-    this.#waiters.delete(id);
-    for (const wake of waiters) wake();
+    this.#wake('change', id);
+  }
+
+  /** Wakes every waiter of the job: it ended, or stopped running in this process. */
+  ended(id: string): void {
+    this.#wake('change', id);
+    this.#wake('end', id);
   }
 
   /** Wakes every waiter of every job (the engine is closing). */
   signalAll(): void {
-    for (const id of [...this.#waiters.keys()]) this.signal(id);
+    for (const kind of ['change', 'end'] as const) {
+      for (const id of [...this.#waiters[kind].keys()]) this.#wake(kind, id);
+    }
   }
 
-  /** Resolves at the job's next signal, after `WATCH_POLL_MS`, or when `signal` aborts, whichever is first. */
-  next(id: string, signal?: AbortSignal): Promise<void> {
+  #wake(kind: JobSignalKind, id: string): void {
+    const waiters = this.#waiters[kind].get(id);
+    if (!waiters) return;
+    this.#waiters[kind].delete(id);
+    for (const wake of waiters) wake();
+  }
+
+  /**
+   * Resolves at the job's next signal of `kind` (an end wakes a change waiter too), after `WATCH_POLL_MS`, or when
+   * `signal` aborts, whichever is first.
+   */
+  next(id: string, signal?: AbortSignal, kind: JobSignalKind = 'change'): Promise<void> {
     return new Promise((resolve) => {
-      const waiters = this.#waiters.get(id) ?? new Set();
-      this.#waiters.set(id, waiters);
+      const byJob = this.#waiters[kind];
+      const waiters = byJob.get(id) ?? new Set();
+      byJob.set(id, waiters);
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);
         waiters.delete(done);
+        if (waiters.size === 0 && byJob.get(id) === waiters) byJob.delete(id);
         resolve();
       };
       const timer = setTimeout(done, WATCH_POLL_MS);
@@ -55,7 +79,7 @@ export async function waitForJob(
     signal?.throwIfAborted();
     const found = await stores.find(id);
     if (!found || found.job.status !== 'scraping') return found?.job;
-    await signals.next(id, signal);
+    await signals.next(id, signal, 'end');
   }
 }
 

@@ -3,6 +3,8 @@ import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import { isStoreFault, storeFaultDelay } from '../store-faults.js';
+import { CompletionBatch } from './completion-batch.js';
+import { OfferedKeys } from './offered-keys.js';
 import type { JobEventSink } from './events.js';
 import { localHostSlots } from './host-slots.js';
 import { limitOf, type JobPlanner } from './planner.js';
@@ -25,6 +27,11 @@ export class JobRunner {
   /** 429/503 retries per task key (in memory: a resumed job may retry a page a few more times). */
   readonly #retries = new Map<string, number>();
   readonly #tasks: JobTasks;
+  /**
+   * Tasks claimed ahead, not yet running: one claim transaction takes a round of the job's concurrency, instead of
+   * one per page. They are `active` in the store like the running ones, so a crash leaves them to `requeueActive`.
+   */
+  #claimed: Task[] = [];
   #wake: (() => void) | undefined;
   /** Why the job cannot go on (its store budget is spent): no task is claimed any more, and `run` rejects with it. */
   #fatal: Error | undefined;
@@ -49,6 +56,7 @@ export class JobRunner {
     this.#job = job;
     this.#planner = planner;
     this.#events = options.events;
+    const completions = new CompletionBatch(store, job.id);
     this.#tasks = {
       ctx: options.ctx,
       job,
@@ -66,6 +74,8 @@ export class JobRunner {
         },
         release: (task) => store.tasks.release(job.id, task.key),
       },
+      complete: (outcome) => completions.complete(outcome),
+      offered: new OfferedKeys(),
     };
   }
 
@@ -92,7 +102,10 @@ export class JobRunner {
     const id = this.#job.id;
     const signal = this.#abort.signal;
     const seeds = await this.#planner.prepare(signal);
-    if (seeds.length) await this.#store.tasks.add(id, seeds, limitOf(this.#planner));
+    if (seeds.length) {
+      await this.#store.tasks.add(id, seeds, limitOf(this.#planner));
+      this.#tasks.offered?.offered(seeds);
+    }
 
     while (!signal.aborted && !this.#fatal) {
       if (this.#fault !== undefined) {
@@ -116,15 +129,20 @@ export class JobRunner {
       await this.#waitForProgress();
     }
     await Promise.allSettled(this.#inflight);
+    await this.#releaseClaimed();
     if (this.#fatal) throw this.#fatal;
     return 'stopped';
   }
 
   async #fill(): Promise<void> {
-    const free = this.#planner.concurrency - this.#inflight.size;
+    const concurrency = this.#planner.concurrency;
+    const free = concurrency - this.#inflight.size;
     if (free <= 0) return;
-    const tasks = await this.#store.tasks.claim(this.#job.id, free);
-    for (const task of tasks) {
+    if (this.#claimed.length < free) {
+      const wanted = Math.max(free, concurrency) - this.#claimed.length;
+      this.#claimed.push(...(await this.#store.tasks.claim(this.#job.id, wanted)));
+    }
+    for (const task of this.#claimed.splice(0, free)) {
       const running: Promise<void> = this.#runTask(task)
         .catch((error: unknown) => {
           if (isStoreBudgetError(error)) this.#fatal ??= error;
@@ -162,6 +180,16 @@ export class JobRunner {
     });
   }
 
+  /** A stopped runner gives the tasks it claimed ahead back to the queue, as a page stopped midway goes back. */
+  async #releaseClaimed(): Promise<void> {
+    const claimed = this.#claimed;
+    this.#claimed = [];
+    for (const task of claimed) {
+      // A store that fails now leaves them active: the next run of the job requeues them (`requeueActive`).
+      await this.#store.tasks.release(this.#job.id, task.key).catch(() => undefined);
+    }
+  }
+
   async #runTask(task: Task): Promise<void> {
     const result = await executeTask(this.#tasks, task, this.#retries.get(task.key) ?? 0);
     if (result === 'settled') {
@@ -190,6 +218,8 @@ export class JobRunner {
       await this.#sleep(storeFaultDelay(this.#faultStreak));
       if (signal.aborted) return;
       try {
+        // The tasks claimed ahead go back with the others, and are claimed again from the queue.
+        this.#claimed = [];
         await this.#store.tasks.requeueActive(this.#job.id);
         this.#fault = undefined;
         return;

@@ -1,6 +1,13 @@
 import { redactUrl } from '@crawlkit/fetcher';
 import { retryDelay } from '@crawlkit/frontier';
-import { documentBytes, type JobRecord, type Store, type Task, type TaskCompletion } from '@crawlkit/store';
+import {
+  documentBytes,
+  type JobRecord,
+  type Store,
+  type Task,
+  type TaskCompletion,
+  type TaskOutcome,
+} from '@crawlkit/store';
 import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
@@ -12,6 +19,7 @@ import { chargedJobPage } from '../credits/job-credits.js';
 import type { JobEventSink } from './events.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { jobScrapeStages } from './scrape-stages.js';
+import type { OfferedKeys } from './offered-keys.js';
 import { feedOf } from '../changes/change-feed.js';
 import { taskMetaCodec } from '../codec/records.js';
 
@@ -74,6 +82,13 @@ export interface JobTasks {
   readonly signal?: AbortSignal;
   /** Whether the task was dropped (its job cancelled) while it waited in place for its host. @default never */
   dropped?(task: Task): Promise<boolean>;
+  /**
+   * Completes a settled task (`CompletionBatch`: with the others settled in the same turn, in one transaction).
+   * @default `store.tasks.complete`, one transaction a task
+   */
+  complete?(outcome: TaskOutcome): Promise<TaskCompletion>;
+  /** The keys already handed to the store's `add`: links met again are not added again. @default none kept */
+  readonly offered?: OfferedKeys;
 }
 
 /** How a task's run ended: its page settled (stored, failed or discarded), or the task went back. */
@@ -150,17 +165,22 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
  */
 async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcome): Promise<void> {
   const { store, planner, events, job } = tasks;
+  const complete = (outcome: TaskOutcome) => tasks.complete?.(outcome) ?? store.tasks.complete(job.id, outcome);
   const links = outcome.success ? (outcome.links ?? []) : [];
   const verdict = await planner.afterPage(task, outcome, links);
-  if (verdict.tasks.length) await store.tasks.add(job.id, verdict.tasks, limitOf(planner));
+  const discovered = tasks.offered?.fresh(verdict.tasks) ?? verdict.tasks;
+  if (discovered.length) {
+    await store.tasks.add(job.id, discovered, limitOf(planner));
+    tasks.offered?.offered(discovered);
+  }
 
   if (verdict.discard) {
-    await store.tasks.complete(job.id, { key: task.key, credits: 0 });
+    await complete({ key: task.key, credits: 0 });
   } else if (outcome.success && !verdict.reject) {
     const document = outcome.document;
     await events.page(job, document, task.key);
     const serialized = JSON.stringify(document);
-    const stored = await store.tasks.complete(job.id, {
+    const stored = await complete({
       key: task.key,
       credits: outcome.credits,
       document: serialized,
@@ -173,7 +193,7 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
     const failure = outcome.success ? verdict.reject! : { code: outcome.error.code, error: outcome.error.error };
     const error = { url: redactUrl(task.url), error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
     await events.pageFailed(job, redactUrl(sourceUrlOf(task)), failure, task.key);
-    await store.tasks.complete(job.id, { key: task.key, credits: 0, error });
+    await complete({ key: task.key, credits: 0, error });
   }
   events.settled?.(job);
 }

@@ -82,7 +82,6 @@ export async function runScrape(
   const measure = StageTimings.wanted;
   let outcome: ScrapeOutcome | undefined;
   let callerFailure: { error: unknown } | undefined;
-  ctx.extraction.warm();
   try {
     const feature = featureNeedingModel(request.formats);
     if (feature) ctx.llm.assertModel(feature);

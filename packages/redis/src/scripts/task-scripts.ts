@@ -94,41 +94,75 @@ local function requeue(p, id, key, not_before)
   redis.call('HINCRBY', tk(p, id, 'n'), 'queued', 1)
 end
 `;
-/**
- * ARGV: prefix, id, key, credits, now, document ('' flag in ARGV[7]), hasDocument ('1'/'0'), error JSON ('' for none),
- * the document's UTF-8 bytes. Returns {-1, 0} for a duplicate, else {the result seq (0 when no document), the job's
- * storedBytes after it}.
- */
-export const TASK_COMPLETE = `${JOB_KEYS}${LEAVE_STATE}${SEARCH_HELPERS}
+const COMPLETE_TASK = `
+-- Completes one task from 7 values of ARGV at i (key, credits, document, hasDocument '1'/'0', error JSON or '',
+-- the document's UTF-8 bytes, then the count of search entry values that follow: 0 or 6). Returns {-1, 0} for a
+-- duplicate, else {the result seq (0 when no document), the job's storedBytes after it}; and the index past it.
+local function complete_task(p, id, now, i)
+  local key = ARGV[i]
+  local has_doc = ARGV[i + 3] == '1'
+  local has_err = ARGV[i + 4] ~= ''
+  local search = i + 7
+  local next_i = search + tonumber(ARGV[i + 6])
+  local state = redis.call('HGET', tk(p, id, 's'), key)
+  if state == 'done' or state == 'failed' then return {-1, 0}, next_i end
+  local final = 'done'
+  if has_err and not has_doc then final = 'failed' end
+  leave(p, id, key, state)
+  redis.call('HSET', tk(p, id, 's'), key, final)
+  redis.call('HINCRBY', tk(p, id, 'n'), final, 1)
+  local seq = 0
+  if has_doc then
+    redis.call('RPUSH', tk(p, id, 'r'), ARGV[i + 2])
+    seq = redis.call('RPUSH', tk(p, id, 'rk'), key)
+    if next_i > search then
+      local eid = 'r:' .. id .. ':' .. seq
+      index(p, eid, ARGV[search], ARGV[search + 1], ARGV[search + 2], ARGV[search + 3], ARGV[search + 4],
+        ARGV[search + 5])
+      redis.call('SADD', p .. ':sx:job:' .. id, eid)
+    end
+  end
+  if has_err then redis.call('RPUSH', tk(p, id, 'e'), ARGV[i + 4]) end
+  redis.call('HINCRBYFLOAT', jk(p, id), 'creditsUsed', ARGV[i + 1])
+  local stored = redis.call('HINCRBY', jk(p, id), 'storedBytes', ARGV[i + 5])
+  redis.call('HSET', jk(p, id), 'updatedAt', now)
+  return {seq, stored}, next_i
+end
+-- Checks the job and every task of the outcomes from ARGV[first] before any is completed (all or nothing).
+local function check_tasks(p, id, first)
+  if redis.call('EXISTS', jk(p, id)) == 0 then return redis.error_reply('NOJOB') end
+  local i = first
+  while ARGV[i] do
+    if redis.call('HEXISTS', tk(p, id, 's'), ARGV[i]) == 0 then return redis.error_reply('NOTASK ' .. ARGV[i]) end
+    i = i + 7 + tonumber(ARGV[i + 6])
+  end
+  return nil
+end
+`;
+/** ARGV: prefix, id, now, then one outcome's 7 values (`COMPLETE_TASK`). Returns {seq or -1, storedBytes}. */
+export const TASK_COMPLETE = `${JOB_KEYS}${LEAVE_STATE}${SEARCH_HELPERS}${COMPLETE_TASK}
 local p = ARGV[1]
 local id = ARGV[2]
-local key = ARGV[3]
-if redis.call('EXISTS', jk(p, id)) == 0 then return redis.error_reply('NOJOB') end
-local state = redis.call('HGET', tk(p, id, 's'), key)
-if not state then return redis.error_reply('NOTASK') end
-if state == 'done' or state == 'failed' then return {-1, 0} end
-local has_doc = ARGV[7] == '1'
-local has_err = ARGV[8] ~= ''
-local final = 'done'
-if has_err and not has_doc then final = 'failed' end
-leave(p, id, key, state)
-redis.call('HSET', tk(p, id, 's'), key, final)
-redis.call('HINCRBY', tk(p, id, 'n'), final, 1)
-local seq = 0
-if has_doc then
-  redis.call('RPUSH', tk(p, id, 'r'), ARGV[6])
-  seq = redis.call('RPUSH', tk(p, id, 'rk'), key)
-  if ARGV[10] then
-    local eid = 'r:' .. id .. ':' .. seq
-    index(p, eid, ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14], ARGV[15])
-    redis.call('SADD', p .. ':sx:job:' .. id, eid)
-  end
+local refused = check_tasks(p, id, 4)
+if refused then return refused end
+local reply = complete_task(p, id, ARGV[3], 4)
+return reply
+`;
+/** ARGV: prefix, id, now, then each outcome's values (`COMPLETE_TASK`). Returns flat (seq or -1, storedBytes) pairs. */
+export const TASK_COMPLETE_MANY = `${JOB_KEYS}${LEAVE_STATE}${SEARCH_HELPERS}${COMPLETE_TASK}
+local p = ARGV[1]
+local id = ARGV[2]
+local refused = check_tasks(p, id, 4)
+if refused then return refused end
+local out = {}
+local i = 4
+while ARGV[i] do
+  local reply
+  reply, i = complete_task(p, id, ARGV[3], i)
+  out[#out + 1] = reply[1]
+  out[#out + 1] = reply[2]
 end
-if has_err then redis.call('RPUSH', tk(p, id, 'e'), ARGV[8]) end
-redis.call('HINCRBYFLOAT', jk(p, id), 'creditsUsed', ARGV[4])
-local stored = redis.call('HINCRBY', jk(p, id), 'storedBytes', ARGV[9])
-redis.call('HSET', jk(p, id), 'updatedAt', ARGV[5])
-return {seq, stored}
+return out
 `;
 /** ARGV: prefix, id, key, notBefore. */
 export const TASK_RELEASE = `${JOB_KEYS}${LEAVE_STATE}

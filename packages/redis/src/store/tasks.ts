@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import {
   documentBytes,
+  JobNotFoundError,
   TaskNotFoundError,
   type TaskCompletion,
   type JobCounts,
@@ -14,7 +15,7 @@ import {
 
 import type { Lifecycle } from './lifecycle.js';
 import { parseTaskInput, rethrowNoJob, taskPairs } from './jobs.js';
-import { isReply, type ScriptRunner } from './scripts-runner.js';
+import type { ScriptRunner } from './scripts-runner.js';
 import { entryArgs } from './search.js';
 
 /**
@@ -81,31 +82,58 @@ export class RedisTaskStore implements TaskStore {
   }
 
   complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion> {
+    return this.#life.run(async () => (await this.#complete('TASK_COMPLETE', jobId, [outcome]))[0]!);
+  }
+
+  completeMany(jobId: string, outcomes: readonly TaskOutcome[]): Promise<TaskCompletion[]> {
     return this.#life.run(async () => {
-      const now = Date.now();
-      const error = outcome.error ? JSON.stringify(jobError(outcome.error, now)) : '';
-      let reply: [number, number];
-      try {
-        reply = (await this.#redis.run(
-          'TASK_COMPLETE',
-          jobId,
-          outcome.key,
-          outcome.credits,
-          now,
-          outcome.document ?? '',
-          outcome.document !== undefined ? '1' : '0',
-          error,
-          documentBytes(outcome.document),
-          ...(this.#indexes && outcome.search && outcome.document !== undefined ? entryArgs(now, outcome.search) : []),
-        )) as [number, number];
-      } catch (cause) {
-        if (isReply(cause, 'NOTASK')) throw new TaskNotFoundError(jobId, outcome.key);
-        rethrowNoJob(cause, jobId);
-      }
-      const [seq, storedBytes] = reply.map(Number) as [number, number];
-      if (seq < 0) return { duplicate: true };
-      return seq > 0 ? { duplicate: false, resultSeq: seq, storedBytes } : { duplicate: false, storedBytes };
+      if (outcomes.length > 0) return this.#complete('TASK_COMPLETE_MANY', jobId, outcomes);
+      if (!(await this.#redis.client.exists(this.#redis.key('job', jobId)))) throw new JobNotFoundError(jobId);
+      return [];
     });
+  }
+
+  /** Runs a completion script: it checks every key first, then completes each outcome in order (all or nothing). */
+  async #complete(
+    script: 'TASK_COMPLETE' | 'TASK_COMPLETE_MANY',
+    jobId: string,
+    outcomes: readonly TaskOutcome[],
+  ): Promise<TaskCompletion[]> {
+    const now = Date.now();
+    const args: (string | number)[] = [];
+    for (const outcome of outcomes) {
+      const search =
+        this.#indexes && outcome.search && outcome.document !== undefined ? entryArgs(now, outcome.search) : [];
+      args.push(
+        outcome.key,
+        outcome.credits,
+        outcome.document ?? '',
+        outcome.document !== undefined ? '1' : '0',
+        outcome.error ? JSON.stringify(jobError(outcome.error, now)) : '',
+        documentBytes(outcome.document),
+        search.length,
+        ...search,
+      );
+    }
+    let reply: (string | number)[];
+    try {
+      reply = (await this.#redis.run(script, jobId, now, ...args)) as (string | number)[];
+    } catch (cause) {
+      const key = unknownTask(cause);
+      if (key !== undefined) throw new TaskNotFoundError(jobId, key);
+      rethrowNoJob(cause, jobId);
+    }
+    const completions: TaskCompletion[] = [];
+    for (let i = 0; i < reply.length; i += 2) {
+      const seq = Number(reply[i]);
+      const storedBytes = Number(reply[i + 1]);
+      if (seq < 0) completions.push({ duplicate: true });
+      else
+        completions.push(
+          seq > 0 ? { duplicate: false, resultSeq: seq, storedBytes } : { duplicate: false, storedBytes },
+        );
+    }
+    return completions;
   }
 
   release(jobId: string, key: string, notBefore = 0): Promise<void> {
@@ -135,6 +163,12 @@ export class RedisTaskStore implements TaskStore {
       return { queued, active, done, failed };
     });
   }
+}
+
+/** The key a completion script refused as unknown (`NOTASK <key>`), or undefined for another failure. */
+function unknownTask(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  return /^(?:ERR )?NOTASK (.*)$/s.exec(error.message)?.[1];
 }
 
 export function jobError(error: { url: string; code?: string; error: string }, now: number): JobError {

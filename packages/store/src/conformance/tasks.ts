@@ -220,6 +220,75 @@ export function describeTaskConformance(factory: StoreFactory): void {
       expect((await store.jobs.get(id))!.creditsUsed).toBe(0);
     });
 
+    it('completes a batch in order as one completion each: results, errors, credits, bytes and duplicates', async () => {
+      const store = await open();
+      const id = await createJob(store, { creditsUsed: 1 }, taskInputs(4));
+      await store.tasks.claim(id, 3, 0);
+      await store.tasks.complete(id, { key: 'k3', credits: 1, document: 'before' });
+      const completions = await store.tasks.completeMany(id, [
+        { key: 'k1', credits: 2, document: 'doc-1' },
+        { key: 'k0', credits: 0, error: { url: 'https://example.com/k0', code: 'SCRAPE_TIMEOUT', error: 'Timed out' } },
+        { key: 'k2', credits: 3, document: 'h\u00e9' },
+        { key: 'k1', credits: 5, document: 'again' },
+        { key: 'k3', credits: 5, document: 'again' },
+      ]);
+      expect(completions).toEqual([
+        { duplicate: false, resultSeq: 2, storedBytes: 11 },
+        { duplicate: false, storedBytes: 11 },
+        { duplicate: false, resultSeq: 3, storedBytes: 14 },
+        { duplicate: true },
+        { duplicate: true },
+      ]);
+      expect(await store.results.list(id, 0, 10)).toEqual([
+        { seq: 1, key: 'k3', document: 'before' },
+        { seq: 2, key: 'k1', document: 'doc-1' },
+        { seq: 3, key: 'k2', document: 'h\u00e9' },
+      ]);
+      expect((await store.results.errors(id)).map((e) => e.code)).toEqual(['SCRAPE_TIMEOUT']);
+      const job = (await store.jobs.get(id))!;
+      expect(job.creditsUsed).toBe(7);
+      expect(job.storedBytes).toBe(14);
+      expect(await store.tasks.counts(id)).toEqual({ queued: 0, active: 0, done: 3, failed: 1 });
+      expect(await store.tasks.completeMany(id, [])).toEqual([]);
+    });
+
+    it('completes a batch all or nothing: an unknown key or job applies none of it', async () => {
+      const store = await open();
+      const id = await createJob(store, {}, taskInputs(2));
+      await store.tasks.claim(id, 2, 0);
+      await expect(
+        store.tasks.completeMany(id, [
+          { key: 'k0', credits: 1, document: 'doc-0' },
+          { key: 'nope', credits: 1, document: 'doc' },
+        ]),
+      ).rejects.toMatchObject({ code: 'STORE_TASK_NOT_FOUND' });
+      expect(await store.results.count(id)).toBe(0);
+      expect(await store.tasks.counts(id)).toEqual({ queued: 0, active: 2, done: 0, failed: 0 });
+      expect((await store.jobs.get(id))!.creditsUsed).toBe(0);
+      await expect(store.tasks.completeMany('nope', [{ key: 'k0', credits: 1 }])).rejects.toMatchObject({
+        code: 'STORE_JOB_NOT_FOUND',
+      });
+      await expect(store.tasks.completeMany('nope', [])).rejects.toMatchObject({ code: 'STORE_JOB_NOT_FOUND' });
+      // The same batch without the unknown key goes through whole.
+      expect(await store.tasks.completeMany(id, [{ key: 'k0', credits: 1, document: 'doc-0' }])).toEqual([
+        { duplicate: false, resultSeq: 1, storedBytes: 5 },
+      ]);
+    });
+
+    it('stores each result once when batches with the same tasks complete concurrently', async () => {
+      const store = await open();
+      const id = await createJob(store, {}, taskInputs(6));
+      await store.tasks.claim(id, 6, 0);
+      const batches = Array.from({ length: 4 }, (_, b) =>
+        taskInputs(6).map((t, i) => ({ key: taskInputs(6)[(i + b) % 6]!.key, credits: 1, document: `${t.key}-${b}` })),
+      );
+      const completions = (await Promise.all(batches.map((batch) => store.tasks.completeMany(id, batch)))).flat();
+      expect(completions.filter((c) => !c.duplicate)).toHaveLength(6);
+      expect(await store.results.count(id)).toBe(6);
+      expect((await store.jobs.get(id))!.creditsUsed).toBe(6);
+      expect(await store.tasks.counts(id)).toEqual({ queued: 0, active: 0, done: 6, failed: 0 });
+    });
+
     it('releases an active task back to the queue from notBefore, keeping its attempts', async () => {
       const store = await open();
       const id = await createJob(store, {}, taskInputs(3));

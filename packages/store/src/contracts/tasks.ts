@@ -78,6 +78,14 @@ export interface TaskStore {
    */
   complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion>;
   /**
+   * Completes several tasks of a job in one transaction: as `complete` for each outcome in order (a key given twice
+   * is a duplicate the second time), answering their completions in the same order. All or nothing: when it rejects
+   * (`JobNotFoundError`, `TaskNotFoundError` for any key), no outcome was applied. What a job runner uses to settle
+   * the pages that finished together at the cost of one commit; each task stays claimed until its batch commits, so
+   * a crash before that leaves it to be claimed again, and once committed it is never completed twice.
+   */
+  completeMany(jobId: string, outcomes: readonly TaskOutcome[]): Promise<TaskCompletion[]>;
+  /**
    * Puts an active task back in the queue, claimable from `notBefore` (default: at once). Its `attempts` is kept.
    * No-op unless the task is active.
    */

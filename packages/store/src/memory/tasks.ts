@@ -3,7 +3,7 @@ import { TaskNotFoundError } from '../errors.js';
 import { documentBytes } from '../types.js';
 import type { JobCounts, Task, TaskCompletion, TaskInput, TaskOutcome, TaskStore } from '../types.js';
 import type { MemoryJobState } from './job-state.js';
-import { type MemoryTask } from './job-state.js';
+import type { MemoryJob, MemoryTask } from './job-state.js';
 import { jobError } from './job-state.js';
 import type { MemorySearchIndex } from './search.js';
 
@@ -59,27 +59,39 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion> {
+    return this.#life.run(() => this.#complete(this.#state.require(jobId), outcome));
+  }
+
+  completeMany(jobId: string, outcomes: readonly TaskOutcome[]): Promise<TaskCompletion[]> {
     return this.#life.run(() => {
       const job = this.#state.require(jobId);
-      const task = job.tasks.get(outcome.key);
-      if (!task) throw new TaskNotFoundError(jobId, outcome.key);
-      if (task.state === 'done' || task.state === 'failed') return { duplicate: true };
-      const failed = outcome.document === undefined && outcome.error !== undefined;
-      this.#state.setState(job, task, failed ? 'failed' : 'done');
-      const now = Date.now();
-      let resultSeq: number | undefined;
-      if (outcome.document !== undefined) {
-        resultSeq = job.results.length + 1;
-        job.results.push({ seq: resultSeq, key: task.key, document: outcome.document });
-        if (outcome.search) this.#search?.putResult(jobId, resultSeq, now, outcome.search);
-      }
-      if (outcome.error) job.errors.push(jobError(outcome.error, now));
-      job.record.creditsUsed += outcome.credits;
-      const storedBytes = (job.record.storedBytes ?? 0) + documentBytes(outcome.document);
-      job.record.storedBytes = storedBytes;
-      job.record.updatedAt = now;
-      return resultSeq === undefined ? { duplicate: false, storedBytes } : { duplicate: false, resultSeq, storedBytes };
+      // Every key is checked before any is applied: a batch is all or nothing.
+      const unknown = outcomes.find((outcome) => !job.tasks.has(outcome.key));
+      if (unknown) throw new TaskNotFoundError(jobId, unknown.key);
+      return outcomes.map((outcome) => this.#complete(job, outcome));
     });
+  }
+
+  #complete(job: MemoryJob, outcome: TaskOutcome): TaskCompletion {
+    const jobId = job.record.id;
+    const task = job.tasks.get(outcome.key);
+    if (!task) throw new TaskNotFoundError(jobId, outcome.key);
+    if (task.state === 'done' || task.state === 'failed') return { duplicate: true };
+    const failed = outcome.document === undefined && outcome.error !== undefined;
+    this.#state.setState(job, task, failed ? 'failed' : 'done');
+    const now = Date.now();
+    let resultSeq: number | undefined;
+    if (outcome.document !== undefined) {
+      resultSeq = job.results.length + 1;
+      job.results.push({ seq: resultSeq, key: task.key, document: outcome.document });
+      if (outcome.search) this.#search?.putResult(jobId, resultSeq, now, outcome.search);
+    }
+    if (outcome.error) job.errors.push(jobError(outcome.error, now));
+    job.record.creditsUsed += outcome.credits;
+    const storedBytes = (job.record.storedBytes ?? 0) + documentBytes(outcome.document);
+    job.record.storedBytes = storedBytes;
+    job.record.updatedAt = now;
+    return resultSeq === undefined ? { duplicate: false, storedBytes } : { duplicate: false, resultSeq, storedBytes };
   }
 
   release(jobId: string, key: string, notBefore = 0): Promise<void> {

@@ -138,6 +138,40 @@ describe('createSqliteStore', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it("does not keep a hot copy a touch finds replaced by another connection's write", async () => {
+    const dir = dirFor('hot-touch');
+    const a = await createSqliteStore({ dir });
+    const b = await createSqliteStore({ dir });
+    await a.pages.put(page('k', 1_000, 'from a'));
+    expect((await a.pages.get('k'))!.value).toBe('from a');
+    await b.pages.put(page('k', 2_000, 'from b'));
+    // A 304 in this process confirms the copy it holds, after the other connection replaced the page.
+    expect(await a.pages.touch!('k', 3_000)).toBe(true);
+    expect(await a.pages.get('k')).toEqual(page('k', 3_000, 'from b'));
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('commits the touches of one turn together, and those still waiting when it closes', async () => {
+    const dir = dirFor('touches');
+    const a = await createSqliteStore({ dir });
+    await a.pages.put(page('k1', 1_000));
+    await a.pages.put(page('k2', 1_000));
+    const touched = await Promise.all([
+      a.pages.touch!('k1', 2_000),
+      a.pages.touch!('gone', 2_000),
+      a.pages.touch!('k2', 3_000),
+    ]);
+    expect(touched).toEqual([true, false, true]);
+    expect((await a.pages.get('k2'))!.cachedAt).toBe(3_000);
+    const last = a.pages.touch!('k1', 4_000);
+    await a.close();
+    expect(await last).toBe(true);
+    await expect(a.pages.touch!('k1', 5_000)).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    const b = await createSqliteStore({ dir });
+    expect((await b.pages.get('k1'))!.cachedAt).toBe(4_000);
+    await b.close();
+  });
+
   it("evicts by another connection's cap, and the evicting connection's hot tier forgets the victims", async () => {
     const dir = dirFor('cap');
     const a = await createSqliteStore({ dir, maxPageBytes: 1_000 });

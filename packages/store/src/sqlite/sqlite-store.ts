@@ -128,12 +128,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
         ]
       : [];
 
+  const pages = new SqlitePageStore(db, hotTier, maxPageBytes, searchIndex);
   return {
     kind: DRIVER_NAME,
     ephemeral: false,
     path,
     warnings,
-    pages: new SqlitePageStore(db, hotTier, maxPageBytes, searchIndex),
+    pages,
     ...(searchIndex ? { search: new SqliteSearchIndex(db) } : {}),
     jobs: new SqliteJobStore(db),
     tasks: new SqliteTaskStore(db, searchIndex),
@@ -145,6 +146,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     counters: new SqliteCounterStore(db),
     schedules: new SqliteScheduleStore(db),
     close: () => {
+      // Touches waiting for their turn are committed, not lost.
+      if (!life.closed) pages.flushTouches();
       if (!life.close()) return Promise.resolve();
       hotTier?.clear();
       try {

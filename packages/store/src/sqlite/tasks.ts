@@ -142,56 +142,68 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion> {
-    return this.#db.use(() =>
-      this.#db.write(() => {
-        const task = this.#db.get<{ seq: number; state: string }>(
-          'SELECT seq, state FROM tasks WHERE job_id = ? AND key = ?',
-          jobId,
-          outcome.key,
-        );
-        if (!task) {
-          if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
-          throw new TaskNotFoundError(jobId, outcome.key);
-        }
-        if (task.state === 'done' || task.state === 'failed') return { duplicate: true };
-        const failed = outcome.document === undefined && outcome.error !== undefined;
-        this.#db.run(
-          'UPDATE tasks SET state = ? WHERE job_id = ? AND seq = ?',
-          failed ? 'failed' : 'done',
-          jobId,
-          task.seq,
-        );
-        const now = Date.now();
-        // One write of the job row: result seq, credits, updatedAt and the task counts move together.
-        const job = this.#db.get<{ result_seq: number; stored_bytes: number }>(
-          `UPDATE jobs SET result_seq = result_seq + ?, credits_used = credits_used + ?, updated_at = ?,
-             stored_bytes = stored_bytes + ?,
-             queued = queued - ?, active = active - ?, done = done + ?, failed = failed + ?
-           WHERE id = ? RETURNING result_seq, stored_bytes`,
-          outcome.document !== undefined ? 1 : 0,
-          outcome.credits,
-          now,
-          documentBytes(outcome.document),
-          task.state === 'queued' ? 1 : 0,
-          task.state === 'active' ? 1 : 0,
-          failed ? 0 : 1,
-          failed ? 1 : 0,
-          jobId,
-        )!;
-        if (outcome.error) insertError(this.#db, jobId, outcome.error, now);
-        const storedBytes = job.stored_bytes;
-        if (outcome.document === undefined) return { duplicate: false, storedBytes };
-        this.#db.run(
-          'INSERT INTO results (job_id, seq, key, document) VALUES (?, ?, ?, ?)',
-          jobId,
-          job.result_seq,
-          outcome.key,
-          outcome.document,
-        );
-        if (this.#indexes && outcome.search) indexResult(this.#db, jobId, job.result_seq, now, outcome.search);
-        return { duplicate: false, resultSeq: job.result_seq, storedBytes };
-      }),
+    return this.#db.use(() => this.#db.write(() => this.#complete(jobId, outcome)));
+  }
+
+  completeMany(jobId: string, outcomes: readonly TaskOutcome[]): Promise<TaskCompletion[]> {
+    // One transaction: a throw for any outcome rolls back the ones before it.
+    return this.#db.use(() => {
+      if (outcomes.length === 0) {
+        if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
+        return [];
+      }
+      return this.#db.write(() => outcomes.map((outcome) => this.#complete(jobId, outcome)));
+    });
+  }
+
+  /** One task's completion; call inside `write`. */
+  #complete(jobId: string, outcome: TaskOutcome): TaskCompletion {
+    const task = this.#db.get<{ seq: number; state: string }>(
+      'SELECT seq, state FROM tasks WHERE job_id = ? AND key = ?',
+      jobId,
+      outcome.key,
     );
+    if (!task) {
+      if (!this.#db.get('SELECT 1 FROM jobs WHERE id = ?', jobId)) throw new JobNotFoundError(jobId);
+      throw new TaskNotFoundError(jobId, outcome.key);
+    }
+    if (task.state === 'done' || task.state === 'failed') return { duplicate: true };
+    const failed = outcome.document === undefined && outcome.error !== undefined;
+    this.#db.run(
+      'UPDATE tasks SET state = ? WHERE job_id = ? AND seq = ?',
+      failed ? 'failed' : 'done',
+      jobId,
+      task.seq,
+    );
+    const now = Date.now();
+    // One write of the job row: result seq, credits, updatedAt and the task counts move together.
+    const job = this.#db.get<{ result_seq: number; stored_bytes: number }>(
+      `UPDATE jobs SET result_seq = result_seq + ?, credits_used = credits_used + ?, updated_at = ?,
+         stored_bytes = stored_bytes + ?,
+         queued = queued - ?, active = active - ?, done = done + ?, failed = failed + ?
+       WHERE id = ? RETURNING result_seq, stored_bytes`,
+      outcome.document !== undefined ? 1 : 0,
+      outcome.credits,
+      now,
+      documentBytes(outcome.document),
+      task.state === 'queued' ? 1 : 0,
+      task.state === 'active' ? 1 : 0,
+      failed ? 0 : 1,
+      failed ? 1 : 0,
+      jobId,
+    )!;
+    if (outcome.error) insertError(this.#db, jobId, outcome.error, now);
+    const storedBytes = job.stored_bytes;
+    if (outcome.document === undefined) return { duplicate: false, storedBytes };
+    this.#db.run(
+      'INSERT INTO results (job_id, seq, key, document) VALUES (?, ?, ?, ?)',
+      jobId,
+      job.result_seq,
+      outcome.key,
+      outcome.document,
+    );
+    if (this.#indexes && outcome.search) indexResult(this.#db, jobId, job.result_seq, now, outcome.search);
+    return { duplicate: false, resultSeq: job.result_seq, storedBytes };
   }
 
   release(jobId: string, key: string, notBefore = 0): Promise<void> {

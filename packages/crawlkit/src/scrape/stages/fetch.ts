@@ -94,6 +94,9 @@ export const fetchStage: ScrapeStage = {
     // The cache lookup answers every lockdown request or refuses it: no socket is ever opened for one.
     if (request.lockdown)
       throw new CrawlkitError('SCRAPE_LOCKDOWN_CACHE_MISS', 'lockdown: the page was not in the cache.');
+    // The extraction threads load while the page is fetched; not for a conditional refetch, whose expected answer
+    // (a 304) needs no extraction: a recrawl of an unchanged site in a new process never starts them.
+    if (!state.revalidation) state.ctx.extraction.warm();
     const result = await state.ctx.fetcher
       .fetch(pageRequest(state, state.engineAdvice ?? {}))
       .catch((error: unknown) => {
