@@ -2,3 +2,4 @@ export { InvalidOptionError, isInvalidOptionError } from './invalid-option-error
 export { optionIssuesMessage, parseOptions } from './parse-options.js';
 export { functionOption, nonNegativeInt, objectWith, positiveInt } from './shapes.js';
 export type { Same } from './shapes.js';
+export type { CorsSetting, ListenerOptions } from './listener-options.js';

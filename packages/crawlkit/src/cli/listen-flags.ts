@@ -1,3 +1,4 @@
+import type { ListenerOptions } from '@crawlkit/options';
 import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
@@ -22,16 +23,8 @@ export interface ListenFlags extends ServeConfigFlags, ProviderFlags {
 }
 
 /** What the commands hand their listener (`@crawlkit/server`'s `startServer`, `@crawlkit/mcp`'s `startMcpHttp`). */
-export interface ListenOptions {
+export interface ListenOptions extends ListenerOptions {
   crawlkit: Crawlkit;
-  port?: number;
-  host?: string;
-  apiKeys?: readonly string[];
-  keysShareJobs?: boolean;
-  bodyLimit?: number;
-  queueLimit?: number;
-  creditLimit?: number;
-  cors?: 'loopback' | '*' | false | readonly string[];
 }
 
 export interface ListenFlagsUsage {

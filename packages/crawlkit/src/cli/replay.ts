@@ -1,6 +1,7 @@
 import { indexWarc, type WarcFileIndex } from '@crawlkit/fetcher';
 import type { Command } from 'commander';
 
+import { recordedJobCodec, type RecordedJob } from '../codec/records.js';
 import { JOB_INFO_FIELD } from '../record/job-recording.js';
 import type { CrawlRequestInput } from '../v2/jobs.js';
 import { buildBody } from './body-flags.js';
@@ -15,19 +16,13 @@ export const REPLAY_EXAMPLES = [
 ];
 
 /** What a recording says it recorded (`crawlkit-job` in its `warcinfo`), when crawlkit wrote it. */
-interface RecordedJob {
-  kind: 'crawl' | 'batch' | 'scrape';
-  request: Record<string, unknown>;
-}
-
 function recordedJob(index: WarcFileIndex): RecordedJob | undefined {
   const text = index.info?.[JOB_INFO_FIELD];
   if (!text) return undefined;
   try {
-    const job = JSON.parse(text) as RecordedJob;
-    return job.kind && typeof job.request === 'object' ? job : undefined;
+    return recordedJobCodec.decode(text);
   } catch {
-    return undefined;
+    return undefined; // not crawlkit's (or damaged): replayed as a foreign file, every response a page
   }
 }
 

@@ -108,6 +108,19 @@ export const lineageRunCodec = recordCodec({
 });
 
 /**
+ * What a WARC recording says of its job (its `warcinfo` field `crawlkit-job`, issue 41): the kind and the request
+ * without secrets, which `crawlkit replay` runs again.
+ */
+export const recordedJobCodec = recordCodec({
+  name: 'recorded job',
+  version: 1,
+  schema: z.object({
+    kind: z.enum(['crawl', 'batch', 'scrape']),
+    request: z.record(z.string(), z.unknown()),
+  }),
+});
+
+/**
  * A schedule (issue 41) as `ScheduleStore` keeps it: its clock, its targets as given (header values sealed) and its
  * webhook (header values sealed). Its next firing is the store's own column.
  */
@@ -223,6 +236,7 @@ export function decodeBacklog(text: string): string[] {
   return urls.data;
 }
 
+export type RecordedJob = ReturnType<typeof recordedJobCodec.decode>;
 export type StoredJobEnvelope = ReturnType<typeof storedJobCodec.decode>;
 
 /** A stored job with its request typed as its kind stores it. */

@@ -1,21 +1,21 @@
 import { urlKey, type ExchangeSink, type WarcWriter } from '@crawlkit/fetcher';
 import type { JobRecord } from '@crawlkit/store';
 
-import { storedJobOf } from '../codec/records.js';
+import { recordedJobCodec, storedJobOf, type RecordedJob } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 
 /** The `warcinfo` field that names what was recorded: `{ kind, request }`, which `crawlkit replay` runs again. */
 export const JOB_INFO_FIELD = 'crawlkit-job';
 
 /** What a recording says of its job: the request without secrets (header values, the webhook). */
-export function jobInfo(kind: string, request: object): Record<string, string> {
+export function jobInfo(kind: RecordedJob['kind'], request: object): Record<string, string> {
   const { headers: _headers, webhook: _webhook, record: _record, ...rest } = request as Record<string, unknown>;
   const options = rest.scrapeOptions as Record<string, unknown> | undefined;
   if (options) {
     const { headers: _scrapeHeaders, ...scrapeOptions } = options;
     rest.scrapeOptions = scrapeOptions;
   }
-  return { [JOB_INFO_FIELD]: JSON.stringify({ kind, request: rest }) };
+  return { [JOB_INFO_FIELD]: recordedJobCodec.encode({ kind, request: rest }) };
 }
 
 /** `ctx` with the job's recording open, when the job was submitted with `record: true`. */

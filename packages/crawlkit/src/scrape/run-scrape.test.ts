@@ -53,6 +53,24 @@ describe('runScrape', () => {
     expect(timing!.stages.every((s) => s.ms >= 0)).toBe(true);
   });
 
+  it("counts the render judge's extraction under extract, not under fetch", async () => {
+    // engine 'auto': the HTTP page is judged in the worker, and extracted in the same call when nothing is missing.
+    const auto = await scrapeTestRuntime({ engine: 'auto' });
+    try {
+      await runScrape(auto.ctx, request(), context()); // the worker's start is no part of what is measured
+      const [timing] = await timed(() => runScrape(auto.ctx, request(), context()));
+      expect(timing!.outcome).toBe('success');
+      const names = timing!.stages.map((s) => s.name);
+      expect(names).toEqual(SCRAPE_STAGES.map((s) => s.name));
+      const ms = (name: string) => timing!.stages.find((s) => s.name === name)!.ms;
+      // Without the move, extract only hands on the judge's result (hundredths of a millisecond) and the worker's
+      // round trip is counted under fetch.
+      expect(ms('extract')).toBeGreaterThan(1);
+    } finally {
+      await closeRuntime(auto);
+    }
+  });
+
   it('answers a cache hit with no request, and the fetch stage then has nothing to do', async () => {
     const cached = (maxAge: number) =>
       scrapeRequestSchema.parse({ url: `${server.url}/articles/base-href.html`, maxAge });

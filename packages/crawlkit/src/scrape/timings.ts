@@ -25,18 +25,37 @@ export interface ScrapeTimings {
 export class StageTimings {
   readonly #start = performance.now();
   readonly #stages: { name: string; ms: number }[] = [];
+  /** Time the running stage spent on other stages' work (see `recordInside`), taken off its own when it ends. */
+  #inside = 0;
+  /** That time per stage it belongs to, added to the stage's own when it ends (or reported apart if it never runs). */
+  readonly #movedTo = new Map<string, number>();
 
   /** Whether anybody reads the timings: otherwise nothing is measured. */
   static get wanted(): boolean {
     return debugTiming.enabled || timingsChannel.hasSubscribers;
   }
 
+  /** The stage `name` took `ms`; the work of other stages it did inside is counted under theirs. */
   record(name: string, ms: number): void {
-    this.#stages.push({ name, ms });
+    const moved = this.#movedTo.get(name) ?? 0;
+    this.#movedTo.delete(name);
+    this.#stages.push({ name, ms: ms - this.#inside + moved });
+    this.#inside = 0;
+  }
+
+  /**
+   * The running stage did `ms` of stage `name`'s work (the fetch's render judge extracts the page it judges): the
+   * time is counted under `name`, not under the running stage.
+   */
+  recordInside(name: string, ms: number): void {
+    this.#inside += ms;
+    this.#movedTo.set(name, (this.#movedTo.get(name) ?? 0) + ms);
   }
 
   /** Reports the scrape's timings to the debug namespace and the channel, when either listens. */
   report(url: string, outcome: ScrapeTimings['outcome']): void {
+    for (const [name, ms] of this.#movedTo) this.#stages.push({ name, ms });
+    this.#movedTo.clear();
     const timings: ScrapeTimings = { url, stages: this.#stages, totalMs: performance.now() - this.#start, outcome };
     if (debugTiming.enabled) {
       const parts = timings.stages.map((s) => `${s.name} ${s.ms.toFixed(1)}`).join(', ');

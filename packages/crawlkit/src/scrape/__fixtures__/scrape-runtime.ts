@@ -9,8 +9,8 @@ import { silentLogger } from '../../logger.js';
 import { resolveOptions, type CrawlkitOptions } from '../../options.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
 
-export function scrapeTestRuntime(): Promise<Runtime> {
-  const raw: CrawlkitOptions = { store: 'memory', engine: 'http' };
+export function scrapeTestRuntime(options: CrawlkitOptions = {}): Promise<Runtime> {
+  const raw: CrawlkitOptions = { store: 'memory', engine: 'http', ...options };
   return createRuntime({
     raw,
     options: resolveOptions(raw),
