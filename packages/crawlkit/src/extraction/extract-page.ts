@@ -11,6 +11,7 @@ import {
   type ExtractPageOptions,
 } from '@crawlkit/extractor';
 import { ocrPdf } from '@crawlkit/documents';
+import { searchTextDigest } from '@crawlkit/store/text-digest';
 import { decodeText } from '@crawlkit/fetcher/analysis';
 
 import { CrawlkitError } from '../errors.js';
@@ -162,7 +163,10 @@ function htmlExtraction(request: ExtractionRequest, text: string): Extraction {
  */
 export async function extractPageInput(request: ExtractionRequest): Promise<Extraction> {
   const extraction = await extractByKind(request);
-  if (request.settings.searchText) extraction.searchText = markdownText(extraction.markdown ?? '');
+  if (request.settings.searchText) {
+    extraction.searchText = markdownText(extraction.markdown ?? '');
+    extraction.searchTextDigest = searchTextDigest(extraction.searchText);
+  }
   return extraction;
 }
 

@@ -90,6 +90,8 @@ export interface Extraction {
   canonical?: string;
   /** The page's text for the search index, when `settings.searchText` asked for it. */
   searchText?: string;
+  /** `searchTextDigest(searchText)`, made beside it (the store's thread need not hash the page). */
+  searchTextDigest?: string;
   /** Set when the extraction budget cut the full extraction: the result is the page's plain text. */
   cut?: true;
 }

@@ -18,6 +18,11 @@ export interface SearchText {
   description: string;
   /** Its main content as text (markdown whose link targets and images are gone). */
   text: string;
+  /**
+   * `searchTextDigest(text)`, when the caller computed it (crawlkit does in the extraction worker, off the thread
+   * that writes the store); computed by the store otherwise. A wrong digest makes the index show another page's text.
+   */
+  textDigest?: string;
 }
 
 export interface SearchQuery {

@@ -1,5 +1,6 @@
 import type { SearchText } from '../contracts/search.js';
 import { SEARCH_COLUMNS } from './ranking.js';
+import { MAX_TEXT } from '../text-digest.js';
 import { terms } from './tokens.js';
 
 /** Hits of a term in each searchable column (`SEARCH_COLUMNS` order). */
@@ -55,5 +56,3 @@ export function searchableText(text: SearchText): SearchText {
 
 const MAX_TITLE = 1_000;
 const MAX_DESCRIPTION = 4_000;
-/** Characters of a page's text indexed: about 30 printed pages. */
-export const MAX_TEXT = 100_000;

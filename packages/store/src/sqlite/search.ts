@@ -1,12 +1,14 @@
 import { hash } from 'node:crypto';
 
 import { searchableText } from '../search/entry.js';
+import { searchTextDigest } from '../text-digest.js';
 import { searchHost } from '../search/hosts.js';
 import type { QueryTerm, SearchTerms } from '../search/query.js';
 import { COLUMN_WEIGHTS } from '../search/ranking.js';
 import { SNIPPET_WORDS } from '../search/snippet.js';
 import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
 import type { SqliteDatabase, SqlValue } from './database.js';
+import { noteUnindexed, type SearchBacklog } from './search-backlog.js';
 
 interface HitRow {
   url: string;
@@ -43,36 +45,20 @@ export function matchExpression(terms: SearchTerms): string {
 /** Hits read per hit asked, so that entries of a URL already listed do not leave the answer short. */
 const OVERREAD = 4;
 
-/**
- * Texts written to FTS5 together. FTS5 writes a segment of the index at every commit and merges them as they pile
- * up, so a text per transaction (a page written) costs several times a text in a batch: a new text goes to
- * `search_content` (its only copy: FTS5 reads it from there as external content) and is listed in
- * `search_unindexed`, in the page's own transaction; the listed texts go to FTS5 when this many wait, or before a
- * search reads.
- */
-export const FTS_BATCH = 64;
-
-/** Writes the texts listed in `search_unindexed` to FTS5. Call inside a `write`. */
-function flushUnindexed(db: SqliteDatabase): void {
-  db.run(
-    `INSERT INTO search_text (rowid, title, description, text)
-     SELECT c.id, c.title, c.description, c.text FROM search_unindexed u JOIN search_content c ON c.id = u.doc_id`,
-  );
-  db.run('DELETE FROM search_unindexed');
-}
-
 /** The SQLite search index: FTS5's `bm25()` and `snippet()` over `search_text`, filtered by `search_entries`. */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: SqliteDatabase;
+  readonly #backlog: SearchBacklog;
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, backlog: SearchBacklog) {
     this.#db = db;
+    this.#backlog = backlog;
   }
 
   search(query: SearchQuery): Promise<SearchHit[]> {
     return this.#db.use(() => {
-      // Texts still waiting for their batch are searched too (a page is findable as soon as it is stored).
-      if (this.#db.get('SELECT 1 FROM search_unindexed LIMIT 1')) this.#db.write(() => flushUnindexed(this.#db));
+      // Texts still waiting for FTS5 are searched too (a page is findable as soon as it is stored).
+      this.#backlog.drain();
       const where = ['search_text MATCH ?'];
       const params: SqlValue[] = [matchExpression(query.terms)];
       if (query.since !== undefined) {
@@ -146,28 +132,12 @@ export function indexResult(db: SqliteDatabase, jobId: string, seq: number, time
 }
 
 /**
- * The digests of the texts hashed, by text object: a crawl puts the same text twice (with the page in the cache, then
- * with the job's result), and the second put finds its digest here instead of hashing the page again. The strings are
- * kept beside it, so a text object changed in between is hashed anew (comparing the same strings costs nothing).
- */
-const digests = new WeakMap<SearchText, { kept: SearchText; digest: Buffer }>();
-
-/**
  * The sha256 of a page's kept text: a page's text is indexed once, however many entries hold it (its cache entry and
- * the results of its jobs). crypto.hash (one shot) is ~8x faster than a Hash object's updates on a 16 KB page.
+ * the results of its jobs). The text's own digest comes with it when the caller made it (off this thread).
  */
 function digestOf(text: SearchText, kept: SearchText): Buffer {
-  const known = digests.get(text);
-  if (
-    known &&
-    known.kept.title === kept.title &&
-    known.kept.description === kept.description &&
-    known.kept.text === kept.text
-  )
-    return known.digest;
-  const digest = hash('sha256', `${kept.title}\0${kept.description}\0${kept.text}`, 'buffer');
-  digests.set(text, { kept, digest });
-  return digest;
+  const textDigest = text.textDigest ?? searchTextDigest(kept.text);
+  return hash('sha256', `${kept.title}\0${kept.description}\0${textDigest}`, 'buffer');
 }
 
 function insert(
@@ -192,7 +162,7 @@ function insert(
       kept.text,
     );
     db.run('INSERT INTO search_unindexed (doc_id) VALUES (?)', doc.id);
-    if (db.get<{ n: number }>('SELECT count(*) AS n FROM search_unindexed')!.n >= FTS_BATCH) flushUnindexed(db);
+    noteUnindexed(db);
   }
   db.run(
     'INSERT INTO search_entries (page_key, job_id, seq, url, host, time, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?)',

@@ -18,6 +18,7 @@ import { SqliteHistoryStore } from './history.js';
 import { SqlitePageStore } from './pages.js';
 import { SqliteResultStore } from './results.js';
 import { SqliteSearchIndex } from './search.js';
+import { SearchBacklog } from './search-backlog.js';
 import { SqliteTaskStore } from './tasks.js';
 
 export interface SqliteStoreOptions {
@@ -64,6 +65,13 @@ export interface SqliteStoreOptions {
    * @default true
    */
   searchIndex?: boolean;
+  /**
+   * How long the store must go without a new text before it writes the texts stored since into the search index
+   * (FTS5), in milliseconds. A page's write only stores its text, so a crawl does not pay for indexing while it
+   * runs; a search first indexes whatever still waits.
+   * @default 500
+   */
+  searchIdleMs?: number;
 }
 
 /** Something noticed while opening the store that is not an error. */
@@ -96,6 +104,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const synchronous = oneOf('synchronous', options.synchronous, ['normal', 'full'], 'normal');
   const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
   const searchIndex = boolean('searchIndex', options.searchIndex, true);
+  const searchIdleMs = nonNegativeInteger('searchIdleMs', options.searchIdleMs, 500);
   const hotTier =
     options.hotTier === false
       ? undefined
@@ -127,6 +136,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
           },
         ]
       : [];
+  const backlog = searchIndex ? new SearchBacklog(db, life, searchIdleMs) : undefined;
 
   const pages = new SqlitePageStore(db, hotTier, maxPageBytes, searchIndex);
   return {
@@ -135,7 +145,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     path,
     warnings,
     pages,
-    ...(searchIndex ? { search: new SqliteSearchIndex(db) } : {}),
+    ...(backlog ? { search: new SqliteSearchIndex(db, backlog) } : {}),
     jobs: new SqliteJobStore(db),
     tasks: new SqliteTaskStore(db, searchIndex),
     results: new SqliteResultStore(db),
@@ -150,6 +160,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       if (!life.closed) pages.flushTouches();
       if (!life.close()) return Promise.resolve();
       hotTier?.clear();
+      backlog?.close();
       try {
         db.exec('PRAGMA optimize');
       } catch {

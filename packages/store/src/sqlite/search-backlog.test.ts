@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { parseSearchQuery } from '../search/query.js';
+import { FTS_BATCH } from './search-backlog.js';
+import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
+
+const root = mkdtempSync(join(tmpdir(), 'ck-search-backlog-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+/** Texts waiting for FTS5, and texts FTS5 holds (a size row each), read from the file by another connection. */
+function state(store: SqliteStore): { waiting: number; indexed: number } {
+  const db = new DatabaseSync(store.path, { readOnly: true });
+  try {
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    return {
+      waiting: count('SELECT count(*) AS n FROM search_unindexed'),
+      indexed: count('SELECT count(*) AS n FROM search_text_docsize'),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function putPages(store: SqliteStore, count: number, from = 0): Promise<void> {
+  for (let i = from; i < from + count; i++) {
+    const url = `https://example.com/${i}`;
+    const search = { url, title: `Page ${i}`, description: '', text: `Marker word${i} and the common okapi.` };
+    await store.pages.put({ key: `k${i}`, url, cachedAt: i, value: 'v', search });
+  }
+}
+
+async function found(store: SqliteStore, query: string): Promise<number> {
+  const parsed = parseSearchQuery(query);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return (await store.search!.search({ terms: parsed.terms, limit: 1_000 })).length;
+}
+
+describe('the SQLite search backlog', () => {
+  it('stores a text with its page and writes it to FTS5 once the store is idle, with no search', async () => {
+    const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 50 });
+    await putPages(store, 2 * FTS_BATCH + 5);
+    // Written in the page's transaction, not yet tokenized.
+    expect(state(store)).toEqual({ waiting: 2 * FTS_BATCH + 5, indexed: 0 });
+    await vi.waitFor(() => expect(state(store)).toEqual({ waiting: 0, indexed: 2 * FTS_BATCH + 5 }), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    expect(await found(store, 'okapi')).toBe(2 * FTS_BATCH + 5);
+    await store.close();
+  });
+
+  it('indexes what waits before a search reads, so a page is found as soon as it is stored', async () => {
+    const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 60_000 });
+    await putPages(store, 3);
+    expect(state(store).waiting).toBe(3);
+    expect(await found(store, 'word1')).toBe(1);
+    expect(state(store)).toEqual({ waiting: 0, indexed: 3 });
+    await store.close();
+  });
+
+  it('waits while texts keep coming: none is indexed until the writes pause for the idle time', async () => {
+    // The clock is the test's: the idle rule is about time, and a loaded machine must not move it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 200 });
+      for (let i = 0; i < 30; i++) {
+        await putPages(store, 1, i);
+        await vi.advanceTimersByTimeAsync(150);
+      }
+      expect(state(store)).toEqual({ waiting: 30, indexed: 0 });
+      await vi.advanceTimersByTimeAsync(60);
+      expect(state(store)).toEqual({ waiting: 0, indexed: 30 });
+      await store.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stops between batches when a new text arrives, and goes on once the writes pause again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 200 });
+      await putPages(store, 3 * FTS_BATCH);
+      await vi.advanceTimersByTimeAsync(200); // idle: the first batch
+      expect(state(store)).toEqual({ waiting: 2 * FTS_BATCH, indexed: FTS_BATCH });
+      await putPages(store, 1, 3 * FTS_BATCH);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(state(store)).toEqual({ waiting: 2 * FTS_BATCH + 1, indexed: FTS_BATCH });
+      await vi.advanceTimersByTimeAsync(100); // idle again: the rest, a batch at a time
+      await vi.advanceTimersByTimeAsync(10);
+      expect(state(store)).toEqual({ waiting: 0, indexed: 3 * FTS_BATCH + 1 });
+      await store.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('indexes the texts a closed (or killed) process left waiting once the store is opened again', async () => {
+    const dir = join(root, `s${n++}`);
+    const first = await createSqliteStore({ dir, searchIdleMs: 60_000 });
+    await putPages(first, 10);
+    await first.close();
+    const again = await createSqliteStore({ dir, searchIdleMs: 50 });
+    expect(state(again).waiting).toBe(10);
+    await vi.waitFor(() => expect(state(again)).toEqual({ waiting: 0, indexed: 10 }), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await again.close();
+  });
+
+  it('takes a page out of the index whether its text was written to FTS5 or still waited', async () => {
+    const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 60_000 });
+    await putPages(store, 2);
+    expect(await found(store, 'okapi')).toBe(2); // both written to FTS5
+    await putPages(store, 1, 2); // this one waits
+    expect(await store.pages.deleteByUrl('https://example.com/0')).toBe(1);
+    expect(await store.pages.deleteByUrl('https://example.com/2')).toBe(1);
+    expect(state(store)).toEqual({ waiting: 0, indexed: 1 });
+    expect(await found(store, 'okapi')).toBe(1);
+    await store.close();
+  });
+});

@@ -1,0 +1,97 @@
+import type { Lifecycle } from '../lifecycle.js';
+import type { SqliteDatabase } from './database.js';
+
+/**
+ * Texts written to FTS5 per transaction when the store is idle. FTS5 writes a segment of its index at every commit
+ * and merges them as they pile up, so a text per transaction costs several times a text in a batch (batches of
+ * 128-1,024 measured no better).
+ */
+export const FTS_BATCH = 64;
+
+/** The backlog of each database: `insert` reports its new texts there without holding the store. */
+const backlogs = new WeakMap<SqliteDatabase, SearchBacklog>();
+
+/** Reports a text listed in `search_unindexed` (inside the write that lists it). */
+export function noteUnindexed(db: SqliteDatabase): void {
+  backlogs.get(db)?.noteWrite();
+}
+
+/**
+ * Writes the texts listed in `search_unindexed` to FTS5, `limit` at most (all by default). Call inside a `write`.
+ * Returns whether some are left.
+ */
+export function flushUnindexed(db: SqliteDatabase, limit = -1): boolean {
+  const ids = `SELECT doc_id FROM search_unindexed ORDER BY doc_id LIMIT ${limit}`;
+  db.run(
+    `INSERT INTO search_text (rowid, title, description, text)
+     SELECT c.id, c.title, c.description, c.text FROM search_content c WHERE c.id IN (${ids})`,
+  );
+  db.run(`DELETE FROM search_unindexed WHERE doc_id IN (${ids})`);
+  return db.get('SELECT 1 FROM search_unindexed LIMIT 1') !== undefined;
+}
+
+/**
+ * The texts stored but not yet in FTS5 (`search_unindexed`), written to it when nothing else is: a page's write
+ * only stores its text (in the page's own transaction), and FTS5's tokenizing and segment writes wait until the
+ * store has had no new text for `idleMs`, then go `FTS_BATCH` texts per transaction, yielding to the event loop
+ * between batches and stopping as soon as a new text arrives. A search first writes whatever still waits (`drain`),
+ * so a page is findable as soon as it is stored. Since the list is kept in the store's transactions, a killed
+ * process leaves nothing out of step: the next one to open the store (or search it) writes what waits.
+ */
+export class SearchBacklog {
+  readonly #db: SqliteDatabase;
+  readonly #life: Lifecycle;
+  readonly #idleMs: number;
+  #lastWrite = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(db: SqliteDatabase, life: Lifecycle, idleMs: number) {
+    this.#db = db;
+    this.#life = life;
+    this.#idleMs = idleMs;
+    backlogs.set(db, this);
+    // Texts left waiting by a process that stopped (or another process sharing the file): written once idle.
+    if (this.#pending()) this.noteWrite();
+  }
+
+  /** A new text waits: index once the store has been idle for `idleMs`. */
+  noteWrite(): void {
+    this.#lastWrite = performance.now();
+    this.#arm(this.#idleMs);
+  }
+
+  /** Writes every text still waiting to FTS5. Call inside `db.use`. */
+  drain(): void {
+    if (this.#pending()) this.#db.write(() => flushUnindexed(this.#db));
+  }
+
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    backlogs.delete(this.#db);
+  }
+
+  #pending(): boolean {
+    return this.#db.get('SELECT 1 FROM search_unindexed LIMIT 1') !== undefined;
+  }
+
+  #arm(ms: number): void {
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => this.#onTimer(), ms).unref();
+  }
+
+  #onTimer(): void {
+    this.#timer = undefined;
+    if (this.#life.closed) return;
+    const quiet = performance.now() - this.#lastWrite;
+    if (quiet < this.#idleMs) return this.#arm(this.#idleMs - quiet);
+    let more: boolean;
+    try {
+      more = this.#db.write(() => flushUnindexed(this.#db, FTS_BATCH));
+    } catch {
+      // Busy (another process writing) or failing: the texts stay listed; a search or the next idle turn takes them.
+      return this.noteWrite();
+    }
+    if (more) this.#arm(0);
+  }
+}
