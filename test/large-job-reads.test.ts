@@ -1,7 +1,7 @@
 /**
  * Reading a large job never stalls the server nor holds the job in memory (issue 38, finding 10). A real
  * `crawlkit serve` process answers a job of 120 results of ~1 MB each while the test measures, from outside, the
- * slowest answer to a trivial request and the server's peak RSS (VmHWM):
+ * most CPU time the server's main thread spends while a trivial request waits, and the server's peak RSS (VmHWM):
  * - four `?limit=10000` status reads (before: each read every result, 4 × 120 MB, and the loop stalled for seconds);
  * - four WebSocket catch-ups, each of every document (before: each one built the whole job, parsed, in memory);
  * - a 9 MB batch body of 280,000 URLs (before: its parse and checks held the loop for seconds).
@@ -49,15 +49,27 @@ async function load(source: string): Promise<unknown> {
   return JSON.parse(out) as unknown;
 }
 
-/** Runs `work` while a trivial request is sent every 20 ms; resolves with the slowest answer, in ms. */
+/** CPU time (user + system) of the server's main thread so far, in ms (Linux; 10 ms ticks). */
+function mainThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/**
+ * Runs `work` while a trivial request is sent every 20 ms; resolves with the most CPU time the server's main thread
+ * spent while one trivial answer waited, in ms: how long its event loop was held. Wall-clock answer times would also
+ * count the time a loaded machine did not schedule the server at all (1,243 ms once at load 18, 136 ms alone).
+ */
 async function slowestAnswerDuring(work: () => Promise<void>): Promise<number> {
   let slowest = 0;
   let running = true;
   const probe = (async () => {
     while (running) {
-      const started = performance.now();
+      const cpuBefore = mainThreadCpuMs();
       await (await fetch(`${url}/v2/team/credit-usage`)).arrayBuffer();
-      slowest = Math.max(slowest, performance.now() - started);
+      slowest = Math.max(slowest, mainThreadCpuMs() - cpuBefore);
       await sleep(20);
     }
   })();
@@ -143,7 +155,9 @@ describe('a large job', () => {
     });
     const grown = peakRssMb() - before;
     console.log(`FIGURES slowest ${Math.round(slowest)} ms, peak RSS +${Math.round(grown)} MB`);
-    expect(slowest, `slowest trivial answer ${Math.round(slowest)} ms`).toBeLessThan(1_000);
+    expect(slowest, `the server's loop held ${Math.round(slowest)} ms of CPU during a trivial answer`).toBeLessThan(
+      1_000,
+    );
     expect(grown, `peak RSS grew ${Math.round(grown)} MB`).toBeLessThan(300);
   });
 
@@ -169,7 +183,9 @@ describe('a large job', () => {
     });
     const grown = peakRssMb() - before;
     console.log(`FIGURES slowest ${Math.round(slowest)} ms, peak RSS +${Math.round(grown)} MB`);
-    expect(slowest, `slowest trivial answer ${Math.round(slowest)} ms`).toBeLessThan(1_000);
+    expect(slowest, `the server's loop held ${Math.round(slowest)} ms of CPU during a trivial answer`).toBeLessThan(
+      1_000,
+    );
     expect(grown, `peak RSS grew ${Math.round(grown)} MB`).toBeLessThan(400);
   });
 
@@ -189,7 +205,9 @@ describe('a large job', () => {
       `)) as { success: boolean };
       expect(started.success).toBe(true);
     });
-    expect(slowest, `slowest trivial answer ${Math.round(slowest)} ms`).toBeLessThan(1_000);
+    expect(slowest, `the server's loop held ${Math.round(slowest)} ms of CPU during a trivial answer`).toBeLessThan(
+      1_000,
+    );
     console.log(`FIGURES slowest ${Math.round(slowest)} ms`);
   });
 });
