@@ -351,6 +351,10 @@ describe('persistence and maintenance', () => {
       // Open the store and write once, so what follows starts from settled files.
       const warm = freshUrl();
       doc(await engine.scrape({ url: warm.url }));
+      // Its text waits for the full-text index until the store is idle; a search writes what waits first, so that no
+      // write of the warm-up lands in the window measured.
+      const settled = await engine.search({ query: 'settle' });
+      if (!settled.success) throw new Error(settled.error);
       const snapshot = () =>
         Object.fromEntries(
           readdirSync(dir)
