@@ -16,16 +16,16 @@ export const searchTextStage: ScrapeStage = {
     const { metadata, markdown } = state.extraction;
     const text = (value: unknown) =>
       typeof value === 'string' ? value : Array.isArray(value) ? String(value[0] ?? '') : '';
-    // Made by the extraction worker, with its digest; a memoised extraction of an older version may lack them.
-    const made = state.extraction.searchText;
-    const body = made ?? markdownText(markdown ?? '');
+    // Made by the extraction worker with its digest (both or neither); a memoised extraction of an older version
+    // may lack them.
+    const body = state.extraction.searchText ?? markdownText(markdown ?? '');
     state.searchText = {
       url: redactUrl(state.page!.url),
       title: text(metadata.title) || text(metadata.ogTitle),
       description: text(metadata.description) || text(metadata.ogDescription),
       text: body,
       // Hashed once for the cache entry and the job result, which both keep this text.
-      textDigest: (made !== undefined && state.extraction.searchTextDigest) || searchTextDigest(body),
+      textDigest: state.extraction.searchTextDigest ?? searchTextDigest(body),
     };
   },
 };
