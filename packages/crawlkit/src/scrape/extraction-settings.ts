@@ -61,12 +61,22 @@ export function extractionInput(
   return input;
 }
 
-/** How to extract the page of a scrape (`extractionSettings` of its request, indexed when its store keeps an index). */
+/**
+ * Whether the scrape's page goes to its store's search index: when the store keeps one and something stores the
+ * page's text, a job's result or the page cache (written now, or read: an extraction memoised with a cached page
+ * serves later writes too). A scrape that neither reads nor writes the cache, outside a job, stores nothing.
+ */
+export function indexesPage(state: ScrapeState): boolean {
+  if (state.store?.search === undefined) return false;
+  return state.context.jobId !== undefined || state.cache.writable || state.cache.readable;
+}
+
+/** How to extract the page of a scrape (`extractionSettings` of its request, indexed when `indexesPage`). */
 export function scrapeExtractionSettings(state: ScrapeState): ExtractionSettings {
   return extractionSettings(
     state.request,
     state.context.collectLinks === true,
-    state.store?.search !== undefined,
+    indexesPage(state),
     state.context.hashContent === true,
   );
 }

@@ -1,18 +1,19 @@
 import { redactUrl } from '@crawlkit/fetcher';
 import { searchTextDigest } from '@crawlkit/store';
 
+import { indexesPage } from '../extraction-settings.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { markdownText } from '../../search/markdown-text.js';
 
 /**
- * The page's text for the store's search index (title, description, main content), when the store keeps one: the
- * cache write stores it with the page, and a job's result with the document. Zero data retention has no store, so
- * its pages never enter the index.
+ * The page's text for the store's search index (title, description, main content), when the store keeps one and
+ * something stores it (`indexesPage`): the cache write stores it with the page, and a job's result with the
+ * document. Zero data retention has no store, so its pages never enter the index.
  */
 export const searchTextStage: ScrapeStage = {
   name: 'search-text',
   run(state) {
-    if (!state.store?.search || !state.extraction) return;
+    if (!state.extraction || !indexesPage(state)) return;
     const { metadata, markdown } = state.extraction;
     const text = (value: unknown) =>
       typeof value === 'string' ? value : Array.isArray(value) ? String(value[0] ?? '') : '';

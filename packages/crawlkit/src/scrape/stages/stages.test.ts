@@ -15,6 +15,7 @@ import { decodeStage } from './decode.js';
 import { extractStage } from './extract.js';
 import { fetchStage } from './fetch.js';
 import { formatsStage } from './formats.js';
+import { searchTextStage } from './search-text.js';
 
 let server: FixtureServer;
 let rt: Runtime;
@@ -30,10 +31,10 @@ afterAll(async () => {
 });
 
 /** A fresh state for `path` (`maxAge` 0 unless given: the cache is written, not read). */
-function stateFor(path: string, extra: Omit<ScrapeRequestInput, 'url'> = {}): ScrapeState {
+function stateFor(path: string, extra: Omit<ScrapeRequestInput, 'url'> = {}, jobId?: string): ScrapeState {
   const url = `${server.url}${path}`;
   const request = scrapeRequestSchema.parse({ url, maxAge: 0, ...extra });
-  return initialState(rt.ctx, request, { sourceURL: url, zeroDataRetention: false });
+  return initialState(rt.ctx, request, { sourceURL: url, zeroDataRetention: false, ...(jobId ? { jobId } : {}) });
 }
 
 /** Runs `stages` on `state` in order, as `runScrape` does (without its timings and error answers). */
@@ -127,6 +128,32 @@ describe('extract', () => {
     expect(state.extraction!.markdown).toContain('#');
     expect(state.extraction!.links).toBeUndefined();
     expect(state.document).toBeUndefined();
+  });
+});
+
+describe('search-text', () => {
+  const stages = [fetchStage, decodeStage, extractStage, searchTextStage];
+
+  it("makes the page's index text in the worker when the cache or a job stores it, and not otherwise", async () => {
+    // Links only: the index text is made from the markdown, which is then extracted for it alone.
+    const cached = await through(stateFor('/articles/first-post.html', { formats: ['links'] }), stages);
+    expect(cached.extraction!.markdown).toContain('#');
+    expect(cached.extraction!.searchText).toBeTypeOf('string');
+    expect(cached.searchText).toMatchObject({ text: cached.extraction!.searchText });
+    expect(cached.searchText!.textDigest).toBe(cached.extraction!.searchTextDigest);
+
+    const inJob = stateFor('/articles/first-post.html', { formats: ['links'], storeInCache: false }, 'job-1');
+    await through(inJob, stages);
+    expect(inJob.searchText).toEqual(cached.searchText);
+
+    // Neither read from the cache (maxAge 0) nor written to it, outside a job: nothing would store the text.
+    const unstored = stateFor('/articles/first-post.html', { formats: ['links'], storeInCache: false });
+    await through(unstored, stages);
+    expect(unstored.extraction!.markdown).toBeUndefined();
+    expect(unstored.extraction!.searchText).toBeUndefined();
+    expect(unstored.extraction!.searchTextDigest).toBeUndefined();
+    expect(unstored.searchText).toBeUndefined();
+    expect(unstored.extraction!.links).toEqual(cached.extraction!.links);
   });
 });
 
