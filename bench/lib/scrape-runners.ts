@@ -2,6 +2,8 @@
 // its own child process (so its peak RSS is its own), built once, then timed over the URLs. Each imports its
 // libraries when created, so a child loads only its own row's code.
 
+import type * as CrawlkitModule from 'crawlkit';
+
 /** What one page produced: output characters (0 = failure), so a runner that skips work shows. */
 export type PageFn = (url: string) => Promise<number>;
 
@@ -49,7 +51,8 @@ async function pool(
  * (`undefined` = the engine default).
  */
 async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> {
-  const { Crawlkit } = await import('crawlkit');
+  // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js), for an A/B of two builds in one run.
+  const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
   const engine = new Crawlkit({
     store: 'memory',
     engine: 'http',
