@@ -8,15 +8,15 @@ import { collapseWhitespace, escapeBrackets } from './escape.js';
 import { type ListItem, renderList } from './lists.js';
 import { isMathScript, MathCapture } from './math.js';
 import {
-  holdsBlocks,
   isGfmTable,
   isVoid,
+  planRaw,
   RawCapture,
   rawKind,
   serializeRaw,
   startTag,
   type AttributeFilter,
-  type RawEvent,
+  type RawPlan,
 } from './raw-html.js';
 import { alignOf, colspanOf, renderTable, rowspanOf, type TableModel, type TableRow } from './tables.js';
 import * as T from './tags.js';
@@ -107,8 +107,9 @@ export class Converter implements HtmlSink {
   #cells = 0;
   #sup = 0;
   #paragraphs = 0;
-  /** Raw-HTML mode: the next start tag is one being replayed, converted as markdown this time. */
-  #replaying = false;
+  /** Raw-HTML mode: the recorded subtree being replayed, and the index of the start tag being replayed. */
+  #plan: RawPlan | null = null;
+  #planIndex = -1;
   readonly #attributeFilter: AttributeFilter;
 
   constructor(options: ConverterOptions) {
@@ -132,14 +133,12 @@ export class Converter implements HtmlSink {
     const cur = this.#cur;
     const kind = T.TAGS.get(name) ?? T.INLINE;
     if (this.#options.rawHtml) {
-      if (this.#replaying) this.#replaying = false;
-      else {
-        const raw = rawKind(name, kind, attribs);
-        if (raw !== undefined && !cur.inlineOnly && this.#nesting < MAX_NESTING) {
-          if (raw === 'inline' && !this.#atBlockLevel(cur)) return this.#openRawInline(name, attribs, cur);
-          return this.#openRawBlock(name, attribs, raw === 'table');
-        }
-        if (raw === 'inline') return this.#openRawInline(name, attribs, cur);
+      const raw = rawKind(name, kind, attribs);
+      if (raw !== undefined) {
+        if (!cur.inlineOnly && this.#nesting < MAX_NESTING && (raw !== 'inline' || this.#atBlockLevel(cur))) {
+          const handled = this.#openRawBlock(name, attribs, raw === 'table');
+          if (handled !== undefined) return handled;
+        } else if (raw === 'inline') return this.#openRawInline(name, attribs, cur);
       }
     }
     switch (kind) {
@@ -461,49 +460,50 @@ export class Converter implements HtmlSink {
   }
 
   /**
-   * An element markdown cannot express, at block level: recorded to its end, then written as one HTML block, or,
-   * when its content is blocks, as its tags around that content converted to markdown. A table that GFM expresses
-   * exactly is converted as usual.
+   * An element markdown cannot express, at block level. Outside a replay, its subtree is recorded to its end, then
+   * replayed once. In the replay, an element whose content is blocks writes its tags around that content converted
+   * to markdown; any other is written whole as one HTML block; a table that GFM expresses exactly is converted as
+   * usual (`undefined`).
    */
-  #openRawBlock(name: string, attribs: Record<string, string>, table: boolean): boolean {
-    const capture = new RawCapture(name, attribs);
-    return this.#startCapture(capture, () => {
-      const events = capture.events;
-      const cur = this.#cur;
-      if (table && isGfmTable(events)) {
-        this.#replay(events, 0, events.length, true);
-      } else if (!table && holdsBlocks(events)) {
-        cur.pushBlock({ kind: 'other', text: startTag(name, attribs, this.#attributeFilter) });
-        this.#nesting++;
-        this.#replay(events, 1, events.length - 1, false);
-        this.#nesting--;
-        cur.boundary();
-        cur.pushBlock({ kind: 'other', text: `</${name}>` });
-      } else {
-        cur.pushBlock({ kind: 'other', text: serializeRaw(events, this.#attributeFilter) });
-      }
-      this.#budget.check();
+  #openRawBlock(name: string, attribs: Record<string, string>, table: boolean): boolean | undefined {
+    const plan = this.#plan;
+    if (!plan) {
+      const capture = new RawCapture(name, attribs);
+      return this.#startCapture(capture, () => this.#replay(planRaw(capture.events)));
+    }
+    const i = this.#planIndex;
+    const end = plan.end[i]!;
+    if (table ? !isGfmTable(plan.events, i, end) : !plan.holdsBlocks[i]) {
+      this.#cur.pushBlock({ kind: 'other', text: serializeRaw(plan.events, i, end + 1, this.#attributeFilter) });
+      return false;
+    }
+    if (table) return undefined;
+    this.#cur.pushBlock({ kind: 'other', text: startTag(name, attribs, this.#attributeFilter) });
+    this.#frames.push({
+      close: () => {
+        this.#cur.boundary();
+        this.#cur.pushBlock({ kind: 'other', text: `</${name}>` });
+      },
     });
+    return true;
   }
 
-  /** Feeds recorded events through the converter again; `asMarkdown`: the first start tag is converted as markdown. */
-  #replay(events: readonly RawEvent[], from: number, to: number, asMarkdown: boolean): void {
-    for (let i = from; i < to; i++) {
+  /** Feeds a recorded subtree through the converter again, its raw-HTML decisions taken from `plan`. */
+  #replay(plan: RawPlan): void {
+    this.#plan = plan;
+    const events = plan.events;
+    for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       if (typeof event === 'string') this.text(event);
       else if ('close' in event) this.close(event.close);
       else {
-        if (i === from && asMarkdown) this.#replaying = true;
-        if (this.open(event.open, event.attribs)) continue;
+        this.#planIndex = i;
         // skipped: its subtree and its end tag too
-        for (let depth = 0; i + 1 < to;) {
-          const next = events[++i]!;
-          if (typeof next === 'string') continue;
-          if ('open' in next) depth++;
-          else if (depth-- === 0) break;
-        }
+        if (!this.open(event.open, event.attribs)) i = plan.end[i]!;
       }
     }
+    this.#plan = null;
+    this.#budget.check();
   }
 
   // Block elements.

@@ -75,7 +75,7 @@ describe('raw-HTML mode', () => {
       baseUrl: 'https://example.com/a/',
       removeBase64Images: true,
     });
-    expect(markdown).toBe('<div><a href="https://example.com/a/b">x</a><img src="<Base64-Image-Removed>"></div>');
+    expect(markdown).toBe('<div><a href="https://example.com/a/b">x</a><img src="&lt;Base64-Image-Removed&gt;"></div>');
   });
 
   it('gives the same markdown for a string and for a DOM', () => {

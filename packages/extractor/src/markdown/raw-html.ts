@@ -80,7 +80,7 @@ export function needsOwnLine(name: string): boolean {
   return !BLOCK_START.has(name) && !RAW_TEXT.has(name);
 }
 
-/** Records an element's subtree (sanitised: dropped elements never enter it) to be written as HTML or replayed. */
+/** Records an element's subtree (sanitised: dropped elements never enter it) to be planned and replayed. */
 export class RawCapture implements Capture {
   readonly events: RawEvent[];
   #depth = 0;
@@ -108,32 +108,53 @@ export class RawCapture implements Capture {
   }
 }
 
-/** Whether the recorded element's own content is blocks only (and at least one): markdown can go between its tags. */
-export function holdsBlocks(events: readonly RawEvent[]): boolean {
-  let depth = 0;
-  let blocks = 0;
-  for (let i = 1; i < events.length - 1; i++) {
+/**
+ * A recorded subtree, indexed for one replay: where each element ends, and whether its own content is blocks only
+ * (and at least one): then markdown can go between its tags; otherwise it is written whole as HTML.
+ */
+export interface RawPlan {
+  readonly events: readonly RawEvent[];
+  /** For a start tag's index, its end tag's index. */
+  readonly end: Int32Array;
+  readonly holdsBlocks: Uint8Array;
+}
+
+const EMPTY = 0;
+const BLOCKS = 1;
+const INLINE = 2;
+
+/** Indexes a recorded subtree in one pass. */
+export function planRaw(events: readonly RawEvent[]): RawPlan {
+  const n = events.length;
+  const end = new Int32Array(n).fill(n - 1);
+  const holdsBlocks = new Uint8Array(n);
+  const open: number[] = [];
+  const content: number[] = [];
+  for (let i = 0; i < n; i++) {
     const event = events[i]!;
+    const top = content.length - 1;
     if (typeof event === 'string') {
-      if (depth === 0 && event.trim() !== '') return false;
+      if (top >= 0 && event.trim() !== '') content[top] = INLINE;
     } else if ('open' in event) {
-      if (depth === 0) {
-        if (!BLOCK_CHILDREN.has(event.open)) return false;
-        blocks++;
-      }
-      depth++;
-    } else depth--;
+      if (top >= 0 && content[top] !== INLINE) content[top] = BLOCK_CHILDREN.has(event.open) ? BLOCKS : INLINE;
+      open.push(i);
+      content.push(EMPTY);
+    } else if (open.length > 0) {
+      const start = open.pop()!;
+      end[start] = i;
+      holdsBlocks[start] = content.pop() === BLOCKS ? 1 : 0;
+    }
   }
-  return blocks > 0;
+  return { events, end, holdsBlocks };
 }
 
 /** Whether a recorded table is a GFM table exactly: a header row of `<th>` first, no spans, one line per cell. */
-export function isGfmTable(events: readonly RawEvent[]): boolean {
+export function isGfmTable(events: readonly RawEvent[], from: number, to: number): boolean {
   let rows = 0;
   let firstRowCells = 0;
   let firstRowHeaders = 0;
   let inCell = 0;
-  for (let i = 1; i < events.length - 1; i++) {
+  for (let i = from + 1; i < to; i++) {
     const event = events[i]!;
     if (typeof event === 'string' || !('open' in event)) {
       if (typeof event !== 'string' && (event.close === 'td' || event.close === 'th')) inCell--;
@@ -158,19 +179,23 @@ export function isGfmTable(events: readonly RawEvent[]): boolean {
 export type AttributeFilter = (element: string, name: string, value: string) => string | undefined;
 
 function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\n/g, '&#10;');
 }
 
 /** A start tag, sanitised: no event handlers, no `srcdoc`, no `javascript:` or `vbscript:` URLs. */
 export function startTag(name: string, attribs: Record<string, string>, filter?: AttributeFilter): string {
   let out = `<${name}`;
-  for (const key of Object.keys(attribs)) {
+  for (const [key, given] of Object.entries(attribs)) {
     if (!VALID_ATTRIBUTE.test(key)) continue;
     const lower = key.toLowerCase();
     if (lower.startsWith('on') || lower === 'srcdoc' || lower === 'formaction') continue;
-    let value: string | undefined = attribs[key]!;
-    if (UNSAFE_URL.test(value.replace(IGNORED_IN_URL, ''))) continue;
-    if (filter) value = filter(name, lower, value);
+    if (UNSAFE_URL.test(given.replace(IGNORED_IN_URL, ''))) continue;
+    const value = filter ? filter(name, lower, given) : given;
     if (value === undefined) continue;
     out += value === '' ? ` ${key}=""` : ` ${key}="${escapeAttribute(value)}"`;
   }
@@ -187,11 +212,11 @@ export function isVoid(name: string): boolean {
  * outside `<pre>` keep one newline; a blank line inside a nested `<pre>` is written `&#10;`), and a newline after
  * the first tag where the block's start condition needs it. The leading newline of a `<pre>` is written as parsed.
  */
-export function serializeRaw(events: readonly RawEvent[], filter?: AttributeFilter): string {
+export function serializeRaw(events: readonly RawEvent[], from: number, to: number, filter?: AttributeFilter): string {
   let out = '';
   let raw = 0;
   // CommonMark's condition 1: a block that starts with `<pre` or `<textarea` ends at its end tag, blank lines or not
-  const first = events[0];
+  const first = events[from];
   const ownEnd = typeof first === 'object' && 'open' in first && (first.open === 'pre' || first.open === 'textarea');
   let text = '';
   const flushText = (): void => {
@@ -201,12 +226,11 @@ export function serializeRaw(events: readonly RawEvent[], filter?: AttributeFilt
       if (!ownEnd) t = t.replace(/\n([ \t]*)\n/g, '\n$1&#10;');
     } else {
       t = t.replace(/[ \t]*\n\s*/g, '\n');
-      if (out.endsWith('\n') && t.startsWith('\n')) t = t.slice(1);
     }
     out += t;
     text = '';
   };
-  for (let i = 0; i < events.length; i++) {
+  for (let i = from; i < to; i++) {
     const event = events[i]!;
     if (typeof event === 'string') {
       text += event;
@@ -216,8 +240,8 @@ export function serializeRaw(events: readonly RawEvent[], filter?: AttributeFilt
     if ('open' in event) {
       out += startTag(event.open, event.attribs, filter);
       if (RAW_TEXT.has(event.open)) raw++;
-      if (i === 0 && needsOwnLine(event.open)) {
-        const next = events[1];
+      if (i === from && needsOwnLine(event.open)) {
+        const next = events[from + 1];
         if (typeof next === 'string') text = next.startsWith('\n') ? '' : '\n';
         else out += '\n';
       }
