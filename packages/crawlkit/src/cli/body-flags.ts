@@ -36,7 +36,8 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     key: 'formats',
     kind: 'list',
     description:
-      'formats, comma-separated: markdown, summary, html, rawHtml, links, images, screenshot, changeTracking, branding',
+      'formats, comma-separated: markdown, summary, html, rawHtml, links, images, screenshot, changeTracking, ' +
+      'branding; one prints as itself, several as the JSON of the page',
   },
   { flags: '--only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'main content only (default)' },
   { flags: '--no-only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'keep header, nav, footer' },
@@ -52,6 +53,12 @@ const SCRAPE_FLAGS: BodyFlag[] = [
   { flags: '--country <code>', key: 'location.country', kind: 'string', description: 'location country (ISO code)' },
   { flags: '--languages <list>', key: 'location.languages', kind: 'list', description: 'location languages' },
   { flags: '--no-remove-base64-images', key: 'removeBase64Images', kind: 'boolean', description: 'keep data: images' },
+  {
+    flags: '--markdown-raw-html',
+    key: 'markdownOptions.rawHtml',
+    kind: 'boolean',
+    description: 'write what markdown cannot express as sanitised HTML',
+  },
   { flags: '--no-block-ads', key: 'blockAds', kind: 'boolean', description: 'do not block ads and cookie banners' },
   { flags: '--proxy <mode>', key: 'proxy', kind: 'string', description: 'basic, stealth or auto' },
   { flags: '--no-store-in-cache', key: 'storeInCache', kind: 'boolean', description: 'do not cache the pages' },

@@ -48,6 +48,8 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   includeTags?: string[];
   excludeTags?: string[];
   removeBase64Images: boolean;
+  /** Markdown in raw-HTML mode (`markdownOptions.rawHtml`); absent when off, so default fingerprints stay as they were. */
+  markdownRawHtml?: true;
   /** PDF parsing: `false` returns the file as base64; `mode` (absent: `auto`) says which pages are read by OCR. */
   pdf: false | { maxPages?: number; mode?: 'fast' | 'auto' | 'ocr' };
   /** Whether images are read by OCR (the `image` parser). */
@@ -56,6 +58,20 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   collectLinks: boolean;
   /** Also the page's text for the search index (`markdownText` of its markdown), made in the worker. */
   searchText?: boolean;
+}
+
+/** Whether an extraction with `settings` reads the page's content at all (`rawBase64` alone reads only its bytes). */
+export function readsContent(settings: ExtractionSettings): boolean {
+  return (
+    settings.markdown ||
+    settings.html ||
+    settings.rawHtml ||
+    settings.links ||
+    settings.images ||
+    settings.attributes.length > 0 ||
+    settings.collectLinks ||
+    settings.searchText === true
+  );
 }
 
 /** One page's extraction, as sent to a worker. */
