@@ -13,8 +13,8 @@ const settings = extractionSettings(
   false,
 );
 
-const page = (html: string, budgetMs?: number): ExtractionRequest => ({
-  page: { url: 'http://127.0.0.1/page', contentType: 'text/html', kind: 'html', text: html },
+const page = (html: string, budgetMs?: number, url = 'http://127.0.0.1/page'): ExtractionRequest => ({
+  page: { url, contentType: 'text/html', kind: 'html', text: html },
   settings,
   ...(budgetMs !== undefined ? { budgetMs } : {}),
 });
@@ -85,6 +85,68 @@ describe('ExtractionPool', () => {
     expect(content.warnings[0]).toMatch(/took longer than its budget \(extractionBudgetMs: 1 ms\)/);
     expect(content.markdown).toMatch(/^Some words of a long article, a link and more words\.\n\nSome words/);
     expect(content.links).toEqual([]);
+  });
+
+  it('sends a worker its next call while it runs one: it starts it while the main thread is busy', async () => {
+    const starts = new Map<string, CallStart>();
+    const stop = onCallStart((s) => starts.set(s.url!, s));
+    const firstStarted = new Promise<void>((resolve) => {
+      const unsub = onCallStart((s) => s.url?.endsWith('/first') && (unsub(), resolve()));
+    });
+    try {
+      const first = pool.extract(page(big.slice(0, 80_000), undefined, 'http://127.0.0.1/first'));
+      const second = pool.extract(page('<p>next</p>', undefined, 'http://127.0.0.1/second'));
+      await firstStarted;
+      // The main thread holds its event loop well past the first call's end: the second starts meanwhile or not at all.
+      const until = Date.now() + 2_000;
+      while (Date.now() < until);
+      const blockEnd = performance.timeOrigin + performance.now();
+      expect((await second).markdown).toBe('next');
+      await first;
+      expect(starts.get('http://127.0.0.1/second')!.startedAt).toBeLessThan(blockEnd);
+      expect(starts.get('http://127.0.0.1/second')!.threadId).toBe(starts.get('http://127.0.0.1/first')!.threadId);
+    } finally {
+      stop();
+    }
+  });
+
+  it('cancels an aborted call its worker holds but has not started; the call running there goes on', async () => {
+    const started: string[] = [];
+    const stop = onCallStart((s) => started.push(s.url!));
+    const runningStarted = new Promise<void>((resolve) => {
+      const unsub = onCallStart((s) => s.url?.endsWith('/running') && (unsub(), resolve()));
+    });
+    try {
+      const running = pool.extract(page(big, undefined, 'http://127.0.0.1/running'));
+      const controller = new AbortController();
+      const held = pool.extract(page('<p>held</p>', undefined, 'http://127.0.0.1/held'), controller.signal);
+      await runningStarted;
+      const reason = new Error('deadline');
+      controller.abort(reason);
+      await expect(held).rejects.toBe(reason);
+      expect((await running).markdown).toContain('Some words of a long article');
+      expect((await pool.extract(page('<p>after</p>', undefined, 'http://127.0.0.1/after'))).markdown).toBe('after');
+      expect(started).toEqual(['http://127.0.0.1/running', 'http://127.0.0.1/after']);
+    } finally {
+      stop();
+    }
+  });
+
+  it('sends a held call again when its worker is stopped under another call, without counting it a failure', async () => {
+    const started: string[] = [];
+    const stop = onCallStart((s) => {
+      started.push(s.url!);
+      if (s.url?.endsWith('/doomed')) void s.terminate();
+    });
+    try {
+      const doomed = pool.extract(page(big, undefined, 'http://127.0.0.1/doomed'));
+      const held = pool.extract(page('<p>held</p>', undefined, 'http://127.0.0.1/held'));
+      await expect(doomed).rejects.toMatchObject({ code: 'SCRAPE_EXTRACTION_FAILED' });
+      expect((await held).markdown).toBe('held');
+      expect(started.filter((url) => url.endsWith('/held'))).toHaveLength(1);
+    } finally {
+      stop();
+    }
   });
 
   it('fails with SCRAPE_PAGE_TOO_COMPLEX when a page needs more than maxMemoryMb, and goes on', async () => {

@@ -1,12 +1,14 @@
 import { channel } from 'node:diagnostics_channel';
 import type { JudgedPage, JudgeOptions, RenderVerdict } from '@crawlkit/fetcher';
+import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
 
 import { isErrorCode } from '../error-codes.js';
 import { CrawlkitError } from '../errors.js';
 import { settleCall, type CallReply, type CallResult, type ExtractionCall, type JudgedExtraction } from './calls.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
-import type { StartedMessage } from './worker.js';
+import { cancelIfQueued, newCallState, startedOn } from './call-state.js';
+import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
 
 export interface ExtractionPoolOptions {
@@ -15,6 +17,15 @@ export interface ExtractionPoolOptions {
   /** Heap limit of each worker thread, in MiB. */
   maxMemoryMb: number;
 }
+
+/**
+ * Calls a worker holds at once: the one it runs and the next, sent ahead so that it starts it without waiting for
+ * the main thread (which, on a machine whose cores the workers fill, waits its turn for a core first).
+ */
+const CALLS_PER_WORKER = 2;
+
+/** `#dispatch`'s answer for a call whose worker stopped before starting it. */
+const NOT_STARTED = Symbol('not started');
 
 /** Time the worker has, past a page's extraction budget, to cut it itself before it is stopped from outside. */
 const CUT_GRACE_MS = 1_000;
@@ -31,6 +42,8 @@ export interface CallStart {
   /** The page's URL, for page calls; the sitemap's, for a sitemap. */
   url?: string;
   threadId: number;
+  /** When the worker started the call, in milliseconds since the epoch (`performance.timeOrigin` based). */
+  startedAt: number;
   /** Stops the thread running the call (as a crash would). */
   terminate(): Promise<number>;
 }
@@ -109,11 +122,14 @@ export class ExtractionPool {
   #pool: Piscina | undefined;
   #ids = 0;
   /** Calls waiting for their worker to start them. */
-  readonly #waiting = new Map<number, (threadId: number) => void>();
+  readonly #waiting = new Map<number, (started: StartedMessage) => void>();
+  /** The calls sent to the workers: at most `CALLS_PER_WORKER` a worker; the others wait here, in order. */
+  readonly #turns: PQueue;
 
   private constructor(options: ExtractionPoolOptions, forget: () => void) {
     this.#options = options;
     this.#forget = forget;
+    this.#turns = new PQueue({ concurrency: Math.max(1, options.size * CALLS_PER_WORKER) });
   }
 
   get size(): number {
@@ -212,14 +228,30 @@ export class ExtractionPool {
     }
   }
 
+  /**
+   * Runs a call once in a worker: it waits its turn in `#turns`, then goes to a worker, which may still be running
+   * another call (the worker starts it as soon as that one ends, without waiting for the main thread). A call stopped
+   * under it before it started (its worker stopped for another call, or out of memory) is sent again.
+   */
   async #attempt(call: ExtractionCall, options: RunOptions): Promise<CallReply> {
+    for (;;) {
+      const reply = await this.#turns.add(
+        () => this.#dispatch(call, options),
+        options.signal ? { signal: options.signal } : {},
+      );
+      if (reply !== NOT_STARTED) return reply;
+    }
+  }
+
+  async #dispatch(call: ExtractionCall, options: RunOptions): Promise<CallReply | typeof NOT_STARTED> {
     const pool = this.#piscina();
     const id = ++this.#ids;
+    const state = newCallState();
     const cut = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, cut.signal]) : cut.signal;
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
-    this.#waiting.set(id, (threadId) => {
+    this.#waiting.set(id, ({ threadId, startedAt }) => {
       this.#waiting.delete(id);
       options.onStart?.();
       if (options.runLimitMs !== undefined && !settled) {
@@ -230,22 +262,38 @@ export class ExtractionPool {
         const start: CallStart = {
           kind: call.kind,
           threadId,
-          terminate: () => pool.threads.find((t) => t.threadId === threadId)?.terminate() ?? Promise.resolve(0),
+          startedAt,
+          terminate: () => this.#terminate(threadId),
         };
         if ('page' in call) start.url = call.page.url;
         else if (call.kind === 'sitemap') start.url = call.url;
         callStartChannel.publish(start);
       }
     });
+    // Piscina is given no signal: it would stop a worker holding an aborted call that had not started, and the call
+    // running there with it. An aborted call is cancelled if its worker has not started it, else that worker is stopped.
+    let stop: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      stop = () => {
+        if (!cancelIfQueued(state)) void this.#terminate(startedOn(state));
+        reject(signal.reason as Error);
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    });
+    const running = pool.run({ id, call, state } satisfies CallMessage) as Promise<CallReply>;
+    // Settled after an abort too (cancelled, or its worker stopped): nobody waits for it then.
+    running.catch(() => undefined);
     try {
-      const reply = (await pool.run({ id, call }, { signal })) as CallReply;
+      const reply = await Promise.race([running, aborted]);
       // The start message comes over the worker's own port, the result over piscina's: the start may still be on
       // its way, and its subscribers should see it.
       settled = true;
       return reply;
     } catch (error) {
-      if (cut.signal.aborted) throw cut.signal.reason as Error;
-      if (options.signal?.aborted) throw options.signal.reason as Error;
+      if (signal.aborted) throw signal.reason as Error;
+      // Its worker stopped before it started the call (under another call): it is sent again, to a working thread.
+      if (startedOn(state) === undefined && this.#pool === pool) return NOT_STARTED;
       if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         throw new CrawlkitError(
           'SCRAPE_PAGE_TOO_COMPLEX',
@@ -257,8 +305,15 @@ export class ExtractionPool {
       throw new WorkerDeath(error);
     } finally {
       clearTimeout(timer);
+      if (stop) signal.removeEventListener('abort', stop);
       if (!settled) this.#waiting.delete(id);
     }
+  }
+
+  /** Stops a worker thread (piscina fails its calls and starts another). */
+  #terminate(threadId: number | undefined): Promise<number> {
+    const thread = threadId === undefined ? undefined : this.#pool?.threads.find((t) => t.threadId === threadId);
+    return thread?.terminate() ?? Promise.resolve(0);
   }
 
   #piscina(): Piscina {
@@ -270,12 +325,13 @@ export class ExtractionPool {
       maxThreads: size,
       // Idle threads are kept (they do not keep the process alive): a page should not wait for a thread to start.
       idleTimeout: Infinity,
+      concurrentTasksPerWorker: CALLS_PER_WORKER,
       resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       ...(FROM_SOURCE ? { execArgv: [...process.execArgv, '--import', SOURCE_HOOKS.href] } : {}),
     });
     pool.on('message', (message: StartedMessage) => {
       if (typeof message?.crawlkitCallStarted === 'number') {
-        this.#waiting.get(message.crawlkitCallStarted)?.(message.threadId);
+        this.#waiting.get(message.crawlkitCallStarted)?.(message);
       }
     });
     // Errors of idle workers (a call's own errors reach its caller): the next call gets a fresh thread.

@@ -1,15 +1,43 @@
 /** The entry of the extraction pool's worker threads (loaded by piscina). */
 import { parentPort, threadId } from 'node:worker_threads';
 
+import { claimStart } from './call-state.js';
 import { settleCall, type CallReply, type ExtractionCall } from './calls.js';
 
 /** The message a worker sends when it starts a call: the pool's time budgets count from it. */
 export interface StartedMessage {
   crawlkitCallStarted: number;
   threadId: number;
+  /** When, in milliseconds since the epoch (`performance.timeOrigin + performance.now()`, comparable across threads). */
+  startedAt: number;
 }
 
-export default async function run(message: { id: number; call: ExtractionCall }): Promise<CallReply> {
-  parentPort?.postMessage({ crawlkitCallStarted: message.id, threadId } satisfies StartedMessage);
-  return settleCall(message.call);
+/** What the pool sends a worker for a call. */
+export interface CallMessage {
+  id: number;
+  call: ExtractionCall;
+  /** `call-state.ts`: whether the call started, shared with the pool. */
+  state: Int32Array;
+}
+
+/** The answer to a call cancelled before it started (the pool no longer waits for it). */
+export const CANCELLED_REPLY: CallReply = { ok: false, name: 'AbortError', message: 'cancelled before it started' };
+
+/**
+ * The previous call's reply: a worker runs its calls one after the other. Two can arrive together (the pool sends one
+ * ahead); without this chain the second would start between the first's end and its reply, and hold that reply back.
+ */
+let previous: Promise<unknown> = Promise.resolve();
+
+export default function run(message: CallMessage): Promise<CallReply> {
+  const reply = previous.then(() => start(message));
+  previous = reply;
+  return reply;
+}
+
+function start({ id, call, state }: CallMessage): CallReply | Promise<CallReply> {
+  if (!claimStart(state, threadId)) return CANCELLED_REPLY;
+  const startedAt = performance.timeOrigin + performance.now();
+  parentPort?.postMessage({ crawlkitCallStarted: id, threadId, startedAt } satisfies StartedMessage);
+  return settleCall(call);
 }
