@@ -89,7 +89,7 @@ function replyError(outcome: Extract<CallReply, { ok: false }>): Error {
  * shared by the engines of the process that have the same settings (they share the cores too).
  *
  * Hard limits: a call whose `signal` aborts (the page's `timeout`) or that passes its `runLimitMs` has its worker
- * stopped and replaced; a worker that reaches `maxMemoryMb` is stopped by Node and the call fails with
+ * stopped and replaced (one aborted before its worker started it is cancelled, and the worker left running); a worker that reaches `maxMemoryMb` is stopped by Node and the call fails with
  * `SCRAPE_PAGE_TOO_COMPLEX`; a worker that dies otherwise (a crash) gets the call once more in a fresh thread, then
  * the call fails with `SCRAPE_EXTRACTION_FAILED`.
  */
