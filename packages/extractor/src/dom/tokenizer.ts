@@ -1,15 +1,9 @@
 import { Tokenizer } from 'htmlparser2';
 
+import { isAsciiAlpha, nextAmp, readEndTag, readStartTag, type TagTokenizerState } from './whole-tags.js';
+
 /** The parts of htmlparser2's Tokenizer its skips use (private in its types, plain properties at runtime). */
-interface TokenizerState {
-  buffer: string;
-  index: number;
-  offset: number;
-  /** The next `&` of the buffer at `offset` searched from `ampFrom` (`-1`: none). */
-  ampAt: number;
-  ampFrom: number;
-  ampOffset: number;
-}
+type TokenizerState = TagTokenizerState;
 
 type State = (this: TokenizerState, c: number) => void;
 
@@ -24,14 +18,10 @@ const SQ = 0x27;
  */
 function nextStop(t: TokenizerState, stop: string): number {
   const from = t.index - t.offset + 1;
-  if (t.ampOffset !== t.offset || from < t.ampFrom || (t.ampAt !== -1 && t.ampAt < from)) {
-    t.ampOffset = t.offset;
-    t.ampFrom = from;
-    t.ampAt = t.buffer.indexOf('&', from);
-  }
+  const amp = nextAmp(t, from);
   const at = t.buffer.indexOf(stop, from);
   const first = at === -1 ? t.buffer.length : at;
-  return t.ampAt !== -1 && t.ampAt < first ? t.ampAt : first;
+  return amp !== -1 && amp < first ? amp : first;
 }
 
 /** A state whose characters other than `stop` and `&` do nothing: it jumps to the next of them. */
@@ -77,4 +67,14 @@ Object.defineProperties(FastTokenizer.prototype, {
   stateText: { value: skipping(base['stateText']!, LT) },
   stateInAttributeValueDoubleQuotes: { value: skipping(base['stateInAttributeValueDoubleQuotes']!, DQ) },
   stateInAttributeValueSingleQuotes: { value: skipping(base['stateInAttributeValueSingleQuotes']!, SQ) },
+  stateBeforeTagName: {
+    value: function stateBeforeTagName(this: TokenizerState, c: number): void {
+      if (!isAsciiAlpha(c) || !readStartTag(this)) base['stateBeforeTagName']!.call(this, c);
+    },
+  },
+  stateBeforeClosingTagName: {
+    value: function stateBeforeClosingTagName(this: TokenizerState, c: number): void {
+      if (!isAsciiAlpha(c) || !readEndTag(this)) base['stateBeforeClosingTagName']!.call(this, c);
+    },
+  },
 });
