@@ -1,9 +1,15 @@
 import { Tokenizer } from 'htmlparser2';
 
-import { isAsciiAlpha, nextAmp, readEndTag, readStartTag, type TagTokenizerState } from './whole-tags.js';
-
 /** The parts of htmlparser2's Tokenizer its skips use (private in its types, plain properties at runtime). */
-type TokenizerState = TagTokenizerState;
+interface TokenizerState {
+  buffer: string;
+  index: number;
+  offset: number;
+  /** The next `&` of the buffer at `offset` searched from `ampFrom` (`-1`: none). */
+  ampAt: number;
+  ampFrom: number;
+  ampOffset: number;
+}
 
 type State = (this: TokenizerState, c: number) => void;
 
@@ -18,10 +24,14 @@ const SQ = 0x27;
  */
 function nextStop(t: TokenizerState, stop: string): number {
   const from = t.index - t.offset + 1;
-  const amp = nextAmp(t, from);
+  if (t.ampOffset !== t.offset || from < t.ampFrom || (t.ampAt !== -1 && t.ampAt < from)) {
+    t.ampOffset = t.offset;
+    t.ampFrom = from;
+    t.ampAt = t.buffer.indexOf('&', from);
+  }
   const at = t.buffer.indexOf(stop, from);
   const first = at === -1 ? t.buffer.length : at;
-  return amp !== -1 && amp < first ? amp : first;
+  return t.ampAt !== -1 && t.ampAt < first ? t.ampAt : first;
 }
 
 /** A state whose characters other than `stop` and `&` do nothing: it jumps to the next of them. */
@@ -67,14 +77,4 @@ Object.defineProperties(FastTokenizer.prototype, {
   stateText: { value: skipping(base['stateText']!, LT) },
   stateInAttributeValueDoubleQuotes: { value: skipping(base['stateInAttributeValueDoubleQuotes']!, DQ) },
   stateInAttributeValueSingleQuotes: { value: skipping(base['stateInAttributeValueSingleQuotes']!, SQ) },
-  stateBeforeTagName: {
-    value: function stateBeforeTagName(this: TokenizerState, c: number): void {
-      if (!isAsciiAlpha(c) || !readStartTag(this)) base['stateBeforeTagName']!.call(this, c);
-    },
-  },
-  stateBeforeClosingTagName: {
-    value: function stateBeforeClosingTagName(this: TokenizerState, c: number): void {
-      if (!isAsciiAlpha(c) || !readEndTag(this)) base['stateBeforeClosingTagName']!.call(this, c);
-    },
-  },
 });
