@@ -62,6 +62,14 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(response.data.links!.length).toBeGreaterThan(0);
     expect(typeof response.data.markdown).toBe('string');
 
+    const text = await cli(['scrape', url, '--format', 'links']);
+    expect(text.stdout.trim().split('\n')).toEqual(response.data.links);
+    // Several formats print as the page's JSON: none of them is left out.
+    const several = await cli(['scrape', url, '--format', 'markdown,links']);
+    const printed = JSON.parse(several.stdout) as Document;
+    expect(printed.links).toEqual(response.data.links);
+    expect(printed.markdown).toBe(response.data.markdown);
+
     const ndjson = await cli(['scrape', url, '--format', 'links', '--ndjson']);
     const lines = ndjson.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -36,7 +36,8 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     key: 'formats',
     kind: 'list',
     description:
-      'formats, comma-separated: markdown, summary, html, rawHtml, links, images, screenshot, changeTracking, branding',
+      'formats, comma-separated: markdown, summary, html, rawHtml, links, images, screenshot, changeTracking, ' +
+      'branding; one prints as itself, several as the JSON of the page',
   },
   { flags: '--only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'main content only (default)' },
   { flags: '--no-only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'keep header, nav, footer' },

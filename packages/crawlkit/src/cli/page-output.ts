@@ -2,14 +2,21 @@ import type { Document } from '../v2/types.js';
 import type { CommandContext } from './context.js';
 import type { OutDir } from './out-dir.js';
 
-/** The text a page prints as in the default mode: its markdown, else the first other format it has. */
+/** Fields of a document that are not a format's output: they never decide how a page prints. */
+const NOT_OUTPUTS = new Set(['metadata', 'warning', 'actions']);
+
+/**
+ * The text a page prints as in the default mode. One format prints as itself (markdown, a summary, html, links one a
+ * line…); several print as the page's JSON, as firecrawl-cli does, so that none is left out.
+ */
 export function pageText(document: Document): string {
-  if (typeof document.markdown === 'string') return document.markdown;
-  if (typeof document.summary === 'string') return document.summary;
-  if (typeof document.html === 'string') return document.html;
-  if (typeof document.rawHtml === 'string') return document.rawHtml;
-  if (document.links) return document.links.join('\n');
-  if (document.images) return document.images.join('\n');
+  const outputs = Object.entries(document).filter(([key, value]) => !NOT_OUTPUTS.has(key) && value !== undefined);
+  const [only] = outputs.length === 1 ? outputs : [];
+  if (only) {
+    const [, value] = only;
+    if (typeof value === 'string' && only[0] !== 'screenshot' && only[0] !== 'rawBase64') return value;
+    if ((only[0] === 'links' || only[0] === 'images') && Array.isArray(value)) return value.join('\n');
+  }
   return JSON.stringify(document, null, 2);
 }
 

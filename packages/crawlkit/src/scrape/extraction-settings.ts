@@ -1,4 +1,4 @@
-import type { ExtractionInput, ExtractionSettings } from '../extraction/extraction.js';
+import { readsContent, type ExtractionInput, type ExtractionSettings } from '../extraction/extraction.js';
 import { pageKind } from '../extraction/page-kind.js';
 import { extractionNeeds } from '../formats/registry.js';
 import type { FetchedPage } from './fetched-page.js';
@@ -68,5 +68,15 @@ export function scrapeExtractionSettings(state: ScrapeState): ExtractionSettings
     state.context.collectLinks === true,
     state.store?.search !== undefined,
     state.context.hashContent === true,
+  );
+}
+
+/**
+ * Whether the formats of a scrape read the page's content: not for `rawBase64` alone, whose answer is the bytes. The
+ * search index does not count (a file crawlkit cannot read has no text to index).
+ */
+export function formatsReadContent(state: ScrapeState): boolean {
+  return readsContent(
+    extractionSettings(state.request, state.context.collectLinks === true, false, state.context.hashContent === true),
   );
 }

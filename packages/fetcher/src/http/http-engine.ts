@@ -152,6 +152,7 @@ export class HttpEngine {
         const { type, charset: declaredCharset } = parseContentType(headers['content-type']);
         let body: Uint8Array = new Uint8Array(0);
         let decoded = true;
+        let wire: Uint8Array | undefined;
         if (hop.method === 'HEAD' || NO_BODY_STATUSES.has(response.statusCode)) {
           await response.body.dump().catch(() => undefined);
         } else {
@@ -166,9 +167,11 @@ export class HttpEngine {
           const meter: BodyMeter = { wireBytes: 0 };
           unwatch = this.#lowSpeed.watch(meter, (received) => abort(this.#tooSlow(received)));
           const codings = parseContentEncoding(headers['content-encoding']);
-          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url));
+          const recording = request.onExchange !== undefined;
+          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), recording);
           body = read.body;
           decoded = read.decoded;
+          wire = read.wire;
         }
 
         const result: FetchResult = {
@@ -182,7 +185,8 @@ export class HttpEngine {
           timings: { startedAt, ttfbMs: round(ttfbMs), totalMs: round(performance.now() - start) },
         };
         if (decoded) describeBody(result, declaredCharset, request.deferDecoding ?? false);
-        request.onExchange?.(exchangeOf(hop, response.statusCode, headers, body, decoded));
+        // Recorded as received: a decoded body's wire bytes, with its content-encoding.
+        request.onExchange?.(exchangeOf(hop, response.statusCode, headers, wire ?? body, wire ? false : decoded));
         return result;
       }
     } catch (error) {

@@ -15,6 +15,8 @@ export interface ReadBody {
   body: Uint8Array;
   /** False when a content-encoding was not understood: `body` is then still encoded. */
   decoded: boolean;
+  /** The bytes as they came, content codings still on: only when asked for (`keepWire`) and `body` was decoded. */
+  wire?: Uint8Array;
 }
 
 const hasZstd = typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function';
@@ -89,7 +91,8 @@ function tooLarge(url: string, limit: number, what: string): FetchError {
 
 /**
  * Reads a response body, removing its content codings, with every size limit checked while streaming:
- * `maxBodyBytes` on the wire, `maxDecompressedBytes` and `maxCompressionRatio` after decoding.
+ * `maxBodyBytes` on the wire, `maxDecompressedBytes` and `maxCompressionRatio` after decoding. With `keepWire` (a
+ * recording), the encoded bytes are kept as well.
  */
 export async function readBody(
   source: Readable,
@@ -97,6 +100,7 @@ export async function readBody(
   limits: HttpLimits,
   meter: BodyMeter,
   url: string,
+  keepWire = false,
 ): Promise<ReadBody> {
   const known = codings.length > 0 && codings.every(isKnownCoding);
   if (!known) return { body: await readPlain(source, limits, meter, url), decoded: codings.length === 0 };
@@ -105,11 +109,13 @@ export async function readBody(
   const first = await iterator.next();
   if (first.done) return { body: EMPTY, decoded: true };
 
+  const wireChunks: Buffer[] = [];
   async function* wire(): AsyncGenerator<Buffer> {
     let chunk: Buffer = first.value as Buffer;
     for (;;) {
       meter.wireBytes += chunk.length;
       if (meter.wireBytes > limits.maxBodyBytes) throw tooLarge(url, limits.maxBodyBytes, 'body');
+      if (keepWire) wireChunks.push(chunk);
       yield chunk;
       const next = await iterator.next();
       if (next.done) return;
@@ -151,7 +157,8 @@ export async function readBody(
     }
     throw error;
   }
-  return { body: joinBody(chunks, decodedBytes), decoded: true };
+  const body = joinBody(chunks, decodedBytes);
+  return keepWire ? { body, decoded: true, wire: Buffer.concat(wireChunks, meter.wireBytes) } : { body, decoded: true };
 }
 
 /** Event listeners rather than async iteration: a plain body is the hot path of every crawl. */

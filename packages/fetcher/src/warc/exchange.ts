@@ -12,11 +12,13 @@ export interface Exchange {
   /** The response headers, names lower-cased. */
   headers: Record<string, string>;
   /**
-   * The body with its content and transfer encodings removed (what the engines hand on): a recorder drops
-   * `content-encoding` (when `decoded`) and `transfer-encoding` and writes `content-length` to match it.
+   * The body without its transfer encoding. From the HTTP engine, as received: its `content-encoding` still on (the
+   * engine hands on the decoded bytes, the recording keeps what the server sent). From the browser, decoded (CDP gives
+   * no other). A recorder drops `transfer-encoding`, and `content-encoding` when `decoded`, and writes a
+   * `content-length` that matches `body`.
    */
   body: Uint8Array;
-  /** False when `body` still has the `content-encoding` of `headers` (one the engine cannot decode). */
+  /** False when `body` still has the `content-encoding` of `headers`. */
   decoded: boolean;
   /** When the response arrived (epoch ms). */
   receivedAt: number;

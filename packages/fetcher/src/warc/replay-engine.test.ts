@@ -2,7 +2,9 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
+import { request as rawRequest } from 'undici';
 import { WARCParser, WARCRecord } from 'warcio';
 import { WARCSerializer } from 'warcio/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +77,39 @@ describe('WarcWriter', () => {
     ]);
     expect(records.filter((record) => record.type === 'request')).toHaveLength(responses.length);
   });
+  it('records a compressed body as received, its content-encoding kept, and replay decodes it', async () => {
+    const paths = ['/http/gzip', '/http/brotli', '/http/deflate-raw', '/http/gzip-then-br'];
+    const file = join(dir, 'encoded.warc.gz');
+    const writer = new WarcWriter(file, { job: '{"kind":"test"}' });
+    const http = new HttpEngine();
+    const live = new Map<string, string | undefined>();
+    try {
+      for (const path of paths) {
+        const result = await http.fetch({ url: `${server.url}${path}`, onExchange: (e) => writer.add(e) });
+        live.set(`${server.url}${path}`, result.text);
+      }
+    } finally {
+      await http.close();
+    }
+    await writer.close();
+
+    const recorded = new Map<string, { encoding: string | null; payload: Buffer }>();
+    for await (const record of WARCParser.iterRecords([await readFile(file)])) {
+      if (record.warcType !== 'response') continue;
+      const encoding = record.httpHeaders?.headers.get('content-encoding') ?? null;
+      recorded.set(record.warcTargetURI!, { encoding, payload: Buffer.from(await record.readFully(false)) });
+    }
+    for (const path of paths) {
+      const url = `${server.url}${path}`;
+      const wire = await rawRequest(url, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+      expect(recorded.get(url)?.encoding).toBe(wire.headers['content-encoding']);
+      expect(recorded.get(url)?.payload.equals(Buffer.from(await wire.body.arrayBuffer()))).toBe(true);
+      const replayed = await new ReplayEngine({ files: [file] }).fetchPlain({ url });
+      expect(replayed.headers['content-encoding']).toBeUndefined();
+      expect(replayed.text).toBe(live.get(url));
+      expect(replayed.text).toContain('café');
+    }
+  });
 });
 
 describe('ReplayEngine', () => {
@@ -143,6 +178,44 @@ describe('ReplayEngine', () => {
     expect(lost.message).toMatch(/truncated/);
     expect(told).toHaveLength(1);
     expect(told[0]).toMatch(new RegExp(`ends inside a record \\(from byte ${last.offset}\\).*6 complete responses`));
+  });
+
+  it("serves another tool's record kept chunked and gzipped, and one in a coding it cannot decode as recorded", async () => {
+    const page = '<html><body><p>café, from a chunked and gzipped record</p></body></html>';
+    const gzipped = gzipSync(Buffer.from(page));
+    const half = Math.floor(gzipped.length / 2);
+    const chunked = Buffer.concat([
+      Buffer.from(`${half.toString(16)}\r\n`),
+      gzipped.subarray(0, half),
+      Buffer.from(`\r\n${(gzipped.length - half).toString(16)}\r\n`),
+      gzipped.subarray(half),
+      Buffer.from('\r\n0\r\n\r\n'),
+    ]);
+    const record = (url: string, headers: Record<string, string>, body: Uint8Array) =>
+      WARCSerializer.serialize(
+        WARCRecord.create({ url, type: 'response', warcVersion: 'WARC/1.1', httpHeaders: headers }, [body]),
+      );
+    const file = join(dir, 'foreign.warc');
+    await writeFile(
+      file,
+      Buffer.concat([
+        await record(
+          'http://foreign.test/chunked',
+          { 'content-type': 'text/html; charset=utf-8', 'transfer-encoding': 'chunked', 'content-encoding': 'gzip' },
+          chunked,
+        ),
+        await record('http://foreign.test/odd', { 'content-type': 'text/plain', 'content-encoding': 'x-odd' }, gzipped),
+      ]),
+    );
+    const replay = new ReplayEngine({ files: [file] });
+    const served = await replay.fetchPlain({ url: 'http://foreign.test/chunked' });
+    expect(served.text).toBe(page);
+    expect(served.headers).not.toHaveProperty('transfer-encoding');
+    expect(served.headers).not.toHaveProperty('content-encoding');
+    const odd = await replay.fetchPlain({ url: 'http://foreign.test/odd' });
+    expect(odd.headers['content-encoding']).toBe('x-odd');
+    expect(Buffer.from(odd.body).equals(gzipped)).toBe(true);
+    expect(odd.text).toBeUndefined();
   });
 
   it('indexes a 2 GB uncompressed WARC without reading it whole, and refuses its huge record', async () => {

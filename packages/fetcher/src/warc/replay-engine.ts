@@ -131,7 +131,7 @@ export class ReplayEngine implements PageEngine {
         engine: 'http',
         timings: { startedAt, ttfbMs: 0, totalMs: Math.round(performance.now() - start) },
       };
-      describeBody(result, charset, request.deferDecoding ?? false);
+      if (recorded.decoded) describeBody(result, charset, request.deferDecoding ?? false);
       return result;
     }
   }

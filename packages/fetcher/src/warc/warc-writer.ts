@@ -12,7 +12,7 @@ import type { Exchange } from './exchange.js';
 
 /** Request headers that carry credentials: recorded as `[redacted]`, so a recording can be shared. */
 const SECRET_REQUEST_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
-/** Response headers that describe the bytes on the wire, which the recorded (decoded) body no longer is. */
+/** Response headers written again to match the recorded body (de-chunked by the engine, its length counted here). */
 const WIRE_HEADERS = new Set(['transfer-encoding', 'content-length']);
 
 /** What a `WarcWriter` says of the file it wrote. */

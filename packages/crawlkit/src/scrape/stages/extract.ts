@@ -1,5 +1,5 @@
 import type { ExtractionRequest } from '../../extraction/extraction.js';
-import { scrapeExtractionSettings } from '../extraction-settings.js';
+import { formatsReadContent, scrapeExtractionSettings } from '../extraction-settings.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
@@ -14,6 +14,12 @@ export const extractStage: ScrapeStage = {
   name: 'extract',
   async run(state) {
     const { ctx, deadline, store, cache } = state;
+    const { kind } = state.input!;
+    if ((kind === 'unsupported' || kind === 'document') && !formatsReadContent(state)) {
+      // A file no format reads (an image asked for as `rawBase64`) is not converted: its bytes are the answer.
+      state.extraction = { metadata: {}, warnings: [] };
+      return;
+    }
     deadline.extracting();
     const request: ExtractionRequest = {
       page: state.input!,
