@@ -28,14 +28,14 @@ import { Crawlkit, type Document } from 'crawlkit';
 import { startChangingSite, type ChangingPage } from '../fixtures/changing-site.ts';
 import { finish, goal, isQuick, median, type Row } from './lib/report.ts';
 
-/** `--child URL DIR`: one crawl of the site in this new process (a user's cron run), its figures printed as JSON. */
+/** `--child URL DIR LIMIT`: one crawl of the site in this new process (a user's cron run), its figures printed as JSON. */
 const childAt = process.argv.indexOf('--child');
 if (childAt >= 0) {
   const [url, dir, limit] = process.argv.slice(childAt + 1);
   const cpu = process.cpuUsage();
   const started = performance.now();
   const ck = new Crawlkit({ storeDir: dir!, engine: 'http' });
-  const answer = await ck.crawl({ url, tag: 'bench', limit: Number(limit), scrapeOptions: { maxAge: 1 } });
+  const answer = await ck.crawl({ url: url!, tag: 'bench', limit: Number(limit), scrapeOptions: { maxAge: 1 } });
   if (!('id' in answer)) throw new Error(`crawl refused: ${JSON.stringify(answer)}`);
   const done = await ck.waitForJob(answer.id);
   if (!done.success || done.status !== 'completed') throw new Error(`crawl ended ${JSON.stringify(done)}`);
