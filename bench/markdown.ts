@@ -35,6 +35,8 @@ const GOAL_MEMORY = 5;
 const GOAL_BIG_PAGES = 4;
 /** Issue 37: a whole-page markdown scrape() against turndown converting the same whole page. */
 const GOAL_WHOLE_PAGE = 3;
+/** Issue 42: the CommonMark round trip in raw-HTML mode (`rawHtml: true`), share of the spec examples. */
+const GOAL_ROUND_TRIP_RAW_HTML = 0.95;
 const quick = isQuick();
 const BIG_PAGES = quick ? 2 : 12;
 /** Sizes of the synthetic articles (the linearity ratio is big / small: the same 5x step in both runs). */
@@ -239,8 +241,10 @@ const memoryWorst = Math.max(...memoryJudged.map((m) => m.ratio));
 // CommonMark round trip.
 const rtCrawlkit = roundTrip(converters.crawlkit);
 const rtTurndown = roundTrip(converters.turndown);
+const rtRawHtml = roundTrip((html) => htmlToMarkdown(html, { rawHtml: true }));
+const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 console.log(
-  `\nCommonMark round trip (spec ${rtCrawlkit.total} examples): crawlkit ${rtCrawlkit.passed} (${(rtCrawlkit.rate * 100).toFixed(1)}%), turndown+gfm ${rtTurndown.passed} (${(rtTurndown.rate * 100).toFixed(1)}%)`,
+  `\nCommonMark round trip (spec ${rtCrawlkit.total} examples): crawlkit ${rtCrawlkit.passed} (${percent(rtCrawlkit.rate)}), crawlkit raw-HTML mode ${rtRawHtml.passed} (${percent(rtRawHtml.rate)}), turndown+gfm ${rtTurndown.passed} (${percent(rtTurndown.rate)})`,
 );
 
 // Goals (issue 11: >= 4x turndown at the median page, linear in size; the markdown issue: memory, round trip).
@@ -290,6 +294,13 @@ const goals = [
     0,
     `${rtCrawlkit.passed} vs ${rtTurndown.passed} of ${rtCrawlkit.total}`,
   ),
+  goal(
+    'markdown.round-trip-raw-html',
+    `markdown CommonMark round trip in raw-HTML mode >= ${percent(GOAL_ROUND_TRIP_RAW_HTML)} of the spec examples`,
+    rtRawHtml.rate,
+    GOAL_ROUND_TRIP_RAW_HTML,
+    `${rtRawHtml.passed} of ${rtRawHtml.total} (${percent(rtRawHtml.rate)}; default mode ${rtCrawlkit.passed}, turndown+gfm ${rtTurndown.passed})`,
+  ),
 ];
 
 finish({
@@ -337,6 +348,11 @@ finish({
     bigPages: big,
     wholePage: whole,
     memory,
-    roundTrip: { total: rtCrawlkit.total, crawlkit: rtCrawlkit.passed, turndown: rtTurndown.passed },
+    roundTrip: {
+      total: rtCrawlkit.total,
+      crawlkit: rtCrawlkit.passed,
+      crawlkitRawHtml: rtRawHtml.passed,
+      turndown: rtTurndown.passed,
+    },
   },
 });

@@ -52,6 +52,7 @@ export const BENCHMARKS: Benchmark[] = [
       ['markdown.whole-page', 'whole-page markdown scrape() >= 3x turndown of the same whole page'],
       ['markdown.memory', 'markdown peak memory <= 5x input size'],
       ['markdown.round-trip', 'markdown CommonMark round trip at least turndown+gfm'],
+      ['markdown.round-trip-raw-html', 'markdown CommonMark round trip in raw-HTML mode >= 95% (issue 42)'],
     ],
   ),
   benchmark(

@@ -21,6 +21,8 @@ export interface ExtractPageOptions {
   excludeTags?: string[];
   /** Replace `data:` image URLs in the markdown with a placeholder (reference §10.6). @default true */
   removeBase64Images?: boolean;
+  /** Markdown in raw-HTML mode (`MarkdownOptions.rawHtml`). @default false */
+  markdownRawHtml?: boolean;
   /** Which outputs to compute; the others cost nothing. */
   formats: {
     markdown?: boolean;
@@ -91,6 +93,7 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
   if (formats.markdown) {
     out.markdown = htmlToMarkdown(document, {
       removeBase64Images: options.removeBase64Images ?? true,
+      rawHtml: options.markdownRawHtml ?? false,
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
     });
   }

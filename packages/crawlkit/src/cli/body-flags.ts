@@ -53,6 +53,12 @@ const SCRAPE_FLAGS: BodyFlag[] = [
   { flags: '--country <code>', key: 'location.country', kind: 'string', description: 'location country (ISO code)' },
   { flags: '--languages <list>', key: 'location.languages', kind: 'list', description: 'location languages' },
   { flags: '--no-remove-base64-images', key: 'removeBase64Images', kind: 'boolean', description: 'keep data: images' },
+  {
+    flags: '--markdown-raw-html',
+    key: 'markdownOptions.rawHtml',
+    kind: 'boolean',
+    description: 'write what markdown cannot express as sanitised HTML',
+  },
   { flags: '--no-block-ads', key: 'blockAds', kind: 'boolean', description: 'do not block ads and cookie banners' },
   { flags: '--proxy <mode>', key: 'proxy', kind: 'string', description: 'basic, stealth or auto' },
   { flags: '--no-store-in-cache', key: 'storeInCache', kind: 'boolean', description: 'do not cache the pages' },

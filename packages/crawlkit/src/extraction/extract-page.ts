@@ -121,6 +121,7 @@ function htmlExtraction(request: ExtractionRequest, text: string): Extraction {
     ...(settings.includeTags ? { includeTags: settings.includeTags } : {}),
     ...(settings.excludeTags ? { excludeTags: settings.excludeTags } : {}),
     removeBase64Images: settings.removeBase64Images,
+    ...(settings.markdownRawHtml ? { markdownRawHtml: true } : {}),
     formats: {
       markdown: settings.markdown,
       html: settings.html,

@@ -103,6 +103,18 @@ export const locationSchema = z.strictObject({
   languages: z.array(z.string().min(1)).optional(),
 });
 
+/** crawlkit's own: how the `markdown` format (and what reads it) is written. */
+export const markdownOptionsSchema = z.strictObject({
+  /**
+   * Raw-HTML mode: what markdown has no syntax for (`<div>` blocks, tables with spans or blocks in cells, `<del>`,
+   * `<u>`, custom elements, empty elements) is written as HTML inside the markdown, sanitised like the `html`
+   * format and without event handlers or `javascript:` URLs; everything markdown can express stays markdown. Off by
+   * default: the default markdown is plain, for people and language models.
+   * @default false
+   */
+  rawHtml: z.boolean().default(false),
+});
+
 /** The scrape options shared by scrape, batch (top level) and crawl (`scrapeOptions`), with their v2 defaults. */
 export const scrapeOptionsShape = {
   formats: z.array(formatSchema).default([{ type: 'markdown' }]),
@@ -118,6 +130,8 @@ export const scrapeOptionsShape = {
   actions: z.array(actionSchema).optional(),
   location: locationSchema.optional(),
   removeBase64Images: z.boolean().default(true),
+  /** crawlkit's own: how the markdown is written (`{ rawHtml }`). @default { rawHtml: false } */
+  markdownOptions: markdownOptionsSchema.optional(),
   blockAds: z.boolean().default(true),
   proxy: z
     .enum(['basic', 'stealth', 'auto', 'enhanced'])

@@ -154,10 +154,11 @@ export class Container {
     return this.#marks.length;
   }
 
-  openMark(kind: MarkKind): void {
+  /** `faithful`: a mark nested in its own kind is written even where it opens with the outer one. */
+  openMark(kind: MarkKind, faithful = false): void {
     // A mark nested in one of its own kind writes nothing when it opens where the outer one does (`<b><strong>`,
     // redundant on real pages); opened after the outer one's content (`<em>a <em>b</em> c</em>`), it is written.
-    const active = !this.#marks.some((m) => m.kind === kind && m.active && !m.emitted);
+    const active = faithful || !this.#marks.some((m) => m.kind === kind && m.active && !m.emitted);
     this.#marks.push({ kind, active, emitted: false, suppressed: false, close: CLOSE[kind] });
   }
 

@@ -7,6 +7,17 @@ import { feedHtml, type HtmlSink } from './drivers.js';
 import { collapseWhitespace, escapeBrackets } from './escape.js';
 import { type ListItem, renderList } from './lists.js';
 import { isMathScript, MathCapture } from './math.js';
+import {
+  isGfmTable,
+  isVoid,
+  planRaw,
+  RawCapture,
+  rawKind,
+  serializeRaw,
+  startTag,
+  type AttributeFilter,
+  type RawPlan,
+} from './raw-html.js';
 import { alignOf, colspanOf, renderTable, rowspanOf, type TableModel, type TableRow } from './tables.js';
 import * as T from './tags.js';
 import { Output } from './output.js';
@@ -15,6 +26,8 @@ import { formatDestination, formatTitle, UrlResolver } from './urls.js';
 export interface ConverterOptions {
   baseUrl?: string;
   removeBase64Images: boolean;
+  /** Elements markdown has no syntax for are written as HTML, and empty or nested marks are kept. */
+  rawHtml: boolean;
   budget: Budget;
   /** `<iframe srcdoc>` nesting level. */
   depth?: number;
@@ -25,6 +38,7 @@ const NONE = 0;
 const BOUNDARY = 1;
 const MARK = 2;
 const SUP = 3;
+const PARA = 4;
 
 /** Quotes, lists, tables and definitions nested deeper than this convert as plain blocks (keeps output linear). */
 const MAX_NESTING = 16;
@@ -43,6 +57,7 @@ interface ListFrame {
   ordered: boolean;
   start?: number;
   reversed: boolean;
+  keepEmpty: boolean;
   items: ListItem[];
   gap: Container;
   parent: Container;
@@ -91,11 +106,23 @@ export class Converter implements HtmlSink {
   #nesting = 0;
   #cells = 0;
   #sup = 0;
+  #paragraphs = 0;
+  /** Raw-HTML mode: the recorded subtree being replayed, and the index of the start tag being replayed. */
+  #plan: RawPlan | null = null;
+  #planIndex = -1;
+  readonly #attributeFilter: AttributeFilter;
 
   constructor(options: ConverterOptions) {
     this.#options = options;
     this.#budget = options.budget;
     this.#urls = new UrlResolver(options.baseUrl);
+    this.#attributeFilter = (element, name, value) => {
+      if (name !== 'href' && name !== 'src') return value;
+      if (/^data:/i.test(value.trim())) {
+        return this.#options.removeBase64Images && element === 'img' ? '<Base64-Image-Removed>' : value;
+      }
+      return this.#urls.resolve(value.trim());
+    };
   }
 
   open(name: string, attribs: Record<string, string>): boolean {
@@ -105,6 +132,15 @@ export class Converter implements HtmlSink {
     if (cls !== undefined && T.SKIP_CLASS.test(cls)) return false;
     const cur = this.#cur;
     const kind = T.TAGS.get(name) ?? T.INLINE;
+    if (this.#options.rawHtml) {
+      const raw = rawKind(name, kind, attribs);
+      if (raw !== undefined) {
+        if (!cur.inlineOnly && this.#nesting < MAX_NESTING && (raw !== 'inline' || this.#atBlockLevel(cur))) {
+          const handled = this.#openRawBlock(name, attribs, raw === 'table');
+          if (handled !== undefined) return handled;
+        } else if (raw === 'inline') return this.#openRawInline(name, attribs, cur);
+      }
+    }
     switch (kind) {
       case T.INLINE:
         this.#frames.push(NONE);
@@ -119,7 +155,10 @@ export class Converter implements HtmlSink {
         return true;
       case T.PARAGRAPH:
         cur.sawParagraph = true;
-        return this.#boundary(cur);
+        cur.boundary();
+        this.#frames.push(PARA);
+        this.#paragraphs++;
+        return true;
       case T.TERM:
         return this.#boundary(cur);
       case T.BREAK:
@@ -230,7 +269,10 @@ export class Converter implements HtmlSink {
     if (frame === undefined) return;
     if (typeof frame !== 'number') frame.close();
     else if (frame === BOUNDARY) this.#cur.boundary();
-    else if (frame === MARK) this.#cur.closeMark();
+    else if (frame === PARA) {
+      this.#paragraphs--;
+      this.#cur.boundary();
+    } else if (frame === MARK) this.#cur.closeMark();
     else if (frame === SUP) {
       this.#sup--;
       this.#cur.closeMark();
@@ -285,7 +327,7 @@ export class Converter implements HtmlSink {
       this.#frames.push(NONE);
       return true;
     }
-    cur.openMark(kind);
+    cur.openMark(kind, this.#options.rawHtml);
     this.#frames.push(MARK);
     return true;
   }
@@ -323,7 +365,7 @@ export class Converter implements HtmlSink {
         this.#pop();
         const text = link.finishInline(']');
         const parent = this.#cur;
-        if (text === '' || (fragment !== '' && SKIP_LINK_TEXT.test(text))) {
+        if ((text === '' && !this.#options.rawHtml) || (fragment !== '' && SKIP_LINK_TEXT.test(text))) {
           if (link.leadingSpace || link.trailingSpace) parent.space();
           return;
         }
@@ -400,6 +442,70 @@ export class Converter implements HtmlSink {
     if (text !== '') cur.pushBlock({ kind: 'other', text });
   }
 
+  // Raw-HTML mode.
+
+  /** Outside any paragraph, with no inline content pending: an element here starts a block. */
+  #atBlockLevel(cur: Container): boolean {
+    return (
+      this.#paragraphs === 0 && !cur.hasInline && (cur.kind === 'root' || cur.kind === 'quote' || cur.kind === 'dd')
+    );
+  }
+
+  /** An element markdown cannot express, inside a paragraph: its tags as inline HTML, its content as markdown. */
+  #openRawInline(name: string, attribs: Record<string, string>, cur: Container): boolean {
+    cur.raw(startTag(name, attribs, this.#attributeFilter));
+    if (isVoid(name)) return false;
+    this.#frames.push({ close: () => this.#cur.raw(`</${name}>`) });
+    return true;
+  }
+
+  /**
+   * An element markdown cannot express, at block level. Outside a replay, its subtree is recorded to its end, then
+   * replayed once. In the replay, an element whose content is blocks writes its tags around that content converted
+   * to markdown; any other is written whole as one HTML block; a table that GFM expresses exactly is converted as
+   * usual (`undefined`).
+   */
+  #openRawBlock(name: string, attribs: Record<string, string>, table: boolean): boolean | undefined {
+    const plan = this.#plan;
+    if (!plan) {
+      const capture = new RawCapture(name, attribs);
+      return this.#startCapture(capture, () => this.#replay(planRaw(capture.events)));
+    }
+    const i = this.#planIndex;
+    const end = plan.end[i]!;
+    if (table ? !isGfmTable(plan.events, i, end) : !plan.holdsBlocks[i]) {
+      this.#cur.pushBlock({ kind: 'other', text: serializeRaw(plan.events, i, end + 1, this.#attributeFilter) });
+      return false;
+    }
+    if (table) return undefined;
+    this.#cur.pushBlock({ kind: 'other', text: startTag(name, attribs, this.#attributeFilter) });
+    this.#frames.push({
+      close: () => {
+        this.#cur.boundary();
+        this.#cur.pushBlock({ kind: 'other', text: `</${name}>` });
+      },
+    });
+    return true;
+  }
+
+  /** Feeds a recorded subtree through the converter again, its raw-HTML decisions taken from `plan`. */
+  #replay(plan: RawPlan): void {
+    this.#plan = plan;
+    const events = plan.events;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      if (typeof event === 'string') this.text(event);
+      else if ('close' in event) this.close(event.close);
+      else {
+        this.#planIndex = i;
+        // skipped: its subtree and its end tag too
+        if (!this.open(event.open, event.attribs)) i = plan.end[i]!;
+      }
+    }
+    this.#plan = null;
+    this.#budget.check();
+  }
+
   // Block elements.
 
   #openHeading(name: string, cur: Container): boolean {
@@ -411,7 +517,9 @@ export class Converter implements HtmlSink {
       close: () => {
         this.#pop();
         const text = heading.finishInline().trim();
-        if (text !== '') this.#cur.pushBlock({ kind: 'heading', text: `${'#'.repeat(level)} ${headingText(text)}` });
+        const hashes = '#'.repeat(level);
+        if (text !== '') this.#cur.pushBlock({ kind: 'heading', text: `${hashes} ${headingText(text)}` });
+        else if (this.#options.rawHtml) this.#cur.pushBlock({ kind: 'heading', text: hashes });
       },
     });
     return true;
@@ -440,6 +548,7 @@ export class Converter implements HtmlSink {
         this.#nesting--;
         const text = joinBlocks(quote.takeBlocks(), false);
         if (text !== '') this.#cur.pushBlock({ kind: 'quote', text: prefixLines(text, '> ', '> ', '>') });
+        else if (this.#options.rawHtml) this.#cur.pushBlock({ kind: 'quote', text: '>' });
         this.#budget.check();
       },
     });
@@ -469,6 +578,7 @@ export class Converter implements HtmlSink {
     const list: ListFrame = {
       ordered,
       reversed: ordered && attribs.reversed !== undefined,
+      keepEmpty: this.#options.rawHtml,
       items: [],
       gap: new Container('gap'),
       parent: cur,

@@ -22,6 +22,16 @@ export interface MarkdownOptions {
    * @default undefined (no limit)
    */
   deadline?: number;
+  /**
+   * Write what markdown has no syntax for as HTML inside the markdown: `<div>` and other HTML blocks, tables GFM
+   * cannot hold (spans, blocks in cells, no header row), `<del>`, `<u>`, `<mark>`, custom elements, `<a>` without
+   * `href`; and keep empty headings, quotes, list items and links, and emphasis nested in its own kind. Everything
+   * markdown expresses stays markdown. The HTML is sanitised: no scripts, styles or other non-content elements, no
+   * event handlers, no `javascript:` URLs. Off by default: the default output is plain markdown for people and
+   * language models.
+   * @default false
+   */
+  rawHtml?: boolean;
 }
 
 /**
@@ -36,6 +46,7 @@ export function htmlToMarkdown(input: string | AnyNode | AnyNode[], options: Mar
   budget.check();
   const converter = new Converter({
     removeBase64Images: options.removeBase64Images ?? false,
+    rawHtml: options.rawHtml ?? false,
     budget,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
   });

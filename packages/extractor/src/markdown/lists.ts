@@ -17,6 +17,8 @@ export interface ListShape {
   /** First number of an ordered list (`<ol start>`); reversed lists default to the item count. */
   start?: number;
   reversed: boolean;
+  /** Keep a list of empty items (raw-HTML mode, faithful to the input). @default false */
+  keepEmpty?: boolean;
 }
 
 const MAX_NUMBER = 999_999_999;
@@ -36,7 +38,7 @@ export function renderList(
   let first: number | undefined;
   const out: string[] = [];
   // A list of nothing but empty items (icon-only links, spacers) is bullets without text: noise, dropped.
-  if (items.every((item) => item.blocks.length === 0)) return { kind: 'list', text: '' };
+  if (!shape.keepEmpty && items.every((item) => item.blocks.length === 0)) return { kind: 'list', text: '' };
   for (const item of items) {
     budget.tick();
     // `- ---` would read as one thematic break: a rule that starts an item is written `***`.

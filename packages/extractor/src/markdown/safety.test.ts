@@ -37,10 +37,13 @@ const pathological: Record<string, () => string> = {
 };
 
 /** Converts with a deadline; returns the markdown, or undefined when the budget ran out. */
-function convert(input: Parameters<typeof htmlToMarkdown>[0]): { markdown: string | undefined; elapsed: number } {
+function convert(
+  input: Parameters<typeof htmlToMarkdown>[0],
+  rawHtml = false,
+): { markdown: string | undefined; elapsed: number } {
   const started = Date.now();
   try {
-    const markdown = htmlToMarkdown(input, { deadline: started + BUDGET_MS });
+    const markdown = htmlToMarkdown(input, { deadline: started + BUDGET_MS, rawHtml });
     return { markdown, elapsed: Date.now() - started };
   } catch (error) {
     expect(error).toBeInstanceOf(MarkdownBudgetError);
@@ -62,6 +65,23 @@ describe('pathological input: finishes or gives up within the budget, never hang
     it(`${name} (DOM)`, () => {
       const dom = parseHtml(pathological[name]!());
       const { markdown, elapsed } = convert(dom);
+      expect(elapsed).toBeLessThan(BUDGET_MS + MARGIN_MS);
+      if (markdown !== undefined) expect(markdown.length).toBeGreaterThan(0);
+    });
+  }
+
+  // raw-HTML mode records an HTML element's subtree before writing it, and replays it when its content is blocks
+  const rawHtmlCases: Record<string, () => string> = {
+    '100k nested divs': pathological['100k nested divs']!,
+    '100k nested divs around paragraphs': () => nested('<div><p>a</p>', '</div>', 100_000),
+    '100k nested custom elements': () => nested('<x-a>', '</x-a>', 100_000),
+    '100k nested del in a paragraph': () => `<p>${nested('<del>', '</del>', 100_000)}</p>`,
+    '20k nested tables': pathological['20k nested tables']!,
+    '10k-column table': pathological['10k-column table']!,
+  };
+  for (const [name, build] of Object.entries(rawHtmlCases)) {
+    it(`${name} (string, raw-HTML mode)`, () => {
+      const { markdown, elapsed } = convert(build(), true);
       expect(elapsed).toBeLessThan(BUDGET_MS + MARGIN_MS);
       if (markdown !== undefined) expect(markdown.length).toBeGreaterThan(0);
     });
