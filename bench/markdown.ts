@@ -183,6 +183,12 @@ function printBigPages(title: string, result: BigPagesResult): void {
     { scrapeMs: result.medianScrapeMs, turndownMs: result.medianTurndownMs },
     result.medianSpeedup,
   );
+  const cpu = result.cpuPerScrape;
+  if (cpu) {
+    console.log(
+      `CPU ms a scrape (mean): main thread ${cpu.main.toFixed(1)}, pool workers ${cpu.workers.toFixed(1)}, V8 helper threads ${cpu.v8.toFixed(1)} (garbage collection, compilation), other ${cpu.other.toFixed(1)}`,
+    );
+  }
 }
 const bigSet = wcxb.slice(-BIG_PAGES).reverse();
 // The rest of the split is not needed from here on: a heap of 1,497 pages would make every garbage collection of

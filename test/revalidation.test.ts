@@ -2,6 +2,7 @@
  * Conditional refetches (issue 41): a cached page past `maxAge` is asked for with its validators, and a
  * `304 Not Modified` serves the cached copy and its extraction. The site counts its 304s and full bodies itself.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -117,6 +118,52 @@ describe('conditional refetches', () => {
         const other = data(await second.scrape({ url, maxAge: 1, formats: ['markdown'] }));
         expect(other.markdown).toContain('Altered the byte.');
       } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('recrawls an unchanged site in a new engine with no extraction call, its sitemap read in place', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-revalidation-'));
+    const crawl = async (engine: Crawlkit) => {
+      const started = await engine.crawl({ url: `${site.url}/`, tag: 'no-extraction', scrapeOptions: { maxAge: 1 } });
+      if (!('id' in started)) throw new Error(JSON.stringify(started));
+      const done = await engine.waitForJob(started.id);
+      if (!done.success || done.status !== 'completed') throw new Error(JSON.stringify(done));
+      return done.data;
+    };
+    const calls: string[] = [];
+    const listener = (message: unknown) => {
+      const call = message as { kind: string; url?: string };
+      calls.push(`${call.kind} ${call.url ?? ''}`);
+    };
+    try {
+      const first = new Crawlkit({ storeDir: dir, engine: 'http' });
+      const fetched = await crawl(first);
+      await first.close();
+      expect(fetched.map((d) => new URL(d.metadata.sourceURL).pathname).sort()).toEqual([
+        '/',
+        '/guide.html',
+        '/news.html',
+      ]);
+      await stale();
+      site.resetCounts();
+      const second = new Crawlkit({ storeDir: dir, engine: 'http' });
+      subscribe('crawlkit:extraction:call-start', listener);
+      try {
+        const again = await crawl(second);
+        const change = Object.fromEntries(
+          again.map((d) => [new URL(d.metadata.sourceURL).pathname, d.metadata.crawlChange]),
+        );
+        // The page with a rotating ad comes whole (its bytes changed) and is extracted; the others answer 304.
+        expect(change).toEqual({ '/': 'same', '/guide.html': 'same', '/news.html': 'same' });
+        expect(Object.fromEntries(site.notModified)).toEqual({ '/': 1, '/guide.html': 1 });
+        expect(site.requests.filter((r) => r.path === '/sitemap.xml')).toHaveLength(1);
+        expect(calls).toEqual([`judgeAndExtract ${site.url}/news.html`]);
+      } finally {
+        unsubscribe('crawlkit:extraction:call-start', listener);
         await second.close();
       }
     } finally {

@@ -126,7 +126,10 @@ export const BENCHMARKS: Benchmark[] = [
     'recrawl',
     { full: 10, quick: 3 },
     [],
-    [['recrawl.unchanged', 'recrawl of an unchanged site < 25% of the first crawl, feed all same']],
+    [
+      ['recrawl.unchanged', 'recrawl of an unchanged site < 25% of the first crawl, feed all same'],
+      ['recrawl.newProcess', 'recrawl in a new process < 25% of a first crawl in a new process, feed all same'],
+    ],
   ),
   benchmark('replay', { full: 6, quick: 2 }, [], [['replay.vs-live', 'replay at least as fast as live, zero sockets']]),
   benchmark(

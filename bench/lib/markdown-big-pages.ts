@@ -8,6 +8,7 @@ import type TurndownService from 'turndown';
 
 import { startPageServerProcess } from './page-server-process.ts';
 import { median } from './report.ts';
+import { threadCpuMs, threadCpuSince, type ThreadCpu } from './thread-cpu.ts';
 import type { WcxbPage } from './wcxb.ts';
 
 export interface BigPageTiming {
@@ -27,6 +28,11 @@ export interface BigPagesResult {
   medianSpeedup: number;
   medianScrapeMs: number;
   medianTurndownMs: number;
+  /**
+   * Mean CPU ms of one timed scrape by thread kind (main thread, the pool's workers, V8's helper threads: garbage
+   * collection and compilation), read from /proc around each scrape; undefined without /proc.
+   */
+  cpuPerScrape?: ThreadCpu;
 }
 
 /** Each `<script>` and `<style>` element cut out: the page turndown converts in the whole-page row. */
@@ -56,6 +62,8 @@ export async function timeBigPages(
     storeInCache: false,
   });
   const timings: BigPageTiming[] = [];
+  const cpu: ThreadCpu = { main: 0, workers: 0, v8: 0, other: 0 };
+  let measured = 0;
   try {
     // The pool's threads and the connection warm up on a page outside the timed set.
     await crawlkit.scrape(body(pages[pages.length - 1]!));
@@ -64,9 +72,16 @@ export async function timeBigPages(
       const scrape: number[] = [];
       const td: number[] = [];
       for (let i = 0; i < runs; i++) {
+        const before = threadCpuMs();
         let t0 = performance.now();
         const doc = await crawlkit.scrape(body(page));
         scrape.push(performance.now() - t0);
+        const after = threadCpuMs();
+        if (before && after) {
+          const used = threadCpuSince(before, after);
+          for (const kind of ['main', 'workers', 'v8', 'other'] as const) cpu[kind] += used[kind];
+          measured++;
+        }
         if (!doc.success || !doc.data.markdown) throw new Error(`scrape of ${page.id} gave no markdown`);
         t0 = performance.now();
         turndown.turndown(input);
@@ -91,5 +106,15 @@ export async function timeBigPages(
     medianSpeedup: median(timings.map((t) => t.speedup)),
     medianScrapeMs: median(timings.map((t) => t.scrapeMs)),
     medianTurndownMs: median(timings.map((t) => t.turndownMs)),
+    ...(measured
+      ? {
+          cpuPerScrape: {
+            main: cpu.main / measured,
+            workers: cpu.workers / measured,
+            v8: cpu.v8 / measured,
+            other: cpu.other / measured,
+          },
+        }
+      : {}),
   };
 }

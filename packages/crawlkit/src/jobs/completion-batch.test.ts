@@ -15,36 +15,46 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A SQLite store on disk with one job of `n` claimed tasks `k0`…, and a count of its `completeMany` calls. */
-async function claimedJob(n: number): Promise<{ store: Store; batches: number[] }> {
+/**
+ * A SQLite store on disk with jobs (`job`, and the others named) of `n` claimed tasks `k0`… each, and its
+ * `completeMany` calls (job and size).
+ */
+async function claimedJob(
+  n: number,
+  others: string[] = [],
+): Promise<{ store: Store; batches: number[]; jobs: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'ck-completions-'));
   dirs.push(dir);
   const store = await createSqliteStore({ dir });
   stores.push(store);
   const now = Date.now();
   const tasks = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, url: `https://example.com/${i}`, depth: 1 }));
-  await store.jobs.create(
-    { id: 'job', kind: 'crawl', status: 'scraping', request: '{}', createdAt: now, updatedAt: now, creditsUsed: 0 },
-    tasks,
-  );
-  await store.tasks.claim('job', n);
+  for (const id of ['job', ...others]) {
+    await store.jobs.create(
+      { id, kind: 'crawl', status: 'scraping', request: '{}', createdAt: now, updatedAt: now, creditsUsed: 0 },
+      tasks,
+    );
+    await store.tasks.claim(id, n);
+  }
   const batches: number[] = [];
+  const jobs: string[] = [];
   const completeMany = store.tasks.completeMany.bind(store.tasks);
   store.tasks.completeMany = (jobId, outcomes) => {
     batches.push(outcomes.length);
+    jobs.push(jobId);
     return completeMany(jobId, outcomes);
   };
-  return { store, batches };
+  return { store, batches, jobs };
 }
 
 describe('CompletionBatch', () => {
   it('completes the tasks settled in one turn in one transaction, each caller with its own completion', async () => {
     const { store, batches } = await claimedJob(5);
-    const completions = new CompletionBatch(store, 'job');
+    const completions = new CompletionBatch(store);
     const settled = await Promise.all([
-      completions.complete({ key: 'k0', credits: 1, document: 'a' }),
-      completions.complete({ key: 'k1', credits: 1, error: { url: 'u', error: 'failed' } }),
-      completions.complete({ key: 'k2', credits: 1, document: 'bb' }),
+      completions.complete('job', { key: 'k0', credits: 1, document: 'a' }),
+      completions.complete('job', { key: 'k1', credits: 1, error: { url: 'u', error: 'failed' } }),
+      completions.complete('job', { key: 'k2', credits: 1, document: 'bb' }),
     ]);
     expect(settled).toEqual([
       { duplicate: false, resultSeq: 1, storedBytes: 1 },
@@ -53,21 +63,41 @@ describe('CompletionBatch', () => {
     ]);
     // A later turn is a batch of its own, and a task completed again is a duplicate.
     const later = await Promise.all([
-      completions.complete({ key: 'k3', credits: 1, document: 'c' }),
-      completions.complete({ key: 'k0', credits: 1, document: 'again' }),
+      completions.complete('job', { key: 'k3', credits: 1, document: 'c' }),
+      completions.complete('job', { key: 'k0', credits: 1, document: 'again' }),
     ]);
     expect(later).toEqual([{ duplicate: false, resultSeq: 3, storedBytes: 4 }, { duplicate: true }]);
     expect(batches).toEqual([3, 2]);
     expect(await store.tasks.counts('job')).toEqual({ queued: 0, active: 1, done: 3, failed: 1 });
   });
 
+  it('keeps the jobs apart: the completions of two jobs in one turn are one transaction per job', async () => {
+    const { store, batches, jobs } = await claimedJob(2, ['other']);
+    const completions = new CompletionBatch(store);
+    const settled = await Promise.all([
+      completions.complete('job', { key: 'k0', credits: 1, document: 'a' }),
+      completions.complete('other', { key: 'k0', credits: 1, document: 'bb' }),
+      completions.complete('job', { key: 'k1', credits: 1, document: 'c' }),
+      completions.complete('other', { key: 'k1', credits: 1, document: 'd' }),
+    ]);
+    expect(settled).toEqual([
+      { duplicate: false, resultSeq: 1, storedBytes: 1 },
+      { duplicate: false, resultSeq: 1, storedBytes: 2 },
+      { duplicate: false, resultSeq: 2, storedBytes: 2 },
+      { duplicate: false, resultSeq: 2, storedBytes: 3 },
+    ]);
+    expect(batches).toEqual([2, 2]);
+    expect(jobs).toEqual(['job', 'other']);
+    expect((await store.results.list('other', 0, 10)).map((r) => r.document)).toEqual(['bb', 'd']);
+  });
+
   it('answers each task alone when the store refuses the batch: one unknown key does not hold the others', async () => {
     const { store } = await claimedJob(3);
-    const completions = new CompletionBatch(store, 'job');
+    const completions = new CompletionBatch(store);
     const settled = await Promise.allSettled([
-      completions.complete({ key: 'k0', credits: 1, document: 'a' }),
-      completions.complete({ key: 'gone', credits: 1, document: 'x' }),
-      completions.complete({ key: 'k1', credits: 1, document: 'b' }),
+      completions.complete('job', { key: 'k0', credits: 1, document: 'a' }),
+      completions.complete('job', { key: 'gone', credits: 1, document: 'x' }),
+      completions.complete('job', { key: 'k1', credits: 1, document: 'b' }),
     ]);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(settled[1]).toMatchObject({ reason: { code: 'STORE_TASK_NOT_FOUND' } });

@@ -7,8 +7,9 @@ interface Waiting {
 }
 
 /**
- * Completes the tasks of one job that settle in the same turn of the event loop in one store transaction
- * (`TaskStore.completeMany`): a recrawl whose pages each cost a 304 spends most of its time in per-page commits.
+ * Completes the tasks that settle in the same turn of the event loop in one store transaction per job
+ * (`TaskStore.completeMany`): a recrawl whose pages each cost a 304 spends most of its time in per-page commits. A job
+ * runner keeps one for its job; a Redis task worker one for all the jobs whose tasks it runs.
  *
  * Crash safety is the store's: each task stays claimed until the batch that holds it commits, so a process killed
  * before then leaves it to be claimed and scraped again (its webhook event is de-duplicated by its task key); once
@@ -18,29 +19,34 @@ interface Waiting {
  */
 export class CompletionBatch {
   readonly #store: Store;
-  readonly #jobId: string;
-  #waiting: Waiting[] = [];
+  /** The completions waiting for the next turn, per job. */
+  #waiting = new Map<string, Waiting[]>();
 
-  constructor(store: Store, jobId: string) {
+  constructor(store: Store) {
     this.#store = store;
-    this.#jobId = jobId;
   }
 
-  /** Completes the task with the others settled in this turn; resolves once its batch is committed. */
-  complete(outcome: TaskOutcome): Promise<TaskCompletion> {
+  /** Completes the task with the others of its job settled in this turn; resolves once its batch is committed. */
+  complete(jobId: string, outcome: TaskOutcome): Promise<TaskCompletion> {
     return new Promise((resolve, reject) => {
-      if (this.#waiting.length === 0) setImmediate(() => void this.#flush());
-      this.#waiting.push({ outcome, resolve, reject });
+      if (this.#waiting.size === 0) setImmediate(() => this.#flushAll());
+      let waiting = this.#waiting.get(jobId);
+      if (!waiting) this.#waiting.set(jobId, (waiting = []));
+      waiting.push({ outcome, resolve, reject });
     });
   }
 
-  async #flush(): Promise<void> {
-    const batch = this.#waiting;
-    this.#waiting = [];
+  #flushAll(): void {
+    const jobs = this.#waiting;
+    this.#waiting = new Map();
+    for (const [jobId, batch] of jobs) void this.#flush(jobId, batch);
+  }
+
+  async #flush(jobId: string, batch: Waiting[]): Promise<void> {
     if (batch.length > 1) {
       try {
         const completions = await this.#store.tasks.completeMany(
-          this.#jobId,
+          jobId,
           batch.map((w) => w.outcome),
         );
         batch.forEach((waiting, i) => waiting.resolve(completions[i]!));
@@ -50,7 +56,7 @@ export class CompletionBatch {
       }
     }
     for (const waiting of batch) {
-      await this.#store.tasks.complete(this.#jobId, waiting.outcome).then(
+      await this.#store.tasks.complete(jobId, waiting.outcome).then(
         (completion) => waiting.resolve(completion),
         (error: unknown) => waiting.reject(error),
       );

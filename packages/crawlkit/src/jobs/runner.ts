@@ -56,7 +56,7 @@ export class JobRunner {
     this.#job = job;
     this.#planner = planner;
     this.#events = options.events;
-    const completions = new CompletionBatch(store, job.id);
+    const completions = new CompletionBatch(store);
     this.#tasks = {
       ctx: options.ctx,
       job,
@@ -74,7 +74,7 @@ export class JobRunner {
         },
         release: (task) => store.tasks.release(job.id, task.key),
       },
-      complete: (outcome) => completions.complete(outcome),
+      complete: (outcome) => completions.complete(job.id, outcome),
       offered: new OfferedKeys(),
     };
   }

@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 
 import type { Store } from '@crawlkit/store';
+import { LRUCache } from 'lru-cache';
 
 import { VERSION } from '../cli/version.js';
 import { storedExtractionCodec } from '../codec/records.js';
 import type { Extraction, ExtractionSettings } from '../extraction/extraction.js';
 import type { ScrapeState } from './scrape-state.js';
+
+/** The digests of the settings in use, by their JSON: a crawl's pages share a few settings (one sha256 each). */
+const digests = new LRUCache<string, string>({ max: 256 });
 
 /**
  * Where the extraction of a page with validators is kept: an entry of the page cache beside the page's, per extraction
@@ -23,7 +27,12 @@ export function storedExtractionKey(
   if (!store || !cache.writable || page?.fetchedAt === undefined || !page.cachePolicy || settings.rawHtml) {
     return undefined;
   }
-  const digest = createHash('sha256').update(JSON.stringify({ version, settings })).digest('hex').slice(0, 16);
+  const identity = JSON.stringify({ version, settings });
+  let digest = digests.get(identity);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(identity).digest('hex').slice(0, 16);
+    digests.set(identity, digest);
+  }
   return `${cache.key}|extraction=${digest}`;
 }
 

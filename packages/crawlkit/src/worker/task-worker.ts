@@ -6,6 +6,7 @@ import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import type { JobEventSink } from '../jobs/events.js';
+import { CompletionBatch } from '../jobs/completion-batch.js';
 import { sharedHostSlots } from '../jobs/host-slots.js';
 import type { JobPlanner } from '../jobs/planner.js';
 import { executeTask, isStoreBudgetError, type JobTasks } from '../jobs/task-execution.js';
@@ -71,6 +72,8 @@ export class TaskWorker implements CrawlkitWorker {
   readonly #deps: TaskWorkerDeps;
   readonly #jobs: WorkerJobs;
   readonly #completion: JobCompletion;
+  /** The tasks that settle in one turn, completed in one transaction per job (the engine's store). */
+  readonly #completions: CompletionBatch;
   readonly #sweepIntervalMs: number;
   readonly #concurrency: number;
   #consumer: WorkConsumer | undefined;
@@ -91,6 +94,7 @@ export class TaskWorker implements CrawlkitWorker {
       owner: this.id,
     });
     this.#completion = new JobCompletion(deps.connection, (job) => deps.completeJob(job));
+    this.#completions = new CompletionBatch(deps.ctx.store);
   }
 
   async start(): Promise<void> {
@@ -193,6 +197,7 @@ export class TaskWorker implements CrawlkitWorker {
         release: () => Promise.reject(new Error('The scrape was aborted.')),
       },
       dropped: async () => (await coordination.taskState(job.id, item.key)) === 'dropped',
+      complete: (outcome) => this.#completions.complete(job.id, outcome),
       ...(maxConcurrency !== undefined
         ? {
             jobSlots: {

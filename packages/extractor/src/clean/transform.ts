@@ -4,8 +4,7 @@ import { selectSafe } from '../dom/select.js';
 import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
 
-/** Elements that never carry content (reference §10.1 step 3, plus `template` and stray `link`s). */
-/** Elements `removeUnwanted` always removes: they never hold content. */
+/** Elements `removeUnwanted` always removes: they never hold content (reference §10.1 step 3, plus `template` and stray `link`s). */
 export const NON_CONTENT: ReadonlySet<string> = new Set([
   'head',
   'meta',

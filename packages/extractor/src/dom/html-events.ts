@@ -1,5 +1,6 @@
 import type { QuoteType, TokenizerCallbacks } from 'htmlparser2';
 
+import { lowerName } from './names.js';
 import { closeRawTextInNoscript } from './noscript-raw-text.js';
 import { FastTokenizer } from './tokenizer.js';
 
@@ -127,7 +128,7 @@ class EventHandler implements TokenizerCallbacks {
   }
 
   #readTagName(start: number, endIndex: number): string {
-    const name = this.#html.slice(start, endIndex).toLowerCase();
+    const name = lowerName(this.#html, start, endIndex);
     const context = this.#contexts[this.#contexts.length - 1];
     if (context === SVG) return SVG_NAMES.get(name) ?? name;
     // a closing tag of an SVG element from inside its own HTML content (`</foreignObject>`)
@@ -165,7 +166,7 @@ class EventHandler implements TokenizerCallbacks {
   }
 
   onattribname(start: number, endIndex: number): void {
-    if (this.#attribs) this.#attribname = this.#html.slice(start, endIndex).toLowerCase();
+    if (this.#attribs) this.#attribname = lowerName(this.#html, start, endIndex);
   }
 
   onattribdata(start: number, endIndex: number): void {

@@ -35,4 +35,14 @@ describe('closeRawTextInNoscript', () => {
     const late = '<nav><p>x</p></nav><script>if (a<n) b<noscripts;</script><NoScript><iframe src="/x"></noscript>';
     expect(closeRawTextInNoscript(late)).toBe(late.replace('</noscript>', '</iframe></noscript>'));
   });
+
+  it('closes each noscript on its own, its end found with spaces before the `>` and in any case', () => {
+    const html =
+      '<noscript><iframe src="/a"></NoScript  ><p>1</p><noscript><iframe src="/b"></iframe></noscript>' +
+      '<p>2 </noscript> stray</p><noscript\n><xmp>raw</noscript>';
+    expect(closeRawTextInNoscript(html)).toBe(
+      '<noscript><iframe src="/a"></iframe></NoScript  ><p>1</p><noscript><iframe src="/b"></iframe></noscript>' +
+        '<p>2 </noscript> stray</p><noscript\n><xmp>raw</xmp></noscript>',
+    );
+  });
 });

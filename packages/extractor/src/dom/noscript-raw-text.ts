@@ -5,23 +5,28 @@
 
 /** Elements whose content is raw text up to their own end tag. */
 const RAW_OPEN = /<(iframe|noembed|noframes|xmp)[\s/>]/gi;
-const NOSCRIPT_OPEN = /<noscript[\s>]/gi;
-const NOSCRIPT_CLOSE = /<\/noscript\s*>/gi;
 /** `<noscript` and a space or `>`, matched at a given index. */
 const NOSCRIPT_AT = /<noscript[\s>]/iy;
+/** `</noscript>`, spaces allowed before the `>`, matched at a given index. */
+const NOSCRIPT_CLOSE_AT = /<\/noscript\s*>/iy;
 
 /**
- * Index of the first `<noscript>` opening tag, or -1: `NOSCRIPT_OPEN`'s first match, found by jumping from `<` to
- * `<` (a case-insensitive regex reads every character: a millisecond a 5 MB page, most of it script).
+ * The first match of the sticky `tag` at a `<` from index `from` on (its index, `tag.lastIndex` past it), or -1:
+ * found by jumping from `<` to `<` (a case-insensitive regex searching the page reads every character: a millisecond
+ * a 5 MB page, most of it script). `second` is the lower-cased letter after the `<`, checked before the regex.
  */
-function firstNoscript(html: string): number {
-  for (let at = html.indexOf('<'); at >= 0; at = html.indexOf('<', at + 1)) {
-    if ((html.charCodeAt(at + 1) | 0x20) !== 0x6e /* n */) continue;
-    NOSCRIPT_AT.lastIndex = at;
-    if (NOSCRIPT_AT.test(html)) return at;
+function nextTag(html: string, from: number, tag: RegExp, second: number): number {
+  for (let at = html.indexOf('<', from); at >= 0; at = html.indexOf('<', at + 1)) {
+    if ((html.charCodeAt(at + 1) | 0x20) !== second) continue;
+    tag.lastIndex = at;
+    if (tag.test(html)) return at;
   }
   return -1;
 }
+
+const N = 0x6e;
+/** `/`: `| 0x20` leaves it as it is. */
+const SLASH = 0x2f;
 
 /**
  * `html` with `</iframe>` (or `</noembed>`, `</noframes>`, `</xmp>`) inserted before a `</noscript>` whose
@@ -29,16 +34,14 @@ function firstNoscript(html: string): number {
  * search starts where the previous ended.
  */
 export function closeRawTextInNoscript(html: string): string {
-  const first = firstNoscript(html);
-  if (first < 0) return html;
   const out: string[] = [];
   let copied = 0;
-  NOSCRIPT_OPEN.lastIndex = first;
-  for (let open = NOSCRIPT_OPEN.exec(html); open; open = NOSCRIPT_OPEN.exec(html)) {
-    NOSCRIPT_CLOSE.lastIndex = NOSCRIPT_OPEN.lastIndex;
-    const close = NOSCRIPT_CLOSE.exec(html);
-    if (!close) break;
-    const inner = html.slice(NOSCRIPT_OPEN.lastIndex, close.index);
+  for (let open = nextTag(html, 0, NOSCRIPT_AT, N); open >= 0;) {
+    const innerStart = NOSCRIPT_AT.lastIndex;
+    const close = nextTag(html, innerStart, NOSCRIPT_CLOSE_AT, SLASH);
+    if (close < 0) break;
+    const closeEnd = NOSCRIPT_CLOSE_AT.lastIndex;
+    const inner = html.slice(innerStart, close);
     const lower = inner.toLowerCase();
     let unclosed: string | null = null;
     RAW_OPEN.lastIndex = 0;
@@ -52,10 +55,10 @@ export function closeRawTextInNoscript(html: string): string {
       RAW_OPEN.lastIndex = end;
     }
     if (unclosed) {
-      out.push(html.slice(copied, close.index), `</${unclosed}>`);
-      copied = close.index;
+      out.push(html.slice(copied, close), `</${unclosed}>`);
+      copied = close;
     }
-    NOSCRIPT_OPEN.lastIndex = close.index + close[0].length;
+    open = nextTag(html, closeEnd, NOSCRIPT_AT, N);
   }
   if (copied === 0) return html;
   out.push(html.slice(copied));

@@ -49,36 +49,45 @@ export function isWhitespace(c: number): boolean {
   );
 }
 
+const SRCSET_MARKS = /[,()]/g;
+const SPACE = /\s/g;
+
 /**
  * Splits a `srcset` at its candidate commas: those followed by more than whitespace and not inside parentheses
- * (the next parenthesis ahead is not a closing one). One pass from the end, so a long attribute stays linear.
+ * (the next parenthesis ahead is not a closing one). The commas and parentheses are found by a regex search (a
+ * page's srcsets can add up to 700 KB: a loop over their characters cost more than the rest of their reading).
  */
 function splitCandidates(srcset: string): string[] {
-  const cuts: number[] = [];
-  let closeAhead = false;
-  let textAhead = false;
-  for (let i = srcset.length - 1; i >= 0; i--) {
-    const c = srcset.charCodeAt(i);
-    if (c === 44 /* , */ && textAhead && !closeAhead) cuts.push(i);
-    if (c === 41 /* ) */) closeAhead = true;
-    else if (c === 40 /* ( */) closeAhead = false;
-    if (!textAhead && !isWhitespace(c)) textAhead = true;
-  }
+  let lastText = srcset.length - 1;
+  while (lastText >= 0 && isWhitespace(srcset.charCodeAt(lastText))) lastText--;
   const parts: string[] = [];
   let start = 0;
-  for (let k = cuts.length - 1; k >= 0; k--) {
-    parts.push(srcset.slice(start, cuts[k]));
-    start = cuts[k]! + 1;
+  // commas met since the last parenthesis: cuts if the next one opens (or there is none), not if it closes
+  let pending: number[] = [];
+  const cut = () => {
+    for (const at of pending) {
+      if (at >= lastText) break;
+      parts.push(srcset.slice(start, at));
+      start = at + 1;
+    }
+    pending = [];
+  };
+  SRCSET_MARKS.lastIndex = 0;
+  for (let m = SRCSET_MARKS.exec(srcset); m; m = SRCSET_MARKS.exec(srcset)) {
+    const c = srcset.charCodeAt(m.index);
+    if (c === 44 /* , */) pending.push(m.index);
+    else if (c === 41 /* ) */) pending = [];
+    else cut();
   }
+  cut();
   parts.push(srcset.slice(start));
   return parts;
 }
 
 /** The end of the run of non-whitespace that starts at `from`. */
 function wordEnd(s: string, from: number): number {
-  let i = from;
-  while (i < s.length && !isWhitespace(s.charCodeAt(i))) i++;
-  return i;
+  SPACE.lastIndex = from;
+  return SPACE.exec(s)?.index ?? s.length;
 }
 
 /** Parses a `srcset` attribute into its candidates. */
