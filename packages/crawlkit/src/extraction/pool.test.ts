@@ -125,7 +125,13 @@ describe('ExtractionPool', () => {
       controller.abort(reason);
       await expect(held).rejects.toBe(reason);
       expect((await running).markdown).toContain('Some words of a long article');
+      // A start comes over the worker's own port, in order, and may arrive after the answer: once the next call's
+      // start is in, the held call's would be too, had it started.
+      const afterStarted = new Promise<void>((resolve) => {
+        const unsub = onCallStart((s) => s.url?.endsWith('/after') && (unsub(), resolve()));
+      });
       expect((await pool.extract(page('<p>after</p>', undefined, 'http://127.0.0.1/after'))).markdown).toBe('after');
+      await afterStarted;
       expect(started).toEqual(['http://127.0.0.1/running', 'http://127.0.0.1/after']);
     } finally {
       stop();
@@ -139,10 +145,15 @@ describe('ExtractionPool', () => {
       if (s.url?.endsWith('/doomed')) void s.terminate();
     });
     try {
+      const heldStarted = new Promise<void>((resolve) => {
+        const unsub = onCallStart((s) => s.url?.endsWith('/held') && (unsub(), resolve()));
+      });
       const doomed = pool.extract(page(big, undefined, 'http://127.0.0.1/doomed'));
       const held = pool.extract(page('<p>held</p>', undefined, 'http://127.0.0.1/held'));
       await expect(doomed).rejects.toMatchObject({ code: 'SCRAPE_EXTRACTION_FAILED' });
       expect((await held).markdown).toBe('held');
+      // Its start may arrive after its answer (two ports): wait for it; a start on the stopped worker came before.
+      await heldStarted;
       expect(started.filter((url) => url.endsWith('/held'))).toHaveLength(1);
     } finally {
       stop();
