@@ -94,7 +94,7 @@ async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> 
  */
 async function crawlkitBatchRunner(): Promise<Runner> {
   const [{ Crawlkit }, fs, os, path] = await Promise.all([
-    import('crawlkit'),
+    import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit') as Promise<typeof CrawlkitModule>,
     import('node:fs'),
     import('node:os'),
     import('node:path'),
