@@ -31,7 +31,8 @@ let previous: Promise<unknown> = Promise.resolve();
 
 export default function run(message: CallMessage): Promise<CallReply> {
   const reply = previous.then(() => start(message));
-  previous = reply;
+  // A call that failed must not fail the calls queued behind it.
+  previous = reply.catch(() => undefined);
   return reply;
 }
 
