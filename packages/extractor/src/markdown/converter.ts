@@ -40,6 +40,9 @@ const MARK = 2;
 const SUP = 3;
 const PARA = 4;
 
+/** What a base64 image's URL becomes with `removeBase64Images` (reference §10.6). */
+const BASE64_REMOVED = '<Base64-Image-Removed>';
+
 /** Quotes, lists, tables and definitions nested deeper than this convert as plain blocks (keeps output linear). */
 const MAX_NESTING = 16;
 /** Inline marks (emphasis, strike, sup/sub) open at once in one container beyond this write nothing. */
@@ -118,10 +121,9 @@ export class Converter implements HtmlSink {
     this.#urls = new UrlResolver(options.baseUrl);
     this.#attributeFilter = (element, name, value) => {
       if (name !== 'href' && name !== 'src') return value;
-      if (/^data:/i.test(value.trim())) {
-        return this.#options.removeBase64Images && element === 'img' ? '<Base64-Image-Removed>' : value;
-      }
-      return this.#urls.resolve(value.trim());
+      const url = value.trim();
+      if (/^data:/i.test(url)) return element === 'img' ? this.#dataImage(url) : value;
+      return this.#urls.resolve(url);
     };
   }
 
@@ -397,14 +399,17 @@ export class Converter implements HtmlSink {
       if (lazy?.trim()) src = lazy.trim();
     }
     if (!src) return;
-    let destination: string;
-    if (/^data:/i.test(src)) {
-      const comma = src.indexOf(',');
-      const base64 = comma > 0 && /;base64$/i.test(src.slice(0, comma));
-      destination = base64 && this.#options.removeBase64Images ? '<Base64-Image-Removed>' : formatDestination(src);
-    } else destination = formatDestination(this.#urls.resolve(src));
+    const data = /^data:/i.test(src) ? this.#dataImage(src) : undefined;
+    const destination = data === BASE64_REMOVED ? data : formatDestination(data ?? this.#urls.resolve(src));
     const alt = attribs.alt ? escapeBrackets(collapseWhitespace(attribs.alt).trim()) : '';
     cur.raw(`![${alt}](${destination}${formatTitle(attribs.title)})`);
+  }
+
+  /** A `data:` image URL as written: the placeholder for a base64 one when `removeBase64Images`, else itself. */
+  #dataImage(url: string): string {
+    const comma = url.indexOf(',');
+    const base64 = comma > 0 && /;base64$/i.test(url.slice(0, comma));
+    return base64 && this.#options.removeBase64Images ? BASE64_REMOVED : url;
   }
 
   #openCode(capture: CodeCapture): boolean {
