@@ -60,20 +60,6 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   searchText?: boolean;
 }
 
-/** Whether an extraction with `settings` reads the page's content at all (`rawBase64` alone reads only its bytes). */
-export function readsContent(settings: ExtractionSettings): boolean {
-  return (
-    settings.markdown ||
-    settings.html ||
-    settings.rawHtml ||
-    settings.links ||
-    settings.images ||
-    settings.attributes.length > 0 ||
-    settings.collectLinks ||
-    settings.searchText === true
-  );
-}
-
 /** One page's extraction, as sent to a worker. */
 export interface ExtractionRequest {
   page: ExtractionInput;

@@ -1,4 +1,4 @@
-import { readsContent, type ExtractionInput, type ExtractionSettings } from '../extraction/extraction.js';
+import type { ExtractionInput, ExtractionSettings } from '../extraction/extraction.js';
 import { pageKind } from '../extraction/page-kind.js';
 import { extractionNeeds } from '../formats/registry.js';
 import type { FetchedPage } from './fetched-page.js';
@@ -87,7 +87,19 @@ export function scrapeExtractionSettings(state: ScrapeState): ExtractionSettings
  * search index does not count (a file crawlkit cannot read has no text to index).
  */
 export function formatsReadContent(state: ScrapeState): boolean {
-  return readsContent(
-    extractionSettings(state.request, state.context.collectLinks === true, false, state.context.hashContent === true),
+  const needs = extractionSettings(
+    state.request,
+    state.context.collectLinks === true,
+    false,
+    state.context.hashContent === true,
+  );
+  return (
+    needs.markdown ||
+    needs.html ||
+    needs.rawHtml ||
+    needs.links ||
+    needs.images ||
+    needs.attributes.length > 0 ||
+    needs.collectLinks
   );
 }
