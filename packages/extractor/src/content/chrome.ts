@@ -2,7 +2,7 @@
 // unless it holds much of the page's text.
 import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-import { holdersOf, detachAll } from '../dom/walk.js';
+import { holdersOf } from '../dom/walk.js';
 import {
   isComponentFooter,
   looksLikeAuthorBox,
@@ -16,7 +16,7 @@ import {
   looksLikePostChrome,
   looksLikeTestimonials,
 } from './hints.js';
-import type { Measure } from './measure.js';
+import { detachMeasured, type Measure } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import type { DropRule, Trace } from './trace.js';
 
@@ -41,7 +41,10 @@ const MENU_MIN_REST = 200;
 /** Tables: a desktop-only block holding one stays (`looksDesktopOnly`). */
 const TABLES: ReadonlySet<string> = new Set(['table']);
 
-/** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
+/**
+ * Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text, and
+ * brings `measures` up to date (`detachMeasured`): afterwards they measure the tree without the chrome.
+ */
 export function removeChrome(
   root: ParentNode,
   measures: Map<Element, Measure>,
@@ -110,7 +113,7 @@ export function removeChrome(
     doomed.push(...menus);
     for (const m of menus) trace?.drop(m, 'menu');
   } else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');
-  detachAll(doomed);
+  detachMeasured(root, doomed, measures);
 }
 
 /**

@@ -1,5 +1,7 @@
 // One post-order pass that measures every element: text, link text, and the content value of its blocks.
-import { isTag, isText, type Element, type ParentNode } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
+
+import { detachAll } from '../dom/walk.js';
 
 import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
 
@@ -124,4 +126,86 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
     }
   }
   return out;
+}
+
+/**
+ * Detaches `nodes` (elements under `root`) and brings `measures`, `measureTree(root)`'s, up to date in place: the
+ * entries of the detached subtrees go, and the elements above them are measured again from their children, deepest
+ * first. `measures` then holds what `measureTree(root)` of the tree after would, at the cost of the removed nodes'
+ * ancestors instead of a walk of the whole tree (the sums are exact in any order: block values are multiples of 0.5).
+ */
+export function detachMeasured(root: ParentNode, nodes: readonly AnyNode[], measures: Map<Element, Measure>): void {
+  // the elements above a removed node, by their depth below `root` (`root` itself at 0)
+  const above = new Map<Element, number>();
+  const chain: Element[] = [];
+  for (const node of nodes) {
+    chain.length = 0;
+    let p = node.parent;
+    for (; p && p !== root && !above.has(p as Element); p = p.parent) if (isTag(p)) chain.push(p);
+    let depth = p === root ? 0 : p ? above.get(p as Element)! : -1;
+    if (depth < 0) continue;
+    if (p === root && isTag(root) && !above.has(root)) above.set(root, 0);
+    for (let i = chain.length - 1; i >= 0; i--) above.set(chain[i]!, ++depth);
+  }
+  detachAll(nodes);
+  for (const node of nodes) {
+    if (!isTag(node)) continue;
+    measures.delete(node);
+    for (const el of descendants(node)) measures.delete(el);
+  }
+  const order = [...above].filter(([el]) => measures.has(el)).sort((a, b) => b[1] - a[1]);
+  for (const [el] of order) remeasure(el, root, measures);
+}
+
+function* descendants(root: Element): Generator<Element> {
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    yield node;
+    for (const c of node.children) stack.push(c);
+  }
+}
+
+/** Measures `el` again from its text and its child elements' measures, as `measureTree`'s post-order step does. */
+function remeasure(el: Element, root: ParentNode, measures: Map<Element, Measure>): void {
+  // the text of `root` is never link text, as in `measureTree`: its own name does not count
+  let inLink = false;
+  for (let p: ParentNode | null = el; p && p !== root; p = p.parent) {
+    if (isTag(p) && p.name === 'a' && p.attribs['href'] !== undefined) inLink = true;
+  }
+  const m = measures.get(el)!;
+  m.text = m.link = m.value = m.prose = m.blocks = m.own = m.ownLink = m.ownPunct = 0;
+  for (const child of el.children) {
+    if (isText(child)) {
+      const [chars, punct] = countText(child.data);
+      if (chars === 0) continue;
+      m.text += chars;
+      m.own += chars;
+      m.ownPunct += punct;
+      if (inLink) {
+        m.link += chars;
+        m.ownLink += chars;
+      }
+    } else if (isTag(child)) {
+      const c = measures.get(child)!;
+      m.text += c.text;
+      m.link += c.link;
+      m.value += c.value;
+      m.prose += c.prose;
+      m.blocks += c.blocks;
+      if (INLINE_TAGS.has(child.name)) {
+        m.own += c.own;
+        m.ownLink += c.ownLink;
+        m.ownPunct += c.ownPunct;
+      }
+    }
+  }
+  // `root` counts as a block whatever its name, as in `measureTree`
+  if ((el === root || !INLINE_TAGS.has(el.name)) && m.own > 0) {
+    const v = blockValue(m.own, m.ownLink, m.ownPunct, el.name);
+    m.value += v;
+    if (v > 0) m.prose += v;
+    m.blocks++;
+  }
 }
