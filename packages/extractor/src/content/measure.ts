@@ -45,8 +45,11 @@ const newMeasure = (): Measure => ({
   ownPunct: 0,
 });
 
-/** Counts visible characters and sentence punctuation of a text node. */
-function countText(data: string): [chars: number, punct: number] {
+/** Sentence punctuation marks of the text `countText` counted last (a second result, without a tuple a text node). */
+let lastPunct = 0;
+
+/** Counts the visible characters of a text node, and its sentence punctuation into `lastPunct`. */
+function countText(data: string): number {
   let chars = 0;
   let punct = 0;
   for (let i = 0; i < data.length; i++) {
@@ -58,7 +61,8 @@ function countText(data: string): [chars: number, punct: number] {
       punct++;
     }
   }
-  return [chars, punct];
+  lastPunct = punct;
+  return chars;
 }
 
 /** The content value of one text block: positive for prose, negative for link lists and tiny fragments. */
@@ -70,39 +74,47 @@ export function blockValue(own: number, ownLink: number, ownPunct: number, tag: 
   return plain * weight - 0.5 * ownLink - 8;
 }
 
-/** Measures every element under `root`, and `root` itself when it is an element, in one iterative post-order pass. */
+/**
+ * Measures every element under `root`, and `root` itself when it is an element, in one iterative post-order pass.
+ * The frames of the walk are reused level by level: one a level of depth, not one an element.
+ */
 export function measureTree(root: ParentNode): Map<Element, Measure> {
   const out = new Map<Element, Measure>();
-  const el = isTag(root) ? root : null;
-  const stack: Frame[] = [{ el, children: root.children, i: 0, m: newMeasure(), inLink: false, block: true }];
-  while (stack.length) {
-    const f = stack[stack.length - 1]!;
+  const frames: Frame[] = [
+    { el: isTag(root) ? root : null, children: root.children, i: 0, m: newMeasure(), inLink: false, block: true },
+  ];
+  let depth = 0;
+  while (depth >= 0) {
+    const f = frames[depth]!;
     if (f.i < f.children.length) {
       const child = f.children[f.i++]!;
       if (isText(child)) {
-        const [chars, punct] = countText(child.data);
+        const chars = countText(child.data);
         if (chars === 0) continue;
         f.m.text += chars;
         f.m.own += chars;
-        f.m.ownPunct += punct;
+        f.m.ownPunct += lastPunct;
         if (f.inLink) {
           f.m.link += chars;
           f.m.ownLink += chars;
         }
       } else if (isTag(child)) {
         const el = child;
-        stack.push({
-          el,
-          children: el.children,
-          i: 0,
-          m: newMeasure(),
-          inLink: f.inLink || (el.name === 'a' && el.attribs['href'] !== undefined),
-          block: !INLINE_TAGS.has(el.name),
-        });
+        const inLink = f.inLink || (el.name === 'a' && el.attribs['href'] !== undefined);
+        const block = !INLINE_TAGS.has(el.name);
+        const next = frames[++depth];
+        if (next) {
+          next.el = el;
+          next.children = el.children;
+          next.i = 0;
+          next.m = newMeasure();
+          next.inLink = inLink;
+          next.block = block;
+        } else frames.push({ el, children: el.children, i: 0, m: newMeasure(), inLink, block });
       }
       continue;
     }
-    stack.pop();
+    depth--;
     const { el, m } = f;
     if (f.block && m.own > 0) {
       const v = blockValue(m.own, m.ownLink, m.ownPunct, el?.name ?? '');
@@ -111,9 +123,8 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
       m.blocks++;
     }
     if (el) out.set(el, m);
-    const parent = stack[stack.length - 1];
-    if (!parent) break;
-    const p = parent.m;
+    if (depth < 0) break;
+    const p = frames[depth]!.m;
     p.text += m.text;
     p.link += m.link;
     p.value += m.value;
@@ -178,11 +189,11 @@ function remeasure(el: Element, root: ParentNode, measures: Map<Element, Measure
   m.text = m.link = m.value = m.prose = m.blocks = m.own = m.ownLink = m.ownPunct = 0;
   for (const child of el.children) {
     if (isText(child)) {
-      const [chars, punct] = countText(child.data);
+      const chars = countText(child.data);
       if (chars === 0) continue;
       m.text += chars;
       m.own += chars;
-      m.ownPunct += punct;
+      m.ownPunct += lastPunct;
       if (inLink) {
         m.link += chars;
         m.ownLink += chars;
