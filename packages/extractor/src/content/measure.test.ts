@@ -44,13 +44,21 @@ describe('detachMeasured', () => {
 
   it('handles removals nested in other removals, siblings, and the root as a parent', () => {
     const doc = parseHtml(PAGE);
-    const body = doc.children.find((n): n is Element => isTag(n) && n.name === 'html')!.children.find(
-      (n): n is Element => isTag(n) && n.name === 'body',
-    )!;
+    const body = doc.children
+      .find((n): n is Element => isTag(n) && n.name === 'html')!
+      .children.find((n): n is Element => isTag(n) && n.name === 'body')!;
     const measures = measureTree(body);
     const all = [...elements(body)];
     const pick = (name: string, nth = 0) => all.filter((el) => el.name === name)[nth]!;
-    const doomed = [pick('a', 1), pick('nav'), pick('b'), pick('li', 0), pick('li', 2), pick('footer'), pick('span', 2)];
+    const doomed = [
+      pick('a', 1),
+      pick('nav'),
+      pick('b'),
+      pick('li', 0),
+      pick('li', 2),
+      pick('footer'),
+      pick('span', 2),
+    ];
     const removedText = measures.get(pick('footer'))!.text;
     const totalBefore = measures.get(body)!.text;
     detachMeasured(body, doomed, measures);

@@ -1,6 +1,6 @@
 // Sign-up widgets inside the text: a pitch ("Get our deals texted to your phone!"), a form asking for an email address
 // or a phone number, and the consent small print. The form alone goes as furniture; the widget goes whole.
-import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { isTag, type Element, type ParentNode } from 'domhandler';
 
 import { holdersOf } from '../dom/walk.js';
 import { anyOf, phraseTable } from './phrases/phrase-table.js';
