@@ -74,6 +74,42 @@ export function blockValue(own: number, ownLink: number, ownPunct: number, tag: 
   return plain * weight - 0.5 * ownLink - 8;
 }
 
+/** Adds a text node's visible characters to `m`, the measure of the element holding it. */
+function addText(m: Measure, data: string, inLink: boolean): void {
+  const chars = countText(data);
+  if (chars === 0) return;
+  m.text += chars;
+  m.own += chars;
+  m.ownPunct += lastPunct;
+  if (inLink) {
+    m.link += chars;
+    m.ownLink += chars;
+  }
+}
+
+/** Adds a child element's measure to its parent's; an inline child's own run is part of the parent's own run. */
+function addChild(parent: Measure, m: Measure, inline: boolean): void {
+  parent.text += m.text;
+  parent.link += m.link;
+  parent.value += m.value;
+  parent.prose += m.prose;
+  parent.blocks += m.blocks;
+  if (inline) {
+    parent.own += m.own;
+    parent.ownLink += m.ownLink;
+    parent.ownPunct += m.ownPunct;
+  }
+}
+
+/** Counts the element's own inline run as a text block, once its children are measured (blocks only). */
+function closeBlock(m: Measure, tag: string): void {
+  if (m.own === 0) return;
+  const v = blockValue(m.own, m.ownLink, m.ownPunct, tag);
+  m.value += v;
+  if (v > 0) m.prose += v;
+  m.blocks++;
+}
+
 /**
  * Measures every element under `root`, and `root` itself when it is an element, in one iterative post-order pass.
  * The frames of the walk are reused level by level: one a level of depth, not one an element.
@@ -88,17 +124,8 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
     const f = frames[depth]!;
     if (f.i < f.children.length) {
       const child = f.children[f.i++]!;
-      if (isText(child)) {
-        const chars = countText(child.data);
-        if (chars === 0) continue;
-        f.m.text += chars;
-        f.m.own += chars;
-        f.m.ownPunct += lastPunct;
-        if (f.inLink) {
-          f.m.link += chars;
-          f.m.ownLink += chars;
-        }
-      } else if (isTag(child)) {
+      if (isText(child)) addText(f.m, child.data, f.inLink);
+      else if (isTag(child)) {
         const el = child;
         const inLink = f.inLink || (el.name === 'a' && el.attribs['href'] !== undefined);
         const block = !INLINE_TAGS.has(el.name);
@@ -116,25 +143,10 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
     }
     depth--;
     const { el, m } = f;
-    if (f.block && m.own > 0) {
-      const v = blockValue(m.own, m.ownLink, m.ownPunct, el?.name ?? '');
-      m.value += v;
-      if (v > 0) m.prose += v;
-      m.blocks++;
-    }
+    if (f.block) closeBlock(m, el?.name ?? '');
     if (el) out.set(el, m);
     if (depth < 0) break;
-    const p = frames[depth]!.m;
-    p.text += m.text;
-    p.link += m.link;
-    p.value += m.value;
-    p.prose += m.prose;
-    p.blocks += m.blocks;
-    if (!f.block) {
-      p.own += m.own;
-      p.ownLink += m.ownLink;
-      p.ownPunct += m.ownPunct;
-    }
+    addChild(frames[depth]!.m, m, !f.block);
   }
   return out;
 }
@@ -188,35 +200,9 @@ function remeasure(el: Element, root: ParentNode, measures: Map<Element, Measure
   const m = measures.get(el)!;
   m.text = m.link = m.value = m.prose = m.blocks = m.own = m.ownLink = m.ownPunct = 0;
   for (const child of el.children) {
-    if (isText(child)) {
-      const chars = countText(child.data);
-      if (chars === 0) continue;
-      m.text += chars;
-      m.own += chars;
-      m.ownPunct += lastPunct;
-      if (inLink) {
-        m.link += chars;
-        m.ownLink += chars;
-      }
-    } else if (isTag(child)) {
-      const c = measures.get(child)!;
-      m.text += c.text;
-      m.link += c.link;
-      m.value += c.value;
-      m.prose += c.prose;
-      m.blocks += c.blocks;
-      if (INLINE_TAGS.has(child.name)) {
-        m.own += c.own;
-        m.ownLink += c.ownLink;
-        m.ownPunct += c.ownPunct;
-      }
-    }
+    if (isText(child)) addText(m, child.data, inLink);
+    else if (isTag(child)) addChild(m, measures.get(child)!, INLINE_TAGS.has(child.name));
   }
   // `root` counts as a block whatever its name, as in `measureTree`
-  if ((el === root || !INLINE_TAGS.has(el.name)) && m.own > 0) {
-    const v = blockValue(m.own, m.ownLink, m.ownPunct, el.name);
-    m.value += v;
-    if (v > 0) m.prose += v;
-    m.blocks++;
-  }
+  if (el === root || !INLINE_TAGS.has(el.name)) closeBlock(m, el.name);
 }
