@@ -8,16 +8,16 @@
 // stand-in for the extractor's (which takes the whole page as one string today). Both orders alternate page by page;
 // the figure is the wall time from the request to the worker's end of the parse.
 //
-// Run: pnpm build && pnpm exec node bench/stream-overlap.ts   (about 15 s)
+// Run: pnpm exec node bench/lib/stream-overlap.ts   (about 15 s; it uses no crawlkit build)
 import { loadavg } from 'node:os';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 
 import { Parser } from 'htmlparser2';
 import { Agent } from 'undici';
 
-import { startPageServerProcess } from './lib/page-server-process.ts';
-import { median } from './lib/report.ts';
-import { loadWcxbPages } from './lib/wcxb.ts';
+import { startPageServerProcess } from './page-server-process.ts';
+import { median } from './report.ts';
+import { loadWcxbPages } from './wcxb.ts';
 
 type Order = 'whole' | 'stream';
 type Message = { kind: 'start'; order: Order } | { kind: 'chunk'; chunk: ArrayBuffer } | { kind: 'end' };
@@ -53,7 +53,7 @@ function parseInWorker(): void {
 }
 
 async function main(): Promise<void> {
-  const datasets = process.env.WCXB_DIR ?? new URL('../../shared/datasets/wcxb-dev', import.meta.url).pathname;
+  const datasets = process.env.WCXB_DIR ?? new URL('../../../shared/datasets/wcxb-dev', import.meta.url).pathname;
   const all = loadWcxbPages(datasets).sort((a, b) => a.html.length - b.html.length);
   const pages = all.slice(-12).reverse();
   all.length = 0;
