@@ -5,7 +5,7 @@
 // write the responses.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 
-import { Crawlkit } from 'crawlkit';
+import type * as CrawlkitModule from 'crawlkit';
 import type TurndownService from 'turndown';
 
 import { startPageServerProcess } from './page-server-process.ts';
@@ -66,6 +66,8 @@ export async function timeBigPages(
   { wholePage = false }: { wholePage?: boolean } = {},
 ): Promise<BigPagesResult> {
   const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+  // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js), the row run on it.
+  const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
   const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
   const body = (page: WcxbPage) => ({
     url: `${server.url}/${page.id}.html`,
