@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
+import { mainContentHash, rememberContentHash } from '../changes/change-feed.js';
 import { VERSION } from '../cli/version.js';
 import { storedExtractionCodec } from '../codec/records.js';
 import type { Extraction, ExtractionSettings } from '../extraction/extraction.js';
@@ -46,7 +47,9 @@ export async function readStoredExtraction(
   if (!entry) return undefined;
   try {
     const stored = storedExtractionCodec.decode(entry.value);
-    return stored.fetchedAt === fetchedAt ? stored.extraction : undefined;
+    if (stored.fetchedAt !== fetchedAt) return undefined;
+    if (stored.contentHash !== undefined) rememberContentHash(stored.extraction.markdown ?? '', stored.contentHash);
+    return stored.extraction;
   } catch {
     return undefined; // a damaged entry is extracted again and overwritten
   }
@@ -59,6 +62,8 @@ export async function writeStoredExtraction(
   extraction: Extraction,
 ): Promise<void> {
   if (extraction.cut) return;
-  const value = storedExtractionCodec.encode({ fetchedAt, extraction });
+  // Hashed here once: the change feed's stage then finds the hash (mainContentHash is memoised).
+  const contentHash = mainContentHash(extraction.markdown ?? '');
+  const value = storedExtractionCodec.encode({ fetchedAt, contentHash, extraction });
   await state.store!.pages.put({ key, url: state.normalizedUrl, cachedAt: Date.now(), value });
 }
