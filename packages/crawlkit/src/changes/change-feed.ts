@@ -63,11 +63,12 @@ export function contentHash(markdown: string): string {
 /**
  * The content hashes of recent main contents, by the markdown string itself: a copy a 304 confirms serves a copy of
  * the memoised extraction whose markdown is the same string, hashed once (V8 keeps a string's own hash, so the lookup
- * does not read the text again), and a copy whose kept extraction came with its hash is not hashed again.
+ * does not read the text again). A copy whose kept extraction came with its hash is not looked up here at all
+ * (`ScrapeState.contentHash`): a string just decoded would be read whole to find its key.
  */
 const hashes = new LRUCache<string, string>({ max: 2_000 });
 
-/** `contentHash(markdown)`, once per main content seen recently here (or told with `rememberContentHash`). */
+/** `contentHash(markdown)`, once per main content seen recently here. */
 export function mainContentHash(markdown: string): string {
   let known = hashes.get(markdown);
   if (known === undefined) {
@@ -75,11 +76,6 @@ export function mainContentHash(markdown: string): string {
     hashes.set(markdown, known);
   }
   return known;
-}
-
-/** Records the hash kept with an extraction read back from the store (`contentHash` of this markdown). */
-export function rememberContentHash(markdown: string, hash: string): void {
-  hashes.set(markdown, hash);
 }
 
 /** The lineage's last completed run, or an empty baseline for its first. */

@@ -33,7 +33,7 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       const { document, extraction } = state;
       if (!document || !extraction) return;
       const baseline = await baselineOf(store, job, feed.lineage);
-      const hash = mainContentHash(extraction.markdown ?? '');
+      const hash = state.contentHash ?? mainContentHash(extraction.markdown ?? '');
       document.metadata.contentHash = hash;
       const change = pageChange(baseline, task.key, hash, document.metadata.statusCode);
       if (change) document.metadata.crawlChange = change;
