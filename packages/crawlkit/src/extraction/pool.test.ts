@@ -44,6 +44,17 @@ describe('ExtractionPool', () => {
     expect(await started).not.toBe(threadId);
   });
 
+  it("passes the judge's countAll to the worker: false stops counting once the verdict is settled", async () => {
+    const judged = { url: 'http://127.0.0.1/page', status: 200, contentType: 'text/html', text: big };
+    const whole = await pool.judgeAndExtract(judged, page(big));
+    const settled = await pool.judgeAndExtract(judged, page(big), { countAll: false });
+    expect(whole.verdict.reason).toBeUndefined();
+    expect(settled.verdict.reason).toBeUndefined();
+    expect(settled.verdict.contentChars).toBeLessThan(whole.verdict.contentChars!);
+    expect(settled.extraction?.markdown).toBe(whole.extraction?.markdown);
+    expect((await pool.judge(judged, { countAll: false })).contentChars).toBe(settled.verdict.contentChars);
+  });
+
   it('stops a running call when its signal aborts, and the next call gets a fresh thread', async () => {
     const threads: number[] = [];
     const stop = onCallStart((s) => threads.push(s.threadId));
