@@ -189,6 +189,12 @@ function printBigPages(title: string, result: BigPagesResult): void {
       `CPU ms a scrape (mean): main thread ${cpu.main.toFixed(1)}, pool workers ${cpu.workers.toFixed(1)}, V8 helper threads ${cpu.v8.toFixed(1)} (garbage collection, compilation), other ${cpu.other.toFixed(1)}`,
     );
   }
+  const stages = result.stages;
+  if (stages) {
+    console.log(
+      `wall ms a scrape (median of the pages): fetch and body read ${stages.readMs.toFixed(1)}, extraction in the worker ${stages.extractMs.toFixed(1)} (decode, render judge, extraction, reply); overlapping the two would save at most ${stages.overlapCeilingMs.toFixed(1)}`,
+    );
+  }
 }
 const bigSet = wcxb.slice(-BIG_PAGES).reverse();
 // The rest of the split is not needed from here on: a heap of 1,497 pages would make every garbage collection of

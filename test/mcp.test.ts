@@ -40,7 +40,17 @@ const dirs: string[] = [];
 
 beforeAll(async () => {
   ensureBuilt();
-  site = await startFixtureServer({ root: DOCS });
+  site = await startFixtureServer({
+    root: DOCS,
+    routes: {
+      '/raw.html': (_req, res) => {
+        res.setHeader('content-type', 'text/html');
+        res.end(
+          '<html><body><main><h1>Notes</h1><p>An <u>underlined</u> word, long enough to be kept.</p></main></body></html>',
+        );
+      },
+    },
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -115,6 +125,12 @@ describe('crawlkit mcp over stdio', () => {
     });
     expect(scrape.json.data.markdown).toContain('SQLite file');
     expect(scrape.json.data.links.length).toBeGreaterThan(0);
+
+    const args = { url: `${site.url}/raw.html`, formats: ['markdown'] };
+    const plain = await call(client, 'firecrawl_scrape', args);
+    const raw = await call(client, 'firecrawl_scrape', { ...args, markdownOptions: { rawHtml: true } });
+    expect(plain.json.data.markdown).toContain('An underlined word');
+    expect(raw.json.data.markdown).toContain('An <u>underlined</u> word');
 
     const map = await call(client, 'firecrawl_map', { url: `${site.url}/`, sitemap: 'skip' });
     expect(map.json.links.length).toBeGreaterThanOrEqual(8);

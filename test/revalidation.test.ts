@@ -39,6 +39,15 @@ async function scrape(path: string, maxAge?: number): Promise<Document> {
   return data(await ck.scrape({ url: `${site.url}${path}`, ...(maxAge !== undefined ? { maxAge } : {}) }));
 }
 
+/** A crawl of the whole site with a change feed (its `tag`), every page past `maxAge`: its documents. */
+async function crawlSite(engine: Crawlkit, tag: string): Promise<Document[]> {
+  const started = await engine.crawl({ url: `${site.url}/`, tag, scrapeOptions: { maxAge: 1 } });
+  if (!('id' in started)) throw new Error(JSON.stringify(started));
+  const done = await engine.waitForJob(started.id);
+  if (!done.success || done.status !== 'completed') throw new Error(JSON.stringify(done));
+  return done.data;
+}
+
 describe('conditional refetches', () => {
   it('sends the validators past maxAge and serves the cached copy on 304, billed as a hit', async () => {
     const first = await scrape('/guide.html');
@@ -127,13 +136,7 @@ describe('conditional refetches', () => {
 
   it('recrawls an unchanged site in a new engine with no extraction call, its sitemap read in place', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ck-revalidation-'));
-    const crawl = async (engine: Crawlkit) => {
-      const started = await engine.crawl({ url: `${site.url}/`, tag: 'no-extraction', scrapeOptions: { maxAge: 1 } });
-      if (!('id' in started)) throw new Error(JSON.stringify(started));
-      const done = await engine.waitForJob(started.id);
-      if (!done.success || done.status !== 'completed') throw new Error(JSON.stringify(done));
-      return done.data;
-    };
+    const crawl = (engine: Crawlkit) => crawlSite(engine, 'no-extraction');
     const calls: string[] = [];
     const listener = (message: unknown) => {
       const call = message as { kind: string; url?: string };
@@ -164,6 +167,52 @@ describe('conditional refetches', () => {
         expect(calls).toEqual([`judgeAndExtract ${site.url}/news.html`]);
       } finally {
         unsubscribe('crawlkit:extraction:call-start', listener);
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('compares a confirmed copy by the content hash kept with its extraction, without hashing it again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-revalidation-'));
+    const crawl = async (engine: Crawlkit) =>
+      Object.fromEntries(
+        (await crawlSite(engine, 'kept-hash')).map((d) => [new URL(d.metadata.sourceURL).pathname, d.metadata]),
+      );
+    try {
+      const first = new Crawlkit({ storeDir: dir, engine: 'http' });
+      const fetched = await crawl(first);
+      await first.close();
+      const db = new DatabaseSync(join(dir, 'crawlkit.db'));
+      const kept = () =>
+        db
+          .prepare(`SELECT url, value FROM pages WHERE key LIKE '%|extraction=%' ORDER BY url`)
+          .all()
+          .map((row) => [
+            (row['url'] as string).replace(/^[^/]*\/\/[^/]*/, '') || '/',
+            JSON.parse(row['value'] as string).contentHash,
+          ]);
+      // Each kept extraction holds the hash its crawl reported.
+      expect(Object.fromEntries(kept())).toEqual({
+        '/': fetched['/']!.contentHash,
+        '/guide.html': fetched['/guide.html']!.contentHash,
+        '/news.html': fetched['/news.html']!.contentHash,
+      });
+      // The guide's kept hash is changed on disk: a recrawl that hashed the confirmed copy again would not see it.
+      db.prepare(
+        `UPDATE pages SET value = json_set(value, '$.contentHash', 'kept-on-disk')
+         WHERE key LIKE '%|extraction=%' AND url LIKE '%/guide.html'`,
+      ).run();
+      db.close();
+      await stale();
+      const second = new Crawlkit({ storeDir: dir, engine: 'http' });
+      try {
+        const again = await crawl(second);
+        expect(Object.fromEntries(site.notModified)).toEqual({ '/': 1, '/guide.html': 1 });
+        expect(again['/guide.html']).toMatchObject({ contentHash: 'kept-on-disk', crawlChange: 'changed' });
+        expect(again['/']).toMatchObject({ contentHash: fetched['/']!.contentHash, crawlChange: 'same' });
+      } finally {
         await second.close();
       }
     } finally {

@@ -3,13 +3,20 @@
 // out), page by page over the largest WCXB dev pages, alternating, so that both meet the same load. The pages are
 // served from a child process (as scrape-http's rows fetch from another process): the scrape's thread does not also
 // write the responses.
-import { Crawlkit } from 'crawlkit';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+
+import type * as CrawlkitModule from 'crawlkit';
 import type TurndownService from 'turndown';
 
 import { startPageServerProcess } from './page-server-process.ts';
 import { median } from './report.ts';
 import { threadCpuMs, threadCpuSince, type ThreadCpu } from './thread-cpu.ts';
 import type { WcxbPage } from './wcxb.ts';
+
+/** What crawlkit publishes on `crawlkit:scrape:timings` (its `ScrapeTimings`), the part read here. */
+interface StageTimes {
+  stages: { name: string; ms: number }[];
+}
 
 export interface BigPageTiming {
   id: string;
@@ -20,6 +27,10 @@ export interface BigPageTiming {
   turndownMs: number;
   /** turndownMs / scrapeMs. */
   speedup: number;
+  /** Median ms of the fetch stage alone (request and body read, the extraction taken out): the main thread's part. */
+  readMs?: number;
+  /** Median ms of the extraction (decode, render judge, extraction in a worker, the reply). */
+  extractMs?: number;
 }
 
 export interface BigPagesResult {
@@ -33,6 +44,8 @@ export interface BigPagesResult {
    * collection and compilation), read from /proc around each scrape; undefined without /proc.
    */
   cpuPerScrape?: ThreadCpu;
+  /** Median over the pages of `readMs` and `extractMs`, and of what overlapping them could save at most a page. */
+  stages?: { readMs: number; extractMs: number; overlapCeilingMs: number };
 }
 
 /** Each `<script>` and `<style>` element cut out: the page turndown converts in the whole-page row. */
@@ -53,6 +66,8 @@ export async function timeBigPages(
   { wholePage = false }: { wholePage?: boolean } = {},
 ): Promise<BigPagesResult> {
   const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+  // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js), the row run on it.
+  const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
   const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
   const body = (page: WcxbPage) => ({
     url: `${server.url}/${page.id}.html`,
@@ -64,6 +79,12 @@ export async function timeBigPages(
   const timings: BigPageTiming[] = [];
   const cpu: ThreadCpu = { main: 0, workers: 0, v8: 0, other: 0 };
   let measured = 0;
+  // The stages of each timed scrape (`crawlkit:scrape:timings`): how the wall time splits between the body's read
+  // and the extraction, the two steps that run one after the other.
+  let stages: StageTimes['stages'] | undefined;
+  const onTimings = (message: unknown) => (stages = (message as StageTimes).stages);
+  subscribe('crawlkit:scrape:timings', onTimings);
+  const stageMs = (name: string) => stages?.find((s) => s.name === name)?.ms;
   try {
     // The pool's threads and the connection warm up on a page outside the timed set.
     await crawlkit.scrape(body(pages[pages.length - 1]!));
@@ -71,11 +92,19 @@ export async function timeBigPages(
       const input = wholePage ? withoutScriptsAndStyles(page.html) : page.html;
       const scrape: number[] = [];
       const td: number[] = [];
+      const read: number[] = [];
+      const extract: number[] = [];
       for (let i = 0; i < runs; i++) {
+        stages = undefined;
         const before = threadCpuMs();
         let t0 = performance.now();
         const doc = await crawlkit.scrape(body(page));
         scrape.push(performance.now() - t0);
+        const [readMs, extractMs] = [stageMs('fetch'), stageMs('extract')];
+        if (readMs !== undefined && extractMs !== undefined) {
+          read.push(readMs);
+          extract.push(extractMs);
+        }
         const after = threadCpuMs();
         if (before && after) {
           const used = threadCpuSince(before, after);
@@ -95,9 +124,11 @@ export async function timeBigPages(
         scrapeMs,
         turndownMs,
         speedup: turndownMs / scrapeMs,
+        ...(read.length ? { readMs: median(read), extractMs: median(extract) } : {}),
       });
     }
   } finally {
+    unsubscribe('crawlkit:scrape:timings', onTimings);
     await crawlkit.close();
     await server.close();
   }
@@ -106,6 +137,7 @@ export async function timeBigPages(
     medianSpeedup: median(timings.map((t) => t.speedup)),
     medianScrapeMs: median(timings.map((t) => t.scrapeMs)),
     medianTurndownMs: median(timings.map((t) => t.turndownMs)),
+    ...stageSplit(timings),
     ...(measured
       ? {
           cpuPerScrape: {
@@ -116,5 +148,21 @@ export async function timeBigPages(
           },
         }
       : {}),
+  };
+}
+
+/**
+ * The read/extraction split over the pages: a streamed extraction (the body parsed as it arrives) could save at most
+ * the shorter of the two on each page.
+ */
+function stageSplit(timings: readonly BigPageTiming[]): Pick<BigPagesResult, 'stages'> {
+  const split = timings.filter((t) => t.readMs !== undefined && t.extractMs !== undefined);
+  if (split.length === 0) return {};
+  return {
+    stages: {
+      readMs: median(split.map((t) => t.readMs!)),
+      extractMs: median(split.map((t) => t.extractMs!)),
+      overlapCeilingMs: median(split.map((t) => Math.min(t.readMs!, t.extractMs!))),
+    },
   };
 }

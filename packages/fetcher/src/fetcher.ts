@@ -245,7 +245,7 @@ export class Fetcher {
     }
     // A page served over plain HTTP as asked: whether it looks client-rendered (its content may be missing).
     if (choice.engine === 'http') {
-      const jsReason = (await judgePage(request, result, this.#judge)).reason;
+      const jsReason = (await judgePage(request, result, this.#judge, false)).reason;
       if (jsReason) result.clientRendered = jsReason;
     }
     return result;

@@ -35,6 +35,11 @@ export const scrapeParams = {
   parsers: z.array(z.enum(['pdf'])).optional(),
   pdfOptions: z.object({ maxPages: z.number().int().min(1).max(10_000).optional() }).optional(),
   onlyMainContent: z.boolean().optional(),
+  /** crawlkit's own (not firecrawl-mcp's): `rawHtml: true` writes what markdown cannot express as sanitised HTML. */
+  markdownOptions: z
+    .object({ rawHtml: z.boolean().optional() })
+    .optional()
+    .describe('rawHtml: true keeps what markdown cannot express (div blocks, complex tables, <u>, <del>) as HTML.'),
   includeTags: z.array(z.string()).optional(),
   excludeTags: z.array(z.string()).optional(),
   waitFor: z.number().optional(),

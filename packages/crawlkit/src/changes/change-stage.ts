@@ -2,14 +2,7 @@ import type { JobRecord, Store, Task } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
 import type { ScrapeStage } from '../scrape/scrape-state.js';
-import { contentHash, feedOf, loadBaseline, pageChange, type Baseline } from './change-feed.js';
-
-/**
- * The content hash of recent main contents, by the markdown string itself: a copy a 304 confirms serves a copy of
- * the memoised extraction whose markdown is the same string, hashed once (V8 keeps a string's own hash, so the lookup
- * does not read the text again).
- */
-const hashes = new LRUCache<string, string>({ max: 2_000 });
+import { feedOf, loadBaseline, mainContentHash, pageChange, type Baseline } from './change-feed.js';
 
 /** Baselines of the crawls running here, loaded once per job and process. */
 const baselines = new LRUCache<string, Promise<Baseline>>({ max: 64 });
@@ -40,12 +33,7 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       const { document, extraction } = state;
       if (!document || !extraction) return;
       const baseline = await baselineOf(store, job, feed.lineage);
-      const markdown = extraction.markdown ?? '';
-      let hash = hashes.get(markdown);
-      if (hash === undefined) {
-        hash = contentHash(markdown);
-        hashes.set(markdown, hash);
-      }
+      const hash = state.contentHash ?? mainContentHash(extraction.markdown ?? '');
       document.metadata.contentHash = hash;
       const change = pageChange(baseline, task.key, hash, document.metadata.statusCode);
       if (change) document.metadata.crawlChange = change;

@@ -175,14 +175,16 @@ export const crawlChangesCodec = recordCodec({
 
 /**
  * A page's extraction kept beside its page cache entry (pages with validators, issue 41): a copy confirmed by a 304
- * in a new process is not extracted again. `fetchedAt` is the page's (`FetchedPage.fetchedAt`), which a confirmation
- * keeps and a new fetch changes.
+ * in a new process is not extracted again, nor its main content hashed again for the change feed (`contentHash`;
+ * a record written without it is hashed). `fetchedAt` is the page's
+ * (`FetchedPage.fetchedAt`), which a confirmation keeps and a new fetch changes.
  */
 export const storedExtractionCodec = recordCodec({
   name: 'stored extraction',
   version: 1,
   schema: z.object({
     fetchedAt: z.number(),
+    contentHash: z.string().optional(),
     extraction: z.custom<Extraction>((v) => isObject(v) && isObject((v as { metadata?: unknown }).metadata), {
       error: 'Expected an extraction with its metadata',
     }),

@@ -18,12 +18,12 @@ export type ExtractionCall =
   /** The fallback rendering of a page whose extraction was cut: linear, no DOM. */
   | ({ kind: 'plainText' } & ExtractionRequest)
   /** The render judge's verdict on a page fetched over HTTP: whether it needs the browser. */
-  | { kind: 'judge'; page: JudgedPage }
+  | { kind: 'judge'; page: JudgedPage; countAll?: boolean }
   /**
    * The render judge's verdict and, when it finds nothing missing, the page's extraction: the page is decoded and
    * copied once for both.
    */
-  | { kind: 'judgeAndExtract'; page: JudgedPage; extraction: ExtractionRequest }
+  | { kind: 'judgeAndExtract'; page: JudgedPage; extraction: ExtractionRequest; countAll?: boolean }
   /** What `map` takes of a page it follows: its title, description and the links its request keeps. */
   | { kind: 'pageLinks'; page: { url: string; text: string }; scope: MapScope }
   /** A fetched sitemap read (gunzip, decode, XML parse): up to 50 MiB of it. `null`: an HTML page, not a sitemap. */
@@ -83,11 +83,11 @@ export async function runCall(call: ExtractionCall): Promise<CallResults[Extract
     case 'plainText':
       return withoutInput(call, plainTextExtraction(call));
     case 'judge':
-      return judgeRendering(call.page);
+      return judgeRendering(call.page, { countAll: call.countAll });
     case 'judgeAndExtract': {
       const text = inputText(call.extraction.page);
       const { undecoded: _bytes, ...page } = call.page;
-      const verdict = judgeRendering(text === undefined ? page : { ...page, text });
+      const verdict = judgeRendering(text === undefined ? page : { ...page, text }, { countAll: call.countAll });
       if (verdict.reason !== undefined || text === undefined) return { verdict };
       const { body: _body, undecodedText: _undecoded, ...input } = call.extraction.page;
       const extraction = await extractPageInput({ ...call.extraction, page: { ...input, text } });

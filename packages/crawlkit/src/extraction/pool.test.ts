@@ -44,13 +44,25 @@ describe('ExtractionPool', () => {
     expect(await started).not.toBe(threadId);
   });
 
+  it("passes the judge's countAll to the worker: false stops counting once the verdict is settled", async () => {
+    const judged = { url: 'http://127.0.0.1/page', status: 200, contentType: 'text/html', text: big };
+    const whole = await pool.judgeAndExtract(judged, page(big));
+    const settled = await pool.judgeAndExtract(judged, page(big), { countAll: false });
+    expect(whole.verdict.reason).toBeUndefined();
+    expect(settled.verdict.reason).toBeUndefined();
+    expect(settled.verdict.contentChars).toBeLessThan(whole.verdict.contentChars!);
+    expect(settled.extraction?.markdown).toBe(whole.extraction?.markdown);
+    expect((await pool.judge(judged, { countAll: false })).contentChars).toBe(settled.verdict.contentChars);
+  });
+
   it('stops a running call when its signal aborts, and the next call gets a fresh thread', async () => {
+    // Only this test's calls: the start of an earlier test's last call may arrive after its answer, i.e. now.
     const threads: number[] = [];
-    const stop = onCallStart((s) => threads.push(s.threadId));
+    const stop = onCallStart((s) => s.kind === 'extract' && threads.push(s.threadId));
     const controller = new AbortController();
     const reason = new Error('deadline');
     const started = new Promise<void>((resolve) => {
-      const unsub = onCallStart(() => (unsub(), resolve()));
+      const unsub = onCallStart((s) => s.kind === 'extract' && (unsub(), resolve()));
     });
     const running = pool.extract(page(big), controller.signal);
     await started;

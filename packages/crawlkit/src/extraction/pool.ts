@@ -171,7 +171,7 @@ export class ExtractionPool {
    * as a parse. `signal` (the request's timeout) stops it.
    */
   judge(page: JudgedPage, options: JudgeOptions = {}): Promise<RenderVerdict> {
-    return this.run({ kind: 'judge', page }, options.signal ? { signal: options.signal } : {});
+    return this.run({ kind: 'judge', page, ...countAllOf(options) }, options.signal ? { signal: options.signal } : {});
   }
 
   /**
@@ -182,17 +182,18 @@ export class ExtractionPool {
   async judgeAndExtract(
     page: JudgedPage,
     request: ExtractionRequest,
-    signal?: AbortSignal,
+    judging: JudgeOptions = {},
     onStart?: () => void,
   ): Promise<JudgedExtraction> {
+    const { signal } = judging;
     try {
       return await this.run(
-        { kind: 'judgeAndExtract', page, extraction: request },
+        { kind: 'judgeAndExtract', page, extraction: request, ...countAllOf(judging) },
         pageRunOptions(request, signal, onStart),
       );
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
-      return { verdict: await this.judge(page, signal ? { signal } : {}) };
+      return { verdict: await this.judge(page, judging) };
     }
   }
 
@@ -345,6 +346,11 @@ export class ExtractionPool {
  * The limits of a call that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
  * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
  */
+/** The judge's `countAll` as a call carries it (absent: the judge's default). */
+function countAllOf({ countAll }: JudgeOptions): { countAll?: boolean } {
+  return countAll === undefined ? {} : { countAll };
+}
+
 function pageRunOptions(request: ExtractionRequest, signal: AbortSignal | undefined, onStart?: () => void): RunOptions {
   const options: RunOptions = signal ? { signal } : {};
   if (onStart) options.onStart = onStart;

@@ -39,6 +39,12 @@ describe('the format registry', () => {
       'changeTracking json mode',
     );
     expect(featureNeedingModel(formats(['markdown', { type: 'changeTracking', modes: ['git-diff'] }]))).toBeUndefined();
+    // Formats are visited in production order (the registry's), whatever the request's order.
+    expect(
+      featureNeedingModel(
+        formats([{ type: 'changeTracking', modes: ['json'] }, 'markdown', { type: 'json', prompt: 'x' }]),
+      ),
+    ).toBe('json format');
   });
 
   it('lets formats shape the fetch: a screenshot, the browser and a collector for branding', () => {

@@ -93,6 +93,11 @@ export interface ScrapeState {
   /** What the extraction worker reads of the page. */
   input?: ExtractionInput;
   extraction?: Extraction;
+  /**
+   * `contentHash` of the extraction's markdown when it is known without hashing it: kept with its extraction in the
+   * store (read back, or just written). The change feed compares it.
+   */
+  contentHash?: string;
   readonly captures: FormatCaptures;
   document?: Document;
   /** The page's text for the store's search index (absent when the store keeps none). */

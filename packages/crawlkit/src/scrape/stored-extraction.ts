@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Store } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
+import { mainContentHash } from '../changes/change-feed.js';
 import { VERSION } from '../cli/version.js';
 import { storedExtractionCodec } from '../codec/records.js';
 import type { Extraction, ExtractionSettings } from '../extraction/extraction.js';
@@ -36,17 +37,20 @@ export function storedExtractionKey(
   return `${cache.key}|extraction=${digest}`;
 }
 
-/** The kept extraction of this version of the page, or undefined (none, another version, or unreadable). */
+/**
+ * The kept extraction of this version of the page and the content hash kept with it, or undefined (none, another
+ * version, or unreadable).
+ */
 export async function readStoredExtraction(
   store: Store,
   key: string,
   fetchedAt: number,
-): Promise<Extraction | undefined> {
+): Promise<{ extraction: Extraction; contentHash?: string } | undefined> {
   const entry = await store.pages.get(key);
   if (!entry) return undefined;
   try {
     const stored = storedExtractionCodec.decode(entry.value);
-    return stored.fetchedAt === fetchedAt ? stored.extraction : undefined;
+    return stored.fetchedAt === fetchedAt ? stored : undefined;
   } catch {
     return undefined; // a damaged entry is extracted again and overwritten
   }
@@ -59,6 +63,9 @@ export async function writeStoredExtraction(
   extraction: Extraction,
 ): Promise<void> {
   if (extraction.cut) return;
-  const value = storedExtractionCodec.encode({ fetchedAt, extraction });
+  // Hashed here once, for the change feed's stage too.
+  const contentHash = mainContentHash(extraction.markdown ?? '');
+  state.contentHash = contentHash;
+  const value = storedExtractionCodec.encode({ fetchedAt, contentHash, extraction });
   await state.store!.pages.put({ key, url: state.normalizedUrl, cachedAt: Date.now(), value });
 }

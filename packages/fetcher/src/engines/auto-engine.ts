@@ -43,7 +43,8 @@ export class AutoEngine implements PageEngine {
       }
     }
     const plain = await this.#http.fetch({ ...call, reason: 'http:static' });
-    const verdict = await judgePage(request, plain, this.#judge);
+    // a host learned to need the browser has both pages judged and compared (`renderingGain`): count all of this one
+    const verdict = await judgePage(request, plain, this.#judge, learned);
     const jsReason = verdict.reason;
     if (!jsReason && !learned) {
       if (verdict.contentChars !== undefined) plain.engineEvidence = 'http';
@@ -59,7 +60,7 @@ export class AutoEngine implements PageEngine {
       if (jsReason) plain.engineReason = `${jsReason}+browser-unavailable`;
       return plain;
     }
-    const evidence = renderingGain(verdict, await judgePage(request, rendered, this.#judge));
+    const evidence = renderingGain(verdict, await judgePage(request, rendered, this.#judge, true));
     if (evidence) rendered.engineEvidence = evidence;
     return rendered;
   }

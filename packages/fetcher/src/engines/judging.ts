@@ -10,6 +10,8 @@ export async function judgePage<V extends RenderVerdict>(
   request: PageRequest<V>,
   result: PageResult<V>,
   fallback: RenderJudge,
+  /** Whether the verdict's `contentChars` will be compared with another page's (`JudgeOptions.countAll`). */
+  countAll: boolean,
 ): Promise<V> {
   const page = {
     url: withFragment(result.url, request.url),
@@ -21,7 +23,7 @@ export async function judgePage<V extends RenderVerdict>(
   };
   // Without a judge of its own the request's verdicts are the fallback's (`V` is then `RenderVerdict`).
   const judge = request.renderJudge ?? (fallback as RenderJudge<V>);
-  const verdict = await judge(page, request.signal ? { signal: request.signal } : {});
+  const verdict = await judge(page, request.signal ? { signal: request.signal, countAll } : { countAll });
   result.verdict = verdict;
   return verdict;
 }

@@ -5,8 +5,13 @@ import { isRouteFragment, judgeRendering } from './judge.js';
 import { pageSignals } from './page-signals.js';
 
 const URL_ = 'https://docs.example.org/guide/';
-const judge = (text: string, url = URL_, status = 200) =>
-  judgeRendering({ url, status, contentType: 'text/html', headers: {}, text }).reason;
+/** The judge's reason, the same whether it counts the whole page or stops once the verdict is settled. */
+const judge = (text: string, url = URL_, status = 200) => {
+  const page = { url, status, contentType: 'text/html', headers: {}, text };
+  const reason = judgeRendering(page).reason;
+  expect(judgeRendering(page, { countAll: false }).reason).toBe(reason);
+  return reason;
+};
 
 const NAV = `<header class="site-header"><a href="/" class="logo">Quill Docs</a>
   <nav><ul><li><a href="/guide/">Guide</a></li><li><a href="/api/">API reference</a></li><li><a href="/blog/">Blog</a></li>
@@ -113,6 +118,30 @@ describe('judgeRendering: each signal alone', () => {
       undefined,
     );
     expect(judgeRendering({ url: URL_, status: 200, contentType: 'application/pdf' }).reason).toBeUndefined();
+  });
+});
+
+describe('judgeRendering with countAll: false', () => {
+  const long = page(ARTICLE.repeat(20));
+  const at = (url: string, text = long) => ({ url, status: 200, contentType: 'text/html', text });
+
+  it('stops reading once the content is past every threshold: the same verdict, a partial count', () => {
+    const whole = judgeRendering(at(URL_));
+    const settled = judgeRendering(at(URL_), { countAll: false });
+    expect(whole.reason).toBeUndefined();
+    expect(settled.reason).toBeUndefined();
+    expect(settled.contentChars).toBeGreaterThanOrEqual(500);
+    expect(settled.contentChars).toBeLessThan(whole.contentChars! / 4);
+    expect(pageSignals(long, { enoughContent: 500 }).complete).toBe(false);
+    expect(pageSignals(long).complete).toBe(true);
+  });
+
+  it('counts all of a page short of the thresholds, and of a page whose fragment is a route', () => {
+    const short = page('<p>A short note.</p>');
+    expect(judgeRendering(at(URL_, short), { countAll: false })).toEqual(judgeRendering(at(URL_, short)));
+    const routed = at('https://docs.example.org/#/guide/variables');
+    expect(judgeRendering(routed, { countAll: false })).toEqual(judgeRendering(routed));
+    expect(judgeRendering(routed).reason).toBe('js-required:hash-route');
   });
 });
 

@@ -44,6 +44,13 @@ export type RenderJudge<V extends RenderVerdict = RenderVerdict> = (
 export interface JudgeOptions {
   /** The request's signal (its timeout): a judge that runs elsewhere should stop waiting when it aborts. */
   signal?: AbortSignal;
+  /**
+   * Count the content of the whole page: the verdict's `contentChars` is compared with the rendered page's
+   * (`renderingGain`). `false` lets the judge stop reading once the page holds more content than any reason allows
+   * (`SETTLED_CONTENT`, 500 characters, unless the URL's fragment is a client-side route): the verdict's reason is
+   * the same, and `contentChars` is then what was counted by that point. @default true
+   */
+  countAll?: boolean;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -81,6 +88,18 @@ const LIMITS = {
   /** Script weight that makes a tiny page an app (an external script counts 2,000). */
   scriptWeight: 2_000,
 };
+
+/**
+ * Content past which no reason holds but the hash route: every other reason needs the content, the main-content
+ * candidate or the text (never less than the candidate) under one of these thresholds.
+ */
+const SETTLED_CONTENT = Math.max(
+  LIMITS.appShell,
+  LIMITS.noscriptWall,
+  LIMITS.placeholder,
+  LIMITS.thin,
+  LIMITS.scriptOnly,
+);
 
 /**
  * Hydration prose the visible text lacks, in characters: the eight longest prose strings of the state are looked
@@ -121,7 +140,7 @@ function missingHydrationChars(signals: PageSignals): number {
  * placeholders, plus the text of a `<noscript>` that is not a JavaScript wall (the extractor reads it). Only
  * successful (2xx) HTML responses are judged.
  */
-export function judgeRendering(page: JudgedPage): RenderVerdict {
+export function judgeRendering(page: JudgedPage, { countAll = true }: JudgeOptions = {}): RenderVerdict {
   if (page.status < 200 || page.status >= 300) return {};
   const type = page.contentType;
   const html =
@@ -130,14 +149,15 @@ export function judgeRendering(page: JudgedPage): RenderVerdict {
   if (!HTML_TYPES.has(type) && !(type === '' && /^\s*</.test(html))) return {};
   if (html.trim() === '') return { reason: 'js-required:empty-body', contentChars: 0 };
 
-  const signals = pageSignals(html);
+  const routed = isRouteFragment(fragmentOf(page.url));
+  const signals = pageSignals(html, countAll || routed ? {} : { enoughContent: SETTLED_CONTENT });
   const wall = signals.noscriptText !== '' && NOSCRIPT_WALL.test(signals.noscriptText);
   const content = signals.contentChars + (wall ? 0 : signals.noscriptText.length);
   const verdict = (reason?: string): RenderVerdict =>
     reason ? { reason, contentChars: content } : { contentChars: content };
   const scripted = signals.scripts > 0;
 
-  if (scripted && isRouteFragment(fragmentOf(page.url))) return verdict('js-required:hash-route');
+  if (scripted && routed) return verdict('js-required:hash-route');
   if (signals.emptyMount && content < LIMITS.appShell) return verdict('js-required:app-shell');
   if (wall && signals.contentChars < LIMITS.noscriptWall) return verdict('js-required:noscript-wall');
   if (content < LIMITS.appShell) {

@@ -36,6 +36,20 @@ export interface PageSignals {
   stateScripts: string[];
   /** The visible text (built on first use: only the hydration check reads it). */
   visibleText(): string;
+  /**
+   * False when the pass stopped at `enoughContent` characters of content (`PageSignalsOptions`): every count then
+   * covers the page up to that point only.
+   */
+  complete: boolean;
+}
+
+/** How much of the page the pass reads. */
+export interface PageSignalsOptions {
+  /**
+   * Stop once the main-content candidate holds this many characters: a reader that needs no more (the render
+   * judge, when no reason can hold past it) is spared the rest of the page. @default Infinity (the whole page)
+   */
+  enoughContent?: number;
 }
 
 const RAW_TEXT = new Set('script style template textarea title xmp iframe noembed noframes noscript'.split(' '));
@@ -125,7 +139,7 @@ const MAX_CLOSE_SEARCH = 64;
 const MAX_DEPTH = 4096;
 
 /** Measures `html` in one pass (see `PageSignals`). */
-export function pageSignals(html: string): PageSignals {
+export function pageSignals(html: string, { enoughContent = Infinity }: PageSignalsOptions = {}): PageSignals {
   let textChars = 0;
   let contentChars = 0;
   let placeholders = 0;
@@ -189,9 +203,16 @@ export function pageSignals(html: string): PageSignals {
   };
 
   let last = 0;
+  let complete = true;
   for (let m = nextTag(html, 0); m; m = nextTag(html, last)) {
     const start = m.start;
     text(last, start);
+    // contentChars only grows: what was counted up to here is what the whole pass counts up to here
+    if (contentChars >= enoughContent) {
+      complete = false;
+      last = start;
+      break;
+    }
     last = m.end;
     const name = m.name;
     if (name === undefined) {
@@ -228,7 +249,7 @@ export function pageSignals(html: string): PageSignals {
     }
     if (f & SECTION) sections++;
   }
-  text(last, html.length);
+  if (complete) text(last, html.length);
 
   let visible: string | undefined;
   return {
@@ -243,6 +264,7 @@ export function pageSignals(html: string): PageSignals {
     dataScripts,
     jsonLd,
     stateScripts,
+    complete,
     visibleText() {
       if (visible === undefined) {
         const parts: string[] = [];

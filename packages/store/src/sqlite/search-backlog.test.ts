@@ -99,9 +99,22 @@ describe('the SQLite search backlog', () => {
     }
   });
 
-  it('indexes the texts a closed (or killed) process left waiting once the store is opened again', async () => {
+  it('indexes what waits when the store closes, so the next process opens a complete index', async () => {
     const dir = join(root, `s${n++}`);
     const first = await createSqliteStore({ dir, searchIdleMs: 60_000 });
+    await putPages(first, 2 * FTS_BATCH + 5);
+    expect(state(first)).toEqual({ waiting: 2 * FTS_BATCH + 5, indexed: 0 });
+    await first.close();
+    const again = await createSqliteStore({ dir, searchIdleMs: 60_000 });
+    expect(state(again)).toEqual({ waiting: 0, indexed: 2 * FTS_BATCH + 5 });
+    expect(await found(again, 'okapi')).toBe(2 * FTS_BATCH + 5);
+    await again.close();
+  });
+
+  it('indexes the texts a killed process (or a close out of time) left waiting once the store is opened again', async () => {
+    const dir = join(root, `s${n++}`);
+    // A close with no time to index leaves the store as a process killed before its idle turn does.
+    const first = await createSqliteStore({ dir, searchIdleMs: 60_000, searchCloseMs: 0 });
     await putPages(first, 10);
     await first.close();
     const again = await createSqliteStore({ dir, searchIdleMs: 50 });

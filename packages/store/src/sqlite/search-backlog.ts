@@ -35,8 +35,10 @@ export function flushUnindexed(db: SqliteDatabase, limit = -1): boolean {
  * only stores its text (in the page's own transaction), and FTS5's tokenizing and segment writes wait until the
  * store has had no new text for `idleMs`, then go `FTS_BATCH` texts per transaction, yielding to the event loop
  * between batches and stopping as soon as a new text arrives. A search first writes whatever still waits (`drain`),
- * so a page is findable as soon as it is stored. Since the list is kept in the store's transactions, a killed
- * process leaves nothing out of step: the next one to open the store (or search it) writes what waits.
+ * so a page is findable as soon as it is stored, and the store's `close` writes it too, for a bounded time (`finish`):
+ * a process that stops right after its crawl leaves a complete index, not its indexing to the next process. Since
+ * the list is kept in the store's transactions, a killed process leaves nothing out of step: the next one to open
+ * the store (or search it) writes what waits.
  */
 export class SearchBacklog {
   readonly #db: SqliteDatabase;
@@ -63,6 +65,20 @@ export class SearchBacklog {
   /** Writes every text still waiting to FTS5. Call inside `db.use`. */
   drain(): void {
     if (this.#pending()) this.#db.write(() => flushUnindexed(this.#db));
+  }
+
+  /**
+   * Writes the texts still waiting to FTS5, a batch per transaction, for `budgetMs` at most (the batch under way
+   * finishes); what is left stays listed for the next process. Another process holding the lock stops it too.
+   * Call before the store closes.
+   */
+  finish(budgetMs: number): void {
+    const started = performance.now();
+    try {
+      while (performance.now() - started < budgetMs && this.#db.write(() => flushUnindexed(this.#db, FTS_BATCH)));
+    } catch {
+      // Busy (another process writing) or failing: the texts stay listed for the next process to open the store.
+    }
   }
 
   close(): void {

@@ -72,6 +72,14 @@ export interface SqliteStoreOptions {
    * @default 500
    */
   searchIdleMs?: number;
+  /**
+   * How long `close()` may spend writing the texts still waiting into the search index (FTS5), in milliseconds, so
+   * that a process which stops right after its crawl leaves a complete index (about 50 µs a page of 7 KB of text;
+   * the batch under way finishes past it). What is left is written by the next process that opens the store. 0
+   * leaves them all to it.
+   * @default 2000
+   */
+  searchCloseMs?: number;
 }
 
 /** Something noticed while opening the store that is not an error. */
@@ -105,6 +113,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
   const searchIndex = boolean('searchIndex', options.searchIndex, true);
   const searchIdleMs = nonNegativeInteger('searchIdleMs', options.searchIdleMs, 500);
+  const searchCloseMs = nonNegativeInteger('searchCloseMs', options.searchCloseMs, 2_000);
   const hotTier =
     options.hotTier === false
       ? undefined
@@ -156,8 +165,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     counters: new SqliteCounterStore(db),
     schedules: new SqliteScheduleStore(db),
     close: () => {
-      // Touches waiting for their turn are committed, not lost.
-      if (!life.closed) pages.flushTouches();
+      // Touches waiting for their turn are committed, not lost; the texts stored since the last idle turn indexed.
+      if (!life.closed) {
+        pages.flushTouches();
+        backlog?.finish(searchCloseMs);
+      }
       if (!life.close()) return Promise.resolve();
       hotTier?.clear();
       backlog?.close();

@@ -32,11 +32,15 @@ export const extractStage: ScrapeStage = {
     const served = cache.state === 'hit' || cache.state === 'revalidated';
     const keptKey = served ? storedExtractionKey(state, request.settings) : undefined;
     let built = false;
+    let keptHash: string | undefined;
     const extract = async () => {
       if (judged) return judged;
       if (keptKey) {
         const kept = await readStoredExtraction(store!, keptKey, page.fetchedAt!);
-        if (kept) return kept;
+        if (kept) {
+          keptHash = kept.contentHash;
+          return kept.extraction;
+        }
       }
       built = true;
       return ctx.extraction.extract(request, state.signal, deadline.running);
@@ -49,8 +53,9 @@ export const extractStage: ScrapeStage = {
       store && version
         ? await pageCacheMemoFor(store).extraction(cache.key, version, request.settings, extract)
         : await extract();
-    if (keptKey && built) await writeStoredExtraction(state, keptKey, page.fetchedAt!, extraction);
     state.extraction = extraction;
+    if (keptHash !== undefined) state.contentHash = keptHash;
+    if (keptKey && built) await writeStoredExtraction(state, keptKey, page.fetchedAt!, extraction);
     state.warnings.push(...extraction.warnings);
   },
 };

@@ -75,7 +75,7 @@ function extractingJudge(state: ScrapeState) {
     if (budgetMs !== undefined) request.budgetMs = budgetMs;
     state.deadline.extracting();
     const started = performance.now();
-    const judged = await state.ctx.extraction.judgeAndExtract(page, request, options.signal, state.deadline.running);
+    const judged = await state.ctx.extraction.judgeAndExtract(page, request, options, state.deadline.running);
     state.timings.recordInside('extract', performance.now() - started);
     state.deadline.fetching();
     return judged.extraction ? { ...judged.verdict, extraction: judged.extraction } : judged.verdict;
