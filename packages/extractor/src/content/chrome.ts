@@ -2,7 +2,7 @@
 // unless it holds much of the page's text.
 import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-import { holdersOf, detachAll } from '../dom/walk.js';
+import { holdersOf } from '../dom/walk.js';
 import {
   isComponentFooter,
   looksLikeAuthorBox,
@@ -16,7 +16,7 @@ import {
   looksLikePostChrome,
   looksLikeTestimonials,
 } from './hints.js';
-import type { Measure } from './measure.js';
+import { detachMeasured, type Measure } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import type { DropRule, Trace } from './trace.js';
 
@@ -41,7 +41,13 @@ const MENU_MIN_REST = 200;
 /** Tables: a desktop-only block holding one stays (`looksDesktopOnly`). */
 const TABLES: ReadonlySet<string> = new Set(['table']);
 
-/** Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text. */
+const IN_MENU = 1;
+const IN_THREAD = 2;
+
+/**
+ * Removes chrome (navigation, headers, footers, banners, share bars) unless it holds much of the page's text, and
+ * brings `measures` up to date (`detachMeasured`): afterwards they measure the tree without the chrome.
+ */
 export function removeChrome(
   root: ParentNode,
   measures: Map<Element, Measure>,
@@ -62,9 +68,14 @@ export function removeChrome(
   let tables: Set<ParentNode> | undefined;
   // inner removals of a menu are still made when the menu itself stays; their text counts once
   // a comment section that stays (the page is its thread) stays whole: its nested reply lists are the thread too
-  const stack: [node: AnyNode, inMenu: boolean, inThread: boolean][] = root.children.map((c) => [c, false, false]);
+  // the walk's stack: the nodes, and beside each whether it is in a menu (`IN_MENU`) and in a thread (`IN_THREAD`)
+  const stack: AnyNode[] = [...root.children];
+  const flags: number[] = stack.map(() => 0);
   while (stack.length) {
-    const [node, inMenu, inThread] = stack.pop()!;
+    const node = stack.pop()!;
+    const flag = flags.pop()!;
+    const inMenu = (flag & IN_MENU) !== 0;
+    const inThread = (flag & IN_THREAD) !== 0;
     if (!isTag(node)) continue;
     const el = node;
     const m = measures.get(el);
@@ -104,13 +115,17 @@ export function removeChrome(
       }
       trace?.mark(el, 'discussion');
     }
-    for (const c of el.children) stack.push([c, inMenu || isMenu, inThread || comments]);
+    const childFlag = (inMenu || isMenu ? IN_MENU : 0) | (inThread || comments ? IN_THREAD : 0);
+    for (const c of el.children) {
+      stack.push(c);
+      flags.push(childFlag);
+    }
   }
   if (menus.length && total - removed - menuText >= MENU_MIN_REST) {
     doomed.push(...menus);
     for (const m of menus) trace?.drop(m, 'menu');
   } else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');
-  detachAll(doomed);
+  detachMeasured(root, doomed, measures);
 }
 
 /**

@@ -83,7 +83,7 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   adoptStrayContent(document, body);
   const signupForms = findSignupForms(body);
   prune(body, trace);
-  let measures = measureTree(body);
+  const measures = measureTree(body);
   let total = 0;
   let totalValue = 0;
   for (const c of body.children) {
@@ -93,7 +93,6 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   }
   if (total === 0) return done(body.children, 'page');
   removeChrome(body, measures, total, totalValue, articleCommentsMinRest, trace);
-  measures = measureTree(body);
   // on a declared article, rows of teaser cards below the story are not its text (on other pages they may be the page)
   const cards = kind === 'article' ? teaserCards(measures) : undefined;
   let best = selectContainer(body, measures, kind === 'qa', cards) ?? (isTag(body) ? body : null);

@@ -43,8 +43,7 @@ const POST_CHROME =
 
 /** Whether class or id name the element as per-post chrome of a discussion (poster stats, reactions, signature). */
 export function looksLikePostChrome(el: Element): boolean {
-  const names = classAndId(el);
-  return names !== '' && POST_CHROME.test(names);
+  return namesMatch(el, POST_CHROME);
 }
 
 /** Class/id words of a section of customer testimonials: a service page's content, reader furniture on an article. */
@@ -52,8 +51,7 @@ const TESTIMONIALS = /(?:^|[\s_-])testimonials?(?:$|[\s_-])/i;
 
 /** Whether class or id name the element as a section of customer testimonials. */
 export function looksLikeTestimonials(el: Element): boolean {
-  const names = classAndId(el);
-  return names !== '' && TESTIMONIALS.test(names);
+  return namesMatch(el, TESTIMONIALS);
 }
 
 /** Class/id words of a section of customer reviews (of a product or a service, never the page's own text). */
@@ -62,14 +60,12 @@ const REVIEWS =
 
 /** Whether class or id name the element as a section of customer reviews. */
 export function looksLikeReviews(el: Element): boolean {
-  const names = classAndId(el);
-  return names !== '' && REVIEWS.test(names);
+  return namesMatch(el, REVIEWS);
 }
 
 /** Whether class or id name the element as a comment section. */
 export function looksLikeComments(el: Element): boolean {
-  const names = classAndId(el);
-  return names !== '' && COMMENTS.test(names);
+  return namesMatch(el, COMMENTS);
 }
 
 /** Class/id words of a forum's thread, even when it sits in a comment section (`DiscussionBoard`, `forum-posts`). */
@@ -77,8 +73,7 @@ const FORUM = /discussion|forum|board/i;
 
 /** Whether class or id name the element as the posts of a forum thread (its content, not reader comments). */
 export function looksLikeForum(el: Element): boolean {
-  const names = classAndId(el);
-  return names !== '' && FORUM.test(names);
+  return namesMatch(el, FORUM);
 }
 
 /** Roles of chrome landmarks. */
@@ -148,6 +143,24 @@ export function classAndId(el: Element): string {
 }
 
 /**
+ * Whether `pattern` matches the element's class/id words (`classAndId`). The raw `class` and `id` are tested first:
+ * the words are the class's tokens less the taxonomy ones, joined by spaces, so a pattern that matches within one
+ * token and takes whitespace, or either end, as a boundary (as every pattern here does) cannot match the words when
+ * it matches neither attribute, and most elements are answered without building them.
+ */
+function namesMatch(el: Element, pattern: RegExp): boolean {
+  return attributesMatch(el, pattern) && pattern.test(classAndId(el));
+}
+
+/** Whether `pattern` matches the raw `class` or `id` of the element. */
+function attributesMatch(el: Element, pattern: RegExp): boolean {
+  const cls = el.attribs['class'];
+  if (cls !== undefined && pattern.test(cls)) return true;
+  const id = el.attribs['id'];
+  return id !== undefined && pattern.test(id);
+}
+
+/**
  * Class/id words of an author box: the writer's bio and photo under (or beside) an article ("About the author",
  * `author-box`, `author-bio`, `post-author-card`, WordPress author-box plugins). `author-<name>` alone is a
  * taxonomy token of a post (and a short byline stays: see `AUTHOR_BOX_MIN`).
@@ -158,8 +171,7 @@ const AUTHOR_BOX =
 /** Whether class or id name the element as an author box (bio, photo, links to the writer's other posts). */
 export function looksLikeAuthorBox(el: Element): boolean {
   if (NEVER_CHROME.has(el.name)) return false;
-  const names = classAndId(el);
-  return names !== '' && AUTHOR_BOX.test(names);
+  return namesMatch(el, AUTHOR_BOX);
 }
 
 /** Class words of a person's avatar: a picture, or the initials of a member without one ("K"). */
@@ -167,8 +179,7 @@ const AVATAR = /(?:^|[\s_-])avatar(?:$|[\s_-])/i;
 
 /** Whether class or id name the element as an avatar (a poster's or an author's picture or initials). */
 export function looksLikeAvatar(el: Element): boolean {
-  const names = classAndId(el);
-  return names !== '' && AVATAR.test(names);
+  return namesMatch(el, AVATAR);
 }
 
 /**
@@ -207,8 +218,7 @@ export function marksAuthorOrDate(el: Element): boolean {
  */
 export function looksLikeByline(el: Element): boolean {
   if (el.name === 'time' || el.name === 'address' || marksAuthorOrDate(el)) return true;
-  const names = classAndId(el);
-  return names !== '' && BYLINE.test(names);
+  return namesMatch(el, BYLINE);
 }
 
 /** Whether tag, role, class or id mark the element as page chrome (navigation, banners, share bars, ...). */
@@ -217,6 +227,8 @@ export function looksLikeChrome(el: Element): boolean {
   if (NEVER_CHROME.has(el.name)) return el.name === 'p' && saysLegal(el);
   const role = el.attribs['role'];
   if (role && CHROME_ROLES.has(role.toLowerCase())) return true;
+  // the words can only say chrome when an attribute does (`namesMatch`)
+  if (!attributesMatch(el, CHROME) && !attributesMatch(el, LEGAL) && !attributesMatch(el, LANGUAGE)) return false;
   const names = classAndId(el);
   if (names === '' || saysContent(names)) return false;
   return CHROME.test(names) || saysLegal(el) || (LANGUAGE.test(names) && !holdsCode(el));
@@ -241,8 +253,7 @@ export function isComponentFooter(el: Element): boolean {
  */
 function saysLegal(el: Element): boolean {
   if (el.name === 'details' || el.name === 'summary') return false;
-  const names = classAndId(el);
-  return names !== '' && LEGAL.test(names);
+  return namesMatch(el, LEGAL);
 }
 
 /**
@@ -297,8 +308,7 @@ export function looksLikeOverlay(el: Element): boolean {
   if (role === 'dialog' || role === 'alertdialog' || a['aria-modal'] === 'true') return true;
   if (el.name === 'footer' || role === 'contentinfo' || el.name === 'nav' || role === 'navigation') return true;
   if (NEVER_CHROME.has(el.name)) return false;
-  const names = classAndId(el);
-  return names !== '' && OVERLAY.test(names) && !saysContent(names);
+  return namesMatch(el, OVERLAY) && !saysContent(classAndId(el));
 }
 
 /**
@@ -317,8 +327,7 @@ const ITEM_BODY_PROPS: ReadonlySet<string> = new Set(['articleBody', 'descriptio
 export function looksLikeItemBody(el: Element): boolean {
   const prop = el.attribs['itemprop'];
   if (prop !== undefined && ITEM_BODY_PROPS.has(prop)) return true;
-  const names = classAndId(el);
-  return names !== '' && ITEM_BODY.test(names);
+  return namesMatch(el, ITEM_BODY);
 }
 
 /** Whether class or id name the element as content. */

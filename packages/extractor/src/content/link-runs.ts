@@ -38,11 +38,19 @@ export function findLinkRuns(
   };
   const withPicture = holdersOf(container, PICTURE_TAGS);
   // blocks inside a link are the fields of a card (a job's place, type and pay), not titles
-  const stack: [Element, boolean][] = [[container, false]];
+  // the walk's stack, and beside it whether each element is inside a link (two arrays: no pair an element)
+  const stack: Element[] = [container];
+  const inLinks: boolean[] = [false];
   while (stack.length) {
-    const [parent, inLink] = stack.pop()!;
+    const parent = stack.pop()!;
+    const inLink = inLinks.pop()!;
     if (doomed.has(parent)) continue;
-    for (const c of parent.children) if (isTag(c)) stack.push([c, inLink || c.name === 'a']);
+    for (const c of parent.children) {
+      if (isTag(c)) {
+        stack.push(c);
+        inLinks.push(inLink || c.name === 'a');
+      }
+    }
     if (inLink) continue;
     for (const c of parent.children) {
       if (!isTag(c)) {

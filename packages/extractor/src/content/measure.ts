@@ -1,5 +1,7 @@
 // One post-order pass that measures every element: text, link text, and the content value of its blocks.
-import { isTag, isText, type Element, type ParentNode } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
+
+import { detachAll } from '../dom/walk.js';
 
 import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
 
@@ -43,8 +45,11 @@ const newMeasure = (): Measure => ({
   ownPunct: 0,
 });
 
-/** Counts visible characters and sentence punctuation of a text node. */
-function countText(data: string): [chars: number, punct: number] {
+/** Sentence punctuation marks of the text `countText` counted last (a second result, without a tuple a text node). */
+let lastPunct = 0;
+
+/** Counts the visible characters of a text node, and its sentence punctuation into `lastPunct`. */
+function countText(data: string): number {
   let chars = 0;
   let punct = 0;
   for (let i = 0; i < data.length; i++) {
@@ -56,7 +61,8 @@ function countText(data: string): [chars: number, punct: number] {
       punct++;
     }
   }
-  return [chars, punct];
+  lastPunct = punct;
+  return chars;
 }
 
 /** The content value of one text block: positive for prose, negative for link lists and tiny fragments. */
@@ -68,60 +74,135 @@ export function blockValue(own: number, ownLink: number, ownPunct: number, tag: 
   return plain * weight - 0.5 * ownLink - 8;
 }
 
-/** Measures every element under `root`, and `root` itself when it is an element, in one iterative post-order pass. */
+/** Adds a text node's visible characters to `m`, the measure of the element holding it. */
+function addText(m: Measure, data: string, inLink: boolean): void {
+  const chars = countText(data);
+  if (chars === 0) return;
+  m.text += chars;
+  m.own += chars;
+  m.ownPunct += lastPunct;
+  if (inLink) {
+    m.link += chars;
+    m.ownLink += chars;
+  }
+}
+
+/** Adds a child element's measure to its parent's; an inline child's own run is part of the parent's own run. */
+function addChild(parent: Measure, m: Measure, inline: boolean): void {
+  parent.text += m.text;
+  parent.link += m.link;
+  parent.value += m.value;
+  parent.prose += m.prose;
+  parent.blocks += m.blocks;
+  if (inline) {
+    parent.own += m.own;
+    parent.ownLink += m.ownLink;
+    parent.ownPunct += m.ownPunct;
+  }
+}
+
+/** Counts the element's own inline run as a text block, once its children are measured (blocks only). */
+function closeBlock(m: Measure, tag: string): void {
+  if (m.own === 0) return;
+  const v = blockValue(m.own, m.ownLink, m.ownPunct, tag);
+  m.value += v;
+  if (v > 0) m.prose += v;
+  m.blocks++;
+}
+
+/**
+ * Measures every element under `root`, and `root` itself when it is an element, in one iterative post-order pass.
+ * The frames of the walk are reused level by level: one a level of depth, not one an element.
+ */
 export function measureTree(root: ParentNode): Map<Element, Measure> {
   const out = new Map<Element, Measure>();
-  const el = isTag(root) ? root : null;
-  const stack: Frame[] = [{ el, children: root.children, i: 0, m: newMeasure(), inLink: false, block: true }];
-  while (stack.length) {
-    const f = stack[stack.length - 1]!;
+  const frames: Frame[] = [
+    { el: isTag(root) ? root : null, children: root.children, i: 0, m: newMeasure(), inLink: false, block: true },
+  ];
+  let depth = 0;
+  while (depth >= 0) {
+    const f = frames[depth]!;
     if (f.i < f.children.length) {
       const child = f.children[f.i++]!;
-      if (isText(child)) {
-        const [chars, punct] = countText(child.data);
-        if (chars === 0) continue;
-        f.m.text += chars;
-        f.m.own += chars;
-        f.m.ownPunct += punct;
-        if (f.inLink) {
-          f.m.link += chars;
-          f.m.ownLink += chars;
-        }
-      } else if (isTag(child)) {
+      if (isText(child)) addText(f.m, child.data, f.inLink);
+      else if (isTag(child)) {
         const el = child;
-        stack.push({
-          el,
-          children: el.children,
-          i: 0,
-          m: newMeasure(),
-          inLink: f.inLink || (el.name === 'a' && el.attribs['href'] !== undefined),
-          block: !INLINE_TAGS.has(el.name),
-        });
+        const inLink = f.inLink || (el.name === 'a' && el.attribs['href'] !== undefined);
+        const block = !INLINE_TAGS.has(el.name);
+        const next = frames[++depth];
+        if (next) {
+          next.el = el;
+          next.children = el.children;
+          next.i = 0;
+          next.m = newMeasure();
+          next.inLink = inLink;
+          next.block = block;
+        } else frames.push({ el, children: el.children, i: 0, m: newMeasure(), inLink, block });
       }
       continue;
     }
-    stack.pop();
+    depth--;
     const { el, m } = f;
-    if (f.block && m.own > 0) {
-      const v = blockValue(m.own, m.ownLink, m.ownPunct, el?.name ?? '');
-      m.value += v;
-      if (v > 0) m.prose += v;
-      m.blocks++;
-    }
+    if (f.block) closeBlock(m, el?.name ?? '');
     if (el) out.set(el, m);
-    const parent = stack[stack.length - 1];
-    if (!parent) break;
-    const p = parent.m;
-    p.text += m.text;
-    p.link += m.link;
-    p.value += m.value;
-    p.prose += m.prose;
-    p.blocks += m.blocks;
-    if (!f.block) {
-      p.own += m.own;
-      p.ownLink += m.ownLink;
-      p.ownPunct += m.ownPunct;
-    }
+    if (depth < 0) break;
+    addChild(frames[depth]!.m, m, !f.block);
   }
   return out;
+}
+
+/**
+ * Detaches `nodes` (elements under `root`) and brings `measures`, `measureTree(root)`'s, up to date in place: the
+ * entries of the detached subtrees go, and the elements above them are measured again from their children, deepest
+ * first. `measures` then holds what `measureTree(root)` of the tree after would, at the cost of the removed nodes'
+ * ancestors instead of a walk of the whole tree (the sums are exact in any order: block values are multiples of 0.5).
+ */
+export function detachMeasured(root: ParentNode, nodes: readonly AnyNode[], measures: Map<Element, Measure>): void {
+  // the elements above a removed node, by their depth below `root` (`root` itself at 0)
+  const above = new Map<Element, number>();
+  const chain: Element[] = [];
+  for (const node of nodes) {
+    chain.length = 0;
+    let p = node.parent;
+    for (; p && p !== root && !above.has(p as Element); p = p.parent) if (isTag(p)) chain.push(p);
+    let depth = p === root ? 0 : p ? above.get(p as Element)! : -1;
+    if (depth < 0) continue;
+    if (p === root && isTag(root) && !above.has(root)) above.set(root, 0);
+    for (let i = chain.length - 1; i >= 0; i--) above.set(chain[i]!, ++depth);
+  }
+  detachAll(nodes);
+  for (const node of nodes) {
+    if (!isTag(node)) continue;
+    measures.delete(node);
+    for (const el of descendants(node)) measures.delete(el);
+  }
+  const order = [...above].filter(([el]) => measures.has(el)).sort((a, b) => b[1] - a[1]);
+  for (const [el] of order) remeasure(el, root, measures);
+}
+
+function* descendants(root: Element): Generator<Element> {
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    yield node;
+    for (const c of node.children) stack.push(c);
+  }
+}
+
+/** Measures `el` again from its text and its child elements' measures, as `measureTree`'s post-order step does. */
+function remeasure(el: Element, root: ParentNode, measures: Map<Element, Measure>): void {
+  // the text of `root` is never link text, as in `measureTree`: its own name does not count
+  let inLink = false;
+  for (let p: ParentNode | null = el; p && p !== root; p = p.parent) {
+    if (isTag(p) && p.name === 'a' && p.attribs['href'] !== undefined) inLink = true;
+  }
+  const m = measures.get(el)!;
+  m.text = m.link = m.value = m.prose = m.blocks = m.own = m.ownLink = m.ownPunct = 0;
+  for (const child of el.children) {
+    if (isText(child)) addText(m, child.data, inLink);
+    else if (isTag(child)) addChild(m, measures.get(child)!, INLINE_TAGS.has(child.name));
+  }
+  // `root` counts as a block whatever its name, as in `measureTree`
+  if (el === root || !INLINE_TAGS.has(el.name)) closeBlock(m, el.name);
 }

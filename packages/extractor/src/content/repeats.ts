@@ -51,9 +51,12 @@ export function dropRepeats(container: Element, measures: Map<Element, Measure>,
   let earlier = '';
   // characters those searches may scan in all: far above any real page, it keeps a page of thousands of quotes linear
   let scanBudget = QUOTE_SCAN_BUDGET;
-  const stack: [Element, boolean][] = [[container, false]];
+  // the walk's stack, and beside it whether each element is inside a quote (two arrays: no pair an element)
+  const stack: Element[] = [container];
+  const inQuotes: boolean[] = [false];
   while (stack.length) {
-    const [el, inQuote] = stack.pop()!;
+    const el = stack.pop()!;
+    const inQuote = inQuotes.pop()!;
     if (doomed.has(el)) continue;
     const m = measures.get(el);
     // a div (or a quote) holding only inline text is a paragraph by another name
@@ -94,7 +97,10 @@ export function dropRepeats(container: Element, measures: Map<Element, Measure>,
     const c = el.children;
     for (let i = c.length - 1; i >= 0; i--) {
       const n = c[i]!;
-      if (isTag(n)) stack.push([n, quoted]);
+      if (isTag(n)) {
+        stack.push(n);
+        inQuotes.push(quoted);
+      }
     }
   }
   doomCopies(blocks, doomed);

@@ -1,6 +1,6 @@
 // Sign-up widgets inside the text: a pitch ("Get our deals texted to your phone!"), a form asking for an email address
 // or a phone number, and the consent small print. The form alone goes as furniture; the widget goes whole.
-import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { isTag, type Element, type ParentNode } from 'domhandler';
 
 import { holdersOf } from '../dom/walk.js';
 import { anyOf, phraseTable } from './phrases/phrase-table.js';
@@ -29,14 +29,27 @@ function asksForAddress(input: Element): boolean {
 export function findSignupForms(root: ParentNode): Set<Element> {
   const address = new Set<Element>();
   const message = new Set<Element>();
-  const stack: [AnyNode, Element | null][] = root.children.map((c) => [c, null]);
+  // the walk's stack, and beside it each element's nearest form (two arrays: no pair an element)
+  const stack: Element[] = [];
+  const forms: (Element | null)[] = [];
+  for (const c of root.children) {
+    if (isTag(c)) {
+      stack.push(c);
+      forms.push(null);
+    }
+  }
   while (stack.length) {
-    const [node, outer] = stack.pop()!;
-    if (!isTag(node)) continue;
+    const node = stack.pop()!;
+    const outer = forms.pop()!;
     const form = node.name === 'form' ? node : outer;
     if (form && node.name === 'textarea') message.add(form);
     else if (form && node.name === 'input' && asksForAddress(node)) address.add(form);
-    for (const c of node.children) stack.push([c, form]);
+    for (const c of node.children) {
+      if (isTag(c)) {
+        stack.push(c);
+        forms.push(form);
+      }
+    }
   }
   for (const form of message) address.delete(form);
   return address;

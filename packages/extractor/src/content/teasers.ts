@@ -94,12 +94,20 @@ export function dropTeaserGroups(
 function countLinkedTitles(root: Element, measures: Map<Element, Measure>): Map<Element, number> {
   const counts = new Map<Element, number>();
   // iterative post-order: children are counted before their parent
-  const stack: [Element, boolean][] = [[root, false]];
+  // the walk's stack, and beside it whether each element's children were pushed (two arrays: no pair an element)
+  const stack: Element[] = [root];
+  const done: boolean[] = [false];
   while (stack.length) {
-    const [el, done] = stack.pop()!;
-    if (!done) {
-      stack.push([el, true]);
-      for (const c of el.children) if (isTag(c)) stack.push([c, false]);
+    const el = stack.pop()!;
+    if (!done.pop()) {
+      stack.push(el);
+      done.push(true);
+      for (const c of el.children) {
+        if (isTag(c)) {
+          stack.push(c);
+          done.push(false);
+        }
+      }
       continue;
     }
     if (isLinkedTitle(el, measures)) {

@@ -1,0 +1,69 @@
+import { isTag, type Element } from 'domhandler';
+import { describe, expect, it } from 'vitest';
+
+import { parseHtml } from '../dom/parse.js';
+import { elements } from '../dom/walk.js';
+import { detachMeasured, measureTree } from './measure.js';
+
+const PAGE = `<html><body>
+  <header><nav><a href="/">Home</a> <a href="/news">News, today.</a></nav></header>
+  <main><article>
+    <h1>The title</h1>
+    <p>A paragraph of the story, with <a href="/x">a link <b>in bold</b></a>, and more words after it.</p>
+    <div class="share"><a href="/s"><span>Share</span></a> <a href="/t">Tweet</a></div>
+    <p>Another paragraph; <em>emphasis <i>nested</i></em> and <a href="/y"><span>linked <em>text</em></span></a>.</p>
+    <ul><li>One item.</li><li><a href="/z">Two</a> items</li><li>Three</li></ul>
+  </article>
+  <aside><p>Related: <a href="/r">a teaser</a>.</p></aside></main>
+  <a href="/wrap"><div><p>Block inside a link, text here.</p><span>and inline</span></div></a>
+  <footer><p>© The site, 2026.</p></footer>
+</body></html>`;
+
+/** The measures as comparable rows: tag name and every field, in the map's order. */
+const rows = (measures: Map<Element, unknown>) => [...measures].map(([el, m]) => [el.name, m]);
+
+describe('detachMeasured', () => {
+  it('leaves the measures measureTree gives the tree after, for every single element removed', () => {
+    const html = (doc: ReturnType<typeof parseHtml>) =>
+      doc.children.find((n): n is Element => isTag(n) && n.name === 'html')!;
+    const count = [...elements(html(parseHtml(PAGE)))].length;
+    expect(count).toBeGreaterThan(30);
+    for (let i = 0; i < count; i++) {
+      const root = html(parseHtml(PAGE));
+      const measures = measureTree(root);
+      const target = [...elements(root)][i]!;
+      const parent = target.parent as Element;
+      const parentMeasure = measures.get(parent)!;
+      detachMeasured(root, [target], measures);
+      expect(measures.has(target)).toBe(false);
+      expect(rows(measures)).toEqual(rows(measureTree(root)));
+      // the ancestors' entries are updated in place
+      expect(measures.get(parent)).toBe(parentMeasure);
+    }
+  });
+
+  it('handles removals nested in other removals, siblings, and the root as a parent', () => {
+    const doc = parseHtml(PAGE);
+    const body = doc.children
+      .find((n): n is Element => isTag(n) && n.name === 'html')!
+      .children.find((n): n is Element => isTag(n) && n.name === 'body')!;
+    const measures = measureTree(body);
+    const all = [...elements(body)];
+    const pick = (name: string, nth = 0) => all.filter((el) => el.name === name)[nth]!;
+    const doomed = [
+      pick('a', 1),
+      pick('nav'),
+      pick('b'),
+      pick('li', 0),
+      pick('li', 2),
+      pick('footer'),
+      pick('span', 2),
+    ];
+    const removedText = measures.get(pick('footer'))!.text;
+    const totalBefore = measures.get(body)!.text;
+    detachMeasured(body, doomed, measures);
+    for (const el of doomed) expect(measures.has(el)).toBe(false);
+    expect(measures.get(body)!.text).toBeLessThan(totalBefore - removedText + 1);
+    expect(rows(measures)).toEqual(rows(measureTree(body)));
+  });
+});
