@@ -51,7 +51,8 @@ async function pool(
  * (`undefined` = the engine default).
  */
 async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> {
-  // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js), for an A/B of two builds in one run.
+  // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js): the rows run on it instead of this one, so an
+  // A/B of two builds alternates whole runs.
   const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
   const engine = new Crawlkit({
     store: 'memory',
