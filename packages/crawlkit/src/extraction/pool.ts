@@ -342,15 +342,15 @@ export class ExtractionPool {
   }
 }
 
-/**
- * The limits of a call that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
- * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
- */
 /** The judge's `countAll` as a call carries it (absent: the judge's default). */
 function countAllOf({ countAll }: JudgeOptions): { countAll?: boolean } {
   return countAll === undefined ? {} : { countAll };
 }
 
+/**
+ * The limits of a call that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
+ * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
+ */
 function pageRunOptions(request: ExtractionRequest, signal: AbortSignal | undefined, onStart?: () => void): RunOptions {
   const options: RunOptions = signal ? { signal } : {};
   if (onStart) options.onStart = onStart;

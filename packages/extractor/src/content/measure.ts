@@ -1,7 +1,7 @@
 // One post-order pass that measures every element: text, link text, and the content value of its blocks.
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-import { detachAll } from '../dom/walk.js';
+import { detachAll, elements } from '../dom/walk.js';
 
 import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
 
@@ -174,20 +174,10 @@ export function detachMeasured(root: ParentNode, nodes: readonly AnyNode[], meas
   for (const node of nodes) {
     if (!isTag(node)) continue;
     measures.delete(node);
-    for (const el of descendants(node)) measures.delete(el);
+    for (const el of elements(node)) measures.delete(el);
   }
   const order = [...above].filter(([el]) => measures.has(el)).sort((a, b) => b[1] - a[1]);
   for (const [el] of order) remeasure(el, root, measures);
-}
-
-function* descendants(root: Element): Generator<Element> {
-  const stack: AnyNode[] = [...root.children];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!isTag(node)) continue;
-    yield node;
-    for (const c of node.children) stack.push(c);
-  }
 }
 
 /** Measures `el` again from its text and its child elements' measures, as `measureTree`'s post-order step does. */
