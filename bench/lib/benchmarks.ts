@@ -185,4 +185,16 @@ export const BENCHMARKS: Benchmark[] = [
   benchmark('http-overhead', { full: 10, quick: 2 }),
   benchmark('server', { full: 10, quick: 2 }),
   benchmark('documents', { full: 15, quick: 4 }),
+  benchmark(
+    'startup',
+    { full: 5, quick: 2 },
+    [],
+    [
+      ['startup.import', "import('crawlkit') <= 250 ms"],
+      [
+        'startup.first-scrape',
+        "first scrape in a new process (import + new Crawlkit() + scrape to markdown) <= Crawlee's",
+      ],
+    ],
+  ),
 ];
