@@ -10,6 +10,10 @@ export default defineConfig({
       // Subpath entries before their package's name, which would otherwise take them as paths below its index.
       '@crawlkit/fetcher/analysis': fileURLToPath(new URL('./packages/fetcher/src/analysis.ts', import.meta.url)),
       '@crawlkit/fetcher': src('fetcher'),
+      '@crawlkit/options/lazy-module': fileURLToPath(new URL('./packages/options/src/lazy-module.ts', import.meta.url)),
+      '@crawlkit/options/invalid-option-error': fileURLToPath(
+        new URL('./packages/options/src/invalid-option-error.ts', import.meta.url),
+      ),
       '@crawlkit/options': src('options'),
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor': src('extractor'),

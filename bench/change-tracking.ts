@@ -144,18 +144,18 @@ const page = await memory.scrape({ url, formats: ['markdown'], maxAge: 0 });
 if (!page.success) throw new Error('scrape failed');
 const markdown = page.data.markdown ?? '';
 const edited = markdown.replace(/\n\n/, '\n\nA new paragraph in the middle of the page.\n\n');
-const micro = (fn: () => unknown, n: number) => {
+const micro = async (fn: () => unknown, n: number) => {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const start = performance.now();
-    fn();
+    await fn();
     times.push(performance.now() - start);
   }
   return median(times);
 };
-const compareMs = micro(() => isSameText(markdown, edited), quick ? 50 : 300);
-const sortedMs = micro(() => sortedCharactersSame(markdown, edited), quick ? 50 : 300);
-const diffMs = micro(() => diffMarkdown(markdown, edited), quick ? 50 : 300);
+const compareMs = await micro(() => isSameText(markdown, edited), quick ? 50 : 300);
+const sortedMs = await micro(() => sortedCharactersSame(markdown, edited), quick ? 50 : 300);
+const diffMs = await micro(() => diffMarkdown(markdown, edited), quick ? 50 : 300);
 
 await memory.close();
 await disk.close();

@@ -25,8 +25,11 @@ export class CrawlkitError extends Error {
   }
 }
 
-/** A bad option of `new Crawlkit()` or of any package's constructor: one error, code `INVALID_OPTION`. */
-export { InvalidOptionError, isInvalidOptionError } from '@crawlkit/options';
+/**
+ * A bad option of `new Crawlkit()` or of any package's constructor: one error, code `INVALID_OPTION`. From its own
+ * entry, which does not load zod: the extraction worker imports this module.
+ */
+export { InvalidOptionError, isInvalidOptionError } from '@crawlkit/options/invalid-option-error';
 
 /** True for a `CrawlkitError` (or `CliError`) of any copy of this package (matches a brand, not the prototype). */
 export function isCrawlkitError(error: unknown): error is CrawlkitError {

@@ -2,11 +2,15 @@
  * officeparser, the one reader of the zip and RTF formats (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB): its
  * parse into a tree of nodes under this package's limits, and that tree's markdown and HTML.
  */
-import { OfficeGenerator, OfficeParser, type OfficeContentNode, type OfficeParserAST } from 'officeparser';
+import { lazyModule } from '@crawlkit/options/lazy-module';
+import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
 import { DocumentError, deadlineError, isDocumentError } from './errors.js';
 import type { ConvertOptions, DocumentMetadata } from './types.js';
 import { guardZip } from './zip/guard.js';
+
+/** officeparser (about 130 modules with its readers): loaded with the first office document. */
+const officeparser = lazyModule(() => import('officeparser'));
 
 export const DEFAULT_LIMITS = {
   maxZipEntries: 10_000,
@@ -62,6 +66,7 @@ export async function parseOffice(
   const remaining = options.deadline !== undefined ? options.deadline - Date.now() : undefined;
   if (remaining !== undefined && remaining <= 0) throw deadlineError(type.toUpperCase() + ' document');
   try {
+    const { OfficeParser } = await officeparser();
     const ast = await OfficeParser.parseOffice(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
       fileType: type,
       ocr: false,
@@ -114,6 +119,7 @@ export async function officeMarkdown(
   ast: OfficeParserAST,
   content: OfficeContentNode[] = ast.content,
 ): Promise<string> {
+  const { OfficeGenerator } = await officeparser();
   const result = await OfficeGenerator.generate({ ...ast, metadata: {}, content }, 'md', {
     generateIds: false,
     mdConfig: { dialect: { extends: 'github', attributeLists: 'none' }, fallbackToHtml: false },
@@ -123,6 +129,7 @@ export async function officeMarkdown(
 
 /** HTML of the whole document, as a fragment (no page envelope, styles or scripts). */
 export async function officeHtml(ast: OfficeParserAST): Promise<string> {
+  const { OfficeGenerator } = await officeparser();
   const result = await OfficeGenerator.generate({ ...ast, metadata: {} }, 'html', {
     htmlConfig: { standalone: false },
   });

@@ -2,4 +2,5 @@ export { InvalidOptionError, isInvalidOptionError } from './invalid-option-error
 export { optionIssuesMessage, parseOptions } from './parse-options.js';
 export { functionOption, nonNegativeInt, objectWith, positiveInt } from './shapes.js';
 export type { Same } from './shapes.js';
+export { lazyModule } from './lazy-module.js';
 export type { CorsSetting, ListenerOptions } from './listener-options.js';

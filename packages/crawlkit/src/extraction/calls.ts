@@ -100,7 +100,7 @@ export async function runCall(call: ExtractionCall): Promise<CallResults[Extract
     case 'compare': {
       const same = isSameText(call.previous, call.current);
       if (same || !call.gitDiff) return { same };
-      const diff = diffMarkdown(call.previous, call.current);
+      const diff = await diffMarkdown(call.previous, call.current);
       return { same, diff: { text: diff.text, json: diff.json } };
     }
     case 'summary':

@@ -1,6 +1,7 @@
 import type { LanguageModelUsage, ModelMessage } from 'ai';
 
 import { CrawlkitError } from '../errors.js';
+import { aiSdk } from './ai-sdk.js';
 import { parseModelJson } from './json-text.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import { validateAgainst, type JsonSchema } from './schema.js';
@@ -51,8 +52,7 @@ export async function generatePlainText(
   options: ResolvedLlmOptions,
   input: { instructions: string; prompt: string; signal?: AbortSignal },
 ): Promise<{ text: string; usage: LlmUsage }> {
-  // The AI SDK is loaded with the first model call: scrapes without LLM formats never need it.
-  const { generateText } = await import('ai');
+  const { generateText } = await aiSdk();
   try {
     const result = await generateText({
       ...callSettings(options, input.signal),
@@ -82,7 +82,7 @@ async function answer(
   input: GenerateJsonInput,
   messages: ModelMessage[],
 ): Promise<{ text: string; usage: LlmUsage }> {
-  const { generateText, jsonSchema, NoObjectGeneratedError, Output } = await import('ai');
+  const { generateText, jsonSchema, NoObjectGeneratedError, Output } = await aiSdk();
   try {
     const result = await generateText({
       ...callSettings(options, input.signal),
@@ -98,12 +98,12 @@ async function answer(
   }
 }
 
-function problemWith(input: GenerateJsonInput, text: string): { value: unknown; problem?: string } {
+async function problemWith(input: GenerateJsonInput, text: string): Promise<{ value: unknown; problem?: string }> {
   const read = parseModelJson(text);
   if (!read) return { value: undefined, problem: 'it is not valid JSON' };
   const parsed = input.coerce ? { value: input.coerce(read.value) } : read;
   if (input.schema) {
-    const verdict = validateAgainst(input.schema, parsed.value);
+    const verdict = await validateAgainst(input.schema, parsed.value);
     if (!verdict.valid) return { value: parsed.value, problem: `it does not match the JSON Schema: ${verdict.errors}` };
   }
   const extra = input.check?.(parsed.value);
@@ -121,7 +121,7 @@ export async function generateJson(
   const messages: ModelMessage[] = [{ role: 'user', content: input.prompt }];
   const first = await answer(options, input, messages);
   const usage = addUsage(emptyUsage(), first.usage);
-  const checked = problemWith(input, first.text);
+  const checked = await problemWith(input, first.text);
   if (checked.problem === undefined) return { value: checked.value, usage, repaired: false };
 
   messages.push(
@@ -133,7 +133,7 @@ export async function generateJson(
   );
   const second = await answer(options, input, messages);
   addUsage(usage, second.usage);
-  const rechecked = problemWith(input, second.text);
+  const rechecked = await problemWith(input, second.text);
   if (rechecked.problem === undefined) return { value: rechecked.value, usage, repaired: true };
   throw new CrawlkitError(
     'LLM_EXTRACTION_FAILED',

@@ -1,6 +1,7 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { lazyModule } from '@crawlkit/options/lazy-module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 import { CrawlkitError } from '../errors.js';
 import { toJsonSchema } from './schema-input.js';
@@ -45,11 +46,16 @@ let draft07: Ajv | undefined;
 let draft2019: Ajv2019 | undefined;
 let draft2020: Ajv2020 | undefined;
 
-function ajvFor(schema: JsonSchema): Ajv | Ajv2019 | Ajv2020 {
+// Ajv (about 95 modules) is loaded with the first answer checked against a schema: only LLM formats need it.
+const ajv07 = lazyModule(() => import('ajv'));
+const ajv2019 = lazyModule(() => import('ajv/dist/2019.js'));
+const ajv2020 = lazyModule(() => import('ajv/dist/2020.js'));
+
+async function ajvFor(schema: JsonSchema): Promise<Ajv | Ajv2019 | Ajv2020> {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (dialect.includes('2020-12')) return (draft2020 ??= new Ajv2020(ajvOptions));
-  if (dialect.includes('2019-09')) return (draft2019 ??= new Ajv2019(ajvOptions));
-  return (draft07 ??= new Ajv(ajvOptions));
+  if (dialect.includes('2020-12')) return (draft2020 ??= new (await ajv2020()).Ajv2020(ajvOptions));
+  if (dialect.includes('2019-09')) return (draft2019 ??= new (await ajv2019()).Ajv2019(ajvOptions));
+  return (draft07 ??= new (await ajv07()).Ajv(ajvOptions));
 }
 
 /**
@@ -59,7 +65,7 @@ function ajvFor(schema: JsonSchema): Ajv | Ajv2019 | Ajv2020 {
 const compiled = new Map<string, ValidateFunction>();
 const MAX_COMPILED = 100;
 
-function compile(schema: JsonSchema): ValidateFunction {
+async function compile(schema: JsonSchema): Promise<ValidateFunction> {
   const key = JSON.stringify(schema);
   const cached = compiled.get(key);
   if (cached) {
@@ -67,7 +73,7 @@ function compile(schema: JsonSchema): ValidateFunction {
     compiled.set(key, cached);
     return cached;
   }
-  const ajv = ajvFor(schema);
+  const ajv = await ajvFor(schema);
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema);
@@ -84,11 +90,11 @@ function compile(schema: JsonSchema): ValidateFunction {
 }
 
 /** Checks a value against a JSON Schema; `errors` is a short readable list when it does not validate. */
-export function validateAgainst(
+export async function validateAgainst(
   schema: JsonSchema,
   value: unknown,
-): { valid: true } | { valid: false; errors: string } {
-  const validate = compile(schema);
+): Promise<{ valid: true } | { valid: false; errors: string }> {
+  const validate = await compile(schema);
   if (validate(value)) return { valid: true };
   return { valid: false, errors: describeErrors(validate.errors ?? []) };
 }

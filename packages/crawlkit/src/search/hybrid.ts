@@ -4,7 +4,9 @@
  * what was asked without repeating its words.
  */
 import type { SearchHit } from '@crawlkit/store';
-import { cosineSimilarity, embedMany, type EmbeddingModel } from 'ai';
+import type { EmbeddingModel } from 'ai';
+
+import { aiSdk } from '../llm/ai-sdk.js';
 
 /** The share of the cosine similarity in the fused score. */
 const SEMANTIC_WEIGHT = 0.5;
@@ -16,6 +18,7 @@ export function hybridReranker(
 ): (hits: SearchHit[]) => Promise<SearchHit[]> {
   return async (hits) => {
     const values = [query, ...hits.map((h) => `${h.title}\n${h.description}\n${h.snippet}`)];
+    const { cosineSimilarity, embedMany } = await aiSdk();
     const { embeddings } = await embedMany({ model, values, abortSignal: signal });
     const [asked, ...pages] = embeddings;
     const best = Math.max(...hits.map((h) => h.score)) || 1;

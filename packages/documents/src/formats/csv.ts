@@ -1,15 +1,18 @@
 /** CSV and TSV: one table, the first row as its header, within a cap of rows. */
-import { parse } from 'csv-parse/sync';
+import { lazyModule } from '@crawlkit/options/lazy-module';
 
 import { DocumentError } from '../errors.js';
 import { markdownTable } from '../markdown-table.js';
 import { DEFAULT_LIMITS } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
 
-function table(bytes: Uint8Array, format: 'csv' | 'tsv', options: ConvertOptions): Promise<ConvertedDocument> {
+const csvParse = lazyModule(() => import('csv-parse/sync'));
+
+async function table(bytes: Uint8Array, format: 'csv' | 'tsv', options: ConvertOptions): Promise<ConvertedDocument> {
   const max = options.maxRows ?? DEFAULT_LIMITS.maxRows;
   let rows: string[][];
   try {
+    const { parse } = await csvParse();
     const parsed: string[][] = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
       bom: true,
       delimiter: format === 'tsv' ? '\t' : ',',
@@ -32,12 +35,7 @@ function table(bytes: Uint8Array, format: 'csv' | 'tsv', options: ConvertOptions
     rows = rows.slice(0, max);
     warnings.push(`Only the first ${max} rows were converted (the limit of rows).`);
   }
-  return Promise.resolve({
-    format,
-    markdown: markdownTable(rows),
-    metadata: { numRows: rows.length },
-    warnings,
-  });
+  return { format, markdown: markdownTable(rows), metadata: { numRows: rows.length }, warnings };
 }
 
 export const csv: Converter = { format: 'csv', convert: (bytes, options) => table(bytes, 'csv', options) };

@@ -1,8 +1,10 @@
 /** Legacy Word (.doc, Word 97-2003): its text, footnotes and endnotes, as paragraphs (word-extractor). */
-import WordExtractor from 'word-extractor';
+import { lazyModule } from '@crawlkit/options/lazy-module';
 
 import { DocumentError } from '../errors.js';
 import type { Converter } from '../types.js';
+
+const wordExtractor = lazyModule(() => import('word-extractor'));
 
 function paragraphs(text: string): string {
   return text
@@ -18,6 +20,7 @@ export const doc: Converter = {
   async convert(bytes) {
     let extracted: { getBody(): string; getFootnotes(): string; getEndnotes(): string };
     try {
+      const { default: WordExtractor } = await wordExtractor();
       extracted = await new WordExtractor().extract(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     } catch (error) {
       throw new DocumentError(

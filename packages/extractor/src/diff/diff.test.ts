@@ -44,10 +44,10 @@ describe('comparableText / isSameText', () => {
 });
 
 describe('diffMarkdown', () => {
-  it('returns a git-style unified diff and its parsed chunks with line numbers', () => {
+  it('returns a git-style unified diff and its parsed chunks with line numbers', async () => {
     const previous = '# Shop\n\nHand planes\n\nPrice: 40 EUR\n\nShipping worldwide\n';
     const current = '# Shop\n\nHand planes\n\nPrice: 45 EUR\n\nShipping worldwide\n\nNew: chisels\n';
-    const diff = diffMarkdown(previous, current);
+    const diff = await diffMarkdown(previous, current);
     expect(diff.text.split('\n').slice(0, 4)).toEqual([
       'diff --git a/page.md b/page.md',
       '--- a/page.md',
@@ -68,19 +68,19 @@ describe('diffMarkdown', () => {
     expect(chunk.changes[0]).toEqual({ type: 'normal', normal: true, ln1: 2, ln2: 2, content: ' ' });
   });
 
-  it('is empty for identical text and ignores a missing final newline', () => {
-    expect(diffMarkdown('a\nb', 'a\nb\n')).toEqual({ text: '', json: { files: [] } });
+  it('is empty for identical text and ignores a missing final newline', async () => {
+    expect(await diffMarkdown('a\nb', 'a\nb\n')).toEqual({ text: '', json: { files: [] } });
   });
 
-  it('splits distant changes into separate chunks and handles empty versions', () => {
+  it('splits distant changes into separate chunks and handles empty versions', async () => {
     const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
     const changed = [...lines];
     changed[1] = 'line two';
     changed[27] = 'line twenty-eight';
-    const diff = diffMarkdown(lines.join('\n'), changed.join('\n'));
+    const diff = await diffMarkdown(lines.join('\n'), changed.join('\n'));
     expect(diff.json.files[0]!.chunks.map((c) => c.content)).toEqual(['@@ -1,5 +1,5 @@', '@@ -25,6 +25,6 @@']);
 
-    const created = diffMarkdown('', 'hello\n');
+    const created = await diffMarkdown('', 'hello\n');
     expect(created.json.files[0]!.chunks[0]!.changes).toEqual([{ type: 'add', add: true, ln: 1, content: '+hello' }]);
   });
 });

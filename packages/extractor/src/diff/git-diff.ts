@@ -1,4 +1,7 @@
-import { formatPatch, structuredPatch } from 'diff';
+import { lazyModule } from '@crawlkit/options/lazy-module';
+
+/** The `diff` library: loaded with the first diff (only `changeTracking` with `git-diff` needs it). */
+const diffLibrary = lazyModule(() => import('diff'));
 
 /** One line of a hunk, as the v2 `changeTracking.diff.json` has it. */
 export interface DiffChange {
@@ -61,7 +64,12 @@ const withNewline = (text: string) => (text.endsWith('\n') || text === '' ? text
  * files, chunks (hunks) and changes with line numbers, in the shape v2 returns as `changeTracking.diff.json`.
  * Both versions are given a final newline so that a missing one is not reported as a change.
  */
-export function diffMarkdown(previous: string, current: string, options: MarkdownDiffOptions = {}): MarkdownDiff {
+export async function diffMarkdown(
+  previous: string,
+  current: string,
+  options: MarkdownDiffOptions = {},
+): Promise<MarkdownDiff> {
+  const { formatPatch, structuredPatch } = await diffLibrary();
   const name = options.fileName ?? 'page.md';
   const patch = structuredPatch(
     `a/${name}`,

@@ -3,7 +3,8 @@ import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LookupFunction } from 'node:net';
 
-import { RequestError, Server, type PrepareRequestFunctionOpts, type PrepareRequestFunctionResult } from 'proxy-chain';
+import { lazyModule } from '@crawlkit/options/lazy-module';
+import type { PrepareRequestFunctionOpts, PrepareRequestFunctionResult, Server } from 'proxy-chain';
 
 import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
 import { checksAddresses, resolveChecked } from '../policy/guarded-lookup.js';
@@ -22,6 +23,9 @@ export interface NetworkGateOptions {
   /** Resolver for target names (the HTTP engine's `lookup`). */
   lookup?: LookupFunction;
 }
+
+/** proxy-chain (with socks, about 30 modules): loaded with the first browser context, HTTP-only use never needs it. */
+const proxyChain = lazyModule(() => import('proxy-chain'));
 
 /** Errors kept for the engine to report, most recent last; older ones are dropped past this count. */
 const MAX_KEPT_ERRORS = 512;
@@ -64,7 +68,8 @@ export class NetworkGate {
 
   /** The proxy for Chromium as a whole (`--proxy-server`): it refuses everything. */
   backgroundProxy(): Promise<string> {
-    return this.#endpoint('background', () => {
+    return this.#endpoint('background', async () => {
+      const { RequestError } = await proxyChain();
       throw new RequestError('Refused: traffic outside the pages crawlkit opened.', 403);
     });
   }
@@ -108,18 +113,20 @@ export class NetworkGate {
 
   #endpoint(
     key: string,
-    admit: (opts: PrepareRequestFunctionOpts) => Promise<PrepareRequestFunctionResult | undefined> | never,
+    admit: (opts: PrepareRequestFunctionOpts) => Promise<PrepareRequestFunctionResult | undefined>,
   ): Promise<string> {
     if (this.#closed) return Promise.reject(new FetchError('FETCHER_CLOSED', 'The fetcher was closed.'));
     let listener = this.#listeners.get(key);
     if (!listener) {
-      const server = new Server({ port: 0, host: '127.0.0.1', prepareRequestFunction: admit });
-      server.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
-        this.#markFailures(request, response),
-      );
-      // A client that goes away mid-request is none of the gate's business.
-      server.on('requestFailed', () => undefined);
-      listener = server.listen().then(() => server);
+      listener = proxyChain().then(({ Server }) => {
+        const server = new Server({ port: 0, host: '127.0.0.1', prepareRequestFunction: admit });
+        server.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+          this.#markFailures(request, response),
+        );
+        // A client that goes away mid-request is none of the gate's business.
+        server.on('requestFailed', () => undefined);
+        return server.listen().then(() => server);
+      });
       listener.catch(() => this.#listeners.delete(key));
       this.#listeners.set(key, listener);
     }
@@ -146,6 +153,7 @@ export class NetworkGate {
       const failure = error.url === undefined ? withUrl(error, target) : error;
       if (failure.code === 'URL_BLOCKED') this.refusals++;
       const id = this.#keep(failure, opts.isHttp ? undefined : hostPort);
+      const { RequestError } = await proxyChain();
       throw new RequestError(failure.message, failure.code === 'URL_BLOCKED' ? 403 : 502, { [this.#marker]: id });
     }
   }

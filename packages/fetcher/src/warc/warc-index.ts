@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
-import { WARCParser, type WARCRecord } from 'warcio';
+import type { WARCRecord } from 'warcio';
 
 import { ENGINE_HEADER, PAGE_HEADER } from './warc-writer.js';
+import { warcio } from './warcio.js';
 
 /** Where one recorded response lies in its file. */
 export interface IndexedResponse {
@@ -67,6 +68,7 @@ export async function indexWarc(file: string): Promise<WarcFileIndex> {
 }
 
 async function indexCompressed(index: WarcFileIndex, size: number): Promise<void> {
+  const { WARCParser } = await warcio();
   const parser = new WARCParser(createReadStream(index.file), { parseHttp: false });
   let end = 0;
   for (;;) {
@@ -87,6 +89,7 @@ async function indexCompressed(index: WarcFileIndex, size: number): Promise<void
 }
 
 async function indexUncompressed(index: WarcFileIndex, size: number): Promise<void> {
+  const { WARCParser } = await warcio();
   let offset = 0;
   while (offset < size) {
     const stream = createReadStream(index.file, { start: offset });

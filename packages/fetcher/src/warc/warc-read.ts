@@ -1,11 +1,10 @@
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 
-import { AsyncIterReader, WARCParser } from 'warcio';
-
 import { DEFAULT_HTTP_LIMITS } from '../http/limits.js';
 import { parseContentEncoding, readBody } from '../http/read-body.js';
 import type { IndexedResponse } from './warc-index.js';
+import { warcio } from './warcio.js';
 
 /** A recorded response as read back: what the engines' `FetchResult` is made of. */
 export interface RecordedResponse {
@@ -40,6 +39,7 @@ export async function readResponse(where: IndexedResponse): Promise<RecordedResp
   } finally {
     await handle.close();
   }
+  const { WARCParser } = await warcio();
   const record = await WARCParser.parse([bytes]);
   if (!record || record.warcType !== 'response' || !record.httpHeaders) return null;
   const http = record.httpHeaders;
@@ -73,7 +73,7 @@ async function payload(
   url: string,
 ): Promise<{ body: Uint8Array; decoded: boolean }> {
   const dechunked = transferEncoding?.toLowerCase().includes('chunked')
-    ? await new AsyncIterReader([raw], null, true).readFully()
+    ? await new (await warcio()).AsyncIterReader([raw], null, true).readFully()
     : raw;
   const codings = parseContentEncoding(contentEncoding ?? undefined);
   if (codings.length === 0) return { body: dechunked, decoded: true };

@@ -5,10 +5,13 @@ import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 
-import { WARCRecord } from 'warcio';
-import { WARCSerializer } from 'warcio/node';
+import type { WARCRecord } from 'warcio';
 
 import type { Exchange } from './exchange.js';
+import { warcio, warcioNode } from './warcio.js';
+
+/** warcio's record class, passed to the record builders once loaded. */
+type Records = typeof WARCRecord;
 
 /** Request headers that carry credentials: recorded as `[redacted]`, so a recording can be shared. */
 const SECRET_REQUEST_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
@@ -64,12 +67,12 @@ export class WarcWriter {
     if (this.#seen.has(key)) {
       this.#stats.duplicates++;
       // Its response is in the file already (a sub-resource, a redirect's end): a metadata record marks the page.
-      if (newPage) this.#enqueue(() => [pageMark(exchange)]);
+      if (newPage) this.#enqueue((records) => [pageMark(records, exchange)]);
       return;
     }
     this.#seen.add(key);
     this.#stats.responses++;
-    this.#enqueue(() => [requestRecord(exchange), responseRecord(exchange, newPage)]);
+    this.#enqueue((records) => [requestRecord(records, exchange), responseRecord(records, exchange, newPage)]);
   }
 
   /** Waits for every queued record to be on disk, then closes the file. Rejects with the first write error. */
@@ -83,12 +86,12 @@ export class WarcWriter {
     if (this.#error !== undefined) throw this.#error;
   }
 
-  #enqueue(records: () => WARCRecord[]): void {
+  #enqueue(build: (records: Records) => WARCRecord[]): void {
     this.#tail = this.#tail.then(async () => {
       if (this.#error !== undefined) return;
       try {
         const stream = await this.#open();
-        for (const record of records()) {
+        for (const record of build((await warcio()).WARCRecord)) {
           const bytes = await serialized(record);
           if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
         }
@@ -105,6 +108,7 @@ export class WarcWriter {
       stream.on('error', (error) => {
         this.#error ??= error;
       });
+      const { WARCRecord } = await warcio();
       const info = WARCRecord.createWARCInfo(
         { filename: this.path.split(/[\\/]/).pop() ?? '', warcVersion: 'WARC/1.1' },
         { software: 'crawlkit', format: 'WARC File Format 1.1', ...this.#info },
@@ -124,10 +128,11 @@ const gzipped = promisify(gzip);
  * warcio's own chunks when they come from another realm (vitest's module runner).
  */
 async function serialized(record: WARCRecord): Promise<Buffer> {
+  const { WARCSerializer } = await warcioNode();
   return gzipped(await WARCSerializer.serialize(record));
 }
 
-function requestRecord(exchange: Exchange): WARCRecord {
+function requestRecord(WARCRecord: Records, exchange: Exchange): WARCRecord {
   const url = new URL(exchange.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(exchange.requestHeaders)) {
@@ -150,7 +155,7 @@ export const PAGE_HEADER = 'WARC-Crawlkit-Page';
 export const ENGINE_HEADER = 'WARC-Crawlkit-Engine';
 
 /** A `metadata` record saying that `exchange`'s URL, recorded before, starts a page of the job. */
-function pageMark(exchange: Exchange): WARCRecord {
+function pageMark(WARCRecord: Records, exchange: Exchange): WARCRecord {
   return WARCRecord.create({
     url: exchange.url,
     type: 'metadata',
@@ -160,7 +165,7 @@ function pageMark(exchange: Exchange): WARCRecord {
   });
 }
 
-function responseRecord(exchange: Exchange, page: boolean): WARCRecord {
+function responseRecord(WARCRecord: Records, exchange: Exchange, page: boolean): WARCRecord {
   const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(exchange.headers)) {
     if (WIRE_HEADERS.has(name) || (name === 'content-encoding' && exchange.decoded)) continue;
