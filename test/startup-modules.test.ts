@@ -1,0 +1,105 @@
+/**
+ * `import 'crawlkit'`, a plain scrape and the extraction worker's start load only what they use: the modules of the
+ * optional features (documents, browser, proxies, LLM and JSON Schema, diff, WARC, server, MCP, Redis) are loaded by
+ * the first call that needs them (docs/decisions.md, "Lazy loading"). Each case is a fresh process recording every
+ * module it loads, so that a static import of one of them anywhere in the graph fails here. The speed itself is
+ * `bench/startup.ts`'s.
+ *
+ * On a build instead of the sources: `CK_STARTUP_BUILD=<repo>/packages/crawlkit/dist pnpm exec vitest run test/startup-modules.test.ts`.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+
+const run = promisify(execFile);
+const helpers = fileURLToPath(new URL('./helpers/', import.meta.url));
+
+/** Packages no plain scrape uses, as they appear in a module's path (`.../node_modules/<name>/...`). */
+const OPTIONAL = [
+  // documents (PDF, office, CSV, OCR)
+  'officeparser',
+  'pdf-lib',
+  'word-extractor',
+  'csv-parse',
+  '@xmldom/xmldom',
+  'yauzl',
+  'pdf-parse',
+  'tesseract.js',
+  // browser engine, ad blocking, proxies
+  'puppeteer-core',
+  '@ghostery/adblocker',
+  'proxy-chain',
+  'socks',
+  // LLM formats, embeddings, JSON Schema
+  'ai',
+  '@ai-sdk/gateway',
+  '@ai-sdk/provider-utils',
+  '@vercel/oidc',
+  'ajv',
+  // change tracking's git diff, WARC recording and replay
+  'diff',
+  'warcio',
+  'pako',
+  // the server, MCP and the Redis backend
+  'fastify',
+  '@modelcontextprotocol/sdk',
+  'bullmq',
+  'ioredis',
+];
+
+/** Workspace packages no plain scrape uses. */
+const OPTIONAL_PACKAGES = ['server', 'mcp', 'redis'];
+
+function offenders(urls: readonly string[], extra: readonly string[] = []): string[] {
+  const names = [...OPTIONAL, ...extra];
+  return urls.filter(
+    (url) =>
+      names.some((name) => url.includes(`/node_modules/${name}/`)) ||
+      OPTIONAL_PACKAGES.some((name) => url.includes(`/packages/${name}/`)),
+  );
+}
+
+async function loadedBy(mode: 'import' | 'scrape' | 'worker', url?: string): Promise<string[]> {
+  const build = process.env['CK_STARTUP_BUILD'];
+  const args = [
+    ...(build ? [] : ['--import', `${helpers}source-hooks.ts`]),
+    `${helpers}startup-modules-child.ts`,
+    mode,
+    ...(url ? [url] : []),
+  ];
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  return JSON.parse(stdout) as string[];
+}
+
+describe('start-up loads only what a call needs', () => {
+  let server: FixtureServer;
+  beforeAll(async () => {
+    server = await startFixtureServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("import('crawlkit') loads none of the optional features' modules", async () => {
+    const urls = await loadedBy('import');
+    // the engine itself was loaded (the hook saw it): an empty list would pass for the wrong reason
+    expect(urls.some((u) => /\/node_modules\/undici\//.test(u))).toBe(true);
+    expect(offenders(urls)).toEqual([]);
+  });
+
+  it('a plain scrape of a page to markdown loads none of them either', async () => {
+    const urls = await loadedBy('scrape', `${server.url}/articles/first-post.html`);
+    expect(urls.some((u) => /\/crawlkit\/(src|dist)\/scrape\//.test(u))).toBe(true);
+    expect(offenders(urls)).toEqual([]);
+  });
+
+  it('the extraction worker starts without them, and without zod (it validates no options)', async () => {
+    const urls = await loadedBy('worker');
+    expect(urls.some((u) => u.includes('/node_modules/htmlparser2/'))).toBe(true);
+    expect(offenders(urls, ['zod'])).toEqual([]);
+  });
+});
