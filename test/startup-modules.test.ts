@@ -63,7 +63,7 @@ function offenders(urls: readonly string[], extra: readonly string[] = []): stri
   );
 }
 
-async function loadedBy(mode: 'import' | 'scrape' | 'worker', url?: string): Promise<string[]> {
+async function runChild(mode: 'import' | 'scrape' | 'worker' | 'missing', url?: string): Promise<unknown> {
   const build = process.env['CK_STARTUP_BUILD'];
   const args = [
     ...(build ? [] : ['--import', `${helpers}source-hooks.ts`]),
@@ -72,13 +72,22 @@ async function loadedBy(mode: 'import' | 'scrape' | 'worker', url?: string): Pro
     ...(url ? [url] : []),
   ];
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
-  return JSON.parse(stdout) as string[];
+  return JSON.parse(stdout) as unknown;
 }
+
+const loadedBy = async (mode: 'import' | 'scrape' | 'worker', url?: string) => (await runChild(mode, url)) as string[];
 
 describe('start-up loads only what a call needs', () => {
   let server: FixtureServer;
   beforeAll(async () => {
-    server = await startFixtureServer();
+    server = await startFixtureServer({
+      routes: {
+        '/table.csv': (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/csv' });
+          res.end('name,price\nplane,40\nchisel,12\n');
+        },
+      },
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -102,5 +111,11 @@ describe('start-up loads only what a call needs', () => {
     const urls = await loadedBy('worker');
     expect(urls.some((u) => u.includes('/node_modules/htmlparser2/'))).toBe(true);
     expect(offenders(urls, ['zod'])).toEqual([]);
+  });
+
+  it('a reader that cannot be loaded fails its document with the same typed error, and the engine goes on', async () => {
+    const result = await runChild('missing', `${server.url}/table.csv`);
+    expect(result).toMatchObject({ success: false, code: 'SCRAPE_DOCUMENT_PARSE_ERROR' });
+    expect((result as { error: string }).error).toMatch(/CSV file could not be read: Cannot find package 'csv-parse'/);
   });
 });

@@ -2,7 +2,9 @@
  * Child process of `test/startup-modules.test.ts`: records every module this thread loads, then
  *   import   imports crawlkit;
  *   scrape   imports crawlkit and scrapes `url` to markdown (memory store);
- *   worker   imports the extraction worker's module: what a worker loads before its first page.
+ *   worker   imports the extraction worker's module: what a worker loads before its first page;
+ *   missing  scrapes `url` (a CSV) with csv-parse made impossible to resolve, as in an install that lost it, and
+ *            prints the scrape's answer instead.
  * Prints the URLs of the loaded modules as one JSON array. Run from the sources
  * (`node --import ./test/helpers/source-hooks.ts test/helpers/startup-modules-child.ts <mode> [url]`), or on a build:
  * `CK_STARTUP_BUILD=<packages/crawlkit/dist>` imports its `index.js` and `extraction/worker.js` instead.
@@ -11,15 +13,21 @@ import { registerHooks } from 'node:module';
 
 import type * as CrawlkitModule from 'crawlkit';
 
+const [mode, url] = process.argv.slice(2);
 const loaded: string[] = [];
 registerHooks({
+  resolve(specifier, context, nextResolve) {
+    if (mode === 'missing' && specifier === 'csv-parse/sync') {
+      throw Object.assign(new Error(`Cannot find package 'csv-parse'`), { code: 'ERR_MODULE_NOT_FOUND' });
+    }
+    return nextResolve(specifier, context);
+  },
   load(url, context, nextLoad) {
     loaded.push(url);
     return nextLoad(url, context);
   },
 });
 
-const [mode, url] = process.argv.slice(2);
 const build = process.env['CK_STARTUP_BUILD'];
 const entry = build ? `${build}/index.js` : 'crawlkit';
 const worker = build
@@ -30,10 +38,15 @@ if (mode === 'worker') {
   await import(worker);
 } else {
   const { Crawlkit } = (await import(entry)) as typeof CrawlkitModule;
-  if (mode === 'scrape') {
-    const ck = new Crawlkit({ store: 'memory' });
+  if (mode === 'scrape' || mode === 'missing') {
+    // No worker threads for `missing`: the hook above is this thread's only.
+    const ck = new Crawlkit({ store: 'memory', ...(mode === 'missing' ? { workers: { size: 0 } } : {}) });
     const result = await ck.scrape({ url: url!, formats: ['markdown'] });
     await ck.close();
+    if (mode === 'missing') {
+      process.stdout.write(JSON.stringify(result));
+      process.exit(0);
+    }
     if (!result.success || !result.data.markdown) throw new Error(`the scrape failed: ${JSON.stringify(result)}`);
   }
 }
