@@ -1,7 +1,6 @@
 import type { LookupFunction } from 'node:net';
 
-import { lazyModule } from '@crawlkit/options/lazy-module';
-import type { Dispatcher } from 'undici';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 
 import { FetchError, isFetchError } from '../errors.js';
 import { checksAddresses, guardLookup, resolveChecked } from '../policy/guarded-lookup.js';
@@ -35,9 +34,6 @@ const CLOSE_GRACE_MS = 2_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const NO_BODY_STATUSES = new Set([204, 205, 304]);
-
-/** undici (about 110 modules): loaded with the first request, not with `import 'crawlkit'`. */
-const undici = lazyModule(() => import('undici'));
 
 /**
  * Plain HTTP(S) fetching on undici: keep-alive connection pools shared across requests, manual redirects (each hop
@@ -112,7 +108,7 @@ export class HttpEngine {
 
     try {
       const chain = new RedirectChain(this.#limits.maxRedirects);
-      const dispatcher = await this.#dispatcher(skipTls, request.proxy);
+      const dispatcher = this.#dispatcher(skipTls, request.proxy);
       let cookies: RedirectCookies | undefined;
       let cookieState = 0;
       for (;;) {
@@ -235,13 +231,9 @@ export class HttpEngine {
   }
 
   /** One keep-alive pool per TLS mode and proxy, created on first use. */
-  async #dispatcher(skipTls: boolean, proxy: string | undefined): Promise<Dispatcher> {
+  #dispatcher(skipTls: boolean, proxy: string | undefined): Dispatcher {
     const key = `${skipTls ? 'insecure' : 'verify'}${proxy ? ` ${proxy}` : ''}`;
     let dispatcher = this.#dispatchers.get(key);
-    if (dispatcher) return dispatcher;
-    const { Agent, ProxyAgent } = await undici();
-    // A concurrent first request may have made it while undici loaded.
-    dispatcher = this.#dispatchers.get(key);
     if (dispatcher) return dispatcher;
     const limits = this.#limits;
     const common = {
