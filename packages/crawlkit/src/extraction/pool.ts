@@ -322,9 +322,11 @@ export class ExtractionPool {
     const { size, maxMemoryMb } = this.#options;
     const pool = new Piscina({
       filename: WORKER_FILE.href,
-      minThreads: size,
+      // One thread starts at once, the others when calls queue behind it: threads starting together on a small
+      // machine slow the first page (they load their modules on the cores its fetch and extraction need).
+      minThreads: Math.min(1, size),
       maxThreads: size,
-      // Idle threads are kept (they do not keep the process alive): a page should not wait for a thread to start.
+      // Started threads are kept (they do not keep the process alive): a page should not wait for a thread to start.
       idleTimeout: Infinity,
       concurrentTasksPerWorker: CALLS_PER_WORKER,
       resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
