@@ -4,6 +4,9 @@ import type { SqliteDatabase } from './database.js';
 import type { HotPage, PageHotTier } from './hot-tier.js';
 import { indexPage } from './search.js';
 
+/** The most touches a transaction waits for (a batch commits then, whether more are coming or not). */
+const MAX_TOUCH_BATCH = 1024;
+
 interface PageRow {
   url: string;
   cached_at: number;
@@ -105,22 +108,38 @@ export class SqlitePageStore implements PageStore {
   }
 
   /**
-   * Touches of one turn of the event loop go in one write transaction: a recrawl confirms each of its pages with a
-   * 304 and a touch, and a transaction of its own per page was a tenth of its CPU. A touch resolves once committed.
+   * Touches go in one write transaction once a turn of the event loop has passed with no new one (or
+   * `MAX_TOUCH_BATCH` wait): a recrawl confirms each of its pages with a 304 and a touch, and a transaction of its own
+   * per page was a tenth of its CPU. Waiting while touches keep coming also lines the pages up: a crawl's pages whose
+   * 304s come back one turn apart (new connections) would otherwise go on in that many groups, each paying its own
+   * commits to the end of the crawl. A touch resolves once committed.
    */
   touch(key: string, cachedAt: number): Promise<boolean> {
     let touched: Promise<boolean> | undefined;
     // Queued at once (a closed store rejects, as for any other call), so a `close` right after still commits it.
     const queued = this.#db.use(() => {
       touched = new Promise<boolean>((resolve, reject) => {
-        if (this.#touches.length === 0) setImmediate(() => this.flushTouches());
+        if (this.#touches.length === 0) this.#flushWhenSettled();
         this.#touches.push({ key, cachedAt, resolve, reject });
       });
     });
     return queued.then(() => touched!);
   }
 
-  /** Commits the touches waiting for the next turn now (the store is closing). */
+  /** Flushes the touches at the end of the first turn that added none (a touching caller waits, so they stop). */
+  #flushWhenSettled(): void {
+    let seen = 0;
+    const settled = () => {
+      const waiting = this.#touches.length;
+      if (waiting > seen && waiting < MAX_TOUCH_BATCH) {
+        seen = waiting;
+        setImmediate(settled);
+      } else this.flushTouches();
+    };
+    setImmediate(settled);
+  }
+
+  /** Commits the touches waiting now (the store is closing). */
   flushTouches(): void {
     const batch = this.#touches.splice(0);
     if (batch.length === 0) return;
