@@ -19,8 +19,8 @@ interface PageRow {
  * Pages on disk with an optional in-memory hot tier in front.
  *
  * Consistency rule of the hot tier: a hot copy is served only while it is known to match the database. Each copy
- * records the connection's `PRAGMA data_version` when it was read or written; that number changes only when another
- * connection (another process) commits. If it is unchanged, the copy is current; if it changed, one indexed read of
+ * records the connection's `PRAGMA data_version` as it was written, or as it stood before it was read (the turn's
+ * first reading, `dataVersionOfTurn`); that number changes only when another connection (another process) commits. If it is unchanged, the copy is current; if it changed, one indexed read of
  * the row's `cached_at` (without its value) re-validates the copy or discards it. So `get` never returns a page
  * another process has replaced, deleted, cleared or evicted, and a hot hit costs no value read from disk.
  */
@@ -30,7 +30,7 @@ export class SqlitePageStore implements PageStore {
   readonly #maxBytes: number;
 
   readonly #indexes: boolean;
-  /** Touches waiting for the next turn, committed together (`touch`). */
+  /** Touches waiting to be committed together (`touch`). */
   readonly #touches: {
     key: string;
     cachedAt: number;
@@ -51,7 +51,7 @@ export class SqlitePageStore implements PageStore {
       const now = lookup?.now ?? Date.now();
       const hot = this.#hotCopy(key);
       if (hot) return pageQualifies(hot.cachedAt, lookup, now) ? toPage(key, hot) : undefined;
-      const version = this.#hot ? this.#db.dataVersion() : 0;
+      const version = this.#hot ? this.#db.dataVersionOfTurn() : 0;
       const { from, to } = cachedAtRange(lookup, now);
       const row = this.#db.get<PageRow>(
         'SELECT url, cached_at, bytes, value, body FROM pages WHERE key = ? AND cached_at BETWEEN ? AND ?',
