@@ -35,7 +35,8 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
-import { foldOf, foldTable, formatFoldTable, FOLDS, PAGE_TYPES, type FoldRow, type PageScore } from './lib/folds.ts';
+import { foldTable, formatFoldTable, FOLDS, PAGE_TYPES, type FoldRow, type PageScore } from './lib/folds.ts';
+import { compare, printComparison } from './lib/extract-compare.ts';
 import { finish, goal, isQuick, withRatios } from './lib/report.ts';
 import { precisionView, type PrecisionView } from './lib/precision-view.ts';
 import { loadWcxbPages, type WcxbPage } from './lib/wcxb.ts';
@@ -272,54 +273,6 @@ function printFolds(rows: RowResult[]): void {
 }
 
 /** How crawlkit's outputs differ from an earlier `--out` directory: outputs changed, ΔF1 and ΔP per fold and type. */
-interface Comparison {
-  dir: string;
-  changed: number;
-  /** Per type: the change of the folds' mean F1 and P, each fold's ΔF1, and pages up and down by more than 0.001. */
-  types: { type: string; f1: number; precision: number; folds: number[]; up: number; down: number }[];
-}
-
-function compare(dir: string, pages: WcxbPage[], row: RowResult, ownDir: string): Comparison {
-  const before = JSON.parse(fs.readFileSync(path.join(dir, 'per-page.json'), 'utf8')) as Record<string, PageScore>;
-  let changed = 0;
-  for (const p of pages) {
-    const file = `${p.id}.md`;
-    const old = fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : null;
-    if (old !== fs.readFileSync(path.join(ownDir, file), 'utf8')) changed++;
-  }
-  const types: Comparison['types'] = [];
-  for (const type of ['all', ...PAGE_TYPES]) {
-    const mine = pages.filter((p) => (type === 'all' || p.type === type) && before[p.id] && row.perPage[p.id]);
-    if (mine.length === 0) continue;
-    const delta = (k: 'f1' | 'precision', ps: WcxbPage[]): number =>
-      ps.reduce((s, p) => s + row.perPage[p.id]![k] - before[p.id]![k], 0) / (ps.length || 1);
-    const byFold = Array.from({ length: FOLDS }, (_, f) => mine.filter((p) => foldOf(p) === f));
-    const used = byFold.filter((ps) => ps.length > 0);
-    types.push({
-      type,
-      f1: used.reduce((s, ps) => s + delta('f1', ps), 0) / used.length,
-      precision: used.reduce((s, ps) => s + delta('precision', ps), 0) / used.length,
-      folds: byFold.map((ps) => delta('f1', ps)),
-      up: mine.filter((p) => row.perPage[p.id]!.f1 - before[p.id]!.f1 > 0.001).length,
-      down: mine.filter((p) => row.perPage[p.id]!.f1 - before[p.id]!.f1 < -0.001).length,
-    });
-  }
-  return { dir, changed, types };
-}
-
-function printComparison(c: Comparison, pages: number): void {
-  const d = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
-  console.log(`\ncompared with ${c.dir}: ${c.changed} of ${pages} outputs differ`);
-  console.log(
-    `${'type'.padEnd(14)}  ${'ΔF1'.padStart(8)}  ${'ΔP'.padStart(8)}  ${Array.from({ length: FOLDS }, (_, f) => `ΔF1 f${f}`.padStart(9)).join('')}   up  down`,
-  );
-  for (const t of c.types) {
-    console.log(
-      `${t.type.padEnd(14)}  ${d(t.f1).padStart(8)}  ${d(t.precision).padStart(8)}  ${t.folds.map((f) => d(f).padStart(9)).join('')}  ${String(t.up).padStart(3)}  ${String(t.down).padStart(4)}`,
-    );
-  }
-}
-
 function printPrecisionView(view: PrecisionView, row: RowResult): void {
   const article = row.summary.per_type['article'];
   console.log(
@@ -355,7 +308,7 @@ const parseMs = parseOnlyMs(pages);
 const extractMs = extractOnlyMs(pages);
 printRows(rows, pages.length);
 printFolds(rows);
-const comparison = compareDir && outDir ? compare(compareDir, pages, rows[0]!, outDir) : undefined;
+const comparison = compareDir && outDir ? compare(compareDir, pages, rows[0]!.perPage, outDir) : undefined;
 if (compareDir && !outDir) console.log("\n--compare needs --out DIR (crawlkit's outputs of this run)");
 if (comparison) printComparison(comparison, pages.length);
 const view = precisionView(pages);

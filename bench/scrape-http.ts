@@ -7,7 +7,8 @@
 //   pnpm bench:scrape                every 4th page (375), ~5 minutes on 2 quiet cores (the naive row is most of it)
 //   pnpm bench:scrape --quick        every 100th page (15) in batches of 8, 3 warm-up pages: a smoke check, ~25 s
 //   options: --every N (every Nth page; 1 = all 1,497, ~17 minutes), --no-naive (skip the naive row),
-//            --profile (CPU profile of crawlkit's row also in --quick), --dataset DIR (the folder holding wcxb-dev)
+//            --profile (CPU profile of crawlkit's row also in --quick), --dataset DIR (the folder holding wcxb-dev),
+//            --workers 1,3 (a row per other pool size: crawlkit's default concurrency with workers.size N)
 //
 // Method: every row is a long-lived child process (so its peak RSS is its own, and it loads only its own row's
 // libraries) that first processes 10 pages untimed (JIT warm-up; 3 in --quick). The pages are cut into batches of 50; each batch
@@ -84,6 +85,16 @@ const specs: RowSpec[] = [
     concurrency: 'default',
     workers: 0,
   },
+  // Other pool sizes than the default (the cores), when asked: which size a machine like this one should default to.
+  ...(arg('--workers') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((size) => ({
+      label: `crawlkit scrape() c=${DEFAULT_CONCURRENCY}, workers.size ${Number(size)}`,
+      runner: 'crawlkit' as const,
+      concurrency: 'default' as const,
+      workers: Number(size),
+    })),
   { label: 'crawlkit scrape() c=1', runner: 'crawlkit', concurrency: 1 },
   ...(args.includes('--no-naive')
     ? []

@@ -75,6 +75,14 @@ describe('auth', () => {
     );
     expect(['0.0.0.0', '::', '10.0.0.1', '128.0.0.1', 'localhost.example'].some(isLoopbackHost)).toBe(false);
   });
+
+  it('refuses a logger without the four methods, as the engine does', async () => {
+    const error = await startServer({ crawlkit: stack.ck, port: 0, logger: { info: () => {} } as never }).catch(
+      (e: unknown) => e,
+    );
+    expect(isInvalidOptionError(error) && error.code).toBe('INVALID_OPTION');
+    expect((error as Error).message).toMatch(/`logger`.*debug, info, warn and error/);
+  });
 });
 
 describe('bodies and routes', () => {

@@ -7,7 +7,7 @@ export type { StatusPagination, UnfinishedJob } from './api/job-queries.js';
 export type { JobDocumentsPage, JobDocumentsText } from './api/job-documents.js';
 export type { CrawlkitOptions } from './options.js';
 export type { CrawlkitEvents } from './events.js';
-export { createDebugLogger, silentLogger } from './logger.js';
+export { createDebugLogger, loggerSchema, silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
 export type {

@@ -1,3 +1,4 @@
+import { objectWith } from '@crawlkit/options';
 import { createDebug } from 'obug';
 
 /**
@@ -10,6 +11,15 @@ export interface Logger {
   warn(message: string, ...values: unknown[]): void;
   error(message: string, ...values: unknown[]): void;
 }
+
+/** The options schema of a `logger` option (the engine's, the server's): an object with the four methods. */
+export const loggerSchema = objectWith<Logger>(
+  'a logger with debug, info, warn and error methods',
+  'debug',
+  'info',
+  'warn',
+  'error',
+);
 
 /** Every crawlkit debug namespace starts with this: `DEBUG=crawlkit:*` shows them all. */
 export const DEBUG_NAMESPACE = 'crawlkit';

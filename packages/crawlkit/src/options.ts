@@ -17,7 +17,7 @@ import { z } from 'zod';
 
 import type { EngineLearningOptions } from './jobs/engine-learning.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
-import type { Logger } from './logger.js';
+import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
@@ -264,7 +264,7 @@ const optionsSchema = z.strictObject({
         maxHosts: positiveInt.default(10_000),
       }),
     ])
-    .default({ checkShare: 0.1, minPages: 2, maxHosts: 10_000 }),
+    .prefault({}),
   concurrency: positiveInt.default(16),
   timeoutMs: positiveInt.default(DEFAULT_TIMEOUT_MS),
   extractionBudgetMs: positiveInt.default(10_000),
@@ -273,7 +273,7 @@ const optionsSchema = z.strictObject({
       size: z.number().int().min(0).max(256).default(availableParallelism),
       maxMemoryMb: z.number().int().min(64).default(DEFAULT_WORKER_MEMORY_MB),
     })
-    .default(() => ({ size: availableParallelism(), maxMemoryMb: DEFAULT_WORKER_MEMORY_MB })),
+    .prefault({}),
   // The fetcher's own schemas: strict, so a misspelt key of theirs is named here too.
   browser: browserOptionsSchema.optional(),
   proxies: proxyConfigSchema.optional(),
@@ -289,21 +289,15 @@ const optionsSchema = z.strictObject({
       retryDelayMs: positiveInt.default(1_000),
       maxRetryDelayMs: positiveInt.default(300_000),
     })
-    .default({ timeoutMs: 10_000, maxAttempts: 10, retryDelayMs: 1_000, maxRetryDelayMs: 300_000 }),
+    .prefault({}),
   resumeJobs: z.boolean().default(false),
   runSchedules: z.boolean().default(false),
   persistSecrets: z.boolean().default(true),
-  cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).default({ maxBytes: 1024 ** 3 }),
+  cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).prefault({}),
   jobResultTtlMs: positiveInt.default(86_400_000),
-  jobs: z.strictObject({ maxStoreBytes: positiveInt.default(1024 ** 3) }).default({ maxStoreBytes: 1024 ** 3 }),
+  jobs: z.strictObject({ maxStoreBytes: positiveInt.default(1024 ** 3) }).prefault({}),
   search: searchOptionsSchema.default({}),
-  logger: objectWith<Logger>(
-    'a logger with debug, info, warn and error methods',
-    'debug',
-    'info',
-    'warn',
-    'error',
-  ).optional(),
+  logger: loggerSchema.optional(),
 });
 
 // The schema and the documented interface describe the same input: the same keys, each accepting what the other does.

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-import { createDebugLogger, type Crawlkit, type Logger } from 'crawlkit';
+import { createDebugLogger, loggerSchema, type Crawlkit, type Logger } from 'crawlkit';
 
 import {
   InvalidOptionError,
@@ -101,13 +101,7 @@ const serverOptionsSchema = z.strictObject({
   queueLimit: int(1).default(1024),
   creditLimit: int(0).optional(),
   closeTimeoutMs: int(0).default(30_000),
-  logger: objectWith<Logger>(
-    'a logger with debug, info, warn and error methods',
-    'debug',
-    'info',
-    'warn',
-    'error',
-  ).optional(),
+  logger: loggerSchema.optional(),
 });
 
 /**
