@@ -40,6 +40,9 @@ const PAGES = [
   '<svg><![CDATA[ <raw> ]]></svg><p a="1 > 2" b=\'<\'>x</p>',
   '<p a="x&amp;y&#65;" b=\'&lt;&notanentity\' c=&quot;>a &amp; b &#x3c; c &notanentity; d &amp</p>&',
   `<div title="${'a'.repeat(500)}&amp;">${'text '.repeat(500)}&copy;${'more text '.repeat(300)}</div>`,
+  // JSON in attribute values, an entity at every key: the next quote is remembered across the entities
+  `<div data-o='${'{&quot;k&quot;:&quot;v&lt;w&quot;},'.repeat(300)}' t="${'&amp;x'.repeat(200)}">a &amp; b</div>` +
+    `<p d="&quot;'&quot;" s='"&amp;"'>${'&lt;t&gt; '.repeat(100)}<i c="&quot;">x</i></p>`,
 ];
 
 describe('FastTokenizer', () => {

@@ -9,6 +9,11 @@ interface TokenizerState {
   ampAt: number;
   ampFrom: number;
   ampOffset: number;
+  /** The same for the last stop character searched (`stop`): its next index at `offset` from `stopFrom`. */
+  stop: string;
+  stopAt: number;
+  stopFrom: number;
+  stopOffset: number;
 }
 
 type State = (this: TokenizerState, c: number) => void;
@@ -20,7 +25,9 @@ const SQ = 0x27;
 
 /**
  * Index in the buffer of the first `stop` or `&` after the current character, or the buffer's length. The next `&`
- * is remembered until passed: a page with few entities is not searched to its end at every text node.
+ * is remembered until passed: a page with few entities is not searched to its end at every text node. So is the next
+ * `stop`: an attribute value with many entities (JSON in a `data-` attribute, `&quot;` at every key) is not searched
+ * to its closing quote again after each of them.
  */
 function nextStop(t: TokenizerState, stop: string): number {
   const from = t.index - t.offset + 1;
@@ -29,8 +36,13 @@ function nextStop(t: TokenizerState, stop: string): number {
     t.ampFrom = from;
     t.ampAt = t.buffer.indexOf('&', from);
   }
-  const at = t.buffer.indexOf(stop, from);
-  const first = at === -1 ? t.buffer.length : at;
+  if (t.stop !== stop || t.stopOffset !== t.offset || from < t.stopFrom || (t.stopAt !== -1 && t.stopAt < from)) {
+    t.stop = stop;
+    t.stopOffset = t.offset;
+    t.stopFrom = from;
+    t.stopAt = t.buffer.indexOf(stop, from);
+  }
+  const first = t.stopAt === -1 ? t.buffer.length : t.stopAt;
   return t.ampAt !== -1 && t.ampAt < first ? t.ampAt : first;
 }
 
@@ -58,6 +70,10 @@ export class FastTokenizer extends Tokenizer {
   ampAt = -1;
   ampFrom = 0;
   ampOffset = -1;
+  stop = '';
+  stopAt = -1;
+  stopFrom = 0;
+  stopOffset = -1;
 }
 
 const base = Tokenizer.prototype as unknown as Record<string, State>;
