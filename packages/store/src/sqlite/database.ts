@@ -22,6 +22,8 @@ export class SqliteDatabase {
   readonly #statements = new Map<string, StatementSync>();
   #inTransaction = false;
   #dataVersion: StatementSync | undefined;
+  /** The `data_version` read first in this turn of the event loop (`dataVersionOfTurn`). */
+  #turnVersion: number | undefined;
 
   constructor(db: DatabaseSync, life: Lifecycle) {
     this.#db = db;
@@ -83,6 +85,22 @@ export class SqliteDatabase {
     return Array.isArray(row) ? (row[0] as number) : (row as { data_version: number }).data_version;
   }
 
+  /**
+   * `PRAGMA data_version` read at most once a turn of the event loop, to stamp a row read after it: a version read
+   * before the row can only make the copy look older than it is (the next check reads its `cached_at` again), never
+   * newer. Each statement outside a transaction takes and drops the WAL's read lock, so a new engine's recrawl paid
+   * one more read a cached page for its stamp alone.
+   */
+  dataVersionOfTurn(): number {
+    if (this.#turnVersion === undefined) {
+      this.#turnVersion = this.dataVersion();
+      setImmediate(() => {
+        this.#turnVersion = undefined;
+      });
+    }
+    return this.#turnVersion;
+  }
+
   /** Executes SQL text without caching (DDL, pragmas, transaction control). */
   exec(sql: string): void {
     this.#db.exec(sql);
@@ -116,6 +134,7 @@ export class SqliteDatabase {
   close(): void {
     this.#statements.clear();
     this.#dataVersion = undefined;
+    this.#turnVersion = undefined;
     this.#db.close();
   }
 }

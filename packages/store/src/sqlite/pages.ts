@@ -4,6 +4,9 @@ import type { SqliteDatabase } from './database.js';
 import type { HotPage, PageHotTier } from './hot-tier.js';
 import { indexPage } from './search.js';
 
+/** The most touches a transaction waits for (a batch commits then, whether more are coming or not). */
+const MAX_TOUCH_BATCH = 1024;
+
 interface PageRow {
   url: string;
   cached_at: number;
@@ -16,8 +19,8 @@ interface PageRow {
  * Pages on disk with an optional in-memory hot tier in front.
  *
  * Consistency rule of the hot tier: a hot copy is served only while it is known to match the database. Each copy
- * records the connection's `PRAGMA data_version` when it was read or written; that number changes only when another
- * connection (another process) commits. If it is unchanged, the copy is current; if it changed, one indexed read of
+ * records the connection's `PRAGMA data_version` as it was written, or as it stood before it was read (the turn's
+ * first reading, `dataVersionOfTurn`); that number changes only when another connection (another process) commits. If it is unchanged, the copy is current; if it changed, one indexed read of
  * the row's `cached_at` (without its value) re-validates the copy or discards it. So `get` never returns a page
  * another process has replaced, deleted, cleared or evicted, and a hot hit costs no value read from disk.
  */
@@ -27,7 +30,7 @@ export class SqlitePageStore implements PageStore {
   readonly #maxBytes: number;
 
   readonly #indexes: boolean;
-  /** Touches waiting for the next turn, committed together (`touch`). */
+  /** Touches waiting to be committed together (`touch`). */
   readonly #touches: {
     key: string;
     cachedAt: number;
@@ -48,7 +51,7 @@ export class SqlitePageStore implements PageStore {
       const now = lookup?.now ?? Date.now();
       const hot = this.#hotCopy(key);
       if (hot) return pageQualifies(hot.cachedAt, lookup, now) ? toPage(key, hot) : undefined;
-      const version = this.#hot ? this.#db.dataVersion() : 0;
+      const version = this.#hot ? this.#db.dataVersionOfTurn() : 0;
       const { from, to } = cachedAtRange(lookup, now);
       const row = this.#db.get<PageRow>(
         'SELECT url, cached_at, bytes, value, body FROM pages WHERE key = ? AND cached_at BETWEEN ? AND ?',
@@ -105,22 +108,38 @@ export class SqlitePageStore implements PageStore {
   }
 
   /**
-   * Touches of one turn of the event loop go in one write transaction: a recrawl confirms each of its pages with a
-   * 304 and a touch, and a transaction of its own per page was a tenth of its CPU. A touch resolves once committed.
+   * Touches go in one write transaction once a turn of the event loop has passed with no new one (or
+   * `MAX_TOUCH_BATCH` wait): a recrawl confirms each of its pages with a 304 and a touch, and a transaction of its own
+   * per page was a tenth of its CPU. Waiting while touches keep coming also lines the pages up: a crawl's pages whose
+   * 304s come back one turn apart (new connections) would otherwise go on in that many groups, each paying its own
+   * commits to the end of the crawl. A touch resolves once committed.
    */
   touch(key: string, cachedAt: number): Promise<boolean> {
     let touched: Promise<boolean> | undefined;
     // Queued at once (a closed store rejects, as for any other call), so a `close` right after still commits it.
     const queued = this.#db.use(() => {
       touched = new Promise<boolean>((resolve, reject) => {
-        if (this.#touches.length === 0) setImmediate(() => this.flushTouches());
+        if (this.#touches.length === 0) this.#flushWhenSettled();
         this.#touches.push({ key, cachedAt, resolve, reject });
       });
     });
     return queued.then(() => touched!);
   }
 
-  /** Commits the touches waiting for the next turn now (the store is closing). */
+  /** Flushes the touches at the end of the first turn that added none (a touching caller waits, so they stop). */
+  #flushWhenSettled(): void {
+    let seen = 0;
+    const settled = () => {
+      const waiting = this.#touches.length;
+      if (waiting > seen && waiting < MAX_TOUCH_BATCH) {
+        seen = waiting;
+        setImmediate(settled);
+      } else this.flushTouches();
+    };
+    setImmediate(settled);
+  }
+
+  /** Commits the touches waiting now (the store is closing). */
   flushTouches(): void {
     const batch = this.#touches.splice(0);
     if (batch.length === 0) return;

@@ -172,6 +172,27 @@ describe('createSqliteStore', () => {
     await b.close();
   });
 
+  it('waits while touches keep coming, turn after turn, and commits them together', async () => {
+    const dir = dirFor('touch-stream');
+    const a = await createSqliteStore({ dir });
+    for (const key of ['k1', 'k2', 'k3']) await a.pages.put(page(key, 1_000));
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const seen: string[] = [];
+    const touch = (key: string) => a.pages.touch!(key, 2_000).then((touched) => seen.push(`${key} ${touched}`));
+    // One touch a turn, as a recrawl's 304s come back on new connections: none commits before the last has come.
+    const first = touch('k1');
+    await nextTurn();
+    seen.push('turn 1');
+    const second = touch('k2');
+    await nextTurn();
+    seen.push('turn 2');
+    const third = touch('k3');
+    await Promise.all([first, second, third]);
+    expect(seen).toEqual(['turn 1', 'turn 2', 'k1 true', 'k2 true', 'k3 true']);
+    for (const key of ['k1', 'k2', 'k3']) expect((await a.pages.get(key))!.cachedAt).toBe(2_000);
+    await a.close();
+  });
+
   it("evicts by another connection's cap, and the evicting connection's hot tier forgets the victims", async () => {
     const dir = dirFor('cap');
     const a = await createSqliteStore({ dir, maxPageBytes: 1_000 });
