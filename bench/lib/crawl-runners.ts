@@ -80,7 +80,14 @@ function cpuSince(start: NodeJS.CpuUsage): number {
 async function runCrawlkit(url: string, settings: CrawlSettings): Promise<RunnerResult> {
   const { Crawlkit } = await import('crawlkit');
   const dir = mkdtempSync(join(tmpdir(), 'ck-bench-crawl-'));
-  const ck = new Crawlkit({ storeDir: dir, engine: 'http', concurrency: settings.concurrency });
+  // CK_BENCH_WORKERS=N: another extraction pool size than the default, for an A/B of the default.
+  const workers = process.env['CK_BENCH_WORKERS'];
+  const ck = new Crawlkit({
+    storeDir: dir,
+    engine: 'http',
+    concurrency: settings.concurrency,
+    ...(workers ? { workers: { size: Number(workers) } } : {}),
+  });
   const probe = memoryProbe(settings.sampleEvery);
   const cpu = process.cpuUsage();
   const started = performance.now();

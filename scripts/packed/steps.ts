@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ARTICLE_TITLE } from './site.ts';
@@ -87,12 +87,20 @@ console.log(JSON.stringify(page));`,
 const cli: Step = {
   name: 'CLI scrape',
   run: async (ctx) => {
+    // The command keeps its modules' compiled code in the temporary folder (a second run starts sooner).
+    const tmp = join(ctx.dir, 'cli-tmp');
+    mkdirSync(tmp);
+    const env: NodeJS.ProcessEnv = { ...process.env, CRAWLKIT_STORE: join(ctx.dir, 'cli-store'), TMPDIR: tmp };
+    delete env['NODE_COMPILE_CACHE'];
+    delete env['NODE_DISABLE_COMPILE_CACHE'];
     const result = await run(ctx.node, [bin(ctx), 'scrape', `${ctx.site}/article`, '--engine', 'http'], {
       cwd: ctx.dir,
-      env: { ...process.env, CRAWLKIT_STORE: join(ctx.dir, 'cli-store') },
+      env,
     });
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /# What users install is what we test/);
+    const cached = readdirSync(join(tmp, 'node-compile-cache'), { recursive: true });
+    assert.ok(cached.length > 100, `compile cache holds ${cached.length} entries`);
   },
 };
 

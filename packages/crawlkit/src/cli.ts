@@ -2,6 +2,8 @@
 /**
  * The `crawlkit` command. Ctrl-C once stops cleanly (jobs stay resumable); twice exits at once.
  */
+import module from 'node:module';
+
 import { runtimeProblem } from './requirements.js';
 
 // Before the commands load: an unsupported Node.js is told what to install, not a failure of whatever needed it.
@@ -10,6 +12,10 @@ if (problem) {
   process.stderr.write(`${problem} (NODE_UNSUPPORTED)\n`);
   process.exit(1);
 }
+// A command is a new process each time: Node keeps the compiled code of its modules on disk (os.tmpdir(), or
+// NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), as TypeScript's tsc does. The command's own
+// process only: the library never turns it on for its user's.
+module.enableCompileCache?.();
 const { main } = await import('./cli/program.js');
 
 const controller = new AbortController();
