@@ -1,11 +1,18 @@
 import { gzipSync } from 'node:zlib';
 
+import robotsParserModule from 'robots-parser';
 import { describe, expect, it } from 'vitest';
 
 import type { FetchText } from './fetch-text.js';
 import { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 import { loadRobots, parseRobots } from './robots.js';
 import { discoverSitemapUrls, parseSitemap, readSitemap, type SitemapBody } from './sitemaps.js';
+
+// robots-parser is CommonJS; its typings declare an ES default export.
+const robotsParser = robotsParserModule as unknown as (
+  url: string,
+  body: string,
+) => { isAllowed(url: string, ua?: string): boolean | undefined };
 
 const ROBOTS = `User-agent: *
 Disallow: /private/
@@ -45,6 +52,40 @@ describe('robots.txt', () => {
     expect(missing.isAllowed('https://site.test/private/x')).toBe(true);
     const down = await loadRobots('https://site.test', () => Promise.reject(new Error('refused')), 'crawlkit');
     expect(down.source).toBe('unavailable');
+  });
+  it('judges as robots-parser does, whether or not a rule can refuse anything', () => {
+    // Files without a Disallow rule skip the matching: each verdict is checked against robots-parser itself.
+    const bodies = [
+      'User-agent: *\nAllow: /\n',
+      'User-agent: *\nDisallow:\n',
+      'User-agent: *\nDisallow: # nothing\n# Disallow: /commented/\n',
+      'User-agent: *\r\nDISALLOW : /private/\r\n',
+      'User-agent: *\rAllow: /\r  disallow:/private/x\r',
+      'User-agent: other\nDisallow: /\n',
+      'User-agent: FirecrawlAgent\nDisallow: /private/\n',
+      'Sitemap: https://site.test/sitemap.xml\n',
+      '',
+    ];
+    const urls = ['https://site.test/', 'https://site.test/private/x', 'https://site.test/commented/', 'not a url'];
+    const agents = ['crawlkit', 'FireCrawlAgent', 'FirecrawlAgent'];
+    for (const body of bodies) {
+      const direct = robotsParser('https://site.test/robots.txt', body);
+      const robots = parseRobots('https://site.test', body, 'crawlkit');
+      for (const url of urls) {
+        const expected = agents.every((agent) => direct.isAllowed(url, agent) !== false);
+        expect(robots.isAllowed(url), `${JSON.stringify(body)} ${url}`).toBe(expected);
+      }
+    }
+    // The cases above that refuse: a rule in any case and spacing, in the * group or the upstream agent's.
+    expect(parseRobots('https://site.test', bodies[3]!, 'crawlkit').isAllowed('https://site.test/private/x')).toBe(
+      false,
+    );
+    expect(parseRobots('https://site.test', bodies[4]!, 'crawlkit').isAllowed('https://site.test/private/x')).toBe(
+      false,
+    );
+    expect(parseRobots('https://site.test', bodies[6]!, 'crawlkit').isAllowed('https://site.test/private/x')).toBe(
+      false,
+    );
   });
 });
 

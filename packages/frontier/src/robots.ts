@@ -25,6 +25,22 @@ const robotsParser = robotsParserModule as unknown as (url: string, body: string
 /** robots.txt larger than this is cut (Google reads 500 KiB). */
 const MAX_ROBOTS_CHARS = 512 * 1024;
 
+/**
+ * Whether a robots.txt has no `Disallow` rule with a path, read line by line as robots-parser reads it (comments
+ * cut, the field before the first `:`, any case). Only such a rule can refuse a URL: without one, every URL is
+ * allowed whatever the groups and `Allow` lines say, and no URL needs to be matched.
+ */
+function refusesNothing(body: string): boolean {
+  for (const raw of body.split(/\r\n|\r|\n/)) {
+    const hash = raw.indexOf('#');
+    const line = hash === -1 ? raw : raw.slice(0, hash);
+    const colon = line.indexOf(':');
+    if (colon === -1 || line.slice(0, colon).trim().toLowerCase() !== 'disallow') continue;
+    if (line.slice(colon + 1).trim() !== '') return false;
+  }
+  return true;
+}
+
 /** Parses a robots.txt body for an origin. */
 export function parseRobots(
   origin: string,
@@ -32,15 +48,21 @@ export function parseRobots(
   userAgent: string,
   source: Robots['source'] = 'parsed',
 ): Robots {
+  const text = body.slice(0, MAX_ROBOTS_CHARS);
   const robotsUrl = new URL('/robots.txt', origin).href;
-  const robots = robotsParser(robotsUrl, body.slice(0, MAX_ROBOTS_CHARS));
+  const robots = robotsParser(robotsUrl, text);
   const agents = [userAgent, 'FireCrawlAgent', 'FirecrawlAgent'];
+  const ownOrigin = new URL(origin).origin;
+  // A sitemap's URLs are each judged: matched against the rules they cost five URL parses apiece, for nothing when
+  // no rule can refuse one (most sites' robots.txt, and a missing or unreachable one).
+  const allowsAll = refusesNothing(text);
   return {
     source,
     isAllowed(url) {
+      if (allowsAll) return true;
       let matchingOrigin: boolean;
       try {
-        matchingOrigin = new URL(url).origin === new URL(origin).origin;
+        matchingOrigin = new URL(url).origin === ownOrigin;
       } catch {
         return true;
       }
