@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 
 import type { z } from 'zod';
 
+import { safeParse } from './cold-parse.js';
 import { InvalidOptionError } from './invalid-option-error.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -50,7 +51,7 @@ export function optionIssuesMessage(
  * @throws {InvalidOptionError} naming every bad option by its path.
  */
 export function parseOptions<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
-  const result = schema.safeParse(input ?? {});
+  const result = safeParse(schema, input ?? {});
   if (result.success) return result.data;
   throw new InvalidOptionError(optionIssuesMessage(where, input, result.error.issues), {
     details: result.error.issues,

@@ -1,3 +1,4 @@
+import { safeParse } from '@crawlkit/options';
 import type { z } from 'zod';
 
 import type { ErrorResponse } from './types.js';
@@ -36,7 +37,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseR
       error: { success: false, code: 'BAD_REQUEST', error: 'Bad Request: the body must be a JSON object', details: [] },
     };
   }
-  const result = schema.safeParse(body);
+  const result = safeParse(schema, body);
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues;
   return {
