@@ -30,18 +30,42 @@ import { Crawlkit, type Document } from 'crawlkit';
 import { startChangingSite, type ChangingPage } from '../fixtures/changing-site.ts';
 import { finish, goal, isQuick, median, type Row } from './lib/report.ts';
 
+/**
+ * With `CK_BENCH_PHASES=1`, a child prints to stderr where its time went: wall / CPU ms from `new Crawlkit()` at the
+ * engine's construction, `crawl()`'s answer, the first, middle and last page's scrape, `waitForJob` and `close()`.
+ */
+function childPhases(cpu: NodeJS.CpuUsage, started: number, pages: number) {
+  const marks: string[] = [];
+  const mark = (name: string) => {
+    const used = process.cpuUsage(cpu);
+    marks.push(`${name} ${Math.round(performance.now() - started)}/${Math.round((used.user + used.system) / 1000)}`);
+  };
+  let scraped = 0;
+  subscribe('crawlkit:scrape:timings', () => {
+    scraped++;
+    if (scraped === 1 || scraped === Math.ceil(pages / 2) || scraped === pages) mark(`page${scraped}`);
+  });
+  return { mark, print: () => console.error(marks.join('  ')) };
+}
+
 /** `--child URL DIR LIMIT`: one crawl of the site in this new process (a user's cron run), its figures printed as JSON. */
 const childAt = process.argv.indexOf('--child');
 if (childAt >= 0) {
   const [url, dir, limit] = process.argv.slice(childAt + 1);
   const cpu = process.cpuUsage();
   const started = performance.now();
+  const phases = process.env.CK_BENCH_PHASES ? childPhases(cpu, started, Number(limit)) : undefined;
   const ck = new Crawlkit({ storeDir: dir!, engine: 'http' });
+  phases?.mark('ctor');
   const answer = await ck.crawl({ url: url!, tag: 'bench', limit: Number(limit), scrapeOptions: { maxAge: 1 } });
+  phases?.mark('answer');
   if (!('id' in answer)) throw new Error(`crawl refused: ${JSON.stringify(answer)}`);
   const done = await ck.waitForJob(answer.id);
+  phases?.mark('waited');
   if (!done.success || done.status !== 'completed') throw new Error(`crawl ended ${JSON.stringify(done)}`);
   await ck.close();
+  phases?.mark('closed');
+  phases?.print();
   const used = process.cpuUsage(cpu);
   const ms = performance.now() - started;
   const same = done.data.every((d) => d.metadata.crawlChange === 'same');
