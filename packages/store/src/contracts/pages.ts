@@ -48,9 +48,10 @@ export interface PageStore {
    * Sets the `cachedAt` of the entry for `key` (its age, its place in the eviction order, and the time of its search
    * text), leaving its value, bytes and text as they are: a copy a `304 Not Modified` confirmed, which need not be
    * written again. Resolves false, changing nothing, when there is no such entry (the caller then writes it again
-   * with `put`). A backend that cannot update in place (a read-only snapshot) resolves false.
+   * with `put`). Optional, so that a backend written for an older crawlkit keeps working: without it, each confirmed
+   * copy is written again with `put`. Every driver of this repository has it.
    */
-  touch(key: string, cachedAt: number): Promise<boolean>;
+  touch?(key: string, cachedAt: number): Promise<boolean>;
   /** Deletes every entry whose `url` is `url`. Returns how many were deleted. */
   deleteByUrl(url: string): Promise<number>;
   /** Deletes everything. */

@@ -146,7 +146,7 @@ describe('createSqliteStore', () => {
     expect((await a.pages.get('k'))!.value).toBe('from a');
     await b.pages.put(page('k', 2_000, 'from b'));
     // A 304 in this process confirms the copy it holds, after the other connection replaced the page.
-    expect(await a.pages.touch('k', 3_000)).toBe(true);
+    expect(await a.pages.touch!('k', 3_000)).toBe(true);
     expect(await a.pages.get('k')).toEqual(page('k', 3_000, 'from b'));
     await Promise.all([a.close(), b.close()]);
   });
@@ -157,16 +157,16 @@ describe('createSqliteStore', () => {
     await a.pages.put(page('k1', 1_000));
     await a.pages.put(page('k2', 1_000));
     const touched = await Promise.all([
-      a.pages.touch('k1', 2_000),
-      a.pages.touch('gone', 2_000),
-      a.pages.touch('k2', 3_000),
+      a.pages.touch!('k1', 2_000),
+      a.pages.touch!('gone', 2_000),
+      a.pages.touch!('k2', 3_000),
     ]);
     expect(touched).toEqual([true, false, true]);
     expect((await a.pages.get('k2'))!.cachedAt).toBe(3_000);
-    const last = a.pages.touch('k1', 4_000);
+    const last = a.pages.touch!('k1', 4_000);
     await a.close();
     expect(await last).toBe(true);
-    await expect(a.pages.touch('k1', 5_000)).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    await expect(a.pages.touch!('k1', 5_000)).rejects.toMatchObject({ code: 'STORE_CLOSED' });
     const b = await createSqliteStore({ dir });
     expect((await b.pages.get('k1'))!.cachedAt).toBe(4_000);
     await b.close();
@@ -178,7 +178,7 @@ describe('createSqliteStore', () => {
     for (const key of ['k1', 'k2', 'k3']) await a.pages.put(page(key, 1_000));
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     const seen: string[] = [];
-    const touch = (key: string) => a.pages.touch(key, 2_000).then((touched) => seen.push(`${key} ${touched}`));
+    const touch = (key: string) => a.pages.touch!(key, 2_000).then((touched) => seen.push(`${key} ${touched}`));
     // One touch a turn, as a recrawl's 304s come back on new connections: none commits before the last has come.
     const first = touch('k1');
     await nextTurn();

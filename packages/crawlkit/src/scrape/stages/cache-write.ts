@@ -21,7 +21,7 @@ export const cacheWrite: ScrapeStage = {
     if (page.status < 200 || page.status >= 300 || page.clientRendered !== undefined) return;
     const cachedAt = Date.now();
     const memo = pageCacheMemoFor(store);
-    if (cache.state === 'revalidated' && cache.unchanged && (await store.pages.touch(cache.key, cachedAt))) {
+    if (cache.state === 'revalidated' && cache.unchanged && (await store.pages.touch?.(cache.key, cachedAt))) {
       // The copy a 304 confirmed, as stored: only its time moves (no rewrite of its bytes or its search text).
       const length = cache.length!;
       memo.confirm(cache.key, { cachedAt: cache.cachedAt!, length }, { cachedAt, length }, page);
