@@ -19,7 +19,14 @@ import {
   JOB_RELEASE_LEASE,
   JOB_UPDATE,
 } from './scripts/job-scripts.js';
-import { HISTORY_APPEND, PAGE_CLEAR, PAGE_DELETE_BY_URL, PAGE_PRUNE, PAGE_PUT } from './scripts/page-scripts.js';
+import {
+  HISTORY_APPEND,
+  PAGE_CLEAR,
+  PAGE_DELETE_BY_URL,
+  PAGE_PRUNE,
+  PAGE_PUT,
+  PAGE_TOUCH,
+} from './scripts/page-scripts.js';
 import {
   RESULT_ADD_ERROR,
   RESULT_ADD_ROBOTS,
@@ -39,6 +46,7 @@ export const SCRIPTS = {
   SCHEDULE_DELETE,
   SCHEDULE_CLAIM,
   PAGE_PUT,
+  PAGE_TOUCH,
   PAGE_DELETE_BY_URL,
   PAGE_CLEAR,
   PAGE_PRUNE,

@@ -55,6 +55,26 @@ local cap = tonumber(ARGV[6])
 if cap >= 0 and bytes(p) > cap then evict_to(p, tonumber(ARGV[7])) end
 return 1
 `;
+/**
+ * ARGV: prefix, key, cachedAt. A copy confirmed as it is (a 304): its `cachedAt`, its place in the age order and
+ * its search entry's time move; its value, body, size and text stay. Returns 1, or 0 (nothing changed) for no entry.
+ */
+export const PAGE_TOUCH = `
+local p = ARGV[1]
+local key = ARGV[2]
+local hk = p .. ':page:' .. key
+if redis.call('EXISTS', hk) == 0 then return 0 end
+redis.call('HSET', hk, 'cachedAt', ARGV[3])
+redis.call('ZADD', p .. ':pages', ARGV[3], key)
+local id = 'p:' .. key
+local meta = redis.call('HGET', p .. ':sx:meta', id)
+if meta then
+  -- 'time<TAB>len<TAB>host<TAB>url' (SEARCH_HELPERS): only the time changes.
+  local tab = string.find(meta, '\\t', 1, true)
+  redis.call('HSET', p .. ':sx:meta', id, ARGV[3] .. string.sub(meta, tab))
+end
+return 1
+`;
 /** ARGV: prefix, url. Returns how many pages were deleted. */
 export const PAGE_DELETE_BY_URL = `${PAGE_HELPERS}
 local p = ARGV[1]

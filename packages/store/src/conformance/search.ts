@@ -120,6 +120,21 @@ export function describeSearchConformance(factory: StoreFactory): void {
       expect(await urls(store, 'crawler')).toEqual([]);
     });
 
+    it('follows a touch: the entry keeps its text, URL and host at its new time', async (ctx) => {
+      const store = await open();
+      // Optional in the contract: a driver without it has each confirmed copy written again.
+      const touch = store.pages.touch?.bind(store.pages);
+      if (!touch) return ctx.skip();
+      await seed(store);
+      const before = await indexOf(store).search(query('proxy'));
+      expect(await touch('k1', 9_000)).toBe(true);
+      const after = await indexOf(store).search(query('proxy'));
+      expect(after).toEqual(before.map((hit) => ({ ...hit, time: 9_000 })));
+      expect(await urls(store, 'crawler', { since: 5_000 })).toEqual(['https://docs.example.com/proxy']);
+      expect(await urls(store, 'crawler', { until: 2_000 })).toEqual(['https://docs.example.com/install']);
+      expect(await indexOf(store).count()).toBe(4);
+    });
+
     it('follows many writes: pages put, replaced and deleted across batches are found exactly as stored', async () => {
       const store = await open();
       const url = (i: number) => `https://many.example/${i}`;

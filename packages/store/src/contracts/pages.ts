@@ -45,9 +45,11 @@ export interface PageStore {
    */
   put(page: CachedPage): Promise<void>;
   /**
-   * Sets the `cachedAt` of the entry for `key` (and the time of its search text), leaving its value, bytes and text
-   * as they are: a copy a `304 Not Modified` confirmed, which need not be written again. Resolves false, changing
-   * nothing, when there is no such entry. Optional: a caller without it writes the entry again with `put`.
+   * Sets the `cachedAt` of the entry for `key` (its age, its place in the eviction order, and the time of its search
+   * text), leaving its value, bytes and text as they are: a copy a `304 Not Modified` confirmed, which need not be
+   * written again. Resolves false, changing nothing, when there is no such entry (the caller then writes it again
+   * with `put`). Optional, so that a backend written for an older crawlkit keeps working: without it, each confirmed
+   * copy is written again with `put`. Every driver of this repository has it.
    */
   touch?(key: string, cachedAt: number): Promise<boolean>;
   /** Deletes every entry whose `url` is `url`. Returns how many were deleted. */
