@@ -111,14 +111,27 @@ describe('conditional refetches', () => {
            WHERE key NOT LIKE '%|extraction=%' AND body IS NOT NULL`,
         )
         .run();
+      const timesOf = (view: DatabaseSync) =>
+        view
+          .prepare(`SELECT cached_at FROM pages WHERE url LIKE '%/guide.html'`)
+          .all()
+          .map((row) => row['cached_at'] as number);
+      const firstTimes = timesOf(db);
       db.close();
       expect(altered.changes).toBe(1);
+      expect(firstTimes).toHaveLength(2);
       const second = new Crawlkit({ storeDir: dir, engine: 'http' });
       try {
         const confirmed = data(await second.scrape({ url, maxAge: 1, formats: ['markdown', 'links'] }));
         expect(confirmed.metadata).toMatchObject({ cacheState: 'hit', revalidated: true });
         expect(confirmed.markdown).toBe(fetched.markdown);
         expect(confirmed.links).toEqual(fetched.links);
+        // The kept extraction was confirmed with its page: both carry the new time (neither is evicted first).
+        const view = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
+        const times = timesOf(view);
+        view.close();
+        expect(new Set(times).size).toBe(1);
+        expect(times[0]).toBeGreaterThan(Math.max(...firstTimes));
         // The copy stored again keeps its text in the search index.
         const found = await second.search({ query: 'Hone the back' });
         if (!found.success) throw new Error(found.error);

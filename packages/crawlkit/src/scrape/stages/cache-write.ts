@@ -26,6 +26,9 @@ export const cacheWrite: ScrapeStage = {
       const length = cache.length!;
       memo.confirm(cache.key, { cachedAt: cache.cachedAt!, length }, { cachedAt, length }, page);
       cache.cachedAt = cachedAt;
+      // Its kept extraction ages with it: older, it would be evicted or pruned first, and extracted again.
+      const keptKey = storedExtractionKey(state, scrapeExtractionSettings(state));
+      if (keptKey) await store.pages.touch?.(keptKey, cachedAt);
       return;
     }
     const cachePolicy = cache.state === 'revalidated' ? undefined : cachePolicyOf(page);
