@@ -42,20 +42,17 @@ export function prepareSchema(input: JsonSchema): PreparedSchema {
 }
 
 const ajvOptions = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
-let draft07: Ajv | undefined;
-let draft2019: Ajv2019 | undefined;
-let draft2020: Ajv2020 | undefined;
+// Ajv (about 95 modules) is loaded with the first answer checked against a schema: only LLM formats need it. One
+// instance per dialect, made with its module.
+const draft07 = lazyModule(async () => new (await import('ajv')).Ajv(ajvOptions));
+const draft2019 = lazyModule(async () => new (await import('ajv/dist/2019.js')).Ajv2019(ajvOptions));
+const draft2020 = lazyModule(async () => new (await import('ajv/dist/2020.js')).Ajv2020(ajvOptions));
 
-// Ajv (about 95 modules) is loaded with the first answer checked against a schema: only LLM formats need it.
-const ajv07 = lazyModule(() => import('ajv'));
-const ajv2019 = lazyModule(() => import('ajv/dist/2019.js'));
-const ajv2020 = lazyModule(() => import('ajv/dist/2020.js'));
-
-async function ajvFor(schema: JsonSchema): Promise<Ajv | Ajv2019 | Ajv2020> {
+function ajvFor(schema: JsonSchema): Promise<Ajv | Ajv2019 | Ajv2020> {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (dialect.includes('2020-12')) return (draft2020 ??= new (await ajv2020()).Ajv2020(ajvOptions));
-  if (dialect.includes('2019-09')) return (draft2019 ??= new (await ajv2019()).Ajv2019(ajvOptions));
-  return (draft07 ??= new (await ajv07()).Ajv(ajvOptions));
+  if (dialect.includes('2020-12')) return draft2020();
+  if (dialect.includes('2019-09')) return draft2019();
+  return draft07();
 }
 
 /**
