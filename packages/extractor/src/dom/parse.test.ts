@@ -103,4 +103,28 @@ describe('parseHtml', () => {
     expect(divs).toBe(count);
     expect(xs).toBe(count);
   });
+
+  it('gives every parent its own children array, exactly its children, each pointing back to it', () => {
+    const deep = '<div>'.repeat(MAX_DEPTH + 3) + 'x<b>y</b>z' + '<p>a<p>b';
+    for (const html of [...TRICKY, deep, '<div><br><img></div><i></i>', 'text only']) {
+      const document = parseHtml(html);
+      const arrays = new Set<AnyNode[]>();
+      const parents: ParentNode[] = [document, ...elements(document)];
+      for (const parent of parents) {
+        expect(arrays.has(parent.children), html).toBe(false);
+        arrays.add(parent.children);
+        parent.children.forEach((child, i) => {
+          expect(child.parent, html).toBe(parent);
+          expect(child.prev, html).toBe(parent.children[i - 1] ?? null);
+          expect(child.next, html).toBe(parent.children[i + 1] ?? null);
+        });
+      }
+      // a reader may edit one parent's children without touching another's
+      const [first, second] = parents.filter((p) => p.children.length === 0);
+      if (first && second) {
+        first.children.push(document.children[0]!);
+        expect(second.children).toHaveLength(0);
+      }
+    }
+  });
 });

@@ -10,41 +10,79 @@ import { StreamedParts } from './streamed-segments.js';
  */
 export const MAX_DEPTH = 512;
 
-/** Builds a domhandler tree from the parser events, as domhandler's DomHandler does, with the depth cap. */
+/** The `children` of an element while it is open: its children are gathered in the builder's lists until it closes. */
+const OPEN_CHILDREN: ChildNode[] = [];
+
+/**
+ * Builds a domhandler tree from the parser events, as domhandler's DomHandler does, with the depth cap. An open
+ * element's children are gathered in a list of the builder's, one a depth and reused, and copied into an array of
+ * their exact length when the element closes: an array grown by `push` keeps room for 16 more, and the tree lives
+ * (and is promoted by the collector) for the whole extraction.
+ */
 class TreeBuilder implements HtmlEventSink {
   readonly root = new Document([]);
   /** React's streamed parts and their placeholders, met while building. */
   readonly streamed = new StreamedParts();
   /** Open elements, innermost last (more than `MAX_DEPTH` when the page nests deeper than the tree does). */
   readonly #open: Element[] = [];
+  /**
+   * The children gathered so far of the root (index 0) and of each open element up to the cap (at its depth + 1):
+   * the first `#counts[depth]` entries of each list (the rest are left over from elements closed before).
+   */
+  readonly #gathered: ChildNode[][] = [[]];
+  readonly #counts: number[] = [0];
   /** The text node that text arriving now extends (adjacent text is one node). */
   #lastText: Text | null = null;
 
   #append(node: ChildNode): void {
     const open = this.#open;
-    const parent: ParentNode = open.length <= MAX_DEPTH ? (open[open.length - 1] ?? this.root) : open[MAX_DEPTH - 1]!;
-    const children = parent.children;
-    const prev = children[children.length - 1];
-    if (prev) {
+    const depth = open.length <= MAX_DEPTH ? open.length : MAX_DEPTH;
+    const parent: ParentNode = depth === 0 ? this.root : open[depth - 1]!;
+    const children = this.#gathered[depth]!;
+    const count = this.#counts[depth]!;
+    if (count > 0) {
+      const prev = children[count - 1]!;
       node.prev = prev;
       prev.next = node;
     }
-    children.push(node);
+    children[count] = node;
+    this.#counts[depth] = count + 1;
     node.parent = parent;
     this.#lastText = null;
   }
 
+  /** Gives the element or root whose gathered children are at `depth` an array of them, and empties the list. */
+  #settle(parent: ParentNode, depth: number): void {
+    const count = this.#counts[depth]!;
+    parent.children = count === 0 ? [] : this.#gathered[depth]!.slice(0, count);
+    this.#counts[depth] = 0;
+  }
+
   open(name: string, attribs: Record<string, string>): boolean {
-    const element = new Element(name, attribs);
+    const element = new Element(name, attribs, OPEN_CHILDREN);
     this.#append(element);
     this.streamed.observe(element);
     this.#open.push(element);
+    const depth = this.#open.length;
+    if (depth <= MAX_DEPTH) {
+      if (this.#gathered.length === depth) this.#gathered.push([]);
+      this.#counts[depth] = 0;
+    }
     return true;
   }
 
   close(): void {
-    this.#open.pop();
+    const depth = this.#open.length;
+    const element = this.#open.pop()!;
+    // past the cap an element's children are its ancestor's at the cap: it has none of its own
+    if (depth <= MAX_DEPTH) this.#settle(element, depth);
+    else element.children = [];
     this.#lastText = null;
+  }
+
+  /** Settles the root's children once every element has closed. */
+  end(): void {
+    this.#settle(this.root, 0);
   }
 
   text(data: string): void {
@@ -75,6 +113,7 @@ class TreeBuilder implements HtmlEventSink {
 export function parseHtml(html: string): Document {
   const builder = new TreeBuilder();
   streamHtml(html, builder);
+  builder.end();
   builder.streamed.place();
   return builder.root;
 }
