@@ -1,0 +1,30 @@
+// bench:markdown's whole-page row alone, for A/B runs of two builds (issue 37, perf37g): the 12 largest WCXB dev
+// pages, `scrape()` with `onlyMainContent: false` beside turndown of the page without scripts and styles.
+//
+//   CK_BENCH_CRAWLKIT=<build>/packages/crawlkit/dist/index.js pnpm exec node bench/lib/whole-page-ab.ts [runs]
+//
+// One line: the row's median ratio and times, and the CPU a scrape by thread. Run it alternating between builds.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+
+import { timeBigPages } from './markdown-big-pages.ts';
+import { loadWcxbPages } from './wcxb.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
+const runs = Number(process.argv[2] ?? 3);
+const largest = loadWcxbPages(datasets)
+  .sort((a, b) => b.html.length - a.html.length)
+  .slice(0, 12);
+const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+td.use(gfm);
+const r = await timeBigPages(largest, td, runs, { wholePage: true });
+const cpu = r.cpuPerScrape;
+console.log(
+  `${process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit'}: ${r.medianSpeedup.toFixed(2)}x scrape ${r.medianScrapeMs.toFixed(1)} ` +
+    `turndown ${r.medianTurndownMs.toFixed(1)} ms` +
+    (cpu ? `  CPU a scrape: main ${cpu.main.toFixed(1)} workers ${cpu.workers.toFixed(1)} V8 ${cpu.v8.toFixed(1)}` : ''),
+);
