@@ -2,13 +2,16 @@
 // whole-page row goes, thread by thread, and how many bytes each step touches.
 //
 //   pnpm exec node bench/lib/whole-page-steps.ts [ids] [runs]     default 0588,0643,3060 and 15 runs a page
+//   (CK_STEPS_ONLY=1: part 2 alone)
 //
 // Part 1, the scrape as bench:markdown runs it (worker pool on, the page served from another process): the wall
 // time of the scrape and of its two timed stages (`fetch`: request and body read on the main thread; `extract`: the
 // call to the worker, its decode, render judge, extraction and reply), and the CPU a scrape by thread (main thread,
 // pool workers, V8's helper threads: garbage collection and compilation).
 // Part 2, what the worker's call does, step by step, run on this thread in a loop (the crossing left out): CPU ms a
-// page of this thread by step, the V8 helper threads' CPU a page over the loop, the bytes each step reads.
+// page of this thread by step, the V8 helper threads' CPU a page over the loop, the bytes each step reads, and
+// turndown's conversion of the page without scripts and styles on the same thread (CPU ms): the row's ceiling if the
+// read, the crossing and the garbage collection cost nothing (turndown ÷ all steps), and the parse's (turndown ÷ parse).
 import { isAscii } from 'node:buffer';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { join } from 'node:path';
@@ -16,6 +19,10 @@ import { fileURLToPath } from 'node:url';
 
 import type * as CrawlkitModule from 'crawlkit';
 
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+
+import { withoutScriptsAndStyles } from './markdown-big-pages.ts';
 import { startPageServerProcess } from './page-server-process.ts';
 import { median } from './report.ts';
 import { threadCpuMs, threadCpuSince, type ThreadCpu } from './thread-cpu.ts';
@@ -103,6 +110,10 @@ async function scrapeSteps(): Promise<void> {
 /** Part 2: the worker's call, step by step, on this thread. */
 function workerSteps(): void {
   console.log('part 2: the worker call step by step on this thread: CPU ms a page (mean), bytes read by the step');
+  const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+  td.use(gfm);
+  const ceilings: number[] = [];
+  const parseCeilings: number[] = [];
   for (const page of pages) {
     const bytes = Buffer.from(page.html);
     const body = new Uint8Array(new SharedArrayBuffer(bytes.length));
@@ -144,13 +155,25 @@ function workerSteps(): void {
     const bytesPerChar = isAscii(bytes) ? 1 : 2;
     const parts = [...cpu].map(([name, ms]) => `${name} ${(ms / runs).toFixed(2)}`).join(', ');
     const sum = [...cpu.values()].reduce((a, b) => a + b, 0) / runs;
+    const input = withoutScriptsAndStyles(page.html);
+    td.turndown(input);
+    const t0 = threadMs();
+    for (let i = 0; i < runs; i++) td.turndown(input);
+    const turndownMs = (threadMs() - t0) / runs;
+    ceilings.push(turndownMs / sum);
+    parseCeilings.push(turndownMs / (cpu.get('parse')! / runs));
     console.log(
       `  ${page.id} body ${(bytes.length / 1e6).toFixed(2)} MB -> text ${(text.length / 1e6).toFixed(2)} M chars ` +
         `(${((text.length * bytesPerChar) / 1e6).toFixed(2)} MB) -> markdown ${(markdown.length / 1e3).toFixed(0)} K chars` +
-        `\n    ${parts}; all steps ${fmt(sum)}; V8 helpers ${fmt(helpers)}`,
+        `\n    ${parts}; all steps ${fmt(sum)}; V8 helpers ${fmt(helpers)}` +
+        `\n    turndown ${fmt(turndownMs)}: turndown ÷ all steps ${ceilings.at(-1)!.toFixed(2)}x, ÷ parse ${parseCeilings.at(-1)!.toFixed(2)}x`,
     );
   }
+  console.log(
+    `median over the pages: turndown ÷ all steps ${median(ceilings).toFixed(2)}x, turndown ÷ parse ` +
+      `${median(parseCeilings).toFixed(2)}x (the whole-page goal: 3x)`,
+  );
 }
 
-await scrapeSteps();
+if (process.env['CK_STEPS_ONLY'] !== '1') await scrapeSteps();
 workerSteps();
