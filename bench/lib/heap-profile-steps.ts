@@ -52,7 +52,8 @@ const bodies = pages.map((p) => {
 function steps(url: string, body: Uint8Array): object {
   const text = decodeText(body, 'text/html').text;
   judgeRendering({ url, status: 200, contentType: 'text/html', text }, { countAll: false });
-  if (mainContent) return extractPage(text, { url, onlyMainContent: true, formats: { markdown: true, links: true } }) as object;
+  if (mainContent)
+    return extractPage(text, { url, onlyMainContent: true, formats: { markdown: true, links: true } }) as object;
   const doc = parseHtml(text);
   const base = baseUrlOf(doc, url);
   extractMetadata(doc as never, url as never);
@@ -82,19 +83,27 @@ function summarise(root: ProfileNode, label: string, pageCount: number): void {
   const byFn = new Map<string, number>();
   const byStep = new Map<string, number>();
   let total = 0;
-  const walk = (node: ProfileNode, step: string): void => {
+  // a builtin (`push`, `slice`, `replace`: no script URL) is named with the function that called it
+  const walk = (node: ProfileNode, step: string, caller: string): void => {
     const f = node.callFrame;
     const stepHere = STEP_OF.find(([re]) => re.test(f.functionName))?.[1] ?? step;
     if (node.selfSize > 0) {
       const file = f.url.replace(/^.*\/(packages|node_modules)\//, '').replace(/^file:\/\//, '');
-      const key = `[${stepHere}] ${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
+      const key =
+        f.url === ''
+          ? `[${stepHere}] ${f.functionName || '(anonymous)'} from ${caller}`
+          : `[${stepHere}] ${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
       byFn.set(key, (byFn.get(key) ?? 0) + node.selfSize);
       byStep.set(stepHere, (byStep.get(stepHere) ?? 0) + node.selfSize);
       total += node.selfSize;
     }
-    for (const child of node.children) walk(child, stepHere);
+    const name =
+      f.url === ''
+        ? caller
+        : `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    for (const child of node.children) walk(child, stepHere, name);
   };
-  walk(root, '(other)');
+  walk(root, '(other)', '(root)');
   const mb = (n: number) => (n / pageCount / 1e6).toFixed(3);
   console.log(`\n${label}: ${mb(total)} MB a page (sampled), by step:`);
   for (const [step, size] of [...byStep].sort((a, b) => b[1] - a[1])) console.log(`  ${step.padEnd(12)} ${mb(size)}`);
@@ -115,17 +124,21 @@ await session.post('HeapProfiler.startSampling', {
 });
 for (let i = 0; i < runs; i++) for (const { url, body } of bodies) steps(url, body);
 const allocated = await session.post('HeapProfiler.stopSampling');
-summarise(allocated.profile.head as unknown as ProfileNode, 'allocated', pageCount);
+summarise(allocated.profile.head, 'allocated', pageCount);
 
 // live: one page at a time, the profile stopped while its tree is still held
 if (!mainContent) {
-  const merged: ProfileNode = { callFrame: { functionName: '(root)', url: '', lineNumber: 0 }, selfSize: 0, children: [] };
+  const merged: ProfileNode = {
+    callFrame: { functionName: '(root)', url: '', lineNumber: 0 },
+    selfSize: 0,
+    children: [],
+  };
   for (const { url, body } of bodies) {
     await session.post('HeapProfiler.collectGarbage');
     await session.post('HeapProfiler.startSampling', { samplingInterval: 1024 });
     const held = steps(url, body);
     const live = await session.post('HeapProfiler.stopSampling');
-    merged.children.push(live.profile.head as unknown as ProfileNode);
+    merged.children.push(live.profile.head);
     if (!held) throw new Error('unreachable');
   }
   summarise(merged, 'live with the tree held', bodies.length);

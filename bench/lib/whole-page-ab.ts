@@ -26,5 +26,7 @@ const cpu = r.cpuPerScrape;
 console.log(
   `${process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit'}: ${r.medianSpeedup.toFixed(2)}x scrape ${r.medianScrapeMs.toFixed(1)} ` +
     `turndown ${r.medianTurndownMs.toFixed(1)} ms` +
-    (cpu ? `  CPU a scrape: main ${cpu.main.toFixed(1)} workers ${cpu.workers.toFixed(1)} V8 ${cpu.v8.toFixed(1)}` : ''),
+    (cpu
+      ? `  CPU a scrape: main ${cpu.main.toFixed(1)} workers ${cpu.workers.toFixed(1)} V8 ${cpu.v8.toFixed(1)}`
+      : ''),
 );
