@@ -16,7 +16,11 @@ export default defineConfig({
       ),
       '@crawlkit/options': src('options'),
       '@crawlkit/actions': src('actions'),
+      '@crawlkit/extractor/branding-script': fileURLToPath(
+        new URL('./packages/extractor/src/branding-script.ts', import.meta.url),
+      ),
       '@crawlkit/extractor': src('extractor'),
+      '@crawlkit/documents/detect': fileURLToPath(new URL('./packages/documents/src/detect.ts', import.meta.url)),
       '@crawlkit/documents': src('documents'),
       '@crawlkit/frontier': src('frontier'),
       '@crawlkit/store/conformance': fileURLToPath(new URL('./packages/store/src/conformance.ts', import.meta.url)),

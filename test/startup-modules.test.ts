@@ -106,6 +106,24 @@ describe('start-up loads only what a call needs', () => {
     expect(offenders(urls)).toEqual([]);
   });
 
+  it('the main thread leaves pages to the workers: neither the import nor a plain scrape loads the extractor there', async () => {
+    // The extractor, its selector engine and the document readers load in the workers; the main thread needs only
+    // the documents' signature check (`@crawlkit/documents/detect`) to tell a document from a page, and the
+    // branding collector's script (`@crawlkit/extractor/branding-script`) to add it to a page's actions.
+    const onMain = (urls: readonly string[]) =>
+      urls.filter(
+        (u) =>
+          (/\/packages\/extractor\/(src|dist)\//.test(u) &&
+            !/\/(branding-script|branding\/collect-script)\.[jt]s$/.test(u)) ||
+          /\/node_modules\/css-select\//.test(u) ||
+          (/\/packages\/documents\/(src|dist)\//.test(u) && !/\/(detect|zip\/directory|types)\.[jt]s$/.test(u)),
+      );
+    expect(onMain(await loadedBy('import'))).toEqual([]);
+    const scraped = await loadedBy('scrape', `${server.url}/articles/first-post.html`);
+    expect(scraped.some((u) => /\/packages\/documents\/(src|dist)\/detect\.[jt]s$/.test(u))).toBe(true);
+    expect(onMain(scraped)).toEqual([]);
+  });
+
   it('the extraction worker starts without them, and without zod (it validates no options)', async () => {
     const urls = await loadedBy('worker');
     expect(urls.some((u) => u.includes('/node_modules/htmlparser2/'))).toBe(true);

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-import { convertDocument, documentFormat } from './convert.js';
+import { convertDocument } from './convert.js';
+import { documentFormat } from './detect.js';
 import { AUTHOR, makeCsv, makeDocx, makeEpub, makePptx, makeTsv, makeXlsx, TITLE } from './__fixtures__/writers.js';
 import type { DocumentFormat } from './types.js';
 

@@ -26,21 +26,6 @@ const CONVERTERS: Record<DocumentFormat, Converter> = {
 };
 
 /**
- * The format this package would convert the input as, given the options (`images`: whether images are read by
- * OCR), or `undefined` when it is none of its formats. A type or signature of a refused format (`.xls`) answers
- * `xls`, so that the caller can say why.
- */
-export function documentFormat(input: DocumentInput, options: Pick<ConvertOptions, 'images'> = {}) {
-  const format = detectFormat(input);
-  if (format === 'image' && !options.images) return undefined;
-  if (format === undefined && DOCUMENT_TYPES[input.contentType] !== undefined) {
-    // served as a document type, but its bytes are not that format
-    return DOCUMENT_TYPES[input.contentType];
-  }
-  return format;
-}
-
-/**
  * Converts a document to markdown (and HTML when asked), recognizing its format by signature, then by its type or
  * name for text formats. Fails with a `DocumentError`: `SCRAPE_DOCUMENT_TOO_LARGE` for a file past a cap,
  * `SCRAPE_DOCUMENT_XML_ENTITIES` for XML that declares entities, `SCRAPE_DOCUMENT_TIMEOUT` when the deadline passed

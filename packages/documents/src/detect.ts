@@ -1,4 +1,4 @@
-import type { DocumentFormat } from './types.js';
+import type { ConvertOptions, DocumentFormat } from './types.js';
 import { firstStoredEntry, isZip, readZipDirectory } from './zip/directory.js';
 
 /** What a document is recognized from: its bytes (or text), the type it was served or uploaded with, its name. */
@@ -92,4 +92,19 @@ export function detectFormat(input: DocumentInput): DocumentFormat | 'xls' | und
   if (CSV_TYPES.has(contentType) || (unknownType && extension === 'csv')) return 'csv';
   if (TSV_TYPES.has(contentType) || (unknownType && extension === 'tsv')) return 'tsv';
   return undefined;
+}
+
+/**
+ * The format this package would convert the input as, given the options (`images`: whether images are read by
+ * OCR), or `undefined` when it is none of its formats. A type or signature of a refused format (`.xls`) answers
+ * `xls`, so that the caller can say why.
+ */
+export function documentFormat(input: DocumentInput, options: Pick<ConvertOptions, 'images'> = {}) {
+  const format = detectFormat(input);
+  if (format === 'image' && !options.images) return undefined;
+  if (format === undefined && DOCUMENT_TYPES[input.contentType] !== undefined) {
+    // served as a document type, but its bytes are not that format
+    return DOCUMENT_TYPES[input.contentType];
+  }
+  return format;
 }

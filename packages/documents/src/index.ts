@@ -1,6 +1,6 @@
 // Conversion of documents by format
-export { convertDocument, documentFormat } from './convert.js';
-export { detectFormat, isImage } from './detect.js';
+export { convertDocument } from './convert.js';
+export { detectFormat, documentFormat, isImage } from './detect.js';
 export type { DocumentInput } from './detect.js';
 export { DEFAULT_LIMITS } from './office.js';
 export type {

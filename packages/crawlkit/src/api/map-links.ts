@@ -2,7 +2,6 @@
  * Which URLs `map` lists and follows, by the rules of its request: plain functions of plain data, so that the links
  * of a page are read and sorted in an extraction worker (a page of thousands of links costs as much as a parse).
  */
-import { extractPage } from '@crawlkit/extractor';
 import { checkUrlAgainstPolicy, type UrlPolicy } from '@crawlkit/fetcher/analysis';
 import { normalizeUrl } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
@@ -79,31 +78,4 @@ export function allowedByPolicy(url: string, policy: UrlPolicy): boolean {
 /** One entry per page: `www.`, scheme, trailing-slash and index variants share a key. */
 export function pageKey(url: string, scope: Pick<MapScope, 'ignoreQueryParameters'>): string {
   return normalizeUrl(url, { ignoreQueryParameters: scope.ignoreQueryParameters });
-}
-
-/** Reads a page's title, description and links, and sorts its links by `scope`. */
-export function pageLinks(page: { url: string; text: string }, scope: MapScope): PageLinks {
-  const { metadata, links = [] } = extractPage(page.text, {
-    url: page.url,
-    onlyMainContent: false,
-    formats: { links: true, metadata: true },
-  });
-  const inSite = siteFilter(scope);
-  const listed = new Map<string, string>();
-  const follow = new Set<string>();
-  for (const link of links) {
-    const url = cleanUrl(link, scope);
-    if (!url || !inSite(url)) continue;
-    follow.add(link);
-    if (!allowedByPolicy(url, scope.policy)) continue;
-    const key = pageKey(url, scope);
-    if (!listed.has(key)) listed.set(key, url);
-  }
-  const { title, description } = metadata ?? {};
-  return {
-    ...(typeof title === 'string' ? { title } : {}),
-    ...(typeof description === 'string' ? { description } : {}),
-    listed: [...listed].map(([key, url]) => ({ url, key })),
-    follow: [...follow],
-  };
 }

@@ -6,7 +6,8 @@ import { diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor
 import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher/analysis';
 import { readSitemap, type SitemapBody, type SitemapDocument } from '@crawlkit/frontier';
 
-import { pageLinks, type MapScope, type PageLinks } from '../api/map-links.js';
+import type { MapScope, PageLinks } from '../api/map-links.js';
+import { pageLinks } from '../api/page-links.js';
 import { isErrorCode } from '../error-codes.js';
 import { extractPageInput, inputText, plainTextExtraction } from './extract-page.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';

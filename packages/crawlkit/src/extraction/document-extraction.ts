@@ -8,29 +8,6 @@ import { convertDocument, documentFormat, isDocumentError } from '@crawlkit/docu
 import { CrawlkitError } from '../errors.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
 
-/** The types whose text pages may be documents (CSV, TSV, RTF): other text is never looked at. */
-const TEXT_DOCUMENT_TYPES =
-  /^(text\/(csv|x-csv|comma-separated-values|tab-separated-values|tsv|rtf)|application\/(csv|rtf))$/;
-
-/** How much of a page's text tells its format (signatures and the check that it is text). */
-const HEAD = 4096;
-
-/**
- * Whether a page is a document this package converts: binary content by its signature (images included; the
- * `image` parser decides in the worker), text by its type.
- */
-export function isDocument(page: { contentType: string; text?: string | undefined; body?: Uint8Array | undefined }) {
-  if (page.text !== undefined) {
-    if (!TEXT_DOCUMENT_TYPES.test(page.contentType)) return false;
-    return (
-      documentFormat({ bytes: new TextEncoder().encode(page.text.slice(0, HEAD)), contentType: page.contentType }) !==
-      undefined
-    );
-  }
-  if (page.body === undefined) return false;
-  return documentFormat({ bytes: page.body, contentType: page.contentType }, { images: true }) !== undefined;
-}
-
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -1,4 +1,5 @@
-import { isDocument } from './document-extraction.js';
+import { documentFormat } from '@crawlkit/documents/detect';
+
 import type { PageKind } from './extraction.js';
 
 /** How much of a textual page is read to tell XHTML served as XML from an XML document. */
@@ -58,4 +59,29 @@ export function pageKind(page: PageKindInput): PageKind {
   if (isXmlType(type) && !/^\s*<!doctype html|<html[\s>]/i.test(head(page))) return 'xml';
   if (!isHtmlType(type) && type.startsWith('text/')) return 'text';
   return 'html';
+}
+
+/** The types whose text pages may be documents (CSV, TSV, RTF): other text is never looked at. */
+const TEXT_DOCUMENT_TYPES =
+  /^(text\/(csv|x-csv|comma-separated-values|tab-separated-values|tsv|rtf)|application\/(csv|rtf))$/;
+
+/** How much of a page's text tells its format (signatures and the check that it is text). */
+const DOCUMENT_HEAD = 4096;
+
+/**
+ * Whether a page is a document this package converts: binary content by its signature (images included; the
+ * `image` parser decides in the worker), text by its type.
+ */
+function isDocument(page: { contentType: string; text?: string | undefined; body?: Uint8Array | undefined }) {
+  if (page.text !== undefined) {
+    if (!TEXT_DOCUMENT_TYPES.test(page.contentType)) return false;
+    return (
+      documentFormat({
+        bytes: new TextEncoder().encode(page.text.slice(0, DOCUMENT_HEAD)),
+        contentType: page.contentType,
+      }) !== undefined
+    );
+  }
+  if (page.body === undefined) return false;
+  return documentFormat({ bytes: page.body, contentType: page.contentType }, { images: true }) !== undefined;
 }

@@ -2,10 +2,11 @@ import { channel } from 'node:diagnostics_channel';
 import type { JudgedPage, JudgeOptions, RenderVerdict } from '@crawlkit/fetcher';
 import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
+import { lazyModule } from '@crawlkit/options/lazy-module';
 
 import { isErrorCode } from '../error-codes.js';
 import { CrawlkitError } from '../errors.js';
-import { settleCall, type CallReply, type CallResult, type ExtractionCall, type JudgedExtraction } from './calls.js';
+import type { CallReply, CallResult, ExtractionCall, JudgedExtraction } from './calls.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { cancelIfQueued, newCallState, startedOn } from './call-state.js';
 import type { CallMessage, StartedMessage } from './worker.js';
@@ -93,6 +94,9 @@ function replyError(outcome: Extract<CallReply, { ok: false }>): Error {
  * `SCRAPE_PAGE_TOO_COMPLEX`; a worker that dies otherwise (a crash) gets the call once more in a fresh thread, then
  * the call fails with `SCRAPE_EXTRACTION_FAILED`.
  */
+/** The calls' code (the extractor, the document readers), loaded on the main thread only when a pool of size 0 runs them here. */
+const inThreadCalls = lazyModule(() => import('./calls.js'));
+
 /**
  * The young generation's cap for every worker. When a worker reaches its heap limit, Node grants the running
  * garbage collection 16 MiB more and stops the thread; a scavenge that promotes more than that aborts the whole
@@ -209,7 +213,7 @@ export class ExtractionPool {
   async #settle(call: ExtractionCall, options: RunOptions): Promise<CallReply> {
     if (this.#options.size === 0) {
       options.onStart?.();
-      return settleCall(call);
+      return (await inThreadCalls()).settleCall(call);
     }
     try {
       return await this.#attempt(call, options);

@@ -1,17 +1,16 @@
 import type { Action } from '@crawlkit/actions';
-import {
-  BRANDING_SCRIPT,
-  buildBranding,
-  type BrandingPersonality,
-  type BrandingProfile,
-  type BrandingSnapshot,
-} from '@crawlkit/extractor';
+import type { BrandingPersonality, BrandingProfile, BrandingSnapshot } from '@crawlkit/extractor';
+import { BRANDING_SCRIPT } from '@crawlkit/extractor/branding-script';
+import { lazyModule } from '@crawlkit/options/lazy-module';
 
 import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
 import { addModelUsage, type ExtractedState, type FetchedState } from '../scrape/scrape-state.js';
 import { defineFormat } from './format-module.js';
+
+/** The extractor's branding reader, loaded on the main thread by the first `branding` format (a browser scrape). */
+const extractor = lazyModule(() => import('@crawlkit/extractor'));
 
 // The collector runs as the last action of the page, so it sees the page after `waitFor` and the caller's actions.
 // A failure inside it must not fail the scrape: it returns `{ error }` instead of throwing.
@@ -110,7 +109,7 @@ async function brandingOf(state: ExtractedState, capture: BrandingCapture): Prom
     warnings.push(`Branding could not be measured: ${capture.error}.`);
     return undefined;
   }
-  const profile = buildBranding(capture.snapshot);
+  const profile = (await extractor()).buildBranding(capture.snapshot);
   if (!ctx.llm.configured) return profile;
   try {
     // The markdown is only computed when a markdown-based format is asked for; the collector's text always is.

@@ -72,14 +72,22 @@ export function indexesPage(state: ScrapeState): boolean {
   return state.context.jobId !== undefined || state.cache.writable || state.cache.readable;
 }
 
+/** Each scrape's settings, made once: the fetch, the extraction and the cache's write all ask for them. */
+const settingsOfScrape = new WeakMap<ScrapeState, ExtractionSettings>();
+
 /** How to extract the page of a scrape (`extractionSettings` of its request, indexed when `indexesPage`). */
 export function scrapeExtractionSettings(state: ScrapeState): ExtractionSettings {
-  return extractionSettings(
-    state.request,
-    state.context.collectLinks === true,
-    indexesPage(state),
-    state.context.hashContent === true,
-  );
+  let settings = settingsOfScrape.get(state);
+  if (!settings) {
+    settings = extractionSettings(
+      state.request,
+      state.context.collectLinks === true,
+      indexesPage(state),
+      state.context.hashContent === true,
+    );
+    settingsOfScrape.set(state, settings);
+  }
+  return settings;
 }
 
 /**

@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 
 import type { WARCRecord } from 'warcio';
 
-import { ENGINE_HEADER, PAGE_HEADER } from './warc-writer.js';
+import { ENGINE_HEADER, PAGE_HEADER } from './warc-headers.js';
 import { warcio } from './warcio.js';
 
 /** Where one recorded response lies in its file. */

@@ -1,22 +1,18 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 
+import { lazyModule } from '@crawlkit/options/lazy-module';
 import type { WARCRecord } from 'warcio';
 
 import type { Exchange } from './exchange.js';
-import { warcio, warcioNode } from './warcio.js';
 
-/** warcio's record class, passed to the record builders once loaded. */
-type Records = typeof WARCRecord;
-
-/** Request headers that carry credentials: recorded as `[redacted]`, so a recording can be shared. */
-const SECRET_REQUEST_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
-/** Response headers written again to match the recorded body (de-chunked by the engine, its length counted here). */
-const WIRE_HEADERS = new Set(['transfer-encoding', 'content-length']);
+/**
+ * The record builders, loaded with warcio at the first record written (about 25 modules with pako, hash-wasm and
+ * tempy): only recording jobs need them.
+ */
+const warcRecords = lazyModule(() => import('./warc-records.js'));
+type WarcRecords = Awaited<ReturnType<typeof warcRecords>>;
 
 /** What a `WarcWriter` says of the file it wrote. */
 export interface WarcWriterStats {
@@ -67,12 +63,12 @@ export class WarcWriter {
     if (this.#seen.has(key)) {
       this.#stats.duplicates++;
       // Its response is in the file already (a sub-resource, a redirect's end): a metadata record marks the page.
-      if (newPage) this.#enqueue((records) => [pageMark(records, exchange)]);
+      if (newPage) this.#enqueue((records) => [records.pageMark(exchange)]);
       return;
     }
     this.#seen.add(key);
     this.#stats.responses++;
-    this.#enqueue((records) => [requestRecord(records, exchange), responseRecord(records, exchange, newPage)]);
+    this.#enqueue((records) => [records.requestRecord(exchange), records.responseRecord(exchange, newPage)]);
   }
 
   /** Waits for every queued record to be on disk, then closes the file. Rejects with the first write error. */
@@ -86,13 +82,14 @@ export class WarcWriter {
     if (this.#error !== undefined) throw this.#error;
   }
 
-  #enqueue(build: (records: Records) => WARCRecord[]): void {
+  #enqueue(build: (records: WarcRecords) => WARCRecord[]): void {
     this.#tail = this.#tail.then(async () => {
       if (this.#error !== undefined) return;
       try {
         const stream = await this.#open();
-        for (const record of build((await warcio()).WARCRecord)) {
-          const bytes = await serialized(record);
+        const records = await warcRecords();
+        for (const record of build(records)) {
+          const bytes = await records.serialized(record);
           if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
         }
       } catch (error) {
@@ -108,85 +105,10 @@ export class WarcWriter {
       stream.on('error', (error) => {
         this.#error ??= error;
       });
-      const { WARCRecord } = await warcio();
-      const info = WARCRecord.createWARCInfo(
-        { filename: this.path.split(/[\\/]/).pop() ?? '', warcVersion: 'WARC/1.1' },
-        { software: 'crawlkit', format: 'WARC File Format 1.1', ...this.#info },
-      );
-      stream.write(await serialized(info));
+      const { serialized, warcInfo } = await warcRecords();
+      stream.write(await serialized(warcInfo(this.path.split(/[\\/]/).pop() ?? '', this.#info)));
       return stream;
     })();
     return this.#stream;
   }
-}
-
-const gzipped = promisify(gzip);
-
-/**
- * A record as one gzip member, compressed in libuv's thread pool (off the main thread, where the crawl runs). zlib
- * compresses it rather than warcio's `gzip` option, which goes through a web `CompressionStream` that refuses
- * warcio's own chunks when they come from another realm (vitest's module runner).
- */
-async function serialized(record: WARCRecord): Promise<Buffer> {
-  const { WARCSerializer } = await warcioNode();
-  return gzipped(await WARCSerializer.serialize(record));
-}
-
-function requestRecord(WARCRecord: Records, exchange: Exchange): WARCRecord {
-  const url = new URL(exchange.url);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(exchange.requestHeaders)) {
-    headers[name] = SECRET_REQUEST_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value;
-  }
-  headers.host ??= url.host;
-  return WARCRecord.create({
-    url: exchange.url,
-    type: 'request',
-    date: new Date(exchange.receivedAt).toISOString(),
-    warcVersion: 'WARC/1.1',
-    statusline: `${exchange.method} ${url.pathname}${url.search} HTTP/1.1`,
-    httpHeaders: headers,
-  });
-}
-
-/** The WARC header of a response record that starts a page of the job (`WarcWriter.add`'s `page`). */
-export const PAGE_HEADER = 'WARC-Crawlkit-Page';
-/** The WARC header naming the engine that recorded a response (`http`, `browser`): replay renders the latter. */
-export const ENGINE_HEADER = 'WARC-Crawlkit-Engine';
-
-/** A `metadata` record saying that `exchange`'s URL, recorded before, starts a page of the job. */
-function pageMark(WARCRecord: Records, exchange: Exchange): WARCRecord {
-  return WARCRecord.create({
-    url: exchange.url,
-    type: 'metadata',
-    date: new Date(exchange.receivedAt).toISOString(),
-    warcVersion: 'WARC/1.1',
-    warcHeaders: { [PAGE_HEADER]: 'true' },
-  });
-}
-
-function responseRecord(WARCRecord: Records, exchange: Exchange, page: boolean): WARCRecord {
-  const headers: [string, string][] = [];
-  for (const [name, value] of Object.entries(exchange.headers)) {
-    if (WIRE_HEADERS.has(name) || (name === 'content-encoding' && exchange.decoded)) continue;
-    // Repeated values joined with a line break (`set-cookie`, and any header in the browser): one line each.
-    for (const line of value.split('\n')) headers.push([name, line]);
-  }
-  headers.push(['content-length', String(exchange.body.byteLength)]);
-  return WARCRecord.create(
-    {
-      url: exchange.url,
-      type: 'response',
-      date: new Date(exchange.receivedAt).toISOString(),
-      warcVersion: 'WARC/1.1',
-      statusline: `HTTP/1.1 ${exchange.status} ${statusText(exchange.status)}`,
-      httpHeaders: headers,
-      warcHeaders: { [ENGINE_HEADER]: exchange.engine, ...(page ? { [PAGE_HEADER]: 'true' } : {}) },
-    },
-    [exchange.body],
-  );
-}
-
-function statusText(status: number): string {
-  return STATUS_CODES[status] ?? 'Unknown';
 }

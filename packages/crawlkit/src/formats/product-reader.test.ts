@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { extractProduct } from './product.js';
+import { extractProduct } from './product-reader.js';
 
 const URL_ = 'https://shop.example/p/plane';
 

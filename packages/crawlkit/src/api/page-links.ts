@@ -1,0 +1,31 @@
+/** A page's links as `map` takes them, read in an extraction worker (a page of thousands of links costs a parse). */
+import { extractPage } from '@crawlkit/extractor';
+
+import { allowedByPolicy, cleanUrl, pageKey, siteFilter, type MapScope, type PageLinks } from './map-links.js';
+
+/** Reads a page's title, description and links, and sorts its links by `scope`. */
+export function pageLinks(page: { url: string; text: string }, scope: MapScope): PageLinks {
+  const { metadata, links = [] } = extractPage(page.text, {
+    url: page.url,
+    onlyMainContent: false,
+    formats: { links: true, metadata: true },
+  });
+  const inSite = siteFilter(scope);
+  const listed = new Map<string, string>();
+  const follow = new Set<string>();
+  for (const link of links) {
+    const url = cleanUrl(link, scope);
+    if (!url || !inSite(url)) continue;
+    follow.add(link);
+    if (!allowedByPolicy(url, scope.policy)) continue;
+    const key = pageKey(url, scope);
+    if (!listed.has(key)) listed.set(key, url);
+  }
+  const { title, description } = metadata ?? {};
+  return {
+    ...(typeof title === 'string' ? { title } : {}),
+    ...(typeof description === 'string' ? { description } : {}),
+    listed: [...listed].map(([key, url]) => ({ url, key })),
+    follow: [...follow],
+  };
+}
