@@ -40,9 +40,9 @@ describe('rows of priced product cards', () => {
     );
   });
 
-  it('name their rule in explain', () => {
-    const page = shopPage(`<div class="pdp">${product}<div class="carousel">${cards(4)}</div></div>`);
-    const block = explainPage(page, { url: URL }).blocks.find((b) => b.text.includes('Writing desk model 2'));
+  it('name their rule in explain, for a pair of cards too ("Frequently bought together")', () => {
+    const page = shopPage(`<div class="pdp">${product}<div class="bundle">${cards(2)}</div></div>`);
+    const block = explainPage(page, { url: URL }).blocks.find((b) => b.text.includes('Writing desk model 1'));
     expect(block).toMatchObject({ verdict: 'dropped', rule: 'product-cards', module: 'product-cards.ts' });
   });
 

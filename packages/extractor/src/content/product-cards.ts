@@ -9,8 +9,8 @@ import type { Doomed } from './trace.js';
 const MAX_CARD = 300;
 /** A card's text has at least this many characters: a product's name (a colour swatch's "Black" is not one). */
 const MIN_CARD = 15;
-/** At least this many sibling cards of one shape make a row. */
-const MIN_CARDS = 3;
+/** At least this many sibling cards of one shape make a row ("Frequently bought together" shows two). */
+const MIN_CARDS = 2;
 /** At most this many: a carousel of suggestions; a collection's grid (36 a page) holds more. */
 const MAX_CARDS = 24;
 /** The cards are at least this share of their parent's text. */
@@ -24,7 +24,7 @@ const PRICE = /[$€£¥₹]\s?\d|\d\s?[€£]/;
 const template = (el: Element): string => `${el.name} ${el.attribs['class'] ?? ''}`;
 
 /**
- * Drops rows of 3 to 24 sibling product cards of one shape (same tag and class), each a short block (15 to 300
+ * Drops rows of 2 to 24 sibling product cards of one shape (same tag and class), each a short block (15 to 300
  * characters) that shows a price and links to another page with a picture or mostly link text, together most of
  * their parent's text and under 40% of the container: recommendation carousels and bundles beside a product, not a
  * collection's grid (more cards, or most of the container). A card holding the page's `<h1>` is never one. The
