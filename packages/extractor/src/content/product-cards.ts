@@ -41,7 +41,12 @@ export function dropProductCardRows(
     const el = stack.pop()!;
     const m = measures.get(el);
     if (!m || doomed.has(el)) continue;
-    if (el !== container && m.text < MAX_ROW_SHARE * total && isCardRow(el, m, measures)) {
+    if (
+      el !== container &&
+      m.text < MAX_ROW_SHARE * total &&
+      m.text >= MIN_CARDS * MIN_CARD &&
+      isCardRow(el, m, measures)
+    ) {
       doomed.drop(el, 'product-cards');
       continue;
     }
@@ -50,18 +55,20 @@ export function dropProductCardRows(
 }
 
 function isCardRow(el: Element, m: Measure, measures: Map<Element, Measure>): boolean {
-  const shapes = new Map<string, { cards: number; text: number }>();
+  let shapes: Map<string, { cards: number; text: number }> | undefined;
   for (const c of el.children) {
     if (!isTag(c)) continue;
     const cm = measures.get(c);
     if (!cm || cm.text < MIN_CARD || cm.text > MAX_CARD) continue;
     if (!isProductCard(c, cm)) continue;
     const key = template(c);
+    shapes ??= new Map();
     const s = shapes.get(key) ?? { cards: 0, text: 0 };
     s.cards++;
     s.text += cm.text;
     shapes.set(key, s);
   }
+  if (!shapes) return false;
   for (const s of shapes.values())
     if (s.cards >= MIN_CARDS && s.cards <= MAX_CARDS && s.text >= CARD_SHARE * m.text) return true;
   return false;
