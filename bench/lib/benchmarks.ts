@@ -131,6 +131,7 @@ export const BENCHMARKS: Benchmark[] = [
       ['recrawl.newProcess', 'recrawl in a new process < 25% of a first crawl in a new process, feed all same'],
     ],
   ),
+  benchmark('recrawl-floor', { full: 4, quick: 2 }),
   benchmark('replay', { full: 6, quick: 2 }, [], [['replay.vs-live', 'replay at least as fast as live, zero sockets']]),
   benchmark(
     'batch',

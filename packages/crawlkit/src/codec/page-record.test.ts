@@ -43,3 +43,46 @@ describe('serializeFetched', () => {
     expect(deserializeFetched({ value: JSON.stringify({ v: 1, ...page }) })).toEqual(page);
   });
 });
+
+describe('deserializeFetched', () => {
+  const head = {
+    v: 3,
+    url: page.url,
+    status: 200,
+    contentType: 'text/html',
+    headers: {},
+    engine: 'http',
+    proxyUsed: 'basic',
+  };
+  const damaged: [string, unknown][] = [
+    ['not JSON', undefined],
+    ['an array', [head]],
+    ['null', null],
+    ['an unknown version', { ...head, v: 4 }],
+    ['a url not a string', { ...head, url: 1 }],
+    ['a status not a number', { ...head, status: '200' }],
+    ['no content type', { ...head, contentType: undefined }],
+    ['headers not an object', { ...head, headers: ['a'] }],
+    ['a header not a string', { ...head, headers: { etag: 1 } }],
+    ['an unknown engine', { ...head, engine: 'curl' }],
+    ['an unknown proxy', { ...head, proxyUsed: 'auto' }],
+    ['body64 not a string', { ...head, body64: null }],
+    ['a v1 text not a string', { ...head, v: 1, text: 2 }],
+  ];
+
+  it.each(damaged)('refuses a head that is %s with STORE_RECORD_INVALID', (_what, value) => {
+    const stored = { value: value === undefined ? '{"v":3,' : `${JSON.stringify(value)}\ntext` };
+    expect(() => deserializeFetched(stored)).toThrow(expect.objectContaining({ code: 'STORE_RECORD_INVALID' }));
+  });
+
+  it('keeps fields it does not check (the cache policy, the fetch time) as they are', () => {
+    const stored = { value: `${JSON.stringify({ ...head, fetchedAt: 5, cachePolicy: { v: 1 } })}\nthe text` };
+    const { v: _version, ...fields } = head;
+    expect(deserializeFetched(stored)).toStrictEqual({
+      ...fields,
+      fetchedAt: 5,
+      cachePolicy: { v: 1 },
+      text: 'the text',
+    });
+  });
+});
