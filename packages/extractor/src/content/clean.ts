@@ -14,6 +14,7 @@ import type { DeclaredKind } from './kind.js';
 import type { Measure } from './measure.js';
 import { isPageControl } from './page-controls.js';
 import { phoneCallToAction } from './phone-links.js';
+import { dropProductCardRows } from './product-cards.js';
 import { dropPlaceholders } from './placeholders.js';
 import { dropRepeats } from './repeats.js';
 import { dropFurnitureSection, isListLabel, type SectionContext } from './sections.js';
@@ -110,6 +111,8 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
+  // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
+  if (!article) dropProductCardRows(container, measures, total, doomed);
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');
   const blocks = dropRepeats(container, measures, doomed);
   dropPlaceholders(blocks, container, measures, total, doomed);

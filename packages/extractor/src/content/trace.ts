@@ -102,6 +102,10 @@ export const DROP_RULES = {
     says: 'the section under a furniture heading, a small part of the container',
   },
   'teaser-grid': { module: 'teasers.ts', says: 'a grid of teaser cards in the second half of an article' },
+  'product-cards': {
+    module: 'product-cards.ts',
+    says: "a row of other products' cards on a product's page (bought together, also viewed)",
+  },
   'author-card': { module: 'author-cards.ts', says: "an author card: a link to the writer's page beside a bio" },
   repeat: { module: 'repeats.ts', says: 'a copy of an earlier block or wrapper, word for word' },
   'quoted-reply': { module: 'repeats.ts', says: 'a quote of an earlier post in a reply' },

@@ -1,0 +1,74 @@
+// Rows of priced product cards beside a page's content (`product-cards.ts`), on shop pages built like real ones.
+import { describe, expect, it } from 'vitest';
+
+import { explainPage } from '../explain/index.js';
+import { articleHead, expectOnly, markdownOf, URL } from './__fixtures__/news-site.js';
+
+const product = `<div class="pdp-title"><h1>Vinyl executive chair with brass nail trim</h1></div><div class="pdp-price">$273.99</div>
+<p>A high-back office chair upholstered in soft vinyl, with hand-applied antique brass nail trim along the arms and the back. The seat swivels and its height adjusts between 20 and 23 inches.</p>
+<p>The frame is manufactured wood on a five-star metal base with dual-wheel casters. Assembly takes about thirty minutes with the tools in the box, and the chair holds up to 250 pounds.</p>
+<p>Wipe clean with a damp cloth; do not use solvents on the vinyl or the trim. Covered by a one-year warranty against defects in materials and workmanship.</p>`;
+
+/** `n` cards of other products: a picture in a link, a linked name, a rating, a price, as shops render carousels. */
+const cards = (
+  n: number,
+  {
+    price = true,
+    name = (i: number) => `Writing desk model ${i} with two drawers`,
+    blurb = '<span class="tile-rating">4.6 out of 5 stars, 1,664 reviews</span>',
+  } = {},
+) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<div class="product-tile"><a href="/pdp/desk-${i}.html"><img src="/img/desk-${i}.jpg" alt=""></a><a class="tile-name" href="/pdp/desk-${i}.html">${name(i)}</a>${price ? `<span class="tile-price">$${120 + i}.99</span>` : ''}${blurb}</div>`,
+  ).join('');
+
+const shopPage = (main: string, head = ''): string =>
+  `<!doctype html><html><head><title>Shop</title>${head}</head><body><div class="site-head"><a href="/">Home furnishings</a></div><div id="main">${main}</div><div class="site-foot"><p>Copyright 2026 Home furnishings Ltd. All rights reserved.</p></div></body></html>`;
+
+describe('rows of priced product cards', () => {
+  it('drop a carousel of other products on a product page, under a heading no table knows', () => {
+    const page = shopPage(
+      `<div class="pdp">${product}<div class="recs"><h2>Get everything you need</h2><div class="carousel">${cards(4)}</div></div></div>`,
+    );
+    const { markdown } = markdownOf(page);
+    expectOnly(
+      markdown,
+      ['Vinyl executive chair', '$273.99', 'hand-applied antique brass nail trim', 'one-year warranty'],
+      ['Writing desk model 0', 'Writing desk model 3', '$120.99'],
+    );
+  });
+
+  it('name their rule in explain, for a pair of cards too ("Frequently bought together")', () => {
+    const page = shopPage(`<div class="pdp">${product}<div class="bundle">${cards(2)}</div></div>`);
+    const block = explainPage(page, { url: URL }).blocks.find((b) => b.text.includes('Writing desk model 1'));
+    expect(block).toMatchObject({ verdict: 'dropped', rule: 'product-cards', module: 'product-cards.ts' });
+  });
+
+  it("keep a collection's grid beside a long buying guide: more cards than a carousel holds", () => {
+    const advice = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `<p>Buying advice number ${i}: measure the room before you choose a desk, leave ${60 + i} centimetres behind the chair, and check that the drawers open fully past the legs.</p>`,
+    ).join('');
+    const page = `<div class="plp"><h1>Writing desks</h1><div class="grid">${cards(25)}</div><h2>How to choose a desk</h2>${advice}</div>`;
+    const { markdown } = markdownOf(shopPage(page));
+    expectOnly(markdown, ['Writing desk model 0', 'Writing desk model 24', '$144.99', 'Buying advice number 19']);
+  });
+
+  it('keep cards without a price (showrooms, services) and cards too short to name a product (colour swatches)', () => {
+    const blurb = '<p>See, feel and try our furniture with the help of our team.</p>';
+    const showrooms = `<div class="row">${cards(4, { price: false, name: (i) => `Showroom number ${i}`, blurb })}</div>`;
+    const swatch = (i: number): string => ['Black', 'Tan', 'Grey', 'Navy'][i]!;
+    const swatches = `<div class="swatches">${cards(4, { name: swatch, blurb: '' })}</div>`;
+    const { markdown } = markdownOf(shopPage(`<div class="pdp">${product}${showrooms}${swatches}</div>`));
+    expectOnly(markdown, ['Showroom number 0', 'Showroom number 3', 'Black', 'Navy', '$123.99']);
+  });
+
+  it('leave a declared article to the teaser rules (a gift guide lists priced picks)', () => {
+    const story = `<article><h1>Gift guide: desks for small rooms</h1>${product}<div class="picks">${cards(4)}</div></article>`;
+    const { markdown } = markdownOf(shopPage(story, articleHead));
+    expectOnly(markdown, ['Writing desk model 0', 'Writing desk model 3']);
+  });
+});

@@ -1,0 +1,112 @@
+// Rows of priced product cards beside a page's content: "Frequently bought together", "Customers also viewed",
+// "Get everything you need" carousels on product pages, promoted products above a category's grid.
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
+
+import type { Measure } from './measure.js';
+import type { Doomed } from './trace.js';
+
+/** A card holds at most this many characters: a product's name, its price, a rating. */
+const MAX_CARD = 300;
+/** A card's text has at least this many characters: a product's name (a colour swatch's "Black" is not one). */
+const MIN_CARD = 15;
+/** At least this many sibling cards of one shape make a row ("Frequently bought together" shows two). */
+const MIN_CARDS = 2;
+/** At most this many: a carousel of suggestions; a collection's grid (36 a page) holds more. */
+const MAX_CARDS = 24;
+/** The cards are at least this share of their parent's text. */
+const CARD_SHARE = 0.6;
+/** The row is a minor part of the container: where the cards are most of it, the page is a collection. */
+const MAX_ROW_SHARE = 0.4;
+
+/** A price: a currency sign next to a figure ($129.00, 79,99 €, £675). */
+const PRICE = /[$€£¥₹]\s?\d|\d\s?[€£]/;
+
+const template = (el: Element): string => `${el.name} ${el.attribs['class'] ?? ''}`;
+
+/**
+ * Drops rows of 2 to 24 sibling product cards of one shape (same tag and class), each a short block (15 to 300
+ * characters) that shows a price and links to another page with a picture or mostly link text, together most of
+ * their parent's text and under 40% of the container: recommendation carousels and bundles beside a product, not a
+ * collection's grid (more cards, or most of the container). A card holding the page's `<h1>` is never one. The
+ * caller skips declared articles, whose card rows are teasers (`teasers.ts`).
+ */
+export function dropProductCardRows(
+  container: Element,
+  measures: Map<Element, Measure>,
+  total: number,
+  doomed: Doomed,
+): void {
+  const stack: Element[] = [container];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const m = measures.get(el);
+    if (!m || doomed.has(el)) continue;
+    if (
+      el !== container &&
+      m.text < MAX_ROW_SHARE * total &&
+      m.text >= MIN_CARDS * MIN_CARD &&
+      isCardRow(el, m, measures)
+    ) {
+      doomed.drop(el, 'product-cards');
+      continue;
+    }
+    for (const c of el.children) if (isTag(c)) stack.push(c);
+  }
+}
+
+function isCardRow(el: Element, m: Measure, measures: Map<Element, Measure>): boolean {
+  let shapes: Map<string, { cards: number; text: number }> | undefined;
+  for (const c of el.children) {
+    if (!isTag(c)) continue;
+    const cm = measures.get(c);
+    if (!cm || cm.text < MIN_CARD || cm.text > MAX_CARD) continue;
+    if (!isProductCard(c, cm)) continue;
+    const key = template(c);
+    shapes ??= new Map();
+    const s = shapes.get(key) ?? { cards: 0, text: 0 };
+    s.cards++;
+    s.text += cm.text;
+    shapes.set(key, s);
+  }
+  if (!shapes) return false;
+  for (const s of shapes.values())
+    if (s.cards >= MIN_CARDS && s.cards <= MAX_CARDS && s.text >= CARD_SHARE * m.text) return true;
+  return false;
+}
+
+/** A card shows a price and links away, with a picture inside a link or most of its text in links; no `<h1>`. */
+function isProductCard(card: Element, m: Measure): boolean {
+  let away = false;
+  let pictured = false;
+  let priced = false;
+  const stack: AnyNode[] = [card];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (isText(n)) {
+      if (!priced && PRICE.test(n.data)) priced = true;
+      continue;
+    }
+    if (!isTag(n)) continue;
+    if (n.name === 'h1') return false;
+    if (n.name === 'a') {
+      const href = n.attribs['href']?.trim() ?? '';
+      if (href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href)) {
+        away = true;
+        if (hasImage(n)) pictured = true;
+      }
+    }
+    for (const c of n.children) stack.push(c);
+  }
+  return away && priced && (pictured || m.link >= 0.5 * m.text);
+}
+
+function hasImage(a: Element): boolean {
+  const stack: AnyNode[] = [...a.children];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (!isTag(n)) continue;
+    if (n.name === 'img' || n.name === 'picture') return true;
+    for (const c of n.children) stack.push(c);
+  }
+  return false;
+}
