@@ -93,11 +93,15 @@ describe('runActions', () => {
       { type: 'scroll', direction: 'up' },
       { type: 'executeJavascript', script: 'window.scrollY' },
     ];
-    // The list loads its next rows only once the previous fetch is done: each scroll settles when the network is
-    // idle, as the fetcher's settle does, not after the default fixed pause (too short on a loaded machine).
+    // The list loads its next rows only once the previous load is done: each scroll settles when the page says its
+    // load is over (its `loading` flag, after two frames, by when the scroll event has run and started one), not
+    // after a fixed pause or a network-idle window, which a loaded machine outlasts between the fetch and its rows.
     const results = await runActions(page, actions, {
       timeoutMs: 20_000,
-      settle: (remainingMs) => page.waitForNetworkIdle({ idleTime: 100, timeout: remainingMs }),
+      settle: async (remainingMs) => {
+        await page.evaluate(() => new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame))));
+        await page.waitForFunction('!loading', { timeout: remainingMs });
+      },
     });
     expect(results.javascriptReturns[0]!.value as number).toBeGreaterThanOrEqual(30);
     const afterUp = results.javascriptReturns[1]!.value as number;
