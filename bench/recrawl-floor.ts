@@ -10,7 +10,9 @@
  *   transaction that touches both rows and writes the documents as results;
  * - the same minimal recrawl without the store (the 300 conditional requests alone).
  * Each timed from its first statement after import to its end (the store closed), wall and CPU of the process. No
- * goal row: it shows where the floor is, beside crawlkit's figure in the same run.
+ * goal row: it shows where the floor is, beside crawlkit's figure in the same run. Then a few more crawlkit recrawls
+ * with every SQLite call timed (`lib/sql-timing.ts`; not counted in the rows above): the store's statements, their
+ * count and main-thread milliseconds per run (medians), and its commits.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,8 +119,8 @@ interface Child {
   cpuMs: number;
   mainCpuMs: number;
 }
-const child = async (args: string[]): Promise<Child> => {
-  const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, ...args]);
+const child = async (args: string[], env?: NodeJS.ProcessEnv): Promise<Child> => {
+  const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, ...args], { env });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Child;
 };
 const kinds = {
@@ -164,8 +166,50 @@ for (let pair = 0; pair < PAIRS; pair++) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+/** Per SQL text, its count and main-thread ms in each timed run, for crawlkit's recrawl and the floor's. */
+const timedKinds = ['crawlkit recrawl', 'floor: 304s and the store'] as const;
+const sqlRuns = new Map(timedKinds.map((kind) => [kind, [] as Map<string, { count: number; ms: number }>[]]));
+for (let run = 0; run < (quick ? 1 : 3); run++) {
+  for (const kind of timedKinds) {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-bench-floor-'));
+    copyFileSync(join(base, 'crawlkit.db'), join(dir, 'crawlkit.db'));
+    const out = join(dir, 'sql.json');
+    const timing = join(here, '..', 'lib', 'sql-timing.ts');
+    const args =
+      kind === 'crawlkit recrawl'
+        ? [recrawlScript, '--child', url, dir, String(PAGES)]
+        : [here, '--floor', url, dir, '1'];
+    await child(['--import', timing, ...args], { ...process.env, CK_SQL_TIMING: out });
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as [string, number, number][];
+    sqlRuns.get(kind)!.push(new Map(rows.map(([sql, count, ms]) => [sql, { count, ms }])));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 rmSync(base, { recursive: true, force: true });
 await site.close();
+const sqlOf = (kind: (typeof timedKinds)[number]) => {
+  const runs = sqlRuns.get(kind)!;
+  const texts = [...new Set(runs.flatMap((run) => [...run.keys()]))];
+  const at = (sql: string, field: 'count' | 'ms') => median(runs.map((run) => run.get(sql)?.[field] ?? 0));
+  const statements = texts
+    .map((sql) => ({ sql, count: at(sql, 'count'), ms: at(sql, 'ms') }))
+    .sort((a, b) => b.ms - a.ms);
+  const totalMs = median(runs.map((run) => [...run.values()].reduce((sum, { ms }) => sum + ms, 0)));
+  return { totalMs, commits: at('COMMIT', 'count'), statements };
+};
+const sql = Object.fromEntries(timedKinds.map((kind) => [kind, sqlOf(kind)]));
+const sqlNotes = timedKinds.flatMap((kind) => {
+  const { totalMs, commits, statements } = sql[kind]!;
+  return [
+    `${kind}, every SQLite call timed (${sqlRuns.get(kind)!.length} more runs, medians): ${totalMs.toFixed(1)} ms ` +
+      `of the main thread in SQLite, ${commits} commits; the top statements:`,
+    ...statements
+      .slice(0, kind === 'crawlkit recrawl' ? 12 : 5)
+      .map(
+        ({ sql, count, ms }) => `  ${ms.toFixed(1).padStart(6)} ms ${String(count).padStart(5)}x  ${sql.slice(0, 90)}`,
+      ),
+  ];
+});
 
 const crawlkitMs = median(times['crawlkit recrawl']);
 const rows: Row[] = (Object.keys(kinds) as Kind[]).map((kind) => ({
@@ -183,6 +227,15 @@ finish({
   columns: ['run', 'median ms', 'vs crawlkit', 'cpu ms', 'main thread cpu ms', '304s'],
   rows,
   goals: [],
-  data: { times, cpuTimes, mainCpuTimes, notModified, firstCrawlMs: firstTimes, pages: PAGES, pairs: PAIRS },
-  notes: [`first crawl in a new process (once, to make the store): ${Math.round(first.ms)} ms`],
+  data: {
+    times,
+    cpuTimes,
+    mainCpuTimes,
+    notModified,
+    firstCrawlMs: firstTimes,
+    pages: PAGES,
+    pairs: PAIRS,
+    sql,
+  },
+  notes: [`first crawl in a new process (once, to make the store): ${Math.round(first.ms)} ms`, ...sqlNotes],
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { storedJobCodec } from '../codec/records.js';
 import { crawlRequestSchema } from '../v2/jobs.js';
 import { completedChanges, contentHash, finishChangeFeed, lineageOf, loadBaseline } from './change-feed.js';
+import { FeedPages } from './feed-pages.js';
 
 let store: Store;
 afterEach(async () => store.close());
@@ -48,6 +49,48 @@ describe('closing a change feed', () => {
     const baseline = await loadBaseline(store, lineage);
     expect(baseline.jobId).toBe(second.id);
     expect([...baseline.pages.keys()]).toEqual(['/a']);
+  });
+
+  it('closes from the pages kept as they were stored when they are all of the results, else from the documents', async () => {
+    store = createMemoryStore();
+    const lineage = lineageOf(crawlRequestSchema.parse({ url: 'https://a.test/', tag: 't' }), undefined);
+    const baselineHashes = async () =>
+      [...(await loadBaseline(store, lineage)).pages].map(([key, { url, hash }]) => [key, url, hash]);
+    const kept = (pages: [string, string][]) => {
+      const feed = new FeedPages();
+      pages.forEach(([path, markdown], i) =>
+        feed.stored(i + 1, path, {
+          sourceURL: `https://a.test${path}`,
+          statusCode: 200,
+          contentHash: contentHash(markdown),
+        }),
+      );
+      return feed;
+    };
+
+    // One of the two results kept here (another process stored the other): the documents are read.
+    const first = await crawlJob('00000000-0000-7000-8000-000000000003', { '/a': 'A', '/b': 'B' });
+    await finishChangeFeed(store, first, kept([['/b', 'not what was stored']]));
+    expect(await baselineHashes()).toEqual([
+      ['/a', 'https://a.test/a', contentHash('A')],
+      ['/b', 'https://a.test/b', contentHash('B')],
+    ]);
+
+    // All of them kept here (in the order of their results, whatever order they were kept in): the documents are not
+    // read (the kept hash, unlike the stored one, is what the close wrote).
+    const second = await crawlJob('00000000-0000-7000-8000-000000000004', { '/a': 'A', '/c': 'C' });
+    const feed = new FeedPages();
+    feed.stored(2, '/c', { sourceURL: 'https://a.test/c', statusCode: 200, contentHash: contentHash('kept') });
+    feed.stored(1, '/a', { sourceURL: 'https://a.test/a', statusCode: 200, contentHash: contentHash('A') });
+    await finishChangeFeed(store, second, feed);
+    expect(await baselineHashes()).toEqual([
+      ['/a', 'https://a.test/a', contentHash('A')],
+      ['/c', 'https://a.test/c', contentHash('kept')],
+    ]);
+    expect(await completedChanges(store, second.id)).toEqual({
+      previousJobId: first.id,
+      removed: ['https://a.test/b'],
+    });
   });
 
   it('keeps lineages apart by tenant and by options', () => {

@@ -14,6 +14,7 @@ import { crawlChangesCodec, decodeDocument, lineageRunCodec, storedJobOf } from 
 import { nextTurn } from '../next-turn.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { CrawlChange } from '../v2/types.js';
+import type { FeedPage, FeedPages } from './feed-pages.js';
 
 /** History tags of the two records (their `url` is the lineage or the job). */
 const LINEAGE_TAG = 'crawlkit:crawl-lineage';
@@ -105,25 +106,20 @@ export function feedOf(job: JobRecord): { lineage: string } | undefined {
 /**
  * Closes a completed crawl's feed: its stored pages (with a content hash, under an error status) become the lineage's
  * run, and the pages of the previous run it did not store are kept as its `removed` ones. Called before the job is
- * marked completed; closing it again after a crash keeps what the first close wrote.
+ * marked completed; closing it again after a crash keeps what the first close wrote. `stored`: what this process kept
+ * of the results as it stored them (`FeedPages`).
  */
-export async function finishChangeFeed(store: Store, job: JobRecord): Promise<void> {
+export async function finishChangeFeed(store: Store, job: JobRecord, stored?: FeedPages): Promise<void> {
   const feed = feedOf(job);
   if (!feed) return;
   const baseline = await loadBaseline(store, feed.lineage);
   const pages = new Map<string, [string, string, string]>();
   const seen = new Set<string>();
-  for (let skip = 0; ; skip += RESULTS_PER_READ) {
-    const results = await store.results.list(job.id, skip, RESULTS_PER_READ);
-    for (const { key, document } of results) {
-      const { metadata } = decodeDocument(document);
-      seen.add(key);
-      if (metadata.contentHash !== undefined && metadata.statusCode < 400) {
-        pages.set(key, [key, metadata.sourceURL, metadata.contentHash]);
-      }
+  for await (const page of storedPages(store, job.id, stored)) {
+    seen.add(page.key);
+    if (page.contentHash !== undefined && page.statusCode < 400) {
+      pages.set(page.key, [page.key, page.url, page.contentHash]);
     }
-    if (results.length < RESULTS_PER_READ) break;
-    await nextTurn();
   }
   const present = (key: string) => pages.has(key) || seen.has(key);
   const now = Date.now();
@@ -145,6 +141,24 @@ export async function finishChangeFeed(store: Store, job: JobRecord): Promise<vo
     scrapedAt: now,
     value: lineageRunCodec.encode({ jobId: job.id, completedAt: now, pages: [...pages.values()] }),
   });
+}
+
+/**
+ * A completed crawl's results, in order, as the feed needs them: from what this process kept as it stored them
+ * (`FeedPages`) when that is all of them, else read back from the store and parsed.
+ */
+async function* storedPages(store: Store, jobId: string, stored: FeedPages | undefined): AsyncGenerator<FeedPage> {
+  const kept = stored?.all(await store.results.count(jobId));
+  if (kept) return yield* kept;
+  for (let skip = 0; ; skip += RESULTS_PER_READ) {
+    const results = await store.results.list(jobId, skip, RESULTS_PER_READ);
+    for (const { key, document } of results) {
+      const { metadata } = decodeDocument(document);
+      yield { key, url: metadata.sourceURL, statusCode: metadata.statusCode, contentHash: metadata.contentHash };
+    }
+    if (results.length < RESULTS_PER_READ) break;
+    await nextTurn();
+  }
 }
 
 /** What a completed crawl kept of its feed: the run compared against and the pages removed; undefined before. */

@@ -7,6 +7,7 @@ import { isStoreFault, storeFaultDelay } from '../store-faults.js';
 import type { JobEvents } from './events.js';
 import type { JobLeases } from './lease.js';
 import type { JobPlanner } from './planner.js';
+import type { FeedPages } from '../changes/feed-pages.js';
 import { JobRunner } from './runner.js';
 
 export interface JobKindHandler {
@@ -16,7 +17,8 @@ export interface JobKindHandler {
 
 /** How a job driven here ends; the job manager writes the record and sends the events. */
 export interface JobEnds {
-  completed(job: JobRecord, store: Store): Promise<void>;
+  /** `feed`: what the job's change feed needs of the results stored here (`JobRunner.feed`). */
+  completed(job: JobRecord, store: Store, feed?: FeedPages): Promise<void>;
   failed(job: JobRecord, store: Store, error: unknown): Promise<void>;
 }
 
@@ -132,7 +134,7 @@ export class JobDriver {
     if (!current || current.status !== 'scraping') return;
     // The recording is on disk before the job reads completed.
     if (ctx.recording) await this.#closeRecording(ctx, job.id);
-    await this.#ends.completed(current, store);
+    await this.#ends.completed(current, store, runner.feed);
   }
 
   async #closeRecording(ctx: EngineContext, id: string): Promise<void> {

@@ -21,6 +21,7 @@ import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { storedJobCodec, storedJobOf } from '../codec/records.js';
 import { finishChangeFeed } from '../changes/change-feed.js';
+import type { FeedPages } from '../changes/feed-pages.js';
 
 export type { JobKindHandler } from './job-driver.js';
 
@@ -93,7 +94,7 @@ export class JobManager {
       leases: options.leases,
       events: this.#events,
       ends: {
-        completed: (job, store) => this.completeJob(job, store),
+        completed: (job, store, feed) => this.completeJob(job, store, feed),
         failed: (job, store, error) => this.failJob(job, store, error),
       },
     });
@@ -189,9 +190,9 @@ export class JobManager {
    * Marks a job whose tasks have all settled completed, and queues its `completed` event. Once the record says
    * completed, the event is queued however long the store takes to accept it (a full disk): it is not lost.
    */
-  async completeJob(job: JobRecord, store: Store): Promise<void> {
+  async completeJob(job: JobRecord, store: Store, feed?: FeedPages): Promise<void> {
     // The crawl's change feed is closed first: a crawl read completed has its removed pages.
-    await finishChangeFeed(store, job);
+    await finishChangeFeed(store, job, feed);
     await this.#stores.end(store, job.id, 'completed');
     await retryStoreFaults(
       () => this.#events.completed(store, job),

@@ -3,6 +3,8 @@ import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import { isStoreFault, storeFaultDelay } from '../store-faults.js';
+import { feedOf } from '../changes/change-feed.js';
+import { FeedPages } from '../changes/feed-pages.js';
 import { CompletionBatch } from './completion-batch.js';
 import { OfferedKeys } from './offered-keys.js';
 import type { JobEventSink } from './events.js';
@@ -76,7 +78,13 @@ export class JobRunner {
       },
       complete: (outcome) => completions.complete(job.id, outcome),
       offered: new OfferedKeys(),
+      ...(feedOf(job) ? { feed: new FeedPages() } : {}),
     };
+  }
+
+  /** What the job's change feed needs of the results stored here (a crawl with a feed), else undefined. */
+  get feed(): FeedPages | undefined {
+    return this.#tasks.feed;
   }
 
   get id(): string {

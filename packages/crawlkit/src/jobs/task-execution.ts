@@ -21,6 +21,7 @@ import { limitOf, type JobPlanner } from './planner.js';
 import { jobScrapeStages } from './scrape-stages.js';
 import type { OfferedKeys } from './offered-keys.js';
 import { feedOf } from '../changes/change-feed.js';
+import type { FeedPages } from '../changes/feed-pages.js';
 import { taskMetaCodec } from '../codec/records.js';
 
 /**
@@ -89,6 +90,8 @@ export interface JobTasks {
   complete?(outcome: TaskOutcome): Promise<TaskCompletion>;
   /** The keys already handed to the store's `add`: links met again are not added again. @default none kept */
   readonly offered?: OfferedKeys;
+  /** A crawl's change feed: what its close needs of each result stored here. @default none kept */
+  readonly feed?: FeedPages;
 }
 
 /** How a task's run ended: its page settled (stored, failed or discarded), or the task went back. */
@@ -188,6 +191,7 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
     });
     // A duplicate: another process that took the job over stored this page first; its result is the one kept.
     if (!stored.duplicate) events.pageStored(job, document);
+    if (stored.resultSeq !== undefined) tasks.feed?.stored(stored.resultSeq, task.key, document.metadata);
     await checkStoreBudget(tasks, task, stored, documentBytes(serialized));
   } else {
     const failure = outcome.success ? verdict.reject! : { code: outcome.error.code, error: outcome.error.error };
