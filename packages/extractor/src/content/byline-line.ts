@@ -1,8 +1,8 @@
 // The byline's one line: its parts' text cut into pieces, tidied and joined ("By Jane Doe · March 3, 2025").
 import { Element, Text, isTag, isText, type AnyNode } from 'domhandler';
 
-import { elements, relink, textOf } from '../dom/walk.js';
-import { INLINE_TAGS, PICTURE_TAGS } from './tags.js';
+import { relink, textOf } from '../dom/walk.js';
+import { hasImage, INLINE_TAGS } from './tags.js';
 
 /** A sentence of the text (8 words or more, ending like one) is never a piece of a byline: a disclosure, a standfirst. */
 const SENTENCE = /^(?:\S+\s+){7,}\S*[.!?]["”’)]*$/;
@@ -25,13 +25,6 @@ const LABELLED = /^(?:(?:last )?updated|published|posted|edited|reviewed|written
 
 /** What the line joins its pieces with. */
 const JOIN = ' · ';
-
-/** Whether `el` is or holds a picture. */
-export function hasImage(el: Element): boolean {
-  if (PICTURE_TAGS.has(el.name)) return true;
-  for (const e of elements(el)) if (PICTURE_TAGS.has(e.name)) return true;
-  return false;
-}
 
 /**
  * The line: the text of `run` cut into pieces at its blocks, line breaks and lone separators; separator-only pieces

@@ -3,10 +3,10 @@ import { isTag, isText, type AnyNode, type Element, type ParentNode, type Text }
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { contains, detachAll, elements, relink, textOf } from '../dom/walk.js';
-import { hasImage, lineOf } from './byline-line.js';
+import { lineOf } from './byline-line.js';
 import { looksLikeAvatar, looksLikeByline, marksAuthorOrDate } from './hints.js';
 import type { Measure } from './measure.js';
-import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
+import { hasImage, HEADING_TAGS, INLINE_TAGS } from './tags.js';
 import type { Trace } from './trace.js';
 
 /** A byline part holds at most this many characters (a name, a date, "By Jane Doe | 9 March 2026, 14:05"). */

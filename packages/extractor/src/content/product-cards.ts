@@ -3,6 +3,7 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import type { Measure } from './measure.js';
+import { hasImage } from './tags.js';
 import type { Doomed } from './trace.js';
 
 /** A card holds at most this many characters: a product's name, its price, a rating. */
@@ -98,15 +99,4 @@ function isProductCard(card: Element, m: Measure): boolean {
     for (const c of n.children) stack.push(c);
   }
   return away && priced && (pictured || m.link >= 0.5 * m.text);
-}
-
-function hasImage(a: Element): boolean {
-  const stack: AnyNode[] = [...a.children];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (!isTag(n)) continue;
-    if (n.name === 'img' || n.name === 'picture') return true;
-    for (const c of n.children) stack.push(c);
-  }
-  return false;
 }

@@ -1,4 +1,7 @@
 // Tag classes used by main-content extraction.
+import type { Element } from 'domhandler';
+
+import { elements } from '../dom/walk.js';
 
 /** Elements whose content is never visible text of the page. */
 export const DROP_TAGS: ReadonlySet<string> = new Set([
@@ -83,3 +86,10 @@ export const PICTURE_TAGS: ReadonlySet<string> = new Set(['img', 'picture']);
 
 /** Code: its elements are a highlighter's tokens and lines, never chrome, furniture or copies; no rule enters it. */
 export const CODE_TAGS: ReadonlySet<string> = new Set(['pre', 'code']);
+
+/** Whether `el` is or holds a picture. */
+export function hasImage(el: Element): boolean {
+  if (PICTURE_TAGS.has(el.name)) return true;
+  for (const e of elements(el)) if (PICTURE_TAGS.has(e.name)) return true;
+  return false;
+}
