@@ -148,7 +148,8 @@ export async function finishChangeFeed(store: Store, job: JobRecord, stored?: Fe
  * (`FeedPages`) when that is all of them, else read back from the store and parsed.
  */
 async function* storedPages(store: Store, jobId: string, stored: FeedPages | undefined): AsyncGenerator<FeedPage> {
-  const kept = stored?.all(await store.results.count(jobId));
+  // Counted only when something was kept: a resumed job or a Redis worker reads the documents anyway.
+  const kept = stored && stored.all(await store.results.count(jobId));
   if (kept) return yield* kept;
   for (let skip = 0; ; skip += RESULTS_PER_READ) {
     const results = await store.results.list(jobId, skip, RESULTS_PER_READ);
