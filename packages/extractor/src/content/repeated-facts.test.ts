@@ -54,6 +54,15 @@ describe("extractMainContent: facts repeated item by item (a poster's statistics
     expect(text).toContain('Promise<Result>');
   });
 
+  it('keeps the field lists of documented functions, which sit in the definition of each function', () => {
+    const fn = (name: string): string =>
+      `<dl class="py function"><dt class="sig"><code>${name}(path)</code></dt><dd><p>Tells whether the job may ${name} the page at path, by the rules of its site.</p><dl class="field-list"><dt>Return type:</dt><dd><a href="#bool"><em>bool</em></a></dd></dl></dd></dl>`;
+    const { text } = extract(
+      page(`<main><h1>robots</h1>${prose('intro', 2)}${['fetch', 'crawl', 'index'].map(fn).join('')}</main>`),
+    );
+    expect(text.split('Return type:').length - 1).toBe(3);
+  });
+
   it('names its rule in explain', () => {
     const block = explainPage(thread(4), { url: 'https://forum.example/viewtopic.php?t=1' }).blocks.find((b) =>
       b.text.includes('Founded:'),

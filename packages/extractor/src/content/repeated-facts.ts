@@ -28,7 +28,8 @@ interface LabelPairs {
  * Drops the label–value pairs of definition lists under `container` whose label repeats in 3 or more lists: a term
  * (up to 30 characters) with the definition after it (up to 50), or one term or definition reading "Label: value".
  * The rest of each list (the poster's name, a rank) stays: only the repeated, labelled figures go. A pair holding code
- * is documentation (an event's "signature:", a field list's "Return type:"), never an item's fact.
+ * is documentation (an event's "signature:", a field list's "Return type:"), never an item's fact; so are lists nested
+ * in a definition, which are not read (the field list inside a documented function's entry).
  */
 export function dropRepeatedFacts(container: Element, measures: Map<Element, Measure>, doomed: Doomed): void {
   const byLabel = new Map<string, LabelPairs>();
