@@ -16,6 +16,7 @@ import { isPageControl } from './page-controls.js';
 import { phoneCallToAction } from './phone-links.js';
 import { dropProductCardRows } from './product-cards.js';
 import { dropPlaceholders } from './placeholders.js';
+import { dropRepeatedFacts } from './repeated-facts.js';
 import { dropRepeats } from './repeats.js';
 import { dropFurnitureSection, isListLabel, type SectionContext } from './sections.js';
 import { ShortTexts } from './short-texts.js';
@@ -114,6 +115,7 @@ export function cleanContainer(
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
   if (!article) dropProductCardRows(container, measures, total, doomed);
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');
+  dropRepeatedFacts(container, measures, doomed);
   const blocks = dropRepeats(container, measures, doomed);
   dropPlaceholders(blocks, container, measures, total, doomed);
   detachAll(doomed);

@@ -172,6 +172,18 @@ describe('extractMainContent: forums', () => {
     for (const gone of ['Last edited', 'Join Date', 'Add a comment']) expect(text).not.toContain(gone);
   });
 
+  it("drops phpBB's edit notice (… edited 3 times in total) and a poster's Registered: date, keeps the posts", () => {
+    const post = (i: number): string =>
+      `<div class="post bg${i % 2}" id="p${i}"><div class="inner"><dl class="postprofile"><dt><a href="./memberlist.php?u=${i}">poster${i}</a></dt><dd><strong>Registered:</strong> 2024-01-2${i}</dd></dl><div class="postbody"><div class="content">${prose(`post${i}`, 1)}</div><div class="notice">Last edited by <a href="./memberlist.php?u=${i}">poster${i}</a> on Tue Aug 27, 2019 10:0${i} pm, edited ${i + 1} times in total.</div></div></div></div>`;
+    const { text } = extract(
+      page(
+        `<div id="page-body"><h2 class="topic-title">Boot loops after the kernel update</h2>${[0, 1, 2, 3].map(post).join('')}</div>`,
+      ),
+    );
+    for (let i = 0; i < 4; i++) expect(text).toContain(`post${i} paragraph 1`);
+    for (const gone of ['Last edited', 'in total', 'Registered']) expect(text).not.toContain(gone);
+  });
+
   it('keeps the opening post above a long comment thread that stays', () => {
     const comments = Array.from(
       { length: 10 },

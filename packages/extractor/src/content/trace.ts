@@ -107,6 +107,10 @@ export const DROP_RULES = {
     says: "a row of other products' cards on a product's page (bought together, also viewed)",
   },
   'author-card': { module: 'author-cards.ts', says: "an author card: a link to the writer's page beside a bio" },
+  'repeated-facts': {
+    module: 'repeated-facts.ts',
+    says: "a label and its value repeated in the lists of 3+ posts or cards (a poster's Posts: 4032, Joined …)",
+  },
   repeat: { module: 'repeats.ts', says: 'a copy of an earlier block or wrapper, word for word' },
   'quoted-reply': { module: 'repeats.ts', says: 'a quote of an earlier post in a reply' },
   placeholder: { module: 'placeholders.ts', says: 'template filler (Lorem ipsum) and its unfilled cards' },

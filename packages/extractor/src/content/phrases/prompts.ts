@@ -46,12 +46,17 @@ const RELATED_LINK_LABELS = phraseTable(String.raw`
 export const RELATED_LINK_LABEL = anyOf(RELATED_LINK_LABELS, '^', String.raw`\s*:`);
 
 /**
- * A thread's edit and membership labels and a Q&A page's comment prompts ("Last edited by mod: Jul 3, 2024", "Join
- * Date: Aug 2008", "Add a comment"): the whole text of a block of up to 80 characters.
+ * A thread's edit and membership labels and a Q&A page's comment prompts ("Last edited by mod: Jul 3, 2024", "Last
+ * edited by Ann on Tue Aug 27, 2019 10:03 pm, edited 1 time in total.", "Join Date: Aug 2008", "Registered:
+ * 2024-01-27", "Add a comment"): the whole text of a block of up to 80 characters. The references of the dev split
+ * never keep them; "Joined" and "Founded" without more are left alone (a seller's "Joined Feb 1999" on a shop page, a
+ * company's "Founded: 1998" in an article are kept by the references).
  */
 const THREAD_LABELS = phraseTable(String.raw`
   last edited(?: by [\w .-]{1,30})?:? .{0,30}
+  last edited by [\w .-]{1,30} on .{1,40}, edited \d+ times? in total\.?
   join date:? .{0,20}
+  registered: .{1,20}
   add a comment
   sign up to request clarification or add additional context in comments\.?
 `);
