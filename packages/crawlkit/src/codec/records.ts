@@ -189,6 +189,15 @@ export const storedExtractionCodec = recordCodec({
       error: 'Expected an extraction with its metadata',
     }),
   }),
+  // Every page a recrawl confirms in a new process is read through here: zod's first parses run cold.
+  check: ({ fetchedAt, contentHash, extraction }) => {
+    if (typeof fetchedAt !== 'number') return 'fetchedAt: Expected a number';
+    if (contentHash !== undefined && typeof contentHash !== 'string') return 'contentHash: Expected a string';
+    if (!isObject(extraction) || !isObject((extraction as { metadata?: unknown }).metadata)) {
+      return 'extraction: Expected an extraction with its metadata';
+    }
+    return undefined;
+  },
 });
 
 /**
