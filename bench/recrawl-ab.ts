@@ -50,7 +50,7 @@ const store = mkdtempSync(join(tmpdir(), 'ck-ab-'));
 await child(scripts.branch, store);
 const runs: Record<'base' | 'branch', Child[]> = { base: [], branch: [] };
 for (let pair = 0; pair < PAIRS; pair++) {
-  const order = (pair % 2 ? ['branch', 'base'] : ['base', 'branch']) as ('base' | 'branch')[];
+  const order: ('base' | 'branch')[] = pair % 2 ? ['branch', 'base'] : ['base', 'branch'];
   for (const build of order) {
     const dir = mkdtempSync(join(tmpdir(), 'ck-ab-'));
     copyFileSync(join(store, 'crawlkit.db'), join(dir, 'crawlkit.db'));
