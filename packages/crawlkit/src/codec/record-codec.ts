@@ -22,6 +22,12 @@ export interface RecordCodecOptions<S extends z.ZodType> {
   schema: S;
   /** `migrations[n]` turns a version-`n` record into a version-`n + 1` one. A missing step keeps the record as it is. */
   migrations?: Record<number, (record: Record<string, unknown>) => Record<string, unknown>>;
+  /**
+   * A check by hand in place of the schema's parse, for a record read once a page (a recrawl's kept extractions): its
+   * problem, or undefined when the record has the schema's shape. The record is then used as it is (no defaults, no
+   * keys stripped), so only for schemas without either. @default the schema's parse
+   */
+  check?: (record: Record<string, unknown>) => string | undefined;
 }
 
 function invalid(name: string, problem: string): CrawlkitError {
@@ -38,7 +44,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Defines the codec of one kind of record from its schema at the current version. */
 export function recordCodec<S extends z.ZodType<object>>(options: RecordCodecOptions<S>): RecordCodec<z.output<S>> {
-  const { name, version, schema, migrations = {} } = options;
+  const { name, version, schema, migrations = {}, check } = options;
   return {
     name,
     version,
@@ -58,6 +64,11 @@ export function recordCodec<S extends z.ZodType<object>>(options: RecordCodecOpt
         throw invalid(name, `it has version ${v}, and this crawlkit reads up to ${version}: upgrade crawlkit`);
       let record = fields;
       for (let at = v; at < version; at++) record = migrations[at]?.(record) ?? record;
+      if (check) {
+        const problem = check(record);
+        if (problem) throw invalid(name, problem);
+        return record as z.output<S>;
+      }
       const checked = schema.safeParse(record);
       if (!checked.success) {
         const issue = checked.error.issues[0]!;

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { recordCodec } from './record-codec.js';
-import { decodeBacklog, decodeDocument, snapshotCodec, storedJobCodec, storedJobOf, taskMetaCodec } from './records.js';
+import {
+  decodeBacklog,
+  decodeDocument,
+  lineageRunCodec,
+  snapshotCodec,
+  storedExtractionCodec,
+  storedJobCodec,
+  storedJobOf,
+  taskMetaCodec,
+} from './records.js';
 
 const invalid = (message: RegExp | string) => ({
   code: 'STORE_RECORD_INVALID',
@@ -67,6 +76,33 @@ describe('the records crawlkit keeps', () => {
     });
     expect(() => decodeDocument('{"markdown":"a"}')).toThrow(expect.objectContaining(invalid('no metadata')));
     expect(() => decodeDocument('not json')).toThrow(expect.objectContaining(invalid('not JSON')));
+  });
+
+  it('checks by hand the records a recrawl reads once a page: kept extractions and the lineage run', () => {
+    const refuses = (codec: { decode(text: string): unknown }, cases: [string, string][]) => {
+      for (const [text, problem] of cases) {
+        expect(() => codec.decode(text)).toThrow(expect.objectContaining(invalid(problem)));
+      }
+    };
+    const kept = { fetchedAt: 5, contentHash: 'h', extraction: { markdown: 'a', metadata: {}, warnings: [] } };
+    expect(storedExtractionCodec.decode(storedExtractionCodec.encode(kept))).toEqual(kept);
+    const { contentHash: _hash, ...unhashed } = kept;
+    expect(storedExtractionCodec.decode(storedExtractionCodec.encode(unhashed))).toEqual(unhashed);
+    refuses(storedExtractionCodec, [
+      ['{"v":1,"fetchedAt":"5","extraction":{"metadata":{}}}', 'fetchedAt'],
+      ['{"v":1,"fetchedAt":5,"contentHash":3,"extraction":{"metadata":{}}}', 'contentHash'],
+      ['{"v":1,"fetchedAt":5,"extraction":{"markdown":"a"}}', 'extraction'],
+      ['{"v":2,"fetchedAt":5,"extraction":{"metadata":{}}}', 'upgrade crawlkit'],
+    ]);
+    const run = { jobId: 'j', completedAt: 1, pages: [['k', 'https://a.test/', 'h'] as [string, string, string]] };
+    expect(lineageRunCodec.decode(lineageRunCodec.encode(run))).toEqual(run);
+    refuses(lineageRunCodec, [
+      ['{"v":1,"jobId":"j","completedAt":1,"pages":[["k","u"]]}', 'pages.0'],
+      ['{"v":1,"jobId":"j","completedAt":1,"pages":[["k","u","h"],["k","u",3]]}', 'pages.1'],
+      ['{"v":1,"jobId":"j","completedAt":1,"pages":{}}', 'pages'],
+      ['{"v":1,"jobId":7,"completedAt":1,"pages":[]}', 'jobId'],
+      ['{"v":1,"jobId":"j","pages":[]}', 'completedAt'],
+    ]);
   });
 
   it("reads a batch's backlog only as a list of URLs", () => {

@@ -105,6 +105,21 @@ export const lineageRunCodec = recordCodec({
     /** `[key, url, contentHash]` per page. */
     pages: z.array(z.tuple([z.string(), z.string(), z.string()])),
   }),
+  // Read at a crawl's start and at its close: zod's check of a large site's tuples, run cold, is a recrawl's cost.
+  check: ({ jobId, completedAt, pages }) => {
+    if (typeof jobId !== 'string') return 'jobId: Expected a string';
+    if (typeof completedAt !== 'number') return 'completedAt: Expected a number';
+    if (!Array.isArray(pages)) return 'pages: Expected an array';
+    const bad = pages.findIndex(
+      (page) =>
+        !Array.isArray(page) ||
+        page.length !== 3 ||
+        typeof page[0] !== 'string' ||
+        typeof page[1] !== 'string' ||
+        typeof page[2] !== 'string',
+    );
+    return bad === -1 ? undefined : `pages.${bad}: Expected [key, url, contentHash]`;
+  },
 });
 
 /**
@@ -189,6 +204,15 @@ export const storedExtractionCodec = recordCodec({
       error: 'Expected an extraction with its metadata',
     }),
   }),
+  // Every page a recrawl confirms in a new process is read through here: zod's first parses run cold.
+  check: ({ fetchedAt, contentHash, extraction }) => {
+    if (typeof fetchedAt !== 'number') return 'fetchedAt: Expected a number';
+    if (contentHash !== undefined && typeof contentHash !== 'string') return 'contentHash: Expected a string';
+    if (!isObject(extraction) || !isObject((extraction as { metadata?: unknown }).metadata)) {
+      return 'extraction: Expected an extraction with its metadata';
+    }
+    return undefined;
+  },
 });
 
 /**

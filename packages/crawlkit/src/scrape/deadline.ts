@@ -9,9 +9,13 @@ export class Deadline {
   readonly timeoutMs: number;
   /** Aborted when the timeout passes or the caller's signal aborts. */
   readonly signal: AbortSignal;
-  readonly #timeout = new AbortController();
+  readonly #abort = new AbortController();
   readonly #caller: AbortSignal | undefined;
+  /** Passes the caller's abort on; removed when the scrape ends. */
+  readonly #onCallerAbort: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** Whether the timer fired. */
+  #expired = false;
   #phase: 'fetch' | 'extract' | 'formats' = 'fetch';
   /** When the fetch started (after the wait for the host's slot). */
   #started = Date.now();
@@ -23,13 +27,21 @@ export class Deadline {
   constructor(timeoutMs: number, caller?: AbortSignal) {
     this.timeoutMs = timeoutMs;
     this.#caller = caller;
-    this.signal = caller ? AbortSignal.any([this.#timeout.signal, caller]) : this.#timeout.signal;
+    this.signal = this.#abort.signal;
+    // A listener on the caller's signal, not `AbortSignal.any`: a job's signal outlives its thousands of pages, and
+    // each composite signal made of it is tracked by weak references (a new process's recrawl spent more on those
+    // than on its deadlines).
+    if (caller?.aborted) this.#abort.abort(caller.reason);
+    else if (caller) {
+      this.#onCallerAbort = () => this.#abort.abort(caller.reason);
+      caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
     this.#arm();
   }
 
   /** Whether the scrape stopped because its timeout passed (not because its caller aborted it). */
   get timedOut(): boolean {
-    return this.#timeout.signal.aborted && !this.#caller?.aborted;
+    return this.#expired && !this.#caller?.aborted;
   }
 
   /** The time from now is no part of the page (a wait for its host's slot): the timer stops. */
@@ -47,6 +59,7 @@ export class Deadline {
   /** The scrape ended: the timer is cleared (a timer per scrape would otherwise stay armed for its whole timeout). */
   clear(): void {
     clearTimeout(this.#timer);
+    if (this.#onCallerAbort) this.#caller!.removeEventListener('abort', this.#onCallerAbort);
   }
 
   fetching(): void {
@@ -90,9 +103,9 @@ export class Deadline {
   }
 
   #arm(): void {
-    this.#timer = setTimeout(
-      () => this.#timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-      this.timeoutMs,
-    );
+    this.#timer = setTimeout(() => {
+      this.#expired = true;
+      this.#abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    }, this.timeoutMs);
   }
 }

@@ -59,6 +59,20 @@ describe('PageCacheMemo', () => {
     expect(b.runs).toBe(1);
   });
 
+  it('keeps no extraction its builder says not to keep (one read back from the page cache)', async () => {
+    const memo = new PageCacheMemo();
+    const value = serializeFetched(fetched(1));
+    const version = { cachedAt: 1_000, length: storedLength(value) };
+    const page = memo.fetched('k', { cachedAt: 1_000, ...value });
+    const read = counting(page, options());
+    await memo.extraction('k', version, contentSettings(options()), read.build, () => false);
+    await memo.extraction('k', version, contentSettings(options()), read.build, () => false);
+    expect(read.runs).toBe(2);
+    await memo.extraction('k', version, contentSettings(options()), read.build);
+    await memo.extraction('k', version, contentSettings(options()), read.build);
+    expect(read.runs).toBe(3);
+  });
+
   it('drops what it knew when the entry is rewritten (another cachedAt or size)', async () => {
     const memo = new PageCacheMemo();
     const one = serializeFetched(fetched(1));

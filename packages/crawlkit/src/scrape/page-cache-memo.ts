@@ -104,13 +104,15 @@ export class PageCacheMemo {
 
   /**
    * The extraction of a cache entry for `settings`: memoized, or built by `build` and kept unless its extraction was
-   * cut by the budget (the plain-text fallback, which a quieter moment may do better). Returns a copy each time.
+   * cut by the budget (the plain-text fallback, which a quieter moment may do better) or `keep` says no. Returns a
+   * copy each time.
    */
   async extraction(
     key: string,
     version: { cachedAt: number; length: number },
     settings: ExtractionSettings,
     build: () => Promise<Extraction>,
+    keep: () => boolean = () => true,
   ): Promise<Extraction> {
     const entry = this.#entry(key, version.cachedAt, version.length);
     // The settings are plain data: two requests with the same string get the same extraction.
@@ -118,7 +120,7 @@ export class PageCacheMemo {
     const known = entry?.extractions.get(fingerprint);
     if (known) return copyExtraction(known);
     const built = await build();
-    if (entry && !built.cut) {
+    if (entry && !built.cut && keep()) {
       entry.extractions.set(fingerprint, copyExtraction(built));
       entry.size += extractionSize(built);
       // Set again so that the LRU accounts for the new size (it may evict the entry if it got too big).

@@ -35,6 +35,8 @@ export interface CacheVisit {
   length?: number;
   /** Revalidated with the validators it had: the stored entry stands as it is, with a new `cachedAt`. */
   unchanged?: boolean;
+  /** Where the extraction of the copy served is kept (`stored-extraction.ts`), as the extraction stage found it. */
+  keptKey?: string;
 }
 
 /** A cached copy past `maxAge` whose validators the fetch sends: a `304 Not Modified` serves it again. */

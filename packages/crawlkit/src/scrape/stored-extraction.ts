@@ -46,7 +46,7 @@ export async function readStoredExtraction(
   key: string,
   fetchedAt: number,
 ): Promise<{ extraction: Extraction; contentHash?: string } | undefined> {
-  const entry = await store.pages.get(key);
+  const entry = await store.pages.get(key, { once: true });
   if (!entry) return undefined;
   try {
     const stored = storedExtractionCodec.decode(entry.value);

@@ -31,6 +31,11 @@ export interface PageLookup {
   minAge?: number;
   /** Clock override for tests. Default `Date.now()`. */
   now?: number;
+  /**
+   * The caller reads the entry once and keeps what it made of it (a page's kept extraction, parsed into the scrape's
+   * memo): a store with an in-memory tier does not keep the copy read. Absent: the copy read is kept as any other.
+   */
+  once?: boolean;
 }
 
 export interface PageStore {

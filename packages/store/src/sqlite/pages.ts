@@ -68,7 +68,7 @@ export class SqlitePageStore implements PageStore {
         validatedAt: version,
       };
       if (row.body) page.body = row.body;
-      this.#hot?.set(key, page);
+      if (!lookup?.once) this.#hot?.set(key, page);
       return toPage(key, page);
     });
   }

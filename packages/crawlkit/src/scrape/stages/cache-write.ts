@@ -27,7 +27,7 @@ export const cacheWrite: ScrapeStage = {
       memo.confirm(cache.key, { cachedAt: cache.cachedAt!, length }, { cachedAt, length }, page);
       cache.cachedAt = cachedAt;
       // Its kept extraction ages with it: older, it would be evicted or pruned first, and extracted again.
-      const keptKey = storedExtractionKey(state, scrapeExtractionSettings(state));
+      const keptKey = cache.keptKey ?? storedExtractionKey(state, scrapeExtractionSettings(state));
       if (keptKey) await store.pages.touch?.(keptKey, cachedAt);
       return;
     }

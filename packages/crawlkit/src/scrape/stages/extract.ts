@@ -7,7 +7,9 @@ import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from
 /**
  * Extracts the page in a worker thread (what its formats need: markdown, html, links, ...), unless the render judge
  * already did in the same call as its verdict. The extraction of a cached page is memoised per cache entry and
- * settings, and for a page with validators also kept in the page cache (`stored-extraction.ts`). Its budget counts
+ * settings, and for a page with validators also kept in the page cache (`stored-extraction.ts`); one read back from
+ * there is not memoised again: the store holds it, and a new process's recrawl holding each of its pages' extractions
+ * in memory paid for them in garbage collection. Its budget counts
  * from its own start (a slow fetch does not eat it); the page's timeout bounds fetch and extraction together.
  */
 export const extractStage: ScrapeStage = {
@@ -31,6 +33,7 @@ export const extractStage: ScrapeStage = {
     // A copy served from the cache may have its extraction kept beside it (another process fetched it).
     const served = cache.state === 'hit' || cache.state === 'revalidated';
     const keptKey = served ? storedExtractionKey(state, request.settings) : undefined;
+    if (keptKey) cache.keptKey = keptKey;
     let built = false;
     let keptHash: string | undefined;
     const extract = async () => {
@@ -51,7 +54,7 @@ export const extractStage: ScrapeStage = {
         : undefined;
     const extraction =
       store && version
-        ? await pageCacheMemoFor(store).extraction(cache.key, version, request.settings, extract)
+        ? await pageCacheMemoFor(store).extraction(cache.key, version, request.settings, extract, () => built)
         : await extract();
     state.extraction = extraction;
     if (keptHash !== undefined) state.contentHash = keptHash;

@@ -1,0 +1,42 @@
+import { once } from 'node:events';
+
+import { describe, expect, it } from 'vitest';
+
+import { Deadline } from './deadline.js';
+
+describe('Deadline', () => {
+  it("aborts with the caller's reason when the caller aborts, which is no timeout", () => {
+    const caller = new AbortController();
+    const deadline = new Deadline(60_000, caller.signal);
+    const reason = new Error('job cancelled');
+    caller.abort(reason);
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.signal.reason).toBe(reason);
+    expect(deadline.timedOut).toBe(false);
+    deadline.clear();
+  });
+
+  it('aborts at once for a caller already aborted', () => {
+    const deadline = new Deadline(60_000, AbortSignal.abort('gone'));
+    expect(deadline.signal.reason).toBe('gone');
+    expect(deadline.timedOut).toBe(false);
+    deadline.clear();
+  });
+
+  it('aborts with a TimeoutError when its time passes, and says so', async () => {
+    const caller = new AbortController();
+    const deadline = new Deadline(5, caller.signal);
+    await once(deadline.signal, 'abort');
+    expect((deadline.signal.reason as DOMException).name).toBe('TimeoutError');
+    expect(deadline.timedOut).toBe(true);
+    deadline.clear();
+  });
+
+  it('leaves the caller once cleared: a later abort of the caller does not reach it', () => {
+    const caller = new AbortController();
+    const deadline = new Deadline(60_000, caller.signal);
+    deadline.clear();
+    caller.abort();
+    expect(deadline.signal.aborted).toBe(false);
+  });
+});
