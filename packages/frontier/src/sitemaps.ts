@@ -4,6 +4,7 @@ import { Parser } from 'htmlparser2';
 
 import type { FetchText } from './fetch-text.js';
 import type { Robots } from './robots.js';
+import { scanSitemapXml, type SitemapEntryHandler } from './sitemap-scan.js';
 
 export interface SitemapDocument {
   /** Page URLs listed (`<url><loc>` or text lines). */
@@ -71,47 +72,76 @@ export function parseSitemap(text: string, maxUrls = Infinity): SitemapDocument 
       .filter((l) => /^https?:\/\//i.test(l));
     return { urls: urls.length > maxUrls ? urls.slice(0, maxUrls) : urls, sitemaps: [] };
   }
-  const urls: string[] = [];
-  const sitemaps: string[] = [];
-  const lastmod: number[] = [];
-  let dated = false;
-  const stack: string[] = [];
-  let captured = '';
-  let entry: { loc?: string; lastmod?: number } = {};
+  const scanned = new SitemapCollector(maxUrls);
+  if (scanSitemapXml(trimmed, scanned)) return scanned.document();
+  return parseSitemapXml(text, maxUrls);
+}
+
+/** An XML sitemap read by htmlparser2: what `scanSitemapXml` leaves, and the reference its tests compare it with. */
+export function parseSitemapXml(text: string, maxUrls = Infinity): SitemapDocument {
+  const parsed = new SitemapCollector(maxUrls);
   const parser = new Parser(
     {
-      onopentag(name) {
-        const local = name.toLowerCase().replace(/^.*:/, '');
-        stack.push(local);
-        if (local === 'loc' || local === 'lastmod') captured = '';
-        if (local === 'url' || local === 'sitemap') entry = {};
-      },
-      ontext(data) {
-        const top = stack[stack.length - 1];
-        if (top === 'loc' || top === 'lastmod') captured += data;
-      },
-      onclosetag() {
-        const local = stack.pop();
-        const parent = stack[stack.length - 1];
-        const own = parent === 'url' || parent === 'sitemap';
-        const value = captured.trim();
-        // `<image:loc>` and the like belong to an extension element, not to the entry.
-        if (local === 'loc' && own && value) entry.loc = value;
-        else if (local === 'lastmod' && own && value) {
-          const at = Date.parse(value);
-          if (!Number.isNaN(at)) entry.lastmod = at;
-        } else if (local === 'sitemap' && entry.loc) sitemaps.push(entry.loc);
-        else if (local === 'url' && entry.loc && urls.length < maxUrls) {
-          urls.push(entry.loc);
-          lastmod.push(entry.lastmod ?? Number.NaN);
-          if (entry.lastmod !== undefined) dated = true;
-        }
-      },
+      onopentag: (name) => parsed.open(name.toLowerCase().replace(/^.*:/, '')),
+      ontext: (data) => parsed.text(data),
+      onclosetag: () => parsed.close(),
     },
     { xmlMode: true, decodeEntities: true },
   );
   parser.end(text);
-  return dated ? { urls, sitemaps, lastmod: Float64Array.from(lastmod) } : { urls, sitemaps };
+  return parsed.document();
+}
+
+/** The entries of a sitemap as its elements open, hold text and close (`<url>`/`<sitemap>` with `<loc>`, `<lastmod>`). */
+class SitemapCollector implements SitemapEntryHandler {
+  readonly #maxUrls: number;
+  readonly #urls: string[] = [];
+  readonly #sitemaps: string[] = [];
+  readonly #lastmod: number[] = [];
+  #dated = false;
+  readonly #stack: string[] = [];
+  #captured = '';
+  #entry: { loc?: string; lastmod?: number } = {};
+
+  constructor(maxUrls: number) {
+    this.#maxUrls = maxUrls;
+  }
+
+  open(local: string): void {
+    this.#stack.push(local);
+    if (local === 'loc' || local === 'lastmod') this.#captured = '';
+    if (local === 'url' || local === 'sitemap') this.#entry = {};
+  }
+
+  text(data: string): void {
+    const top = this.#stack[this.#stack.length - 1];
+    if (top === 'loc' || top === 'lastmod') this.#captured += data;
+  }
+
+  close(): void {
+    const local = this.#stack.pop();
+    const parent = this.#stack[this.#stack.length - 1];
+    const own = parent === 'url' || parent === 'sitemap';
+    const value = this.#captured.trim();
+    const entry = this.#entry;
+    // `<image:loc>` and the like belong to an extension element, not to the entry.
+    if (local === 'loc' && own && value) entry.loc = value;
+    else if (local === 'lastmod' && own && value) {
+      const at = Date.parse(value);
+      if (!Number.isNaN(at)) entry.lastmod = at;
+    } else if (local === 'sitemap' && entry.loc) this.#sitemaps.push(entry.loc);
+    else if (local === 'url' && entry.loc && this.#urls.length < this.#maxUrls) {
+      this.#urls.push(entry.loc);
+      this.#lastmod.push(entry.lastmod ?? Number.NaN);
+      if (entry.lastmod !== undefined) this.#dated = true;
+    }
+  }
+
+  document(): SitemapDocument {
+    const urls = this.#urls;
+    const sitemaps = this.#sitemaps;
+    return this.#dated ? { urls, sitemaps, lastmod: Float64Array.from(this.#lastmod) } : { urls, sitemaps };
+  }
 }
 
 /** Decompresses (gzip), decodes and parses a fetched sitemap; `undefined` for an HTML page (a soft 404). */
