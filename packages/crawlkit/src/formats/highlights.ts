@@ -25,7 +25,8 @@ export function terms(text: string): string[] {
     .map((w) => searchStem(w.word));
 }
 
-const sentences = new Intl.Segmenter('en', { granularity: 'sentence' });
+// Made on first use: building ICU's sentence breaker costs ~10 ms, which every `import('crawlkit')` paid.
+let sentences: Intl.Segmenter | undefined;
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
@@ -36,6 +37,7 @@ const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|>)/;
 
 /** The sentences of a paragraph's text, trimmed; runs shorter than three words are dropped (labels, crumbs). */
 function sentencesOf(text: string, index: number, into: Passage[]): void {
+  sentences ??= new Intl.Segmenter('en', { granularity: 'sentence' });
   for (const { segment } of sentences.segment(text)) {
     const sentence = segment.trim();
     if (sentence.split(/\s+/).length >= 3) into.push({ text: sentence, index: index + text.indexOf(segment) });
