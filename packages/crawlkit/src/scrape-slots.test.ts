@@ -39,7 +39,7 @@ describe('ScrapeSlots', () => {
     const failing = slots.add(() => {
       throw new Error('boom');
     });
-    const next = slots.add(async () => 'next');
+    const next = slots.add(() => Promise.resolve('next'));
     await expect(failing).rejects.toThrow('boom');
     await expect(next).resolves.toBe('next');
   });
@@ -68,8 +68,9 @@ describe('ScrapeSlots', () => {
     let ran = false;
     await expect(
       slots.add(
-        async () => {
+        () => {
           ran = true;
+          return Promise.resolve();
         },
         { signal: AbortSignal.abort(new Error('already')) },
       ),
@@ -98,7 +99,7 @@ describe('ScrapeSlots', () => {
     const storage = new AsyncLocalStorage<string>();
     const first = gate([], 'first');
     const running = storage.run('first caller', () => slots.add(first.task));
-    const seen = storage.run('second caller', () => slots.add(async () => storage.getStore()));
+    const seen = storage.run('second caller', () => slots.add(() => Promise.resolve(storage.getStore())));
     first.finish();
     await running;
     await expect(seen).resolves.toBe('second caller');
