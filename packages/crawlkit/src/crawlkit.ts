@@ -1,7 +1,5 @@
 import { EventEmitter } from 'node:events';
 
-import PQueue from 'p-queue';
-
 import { startBatchScrape } from './api/batch.js';
 import {
   settleWithSignal,
@@ -68,6 +66,7 @@ import type {
 } from './v2/types.js';
 import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
 import { scheduleMethods, type ScheduleMethods } from './schedules/schedule-methods.js';
+import { ScrapeSlots } from './scrape-slots.js';
 
 /**
  * A crawlkit engine: one method per v2 endpoint, taking and returning the v2 JSON shapes. Bad input never throws:
@@ -77,7 +76,7 @@ import { scheduleMethods, type ScheduleMethods } from './schedules/schedule-meth
 export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #options: ResolvedOptions;
   readonly #raw: CrawlkitOptions;
-  readonly #queue: PQueue;
+  readonly #queue: ScrapeSlots;
   readonly #bus: EventBus;
   readonly #searchSetup: SearchSetup;
   #runtime: Promise<Runtime> | undefined;
@@ -88,7 +87,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     super();
     this.#options = resolveOptions(options);
     this.#raw = options;
-    this.#queue = new PQueue({ concurrency: this.#options.concurrency });
+    this.#queue = new ScrapeSlots(this.#options.concurrency);
     this.#bus = new EventBus(this, scopedLogger(options.logger, 'engine'));
     const { provider, embeddingModel } = this.#options.search;
     this.#searchSetup = searchSetup(webProvider(provider), embeddingModel);

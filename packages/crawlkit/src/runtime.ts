@@ -11,7 +11,6 @@ import {
 } from '@crawlkit/store';
 import { Fetcher, ReplayEngine, STRICT_URL_POLICY, type FetcherOptions, type UrlPolicy } from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
-import type PQueue from 'p-queue';
 
 import type { EngineContext } from './context.js';
 import { CrawlkitError } from './errors.js';
@@ -35,6 +34,7 @@ import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
 import { storedJobOf } from './codec/records.js';
 import { Scheduler } from './schedules/scheduler.js';
+import type { ScrapeSlots } from './scrape-slots.js';
 
 /** Everything one `Crawlkit` instance runs on, built on its first call. */
 export interface Runtime {
@@ -44,7 +44,7 @@ export interface Runtime {
   /** The store of `zeroDataRetention` jobs (and the engine's store with `store: 'memory'`). */
   memory: Store;
   /** The engine's scrape slots (`concurrency`), shared by direct scrapes and every job. */
-  queue: PQueue;
+  queue: ScrapeSlots;
   bus: EventBus;
   urlPolicy?: UrlPolicy;
   handlers: Record<JobKind, JobKindHandler>;
@@ -60,7 +60,7 @@ export interface Runtime {
 export interface RuntimeSettings {
   raw: CrawlkitOptions;
   options: ResolvedOptions;
-  queue: PQueue;
+  queue: ScrapeSlots;
   bus: EventBus;
 }
 

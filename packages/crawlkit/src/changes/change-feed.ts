@@ -100,8 +100,17 @@ export function feedOf(job: JobRecord): { lineage: string } | undefined {
   if (job.kind !== 'crawl') return undefined;
   const stored = storedJobOf<CrawlRequest>(job);
   if (!hasChangeFeed(stored.request)) return undefined;
-  return { lineage: lineageOf(stored.request, stored.tenant) };
+  // Asked twice a page: a lineage by options hashes the whole request.
+  let feed = feeds.get(stored);
+  if (!feed) {
+    feed = { lineage: lineageOf(stored.request, stored.tenant) };
+    feeds.set(stored, feed);
+  }
+  return feed;
 }
+
+/** Each decoded stored job's feed (`storedJobOf` decodes a job's request text once). */
+const feeds = new WeakMap<object, { lineage: string }>();
 
 /**
  * Closes a completed crawl's feed: its stored pages (with a content hash, under an error status) become the lineage's

@@ -62,18 +62,27 @@ export function formatModule(type: string): AnyFormatModule {
 /** Each module's place in production order. */
 const rank = new Map<string, number>(FORMAT_MODULES.map((m, i) => [m.type, i]));
 
+type Requested = readonly { readonly module: AnyFormatModule; readonly format: FormatEntry }[];
+
 /**
- * The requested formats with their modules, in production order (a type asked twice in the order asked). Asked
- * about ten times a page: it walks the request's few formats, not every module.
+ * Each formats list's requested modules, found once: a job's pages share their request's list (validated, never
+ * changed after), which is asked about ten times a page.
  */
-function requested(formats: readonly FormatEntry[]): { module: AnyFormatModule; format: FormatEntry }[] {
+const requestedOf = new WeakMap<readonly FormatEntry[], Requested>();
+
+/** The requested formats with their modules, in production order (a type asked twice in the order asked). */
+function requested(formats: readonly FormatEntry[]): Requested {
+  let known = requestedOf.get(formats);
+  if (known) return known;
   const found: { module: AnyFormatModule; format: FormatEntry; rank: number }[] = [];
   for (const format of formats) {
     const module = byType.get(format.type);
     if (module) found.push({ module, format, rank: rank.get(format.type)! });
   }
   // Array sort is stable: formats of one type keep their order.
-  return found.length > 1 ? found.sort((a, b) => a.rank - b.rank) : found;
+  known = Object.freeze(found.length > 1 ? found.sort((a, b) => a.rank - b.rank) : found);
+  requestedOf.set(formats, known);
+  return known;
 }
 
 /** What the extraction worker computes for `formats`: the union of every format's needs. */
@@ -132,12 +141,21 @@ export function formatsWriteCache(formats: readonly FormatEntry[]): boolean {
   return requested(formats).every(({ module, format }) => module.cacheWritable?.(format) ?? true);
 }
 
-/** The formats' parts of the page cache key (each format that has one, asked for or not). */
-export function formatsCacheKey(formats: readonly FormatEntry[]): string[] {
-  return FORMAT_MODULES.flatMap((module) => {
-    const m = module as AnyFormatModule;
-    return m.cacheKey ? [m.cacheKey(formats.find((f) => f.type === m.type))] : [];
-  });
+const cacheKeyOf = new WeakMap<readonly FormatEntry[], readonly string[]>();
+
+/** The formats' parts of the page cache key (each format that has one, asked for or not), made once per list. */
+export function formatsCacheKey(formats: readonly FormatEntry[]): readonly string[] {
+  let known = cacheKeyOf.get(formats);
+  if (!known) {
+    known = Object.freeze(
+      FORMAT_MODULES.flatMap((module) => {
+        const m = module as AnyFormatModule;
+        return m.cacheKey ? [m.cacheKey(formats.find((f) => f.type === m.type))] : [];
+      }),
+    );
+    cacheKeyOf.set(formats, known);
+  }
+  return known;
 }
 
 /** Runs the requested formats' after-fetch steps. */

@@ -191,7 +191,8 @@ export function createCrawlPlanner(
     async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {
       if (!outcome.success) return { tasks: [] };
       const finalUrl = outcome.document.metadata.url ?? task.url;
-      const finalKey = key(finalUrl);
+      // A task's key is its URL's (`admit`): a page that did not move needs no second normalisation.
+      const finalKey = finalUrl === task.url ? task.key : key(finalUrl);
       let duplicate = false;
       if (finalKey !== task.key) {
         if (task.key === seedKey && !rules.isInternal(finalUrl)) {

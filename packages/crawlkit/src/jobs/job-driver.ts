@@ -1,5 +1,4 @@
 import type { JobKind, JobRecord, Store } from '@crawlkit/store';
-import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import { sleep } from '@crawlkit/actions';
@@ -9,6 +8,7 @@ import type { JobLeases } from './lease.js';
 import type { JobPlanner } from './planner.js';
 import type { FeedPages } from '../changes/feed-pages.js';
 import { JobRunner } from './runner.js';
+import type { ScrapeSlots } from '../scrape-slots.js';
 
 export interface JobKindHandler {
   /** Builds the planner for a job from its stored request; `ctx` is the job's (`EngineContext.forJob`). */
@@ -28,7 +28,7 @@ export interface JobEnds {
  */
 export class JobDriver {
   readonly #ctx: EngineContext;
-  readonly #queue: PQueue;
+  readonly #queue: ScrapeSlots;
   readonly #handlers: Record<JobKind, JobKindHandler>;
   readonly #leases: JobLeases;
   readonly #events: JobEvents;
@@ -40,7 +40,7 @@ export class JobDriver {
   constructor(options: {
     ctx: EngineContext;
     /** The engine's scrape slots. */
-    queue: PQueue;
+    queue: ScrapeSlots;
     handlers: Record<JobKind, JobKindHandler>;
     leases: JobLeases;
     events: JobEvents;

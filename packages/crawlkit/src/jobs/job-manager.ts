@@ -1,6 +1,5 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, JobKind, JobRecord, Store, TaskInput } from '@crawlkit/store';
-import type PQueue from 'p-queue';
 import { v7 as uuidv7 } from 'uuid';
 
 import type { EngineContext } from '../context.js';
@@ -22,6 +21,7 @@ import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { storedJobCodec, storedJobOf } from '../codec/records.js';
 import { finishChangeFeed } from '../changes/change-feed.js';
 import type { FeedPages } from '../changes/feed-pages.js';
+import type { ScrapeSlots } from '../scrape-slots.js';
 
 export type { JobKindHandler } from './job-driver.js';
 
@@ -66,7 +66,7 @@ export class JobManager {
   constructor(options: {
     ctx: EngineContext;
     /** The engine's scrape slots. */
-    queue: PQueue;
+    queue: ScrapeSlots;
     stores: JobStores;
     leases: JobLeases;
     handlers: Record<JobKind, JobKindHandler>;

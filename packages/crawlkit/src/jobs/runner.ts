@@ -1,5 +1,4 @@
 import type { JobRecord, Store, Task } from '@crawlkit/store';
-import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import { isStoreFault, storeFaultDelay } from '../store-faults.js';
@@ -11,6 +10,7 @@ import type { JobEventSink } from './events.js';
 import { localHostSlots } from './host-slots.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { executeTask, isStoreBudgetError, type JobTasks } from './task-execution.js';
+import type { ScrapeSlots } from '../scrape-slots.js';
 
 const IDLE_POLL_MS = 100;
 
@@ -48,7 +48,7 @@ export class JobRunner {
   constructor(options: {
     ctx: EngineContext;
     store: Store;
-    queue: PQueue;
+    queue: ScrapeSlots;
     job: JobRecord;
     planner: JobPlanner;
     events: JobEventSink;

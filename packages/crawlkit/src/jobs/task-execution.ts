@@ -8,7 +8,6 @@ import {
   type TaskCompletion,
   type TaskOutcome,
 } from '@crawlkit/store';
-import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
@@ -23,6 +22,7 @@ import type { OfferedKeys } from './offered-keys.js';
 import { feedOf } from '../changes/change-feed.js';
 import type { FeedPages } from '../changes/feed-pages.js';
 import { taskMetaCodec } from '../codec/records.js';
+import type { ScrapeSlots } from '../scrape-slots.js';
 
 /**
  * Where a task goes when it does not settle: back on the queue it came from. This is the part that differs between
@@ -69,7 +69,7 @@ export interface JobTasks {
   readonly planner: JobPlanner;
   readonly events: JobEventSink;
   /** The engine's scrape slots. */
-  readonly slots: PQueue;
+  readonly slots: ScrapeSlots;
   readonly hosts: HostSlots;
   readonly queue: TaskQueue;
   /** Taken before the engine slot, freed once the page is fetched; absent when the driver keeps the job's limit. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 
 import { redactUrl } from '@crawlkit/fetcher';
 import type { BackendConnection, JobRecord, Task, WorkAttempt, WorkConsumer, WorkItem } from '@crawlkit/store';
-import type PQueue from 'p-queue';
 
 import type { EngineContext } from '../context.js';
 import type { JobEventSink } from '../jobs/events.js';
@@ -12,6 +11,7 @@ import type { JobPlanner } from '../jobs/planner.js';
 import { executeTask, isStoreBudgetError, type JobTasks } from '../jobs/task-execution.js';
 import { JobCompletion } from './job-completion.js';
 import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
+import type { ScrapeSlots } from '../scrape-slots.js';
 
 /** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
 const MAX_INLINE_WAIT_MS = 5_000;
@@ -41,7 +41,7 @@ export interface TaskWorkerDeps {
   ctx: EngineContext;
   connection: BackendConnection;
   /** The engine's scrape slots. */
-  slots: PQueue;
+  slots: ScrapeSlots;
   /** Builds the planner of a job, whose context is `ctx` (`EngineContext.forJob`). */
   planner(job: JobRecord, ctx: EngineContext): JobPlanner;
   events: JobEventSink;

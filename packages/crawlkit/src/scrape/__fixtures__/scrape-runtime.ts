@@ -1,20 +1,19 @@
 // The engine runtime the scrape pipeline's tests run stages on: a memory store, the HTTP engine, a quiet event bus.
 import { EventEmitter } from 'node:events';
 
-import PQueue from 'p-queue';
-
 import { EventBus } from '../../event-bus.js';
 import type { CrawlkitEvents } from '../../events.js';
 import { silentLogger } from '../../logger.js';
 import { resolveOptions, type CrawlkitOptions } from '../../options.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
+import { ScrapeSlots } from '../../scrape-slots.js';
 
 export function scrapeTestRuntime(options: CrawlkitOptions = {}): Promise<Runtime> {
   const raw: CrawlkitOptions = { store: 'memory', engine: 'http', ...options };
   return createRuntime({
     raw,
     options: resolveOptions(raw),
-    queue: new PQueue({ concurrency: 2 }),
+    queue: new ScrapeSlots(2),
     bus: new EventBus(new EventEmitter<CrawlkitEvents>(), silentLogger),
   });
 }

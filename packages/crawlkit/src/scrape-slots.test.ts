@@ -1,0 +1,129 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { describe, expect, it } from 'vitest';
+
+import { ScrapeSlots } from './scrape-slots.js';
+
+/** A task that runs until `finish` is called, recording when it started. */
+function gate(log: string[], name: string) {
+  let finish!: (value: string) => void;
+  const done = new Promise<string>((resolve) => (finish = resolve));
+  return {
+    task: () => {
+      log.push(name);
+      return done;
+    },
+    finish: () => finish(name),
+  };
+}
+
+describe('ScrapeSlots', () => {
+  it('runs at most its concurrency at once, the others in the order they came', async () => {
+    const slots = new ScrapeSlots(2);
+    const log: string[] = [];
+    const gates = ['a', 'b', 'c', 'd'].map((name) => gate(log, name));
+    const results = gates.map((g) => slots.add(g.task));
+    expect(log).toEqual(['a', 'b']);
+    expect([slots.pending, slots.size]).toEqual([2, 2]);
+    gates[1]!.finish();
+    await results[1];
+    expect(log).toEqual(['a', 'b', 'c']);
+    gates[0]!.finish();
+    gates[2]!.finish();
+    gates[3]!.finish();
+    expect(await Promise.all(results)).toEqual(['a', 'b', 'c', 'd']);
+    expect([slots.pending, slots.size]).toEqual([0, 0]);
+  });
+
+  it('frees the slot of a task that throws, and rejects with its error', async () => {
+    const slots = new ScrapeSlots(1);
+    const failing = slots.add(() => {
+      throw new Error('boom');
+    });
+    const next = slots.add(() => Promise.resolve('next'));
+    await expect(failing).rejects.toThrow('boom');
+    await expect(next).resolves.toBe('next');
+  });
+
+  it('drops a waiting task whose signal aborts, and never starts it', async () => {
+    const slots = new ScrapeSlots(1);
+    const log: string[] = [];
+    const first = gate(log, 'first');
+    const running = slots.add(first.task);
+    const controller = new AbortController();
+    const waiting = slots.add(gate(log, 'second').task, { signal: controller.signal });
+    const third = gate(log, 'third');
+    const after = slots.add(third.task);
+    controller.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped');
+    expect(slots.size).toBe(1);
+    first.finish();
+    await running;
+    third.finish();
+    await after;
+    expect(log).toEqual(['first', 'third']);
+  });
+
+  it('rejects a task whose signal aborted before it was added, without running it', async () => {
+    const slots = new ScrapeSlots(1);
+    let ran = false;
+    await expect(
+      slots.add(
+        () => {
+          ran = true;
+          return Promise.resolve();
+        },
+        { signal: AbortSignal.abort(new Error('already')) },
+      ),
+    ).rejects.toThrow('already');
+    expect(ran).toBe(false);
+    expect(slots.pending).toBe(0);
+  });
+
+  it('rejects a running task at once when its signal aborts, and gives its slot to the next', async () => {
+    const slots = new ScrapeSlots(1);
+    const log: string[] = [];
+    const controller = new AbortController();
+    const hanging = slots.add(gate(log, 'hanging').task, { signal: controller.signal });
+    const next = gate(log, 'next');
+    const after = slots.add(next.task);
+    controller.abort(new Error('cancelled'));
+    await expect(hanging).rejects.toThrow('cancelled');
+    await Promise.resolve();
+    expect(log).toEqual(['hanging', 'next']);
+    next.finish();
+    await expect(after).resolves.toBe('next');
+  });
+
+  it('runs a task that waited in the async context of its add', async () => {
+    const slots = new ScrapeSlots(1);
+    const storage = new AsyncLocalStorage<string>();
+    const first = gate([], 'first');
+    const running = storage.run('first caller', () => slots.add(first.task));
+    const seen = storage.run('second caller', () => slots.add(() => Promise.resolve(storage.getStore())));
+    first.finish();
+    await running;
+    await expect(seen).resolves.toBe('second caller');
+  });
+
+  it('says when nothing runs or waits', async () => {
+    const slots = new ScrapeSlots(1);
+    await slots.onIdle();
+    const log: string[] = [];
+    const a = gate(log, 'a');
+    const b = gate(log, 'b');
+    void slots.add(a.task);
+    void slots.add(b.task);
+    let idle = false;
+    const waiting = slots.onIdle().then(() => (idle = true));
+    a.finish();
+    await Promise.resolve();
+    expect(idle).toBe(false);
+    b.finish();
+    await waiting;
+    expect([slots.pending, slots.size]).toEqual([0, 0]);
+  });
+
+  it('refuses a concurrency below 1', () => {
+    expect(() => new ScrapeSlots(0)).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,116 @@
+import { AsyncResource } from 'node:async_hooks';
+
+/** A scrape waiting for a slot. */
+interface Waiting {
+  start(): void;
+  /** Stops listening to the scrape's signal. */
+  stop?: () => void;
+}
+
+/**
+ * The engine's scrape slots (`concurrency`): at most that many scrapes run at once, the others wait in the order they
+ * came. A scrape whose signal aborts while it waits leaves the line and rejects with the signal's reason; one that
+ * aborts while it runs rejects at once and frees its slot (what it still does is no longer waited for). A scrape that
+ * waited runs in the async context of its `add`.
+ *
+ * Not p-queue: a job's every page goes through here, and p-queue's events (eight `CustomEvent`s a task), async
+ * resource and priority queue were a new process's recrawl's largest cost of taking a slot (issue 41).
+ */
+export class ScrapeSlots {
+  readonly #concurrency: number;
+  #pending = 0;
+  /** In arrival order; a waiting scrape that aborts is deleted from it. */
+  readonly #waiting = new Set<Waiting>();
+  #idle: (() => void)[] = [];
+
+  constructor(concurrency: number) {
+    if (!(concurrency >= 1)) throw new TypeError(`Expected a concurrency of at least 1, got ${concurrency}.`);
+    this.#concurrency = concurrency;
+  }
+
+  /** Scrapes running. */
+  get pending(): number {
+    return this.#pending;
+  }
+
+  /** Scrapes waiting for a slot. */
+  get size(): number {
+    return this.#waiting.size;
+  }
+
+  /** Runs `task` in a slot: at once when one is free and nobody waits, else after those that came first. */
+  add<T>(task: () => Promise<T>, options: { signal?: AbortSignal } = {}): Promise<T> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (this.#pending < this.#concurrency && this.#waiting.size === 0) return this.#run(task, signal);
+    return new Promise<T>((resolve, reject) => {
+      const waiting: Waiting = {
+        start: AsyncResource.bind(() => {
+          waiting.stop?.();
+          if (signal?.aborted) {
+            reject(signal.reason as Error);
+            this.#next();
+            return;
+          }
+          this.#run(task, signal).then(resolve, reject);
+        }),
+      };
+      if (signal) {
+        const onAbort = () => {
+          this.#waiting.delete(waiting);
+          reject(signal.reason as Error);
+          this.#settled();
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiting.stop = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.#waiting.add(waiting);
+    });
+  }
+
+  /** Resolves once no scrape runs or waits. */
+  onIdle(): Promise<void> {
+    if (this.#pending === 0 && this.#waiting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  async #run<T>(task: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    this.#pending++;
+    let stop: (() => void) | undefined;
+    try {
+      // A synchronous throw of the task becomes its rejection.
+      const running = (async () => task())();
+      if (!signal) return await running;
+      const aborted = new Promise<never>((_resolve, reject) => {
+        const onAbort = () => reject(signal.reason as Error);
+        signal.addEventListener('abort', onAbort, { once: true });
+        stop = () => signal.removeEventListener('abort', onAbort);
+      });
+      return await Promise.race([aborted, running]);
+    } finally {
+      stop?.();
+      this.#pending--;
+      this.#next();
+    }
+  }
+
+  /** Starts the next waiting scrape, if a slot is free. */
+  #next(): void {
+    if (this.#pending < this.#concurrency) {
+      const [first] = this.#waiting;
+      if (first) {
+        this.#waiting.delete(first);
+        first.start();
+        return;
+      }
+    }
+    this.#settled();
+  }
+
+  #settled(): void {
+    if (this.#pending > 0 || this.#waiting.size > 0 || this.#idle.length === 0) return;
+    const idle = this.#idle;
+    this.#idle = [];
+    for (const resolve of idle) resolve();
+  }
+}
