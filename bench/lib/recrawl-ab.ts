@@ -1,5 +1,5 @@
 /**
- * A new process's recrawl, two builds side by side (issue 41): `node bench/recrawl-ab.ts BASE_WORKTREE [PAIRS]`.
+ * A new process's recrawl, two builds side by side (issue 41): `node bench/lib/recrawl-ab.ts BASE_WORKTREE [PAIRS]`.
  *
  * The bench/recrawl.ts site (300 pages with validators) is crawled once by this worktree's build in a new process;
  * then `bench/recrawl.ts --child` of the base worktree and of this one recrawl copies of that store in alternating new
@@ -13,15 +13,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { startRecrawlSite } from './lib/recrawl-site.ts';
-import { median } from './lib/report.ts';
+import { startRecrawlSite } from './recrawl-site.ts';
+import { median } from './report.ts';
 
 const [baseTree, pairsArg] = process.argv.slice(2);
-if (!baseTree) throw new Error('usage: node bench/recrawl-ab.ts BASE_WORKTREE [PAIRS]');
+if (!baseTree) throw new Error('usage: node bench/lib/recrawl-ab.ts BASE_WORKTREE [PAIRS]');
 const PAGES = 300;
 const PAIRS = Number(pairsArg ?? 8);
 const here = join(fileURLToPath(import.meta.url), '..');
-const scripts = { base: join(baseTree, 'bench', 'recrawl.ts'), branch: join(here, 'recrawl.ts') };
+const scripts = { base: join(baseTree, 'bench', 'recrawl.ts'), branch: join(here, '..', 'recrawl.ts') };
 const prof = process.env.CK_AB_PROF;
 
 interface Child {
