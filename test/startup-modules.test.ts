@@ -51,6 +51,9 @@ const OPTIONAL = [
   'ioredis',
 ];
 
+/** Libraries a plain scrape of a page that declares its charset never calls, loaded by their first call. */
+const LOADED_WHEN_NEEDED = ['chardet', 'iconv-lite'];
+
 /** Workspace packages no plain scrape uses. */
 const OPTIONAL_PACKAGES = ['server', 'mcp', 'redis'];
 
@@ -127,7 +130,18 @@ describe('start-up loads only what a call needs', () => {
   it('the extraction worker starts without them, and without zod (it validates no options)', async () => {
     const urls = await loadedBy('worker');
     expect(urls.some((u) => u.includes('/node_modules/htmlparser2/'))).toBe(true);
-    expect(offenders(urls, ['zod'])).toEqual([]);
+    expect(offenders(urls, ['zod', ...LOADED_WHEN_NEEDED])).toEqual([]);
+  });
+
+  it('the main thread loads no parser or decoder before a page needs it', async () => {
+    // htmlparser2 reads the sitemaps the frontier's scan leaves to it; chardet and iconv-lite decode a body that
+    // declares no charset and is not UTF-8, or one with a label outside WHATWG's.
+    const needed = (urls: readonly string[]) =>
+      urls.filter((u) => [...LOADED_WHEN_NEEDED, 'htmlparser2'].some((name) => u.includes(`/node_modules/${name}/`)));
+    const imported = await loadedBy('import');
+    expect(imported.some((u) => /\/node_modules\/encoding-sniffer\//.test(u))).toBe(true);
+    expect(needed(imported)).toEqual([]);
+    expect(needed(await loadedBy('scrape', `${server.url}/articles/first-post.html`))).toEqual([]);
   });
 
   it('a reader that cannot be loaded fails its document with the same typed error, and the engine goes on', async () => {

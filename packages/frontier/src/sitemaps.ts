@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 
-import { Parser } from 'htmlparser2';
+import type * as Htmlparser2 from 'htmlparser2';
 
 import type { FetchText } from './fetch-text.js';
 import type { Robots } from './robots.js';
@@ -58,6 +59,11 @@ export interface SitemapBody {
 export type SitemapReader = (sitemap: SitemapBody, signal?: AbortSignal) => Promise<SitemapDocument | undefined>;
 
 const MAX_BYTES = 50 * 1024 * 1024;
+
+const require = createRequire(import.meta.url);
+let parserModule: typeof Htmlparser2 | undefined;
+/** htmlparser2, loaded by the first sitemap the scan leaves to it: its 25 modules are no part of a start-up. */
+const htmlparser2 = () => (parserModule ??= require('htmlparser2') as typeof Htmlparser2);
 /** URLs handled between two turns of the event loop. */
 const URLS_PER_TURN = 5_000;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -80,7 +86,7 @@ export function parseSitemap(text: string, maxUrls = Infinity): SitemapDocument 
 /** An XML sitemap read by htmlparser2: what `scanSitemapXml` leaves, and the reference its tests compare it with. */
 export function parseSitemapXml(text: string, maxUrls = Infinity): SitemapDocument {
   const parsed = new SitemapCollector(maxUrls);
-  const parser = new Parser(
+  const parser = new (htmlparser2().Parser)(
     {
       onopentag: (name) => parsed.open(name.toLowerCase().replace(/^.*:/, '')),
       ontext: (data) => parsed.text(data),

@@ -1,11 +1,20 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { TextDecoder } from 'node:util';
 
-import chardet from 'chardet';
+import type Chardet from 'chardet';
 import { ResultType, Sniffer } from 'encoding-sniffer/sniffer';
-import iconv from 'iconv-lite';
+import type Iconv from 'iconv-lite';
 
 import { isHtmlType, isXmlType } from './content-type.js';
+
+// Loaded by the first body that needs them (no declaration and not UTF-8; a label outside WHATWG's): most never do,
+// and every process and extraction thread would otherwise load their 14 modules at start.
+const require = createRequire(import.meta.url);
+let chardetModule: typeof Chardet | undefined;
+let iconvModule: typeof Iconv | undefined;
+const chardet = () => (chardetModule ??= require('chardet') as typeof Chardet);
+const iconv = () => (iconvModule ??= require('iconv-lite') as typeof Iconv);
 
 /** How far into an HTML or XML document `<meta charset>` and the XML declaration are looked for, in bytes. */
 const PRESCAN_BYTES = 8192;
@@ -74,7 +83,7 @@ function prescan(body: Uint8Array): string | undefined {
 
 function decodeUndeclared(body: Uint8Array): DecodedText {
   if (isUtf8(body)) return utf8(body);
-  const guess = chardet.detect(body.subarray(0, DETECT_BYTES));
+  const guess = chardet().detect(body.subarray(0, DETECT_BYTES));
   return (guess && tryDecode(body, guess)) || tryDecode(body, 'windows-1252')!;
 }
 
@@ -110,9 +119,9 @@ function tryDecode(body: Uint8Array, rawLabel: string): DecodedText | undefined 
     if (decoder.encoding === 'utf-8' && bomEncoding(body) === undefined) return utf8(body);
     return { text: decoder.decode(body), charset: decoder.encoding };
   }
-  if (iconv.encodingExists(label)) {
+  if (iconv().encodingExists(label)) {
     const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    return { text: iconv.decode(buffer, label), charset: label };
+    return { text: iconv().decode(buffer, label), charset: label };
   }
   return undefined;
 }
