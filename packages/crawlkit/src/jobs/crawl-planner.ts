@@ -1,3 +1,4 @@
+import { decodeText } from '@crawlkit/fetcher';
 import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import {
   createCrawlRules,
@@ -33,15 +34,22 @@ export function frontierFetch(ctx: EngineContext): FetchText {
     const result = await ctx.fetcher.fetchPlain({
       url,
       timeoutMs: 15_000,
+      // A sitemap is read from its bytes: only robots.txt asks for the text, decoded when it does.
+      deferDecoding: true,
       ...(init?.signal ? { signal: init.signal } : {}),
       ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
     });
+    const { undecodedText } = result;
     return {
       url: result.url,
       status: result.status,
       contentType: result.contentType,
       body: result.body,
-      ...(result.text !== undefined ? { text: result.text } : {}),
+      get text() {
+        return undecodedText
+          ? decodeText(result.body, result.contentType, undecodedText.declaredCharset).text
+          : result.text;
+      },
     };
   };
 }

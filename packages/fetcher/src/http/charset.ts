@@ -3,16 +3,19 @@ import { createRequire } from 'node:module';
 import { TextDecoder } from 'node:util';
 
 import type Chardet from 'chardet';
-import { ResultType, Sniffer } from 'encoding-sniffer/sniffer';
+import type * as EncodingSniffer from 'encoding-sniffer/sniffer';
 import type Iconv from 'iconv-lite';
 
 import { isHtmlType, isXmlType } from './content-type.js';
 
-// Loaded by the first body that needs them (no declaration and not UTF-8; a label outside WHATWG's): most never do,
-// and every process and extraction thread would otherwise load their 14 modules at start.
+// Loaded by the first body that needs them: the prescan's sniffer (an HTML or XML body whose header declares no
+// charset; 25 modules), chardet (no declaration at all and not UTF-8) and iconv-lite (a label outside WHATWG's; 14
+// together). A process whose main thread decodes nothing, and pages that declare their charset, load none of them.
 const require = createRequire(import.meta.url);
+let snifferModule: typeof EncodingSniffer | undefined;
 let chardetModule: typeof Chardet | undefined;
 let iconvModule: typeof Iconv | undefined;
+const encodingSniffer = () => (snifferModule ??= require('encoding-sniffer/sniffer') as typeof EncodingSniffer);
 const chardet = () => (chardetModule ??= require('chardet') as typeof Chardet);
 const iconv = () => (iconvModule ??= require('iconv-lite') as typeof Iconv);
 
@@ -72,6 +75,7 @@ function bomEncoding(body: Uint8Array): string | undefined {
 
 /** The encoding declared inside the document (WHATWG prescan), if any. */
 function prescan(body: Uint8Array): string | undefined {
+  const { Sniffer, ResultType } = encodingSniffer();
   const sniffer = new Sniffer({ maxBytes: PRESCAN_BYTES });
   const end = Math.min(body.length, PRESCAN_BYTES);
   for (let offset = 0; offset < end; offset += PRESCAN_STEP) {
