@@ -40,15 +40,17 @@ export function frontierFetch(ctx: EngineContext): FetchText {
       ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
     });
     const { undecodedText } = result;
+    let text = result.text;
     return {
       url: result.url,
       status: result.status,
       contentType: result.contentType,
       body: result.body,
       get text() {
-        return undecodedText
-          ? decodeText(result.body, result.contentType, undecodedText.declaredCharset).text
-          : result.text;
+        if (text === undefined && undecodedText) {
+          text = decodeText(result.body, result.contentType, undecodedText.declaredCharset).text;
+        }
+        return text;
       },
     };
   };

@@ -3,9 +3,9 @@
 // told apart from a page's own definitions (a glossary, an API's fields) by that repetition, their shortness and code.
 import { isTag, type Element } from 'domhandler';
 
-import { elements, textOf } from '../dom/walk.js';
+import { textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
-import { CODE_TAGS } from './tags.js';
+import { hasCode } from './tags.js';
 import type { Doomed } from './trace.js';
 
 /** A label is repeated in at least this many lists (one a post or a card) before its pairs are item facts. */
@@ -65,7 +65,7 @@ function pairsOf(dl: Element): [string, Element[]][] {
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     if (item.name !== 'dt' && item.name !== 'dd') continue;
-    if (holdsCode(item)) continue;
+    if (hasCode(item)) continue;
     const text = textOf(item).replace(/\s+/g, ' ').trim();
     const labelled = LABELLED.exec(text);
     if (labelled && labelled[2]!.length <= MAX_VALUE) {
@@ -73,7 +73,7 @@ function pairsOf(dl: Element): [string, Element[]][] {
       continue;
     }
     const next = items[i + 1];
-    if (item.name === 'dt' && next?.name === 'dd' && text.length <= MAX_LABEL && !holdsCode(next)) {
+    if (item.name === 'dt' && next?.name === 'dd' && text.length <= MAX_LABEL && !hasCode(next)) {
       const value = textOf(next).trim();
       if (value.length > 0 && value.length <= MAX_VALUE) {
         out.push([text.replace(/:$/, '').toLowerCase(), [item, next]]);
@@ -82,9 +82,4 @@ function pairsOf(dl: Element): [string, Element[]][] {
     }
   }
   return out;
-}
-
-function holdsCode(el: Element): boolean {
-  for (const e of elements(el)) if (CODE_TAGS.has(e.name)) return true;
-  return false;
 }

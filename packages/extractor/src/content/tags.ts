@@ -93,3 +93,10 @@ export function hasImage(el: Element): boolean {
   for (const e of elements(el)) if (PICTURE_TAGS.has(e.name)) return true;
   return false;
 }
+
+/** Whether `el` is or holds code (`<pre>`, `<code>`). */
+export function hasCode(el: Element): boolean {
+  if (CODE_TAGS.has(el.name)) return true;
+  for (const e of elements(el)) if (CODE_TAGS.has(e.name)) return true;
+  return false;
+}

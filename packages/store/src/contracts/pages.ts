@@ -32,8 +32,8 @@ export interface PageLookup {
   /** Clock override for tests. Default `Date.now()`. */
   now?: number;
   /**
-   * The caller reads the entry once and keeps what it made of it (a page's kept extraction, parsed into the scrape's
-   * memo): a store with an in-memory tier does not keep the copy read. Absent: the copy read is kept as any other.
+   * The caller reads the entry once (a page's kept extraction, read back for a confirmed copy): a store with an
+   * in-memory tier does not keep the copy read, which the next read finds on disk. Absent: the copy read is kept.
    */
   once?: boolean;
 }
