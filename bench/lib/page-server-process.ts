@@ -13,10 +13,11 @@ export async function startPageServerProcess(pages: ReadonlyMap<string, string>)
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'advanced',
   });
+  // Sent outside the closures below: a closure naming `pages` would keep them in this heap as long as `close` lives.
+  child.send({ pages: [...pages] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m: { url: string }) => resolve(m.url));
     child.once('exit', (code) => reject(new Error(`page server process exited (${code})`)));
-    child.send({ pages: [...pages] });
   });
   return {
     url,

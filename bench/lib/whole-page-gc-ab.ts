@@ -5,9 +5,12 @@
 //
 //   node bench/lib/whole-page-gc-ab.ts ROUNDS PASSES name=BUILD[,FLAG...] name=BUILD[,FLAG...] ...
 //   e.g. node bench/lib/whole-page-gc-ab.ts 4 3 main=/work/gc37-base/packages/crawlkit/dist/index.js branch=
-//   (an empty BUILD is this worktree's build; after the build, `--flag`s for node and `NAME=value`s for the
-//   environment; CK_AB_ROW=1 runs bench:markdown's whole-page row instead (turndown beside, PASSES runs a page,
-//   wall = its median scrape); CK_AB_IDS=0588,0643 for other pages; CK_AB_KEEP=DIR keeps each child's output, e.g. its --trace-gc)
+//   An empty BUILD is this worktree's build; after the build, `--flag`s for node and `NAME=value`s for the child's
+//   environment. CK_AB_ROW=1: bench:markdown's whole-page row instead (`timeBigPages`, turndown beside; PASSES runs a
+//   page, wall = its median scrape), CK_AB_ROW=2 the same with turndown not run. CK_AB_IDS=0588,0643: other pages.
+//   CK_AB_KEEP=DIR keeps each child's output (its --trace-gc). In a variant's environment: CK_AB_HOLD=1 keeps the
+//   pages' HTML in the child's heap (as the row's process does), CK_AB_NOWARM=1 skips the warm-up pass, CK_AB_MAIN=1
+//   scrapes the main content, CK_AB_SAME=1 scrapes each page PASSES times in a row (the row's order).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,8 +65,6 @@ async function child(): Promise<void> {
     if (!doc.success) throw new Error(`scrape of ${id} failed`);
     return performance.now() - t0;
   };
-  // Experiment knobs: CK_AB_HOLD=1 keeps the pages' HTML in this heap (as the row's process does), CK_AB_NOWARM=1
-  // skips the warm-up pass, CK_AB_MAIN=1 scrapes the main content, CK_AB_SAME=1 scrapes each page `passes` times in a row (the row's order).
   const held = process.env.CK_AB_HOLD === '1' ? loadWcxbPages(datasets, new Set(ids)) : [];
   if (process.env.CK_AB_NOWARM !== '1') for (const id of ids) await scrape(id);
   else await scrape(ids.at(-1)!);

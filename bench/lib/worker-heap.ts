@@ -5,6 +5,7 @@
 //   node bench/lib/worker-heap.ts [rounds] [top] [--save DIR]      default 2 rounds, top 25
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
+import { getHeapSnapshot } from 'node:v8';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -26,9 +27,13 @@ const workers: Worker[] = [];
 subscribe('worker_threads', (m) => workers.push((m as { worker: Worker }).worker));
 
 const all = loadWcxbPages(datasets).sort((a, b) => a.html.length - b.html.length);
-const pages = all.slice(-12).reverse();
+const server = await startPageServerProcess(new Map(all.slice(-12).map((p) => [`/${p.id}.html`, p.html])));
+// Only the ids stay in this heap: the main thread's snapshot shows what the scrapes keep.
+const pages = all
+  .slice(-12)
+  .reverse()
+  .map((p) => ({ id: p.id }));
 all.length = 0;
-const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
 const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
 const crawlkit = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 1 } });
 const scrape = async (id: string) => {
@@ -48,8 +53,9 @@ interface Snapshot {
   strings: string[];
 }
 
-async function snapshotOf(worker: Worker, name: string): Promise<Snapshot> {
-  const stream = await worker.getHeapSnapshot();
+/** The snapshot of `worker`, or of this thread. */
+async function snapshotOf(worker: Worker | undefined, name: string): Promise<Snapshot> {
+  const stream = worker ? await worker.getHeapSnapshot() : getHeapSnapshot();
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString();
@@ -61,7 +67,7 @@ async function snapshotOf(worker: Worker, name: string): Promise<Snapshot> {
 function summary(s: Snapshot): Map<string, { count: number; bytes: number }> {
   const fields = s.snapshot.meta.node_fields;
   const width = fields.length;
-  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+  const [typeAt, nameAt, sizeAt] = [fields.indexOf('type'), fields.indexOf('name'), fields.indexOf('self_size')];
   const types = s.snapshot.meta.node_types[0];
   const out = new Map<string, { count: number; bytes: number }>();
   for (let i = 0; i < s.nodes.length; i += width) {
@@ -85,6 +91,8 @@ try {
   const first = summary(await snapshotOf(worker, 'first'));
   for (let r = 0; r < rounds; r++) for (const page of pages) await scrape(page.id);
   const later = summary(await snapshotOf(worker, 'later'));
+  const main = summary(await snapshotOf(undefined, 'main'));
+  console.log(`main thread's heap after the loop: ${mb(total(main))} MB`);
   console.log(
     `worker heap after one page ${mb(total(first))} MB, after ${rounds} rounds of 12: ${mb(total(later))} MB`,
   );

@@ -107,10 +107,10 @@ const inThreadCalls = lazyModule(() => import('./calls.js'));
 const YOUNG_GENERATION_MB = 32;
 
 /**
- * Where a worker's old generation starts (V8's `--initial-old-space-size`). Left to V8, a worker's first limit is its
- * live heap (12 MB: the modules' code and sources) plus a step smaller than its young generation, so V8 starts marking
- * as soon as a collection ends: on large pages, a full collection every page or two. From 64 MB it makes one every
- * dozen (issue 37, gc37 in docs/performance-journal.md).
+ * Where a worker's old generation starts (V8's `--initial-old-space-size`). Left to V8, a worker's limit after a full
+ * collection is its live heap (11-12 MB: the modules' code and sources) plus a step smaller than its young generation,
+ * so marking starts again as soon as a collection ends: 11-13 full collections in 37 whole-page scrapes of the 12
+ * largest dev pages, 4 with this start (issue 37, gc37 in docs/performance-journal.md).
  */
 const WORKER_OLD_GENERATION_START_MB = 64;
 
