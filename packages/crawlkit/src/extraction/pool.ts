@@ -1,5 +1,4 @@
 import { channel } from 'node:diagnostics_channel';
-import { setFlagsFromString } from 'node:v8';
 import type { JudgedPage, JudgeOptions, RenderVerdict } from '@crawlkit/fetcher';
 import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
@@ -105,26 +104,6 @@ const inThreadCalls = lazyModule(() => import('./calls.js'));
  * 11 MiB) cannot, and a 1,000 x 1,000 table at 64 MiB stopped its worker cleanly in every run.
  */
 const YOUNG_GENERATION_MB = 32;
-
-/**
- * Where a worker's old generation starts (V8's `--initial-old-space-size`). Left to V8, a worker's limit after a full
- * collection is its live heap (11-12 MB: the modules' code and sources) plus a step smaller than its young generation,
- * so marking starts again as soon as a collection ends: 11-13 full collections in 37 whole-page scrapes of the 12
- * largest dev pages, 4 with this start (issue 37, gc37 in docs/performance-journal.md).
- */
-const WORKER_OLD_GENERATION_START_MB = 64;
-
-/**
- * Sets `--initial-old-space-size` for the isolates this process starts from now on (the worker threads: the main
- * thread's heap is already made), unless the process was started with its own. V8 flags are the process's: a worker
- * thread started afterwards by other code gets it too.
- */
-function startOldGenerationAt(mb: number): void {
-  const given = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].some((a) =>
-    a.includes('initial-old-space-size'),
-  );
-  if (!given) setFlagsFromString(`--initial-old-space-size=${mb}`);
-}
 
 export class ExtractionPool {
   static readonly #shared = new Map<string, ExtractionPool>();
@@ -345,7 +324,6 @@ export class ExtractionPool {
   #piscina(): Piscina {
     if (this.#pool) return this.#pool;
     const { size, maxMemoryMb } = this.#options;
-    startOldGenerationAt(WORKER_OLD_GENERATION_START_MB);
     const pool = new Piscina({
       filename: WORKER_FILE.href,
       // One thread starts at once, the others when calls queue behind it: threads starting together on a small
