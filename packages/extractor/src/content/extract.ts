@@ -11,6 +11,7 @@ import { findLede } from './lede.js';
 import { measureTree } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
+import { itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
 import { findSignupForms } from './signup-widgets.js';
 import { teaserCards } from './teaser-cards.js';
@@ -95,7 +96,12 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   removeChrome(body, measures, total, totalValue, articleCommentsMinRest, trace);
   // on a declared article, rows of teaser cards below the story are not its text (on other pages they may be the page)
   const cards = kind === 'article' ? teaserCards(measures) : undefined;
-  let best = selectContainer(body, measures, kind === 'qa', cards) ?? (isTag(body) ? body : null);
+  // on other pages, a grid of items above a longer block of prose (a category's description) is the page's content
+  const grids = kind === 'article' ? undefined : itemGrids(measures);
+  const pageGrids: Element[] = [];
+  let best =
+    selectContainer(body, measures, { qa: kind === 'qa', cards, grids, trace, stoppedBy: pageGrids }) ??
+    (isTag(body) ? body : null);
   if (!best) return done(body.children, 'page');
   // the walk stopped above the page's one <main>, which holds most of the prose: continue from there
   const main = findMain(body);
@@ -120,7 +126,7 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, kind, signupForms);
+  cleanContainer(best, measures, trace, kind, signupForms, pageGrids);
   if (!hasText(best)) return done(body.children, 'page');
   if (faq) cleanContainer(faq, measures, trace, kind, signupForms);
   if (best === body) return done(best.children, 'page');

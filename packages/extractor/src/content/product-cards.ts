@@ -28,7 +28,8 @@ const template = (el: Element): string => `${el.name} ${el.attribs['class'] ?? '
  * Drops rows of 2 to 24 sibling product cards of one shape (same tag and class), each a short block (15 to 300
  * characters) that shows a price and links to another page with a picture or mostly link text, together most of
  * their parent's text and under 40% of the container: recommendation carousels and bundles beside a product, not a
- * collection's grid (more cards, or most of the container). A card holding the page's `<h1>` is never one. The
+ * collection's grid (more cards, or most of the container, or `pageGrids`: the grid that stopped the container walk,
+ * `item-grids.ts`). A card holding the page's `<h1>` is never one. The
  * caller skips declared articles, whose card rows are teasers (`teasers.ts`).
  */
 export function dropProductCardRows(
@@ -36,12 +37,13 @@ export function dropProductCardRows(
   measures: Map<Element, Measure>,
   total: number,
   doomed: Doomed,
+  pageGrids: readonly Element[] = [],
 ): void {
   const stack: Element[] = [container];
   while (stack.length) {
     const el = stack.pop()!;
     const m = measures.get(el);
-    if (!m || doomed.has(el)) continue;
+    if (!m || doomed.has(el) || pageGrids.includes(el)) continue;
     if (
       el !== container &&
       m.text < MAX_ROW_SHARE * total &&
