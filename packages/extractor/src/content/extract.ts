@@ -7,11 +7,11 @@ import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
 import { cleanContainer } from './clean.js';
 import { declaredKind } from './kind.js';
-import { findLede } from './lede.js';
+import { findLede, GRID_INTRO } from './lede.js';
 import { measureTree } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
-import { itemGrids } from './item-grids.js';
+import { isGridContainer, itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
 import { findSignupForms } from './signup-widgets.js';
 import { teaserCards } from './teaser-cards.js';
@@ -132,8 +132,10 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
   if (isTag(best)) compactByline(best, measures, trace);
-  // the story's intro that the walk left beside its body, between the title and the container
-  const lede = findLede(best, measures);
+  // the story's intro that the walk left beside its body, between the title and the container; above a grid of items,
+  // a listing's or a collection's intro line
+  const gridPage = grids !== undefined && isGridContainer(best, measures, grids);
+  const lede = findLede(best, measures, gridPage ? GRID_INTRO : undefined);
   for (const el of lede) trace?.mark(el, 'lede');
   return done(faq ? [...lede, best, faq] : [...lede, best], 'container');
 }

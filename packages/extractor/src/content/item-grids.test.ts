@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { explainPage } from '../explain/index.js';
 import { expectOnly, markdownOf, URL } from './__fixtures__/news-site.js';
 
-/** `n` product cards: a picture in a link, a linked name and a price, as category grids render them. */
-const grid = (n: number): string =>
+/** `n` product cards: a picture in a link, a linked name, a price (and a blurb), as category grids render them. */
+const grid = (n: number, blurb = ''): string =>
   `<div class="product-grid">${Array.from(
     { length: n },
     (_, i) =>
-      `<div class="grid-item"><a href="/p/socks-${i}"><img src="/img/socks-${i}.jpg" alt=""></a><a class="name" href="/p/socks-${i}">Merino crew socks, pattern ${i}, in navy and grey</a><span class="price">$${14 + i}</span></div>`,
+      `<div class="grid-item"><a href="/p/socks-${i}"><img src="/img/socks-${i}.jpg" alt=""></a><a class="name" href="/p/socks-${i}">Merino crew socks, pattern ${i}, in navy and grey</a><span class="price">$${14 + i}</span>${blurb}</div>`,
   ).join('')}</div>`;
 
 /** The category's description, set below the grid: more plain text than the grid, whose names are links. */
@@ -54,5 +54,29 @@ describe('a grid of items above a longer description', () => {
     const head = `<meta property="og:type" content="article">`;
     const { markdown } = markdownOf(categoryPage(`${intro}${grid(16)}${description}`, head));
     expectOnly(markdown, ['Dress socks note 0'], ['Merino crew socks, pattern 0']);
+  });
+});
+
+describe("a listing's intro line above its grid", () => {
+  const blurb = '<p class="blurb">Knitted in Portugal from fine merino wool.</p>';
+  const head = `<div class="collection-head"><h1>Dress socks</h1><p>Our collection of dress socks finishes a suit or a tuxedo, in solid colours and patterns, from the wedding to the office party.</p></div>`;
+
+  it("comes with a container that is mostly a grid of items, though shorter than a story's intro", () => {
+    const { markdown } = markdownOf(categoryPage(`${head}<div class="results">${grid(16, blurb)}</div>`));
+    expectOnly(markdown, ['Our collection of dress socks', 'Merino crew socks, pattern 0', 'Knitted in Portugal']);
+    const block = explainPage(categoryPage(`${head}<div class="results">${grid(16, blurb)}</div>`), {
+      url: URL,
+    }).blocks.find((b) => b.text.includes('Our collection of dress socks'));
+    expect(block).toMatchObject({ verdict: 'kept', rule: 'lede' });
+  });
+
+  it("stays out above a story: a one-line standfirst is not the story's intro", () => {
+    const story = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<p>Paragraph ${i} of the story: the mill in the valley has spun merino for a century, and its looms still run two shifts a day through the winter.</p>`,
+    ).join('');
+    const { markdown } = markdownOf(categoryPage(`${head}<div class="results">${story}</div>`));
+    expectOnly(markdown, ['Paragraph 0 of the story', 'Paragraph 5 of the story'], ['Our collection of dress socks']);
   });
 });

@@ -60,3 +60,16 @@ function isItem(item: Element, m: Measure): boolean {
   }
   return away && (hasImage(item) || m.text - m.link >= 0.1 * m.text);
 }
+
+/** Share of a container's text that its item grids hold when the container is a grid page (a listing, a collection). */
+const GRID_PAGE_SHARE = 0.5;
+
+/** Whether half or more of `container`'s text is item grids: the container is a listing's or a collection's grid. */
+export function isGridContainer(
+  container: Element,
+  measures: Map<Element, Measure>,
+  grids: SubtreeMemo<number>,
+): boolean {
+  const g = grids.get(container);
+  return g > 0 && g >= GRID_PAGE_SHARE * (measures.get(container)?.text ?? 0);
+}
