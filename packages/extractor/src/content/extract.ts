@@ -7,7 +7,7 @@ import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
 import { cleanContainer } from './clean.js';
 import { declaredKind } from './kind.js';
-import { findLede, GRID_INTRO } from './lede.js';
+import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
 import { measureTree } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
@@ -134,8 +134,8 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   if (isTag(best)) compactByline(best, measures, trace);
   // the story's intro that the walk left beside its body, between the title and the container; above a grid of items,
   // a listing's or a collection's intro line
-  const gridPage = grids !== undefined && isGridContainer(best, measures, grids);
-  const lede = findLede(best, measures, gridPage ? GRID_INTRO : undefined);
+  let lede = findLede(best, measures, grids ? GRID_INTRO : undefined);
+  if (grids && lede.length && isShortIntro(lede, measures) && !isGridContainer(best, measures, grids)) lede = [];
   for (const el of lede) trace?.mark(el, 'lede');
   return done(faq ? [...lede, best, faq] : [...lede, best], 'container');
 }

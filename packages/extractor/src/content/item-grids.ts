@@ -26,20 +26,31 @@ const template = (el: Element): string => `${el.name} ${el.attribs['class'] ?? '
 export function itemGrids(measures: Map<Element, Measure>): SubtreeMemo<number> {
   return new SubtreeMemo<number>((el, valueOf) => {
     let inside = 0;
-    const shapes = new Map<string, number>();
+    // children of one shape and an item's size, counted before any is read: most shapes are too few to be a grid
     const counts = new Map<string, number>();
     for (const c of el.children) {
       if (!isTag(c)) continue;
       inside += valueOf(c);
       const m = measures.get(c);
-      if (!m || m.text < MIN_ITEM || m.text > MAX_ITEM || !isItem(c, m)) continue;
+      if (!m || m.text < MIN_ITEM || m.text > MAX_ITEM) continue;
       const key = template(c);
-      shapes.set(key, (shapes.get(key) ?? 0) + m.text);
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     const m = measures.get(el);
-    if (m)
-      for (const [key, text] of shapes) if (counts.get(key)! >= MIN_ITEMS && text >= ITEM_SHARE * m.text) return m.text;
+    if (!m) return inside;
+    const items = new Map<string, { count: number; text: number }>();
+    for (const c of el.children) {
+      if (!isTag(c)) continue;
+      const key = template(c);
+      if ((counts.get(key) ?? 0) < MIN_ITEMS) continue;
+      const cm = measures.get(c)!;
+      if (cm.text < MIN_ITEM || cm.text > MAX_ITEM || !isItem(c, cm)) continue;
+      const s = items.get(key) ?? { count: 0, text: 0 };
+      s.count++;
+      s.text += cm.text;
+      items.set(key, s);
+    }
+    for (const s of items.values()) if (s.count >= MIN_ITEMS && s.text >= ITEM_SHARE * m.text) return m.text;
     return inside;
   });
 }

@@ -20,6 +20,13 @@ const MIN_INTRO = 300;
  */
 export const GRID_INTRO = 100;
 
+/** Whether the paragraphs of `lede` hold less than a story's intro (`MIN_INTRO`): a grid's intro line at most. */
+export function isShortIntro(lede: readonly Element[], measures: Map<Element, Measure>): boolean {
+  let text = 0;
+  for (const el of lede) text += measures.get(el)?.text ?? 0;
+  return text < MIN_INTRO;
+}
+
 /** Elements whose paragraphs describe something else than the story (an image, a form); a layout table is no such. */
 const NOT_LEDE: ReadonlySet<string> = new Set(['figure', 'figcaption', 'form', 'button', 'label', 'details']);
 
