@@ -4,7 +4,7 @@ import { isTag, type AnyNode, type Element } from 'domhandler';
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
 import type { Measure } from './measure.js';
-import { hasImage } from './tags.js';
+import { hasImage, linksAway, shapeOf } from './tags.js';
 
 /** At least this many sibling items of one shape make a grid (a row of three is a teaser strip, not a page's grid). */
 const MIN_ITEMS = 4;
@@ -14,8 +14,6 @@ const MAX_ITEM = 600;
 const MIN_ITEM = 10;
 /** The items are at least this share of their parent's text. */
 const ITEM_SHARE = 0.6;
-
-const template = (el: Element): string => `${el.name} ${el.attribs['class'] ?? ''}`;
 
 /**
  * For every element, the text of the item grids in its subtree: groups of four or more sibling items of one shape
@@ -33,7 +31,7 @@ export function itemGrids(measures: Map<Element, Measure>): SubtreeMemo<number> 
       inside += valueOf(c);
       const m = measures.get(c);
       if (!m || m.text < MIN_ITEM || m.text > MAX_ITEM) continue;
-      const key = template(c);
+      const key = shapeOf(c);
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     const m = measures.get(el);
@@ -41,7 +39,7 @@ export function itemGrids(measures: Map<Element, Measure>): SubtreeMemo<number> 
     const items = new Map<string, { count: number; text: number }>();
     for (const c of el.children) {
       if (!isTag(c)) continue;
-      const key = template(c);
+      const key = shapeOf(c);
       if ((counts.get(key) ?? 0) < MIN_ITEMS) continue;
       const cm = measures.get(c)!;
       if (cm.text < MIN_ITEM || cm.text > MAX_ITEM || !isItem(c, cm)) continue;
@@ -63,10 +61,7 @@ function isItem(item: Element, m: Measure): boolean {
   while (stack.length && !away) {
     const n = stack.pop()!;
     if (!isTag(n)) continue;
-    if (n.name === 'a') {
-      const href = n.attribs['href']?.trim() ?? '';
-      if (href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href)) away = true;
-    }
+    if (n.name === 'a' && linksAway(n)) away = true;
     for (const c of n.children) stack.push(c);
   }
   return away && (hasImage(item) || m.text - m.link >= 0.1 * m.text);
