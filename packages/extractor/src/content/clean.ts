@@ -32,6 +32,7 @@ export function cleanContainer(
   trace?: Trace,
   kind: DeclaredKind = null,
   signupForms: ReadonlySet<Element> = new Set(),
+  pageGrids: readonly Element[] = [],
 ): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
@@ -113,7 +114,7 @@ export function cleanContainer(
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
-  if (!article) dropProductCardRows(container, measures, total, doomed);
+  if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');
   dropRepeatedFacts(container, measures, doomed);
   const blocks = dropRepeats(container, measures, doomed);

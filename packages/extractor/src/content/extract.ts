@@ -7,10 +7,11 @@ import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
 import { cleanContainer } from './clean.js';
 import { declaredKind } from './kind.js';
-import { findLede } from './lede.js';
+import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
 import { measureTree } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
+import { isGridContainer, itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
 import { findSignupForms } from './signup-widgets.js';
 import { teaserCards } from './teaser-cards.js';
@@ -95,7 +96,12 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   removeChrome(body, measures, total, totalValue, articleCommentsMinRest, trace);
   // on a declared article, rows of teaser cards below the story are not its text (on other pages they may be the page)
   const cards = kind === 'article' ? teaserCards(measures) : undefined;
-  let best = selectContainer(body, measures, kind === 'qa', cards) ?? (isTag(body) ? body : null);
+  // on other pages, a grid of items above a longer block of prose (a category's description) is the page's content
+  const grids = kind === 'article' ? undefined : itemGrids(measures);
+  const pageGrids: Element[] = [];
+  let best =
+    selectContainer(body, measures, { qa: kind === 'qa', cards, grids, trace, stoppedBy: pageGrids }) ??
+    (isTag(body) ? body : null);
   if (!best) return done(body.children, 'page');
   // the walk stopped above the page's one <main>, which holds most of the prose: continue from there
   const main = findMain(body);
@@ -120,14 +126,16 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, kind, signupForms);
+  cleanContainer(best, measures, trace, kind, signupForms, pageGrids);
   if (!hasText(best)) return done(body.children, 'page');
   if (faq) cleanContainer(faq, measures, trace, kind, signupForms);
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
   if (isTag(best)) compactByline(best, measures, trace);
-  // the story's intro that the walk left beside its body, between the title and the container
-  const lede = findLede(best, measures);
+  // the story's intro that the walk left beside its body, between the title and the container; above a grid of items,
+  // a listing's or a collection's intro line
+  let lede = findLede(best, measures, grids ? GRID_INTRO : undefined);
+  if (grids && lede.length && isShortIntro(lede, measures) && !isGridContainer(best, measures, grids)) lede = [];
   for (const el of lede) trace?.mark(el, 'lede');
   return done(faq ? [...lede, best, faq] : [...lede, best], 'container');
 }

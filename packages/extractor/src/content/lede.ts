@@ -14,6 +14,19 @@ const MAX_LEDE_LINKS = 0.3;
 /** Together the paragraphs hold at least this many characters: an intro; a one-line standfirst alone stays out. */
 const MIN_INTRO = 300;
 
+/**
+ * Above a container that is mostly a grid of items (`isGridContainer`), a shorter intro comes too: a listing's or a
+ * collection's one-line description ("Discover the best mobile apps..."), which the references keep.
+ */
+export const GRID_INTRO = 100;
+
+/** Whether the paragraphs of `lede` hold less than a story's intro (`MIN_INTRO`): a grid's intro line at most. */
+export function isShortIntro(lede: readonly Element[], measures: Map<Element, Measure>): boolean {
+  let text = 0;
+  for (const el of lede) text += measures.get(el)?.text ?? 0;
+  return text < MIN_INTRO;
+}
+
 /** Elements whose paragraphs describe something else than the story (an image, a form); a layout table is no such. */
 const NOT_LEDE: ReadonlySet<string> = new Set(['figure', 'figcaption', 'form', 'button', 'label', 'details']);
 
@@ -31,10 +44,10 @@ function isLedeParagraph(el: Element, m: Measure): boolean {
  * order. The container walk follows the child holding 80% of the text, so it stops at the story's body and leaves an
  * intro beside it behind (an intro wrapper before the body, a paragraph before the body's long list, intro paragraphs
  * in the headline block). Bylines, bios, tooltips, disclosures, captions and collapsed details are not the intro; nor
- * is a one-line standfirst alone (under `MIN_INTRO`), which most references leave out. Empty when no `<h1>` comes
+ * is a one-line standfirst alone (under `minIntro`, 300 characters), which most references leave out. Empty when no `<h1>` comes
  * before the container in its ancestors' earlier siblings.
  */
-export function findLede(container: Element, measures: Map<Element, Measure>): Element[] {
+export function findLede(container: Element, measures: Map<Element, Measure>, minIntro = MIN_INTRO): Element[] {
   const found: Element[][] = [];
   for (let node: Element = container; isTag(node.parent!) && node.parent.name !== 'body'; node = node.parent) {
     for (let prev = node.prev; prev; prev = prev.prev) {
@@ -45,7 +58,7 @@ export function findLede(container: Element, measures: Map<Element, Measure>): E
         const lede = found.reverse().flat();
         let text = 0;
         for (const el of lede) text += measures.get(el)?.text ?? 0;
-        return text >= MIN_INTRO ? lede : [];
+        return text >= minIntro ? lede : [];
       }
     }
   }

@@ -3,7 +3,7 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import type { Measure } from './measure.js';
-import { hasImage } from './tags.js';
+import { hasImage, linksAway, shapeOf } from './tags.js';
 import type { Doomed } from './trace.js';
 
 /** A card holds at most this many characters: a product's name, its price, a rating. */
@@ -22,13 +22,12 @@ const MAX_ROW_SHARE = 0.4;
 /** A price: a currency sign next to a figure ($129.00, 79,99 €, £675). */
 const PRICE = /[$€£¥₹]\s?\d|\d\s?[€£]/;
 
-const template = (el: Element): string => `${el.name} ${el.attribs['class'] ?? ''}`;
-
 /**
  * Drops rows of 2 to 24 sibling product cards of one shape (same tag and class), each a short block (15 to 300
  * characters) that shows a price and links to another page with a picture or mostly link text, together most of
  * their parent's text and under 40% of the container: recommendation carousels and bundles beside a product, not a
- * collection's grid (more cards, or most of the container). A card holding the page's `<h1>` is never one. The
+ * collection's grid (more cards, or most of the container, or `pageGrids`: the grid that stopped the container walk,
+ * `item-grids.ts`). A card holding the page's `<h1>` is never one. The
  * caller skips declared articles, whose card rows are teasers (`teasers.ts`).
  */
 export function dropProductCardRows(
@@ -36,12 +35,13 @@ export function dropProductCardRows(
   measures: Map<Element, Measure>,
   total: number,
   doomed: Doomed,
+  pageGrids: readonly Element[] = [],
 ): void {
   const stack: Element[] = [container];
   while (stack.length) {
     const el = stack.pop()!;
     const m = measures.get(el);
-    if (!m || doomed.has(el)) continue;
+    if (!m || doomed.has(el) || pageGrids.includes(el)) continue;
     if (
       el !== container &&
       m.text < MAX_ROW_SHARE * total &&
@@ -62,7 +62,7 @@ function isCardRow(el: Element, m: Measure, measures: Map<Element, Measure>): bo
     const cm = measures.get(c);
     if (!cm || cm.text < MIN_CARD || cm.text > MAX_CARD) continue;
     if (!isProductCard(c, cm)) continue;
-    const key = template(c);
+    const key = shapeOf(c);
     shapes ??= new Map();
     const s = shapes.get(key) ?? { cards: 0, text: 0 };
     s.cards++;
@@ -90,8 +90,7 @@ function isProductCard(card: Element, m: Measure): boolean {
     if (!isTag(n)) continue;
     if (n.name === 'h1') return false;
     if (n.name === 'a') {
-      const href = n.attribs['href']?.trim() ?? '';
-      if (href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href)) {
+      if (linksAway(n)) {
         away = true;
         if (hasImage(n)) pictured = true;
       }

@@ -5,6 +5,7 @@ import { looksLikeComments } from './hints.js';
 import type { Measure } from './measure.js';
 import type { SubtreeMemo } from '../dom/subtree-memo.js';
 import { NO_CARDS, type CardTally } from './teaser-cards.js';
+import type { Trace } from './trace.js';
 
 /** A child is followed when it holds at least this share of its parent's plain (non-link) text... */
 const PLAIN_SHARE = 0.8;
@@ -14,8 +15,30 @@ const TEXT_SHARE = 0.3;
 /** Prose beside a dominant comment section (or a Q&A page's answers) that is the post they answer. */
 const QUESTION_PROSE = 150;
 
+/**
+ * Item grids before the dominant child that hold this share of its text stop the walk: a collection's grid of products
+ * above a long description, which outweighs the grid in plain text (the grid's names are links).
+ */
+const GRID_SHARE = 0.3;
+/** ...and at least this much text: a few products, not a strip of three badges. */
+const MIN_GRID = 500;
+
 /** Blocks of text, never containers: stopping above them keeps their neighbours (code, tables, lists). */
 const TEXT_BLOCKS: ReadonlySet<string> = new Set(['p', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote']);
+
+/** What the walk is told about the page besides its measures. */
+export interface WalkHints {
+  /** The page declares itself a Q&A page: the question stays with its answers. */
+  qa?: boolean;
+  /** A declared article's teaser cards (`teaserCards`). */
+  cards?: SubtreeMemo<CardTally>;
+  /** Item grids (`itemGrids`), on pages that do not declare an article. */
+  grids?: SubtreeMemo<number>;
+  /** Records the grids that stopped the walk (`item-grid`). */
+  trace?: Trace;
+  /** Filled with the children holding the grids that stopped the walk: the page's own grid, for the cleaning. */
+  stoppedBy?: Element[];
+}
 
 /**
  * Walks down from `root` while a single child holds nearly all of the plain text and a fair share of all text.
@@ -24,13 +47,13 @@ const TEXT_BLOCKS: ReadonlySet<string> = new Set(['p', 'pre', 'h1', 'h2', 'h3', 
  * declares itself a Q&A page, `qa`, any child) and its siblings hold a post's worth of prose: the opening post or the
  * question stays with its replies. Given `cards` (a declared article's teaser cards), where no child dominates it
  * looks again with the cards' text left out (`beyondTeasers`): a story above rows of "more stories" cards that
- * outweigh it.
+ * outweigh it. Given `grids`, it stops where item grids before the dominant child hold 30% of its text (500
+ * characters at least): a collection's products above the category's description.
  */
 export function selectContainer(
   root: ParentNode,
   measures: Map<Element, Measure>,
-  qa = false,
-  cards?: SubtreeMemo<CardTally>,
+  { qa = false, cards, grids, trace, stoppedBy }: WalkHints = {},
 ): Element | null {
   let best: Element | null = null;
   let node: ParentNode = root;
@@ -41,9 +64,28 @@ export function selectContainer(
     if ((qa || looksLikeComments(s.top)) && s.prose - measures.get(s.top)!.prose >= QUESTION_PROSE) return best;
     const next = dominates(s) ? s.top : cards ? beyondTeasers(node, root, measures, cards) : null;
     if (!next) return best;
+    if (grids && next === s.top) {
+      const before = gridsBefore(node, s.top, grids);
+      const text = before.reduce((n, g) => n + grids.get(g), 0);
+      if (text >= MIN_GRID && text >= GRID_SHARE * measures.get(s.top)!.text) {
+        for (const g of before) trace?.mark(g, 'item-grid');
+        stoppedBy?.push(...before);
+        return best;
+      }
+    }
     best = next;
     node = next;
   }
+}
+
+/** The children of `node` before `top` that hold item grids. */
+function gridsBefore(node: ParentNode, top: Element, grids: SubtreeMemo<number>): Element[] {
+  const found: Element[] = [];
+  for (const c of node.children) {
+    if (c === top) break;
+    if (isTag(c) && grids.get(c) > 0) found.push(c);
+  }
+  return found;
 }
 
 /** What the walk reads of a node's children (text of teaser cards left out when asked). */

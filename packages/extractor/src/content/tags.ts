@@ -87,6 +87,17 @@ export const PICTURE_TAGS: ReadonlySet<string> = new Set(['img', 'picture']);
 /** Code: its elements are a highlighter's tokens and lines, never chrome, furniture or copies; no rule enters it. */
 export const CODE_TAGS: ReadonlySet<string> = new Set(['pre', 'code']);
 
+/** The shape of a card among its siblings: its tag and class (cards of one grid or row share it). */
+export function shapeOf(el: Element): string {
+  return `${el.name} ${el.attribs['class'] ?? ''}`;
+}
+
+/** Whether a link (`<a>`) goes to another page: an href that is not empty, a fragment or a script. */
+export function linksAway(a: Element): boolean {
+  const href = a.attribs['href']?.trim() ?? '';
+  return href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href);
+}
+
 /** Whether `el` is or holds a picture. */
 export function hasImage(el: Element): boolean {
   if (PICTURE_TAGS.has(el.name)) return true;

@@ -4,6 +4,7 @@ import { isTag, type Element } from 'domhandler';
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
 import type { Measure } from './measure.js';
+import { shapeOf } from './tags.js';
 import { isLinkedTitle } from './teasers.js';
 
 /** What a subtree holds of teaser cards: its linked titles, and the text and plain text of its cards. */
@@ -30,8 +31,6 @@ const MIN_TITLED = 2;
 
 /** The cards are at least this share of their parent's text. */
 const CARD_SHARE = 0.6;
-
-const template = (el: Element): string => `${el.name} ${el.attribs['class'] ?? ''}`;
 
 /**
  * For every element, how much of its text sits in teaser cards: the children of a group of three or more sibling
@@ -62,13 +61,13 @@ export function teaserCards(measures: Map<Element, Measure>): SubtreeMemo<CardTa
         if (!m || m.text > MAX_CARD) continue;
         if (t.titles === 0) untitled.push(c);
         if (t.titles !== 1) continue;
-        templates.add(template(c));
+        templates.add(shapeOf(c));
         cards++;
         cardText += m.text;
         cardPlain += m.text - m.link;
       }
       if (cards >= MIN_TITLED) {
-        const twins = untitled.filter((c) => templates.has(template(c)));
+        const twins = untitled.filter((c) => templates.has(shapeOf(c)));
         // a few blanks among titled cards; a run of same-template sections with a linked title here and there is not
         // a card group (a roundup of brands, three of them linking to a review)
         if (twins.length <= cards / 2) {

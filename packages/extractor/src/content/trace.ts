@@ -21,6 +21,8 @@ export type KeepRule =
   | 'large-section'
   /** a grid of teaser cards kept by the position and prose guards (a listing) */
   | 'teaser-grid'
+  /** a grid of items above a longer block of prose, where the container walk stopped (`item-grids.ts`) */
+  | 'item-grid'
   /** intro paragraphs between the title and the container, outside it (`lede.ts`) */
   | 'lede'
   /** the byline's parts, kept as one line (`byline.ts`); the parts themselves are replaced by it */

@@ -89,6 +89,7 @@ const KEEP_REASONS: Record<ExplainKeepRule, string> = {
   index: 'lists of short links that together are half of the container: an index',
   'large-section': 'a section under a furniture heading, but 30% or more of the container',
   'teaser-grid': 'teaser cards kept by the position and prose guards (a listing)',
+  'item-grid': 'a grid of items above a longer block of prose (a collection above its description)',
   lede: "the story's intro between its title and the container",
   byline: 'a part of the byline, kept as one line ("By Jane Doe · March 3, 2025")',
   'include-tags': 'matched by includeTags',
