@@ -32,6 +32,31 @@ describe('Deadline', () => {
     deadline.clear();
   });
 
+  it("expires no page while it waits for its host's slot, and counts a whole timeout from the wait's end", async () => {
+    const deadline = new Deadline(40);
+    deadline.suspend();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(deadline.signal.aborted).toBe(false);
+    const resumed = performance.now();
+    deadline.resume();
+    await once(deadline.signal, 'abort');
+    expect(performance.now() - resumed).toBeGreaterThanOrEqual(39);
+    expect(deadline.timedOut).toBe(true);
+    deadline.clear();
+  });
+
+  it("counts a whole timeout from a host's slot taken at once, not from the scrape's start", async () => {
+    const deadline = new Deadline(40);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    deadline.suspend();
+    const resumed = performance.now();
+    deadline.resume();
+    await once(deadline.signal, 'abort');
+    expect(performance.now() - resumed).toBeGreaterThanOrEqual(39);
+    expect(deadline.timedOut).toBe(true);
+    deadline.clear();
+  });
+
   it('leaves the caller once cleared: a later abort of the caller does not reach it', () => {
     const caller = new AbortController();
     const deadline = new Deadline(60_000, caller.signal);
