@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidV7 } from '../scrape/scrape-id.js';
 
 /** The millisecond of the last id made in this process, and its counter within that millisecond. */
 let lastMs = -1;
@@ -19,7 +19,5 @@ export function newJobId(now: number = Date.now()): string {
     lastMs++;
     counter = 0;
   }
-  const time = lastMs.toString(16).padStart(12, '0');
-  const random = randomUUID();
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${counter.toString(16).padStart(3, '0')}-${random.slice(19)}`;
+  return uuidV7(lastMs, counter);
 }

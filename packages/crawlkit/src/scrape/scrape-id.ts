@@ -7,7 +7,16 @@ import { randomUUID } from 'node:crypto';
  * the same in both versions).
  */
 export function scrapeId(now: number = Date.now()): string {
+  return uuidV7(now);
+}
+
+/**
+ * A UUID v7 of `ms` on `crypto.randomUUID()`'s random bits; `counter` (12 bits) takes the place of the first random
+ * ones, for ids that must sort in the order they were made within a millisecond.
+ */
+export function uuidV7(ms: number, counter?: number): string {
   const random = randomUUID();
-  const time = now.toString(16).padStart(12, '0');
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15)}`;
+  const time = ms.toString(16).padStart(12, '0');
+  const rest = counter === undefined ? random.slice(15) : `${counter.toString(16).padStart(3, '0')}${random.slice(18)}`;
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${rest}`;
 }
