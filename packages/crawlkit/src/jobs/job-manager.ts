@@ -7,7 +7,7 @@ import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
 import type { EventBus } from '../event-bus.js';
 import { JobEvents, type JobEventSink } from './events.js';
-import { newJobId } from './job-id.js';
+import { newJobId } from '../uuid-v7.js';
 import { idempotentJobId, isDuplicateJob, keyReusedError } from './idempotency.js';
 import { JobDriver, type JobKindHandler } from './job-driver.js';
 import type { JobStores } from './job-stores.js';
