@@ -1,8 +1,8 @@
 /**
  * A new process's recrawl, two builds side by side (issue 41): `node bench/lib/recrawl-ab.ts BASE_WORKTREE [PAIRS]`.
  *
- * The bench/recrawl.ts site (300 pages with validators) is crawled once by this worktree's build in a new process;
- * then `bench/recrawl.ts --child` of the base worktree and of this one recrawl copies of that store in alternating new
+ * The bench/recrawl.ts site (300 pages with validators) is crawled once by each build in a new process; then
+ * `bench/recrawl.ts --child` of the base worktree and of this one recrawl copies of their own store in alternating new
  * processes (the order flips each pair). Prints each child's wall, CPU (every thread) and main-thread CPU, and the
  * medians (with `CK_BENCH_PHASES=1`, each child's phases too). With `CK_AB_PROF=DIR`, each child writes a CPU profile there (`--cpu-prof`).
  */
@@ -46,14 +46,15 @@ const child = async (script: string, dir: string, name?: string): Promise<Child>
   if (stderr.trim()) console.log(`  ${name ?? 'store'}: ${stderr.trim()}`);
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as Child;
 };
-const store = mkdtempSync(join(tmpdir(), 'ck-ab-'));
-await child(scripts.branch, store);
+// Each build recrawls what its own first crawl stored: a build may keep other things (or keep them otherwise).
+const stores = { base: mkdtempSync(join(tmpdir(), 'ck-ab-')), branch: mkdtempSync(join(tmpdir(), 'ck-ab-')) };
+for (const build of ['base', 'branch'] as const) await child(scripts[build], stores[build]);
 const runs: Record<'base' | 'branch', Child[]> = { base: [], branch: [] };
 for (let pair = 0; pair < PAIRS; pair++) {
   const order: ('base' | 'branch')[] = pair % 2 ? ['branch', 'base'] : ['base', 'branch'];
   for (const build of order) {
     const dir = mkdtempSync(join(tmpdir(), 'ck-ab-'));
-    copyFileSync(join(store, 'crawlkit.db'), join(dir, 'crawlkit.db'));
+    copyFileSync(join(stores[build], 'crawlkit.db'), join(dir, 'crawlkit.db'));
     site.resetCounts();
     const run = await child(scripts[build], dir, `${build}-${pair}`);
     const notModified = [...site.notModified.values()].reduce((a, b) => a + b, 0);
@@ -67,7 +68,7 @@ for (let pair = 0; pair < PAIRS; pair++) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-rmSync(store, { recursive: true, force: true });
+for (const store of Object.values(stores)) rmSync(store, { recursive: true, force: true });
 await site.close();
 for (const build of ['base', 'branch'] as const) {
   const of = (field: keyof Child) => median(runs[build].map((run) => run[field] as number)).toFixed(0);

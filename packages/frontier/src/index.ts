@@ -1,4 +1,4 @@
-export { normalizeUrl, canonicalUrl, urlPermutations, isRouteFragment } from './normalize.js';
+export { normalizeUrl, normalizeParsedUrl, canonicalUrl, urlPermutations, isRouteFragment } from './normalize.js';
 export type { NormalizeOptions } from './normalize.js';
 export {
   createCrawlRules,
@@ -10,7 +10,7 @@ export {
   urlDepth,
   validateCrawlPatterns,
 } from './rules.js';
-export type { CrawlRules, CrawlRulesOptions, DenialReason, RuleVerdict } from './rules.js';
+export type { CrawlRules, CrawlRulesOptions, DenialReason, RuleAdmission, RuleVerdict } from './rules.js';
 export { loadRobots, parseRobots } from './robots.js';
 export type { Robots } from './robots.js';
 export { discoverSitemaps, discoverSitemapUrls, parseSitemap, readSitemap, sitemapCandidates } from './sitemaps.js';

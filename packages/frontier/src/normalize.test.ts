@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalUrl, normalizeUrl, urlPermutations } from './normalize.js';
+import { canonicalUrl, normalizeParsedUrl, normalizeUrl, urlPermutations } from './normalize.js';
 
 describe('normalizeUrl', () => {
   it('folds scheme, www, trailing slash and index pages into one key (reference §13.3)', () => {
@@ -35,6 +35,20 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl('http://www.a.test/', { foldSimilar: false })).not.toBe(
       normalizeUrl('https://a.test/', { foldSimilar: false }),
     );
+  });
+
+  it('gives the same key from a URL its caller parsed, white space at its ends included', () => {
+    for (const input of [
+      'HTTPS://WWW.A.test:443/index.html?utm_source=x&b=2&a=1#/route',
+      'http://a.test/%7euser/',
+      ' https://a.test/p ',
+      'https://a.test/p\u00a0',
+      'https://a.test/p\u3000',
+    ]) {
+      for (const options of [{}, { foldSimilar: false }, { ignoreQueryParameters: true }]) {
+        expect(normalizeParsedUrl(input, new URL(input), options)).toBe(normalizeUrl(input, options));
+      }
+    }
   });
 
   it('resolves canonical links', () => {

@@ -61,6 +61,18 @@ export function normalizeUrl(input: string, options: NormalizeOptions = {}): str
   } catch {
     return input.trim();
   }
+  return keyOf(url, options);
+}
+
+/**
+ * `normalizeUrl(input)` when the caller has parsed `input` already (`parsed` is `new URL(input)`): the same key, with
+ * no second parse. `normalizeUrl` parses the input trimmed, so an input with white space at its ends is parsed again.
+ */
+export function normalizeParsedUrl(input: string, parsed: URL, options: NormalizeOptions = {}): string {
+  return input === input.trim() ? keyOf(parsed, options) : normalizeUrl(input, options);
+}
+
+function keyOf(url: URL, options: NormalizeOptions): string {
   const fold = options.foldSimilar ?? true;
   let host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (fold) host = host.replace(/^www\./, '');

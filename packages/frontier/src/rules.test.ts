@@ -46,6 +46,31 @@ describe('crawl rules in order (reference §13.2)', () => {
     expect(verdict(seed, url, options)).toBe(expected);
   });
 
+  it('admits with the URL parsed and whether it is internal, as check and isInternal say', () => {
+    const options = { allowExternalLinks: true, allowSubdomains: true, crawlEntireDomain: true };
+    const rules = createCrawlRules({ seedUrl: 'https://www.example.com/docs', ...options });
+    for (const url of [
+      'https://example.com/docs/a?b=1#/r',
+      'https://blog.example.com/x',
+      'https://other.org/page',
+      'https://other.org/',
+      'mailto:a@example.com',
+      'not a url',
+    ]) {
+      const admission = rules.admit(url);
+      const verdict = rules.check(url);
+      expect(admission.allowed).toBe(verdict.allowed);
+      if (!admission.allowed || !verdict.allowed) {
+        expect(admission).toEqual(verdict);
+        continue;
+      }
+      expect(admission.parsed.href).toBe(new URL(url).href);
+      expect(admission.internal).toBe(rules.isInternal(url));
+    }
+    expect(rules.admit('https://blog.example.com/x')).toMatchObject({ allowed: true, internal: false });
+    expect(rules.admit('https://example.com/y')).toMatchObject({ allowed: true, internal: true });
+  });
+
   it('follows external links only from in-scope pages', () => {
     expect(verdict(seed, 'https://other.org/page', { allowExternalLinks: true }, 'https://other.org/x')).toBe(
       'EXTERNAL_LINK',

@@ -20,6 +20,15 @@ export type DenialReason =
 
 export type RuleVerdict = { allowed: true } | { allowed: false; reason: DenialReason };
 
+/** `check`'s verdict with what an admitted URL's caller needs next, so that nothing parses the URL again. */
+export type RuleAdmission =
+  | {
+      allowed: true;
+      /** `new URL(url)`. */ parsed: URL;
+      /** Same site as the seed (`isInternal`). */ internal: boolean;
+    }
+  | { allowed: false; reason: DenialReason };
+
 export interface CrawlRulesOptions {
   /** The crawl's start URL: defines the site and, without `crawlEntireDomain`, the scope. */
   seedUrl: string;
@@ -78,6 +87,8 @@ const SOCIAL = [
   'discord.com',
 ];
 
+const ALLOWED: RuleVerdict = Object.freeze({ allowed: true });
+
 const bareHost = (host: string) => host.toLowerCase().replace(/^www\./, '');
 
 /** Whether the last path segment ends in a file extension that is never a page (reference §21 item 30). */
@@ -133,6 +144,8 @@ function compile(patterns: readonly string[] | undefined): RegExp[] {
 export interface CrawlRules {
   /** Applies the rules of §13.2 in their order. `fromUrl` is the page the link was found on. */
   check(url: string, context?: { fromUrl?: string }): RuleVerdict;
+  /** `check`, with the URL parsed and whether it is internal when it is allowed (one parse for robots.txt and the key). */
+  admit(url: string, context?: { fromUrl?: string }): RuleAdmission;
   /** Same site as the seed (host equal after stripping `www.`). */
   isInternal(url: string): boolean;
   /** Moves the site to another host (the seed redirected there). */
@@ -164,7 +177,11 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
       seedHost = bareHost(seed.hostname);
       seedDomain = getDomain(seed.hostname) ?? seedHost;
     },
-    check(url, context = {}) {
+    check(url, context) {
+      const admission = this.admit(url, context);
+      return admission.allowed ? ALLOWED : admission;
+    },
+    admit(url, context = {}) {
       let u: URL;
       try {
         u = new URL(url);
@@ -188,7 +205,7 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
         if (exclude.some((r) => r.test(target(u)))) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
         if (include.length && !include.some((r) => r.test(target(u))))
           return { allowed: false, reason: 'INCLUDE_PATTERN' };
-        return { allowed: true };
+        return { allowed: true, parsed: u, internal: true };
       }
 
       const href = u.href.toLowerCase();
@@ -196,12 +213,12 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
       if (exclude.some((r) => r.test(u.href))) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
       if (options.allowExternalLinks && u.pathname !== '/' && u.pathname !== '') {
         const from = context.fromUrl;
-        if (from === undefined || this.isInternal(from)) return { allowed: true };
+        if (from === undefined || this.isInternal(from)) return { allowed: true, parsed: u, internal: false };
       }
       if (options.allowSubdomains && (getDomain(u.hostname) ?? bareHost(u.hostname)) === seedDomain) {
         if (include.length && !include.some((r) => r.test(target(u))))
           return { allowed: false, reason: 'INCLUDE_PATTERN' };
-        return { allowed: true };
+        return { allowed: true, parsed: u, internal: false };
       }
       return { allowed: false, reason: 'EXTERNAL_LINK' };
     },

@@ -5,6 +5,7 @@ import {
   discoverSitemaps,
   HostPoliteness,
   loadRobots,
+  normalizeParsedUrl,
   normalizeUrl,
   type FetchText,
   type Robots,
@@ -57,15 +58,16 @@ export function frontierFetch(ctx: EngineContext): FetchText {
 }
 
 /** The crawl's de-duplication key of a URL. */
-export function crawlKey(
-  url: string,
-  request: Pick<CrawlRequest, 'ignoreQueryParameters' | 'deduplicateSimilarURLs'>,
-): string {
-  return normalizeUrl(url, {
-    ignoreQueryParameters: request.ignoreQueryParameters,
-    foldSimilar: request.deduplicateSimilarURLs,
-  });
+export function crawlKey(url: string, request: KeyRequest): string {
+  return normalizeUrl(url, keyOptions(request));
 }
+
+type KeyRequest = Pick<CrawlRequest, 'ignoreQueryParameters' | 'deduplicateSimilarURLs'>;
+
+const keyOptions = (request: KeyRequest) => ({
+  ignoreQueryParameters: request.ignoreQueryParameters,
+  foldSimilar: request.deduplicateSimilarURLs,
+});
 
 /**
  * Crawl discovery for the generic runner: the seed, sitemaps and robots.txt at the start, then the links of every
@@ -90,7 +92,8 @@ export function createCrawlPlanner(
   const politeness = new HostPoliteness({ ...(request.delay !== undefined ? { delayMs: request.delay * 1000 } : {}) });
   let robots: Robots | undefined;
   const userAgent = request.robotsUserAgent ?? CRAWLER_USER_AGENT;
-  const key = (url: string) => crawlKey(url, request);
+  const keys = keyOptions(request);
+  const key = (url: string) => normalizeUrl(url, keys);
   const seedKey = key(request.url);
   // `delay` makes the crawl sequential, as upstream does.
   const concurrency =
@@ -129,14 +132,16 @@ export function createCrawlPlanner(
     const known = verdicts?.get(url);
     if (known !== undefined) return known;
     let verdict: string | null = null;
-    if (rules.check(url, { fromUrl }).allowed) {
-      if (!request.ignoreRobotsTxt && robots && rules.isInternal(url) && !robots.isAllowed(url)) {
+    // One parse of the URL for the rules, robots.txt's scope and the key (a sitemap's hundreds of URLs, cold).
+    const admission = rules.admit(url, { fromUrl });
+    if (admission.allowed) {
+      if (!request.ignoreRobotsTxt && robots && admission.internal && !robots.isAllowed(url)) {
         if (!robotsBlocked.has(url)) {
           robotsBlocked.add(url);
           blocked.push(url);
         }
       } else {
-        verdict = key(url);
+        verdict = normalizeParsedUrl(url, admission.parsed, keys);
       }
     }
     if (verdicts) {

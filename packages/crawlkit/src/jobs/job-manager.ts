@@ -1,6 +1,5 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, JobKind, JobRecord, Store, TaskInput } from '@crawlkit/store';
-import { v7 as uuidv7 } from 'uuid';
 
 import type { EngineContext } from '../context.js';
 import { CrawlkitError } from '../errors.js';
@@ -8,6 +7,7 @@ import type { Webhook } from '../v2/jobs.js';
 import type { Document } from '../v2/types.js';
 import type { EventBus } from '../event-bus.js';
 import { JobEvents, type JobEventSink } from './events.js';
+import { newJobId } from '../uuid-v7.js';
 import { idempotentJobId, isDuplicateJob, keyReusedError } from './idempotency.js';
 import { JobDriver, type JobKindHandler } from './job-driver.js';
 import type { JobStores } from './job-stores.js';
@@ -134,7 +134,7 @@ export class JobManager {
     const now = Date.now();
     const key = options.idempotencyKey;
     const keyed = key !== undefined;
-    const id = keyed ? idempotentJobId(key) : uuidv7();
+    const id = keyed ? idempotentJobId(key) : newJobId();
     if (keyed && (await this.find(id))) throw keyReusedError();
     const job: JobRecord = {
       id,

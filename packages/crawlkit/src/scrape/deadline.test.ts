@@ -4,6 +4,16 @@ import { describe, expect, it } from 'vitest';
 
 import { Deadline } from './deadline.js';
 
+/** Resumes a suspended 40 ms deadline and waits for it to expire: not before its whole timeout from then. */
+async function expiresWholeTimeoutAfterResume(deadline: Deadline): Promise<void> {
+  const resumed = performance.now();
+  deadline.resume();
+  await once(deadline.signal, 'abort');
+  expect(performance.now() - resumed).toBeGreaterThanOrEqual(39);
+  expect(deadline.timedOut).toBe(true);
+  deadline.clear();
+}
+
 describe('Deadline', () => {
   it("aborts with the caller's reason when the caller aborts, which is no timeout", () => {
     const caller = new AbortController();
@@ -30,6 +40,21 @@ describe('Deadline', () => {
     expect((deadline.signal.reason as DOMException).name).toBe('TimeoutError');
     expect(deadline.timedOut).toBe(true);
     deadline.clear();
+  });
+
+  it("expires no page while it waits for its host's slot, and counts a whole timeout from the wait's end", async () => {
+    const deadline = new Deadline(40);
+    deadline.suspend();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(deadline.signal.aborted).toBe(false);
+    await expiresWholeTimeoutAfterResume(deadline);
+  });
+
+  it("counts a whole timeout from a host's slot taken at once, not from the scrape's start", async () => {
+    const deadline = new Deadline(40);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    deadline.suspend();
+    await expiresWholeTimeoutAfterResume(deadline);
   });
 
   it('leaves the caller once cleared: a later abort of the caller does not reach it', () => {

@@ -1,9 +1,10 @@
+import { createMemoryStore } from '@crawlkit/store';
 import { describe, expect, it } from 'vitest';
 
 import { VERSION } from '../cli/version.js';
 import type { ExtractionSettings } from '../extraction/extraction.js';
 import type { ScrapeState } from './scrape-state.js';
-import { storedExtractionKey } from './stored-extraction.js';
+import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from './stored-extraction.js';
 
 /** The parts of a scrape's state the key reads: a writable cache entry of a page fetched with validators. */
 const state = {
@@ -33,5 +34,24 @@ describe('storedExtractionKey', () => {
     expect(
       storedExtractionKey({ ...state, page: { fetchedAt: 1 } } as unknown as ScrapeState, settings),
     ).toBeUndefined();
+  });
+});
+
+describe('writeStoredExtraction', () => {
+  it("keeps the search text by its digest alone: the text is its markdown's, made again when read", async () => {
+    const store = createMemoryStore();
+    const extraction = {
+      markdown: '# Plane',
+      metadata: {},
+      warnings: [],
+      searchText: 'Plane',
+      searchTextDigest: 'digest',
+    };
+    const kept = { ...state, store, normalizedUrl: 'page' } as unknown as ScrapeState;
+    await writeStoredExtraction(kept, 'page|extraction=x', 1, extraction);
+    const read = await readStoredExtraction(store, 'page|extraction=x', 1);
+    expect(read!.extraction).toEqual({ markdown: '# Plane', metadata: {}, warnings: [], searchTextDigest: 'digest' });
+    expect(read!.contentHash).toBe(kept.contentHash);
+    await store.close();
   });
 });

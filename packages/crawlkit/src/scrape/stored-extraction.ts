@@ -66,6 +66,17 @@ export async function writeStoredExtraction(
   // Hashed here once, for the change feed's stage too.
   const contentHash = mainContentHash(extraction.markdown ?? '');
   state.contentHash = contentHash;
-  const value = storedExtractionCodec.encode({ fetchedAt, contentHash, extraction });
+  const value = storedExtractionCodec.encode({ fetchedAt, contentHash, extraction: keptPart(extraction) });
   await state.store!.pages.put({ key, url: state.normalizedUrl, cachedAt: Date.now(), value });
+}
+
+/**
+ * What is kept of an extraction: all of it but its search text when its digest comes with it. That text is its
+ * markdown's (`markdownText`), made again only if the store reads it (a text its index does not hold yet), and was
+ * half of each kept entry, read and parsed for every page a recrawl confirms.
+ */
+function keptPart(extraction: Extraction): Extraction {
+  if (extraction.searchText === undefined || extraction.searchTextDigest === undefined) return extraction;
+  const { searchText: _made, ...kept } = extraction;
+  return kept;
 }

@@ -46,11 +46,15 @@ export function phraseHits(text: SearchText, phrase: readonly string[]): ColumnH
 
 /** The text kept of a page: what is searched, with its lengths capped so one huge page cannot swell the index. */
 export function searchableText(text: SearchText): SearchText {
+  return { ...searchableHead(text), text: text.text.slice(0, MAX_TEXT) };
+}
+
+/** `searchableText` without the main content: what names a text beside its digest, without reading the text. */
+export function searchableHead(text: SearchText): Omit<SearchText, 'text' | 'textDigest'> {
   return {
     url: text.url,
     title: text.title.slice(0, MAX_TITLE),
     description: text.description.slice(0, MAX_DESCRIPTION),
-    text: text.text.slice(0, MAX_TEXT),
   };
 }
 

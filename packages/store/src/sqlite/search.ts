@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 
-import { searchableText } from '../search/entry.js';
+import { searchableHead, searchableText } from '../search/entry.js';
 import { searchTextDigest } from '../text-digest.js';
 import { searchHost } from '../search/hosts.js';
 import type { QueryTerm, SearchTerms } from '../search/query.js';
@@ -135,9 +135,9 @@ export function indexResult(db: SqliteDatabase, jobId: string, seq: number, time
  * The sha256 of a page's kept text: a page's text is indexed once, however many entries hold it (its cache entry and
  * the results of its jobs). The text's own digest comes with it when the caller made it (off this thread).
  */
-function digestOf(text: SearchText, kept: SearchText): Buffer {
-  const textDigest = text.textDigest ?? searchTextDigest(kept.text);
-  return hash('sha256', `${kept.title}\0${kept.description}\0${textDigest}`, 'buffer');
+function digestOf(text: SearchText, head: { title: string; description: string }): Buffer {
+  const textDigest = text.textDigest ?? searchTextDigest(searchableText(text).text);
+  return hash('sha256', `${head.title}\0${head.description}\0${textDigest}`, 'buffer');
 }
 
 function insert(
@@ -146,7 +146,9 @@ function insert(
   time: number,
   text: SearchText,
 ): void {
-  const kept = searchableText(text);
+  // The main content is read only for a text the index does not hold yet: a page confirmed again (a recrawl's 304)
+  // names its text by its digest, and may make the text only when it is read (crawlkit's kept extractions do).
+  const kept = searchableHead(text);
   const digest = digestOf(text, kept);
   const doc = db.get<{ id: number; refs: number }>(
     `INSERT INTO search_docs (hash, refs) VALUES (?, 1) ON CONFLICT (hash) DO UPDATE SET refs = refs + 1
@@ -159,7 +161,7 @@ function insert(
       doc.id,
       kept.title,
       kept.description,
-      kept.text,
+      searchableText(text).text,
     );
     db.run('INSERT INTO search_unindexed (doc_id) VALUES (?)', doc.id);
     noteUnindexed(db);

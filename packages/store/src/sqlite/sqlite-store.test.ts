@@ -6,6 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeStoreConformance } from '../conformance.js';
 import { DUE_HEADS } from './deliveries.js';
 import { createSqliteStore } from './sqlite-store.js';
+import { parseSearchQuery } from '../search/query.js';
+import { searchTextDigest } from '../text-digest.js';
+import type { SearchText } from '../types.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-sqlite-conformance-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -206,6 +209,36 @@ describe('createSqliteStore', () => {
     expect(await b.pages.get('new')).toBeUndefined();
     expect(await a.pages.get('new')).toBeUndefined();
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('reads the main content of a text only when its index does not hold it yet (the digest names it)', async () => {
+    const store = await createSqliteStore({ dir: dirFor('text-read') });
+    let reads = 0;
+    const made = (url: string, body: string) => ({
+      url,
+      title: 'Plane',
+      description: '',
+      get text() {
+        reads++;
+        return body;
+      },
+      textDigest: searchTextDigest(body),
+    });
+    const put = (key: string, search: SearchText) =>
+      store.pages.put({ key, url: key, cachedAt: 1, value: key, search });
+    await put('first', { url: 'https://a.test/p', title: 'Plane', description: '', text: 'hone the burr' });
+    await put('again', made('https://a.test/again', 'hone the burr'));
+    expect(reads).toBe(0);
+    await put('other', made('https://a.test/other', 'flatten the sole'));
+    expect(reads).toBe(1);
+    const keys = async (q: string) => {
+      const parsed = parseSearchQuery(q);
+      if (!parsed.ok) throw new Error(parsed.error);
+      return (await store.search!.search({ terms: parsed.terms, limit: 10 })).map((hit) => hit.pageKey).sort();
+    };
+    expect(await keys('burr')).toEqual(['again', 'first']);
+    expect(await keys('sole')).toEqual(['other']);
+    await store.close();
   });
 
   it('serves pages larger than the hot tier from disk', async () => {

@@ -3,7 +3,7 @@ import { redactUrl } from '@crawlkit/fetcher';
 import { produceFormats } from '../../formats/registry.js';
 import { unavailableOptionWarnings } from '../../formats/unavailable.js';
 import type { DocumentMetadata } from '../../v2/types.js';
-import { scrapeId } from '../scrape-id.js';
+import { scrapeId } from '../../uuid-v7.js';
 import { pushWarnings, type ExtractedState, type ScrapeStage, type ScrapeState } from '../scrape-state.js';
 
 /** The document's metadata: the page's own (meta tags, title) and the engine's keys. */

@@ -14,19 +14,31 @@ export const searchTextStage: ScrapeStage = {
   name: 'search-text',
   run(state) {
     if (!state.extraction || !indexesPage(state)) return;
-    const { metadata, markdown } = state.extraction;
+    const { metadata, markdown, searchText, searchTextDigest: digest } = state.extraction;
     const text = (value: unknown) =>
       typeof value === 'string' ? value : Array.isArray(value) ? String(value[0] ?? '') : '';
-    // Made by the extraction worker with its digest (both or neither); a memoised extraction of an older version
-    // may lack them.
-    const body = state.extraction.searchText ?? markdownText(markdown ?? '');
-    state.searchText = {
+    const head = {
       url: redactUrl(state.page!.url),
       title: text(metadata.title) || text(metadata.ogTitle),
       description: text(metadata.description) || text(metadata.ogDescription),
-      text: body,
-      // Hashed once for the cache entry and the job result, which both keep this text.
-      textDigest: state.extraction.searchTextDigest ?? searchTextDigest(body),
     };
+    if (searchText === undefined && digest !== undefined) {
+      // A kept extraction (`stored-extraction.ts`) keeps the digest, not the text: the store reads the text only if
+      // its index does not hold it yet, and then it is made from the markdown, as the extraction worker made it.
+      let made: string | undefined;
+      state.searchText = {
+        ...head,
+        get text() {
+          return (made ??= markdownText(markdown ?? ''));
+        },
+        textDigest: digest,
+      };
+      return;
+    }
+    // Made by the extraction worker with its digest (both or neither); a memoised extraction of an older version
+    // may lack them.
+    const body = searchText ?? markdownText(markdown ?? '');
+    // Hashed once for the cache entry and the job result, which both keep this text.
+    state.searchText = { ...head, text: body, textDigest: digest ?? searchTextDigest(body) };
   },
 };

@@ -155,6 +155,20 @@ describe('search-text', () => {
     expect(unstored.searchText).toBeUndefined();
     expect(unstored.extraction!.links).toEqual(cached.extraction!.links);
   });
+
+  it("makes a kept extraction's text from its markdown when the store reads it: the worker's text, its digest", async () => {
+    const fetched = await through(stateFor('/articles/first-post.html', { formats: ['links'] }), stages);
+    // A kept extraction keeps the digest, not the text (`stored-extraction.ts`).
+    const { searchText: made, ...kept } = fetched.extraction!;
+    const confirmed = stateFor('/articles/first-post.html', { formats: ['links'] });
+    confirmed.page = fetched.page;
+    confirmed.extraction = kept;
+    await searchTextStage.run(confirmed);
+    expect(confirmed.searchText!.textDigest).toBe(fetched.extraction!.searchTextDigest);
+    expect(made).toBeTypeOf('string');
+    expect(confirmed.searchText!.text).toBe(made);
+    expect({ ...confirmed.searchText }).toEqual(fetched.searchText);
+  });
 });
 
 describe('formats', () => {
