@@ -129,6 +129,20 @@ describe('start-up loads only what a call needs', () => {
     expect(onMain(scraped)).toEqual([]);
   });
 
+  it("the HTTP engine loads undici's agents only: not its fetch, WebSocket, cache or mocks, nor Node's own undici", async () => {
+    // undici's entry module loads all of them, and its cookies module reads `globalThis.Headers`, which loads the copy
+    // of undici bundled in Node (fetcher/src/http/undici-agents.ts).
+    const unused = (urls: readonly string[]) =>
+      urls.filter(
+        (u) => /\/node_modules\/undici\/(index\.js|lib\/(web|mock|cache)\/)/.test(u) || u.includes('deps/undici'),
+      );
+    const imported = await loadedBy('import');
+    expect(imported.some((u) => u.endsWith('/node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+    expect(imported.some((u) => u.startsWith('node:internal/'))).toBe(true);
+    expect(unused(imported)).toEqual([]);
+    expect(unused(await loadedBy('scrape', `${server.url}/articles/first-post.html`))).toEqual([]);
+  });
+
   it('the extraction worker starts without them, and without zod (it validates no options)', async () => {
     const urls = await loadedBy('worker');
     expect(urls.some((u) => u.includes('/node_modules/htmlparser2/'))).toBe(true);

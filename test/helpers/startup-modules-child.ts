@@ -5,7 +5,8 @@
  *   worker   imports the extraction worker's module: what a worker loads before its first page;
  *   missing  scrapes `url` (a CSV) with csv-parse made impossible to resolve, as in an install that lost it, and
  *            prints the scrape's answer instead.
- * Prints the URLs of the loaded modules as one JSON array. Run from the sources
+ * Prints the URLs of the loaded modules as one JSON array, Node's own modules among them as `node:<id>` (internal ones
+ * too: `node:internal/deps/undici/undici` is Node's bundled undici). Run from the sources
  * (`node --import ./test/helpers/source-hooks.ts test/helpers/startup-modules-child.ts <mode> [url]`), or on a build:
  * `CK_STARTUP_BUILD=<packages/crawlkit/dist>` imports its `index.js` and `extraction/worker.js` instead.
  */
@@ -50,4 +51,7 @@ if (mode === 'worker') {
     if (!result.success || !result.data.markdown) throw new Error(`the scrape failed: ${JSON.stringify(result)}`);
   }
 }
-process.stdout.write(JSON.stringify(loaded));
+// Node's own list of the modules it loaded (undocumented, and not in @types/node).
+const { moduleLoadList } = process as unknown as { moduleLoadList: readonly string[] };
+const builtins = moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `node:${m.slice(13)}`);
+process.stdout.write(JSON.stringify([...loaded, ...builtins]));

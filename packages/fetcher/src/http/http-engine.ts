@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 import { FetchError, isFetchError } from '../errors.js';
 import { checksAddresses, guardLookup, resolveChecked } from '../policy/guarded-lookup.js';
@@ -12,6 +12,7 @@ import { resolveLimits } from './limits.js';
 import { LowSpeedMonitor } from './low-speed.js';
 import { exchangeOf } from './exchange-of.js';
 import { toFetchError } from './map-error.js';
+import { Agent, ProxyAgent } from './undici-agents.js';
 import { ACCEPT_ENCODING, discard, parseContentEncoding, readBody, type BodyMeter } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
 import { lostKeepAliveSocket } from './stale-socket.js';
