@@ -46,7 +46,12 @@ export function phraseHits(text: SearchText, phrase: readonly string[]): ColumnH
 
 /** The text kept of a page: what is searched, with its lengths capped so one huge page cannot swell the index. */
 export function searchableText(text: SearchText): SearchText {
-  return { ...searchableHead(text), text: text.text.slice(0, MAX_TEXT) };
+  return { ...searchableHead(text), text: searchableBody(text) };
+}
+
+/** The main content kept of a page (`searchableText`'s `text`): read only when it is asked for. */
+export function searchableBody(text: SearchText): string {
+  return text.text.slice(0, MAX_TEXT);
 }
 
 /** `searchableText` without the main content: what names a text beside its digest, without reading the text. */

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 
-import { searchableHead, searchableText } from '../search/entry.js';
+import { searchableBody, searchableHead } from '../search/entry.js';
 import { searchTextDigest } from '../text-digest.js';
 import { searchHost } from '../search/hosts.js';
 import type { QueryTerm, SearchTerms } from '../search/query.js';
@@ -136,7 +136,7 @@ export function indexResult(db: SqliteDatabase, jobId: string, seq: number, time
  * the results of its jobs). The text's own digest comes with it when the caller made it (off this thread).
  */
 function digestOf(text: SearchText, head: { title: string; description: string }): Buffer {
-  const textDigest = text.textDigest ?? searchTextDigest(searchableText(text).text);
+  const textDigest = text.textDigest ?? searchTextDigest(searchableBody(text));
   return hash('sha256', `${head.title}\0${head.description}\0${textDigest}`, 'buffer');
 }
 
@@ -161,7 +161,7 @@ function insert(
       doc.id,
       kept.title,
       kept.description,
-      searchableText(text).text,
+      searchableBody(text),
     );
     db.run('INSERT INTO search_unindexed (doc_id) VALUES (?)', doc.id);
     noteUnindexed(db);
