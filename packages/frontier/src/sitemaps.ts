@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 
+import { lazyRequire } from '@crawlkit/options/lazy-module';
 import type * as Htmlparser2 from 'htmlparser2';
 
 import type { FetchText } from './fetch-text.js';
@@ -60,10 +60,8 @@ export type SitemapReader = (sitemap: SitemapBody, signal?: AbortSignal) => Prom
 
 const MAX_BYTES = 50 * 1024 * 1024;
 
-const require = createRequire(import.meta.url);
-let parserModule: typeof Htmlparser2 | undefined;
 /** htmlparser2, loaded by the first sitemap the scan leaves to it: its 25 modules are no part of a start-up. */
-const htmlparser2 = () => (parserModule ??= require('htmlparser2') as typeof Htmlparser2);
+const htmlparser2 = lazyRequire<typeof Htmlparser2>(import.meta.url, 'htmlparser2');
 /** URLs handled between two turns of the event loop. */
 const URLS_PER_TURN = 5_000;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

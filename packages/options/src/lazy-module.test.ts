@@ -1,8 +1,10 @@
+import { createRequire } from 'node:module';
 import type * as Path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
+import type * as Zod from 'zod';
 
-import { lazyModule } from './lazy-module.js';
+import { lazyModule, lazyRequire } from './lazy-module.js';
 
 describe('lazyModule', () => {
   it('loads nothing until called, then once for concurrent and later callers', async () => {
@@ -26,5 +28,25 @@ describe('lazyModule', () => {
     await expect(load()).rejects.toMatchObject({ code: 'ERR_MODULE_NOT_FOUND' });
     expect((await load()).join('a', 'b')).toBe('a/b');
     expect(loads).toBe(2);
+  });
+});
+
+describe('lazyRequire', () => {
+  it('requires nothing until called, then once, resolved from the given module', () => {
+    const { cache, resolve } = createRequire(import.meta.url);
+    const id = resolve('zod');
+    delete cache[id];
+    const load = lazyRequire<typeof Zod>(import.meta.url, 'zod');
+    expect(cache[id]).toBeUndefined();
+    const zod = load();
+    expect(typeof zod.string).toBe('function');
+    expect(load()).toBe(zod);
+    expect(cache[id]).toBeDefined();
+  });
+
+  it('throws a failed load to every caller, keeping nothing of it', () => {
+    const load = lazyRequire(import.meta.url, 'no-such-module-of-crawlkit');
+    expect(() => load()).toThrow(expect.objectContaining({ code: 'MODULE_NOT_FOUND' }) as Error);
+    expect(() => load()).toThrow(expect.objectContaining({ code: 'MODULE_NOT_FOUND' }) as Error);
   });
 });

@@ -1,7 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import { createRequire } from 'node:module';
 import { TextDecoder } from 'node:util';
 
+import { lazyRequire } from '@crawlkit/options/lazy-module';
 import type Chardet from 'chardet';
 import type * as EncodingSniffer from 'encoding-sniffer/sniffer';
 import type Iconv from 'iconv-lite';
@@ -11,13 +11,9 @@ import { isHtmlType, isXmlType } from './content-type.js';
 // Loaded by the first body that needs them: the prescan's sniffer (an HTML or XML body whose header declares no
 // charset; 25 modules), chardet (no declaration at all and not UTF-8) and iconv-lite (a label outside WHATWG's; 14
 // together). A process whose main thread decodes nothing, and pages that declare their charset, load none of them.
-const require = createRequire(import.meta.url);
-let snifferModule: typeof EncodingSniffer | undefined;
-let chardetModule: typeof Chardet | undefined;
-let iconvModule: typeof Iconv | undefined;
-const encodingSniffer = () => (snifferModule ??= require('encoding-sniffer/sniffer') as typeof EncodingSniffer);
-const chardet = () => (chardetModule ??= require('chardet') as typeof Chardet);
-const iconv = () => (iconvModule ??= require('iconv-lite') as typeof Iconv);
+const encodingSniffer = lazyRequire<typeof EncodingSniffer>(import.meta.url, 'encoding-sniffer/sniffer');
+const chardet = lazyRequire<typeof Chardet>(import.meta.url, 'chardet');
+const iconv = lazyRequire<typeof Iconv>(import.meta.url, 'iconv-lite');
 
 /** How far into an HTML or XML document `<meta charset>` and the XML declaration are looked for, in bytes. */
 const PRESCAN_BYTES = 8192;
