@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-
+import { lazyRequire } from '@crawlkit/options/lazy-module';
 import ct from 'countries-and-timezones';
 
 /** What a browser in a country looks like: its time zone, position and language. */
@@ -51,14 +50,10 @@ const TIMEZONE_OVERRIDES: Record<string, string> = {
   KI: 'Pacific/Tarawa',
 };
 
+const countryList = lazyRequire<LocaleRecord[]>(import.meta.url, 'country-locale-map/countries.json');
 let records: Map<string, LocaleRecord> | undefined;
 function localeRecords(): Map<string, LocaleRecord> {
-  if (!records) {
-    const require = createRequire(import.meta.url);
-    const list = require('country-locale-map/countries.json') as LocaleRecord[];
-    records = new Map(list.map((r) => [r.alpha2.toUpperCase(), r]));
-  }
-  return records;
+  return (records ??= new Map(countryList().map((r) => [r.alpha2.toUpperCase(), r])));
 }
 
 /** v2's special location values (both mean the US) and the common `uk` alias, upper-cased. */
