@@ -4,7 +4,7 @@
 import { isTag, isText, type Element } from 'domhandler';
 
 import { textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import { walkInOrder, type Measure } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import type { Doomed } from './trace.js';
 
@@ -32,30 +32,15 @@ export function dropNumberedNotes(container: Element, measures: Map<Element, Mea
   if (total === 0) return;
   const notes: Element[] = [];
   let text = 0;
-  // characters of the container before the element being visited (the walk is in document order)
-  let before = 0;
-  const stack: Element[] = [container];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const m = measures.get(el);
-    if (!m) continue;
-    if (CODE_TAGS.has(el.name) || doomed.has(el)) {
-      before += m.text;
-      continue;
+  walkInOrder(container, measures, (el, m, before) => {
+    if (CODE_TAGS.has(el.name) || doomed.has(el)) return true;
+    if (el === container || !NOTE_BLOCKS.has(el.name) || before < MIN_POSITION * total || !opensWithNumber(el)) {
+      return false;
     }
-    if (el !== container && NOTE_BLOCKS.has(el.name) && before >= MIN_POSITION * total && opensWithNumber(el)) {
-      notes.push(el);
-      text += m.text;
-      before += m.text;
-      continue;
-    }
-    before += m.own;
-    const c = el.children;
-    for (let i = c.length - 1; i >= 0; i--) {
-      const n = c[i]!;
-      if (isTag(n)) stack.push(n);
-    }
-  }
+    notes.push(el);
+    text += m.text;
+    return true;
+  });
   if (notes.length === 0 || text >= MAX_SHARE * total) return;
   for (const n of notes) doomed.drop(n, 'numbered-note');
 }
