@@ -13,6 +13,7 @@ import { findLinkRuns } from './link-runs.js';
 import type { DeclaredKind } from './kind.js';
 import type { Measure } from './measure.js';
 import { isPageControl } from './page-controls.js';
+import { dropNumberedNotes } from './numbered-notes.js';
 import { phoneCallToAction } from './phone-links.js';
 import { dropProductCardRows } from './product-cards.js';
 import { dropPlaceholders } from './placeholders.js';
@@ -117,6 +118,7 @@ export function cleanContainer(
   if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');
   dropRepeatedFacts(container, measures, doomed);
+  dropNumberedNotes(container, measures, doomed);
   const blocks = dropRepeats(container, measures, doomed);
   dropPlaceholders(blocks, container, measures, total, doomed);
   detachAll(doomed);

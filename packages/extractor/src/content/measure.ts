@@ -196,3 +196,32 @@ function remeasure(el: Element, root: ParentNode, measures: Map<Element, Measure
   // `root` counts as a block whatever its name, as in `measureTree`
   if (el === root || !INLINE_TAGS.has(el.name)) closeBlock(m, el.name);
 }
+
+/**
+ * Visits `root` and the elements under it in document order, with the characters of `root` before each. `visit`
+ * returns true to pass over an element's subtree (its text counts as read), false to go into it. Elements without a
+ * measure are passed over.
+ */
+export function walkInOrder(
+  root: Element,
+  measures: Map<Element, Measure>,
+  visit: (el: Element, m: Measure, before: number) => boolean,
+): void {
+  let before = 0;
+  const stack: Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const m = measures.get(el);
+    if (!m) continue;
+    if (visit(el, m, before)) {
+      before += m.text;
+      continue;
+    }
+    before += m.own;
+    const c = el.children;
+    for (let i = c.length - 1; i >= 0; i--) {
+      const n = c[i]!;
+      if (isTag(n)) stack.push(n);
+    }
+  }
+}

@@ -1,7 +1,7 @@
 // Teaser grids inside an article: "more stories" cards, each a linked title with a date or an excerpt.
 import { isTag, type AnyNode, type Element } from 'domhandler';
 
-import type { Measure } from './measure.js';
+import { walkInOrder, type Measure } from './measure.js';
 import { HEADING_TAGS } from './tags.js';
 import type { Doomed, Trace } from './trace.js';
 
@@ -39,47 +39,31 @@ export function dropTeaserGroups(
   const groups: Element[] = [];
   let groupText = 0;
   let groupProse = 0;
-  // characters of the container before the element being visited (the walk is in document order)
-  let before = 0;
-  const stack: Element[] = [container];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const m = measures.get(el);
-    if (!m) continue;
-    if (doomed.has(el)) {
-      before += m.text;
-      continue;
-    }
+  walkInOrder(container, measures, (el, m, before) => {
+    if (doomed.has(el)) return true;
     if (
-      el !== container &&
-      before >= MIN_POSITION * total &&
-      (titles.get(el) ?? 0) >= MIN_TEASERS &&
-      m.text < MAX_GRID_SHARE * total
+      el === container ||
+      before < MIN_POSITION * total ||
+      (titles.get(el) ?? 0) < MIN_TEASERS ||
+      m.text >= MAX_GRID_SHARE * total
     ) {
-      let cards = 0;
-      let cardText = 0;
-      for (const c of el.children) {
-        if (!isTag(c) || titles.get(c) !== 1) continue;
-        const t = measures.get(c)?.text ?? 0;
-        if (t > MAX_TEASER) continue;
-        cards++;
-        cardText += t;
-      }
-      if (cards >= MIN_TEASERS && cardText >= TEASER_SHARE * m.text) {
-        groups.push(el);
-        groupText += m.text;
-        groupProse += m.prose;
-        before += m.text;
-        continue;
-      }
+      return false;
     }
-    before += m.own;
-    const c = el.children;
-    for (let i = c.length - 1; i >= 0; i--) {
-      const n = c[i]!;
-      if (isTag(n)) stack.push(n);
+    let cards = 0;
+    let cardText = 0;
+    for (const c of el.children) {
+      if (!isTag(c) || titles.get(c) !== 1) continue;
+      const t = measures.get(c)?.text ?? 0;
+      if (t > MAX_TEASER) continue;
+      cards++;
+      cardText += t;
     }
-  }
+    if (cards < MIN_TEASERS || cardText < TEASER_SHARE * m.text) return false;
+    groups.push(el);
+    groupText += m.text;
+    groupProse += m.prose;
+    return true;
+  });
   // all the grids together are a minor part, beside an article's worth of prose: otherwise the page is a listing
   const prose = measures.get(container)?.prose ?? 0;
   if (groups.length === 0) return;

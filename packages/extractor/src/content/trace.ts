@@ -113,6 +113,10 @@ export const DROP_RULES = {
     module: 'repeated-facts.ts',
     says: "a label and its value repeated in the lists of 3+ posts or cards (a poster's Posts: 4032, Joined …)",
   },
+  'numbered-note': {
+    module: 'numbered-notes.ts',
+    says: 'small print after the story that opens with a superscript number (the notes of its figures)',
+  },
   repeat: { module: 'repeats.ts', says: 'a copy of an earlier block or wrapper, word for word' },
   'quoted-reply': { module: 'repeats.ts', says: 'a quote of an earlier post in a reply' },
   placeholder: { module: 'placeholders.ts', says: 'template filler (Lorem ipsum) and its unfilled cards' },
