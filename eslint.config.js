@@ -7,6 +7,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      'packages/*/.dist-*/**',
       '**/node_modules/**',
       'coverage/**',
       'bench/results/**',
