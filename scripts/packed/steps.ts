@@ -143,6 +143,52 @@ const serve: Step = {
 };
 
 /**
+ * `crawlkit mcp` (with @crawlkit/mcp installed beside crawlkit) driven over stdio by the MCP SDK's own client, the one
+ * npm installed with @crawlkit/mcp: the tools are listed, and `firecrawl_scrape` answers the page as v2 JSON.
+ */
+const mcp: Step = {
+  name: 'mcp over stdio + firecrawl_scrape',
+  run: async (ctx) => {
+    const out = await script(
+      ctx,
+      'mcp.mjs',
+      `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [${JSON.stringify(bin(ctx))}, 'mcp', '--engine', 'http', '--store', './mcp-store'],
+  stderr: 'pipe',
+});
+let stderr = '';
+transport.stderr?.on('data', (chunk) => (stderr += chunk));
+const client = new Client({ name: 'packed-test', version: '1.0.0' });
+try {
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const answer = await client.callTool({
+    name: 'firecrawl_scrape',
+    arguments: { url: '${ctx.site}/article', formats: ['markdown'] },
+  });
+  console.log(JSON.stringify({ tools: tools.map((t) => t.name), answer }));
+} catch (error) {
+  console.error(String(error), stderr);
+  process.exitCode = 1;
+} finally {
+  await client.close();
+}`,
+    );
+    const { tools, answer } = JSON.parse(out) as {
+      tools: string[];
+      answer: { isError?: boolean; content: { type: string; text: string }[] };
+    };
+    assert.ok(tools.includes('firecrawl_scrape') && tools.includes('firecrawl_crawl'), tools.join(', '));
+    assert.notEqual(answer.isError, true, JSON.stringify(answer));
+    const page = JSON.parse(answer.content[0]!.text) as { markdown?: string; data?: { markdown?: string } };
+    assert.match(page.markdown ?? page.data?.markdown ?? '', /What users install is what we test/);
+  },
+};
+
+/**
  * A hostile file scraped through the installed library: it must be refused with `code` (its message matching
  * `message`) while the process grows by less than 512 MB (unbounded, each of these took a GiB or more).
  */
@@ -210,4 +256,4 @@ const oldNode: Step = {
   },
 };
 
-export const STEPS: Step[] = [scrape, cli, serve, pdfBomb, zipBomb, xmlBomb, oldNode];
+export const STEPS: Step[] = [scrape, cli, serve, mcp, pdfBomb, zipBomb, xmlBomb, oldNode];
