@@ -169,7 +169,10 @@ export class HttpEngine {
           unwatch = this.#lowSpeed.watch(meter, (received) => abort(this.#tooSlow(received)));
           const codings = parseContentEncoding(headers['content-encoding']);
           const recording = request.onExchange !== undefined;
-          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), recording);
+          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), {
+            keepWire: recording,
+            ownsChunks: true,
+          });
           body = read.body;
           decoded = read.decoded;
           wire = read.wire;
