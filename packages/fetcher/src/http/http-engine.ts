@@ -169,10 +169,7 @@ export class HttpEngine {
           unwatch = this.#lowSpeed.watch(meter, (received) => abort(this.#tooSlow(received)));
           const codings = parseContentEncoding(headers['content-encoding']);
           const recording = request.onExchange !== undefined;
-          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), {
-            keepWire: recording,
-            ownsChunks: true,
-          });
+          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), recording);
           body = read.body;
           decoded = read.decoded;
           wire = read.wire;

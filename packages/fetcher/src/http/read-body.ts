@@ -43,29 +43,6 @@ function joinBody(chunks: readonly Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
-/** `ArrayBuffer#transfer` and `detached` (ES2024), which the compiled-against library does not declare yet. */
-interface TransferableBuffer {
-  readonly detached: boolean;
-  transfer(length: number): ArrayBuffer;
-}
-
-/**
- * Frees the chunks a body was read in, once they are copied out (joined): each read of a socket or of a decoder is
- * memory outside V8's heap that it frees only when a collection finds the chunk dead, and it counts it as external
- * memory until then. The main thread reads every page's body yet runs few collections, so a page's chunks (5 MB for a
- * large page) piled up until V8 started a full marking of the main thread's heap for them ("external memory
- * pressure"), every 13-25 large pages, each followed by one or two more (performance journal, issue 37, gc37b).
- * Only a chunk that spans its whole buffer is freed (its buffer detached): no other bytes, such as the response's
- * headers, share that memory. The caller must own the chunks: no one else may hold a view of them.
- */
-function release(chunks: readonly Uint8Array[]): void {
-  for (const chunk of chunks) {
-    const buffer = chunk.buffer as ArrayBufferLike & Partial<TransferableBuffer>;
-    if (chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength || chunk.byteLength === 0) continue;
-    if (buffer instanceof ArrayBuffer && buffer.transfer && !buffer.detached) buffer.transfer(0);
-  }
-}
-
 /** The codings of a `content-encoding` header, in the order they were applied; `identity` dropped. */
 export function parseContentEncoding(header: string | undefined): string[] {
   if (!header) return [];
@@ -112,20 +89,10 @@ function tooLarge(url: string, limit: number, what: string): FetchError {
   });
 }
 
-export interface ReadBodyOptions {
-  /** Keep the encoded bytes as well (a recording). @default false */
-  keepWire?: boolean;
-  /**
-   * The source's chunks are the reader's alone (a socket's reads): they are freed once copied out (`release`). A
-   * source whose chunks are views of memory kept elsewhere (a WARC record in memory) must leave this off.
-   * @default false
-   */
-  ownsChunks?: boolean;
-}
-
 /**
  * Reads a response body, removing its content codings, with every size limit checked while streaming:
- * `maxBodyBytes` on the wire, `maxDecompressedBytes` and `maxCompressionRatio` after decoding.
+ * `maxBodyBytes` on the wire, `maxDecompressedBytes` and `maxCompressionRatio` after decoding. With `keepWire` (a
+ * recording), the encoded bytes are kept as well.
  */
 export async function readBody(
   source: Readable,
@@ -133,10 +100,10 @@ export async function readBody(
   limits: HttpLimits,
   meter: BodyMeter,
   url: string,
-  { keepWire = false, ownsChunks = false }: ReadBodyOptions = {},
+  keepWire = false,
 ): Promise<ReadBody> {
   const known = codings.length > 0 && codings.every(isKnownCoding);
-  if (!known) return { body: await readPlain(source, limits, meter, url, ownsChunks), decoded: codings.length === 0 };
+  if (!known) return { body: await readPlain(source, limits, meter, url), decoded: codings.length === 0 };
 
   const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await iterator.next();
@@ -148,7 +115,7 @@ export async function readBody(
     for (;;) {
       meter.wireBytes += chunk.length;
       if (meter.wireBytes > limits.maxBodyBytes) throw tooLarge(url, limits.maxBodyBytes, 'body');
-      if (keepWire || ownsChunks) wireChunks.push(chunk);
+      if (keepWire) wireChunks.push(chunk);
       yield chunk;
       const next = await iterator.next();
       if (next.done) return;
@@ -191,21 +158,11 @@ export async function readBody(
     throw error;
   }
   const body = joinBody(chunks, decodedBytes);
-  // The decoders' output is this reader's own; a lone chunk is the body itself.
-  if (chunks.length > 1) release(chunks);
-  const kept = keepWire ? Buffer.concat(wireChunks, meter.wireBytes) : undefined;
-  if (ownsChunks) release(wireChunks);
-  return kept ? { body, decoded: true, wire: kept } : { body, decoded: true };
+  return keepWire ? { body, decoded: true, wire: Buffer.concat(wireChunks, meter.wireBytes) } : { body, decoded: true };
 }
 
 /** Event listeners rather than async iteration: a plain body is the hot path of every crawl. */
-function readPlain(
-  source: Readable,
-  limits: HttpLimits,
-  meter: BodyMeter,
-  url: string,
-  ownsChunks: boolean,
-): Promise<Uint8Array> {
+function readPlain(source: Readable, limits: HttpLimits, meter: BodyMeter, url: string): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -222,9 +179,7 @@ function readPlain(
     };
     const onEnd = () => {
       cleanup();
-      const body = joinBody(chunks, total);
-      if (ownsChunks && chunks.length > 1) release(chunks);
-      resolve(body);
+      resolve(joinBody(chunks, total));
     };
     const onError = (error: Error) => {
       cleanup();
