@@ -15,6 +15,7 @@ import type * as CrawlkitModule from 'crawlkit';
 
 import { startPageServerProcess } from './page-server-process.ts';
 import { loadWcxbPages } from './wcxb.ts';
+import { wholePageScraper } from './whole-page-scrape.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
@@ -44,16 +45,7 @@ const outside = () => ({
   external: getHeapStatistics().external_memory,
 });
 
-async function scrape(id: string): Promise<void> {
-  const doc = await crawlkit.scrape({
-    url: `${server.url}/${id}.html`,
-    formats: ['markdown'],
-    onlyMainContent: false,
-    maxAge: 0,
-    storeInCache: false,
-  });
-  if (!doc.success) throw new Error(`scrape of ${id} failed`);
-}
+const scrape = wholePageScraper(crawlkit, server.url);
 
 try {
   for (const id of ids) await scrape(id);
