@@ -123,7 +123,9 @@ async function parent(): Promise<void> {
             CK_AB_URL: server.url,
             CK_AB_IDS: ids.join(','),
             CK_AB_PASSES: passes,
-            CK_BENCH_CRAWLKIT: v.build,
+            // `timeBigPages` (CK_AB_ROW) takes an empty path for a module name: this worktree's build by its path.
+            CK_BENCH_CRAWLKIT:
+              v.build || fileURLToPath(new URL('../../packages/crawlkit/dist/index.js', import.meta.url)),
             ...v.env,
           },
           encoding: 'utf8',

@@ -14,6 +14,7 @@ import type * as CrawlkitModule from 'crawlkit';
 
 import { startPageServerProcess } from './page-server-process.ts';
 import { loadWcxbPages } from './wcxb.ts';
+import { wholePageScraper } from './whole-page-scrape.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
@@ -36,16 +37,7 @@ const pages = all
 all.length = 0;
 const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
 const crawlkit = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 1 } });
-const scrape = async (id: string) => {
-  const doc = await crawlkit.scrape({
-    url: `${server.url}/${id}.html`,
-    formats: ['markdown'],
-    onlyMainContent: false,
-    maxAge: 0,
-    storeInCache: false,
-  });
-  if (!doc.success) throw new Error(`scrape of ${id} failed`);
-};
+const scrape = wholePageScraper(crawlkit, server.url);
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
