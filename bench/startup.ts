@@ -23,7 +23,7 @@ const rounds = roundsFlag >= 0 ? Number(args[roundsFlag + 1]) : quick ? 3 : 9;
 const here = dirname(fileURLToPath(import.meta.url));
 const child = join(here, 'lib', 'startup-child.ts');
 const fixtures = join(here, '..', 'fixtures', 'site');
-const entry = process.env['CK_BENCH_CRAWLKIT'] ?? fileURLToPath(import.meta.resolve('crawlkit'));
+const entry = process.env['CK_BENCH_CRAWLKIT'] || fileURLToPath(import.meta.resolve('crawlkit'));
 const cli = join(dirname(entry), 'cli.js');
 
 /** The goal of the import alone: a third of what it was (~650 ms quiet), near the cost of undici + zod. */

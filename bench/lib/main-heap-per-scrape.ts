@@ -11,11 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 
-import type * as CrawlkitModule from 'crawlkit';
-
 import { startPageServerProcess } from './page-server-process.ts';
 import { loadWcxbPages } from './wcxb.ts';
 import { wholePageScraper } from './whole-page-scrape.ts';
+import { loadCrawlkit } from './crawlkit-build.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
@@ -27,7 +26,7 @@ const pages = loadWcxbPages(datasets)
 const ids = pages.map((p) => p.id);
 const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
 pages.length = 0;
-const { Crawlkit } = (await import(process.env.CK_BENCH_CRAWLKIT || 'crawlkit')) as typeof CrawlkitModule;
+const { Crawlkit } = await loadCrawlkit();
 const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
 
 const collections: string[] = [];

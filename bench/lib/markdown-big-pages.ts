@@ -5,13 +5,13 @@
 // write the responses.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 
-import type * as CrawlkitModule from 'crawlkit';
 import type TurndownService from 'turndown';
 
 import { startPageServerProcess } from './page-server-process.ts';
 import { median } from './report.ts';
 import { threadCpuMs, threadCpuSince, type ThreadCpu } from './thread-cpu.ts';
 import type { WcxbPage } from './wcxb.ts';
+import { loadCrawlkit } from './crawlkit-build.ts';
 
 /** What crawlkit publishes on `crawlkit:scrape:timings` (its `ScrapeTimings`), the part read here. */
 interface StageTimes {
@@ -67,7 +67,7 @@ export async function timeBigPages(
 ): Promise<BigPagesResult> {
   const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
   // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js), the row run on it.
-  const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
+  const { Crawlkit } = await loadCrawlkit();
   const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
   const body = (page: WcxbPage) => ({
     url: `${server.url}/${page.id}.html`,

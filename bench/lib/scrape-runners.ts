@@ -2,7 +2,7 @@
 // its own child process (so its peak RSS is its own), built once, then timed over the URLs. Each imports its
 // libraries when created, so a child loads only its own row's code.
 
-import type * as CrawlkitModule from 'crawlkit';
+import { loadCrawlkit } from './crawlkit-build.ts';
 
 /** What one page produced: output characters (0 = failure), so a runner that skips work shows. */
 export type PageFn = (url: string) => Promise<number>;
@@ -53,7 +53,7 @@ async function pool(
 async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> {
   // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js): the rows run on it instead of this one, so an
   // A/B of two builds alternates whole runs.
-  const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
+  const { Crawlkit } = await loadCrawlkit();
   const engine = new Crawlkit({
     store: 'memory',
     engine: 'http',
@@ -95,7 +95,7 @@ async function crawlkitRunner(concurrency: number | undefined): Promise<Runner> 
  */
 async function crawlkitBatchRunner(): Promise<Runner> {
   const [{ Crawlkit }, fs, os, path] = await Promise.all([
-    import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit') as Promise<typeof CrawlkitModule>,
+    loadCrawlkit(),
     import('node:fs'),
     import('node:os'),
     import('node:path'),

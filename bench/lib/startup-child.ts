@@ -10,10 +10,9 @@
 import { rmSync } from 'node:fs';
 
 import type * as CrawlkitModule from 'crawlkit';
+import { crawlkitEntry } from './crawlkit-build.ts';
 
 const [mode, url = '', storeDir = ''] = process.argv.slice(2);
-// CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js), measured instead of this one (an A/B).
-const crawlkitEntry = process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit';
 
 function report(importMs: number, chars: number): void {
   process.stdout.write(`${JSON.stringify({ importMs, firstMs: performance.now(), chars })}\n`);

@@ -12,6 +12,7 @@ import { gfm } from 'turndown-plugin-gfm';
 
 import { timeBigPages } from './markdown-big-pages.ts';
 import { loadWcxbPages } from './wcxb.ts';
+import { crawlkitEntry } from './crawlkit-build.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
@@ -24,7 +25,7 @@ td.use(gfm);
 const r = await timeBigPages(largest, td, runs, { wholePage: true });
 const cpu = r.cpuPerScrape;
 console.log(
-  `${process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit'}: ${r.medianSpeedup.toFixed(2)}x scrape ${r.medianScrapeMs.toFixed(1)} ` +
+  `${crawlkitEntry}: ${r.medianSpeedup.toFixed(2)}x scrape ${r.medianScrapeMs.toFixed(1)} ` +
     `turndown ${r.medianTurndownMs.toFixed(1)} ms` +
     (cpu
       ? `  CPU a scrape: main ${cpu.main.toFixed(1)} workers ${cpu.workers.toFixed(1)} V8 ${cpu.v8.toFixed(1)}`

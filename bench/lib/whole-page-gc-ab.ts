@@ -16,8 +16,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type * as CrawlkitModule from 'crawlkit';
-
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
@@ -26,6 +24,7 @@ import { startPageServerProcess } from './page-server-process.ts';
 import { median } from './report.ts';
 import { threadCpuMs, threadCpuSince } from './thread-cpu.ts';
 import { loadWcxbPages } from './wcxb.ts';
+import { loadCrawlkit } from './crawlkit-build.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
@@ -51,7 +50,7 @@ async function child(): Promise<void> {
     process.env.CK_AB_IDS!.split(','),
     Number(process.env.CK_AB_PASSES),
   ];
-  const { Crawlkit } = (await import(process.env.CK_BENCH_CRAWLKIT || 'crawlkit')) as typeof CrawlkitModule;
+  const { Crawlkit } = await loadCrawlkit();
   const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
   const scrape = async (id: string) => {
     const t0 = performance.now();

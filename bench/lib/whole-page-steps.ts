@@ -17,8 +17,6 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type * as CrawlkitModule from 'crawlkit';
-
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
@@ -27,6 +25,7 @@ import { startPageServerProcess } from './page-server-process.ts';
 import { median } from './report.ts';
 import { threadCpuMs, threadCpuSince, type ThreadCpu } from './thread-cpu.ts';
 import { loadWcxbPages, type WcxbPage } from './wcxb.ts';
+import { loadCrawlkit } from './crawlkit-build.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
@@ -63,7 +62,7 @@ const fmt = (n: number) => n.toFixed(1);
 /** Part 1: the scrape as the whole-page row runs it. */
 async function scrapeSteps(): Promise<void> {
   const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
-  const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
+  const { Crawlkit } = await loadCrawlkit();
   const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
   let stages: { name: string; ms: number }[] = [];
   const onTimings = (m: unknown) => (stages = (m as { stages: typeof stages }).stages);

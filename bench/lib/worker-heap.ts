@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 
-import type * as CrawlkitModule from 'crawlkit';
-
 import { startPageServerProcess } from './page-server-process.ts';
 import { loadWcxbPages } from './wcxb.ts';
 import { wholePageScraper } from './whole-page-scrape.ts';
+import { loadCrawlkit } from './crawlkit-build.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
@@ -35,7 +34,7 @@ const pages = all
   .reverse()
   .map((p) => ({ id: p.id }));
 all.length = 0;
-const { Crawlkit } = (await import(process.env['CK_BENCH_CRAWLKIT'] ?? 'crawlkit')) as typeof CrawlkitModule;
+const { Crawlkit } = await loadCrawlkit();
 const crawlkit = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 1 } });
 const scrape = wholePageScraper(crawlkit, server.url);
 
