@@ -41,6 +41,13 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--no-such-flag'");
     expect((await runCli([], { cwd: site.dir })).code).toBe(2);
+    for (const command of ['scrape', 'crawl', 'map']) {
+      const missing = await runCli([command], { cwd: site.dir });
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toBe(
+        `crawlkit: missing URL: crawlkit ${command} <url>, or a --body whose JSON has a "url"\n`,
+      );
+    }
   });
 });
 

@@ -271,3 +271,20 @@ export function buildBody(
   }
   return { ...body, ...fixed };
 }
+
+/**
+ * `buildBody` for a command about one URL (`scrape`, `crawl`, `map`): the URL is its argument, or the `url` of its
+ * `--body`. Without either the command stops with a usage error, before any engine starts.
+ */
+export function buildUrlBody(
+  command: Command,
+  name: BodyCommand,
+  base: Record<string, unknown>,
+  url: string | undefined,
+): Record<string, unknown> {
+  const body = buildBody(command, name, base, url !== undefined ? { url } : {});
+  if (body['url'] === undefined) {
+    throw new CliError(`missing URL: crawlkit ${command.name()} <url>, or a --body whose JSON has a "url"`);
+  }
+  return body;
+}

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { BatchScrapeRequestInput, CrawlRequestInput, MapRequestInput } from '../v2/jobs.js';
 import type { ScrapeRequestInput } from '../v2/scrape-options.js';
 import type { ErrorResponse, JobStatusResponse } from '../v2/types.js';
-import { buildBody } from './body-flags.js';
+import { buildBody, buildUrlBody } from './body-flags.js';
 import { printChanges } from './change-report.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
@@ -24,7 +24,7 @@ function flags(command: Command): Flags {
 /** `crawlkit scrape <url>`: one page to stdout or `--out`. */
 export async function scrapeCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
-  const body = buildBody(command, 'recordedScrape', base, url !== undefined ? { url } : {});
+  const body = buildUrlBody(command, 'recordedScrape', base, url);
   const response = await ctx.engine.scrape(body as unknown as ScrapeRequestInput, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   const input = String(body.url);
@@ -58,7 +58,7 @@ async function noteRecording(ctx: CommandContext, kind: JobKind, id: string): Pr
 /** `crawlkit crawl <url>`: starts a crawl and follows it to the end. */
 export async function crawlCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
-  const body = buildBody(command, 'crawl', base, url !== undefined ? { url } : {});
+  const body = buildUrlBody(command, 'crawl', base, url);
   if (wantsSchedule(command)) return scheduleCrawl(ctx, body, command);
   const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
@@ -107,7 +107,7 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
 /** `crawlkit map <url>`: the URLs of a site, one a line. */
 export async function mapCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
-  const body = buildBody(command, 'map', base, url !== undefined ? { url } : {});
+  const body = buildUrlBody(command, 'map', base, url);
   const response = await ctx.engine.map(body as unknown as MapRequestInput, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   if (ctx.mode === 'json') ctx.writeJson(response);
