@@ -58,7 +58,12 @@ function directivesAbove(lines: string[], index: number): string[] {
     if (!lines[end]!.trimEnd().endsWith('-->')) break;
     let start = end;
     while (start > 0 && !lines[start]!.trimStart().startsWith('<!--')) start--;
-    const match = DIRECTIVE.exec(lines.slice(start, end + 1).join('\n').trim());
+    const match = DIRECTIVE.exec(
+      lines
+        .slice(start, end + 1)
+        .join('\n')
+        .trim(),
+    );
     if (!match) break;
     found.unshift(match[1]!.trim());
     end = start - 1;

@@ -47,12 +47,16 @@ export function snippetModules(blocks: CodeBlock[]): SnippetModule[] {
 }
 
 function compilerOptions(root: string): ts.CompilerOptions {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error('tsconfig.json could not be read');
   // The packages' built declarations, as a user's install has them (and twice as fast to load as their sources).
   const paths = Object.fromEntries(
