@@ -5,9 +5,10 @@
  */
 import { PassThrough } from 'node:stream';
 
-import type { Command } from 'commander';
-
 import { createProgram } from '../../packages/crawlkit/src/cli/program.ts';
+
+/** Commander's `Command` (commander is the crawlkit package's dependency, not the root's). */
+type Command = ReturnType<typeof createProgram>;
 
 /**
  * The words of each command of a shell line, quotes removed; `#` starts a comment outside quotes. Enough for README

@@ -86,14 +86,14 @@ export function typecheckSnippets(root: string, modules: SnippetModule[]): Snipp
 
   const options = compilerOptions(root);
   const host = ts.createCompilerHost(options, true);
-  const { getSourceFile, fileExists, readFile } = host;
-  host.fileExists = (name) => sources.has(name) || fileExists.call(host, name);
-  host.readFile = (name) => sources.get(name)?.text ?? readFile.call(host, name);
+  const real = { ...host };
+  host.fileExists = (name) => sources.has(name) || real.fileExists(name);
+  host.readFile = (name) => sources.get(name)?.text ?? real.readFile(name);
   host.getSourceFile = (name, language, onError, create) => {
     const source = sources.get(name);
     return source
       ? ts.createSourceFile(name, source.text, language, true)
-      : getSourceFile.call(host, name, language, onError, create);
+      : real.getSourceFile(name, language, onError, create);
   };
   const program = ts.createProgram({ rootNames: [...sources.keys()], options, host });
 
