@@ -38,6 +38,16 @@ describe('extractMainContent: numbered notes after the story', () => {
     expect(extract(post(`${prose('story', 5)}${linked}`)).text).toContain('The settings of the machine');
   });
 
+  it("keeps a numbered paragraph that a mark in the text links to (a paper's reference, a linked footnote)", () => {
+    const cited = `<p>The method follows the earlier survey.<sup><a href="#ref1">1</a></sup></p>`;
+    const reference = `<p id="ref1"><sup>1</sup> Smith, J. (2020). A survey of the method, its data and its limits. Journal, 4(2).</p>`;
+    const text = extract(post(`${prose('story', 5)}${cited}${reference}${smallPrint(1)}`)).text;
+    expect(text).toContain('Smith, J. (2020)');
+    expect(text).not.toContain('Average expense ratio');
+    const anchored = `<p><a name="ref1"></a><sup>1</sup> Smith, J. (2020). A survey of the method, its data and its limits.</p>`;
+    expect(extract(post(`${prose('story', 5)}${cited}${anchored}`)).text).toContain('Smith, J. (2020)');
+  });
+
   it('keeps notes that are most of the page', () => {
     const more = ' The notes hold the argument: each runs to a few sentences, longer than the story they annotate.';
     expect(extract(post(`${prose('story', 1)}${smallPrint(3, more)}`)).text).toContain('Average expense ratio 3');

@@ -3,7 +3,7 @@
 // the story's end), never from class names or a "Notes" heading.
 import { isTag, isText, type Element } from 'domhandler';
 
-import { textOf } from '../dom/walk.js';
+import { elements, textOf } from '../dom/walk.js';
 import { walkInOrder, type Measure } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import type { Doomed } from './trace.js';
@@ -25,18 +25,21 @@ const MAX_SHARE = 0.4;
 /**
  * Drops the numbered notes at the end of `container`: paragraphs whose text opens with a superscript number, that
  * start after half the container's text, when together they are under 40% of it. Notes that a mark in the text links
- * to (`<sup><a href="#fn1">1</a></sup>`, a blog's footnotes) are not these: the references keep them as often as not.
+ * to (`<sup><a href="#fn1">1</a></sup>` before a note with `id="fn1"`: a blog's footnotes, a paper's references) are
+ * not these: the references keep them as often as not, so a note holding a link's target stays.
  */
 export function dropNumberedNotes(container: Element, measures: Map<Element, Measure>, doomed: Doomed): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const notes: Element[] = [];
   let text = 0;
+  let targets: Set<string> | undefined;
   walkInOrder(container, measures, (el, m, before) => {
     if (CODE_TAGS.has(el.name) || doomed.has(el)) return true;
     if (el === container || !NOTE_BLOCKS.has(el.name) || before < MIN_POSITION * total || !opensWithNumber(el)) {
       return false;
     }
+    if (isLinkTarget(el, (targets ??= linkTargets(container)))) return true;
     notes.push(el);
     text += m.text;
     return true;
@@ -55,4 +58,24 @@ function opensWithNumber(block: Element): boolean {
     if (!WRAPPERS.has(first.name)) return false;
     node = first;
   }
+}
+
+/** The ids that links inside `root` point to (`href="#fn1"` → `fn1`). */
+function linkTargets(root: Element): Set<string> {
+  const ids = new Set<string>();
+  for (const el of elements(root)) {
+    const href = el.name === 'a' ? el.attribs['href'] : undefined;
+    if (href && href.length > 1 && href.startsWith('#')) ids.add(href.slice(1));
+  }
+  return ids;
+}
+
+/** Whether `block` or an element in it is the target of a link (its `id`, or an old anchor's `name`). */
+function isLinkTarget(block: Element, targets: ReadonlySet<string>): boolean {
+  if (targets.size === 0) return false;
+  for (const el of [block, ...elements(block)]) {
+    const id = el.attribs['id'] ?? el.attribs['name'];
+    if (id !== undefined && targets.has(id)) return true;
+  }
+  return false;
 }
