@@ -22,9 +22,14 @@ export const GRID_INTRO = 100;
 
 /** Whether the paragraphs of `lede` hold less than a story's intro (`MIN_INTRO`): a grid's intro line at most. */
 export function isShortIntro(lede: readonly Element[], measures: Map<Element, Measure>): boolean {
+  return textOfAll(lede, measures) < MIN_INTRO;
+}
+
+/** The characters the paragraphs of `lede` hold together. */
+function textOfAll(lede: readonly Element[], measures: Map<Element, Measure>): number {
   let text = 0;
   for (const el of lede) text += measures.get(el)?.text ?? 0;
-  return text < MIN_INTRO;
+  return text;
 }
 
 /** Elements whose paragraphs describe something else than the story (an image, a form); a layout table is no such. */
@@ -56,9 +61,7 @@ export function findLede(container: Element, measures: Map<Element, Measure>, mi
       found.push(paragraphs);
       if (titled) {
         const lede = found.reverse().flat();
-        let text = 0;
-        for (const el of lede) text += measures.get(el)?.text ?? 0;
-        return text >= minIntro ? lede : [];
+        return textOfAll(lede, measures) >= minIntro ? lede : [];
       }
     }
   }
