@@ -56,6 +56,22 @@ describe('extractMainContent: rails of other stories after a story', () => {
     expect(text(page(`<h1>Ferry news</h1>${rail(6)}`))).toContain('Harbour story number 5');
   });
 
+  it("keeps a section's grid under its intro, and links of a root-level page", () => {
+    const intro = `<h1>Local news</h1><p>The latest stories from the town and the villages around it, from council meetings to school fairs, updated through the day by the newsroom. Send us your news: our reporters read every message, and the best tips make the front page.</p>`;
+    expect(text(page(`${intro}${rail(6, '/news/')}`), 'https://gazette.example/news/local-news')).toContain(
+      'Harbour story number 5',
+    );
+    expect(text(page(`${brief}${rail(6, '/')}`), 'https://gazette.example/night-ferry-suspended')).toContain(
+      'Harbour story number 5',
+    );
+  });
+
+  it('keeps links that sit among other parts of the page (a paragraph beside them)', () => {
+    const aside = `<p>Islanders who work late shifts have been offered water taxis, paid for by the council, until the repair is done.</p>`;
+    const mixed = rail(6).replace('</div>', `</div>${aside}`);
+    expect(text(page(`${brief}${mixed}`))).toContain('Harbour story number 5');
+  });
+
   it('names its rule in explainPage', () => {
     const block = explainPage(page(`${brief}${rail(6)}`), { url: URL }).blocks.find((b) =>
       b.text.includes('Harbour story number 3'),

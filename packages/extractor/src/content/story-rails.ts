@@ -39,6 +39,7 @@ export function dropStoryRails(
   doomed: Doomed,
 ): void {
   const page = pageUrl ? storyShape(pageUrl, undefined) : null;
+  if (!page?.story) return;
   if (!page) return;
   // headlines to stories shaped like this one (`count`, `headlineText`), and to any story of the site (`items`)
   const count = new Map<Element, number>();
@@ -163,6 +164,8 @@ function labelBefore(el: Element, measures: Map<Element, Measure>): Element | nu
 
 /** The shape of a story's address: its host and the number of path parts (and query keys), and its own id. */
 interface StoryShape {
+  /** The address names one story: an id, or a slug of 3+ words (`local-news` is a section's, not a story's). */
+  story: boolean;
   host: string;
   key: string;
   id: string;
@@ -171,6 +174,8 @@ interface StoryShape {
 /** A slug of words (`bridge-closure`, `cafe_closes`) or a numeric id: the last part of a story's address. */
 const SLUG = /^(?=.*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+(?:\.[a-z]{2,5})?$/i;
 const NUMERIC_ID = /^\d{3,}(?:\.[a-z]{2,5})?$/;
+/** Words of the page's own slug, at least, when its address holds no id: a headline's slug, not a section's name. */
+const MIN_STORY_SLUG_WORDS = 3;
 
 /**
  * The shape of `href` (resolved against `base`) when it looks like a story's address: its last path part a slug or
@@ -195,6 +200,7 @@ function storyShape(href: string, base: string | undefined): StoryShape | null {
   const host = url.hostname.toLowerCase().replace(/^www\./, '');
   const section = parts.length > 1 ? parts[0] : '';
   return {
+    story: id || last.split(/[-_]/).length >= MIN_STORY_SLUG_WORDS,
     host,
     key: `${host}|${parts.length}|${section}|${id ? 'id' : 'slug'}|${keys.join('&')}`,
     id: `${url.pathname}${url.search}`,
