@@ -23,6 +23,7 @@ import { dropFurnitureSection, isListLabel, type SectionContext } from './sectio
 import { ShortTexts } from './short-texts.js';
 import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
 import { CODE_TAGS } from './tags.js';
+import { dropStoryRails } from './story-rails.js';
 import { dropTeaserGroups } from './teasers.js';
 import { Doomed, type Trace } from './trace.js';
 
@@ -34,6 +35,7 @@ export function cleanContainer(
   kind: DeclaredKind = null,
   signupForms: ReadonlySet<Element> = new Set(),
   pageGrids: readonly Element[] = [],
+  url?: string,
 ): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
@@ -114,6 +116,7 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
+  dropStoryRails(container, measures, url, doomed);
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
   if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');

@@ -20,7 +20,8 @@ import { Trace, type KeepRule } from './trace.js';
 
 export interface MainContentOptions {
   /**
-   * The page URL (after redirects). Reserved for URL-based hints; the extractor works without it.
+   * The page URL (after redirects): rails of other stories are told by their links' likeness to it. The extractor
+   * works without it.
    * @default undefined
    */
   url?: string;
@@ -57,7 +58,11 @@ export function extractMainContent(document: Document, options: MainContentOptio
  * candidate at all) the whole page without its chrome. May mutate `document`.
  */
 export function findMainContent(document: Document, options: MainContentOptions = {}): MainContent {
-  const { document: main, source, keptBy } = traceMainContent(document, options.explain ? new Trace() : undefined);
+  const {
+    document: main,
+    source,
+    keptBy,
+  } = traceMainContent(document, options.explain ? new Trace() : undefined, options.url);
   return keptBy ? { document: main, source, keptBy } : { document: main, source };
 }
 
@@ -68,10 +73,10 @@ export interface TracedContent extends MainContent {
 }
 
 /**
- * `findMainContent`, recording in `trace` (when given) the rule that kept or dropped each part of the page. May
- * mutate `document`.
+ * `findMainContent`, recording in `trace` (when given) the rule that kept or dropped each part of the page. `url` is
+ * the page's address (rails of other stories are told by their links' likeness to it). May mutate `document`.
  */
-export function traceMainContent(document: Document, trace?: Trace): TracedContent {
+export function traceMainContent(document: Document, trace?: Trace, url?: string): TracedContent {
   const done = (nodes: AnyNode[], source: MainContent['source']): TracedContent => {
     const parts = [...nodes];
     const out: TracedContent = { document: wrap(nodes), source, parts };
@@ -126,7 +131,7 @@ export function traceMainContent(document: Document, trace?: Trace): TracedConte
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, kind, signupForms, pageGrids);
+  cleanContainer(best, measures, trace, kind, signupForms, pageGrids, url);
   if (!hasText(best)) return done(body.children, 'page');
   if (faq) cleanContainer(faq, measures, trace, kind, signupForms);
   if (best === body) return done(best.children, 'page');

@@ -104,6 +104,10 @@ export const DROP_RULES = {
     says: 'the section under a furniture heading, a small part of the container',
   },
   'teaser-grid': { module: 'teasers.ts', says: 'a grid of teaser cards in the second half of an article' },
+  'story-rail': {
+    module: 'story-rails.ts',
+    says: 'a rail of other stories after the story: 3+ headlines linking to pages shaped like this one',
+  },
   'product-cards': {
     module: 'product-cards.ts',
     says: "a row of other products' cards on a product's page (bought together, also viewed)",

@@ -121,7 +121,7 @@ export function explainPage(html: string, options: ExplainOptions): ExplainedPag
     if (onlyMainContent) removeBoilerplate(output.children, warnings);
     source = 'include-tags';
   } else if (onlyMainContent) {
-    const found = traceMainContent(work, trace);
+    const found = traceMainContent(work, trace, options.url);
     output = found.document;
     parts = found.parts;
     source = found.source;

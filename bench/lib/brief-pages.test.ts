@@ -1,0 +1,33 @@
+// The authored held-out-shaped pages (`brief-pages.ts`): the judging half stays at or above what the kept rules reach,
+// so a change that widens a brief's output again (rails, teaser rows, deal boxes) fails here, page by page.
+import { describe, expect, it } from 'vitest';
+
+import { extractPage } from '@crawlkit/extractor';
+
+import { loadBriefPages, meanScore, scoreBriefPages } from './brief-pages.ts';
+
+/** F1 of each judging page with `story-rails.ts` (eighth pass), rounded down. */
+const JUDGE_FLOOR: Record<string, number> = {
+  'j01-main-deals': 0.742,
+  'j02-article-siblings': 0.987,
+  'j03-stub-cards': 0.719,
+  'j04-table-summary': 0.949,
+  'j05-live-blog': 0.942,
+  'j06-forum-thread': 1,
+  'j07-guide-see-also': 0.975,
+  'j08-bare-paragraphs': 0.986,
+};
+
+describe('authored brief pages', () => {
+  it('keeps the judging half at or above the kept rules', () => {
+    const pages = loadBriefPages();
+    expect(pages.filter((p) => p.half === 'judge').map((p) => p.name)).toEqual(Object.keys(JUDGE_FLOOR));
+    const scores = scoreBriefPages(
+      pages,
+      (html, url) => extractPage(html, { url, onlyMainContent: true, formats: { markdown: true } }).markdown ?? '',
+    );
+    for (const s of scores.filter((x) => x.half === 'judge'))
+      expect(s.f1, s.name).toBeGreaterThanOrEqual(JUDGE_FLOOR[s.name]!);
+    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.912);
+  });
+});

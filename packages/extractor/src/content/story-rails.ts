@@ -1,0 +1,208 @@
+// Rails of other stories after a story: "Latest news", "Most read", "In other news", whatever their label says (or
+// without one). Read from structure and the page's own address: a block after the story whose items are headlines
+// linking to pages shaped like this one (`/news/2026/11/<slug>` beside `/news/2026/11/<this-slug>`), each with at most
+// a line of teaser text or a time. Such a rail can outweigh a brief several times, so no share of the container
+// guards it; the links' likeness to the page's address does (a listicle's items, forum posters, "See also" pages of
+// another shape stay).
+import { isTag, isText, type Element } from 'domhandler';
+
+import { elements, textOf } from '../dom/walk.js';
+import type { Measure } from './measure.js';
+import { CODE_TAGS } from './tags.js';
+import type { Doomed } from './trace.js';
+
+/** A rail lists at least this many other stories. */
+const MIN_STORIES = 3;
+/** A headline: a link's text of at least this many words (a section's or a doc page's name is shorter). */
+const MIN_HEADLINE_WORDS = 5;
+/** The story before the rail holds at least this much prose (a one-paragraph summary), and what follows the rail less. */
+const MIN_STORY = 100;
+/** The headlines are at least this share of the rail's text (the rest: teaser lines, times, a label). */
+const MIN_HEADLINE_SHARE = 0.2;
+/** Unlinked text a rail holds per story, at least (a time, a teaser: not a bare list of links) and at most. */
+const MIN_PLAIN_PER_STORY = 10;
+const MAX_PLAIN_PER_STORY = 200;
+/** A label right before the rail ("More local news") goes with it when it is this short, without links. */
+const MAX_LABEL = 60;
+
+/**
+ * Drops rails of other stories in `container` after its story: blocks, after 100 of the story's prose, that hold 3+
+ * headlines (links of 5+ words to pages whose address has this page's shape: host, section, depth, slug or id), the
+ * headlines 20% or more of the block's text and at most 200 other characters a headline, when what follows the first
+ * rail (outside the rails) holds less prose than that (the story has ended). Does nothing without the page's URL or
+ * when the URL does not look like a story's (its last part a slug or a numeric id).
+ */
+export function dropStoryRails(
+  container: Element,
+  measures: Map<Element, Measure>,
+  pageUrl: string | undefined,
+  doomed: Doomed,
+): void {
+  const page = pageUrl ? storyShape(pageUrl, undefined) : null;
+  if (!page?.story) return;
+  if (!page) return;
+  // headlines to stories shaped like this one (`count`, `headlineText`), and to any story of the site (`items`)
+  const count = new Map<Element, number>();
+  const headlineText = new Map<Element, number>();
+  const items = new Set<Element>();
+  for (const a of elements(container)) {
+    if (a.name !== 'a') continue;
+    const href = a.attribs['href'];
+    const text = textOf(a).trim();
+    if (!href || text.split(/\s+/).length < MIN_HEADLINE_WORDS) continue;
+    const shape = storyShape(href, pageUrl);
+    if (!shape || shape.host !== page.host || shape.id === page.id) continue;
+    for (let p = a.parent; p && isTag(p) && !items.has(p); p = p.parent) {
+      items.add(p);
+      if (p === container) break;
+    }
+    if (shape.key !== page.key) continue;
+    const chars = measures.get(a)?.text ?? text.length;
+    for (let p = a.parent; p && isTag(p); p = p.parent) {
+      count.set(p, (count.get(p) ?? 0) + 1);
+      headlineText.set(p, (headlineText.get(p) ?? 0) + chars);
+      if (p === container) break;
+    }
+  }
+  if ((count.get(container) ?? 0) < MIN_STORIES) return;
+  // the rails in document order, outermost first, and the prose outside them: before the first, and in all (what
+  // follows the first rail is walked whole, so that blocks dropped already do not count)
+  const rails: Element[] = [];
+  let prose = 0;
+  let atFirst = 0;
+  const stack: Element[] = [container];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const m = measures.get(el);
+    if (!m || doomed.has(el)) continue;
+    const n = count.get(el) ?? 0;
+    if (CODE_TAGS.has(el.name) || (n === 0 && rails.length === 0)) {
+      prose += m.prose;
+      continue;
+    }
+    if (n >= MIN_STORIES && el !== container && prose >= MIN_STORY && isRail(el, m, n)) {
+      if (rails.length === 0) atFirst = prose;
+      rails.push(el);
+      continue;
+    }
+    let childProse = 0;
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i]!;
+      if (!isTag(c)) continue;
+      stack.push(c);
+      childProse += measures.get(c)?.prose ?? 0;
+    }
+    prose += Math.max(0, m.prose - childProse);
+  }
+  // the story has ended before the first rail: what follows, outside the rails, holds less prose than a brief
+  if (rails.length === 0 || prose - atFirst >= MIN_STORY) return;
+  for (const rail of rails) {
+    const label = labelBefore(rail, measures);
+    if (label) doomed.drop(label, 'story-rail');
+    doomed.drop(rail, 'story-rail');
+  }
+
+  function isRail(el: Element, m: Measure, n: number): boolean {
+    const linked = headlineText.get(el) ?? 0;
+    const plain = m.text - linked;
+    return (
+      linked >= MIN_HEADLINE_SHARE * m.text &&
+      plain >= MIN_PLAIN_PER_STORY * n &&
+      plain <= MAX_PLAIN_PER_STORY * n &&
+      repeatsItems(el, count, items, measures)
+    );
+  }
+}
+
+/**
+ * Whether `rail` is made of repeated items: below it (through wrappers holding all its headlines), every child with
+ * text holds a headline to a story of the site (of any section), but for one short unlinked label. A story's own text with links in it, or a column of
+ * several page parts (a list, a heading, a paragraph), is not.
+ */
+function repeatsItems(
+  rail: Element,
+  count: Map<Element, number>,
+  items: ReadonlySet<Element>,
+  measures: Map<Element, Measure>,
+): boolean {
+  const all = count.get(rail) ?? 0;
+  let box = rail;
+  for (;;) {
+    const inner = box.children.find((c): c is Element => isTag(c) && count.get(c) === all);
+    if (!inner) break;
+    box = inner;
+  }
+  let n = 0;
+  let labels = box === rail ? 0 : 1;
+  for (const c of box.children) {
+    if (isText(c)) {
+      if (c.data.trim()) return false;
+      continue;
+    }
+    if (!isTag(c)) continue;
+    const m = measures.get(c);
+    if (!m || m.text === 0) continue;
+    if (items.has(c)) n++;
+    else if (m.text <= MAX_LABEL && m.link === 0 && labels++ === 0) continue;
+    else return false;
+  }
+  return n >= MIN_STORIES;
+}
+
+/** The short unlinked label right before `el` (a rail's title set as a heading, a bold line or a span), if any. */
+function labelBefore(el: Element, measures: Map<Element, Measure>): Element | null {
+  let prev = el.prev;
+  while (prev && !isTag(prev)) {
+    if (isText(prev) && prev.data.trim()) return null;
+    prev = prev.prev;
+  }
+  if (!prev || !isTag(prev)) return null;
+  const m = measures.get(prev);
+  if (!m || m.text === 0 || m.text > MAX_LABEL || m.link > 0) return null;
+  return /[.!?:]["”’)]?\s*$/.test(textOf(prev)) ? null : prev;
+}
+
+/** The shape of a story's address: its host and the number of path parts (and query keys), and its own id. */
+interface StoryShape {
+  /** The address names one story: an id, or a slug of 3+ words (`local-news` is a section's, not a story's). */
+  story: boolean;
+  host: string;
+  key: string;
+  id: string;
+}
+
+/** A slug of words (`bridge-closure`, `cafe_closes`) or a numeric id: the last part of a story's address. */
+const SLUG = /^(?=.*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)+(?:\.[a-z]{2,5})?$/i;
+const NUMERIC_ID = /^\d{3,}(?:\.[a-z]{2,5})?$/;
+/** Words of the page's own slug, at least, when its address holds no id: a headline's slug, not a section's name. */
+const MIN_STORY_SLUG_WORDS = 3;
+
+/**
+ * The shape of `href` (resolved against `base`) when it looks like a story's address: its last path part a slug or
+ * a numeric id, or its query holding a numeric id (`news.php?id=55210`). Null otherwise (an index, a section, a
+ * profile's name, another scheme).
+ */
+function storyShape(href: string, base: string | undefined): StoryShape | null {
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const parts = url.pathname.split('/').filter(Boolean);
+  const last = parts.at(-1) ?? '';
+  const keys = [...url.searchParams.keys()].sort();
+  const queryId = [...url.searchParams.values()].some((v) => NUMERIC_ID.test(v));
+  const id = NUMERIC_ID.test(last) || /\d{3,}(?:\.[a-z]{2,5})?$/i.test(last) || queryId;
+  // a lone slug at the site's root may be any page of it (about-us, a service); a section or an id makes it a story
+  if (!(SLUG.test(last) && parts.length > 1) && !id) return null;
+  const host = url.hostname.toLowerCase().replace(/^www\./, '');
+  const section = parts.length > 1 ? parts[0] : '';
+  return {
+    story: id || last.split(/[-_]/).length >= MIN_STORY_SLUG_WORDS,
+    host,
+    key: `${host}|${parts.length}|${section}|${id ? 'id' : 'slug'}|${keys.join('&')}`,
+    id: `${url.pathname}${url.search}`,
+  };
+}
