@@ -40,7 +40,6 @@ export function dropStoryRails(
 ): void {
   const page = pageUrl ? storyShape(pageUrl, undefined) : null;
   if (!page?.story) return;
-  if (!page) return;
   // headlines to stories shaped like this one (`count`, `headlineText`), and to any story of the site (`items`)
   const count = new Map<Element, number>();
   const headlineText = new Map<Element, number>();
@@ -116,8 +115,8 @@ export function dropStoryRails(
 
 /**
  * Whether `rail` is made of repeated items: below it (through wrappers holding all its headlines), every child with
- * text holds a headline to a story of the site (of any section), but for one short unlinked label. A story's own text with links in it, or a column of
- * several page parts (a list, a heading, a paragraph), is not.
+ * text holds a headline to a story of the site (of any section), but for one short unlinked label. A story's own text
+ * with links in it, or a column of several page parts (a list, a heading, a paragraph), is not.
  */
 function repeatsItems(
   rail: Element,
