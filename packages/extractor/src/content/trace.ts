@@ -108,6 +108,10 @@ export const DROP_RULES = {
     module: 'story-rails.ts',
     says: 'a rail of other stories after the story: 3+ headlines linking to pages shaped like this one',
   },
+  'deal-rail': {
+    module: 'deal-rails.ts',
+    says: 'a rail of links to other sites after the story, each with at most a short mark (deals, sponsored links)',
+  },
   'product-cards': {
     module: 'product-cards.ts',
     says: "a row of other products' cards on a product's page (bought together, also viewed)",

@@ -1,0 +1,123 @@
+// Rails of links to other sites after a story: "Today's deals from our partners", "Sponsored", "Offers from around
+// the web", whatever their label says. Read from structure: a block after the story made of repeated items, each a
+// link to another host with a short mark beside it ("Ad", "Paid content", the shop's name). A list of bare links to
+// other sites ("Further reading", "Links", a resource list) stays: its items carry no mark, and the references keep
+// them. A roundup of deals whose list is its content stays too: the story before the rail must outweigh it.
+import { isTag, isText, type Element } from 'domhandler';
+
+import { elements } from '../dom/walk.js';
+import type { Measure } from './measure.js';
+import { CODE_TAGS } from './tags.js';
+import type { Doomed } from './trace.js';
+
+/** A rail holds at least this many links to other sites. */
+const MIN_DEALS = 3;
+/** The story before the rail holds at least this much prose, and what follows the rail less. */
+const MIN_STORY = 100;
+/** Unlinked text beside each item's link: some (a mark, a price, the shop's name), and at most this (not a description). */
+const MAX_MARK = 40;
+/** A label among the items ("Sponsored") is this short, without links. */
+const MAX_LABEL = 60;
+
+/**
+ * Drops rails of links to other sites in `container` after its story: blocks, after 100 of the story's prose and
+ * holding less text than it, whose items (3+, but for one short label) are each a link to another host with a mark of
+ * 1-40 other characters beside it, when what follows the first rail (outside the rails and blocks already dropped) holds less
+ * prose than that. Does nothing without the page's URL.
+ */
+export function dropDealRails(
+  container: Element,
+  measures: Map<Element, Measure>,
+  pageUrl: string | undefined,
+  doomed: Doomed,
+): void {
+  const host = pageUrl ? hostOf(pageUrl, undefined) : null;
+  if (!host) return;
+  // links to other sites: how many under each element, and their text
+  const count = new Map<Element, number>();
+  const linkText = new Map<Element, number>();
+  for (const a of elements(container)) {
+    if (a.name !== 'a') continue;
+    const href = a.attribs['href'];
+    const other = href ? hostOf(href, pageUrl) : null;
+    if (!other || other === host) continue;
+    const chars = measures.get(a)?.text ?? 0;
+    for (let p: Element | null = a; p && isTag(p); p = p.parent as Element | null) {
+      count.set(p, (count.get(p) ?? 0) + 1);
+      linkText.set(p, (linkText.get(p) ?? 0) + chars);
+      if (p === container) break;
+    }
+  }
+  if ((count.get(container) ?? 0) < MIN_DEALS) return;
+  const rails: Element[] = [];
+  let prose = 0;
+  let atFirst = 0;
+  const stack: Element[] = [container];
+  while (stack.length) {
+    const el = stack.pop()!;
+    const m = measures.get(el);
+    if (!m || doomed.has(el)) continue;
+    const n = count.get(el) ?? 0;
+    if (CODE_TAGS.has(el.name) || (n === 0 && rails.length === 0)) {
+      prose += m.prose;
+      continue;
+    }
+    if (n >= MIN_DEALS && el !== container && prose >= MIN_STORY && m.text <= prose && isDealRail(el)) {
+      if (rails.length === 0) atFirst = prose;
+      rails.push(el);
+      continue;
+    }
+    let childProse = 0;
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i]!;
+      if (!isTag(c)) continue;
+      stack.push(c);
+      childProse += measures.get(c)?.prose ?? 0;
+    }
+    prose += Math.max(0, m.prose - childProse);
+  }
+  if (rails.length === 0 || prose - atFirst >= MIN_STORY) return;
+  for (const rail of rails) doomed.drop(rail, 'deal-rail');
+
+  /**
+   * Whether `rail` is made of repeated items: below it (through wrappers holding all its links), every child with
+   * text is a link to another site with a short mark beside it, but for one short unlinked label.
+   */
+  function isDealRail(rail: Element): boolean {
+    const all = count.get(rail) ?? 0;
+    let box = rail;
+    for (;;) {
+      const inner = box.children.find((c): c is Element => isTag(c) && count.get(c) === all);
+      if (!inner) break;
+      box = inner;
+    }
+    let items = 0;
+    let labels = 0;
+    for (const c of box.children) {
+      if (isText(c)) {
+        if (c.data.trim()) return false;
+        continue;
+      }
+      if (!isTag(c)) continue;
+      const m = measures.get(c);
+      if (!m || m.text === 0) continue;
+      const linked = linkText.get(c) ?? 0;
+      if (linked > 0 && m.link === linked && m.text > linked && m.text - linked <= MAX_MARK) items++;
+      else if (m.text <= MAX_LABEL && m.link === 0 && labels++ === 0) continue;
+      else return false;
+    }
+    return items >= MIN_DEALS;
+  }
+}
+
+/** The host of `href` (resolved against `base`), without `www.`; null for another scheme or a bad address. */
+function hostOf(href: string, base: string | undefined): string | null {
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return url.hostname.toLowerCase().replace(/^www\./, '');
+}
