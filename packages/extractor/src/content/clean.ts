@@ -25,6 +25,7 @@ import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
 import { CODE_TAGS } from './tags.js';
 import { dropStoryRails } from './story-rails.js';
 import { dropDealRails } from './deal-rails.js';
+import { dropSubscribeBoxes } from './subscribe-boxes.js';
 import { dropTeaserGroups } from './teasers.js';
 import { Doomed, type Trace } from './trace.js';
 
@@ -119,6 +120,7 @@ export function cleanContainer(
   dropTeaserGroups(container, measures, total, doomed, trace);
   dropStoryRails(container, measures, url, doomed);
   dropDealRails(container, measures, url, doomed);
+  dropSubscribeBoxes(container, measures, url, doomed);
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
   if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');

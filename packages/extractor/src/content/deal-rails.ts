@@ -7,13 +7,12 @@ import { isTag, isText, type Element } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
 import type { Measure } from './measure.js';
-import { CODE_TAGS } from './tags.js';
+import { siteHost, webUrl } from './site-links.js';
+import { blocksAfterStory } from './story-end.js';
 import type { Doomed } from './trace.js';
 
 /** A rail holds at least this many links to other sites. */
 const MIN_DEALS = 3;
-/** The story before the rail holds at least this much prose, and what follows the rail less. */
-const MIN_STORY = 100;
 /** Unlinked text beside each item's link: some (a mark, a price, the shop's name), and at most this (not a description). */
 const MAX_MARK = 40;
 /** A label among the items ("Sponsored") is this short, without links. */
@@ -31,16 +30,17 @@ export function dropDealRails(
   pageUrl: string | undefined,
   doomed: Doomed,
 ): void {
-  const host = pageUrl ? hostOf(pageUrl, undefined) : null;
-  if (!host) return;
+  const page = pageUrl ? webUrl(pageUrl, undefined) : null;
+  if (!page) return;
+  const host = siteHost(page);
   // links to other sites: how many under each element, and their text
   const count = new Map<Element, number>();
   const linkText = new Map<Element, number>();
   for (const a of elements(container)) {
     if (a.name !== 'a') continue;
     const href = a.attribs['href'];
-    const other = href ? hostOf(href, pageUrl) : null;
-    if (!other || other === host) continue;
+    const url = href ? webUrl(href, pageUrl) : null;
+    if (!url || siteHost(url) === host) continue;
     const chars = measures.get(a)?.text ?? 0;
     for (let p: Element | null = a; p && isTag(p); p = p.parent as Element | null) {
       count.set(p, (count.get(p) ?? 0) + 1);
@@ -49,34 +49,13 @@ export function dropDealRails(
     }
   }
   if ((count.get(container) ?? 0) < MIN_DEALS) return;
-  const rails: Element[] = [];
-  let prose = 0;
-  let atFirst = 0;
-  const stack: Element[] = [container];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const m = measures.get(el);
-    if (!m || doomed.has(el)) continue;
-    const n = count.get(el) ?? 0;
-    if (CODE_TAGS.has(el.name) || (n === 0 && rails.length === 0)) {
-      prose += m.prose;
-      continue;
-    }
-    if (n >= MIN_DEALS && el !== container && prose >= MIN_STORY && m.text <= prose && isDealRail(el)) {
-      if (rails.length === 0) atFirst = prose;
-      rails.push(el);
-      continue;
-    }
-    let childProse = 0;
-    for (let i = el.children.length - 1; i >= 0; i--) {
-      const c = el.children[i]!;
-      if (!isTag(c)) continue;
-      stack.push(c);
-      childProse += measures.get(c)?.prose ?? 0;
-    }
-    prose += Math.max(0, m.prose - childProse);
-  }
-  if (rails.length === 0 || prose - atFirst >= MIN_STORY) return;
+  const rails = blocksAfterStory(
+    container,
+    measures,
+    doomed,
+    (el) => count.has(el),
+    (el, m, proseBefore) => (count.get(el) ?? 0) >= MIN_DEALS && m.text <= proseBefore && isDealRail(el),
+  );
   for (const rail of rails) doomed.drop(rail, 'deal-rail');
 
   /**
@@ -108,16 +87,4 @@ export function dropDealRails(
     }
     return items >= MIN_DEALS;
   }
-}
-
-/** The host of `href` (resolved against `base`), without `www.`; null for another scheme or a bad address. */
-function hostOf(href: string, base: string | undefined): string | null {
-  let url: URL;
-  try {
-    url = new URL(href, base);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return url.hostname.toLowerCase().replace(/^www\./, '');
 }

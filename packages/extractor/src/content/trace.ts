@@ -112,6 +112,10 @@ export const DROP_RULES = {
     module: 'deal-rails.ts',
     says: 'a rail of links to other sites after the story, each with at most a short mark (deals, sponsored links)',
   },
+  'subscribe-box': {
+    module: 'subscribe-boxes.ts',
+    says: "a short box after the story calling the reader to sign in or subscribe (a paywall's prompt)",
+  },
   'product-cards': {
     module: 'product-cards.ts',
     says: "a row of other products' cards on a product's page (bought together, also viewed)",
