@@ -17,7 +17,7 @@ const JUDGE_FLOOR: Record<string, number> = {
   'j07-guide-see-also': 0.975,
   'j08-bare-paragraphs': 0.986,
   'j09-offers-column': 1,
-  'j10-poll-brief': 0.849,
+  'j10-poll-brief': 0.936,
   'j11-locked-story': 0.953,
   'j12-newsletter-page': 1,
   'j13-paywall-feature': 0.968,
@@ -33,6 +33,6 @@ describe('authored brief pages', () => {
     );
     for (const s of scores.filter((x) => x.half === 'judge'))
       expect(s.f1, s.name).toBeGreaterThanOrEqual(JUDGE_FLOOR[s.name]!);
-    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.961);
+    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.968);
   });
 });

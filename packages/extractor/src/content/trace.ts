@@ -116,6 +116,10 @@ export const DROP_RULES = {
     module: 'subscribe-boxes.ts',
     says: "a short box after the story calling the reader to sign in or subscribe (a paywall's prompt)",
   },
+  poll: {
+    module: 'polls.ts',
+    says: 'a poll after the story: its question, one group of radio buttons, a vote button and the count',
+  },
   'product-cards': {
     module: 'product-cards.ts',
     says: "a row of other products' cards on a product's page (bought together, also viewed)",
