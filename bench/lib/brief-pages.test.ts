@@ -6,7 +6,10 @@ import { extractPage } from '@crawlkit/extractor';
 
 import { loadBriefPages, meanScore, scoreBriefPages } from './brief-pages.ts';
 
-/** F1 of each judging page with the kept rules (`story-rails.ts`, eighth pass; `deal-rails.ts` and `subscribe-boxes.ts`, ninth), rounded down. */
+/**
+ * F1 of each judging page with the kept rules, rounded down: `story-rails.ts` (eighth pass), `deal-rails.ts`,
+ * `subscribe-boxes.ts` and `polls.ts` (ninth).
+ */
 const JUDGE_FLOOR: Record<string, number> = {
   'j01-main-deals': 0.967,
   'j02-article-siblings': 0.987,
