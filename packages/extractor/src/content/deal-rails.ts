@@ -3,11 +3,12 @@
 // link to another host with a short mark beside it ("Ad", "Paid content", the shop's name). A list of bare links to
 // other sites ("Further reading", "Links", a resource list) stays: its items carry no mark, and the references keep
 // them. A roundup of deals whose list is its content stays too: the story before the rail must outweigh it.
-import { isTag, isText, type Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 import { siteHost, webUrl } from './site-links.js';
+import { repeatsItems } from './rail-items.js';
 import { blocksAfterStory } from './story-end.js';
 import type { Doomed } from './trace.js';
 
@@ -15,14 +16,12 @@ import type { Doomed } from './trace.js';
 const MIN_DEALS = 3;
 /** Unlinked text beside each item's link: some (a mark, a price, the shop's name), and at most this (not a description). */
 const MAX_MARK = 40;
-/** A label among the items ("Sponsored") is this short, without links. */
-const MAX_LABEL = 60;
 
 /**
  * Drops rails of links to other sites in `container` after its story: blocks, after 100 of the story's prose and
- * holding less text than it, whose items (3+, but for one short label) are each a link to another host with a mark of
- * 1-40 other characters beside it, when what follows the first rail (outside the rails and blocks already dropped) holds less
- * prose than that. Does nothing without the page's URL.
+ * holding less text than it, whose items (3+, but for one short label) are each a link to another host with a mark
+ * of 1-40 other characters beside it, when what follows the first rail (outside the rails and blocks already
+ * dropped) holds less prose than that. Does nothing without the page's URL.
  */
 export function dropDealRails(
   container: Element,
@@ -54,37 +53,16 @@ export function dropDealRails(
     measures,
     doomed,
     (el) => count.has(el),
-    (el, m, proseBefore) => (count.get(el) ?? 0) >= MIN_DEALS && m.text <= proseBefore && isDealRail(el),
+    (el, m, proseBefore) =>
+      (count.get(el) ?? 0) >= MIN_DEALS &&
+      m.text <= proseBefore &&
+      repeatsItems(el, count, measures, isDeal, MIN_DEALS),
   );
   for (const rail of rails) doomed.drop(rail, 'deal-rail');
 
-  /**
-   * Whether `rail` is made of repeated items: below it (through wrappers holding all its links), every child with
-   * text is a link to another site with a short mark beside it, but for one short unlinked label.
-   */
-  function isDealRail(rail: Element): boolean {
-    const all = count.get(rail) ?? 0;
-    let box = rail;
-    for (;;) {
-      const inner = box.children.find((c): c is Element => isTag(c) && count.get(c) === all);
-      if (!inner) break;
-      box = inner;
-    }
-    let items = 0;
-    let labels = 0;
-    for (const c of box.children) {
-      if (isText(c)) {
-        if (c.data.trim()) return false;
-        continue;
-      }
-      if (!isTag(c)) continue;
-      const m = measures.get(c);
-      if (!m || m.text === 0) continue;
-      const linked = linkText.get(c) ?? 0;
-      if (linked > 0 && m.link === linked && m.text > linked && m.text - linked <= MAX_MARK) items++;
-      else if (m.text <= MAX_LABEL && m.link === 0 && labels++ === 0) continue;
-      else return false;
-    }
-    return items >= MIN_DEALS;
+  /** An item of a deal rail: links to other sites only, and a short mark beside them. */
+  function isDeal(el: Element, m: Measure): boolean {
+    const linked = linkText.get(el) ?? 0;
+    return linked > 0 && m.link === linked && m.text > linked && m.text - linked <= MAX_MARK;
   }
 }

@@ -48,7 +48,9 @@ describe('extractMainContent: polls after a story', () => {
   });
 
   it('names its rule in explainPage', () => {
-    const block = explainPage(page(`${brief}${poll()}`), {}).blocks.find((b) => b.text.includes('Should more depots'));
+    const block = explainPage(page(`${brief}${poll()}`), {
+      url: 'https://gazette.example/city/2026/tram-depot-solar-roof',
+    }).blocks.find((b) => b.text.includes('Should more depots'));
     expect(block).toMatchObject({ verdict: 'dropped', rule: 'poll', module: 'polls.ts' });
   });
 });

@@ -9,6 +9,7 @@ import { isTag, isText, type Element } from 'domhandler';
 import { elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 import { siteHost, webUrl } from './site-links.js';
+import { MAX_LABEL, repeatsItems } from './rail-items.js';
 import { blocksAfterStory } from './story-end.js';
 import type { Doomed } from './trace.js';
 
@@ -21,8 +22,6 @@ const MIN_HEADLINE_SHARE = 0.2;
 /** Unlinked text a rail holds per story, at least (a time, a teaser: not a bare list of links) and at most. */
 const MIN_PLAIN_PER_STORY = 10;
 const MAX_PLAIN_PER_STORY = 200;
-/** A label right before the rail ("More local news") goes with it when it is this short, without links. */
-const MAX_LABEL = 60;
 
 /**
  * Drops rails of other stories in `container` after its story: blocks, after 100 of the story's prose, that hold 3+
@@ -83,44 +82,9 @@ export function dropStoryRails(
       linked >= MIN_HEADLINE_SHARE * m.text &&
       plain >= MIN_PLAIN_PER_STORY * n &&
       plain <= MAX_PLAIN_PER_STORY * n &&
-      repeatsItems(el, count, items, measures)
+      repeatsItems(el, count, measures, (c) => items.has(c), MIN_STORIES)
     );
   }
-}
-
-/**
- * Whether `rail` is made of repeated items: below it (through wrappers holding all its headlines), every child with
- * text holds a headline to a story of the site (of any section), but for one short unlinked label. A story's own text
- * with links in it, or a column of several page parts (a list, a heading, a paragraph), is not.
- */
-function repeatsItems(
-  rail: Element,
-  count: Map<Element, number>,
-  items: ReadonlySet<Element>,
-  measures: Map<Element, Measure>,
-): boolean {
-  const all = count.get(rail) ?? 0;
-  let box = rail;
-  for (;;) {
-    const inner = box.children.find((c): c is Element => isTag(c) && count.get(c) === all);
-    if (!inner) break;
-    box = inner;
-  }
-  let n = 0;
-  let labels = box === rail ? 0 : 1;
-  for (const c of box.children) {
-    if (isText(c)) {
-      if (c.data.trim()) return false;
-      continue;
-    }
-    if (!isTag(c)) continue;
-    const m = measures.get(c);
-    if (!m || m.text === 0) continue;
-    if (items.has(c)) n++;
-    else if (m.text <= MAX_LABEL && m.link === 0 && labels++ === 0) continue;
-    else return false;
-  }
-  return n >= MIN_STORIES;
 }
 
 /** The short unlinked label right before `el` (a rail's title set as a heading, a bold line or a span), if any. */
