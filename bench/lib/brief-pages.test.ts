@@ -6,16 +6,24 @@ import { extractPage } from '@crawlkit/extractor';
 
 import { loadBriefPages, meanScore, scoreBriefPages } from './brief-pages.ts';
 
-/** F1 of each judging page with `story-rails.ts` (eighth pass), rounded down. */
+/**
+ * F1 of each judging page with the kept rules, rounded down: `story-rails.ts` (eighth pass), `deal-rails.ts`,
+ * `subscribe-boxes.ts` and `polls.ts` (ninth).
+ */
 const JUDGE_FLOOR: Record<string, number> = {
-  'j01-main-deals': 0.742,
+  'j01-main-deals': 0.967,
   'j02-article-siblings': 0.987,
-  'j03-stub-cards': 0.719,
+  'j03-stub-cards': 0.921,
   'j04-table-summary': 0.949,
   'j05-live-blog': 0.942,
   'j06-forum-thread': 1,
   'j07-guide-see-also': 0.975,
   'j08-bare-paragraphs': 0.986,
+  'j09-offers-column': 1,
+  'j10-poll-brief': 0.936,
+  'j11-locked-story': 0.953,
+  'j12-newsletter-page': 1,
+  'j13-paywall-feature': 0.968,
 };
 
 describe('authored brief pages', () => {
@@ -28,6 +36,6 @@ describe('authored brief pages', () => {
     );
     for (const s of scores.filter((x) => x.half === 'judge'))
       expect(s.f1, s.name).toBeGreaterThanOrEqual(JUDGE_FLOOR[s.name]!);
-    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.912);
+    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.968);
   });
 });

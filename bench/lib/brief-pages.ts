@@ -1,6 +1,8 @@
 // The authored held-out-shaped pages (issue 42, eighth pass): news briefs, paywall stubs and pages holding little
 // story beside rails of other stories, teaser grids, network menus, deal rails and polls, and controls that must not
 // change (a long story, a listing, a listicle, a live blog, a forum thread, a "See also" list, a brief above comments).
+// The ninth pass added deal rails, polls, subscribe boxes and newsletter boxes in both halves (d09-d11, j09-j11), and
+// their controls (a deals roundup, a survey page, a newsletter's own sign-up page, a long story about subscriptions).
 // Each page is `<name>.html` with its expected main content `<name>.md` under
 // packages/extractor/src/content/__fixtures__/briefs/; `d*` pages are the design half (rules are written against
 // them), `j*` pages the judging half (of other templates, never looked at while writing a rule).

@@ -22,8 +22,12 @@ import { dropRepeats } from './repeats.js';
 import { dropFurnitureSection, isListLabel, type SectionContext } from './sections.js';
 import { ShortTexts } from './short-texts.js';
 import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
+import { NO_FORMS, type PageForms } from './page-forms.js';
+import { dropPolls } from './polls.js';
 import { CODE_TAGS } from './tags.js';
 import { dropStoryRails } from './story-rails.js';
+import { dropDealRails } from './deal-rails.js';
+import { dropSubscribeBoxes } from './subscribe-boxes.js';
 import { dropTeaserGroups } from './teasers.js';
 import { Doomed, type Trace } from './trace.js';
 
@@ -33,7 +37,7 @@ export function cleanContainer(
   measures: Map<Element, Measure>,
   trace?: Trace,
   kind: DeclaredKind = null,
-  signupForms: ReadonlySet<Element> = new Set(),
+  forms: PageForms = NO_FORMS,
   pageGrids: readonly Element[] = [],
   url?: string,
 ): void {
@@ -44,7 +48,7 @@ export function cleanContainer(
   // lists of short links are furniture (tables of contents, tag clouds) unless together they are the page (an index)
   const linkLists: Element[] = [];
   let linkListText = 0;
-  const signups = signupHolders(container, signupForms);
+  const signups = signupHolders(container, forms.signups);
   const announced = new AnnouncedLists(measures, isListLabel);
   const linkCounts = new LinkCounts();
   const texts = new ShortTexts(measures, MAX_PROMPT);
@@ -117,6 +121,9 @@ export function cleanContainer(
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
   dropStoryRails(container, measures, url, doomed);
+  dropDealRails(container, measures, url, doomed);
+  dropSubscribeBoxes(container, measures, url, doomed);
+  dropPolls(container, measures, forms.polls, doomed);
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
   if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');

@@ -13,7 +13,7 @@ import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
 import { isGridContainer, itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
-import { findSignupForms } from './signup-widgets.js';
+import { findPageForms } from './page-forms.js';
 import { teaserCards } from './teaser-cards.js';
 import { findTrailingFaq } from './trailing-faq.js';
 import { Trace, type KeepRule } from './trace.js';
@@ -87,7 +87,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   const articleCommentsMinRest = kind === 'article' ? ARTICLE_COMMENTS_MIN_REST : null;
   const body = findBody(document);
   adoptStrayContent(document, body);
-  const signupForms = findSignupForms(body);
+  const forms = findPageForms(body);
   prune(body, trace);
   const measures = measureTree(body);
   let total = 0;
@@ -125,15 +125,15 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body)) cleanContainer(body, measures, trace, kind, signupForms);
+      if (best === body && isTag(body)) cleanContainer(body, measures, trace, kind, forms);
       return done(body.children, 'page');
     }
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, kind, signupForms, pageGrids, url);
+  cleanContainer(best, measures, trace, kind, forms, pageGrids, url);
   if (!hasText(best)) return done(body.children, 'page');
-  if (faq) cleanContainer(faq, measures, trace, kind, signupForms);
+  if (faq) cleanContainer(faq, measures, trace, kind, forms);
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
   if (isTag(best)) compactByline(best, measures, trace);

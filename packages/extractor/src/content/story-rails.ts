@@ -8,22 +8,20 @@ import { isTag, isText, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
-import { CODE_TAGS } from './tags.js';
+import { siteHost, webUrl } from './site-links.js';
+import { MAX_LABEL, repeatsItems } from './rail-items.js';
+import { blocksAfterStory } from './story-end.js';
 import type { Doomed } from './trace.js';
 
 /** A rail lists at least this many other stories. */
 const MIN_STORIES = 3;
 /** A headline: a link's text of at least this many words (a section's or a doc page's name is shorter). */
 const MIN_HEADLINE_WORDS = 5;
-/** The story before the rail holds at least this much prose (a one-paragraph summary), and what follows the rail less. */
-const MIN_STORY = 100;
 /** The headlines are at least this share of the rail's text (the rest: teaser lines, times, a label). */
 const MIN_HEADLINE_SHARE = 0.2;
 /** Unlinked text a rail holds per story, at least (a time, a teaser: not a bare list of links) and at most. */
 const MIN_PLAIN_PER_STORY = 10;
 const MAX_PLAIN_PER_STORY = 200;
-/** A label right before the rail ("More local news") goes with it when it is this short, without links. */
-const MAX_LABEL = 60;
 
 /**
  * Drops rails of other stories in `container` after its story: blocks, after 100 of the story's prose, that hold 3+
@@ -64,37 +62,13 @@ export function dropStoryRails(
     }
   }
   if ((count.get(container) ?? 0) < MIN_STORIES) return;
-  // the rails in document order, outermost first, and the prose outside them: before the first, and in all (what
-  // follows the first rail is walked whole, so that blocks dropped already do not count)
-  const rails: Element[] = [];
-  let prose = 0;
-  let atFirst = 0;
-  const stack: Element[] = [container];
-  while (stack.length) {
-    const el = stack.pop()!;
-    const m = measures.get(el);
-    if (!m || doomed.has(el)) continue;
-    const n = count.get(el) ?? 0;
-    if (CODE_TAGS.has(el.name) || (n === 0 && rails.length === 0)) {
-      prose += m.prose;
-      continue;
-    }
-    if (n >= MIN_STORIES && el !== container && prose >= MIN_STORY && isRail(el, m, n)) {
-      if (rails.length === 0) atFirst = prose;
-      rails.push(el);
-      continue;
-    }
-    let childProse = 0;
-    for (let i = el.children.length - 1; i >= 0; i--) {
-      const c = el.children[i]!;
-      if (!isTag(c)) continue;
-      stack.push(c);
-      childProse += measures.get(c)?.prose ?? 0;
-    }
-    prose += Math.max(0, m.prose - childProse);
-  }
-  // the story has ended before the first rail: what follows, outside the rails, holds less prose than a brief
-  if (rails.length === 0 || prose - atFirst >= MIN_STORY) return;
+  const rails = blocksAfterStory(
+    container,
+    measures,
+    doomed,
+    (el) => count.has(el),
+    (el, m) => (count.get(el) ?? 0) >= MIN_STORIES && isRail(el, m, count.get(el)!),
+  );
   for (const rail of rails) {
     const label = labelBefore(rail, measures);
     if (label) doomed.drop(label, 'story-rail');
@@ -108,44 +82,9 @@ export function dropStoryRails(
       linked >= MIN_HEADLINE_SHARE * m.text &&
       plain >= MIN_PLAIN_PER_STORY * n &&
       plain <= MAX_PLAIN_PER_STORY * n &&
-      repeatsItems(el, count, items, measures)
+      repeatsItems(el, count, measures, (c) => items.has(c), MIN_STORIES)
     );
   }
-}
-
-/**
- * Whether `rail` is made of repeated items: below it (through wrappers holding all its headlines), every child with
- * text holds a headline to a story of the site (of any section), but for one short unlinked label. A story's own text
- * with links in it, or a column of several page parts (a list, a heading, a paragraph), is not.
- */
-function repeatsItems(
-  rail: Element,
-  count: Map<Element, number>,
-  items: ReadonlySet<Element>,
-  measures: Map<Element, Measure>,
-): boolean {
-  const all = count.get(rail) ?? 0;
-  let box = rail;
-  for (;;) {
-    const inner = box.children.find((c): c is Element => isTag(c) && count.get(c) === all);
-    if (!inner) break;
-    box = inner;
-  }
-  let n = 0;
-  let labels = box === rail ? 0 : 1;
-  for (const c of box.children) {
-    if (isText(c)) {
-      if (c.data.trim()) return false;
-      continue;
-    }
-    if (!isTag(c)) continue;
-    const m = measures.get(c);
-    if (!m || m.text === 0) continue;
-    if (items.has(c)) n++;
-    else if (m.text <= MAX_LABEL && m.link === 0 && labels++ === 0) continue;
-    else return false;
-  }
-  return n >= MIN_STORIES;
 }
 
 /** The short unlinked label right before `el` (a rail's title set as a heading, a bold line or a span), if any. */
@@ -159,6 +98,11 @@ function labelBefore(el: Element, measures: Map<Element, Measure>): Element | nu
   const m = measures.get(prev);
   if (!m || m.text === 0 || m.text > MAX_LABEL || m.link > 0) return null;
   return /[.!?:]["”’)]?\s*$/.test(textOf(prev)) ? null : prev;
+}
+
+/** Whether `href` names one story of a site: a numeric id, or a slug of 3+ words under a section. */
+export function namesStory(href: string): boolean {
+  return storyShape(href, undefined)?.story ?? false;
 }
 
 /** The shape of a story's address: its host and the number of path parts (and query keys), and its own id. */
@@ -182,13 +126,8 @@ const MIN_STORY_SLUG_WORDS = 3;
  * profile's name, another scheme).
  */
 function storyShape(href: string, base: string | undefined): StoryShape | null {
-  let url: URL;
-  try {
-    url = new URL(href, base);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const url = webUrl(href, base);
+  if (!url) return null;
   const parts = url.pathname.split('/').filter(Boolean);
   const last = parts.at(-1) ?? '';
   const keys = [...url.searchParams.keys()].sort();
@@ -196,7 +135,7 @@ function storyShape(href: string, base: string | undefined): StoryShape | null {
   const id = NUMERIC_ID.test(last) || /\d{3,}(?:\.[a-z]{2,5})?$/i.test(last) || queryId;
   // a lone slug at the site's root may be any page of it (about-us, a service); a section or an id makes it a story
   if (!(SLUG.test(last) && parts.length > 1) && !id) return null;
-  const host = url.hostname.toLowerCase().replace(/^www\./, '');
+  const host = siteHost(url);
   const section = parts.length > 1 ? parts[0] : '';
   return {
     story: id || last.split(/[-_]/).length >= MIN_STORY_SLUG_WORDS,

@@ -108,6 +108,18 @@ export const DROP_RULES = {
     module: 'story-rails.ts',
     says: 'a rail of other stories after the story: 3+ headlines linking to pages shaped like this one',
   },
+  'deal-rail': {
+    module: 'deal-rails.ts',
+    says: 'a rail of links to other sites after the story, each with at most a short mark (deals, sponsored links)',
+  },
+  'subscribe-box': {
+    module: 'subscribe-boxes.ts',
+    says: "a short box after the story calling the reader to sign in or subscribe (a paywall's prompt)",
+  },
+  poll: {
+    module: 'polls.ts',
+    says: 'a poll after the story: its question, one group of radio buttons, a vote button and the count',
+  },
   'product-cards': {
     module: 'product-cards.ts',
     says: "a row of other products' cards on a product's page (bought together, also viewed)",
