@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 
 import { Option, type Command } from 'commander';
 
@@ -282,9 +282,28 @@ export function buildUrlBody(
   base: Record<string, unknown>,
   url: string | undefined,
 ): Record<string, unknown> {
+  if (url !== undefined && isLocalFile(url)) {
+    throw new CliError(
+      `"${url}" is a local file, not a URL: \`crawlkit parse ${url}\` converts it ` +
+        '(for a web page of that name, write its URL with http:// or https://)',
+    );
+  }
   const body = buildBody(command, name, base, url !== undefined ? { url } : {});
   if (body['url'] === undefined) {
     throw new CliError(`missing URL: crawlkit ${command.name()} <url>, or a --body whose JSON has a "url"`);
   }
   return body;
+}
+
+/**
+ * Whether a URL argument without a scheme names a file here: `crawlkit scrape report.pdf` would otherwise be read as
+ * `http://report.pdf` and fail on DNS, or be refused as a URL, without a word about the file.
+ */
+function isLocalFile(argument: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(argument)) return false;
+  try {
+    return statSync(argument).isFile();
+  } catch {
+    return false;
+  }
 }
