@@ -127,7 +127,13 @@ async function findJob(
   if (crawl.success) return { kind: 'crawl', status: crawl };
   if (crawl.code !== 'JOB_NOT_FOUND') return crawl;
   const batch = await jobStatus(ctx, 'batch', id, pagination);
-  return batch.success ? { kind: 'batch', status: batch } : batch;
+  if (batch.success) return { kind: 'batch', status: batch };
+  if (batch.code !== 'JOB_NOT_FOUND') return batch;
+  // Each directory has its own store by default: a job started elsewhere is found with that command's --store.
+  return {
+    ...batch,
+    error: `Job not found in the store ${ctx.storeDir} (a job is kept in the store of the command that started it: pass its --store)`,
+  };
 }
 
 /** `crawlkit status <id>`: a job's state; with `--json`, the v2 status response with a page of results. */
