@@ -56,6 +56,11 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     const missing = await run(['parse', 'nope.docx']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Cannot read nope.docx/);
+    const url = await run(['parse', 'https://example.com/report.pdf']);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toBe(
+      'crawlkit: https://example.com/report.pdf is a URL, not a local file: `crawlkit scrape https://example.com/report.pdf` fetches and converts it\n',
+    );
     const bad = await run(['parse', 'report.docx', '--pdf-mode', 'sometimes']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/mode/);
