@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 import { Option, type Command } from 'commander';
 
 import { CliError } from './errors.js';
+import { isLocalFile } from './local-file.js';
 
 /** How a flag's text becomes a value of the v2 body. */
 type FlagKind =
@@ -293,17 +294,4 @@ export function buildUrlBody(
     throw new CliError(`missing URL: crawlkit ${command.name()} <url>, or a --body whose JSON has a "url"`);
   }
   return body;
-}
-
-/**
- * Whether a URL argument without a scheme names a file here: `crawlkit scrape report.pdf` would otherwise be read as
- * `http://report.pdf` and fail on DNS, or be refused as a URL, without a word about the file.
- */
-function isLocalFile(argument: string): boolean {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(argument)) return false;
-  try {
-    return statSync(argument).isFile();
-  } catch {
-    return false;
-  }
 }
