@@ -50,6 +50,17 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
     }
   });
 
+  it('refuses an --out that is a file before anything runs', async () => {
+    writeFileSync(join(site.dir, 'taken.txt'), 'a file, not a directory');
+    for (const command of ['scrape', 'crawl']) {
+      const result = await cli([command, `${site.server.url}/articles/first-post.html`, '--out', 'taken.txt']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(
+        'crawlkit: --out taken.txt is a file: give a directory (one that does not exist is made)\n',
+      );
+    }
+  });
+
   it('tells a local file given as the URL to use crawlkit parse, not a DNS error about its name', async () => {
     writeFileSync(join(site.dir, 'notes.pdf'), '%PDF-1.4\n');
     for (const command of ['scrape', 'crawl', 'map']) {
