@@ -332,6 +332,7 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     const refused = await cli(['batch', '-'], list);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('(BAD_REQUEST)');
+    expect(refused.stderr).toContain('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
     const lenient = await cli(['batch', '-', '--ignore-invalid-urls', '--json'], list);
     expect(lenient.code).toBe(0);
     expect(lenient.stderr).toContain('skipped invalid URLs: not-a-url');
