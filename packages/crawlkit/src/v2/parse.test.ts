@@ -5,6 +5,9 @@ import { Crawlkit } from '../index.js';
 const ck = new Crawlkit({ store: 'memory' });
 afterAll(() => ck.close());
 
+/** The `error` of a refused call. */
+const errorOf = (response: object) => (response as { error?: string }).error;
+
 // The SDKs take the URL as the first argument (`scrape(url, options)`); the function API takes the v2 body.
 describe('a string where the v2 body goes', () => {
   it('is told the body to write, with the key the method takes', async () => {
@@ -14,16 +17,16 @@ describe('a string where the v2 body goes', () => {
       code: 'BAD_REQUEST',
       error: `Bad Request: the body must be a JSON object, got a string: pass { url: "${url}", ...options }`,
     });
-    expect((await ck.crawl(url as never)).error).toContain(`pass { url: "${url}", ...options }`);
-    expect((await ck.map(url as never)).error).toContain(`pass { url: "${url}", ...options }`);
-    expect((await ck.batchScrape(url as never)).error).toContain(`pass { urls: ["${url}"], ...options }`);
-    expect((await ck.search('pricing' as never)).error).toContain('pass { query: "pricing", ...options }');
+    expect(errorOf(await ck.crawl(url as never))).toContain(`pass { url: "${url}", ...options }`);
+    expect(errorOf(await ck.map(url as never))).toContain(`pass { url: "${url}", ...options }`);
+    expect(errorOf(await ck.batchScrape(url as never))).toContain(`pass { urls: ["${url}"], ...options }`);
+    expect(errorOf(await ck.search('pricing' as never))).toContain('pass { query: "pricing", ...options }');
     // a string that is no valid URL still gets the hint: the body's shape is the mistake to fix first
-    expect((await ck.scrape('example' as never)).error).toContain('pass { url: "example", ...options }');
+    expect(errorOf(await ck.scrape('example' as never))).toContain('pass { url: "example", ...options }');
   });
 
   it('keeps the plain message for other bodies that are not objects', async () => {
-    expect((await ck.scrape(null as never)).error).toBe('Bad Request: the body must be a JSON object');
-    expect((await ck.scrape([] as never)).error).toBe('Bad Request: the body must be a JSON object');
+    expect(errorOf(await ck.scrape(null as never))).toBe('Bad Request: the body must be a JSON object');
+    expect(errorOf(await ck.scrape([] as never))).toBe('Bad Request: the body must be a JSON object');
   });
 });
