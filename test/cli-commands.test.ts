@@ -23,7 +23,7 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
   it('lists every command, with examples for each', async () => {
     const top = await runCli(['--help'], { cwd: site.dir });
     expect(top.code).toBe(0);
-    for (const command of ['scrape', 'crawl', 'batch', 'map', 'status', 'cancel', 'resume', 'cache']) {
+    for (const command of ['scrape', 'crawl', 'batch', 'map', 'status', 'cancel', 'resume', 'cache', 'schedules']) {
       expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
       const help = await runCli([command, '--help'], { cwd: site.dir });
       expect(help.code).toBe(0);
@@ -47,6 +47,31 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
       expect(missing.stderr).toBe(
         `crawlkit: missing URL: crawlkit ${command} <url>, or a --body whose JSON has a "url"\n`,
       );
+    }
+  });
+
+  it('refuses an --out that is a file before anything runs', async () => {
+    writeFileSync(join(site.dir, 'taken.txt'), 'a file, not a directory');
+    for (const command of ['scrape', 'crawl']) {
+      const result = await cli([command, `${site.server.url}/articles/first-post.html`, '--out', 'taken.txt']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toBe(
+        'crawlkit: --out taken.txt is a file: give a directory (one that does not exist is made)\n',
+      );
+    }
+  });
+
+  it('tells a local file given as the URL to use crawlkit parse, not a DNS error about its name', async () => {
+    writeFileSync(join(site.dir, 'notes.pdf'), '%PDF-1.4\n');
+    for (const command of ['scrape', 'crawl', 'map']) {
+      for (const path of ['notes.pdf', './notes.pdf', join(site.dir, 'notes.pdf')]) {
+        const result = await runCli([command, path], { cwd: site.dir });
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toBe(
+          `crawlkit: "${path}" is a local file, not a URL: \`crawlkit parse ${path}\` converts it ` +
+            '(for a web page of that name, write its URL with http:// or https://)\n',
+        );
+      }
     }
   });
 });
@@ -307,6 +332,7 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     const refused = await cli(['batch', '-'], list);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('(BAD_REQUEST)');
+    expect(refused.stderr).toContain('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
     const lenient = await cli(['batch', '-', '--ignore-invalid-urls', '--json'], list);
     expect(lenient.code).toBe(0);
     expect(lenient.stderr).toContain('skipped invalid URLs: not-a-url');

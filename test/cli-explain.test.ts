@@ -59,5 +59,11 @@ describe('crawlkit explain', { timeout: 120_000 }, () => {
     expect(result.stdout).toMatch(/dropped {2}chrome\s+p\s+Footer text of the saved page\.$/m);
     // nothing was fetched
     expect(site.server.requests.some((r) => r.path === '/page')).toBe(false);
+    // the file given as the URL is told to go in --html, not refused as a URL with no word about the file
+    const local = await cli(['explain', 'saved.html']);
+    expect(local.code).toBe(2);
+    expect(local.stderr).toBe(
+      'crawlkit: "saved.html" is a local file, not a URL: `crawlkit explain <the page\'s URL> --html saved.html` explains it\n',
+    );
   });
 });

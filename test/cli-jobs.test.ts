@@ -91,6 +91,10 @@ describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
     const unknown = await cli(['status', '01234567-89ab-7def-8123-456789abcdef']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('JOB_NOT_FOUND');
+    // each directory has a store of its own by default: the message names the one looked in, and how to pick another
+    expect(unknown.stderr).toContain(
+      `Job not found in the store ${site.store} (a job is kept in the store of the command that started it: pass its --store)`,
+    );
   });
 });
 

@@ -40,6 +40,14 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     const response = JSON.parse(json.stdout) as { success: boolean; data: { html: string; metadata: object } };
     expect(response).toMatchObject({ success: true, data: { metadata: { sourceURL: 'report.xlsx', numSheets: 2 } } });
     expect(response.data.html).toMatch(/<table/);
+    // the type is told from the bytes when the command line gives none (it read "" before)
+    expect(response.data.metadata).toMatchObject({
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    const pdf = await run(['parse', 'scan.pdf', '--pdf-mode', 'fast', '--json']);
+    expect((JSON.parse(pdf.stdout) as { data: { metadata: object } }).data.metadata).toMatchObject({
+      contentType: 'application/pdf',
+    });
     const out = await run(['parse', 'report.docx', '--out', 'out']);
     expect(out.code).toBe(0);
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['manifest.json', 'report-docx.json', 'report-docx.md']);
@@ -56,6 +64,11 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     const missing = await run(['parse', 'nope.docx']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/Cannot read nope.docx/);
+    const url = await run(['parse', 'https://example.com/report.pdf']);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toBe(
+      'crawlkit: https://example.com/report.pdf is a URL, not a local file: `crawlkit scrape https://example.com/report.pdf` fetches and converts it\n',
+    );
     const bad = await run(['parse', 'report.docx', '--pdf-mode', 'sometimes']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/mode/);

@@ -1,7 +1,7 @@
 /**
  * `crawlkit crawl --every` and `crawlkit schedules` (issue 41), through the built CLI: a bad interval is refused with
- * what to fix; a scheduled crawl runs at once and prints its changes, stays in the store after Ctrl-C, and is listed
- * and deleted by `crawlkit schedules`.
+ * what to fix; a scheduled crawl runs at once and prints its changes, stays in the store after Ctrl-C, and is listed,
+ * run now and deleted by `crawlkit schedules`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +65,15 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     const listed = await cli(['schedules', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(`${id}  every 1h, crawl ${site.url}/; next run `);
+
+    // `schedules run <id>` runs that one now, out of its clock, prints its changes against the first run, and ends
+    const now = await cli(['schedules', 'run', id!]);
+    expect(now.code, now.stderr).toBe(0);
+    expect(now.stderr).toMatch(new RegExp(`schedule ${id} ran: crawl [0-9a-f-]{36}`));
+    expect(now.stderr).toMatch(/changes since crawl [0-9a-f-]{36}: 0 new, 0 changed, 0 removed, 3 same/);
+    expect((await cli(['schedules', 'run', '01a22966-0000-7000-8000-000000000000'])).stderr).toContain(
+      'Schedule not found (SCHEDULE_NOT_FOUND)',
+    );
     expect((await cli(['schedules', 'delete', id!])).code).toBe(0);
     expect((await cli(['schedules', 'list'])).stdout).toBe('');
     const again = await cli(['schedules', 'delete', id!]);

@@ -6,7 +6,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { ARTICLE_TITLE } from './site.ts';
@@ -189,6 +190,53 @@ try {
 };
 
 /**
+ * The installed declarations type-check in a user's strict TypeScript project that checks libraries too
+ * (`skipLibCheck: false`, the compiler's default): every package's surface imported, and the README's first example.
+ * A type our `.d.ts` files import from a package without types of its own needs its `@types` package in
+ * `dependencies`, or the user's build fails on our files. The workspace's TypeScript and `@types/node` do the check.
+ */
+const types: Step = {
+  name: 'strict TypeScript over the installed types',
+  run: async (ctx) => {
+    const installed = JSON.parse(readFileSync(join(ctx.dir, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const names = Object.keys(installed.dependencies).filter(
+      (name) => name === 'crawlkit' || name.startsWith('@crawlkit/'),
+    );
+    const source = [
+      ...names.map((name, index) => `import * as surface${index} from '${name}';`),
+      "import { Crawlkit } from 'crawlkit';",
+      "const ck = new Crawlkit({ storeDir: './types-store' });",
+      `const page = await ck.scrape({ url: '${ctx.site}/article', formats: ['markdown', 'links'] });`,
+      'if (page.success) console.log(page.data.markdown, page.data.metadata.title);',
+      'await ck.close();',
+      `console.log(${names.map((_, index) => `surface${index}`).join(', ')});`,
+      '',
+    ].join('\n');
+    writeFileSync(join(ctx.dir, 'user.ts'), source);
+    const workspace = createRequire(import.meta.url);
+    const config = {
+      compilerOptions: {
+        strict: true,
+        target: 'es2023',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        noEmit: true,
+        skipLibCheck: false,
+        typeRoots: [join(workspace.resolve('@types/node/package.json'), '../..')],
+        types: ['node'],
+      },
+      files: ['user.ts'],
+    };
+    writeFileSync(join(ctx.dir, 'tsconfig.json'), JSON.stringify(config));
+    const tsc = join(workspace.resolve('typescript/package.json'), '../bin/tsc');
+    const result = await run(ctx.node, [tsc, '-p', join(ctx.dir, 'tsconfig.json')], { cwd: ctx.dir });
+    assert.equal(result.status, 0, `tsc failed on the installed types:\n${result.stdout}${result.stderr}`);
+  },
+};
+
+/**
  * A hostile file scraped through the installed library: it must be refused with `code` (its message matching
  * `message`) while the process grows by less than 512 MB (unbounded, each of these took a GiB or more).
  */
@@ -256,4 +304,4 @@ const oldNode: Step = {
   },
 };
 
-export const STEPS: Step[] = [scrape, cli, serve, mcp, pdfBomb, zipBomb, xmlBomb, oldNode];
+export const STEPS: Step[] = [scrape, cli, types, serve, mcp, pdfBomb, zipBomb, xmlBomb, oldNode];

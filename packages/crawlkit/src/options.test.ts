@@ -35,6 +35,11 @@ describe('new Crawlkit() options', () => {
     expect(refused({ webhooks: { retries: 3 } }).message).toContain('`webhooks.retries`');
     expect(refused({ cache: { maxBytes: -1 } }).message).toContain('`cache.maxBytes`');
     expect(refused({ store: 'disk' }).message).toContain('`store`');
+    // `--store DIR` on the command line is `storeDir` here: a path given as `store` says so
+    expect(refused({ store: './my-store' }).message).toMatch(
+      /`store`.*for a directory, use `storeDir`.*`'\.\/my-store'`/,
+    );
+    expect(refused({ store: {} }).message).not.toContain('storeDir');
     expect(refused({ logger: console.log }).message).toContain('`logger`');
   });
 

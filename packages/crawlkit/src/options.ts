@@ -249,7 +249,11 @@ const optionsSchema = z.strictObject({
   storeDir: z.string().min(1).default('./.crawlkit'),
   store: z
     .union([z.literal('memory'), objectWith<Store | PageCache>('a Store or a PageCache', 'pages', 'close')], {
-      error: "Expected 'memory', a Store or a PageCache",
+      // `--store DIR` of the command line is `storeDir` here, so a path given as `store` is told where it goes
+      error: (issue) =>
+        typeof issue.input === 'string' && issue.input !== 'memory'
+          ? "Expected 'memory', a Store or a PageCache (for a directory, use `storeDir`)"
+          : "Expected 'memory', a Store or a PageCache",
     })
     .optional(),
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),

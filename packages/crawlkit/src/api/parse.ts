@@ -3,6 +3,7 @@
  * serving it would: PDF, Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV, TSV, HTML, text, JSON, XML, and
  * images read by OCR. The extraction runs in the engine's worker pool under the request's `timeout`.
  */
+import { DOCUMENT_TYPES, detectFormat } from '@crawlkit/documents/detect';
 import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
@@ -114,7 +115,22 @@ function typeOf(file: ParseFile, bytes: Uint8Array): string {
   const extension = /\.([a-z]+)$/i.exec(file.filename)?.[1]?.toLowerCase();
   const named = extension !== undefined ? TEXT_TYPES[extension] : undefined;
   const text = !bytes.subarray(0, 4096).includes(0);
-  return named !== undefined && text ? named : declared;
+  if (named !== undefined && text) return named;
+  return signatureType(bytes, declared, file.filename) ?? declared;
+}
+
+/** The type of each document format, the first of `DOCUMENT_TYPES` that names it. */
+const FORMAT_TYPES: Partial<Record<string, string>> = Object.fromEntries(
+  Object.entries(DOCUMENT_TYPES)
+    .map(([type, format]): [string, string] => [format, type])
+    .reverse(),
+);
+
+/** The type of a PDF or a document told by its bytes (the document's `contentType`, which read "" before). */
+function signatureType(bytes: Uint8Array, declared: string, fileName: string): string | undefined {
+  if (new TextDecoder().decode(bytes.subarray(0, 5)) === '%PDF-') return 'application/pdf';
+  const format = detectFormat({ bytes, contentType: declared, fileName });
+  return format !== undefined ? FORMAT_TYPES[format] : undefined;
 }
 
 function validFile(file: unknown): ParseFile {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 
 import { CliError } from './errors.js';
+import { isLocalFile } from './local-file.js';
 
 /** How a flag's text becomes a value of the v2 body. */
 type FlagKind =
@@ -282,6 +283,12 @@ export function buildUrlBody(
   base: Record<string, unknown>,
   url: string | undefined,
 ): Record<string, unknown> {
+  if (url !== undefined && isLocalFile(url)) {
+    throw new CliError(
+      `"${url}" is a local file, not a URL: \`crawlkit parse ${url}\` converts it ` +
+        '(for a web page of that name, write its URL with http:// or https://)',
+    );
+  }
   const body = buildBody(command, name, base, url !== undefined ? { url } : {});
   if (body['url'] === undefined) {
     throw new CliError(`missing URL: crawlkit ${command.name()} <url>, or a --body whose JSON has a "url"`);

@@ -95,13 +95,27 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
   const base = { ...(await ctx.readBody(flags(command).body)), ...input.body };
   const body = buildBody(command, 'batch', base, input.urls ? { urls: input.urls } : {});
   const started = await ctx.engine.batchScrape(body as unknown as BatchScrapeRequestInput, { signal: ctx.signal });
-  if (!started.success) return ctx.fail(started);
+  if (!started.success) {
+    const code = ctx.fail(started);
+    if (body.ignoreInvalidURLs !== true && invalidUrlRefused(started)) {
+      ctx.note('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
+    }
+    return code;
+  }
   if (started.invalidURLs?.length) ctx.note(`skipped invalid URLs: ${started.invalidURLs.join(', ')}`);
   ctx.note(`batch ${started.id} started`);
   const urls = Array.isArray(body.urls) ? (body.urls as string[]) : [];
   const code = await followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls });
   if (body.record === true) await noteRecording(ctx, 'batch', started.id);
   return code;
+}
+
+/** Whether a batch was refused for a URL of its list (`urls[i]`), which `--ignore-invalid-urls` would have skipped. */
+function invalidUrlRefused(error: ErrorResponse): boolean {
+  if (error.code !== 'BAD_REQUEST' || !Array.isArray(error.details)) return false;
+  return (error.details as { path?: unknown[] }[]).some(
+    (issue) => issue.path?.[0] === 'urls' && issue.path.length === 2,
+  );
 }
 
 /** `crawlkit map <url>`: the URLs of a site, one a line. */
@@ -127,7 +141,13 @@ async function findJob(
   if (crawl.success) return { kind: 'crawl', status: crawl };
   if (crawl.code !== 'JOB_NOT_FOUND') return crawl;
   const batch = await jobStatus(ctx, 'batch', id, pagination);
-  return batch.success ? { kind: 'batch', status: batch } : batch;
+  if (batch.success) return { kind: 'batch', status: batch };
+  if (batch.code !== 'JOB_NOT_FOUND') return batch;
+  // Each directory has its own store by default: a job started elsewhere is found with that command's --store.
+  return {
+    ...batch,
+    error: `Job not found in the store ${ctx.storeDir} (a job is kept in the store of the command that started it: pass its --store)`,
+  };
 }
 
 /** `crawlkit status <id>`: a job's state; with `--json`, the v2 status response with a page of results. */

@@ -4,6 +4,7 @@ import type { ErrorResponse } from '../v2/types.js';
 import { readText } from './body-flags.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { integerFlag } from './integer-flag.js';
+import { isLocalFile } from './local-file.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
 export interface CliIo {
@@ -40,6 +41,10 @@ export class CommandContext {
     this.options = options;
     this.signal = signal;
     if (options.json && options.ndjson) throw new CliError('Choose one of --json and --ndjson');
+    // Checked before any engine starts: a crawl would otherwise run, then fail on its first page's files.
+    if (options.out !== undefined && isLocalFile(options.out)) {
+      throw new CliError(`--out ${options.out} is a file: give a directory (one that does not exist is made)`);
+    }
   }
 
   get mode(): OutputMode {

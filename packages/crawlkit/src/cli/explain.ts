@@ -9,6 +9,7 @@ import type { ScrapeRequestInput } from '../v2/scrape-options.js';
 import { buildBody } from './body-flags.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { isLocalFile } from './local-file.js';
 
 export const EXPLAIN_EXAMPLES = [
   'crawlkit explain https://example.com/story',
@@ -59,6 +60,11 @@ async function pageHtml(
 /** `crawlkit explain <url>`: prints the page's blocks with their verdicts and rules. */
 export async function explainCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const flags = command.opts<ExplainFlags>();
+  if (url !== undefined && flags.html === undefined && isLocalFile(url)) {
+    throw new CliError(
+      `"${url}" is a local file, not a URL: \`crawlkit explain <the page's URL> --html ${url}\` explains it`,
+    );
+  }
   const body = buildBody(command, 'scrape', await ctx.readBody(flags.body), url !== undefined ? { url } : {});
   const page = await pageHtml(ctx, body, flags.html);
   if (typeof page === 'number') return page;

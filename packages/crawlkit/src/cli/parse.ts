@@ -54,6 +54,9 @@ function parseOptions(base: Record<string, unknown>, flags: ParseFlags): ParseOp
 export async function parseCommand(ctx: CommandContext, path: string, command: Command): Promise<number> {
   const flags = command.opts<ParseFlags>();
   const options = parseOptions(await ctx.readBody(flags.body), flags);
+  if (/^https?:\/\//i.test(path)) {
+    throw new CliError(`${path} is a URL, not a local file: \`crawlkit scrape ${path}\` fetches and converts it`);
+  }
   let data: Uint8Array;
   try {
     data = new Uint8Array(await readFile(path));

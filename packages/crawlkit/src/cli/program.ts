@@ -47,6 +47,12 @@ const EXAMPLES: Record<string, string[]> = {
   cancel: ['crawlkit cancel 01935c6e-…'],
   resume: ['crawlkit resume 01935c6e-… --out docs/'],
   cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
+  schedules: [
+    'crawlkit schedules list',
+    'crawlkit schedules run 83bc7ff8-…   # that schedule now, then exit with its changes',
+    'crawlkit schedules run              # every schedule of the store on its clock, until Ctrl-C',
+    'crawlkit schedules delete 83bc7ff8-…',
+  ],
   search: [
     'crawlkit search "proxy server" --site docs.example.com',
     'crawlkit search install pnpm --limit 10 --json',
@@ -156,9 +162,10 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     .action(run(statusCommand));
   subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)').action(run(cancelCommand));
   subcommand('resume <id>', 'go on with an unfinished job in this process and follow it').action(run(resumeCommand));
-  subcommand('schedules <action> [id]', 'list, delete <id> or run the schedules of the store (crawl --every)').action(
-    run(schedulesCommand),
-  );
+  subcommand(
+    'schedules <action> [id]',
+    'list, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
+  ).action(run(schedulesCommand));
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(cacheCommand));

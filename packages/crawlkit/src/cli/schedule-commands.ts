@@ -1,7 +1,7 @@
 /**
  * Schedules on the command line (issue 41): `crawlkit crawl URL --every 6h` (or `--cron "0 *\/6 * * *"`) stores a
  * schedule of that crawl and runs the store's schedules in the foreground, printing each run's changes;
- * `crawlkit schedules list|delete <id>|run` manages them.
+ * `crawlkit schedules list|delete <id>|run [id]` manages them.
  */
 import type { Command } from 'commander';
 
@@ -53,7 +53,7 @@ export async function scheduleCrawl(
   return runSchedules(ctx);
 }
 
-/** `crawlkit schedules list|delete <id>|run`. */
+/** `crawlkit schedules list|delete <id>|run [id]`. */
 export async function schedulesCommand(
   ctx: CommandContext,
   action: string,
@@ -61,6 +61,7 @@ export async function schedulesCommand(
   _command: Command,
 ): Promise<number> {
   if (action === 'run') {
+    if (id !== undefined) return runScheduleNow(ctx, id);
     ctx.configure({ runSchedules: true });
     return runSchedules(ctx);
   }
@@ -109,4 +110,47 @@ async function runSchedules(ctx: CommandContext): Promise<number> {
   clearInterval(alive);
   await printing;
   return EXIT.ok;
+}
+
+/**
+ * `crawlkit schedules run <id>`: that schedule now, out of its clock (its next firing stays), in this process; waits
+ * for its crawls and prints their changes. Ctrl-C leaves them resumable.
+ */
+async function runScheduleNow(ctx: CommandContext, id: string): Promise<number> {
+  const engine = ctx.engine;
+  const ended = new Map<string, string>();
+  const waiting = new Map<string, () => void>();
+  const onCompleted = ({ id: jobId, status }: { id: string; status: string }) => {
+    ended.set(jobId, status);
+    waiting.get(jobId)?.();
+  };
+  // Listening before the run starts: a crawl that ends at once is not missed.
+  engine.on('job:completed', onCompleted);
+  try {
+    const run = await engine.schedules.run(id);
+    if (!run.success) return ctx.fail(run);
+    const { jobIds, skipped, errors } = run.data;
+    ctx.note(`schedule ${id} ran: crawl ${jobIds.filter((jobId) => jobId !== null).join(', ') || 'none'}`);
+    for (const error of errors) ctx.note(`  ${error}`);
+    let failed = false;
+    for (const [target, jobId] of jobIds.entries()) {
+      if (jobId === null || skipped.includes(target)) continue;
+      if (!ended.has(jobId)) {
+        await new Promise<void>((resolve) => {
+          waiting.set(jobId, resolve);
+          ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+      }
+      if (ctx.signal.aborted) return EXIT.interrupted;
+      const status = ended.get(jobId);
+      if (status === 'completed') await printChanges(ctx, jobId);
+      else {
+        failed = true;
+        ctx.note(`crawl ${jobId} ${status ?? 'did not end'}`);
+      }
+    }
+    return failed ? EXIT.failure : EXIT.ok;
+  } finally {
+    engine.off('job:completed', onCompleted);
+  }
 }

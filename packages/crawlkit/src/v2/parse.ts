@@ -29,12 +29,32 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return `Bad Request: ${path ? `${path}: ` : ''}${first.message}`;
 }
 
+/**
+ * For a string sent as the body (the SDKs' `scrape(url, options)` is `scrape({ url, ...options })` here): the body
+ * to write instead, under the key the schema takes the string as (`url`, `urls` or `query`), or nothing.
+ */
+function stringBodyHint(schema: z.ZodType, text: string): string {
+  // The key is found with a value any schema takes: the caller's own string may be no valid URL.
+  const keys = { url: 'https://example.com/', urls: ['https://example.com/'], query: 'words' };
+  for (const [key, probe] of Object.entries(keys)) {
+    if (!safeParse(schema, { [key]: probe }).success) continue;
+    return `, got a string: pass { ${key}: ${JSON.stringify(key === 'urls' ? [text] : text)}, ...options }`;
+  }
+  return '';
+}
+
 /** Parses a v2 body; bad input becomes the v2 error shape, never an exception. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseResult<z.output<S>> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    const hint = typeof body === 'string' ? stringBodyHint(schema, body) : '';
     return {
       ok: false,
-      error: { success: false, code: 'BAD_REQUEST', error: 'Bad Request: the body must be a JSON object', details: [] },
+      error: {
+        success: false,
+        code: 'BAD_REQUEST',
+        error: `Bad Request: the body must be a JSON object${hint}`,
+        details: [],
+      },
     };
   }
   const result = safeParse(schema, body);

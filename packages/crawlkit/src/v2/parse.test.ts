@@ -1,0 +1,32 @@
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { Crawlkit } from '../index.js';
+
+const ck = new Crawlkit({ store: 'memory' });
+afterAll(() => ck.close());
+
+/** The `error` of a refused call. */
+const errorOf = (response: object) => (response as { error?: string }).error;
+
+// The SDKs take the URL as the first argument (`scrape(url, options)`); the function API takes the v2 body.
+describe('a string where the v2 body goes', () => {
+  it('is told the body to write, with the key the method takes', async () => {
+    const url = 'https://example.com/page';
+    expect(await ck.scrape(url as never)).toMatchObject({
+      success: false,
+      code: 'BAD_REQUEST',
+      error: `Bad Request: the body must be a JSON object, got a string: pass { url: "${url}", ...options }`,
+    });
+    expect(errorOf(await ck.crawl(url as never))).toContain(`pass { url: "${url}", ...options }`);
+    expect(errorOf(await ck.map(url as never))).toContain(`pass { url: "${url}", ...options }`);
+    expect(errorOf(await ck.batchScrape(url as never))).toContain(`pass { urls: ["${url}"], ...options }`);
+    expect(errorOf(await ck.search('pricing' as never))).toContain('pass { query: "pricing", ...options }');
+    // a string that is no valid URL still gets the hint: the body's shape is the mistake to fix first
+    expect(errorOf(await ck.scrape('example' as never))).toContain('pass { url: "example", ...options }');
+  });
+
+  it('keeps the plain message for other bodies that are not objects', async () => {
+    expect(errorOf(await ck.scrape(null as never))).toBe('Bad Request: the body must be a JSON object');
+    expect(errorOf(await ck.scrape([] as never))).toBe('Bad Request: the body must be a JSON object');
+  });
+});
