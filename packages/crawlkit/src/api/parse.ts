@@ -7,6 +7,7 @@ import { DOCUMENT_TYPES, detectFormat } from '@crawlkit/documents/detect';
 import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
+import { startsWithPdfMagic } from '../extraction/page-kind.js';
 import type { Runtime } from '../runtime.js';
 import type { FetchedPage } from '../scrape/fetched-page.js';
 import { runScrape } from '../scrape/run-scrape.js';
@@ -128,7 +129,7 @@ const FORMAT_TYPES: Partial<Record<string, string>> = Object.fromEntries(
 
 /** The type of a PDF or a document told by its bytes (the document's `contentType`, which read "" before). */
 function signatureType(bytes: Uint8Array, declared: string, fileName: string): string | undefined {
-  if (new TextDecoder().decode(bytes.subarray(0, 5)) === '%PDF-') return 'application/pdf';
+  if (startsWithPdfMagic(bytes)) return 'application/pdf';
   const format = detectFormat({ bytes, contentType: declared, fileName });
   return format !== undefined ? FORMAT_TYPES[format] : undefined;
 }

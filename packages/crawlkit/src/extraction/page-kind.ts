@@ -17,7 +17,8 @@ function isXmlType(type: string): boolean {
   return type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
 }
 
-function startsWithPdfMagic(bytes: Uint8Array | undefined): boolean {
+/** Whether `bytes` open with a PDF's `%PDF` magic. */
+export function startsWithPdfMagic(bytes: Uint8Array | undefined): boolean {
   return (
     bytes !== undefined &&
     bytes.length > 4 &&
