@@ -247,7 +247,7 @@ describe('crawlkit crawl', { timeout: 120_000 }, () => {
     const out = join(site.dir, 'crawl-out');
     const result = await cli(['crawl', `${site.server.url}/`, '--limit', '5', '--crawl-entire-domain', '--out', out]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/crawl [0-9a-f-]{36} completed: 5 pages, 0 errors/);
+    expect(result.stderr).toMatch(/crawl [0-9a-f-]{36} completed: 5 pages, 0 errors, 5 credits/);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
       status: string;
       total: number;
@@ -315,6 +315,11 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     expect(result.code).toBe(0);
     for (const url of urls) expect(result.stdout).toContain(`<!-- ${url} -->`);
     expect(result.stdout).toContain('# Sharpening a Hand Plane');
+  });
+
+  it('counts one page and one credit in the singular', async () => {
+    const result = await cli(['batch', '-'], JSON.stringify([`${site.server.url}/articles/first-post.html`]));
+    expect(result.stderr).toMatch(/batch [0-9a-f-]{36} completed: 1 page, 0 errors, 1 credit\n/);
   });
 
   it('takes a whole v2 batch body and reports failed pages', async () => {

@@ -9,6 +9,7 @@ import { printChanges } from './change-report.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
+import { count } from './count.js';
 import { followJob, jobStatus } from './follow-job.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
@@ -213,7 +214,7 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
     const maxAge = integerFlag('--max-age', command.opts<Flags>().maxAge, 0);
     const removed = await ctx.engine.cache.prune(maxAge !== undefined ? { maxAgeMs: maxAge } : {});
     if (typeof removed !== 'number') return ctx.fail(removed);
-    ctx.write(`pruned ${removed} cached page${removed === 1 ? '' : 's'} from ${ctx.storeDir}\n`);
+    ctx.write(`pruned ${count(removed, 'cached page')} from ${ctx.storeDir}\n`);
     return EXIT.ok;
   }
   throw new CliError(`Unknown cache action "${action}": use clear or prune`);

@@ -3,6 +3,7 @@ import type { JobKind } from '@crawlkit/store';
 import type { CrawlkitEvents } from '../events.js';
 import type { CrawlErrorsResponse, ErrorResponse, JobStatusResponse } from '../v2/types.js';
 import type { CommandContext } from './context.js';
+import { count } from './count.js';
 import { EXIT } from './errors.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
@@ -100,7 +101,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     const store = ctx.options.store ? ` --store ${JSON.stringify(ctx.options.store)}` : '';
     const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
     ctx.io.stderr.write(
-      `\nInterrupted: ${pages} page${pages === 1 ? '' : 's'} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
+      `\nInterrupted: ${count(pages, 'page')} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
         `Resume with:\n  crawlkit resume ${id}${store}${out}\n`,
     );
     return EXIT.interrupted;
@@ -122,8 +123,8 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     errors: failures.map((e) => ({ url: e.url, error: e.error, ...(e.code ? { code: e.code } : {}) })),
   });
   ctx.note(
-    `${kind} ${id} ${status.status}: ${pages} page${pages === 1 ? '' : 's'}, ${failures.length} error` +
-      `${failures.length === 1 ? '' : 's'}, ${status.creditsUsed} credits${outDir ? `; written to ${ctx.options.out}` : ''}`,
+    `${kind} ${id} ${status.status}: ${count(pages, 'page')}, ${count(failures.length, 'error')}, ` +
+      `${count(status.creditsUsed, 'credit')}${outDir ? `; written to ${ctx.options.out}` : ''}`,
   );
   for (const failure of failures.slice(0, 20)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
   if (status.status === 'failed' || status.status === 'cancelled') return EXIT.failure;
