@@ -1,6 +1,6 @@
 /** The built `crawlkit` command's jobs and store: Ctrl-C, status, resume and cancel, the cache commands, the progress bar. */
 import { spawn } from 'node:child_process';
-import { readFileSync, truncateSync } from 'node:fs';
+import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Document } from 'crawlkit';
@@ -95,6 +95,16 @@ describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
     expect(unknown.stderr).toContain(
       `Job not found in the store ${site.store} (a job is kept in the store of the command that started it: pass its --store)`,
     );
+  });
+
+  it('says a store that is not there holds no job, without making it', async () => {
+    const missing = join(site.dir, 'no-store-here');
+    const result = await runCli(['status', '01234567-89ab-7def-8123-456789abcdef', '--store', missing], {
+      cwd: site.dir,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Job not found: there is no store at ${missing}`);
+    expect(existsSync(missing)).toBe(false);
   });
 });
 

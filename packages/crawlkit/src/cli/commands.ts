@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 import type { JobKind } from '@crawlkit/store';
 import type { Command } from 'commander';
 
@@ -132,12 +134,23 @@ export async function mapCommand(ctx: CommandContext, url: string | undefined, c
   return EXIT.ok;
 }
 
+/** Where a job is, when it is not in the store looked in. */
+const PASS_STORE = '(a job is kept in the store of the command that started it: pass its --store)';
+
 /** Finds which kind of job an id is: crawl or batch. */
 async function findJob(
   ctx: CommandContext,
   id: string,
   pagination: { skip?: number; limit?: number } = { limit: 1 },
 ): Promise<{ kind: JobKind; status: JobStatusResponse } | ErrorResponse> {
+  // A store that is not there holds no job, and opening it would make the directory: say so instead.
+  if (!existsSync(ctx.storeDir)) {
+    return {
+      success: false,
+      code: 'JOB_NOT_FOUND',
+      error: `Job not found: there is no store at ${ctx.storeDir} ${PASS_STORE}`,
+    };
+  }
   const crawl = await jobStatus(ctx, 'crawl', id, pagination);
   if (crawl.success) return { kind: 'crawl', status: crawl };
   if (crawl.code !== 'JOB_NOT_FOUND') return crawl;
@@ -147,7 +160,7 @@ async function findJob(
   // Each directory has its own store by default: a job started elsewhere is found with that command's --store.
   return {
     ...batch,
-    error: `Job not found in the store ${ctx.storeDir} (a job is kept in the store of the command that started it: pass its --store)`,
+    error: `Job not found in the store ${ctx.storeDir} ${PASS_STORE}`,
   };
 }
 
