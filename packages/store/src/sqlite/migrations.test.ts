@@ -155,11 +155,16 @@ describe('SQLite schema migrations', () => {
       code: 'STORE_CORRUPT',
       message: expect.stringContaining('invoices'),
     });
+    // the message names the file to move aside
+    await expect(createSqliteStore({ dir })).rejects.toThrow(join(dir, 'crawlkit.db'));
   });
 
   it('refuses a file that is not a database', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'crawlkit.db'), 'this is not a database, '.repeat(200));
-    await expect(createSqliteStore({ dir })).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
+    await expect(createSqliteStore({ dir })).rejects.toMatchObject({
+      code: 'STORE_CORRUPT',
+      message: expect.stringContaining(join(dir, 'crawlkit.db')),
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { StoreBusyError, StoreError } from '../errors.js';
+import { StoreBusyError, StoreCorruptError, StoreError } from '../errors.js';
 import { Lifecycle } from '../lifecycle.js';
 import { boolean, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger } from '../options.js';
 import { keyFileSecretBox } from '../secrets.js';
@@ -133,7 +133,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   }
   const { DatabaseSync } = await import('node:sqlite');
   const life = new Lifecycle();
-  const { db, created } = openDatabase(() => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
+  const { db, created } = openDatabase(path, () => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
   const warnings: StoreWarning[] =
     emptyFile && created
       ? [
@@ -208,10 +208,11 @@ function makePrivate(path: string): void {
 }
 
 /**
- * Opens the connection, sets it up and migrates the schema. Two processes creating the same new store race on the
+ * Opens the connection to the database at `path`, sets it up and migrates the schema. Two processes creating the same new store race on the
  * switch to WAL, which SQLite may answer with SQLITE_BUSY before the busy handler applies; that is retried.
  */
 function openDatabase(
+  path: string,
   connect: () => DatabaseSync,
   life: Lifecycle,
   settings: { busyTimeoutMs: number; synchronous: 'normal' | 'full' },
@@ -237,8 +238,12 @@ function openDatabase(
         sleepSync(50 * attempt);
         continue;
       }
+      // the file is named: a user with several stores must know which one to move aside
+      if (translated instanceof StoreCorruptError) {
+        throw new StoreCorruptError(`${translated.message} (${path})`, { cause: error });
+      }
       if (translated instanceof StoreError && translated.code !== 'STORE_IO') throw translated;
-      throw new StoreError('STORE_OPEN_FAILED', `Cannot open the store: ${String(error)}`, { cause: error });
+      throw new StoreError('STORE_OPEN_FAILED', `Cannot open the store ${path}: ${String(error)}`, { cause: error });
     }
   }
 }
