@@ -6,41 +6,51 @@ import { isTag, type Element } from 'domhandler';
 import { detachAll, elements } from '../dom/walk.js';
 import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import { findAuthorCards } from './author-cards.js';
+import { dropDealRails } from './deal-rails.js';
 import { furnitureRule, isShareIcons, MAX_PROMPT } from './furniture.js';
 import { isItemForm } from './item-forms.js';
+import type { DeclaredKind } from './kind.js';
 import { LINK_LISTS_MAX_SHARE, LinkCounts, isLinkList } from './link-lists.js';
 import { findLinkRuns } from './link-runs.js';
-import type { DeclaredKind } from './kind.js';
 import type { Measure } from './measure.js';
-import { isPageControl } from './page-controls.js';
 import { dropNumberedNotes } from './numbered-notes.js';
+import { isPageControl } from './page-controls.js';
+import { NO_FORMS, type PageForms } from './page-forms.js';
 import { phoneCallToAction } from './phone-links.js';
-import { dropProductCardRows } from './product-cards.js';
 import { dropPlaceholders } from './placeholders.js';
+import { dropPolls } from './polls.js';
+import { dropProductCardRows } from './product-cards.js';
 import { dropRepeatedFacts } from './repeated-facts.js';
 import { dropRepeats } from './repeats.js';
 import { dropFurnitureSection, isListLabel, type SectionContext } from './sections.js';
 import { ShortTexts } from './short-texts.js';
 import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
-import { NO_FORMS, type PageForms } from './page-forms.js';
-import { dropPolls } from './polls.js';
-import { CODE_TAGS } from './tags.js';
 import { dropStoryRails } from './story-rails.js';
-import { dropDealRails } from './deal-rails.js';
 import { dropSubscribeBoxes } from './subscribe-boxes.js';
+import { CODE_TAGS } from './tags.js';
 import { dropTeaserGroups } from './teasers.js';
 import { Doomed, type Trace } from './trace.js';
+
+/** What the cleaning of a container knows of the page around it. */
+export interface PageFacts {
+  /** What the page declares itself to be. @default null */
+  kind?: DeclaredKind;
+  /** Its sign-up and poll forms, found before the prune step. @default none */
+  forms?: PageForms;
+  /** Its grids of items (`item-grids.ts`). @default [] */
+  pageGrids?: readonly Element[];
+  /** Its address: rails and boxes after the story are told by where their links go. @default undefined */
+  url?: string | undefined;
+}
 
 /** Removes page furniture inside `container` (which itself is kept). */
 export function cleanContainer(
   container: Element,
   measures: Map<Element, Measure>,
-  trace?: Trace,
-  kind: DeclaredKind = null,
-  forms: PageForms = NO_FORMS,
-  pageGrids: readonly Element[] = [],
-  url?: string,
+  trace: Trace | undefined,
+  page: PageFacts = {},
 ): void {
+  const { kind = null, forms = NO_FORMS, pageGrids = [], url } = page;
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const article = kind === 'article';

@@ -125,15 +125,15 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body)) cleanContainer(body, measures, trace, kind, forms);
+      if (best === body && isTag(body)) cleanContainer(body, measures, trace, { kind, forms });
       return done(body.children, 'page');
     }
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, kind, forms, pageGrids, url);
+  cleanContainer(best, measures, trace, { kind, forms, pageGrids, url });
   if (!hasText(best)) return done(body.children, 'page');
-  if (faq) cleanContainer(faq, measures, trace, kind, forms);
+  if (faq) cleanContainer(faq, measures, trace, { kind, forms });
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
   if (isTag(best)) compactByline(best, measures, trace);
