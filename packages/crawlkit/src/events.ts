@@ -22,7 +22,10 @@ export interface CrawlkitEvents {
   'schedule:run': [
     { id: string; dueAt: number; startedAt: number; jobIds: (string | null)[]; skipped: number[]; errors: string[] },
   ];
-  /** The crawl of a schedule's target completed and its changes were queued for the schedule's webhook. */
+  /**
+   * The crawl of a schedule's target completed and its changes were queued for the schedule's webhook. Told once: a
+   * restarted engine tells again only a crawl that completed after its start, or whose changes it had to queue again.
+   */
   'schedule:changes': [{ id: string; jobId: string; target: number; queued: number }];
   /** Progress of a job after each page. */
   progress: [{ id: string; kind: JobKind; total: number; completed: number; creditsUsed: number }];

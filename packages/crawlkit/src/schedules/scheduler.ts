@@ -131,22 +131,27 @@ export class Scheduler {
       const schedule = this.#readable(stored);
       const run = schedule && (await lastRun(this.#options.ctx.store, stored.id));
       // Its skipped targets too: the run that started their crawls may be an earlier one, followed by nobody now.
-      if (schedule && run) this.#track(this.#follow(stored.id, schedule, { ...run, skipped: [] }));
+      if (schedule && run) this.#track(this.#follow(stored.id, schedule, { ...run, skipped: [] }, true));
     }
   }
 
-  /** Waits for the crawls of a run and queues their changes for the schedule's webhook. */
-  async #follow(id: string, schedule: ScheduleValue, run: ScheduleRun): Promise<void> {
+  /**
+   * Waits for the crawls of a run and queues their changes for the schedule's webhook. A `resumed` run's crawl that had
+   * completed before this process started was told by the process that ran it: it is told again only if a restart cut
+   * off the queuing of its changes.
+   */
+  async #follow(id: string, schedule: ScheduleValue, run: ScheduleRun, resumed = false): Promise<void> {
     const { jobs, bus } = this.#options;
     const queued = (store: Store, delivery: Delivery) => this.#options.queued(store, delivery);
     await Promise.all(
       run.jobIds.map(async (jobId, target) => {
         // A skipped target's crawl is followed by the run that started it.
         if (jobId === null || run.skipped.includes(target)) return;
+        const told = resumed && (await jobs.find(jobId))?.job.status === 'completed';
         const job = await jobs.wait(jobId, this.#closing.signal).catch(() => undefined);
         if (job?.status !== 'completed') return;
         const count = await queueChangeWebhooks(jobs, { scheduleId: id, schedule, target, jobId }, queued);
-        bus.scheduleChanges({ id, jobId, target, queued: count });
+        if (!told || count > 0) bus.scheduleChanges({ id, jobId, target, queued: count });
       }),
     );
   }
