@@ -38,7 +38,8 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     kind: 'list',
     description:
       'formats, comma-separated: markdown, summary, html, rawHtml, links, images, screenshot, changeTracking, ' +
-      'branding; one prints as itself, several as the JSON of the page',
+      'branding, json (with --schema or --json-prompt, and a model); one prints as itself, several as the JSON of ' +
+      'the page',
   },
   { flags: '--only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'main content only (default)' },
   { flags: '--no-only-main-content', key: 'onlyMainContent', kind: 'boolean', description: 'keep header, nav, footer' },
@@ -76,6 +77,12 @@ const SCRAPE_FLAGS: BodyFlag[] = [
     description: 'verify TLS certificates',
   },
   { flags: '--zero-data-retention', key: 'zeroDataRetention', kind: 'boolean', description: 'keep nothing on disk' },
+];
+
+/** The json format's object, set in place of `json` in the formats (`--format json --schema @invoice.json`). */
+const JSON_FORMAT_FLAGS = [
+  { flags: '--schema <json>', description: 'JSON schema of the json format, inline or @file.json (needs a model)' },
+  { flags: '--json-prompt <text>', description: 'what the json format extracts, in words (needs a model)' },
 ];
 
 /** `record`, at the top level of every body (a crawl's too). */
@@ -182,6 +189,7 @@ export function addBodyFlags(command: Command, name: BodyCommand): Command {
     }
     command.addOption(option);
   }
+  if (takesScrapeOptions(name)) for (const flag of JSON_FORMAT_FLAGS) command.option(flag.flags, flag.description);
   command.option('--body <file>', 'a whole v2 request body as JSON (a file, or - for stdin); flags override it');
   return command;
 }
@@ -270,7 +278,36 @@ export function buildBody(
         : flag.key;
     setPath(body, target, convert(flag, values[attribute]));
   }
+  if (takesScrapeOptions(name)) setJsonFormat(command, body, scrapeOptionsKey);
   return { ...body, ...fixed };
+}
+
+function takesScrapeOptions(name: BodyCommand): boolean {
+  return (BODY_FLAGS[name].flags as readonly BodyFlag[]).includes(SCRAPE_FLAGS[0]!);
+}
+
+/** `--schema` and `--json-prompt`: the `json` of the formats becomes `{ type: 'json', schema, prompt }`. */
+function setJsonFormat(command: Command, body: Record<string, unknown>, scrapeOptionsKey: string | undefined): void {
+  const given = (name: string) =>
+    command.getOptionValueSource(name) === 'cli' ? String(command.opts<Record<string, unknown>>()[name]) : undefined;
+  const schema = given('schema');
+  const prompt = given('jsonPrompt');
+  if (schema === undefined && prompt === undefined) return;
+  const key = scrapeOptionsKey ? `${scrapeOptionsKey}.formats` : 'formats';
+  const holder = (scrapeOptionsKey ? body[scrapeOptionsKey] : body) as Record<string, unknown> | undefined;
+  const formats: unknown[] = Array.isArray(holder?.['formats']) ? [...(holder['formats'] as unknown[])] : [];
+  const at = formats.indexOf('json');
+  if (at < 0) {
+    throw new CliError(
+      '--schema and --json-prompt describe the json format: add it to --format (e.g. --format json, or markdown,json)',
+    );
+  }
+  formats[at] = {
+    type: 'json',
+    ...(schema !== undefined ? { schema: readJsonArgument(schema, '--schema') } : {}),
+    ...(prompt !== undefined ? { prompt } : {}),
+  };
+  setPath(body, key, formats);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
 import { integerFlag } from './integer-flag.js';
+import { MODEL_BASE_URL_FLAG_HELP, MODEL_FLAG_HELP } from './model-flags.js';
 import { addProviderFlags, type ProviderFlags } from './search-provider.js';
 import { CONFIG_FILE, type ServeConfigFlags, type ServeFile } from './serve-config.js';
 
@@ -48,11 +49,8 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
     )
     .option('--keys-share-jobs', http('every API key sees every job (default: each key sees only the jobs it started)'))
     .option('--config <file>', `settings file (default ./${CONFIG_FILE} when present); env CRAWLKIT_CONFIG`)
-    .option('--model <name>', 'language model for json, summary, question, crawl prompt; env MODEL_NAME')
-    .option(
-      '--model-base-url <url>',
-      'OpenAI-compatible API of the model; env OPENAI_BASE_URL or OLLAMA_BASE_URL (key: env OPENAI_API_KEY)',
-    )
+    .option('--model <name>', MODEL_FLAG_HELP)
+    .option('--model-base-url <url>', MODEL_BASE_URL_FLAG_HELP)
     .option(
       '--webhook-secret <secret>',
       'sign webhooks (X-Firecrawl-Signature); env CRAWLKIT_WEBHOOK_SECRET or SELF_HOSTED_WEBHOOK_HMAC_SECRET',

@@ -16,6 +16,7 @@ export function pageText(document: Document): string {
     const [, value] = only;
     if (typeof value === 'string' && only[0] !== 'screenshot' && only[0] !== 'rawBase64') return value;
     if ((only[0] === 'links' || only[0] === 'images') && Array.isArray(value)) return value.join('\n');
+    if (only[0] === 'json') return JSON.stringify(value, null, 2);
   }
   return JSON.stringify(document, null, 2);
 }

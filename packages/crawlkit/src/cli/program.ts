@@ -17,6 +17,7 @@ import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { addParseFlags, PARSE_EXAMPLES, parseCommand } from './parse.js';
 import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
 import { addMcpFlags, MCP_EXAMPLES, mcpCommand } from './mcp.js';
+import { addModelFlags, commandModel } from './model-flags.js';
 import { addSearchFlags, searchCommand } from './search.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { REPLAY_EXAMPLES, replayCommand } from './replay.js';
@@ -109,13 +110,16 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         .join('\n')}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (Ctrl-C).\n`,
     );
 
+  /** `fn` as a command's action; `model`: the command runs pages, with the model of `--model` or the environment. */
   const run =
-    (fn: (ctx: CommandContext, ...args: never[]) => Promise<number>) =>
+    (fn: (ctx: CommandContext, ...args: never[]) => Promise<number>, { model = false } = {}) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args.at(-1) as Command;
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
       try {
         await ctx.load();
+        const llm = model ? await commandModel(command.opts(), process.env) : undefined;
+        if (llm) ctx.configure({ llm });
         // Commander passes the arguments, then the parsed options, then the command.
         const positional = args.slice(0, -2);
         setExit(
@@ -138,20 +142,24 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     return command;
   };
 
-  addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'recordedScrape').action(
-    run(scrapeCommand),
-  );
-  addScheduleFlags(
-    addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl'),
-  ).action(run(crawlCommand));
-  addBodyFlags(
-    subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
-    'batch',
-  ).action(run(batchCommand));
-  addBodyFlags(
-    subcommand('replay <files...>', 're-extract a recording (WARC files of --record) with no network', true),
-    'scrape',
-  ).action(run(replayCommand));
+  addModelFlags(
+    addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'recordedScrape'),
+  ).action(run(scrapeCommand, { model: true }));
+  addModelFlags(
+    addScheduleFlags(addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl')),
+  ).action(run(crawlCommand, { model: true }));
+  addModelFlags(
+    addBodyFlags(
+      subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
+      'batch',
+    ),
+  ).action(run(batchCommand, { model: true }));
+  addModelFlags(
+    addBodyFlags(
+      subcommand('replay <files...>', 're-extract a recording (WARC files of --record) with no network', true),
+      'scrape',
+    ),
+  ).action(run(replayCommand, { model: true }));
   addParseFlags(
     subcommand('parse <file>', 'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)'),
   ).action(run(parseCommand));
@@ -161,20 +169,24 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     .option('--limit <n>', 'results per page (with --json)')
     .action(run(statusCommand));
   subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)').action(run(cancelCommand));
-  subcommand('resume <id>', 'go on with an unfinished job in this process and follow it').action(run(resumeCommand));
-  subcommand(
-    'schedules <action> [id]',
-    'list, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
-  ).action(run(schedulesCommand));
+  addModelFlags(subcommand('resume <id>', 'go on with an unfinished job in this process and follow it')).action(
+    run(resumeCommand, { model: true }),
+  );
+  addModelFlags(
+    subcommand(
+      'schedules <action> [id]',
+      'list, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
+    ),
+  ).action(run(schedulesCommand, { model: true }));
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(cacheCommand));
   addExplainFlags(
     addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', false), 'scrape'),
   ).action(run(explainCommand));
-  addSearchFlags(
-    subcommand('search <words...>', 'search the pages crawlkit stored (and the web, with a provider)'),
-  ).action(run(searchCommand));
+  addModelFlags(
+    addSearchFlags(subcommand('search <words...>', 'search the pages crawlkit stored (and the web, with a provider)')),
+  ).action(run(searchCommand, { model: true }));
   addMcpFlags(subcommand('mcp', 'serve the MCP tools of firecrawl-mcp (stdio, or --http)', false)).action(
     run(mcpCommand),
   );

@@ -101,33 +101,33 @@ export function readServeFile(flags: ServeConfigFlags, env: NodeJS.ProcessEnv, c
 const OPENAI = 'https://api.openai.com/v1';
 
 /**
- * The model `serve` gives the engine, or undefined without one. The base URL: `--model-base-url`, else
+ * The engine's model (`serve`'s, with its settings file; a command's that runs pages, without), or undefined
+ * without one. The base URL: `--model-base-url`, else
  * `OPENAI_BASE_URL`, else `OLLAMA_BASE_URL` (its OpenAI-compatible `/v1`), else the file's `llm.baseUrl`, else the
  * OpenAI API when `OPENAI_API_KEY` is set. The model: `--model`, else `MODEL_NAME`, else the file's `llm.model`, else
  * `gpt-4o-mini` on the OpenAI API (a self-hosted server needs one named).
  */
 export function resolveLlmSettings(
-  flags: ServeConfigFlags,
+  flags: Pick<ServeConfigFlags, 'model' | 'modelBaseUrl'>,
   env: NodeJS.ProcessEnv,
-  file: ServeFile,
+  file?: ServeFile,
 ): LlmSettings | undefined {
   const ollama = env.OLLAMA_BASE_URL ? `${env.OLLAMA_BASE_URL.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1` : undefined;
   const baseUrl =
     flags.modelBaseUrl ??
     env.OPENAI_BASE_URL ??
     ollama ??
-    file.llm?.baseUrl ??
+    file?.llm?.baseUrl ??
     (env.OPENAI_API_KEY ? OPENAI : undefined);
   if (baseUrl === undefined) return undefined;
-  const model = flags.model ?? env.MODEL_NAME ?? file.llm?.model ?? (baseUrl === OPENAI ? 'gpt-4o-mini' : undefined);
+  const model = flags.model ?? env.MODEL_NAME ?? file?.llm?.model ?? (baseUrl === OPENAI ? 'gpt-4o-mini' : undefined);
   if (model === undefined) {
-    throw new CliError(
-      `A language model server is set (${baseUrl}) but no model: set MODEL_NAME, --model, or llm.model in ${CONFIG_FILE}.`,
-    );
+    const where = file ? `, or llm.model in ${CONFIG_FILE}` : '';
+    throw new CliError(`A language model server is set (${baseUrl}) but no model: set MODEL_NAME or --model${where}.`);
   }
   const apiKey =
-    env.OPENAI_API_KEY ?? file.llm?.apiKey ?? (ollama !== undefined && baseUrl === ollama ? 'ollama' : undefined);
-  return { ...file.llm, baseUrl, model, ...(apiKey !== undefined ? { apiKey } : {}) };
+    env.OPENAI_API_KEY ?? file?.llm?.apiKey ?? (ollama !== undefined && baseUrl === ollama ? 'ollama' : undefined);
+  return { ...file?.llm, baseUrl, model, ...(apiKey !== undefined ? { apiKey } : {}) };
 }
 
 /** The webhook secret: `--webhook-secret`, `CRAWLKIT_WEBHOOK_SECRET`, Firecrawl's `SELF_HOSTED_WEBHOOK_HMAC_SECRET`, the file. */

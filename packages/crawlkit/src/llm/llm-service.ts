@@ -72,7 +72,8 @@ export interface LlmCrawlOptionsInput {
 
 const MISSING_MODEL =
   'pass one as `new Crawlkit({ llm })` (any AI SDK LanguageModel, e.g. a local OpenAI-compatible server), or ' +
-  'start `crawlkit serve` with OPENAI_BASE_URL, OPENAI_API_KEY and MODEL_NAME (or OLLAMA_BASE_URL) set.';
+  'give the crawlkit command (`serve`, `scrape`, `crawl`, ...) `--model` and `--model-base-url`, or set ' +
+  'OPENAI_BASE_URL, OPENAI_API_KEY and MODEL_NAME (or OLLAMA_BASE_URL).';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

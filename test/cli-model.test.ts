@@ -1,0 +1,95 @@
+/**
+ * The model of the commands that run pages: `--model` and `--model-base-url` (or the environment `serve` reads) give
+ * `scrape`, `crawl` and `batch` the json and summary formats and a crawl's prompt, against a local OpenAI-compatible
+ * server; `--schema` and `--json-prompt` shape the json format; without a model the message says what to set.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startLlmServer, type LlmServer } from '../fixtures/llm-server.ts';
+import { CLI, startScript } from './cli-helpers.ts';
+import { useCliSite } from './helpers/cli-site.ts';
+
+const site = useCliSite();
+let llm: LlmServer;
+
+beforeAll(async () => {
+  llm = await startLlmServer();
+});
+
+afterAll(async () => {
+  await llm?.close();
+});
+
+/** The environment of the test without any model variable of the machine's own. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env = { ...process.env } as Record<string, string>;
+  for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OLLAMA_BASE_URL', 'MODEL_NAME']) delete env[name];
+  return { ...env, ...extra };
+}
+
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  startScript(CLI, [...args, '--store', site.store], { cwd: site.dir, env: cleanEnv(env) }).result;
+
+const TITLE_SCHEMA = JSON.stringify({
+  type: 'object',
+  properties: { title: { type: 'string' } },
+  required: ['title'],
+});
+
+describe('crawlkit commands with a model', { timeout: 120_000 }, () => {
+  it('scrape --format json --schema extracts with the model named by --model and --model-base-url', async () => {
+    llm.reset();
+    const page = `${site.server.url}/articles/first-post.html`;
+    const model = ['--model', 'cli-test-model', '--model-base-url', llm.url];
+    const result = await cli(['scrape', page, '--format', 'json', '--schema', TITLE_SCHEMA, ...model]);
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as { title: string };
+    expect(json.title).toMatch(/\S/);
+    expect(llm.requests).toHaveLength(1);
+    expect(llm.requests[0]!.body.model).toBe('cli-test-model');
+
+    // A prompt alone, beside markdown: the page as JSON with both fields.
+    const both = await cli(['scrape', page, '-f', 'markdown,json', '--json-prompt', 'the title', ...model]);
+    expect(both.code, both.stderr).toBe(0);
+    expect(JSON.parse(both.stdout)).toMatchObject({ markdown: expect.any(String), json: expect.any(Object) });
+    expect(llm.requests[1]!.body.messages.map((m) => JSON.stringify(m.content)).join('\n')).toContain('the title');
+  });
+
+  it('reads the model from the environment as serve does, for a summary and a crawl prompt', async () => {
+    llm.reset();
+    const env = { OPENAI_BASE_URL: llm.url, MODEL_NAME: 'env-model' };
+    const summary = await cli(['scrape', `${site.server.url}/articles/first-post.html`, '-f', 'summary'], env);
+    expect(summary.code, summary.stderr).toBe(0);
+    expect(summary.stdout).toMatch(/^Summary: /);
+    expect(llm.requests.map((r) => r.body.model)).toEqual(['env-model']);
+
+    const crawl = await cli(['crawl', `${site.server.url}/`, '--prompt', 'only the articles', '--limit', '3'], env);
+    expect(crawl.code, crawl.stderr).toBe(0);
+    expect(llm.requests).toHaveLength(2);
+    expect(JSON.stringify(llm.requests[1]!.body)).toContain('includePaths');
+  });
+
+  it('without a model, or with a schema but no json format, says what to give', async () => {
+    const page = `${site.server.url}/articles/first-post.html`;
+    const none = await cli(['scrape', page, '--format', 'json', '--schema', TITLE_SCHEMA]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('The json format needs a language model');
+    expect(none.stderr).toContain('`--model` and `--model-base-url`');
+
+    const noFormat = await cli(['scrape', page, '--schema', TITLE_SCHEMA, '--model', 'm', '--model-base-url', llm.url]);
+    expect(noFormat.code).toBe(2);
+    expect(noFormat.stderr).toBe(
+      'crawlkit: --schema and --json-prompt describe the json format: add it to --format (e.g. --format json, or markdown,json)\n',
+    );
+
+    const badSchema = await cli(['scrape', page, '-f', 'json', '--schema', '{title', '--model', 'm']);
+    expect(badSchema.code).toBe(2);
+    expect(badSchema.stderr).toContain('--schema is not valid JSON');
+
+    const noName = await cli(['scrape', page, '-f', 'json', '--json-prompt', 'x', '--model-base-url', llm.url]);
+    expect(noName.code).toBe(2);
+    expect(noName.stderr).toContain(
+      `A language model server is set (${llm.url}) but no model: set MODEL_NAME or --model.`,
+    );
+  });
+});
