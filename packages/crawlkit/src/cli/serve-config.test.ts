@@ -32,6 +32,14 @@ describe('resolveLlmSettings', () => {
       model: 'gpt-4o-mini',
     });
     expect(resolveLlmSettings({}, {}, {})).toBeUndefined();
+    // An exported empty variable is no setting.
+    expect(resolveLlmSettings({}, { OPENAI_BASE_URL: '', MODEL_NAME: 'm' })).toBeUndefined();
+    expect(
+      resolveLlmSettings({}, { OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1', OPENAI_API_KEY: '', MODEL_NAME: 'm' }),
+    ).toEqual({
+      baseUrl: 'http://127.0.0.1:8080/v1',
+      model: 'm',
+    });
   });
 
   it('lets a flag win over the environment, and the environment over the file', () => {
@@ -47,7 +55,13 @@ describe('resolveLlmSettings', () => {
   });
 
   it('asks for a model name for a self-hosted server', () => {
-    expect(() => resolveLlmSettings({}, { OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' }, {})).toThrow(/MODEL_NAME/);
+    expect(() => resolveLlmSettings({}, { OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' }, {})).toThrow(
+      'set MODEL_NAME or --model, or llm.model in crawlkit.config.json.',
+    );
+    // A command that runs pages reads no settings file.
+    expect(() => resolveLlmSettings({}, { OPENAI_BASE_URL: 'http://127.0.0.1:8080/v1' })).toThrow(
+      /set MODEL_NAME or --model\.$/,
+    );
   });
 });
 

@@ -112,6 +112,8 @@ export function resolveLlmSettings(
   env: NodeJS.ProcessEnv,
   file?: ServeFile,
 ): LlmSettings | undefined {
+  // An empty variable (`export OPENAI_BASE_URL=`) is no setting.
+  env = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const ollama = env.OLLAMA_BASE_URL ? `${env.OLLAMA_BASE_URL.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1` : undefined;
   const baseUrl =
     flags.modelBaseUrl ??
