@@ -2,9 +2,10 @@
 // the includeTags that would keep a dropped paragraph.
 import { readFile } from 'node:fs/promises';
 
-import { explainPage, type ExplainedBlock, type ExplainedPage } from '@crawlkit/extractor';
+import { explainPage, type ExplainedBlock } from '@crawlkit/extractor';
 import type { Command } from 'commander';
 
+import { explanationText } from '../scrape/explanation.js';
 import type { ScrapeRequestInput } from '../v2/scrape-options.js';
 import { buildBody } from './body-flags.js';
 import type { CommandContext } from './context.js';
@@ -31,9 +32,6 @@ interface ExplainFlags {
   html?: string;
   body?: string;
 }
-
-/** Characters of a block's text on its line. */
-const TEXT_WIDTH = 72;
 
 /** The page's HTML: fetched through a scrape (same engine, headers and actions), or read from `--html`. */
 async function pageHtml(
@@ -85,40 +83,11 @@ export async function explainCommand(ctx: CommandContext, url: string | undefine
     ctx.writeJson({ url: page.url, ...explained, blocks });
     return EXIT.ok;
   }
-  ctx.write(report(page.url, explained, blocks, find !== undefined));
+  ctx.write(explanationText(page.url, explained, blocks, find !== undefined));
   for (const warning of explained.warnings) ctx.note(`warning: ${warning}`);
   if (find !== undefined && blocks.length === 0) {
     ctx.note(`no block of the page holds "${flags.find}" (it may be written by a script: try --engine browser)`);
     return EXIT.failure;
   }
   return EXIT.ok;
-}
-
-function report(url: string, page: ExplainedPage, blocks: ExplainedBlock[], found: boolean): string {
-  const kept = page.blocks.filter((b) => b.verdict === 'kept').length;
-  const lines = [
-    `${url}`,
-    `main content: ${page.source}${page.container.length ? ` (${page.container.join(', ')})` : ''}; ${page.blocks.length} blocks, ${kept} kept, ${page.blocks.length - kept} dropped`,
-    '',
-  ];
-  const ruleWidth = Math.max(4, ...blocks.map((b) => b.rule.length));
-  for (const b of blocks) {
-    const text = b.text.length > TEXT_WIDTH ? `${b.text.slice(0, TEXT_WIDTH - 1)}…` : b.text;
-    lines.push(
-      `${String(b.index).padStart(4)}  ${b.verdict.padEnd(7)}  ${b.rule.padEnd(ruleWidth)}  ${b.tag.padEnd(10)} ${text}`,
-    );
-    if (!found && !b.suggestion) continue;
-    lines.push(`      at ${b.selector}${b.decidedAt ? `, removed with ${b.decidedAt}` : ''}`);
-    lines.push(`      ${b.reason}${b.module ? ` (${b.module})` : ''}`);
-    const s = b.suggestion;
-    if (s?.includeTags) {
-      lines.push(
-        `      kept with: --include-tags '${s.includeTags.join(',')}'${s.onlyMainContent === false ? ' --no-only-main-content' : ''}${s.checked ? '' : ' (not checked)'}`,
-      );
-    } else if (s?.excludeTags) lines.push(`      dropped with: --exclude-tags '${s.excludeTags.join(',')}'`);
-    else if (b.verdict === 'dropped' && b.rule !== 'exclude-tags') {
-      lines.push('      no includeTags found that keeps it (checked)');
-    }
-  }
-  return `${lines.join('\n')}\n`;
 }

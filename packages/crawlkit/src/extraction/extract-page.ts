@@ -3,6 +3,7 @@
  * (on the calling thread with `workers.size: 0`).
  */
 import {
+  explainPage,
   extractPage,
   extractPdf,
   htmlToPlainText,
@@ -117,9 +118,7 @@ function htmlExtraction(request: ExtractionRequest, text: string): Extraction {
   const { page, settings } = request;
   const options: ExtractPageOptions = {
     url: page.url,
-    onlyMainContent: settings.onlyMainContent,
-    ...(settings.includeTags ? { includeTags: settings.includeTags } : {}),
-    ...(settings.excludeTags ? { excludeTags: settings.excludeTags } : {}),
+    ...contentOptions(settings),
     removeBase64Images: settings.removeBase64Images,
     ...(settings.markdownRawHtml ? { markdownRawHtml: true } : {}),
     formats: {
@@ -154,6 +153,18 @@ function htmlExtraction(request: ExtractionRequest, text: string): Extraction {
     ...(extracted.discoveryLinks ? { discoveredLinks: extracted.discoveryLinks } : {}),
     ...(extracted.attributes ? { attributes: extracted.attributes } : {}),
     ...(settings.collectLinks && extracted.canonical ? { canonical: extracted.canonical } : {}),
+    ...(settings.explain ? { explained: explainPage(text, { url: page.url, ...contentOptions(settings) }) } : {}),
+  };
+}
+
+/** The content options of `extractPage` and `explainPage`. */
+function contentOptions(
+  settings: ExtractionSettings,
+): Pick<ExtractPageOptions, 'onlyMainContent' | 'includeTags' | 'excludeTags'> {
+  return {
+    onlyMainContent: settings.onlyMainContent,
+    ...(settings.includeTags ? { includeTags: settings.includeTags } : {}),
+    ...(settings.excludeTags ? { excludeTags: settings.excludeTags } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
  * The extraction of a page, as plain data: what the scrape sends to the extraction worker threads (strings, plain
  * objects and byte arrays; DOMs never cross) and what comes back.
  */
-import type { AttributeSelector, AttributeValues } from '@crawlkit/extractor';
+import type { AttributeSelector, AttributeValues, ExplainedPage } from '@crawlkit/extractor';
 import type { UndecodedText } from '@crawlkit/fetcher/analysis';
 
 /**
@@ -58,6 +58,8 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   collectLinks: boolean;
   /** Also the page's text for the search index (`markdownText` of its markdown), made in the worker. */
   searchText?: boolean;
+  /** Also every block's verdict (`explainPage`), while `DEBUG=crawlkit:explain` or its channel listens. */
+  explain?: true;
 }
 
 /** One page's extraction, as sent to a worker. */
@@ -84,6 +86,8 @@ export interface Extraction {
   warnings: string[];
   /** PDF pages parsed (absent when the page is not a parsed PDF). */
   pdfPages?: number;
+  /** Every block of an HTML page with its verdict, when `settings.explain`. */
+  explained?: ExplainedPage;
   /** Every link of the whole page, when `collectLinks` was asked. */
   discoveredLinks?: string[];
   /** The `attributes` format's values (HTML pages only). */

@@ -1,6 +1,7 @@
 import type { ExtractionInput, ExtractionSettings } from '../extraction/extraction.js';
 import { pageKind } from '../extraction/page-kind.js';
 import { extractionNeeds } from '../formats/registry.js';
+import { explanationWanted } from './explanation.js';
 import type { FetchedPage } from './fetched-page.js';
 import type { ScrapeState } from './scrape-state.js';
 import type { PageScrapeRequest } from './types.js';
@@ -85,6 +86,7 @@ export function scrapeExtractionSettings(state: ScrapeState): ExtractionSettings
       indexesPage(state),
       state.context.hashContent === true,
     );
+    if (explanationWanted()) settings.explain = true;
     settingsOfScrape.set(state, settings);
   }
   return settings;

@@ -1,6 +1,7 @@
 import type { ExtractionRequest } from '../../extraction/extraction.js';
 import { formatsReadContent, scrapeExtractionSettings } from '../extraction-settings.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
+import { reportExplanation } from '../explanation.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
 
@@ -57,6 +58,7 @@ export const extractStage: ScrapeStage = {
         ? await pageCacheMemoFor(store).extraction(cache.key, version, request.settings, extract, () => built)
         : await extract();
     state.extraction = extraction;
+    if (extraction.explained) reportExplanation(state.input!.url, extraction.explained);
     if (keptHash !== undefined) state.contentHash = keptHash;
     if (keptKey && built) await writeStoredExtraction(state, keptKey, page.fetchedAt!, extraction);
     state.warnings.push(...extraction.warnings);
