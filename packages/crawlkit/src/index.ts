@@ -92,6 +92,10 @@ export type { ScheduleRequestInput, ScheduleChangeEvent } from './schedules/sche
 export type { SearchRequestInput, SearchRequest, SearchSource } from './search/request.js';
 export type { SearchResponse, SearchResult } from './search/run-search.js';
 export type { LocalResult } from './search/local-source.js';
+/** The payloads of the `crawlkit:scrape:explain` and `crawlkit:scrape:timings` diagnostics channels. */
+export type { ScrapeExplanation } from './scrape/explanation.js';
+export type { ScrapeTimings } from './scrape/timings.js';
+export type { ExplainedBlock, ExplainedPage } from '@crawlkit/extractor';
 export type { SearchOptions, SearchProviderOptions } from './search/options.js';
 export type { WebResult, WebSearchProvider, WebSearchQuery, WebSource } from './search/providers/provider.js';
 export { searxngProvider, type SearxngOptions } from './search/providers/searxng.js';
