@@ -237,6 +237,16 @@ describe('batchScrape', () => {
     expect(ok<JobStatusResponse>(await ck.getBatchScrapeStatus(started.id))).toMatchObject(expected);
   });
 
+  it('watch() of an id no store holds throws JOB_NOT_FOUND, as the status does', async () => {
+    const missing = '01a229e7-131b-7000-a75b-000000000000';
+    expect(await ck.getBatchScrapeStatus(missing)).toMatchObject({ success: false, code: 'JOB_NOT_FOUND' });
+    const watched = (async () => {
+      for await (const doc of ck.watch(missing)) void doc;
+      return 'ended as a job of no pages';
+    })();
+    await expect(watched).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
+  });
+
   it('streams documents with watch() as they are stored', async () => {
     const urls = Array.from({ length: 6 }, (_, i) => `${server.url}/slow/w${i}?ms=20`);
     const started = ok<BatchScrapeResponse>(await ck.batchScrape({ urls, maxConcurrency: 2 }));
