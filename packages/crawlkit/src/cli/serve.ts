@@ -19,10 +19,10 @@ import {
   resolveCors,
   resolveLlmSettings,
   resolveProxies,
-  resolveWebhookSecret,
   type ServeConfigFlags,
   type ServeFile,
 } from './serve-config.js';
+import { resolveWebhookSecret } from './webhook-secret.js';
 import { loadServeModel } from './serve-model.js';
 
 /** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
