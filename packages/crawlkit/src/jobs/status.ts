@@ -35,8 +35,8 @@ function isBareDomain(url: string): boolean {
  * A job's `completed` and `total` as upstream counts them: `completed` is the documents stored (what `data` pages
  * through), `total` adds the pages still queued or running. Failed pages (listed by the errors endpoint) and pages
  * discarded (a seed outside `includePaths`) are in neither, so a finished job has `completed === total ===` its
- * documents. A job that has ended has no page to come, whatever its tasks say: a cancel stops the pages in flight,
- * and their tasks go back to the queue after it has been emptied.
+ * documents. A job that has ended has no page to come, whatever its tasks say: a cancel stops the pages in flight
+ * and their tasks go back to the queue after it was emptied; a failed job leaves its queue as it was.
  */
 export function jobProgress(
   counts: JobCounts,
