@@ -2,6 +2,7 @@
  * Batch scrape end to end (reference §14, §13.6–13.8): a real fixture server on 127.0.0.1, a real SQLite store.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -15,9 +16,25 @@ let server: FixtureServer;
 let ck: Crawlkit;
 let dir: string;
 const slow = slowRoutes();
+/** `/held`: answers nothing; `held.arrived` settles when a request comes, `held.closed` when its client leaves. */
+const held = heldRoute();
+
+function heldRoute() {
+  let arrive!: () => void;
+  let close!: () => void;
+  const state = {
+    arrived: new Promise<void>((resolve) => (arrive = resolve)),
+    closed: new Promise<void>((resolve) => (close = resolve)),
+    route: (req: IncomingMessage) => {
+      arrive();
+      req.socket.on('close', close);
+    },
+  };
+  return state;
+}
 
 beforeAll(async () => {
-  server = await startFixtureServer({ routes: slow.routes });
+  server = await startFixtureServer({ routes: { ...slow.routes, '/held': held.route } });
   dir = mkdtempSync(join(tmpdir(), 'ck-batch-'));
   ck = new Crawlkit({
     storeDir: dir,
@@ -206,6 +223,28 @@ describe('batchScrape', () => {
       success: false,
       code: 'JOB_CANCELLED',
     });
+  });
+
+  it('a batch cancelled with a page in flight has no page left to do: total is what was scraped', async () => {
+    const urls = [`${server.url}/held`, `${server.url}/slow/after-held?ms=1`];
+    const started = ok<BatchScrapeResponse>(await ck.batchScrape({ urls, maxConcurrency: 1 }));
+    await held.arrived;
+    expect(await ck.cancelBatchScrape(started.id)).toEqual({ status: 'cancelled' });
+    const expected = { status: 'cancelled', completed: 0, total: 0, data: [] };
+    expect(ok<JobStatusResponse>(await ck.getBatchScrapeStatus(started.id))).toMatchObject(expected);
+    // The page's fetch is aborted and its task given back: still nothing left to do.
+    await held.closed;
+    expect(ok<JobStatusResponse>(await ck.getBatchScrapeStatus(started.id))).toMatchObject(expected);
+  });
+
+  it('watch() of an id no store holds throws JOB_NOT_FOUND, as the status does', async () => {
+    const missing = '01a229e7-131b-7000-a75b-000000000000';
+    expect(await ck.getBatchScrapeStatus(missing)).toMatchObject({ success: false, code: 'JOB_NOT_FOUND' });
+    const watched = (async () => {
+      for await (const doc of ck.watch(missing)) void doc;
+      return 'ended as a job of no pages';
+    })();
+    await expect(watched).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
   });
 
   it('streams documents with watch() as they are stored', async () => {

@@ -211,7 +211,7 @@ describe('changeTracking json mode', () => {
       url: `${server.url}/change/anything`,
       formats: ['markdown', { type: 'changeTracking', modes: ['json'] }],
     });
-    expect(response).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(response).toMatchObject({ success: false, code: 'LLM_NOT_CONFIGURED' });
     expect((response as ErrorResponse).error).toMatch(/changeTracking json mode needs a language model/);
     expect(server.requests.length).toBe(before);
   });

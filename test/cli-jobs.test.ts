@@ -3,10 +3,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Document } from 'crawlkit';
+import { verifyWebhook, type Document } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
 import { CLI, runCli, shellQuote, startCli, type CliResult } from './cli-helpers.ts';
+import { startReceiver } from './helpers-batch.ts';
 import { CHAIN_LENGTH, jobIdOf, useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
@@ -184,5 +185,29 @@ describe('progress bar', { timeout: 120_000 }, () => {
     const quiet = await inTerminal([...crawlArgs(), '--quiet']);
     expect(quiet).not.toContain('pages/s');
     expect(quiet).not.toContain('completed:');
+  });
+});
+
+describe('webhooks of the command line', { timeout: 120_000 }, () => {
+  it('crawl --webhook signs with CRAWLKIT_WEBHOOK_SECRET, as serve does, and sends the last event before exiting', async () => {
+    const receiver = await startReceiver();
+    try {
+      const seed = `${site.server.url}/cli/chain/0`;
+      const args = ['crawl', seed, '--limit', '2', '--crawl-entire-domain', '--webhook', receiver.url, '--quiet'];
+      const result = await runCli([...args, '--store', site.store], {
+        cwd: site.dir,
+        env: { CRAWLKIT_WEBHOOK_SECRET: 'cli-secret' },
+      });
+      expect(result.code).toBe(0);
+      expect(receiver.events.map((e) => e.payload.type)).toEqual([
+        'crawl.started',
+        'crawl.page',
+        'crawl.page',
+        'crawl.completed',
+      ]);
+      for (const event of receiver.events) expect(verifyWebhook(event.raw, event.headers, 'cli-secret')).toBe(true);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -58,8 +58,9 @@ describe('crawl traps', () => {
       expect(kept.status).toBe('failed');
       const bytes = kept.data.reduce((sum, d) => sum + Buffer.byteLength(JSON.stringify(d)), 0);
       expect(bytes).toBeGreaterThan(maxStoreBytes);
+      // Cut short (the first test's crawl of the same site stores over 40 archive pages); ended, with none to come.
       expect(kept.data.length).toBeLessThan(40);
-      expect(kept.data.length).toBeLessThan(kept.total);
+      expect(kept.total).toBe(kept.data.length);
       await again.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

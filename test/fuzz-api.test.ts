@@ -165,9 +165,12 @@ describe('every method, every argument', () => {
         try {
           response = await call.invoke(ck, args);
         } catch (error) {
-          // Only watch() throws, by contract: a BAD_REQUEST CrawlkitError, or the AbortError of its aborted signal.
+          // Only watch() throws, by contract: a BAD_REQUEST or JOB_NOT_FOUND CrawlkitError, or the AbortError of its
+          // aborted signal.
           const e = error as { name?: string; code?: string };
-          const expected = call.method === 'watch' && (e.code === 'BAD_REQUEST' || e.name === 'AbortError');
+          const expected =
+            call.method === 'watch' &&
+            (e.code === 'BAD_REQUEST' || e.code === 'JOB_NOT_FOUND' || e.name === 'AbortError');
           if (!expected) throw new Error(`${label} threw instead of answering: ${String(error)}`, { cause: error });
           seen.badRequest++;
           return;

@@ -138,7 +138,7 @@ describe('scrape over HTTP', () => {
     const bad = await env.ck.scrape({ url: 'ftp://example.com/x' });
     expect(bad).toMatchObject({ success: false, code: 'BAD_REQUEST', error: 'URL uses unsupported protocol' });
     const noModel = await env.ck.scrape({ url: `${env.server.url}/`, formats: [{ type: 'json', prompt: 'x' }] });
-    expect(noModel).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(noModel).toMatchObject({ success: false, code: 'LLM_NOT_CONFIGURED' });
     expect((noModel as ErrorResponse).error).toContain('llm');
   });
 });

@@ -93,4 +93,18 @@ describe('crawlkit serve', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('refusing to listen on 0.0.0.0 without an API key');
   });
+
+  it('a bad engine flag is bad input (exit 2) with its own message, as in every other command', async () => {
+    const flags = [
+      ['--url-policy', 'bogus'],
+      ['--engine', 'fast'],
+    ];
+    for (const command of [['serve', '--port', '0'], ['mcp'], ['mcp', '--http', '--port', '0']]) {
+      for (const flag of flags) {
+        const result = await runCli([...command, '--store', './store', ...flag], { cwd: dir });
+        expect({ command, flag, code: result.code }).toEqual({ command, flag, code: 2 });
+        expect(result.stderr).toMatch(new RegExp(`^crawlkit: Expected ${flag[0]} to be `));
+      }
+    }
+  });
 });

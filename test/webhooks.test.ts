@@ -249,6 +249,28 @@ describe('webhook deliveries', () => {
     }
   });
 
+  it('close() right after a job ends sends its last events first (a one-shot process, crawlkit crawl --webhook)', async () => {
+    const receiver = await startReceiver({ delayMs: 30 });
+    const storeDir = mkdtempSync(join(tmpdir(), 'ck-webhooks-close-'));
+    try {
+      const once = new Crawlkit({ storeDir, engine: 'http', webhooks: { secret: SECRET } });
+      const urls = [`${server.url}/listing.html?close=1`, `${server.url}/forum/thread.html?close=1`];
+      const started = ok<BatchScrapeResponse>(await once.batchScrape({ urls, webhook: receiver.url }));
+      ok<JobStatusResponse>(await once.waitForJob(started.id));
+      await once.close();
+      // Before, the completed event stayed in the outbox until the next engine on the store started.
+      expect(receiver.events.map((e) => e.payload.type)).toEqual([
+        'batch_scrape.started',
+        'batch_scrape.page',
+        'batch_scrape.page',
+        'batch_scrape.completed',
+      ]);
+    } finally {
+      await receiver.close();
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  });
+
   it('notifies crawl webhooks with crawl.* events', async () => {
     const receiver = await startReceiver();
     try {

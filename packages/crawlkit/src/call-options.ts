@@ -50,11 +50,27 @@ export interface JobStartOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
-/** The signal of a call's options (`undefined` and `null` are no options); anything else is a `BAD_REQUEST`. */
+/** Every key of the call options (`CallOptions`, `ScrapeCallOptions`, `JobStartOptions`). */
+const CALL_OPTION_KEYS = new Set(['signal', 'baseUrl', 'tenant', 'creditLimit', 'keepResult', 'idempotencyKey']);
+
+/**
+ * The signal of a call's options (`undefined` and `null` are no options); anything else is a `BAD_REQUEST`. An
+ * unknown key is refused: a v2 option put there by the SDKs' `scrape(url, options)` habit would be ignored (a crawl's
+ * `limit` left at 10,000).
+ */
 export function signalOf(init: unknown): AbortSignal | undefined {
   if (init === undefined || init === null) return undefined;
   if (typeof init !== 'object' || Array.isArray(init)) {
     throw new CrawlkitError('BAD_REQUEST', 'The call options must be an object such as { signal }.');
+  }
+  const unknown = Object.keys(init).filter((key) => !CALL_OPTION_KEYS.has(key));
+  if (unknown.length > 0) {
+    const names = unknown.map((key) => `\`${key}\``).join(', ');
+    throw new CrawlkitError(
+      'BAD_REQUEST',
+      `Unknown call option ${names}: the last argument takes ${[...CALL_OPTION_KEYS].join(', ')}. A v2 option goes ` +
+        `in the request body, the first argument: { url, ${unknown.join(', ')}, ... }.`,
+    );
   }
   const { signal } = init as { signal?: unknown };
   if (signal === undefined || signal === null) return undefined;

@@ -268,16 +268,15 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /**
    * Yields each document of a crawl or batch as it is stored, then ends when the job has finished.
-   * @throws {CrawlkitError} `BAD_REQUEST` for an invalid id.
+   * @throws {CrawlkitError} `BAD_REQUEST` for an invalid id, `JOB_NOT_FOUND` for a job the store does not hold (or
+   * another tenant's).
    */
   async *watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
     const ref = parseJobReference(id);
     if (!ref) throw new CrawlkitError('BAD_REQUEST', INVALID_JOB_ID);
     const signal = signalOf(init);
     const rt = await this.#ready();
-    if (init?.tenant !== undefined && !(await jobVisible(rt.jobs, ref.id, init.tenant))) {
-      throw new CrawlkitError('JOB_NOT_FOUND', 'Job not found');
-    }
+    if (!(await jobVisible(rt.jobs, ref.id, init?.tenant))) throw new CrawlkitError('JOB_NOT_FOUND', 'Job not found');
     yield* rt.jobs.watch(ref.id, signal);
   }
 

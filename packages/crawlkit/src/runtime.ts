@@ -234,6 +234,7 @@ export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.queue.onIdle();
   await rt.ctx.recordings.closeAll();
   await rt.ctx.extraction.release();
+  await rt.dispatcher.flush();
   await rt.dispatcher.close();
   await rt.ctx.fetcher.close();
   await rt.fetchers.close();

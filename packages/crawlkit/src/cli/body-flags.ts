@@ -97,7 +97,12 @@ const RECORD_FLAGS: BodyFlag[] = [
 
 const JOB_FLAGS: BodyFlag[] = [
   { flags: '--max-concurrency <n>', key: 'maxConcurrency', kind: 'number', description: 'pages at once in this job' },
-  { flags: '--webhook <url>', key: 'webhook', kind: 'string', description: 'POST job events to this URL' },
+  {
+    flags: '--webhook <url>',
+    key: 'webhook',
+    kind: 'string',
+    description: 'POST job events to this URL (signed with env CRAWLKIT_WEBHOOK_SECRET)',
+  },
 ];
 
 const BATCH_FLAGS: BodyFlag[] = [

@@ -5,6 +5,7 @@ import { readText } from './body-flags.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import { isLocalFile } from './local-file.js';
+import { resolveWebhookSecret } from './webhook-secret.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
 export interface CliIo {
@@ -83,6 +84,9 @@ export class CommandContext {
       if (concurrency !== undefined) options.concurrency = concurrency;
       const urlPolicy = parseUrlPolicyFlag(this.options.urlPolicy);
       if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
+      // Every command that sends a job's webhooks (crawl, batch, resume; serve and mcp resolve their own) signs them.
+      const secret = options.webhooks?.secret ?? resolveWebhookSecret({}, process.env, {});
+      if (secret !== undefined) options.webhooks = { ...options.webhooks, secret };
       this.#engine = new this.#Engine(options);
       // Even with --quiet: a warning may mean lost data (a truncated store).
       this.#engine.on('warning', ({ message }) => this.io.stderr.write(`crawlkit: warning: ${message}\n`));

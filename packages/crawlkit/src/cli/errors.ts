@@ -27,3 +27,15 @@ export class CliError extends CrawlkitError {
 export function exitCodeFor(code: string | undefined): number {
   return httpStatusOf(code) === 400 ? EXIT.badInput : EXIT.failure;
 }
+
+/**
+ * Why a server command could not start, as a `CliError`: a bad flag read as the engine is made (`--engine`,
+ * `--url-policy`) and a bad option are bad input told as themselves (exit 2); anything else (a port in use) is a
+ * failure told after `what` ("Cannot serve on 127.0.0.1:3002").
+ */
+export function startFailure(error: unknown, what: string): CliError {
+  if (error instanceof CliError) return error;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === 'INVALID_OPTION') return new CliError(String(message), { cause: error });
+  return new CliError(`${what}: ${String(message)}`, { cause: error, exitCode: EXIT.failure });
+}

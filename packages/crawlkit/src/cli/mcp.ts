@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
-import { CliError, EXIT } from './errors.js';
+import { EXIT, startFailure } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import {
   addListenFlags,
@@ -81,9 +81,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
       ctx.note(`crawlkit serves MCP on stdio (store ${ctx.storeDir}).`);
     }
   } catch (error) {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    if (code === 'INVALID_OPTION') throw new CliError(String(message), { cause: error });
-    throw new CliError(`Cannot serve MCP: ${String(message)}`, { cause: error, exitCode: EXIT.failure });
+    throw startFailure(error, 'Cannot serve MCP');
   }
   // Over stdio the client ends the session by closing our input.
   await untilStopped(ctx, flags.http ? undefined : ctx.io.stdin);

@@ -4,13 +4,8 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import {
-  readServeFile,
-  resolveCors,
-  resolveLlmSettings,
-  resolveProxies,
-  resolveWebhookSecret,
-} from './serve-config.js';
+import { readServeFile, resolveCors, resolveLlmSettings, resolveProxies } from './serve-config.js';
+import { resolveWebhookSecret } from './webhook-secret.js';
 import { providerFromFlags } from './search-provider.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ck-serve-config-unit-'));

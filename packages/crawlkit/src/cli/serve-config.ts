@@ -132,17 +132,6 @@ export function resolveLlmSettings(
   return { ...file?.llm, baseUrl, model, ...(apiKey !== undefined ? { apiKey } : {}) };
 }
 
-/** The webhook secret: `--webhook-secret`, `CRAWLKIT_WEBHOOK_SECRET`, Firecrawl's `SELF_HOSTED_WEBHOOK_HMAC_SECRET`, the file. */
-export function resolveWebhookSecret(
-  flags: ServeConfigFlags,
-  env: NodeJS.ProcessEnv,
-  file: ServeFile,
-): string | undefined {
-  return (
-    flags.webhookSecret ?? env.CRAWLKIT_WEBHOOK_SECRET ?? env.SELF_HOSTED_WEBHOOK_HMAC_SECRET ?? file.webhookSecret
-  );
-}
-
 /**
  * The proxies: `--proxy` (repeatable) as the basic list, else Firecrawl's `PROXY_SERVER` (with `PROXY_USERNAME` and
  * `PROXY_PASSWORD`), else the file's `proxies`.

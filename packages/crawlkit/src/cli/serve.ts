@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, startFailure } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import {
   addListenFlags,
@@ -19,10 +19,10 @@ import {
   resolveCors,
   resolveLlmSettings,
   resolveProxies,
-  resolveWebhookSecret,
   type ServeConfigFlags,
   type ServeFile,
 } from './serve-config.js';
+import { resolveWebhookSecret } from './webhook-secret.js';
 import { loadServeModel } from './serve-model.js';
 
 /** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
@@ -141,12 +141,7 @@ export async function serveCommand(
       ...(cors !== undefined ? { cors } : {}),
     });
   } catch (error) {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    if (code === 'INVALID_OPTION') throw new CliError(String(message), { cause: error });
-    throw new CliError(`Cannot serve on ${host}:${port}: ${String(message)}`, {
-      cause: error,
-      exitCode: EXIT.failure,
-    });
+    throw startFailure(error, `Cannot serve on ${host}:${port}`);
   }
   ctx.write(`${running.url}\n`);
   const keyNote = keys.length ? `${keys.length} API key${keys.length > 1 ? 's' : ''}` : 'keyless';

@@ -113,7 +113,7 @@ export class JobEvents {
       store.jobs.get(job.id),
     ]);
     this.bus.progress(job.id, job.kind, {
-      ...jobProgress(counts, documents),
+      ...jobProgress(counts, documents, current?.status ?? job.status),
       creditsUsed: current?.creditsUsed ?? 0,
     });
   }

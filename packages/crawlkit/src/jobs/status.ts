@@ -1,5 +1,5 @@
 import { redactUrl } from '@crawlkit/fetcher';
-import type { JobCounts, JobRecord, Store } from '@crawlkit/store';
+import type { JobCounts, JobRecord, JobStatus, Store } from '@crawlkit/store';
 
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { CrawlErrorsResponse, Document, JobStatusResponse } from '../v2/types.js';
@@ -35,10 +35,16 @@ function isBareDomain(url: string): boolean {
  * A job's `completed` and `total` as upstream counts them: `completed` is the documents stored (what `data` pages
  * through), `total` adds the pages still queued or running. Failed pages (listed by the errors endpoint) and pages
  * discarded (a seed outside `includePaths`) are in neither, so a finished job has `completed === total ===` its
- * documents.
+ * documents. A job that has ended has no page to come, whatever its tasks say: a cancel stops the pages in flight
+ * and their tasks go back to the queue after it was emptied; a failed job leaves its queue as it was.
  */
-export function jobProgress(counts: JobCounts, documents: number): { completed: number; total: number } {
-  return { completed: documents, total: documents + counts.queued + counts.active };
+export function jobProgress(
+  counts: JobCounts,
+  documents: number,
+  status: JobStatus,
+): { completed: number; total: number } {
+  const pending = status === 'scraping' ? counts.queued + counts.active : 0;
+  return { completed: documents, total: documents + pending };
 }
 
 export interface StatusQuery {
@@ -87,7 +93,7 @@ export async function buildJobStatus(
   const response: JobStatusResponse = {
     success: true,
     status: job.status,
-    ...jobProgress(counts, resultCount),
+    ...jobProgress(counts, resultCount, job.status),
     creditsUsed: job.creditsUsed,
     expiresAt: isoSeconds(job.expiresAt ?? job.createdAt + ttlMs),
     data,

@@ -297,11 +297,11 @@ describe('summary format', () => {
 });
 
 describe('without a model', () => {
-  it('refuses json, changeTracking json mode and crawl prompts with BAD_REQUEST before any fetch', async () => {
+  it('refuses json, changeTracking json mode and crawl prompts with LLM_NOT_CONFIGURED (the code the error table gives it) before any fetch', async () => {
     const ck = engine({ llm: false });
     const before = site.requests.length;
     const json = await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', prompt: 'x' }] });
-    expect(json).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(json).toMatchObject({ success: false, code: 'LLM_NOT_CONFIGURED' });
     expect((json as ErrorResponse).error).toMatch(
       /json format needs a language model: pass one as `new Crawlkit\(\{ llm \}\)`/,
     );
@@ -309,15 +309,15 @@ describe('without a model', () => {
       url: `${site.url}/llm/product`,
       formats: ['markdown', { type: 'changeTracking', modes: ['json'] }],
     });
-    expect(tracking).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(tracking).toMatchObject({ success: false, code: 'LLM_NOT_CONFIGURED' });
     expect((tracking as ErrorResponse).error).toContain('changeTracking json mode');
     const crawl = await ck.crawl({ url: `${site.url}/llm/site/blog`, prompt: 'blog posts' });
-    expect(crawl).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(crawl).toMatchObject({ success: false, code: 'LLM_NOT_CONFIGURED' });
     expect((crawl as ErrorResponse).error).toContain('crawl prompt');
     const batch = await ck.batchScrape({ urls: [`${site.url}/llm/product`], formats: [{ type: 'json', prompt: 'x' }] });
-    expect(batch).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(batch).toMatchObject({ success: false, code: 'LLM_NOT_CONFIGURED' });
     const preview = await ck.crawlParamsPreview({ url: `${site.url}/llm/site/blog`, prompt: 'blog posts' });
-    expect(preview).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(preview).toMatchObject({ success: false, code: 'LLM_NOT_CONFIGURED' });
     expect(site.requests.length).toBe(before);
   });
 });

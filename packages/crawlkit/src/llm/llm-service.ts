@@ -102,18 +102,19 @@ export class LlmService {
   }
 
   /**
-   * Throws `BAD_REQUEST` when no model is configured for `feature` (`'json format'`): a request that needs one is
-   * refused before any fetch (`featureNeedingModel` names the feature of a request's formats).
+   * Throws `LLM_NOT_CONFIGURED` (HTTP 400) when no model is configured for `feature` (`'json format'`): a request
+   * that needs one is refused before any fetch (`featureNeedingModel` names the feature of a request's formats).
    */
   assertModel(feature: string): void {
     if (this.#options) return;
-    throw new CrawlkitError('BAD_REQUEST', `The ${feature} needs a language model: ${MISSING_MODEL}`);
+    throw new CrawlkitError('LLM_NOT_CONFIGURED', `The ${feature} needs a language model: ${MISSING_MODEL}`);
   }
 
   /** The v2 error for a feature that needs a model when none is configured, else undefined. */
   requireModel(feature: string): ErrorResponse | undefined {
     if (this.#options) return undefined;
-    return { success: false, code: 'BAD_REQUEST', error: `The ${feature} needs a language model: ${MISSING_MODEL}` };
+    const error = `The ${feature} needs a language model: ${MISSING_MODEL}`;
+    return { success: false, code: 'LLM_NOT_CONFIGURED', error };
   }
 
   #model(feature: string): ResolvedLlmOptions {

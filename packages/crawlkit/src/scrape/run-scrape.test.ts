@@ -132,7 +132,7 @@ describe('runScrape', () => {
     const outcome = await runScrape(rt.ctx, request({ formats: [{ type: 'json', prompt: 'title' }] }), context());
     expect(outcome).toMatchObject({
       success: false,
-      error: { code: 'BAD_REQUEST', error: /json format needs a language model/ },
+      error: { code: 'LLM_NOT_CONFIGURED', error: /json format needs a language model/ },
     });
     expect(server.requests.length).toBe(before);
   });

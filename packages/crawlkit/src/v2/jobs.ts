@@ -15,8 +15,28 @@ import {
 
 export const WEBHOOK_EVENTS = ['completed', 'failed', 'page', 'started'] as const;
 
+/**
+ * A webhook's address: any http(s) URL (reference §16, "valid URL"). Not the page URL rule (`urlSchema`): a receiver
+ * is often a Compose service or an intranet name without a dot. The message names the field, since a crawl body has
+ * two URLs.
+ */
+const webhookUrlSchema = z.string().transform((value, ctx) => {
+  let protocol = '';
+  try {
+    protocol = new URL(value.trim()).protocol;
+  } catch {
+    // left empty: refused below
+  }
+  if (protocol === 'http:' || protocol === 'https:') return value.trim();
+  ctx.addIssue({
+    code: 'custom',
+    message: `webhook.url: expected an http:// or https:// address for the webhook, got ${JSON.stringify(value)}`,
+  });
+  return z.NEVER;
+});
+
 const webhookObjectSchema = z.strictObject({
-  url: urlSchema,
+  url: webhookUrlSchema,
   headers: z
     .record(z.string(), z.string())
     .default({})

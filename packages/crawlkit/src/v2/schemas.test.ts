@@ -360,3 +360,25 @@ describe('2026 fields of the v2 schema', () => {
     expect(value.excludeTags?.[1]).toContain('nav');
   });
 });
+
+describe('webhook URL (reference §16: a valid URL)', () => {
+  const crawl = (webhook: unknown) => parseBody(crawlRequestSchema, { url: 'https://example.com', webhook });
+
+  it('takes a receiver on a host without a dot (a Compose service, an intranet name), as a string or an object', () => {
+    for (const webhook of ['http://receiver:8080/hook', { url: 'https://hooks/crawl' }]) {
+      const result = crawl(webhook);
+      if (!result.ok) throw new Error(`refused: ${result.error.error}`);
+      expect(result.value.webhook?.url).toBe(typeof webhook === 'string' ? webhook : webhook.url);
+    }
+  });
+
+  it('refuses what is no http(s) address with a message naming the webhook, not the crawl URL', () => {
+    for (const url of ['notaurl', 'ftp://files.example.com/x', 'http://', '']) {
+      const result = crawl({ url });
+      if (result.ok) throw new Error(`accepted ${url}`);
+      expect(result.error.code).toBe('BAD_REQUEST');
+      expect(result.error.error).toMatch(/^webhook\.url: /);
+      expect(result.error.error).toContain(JSON.stringify(url));
+    }
+  });
+});

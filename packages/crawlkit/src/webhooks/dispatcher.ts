@@ -150,17 +150,25 @@ export class WebhookDispatcher {
     else this.kick(jobId);
   }
 
-  /** Resolves when nothing is pending or in flight, or after `timeoutMs` (tests, benchmarks). */
-  async drain(timeoutMs = 30_000): Promise<boolean> {
+  /**
+   * Before a close: sends the events this process queued and has not tried yet (a job's `completed`, queued as it
+   * ended), so that a one-shot process (`crawlkit crawl --webhook`) does not leave them to the next engine on the
+   * store. Ends when none is left that this process may send now (one behind a back-off waits), or after `timeoutMs`.
+   */
+  async flush(timeoutMs = this.#options.timeoutMs): Promise<void> {
     const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      await this.#round;
-      await Promise.allSettled(this.#inflight.values());
-      let pending = 0;
-      for (const store of this.#stores()) pending += (await store.deliveries.due(Number.MAX_SAFE_INTEGER, 1)).length;
-      if (pending === 0 && this.#inflight.size === 0) return true;
+    while (!this.#closed && Date.now() < end && (this.#inflight.size > 0 || (await this.#unsent()))) {
       this.kick();
-      await new Promise((r) => setTimeout(r, 25));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Whether an event queued here and not tried yet can be sent now by this process. */
+  async #unsent(): Promise<boolean> {
+    for (const [jobId, events] of this.#known) {
+      const first = events.values().next().value;
+      if (!first || (this.#waiting.get(jobId) ?? 0) > Date.now()) continue;
+      if (this.#claimed(jobId) || (await this.#claim(first.store, jobId))) return true;
     }
     return false;
   }

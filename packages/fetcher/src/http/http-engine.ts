@@ -13,7 +13,14 @@ import { LowSpeedMonitor } from './low-speed.js';
 import { exchangeOf } from './exchange-of.js';
 import { toFetchError } from './map-error.js';
 import { Agent, ProxyAgent } from './undici-agents.js';
-import { ACCEPT_ENCODING, discard, parseContentEncoding, readBody, type BodyMeter } from './read-body.js';
+import {
+  ACCEPT_ENCODING,
+  discard,
+  parseContentEncoding,
+  readBody,
+  tooLargeMessage,
+  type BodyMeter,
+} from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
 import { lostKeepAliveSocket } from './stale-socket.js';
 import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
@@ -162,7 +169,7 @@ export class HttpEngine {
             discard(response.body);
             throw new FetchError(
               'SCRAPE_RESPONSE_TOO_LARGE',
-              `The response body (${contentLength} bytes) exceeds the limit of ${this.#limits.maxBodyBytes} bytes.`,
+              tooLargeMessage(`body (${contentLength} bytes)`, this.#limits.maxBodyBytes, 'maxBodyBytes'),
             );
           }
           const meter: BodyMeter = { wireBytes: 0 };

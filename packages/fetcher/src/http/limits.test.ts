@@ -100,6 +100,8 @@ describe('limits: size', () => {
     const engine = engineWith({ limits: { maxBodyBytes: 1024 * 1024 } });
     const error = await failure(engine.fetch({ url: `${server.url}/hostile/endless` }));
     expect(error.code).toBe('SCRAPE_RESPONSE_TOO_LARGE');
+    // The message names the option to raise, as the error table's action does.
+    expect(error.message).toContain('exceeds the limit of 1048576 bytes (http.limits.maxBodyBytes)');
     await stillWorks(engine);
   });
 
@@ -109,6 +111,7 @@ describe('limits: size', () => {
     const error = await failure(engine.fetch({ url: `${server.url}/hostile/huge-content-length` }));
     expect(error.code).toBe('SCRAPE_RESPONSE_TOO_LARGE');
     expect(error.message).toContain('10737418240 bytes');
+    expect(error.message).toContain('(http.limits.maxBodyBytes)');
     expect(Date.now() - started).toBeLessThan(5000);
     const head = await engine.fetch({ url: `${server.url}/hostile/huge-content-length`, method: 'HEAD' });
     expect(head.headers['content-length']).toBe('10737418240');
@@ -131,7 +134,9 @@ describe('limits: size', () => {
     const engine = engineWith({ limits: { maxCompressionRatio: 1e6, maxDecompressedBytes: 8 * 1024 * 1024 } });
     const error = await failure(engine.fetch({ url: `${server.url}/hostile/gzip-bomb` }));
     expect(error.code).toBe('SCRAPE_RESPONSE_TOO_LARGE');
-    expect(error.message).toMatch(/decompressed body exceeds the limit of 8388608 bytes/);
+    expect(error.message).toContain(
+      'decompressed body exceeds the limit of 8388608 bytes (http.limits.maxDecompressedBytes)',
+    );
   });
 
   it('reads a large but legal page, plain and gzipped', async () => {
@@ -151,6 +156,7 @@ describe('limits: size', () => {
     const engine = engineWith();
     const error = await failure(engine.fetch({ url: `${server.url}/hostile/big-headers` }));
     expect(error.code).toBe('SCRAPE_RESPONSE_TOO_LARGE');
+    expect(error.message).toContain('(http.limits.maxHeaderBytes)');
     const roomy = engineWith({ limits: { maxHeaderBytes: 256 * 1024 } });
     expect((await roomy.fetch({ url: `${server.url}/hostile/big-headers` })).text).toBe('<p>hi</p>');
   });

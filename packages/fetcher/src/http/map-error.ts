@@ -1,4 +1,5 @@
 import { FetchError, SSL_ERROR_MESSAGE, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
+import { tooLargeMessage } from './read-body.js';
 import type { HttpLimits } from './types.js';
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA', 'ENODATA']);
@@ -80,10 +81,7 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
       case 'UND_ERR_BODY_TIMEOUT':
         return make('SCRAPE_TIMEOUT', `Scrape timed out: the response body stalled for ${limits.idleTimeoutMs} ms.`);
       case 'UND_ERR_HEADERS_OVERFLOW':
-        return make(
-          'SCRAPE_RESPONSE_TOO_LARGE',
-          `The response headers exceed the limit of ${limits.maxHeaderBytes} bytes.`,
-        );
+        return make('SCRAPE_RESPONSE_TOO_LARGE', tooLargeMessage('headers', limits.maxHeaderBytes, 'maxHeaderBytes'));
       case 'UND_ERR_INVALID_ARG':
       case 'UND_ERR_NOT_SUPPORTED':
       case 'ERR_INVALID_ARG_TYPE':

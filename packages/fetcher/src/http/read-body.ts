@@ -83,10 +83,13 @@ function createDecoder(coding: string, firstByte: number | undefined): Transform
   }
 }
 
-function tooLarge(url: string, limit: number, what: string): FetchError {
-  return new FetchError('SCRAPE_RESPONSE_TOO_LARGE', `The response ${what} exceeds the limit of ${limit} bytes.`, {
-    url,
-  });
+/** The message of a response part (`what`) past `limit` bytes, naming the option that raises it. */
+export function tooLargeMessage(what: string, limit: number, option: keyof HttpLimits): string {
+  return `The response ${what} exceeds the limit of ${limit} bytes (http.limits.${option}).`;
+}
+
+function tooLarge(url: string, limit: number, what: string, option: keyof HttpLimits): FetchError {
+  return new FetchError('SCRAPE_RESPONSE_TOO_LARGE', tooLargeMessage(what, limit, option), { url });
 }
 
 /**
@@ -114,7 +117,7 @@ export async function readBody(
     let chunk: Buffer = first.value as Buffer;
     for (;;) {
       meter.wireBytes += chunk.length;
-      if (meter.wireBytes > limits.maxBodyBytes) throw tooLarge(url, limits.maxBodyBytes, 'body');
+      if (meter.wireBytes > limits.maxBodyBytes) throw tooLarge(url, limits.maxBodyBytes, 'body', 'maxBodyBytes');
       if (keepWire) wireChunks.push(chunk);
       yield chunk;
       const next = await iterator.next();
@@ -129,7 +132,7 @@ export async function readBody(
     for await (const chunk of decoded) {
       decodedBytes += chunk.length;
       if (decodedBytes > limits.maxDecompressedBytes)
-        throw tooLarge(url, limits.maxDecompressedBytes, 'decompressed body');
+        throw tooLarge(url, limits.maxDecompressedBytes, 'decompressed body', 'maxDecompressedBytes');
       if (decodedBytes > RATIO_CHECK_FLOOR_BYTES && decodedBytes > meter.wireBytes * limits.maxCompressionRatio) {
         throw new FetchError(
           'SCRAPE_DECOMPRESSION_BOMB',
@@ -172,7 +175,7 @@ function readPlain(source: Readable, limits: HttpLimits, meter: BodyMeter, url: 
       if (total > limits.maxBodyBytes) {
         cleanup();
         discard(source);
-        reject(tooLarge(url, limits.maxBodyBytes, 'body'));
+        reject(tooLarge(url, limits.maxBodyBytes, 'body', 'maxBodyBytes'));
         return;
       }
       chunks.push(chunk);
