@@ -24,6 +24,12 @@ const JUDGE_FLOOR: Record<string, number> = {
   'j11-locked-story': 0.953,
   'j12-newsletter-page': 1,
   'j13-paywall-feature': 0.968,
+  'j14-stub-flat': 0.886,
+  'j15-empty-main': 0.118,
+  'j16-base-mobile': 0.763,
+  'j17-minutes-index': 0.882,
+  'j18-base-recipe': 0.984,
+  'j19-shell-main': 0.124,
 };
 
 describe('authored brief pages', () => {
@@ -36,6 +42,6 @@ describe('authored brief pages', () => {
     );
     for (const s of scores.filter((x) => x.half === 'judge'))
       expect(s.f1, s.name).toBeGreaterThanOrEqual(JUDGE_FLOOR[s.name]!);
-    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.968);
+    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.86);
   });
 });
