@@ -1,6 +1,7 @@
 // Main-content extraction: prune, measure, pick the best container, clean inside it, compact its byline.
 import { Document, Element, isTag, type AnyNode } from 'domhandler';
 
+import { baseUrlOf } from '../dom/urls.js';
 import { contains, detachAll, hasText, relink } from '../dom/walk.js';
 import { compactByline } from './byline.js';
 import { findCandidate } from './candidate.js';
@@ -13,6 +14,7 @@ import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
 import { isGridContainer, itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
+import { pageAddress } from './site-links.js';
 import { findPageForms } from './page-forms.js';
 import { teaserCards } from './teaser-cards.js';
 import { findTrailingFaq } from './trailing-faq.js';
@@ -84,6 +86,8 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
     return out;
   };
   const kind = declaredKind(document);
+  // where the page is and what its links resolve against (its `<base href>`), read once
+  const address = url ? (pageAddress(url, baseUrlOf(document, url)) ?? undefined) : undefined;
   const articleCommentsMinRest = kind === 'article' ? ARTICLE_COMMENTS_MIN_REST : null;
   const body = findBody(document);
   adoptStrayContent(document, body);
@@ -131,7 +135,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, { kind, forms, pageGrids, url });
+  cleanContainer(best, measures, trace, { kind, forms, pageGrids, address });
   if (!hasText(best)) return done(body.children, 'page');
   if (faq) cleanContainer(faq, measures, trace, { kind, forms });
   if (best === body) return done(best.children, 'page');
