@@ -42,6 +42,8 @@ export interface PageFacts {
   pageGrids?: readonly Element[];
   /** Its address and base: rails and boxes after the story are told by where their links go. @default undefined */
   address?: PageAddress | undefined;
+  /** Its headline, on a declared article that names one story: rails after it go, story or not. @default null */
+  headline?: Element | null;
 }
 
 /** Removes page furniture inside `container` (which itself is kept). */
@@ -51,7 +53,7 @@ export function cleanContainer(
   trace: Trace | undefined,
   page: PageFacts = {},
 ): void {
-  const { kind = null, forms = NO_FORMS, pageGrids = [], address } = page;
+  const { kind = null, forms = NO_FORMS, pageGrids = [], address, headline = null } = page;
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const article = kind === 'article';
@@ -131,9 +133,9 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
-  dropStoryRails(container, measures, address, doomed);
+  dropStoryRails(container, measures, address, doomed, headline);
   dropDealRails(container, measures, address, doomed);
-  dropSubscribeBoxes(container, measures, address, doomed);
+  dropSubscribeBoxes(container, measures, address, doomed, headline);
   dropPolls(container, measures, forms.polls, doomed);
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
   if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);

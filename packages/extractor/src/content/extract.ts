@@ -6,7 +6,7 @@ import { contains, detachAll, hasText, relink } from '../dom/walk.js';
 import { compactByline } from './byline.js';
 import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
-import { cleanContainer } from './clean.js';
+import { cleanContainer, type PageFacts } from './clean.js';
 import { declaredKind } from './kind.js';
 import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
 import { measureTree } from './measure.js';
@@ -15,6 +15,8 @@ import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.j
 import { isGridContainer, itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
 import { pageAddress } from './site-links.js';
+import { soleHeadline } from './story-end.js';
+import { namesStory } from './story-rails.js';
 import { findPageForms } from './page-forms.js';
 import { teaserCards } from './teaser-cards.js';
 import { findTrailingFaq } from './trailing-faq.js';
@@ -108,6 +110,9 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   // on other pages, a grid of items above a longer block of prose (a category's description) is the page's content
   const grids = kind === 'article' ? undefined : itemGrids(measures);
   const pageGrids: Element[] = [];
+  // on a declared article that names one story, its headline: rails after it go, whether a story follows it or not
+  const headline = kind === 'article' && address && namesStory(address.page) ? soleHeadline(body) : null;
+  const facts: PageFacts = { kind, forms, pageGrids, address, headline };
   let best =
     selectContainer(body, measures, { qa: kind === 'qa', cards, grids, trace, stoppedBy: pageGrids }) ??
     (isTag(body) ? body : null);
@@ -129,15 +134,15 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body)) cleanContainer(body, measures, trace, { kind, forms });
+      if (isTag(body)) cleanContainer(body, measures, trace, facts);
       return done(body.children, 'page');
     }
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, { kind, forms, pageGrids, address });
+  cleanContainer(best, measures, trace, facts);
   if (!hasText(best)) return done(body.children, 'page');
-  if (faq) cleanContainer(faq, measures, trace, { kind, forms });
+  if (faq) cleanContainer(faq, measures, trace, facts);
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
   if (isTag(best)) compactByline(best, measures, trace);
