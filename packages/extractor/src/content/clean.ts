@@ -42,8 +42,11 @@ export interface PageFacts {
   pageGrids?: readonly Element[];
   /** Its address and base: rails and boxes after the story are told by where their links go. @default undefined */
   address?: PageAddress | undefined;
-  /** Its headline, on a declared article that names one story: rails after it go, story or not. @default null */
-  headline?: Element | null;
+  /**
+   * Its headline (found when a rule asks), on a declared article that names one story: rails after it go, story or
+   * not. @default none
+   */
+  headline?: (() => Element | null) | undefined;
 }
 
 /** Removes page furniture inside `container` (which itself is kept). */
@@ -53,7 +56,7 @@ export function cleanContainer(
   trace: Trace | undefined,
   page: PageFacts = {},
 ): void {
-  const { kind = null, forms = NO_FORMS, pageGrids = [], address, headline = null } = page;
+  const { kind = null, forms = NO_FORMS, pageGrids = [], address, headline } = page;
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const article = kind === 'article';

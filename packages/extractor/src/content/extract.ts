@@ -15,7 +15,7 @@ import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.j
 import { isGridContainer, itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
 import { pageAddress } from './site-links.js';
-import { soleHeadline } from './story-end.js';
+import { headlineOf } from './story-end.js';
 import { namesStory } from './story-rails.js';
 import { findPageForms } from './page-forms.js';
 import { teaserCards } from './teaser-cards.js';
@@ -111,7 +111,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   const grids = kind === 'article' ? undefined : itemGrids(measures);
   const pageGrids: Element[] = [];
   // on a declared article that names one story, its headline: rails after it go, whether a story follows it or not
-  const headline = kind === 'article' && address && namesStory(address.page) ? soleHeadline(body) : null;
+  const headline = kind === 'article' && address && namesStory(address.page) ? headlineOf(body) : undefined;
   const facts: PageFacts = { kind, forms, pageGrids, address, headline };
   let best =
     selectContainer(body, measures, { qa: kind === 'qa', cards, grids, trace, stoppedBy: pageGrids }) ??

@@ -60,13 +60,17 @@ export function blocksAfterStory(
   return blocks.length > 0 && prose - atFirst < MIN_STORY ? blocks : [];
 }
 
-/** The page's one `<h1>` under `root`: its headline; null when it has none or several. */
-export function soleHeadline(root: ParentNode): Element | null {
-  let found: Element | null = null;
-  for (const el of elements(root)) {
-    if (el.name !== 'h1') continue;
-    if (found) return null;
-    found = el;
-  }
-  return found;
+/** Finds, when first asked, the page's one `<h1>` under `root`: its headline; null when it has none or several. */
+export function headlineOf(root: ParentNode): () => Element | null {
+  let found: Element | null | undefined;
+  return () => {
+    if (found !== undefined) return found;
+    found = null;
+    for (const el of elements(root)) {
+      if (el.name !== 'h1') continue;
+      if (found) return (found = null);
+      found = el;
+    }
+    return found;
+  };
 }

@@ -29,7 +29,7 @@ const MAX_PLAIN_PER_STORY = 200;
  * headlines 20% or more of the block's text and at most 200 other characters a headline, when what follows the first
  * rail (outside the rails) holds less prose than that (the story has ended). Does nothing without the page's address
  * or when it does not look like a story's (its last part a slug or a numeric id). Links are read against the
- * document's base, and go to the page's site when they go to its host or its base's. With the page's `headline`,
+ * document's base, and go to the page's site when they go to its host or its base's. With the page's headline,
  * rails after it go when no story follows it (`blocksAfterStory`).
  */
 export function dropStoryRails(
@@ -37,7 +37,7 @@ export function dropStoryRails(
   measures: Map<Element, Measure>,
   address: PageAddress | undefined,
   doomed: Doomed,
-  headline: Element | null = null,
+  headlineOf?: () => Element | null,
 ): void {
   const page = address ? shapeOf(address.page) : null;
   if (!address || !page?.story) return;
@@ -66,6 +66,7 @@ export function dropStoryRails(
     }
   }
   if ((count.get(container) ?? 0) < MIN_STORIES) return;
+  const headline = headlineOf?.() ?? null;
   const rails = blocksAfterStory(
     container,
     measures,

@@ -42,7 +42,7 @@ const MAX_CALL_WORDS = 5;
  * Drops subscribe boxes in `container` after its story: blocks after 100 of the story's prose, with nothing as long
  * after them, of at most 300 characters (20-200 of them outside links), whose links are all calls of 5 words or
  * fewer, one of them standing apart (not inside a sentence) and going to a page of this site whose path names signing
- * in, subscribing or plans. Only on a page whose address names one story (`namesStory`); with its `headline`, boxes
+ * in, subscribing or plans. Only on a page whose address names one story (`namesStory`); with its headline, boxes
  * after it go when no story follows it.
  */
 export function dropSubscribeBoxes(
@@ -50,7 +50,7 @@ export function dropSubscribeBoxes(
   measures: Map<Element, Measure>,
   address: PageAddress | undefined,
   doomed: Doomed,
-  headline: Element | null = null,
+  headlineOf?: () => Element | null,
 ): void {
   if (!address || !namesStory(address.page)) return;
   // the elements holding a link to the site's account pages
@@ -66,6 +66,7 @@ export function dropSubscribeBoxes(
     }
   }
   if (!calls.has(container)) return;
+  const headline = headlineOf?.() ?? null;
   const boxes = blocksAfterStory(container, measures, doomed, (el) => calls.has(el), isBox, headline);
   for (const box of boxes) doomed.drop(box, 'subscribe-box');
 
