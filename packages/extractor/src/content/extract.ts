@@ -9,7 +9,7 @@ import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
 import { cleanContainer, type PageFacts } from './clean.js';
 import { declaredKind } from './kind.js';
 import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
-import { measureTree } from './measure.js';
+import { measureTree, type Measure } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
 import { isGridContainer, itemGrids } from './item-grids.js';
@@ -131,8 +131,12 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   const tiny = bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER;
   if (best === body || tiny) {
     const candidate = findCandidate(body, measures);
+    const shell = candidate ? null : storyShell(main, measures, headline);
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
-    else if (tiny) {
+    else if (shell) {
+      best = shell;
+      trace?.mark(shell, 'story-shell');
+    } else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
       if (isTag(body)) cleanContainer(body, measures, trace, facts);
       return done(body.children, 'page');
@@ -152,6 +156,21 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   if (grids && lede.length && isShortIntro(lede, measures) && !isGridContainer(best, measures, grids)) lede = [];
   for (const el of lede) trace?.mark(el, 'lede');
   return done(faq ? [...lede, best, faq] : [...lede, best], 'container');
+}
+
+/**
+ * The head of a story whose HTML holds no story: on a declared article naming one story (`headline` given), the page's
+ * one `<main>` when it holds the headline and less than a container's worth of text (a script fills it, a paywall
+ * hides the rest). Its rails are not its content; null otherwise.
+ */
+function storyShell(
+  main: Element | null,
+  measures: Map<Element, Measure>,
+  headline: (() => Element | null) | undefined,
+): Element | null {
+  if (!main || !headline || (measures.get(main)?.text ?? 0) >= MIN_CONTAINER) return null;
+  const h1 = headline();
+  return h1 && contains(main, h1) ? main : null;
 }
 
 /** A new document whose body holds `nodes`, detached from where they were (one pass per parent, not per node). */
