@@ -42,11 +42,6 @@ export interface PageFacts {
   pageGrids?: readonly Element[];
   /** Its address and base: rails and boxes after the story are told by where their links go. @default undefined */
   address?: PageAddress | undefined;
-  /**
-   * Its headline (found when a rule asks), on a declared article that names one story: rails after it go, story or
-   * not. @default none
-   */
-  headline?: (() => Element | null) | undefined;
 }
 
 /** Removes page furniture inside `container` (which itself is kept). */
@@ -56,7 +51,7 @@ export function cleanContainer(
   trace: Trace | undefined,
   page: PageFacts = {},
 ): void {
-  const { kind = null, forms = NO_FORMS, pageGrids = [], address, headline } = page;
+  const { kind = null, forms = NO_FORMS, pageGrids = [], address } = page;
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const article = kind === 'article';
@@ -136,9 +131,9 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
-  dropStoryRails(container, measures, address, doomed, headline);
+  dropStoryRails(container, measures, address, doomed);
   dropDealRails(container, measures, address, doomed);
-  dropSubscribeBoxes(container, measures, address, doomed, headline);
+  dropSubscribeBoxes(container, measures, address, doomed);
   dropPolls(container, measures, forms.polls, doomed);
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
   if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);

@@ -1,8 +1,8 @@
 // Main-content extraction: prune, measure, pick the best container, clean inside it, compact its byline.
-import { Document, Element, isTag, type AnyNode } from 'domhandler';
+import { Document, Element, isTag, type AnyNode, type ParentNode } from 'domhandler';
 
 import { baseUrlOf } from '../dom/urls.js';
-import { contains, detachAll, hasText, relink } from '../dom/walk.js';
+import { contains, detachAll, elements, hasText, relink } from '../dom/walk.js';
 import { compactByline } from './byline.js';
 import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
@@ -15,7 +15,6 @@ import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.j
 import { isGridContainer, itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
 import { pageAddress } from './site-links.js';
-import { headlineOf } from './story-end.js';
 import { namesStory } from './story-rails.js';
 import { findPageForms } from './page-forms.js';
 import { teaserCards } from './teaser-cards.js';
@@ -110,9 +109,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   // on other pages, a grid of items above a longer block of prose (a category's description) is the page's content
   const grids = kind === 'article' ? undefined : itemGrids(measures);
   const pageGrids: Element[] = [];
-  // on a declared article that names one story, its headline: rails after it go, whether a story follows it or not
-  const headline = kind === 'article' && address && namesStory(address.page) ? headlineOf(body) : undefined;
-  const facts: PageFacts = { kind, forms, pageGrids, address, headline };
+  const facts: PageFacts = { kind, forms, pageGrids, address };
   let best =
     selectContainer(body, measures, { qa: kind === 'qa', cards, grids, trace, stoppedBy: pageGrids }) ??
     (isTag(body) ? body : null);
@@ -131,7 +128,8 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   const tiny = bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER;
   if (best === body || tiny) {
     const candidate = findCandidate(body, measures);
-    const shell = candidate ? null : storyShell(main, measures, headline);
+    const story = kind === 'article' && address !== undefined && namesStory(address.page);
+    const shell = candidate || !story ? null : storyShell(body, main, measures);
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (shell) {
       best = shell;
@@ -159,17 +157,18 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
 }
 
 /**
- * The head of a story whose HTML holds no story: on a declared article naming one story (`headline` given), the page's
- * one `<main>` when it holds the headline and less than a container's worth of text (a script fills it, a paywall
- * hides the rest). Its rails are not its content; null otherwise.
+ * The head of a story whose HTML holds no story, on a declared article naming one story: the page's one `<main>` when
+ * it holds the page's one `<h1>` and less than a container's worth of text (a script fills it, a paywall hides the
+ * rest). Its rails are not its content; null otherwise.
  */
-function storyShell(
-  main: Element | null,
-  measures: Map<Element, Measure>,
-  headline: (() => Element | null) | undefined,
-): Element | null {
-  if (!main || !headline || (measures.get(main)?.text ?? 0) >= MIN_CONTAINER) return null;
-  const h1 = headline();
+function storyShell(body: ParentNode, main: Element | null, measures: Map<Element, Measure>): Element | null {
+  if (!main || (measures.get(main)?.text ?? 0) >= MIN_CONTAINER) return null;
+  let h1: Element | null = null;
+  for (const el of elements(body)) {
+    if (el.name !== 'h1') continue;
+    if (h1) return null;
+    h1 = el;
+  }
   return h1 && contains(main, h1) ? main : null;
 }
 

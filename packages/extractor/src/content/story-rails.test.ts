@@ -83,16 +83,6 @@ describe('extractMainContent: rails of other stories after a story', () => {
     expect(text(based('https://gazette.example/archive/'))).toContain('Harbour story number 5');
   });
 
-  it('drops the rail after the headline of a declared article whose HTML holds no story under it', () => {
-    const shell = `<h1>Night ferry suspended after engine fault</h1><p>Updated 9.40pm.</p>`;
-    const declared = (html: string): string =>
-      html.replace('<head>', '<head><meta property="og:type" content="article">');
-    expect(text(declared(page(`${shell}${rail(6)}`)))).not.toContain('Harbour story number');
-    expect(text(page(`${shell}${rail(6)}`))).toContain('Harbour story number 5');
-    const after = `<p>The operator expects the part from the manufacturer next week, and islanders who work late shifts at the hospital have been offered water taxis, paid for by the council, until the repair is done.</p>`;
-    expect(text(declared(page(`${shell}${rail(6)}${after}`)))).toContain('Harbour story number 5');
-  });
-
   it('names its rule in explainPage', () => {
     const block = explainPage(page(`${brief}${rail(6)}`), { url: URL }).blocks.find((b) =>
       b.text.includes('Harbour story number 3'),

@@ -6,7 +6,7 @@
 // another shape stay).
 import { isTag, isText, type Element } from 'domhandler';
 
-import { contains, elements, textOf } from '../dom/walk.js';
+import { elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 import { isOwnSite, linkUrl, webUrl, type PageAddress } from './site-links.js';
 import { MAX_LABEL, repeatsItems } from './rail-items.js';
@@ -29,15 +29,13 @@ const MAX_PLAIN_PER_STORY = 200;
  * headlines 20% or more of the block's text and at most 200 other characters a headline, when what follows the first
  * rail (outside the rails) holds less prose than that (the story has ended). Does nothing without the page's address
  * or when it does not look like a story's (its last part a slug or a numeric id). Links are read against the
- * document's base, and go to the page's site when they go to its host or its base's. With the page's headline,
- * rails after it go when no story follows it (`blocksAfterStory`).
+ * document's base, and go to the page's site when they go to its host or its base's.
  */
 export function dropStoryRails(
   container: Element,
   measures: Map<Element, Measure>,
   address: PageAddress | undefined,
   doomed: Doomed,
-  headlineOf?: () => Element | null,
 ): void {
   const page = address ? shapeOf(address.page) : null;
   if (!address || !page?.story) return;
@@ -66,19 +64,16 @@ export function dropStoryRails(
     }
   }
   if ((count.get(container) ?? 0) < MIN_STORIES) return;
-  const headline = headlineOf?.() ?? null;
   const rails = blocksAfterStory(
     container,
     measures,
     doomed,
     (el) => count.has(el),
     (el, m) => (count.get(el) ?? 0) >= MIN_STORIES && isRail(el, m, count.get(el)!),
-    headline,
   );
   for (const rail of rails) {
     const label = labelBefore(rail, measures);
-    // the headline of a page with no story under it sits right before its rails: it is not their label
-    if (label && !(headline && contains(label, headline))) doomed.drop(label, 'story-rail');
+    if (label) doomed.drop(label, 'story-rail');
     doomed.drop(rail, 'story-rail');
   }
 

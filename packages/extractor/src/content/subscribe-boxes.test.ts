@@ -41,13 +41,6 @@ describe('extractMainContent: subscribe boxes after a story', () => {
     expect(text(page(`${stub}${box}${after}`))).toContain('finish this story');
   });
 
-  it('drops a box right after the headline of a declared article whose HTML holds no story', () => {
-    const shell = `<h1>Mill owner sells river site</h1><p>Exclusive.</p>`;
-    const declared = page(`${shell}${box}`).replace('<head>', '<head><meta property="og:type" content="article">');
-    expect(text(declared)).not.toContain('finish this story');
-    expect(text(page(`${shell}${box}`))).toContain('finish this story');
-  });
-
   it('names its rule in explainPage', () => {
     const block = explainPage(page(`${stub}${box}`), { url: URL }).blocks.find((b) =>
       b.text.includes('finish this story'),

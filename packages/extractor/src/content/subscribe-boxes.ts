@@ -42,15 +42,13 @@ const MAX_CALL_WORDS = 5;
  * Drops subscribe boxes in `container` after its story: blocks after 100 of the story's prose, with nothing as long
  * after them, of at most 300 characters (20-200 of them outside links), whose links are all calls of 5 words or
  * fewer, one of them standing apart (not inside a sentence) and going to a page of this site whose path names signing
- * in, subscribing or plans. Only on a page whose address names one story (`namesStory`); with its headline, boxes
- * after it go when no story follows it.
+ * in, subscribing or plans. Only on a page whose address names one story (`namesStory`).
  */
 export function dropSubscribeBoxes(
   container: Element,
   measures: Map<Element, Measure>,
   address: PageAddress | undefined,
   doomed: Doomed,
-  headlineOf?: () => Element | null,
 ): void {
   if (!address || !namesStory(address.page)) return;
   // the elements holding a link to the site's account pages
@@ -66,8 +64,7 @@ export function dropSubscribeBoxes(
     }
   }
   if (!calls.has(container)) return;
-  const headline = headlineOf?.() ?? null;
-  const boxes = blocksAfterStory(container, measures, doomed, (el) => calls.has(el), isBox, headline);
+  const boxes = blocksAfterStory(container, measures, doomed, (el) => calls.has(el), isBox);
   for (const box of boxes) doomed.drop(box, 'subscribe-box');
 
   function isBox(el: Element, m: Measure): boolean {
