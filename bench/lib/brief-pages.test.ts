@@ -8,8 +8,8 @@ import { loadBriefPages, meanScore, scoreBriefPages } from './brief-pages.ts';
 
 /**
  * F1 of each judging page with the kept rules, rounded down: `story-rails.ts` (eighth pass), `deal-rails.ts`,
- * `subscribe-boxes.ts` and `polls.ts` (ninth), the page's `<base href>`, the whole page cleaned with the page's facts,
- * rails after a declared article's headline and the story shell (tenth).
+ * `subscribe-boxes.ts` and `polls.ts` (ninth), the page's `<base href>`, the whole page cleaned with the page's facts
+ * and the story shell (tenth).
  */
 const JUDGE_FLOOR: Record<string, number> = {
   'j01-main-deals': 0.967,
