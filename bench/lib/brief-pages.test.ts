@@ -8,7 +8,8 @@ import { loadBriefPages, meanScore, scoreBriefPages } from './brief-pages.ts';
 
 /**
  * F1 of each judging page with the kept rules, rounded down: `story-rails.ts` (eighth pass), `deal-rails.ts`,
- * `subscribe-boxes.ts` and `polls.ts` (ninth).
+ * `subscribe-boxes.ts` and `polls.ts` (ninth), the page's `<base href>`, the whole page cleaned with the page's facts
+ * and the story shell (tenth).
  */
 const JUDGE_FLOOR: Record<string, number> = {
   'j01-main-deals': 0.967,
@@ -24,6 +25,12 @@ const JUDGE_FLOOR: Record<string, number> = {
   'j11-locked-story': 0.953,
   'j12-newsletter-page': 1,
   'j13-paywall-feature': 0.968,
+  'j14-stub-flat': 0.886,
+  'j15-empty-main': 0.888,
+  'j16-base-mobile': 1,
+  'j17-minutes-index': 0.882,
+  'j18-base-recipe': 0.984,
+  'j19-shell-main': 1,
 };
 
 describe('authored brief pages', () => {
@@ -36,6 +43,6 @@ describe('authored brief pages', () => {
     );
     for (const s of scores.filter((x) => x.half === 'judge'))
       expect(s.f1, s.name).toBeGreaterThanOrEqual(JUDGE_FLOOR[s.name]!);
-    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.968);
+    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.959);
   });
 });

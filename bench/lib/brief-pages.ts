@@ -3,6 +3,9 @@
 // change (a long story, a listing, a listicle, a live blog, a forum thread, a "See also" list, a brief above comments).
 // The ninth pass added deal rails, polls, subscribe boxes and newsletter boxes in both halves (d09-d11, j09-j11), and
 // their controls (a deals roundup, a survey page, a newsletter's own sign-up page, a long story about subscriptions).
+// The tenth pass added pages whose HTML holds little or no story, where no block wins and the whole page comes back
+// (d14, d15, j15, j19; j14 a stub of that shape the walk still finds), pages with a `<base href>` (d16, j16), and their
+// controls (a directory and a minutes index that are their link lists, a recipe with a `<base>` and no rails).
 // Each page is `<name>.html` with its expected main content `<name>.md` under
 // packages/extractor/src/content/__fixtures__/briefs/; `d*` pages are the design half (rules are written against
 // them), `j*` pages the judging half (of other templates, never looked at while writing a rule).

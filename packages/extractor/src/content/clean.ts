@@ -25,6 +25,7 @@ import { dropRepeats } from './repeats.js';
 import { dropFurnitureSection, isListLabel, type SectionContext } from './sections.js';
 import { ShortTexts } from './short-texts.js';
 import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
+import type { PageAddress } from './site-links.js';
 import { dropStoryRails } from './story-rails.js';
 import { dropSubscribeBoxes } from './subscribe-boxes.js';
 import { CODE_TAGS } from './tags.js';
@@ -39,8 +40,8 @@ export interface PageFacts {
   forms?: PageForms;
   /** Its grids of items (`item-grids.ts`). @default [] */
   pageGrids?: readonly Element[];
-  /** Its address: rails and boxes after the story are told by where their links go. @default undefined */
-  url?: string | undefined;
+  /** Its address and base: rails and boxes after the story are told by where their links go. @default undefined */
+  address?: PageAddress | undefined;
 }
 
 /** Removes page furniture inside `container` (which itself is kept). */
@@ -50,7 +51,7 @@ export function cleanContainer(
   trace: Trace | undefined,
   page: PageFacts = {},
 ): void {
-  const { kind = null, forms = NO_FORMS, pageGrids = [], url } = page;
+  const { kind = null, forms = NO_FORMS, pageGrids = [], address } = page;
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const article = kind === 'article';
@@ -130,9 +131,9 @@ export function cleanContainer(
     }
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
-  dropStoryRails(container, measures, url, doomed);
-  dropDealRails(container, measures, url, doomed);
-  dropSubscribeBoxes(container, measures, url, doomed);
+  dropStoryRails(container, measures, address, doomed);
+  dropDealRails(container, measures, address, doomed);
+  dropSubscribeBoxes(container, measures, address, doomed);
   dropPolls(container, measures, forms.polls, doomed);
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
   if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);

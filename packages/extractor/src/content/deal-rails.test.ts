@@ -48,6 +48,14 @@ describe('extractMainContent: rails of links to other sites after a story', () =
     expect(text(page(`${brief}${deals(4)}${after}`))).toContain('Offer number 3');
   });
 
+  it("keeps marked links to its base's host (a copy on another host takes them as the site's own)", () => {
+    const based = (links: string): string =>
+      page(`${brief}${links}`).replace('<head>', '<head><base href="https://www.tidings.example/">');
+    const mobile = URL.replace('//', '//m.');
+    expect(text(based(deals(4).replace(/https:\/\/shop\d\.example\//g, '')), mobile)).toContain('Offer number 3');
+    expect(text(based(deals(4)), mobile)).not.toContain('Offer number');
+  });
+
   it('names its rule in explainPage', () => {
     const block = explainPage(page(`${brief}${deals(4)}`), { url: URL }).blocks.find((b) =>
       b.text.includes('Offer number 2'),

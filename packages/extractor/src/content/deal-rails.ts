@@ -7,7 +7,7 @@ import { isTag, type Element } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
 import type { Measure } from './measure.js';
-import { siteHost, webUrl } from './site-links.js';
+import { isOwnSite, linkUrl, type PageAddress } from './site-links.js';
 import { repeatsItems } from './rail-items.js';
 import { blocksAfterStory } from './story-end.js';
 import type { Doomed } from './trace.js';
@@ -21,25 +21,23 @@ const MAX_MARK = 40;
  * Drops rails of links to other sites in `container` after its story: blocks, after 100 of the story's prose and
  * holding less text than it, whose items (3+, but for one short label) are each a link to another host with a mark
  * of 1-40 other characters beside it, when what follows the first rail (outside the rails and blocks already
- * dropped) holds less prose than that. Does nothing without the page's URL.
+ * dropped) holds less prose than that. Does nothing without the page's address.
  */
 export function dropDealRails(
   container: Element,
   measures: Map<Element, Measure>,
-  pageUrl: string | undefined,
+  address: PageAddress | undefined,
   doomed: Doomed,
 ): void {
-  const page = pageUrl ? webUrl(pageUrl, undefined) : null;
-  if (!page) return;
-  const host = siteHost(page);
+  if (!address) return;
   // links to other sites: how many under each element, and their text
   const count = new Map<Element, number>();
   const linkText = new Map<Element, number>();
   for (const a of elements(container)) {
     if (a.name !== 'a') continue;
     const href = a.attribs['href'];
-    const url = href ? webUrl(href, pageUrl) : null;
-    if (!url || siteHost(url) === host) continue;
+    const url = href ? linkUrl(href, address) : null;
+    if (!url || isOwnSite(url, address)) continue;
     const chars = measures.get(a)?.text ?? 0;
     for (let p: Element | null = a; p && isTag(p); p = p.parent as Element | null) {
       count.set(p, (count.get(p) ?? 0) + 1);

@@ -1,18 +1,21 @@
 // Main-content extraction: prune, measure, pick the best container, clean inside it, compact its byline.
-import { Document, Element, isTag, type AnyNode } from 'domhandler';
+import { Document, Element, isTag, type AnyNode, type ParentNode } from 'domhandler';
 
-import { contains, detachAll, hasText, relink } from '../dom/walk.js';
+import { baseUrlOf } from '../dom/urls.js';
+import { contains, detachAll, elements, hasText, relink } from '../dom/walk.js';
 import { compactByline } from './byline.js';
 import { findCandidate } from './candidate.js';
 import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
-import { cleanContainer } from './clean.js';
+import { cleanContainer, type PageFacts } from './clean.js';
 import { declaredKind } from './kind.js';
 import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
-import { measureTree } from './measure.js';
+import { measureTree, type Measure } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
 import { isGridContainer, itemGrids } from './item-grids.js';
 import { selectContainer } from './select.js';
+import { pageAddress } from './site-links.js';
+import { namesStory } from './story-rails.js';
 import { findPageForms } from './page-forms.js';
 import { teaserCards } from './teaser-cards.js';
 import { findTrailingFaq } from './trailing-faq.js';
@@ -84,6 +87,8 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
     return out;
   };
   const kind = declaredKind(document);
+  // where the page is and what its links resolve against (its `<base href>`), read once
+  const address = url ? (pageAddress(url, baseUrlOf(document, url)) ?? undefined) : undefined;
   const articleCommentsMinRest = kind === 'article' ? ARTICLE_COMMENTS_MIN_REST : null;
   const body = findBody(document);
   adoptStrayContent(document, body);
@@ -104,6 +109,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   // on other pages, a grid of items above a longer block of prose (a category's description) is the page's content
   const grids = kind === 'article' ? undefined : itemGrids(measures);
   const pageGrids: Element[] = [];
+  const facts: PageFacts = { kind, forms, pageGrids, address };
   let best =
     selectContainer(body, measures, { qa: kind === 'qa', cards, grids, trace, stoppedBy: pageGrids }) ??
     (isTag(body) ? body : null);
@@ -122,18 +128,23 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   const tiny = bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER;
   if (best === body || tiny) {
     const candidate = findCandidate(body, measures);
+    const story = kind === 'article' && address !== undefined && namesStory(address.page);
+    const shell = candidate || !story ? null : storyShell(body, main, measures);
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
-    else if (tiny) {
+    else if (shell) {
+      best = shell;
+      trace?.mark(shell, 'story-shell');
+    } else if (tiny) {
       // no candidate: the whole page is the answer, cleaned as a container would be
-      if (best === body && isTag(body)) cleanContainer(body, measures, trace, { kind, forms });
+      if (isTag(body)) cleanContainer(body, measures, trace, facts);
       return done(body.children, 'page');
     }
   }
   // a closing FAQ that the walk left beside the story's body
   const faq = best !== body ? findTrailingFaq(best, measures) : null;
-  cleanContainer(best, measures, trace, { kind, forms, pageGrids, url });
+  cleanContainer(best, measures, trace, facts);
   if (!hasText(best)) return done(body.children, 'page');
-  if (faq) cleanContainer(faq, measures, trace, { kind, forms });
+  if (faq) cleanContainer(faq, measures, trace, facts);
   if (best === body) return done(best.children, 'page');
   // the container's own head; the whole page's head is what is left of the site's header
   if (isTag(best)) compactByline(best, measures, trace);
@@ -143,6 +154,22 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   if (grids && lede.length && isShortIntro(lede, measures) && !isGridContainer(best, measures, grids)) lede = [];
   for (const el of lede) trace?.mark(el, 'lede');
   return done(faq ? [...lede, best, faq] : [...lede, best], 'container');
+}
+
+/**
+ * The head of a story whose HTML holds no story, on a declared article naming one story: the page's one `<main>` when
+ * it holds the page's one `<h1>` and less than a container's worth of text (a script fills it, a paywall hides the
+ * rest). Its rails are not its content; null otherwise.
+ */
+function storyShell(body: ParentNode, main: Element | null, measures: Map<Element, Measure>): Element | null {
+  if (!main || (measures.get(main)?.text ?? 0) >= MIN_CONTAINER) return null;
+  let h1: Element | null = null;
+  for (const el of elements(body)) {
+    if (el.name !== 'h1') continue;
+    if (h1) return null;
+    h1 = el;
+  }
+  return h1 && contains(main, h1) ? main : null;
 }
 
 /** A new document whose body holds `nodes`, detached from where they were (one pass per parent, not per node). */

@@ -1,6 +1,6 @@
 // Rails of other stories after a story (`story-rails.ts`): headlines linking to pages shaped like this one go, with
 // their label, whatever the label says; a listicle's items on another site, a story that goes on after the rail,
-// short links of the same shape and a page without a URL keep theirs.
+// short links of the same shape and a page without a URL keep theirs. Links are read against the page's `<base href>`.
 import { textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +70,17 @@ describe('extractMainContent: rails of other stories after a story', () => {
     const aside = `<p>Islanders who work late shifts have been offered water taxis, paid for by the council, until the repair is done.</p>`;
     const mixed = rail(6).replace('</div>', `</div>${aside}`);
     expect(text(page(`${brief}${mixed}`))).toContain('Harbour story number 5');
+  });
+
+  it("reads the rail's links against the document's base, whose host is the site's too", () => {
+    const based = (base: string): string =>
+      page(`${brief}${rail(6, 'news/2026/11/')}`).replace('<head>', `<head><base href="${base}">`);
+    // without the base, `news/2026/11/story-1` would sit under the page's own path, two levels deeper than a story
+    expect(text(based('https://gazette.example/'))).not.toContain('Harbour story number');
+    expect(text(based('https://www.gazette.example/'), URL.replace('//', '//m.'))).not.toContain(
+      'Harbour story number',
+    );
+    expect(text(based('https://gazette.example/archive/'))).toContain('Harbour story number 5');
   });
 
   it('names its rule in explainPage', () => {

@@ -8,7 +8,7 @@ import { isTag, isText, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
-import { siteHost, webUrl } from './site-links.js';
+import { isOwnSite, linkUrl, webUrl, type PageAddress } from './site-links.js';
 import { MAX_LABEL, repeatsItems } from './rail-items.js';
 import { blocksAfterStory } from './story-end.js';
 import type { Doomed } from './trace.js';
@@ -27,17 +27,18 @@ const MAX_PLAIN_PER_STORY = 200;
  * Drops rails of other stories in `container` after its story: blocks, after 100 of the story's prose, that hold 3+
  * headlines (links of 5+ words to pages whose address has this page's shape: host, section, depth, slug or id), the
  * headlines 20% or more of the block's text and at most 200 other characters a headline, when what follows the first
- * rail (outside the rails) holds less prose than that (the story has ended). Does nothing without the page's URL or
- * when the URL does not look like a story's (its last part a slug or a numeric id).
+ * rail (outside the rails) holds less prose than that (the story has ended). Does nothing without the page's address
+ * or when it does not look like a story's (its last part a slug or a numeric id). Links are read against the
+ * document's base, and go to the page's site when they go to its host or its base's.
  */
 export function dropStoryRails(
   container: Element,
   measures: Map<Element, Measure>,
-  pageUrl: string | undefined,
+  address: PageAddress | undefined,
   doomed: Doomed,
 ): void {
-  const page = pageUrl ? storyShape(pageUrl, undefined) : null;
-  if (!page?.story) return;
+  const page = address ? shapeOf(address.page) : null;
+  if (!address || !page?.story) return;
   // headlines to stories shaped like this one (`count`, `headlineText`), and to any story of the site (`items`)
   const count = new Map<Element, number>();
   const headlineText = new Map<Element, number>();
@@ -47,8 +48,9 @@ export function dropStoryRails(
     const href = a.attribs['href'];
     const text = textOf(a).trim();
     if (!href || text.split(/\s+/).length < MIN_HEADLINE_WORDS) continue;
-    const shape = storyShape(href, pageUrl);
-    if (!shape || shape.host !== page.host || shape.id === page.id) continue;
+    const url = linkUrl(href, address);
+    const shape = url && isOwnSite(url, address) ? shapeOf(url) : null;
+    if (!shape || shape.id === page.id) continue;
     for (let p = a.parent; p && isTag(p) && !items.has(p); p = p.parent) {
       items.add(p);
       if (p === container) break;
@@ -101,15 +103,15 @@ function labelBefore(el: Element, measures: Map<Element, Measure>): Element | nu
 }
 
 /** Whether `href` names one story of a site: a numeric id, or a slug of 3+ words under a section. */
-export function namesStory(href: string): boolean {
-  return storyShape(href, undefined)?.story ?? false;
+export function namesStory(href: string | URL): boolean {
+  const url = typeof href === 'string' ? webUrl(href, undefined) : href;
+  return (url && shapeOf(url)?.story) ?? false;
 }
 
-/** The shape of a story's address: its host and the number of path parts (and query keys), and its own id. */
+/** The shape of a story's address: its section, the number of path parts (and query keys), and its own id. */
 interface StoryShape {
   /** The address names one story: an id, or a slug of 3+ words (`local-news` is a section's, not a story's). */
   story: boolean;
-  host: string;
   key: string;
   id: string;
 }
@@ -121,13 +123,10 @@ const NUMERIC_ID = /^\d{3,}(?:\.[a-z]{2,5})?$/;
 const MIN_STORY_SLUG_WORDS = 3;
 
 /**
- * The shape of `href` (resolved against `base`) when it looks like a story's address: its last path part a slug or
- * a numeric id, or its query holding a numeric id (`news.php?id=55210`). Null otherwise (an index, a section, a
- * profile's name, another scheme).
+ * The shape of `url` when it looks like a story's address: its last path part a slug or a numeric id, or its query
+ * holding a numeric id (`news.php?id=55210`). Null otherwise (an index, a section, a profile's name).
  */
-function storyShape(href: string, base: string | undefined): StoryShape | null {
-  const url = webUrl(href, base);
-  if (!url) return null;
+function shapeOf(url: URL): StoryShape | null {
   const parts = url.pathname.split('/').filter(Boolean);
   const last = parts.at(-1) ?? '';
   const keys = [...url.searchParams.keys()].sort();
@@ -135,12 +134,10 @@ function storyShape(href: string, base: string | undefined): StoryShape | null {
   const id = NUMERIC_ID.test(last) || /\d{3,}(?:\.[a-z]{2,5})?$/i.test(last) || queryId;
   // a lone slug at the site's root may be any page of it (about-us, a service); a section or an id makes it a story
   if (!(SLUG.test(last) && parts.length > 1) && !id) return null;
-  const host = siteHost(url);
   const section = parts.length > 1 ? parts[0] : '';
   return {
     story: id || last.split(/[-_]/).length >= MIN_STORY_SLUG_WORDS,
-    host,
-    key: `${host}|${parts.length}|${section}|${id ? 'id' : 'slug'}|${keys.join('&')}`,
+    key: `${parts.length}|${section}|${id ? 'id' : 'slug'}|${keys.join('&')}`,
     id: `${url.pathname}${url.search}`,
   };
 }

@@ -6,7 +6,7 @@ import { isTag, type Element } from 'domhandler';
 import { elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
 import { anyOf, phraseTable } from './phrases/phrase-table.js';
-import { siteHost, webUrl } from './site-links.js';
+import { isOwnSite, linkUrl, type PageAddress } from './site-links.js';
 import { blocksAfterStory } from './story-end.js';
 import { namesStory } from './story-rails.js';
 import type { Doomed } from './trace.js';
@@ -47,16 +47,14 @@ const MAX_CALL_WORDS = 5;
 export function dropSubscribeBoxes(
   container: Element,
   measures: Map<Element, Measure>,
-  pageUrl: string | undefined,
+  address: PageAddress | undefined,
   doomed: Doomed,
 ): void {
-  const page = pageUrl && namesStory(pageUrl) ? webUrl(pageUrl, undefined) : null;
-  if (!page) return;
-  const host = siteHost(page);
+  if (!address || !namesStory(address.page)) return;
   // the elements holding a link to the site's account pages
   const calls = new Set<Element>();
   for (const a of elements(container)) {
-    if (a.name !== 'a' || !isAccountLink(a.attribs['href'], page, host)) continue;
+    if (a.name !== 'a' || !isAccountLink(a.attribs['href'], address)) continue;
     // a call stands apart, as a button does: a link inside a sentence ("Try it free today") is the text's own
     const run = a.parent && isTag(a.parent) ? measures.get(a.parent) : undefined;
     if (!run || run.own - run.ownLink > MAX_BETWEEN_CALLS) continue;
@@ -79,8 +77,8 @@ export function dropSubscribeBoxes(
   }
 }
 
-/** Whether `href` goes to a page of the site `host` whose path names signing in, subscribing or plans. */
-function isAccountLink(href: string | undefined, base: URL, host: string): boolean {
-  const url = href ? webUrl(href, base) : null;
-  return url !== null && siteHost(url) === host && url.pathname.split('/').some((part) => ACCOUNT_PATH.test(part));
+/** Whether `href` goes to a page of the page's own site whose path names signing in, subscribing or plans. */
+function isAccountLink(href: string | undefined, address: PageAddress): boolean {
+  const url = href ? linkUrl(href, address) : null;
+  return url !== null && isOwnSite(url, address) && url.pathname.split('/').some((part) => ACCOUNT_PATH.test(part));
 }

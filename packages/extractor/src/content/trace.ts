@@ -25,6 +25,8 @@ export type KeepRule =
   | 'item-grid'
   /** intro paragraphs between the title and the container, outside it (`lede.ts`) */
   | 'lede'
+  /** the page's `<main>` holding the headline of a story its HTML does not hold (`extract.ts`) */
+  | 'story-shell'
   /** the byline's parts, kept as one line (`byline.ts`); the parts themselves are replaced by it */
   | 'byline';
 

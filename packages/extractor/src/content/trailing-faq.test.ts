@@ -34,6 +34,12 @@ describe('articles: a FAQ after the body', () => {
     expectOnly(markdown, ['Step 7: plan the budget line 7'], ['How early should I start planning']);
   });
 
+  it("cleans the FAQ with the page's facts: a subscribe box at its end goes", () => {
+    const box = `<div class="faq-cta"><div>Planning pass</div><div>Templates and checklists for every step, for members only.</div><div><a href="/plans">See the plans</a> | <a href="/sign-in">Sign in</a></div></div>`;
+    const { markdown } = markdownOf(newsPage(post(faq.replace(/<\/div>$/, `${box}</div>`))));
+    expectOnly(markdown, ['The venue and the catering usually take'], ['See the plans', 'for members only']);
+  });
+
   it('leaves out a FAQ whose questions only link to other pages', () => {
     const links = `<div class="faq-links"><h2>FAQ</h2><ul><li><a href="/faq/start">How early should I start planning an event?</a> <a href="/faq/start">Find the answer</a></li><li><a href="/faq/cost">What is the biggest cost of an event?</a> <a href="/faq/cost">Find the answer</a></li><li><a href="/faq/staff">How many staff do I need?</a> <a href="/faq/staff">Find the answer</a></li></ul></div>`;
     const { markdown } = markdownOf(newsPage(post(links)));

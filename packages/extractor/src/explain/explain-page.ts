@@ -91,6 +91,7 @@ const KEEP_REASONS: Record<ExplainKeepRule, string> = {
   'teaser-grid': 'teaser cards kept by the position and prose guards (a listing)',
   'item-grid': 'a grid of items above a longer block of prose (a collection above its description)',
   lede: "the story's intro between its title and the container",
+  'story-shell': "a story page's <main> holding its headline but not its story (a script fills it): the rest is rails",
   byline: 'a part of the byline, kept as one line ("By Jane Doe · March 3, 2025")',
   'include-tags': 'matched by includeTags',
   'whole-page': 'onlyMainContent is false: the whole page is kept',
