@@ -1,0 +1,116 @@
+// Option pickers of a product on a page that is not a story: a colour's or a size's radio buttons, a protection plan's,
+// a quantity stepper. Their controls are found before the prune step (which drops inputs); what is left of a picker
+// after it, its label and its options' names ("Color: Black", "S M L XL", "Quantity"), goes when a price stands near.
+import { isTag, type Element, type ParentNode } from 'domhandler';
+
+import { elements, textOf } from '../dom/walk.js';
+import type { Measure } from './measure.js';
+import { PRICE } from './product-cards.js';
+import type { Doomed } from './trace.js';
+
+/** A picker offers this many options at least (radio buttons of one name). */
+const MIN_OPTIONS = 2;
+/** What is left of a picker holds at most this many characters: a label and short option names. */
+const MAX_PICKER = 200;
+/** An option's name holds this many characters on average, at most ("Extra large", "3-Year Plan - $24.00"). */
+const MAX_OPTION = 30;
+/** Climbing from the controls' holder, a parent may add this much text: the picker's label ("Color:", "Size"). */
+const LABEL_ROOM = 40;
+/** The block around a picker where its price is looked for holds at most this many characters (a buy box). */
+const MAX_BOX = 600;
+
+/**
+ * The option pickers under `root`, by the element holding each one's controls, with its options counted (0 where
+ * they are not radio buttons of one name): each group of 2 or more radio buttons of one name (the lowest element
+ * holding them all), each `role="radiogroup"`, each number field (`<input type="number">`, `role="spinbutton"`: its
+ * parent). Read before the prune step, which drops the inputs. A `<select>` is not one: sort orders and currency
+ * menus are selects, and the references keep some.
+ */
+export function findOptionPickers(root: ParentNode): Map<Element, number> {
+  const radios = new Map<string, Element[]>();
+  const out = new Map<Element, number>();
+  const add = (holder: ParentNode | null, options: number): void => {
+    if (holder && isTag(holder)) out.set(holder, Math.max(out.get(holder) ?? 0, options));
+  };
+  for (const el of elements(root)) {
+    const role = el.attribs['role'];
+    if (role === 'radiogroup') add(el, 0);
+    else if (role === 'spinbutton') add(el.parent, 1);
+    else if (el.name === 'input') {
+      const type = (el.attribs['type'] ?? '').toLowerCase();
+      if (type === 'number') add(el.parent, 1);
+      else if (type === 'radio') {
+        const name = el.attribs['name'] ?? '';
+        const group = radios.get(name);
+        if (group) group.push(el);
+        else radios.set(name, [el]);
+      }
+    }
+  }
+  for (const group of radios.values()) if (group.length >= MIN_OPTIONS) add(lowestHolder(group), group.length);
+  return out;
+}
+
+/** The lowest element holding every one of `els`. */
+function lowestHolder(els: readonly Element[]): ParentNode | null {
+  let holder: ParentNode | null = els[0]!.parent;
+  for (const el of els) {
+    while (holder && !holds(holder, el)) holder = holder.parent;
+  }
+  return holder;
+}
+
+function holds(holder: ParentNode, el: Element): boolean {
+  for (let p: ParentNode | null = el; p; p = p.parent) if (p === holder) return true;
+  return false;
+}
+
+/**
+ * Drops the option pickers inside `container` (the caller skips declared articles): from each holder of `pickers`,
+ * the picker is the holder and the parents above it, below the container, that add at most a label (40 characters,
+ * no link text: a card's linked title is no label). It goes when it holds text, at most 200 characters, its options'
+ * names are short (30 characters on average: a plan described in a sentence is content), it holds no `<h1>`, and a
+ * price stands near it.
+ */
+export function dropOptionPickers(
+  container: Element,
+  measures: Map<Element, Measure>,
+  pickers: ReadonlyMap<Element, number>,
+  doomed: Doomed,
+): void {
+  for (const [holder, options] of pickers) {
+    let picker = holder;
+    let m = measures.get(picker);
+    if (!m || !holds(container, picker) || picker === container) continue;
+    for (let p = picker.parent; p && isTag(p) && p !== container; p = p.parent) {
+      const pm = measures.get(p);
+      if (!pm || pm.text > m.text + LABEL_ROOM || pm.link > m.link) break;
+      picker = p;
+      m = pm;
+    }
+    if (m.text === 0 || m.text > MAX_PICKER || doomed.has(picker)) continue;
+    if (options > 0 && m.text > options * MAX_OPTION) continue;
+    if (holdsTitle(picker) || !isPriced(picker, container, measures)) continue;
+    doomed.drop(picker, 'option-picker');
+  }
+}
+
+/**
+ * Whether a price stands near `picker`: in the largest block around it (inside the container) of at most 600
+ * characters. An option with a price is bought; a switch of a gallery's colour or a tab's panel is not.
+ */
+function isPriced(picker: Element, container: Element, measures: Map<Element, Measure>): boolean {
+  let box = picker;
+  for (let p = picker.parent; p && isTag(p); p = p.parent) {
+    if ((measures.get(p)?.text ?? Infinity) > MAX_BOX) break;
+    box = p;
+    if (p === container) break;
+  }
+  return PRICE.test(textOf(box));
+}
+
+/** Whether `picker` holds an `<h1>` (the product's name is never an option). */
+function holdsTitle(picker: Element): boolean {
+  for (const el of elements(picker)) if (el.name === 'h1') return true;
+  return false;
+}
