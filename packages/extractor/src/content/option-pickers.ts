@@ -1,7 +1,7 @@
 // Option pickers of a product on a page that is not a story: a colour's or a size's radio buttons, a protection plan's,
 // a quantity stepper. Their controls are found before the prune step (which drops inputs); what is left of a picker
 // after it, its label and its options' names ("Color: Black", "S M L XL", "Quantity"), goes when a price stands near.
-import { isTag, type Element, type ParentNode } from 'domhandler';
+import { isTag, isText, type Element, type ParentNode } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
 import type { Measure } from './measure.js';
@@ -68,7 +68,7 @@ function holds(holder: ParentNode, el: Element): boolean {
 /**
  * Drops the option pickers inside `container` (the caller skips declared articles): from each holder of `pickers`,
  * the picker is the holder and the parents above it, below the container, that add at most a label (40 characters,
- * no link text: a card's linked title is no label). It goes when it holds text, at most 200 characters, its options'
+ * no link text: a card's linked title is no label; no price: the buy box's price is no label). It goes when it holds text, at most 200 characters, its options'
  * names are short (30 characters on average: a plan described in a sentence is content), it holds no `<h1>`, and a
  * price stands near it.
  */
@@ -84,7 +84,7 @@ export function dropOptionPickers(
     if (!m || !holds(container, picker) || picker === container) continue;
     for (let p = picker.parent; p && isTag(p) && p !== container; p = p.parent) {
       const pm = measures.get(p);
-      if (!pm || pm.text > m.text + LABEL_ROOM || pm.link > m.link) break;
+      if (!pm || pm.text > m.text + LABEL_ROOM || pm.link > m.link || pricedBeside(p, picker)) break;
       picker = p;
       m = pm;
     }
@@ -107,6 +107,15 @@ function isPriced(picker: Element, container: Element, measures: Map<Element, Me
     if (p === container) break;
   }
   return PRICE.test(textOf(box));
+}
+
+/** Whether `parent` shows a price outside `child`: the buy box's price, not the picker's label. */
+function pricedBeside(parent: Element, child: Element): boolean {
+  for (const c of parent.children) {
+    if (c === child) continue;
+    if (isText(c) ? PRICE.test(c.data) : isTag(c) && PRICE.test(textOf(c))) return true;
+  }
+  return false;
 }
 
 /** Whether `picker` holds an `<h1>` (the product's name is never an option). */
