@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { explainPage } from '../explain/index.js';
 import { extractMainContent } from './index.js';
+import { findFormControls } from './form-controls.js';
 import { findOptionPickers } from './option-pickers.js';
 
 const radios = (name: string, labels: string[]): string =>
@@ -70,7 +71,7 @@ describe('extractMainContent: option pickers beside a product', () => {
     const doc = parseDocument(
       `<div>${radios('a', ['One', 'Two'])}</div><div>${radios('b', ['Alone'])}</div><div role="radiogroup"></div>${quantity}<div><select><option>Newest</option><option>Oldest</option></select></div>`,
     );
-    expect([...findOptionPickers(doc).values()]).toEqual([0, 1, 2]);
+    expect([...findOptionPickers(findFormControls(doc)).values()]).toEqual([0, 1, 2]);
   });
 
   it('names its rule in explainPage', () => {

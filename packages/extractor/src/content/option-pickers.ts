@@ -4,6 +4,7 @@
 import { isTag, isText, type Element, type ParentNode } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
+import type { FormControls } from './form-controls.js';
 import type { Measure } from './measure.js';
 import { PRICE } from './product-cards.js';
 import type { Doomed } from './trace.js';
@@ -20,34 +21,20 @@ const LABEL_ROOM = 40;
 const MAX_BOX = 600;
 
 /**
- * The option pickers under `root`, by the element holding each one's controls, with its options counted (0 where
- * they are not radio buttons of one name): each group of 2 or more radio buttons of one name (the lowest element
- * holding them all), each `role="radiogroup"`, each number field (`<input type="number">`, `role="spinbutton"`: its
- * parent). Read before the prune step, which drops the inputs. A `<select>` is not one: sort orders and currency
- * menus are selects, and the references keep some.
+ * The option pickers of a page, by the element holding each one's controls (`controls`, read by `findFormControls`),
+ * with its options counted (0 where they are not radio buttons of one name): each group of 2 or more radio buttons of
+ * one name (the lowest element holding them all), each `role="radiogroup"`, each number field (`<input
+ * type="number">`, `role="spinbutton"`: its parent). A `<select>` is not one: sort orders and currency menus are
+ * selects, and the references keep some.
  */
-export function findOptionPickers(root: ParentNode): Map<Element, number> {
-  const radios = new Map<string, Element[]>();
+export function findOptionPickers(controls: FormControls): Map<Element, number> {
   const out = new Map<Element, number>();
   const add = (holder: ParentNode | null, options: number): void => {
     if (holder && isTag(holder)) out.set(holder, Math.max(out.get(holder) ?? 0, options));
   };
-  for (const el of elements(root)) {
-    const role = el.attribs['role'];
-    if (role === 'radiogroup') add(el, 0);
-    else if (role === 'spinbutton') add(el.parent, 1);
-    else if (el.name === 'input') {
-      const type = (el.attribs['type'] ?? '').toLowerCase();
-      if (type === 'number') add(el.parent, 1);
-      else if (type === 'radio') {
-        const name = el.attribs['name'] ?? '';
-        const group = radios.get(name);
-        if (group) group.push(el);
-        else radios.set(name, [el]);
-      }
-    }
-  }
-  for (const group of radios.values()) if (group.length >= MIN_OPTIONS) add(lowestHolder(group), group.length);
+  for (const el of controls.radioGroups) add(el, 0);
+  for (const el of controls.numbers) add(el.parent, 1);
+  for (const group of controls.radios.values()) if (group.length >= MIN_OPTIONS) add(lowestHolder(group), group.length);
   return out;
 }
 
