@@ -2,7 +2,7 @@
 // the form's structure before the prune step (which drops inputs); dropped whole, question and count with it, when
 // it asks a question and follows the story's end. An option picker (a size, a marital status) asks none. A survey
 // (several questions) is no poll: its form holds more than one group.
-import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
 import type { Measure } from './measure.js';
