@@ -47,6 +47,7 @@ function lowestHolder(els: readonly Element[]): ParentNode | null {
   return holder;
 }
 
+/** Whether `el` is `holder` or under it. */
 function holds(holder: ParentNode, el: Element): boolean {
   for (let p: ParentNode | null = el; p; p = p.parent) if (p === holder) return true;
   return false;
@@ -55,9 +56,9 @@ function holds(holder: ParentNode, el: Element): boolean {
 /**
  * Drops the option pickers inside `container` (the caller skips declared articles): from each holder of `pickers`,
  * the picker is the holder and the parents above it, below the container, that add at most a label (40 characters,
- * no link text: a card's linked title is no label; no price: the buy box's price is no label). It goes when it holds text, at most 200 characters, its options'
- * names are short (30 characters on average: a plan described in a sentence is content), it holds no `<h1>`, and a
- * price stands near it.
+ * no link text: a card's linked title is no label; no price: the buy box's price is no label). It goes when it holds
+ * text, at most 200 characters, its options' names are short (30 characters on average: a plan described in a
+ * sentence is content), it holds no `<h1>`, and a price stands near it.
  */
 export function dropOptionPickers(
   container: Element,

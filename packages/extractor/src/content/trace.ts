@@ -126,7 +126,7 @@ export const DROP_RULES = {
   },
   'option-picker': {
     module: 'option-pickers.ts',
-    says: "an option picker beside a product: a colour's swatches, a size's buttons, a quantity stepper",
+    says: "an option picker beside a price: a colour's or a size's radio buttons, a plan's, a quantity stepper",
   },
   'author-card': { module: 'author-cards.ts', says: "an author card: a link to the writer's page beside a bio" },
   'repeated-facts': {
