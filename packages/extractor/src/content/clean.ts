@@ -14,6 +14,7 @@ import { LINK_LISTS_MAX_SHARE, LinkCounts, isLinkList } from './link-lists.js';
 import { findLinkRuns } from './link-runs.js';
 import type { Measure } from './measure.js';
 import { dropNumberedNotes } from './numbered-notes.js';
+import { dropOptionPickers } from './option-pickers.js';
 import { isPageControl } from './page-controls.js';
 import { NO_FORMS, type PageForms } from './page-forms.js';
 import { phoneCallToAction } from './phone-links.js';
@@ -137,6 +138,7 @@ export function cleanContainer(
   dropPolls(container, measures, forms.polls, doomed);
   // on a declared article, card rows are teasers (above); elsewhere priced cards beside the content are suggestions
   if (!article) dropProductCardRows(container, measures, total, doomed, pageGrids);
+  if (!article) dropOptionPickers(container, measures, forms.pickers, doomed);
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');
   dropRepeatedFacts(container, measures, doomed);
   dropNumberedNotes(container, measures, doomed);

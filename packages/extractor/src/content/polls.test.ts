@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { explainPage } from '../explain/index.js';
 import { extractMainContent } from './index.js';
+import { findFormControls } from './form-controls.js';
 import { findPollForms } from './polls.js';
 
 const brief = `<h1>Tram depot to get solar roof</h1><p>The city's tram depot will be covered with solar panels next summer, enough to run the workshop and the offices and to charge the maintenance vans on most days of the year.</p><p>Work starts in April and should take ten weeks.</p>`;
@@ -37,8 +38,8 @@ describe('extractMainContent: polls after a story', () => {
 
   it('finds no poll in a survey of several questions, and keeps options that ask no question', () => {
     const survey = `<form><p>How often do you ride the tram?</p>${options('q1', ['Daily', 'Weekly', 'Rarely'])}<p>Which line do you use?</p>${options('q2', ['Red', 'Blue', 'Green'])}<button>Send</button></form>`;
-    expect(findPollForms(parseDocument(survey)).size).toBe(0);
-    expect(findPollForms(parseDocument(poll())).size).toBe(1);
+    expect(findPollForms(findFormControls(parseDocument(survey)).radios).size).toBe(0);
+    expect(findPollForms(findFormControls(parseDocument(poll())).radios).size).toBe(1);
     expect(text(page(`${brief}${poll('Pick a panel colour.')}`))).toContain('Pick a panel colour.');
   });
 

@@ -2,7 +2,7 @@
 // the form's structure before the prune step (which drops inputs); dropped whole, question and count with it, when
 // it asks a question and follows the story's end. An option picker (a size, a marital status) asks none. A survey
 // (several questions) is no poll: its form holds more than one group.
-import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
 import type { Measure } from './measure.js';
@@ -25,19 +25,12 @@ function isSubmit(el: Element): boolean {
 }
 
 /**
- * The poll forms under `root`: for each group of 2-8 radio buttons of one name, its `<form>`, or (without one) the
- * nearest element holding the group and a vote button, when that holds no other field (a text box, a select, a
- * checkbox, a second group: a survey or a search form). Read before the prune step, which drops inputs.
+ * The poll forms of a page: for each group of 2-8 radio buttons of one name (`groups`, the page's radio buttons by
+ * name, `findFormControls`), its `<form>`, or (without one) the nearest element holding the group and a vote button,
+ * when that holds no other field (a text box, a select, a checkbox, a second group: a survey or a search form). Read
+ * before the prune step, which drops inputs.
  */
-export function findPollForms(root: ParentNode): Set<Element> {
-  const groups = new Map<string, Element[]>();
-  for (const el of elements(root)) {
-    if (el.name !== 'input' || (el.attribs['type'] ?? '').toLowerCase() !== 'radio') continue;
-    const name = el.attribs['name'] ?? '';
-    const group = groups.get(name);
-    if (group) group.push(el);
-    else groups.set(name, [el]);
-  }
+export function findPollForms(groups: ReadonlyMap<string, readonly Element[]>): Set<Element> {
   const polls = new Set<Element>();
   for (const radios of groups.values()) {
     if (radios.length < MIN_OPTIONS || radios.length > MAX_OPTIONS) continue;

@@ -20,7 +20,7 @@ const CARD_SHARE = 0.6;
 const MAX_ROW_SHARE = 0.4;
 
 /** A price: a currency sign next to a figure ($129.00, 79,99 €, £675). */
-const PRICE = /[$€£¥₹]\s?\d|\d\s?[€£]/;
+export const PRICE = /[$€£¥₹]\s?\d|\d\s?[€£]/;
 
 /**
  * Drops rows of 2 to 24 sibling product cards of one shape (same tag and class), each a short block (15 to 300

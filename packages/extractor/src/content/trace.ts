@@ -126,6 +126,10 @@ export const DROP_RULES = {
     module: 'product-cards.ts',
     says: "a row of other products' cards on a product's page (bought together, also viewed)",
   },
+  'option-picker': {
+    module: 'option-pickers.ts',
+    says: "an option picker beside a price: a colour's or a size's radio buttons, a plan's, a quantity stepper",
+  },
   'author-card': { module: 'author-cards.ts', says: "an author card: a link to the writer's page beside a bio" },
   'repeated-facts': {
     module: 'repeated-facts.ts',
