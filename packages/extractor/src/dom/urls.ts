@@ -73,11 +73,9 @@ function splitCandidates(srcset: string): string[] {
     pending = [];
   };
   SRCSET_MARKS.lastIndex = 0;
-  // `test`, not `exec`: a mark is one character, so it ends where the search stopped, and no match array is made
-  while (SRCSET_MARKS.test(srcset)) {
-    const at = SRCSET_MARKS.lastIndex - 1;
-    const c = srcset.charCodeAt(at);
-    if (c === 44 /* , */) pending.push(at);
+  for (let m = SRCSET_MARKS.exec(srcset); m; m = SRCSET_MARKS.exec(srcset)) {
+    const c = srcset.charCodeAt(m.index);
+    if (c === 44 /* , */) pending.push(m.index);
     else if (c === 41 /* ) */) pending = [];
     else cut();
   }
@@ -89,11 +87,8 @@ function splitCandidates(srcset: string): string[] {
 /** The end of the run of non-whitespace that starts at `from`. */
 function wordEnd(s: string, from: number): number {
   SPACE.lastIndex = from;
-  return SPACE.test(s) ? SPACE.lastIndex - 1 : s.length;
+  return SPACE.exec(s)?.index ?? s.length;
 }
-
-/** A width or density descriptor (`480w`, `1.5x`). */
-const DESCRIPTOR = /^\d+(?:\.\d+)?[wx]$/i;
 
 /** Parses a `srcset` attribute into its candidates. */
 export function parseSrcset(srcset: string): SrcsetCandidate[] {
@@ -107,9 +102,8 @@ export function parseSrcset(srcset: string): SrcsetCandidate[] {
     let from = urlEnd;
     while (from < part.length && isWhitespace(part.charCodeAt(from))) from++;
     const descriptor = from < part.length ? part.slice(from, wordEnd(part, from)) : '1x';
-    const valid = DESCRIPTOR.test(descriptor);
-    const unit = valid && (descriptor.charCodeAt(descriptor.length - 1) | 0x20) === 0x77 /* w */ ? 'w' : 'x';
-    out.push({ url, size: valid ? Number(descriptor.slice(0, -1)) : 1, unit });
+    const match = /^(\d+(?:\.\d+)?)([wx])$/i.exec(descriptor);
+    out.push({ url, size: match ? Number(match[1]) : 1, unit: match?.[2]?.toLowerCase() === 'w' ? 'w' : 'x' });
   }
   return out;
 }
