@@ -1,54 +1,14 @@
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
-/**
- * The walk of {@link elements}: an iterator object rather than a generator, whose stack held every node (text
- * included) and whose every step made a result object (the optimiser did not elide them: 0.3 MB a large page). Lazy as the generator was: the
- * root's children are read at the first step, and an element's children when the step after it is taken, so a loop
- * may change the subtree of the element it is on.
- */
-class ElementWalk implements IterableIterator<Element> {
-  readonly #root: ParentNode;
-  /** Elements still to visit, the next last; null before the first step. */
-  #stack: Element[] | null = null;
-  /** The element given by the last step, whose children come next. */
-  #last: Element | null = null;
-  /** The one result every step returns, updated (a loop reads it before the next step). */
-  readonly #result: { done: boolean; value: Element | undefined } = { done: false, value: undefined };
-
-  constructor(root: ParentNode) {
-    this.#root = root;
-  }
-
-  [Symbol.iterator](): this {
-    return this;
-  }
-
-  next(): IteratorResult<Element, undefined> {
-    let stack = this.#stack;
-    if (stack === null) {
-      stack = this.#stack = [];
-      pushElements(stack, this.#root.children);
-    } else if (this.#last !== null) pushElements(stack, this.#last.children);
-    const node = stack.pop();
-    const result = this.#result;
-    this.#last = node ?? null;
-    result.done = node === undefined;
-    result.value = node;
-    return result as IteratorResult<Element, undefined>;
-  }
-}
-
-/** Pushes the elements among `children` onto `stack`, the first last. */
-function pushElements(stack: Element[], children: readonly AnyNode[]): void {
-  for (let i = children.length - 1; i >= 0; i--) {
-    const child = children[i]!;
-    if (isTag(child)) stack.push(child);
-  }
-}
-
 /** Every element under `root` in document order, without recursion (deep trees must not overflow the stack). */
-export function elements(root: ParentNode): IterableIterator<Element> {
-  return new ElementWalk(root);
+export function* elements(root: ParentNode): Generator<Element> {
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    yield node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
 }
 
 /** Whether `ancestor` is a proper ancestor of `node`. */
