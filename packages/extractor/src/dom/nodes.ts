@@ -5,8 +5,9 @@ import { Element, Text, type ChildNode } from 'domhandler';
 // fields among them, which this parser never sets (they stay null or undefined). A node here holds only the fields
 // it uses, in one constructor without the chain of `super` calls: an element is a third smaller and a text node a
 // fifth, and the tree lives (and is copied by the collector) for the whole extraction. The nodes are domhandler's
-// still: the same prototypes (`instanceof`, the accessors), and a field left out reads as undefined, as an unset one
-// does.
+// still: the same prototypes (`instanceof`, the accessors, `cloneNode`); a field left out reads undefined (the
+// source positions read null before; nothing reads them). In one process `parseHtml` of the largest dev pages cost a
+// tenth less CPU.
 
 interface ParsedElement {
   parent: null;
