@@ -1,6 +1,15 @@
-import { Comment, Document, Element, ProcessingInstruction, Text, type ChildNode, type ParentNode } from 'domhandler';
+import {
+  Comment,
+  Document,
+  ProcessingInstruction,
+  type ChildNode,
+  type Element,
+  type ParentNode,
+  type Text,
+} from 'domhandler';
 
 import { streamHtml, type HtmlEventSink } from './html-events.js';
+import { newElement, newText } from './nodes.js';
 import { StreamedParts } from './streamed-segments.js';
 
 /**
@@ -59,7 +68,7 @@ class TreeBuilder implements HtmlEventSink {
   }
 
   open(name: string, attribs: Record<string, string>): boolean {
-    const element = new Element(name, attribs, OPEN_CHILDREN);
+    const element = newElement(name, attribs, OPEN_CHILDREN);
     this.#append(element);
     this.streamed.observe(element);
     this.#open.push(element);
@@ -90,7 +99,7 @@ class TreeBuilder implements HtmlEventSink {
       this.#lastText.data += data;
       return;
     }
-    const text = new Text(data);
+    const text = newText(data);
     this.#append(text);
     this.#lastText = text;
   }
