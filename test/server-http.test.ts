@@ -99,6 +99,16 @@ describe('bodies and routes', () => {
       headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(expectStatus(form, 200).body.success).toBe(true);
+    // Form fields (`curl -d url=…`) are told as what they are.
+    const fields = await call(base, 'POST', '/v2/scrape', {
+      raw: 'url=https%3A%2F%2Fexample.com',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(expectStatus(fields, 400, 'BAD_REQUEST_INVALID_JSON').body.error).toBe(
+      'Bad request, malformed JSON: send one JSON object as the body (this one is form fields, ' +
+        `application/x-www-form-urlencoded, which are not read: send '{"url":"https://…"}' with Content-Type: ` +
+        'application/json).',
+    );
   });
 
   it('answers a body over bodyLimit with 413 PAYLOAD_TOO_LARGE', async () => {

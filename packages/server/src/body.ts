@@ -82,13 +82,24 @@ export function registerBodyParsing(app: FastifyInstance, bodyTimeoutMs: number)
   });
 }
 
-/** The v2 answer of a body the server could not read, or undefined for other errors. */
-export function describeBodyError(error: FastifyError, bodyLimit: number): object | undefined {
+/**
+ * The v2 answer of a body the server could not read, or undefined for other errors. `contentType` is the request's:
+ * form fields (`curl -F`, `-d url=…`) are told as what they are, since only JSON is read.
+ */
+export function describeBodyError(error: FastifyError, bodyLimit: number, contentType = ''): object | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return v2Error('PAYLOAD_TOO_LARGE', `Request body is too large: the limit is ${bodyLimit} bytes.`);
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return v2Error('BAD_REQUEST_INVALID_JSON', 'Bad request, malformed JSON: send one JSON object as the body.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY': {
+      const form = /^application\/x-www-form-urlencoded/i.test(contentType)
+        ? ' (this one is form fields, application/x-www-form-urlencoded, which are not read: send ' +
+          `'{"url":"https://…"}' with Content-Type: application/json)`
+        : '';
+      return v2Error(
+        'BAD_REQUEST_INVALID_JSON',
+        `Bad request, malformed JSON: send one JSON object as the body${form}.`,
+      );
+    }
     case TOO_DEEP:
       return v2Error('BAD_REQUEST_INVALID_JSON', error.message);
     case BODY_TIMEOUT:

@@ -76,7 +76,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const body = describeBodyError(error, options.bodyLimit);
+    const body = describeBodyError(error, options.bodyLimit, request.headers['content-type']);
     if (body) {
       if (error.statusCode === 408) closeAfter(reply);
       return send(reply, body);
