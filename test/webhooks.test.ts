@@ -199,7 +199,7 @@ describe('webhook deliveries', () => {
       };
       await until(async () => (await errorsOfQuick(a.id)).length === 1 && (await errorsOfQuick(b.id)).length === 1);
       expect(rejecting.attempts).toBe(1);
-      expect((await errorsOfQuick(a.id))[0]!.error).toMatch(/1 attempts.*HTTP 410/);
+      expect((await errorsOfQuick(a.id))[0]!.error).toMatch(/after 1 attempt: .*HTTP 410/);
       expect(hanging.attempts).toBe(2);
       expect((await errorsOfQuick(b.id))[0]!.error).toMatch(/2 attempts.*tim/i);
     } finally {

@@ -97,6 +97,6 @@ export async function recordUndelivered(store: Store, delivery: Delivery, error:
   await store.results.addError(delivery.jobId, {
     url: redactUrl(stored.url),
     code: 'WEBHOOK_DELIVERY_FAILED',
-    error: `Webhook event ${stored.body.type} was not delivered after ${delivery.attempts} attempts: ${error}`,
+    error: `Webhook event ${stored.body.type} was not delivered after ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}: ${error}`,
   });
 }
