@@ -127,27 +127,38 @@ describe("a job's webhook under its URL policy", () => {
     expect(received).toEqual([]);
   });
 
-  it.skipIf(!redisUrl)('holds on a Redis worker without a policy', async () => {
-    const options = redis({
-      url: redisUrl!,
-      prefix: `ck-webhook-policy-${randomUUID()}`,
-      secretKey: randomBytes(32).toString('base64'),
-    });
-    const submitter = new Crawlkit({ backend: options, engine: 'http', urlPolicy: policy });
-    const worker = new Crawlkit({ backend: options, engine: 'http' });
-    try {
-      await worker.startWorker();
-      const { id } = ok(await submitter.crawl(crawlBody()));
-      // Only the worker is left to send the job's events.
-      await submitter.close();
-      expect(ok(await worker.waitForJob(id)).status).toBe('completed');
-      const undelivered = await settled(worker, id);
-      expect(connections).toBe(0);
-      expect(undelivered.length).toBeGreaterThan(0);
-    } finally {
-      await submitter.close();
-      await worker.close();
-    }
-    expect(received).toEqual([]);
-  });
+  it.skipIf(!redisUrl)(
+    'holds on a Redis worker without a policy',
+    async () => {
+      const options = redis({
+        url: redisUrl!,
+        prefix: `ck-webhook-policy-${randomUUID()}`,
+        secretKey: randomBytes(32).toString('base64'),
+      });
+      // A close sends what its process queued and nobody tried yet, for up to the webhook timeout: set past this test's
+      // own, so that waiting on events the worker sends or gives up fails the test instead of only slowing it.
+      const submitter = new Crawlkit({
+        backend: options,
+        engine: 'http',
+        urlPolicy: policy,
+        webhooks: { timeoutMs: 120_000 },
+      });
+      const worker = new Crawlkit({ backend: options, engine: 'http' });
+      try {
+        await worker.startWorker();
+        const { id } = ok(await submitter.crawl(crawlBody()));
+        // Only the worker is left to send the job's events.
+        await submitter.close();
+        expect(ok(await worker.waitForJob(id)).status).toBe('completed');
+        const undelivered = await settled(worker, id);
+        expect(connections).toBe(0);
+        expect(undelivered.length).toBeGreaterThan(0);
+      } finally {
+        await submitter.close();
+        await worker.close();
+      }
+      expect(received).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -151,9 +151,8 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Before a close: sends the events this process queued and has not tried yet (a job's `completed`, queued as it
-   * ended), so that a one-shot process (`crawlkit crawl --webhook`) does not leave them to the next engine on the
-   * store. Ends when none is left that this process may send now (one behind a back-off waits), or after `timeoutMs`.
+   * Before a close: sends the events queued here and not tried yet (a job's `completed`), so that a one-shot process
+   * (`crawl --webhook`) does not leave them to the next engine; ends when none is left to send now, or at `timeoutMs`.
    */
   async flush(timeoutMs = this.#options.timeoutMs): Promise<void> {
     const end = Date.now() + timeoutMs;
@@ -163,12 +162,15 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Whether an event queued here and not tried yet can be sent now by this process. */
+  /** Whether an event queued here, not yet sent or tried by any process, can be sent now by this process. */
   async #unsent(): Promise<boolean> {
     for (const [jobId, events] of this.#known) {
       const first = events.values().next().value;
       if (!first || (this.#waiting.get(jobId) ?? 0) > Date.now()) continue;
-      if (this.#claimed(jobId) || (await this.#claim(first.store, jobId))) return true;
+      const head = (await first.store.deliveries.pending(jobId))[0];
+      for (const { delivery } of [...events.values()]) if (!head || delivery.seq < head.seq) this.#forget(delivery);
+      const ours = head && head.attempts === 0 && head.nextAttemptAt <= Date.now() && this.#known.has(jobId);
+      if (ours && (this.#claimed(jobId) || (await this.#claim(first.store, jobId)))) return true;
     }
     return false;
   }
