@@ -70,7 +70,7 @@ export const PAGE_CODES = {
   SCRAPE_RESPONSE_TOO_LARGE: info(
     500,
     "The body or the headers went past `http.limits` (`maxBodyBytes`, `maxDecompressedBytes`, header size), or a page's scripts built a document longer than `maxBodyBytes`.",
-    'Raise the limit under `http.limits` if the page is legitimate.',
+    'Raise the limit under `http.limits` if the page is legitimate (`--max-body-bytes`, `http` in `crawlkit.config.json`).',
   ),
   SCRAPE_DECOMPRESSION_BOMB: info(
     500,
