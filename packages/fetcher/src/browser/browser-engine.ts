@@ -212,7 +212,7 @@ export class BrowserEngine {
       if (gate.mainFrameError) return gate.mainFrameError;
       if (gateError) return gateError;
       const last = gate.lastMainFrameUrl ?? request.url;
-      if (error !== undefined) return networkGate.tunnelError(last) ?? navigationError(error, last);
+      if (error !== undefined) return networkGate.tunnelError(last) ?? navigationError(error, last, gate.hops);
       if (page.url().startsWith('chrome-error:')) {
         return networkGate.tunnelError(last) ?? navigationError(new Error('net::ERR_FAILED'), last);
       }

@@ -38,6 +38,8 @@ export class RequestGate {
   mainFrameError: FetchError | undefined;
   /** The URL of the main frame's latest navigation request (redirect hops included). */
   lastMainFrameUrl: string | undefined;
+  /** The redirect chain that led to that request, its URL last: what a navigation Chromium gave up on went through. */
+  hops: readonly string[] = [];
 
   constructor(settings: RequestGateSettings) {
     this.#settings = settings;
@@ -60,7 +62,10 @@ export class RequestGate {
     const url = request.url();
     const type = request.resourceType();
     const isMainDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
-    if (isMainDocument) this.lastMainFrameUrl = url;
+    if (isMainDocument) {
+      this.lastMainFrameUrl = url;
+      this.hops = [...request.redirectChain().map((hop) => hop.url()), url];
+    }
     let reason: BlockReason | undefined;
     let parsed: URL | undefined;
     try {
