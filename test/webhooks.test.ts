@@ -389,6 +389,35 @@ describe('a job keeps the secret it was started with', () => {
   }, 60_000);
 });
 
+describe('a job whose secret cannot be opened where its events are sent', () => {
+  it("signs them with the sending engine's own secret (persistSecrets: false, then a restart)", async () => {
+    const storeDir = mkdtempSync(join(tmpdir(), 'ck-webhooks-memory-secret-'));
+    const port = await freePort();
+    const webhooks = { secret: SECRET, retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 1000, timeoutMs: 1000 };
+    let receiver: Receiver | undefined;
+    let second: Crawlkit | undefined;
+    try {
+      // The secret is sealed with a key kept in the first engine's memory: no later engine can open it.
+      const first = new Crawlkit({ storeDir, engine: 'http', persistSecrets: false, webhooks });
+      const urls = [`${server.url}/slow/m1?ms=10`, `${server.url}/slow/m2?ms=10`];
+      const started = ok<BatchScrapeResponse>(
+        await first.batchScrape({ urls, webhook: `http://127.0.0.1:${port}/hook` }),
+      );
+      await first.waitForJob(started.id);
+      await first.close();
+
+      receiver = await startReceiver({ port, verifySecret: SECRET });
+      second = new Crawlkit({ storeDir, engine: 'http', resumeJobs: true, webhooks });
+      await until(() => receiver!.events.some((e) => e.payload.type === 'batch_scrape.completed'), 20_000);
+      expect(receiver.events).toHaveLength(4);
+    } finally {
+      await second?.close();
+      await receiver?.close();
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 /** A child engine running from the sources; resolves `ready` with its first stdout line. */
 function spawnChild(args: string[]): { child: ChildProcess; ready: Promise<string> } {
   const here = fileURLToPath(new URL('.', import.meta.url));

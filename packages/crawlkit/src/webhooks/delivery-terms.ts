@@ -1,5 +1,5 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
-import type { Store } from '@crawlkit/store';
+import { isStoreError, type SecretBox, type Store } from '@crawlkit/store';
 
 import { storedJobOf } from '../codec/records.js';
 import { storedUrlPolicy } from '../jobs/job-policy.js';
@@ -26,4 +26,19 @@ export async function deliveryTerms(store: Store, jobId: string, stored: StoredD
   const sealedSecret =
     stored.secret !== undefined ? (stored.secret ?? undefined) : job && storedJobOf(job).webhookSecret;
   return { policy, sealedSecret };
+}
+
+/**
+ * The job's webhook secret, opened; undefined when it has none, or when it cannot be opened here (sealed with a key
+ * kept in the memory of the engine that started it, `persistSecrets: false`, or with another key): the sending
+ * process's own secret then signs, as it did before jobs kept theirs.
+ */
+export function openSecret(sealed: string | undefined, box: SecretBox | undefined): string | undefined {
+  if (sealed === undefined || !box) return sealed;
+  try {
+    return box.open(sealed);
+  } catch (error) {
+    if (isStoreError(error)) return undefined;
+    throw error;
+  }
 }

@@ -3,7 +3,7 @@ import type { Delivery, SecretBox, Store } from '@crawlkit/store';
 
 import { openHeaders } from '../jobs/job-secrets.js';
 
-import { deliveryTerms } from './delivery-terms.js';
+import { deliveryTerms, openSecret } from './delivery-terms.js';
 import { deliveryHeaders } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 import { deliveryCodec } from '../codec/records.js';
@@ -340,18 +340,17 @@ export class WebhookDispatcher {
     let error: string;
     try {
       const terms = await deliveryTerms(store, delivery.jobId, stored);
+      const box = this.#options.secrets?.(store);
       let headers: Record<string, string>;
       try {
-        const box = this.#options.secrets?.(store);
-        const open = (value: string) => (box ? box.open(value) : value);
-        const secret = terms.sealedSecret !== undefined ? open(terms.sealedSecret) : this.#options.secret;
+        const secret = openSecret(terms.sealedSecret, box) ?? this.#options.secret;
         headers = {
           'content-type': 'application/json',
           ...(box ? openHeaders(stored.headers, box) : stored.headers),
           ...deliveryHeaders({ body, deliveryId: delivery.id, secret }),
         };
       } catch (cause) {
-        // Its headers or secret cannot be opened here (no key, another key): no attempt can fix that.
+        // Its headers cannot be opened here (no key, another key): no attempt can fix that.
         return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
       }
       const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, terms.policy);
