@@ -84,7 +84,7 @@ export const PAGE_CODES = {
   ),
   SCRAPE_TOO_MANY_REDIRECTS: info(
     500,
-    'A redirect chain went on to new URLs past `http.limits.maxRedirects` (in the browser, past the 19 redirects Chromium follows).',
+    'A redirect chain went on to new URLs past `http.limits.maxRedirects` (in the browser too, which follows 19 at most: the limit of Chromium).',
     'Scrape the final URL, or raise `maxRedirects`.',
   ),
   SCRAPE_REDIRECT_LOOP: info(

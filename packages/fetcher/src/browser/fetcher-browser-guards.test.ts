@@ -55,6 +55,20 @@ describe('redirect errors: the same code from both engines', () => {
       expect(arrived.text).toContain('Arrived');
     },
   );
+
+  it.each(['http', 'browser'] as const)('%s: follows http.limits.maxRedirects', async (engine) => {
+    const strict = new Fetcher({ browser: { args: ISOLATED_ARGS }, http: { ...HTTP, limits: { maxRedirects: 5 } } });
+    try {
+      const arrived = await strict.fetch({ url: url('/http/redirect/hops/5'), engine });
+      expect(arrived.text).toContain('Arrived');
+      await expect(strict.fetch({ url: url('/http/redirect/hops/6'), engine })).rejects.toMatchObject({
+        code: 'SCRAPE_TOO_MANY_REDIRECTS',
+        message: 'Too many redirects (more than 5).',
+      });
+    } finally {
+      await strict.close();
+    }
+  });
 });
 
 describe('page guards', () => {

@@ -1,5 +1,5 @@
 import { dnsErrorMessage, FetchError, isFetchError, SSL_ERROR_MESSAGE } from '../errors.js';
-import { RedirectChain } from '../http/redirects.js';
+import { RedirectChain, tooManyRedirects } from '../http/redirects.js';
 import { redactUrl } from '../policy/url-policy.js';
 import { BrowserError } from './errors.js';
 
@@ -69,6 +69,14 @@ function loopIn(chain: readonly string[]): FetchError | undefined {
     if (isFetchError(error)) return error;
   }
   return undefined;
+}
+
+/**
+ * The error of a navigation whose redirect chain `hops` (its URLs, the next one last) went past `maxRedirects`: its
+ * loop if it has one, as the HTTP engine would tell it, else too many redirects.
+ */
+export function redirectLimitError(hops: readonly string[], maxRedirects: number): FetchError {
+  return loopIn(hops) ?? tooManyRedirects(maxRedirects, hops.at(-2) ?? hops[0] ?? '');
 }
 
 function hostOf(url: string): string {

@@ -5,6 +5,7 @@ import type { HTTPRequest, Page } from 'puppeteer-core';
 import { isFetchError, type FetchError } from '../errors.js';
 import { blockedError, checkUrlAgainstPolicy, isBlockedAddress, type UrlPolicy } from '../policy/url-policy.js';
 import type { AdBlocker } from './adblock.js';
+import { redirectLimitError } from './navigation-errors.js';
 import type { RecordedSource } from '../warc/exchange.js';
 
 /** Resource types dropped unless a screenshot needs them (they never change the DOM's text). */
@@ -19,6 +20,8 @@ export interface RequestGateSettings {
   adBlocker?: AdBlocker;
   /** Answer every request allowed from recordings instead of the network (replay); a miss fails the request. */
   serve?: RecordedSource;
+  /** Redirects a main-frame navigation may follow (`http.limits.maxRedirects`). @default Chromium's own limit */
+  maxRedirects?: number;
 }
 
 /** Why a request was refused. */
@@ -65,6 +68,11 @@ export class RequestGate {
     if (isMainDocument) {
       this.lastMainFrameUrl = url;
       this.hops = [...request.redirectChain().map((hop) => hop.url()), url];
+      if (this.hops.length - 1 > (this.#settings.maxRedirects ?? Number.POSITIVE_INFINITY)) {
+        this.mainFrameError = redirectLimitError(this.hops, this.#settings.maxRedirects!);
+        await request.abort('blockedbyclient').catch(() => undefined);
+        return;
+      }
     }
     let reason: BlockReason | undefined;
     let parsed: URL | undefined;
