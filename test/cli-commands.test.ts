@@ -184,6 +184,18 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(result.stderr).toMatch(/^crawlkit: .+\(SCRAPE_[A-Z_]+\)\n$/);
   });
 
+  it('takes --max-body-bytes (http.limits.maxBodyBytes) and names it when a page is over it', async () => {
+    const url = `${site.server.url}/articles/first-post.html`;
+    const result = await cli(['scrape', url, '--max-body-bytes', '200', '--max-age', '0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'crawlkit: The response body exceeds the limit of 200 bytes (--max-body-bytes). (SCRAPE_RESPONSE_TOO_LARGE)\n',
+    );
+    expect((await cli(['scrape', url, '--max-body-bytes', '0'])).stderr).toContain(
+      'Expected --max-body-bytes to be a positive integer, got "0"',
+    );
+  });
+
   it('writes one file per format and a manifest with --out', async () => {
     const out = join(site.dir, 'scrape-out');
     const result = await cli([

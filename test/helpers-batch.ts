@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-import type { ErrorResponse, WebhookPayload } from 'crawlkit';
+import { verifyWebhook, type ErrorResponse, type WebhookPayload } from 'crawlkit';
 
 import type { Routes } from '../fixtures/server.ts';
 
@@ -57,6 +57,8 @@ export interface ReceiverOptions {
   hang?: boolean;
   /** Listen on this port (to bring a receiver up where a previous one was down). */
   port?: number;
+  /** Verify each delivery with `verifyWebhook` and this secret, answering 401 (no event) to one that fails. */
+  verifySecret?: string;
 }
 
 /** A webhook receiver that records events, can fail or stall its first deliveries, and counts overlap. */
@@ -76,8 +78,12 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       setTimeout(() => {
         inFlight--;
         const raw = Buffer.concat(chunks).toString('utf8');
-        const status =
-          receiver.attempts <= (options.failFirst ?? 0) ? (options.failStatus ?? 503) : (options.status ?? 200);
+        const unverified = options.verifySecret !== undefined && !verifyWebhook(raw, req.headers, options.verifySecret);
+        const status = unverified
+          ? 401
+          : receiver.attempts <= (options.failFirst ?? 0)
+            ? (options.failStatus ?? 503)
+            : (options.status ?? 200);
         if (status >= 200 && status < 300) {
           receiver.events.push({ payload: JSON.parse(raw) as WebhookPayload, raw, headers: req.headers });
         }

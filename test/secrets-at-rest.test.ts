@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Crawlkit, type ErrorResponse } from 'crawlkit';
+import { Crawlkit, verifyWebhook, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createRedisStore, redis } from '@crawlkit/redis';
@@ -22,7 +22,9 @@ const redisUrl = await testRedis();
 const AUTH = `Bearer auth-${randomUUID()}`;
 const COOKIE = `sid=cookie-${randomUUID()}`;
 const HOOK_TOKEN = `hook-${randomUUID()}`;
-const SECRETS = [AUTH, COOKIE, HOOK_TOKEN].map((s) => s.replace(/^Bearer |^sid=/, ''));
+/** The signing secret of the engine that starts the crawl, which the crawl keeps (sealed) for its events. */
+const SIGNING = `whsec-${randomUUID()}`;
+const SECRETS = [AUTH, COOKIE, HOOK_TOKEN, SIGNING].map((s) => s.replace(/^Bearer |^sid=/, ''));
 const PAGES = 6;
 
 interface Site {
@@ -56,19 +58,28 @@ async function startSite(): Promise<Site> {
 interface Receiver {
   url: string;
   tokens: (string | undefined)[];
+  /** Whether each event verified with `SIGNING`. */
+  signed: boolean[];
   close(): Promise<void>;
 }
 
 async function webhookReceiver(): Promise<Receiver> {
   const tokens: (string | undefined)[] = [];
+  const signed: boolean[] = [];
   const server = createServer((req, res) => {
-    tokens.push(req.headers['x-hook-token'] as string | undefined);
-    req.resume().on('end', () => res.writeHead(200).end());
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      tokens.push(req.headers['x-hook-token'] as string | undefined);
+      signed.push(verifyWebhook(Buffer.concat(chunks), req.headers, SIGNING));
+      res.writeHead(200).end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     tokens,
+    signed,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -120,7 +131,7 @@ describe('header values at rest, embedded store', () => {
   it('are encrypted in the SQLite files (0600, key beside them) and still sent after a resume', async () => {
     const dir = join(root, 'sqlite');
     site.seen.length = 0;
-    const first = new Crawlkit({ storeDir: dir, engine: 'http' });
+    const first = new Crawlkit({ storeDir: dir, engine: 'http', webhooks: { secret: SIGNING } });
     const started = ok(await first.crawl(crawlBody(site, hook)));
     await until(() => site.seen.length >= 2);
     // The files while the engine runs (the WAL holds the newest rows), then after a stop midway.
@@ -144,6 +155,8 @@ describe('header values at rest, embedded store', () => {
     expect(site.seen.length).toBeGreaterThanOrEqual(PAGES);
     for (const headers of site.seen) expect(headers).toMatchObject({ authorization: AUTH, cookie: COOKIE });
     expect(hook.tokens).toEqual([HOOK_TOKEN]);
+    // Sent by the second engine, which has no secret, signed with the one the crawl was started with.
+    expect(hook.signed).toEqual([true]);
     for (const secret of SECRETS) expect(storeBytes(dir)).not.toContain(secret);
     for (const file of ['crawlkit.db', 'secret.key']) expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
   });
@@ -205,13 +218,19 @@ describe.skipIf(!redisUrl)('header values at rest, Redis', () => {
   }
 
   it('are refused without a key shared by the cluster, never stored in plaintext', async () => {
-    const submitter = new Crawlkit({ backend: redis({ url: redisUrl!, prefix: `${prefix}-nokey` }), engine: 'http' });
+    const submitter = new Crawlkit({
+      backend: redis({ url: redisUrl!, prefix: `${prefix}-nokey` }),
+      engine: 'http',
+      webhooks: { secret: SIGNING },
+    });
     try {
       const refused = await submitter.crawl(crawlBody(site, hook));
       expect(refused).toMatchObject({ success: false, code: 'STORE_SECRET_KEY_MISSING' });
       expect((refused as ErrorResponse).error).toContain('CRAWLKIT_SECRET_KEY');
-      // A job without header values needs no key.
-      ok(await submitter.crawl({ url: `${site.url}/p/0`, limit: 1 }));
+      // A job without header values needs no key, nor does its webhook secret (not kept then: the sender's signs).
+      ok(await submitter.crawl({ url: `${site.url}/p/0`, limit: 1, webhook: { url: hook.url, events: ['started'] } }));
+      const stored = await redisContents();
+      expect(stored).not.toContain(SIGNING);
     } finally {
       await submitter.close();
     }
@@ -220,8 +239,9 @@ describe.skipIf(!redisUrl)('header values at rest, Redis', () => {
   it('are encrypted in Redis with the shared key and sent by a worker holding it', async () => {
     site.seen.length = 0;
     hook.tokens.length = 0;
+    hook.signed.length = 0;
     const backend = () => redis({ url: redisUrl!, prefix, secretKey: key });
-    const submitter = new Crawlkit({ backend: backend(), engine: 'http' });
+    const submitter = new Crawlkit({ backend: backend(), engine: 'http', webhooks: { secret: SIGNING } });
     const worker = new Crawlkit({ backend: backend(), engine: 'http' });
     try {
       await worker.startWorker();
@@ -239,6 +259,7 @@ describe.skipIf(!redisUrl)('header values at rest, Redis', () => {
     expect(site.seen).toHaveLength(PAGES);
     for (const headers of site.seen) expect(headers).toMatchObject({ authorization: AUTH, cookie: COOKIE });
     expect(hook.tokens).toEqual([HOOK_TOKEN]);
+    expect(hook.signed).toEqual([true]);
   });
 
   it('cannot be read by a worker with another key, which says so', async () => {

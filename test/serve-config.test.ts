@@ -191,6 +191,25 @@ describe('proxies and the settings file', () => {
     }
   });
 
+  it("reads the engine's http settings from crawlkit.config.json: a page over its limits.maxBodyBytes is refused", async () => {
+    const file = join(dir, 'http-limits.json');
+    writeFileSync(file, JSON.stringify({ apiKeys: [KEY], http: { limits: { maxBodyBytes: 200 } } }));
+    const server = await serve(['--config', file]);
+    try {
+      const answer = await api(server.url, '/v2/scrape', { url: `${site.url}/docs/getting-started.html` });
+      expect(answer).toMatchObject({ status: 500, body: { code: 'SCRAPE_RESPONSE_TOO_LARGE' } });
+      expect(answer.body.error).toContain('exceeds the limit of 200 bytes');
+      expect(answer.body.error).toContain('http.limits.maxBodyBytes');
+    } finally {
+      await server.stop();
+    }
+    // A misspelt limit is named by the engine's own check of its options.
+    writeFileSync(file, JSON.stringify({ http: { limits: { maxBodyByte: 200 } } }));
+    const result = await startCli(['serve', '--port', '0', '--config', file], { cwd: dir }).result;
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('maxBodyByte');
+  });
+
   it('refuses a settings file with an unknown key, naming it', async () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ apiKey: KEY }));

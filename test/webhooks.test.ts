@@ -344,6 +344,80 @@ describe('pending deliveries survive a restart', () => {
   }, 60_000);
 });
 
+describe('a job keeps the secret it was started with', () => {
+  it('signs its events with it when another engine, started without a secret, sends them', async () => {
+    const storeDir = mkdtempSync(join(tmpdir(), 'ck-webhooks-sealed-secret-'));
+    const port = await freePort();
+    const hook = `http://127.0.0.1:${port}/hook`;
+    const urls = Array.from({ length: 10 }, (_, i) => `${server.url}/slow/s${i}?ms=40`);
+    const webhooks = { retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 1000, timeoutMs: 1000 };
+    let receiver: Receiver | undefined;
+    let second: Crawlkit | undefined;
+    try {
+      // Started with the secret, the receiver down: the first events stay queued in the store.
+      const first = new Crawlkit({ storeDir, engine: 'http', webhooks: { ...webhooks, secret: SECRET } });
+      const started = ok<BatchScrapeResponse>(await first.batchScrape({ urls, maxConcurrency: 1, webhook: hook }));
+      await until(async () => ok<JobStatusResponse>(await first.getBatchScrapeStatus(started.id)).completed >= 3);
+      await first.close();
+
+      // Resumed without it: the events queued by the first engine and those it queues itself are signed.
+      second = new Crawlkit({ storeDir, engine: 'http', resumeJobs: true, webhooks });
+      receiver = await startReceiver({ port, verifySecret: SECRET });
+      ok<JobStatusResponse>(await second.waitForJob(started.id));
+      await until(() => receiver!.events.some((e) => e.payload.type === 'batch_scrape.completed'), 20_000);
+      expect(receiver.events).toHaveLength(12);
+      expect(receiver.attempts).toBe(12);
+      expect(await second.getBatchScrapeErrors(started.id)).toMatchObject({ errors: [] });
+
+      // A job the second engine starts itself has no secret to sign with.
+      const unsigned = await startReceiver();
+      try {
+        const own = ok<BatchScrapeResponse>(
+          await second.batchScrape({ urls: [urls[0]!], webhook: { url: unsigned.url, events: ['started'] } }),
+        );
+        await until(() => unsigned.events.length === 1);
+        expect(unsigned.events[0]!.headers['x-crawlkit-signature']).toBeUndefined();
+        await second.waitForJob(own.id);
+      } finally {
+        await unsigned.close();
+      }
+    } finally {
+      await second?.close();
+      await receiver?.close();
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('a job whose secret cannot be opened where its events are sent', () => {
+  it("signs them with the sending engine's own secret (persistSecrets: false, then a restart)", async () => {
+    const storeDir = mkdtempSync(join(tmpdir(), 'ck-webhooks-memory-secret-'));
+    const port = await freePort();
+    const webhooks = { secret: SECRET, retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 1000, timeoutMs: 1000 };
+    let receiver: Receiver | undefined;
+    let second: Crawlkit | undefined;
+    try {
+      // The secret is sealed with a key kept in the first engine's memory: no later engine can open it.
+      const first = new Crawlkit({ storeDir, engine: 'http', persistSecrets: false, webhooks });
+      const urls = [`${server.url}/slow/m1?ms=10`, `${server.url}/slow/m2?ms=10`];
+      const started = ok<BatchScrapeResponse>(
+        await first.batchScrape({ urls, webhook: `http://127.0.0.1:${port}/hook` }),
+      );
+      await first.waitForJob(started.id);
+      await first.close();
+
+      receiver = await startReceiver({ port, verifySecret: SECRET });
+      second = new Crawlkit({ storeDir, engine: 'http', resumeJobs: true, webhooks });
+      await until(() => receiver!.events.some((e) => e.payload.type === 'batch_scrape.completed'), 20_000);
+      expect(receiver.events).toHaveLength(4);
+    } finally {
+      await second?.close();
+      await receiver?.close();
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 /** A child engine running from the sources; resolves `ready` with its first stdout line. */
 function spawnChild(args: string[]): { child: ChildProcess; ready: Promise<string> } {
   const here = fileURLToPath(new URL('.', import.meta.url));

@@ -120,6 +120,7 @@ export class Fetcher {
         policy,
         smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,
         maxContentChars: this.#http.limits.maxBodyBytes,
+        maxRedirects: this.#http.limits.maxRedirects,
         ...(options.browser?.screenshotDir ? { screenshotDir: options.browser.screenshotDir } : {}),
         ...(options.browser?.adblockLists ? { adblockLists: options.browser.adblockLists } : {}),
         ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),

@@ -19,6 +19,7 @@ export interface GlobalOptions {
   store?: string;
   engine?: string;
   concurrency?: string;
+  maxBodyBytes?: string;
   urlPolicy?: string;
   json?: boolean;
   ndjson?: boolean;
@@ -82,6 +83,10 @@ export class CommandContext {
       }
       const concurrency = integerFlag('--concurrency', this.options.concurrency);
       if (concurrency !== undefined) options.concurrency = concurrency;
+      const maxBodyBytes = integerFlag('--max-body-bytes', this.options.maxBodyBytes);
+      if (maxBodyBytes !== undefined) {
+        options.http = { ...options.http, limits: { ...options.http?.limits, maxBodyBytes } };
+      }
       const urlPolicy = parseUrlPolicyFlag(this.options.urlPolicy);
       if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
       // Every command that sends a job's webhooks (crawl, batch, resume; serve and mcp resolve their own) signs them.
@@ -115,7 +120,7 @@ export class CommandContext {
   fail(error: ErrorResponse): number {
     if (this.mode === 'json') this.writeJson(error);
     else if (this.mode === 'ndjson') this.write(`${JSON.stringify(error)}\n`);
-    this.io.stderr.write(`crawlkit: ${error.error}${error.code ? ` (${error.code})` : ''}\n`);
+    this.io.stderr.write(`crawlkit: ${commandLineWords(error.error)}${error.code ? ` (${error.code})` : ''}\n`);
     return exitCodeFor(error.code);
   }
 
@@ -165,4 +170,9 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A message's engine option that has a flag of its own, told as that flag (`http.limits.maxBodyBytes`). */
+function commandLineWords(message: string): string {
+  return message.replace('(http.limits.maxBodyBytes)', '(--max-body-bytes)');
 }

@@ -75,6 +75,7 @@ function addGlobalFlags(command: Command, output: boolean): Command {
     .option('--store <dir>', 'store directory (jobs, results, page cache); env CRAWLKIT_STORE', undefined)
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
     .option('--concurrency <n>', 'pages at once across the engine (default 16)')
+    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
     .option(
       '--url-policy <policy>',
       'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON; env CRAWLKIT_URL_POLICY',

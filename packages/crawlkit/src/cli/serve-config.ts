@@ -64,6 +64,11 @@ export const serveFileSchema = z.strictObject({
   searchProvider: searchProviderSchema.optional(),
   /** The engine's `browser` settings (`executablePath`, `args`...), checked by the engine. */
   browser: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * The engine's `http` settings (`limits` such as `maxBodyBytes`, `userAgent`, `connections`), checked by the engine.
+   * The URL policy is the file's `urlPolicy`.
+   */
+  http: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type ServeFile = z.output<typeof serveFileSchema>;

@@ -63,8 +63,8 @@ export async function loadCommandPackage<T>(specifier: string, command: string):
 }
 
 /**
- * The engine settings `serve` (and `mcp`) add: the model, the webhook secret, the proxies, the search provider, and
- * the URL policy. On an
+ * The engine settings `serve` (and `mcp`) add: the model, the webhook secret, the proxies, the browser and `http`
+ * settings, the search provider, and the URL policy. On an
  * interface other than loopback the policy is strict unless one is given (`--url-policy`, `CRAWLKIT_URL_POLICY`,
  * the file) or `--allow-private-networks` loosens it: key holders must not reach the server's own network.
  */
@@ -90,6 +90,7 @@ export async function engineSettings(
   const proxies = resolveProxies(flags, env, file);
   if (proxies) options.proxies = proxies;
   if (file.browser) options.browser = file.browser;
+  if (file.http) options.http = file.http;
   const provider = providerFromFlags(flags, env, file);
   if (provider) {
     options.search = { provider };

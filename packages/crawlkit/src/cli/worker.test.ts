@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { testRedis } from '../../../../test/setup/redis.ts';
 import { Crawlkit } from '../crawlkit.js';
-import { addWorkerCommand, runWorker } from './worker.js';
+import { addWorkerCommand, runWorker, type WorkerFlags } from './worker.js';
 
 const testRedisUrl = await testRedis();
 
@@ -43,6 +43,9 @@ describe('crawlkit worker', () => {
       await expect(
         runWorker({ redis: 'redis://x', concurrency: '0' }, streams, new AbortController().signal, redisModule),
       ).rejects.toMatchObject({ code: 'CLI_USAGE' });
+      await expect(
+        runWorker({ redis: 'redis://x', maxBodyBytes: 'lots' }, streams, new AbortController().signal, redisModule),
+      ).rejects.toMatchObject({ code: 'CLI_USAGE', message: expect.stringContaining('--max-body-bytes') as string });
     } finally {
       if (previous !== undefined) process.env.CRAWLKIT_REDIS_URL = previous;
     }
@@ -54,16 +57,24 @@ describe('crawlkit worker', () => {
     const command = addWorkerCommand(program, streams, new AbortController().signal, () => undefined);
     expect(command.name()).toBe('worker');
     expect(command.options.map((o) => o.long)).toEqual(
-      expect.arrayContaining(['--redis', '--prefix', '--engine', '--concurrency', '--task-lock-ms']),
+      expect.arrayContaining([
+        '--redis',
+        '--prefix',
+        '--engine',
+        '--concurrency',
+        '--max-body-bytes',
+        '--task-lock-ms',
+      ]),
     );
   });
 
-  it.skipIf(!testRedisUrl)('takes tasks from Redis until stopped, then exits 0', async () => {
+  /** Runs a worker with `flags`, and a batch of two fixture pages on it; resolves once the worker stopped. */
+  async function batchOnWorker(flags: Partial<WorkerFlags>) {
     const prefix = `ck-cli-${randomUUID()}`;
     const { io: streams, text } = io();
     const stop = new AbortController();
     const running = runWorker(
-      { redis: testRedisUrl!, prefix, engine: 'http', concurrency: '4' },
+      { redis: testRedisUrl!, prefix, engine: 'http', concurrency: '4', ...flags },
       streams,
       stop.signal,
       redisModule,
@@ -74,14 +85,31 @@ describe('crawlkit worker', () => {
       const started = await client.batchScrape({ urls });
       if (!started.success) throw new Error(started.error);
       const done = await client.waitForJob(started.id);
-      expect(done).toMatchObject({ success: true, status: 'completed', total: 2 });
+      const errors = await client.getBatchScrapeErrors(started.id);
+      if ('success' in errors) throw new Error(errors.error);
+      stop.abort();
+      const exitCode = await running;
+      return { done, errors: errors.errors, exitCode, text: text() };
     } finally {
       await client.close();
       stop.abort();
     }
-    expect(await running).toBe(0);
-    expect(text()).toMatch(/worker \S+ taking tasks from redis:\/\/127\.0\.0\.1:\d+/);
-    expect(text()).toContain(`page `);
-    expect(text()).toContain('worker stopped: 2 pages stored, 0 failed');
+  }
+
+  it.skipIf(!testRedisUrl)('takes tasks from Redis until stopped, then exits 0', async () => {
+    const { done, exitCode, text } = await batchOnWorker({});
+    expect(done).toMatchObject({ success: true, status: 'completed', total: 2 });
+    expect(exitCode).toBe(0);
+    expect(text).toMatch(/worker \S+ taking tasks from redis:\/\/127\.0\.0\.1:\d+/);
+    expect(text).toContain(`page `);
+    expect(text).toContain('worker stopped: 2 pages stored, 0 failed');
+  });
+
+  it.skipIf(!testRedisUrl)('applies --max-body-bytes to the pages it takes', async () => {
+    const { done, errors, exitCode, text } = await batchOnWorker({ maxBodyBytes: '200' });
+    expect(done).toMatchObject({ success: true, status: 'completed' });
+    expect(errors.map((e) => e.code)).toEqual(['SCRAPE_RESPONSE_TOO_LARGE', 'SCRAPE_RESPONSE_TOO_LARGE']);
+    expect(exitCode).toBe(0);
+    expect(text).toContain('worker stopped: 0 pages stored, 2 failed');
   });
 });

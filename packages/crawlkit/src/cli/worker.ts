@@ -18,6 +18,7 @@ export interface WorkerFlags {
   prefix?: string;
   engine?: string;
   concurrency?: string;
+  maxBodyBytes?: string;
   taskLockMs?: string;
   urlPolicy?: string;
   quiet?: boolean;
@@ -60,6 +61,7 @@ export async function runWorker(
     throw new CliError(`Expected --engine to be auto, http or browser, got "${engine}"`);
   }
   const concurrency = integerFlag('--concurrency', flags.concurrency);
+  const maxBodyBytes = integerFlag('--max-body-bytes', flags.maxBodyBytes);
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
   const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
   const backends = redisModule ?? (await loadRedis());
@@ -73,6 +75,7 @@ export async function runWorker(
     }),
     ...(engine !== undefined ? { engine } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(maxBodyBytes !== undefined ? { http: { limits: { maxBodyBytes } } } : {}),
     ...(urlPolicy !== undefined ? { urlPolicy } : {}),
   };
   const ck = new Crawlkit(options);
@@ -126,6 +129,7 @@ export function addWorkerCommand(
     .option('--prefix <prefix>', 'key prefix shared by the deployment (default crawlkit)')
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
     .option('--concurrency <n>', 'pages at once in this worker (default 16)')
+    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
     .option('--task-lock-ms <ms>', "a dead worker's tasks go to others after this (default 30000)")
     .option(
       '--url-policy <policy>',

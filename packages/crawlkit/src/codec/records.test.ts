@@ -5,6 +5,7 @@ import { recordCodec } from './record-codec.js';
 import {
   decodeBacklog,
   decodeDocument,
+  deliveryCodec,
   lineageRunCodec,
   snapshotCodec,
   storedExtractionCodec,
@@ -61,6 +62,16 @@ describe('the records crawlkit keeps', () => {
     expect(() => storedJobOf({ request: '{"v":1,"request":"https://example.com/"}' })).toThrow(
       expect.objectContaining(invalid(/job request .*request/)),
     );
+  });
+
+  it('reads jobs and deliveries stored before they kept a webhook secret (their sender signs them)', () => {
+    const job = storedJobOf({ request: '{"v":1,"request":{"url":"https://example.com/"}}' });
+    expect(job.webhookSecret).toBeUndefined();
+    const delivery = deliveryCodec.decode(
+      '{"v":1,"url":"http://h/","headers":{},"body":{"type":"crawl.page","id":"j"}}',
+    );
+    expect(delivery.secret).toBeUndefined();
+    expect(deliveryCodec.decode(deliveryCodec.encode({ ...delivery, secret: null })).secret).toBeNull();
   });
 
   it('fills defaults of older snapshots and checks task data', () => {

@@ -41,6 +41,11 @@ export const storedJobCodec = recordCodec({
     urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).optional(),
     /** The start's `creditLimit`: each page reserves its credits under it, wherever the job runs (issue 38). */
     creditLimit: z.number().nonnegative().optional(),
+    /**
+     * The starting engine's webhook secret, sealed like header values: whichever process sends the job's events signs
+     * them with it. Absent when that engine had none, the job has no webhook, or it was stored before the rule.
+     */
+    webhookSecret: z.string().optional(),
   }),
 });
 
@@ -70,6 +75,8 @@ export const deliveryCodec = recordCodec({
     ),
     /** The job's URL policy, which gates the POST wherever it is sent; null when the job has none (issue 38). */
     urlPolicy: z.custom<UrlPolicy>(isObject, { error: 'Expected a URL policy object' }).nullable().optional(),
+    /** The job's sealed webhook secret (`StoredJob.webhookSecret`); null when it has none. */
+    secret: z.string().nullable().optional(),
   }),
 });
 

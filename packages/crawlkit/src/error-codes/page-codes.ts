@@ -70,7 +70,7 @@ export const PAGE_CODES = {
   SCRAPE_RESPONSE_TOO_LARGE: info(
     500,
     "The body or the headers went past `http.limits` (`maxBodyBytes`, `maxDecompressedBytes`, header size), or a page's scripts built a document longer than `maxBodyBytes`.",
-    'Raise the limit under `http.limits` if the page is legitimate.',
+    'Raise the limit under `http.limits` if the page is legitimate (`--max-body-bytes`, `http` in `crawlkit.config.json`).',
   ),
   SCRAPE_DECOMPRESSION_BOMB: info(
     500,
@@ -84,10 +84,14 @@ export const PAGE_CODES = {
   ),
   SCRAPE_TOO_MANY_REDIRECTS: info(
     500,
-    'More redirects than `http.limits.maxRedirects`.',
+    'A redirect chain went on to new URLs past `http.limits.maxRedirects` (in the browser too, which follows 19 at most: the limit of Chromium).',
     'Scrape the final URL, or raise `maxRedirects`.',
   ),
-  SCRAPE_REDIRECT_LOOP: info(500, 'A redirect led back to a URL of the same chain.', 'Nothing: the site loops.'),
+  SCRAPE_REDIRECT_LOOP: info(
+    500,
+    'A redirect led back to a URL of the same chain (either engine; the browser tells it once Chromium gives up).',
+    'Nothing: the site loops.',
+  ),
   SCRAPE_SITE_ERROR: info(
     500,
     "The page failed to load in the browser (the message carries the browser's error).",

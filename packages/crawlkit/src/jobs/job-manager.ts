@@ -13,7 +13,7 @@ import { JobDriver, type JobKindHandler } from './job-driver.js';
 import type { JobStores } from './job-stores.js';
 import { JobSignals, waitForJob, watchJob } from './job-watch.js';
 import { policyToStore } from './job-policy.js';
-import { sealJobSecrets } from './job-secrets.js';
+import { sealJobSecrets, sealWebhookSecret } from './job-secrets.js';
 import { leaseTiming, type JobLeases } from './lease.js';
 import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
@@ -56,6 +56,8 @@ export class JobManager {
   readonly #recordings: EngineContext['recordings'];
   /** The engine's policy as a job records it (nothing when it allows everything). */
   readonly #urlPolicy: UrlPolicy | undefined;
+  /** The engine's webhook secret, recorded with each job that has a webhook. */
+  readonly #webhookSecret: string | undefined;
   #closed = false;
   /** Aborted by `close()`. */
   readonly #closing = new AbortController();
@@ -81,6 +83,7 @@ export class JobManager {
     this.#secrets = options.ctx.secrets;
     this.#recordings = options.ctx.recordings;
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
+    this.#webhookSecret = options.ctx.options.webhooks.secret;
     this.#stores = options.stores;
     this.#events = new JobEvents({
       bus: options.bus,
@@ -136,13 +139,17 @@ export class JobManager {
     const keyed = key !== undefined;
     const id = keyed ? idempotentJobId(key) : newJobId();
     if (keyed && (await this.find(id))) throw keyReusedError();
+    const box = this.#secrets(store);
+    // Sealed with the job, so that whichever process sends its events signs them as this engine would.
+    const webhookSecret = options.stored.webhook ? sealWebhookSecret(this.#webhookSecret, box) : undefined;
     const job: JobRecord = {
       id,
       kind: options.kind,
       status: 'scraping',
       request: storedJobCodec.encode({
-        ...sealJobSecrets(options.stored, this.#secrets(store)),
+        ...sealJobSecrets(options.stored, box),
         ...(this.#urlPolicy ? { urlPolicy: this.#urlPolicy } : {}),
+        ...(webhookSecret ? { webhookSecret } : {}),
       }),
       createdAt: now,
       updatedAt: now,

@@ -1,4 +1,4 @@
-import type { SecretBox } from '@crawlkit/store';
+import { isStoreError, type SecretBox } from '@crawlkit/store';
 
 /** The parts of a stored job that hold header values: the request's (a batch's, a crawl's scrape options') and the webhook's. */
 interface WithHeaders {
@@ -26,6 +26,21 @@ export function sealJobSecrets<T>(stored: T, box: SecretBox): T {
   const sealed = { ...job, request };
   if (job.webhook) sealed.webhook = { ...job.webhook, headers: seal(job.webhook.headers) };
   return sealed;
+}
+
+/**
+ * The engine's webhook secret sealed for a job (`StoredJob.webhookSecret`), so that whichever process sends the job's
+ * events signs them with it. Undefined when the store has no key to seal it with (Redis without a `secretKey`): the
+ * job is not refused for it, and the sending process's own secret signs its events, as before jobs kept one.
+ */
+export function sealWebhookSecret(secret: string | undefined, box: SecretBox): string | undefined {
+  if (secret === undefined) return undefined;
+  try {
+    return box.seal(secret);
+  } catch (error) {
+    if (isStoreError(error) && error.code === 'STORE_SECRET_KEY_MISSING') return undefined;
+    throw error;
+  }
 }
 
 /** What stands for a header value in an output (the value itself is never echoed). */

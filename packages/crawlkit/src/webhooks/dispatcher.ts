@@ -1,13 +1,12 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, SecretBox, Store } from '@crawlkit/store';
 
-import { storedUrlPolicy } from '../jobs/job-policy.js';
 import { openHeaders } from '../jobs/job-secrets.js';
 
+import { deliveryTerms, openSecret } from './delivery-terms.js';
 import { deliveryHeaders } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 import { deliveryCodec } from '../codec/records.js';
-import type { StoredDelivery } from './payload.js';
 
 /**
  * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own); resolves with the
@@ -23,7 +22,10 @@ export type PostJson = (
 
 export interface DispatcherOptions {
   post: PostJson;
-  /** HMAC-SHA256 secret for the signature headers; unsigned without it. */
+  /**
+   * HMAC-SHA256 secret for the signature headers of the events whose job recorded none (`StoredJob.webhookSecret`,
+   * which signs the others); unsigned without either.
+   */
   secret?: string;
   /** Time one delivery attempt may take, in milliseconds. */
   timeoutMs: number;
@@ -56,13 +58,6 @@ const IDLE_POLL_MS = 5_000;
 
 /** Bytes of queued payloads kept in memory so that a job's next event is sent without reading the outbox. */
 const KNOWN_MAX_BYTES = 32 * 1024 ** 2;
-
-/** The job's URL policy for a delivery: recorded with it, or (queued before it was) read from the job. */
-async function deliveryPolicy(store: Store, jobId: string, stored: StoredDelivery): Promise<UrlPolicy | undefined> {
-  if (stored.urlPolicy !== undefined) return stored.urlPolicy ?? undefined;
-  const job = await store.jobs.get(jobId);
-  return job ? storedUrlPolicy(job) : undefined;
-}
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -345,20 +340,22 @@ export class WebhookDispatcher {
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
     let error: string;
-    let headers: Record<string, string>;
     try {
-      headers = {
-        'content-type': 'application/json',
-        ...(this.#options.secrets ? openHeaders(stored.headers, this.#options.secrets(store)) : stored.headers),
-        ...deliveryHeaders({ body, deliveryId: delivery.id, secret: this.#options.secret }),
-      };
-    } catch (cause) {
-      // Its headers cannot be opened here (no key, another key): no attempt can fix that.
-      return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
-    }
-    try {
-      const policy = await deliveryPolicy(store, delivery.jobId, stored);
-      const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, policy);
+      const terms = await deliveryTerms(store, delivery.jobId, stored);
+      const box = this.#options.secrets?.(store);
+      let headers: Record<string, string>;
+      try {
+        const secret = openSecret(terms.sealedSecret, box) ?? this.#options.secret;
+        headers = {
+          'content-type': 'application/json',
+          ...(box ? openHeaders(stored.headers, box) : stored.headers),
+          ...deliveryHeaders({ body, deliveryId: delivery.id, secret }),
+        };
+      } catch (cause) {
+        // Its headers cannot be opened here (no key, another key): no attempt can fix that.
+        return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
+      }
+      const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, terms.policy);
       if (status >= 200 && status < 300) {
         return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }

@@ -76,6 +76,7 @@ export async function queueWebhookEvent(
     headers: userHeaders(webhook.headers),
     body,
     urlPolicy: storedUrlPolicy(job) ?? null,
+    secret: storedJobOf<object>(job).webhookSecret ?? null,
   };
   try {
     return await store.deliveries.enqueue({

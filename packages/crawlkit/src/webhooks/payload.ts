@@ -17,6 +17,12 @@ export interface StoredDelivery {
    * read then.
    */
   urlPolicy?: UrlPolicy | null;
+  /**
+   * The job's webhook secret, sealed (`StoredJob.webhookSecret`), which signs the POST wherever it is sent; `null`
+   * when the job has none (the sending process's own signs it). Absent on deliveries queued before it was recorded:
+   * the job's is read then.
+   */
+  secret?: string | null;
 }
 
 const PREFIX: Record<JobKind, 'crawl' | 'batch_scrape'> = { crawl: 'crawl', batch: 'batch_scrape' };

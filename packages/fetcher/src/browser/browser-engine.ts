@@ -12,7 +12,8 @@ import { crashedError, type BrowserLease, type BrowserPool } from './browser-poo
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
 import { applyEmulation } from './emulation.js';
-import { BrowserError, isBrowserError } from './errors.js';
+import { isBrowserError, type BrowserError } from './errors.js';
+import { downloadError, isDownload } from './downloads.js';
 import { navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
@@ -77,10 +78,11 @@ export interface BrowserEngineSettings {
   maxContentChars: number;
   /** Quiet periods of the smart wait. */
   smartWait?: SmartWaitSettings;
+  /** Redirects a navigation may follow: the HTTP engine's `maxRedirects`. @default Chromium's own limit (19) */
+  maxRedirects?: number;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
-const ATTACHMENT = /^\s*attachment/i;
 
 /** Loads pages in pooled Chromium: navigation, smart wait, actions, capture. */
 export class BrowserEngine {
@@ -186,6 +188,7 @@ export class BrowserEngine {
     const target = new URL(request.url);
     const gate = new RequestGate({
       policy: this.#settings.policy,
+      ...(this.#settings.maxRedirects === undefined ? {} : { maxRedirects: this.#settings.maxRedirects }),
       blockHeavy:
         request.screenshot === undefined && !request.actions?.some((a) => a.type === 'screenshot' || a.type === 'pdf'),
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
@@ -212,7 +215,7 @@ export class BrowserEngine {
       if (gate.mainFrameError) return gate.mainFrameError;
       if (gateError) return gateError;
       const last = gate.lastMainFrameUrl ?? request.url;
-      if (error !== undefined) return networkGate.tunnelError(last) ?? navigationError(error, last);
+      if (error !== undefined) return networkGate.tunnelError(last) ?? navigationError(error, last, gate.hops);
       if (page.url().startsWith('chrome-error:')) {
         return networkGate.tunnelError(last) ?? navigationError(new Error('net::ERR_FAILED'), last);
       }
@@ -365,28 +368,6 @@ export class BrowserEngine {
     const decoded = decodeText(body, parsed.type, parsed.charset);
     return { ...base, contentType, charset: decoded.charset, body, text: decoded.text };
   }
-}
-
-/** Types headless Chromium renders itself; anything else (PDF, archives, media files) becomes a download. */
-const RENDERED_TYPES =
-  /^(?:text\/|image\/|application\/(?:xhtml\+xml|xml|json|javascript|ecmascript|[\w.-]+\+(?:xml|json))$)/;
-
-function isDownload(response: HTTPResponse): boolean {
-  const headers = response.headers();
-  if (ATTACHMENT.test(headers['content-disposition'] ?? '')) return true;
-  const type = parseContentType(headers['content-type']).type;
-  return type !== '' && !RENDERED_TYPES.test(type);
-}
-
-function downloadError(url: string, response: HTTPResponse): BrowserError {
-  const type = response.headers()['content-type'] ?? 'unknown type';
-  return new BrowserError(
-    'SCRAPE_DOWNLOAD',
-    `${redactUrl(url)} answered with a download (${type}); downloads are refused.`,
-    {
-      url: redactUrl(url),
-    },
-  );
 }
 
 async function removeBlockedFrames(page: Page, urls: string[]): Promise<void> {

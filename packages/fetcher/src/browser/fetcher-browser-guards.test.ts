@@ -37,6 +37,40 @@ describe('URL policy in the browser', () => {
   });
 });
 
+describe('redirect errors: the same code from both engines', () => {
+  // A chain that comes back to a URL it visited is a loop, whatever its length; a chain that goes on to new URLs past
+  // the limit (20, Chromium's and the Fetch standard's) is too long.
+  it.each(['http', 'browser'] as const)(
+    '%s: a loop is SCRAPE_REDIRECT_LOOP, a long chain SCRAPE_TOO_MANY_REDIRECTS',
+    async (engine) => {
+      for (const path of ['/hostile/loop/a', '/hostile/self-redirect']) {
+        await expect(fixture.fetcher.fetch({ url: url(path), engine })).rejects.toMatchObject({
+          code: 'SCRAPE_REDIRECT_LOOP',
+        });
+      }
+      await expect(fixture.fetcher.fetch({ url: url('/http/redirect/hops/25'), engine })).rejects.toMatchObject({
+        code: 'SCRAPE_TOO_MANY_REDIRECTS',
+      });
+      const arrived = await fixture.fetcher.fetch({ url: url('/http/redirect/hops/19'), engine });
+      expect(arrived.text).toContain('Arrived');
+    },
+  );
+
+  it.each(['http', 'browser'] as const)('%s: follows http.limits.maxRedirects', async (engine) => {
+    const strict = new Fetcher({ browser: { args: ISOLATED_ARGS }, http: { ...HTTP, limits: { maxRedirects: 5 } } });
+    try {
+      const arrived = await strict.fetch({ url: url('/http/redirect/hops/5'), engine });
+      expect(arrived.text).toContain('Arrived');
+      await expect(strict.fetch({ url: url('/http/redirect/hops/6'), engine })).rejects.toMatchObject({
+        code: 'SCRAPE_TOO_MANY_REDIRECTS',
+        message: 'Too many redirects (more than 5).',
+      });
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe('page guards', () => {
   it('dismisses dialogs, even in a loop', async () => {
     const result = await fixture.fetcher.fetch({ url: url('/js/alerts.html'), engine: 'browser' });

@@ -5,6 +5,7 @@ import type { HTTPRequest, Page } from 'puppeteer-core';
 import { isFetchError, type FetchError } from '../errors.js';
 import { blockedError, checkUrlAgainstPolicy, isBlockedAddress, type UrlPolicy } from '../policy/url-policy.js';
 import type { AdBlocker } from './adblock.js';
+import { redirectLimitError } from './navigation-errors.js';
 import type { RecordedSource } from '../warc/exchange.js';
 
 /** Resource types dropped unless a screenshot needs them (they never change the DOM's text). */
@@ -19,6 +20,8 @@ export interface RequestGateSettings {
   adBlocker?: AdBlocker;
   /** Answer every request allowed from recordings instead of the network (replay); a miss fails the request. */
   serve?: RecordedSource;
+  /** Redirects a main-frame navigation may follow (`http.limits.maxRedirects`). @default Chromium's own limit */
+  maxRedirects?: number;
 }
 
 /** Why a request was refused. */
@@ -38,6 +41,8 @@ export class RequestGate {
   mainFrameError: FetchError | undefined;
   /** The URL of the main frame's latest navigation request (redirect hops included). */
   lastMainFrameUrl: string | undefined;
+  /** The redirect chain that led to that request, its URL last: what a navigation Chromium gave up on went through. */
+  hops: readonly string[] = [];
 
   constructor(settings: RequestGateSettings) {
     this.#settings = settings;
@@ -60,7 +65,15 @@ export class RequestGate {
     const url = request.url();
     const type = request.resourceType();
     const isMainDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
-    if (isMainDocument) this.lastMainFrameUrl = url;
+    if (isMainDocument) {
+      this.lastMainFrameUrl = url;
+      this.hops = [...request.redirectChain().map((hop) => hop.url()), url];
+      if (this.hops.length - 1 > (this.#settings.maxRedirects ?? Number.POSITIVE_INFINITY)) {
+        this.mainFrameError = redirectLimitError(this.hops, this.#settings.maxRedirects!);
+        await request.abort('blockedbyclient').catch(() => undefined);
+        return;
+      }
+    }
     let reason: BlockReason | undefined;
     let parsed: URL | undefined;
     try {

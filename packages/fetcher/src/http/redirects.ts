@@ -75,12 +75,15 @@ export class RedirectChain {
         },
       );
     }
-    if (this.visited.length > this.#max) {
-      throw new FetchError('SCRAPE_TOO_MANY_REDIRECTS', `Too many redirects (more than ${this.#max}).`, {
-        url: redactUrl(from),
-      });
-    }
+    if (this.visited.length > this.#max) throw tooManyRedirects(this.#max, from);
   }
+}
+
+/** A chain that went past `max` redirects (`http.limits.maxRedirects`), at the hop from `from`. */
+export function tooManyRedirects(max: number, from: URL | string): FetchError {
+  return new FetchError('SCRAPE_TOO_MANY_REDIRECTS', `Too many redirects (more than ${max}).`, {
+    url: redactUrl(from),
+  });
 }
 
 function withoutHash(url: URL): string {

@@ -119,7 +119,8 @@ export interface HttpLimits {
    */
   maxCompressionRatio: number;
   /**
-   * Redirects followed before `SCRAPE_TOO_MANY_REDIRECTS` (the Fetch standard's and Chromium's limit).
+   * Redirects to new URLs followed before `SCRAPE_TOO_MANY_REDIRECTS` (the Fetch standard's limit); one back to a URL
+   * of the chain is `SCRAPE_REDIRECT_LOOP` at once. The browser engine applies it too, up to Chromium's own limit (19 redirects).
    * @default 20
    */
   maxRedirects: number;
