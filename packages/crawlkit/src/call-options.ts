@@ -50,8 +50,20 @@ export interface JobStartOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
-/** Every key of the call options (`CallOptions`, `ScrapeCallOptions`, `JobStartOptions`). */
-const CALL_OPTION_KEYS = new Set(['signal', 'baseUrl', 'tenant', 'creditLimit', 'keepResult', 'idempotencyKey']);
+/**
+ * Every key of the call options (`CallOptions`, `ScrapeCallOptions`, `JobStartOptions`), checked against them by the
+ * compiler: an option added to an interface and not here fails the build instead of being refused at run time.
+ */
+const CALL_OPTION_KEYS = new Set(
+  Object.keys({
+    signal: true,
+    baseUrl: true,
+    tenant: true,
+    creditLimit: true,
+    keepResult: true,
+    idempotencyKey: true,
+  } satisfies Record<keyof (ScrapeCallOptions & JobStartOptions), true>),
+);
 
 /**
  * The signal of a call's options (`undefined` and `null` are no options); anything else is a `BAD_REQUEST`. An
