@@ -1,0 +1,84 @@
+/** `GET /v2/monitor/:id/checks` and `GET /v2/monitor/:id/checks/:checkId`: a monitor's checks and their pages. */
+import { z } from 'zod';
+
+import { DEFAULT_JOB_BASE } from '../jobs/job-address.js';
+import { parseBody } from '../v2/parse.js';
+import type { ErrorResponse } from '../v2/types.js';
+import { findMonitor, monitorNotFound, type MonitorCall } from './monitor-api.js';
+import { checkState } from './monitor-checks.js';
+import { listChecks, readCheck } from './monitor-store.js';
+import { checkView, pageView, type MonitorCheckDetailView, type MonitorCheckView } from './monitor-views.js';
+
+const listSchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+const PAGE_STATUSES = ['same', 'new', 'changed', 'removed', 'error'] as const;
+
+const detailSchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  skip: z.coerce.number().int().min(0).default(0),
+  status: z
+    .string()
+    .optional()
+    .refine((s) => s === undefined || (PAGE_STATUSES as readonly string[]).includes(s), {
+      message: `\`status\` must be one of ${PAGE_STATUSES.join(', ')}.`,
+    }),
+});
+
+const checkNotFound = (): ErrorResponse => ({
+  success: false,
+  code: 'MONITOR_CHECK_NOT_FOUND',
+  error: 'Monitor check not found',
+});
+
+/** The monitor's checks, newest first (`limit`, `offset`). */
+export async function listMonitorChecks(
+  call: MonitorCall,
+  id: string,
+  query: { limit?: unknown; offset?: unknown } = {},
+): Promise<{ success: true; data: MonitorCheckView[] } | ErrorResponse> {
+  const paging = parseBody(listSchema, query);
+  if (!paging.ok) return paging.error;
+  const found = await findMonitor(call, id);
+  if (!found) return monitorNotFound();
+  const { limit, offset } = paging.value;
+  const ids = (await listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)).slice(
+    offset,
+    offset + limit,
+  );
+  const data: MonitorCheckView[] = [];
+  for (const checkId of ids) {
+    const check = await readCheck(call.ctx.store, checkId);
+    if (check) data.push(checkView(checkId, check, await checkState(call.ctx.store, call.jobs, checkId, check)));
+  }
+  return { success: true, data };
+}
+
+/** A check with its pages (`skip`, `limit`, `status`), and `next` while more are there. */
+export async function getMonitorCheck(
+  call: MonitorCall,
+  id: string,
+  checkId: string,
+  query: { limit?: unknown; skip?: unknown; status?: unknown } = {},
+): Promise<{ success: true; data: MonitorCheckDetailView; next: string | null } | ErrorResponse> {
+  const paging = parseBody(detailSchema, query);
+  if (!paging.ok) return paging.error;
+  const found = await findMonitor(call, id);
+  if (!found) return monitorNotFound();
+  const check = await readCheck(call.ctx.store, String(checkId));
+  if (!check || check.monitorId !== found.stored.id) return checkNotFound();
+  const state = await checkState(call.ctx.store, call.jobs, checkId, check);
+  const { limit, skip, status } = paging.value;
+  const all = status === undefined ? state.pages : state.pages.filter((page) => page.status === status);
+  const pages = all.slice(skip, skip + limit).map((page) => pageView(page, check, state.finishedAt));
+  let next: string | null = null;
+  if (skip + limit < all.length) {
+    const params = new URLSearchParams({ skip: String(skip + limit), limit: String(limit) });
+    if (status !== undefined) params.set('status', status);
+    const base = call.baseUrl ?? DEFAULT_JOB_BASE;
+    next = `${base.endsWith('/') ? base : `${base}/`}v2/monitor/${found.stored.id}/checks/${checkId}?${params}`;
+  }
+  return { success: true, data: { ...checkView(checkId, check, state), pages, next }, next };
+}
