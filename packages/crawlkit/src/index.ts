@@ -99,7 +99,6 @@ export type {
   MonitorCheckPageView,
   MonitorTargetResult,
 } from './monitors/monitor-views.js';
-export { SCHEDULE_TEXT_FORMS } from './monitors/schedule-text.js';
 export type { SearchRequestInput, SearchRequest, SearchSource } from './search/request.js';
 export type { SearchResponse, SearchResult } from './search/run-search.js';
 export type { LocalResult } from './search/local-source.js';
