@@ -36,9 +36,9 @@ function engine(options: ConstructorParameters<typeof Crawlkit>[0] = {}): Crawlk
   return ck;
 }
 
-function ok<T>(answer: T | { success: false; error: string }): T {
-  if ((answer as { success?: boolean }).success === false) throw new Error(JSON.stringify(answer));
-  return answer as T;
+function ok<T extends { success: boolean }>(answer: T): Extract<T, { success: true }> {
+  if (!answer.success) throw new Error(JSON.stringify(answer));
+  return answer as Extract<T, { success: true }>;
 }
 
 /** The check once its crawls have ended, with all its pages. */
@@ -212,14 +212,14 @@ describe('monitors', () => {
       ...base,
       notification: { email: { enabled: false } },
       origin: 'js-sdk@4.42.0',
-    } as never);
+    });
     expect(taken).toMatchObject({ success: true, data: { notification: null } });
   });
 
   it('fires in another engine on the same SQLite store: the check recorded and closed there', async () => {
     const site = await freshSite();
     const dir = mkdtempSync(join(tmpdir(), 'ck-monitors-'));
-    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    closers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
     const maker = new Crawlkit({ storeDir: dir, engine: 'http' });
     // Six fields: every second, seconds first.
     const created = ok(

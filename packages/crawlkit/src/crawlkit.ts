@@ -338,11 +338,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   );
 
   /** Monitors (`/v2/monitor`): a schedule whose every firing is a check of its pages' changes. */
-  readonly monitors: MonitorMethods = monitorMethods((init, fn) =>
-    this.#guard(init, (rt) =>
-      fn({ ctx: rt.ctx, scheduler: rt.scheduler, jobs: rt.jobs, tenant: init?.tenant, baseUrl: init?.baseUrl }),
-    ),
-  );
+  readonly monitors: MonitorMethods = monitorMethods((init, fn) => this.#guard(init, (rt) => fn(rt)));
 
   /** The credits committed against call `creditLimit`s (an HTTP server's `--credit-limit`), kept in the store. */
   readonly credits = {

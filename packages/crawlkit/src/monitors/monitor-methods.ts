@@ -14,8 +14,11 @@ import { getMonitorCheck, listMonitorChecks } from './monitor-check-api.js';
 import type { CreateMonitorInput, UpdateMonitorInput } from './monitor-request.js';
 import type { MonitorCheckDetailView, MonitorCheckView, MonitorView } from './monitor-views.js';
 
+/** What a monitor call needs of the engine's runtime. */
+type MonitorRuntime = Pick<MonitorCall, 'ctx' | 'scheduler' | 'jobs'>;
+
 /** Runs a monitor call on the engine's runtime; what it throws comes back in the v2 error shape. */
-export type MonitorGuard = <T>(init: CallOptions, fn: (call: MonitorCall) => Promise<T>) => Promise<T | ErrorResponse>;
+export type MonitorGuard = <T>(init: CallOptions, fn: (rt: MonitorRuntime) => Promise<T>) => Promise<T | ErrorResponse>;
 
 /** Paging of a list: `limit` (at most 1000) entries after the first `offset`. */
 export interface MonitorListQuery {
@@ -55,7 +58,11 @@ export interface MonitorMethods {
   ): Promise<{ success: true; data: MonitorCheckDetailView; next: string | null } | ErrorResponse>;
 }
 
-export function monitorMethods(guard: MonitorGuard): MonitorMethods {
+export function monitorMethods(runtime: MonitorGuard): MonitorMethods {
+  const guard = <T>(init: CallOptions, fn: (call: MonitorCall) => Promise<T>) =>
+    runtime(init, ({ ctx, scheduler, jobs }) =>
+      fn({ ctx, scheduler, jobs, tenant: init.tenant, baseUrl: init.baseUrl }),
+    );
   return {
     create: (body, init = {}) => guard(init, (call) => createMonitor(call, body)),
     get: (id, init = {}) => guard(init, (call) => getMonitor(call, id)),

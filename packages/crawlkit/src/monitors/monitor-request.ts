@@ -42,7 +42,7 @@ const targetSchema = z.looseObject({ type: z.string() }).transform((target, ctx)
   }
   const parsed = schema.safeParse(target);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue } as never);
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
     return z.NEVER;
   }
   return parsed.data;

@@ -5,8 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { z } from 'zod';
-
 import { describeIssues } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { scheduleRequestSchema, type ScheduleTarget } from '../schedules/schedule-request.js';
@@ -126,7 +124,7 @@ export function targetProblem(
       .replace(`targets[${slot}]`, `targets[${index}]`)
       .replace('the schedule keeps', 'the monitor keeps')
       .replace('sends its own webhook', 'sends its `webhook`');
-    return { ...issue, path, message } as z.core.$ZodIssue;
+    return { ...issue, path, message };
   });
   return { success: false, code: 'BAD_REQUEST', error: describeIssues(issues), details: issues };
 }

@@ -77,7 +77,7 @@ export interface LatestCheck {
 export function monitorView(stored: StoredSchedule, monitor: MonitorValue, latest?: LatestCheck): MonitorView {
   const schedule = scheduleCodec.decode(stored.value);
   const targets = schedule.targets.map((target) => hideJobSecrets({ request: target }).request);
-  const webhook = schedule.webhook ? hideJobSecrets({ request: {}, webhook: schedule.webhook }).webhook! : null;
+  const webhook = schedule.webhook ? hideJobSecrets({ request: {}, webhook: schedule.webhook }).webhook : null;
   return {
     id: stored.id,
     name: monitor.name,

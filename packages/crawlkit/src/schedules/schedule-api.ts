@@ -190,5 +190,5 @@ export function sealedTargets(call: ScheduleCall, targets: ScheduleTarget[]): Sc
 /** A webhook checked against the engine's URL policy, its header values sealed for the store (a monitor's). */
 export function sealedWebhook(call: ScheduleCall, webhook: ScheduleWebhook): ScheduleWebhook {
   checkWebhookUrl(webhook.url, call.ctx.fetcher.urlPolicy);
-  return sealJobSecrets({ request: {}, webhook }, call.ctx.secrets(call.ctx.store)).webhook!;
+  return sealJobSecrets({ request: {}, webhook }, call.ctx.secrets(call.ctx.store)).webhook;
 }
