@@ -207,6 +207,18 @@ describe('monitors', () => {
       '`targets[0].tag` cannot be set',
     );
     await refused({ ...base, targets: [{ type: 'scrape', urls: [] }] }, 'targets[0].urls');
+    const urls = Array.from({ length: 60 }, (_, i) => `https://a.example/${i}`);
+    await refused(
+      {
+        ...base,
+        targets: [
+          { type: 'scrape', urls },
+          { type: 'scrape', urls },
+        ],
+      },
+      'at most 100 scrapes and crawls',
+      'make 120',
+    );
     // Email turned off, and the SDK's `origin`, are taken.
     const taken = await ck.monitors.create({
       ...base,

@@ -6,7 +6,7 @@ import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { findMonitor, monitorNotFound, type MonitorCall } from './monitor-api.js';
 import { checkState } from './monitor-checks.js';
-import { listChecks, readCheck } from './monitor-store.js';
+import { keptSince, listChecks, readCheck } from './monitor-store.js';
 import { checkView, pageView, type MonitorCheckDetailView, type MonitorCheckView } from './monitor-views.js';
 
 const listSchema = z.strictObject({
@@ -68,7 +68,8 @@ export async function getMonitorCheck(
   const found = await findMonitor(call, id);
   if (!found) return monitorNotFound();
   const check = await readCheck(call.ctx.store, String(checkId));
-  if (!check || check.monitorId !== found.stored.id) return checkNotFound();
+  const kept = keptSince(found.monitor.retentionDays);
+  if (!check || check.monitorId !== found.stored.id || check.startedAt < kept) return checkNotFound();
   const state = await checkState(call.ctx.store, call.jobs, checkId, check);
   const { limit, skip, status } = paging.value;
   const all = status === undefined ? state.pages : state.pages.filter((page) => page.status === status);

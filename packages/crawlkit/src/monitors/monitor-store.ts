@@ -45,11 +45,16 @@ export async function writeCheck(store: Store, checkId: string, check: MonitorCh
   });
 }
 
+/** When the oldest check a monitor still lists started (epoch ms): `retentionDays` ago. */
+export function keptSince(retentionDays: number): number {
+  return Date.now() - retentionDays * DAY_MS;
+}
+
 /** The monitor's checks within its retention, newest first. */
 export async function listChecks(store: Store, monitorId: string, retentionDays: number): Promise<string[]> {
   const entry = await store.history.latest(monitorId, INDEX_TAG);
   if (!entry) return [];
-  const since = Date.now() - retentionDays * DAY_MS;
+  const since = keptSince(retentionDays);
   return monitorCheckIndexCodec
     .decode(entry.value)
     .checks.filter((c) => c.at >= since)

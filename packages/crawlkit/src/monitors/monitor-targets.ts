@@ -32,6 +32,9 @@ export interface ScheduleTargets {
   slots: number[];
 }
 
+/** Schedule targets a monitor may run: a schedule's most. */
+const MAX_RUNS = 100;
+
 /** The `changeTracking` tag of a monitor's pages (their diff history). */
 const diffTag = (monitorId: string) => `monitor:${monitorId}`;
 
@@ -108,6 +111,16 @@ export function targetProblem(
   webhook: unknown,
   given: MonitorTargetInput[],
 ): ErrorResponse | undefined {
+  if (from.targets.length > MAX_RUNS) {
+    return {
+      success: false,
+      code: 'BAD_REQUEST',
+      error:
+        `A monitor runs at most ${MAX_RUNS} scrapes and crawls at a check (each URL of a \`scrape\` target is one, each ` +
+        `\`crawl\` target one): these targets make ${from.targets.length}. Crawl the site with a \`crawl\` target, or ` +
+        'split the URLs among monitors.',
+    };
+  }
   const parsed = scheduleRequestSchema.safeParse({
     cron: '0 0 * * *',
     targets: from.targets,
