@@ -123,6 +123,11 @@ describe('monitors', () => {
 
     const checks = ok(await ck.monitors.checks(id)).data;
     expect(checks.map((c) => c.id)).toEqual([run2.id, run1.id]);
+    expect(ok(await ck.monitors.checks(id, { status: 'completed', offset: 1 })).data.map((c) => c.id)).toEqual([
+      run1.id,
+    ]);
+    expect(ok(await ck.monitors.checks(id, { status: 'failed' })).data).toEqual([]);
+    expect(await ck.monitors.checks(id, { status: 'done' })).toMatchObject({ success: false, code: 'BAD_REQUEST' });
     const shown = ok(await ck.monitors.get(id)).data;
     expect(shown.lastCheckSummary).toEqual(second.summary);
     expect(shown.currentCheckId).toBeNull();

@@ -9,9 +9,18 @@ import { checkState } from './monitor-checks.js';
 import { keptSince, listChecks, readCheck } from './monitor-store.js';
 import { checkView, pageView, type MonitorCheckDetailView, type MonitorCheckView } from './monitor-views.js';
 
+const CHECK_STATUSES = ['queued', 'running', 'completed', 'failed', 'partial', 'skipped_overlap'] as const;
+
 const listSchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(50),
   offset: z.coerce.number().int().min(0).default(0),
+  /** Only the checks of this status (the MCP server's `firecrawl_monitor_checks` sends it). */
+  status: z
+    .string()
+    .optional()
+    .refine((s) => s === undefined || (CHECK_STATUSES as readonly string[]).includes(s), {
+      message: `\`status\` must be one of ${CHECK_STATUSES.join(', ')}.`,
+    }),
 });
 
 const PAGE_STATUSES = ['same', 'new', 'changed', 'removed', 'error'] as const;
@@ -33,25 +42,26 @@ const checkNotFound = (): ErrorResponse => ({
   error: 'Monitor check not found',
 });
 
-/** The monitor's checks, newest first (`limit`, `offset`). */
+/** The monitor's checks, newest first (`limit`, `offset`, and a check `status` to keep). */
 export async function listMonitorChecks(
   call: MonitorCall,
   id: string,
-  query: { limit?: unknown; offset?: unknown } = {},
+  query: { limit?: unknown; offset?: unknown; status?: unknown } = {},
 ): Promise<{ success: true; data: MonitorCheckView[] } | ErrorResponse> {
   const paging = parseBody(listSchema, query);
   if (!paging.ok) return paging.error;
   const found = await findMonitor(call, id);
   if (!found) return monitorNotFound();
-  const { limit, offset } = paging.value;
-  const ids = (await listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)).slice(
-    offset,
-    offset + limit,
-  );
+  const { limit, offset, status } = paging.value;
   const data: MonitorCheckView[] = [];
-  for (const checkId of ids) {
+  let seen = 0;
+  for (const checkId of await listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)) {
+    if (data.length >= limit) break;
     const check = await readCheck(call.ctx.store, checkId);
-    if (check) data.push(checkView(checkId, check, await checkState(call.ctx.store, call.jobs, checkId, check)));
+    if (!check || (status === undefined && seen++ < offset)) continue;
+    const view = checkView(checkId, check, await checkState(call.ctx.store, call.jobs, checkId, check));
+    if (status !== undefined && (view.status !== status || seen++ < offset)) continue;
+    data.push(view);
   }
   return { success: true, data };
 }

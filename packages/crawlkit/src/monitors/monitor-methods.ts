@@ -43,10 +43,10 @@ export interface MonitorMethods {
   delete(id: string, init?: CallOptions): Promise<{ success: true } | ErrorResponse>;
   /** A check now, out of the monitor's clock; answers it (`running` while its crawls run). */
   run(id: string, init?: CallOptions): Promise<{ success: true; data: MonitorCheckView } | ErrorResponse>;
-  /** The monitor's checks, newest first. */
+  /** The monitor's checks, newest first (`status`: only those of this check status). */
   checks(
     id: string,
-    query?: MonitorListQuery,
+    query?: MonitorListQuery & { status?: string },
     init?: CallOptions,
   ): Promise<{ success: true; data: MonitorCheckView[] } | ErrorResponse>;
   /** A check with its pages: `skip`, `limit` (at most 1000, default 100) and a page `status` to keep. */
