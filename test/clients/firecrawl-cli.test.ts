@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { until } from '../helpers-batch.ts';
 import { startClientStack, type ClientStack } from './harness.ts';
 import { runFirecrawl } from './run-client.ts';
 
@@ -211,6 +212,86 @@ describe('firecrawl search', () => {
     expect(result.code, result.stderr).toBe(0);
     const web = (jsonOut(result.stdout).data as { web: { url: string }[] }).web;
     expect(web[0]!.url).toBe(stack.page(ARTICLE));
+  });
+});
+
+describe('firecrawl monitor', () => {
+  const api = (path: string) =>
+    fetch(`${stack.url}/v2${path}`, { headers: { authorization: `Bearer ${stack.key}` } }).then(
+      (r) => r.json() as Promise<{ data: Record<string, unknown> }>,
+    );
+
+  it('create, get, list, run, check, checks, update and delete a monitor', async () => {
+    const created = await firecrawl([
+      'monitor',
+      'create',
+      '--name',
+      'article',
+      '--schedule',
+      'daily at 9:00',
+      '--page',
+      stack.page(ARTICLE),
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const monitor = jsonOut(created.stdout).data as { id: string; schedule: object };
+    expect(monitor.schedule).toEqual({ cron: '0 9 * * *', text: 'daily at 9:00', timezone: 'UTC' });
+    const id = monitor.id;
+
+    const got = await firecrawl(['monitor', 'get', id]);
+    expect(jsonOut(got.stdout).data).toMatchObject({ id, name: 'article', status: 'active' });
+    const listed = await firecrawl(['monitor', 'list', '--limit', '50']);
+    expect((jsonOut(listed.stdout).data as { id: string }[]).map((m) => m.id)).toContain(id);
+
+    const ran = await firecrawl(['monitor', 'run', id]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const checkId = (jsonOut(ran.stdout).data as { id: string }).id;
+    await until(async () => (await api(`/monitor/${id}/checks/${checkId}`)).data.status !== 'running', 60_000);
+    const check = await firecrawl(['monitor', 'check', id, checkId, '--page-status', 'new']);
+    expect(check.code, check.stderr).toBe(0);
+    expect(jsonOut(check.stdout).data).toMatchObject({
+      status: 'completed',
+      summary: { totalPages: 1, new: 1 },
+      pages: [{ url: stack.page(ARTICLE), status: 'new', statusCode: 200 }],
+    });
+    const checks = await firecrawl(['monitor', 'checks', id, '--limit', '5']);
+    expect((jsonOut(checks.stdout).data as { id: string }[]).map((c) => c.id)).toContain(checkId);
+
+    const paused = await firecrawl(['monitor', 'update', id, '--state', 'paused']);
+    expect(jsonOut(paused.stdout).data).toMatchObject({ status: 'paused', nextRunAt: null });
+    const deleted = await firecrawl(['monitor', 'delete', id]);
+    expect(jsonOut(deleted.stdout)).toEqual({ success: true });
+    const gone = await firecrawl(['monitor', 'get', id]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('Monitor not found');
+  }, 120_000);
+
+  it('refuses --email, and a schedule it cannot read, saying what to write', async () => {
+    const email = await firecrawl([
+      'monitor',
+      'create',
+      '--name',
+      'x',
+      '--schedule',
+      'hourly',
+      '--page',
+      stack.page(ARTICLE),
+      '--email',
+      'me@example.com',
+    ]);
+    expect(email.code).toBe(1);
+    expect(email.stderr).toContain('crawlkit sends no email');
+    const text = await firecrawl([
+      'monitor',
+      'create',
+      '--name',
+      'x',
+      '--schedule',
+      'twice a fortnight',
+      '--page',
+      stack.page(ARTICLE),
+    ]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('"every N minutes"');
   });
 });
 

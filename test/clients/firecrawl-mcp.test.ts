@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { until } from '../helpers-batch.ts';
 import { startClientStack, type ClientStack } from './harness.ts';
 import { FIRECRAWL_MCP } from './run-client.ts';
 
@@ -159,6 +160,38 @@ describe('firecrawl-mcp tools against crawlkit serve', () => {
     const web = (json as { data: { web: { url: string }[] } }).data.web;
     expect(web[0]!.url).toBe(stack.page('/articles/first-post.html'));
   });
+
+  it('firecrawl_monitor_* with the body form: create, run, checks, check, update, delete; the short form refused', async () => {
+    const created = await call('firecrawl_monitor_create', {
+      body: {
+        name: 'plane',
+        schedule: { cron: '0 0 1 1 *' },
+        targets: [{ type: 'scrape', urls: [stack.page('/shop/plane.html')] }],
+      },
+    });
+    expect(created.raw.isError, JSON.stringify(created.json)).toBeFalsy();
+    const id = (created.json as { data: { id: string } }).data.id;
+    expect((await call('firecrawl_monitor_get', { id })).json).toMatchObject({ data: { id, name: 'plane' } });
+    expect(JSON.stringify((await call('firecrawl_monitor_list', { limit: 10 })).json)).toContain(id);
+    const run = await call('firecrawl_monitor_run', { id });
+    const checkId = (run.json as { data: { id: string } }).data.id;
+    let checks: unknown;
+    await until(async () => {
+      checks = (await call('firecrawl_monitor_checks', { id, status: 'completed' })).json;
+      return (checks as { data: { id: string }[] }).data.some((c) => c.id === checkId);
+    }, 60_000);
+    const check = await call('firecrawl_monitor_check', { id, checkId, pageStatus: 'new' });
+    expect(check.json).toMatchObject({
+      data: { status: 'completed', pages: [{ url: stack.page('/shop/plane.html'), status: 'new' }] },
+    });
+    const paused = await call('firecrawl_monitor_update', { id, body: { status: 'paused' } });
+    expect(paused.json).toMatchObject({ data: { status: 'paused', nextRunAt: null } });
+    expect((await call('firecrawl_monitor_delete', { id })).json).toEqual({ success: true });
+    // The short form always sends a goal, which no local model judges.
+    const short = await call('firecrawl_monitor_create', { page: stack.page('/'), goal: 'price drops' });
+    expect(short.raw.isError).toBe(true);
+    expect(JSON.stringify(short.json)).toContain('`goal` is not offered');
+  }, 120_000);
 
   it('dialled loopback only', () => {
     const outside = stack.dialled().filter((d) => !d.allowed);

@@ -6,7 +6,9 @@
 import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { until } from '../helpers-batch.ts';
 import { startClientStack, type ClientStack } from './harness.ts';
+import { board } from './site.ts';
 
 let stack: ClientStack;
 let fc: Firecrawl;
@@ -168,6 +170,78 @@ describe('the v1 client (firecrawl.v1), through the v1 routes', () => {
   }, 90_000);
 });
 
+describe('monitors', () => {
+  /** The check once its crawls have ended. */
+  async function ended(monitorId: string, checkId: string) {
+    await until(async () => (await fc.getMonitorCheck(monitorId, checkId)).status !== 'running', 60_000);
+    return fc.getMonitorCheck(monitorId, checkId, { limit: 1 });
+  }
+
+  it('every monitor method; a check sees the page change, with its diff, paged by the SDK', async () => {
+    board.text = 'The No. 4 plane costs $129 today.';
+    // January 1st only: no scheduled check fires during the test.
+    const monitor = await fc.createMonitor({
+      name: 'price board',
+      schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
+      targets: [{ type: 'scrape', urls: [stack.page('/monitor/board.html'), stack.page(ARTICLE)] }],
+      webhook: { url: 'https://hooks.example/monitor', events: ['monitor.page'] },
+    });
+    expect(monitor).toMatchObject({
+      name: 'price board',
+      status: 'active',
+      schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
+      targets: [{ type: 'scrape', urls: [stack.page('/monitor/board.html'), stack.page(ARTICLE)] }],
+      webhook: { url: 'https://hooks.example/monitor', events: ['new', 'changed', 'removed'] },
+    });
+    expect(Date.parse(monitor.nextRunAt!)).toBeGreaterThan(Date.now());
+    expect((await fc.getMonitor(monitor.id)).name).toBe('price board');
+    expect((await fc.listMonitors({ limit: 10 })).map((m) => m.id)).toContain(monitor.id);
+
+    const first = await fc.runMonitor(monitor.id);
+    expect(first).toMatchObject({ monitorId: monitor.id, trigger: 'manual' });
+    expect((await ended(monitor.id, first.id)).summary).toMatchObject({ totalPages: 2, new: 2 });
+
+    board.text = 'The No. 4 plane costs $119 today.';
+    const second = await fc.runMonitor(monitor.id);
+    // `limit: 1` and the SDK's auto-pagination: both pages, read by following `next`.
+    const detail = await ended(monitor.id, second.id);
+    expect(detail).toMatchObject({ status: 'completed', summary: { totalPages: 2, changed: 1, same: 1 }, next: null });
+    const changed = detail.pages.find((p) => p.status === 'changed')!;
+    expect(changed.url).toBe(stack.page('/monitor/board.html'));
+    expect(changed.diff?.text).toContain('+The No. 4 plane costs $119 today.');
+    const onlyChanged = await fc.getMonitorCheck(monitor.id, second.id, { status: 'changed' });
+    expect(onlyChanged.pages.map((p) => p.url)).toEqual([stack.page('/monitor/board.html')]);
+    expect((await fc.listMonitorChecks(monitor.id)).map((c) => c.id)).toEqual([second.id, first.id]);
+    expect((await fc.getMonitor(monitor.id)).lastCheckSummary).toMatchObject({ changed: 1, same: 1 });
+
+    const paused = await fc.updateMonitor(monitor.id, { status: 'paused', schedule: { text: 'every 2 hours' } });
+    expect(paused).toMatchObject({ status: 'paused', nextRunAt: null, schedule: { cron: '0 */2 * * *' } });
+    expect(await fc.deleteMonitor(monitor.id)).toBe(true);
+    const gone = await fc.getMonitor(monitor.id).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(SdkError);
+    expect((gone as SdkError).status).toBe(404);
+  }, 120_000);
+
+  it('refuses email notifications and search targets with a 400 saying what to use', async () => {
+    const base = { name: 'x', schedule: { text: 'hourly' } };
+    const email = await fc
+      .createMonitor({
+        ...base,
+        targets: [{ type: 'scrape', urls: [stack.page(ARTICLE)] }],
+        notification: { email: { enabled: true, recipients: ['me@example.com'] } },
+      })
+      .catch((e: unknown) => e);
+    expect(email).toBeInstanceOf(SdkError);
+    expect((email as SdkError).status).toBe(400);
+    expect((email as SdkError).message).toContain('crawlkit sends no email');
+    const search = await fc
+      .createMonitor({ ...base, goal: 'new planes', targets: [{ type: 'search', queries: ['hand plane'] }] })
+      .catch((e: unknown) => e);
+    expect((search as SdkError).status).toBe(400);
+    expect((search as SdkError).message).toContain('`search` target is not offered');
+  });
+});
+
 /** The 404 a method of an endpoint crawlkit does not offer rejects with. */
 async function notOffered(call: () => Promise<unknown>): Promise<SdkError> {
   const error = await call().then(
@@ -196,8 +270,6 @@ describe('methods of endpoints crawlkit does not offer: a 404 naming the endpoin
     ['findTools', () => fc.findTools({}), 'Alexandria'],
     ['developerSearch', () => fc.developerSearch('x'), 'developer search'],
     ['feedback', () => fc.feedback({ endpoint: 'scrape', jobId: id, rating: 'good' } as never), 'feedback'],
-    ['createMonitor', () => fc.createMonitor({ name: 'x' } as never), 'monitors'],
-    ['listMonitors', () => fc.listMonitors(), 'monitors'],
     ['research.searchPapers', () => fc.research.searchPapers('x'), undefined],
   ];
   for (const [name, call, endpoint] of cases) {

@@ -31,6 +31,9 @@ export const PRODUCT_PAGE = `<!doctype html><html lang="en"><head><title>No. 4 S
 <table><tr><th>Length</th><td>245 mm</td></tr><tr><th>Weight</th><td>1.9 kg</td></tr></table>
 </main><footer><p>Acme Tools, since 1921</p></footer></body></html>`;
 
+/** A page whose text a test changes between two checks of a monitor. */
+export const board = { text: 'The No. 4 plane costs $129 today.' };
+
 export interface HeldPages {
   routes: Routes;
   /** Answers every held request, now and later. */
@@ -42,6 +45,11 @@ export function clientRoutes(held?: HeldPages): Routes {
     '/shop/plane.html': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(PRODUCT_PAGE);
+    },
+    '/monitor/board.html': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Price board</title></head><body><main><h1>Price board</h1>
+<p>${board.text}</p><p>Prices on this board change when the shop changes them, as this sentence says.</p></main></body></html>`);
     },
     ...held?.routes,
   };

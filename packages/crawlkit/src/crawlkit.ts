@@ -65,6 +65,7 @@ import type {
   TokenUsageResponse,
 } from './v2/types.js';
 import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
+import { monitorMethods, type MonitorMethods } from './monitors/monitor-methods.js';
 import { scheduleMethods, type ScheduleMethods } from './schedules/schedule-methods.js';
 import { ScrapeSlots } from './scrape-slots.js';
 
@@ -335,6 +336,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly schedules: ScheduleMethods = scheduleMethods((init, fn) =>
     this.#guard(init, (rt) => fn({ ctx: rt.ctx, scheduler: rt.scheduler, tenant: init?.tenant })),
   );
+
+  /** Monitors (`/v2/monitor`): a schedule whose every firing is a check of its pages' changes. */
+  readonly monitors: MonitorMethods = monitorMethods((init, fn) => this.#guard(init, (rt) => fn(rt)));
 
   /** The credits committed against call `creditLimit`s (an HTTP server's `--credit-limit`), kept in the store. */
   readonly credits = {

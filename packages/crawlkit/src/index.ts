@@ -89,6 +89,16 @@ export type {
 export type { ScheduleMethods } from './schedules/schedule-methods.js';
 export type { ScheduleListResponse, ScheduleResponse, ScheduleView } from './schedules/schedule-api.js';
 export type { ScheduleRequestInput, ScheduleChangeEvent } from './schedules/schedule-request.js';
+export type { MonitorMethods, MonitorListQuery } from './monitors/monitor-methods.js';
+export type { MonitorResponse } from './monitors/monitor-api.js';
+export type { CreateMonitorInput, UpdateMonitorInput } from './monitors/monitor-request.js';
+export type {
+  MonitorView,
+  MonitorCheckView,
+  MonitorCheckDetailView,
+  MonitorCheckPageView,
+  MonitorTargetResult,
+} from './monitors/monitor-views.js';
 export type { SearchRequestInput, SearchRequest, SearchSource } from './search/request.js';
 export type { SearchResponse, SearchResult } from './search/run-search.js';
 export type { LocalResult } from './search/local-source.js';

@@ -33,6 +33,7 @@ import { recordUndelivered } from './webhooks/outbox.js';
 import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
 import { storedJobOf } from './codec/records.js';
+import { recordCheck, settleCheck } from './monitors/monitor-checks.js';
 import { Scheduler } from './schedules/scheduler.js';
 import type { ScrapeSlots } from './scrape-slots.js';
 
@@ -209,7 +210,14 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   });
   dispatcher.kick();
   await store.jobs.deleteExpired().catch(() => undefined);
-  const scheduler = new Scheduler({ ctx, jobs, bus, queued: (s, delivery) => dispatcher.queued(s, delivery) });
+  const scheduler = new Scheduler({
+    ctx,
+    jobs,
+    bus,
+    queued: (s, delivery) => dispatcher.queued(s, delivery),
+    started: (id, run, trigger) => recordCheck(ctx.store, id, run, trigger),
+    settled: (id, run) => settleCheck(ctx.store, jobs, id, run),
+  });
   if (options.runSchedules) scheduler.start();
   return {
     scheduler,

@@ -14,6 +14,7 @@ import type { Admission } from './admission.js';
 import { sendPaged } from './paged-json.js';
 import { registerParseRoute } from './parse-route.js';
 import { send, v2Error } from './respond.js';
+import { registerMonitorRoutes } from './monitor-routes.js';
 import { registerScheduleRoutes } from './schedule-routes.js';
 import { registerSearchRoute } from './search-route.js';
 
@@ -171,6 +172,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     return send(reply, await ck.getCrawlChanges(request.params.id, paginationOf(request.query), call));
   });
   registerScheduleRoutes(app, ctx);
+  registerMonitorRoutes(app, ctx);
 }
 
 /** A scrape body that runs Alexandria tools (the SDK's `findTools`) instead of scraping a URL. */
@@ -194,8 +196,7 @@ const NOT_OFFERED: Record<string, string> = {
   llmstxt: 'llms.txt generation',
   'generate-llmstxt': 'llms.txt generation',
   browser: 'browser sessions',
-  monitor: 'monitors',
-  monitors: 'monitors',
+  monitors: 'monitors (crawlkit answers /v2/monitor)',
   tools: 'tools',
   developer: 'developer search',
   feedback: 'feedback',
@@ -207,8 +208,8 @@ const NOT_OFFERED: Record<string, string> = {
 const TEAM_OFFERED = new Set(['credit-usage', 'token-usage', 'queue-status']);
 
 const OFFERED =
-  'crawlkit serves scrape, parse, crawl, batch scrape, map, search, team credit and token usage, queue status and ' +
-  'concurrency check ' +
+  'crawlkit serves scrape, parse, crawl, batch scrape, map, search, monitors, team credit and token usage, queue ' +
+  'status and concurrency check ' +
   '(v2, and v1 scrape, crawl, batch scrape and map)';
 
 /** The name of a Firecrawl endpoint crawlkit does not offer, from its path segments (`v1`/`v2` first). */

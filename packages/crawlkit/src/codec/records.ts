@@ -154,6 +154,8 @@ export const scheduleCodec = recordCodec({
     name: z.string().optional(),
     every: z.string().optional(),
     cron: z.string().optional(),
+    /** The IANA time zone `cron` is read in (a monitor's `schedule.timezone`); UTC when absent. */
+    timezone: z.string().optional(),
     targets: z.array(z.looseObject({ type: z.enum(['crawl', 'scrape']), url: z.string() })),
     webhook: z
       .object({
@@ -290,3 +292,84 @@ export function storedJobOf<R extends object>(job: Pick<JobRecord, 'request'>): 
   }
   return decoded as StoredJobOf<R>;
 }
+
+const monitorTargets = {
+  /** Each target of the monitor as the client named it, in order. */
+  meta: z.array(z.object({ id: z.string(), type: z.enum(['scrape', 'crawl']) })),
+  /** For each target of the schedule, the monitor target it runs (a scrape target runs one per URL). */
+  slots: z.array(z.number()),
+};
+
+/**
+ * A monitor (`/v2/monitor`): what it adds to the schedule of the same id, kept in the history store under that id. The
+ * schedule holds its clock, targets and webhook.
+ */
+export const monitorCodec = recordCodec({
+  name: 'monitor',
+  version: 1,
+  schema: z.object({
+    tenant: z.string().optional(),
+    name: z.string(),
+    status: z.enum(['active', 'paused']),
+    schedule: z.object({ cron: z.string(), timezone: z.string(), text: z.string().optional() }),
+    ...monitorTargets,
+    retentionDays: z.number(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  }),
+});
+
+const monitorSummary = z.object({
+  totalPages: z.number(),
+  same: z.number(),
+  changed: z.number(),
+  new: z.number(),
+  removed: z.number(),
+  error: z.number(),
+});
+
+/** One page of a closed check. */
+const monitorCheckPage = z.object({
+  id: z.string(),
+  targetId: z.string(),
+  url: z.string(),
+  status: z.enum(['same', 'new', 'changed', 'removed', 'error']),
+  currentScrapeId: z.string().nullable(),
+  statusCode: z.number().nullable(),
+  error: z.string().nullable(),
+  diff: z.object({ text: z.string().optional(), json: z.unknown().optional() }).nullable(),
+});
+
+/**
+ * One check of a monitor (a firing of its schedule), kept in the history store under the check's id: the crawls it
+ * started and, once they ended, its outcome and pages (the crawls' results expire; the check does not).
+ */
+export const monitorCheckCodec = recordCodec({
+  name: 'monitor check',
+  version: 1,
+  schema: z.object({
+    monitorId: z.string(),
+    trigger: z.enum(['scheduled', 'manual']),
+    scheduledFor: z.number(),
+    startedAt: z.number(),
+    jobIds: z.array(z.string().nullable()),
+    skipped: z.array(z.number()),
+    errors: z.array(z.string()),
+    ...monitorTargets,
+    closed: z
+      .object({
+        status: z.enum(['completed', 'failed', 'partial', 'skipped_overlap']),
+        finishedAt: z.number(),
+        summary: monitorSummary,
+        pages: z.array(monitorCheckPage),
+      })
+      .optional(),
+  }),
+});
+
+/** The checks of a monitor, newest first, kept in the history store under the monitor's id. */
+export const monitorCheckIndexCodec = recordCodec({
+  name: 'monitor checks',
+  version: 1,
+  schema: z.object({ checks: z.array(z.object({ id: z.string(), at: z.number() })) }),
+});

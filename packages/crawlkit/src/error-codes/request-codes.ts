@@ -101,6 +101,16 @@ export const REQUEST_CODES = {
     'No schedule with this id in the store (deleted, or made by another API key).',
     'List the schedules (`GET /v2/schedule`, `crawlkit schedules`) for their ids.',
   ),
+  MONITOR_NOT_FOUND: info(
+    404,
+    'No monitor with this id in the store (deleted, or made by another API key).',
+    'List the monitors (`GET /v2/monitor`, `firecrawl monitor list`) for their ids.',
+  ),
+  MONITOR_CHECK_NOT_FOUND: info(
+    404,
+    "No check with this id in the monitor (another monitor's, or past its `retentionDays`).",
+    "List the monitor's checks (`GET /v2/monitor/:id/checks`) for their ids.",
+  ),
   SCHEDULES_UNSUPPORTED: info(
     501,
     'The store given to crawlkit keeps no schedules (it has no `schedules` part).',

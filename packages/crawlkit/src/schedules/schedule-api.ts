@@ -15,7 +15,13 @@ import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { firstFiring } from './schedule-clock.js';
-import { clockOf, scheduleRequestSchema, type ScheduleRequestInput, type ScheduleTarget } from './schedule-request.js';
+import {
+  clockOf,
+  scheduleRequestSchema,
+  type ScheduleRequestInput,
+  type ScheduleTarget,
+  type ScheduleWebhook,
+} from './schedule-request.js';
 import { lastRun, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
 import { NEVER, type Scheduler } from './scheduler.js';
 
@@ -59,7 +65,7 @@ export interface ScheduleCall {
 
 const notFound = (): ErrorResponse => ({ success: false, code: 'SCHEDULE_NOT_FOUND', error: 'Schedule not found' });
 
-function scheduleStore(ctx: EngineContext): ScheduleStore {
+export function scheduleStore(ctx: EngineContext): ScheduleStore {
   const schedules = ctx.store.schedules;
   if (!schedules) {
     throw new CrawlkitError(
@@ -145,7 +151,7 @@ export async function deleteSchedule(call: ScheduleCall, id: string): Promise<{ 
   return { success: true };
 }
 
-function visible(stored: StoredSchedule, tenant: string | undefined): boolean {
+export function visible(stored: StoredSchedule, tenant: string | undefined): boolean {
   if (tenant === undefined) return true;
   const owner = scheduleCodec.decode(stored.value).tenant;
   return owner === undefined || owner === tenant;
@@ -172,4 +178,17 @@ async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<Sched
     nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
     lastRun: run ? runView(run) : null,
   };
+}
+
+/** Targets checked against the engine's URL policy, their header values sealed for the store (a monitor's). */
+export function sealedTargets(call: ScheduleCall, targets: ScheduleTarget[]): ScheduleTarget[] {
+  for (const target of targets) checkUrlAgainstPolicy(target.url, call.ctx.fetcher.urlPolicy);
+  const box = call.ctx.secrets(call.ctx.store);
+  return targets.map((target) => sealJobSecrets({ request: target }, box).request);
+}
+
+/** A webhook checked against the engine's URL policy, its header values sealed for the store (a monitor's). */
+export function sealedWebhook(call: ScheduleCall, webhook: ScheduleWebhook): ScheduleWebhook {
+  checkWebhookUrl(webhook.url, call.ctx.fetcher.urlPolicy);
+  return sealJobSecrets({ request: {}, webhook }, call.ctx.secrets(call.ctx.store)).webhook;
 }

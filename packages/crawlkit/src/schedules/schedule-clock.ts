@@ -5,7 +5,7 @@
 import { Cron } from 'croner';
 
 /** A schedule's clock as validated. */
-export type ScheduleClock = { every: string; intervalMs: number } | { cron: string };
+export type ScheduleClock = { every: string; intervalMs: number } | { cron: string; timezone?: string | undefined };
 
 /** Shortest interval a schedule may have, in milliseconds. */
 export const MIN_INTERVAL_MS = 1_000;
@@ -55,7 +55,8 @@ export function nextFiring(clock: ScheduleClock, dueAt: number, after: number): 
     const steps = Math.max(1, Math.floor((after - dueAt) / clock.intervalMs) + 1);
     return dueAt + steps * clock.intervalMs;
   }
-  return new Cron(clock.cron, { paused: true }).nextRun(new Date(after))?.getTime();
+  const zone = clock.timezone !== undefined ? { timezone: clock.timezone } : {};
+  return new Cron(clock.cron, { paused: true, ...zone }).nextRun(new Date(after))?.getTime();
 }
 
 /** When a new schedule first fires: at once for an interval, at the next matching time for a cron expression. */

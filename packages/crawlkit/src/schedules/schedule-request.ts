@@ -59,9 +59,9 @@ export type ScheduleRequest = z.output<typeof scheduleRequestSchema>;
 export type ScheduleTarget = z.output<typeof targetSchema>;
 
 /** The schedule's clock once the request is valid. */
-export function clockOf(request: Pick<ScheduleRequest, 'every' | 'cron'>): ScheduleClock {
+export function clockOf(request: Pick<ScheduleRequest, 'every' | 'cron'> & { timezone?: string }): ScheduleClock {
   if (request.every !== undefined) return { every: request.every, intervalMs: parseDuration(request.every)! };
-  return { cron: request.cron! };
+  return { cron: request.cron!, timezone: request.timezone };
 }
 
 /**

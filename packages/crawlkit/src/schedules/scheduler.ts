@@ -27,6 +27,10 @@ export interface SchedulerOptions {
   bus: EventBus;
   /** A webhook event is in a job's outbox: deliver it. */
   queued(store: Store, delivery: Delivery): void;
+  /** A firing started its crawls (a monitor records its check); awaited before the firing is told. */
+  started?(id: string, run: ScheduleRun, trigger: 'scheduled' | 'manual'): Promise<void>;
+  /** Every crawl of a run followed here has ended, or the scheduler is closing (a monitor closes its check). */
+  settled?(id: string, run: ScheduleRun): Promise<void>;
 }
 
 export class Scheduler {
@@ -85,6 +89,7 @@ export class Scheduler {
   async runNow(id: string, schedule: ScheduleValue): Promise<ScheduleRun> {
     const now = Date.now();
     const run = await startRun(this.#options.ctx, this.#options.jobs, id, schedule, now);
+    await this.#options.started?.(id, run, 'manual');
     this.#options.bus.scheduleRun({ id, ...run });
     this.#track(this.#follow(id, schedule, run));
     return run;
@@ -116,6 +121,7 @@ export class Scheduler {
       if (this.#closing.signal.aborted) break;
       if (await schedules.claim(stored.id, stored.nextRunAt, next)) {
         const run = await startRun(this.#options.ctx, this.#options.jobs, stored.id, schedule, stored.nextRunAt);
+        await this.#options.started?.(stored.id, run, 'scheduled').catch((e: unknown) => this.#failed(e));
         this.#options.bus.scheduleRun({ id: stored.id, ...run });
         this.#track(this.#follow(stored.id, schedule, run));
       }
@@ -154,6 +160,7 @@ export class Scheduler {
         if (!told || count > 0) bus.scheduleChanges({ id, jobId, target, queued: count });
       }),
     );
+    await this.#options.settled?.(id, run);
   }
 
   /**
@@ -176,12 +183,12 @@ export class Scheduler {
     }
   }
 
+  #failed(error: unknown): void {
+    if (!this.#closing.signal.aborted) this.#options.bus.internalError(undefined, error);
+  }
+
   #track(work: Promise<void>): void {
-    const tracked = work
-      .catch((error: unknown) => {
-        if (!this.#closing.signal.aborted) this.#options.bus.internalError(undefined, error);
-      })
-      .finally(() => this.#follows.delete(tracked));
+    const tracked = work.catch((error: unknown) => this.#failed(error)).finally(() => this.#follows.delete(tracked));
     this.#follows.add(tracked);
   }
 }

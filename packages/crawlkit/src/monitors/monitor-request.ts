@@ -1,0 +1,209 @@
+/**
+ * The bodies of `POST /v2/monitor` and `PATCH /v2/monitor/:id` (the shapes of the 2026 clients' `CreateMonitorRequest`
+ * and `UpdateMonitorRequest`), and what a monitor's targets run as: the targets of its schedule. What crawlkit cannot
+ * do locally (email, search targets, a model's judgment) is refused, never ignored.
+ */
+import { z } from 'zod';
+
+import { cronProblem } from '../schedules/schedule-clock.js';
+import { SCHEDULE_TEXT_FORMS, cronOfText } from './schedule-text.js';
+
+const options = z.record(z.string(), z.unknown());
+
+const scrapeTargetSchema = z.strictObject({
+  id: z.string().min(1).max(128).optional(),
+  type: z.literal('scrape'),
+  urls: z.array(z.string()).min(1).max(100),
+  scrapeOptions: options.optional(),
+});
+
+const crawlTargetSchema = z.strictObject({
+  id: z.string().min(1).max(128).optional(),
+  type: z.literal('crawl'),
+  url: z.string(),
+  crawlOptions: options.optional(),
+  scrapeOptions: options.optional(),
+});
+
+export type MonitorTargetInput = z.output<typeof scrapeTargetSchema> | z.output<typeof crawlTargetSchema>;
+
+const targetSchema = z.looseObject({ type: z.string() }).transform((target, ctx): MonitorTargetInput => {
+  const schema = target.type === 'scrape' ? scrapeTargetSchema : target.type === 'crawl' ? crawlTargetSchema : null;
+  if (!schema) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['type'],
+      message:
+        target.type === 'search'
+          ? 'A `search` target is not offered by crawlkit monitors: watch pages with a `scrape` target ({ type: "scrape", urls: [...] }) or a site with a `crawl` target ({ type: "crawl", url }).'
+          : `A target's \`type\` must be "scrape" or "crawl", got ${JSON.stringify(target.type)}.`,
+    });
+    return z.NEVER;
+  }
+  const parsed = schema.safeParse(target);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
+const scheduleSchema = z
+  .strictObject({
+    /** Five fields (minute hour day month weekday), or six with seconds first, read in `timezone`. */
+    cron: z.string().optional(),
+    /** One of `SCHEDULE_TEXT_FORMS`, normalised to `cron`. */
+    text: z.string().optional(),
+    /** An IANA time zone such as "Europe/Paris". @default 'UTC' */
+    timezone: z.string().optional(),
+  })
+  .transform((schedule, ctx) => {
+    const fromText = schedule.text === undefined ? undefined : cronOfText(schedule.text);
+    if (schedule.text !== undefined && fromText === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['text'],
+        message: `\`schedule.text\` "${schedule.text}" is not a form crawlkit reads: write one of ${SCHEDULE_TEXT_FORMS}, or give \`schedule.cron\`.`,
+      });
+      return z.NEVER;
+    }
+    const cron = schedule.cron?.trim().replace(/\s+/g, ' ') ?? fromText;
+    if (cron === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cron'],
+        message: 'A monitor needs `schedule.cron` (e.g. "*/30 * * * *") or `schedule.text` (e.g. "every 30 minutes").',
+      });
+      return z.NEVER;
+    }
+    if (fromText !== undefined && schedule.cron !== undefined && cron !== fromText) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['text'],
+        message: `\`schedule.text\` "${schedule.text}" is "${fromText}" as cron, and \`schedule.cron\` is "${cron}": give one of them.`,
+      });
+      return z.NEVER;
+    }
+    const timezone = schedule.timezone ?? 'UTC';
+    if (!knownTimeZone(timezone)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['timezone'],
+        message: `\`schedule.timezone\` "${timezone}" is not a time zone: give an IANA name such as "UTC" or "Europe/Paris".`,
+      });
+      return z.NEVER;
+    }
+    const problem = cronProblem(cron);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', path: ['cron'], message: problem.replace('`cron`', '`schedule.cron`') });
+      return z.NEVER;
+    }
+    return { cron, timezone, ...(schedule.text !== undefined ? { text: schedule.text } : {}) };
+  });
+
+export type MonitorSchedule = z.output<typeof scheduleSchema>;
+
+/** The webhook events a monitor takes: upstream's per-page event, or the change kinds of a schedule's webhook. */
+const PAGE_EVENTS = { 'monitor.page': ['new', 'changed', 'removed'] } as const;
+const CHANGE_KINDS = ['new', 'changed', 'removed', 'same'] as const;
+
+const webhookSchema = z.strictObject({
+  url: z.string(),
+  headers: z.record(z.string(), z.string()).optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  events: z
+    .array(z.string())
+    .optional()
+    .transform((events, ctx) => {
+      if (events === undefined || events.length === 0) return undefined;
+      const kinds = new Set<string>();
+      for (const event of events) {
+        if (event in PAGE_EVENTS) PAGE_EVENTS[event as keyof typeof PAGE_EVENTS].forEach((k) => kinds.add(k));
+        else if ((CHANGE_KINDS as readonly string[]).includes(event)) kinds.add(event);
+        else {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              `\`webhook.events\` "${event}" is not sent by crawlkit: give "monitor.page" (one POST per new, changed ` +
+              'or removed page) or the change kinds "new", "changed", "removed", "same".',
+          });
+          return z.NEVER;
+        }
+      }
+      return [...kinds] as (typeof CHANGE_KINDS)[number][];
+    }),
+});
+
+export type MonitorWebhookInput = z.output<typeof webhookSchema>;
+
+const notificationSchema = z
+  .strictObject({ email: z.looseObject({ enabled: z.boolean().optional() }).optional() })
+  .nullable()
+  .superRefine((notification, ctx) => {
+    if (notification?.email && notification.email.enabled !== false) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['email'],
+        message:
+          '`notification.email` is not offered: crawlkit sends no email. Give a `webhook` ({ url }) to be told of ' +
+          'each changed page, or read the checks (GET /v2/monitor/:id/checks).',
+      });
+    }
+  });
+
+/** `goal` and `judgeEnabled`: a model's judgment of changes, which crawlkit monitors do not run. */
+const goalSchema = z
+  .string()
+  .nullable()
+  .optional()
+  .refine((goal) => goal === undefined || goal === null || goal.trim() === '', {
+    message:
+      '`goal` is not offered: crawlkit monitors report every new, changed and removed page without a model judging ' +
+      'them. Leave out `goal` (and `judgeEnabled`).',
+  });
+const judgeSchema = z
+  .boolean()
+  .optional()
+  .refine((judge) => judge !== true, {
+    message: '`judgeEnabled` is not offered: crawlkit monitors do not judge changes with a model. Leave it out.',
+  });
+
+const common = {
+  webhook: webhookSchema.nullable().optional(),
+  notification: notificationSchema.optional(),
+  /** Days a check is listed for. @default 30 */
+  retentionDays: z.number().int().min(1).max(365).optional(),
+  goal: goalSchema,
+  judgeEnabled: judgeSchema,
+  /** Set by the JavaScript SDK on every body. */
+  origin: z.string().optional(),
+  integration: z.string().optional(),
+};
+
+export const createMonitorSchema = z.strictObject({
+  name: z.string().min(1).max(256),
+  schedule: scheduleSchema,
+  targets: z.array(targetSchema).min(1).max(100),
+  ...common,
+});
+
+export const updateMonitorSchema = z.strictObject({
+  name: z.string().min(1).max(256).optional(),
+  status: z.enum(['active', 'paused']).optional(),
+  schedule: scheduleSchema.optional(),
+  targets: z.array(targetSchema).min(1).max(100).optional(),
+  ...common,
+});
+
+export type CreateMonitorInput = z.input<typeof createMonitorSchema>;
+export type UpdateMonitorInput = z.input<typeof updateMonitorSchema>;
+export type UpdateMonitorRequest = z.output<typeof updateMonitorSchema>;
+
+function knownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * A monitor's targets as the targets of its schedule, and back: a `scrape` target runs one schedule target per URL,
+ * a `crawl` target one crawl. Each runs with `changeTracking` (`git-diff`) added to its formats, so that a changed
+ * page of a check carries its diff.
+ */
+import { randomUUID } from 'node:crypto';
+
+import { describeIssues } from '../v2/parse.js';
+import type { ErrorResponse } from '../v2/types.js';
+import { scheduleRequestSchema, type ScheduleTarget } from '../schedules/schedule-request.js';
+import type { MonitorTargetInput } from './monitor-request.js';
+
+export interface MonitorTargetMeta {
+  id: string;
+  type: 'scrape' | 'crawl';
+}
+
+/** A monitor target as the API shows it. */
+export type MonitorTargetView =
+  | { id: string; type: 'scrape'; urls: string[]; scrapeOptions?: Record<string, unknown> }
+  | {
+      id: string;
+      type: 'crawl';
+      url: string;
+      crawlOptions?: Record<string, unknown>;
+      scrapeOptions?: Record<string, unknown>;
+    };
+
+export interface ScheduleTargets {
+  targets: ScheduleTarget[];
+  meta: MonitorTargetMeta[];
+  slots: number[];
+}
+
+/** Schedule targets a monitor may run: a schedule's most. */
+const MAX_RUNS = 100;
+
+/** The `changeTracking` tag of a monitor's pages (their diff history). */
+const diffTag = (monitorId: string) => `monitor:${monitorId}`;
+
+type Format = string | { type?: unknown; tag?: unknown };
+
+/** The scrape options with the monitor's `changeTracking` format, unless the client gave one. */
+function withDiff(scrapeOptions: Record<string, unknown> | undefined, monitorId: string): Record<string, unknown> {
+  const formats = (scrapeOptions?.formats as Format[] | undefined) ?? ['markdown'];
+  if (!Array.isArray(formats)) return { ...scrapeOptions };
+  const tracked = formats.some(
+    (f) => f === 'changeTracking' || (typeof f === 'object' && f?.type === 'changeTracking'),
+  );
+  if (tracked) return { ...scrapeOptions };
+  const diff = { type: 'changeTracking', modes: ['git-diff'], tag: diffTag(monitorId) };
+  return { ...scrapeOptions, formats: [...formats, diff] };
+}
+
+/** The scrape options as the client gave them: the monitor's own `changeTracking` format taken out. */
+function withoutDiff(scrapeOptions: Record<string, unknown>, monitorId: string): Record<string, unknown> | undefined {
+  const formats = (scrapeOptions.formats as Format[] | undefined)?.filter(
+    (f) => !(typeof f === 'object' && f?.type === 'changeTracking' && f.tag === diffTag(monitorId)),
+  );
+  const { formats: _formats, ...rest } = scrapeOptions;
+  const kept = formats && !(formats.length === 1 && formats[0] === 'markdown') ? { ...rest, formats } : rest;
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/** The schedule targets of a monitor's targets (the ids it gave kept, the others made). */
+export function scheduleTargetsOf(monitorId: string, targets: MonitorTargetInput[]): ScheduleTargets {
+  const out: ScheduleTargets = { targets: [], meta: [], slots: [] };
+  targets.forEach((target, index) => {
+    out.meta.push({ id: target.id ?? `tgt_${randomUUID().slice(0, 8)}`, type: target.type });
+    const scrapeOptions = withDiff(target.scrapeOptions, monitorId);
+    if (target.type === 'scrape') {
+      for (const url of target.urls) {
+        out.targets.push({ type: 'scrape', url, ...scrapeOptions });
+        out.slots.push(index);
+      }
+    } else {
+      out.targets.push({ type: 'crawl', url: target.url, ...target.crawlOptions, scrapeOptions });
+      out.slots.push(index);
+    }
+  });
+  return out;
+}
+
+/** The monitor's targets back from its schedule's (header values as the schedule shows them). */
+export function monitorTargetsOf(monitorId: string, from: ScheduleTargets): MonitorTargetView[] {
+  return from.meta.map((meta, index) => {
+    const own = from.targets.filter((_, slot) => from.slots[slot] === index);
+    if (meta.type === 'scrape') {
+      const { type: _type, url: _url, ...options } = own[0]!;
+      const scrapeOptions = withoutDiff(options, monitorId);
+      return { id: meta.id, type: 'scrape', urls: own.map((t) => t.url), ...(scrapeOptions ? { scrapeOptions } : {}) };
+    }
+    const { type: _type, url, scrapeOptions: rawScrape, ...crawlOptions } = own[0]!;
+    const scrapeOptions = withoutDiff((rawScrape ?? {}) as Record<string, unknown>, monitorId);
+    return {
+      id: meta.id,
+      type: 'crawl',
+      url,
+      ...(Object.keys(crawlOptions).length > 0 ? { crawlOptions } : {}),
+      ...(scrapeOptions ? { scrapeOptions } : {}),
+    };
+  });
+}
+
+/**
+ * Checks the schedule targets as a schedule would (each a valid crawl, none setting what the monitor owns); its
+ * problems are told at the monitor target's own paths (`targets[1].crawlOptions.limit`).
+ */
+export function targetProblem(
+  from: ScheduleTargets,
+  webhook: unknown,
+  given: MonitorTargetInput[],
+): ErrorResponse | undefined {
+  if (from.targets.length > MAX_RUNS) {
+    return {
+      success: false,
+      code: 'BAD_REQUEST',
+      error:
+        `A monitor runs at most ${MAX_RUNS} scrapes and crawls at a check (each URL of a \`scrape\` target is one, each ` +
+        `\`crawl\` target one): these targets make ${from.targets.length}. Crawl the site with a \`crawl\` target, or ` +
+        'split the URLs among monitors.',
+    };
+  }
+  const parsed = scheduleRequestSchema.safeParse({
+    cron: '0 0 * * *',
+    targets: from.targets,
+    ...(webhook ? { webhook } : {}),
+  });
+  if (parsed.success) return undefined;
+  const issues = parsed.error.issues.map((issue) => {
+    const [first, slot, ...rest] = issue.path;
+    if (first !== 'targets' || typeof slot !== 'number') return issue;
+    const index = from.slots[slot]!;
+    const where = given[index]?.type === 'crawl' && rest[0] !== 'scrapeOptions' ? ['crawlOptions'] : [];
+    const path = ['targets', index, ...(given[index]?.type === 'scrape' ? ['scrapeOptions'] : where), ...rest];
+    const message = issue.message
+      .replace(`targets[${slot}]`, `targets[${index}]`)
+      .replace('the schedule keeps', 'the monitor keeps')
+      .replace('sends its own webhook', 'sends its `webhook`');
+    return { ...issue, path, message };
+  });
+  return { success: false, code: 'BAD_REQUEST', error: describeIssues(issues), details: issues };
+}
