@@ -10,12 +10,15 @@
 //
 //   pnpm exec node bench/lib/rule-ablation.ts                 every rule, the table as markdown
 //   options: --rules a,b,c (only those), --every N (every Nth page), --json FILE (every figure),
-//            --dist DIR (another build's packages/extractor/dist), --baseline-only (the figures with no rule off)
+//            --dist DIR (another build's packages/extractor/dist), --baseline-only (the figures with no rule off),
+//            --from FILE (print the table of an earlier --json without running), --pages (list the pages that move),
+//            --briefs (only the authored pages of `brief-pages.ts`: each rule off, ΔF1 of their design and judging halves)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { loadBriefPages, meanScore, scoreBriefPages, type BriefScore } from './brief-pages.ts';
 import { foldOf, foldTable, FOLDS, PAGE_TYPES, type FoldRow, type PageScore } from './folds.ts';
 import { loadWcxbPages, type WcxbPage } from './wcxb.ts';
 
@@ -129,10 +132,19 @@ export interface TypeEffect {
   down: number;
 }
 
+/** A page whose F1 moves by more than `MOVE` when the rule is off. */
+export interface MovedPage {
+  id: string;
+  fold: number;
+  type: string;
+  dF1: number;
+}
+
 export interface RuleEffect {
   rule: string;
   changed: number;
   types: TypeEffect[];
+  moved: MovedPage[];
 }
 
 function effect(
@@ -146,7 +158,12 @@ function effect(
   pages.forEach((p, i) => (scores[p.id] = off[i]!.score));
   const rows = foldTable(pages, scores);
   let changed = 0;
-  pages.forEach((_, i) => (changed += off[i]!.markdown === base[i]!.markdown ? 0 : 1));
+  const moved: MovedPage[] = [];
+  pages.forEach((p, i) => {
+    changed += off[i]!.markdown === base[i]!.markdown ? 0 : 1;
+    const dF1 = off[i]!.score.f1 - base[i]!.score.f1;
+    if (Math.abs(dF1) > MOVE) moved.push({ id: p.id, fold: foldOf(p), type: p.type, dF1 });
+  });
   const types = rows.map((row): TypeEffect => {
     const b = baseRows.find((r) => r.type === row.type)!;
     const dF1 = row.metrics.f1.folds.map((v, i) => v - b.metrics.f1.folds[i]!);
@@ -168,34 +185,76 @@ function effect(
       down,
     };
   });
-  return { rule, changed, types };
+  return { rule, changed, types, moved };
 }
 
-const sign = (x: number, digits = 4): string => (Math.abs(x) < 0.5 * 10 ** -digits ? '0' : (x > 0 ? '+' : '') + x.toFixed(digits));
+const sign = (x: number, digits = 4): string =>
+  Math.abs(x) < 0.5 * 10 ** -digits ? '0' : (x > 0 ? '+' : '') + x.toFixed(digits);
+
+/** Folds where removing the rule lowers F1 (it helps) and raises it (it costs), past a hundred-thousandth. */
+function foldCount(t: TypeEffect): string {
+  return `${t.dF1.filter((d) => d < -1e-5).length}/${t.dF1.filter((d) => d > 1e-5).length}`;
+}
 
 /** The table row of a rule: ΔF1 over all pages, folds where the rule helps, each type that moves, pages changed. */
 function formatRule(e: RuleEffect): string {
   const all = e.types.find((t) => t.type === 'all')!;
-  const helps = all.dF1.filter((d) => d < -1e-6).length;
-  const hurts = all.dF1.filter((d) => d > 1e-6).length;
   const moved = e.types
     .filter((t) => t.type !== 'all' && (t.up || t.down || Math.abs(t.dF1Mean) >= 0.00005))
-    .map((t) => `${t.type} ${sign(t.dF1Mean)} (${t.dF1.filter((d) => d < -1e-6).length}/${FOLDS} folds)`)
+    .map((t) => `${t.type} ${sign(t.dF1Mean)} (${foldCount(t)}, ${t.up}↑ ${t.down}↓)`)
     .join('; ');
-  return `| ${e.rule} | ${sign(all.dF1Mean)} | ${all.dF1.map((d) => sign(d)).join(' ')} | ${helps} / ${hurts} | ${sign(all.dP)} | ${sign(all.dWithout * 100, 2)} | ${e.changed} | ${all.up} / ${all.down} | ${moved || '–'} |`;
+  return `| ${e.rule} | ${sign(all.dF1Mean)} | ${all.dF1.map((d) => sign(d)).join(' ')} | ${foldCount(all)} | ${sign(all.dP)} | ${sign(all.dWithout * 100, 2)} | ${e.changed} | ${all.up} / ${all.down} | ${moved || '–'} |`;
+}
+
+const HEADER = [
+  '| rule off | ΔF1 all | ΔF1 per fold (f0 … f4) | folds helps/costs | ΔP all | Δ boilerplate kept (points) | outputs changed | pages up / down | by type: ΔF1 mean (folds helps/costs, pages up↑ down↓) |',
+  '| --- | ---: | --- | :-: | ---: | ---: | ---: | :-: | --- |',
+];
+
+/** The authored pages (`brief-pages.ts`) with each rule off: ΔF1 of the design and judging halves, pages moved. */
+function briefs(extractor: Extractor, trace: TraceModule, rules: string[]): void {
+  const pages = loadBriefPages();
+  const extract = (html: string, url: string): string =>
+    extractor.extractPage(html, { url, onlyMainContent: true, formats: { markdown: true } }).markdown ?? '';
+  const half = (scores: BriefScore[], h: BriefScore['half']): number =>
+    meanScore(scores.filter((x) => x.half === h)).f1;
+  trace.switchOffRules([]);
+  const base = scoreBriefPages(pages, extract);
+  console.log(`| rule off | authored design ΔF1 | authored judging ΔF1 | pages moved |\n| --- | ---: | ---: | --- |`);
+  for (const rule of rules) {
+    trace.switchOffRules([rule]);
+    const off = scoreBriefPages(pages, extract);
+    const moved = off
+      .map((x, i) => ({ name: x.name, d: x.f1 - base[i]!.f1 }))
+      .filter((x) => Math.abs(x.d) > MOVE)
+      .map((x) => `${x.name} ${sign(x.d, 3)}`)
+      .join(', ');
+    const dd = half(off, 'design') - half(base, 'design');
+    const dj = half(off, 'judge') - half(base, 'judge');
+    console.log(`| ${rule} | ${sign(dd)} | ${sign(dj)} | ${moved || '–'} |`);
+  }
+  trace.switchOffRules([]);
 }
 
 async function main(): Promise<void> {
-  const every = Number(argValue('--every') ?? 1);
-  const pages = loadWcxbPages(path.join(datasets, 'wcxb-dev'), { every });
-  const scorer = await loadScorer();
-  const gt = scorer.loadWcxbGroundTruth(path.join(datasets, 'wcxb-dev'));
+  const from = argValue('--from');
+  if (from) {
+    // the table again from an earlier --json, without running
+    const { effects } = JSON.parse(fs.readFileSync(from, 'utf8')) as { effects: RuleEffect[] };
+    console.log([...HEADER, ...effects.map(formatRule)].join('\n'));
+    return;
+  }
   const extractor = (await import(pathToFileURL(path.join(dist, 'index.js')).href)) as Extractor;
   const trace = (await import(pathToFileURL(path.join(dist, 'content/trace.js')).href)) as TraceModule;
   const all = [...Object.keys(trace.DROP_RULES).filter((r) => !NOT_ABLATED.has(r)), ...KEEP_AND_HOOKS];
   const only = argValue('--rules');
   const rules = only ? only.split(',') : all;
   for (const r of rules) if (!all.includes(r)) throw new Error(`unknown rule ${r}`);
+  if (args.includes('--briefs')) return briefs(extractor, trace, rules);
+  const every = Number(argValue('--every') ?? 1);
+  const pages = loadWcxbPages(path.join(datasets, 'wcxb-dev'), { every });
+  const scorer = await loadScorer();
+  const gt = scorer.loadWcxbGroundTruth(path.join(datasets, 'wcxb-dev'));
 
   trace.switchOffRules([]);
   const t0 = performance.now();
@@ -213,16 +272,19 @@ async function main(): Promise<void> {
   if (args.includes('--baseline-only')) return;
 
   const effects: RuleEffect[] = [];
-  console.log(
-    '\n| rule off | ΔF1 all (mean of folds) | ΔF1 per fold (f0 … f4) | folds it helps / hurts | ΔP all | Δ boilerplate kept (points) | outputs changed | pages up / down | by type (ΔF1 mean, folds it helps) |',
-  );
-  console.log('| --- | ---: | --- | :-: | ---: | ---: | ---: | :-: | --- |');
+  console.log(`\n${HEADER.join('\n')}`);
   for (const rule of rules) {
     trace.switchOffRules([rule]);
     const off = runAll(pages, extractor, scorer, gt);
     const e = effect(rule, pages, base, baseRows, off);
     effects.push(e);
     console.log(formatRule(e));
+  }
+  if (args.includes('--pages')) {
+    for (const e of effects) {
+      const list = e.moved.map((m) => `${m.id} f${m.fold} ${m.type} ${sign(m.dF1, 3)}`).join(', ');
+      console.log(`\n${e.rule}: ${list || 'no page moves'}`);
+    }
   }
   trace.switchOffRules([]);
   const json = argValue('--json');

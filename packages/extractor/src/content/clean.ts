@@ -124,7 +124,8 @@ export function cleanContainer(
       linkListText += measures.get(el)!.text;
     }
   }
-  if (linkListText < LINK_LISTS_MAX_SHARE * total || ruleOff('index')) for (const l of linkLists) doomed.drop(l, 'link-list');
+  if (linkListText < LINK_LISTS_MAX_SHARE * total || ruleOff('index'))
+    for (const l of linkLists) doomed.drop(l, 'link-list');
   else {
     // the lists are the page (an index, a product grid): their items stay, their buttons and labels go
     for (const l of linkLists) {
