@@ -98,7 +98,7 @@ function runAll(
   gt: ReturnType<Scorer['loadWcxbGroundTruth']>,
 ): PageRun[] {
   return pages.map((page) => {
-    let markdown = '';
+    let markdown: string;
     try {
       markdown =
         extractor.extractPage(page.html, { url: page.url, onlyMainContent: true, formats: { markdown: true } })
