@@ -7,7 +7,7 @@ import { lineOf } from './byline-line.js';
 import { looksLikeAvatar, looksLikeByline, marksAuthorOrDate } from './hints.js';
 import type { Measure } from './measure.js';
 import { hasImage, HEADING_TAGS, INLINE_TAGS } from './tags.js';
-import type { Trace } from './trace.js';
+import { ruleOff, type Trace } from './trace.js';
 
 /** A byline part holds at most this many characters (a name, a date, "By Jane Doe | 9 March 2026, 14:05"). */
 const MAX_PART = 120;
@@ -70,7 +70,7 @@ const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfo
 export function compactByline(container: Element, measures: Map<Element, Measure>, trace?: Trace): void {
   const headed = new HeadingIndex();
   const { title, parts } = readHead(container, measures, headed);
-  if (parts.length === 0) return;
+  if (parts.length === 0 || ruleOff('byline')) return;
   const run = bylineRun(container, parts, measures, headed);
   if (!run) return;
   const compact = lineOf(run);

@@ -18,7 +18,7 @@ import {
 } from './hints.js';
 import { detachMeasured, type Measure } from './measure.js';
 import { CODE_TAGS } from './tags.js';
-import type { DropRule, Trace } from './trace.js';
+import { ruleOff, type DropRule, type Trace } from './trace.js';
 
 /** Prose that a page must hold besides a comment section for the section to go (a thread of comments stays). */
 const COMMENTS_MIN_REST = 2000;
@@ -82,9 +82,10 @@ export function removeChrome(
     if (!m || m.text === 0 || CODE_TAGS.has(el.name)) {
       continue;
     }
-    const chrome = chromeRule(el, m, () => (tables ??= holdersOf(root, TABLES)));
+    const ruled = chromeRule(el, m, () => (tables ??= holdersOf(root, TABLES)));
+    const chrome = ruled && !ruleOff(ruled) ? ruled : null;
     const isChrome = chrome !== null;
-    if (chrome && m.text < 0.4 * total) {
+    if (chrome && (m.text < 0.4 * total || ruleOff('large-chrome'))) {
       doomed.push(el);
       trace?.drop(el, chrome);
       if (!inMenu) removed += m.text;
@@ -100,9 +101,10 @@ export function removeChrome(
     // customer testimonials are a service page's content; on a declared article they are furniture like comments
     const comments =
       !inThread && (looksLikeComments(el) || (articleCommentsMinRest !== null && looksLikeTestimonials(el)));
-    if (comments) {
+    if (comments && !ruleOff('comments')) {
       const rest = pageValue - m.prose;
       if (
+        ruleOff('discussion') ||
         rest >= (looksLikeReviews(el) ? REVIEWS_MIN_REST : COMMENTS_MIN_REST) ||
         (articleCommentsMinRest !== null &&
           !looksLikeForum(el) &&
@@ -121,7 +123,7 @@ export function removeChrome(
       flags.push(childFlag);
     }
   }
-  if (menus.length && total - removed - menuText >= MENU_MIN_REST) {
+  if (menus.length && !ruleOff('menu') && (total - removed - menuText >= MENU_MIN_REST || ruleOff('menu-needed'))) {
     doomed.push(...menus);
     for (const m of menus) trace?.drop(m, 'menu');
   } else for (const m of menus) if (isTag(m)) trace?.mark(m, 'menu-needed');

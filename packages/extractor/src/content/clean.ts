@@ -31,7 +31,7 @@ import { dropStoryRails } from './story-rails.js';
 import { dropSubscribeBoxes } from './subscribe-boxes.js';
 import { CODE_TAGS } from './tags.js';
 import { dropTeaserGroups } from './teasers.js';
-import { Doomed, type Trace } from './trace.js';
+import { Doomed, ruleOff, type Trace } from './trace.js';
 
 /** What the cleaning of a container knows of the page around it. */
 export interface PageFacts {
@@ -78,12 +78,12 @@ export function cleanContainer(
     }
     if (doomed.has(el) || CODE_TAGS.has(el.name)) continue;
     // captions and photo credits describe an image (which stays, with its alt text); they are not the text
-    if (el.name === 'figcaption') {
+    if (el.name === 'figcaption' && !ruleOff('caption')) {
       doomed.drop(el, 'caption');
       continue;
     }
     // a sign-up widget goes whole: its pitch and small print with its form
-    if (signups.has(el) && m.text <= MAX_SIGNUP_TEXT && m.text < 0.3 * total) {
+    if (signups.has(el) && m.text <= MAX_SIGNUP_TEXT && m.text < 0.3 * total && !ruleOff('signup-widget')) {
       doomed.drop(el, 'signup-widget');
       continue;
     }
@@ -92,34 +92,40 @@ export function cleanContainer(
       continue;
     }
     const furniture = furnitureRule(el, m, total, texts, kind === 'qa');
-    if (furniture) {
+    if (furniture && !ruleOff(furniture)) {
       doomed.drop(el, furniture);
       continue;
     }
-    if (isPageControl(el, m, measures, texts)) {
+    if (isPageControl(el, m, measures, texts) && !ruleOff('page-control')) {
       doomed.drop(el, 'page-control');
       continue;
     }
     const phoneCta = el.name === 'a' ? phoneCallToAction(el, measures, container) : null;
-    if (phoneCta) {
+    if (phoneCta && !ruleOff('phone-cta')) {
       doomed.drop(phoneCta, 'phone-cta');
       continue;
     }
-    if (isLinkList(el, m, total, linkCounts) && !isAnnouncedList(el, measures, isListLabel) && !announced.holds(el)) {
+    if (
+      !ruleOff('link-list') &&
+      isLinkList(el, m, total, linkCounts) &&
+      !isAnnouncedList(el, measures, isListLabel) &&
+      !announced.holds(el)
+    ) {
       linkLists.push(el);
       linkListText += m.text;
       continue;
     }
-    if (dropFurnitureSection(el, m, sections)) continue;
+    if (!ruleOff('furniture-heading') && dropFurnitureSection(el, m, sections)) continue;
     for (const c of el.children) if (isTag(c)) stack.push(c);
   }
-  for (const run of findLinkRuns(container, measures, doomed)) {
+  for (const run of ruleOff('link-list') ? [] : findLinkRuns(container, measures, doomed)) {
     for (const el of run) {
       linkLists.push(el);
       linkListText += measures.get(el)!.text;
     }
   }
-  if (linkListText < LINK_LISTS_MAX_SHARE * total) for (const l of linkLists) doomed.drop(l, 'link-list');
+  if (linkListText < LINK_LISTS_MAX_SHARE * total || ruleOff('index'))
+    for (const l of linkLists) doomed.drop(l, 'link-list');
   else {
     // the lists are the page (an index, a product grid): their items stay, their buttons and labels go
     for (const l of linkLists) {

@@ -19,7 +19,7 @@ import { namesStory } from './story-rails.js';
 import { findPageForms } from './page-forms.js';
 import { teaserCards } from './teaser-cards.js';
 import { findTrailingFaq } from './trailing-faq.js';
-import { Trace, type KeepRule } from './trace.js';
+import { ruleOff, Trace, type KeepRule } from './trace.js';
 
 export interface MainContentOptions {
   /**
@@ -116,20 +116,20 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   if (!best) return done(body.children, 'page');
   // the walk stopped above the page's one <main>, which holds most of the prose: continue from there
   const main = findMain(body);
-  if (main && main !== best && contains(best, main)) {
+  if (main && main !== best && contains(best, main) && !ruleOff('main-element')) {
     const prose = totalProse(body, measures);
     if ((measures.get(main)?.prose ?? 0) >= MAIN_PROSE_SHARE * prose) best = main;
   }
   // the story's or product's own body inside the chosen column (headline block, share bars, buy box, teasers beside it)
-  const inner = isTag(best) ? findItemBody(best, measures) : null;
+  const inner = isTag(best) && !ruleOff('item-body') ? findItemBody(best, measures) : null;
   if (inner) best = inner;
   // no dominant child from the top, or a wrong pick far too small: the densest run of prose is the candidate
   const bestText = measures.get(best)?.text ?? 0;
   const tiny = bestText < MIN_CONTAINER && total - bestText > 4 * MIN_CONTAINER;
   if (best === body || tiny) {
-    const candidate = findCandidate(body, measures);
+    const candidate = ruleOff('dense-run') ? null : findCandidate(body, measures);
     const story = kind === 'article' && address !== undefined && namesStory(address.page);
-    const shell = candidate || !story ? null : storyShell(body, main, measures);
+    const shell = candidate || !story || ruleOff('story-shell') ? null : storyShell(body, main, measures);
     if (candidate && (!tiny || (measures.get(candidate)?.text ?? 0) > bestText)) best = candidate;
     else if (shell) {
       best = shell;
@@ -141,7 +141,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
     }
   }
   // a closing FAQ that the walk left beside the story's body
-  const faq = best !== body ? findTrailingFaq(best, measures) : null;
+  const faq = best !== body && !ruleOff('trailing-faq') ? findTrailingFaq(best, measures) : null;
   cleanContainer(best, measures, trace, facts);
   if (!hasText(best)) return done(body.children, 'page');
   if (faq) cleanContainer(faq, measures, trace, facts);
@@ -150,7 +150,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
   if (isTag(best)) compactByline(best, measures, trace);
   // the story's intro that the walk left beside its body, between the title and the container; above a grid of items,
   // a listing's or a collection's intro line
-  let lede = findLede(best, measures, grids ? GRID_INTRO : undefined);
+  let lede = ruleOff('lede') ? [] : findLede(best, measures, grids ? GRID_INTRO : undefined);
   if (grids && lede.length && isShortIntro(lede, measures) && !isGridContainer(best, measures, grids)) lede = [];
   for (const el of lede) trace?.mark(el, 'lede');
   return done(faq ? [...lede, best, faq] : [...lede, best], 'container');

@@ -8,7 +8,7 @@ import { detachAll, relink } from '../dom/walk.js';
 import { isHidden } from './hidden.js';
 import { isStateData } from './state-data.js';
 import { DROP_TAGS } from './tags.js';
-import type { Trace } from './trace.js';
+import { ruleOff, type Trace } from './trace.js';
 
 /** The page's `<body>` (the document itself when it has none). */
 export function findBody(document: Document): ParentNode {
@@ -63,7 +63,7 @@ export function prune(root: ParentNode, trace?: Trace): void {
       continue;
     }
     if (!isTag(node)) {
-      if (isText(node) && isStateData(node)) {
+      if (isText(node) && isStateData(node) && !ruleOff('state-data')) {
         doomed.push(node);
         trace?.drop(node, 'state-data');
       }
@@ -79,7 +79,7 @@ export function prune(root: ParentNode, trace?: Trace): void {
         continue;
       }
     }
-    const rule = DROP_TAGS.has(el.name) ? 'not-text' : isHidden(el) ? 'hidden' : null;
+    const rule = DROP_TAGS.has(el.name) ? 'not-text' : isHidden(el) && !ruleOff('hidden') ? 'hidden' : null;
     if (rule) {
       doomed.push(el);
       trace?.drop(el, rule);

@@ -17,7 +17,7 @@ import {
 } from './phrases/headings.js';
 import { RELATED_LINK_LABEL } from './phrases/prompts.js';
 import { HEADING_TAGS } from './tags.js';
-import type { Doomed, Trace } from './trace.js';
+import { ruleOff, type Doomed, type Trace } from './trace.js';
 
 function isFurnitureHeading(text: string): boolean {
   return (
@@ -165,7 +165,7 @@ function dropSection(
     size -= tailSize;
     run.length = stop;
   }
-  if (size < limit) for (const n of run) doomed.drop(n, 'furniture-section');
+  if (size < limit || ruleOff('large-section')) for (const n of run) doomed.drop(n, 'furniture-section');
   else for (const n of run) if (isTag(n)) trace?.mark(n, 'large-section');
   return true;
 }

@@ -5,7 +5,7 @@ import { looksLikeComments } from './hints.js';
 import type { Measure } from './measure.js';
 import type { SubtreeMemo } from '../dom/subtree-memo.js';
 import { NO_CARDS, type CardTally } from './teaser-cards.js';
-import type { Trace } from './trace.js';
+import { ruleOff, type Trace } from './trace.js';
 
 /** A child is followed when it holds at least this share of its parent's plain (non-link) text... */
 const PLAIN_SHARE = 0.8;
@@ -67,7 +67,7 @@ export function selectContainer(
     if (grids && next === s.top) {
       const before = gridsBefore(node, s.top, grids);
       const text = before.reduce((n, g) => n + grids.get(g), 0);
-      if (text >= MIN_GRID && text >= GRID_SHARE * measures.get(s.top)!.text) {
+      if (text >= MIN_GRID && text >= GRID_SHARE * measures.get(s.top)!.text && !ruleOff('item-grid')) {
         for (const g of before) trace?.mark(g, 'item-grid');
         stoppedBy?.push(...before);
         return best;

@@ -3,7 +3,7 @@ import { isTag, type AnyNode, type Element } from 'domhandler';
 
 import { walkInOrder, type Measure } from './measure.js';
 import { HEADING_TAGS } from './tags.js';
-import type { Doomed, Trace } from './trace.js';
+import { ruleOff, type Doomed, type Trace } from './trace.js';
 
 /** Class words of a title element that is not a heading tag (`<div class="title"><a>`). */
 const TITLE_CLASS = /(?:^|[\s_-])(?:title|headline)(?:$|[\s_-])/i;
@@ -67,7 +67,7 @@ export function dropTeaserGroups(
   // all the grids together are a minor part, beside an article's worth of prose: otherwise the page is a listing
   const prose = measures.get(container)?.prose ?? 0;
   if (groups.length === 0) return;
-  if (groupText >= MAX_GRID_SHARE * total || prose - groupProse < MIN_OTHER_PROSE) {
+  if ((groupText >= MAX_GRID_SHARE * total || prose - groupProse < MIN_OTHER_PROSE) && !ruleOff('teaser-grid-kept')) {
     for (const g of groups) trace?.mark(g, 'teaser-grid');
     return;
   }

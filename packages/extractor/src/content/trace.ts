@@ -153,6 +153,37 @@ export const DROP_RULES = {
 
 export type DropRule = keyof typeof DROP_RULES;
 
+/**
+ * Steps of `traceMainContent` that move the container rather than drop or keep a block: the page's one `<main>` when
+ * the walk stopped above it, the item's own body inside the chosen column, the densest run of prose when no child
+ * dominates, and a closing FAQ beside the story.
+ */
+export type Hook = 'main-element' | 'item-body' | 'dense-run' | 'trailing-faq';
+
+/**
+ * A rule or step the ablation bench can switch off. `teaser-grid` drops a grid of teasers; `teaser-grid-kept` is its
+ * guard that keeps the grid (the keep rule of that name).
+ */
+export type Ablatable = DropRule | KeepRule | Hook | 'teaser-grid-kept';
+
+/**
+ * Rules switched off: the test-only injection point of the rule ablation bench (`bench/lib/rule-ablation.ts`), which
+ * imports this module from the build. Not exported from the package's index, so no user option reaches it; empty,
+ * each check is one size test.
+ */
+const OFF = new Set<Ablatable>();
+
+/** Whether `rule` is switched off (only ever by the ablation bench). */
+export function ruleOff(rule: Ablatable): boolean {
+  return OFF.size !== 0 && OFF.has(rule);
+}
+
+/** Switches off exactly `rules` (none: every rule on). For the ablation bench only. */
+export function switchOffRules(rules: Iterable<Ablatable>): void {
+  OFF.clear();
+  for (const r of rules) OFF.add(r);
+}
+
 /** Marks elements with the rule that kept them and nodes with the rule that dropped them; reads the output back. */
 export class Trace {
   readonly #marks = new Map<Element, KeepRule>();
@@ -208,6 +239,7 @@ export class Doomed extends Set<AnyNode> {
 
   /** Dooms `node` by `rule`. */
   drop(node: AnyNode, rule: DropRule): void {
+    if (ruleOff(rule)) return;
     this.add(node);
     this.#trace?.drop(node, rule);
   }
