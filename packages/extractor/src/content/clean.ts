@@ -7,6 +7,7 @@ import { detachAll, elements } from '../dom/walk.js';
 import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import { findAuthorCards } from './author-cards.js';
 import { dropDealRails } from './deal-rails.js';
+import { isFigureButton } from './figure-buttons.js';
 import { furnitureRule, isShareIcons, MAX_PROMPT } from './furniture.js';
 import { isItemForm } from './item-forms.js';
 import type { DeclaredKind } from './kind.js';
@@ -72,8 +73,9 @@ export function cleanContainer(
     const m = measures.get(el);
     if (!m) continue;
     if (m.text === 0) {
-      // empty wrappers and images stay; empty forms, buttons and rows of share icons go
-      if (el.name === 'form' || el.name === 'button' || isShareIcons(el)) doomed.drop(el, 'empty-control');
+      // empty wrappers and images stay; empty forms, buttons (but a lightbox's figure) and rows of share icons go
+      if (el.name === 'form' || (el.name === 'button' && !isFigureButton(el)) || isShareIcons(el))
+        doomed.drop(el, 'empty-control');
       continue;
     }
     if (doomed.has(el) || CODE_TAGS.has(el.name)) continue;
