@@ -10,7 +10,7 @@ import type { ScheduleStore, StoredSchedule } from '@crawlkit/store';
 import { scheduleCodec } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
-import { hideJobSecrets, sealJobSecrets } from '../jobs/job-secrets.js';
+import { hideJobSecrets, sealJobSecrets, sealWebhookSecret } from '../jobs/job-secrets.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
@@ -92,12 +92,15 @@ export async function createSchedule(
   if (request.webhook) checkWebhookUrl(request.webhook.url, call.ctx.fetcher.urlPolicy);
   const schedules = scheduleStore(call.ctx);
   const box = call.ctx.secrets(call.ctx.store);
+  // Sealed with the schedule, so that whichever process runs it signs its events as this engine would.
+  const webhookSecret = request.webhook ? sealWebhookSecret(call.ctx.options.webhooks.secret, box) : undefined;
   const value: ScheduleValue = {
     ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
     ...(request.name !== undefined ? { name: request.name } : {}),
     ...(request.every !== undefined ? { every: request.every } : { cron: request.cron! }),
     targets: request.targets.map((target) => sealJobSecrets({ request: target }, box).request),
     ...(request.webhook ? { webhook: sealJobSecrets({ request: {}, webhook: request.webhook }, box).webhook } : {}),
+    ...(webhookSecret ? { webhookSecret } : {}),
   };
   const now = Date.now();
   const stored: StoredSchedule = {
