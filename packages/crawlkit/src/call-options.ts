@@ -90,6 +90,9 @@ export function signalOf(init: unknown): AbortSignal | undefined {
   return signal;
 }
 
+/** What a call aborted by its signal answers (or `watch` throws). */
+export const ABORTED_MESSAGE = 'The call was aborted by its signal.';
+
 /**
  * Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape (`ABORTED`
  * when the signal aborted).
@@ -103,7 +106,7 @@ export async function settleWithSignal<T>(
     signal = signalOf(init);
     return await fn(signal);
   } catch (error) {
-    if (signal?.aborted) return { success: false, code: 'ABORTED', error: 'The call was aborted by its signal.' };
+    if (signal?.aborted) return { success: false, code: 'ABORTED', error: ABORTED_MESSAGE };
     return toErrorResponse(error);
   }
 }

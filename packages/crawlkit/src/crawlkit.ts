@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 
 import { startBatchScrape } from './api/batch.js';
 import {
+  ABORTED_MESSAGE,
   settleWithSignal,
   signalOf,
   type CallOptions,
@@ -270,7 +271,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /**
    * Yields each document of a crawl or batch as it is stored, then ends when the job has finished.
    * @throws {CrawlkitError} `BAD_REQUEST` for an invalid id, `JOB_NOT_FOUND` for a job the store does not hold (or
-   * another tenant's).
+   * another tenant's), `ABORTED` when the signal of `init` aborts.
    */
   async *watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
     const ref = parseJobReference(id);
@@ -278,7 +279,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     const signal = signalOf(init);
     const rt = await this.#ready();
     if (!(await jobVisible(rt.jobs, ref.id, init?.tenant))) throw new CrawlkitError('JOB_NOT_FOUND', 'Job not found');
-    yield* rt.jobs.watch(ref.id, signal);
+    try {
+      yield* rt.jobs.watch(ref.id, signal);
+    } catch (error) {
+      // As every other call answers ABORTED: not the signal's DOMException, whose `code` is a number.
+      if (signal?.aborted) throw new CrawlkitError('ABORTED', ABORTED_MESSAGE, { cause: error });
+      throw error;
+    }
   }
 
   /**
