@@ -1,7 +1,8 @@
 /**
  * `watch(id)` is the one call that throws (an async iterator): an abort by its signal is a `CrawlkitError` with the
  * code `ABORTED`, as every other call answers `{ success: false, code: 'ABORTED' }`; before, a DOMException whose
- * `code` was the number 20. A loop the user breaks out of early leaves the job running and the engine closing.
+ * `code` was the number 20. Stopped by `close()`, it is `ENGINE_CLOSED` (it was the store's `STORE_CLOSED`). A loop
+ * the user breaks out of early leaves the job running.
  */
 import { Crawlkit, CrawlkitError } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,16 @@ describe('watch()', () => {
     } finally {
       await ck.close();
     }
+  });
+
+  it('stopped by close() while it waits, throws CrawlkitError ENGINE_CLOSED', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const urls = Array.from({ length: 3 }, (_, i) => `${server.url}/slow/c${i}?ms=500`);
+    const job = ok(await ck.batchScrape({ urls, maxConcurrency: 1 }));
+    const stopped = drain(ck.watch(job.id), () => void ck.close());
+    const error = await stopped;
+    expect(error).toBeInstanceOf(CrawlkitError);
+    expect(error).toMatchObject({ code: 'ENGINE_CLOSED' });
   });
 });
 

@@ -110,3 +110,15 @@ export async function settleWithSignal<T>(
     return toErrorResponse(error);
   }
 }
+
+/**
+ * What `watch()` throws for what stopped it: `ABORTED` when its signal aborted (as every other call answers, not the
+ * signal's DOMException, whose `code` is a number), `ENGINE_CLOSED` when `close()` closed the store under it (not the
+ * store's `STORE_CLOSED`: the caller used nothing after closing), else the error itself.
+ */
+export function watchError(error: unknown, signal: AbortSignal | undefined, closed: boolean): unknown {
+  if (signal?.aborted) return new CrawlkitError('ABORTED', ABORTED_MESSAGE, { cause: error });
+  if (closed)
+    return new CrawlkitError('ENGINE_CLOSED', 'The Crawlkit instance was closed while watching.', { cause: error });
+  return error;
+}

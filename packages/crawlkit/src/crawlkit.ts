@@ -2,12 +2,12 @@ import { EventEmitter } from 'node:events';
 
 import { startBatchScrape } from './api/batch.js';
 import {
-  ABORTED_MESSAGE,
   settleWithSignal,
   signalOf,
   type CallOptions,
   type JobStartOptions,
   type ScrapeCallOptions,
+  watchError,
 } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
@@ -271,7 +271,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /**
    * Yields each document of a crawl or batch as it is stored, then ends when the job has finished.
    * @throws {CrawlkitError} `BAD_REQUEST` for an invalid id, `JOB_NOT_FOUND` for a job the store does not hold (or
-   * another tenant's), `ABORTED` when the signal of `init` aborts.
+   * another tenant's), `ABORTED` when the signal of `init` aborts, `ENGINE_CLOSED` when `close()` stops it.
    */
   async *watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
     const ref = parseJobReference(id);
@@ -282,9 +282,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     try {
       yield* rt.jobs.watch(ref.id, signal);
     } catch (error) {
-      // As every other call answers ABORTED: not the signal's DOMException, whose `code` is a number.
-      if (signal?.aborted) throw new CrawlkitError('ABORTED', ABORTED_MESSAGE, { cause: error });
-      throw error;
+      throw watchError(error, signal, this.#closed);
     }
   }
 
