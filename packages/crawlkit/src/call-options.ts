@@ -1,4 +1,4 @@
-import { CrawlkitError, toErrorResponse } from './errors.js';
+import { CrawlkitError, isCrawlkitError, toErrorResponse } from './errors.js';
 import type { ErrorResponse } from './v2/types.js';
 
 /** Options every call accepts. */
@@ -92,6 +92,8 @@ export function signalOf(init: unknown): AbortSignal | undefined {
 
 /** What a call aborted by its signal answers (or `watch` throws). */
 export const ABORTED_MESSAGE = 'The call was aborted by its signal.';
+/** What a call stopped by `close()` answers (or `watch` throws). */
+const CLOSED_UNDER_CALL = 'The Crawlkit instance was closed during the call.';
 
 /**
  * Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape (`ABORTED`
@@ -100,6 +102,7 @@ export const ABORTED_MESSAGE = 'The call was aborted by its signal.';
 export async function settleWithSignal<T>(
   init: unknown,
   fn: (signal: AbortSignal | undefined) => Promise<T>,
+  closed: () => boolean = () => false,
 ): Promise<T | ErrorResponse> {
   let signal: AbortSignal | undefined;
   try {
@@ -107,6 +110,8 @@ export async function settleWithSignal<T>(
     return await fn(signal);
   } catch (error) {
     if (signal?.aborted) return { success: false, code: 'ABORTED', error: ABORTED_MESSAGE };
+    // close() under a call (a waitForJob, say) closes the store it reads: not the caller's STORE_CLOSED.
+    if (closed() && !isCrawlkitError(error)) return { success: false, code: 'ENGINE_CLOSED', error: CLOSED_UNDER_CALL };
     return toErrorResponse(error);
   }
 }
@@ -118,7 +123,6 @@ export async function settleWithSignal<T>(
  */
 export function watchError(error: unknown, signal: AbortSignal | undefined, closed: boolean): unknown {
   if (signal?.aborted) return new CrawlkitError('ABORTED', ABORTED_MESSAGE, { cause: error });
-  if (closed)
-    return new CrawlkitError('ENGINE_CLOSED', 'The Crawlkit instance was closed while watching.', { cause: error });
+  if (closed && !isCrawlkitError(error)) return new CrawlkitError('ENGINE_CLOSED', CLOSED_UNDER_CALL, { cause: error });
   return error;
 }

@@ -386,7 +386,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape. */
   #settle<T>(init: unknown, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T | ErrorResponse> {
-    return settleWithSignal(init, fn);
+    return settleWithSignal(init, fn, () => this.#closed);
   }
 
   #ready(): Promise<Runtime> {

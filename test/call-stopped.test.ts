@@ -1,8 +1,8 @@
 /**
- * `watch(id)` is the one call that throws (an async iterator): an abort by its signal is a `CrawlkitError` with the
- * code `ABORTED`, as every other call answers `{ success: false, code: 'ABORTED' }`; before, a DOMException whose
- * `code` was the number 20. Stopped by `close()`, it is `ENGINE_CLOSED` (it was the store's `STORE_CLOSED`). A loop
- * the user breaks out of early leaves the job running.
+ * Calls stopped under way, by their signal or by `close()`, answer crawlkit's codes: `watch(id)`, the one call that
+ * throws (an async iterator), throws a `CrawlkitError` `ABORTED` (before: the signal's DOMException, its `code` the
+ * number 20) or `ENGINE_CLOSED` (before: the store's `STORE_CLOSED`); `waitForJob` answers `ENGINE_CLOSED` (before:
+ * `STORE_CLOSED`). A `watch` loop the user breaks out of early leaves the job running.
  */
 import { Crawlkit, CrawlkitError } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,22 @@ describe('watch()', () => {
     const error = await stopped;
     expect(error).toBeInstanceOf(CrawlkitError);
     expect(error).toMatchObject({ code: 'ENGINE_CLOSED' });
+  });
+});
+
+describe('waitForJob()', () => {
+  it('stopped by close() answers ENGINE_CLOSED; a call after it too', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const urls = Array.from({ length: 3 }, (_, i) => `${server.url}/slow/d${i}?ms=500`);
+    const job = ok(await ck.batchScrape({ urls, maxConcurrency: 1 }));
+    const waiting = ck.waitForJob(job.id);
+    ck.once('page', () => void ck.close());
+    expect(await waiting).toMatchObject({ success: false, code: 'ENGINE_CLOSED' });
+    expect(await ck.getBatchScrapeStatus(job.id)).toEqual({
+      success: false,
+      code: 'ENGINE_CLOSED',
+      error: 'This Crawlkit instance is closed.',
+    });
   });
 });
 
