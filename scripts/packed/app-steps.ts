@@ -8,7 +8,14 @@ import { join } from 'node:path';
 
 import { run } from './run.ts';
 import { ARTICLE_TITLE } from './site.ts';
-import type { Step } from './steps.ts';
+import type { Step, StepContext } from './steps.ts';
+
+/** Writes `source` into the install folder as `name` and runs it there with the steps' Node. */
+function runFile(ctx: StepContext, name: string, source: string, timeoutMs?: number) {
+  const file = join(ctx.dir, name);
+  writeFileSync(file, source);
+  return run(ctx.node, [file], { cwd: ctx.dir, ...(timeoutMs ? { timeoutMs } : {}) });
+}
 
 /**
  * `require('crawlkit')` from CommonJS (no bundler): Node 22.12+ loads our ES modules with require(), one copy of
@@ -17,9 +24,9 @@ import type { Step } from './steps.ts';
 const commonjs: Step = {
   name: "require('crawlkit') from CommonJS",
   run: async (ctx) => {
-    const file = join(ctx.dir, 'app.cjs');
-    writeFileSync(
-      file,
+    const result = await runFile(
+      ctx,
+      'app.cjs',
       `const { Crawlkit, CrawlkitError } = require('crawlkit');
 (async () => {
   const ck = new Crawlkit({ store: 'memory', engine: 'http' });
@@ -41,7 +48,6 @@ const commonjs: Step = {
 })();
 `,
     );
-    const result = await run(ctx.node, [file], { cwd: ctx.dir });
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stderr, '', 'require() of crawlkit warns');
     assert.deepEqual(JSON.parse(result.stdout), {
@@ -60,9 +66,9 @@ const commonjs: Step = {
 const noClose: Step = {
   name: 'a script without close() exits when done',
   run: async (ctx) => {
-    const file = join(ctx.dir, 'no-close.mjs');
-    writeFileSync(
-      file,
+    const result = await runFile(
+      ctx,
+      'no-close.mjs',
       `import { Crawlkit } from 'crawlkit';
 const ck = new Crawlkit({ storeDir: './no-close-store', engine: 'http' });
 const page = await ck.scrape({ url: '${ctx.site}/article', formats: ['markdown', 'links'] });
@@ -70,8 +76,8 @@ const crawl = await ck.crawl({ url: '${ctx.site}/article', limit: 2 });
 const done = crawl.success && (await ck.waitForJob(crawl.id));
 console.log(page.success, done && done.status);
 `,
+      30_000,
     );
-    const result = await run(ctx.node, [file], { cwd: ctx.dir, timeoutMs: 30_000 });
     assert.equal(result.status, 0, `exit ${result.status}: ${result.stderr}`);
     assert.equal(result.stdout.trim(), 'true completed');
   },
