@@ -93,7 +93,7 @@ export function signalOf(init: unknown): AbortSignal | undefined {
 /** What a call aborted by its signal answers (or `watch` throws). */
 export const ABORTED_MESSAGE = 'The call was aborted by its signal.';
 /** What a call stopped by `close()` answers (or `watch` throws). */
-const CLOSED_UNDER_CALL = 'The Crawlkit instance was closed during the call.';
+export const CLOSED_UNDER_CALL = 'The Crawlkit instance was closed during the call.';
 
 /**
  * Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape (`ABORTED`
@@ -114,15 +114,4 @@ export async function settleWithSignal<T>(
     if (closed() && !isCrawlkitError(error)) return { success: false, code: 'ENGINE_CLOSED', error: CLOSED_UNDER_CALL };
     return toErrorResponse(error);
   }
-}
-
-/**
- * What `watch()` throws for what stopped it: `ABORTED` when its signal aborted (as every other call answers, not the
- * signal's DOMException, whose `code` is a number), `ENGINE_CLOSED` when `close()` closed the store under it (not the
- * store's `STORE_CLOSED`: the caller used nothing after closing), else the error itself.
- */
-export function watchError(error: unknown, signal: AbortSignal | undefined, closed: boolean): unknown {
-  if (signal?.aborted) return new CrawlkitError('ABORTED', ABORTED_MESSAGE, { cause: error });
-  if (closed && !isCrawlkitError(error)) return new CrawlkitError('ENGINE_CLOSED', CLOSED_UNDER_CALL, { cause: error });
-  return error;
 }
