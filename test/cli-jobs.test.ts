@@ -6,40 +6,16 @@ import { join } from 'node:path';
 import { verifyWebhook, type Document } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
-import { CLI, runCli, shellQuote, startCli, type CliResult } from './cli-helpers.ts';
+import { CLI, runCli, shellQuote } from './cli-helpers.ts';
 import { startReceiver } from './helpers-batch.ts';
-import { CHAIN_LENGTH, jobIdOf, useCliSite } from './helpers/cli-site.ts';
+import { interruptedCrawl as interruptCrawl } from './helpers/cli-interrupt.ts';
+import { CHAIN_LENGTH, useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
 const { cli } = site;
 
 /** Starts a slow crawl, waits for its first page on stdout, then sends Ctrl-C (SIGINT). */
-async function interruptedCrawl(out: string): Promise<{ id: string; result: CliResult }> {
-  const child = startCli(
-    [
-      'crawl',
-      `${site.server.url}/cli/chain/0`,
-      '--crawl-entire-domain',
-      '--max-concurrency',
-      '1',
-      '--max-age',
-      '0',
-      '--ndjson',
-      '--out',
-      out,
-      '--store',
-      site.store,
-    ],
-    { cwd: site.dir },
-  );
-  await new Promise<void>((resolve) => {
-    child.stdout!.on('data', () => resolve());
-    void child.result.then(() => resolve());
-  });
-  child.kill('SIGINT');
-  const result = await child.result;
-  return { id: jobIdOf(result.stderr), result };
-}
+const interruptedCrawl = (out: string) => interruptCrawl(site, ['--ndjson', '--out', out]);
 
 describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
   it('keeps what was scraped, says how to resume, and resume finishes the job', async () => {

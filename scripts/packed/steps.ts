@@ -10,6 +10,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
+import { appSteps } from './app-steps.ts';
+import { run } from './run.ts';
 import { ARTICLE_TITLE } from './site.ts';
 
 export interface StepContext {
@@ -26,31 +28,6 @@ export interface StepContext {
 export interface Step {
   name: string;
   run(ctx: StepContext): Promise<void>;
-}
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs a command to its end without blocking this process (which serves the fixture site the command fetches).
- */
-function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.once('error', reject);
-    child.once('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
 }
 
 /** Runs a module written into the install folder; resolves with its stdout, throws with its stderr on failure. */
@@ -215,6 +192,23 @@ const types: Step = {
       '',
     ].join('\n');
     writeFileSync(join(ctx.dir, 'user.ts'), source);
+    // A CommonJS file of the same program: under nodenext, its import is a require() of our ES modules (Node 22.12+).
+    const commonjs = [
+      "import { Crawlkit, CrawlkitError, type ScrapeRequestInput, type JobStatusResponse } from 'crawlkit';",
+      "const body: ScrapeRequestInput = { url: 'https://example.com' };",
+      'export async function status(ck: Crawlkit, id: string): Promise<JobStatusResponse | undefined> {',
+      '  try {',
+      '    const found = await ck.getCrawlStatus(id);',
+      '    return found.success ? found : undefined;',
+      '  } catch (error) {',
+      "    if (error instanceof CrawlkitError && error.code === 'ABORTED') return undefined;",
+      '    throw error;',
+      '  }',
+      '}',
+      'console.log(body);',
+      '',
+    ].join('\n');
+    writeFileSync(join(ctx.dir, 'user-cjs.cts'), commonjs);
     const workspace = createRequire(import.meta.url);
     const config = {
       compilerOptions: {
@@ -227,7 +221,7 @@ const types: Step = {
         typeRoots: [join(workspace.resolve('@types/node/package.json'), '../..')],
         types: ['node'],
       },
-      files: ['user.ts'],
+      files: ['user.ts', 'user-cjs.cts'],
     };
     writeFileSync(join(ctx.dir, 'tsconfig.json'), JSON.stringify(config));
     const tsc = join(workspace.resolve('typescript/package.json'), '../bin/tsc');
@@ -301,7 +295,12 @@ const oldNode: Step = {
     writeFileSync(file, "import('crawlkit').then(() => console.log('loaded'), (e) => console.log(e.code));\n");
     const imported = await run(ctx.oldNode, [file], { cwd: ctx.dir });
     assert.equal(imported.stdout.trim(), 'NODE_UNSUPPORTED', imported.stderr);
+    // From CommonJS too (Node 20.19+ loads ES modules with require()): the same error, not a module error.
+    const required = join(ctx.dir, 'old-require.cjs');
+    writeFileSync(required, "try { require('crawlkit'); console.log('loaded'); } catch (e) { console.log(e.code); }\n");
+    const requiredRun = await run(ctx.oldNode, [required], { cwd: ctx.dir });
+    assert.equal(requiredRun.stdout.trim(), 'NODE_UNSUPPORTED', requiredRun.stderr);
   },
 };
 
-export const STEPS: Step[] = [scrape, cli, types, serve, mcp, pdfBomb, zipBomb, xmlBomb, oldNode];
+export const STEPS: Step[] = [scrape, ...appSteps, cli, types, serve, mcp, pdfBomb, zipBomb, xmlBomb, oldNode];

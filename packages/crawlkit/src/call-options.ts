@@ -1,4 +1,4 @@
-import { CrawlkitError, toErrorResponse } from './errors.js';
+import { CrawlkitError, isCrawlkitError, toErrorResponse } from './errors.js';
 import type { ErrorResponse } from './v2/types.js';
 
 /** Options every call accepts. */
@@ -90,6 +90,11 @@ export function signalOf(init: unknown): AbortSignal | undefined {
   return signal;
 }
 
+/** What a call aborted by its signal answers (or `watch` throws). */
+export const ABORTED_MESSAGE = 'The call was aborted by its signal.';
+/** What a call stopped by `close()` answers (or `watch` throws). */
+export const CLOSED_UNDER_CALL = 'The Crawlkit instance was closed during the call.';
+
 /**
  * Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape (`ABORTED`
  * when the signal aborted).
@@ -97,13 +102,16 @@ export function signalOf(init: unknown): AbortSignal | undefined {
 export async function settleWithSignal<T>(
   init: unknown,
   fn: (signal: AbortSignal | undefined) => Promise<T>,
+  closed: () => boolean = () => false,
 ): Promise<T | ErrorResponse> {
   let signal: AbortSignal | undefined;
   try {
     signal = signalOf(init);
     return await fn(signal);
   } catch (error) {
-    if (signal?.aborted) return { success: false, code: 'ABORTED', error: 'The call was aborted by its signal.' };
+    if (signal?.aborted) return { success: false, code: 'ABORTED', error: ABORTED_MESSAGE };
+    // close() under a call (a waitForJob, say) closes the store it reads: not the caller's STORE_CLOSED.
+    if (closed() && !isCrawlkitError(error)) return { success: false, code: 'ENGINE_CLOSED', error: CLOSED_UNDER_CALL };
     return toErrorResponse(error);
   }
 }

@@ -1,22 +1,16 @@
 import { EventEmitter } from 'node:events';
 
 import { startBatchScrape } from './api/batch.js';
-import {
-  settleWithSignal,
-  signalOf,
-  type CallOptions,
-  type JobStartOptions,
-  type ScrapeCallOptions,
-} from './call-options.js';
+import { settleWithSignal, type CallOptions, type JobStartOptions, type ScrapeCallOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
 import { readJobDocuments, type JobDocumentsPage, type JobDocumentsText } from './api/job-documents.js';
+import { watchJob } from './api/watch.js';
 import {
   cancelJob,
   getActiveCrawls,
   getJobErrors,
   getJobStatus,
-  jobVisible,
   listUnfinishedJobs,
   resumeJob,
   waitForJob,
@@ -35,7 +29,6 @@ import { charged, creditLimitOf } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
-import { INVALID_JOB_ID, parseJobReference } from './jobs/job-address.js';
 import {
   previewCrawlParams,
   type CrawlParamsPreviewInput,
@@ -270,15 +263,15 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /**
    * Yields each document of a crawl or batch as it is stored, then ends when the job has finished.
    * @throws {CrawlkitError} `BAD_REQUEST` for an invalid id, `JOB_NOT_FOUND` for a job the store does not hold (or
-   * another tenant's).
+   * another tenant's), `ABORTED` when the signal of `init` aborts, `ENGINE_CLOSED` when `close()` stops it.
    */
-  async *watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
-    const ref = parseJobReference(id);
-    if (!ref) throw new CrawlkitError('BAD_REQUEST', INVALID_JOB_ID);
-    const signal = signalOf(init);
-    const rt = await this.#ready();
-    if (!(await jobVisible(rt.jobs, ref.id, init?.tenant))) throw new CrawlkitError('JOB_NOT_FOUND', 'Job not found');
-    yield* rt.jobs.watch(ref.id, signal);
+  watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
+    return watchJob(
+      id,
+      init,
+      () => this.#ready(),
+      () => this.#closed,
+    );
   }
 
   /**
@@ -381,7 +374,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape. */
   #settle<T>(init: unknown, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T | ErrorResponse> {
-    return settleWithSignal(init, fn);
+    return settleWithSignal(init, fn, () => this.#closed);
   }
 
   #ready(): Promise<Runtime> {

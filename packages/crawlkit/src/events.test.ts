@@ -23,19 +23,27 @@ describe('engine events', () => {
     const progress: CrawlkitEvents['progress'][0][] = [];
     ck.on('job:started', (e) => seen.push(`started:${e.kind}`));
     ck.on('page', (e) => seen.push(`page:${e.jobId === undefined ? 'direct' : 'job'}`));
-    ck.on('progress', (e) => progress.push(e));
+    // The counts are read after the last page settles: told with the job's end or just after it.
+    const end = new Promise<void>((resolve) =>
+      ck.on('progress', (e) => {
+        progress.push(e);
+        if (e.completed === 4 && e.total === 4) resolve();
+      }),
+    );
     ck.on('job:completed', (e) => seen.push(`completed:${e.status}`));
     try {
       const started = await ck.crawl({ url: `${server.url}/`, limit: 4, crawlEntireDomain: true });
       if (!started.success) throw new Error(started.error);
       await ck.waitForJob(started.id);
+      await end;
       expect(seen[0]).toBe('started:crawl');
       expect(seen.at(-1)).toBe('completed:completed');
       expect(seen.filter((s) => s === 'page:job')).toHaveLength(4);
-      expect(progress.length).toBeGreaterThanOrEqual(4);
+      // One event per change of the counts, in order (pages settling together are told once).
       expect(progress.every((p) => p.id === started.id && p.kind === 'crawl')).toBe(true);
-      const last = progress.reduce((a, b) => (b.completed > a.completed ? b : a));
-      expect(last).toMatchObject({ completed: 4, total: 4, creditsUsed: 4 });
+      const completed = progress.map((p) => p.completed);
+      expect(completed).toEqual(completed.toSorted((a, b) => a - b));
+      expect(progress.at(-1)).toMatchObject({ completed: 4, total: 4, creditsUsed: 4 });
     } finally {
       await ck.close();
     }

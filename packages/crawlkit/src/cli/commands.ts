@@ -205,14 +205,28 @@ export async function cancelCommand(ctx: CommandContext, id: string): Promise<nu
   return EXIT.ok;
 }
 
-/** `crawlkit resume <id>`: goes on with an unfinished job in this process and follows it like `crawl`. */
-export async function resumeCommand(ctx: CommandContext, id: string): Promise<number> {
+/**
+ * `crawlkit resume <id>`: goes on with an unfinished job in this process and follows it like `crawl`. Stdout (text,
+ * `--ndjson`, `--json`'s data) has the pages completed after the resume, so that output appended to the interrupted
+ * run's has each page once; `--all` prints the job's earlier pages too. `--out` always ends with the whole job.
+ */
+export async function resumeCommand(ctx: CommandContext, id: string, command: Command): Promise<number> {
+  const all = command.opts<Flags>().all === true;
   const found = await findJob(ctx, id);
   if ('success' in found) return ctx.fail(found);
   const resumed = await ctx.engine.resumeJob(id);
   if (!resumed.success) return ctx.fail(resumed);
-  ctx.note(`${found.kind} ${id} resumed at ${found.status.completed}/${found.status.total} pages`);
-  return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id, keepResuming: true });
+  const { completed, total } = found.status;
+  const earlier = all || completed === 0 ? '' : ` (stdout has the pages to come; --all prints the ${completed} before)`;
+  ctx.note(`${found.kind} ${id} resumed at ${completed}/${total} pages${earlier}`);
+  return followJob(ctx, {
+    id,
+    kind: found.kind,
+    command: 'resume',
+    input: id,
+    keepResuming: true,
+    skip: all ? 0 : completed,
+  });
 }
 
 /** `crawlkit cache clear|prune`. */

@@ -103,6 +103,12 @@ export class CommandContext {
     await this.#engine?.close();
   }
 
+  /** Closes the engine; the next use of `engine` opens a new one on the same store (to read what the old one left). */
+  async reopen(): Promise<void> {
+    await this.close();
+    this.#engine = undefined;
+  }
+
   /** A line for the person at the terminal (stderr), unless `--quiet`. */
   note(message: string): void {
     if (!this.options.quiet) this.io.stderr.write(`${message}\n`);

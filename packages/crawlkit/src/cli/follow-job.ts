@@ -1,7 +1,7 @@
 import type { JobKind } from '@crawlkit/store';
 
 import type { CrawlkitEvents } from '../events.js';
-import type { CrawlErrorsResponse, ErrorResponse, JobStatusResponse } from '../v2/types.js';
+import type { CrawlErrorsResponse, Document, ErrorResponse, JobStatusResponse } from '../v2/types.js';
 import type { CommandContext } from './context.js';
 import { count } from './count.js';
 import { EXIT } from './errors.js';
@@ -21,6 +21,12 @@ export interface FollowOptions {
    * the job's lease until it expires (30 s), and the first `resumeJob` finds it taken.
    */
   keepResuming?: boolean;
+  /**
+   * The job's first documents (in completion order) that stdout does not print: a resumed job's pages that the
+   * interrupted run printed already. They still go to the `--out` directory, so that it holds the whole job.
+   * @default 0
+   */
+  skip?: number;
 }
 
 const RESUME_RETRY_MS = 5_000;
@@ -37,6 +43,38 @@ export function jobStatus(
 
 function jobErrors(ctx: CommandContext, kind: JobKind, id: string): Promise<CrawlErrorsResponse | ErrorResponse> {
   return kind === 'crawl' ? ctx.engine.getCrawlErrors(id) : ctx.engine.getBatchScrapeErrors(id);
+}
+
+/**
+ * Where the job's documents go, in completion order: the first `skip` to the `--out` directory only, the rest to
+ * every output. Counts what it saw and what it printed.
+ */
+class PageDelivery {
+  seen = 0;
+  printed = 0;
+
+  readonly output: PageOutput;
+  readonly skip: number;
+
+  constructor(output: PageOutput, skip: number) {
+    this.output = output;
+    this.skip = skip;
+  }
+
+  async next(document: Document): Promise<void> {
+    if (this.seen++ < this.skip) return this.output.file(document);
+    await this.output.page(document);
+    this.printed++;
+  }
+}
+
+/** Delivers the job's stored documents past those `delivery` saw. */
+async function deliverStored(ctx: CommandContext, options: FollowOptions, delivery: PageDelivery): Promise<void> {
+  for (;;) {
+    const status = await jobStatus(ctx, options.kind, options.id, { skip: delivery.seen });
+    if (!status.success || status.data.length === 0) return;
+    for (const document of status.data) await delivery.next(document);
+  }
 }
 
 /**
@@ -76,12 +114,9 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const retry = options.keepResuming
     ? setInterval(() => void engine.resumeJob(id).catch(() => undefined), RESUME_RETRY_MS)
     : undefined;
-  let pages = 0;
+  const delivery = new PageDelivery(output, options.skip ?? 0);
   try {
-    for await (const document of engine.watch(id, { signal: ctx.signal })) {
-      await output.page(document);
-      pages++;
-    }
+    for await (const document of engine.watch(id, { signal: ctx.signal })) await delivery.next(document);
   } catch (error) {
     if (!ctx.signal.aborted) throw error;
   } finally {
@@ -92,21 +127,27 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   }
 
   if (ctx.signal.aborted) {
-    // Stop running pages but leave the job resumable (a cancel could not be resumed).
+    // Stop running pages but leave the job resumable (a cancel could not be resumed). A page fetched before Ctrl-C is
+    // stored while the engine closes: it is printed too, since a resume prints only the pages stored after this run.
+    await ctx.reopen();
+    await deliverStored(ctx, options, delivery);
     await ctx.close();
+    const pages = delivery.printed;
     if (ctx.mode === 'json') {
       ctx.writeJson({ success: true, status: 'scraping', completed: pages, data: output.documents });
     }
-    await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: pages });
+    // The directory has every page seen (a resume's earlier ones too); stdout, those printed.
+    await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: delivery.seen });
     const store = ctx.options.store ? ` --store ${JSON.stringify(ctx.options.store)}` : '';
     const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
     ctx.io.stderr.write(
-      `\nInterrupted: ${count(pages, 'page')} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
+      `\nInterrupted: ${count(delivery.seen, 'page')} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
         `Resume with:\n  crawlkit resume ${id}${store}${out}\n`,
     );
     return EXIT.interrupted;
   }
 
+  const pages = delivery.printed;
   const [status, errorList] = await Promise.all([jobStatus(ctx, kind, id, { limit: 1 }), jobErrors(ctx, kind, id)]);
   if (!status.success) return ctx.fail(status);
   const failures = 'errors' in errorList ? errorList.errors : [];
@@ -123,7 +164,8 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     errors: failures.map((e) => ({ url: e.url, error: e.error, ...(e.code ? { code: e.code } : {}) })),
   });
   ctx.note(
-    `${kind} ${id} ${status.status}: ${count(pages, 'page')}, ${count(failures.length, 'error')}, ` +
+    `${kind} ${id} ${status.status}: ${count(pages, 'page')}${delivery.skip ? ` since the resume (${status.completed} in all)` : ''}, ` +
+      `${count(failures.length, 'error')}, ` +
       `${count(status.creditsUsed, 'credit')}${outDir ? `; written to ${ctx.options.out}` : ''}`,
   );
   for (const failure of failures.slice(0, 20)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);

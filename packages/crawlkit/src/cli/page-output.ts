@@ -38,7 +38,7 @@ export class PageOutput {
   }
 
   async page(document: Document): Promise<void> {
-    if (this.#outDir) await this.#outDir.page(document);
+    await this.file(document);
     const mode = this.#ctx.mode;
     if (mode === 'json') this.documents.push(document);
     else if (mode === 'ndjson') this.#ctx.write(`${JSON.stringify(document)}\n`);
@@ -46,5 +46,10 @@ export class PageOutput {
       const text = pageText(document).replace(/\n*$/, '\n');
       this.#ctx.write(this.#multi ? `<!-- ${document.metadata.sourceURL} -->\n\n${text}\n` : text);
     }
+  }
+
+  /** Writes a page to the `--out` directory only (a resumed job's earlier page: stdout had it from the first run). */
+  async file(document: Document): Promise<void> {
+    if (this.#outDir) await this.#outDir.page(document);
   }
 }

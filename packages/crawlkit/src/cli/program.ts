@@ -46,7 +46,11 @@ const EXAMPLES: Record<string, string[]> = {
   map: ['crawlkit map https://example.com', 'crawlkit map https://example.com --search pricing --limit 20 --json'],
   status: ['crawlkit status 01935c6e-…', 'crawlkit status 01935c6e-… --json --limit 100'],
   cancel: ['crawlkit cancel 01935c6e-…'],
-  resume: ['crawlkit resume 01935c6e-… --out docs/'],
+  resume: [
+    'crawlkit resume 01935c6e-… --out docs/',
+    "crawlkit resume 01935c6e-… --ndjson >> pages.ndjson   # the pages to come, after the interrupted run's",
+    'crawlkit resume 01935c6e-… --all --json > job.json     # every page of the job',
+  ],
   cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
   schedules: [
     'crawlkit schedules list',
@@ -170,9 +174,16 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     .option('--limit <n>', 'results per page (with --json)')
     .action(run(statusCommand));
   subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)').action(run(cancelCommand));
-  addModelFlags(subcommand('resume <id>', 'go on with an unfinished job in this process and follow it')).action(
-    run(resumeCommand, { model: true }),
-  );
+  addModelFlags(
+    subcommand('resume <id>', 'go on with an unfinished job in this process and follow it')
+      .option('--all', 'print every page of the job, not only those completed after the resume')
+      .addHelpText(
+        'after',
+        '\nStdout (text, --ndjson, --json data) has the pages completed after the resume: the interrupted run printed ' +
+          'the\nothers, so output appended to its file has each page once. --all prints the whole job; --out always ' +
+          'ends\nwith the whole job (files and manifest.json).\n',
+      ),
+  ).action(run(resumeCommand, { model: true }));
   addModelFlags(
     subcommand(
       'schedules <action> [id]',

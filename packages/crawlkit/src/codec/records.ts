@@ -165,6 +165,12 @@ export const scheduleCodec = recordCodec({
         events: z.array(z.enum(['new', 'changed', 'removed', 'same'])),
       })
       .optional(),
+    /**
+     * The creating engine's webhook secret, sealed (as `StoredJob.webhookSecret`): whichever process runs the schedule
+     * signs its change events with it. Absent when that engine had none, the schedule has no webhook, or it was stored
+     * before the rule (the sending process's own secret signs them then).
+     */
+    webhookSecret: z.string().optional(),
   }),
 });
 

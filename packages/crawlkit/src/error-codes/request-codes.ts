@@ -76,7 +76,7 @@ export const REQUEST_CODES = {
   ),
   ENGINE_CLOSED: info(
     500,
-    'A method was called after `close()`.',
+    'A method was called after `close()`, or `close()` stopped one under way (`waitForJob`, `watch`).',
     'Create a new `Crawlkit`; jobs left unfinished resume there.',
   ),
   NODE_UNSUPPORTED: info(

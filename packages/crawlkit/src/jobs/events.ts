@@ -5,7 +5,7 @@ import { isErrorCode } from '../error-codes.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 import { queueWebhookEvent, type JobWebhookEvent } from '../webhooks/outbox.js';
 import type { JobSignals } from './job-watch.js';
-import { jobProgress } from './status.js';
+import { ProgressReports } from './progress-reports.js';
 
 /** How the task execution reports what happens to its pages; `JobEvents` turns it into webhooks and engine events. */
 export interface JobEventSink {
@@ -43,6 +43,7 @@ export class JobEvents {
   readonly bus: EventBus;
   readonly #signals: JobSignals;
   readonly #webhookQueued: (store: Store, delivery: Delivery) => void;
+  readonly #progress: ProgressReports;
 
   constructor(options: {
     bus: EventBus;
@@ -53,6 +54,7 @@ export class JobEvents {
     this.bus = options.bus;
     this.#signals = options.signals;
     this.#webhookQueued = options.webhookQueued;
+    this.#progress = new ProgressReports((id, kind, counts) => this.bus.progress(id, kind, counts));
   }
 
   /** The job was created. */
@@ -65,20 +67,20 @@ export class JobEvents {
   async completed(store: Store, job: JobRecord): Promise<void> {
     await this.#webhook(store, job, { event: 'completed', success: true });
     this.bus.jobFinished(job.id, job.kind, 'completed');
-    this.#signals.ended(job.id);
+    this.#ended(job.id);
   }
 
   /** The job's record says failed (best effort: the store may be what failed). */
   async failed(store: Store, job: JobRecord, error: string): Promise<void> {
     await this.#webhook(store, job, { event: 'failed', success: false, error }).catch(() => undefined);
     this.bus.jobFinished(job.id, job.kind, 'failed');
-    this.#signals.ended(job.id);
+    this.#ended(job.id);
   }
 
   /** The job's record says cancelled (cancels send no webhook event). */
   cancelled(job: JobRecord): void {
     this.bus.jobFinished(job.id, job.kind, 'cancelled');
-    this.#signals.ended(job.id);
+    this.#ended(job.id);
   }
 
   /** The page events of jobs living in `store`. */
@@ -100,22 +102,15 @@ export class JobEvents {
       internalError: (job, error) => this.bus.internalError(job.id, error),
       settled: (job) => {
         if (this.bus.wantsProgress) {
-          this.#progress(store, job).catch((error: unknown) => this.bus.internalError(job.id, error));
+          this.#progress.settled(store, job).catch((error: unknown) => this.bus.internalError(job.id, error));
         }
       },
     };
   }
 
-  async #progress(store: Store, job: JobRecord): Promise<void> {
-    const [counts, documents, current] = await Promise.all([
-      store.tasks.counts(job.id),
-      store.results.count(job.id),
-      store.jobs.get(job.id),
-    ]);
-    this.bus.progress(job.id, job.kind, {
-      ...jobProgress(counts, documents, current?.status ?? job.status),
-      creditsUsed: current?.creditsUsed ?? 0,
-    });
+  #ended(id: string): void {
+    this.#progress.ended(id);
+    this.#signals.ended(id);
   }
 
   async #webhook(store: Store, job: JobRecord, event: JobWebhookEvent): Promise<void> {

@@ -87,7 +87,7 @@ export async function createMonitor(
     cron: request.schedule.cron,
     timezone: request.schedule.timezone,
     targets: sealedTargets(call, targets.targets),
-    ...(webhook ? { webhook: sealedWebhook(call, webhook) } : {}),
+    ...(webhook ? sealedWebhook(call, webhook) : {}),
   };
   const stored: StoredSchedule = {
     id,
@@ -170,7 +170,8 @@ export async function updateMonitor(
     slots: targets.slots,
     updatedAt: Math.max(now, monitor.updatedAt + 1),
   };
-  const { webhook: oldWebhook, ...kept } = value;
+  // A webhook kept keeps the secret sealed with it; a new one is sealed with this engine's.
+  const { webhook: oldWebhook, webhookSecret: oldSecret, ...kept } = value;
   const nextValue: ScheduleValue = {
     ...kept,
     name: `monitor: ${next.name}`,
@@ -178,10 +179,10 @@ export async function updateMonitor(
     timezone: next.schedule.timezone,
     targets: targets.targets,
     ...(webhook
-      ? { webhook: sealedWebhook(call, webhook) }
+      ? sealedWebhook(call, webhook)
       : request.webhook === null || !oldWebhook
         ? {}
-        : { webhook: oldWebhook }),
+        : { webhook: oldWebhook, ...(oldSecret !== undefined ? { webhookSecret: oldSecret } : {}) }),
   };
   const clockChanged = request.schedule !== undefined || (request.status === 'active' && monitor.status === 'paused');
   const nextRunAt = next.status === 'paused' ? NEVER : clockChanged ? nextOf(nextValue, now) : stored.nextRunAt;

@@ -10,7 +10,7 @@ import type { ScheduleStore, StoredSchedule } from '@crawlkit/store';
 import { scheduleCodec } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
-import { hideJobSecrets, sealJobSecrets } from '../jobs/job-secrets.js';
+import { hideJobSecrets, sealJobSecrets, sealWebhookSecret } from '../jobs/job-secrets.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
@@ -89,7 +89,6 @@ export async function createSchedule(
   } catch (error) {
     return toErrorResponse(error);
   }
-  if (request.webhook) checkWebhookUrl(request.webhook.url, call.ctx.fetcher.urlPolicy);
   const schedules = scheduleStore(call.ctx);
   const box = call.ctx.secrets(call.ctx.store);
   const value: ScheduleValue = {
@@ -97,7 +96,7 @@ export async function createSchedule(
     ...(request.name !== undefined ? { name: request.name } : {}),
     ...(request.every !== undefined ? { every: request.every } : { cron: request.cron! }),
     targets: request.targets.map((target) => sealJobSecrets({ request: target }, box).request),
-    ...(request.webhook ? { webhook: sealJobSecrets({ request: {}, webhook: request.webhook }, box).webhook } : {}),
+    ...(request.webhook ? sealedWebhook(call, request.webhook) : {}),
   };
   const now = Date.now();
   const stored: StoredSchedule = {
@@ -187,8 +186,20 @@ export function sealedTargets(call: ScheduleCall, targets: ScheduleTarget[]): Sc
   return targets.map((target) => sealJobSecrets({ request: target }, box).request);
 }
 
-/** A webhook checked against the engine's URL policy, its header values sealed for the store (a monitor's). */
-export function sealedWebhook(call: ScheduleCall, webhook: ScheduleWebhook): ScheduleWebhook {
+/**
+ * A schedule's webhook checked against the engine's URL policy, its header values sealed for the store, with the
+ * engine's webhook secret sealed beside it (`webhookSecret`), so that whichever process runs the schedule signs its
+ * events as this engine would. Spread into the schedule's value.
+ */
+export function sealedWebhook(
+  call: ScheduleCall,
+  webhook: ScheduleWebhook,
+): { webhook: ScheduleWebhook; webhookSecret?: string } {
   checkWebhookUrl(webhook.url, call.ctx.fetcher.urlPolicy);
-  return sealJobSecrets({ request: {}, webhook }, call.ctx.secrets(call.ctx.store)).webhook;
+  const box = call.ctx.secrets(call.ctx.store);
+  const webhookSecret = sealWebhookSecret(call.ctx.options.webhooks.secret, box);
+  return {
+    webhook: sealJobSecrets({ request: {}, webhook }, box).webhook,
+    ...(webhookSecret ? { webhookSecret } : {}),
+  };
 }

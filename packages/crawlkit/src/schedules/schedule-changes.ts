@@ -63,6 +63,7 @@ export async function queueChangeWebhooks(
         headers,
         body,
         urlPolicy: storedUrlPolicy(job) ?? null,
+        secret: run.schedule.webhookSecret ?? null,
       });
       try {
         queued(

@@ -1,0 +1,90 @@
+/**
+ * Calls stopped under way, by their signal or by `close()`, answer crawlkit's codes: `watch(id)`, the one call that
+ * throws (an async iterator), throws a `CrawlkitError` `ABORTED` (before: the signal's DOMException, its `code` the
+ * number 20) or `ENGINE_CLOSED` (before: the store's `STORE_CLOSED`); `waitForJob` answers `ENGINE_CLOSED` (before:
+ * `STORE_CLOSED`). A `watch` loop the user breaks out of early leaves the job running.
+ */
+import { Crawlkit, CrawlkitError } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ok, slowRoutes } from './helpers-batch.ts';
+
+let server: FixtureServer;
+
+beforeAll(async () => {
+  server = await startFixtureServer({ routes: slowRoutes().routes });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('watch()', () => {
+  it('aborted by its signal, before or while it waits, throws CrawlkitError ABORTED', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const urls = Array.from({ length: 4 }, (_, i) => `${server.url}/slow/w${i}?ms=300`);
+      const job = ok(await ck.batchScrape({ urls, maxConcurrency: 1 }));
+
+      const before = new AbortController();
+      before.abort();
+      const early = await drain(ck.watch(job.id, { signal: before.signal }));
+      expect(early).toBeInstanceOf(CrawlkitError);
+      expect(early).toMatchObject({ code: 'ABORTED' });
+
+      // Aborted while it waits for the next page.
+      const during = new AbortController();
+      const pages: string[] = [];
+      const late = await drain(ck.watch(job.id, { signal: during.signal }), (url) => {
+        pages.push(url);
+        during.abort();
+      });
+      expect(pages).toHaveLength(1);
+      expect(late).toBeInstanceOf(CrawlkitError);
+      expect(late).toMatchObject({ code: 'ABORTED' });
+
+      // Breaking out of the loop leaves the job to finish.
+      for await (const _ of ck.watch(job.id)) break;
+      expect(ok(await ck.waitForJob(job.id))).toMatchObject({ status: 'completed', completed: 4 });
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('stopped by close() while it waits, throws CrawlkitError ENGINE_CLOSED', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const urls = Array.from({ length: 3 }, (_, i) => `${server.url}/slow/c${i}?ms=500`);
+    const job = ok(await ck.batchScrape({ urls, maxConcurrency: 1 }));
+    const stopped = drain(ck.watch(job.id), () => void ck.close());
+    const error = await stopped;
+    expect(error).toBeInstanceOf(CrawlkitError);
+    expect(error).toMatchObject({ code: 'ENGINE_CLOSED' });
+  });
+});
+
+describe('waitForJob()', () => {
+  it('stopped by close() answers ENGINE_CLOSED; a call after it too', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const urls = Array.from({ length: 3 }, (_, i) => `${server.url}/slow/d${i}?ms=500`);
+    const job = ok(await ck.batchScrape({ urls, maxConcurrency: 1 }));
+    const waiting = ck.waitForJob(job.id);
+    ck.once('page', () => void ck.close());
+    expect(await waiting).toMatchObject({ success: false, code: 'ENGINE_CLOSED' });
+    expect(await ck.getBatchScrapeStatus(job.id)).toEqual({
+      success: false,
+      code: 'ENGINE_CLOSED',
+      error: 'This Crawlkit instance is closed.',
+    });
+  });
+});
+
+/** Iterates `pages` to its end; what it threw, if anything. */
+async function drain(pages: AsyncIterable<{ metadata: { sourceURL: string } }>, each?: (url: string) => void) {
+  try {
+    for await (const page of pages) each?.(page.metadata.sourceURL);
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}

@@ -1,0 +1,32 @@
+/** A CLI crawl of the chain site interrupted with Ctrl-C (SIGINT) once its first page is on stdout. */
+import { startCli, type CliResult } from '../cli-helpers.ts';
+import { jobIdOf, type CliSite } from './cli-site.ts';
+
+/**
+ * Starts a slow crawl of `site`'s chain (one page at a time, no cache) with the output flags `flags`, waits for its
+ * first output on stdout, then sends SIGINT; the job's id and the finished command.
+ */
+export async function interruptedCrawl(site: CliSite, flags: string[]): Promise<{ id: string; result: CliResult }> {
+  const child = startCli(
+    [
+      'crawl',
+      `${site.server.url}/cli/chain/0`,
+      '--crawl-entire-domain',
+      '--max-concurrency',
+      '1',
+      '--max-age',
+      '0',
+      ...flags,
+      '--store',
+      site.store,
+    ],
+    { cwd: site.dir },
+  );
+  await new Promise<void>((resolve) => {
+    child.stdout!.on('data', () => resolve());
+    void child.result.then(() => resolve());
+  });
+  child.kill('SIGINT');
+  const result = await child.result;
+  return { id: jobIdOf(result.stderr), result };
+}
