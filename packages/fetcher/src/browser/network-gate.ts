@@ -125,7 +125,12 @@ export class NetworkGate {
         );
         // A client that goes away mid-request is none of the gate's business.
         server.on('requestFailed', () => undefined);
-        return server.listen().then(() => server);
+        // Chromium's connections hold the process while it runs; the listener alone must not, or a script that
+        // forgets close() never ends once the idle browser is gone.
+        return server.listen().then(() => {
+          server.server.unref();
+          return server;
+        });
       });
       listener.catch(() => this.#listeners.delete(key));
       this.#listeners.set(key, listener);

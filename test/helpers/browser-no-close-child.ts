@@ -1,0 +1,12 @@
+/**
+ * `node --import ./test/helpers/source-hooks.ts test/helpers/browser-no-close-child.ts <url>`: scrapes `url` in
+ * the browser and never calls `close()`, as a short script might. Prints `scraped` or `failed <code>`; the process
+ * should then exit by itself once the idle browser is closed.
+ */
+import { Crawlkit } from 'crawlkit';
+
+import { ISOLATED_ARGS } from './scrape.ts';
+
+const ck = new Crawlkit({ store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS, idleTimeoutMs: 300 } });
+const response = await ck.scrape({ url: process.argv[2]!, formats: ['markdown'] });
+process.stdout.write(response.success ? 'scraped\n' : `failed ${response.code}\n`);
