@@ -22,8 +22,13 @@ afterAll(async () => {
   await site.close();
 });
 
-/** How long a call may take while Redis is down: the store's command timeout (5 s) and a margin for the load. */
-const ANSWER_MS = 9_000;
+/**
+ * The store's command timeout, shorter than its default (5 s): what is asserted is that a call answers within it,
+ * not its length, and each call that meets the outage waits it out.
+ */
+const COMMAND_TIMEOUT_MS = 2_000;
+/** How long a call may take while Redis is down: the command timeout and a margin for the load. */
+const ANSWER_MS = COMMAND_TIMEOUT_MS + 4_000;
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
   const started = Date.now();
@@ -56,7 +61,7 @@ for (const fault of ['paused', 'killed'] as const) {
         return;
       }
       const ck = new Crawlkit({
-        backend: redis({ url: server.url, prefix: `ck-outage-${randomUUID()}` }),
+        backend: redis({ url: server.url, prefix: `ck-outage-${randomUUID()}`, commandTimeoutMs: COMMAND_TIMEOUT_MS }),
         engine: 'http',
       });
       const { id } = ok(await ck.crawl({ url: `${site.url}/`, limit: 2 }));
