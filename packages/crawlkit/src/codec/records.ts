@@ -367,9 +367,12 @@ export const monitorCheckCodec = recordCodec({
   }),
 });
 
-/** The checks of a monitor, newest first, kept in the history store under the monitor's id. */
-export const monitorCheckIndexCodec = recordCodec({
-  name: 'monitor checks',
+/**
+ * One place in a monitor's list of checks: slot `n` (a number the store's counter gave) holds one check, kept in the
+ * history store under `<monitorId>#<n>`, so that two processes adding checks at once never write the same record.
+ */
+export const monitorCheckSlotCodec = recordCodec({
+  name: 'monitor check slot',
   version: 1,
-  schema: z.object({ checks: z.array(z.object({ id: z.string(), at: z.number() })) }),
+  schema: z.object({ id: z.string(), at: z.number() }),
 });

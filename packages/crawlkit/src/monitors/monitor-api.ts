@@ -25,7 +25,14 @@ import {
   type MonitorWebhookInput,
   type UpdateMonitorInput,
 } from './monitor-request.js';
-import { listChecks, readCheck, readMonitor, writeMonitor, type MonitorValue } from './monitor-store.js';
+import {
+  listChecks,
+  monitorCounters,
+  readCheck,
+  readMonitor,
+  writeMonitor,
+  type MonitorValue,
+} from './monitor-store.js';
 import { scheduleTargetsOf, targetProblem, type ScheduleTargets } from './monitor-targets.js';
 import { checkView, monitorView, type LatestCheck, type MonitorCheckView, type MonitorView } from './monitor-views.js';
 
@@ -64,6 +71,7 @@ export async function createMonitor(
   const parsed = parseBody(createMonitorSchema, body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
+  monitorCounters(call.ctx.store);
   const id = randomUUID();
   const targets = scheduleTargetsOf(id, request.targets);
   const webhook = request.webhook ? scheduleWebhookOf(request.webhook) : undefined;
@@ -235,7 +243,8 @@ async function latestCheck(
   call: MonitorCall,
   found: { stored: StoredSchedule; monitor: MonitorValue },
 ): Promise<LatestCheck | undefined> {
-  const [id] = await listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays);
+  let id: string | undefined;
+  for await (id of listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)) break;
   const check = id ? await readCheck(call.ctx.store, id) : undefined;
   if (!id || !check) return undefined;
   const { status, summary } = await checkState(call.ctx.store, call.jobs, id, check);

@@ -55,7 +55,7 @@ export async function listMonitorChecks(
   const { limit, offset, status } = paging.value;
   const data: MonitorCheckView[] = [];
   let seen = 0;
-  for (const checkId of await listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)) {
+  for await (const checkId of listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)) {
     if (data.length >= limit) break;
     const check = await readCheck(call.ctx.store, checkId);
     if (!check || (status === undefined && seen++ < offset)) continue;

@@ -20,9 +20,12 @@ export type CheckStatus = Closed['status'] | 'running';
 /** Documents read at once from a crawl's results. */
 const READ_PAGE = 200;
 
-/** The id of the check of a firing: the same in every process that computes it. */
-export function checkIdOf(monitorId: string, run: Pick<ScheduleRun, 'dueAt' | 'startedAt'>): string {
-  return uuidv5(`check\n${run.dueAt}\n${run.startedAt}`, monitorId);
+/**
+ * The id of the check of a firing: the same in every process that computes it. Its crawls' ids are in it, so two
+ * runs started in the same millisecond (`run` here and there) are two checks.
+ */
+export function checkIdOf(monitorId: string, run: Pick<ScheduleRun, 'dueAt' | 'startedAt' | 'jobIds'>): string {
+  return uuidv5(`check\n${run.dueAt}\n${run.startedAt}\n${run.jobIds.join(',')}`, monitorId);
 }
 
 /** A firing started: when its schedule is a monitor's, records its check. */
