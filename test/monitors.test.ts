@@ -191,8 +191,6 @@ describe('monitors', () => {
       'webhook',
     );
     await refused({ ...base, targets: [{ type: 'search', queries: ['llm'] }] }, '`search` target is not offered');
-    await refused({ ...base, goal: 'tell me about prices' }, '`goal` is not offered');
-    await refused({ ...base, judgeEnabled: true }, '`judgeEnabled` is not offered');
     await refused(
       { ...base, schedule: { text: 'now and then' } },
       '"now and then"',

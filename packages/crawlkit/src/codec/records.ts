@@ -314,6 +314,8 @@ export const monitorCodec = recordCodec({
     schedule: z.object({ cron: z.string(), timezone: z.string(), text: z.string().optional() }),
     ...monitorTargets,
     retentionDays: z.number(),
+    goal: z.string().optional(),
+    judgeEnabled: z.boolean().optional(),
     createdAt: z.number(),
     updatedAt: z.number(),
   }),
@@ -328,6 +330,21 @@ const monitorSummary = z.object({
   error: z.number(),
 });
 
+/** A model's judgment of a changed or new page against the monitor's `goal` (the clients' `MonitorPageJudgment`). */
+export const monitorPageJudgment = z.object({
+  meaningful: z.boolean(),
+  confidence: z.enum(['high', 'medium', 'low']),
+  reason: z.string(),
+  meaningfulChanges: z.array(
+    z.object({
+      type: z.enum(['added', 'removed', 'changed']),
+      before: z.string().nullable(),
+      after: z.string().nullable(),
+      reason: z.string(),
+    }),
+  ),
+});
+
 /** One page of a closed check. */
 const monitorCheckPage = z.object({
   id: z.string(),
@@ -338,6 +355,8 @@ const monitorCheckPage = z.object({
   statusCode: z.number().nullable(),
   error: z.string().nullable(),
   diff: z.object({ text: z.string().optional(), json: z.unknown().optional() }).nullable(),
+  /** Null when the model could not judge the page. */
+  judgment: monitorPageJudgment.nullable().optional(),
 });
 
 /**
@@ -356,6 +375,8 @@ export const monitorCheckCodec = recordCodec({
     skipped: z.array(z.number()),
     errors: z.array(z.string()),
     ...monitorTargets,
+    /** The goal its changed and new pages are judged against (set when the monitor judged as the check started). */
+    goal: z.string().optional(),
     closed: z
       .object({
         status: z.enum(['completed', 'failed', 'partial', 'skipped_overlap']),

@@ -18,6 +18,7 @@ import { NEVER } from '../schedules/scheduler.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkIdOf, checkState } from './monitor-checks.js';
+import { judgeProblem } from './monitor-judge.js';
 import {
   createMonitorSchema,
   updateMonitorSchema,
@@ -77,6 +78,9 @@ export async function createMonitor(
   const webhook = request.webhook ? scheduleWebhookOf(request.webhook) : undefined;
   const problem = targetProblem(targets, webhook, request.targets);
   if (problem) return problem;
+  const judge = { goal: request.goal ?? undefined, judgeEnabled: request.judgeEnabled };
+  const judging = judgeProblem(call.ctx.llm, judge, request.judgeEnabled);
+  if ('error' in judging) return judging.error;
   const now = Date.now();
   const monitor: MonitorValue = {
     ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
@@ -86,6 +90,8 @@ export async function createMonitor(
     meta: targets.meta,
     slots: targets.slots,
     retentionDays: request.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    ...(judge.goal !== undefined ? { goal: judge.goal } : {}),
+    ...(judge.judgeEnabled !== undefined ? { judgeEnabled: judge.judgeEnabled } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -108,11 +114,15 @@ export async function createMonitor(
   await scheduleStore(call.ctx).put(stored);
   call.scheduler.wake();
   const response: MonitorResponse = { success: true, data: monitorView(stored, monitor) };
+  const warnings = [judging.warning];
   if (!call.scheduler.running) {
-    response.warning =
+    warnings.unshift(
       'This engine does not run schedules: the monitor is stored and its checks fire in an engine that does ' +
-      '(`runSchedules: true`, `crawlkit serve`) on the same store; `POST /v2/monitor/:id/run` runs one here.';
+        '(`runSchedules: true`, `crawlkit serve`) on the same store; `POST /v2/monitor/:id/run` runs one here.',
+    );
   }
+  const warning = warnings.filter(Boolean).join(' ');
+  if (warning) response.warning = warning;
   return response;
 }
 
@@ -167,13 +177,22 @@ export async function updateMonitor(
     const problem = targetProblem(probe, webhook, []);
     if (problem) return problem;
   }
+  const judge = {
+    goal: request.goal === undefined ? monitor.goal : (request.goal ?? undefined),
+    judgeEnabled: request.judgeEnabled ?? monitor.judgeEnabled,
+  };
+  const judging = judgeProblem(call.ctx.llm, judge, request.judgeEnabled);
+  if ('error' in judging) return judging.error;
   const now = Date.now();
+  const { goal: _goal, judgeEnabled: _judge, ...rest } = monitor;
   const next: MonitorValue = {
-    ...monitor,
+    ...rest,
     ...(request.name !== undefined ? { name: request.name } : {}),
     ...(request.status !== undefined ? { status: request.status } : {}),
     ...(request.schedule !== undefined ? { schedule: request.schedule } : {}),
     ...(request.retentionDays !== undefined ? { retentionDays: request.retentionDays } : {}),
+    ...(judge.goal !== undefined ? { goal: judge.goal } : {}),
+    ...(judge.judgeEnabled !== undefined ? { judgeEnabled: judge.judgeEnabled } : {}),
     meta: targets.meta,
     slots: targets.slots,
     updatedAt: Math.max(now, monitor.updatedAt + 1),
@@ -200,6 +219,7 @@ export async function updateMonitor(
   return {
     success: true,
     data: monitorView(updated, next, await latestCheck(call, { stored: updated, monitor: next })),
+    ...(judging.warning ? { warning: judging.warning } : {}),
   };
 }
 
@@ -224,7 +244,7 @@ export async function runMonitor(
   if (!check) throw new Error(`The check ${checkId} of monitor ${id} was not recorded.`);
   return {
     success: true,
-    data: checkView(checkId, check, await checkState(call.ctx.store, call.jobs, checkId, check)),
+    data: checkView(checkId, check, await checkState(call.ctx, call.jobs, checkId, check)),
   };
 }
 
@@ -247,7 +267,7 @@ async function latestCheck(
   for await (id of listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)) break;
   const check = id ? await readCheck(call.ctx.store, id) : undefined;
   if (!id || !check) return undefined;
-  const { status, summary } = await checkState(call.ctx.store, call.jobs, id, check);
+  const { status, summary } = await checkState(call.ctx, call.jobs, id, check);
   return { id, startedAt: check.startedAt, status, summary };
 }
 

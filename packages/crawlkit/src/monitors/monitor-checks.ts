@@ -8,14 +8,18 @@ import { v5 as uuidv5 } from 'uuid';
 
 import { completedChanges } from '../changes/change-feed.js';
 import { decodeDocument } from '../codec/records.js';
+import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ScheduleRun } from '../schedules/schedule-runs.js';
+import { judgePages, type JudgedInput } from './monitor-judge.js';
 import { addCheck, readCheck, readMonitor, writeCheck, type MonitorCheckValue } from './monitor-store.js';
 
 type Closed = NonNullable<MonitorCheckValue['closed']>;
 export type MonitorCheckPage = Closed['pages'][number];
 export type MonitorSummary = Closed['summary'];
 export type CheckStatus = Closed['status'] | 'running';
+/** What a check reads and writes with: the engine's store, and its model for the judgments. */
+export type CheckContext = Pick<EngineContext, 'store' | 'llm'>;
 
 /** Documents read at once from a crawl's results. */
 const READ_PAGE = 200;
@@ -48,6 +52,7 @@ export async function recordCheck(
     errors: run.errors,
     meta: monitor.meta,
     slots: monitor.slots,
+    ...(monitor.goal !== undefined && monitor.judgeEnabled !== false ? { goal: monitor.goal } : {}),
   };
   if (run.skipped.length === run.jobIds.length) {
     check.closed = { status: 'skipped_overlap', finishedAt: run.startedAt, summary: summaryOf([]), pages: [] };
@@ -56,15 +61,41 @@ export async function recordCheck(
   await addCheck(store, monitorId, id, run.startedAt);
 }
 
+type CheckState = {
+  status: CheckStatus;
+  finishedAt: number | null;
+  summary: MonitorSummary;
+  pages: MonitorCheckPage[];
+};
+
+/** The checks this process is reading the crawls of: a second reader waits for the first (one judgment per page). */
+const reading = new Map<string, Promise<CheckState>>();
+
 /** The check with its outcome: closed (and kept so) once every crawl has ended, else running with its pages so far. */
-export async function checkState(
-  store: Store,
+export function checkState(
+  ctx: CheckContext,
   jobs: JobManager,
   id: string,
   check: MonitorCheckValue,
-): Promise<{ status: CheckStatus; finishedAt: number | null; summary: MonitorSummary; pages: MonitorCheckPage[] }> {
-  if (check.closed) return check.closed;
+): Promise<CheckState> {
+  if (check.closed) return Promise.resolve(check.closed);
+  let pending = reading.get(id);
+  if (!pending) {
+    pending = readState(ctx, jobs, id, check).finally(() => reading.delete(id));
+    reading.set(id, pending);
+  }
+  return pending;
+}
+
+async function readState(
+  ctx: CheckContext,
+  jobs: JobManager,
+  id: string,
+  check: MonitorCheckValue,
+): Promise<CheckState> {
+  const { store } = ctx;
   const pages: MonitorCheckPage[] = [];
+  const texts: JudgedInput[] = [];
   let running = false;
   let ended = 0;
   let finishedAt = check.startedAt;
@@ -77,7 +108,7 @@ export async function checkState(
       continue;
     }
     const targetId = check.meta[check.slots[slot]!]!.id;
-    pages.push(...(await feedPages(found.store, jobId, id, targetId)));
+    pages.push(...(await feedPages(found.store, jobId, id, targetId, texts)));
     if (found.job.status === 'scraping') running = true;
     else if (found.job.status === 'completed') ended++;
     else errors.push(`crawl ${jobId} ${found.job.status}`);
@@ -86,16 +117,25 @@ export async function checkState(
   const summary = summaryOf(pages);
   if (running) return { status: 'running', finishedAt: null, summary, pages };
   const status = errors.length === 0 ? 'completed' : ended > 0 ? 'partial' : 'failed';
+  // Closed meanwhile by a reader that had read the check before this one: its outcome stands.
+  const latest = await readCheck(store, id);
+  if (latest?.closed) return latest.closed;
+  if (check.goal !== undefined && ctx.llm.configured) await judgePages(ctx.llm, check.goal, texts);
   const closed: Closed = { status, finishedAt, summary, pages };
   await writeCheck(store, id, { ...check, errors, closed });
   return closed;
 }
 
 /** Every crawl of a firing followed by the scheduler ended: closes the monitor's check (when it is one). */
-export async function settleCheck(store: Store, jobs: JobManager, monitorId: string, run: ScheduleRun): Promise<void> {
+export async function settleCheck(
+  ctx: CheckContext,
+  jobs: JobManager,
+  monitorId: string,
+  run: ScheduleRun,
+): Promise<void> {
   const id = checkIdOf(monitorId, run);
-  const check = await readCheck(store, id);
-  if (check && !check.closed) await checkState(store, jobs, id, check);
+  const check = await readCheck(ctx.store, id);
+  if (check && !check.closed) await checkState(ctx, jobs, id, check);
 }
 
 export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
@@ -104,11 +144,20 @@ export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
   return summary;
 }
 
-/** A crawl's pages as a check's: its stored pages with their change, its removed pages, then its failed pages. */
-async function feedPages(store: Store, jobId: string, checkId: string, targetId: string): Promise<MonitorCheckPage[]> {
+/**
+ * A crawl's pages as a check's: its stored pages with their change, its removed pages, then its failed pages. What a
+ * model would judge of each changed and new page (its diff, its markdown) goes to `texts`.
+ */
+async function feedPages(
+  store: Store,
+  jobId: string,
+  checkId: string,
+  targetId: string,
+  texts: JudgedInput[],
+): Promise<MonitorCheckPage[]> {
   const pages: MonitorCheckPage[] = [];
-  const page = (url: string, fields: Partial<MonitorCheckPage> & Pick<MonitorCheckPage, 'status'>) =>
-    pages.push({
+  const page = (url: string, fields: Partial<MonitorCheckPage> & Pick<MonitorCheckPage, 'status'>) => {
+    const made: MonitorCheckPage = {
       id: uuidv5(`${jobId}\n${url}`, checkId),
       targetId,
       url,
@@ -117,7 +166,10 @@ async function feedPages(store: Store, jobId: string, checkId: string, targetId:
       error: null,
       diff: null,
       ...fields,
-    });
+    };
+    pages.push(made);
+    return made;
+  };
   for (let skip = 0; ; skip += READ_PAGE) {
     const results = await store.results.list(jobId, skip, READ_PAGE);
     for (const { document } of results) {
@@ -125,12 +177,15 @@ async function feedPages(store: Store, jobId: string, checkId: string, targetId:
       const { metadata } = doc;
       if (!metadata.crawlChange) continue;
       const diff = metadata.crawlChange === 'changed' ? doc.changeTracking?.diff : undefined;
-      page(metadata.sourceURL, {
+      const made = page(metadata.sourceURL, {
         status: metadata.crawlChange,
         currentScrapeId: metadata.scrapeId ?? null,
         statusCode: metadata.statusCode,
         ...(diff ? { diff } : {}),
       });
+      const text = metadata.crawlChange === 'new' ? doc.markdown : diff?.text;
+      if (text && (metadata.crawlChange === 'new' || metadata.crawlChange === 'changed'))
+        texts.push({ page: made, text });
     }
     if (results.length < READ_PAGE) break;
   }

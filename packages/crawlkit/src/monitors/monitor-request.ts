@@ -1,7 +1,7 @@
 /**
  * The bodies of `POST /v2/monitor` and `PATCH /v2/monitor/:id` (the shapes of the 2026 clients' `CreateMonitorRequest`
  * and `UpdateMonitorRequest`), and what a monitor's targets run as: the targets of its schedule. What crawlkit cannot
- * do locally (email, search targets, a model's judgment) is refused, never ignored.
+ * do locally (email, search targets) is refused, never ignored.
  */
 import { z } from 'zod';
 
@@ -151,30 +151,23 @@ const notificationSchema = z
     }
   });
 
-/** `goal` and `judgeEnabled`: a model's judgment of changes, which crawlkit monitors do not run. */
-const goalSchema = z
-  .string()
-  .nullable()
-  .optional()
-  .refine((goal) => goal === undefined || goal === null || goal.trim() === '', {
-    message:
-      '`goal` is not offered: crawlkit monitors report every new, changed and removed page without a model judging ' +
-      'them. Leave out `goal` (and `judgeEnabled`).',
-  });
-const judgeSchema = z
-  .boolean()
-  .optional()
-  .refine((judge) => judge !== true, {
-    message: '`judgeEnabled` is not offered: crawlkit monitors do not judge changes with a model. Leave it out.',
-  });
-
 const common = {
   webhook: webhookSchema.nullable().optional(),
   notification: notificationSchema.optional(),
   /** Days a check is listed for. @default 30 */
   retentionDays: z.number().int().min(1).max(365).optional(),
-  goal: goalSchema,
-  judgeEnabled: judgeSchema,
+  /**
+   * What the changes matter for: with a model configured, each changed and new page of a check gets the model's
+   * `judgment` against it. An empty goal (or `null` in an update) is none.
+   */
+  goal: z
+    .string()
+    .max(2000)
+    .nullable()
+    .optional()
+    .transform((goal) => (goal === undefined ? undefined : goal?.trim() || null)),
+  /** Whether a check's pages are judged against `goal`. @default true (with a goal) */
+  judgeEnabled: z.boolean().optional(),
   /** Set by the JavaScript SDK on every body. */
   origin: z.string().optional(),
   integration: z.string().optional(),

@@ -25,8 +25,9 @@ export interface MonitorView {
   retentionDays: number;
   estimatedCreditsPerMonth: null;
   lastCheckSummary: MonitorSummary | null;
-  goal: null;
-  judgeEnabled: false;
+  goal: string | null;
+  /** Whether the checks' changed and new pages are judged against `goal` (with a model configured). */
+  judgeEnabled: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -92,8 +93,8 @@ export function monitorView(stored: StoredSchedule, monitor: MonitorValue, lates
     retentionDays: monitor.retentionDays,
     estimatedCreditsPerMonth: null,
     lastCheckSummary: latest?.summary ?? null,
-    goal: null,
-    judgeEnabled: false,
+    goal: monitor.goal ?? null,
+    judgeEnabled: monitor.goal !== undefined && monitor.judgeEnabled !== false,
     createdAt: iso(stored.createdAt),
     updatedAt: iso(monitor.updatedAt),
   };
