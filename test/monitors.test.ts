@@ -201,9 +201,10 @@ describe('monitors', () => {
     await refused({ ...base, schedule: { cron: '0 9 * * *', timezone: 'Mars/Olympus' } }, '"Mars/Olympus"', 'IANA');
     await refused({ ...base, schedule: {} }, '`schedule.cron`', '`schedule.text`');
     await refused(
-      { ...base, webhook: { url: 'https://hooks.example/', events: ['monitor.check.completed'] } },
-      '"monitor.check.completed"',
+      { ...base, webhook: { url: 'https://hooks.example/', events: ['monitor.check.failed'] } },
+      '"monitor.check.failed"',
       '"monitor.page"',
+      '"monitor.check.completed"',
     );
     await refused(
       { ...base, targets: [{ type: 'crawl', url: 'https://a.example/', crawlOptions: { tag: 'mine' } }] },

@@ -216,7 +216,8 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     bus,
     queued: (s, delivery) => dispatcher.queued(s, delivery),
     started: (id, run, trigger) => recordCheck(ctx.store, id, run, trigger),
-    settled: (id, run) => settleCheck(ctx, jobs, id, run),
+    settled: (id, run) =>
+      settleCheck({ store: ctx.store, llm: ctx.llm, queued: (s, d) => dispatcher.queued(s, d) }, jobs, id, run),
   });
   if (options.runSchedules) scheduler.start();
   return {

@@ -316,6 +316,7 @@ export const monitorCodec = recordCodec({
     retentionDays: z.number(),
     goal: z.string().optional(),
     judgeEnabled: z.boolean().optional(),
+    checkCompleted: z.boolean().optional(), // its webhook's `events` has `monitor.check.completed`
     createdAt: z.number(),
     updatedAt: z.number(),
   }),

@@ -18,11 +18,13 @@ import { NEVER } from '../schedules/scheduler.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkIdOf, checkState } from './monitor-checks.js';
+import { CHECK_COMPLETED } from './monitor-events.js';
 import { judgeProblem } from './monitor-judge.js';
 import {
   createMonitorSchema,
   updateMonitorSchema,
   type CreateMonitorInput,
+  type MonitorWebhookEvent,
   type MonitorWebhookInput,
   type UpdateMonitorInput,
 } from './monitor-request.js';
@@ -76,7 +78,7 @@ export async function createMonitor(
   const id = randomUUID();
   const targets = scheduleTargetsOf(id, request.targets);
   const webhook = request.webhook ? scheduleWebhookOf(request.webhook) : undefined;
-  const problem = targetProblem(targets, webhook, request.targets);
+  const problem = targetProblem(targets, validated(webhook), request.targets);
   if (problem) return problem;
   const judge = { goal: request.goal ?? undefined, judgeEnabled: request.judgeEnabled };
   const judging = judgeProblem(call.ctx.llm, judge, request.judgeEnabled);
@@ -92,6 +94,7 @@ export async function createMonitor(
     retentionDays: request.retentionDays ?? DEFAULT_RETENTION_DAYS,
     ...(judge.goal !== undefined ? { goal: judge.goal } : {}),
     ...(judge.judgeEnabled !== undefined ? { judgeEnabled: judge.judgeEnabled } : {}),
+    ...(checkCompletedOf(request.webhook) ? { checkCompleted: true } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -169,12 +172,12 @@ export async function updateMonitor(
   const webhook = request.webhook ? scheduleWebhookOf(request.webhook) : undefined;
   if (request.targets) {
     targets = scheduleTargetsOf(id, request.targets);
-    const problem = targetProblem(targets, webhook, request.targets);
+    const problem = targetProblem(targets, validated(webhook), request.targets);
     if (problem) return problem;
     targets.targets = sealedTargets(call, targets.targets);
   } else if (webhook) {
     const probe = { targets: [{ type: 'scrape' as const, url: 'https://example.com/' }], meta: [], slots: [0] };
-    const problem = targetProblem(probe, webhook, []);
+    const problem = targetProblem(probe, validated(webhook), []);
     if (problem) return problem;
   }
   const judge = {
@@ -184,7 +187,8 @@ export async function updateMonitor(
   const judging = judgeProblem(call.ctx.llm, judge, request.judgeEnabled);
   if ('error' in judging) return judging.error;
   const now = Date.now();
-  const { goal: _goal, judgeEnabled: _judge, ...rest } = monitor;
+  const { goal: _goal, judgeEnabled: _judge, checkCompleted, ...rest } = monitor;
+  const completedEvent = request.webhook === undefined ? checkCompleted : checkCompletedOf(request.webhook);
   const next: MonitorValue = {
     ...rest,
     ...(request.name !== undefined ? { name: request.name } : {}),
@@ -193,6 +197,7 @@ export async function updateMonitor(
     ...(request.retentionDays !== undefined ? { retentionDays: request.retentionDays } : {}),
     ...(judge.goal !== undefined ? { goal: judge.goal } : {}),
     ...(judge.judgeEnabled !== undefined ? { judgeEnabled: judge.judgeEnabled } : {}),
+    ...(completedEvent ? { checkCompleted: true } : {}),
     meta: targets.meta,
     slots: targets.slots,
     updatedAt: Math.max(now, monitor.updatedAt + 1),
@@ -275,11 +280,23 @@ function nextOf(value: ScheduleValue, now: number): number {
   return firstFiring(clockOf(value), now) ?? NEVER;
 }
 
+type ChangeKind = Exclude<MonitorWebhookEvent, typeof CHECK_COMPLETED>;
+
+/** The schedule's webhook of a monitor's: its page events (none when it asks for `monitor.check.completed` only). */
 function scheduleWebhookOf(webhook: MonitorWebhookInput) {
+  const events = webhook.events ?? (['new', 'changed', 'removed'] as const);
   return {
     url: webhook.url,
     headers: webhook.headers ?? {},
     metadata: webhook.metadata ?? {},
-    events: webhook.events ?? (['new', 'changed', 'removed'] as ('new' | 'changed' | 'removed' | 'same')[]),
+    events: events.filter((event): event is ChangeKind => event !== CHECK_COMPLETED),
   };
 }
+
+/** The webhook as a schedule validates it (which needs a page event: the default stands in for none). */
+function validated(webhook: ReturnType<typeof scheduleWebhookOf> | undefined) {
+  return webhook && webhook.events.length === 0 ? { ...webhook, events: undefined } : webhook;
+}
+
+const checkCompletedOf = (webhook: MonitorWebhookInput | null | undefined) =>
+  webhook?.events?.includes(CHECK_COMPLETED) ?? false;

@@ -3,7 +3,7 @@
  * have ended (by the scheduler following them, or by the first read after). A check's pages are its crawls' change
  * feeds (`same`, `new`, `changed`, `removed`), their failed pages (`error`), and each changed page's diff.
  */
-import type { Store } from '@crawlkit/store';
+import type { Delivery, Store } from '@crawlkit/store';
 import { v5 as uuidv5 } from 'uuid';
 
 import { completedChanges } from '../changes/change-feed.js';
@@ -11,6 +11,7 @@ import { decodeDocument } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ScheduleRun } from '../schedules/schedule-runs.js';
+import { queueCheckCompleted } from './monitor-events.js';
 import { judgePages, type JudgedInput } from './monitor-judge.js';
 import { addCheck, readCheck, readMonitor, writeCheck, type MonitorCheckValue } from './monitor-store.js';
 
@@ -19,7 +20,10 @@ export type MonitorCheckPage = Closed['pages'][number];
 export type MonitorSummary = Closed['summary'];
 export type CheckStatus = Closed['status'] | 'running';
 /** What a check reads and writes with: the engine's store, and its model for the judgments. */
-export type CheckContext = Pick<EngineContext, 'store' | 'llm'>;
+export type CheckContext = Pick<EngineContext, 'store' | 'llm'> & {
+  /** Hands a webhook event queued in a job's outbox to this process's dispatcher (else the dispatchers' poll finds it). */
+  queued?: (store: Store, delivery: Delivery) => void;
+};
 
 /** Documents read at once from a crawl's results. */
 const READ_PAGE = 200;
@@ -122,7 +126,9 @@ async function readState(
   if (latest?.closed) return latest.closed;
   if (check.goal !== undefined && ctx.llm.configured) await judgePages(ctx.llm, check.goal, texts);
   const closed: Closed = { status, finishedAt, summary, pages };
-  await writeCheck(store, id, { ...check, errors, closed });
+  const done = { ...check, errors, closed };
+  await writeCheck(store, id, done);
+  await queueCheckCompleted(store, jobs, id, done, await readMonitor(store, check.monitorId), ctx.queued);
   return closed;
 }
 

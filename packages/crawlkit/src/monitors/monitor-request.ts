@@ -6,6 +6,7 @@
 import { z } from 'zod';
 
 import { cronProblem } from '../schedules/schedule-clock.js';
+import { CHECK_COMPLETED } from './monitor-events.js';
 import { SCHEDULE_TEXT_FORMS, cronOfText } from './schedule-text.js';
 
 const options = z.record(z.string(), z.unknown());
@@ -103,9 +104,13 @@ const scheduleSchema = z
 
 export type MonitorSchedule = z.output<typeof scheduleSchema>;
 
-/** The webhook events a monitor takes: upstream's per-page event, or the change kinds of a schedule's webhook. */
+/**
+ * The webhook events a monitor takes: upstream's per-page event (or the change kinds of a schedule's webhook), and
+ * `monitor.check.completed`, once per closed check.
+ */
 const PAGE_EVENTS = { 'monitor.page': ['new', 'changed', 'removed'] } as const;
 const CHANGE_KINDS = ['new', 'changed', 'removed', 'same'] as const;
+export type MonitorWebhookEvent = (typeof CHANGE_KINDS)[number] | typeof CHECK_COMPLETED;
 
 const webhookSchema = z.strictObject({
   url: z.string(),
@@ -119,18 +124,19 @@ const webhookSchema = z.strictObject({
       const kinds = new Set<string>();
       for (const event of events) {
         if (event in PAGE_EVENTS) PAGE_EVENTS[event as keyof typeof PAGE_EVENTS].forEach((k) => kinds.add(k));
-        else if ((CHANGE_KINDS as readonly string[]).includes(event)) kinds.add(event);
+        else if ((CHANGE_KINDS as readonly string[]).includes(event) || event === CHECK_COMPLETED) kinds.add(event);
         else {
           ctx.addIssue({
             code: 'custom',
             message:
               `\`webhook.events\` "${event}" is not sent by crawlkit: give "monitor.page" (one POST per new, changed ` +
-              'or removed page) or the change kinds "new", "changed", "removed", "same".',
+              'or removed page) or the change kinds "new", "changed", "removed", "same", and "monitor.check.completed" ' +
+              '(one POST per check).',
           });
           return z.NEVER;
         }
       }
-      return [...kinds] as (typeof CHANGE_KINDS)[number][];
+      return [...kinds] as MonitorWebhookEvent[];
     }),
 });
 

@@ -8,6 +8,7 @@ import { scheduleCodec } from '../codec/records.js';
 import { hideJobSecrets } from '../jobs/job-secrets.js';
 import { NEVER } from '../schedules/scheduler.js';
 import { type CheckStatus, type MonitorCheckPage, type MonitorSummary } from './monitor-checks.js';
+import { CHECK_COMPLETED } from './monitor-events.js';
 import type { MonitorCheckValue, MonitorValue } from './monitor-store.js';
 import { monitorTargetsOf, type MonitorTargetView } from './monitor-targets.js';
 
@@ -78,7 +79,10 @@ export interface LatestCheck {
 export function monitorView(stored: StoredSchedule, monitor: MonitorValue, latest?: LatestCheck): MonitorView {
   const schedule = scheduleCodec.decode(stored.value);
   const targets = schedule.targets.map((target) => hideJobSecrets({ request: target }).request);
-  const webhook = schedule.webhook ? hideJobSecrets({ request: {}, webhook: schedule.webhook }).webhook : null;
+  const shown = schedule.webhook ? hideJobSecrets({ request: {}, webhook: schedule.webhook }).webhook : undefined;
+  const webhook = shown
+    ? { ...shown, events: [...shown.events, ...(monitor.checkCompleted ? [CHECK_COMPLETED] : [])] }
+    : null;
   return {
     id: stored.id,
     name: monitor.name,
