@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { startChangingSite } from '../fixtures/changing-site.ts';
 import { startReceiver, until } from './helpers-batch.ts';
+import { ok } from './monitors-helpers.ts';
 
 const SECRET = 'whsec-monitor-test';
 const day = Date.UTC(2026, 0, 1);
@@ -15,11 +16,6 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-
-function ok<T extends { success: boolean }>(answer: T): Extract<T, { success: true }> {
-  if (!answer.success) throw new Error(JSON.stringify(answer));
-  return answer as Extract<T, { success: true }>;
-}
 
 interface CheckEvent {
   type: string;
@@ -74,7 +70,10 @@ describe('monitor.check.completed', () => {
         },
       ],
     });
-    await until(() => receiver.events.filter((e) => e.payload.type === 'schedule.change').length === 2, 20_000);
+    await until(
+      () => receiver.events.filter((e) => (e.payload.type as string) === 'schedule.change').length === 2,
+      20_000,
+    );
 
     // Alone: no page event, the check's event only.
     const alone = ok(

@@ -4,12 +4,12 @@
  * `judgment: null` and the reason; without a model a goal is kept with a warning, and `judgeEnabled: true` refused.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { Crawlkit, type MonitorCheckDetailView } from 'crawlkit';
+import { Crawlkit } from 'crawlkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { startChangingSite } from '../fixtures/changing-site.ts';
 import { startLlmServer, type LlmServer } from '../fixtures/llm-server.ts';
-import { until } from './helpers-batch.ts';
+import { closedCheck, ok } from './monitors-helpers.ts';
 
 const day = Date.UTC(2026, 0, 1);
 const closers: (() => Promise<void>)[] = [];
@@ -25,11 +25,6 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-function ok<T extends { success: boolean }>(answer: T): Extract<T, { success: true }> {
-  if (!answer.success) throw new Error(JSON.stringify(answer));
-  return answer as Extract<T, { success: true }>;
-}
-
 function engine(withModel: boolean): Crawlkit {
   const model = createOpenAICompatible({ name: 'local', baseURL: llm.url, supportsStructuredOutputs: true });
   const ck = new Crawlkit({
@@ -39,15 +34,6 @@ function engine(withModel: boolean): Crawlkit {
   });
   closers.push(() => ck.close());
   return ck;
-}
-
-async function closedCheck(ck: Crawlkit, id: string, checkId: string): Promise<MonitorCheckDetailView> {
-  let detail: MonitorCheckDetailView | undefined;
-  await until(async () => {
-    detail = ok(await ck.monitors.check(id, checkId, { limit: 1000 })).data;
-    return detail.status !== 'running';
-  }, 30_000);
-  return detail!;
 }
 
 const PRICE_DROP = {

@@ -217,7 +217,7 @@ describe('firecrawl-mcp tools against crawlkit serve', () => {
         pages: [{ status: 'new', judgment: { meaningful: expect.any(Boolean), confidence: expect.any(String) } }],
       },
     });
-    await until(() => receiver.events.some((e) => e.payload.type === 'monitor.check.completed'), 30_000);
+    await until(() => receiver.events.some((e) => (e.payload.type as string) === 'monitor.check.completed'), 30_000);
     expect(receiver.events.map((e) => e.payload.type).sort()).toEqual(['monitor.check.completed', 'schedule.change']);
     await receiver.close();
     expect((await call('firecrawl_monitor_delete', { id: shortId })).json).toEqual({ success: true });
