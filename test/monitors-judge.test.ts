@@ -25,13 +25,10 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-function engine(withModel: boolean): Crawlkit {
+function engine(withModel: boolean, timeoutMs?: number): Crawlkit {
   const model = createOpenAICompatible({ name: 'local', baseURL: llm.url, supportsStructuredOutputs: true });
-  const ck = new Crawlkit({
-    store: 'memory',
-    engine: 'http',
-    ...(withModel ? { llm: { model: model.chatModel('judge-model'), maxRetries: 0 } } : {}),
-  });
+  const settings = { model: model.chatModel('judge-model'), maxRetries: 0, ...(timeoutMs ? { timeoutMs } : {}) };
+  const ck = new Crawlkit({ store: 'memory', engine: 'http', ...(withModel ? { llm: settings } : {}) });
   closers.push(() => ck.close());
   return ck;
 }
@@ -105,6 +102,25 @@ describe('monitor goals judged by a model', () => {
     // A null goal removes it.
     expect(ok(await ck.monitors.update(id, { goal: null })).data).toMatchObject({ goal: null, judgeEnabled: false });
   }, 60_000);
+
+  it('a model that does not answer within its timeoutMs leaves the page unjudged, and the check closes', async () => {
+    const site = await startChangingSite({ '/slow.html': { title: 'Slow', text: 'Anything.', modifiedAt: day } });
+    closers.push(() => site.close());
+    const ck = engine(true, 300);
+    const created = ok(
+      await ck.monitors.create({
+        name: 'slow model',
+        schedule: { cron: '0 0 1 1 *' },
+        targets: [{ type: 'scrape', urls: [`${site.url}/slow.html`] }],
+        goal: 'anything',
+      }),
+    );
+    llm.reset();
+    llm.enqueue({ content: JSON.stringify(PRICE_DROP), delayMs: 5_000 });
+    const check = await closedCheck(ck, created.data.id, ok(await ck.monitors.run(created.data.id)).data.id);
+    expect(check).toMatchObject({ status: 'completed', pages: [{ status: 'new', judgment: null }] });
+    expect(check.pages[0]!.error).toContain('The model could not judge this page');
+  }, 30_000);
 
   it('without a model: a goal kept with a warning, `judgeEnabled: true` refused', async () => {
     const ck = engine(false);

@@ -217,7 +217,12 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     queued: (s, delivery) => dispatcher.queued(s, delivery),
     started: (id, run, trigger) => recordCheck(ctx.store, id, run, trigger),
     settled: (id, run) =>
-      settleCheck({ store: ctx.store, llm: ctx.llm, queued: (s, d) => dispatcher.queued(s, d) }, jobs, id, run),
+      settleCheck(
+        { store: ctx.store, llm: ctx.llm, options: ctx.options, queued: (s, d) => dispatcher.queued(s, d) },
+        jobs,
+        id,
+        run,
+      ),
   });
   if (options.runSchedules) scheduler.start();
   return {

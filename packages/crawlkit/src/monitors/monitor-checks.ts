@@ -20,7 +20,7 @@ export type MonitorCheckPage = Closed['pages'][number];
 export type MonitorSummary = Closed['summary'];
 export type CheckStatus = Closed['status'] | 'running';
 /** What a check reads and writes with: the engine's store, and its model for the judgments. */
-export type CheckContext = Pick<EngineContext, 'store' | 'llm'> & {
+export type CheckContext = Pick<EngineContext, 'store' | 'llm' | 'options'> & {
   /** Hands a webhook event queued in a job's outbox to this process's dispatcher (else the dispatchers' poll finds it). */
   queued?: (store: Store, delivery: Delivery) => void;
 };
@@ -124,7 +124,8 @@ async function readState(
   // Closed meanwhile by a reader that had read the check before this one: its outcome stands.
   const latest = await readCheck(store, id);
   if (latest?.closed) return latest.closed;
-  if (check.goal !== undefined && ctx.llm.configured) await judgePages(ctx.llm, check.goal, texts);
+  const model = ctx.options.llm;
+  if (check.goal !== undefined && model) await judgePages(ctx.llm, model, check.goal, texts);
   const closed: Closed = { status, finishedAt, summary, pages };
   const done = { ...check, errors, closed };
   await writeCheck(store, id, done);

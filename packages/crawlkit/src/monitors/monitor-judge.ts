@@ -4,6 +4,7 @@
  * in a model slot. A page the model could not judge keeps its place with `judgment: null` and the reason in `error`.
  */
 import { monitorPageJudgment } from '../codec/records.js';
+import type { ResolvedLlmOptions } from '../llm/llm-options.js';
 import type { LlmService } from '../llm/llm-service.js';
 import type { ErrorResponse } from '../v2/types.js';
 import type { MonitorCheckValue } from './monitor-store.js';
@@ -30,20 +31,31 @@ function judgePrompt(goal: string, page: Page): string {
   ].join('\n');
 }
 
-/** Judges each page (in the model's slots); a page whose judgment fails gets `judgment: null` and the reason. */
-export async function judgePages(llm: LlmService, goal: string, inputs: JudgedInput[]): Promise<void> {
-  await Promise.all(
-    inputs.map(async ({ page, text }) => {
-      try {
-        const prompt = judgePrompt(goal, page);
-        const { value } = await llm.extract({ markdown: text, schema: monitorPageJudgment, prompt });
-        page.judgment = monitorPageJudgment.parse(value);
-      } catch (error) {
-        page.judgment = null;
-        page.error = `The model could not judge this page: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }),
-  );
+/**
+ * Judges each page, a round of the model's `concurrency` at a time, each within its `timeoutMs` (a model that hangs
+ * must not hold the check open); a page whose judgment fails gets `judgment: null` and the reason.
+ */
+export async function judgePages(
+  llm: LlmService,
+  limits: Pick<ResolvedLlmOptions, 'concurrency' | 'timeoutMs'>,
+  goal: string,
+  inputs: JudgedInput[],
+): Promise<void> {
+  for (let start = 0; start < inputs.length; start += limits.concurrency) {
+    await Promise.all(
+      inputs.slice(start, start + limits.concurrency).map(async ({ page, text }) => {
+        try {
+          const prompt = judgePrompt(goal, page);
+          const signal = AbortSignal.timeout(limits.timeoutMs);
+          const { value } = await llm.extract({ markdown: text, schema: monitorPageJudgment, prompt, signal });
+          page.judgment = monitorPageJudgment.parse(value);
+        } catch (error) {
+          page.judgment = null;
+          page.error = `The model could not judge this page: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }),
+    );
+  }
 }
 
 /** A monitor's goal and whether it judges, as a create or update leaves them. */
