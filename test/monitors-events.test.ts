@@ -2,6 +2,9 @@
  * A monitor's `monitor.check.completed` webhook event: one signed POST when a check closes, with its id, status and
  * summary, beside the page events (or alone), received by a receiver that verifies the signature.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { Crawlkit } from 'crawlkit';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -99,5 +102,38 @@ describe('monitor.check.completed', () => {
       await ck.monitors.update(alone.data.id, { webhook: { url: `${receiver.url}/alone`, events: ['changed'] } }),
     );
     expect(off.data.webhook?.events).toEqual(['changed']);
+  }, 60_000);
+
+  it('tells a check skipped because the previous one still runs, as it is recorded', async () => {
+    // A page that answers once released: the first check runs until then.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const site = createServer((_req, res) => {
+      void held.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<main><p>Slow.</p></main>'));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => site.close(() => resolve())));
+    closers.push(async () => release());
+    const receiver = await startReceiver({ verifySecret: SECRET });
+    closers.push(() => receiver.close());
+    const ck = new Crawlkit({ store: 'memory', engine: 'http', webhooks: { secret: SECRET } });
+    closers.push(() => ck.close());
+    const monitor = ok(
+      await ck.monitors.create({
+        name: 'slow',
+        schedule: { cron: '0 0 1 1 *' },
+        targets: [{ type: 'scrape', urls: [`http://127.0.0.1:${(site.address() as AddressInfo).port}/slow`] }],
+        webhook: { url: receiver.url, events: ['monitor.check.completed'] },
+      }),
+    ).data;
+    const first = ok(await ck.monitors.run(monitor.id)).data;
+    const second = ok(await ck.monitors.run(monitor.id)).data;
+    expect(second.status).toBe('skipped_overlap');
+    const told = () => receiver.events.map((e) => (e.payload as unknown as CheckEvent).data[0]!);
+    await until(() => told().length === 1, 20_000);
+    expect(told()[0]).toMatchObject({ checkId: second.id, status: 'skipped_overlap' });
+    release();
+    await until(() => told().length === 2, 20_000);
+    expect(told()[1]).toMatchObject({ checkId: first.id, status: 'completed' });
   }, 60_000);
 });

@@ -38,11 +38,13 @@ export function checkIdOf(monitorId: string, run: Pick<ScheduleRun, 'dueAt' | 's
 
 /** A firing started: when its schedule is a monitor's, records its check. */
 export async function recordCheck(
-  store: Store,
+  ctx: CheckContext,
+  jobs: JobManager,
   monitorId: string,
   run: ScheduleRun,
   trigger: 'scheduled' | 'manual',
 ): Promise<void> {
+  const { store } = ctx;
   const monitor = await readMonitor(store, monitorId);
   if (!monitor) return;
   const id = checkIdOf(monitorId, run);
@@ -63,6 +65,8 @@ export async function recordCheck(
   }
   await writeCheck(store, id, check);
   await addCheck(store, monitorId, id, run.startedAt);
+  // Closed as it starts: told now (through the outbox of a target's crawl still running).
+  if (check.closed) await queueCheckCompleted(store, jobs, id, check, monitor, ctx.queued);
 }
 
 type CheckState = {
