@@ -113,7 +113,7 @@ describe('monitor.check.completed', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise<void>((resolve) => site.close(() => resolve())));
-    closers.push(async () => release());
+    closers.push(() => Promise.resolve(release()));
     const receiver = await startReceiver({ verifySecret: SECRET });
     closers.push(() => receiver.close());
     const ck = new Crawlkit({ store: 'memory', engine: 'http', webhooks: { secret: SECRET } });
