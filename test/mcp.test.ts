@@ -250,7 +250,7 @@ describe('crawlkit mcp over streamable HTTP', () => {
     expect(allowed.status).toBe(204);
     expect(Object.fromEntries(allowed.headers)).toMatchObject({
       'access-control-allow-origin': 'http://localhost:6274',
-      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+      'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
       'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
       'access-control-max-age': '600',
       vary: 'Origin',

@@ -84,7 +84,25 @@ describe('/v2/monitor over HTTP', () => {
     expect(limit.body.details).toContainEqual(expect.objectContaining({ path: ['limit'] }));
     const status = await call(base, 'PATCH', `/v2/monitor/none`, { body: { status: 'sleeping' }, ...as(A) });
     expect(status.status).toBe(400);
-    expect(status.body.details).toContainEqual(expect.objectContaining({ path: ['status'] }));
+    expect(status.body.details).toContainEqual(expect.objectContaining({ path: ['status'] })); // No model in this server: a goal is kept with a warning, `judgeEnabled: true` is refused.
+    const judged = await call(base, 'POST', '/v2/monitor', {
+      body: { ...body('x'), judgeEnabled: true, goal: 'g' },
+      ...as(A),
+    });
+    expect({ status: judged.status, code: judged.body.code }).toEqual({ status: 400, code: 'LLM_NOT_CONFIGURED' });
+    const goal = await call(base, 'POST', '/v2/monitor', { body: { ...body('x'), goal: 'price drops' }, ...as(A) });
+    expect(goal.status).toBe(200);
+    expect(goal.body).toMatchObject({ success: true, data: { goal: 'price drops' } });
+    expect(goal.body.warning).toContain('the changes are not judged');
+  });
+
+  it('lets a browser PATCH a monitor (the CORS preflight allows it)', async () => {
+    const preflight = await fetch(`${base}/v2/monitor/some-id`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
   });
 
   it('leaves the paths the clients do not use as 404s', async () => {

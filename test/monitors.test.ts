@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
 import { until } from './helpers-batch.ts';
+import { closedCheck, ok } from './monitors-helpers.ts';
 
 const day = Date.UTC(2026, 0, 1);
 const closers: (() => Promise<void>)[] = [];
@@ -34,21 +35,6 @@ function engine(options: ConstructorParameters<typeof Crawlkit>[0] = {}): Crawlk
   const ck = new Crawlkit({ store: 'memory', engine: 'http', ...options });
   closers.push(() => ck.close());
   return ck;
-}
-
-function ok<T extends { success: boolean }>(answer: T): Extract<T, { success: true }> {
-  if (!answer.success) throw new Error(JSON.stringify(answer));
-  return answer as Extract<T, { success: true }>;
-}
-
-/** The check once its crawls have ended, with all its pages. */
-async function closedCheck(ck: Crawlkit, id: string, checkId: string): Promise<MonitorCheckDetailView> {
-  let detail: MonitorCheckDetailView | undefined;
-  await until(async () => {
-    detail = ok(await ck.monitors.check(id, checkId, { limit: 1000 })).data;
-    return detail.status !== 'running';
-  }, 30_000);
-  return detail!;
 }
 
 const byPath = (detail: MonitorCheckDetailView) =>
@@ -191,8 +177,6 @@ describe('monitors', () => {
       'webhook',
     );
     await refused({ ...base, targets: [{ type: 'search', queries: ['llm'] }] }, '`search` target is not offered');
-    await refused({ ...base, goal: 'tell me about prices' }, '`goal` is not offered');
-    await refused({ ...base, judgeEnabled: true }, '`judgeEnabled` is not offered');
     await refused(
       { ...base, schedule: { text: 'now and then' } },
       '"now and then"',
@@ -203,9 +187,10 @@ describe('monitors', () => {
     await refused({ ...base, schedule: { cron: '0 9 * * *', timezone: 'Mars/Olympus' } }, '"Mars/Olympus"', 'IANA');
     await refused({ ...base, schedule: {} }, '`schedule.cron`', '`schedule.text`');
     await refused(
-      { ...base, webhook: { url: 'https://hooks.example/', events: ['monitor.check.completed'] } },
-      '"monitor.check.completed"',
+      { ...base, webhook: { url: 'https://hooks.example/', events: ['monitor.check.failed'] } },
+      '"monitor.check.failed"',
       '"monitor.page"',
+      '"monitor.check.completed"',
     );
     await refused(
       { ...base, targets: [{ type: 'crawl', url: 'https://a.example/', crawlOptions: { tag: 'mine' } }] },

@@ -265,6 +265,25 @@ describe('firecrawl monitor', () => {
     expect(gone.stderr).toContain('Monitor not found');
   }, 120_000);
 
+  it('create --goal: the goal kept and judged (the server has a model)', async () => {
+    const created = await firecrawl([
+      'monitor',
+      'create',
+      '--name',
+      'judged',
+      '--schedule',
+      'daily at 9:00',
+      '--page',
+      stack.page(ARTICLE),
+      '--goal',
+      'new posts about sharpening',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const monitor = jsonOut(created.stdout).data as { id: string };
+    expect(monitor).toMatchObject({ goal: 'new posts about sharpening', judgeEnabled: true });
+    expect((await firecrawl(['monitor', 'delete', monitor.id])).code).toBe(0);
+  });
+
   it('refuses --email, and a schedule it cannot read, saying what to write', async () => {
     const email = await firecrawl([
       'monitor',

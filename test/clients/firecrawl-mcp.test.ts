@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { until } from '../helpers-batch.ts';
+import { startReceiver, until } from '../helpers-batch.ts';
 import { startClientStack, type ClientStack } from './harness.ts';
 import { FIRECRAWL_MCP } from './run-client.ts';
 
@@ -161,7 +161,7 @@ describe('firecrawl-mcp tools against crawlkit serve', () => {
     expect(web[0]!.url).toBe(stack.page('/articles/first-post.html'));
   });
 
-  it('firecrawl_monitor_* with the body form: create, run, checks, check, update, delete; the short form refused', async () => {
+  it('firecrawl_monitor_* with the body form: create, run, checks, check, update, delete; the short form with a goal judged', async () => {
     const created = await call('firecrawl_monitor_create', {
       body: {
         name: 'plane',
@@ -187,10 +187,40 @@ describe('firecrawl-mcp tools against crawlkit serve', () => {
     const paused = await call('firecrawl_monitor_update', { id, body: { status: 'paused' } });
     expect(paused.json).toMatchObject({ data: { status: 'paused', nextRunAt: null } });
     expect((await call('firecrawl_monitor_delete', { id })).json).toEqual({ success: true });
-    // The short form always sends a goal, which no local model judges.
-    const short = await call('firecrawl_monitor_create', { page: stack.page('/'), goal: 'price drops' });
-    expect(short.raw.isError).toBe(true);
-    expect(JSON.stringify(short.json)).toContain('`goal` is not offered');
+    // The short form: a goal (judged by the server's model) and a webhook for pages and checks.
+    const receiver = await startReceiver();
+    const short = await call('firecrawl_monitor_create', {
+      page: stack.page('/shop/plane.html'),
+      goal: 'price drops',
+      webhookUrl: `${receiver.url}/monitor`,
+    });
+    expect(short.raw.isError, JSON.stringify(short.json)).toBeFalsy();
+    expect(short.json).toMatchObject({
+      data: {
+        name: `Monitor ${stack.page('/shop/plane.html')}`,
+        schedule: { cron: '*/30 * * * *', text: 'every 30 minutes', timezone: 'UTC' },
+        goal: 'price drops',
+        judgeEnabled: true,
+        webhook: { events: ['new', 'changed', 'removed', 'monitor.check.completed'] },
+      },
+    });
+    const shortId = (short.json as { data: { id: string } }).data.id;
+    const shortRun = (await call('firecrawl_monitor_run', { id: shortId })).json as { data: { id: string } };
+    let judged: unknown;
+    await until(async () => {
+      judged = (await call('firecrawl_monitor_check', { id: shortId, checkId: shortRun.data.id })).json;
+      return (judged as { data: { status: string } }).data.status !== 'running';
+    }, 60_000);
+    expect(judged).toMatchObject({
+      data: {
+        status: 'completed',
+        pages: [{ status: 'new', judgment: { meaningful: expect.any(Boolean), confidence: expect.any(String) } }],
+      },
+    });
+    await until(() => receiver.events.some((e) => (e.payload.type as string) === 'monitor.check.completed'), 30_000);
+    expect(receiver.events.map((e) => e.payload.type).sort()).toEqual(['monitor.check.completed', 'schedule.change']);
+    await receiver.close();
+    expect((await call('firecrawl_monitor_delete', { id: shortId })).json).toEqual({ success: true });
   }, 120_000);
 
   it('dialled loopback only', () => {

@@ -222,6 +222,34 @@ describe('monitors', () => {
     expect((gone as SdkError).status).toBe(404);
   }, 120_000);
 
+  it('a goal: the changed page judged by the model of the server (MonitorPageJudgment)', async () => {
+    board.text = 'The No. 4 plane costs $129 today.';
+    const monitor = await fc.createMonitor({
+      name: 'judged board',
+      schedule: { cron: '0 0 1 1 *' },
+      targets: [{ type: 'scrape', urls: [stack.page('/monitor/board.html')] }],
+      goal: 'price drops of hand planes',
+    });
+    expect(monitor).toMatchObject({ goal: 'price drops of hand planes', judgeEnabled: true });
+    await ended(monitor.id, (await fc.runMonitor(monitor.id)).id);
+
+    const judgment = {
+      meaningful: true,
+      confidence: 'high',
+      reason: 'The plane is $10 cheaper.',
+      meaningfulChanges: [{ type: 'changed', before: '$129', after: '$119', reason: 'A price drop.' }],
+    };
+    stack.llm.enqueue(JSON.stringify(judgment));
+    board.text = 'The No. 4 plane costs $119 today.';
+    const second = await fc.runMonitor(monitor.id);
+    const detail = await ended(monitor.id, second.id);
+    expect(detail.pages).toEqual([expect.objectContaining({ status: 'changed', judgment })]);
+    const asked = JSON.stringify(stack.llm.requests.at(-1)!.body.messages);
+    expect(asked).toContain('price drops of hand planes');
+    expect(asked).toContain('+The No. 4 plane costs $119 today.');
+    expect(await fc.deleteMonitor(monitor.id)).toBe(true);
+  }, 120_000);
+
   it('refuses email notifications and search targets with a 400 saying what to use', async () => {
     const base = { name: 'x', schedule: { text: 'hourly' } };
     const email = await fc

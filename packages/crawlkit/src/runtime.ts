@@ -210,13 +210,15 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   });
   dispatcher.kick();
   await store.jobs.deleteExpired().catch(() => undefined);
+  // What a monitor's check is recorded and closed with: its events go to this process's dispatcher at once.
+  const checks = { store: ctx.store, llm: ctx.llm, options: ctx.options, queued: dispatcher.queued.bind(dispatcher) };
   const scheduler = new Scheduler({
     ctx,
     jobs,
     bus,
     queued: (s, delivery) => dispatcher.queued(s, delivery),
-    started: (id, run, trigger) => recordCheck(ctx.store, id, run, trigger),
-    settled: (id, run) => settleCheck(ctx.store, jobs, id, run),
+    started: (id, run, trigger) => recordCheck(checks, jobs, id, run, trigger),
+    settled: (id, run) => settleCheck(checks, jobs, id, run),
   });
   if (options.runSchedules) scheduler.start();
   return {

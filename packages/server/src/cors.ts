@@ -51,7 +51,7 @@ export function corsVerdict(
   };
   const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
   if (preflight) {
-    headers['access-control-allow-methods'] = 'GET, POST, DELETE, OPTIONS';
+    headers['access-control-allow-methods'] = 'GET, POST, PATCH, DELETE, OPTIONS';
     const asked = request.headers['access-control-request-headers'];
     headers['access-control-allow-headers'] = typeof asked === 'string' ? asked : ALLOWED_HEADERS;
     headers['access-control-max-age'] = String(PREFLIGHT_MAX_AGE);

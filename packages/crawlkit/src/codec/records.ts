@@ -320,6 +320,9 @@ export const monitorCodec = recordCodec({
     schedule: z.object({ cron: z.string(), timezone: z.string(), text: z.string().optional() }),
     ...monitorTargets,
     retentionDays: z.number(),
+    goal: z.string().optional(),
+    judgeEnabled: z.boolean().optional(),
+    checkCompleted: z.boolean().optional(), // its webhook's `events` has `monitor.check.completed`
     createdAt: z.number(),
     updatedAt: z.number(),
   }),
@@ -334,6 +337,21 @@ const monitorSummary = z.object({
   error: z.number(),
 });
 
+/** A model's judgment of a changed or new page against the monitor's `goal` (the clients' `MonitorPageJudgment`). */
+export const monitorPageJudgment = z.object({
+  meaningful: z.boolean(),
+  confidence: z.enum(['high', 'medium', 'low']),
+  reason: z.string(),
+  meaningfulChanges: z.array(
+    z.object({
+      type: z.enum(['added', 'removed', 'changed']),
+      before: z.string().nullable(),
+      after: z.string().nullable(),
+      reason: z.string(),
+    }),
+  ),
+});
+
 /** One page of a closed check. */
 const monitorCheckPage = z.object({
   id: z.string(),
@@ -344,6 +362,8 @@ const monitorCheckPage = z.object({
   statusCode: z.number().nullable(),
   error: z.string().nullable(),
   diff: z.object({ text: z.string().optional(), json: z.unknown().optional() }).nullable(),
+  /** Null when the model could not judge the page. */
+  judgment: monitorPageJudgment.nullable().optional(),
 });
 
 /**
@@ -362,6 +382,8 @@ export const monitorCheckCodec = recordCodec({
     skipped: z.array(z.number()),
     errors: z.array(z.string()),
     ...monitorTargets,
+    /** The goal its changed and new pages are judged against (set when the monitor judged as the check started). */
+    goal: z.string().optional(),
     closed: z
       .object({
         status: z.enum(['completed', 'failed', 'partial', 'skipped_overlap']),
@@ -373,9 +395,12 @@ export const monitorCheckCodec = recordCodec({
   }),
 });
 
-/** The checks of a monitor, newest first, kept in the history store under the monitor's id. */
-export const monitorCheckIndexCodec = recordCodec({
-  name: 'monitor checks',
+/**
+ * One place in a monitor's list of checks: slot `n` (a number the store's counter gave) holds one check, kept in the
+ * history store under `<monitorId>#<n>`, so that two processes adding checks at once never write the same record.
+ */
+export const monitorCheckSlotCodec = recordCodec({
+  name: 'monitor check slot',
   version: 1,
-  schema: z.object({ checks: z.array(z.object({ id: z.string(), at: z.number() })) }),
+  schema: z.object({ id: z.string(), at: z.number() }),
 });

@@ -18,14 +18,24 @@ import { NEVER } from '../schedules/scheduler.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkIdOf, checkState } from './monitor-checks.js';
+import { CHECK_COMPLETED } from './monitor-events.js';
+import { judgeProblem } from './monitor-judge.js';
 import {
   createMonitorSchema,
   updateMonitorSchema,
   type CreateMonitorInput,
+  type MonitorWebhookEvent,
   type MonitorWebhookInput,
   type UpdateMonitorInput,
 } from './monitor-request.js';
-import { listChecks, readCheck, readMonitor, writeMonitor, type MonitorValue } from './monitor-store.js';
+import {
+  listChecks,
+  monitorCounters,
+  readCheck,
+  readMonitor,
+  writeMonitor,
+  type MonitorValue,
+} from './monitor-store.js';
 import { scheduleTargetsOf, targetProblem, type ScheduleTargets } from './monitor-targets.js';
 import { checkView, monitorView, type LatestCheck, type MonitorCheckView, type MonitorView } from './monitor-views.js';
 
@@ -64,11 +74,15 @@ export async function createMonitor(
   const parsed = parseBody(createMonitorSchema, body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
+  monitorCounters(call.ctx.store);
   const id = randomUUID();
   const targets = scheduleTargetsOf(id, request.targets);
   const webhook = request.webhook ? scheduleWebhookOf(request.webhook) : undefined;
-  const problem = targetProblem(targets, webhook, request.targets);
+  const problem = targetProblem(targets, validated(webhook), request.targets);
   if (problem) return problem;
+  const judge = { goal: request.goal ?? undefined, judgeEnabled: request.judgeEnabled };
+  const judging = judgeProblem(call.ctx.llm, judge, request.judgeEnabled);
+  if ('error' in judging) return judging.error;
   const now = Date.now();
   const monitor: MonitorValue = {
     ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
@@ -78,6 +92,9 @@ export async function createMonitor(
     meta: targets.meta,
     slots: targets.slots,
     retentionDays: request.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    ...(judge.goal !== undefined ? { goal: judge.goal } : {}),
+    ...(judge.judgeEnabled !== undefined ? { judgeEnabled: judge.judgeEnabled } : {}),
+    ...(checkCompletedOf(request.webhook) ? { checkCompleted: true } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -100,11 +117,15 @@ export async function createMonitor(
   await scheduleStore(call.ctx).put(stored);
   call.scheduler.wake();
   const response: MonitorResponse = { success: true, data: monitorView(stored, monitor) };
+  const warnings = [judging.warning];
   if (!call.scheduler.running) {
-    response.warning =
+    warnings.unshift(
       'This engine does not run schedules: the monitor is stored and its checks fire in an engine that does ' +
-      '(`runSchedules: true`, `crawlkit serve`) on the same store; `POST /v2/monitor/:id/run` runs one here.';
+        '(`runSchedules: true`, `crawlkit serve`) on the same store; `POST /v2/monitor/:id/run` runs one here.',
+    );
   }
+  const warning = warnings.filter(Boolean).join(' ');
+  if (warning) response.warning = warning;
   return response;
 }
 
@@ -151,21 +172,32 @@ export async function updateMonitor(
   const webhook = request.webhook ? scheduleWebhookOf(request.webhook) : undefined;
   if (request.targets) {
     targets = scheduleTargetsOf(id, request.targets);
-    const problem = targetProblem(targets, webhook, request.targets);
+    const problem = targetProblem(targets, validated(webhook), request.targets);
     if (problem) return problem;
     targets.targets = sealedTargets(call, targets.targets);
   } else if (webhook) {
     const probe = { targets: [{ type: 'scrape' as const, url: 'https://example.com/' }], meta: [], slots: [0] };
-    const problem = targetProblem(probe, webhook, []);
+    const problem = targetProblem(probe, validated(webhook), []);
     if (problem) return problem;
   }
+  const judge = {
+    goal: request.goal === undefined ? monitor.goal : (request.goal ?? undefined),
+    judgeEnabled: request.judgeEnabled ?? monitor.judgeEnabled,
+  };
+  const judging = judgeProblem(call.ctx.llm, judge, request.judgeEnabled);
+  if ('error' in judging) return judging.error;
   const now = Date.now();
+  const { goal: _goal, judgeEnabled: _judge, checkCompleted, ...rest } = monitor;
+  const completedEvent = request.webhook === undefined ? checkCompleted : checkCompletedOf(request.webhook);
   const next: MonitorValue = {
-    ...monitor,
+    ...rest,
     ...(request.name !== undefined ? { name: request.name } : {}),
     ...(request.status !== undefined ? { status: request.status } : {}),
     ...(request.schedule !== undefined ? { schedule: request.schedule } : {}),
     ...(request.retentionDays !== undefined ? { retentionDays: request.retentionDays } : {}),
+    ...(judge.goal !== undefined ? { goal: judge.goal } : {}),
+    ...(judge.judgeEnabled !== undefined ? { judgeEnabled: judge.judgeEnabled } : {}),
+    ...(completedEvent ? { checkCompleted: true } : {}),
     meta: targets.meta,
     slots: targets.slots,
     updatedAt: Math.max(now, monitor.updatedAt + 1),
@@ -193,6 +225,7 @@ export async function updateMonitor(
   return {
     success: true,
     data: monitorView(updated, next, await latestCheck(call, { stored: updated, monitor: next })),
+    ...(judging.warning ? { warning: judging.warning } : {}),
   };
 }
 
@@ -217,7 +250,7 @@ export async function runMonitor(
   if (!check) throw new Error(`The check ${checkId} of monitor ${id} was not recorded.`);
   return {
     success: true,
-    data: checkView(checkId, check, await checkState(call.ctx.store, call.jobs, checkId, check)),
+    data: checkView(checkId, check, await checkState(call.ctx, call.jobs, checkId, check)),
   };
 }
 
@@ -236,10 +269,11 @@ async function latestCheck(
   call: MonitorCall,
   found: { stored: StoredSchedule; monitor: MonitorValue },
 ): Promise<LatestCheck | undefined> {
-  const [id] = await listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays);
+  let id: string | undefined;
+  for await (id of listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)) break;
   const check = id ? await readCheck(call.ctx.store, id) : undefined;
   if (!id || !check) return undefined;
-  const { status, summary } = await checkState(call.ctx.store, call.jobs, id, check);
+  const { status, summary } = await checkState(call.ctx, call.jobs, id, check);
   return { id, startedAt: check.startedAt, status, summary };
 }
 
@@ -247,11 +281,23 @@ function nextOf(value: ScheduleValue, now: number): number {
   return firstFiring(clockOf(value), now) ?? NEVER;
 }
 
+type ChangeKind = Exclude<MonitorWebhookEvent, typeof CHECK_COMPLETED>;
+
+/** The schedule's webhook of a monitor's: its page events (none when it asks for `monitor.check.completed` only). */
 function scheduleWebhookOf(webhook: MonitorWebhookInput) {
+  const events = webhook.events ?? (['new', 'changed', 'removed'] as const);
   return {
     url: webhook.url,
     headers: webhook.headers ?? {},
     metadata: webhook.metadata ?? {},
-    events: webhook.events ?? (['new', 'changed', 'removed'] as ('new' | 'changed' | 'removed' | 'same')[]),
+    events: events.filter((event): event is ChangeKind => event !== CHECK_COMPLETED),
   };
 }
+
+/** The webhook as a schedule validates it (which needs a page event: the default stands in for none). */
+function validated(webhook: ReturnType<typeof scheduleWebhookOf> | undefined) {
+  return webhook && webhook.events.length === 0 ? { ...webhook, events: undefined } : webhook;
+}
+
+const checkCompletedOf = (webhook: MonitorWebhookInput | null | undefined) =>
+  webhook?.events?.includes(CHECK_COMPLETED) ?? false;

@@ -55,11 +55,11 @@ export async function listMonitorChecks(
   const { limit, offset, status } = paging.value;
   const data: MonitorCheckView[] = [];
   let seen = 0;
-  for (const checkId of await listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)) {
+  for await (const checkId of listChecks(call.ctx.store, found.stored.id, found.monitor.retentionDays)) {
     if (data.length >= limit) break;
     const check = await readCheck(call.ctx.store, checkId);
     if (!check || (status === undefined && seen++ < offset)) continue;
-    const view = checkView(checkId, check, await checkState(call.ctx.store, call.jobs, checkId, check));
+    const view = checkView(checkId, check, await checkState(call.ctx, call.jobs, checkId, check));
     if (status !== undefined && (view.status !== status || seen++ < offset)) continue;
     data.push(view);
   }
@@ -80,7 +80,7 @@ export async function getMonitorCheck(
   const check = await readCheck(call.ctx.store, String(checkId));
   const kept = keptSince(found.monitor.retentionDays);
   if (!check || check.monitorId !== found.stored.id || check.startedAt < kept) return checkNotFound();
-  const state = await checkState(call.ctx.store, call.jobs, checkId, check);
+  const state = await checkState(call.ctx, call.jobs, checkId, check);
   const { limit, skip, status } = paging.value;
   const all = status === undefined ? state.pages : state.pages.filter((page) => page.status === status);
   const pages = all.slice(skip, skip + limit).map((page) => pageView(page, check, state.finishedAt));

@@ -3,35 +3,48 @@
  * have ended (by the scheduler following them, or by the first read after). A check's pages are its crawls' change
  * feeds (`same`, `new`, `changed`, `removed`), their failed pages (`error`), and each changed page's diff.
  */
-import type { Store } from '@crawlkit/store';
+import type { Delivery, Store } from '@crawlkit/store';
 import { v5 as uuidv5 } from 'uuid';
 
 import { completedChanges } from '../changes/change-feed.js';
 import { decodeDocument } from '../codec/records.js';
+import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ScheduleRun } from '../schedules/schedule-runs.js';
+import { queueCheckCompleted } from './monitor-events.js';
+import { judgePages, type JudgedInput } from './monitor-judge.js';
 import { addCheck, readCheck, readMonitor, writeCheck, type MonitorCheckValue } from './monitor-store.js';
 
 type Closed = NonNullable<MonitorCheckValue['closed']>;
 export type MonitorCheckPage = Closed['pages'][number];
 export type MonitorSummary = Closed['summary'];
 export type CheckStatus = Closed['status'] | 'running';
+/** What a check reads and writes with: the engine's store, and its model for the judgments. */
+export type CheckContext = Pick<EngineContext, 'store' | 'llm' | 'options'> & {
+  /** Hands a webhook event queued in a job's outbox to this process's dispatcher (else the dispatchers' poll finds it). */
+  queued?: (store: Store, delivery: Delivery) => void;
+};
 
 /** Documents read at once from a crawl's results. */
 const READ_PAGE = 200;
 
-/** The id of the check of a firing: the same in every process that computes it. */
-export function checkIdOf(monitorId: string, run: Pick<ScheduleRun, 'dueAt' | 'startedAt'>): string {
-  return uuidv5(`check\n${run.dueAt}\n${run.startedAt}`, monitorId);
+/**
+ * The id of the check of a firing: the same in every process that computes it. Its crawls' ids are in it, so two
+ * runs started in the same millisecond (`run` here and there) are two checks.
+ */
+export function checkIdOf(monitorId: string, run: Pick<ScheduleRun, 'dueAt' | 'startedAt' | 'jobIds'>): string {
+  return uuidv5(`check\n${run.dueAt}\n${run.startedAt}\n${run.jobIds.join(',')}`, monitorId);
 }
 
 /** A firing started: when its schedule is a monitor's, records its check. */
 export async function recordCheck(
-  store: Store,
+  ctx: CheckContext,
+  jobs: JobManager,
   monitorId: string,
   run: ScheduleRun,
   trigger: 'scheduled' | 'manual',
 ): Promise<void> {
+  const { store } = ctx;
   const monitor = await readMonitor(store, monitorId);
   if (!monitor) return;
   const id = checkIdOf(monitorId, run);
@@ -45,23 +58,52 @@ export async function recordCheck(
     errors: run.errors,
     meta: monitor.meta,
     slots: monitor.slots,
+    ...(monitor.goal !== undefined && monitor.judgeEnabled !== false ? { goal: monitor.goal } : {}),
   };
   if (run.skipped.length === run.jobIds.length) {
     check.closed = { status: 'skipped_overlap', finishedAt: run.startedAt, summary: summaryOf([]), pages: [] };
   }
   await writeCheck(store, id, check);
   await addCheck(store, monitorId, id, run.startedAt);
+  // Closed as it starts: told now (through the outbox of a target's crawl still running).
+  if (check.closed) await queueCheckCompleted(store, jobs, id, check, monitor, ctx.queued);
 }
 
+type CheckState = {
+  status: CheckStatus;
+  finishedAt: number | null;
+  summary: MonitorSummary;
+  pages: MonitorCheckPage[];
+};
+
+/** The checks this process is reading the crawls of: a second reader waits for the first (one judgment per page). */
+const reading = new Map<string, Promise<CheckState>>();
+
 /** The check with its outcome: closed (and kept so) once every crawl has ended, else running with its pages so far. */
-export async function checkState(
-  store: Store,
+export function checkState(
+  ctx: CheckContext,
   jobs: JobManager,
   id: string,
   check: MonitorCheckValue,
-): Promise<{ status: CheckStatus; finishedAt: number | null; summary: MonitorSummary; pages: MonitorCheckPage[] }> {
-  if (check.closed) return check.closed;
+): Promise<CheckState> {
+  if (check.closed) return Promise.resolve(check.closed);
+  let pending = reading.get(id);
+  if (!pending) {
+    pending = readState(ctx, jobs, id, check).finally(() => reading.delete(id));
+    reading.set(id, pending);
+  }
+  return pending;
+}
+
+async function readState(
+  ctx: CheckContext,
+  jobs: JobManager,
+  id: string,
+  check: MonitorCheckValue,
+): Promise<CheckState> {
+  const { store } = ctx;
   const pages: MonitorCheckPage[] = [];
+  const texts: JudgedInput[] = [];
   let running = false;
   let ended = 0;
   let finishedAt = check.startedAt;
@@ -74,7 +116,7 @@ export async function checkState(
       continue;
     }
     const targetId = check.meta[check.slots[slot]!]!.id;
-    pages.push(...(await feedPages(found.store, jobId, id, targetId)));
+    pages.push(...(await feedPages(found.store, jobId, id, targetId, texts)));
     if (found.job.status === 'scraping') running = true;
     else if (found.job.status === 'completed') ended++;
     else errors.push(`crawl ${jobId} ${found.job.status}`);
@@ -83,16 +125,28 @@ export async function checkState(
   const summary = summaryOf(pages);
   if (running) return { status: 'running', finishedAt: null, summary, pages };
   const status = errors.length === 0 ? 'completed' : ended > 0 ? 'partial' : 'failed';
+  // Closed meanwhile by a reader that had read the check before this one: its outcome stands.
+  const latest = await readCheck(store, id);
+  if (latest?.closed) return latest.closed;
+  const model = ctx.options.llm;
+  if (check.goal !== undefined && model) await judgePages(ctx.llm, model, check.goal, texts);
   const closed: Closed = { status, finishedAt, summary, pages };
-  await writeCheck(store, id, { ...check, errors, closed });
+  const done = { ...check, errors, closed };
+  await writeCheck(store, id, done);
+  await queueCheckCompleted(store, jobs, id, done, await readMonitor(store, check.monitorId), ctx.queued);
   return closed;
 }
 
 /** Every crawl of a firing followed by the scheduler ended: closes the monitor's check (when it is one). */
-export async function settleCheck(store: Store, jobs: JobManager, monitorId: string, run: ScheduleRun): Promise<void> {
+export async function settleCheck(
+  ctx: CheckContext,
+  jobs: JobManager,
+  monitorId: string,
+  run: ScheduleRun,
+): Promise<void> {
   const id = checkIdOf(monitorId, run);
-  const check = await readCheck(store, id);
-  if (check && !check.closed) await checkState(store, jobs, id, check);
+  const check = await readCheck(ctx.store, id);
+  if (check && !check.closed) await checkState(ctx, jobs, id, check);
 }
 
 export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
@@ -101,11 +155,20 @@ export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
   return summary;
 }
 
-/** A crawl's pages as a check's: its stored pages with their change, its removed pages, then its failed pages. */
-async function feedPages(store: Store, jobId: string, checkId: string, targetId: string): Promise<MonitorCheckPage[]> {
+/**
+ * A crawl's pages as a check's: its stored pages with their change, its removed pages, then its failed pages. What a
+ * model would judge of each changed and new page (its diff, its markdown) goes to `texts`.
+ */
+async function feedPages(
+  store: Store,
+  jobId: string,
+  checkId: string,
+  targetId: string,
+  texts: JudgedInput[],
+): Promise<MonitorCheckPage[]> {
   const pages: MonitorCheckPage[] = [];
-  const page = (url: string, fields: Partial<MonitorCheckPage> & Pick<MonitorCheckPage, 'status'>) =>
-    pages.push({
+  const page = (url: string, fields: Partial<MonitorCheckPage> & Pick<MonitorCheckPage, 'status'>) => {
+    const made: MonitorCheckPage = {
       id: uuidv5(`${jobId}\n${url}`, checkId),
       targetId,
       url,
@@ -114,7 +177,10 @@ async function feedPages(store: Store, jobId: string, checkId: string, targetId:
       error: null,
       diff: null,
       ...fields,
-    });
+    };
+    pages.push(made);
+    return made;
+  };
   for (let skip = 0; ; skip += READ_PAGE) {
     const results = await store.results.list(jobId, skip, READ_PAGE);
     for (const { document } of results) {
@@ -122,12 +188,15 @@ async function feedPages(store: Store, jobId: string, checkId: string, targetId:
       const { metadata } = doc;
       if (!metadata.crawlChange) continue;
       const diff = metadata.crawlChange === 'changed' ? doc.changeTracking?.diff : undefined;
-      page(metadata.sourceURL, {
+      const made = page(metadata.sourceURL, {
         status: metadata.crawlChange,
         currentScrapeId: metadata.scrapeId ?? null,
         statusCode: metadata.statusCode,
         ...(diff ? { diff } : {}),
       });
+      const text = metadata.crawlChange === 'new' ? doc.markdown : diff?.text;
+      if (text && (metadata.crawlChange === 'new' || metadata.crawlChange === 'changed'))
+        texts.push({ page: made, text });
     }
     if (results.length < READ_PAGE) break;
   }

@@ -1,11 +1,12 @@
 /**
  * The bodies of `POST /v2/monitor` and `PATCH /v2/monitor/:id` (the shapes of the 2026 clients' `CreateMonitorRequest`
  * and `UpdateMonitorRequest`), and what a monitor's targets run as: the targets of its schedule. What crawlkit cannot
- * do locally (email, search targets, a model's judgment) is refused, never ignored.
+ * do locally (email, search targets) is refused, never ignored.
  */
 import { z } from 'zod';
 
 import { cronProblem } from '../schedules/schedule-clock.js';
+import { CHECK_COMPLETED } from './monitor-events.js';
 import { SCHEDULE_TEXT_FORMS, cronOfText } from './schedule-text.js';
 
 const options = z.record(z.string(), z.unknown());
@@ -103,9 +104,13 @@ const scheduleSchema = z
 
 export type MonitorSchedule = z.output<typeof scheduleSchema>;
 
-/** The webhook events a monitor takes: upstream's per-page event, or the change kinds of a schedule's webhook. */
+/**
+ * The webhook events a monitor takes: upstream's per-page event (or the change kinds of a schedule's webhook), and
+ * `monitor.check.completed`, once per closed check.
+ */
 const PAGE_EVENTS = { 'monitor.page': ['new', 'changed', 'removed'] } as const;
 const CHANGE_KINDS = ['new', 'changed', 'removed', 'same'] as const;
+export type MonitorWebhookEvent = (typeof CHANGE_KINDS)[number] | typeof CHECK_COMPLETED;
 
 const webhookSchema = z.strictObject({
   url: z.string(),
@@ -119,18 +124,19 @@ const webhookSchema = z.strictObject({
       const kinds = new Set<string>();
       for (const event of events) {
         if (event in PAGE_EVENTS) PAGE_EVENTS[event as keyof typeof PAGE_EVENTS].forEach((k) => kinds.add(k));
-        else if ((CHANGE_KINDS as readonly string[]).includes(event)) kinds.add(event);
+        else if ((CHANGE_KINDS as readonly string[]).includes(event) || event === CHECK_COMPLETED) kinds.add(event);
         else {
           ctx.addIssue({
             code: 'custom',
             message:
               `\`webhook.events\` "${event}" is not sent by crawlkit: give "monitor.page" (one POST per new, changed ` +
-              'or removed page) or the change kinds "new", "changed", "removed", "same".',
+              'or removed page) or the change kinds "new", "changed", "removed", "same", and "monitor.check.completed" ' +
+              '(one POST per check).',
           });
           return z.NEVER;
         }
       }
-      return [...kinds] as (typeof CHANGE_KINDS)[number][];
+      return [...kinds] as MonitorWebhookEvent[];
     }),
 });
 
@@ -151,30 +157,23 @@ const notificationSchema = z
     }
   });
 
-/** `goal` and `judgeEnabled`: a model's judgment of changes, which crawlkit monitors do not run. */
-const goalSchema = z
-  .string()
-  .nullable()
-  .optional()
-  .refine((goal) => goal === undefined || goal === null || goal.trim() === '', {
-    message:
-      '`goal` is not offered: crawlkit monitors report every new, changed and removed page without a model judging ' +
-      'them. Leave out `goal` (and `judgeEnabled`).',
-  });
-const judgeSchema = z
-  .boolean()
-  .optional()
-  .refine((judge) => judge !== true, {
-    message: '`judgeEnabled` is not offered: crawlkit monitors do not judge changes with a model. Leave it out.',
-  });
-
 const common = {
   webhook: webhookSchema.nullable().optional(),
   notification: notificationSchema.optional(),
   /** Days a check is listed for. @default 30 */
   retentionDays: z.number().int().min(1).max(365).optional(),
-  goal: goalSchema,
-  judgeEnabled: judgeSchema,
+  /**
+   * What the changes matter for: with a model configured, each changed and new page of a check gets the model's
+   * `judgment` against it. An empty goal (or `null` in an update) is none.
+   */
+  goal: z
+    .string()
+    .max(2000)
+    .nullable()
+    .optional()
+    .transform((goal) => (goal === undefined ? undefined : goal?.trim() || null)),
+  /** Whether a check's pages are judged against `goal`. @default true (with a goal) */
+  judgeEnabled: z.boolean().optional(),
   /** Set by the JavaScript SDK on every body. */
   origin: z.string().optional(),
   integration: z.string().optional(),

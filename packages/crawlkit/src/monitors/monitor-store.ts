@@ -1,14 +1,16 @@
 /**
  * Where a monitor keeps what its schedule does not: the monitor itself, its checks and the list of them, in the
- * store's history (so in the memory, SQLite and Redis stores alike), each the latest entry of its (id, tag).
+ * store's history (so in the memory, SQLite and Redis stores alike), each the latest entry of its (id, tag), and the
+ * list of checks numbered by the store's counters.
  */
-import type { Store } from '@crawlkit/store';
+import type { CounterStore, Store } from '@crawlkit/store';
 
-import { monitorCheckCodec, monitorCheckIndexCodec, monitorCodec } from '../codec/records.js';
+import { monitorCheckCodec, monitorCheckSlotCodec, monitorCodec } from '../codec/records.js';
+import { CrawlkitError } from '../errors.js';
 
 const MONITOR_TAG = 'crawlkit:monitor';
 const CHECK_TAG = 'crawlkit:monitor-check';
-const INDEX_TAG = 'crawlkit:monitor-checks';
+const SLOT_TAG = 'crawlkit:monitor-check-slot';
 
 /** Checks listed at most per monitor (the oldest leave the list first). */
 const MAX_CHECKS = 1_000;
@@ -50,39 +52,48 @@ export function keptSince(retentionDays: number): number {
   return Date.now() - retentionDays * DAY_MS;
 }
 
-/** The monitor's checks within its retention, newest first. */
-export async function listChecks(store: Store, monitorId: string, retentionDays: number): Promise<string[]> {
-  const entry = await store.history.latest(monitorId, INDEX_TAG);
-  if (!entry) return [];
-  const since = keptSince(retentionDays);
-  return monitorCheckIndexCodec
-    .decode(entry.value)
-    .checks.filter((c) => c.at >= since)
-    .map((c) => c.id);
+/** The store's counters, which number a monitor's checks. */
+export function monitorCounters(store: Store): CounterStore {
+  if (!store.counters) {
+    throw new CrawlkitError(
+      'SCHEDULES_UNSUPPORTED',
+      `The store given to crawlkit (${store.kind}) keeps no counters, which monitors number their checks with.`,
+    );
+  }
+  return store.counters;
 }
 
-/** Each process adds to a monitor's list one check at a time. */
-const adding = new Map<string, Promise<void>>();
+const slotCounter = (monitorId: string) => `monitor-checks:${monitorId}`;
+const slotKey = (monitorId: string, slot: number) => `${monitorId}#${slot}`;
 
-/** Adds a check to the monitor's list (once: a check already listed is not added again). */
-export function addCheck(store: Store, monitorId: string, checkId: string, at: number): Promise<void> {
-  const previous = adding.get(monitorId) ?? Promise.resolve();
-  const next = previous.then(async () => {
-    const entry = await store.history.latest(monitorId, INDEX_TAG);
-    const checks = entry ? monitorCheckIndexCodec.decode(entry.value).checks : [];
-    if (checks.some((c) => c.id === checkId)) return;
-    const kept = [{ id: checkId, at }, ...checks].slice(0, MAX_CHECKS);
-    await store.history.append({
-      url: monitorId,
-      tag: INDEX_TAG,
-      scrapedAt: Date.now(),
-      value: monitorCheckIndexCodec.encode({ checks: kept }),
-    });
+/**
+ * The monitor's checks within its retention, newest first (the last `MAX_CHECKS` added), read as they are asked for.
+ * A slot numbered but not yet written (its check being added) is passed over.
+ */
+export async function* listChecks(store: Store, monitorId: string, retentionDays: number): AsyncGenerator<string> {
+  const last = await monitorCounters(store).get(slotCounter(monitorId));
+  const since = keptSince(retentionDays);
+  const seen = new Set<string>();
+  for (let slot = last; slot > Math.max(0, last - MAX_CHECKS); slot--) {
+    const entry = await store.history.latest(slotKey(monitorId, slot), SLOT_TAG);
+    if (!entry) continue;
+    const { id, at } = monitorCheckSlotCodec.decode(entry.value);
+    if (at < since || seen.has(id)) continue;
+    seen.add(id);
+    yield id;
+  }
+}
+
+/**
+ * Adds a check to the monitor's list: the store's counter gives it a slot of its own (atomically across processes),
+ * so checks added at once by several processes are all listed.
+ */
+export async function addCheck(store: Store, monitorId: string, checkId: string, at: number): Promise<void> {
+  const slot = (await monitorCounters(store).add(slotCounter(monitorId), 1))!;
+  await store.history.append({
+    url: slotKey(monitorId, slot),
+    tag: SLOT_TAG,
+    scrapedAt: at,
+    value: monitorCheckSlotCodec.encode({ id: checkId, at }),
   });
-  const settled = next.catch(() => undefined);
-  adding.set(monitorId, settled);
-  void settled.then(() => {
-    if (adding.get(monitorId) === settled) adding.delete(monitorId);
-  });
-  return next;
 }

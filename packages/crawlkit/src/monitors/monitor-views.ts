@@ -8,6 +8,7 @@ import { scheduleCodec } from '../codec/records.js';
 import { hideJobSecrets } from '../jobs/job-secrets.js';
 import { NEVER } from '../schedules/scheduler.js';
 import { type CheckStatus, type MonitorCheckPage, type MonitorSummary } from './monitor-checks.js';
+import { CHECK_COMPLETED } from './monitor-events.js';
 import type { MonitorCheckValue, MonitorValue } from './monitor-store.js';
 import { monitorTargetsOf, type MonitorTargetView } from './monitor-targets.js';
 
@@ -25,8 +26,9 @@ export interface MonitorView {
   retentionDays: number;
   estimatedCreditsPerMonth: null;
   lastCheckSummary: MonitorSummary | null;
-  goal: null;
-  judgeEnabled: false;
+  goal: string | null;
+  /** Whether the checks' changed and new pages are judged against `goal` (with a model configured). */
+  judgeEnabled: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -77,7 +79,10 @@ export interface LatestCheck {
 export function monitorView(stored: StoredSchedule, monitor: MonitorValue, latest?: LatestCheck): MonitorView {
   const schedule = scheduleCodec.decode(stored.value);
   const targets = schedule.targets.map((target) => hideJobSecrets({ request: target }).request);
-  const webhook = schedule.webhook ? hideJobSecrets({ request: {}, webhook: schedule.webhook }).webhook : null;
+  const shown = schedule.webhook ? hideJobSecrets({ request: {}, webhook: schedule.webhook }).webhook : undefined;
+  const webhook = shown
+    ? { ...shown, events: [...shown.events, ...(monitor.checkCompleted ? [CHECK_COMPLETED] : [])] }
+    : null;
   return {
     id: stored.id,
     name: monitor.name,
@@ -92,8 +97,8 @@ export function monitorView(stored: StoredSchedule, monitor: MonitorValue, lates
     retentionDays: monitor.retentionDays,
     estimatedCreditsPerMonth: null,
     lastCheckSummary: latest?.summary ?? null,
-    goal: null,
-    judgeEnabled: false,
+    goal: monitor.goal ?? null,
+    judgeEnabled: monitor.goal !== undefined && monitor.judgeEnabled !== false,
     createdAt: iso(stored.createdAt),
     updatedAt: iso(monitor.updatedAt),
   };
