@@ -184,14 +184,14 @@ describe('monitors', () => {
       name: 'price board',
       schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
       targets: [{ type: 'scrape', urls: [stack.page('/monitor/board.html'), stack.page(ARTICLE)] }],
-      webhook: { url: 'https://hooks.example/monitor', events: ['monitor.page'] },
+      webhook: { url: stack.page('/monitor/hook'), events: ['monitor.page'] },
     });
     expect(monitor).toMatchObject({
       name: 'price board',
       status: 'active',
       schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
       targets: [{ type: 'scrape', urls: [stack.page('/monitor/board.html'), stack.page(ARTICLE)] }],
-      webhook: { url: 'https://hooks.example/monitor', events: ['new', 'changed', 'removed'] },
+      webhook: { url: stack.page('/monitor/hook'), events: ['new', 'changed', 'removed'] },
     });
     expect(Date.parse(monitor.nextRunAt!)).toBeGreaterThan(Date.now());
     expect((await fc.getMonitor(monitor.id)).name).toBe('price board');
