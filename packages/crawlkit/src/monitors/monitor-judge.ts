@@ -3,7 +3,7 @@
  * `MonitorPageJudgment`): run once, as the check closes, through the engine's model (its `llm` settings), each page
  * in a model slot. A page the model could not judge keeps its place with `judgment: null` and the reason in `error`.
  */
-import { monitorPageJudgment } from '../codec/records.js';
+import { monitorPageJudgment } from '../codec/monitor-records.js';
 import type { ResolvedLlmOptions } from '../llm/llm-options.js';
 import type { LlmService } from '../llm/llm-service.js';
 import type { ErrorResponse } from '../v2/types.js';

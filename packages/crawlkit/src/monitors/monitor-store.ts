@@ -5,7 +5,7 @@
  */
 import type { CounterStore, Store } from '@crawlkit/store';
 
-import { monitorCheckCodec, monitorCheckSlotCodec, monitorCodec } from '../codec/records.js';
+import { monitorCheckCodec, monitorCheckSlotCodec, monitorCodec } from '../codec/monitor-records.js';
 import { CrawlkitError } from '../errors.js';
 
 const MONITOR_TAG = 'crawlkit:monitor';

@@ -1,0 +1,113 @@
+/**
+ * The records a monitor keeps in the history store (`/v2/monitor`): the monitor, its checks and their places in its
+ * list. Its schedule's own record is `scheduleCodec` (`records.ts`).
+ */
+import { z } from 'zod';
+
+import { recordCodec } from './record-codec.js';
+
+const monitorTargets = {
+  /** Each target of the monitor as the client named it, in order. */
+  meta: z.array(z.object({ id: z.string(), type: z.enum(['scrape', 'crawl']) })),
+  /** For each target of the schedule, the monitor target it runs (a scrape target runs one per URL). */
+  slots: z.array(z.number()),
+};
+
+/**
+ * A monitor (`/v2/monitor`): what it adds to the schedule of the same id, kept in the history store under that id. The
+ * schedule holds its clock, targets and webhook.
+ */
+export const monitorCodec = recordCodec({
+  name: 'monitor',
+  version: 1,
+  schema: z.object({
+    tenant: z.string().optional(),
+    name: z.string(),
+    status: z.enum(['active', 'paused']),
+    schedule: z.object({ cron: z.string(), timezone: z.string(), text: z.string().optional() }),
+    ...monitorTargets,
+    retentionDays: z.number(),
+    goal: z.string().optional(),
+    judgeEnabled: z.boolean().optional(),
+    checkCompleted: z.boolean().optional(), // its webhook's `events` has `monitor.check.completed`
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  }),
+});
+
+const monitorSummary = z.object({
+  totalPages: z.number(),
+  same: z.number(),
+  changed: z.number(),
+  new: z.number(),
+  removed: z.number(),
+  error: z.number(),
+});
+
+/** A model's judgment of a changed or new page against the monitor's `goal` (the clients' `MonitorPageJudgment`). */
+export const monitorPageJudgment = z.object({
+  meaningful: z.boolean(),
+  confidence: z.enum(['high', 'medium', 'low']),
+  reason: z.string(),
+  meaningfulChanges: z.array(
+    z.object({
+      type: z.enum(['added', 'removed', 'changed']),
+      before: z.string().nullable(),
+      after: z.string().nullable(),
+      reason: z.string(),
+    }),
+  ),
+});
+
+/** One page of a closed check. */
+const monitorCheckPage = z.object({
+  id: z.string(),
+  targetId: z.string(),
+  url: z.string(),
+  status: z.enum(['same', 'new', 'changed', 'removed', 'error']),
+  currentScrapeId: z.string().nullable(),
+  statusCode: z.number().nullable(),
+  error: z.string().nullable(),
+  diff: z.object({ text: z.string().optional(), json: z.unknown().optional() }).nullable(),
+  /** Null when the model could not judge the page. */
+  judgment: monitorPageJudgment.nullable().optional(),
+});
+
+/**
+ * One check of a monitor (a firing of its schedule), kept in the history store under the check's id: the crawls it
+ * started and, once they ended, its outcome and pages (the crawls' results expire; the check does not).
+ */
+export const monitorCheckCodec = recordCodec({
+  name: 'monitor check',
+  version: 1,
+  schema: z.object({
+    monitorId: z.string(),
+    trigger: z.enum(['scheduled', 'manual']),
+    scheduledFor: z.number(),
+    startedAt: z.number(),
+    jobIds: z.array(z.string().nullable()),
+    skipped: z.array(z.number()),
+    errors: z.array(z.string()),
+    ...monitorTargets,
+    /** The goal its changed and new pages are judged against (set when the monitor judged as the check started). */
+    goal: z.string().optional(),
+    closed: z
+      .object({
+        status: z.enum(['completed', 'failed', 'partial', 'skipped_overlap']),
+        finishedAt: z.number(),
+        summary: monitorSummary,
+        pages: z.array(monitorCheckPage),
+      })
+      .optional(),
+  }),
+});
+
+/**
+ * One place in a monitor's list of checks: slot `n` (a number the store's counter gave) holds one check, kept in the
+ * history store under `<monitorId>#<n>`, so that two processes adding checks at once never write the same record.
+ */
+export const monitorCheckSlotCodec = recordCodec({
+  name: 'monitor check slot',
+  version: 1,
+  schema: z.object({ id: z.string(), at: z.number() }),
+});
