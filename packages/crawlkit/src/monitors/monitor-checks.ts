@@ -159,7 +159,7 @@ export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
  * A crawl's pages as a check's: its stored pages with their change, its removed pages, then its failed pages. What a
  * model would judge of each changed and new page (its diff, its markdown) goes to `texts`.
  */
-async function feedPages(
+export async function feedPages(
   store: Store,
   jobId: string,
   checkId: string,
@@ -201,6 +201,9 @@ async function feedPages(
     if (results.length < READ_PAGE) break;
   }
   for (const url of (await completedChanges(store, jobId))?.removed ?? []) page(url, { status: 'removed' });
-  for (const failed of await store.results.errors(jobId)) page(failed.url, { status: 'error', error: failed.error });
+  for (const failed of await store.results.errors(jobId)) {
+    // the job's errors also hold its webhook events given up: not pages of the check
+    if (failed.code !== 'WEBHOOK_DELIVERY_FAILED') page(failed.url, { status: 'error', error: failed.error });
+  }
   return pages;
 }
