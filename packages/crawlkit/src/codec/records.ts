@@ -179,6 +179,8 @@ export const scheduleRunCodec = recordCodec({
   name: 'schedule run',
   version: 1,
   schema: z.object({
+    /** This firing's own id (a monitor's check is named by it); absent in runs stored before it was kept. */
+    runId: z.string().optional(),
     dueAt: z.number(),
     startedAt: z.number(),
     /**

@@ -29,10 +29,15 @@ export type CheckContext = Pick<EngineContext, 'store' | 'llm' | 'options'> & {
 const READ_PAGE = 200;
 
 /**
- * The id of the check of a firing: the same in every process that computes it. Its crawls' ids are in it, so two
- * runs started in the same millisecond (`run` here and there) are two checks.
+ * The id of the check of a firing, from the firing's own id (kept with the run): the same in every process that reads
+ * the run, and another for each firing, even two started in the same millisecond.
  */
-export function checkIdOf(monitorId: string, run: Pick<ScheduleRun, 'dueAt' | 'startedAt' | 'jobIds'>): string {
+export function checkIdOf(
+  monitorId: string,
+  run: Pick<ScheduleRun, 'runId' | 'dueAt' | 'startedAt' | 'jobIds'>,
+): string {
+  // A run stored before firings had ids is named by what it did.
+  if (run.runId !== undefined) return uuidv5(`check\n${run.runId}`, monitorId);
   return uuidv5(`check\n${run.dueAt}\n${run.startedAt}\n${run.jobIds.join(',')}`, monitorId);
 }
 

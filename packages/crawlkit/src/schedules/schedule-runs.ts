@@ -3,6 +3,8 @@
  * each run's change feed compares it with the target's previous run. The run is kept in the history store under
  * the schedule's id.
  */
+import { randomUUID } from 'node:crypto';
+
 import type { SecretBox, Store } from '@crawlkit/store';
 
 import { startCrawl } from '../api/crawl.js';
@@ -45,7 +47,14 @@ export async function startRun(
   dueAt: number,
 ): Promise<ScheduleRun> {
   const previous = await lastRun(ctx.store, id);
-  const run: ScheduleRun = { dueAt, startedAt: Date.now(), jobIds: [], skipped: [], errors: [] };
+  const run: ScheduleRun = {
+    runId: randomUUID(),
+    dueAt,
+    startedAt: Date.now(),
+    jobIds: [],
+    skipped: [],
+    errors: [],
+  };
   const box = ctx.secrets(ctx.store);
   for (const [index, target] of schedule.targets.entries()) {
     const running = await stillRunning(jobs, previous?.jobIds[index]);
