@@ -6,11 +6,8 @@
 import type { CounterStore, Store } from '@crawlkit/store';
 
 import { monitorCheckCodec, monitorCheckSlotCodec, monitorCodec } from '../codec/monitor-records.js';
+import { historyRecord } from '../codec/history-record.js';
 import { CrawlkitError } from '../errors.js';
-
-const MONITOR_TAG = 'crawlkit:monitor';
-const CHECK_TAG = 'crawlkit:monitor-check';
-const SLOT_TAG = 'crawlkit:monitor-check-slot';
 
 /** Checks listed at most per monitor (the oldest leave the list first). */
 const MAX_CHECKS = 1_000;
@@ -19,32 +16,24 @@ const DAY_MS = 86_400_000;
 export type MonitorValue = ReturnType<typeof monitorCodec.decode>;
 export type MonitorCheckValue = ReturnType<typeof monitorCheckCodec.decode>;
 
-export async function readMonitor(store: Store, id: string): Promise<MonitorValue | undefined> {
-  const entry = await store.history.latest(id, MONITOR_TAG);
-  return entry ? monitorCodec.decode(entry.value) : undefined;
+const monitors = historyRecord('crawlkit:monitor', monitorCodec);
+const checks = historyRecord('crawlkit:monitor-check', monitorCheckCodec);
+const slots = historyRecord('crawlkit:monitor-check-slot', monitorCheckSlotCodec);
+
+export function readMonitor(store: Store, id: string): Promise<MonitorValue | undefined> {
+  return monitors.read(store, id);
 }
 
-export async function writeMonitor(store: Store, id: string, monitor: MonitorValue): Promise<void> {
-  await store.history.append({
-    url: id,
-    tag: MONITOR_TAG,
-    scrapedAt: monitor.updatedAt,
-    value: monitorCodec.encode(monitor),
-  });
+export function writeMonitor(store: Store, id: string, monitor: MonitorValue): Promise<void> {
+  return monitors.write(store, id, monitor, monitor.updatedAt);
 }
 
-export async function readCheck(store: Store, checkId: string): Promise<MonitorCheckValue | undefined> {
-  const entry = await store.history.latest(checkId, CHECK_TAG);
-  return entry ? monitorCheckCodec.decode(entry.value) : undefined;
+export function readCheck(store: Store, checkId: string): Promise<MonitorCheckValue | undefined> {
+  return checks.read(store, checkId);
 }
 
-export async function writeCheck(store: Store, checkId: string, check: MonitorCheckValue): Promise<void> {
-  await store.history.append({
-    url: checkId,
-    tag: CHECK_TAG,
-    scrapedAt: check.closed?.finishedAt ?? check.startedAt,
-    value: monitorCheckCodec.encode(check),
-  });
+export function writeCheck(store: Store, checkId: string, check: MonitorCheckValue): Promise<void> {
+  return checks.write(store, checkId, check, check.closed?.finishedAt ?? check.startedAt);
 }
 
 /** When the oldest check a monitor still lists started (epoch ms): `retentionDays` ago. */
@@ -75,9 +64,9 @@ export async function* listChecks(store: Store, monitorId: string, retentionDays
   const since = keptSince(retentionDays);
   const seen = new Set<string>();
   for (let slot = last; slot > Math.max(0, last - MAX_CHECKS); slot--) {
-    const entry = await store.history.latest(slotKey(monitorId, slot), SLOT_TAG);
+    const entry = await slots.read(store, slotKey(monitorId, slot));
     if (!entry) continue;
-    const { id, at } = monitorCheckSlotCodec.decode(entry.value);
+    const { id, at } = entry;
     if (at < since || seen.has(id)) continue;
     seen.add(id);
     yield id;
@@ -90,10 +79,5 @@ export async function* listChecks(store: Store, monitorId: string, retentionDays
  */
 export async function addCheck(store: Store, monitorId: string, checkId: string, at: number): Promise<void> {
   const slot = (await monitorCounters(store).add(slotCounter(monitorId), 1))!;
-  await store.history.append({
-    url: slotKey(monitorId, slot),
-    tag: SLOT_TAG,
-    scrapedAt: at,
-    value: monitorCheckSlotCodec.encode({ id: checkId, at }),
-  });
+  await slots.write(store, slotKey(monitorId, slot), { id: checkId, at }, at);
 }

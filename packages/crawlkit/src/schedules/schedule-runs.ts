@@ -9,6 +9,7 @@ import type { SecretBox, Store } from '@crawlkit/store';
 
 import { startCrawl } from '../api/crawl.js';
 import type { scheduleCodec } from '../codec/records.js';
+import { historyRecord } from '../codec/history-record.js';
 import { scheduleRunCodec } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import { toErrorResponse } from '../errors.js';
@@ -18,7 +19,7 @@ import type { CrawlRequestInput } from '../v2/jobs.js';
 import { crawlBodyOf, type ScheduleTarget } from './schedule-request.js';
 
 /** History tag of a schedule's runs (their `url` is the schedule's id). */
-const RUNS_TAG = 'crawlkit:schedule-runs';
+const runs = historyRecord('crawlkit:schedule-runs', scheduleRunCodec);
 
 export type ScheduleValue = ReturnType<typeof scheduleCodec.decode>;
 export type ScheduleRun = ReturnType<typeof scheduleRunCodec.decode>;
@@ -70,12 +71,7 @@ export async function startRun(
     run.jobIds.push(started.success ? started.id : null);
     if (!started.success) run.errors.push(`targets[${index}] (${target.url}): ${started.error}`);
   }
-  await ctx.store.history.append({
-    url: id,
-    tag: RUNS_TAG,
-    scrapedAt: run.startedAt,
-    value: scheduleRunCodec.encode(run),
-  });
+  await runs.write(ctx.store, id, run, run.startedAt);
   return run;
 }
 
@@ -87,7 +83,6 @@ async function stillRunning(jobs: JobManager, jobId: string | null | undefined):
 }
 
 /** The schedule's last run, or undefined before its first. */
-export async function lastRun(store: Store, id: string): Promise<ScheduleRun | undefined> {
-  const entry = await store.history.latest(id, RUNS_TAG);
-  return entry ? scheduleRunCodec.decode(entry.value) : undefined;
+export function lastRun(store: Store, id: string): Promise<ScheduleRun | undefined> {
+  return runs.read(store, id);
 }

@@ -1,0 +1,26 @@
+/**
+ * A record kept as the latest entry of its (key, tag) in the store's history (schedule runs, monitors and their
+ * checks): read and written through its codec, so every store kind keeps it.
+ */
+import type { Store } from '@crawlkit/store';
+
+import type { RecordCodec } from './record-codec.js';
+
+export interface HistoryRecord<T> {
+  /** The latest value under `key`, or undefined when none was written. */
+  read(store: Store, key: string): Promise<T | undefined>;
+  /** Writes `value` under `key`, stamped `at` (epoch ms; the latest stamp is what `read` returns). */
+  write(store: Store, key: string, value: T, at: number): Promise<void>;
+}
+
+export function historyRecord<T>(tag: string, codec: RecordCodec<T>): HistoryRecord<T> {
+  return {
+    async read(store, key) {
+      const entry = await store.history.latest(key, tag);
+      return entry ? codec.decode(entry.value) : undefined;
+    },
+    async write(store, key, value, at) {
+      await store.history.append({ url: key, tag, scrapedAt: at, value: codec.encode(value) });
+    },
+  };
+}
