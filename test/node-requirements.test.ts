@@ -4,7 +4,7 @@
  * workspace runs on Node 24 through pnpm; the system `node` is 20). Skipped, visibly, where no older Node is found.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,6 +47,25 @@ describe.skipIf(!node)('an older Node.js', () => {
       const script = `import(${JSON.stringify(url)}).then(() => console.log('loaded'), (e) => console.log(e.code, e.message))`;
       const result = run(['--input-type=module', '-e', script]);
       expect(result.stdout).toMatch(/^NODE_UNSUPPORTED crawlkit needs Node\.js 22\.13 or later/);
+    }
+  });
+
+  it("fails require('crawlkit') with NODE_UNSUPPORTED, also where Node cannot require() ES modules", () => {
+    const app = join(dir, 'app');
+    mkdirSync(join(app, 'node_modules'), { recursive: true });
+    symlinkSync(new URL('packages/crawlkit', root).pathname, join(app, 'node_modules', 'crawlkit'));
+    const script = `try { require('crawlkit'); console.log('loaded') } catch (e) { console.log(e.code, e.message) }`;
+    // Node before 20.19 (22.12 on 22) has no require() of ES modules; a later one is made to behave so.
+    const [major = 0, minor = 0] = spawnSync(node!, ['-p', 'process.versions.node'], { encoding: 'utf8' })
+      .stdout.split('.')
+      .map(Number);
+    const canRequireEsm = major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
+    const runs = [[], ...(canRequireEsm ? [['--no-experimental-require-module']] : [])];
+    for (const flags of runs) {
+      const result = spawnSync(node!, [...flags, '-e', script], { cwd: app, encoding: 'utf8', timeout: 20_000 });
+      expect(result.stdout, flags.join(' ')).toMatch(/^NODE_UNSUPPORTED crawlkit needs Node\.js 22\.13 or later/);
+      expect(result.stdout).toContain('nvm install --lts');
+      expect(result.stdout).not.toContain('dynamic import()');
     }
   });
 });

@@ -295,11 +295,15 @@ const oldNode: Step = {
     writeFileSync(file, "import('crawlkit').then(() => console.log('loaded'), (e) => console.log(e.code));\n");
     const imported = await run(ctx.oldNode, [file], { cwd: ctx.dir });
     assert.equal(imported.stdout.trim(), 'NODE_UNSUPPORTED', imported.stderr);
-    // From CommonJS too (Node 20.19+ loads ES modules with require()): the same error, not a module error.
+    // From CommonJS too: the same error, not a module error, whether this Node loads ES modules with require()
+    // (20.19+) or not (before 20.19, or with the flag).
     const required = join(ctx.dir, 'old-require.cjs');
     writeFileSync(required, "try { require('crawlkit'); console.log('loaded'); } catch (e) { console.log(e.code); }\n");
-    const requiredRun = await run(ctx.oldNode, [required], { cwd: ctx.dir });
-    assert.equal(requiredRun.stdout.trim(), 'NODE_UNSUPPORTED', requiredRun.stderr);
+    for (const flags of [[], ['--no-experimental-require-module']]) {
+      const requiredRun = await run(ctx.oldNode, [...flags, required], { cwd: ctx.dir });
+      if (flags.length && /bad option/.test(requiredRun.stderr)) continue;
+      assert.equal(requiredRun.stdout.trim(), 'NODE_UNSUPPORTED', `${flags.join(' ')} ${requiredRun.stderr}`);
+    }
   },
 };
 

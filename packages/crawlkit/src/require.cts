@@ -1,0 +1,20 @@
+/**
+ * What `require('crawlkit')` loads (the `require` condition of the package's `exports`). Node.js 22.12 and later
+ * load the library's ES modules with require(), and its first module checks the Node.js version. An older Node.js
+ * throws ERR_REQUIRE_ESM there, which tells the user to rewrite their require() as an import() and nothing about
+ * the Node.js crawlkit needs; this says what to install instead.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports -- the CommonJS entry: loading with require() is its job */
+try {
+  module.exports = require('./index.js') as unknown;
+} catch (error) {
+  if ((error as { code?: unknown }).code !== 'ERR_REQUIRE_ESM') throw error;
+  const { engines } = require('../package.json') as { engines: { node: string } };
+  const needed = engines.node.replace('>=', '');
+  const problem = new Error(
+    `crawlkit needs Node.js ${needed} or later; this is Node.js ${process.versions.node} (${process.execPath}), ` +
+      `which cannot require() crawlkit's ES modules. Install Node.js ${needed} or later (a current LTS from ` +
+      'https://nodejs.org, or `nvm install --lts`) and run crawlkit with it.',
+  );
+  throw Object.assign(problem, { code: 'NODE_UNSUPPORTED' });
+}
