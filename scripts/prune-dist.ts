@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-const OUTPUT = /\.(?:js|d\.ts)(?:\.map)?$/;
+const OUTPUT = /\.(?:(c?)js|d\.(c?)ts)(?:\.map)?$/;
 
 function prune(dist: string, src: string): boolean {
   let empty = true;
@@ -17,7 +17,7 @@ function prune(dist: string, src: string): boolean {
       else empty = false;
       continue;
     }
-    if (OUTPUT.test(entry.name) && !existsSync(join(src, entry.name.replace(OUTPUT, '.ts')))) rmSync(path);
+    if (OUTPUT.test(entry.name) && !existsSync(join(src, entry.name.replace(OUTPUT, '.$1$2ts')))) rmSync(path);
     else empty = false;
   }
   return empty;
