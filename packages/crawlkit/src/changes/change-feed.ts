@@ -10,15 +10,16 @@ import { createHash, hash } from 'node:crypto';
 import type { JobRecord, Store } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
+import { historyRecord } from '../codec/history-record.js';
 import { crawlChangesCodec, decodeDocument, lineageRunCodec, storedJobOf } from '../codec/records.js';
 import { nextTurn } from '../next-turn.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { CrawlChange } from '../v2/types.js';
 import type { FeedPage, FeedPages } from './feed-pages.js';
 
-/** History tags of the two records (their `url` is the lineage or the job). */
-const LINEAGE_TAG = 'crawlkit:crawl-lineage';
-const CHANGES_TAG = 'crawlkit:crawl-changes';
+/** The two records: a lineage's last completed run (by lineage) and a completed crawl's changes (by job). */
+const lineageRun = historyRecord('crawlkit:crawl-lineage', lineageRunCodec);
+const crawlChanges = historyRecord('crawlkit:crawl-changes', crawlChangesCodec);
 /** Results read at once when a completed crawl's pages are collected. */
 const RESULTS_PER_READ = 500;
 
@@ -81,9 +82,8 @@ export function mainContentHash(markdown: string): string {
 
 /** The lineage's last completed run, or an empty baseline for its first. */
 export async function loadBaseline(store: Store, lineage: string): Promise<Baseline> {
-  const entry = await store.history.latest(lineage, LINEAGE_TAG);
-  if (!entry) return { jobId: null, pages: new Map() };
-  const run = lineageRunCodec.decode(entry.value);
+  const run = await lineageRun.read(store, lineage);
+  if (!run) return { jobId: null, pages: new Map() };
   return { jobId: run.jobId, pages: new Map(run.pages.map(([key, url, hash]) => [key, { url, hash }])) };
 }
 
@@ -136,20 +136,10 @@ export async function finishChangeFeed(store: Store, job: JobRecord, stored?: Fe
   if (!(await completedChanges(store, job.id))) {
     // A page answering an error status now is reported `removed` in its own document; the rest are listed here.
     const removed = [...baseline.pages].filter(([key]) => !present(key)).map(([, page]) => page.url);
-    await store.history.append({
-      url: job.id,
-      tag: CHANGES_TAG,
-      scrapedAt: now,
-      value: crawlChangesCodec.encode({ lineage: feed.lineage, previousJobId: baseline.jobId, removed }),
-    });
+    await crawlChanges.write(store, job.id, { lineage: feed.lineage, previousJobId: baseline.jobId, removed }, now);
   }
   if (baseline.jobId === job.id) return;
-  await store.history.append({
-    url: feed.lineage,
-    tag: LINEAGE_TAG,
-    scrapedAt: now,
-    value: lineageRunCodec.encode({ jobId: job.id, completedAt: now, pages: [...pages.values()] }),
-  });
+  await lineageRun.write(store, feed.lineage, { jobId: job.id, completedAt: now, pages: [...pages.values()] }, now);
 }
 
 /**
@@ -176,8 +166,6 @@ export async function completedChanges(
   store: Store,
   jobId: string,
 ): Promise<{ previousJobId: string | null; removed: string[] } | undefined> {
-  const entry = await store.history.latest(jobId, CHANGES_TAG);
-  if (!entry) return undefined;
-  const { previousJobId, removed } = crawlChangesCodec.decode(entry.value);
-  return { previousJobId, removed };
+  const changes = await crawlChanges.read(store, jobId);
+  return changes && { previousJobId: changes.previousJobId, removed: changes.removed };
 }
