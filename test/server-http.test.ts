@@ -111,6 +111,20 @@ describe('bodies and routes', () => {
     );
   });
 
+  it('answers a path Fastify cannot route and headers past the limit in the v2 error shape', async () => {
+    const encoding = await call(base, 'GET', '/v2/crawl/%E0%A4%A', { headers: auth });
+    expect(expectStatus(encoding, 400, 'BAD_REQUEST').body.error).toMatch(
+      /\/v2\/crawl\/%E0%A4%A is not valid percent-encoding/,
+    );
+    const long = await call(base, 'GET', `/v2/crawl/${'a'.repeat(500)}`, { headers: auth });
+    expect(expectStatus(long, 400, 'BAD_REQUEST').body.error).toMatch(/longer than 100 characters.*UUID/);
+    const headers = await call(base, 'POST', '/v2/scrape', {
+      body: { url: stack.page('/') },
+      headers: { ...auth, 'x-filler': 'x'.repeat(40_000) },
+    });
+    expect(expectStatus(headers, 431, 'REQUEST_HEADERS_TOO_LARGE').body.error).toMatch(/headers.*16384 bytes/);
+  });
+
   it('answers a body over bodyLimit with 413 PAYLOAD_TOO_LARGE', async () => {
     const urls = Array.from({ length: 200 }, (_, i) => stack.page(`/p/${i}`));
     const answer = await call(base, 'POST', '/v2/batch/scrape', { body: { urls }, headers: auth });
