@@ -4,6 +4,8 @@
  * on 127.0.0.1.
  */
 
+import { gzipSync } from 'node:zlib';
+
 import { isInvalidOptionError } from '@crawlkit/options';
 import { isLoopbackHost, startServer } from '@crawlkit/server';
 import { httpStatusOf, type CrawlkitOptions } from 'crawlkit';
@@ -108,6 +110,26 @@ describe('bodies and routes', () => {
       'Bad request, malformed JSON: send one JSON object as the body (this one is form fields, ' +
         `application/x-www-form-urlencoded, which are not read: send '{"url":"https://…"}' with Content-Type: ` +
         'application/json).',
+    );
+  });
+
+  it('reads a body with a UTF-8 BOM; tells a __proto__ key and a compressed body as what they are', async () => {
+    const url = stack.page('/docs/getting-started.html');
+    const bom = await call(base, 'POST', '/v2/scrape', { raw: `\ufeff${JSON.stringify({ url })}`, headers: auth });
+    expect(expectStatus(bom, 200).body.success).toBe(true);
+    const proto = await call(base, 'POST', '/v2/scrape', {
+      raw: `{"url":${JSON.stringify(url)},"__proto__":{"admin":true}}`,
+      headers: auth,
+    });
+    expect(expectStatus(proto, 400, 'BAD_REQUEST_INVALID_JSON').body.error).toBe(
+      'Bad request: a JSON body may not have a `__proto__` key, nor a `constructor` key holding `prototype`: remove it.',
+    );
+    const gzipped = await call(base, 'POST', '/v2/scrape', {
+      raw: gzipSync(JSON.stringify({ url })),
+      headers: { ...auth, 'content-encoding': 'gzip' },
+    });
+    expect(expectStatus(gzipped, 400, 'BAD_REQUEST_INVALID_JSON').body.error).toBe(
+      'Bad request: the body is sent with Content-Encoding gzip, which is not read: send the JSON uncompressed.',
     );
   });
 
