@@ -43,5 +43,7 @@ describe('a string where the v2 body goes', () => {
       'got an array: pass { urls: ["https://…"], ...options }',
     );
     expect(errorOf(await ck.search(undefined as never))).toContain('got none: pass { query: "…", ...options }');
+    // A body without one such key (a schedule's) is read as {}: the message names what it needs.
+    expect(errorOf(await ck.schedules.create(undefined as never))).toMatch(/^Bad Request: targets: /);
   });
 });

@@ -59,7 +59,9 @@ function notObjectHint(schema: z.ZodType, body: unknown): string {
 }
 
 /** Parses a v2 body; bad input becomes the v2 error shape, never an exception. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseResult<z.output<S>> {
+export function parseBody<S extends z.ZodType>(schema: S, given: unknown): ParseResult<z.output<S>> {
+  // No body, for a schema without a `url`, `urls` or `query` to show, is read as {}: its issues name what it needs.
+  const body = given === undefined && bodyKeyOf(schema) === undefined ? {} : given;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     const hint = notObjectHint(schema, body);
     return {
