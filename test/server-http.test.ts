@@ -133,6 +133,27 @@ describe('bodies and routes', () => {
     );
   });
 
+  it('answers a parse upload it cannot read with 400 saying what to send, never a 500', async () => {
+    const boundary = 'b0undary';
+    const part = (name: string, value: string, filename?: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}` +
+      `\r\n\r\n${value}\r\n`;
+    const html = '<html><body><p>Uploaded.</p></body></html>';
+    const upload = (body: string, type = `multipart/form-data; boundary=${boundary}`) =>
+      call(base, 'POST', '/v2/parse', { raw: body, headers: { ...auth, 'content-type': type } });
+    const cases: [Promise<Answer>, RegExp][] = [
+      [upload('x', 'multipart/form-data'), /multipart upload could not be read.*boundary/i],
+      [upload(part('file', html, 'a.html').slice(0, 60)), /multipart upload could not be read.*end/i],
+      [upload(part('file', html, 'a.html') + part('file', html, 'b.html') + `--${boundary}--\r\n`), /one `file` part/],
+      [
+        upload(part('file', html, 'a.html') + part('options', '[1]') + `--${boundary}--\r\n`),
+        /`options` part.*one JSON object/,
+      ],
+    ];
+    for (const [answer, message] of cases)
+      expect(expectStatus(await answer, 400, 'BAD_REQUEST').body.error).toMatch(message);
+  });
+
   it('answers a path Fastify cannot route and headers past the limit in the v2 error shape', async () => {
     const encoding = await call(base, 'GET', '/v2/crawl/%E0%A4%A', { headers: auth });
     expect(expectStatus(encoding, 400, 'BAD_REQUEST').body.error).toMatch(
