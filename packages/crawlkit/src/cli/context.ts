@@ -1,8 +1,12 @@
+import type { Command } from 'commander';
+
 import type { Crawlkit } from '../crawlkit.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { ErrorResponse } from '../v2/types.js';
+
 import { readText } from './body-flags.js';
 import { CliError, exitCodeFor } from './errors.js';
+import { flagOfIssue } from './flag-of-issue.js';
 import { integerFlag } from './integer-flag.js';
 import { isLocalFile } from './local-file.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
@@ -34,6 +38,8 @@ export class CommandContext {
   readonly io: CliIo;
   readonly options: GlobalOptions;
   readonly signal: AbortSignal;
+  /** The command being run: a refused body's field is told as the flag that set it. */
+  command: Command | undefined;
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
   #overrides: CrawlkitOptions = {};
@@ -126,7 +132,9 @@ export class CommandContext {
   fail(error: ErrorResponse): number {
     if (this.mode === 'json') this.writeJson(error);
     else if (this.mode === 'ndjson') this.write(`${JSON.stringify(error)}\n`);
-    this.io.stderr.write(`crawlkit: ${commandLineWords(error.error)}${error.code ? ` (${error.code})` : ''}\n`);
+    const flag = flagOfIssue(error, this.command);
+    const words = `${flag && !error.error.includes(flag) ? `${flag}: ` : ''}${commandLineWords(error.error)}`;
+    this.io.stderr.write(`crawlkit: ${words}${error.code ? ` (${error.code})` : ''}\n`);
     return exitCodeFor(error.code);
   }
 

@@ -121,6 +121,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     async (...args: unknown[]): Promise<void> => {
       const command = args.at(-1) as Command;
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
+      ctx.command = command;
       try {
         await ctx.load();
         const llm = model ? await commandModel(command.opts(), process.env) : undefined;
