@@ -151,6 +151,21 @@ describe('location (item 10)', () => {
     });
     expect(ok({ url: 'https://example.com', location: {} }).location).toEqual({ country: 'us-generic' });
   });
+  it('takes languages as locale tags (en_US as en-US) and refuses what no browser can set, naming it', () => {
+    const languages = (list: string[]) => ({ url: 'https://example.com', location: { languages: list } });
+    expect(ok(languages(['en-US', 'fr', 'de-CH', 'en_GB'])).location?.languages).toEqual([
+      'en-US',
+      'fr',
+      'de-CH',
+      'en-GB',
+    ]);
+    for (const bad of ['-1', '1.5', 'english please']) {
+      const error = fail(languages(['en', bad]));
+      expect(JSON.stringify(error.details)).toContain(
+        `location.languages[1] is a language tag such as \\"en\\", \\"en-US\\" or \\"fr-CH\\"; got \\"${bad}\\"`,
+      );
+    }
+  });
   it('rejects an unknown country', () => {
     expect(fail({ url: 'https://example.com', location: { country: 'INVALID' } }).error).toContain(
       'Invalid country code',
