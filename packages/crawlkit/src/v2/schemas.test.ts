@@ -397,3 +397,18 @@ describe('webhook URL (reference §16: a valid URL)', () => {
     }
   });
 });
+
+describe('modifiedSince', () => {
+  const crawl = (modifiedSince: string) => parseBody(crawlRequestSchema, { url: 'https://example.com', modifiedSince });
+  it('takes ISO 8601 dates and times, and refuses what Date.parse reads otherwise', () => {
+    for (const good of ['2026-01-31', '2026-01-31T12:00:00Z', '2026-01-31T12:00:00.5+02:00', '2026-01-31T12:00']) {
+      expect(crawl(good).ok, good).toBe(true);
+    }
+    // Date.parse reads each of these as some date: 1.5 as 5 January 2001, -1 as the year -1.
+    for (const bad of ['1.5', '-1', 'Dec 25 2026', '2026', '2026-13-01']) {
+      const result = crawl(bad);
+      expect(result.ok, bad).toBe(false);
+      if (!result.ok) expect(JSON.stringify(result.error)).toMatch(/ISO 8601/);
+    }
+  });
+});
