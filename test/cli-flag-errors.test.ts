@@ -46,6 +46,9 @@ describe('a bad flag value names the flag', () => {
     [['map', URL, '--limit', '-5'], '--limit'],
     [['search', 'words', '--source', 'nope'], '--source'],
     [['search', 'words', '--tbs', 'yesterday'], '--tbs'],
+    // A schedule keeps each target's change feed, which zero data retention forbids.
+    [['crawl', URL, '--every', '1h', '--zero-data-retention'], '--zero-data-retention'],
+    [['crawl', URL, '--every', '1h', '--limit', '0'], '--limit'],
   ];
   for (const [args, flag] of cases) {
     it(`${args.slice(2).join(' ')} (${args[0]})`, async () => {

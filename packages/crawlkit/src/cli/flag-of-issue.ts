@@ -25,13 +25,18 @@ function givenFlags(command: Command): Map<string, string> {
   return given;
 }
 
-/** The field paths an error's issues name, without array indexes or the crawl's `scrapeOptions`. */
+/** The field paths an error's issues name, without array indexes, a schedule's target or a crawl's `scrapeOptions`. */
 function issuePaths(error: ErrorResponse): string[][] {
   if (!Array.isArray(error.details)) return [];
-  return (error.details as { path?: unknown }[])
-    .map((issue) => (Array.isArray(issue.path) ? issue.path.filter((p): p is string => typeof p === 'string') : []))
-    .map((path) => (path[0] === 'scrapeOptions' ? path.slice(1) : path))
-    .filter((path) => path.length > 0);
+  return (
+    (error.details as { path?: unknown }[])
+      .map((issue) => (Array.isArray(issue.path) ? (issue.path as unknown[]) : []))
+      // `crawl --every` sends its crawl as a schedule's one target.
+      .map((path) => (path[0] === 'targets' && typeof path[1] === 'number' ? path.slice(2) : path))
+      .map((path) => path.filter((p): p is string => typeof p === 'string'))
+      .map((path) => (path[0] === 'scrapeOptions' ? path.slice(1) : path))
+      .filter((path) => path.length > 0)
+  );
 }
 
 /**

@@ -86,14 +86,23 @@ export function crawlBodyOf(target: ScheduleTarget): CrawlRequestInput {
 function checkTarget(target: ScheduleTarget, index: number, ctx: z.RefinementCtx): void {
   for (const key of SCHEDULE_OWNED) {
     if (key in target) {
+      const why =
+        key === 'zeroDataRetention'
+          ? 'a schedule compares each run with the last, which keeps a hash of each page in the store; scrape or ' +
+            'crawl with zeroDataRetention outside a schedule.'
+          : "the schedule keeps each target's change feed (its own tag) and sends its own webhook.";
       ctx.addIssue({
         code: 'custom',
         path: ['targets', index, key],
-        message: `\`targets[${index}].${key}\` cannot be set: the schedule keeps each target's change feed (its own tag) and sends its own webhook.`,
+        message: `\`targets[${index}].${key}\` cannot be set: ${why}`,
       });
     }
   }
-  const parsed = crawlRequestSchema.safeParse(crawlBodyOf(target));
+  // The keys refused above are not checked again as the crawl's (a scrape target's would be 'unrecognized').
+  const rest = Object.fromEntries(
+    Object.entries(target).filter(([key]) => !(SCHEDULE_OWNED as readonly string[]).includes(key)),
+  ) as ScheduleTarget;
+  const parsed = crawlRequestSchema.safeParse(crawlBodyOf(rest));
   if (parsed.success) return;
   for (const issue of parsed.error.issues) {
     // A scrape target's options are its own keys, not `scrapeOptions`.
