@@ -71,15 +71,29 @@ export function clockOf(request: Pick<ScheduleRequest, 'every' | 'cron'> & { tim
  */
 export function crawlBodyOf(target: ScheduleTarget): CrawlRequestInput {
   const { type, url, ...options } = target;
-  if (type === 'crawl') return { url, ...options };
+  if (type === 'crawl') {
+    const { scrapeOptions, ...crawl } = options;
+    return { url, ...crawl, scrapeOptions: revalidated(scrapeOptions) } as CrawlRequestInput;
+  }
   return {
     url,
     limit: 1,
     maxDiscoveryDepth: 0,
     sitemap: 'skip',
     ignoreRobotsTxt: true,
-    scrapeOptions: options,
+    scrapeOptions: revalidated(options) as CrawlRequestInput['scrapeOptions'],
   };
+}
+
+/**
+ * A target's scrape options with `maxAge` 1 ms unless it sets one: each run asks its pages again (with their
+ * validators, so an unchanged page costs a 304). With the v2 default (two days), a run read the page cache and a
+ * schedule saw no change for two days. Options that are not an object go on as given, for the validation to name.
+ */
+function revalidated(scrapeOptions: unknown): unknown {
+  if (scrapeOptions === undefined) return { maxAge: 1 };
+  if (typeof scrapeOptions !== 'object' || scrapeOptions === null || Array.isArray(scrapeOptions)) return scrapeOptions;
+  return 'maxAge' in scrapeOptions ? scrapeOptions : { maxAge: 1, ...scrapeOptions };
 }
 
 /** Checks a target as the crawl it runs as, its problems reported at the target's own paths. */
