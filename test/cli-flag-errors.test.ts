@@ -58,3 +58,20 @@ describe('a bad flag value names the flag', () => {
     });
   }
 });
+
+describe('a bad flag value the engine refuses names the flag', () => {
+  const cases: [string[], string, RegExp][] = [
+    [['search', 'words', '--searxng-url', 'not a url'], '--searxng-url', /`search\.provider\.url` \(--searxng-url\)/],
+    [['scrape', URL, '--concurrency', '0'], '--concurrency', /--concurrency/],
+    [['serve', '--port', '0', '--proxy', 'nope'], '--proxy', /`proxies\.basic\.0` \(--proxy\)/],
+    [['serve', '--port', '0', '--cors', 'not-an-origin'], '--cors', /`cors\.0` \(--cors\)/],
+  ];
+  for (const [args, flag, message] of cases) {
+    it(`${args.slice(1).join(' ')} (${args[0]})`, async () => {
+      const { code, stderr } = await cli(args);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(flag);
+      expect(stderr).toMatch(message);
+    });
+  }
+});

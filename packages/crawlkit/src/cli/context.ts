@@ -8,6 +8,7 @@ import { readText } from './body-flags.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { flagOfIssue } from './flag-of-issue.js';
 import { integerFlag } from './integer-flag.js';
+import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
@@ -133,7 +134,7 @@ export class CommandContext {
     if (this.mode === 'json') this.writeJson(error);
     else if (this.mode === 'ndjson') this.write(`${JSON.stringify(error)}\n`);
     const flag = flagOfIssue(error, this.command);
-    const words = `${flag && !error.error.includes(flag) ? `${flag}: ` : ''}${commandLineWords(error.error)}`;
+    const words = `${flag && !error.error.includes(flag) ? `${flag}: ` : ''}${withFlags(error.error)}`;
     this.io.stderr.write(`crawlkit: ${words}${error.code ? ` (${error.code})` : ''}\n`);
     return exitCodeFor(error.code);
   }
@@ -184,9 +185,4 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A message's engine option that has a flag of its own, told as that flag (`http.limits.maxBodyBytes`). */
-function commandLineWords(message: string): string {
-  return message.replace('(http.limits.maxBodyBytes)', '(--max-body-bytes)');
 }

@@ -14,6 +14,7 @@ import {
 } from './commands.js';
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { withFlags } from './option-flags.js';
 import { addParseFlags, PARSE_EXAMPLES, parseCommand } from './parse.js';
 import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
 import { addMcpFlags, MCP_EXAMPLES, mcpCommand } from './mcp.js';
@@ -230,7 +231,7 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     }
     if (signal.aborted) return EXIT.interrupted;
     const response = toErrorResponse(error);
-    io.stderr.write(`crawlkit: ${response.error}${response.code ? ` (${response.code})` : ''}\n`);
+    io.stderr.write(`crawlkit: ${withFlags(response.error)}${response.code ? ` (${response.code})` : ''}\n`);
     return exitCodeFor(response.code);
   }
 }
