@@ -434,32 +434,16 @@ describe('the v1 routes and the parse upload', () => {
 
   it('a parse upload without a file, with bad options or not multipart is a 4xx saying what to send', async () => {
     const html = '<html><body><main><h1>Parsed</h1><p>A page uploaded to parse.</p></main></body></html>';
+    const withOptions = (options: string) =>
+      multipart([
+        ['file', html, 'a.html'],
+        ['options', options],
+      ]);
     const uploads: [string, { body: string; type: string }, string[]][] = [
       ['no file part', multipart([['options', '{}']]), ['file']],
-      [
-        'options not JSON',
-        multipart([
-          ['file', html, 'a.html'],
-          ['options', '{oops'],
-        ]),
-        ['options'],
-      ],
-      [
-        'options with a bad format',
-        multipart([
-          ['file', html, 'a.html'],
-          ['options', '{"formats":["nope"]}'],
-        ]),
-        ['formats'],
-      ],
-      [
-        'options an array',
-        multipart([
-          ['file', html, 'a.html'],
-          ['options', '[]'],
-        ]),
-        ['object'],
-      ],
+      ['options not JSON', withOptions('{oops'), ['options']],
+      ['options with a bad format', withOptions('{"formats":["nope"]}'), ['formats']],
+      ['options an array', withOptions('[]'), ['object']],
       [
         'two files',
         multipart([
@@ -470,11 +454,7 @@ describe('the v1 routes and the parse upload', () => {
       ],
       ['a JSON body', { body: '{"url":"https://example.com"}', type: 'application/json' }, ['multipart']],
       ['no boundary', { body: 'x', type: 'multipart/form-data' }, ['multipart']],
-      [
-        'a truncated upload',
-        { body: multipart([['file', html, 'a.html']]).body.slice(0, 60), type: multipart([]).type },
-        ['multipart'],
-      ],
+      ['a truncated upload', { body: withOptions('{}').body.slice(0, 60), type: multipart([]).type }, ['multipart']],
     ];
     const problems: string[] = [];
     for (const [label, upload, names] of uploads) {
