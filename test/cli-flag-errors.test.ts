@@ -75,3 +75,16 @@ describe('a bad flag value the engine refuses names the flag', () => {
     });
   }
 });
+
+it('mcp over stdio refuses the flags of MCP over HTTP, saying to add --http', async () => {
+  for (const flags of [
+    ['--port', '3003'],
+    ['--host', '0.0.0.0'],
+    ['--api-key', 'k'],
+    ['--cors', '*'],
+  ]) {
+    const { code, stderr } = await cli(['mcp', ...flags]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`crawlkit: ${flags[0]} applies to MCP over HTTP: add --http`);
+  }
+});
