@@ -34,7 +34,7 @@ function unionIssue(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue {
   const deepest = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0];
   if (deepest && depth(deepest) > 0 && deepest[0]) {
     const inner = deepest.find((i) => i.path.length > 0) ?? deepest[0];
-    return { ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue;
+    return { ...inner, path: [...issue.path, ...inner.path] };
   }
   const forms = issue.errors.map((branch) => (branch[0] ? formOf(branch[0]) : undefined));
   if (forms.length === 0 || forms.some((f) => f === undefined)) return issue;
