@@ -138,7 +138,7 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(echoed.stdout.toLowerCase()).toContain('x-cli-test');
   });
 
-  it('gives the same validation messages as the API, with exit code 2', async () => {
+  it('gives the validation messages of the API, naming the flag, with exit code 2', async () => {
     const engine = new Crawlkit({ store: 'memory' });
     try {
       const cases: [string[], Record<string, unknown>][] = [
@@ -150,7 +150,8 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
         expect(api.success).toBe(false);
         const result = await cli(['scrape', `${site.server.url}/`, ...flags]);
         expect(result.code).toBe(2);
-        expect(result.stderr).toBe(`crawlkit: ${api.error} (BAD_REQUEST)\n`);
+        // The message is the API's, told as the flag that set the field.
+        expect(result.stderr).toBe(`crawlkit: ${flags[0]}: ${api.error} (BAD_REQUEST)\n`);
       }
       const badUrl = await cli(['scrape', 'ftp://example.com/file']);
       expect(badUrl.code).toBe(2);

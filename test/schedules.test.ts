@@ -138,6 +138,39 @@ describe('schedules', () => {
     }
   });
 
+  it('sees a change at the next run of a target that sets no maxAge: its page is revalidated, not read from the cache', async () => {
+    site = await freshSite();
+    const ck = new Crawlkit({ store: 'memory', engine: 'http', runSchedules: true });
+    try {
+      const first = [0, 1].map((target) => nextChanges(ck, (e) => e.target === target));
+      const created = await ck.schedules.create({
+        every: '1h',
+        targets: [
+          { type: 'scrape', url: `${site.url}/edited.html` },
+          { type: 'crawl', url: `${site.url}/`, sitemap: 'skip' },
+        ],
+        webhook: { url: receiver.url },
+      });
+      if (!created.success) throw new Error(JSON.stringify(created));
+      await Promise.all(first);
+      site.set('/edited.html', { title: 'Edited', text: 'Second version of the text.' });
+      const run2 = await ck.schedules.run(created.data.id);
+      if (!run2.success) throw new Error(JSON.stringify(run2));
+      const [scrape2, crawl2] = await Promise.all(
+        run2.data.jobIds.map((jobId) => nextChanges(ck, (e) => e.jobId === jobId)),
+      );
+      await until(() => changesOf(scrape2!.jobId)['/edited.html'] !== undefined);
+      expect(changesOf(scrape2!.jobId)).toEqual({ '/edited.html': 'changed' });
+      await until(() => changesOf(crawl2!.jobId)['/edited.html'] !== undefined);
+      expect(changesOf(crawl2!.jobId)).toMatchObject({ '/edited.html': 'changed' });
+      // The stable page was asked with its validators and answered 304: a run costs what changed.
+      expect(site.notModified.get('/stable.html')).toBe(1);
+    } finally {
+      await ck.close();
+      await site.close();
+    }
+  });
+
   it('refuses a bad interval, cron expression or target with a message that says what to fix', async () => {
     const ck = new Crawlkit({ store: 'memory', engine: 'http' });
     const target = { type: 'crawl' as const, url: 'https://example.com/' };

@@ -83,6 +83,16 @@ describe('search over a crawled docs site', () => {
     expect((await ck.search({ query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] })).success).toBe(false);
   });
 
+  it('takes up to 100 domains in a filter and refuses more naming the field, never a store failure', async () => {
+    const domains = (n: number) => Array.from({ length: n }, (_, i) => `host-${i}.example.com`);
+    for (const field of ['includeDomains', 'excludeDomains'] as const) {
+      expect((await ck.search({ query: 'logrotate', [field]: domains(100) })).success).toBe(true);
+      const refused = await ck.search({ query: 'logrotate', [field]: domains(2000) });
+      expect(refused).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+      expect((refused as { error: string }).error).toBe(`\`${field}\` takes at most 100 domains; got 2000.`);
+    }
+  });
+
   it('filters by time (tbs)', async () => {
     expect(paths((await search({ query: 'toml', tbs: 'qdr:h' })).data.web)).toEqual(['/guide/configuration.html']);
     expect((await search({ query: 'toml', tbs: 'cdr:1,cd_min:1/1/2000,cd_max:12/31/2000' })).data.web).toEqual([]);

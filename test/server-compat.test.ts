@@ -232,6 +232,21 @@ describe('the v1 API, translated to v2 and back', () => {
     expect((await call(base, 'DELETE', `/v1/crawl/${id}`, { headers: auth })).status).toBe(409);
   });
 
+  it('POST /v1/crawl refuses a maxDepth, ignoreSitemap or scrapeOptions it cannot read, naming it', async () => {
+    const url = stack.page('/');
+    for (const [field, value, message] of [
+      ['maxDepth', -3, /`maxDepth` .*whole number.* 0 or more/],
+      ['maxDepth', 'two', /`maxDepth` .*whole number/],
+      ['ignoreSitemap', 'yes', /`ignoreSitemap` .*true or false/],
+      ['allowBackwardLinks', 1, /`allowBackwardLinks` .*true or false/],
+      ['scrapeOptions', [], /scrapeOptions.*object/],
+    ] as const) {
+      const answer = await post('/v1/crawl', { url, [field]: value });
+      expect(answer.status, `${field}: ${JSON.stringify(answer.body)}`).toBe(400);
+      expect(JSON.stringify(answer.body)).toMatch(message);
+    }
+  });
+
   it('POST /v1/batch/scrape, polled at /v1/crawl/:id as the v1 SDK does', async () => {
     const started = await post('/v1/batch/scrape', {
       urls: [stack.page('/articles/first-post.html')],

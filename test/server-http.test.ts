@@ -4,6 +4,8 @@
  * on 127.0.0.1.
  */
 
+import { gzipSync } from 'node:zlib';
+
 import { isInvalidOptionError } from '@crawlkit/options';
 import { isLoopbackHost, startServer } from '@crawlkit/server';
 import { httpStatusOf, type CrawlkitOptions } from 'crawlkit';
@@ -109,6 +111,61 @@ describe('bodies and routes', () => {
         `application/x-www-form-urlencoded, which are not read: send '{"url":"https://…"}' with Content-Type: ` +
         'application/json).',
     );
+  });
+
+  it('reads a body with a UTF-8 BOM; tells a __proto__ key and a compressed body as what they are', async () => {
+    const url = stack.page('/docs/getting-started.html');
+    const bom = await call(base, 'POST', '/v2/scrape', { raw: `\ufeff${JSON.stringify({ url })}`, headers: auth });
+    expect(expectStatus(bom, 200).body.success).toBe(true);
+    const proto = await call(base, 'POST', '/v2/scrape', {
+      raw: `{"url":${JSON.stringify(url)},"__proto__":{"admin":true}}`,
+      headers: auth,
+    });
+    expect(expectStatus(proto, 400, 'BAD_REQUEST_INVALID_JSON').body.error).toBe(
+      'Bad request: a JSON body may not have a `__proto__` key, nor a `constructor` key holding `prototype`: remove it.',
+    );
+    const gzipped = await call(base, 'POST', '/v2/scrape', {
+      raw: gzipSync(JSON.stringify({ url })),
+      headers: { ...auth, 'content-encoding': 'gzip' },
+    });
+    expect(expectStatus(gzipped, 400, 'BAD_REQUEST_INVALID_JSON').body.error).toBe(
+      'Bad request: the body is sent with Content-Encoding gzip, which is not read: send the JSON uncompressed.',
+    );
+  });
+
+  it('answers a parse upload it cannot read with 400 saying what to send, never a 500', async () => {
+    const boundary = 'b0undary';
+    const part = (name: string, value: string, filename?: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}` +
+      `\r\n\r\n${value}\r\n`;
+    const html = '<html><body><p>Uploaded.</p></body></html>';
+    const upload = (body: string, type = `multipart/form-data; boundary=${boundary}`) =>
+      call(base, 'POST', '/v2/parse', { raw: body, headers: { ...auth, 'content-type': type } });
+    const cases: [Promise<Answer>, RegExp][] = [
+      [upload('x', 'multipart/form-data'), /multipart upload could not be read.*boundary/i],
+      [upload(part('file', html, 'a.html').slice(0, 60)), /multipart upload could not be read.*end/i],
+      [upload(part('file', html, 'a.html') + part('file', html, 'b.html') + `--${boundary}--\r\n`), /one `file` part/],
+      [
+        upload(part('file', html, 'a.html') + part('options', '[1]') + `--${boundary}--\r\n`),
+        /`options` part.*one JSON object/,
+      ],
+    ];
+    for (const [answer, message] of cases)
+      expect(expectStatus(await answer, 400, 'BAD_REQUEST').body.error).toMatch(message);
+  });
+
+  it('answers a path Fastify cannot route and headers past the limit in the v2 error shape', async () => {
+    const encoding = await call(base, 'GET', '/v2/crawl/%E0%A4%A', { headers: auth });
+    expect(expectStatus(encoding, 400, 'BAD_REQUEST').body.error).toMatch(
+      /\/v2\/crawl\/%E0%A4%A is not valid percent-encoding/,
+    );
+    const long = await call(base, 'GET', `/v2/crawl/${'a'.repeat(500)}`, { headers: auth });
+    expect(expectStatus(long, 400, 'BAD_REQUEST').body.error).toMatch(/longer than 100 characters.*UUID/);
+    const headers = await call(base, 'POST', '/v2/scrape', {
+      body: { url: stack.page('/') },
+      headers: { ...auth, 'x-filler': 'x'.repeat(40_000) },
+    });
+    expect(expectStatus(headers, 431, 'REQUEST_HEADERS_TOO_LARGE').body.error).toMatch(/headers.*16384 bytes/);
   });
 
   it('answers a body over bodyLimit with 413 PAYLOAD_TOO_LARGE', async () => {

@@ -17,7 +17,32 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-function describeIssue(input: unknown, issue: z.core.$ZodIssue, prefix: readonly string[]): string {
+/** What a branch of a union takes, in words, from the issue it gave at its top (`"strict"`, `an object`). */
+function formOf(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code === 'invalid_value') return issue.values.map((v) => JSON.stringify(v)).join(' or ');
+  if (issue.code === 'invalid_type')
+    return /^[aeiou]/.test(issue.expected) ? `an ${issue.expected}` : `a ${issue.expected}`;
+  return undefined;
+}
+
+/**
+ * A union's issue as the issue of the form the value meant: the branch that went deepest into the value (an object
+ * of the object form, wrong inside), else the list of forms it takes. Zod's own says only "Invalid input".
+ */
+function unionIssue(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue {
+  const depth = (branch: z.core.$ZodIssue[]) => Math.max(0, ...branch.map((i) => i.path.length));
+  const deepest = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0];
+  if (deepest && depth(deepest) > 0 && deepest[0]) {
+    const inner = deepest.find((i) => i.path.length > 0) ?? deepest[0];
+    return { ...inner, path: [...issue.path, ...inner.path] };
+  }
+  const forms = issue.errors.map((branch) => (branch[0] ? formOf(branch[0]) : undefined));
+  if (forms.length === 0 || forms.some((f) => f === undefined)) return issue;
+  return { ...issue, message: `expected ${forms.join(' or ')}` };
+}
+
+function describeIssue(input: unknown, given: z.core.$ZodIssue, prefix: readonly string[]): string {
+  const issue = given.code === 'invalid_union' ? unionIssue(given) : given;
   const path = [...prefix, ...issue.path.map(String)];
   if (issue.code === 'unrecognized_keys') {
     const names = issue.keys.map((key) => `\`${[...path, key].join('.')}\``).join(', ');

@@ -10,6 +10,7 @@ export const MAX_JSON_DEPTH = 128;
 
 /** Error codes of this module's rejections, mapped to v2 answers by `describeBodyError`. */
 const TOO_DEEP = 'CK_BODY_TOO_DEEP';
+const NOT_READ = 'CK_BODY_NOT_READ';
 const BODY_TIMEOUT = 'CK_BODY_TIMEOUT';
 
 function bodyError(code: string, message: string, statusCode: number): FastifyError {
@@ -35,6 +36,15 @@ export function jsonDepth(text: string, max: number): number {
   return deepest;
 }
 
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * How the server reads bodies: JSON whatever the `Content-Type` (`curl -d` sends form-urlencoded), an empty body as
  * `{}` (upstream's reading: the Python SDK cancels with `Content-Type: application/json` and no body), multipart
@@ -47,6 +57,11 @@ export function registerBodyParsing(app: FastifyInstance, bodyTimeoutMs: number)
   app.addContentTypeParser(/^multipart\//i, { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      const message = `Bad request: the body is sent with Content-Encoding ${encoding}, which is not read: send the JSON uncompressed.`;
+      return done(bodyError(NOT_READ, message, 400), undefined);
+    }
     if (text.trim() === '') return done(null, {});
     if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
       return done(
@@ -54,7 +69,15 @@ export function registerBodyParsing(app: FastifyInstance, bodyTimeoutMs: number)
         undefined,
       );
     }
-    void json(request, text, done);
+    void json(request, text, (error, value) => {
+      if (error && isPlainJson(text)) {
+        // Valid JSON refused by the parser's prototype-poisoning guard: said as such, not as malformed JSON.
+        const message =
+          'Bad request: a JSON body may not have a `__proto__` key, nor a `constructor` key holding `prototype`: remove it.';
+        return done(bodyError(NOT_READ, message, 400), undefined);
+      }
+      done(error, value);
+    });
   });
 
   app.addHook('preParsing', async (request, reply, payload) => {
@@ -101,6 +124,7 @@ export function describeBodyError(error: FastifyError, bodyLimit: number, conten
       );
     }
     case TOO_DEEP:
+    case NOT_READ:
       return v2Error('BAD_REQUEST_INVALID_JSON', error.message);
     case BODY_TIMEOUT:
       return v2Error('REQUEST_TIMEOUT', error.message);

@@ -8,6 +8,13 @@ import type { RouteContext } from './routes.js';
 /** Largest `options` part: a JSON object of scrape options (a json format's schema included). */
 const OPTIONS_LIMIT = 1024 * 1024;
 
+/** Code of the error `readUpload` throws for an `options` part that is JSON but not an object. */
+const OPTIONS_NOT_OBJECT = 'CK_OPTIONS_NOT_OBJECT';
+
+const SEND =
+  'send a multipart/form-data body (with its boundary in the Content-Type) of one `file` part and an optional ' +
+  '`options` part holding the scrape options as one JSON object';
+
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /** What a multipart upload holds: the `file` part and the `options` part (JSON), as the official SDKs send them. */
@@ -26,18 +33,27 @@ async function readUpload(request: FastifyRequest): Promise<{ file?: ParseFile; 
       if (part.mimetype) file.contentType = part.mimetype;
     } else if (part.fieldname === 'options' && typeof part.value === 'string' && part.value.trim() !== '') {
       options = JSON.parse(part.value);
+      if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+        throw Object.assign(new Error('options not an object'), { code: OPTIONS_NOT_OBJECT });
+      }
     }
   }
   return file ? { file, options } : { options };
 }
 
-function uploadError(error: unknown, limit: number): object | undefined {
+/** The v2 answer of an upload `readUpload` could not read: every error it throws is the upload's. */
+function uploadError(error: unknown, limit: number): object {
   const code = (error as { code?: unknown }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return v2Error(
-      'PAYLOAD_TOO_LARGE',
-      `The uploaded file is larger than ${mib(limit)} (the server's parseFileLimit; \`crawlkit serve --parse-file-limit\`).`,
-    );
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return v2Error(
+        'PAYLOAD_TOO_LARGE',
+        `The uploaded file is larger than ${mib(limit)} (the server's parseFileLimit; \`crawlkit serve --parse-file-limit\`).`,
+      );
+    case 'FST_FILES_LIMIT':
+      return v2Error('BAD_REQUEST', `Bad Request: the upload has more than one file: ${SEND}.`);
+    case OPTIONS_NOT_OBJECT:
+      return v2Error('BAD_REQUEST', `Bad Request: the \`options\` part must be one JSON object of scrape options.`);
   }
   if (error instanceof SyntaxError) {
     return v2Error(
@@ -45,10 +61,11 @@ function uploadError(error: unknown, limit: number): object | undefined {
       'Bad Request: the `options` part is not valid JSON: send the options as one JSON object.',
     );
   }
-  if (typeof code === 'string' && code.startsWith('FST_')) {
-    return v2Error('BAD_REQUEST', `Bad Request: the multipart upload could not be read: ${(error as Error).message}`);
-  }
-  return undefined;
+  // The multipart reader's own errors ("Boundary not found", "Unexpected end of multipart data") carry no code.
+  return v2Error(
+    'BAD_REQUEST',
+    `Bad Request: the multipart upload could not be read (${(error as Error).message}): ${SEND}.`,
+  );
 }
 
 /**
@@ -61,22 +78,13 @@ export function registerParseRoute(app: FastifyInstance, ctx: RouteContext): voi
     await scope.register(multipart, { limits: { fileSize: limit, files: 1, fields: 8, fieldSize: OPTIONS_LIMIT } });
     scope.post('/v2/parse', async (request: FastifyRequest, reply: FastifyReply) => {
       if (!request.isMultipart()) {
-        return send(
-          reply,
-          v2Error(
-            'BAD_REQUEST',
-            'Bad Request: POST /v2/parse takes a multipart/form-data upload: a `file` part and an optional `options` ' +
-              'part holding the scrape options as JSON.',
-          ),
-        );
+        return send(reply, v2Error('BAD_REQUEST', `Bad Request: POST /v2/parse takes an upload: ${SEND}.`));
       }
       let upload: { file?: ParseFile; options: unknown };
       try {
         upload = await readUpload(request);
       } catch (error) {
-        const body = uploadError(error, limit);
-        if (body) return send(reply, body);
-        throw error;
+        return send(reply, uploadError(error, limit));
       }
       const { file, options } = upload;
       if (!file) return send(reply, v2Error('BAD_REQUEST', 'Bad Request: the upload has no `file` part.'));

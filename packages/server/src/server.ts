@@ -8,6 +8,7 @@ import { Admission } from './admission.js';
 import { ApiKeys } from './auth.js';
 import { describeBodyError, registerBodyParsing } from './body.js';
 import { registerCors } from './cors.js';
+import { answerClientError, frameworkErrorAnswer, MAX_PARAM_LENGTH } from './framework-errors.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { send, v2Error } from './respond.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
@@ -50,7 +51,14 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   const tenants = new WeakMap<FastifyRequest, string>();
   const inFlight = new Set<AbortController>();
   const closing = new AbortController();
-  const app = Fastify({ bodyLimit: options.bodyLimit, logger: false, return503OnClosing: true });
+  const app = Fastify({
+    bodyLimit: options.bodyLimit,
+    logger: false,
+    return503OnClosing: true,
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors: frameworkErrorAnswer,
+    clientErrorHandler: answerClientError,
+  });
   // Clients send nothing on the job socket: a small frame limit.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 

@@ -8,7 +8,7 @@ import type {
 } from 'crawlkit';
 import type { FastifyInstance } from 'fastify';
 
-import { send } from './respond.js';
+import { send, v2Error } from './respond.js';
 import {
   idempotencyKey,
   jobMethods,
@@ -70,7 +70,9 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
   });
 
   app.post('/v1/crawl', async (request, reply) => {
-    const { body } = crawlToV2(bodyOf(request.body));
+    const translated = crawlToV2(bodyOf(request.body));
+    if ('problem' in translated) return send(reply, v2Error('BAD_REQUEST', translated.problem));
+    const { body } = translated;
     const key = idempotencyKey(request);
     const call = { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) };
     return send(reply, withV1Address(await ck.crawl(body as CrawlRequestInput, call)));

@@ -115,8 +115,27 @@ function pathDepth(url: unknown): number {
   }
 }
 
-/** A v1 crawl body as a v2 one. */
-export function crawlToV2(v1: Body): { body: Body; warnings: string[] } {
+/** What is wrong with a v1 crawl option v2 has no key for (so v2's validation cannot name it), or undefined. */
+function v1CrawlProblem(v1: Body): string | undefined {
+  for (const key of ['ignoreSitemap', 'allowBackwardLinks'] as const) {
+    if (v1[key] !== undefined && typeof v1[key] !== 'boolean') {
+      return `Bad Request: \`${key}\` (v1) is true or false; got ${JSON.stringify(v1[key])}.`;
+    }
+  }
+  const depth = v1.maxDepth;
+  if (depth !== undefined && !(typeof depth === 'number' && Number.isInteger(depth) && depth >= 0)) {
+    return `Bad Request: \`maxDepth\` (v1) is a whole number of path segments below the URL, 0 or more; got ${JSON.stringify(depth)}.`;
+  }
+  return undefined;
+}
+
+/**
+ * A v1 crawl body as a v2 one, or the problem of a v1 option v2 has no key for. A `scrapeOptions` that is not an
+ * object goes through unchanged, so the v2 validation names it.
+ */
+export function crawlToV2(v1: Body): { body: Body; warnings: string[] } | { problem: string } {
+  const problem = v1CrawlProblem(v1);
+  if (problem) return { problem };
   const { scrapeOptions, ignoreSitemap, allowBackwardLinks, maxDepth, ...rest } = v1;
   const body: Body = { ...rest };
   if (typeof ignoreSitemap === 'boolean') body.sitemap = ignoreSitemap ? 'skip' : 'include';
@@ -124,11 +143,13 @@ export function crawlToV2(v1: Body): { body: Body; warnings: string[] } {
     body.crawlEntireDomain = allowBackwardLinks;
   }
   // v1's maxDepth counts path segments below the start URL: deeper paths are excluded.
-  if (typeof maxDepth === 'number' && Number.isInteger(maxDepth) && maxDepth >= 0) {
+  if (typeof maxDepth === 'number') {
     const deepest = pathDepth(v1.url) + maxDepth;
     const excludes: unknown[] = Array.isArray(body.excludePaths) ? (body.excludePaths as unknown[]) : [];
     body.excludePaths = [...excludes, `^(?:/[^/]+){${deepest + 1},}/?$`];
   }
+  if (scrapeOptions !== undefined && !isObject(scrapeOptions))
+    return { body: { ...body, scrapeOptions }, warnings: [] };
   const scrape = scrapeToV2(isObject(scrapeOptions) ? scrapeOptions : {});
   body.scrapeOptions = scrape.options;
   return { body, warnings: scrape.warnings };

@@ -1,9 +1,14 @@
+import type { Command } from 'commander';
+
 import type { Crawlkit } from '../crawlkit.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { ErrorResponse } from '../v2/types.js';
+
 import { readText } from './body-flags.js';
 import { CliError, exitCodeFor } from './errors.js';
+import { flagOfIssue } from './flag-of-issue.js';
 import { integerFlag } from './integer-flag.js';
+import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
@@ -34,6 +39,8 @@ export class CommandContext {
   readonly io: CliIo;
   readonly options: GlobalOptions;
   readonly signal: AbortSignal;
+  /** The command being run: a refused body's field is told as the flag that set it. */
+  command: Command | undefined;
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
   #overrides: CrawlkitOptions = {};
@@ -126,7 +133,9 @@ export class CommandContext {
   fail(error: ErrorResponse): number {
     if (this.mode === 'json') this.writeJson(error);
     else if (this.mode === 'ndjson') this.write(`${JSON.stringify(error)}\n`);
-    this.io.stderr.write(`crawlkit: ${commandLineWords(error.error)}${error.code ? ` (${error.code})` : ''}\n`);
+    const flag = flagOfIssue(error, this.command);
+    const words = `${flag && !error.error.includes(flag) ? `${flag}: ` : ''}${withFlags(error.error)}`;
+    this.io.stderr.write(`crawlkit: ${words}${error.code ? ` (${error.code})` : ''}\n`);
     return exitCodeFor(error.code);
   }
 
@@ -176,9 +185,4 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** A message's engine option that has a flag of its own, told as that flag (`http.limits.maxBodyBytes`). */
-function commandLineWords(message: string): string {
-  return message.replace('(http.limits.maxBodyBytes)', '(--max-body-bytes)');
 }

@@ -1,5 +1,6 @@
 import { httpStatusOf } from '../error-codes.js';
 import { CrawlkitError } from '../errors.js';
+import { withFlags } from './option-flags.js';
 
 /** Exit codes of the `crawlkit` command. */
 export const EXIT = {
@@ -23,9 +24,13 @@ export class CliError extends CrawlkitError {
   }
 }
 
-/** The exit code for a v2 error response: bad input (a code answered with HTTP 400) is 2, anything else 1. */
+/**
+ * The exit code for a v2 error response: bad input (a code answered with HTTP 400) is 2, anything else 1. An
+ * option the engine refuses (`INVALID_OPTION`) is bad input too: the command line's flags, environment and settings
+ * file are where its options come from.
+ */
 export function exitCodeFor(code: string | undefined): number {
-  return httpStatusOf(code) === 400 ? EXIT.badInput : EXIT.failure;
+  return httpStatusOf(code) === 400 || code === 'INVALID_OPTION' ? EXIT.badInput : EXIT.failure;
 }
 
 /**
@@ -36,6 +41,6 @@ export function exitCodeFor(code: string | undefined): number {
 export function startFailure(error: unknown, what: string): CliError {
   if (error instanceof CliError) return error;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (code === 'INVALID_OPTION') return new CliError(String(message), { cause: error });
+  if (code === 'INVALID_OPTION') return new CliError(withFlags(String(message)), { cause: error });
   return new CliError(`${what}: ${String(message)}`, { cause: error, exitCode: EXIT.failure });
 }

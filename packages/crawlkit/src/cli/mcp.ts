@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
-import { EXIT, startFailure } from './errors.js';
+import { CliError, EXIT, startFailure } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import {
   addListenFlags,
@@ -38,6 +38,17 @@ export const MCP_EXAMPLES = [
   'CRAWLKIT_API_KEY=secret crawlkit mcp --http --host 0.0.0.0',
 ];
 
+/** Flags of MCP over HTTP, which stdio would ignore: a client that gives one meant `--http`. */
+const HTTP_ONLY = ['port', 'host', 'apiKey', 'cors', 'keysShareJobs'];
+
+function refuseHttpFlags(command: Command): void {
+  const given = command.options.find(
+    (option) =>
+      HTTP_ONLY.includes(option.attributeName()) && command.getOptionValueSource(option.attributeName()) === 'cli',
+  );
+  if (given?.long) throw new CliError(`${given.long} applies to MCP over HTTP: add --http (stdio takes none of it)`);
+}
+
 /**
  * `crawlkit mcp`: firecrawl-mcp's tools over stdio (default) or streamable HTTP (`--http`), answered by this
  * process's engine on the store every other command uses, with `serve`'s settings (flags, environment, config file):
@@ -45,6 +56,7 @@ export const MCP_EXAMPLES = [
  */
 export async function mcpCommand(ctx: CommandContext, command: Command, mcpModule?: McpModule): Promise<number> {
   const flags = command.opts<McpFlags>();
+  if (!flags.http) refuseHttpFlags(command);
   const file = readServeFile(flags, process.env, process.cwd());
   const { bodyLimit, ...limits } = listenLimits(flags, file);
   const host = flags.host ?? '127.0.0.1';

@@ -14,6 +14,7 @@ import {
 } from './commands.js';
 import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { withFlags } from './option-flags.js';
 import { addParseFlags, PARSE_EXAMPLES, parseCommand } from './parse.js';
 import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
 import { addMcpFlags, MCP_EXAMPLES, mcpCommand } from './mcp.js';
@@ -121,6 +122,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     async (...args: unknown[]): Promise<void> => {
       const command = args.at(-1) as Command;
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
+      ctx.command = command;
       try {
         await ctx.load();
         const llm = model ? await commandModel(command.opts(), process.env) : undefined;
@@ -229,7 +231,7 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     }
     if (signal.aborted) return EXIT.interrupted;
     const response = toErrorResponse(error);
-    io.stderr.write(`crawlkit: ${response.error}${response.code ? ` (${response.code})` : ''}\n`);
+    io.stderr.write(`crawlkit: ${withFlags(response.error)}${response.code ? ` (${response.code})` : ''}\n`);
     return exitCodeFor(response.code);
   }
 }

@@ -39,6 +39,11 @@ export const REQUEST_CODES = {
     "The HTTP body is larger than the server's `bodyLimit` (HTTP server only).",
     'Send fewer URLs per batch (or use `appendToId`), or raise `bodyLimit` (`--body-limit`).',
   ),
+  REQUEST_HEADERS_TOO_LARGE: info(
+    431,
+    "The request's headers are larger than Node's limit, 16 KiB by default (HTTP server only); the connection is closed.",
+    'Send fewer or shorter headers (a long cookie or custom header), or start Node with `--max-http-header-size`.',
+  ),
   REQUEST_TIMEOUT: info(
     408,
     "The HTTP body did not arrive within the server's `bodyTimeoutMs`; the connection is closed (HTTP server only).",

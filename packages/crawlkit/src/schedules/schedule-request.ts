@@ -71,29 +71,52 @@ export function clockOf(request: Pick<ScheduleRequest, 'every' | 'cron'> & { tim
  */
 export function crawlBodyOf(target: ScheduleTarget): CrawlRequestInput {
   const { type, url, ...options } = target;
-  if (type === 'crawl') return { url, ...options };
+  if (type === 'crawl') {
+    const { scrapeOptions, ...crawl } = options;
+    return { url, ...crawl, scrapeOptions: revalidated(scrapeOptions) } as CrawlRequestInput;
+  }
   return {
     url,
     limit: 1,
     maxDiscoveryDepth: 0,
     sitemap: 'skip',
     ignoreRobotsTxt: true,
-    scrapeOptions: options,
+    scrapeOptions: revalidated(options) as CrawlRequestInput['scrapeOptions'],
   };
+}
+
+/**
+ * A target's scrape options with `maxAge` 1 ms unless it sets one: each run asks its pages again (with their
+ * validators, so an unchanged page costs a 304). With the v2 default (two days), a run read the page cache and a
+ * schedule saw no change for two days. Options that are not an object go on as given, for the validation to name.
+ */
+function revalidated(scrapeOptions: unknown): unknown {
+  if (scrapeOptions === undefined) return { maxAge: 1 };
+  if (typeof scrapeOptions !== 'object' || scrapeOptions === null || Array.isArray(scrapeOptions)) return scrapeOptions;
+  return 'maxAge' in scrapeOptions ? scrapeOptions : { maxAge: 1, ...scrapeOptions };
 }
 
 /** Checks a target as the crawl it runs as, its problems reported at the target's own paths. */
 function checkTarget(target: ScheduleTarget, index: number, ctx: z.RefinementCtx): void {
   for (const key of SCHEDULE_OWNED) {
     if (key in target) {
+      const why =
+        key === 'zeroDataRetention'
+          ? 'a schedule compares each run with the last, which keeps a hash of each page in the store; scrape or ' +
+            'crawl with zeroDataRetention outside a schedule.'
+          : "the schedule keeps each target's change feed (its own tag) and sends its own webhook.";
       ctx.addIssue({
         code: 'custom',
         path: ['targets', index, key],
-        message: `\`targets[${index}].${key}\` cannot be set: the schedule keeps each target's change feed (its own tag) and sends its own webhook.`,
+        message: `\`targets[${index}].${key}\` cannot be set: ${why}`,
       });
     }
   }
-  const parsed = crawlRequestSchema.safeParse(crawlBodyOf(target));
+  // The keys refused above are not checked again as the crawl's (a scrape target's would be 'unrecognized').
+  const rest = Object.fromEntries(
+    Object.entries(target).filter(([key]) => !(SCHEDULE_OWNED as readonly string[]).includes(key)),
+  ) as ScheduleTarget;
+  const parsed = crawlRequestSchema.safeParse(crawlBodyOf(rest));
   if (parsed.success) return;
   for (const issue of parsed.error.issues) {
     // A scrape target's options are its own keys, not `scrapeOptions`.

@@ -27,6 +27,19 @@ const domainSchema = z
   )
   .refine((d) => /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(d), { error: 'A domain is a host name such as example.com' });
 
+/** Domains a filter takes: far beyond a hand-written list, within what one query of the store can hold. */
+export const MAX_FILTER_DOMAINS = 100;
+
+const domainsSchema = (field: string) =>
+  z.array(domainSchema).superRefine((domains, ctx) => {
+    if (domains.length > MAX_FILTER_DOMAINS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `\`${field}\` takes at most ${MAX_FILTER_DOMAINS} domains; got ${domains.length}.`,
+      });
+    }
+  });
+
 export const searchRequestSchema = z
   .strictObject({
     query: z
@@ -41,8 +54,8 @@ export const searchRequestSchema = z
     categories: z.array(z.unknown()).optional(),
     /** Accepted for firecrawl-mcp (a search engine's own filter string); not read. */
     filter: z.string().optional(),
-    includeDomains: z.array(domainSchema).optional(),
-    excludeDomains: z.array(domainSchema).optional(),
+    includeDomains: domainsSchema('includeDomains').optional(),
+    excludeDomains: domainsSchema('excludeDomains').optional(),
     /** Time filter: `qdr:h|d|w|m|y` (optionally with a count, `qdr:d3`) or `cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY`. */
     tbs: z
       .string()

@@ -79,6 +79,9 @@ export const crawlerOptionsShape = {
   robotsUserAgent: z.string().min(1).optional(),
 };
 
+/** A date, or a date and time with an optional zone, as ISO 8601 writes them (Date.parse reads much more: `1.5`). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
 export const crawlRequestSchema = z
   .strictObject({
     url: urlSchema,
@@ -105,7 +108,7 @@ export const crawlRequestSchema = z
      */
     modifiedSince: z
       .string()
-      .refine((v) => !Number.isNaN(Date.parse(v)), {
+      .refine((v) => ISO_DATE_TIME.test(v.trim()) && !Number.isNaN(Date.parse(v)), {
         message: 'Expected an ISO 8601 date or time such as 2026-01-31 or 2026-01-31T12:00:00Z',
       })
       .optional(),

@@ -25,8 +25,25 @@ describe('a string where the v2 body goes', () => {
     expect(errorOf(await ck.scrape('example' as never))).toContain('pass { url: "example", ...options }');
   });
 
-  it('keeps the plain message for other bodies that are not objects', async () => {
-    expect(errorOf(await ck.scrape(null as never))).toBe('Bad Request: the body must be a JSON object');
-    expect(errorOf(await ck.scrape([] as never))).toBe('Bad Request: the body must be a JSON object');
+  it('tells a missing body, null, an array or a number the object to pass, with the key the method takes', async () => {
+    const hint = 'pass { url: "https://…", ...options }';
+    expect(errorOf(await ck.scrape(undefined as never))).toBe(
+      `Bad Request: the body must be a JSON object, got none: ${hint}`,
+    );
+    expect(errorOf(await ck.scrape(null as never))).toBe(
+      `Bad Request: the body must be a JSON object, got null: ${hint}`,
+    );
+    expect(errorOf(await ck.scrape([] as never))).toBe(
+      `Bad Request: the body must be a JSON object, got an array: ${hint}`,
+    );
+    expect(errorOf(await ck.map(42 as never))).toBe(
+      `Bad Request: the body must be a JSON object, got a number: ${hint}`,
+    );
+    expect(errorOf(await ck.batchScrape(['https://a.example'] as never))).toContain(
+      'got an array: pass { urls: ["https://…"], ...options }',
+    );
+    expect(errorOf(await ck.search(undefined as never))).toContain('got none: pass { query: "…", ...options }');
+    // A body without one such key (a schedule's) is read as {}: the message names what it needs.
+    expect(errorOf(await ck.schedules.create(undefined as never))).toMatch(/^Bad Request: targets: /);
   });
 });

@@ -29,24 +29,41 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return `Bad Request: ${path ? `${path}: ` : ''}${first.message}`;
 }
 
-/**
- * For a string sent as the body (the SDKs' `scrape(url, options)` is `scrape({ url, ...options })` here): the body
- * to write instead, under the key the schema takes the string as (`url`, `urls` or `query`), or nothing.
- */
-function stringBodyHint(schema: z.ZodType, text: string): string {
+/** The key a schema takes its one required value under (`url`, `urls` or `query`), or undefined. */
+function bodyKeyOf(schema: z.ZodType): 'url' | 'urls' | 'query' | undefined {
   // The key is found with a value any schema takes: the caller's own string may be no valid URL.
-  const keys = { url: 'https://example.com/', urls: ['https://example.com/'], query: 'words' };
-  for (const [key, probe] of Object.entries(keys)) {
-    if (!safeParse(schema, { [key]: probe }).success) continue;
-    return `, got a string: pass { ${key}: ${JSON.stringify(key === 'urls' ? [text] : text)}, ...options }`;
-  }
-  return '';
+  const probes = { url: 'https://example.com/', urls: ['https://example.com/'], query: 'words' } as const;
+  return (Object.keys(probes) as (keyof typeof probes)[]).find(
+    (key) => safeParse(schema, { [key]: probes[key] }).success,
+  );
+}
+
+/** What a body that is not an object is, in the words of the message. */
+function kindOf(body: unknown): string {
+  if (body === undefined) return 'none';
+  if (body === null) return 'null';
+  if (Array.isArray(body)) return 'an array';
+  return typeof body === 'object' ? 'an object' : `a ${typeof body}`;
+}
+
+/**
+ * For a body that is not an object: what it is and the body to write instead, under the key the schema takes
+ * (`url`, `urls` or `query`), with the caller's string when it is one (the SDKs' `scrape(url, options)` is
+ * `scrape({ url, ...options })` here).
+ */
+function notObjectHint(schema: z.ZodType, body: unknown): string {
+  const key = bodyKeyOf(schema);
+  if (!key) return '';
+  const value = typeof body === 'string' ? body : key === 'query' ? '…' : 'https://…';
+  return `, got ${kindOf(body)}: pass { ${key}: ${JSON.stringify(key === 'urls' ? [value] : value)}, ...options }`;
 }
 
 /** Parses a v2 body; bad input becomes the v2 error shape, never an exception. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): ParseResult<z.output<S>> {
+export function parseBody<S extends z.ZodType>(schema: S, given: unknown): ParseResult<z.output<S>> {
+  // No body, for a schema without a `url`, `urls` or `query` to show, is read as {}: its issues name what it needs.
+  const body = given === undefined && bodyKeyOf(schema) === undefined ? {} : given;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    const hint = typeof body === 'string' ? stringBodyHint(schema, body) : '';
+    const hint = notObjectHint(schema, body);
     return {
       ok: false,
       error: {

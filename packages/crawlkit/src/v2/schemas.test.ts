@@ -151,6 +151,21 @@ describe('location (item 10)', () => {
     });
     expect(ok({ url: 'https://example.com', location: {} }).location).toEqual({ country: 'us-generic' });
   });
+  it('takes languages as locale tags (en_US as en-US) and refuses what no browser can set, naming it', () => {
+    const languages = (list: string[]) => ({ url: 'https://example.com', location: { languages: list } });
+    expect(ok(languages(['en-US', 'fr', 'de-CH', 'en_GB'])).location?.languages).toEqual([
+      'en-US',
+      'fr',
+      'de-CH',
+      'en-GB',
+    ]);
+    for (const bad of ['-1', '1.5', 'english please']) {
+      const error = fail(languages(['en', bad]));
+      expect(JSON.stringify(error.details)).toContain(
+        `location.languages[1] is a language tag such as \\"en\\", \\"en-US\\" or \\"fr-CH\\"; got \\"${bad}\\"`,
+      );
+    }
+  });
   it('rejects an unknown country', () => {
     expect(fail({ url: 'https://example.com', location: { country: 'INVALID' } }).error).toContain(
       'Invalid country code',
@@ -379,6 +394,21 @@ describe('webhook URL (reference §16: a valid URL)', () => {
       expect(result.error.code).toBe('BAD_REQUEST');
       expect(result.error.error).toMatch(/^webhook\.url: /);
       expect(result.error.error).toContain(JSON.stringify(url));
+    }
+  });
+});
+
+describe('modifiedSince', () => {
+  const crawl = (modifiedSince: string) => parseBody(crawlRequestSchema, { url: 'https://example.com', modifiedSince });
+  it('takes ISO 8601 dates and times, and refuses what Date.parse reads otherwise', () => {
+    for (const good of ['2026-01-31', '2026-01-31T12:00:00Z', '2026-01-31T12:00:00.5+02:00', '2026-01-31T12:00']) {
+      expect(crawl(good).ok, good).toBe(true);
+    }
+    // Date.parse reads each of these as some date: 1.5 as 5 January 2001, -1 as the year -1.
+    for (const bad of ['1.5', '-1', 'Dec 25 2026', '2026', '2026-13-01']) {
+      const result = crawl(bad);
+      expect(result.ok, bad).toBe(false);
+      if (!result.ok) expect(JSON.stringify(result.error)).toMatch(/ISO 8601/);
     }
   });
 });

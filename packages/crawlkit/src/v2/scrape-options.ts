@@ -100,8 +100,35 @@ export const locationSchema = z.strictObject({
     .refine(isCountryCode, { message: 'Invalid country code. Use a valid ISO 3166-1 alpha-2 country code.' })
     .transform((c) => c.toLowerCase())
     .default('us-generic'),
-  languages: z.array(z.string().min(1)).optional(),
+  languages: z
+    .array(z.string().min(1))
+    .transform((languages, ctx) =>
+      languages.map((language, i) => {
+        const tag = canonicalLocale(language);
+        if (tag === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [i],
+            message: `location.languages[${i}] is a language tag such as "en", "en-US" or "fr-CH"; got ${JSON.stringify(language)}`,
+          });
+        }
+        return tag ?? language;
+      }),
+    )
+    .optional(),
 });
+
+/**
+ * A language tag in its canonical form (`en_us` is `en-US`), or undefined for what is none: the browser refuses to
+ * set such a locale, which would fail the page instead of the request.
+ */
+function canonicalLocale(language: string): string | undefined {
+  try {
+    return Intl.getCanonicalLocales(language.trim().replaceAll('_', '-'))[0];
+  } catch {
+    return undefined;
+  }
+}
 
 /** crawlkit's own: how the `markdown` format (and what reads it) is written. */
 export const markdownOptionsSchema = z.strictObject({

@@ -1,0 +1,46 @@
+/**
+ * Engine and server options the command line sets with a flag of its own: a message naming such an option by its
+ * path (an `INVALID_OPTION`, a size limit) is told with that flag, which is what the user typed.
+ */
+const OPTION_FLAGS: Record<string, string> = {
+  'http.limits.maxBodyBytes': '--max-body-bytes',
+  'search.provider.url': '--searxng-url',
+  'search.provider.apiKey': '--brave-api-key',
+  'llm.baseUrl': '--model-base-url',
+  'llm.model': '--model',
+  proxies: '--proxy',
+  cors: '--cors',
+  urlPolicy: '--url-policy',
+  concurrency: '--concurrency',
+  engine: '--engine',
+  storeDir: '--store',
+  apiKeys: '--api-key',
+  port: '--port',
+  host: '--host',
+  webhookSecret: '--webhook-secret',
+  creditLimit: '--credit-limit',
+  queueLimit: '--queue-limit',
+  bodyLimit: '--body-limit',
+  bodyTimeoutMs: '--body-timeout',
+  parseFileLimit: '--parse-file-limit',
+};
+
+/** The flag of an option path, by its longest known prefix (`proxies.basic.0` is `--proxy`). */
+function flagOf(path: string): string | undefined {
+  const parts = path.split('.');
+  for (let length = parts.length; length > 0; length--) {
+    const flag = OPTION_FLAGS[parts.slice(0, length).join('.')];
+    if (flag) return flag;
+  }
+  return undefined;
+}
+
+/** `message` with each option it names by path (`` `search.provider.url` ``, `(http.limits.maxBodyBytes)`) told with its flag. */
+export function withFlags(message: string): string {
+  return message
+    .replace('(http.limits.maxBodyBytes)', '(--max-body-bytes)')
+    .replace(/`([\w.]+)`/g, (whole, path: string) => {
+      const flag = flagOf(path);
+      return flag && !message.includes(`${whole} (${flag})`) ? `${whole} (${flag})` : whole;
+    });
+}

@@ -1,0 +1,81 @@
+import { STATUS_CODES, maxHeaderSize } from 'node:http';
+import type { Socket } from 'node:net';
+
+import { httpStatusOf, type ErrorResponse } from 'crawlkit';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+import { send, v2Error } from './respond.js';
+
+/** Longest path parameter the router reads (Fastify's default): ids are UUIDs, 36 characters. */
+export const MAX_PARAM_LENGTH = 100;
+
+const shown = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);
+
+/**
+ * The v2 answer of a path the router refuses before any route runs (Fastify's `frameworkErrors`): a path that is
+ * not valid percent-encoding, or a segment past `MAX_PARAM_LENGTH`.
+ */
+export function frameworkErrorAnswer(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const path = shown(request.url.split('?')[0] ?? request.url);
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      send(
+        reply,
+        v2Error(
+          'BAD_REQUEST',
+          `The path ${path} is not valid percent-encoding: encode each byte of an id or query value as %XX ` +
+            '(encodeURIComponent does).',
+        ),
+      );
+      return;
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      send(
+        reply,
+        v2Error(
+          'BAD_REQUEST',
+          `A segment of the path ${path} is longer than ${MAX_PARAM_LENGTH} characters: a job, schedule or ` +
+            'monitor id is a UUID (36 characters), as its creation answered it.',
+        ),
+      );
+      return;
+    default:
+      send(reply, v2Error('BAD_REQUEST', `Bad Request: ${error.message}`));
+  }
+}
+
+/** The answer to a connection's request that is not readable HTTP, by Node's parser's error code. */
+function clientErrorAnswer(code: string | undefined): ErrorResponse {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return v2Error(
+        'REQUEST_HEADERS_TOO_LARGE',
+        `The request's headers are larger than ${maxHeaderSize} bytes, Node's limit: send fewer or shorter ` +
+          'headers (a long cookie or custom header), or start the server with node --max-http-header-size.',
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return v2Error('REQUEST_TIMEOUT', 'The request did not arrive in time; the connection is closed.');
+    default:
+      return v2Error(
+        'BAD_REQUEST',
+        `The request is not valid HTTP/1.1 (${code ?? 'unreadable'}); the connection is closed.`,
+      );
+  }
+}
+
+/**
+ * Answers a request Node's HTTP parser refused (Fastify's `clientErrorHandler`) in the v2 error shape, then closes
+ * the connection, whose remaining bytes cannot be read as a request.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const body = clientErrorAnswer(error.code);
+    const status = httpStatusOf(body.code);
+    const text = JSON.stringify(body);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
+}

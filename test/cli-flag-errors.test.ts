@@ -1,0 +1,90 @@
+/**
+ * A bad value of a command-line flag is told as that flag: exit code 2 and a sentence naming it, whether the CLI
+ * checks it itself or the v2 validation of the body the flags build refuses it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { main } from '../packages/crawlkit/src/cli/program.ts';
+
+const store = mkdtempSync(join(tmpdir(), 'ck-cli-flags-'));
+afterAll(() => rmSync(store, { recursive: true, force: true }));
+
+/** Runs the CLI in this process; resolves to its exit code and stderr. */
+async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end();
+  stdout.resume();
+  let text = '';
+  stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const io = { stdout, stderr: stderr as unknown as NodeJS.WriteStream, stdin };
+  const code = await main([...args, '--store', store], io, new AbortController().signal);
+  return { code, stderr: text };
+}
+
+// No page is fetched: each body is refused before its work starts.
+const URL = 'http://127.0.0.1:1/';
+
+describe('a bad flag value names the flag', () => {
+  const cases: [string[], string][] = [
+    [['scrape', URL, '--max-age', '-1'], '--max-age'],
+    [['scrape', URL, '--wait-for', '1.5'], '--wait-for'],
+    [['scrape', URL, '--format', 'nope'], '--format'],
+    [['scrape', URL, '--country', 'zz9'], '--country'],
+    [['scrape', URL, '--proxy', 'fast'], '--proxy'],
+    [['crawl', URL, '--limit', 'ten'], '--limit'],
+    [['crawl', URL, '--max-age', 'old'], '--max-age'],
+    [['crawl', URL, '--sitemap', 'maybe'], '--sitemap'],
+    [['crawl', URL, '--max-concurrency', '0'], '--max-concurrency'],
+    [['crawl', URL, '--webhook', 'nowhere'], '--webhook'],
+    [['map', URL, '--limit', '-5'], '--limit'],
+    [['search', 'words', '--source', 'nope'], '--source'],
+    [['search', 'words', '--tbs', 'yesterday'], '--tbs'],
+    // A schedule keeps each target's change feed, which zero data retention forbids.
+    [['crawl', URL, '--every', '1h', '--zero-data-retention'], '--zero-data-retention'],
+    [['crawl', URL, '--every', '1h', '--limit', '0'], '--limit'],
+  ];
+  for (const [args, flag] of cases) {
+    it(`${args.slice(2).join(' ')} (${args[0]})`, async () => {
+      const { code, stderr } = await cli(args);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(flag);
+    });
+  }
+});
+
+describe('a bad flag value the engine refuses names the flag', () => {
+  const cases: [string[], string, RegExp][] = [
+    [['search', 'words', '--searxng-url', 'not a url'], '--searxng-url', /`search\.provider\.url` \(--searxng-url\)/],
+    [['scrape', URL, '--concurrency', '0'], '--concurrency', /--concurrency/],
+    [['serve', '--port', '0', '--proxy', 'nope'], '--proxy', /`proxies\.basic\.0` \(--proxy\)/],
+    [['serve', '--port', '0', '--cors', 'not-an-origin'], '--cors', /`cors\.0` \(--cors\)/],
+  ];
+  for (const [args, flag, message] of cases) {
+    it(`${args.slice(1).join(' ')} (${args[0]})`, async () => {
+      const { code, stderr } = await cli(args);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(flag);
+      expect(stderr).toMatch(message);
+    });
+  }
+});
+
+it('mcp over stdio refuses the flags of MCP over HTTP, saying to add --http', async () => {
+  for (const flags of [
+    ['--port', '3003'],
+    ['--host', '0.0.0.0'],
+    ['--api-key', 'k'],
+    ['--cors', '*'],
+  ]) {
+    const { code, stderr } = await cli(['mcp', ...flags]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`crawlkit: ${flags[0]} applies to MCP over HTTP: add --http`);
+  }
+});
