@@ -74,3 +74,40 @@ describe('webhook outbox on Redis', () => {
     }
   });
 });
+
+describe('a worker that does not lead the webhook outbox', () => {
+  it('closes without waiting to send events that the leader sends', { timeout: 120_000 }, async () => {
+    if (!server) return;
+    const prefix = `ck-hooks-${randomUUID()}`;
+    const slow = await startReceiver({ delayMs: 500 });
+    // Opened first, the submitter takes the webhook leadership and sends every event.
+    const submitter = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
+    // A long attempt timeout: a close that waited to send the events it queued would wait this long.
+    const worker = new Crawlkit({
+      backend: redis({ url: server.url, prefix }),
+      engine: 'http',
+      webhooks: { timeoutMs: 60_000 },
+    });
+    try {
+      const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/?lead=${i}`);
+      const { id } = ok(await submitter.batchScrape({ urls, webhook: { url: slow.url } }));
+      await worker.startWorker();
+      ok(await submitter.waitForJob(id));
+      expect(slow.events.length).toBeLessThan(EVENTS);
+
+      await worker.close();
+      // Closed while the leader still sends: before, the close waited for it (up to the attempt timeout, 60 s here;
+      // 10 s by default, so SIGTERM of `crawlkit worker` took 10 s more whenever a job had webhooks).
+      expect(slow.events.length).toBeLessThan(EVENTS);
+
+      await until(() => slow.events.length >= EVENTS, 60_000);
+      const sources = slow.events.flatMap((e) => (e.payload.data ?? []).map((d) => d.metadata?.sourceURL));
+      expect(sources).toHaveLength(PAGES);
+      expect(new Set(sources).size).toBe(PAGES);
+    } finally {
+      await worker.close();
+      await submitter.close();
+      await slow.close();
+    }
+  });
+});

@@ -120,9 +120,11 @@ export class WebhookDispatcher {
 
   /** Whether an event queued here, not yet sent or tried by any process, can be sent now by this process. */
   async #unsent(): Promise<boolean> {
+    const delivered = this.#stores();
     for (const [jobId, events] of this.#known) {
       const first = events.values().next().value;
-      if (!first || (this.#waiting.get(jobId) ?? 0) > Date.now()) continue;
+      // A store whose outbox another process delivers (a Redis worker that does not lead) is left to it.
+      if (!first || !delivered.includes(first.store) || (this.#waiting.get(jobId) ?? 0) > Date.now()) continue;
       const head = (await first.store.deliveries.pending(jobId))[0];
       for (const { delivery } of [...events.values()]) if (!head || delivery.seq < head.seq) this.#forget(delivery);
       const ours = head && head.attempts === 0 && head.nextAttemptAt <= Date.now() && this.#known.has(jobId);
