@@ -5,12 +5,15 @@
  * until Redis came back, and `scrape()` then answered `SCRAPE_TIMEOUT … while fetching the page`).
  */
 import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 
 import { redis } from '@crawlkit/redis';
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { runWorker } from '../packages/crawlkit/src/cli/worker.ts';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { until } from './helpers-batch.ts';
 import { ok } from './helpers/job-backends.ts';
 import { startRedisServer, type RedisServer } from './setup/redis.ts';
 
@@ -88,3 +91,48 @@ for (const fault of ['paused', 'killed'] as const) {
     });
   });
 }
+
+describe('crawlkit worker while Redis is paused', () => {
+  let server: RedisServer | undefined;
+  afterAll(async () => {
+    if (server) {
+      try {
+        process.kill(server.pid, 'SIGCONT');
+      } catch {
+        // already gone
+      }
+      await server.stop();
+    }
+  });
+
+  it('counts the store errors apart from failed pages', { timeout: 90_000 }, async () => {
+    server = await startRedisServer();
+    if (!server) {
+      if (process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
+      return;
+    }
+    const prefix = `ck-outage-${randomUUID()}`;
+    let text = '';
+    const stderr = new PassThrough().setEncoding('utf8');
+    stderr.on('data', (chunk: string) => (text += chunk));
+    const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough() } as never;
+    const stop = new AbortController();
+    const running = runWorker({ redis: server.url, prefix, engine: 'http' }, io, stop.signal, { redis });
+    const client = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
+    try {
+      const urls = ['/', '/articles/first-post.html'].map((path) => `${site.url}${path}`);
+      ok(await client.waitForJob(ok(await client.batchScrape({ urls })).id));
+      // Paused until the idle worker's sweep meets the outage (a command past its timeout), then back.
+      process.kill(server.pid, 'SIGSTOP');
+      await until(() => text.includes('error (not a page)'), 60_000);
+      process.kill(server.pid, 'SIGCONT');
+    } finally {
+      stop.abort();
+      await client.close();
+    }
+    expect(await running).toBe(0);
+    expect(text).toMatch(/error \(not a page\) .*REDIS_UNAVAILABLE/);
+    // Before: "2 pages stored, 1 failed", though no page failed.
+    expect(text).toMatch(/worker stopped: 2 pages stored, 0 failed, \d+ errors not of a page/);
+  });
+});
