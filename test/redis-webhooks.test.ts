@@ -111,3 +111,43 @@ describe('a worker that does not lead the webhook outbox', () => {
     }
   });
 });
+
+describe('a process that leads the webhook outbox', () => {
+  it(
+    'hands it over at close instead of sending its backlog, and each event goes once',
+    { timeout: 120_000 },
+    async () => {
+      if (!server) return;
+      const prefix = `ck-hooks-${randomUUID()}`;
+      const slow = await startReceiver({ delayMs: 500 });
+      // Opened first, the worker takes the webhook leadership; a close that sent its backlog would take up to 60 s.
+      const worker = new Crawlkit({
+        backend: redis({ url: server.url, prefix }),
+        engine: 'http',
+        webhooks: { timeoutMs: 60_000 },
+      });
+      await worker.startWorker();
+      const submitter = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
+      try {
+        const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/?leader=${i}`);
+        const { id } = ok(await submitter.batchScrape({ urls, webhook: { url: slow.url } }));
+        ok(await submitter.waitForJob(id));
+        await until(() => slow.events.length >= 2, 30_000);
+
+        await worker.close();
+        expect(slow.events.length).toBeLessThan(EVENTS);
+
+        // The submitter takes the outbox over; no event is sent twice, none is lost.
+        await until(() => slow.events.length >= EVENTS, 60_000);
+        const sources = slow.events.flatMap((e) => (e.payload.data ?? []).map((d) => d.metadata?.sourceURL));
+        expect(sources).toHaveLength(PAGES);
+        expect(new Set(sources).size).toBe(PAGES);
+        expect(new Set(slow.deliveryIds).size).toBe(slow.deliveryIds.length);
+      } finally {
+        await worker.close();
+        await submitter.close();
+        await slow.close();
+      }
+    },
+  );
+});

@@ -274,7 +274,8 @@ export class WebhookDispatcher {
     const jobId = first.jobId;
     const run = async () => {
       let current: { store: Store; delivery: Delivery } | undefined = { store, delivery: first };
-      while (current && !this.#closed && this.#claimed(jobId)) {
+      // Stops once the store's outbox is no longer delivered here (a Redis process that stopped leading it).
+      while (current && !this.#closed && this.#claimed(jobId) && this.#stores().includes(current.store)) {
         this.#forget(current.delivery);
         if (!(await this.#send(current.store, current.delivery))) return;
         this.#settled.set(jobId, current.delivery.seq);
