@@ -9,19 +9,16 @@ import { createRedisStore, redis } from '@crawlkit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runWorker } from '../packages/crawlkit/src/cli/worker.ts';
-import { startRedisServer, type RedisServer } from './setup/redis.ts';
+import { ownRedisServer, stopOwnRedisServer, type RedisServer } from './setup/redis.ts';
 
 let server: RedisServer | undefined;
 let port = '';
 
 beforeAll(async () => {
-  server = await startRedisServer(['--requirepass', 'right-password']);
-  if (!server && process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
+  server = await ownRedisServer(['--requirepass', 'right-password']);
   port = server ? new URL(server.url).port : '';
 });
-afterAll(async () => {
-  await server?.stop();
-});
+afterAll(() => stopOwnRedisServer(server));
 
 describe('Redis with a password', () => {
   it('says the password is missing, or wrong, and how to give it', async () => {

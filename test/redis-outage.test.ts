@@ -15,7 +15,7 @@ import { runWorker } from '../packages/crawlkit/src/cli/worker.ts';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { until } from './helpers-batch.ts';
 import { ok } from './helpers/job-backends.ts';
-import { startRedisServer, type RedisServer } from './setup/redis.ts';
+import { ownRedisServer, stopOwnRedisServer, type RedisServer } from './setup/redis.ts';
 
 let site: FixtureServer;
 beforeAll(async () => {
@@ -46,23 +46,11 @@ function codeOf(value: unknown): string | undefined {
 for (const fault of ['paused', 'killed'] as const) {
   describe(`Redis ${fault}`, () => {
     let server: RedisServer | undefined;
-    afterAll(async () => {
-      if (server) {
-        try {
-          process.kill(server.pid, 'SIGCONT');
-        } catch {
-          // already gone
-        }
-        await server.stop();
-      }
-    });
+    afterAll(() => stopOwnRedisServer(server));
 
     it('every call answers a clear error in time, and close() returns', { timeout: 90_000 }, async () => {
-      server = await startRedisServer();
-      if (!server) {
-        if (process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
-        return;
-      }
+      server = await ownRedisServer();
+      if (!server) return;
       const ck = new Crawlkit({
         backend: redis({ url: server.url, prefix: `ck-outage-${randomUUID()}`, commandTimeoutMs: COMMAND_TIMEOUT_MS }),
         engine: 'http',
@@ -94,23 +82,11 @@ for (const fault of ['paused', 'killed'] as const) {
 
 describe('crawlkit worker while Redis is paused', () => {
   let server: RedisServer | undefined;
-  afterAll(async () => {
-    if (server) {
-      try {
-        process.kill(server.pid, 'SIGCONT');
-      } catch {
-        // already gone
-      }
-      await server.stop();
-    }
-  });
+  afterAll(() => stopOwnRedisServer(server));
 
   it('counts the store errors apart from failed pages', { timeout: 90_000 }, async () => {
-    server = await startRedisServer();
-    if (!server) {
-      if (process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
-      return;
-    }
+    server = await ownRedisServer();
+    if (!server) return;
     const prefix = `ck-outage-${randomUUID()}`;
     let text = '';
     const stderr = new PassThrough().setEncoding('utf8');

@@ -12,11 +12,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { ok, startReceiver, until, type Receiver } from './helpers-batch.ts';
-import { startRedisServer, type RedisServer } from './setup/redis.ts';
+import { ownRedisServer, stopOwnRedisServer, type RedisServer } from './setup/redis.ts';
 
 const PAGES = 30;
 /** Events of the batch: `started`, one per page, `completed`. */
 const EVENTS = PAGES + 2;
+
+/** Waits for every event of the batch, then checks that each page came once. */
+async function expectEachPageOnce(events: Receiver): Promise<void> {
+  await until(() => events.events.length >= EVENTS, 60_000);
+  const sources = events.events.flatMap((e) => (e.payload.data ?? []).map((d) => d.metadata?.sourceURL));
+  expect(sources).toHaveLength(PAGES);
+  expect(new Set(sources).size).toBe(PAGES);
+  expect(new Set(events.deliveryIds).size).toBe(events.deliveryIds.length);
+}
 
 let site: FixtureServer;
 let receiver: Receiver;
@@ -26,19 +35,11 @@ beforeAll(async () => {
   site = await startFixtureServer();
   // Slow answers keep events waiting in the outbox while Redis is paused.
   receiver = await startReceiver({ delayMs: 150 });
-  server = await startRedisServer();
-  if (!server && process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
+  server = await ownRedisServer();
 });
 
 afterAll(async () => {
-  if (server) {
-    try {
-      process.kill(server.pid, 'SIGCONT');
-    } catch {
-      // already gone
-    }
-    await server.stop();
-  }
+  await stopOwnRedisServer(server);
   await receiver.close();
   await site.close();
 });
@@ -63,91 +64,45 @@ describe('webhook outbox on Redis', () => {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       process.kill(server.pid, 'SIGCONT');
 
-      await until(() => receiver.events.length >= EVENTS, 60_000);
-      const types = receiver.events.map((e) => e.payload.type);
-      expect(types.filter((t) => t === 'batch_scrape.page')).toHaveLength(PAGES);
-      expect(types.filter((t) => t === 'batch_scrape.completed')).toHaveLength(1);
-      const sources = receiver.events.flatMap((e) => (e.payload.data ?? []).map((d) => d.metadata?.sourceURL));
-      expect(new Set(sources).size).toBe(PAGES);
+      await expectEachPageOnce(receiver);
+      expect(receiver.events.filter((e) => e.payload.type === 'batch_scrape.completed')).toHaveLength(1);
     } finally {
       await ck.close();
     }
   });
 });
 
-describe('a worker that does not lead the webhook outbox', () => {
-  it('closes without waiting to send events that the leader sends', { timeout: 120_000 }, async () => {
-    if (!server) return;
-    const prefix = `ck-hooks-${randomUUID()}`;
-    const slow = await startReceiver({ delayMs: 500 });
-    // Opened first, the submitter takes the webhook leadership and sends every event.
-    const submitter = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
-    // A long attempt timeout: a close that waited to send the events it queued would wait this long.
-    const worker = new Crawlkit({
-      backend: redis({ url: server.url, prefix }),
-      engine: 'http',
-      webhooks: { timeoutMs: 60_000 },
-    });
-    try {
-      const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/?lead=${i}`);
-      const { id } = ok(await submitter.batchScrape({ urls, webhook: { url: slow.url } }));
-      await worker.startWorker();
-      ok(await submitter.waitForJob(id));
-      expect(slow.events.length).toBeLessThan(EVENTS);
-
-      await worker.close();
-      // Closed while the leader still sends: before, the close waited for it (up to the attempt timeout, 60 s here;
-      // 10 s by default, so SIGTERM of `crawlkit worker` took 10 s more whenever a job had webhooks).
-      expect(slow.events.length).toBeLessThan(EVENTS);
-
-      await until(() => slow.events.length >= EVENTS, 60_000);
-      const sources = slow.events.flatMap((e) => (e.payload.data ?? []).map((d) => d.metadata?.sourceURL));
-      expect(sources).toHaveLength(PAGES);
-      expect(new Set(sources).size).toBe(PAGES);
-    } finally {
-      await worker.close();
-      await submitter.close();
-      await slow.close();
-    }
-  });
-});
-
-describe('a process that leads the webhook outbox', () => {
-  it(
-    'hands it over at close instead of sending its backlog, and each event goes once',
-    { timeout: 120_000 },
-    async () => {
+describe('closing a worker while the webhook outbox has a backlog', () => {
+  for (const leader of ['submitter', 'worker'] as const) {
+    it(`returns while events are left, each then sent once (the ${leader} leads)`, { timeout: 120_000 }, async () => {
       if (!server) return;
+      const url = server.url;
       const prefix = `ck-hooks-${randomUUID()}`;
       const slow = await startReceiver({ delayMs: 500 });
-      // Opened first, the worker takes the webhook leadership; a close that sent its backlog would take up to 60 s.
-      const worker = new Crawlkit({
-        backend: redis({ url: server.url, prefix }),
-        engine: 'http',
-        webhooks: { timeoutMs: 60_000 },
-      });
-      await worker.startWorker();
-      const submitter = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
+      const submitter = new Crawlkit({ backend: redis({ url, prefix }), engine: 'http' });
+      // A long attempt timeout: a close that sent the backlog, or waited for the leader to, would take up to 60 s.
+      const worker = new Crawlkit({ backend: redis({ url, prefix }), engine: 'http', webhooks: { timeoutMs: 60_000 } });
       try {
-        const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/?leader=${i}`);
+        const urls = Array.from({ length: PAGES }, (_, i) => `${site.url}/?${leader}=${i}`);
+        // The first engine to open takes the webhook leadership.
+        if (leader === 'worker') await worker.startWorker();
         const { id } = ok(await submitter.batchScrape({ urls, webhook: { url: slow.url } }));
+        if (leader === 'submitter') await worker.startWorker();
         ok(await submitter.waitForJob(id));
         await until(() => slow.events.length >= 2, 30_000);
 
         await worker.close();
+        // Before, the close sent the backlog itself, or waited for the leader to send the events it queued (10 s
+        // by default: SIGTERM of `crawlkit worker` took 10 s more whenever a job had webhooks).
         expect(slow.events.length).toBeLessThan(EVENTS);
 
-        // The submitter takes the outbox over; no event is sent twice, none is lost.
-        await until(() => slow.events.length >= EVENTS, 60_000);
-        const sources = slow.events.flatMap((e) => (e.payload.data ?? []).map((d) => d.metadata?.sourceURL));
-        expect(sources).toHaveLength(PAGES);
-        expect(new Set(sources).size).toBe(PAGES);
-        expect(new Set(slow.deliveryIds).size).toBe(slow.deliveryIds.length);
+        // The other process sends the rest (taking the outbox over when the worker led it).
+        await expectEachPageOnce(slow);
       } finally {
         await worker.close();
         await submitter.close();
         await slow.close();
       }
-    },
-  );
+    });
+  }
 });

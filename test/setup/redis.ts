@@ -118,6 +118,27 @@ export async function startRedisServer(args: readonly string[] = []): Promise<Re
   return undefined;
 }
 
+/**
+ * A server of a test's own, started with `args` (see `startRedisServer`): undefined when none can start, and a throw
+ * instead with `CRAWLKIT_REQUIRE_REDIS=1` (CI).
+ */
+export async function ownRedisServer(args: readonly string[] = []): Promise<RedisServer | undefined> {
+  const server = await startRedisServer(args);
+  if (!server && process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
+  return server;
+}
+
+/** Stops a test's own server, resumed first if the test left it paused (SIGSTOP). */
+export async function stopOwnRedisServer(server: RedisServer | undefined): Promise<void> {
+  if (!server) return;
+  try {
+    process.kill(server.pid, 'SIGCONT');
+  } catch {
+    // already gone
+  }
+  await server.stop();
+}
+
 const SKIP_MESSAGE =
   '\n[redis] SKIPPED: redis-server could not be started (install Debian redis-server, or set CRAWLKIT_TEST_REDIS_URL)\n';
 
