@@ -5,14 +5,17 @@
  * until Redis came back, and `scrape()` then answered `SCRAPE_TIMEOUT … while fetching the page`).
  */
 import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 
 import { redis } from '@crawlkit/redis';
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { runWorker } from '../packages/crawlkit/src/cli/worker.ts';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { until } from './helpers-batch.ts';
 import { ok } from './helpers/job-backends.ts';
-import { startRedisServer, type RedisServer } from './setup/redis.ts';
+import { ownRedisServer, stopOwnRedisServer, type RedisServer } from './setup/redis.ts';
 
 let site: FixtureServer;
 beforeAll(async () => {
@@ -43,23 +46,11 @@ function codeOf(value: unknown): string | undefined {
 for (const fault of ['paused', 'killed'] as const) {
   describe(`Redis ${fault}`, () => {
     let server: RedisServer | undefined;
-    afterAll(async () => {
-      if (server) {
-        try {
-          process.kill(server.pid, 'SIGCONT');
-        } catch {
-          // already gone
-        }
-        await server.stop();
-      }
-    });
+    afterAll(() => stopOwnRedisServer(server));
 
     it('every call answers a clear error in time, and close() returns', { timeout: 90_000 }, async () => {
-      server = await startRedisServer();
-      if (!server) {
-        if (process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
-        return;
-      }
+      server = await ownRedisServer();
+      if (!server) return;
       const ck = new Crawlkit({
         backend: redis({ url: server.url, prefix: `ck-outage-${randomUUID()}`, commandTimeoutMs: COMMAND_TIMEOUT_MS }),
         engine: 'http',
@@ -88,3 +79,36 @@ for (const fault of ['paused', 'killed'] as const) {
     });
   });
 }
+
+describe('crawlkit worker while Redis is paused', () => {
+  let server: RedisServer | undefined;
+  afterAll(() => stopOwnRedisServer(server));
+
+  it('counts the store errors apart from failed pages', { timeout: 90_000 }, async () => {
+    server = await ownRedisServer();
+    if (!server) return;
+    const prefix = `ck-outage-${randomUUID()}`;
+    let text = '';
+    const stderr = new PassThrough().setEncoding('utf8');
+    stderr.on('data', (chunk: string) => (text += chunk));
+    const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough() } as never;
+    const stop = new AbortController();
+    const running = runWorker({ redis: server.url, prefix, engine: 'http' }, io, stop.signal, { redis });
+    const client = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
+    try {
+      const urls = ['/', '/articles/first-post.html'].map((path) => `${site.url}${path}`);
+      ok(await client.waitForJob(ok(await client.batchScrape({ urls })).id));
+      // Paused until the idle worker's sweep meets the outage (a command past its timeout), then back.
+      process.kill(server.pid, 'SIGSTOP');
+      await until(() => text.includes('error (not a page)'), 60_000);
+      process.kill(server.pid, 'SIGCONT');
+    } finally {
+      stop.abort();
+      await client.close();
+    }
+    expect(await running).toBe(0);
+    expect(text).toMatch(/error \(not a page\) .*REDIS_UNAVAILABLE/);
+    // Before: "2 pages stored, 1 failed", though no page failed.
+    expect(text).toMatch(/worker stopped: 2 pages stored, 0 failed, \d+ errors not of a page/);
+  });
+});

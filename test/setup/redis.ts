@@ -38,7 +38,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once the server answers PING with PONG. */
+/** Resolves once the server answers PING (with PONG, or that it needs a password). */
 async function waitForPong(port: number, deadline: number, child: ChildProcess): Promise<boolean> {
   while (Date.now() < deadline && child.exitCode === null) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -47,7 +47,7 @@ async function waitForPong(port: number, deadline: number, child: ChildProcess):
       socket.once('connect', () => socket.write('PING\r\n'));
       socket.once('data', (data) => {
         socket.destroy();
-        resolve(data.toString().startsWith('+PONG'));
+        resolve(/^(\+PONG|-NOAUTH)/.test(data.toString()));
       });
       socket.once('error', () => resolve(false));
       socket.once('timeout', () => {
@@ -61,14 +61,17 @@ async function waitForPong(port: number, deadline: number, child: ChildProcess):
   return false;
 }
 
-/** Starts `redis-server` on a free loopback port; undefined when it cannot (not installed, no port). */
-export async function startRedisServer(): Promise<RedisServer | undefined> {
+/**
+ * Starts `redis-server` on a free loopback port, with `args` added to its command line (`--requirepass`, `--maxmemory`,
+ * ...); undefined when it cannot (not installed, no port).
+ */
+export async function startRedisServer(args: readonly string[] = []): Promise<RedisServer | undefined> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'ck-redis-'));
     const child = spawn(
       BINARY,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...args],
       { stdio: 'ignore' },
     );
     const failed = await new Promise<boolean>((resolve) => {
@@ -113,6 +116,27 @@ export async function startRedisServer(): Promise<RedisServer | undefined> {
     rmSync(dir, { recursive: true, force: true });
   }
   return undefined;
+}
+
+/**
+ * A server of a test's own, started with `args` (see `startRedisServer`): undefined when none can start, and a throw
+ * instead with `CRAWLKIT_REQUIRE_REDIS=1` (CI).
+ */
+export async function ownRedisServer(args: readonly string[] = []): Promise<RedisServer | undefined> {
+  const server = await startRedisServer(args);
+  if (!server && process.env.CRAWLKIT_REQUIRE_REDIS === '1') throw new Error('redis-server could not be started');
+  return server;
+}
+
+/** Stops a test's own server, resumed first if the test left it paused (SIGSTOP). */
+export async function stopOwnRedisServer(server: RedisServer | undefined): Promise<void> {
+  if (!server) return;
+  try {
+    process.kill(server.pid, 'SIGCONT');
+  } catch {
+    // already gone
+  }
+  await server.stop();
 }
 
 const SKIP_MESSAGE =

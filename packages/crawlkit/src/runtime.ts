@@ -244,6 +244,7 @@ export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.queue.onIdle();
   await rt.ctx.recordings.closeAll();
   await rt.ctx.extraction.release();
+  rt.distributed?.handOverWebhooks();
   await rt.dispatcher.flush();
   await rt.dispatcher.close();
   await rt.ctx.fetcher.close();

@@ -81,7 +81,10 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
       await connect(client, connectTimeoutMs);
     } catch (cause) {
       client.disconnect();
-      throw new RedisBackendError('REDIS_UNAVAILABLE', 'Cannot connect to Redis for the work queue.', { cause });
+      const message = cause instanceof Error ? cause.message : String(cause);
+      throw new RedisBackendError('REDIS_UNAVAILABLE', `Cannot connect to Redis for the work queue: ${message}`, {
+        cause,
+      });
     }
     return client;
   }

@@ -67,3 +67,20 @@ export function redisFailure(
   }
   return new StoreError('STORE_IO', `Redis command failed: ${message}`, { cause });
 }
+
+/**
+ * Why a connection to Redis failed, from the first error its client met, with what to do for the usual ones: a
+ * password missing (`NOAUTH`) or refused (`WRONGPASS`), nothing listening (`ECONNREFUSED`).
+ */
+export function whyNotConnected(error: Error): string {
+  const { message } = error;
+  if (message.startsWith('NOAUTH')) {
+    return 'Redis needs a password (NOAUTH): give it in the URL, redis://:<password>@host:port (redis://<user>:<password>@host:port for an ACL user)';
+  }
+  if (message.startsWith('WRONGPASS')) {
+    return 'Redis refused the user or password of the URL (WRONGPASS): check them, redis://:<password>@host:port (redis://<user>:<password>@host:port for an ACL user)';
+  }
+  if ((error as { code?: unknown }).code === 'ECONNREFUSED')
+    return `${message}: is redis-server running at that address?`;
+  return message;
+}

@@ -23,7 +23,11 @@ export interface WorkQueueOptions {
 }
 
 const QUEUE_NAME = 'tasks';
-/** An item failing this often (store or queue errors, not scrape errors) is given up and kept for inspection. */
+/**
+ * An item failing this often (a handler's rejection: not a scrape error) is given up, and not kept: a kept item would
+ * make the same item queued again a duplicate (BullMQ keeps ids), so that the workers' sweep could never put back a
+ * task whose store kept failing. The task's own failure is recorded in its job.
+ */
 const MAX_ATTEMPTS = 5;
 
 /** BullMQ's custom job ids may not contain `:`; a hash keeps them short whatever the task key is. */
@@ -49,7 +53,7 @@ export class BullWorkQueue implements WorkQueue {
       prefix: `${options.prefix}:bull`,
       defaultJobOptions: {
         removeOnComplete: true,
-        removeOnFail: 1_000,
+        removeOnFail: true,
         attempts: MAX_ATTEMPTS,
         backoff: { type: 'exponential', delay: 1_000 },
       },

@@ -84,11 +84,18 @@ export async function runWorker(
   };
   let pages = 0;
   let failures = 0;
+  /** Errors without a page: the store or queue failed (Redis paused, out of memory), a robots.txt could not be read. */
+  let others = 0;
   ck.on('page', ({ jobId, document }) => {
     pages++;
     note(`page ${jobId ?? ''} ${document.metadata.sourceURL} (${document.metadata.statusCode})`);
   });
   ck.on('error', ({ jobId, url: pageUrl, error }) => {
+    if (!pageUrl) {
+      others++;
+      note(`error (not a page) ${jobId ? `job ${jobId}: ` : ''}${error.error} (${error.code ?? 'UNKNOWN_ERROR'})`);
+      return;
+    }
     failures++;
     note(`error ${jobId ?? ''} ${pageUrl}: ${error.error}`);
   });
@@ -108,7 +115,7 @@ export async function runWorker(
     signal.removeEventListener('abort', onTerm);
     await ck.close();
   }
-  note(`worker stopped: ${pages} pages stored, ${failures} failed`);
+  note(`worker stopped: ${pages} pages stored, ${failures} failed${others ? `, ${others} errors not of a page` : ''}`);
   return EXIT.ok;
 }
 

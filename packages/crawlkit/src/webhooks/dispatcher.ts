@@ -1,54 +1,13 @@
-import type { UrlPolicy } from '@crawlkit/fetcher';
-import type { Delivery, SecretBox, Store } from '@crawlkit/store';
+import type { Delivery, Store } from '@crawlkit/store';
 
 import { openHeaders } from '../jobs/job-secrets.js';
 
+import { storeFaultDelay } from '../store-faults.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
+import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 import { deliveryCodec } from '../codec/records.js';
-
-/**
- * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own); resolves with the
- * status code, rejects on network errors and with `URL_BLOCKED` for a refused target.
- */
-export type PostJson = (
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-  timeoutMs: number,
-  policy: UrlPolicy | undefined,
-) => Promise<number>;
-
-export interface DispatcherOptions {
-  post: PostJson;
-  /**
-   * HMAC-SHA256 secret for the signature headers of the events whose job recorded none (`StoredJob.webhookSecret`,
-   * which signs the others); unsigned without either.
-   */
-  secret?: string;
-  /** Time one delivery attempt may take, in milliseconds. */
-  timeoutMs: number;
-  /** Attempts per event before it is given up. */
-  maxAttempts: number;
-  /** Delay before the first retry in milliseconds; doubles per attempt. */
-  retryDelayMs: number;
-  /** Longest delay between two attempts, in milliseconds. @default 300000 */
-  maxRetryDelayMs?: number;
-  /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
-  lanes?: number;
-  /**
-   * Takes the right to send a job's events (the job's lease, shared with its driver in this process) unless another
-   * live process has it; resolves to a function that lets it go, or undefined (that process sends them). `lost` is
-   * called when another process takes it over. Held while the job has events to send here.
-   * @default every job's events are sent here
-   */
-  claim?(store: Store, jobId: string, lost: () => void): Promise<(() => Promise<void>) | undefined>;
-  /** What opens the sealed header values of a store's deliveries. @default values are sent as stored */
-  secrets?(store: Store): SecretBox;
-  /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
-  onGiveUp(store: Store, delivery: Delivery, error: string): Promise<void>;
-}
 
 /** Errors of the POST that retrying cannot fix: the target is refused by the URL policy or is not a web URL. */
 const PERMANENT_CODES = new Set(['URL_BLOCKED', 'SCRAPE_UNSUPPORTED_PROTOCOL', 'SCRAPE_INVALID_URL']);
@@ -97,6 +56,8 @@ export class WebhookDispatcher {
   #lastLookMs = 0;
   #round: Promise<void> | undefined;
   #again = false;
+  /** Looks at the outbox that failed in a row. */
+  #lookFaults = 0;
   #closed = false;
 
   constructor(stores: () => Store[], options: DispatcherOptions) {
@@ -159,9 +120,11 @@ export class WebhookDispatcher {
 
   /** Whether an event queued here, not yet sent or tried by any process, can be sent now by this process. */
   async #unsent(): Promise<boolean> {
+    const delivered = this.#stores();
     for (const [jobId, events] of this.#known) {
       const first = events.values().next().value;
-      if (!first || (this.#waiting.get(jobId) ?? 0) > Date.now()) continue;
+      // A store whose outbox another process delivers (a Redis worker that does not lead) is left to it.
+      if (!first || !delivered.includes(first.store) || (this.#waiting.get(jobId) ?? 0) > Date.now()) continue;
       const head = (await first.store.deliveries.pending(jobId))[0];
       for (const { delivery } of [...events.values()]) if (!head || delivery.seq < head.seq) this.#forget(delivery);
       const ours = head && head.attempts === 0 && head.nextAttemptAt <= Date.now() && this.#known.has(jobId);
@@ -241,8 +204,12 @@ export class WebhookDispatcher {
 
   #start(): void {
     const started = performance.now();
+    let failed = false;
     this.#round = this.#look()
-      .catch(() => undefined)
+      .then(
+        () => void (this.#lookFaults = 0),
+        () => void (failed = true),
+      )
       .finally(() => {
         this.#lastLookEnd = performance.now();
         this.#lastLookMs = this.#lastLookEnd - started;
@@ -250,6 +217,9 @@ export class WebhookDispatcher {
         if (this.#again) {
           this.#again = false;
           this.#schedule(0);
+        } else if (failed) {
+          // The outbox could not be read (Redis down): look again, or the events left wait for a new one forever.
+          this.#schedule(storeFaultDelay(++this.#lookFaults));
         }
       });
   }
@@ -304,7 +274,8 @@ export class WebhookDispatcher {
     const jobId = first.jobId;
     const run = async () => {
       let current: { store: Store; delivery: Delivery } | undefined = { store, delivery: first };
-      while (current && !this.#closed && this.#claimed(jobId)) {
+      // Stops once the store's outbox is no longer delivered here (a Redis process that stopped leading it).
+      while (current && !this.#closed && this.#claimed(jobId) && this.#stores().includes(current.store)) {
         this.#forget(current.delivery);
         if (!(await this.#send(current.store, current.delivery))) return;
         this.#settled.set(jobId, current.delivery.seq);

@@ -34,6 +34,14 @@ export class Distributed {
     return this.#leadership.held ? stores : stores.filter((s) => s !== this.store);
   }
 
+  /**
+   * Before a close: stops delivering the shared outbox here, so that the close does not send its backlog (up to the
+   * attempt timeout); `close()` lets the lock go and the next process takes the outbox over.
+   */
+  handOverWebhooks(): void {
+    this.#leadership.handOver();
+  }
+
   async closeWorkers(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     this.workers.clear();

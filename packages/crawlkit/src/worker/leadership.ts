@@ -11,6 +11,9 @@ export class Leadership {
   readonly #ttlMs: number;
   #timer: NodeJS.Timeout | undefined;
   #held = false;
+  /** Whether the lock was ours at the last renewal (it may still be, after `handOver()`). */
+  #owned = false;
+  #handedOver = false;
 
   constructor(coordination: Coordination, name: string, owner: string, ttlMs: number) {
     this.#coordination = coordination;
@@ -31,13 +34,21 @@ export class Leadership {
     this.#timer.unref();
   }
 
-  async stop(): Promise<void> {
+  /** Stops leading here (`held` is false from now on), while keeping the lock until `stop()` lets it go. */
+  handOver(): void {
     clearInterval(this.#timer);
-    if (this.#held) await this.#coordination.releaseLock(this.#name, this.#owner).catch(() => undefined);
+    this.#handedOver = true;
     this.#held = false;
   }
 
+  async stop(): Promise<void> {
+    this.handOver();
+    if (this.#owned) await this.#coordination.releaseLock(this.#name, this.#owner).catch(() => undefined);
+    this.#owned = false;
+  }
+
   async #renew(): Promise<void> {
-    this.#held = await this.#coordination.tryLock(this.#name, this.#owner, this.#ttlMs).catch(() => false);
+    this.#owned = await this.#coordination.tryLock(this.#name, this.#owner, this.#ttlMs).catch(() => false);
+    this.#held = this.#owned && !this.#handedOver;
   }
 }

@@ -12,12 +12,15 @@ import { executeTask, isStoreBudgetError, type JobTasks } from '../jobs/task-exe
 import { JobCompletion } from './job-completion.js';
 import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
+import { isStoreFault } from '../store-faults.js';
 
 /** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
 const MAX_INLINE_WAIT_MS = 5_000;
 /** How long a task waits in place for one of its job's running slots before going back on the queue. */
 const JOB_SLOT_WAIT_MS = 2_000;
 const JOB_SLOT_POLL_MS = 50;
+/** How long a task whose store kept failing on every attempt waits on the queue before it is tried again. */
+const STORE_FAULT_REQUEUE_MS = 5_000;
 /** A running slot outlives the scrape's own timeout by this much before a dead holder's slot frees itself. */
 const JOB_SLOT_LEASE_EXTRA_MS = 30_000;
 
@@ -114,8 +117,8 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   /**
-   * Runs an item; on the queue's last attempt a failure (the store or queue kept failing) settles the task as failed,
-   * so that its job can still finish.
+   * Runs an item; on the queue's last attempt a failure settles the task as failed, so that its job can still finish,
+   * unless it is a store fault: the item is then queued again (the page did not fail, the store did).
    */
   async #handleAttempt(item: WorkItem, attempt: WorkAttempt): Promise<void> {
     try {
@@ -123,6 +126,13 @@ export class TaskWorker implements CrawlkitWorker {
     } catch (error) {
       this.#deps.internalError(item.jobId, error);
       if (!attempt.final) throw error;
+      if (isStoreFault(error)) {
+        // The store failed (Redis out of memory, down), not the page: the task goes on as a new item once it answers.
+        await this.#deps.connection.queue.enqueue([{ ...item, attempt: item.attempt + 1 }], {
+          delayMs: STORE_FAULT_REQUEUE_MS,
+        });
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       const { store } = this.#deps.connection;
       await store.tasks.complete(item.jobId, {

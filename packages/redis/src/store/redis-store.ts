@@ -10,6 +10,7 @@ import {
 } from '@crawlkit/store';
 import { Redis, type RedisOptions } from 'ioredis';
 
+import { whyNotConnected } from '../errors.js';
 import { Lifecycle } from './lifecycle.js';
 import { RedisCounterStore } from './counters.js';
 import { RedisScheduleStore } from './schedules.js';
@@ -187,6 +188,9 @@ export function storeLifecycle(store: RedisStore): Lifecycle | undefined {
 /** Connects, giving up after `timeoutMs` (ioredis would otherwise retry for ever). */
 export async function connect(client: Redis, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
+  let reason: Error | undefined;
+  const onError = (error: Error) => void (reason ??= error);
+  client.on('error', onError);
   try {
     await Promise.race([
       client.connect(),
@@ -194,7 +198,11 @@ export async function connect(client: Redis, timeoutMs: number): Promise<void> {
         timer = setTimeout(() => reject(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
       }),
     ]);
+  } catch (cause) {
+    // ioredis rejects with "Connection is closed."; what Redis or the socket said came first as an 'error' event.
+    throw reason ? new Error(whyNotConnected(reason), { cause: reason }) : cause;
   } finally {
     clearTimeout(timer);
+    client.off('error', onError);
   }
 }

@@ -1,0 +1,44 @@
+import type { UrlPolicy } from '@crawlkit/fetcher';
+import type { Delivery, SecretBox, Store } from '@crawlkit/store';
+
+/**
+ * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own); resolves with the
+ * status code, rejects on network errors and with `URL_BLOCKED` for a refused target.
+ */
+export type PostJson = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  policy: UrlPolicy | undefined,
+) => Promise<number>;
+
+export interface DispatcherOptions {
+  post: PostJson;
+  /**
+   * HMAC-SHA256 secret for the signature headers of the events whose job recorded none (`StoredJob.webhookSecret`,
+   * which signs the others); unsigned without either.
+   */
+  secret?: string;
+  /** Time one delivery attempt may take, in milliseconds. */
+  timeoutMs: number;
+  /** Attempts per event before it is given up. */
+  maxAttempts: number;
+  /** Delay before the first retry in milliseconds; doubles per attempt. */
+  retryDelayMs: number;
+  /** Longest delay between two attempts, in milliseconds. @default 300000 */
+  maxRetryDelayMs?: number;
+  /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
+  lanes?: number;
+  /**
+   * Takes the right to send a job's events (the job's lease, shared with its driver in this process) unless another
+   * live process has it; resolves to a function that lets it go, or undefined (that process sends them). `lost` is
+   * called when another process takes it over. Held while the job has events to send here.
+   * @default every job's events are sent here
+   */
+  claim?(store: Store, jobId: string, lost: () => void): Promise<(() => Promise<void>) | undefined>;
+  /** What opens the sealed header values of a store's deliveries. @default values are sent as stored */
+  secrets?(store: Store): SecretBox;
+  /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
+  onGiveUp(store: Store, delivery: Delivery, error: string): Promise<void>;
+}
