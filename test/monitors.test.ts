@@ -176,7 +176,6 @@ describe('monitors', () => {
       'sends no email',
       'webhook',
     );
-    await refused({ ...base, targets: [{ type: 'search', queries: ['llm'] }] }, '`search` target is not offered');
     await refused(
       { ...base, schedule: { text: 'now and then' } },
       '"now and then"',

@@ -6,9 +6,22 @@ import { z } from 'zod';
 
 import { recordCodec } from './record-codec.js';
 
+/** What a `search` target runs at each check: its queries and their filters, and how its results are scraped. */
+const monitorSearch = z.object({
+  queries: z.array(z.string()),
+  maxResults: z.number(),
+  searchWindow: z.enum(['5m', '15m', '1h', '6h', '24h', '7d']).optional(),
+  includeDomains: z.array(z.string()).optional(),
+  excludeDomains: z.array(z.string()).optional(),
+  /** The scrape options of the results' pages, with the monitor's `changeTracking` format. */
+  scrapeOptions: z.record(z.string(), z.unknown()),
+});
+
 const monitorTargets = {
-  /** Each target of the monitor as the client named it, in order. */
-  meta: z.array(z.object({ id: z.string(), type: z.enum(['scrape', 'crawl']) })),
+  /** Each target of the monitor as the client named it, in order (a `search` target with what it searches). */
+  meta: z.array(
+    z.object({ id: z.string(), type: z.enum(['scrape', 'crawl', 'search']), search: monitorSearch.optional() }),
+  ),
   /** For each target of the schedule, the monitor target it runs (a scrape target runs one per URL). */
   slots: z.array(z.number()),
 };
@@ -89,6 +102,20 @@ export const monitorCheckCodec = recordCodec({
     skipped: z.array(z.number()),
     errors: z.array(z.string()),
     ...monitorTargets,
+    /**
+     * Its `search` targets' searches, run as it started: the results (URLs) and the previous check's, and the batch
+     * scrape of the results' pages (null when there were none).
+     */
+    searches: z
+      .array(
+        z.object({
+          target: z.number(),
+          batchId: z.string().nullable(),
+          results: z.array(z.string()),
+          previous: z.array(z.string()),
+        }),
+      )
+      .optional(),
     /** The goal its changed and new pages are judged against (set when the monitor judged as the check started). */
     goal: z.string().optional(),
     closed: z
@@ -100,6 +127,13 @@ export const monitorCheckCodec = recordCodec({
       })
       .optional(),
   }),
+});
+
+/** The results of a `search` target's last check, kept under `<monitorId>\n<targetId>`: what the next one compares. */
+export const monitorSearchResultsCodec = recordCodec({
+  name: 'monitor search results',
+  version: 1,
+  schema: z.object({ urls: z.array(z.string()), at: z.number() }),
 });
 
 /**

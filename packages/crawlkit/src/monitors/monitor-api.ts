@@ -36,6 +36,7 @@ import {
   writeMonitor,
   type MonitorValue,
 } from './monitor-store.js';
+import { searchWarning } from './monitor-search-target.js';
 import { scheduleTargetsOf, targetProblem, type ScheduleTargets } from './monitor-targets.js';
 import { checkView, monitorView, type LatestCheck, type MonitorCheckView, type MonitorView } from './monitor-views.js';
 
@@ -117,7 +118,7 @@ export async function createMonitor(
   await scheduleStore(call.ctx).put(stored);
   call.scheduler.wake();
   const response: MonitorResponse = { success: true, data: monitorView(stored, monitor) };
-  const warnings = [judging.warning];
+  const warnings = [judging.warning, searchWarning(hasProvider(call), request.targets)];
   if (!call.scheduler.running) {
     warnings.unshift(
       'This engine does not run schedules: the monitor is stored and its checks fire in an engine that does ' +
@@ -186,6 +187,7 @@ export async function updateMonitor(
   };
   const judging = judgeProblem(call.ctx.llm, judge, request.judgeEnabled);
   if ('error' in judging) return judging.error;
+  const warning = [judging.warning, searchWarning(hasProvider(call), request.targets ?? [])].filter(Boolean).join(' ');
   const now = Date.now();
   const { goal: _goal, judgeEnabled: _judge, checkCompleted, ...rest } = monitor;
   const completedEvent = request.webhook === undefined ? checkCompleted : checkCompletedOf(request.webhook);
@@ -225,7 +227,7 @@ export async function updateMonitor(
   return {
     success: true,
     data: monitorView(updated, next, await latestCheck(call, { stored: updated, monitor: next })),
-    ...(judging.warning ? { warning: judging.warning } : {}),
+    ...(warning ? { warning } : {}),
   };
 }
 
@@ -276,6 +278,8 @@ async function latestCheck(
   const { status, summary } = await checkState(call.ctx, call.jobs, id, check);
   return { id, startedAt: check.startedAt, status, summary };
 }
+
+const hasProvider = (call: MonitorCall) => call.ctx.options.search.provider !== undefined;
 
 function nextOf(value: ScheduleValue, now: number): number {
   return firstFiring(clockOf(value), now) ?? NEVER;

@@ -11,8 +11,9 @@ import { decodeDocument } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ScheduleRun } from '../schedules/schedule-runs.js';
-import { queueCheckCompleted } from './monitor-events.js';
+import { queueCheckCompleted, queueSearchChanges } from './monitor-events.js';
 import { judgePages, type JudgedInput } from './monitor-judge.js';
+import { runSearches, searchPages, type CheckSearch, type PageMaker } from './monitor-search.js';
 import { addCheck, readCheck, readMonitor, writeCheck, type MonitorCheckValue } from './monitor-store.js';
 
 type Closed = NonNullable<MonitorCheckValue['closed']>;
@@ -23,6 +24,8 @@ export type CheckStatus = Closed['status'] | 'running';
 export type CheckContext = Pick<EngineContext, 'store' | 'llm' | 'options'> & {
   /** Hands a webhook event queued in a job's outbox to this process's dispatcher (else the dispatchers' poll finds it). */
   queued?: (store: Store, delivery: Delivery) => void;
+  /** Runs the search targets' searches and scrapes (none: a search target's check is an error). */
+  search?: CheckSearch;
 };
 
 /** Documents read at once from a crawl's results. */
@@ -53,6 +56,10 @@ export async function recordCheck(
   const monitor = await readMonitor(store, monitorId);
   if (!monitor) return;
   const id = checkIdOf(monitorId, run);
+  const searching = monitor.meta.some((meta) => meta.search);
+  const searched = searching
+    ? await runSearches(store, ctx.search, monitorId, monitor.meta, monitor.tenant, run.startedAt)
+    : undefined;
   const check: MonitorCheckValue = {
     monitorId,
     trigger,
@@ -60,12 +67,14 @@ export async function recordCheck(
     startedAt: run.startedAt,
     jobIds: run.jobIds,
     skipped: run.skipped,
-    errors: run.errors,
+    errors: [...run.errors, ...(searched?.errors ?? [])],
     meta: monitor.meta,
     slots: monitor.slots,
+    ...(searched ? { searches: searched.searches } : {}),
     ...(monitor.goal !== undefined && monitor.judgeEnabled !== false ? { goal: monitor.goal } : {}),
   };
-  if (run.skipped.length === run.jobIds.length) {
+  // Its searches run whatever its crawls do: skipped only when it has nothing but crawls, all still running.
+  if (!searching && run.skipped.length === run.jobIds.length) {
     check.closed = { status: 'skipped_overlap', finishedAt: run.startedAt, summary: summaryOf([]), pages: [] };
   }
   await writeCheck(store, id, check);
@@ -127,6 +136,17 @@ async function readState(
     else errors.push(`crawl ${jobId} ${found.job.status}`);
     finishedAt = Math.max(finishedAt, found.job.completedAt ?? found.job.updatedAt);
   }
+  for (const searched of check.searches ?? []) {
+    const found = searched.batchId === null ? undefined : await jobs.find(searched.batchId);
+    if (searched.batchId !== null && !found)
+      errors.push(`batch ${searched.batchId} expired before the check was closed`);
+    const maker = pageMaker(searched.batchId ?? id, id, check.meta[searched.target]!.id);
+    pages.push(...(await searchPages(found?.store, searched, maker, texts)));
+    if (found?.job.status === 'scraping') running = true;
+    else if (!found || found.job.status === 'completed') ended++;
+    else errors.push(`batch ${searched.batchId} ${found.job.status}`);
+    if (found) finishedAt = Math.max(finishedAt, found.job.completedAt ?? found.job.updatedAt);
+  }
   const summary = summaryOf(pages);
   if (running) return { status: 'running', finishedAt: null, summary, pages };
   const status = errors.length === 0 ? 'completed' : ended > 0 ? 'partial' : 'failed';
@@ -138,6 +158,7 @@ async function readState(
   const closed: Closed = { status, finishedAt, summary, pages };
   const done = { ...check, errors, closed };
   await writeCheck(store, id, done);
+  await queueSearchChanges(store, jobs, done, pages, ctx.queued);
   await queueCheckCompleted(store, jobs, id, done, await readMonitor(store, check.monitorId), ctx.queued);
   return closed;
 }
@@ -160,6 +181,20 @@ export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
   return summary;
 }
 
+/** Makes the check's pages of one job's target, each with an id derived from the job and its URL. */
+function pageMaker(jobId: string, checkId: string, targetId: string): PageMaker {
+  return (url, fields) => ({
+    id: uuidv5(`${jobId}\n${url}`, checkId),
+    targetId,
+    url,
+    currentScrapeId: null,
+    statusCode: null,
+    error: null,
+    diff: null,
+    ...fields,
+  });
+}
+
 /**
  * A crawl's pages as a check's: its stored pages with their change, its removed pages, then its failed pages. What a
  * model would judge of each changed and new page (its diff, its markdown) goes to `texts`.
@@ -172,17 +207,9 @@ export async function feedPages(
   texts: JudgedInput[],
 ): Promise<MonitorCheckPage[]> {
   const pages: MonitorCheckPage[] = [];
-  const page = (url: string, fields: Partial<MonitorCheckPage> & Pick<MonitorCheckPage, 'status'>) => {
-    const made: MonitorCheckPage = {
-      id: uuidv5(`${jobId}\n${url}`, checkId),
-      targetId,
-      url,
-      currentScrapeId: null,
-      statusCode: null,
-      error: null,
-      diff: null,
-      ...fields,
-    };
+  const make = pageMaker(jobId, checkId, targetId);
+  const page: PageMaker = (url, fields) => {
+    const made = make(url, fields);
     pages.push(made);
     return made;
   };
