@@ -97,6 +97,9 @@ describe('monitor search targets', () => {
       { targetId: 'news', type: 'search', searchCompleted: true, resultCount: 2, batchId: expect.any(String) },
     ]);
     expect(Object.fromEntries(searx.asked[0]!)).toMatchObject({ q: 'hand plane', time_range: 'day' });
+    // Closed by the engine once the batch of its results has ended, with nobody reading it: its completion is sent.
+    const completions = () => receiver.events.filter((e) => (e.payload.type as string) === 'monitor.check.completed');
+    await until(() => completions().length === 1, 30_000);
     const first = await closedCheck(ck, id, run1.id);
     expect(first.status).toBe('completed');
     expect(statuses(first)).toEqual({ '/a.html': 'new', '/b.html': 'new' });
@@ -112,10 +115,7 @@ describe('monitor search targets', () => {
     expect(second.pages.find((p) => p.status === 'changed')!.diff?.text).toContain('+A block plane review, updated.');
 
     // Both checks' page events and their completion, each once.
-    await until(
-      () => receiver.events.filter((e) => (e.payload.type as string) === 'monitor.check.completed').length === 2,
-      30_000,
-    );
+    await until(() => completions().length === 2, 30_000);
     await until(() => receiver.events.length === 7, 30_000);
     const changes = receiver.events
       .filter((e) => (e.payload.type as string) === 'schedule.change')

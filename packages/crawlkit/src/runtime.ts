@@ -229,7 +229,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     bus,
     queued: (s, delivery) => dispatcher.queued(s, delivery),
     started: (id, run, trigger) => recordCheck(checks, jobs, id, run, trigger),
-    settled: (id, run) => settleCheck(checks, jobs, id, run),
+    settled: (id, run, closing) => settleCheck(checks, jobs, id, run, closing),
   });
   const runtime: Runtime = {
     scheduler,

@@ -163,16 +163,24 @@ async function readState(
   return closed;
 }
 
-/** Every crawl of a firing followed by the scheduler ended: closes the monitor's check (when it is one). */
+/**
+ * Every crawl of a firing followed by the scheduler ended: once the batches of its search targets have ended too
+ * (unless `closing` aborts the wait), closes the monitor's check (when it is one).
+ */
 export async function settleCheck(
   ctx: CheckContext,
   jobs: JobManager,
   monitorId: string,
   run: ScheduleRun,
+  closing?: AbortSignal,
 ): Promise<void> {
   const id = checkIdOf(monitorId, run);
   const check = await readCheck(ctx.store, id);
-  if (check && !check.closed) await checkState(ctx, jobs, id, check);
+  if (!check || check.closed) return;
+  for (const { batchId } of check.searches ?? []) {
+    if (batchId !== null) await jobs.wait(batchId, closing).catch(() => undefined);
+  }
+  if (!closing?.aborted) await checkState(ctx, jobs, id, check);
 }
 
 export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
