@@ -73,7 +73,7 @@ export const monitorPageJudgment = z.object({
 });
 
 /** One page of a closed check. */
-const monitorCheckPage = z.object({
+export const monitorCheckPage = z.object({
   id: z.string(),
   targetId: z.string(),
   url: z.string(),
@@ -92,7 +92,8 @@ const monitorCheckPage = z.object({
  */
 export const monitorCheckCodec = recordCodec({
   name: 'monitor check',
-  version: 1,
+  // 2: a closed check's pages are kept in chunks (`monitorCheckPagesCodec`), the check holding their counts.
+  version: 2,
   schema: z.object({
     monitorId: z.string(),
     trigger: z.enum(['scheduled', 'manual']),
@@ -123,10 +124,20 @@ export const monitorCheckCodec = recordCodec({
         status: z.enum(['completed', 'failed', 'partial', 'skipped_overlap']),
         finishedAt: z.number(),
         summary: monitorSummary,
-        pages: z.array(monitorCheckPage),
+        /** Every page of a check closed before version 2 (or of one being closed, in memory). */
+        pages: z.array(monitorCheckPage).optional(),
+        /** From version 2: how many pages of each status each chunk of its pages holds, in order. */
+        chunks: z.array(monitorSummary.omit({ totalPages: true })).optional(),
       })
       .optional(),
   }),
+});
+
+/** A chunk of a closed check's pages (at most a few hundred), kept under `<checkId>#<n>` in their order. */
+export const monitorCheckPagesCodec = recordCodec({
+  name: 'monitor check pages',
+  version: 1,
+  schema: z.object({ pages: z.array(monitorCheckPage) }),
 });
 
 /** The results of a `search` target's last check, kept under `<monitorId>\n<targetId>`: what the next one compares. */

@@ -17,7 +17,7 @@ import { runSearches, searchPages, type CheckSearch, type PageMaker } from './mo
 import { addCheck, readCheck, readMonitor, writeCheck, type MonitorCheckValue } from './monitor-store.js';
 
 type Closed = NonNullable<MonitorCheckValue['closed']>;
-export type MonitorCheckPage = Closed['pages'][number];
+export type MonitorCheckPage = NonNullable<Closed['pages']>[number];
 export type MonitorSummary = Closed['summary'];
 export type CheckStatus = Closed['status'] | 'running';
 /** What a check reads and writes with: the engine's store, and its model for the judgments. */
@@ -83,12 +83,11 @@ export async function recordCheck(
   if (check.closed) await queueCheckCompleted(store, jobs, id, check, monitor, ctx.queued);
 }
 
-type CheckState = {
-  status: CheckStatus;
-  finishedAt: number | null;
-  summary: MonitorSummary;
-  pages: MonitorCheckPage[];
-};
+/**
+ * A check's outcome: its pages in `pages` while it runs and as it is closed here, else (closed) in the chunks whose
+ * counts `chunks` holds (`monitor-check-pages.ts`).
+ */
+type CheckState = Omit<Closed, 'status' | 'finishedAt'> & { status: CheckStatus; finishedAt: number | null };
 
 /** The checks this process is reading the crawls of: a second reader waits for the first (one judgment per page). */
 const reading = new Map<string, Promise<CheckState>>();

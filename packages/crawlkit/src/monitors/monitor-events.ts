@@ -12,7 +12,7 @@ import { storedUrlPolicy } from '../jobs/job-policy.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ScheduleChangePayload } from '../v2/types.js';
 import { RESERVED_HEADERS } from '../webhooks/signature.js';
-import type { MonitorCheckValue, MonitorValue } from './monitor-store.js';
+import type { MonitorCheckPage, MonitorCheckValue, MonitorValue } from './monitor-store.js';
 
 export const CHECK_COMPLETED = 'monitor.check.completed';
 
@@ -39,7 +39,6 @@ export interface MonitorCheckCompletedPayload {
 
 type Found = NonNullable<Awaited<ReturnType<JobManager['find']>>>;
 type Schedule = ReturnType<typeof scheduleCodec.decode>;
-type Page = NonNullable<MonitorCheckValue['closed']>['pages'][number];
 
 /** The monitor's schedule when it has a webhook. */
 async function withWebhook(
@@ -132,7 +131,7 @@ export async function queueSearchChanges(
   store: Store,
   jobs: JobManager,
   check: MonitorCheckValue,
-  pages: Page[],
+  pages: MonitorCheckPage[],
   queued?: (store: Store, delivery: Delivery) => void,
 ): Promise<void> {
   if (!check.searches?.length) return;

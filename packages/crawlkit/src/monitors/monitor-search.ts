@@ -20,7 +20,7 @@ import type { BatchScrapeRequestInput } from '../v2/jobs.js';
 import type { BatchScrapeResponse, ErrorResponse } from '../v2/types.js';
 import type { JudgedInput } from './monitor-judge.js';
 import { searchBody } from './monitor-search-target.js';
-import type { MonitorCheckValue } from './monitor-store.js';
+import type { MonitorCheckPage, MonitorCheckValue } from './monitor-store.js';
 import type { MonitorTargetMeta } from './monitor-targets.js';
 
 /** What a check's search targets run on: the engine's search, and its batch scrape for the results' pages. */
@@ -42,9 +42,11 @@ export function checkSearch(rt: () => Runtime, setup: SearchSetup): CheckSearch 
 }
 
 export type CheckSearchValue = NonNullable<MonitorCheckValue['searches']>[number];
-type Page = NonNullable<MonitorCheckValue['closed']>['pages'][number];
 /** Makes a page of the check (its id derived from the job and URL). */
-export type PageMaker = (url: string, fields: Partial<Page> & Pick<Page, 'status'>) => Page;
+export type PageMaker = (
+  url: string,
+  fields: Partial<MonitorCheckPage> & Pick<MonitorCheckPage, 'status'>,
+) => MonitorCheckPage;
 
 /** Results read at once from a batch. */
 const READ_PAGE = 200;
@@ -111,9 +113,9 @@ export async function searchPages(
   searched: CheckSearchValue,
   page: PageMaker,
   texts: JudgedInput[],
-): Promise<Page[]> {
+): Promise<MonitorCheckPage[]> {
   const previous = new Set(searched.previous);
-  const scraped = new Map<string, Partial<Page> & { text?: string | undefined }>();
+  const scraped = new Map<string, Partial<MonitorCheckPage> & { text?: string | undefined }>();
   if (jobStore && searched.batchId) {
     for (let skip = 0; ; skip += READ_PAGE) {
       const results = await jobStore.results.list(searched.batchId, skip, READ_PAGE);
@@ -132,7 +134,7 @@ export async function searchPages(
       if (failed.code !== 'WEBHOOK_DELIVERY_FAILED') scraped.set(failed.url, { status: 'error', error: failed.error });
     }
   }
-  const pages: Page[] = [];
+  const pages: MonitorCheckPage[] = [];
   for (const url of searched.results) {
     const { text, status, diff, ...fields } = scraped.get(url) ?? {};
     // A result new to the search is `new`, whatever its page's history.

@@ -8,6 +8,7 @@ import type { CounterStore, Store } from '@crawlkit/store';
 import { monitorCheckCodec, monitorCheckSlotCodec, monitorCodec } from '../codec/monitor-records.js';
 import { historyRecord } from '../codec/history-record.js';
 import { CrawlkitError } from '../errors.js';
+import { writeChunks } from './monitor-check-pages.js';
 
 /** Checks listed at most per monitor (the oldest leave the list first). */
 const MAX_CHECKS = 1_000;
@@ -15,6 +16,7 @@ const DAY_MS = 86_400_000;
 
 export type MonitorValue = ReturnType<typeof monitorCodec.decode>;
 export type MonitorCheckValue = ReturnType<typeof monitorCheckCodec.decode>;
+export type MonitorCheckPage = NonNullable<NonNullable<MonitorCheckValue['closed']>['pages']>[number];
 
 const monitors = historyRecord('crawlkit:monitor', monitorCodec);
 const checks = historyRecord('crawlkit:monitor-check', monitorCheckCodec);
@@ -32,8 +34,13 @@ export function readCheck(store: Store, checkId: string): Promise<MonitorCheckVa
   return checks.read(store, checkId);
 }
 
-export function writeCheck(store: Store, checkId: string, check: MonitorCheckValue): Promise<void> {
-  return checks.write(store, checkId, check, check.closed?.finishedAt ?? check.startedAt);
+/** Writes a check; a closed one's `pages` go to their chunks first, the check keeping their counts. */
+export async function writeCheck(store: Store, checkId: string, check: MonitorCheckValue): Promise<void> {
+  const at = check.closed?.finishedAt ?? check.startedAt;
+  if (!check.closed?.pages) return checks.write(store, checkId, check, at);
+  const { pages, ...closed } = check.closed;
+  const chunks = await writeChunks(store, checkId, pages, at);
+  await checks.write(store, checkId, { ...check, closed: { ...closed, chunks } }, at);
 }
 
 /** When the oldest check a monitor still lists started (epoch ms): `retentionDays` ago. */
