@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import { Crawlkit, type MonitorCheckDetailView } from 'crawlkit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -216,6 +217,34 @@ describe('monitors', () => {
     });
     expect(taken).toMatchObject({ success: true, data: { notification: null } });
   });
+
+  it('deleting a monitor deletes its checks and their pages from the SQLite store, not only from the list', async () => {
+    const site = await freshSite();
+    const dir = mkdtempSync(join(tmpdir(), 'ck-monitors-'));
+    closers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+    const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+    const { id } = ok(
+      await ck.monitors.create({
+        name: 'gone',
+        schedule: { cron: '0 0 1 1 *' },
+        targets: [{ type: 'scrape', urls: [`${site.url}/stable.html`, `${site.url}/edited.html`] }],
+      }),
+    ).data;
+    for (let i = 0; i < 2; i++) await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
+    const records = () => {
+      const db = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
+      const row = db.prepare("SELECT count(*) AS n FROM history WHERE tag LIKE 'crawlkit:monitor%'").get() as {
+        n: number;
+      };
+      db.close();
+      return row.n;
+    };
+    // The monitor, two checks, a chunk of pages each, two slots.
+    expect(records()).toBeGreaterThanOrEqual(7);
+    expect(await ck.monitors.delete(id)).toEqual({ success: true });
+    expect(records()).toBe(0);
+    await ck.close();
+  }, 60_000);
 
   it('fires in another engine on the same SQLite store: the check recorded and closed there', async () => {
     const site = await freshSite();

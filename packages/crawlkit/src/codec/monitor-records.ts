@@ -156,3 +156,10 @@ export const monitorCheckSlotCodec = recordCodec({
   version: 1,
   schema: z.object({ id: z.string(), at: z.number() }),
 });
+
+/** The first slot of a monitor's list of checks not yet deleted (the checks before it have left the store). */
+export const monitorCheckFloorCodec = recordCodec({
+  name: 'monitor check floor',
+  version: 1,
+  schema: z.object({ slot: z.number() }),
+});

@@ -29,6 +29,7 @@ import {
   type UpdateMonitorInput,
 } from './monitor-request.js';
 import {
+  deleteMonitorRecords,
   listChecks,
   monitorCounters,
   readCheck,
@@ -36,6 +37,7 @@ import {
   writeMonitor,
   type MonitorValue,
 } from './monitor-store.js';
+import { forgetSearches } from './monitor-search.js';
 import { searchWarning } from './monitor-search-target.js';
 import { scheduleTargetsOf, targetProblem, type ScheduleTargets } from './monitor-targets.js';
 import { checkView, monitorView, type LatestCheck, type MonitorCheckView, type MonitorView } from './monitor-views.js';
@@ -231,11 +233,16 @@ export async function updateMonitor(
   };
 }
 
-/** `DELETE /v2/monitor/:id`: no further check; crawls already started go on. */
+/**
+ * `DELETE /v2/monitor/:id`: no further check; its checks, their pages and its search targets' last results leave the
+ * store. Crawls already started go on.
+ */
 export async function deleteMonitor(call: MonitorCall, id: string): Promise<{ success: true } | ErrorResponse> {
   const found = await findMonitor(call, id);
   if (!found || !(await scheduleStore(call.ctx).delete(found.stored.id))) return monitorNotFound();
   call.scheduler.wake();
+  await forgetSearches(call.ctx.store, found.stored.id, found.monitor.meta);
+  await deleteMonitorRecords(call.ctx.store, found.stored.id);
   return { success: true };
 }
 

@@ -39,6 +39,11 @@ export async function writeChunks(store: Store, checkId: string, pages: readonly
   return counts;
 }
 
+/** Deletes the `count` chunks of a check's pages. */
+export async function deleteChunks(store: Store, checkId: string, count: number): Promise<void> {
+  for (let n = 0; n < count; n++) await chunks.delete(store, chunkKey(checkId, n));
+}
+
 export interface PageQuery {
   skip: number;
   limit: number;

@@ -78,7 +78,7 @@ export async function recordCheck(
     check.closed = { status: 'skipped_overlap', finishedAt: run.startedAt, summary: summaryOf([]), pages: [] };
   }
   await writeCheck(store, id, check);
-  await addCheck(store, monitorId, id, run.startedAt);
+  await addCheck(store, monitorId, id, run.startedAt, monitor.retentionDays);
   // Closed as it starts: told now (through the outbox of a target's crawl still running).
   if (check.closed) await queueCheckCompleted(store, jobs, id, check, monitor, ctx.queued);
 }
@@ -152,6 +152,8 @@ async function readState(
   // Closed meanwhile by a reader that had read the check before this one: its outcome stands.
   const latest = await readCheck(store, id);
   if (latest?.closed) return latest.closed;
+  // Deleted meanwhile (with its monitor, or past its retention): nothing of it is written again.
+  if (!latest) return { status, finishedAt, summary, pages };
   const model = ctx.options.llm;
   if (check.goal !== undefined && model) await judgePages(ctx.llm, model, check.goal, texts);
   const closed: Closed = { status, finishedAt, summary, pages };

@@ -103,6 +103,11 @@ export async function runSearches(
   return { searches, errors };
 }
 
+/** Deletes the latest results of the monitor's search targets (the monitor is deleted). */
+export async function forgetSearches(store: Store, monitorId: string, meta: MonitorTargetMeta[]): Promise<void> {
+  for (const { id, search } of meta) if (search) await lastResults.delete(store, `${monitorId}\n${id}`);
+}
+
 /**
  * The pages of a search target's check: its results and its previous results no longer found, with what the batch
  * scrape of its results found (`jobStore`; none when it expired or there was none). What a model would judge of each
