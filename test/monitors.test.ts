@@ -218,6 +218,39 @@ describe('monitors', () => {
     expect(taken).toMatchObject({ success: true, data: { notification: null } });
   });
 
+  it("a check's fetches are conditional: an unchanged page answers 304 and is same, an edited one is fetched", async () => {
+    const pages = await freshSite();
+    const docs = await freshSite();
+    const ck = engine();
+    const { id } = ok(
+      await ck.monitors.create({
+        name: 'conditional',
+        schedule: { cron: '0 0 1 1 *' },
+        targets: [
+          { type: 'scrape', urls: [`${pages.url}/stable.html`, `${pages.url}/edited.html`] },
+          { type: 'crawl', url: `${docs.url}/`, crawlOptions: { sitemap: 'skip' } },
+        ],
+      }),
+    ).data;
+    await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
+    pages.resetCounts();
+    docs.resetCounts();
+    pages.set('/edited.html', { title: 'Edited', text: 'Second version of the text.' });
+    const second = await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
+    expect(second.summary).toMatchObject({ totalPages: 6, same: 5, changed: 1 });
+    expect(second.pages.find((p) => p.status === 'changed')!.diff?.text).toContain('+Second version of the text.');
+    // Only the edited page was sent in full; the others confirmed their copies.
+    expect(Object.fromEntries(pages.full)).toEqual({ '/edited.html': 1 });
+    expect(Object.fromEntries(pages.notModified)).toEqual({ '/stable.html': 1 });
+    expect(Object.fromEntries(docs.full)).toEqual({});
+    expect(Object.fromEntries(docs.notModified)).toEqual({
+      '/': 1,
+      '/stable.html': 1,
+      '/edited.html': 1,
+      '/deleted.html': 1,
+    });
+  }, 60_000);
+
   it('deleting a monitor deletes its checks and their pages from the SQLite store, not only from the list', async () => {
     const site = await freshSite();
     const dir = mkdtempSync(join(tmpdir(), 'ck-monitors-'));
