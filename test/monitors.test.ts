@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import { Crawlkit, type MonitorCheckDetailView } from 'crawlkit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -176,7 +177,6 @@ describe('monitors', () => {
       'sends no email',
       'webhook',
     );
-    await refused({ ...base, targets: [{ type: 'search', queries: ['llm'] }] }, '`search` target is not offered');
     await refused(
       { ...base, schedule: { text: 'now and then' } },
       '"now and then"',
@@ -217,6 +217,67 @@ describe('monitors', () => {
     });
     expect(taken).toMatchObject({ success: true, data: { notification: null } });
   });
+
+  it("a check's fetches are conditional: an unchanged page answers 304 and is same, an edited one is fetched", async () => {
+    const pages = await freshSite();
+    const docs = await freshSite();
+    const ck = engine();
+    const { id } = ok(
+      await ck.monitors.create({
+        name: 'conditional',
+        schedule: { cron: '0 0 1 1 *' },
+        targets: [
+          { type: 'scrape', urls: [`${pages.url}/stable.html`, `${pages.url}/edited.html`] },
+          { type: 'crawl', url: `${docs.url}/`, crawlOptions: { sitemap: 'skip' } },
+        ],
+      }),
+    ).data;
+    await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
+    pages.resetCounts();
+    docs.resetCounts();
+    pages.set('/edited.html', { title: 'Edited', text: 'Second version of the text.' });
+    const second = await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
+    expect(second.summary).toMatchObject({ totalPages: 6, same: 5, changed: 1 });
+    expect(second.pages.find((p) => p.status === 'changed')!.diff?.text).toContain('+Second version of the text.');
+    // Only the edited page was sent in full; the others confirmed their copies.
+    expect(Object.fromEntries(pages.full)).toEqual({ '/edited.html': 1 });
+    expect(Object.fromEntries(pages.notModified)).toEqual({ '/stable.html': 1 });
+    expect(Object.fromEntries(docs.full)).toEqual({});
+    expect(Object.fromEntries(docs.notModified)).toEqual({
+      '/': 1,
+      '/stable.html': 1,
+      '/edited.html': 1,
+      '/deleted.html': 1,
+    });
+  }, 60_000);
+
+  it('deleting a monitor deletes its checks and their pages from the SQLite store, not only from the list', async () => {
+    const site = await freshSite();
+    const dir = mkdtempSync(join(tmpdir(), 'ck-monitors-'));
+    closers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+    const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+    const { id } = ok(
+      await ck.monitors.create({
+        name: 'gone',
+        schedule: { cron: '0 0 1 1 *' },
+        targets: [{ type: 'scrape', urls: [`${site.url}/stable.html`, `${site.url}/edited.html`] }],
+      }),
+    ).data;
+    for (let i = 0; i < 2; i++) await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
+    const records = () => {
+      const db = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
+      const row = db.prepare("SELECT count(*) AS n FROM history WHERE tag LIKE 'crawlkit:monitor%'").get() as {
+        n: number;
+      };
+      db.close();
+      return row.n;
+    };
+    // The monitor, two checks, a chunk of pages each, two slots.
+    expect(records()).toBeGreaterThanOrEqual(7);
+    expect(await ck.monitors.delete(id)).toEqual({ success: true });
+    expect(records()).toBe(0);
+    await ck.close();
+  }, 60_000);
 
   it('fires in another engine on the same SQLite store: the check recorded and closed there', async () => {
     const site = await freshSite();

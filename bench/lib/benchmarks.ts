@@ -183,6 +183,8 @@ export const BENCHMARKS: Benchmark[] = [
       ['search.latency', 'search over 10,000 stored pages: median < 100 ms (SQLite)'],
     ],
   ),
+  benchmark('monitor-checks', { full: 5, quick: 2 }),
+  benchmark('monitor-recheck', { full: 5, quick: 2 }),
   benchmark('http-overhead', { full: 10, quick: 2 }),
   benchmark('server', { full: 10, quick: 2 }),
   benchmark('documents', { full: 15, quick: 4 }),

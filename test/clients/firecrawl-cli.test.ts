@@ -284,6 +284,33 @@ describe('firecrawl monitor', () => {
     expect((await firecrawl(['monitor', 'delete', monitor.id])).code).toBe(0);
   });
 
+  it('create --queries --goal: a search target, run on the stored pages', async () => {
+    const created = await firecrawl([
+      'monitor',
+      'create',
+      '--name',
+      'sharpening',
+      '--schedule',
+      'daily at 9:00',
+      '--queries',
+      'sharpened degrees,bevel',
+      '--max-results',
+      '4',
+      '--goal',
+      'new posts about sharpening',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const monitor = jsonOut(created.stdout).data as { id: string };
+    expect(monitor).toMatchObject({
+      targets: [{ type: 'search', queries: ['sharpened degrees', 'bevel'], maxResults: 4 }],
+      goal: 'new posts about sharpening',
+    });
+    const ran = await firecrawl(['monitor', 'run', monitor.id]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(jsonOut(ran.stdout).data).toMatchObject({ targetResults: [{ type: 'search', searchCompleted: true }] });
+    expect((await firecrawl(['monitor', 'delete', monitor.id])).code).toBe(0);
+  });
+
   it('refuses --email, and a schedule it cannot read, saying what to write', async () => {
     const email = await firecrawl([
       'monitor',

@@ -223,6 +223,46 @@ describe('firecrawl-mcp tools against crawlkit serve', () => {
     expect((await call('firecrawl_monitor_delete', { id: shortId })).json).toEqual({ success: true });
   }, 120_000);
 
+  it('firecrawl_monitor_create short form with `queries`: a search target of the stored pages, judged', async () => {
+    await call('firecrawl_scrape', { url: stack.page('/shop/plane.html'), formats: ['markdown'] });
+    const created = await call('firecrawl_monitor_create', {
+      queries: ['bedded iron'],
+      maxResults: 3,
+      searchWindow: '7d',
+      goal: 'new hand planes',
+    });
+    expect(created.raw.isError, JSON.stringify(created.json)).toBeFalsy();
+    expect(created.json).toMatchObject({
+      data: {
+        name: 'Monitor bedded iron',
+        targets: [{ type: 'search', queries: ['bedded iron'], maxResults: 3, searchWindow: '7d' }],
+        goal: 'new hand planes',
+      },
+    });
+    const id = (created.json as { data: { id: string } }).data.id;
+    const run = (await call('firecrawl_monitor_run', { id })).json as { data: { id: string } };
+    let check: unknown;
+    await until(async () => {
+      check = (await call('firecrawl_monitor_check', { id, checkId: run.data.id })).json;
+      return (check as { data: { status: string } }).data.status !== 'running';
+    }, 60_000);
+    expect(check).toMatchObject({
+      data: {
+        status: 'completed',
+        targetResults: [{ type: 'search', searchCompleted: true, resultCount: expect.any(Number) }],
+        // Whatever else the server stored that matches is new too.
+        pages: expect.arrayContaining([
+          expect.objectContaining({
+            url: stack.page('/shop/plane.html'),
+            status: 'new',
+            judgment: expect.objectContaining({ meaningful: expect.any(Boolean) }),
+          }),
+        ]),
+      },
+    });
+    expect((await call('firecrawl_monitor_delete', { id })).json).toEqual({ success: true });
+  }, 120_000);
+
   it('dialled loopback only', () => {
     const outside = stack.dialled().filter((d) => !d.allowed);
     expect(outside, mcpLog).toEqual([]);

@@ -250,7 +250,40 @@ describe('monitors', () => {
     expect(await fc.deleteMonitor(monitor.id)).toBe(true);
   }, 120_000);
 
-  it('refuses email notifications and search targets with a 400 saying what to use', async () => {
+  it('a search target: each check runs the query on the stored pages (no provider), a page found since is new', async () => {
+    await fc.scrape(stack.page('/shop/plane.html'), { formats: ['markdown'] });
+    const monitor = await fc.createMonitor({
+      name: 'bedded irons',
+      schedule: { cron: '0 0 1 1 *' },
+      targets: [{ id: 'web', type: 'search', queries: ['bedded iron'], maxResults: 5 }],
+    });
+    expect(monitor.targets).toEqual([{ id: 'web', type: 'search', queries: ['bedded iron'], maxResults: 5 }]);
+    // What else the server stored by now (the crawls above) may match too.
+    const first = await fc.runMonitor(monitor.id);
+    expect(first.targetResults).toEqual([
+      expect.objectContaining({
+        targetId: 'web',
+        type: 'search',
+        searchCompleted: true,
+        resultCount: expect.any(Number),
+      }),
+    ]);
+    const before = await ended(monitor.id, first.id);
+    expect(before.pages.map((p) => [p.url, p.status])).toContainEqual([stack.page('/shop/plane.html'), 'new']);
+    expect(before.summary).toMatchObject({ new: before.summary.totalPages });
+
+    board.text = 'A bedded iron plane costs $119 today.';
+    await fc.scrape(stack.page('/monitor/board.html'), { formats: ['markdown'], maxAge: 0 });
+    const second = await fc.runMonitor(monitor.id);
+    const after = await ended(monitor.id, second.id);
+    expect(after.summary).toMatchObject({ totalPages: before.summary.totalPages + 1, new: 1 });
+    expect(after.pages.filter((p) => p.status === 'new').map((p) => p.url)).toEqual([
+      stack.page('/monitor/board.html'),
+    ]);
+    expect(await fc.deleteMonitor(monitor.id)).toBe(true);
+  }, 120_000);
+
+  it('refuses email notifications with a 400 saying what to use', async () => {
     const base = { name: 'x', schedule: { text: 'hourly' } };
     const email = await fc
       .createMonitor({
@@ -262,11 +295,6 @@ describe('monitors', () => {
     expect(email).toBeInstanceOf(SdkError);
     expect((email as SdkError).status).toBe(400);
     expect((email as SdkError).message).toContain('crawlkit sends no email');
-    const search = await fc
-      .createMonitor({ ...base, goal: 'new planes', targets: [{ type: 'search', queries: ['hand plane'] }] })
-      .catch((e: unknown) => e);
-    expect((search as SdkError).status).toBe(400);
-    expect((search as SdkError).message).toContain('`search` target is not offered');
   });
 });
 

@@ -384,6 +384,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       options: this.#options,
       queue: this.#queue,
       bus: this.#bus,
+      search: this.#searchSetup,
     });
     return this.#runtime;
   }

@@ -34,6 +34,8 @@ import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
 import { storedJobOf } from './codec/records.js';
 import { recordCheck, settleCheck } from './monitors/monitor-checks.js';
+import { checkSearch } from './monitors/monitor-search.js';
+import type { SearchSetup } from './search/run-search.js';
 import { Scheduler } from './schedules/scheduler.js';
 import type { ScrapeSlots } from './scrape-slots.js';
 
@@ -63,6 +65,8 @@ export interface RuntimeSettings {
   options: ResolvedOptions;
   queue: ScrapeSlots;
   bus: EventBus;
+  /** The engine's search (its web provider), which monitors' search targets run. @default the local index only */
+  search?: SearchSetup;
 }
 
 function fetcherOptions(
@@ -211,17 +215,23 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   dispatcher.kick();
   await store.jobs.deleteExpired().catch(() => undefined);
   // What a monitor's check is recorded and closed with: its events go to this process's dispatcher at once.
-  const checks = { store: ctx.store, llm: ctx.llm, options: ctx.options, queued: dispatcher.queued.bind(dispatcher) };
+  const checks = {
+    store: ctx.store,
+    llm: ctx.llm,
+    options: ctx.options,
+    queued: dispatcher.queued.bind(dispatcher),
+    // Read once the runtime below is built: checks run only after it is returned.
+    search: checkSearch(() => runtime, settings.search ?? { provider: undefined }),
+  };
   const scheduler = new Scheduler({
     ctx,
     jobs,
     bus,
     queued: (s, delivery) => dispatcher.queued(s, delivery),
     started: (id, run, trigger) => recordCheck(checks, jobs, id, run, trigger),
-    settled: (id, run) => settleCheck(checks, jobs, id, run),
+    settled: (id, run, closing) => settleCheck(checks, jobs, id, run, closing),
   });
-  if (options.runSchedules) scheduler.start();
-  return {
+  const runtime: Runtime = {
     scheduler,
     ctx,
     jobs,
@@ -234,6 +244,9 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     ...(urlPolicy ? { urlPolicy } : {}),
     ...(distributed ? { distributed } : {}),
   };
+  // Started once the runtime is whole: a firing's check may run its searches at once.
+  if (options.runSchedules) scheduler.start();
+  return runtime;
 }
 
 /** Stops workers and jobs (they stay resumable), lets direct scrapes finish, flushes webhooks, closes the stores. */

@@ -11,6 +11,8 @@ export interface HistoryRecord<T> {
   read(store: Store, key: string): Promise<T | undefined>;
   /** Writes `value` under `key`, stamped `at` (epoch ms; the latest stamp is what `read` returns). */
   write(store: Store, key: string, value: T, at: number): Promise<void>;
+  /** Deletes every value under `key` (nothing in a store whose history cannot delete). */
+  delete(store: Store, key: string): Promise<void>;
 }
 
 export function historyRecord<T>(tag: string, codec: RecordCodec<T>): HistoryRecord<T> {
@@ -21,6 +23,9 @@ export function historyRecord<T>(tag: string, codec: RecordCodec<T>): HistoryRec
     },
     async write(store, key, value, at) {
       await store.history.append({ url: key, tag, scrapedAt: at, value: codec.encode(value) });
+    },
+    async delete(store, key) {
+      await store.history.delete?.(key, tag);
     },
   };
 }

@@ -6,9 +6,22 @@ import { z } from 'zod';
 
 import { recordCodec } from './record-codec.js';
 
+/** What a `search` target runs at each check: its queries and their filters, and how its results are scraped. */
+const monitorSearch = z.object({
+  queries: z.array(z.string()),
+  maxResults: z.number(),
+  searchWindow: z.enum(['5m', '15m', '1h', '6h', '24h', '7d']).optional(),
+  includeDomains: z.array(z.string()).optional(),
+  excludeDomains: z.array(z.string()).optional(),
+  /** The scrape options of the results' pages, with the monitor's `changeTracking` format. */
+  scrapeOptions: z.record(z.string(), z.unknown()),
+});
+
 const monitorTargets = {
-  /** Each target of the monitor as the client named it, in order. */
-  meta: z.array(z.object({ id: z.string(), type: z.enum(['scrape', 'crawl']) })),
+  /** Each target of the monitor as the client named it, in order (a `search` target with what it searches). */
+  meta: z.array(
+    z.object({ id: z.string(), type: z.enum(['scrape', 'crawl', 'search']), search: monitorSearch.optional() }),
+  ),
   /** For each target of the schedule, the monitor target it runs (a scrape target runs one per URL). */
   slots: z.array(z.number()),
 };
@@ -60,7 +73,7 @@ export const monitorPageJudgment = z.object({
 });
 
 /** One page of a closed check. */
-const monitorCheckPage = z.object({
+export const monitorCheckPage = z.object({
   id: z.string(),
   targetId: z.string(),
   url: z.string(),
@@ -79,7 +92,8 @@ const monitorCheckPage = z.object({
  */
 export const monitorCheckCodec = recordCodec({
   name: 'monitor check',
-  version: 1,
+  // 2: a closed check's pages are kept in chunks (`monitorCheckPagesCodec`), the check holding their counts.
+  version: 2,
   schema: z.object({
     monitorId: z.string(),
     trigger: z.enum(['scheduled', 'manual']),
@@ -89,6 +103,20 @@ export const monitorCheckCodec = recordCodec({
     skipped: z.array(z.number()),
     errors: z.array(z.string()),
     ...monitorTargets,
+    /**
+     * Its `search` targets' searches, run as it started: the results (URLs) and the previous check's, and the batch
+     * scrape of the results' pages (null when there were none).
+     */
+    searches: z
+      .array(
+        z.object({
+          target: z.number(),
+          batchId: z.string().nullable(),
+          results: z.array(z.string()),
+          previous: z.array(z.string()),
+        }),
+      )
+      .optional(),
     /** The goal its changed and new pages are judged against (set when the monitor judged as the check started). */
     goal: z.string().optional(),
     closed: z
@@ -96,10 +124,27 @@ export const monitorCheckCodec = recordCodec({
         status: z.enum(['completed', 'failed', 'partial', 'skipped_overlap']),
         finishedAt: z.number(),
         summary: monitorSummary,
-        pages: z.array(monitorCheckPage),
+        /** Every page of a check closed before version 2 (or of one being closed, in memory). */
+        pages: z.array(monitorCheckPage).optional(),
+        /** From version 2: how many pages of each status each chunk of its pages holds, in order. */
+        chunks: z.array(monitorSummary.omit({ totalPages: true })).optional(),
       })
       .optional(),
   }),
+});
+
+/** A chunk of a closed check's pages (at most a few hundred), kept under `<checkId>#<n>` in their order. */
+export const monitorCheckPagesCodec = recordCodec({
+  name: 'monitor check pages',
+  version: 1,
+  schema: z.object({ pages: z.array(monitorCheckPage) }),
+});
+
+/** The results of a `search` target's last check, kept under `<monitorId>\n<targetId>`: what the next one compares. */
+export const monitorSearchResultsCodec = recordCodec({
+  name: 'monitor search results',
+  version: 1,
+  schema: z.object({ urls: z.array(z.string()), at: z.number() }),
 });
 
 /**
@@ -110,4 +155,11 @@ export const monitorCheckSlotCodec = recordCodec({
   name: 'monitor check slot',
   version: 1,
   schema: z.object({ id: z.string(), at: z.number() }),
+});
+
+/** The first slot of a monitor's list of checks not yet deleted (the checks before it have left the store). */
+export const monitorCheckFloorCodec = recordCodec({
+  name: 'monitor check floor',
+  version: 1,
+  schema: z.object({ slot: z.number() }),
 });

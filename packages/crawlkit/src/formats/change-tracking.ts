@@ -43,7 +43,8 @@ type ChangeTrackingFormat = z.output<typeof changeTrackingSchema>;
  * `same` or `changed` by `isSameText` (the text itself, whitespace and volatile fragments aside). `git-diff` adds a
  * unified diff of the markdown, `json` the model's structured comparison, both only when `changed`. Every scrape
  * is appended to the history, including a 404. Zero data retention keeps nothing and returns no result. It needs a
- * fresh page (the cache is not read) and, in `json` mode, a model (5 credits).
+ * fresh page: a cached copy answers only once the site confirms it (a `304` to a conditional refetch), never by its
+ * age alone; in `json` mode it needs a model (5 credits).
  */
 export const changeTrackingFormat = defineFormat({
   type: 'changeTracking',
@@ -51,6 +52,7 @@ export const changeTrackingFormat = defineFormat({
   extraction: () => ({ markdown: true }),
   needsModel: (format) => (format.modes.includes('json') ? 'changeTracking json mode' : undefined),
   cacheReadable: () => false,
+  cacheRevalidatable: () => true,
   credits: (format) => (format.modes.includes('json') ? { base: 5 } : {}),
   produce: (format, state) => trackChanges(format, state),
 });

@@ -29,6 +29,11 @@ export interface FormatModule<S extends FormatSchema = FormatSchema, F extends z
   fetchError?(format: F, error: unknown): unknown;
   /** Whether a cached page may answer a request with this format (a fresh page is needed otherwise). @default true */
   cacheReadable?(format: F): boolean;
+  /**
+   * With `cacheReadable` false: whether a cached copy may answer once the site has confirmed it, answering a
+   * conditional refetch (`If-None-Match`, `If-Modified-Since`) with `304 Not Modified`. @default false
+   */
+  cacheRevalidatable?(format: F): boolean;
   /** Whether the page fetched for a request with this format may be written to the cache. @default true */
   cacheWritable?(format: F): boolean;
   /**

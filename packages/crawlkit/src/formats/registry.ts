@@ -136,6 +136,13 @@ export function formatsReadCache(formats: readonly FormatEntry[]): boolean {
   return requested(formats).every(({ module, format }) => module.cacheReadable?.(format) ?? true);
 }
 
+/** Whether every requested format lets a cached page answer, at least once the site confirms it (a 304). */
+export function formatsRevalidateCache(formats: readonly FormatEntry[]): boolean {
+  return requested(formats).every(
+    ({ module, format }) => (module.cacheReadable?.(format) ?? true) || (module.cacheRevalidatable?.(format) ?? false),
+  );
+}
+
 /** Whether every requested format lets the fetched page be cached. */
 export function formatsWriteCache(formats: readonly FormatEntry[]): boolean {
   return requested(formats).every(({ module, format }) => module.cacheWritable?.(format) ?? true);

@@ -29,6 +29,7 @@ import {
   type UpdateMonitorInput,
 } from './monitor-request.js';
 import {
+  deleteMonitorRecords,
   listChecks,
   monitorCounters,
   readCheck,
@@ -36,6 +37,8 @@ import {
   writeMonitor,
   type MonitorValue,
 } from './monitor-store.js';
+import { forgetSearches } from './monitor-search.js';
+import { searchWarning } from './monitor-search-target.js';
 import { scheduleTargetsOf, targetProblem, type ScheduleTargets } from './monitor-targets.js';
 import { checkView, monitorView, type LatestCheck, type MonitorCheckView, type MonitorView } from './monitor-views.js';
 
@@ -117,7 +120,7 @@ export async function createMonitor(
   await scheduleStore(call.ctx).put(stored);
   call.scheduler.wake();
   const response: MonitorResponse = { success: true, data: monitorView(stored, monitor) };
-  const warnings = [judging.warning];
+  const warnings = [judging.warning, searchWarning(hasProvider(call), request.targets)];
   if (!call.scheduler.running) {
     warnings.unshift(
       'This engine does not run schedules: the monitor is stored and its checks fire in an engine that does ' +
@@ -186,6 +189,7 @@ export async function updateMonitor(
   };
   const judging = judgeProblem(call.ctx.llm, judge, request.judgeEnabled);
   if ('error' in judging) return judging.error;
+  const warning = [judging.warning, searchWarning(hasProvider(call), request.targets ?? [])].filter(Boolean).join(' ');
   const now = Date.now();
   const { goal: _goal, judgeEnabled: _judge, checkCompleted, ...rest } = monitor;
   const completedEvent = request.webhook === undefined ? checkCompleted : checkCompletedOf(request.webhook);
@@ -225,15 +229,20 @@ export async function updateMonitor(
   return {
     success: true,
     data: monitorView(updated, next, await latestCheck(call, { stored: updated, monitor: next })),
-    ...(judging.warning ? { warning: judging.warning } : {}),
+    ...(warning ? { warning } : {}),
   };
 }
 
-/** `DELETE /v2/monitor/:id`: no further check; crawls already started go on. */
+/**
+ * `DELETE /v2/monitor/:id`: no further check; its checks, their pages and its search targets' last results leave the
+ * store. Crawls already started go on.
+ */
 export async function deleteMonitor(call: MonitorCall, id: string): Promise<{ success: true } | ErrorResponse> {
   const found = await findMonitor(call, id);
   if (!found || !(await scheduleStore(call.ctx).delete(found.stored.id))) return monitorNotFound();
   call.scheduler.wake();
+  await forgetSearches(call.ctx.store, found.stored.id, found.monitor.meta);
+  await deleteMonitorRecords(call.ctx.store, found.stored.id);
   return { success: true };
 }
 
@@ -276,6 +285,8 @@ async function latestCheck(
   const { status, summary } = await checkState(call.ctx, call.jobs, id, check);
   return { id, startedAt: check.startedAt, status, summary };
 }
+
+const hasProvider = (call: MonitorCall) => call.ctx.options.search.provider !== undefined;
 
 function nextOf(value: ScheduleValue, now: number): number {
   return firstFiring(clockOf(value), now) ?? NEVER;

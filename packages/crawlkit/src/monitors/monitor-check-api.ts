@@ -5,6 +5,7 @@ import { DEFAULT_JOB_BASE } from '../jobs/job-address.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { findMonitor, monitorNotFound, type MonitorCall } from './monitor-api.js';
+import { pagesOf, readChunks, type PageQuery } from './monitor-check-pages.js';
 import { checkState } from './monitor-checks.js';
 import { keptSince, listChecks, readCheck } from './monitor-store.js';
 import { checkView, pageView, type MonitorCheckDetailView, type MonitorCheckView } from './monitor-views.js';
@@ -82,10 +83,19 @@ export async function getMonitorCheck(
   if (!check || check.monitorId !== found.stored.id || check.startedAt < kept) return checkNotFound();
   const state = await checkState(call.ctx, call.jobs, checkId, check);
   const { limit, skip, status } = paging.value;
-  const all = status === undefined ? state.pages : state.pages.filter((page) => page.status === status);
-  const pages = all.slice(skip, skip + limit).map((page) => pageView(page, check, state.finishedAt));
+  const wanted = { skip, limit, status: status as PageQuery['status'] };
+  const read =
+    state.pages || state.status === 'running'
+      ? pagesOf(state.pages ?? [], wanted)
+      : await readChunks(
+          call.ctx.store,
+          checkId,
+          { ...state, status: state.status, finishedAt: state.finishedAt! },
+          wanted,
+        );
+  const pages = read.pages.map((page) => pageView(page, check, state.finishedAt));
   let next: string | null = null;
-  if (skip + limit < all.length) {
+  if (skip + limit < read.total) {
     const params = new URLSearchParams({ skip: String(skip + limit), limit: String(limit) });
     if (status !== undefined) params.set('status', status);
     const base = call.baseUrl ?? DEFAULT_JOB_BASE;

@@ -11,18 +11,21 @@ import { decodeDocument } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { ScheduleRun } from '../schedules/schedule-runs.js';
-import { queueCheckCompleted } from './monitor-events.js';
+import { queueCheckCompleted, queueSearchChanges } from './monitor-events.js';
 import { judgePages, type JudgedInput } from './monitor-judge.js';
+import { runSearches, searchPages, type CheckSearch, type PageMaker } from './monitor-search.js';
 import { addCheck, readCheck, readMonitor, writeCheck, type MonitorCheckValue } from './monitor-store.js';
 
 type Closed = NonNullable<MonitorCheckValue['closed']>;
-export type MonitorCheckPage = Closed['pages'][number];
+export type MonitorCheckPage = NonNullable<Closed['pages']>[number];
 export type MonitorSummary = Closed['summary'];
 export type CheckStatus = Closed['status'] | 'running';
 /** What a check reads and writes with: the engine's store, and its model for the judgments. */
 export type CheckContext = Pick<EngineContext, 'store' | 'llm' | 'options'> & {
   /** Hands a webhook event queued in a job's outbox to this process's dispatcher (else the dispatchers' poll finds it). */
   queued?: (store: Store, delivery: Delivery) => void;
+  /** Runs the search targets' searches and scrapes (none: a search target's check is an error). */
+  search?: CheckSearch;
 };
 
 /** Documents read at once from a crawl's results. */
@@ -53,6 +56,10 @@ export async function recordCheck(
   const monitor = await readMonitor(store, monitorId);
   if (!monitor) return;
   const id = checkIdOf(monitorId, run);
+  const searching = monitor.meta.some((meta) => meta.search);
+  const searched = searching
+    ? await runSearches(store, ctx.search, monitorId, monitor.meta, monitor.tenant, run.startedAt)
+    : undefined;
   const check: MonitorCheckValue = {
     monitorId,
     trigger,
@@ -60,26 +67,27 @@ export async function recordCheck(
     startedAt: run.startedAt,
     jobIds: run.jobIds,
     skipped: run.skipped,
-    errors: run.errors,
+    errors: [...run.errors, ...(searched?.errors ?? [])],
     meta: monitor.meta,
     slots: monitor.slots,
+    ...(searched ? { searches: searched.searches } : {}),
     ...(monitor.goal !== undefined && monitor.judgeEnabled !== false ? { goal: monitor.goal } : {}),
   };
-  if (run.skipped.length === run.jobIds.length) {
+  // Its searches run whatever its crawls do: skipped only when it has nothing but crawls, all still running.
+  if (!searching && run.skipped.length === run.jobIds.length) {
     check.closed = { status: 'skipped_overlap', finishedAt: run.startedAt, summary: summaryOf([]), pages: [] };
   }
   await writeCheck(store, id, check);
-  await addCheck(store, monitorId, id, run.startedAt);
+  await addCheck(store, monitorId, id, run.startedAt, monitor.retentionDays);
   // Closed as it starts: told now (through the outbox of a target's crawl still running).
   if (check.closed) await queueCheckCompleted(store, jobs, id, check, monitor, ctx.queued);
 }
 
-type CheckState = {
-  status: CheckStatus;
-  finishedAt: number | null;
-  summary: MonitorSummary;
-  pages: MonitorCheckPage[];
-};
+/**
+ * A check's outcome: its pages in `pages` while it runs and as it is closed here, else (closed) in the chunks whose
+ * counts `chunks` holds (`monitor-check-pages.ts`).
+ */
+type CheckState = Omit<Closed, 'status' | 'finishedAt'> & { status: CheckStatus; finishedAt: number | null };
 
 /** The checks this process is reading the crawls of: a second reader waits for the first (one judgment per page). */
 const reading = new Map<string, Promise<CheckState>>();
@@ -127,37 +135,73 @@ async function readState(
     else errors.push(`crawl ${jobId} ${found.job.status}`);
     finishedAt = Math.max(finishedAt, found.job.completedAt ?? found.job.updatedAt);
   }
+  for (const searched of check.searches ?? []) {
+    const found = searched.batchId === null ? undefined : await jobs.find(searched.batchId);
+    if (searched.batchId !== null && !found)
+      errors.push(`batch ${searched.batchId} expired before the check was closed`);
+    const maker = pageMaker(searched.batchId ?? id, id, check.meta[searched.target]!.id);
+    pages.push(...(await searchPages(found?.store, searched, maker, texts)));
+    if (found?.job.status === 'scraping') running = true;
+    else if (!found || found.job.status === 'completed') ended++;
+    else errors.push(`batch ${searched.batchId} ${found.job.status}`);
+    if (found) finishedAt = Math.max(finishedAt, found.job.completedAt ?? found.job.updatedAt);
+  }
   const summary = summaryOf(pages);
   if (running) return { status: 'running', finishedAt: null, summary, pages };
   const status = errors.length === 0 ? 'completed' : ended > 0 ? 'partial' : 'failed';
   // Closed meanwhile by a reader that had read the check before this one: its outcome stands.
   const latest = await readCheck(store, id);
   if (latest?.closed) return latest.closed;
+  // Deleted meanwhile (with its monitor, or past its retention): nothing of it is written again.
+  if (!latest) return { status, finishedAt, summary, pages };
   const model = ctx.options.llm;
   if (check.goal !== undefined && model) await judgePages(ctx.llm, model, check.goal, texts);
   const closed: Closed = { status, finishedAt, summary, pages };
   const done = { ...check, errors, closed };
   await writeCheck(store, id, done);
+  await queueSearchChanges(store, jobs, done, pages, ctx.queued);
   await queueCheckCompleted(store, jobs, id, done, await readMonitor(store, check.monitorId), ctx.queued);
   return closed;
 }
 
-/** Every crawl of a firing followed by the scheduler ended: closes the monitor's check (when it is one). */
+/**
+ * Every crawl of a firing followed by the scheduler ended: once the batches of its search targets have ended too
+ * (unless `closing` aborts the wait), closes the monitor's check (when it is one).
+ */
 export async function settleCheck(
   ctx: CheckContext,
   jobs: JobManager,
   monitorId: string,
   run: ScheduleRun,
+  closing?: AbortSignal,
 ): Promise<void> {
   const id = checkIdOf(monitorId, run);
   const check = await readCheck(ctx.store, id);
-  if (check && !check.closed) await checkState(ctx, jobs, id, check);
+  if (!check || check.closed) return;
+  for (const { batchId } of check.searches ?? []) {
+    if (batchId !== null) await jobs.wait(batchId, closing).catch(() => undefined);
+  }
+  if (!closing?.aborted) await checkState(ctx, jobs, id, check);
 }
 
 export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
   const summary: MonitorSummary = { totalPages: pages.length, same: 0, changed: 0, new: 0, removed: 0, error: 0 };
   for (const page of pages) summary[page.status]++;
   return summary;
+}
+
+/** Makes the check's pages of one job's target, each with an id derived from the job and its URL. */
+function pageMaker(jobId: string, checkId: string, targetId: string): PageMaker {
+  return (url, fields) => ({
+    id: uuidv5(`${jobId}\n${url}`, checkId),
+    targetId,
+    url,
+    currentScrapeId: null,
+    statusCode: null,
+    error: null,
+    diff: null,
+    ...fields,
+  });
 }
 
 /**
@@ -172,17 +216,9 @@ export async function feedPages(
   texts: JudgedInput[],
 ): Promise<MonitorCheckPage[]> {
   const pages: MonitorCheckPage[] = [];
-  const page = (url: string, fields: Partial<MonitorCheckPage> & Pick<MonitorCheckPage, 'status'>) => {
-    const made: MonitorCheckPage = {
-      id: uuidv5(`${jobId}\n${url}`, checkId),
-      targetId,
-      url,
-      currentScrapeId: null,
-      statusCode: null,
-      error: null,
-      diff: null,
-      ...fields,
-    };
+  const make = pageMaker(jobId, checkId, targetId);
+  const page: PageMaker = (url, fields) => {
+    const made = make(url, fields);
     pages.push(made);
     return made;
   };

@@ -7,17 +7,15 @@ import { monitorPageJudgment } from '../codec/monitor-records.js';
 import type { ResolvedLlmOptions } from '../llm/llm-options.js';
 import type { LlmService } from '../llm/llm-service.js';
 import type { ErrorResponse } from '../v2/types.js';
-import type { MonitorCheckValue } from './monitor-store.js';
-
-type Page = NonNullable<MonitorCheckValue['closed']>['pages'][number];
+import type { MonitorCheckPage } from './monitor-store.js';
 
 /** What the model reads of a page: its diff when it changed, its markdown when it is new. */
 export interface JudgedInput {
-  page: Page;
+  page: MonitorCheckPage;
   text: string;
 }
 
-function judgePrompt(goal: string, page: Page): string {
+function judgePrompt(goal: string, page: MonitorCheckPage): string {
   const what =
     page.status === 'changed'
       ? 'The page below is the unified diff of the page since the last check (lines starting with - were removed, + added).'

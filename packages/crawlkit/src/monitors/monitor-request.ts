@@ -1,7 +1,6 @@
 /**
  * The bodies of `POST /v2/monitor` and `PATCH /v2/monitor/:id` (the shapes of the 2026 clients' `CreateMonitorRequest`
- * and `UpdateMonitorRequest`), and what a monitor's targets run as: the targets of its schedule. What crawlkit cannot
- * do locally (email, search targets) is refused, never ignored.
+ * and `UpdateMonitorRequest`). What crawlkit cannot do locally (email) is refused, never ignored.
  */
 import { z } from 'zod';
 
@@ -26,18 +25,38 @@ const crawlTargetSchema = z.strictObject({
   scrapeOptions: options.optional(),
 });
 
-export type MonitorTargetInput = z.output<typeof scrapeTargetSchema> | z.output<typeof crawlTargetSchema>;
+/**
+ * A `search` target (the clients' `MonitorSearchTarget`): each check runs its queries through the engine's search,
+ * compares the results with the previous check's and scrapes their pages (`scrapeOptions`, crawlkit's own) for diffs.
+ */
+const searchTargetSchema = z.strictObject({
+  id: z.string().min(1).max(128).optional(),
+  type: z.literal('search'),
+  queries: z.array(z.string().trim().min(1)).min(1).max(10),
+  /** How recent the results must be (the search's `tbs`; a window under an hour searches the last hour). */
+  searchWindow: z.enum(['5m', '15m', '1h', '6h', '24h', '7d']).optional(),
+  includeDomains: z.array(z.string()).optional(),
+  excludeDomains: z.array(z.string()).optional(),
+  /** Results kept per query. @default 10 */
+  maxResults: z.number().int().min(1).max(100).optional(),
+  /** How each result's page is scraped (formats, headers, ...). @default markdown */
+  scrapeOptions: options.optional(),
+});
+
+export type MonitorTargetInput =
+  z.output<typeof scrapeTargetSchema> | z.output<typeof crawlTargetSchema> | z.output<typeof searchTargetSchema>;
+
+const TARGET_SCHEMAS = { scrape: scrapeTargetSchema, crawl: crawlTargetSchema, search: searchTargetSchema };
 
 const targetSchema = z.looseObject({ type: z.string() }).transform((target, ctx): MonitorTargetInput => {
-  const schema = target.type === 'scrape' ? scrapeTargetSchema : target.type === 'crawl' ? crawlTargetSchema : null;
+  const schema: z.ZodType<MonitorTargetInput> | undefined = Object.hasOwn(TARGET_SCHEMAS, target.type)
+    ? TARGET_SCHEMAS[target.type as keyof typeof TARGET_SCHEMAS]
+    : undefined;
   if (!schema) {
     ctx.addIssue({
       code: 'custom',
       path: ['type'],
-      message:
-        target.type === 'search'
-          ? 'A `search` target is not offered by crawlkit monitors: watch pages with a `scrape` target ({ type: "scrape", urls: [...] }) or a site with a `crawl` target ({ type: "crawl", url }).'
-          : `A target's \`type\` must be "scrape" or "crawl", got ${JSON.stringify(target.type)}.`,
+      message: `A target's \`type\` must be "scrape", "crawl" or "search", got ${JSON.stringify(target.type)}.`,
     });
     return z.NEVER;
   }
@@ -160,7 +179,7 @@ const notificationSchema = z
 const common = {
   webhook: webhookSchema.nullable().optional(),
   notification: notificationSchema.optional(),
-  /** Days a check is listed for. @default 30 */
+  /** Days a check is kept for: older ones are deleted, with their pages, as the monitor's next check is added. @default 30 */
   retentionDays: z.number().int().min(1).max(365).optional(),
   /**
    * What the changes matter for: with a model configured, each changed and new page of a check gets the model's

@@ -1,19 +1,22 @@
 /**
  * A monitor's targets as the targets of its schedule, and back: a `scrape` target runs one schedule target per URL,
  * a `crawl` target one crawl. Each runs with `changeTracking` (`git-diff`) added to its formats, so that a changed
- * page of a check carries its diff.
+ * page of a check carries its diff. A `search` target is no schedule target: what it searches is kept in its `meta`
+ * and run by the check as it starts (`monitor-search.ts`).
  */
 import { randomUUID } from 'node:crypto';
 
+import type { z } from 'zod';
+
+import type { monitorCodec } from '../codec/monitor-records.js';
 import { describeIssues } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { scheduleRequestSchema, type ScheduleTarget } from '../schedules/schedule-request.js';
 import type { MonitorTargetInput } from './monitor-request.js';
+import { searchTargetIssues, searchTargetOf, searchTargetView } from './monitor-search-target.js';
 
-export interface MonitorTargetMeta {
-  id: string;
-  type: 'scrape' | 'crawl';
-}
+export type MonitorTargetMeta = ReturnType<typeof monitorCodec.decode>['meta'][number];
+export type MonitorSearch = NonNullable<MonitorTargetMeta['search']>;
 
 /** A monitor target as the API shows it. */
 export type MonitorTargetView =
@@ -24,7 +27,10 @@ export type MonitorTargetView =
       url: string;
       crawlOptions?: Record<string, unknown>;
       scrapeOptions?: Record<string, unknown>;
-    };
+    }
+  | ({ id: string; type: 'search' } & Omit<MonitorSearch, 'scrapeOptions'> & {
+        scrapeOptions?: Record<string, unknown>;
+      });
 
 export interface ScheduleTargets {
   targets: ScheduleTarget[];
@@ -41,7 +47,10 @@ const diffTag = (monitorId: string) => `monitor:${monitorId}`;
 type Format = string | { type?: unknown; tag?: unknown };
 
 /** The scrape options with the monitor's `changeTracking` format, unless the client gave one. */
-function withDiff(scrapeOptions: Record<string, unknown> | undefined, monitorId: string): Record<string, unknown> {
+export function withDiff(
+  scrapeOptions: Record<string, unknown> | undefined,
+  monitorId: string,
+): Record<string, unknown> {
   const formats = (scrapeOptions?.formats as Format[] | undefined) ?? ['markdown'];
   if (!Array.isArray(formats)) return { ...scrapeOptions };
   const tracked = formats.some(
@@ -53,7 +62,10 @@ function withDiff(scrapeOptions: Record<string, unknown> | undefined, monitorId:
 }
 
 /** The scrape options as the client gave them: the monitor's own `changeTracking` format taken out. */
-function withoutDiff(scrapeOptions: Record<string, unknown>, monitorId: string): Record<string, unknown> | undefined {
+export function withoutDiff(
+  scrapeOptions: Record<string, unknown>,
+  monitorId: string,
+): Record<string, unknown> | undefined {
   const formats = (scrapeOptions.formats as Format[] | undefined)?.filter(
     (f) => !(typeof f === 'object' && f?.type === 'changeTracking' && f.tag === diffTag(monitorId)),
   );
@@ -66,8 +78,13 @@ function withoutDiff(scrapeOptions: Record<string, unknown>, monitorId: string):
 export function scheduleTargetsOf(monitorId: string, targets: MonitorTargetInput[]): ScheduleTargets {
   const out: ScheduleTargets = { targets: [], meta: [], slots: [] };
   targets.forEach((target, index) => {
-    out.meta.push({ id: target.id ?? `tgt_${randomUUID().slice(0, 8)}`, type: target.type });
+    const id = target.id ?? `tgt_${randomUUID().slice(0, 8)}`;
     const scrapeOptions = withDiff(target.scrapeOptions, monitorId);
+    if (target.type === 'search') {
+      out.meta.push({ id, type: 'search', search: searchTargetOf(target, scrapeOptions) });
+      return;
+    }
+    out.meta.push({ id, type: target.type });
     if (target.type === 'scrape') {
       for (const url of target.urls) {
         out.targets.push({ type: 'scrape', url, ...scrapeOptions });
@@ -83,7 +100,9 @@ export function scheduleTargetsOf(monitorId: string, targets: MonitorTargetInput
 
 /** The monitor's targets back from its schedule's (header values as the schedule shows them). */
 export function monitorTargetsOf(monitorId: string, from: ScheduleTargets): MonitorTargetView[] {
-  return from.meta.map((meta, index) => {
+  return from.meta.map((meta, index): MonitorTargetView => {
+    if (meta.search)
+      return { id: meta.id, ...searchTargetView(meta.search, withoutDiff(meta.search.scrapeOptions, monitorId)) };
     const own = from.targets.filter((_, slot) => from.slots[slot] === index);
     if (meta.type === 'scrape') {
       const { type: _type, url: _url, ...options } = own[0]!;
@@ -121,13 +140,19 @@ export function targetProblem(
         'split the URLs among monitors.',
     };
   }
+  // A monitor of search targets alone has no schedule target: its webhook is checked beside one standing in.
+  const probe: ScheduleTarget[] = [{ type: 'scrape', url: 'https://example.com/' }];
   const parsed = scheduleRequestSchema.safeParse({
     cron: '0 0 * * *',
-    targets: from.targets,
+    targets: from.targets.length > 0 ? from.targets : probe,
     ...(webhook ? { webhook } : {}),
   });
-  if (parsed.success) return undefined;
-  const issues = parsed.error.issues.map((issue) => {
+  const searchIssues = given.flatMap((target, index) =>
+    target.type === 'search' ? searchTargetIssues(target, index) : [],
+  );
+  if (parsed.success && searchIssues.length === 0) return undefined;
+  const scheduleIssues: z.core.$ZodIssue[] = parsed.success ? [] : parsed.error.issues;
+  const issues = scheduleIssues.map((issue) => {
     const [first, slot, ...rest] = issue.path;
     if (first !== 'targets' || typeof slot !== 'number') return issue;
     const index = from.slots[slot]!;
@@ -139,5 +164,6 @@ export function targetProblem(
       .replace('sends its own webhook', 'sends its `webhook`');
     return { ...issue, path, message };
   });
+  issues.push(...searchIssues);
   return { success: false, code: 'BAD_REQUEST', error: describeIssues(issues), details: issues };
 }

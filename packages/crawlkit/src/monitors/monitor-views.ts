@@ -34,7 +34,10 @@ export interface MonitorView {
 }
 
 export type MonitorTargetResult =
-  { targetId: string; type: 'scrape'; expectedJobs: string[] } | { targetId: string; type: 'crawl'; crawlId?: string };
+  | { targetId: string; type: 'scrape'; expectedJobs: string[] }
+  | { targetId: string; type: 'crawl'; crawlId?: string }
+  /** `batchId`, crawlkit's own: the batch scrape of the results' pages. */
+  | { targetId: string; type: 'search'; searchCompleted: boolean; resultCount: number; batchId?: string };
 
 export interface MonitorCheckView {
   id: string;
@@ -111,6 +114,16 @@ export function checkView(
 ): MonitorCheckView {
   const targetResults = check.meta.map((meta, index): MonitorTargetResult => {
     const jobIds = check.jobIds.filter((jobId, slot): jobId is string => jobId !== null && check.slots[slot] === index);
+    if (meta.type === 'search') {
+      const searched = check.searches?.find((search) => search.target === index);
+      return {
+        targetId: meta.id,
+        type: 'search',
+        searchCompleted: searched !== undefined,
+        resultCount: searched?.results.length ?? 0,
+        ...(searched?.batchId ? { batchId: searched.batchId } : {}),
+      };
+    }
     if (meta.type === 'scrape') return { targetId: meta.id, type: 'scrape', expectedJobs: jobIds };
     return { targetId: meta.id, type: 'crawl', ...(jobIds[0] ? { crawlId: jobIds[0] } : {}) };
   });

@@ -29,8 +29,11 @@ export interface SchedulerOptions {
   queued(store: Store, delivery: Delivery): void;
   /** A firing started its crawls (a monitor records its check); awaited before the firing is told. */
   started?(id: string, run: ScheduleRun, trigger: 'scheduled' | 'manual'): Promise<void>;
-  /** Every crawl of a run followed here has ended, or the scheduler is closing (a monitor closes its check). */
-  settled?(id: string, run: ScheduleRun): Promise<void>;
+  /**
+   * Every crawl of a run followed here has ended, or the scheduler is closing (a monitor closes its check, once the
+   * jobs it started itself have ended; `closing` aborts that wait).
+   */
+  settled?(id: string, run: ScheduleRun, closing: AbortSignal): Promise<void>;
 }
 
 export class Scheduler {
@@ -160,7 +163,7 @@ export class Scheduler {
         if (!told || count > 0) bus.scheduleChanges({ id, jobId, target, queued: count });
       }),
     );
-    await this.#options.settled?.(id, run);
+    await this.#options.settled?.(id, run, this.#closing.signal);
   }
 
   /**

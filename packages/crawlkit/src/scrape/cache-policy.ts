@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { formatsCacheKey, formatsReadCache, formatsWriteCache } from '../formats/registry.js';
+import { formatsCacheKey, formatsReadCache, formatsRevalidateCache, formatsWriteCache } from '../formats/registry.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 
 /** The options of a scrape that decide whether and how the page cache is used (reference §8). */
@@ -33,6 +33,18 @@ export function canReadCache(o: CacheRelevantOptions): boolean {
   if (o.maxAge === 0 && o.minAge === undefined) return false;
   if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
   if (hasMaxPages(o) || !formatsReadCache(o.formats)) return false;
+  return o.proxy !== 'stealth';
+}
+
+/**
+ * Whether a cached copy may answer once the site confirms it (a `304` to a conditional refetch) when it may not by
+ * its age (`canReadCache`): for a format that needs a fresh page and takes a confirmed one (change tracking). Not
+ * for `maxAge: 0`, `minAge`, or what keeps the cache from answering otherwise.
+ */
+export function canRevalidateCache(o: CacheRelevantOptions): boolean {
+  if (o.maxAge === 0 || o.minAge !== undefined) return false;
+  if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
+  if (hasMaxPages(o) || !formatsRevalidateCache(o.formats)) return false;
   return o.proxy !== 'stealth';
 }
 

@@ -2,7 +2,7 @@ import type { EngineContext } from '../context.js';
 import { httpStatusOf } from '../error-codes.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { featureNeedingModel } from '../formats/registry.js';
-import { cacheKey, canReadCache, canWriteCache } from './cache-policy.js';
+import { cacheKey, canReadCache, canRevalidateCache, canWriteCache } from './cache-policy.js';
 import { Deadline } from './deadline.js';
 import type { ExtractedState, ScrapeStage, ScrapeState, StageEnd } from './scrape-state.js';
 import { cacheLookup } from './stages/cache-lookup.js';
@@ -46,6 +46,8 @@ export function initialState(ctx: EngineContext, request: PageScrapeRequest, con
   const store = context.zeroDataRetention ? undefined : ctx.store;
   // A recording holds every page, fetched; a replay serves the recording's pages and keeps old pages out of the cache.
   const replay = ctx.options.engine === 'replay';
+  const cacheable = store !== undefined && !replay && !ctx.recording;
+  const readable = cacheable && canReadCache(request);
   return {
     ctx,
     request,
@@ -57,7 +59,8 @@ export function initialState(ctx: EngineContext, request: PageScrapeRequest, con
     store,
     cache: {
       key: cacheKey(request.url, normalizedUrl, request),
-      readable: store !== undefined && !replay && !ctx.recording && canReadCache(request),
+      readable,
+      revalidateOnly: !readable && cacheable && canRevalidateCache(request),
       writable: store !== undefined && !replay && canWriteCache(request, context.zeroDataRetention),
     },
     captures: {},

@@ -22,6 +22,11 @@ export interface CacheVisit {
   key: string;
   /** Whether a cached page may answer (the request and its formats allow it). */
   readable: boolean;
+  /**
+   * Not `readable`, but a cached copy may answer once the site confirms it (a `304` to a conditional refetch): for a
+   * format that needs a fresh page and takes a confirmed one (change tracking).
+   */
+  revalidateOnly?: boolean;
   /** Whether the page fetched may be written (the request and its formats allow it). */
   writable: boolean;
   /**

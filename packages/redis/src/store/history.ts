@@ -42,6 +42,12 @@ export class RedisHistoryStore implements HistoryStore {
       );
     });
   }
+
+  delete(url: string, tag: string): Promise<void> {
+    return this.#life.run(async () => {
+      await this.#redis.client.del(this.#redis.key('h', historyKey(url, tag)));
+    });
+  }
 }
 
 function historyKey(url: string, tag: string): string {

@@ -20,6 +20,22 @@ export function describeHistoryConformance(factory: StoreFactory): void {
       expect((await store.history.latest(url, ''))!.value).toBe('second again');
     });
 
+    it('deletes every entry of a url and tag, and those only', async () => {
+      const store = await open();
+      const url = 'https://example.com/';
+      for (let i = 1; i <= 3; i++) await store.history.append({ url, tag: 'gone', scrapedAt: i, value: `v${i}` });
+      await store.history.append({ url, tag: 'kept', scrapedAt: 1, value: 'k' });
+      await store.history.append({ url: `${url}other`, tag: 'gone', scrapedAt: 1, value: 'o' });
+      await store.history.delete!(url, 'gone');
+      expect(await store.history.latest(url, 'gone')).toBeUndefined();
+      expect((await store.history.latest(url, 'kept'))!.value).toBe('k');
+      expect((await store.history.latest(`${url}other`, 'gone'))!.value).toBe('o');
+      // Deleting what is not there is no error; the key takes new entries again.
+      await store.history.delete!(url, 'gone');
+      await store.history.append({ url, tag: 'gone', scrapedAt: 4, value: 'again' });
+      expect((await store.history.latest(url, 'gone'))!.value).toBe('again');
+    });
+
     it('keeps a bounded history per url and tag', async () => {
       const store = await open({ maxHistoryPerUrl: 2 });
       const url = 'https://example.com/';

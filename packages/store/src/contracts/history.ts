@@ -19,4 +19,9 @@ export interface HistoryStore {
    * drops the oldest beyond it.
    */
   append(entry: HistoryEntry): Promise<void>;
+  /**
+   * Deletes every entry of (url, tag). Optional: a store without it keeps what it was given (crawlkit's records that
+   * expire, a monitor's old checks, then stay in it); the memory, SQLite and Redis stores have it.
+   */
+  delete?(url: string, tag: string): Promise<void>;
 }

@@ -31,6 +31,12 @@ export class MemoryHistoryStore implements HistoryStore {
       this.#entries.set(key, list);
     });
   }
+
+  delete(url: string, tag: string): Promise<void> {
+    return this.#life.run(() => {
+      this.#entries.delete(historyKey(url, tag));
+    });
+  }
 }
 
 function historyKey(url: string, tag: string): string {

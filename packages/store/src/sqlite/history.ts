@@ -43,4 +43,12 @@ export class SqliteHistoryStore implements HistoryStore {
       }),
     );
   }
+
+  delete(url: string, tag: string): Promise<void> {
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        this.#db.run('DELETE FROM history WHERE url = ? AND tag = ?', url, tag);
+      }),
+    );
+  }
 }

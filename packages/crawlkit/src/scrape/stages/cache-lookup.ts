@@ -9,7 +9,7 @@ import { storedLength } from '../../codec/page-record.js';
 /**
  * Reads the page cache when the request and its formats allow it: a page younger than `maxAge` (and older than
  * `minAge`, when given) answers in place of a fetch; an older copy with validators makes the fetch conditional
- * (`state.revalidation`). `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With
+ * (`state.revalidation`), as does any copy for a format that takes only a confirmed one (`cache.revalidateOnly`). `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With
  * `lockdown` the cache is the only source, at any age: no page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
  */
 export const cacheLookup: ScrapeStage = {
@@ -17,12 +17,15 @@ export const cacheLookup: ScrapeStage = {
   async run(state) {
     const { store, request, cache } = state;
     if (request.lockdown && (!store || !cache.readable)) throw lockdownMiss(state.request.url, 'these options');
-    if (!store || !cache.readable) return;
+    if (!store || !(cache.readable || cache.revalidateOnly)) return;
     // Read at any age: a copy past `maxAge` is not served, but its validators make the refetch conditional.
     const lookup: { minAge?: number } = {};
     if (request.minAge !== undefined) lookup.minAge = request.minAge;
     const found = await store.pages.get(cache.key, lookup);
-    const fresh = found && (request.lockdown || request.maxAge <= 0 || Date.now() - found.cachedAt <= request.maxAge);
+    const fresh =
+      cache.readable &&
+      found &&
+      (request.lockdown || request.maxAge <= 0 || Date.now() - found.cachedAt <= request.maxAge);
     if (found && fresh) {
       state.page = pageCacheMemoFor(store).fetched(cache.key, found);
       cache.state = 'hit';
