@@ -310,4 +310,28 @@ describe('job results expire 24 h after completion', () => {
       await ck.close();
     }
   });
+
+  it("an expired crawl's change record leaves the disk with it (one a crawl of a schedule would leave)", async () => {
+    const dir = join(root, 'expiry-changes');
+    const ck = new Crawlkit({ storeDir: dir, engine: 'http', jobResultTtlMs: 300 });
+    try {
+      const started = await ck.crawl({ url: urls()[0]!, limit: 1, changes: true });
+      if (!started.success) throw new Error(started.error);
+      await ck.waitForJob(started.id);
+      const changeRows = () => {
+        const db = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
+        try {
+          return db.prepare('SELECT count(*) AS n FROM history WHERE url = ?').get(started.id);
+        } finally {
+          db.close();
+        }
+      };
+      expect(changeRows()).toEqual({ n: 1 });
+      await new Promise((r) => setTimeout(r, 400));
+      expect(await ck.getCrawlStatus(started.id)).toMatchObject({ success: false, code: 'JOB_NOT_FOUND' });
+      expect(changeRows()).toEqual({ n: 0 });
+    } finally {
+      await ck.close();
+    }
+  });
 });

@@ -20,6 +20,7 @@ import { createCrawlPlanner } from './jobs/crawl-planner.js';
 import { JobManager, type JobKindHandler } from './jobs/job-manager.js';
 import { jobContext, PolicyFetchers } from './jobs/job-policy.js';
 import { openRequestSecrets } from './jobs/job-secrets.js';
+import { deleteExpiredJobs } from './jobs/expired-jobs.js';
 import { JobStores } from './jobs/job-stores.js';
 import { JobLeases } from './jobs/lease.js';
 import { LlmService } from './llm/llm-service.js';
@@ -213,7 +214,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     bus,
   });
   dispatcher.kick();
-  await store.jobs.deleteExpired().catch(() => undefined);
+  await deleteExpiredJobs(store).catch(() => undefined);
   // What a monitor's check is recorded and closed with: its events go to this process's dispatcher at once.
   const checks = {
     store: ctx.store,

@@ -161,6 +161,11 @@ async function* storedPages(store: Store, jobId: string, stored: FeedPages | und
   }
 }
 
+/** Deletes the changes kept for crawls whose jobs are gone. */
+export async function deleteCrawlChanges(store: Store, jobIds: readonly string[]): Promise<void> {
+  for (const id of jobIds) await crawlChanges.delete(store, id);
+}
+
 /** What a completed crawl kept of its feed: the run compared against and the pages removed; undefined before. */
 export async function completedChanges(
   store: Store,

@@ -1,5 +1,7 @@
 import type { JobRecord, JobStatus, Store } from '@crawlkit/store';
 
+import { deleteExpiredJobs } from './expired-jobs.js';
+
 /** How often expired jobs (results kept `jobResultTtlMs` after completion) are deleted from the stores. */
 const EXPIRY_SWEEP_MS = 10 * 60_000;
 
@@ -38,7 +40,7 @@ export class JobStores {
       if (!job) continue;
       // Expired results are gone even before the next sweep deletes the rows.
       if (job.expiresAt !== undefined && job.expiresAt <= Date.now()) {
-        await store.jobs.deleteExpired();
+        await deleteExpiredJobs(store);
         return undefined;
       }
       return { job, store };
@@ -60,7 +62,7 @@ export class JobStores {
   /** Deletes the jobs whose results have expired (`expiresAt` past), with all their rows. Returns their ids. */
   async deleteExpired(now = Date.now()): Promise<string[]> {
     const deleted: string[] = [];
-    for (const store of this.all()) deleted.push(...(await store.jobs.deleteExpired(now)));
+    for (const store of this.all()) deleted.push(...(await deleteExpiredJobs(store, now)));
     return deleted;
   }
 

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 
 import type { BackendConnection, JobRecord, TaskInput } from '@crawlkit/store';
 
+import { deleteExpiredJobs } from '../jobs/expired-jobs.js';
+
 const FINISH_LOCK_MS = 60_000;
 const SWEEP_PAGE = 1_000;
 const EXPIRY_SWEEP_MS = 60_000;
@@ -57,7 +59,7 @@ export class JobCompletion {
     if (Date.now() - this.#expiredCheckedAt >= EXPIRY_SWEEP_MS) {
       // Jobs past their result TTL are deleted by whoever notices first (a cheap range query).
       this.#expiredCheckedAt = Date.now();
-      await store.jobs.deleteExpired();
+      await deleteExpiredJobs(store);
     }
     const counts = await queue.counts();
     if (counts.waiting + counts.active + counts.delayed > 0) return;
