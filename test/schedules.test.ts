@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { DatabaseSync } from 'node:sqlite';
 
 import { createSqliteStore } from '@crawlkit/store';
 import { Crawlkit, type CrawlkitEvents, type ScheduleChangePayload } from 'crawlkit';
@@ -202,6 +203,39 @@ describe('schedules', () => {
       expect(stored).toMatchObject({ success: true, warning: expect.stringMatching(/does not run schedules/) });
     } finally {
       await ck.close();
+    }
+  });
+
+  it("a deleted schedule's runs and its targets' last crawls leave the store", async () => {
+    site = await freshSite();
+    const dir = mkdtempSync(join(tmpdir(), 'ck-schedules-delete-'));
+    const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+    try {
+      const created = await ck.schedules.create({
+        every: '1h',
+        targets: [{ type: 'scrape', url: `${site.url}/stable.html` }],
+      });
+      if (!created.success) throw new Error(JSON.stringify(created));
+      const id = created.data.id;
+      const run = await ck.schedules.run(id);
+      if (!run.success) throw new Error(JSON.stringify(run));
+      await ck.waitForJob(run.data.jobIds[0]!);
+      const rows = () => {
+        const db = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
+        try {
+          const count = db.prepare('SELECT count(*) AS n FROM history WHERE url = ?');
+          return { runs: count.get(id)!.n, lineage: count.get(`tag::schedule:${id}:0`)!.n };
+        } finally {
+          db.close();
+        }
+      };
+      expect(rows()).toEqual({ runs: 1, lineage: 1 });
+      expect(await ck.schedules.delete(id)).toEqual({ success: true });
+      expect(rows()).toEqual({ runs: 0, lineage: 0 });
+    } finally {
+      await ck.close();
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -39,8 +39,8 @@ export function hasChangeFeed(request: Pick<CrawlRequest, 'changes' | 'tag'>): b
  * it visits and what it extracts (not its webhook, origin or integration).
  */
 export function lineageOf(request: CrawlRequest, tenant: string | undefined): string {
+  if (request.tag !== undefined) return tagLineage(request.tag, tenant);
   const owner = tenant ?? '';
-  if (request.tag !== undefined) return `tag:${owner}:${request.tag}`;
   const {
     webhook: _webhook,
     origin: _origin,
@@ -55,6 +55,16 @@ export function lineageOf(request: CrawlRequest, tenant: string | undefined): st
   const identity = { ...options, scrapeOptions: { ...scrapeOptions, headers } };
   const digest = createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
   return `options:${owner}:${digest}`;
+}
+
+/** The lineage of the crawls of a tenant with a `tag`. */
+export function tagLineage(tag: string, tenant: string | undefined): string {
+  return `tag:${tenant ?? ''}:${tag}`;
+}
+
+/** Deletes a lineage's last run: its next crawl is compared with nothing (every page `new`). */
+export async function deleteLineage(store: Store, lineage: string): Promise<void> {
+  await lineageRun.delete(store, lineage);
 }
 
 /** The hash the feed compares: the main content as markdown, with runs of whitespace collapsed. */

@@ -13,7 +13,7 @@ import type { JobManager } from '../jobs/job-manager.js';
 import { firstFiring } from '../schedules/schedule-clock.js';
 import { scheduleStore, sealedTargets, sealedWebhook, visible, type ScheduleCall } from '../schedules/schedule-api.js';
 import { clockOf } from '../schedules/schedule-request.js';
-import type { ScheduleValue } from '../schedules/schedule-runs.js';
+import { deleteRunRecords, type ScheduleValue } from '../schedules/schedule-runs.js';
 import { NEVER } from '../schedules/scheduler.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
@@ -234,8 +234,8 @@ export async function updateMonitor(
 }
 
 /**
- * `DELETE /v2/monitor/:id`: no further check; its checks, their pages and its search targets' last results leave the
- * store. Crawls already started go on.
+ * `DELETE /v2/monitor/:id`: no further check; its checks, their pages, its search targets' last results and its
+ * schedule's runs leave the store. Crawls already started go on.
  */
 export async function deleteMonitor(call: MonitorCall, id: string): Promise<{ success: true } | ErrorResponse> {
   const found = await findMonitor(call, id);
@@ -243,6 +243,7 @@ export async function deleteMonitor(call: MonitorCall, id: string): Promise<{ su
   call.scheduler.wake();
   await forgetSearches(call.ctx.store, found.stored.id, found.monitor.meta);
   await deleteMonitorRecords(call.ctx.store, found.stored.id);
+  await deleteRunRecords(call.ctx.store, found.stored.id, scheduleCodec.decode(found.stored.value));
   return { success: true };
 }
 

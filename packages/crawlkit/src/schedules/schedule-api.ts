@@ -22,7 +22,7 @@ import {
   type ScheduleTarget,
   type ScheduleWebhook,
 } from './schedule-request.js';
-import { lastRun, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
+import { deleteRunRecords, lastRun, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
 import { NEVER, type Scheduler } from './scheduler.js';
 
 /** A schedule as the API shows it (header values `[redacted]`). */
@@ -146,6 +146,7 @@ export async function deleteSchedule(call: ScheduleCall, id: string): Promise<{ 
   const schedules = scheduleStore(call.ctx);
   const stored = await schedules.get(String(id));
   if (!stored || !visible(stored, call.tenant) || !(await schedules.delete(stored.id))) return notFound();
+  await deleteRunRecords(call.ctx.store, stored.id, scheduleCodec.decode(stored.value));
   call.scheduler.wake();
   return { success: true };
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { SecretBox, Store } from '@crawlkit/store';
 
 import { startCrawl } from '../api/crawl.js';
+import { deleteLineage, tagLineage } from '../changes/change-feed.js';
 import type { scheduleCodec } from '../codec/records.js';
 import { historyRecord } from '../codec/history-record.js';
 import { scheduleRunCodec } from '../codec/records.js';
@@ -80,6 +81,17 @@ async function stillRunning(jobs: JobManager, jobId: string | null | undefined):
   if (!jobId) return undefined;
   const found = await jobs.find(jobId);
   return found?.job.status === 'scraping' ? jobId : undefined;
+}
+
+/**
+ * Deletes what a deleted schedule's firings kept: its runs, and each target's last crawl (its pages' hashes, which
+ * its next run would have been compared with). A crawl still running when the schedule is deleted writes its own.
+ */
+export async function deleteRunRecords(store: Store, id: string, schedule: ScheduleValue): Promise<void> {
+  await runs.delete(store, id);
+  for (const index of schedule.targets.keys()) {
+    await deleteLineage(store, tagLineage(targetTag(id, index), schedule.tenant));
+  }
 }
 
 /** The schedule's last run, or undefined before its first. */
