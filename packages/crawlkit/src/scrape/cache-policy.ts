@@ -24,16 +24,16 @@ export type CacheRelevantOptions = Pick<
 const hasEntries = (value: object | undefined) => value !== undefined && Object.keys(value).length > 0;
 const hasMaxPages = (o: CacheRelevantOptions) => o.parsers.some((p) => p.type === 'pdf' && p.maxPages !== undefined);
 
+/** What keeps a cached copy from answering whatever its age: custom headers or actions (sensitive), a PDF page cap. */
+const personal = (o: CacheRelevantOptions) => hasEntries(o.headers) || (o.actions?.length ?? 0) > 0 || hasMaxPages(o);
+
 /**
- * Whether the cache may answer: not for `maxAge: 0`, custom headers or actions (sensitive), a PDF page cap, the
- * stealth proxy, or a format that needs a fresh page (change tracking, branding, a screenshot with its own viewport
- * or quality).
+ * Whether the cache may answer: not for `maxAge: 0`, custom headers or actions, a PDF page cap, the stealth proxy, or
+ * a format that needs a fresh page (change tracking, branding, a screenshot with its own viewport or quality).
  */
 export function canReadCache(o: CacheRelevantOptions): boolean {
   if (o.maxAge === 0 && o.minAge === undefined) return false;
-  if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
-  if (hasMaxPages(o) || !formatsReadCache(o.formats)) return false;
-  return o.proxy !== 'stealth';
+  return !personal(o) && o.proxy !== 'stealth' && formatsReadCache(o.formats);
 }
 
 /**
@@ -43,9 +43,7 @@ export function canReadCache(o: CacheRelevantOptions): boolean {
  */
 export function canRevalidateCache(o: CacheRelevantOptions): boolean {
   if (o.maxAge === 0 || o.minAge !== undefined) return false;
-  if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
-  if (hasMaxPages(o) || !formatsRevalidateCache(o.formats)) return false;
-  return o.proxy !== 'stealth';
+  return !personal(o) && o.proxy !== 'stealth' && formatsRevalidateCache(o.formats);
 }
 
 /**
@@ -53,9 +51,7 @@ export function canRevalidateCache(o: CacheRelevantOptions): boolean {
  * served to others (a screenshot with its own viewport or quality) or zero data retention.
  */
 export function canWriteCache(o: CacheRelevantOptions, zeroDataRetention: boolean): boolean {
-  if (!o.storeInCache || zeroDataRetention) return false;
-  if (hasEntries(o.headers) || (o.actions?.length ?? 0) > 0) return false;
-  return !hasMaxPages(o) && formatsWriteCache(o.formats);
+  return o.storeInCache && !zeroDataRetention && !personal(o) && formatsWriteCache(o.formats);
 }
 
 /**

@@ -9,8 +9,9 @@ import { storedLength } from '../../codec/page-record.js';
 /**
  * Reads the page cache when the request and its formats allow it: a page younger than `maxAge` (and older than
  * `minAge`, when given) answers in place of a fetch; an older copy with validators makes the fetch conditional
- * (`state.revalidation`), as does any copy for a format that takes only a confirmed one (`cache.revalidateOnly`). `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With
- * `lockdown` the cache is the only source, at any age: no page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
+ * (`state.revalidation`), as does any copy for a format that takes only a confirmed one (`cache.revalidateOnly`).
+ * `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With `lockdown` the cache is the only source, at any age: no
+ * page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
  */
 export const cacheLookup: ScrapeStage = {
   name: 'cache-lookup',
