@@ -11,8 +11,8 @@ import type { JobRecord, Store } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
 import { historyRecord } from '../codec/history-record.js';
-import { crawlChangesCodec, decodeDocument, lineageRunCodec, storedJobOf } from '../codec/records.js';
-import { nextTurn } from '../next-turn.js';
+import { crawlChangesCodec, lineageRunCodec, storedJobOf } from '../codec/records.js';
+import { storedDocuments } from '../jobs/stored-results.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { CrawlChange } from '../v2/types.js';
 import type { FeedPage, FeedPages } from './feed-pages.js';
@@ -20,8 +20,6 @@ import type { FeedPage, FeedPages } from './feed-pages.js';
 /** The two records: a lineage's last completed run (by lineage) and a completed crawl's changes (by job). */
 const lineageRun = historyRecord('crawlkit:crawl-lineage', lineageRunCodec);
 const crawlChanges = historyRecord('crawlkit:crawl-changes', crawlChangesCodec);
-/** Results read at once when a completed crawl's pages are collected. */
-const RESULTS_PER_READ = 500;
 
 /** What the feed compares against: the lineage's last completed run, by crawl key. */
 export interface Baseline {
@@ -160,14 +158,9 @@ async function* storedPages(store: Store, jobId: string, stored: FeedPages | und
   // Counted only when something was kept: a resumed job or a Redis worker reads the documents anyway.
   const kept = stored && stored.all(await store.results.count(jobId));
   if (kept) return yield* kept;
-  for (let skip = 0; ; skip += RESULTS_PER_READ) {
-    const results = await store.results.list(jobId, skip, RESULTS_PER_READ);
-    for (const { key, document } of results) {
-      const { metadata } = decodeDocument(document);
-      yield { key, url: metadata.sourceURL, statusCode: metadata.statusCode, contentHash: metadata.contentHash };
-    }
-    if (results.length < RESULTS_PER_READ) break;
-    await nextTurn();
+  for await (const { key, document } of storedDocuments(store, jobId)) {
+    const { metadata } = document;
+    yield { key, url: metadata.sourceURL, statusCode: metadata.statusCode, contentHash: metadata.contentHash };
   }
 }
 

@@ -7,9 +7,9 @@ import type { Delivery, Store } from '@crawlkit/store';
 import { v5 as uuidv5 } from 'uuid';
 
 import { completedChanges } from '../changes/change-feed.js';
-import { decodeDocument } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
+import { failedPages, storedDocuments } from '../jobs/stored-results.js';
 import type { ScheduleRun } from '../schedules/schedule-runs.js';
 import { queueCheckCompleted, queueSearchChanges } from './monitor-events.js';
 import { judgePages, type JudgedInput } from './monitor-judge.js';
@@ -27,9 +27,6 @@ export type CheckContext = Pick<EngineContext, 'store' | 'llm' | 'options'> & {
   /** Runs the search targets' searches and scrapes (none: a search target's check is an error). */
   search?: CheckSearch;
 };
-
-/** Documents read at once from a crawl's results. */
-const READ_PAGE = 200;
 
 /**
  * The id of the check of a firing, from the firing's own id (kept with the run): the same in every process that reads
@@ -222,29 +219,21 @@ export async function feedPages(
     pages.push(made);
     return made;
   };
-  for (let skip = 0; ; skip += READ_PAGE) {
-    const results = await store.results.list(jobId, skip, READ_PAGE);
-    for (const { document } of results) {
-      const doc = decodeDocument(document);
-      const { metadata } = doc;
-      if (!metadata.crawlChange) continue;
-      const diff = metadata.crawlChange === 'changed' ? doc.changeTracking?.diff : undefined;
-      const made = page(metadata.sourceURL, {
-        status: metadata.crawlChange,
-        currentScrapeId: metadata.scrapeId ?? null,
-        statusCode: metadata.statusCode,
-        ...(diff ? { diff } : {}),
-      });
-      const text = metadata.crawlChange === 'new' ? doc.markdown : diff?.text;
-      if (text && (metadata.crawlChange === 'new' || metadata.crawlChange === 'changed'))
-        texts.push({ page: made, text });
-    }
-    if (results.length < READ_PAGE) break;
+  for await (const { document: doc } of storedDocuments(store, jobId)) {
+    const { metadata } = doc;
+    if (!metadata.crawlChange) continue;
+    const diff = metadata.crawlChange === 'changed' ? doc.changeTracking?.diff : undefined;
+    const made = page(metadata.sourceURL, {
+      status: metadata.crawlChange,
+      currentScrapeId: metadata.scrapeId ?? null,
+      statusCode: metadata.statusCode,
+      ...(diff ? { diff } : {}),
+    });
+    const text = metadata.crawlChange === 'new' ? doc.markdown : diff?.text;
+    if (text && (metadata.crawlChange === 'new' || metadata.crawlChange === 'changed'))
+      texts.push({ page: made, text });
   }
   for (const url of (await completedChanges(store, jobId))?.removed ?? []) page(url, { status: 'removed' });
-  for (const failed of await store.results.errors(jobId)) {
-    // the job's errors also hold its webhook events given up: not pages of the check
-    if (failed.code !== 'WEBHOOK_DELIVERY_FAILED') page(failed.url, { status: 'error', error: failed.error });
-  }
+  for (const failed of await failedPages(store, jobId)) page(failed.url, { status: 'error', error: failed.error });
   return pages;
 }

@@ -11,8 +11,8 @@ import type { Store } from '@crawlkit/store';
 import { startBatchScrape } from '../api/batch.js';
 import { monitorSearchResultsCodec } from '../codec/monitor-records.js';
 import { historyRecord } from '../codec/history-record.js';
-import { decodeDocument } from '../codec/records.js';
 import { toErrorResponse } from '../errors.js';
+import { failedPages, storedDocuments } from '../jobs/stored-results.js';
 import type { Runtime } from '../runtime.js';
 import { runSearch, type SearchResponse, type SearchSetup } from '../search/run-search.js';
 import type { SearchRequestInput } from '../search/request.js';
@@ -47,9 +47,6 @@ export type PageMaker = (
   url: string,
   fields: Partial<MonitorCheckPage> & Pick<MonitorCheckPage, 'status'>,
 ) => MonitorCheckPage;
-
-/** Results read at once from a batch. */
-const READ_PAGE = 200;
 
 const lastResults = historyRecord('crawlkit:monitor-search-results', monitorSearchResultsCodec);
 
@@ -122,21 +119,16 @@ export async function searchPages(
   const previous = new Set(searched.previous);
   const scraped = new Map<string, Partial<MonitorCheckPage> & { text?: string | undefined }>();
   if (jobStore && searched.batchId) {
-    for (let skip = 0; ; skip += READ_PAGE) {
-      const results = await jobStore.results.list(searched.batchId, skip, READ_PAGE);
-      for (const { document } of results) {
-        const doc = decodeDocument(document);
-        const diff = doc.changeTracking?.changeStatus === 'changed' ? doc.changeTracking.diff : undefined;
-        scraped.set(doc.metadata.sourceURL, {
-          currentScrapeId: doc.metadata.scrapeId ?? null,
-          statusCode: doc.metadata.statusCode,
-          ...(diff ? { diff, status: 'changed', text: diff.text } : { text: doc.markdown }),
-        });
-      }
-      if (results.length < READ_PAGE) break;
+    for await (const { document: doc } of storedDocuments(jobStore, searched.batchId)) {
+      const diff = doc.changeTracking?.changeStatus === 'changed' ? doc.changeTracking.diff : undefined;
+      scraped.set(doc.metadata.sourceURL, {
+        currentScrapeId: doc.metadata.scrapeId ?? null,
+        statusCode: doc.metadata.statusCode,
+        ...(diff ? { diff, status: 'changed', text: diff.text } : { text: doc.markdown }),
+      });
     }
-    for (const failed of await jobStore.results.errors(searched.batchId)) {
-      if (failed.code !== 'WEBHOOK_DELIVERY_FAILED') scraped.set(failed.url, { status: 'error', error: failed.error });
+    for (const failed of await failedPages(jobStore, searched.batchId)) {
+      scraped.set(failed.url, { status: 'error', error: failed.error });
     }
   }
   const pages: MonitorCheckPage[] = [];
