@@ -65,6 +65,8 @@ describe('crawlkit serve', () => {
       const stopped = await first.child.result;
       expect(stopped.code).toBe(0);
       expect(stopped.stderr).toContain('stopping');
+      // Nothing a user did not cause: no deprecation or other warning of Node or a dependency (Fastify's FSTDEP022).
+      expect(stopped.stderr).not.toMatch(/Warning|DEP\d/);
 
       // The other commands see the job started over HTTP, left unfinished and resumable.
       const left = await runCli(['status', id, '--store', './store'], { cwd: dir });

@@ -55,7 +55,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     bodyLimit: options.bodyLimit,
     logger: false,
     return503OnClosing: true,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorAnswer,
     clientErrorHandler: answerClientError,
   });
