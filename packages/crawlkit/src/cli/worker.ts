@@ -4,7 +4,7 @@ import type { CrawlkitOptions } from '../options.js';
 import { parseUrlPolicyFlag, type CliIo } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
-import { describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-flags.js';
+import { addRedisFlags, describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-flags.js';
 
 export interface WorkerFlags {
   redis?: string;
@@ -107,14 +107,10 @@ export function addWorkerCommand(
   signal: AbortSignal,
   setExit: (code: number) => void,
 ): Command {
-  return program
+  const command = program
     .command('worker')
-    .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)')
-    .option('--redis <url>', 'Redis URL; env CRAWLKIT_REDIS_URL')
-    .option(
-      '--redis-prefix <prefix>',
-      'key prefix shared by the deployment (default crawlkit); env CRAWLKIT_REDIS_PREFIX',
-    )
+    .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)');
+  return addRedisFlags(command, 'Redis URL of the deployment')
     .option('--prefix <prefix>', 'the same as --redis-prefix')
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
     .option('--concurrency <n>', 'pages at once in this worker (default 16)')
