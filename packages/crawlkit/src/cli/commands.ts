@@ -15,6 +15,7 @@ import { count } from './count.js';
 import { followJob, jobStatus } from './follow-job.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
+import { describeRedis } from './redis-flags.js';
 import { scheduleCrawl, wantsSchedule } from './schedule-commands.js';
 import { VERSION } from './version.js';
 
@@ -136,6 +137,7 @@ export async function mapCommand(ctx: CommandContext, url: string | undefined, c
 
 /** Where a job is, when it is not in the store looked in. */
 const PASS_STORE = '(a job is kept in the store of the command that started it: pass its --store)';
+const PASS_REDIS = '(a deployment is its Redis URL and key prefix: pass the --redis-prefix its workers use)';
 
 /** Finds which kind of job an id is: crawl or batch. */
 async function findJob(
@@ -144,7 +146,7 @@ async function findJob(
   pagination: { skip?: number; limit?: number } = { limit: 1 },
 ): Promise<{ kind: JobKind; status: JobStatusResponse } | ErrorResponse> {
   // A store that is not there holds no job, and opening it would make the directory: say so instead.
-  if (!existsSync(ctx.storeDir)) {
+  if (!ctx.redis && !existsSync(ctx.storeDir)) {
     return {
       success: false,
       code: 'JOB_NOT_FOUND',
@@ -158,10 +160,10 @@ async function findJob(
   if (batch.success) return { kind: 'batch', status: batch };
   if (batch.code !== 'JOB_NOT_FOUND') return batch;
   // Each directory has its own store by default: a job started elsewhere is found with that command's --store.
-  return {
-    ...batch,
-    error: `Job not found in the store ${ctx.storeDir} ${PASS_STORE}`,
-  };
+  const where = ctx.redis
+    ? `Redis at ${describeRedis(ctx.redis)} ${PASS_REDIS}`
+    : `the store ${ctx.storeDir} ${PASS_STORE}`;
+  return { ...batch, error: `Job not found in ${where}` };
 }
 
 /** `crawlkit status <id>`: a job's state; with `--json`, the v2 status response with a page of results. */
@@ -189,8 +191,7 @@ export async function statusCommand(ctx: CommandContext, id: string, command: Co
     `expires:     ${status.expiresAt}`,
   ];
   ctx.write(`${lines.join('\n')}\n`);
-  const store = ctx.options.store ? ` --store ${JSON.stringify(ctx.options.store)}` : '';
-  if (status.status === 'scraping') ctx.note(`\nFollow or resume it with: crawlkit resume ${id}${store}`);
+  if (status.status === 'scraping') ctx.note(`\nFollow or resume it with: crawlkit resume ${id}${ctx.whereFlags()}`);
   return EXIT.ok;
 }
 
@@ -218,7 +219,9 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
   if (!resumed.success) return ctx.fail(resumed);
   const { completed, total } = found.status;
   const earlier = all || completed === 0 ? '' : ` (stdout has the pages to come; --all prints the ${completed} before)`;
-  ctx.note(`${found.kind} ${id} resumed at ${completed}/${total} pages${earlier}`);
+  // A job of a distributed deployment runs on its workers: this command follows it.
+  const how = ctx.redis ? 'followed (its workers run it)' : 'resumed';
+  ctx.note(`${found.kind} ${id} ${how} at ${completed}/${total} pages${earlier}`);
   return followJob(ctx, {
     id,
     kind: found.kind,

@@ -1,3 +1,4 @@
+import { redactUrl } from '@crawlkit/fetcher';
 import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
@@ -10,6 +11,7 @@ import { flagOfIssue } from './flag-of-issue.js';
 import { integerFlag } from './integer-flag.js';
 import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
+import type { RedisSettings } from './redis-flags.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
@@ -41,6 +43,8 @@ export class CommandContext {
   readonly signal: AbortSignal;
   /** The command being run: a refused body's field is told as the flag that set it. */
   command: Command | undefined;
+  /** The Redis of `--redis` (or its environment): jobs live there instead of the store directory. */
+  redis: RedisSettings | undefined;
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
   #overrides: CrawlkitOptions = {};
@@ -114,6 +118,15 @@ export class CommandContext {
   async reopen(): Promise<void> {
     await this.close();
     this.#engine = undefined;
+  }
+
+  /** The flags that name where the jobs are, for a command line to type next (the Redis URL without its password). */
+  whereFlags(): string {
+    if (this.redis) {
+      const prefix = this.redis.prefix ? ` --redis-prefix ${JSON.stringify(this.redis.prefix)}` : '';
+      return ` --redis ${JSON.stringify(redactUrl(this.redis.url))}${prefix}`;
+    }
+    return this.options.store ? ` --store ${JSON.stringify(this.options.store)}` : '';
   }
 
   /** A line for the person at the terminal (stderr), unless `--quiet`. */

@@ -138,11 +138,10 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     }
     // The directory has every page seen (a resume's earlier ones too); stdout, those printed.
     await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: delivery.seen });
-    const store = ctx.options.store ? ` --store ${JSON.stringify(ctx.options.store)}` : '';
     const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
     ctx.io.stderr.write(
       `\nInterrupted: ${count(delivery.seen, 'page')} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
-        `Resume with:\n  crawlkit resume ${id}${store}${out}\n`,
+        `Resume with:\n  crawlkit resume ${id}${ctx.whereFlags()}${out}\n`,
     );
     return EXIT.interrupted;
   }

@@ -23,6 +23,7 @@ import { addSearchFlags, searchCommand } from './search.js';
 import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
 import { REPLAY_EXAMPLES, replayCommand } from './replay.js';
 import { addWorkerCommand } from './worker.js';
+import { addRedisFlags, useRedis, type RedisFlags } from './redis-flags.js';
 import { addScheduleFlags, schedulesCommand } from './schedule-commands.js';
 import { VERSION } from './version.js';
 
@@ -116,9 +117,12 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         .join('\n')}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (Ctrl-C).\n`,
     );
 
-  /** `fn` as a command's action; `model`: the command runs pages, with the model of `--model` or the environment. */
+  /**
+   * `fn` as a command's action; `model`: the command runs pages, with the model of `--model` or the environment;
+   * `redis`: the command reads the jobs of `--redis` when given.
+   */
   const run =
-    (fn: (ctx: CommandContext, ...args: never[]) => Promise<number>, { model = false } = {}) =>
+    (fn: (ctx: CommandContext, ...args: never[]) => Promise<number>, { model = false, redis = false } = {}) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args.at(-1) as Command;
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
@@ -127,6 +131,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         await ctx.load();
         const llm = model ? await commandModel(command.opts(), process.env) : undefined;
         if (llm) ctx.configure({ llm });
+        if (redis) await useRedis(ctx, command.opts<RedisFlags>());
         // Commander passes the arguments, then the parsed options, then the command.
         const positional = args.slice(0, -2);
         setExit(
@@ -171,13 +176,22 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     subcommand('parse <file>', 'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)'),
   ).action(run(parseCommand));
   addBodyFlags(subcommand('map [url]', 'list the URLs of a site without scraping them'), 'map').action(run(mapCommand));
-  subcommand('status <id>', 'show a crawl or batch job; --json prints the v2 status with results')
+  const jobsIn = 'the Redis of a distributed deployment holding the job (instead of --store)';
+  addRedisFlags(
+    subcommand('status <id>', 'show a crawl or batch job; --json prints the v2 status with results'),
+    jobsIn,
+  )
     .option('--skip <n>', 'results to skip (with --json)')
     .option('--limit <n>', 'results per page (with --json)')
-    .action(run(statusCommand));
-  subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)').action(run(cancelCommand));
+    .action(run(statusCommand, { redis: true }));
+  addRedisFlags(subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)'), jobsIn).action(
+    run(cancelCommand, { redis: true }),
+  );
   addModelFlags(
-    subcommand('resume <id>', 'go on with an unfinished job in this process and follow it')
+    addRedisFlags(
+      subcommand('resume <id>', 'go on with an unfinished job in this process and follow it'),
+      `${jobsIn}: its workers run it, this command follows it`,
+    )
       .option('--all', 'print every page of the job, not only those completed after the resume')
       .addHelpText(
         'after',
@@ -185,7 +199,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
           'the\nothers, so output appended to its file has each page once. --all prints the whole job; --out always ' +
           'ends\nwith the whole job (files and manifest.json).\n',
       ),
-  ).action(run(resumeCommand, { model: true }));
+  ).action(run(resumeCommand, { model: true, redis: true }));
   addModelFlags(
     subcommand(
       'schedules <action> [id]',

@@ -62,6 +62,11 @@ export const serveFileSchema = z.strictObject({
    * `{ kind: 'brave', apiKey }`. @default none (search answers from the stored pages)
    */
   searchProvider: searchProviderSchema.optional(),
+  /**
+   * A distributed deployment's Redis (`--redis`, `CRAWLKIT_REDIS_URL`): jobs live there and `crawlkit worker`s run
+   * their pages. @default none (the store directory, jobs run in `serve`)
+   */
+  redis: z.strictObject({ url: z.string().min(1), prefix: z.string().min(1).optional() }).optional(),
   /** The engine's `browser` settings (`executablePath`, `args`...), checked by the engine. */
   browser: z.record(z.string(), z.unknown()).optional(),
   /**

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
-import { CliError, EXIT, startFailure } from './errors.js';
+import { CliError, EXIT, exitCodeFor, startFailure } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import {
   addListenFlags,
@@ -24,6 +24,7 @@ import {
 } from './serve-config.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 import { loadServeModel } from './serve-model.js';
+import { addRedisFlags, describeRedis, useRedis, type RedisFlags } from './redis-flags.js';
 
 /** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
 export interface ServerModule {
@@ -33,7 +34,7 @@ export interface ServerModule {
   isLoopbackHost(host: string): boolean;
 }
 
-export interface ServeFlags extends ListenFlags {
+export interface ServeFlags extends ListenFlags, RedisFlags {
   bodyTimeout?: string;
   parseFileLimit?: string;
 }
@@ -44,6 +45,7 @@ export const SERVE_EXAMPLES = [
   'OPENAI_BASE_URL=http://127.0.0.1:11434/v1 MODEL_NAME=qwen3 crawlkit serve   # json, summary, question formats',
   'CRAWLKIT_API_KEY=fc-secret crawlkit serve --host 0.0.0.0   # strict URL policy beyond loopback',
   'crawlkit serve --config ./crawlkit.config.json',
+  'crawlkit serve --redis redis://10.0.0.5:6379   # jobs in Redis, run by `crawlkit worker --redis …` processes',
 ];
 
 /**
@@ -107,7 +109,8 @@ export async function engineSettings(
 
 /**
  * `crawlkit serve`: the v2 HTTP API over the store every other command uses (so `crawlkit status <id>` sees jobs
- * started over HTTP), until Ctrl-C or SIGTERM; running jobs then stay resumable and resume at the next start.
+ * started over HTTP), until Ctrl-C or SIGTERM; running jobs then stay resumable and resume at the next start. With
+ * `--redis`, jobs live in Redis and the deployment's `crawlkit worker`s run their pages: serve runs none of them.
  * `serverModule` replaces the dynamic import of `@crawlkit/server` (tests).
  */
 export async function serveCommand(
@@ -125,8 +128,19 @@ export async function serveCommand(
   const cors = resolveCors(flags, process.env, file);
   const keys = apiKeys(flags, file);
   const server = serverModule ?? (await loadCommandPackage<ServerModule>('@crawlkit/server', 'serve'));
+  const redis = await useRedis(ctx, flags, file);
   const { options, notes } = await engineSettings(ctx, flags, file, server.isLoopbackHost(host));
   ctx.configure(options);
+  if (redis) {
+    // Said at start rather than at the first request: a Redis that is not there, or refuses the password.
+    const reached = await ctx.engine.listUnfinishedJobs();
+    if (!Array.isArray(reached)) {
+      const why = `${reached.error}${reached.code ? ` (${reached.code})` : ''}`;
+      throw new CliError(`Cannot use Redis at ${describeRedis(redis)}: ${why}`, {
+        exitCode: exitCodeFor(reached.code),
+      });
+    }
+  }
 
   let running: { url: string; close(): Promise<void> };
   try {
@@ -146,8 +160,11 @@ export async function serveCommand(
   }
   ctx.write(`${running.url}\n`);
   const keyNote = keys.length ? `${keys.length} API key${keys.length > 1 ? 's' : ''}` : 'keyless';
+  const jobs = redis
+    ? `jobs in Redis at ${describeRedis(redis)}, their pages run by \`crawlkit worker\`s`
+    : `store ${ctx.storeDir}`;
   ctx.note(
-    `crawlkit serves the v2 API on ${running.url} (store ${ctx.storeDir}; ${[keyNote, ...notes].join('; ')}). ` +
+    `crawlkit serves the v2 API on ${running.url} (${jobs}; ${[keyNote, ...notes].join('; ')}). ` +
       'Ctrl-C or SIGTERM stops it; running jobs stay resumable.',
   );
 
@@ -162,7 +179,10 @@ const SERVE_PORT = 3002;
 
 /** Adds the `serve` options to its command. */
 export function addServeFlags(command: Command): Command {
-  return addListenFlags(command, { port: SERVE_PORT })
+  return addRedisFlags(
+    addListenFlags(command, { port: SERVE_PORT }),
+    "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
+  )
     .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)');
 }

@@ -1,21 +1,16 @@
 import type { Command } from 'commander';
 
-import { redactUrl } from '@crawlkit/fetcher';
-import type { CrawlkitBackend } from '@crawlkit/store';
-
 import type { CrawlkitOptions } from '../options.js';
 import { parseUrlPolicyFlag, type CliIo } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
-
-/** What the CLI uses of `@crawlkit/redis` (an optional peer: loaded only by this command). */
-export interface RedisModule {
-  redis(options: { url: string; prefix?: string; taskLockMs?: number }): CrawlkitBackend;
-}
+import { addRedisFlags, describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-flags.js';
 
 export interface WorkerFlags {
   redis?: string;
+  /** The older name of `--redis-prefix`. */
   prefix?: string;
+  redisPrefix?: string;
   engine?: string;
   concurrency?: string;
   maxBodyBytes?: string;
@@ -31,19 +26,6 @@ const EXAMPLES = [
   'crawlkit worker --url-policy strict   # no private addresses, whatever the jobs allow',
 ];
 
-async function loadRedis(): Promise<RedisModule> {
-  // A variable specifier: crawlkit does not depend on @crawlkit/redis, only this command needs it.
-  const specifier = '@crawlkit/redis';
-  try {
-    return (await import(specifier)) as RedisModule;
-  } catch (cause) {
-    throw new CliError('`crawlkit worker` needs the @crawlkit/redis package: npm install @crawlkit/redis', {
-      cause,
-      exitCode: EXIT.failure,
-    });
-  }
-}
-
 /**
  * Runs a worker until `signal` aborts (Ctrl-C) or SIGTERM; resolves to the exit code. `redisModule` replaces the
  * dynamic import of `@crawlkit/redis` (tests).
@@ -54,8 +36,8 @@ export async function runWorker(
   signal: AbortSignal,
   redisModule?: RedisModule,
 ): Promise<number> {
-  const url = flags.redis ?? process.env.CRAWLKIT_REDIS_URL;
-  if (!url) throw new CliError('Give the Redis URL with --redis <url> or CRAWLKIT_REDIS_URL');
+  const settings = resolveRedis({ redis: flags.redis, redisPrefix: flags.redisPrefix ?? flags.prefix }, process.env);
+  if (!settings) throw new CliError('Give the Redis URL with --redis <url> or CRAWLKIT_REDIS_URL');
   const engine = flags.engine;
   if (engine !== undefined && engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
     throw new CliError(`Expected --engine to be auto, http or browser, got "${engine}"`);
@@ -64,15 +46,11 @@ export async function runWorker(
   const maxBodyBytes = integerFlag('--max-body-bytes', flags.maxBodyBytes);
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
   const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
-  const backends = redisModule ?? (await loadRedis());
+  const backend = await redisBackend(settings, 'worker', taskLockMs !== undefined ? { taskLockMs } : {}, redisModule);
   const { Crawlkit } = await import('../crawlkit.js');
 
   const options: CrawlkitOptions = {
-    backend: backends.redis({
-      url,
-      ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
-      ...(taskLockMs !== undefined ? { taskLockMs } : {}),
-    }),
+    backend,
     ...(engine !== undefined ? { engine } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(maxBodyBytes !== undefined ? { http: { limits: { maxBodyBytes } } } : {}),
@@ -106,7 +84,7 @@ export async function runWorker(
   signal.addEventListener('abort', onTerm, { once: true });
   try {
     const worker = await ck.startWorker();
-    note(`worker ${worker.id} taking tasks from ${redactUrl(url)}${flags.prefix ? ` (prefix ${flags.prefix})` : ''}`);
+    note(`worker ${worker.id} taking tasks from ${describeRedis(settings)}`);
     if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
     note('stopping: finishing the pages in hand (Ctrl-C again to quit at once; unfinished tasks go to other workers)');
     await worker.close();
@@ -121,7 +99,7 @@ export async function runWorker(
 
 /**
  * Adds `crawlkit worker` to the program: a process that takes crawl and batch scrape tasks from a shared Redis
- * (`crawlkit crawl` and the API submit them with `new Crawlkit({ backend: redis({ url }) })`).
+ * (`crawlkit serve --redis` and the API submit them, or `new Crawlkit({ backend: redis({ url }) })`).
  */
 export function addWorkerCommand(
   program: Command,
@@ -129,11 +107,11 @@ export function addWorkerCommand(
   signal: AbortSignal,
   setExit: (code: number) => void,
 ): Command {
-  return program
+  const command = program
     .command('worker')
-    .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)')
-    .option('--redis <url>', 'Redis URL; env CRAWLKIT_REDIS_URL')
-    .option('--prefix <prefix>', 'key prefix shared by the deployment (default crawlkit)')
+    .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)');
+  return addRedisFlags(command, 'Redis URL of the deployment')
+    .option('--prefix <prefix>', 'the same as --redis-prefix')
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
     .option('--concurrency <n>', 'pages at once in this worker (default 16)')
     .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
