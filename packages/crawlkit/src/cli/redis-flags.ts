@@ -97,7 +97,8 @@ export function describeRedis(settings: RedisSettings): string {
 
 /**
  * Points the command's engine at the Redis of its flags (or environment, or `file`), and records it on the context
- * for the command's messages; a `--store` given instead keeps the command on that store. Returns the settings, or undefined when no Redis is given (the on-disk store then).
+ * for the command's messages; a `--store` given instead keeps the command on that store. Returns the settings, or
+ * undefined when no Redis is given (the on-disk store then).
  */
 export async function useRedis(
   ctx: CommandContext,
