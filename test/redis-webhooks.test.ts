@@ -78,7 +78,7 @@ describe('closing a worker while the webhook outbox has a backlog', () => {
       if (!server) return;
       const url = server.url;
       const prefix = `ck-hooks-${randomUUID()}`;
-      const slow = await startReceiver({ delayMs: 500 });
+      const slow = await startReceiver({ delayMs: 200 });
       const submitter = new Crawlkit({ backend: redis({ url, prefix }), engine: 'http' });
       // A long attempt timeout: a close that sent the backlog, or waited for the leader to, would take up to 60 s.
       const worker = new Crawlkit({ backend: redis({ url, prefix }), engine: 'http', webhooks: { timeoutMs: 60_000 } });
