@@ -50,7 +50,8 @@ async function feed(id: string, limit = 100): Promise<CrawlChangesResponse> {
 
 describe('the change feed of a crawl', () => {
   it('reports new, changed, same and removed against the lineage, with conditional requests', async () => {
-    const options = { tag: 'docs-mirror', scrapeOptions: { maxAge: 1 } };
+    // The v2 default maxAge (two days): the last run's copies are confirmed by the site, never served by their age.
+    const options = { tag: 'docs-mirror' };
     const first = await crawl(options);
     expect(byPath(first.documents)).toEqual({
       '/': 'new',
@@ -99,7 +100,7 @@ describe('the change feed of a crawl', () => {
   });
 
   it('lines up crawls with the same seed and options when no tag names the lineage', async () => {
-    const options = { changes: true, includePaths: ['^/$', 'stable'], scrapeOptions: { maxAge: 1 } };
+    const options = { changes: true, includePaths: ['^/$', 'stable'] };
     const first = await crawl(options);
     const second = await crawl(options);
     expect(byPath(first.documents)).toEqual({ '/': 'new', '/stable.html': 'new' });
@@ -107,6 +108,24 @@ describe('the change feed of a crawl', () => {
     // Other options are another lineage.
     const other = await crawl({ ...options, limit: 5 });
     expect(byPath(other.documents)).toEqual({ '/': 'new', '/stable.html': 'new' });
+  });
+
+  it('serves a copy newer than the run it compares with by its age, and confirms an older one', async () => {
+    const options = { tag: 'newer-copy', includePaths: ['^/$', 'stable'] };
+    await crawl(options);
+    // A scrape after that run confirms the stable page again: its copy is now newer than the run.
+    const scraped = await ck.scrape({ url: `${site.url}/stable.html`, maxAge: 1 });
+    expect(scraped).toMatchObject({ success: true, data: { metadata: { revalidated: true } } });
+    site.resetCounts();
+    const second = await crawl(options);
+    expect(byPath(second.documents)).toEqual({ '/': 'same', '/stable.html': 'same' });
+    // The index, last cached by the first run, was asked again; the stable page was served by its age.
+    const pages = site.requests.filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml');
+    expect(pages.map((r) => r.path)).toEqual(['/']);
+    expect(pages[0]!.ifNoneMatch).toBeDefined();
+    const stable = second.documents.find((d) => d.metadata.sourceURL.endsWith('/stable.html'))!;
+    expect(stable.metadata.cacheState).toBe('hit');
+    expect(stable.metadata.revalidated).toBeUndefined();
   });
 
   it('sends the change in crawl.page webhooks and serves GET /v2/crawl/:id/changes over HTTP', async () => {

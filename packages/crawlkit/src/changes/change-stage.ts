@@ -19,6 +19,28 @@ function baselineOf(store: Store, job: JobRecord, lineage: string): Promise<Base
 }
 
 /**
+ * The rule a change feed sets on the page cache, before its lookup: a copy cached no later than the run the feed
+ * compares with may be the copy that run saw, so it answers only once the site confirms it (a `304`), whatever its
+ * age; a newer copy answers by `maxAge` as usual. Without it, the v2 default `maxAge` (two days) served the last
+ * run's copies and reported `same` for pages that had changed. Not with `minAge` or `lockdown`, which ask for the
+ * cache itself.
+ */
+export function changeFeedCacheStage(store: Store, job: JobRecord): ScrapeStage | undefined {
+  const feed = feedOf(job);
+  if (!feed) return undefined;
+  return {
+    name: 'change-feed-cache',
+    failures: 'caller',
+    async run(state) {
+      const { request, cache } = state;
+      if (!cache.readable || request.minAge !== undefined || request.lockdown) return;
+      const { completedAt } = await baselineOf(store, job, feed.lineage);
+      if (completedAt !== null) cache.confirmBefore = completedAt;
+    },
+  };
+}
+
+/**
  * The page's place in its crawl's change feed, last of its stages: the hash of its main content and how it compares
  * with the lineage's previous completed run (`metadata.contentHash`, `metadata.crawlChange`). Only for crawls with
  * a feed; the store failing here is the job's failure, not the page's.

@@ -73,7 +73,7 @@ export function crawlBodyOf(target: ScheduleTarget): CrawlRequestInput {
   const { type, url, ...options } = target;
   if (type === 'crawl') {
     const { scrapeOptions, ...crawl } = options;
-    return { url, ...crawl, scrapeOptions: revalidated(scrapeOptions) } as CrawlRequestInput;
+    return { url, ...crawl, scrapeOptions } as CrawlRequestInput;
   }
   return {
     url,
@@ -81,19 +81,8 @@ export function crawlBodyOf(target: ScheduleTarget): CrawlRequestInput {
     maxDiscoveryDepth: 0,
     sitemap: 'skip',
     ignoreRobotsTxt: true,
-    scrapeOptions: revalidated(options) as CrawlRequestInput['scrapeOptions'],
+    scrapeOptions: options as CrawlRequestInput['scrapeOptions'],
   };
-}
-
-/**
- * A target's scrape options with `maxAge` 1 ms unless it sets one: each run asks its pages again (with their
- * validators, so an unchanged page costs a 304). With the v2 default (two days), a run read the page cache and a
- * schedule saw no change for two days. Options that are not an object go on as given, for the validation to name.
- */
-function revalidated(scrapeOptions: unknown): unknown {
-  if (scrapeOptions === undefined) return { maxAge: 1 };
-  if (typeof scrapeOptions !== 'object' || scrapeOptions === null || Array.isArray(scrapeOptions)) return scrapeOptions;
-  return 'maxAge' in scrapeOptions ? scrapeOptions : { maxAge: 1, ...scrapeOptions };
 }
 
 /** Checks a target as the crawl it runs as, its problems reported at the target's own paths. */

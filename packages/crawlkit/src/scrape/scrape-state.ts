@@ -27,6 +27,11 @@ export interface CacheVisit {
    * format that needs a fresh page and takes a confirmed one (change tracking).
    */
   revalidateOnly?: boolean;
+  /**
+   * A copy cached at or before this time (ms) answers only once the site confirms it, whatever `maxAge` says: a
+   * crawl's change feed sets it to the completion of the run it compares with (`changeFeedCacheStage`).
+   */
+  confirmBefore?: number;
   /** Whether the page fetched may be written (the request and its formats allow it). */
   writable: boolean;
   /**
