@@ -81,7 +81,7 @@ export function crawlBodyOf(target: ScheduleTarget): CrawlRequestInput {
     maxDiscoveryDepth: 0,
     sitemap: 'skip',
     ignoreRobotsTxt: true,
-    scrapeOptions: options as CrawlRequestInput['scrapeOptions'],
+    scrapeOptions: options,
   };
 }
 
