@@ -48,6 +48,24 @@ export class RedisHistoryStore implements HistoryStore {
       await this.#redis.client.del(this.#redis.key('h', historyKey(url, tag)));
     });
   }
+
+  /** Scans the tag's keys (a rare call: a monitor deleted), deleting each batch found. */
+  deleteTag(tag: string): Promise<void> {
+    return this.#life.run(async () => {
+      const match = `${globEscaped(this.#redis.key('h', historyKey('', tag)))}*`;
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.#redis.client.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+        if (keys.length > 0) await this.#redis.client.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    });
+  }
+}
+
+/** A literal for a Redis glob pattern (`SCAN MATCH`). */
+function globEscaped(text: string): string {
+  return text.replace(/[\\*?[\]]/g, '\\$&');
 }
 
 function historyKey(url: string, tag: string): string {

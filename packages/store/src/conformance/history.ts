@@ -36,6 +36,22 @@ export function describeHistoryConformance(factory: StoreFactory): void {
       expect((await store.history.latest(url, 'gone'))!.value).toBe('again');
     });
 
+    it('deletes every entry of a tag, whatever its url, and no other tag', async () => {
+      const store = await open();
+      const urls = ['https://example.com/', 'https://example.com/a', 'https://other.example/b?q=*'];
+      // A tag with glob characters, and one its prefix, which must stay.
+      for (const url of urls) await store.history.append({ url, tag: 'monitor:[x]*', scrapedAt: 1, value: url });
+      await store.history.append({ url: urls[0]!, tag: 'monitor:[x]', scrapedAt: 1, value: 'prefix' });
+      await store.history.append({ url: urls[1]!, tag: 'monitor:[x]*:2', scrapedAt: 1, value: 'longer' });
+      await store.history.append({ url: urls[2]!, tag: '', scrapedAt: 1, value: 'default' });
+      await store.history.deleteTag!('monitor:[x]*');
+      for (const url of urls) expect(await store.history.latest(url, 'monitor:[x]*')).toBeUndefined();
+      expect((await store.history.latest(urls[0]!, 'monitor:[x]'))!.value).toBe('prefix');
+      expect((await store.history.latest(urls[1]!, 'monitor:[x]*:2'))!.value).toBe('longer');
+      expect((await store.history.latest(urls[2]!, ''))!.value).toBe('default');
+      await store.history.deleteTag!('monitor:[x]*');
+    });
+
     it('keeps a bounded history per url and tag', async () => {
       const store = await open({ maxHistoryPerUrl: 2 });
       const url = 'https://example.com/';

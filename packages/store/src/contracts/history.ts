@@ -24,4 +24,9 @@ export interface HistoryStore {
    * expire, a monitor's old checks, then stay in it); the memory, SQLite and Redis stores have it.
    */
   delete?(url: string, tag: string): Promise<void>;
+  /**
+   * Deletes every entry of a tag, whatever its URL (a monitor deleted takes its pages' snapshots with it). Optional as
+   * `delete` is; the memory, SQLite and Redis stores have it. Not for the default history (`''`).
+   */
+  deleteTag?(tag: string): Promise<void>;
 }

@@ -37,6 +37,13 @@ export class MemoryHistoryStore implements HistoryStore {
       this.#entries.delete(historyKey(url, tag));
     });
   }
+
+  deleteTag(tag: string): Promise<void> {
+    return this.#life.run(() => {
+      const prefix = historyKey('', tag);
+      for (const key of this.#entries.keys()) if (key.startsWith(prefix)) this.#entries.delete(key);
+    });
+  }
 }
 
 function historyKey(url: string, tag: string): string {

@@ -51,4 +51,12 @@ export class SqliteHistoryStore implements HistoryStore {
       }),
     );
   }
+
+  deleteTag(tag: string): Promise<void> {
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        this.#db.run('DELETE FROM history WHERE tag = ?', tag);
+      }),
+    );
+  }
 }
