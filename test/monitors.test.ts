@@ -197,6 +197,16 @@ describe('monitors', () => {
       '`targets[0].tag` cannot be set',
     );
     await refused({ ...base, targets: [{ type: 'scrape', urls: [] }] }, 'targets[0].urls');
+    await refused(
+      {
+        ...base,
+        targets: [
+          { id: 'pricing', type: 'scrape', urls: ['https://a.example/'] },
+          { id: 'pricing', type: 'crawl', url: 'https://a.example/' },
+        ],
+      },
+      '`targets[1].id`: "pricing" is the id of targets[0] too',
+    );
     const urls = Array.from({ length: 60 }, (_, i) => `https://a.example/${i}`);
     await refused(
       {
@@ -251,31 +261,63 @@ describe('monitors', () => {
     });
   }, 60_000);
 
-  it('deleting a monitor deletes its checks and their pages from the SQLite store, not only from the list', async () => {
+  it("a page in two targets with other options is diffed against its own target's last snapshot", async () => {
+    const site = await freshSite();
+    const ck = engine();
+    const page = `${site.url}/edited.html`;
+    const { id } = ok(
+      await ck.monitors.create({
+        name: 'overlap',
+        schedule: { cron: '0 0 1 1 *' },
+        targets: [
+          { id: 'main', type: 'scrape', urls: [page] },
+          { id: 'whole', type: 'scrape', urls: [page], scrapeOptions: { onlyMainContent: false } },
+        ],
+      }),
+    ).data;
+    await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
+    site.set('/edited.html', { title: 'Edited', text: 'Second version of the text.' });
+    const second = await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
+    expect(byPath(second)).toEqual({ 'main /edited.html': 'changed', 'whole /edited.html': 'changed' });
+    // Against a shared history, one target's diff was against the other's snapshot: the menu and footer came with it.
+    for (const { diff } of second.pages) {
+      const lines = (diff?.text ?? '').split('\n').filter((l) => /^[+-](?![+-])/.test(l));
+      expect(lines).toEqual(['-First version of the text.', '+Second version of the text.']);
+    }
+  }, 60_000);
+
+  it('deleting a monitor deletes its checks, their pages and its snapshots from the SQLite store; a target taken out, its own', async () => {
     const site = await freshSite();
     const dir = mkdtempSync(join(tmpdir(), 'ck-monitors-'));
     closers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
     const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+    const kept = { id: 'kept', type: 'scrape' as const, urls: [`${site.url}/stable.html`, `${site.url}/edited.html`] };
     const { id } = ok(
       await ck.monitors.create({
         name: 'gone',
         schedule: { cron: '0 0 1 1 *' },
-        targets: [{ type: 'scrape', urls: [`${site.url}/stable.html`, `${site.url}/edited.html`] }],
+        targets: [kept, { id: 'dropped', type: 'crawl', url: `${site.url}/`, crawlOptions: { sitemap: 'skip' } }],
       }),
     ).data;
     for (let i = 0; i < 2; i++) await closedCheck(ck, id, ok(await ck.monitors.run(id)).data.id);
-    const records = () => {
+    const count = (tag: string) => {
       const db = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
-      const row = db.prepare("SELECT count(*) AS n FROM history WHERE tag LIKE 'crawlkit:monitor%'").get() as {
-        n: number;
-      };
+      const row = db.prepare('SELECT count(*) AS n FROM history WHERE tag LIKE ?').get(tag) as { n: number };
       db.close();
       return row.n;
     };
     // The monitor, two checks, a chunk of pages each, two slots.
-    expect(records()).toBeGreaterThanOrEqual(7);
+    expect(count('crawlkit:monitor%')).toBeGreaterThanOrEqual(7);
+    // The pages' change-tracking snapshots, by target.
+    const snapshots = count(`monitor:${id}:kept`);
+    expect(snapshots).toBeGreaterThan(0);
+    expect(count(`monitor:${id}:dropped`)).toBeGreaterThan(0);
+    ok(await ck.monitors.update(id, { targets: [kept] }));
+    expect(count(`monitor:${id}:dropped`)).toBe(0);
+    expect(count(`monitor:${id}:kept`)).toBe(snapshots);
     expect(await ck.monitors.delete(id)).toEqual({ success: true });
-    expect(records()).toBe(0);
+    expect(count('crawlkit:monitor%')).toBe(0);
+    expect(count(`monitor:${id}%`)).toBe(0);
     await ck.close();
   }, 60_000);
 

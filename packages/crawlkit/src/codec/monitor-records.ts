@@ -24,6 +24,11 @@ const monitorTargets = {
   ),
   /** For each target of the schedule, the monitor target it runs (a scrape target runs one per URL). */
   slots: z.array(z.number()),
+  /**
+   * Each target keeps its pages' change tracking under its own tag (`monitor:<id>:<target id>`). Absent on monitors
+   * made before, whose targets share `monitor:<id>` (a page in two targets was compared with the other's snapshot).
+   */
+  historyPerTarget: z.literal(true).optional(),
 };
 
 /**

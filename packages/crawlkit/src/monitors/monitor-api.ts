@@ -29,6 +29,7 @@ import {
   type UpdateMonitorInput,
 } from './monitor-request.js';
 import {
+  deleteHistories,
   deleteMonitorRecords,
   listChecks,
   monitorCounters,
@@ -39,7 +40,7 @@ import {
 } from './monitor-store.js';
 import { forgetSearches } from './monitor-search.js';
 import { searchWarning } from './monitor-search-target.js';
-import { scheduleTargetsOf, targetProblem, type ScheduleTargets } from './monitor-targets.js';
+import { historyTags, scheduleTargetsOf, targetProblem, type ScheduleTargets } from './monitor-targets.js';
 import { checkView, monitorView, type LatestCheck, type MonitorCheckView, type MonitorView } from './monitor-views.js';
 
 /** Who calls: the schedule call, with the engine's jobs (a check reads its crawls). */
@@ -94,6 +95,7 @@ export async function createMonitor(
     schedule: request.schedule,
     meta: targets.meta,
     slots: targets.slots,
+    ...(targets.historyPerTarget ? { historyPerTarget: true } : {}),
     retentionDays: request.retentionDays ?? DEFAULT_RETENTION_DAYS,
     ...(judge.goal !== undefined ? { goal: judge.goal } : {}),
     ...(judge.judgeEnabled !== undefined ? { judgeEnabled: judge.judgeEnabled } : {}),
@@ -174,7 +176,7 @@ export async function updateMonitor(
   let targets: ScheduleTargets = { targets: value.targets, meta: monitor.meta, slots: monitor.slots };
   const webhook = request.webhook ? scheduleWebhookOf(request.webhook) : undefined;
   if (request.targets) {
-    targets = scheduleTargetsOf(id, request.targets);
+    targets = scheduleTargetsOf(id, request.targets, monitor.historyPerTarget === true);
     const problem = targetProblem(targets, validated(webhook), request.targets);
     if (problem) return problem;
     targets.targets = sealedTargets(call, targets.targets);
@@ -226,6 +228,12 @@ export async function updateMonitor(
   await writeMonitor(call.ctx.store, id, next);
   await scheduleStore(call.ctx).put(updated);
   call.scheduler.wake();
+  // A target taken out takes its pages' history with it.
+  const tracked = new Set(historyTags(id, next));
+  await deleteHistories(
+    call.ctx.store,
+    historyTags(id, monitor).filter((tag) => !tracked.has(tag)),
+  );
   return {
     success: true,
     data: monitorView(updated, next, await latestCheck(call, { stored: updated, monitor: next })),
@@ -234,8 +242,8 @@ export async function updateMonitor(
 }
 
 /**
- * `DELETE /v2/monitor/:id`: no further check; its checks, their pages, its search targets' last results and its
- * schedule's runs leave the store. Crawls already started go on.
+ * `DELETE /v2/monitor/:id`: no further check; its checks, their pages, its pages' change-tracking snapshots, its search
+ * targets' last results and its schedule's runs leave the store. Crawls already started go on.
  */
 export async function deleteMonitor(call: MonitorCall, id: string): Promise<{ success: true } | ErrorResponse> {
   const found = await findMonitor(call, id);
@@ -244,6 +252,7 @@ export async function deleteMonitor(call: MonitorCall, id: string): Promise<{ su
   await forgetSearches(call.ctx.store, found.stored.id, found.monitor.meta);
   await deleteMonitorRecords(call.ctx.store, found.stored.id);
   await deleteRunRecords(call.ctx.store, found.stored.id, scheduleCodec.decode(found.stored.value));
+  await deleteHistories(call.ctx.store, historyTags(found.stored.id, found.monitor));
   return { success: true };
 }
 

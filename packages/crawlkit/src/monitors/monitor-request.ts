@@ -198,10 +198,32 @@ const common = {
   integration: z.string().optional(),
 };
 
+/** A monitor's targets: one to 100, their ids (each keeps its pages' history under it) unique. */
+const targetsSchema = z
+  .array(targetSchema)
+  .min(1)
+  .max(100)
+  .superRefine((targets, ctx) => {
+    const seen = new Map<string, number>();
+    targets.forEach((target, index) => {
+      if (target.id === undefined) return;
+      const first = seen.get(target.id);
+      if (first === undefined) seen.set(target.id, index);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'id'],
+          message:
+            `\`targets[${index}].id\`: "${target.id}" is the id of targets[${first}] too: give each target its ` +
+            'own id, or none.',
+        });
+    });
+  });
+
 export const createMonitorSchema = z.strictObject({
   name: z.string().min(1).max(256),
   schedule: scheduleSchema,
-  targets: z.array(targetSchema).min(1).max(100),
+  targets: targetsSchema,
   ...common,
 });
 
@@ -209,7 +231,7 @@ export const updateMonitorSchema = z.strictObject({
   name: z.string().min(1).max(256).optional(),
   status: z.enum(['active', 'paused']).optional(),
   schedule: scheduleSchema.optional(),
-  targets: z.array(targetSchema).min(1).max(100).optional(),
+  targets: targetsSchema.optional(),
   ...common,
 });
 

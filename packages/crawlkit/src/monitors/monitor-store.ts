@@ -141,3 +141,9 @@ export async function deleteMonitorRecords(store: Store, monitorId: string): Pro
   await floors.delete(store, monitorId);
   await monitors.delete(store, monitorId);
 }
+
+/** Deletes the change-tracking snapshots kept under each tag (a store without `deleteTag` keeps them). */
+export async function deleteHistories(store: Store, tags: readonly string[]): Promise<void> {
+  if (!store.history.deleteTag) return;
+  for (const tag of tags) await store.history.deleteTag(tag);
+}

@@ -36,28 +36,41 @@ export interface ScheduleTargets {
   targets: ScheduleTarget[];
   meta: MonitorTargetMeta[];
   slots: number[];
+  /** Each target's pages tracked under its own tag (`historyTag`); absent on monitors made before. */
+  historyPerTarget?: true;
 }
 
 /** Schedule targets a monitor may run: a schedule's most. */
 const MAX_RUNS = 100;
 
-/** The `changeTracking` tag of a monitor's pages (their diff history). */
-const diffTag = (monitorId: string) => `monitor:${monitorId}`;
+/**
+ * The `changeTracking` tag of a monitor target's pages (their diff history): the target's own, so that a page in two
+ * targets (with other options) is compared with its own last snapshot; the monitor's on monitors made before.
+ */
+export function historyTag(monitorId: string, targetId: string | undefined): string {
+  return targetId === undefined ? `monitor:${monitorId}` : `monitor:${monitorId}:${targetId}`;
+}
+
+/** The tags a monitor's pages are tracked under. */
+export function historyTags(monitorId: string, targets: Pick<ScheduleTargets, 'meta' | 'historyPerTarget'>): string[] {
+  if (!targets.historyPerTarget) return [historyTag(monitorId, undefined)];
+  return targets.meta.map((meta) => historyTag(monitorId, meta.id));
+}
+
+const isHistoryTag = (tag: unknown, monitorId: string) =>
+  typeof tag === 'string' && (tag === historyTag(monitorId, undefined) || tag.startsWith(`monitor:${monitorId}:`));
 
 type Format = string | { type?: unknown; tag?: unknown };
 
-/** The scrape options with the monitor's `changeTracking` format, unless the client gave one. */
-export function withDiff(
-  scrapeOptions: Record<string, unknown> | undefined,
-  monitorId: string,
-): Record<string, unknown> {
+/** The scrape options with the monitor's `changeTracking` format (under `tag`), unless the client gave one. */
+export function withDiff(scrapeOptions: Record<string, unknown> | undefined, tag: string): Record<string, unknown> {
   const formats = (scrapeOptions?.formats as Format[] | undefined) ?? ['markdown'];
   if (!Array.isArray(formats)) return { ...scrapeOptions };
   const tracked = formats.some(
     (f) => f === 'changeTracking' || (typeof f === 'object' && f?.type === 'changeTracking'),
   );
   if (tracked) return { ...scrapeOptions };
-  const diff = { type: 'changeTracking', modes: ['git-diff'], tag: diffTag(monitorId) };
+  const diff = { type: 'changeTracking', modes: ['git-diff'], tag };
   return { ...scrapeOptions, formats: [...formats, diff] };
 }
 
@@ -67,19 +80,31 @@ export function withoutDiff(
   monitorId: string,
 ): Record<string, unknown> | undefined {
   const formats = (scrapeOptions.formats as Format[] | undefined)?.filter(
-    (f) => !(typeof f === 'object' && f?.type === 'changeTracking' && f.tag === diffTag(monitorId)),
+    (f) => !(typeof f === 'object' && f?.type === 'changeTracking' && isHistoryTag(f.tag, monitorId)),
   );
   const { formats: _formats, ...rest } = scrapeOptions;
   const kept = formats && !(formats.length === 1 && formats[0] === 'markdown') ? { ...rest, formats } : rest;
   return Object.keys(kept).length > 0 ? kept : undefined;
 }
 
-/** The schedule targets of a monitor's targets (the ids it gave kept, the others made). */
-export function scheduleTargetsOf(monitorId: string, targets: MonitorTargetInput[]): ScheduleTargets {
-  const out: ScheduleTargets = { targets: [], meta: [], slots: [] };
+/**
+ * The schedule targets of a monitor's targets (the ids it gave kept, the others made). `historyPerTarget`: false for a
+ * monitor made before targets had their own history, which keeps the tag its pages were tracked under.
+ */
+export function scheduleTargetsOf(
+  monitorId: string,
+  targets: MonitorTargetInput[],
+  historyPerTarget = true,
+): ScheduleTargets {
+  const out: ScheduleTargets = {
+    targets: [],
+    meta: [],
+    slots: [],
+    ...(historyPerTarget ? { historyPerTarget: true } : {}),
+  };
   targets.forEach((target, index) => {
     const id = target.id ?? `tgt_${randomUUID().slice(0, 8)}`;
-    const scrapeOptions = withDiff(target.scrapeOptions, monitorId);
+    const scrapeOptions = withDiff(target.scrapeOptions, historyTag(monitorId, historyPerTarget ? id : undefined));
     if (target.type === 'search') {
       out.meta.push({ id, type: 'search', search: searchTargetOf(target, scrapeOptions) });
       return;
