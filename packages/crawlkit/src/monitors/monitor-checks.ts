@@ -113,7 +113,10 @@ async function readState(
 ): Promise<CheckState> {
   const { store } = ctx;
   const pages: MonitorCheckPage[] = [];
-  const texts: JudgedInput[] = [];
+  const model = ctx.options.llm;
+  const judge = check.goal !== undefined && model ? { goal: check.goal, model } : undefined;
+  // What the model judges (each new page's markdown, each changed page's diff): gathered only for a judged check.
+  const texts: JudgedInput[] | undefined = judge ? [] : undefined;
   let running = false;
   let ended = 0;
   let finishedAt = check.startedAt;
@@ -151,8 +154,7 @@ async function readState(
   if (latest?.closed) return latest.closed;
   // Deleted meanwhile (with its monitor, or past its retention): nothing of it is written again.
   if (!latest) return { status, finishedAt, summary, pages };
-  const model = ctx.options.llm;
-  if (check.goal !== undefined && model) await judgePages(ctx.llm, model, check.goal, texts);
+  if (judge && texts) await judgePages(ctx.llm, judge.model, judge.goal, texts);
   const closed: Closed = { status, finishedAt, summary, pages };
   const done = { ...check, errors, closed };
   await writeCheck(store, id, done);
@@ -203,14 +205,14 @@ function pageMaker(jobId: string, checkId: string, targetId: string): PageMaker 
 
 /**
  * A crawl's pages as a check's: its stored pages with their change, its removed pages, then its failed pages. What a
- * model would judge of each changed and new page (its diff, its markdown) goes to `texts`.
+ * model would judge of each changed and new page (its diff, its markdown) goes to `texts`, when given.
  */
 export async function feedPages(
   store: Store,
   jobId: string,
   checkId: string,
   targetId: string,
-  texts: JudgedInput[],
+  texts?: JudgedInput[],
 ): Promise<MonitorCheckPage[]> {
   const pages: MonitorCheckPage[] = [];
   const make = pageMaker(jobId, checkId, targetId);
@@ -229,6 +231,7 @@ export async function feedPages(
       statusCode: metadata.statusCode,
       ...(diff ? { diff } : {}),
     });
+    if (!texts) continue;
     const text = metadata.crawlChange === 'new' ? doc.markdown : diff?.text;
     if (text && (metadata.crawlChange === 'new' || metadata.crawlChange === 'changed'))
       texts.push({ page: made, text });

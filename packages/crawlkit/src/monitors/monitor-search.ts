@@ -108,13 +108,13 @@ export async function forgetSearches(store: Store, monitorId: string, meta: Moni
 /**
  * The pages of a search target's check: its results and its previous results no longer found, with what the batch
  * scrape of its results found (`jobStore`; none when it expired or there was none). What a model would judge of each
- * changed and new page (its diff, its markdown) goes to `texts`.
+ * changed and new page (its diff, its markdown) goes to `texts`, when given.
  */
 export async function searchPages(
   jobStore: Store | undefined,
   searched: CheckSearchValue,
   page: PageMaker,
-  texts: JudgedInput[],
+  texts: JudgedInput[] | undefined,
 ): Promise<MonitorCheckPage[]> {
   const previous = new Set(searched.previous);
   const scraped = new Map<string, Partial<MonitorCheckPage> & { text?: string | undefined }>();
@@ -137,7 +137,7 @@ export async function searchPages(
     // A result new to the search is `new`, whatever its page's history.
     const kind = status === 'error' || previous.has(url) ? (status ?? 'same') : 'new';
     const made = page(url, { ...fields, status: kind, ...(kind === 'changed' && diff ? { diff } : {}) });
-    if (text && (made.status === 'new' || made.status === 'changed')) texts.push({ page: made, text });
+    if (texts && text && (made.status === 'new' || made.status === 'changed')) texts.push({ page: made, text });
     pages.push(made);
   }
   const current = new Set(searched.results);
