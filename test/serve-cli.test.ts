@@ -74,17 +74,23 @@ describe('crawlkit serve', () => {
       expect(left.stdout).toMatch(/status:\s+scraping/);
       expect(left.stdout).not.toMatch(/progress:\s+4\/4/);
 
-      // The next server resumes it (with the key in the environment this time).
-      const second = startCli(['serve', '--port', '0', '--store', './store'], {
+      // The next server resumes it (with the key in the environment this time), and keeps results 2 s.
+      const second = startCli(['serve', '--port', '0', '--store', './store', '--job-ttl', '2000'], {
         cwd: dir,
         env: { CRAWLKIT_API_KEY: KEY },
       });
       let url = '';
       second.stdout!.on('data', (chunk: string) => (url += chunk));
       await until(() => url.includes('\n'), 30_000);
-      await until(async () => (await api(`${url.trim()}/v2/crawl/${id}`, 'GET')).status === 'completed', 30_000);
-      const done = await api(`${url.trim()}/v2/crawl/${id}`, 'GET');
+      let done: Record<string, unknown> = {};
+      await until(async () => (done = await api(`${url.trim()}/v2/crawl/${id}`, 'GET')).status === 'completed', 30_000);
       expect(done).toMatchObject({ status: 'completed', total: 4, completed: 4 });
+      // Gone 2 s after it ended (--job-ttl), where the default keeps it 24 h.
+      await until(
+        async () =>
+          (await fetch(`${url.trim()}/v2/crawl/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).status === 404,
+        30_000,
+      );
       second.kill('SIGTERM');
       expect((await second.result).code).toBe(0);
     },

@@ -23,6 +23,7 @@ const OPTION_FLAGS: Record<string, string> = {
   bodyLimit: '--body-limit',
   bodyTimeoutMs: '--body-timeout',
   parseFileLimit: '--parse-file-limit',
+  jobResultTtlMs: '--job-ttl',
 };
 
 /** The flag of an option path, by its longest known prefix (`proxies.basic.0` is `--proxy`). */

@@ -45,6 +45,8 @@ export const serveFileSchema = z.strictObject({
   bodyLimit: z.number().int().positive().optional(),
   bodyTimeoutMs: z.number().int().positive().optional(),
   parseFileLimit: z.number().int().positive().optional(),
+  /** How long a job's results stay after it ends (`--job-ttl`), then deleted. @default 86400000 (24 h) */
+  jobResultTtlMs: z.number().int().positive().optional(),
   cors: corsSchema.optional(),
   /** `strict`, or a `UrlPolicy` object; the default is strict on any interface but loopback. */
   urlPolicy: z.union([z.literal('strict'), z.record(z.string(), z.unknown())]).optional(),

@@ -37,6 +37,7 @@ export interface ServerModule {
 export interface ServeFlags extends ListenFlags, RedisFlags {
   bodyTimeout?: string;
   parseFileLimit?: string;
+  jobTtl?: string;
 }
 
 export const SERVE_EXAMPLES = [
@@ -130,6 +131,8 @@ export async function serveCommand(
   const server = serverModule ?? (await loadCommandPackage<ServerModule>('@crawlkit/server', 'serve'));
   const redis = await useRedis(ctx, flags, file);
   const { options, notes } = await engineSettings(ctx, flags, file, server.isLoopbackHost(host));
+  const jobResultTtlMs = integerFlag('--job-ttl', flags.jobTtl) ?? file.jobResultTtlMs;
+  if (jobResultTtlMs !== undefined) options.jobResultTtlMs = jobResultTtlMs;
   ctx.configure(options);
   if (redis) {
     // Said at start rather than at the first request: a Redis that is not there, or refuses the password.
@@ -184,5 +187,9 @@ export function addServeFlags(command: Command): Command {
     "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
   )
     .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
-    .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)');
+    .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
+    .option(
+      '--job-ttl <ms>',
+      "how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default 86400000: 24 h)",
+    );
 }
