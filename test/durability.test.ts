@@ -311,6 +311,31 @@ describe('job results expire 24 h after completion', () => {
     }
   });
 
+  it('a job keeps the result TTL of the engine that started it, whichever engine ends it', async () => {
+    const dir = join(root, 'expiry-carried');
+    const FIVE_MIN = 5 * 60_000;
+    closeGate();
+    const starter = new Crawlkit({ storeDir: dir, engine: 'http', jobResultTtlMs: FIVE_MIN });
+    const started = await starter.batchScrape({ urls: urls() });
+    if (!started.success) throw new Error(started.error);
+    const running = (await starter.getBatchScrapeStatus(started.id)) as JobStatusResponse;
+    const createdAt = Date.parse(running.createdAt!);
+    expect(running.expiresAt).toBe(new Date(Math.floor((createdAt + FIVE_MIN) / 1000) * 1000).toISOString());
+    // Closed with its pages held by the site: the job is left to resume, here by an engine with the default TTL.
+    await starter.close();
+    gate?.open();
+    const finisher = new Crawlkit({ storeDir: dir, engine: 'http', resumeJobs: true });
+    try {
+      const done = (await finisher.waitForJob(started.id)) as JobStatusResponse;
+      expect(done.status).toBe('completed');
+      const kept = Date.parse(done.expiresAt) - Date.parse(done.completedAt!);
+      expect(kept).toBeGreaterThan(FIVE_MIN - 1_000);
+      expect(kept).toBeLessThanOrEqual(FIVE_MIN);
+    } finally {
+      await finisher.close();
+    }
+  });
+
   it("an expired crawl's change record leaves the disk with it (one a crawl of a schedule would leave)", async () => {
     const dir = join(root, 'expiry-changes');
     const ck = new Crawlkit({ storeDir: dir, engine: 'http', jobResultTtlMs: 300 });

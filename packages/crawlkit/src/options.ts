@@ -192,7 +192,8 @@ export interface CrawlkitOptions {
     maxBytes?: number;
   };
   /**
-   * How long job results are kept after the job finishes, in milliseconds.
+   * How long job results are kept after the job finishes, in milliseconds. Stored with each job this engine starts:
+   * whichever process ends it (a Redis worker, another engine on the store) keeps its results that long.
    * @default 86400000 (24 h)
    */
   jobResultTtlMs?: number;

@@ -46,6 +46,11 @@ export const storedJobCodec = recordCodec({
      * them with it. Absent when that engine had none, the job has no webhook, or it was stored before the rule.
      */
     webhookSecret: z.string().optional(),
+    /**
+     * The starting engine's `jobResultTtlMs`: whichever process ends the job (a Redis worker, another engine on the
+     * store) keeps its results that long. Absent on jobs stored before the rule: the ending engine's own applies.
+     */
+    resultTtlMs: z.number().int().positive().optional(),
   }),
 });
 

@@ -150,6 +150,7 @@ export class JobManager {
         ...sealJobSecrets(options.stored, box),
         ...(this.#urlPolicy ? { urlPolicy: this.#urlPolicy } : {}),
         ...(webhookSecret ? { webhookSecret } : {}),
+        resultTtlMs: this.#stores.resultTtlMs,
       }),
       createdAt: now,
       updatedAt: now,
@@ -185,7 +186,7 @@ export class JobManager {
     const { job, store } = found;
     if (job.status === 'completed') return 'already-completed';
     if (job.status === 'scraping') {
-      await this.#stores.end(store, id, 'cancelled');
+      await this.#stores.end(store, job, 'cancelled');
       await store.tasks.dropQueued(id);
       this.#driver.stop(id);
       this.#events.cancelled(job);
@@ -200,7 +201,7 @@ export class JobManager {
   async completeJob(job: JobRecord, store: Store, feed?: FeedPages): Promise<void> {
     // The crawl's change feed is closed first: a crawl read completed has its removed pages.
     await finishChangeFeed(store, job, feed);
-    await this.#stores.end(store, job.id, 'completed');
+    await this.#stores.end(store, job, 'completed');
     await retryStoreFaults(
       () => this.#events.completed(store, job),
       this.#closing.signal,
@@ -215,7 +216,7 @@ export class JobManager {
   async failJob(job: JobRecord, store: Store, error: unknown): Promise<void> {
     if (!isStoreBudgetError(error)) this.#events.bus.internalError(job.id, error);
     const message = error instanceof Error ? error.message : String(error);
-    await this.#stores.end(store, job.id, 'failed', message).catch(() => undefined);
+    await this.#stores.end(store, job, 'failed', message).catch(() => undefined);
     await this.#events.failed(store, job, message);
   }
 

@@ -1,5 +1,6 @@
 import type { JobRecord, JobStatus, Store } from '@crawlkit/store';
 
+import { storedJobOf } from '../codec/records.js';
 import { deleteExpiredJobs } from './expired-jobs.js';
 
 /** How often expired jobs (results kept `jobResultTtlMs` after completion) are deleted from the stores. */
@@ -21,6 +22,16 @@ export class JobStores {
     this.engine = engine;
     this.memory = memory;
     this.#resultTtlMs = resultTtlMs;
+  }
+
+  /** How long this engine keeps a job's results after it ends (`jobResultTtlMs`), stored with each job it starts. */
+  get resultTtlMs(): number {
+    return this.#resultTtlMs;
+  }
+
+  /** How long a job's results stay after it ends: its starting engine's TTL. */
+  ttlOf(job: Pick<JobRecord, 'request'>): number {
+    return storedJobOf(job).resultTtlMs ?? this.#resultTtlMs;
   }
 
   /** Every store jobs may live in. */
@@ -48,14 +59,14 @@ export class JobStores {
     return undefined;
   }
 
-  /** Ends a job's record now: its final status (and error), and when its results expire. */
-  async end(store: Store, id: string, status: Exclude<JobStatus, 'scraping'>, error?: string): Promise<void> {
+  /** Ends a job's record now: its final status (and error), and when its results expire (`ttlOf`). */
+  async end(store: Store, job: JobRecord, status: Exclude<JobStatus, 'scraping'>, error?: string): Promise<void> {
     const now = Date.now();
-    await store.jobs.update(id, {
+    await store.jobs.update(job.id, {
       status,
       ...(error !== undefined ? { error } : {}),
       completedAt: now,
-      expiresAt: now + this.#resultTtlMs,
+      expiresAt: now + this.ttlOf(job),
     });
   }
 

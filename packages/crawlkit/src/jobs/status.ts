@@ -95,7 +95,7 @@ export async function buildJobStatus(
     status: job.status,
     ...jobProgress(counts, resultCount, job.status),
     creditsUsed: job.creditsUsed,
-    expiresAt: isoSeconds(job.expiresAt ?? job.createdAt + ttlMs),
+    expiresAt: isoSeconds(job.expiresAt ?? job.createdAt + (storedJobOf(job).resultTtlMs ?? ttlMs)),
     data,
     createdAt: new Date(job.createdAt).toISOString(),
   };
