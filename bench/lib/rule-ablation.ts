@@ -34,7 +34,7 @@ const dist = path.resolve(argValue('--dist') ?? path.join(HERE, '../../packages/
 /** A page's output moves when its F1 changes by more than this. */
 const MOVE = 0.001;
 
-interface Scorer {
+export interface Scorer {
   stripMarkdown(md: string): string;
   wordF1(predicted: string, reference: string): [number, number, number];
   snippetCheck(text: string, snippets: string[]): number;
@@ -44,7 +44,7 @@ interface Scorer {
 }
 
 /** score-wcxb.mjs's functions: the script without its closing `main()` call, imported from a temporary copy. */
-async function loadScorer(): Promise<Scorer> {
+export async function loadScorer(): Promise<Scorer> {
   const source = fs.readFileSync(path.join(datasets, 'score-wcxb.mjs'), 'utf8');
   const body = source.replace(/\nmain\(\);\s*$/, '\n');
   if (body === source) throw new Error('score-wcxb.mjs: its closing main() call was not found');
