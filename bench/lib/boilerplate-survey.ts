@@ -48,7 +48,6 @@ const INLINE = new Set(
     ' ',
   ),
 );
-const isTag = (n: DomNode): boolean => n.type === 'tag' || n.type === 'script' || n.type === 'style';
 
 /** Visible text under `n`, and of that the text inside links. */
 function texts(n: DomNode, inLink = false, out = { text: '', link: 0 }): { text: string; link: number } {
@@ -120,6 +119,8 @@ export interface KeptSnippet {
   source: string;
   /** Places of the output that hold it. */
   places: number;
+  /** The page's reference text holds it too (case ignored): an output that is the reference would keep it. */
+  inReference: boolean;
   block: string;
   path: string[];
   depth: number;
@@ -159,14 +160,19 @@ function placeOf(text: string, pos: number, reference: Map<string, number>): Kep
 function survey(
   extractor: Extractor,
   scorer: Awaited<ReturnType<typeof loadScorer>>,
-): { kept: KeptSnippet[]; pages: number } {
+): { kept: KeptSnippet[]; pages: number; unlisted: number } {
   const root = path.join(datasets, 'wcxb-dev');
   const pages = loadWcxbPages(root);
   const gt = scorer.loadWcxbGroundTruth(root);
   const kept: KeptSnippet[] = [];
+  // pages without boilerplate snippets: the scorer counts them as keeping all (1.0)
+  let unlisted = 0;
   for (const page of pages) {
     const g = gt[page.id]!;
-    if (!g.without.length) continue;
+    if (!g.without.length) {
+      unlisted++;
+      continue;
+    }
     const md = extractor.extractPage(page.html, {
       url: page.url,
       onlyMainContent: true,
@@ -218,6 +224,7 @@ function survey(
         keptBy,
         source: found.source,
         places: places.length,
+        inReference: g.main_content.toLowerCase().includes(s.toLowerCase()),
       };
       if (!el) {
         kept.push({
@@ -271,7 +278,7 @@ function survey(
       });
     }
   }
-  return { kept, pages: pages.length };
+  return { kept, pages: pages.length, unlisted };
 }
 
 /**
@@ -324,7 +331,7 @@ function shapeTable(kept: readonly KeptSnippet[], pages: number): string {
 async function main(): Promise<void> {
   const extractor = (await import(pathToFileURL(path.join(dist, 'index.js')).href)) as Extractor;
   const scorer = await loadScorer();
-  const { kept, pages } = survey(extractor, scorer);
+  const { kept, pages, unlisted } = survey(extractor, scorer);
   const json = argValue('--json');
   if (json) fs.writeFileSync(json, `${JSON.stringify(kept, null, 1)}\n`);
   if (args.includes('--list')) {
@@ -338,6 +345,13 @@ async function main(): Promise<void> {
     `${kept.length} snippets kept on ${new Set(kept.map((k) => k.id)).size} of ${pages} pages (points: their share of boilerplate kept over all pages)\n`,
   );
   console.log(shapeTable(kept, pages));
+  const inRef = kept.filter((k) => k.inReference);
+  console.log(
+    `\n${unlisted} pages list no boilerplate snippet: the scorer counts each as all kept (${((100 * unlisted) / pages).toFixed(2)} points)`,
+  );
+  console.log(
+    `${inRef.length} kept snippets are in the page's reference text too (${points(inRef, pages).toFixed(2)} points): ${inRef.map((k) => `${k.id} "${k.snippet}"`).join(', ')}`,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
