@@ -13,17 +13,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { FOLDS, foldOf, PAGE_TYPES } from './folds.ts';
-import { loadScorer } from './rule-ablation.ts';
+import { argValue, datasets, dist, loadScorer } from './rule-ablation.ts';
 import { loadWcxbPages } from './wcxb.ts';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const argValue = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const datasets = process.env['CK_DATASETS'] ?? path.join(HERE, '../../../shared/datasets');
-const dist = path.resolve(argValue('--dist') ?? path.join(HERE, '../../packages/extractor/dist'));
 
 /** The few domhandler fields the survey reads. */
 interface DomNode {

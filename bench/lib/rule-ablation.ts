@@ -24,12 +24,15 @@ import { loadWcxbPages, type WcxbPage } from './wcxb.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const argValue = (name: string): string | undefined => {
+/** The value after `name` among this process's arguments. */
+export const argValue = (name: string): string | undefined => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const datasets = process.env['CK_DATASETS'] ?? path.join(HERE, '../../../shared/datasets');
-const dist = path.resolve(argValue('--dist') ?? path.join(HERE, '../../packages/extractor/dist'));
+/** The shared datasets folder (`CK_DATASETS`, or beside the repository). */
+export const datasets = process.env['CK_DATASETS'] ?? path.join(HERE, '../../../shared/datasets');
+/** The extractor build to run: `--dist DIR` (another build's packages/extractor/dist), or this repository's. */
+export const dist = path.resolve(argValue('--dist') ?? path.join(HERE, '../../packages/extractor/dist'));
 
 /** A page's output moves when its F1 changes by more than this. */
 const MOVE = 0.001;
