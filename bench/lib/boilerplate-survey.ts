@@ -118,6 +118,8 @@ export interface KeptSnippet {
   path: string[];
   depth: number;
   blockChars: number;
+  /** Share of the carrying block's words that the reference holds: high, the snippet's words sit in the content. */
+  blockInReference: number;
   snippetShare: number;
   linkShare: number;
   repeats: number;
@@ -126,6 +128,21 @@ export interface KeptSnippet {
 }
 
 const tokens = (s: string): string[] => s.toLowerCase().match(/\w+/g) ?? [];
+
+/** Share of the words of `text` that the reference holds (as a bag: each reference word counted once). */
+function inReference(text: string, reference: ReadonlyMap<string, number>): number {
+  const left = new Map(reference);
+  const words = tokens(text);
+  let hit = 0;
+  for (const w of words) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      hit++;
+      left.set(w, n - 1);
+    }
+  }
+  return words.length ? hit / words.length : 0;
+}
 
 /** Where `pos` of `text` sits against the lines whose words are the reference's (the content's span). */
 function placeOf(text: string, pos: number, reference: Map<string, number>): KeptSnippet['where'] {
@@ -226,6 +243,7 @@ function survey(
           path: [],
           depth: 0,
           blockChars: 0,
+          blockInReference: 0,
           snippetShare: 0,
           linkShare: 0,
           repeats: 0,
@@ -264,6 +282,7 @@ function survey(
         depth: trail.length,
         blockChars: chars,
         snippetShare: chars ? Math.min(1, needle.length / chars) : 0,
+        blockInReference: inReference(t.text, reference),
         linkShare: chars ? t.link / chars : 0,
         repeats,
         landmarks: [...new Set(landmarks)],
@@ -281,7 +300,10 @@ function survey(
 export function shapeOf(k: KeptSnippet): string {
   const s = k.snippet;
   const heading = /^h[1-6]/.test(k.block) || /head|title/i.test(k.block.split('(')[1] ?? '');
-  if (k.blockChars >= 100 && k.snippetShare < 0.25) return 'words inside a longer text';
+  if (k.blockChars >= 100 && k.snippetShare < 0.25)
+    return k.blockInReference >= 0.8
+      ? 'words inside a text of the content'
+      : 'words inside a longer text outside the reference';
   if (k.linkShare >= 0.7) return 'menu or list of links';
   if (/\b(19|20)\d\d\b|^(by|written by|posted|published)\b|writer|editor/i.test(s))
     return 'date, byline or author line';
@@ -330,7 +352,7 @@ async function main(): Promise<void> {
   if (args.includes('--list')) {
     for (const k of kept) {
       console.log(
-        `${k.id} f${k.fold} ${k.type} ${k.host} [${k.where} ${k.at.toFixed(2)} ${k.h1} ${k.keptBy}/${k.source}] "${k.snippet}" (${shapeOf(k)})\n    ${k.block} chars ${k.blockChars} share ${k.snippetShare.toFixed(2)} links ${k.linkShare.toFixed(2)} rep ${k.repeats} places ${k.places} depth ${k.depth} {${k.landmarks.join(',')}}\n    < ${k.path.join(' < ')}`,
+        `${k.id} f${k.fold} ${k.type} ${k.host} [${k.where} ${k.at.toFixed(2)} ${k.h1} ${k.keptBy}/${k.source}] "${k.snippet}" (${shapeOf(k)})\n    ${k.block} chars ${k.blockChars} in-reference ${k.blockInReference.toFixed(2)} share ${k.snippetShare.toFixed(2)} links ${k.linkShare.toFixed(2)} rep ${k.repeats} places ${k.places} depth ${k.depth} {${k.landmarks.join(',')}}\n    < ${k.path.join(' < ')}`,
       );
     }
   }
