@@ -24,17 +24,20 @@ import { loadWcxbPages, type WcxbPage } from './wcxb.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const argValue = (name: string): string | undefined => {
+/** The value after `name` among this process's arguments. */
+export const argValue = (name: string): string | undefined => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const datasets = process.env['CK_DATASETS'] ?? path.join(HERE, '../../../shared/datasets');
-const dist = path.resolve(argValue('--dist') ?? path.join(HERE, '../../packages/extractor/dist'));
+/** The shared datasets folder (`CK_DATASETS`, or beside the repository). */
+export const datasets = process.env['CK_DATASETS'] ?? path.join(HERE, '../../../shared/datasets');
+/** The extractor build to run: `--dist DIR` (another build's packages/extractor/dist), or this repository's. */
+export const dist = path.resolve(argValue('--dist') ?? path.join(HERE, '../../packages/extractor/dist'));
 
 /** A page's output moves when its F1 changes by more than this. */
 const MOVE = 0.001;
 
-interface Scorer {
+export interface Scorer {
   stripMarkdown(md: string): string;
   wordF1(predicted: string, reference: string): [number, number, number];
   snippetCheck(text: string, snippets: string[]): number;
@@ -44,7 +47,7 @@ interface Scorer {
 }
 
 /** score-wcxb.mjs's functions: the script without its closing `main()` call, imported from a temporary copy. */
-async function loadScorer(): Promise<Scorer> {
+export async function loadScorer(): Promise<Scorer> {
   const source = fs.readFileSync(path.join(datasets, 'score-wcxb.mjs'), 'utf8');
   const body = source.replace(/\nmain\(\);\s*$/, '\n');
   if (body === source) throw new Error('score-wcxb.mjs: its closing main() call was not found');
