@@ -10,13 +10,20 @@ import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.j
 import type { SqliteDatabase, SqlValue } from './database.js';
 import { noteUnindexed, type SearchBacklog } from './search-backlog.js';
 
+/** A match as the ranking reads it: its entry, its URL and its score. */
+interface RankRow {
+  id: number;
+  url: string;
+  score: number;
+}
+
 interface HitRow {
+  id: number;
   url: string;
   host: string;
   time: number;
   page_key: string | null;
   job_id: string | null;
-  score: number;
   snippet: string;
   title: string;
   description: string;
@@ -76,26 +83,39 @@ export class SqliteSearchIndex implements SearchIndex {
       };
       if (query.includeHosts?.length) where.push(hosts(query.includeHosts));
       if (query.excludeHosts?.length) where.push(`NOT ${hosts(query.excludeHosts)}`);
-      const rows = this.#db.all<HitRow>(
-        `SELECT e.url, e.host, e.time, e.page_key, e.job_id,
-           -bm25(search_text, ${COLUMN_WEIGHTS.join(', ')}) AS score,
-           snippet(search_text, 2, '', '', '…', ${SNIPPET_WORDS}) AS snippet,
-           search_text.title, search_text.description, search_text.text
+      // Ranked first, then the snippet and the text read for the hits kept only: `snippet()` on every match (before
+      // the LIMIT) was 90% of a query, and a word in most pages held the thread for a time growing with the store.
+      const ranked = this.#db.all<RankRow>(
+        `SELECT e.id, e.url, -bm25(search_text, ${COLUMN_WEIGHTS.join(', ')}) AS score
          FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
          WHERE ${where.join(' AND ')}
          ORDER BY score DESC, e.id LIMIT ?`,
         ...params,
         query.limit * OVERREAD,
       );
-      const hits: SearchHit[] = [];
+      const kept: RankRow[] = [];
       const urls = new Set<string>();
-      for (const row of rows) {
+      for (const row of ranked) {
         if (urls.has(row.url)) continue;
         urls.add(row.url);
-        hits.push(toHit(row));
-        if (hits.length >= query.limit) break;
+        kept.push(row);
+        if (kept.length >= query.limit) break;
       }
-      return hits;
+      if (kept.length === 0) return [];
+      const rows = this.#db.all<HitRow>(
+        `SELECT e.id, e.url, e.host, e.time, e.page_key, e.job_id,
+           snippet(search_text, 2, '', '', '…', ${SNIPPET_WORDS}) AS snippet,
+           search_text.title, search_text.description, search_text.text
+         FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
+         WHERE search_text MATCH ? AND e.id IN (${kept.map(() => '?').join(', ')})`,
+        params[0]!,
+        ...kept.map((row) => row.id),
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return kept.flatMap(({ id, score }) => {
+        const row = byId.get(id);
+        return row ? [toHit(row, score)] : [];
+      });
     });
   }
 
@@ -104,14 +124,14 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 }
 
-function toHit(row: HitRow): SearchHit {
+function toHit(row: HitRow, score: number): SearchHit {
   const hit: SearchHit = {
     url: row.url,
     title: row.title,
     description: row.description,
     snippet: (row.snippet || row.description).replace(/\s+/g, ' ').trim(),
     text: row.text,
-    score: row.score,
+    score,
     time: row.time,
     host: row.host,
   };
