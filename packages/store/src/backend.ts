@@ -33,6 +33,8 @@ export interface WorkItem extends TaskInput {
   attempt: number;
   /** 429/503 retries so far. @default 0 */
   retries?: number;
+  /** When the store first failed this task, in epoch milliseconds, while it keeps failing (a worker's re-queues). */
+  storeFaultSince?: number;
 }
 
 export interface WorkQueueCounts {
