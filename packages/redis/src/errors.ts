@@ -2,7 +2,7 @@ import { isInvalidOptionError, type InvalidOptionError } from '@crawlkit/options
 import { isStoreError, StoreError } from '@crawlkit/store';
 
 /** Stable codes of the errors `@crawlkit/redis` throws besides the store's own (`STORE_*`). */
-export type RedisBackendErrorCode = 'REDIS_UNAVAILABLE' | 'REDIS_REFUSED';
+export type RedisBackendErrorCode = 'REDIS_UNAVAILABLE' | 'REDIS_REFUSED' | 'REDIS_EVICTION_POLICY';
 
 const BRAND = Symbol.for('crawlkit.redis-error');
 

@@ -11,6 +11,7 @@ export interface WorkerFlags {
   /** The older name of `--redis-prefix`. */
   prefix?: string;
   redisPrefix?: string;
+  redisAllowEviction?: boolean;
   engine?: string;
   concurrency?: string;
   maxBodyBytes?: string;
@@ -37,7 +38,14 @@ export async function runWorker(
   signal: AbortSignal,
   redisModule?: RedisModule,
 ): Promise<number> {
-  const settings = resolveRedis({ redis: flags.redis, redisPrefix: flags.redisPrefix ?? flags.prefix }, process.env);
+  const settings = resolveRedis(
+    {
+      redis: flags.redis,
+      redisPrefix: flags.redisPrefix ?? flags.prefix,
+      ...(flags.redisAllowEviction ? { redisAllowEviction: true } : {}),
+    },
+    process.env,
+  );
   if (!settings) throw new CliError('Give the Redis URL with --redis <url> or CRAWLKIT_REDIS_URL');
   const engine = flags.engine;
   if (engine !== undefined && engine !== 'auto' && engine !== 'http' && engine !== 'browser') {

@@ -82,4 +82,9 @@ export const SERVICE_CODES = {
     'Redis refused a command for good (`NOPERM`, `WRONGTYPE`, a script error): a job that meets it fails, since trying again meets the same answer.',
     "Do what the message says: give the URL's user every command on the prefix's keys, or the deployment its own prefix.",
   ),
+  REDIS_EVICTION_POLICY: info(
+    500,
+    "Redis's `maxmemory-policy` evicts keys: it would drop jobs, their tasks and results silently.",
+    'Set `maxmemory-policy noeviction` on the server, or pass `allowEviction: true` (`--redis-allow-eviction`) to go on.',
+  ),
 } as const satisfies Record<string, ErrorCodeInfo>;
