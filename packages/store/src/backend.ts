@@ -70,6 +70,12 @@ export interface WorkQueue {
   consume(handler: WorkHandler, options: { concurrency: number }): Promise<WorkConsumer>;
   /** Items waiting, running and delayed, across every consumer. */
   counts(): Promise<WorkQueueCounts>;
+  /**
+   * How long a running item stays its consumer's once the consumer stops renewing it (dies), in milliseconds: what a
+   * worker holds for an item in the backend (a job's running slot) is leased as long and renewed as often.
+   * @default 30000
+   */
+  readonly lockMs?: number;
 }
 
 export interface Coordination {

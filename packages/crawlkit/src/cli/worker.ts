@@ -125,7 +125,10 @@ export function addWorkerCommand(
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
     .option('--concurrency <n>', 'pages at once in this worker (default 16)')
     .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
-    .option('--task-lock-ms <ms>', "a dead worker's tasks go to others after this (default 30000)")
+    .option(
+      '--task-lock-ms <ms>',
+      "a dead worker's tasks go to others 1-1.5 times this after it dies; the same in every worker (default 30000)",
+    )
     .option(
       '--store-fault-timeout-ms <ms>',
       'a task whose Redis keeps failing (out of memory) ends its job failed after this (default 3600000)',

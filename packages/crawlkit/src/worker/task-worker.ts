@@ -22,8 +22,8 @@ const JOB_SLOT_WAIT_MS = 2_000;
 const JOB_SLOT_POLL_MS = 50;
 /** How long a task whose store kept failing on every attempt waits on the queue before it is tried again. */
 const STORE_FAULT_REQUEUE_MS = 5_000;
-/** A running slot outlives the scrape's own timeout by this much before a dead holder's slot frees itself. */
-const JOB_SLOT_LEASE_EXTRA_MS = 30_000;
+/** A job's running slot is leased as long as a running task's lock (`taskLockMs`) when the queue does not say. */
+const DEFAULT_LOCK_MS = 30_000;
 
 /** Options of `ck.startWorker()`. */
 export interface WorkerOptions {
@@ -227,7 +227,6 @@ export class TaskWorker implements CrawlkitWorker {
     const { job, ctx, planner, maxConcurrency } = state;
     // One holder name per delivery of the item: a redelivery after a crash is a new holder.
     const holder = `${this.id}:${item.key}:${item.attempt}`;
-    const timeoutMs = planner.scrapeOptions.timeout ?? ctx.options.timeoutMs;
     return {
       ctx,
       job,
@@ -248,14 +247,37 @@ export class TaskWorker implements CrawlkitWorker {
       },
       dropped: async () => (await coordination.taskState(job.id, item.key)) === 'dropped',
       complete: (outcome) => this.#completions.complete(job.id, outcome),
-      ...(maxConcurrency !== undefined
-        ? {
-            jobSlots: {
-              take: () => this.#takeJobSlot(job.id, maxConcurrency, holder, timeoutMs + JOB_SLOT_LEASE_EXTRA_MS),
-              release: () => coordination.releaseJobSlot(job.id, holder),
+      ...(maxConcurrency !== undefined ? { jobSlots: this.#jobSlots(job.id, maxConcurrency, holder) } : {}),
+    };
+  }
+
+  /**
+   * The job's running slots (its `maxConcurrency`) for one delivery: a slot held is leased for a task lock's time and
+   * renewed while the page runs, so that a killed worker's slot frees itself as soon as its task goes to another
+   * worker (before, it was leased for the scrape's timeout plus 30 s: a job with `maxConcurrency` waited 60 s).
+   */
+  #jobSlots(jobId: string, limit: number, holder: string): NonNullable<JobTasks['jobSlots']> {
+    const { coordination, queue } = this.#deps.connection;
+    const leaseMs = queue.lockMs ?? DEFAULT_LOCK_MS;
+    let renewal: NodeJS.Timeout | undefined;
+    return {
+      take: async () => {
+        const wait = await this.#takeJobSlot(jobId, limit, holder, leaseMs);
+        if (wait === 0) {
+          renewal = setInterval(
+            () => {
+              coordination.takeJobSlot(jobId, holder, limit, leaseMs).catch(() => undefined);
             },
-          }
-        : {}),
+            Math.max(100, Math.floor(leaseMs / 3)),
+          );
+          renewal.unref();
+        }
+        return wait;
+      },
+      release: () => {
+        clearInterval(renewal);
+        return coordination.releaseJobSlot(jobId, holder);
+      },
     };
   }
 
