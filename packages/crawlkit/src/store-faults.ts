@@ -1,4 +1,4 @@
-import { CrawlkitError, hasCrawlkitCode } from './errors.js';
+import { CrawlkitError, hasCrawlkitCode, type CrawlkitCodedError } from './errors.js';
 import type { CrawlkitErrorCode } from './error-codes.js';
 import { sleep } from '@crawlkit/actions';
 
@@ -19,12 +19,24 @@ export function isStoreFault(error: unknown): boolean {
 }
 
 /**
- * The store fault a page's outcome carries (its scrape could not read or write the page cache), as an error to throw:
- * the page is not what failed, and its task is retried.
+ * The code of a store that refuses a command for good (`NOPERM`, `WRONGTYPE`, a script error: see `@crawlkit/redis`'s
+ * errors): trying again meets the same answer, so the work that meets it ends its job failed instead of waiting.
+ */
+const STORE_REFUSAL_CODE = 'REDIS_REFUSED' satisfies CrawlkitErrorCode;
+
+/** Whether `error` is a store's refusal for good (see `STORE_REFUSAL_CODE`). */
+export function isStoreRefusal(error: unknown): error is Error & CrawlkitCodedError {
+  return error instanceof Error && hasCrawlkitCode(error) && error.code === STORE_REFUSAL_CODE;
+}
+
+/**
+ * The store fault or refusal a page's outcome carries (its scrape could not read or write the page cache), as an error
+ * to throw: the page is not what failed; its task is retried, or its job fails on a refusal.
  */
 export function pageStoreFault(outcome: unknown): CrawlkitError | undefined {
   const error = (outcome as { success?: boolean; error?: { code?: string; error?: string } } | null)?.error;
-  if ((outcome as { success?: boolean }).success !== false || !error?.code || !STORE_FAULT_CODES.has(error.code)) {
+  if ((outcome as { success?: boolean }).success !== false || !error?.code) return undefined;
+  if (!STORE_FAULT_CODES.has(error.code) && error.code !== STORE_REFUSAL_CODE) {
     return undefined;
   }
   return new CrawlkitError(error.code as CrawlkitErrorCode, error.error ?? error.code);

@@ -1,8 +1,10 @@
+import { InvalidOptionError } from '@crawlkit/options';
 import { positiveInteger, type BackendConnection, type CrawlkitBackend, type Store } from '@crawlkit/store';
 import { Redis } from 'ioredis';
 
 import { RedisCoordination } from './coordination.js';
 import { RedisBackendError } from './errors.js';
+import { checkEvictionPolicy } from './eviction.js';
 import {
   connect,
   connectionOptions,
@@ -25,6 +27,12 @@ export interface RedisBackendOptions extends Omit<RedisStoreOptions, 'client'> {
    * @default half of `taskLockMs`
    */
   stalledCheckMs?: number;
+  /**
+   * Go on with a Redis whose `maxmemory-policy` evicts keys. By default `connect()` refuses it
+   * (`REDIS_EVICTION_POLICY`): at `maxmemory` it would drop jobs, their queued tasks and results without a word.
+   * @default false
+   */
+  allowEviction?: boolean;
 }
 
 /** The connections of one engine to the Redis backend. */
@@ -64,7 +72,11 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
   const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
   const commandTimeoutMs = positiveInteger('commandTimeoutMs', options.commandTimeoutMs, 5_000);
   const prefix = options.prefix ?? 'crawlkit';
-  const { taskLockMs: _lock, stalledCheckMs: _stalled, ...storeOptions } = options;
+  const allowEviction = options.allowEviction ?? false;
+  if (typeof allowEviction !== 'boolean') {
+    throw new InvalidOptionError(`Expected \`allowEviction\` to be true or false, got \`${String(allowEviction)}\`.`);
+  }
+  const { taskLockMs: _lock, stalledCheckMs: _stalled, allowEviction: _eviction, ...storeOptions } = options;
 
   /**
    * A client of the work queue. BullMQ requires clients without a per-request retry limit; the producer's gets the
@@ -96,6 +108,7 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
       const store = await createRedisStore({ ...storeOptions, url, prefix });
       let queueClient: Redis;
       try {
+        await checkEvictionPolicy(store.client, allowEviction);
         queueClient = await openQueueClient(commandTimeoutMs);
       } catch (error) {
         await store.close();

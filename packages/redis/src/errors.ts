@@ -2,7 +2,7 @@ import { isInvalidOptionError, type InvalidOptionError } from '@crawlkit/options
 import { isStoreError, StoreError } from '@crawlkit/store';
 
 /** Stable codes of the errors `@crawlkit/redis` throws besides the store's own (`STORE_*`). */
-export type RedisBackendErrorCode = 'REDIS_UNAVAILABLE';
+export type RedisBackendErrorCode = 'REDIS_UNAVAILABLE' | 'REDIS_REFUSED' | 'REDIS_EVICTION_POLICY';
 
 const BRAND = Symbol.for('crawlkit.redis-error');
 
@@ -41,9 +41,45 @@ export function isUnreachable(cause: unknown): boolean {
 }
 
 /**
+ * Prefixes of Redis error replies for a state of the server that passes, or that the operator fixes on the server
+ * without touching crawlkit: out of memory under `noeviction` (`OOM`), a script or load in progress (`BUSY`,
+ * `LOADING`), snapshots failing (`MISCONF`), a replica or cluster in transition (`READONLY`, `MASTERDOWN`, `TRYAGAIN`,
+ * `CLUSTERDOWN`, `NOREPLICAS`). A reply without a known prefix is taken as passing too.
+ */
+const PASSING = /^(OOM|BUSY|LOADING|MISCONF|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
+/**
+ * Prefixes of replies that refuse the command itself, so that trying again meets the same answer: the URL's user may
+ * not run it or touch its keys (`NOPERM`; `ERR … can't access …` from a script), a key of the prefix holds another
+ * program's value (`WRONGTYPE`), a script error or an unknown command (`ERR`), a command this deployment cannot run
+ * (`CROSSSLOT`, `NOSCRIPT`, `EXECABORT`).
+ */
+const REFUSED = /^(NOPERM|WRONGTYPE|ERR|CROSSSLOT|NOSCRIPT|EXECABORT)\b/;
+
+/** What the operator changes for a refused command, by its reply. */
+function refusalFix(message: string): string {
+  if (/^NOPERM\b|can't access|no permissions/i.test(message)) {
+    return "the Redis user of the URL lacks a command or key crawlkit uses: give it every command on the prefix's keys (ACL SETUSER <user> +@all ~<prefix>:*)";
+  }
+  if (message.startsWith('WRONGTYPE')) {
+    return "a key under crawlkit's prefix holds another program's value: give this deployment its own --redis-prefix or database";
+  }
+  if (/unknown command/i.test(message)) {
+    return 'the server lacks a command crawlkit uses (renamed, or a Redis older than 6.2): use Redis 6.2 or later with every command';
+  }
+  return 'report it with the message: crawlkit sent a command this Redis refuses';
+}
+
+/** Whether a Redis reply refuses the command for good (see `REFUSED`), as opposed to a passing state of the server. */
+export function isRefusal(message: string): boolean {
+  return REFUSED.test(message) && !PASSING.test(message);
+}
+
+/**
  * A Redis failure on a store or queue path: `REDIS_UNAVAILABLE` when the server did not answer within
  * `commandTimeoutMs` or cannot be reached (so a call answers in time, and says so, instead of waiting for Redis to
- * return), else the store's `STORE_IO`; the driver's error is the `cause`.
+ * return); `REDIS_REFUSED` when Redis refused the command for good (`isRefusal`: its message says what to fix);
+ * else the store's `STORE_IO` (out of memory and other passing states: worth retrying). The driver's error is the
+ * `cause`.
  */
 export function redisFailure(
   cause: unknown,
@@ -64,6 +100,11 @@ export function redisFailure(
       `${what}: is it down, paused or out of reach? The call can be retried once it answers again.`,
       { cause },
     );
+  }
+  if (isRefusal(message)) {
+    return new RedisBackendError('REDIS_REFUSED', `Redis refused a command (${message}): ${refusalFix(message)}`, {
+      cause,
+    });
   }
   return new StoreError('STORE_IO', `Redis command failed: ${message}`, { cause });
 }

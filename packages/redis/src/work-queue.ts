@@ -62,6 +62,11 @@ export class BullWorkQueue implements WorkQueue {
     this.#queue.on('error', () => undefined);
   }
 
+  /** The lock on a running item (`taskLockMs`). */
+  get lockMs(): number {
+    return this.#options.lockMs;
+  }
+
   async enqueue(items: readonly QueueItem[], options: { delayMs?: number } = {}): Promise<void> {
     if (items.length === 0) return;
     const delay = options.delayMs !== undefined && options.delayMs > 0 ? Math.ceil(options.delayMs) : undefined;

@@ -33,6 +33,8 @@ export interface WorkItem extends TaskInput {
   attempt: number;
   /** 429/503 retries so far. @default 0 */
   retries?: number;
+  /** When the store first failed this task, in epoch milliseconds, while it keeps failing (a worker's re-queues). */
+  storeFaultSince?: number;
 }
 
 export interface WorkQueueCounts {
@@ -68,6 +70,12 @@ export interface WorkQueue {
   consume(handler: WorkHandler, options: { concurrency: number }): Promise<WorkConsumer>;
   /** Items waiting, running and delayed, across every consumer. */
   counts(): Promise<WorkQueueCounts>;
+  /**
+   * How long a running item stays its consumer's once the consumer stops renewing it (dies), in milliseconds: what a
+   * worker holds for an item in the backend (a job's running slot) is leased as long and renewed as often.
+   * @default 30000
+   */
+  readonly lockMs?: number;
 }
 
 export interface Coordination {

@@ -59,6 +59,14 @@ async function noteRecording(ctx: CommandContext, kind: JobKind, id: string): Pr
   if (status.success && status.warcFile) ctx.note(`recorded to ${status.warcFile}`);
 }
 
+/** Says a job started; on Redis, that the deployment's workers run it (and that none running means it waits). */
+function noteStarted(ctx: CommandContext, kind: JobKind, id: string): void {
+  if (!ctx.redis) return ctx.note(`${kind} ${id} started`);
+  ctx.note(
+    `${kind} ${id} queued in Redis at ${describeRedis(ctx.redis)}: its \`crawlkit worker\`s run it (it waits for one)`,
+  );
+}
+
 /** `crawlkit crawl <url>`: starts a crawl and follows it to the end. */
 export async function crawlCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
@@ -66,7 +74,7 @@ export async function crawlCommand(ctx: CommandContext, url: string | undefined,
   if (wantsSchedule(command)) return scheduleCrawl(ctx, body, command);
   const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
-  ctx.note(`crawl ${started.id} started`);
+  noteStarted(ctx, 'crawl', started.id);
   const code = await followJob(ctx, { id: started.id, kind: 'crawl', command: 'crawl', input: String(body.url) });
   if (code === EXIT.ok && (body.changes === true || body.tag !== undefined)) await printChanges(ctx, started.id);
   if (body.record === true) await noteRecording(ctx, 'crawl', started.id);
@@ -107,7 +115,7 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
     return code;
   }
   if (started.invalidURLs?.length) ctx.note(`skipped invalid URLs: ${started.invalidURLs.join(', ')}`);
-  ctx.note(`batch ${started.id} started`);
+  noteStarted(ctx, 'batch', started.id);
   const urls = Array.isArray(body.urls) ? (body.urls as string[]) : [];
   const code = await followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls });
   if (body.record === true) await noteRecording(ctx, 'batch', started.id);

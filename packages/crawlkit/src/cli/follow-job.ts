@@ -139,9 +139,11 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     // The directory has every page seen (a resume's earlier ones too); stdout, those printed.
     await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: delivery.seen });
     const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
+    // On Redis the job's workers go on with it: the command only stops following.
+    const next = ctx.redis ? 'Its workers go on with it; follow it again with' : 'Resume with';
     ctx.io.stderr.write(
       `\nInterrupted: ${count(delivery.seen, 'page')} kept${ctx.options.out ? ` in ${ctx.options.out}` : ''}. ` +
-        `Resume with:\n  crawlkit resume ${id}${ctx.whereFlags()}${out}\n`,
+        `${next}:\n  crawlkit resume ${id}${ctx.whereFlags()}${out}\n`,
     );
     return EXIT.interrupted;
   }

@@ -157,15 +157,23 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   addModelFlags(
     addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'recordedScrape'),
   ).action(run(scrapeCommand, { model: true }));
-  addModelFlags(
-    addScheduleFlags(addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl')),
-  ).action(run(crawlCommand, { model: true }));
-  addModelFlags(
-    addBodyFlags(
-      subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
-      'batch',
+  const submitTo =
+    "a distributed deployment's Redis: the job goes there, its `crawlkit worker`s run it and this prints its pages";
+  addRedisFlags(
+    addModelFlags(
+      addScheduleFlags(addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl')),
     ),
-  ).action(run(batchCommand, { model: true }));
+    submitTo,
+  ).action(run(crawlCommand, { model: true, redis: true }));
+  addRedisFlags(
+    addModelFlags(
+      addBodyFlags(
+        subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
+        'batch',
+      ),
+    ),
+    submitTo,
+  ).action(run(batchCommand, { model: true, redis: true }));
   addModelFlags(
     addBodyFlags(
       subcommand('replay <files...>', 're-extract a recording (WARC files of --record) with no network', true),
@@ -200,12 +208,15 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
           'ends\nwith the whole job (files and manifest.json).\n',
       ),
   ).action(run(resumeCommand, { model: true, redis: true }));
-  addModelFlags(
-    subcommand(
-      'schedules <action> [id]',
-      'list, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
+  addRedisFlags(
+    addModelFlags(
+      subcommand(
+        'schedules <action> [id]',
+        'list, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
+      ),
     ),
-  ).action(run(schedulesCommand, { model: true }));
+    "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",
+  ).action(run(schedulesCommand, { model: true, redis: true }));
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(cacheCommand));

@@ -14,7 +14,7 @@ import { CliError, EXIT } from './errors.js';
 
 /** What the CLI uses of `@crawlkit/redis`. */
 export interface RedisModule {
-  redis(options: { url: string; prefix?: string; taskLockMs?: number }): CrawlkitBackend;
+  redis(options: { url: string; prefix?: string; taskLockMs?: number; allowEviction?: boolean }): CrawlkitBackend;
 }
 
 /** Where a deployment's Redis is: the same URL and prefix make one deployment. */
@@ -22,17 +22,20 @@ export interface RedisSettings {
   url: string;
   /** @default 'crawlkit' (the backend's) */
   prefix?: string;
+  /** Go on with a Redis whose `maxmemory-policy` evicts keys (refused otherwise). @default false */
+  allowEviction?: boolean;
 }
 
 /** The Redis flags as commander parses them. */
 export interface RedisFlags {
   redis?: string;
   redisPrefix?: string;
+  redisAllowEviction?: boolean;
 }
 
 /** A settings file's `redis` entry (`serve`'s `crawlkit.config.json`). */
 export interface RedisFileSettings {
-  redis?: { url: string; prefix?: string };
+  redis?: { url: string; prefix?: string; allowEviction?: boolean };
 }
 
 const URL_FORM = 'redis://[[<user>]:<password>@]host[:port][/db] (rediss:// for TLS)';
@@ -59,7 +62,8 @@ export function resolveRedis(
   }
   const prefix = flags.redisPrefix ?? (env.CRAWLKIT_REDIS_PREFIX || undefined) ?? file.redis?.prefix;
   if (prefix === '') throw new CliError('Expected --redis-prefix to be a key prefix, got ""');
-  return { url, ...(prefix !== undefined ? { prefix } : {}) };
+  const allowEviction = flags.redisAllowEviction === true || file.redis?.allowEviction === true;
+  return { url, ...(prefix !== undefined ? { prefix } : {}), ...(allowEviction ? { allowEviction } : {}) };
 }
 
 /** Loads `@crawlkit/redis`, saying what to install when it is not there. */
@@ -91,7 +95,7 @@ export async function redisBackend(
 }
 
 /** How a note names the deployment: the URL without its password, and the prefix when not the default. */
-export function describeRedis(settings: RedisSettings): string {
+export function describeRedis(settings: Pick<RedisSettings, 'url' | 'prefix'>): string {
   return `${redactUrl(settings.url)}${settings.prefix ? ` (prefix ${settings.prefix})` : ''}`;
 }
 
@@ -122,5 +126,9 @@ export async function useRedis(
 export function addRedisFlags(command: Command, what: string): Command {
   return command
     .option('--redis <url>', `${what}; env CRAWLKIT_REDIS_URL`)
-    .option('--redis-prefix <prefix>', 'key prefix of the deployment (default crawlkit); env CRAWLKIT_REDIS_PREFIX');
+    .option('--redis-prefix <prefix>', 'key prefix of the deployment (default crawlkit); env CRAWLKIT_REDIS_PREFIX')
+    .option(
+      '--redis-allow-eviction',
+      'go on with a Redis whose maxmemory-policy evicts keys (refused: it drops jobs and tasks without a word)',
+    );
 }

@@ -66,9 +66,16 @@ export const serveFileSchema = z.strictObject({
   searchProvider: searchProviderSchema.optional(),
   /**
    * A distributed deployment's Redis (`--redis`, `CRAWLKIT_REDIS_URL`): jobs live there and `crawlkit worker`s run
-   * their pages. @default none (the store directory, jobs run in `serve`)
+   * their pages; `allowEviction` goes on with a `maxmemory-policy` that evicts keys (`--redis-allow-eviction`).
+   * @default none (the store directory, jobs run in `serve`)
    */
-  redis: z.strictObject({ url: z.string().min(1), prefix: z.string().min(1).optional() }).optional(),
+  redis: z
+    .strictObject({
+      url: z.string().min(1),
+      prefix: z.string().min(1).optional(),
+      allowEviction: z.boolean().optional(),
+    })
+    .optional(),
   /** The engine's `browser` settings (`executablePath`, `args`...), checked by the engine. */
   browser: z.record(z.string(), z.unknown()).optional(),
   /**

@@ -11,10 +11,12 @@ export interface WorkerFlags {
   /** The older name of `--redis-prefix`. */
   prefix?: string;
   redisPrefix?: string;
+  redisAllowEviction?: boolean;
   engine?: string;
   concurrency?: string;
   maxBodyBytes?: string;
   taskLockMs?: string;
+  storeFaultTimeoutMs?: string;
   urlPolicy?: string;
   quiet?: boolean;
 }
@@ -36,7 +38,14 @@ export async function runWorker(
   signal: AbortSignal,
   redisModule?: RedisModule,
 ): Promise<number> {
-  const settings = resolveRedis({ redis: flags.redis, redisPrefix: flags.redisPrefix ?? flags.prefix }, process.env);
+  const settings = resolveRedis(
+    {
+      redis: flags.redis,
+      redisPrefix: flags.redisPrefix ?? flags.prefix,
+      ...(flags.redisAllowEviction ? { redisAllowEviction: true } : {}),
+    },
+    process.env,
+  );
   if (!settings) throw new CliError('Give the Redis URL with --redis <url> or CRAWLKIT_REDIS_URL');
   const engine = flags.engine;
   if (engine !== undefined && engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
@@ -45,6 +54,7 @@ export async function runWorker(
   const concurrency = integerFlag('--concurrency', flags.concurrency);
   const maxBodyBytes = integerFlag('--max-body-bytes', flags.maxBodyBytes);
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
+  const storeFaultTimeoutMs = integerFlag('--store-fault-timeout-ms', flags.storeFaultTimeoutMs);
   const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
   const backend = await redisBackend(settings, 'worker', taskLockMs !== undefined ? { taskLockMs } : {}, redisModule);
   const { Crawlkit } = await import('../crawlkit.js');
@@ -83,7 +93,7 @@ export async function runWorker(
   process.once('SIGTERM', onTerm);
   signal.addEventListener('abort', onTerm, { once: true });
   try {
-    const worker = await ck.startWorker();
+    const worker = await ck.startWorker(storeFaultTimeoutMs !== undefined ? { storeFaultTimeoutMs } : {});
     note(`worker ${worker.id} taking tasks from ${describeRedis(settings)}`);
     if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
     note('stopping: finishing the pages in hand (Ctrl-C again to quit at once; unfinished tasks go to other workers)');
@@ -115,7 +125,14 @@ export function addWorkerCommand(
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
     .option('--concurrency <n>', 'pages at once in this worker (default 16)')
     .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
-    .option('--task-lock-ms <ms>', "a dead worker's tasks go to others after this (default 30000)")
+    .option(
+      '--task-lock-ms <ms>',
+      "a dead worker's tasks go to others 1-1.5 times this after it dies; the same in every worker (default 30000)",
+    )
+    .option(
+      '--store-fault-timeout-ms <ms>',
+      'a task whose Redis keeps failing (out of memory) ends its job failed after this (default 3600000)',
+    )
     .option(
       '--url-policy <policy>',
       "this worker's URL policy (strict or JSON), on top of each job's; env CRAWLKIT_URL_POLICY",

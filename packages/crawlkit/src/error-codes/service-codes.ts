@@ -77,4 +77,14 @@ export const SERVICE_CODES = {
     'Run the job where its key is (the same secret key, the same store), or start it again.',
   ),
   REDIS_UNAVAILABLE: info(500, 'Redis cannot be reached.', 'Check the URL and that the server is up.'),
+  REDIS_REFUSED: info(
+    500,
+    'Redis refused a command for good (`NOPERM`, `WRONGTYPE`, a script error): a job that meets it fails, since trying again meets the same answer.',
+    "Do what the message says: give the URL's user every command on the prefix's keys, or the deployment its own prefix.",
+  ),
+  REDIS_EVICTION_POLICY: info(
+    500,
+    "Redis's `maxmemory-policy` evicts keys: it would drop jobs, their tasks and results silently.",
+    'Set `maxmemory-policy noeviction` on the server, or pass `allowEviction: true` (`--redis-allow-eviction`) to go on.',
+  ),
 } as const satisfies Record<string, ErrorCodeInfo>;

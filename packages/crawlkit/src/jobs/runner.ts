@@ -1,7 +1,7 @@
 import type { JobRecord, Store, Task } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
-import { isStoreFault, storeFaultDelay } from '../store-faults.js';
+import { isStoreFault, isStoreRefusal, storeFaultDelay } from '../store-faults.js';
 import { feedOf } from '../changes/change-feed.js';
 import { FeedPages } from '../changes/feed-pages.js';
 import { CompletionBatch } from './completion-batch.js';
@@ -153,7 +153,8 @@ export class JobRunner {
     for (const task of this.#claimed.splice(0, free)) {
       const running: Promise<void> = this.#runTask(task)
         .catch((error: unknown) => {
-          if (isStoreBudgetError(error)) this.#fatal ??= error;
+          // A spent store budget, or a store that refuses for good: the job cannot go on.
+          if (isStoreBudgetError(error) || isStoreRefusal(error)) this.#fatal ??= error;
           else if (isStoreFault(error)) this.#faulted(error);
           else this.#events.internalError(this.#job, error);
         })

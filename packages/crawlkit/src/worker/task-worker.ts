@@ -12,7 +12,8 @@ import { executeTask, isStoreBudgetError, type JobTasks } from '../jobs/task-exe
 import { JobCompletion } from './job-completion.js';
 import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
-import { isStoreFault } from '../store-faults.js';
+import { isStoreFault, isStoreRefusal } from '../store-faults.js';
+import { CrawlkitError, hasCrawlkitCode } from '../errors.js';
 
 /** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
 const MAX_INLINE_WAIT_MS = 5_000;
@@ -21,8 +22,8 @@ const JOB_SLOT_WAIT_MS = 2_000;
 const JOB_SLOT_POLL_MS = 50;
 /** How long a task whose store kept failing on every attempt waits on the queue before it is tried again. */
 const STORE_FAULT_REQUEUE_MS = 5_000;
-/** A running slot outlives the scrape's own timeout by this much before a dead holder's slot frees itself. */
-const JOB_SLOT_LEASE_EXTRA_MS = 30_000;
+/** A job's running slot is leased as long as a running task's lock (`taskLockMs`) when the queue does not say. */
+const DEFAULT_LOCK_MS = 30_000;
 
 /** Options of `ck.startWorker()`. */
 export interface WorkerOptions {
@@ -37,6 +38,13 @@ export interface WorkerOptions {
    * @default 5000
    */
   sweepIntervalMs?: number;
+  /**
+   * How long a task may keep meeting a store that fails for now (Redis at `maxmemory` under `noeviction`, paused, out
+   * of reach) before its job ends failed, in milliseconds. Until then the task waits on the queue and runs once the
+   * store answers; a refusal for good (`REDIS_REFUSED`: `NOPERM`, `WRONGTYPE`, a script error) ends the job at once.
+   * @default 3600000 (an hour)
+   */
+  storeFaultTimeoutMs?: number;
 }
 
 /** What the worker needs of the engine. */
@@ -78,6 +86,7 @@ export class TaskWorker implements CrawlkitWorker {
   /** The tasks that settle in one turn, completed in one transaction per job (the engine's store). */
   readonly #completions: CompletionBatch;
   readonly #sweepIntervalMs: number;
+  readonly #storeFaultTimeoutMs: number;
   readonly #concurrency: number;
   #consumer: WorkConsumer | undefined;
   #sweeper: NodeJS.Timeout | undefined;
@@ -88,6 +97,7 @@ export class TaskWorker implements CrawlkitWorker {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? deps.ctx.options.concurrency;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
+    this.#storeFaultTimeoutMs = options.storeFaultTimeoutMs ?? 3_600_000;
     this.#jobs = new WorkerJobs({
       connection: deps.connection,
       store: deps.ctx.store,
@@ -117,18 +127,27 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   /**
-   * Runs an item; on the queue's last attempt a failure settles the task as failed, so that its job can still finish,
-   * unless it is a store fault: the item is then queued again (the page did not fail, the store did).
+   * Runs an item. A store that refuses for good ends the job at once. On the queue's last attempt a failure settles the
+   * task as failed, so that its job can still finish, unless it is a store fault: the item is then queued again (the
+   * page did not fail, the store did) until the store has failed it for `storeFaultTimeoutMs`, which ends the job.
    */
   async #handleAttempt(item: WorkItem, attempt: WorkAttempt): Promise<void> {
     try {
       await this.handle(item);
     } catch (error) {
       this.#deps.internalError(item.jobId, error);
+      if (isStoreRefusal(error)) return this.#failOnStore(item, error);
       if (!attempt.final) throw error;
       if (isStoreFault(error)) {
+        const since = item.storeFaultSince ?? Date.now();
+        if (Date.now() - since >= this.#storeFaultTimeoutMs) {
+          const message = error instanceof Error ? error.message : String(error);
+          const minutes = Math.round((Date.now() - since) / 60_000);
+          const why = `The store kept failing this job's pages for ${minutes} min (storeFaultTimeoutMs): ${message}`;
+          return this.#failOnStore(item, new CrawlkitError('STORE_IO', why, { cause: error }));
+        }
         // The store failed (Redis out of memory, down), not the page: the task goes on as a new item once it answers.
-        await this.#deps.connection.queue.enqueue([{ ...item, attempt: item.attempt + 1 }], {
+        await this.#deps.connection.queue.enqueue([{ ...item, attempt: item.attempt + 1, storeFaultSince: since }], {
           delayMs: STORE_FAULT_REQUEUE_MS,
         });
         return;
@@ -146,6 +165,28 @@ export class TaskWorker implements CrawlkitWorker {
       });
       await this.#completion.check(item.jobId);
     }
+  }
+
+  /**
+   * Ends the item's job failed for its store (a refusal for good, or faults past `storeFaultTimeoutMs`): the error,
+   * which says what to fix, is the job's error (`getCrawlErrors`) when the store still takes it.
+   */
+  async #failOnStore(item: WorkItem, error: unknown): Promise<void> {
+    const code = hasCrawlkitCode(error) ? error.code : 'STORE_IO';
+    const message = error instanceof Error ? error.message : String(error);
+    await this.#deps.connection.store.results
+      .addError(item.jobId, { url: redactUrl(item.url), code, error: message })
+      .catch(() => undefined);
+    await this.#endJob(item.jobId, error);
+  }
+
+  /** Ends a job that cannot go on failed, once, and drops its queued tasks so that no worker fetches them. */
+  async #endJob(jobId: string, error: unknown): Promise<void> {
+    const { store } = this.#deps.connection;
+    const current = await store.jobs.get(jobId);
+    if (current?.status !== 'scraping') return;
+    await this.#deps.failJob(current, error);
+    await store.tasks.dropQueued(jobId);
   }
 
   /** Runs one work item. Rejections are store or queue failures: the queue retries the item. */
@@ -173,12 +214,8 @@ export class TaskWorker implements CrawlkitWorker {
       result = await executeTask(this.#jobTasks(state, item), task, item.retries ?? 0);
     } catch (error) {
       if (!isStoreBudgetError(error)) throw error;
-      // The page is stored; the job ends here, once, and its queued tasks are dropped so no worker fetches them.
-      const current = await this.#deps.connection.store.jobs.get(item.jobId);
-      if (current?.status !== 'scraping') return;
-      await this.#deps.failJob(current, error);
-      await this.#deps.connection.store.tasks.dropQueued(item.jobId);
-      return;
+      // The page is stored; the job ends here.
+      return this.#endJob(item.jobId, error);
     }
     if (result === 'settled') await this.#completion.check(item.jobId);
   }
@@ -190,7 +227,6 @@ export class TaskWorker implements CrawlkitWorker {
     const { job, ctx, planner, maxConcurrency } = state;
     // One holder name per delivery of the item: a redelivery after a crash is a new holder.
     const holder = `${this.id}:${item.key}:${item.attempt}`;
-    const timeoutMs = planner.scrapeOptions.timeout ?? ctx.options.timeoutMs;
     return {
       ctx,
       job,
@@ -202,20 +238,46 @@ export class TaskWorker implements CrawlkitWorker {
       maxInlineWaitMs: MAX_INLINE_WAIT_MS,
       hosts: sharedHostSlots(coordination, job.id, planner.politeness),
       queue: {
-        requeue: (_task, delayMs, retries) =>
-          queue.enqueue([{ ...item, attempt: item.attempt + 1, retries }], { delayMs }),
+        // The store answered this run: a fault streak (storeFaultSince) starts again from the next fault.
+        requeue: (_task, delayMs, retries) => {
+          const { storeFaultSince: _since, ...next } = item;
+          return queue.enqueue([{ ...next, attempt: item.attempt + 1, retries }], { delayMs });
+        },
         release: () => Promise.reject(new Error('The scrape was aborted.')),
       },
       dropped: async () => (await coordination.taskState(job.id, item.key)) === 'dropped',
       complete: (outcome) => this.#completions.complete(job.id, outcome),
-      ...(maxConcurrency !== undefined
-        ? {
-            jobSlots: {
-              take: () => this.#takeJobSlot(job.id, maxConcurrency, holder, timeoutMs + JOB_SLOT_LEASE_EXTRA_MS),
-              release: () => coordination.releaseJobSlot(job.id, holder),
+      ...(maxConcurrency !== undefined ? { jobSlots: this.#jobSlots(job.id, maxConcurrency, holder) } : {}),
+    };
+  }
+
+  /**
+   * The job's running slots (its `maxConcurrency`) for one delivery: a slot held is leased for a task lock's time and
+   * renewed while the page runs, so that a killed worker's slot frees itself as soon as its task goes to another
+   * worker (before, it was leased for the scrape's timeout plus 30 s: a job with `maxConcurrency` waited 60 s).
+   */
+  #jobSlots(jobId: string, limit: number, holder: string): NonNullable<JobTasks['jobSlots']> {
+    const { coordination, queue } = this.#deps.connection;
+    const leaseMs = queue.lockMs ?? DEFAULT_LOCK_MS;
+    let renewal: NodeJS.Timeout | undefined;
+    return {
+      take: async () => {
+        const wait = await this.#takeJobSlot(jobId, limit, holder, leaseMs);
+        if (wait === 0) {
+          renewal = setInterval(
+            () => {
+              coordination.takeJobSlot(jobId, holder, limit, leaseMs).catch(() => undefined);
             },
-          }
-        : {}),
+            Math.max(100, Math.floor(leaseMs / 3)),
+          );
+          renewal.unref();
+        }
+        return wait;
+      },
+      release: () => {
+        clearInterval(renewal);
+        return coordination.releaseJobSlot(jobId, holder);
+      },
     };
   }
 

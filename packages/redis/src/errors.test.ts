@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { ownRedisServer, stopOwnRedisServer } from '../../../test/setup/redis.ts';
+import { redisFailure } from './errors.js';
+
+// A server of this file's own: filling its memory must not touch other files' tests.
+const server = await ownRedisServer(['--maxmemory-policy', 'noeviction']);
+const testRedisUrl = server?.url;
+afterAll(() => stopOwnRedisServer(server));
+
+/** The error a real Redis answers `run` with. */
+async function replyOf(client: Redis, run: (client: Redis) => Promise<unknown>): Promise<unknown> {
+  try {
+    await run(client);
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Redis answered without an error');
+}
+
+// The classes come from Redis's own error prefixes: a refusal for good ends a job, a passing state is retried.
+describe.skipIf(!testRedisUrl)('redisFailure', () => {
+  it('classes the replies of a real Redis by their prefix', async () => {
+    const prefix = `ck-errors-${randomUUID().slice(0, 8)}`;
+    const user = `ck-user-${randomUUID().slice(0, 8)}`;
+    const admin = new Redis(testRedisUrl!);
+    const limited = new Redis(testRedisUrl!.replace('redis://', `redis://${user}:pw@`), { lazyConnect: true });
+    try {
+      await admin.set(`${prefix}:string`, 'x');
+      await admin.acl('SETUSER', user, 'on', '>pw', '+@all', `~${prefix}:allowed*`);
+      await limited.connect();
+
+      const wrongType = await replyOf(admin, (c) => c.hset(`${prefix}:string`, 'a', 'b'));
+      const wrongTypeInScript = await replyOf(admin, (c) =>
+        c.eval("return redis.call('hset', KEYS[1], 'a', 'b')", 1, `${prefix}:string`),
+      );
+      const noPerm = await replyOf(limited, (c) => c.set(`${prefix}:denied`, '1'));
+      const noPermInScript = await replyOf(limited, (c) =>
+        c.eval("return redis.call('set', KEYS[1], '1')", 1, `${prefix}:denied`),
+      );
+      const scriptError = await replyOf(admin, (c) => c.eval("return redis.call('nosuchcommand')", 0));
+      expect(redisFailure(wrongType)).toMatchObject({ code: 'REDIS_REFUSED', message: /WRONGTYPE.*--redis-prefix/ });
+      expect(redisFailure(wrongTypeInScript)).toMatchObject({ code: 'REDIS_REFUSED' });
+      expect(redisFailure(noPerm)).toMatchObject({ code: 'REDIS_REFUSED', message: /NOPERM.*ACL SETUSER/ });
+      expect(redisFailure(noPermInScript)).toMatchObject({ code: 'REDIS_REFUSED', message: /ACL SETUSER/ });
+      expect(redisFailure(scriptError)).toMatchObject({ code: 'REDIS_REFUSED' });
+
+      await admin.config('SET', 'maxmemory', '1');
+      let outOfMemory: unknown;
+      try {
+        outOfMemory = await replyOf(admin, (c) => c.set(`${prefix}:more`, 'x'));
+      } finally {
+        await admin.config('SET', 'maxmemory', '0');
+      }
+      expect(redisFailure(outOfMemory)).toMatchObject({ code: 'STORE_IO', message: /OOM command not allowed/ });
+    } finally {
+      limited.disconnect();
+      admin.disconnect();
+    }
+  });
+});
