@@ -61,4 +61,13 @@ describe.skipIf(!testRedisUrl)('redisFailure', () => {
       admin.disconnect();
     }
   });
+
+  it('takes a passing state wrapped in a script error (Redis 6) or too many clients as passing', () => {
+    const replies = [
+      "ERR Error running script (call to f_1d2c): @user_script:5: @user_script: 5: -OOM command not allowed when used memory > 'maxmemory'.",
+      'ERR max number of clients reached',
+    ];
+    for (const reply of replies) expect(redisFailure(new Error(reply))).toMatchObject({ code: 'STORE_IO' });
+    expect(redisFailure(new Error('ERR unknown command `EVALSHA_RO`'))).toMatchObject({ code: 'REDIS_REFUSED' });
+  });
 });

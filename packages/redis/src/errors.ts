@@ -44,9 +44,12 @@ export function isUnreachable(cause: unknown): boolean {
  * Prefixes of Redis error replies for a state of the server that passes, or that the operator fixes on the server
  * without touching crawlkit: out of memory under `noeviction` (`OOM`), a script or load in progress (`BUSY`,
  * `LOADING`), snapshots failing (`MISCONF`), a replica or cluster in transition (`READONLY`, `MASTERDOWN`, `TRYAGAIN`,
- * `CLUSTERDOWN`, `NOREPLICAS`). A reply without a known prefix is taken as passing too.
+ * `CLUSTERDOWN`, `NOREPLICAS`), or too many clients (`ERR max number of clients reached`). A reply without a known
+ * prefix is taken as passing too. Redis before 7 wraps the reply of a command in a script as `ERR Error running
+ * script … -OOM …`: the prefix is looked for after a `-` too.
  */
-const PASSING = /^(OOM|BUSY|LOADING|MISCONF|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/;
+const PASSING =
+  /(?:^|-)(?:OOM|BUSY|LOADING|MISCONF|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b|^ERR max number of clients/;
 /**
  * Prefixes of replies that refuse the command itself, so that trying again meets the same answer: the URL's user may
  * not run it or touch its keys (`NOPERM`; `ERR … can't access …` from a script), a key of the prefix holds another
