@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -41,6 +43,13 @@ export default defineConfig({
     },
   },
   test: {
+    env: {
+      // Node keeps the compiled code of what a process loads natively (dependencies, the built CLI, the TypeScript
+      // sources a child runs through test/helpers/source-hooks.ts) and the next process reuses it: the test processes
+      // and every child that inherits their environment. A child importing crawlkit's sources took 0.9 s of CPU
+      // without it, 0.4 s with it.
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'crawlkit-test-compile-cache'),
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
