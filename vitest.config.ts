@@ -20,6 +20,9 @@ const FRESH_E2E = [
   'test/large-job-reads.test.ts',
 ];
 
+/** Where files share a process, it keeps its extraction threads from one engine to the next. */
+const HOLD_EXTRACTION_THREADS = './test/setup/extraction-threads.ts';
+
 // Tests import the workspace packages from source, so `pnpm test` needs no build.
 export default defineConfig({
   resolve: {
@@ -70,6 +73,7 @@ export default defineConfig({
           name: 'packages',
           include: ['packages/*/src/**/*.test.ts', 'bench/lib/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...FRESH_PROCESS],
+          setupFiles: [HOLD_EXTRACTION_THREADS],
           // The packages' tests share a process and its loaded modules across files: a fresh process per file spent
           // more CPU importing than testing (these 158 files: 177 s of CPU isolated, 120 s shared), and CPU is what
           // two suites at once on two cores run out of. Each file still closes what it opens.
@@ -82,6 +86,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...FRESH_E2E],
+          setupFiles: [HOLD_EXTRACTION_THREADS],
           // Shared as the packages' are: each end-to-end file imported crawlkit's sources again in a fresh process.
           isolate: false,
         },
