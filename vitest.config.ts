@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -10,6 +12,16 @@ const FRESH_PROCESS = [
   // Loads the unpatched pdf.js worker into the thread, where it stays: a later PDF parse there would fail.
   'packages/extractor/src/pdf/pdfjs-worker.test.ts',
 ];
+
+/** End-to-end tests that keep a fresh process per file. */
+const FRESH_E2E = [
+  // Measures a serve's loop and memory while 480 MB go through four WebSockets: ran out of its 30 s shared, in a run
+  // of two suites at once.
+  'test/large-job-reads.test.ts',
+];
+
+/** Where files share a process, it keeps its extraction threads from one engine to the next. */
+const HOLD_EXTRACTION_THREADS = './test/setup/extraction-threads.ts';
 
 // Tests import the workspace packages from source, so `pnpm test` needs no build.
 export default defineConfig({
@@ -41,6 +53,13 @@ export default defineConfig({
     },
   },
   test: {
+    env: {
+      // Node keeps the compiled code of what a process loads natively (dependencies, the built CLI, the TypeScript
+      // sources a child runs through test/helpers/source-hooks.ts) and the next process reuses it: the test processes
+      // and every child that inherits their environment. A child importing crawlkit's sources took 0.9 s of CPU
+      // without it, 0.4 s with it.
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'crawlkit-test-compile-cache'),
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -54,6 +73,7 @@ export default defineConfig({
           name: 'packages',
           include: ['packages/*/src/**/*.test.ts', 'bench/lib/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...FRESH_PROCESS],
+          setupFiles: [HOLD_EXTRACTION_THREADS],
           // The packages' tests share a process and its loaded modules across files: a fresh process per file spent
           // more CPU importing than testing (these 158 files: 177 s of CPU isolated, 120 s shared), and CPU is what
           // two suites at once on two cores run out of. Each file still closes what it opens.
@@ -63,12 +83,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...FRESH_E2E],
+          setupFiles: [HOLD_EXTRACTION_THREADS],
+          // Shared as the packages' are: each end-to-end file imported crawlkit's sources again in a fresh process.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'isolated',
-          // The end-to-end tests (engines, servers, child processes, environment) and the files above that need a
-          // process of their own: one fresh process per file. Shared, the end-to-end files took 306 s of CPU instead
-          // of 366 s, but large-job-reads' WebSocket test then ran out of its 30 s in a run of two suites at once:
-          // not kept until that is understood.
-          include: ['test/**/*.test.ts', ...FRESH_PROCESS],
+          // The files above that need a process of their own: one fresh process per file.
+          include: [...FRESH_E2E, ...FRESH_PROCESS],
         },
       },
     ],

@@ -22,7 +22,6 @@ import { BATCH_PAGES, batchPath, crawlPaths, pageHtml, serialOf } from './helper
 const helpers = fileURLToPath(new URL('./helpers/', import.meta.url));
 /** Seed of the kill points; `CK_DURABILITY_SEED=n` replays another sequence. */
 const SEED = Number(process.env['CK_DURABILITY_SEED'] ?? 5);
-const COMPILE_CACHE = join(tmpdir(), 'crawlkit-test-compile-cache');
 const root = mkdtempSync(join(tmpdir(), 'ck-durability-'));
 
 /** mulberry32: the kill points are random but reproducible. */
@@ -100,8 +99,7 @@ function spawnChild(args: string[]): Child {
   const child = spawn(
     process.execPath,
     ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'durability-child.ts'), ...args],
-    // The compile cache keeps Node's transpiled sources between the children: half the start-up CPU.
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE } },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
   let stderr = '';

@@ -18,7 +18,6 @@ import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.
 import { sleep, startReceiver, until, type Receiver } from './helpers-batch.ts';
 
 const helpers = join(import.meta.dirname, 'helpers');
-const COMPILE_CACHE = join(tmpdir(), 'crawlkit-test-compile-cache');
 const day = Date.UTC(2026, 0, 1);
 
 let site: ChangingSite;
@@ -363,8 +362,7 @@ function spawnChild(args: string[]): Child {
   const child = spawn(
     process.execPath,
     ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'schedule-child.ts'), ...args],
-    // The compile cache keeps Node's transpiled sources between the children (as test/durability.test.ts does).
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE } },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const lines: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
