@@ -31,10 +31,10 @@ export function termCounts(text: SearchText): TermCounts {
   return { length, terms: counts };
 }
 
-/** Hits of a phrase (stems in order) in each column of `text`. */
-export function phraseHits(text: SearchText, phrase: readonly string[]): ColumnHits {
+/** Hits of a phrase (stems in order) in each column of `text`; `known`: see `terms`. */
+export function phraseHits(text: SearchText, phrase: readonly string[], known?: Map<string, string>): ColumnHits {
   return SEARCH_COLUMNS.map((column) => {
-    const found = terms(text[column]);
+    const found = terms(text[column], known);
     let hits = 0;
     outer: for (let i = 0; i + phrase.length <= found.length; i++) {
       for (let j = 0; j < phrase.length; j++) if (found[i + j] !== phrase[j]) continue outer;

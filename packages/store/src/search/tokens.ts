@@ -38,7 +38,22 @@ export function stem(word: string): string {
   return stemmer(word);
 }
 
-/** The search terms of `text`, in order: folded and stemmed words. */
-export function terms(text: string): string[] {
-  return words(text).map((w) => stem(w.word));
+/**
+ * The search terms of `text`, in order: folded and stemmed words. `known` keeps each word as written with its term
+ * across calls (one query's check of many texts): a text's words are mostly ones already seen, and folding and
+ * stemming are most of the work.
+ */
+export function terms(text: string, known?: Map<string, string>): string[] {
+  if (!known) return words(text).map((w) => stem(w.word));
+  const found: string[] = [];
+  for (const [written] of text.matchAll(WORD)) {
+    let term = known.get(written);
+    if (term === undefined) {
+      const folded = fold(written);
+      term = folded ? stem(folded) : '';
+      known.set(written, term);
+    }
+    if (term) found.push(term);
+  }
+  return found;
 }

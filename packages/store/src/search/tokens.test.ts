@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+
+import { phraseHits } from './entry.js';
+import { terms } from './tokens.js';
+
+describe('search terms', () => {
+  it('are the same with words remembered across texts as without', () => {
+    const texts = ['Running runners ran; Café Über 42 naïve', 'RUNNING fast, café-au-lait, 42nd über naive', ''];
+    const known = new Map<string, string>();
+    for (const text of texts) expect(terms(text, known)).toEqual(terms(text));
+    expect(known.get('Café')).toBe(terms('Café')[0]);
+    const text = { url: 'u', title: 'Run fast', description: 'running fast and running fast', text: texts[0]! };
+    expect(phraseHits(text, terms('running fast'), known)).toEqual(phraseHits(text, terms('running fast')));
+    expect(phraseHits(text, terms('running fast'), known)).toEqual([1, 2, 0]);
+  });
+});
