@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
-import { FTS_BATCH } from './search-backlog.js';
+import { DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-search-backlog-'));
@@ -59,6 +59,24 @@ describe('the SQLite search backlog', () => {
     expect(state(store).waiting).toBe(3);
     expect(await found(store, 'word1')).toBe(1);
     expect(state(store)).toEqual({ waiting: 0, indexed: 3 });
+    await store.close();
+  });
+
+  it('a search writes what waits a batch at a time, letting the event loop turn between batches', async () => {
+    const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 60_000 });
+    await putPages(store, 2 * DRAIN_BATCH + 1);
+    let turns = 0;
+    let searching = true;
+    const count = () => {
+      turns++;
+      if (searching) setImmediate(count);
+    };
+    setImmediate(count);
+    expect(await found(store, 'okapi')).toBe(2 * DRAIN_BATCH + 1);
+    searching = false;
+    // Three batches; written in one go, the search held the thread: no turn of the loop until it answered.
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(state(store)).toEqual({ waiting: 0, indexed: 2 * DRAIN_BATCH + 1 });
     await store.close();
   });
 

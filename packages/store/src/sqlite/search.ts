@@ -62,10 +62,10 @@ export class SqliteSearchIndex implements SearchIndex {
     this.#backlog = backlog;
   }
 
-  search(query: SearchQuery): Promise<SearchHit[]> {
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    // Texts still waiting for FTS5 are searched too (a page is findable as soon as it is stored).
+    await this.#backlog.drain();
     return this.#db.use(() => {
-      // Texts still waiting for FTS5 are searched too (a page is findable as soon as it is stored).
-      this.#backlog.drain();
       const where = ['search_text MATCH ?'];
       const params: SqlValue[] = [matchExpression(query.terms)];
       if (query.since !== undefined) {
