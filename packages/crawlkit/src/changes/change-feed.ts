@@ -24,8 +24,6 @@ const crawlChanges = historyRecord('crawlkit:crawl-changes', crawlChangesCodec);
 /** What the feed compares against: the lineage's last completed run, by crawl key. */
 export interface Baseline {
   jobId: string | null;
-  /** When that run completed: a cached copy no newer may be what it saw. */
-  completedAt: number | null;
   pages: Map<string, { url: string; hash: string }>;
 }
 
@@ -93,9 +91,8 @@ export function mainContentHash(markdown: string): string {
 /** The lineage's last completed run, or an empty baseline for its first. */
 export async function loadBaseline(store: Store, lineage: string): Promise<Baseline> {
   const run = await lineageRun.read(store, lineage);
-  if (!run) return { jobId: null, completedAt: null, pages: new Map() };
-  const pages = new Map(run.pages.map(([key, url, hash]) => [key, { url, hash }]));
-  return { jobId: run.jobId, completedAt: run.completedAt, pages };
+  if (!run) return { jobId: null, pages: new Map() };
+  return { jobId: run.jobId, pages: new Map(run.pages.map(([key, url, hash]) => [key, { url, hash }])) };
 }
 
 /** How a page of this run compares with the baseline: `statusCode` 400 and above is a page gone. */

@@ -19,23 +19,21 @@ function baselineOf(store: Store, job: JobRecord, lineage: string): Promise<Base
 }
 
 /**
- * The rule a change feed sets on the page cache, before its lookup: a copy cached no later than the run the feed
- * compares with may be the copy that run saw, so it answers only once the site confirms it (a `304`), whatever its
- * age; a newer copy answers by `maxAge` as usual. Without it, the v2 default `maxAge` (two days) served the last
- * run's copies and reported `same` for pages that had changed. Not with `minAge` or `lockdown`, which ask for the
- * cache itself.
+ * The rule a change feed sets on the page cache, before its lookup: a cached copy answers only once the site confirms
+ * it (a `304` to its validators), whatever its age, as for the `changeTracking` format. A copy served by its age may
+ * predate a change however recent it is (another job's fetch right after the last run), and the feed would report
+ * `same`; with the v2 default `maxAge` (two days) it reported `same` for pages that had changed. Not with `minAge` or
+ * `lockdown`, which ask for the cache itself.
  */
-export function changeFeedCacheStage(store: Store, job: JobRecord): ScrapeStage | undefined {
-  const feed = feedOf(job);
-  if (!feed) return undefined;
+export function changeFeedCacheStage(job: JobRecord): ScrapeStage | undefined {
+  if (!feedOf(job)) return undefined;
   return {
     name: 'change-feed-cache',
-    failures: 'caller',
-    async run(state) {
+    run(state) {
       const { request, cache } = state;
       if (!cache.readable || request.minAge !== undefined || request.lockdown) return;
-      const { completedAt } = await baselineOf(store, job, feed.lineage);
-      if (completedAt !== null) cache.confirmBefore = completedAt;
+      cache.readable = false;
+      cache.revalidateOnly = true;
     },
   };
 }

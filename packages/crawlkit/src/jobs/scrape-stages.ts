@@ -9,14 +9,14 @@ import type { JobTasks } from './task-execution.js';
 /**
  * The stages of a job's page: a direct scrape's, with the job's own between the cache lookup and the fetch (what
  * the job learned of the host's engine, then the host's slot, taken right before the request leaves) and the
- * engine learning after the fetch. A cache hit skips them: no request leaves. A crawl with a change feed sets which
- * cached copies need the site's confirmation first, and places the page in the feed last.
+ * engine learning after the fetch. A cache hit skips them: no request leaves. A crawl with a change feed takes cached
+ * copies only once the site confirms them, and places the page in the feed last.
  */
 export function jobScrapeStages(tasks: JobTasks, task: Task): readonly ScrapeStage[] {
   const [fetch, ...afterFetch] = FROM_FETCH;
   const learning = engineLearningStages(tasks, task.url);
   const changes = changeFeedStage(tasks.store, tasks.job, task);
-  const feedCache = changeFeedCacheStage(tasks.store, tasks.job);
+  const feedCache = changeFeedCacheStage(tasks.job);
   return [
     ...(feedCache ? [feedCache] : []),
     ...BEFORE_FETCH,

@@ -24,14 +24,9 @@ export interface CacheVisit {
   readable: boolean;
   /**
    * Not `readable`, but a cached copy may answer once the site confirms it (a `304` to a conditional refetch): for a
-   * format that needs a fresh page and takes a confirmed one (change tracking).
+   * format that needs a fresh page and takes a confirmed one (change tracking), and for a crawl's change feed.
    */
   revalidateOnly?: boolean;
-  /**
-   * A copy cached at or before this time (ms) answers only once the site confirms it, whatever `maxAge` says: a
-   * crawl's change feed sets it to the completion of the run it compares with (`changeFeedCacheStage`).
-   */
-  confirmBefore?: number;
   /** Whether the page fetched may be written (the request and its formats allow it). */
   writable: boolean;
   /**

@@ -9,8 +9,8 @@ import { storedLength } from '../../codec/page-record.js';
 /**
  * Reads the page cache when the request and its formats allow it: a page younger than `maxAge` (and older than
  * `minAge`, when given) answers in place of a fetch; an older copy with validators makes the fetch conditional
- * (`state.revalidation`), as does any copy for a format that takes only a confirmed one (`cache.revalidateOnly`)
- * and a copy no newer than `cache.confirmBefore` (a crawl's change feed).
+ * (`state.revalidation`), as does any copy for a format or a change feed that takes only a confirmed one
+ * (`cache.revalidateOnly`).
  * `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With `lockdown` the cache is the only source, at any age: no
  * page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
  */
@@ -27,9 +27,7 @@ export const cacheLookup: ScrapeStage = {
     const fresh =
       cache.readable &&
       found &&
-      (request.lockdown ||
-        ((cache.confirmBefore === undefined || found.cachedAt > cache.confirmBefore) &&
-          (request.maxAge <= 0 || Date.now() - found.cachedAt <= request.maxAge)));
+      (request.lockdown || request.maxAge <= 0 || Date.now() - found.cachedAt <= request.maxAge);
     if (found && fresh) {
       state.page = pageCacheMemoFor(store).fetched(cache.key, found);
       cache.state = 'hit';
