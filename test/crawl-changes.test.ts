@@ -113,9 +113,9 @@ describe('the change feed of a crawl', () => {
   it('asks the site to confirm every cached copy, even one fetched after the last run, and takes none by its age', async () => {
     const options = { tag: 'newer-copy', includePaths: ['^/$', 'stable'] };
     await crawl(options);
-    // Cached again after that run, by a plain scrape: a copy newer than the run, still older than a change could be.
-    const scraped = await ck.scrape({ url: `${site.url}/stable.html`, maxAge: 1 });
-    expect(scraped).toMatchObject({ success: true, data: { metadata: { revalidated: true } } });
+    // Fetched again after that run, by a plain scrape: a copy newer than the run, still older than a change could be.
+    const scraped = await ck.scrape({ url: `${site.url}/stable.html`, maxAge: 0 });
+    expect(scraped.success).toBe(true);
     site.resetCounts();
     const second = await crawl(options);
     expect(byPath(second.documents)).toEqual({ '/': 'same', '/stable.html': 'same' });
