@@ -48,7 +48,9 @@ if (driver === 'redis') {
   const redis = (await import(entry('redis'))) as typeof RedisModule;
   // ioredis as @crawlkit/redis has it (the bench package does not depend on it).
   const require = createRequire(new URL('../../packages/redis/package.json', import.meta.url));
-  const { Redis } = require(require.resolve('ioredis')) as typeof import('ioredis');
+  const { Redis } = require(require.resolve('ioredis')) as {
+    Redis: new (url: string) => { info(): Promise<string>; flushdb(): Promise<unknown>; quit(): Promise<unknown> };
+  };
   const client = new Redis(redisUrl!);
   await client.flushdb();
   const field = (text: string, name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(text)?.[1] ?? NaN);

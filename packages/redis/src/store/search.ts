@@ -19,7 +19,9 @@ import type { ScriptRunner } from './scripts-runner.js';
 export function entryArgs(time: number, text: SearchText): string[] {
   const kept = searchableText(text);
   const counts = termCounts(kept);
-  const postings = [...counts.terms].map(([term, hits]) => `${term} ${hits.join(',')}`).join('\n');
+  const postings = [...counts.terms]
+    .map(([term, hits]) => `${term} ${hits.join(',')} ${counts.positions.get(term)!}`)
+    .join('\n');
   const meta = [time, counts.length, searchHost(kept.url), kept.url].join('\t');
   return [meta, String(counts.length), kept.title, kept.description, kept.text, postings];
 }
@@ -91,6 +93,30 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
         found.set(id, meta);
       });
     }
+    return found;
+  }
+
+  async positions(terms: readonly string[], ids: readonly string[]): Promise<Map<string, Map<string, string>>> {
+    const pipeline = this.#redis.client.pipeline();
+    const batches: { term: string; ids: readonly string[] }[] = [];
+    for (const term of terms) {
+      for (let i = 0; i < ids.length; i += BATCH) {
+        const batch = ids.slice(i, i + BATCH);
+        batches.push({ term, ids: batch });
+        pipeline.hmget(this.#redis.key('sx', 'p', term), ...batch);
+      }
+    }
+    const found = new Map<string, Map<string, string>>(terms.map((term) => [term, new Map()]));
+    if (batches.length === 0) return found;
+    const replies = (await pipeline.exec()) ?? [];
+    batches.forEach(({ term, ids: batch }, i) => {
+      const [error, values] = replies[i] ?? [];
+      if (error) throw error;
+      const of = found.get(term)!;
+      (values as (string | null)[]).forEach((value, j) => {
+        if (value != null) of.set(batch[j]!, value);
+      });
+    });
     return found;
   }
 

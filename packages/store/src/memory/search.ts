@@ -7,7 +7,8 @@ import { searchPostings, type EntryMeta, type PostingSource } from '../search/po
 interface Entry {
   meta: EntryMeta;
   text: SearchText;
-  terms: Map<string, ColumnHits>;
+  /** Each of its terms' positions, encoded (`search/positions.ts`). */
+  positions: Map<string, string>;
 }
 
 /** The search index in this process: postings in Maps, ranked by `searchPostings`. */
@@ -95,6 +96,19 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     return Promise.resolve(this.#pick(ids, (e) => e.text));
   }
 
+  positions(terms: readonly string[], ids: readonly string[]): Promise<Map<string, Map<string, string>>> {
+    const found = new Map<string, Map<string, string>>();
+    for (const term of terms) {
+      const of = new Map<string, string>();
+      for (const id of ids) {
+        const positions = this.#entries.get(id)?.positions.get(term);
+        if (positions !== undefined) of.set(id, positions);
+      }
+      found.set(term, of);
+    }
+    return Promise.resolve(found);
+  }
+
   #pick<T>(ids: readonly string[], part: (entry: Entry) => T): Map<string, T> {
     const found = new Map<string, T>();
     for (const id of ids) {
@@ -108,7 +122,7 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     const kept = searchableText(text);
     const counts = termCounts(kept);
     meta.length = counts.length;
-    this.#entries.set(meta.id, { meta, text: kept, terms: counts.terms });
+    this.#entries.set(meta.id, { meta, text: kept, positions: counts.positions });
     this.#length += counts.length;
     for (const [term, hits] of counts.terms) {
       let postings = this.#postings.get(term);
@@ -122,7 +136,7 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     if (!entry) return;
     this.#entries.delete(id);
     this.#length -= entry.meta.length;
-    for (const term of entry.terms.keys()) {
+    for (const term of entry.positions.keys()) {
       const postings = this.#postings.get(term)!;
       postings.delete(id);
       if (postings.size === 0) this.#postings.delete(term);

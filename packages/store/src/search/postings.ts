@@ -3,8 +3,9 @@
  * algorithm, the same BM25 as SQLite's (`ranking.ts`), over whatever holds the postings (`PostingSource`).
  */
 import type { SearchHit, SearchQuery, SearchText } from '../contracts/search.js';
-import { phraseHits, type ColumnHits } from './entry.js';
+import type { ColumnHits } from './entry.js';
 import { hostMatches } from './hosts.js';
+import { phraseReader } from './phrases.js';
 import type { QueryTerm } from './query.js';
 import { bm25, inverseFrequency, weightedFrequency } from './ranking.js';
 import { snippetOf } from './snippet.js';
@@ -31,6 +32,11 @@ export interface PostingSource {
   expand(prefix: string): Promise<string[]>;
   meta(ids: readonly string[]): Promise<Map<string, EntryMeta>>;
   texts(ids: readonly string[]): Promise<Map<string, SearchText>>;
+  /**
+   * Where each of `terms` stands in each of `ids` that holds it: term → entry id → encoded positions
+   * (`positions.ts`). An entry indexed by a version without positions has none: its phrases are read from its text.
+   */
+  positions(terms: readonly string[], ids: readonly string[]): Promise<Map<string, Map<string, string>>>;
 }
 
 /** Hits per entry of one scored item (a word, a prefix's words, a phrase). */
@@ -83,20 +89,16 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
     return !(query.excludeHosts?.length && hostMatches(m.host, query.excludeHosts));
   });
 
-  // Phrases and excluded phrases are checked on the text of the entries that may hold them.
+  // Phrases and excluded phrases: from the positions of their words in the entries that may hold them.
   const phrases: ItemHits[] = terms.phrases.map(() => new Map<string, ColumnHits>());
   const excludedPhrases = terms.none.filter((p) => p.length > 1).map(stems);
   let survivors = kept;
   if (phrases.length || excludedPhrases.length) {
-    const texts = await source.texts(kept);
-    // Each word of these texts folded and stemmed once: a common phrase is checked on thousands of texts.
-    const known = new Map<string, string>();
+    const hitsOf = await phraseReader(source, postings, [...terms.phrases.map(stems), ...excludedPhrases], kept);
     survivors = kept.filter((id) => {
-      const text = texts.get(id);
-      if (!text) return false;
-      if (excludedPhrases.some((p) => phraseHits(text, p, known).some((h) => h > 0))) return false;
+      if (excludedPhrases.some((p) => hitsOf(id, p).some((h) => h > 0))) return false;
       return terms.phrases.every((phrase, i) => {
-        const hits = phraseHits(text, stems(phrase), known);
+        const hits = hitsOf(id, stems(phrase));
         if (!hits.some((h) => h > 0)) return false;
         phrases[i]!.set(id, hits);
         return true;
