@@ -13,6 +13,9 @@
  *    under 100 ms on SQLite (the default store). The put rows time the same pages put without text, same run. The
  *    first search right after the puts is shown apart: SQLite writes texts to FTS5 once the store is idle, so that
  *    search indexes all 10,000 first.
+ * 3. Phrase queries on the memory and Redis indexes (`BENCH_SEARCH_PARTS=phrase`, not run by default): the same corpus
+ *    in a child process per build and driver, this build and `CK_BENCH_BASELINE=<checkout>` (built) alternating:
+ *    time, main-thread CPU, bytes Redis sent, the index's size, and whether both builds answer the same.
  * Writes bench/results/search.json.
  */
 import { execFileSync } from 'node:child_process';

@@ -104,10 +104,15 @@ describe.skipIf(!redisUrl)('phrases from word positions', () => {
     await fill(redis);
     expect(await answers(redis)).toEqual(expected);
 
-    // The previous version's layout: the same keys without `sx:p` (an index written before positions).
-    const positions = await redis.client.keys(`${redis.prefix}:sx:p:*`);
-    expect(positions.length).toBeGreaterThan(10);
-    await redis.client.del(...positions);
+    // The previous version's layout: the same keys, each posting its hits without `|positions`.
+    let rewritten = 0;
+    for (const key of await redis.client.keys(`${redis.prefix}:sx:t:*`)) {
+      for (const [id, posting] of Object.entries(await redis.client.hgetall(key))) {
+        await redis.client.hset(key, id, posting.slice(0, posting.indexOf('|')));
+        rewritten++;
+      }
+    }
+    expect(rewritten).toBeGreaterThan(500);
     expect(await answers(redis)).toEqual(expected);
 
     const dir = mkdtempSync(join(tmpdir(), 'ck-phrases-'));
@@ -140,7 +145,7 @@ describe.skipIf(!redisUrl)('phrases from word positions', () => {
     // And one written now.
     const now: SearchText = { url: 'https://new.example/', title: 'New', description: '', text: 'A proxy server.' };
     await store.pages.put({ key: 'new', url: now.url, cachedAt: 2_000, value: 'v', search: now });
-    expect(await store.client.hget(key('p', 'proxi'), 'p:new')).toBe(';;1');
+    expect(await store.client.hget(key('t', 'proxi'), 'p:new')).toBe('0,0,1|;;1');
 
     const found = async (q: string) => (await search(store, q)).map((h) => h.url).sort();
     expect(await found('"proxy server"')).toEqual(['https://new.example/', 'https://old.example/']);
@@ -156,16 +161,16 @@ describe.skipIf(!redisUrl)('phrases from word positions', () => {
       text: 'Proxy server, proxy.',
     };
     await store.pages.put({ key: 'old', url: old.url, cachedAt: 1_000, value: 'v', search: old });
-    expect(await store.client.hget(key('p', 'proxi'), id)).toBe(';;0,2');
+    expect(await store.client.hget(key('t', 'proxi'), id)).toBe('0,0,2|;;0,2');
     expect(await found('"server proxy"')).toEqual(['https://old.example/']);
   });
 
-  it('reads an entry from its text when its positions do not count its postings', async () => {
+  it('reads an entry from its text when its positions do not count its hits', async () => {
     const store = await openRedis();
     const text: SearchText = { url: 'https://a.example/', title: 'A', description: '', text: 'proxy server proxy' };
     await store.pages.put({ key: 'a', url: text.url, cachedAt: 1_000, value: 'v', search: text });
-    // Positions left by another writer (one that rewrote the entry without them): one proxy, after the server.
-    await store.client.hset(`${store.prefix}:sx:p:proxi`, 'p:a', ';;2');
+    // A damaged posting: two hits, one position (after the server).
+    await store.client.hset(`${store.prefix}:sx:t:proxi`, 'p:a', '0,0,2|;;2');
     expect((await search(store, '"proxy server"')).map((h) => h.url)).toEqual(['https://a.example/']);
   });
 });

@@ -2,7 +2,7 @@ import type { Lifecycle } from '../lifecycle.js';
 import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
 import { searchableText, termCounts, type ColumnHits } from '../search/entry.js';
 import { searchHost } from '../search/hosts.js';
-import { searchPostings, type EntryMeta, type PostingSource } from '../search/postings.js';
+import { searchPostings, type EntryMeta, type Postings, type PostingSource } from '../search/postings.js';
 
 interface Entry {
   meta: EntryMeta;
@@ -75,13 +75,13 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     return Promise.resolve({ entries: this.#entries.size, length: this.#length });
   }
 
-  postings(terms: readonly string[]): Promise<Map<string, Map<string, ColumnHits>>> {
-    const found = new Map<string, Map<string, ColumnHits>>();
+  postings(terms: readonly string[]): Promise<Postings> {
+    const hits = new Map<string, Map<string, ColumnHits>>();
     for (const term of terms) {
       const postings = this.#postings.get(term);
-      if (postings) found.set(term, postings);
+      if (postings) hits.set(term, postings);
     }
-    return Promise.resolve(found);
+    return Promise.resolve({ hits, positions: (term, id) => this.#entries.get(id)?.positions.get(term) });
   }
 
   expand(prefix: string): Promise<string[]> {
@@ -94,19 +94,6 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
 
   texts(ids: readonly string[]): Promise<Map<string, SearchText>> {
     return Promise.resolve(this.#pick(ids, (e) => e.text));
-  }
-
-  positions(terms: readonly string[], ids: readonly string[]): Promise<Map<string, Map<string, string>>> {
-    const found = new Map<string, Map<string, string>>();
-    for (const term of terms) {
-      const of = new Map<string, string>();
-      for (const id of ids) {
-        const positions = this.#entries.get(id)?.positions.get(term);
-        if (positions !== undefined) of.set(id, positions);
-      }
-      found.set(term, of);
-    }
-    return Promise.resolve(found);
   }
 
   #pick<T>(ids: readonly string[], part: (entry: Entry) => T): Map<string, T> {
