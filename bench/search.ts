@@ -13,17 +13,23 @@
  *    under 100 ms on SQLite (the default store). The put rows time the same pages put without text, same run. The
  *    first search right after the puts is shown apart: SQLite writes texts to FTS5 once the store is idle, so that
  *    search indexes all 10,000 first.
+ * 3. Phrase queries on the memory and Redis indexes (`BENCH_SEARCH_PARTS=phrase`, not run by default): the same corpus
+ *    in a child process per build and driver, this build and `CK_BENCH_BASELINE=<checkout>` (built) alternating:
+ *    time, main-thread CPU, bytes Redis sent, the index's size, and whether both builds answer the same.
  * Writes bench/results/search.json.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { createMemoryStore, createSqliteStore, type Store } from '@crawlkit/store';
 import { Crawlkit } from 'crawlkit';
 
 import { startRedisServer } from '../test/setup/redis.ts';
-import { prng, serveGeneratedSite } from './lib/generated-site.ts';
+import { serveGeneratedSite } from './lib/generated-site.ts';
+import { searchCorpus, VOCABULARY } from './lib/search-corpus.ts';
 import { finish, goal, isQuick, median, percentile, type Row } from './lib/report.ts';
 
 const quick = isQuick();
@@ -31,6 +37,8 @@ const CRAWL_PAGES = quick ? 150 : 1_000;
 const CRAWL_ROUNDS = quick ? 1 : 5;
 const CORPUS = quick ? 2_000 : 10_000;
 const QUERY_ROUNDS = quick ? 2 : 5;
+/** Processes per build and driver in the phrase part. */
+const PHRASE_PROCESS_ROUNDS = quick ? 1 : 2;
 const root = mkdtempSync(join(tmpdir(), 'ck-bench-search-'));
 let dirs = 0;
 const dir = () => join(root, `s${dirs++}`);
@@ -137,60 +145,7 @@ if (PARTS.includes('crawl')) {
 
 // ------------------------------------------------------------------------------------------ corpus and queries --
 
-const random = prng(39);
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ren',
-  'sa',
-  'tu',
-  'vel',
-  'dor',
-  'an',
-  'is',
-  'por',
-  'que',
-  'bri',
-  'zen',
-  'ul',
-  'gar',
-];
-const VOCABULARY = Array.from({ length: 5_000 }, (_, i) => {
-  let word = '';
-  for (let n = i + 1; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  return word;
-});
-/** Zipf-distributed word (rank r with probability ~ 1/r). */
-const HARMONIC = VOCABULARY.reduce((sum, _, i) => sum + 1 / (i + 1), 0);
-function zipfWord(): string {
-  let x = random() * HARMONIC;
-  for (let i = 0; i < VOCABULARY.length; i++) {
-    x -= 1 / (i + 1);
-    if (x <= 0) return VOCABULARY[i]!;
-  }
-  return VOCABULARY.at(-1)!;
-}
-const sentence = (n: number) => `${Array.from({ length: n }, zipfWord).join(' ')}.`;
-
-interface CorpusPage {
-  key: string;
-  url: string;
-  title: string;
-  description: string;
-  text: string;
-}
-const corpus: CorpusPage[] = Array.from({ length: CORPUS }, (_, i) => {
-  const host = `site${i % 50}.example`;
-  const paragraphs = Array.from({ length: 6 }, () => Array.from({ length: 4 }, () => sentence(12)).join(' '));
-  return {
-    key: `k${i}`,
-    url: `https://${host}/page/${i}`,
-    title: sentence(5).slice(0, -1),
-    description: sentence(14),
-    text: paragraphs.join('\n\n'),
-  };
-});
+const corpus = searchCorpus(CORPUS);
 const value = 'x'.repeat(2_000);
 
 const [w1, w2, w3, w10, w100, w1000, w4000] = [0, 1, 2, 9, 99, 999, 3_999].map((i) => VOCABULARY[i]!);
@@ -305,6 +260,90 @@ if (PARTS.includes('latency')) {
     );
     await redisServer?.stop();
   } else rows.push({ measure: 'Redis', median: '-', p95: '-', note: 'no redis-server' });
+}
+
+// ------------------------------------------------------------------------------- phrase queries, two builds --
+
+/**
+ * `BENCH_SEARCH_PARTS=phrase`: phrase queries on the memory and Redis indexes over the corpus, in a child process
+ * per build and driver (`bench/lib/search-phrase.ts`), this build and `CK_BENCH_BASELINE` (another checkout, built)
+ * alternating: time, main-thread CPU, bytes Redis sent, the index's size, and whether both builds answer the same.
+ */
+if (PARTS.includes('phrase')) {
+  const baseline = process.env.CK_BENCH_BASELINE;
+  const builds = baseline ? ['this', baseline] : ['this'];
+  const redisServer = await startRedisServer();
+  if (!redisServer) throw new Error('the phrase part needs a redis-server');
+  const child = fileURLToPath(new URL('./lib/search-phrase.ts', import.meta.url));
+  type Run = {
+    driver: string;
+    build: string;
+    putSeconds: number;
+    indexBytes: number;
+    perQuery: Record<string, { wallMs: number[]; cpuMs: number[]; bytes: number[]; hits: unknown }>;
+  };
+  const runs: Run[] = [];
+  for (let round = 0; round < PHRASE_PROCESS_ROUNDS; round++) {
+    for (const build of round % 2 ? [...builds].reverse() : builds) {
+      for (const driver of ['memory', 'redis']) {
+        const env: NodeJS.ProcessEnv = { ...process.env };
+        if (build === 'this') delete env.CK_BENCH_BUILD;
+        else env.CK_BENCH_BUILD = build;
+        const args = ['--expose-gc', child, driver, String(CORPUS), String(QUERY_ROUNDS), redisServer.url];
+        const out = execFileSync(process.execPath, args, {
+          env,
+          maxBuffer: 64 * 2 ** 20,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        }).toString();
+        runs.push(JSON.parse(out.trim().split('\n').at(-1)!) as Run);
+      }
+    }
+  }
+  await redisServer.stop();
+  const label = (build: string) => (build === 'this' ? 'this build' : 'baseline');
+  const differ: string[] = [];
+  for (const driver of ['memory', 'redis']) {
+    const mine = runs.filter((r) => r.driver === driver);
+    const reference = mine[0]!;
+    for (const run of mine) {
+      for (const [q, row] of Object.entries(run.perQuery)) {
+        if (JSON.stringify(row.hits) !== JSON.stringify(reference.perQuery[q]!.hits)) differ.push(`${driver} ${q}`);
+      }
+    }
+    for (const build of builds) {
+      const of = mine.filter((r) => r.build === build);
+      rows.push({
+        measure: `phrase part, ${driver}, ${label(build)}: index size after ${CORPUS} puts`,
+        median: `${(median(of.map((r) => r.indexBytes)) / 2 ** 20).toFixed(1)} MiB`,
+        p95: '-',
+        note: `${driver === 'redis' ? 'used_memory' : 'heap after GC'} less before; puts ${median(of.map((r) => r.putSeconds)).toFixed(1)} s`,
+      });
+      for (const q of Object.keys(reference.perQuery)) {
+        // The first round of each process warms it up.
+        const pick = (key: 'wallMs' | 'cpuMs' | 'bytes') => of.flatMap((r) => r.perQuery[q]![key].slice(1));
+        const bytes = pick('bytes');
+        rows.push({
+          measure: `phrase part, ${driver}, ${label(build)}: ${q}`,
+          median: `${median(pick('wallMs')).toFixed(1)} ms`,
+          p95: `${percentile(pick('wallMs'), 0.95).toFixed(1)} ms`,
+          note: `main-thread CPU ${median(pick('cpuMs')).toFixed(1)} ms${bytes.length ? `, Redis sent ${(median(bytes) / 1024).toFixed(0)} KiB` : ''}`,
+        });
+      }
+    }
+  }
+  rows.push({
+    measure: 'phrase part: answers (URL, score, snippet) identical across builds and processes',
+    median: differ.length ? 'NO' : 'yes',
+    p95: '-',
+    note: differ.length ? differ.join('; ') : `${runs.length} processes`,
+  });
+  data.phrase = {
+    builds,
+    runs: runs.map(({ perQuery, ...run }) => ({
+      ...run,
+      perQuery: Object.fromEntries(Object.entries(perQuery).map(([q, { hits: _, ...row }]) => [q, row])),
+    })),
+  };
 }
 
 rmSync(root, { recursive: true, force: true });

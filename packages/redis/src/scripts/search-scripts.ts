@@ -3,7 +3,9 @@
  * the same atomic script as its page or result. Layout (under the prefix):
  *
  * - `sx:e:<id>`: hash of an entry: `len` (terms), `title`, `description`, `text`, `terms` (its terms, space-separated);
- * - `sx:t:<term>`: the term's postings, entry id → hits per column (`title,description,text`);
+ * - `sx:t:<term>`: the term's postings, entry id → hits per column and where the term stands in the entry
+ *   (`title,description,text|positions`, positions as `@crawlkit/store`'s `encodePositions`). A value written before
+ *   positions has no `|positions`: that entry's phrases are read from its text until it is written again;
  * - `sx:meta`: entry id → `time<TAB>len<TAB>host<TAB>url` (one HMGET reads the candidates of a query);
  * - `sx:vocab`: every term (sorted set, score 0: prefixes expand with ZRANGEBYLEX);
  * - `sx:n`: `entries` and `length` (terms summed), for BM25's averages;
@@ -27,12 +29,12 @@ local function unindex(p, id)
   redis.call('DEL', ek)
   return 1
 end
--- entry: meta, len, title, description, text, postings ('term hits' lines)
+-- entry: meta, len, title, description, text, postings ('term posting' lines)
 local function index(p, id, meta, len, title, description, text, postings)
   unindex(p, id)
   local terms = {}
-  for term, hits in string.gmatch(postings, '(%S+) (%S+)') do
-    redis.call('HSET', p .. ':sx:t:' .. term, id, hits)
+  for term, posting in string.gmatch(postings, '(%S+) (%S+)') do
+    redis.call('HSET', p .. ':sx:t:' .. term, id, posting)
     redis.call('ZADD', p .. ':sx:vocab', 0, term)
     terms[#terms + 1] = term
   end

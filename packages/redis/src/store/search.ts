@@ -5,6 +5,7 @@ import {
   termCounts,
   type ColumnHits,
   type EntryMeta,
+  type Postings,
   type PostingSource,
   type SearchHit,
   type SearchIndex,
@@ -19,9 +20,22 @@ import type { ScriptRunner } from './scripts-runner.js';
 export function entryArgs(time: number, text: SearchText): string[] {
   const kept = searchableText(text);
   const counts = termCounts(kept);
-  const postings = [...counts.terms].map(([term, hits]) => `${term} ${hits.join(',')}`).join('\n');
+  const postings = [...counts.terms]
+    .map(([term, hits]) => `${term} ${hits.join(',')}|${counts.positions.get(term)!}`)
+    .join('\n');
   const meta = [time, counts.length, searchHost(kept.url), kept.url].join('\t');
   return [meta, String(counts.length), kept.title, kept.description, kept.text, postings];
+}
+
+/** The hits of a posting, `title,description,text` up to `end`: read for every entry that holds a word. */
+function columnHits(posting: string, end: number): ColumnHits {
+  const hits = [0];
+  for (let i = 0; i < end; i++) {
+    const code = posting.charCodeAt(i);
+    if (code === 44) hits.push(0);
+    else hits[hits.length - 1] = hits[hits.length - 1]! * 10 + code - 48;
+  }
+  return hits;
 }
 
 /** Fields read per request: a query over thousands of entries reads them in a few round trips. */
@@ -55,21 +69,27 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
     return { entries: Number(entries ?? 0), length: Number(length ?? 0) };
   }
 
-  async postings(terms: readonly string[]): Promise<Map<string, Map<string, ColumnHits>>> {
+  async postings(terms: readonly string[], placed: ReadonlySet<string>): Promise<Postings> {
     const pipeline = this.#redis.client.pipeline();
     for (const term of terms) pipeline.hgetall(this.#redis.key('sx', 't', term));
     const replies = (await pipeline.exec()) ?? [];
-    const found = new Map<string, Map<string, ColumnHits>>();
+    const hits = new Map<string, Map<string, ColumnHits>>();
+    const positions = new Map<string, Map<string, string>>();
     terms.forEach((term, i) => {
       const [error, value] = replies[i] ?? [];
       if (error) throw error;
       const postings = new Map<string, ColumnHits>();
-      for (const [id, hits] of Object.entries((value ?? {}) as Record<string, string>)) {
-        postings.set(id, hits.split(',').map(Number));
+      const placedAt = placed.has(term) ? new Map<string, string>() : undefined;
+      // 'hits|positions' (`SEARCH_HELPERS`); an entry written before positions has hits only.
+      for (const [id, posting] of Object.entries((value ?? {}) as Record<string, string>)) {
+        const bar = posting.indexOf('|');
+        postings.set(id, columnHits(posting, bar < 0 ? posting.length : bar));
+        if (placedAt && bar >= 0) placedAt.set(id, posting.slice(bar + 1));
       }
-      if (postings.size) found.set(term, postings);
+      if (postings.size) hits.set(term, postings);
+      if (placedAt) positions.set(term, placedAt);
     });
-    return found;
+    return { hits, positions: (term, id) => positions.get(term)?.get(id) };
   }
 
   expand(prefix: string): Promise<string[]> {

@@ -70,6 +70,42 @@ export function describeSearchConformance(factory: StoreFactory): void {
       ]);
     });
 
+    it('reads phrases word by word: folded, digits, repeated and stop words, within one column, never longer than a text', async () => {
+      const store = await open();
+      const docs: [string, string, string][] = [
+        ['cafe', 'Café Über', 'Le café über alles: a naïve résumé of 42 things, then 42nd street.'],
+        ['repeat', 'Again', 'The the the proxy proxy server proxy.'],
+        ['stop', 'Stop words', 'To be or not to be, that is the question.'],
+        ['short', 'Short', 'Proxy.'],
+      ];
+      for (const [key, title, body] of docs) {
+        await store.pages.put(page(key, 1_000, text(`https://phrases.example/${key}`, title, body)));
+      }
+      const found = async (q: string) => (await urls(store, q)).map((u) => u.slice('https://phrases.example/'.length));
+      const cases: [string, string[]][] = [
+        ['"cafe uber"', ['cafe']],
+        ['"CAFÉ ÜBER" alles', ['cafe']],
+        ['"naive resume"', ['cafe']],
+        ['"of 42 things"', ['cafe']],
+        ['"42nd street"', ['cafe']],
+        ['"42 street"', []],
+        ['"the the"', ['repeat']],
+        ['"proxy proxy server"', ['repeat']],
+        ['"proxy server proxy"', ['repeat']],
+        ['"server server"', []],
+        ['"to be or not to be"', ['stop']],
+        ['"not to be or"', []],
+        ['"short proxy"', []], // the title's last word and the text's first
+        ['"proxy proxy proxy proxy proxy proxy proxy"', []],
+        ['proxy -"proxy server"', ['short']],
+        ['proxy -"server proxy" -"short"', []],
+      ];
+      for (const [q, expected] of cases) expect([q, await found(q)]).toEqual([q, expected]);
+      // Hits of a phrase rank: the title's more than the text's.
+      await store.pages.put(page('titled', 1_000, text('https://phrases.example/titled', 'Proxy server', 'Words.')));
+      expect(await found('"proxy server"')).toEqual(['titled', 'repeat']);
+    });
+
     it('reads query syntax of other engines as words, never as its own', async () => {
       const store = await open();
       await seed(store);

@@ -2,12 +2,13 @@ import type { Lifecycle } from '../lifecycle.js';
 import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
 import { searchableText, termCounts, type ColumnHits } from '../search/entry.js';
 import { searchHost } from '../search/hosts.js';
-import { searchPostings, type EntryMeta, type PostingSource } from '../search/postings.js';
+import { searchPostings, type EntryMeta, type Postings, type PostingSource } from '../search/postings.js';
 
 interface Entry {
   meta: EntryMeta;
   text: SearchText;
-  terms: Map<string, ColumnHits>;
+  /** Each of its terms' positions, encoded (`search/positions.ts`). */
+  positions: Map<string, string>;
 }
 
 /** The search index in this process: postings in Maps, ranked by `searchPostings`. */
@@ -74,13 +75,13 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     return Promise.resolve({ entries: this.#entries.size, length: this.#length });
   }
 
-  postings(terms: readonly string[]): Promise<Map<string, Map<string, ColumnHits>>> {
-    const found = new Map<string, Map<string, ColumnHits>>();
+  postings(terms: readonly string[]): Promise<Postings> {
+    const hits = new Map<string, Map<string, ColumnHits>>();
     for (const term of terms) {
       const postings = this.#postings.get(term);
-      if (postings) found.set(term, postings);
+      if (postings) hits.set(term, postings);
     }
-    return Promise.resolve(found);
+    return Promise.resolve({ hits, positions: (term, id) => this.#entries.get(id)?.positions.get(term) });
   }
 
   expand(prefix: string): Promise<string[]> {
@@ -108,7 +109,7 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     const kept = searchableText(text);
     const counts = termCounts(kept);
     meta.length = counts.length;
-    this.#entries.set(meta.id, { meta, text: kept, terms: counts.terms });
+    this.#entries.set(meta.id, { meta, text: kept, positions: counts.positions });
     this.#length += counts.length;
     for (const [term, hits] of counts.terms) {
       let postings = this.#postings.get(term);
@@ -122,7 +123,7 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     if (!entry) return;
     this.#entries.delete(id);
     this.#length -= entry.meta.length;
-    for (const term of entry.terms.keys()) {
+    for (const term of entry.positions.keys()) {
       const postings = this.#postings.get(term)!;
       postings.delete(id);
       if (postings.size === 0) this.#postings.delete(term);

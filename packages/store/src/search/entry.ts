@@ -1,47 +1,39 @@
 import type { SearchText } from '../contracts/search.js';
 import { SEARCH_COLUMNS } from './ranking.js';
 import { MAX_TEXT } from '../text-digest.js';
+import { encodePositions, termPositions, type ColumnPositions } from './positions.js';
 import { terms } from './tokens.js';
 
 /** Hits of a term in each searchable column (`SEARCH_COLUMNS` order). */
 export type ColumnHits = number[];
 
-/** A page's text as the JavaScript indexes keep it: each term's hits per column, and its length in terms. */
+/** A page's text as the JavaScript indexes keep it: each term's hits per column, where it stands, and its length. */
 export interface TermCounts {
+  /** Terms in all columns. */
   length: number;
   terms: Map<string, ColumnHits>;
+  /** Each term's positions, encoded (`encodePositions`). */
+  positions: Map<string, string>;
 }
 
-/** Counts the terms of each column of `text`. */
+/** Counts the terms of each column of `text`, and where each stands. */
 export function termCounts(text: SearchText): TermCounts {
+  const columns = SEARCH_COLUMNS.map((column) => terms(text[column]));
   const counts = new Map<string, ColumnHits>();
-  let length = 0;
-  SEARCH_COLUMNS.forEach((column, c) => {
-    const found = terms(text[column]);
-    length += found.length;
-    for (const term of found) {
-      let hits = counts.get(term);
-      if (!hits) {
-        hits = SEARCH_COLUMNS.map(() => 0);
-        counts.set(term, hits);
-      }
-      hits[c]!++;
-    }
-  });
-  return { length, terms: counts };
+  const positions = new Map<string, string>();
+  for (const [term, at] of termPositions(columns)) {
+    counts.set(
+      term,
+      at.map((column) => column.length),
+    );
+    positions.set(term, encodePositions(at));
+  }
+  return { length: columns.reduce((sum, column) => sum + column.length, 0), terms: counts, positions };
 }
 
-/** Hits of a phrase (stems in order) in each column of `text`; `known`: see `terms`. */
-export function phraseHits(text: SearchText, phrase: readonly string[], known?: Map<string, string>): ColumnHits {
-  return SEARCH_COLUMNS.map((column) => {
-    const found = terms(text[column], known);
-    let hits = 0;
-    outer: for (let i = 0; i + phrase.length <= found.length; i++) {
-      for (let j = 0; j < phrase.length; j++) if (found[i + j] !== phrase[j]) continue outer;
-      hits++;
-    }
-    return hits;
-  });
+/** Where each term stands in `text`, read from the text itself (an entry indexed without positions); `known`: see `terms`. */
+export function textPositions(text: SearchText, known?: Map<string, string>): Map<string, ColumnPositions> {
+  return termPositions(SEARCH_COLUMNS.map((column) => terms(text[column], known)));
 }
 
 /** The text kept of a page: what is searched, with its lengths capped so one huge page cannot swell the index. */

@@ -3,8 +3,9 @@
  * algorithm, the same BM25 as SQLite's (`ranking.ts`), over whatever holds the postings (`PostingSource`).
  */
 import type { SearchHit, SearchQuery, SearchText } from '../contracts/search.js';
-import { phraseHits, type ColumnHits } from './entry.js';
+import type { ColumnHits } from './entry.js';
 import { hostMatches } from './hosts.js';
+import { phraseReader } from './phrases.js';
 import type { QueryTerm } from './query.js';
 import { bm25, inverseFrequency, weightedFrequency } from './ranking.js';
 import { snippetOf } from './snippet.js';
@@ -21,12 +22,23 @@ export interface EntryMeta {
   jobId?: string;
 }
 
+/** A query's postings, as `PostingSource.postings` reads them. */
+export interface Postings {
+  /** Each term's postings: entry id → hits per column (an unknown term has none). */
+  hits: Map<string, Map<string, ColumnHits>>;
+  /**
+   * Where a term read with its positions stands in an entry that holds it, encoded (`positions.ts`); undefined for an
+   * entry indexed by a version without positions (its phrases are read from its text).
+   */
+  positions(term: string, id: string): string | undefined;
+}
+
 /** Where the postings are (a Map in this process, hashes in Redis). */
 export interface PostingSource {
   /** Entries indexed, and their terms summed. */
   totals(): Promise<{ entries: number; length: number }>;
-  /** Each term's postings: entry id → hits per column (an unknown term has none). */
-  postings(terms: readonly string[]): Promise<Map<string, Map<string, ColumnHits>>>;
+  /** The postings of `terms`, with the positions of those in `placed` (the words of a query's phrases). */
+  postings(terms: readonly string[], placed: ReadonlySet<string>): Promise<Postings>;
   /** The indexed terms that start with `prefix`. */
   expand(prefix: string): Promise<string[]>;
   meta(ids: readonly string[]): Promise<Map<string, EntryMeta>>;
@@ -56,7 +68,10 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
   );
   const stems = (phrase: readonly QueryTerm[]) => phrase.map((t) => t.term);
   const needed = [...new Set([...expansions.flat(), ...terms.phrases.flatMap(stems), ...terms.none.flatMap(stems)])];
-  const postings = await source.postings(needed);
+  const excludedPhrases = terms.none.filter((p) => p.length > 1).map(stems);
+  const placed = new Set([...terms.phrases.flatMap(stems), ...excludedPhrases.flat()]);
+  const read = await source.postings(needed, placed);
+  const postings = read.hits;
   const ids = (term: string) => new Set(postings.get(term)?.keys() ?? []);
 
   const loose: ItemHits[] = expansions.map((words) => {
@@ -64,7 +79,7 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
     for (const word of words) add(hits, postings.get(word));
     return hits;
   });
-  // Entries that may hold each phrase: those with all its words (the order is checked on their text).
+  // Entries that may hold each phrase: those with all its words (their order is checked below).
   const phraseCandidates = terms.phrases.map((phrase) => intersect(stems(phrase).map(ids)));
   let candidates: Set<string>;
   if (terms.phrases.length) candidates = intersect(phraseCandidates);
@@ -83,20 +98,15 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
     return !(query.excludeHosts?.length && hostMatches(m.host, query.excludeHosts));
   });
 
-  // Phrases and excluded phrases are checked on the text of the entries that may hold them.
+  // Phrases and excluded phrases: from the positions of their words in the entries that may hold them.
   const phrases: ItemHits[] = terms.phrases.map(() => new Map<string, ColumnHits>());
-  const excludedPhrases = terms.none.filter((p) => p.length > 1).map(stems);
   let survivors = kept;
   if (phrases.length || excludedPhrases.length) {
-    const texts = await source.texts(kept);
-    // Each word of these texts folded and stemmed once: a common phrase is checked on thousands of texts.
-    const known = new Map<string, string>();
+    const hitsOf = await phraseReader(source, read, [...terms.phrases.map(stems), ...excludedPhrases], kept);
     survivors = kept.filter((id) => {
-      const text = texts.get(id);
-      if (!text) return false;
-      if (excludedPhrases.some((p) => phraseHits(text, p, known).some((h) => h > 0))) return false;
+      if (excludedPhrases.some((p) => hitsOf(id, p).some((h) => h > 0))) return false;
       return terms.phrases.every((phrase, i) => {
-        const hits = phraseHits(text, stems(phrase), known);
+        const hits = hitsOf(id, stems(phrase));
         if (!hits.some((h) => h > 0)) return false;
         phrases[i]!.set(id, hits);
         return true;

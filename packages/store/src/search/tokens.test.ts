@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { phraseHits } from './entry.js';
+import { textPositions } from './entry.js';
+import { phraseHits } from './positions.js';
 import { terms } from './tokens.js';
 
 describe('search terms', () => {
@@ -10,7 +11,9 @@ describe('search terms', () => {
     for (const text of texts) expect(terms(text, known)).toEqual(terms(text));
     expect(known.get('Café')).toBe(terms('Café')[0]);
     const text = { url: 'u', title: 'Run fast', description: 'running fast and running fast', text: texts[0]! };
-    expect(phraseHits(text, terms('running fast'), known)).toEqual(phraseHits(text, terms('running fast')));
-    expect(phraseHits(text, terms('running fast'), known)).toEqual([1, 2, 0]);
+    const hits = (positions: ReturnType<typeof textPositions>) =>
+      phraseHits(terms('running fast').map((term) => positions.get(term)!));
+    expect(textPositions(text, known)).toEqual(textPositions(text));
+    expect(hits(textPositions(text, known))).toEqual([1, 2, 0]);
   });
 });
