@@ -2,7 +2,14 @@
 import type { Admission } from '@crawlkit/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput } from 'crawlkit';
+import type {
+  BatchScrapeRequestInput,
+  CallOptions,
+  Crawlkit,
+  CrawlRequestInput,
+  ErrorResponse,
+  JobStatusResponse,
+} from 'crawlkit';
 
 import { batchShape, crawlShape, idShape, mapShape, scrapeOptionsOf, scrapeShape, searchShape } from './tool-params.js';
 
@@ -10,6 +17,27 @@ import { batchShape, crawlShape, idShape, mapShape, scrapeOptionsOf, scrapeShape
 function result(value: unknown): CallToolResult {
   const failed = typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], ...(failed ? { isError: true } : {}) };
+}
+
+/**
+ * A job's status with every page stored so far, as firecrawl-mcp answers it: it follows `next`, which an agent could
+ * not (no tool reads a `crawlkit://` address), so a status of more pages than one status page holds left the rest out.
+ */
+async function wholeStatus(
+  read: (idOrNext: string) => Promise<JobStatusResponse | ErrorResponse>,
+  id: string,
+): Promise<JobStatusResponse | ErrorResponse> {
+  const first = await read(id);
+  if (!first.success) return first;
+  const { next: firstNext, ...status } = first;
+  const data = [...first.data];
+  for (let next = firstNext; next !== undefined;) {
+    const page = await read(next);
+    if (!page.success) return page;
+    data.push(...page.data);
+    next = page.next;
+  }
+  return { ...status, data };
 }
 
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
@@ -111,7 +139,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: idShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await ck.getCrawlStatus(id, {}, call(signal))),
+    async ({ id }, { signal }) => result(await wholeStatus((at) => ck.getCrawlStatus(at, {}, call(signal)), id)),
   );
 
   server.registerTool(
@@ -138,7 +166,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: idShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await ck.getBatchScrapeStatus(id, {}, call(signal))),
+    async ({ id }, { signal }) => result(await wholeStatus((at) => ck.getBatchScrapeStatus(at, {}, call(signal)), id)),
   );
 
   server.registerTool(

@@ -1,0 +1,98 @@
+/**
+ * `crawlkit mcp` called as a model fills firecrawl-mcp's tools: a crawl of more pages than one status page holds,
+ * read back through the status tools (an agent has no tool to follow a `next` address).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import { CLI, ensureBuilt } from './cli-helpers.ts';
+
+const PAGES = 130;
+let site: Server;
+let siteUrl: string;
+let client: Client;
+let stderr = '';
+const dir = mkdtempSync(join(tmpdir(), 'ck-mcp-agent-'));
+
+beforeAll(async () => {
+  ensureBuilt();
+  // Page i links to pages 5i+1 … 5i+5: PAGES pages reached from the root.
+  site = createServer((req, res) => {
+    const i = req.url === '/' ? 0 : Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
+    if (!(i >= 0 && i < PAGES)) return void res.writeHead(404).end();
+    const links = [1, 2, 3, 4, 5].map((k) => i * 5 + k).filter((k) => k < PAGES);
+    res.setHeader('content-type', 'text/html');
+    res.end(
+      `<html><head><title>Page ${i}</title></head><body><main><h1>Page ${i}</h1>` +
+        `<p>Page number ${i} of the site, with enough words to be its main content.</p>` +
+        `${links.map((k) => `<a href="/p/${k}">page ${k}</a>`).join(' ')}</main></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--store', dir, '--engine', 'http'],
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  client = new Client({ name: 'agent', version: '1.0.0' });
+  await client.connect(transport);
+}, 300_000);
+
+afterAll(async () => {
+  await client?.close();
+  await new Promise<void>((resolve) => site?.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Calls a tool as an agent does; its text answer parsed as JSON. */
+async function call(name: string, args: Record<string, unknown>) {
+  const raw = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: { type: string; text?: string }[];
+  };
+  const text = raw.content.map((c) => c.text ?? '').join('');
+  let json: Record<string, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  try {
+    json = JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  } catch {
+    json = undefined;
+  }
+  return { isError: raw.isError === true, text, json };
+}
+
+it('answers a crawl status with every page, past one status page (firecrawl-mcp follows next)', async () => {
+  const crawl = await call('firecrawl_crawl', { url: `${siteUrl}/`, limit: PAGES, sitemap: 'skip' });
+  expect(crawl.isError, crawl.text + stderr).toBe(false);
+  expect(crawl.json).toMatchObject({ status: 'completed', completed: PAGES });
+
+  const status = await call('firecrawl_check_crawl_status', { id: crawl.json!.id });
+  expect(status.json).toMatchObject({ success: true, status: 'completed', completed: PAGES, total: PAGES });
+  // Before: the first 100 pages and a `next` of crawlkit://v2/crawl/<id>?skip=100 no tool could read.
+  expect(status.json!.data).toHaveLength(PAGES);
+  expect(status.json!.next).toBeUndefined();
+  const urls = new Set((status.json!.data as { metadata: { sourceURL: string } }[]).map((d) => d.metadata.sourceURL));
+  expect(urls.size).toBe(PAGES);
+}, 120_000);
+
+it('answers a batch status with every page', async () => {
+  const urls = Array.from({ length: 105 }, (_, i) => `${siteUrl}/p/${i}`);
+  const batch = await call('firecrawl_batch_scrape', { urls, options: { formats: ['markdown'] } });
+  expect(batch.isError, batch.text).toBe(false);
+  let status = await call('firecrawl_check_batch_status', { id: batch.json!.id });
+  while (status.json!.status === 'scraping') {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    status = await call('firecrawl_check_batch_status', { id: batch.json!.id });
+  }
+  expect(status.json).toMatchObject({ status: 'completed', completed: 105 });
+  expect(status.json!.data).toHaveLength(105);
+  expect(status.json!.next).toBeUndefined();
+}, 120_000);
