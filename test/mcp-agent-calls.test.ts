@@ -1,6 +1,7 @@
 /**
  * `crawlkit mcp` called as a model fills firecrawl-mcp's tools: a crawl of more pages than one status page holds,
- * read back through the status tools (an agent has no tool to follow a `next` address).
+ * read back through the status tools (an agent has no tool to follow a `next` address); a crawl call the agent
+ * cancels.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import { CLI, ensureBuilt } from './cli-helpers.ts';
@@ -19,21 +21,36 @@ let site: Server;
 let siteUrl: string;
 let client: Client;
 let stderr = '';
+/** Given the id of each crawl.started webhook event the site receives. */
+let crawlStarted: (id: string) => void = () => undefined;
 const dir = mkdtempSync(join(tmpdir(), 'ck-mcp-agent-'));
 
 beforeAll(async () => {
   ensureBuilt();
-  // Page i links to pages 5i+1 … 5i+5: PAGES pages reached from the root.
+  // Page i links to pages 5i+1 … 5i+5: PAGES pages reached from the root. Under /slow/, each answers in 300 ms.
   site = createServer((req, res) => {
-    const i = req.url === '/' ? 0 : Number(/^\/p\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
+    if (req.url === '/hook') {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const event = JSON.parse(body) as { type: string; id: string };
+        if (event.type === 'crawl.started') crawlStarted(event.id);
+        res.end();
+      });
+      return;
+    }
+    const slow = req.url?.startsWith('/slow/') ? '/slow' : '';
+    const path = (req.url ?? '').slice(slow.length);
+    const i = path === '/' ? 0 : Number(/^\/p\/(\d+)$/.exec(path)?.[1] ?? -1);
     if (!(i >= 0 && i < PAGES)) return void res.writeHead(404).end();
     const links = [1, 2, 3, 4, 5].map((k) => i * 5 + k).filter((k) => k < PAGES);
     res.setHeader('content-type', 'text/html');
-    res.end(
+    const page =
       `<html><head><title>Page ${i}</title></head><body><main><h1>Page ${i}</h1>` +
-        `<p>Page number ${i} of the site, with enough words to be its main content.</p>` +
-        `${links.map((k) => `<a href="/p/${k}">page ${k}</a>`).join(' ')}</main></body></html>`,
-    );
+      `<p>Page number ${i} of the site, with enough words to be its main content.</p>` +
+      `${links.map((k) => `<a href="${slow}/p/${k}">page ${k}</a>`).join(' ')}</main></body></html>`;
+    if (slow) setTimeout(() => res.end(page), 300);
+    else res.end(page);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -96,3 +113,32 @@ it('answers a batch status with every page', async () => {
   expect(status.json!.data).toHaveLength(105);
   expect(status.json!.next).toBeUndefined();
 }, 120_000);
+
+it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {
+  const started = new Promise<string>((resolve) => (crawlStarted = resolve));
+  const aborter = new AbortController();
+  const answer = client.callTool(
+    {
+      name: 'firecrawl_crawl',
+      arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip', webhook: `${siteUrl}/hook` },
+    },
+    undefined,
+    { signal: aborter.signal },
+  );
+  const id = await started;
+  aborter.abort();
+  await expect(answer).rejects.toThrow(/abort/i);
+
+  // Another engine on the same store reads the crawl: before, it went on to its 60 pages (completed, 6 s).
+  const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+  try {
+    let status = await ck.getCrawlStatus(id);
+    while (status.success && status.status === 'scraping') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = await ck.getCrawlStatus(id);
+    }
+    expect(status).toMatchObject({ success: true, status: 'cancelled' });
+  } finally {
+    await ck.close();
+  }
+}, 60_000);

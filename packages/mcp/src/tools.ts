@@ -127,6 +127,8 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       const started = await ck.crawl(body, call(signal));
       if (!started.success) return result(started);
       const status = await ck.waitForJob(started.id, call(signal));
+      // The agent cancelled the call before it learnt the crawl's id: nobody could read or stop the crawl after.
+      if (signal.aborted) await ck.cancelCrawl(started.id, session);
       return result(status.success ? { id: started.id, ...status } : status);
     },
   );
