@@ -1,7 +1,7 @@
 /**
  * `crawlkit mcp` called as a model fills firecrawl-mcp's tools: a crawl of more pages than one status page holds,
  * read back through the status tools (an agent has no tool to follow a `next` address); a crawl call the agent
- * cancels.
+ * cancels; arguments as a strict function-calling host has a model fill them (`null` for every field not used).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -113,6 +113,37 @@ it('answers a batch status with every page', async () => {
   expect(status.json!.data).toHaveLength(105);
   expect(status.json!.next).toBeUndefined();
 }, 120_000);
+
+/** Every optional field of a tool's input schema as `null`, as a host with strict function schemas has it sent. */
+async function nullsFor(tool: string, given: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { tools } = await client.listTools();
+  const schema = tools.find((t) => t.name === tool)!.inputSchema;
+  const fields = Object.keys(schema.properties ?? {}).filter((key) => !(schema.required ?? []).includes(key));
+  return { ...Object.fromEntries(fields.map((key) => [key, null])), ...given };
+}
+
+it('reads null as an absent field, at the top of the arguments and of scrapeOptions', async () => {
+  const scrape = await call('firecrawl_scrape', await nullsFor('firecrawl_scrape', { url: `${siteUrl}/p/3` }));
+  // Before: MCP error -32602 "expected boolean, received null at onlyMainContent" (and one line per field).
+  expect(scrape.isError, scrape.text).toBe(false);
+  expect(scrape.json!.data.markdown).toContain('Page number 3');
+
+  const map = await call('firecrawl_map', await nullsFor('firecrawl_map', { url: `${siteUrl}/` }));
+  expect(map.isError, map.text).toBe(false);
+
+  const scrapeOptions = await nullsFor('firecrawl_scrape', { formats: ['links'] });
+  delete scrapeOptions.url;
+  const crawl = await call(
+    'firecrawl_crawl',
+    await nullsFor('firecrawl_crawl', { url: `${siteUrl}/p/4`, limit: 2, crawlEntireDomain: true, scrapeOptions }),
+  );
+  expect(crawl.isError, crawl.text).toBe(false);
+  expect(crawl.json).toMatchObject({ status: 'completed', completed: 2 });
+  expect(crawl.json!.data[0].links.length).toBeGreaterThan(0);
+
+  const batch = await call('firecrawl_batch_scrape', { urls: [`${siteUrl}/p/5`], options: null });
+  expect(batch.isError, batch.text).toBe(false);
+}, 60_000);
 
 it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {
   const started = new Promise<string>((resolve) => (crawlStarted = resolve));

@@ -18,8 +18,30 @@ const FORMATS = [
   'query',
 ] as const;
 
+/**
+ * `shape` with each optional field taking `null` too, read as absent (`withoutNulls`): hosts that give a model tool
+ * schemas in a strict function-calling form (every field required, the optional ones nullable) have it send `null`
+ * for each field it does not use, which firecrawl-mcp's schemas refuse.
+ */
+function nullable<T extends z.ZodRawShape>(shape: T): Nullable<T> {
+  return Object.fromEntries(
+    Object.entries(shape).map(([key, field]) => [key, field instanceof z.ZodOptional ? field.nullable() : field]),
+  ) as Nullable<T>;
+}
+
+type Nullable<T extends z.ZodRawShape> = {
+  [K in keyof T]: T[K] extends z.ZodOptional<z.ZodType> ? z.ZodNullable<T[K]> : T[K];
+};
+
+/** `value` without its `null` fields (one level: a json format's schema keeps its own). */
+export function withoutNulls<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null)) as {
+    [K in keyof T]: Exclude<T[K], null>;
+  };
+}
+
 /** firecrawl-mcp's scrape options (without `url`). */
-export const scrapeParams = {
+const scrapeFields = {
   formats: z.array(z.enum(FORMATS)).optional(),
   jsonOptions: z.object({ prompt: z.string().optional(), schema: z.record(z.string(), z.any()).optional() }).optional(),
   queryOptions: z
@@ -55,19 +77,20 @@ export const scrapeParams = {
   proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto']).optional(),
   timeout: z.number().int().positive().optional(),
 };
+export const scrapeParams = nullable(scrapeFields);
 
 export const scrapeShape = { url: z.string().url(), ...scrapeParams };
 
-export const mapShape = {
+export const mapShape = nullable({
   url: z.string().url(),
   search: z.string().optional(),
   sitemap: z.enum(['include', 'skip', 'only']).optional(),
   includeSubdomains: z.boolean().optional(),
   limit: z.number().optional(),
   ignoreQueryParameters: z.boolean().optional(),
-};
+});
 
-export const searchShape = {
+export const searchShape = nullable({
   query: z
     .string()
     .min(1)
@@ -88,9 +111,9 @@ export const searchShape = {
     .optional(),
   highlights: z.boolean().optional(),
   scrapeOptions: z.object(scrapeParams).partial().optional(),
-};
+});
 
-export const crawlShape = {
+export const crawlShape = nullable({
   url: z.string(),
   prompt: z.string().optional(),
   excludePaths: z.array(z.string()).optional(),
@@ -109,13 +132,13 @@ export const crawlShape = {
   deduplicateSimilarURLs: z.boolean().optional(),
   ignoreQueryParameters: z.boolean().optional(),
   scrapeOptions: z.object(scrapeParams).partial().optional(),
-};
+});
 
 /** firecrawl-mcp's batch tool of its 1.x-2.x releases (`{ urls, options }`). */
-export const batchShape = {
+export const batchShape = nullable({
   urls: z.array(z.string().url()).min(1),
   options: z.object(scrapeParams).partial().optional(),
-};
+});
 
 export const idShape = { id: z.string() };
 
@@ -123,7 +146,7 @@ type ScrapeArgs = Partial<{ [K in keyof typeof scrapeParams]: z.output<(typeof s
 
 /** firecrawl-mcp's option fields as v2 scrape options: `jsonOptions` into the json format, and so on. */
 export function scrapeOptionsOf(args: ScrapeArgs): Record<string, unknown> {
-  const { jsonOptions, queryOptions, screenshotOptions, pdfOptions, formats, parsers, ...rest } = args;
+  const { jsonOptions, queryOptions, screenshotOptions, pdfOptions, formats, parsers, ...rest } = withoutNulls(args);
   const out: Record<string, unknown> = { ...rest };
   if (formats?.length) {
     out.formats = formats.map((format) => {

@@ -11,7 +11,16 @@ import type {
   JobStatusResponse,
 } from 'crawlkit';
 
-import { batchShape, crawlShape, idShape, mapShape, scrapeOptionsOf, scrapeShape, searchShape } from './tool-params.js';
+import {
+  batchShape,
+  crawlShape,
+  idShape,
+  mapShape,
+  scrapeOptionsOf,
+  scrapeShape,
+  searchShape,
+  withoutNulls,
+} from './tool-params.js';
 
 /** A v2 answer as a tool result: its JSON as text; a v2 error is the tool's error. */
 function result(value: unknown): CallToolResult {
@@ -81,7 +90,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: mapShape,
       annotations: READ,
     },
-    async (args, { signal }) => admitted(() => ck.map(args, call(signal))),
+    async (args, { signal }) => admitted(() => ck.map(withoutNulls(args), call(signal))),
   );
 
   server.registerTool(
@@ -99,7 +108,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       admitted(() =>
         ck.search(
           {
-            ...args,
+            ...withoutNulls(args),
             ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
           },
           call(signal),
@@ -117,9 +126,10 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: crawlShape,
       annotations: START,
     },
-    async ({ scrapeOptions, maxConcurrency, webhook, webhookHeaders, ...args }, { signal }) => {
+    async (args, { signal }) => {
+      const { scrapeOptions, maxConcurrency, webhook, webhookHeaders, ...rest } = withoutNulls(args);
       const body = {
-        ...args,
+        ...rest,
         ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
         ...(webhook ? { webhook: webhookHeaders ? { url: webhook, headers: webhookHeaders } : webhook } : {}),
         ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
@@ -154,7 +164,8 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: batchShape,
       annotations: START,
     },
-    async ({ urls, options }, { signal }) => {
+    async (args, { signal }) => {
+      const { urls, options } = withoutNulls(args);
       const body = { urls, ...(options ? scrapeOptionsOf(options) : {}) } as BatchScrapeRequestInput;
       return result(await ck.batchScrape(body, call(signal)));
     },
