@@ -56,7 +56,7 @@ beforeAll(async () => {
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--store', dir, '--engine', 'http'],
+    args: [CLI, 'mcp', '--store', dir],
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -143,6 +143,33 @@ it('reads null as an absent field, at the top of the arguments and of scrapeOpti
 
   const batch = await call('firecrawl_batch_scrape', { urls: [`${siteUrl}/p/5`], options: null });
   expect(batch.isError, batch.text).toBe(false);
+}, 60_000);
+
+it('describes the actions, and runs one filled in as a strict host fills it', async () => {
+  const { tools } = await client.listTools();
+  const scrape = tools.find((t) => t.name === 'firecrawl_scrape')!;
+  const actions = scrape.inputSchema.properties!.actions as { anyOf: { items?: { properties: object } }[] };
+  const item = actions.anyOf.find((a) => a.items)!.items!;
+  // Before: { type: 'object', additionalProperties: {} }, nothing to tell a model what an action is.
+  expect(Object.keys(item.properties)).toEqual(expect.arrayContaining(['type', 'selector', 'milliseconds', 'script']));
+  expect(JSON.stringify(item.properties)).toContain('executeJavascript');
+
+  const fields = Object.keys(item.properties).filter((key) => key !== 'type');
+  const strict = (action: Record<string, unknown>) => ({
+    ...Object.fromEntries(fields.map((key) => [key, null])),
+    ...action,
+  });
+  const answer = await call('firecrawl_scrape', {
+    url: `${siteUrl}/p/6`,
+    formats: ['markdown'],
+    actions: [
+      strict({ type: 'wait', milliseconds: 10 }),
+      strict({ type: 'executeJavascript', script: 'document.title' }),
+    ],
+  });
+  // Before: BAD_REQUEST "Unrecognized key in body ... (unknown in actions[0]: all)".
+  expect(answer.isError, answer.text).toBe(false);
+  expect(answer.json!.data.actions.javascriptReturns).toEqual([{ type: 'string', value: 'Page 6' }]);
 }, 60_000);
 
 it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {

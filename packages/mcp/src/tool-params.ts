@@ -40,6 +40,27 @@ export function withoutNulls<T extends object>(value: T): { [K in keyof T]: Excl
   };
 }
 
+/**
+ * A v2 action as firecrawl-mcp describes one (its fields in one object, each used by some types), with the v2
+ * fields it leaves out; the engine checks each action against its type.
+ */
+const actionFields = {
+  type: z.enum(['wait', 'click', 'write', 'press', 'scroll', 'screenshot', 'scrape', 'executeJavascript', 'pdf']),
+  milliseconds: z.number().optional().describe('wait: how long (or selector)'),
+  selector: z.string().optional().describe('wait: the element to wait for; click, scroll: the element'),
+  all: z.boolean().optional().describe('click: every element the selector matches'),
+  text: z.string().optional().describe('write: the text typed into the focused element'),
+  key: z.string().optional().describe('press: the key (Enter, Tab, ArrowDown, ...)'),
+  direction: z.enum(['up', 'down']).optional().describe('scroll'),
+  script: z.string().optional().describe('executeJavascript: its value is returned in actions.javascriptReturns'),
+  fullPage: z.boolean().optional().describe('screenshot'),
+  quality: z.number().optional().describe('screenshot: JPEG quality, 1-100'),
+  viewport: z.object({ width: z.number(), height: z.number() }).optional().describe('screenshot'),
+  format: z.string().optional().describe('pdf: paper format (Letter, A4, ...)'),
+  landscape: z.boolean().optional().describe('pdf'),
+  scale: z.number().optional().describe('pdf'),
+};
+
 /** firecrawl-mcp's scrape options (without `url`). */
 const scrapeFields = {
   formats: z.array(z.enum(FORMATS)).optional(),
@@ -65,7 +86,7 @@ const scrapeFields = {
   includeTags: z.array(z.string()).optional(),
   excludeTags: z.array(z.string()).optional(),
   waitFor: z.number().optional(),
-  actions: z.array(z.record(z.string(), z.any())).optional(),
+  actions: z.array(z.looseObject(nullable(actionFields))).optional(),
   mobile: z.boolean().optional(),
   skipTlsVerification: z.boolean().optional(),
   removeBase64Images: z.boolean().optional(),
@@ -146,8 +167,10 @@ type ScrapeArgs = Partial<{ [K in keyof typeof scrapeParams]: z.output<(typeof s
 
 /** firecrawl-mcp's option fields as v2 scrape options: `jsonOptions` into the json format, and so on. */
 export function scrapeOptionsOf(args: ScrapeArgs): Record<string, unknown> {
-  const { jsonOptions, queryOptions, screenshotOptions, pdfOptions, formats, parsers, ...rest } = withoutNulls(args);
+  const { jsonOptions, queryOptions, screenshotOptions, pdfOptions, formats, parsers, actions, ...rest } =
+    withoutNulls(args);
   const out: Record<string, unknown> = { ...rest };
+  if (actions) out.actions = actions.map((action) => withoutNulls(action));
   if (formats?.length) {
     out.formats = formats.map((format) => {
       if (format === 'json') return { type: 'json', ...jsonOptions };
