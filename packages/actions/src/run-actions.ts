@@ -81,6 +81,11 @@ export async function runActions(
   return results;
 }
 
+/** A timed wait that cannot end within the actions' time: the runner answers it as out of time. */
+class WaitTooLongError extends Error {
+  override name = 'TimeoutError';
+}
+
 interface StepContext {
   remaining(): number;
   settle(remainingMs: number): Promise<void>;
@@ -105,12 +110,16 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
   switch (action.type) {
     case 'wait':
       if (action.selector !== undefined) {
+        // A selector the page cannot parse fails now: waitForSelector would poll it until the time runs out.
+        await (await page.$(action.selector))?.dispose();
         await page.waitForSelector(action.selector, {
           timeout: Math.max(1, ctx.remaining()),
           ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
       } else {
-        await sleep(Math.min(action.milliseconds ?? 0, ctx.remaining()), ctx.signal);
+        // A wait longer than the time left is out of time now, not cut short (the page captured before it ended).
+        if ((action.milliseconds ?? 0) > ctx.remaining()) throw new WaitTooLongError();
+        await sleep(action.milliseconds ?? 0, ctx.signal);
       }
       return;
     case 'click':
@@ -143,9 +152,11 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
 }
 
 function outOfTime(index: number, action: Action, selector: string | undefined, timeoutMs: number, cause?: unknown) {
+  const waits = cause instanceof WaitTooLongError && action.type === 'wait' ? action.milliseconds : undefined;
   return new ActionError(
     'SCRAPE_TIMEOUT',
-    `Actions ran out of time (${timeoutMs} ms) at ${describeAction(index, action.type, selector)}.`,
+    `Actions ran out of time (${Math.round(timeoutMs)} ms) at ${describeAction(index, action.type, selector)}` +
+      (waits === undefined ? '.' : `: it waits ${waits} ms, longer than the time left (raise the timeout).`),
     { index, type: action.type, ...(selector === undefined ? {} : { selector }), cause },
   );
 }
