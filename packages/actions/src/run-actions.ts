@@ -2,12 +2,12 @@ import type { Page } from 'puppeteer-core';
 
 import { capturePdf, captureScreenshot } from './capture.js';
 import { ActionError, actionFailed, describeAction, reasonOf } from './errors.js';
-import { followNavigation } from './navigation.js';
+import { followNavigation, scriptNavigation } from './navigation.js';
 import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
 import { click, NoMatchError, scroll } from './steps/pointer.js';
-import type { Action, ActionResults, RunActionsOptions } from './types.js';
+import type { Action, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
@@ -142,9 +142,24 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
     case 'scrape':
       results.scrapes.push({ url: page.url(), html: await readPageHtml(page, ctx.maxScrapeChars) });
       return;
-    case 'executeJavascript':
-      results.javascriptReturns.push(await executeJavascript(page, action.script, ctx.maxBytes));
+    case 'executeJavascript': {
+      // A script that navigates (a form's submit(), `location.href = …`) is followed as a click is.
+      let returned: JavascriptReturn = { type: 'undefined', value: null };
+      let requested = false;
+      const run = async () => {
+        const ran = await scriptNavigation(page, () => executeJavascript(page, action.script, ctx.maxBytes));
+        requested = ran.requested;
+        if (ran.outcome.status === 'fulfilled') returned = ran.outcome.value;
+        // Its value went with the page it left.
+        else if (!requested || !/Execution context was destroyed/i.test(reasonOf(ran.outcome.reason))) {
+          throw ran.outcome.reason;
+        }
+      };
+      const grace = () => (requested ? ctx.graceMs : 0);
+      if (await followNavigation(page, run, grace, ctx.remaining(), ctx.signal)) await settle();
+      results.javascriptReturns.push(returned);
       return;
+    }
     case 'pdf':
       results.pdfs.push(await capturePdf(page, action, output, Math.max(1, ctx.remaining())));
       return;
