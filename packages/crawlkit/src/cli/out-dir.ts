@@ -181,7 +181,7 @@ export class OutDir {
       if (kept.length) left[key] = kept;
       else delete left[key];
     }
-    return Object.keys(left).length ? (left as Document['actions']) : undefined;
+    return Object.keys(left).length ? left : undefined;
   }
 
   #uniqueSlug(base: string): string {
