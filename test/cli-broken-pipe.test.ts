@@ -4,28 +4,13 @@
  */
 import { expect, it } from 'vitest';
 
-import { startCli } from './cli-helpers.ts';
+import { startChainCrawl } from './helpers/cli-interrupt.ts';
 import { CHAIN_LENGTH, useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
 
 it('stops like Ctrl-C when the reader of its output goes away', async () => {
-  const child = startCli(
-    [
-      'crawl',
-      `${site.server.url}/cli/chain/0`,
-      '--crawl-entire-domain',
-      '--max-concurrency',
-      '1',
-      '--max-age',
-      '0',
-      '--limit',
-      String(CHAIN_LENGTH),
-      '--store',
-      site.store,
-    ],
-    { cwd: site.dir },
-  );
+  const child = startChainCrawl(site, ['--limit', String(CHAIN_LENGTH)]);
   // The first page printed, the reader leaves (as `head -1` does): the pages still to come have nowhere to go.
   child.stdout!.once('data', () => child.stdout!.destroy());
   const { code, stderr } = await child.result;
