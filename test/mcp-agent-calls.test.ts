@@ -1,7 +1,8 @@
 /**
  * `crawlkit mcp` called as a model fills firecrawl-mcp's tools: a crawl of more pages than one status page holds,
  * read back through the status tools (an agent has no tool to follow a `next` address); a crawl call the agent
- * cancels; arguments as a strict function-calling host has a model fill them (`null` for every field not used).
+ * cancels or follows by its progress; arguments as a strict function-calling host has a model fill them (`null` for
+ * every field not used).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -11,10 +12,11 @@ import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { CLI, ensureBuilt } from './cli-helpers.ts';
+import { CLI, ensureBuilt, startCli } from './cli-helpers.ts';
 
 const PAGES = 130;
 let site: Server;
@@ -170,6 +172,54 @@ it('describes the actions, and runs one filled in as a strict host fills it', as
   // Before: BAD_REQUEST "Unrecognized key in body ... (unknown in actions[0]: all)".
   expect(answer.isError, answer.text).toBe(false);
   expect(answer.json!.data.actions.javascriptReturns).toEqual([{ type: 'string', value: 'Page 6' }]);
+}, 60_000);
+
+/** Calls firecrawl_crawl on a slow crawl of 6 pages with `on`; the progress notifications it was told. */
+async function crawlProgress(on: Client): Promise<{ progress: number; total?: number }[]> {
+  const seen: { progress: number; total?: number }[] = [];
+  const answer = await on.callTool(
+    {
+      name: 'firecrawl_crawl',
+      arguments: {
+        url: `${siteUrl}/slow/`,
+        limit: 6,
+        maxConcurrency: 1,
+        sitemap: 'skip',
+        scrapeOptions: { maxAge: 0 },
+      },
+    },
+    undefined,
+    { onprogress: ({ progress, total }) => seen.push({ progress, ...(total === undefined ? {} : { total }) }) },
+  );
+  expect(answer.isError).toBeFalsy();
+  return seen;
+}
+
+it("tells a firecrawl_crawl call's progress, page by page, over stdio and streamable HTTP", async () => {
+  const http = startCli(['mcp', '--http', '--port', '0', '--store', dir], { cwd: dir });
+  try {
+    const url = await new Promise<string>((resolve) => {
+      let text = '';
+      http.stderr!.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        const found = /http:\/\/\S+\/mcp/.exec(text);
+        if (found) resolve(found[0]);
+      });
+    });
+    const overHttp = new Client({ name: 'agent', version: '1.0.0' });
+    await overHttp.connect(new StreamableHTTPClientTransport(new URL(url)));
+    // Before: none on either (a host that resets its timeout on progress cancelled a crawl longer than its timeout).
+    for (const seen of [await crawlProgress(client), await crawlProgress(overHttp)]) {
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(seen.at(-1)).toEqual({ progress: 6, total: 6 });
+      const progress = seen.map((p) => p.progress);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    }
+    await overHttp.close();
+  } finally {
+    http.kill('SIGTERM');
+    await http.result;
+  }
 }, 60_000);
 
 it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {

@@ -126,7 +126,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: crawlShape,
       annotations: START,
     },
-    async (args, { signal }) => {
+    async (args, { signal, _meta, sendNotification }) => {
       const { scrapeOptions, maxConcurrency, webhook, webhookHeaders, ...rest } = withoutNulls(args);
       const body = {
         ...rest,
@@ -136,7 +136,16 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       } as CrawlRequestInput;
       const started = await ck.crawl(body, call(signal));
       if (!started.success) return result(started);
-      const status = await ck.waitForJob(started.id, call(signal));
+      // Each page settled is told to a client that asked for progress: a host that resets its request timeout on
+      // progress waits for a long crawl instead of cancelling it.
+      const token = _meta?.progressToken;
+      const onProgress = ({ id, completed, total }: { id: string; completed: number; total: number }) => {
+        if (id !== started.id || token === undefined) return;
+        const params = { progressToken: token, progress: completed, total, message: `${completed} of ${total} pages` };
+        sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      };
+      ck.on('progress', onProgress);
+      const status = await ck.waitForJob(started.id, call(signal)).finally(() => ck.off('progress', onProgress));
       // The agent cancelled the call before it learnt the crawl's id: nobody could read or stop the crawl after.
       if (signal.aborted) await ck.cancelCrawl(started.id, session);
       return result(status.success ? { id: started.id, ...status } : status);
