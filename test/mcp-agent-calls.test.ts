@@ -222,6 +222,35 @@ it("tells a firecrawl_crawl call's progress, page by page, over stdio and stream
   }
 }, 60_000);
 
+it('answers screenshots and PDFs as image and resource content, not base64 in the JSON', async () => {
+  const raw = (await client.callTool({
+    name: 'firecrawl_scrape',
+    arguments: {
+      url: `${siteUrl}/p/7`,
+      formats: ['markdown', 'screenshot'],
+      actions: [{ type: 'pdf' }],
+    },
+  })) as {
+    isError?: boolean;
+    content: { type: string; text?: string; data?: string; mimeType?: string; resource?: { blob?: string } }[];
+  };
+  expect(raw.isError, raw.content[0]?.text).toBeFalsy();
+  const [text, image, pdf] = raw.content;
+  // Before: one text block, the screenshot and the PDF in it as data URLs (tens of KB of base64 for a model to read).
+  expect(text!.text).not.toContain(';base64,');
+  const json = JSON.parse(text!.text!) as { data: { screenshot: string; actions: { pdfs: string[] } } };
+  expect(json.data.screenshot).toBe('(image/png attachment 1, after this JSON)');
+  expect(json.data.actions.pdfs).toEqual(['(application/pdf attachment 2, after this JSON)']);
+  expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
+  expect(Buffer.from(image!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
+  expect(pdf).toMatchObject({ type: 'resource', resource: { mimeType: 'application/pdf' } });
+  expect(
+    Buffer.from(pdf!.resource.blob as string, 'base64')
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
+}, 60_000);
+
 it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {
   const started = new Promise<string>((resolve) => (crawlStarted = resolve));
   const aborter = new AbortController();

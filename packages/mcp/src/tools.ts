@@ -21,12 +21,7 @@ import {
   searchShape,
   withoutNulls,
 } from './tool-params.js';
-
-/** A v2 answer as a tool result: its JSON as text; a v2 error is the tool's error. */
-function result(value: unknown): CallToolResult {
-  const failed = typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], ...(failed ? { isError: true } : {}) };
-}
+import { toolResult as result } from './tool-result.js';
 
 /**
  * A job's status with every page stored so far, as firecrawl-mcp answers it: it follows `next`, which an agent could
