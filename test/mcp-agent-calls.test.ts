@@ -244,11 +244,7 @@ it('answers screenshots and PDFs as image and resource content, not base64 in th
   expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
   expect(Buffer.from(image!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
   expect(pdf).toMatchObject({ type: 'resource', resource: { mimeType: 'application/pdf' } });
-  expect(
-    Buffer.from(pdf!.resource.blob as string, 'base64')
-      .subarray(0, 5)
-      .toString(),
-  ).toBe('%PDF-');
+  expect(Buffer.from(pdf!.resource!.blob!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 }, 60_000);
 
 it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {
