@@ -2,12 +2,9 @@
 import { startCli, type CliResult } from '../cli-helpers.ts';
 import { jobIdOf, type CliSite } from './cli-site.ts';
 
-/**
- * Starts a slow crawl of `site`'s chain (one page at a time, no cache) with the output flags `flags`, waits for its
- * first output on stdout, then sends SIGINT; the job's id and the finished command.
- */
-export async function interruptedCrawl(site: CliSite, flags: string[]): Promise<{ id: string; result: CliResult }> {
-  const child = startCli(
+/** Starts a slow crawl of `site`'s chain (one page at a time, no cache) with the output flags `flags`. */
+export function startChainCrawl(site: CliSite, flags: string[]) {
+  return startCli(
     [
       'crawl',
       `${site.server.url}/cli/chain/0`,
@@ -22,6 +19,14 @@ export async function interruptedCrawl(site: CliSite, flags: string[]): Promise<
     ],
     { cwd: site.dir },
   );
+}
+
+/**
+ * Starts a slow crawl of `site`'s chain (`startChainCrawl`), waits for its first output on stdout, then sends SIGINT;
+ * the job's id and the finished command.
+ */
+export async function interruptedCrawl(site: CliSite, flags: string[]): Promise<{ id: string; result: CliResult }> {
+  const child = startChainCrawl(site, flags);
   await new Promise<void>((resolve) => {
     child.stdout!.on('data', () => resolve());
     void child.result.then(() => resolve());

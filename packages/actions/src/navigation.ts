@@ -3,13 +3,14 @@ import type { Frame, HTTPRequest, Page } from 'puppeteer-core';
 import { sleep } from './sleep.js';
 
 /**
- * Runs `input` (a click or key press) and, when it starts a navigation of the main frame within `graceMs`, waits
- * until the new document's DOM is ready (bounded by `timeoutMs`). Returns whether a navigation happened.
+ * Runs `input` (a click, a key press or a script) and, when it starts a navigation of the main frame within `graceMs`
+ * (a number, or read once `input` is done), waits until the new document's DOM is ready (bounded by `timeoutMs`).
+ * Returns whether a navigation happened.
  */
 export async function followNavigation(
   page: Page,
   input: () => Promise<void>,
-  graceMs: number,
+  graceMs: number | (() => number),
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<boolean> {
@@ -35,7 +36,7 @@ export async function followNavigation(
     );
   try {
     await input();
-    const graceEnd = Date.now() + graceMs;
+    const graceEnd = Date.now() + (typeof graceMs === 'number' ? graceMs : graceMs());
     while (!navigating && Date.now() < graceEnd && !signal?.aborted) await sleep(20);
     if (!navigating) return false;
     await navigated;
@@ -45,5 +46,28 @@ export async function followNavigation(
     signal?.removeEventListener('abort', stopOnAbort);
     page.off('request', onRequest);
     page.off('framenavigated', onFrameNavigated);
+  }
+}
+
+/**
+ * Runs `script` and tells whether it asked the main frame to navigate in this tab (a form's submit(), `location.href =
+ * …`): Chromium reports the request before the script's evaluation answers, so knowing needs no grace period.
+ */
+export async function scriptNavigation<T>(
+  page: Page,
+  script: () => Promise<T>,
+): Promise<{ requested: boolean; outcome: PromiseSettledResult<T> }> {
+  const session = await page.createCDPSession();
+  try {
+    await session.send('Page.enable');
+    const { frameTree } = await session.send('Page.getFrameTree');
+    let requested = false;
+    session.on('Page.frameRequestedNavigation', (event) => {
+      if (event.frameId === frameTree.frame.id && event.disposition === 'currentTab') requested = true;
+    });
+    const [outcome] = await Promise.allSettled([script()]);
+    return { requested, outcome };
+  } finally {
+    await session.detach().catch(() => undefined);
   }
 }

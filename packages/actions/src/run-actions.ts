@@ -2,12 +2,12 @@ import type { Page } from 'puppeteer-core';
 
 import { capturePdf, captureScreenshot } from './capture.js';
 import { ActionError, actionFailed, describeAction, reasonOf } from './errors.js';
-import { followNavigation } from './navigation.js';
+import { followNavigation, scriptNavigation } from './navigation.js';
 import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
 import { click, NoMatchError, scroll } from './steps/pointer.js';
-import type { Action, ActionResults, RunActionsOptions } from './types.js';
+import type { Action, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
@@ -81,6 +81,11 @@ export async function runActions(
   return results;
 }
 
+/** A timed wait that cannot end within the actions' time: the runner answers it as out of time. */
+class WaitTooLongError extends Error {
+  override name = 'TimeoutError';
+}
+
 interface StepContext {
   remaining(): number;
   settle(remainingMs: number): Promise<void>;
@@ -105,12 +110,16 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
   switch (action.type) {
     case 'wait':
       if (action.selector !== undefined) {
+        // A selector the page cannot parse fails now: waitForSelector would poll it until the time runs out.
+        await (await page.$(action.selector))?.dispose();
         await page.waitForSelector(action.selector, {
           timeout: Math.max(1, ctx.remaining()),
           ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
       } else {
-        await sleep(Math.min(action.milliseconds ?? 0, ctx.remaining()), ctx.signal);
+        // A wait longer than the time left is out of time now, not cut short (the page captured before it ended).
+        if ((action.milliseconds ?? 0) > ctx.remaining()) throw new WaitTooLongError();
+        await sleep(action.milliseconds ?? 0, ctx.signal);
       }
       return;
     case 'click':
@@ -133,9 +142,24 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
     case 'scrape':
       results.scrapes.push({ url: page.url(), html: await readPageHtml(page, ctx.maxScrapeChars) });
       return;
-    case 'executeJavascript':
-      results.javascriptReturns.push(await executeJavascript(page, action.script, ctx.maxBytes));
+    case 'executeJavascript': {
+      // A script that navigates (a form's submit(), `location.href = …`) is followed as a click is.
+      let returned: JavascriptReturn = { type: 'undefined', value: null };
+      let requested = false;
+      const run = async () => {
+        const ran = await scriptNavigation(page, () => executeJavascript(page, action.script, ctx.maxBytes));
+        requested = ran.requested;
+        if (ran.outcome.status === 'fulfilled') returned = ran.outcome.value;
+        // Its value went with the page it left.
+        else if (!requested || !/Execution context was destroyed/i.test(reasonOf(ran.outcome.reason))) {
+          throw ran.outcome.reason;
+        }
+      };
+      const grace = () => (requested ? ctx.graceMs : 0);
+      if (await followNavigation(page, run, grace, ctx.remaining(), ctx.signal)) await settle();
+      results.javascriptReturns.push(returned);
       return;
+    }
     case 'pdf':
       results.pdfs.push(await capturePdf(page, action, output, Math.max(1, ctx.remaining())));
       return;
@@ -143,9 +167,11 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
 }
 
 function outOfTime(index: number, action: Action, selector: string | undefined, timeoutMs: number, cause?: unknown) {
+  const waits = cause instanceof WaitTooLongError && action.type === 'wait' ? action.milliseconds : undefined;
   return new ActionError(
     'SCRAPE_TIMEOUT',
-    `Actions ran out of time (${timeoutMs} ms) at ${describeAction(index, action.type, selector)}.`,
+    `Actions ran out of time (${Math.round(timeoutMs)} ms) at ${describeAction(index, action.type, selector)}` +
+      (waits === undefined ? '.' : `: it waits ${waits} ms, longer than the time left (raise the timeout).`),
     { index, type: action.type, ...(selector === undefined ? {} : { selector }), cause },
   );
 }

@@ -26,6 +26,10 @@ process.on('SIGINT', () => {
   controller.abort();
 });
 
+// A reader that went away (`crawlkit crawl … | head`) stops the command as one Ctrl-C does, the job left resumable,
+// instead of an unhandled EPIPE with its stack trace; what is left to print goes nowhere.
+process.stdout.on('error', () => controller.abort());
+
 const code = await main(process.argv.slice(2), process, controller.signal);
 // Leave once the output is flushed, even if a socket or timer of a library still holds the event loop.
 process.stdout.write('', () => process.exit(code));

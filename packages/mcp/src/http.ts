@@ -72,7 +72,12 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       ...(auth.tenant !== undefined ? { tenant: auth.tenant } : {}),
       ...(resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {}),
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // A call that asks for progress is answered as an event stream, which carries its progress notifications before
+    // the result; every other request as plain JSON.
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !asksForProgress(body),
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -102,4 +107,13 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
         http.closeAllConnections();
       }),
   };
+}
+
+/** Whether a JSON-RPC message (or batch) carries a `progressToken`: its sender takes progress notifications. */
+function asksForProgress(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta?.progressToken !== undefined;
+  });
 }

@@ -18,8 +18,51 @@ const FORMATS = [
   'query',
 ] as const;
 
+/**
+ * `shape` with each optional field taking `null` too, read as absent (`withoutNulls`): hosts that give a model tool
+ * schemas in a strict function-calling form (every field required, the optional ones nullable) have it send `null`
+ * for each field it does not use, which firecrawl-mcp's schemas refuse.
+ */
+function nullable<T extends z.ZodRawShape>(shape: T): Nullable<T> {
+  return Object.fromEntries(
+    Object.entries(shape).map(([key, field]) => [key, field instanceof z.ZodOptional ? field.nullable() : field]),
+  ) as Nullable<T>;
+}
+
+type Nullable<T extends z.ZodRawShape> = {
+  [K in keyof T]: T[K] extends z.ZodOptional<z.ZodType> ? z.ZodNullable<T[K]> : T[K];
+};
+
+/** `value` without its `null` fields (one level: a json format's schema keeps its own). */
+export function withoutNulls<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null)) as {
+    [K in keyof T]: Exclude<T[K], null>;
+  };
+}
+
+/**
+ * A v2 action as firecrawl-mcp describes one (its fields in one object, each used by some types), with the v2
+ * fields it leaves out; the engine checks each action against its type.
+ */
+const actionFields = {
+  type: z.enum(['wait', 'click', 'write', 'press', 'scroll', 'screenshot', 'scrape', 'executeJavascript', 'pdf']),
+  milliseconds: z.number().optional().describe('wait: how long (or selector)'),
+  selector: z.string().optional().describe('wait: the element to wait for; click, scroll: the element'),
+  all: z.boolean().optional().describe('click: every element the selector matches'),
+  text: z.string().optional().describe('write: the text typed into the focused element'),
+  key: z.string().optional().describe('press: the key (Enter, Tab, ArrowDown, ...)'),
+  direction: z.enum(['up', 'down']).optional().describe('scroll'),
+  script: z.string().optional().describe('executeJavascript: its value is returned in actions.javascriptReturns'),
+  fullPage: z.boolean().optional().describe('screenshot'),
+  quality: z.number().optional().describe('screenshot: JPEG quality, 1-100'),
+  viewport: z.object({ width: z.number(), height: z.number() }).optional().describe('screenshot'),
+  format: z.string().optional().describe('pdf: paper format (Letter, A4, ...)'),
+  landscape: z.boolean().optional().describe('pdf'),
+  scale: z.number().optional().describe('pdf'),
+};
+
 /** firecrawl-mcp's scrape options (without `url`). */
-export const scrapeParams = {
+const scrapeFields = {
   formats: z.array(z.enum(FORMATS)).optional(),
   jsonOptions: z.object({ prompt: z.string().optional(), schema: z.record(z.string(), z.any()).optional() }).optional(),
   queryOptions: z
@@ -43,7 +86,7 @@ export const scrapeParams = {
   includeTags: z.array(z.string()).optional(),
   excludeTags: z.array(z.string()).optional(),
   waitFor: z.number().optional(),
-  actions: z.array(z.record(z.string(), z.any())).optional(),
+  actions: z.array(z.looseObject(nullable(actionFields))).optional(),
   mobile: z.boolean().optional(),
   skipTlsVerification: z.boolean().optional(),
   removeBase64Images: z.boolean().optional(),
@@ -55,19 +98,20 @@ export const scrapeParams = {
   proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto']).optional(),
   timeout: z.number().int().positive().optional(),
 };
+export const scrapeParams = nullable(scrapeFields);
 
 export const scrapeShape = { url: z.string().url(), ...scrapeParams };
 
-export const mapShape = {
+export const mapShape = nullable({
   url: z.string().url(),
   search: z.string().optional(),
   sitemap: z.enum(['include', 'skip', 'only']).optional(),
   includeSubdomains: z.boolean().optional(),
   limit: z.number().optional(),
   ignoreQueryParameters: z.boolean().optional(),
-};
+});
 
-export const searchShape = {
+export const searchShape = nullable({
   query: z
     .string()
     .min(1)
@@ -88,9 +132,9 @@ export const searchShape = {
     .optional(),
   highlights: z.boolean().optional(),
   scrapeOptions: z.object(scrapeParams).partial().optional(),
-};
+});
 
-export const crawlShape = {
+export const crawlShape = nullable({
   url: z.string(),
   prompt: z.string().optional(),
   excludePaths: z.array(z.string()).optional(),
@@ -109,13 +153,13 @@ export const crawlShape = {
   deduplicateSimilarURLs: z.boolean().optional(),
   ignoreQueryParameters: z.boolean().optional(),
   scrapeOptions: z.object(scrapeParams).partial().optional(),
-};
+});
 
 /** firecrawl-mcp's batch tool of its 1.x-2.x releases (`{ urls, options }`). */
-export const batchShape = {
+export const batchShape = nullable({
   urls: z.array(z.string().url()).min(1),
   options: z.object(scrapeParams).partial().optional(),
-};
+});
 
 export const idShape = { id: z.string() };
 
@@ -123,8 +167,10 @@ type ScrapeArgs = Partial<{ [K in keyof typeof scrapeParams]: z.output<(typeof s
 
 /** firecrawl-mcp's option fields as v2 scrape options: `jsonOptions` into the json format, and so on. */
 export function scrapeOptionsOf(args: ScrapeArgs): Record<string, unknown> {
-  const { jsonOptions, queryOptions, screenshotOptions, pdfOptions, formats, parsers, ...rest } = args;
+  const { jsonOptions, queryOptions, screenshotOptions, pdfOptions, formats, parsers, actions, ...rest } =
+    withoutNulls(args);
   const out: Record<string, unknown> = { ...rest };
+  if (actions) out.actions = actions.map((action) => withoutNulls(action));
   if (formats?.length) {
     out.formats = formats.map((format) => {
       if (format === 'json') return { type: 'json', ...jsonOptions };

@@ -2,14 +2,46 @@
 import type { Admission } from '@crawlkit/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput } from 'crawlkit';
+import type {
+  BatchScrapeRequestInput,
+  CallOptions,
+  Crawlkit,
+  CrawlRequestInput,
+  ErrorResponse,
+  JobStatusResponse,
+} from 'crawlkit';
 
-import { batchShape, crawlShape, idShape, mapShape, scrapeOptionsOf, scrapeShape, searchShape } from './tool-params.js';
+import {
+  batchShape,
+  crawlShape,
+  idShape,
+  mapShape,
+  scrapeOptionsOf,
+  scrapeShape,
+  searchShape,
+  withoutNulls,
+} from './tool-params.js';
+import { toolResult as result } from './tool-result.js';
 
-/** A v2 answer as a tool result: its JSON as text; a v2 error is the tool's error. */
-function result(value: unknown): CallToolResult {
-  const failed = typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], ...(failed ? { isError: true } : {}) };
+/**
+ * A job's status with every page stored so far, as firecrawl-mcp answers it: it follows `next`, which an agent could
+ * not (no tool reads a `crawlkit://` address), so a status of more pages than one status page holds left the rest out.
+ */
+async function wholeStatus(
+  read: (idOrNext: string) => Promise<JobStatusResponse | ErrorResponse>,
+  id: string,
+): Promise<JobStatusResponse | ErrorResponse> {
+  const first = await read(id);
+  if (!first.success) return first;
+  const { next: firstNext, ...status } = first;
+  const data = [...first.data];
+  for (let next = firstNext; next !== undefined;) {
+    const page = await read(next);
+    if (!page.success) return page;
+    data.push(...page.data);
+    next = page.next;
+  }
+  return { ...status, data };
 }
 
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
@@ -53,7 +85,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: mapShape,
       annotations: READ,
     },
-    async (args, { signal }) => admitted(() => ck.map(args, call(signal))),
+    async (args, { signal }) => admitted(() => ck.map(withoutNulls(args), call(signal))),
   );
 
   server.registerTool(
@@ -71,7 +103,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       admitted(() =>
         ck.search(
           {
-            ...args,
+            ...withoutNulls(args),
             ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
           },
           call(signal),
@@ -89,16 +121,28 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: crawlShape,
       annotations: START,
     },
-    async ({ scrapeOptions, maxConcurrency, webhook, webhookHeaders, ...args }, { signal }) => {
+    async (args, { signal, _meta, sendNotification }) => {
+      const { scrapeOptions, maxConcurrency, webhook, webhookHeaders, ...rest } = withoutNulls(args);
       const body = {
-        ...args,
+        ...rest,
         ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
         ...(webhook ? { webhook: webhookHeaders ? { url: webhook, headers: webhookHeaders } : webhook } : {}),
         ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
       } as CrawlRequestInput;
       const started = await ck.crawl(body, call(signal));
       if (!started.success) return result(started);
-      const status = await ck.waitForJob(started.id, call(signal));
+      // Each page settled is told to a client that asked for progress: a host that resets its request timeout on
+      // progress waits for a long crawl instead of cancelling it.
+      const token = _meta?.progressToken;
+      const onProgress = ({ id, completed, total }: { id: string; completed: number; total: number }) => {
+        if (id !== started.id || token === undefined) return;
+        const params = { progressToken: token, progress: completed, total, message: `${completed} of ${total} pages` };
+        sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      };
+      ck.on('progress', onProgress);
+      const status = await ck.waitForJob(started.id, call(signal)).finally(() => ck.off('progress', onProgress));
+      // The agent cancelled the call before it learnt the crawl's id: nobody could read or stop the crawl after.
+      if (signal.aborted) await ck.cancelCrawl(started.id, session);
       return result(status.success ? { id: started.id, ...status } : status);
     },
   );
@@ -111,7 +155,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: idShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await ck.getCrawlStatus(id, {}, call(signal))),
+    async ({ id }, { signal }) => result(await wholeStatus((at) => ck.getCrawlStatus(at, {}, call(signal)), id)),
   );
 
   server.registerTool(
@@ -124,7 +168,8 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: batchShape,
       annotations: START,
     },
-    async ({ urls, options }, { signal }) => {
+    async (args, { signal }) => {
+      const { urls, options } = withoutNulls(args);
       const body = { urls, ...(options ? scrapeOptionsOf(options) : {}) } as BatchScrapeRequestInput;
       return result(await ck.batchScrape(body, call(signal)));
     },
@@ -138,7 +183,7 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       inputSchema: idShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await ck.getBatchScrapeStatus(id, {}, call(signal))),
+    async ({ id }, { signal }) => result(await wholeStatus((at) => ck.getBatchScrapeStatus(at, {}, call(signal)), id)),
   );
 
   server.registerTool(

@@ -40,7 +40,12 @@ const TEXT_FILES: [keyof Document, string][] = [
   ['rawHtml', '.raw.html'],
 ];
 
-const IMAGE_TYPES: Record<string, string> = { 'image/png': '.png', 'image/jpeg': '.jpg', 'image/webp': '.webp' };
+const FILE_TYPES: Record<string, string> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/webp': '.webp',
+  'application/pdf': '.pdf',
+};
 
 /** `/docs/getting-started.html?x=1` → `docs-getting-started-x-1`; `/` → `index`. */
 export function pathSlug(url: string): string {
@@ -59,15 +64,18 @@ export function pathSlug(url: string): string {
   return slug || 'index';
 }
 
-function decodeImage(value: string): { bytes: Buffer; suffix: string } | undefined {
-  const match = /^data:(image\/[a-z+]+);base64,(.*)$/s.exec(value);
-  if (!match) return undefined;
-  return { bytes: Buffer.from(match[2]!, 'base64'), suffix: IMAGE_TYPES[match[1]!] ?? '.img' };
+/** A screenshot's or a PDF's `data:` URL as its bytes and file suffix. */
+function decodeFile(value: string): { bytes: Buffer; suffix: string } | undefined {
+  const match = /^data:((?:image|application)\/[a-z+]+);base64,(.*)$/s.exec(value);
+  const suffix = match && (FILE_TYPES[match[1]!] ?? (match[1]!.startsWith('image/') ? '.img' : undefined));
+  if (!suffix) return undefined;
+  return { bytes: Buffer.from(match[2]!, 'base64'), suffix };
 }
 
 /**
  * Writes each page as one file per format (`<path-slug>.md`, `.html`, `.raw.html`, `.summary.md`, screenshots as
- * images, and `.json` with everything else: metadata, links, images, json, change tracking) plus `manifest.json`.
+ * images, the actions' screenshots and PDFs, and `.json` with everything else: metadata, links, images, json, change
+ * tracking, the other action results) plus `manifest.json`.
  */
 export class OutDir {
   readonly #dir: string;
@@ -106,20 +114,14 @@ export class OutDir {
       delete rest[key];
     }
     if (document.screenshot) {
-      const image = decodeImage(document.screenshot);
+      const image = decodeFile(document.screenshot);
       if (image) {
         files.screenshot = `${slug}${image.suffix}`;
         await writeFile(join(this.#dir, files.screenshot), image.bytes);
         delete rest.screenshot;
       }
     }
-    const shots = document.actions?.screenshots ?? [];
-    for (const [i, shot] of shots.entries()) {
-      const image = decodeImage(shot);
-      if (!image) continue;
-      files[`actions.screenshots.${i}`] = `${slug}.action-${i + 1}${image.suffix}`;
-      await writeFile(join(this.#dir, `${slug}.action-${i + 1}${image.suffix}`), image.bytes);
-    }
+    if (document.actions) rest.actions = await this.#actionFiles(document.actions, slug, files);
     files.json = `${slug}.json`;
     await writeFile(join(this.#dir, files.json), `${JSON.stringify(rest, null, 2)}\n`);
 
@@ -153,6 +155,33 @@ export class OutDir {
     // Written beside and renamed, so a reader never sees half a manifest.
     await writeFile(`${path}.tmp`, `${JSON.stringify(this.#manifest, null, 2)}\n`);
     await rename(`${path}.tmp`, path);
+  }
+
+  /**
+   * Writes the screenshots and PDFs of the page's actions (`<slug>.action-<n>.png`, `.pdf`) into `files`; answers the
+   * actions left for the `.json` (those written are not repeated there in base64).
+   */
+  async #actionFiles(
+    actions: NonNullable<Document['actions']>,
+    slug: string,
+    files: Record<string, string>,
+  ): Promise<Document['actions'] | undefined> {
+    const left: Record<string, unknown> = { ...actions };
+    for (const key of ['screenshots', 'pdfs'] as const) {
+      const kept: string[] = [];
+      for (const [i, value] of (actions[key] ?? []).entries()) {
+        const file = decodeFile(value);
+        if (!file) {
+          kept.push(value);
+          continue;
+        }
+        files[`actions.${key}.${i}`] = `${slug}.action-${i + 1}${file.suffix}`;
+        await writeFile(join(this.#dir, files[`actions.${key}.${i}`]!), file.bytes);
+      }
+      if (kept.length) left[key] = kept;
+      else delete left[key];
+    }
+    return Object.keys(left).length ? left : undefined;
   }
 
   #uniqueSlug(base: string): string {

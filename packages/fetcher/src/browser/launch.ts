@@ -108,16 +108,12 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
 export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000): Promise<void> {
   const child = launched.browser.process();
   const exited = child ? waitForExit(child) : Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
+  await atMost(
     launched.browser.close().catch(() => undefined),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceMs);
-    }),
-  ]);
-  clearTimeout(timer);
+    graceMs,
+  );
   killGroup(launched.pid);
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+  await atMost(exited, graceMs);
   // Helpers that left the process group (zygote, utility processes) still carry the profile on their command line.
   for (let round = 0; round < 20; round++) {
     const strays = await processesWithArgument(launched.userDataDir);
@@ -126,6 +122,16 @@ export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000)
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await removeProfile(launched.userDataDir);
+}
+
+/** Waits for `work`, or `ms` at most; the timer is cleared either way, so it never holds the process after. */
+async function atMost(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function waitForExit(child: ChildProcess): Promise<void> {

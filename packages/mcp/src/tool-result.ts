@@ -1,0 +1,35 @@
+/** A v2 answer as an MCP tool result. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+type Content = CallToolResult['content'][number];
+
+/**
+ * A v2 answer as a tool result: its JSON as text; a v2 error is the tool's error. Screenshots and PDFs (`data:` URLs:
+ * a page's screenshot, its actions' screenshots and PDFs) follow the JSON as image and resource content, each named
+ * in the JSON by its place, so that a model reads the image instead of its base64 (a full-page screenshot is
+ * megabytes of text).
+ */
+export function toolResult(value: unknown): CallToolResult {
+  const failed = typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
+  const files: Content[] = [];
+  const text = JSON.stringify(
+    value,
+    (_key, field: unknown) => {
+      if (typeof field !== 'string' || !field.startsWith('data:')) return field;
+      const match = /^data:(image\/[a-z+]+|application\/pdf);base64,(.*)$/s.exec(field);
+      if (!match) return field;
+      const [, mimeType, data] = match as unknown as [string, string, string];
+      files.push(
+        mimeType.startsWith('image/')
+          ? { type: 'image', mimeType, data }
+          : {
+              type: 'resource',
+              resource: { uri: `crawlkit://attachment/${files.length + 1}.pdf`, mimeType, blob: data },
+            },
+      );
+      return `(${mimeType} attachment ${files.length}, after this JSON)`;
+    },
+    2,
+  );
+  return { content: [{ type: 'text', text }, ...files], ...(failed ? { isError: true } : {}) };
+}

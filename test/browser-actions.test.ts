@@ -1,0 +1,81 @@
+/**
+ * Browser actions as a user writes them, through `scrape()` on real Chromium: the mistakes and misbehaving pages
+ * a sequence meets (a selector that cannot parse, a wait longer than the time left, a script that navigates).
+ */
+import { type ErrorResponse } from 'crawlkit';
+import { describe, expect, it } from 'vitest';
+
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+import { ISOLATED_ARGS } from './helpers/scrape.ts';
+
+const env = useFixtureEngine({ crawlkit: { store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 } });
+
+describe('browser actions', () => {
+  it('fails a wait for a selector that cannot parse at once, saying so', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/js/form.html`,
+      maxAge: 0,
+      actions: [{ type: 'wait', selector: 'input[' }],
+    });
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
+    // Before: polled until the page's time ran out (18 s), then 'no element matched before the time ran out'.
+    expect((response as ErrorResponse).error).toMatch(/action 0 \(wait "input\["\) failed: invalid selector/);
+  }, 30_000);
+
+  it('answers a wait longer than the time left as out of time, not cut short', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/js/form.html`,
+      maxAge: 0,
+      timeout: 3_000,
+      actions: [{ type: 'wait', milliseconds: 8_000 }],
+    });
+    // Before: success, the 8 s wait cut to the ~2 s left and the page captured as if it had waited.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect((response as ErrorResponse).error).toMatch(
+      /^Actions ran out of time \(\d+ ms\) at action 0 \(wait\): it waits 8000 ms, longer than the time left/,
+    );
+  }, 30_000);
+
+  it('follows a script that navigates, as a click', async () => {
+    const scripts = {
+      "document.querySelector('form').submit()": '/js/search?q=planes',
+      "location.href = '/js/nav-target.html'": '/js/nav-target.html',
+    };
+    for (const [script, target] of Object.entries(scripts)) {
+      const response = await env.ck.scrape({
+        url: `${env.server.url}/js/form.html`,
+        formats: ['markdown'],
+        maxAge: 0,
+        actions: [
+          { type: 'click', selector: '#q' },
+          { type: 'write', text: 'planes' },
+          { type: 'executeJavascript', script },
+          { type: 'scrape' },
+        ],
+      });
+      // Before: SCRAPE_ACTION_ERROR 'Execution context was destroyed' at the script, at the scrape after it, or at
+      // the capture (UNKNOWN_ERROR), whichever ran when the new page came.
+      expect(response.success, JSON.stringify(response)).toBe(true);
+      if (!response.success) return;
+      expect(response.data.actions?.scrapes?.[0]?.url).toBe(`${env.server.url}${target}`);
+      expect(response.data.metadata.url).toBe(`${env.server.url}${target}`);
+    }
+  }, 30_000);
+
+  it('returns the value of a script that does not navigate, without waiting for one', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/js/form.html`,
+      maxAge: 0,
+      actions: [
+        { type: 'executeJavascript', script: "history.pushState({}, '', '/js/elsewhere'); document.title" },
+        { type: 'executeJavascript', script: 'location.pathname' },
+      ],
+    });
+    expect(response.success, JSON.stringify(response)).toBe(true);
+    if (!response.success) return;
+    expect(response.data.actions?.javascriptReturns).toEqual([
+      { type: 'string', value: 'Search form' },
+      { type: 'string', value: '/js/elsewhere' },
+    ]);
+  }, 30_000);
+});
