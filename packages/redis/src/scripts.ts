@@ -16,6 +16,7 @@ import {
   JOB_CREATE,
   JOB_DELETE,
   JOB_DELETE_EXPIRED,
+  JOB_NOTE_FAULT,
   JOB_RELEASE_LEASE,
   JOB_UPDATE,
 } from './scripts/job-scripts.js';
@@ -52,6 +53,7 @@ export const SCRIPTS = {
   PAGE_PRUNE,
   JOB_CREATE,
   JOB_UPDATE,
+  JOB_NOTE_FAULT,
   JOB_DELETE,
   JOB_DELETE_EXPIRED,
   JOB_ACQUIRE_LEASE,

@@ -13,6 +13,7 @@ import { JobCompletion } from './job-completion.js';
 import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 import { isStoreFault, isStoreRefusal } from '../store-faults.js';
+import { StoreStalls } from './store-stalls.js';
 import { CrawlkitError, hasCrawlkitCode } from '../errors.js';
 
 /** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
@@ -92,12 +93,14 @@ export class TaskWorker implements CrawlkitWorker {
   #sweeper: NodeJS.Timeout | undefined;
   #sweeping = false;
   #closed: Promise<void> | undefined;
+  readonly #stalls: StoreStalls;
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? deps.ctx.options.concurrency;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
     this.#storeFaultTimeoutMs = options.storeFaultTimeoutMs ?? 3_600_000;
+    this.#stalls = new StoreStalls(deps.connection.store.jobs);
     this.#jobs = new WorkerJobs({
       connection: deps.connection,
       store: deps.ctx.store,
@@ -127,14 +130,17 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   /**
-   * Runs an item. A store that refuses for good ends the job at once. On the queue's last attempt a failure settles the
-   * task as failed, so that its job can still finish, unless it is a store fault: the item is then queued again (the
-   * page did not fail, the store did) until the store has failed it for `storeFaultTimeoutMs`, which ends the job.
+   * Runs an item. A store that refuses for good ends the job at once. A store fault is noted on the job (its status
+   * says so). On the queue's last attempt a failure settles the task as failed, so that its job can still finish,
+   * unless it is a store fault: the item is then queued again (the page did not fail, the store did) until the store
+   * has failed it for `storeFaultTimeoutMs`, which ends the job.
    */
   async #handleAttempt(item: WorkItem, attempt: WorkAttempt): Promise<void> {
     try {
       await this.handle(item);
     } catch (error) {
+      // Noted before it is told: who hears of the fault finds it in the job's status.
+      if (isStoreFault(error)) await this.#stalls.note(item.jobId, error);
       this.#deps.internalError(item.jobId, error);
       if (isStoreRefusal(error)) return this.#failOnStore(item, error);
       if (!attempt.final) throw error;

@@ -1,0 +1,148 @@
+/**
+ * A job whose store faults for a while (Redis at `maxmemory` under `noeviction`), run by a `crawlkit worker` process
+ * on a real `redis-server` of the file's own, a prefix per test.
+ *
+ * - While its workers cannot store its pages, the job's status says so in its `warning` (which fault, since when,
+ *   what to do, when it gives up), and `crawlkit status` prints it; the warning goes once a page is stored again.
+ *   Before, the status showed a job that simply did not move.
+ */
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createRedisStore, redis } from '@crawlkit/redis';
+import { Crawlkit, type CrawlErrorsResponse } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { ok } from './helpers-batch.ts';
+import { ensureBuilt, runCli, startCli } from './cli-helpers.ts';
+import { ownRedisServer, stopOwnRedisServer, type RedisServer } from './setup/redis.ts';
+
+let server: RedisServer | undefined;
+let dir: string;
+/** An endless site: each page links three more. */
+let site: Server;
+let siteUrl = '';
+const env = { CRAWLKIT_REDIS_URL: '', CRAWLKIT_REDIS_PREFIX: '' };
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await ownRedisServer(['--maxmemory-policy', 'noeviction']);
+  dir = mkdtempSync(join(tmpdir(), 'ck-store-stalls-'));
+  site = createServer((req, res) => {
+    const n = Number(req.url?.split('/').pop()) || 0;
+    const links = [1, 2, 3].map((i) => `<a href="/p/${n * 3 + i}">page ${n * 3 + i}</a>`).join(' ');
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(
+      `<html><head><title>P${n}</title></head><body><main><h1>Page ${n}</h1><p>${links}</p></main></body></html>`,
+    );
+  });
+  site.listen(0, '127.0.0.1');
+  await once(site, 'listening');
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+}, 180_000);
+afterAll(async () => {
+  await stopOwnRedisServer(server);
+  site?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A `crawlkit worker` process on the prefix, resolved once it takes tasks; `output` waits for a line of its. */
+async function startWorker(prefix: string, flags: string[] = []) {
+  const child = startCli(
+    [
+      'worker',
+      '--engine',
+      'http',
+      '--redis',
+      server!.url,
+      '--redis-prefix',
+      prefix,
+      '--task-lock-ms',
+      '1000',
+      ...flags,
+    ],
+    { cwd: dir, env },
+  );
+  let output = '';
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stderr!.on('data', (chunk: string) => {
+    output += chunk;
+    for (const w of waiters.filter((w) => w.pattern.test(output))) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  });
+  const output$ = (pattern: RegExp) =>
+    pattern.test(output) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ pattern, resolve }));
+  await output$(/taking tasks from/);
+  return {
+    output: output$,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await child.result;
+    },
+  };
+}
+
+/** The first `count` documents of a running job, as they are stored. */
+async function firstPages(ck: Crawlkit, id: string, count: number): Promise<string[]> {
+  const urls: string[] = [];
+  for await (const doc of ck.watch(id)) {
+    urls.push(doc.metadata.sourceURL);
+    if (urls.length === count) break;
+  }
+  return urls;
+}
+
+describe('a job whose Redis is full', () => {
+  it(
+    'says in its status that it waits on the store, and why, until a page is stored again',
+    { timeout: 90_000 },
+    async () => {
+      if (!server) return;
+      const prefix = `ck-stall-${randomUUID().slice(0, 8)}`;
+      const admin = await createRedisStore({ url: server.url, prefix: `${prefix}-admin` });
+      const submitter = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
+      const worker = await startWorker(prefix);
+      try {
+        const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 400, crawlEntireDomain: true }));
+        await firstPages(submitter, id, 5);
+        await admin.client.config('SET', 'maxmemory', '1');
+        // The worker notes the fault on the job before it prints it.
+        await worker.output(new RegExp(`error \\(not a page\\) job ${id}: .*OOM command not allowed`));
+
+        const stalled = ok(await submitter.getCrawlStatus(id));
+        expect(stalled.status).toBe('scraping');
+        expect(stalled.warning).toMatch(/^The job is waiting on its store: since \d{4}-\d\d-\d\dT[\d:.]+Z /);
+        expect(stalled.warning).toContain('OOM command not allowed');
+        expect(stalled.warning).toContain('raise maxmemory');
+        expect(stalled.warning).toContain('noeviction');
+        expect(stalled.warning).toContain('--store-fault-timeout-ms');
+        const status = await runCli(['status', id, '--redis', server.url, '--redis-prefix', prefix], { cwd: dir, env });
+        expect(status.code).toBe(0);
+        expect(status.stderr).toContain('warning: The job is waiting on its store');
+
+        // Room again: once a page is stored, the job moves and the warning is gone.
+        await admin.client.config('SET', 'maxmemory', '0');
+        const stored = stalled.completed;
+        for await (const _doc of submitter.watch(id, {})) {
+          const moving = ok(await submitter.getCrawlStatus(id, { skip: 0, limit: 1 }));
+          if (moving.completed <= stored) continue;
+          expect(moving.warning).toBeUndefined();
+          break;
+        }
+        await submitter.cancelCrawl(id);
+      } finally {
+        await admin.client.config('SET', 'maxmemory', '0');
+        await worker.stop();
+        await submitter.close();
+        await admin.close();
+      }
+    },
+  );
+});
