@@ -5,6 +5,9 @@
  * - While its workers cannot store its pages, the job's status says so in its `warning` (which fault, since when,
  *   what to do, when it gives up), and `crawlkit status` prints it; the warning goes once a page is stored again.
  *   Before, the status showed a job that simply did not move.
+ * - Past `storeFaultTimeoutMs` (`--store-fault-timeout-ms`) the job ends failed while Redis is still full, its error
+ *   naming the fault and the option, and the pages stored before the fault are all there. Before, a full Redis kept
+ *   BullMQ from delivering the tasks again, so the timeout was never reached and the job stayed `scraping`.
  */
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -137,6 +140,57 @@ describe('a job whose Redis is full', () => {
           break;
         }
         await submitter.cancelCrawl(id);
+      } finally {
+        await admin.client.config('SET', 'maxmemory', '0');
+        await worker.stop();
+        await submitter.close();
+        await admin.close();
+      }
+    },
+  );
+
+  it(
+    'ends failed past --store-fault-timeout-ms, saying why, and keeps the pages stored',
+    { timeout: 90_000 },
+    async () => {
+      if (!server) return;
+      const prefix = `ck-stall-timeout-${randomUUID().slice(0, 8)}`;
+      const admin = await createRedisStore({ url: server.url, prefix: `${prefix}-admin` });
+      const submitter = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
+      const worker = await startWorker(prefix, ['--store-fault-timeout-ms', '1500']);
+      try {
+        const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 400, crawlEntireDomain: true }));
+        const before = await firstPages(submitter, id, 5);
+        await admin.client.config('SET', 'maxmemory', '1');
+
+        // Read while Redis is still full.
+        const ended = ok(await submitter.waitForJob(id));
+        expect(ended.status).toBe('failed');
+        expect(ended.warning).toBeUndefined();
+        const kept = ended.data.map((doc) => doc.metadata.sourceURL);
+        expect(kept).toEqual(expect.arrayContaining(before));
+        expect(ended.completed).toBe(kept.length);
+
+        // Room again: the job's error (v2's errors list) is written, and nothing stored is lost.
+        await admin.client.config('SET', 'maxmemory', '0');
+        let errors: CrawlErrorsResponse['errors'] = [];
+        while (errors.length === 0) {
+          errors = ((await submitter.getCrawlErrors(id)) as CrawlErrorsResponse).errors;
+          if (errors.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatchObject({ code: 'STORE_IO', url: expect.stringContaining(siteUrl) });
+        expect(errors[0]!.error).toMatch(
+          /^The store kept failing this job's pages for \d+ s, past storeFaultTimeoutMs/,
+        );
+        expect(errors[0]!.error).toContain('--store-fault-timeout-ms');
+        expect(errors[0]!.error).toContain('OOM command not allowed');
+        expect(errors[0]!.error).toContain('raise maxmemory');
+        // Pages a worker had started before it read the job again (within 1 s, as for a cancel) may be stored after.
+        const after = ok(await submitter.waitForJob(id));
+        expect(after.status).toBe('failed');
+        expect(after.data.map((doc) => doc.metadata.sourceURL)).toEqual(expect.arrayContaining(kept));
+        expect(after.completed).toBe(after.data.length);
       } finally {
         await admin.client.config('SET', 'maxmemory', '0');
         await worker.stop();

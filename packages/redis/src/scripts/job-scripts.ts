@@ -59,6 +59,13 @@ end
 return 1
 `;
 /**
+ * `JOB_UPDATE` for a patch that ends the job, run even when Redis is at `maxmemory` under `noeviction` (Redis 7's
+ * `allow-oom`): a job ended while Redis is full (its store faults past `storeFaultTimeoutMs`, a cancel) reads ended.
+ * It writes a few fields of a key that exists.
+ */
+export const JOB_END = `#!lua flags=allow-oom
+${JOB_UPDATE}`;
+/**
  * ARGV: prefix, id, at, code, message. Notes a passing store fault on a `scraping` job's hash (`faultSince`,
  * `faultAt`, `faultCode`, `fault`), even at `maxmemory` (`allow-oom`: a few small fields, so that a status read says
  * why the job stalls). `faultSince` is kept while no page was stored since the last note (`updatedAt <= faultAt`).

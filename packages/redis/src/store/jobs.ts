@@ -141,7 +141,14 @@ export class RedisJobStore implements JobStore {
         else if (OPTIONAL.has(field)) pairs.push(field, '');
       }
       pairs.push('updatedAt', patch.updatedAt ?? Date.now());
-      await this.#redis.run('JOB_UPDATE', id, Date.now(), ...pairs);
+      const now = Date.now();
+      if (patch.status === undefined || patch.status === 'scraping') {
+        await this.#redis.run('JOB_UPDATE', id, now, ...pairs);
+        return;
+      }
+      // A job's end is written even at maxmemory, so that a job ended on a full Redis reads ended. A Redis before 7
+      // does not compile the script's flags: the plain update runs (and says what failed, if it did).
+      await this.#redis.run('JOB_END', id, now, ...pairs).catch(() => this.#redis.run('JOB_UPDATE', id, now, ...pairs));
     });
   }
 
