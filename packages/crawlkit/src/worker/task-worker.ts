@@ -277,9 +277,9 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   /**
-   * The job's running slots (its `maxConcurrency`) for one delivery: a slot held is leased for a task lock's time and
-   * renewed while the page runs, so that a killed worker's slot frees itself as soon as its task goes to another
-   * worker (before, it was leased for the scrape's timeout plus 30 s: a job with `maxConcurrency` waited 60 s).
+   * The job's running slots (its `maxConcurrency`) for one delivery: a slot held is leased for a task lock's time
+   * (`WorkQueue.lockMs`) and renewed every third of it while the page runs, so that a killed worker's slot frees
+   * itself as soon as its task goes to another worker.
    */
   #jobSlots(jobId: string, limit: number, holder: string): NonNullable<JobTasks['jobSlots']> {
     const { coordination, queue } = this.#deps.connection;
