@@ -54,23 +54,14 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A `crawlkit worker` process on the prefix, resolved once it takes tasks; `output` waits for a line of its. */
-async function startWorker(prefix: string, flags: string[] = []) {
-  const child = startCli(
-    [
-      'worker',
-      '--engine',
-      'http',
-      '--redis',
-      server!.url,
-      '--redis-prefix',
-      prefix,
-      '--task-lock-ms',
-      '1000',
-      ...flags,
-    ],
-    { cwd: dir, env },
-  );
+/**
+ * A deployment of its own prefix: a `crawlkit worker` process (`flags` added; resolved once it takes tasks), a
+ * submitting engine and an admin client of the server; `workerOutput` waits for a pattern in the worker's output.
+ */
+async function deployment(flags: string[] = []) {
+  const prefix = `ck-stall-${randomUUID().slice(0, 8)}`;
+  const args = ['worker', '--engine', 'http', '--redis', server!.url, '--redis-prefix', prefix];
+  const child = startCli([...args, '--task-lock-ms', '1000', ...flags], { cwd: dir, env });
   let output = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   child.stderr!.on('data', (chunk: string) => {
@@ -80,14 +71,23 @@ async function startWorker(prefix: string, flags: string[] = []) {
       w.resolve();
     }
   });
-  const output$ = (pattern: RegExp) =>
+  const workerOutput = (pattern: RegExp) =>
     pattern.test(output) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ pattern, resolve }));
-  await output$(/taking tasks from/);
+  const admin = await createRedisStore({ url: server!.url, prefix: `${prefix}-admin` });
+  const submitter = new Crawlkit({ backend: redis({ url: server!.url, prefix }), engine: 'http' });
+  await workerOutput(/taking tasks from/);
   return {
-    output: output$,
-    async stop() {
+    prefix,
+    submitter,
+    workerOutput,
+    /** Redis full (`maxmemory` 1 byte) or not (0: no limit). */
+    full: (full: boolean) => admin.client.config('SET', 'maxmemory', full ? '1' : '0'),
+    close: async () => {
+      await admin.client.config('SET', 'maxmemory', '0');
       if (child.exitCode === null) child.kill('SIGTERM');
       await child.result;
+      await submitter.close();
+      await admin.close();
     },
   };
 }
@@ -108,16 +108,13 @@ describe('a job whose Redis is full', () => {
     { timeout: 90_000 },
     async () => {
       if (!server) return;
-      const prefix = `ck-stall-${randomUUID().slice(0, 8)}`;
-      const admin = await createRedisStore({ url: server.url, prefix: `${prefix}-admin` });
-      const submitter = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
-      const worker = await startWorker(prefix);
+      const { prefix, submitter, workerOutput, full, close } = await deployment();
       try {
         const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 400, crawlEntireDomain: true }));
         await firstPages(submitter, id, 5);
-        await admin.client.config('SET', 'maxmemory', '1');
+        await full(true);
         // The worker notes the fault on the job before it prints it.
-        await worker.output(new RegExp(`error \\(not a page\\) job ${id}: .*OOM command not allowed`));
+        await workerOutput(new RegExp(`error \\(not a page\\) job ${id}: .*OOM command not allowed`));
 
         const stalled = ok(await submitter.getCrawlStatus(id));
         expect(stalled.status).toBe('scraping');
@@ -131,7 +128,7 @@ describe('a job whose Redis is full', () => {
         expect(status.stderr).toContain('warning: The job is waiting on its store');
 
         // Room again: once a page is stored, the job moves and the warning is gone.
-        await admin.client.config('SET', 'maxmemory', '0');
+        await full(false);
         const stored = stalled.completed;
         for await (const _doc of submitter.watch(id, {})) {
           const moving = ok(await submitter.getCrawlStatus(id, { skip: 0, limit: 1 }));
@@ -141,10 +138,7 @@ describe('a job whose Redis is full', () => {
         }
         await submitter.cancelCrawl(id);
       } finally {
-        await admin.client.config('SET', 'maxmemory', '0');
-        await worker.stop();
-        await submitter.close();
-        await admin.close();
+        await close();
       }
     },
   );
@@ -154,14 +148,11 @@ describe('a job whose Redis is full', () => {
     { timeout: 90_000 },
     async () => {
       if (!server) return;
-      const prefix = `ck-stall-timeout-${randomUUID().slice(0, 8)}`;
-      const admin = await createRedisStore({ url: server.url, prefix: `${prefix}-admin` });
-      const submitter = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
-      const worker = await startWorker(prefix, ['--store-fault-timeout-ms', '1500']);
+      const { submitter, full, close } = await deployment(['--store-fault-timeout-ms', '1500']);
       try {
         const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 400, crawlEntireDomain: true }));
         const before = await firstPages(submitter, id, 5);
-        await admin.client.config('SET', 'maxmemory', '1');
+        await full(true);
 
         // Read while Redis is still full.
         const ended = ok(await submitter.waitForJob(id));
@@ -172,7 +163,7 @@ describe('a job whose Redis is full', () => {
         expect(ended.completed).toBe(kept.length);
 
         // Room again: the job's error (v2's errors list) is written, and nothing stored is lost.
-        await admin.client.config('SET', 'maxmemory', '0');
+        await full(false);
         let errors: CrawlErrorsResponse['errors'] = [];
         while (errors.length === 0) {
           errors = ((await submitter.getCrawlErrors(id)) as CrawlErrorsResponse).errors;
@@ -192,10 +183,7 @@ describe('a job whose Redis is full', () => {
         expect(after.data.map((doc) => doc.metadata.sourceURL)).toEqual(expect.arrayContaining(kept));
         expect(after.completed).toBe(after.data.length);
       } finally {
-        await admin.client.config('SET', 'maxmemory', '0');
-        await worker.stop();
-        await submitter.close();
-        await admin.close();
+        await close();
       }
     },
   );
