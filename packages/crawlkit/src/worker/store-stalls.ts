@@ -38,6 +38,16 @@ export class StoreStalls {
     return since;
   }
 
+  /**
+   * Whether this worker noted a fault within twice `storeFaultTimeoutMs`: its stalled jobs may reach the timeout with
+   * no task of theirs delivered again (a full Redis keeps BullMQ from recording the failed attempts).
+   */
+  watching(): boolean {
+    const now = Date.now();
+    for (const [jobId, { at }] of this.#noted) if (now - at > 2 * this.#timeoutMs) this.#noted.delete(jobId);
+    return this.#noted.size > 0;
+  }
+
   /** Whether a job whose store fault began at `since` has waited `storeFaultTimeoutMs`. */
   expired(since: number): boolean {
     return Date.now() - since >= this.#timeoutMs;

@@ -203,7 +203,7 @@ export class TaskWorker implements CrawlkitWorker {
 
   /**
    * Ends a job that cannot go on failed, once, and drops its queued tasks so that no worker fetches them. The end is
-   * written even on a full Redis (its store writes a job's end with `allow-oom`); what follows it waits for the store to take it.
+   * written even on a full Redis (its store writes a job's end with `allow-oom`); what follows waits for room.
    */
   async #endJob(jobId: string, error: unknown): Promise<void> {
     const { store } = this.#deps.connection;
@@ -337,12 +337,15 @@ export class TaskWorker implements CrawlkitWorker {
     if (this.#sweeping || this.#closed) return;
     this.#sweeping = true;
     try {
-      await this.#completion.sweep();
+      let faulted = false;
+      await this.#completion.sweep().catch((error: unknown) => {
+        this.#deps.internalError('', error);
+        faulted = isStoreFault(error);
+      });
+      // The jobs stalled on the store past storeFaultTimeoutMs end, whether or not a task of theirs is delivered again.
+      if (faulted || this.#stalls.watching()) await this.#endStalledJobs();
     } catch (error) {
       this.#deps.internalError('', error);
-      // The store still faults: the jobs stalled on it past storeFaultTimeoutMs end, whether or not a task of theirs
-      // is delivered again (BullMQ cannot record a failed attempt on a full Redis).
-      if (isStoreFault(error)) await this.#endStalledJobs().catch((e: unknown) => this.#deps.internalError('', e));
     } finally {
       this.#sweeping = false;
     }
