@@ -110,7 +110,7 @@ describe('a job whose Redis is full', () => {
       if (!server) return;
       const { prefix, submitter, workerOutput, full, close } = await deployment();
       try {
-        const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 400, crawlEntireDomain: true }));
+        const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 100_000, crawlEntireDomain: true }));
         await firstPages(submitter, id, 5);
         await full(true);
         // The worker notes the fault on the job before it prints it.
@@ -152,7 +152,7 @@ describe('a job whose Redis is full', () => {
       if (!server) return;
       const { submitter, full, close } = await deployment(['--store-fault-timeout-ms', '1500']);
       try {
-        const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 400, crawlEntireDomain: true }));
+        const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 100_000, crawlEntireDomain: true }));
         const before = await firstPages(submitter, id, 5);
         await full(true);
 
