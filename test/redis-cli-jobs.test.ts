@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { ensureBuilt, runCli, startCli } from './cli-helpers.ts';
 import { treeSite } from './distributed/tree-site.ts';
+import { expectFetchedOnce } from './helpers/fetched-once.ts';
 import { testRedis } from './setup/redis.ts';
 
 const testRedisUrl = await testRedis();
@@ -73,15 +74,7 @@ describe.skipIf(!testRedisUrl)('crawlkit crawl and batch --redis', () => {
       expect(crawl.stderr).toMatch(/crawl \S+ queued in Redis at .* \(prefix ck-cli-jobs-/);
       const pages = pagesOf(crawl.stdout).map((u) => new URL(u).pathname);
       expect(pages.sort()).toEqual(site.paths().sort());
-      // Each page fetched once, by the worker: the command runs no page.
-      const paths = new Set(site.paths());
-      expect(
-        site.hits
-          .map((h) => h.path)
-          .filter((path) => paths.has(path))
-          .sort(),
-      ).toEqual(site.paths().sort());
-      for (const path of site.paths()) expect(workerOutput).toContain(`${server.url}${path} (200)`);
+      expectFetchedOnce(site, server.url, workerOutput);
     },
   );
 

@@ -8,23 +8,13 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 
-import type * as crawlkit from 'crawlkit';
-import type * as crawlkitStore from '@crawlkit/store';
+import { loadMonitorBuild } from './monitor-build.ts';
 
 const [entry, pagesArg] = process.argv.slice(2);
 const count = Number(pagesArg);
-const root = resolve(dirname(entry!), '..', '..', '..');
-const url = (path: string) => pathToFileURL(path).href;
-const { Crawlkit } = (await import(url(entry!))) as typeof crawlkit;
-const { createSqliteStore } = (await import(url(join(root, 'packages/store/dist/index.js')))) as typeof crawlkitStore;
-const monitorStore = (await import(url(join(dirname(entry!), 'monitors/monitor-store.js')))) as {
-  writeCheck(store: unknown, id: string, check: unknown): Promise<void>;
-  addCheck(store: unknown, monitorId: string, id: string, at: number): Promise<void>;
-  readMonitor(store: unknown, id: string): Promise<{ meta: unknown[]; slots: number[] }>;
-};
+const { Crawlkit, createSqliteStore, monitorStore } = await loadMonitorBuild(entry!);
 
 const gc = (globalThis as { gc?: () => void }).gc!;
 const dir = mkdtempSync(join(tmpdir(), 'ck-bench-checks-'));

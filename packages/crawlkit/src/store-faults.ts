@@ -1,3 +1,5 @@
+import type { JobRecord } from '@crawlkit/store';
+
 import { CrawlkitError, hasCrawlkitCode, type CrawlkitCodedError } from './errors.js';
 import type { CrawlkitErrorCode } from './error-codes.js';
 import { sleep } from '@crawlkit/actions';
@@ -71,4 +73,18 @@ export async function retryStoreFaults<T>(
       if (signal?.aborted) throw error;
     }
   }
+}
+
+/**
+ * The status `warning` of a running job stalled on its store: its workers met a passing fault (`JobStore.noteStoreFault`)
+ * and stored no page since. Which fault, since when, what to do (in the store's message) and when the job gives up.
+ */
+export function storeStallWarning(job: JobRecord): string | undefined {
+  const fault = job.storeFault;
+  if (job.status !== 'scraping' || !fault || fault.at < job.updatedAt) return undefined;
+  return (
+    `The job is waiting on its store: since ${new Date(fault.since).toISOString()} its workers cannot store its ` +
+    `pages (${fault.code}: ${fault.message}). It goes on once the store takes them; it ends failed once the store ` +
+    'has failed it for storeFaultTimeoutMs (crawlkit worker --store-fault-timeout-ms, an hour by default).'
+  );
 }

@@ -56,6 +56,8 @@ describe.skipIf(!testRedisUrl)('redisFailure', () => {
         await admin.config('SET', 'maxmemory', '0');
       }
       expect(redisFailure(outOfMemory)).toMatchObject({ code: 'STORE_IO', message: /OOM command not allowed/ });
+      // What the operator does about it, in the message every worker line and job status carries.
+      expect((redisFailure(outOfMemory) as Error).message).toMatch(/noeviction\): raise maxmemory .* or free memory/);
     } finally {
       limited.disconnect();
       admin.disconnect();
@@ -68,6 +70,8 @@ describe.skipIf(!testRedisUrl)('redisFailure', () => {
       'ERR max number of clients reached',
     ];
     for (const reply of replies) expect(redisFailure(new Error(reply))).toMatchObject({ code: 'STORE_IO' });
+    expect(redisFailure(new Error(replies[0])).message).toContain('raise maxmemory');
+    expect(redisFailure(new Error(replies[1])).message).toContain('raise maxclients');
     expect(redisFailure(new Error('ERR unknown command `EVALSHA_RO`'))).toMatchObject({ code: 'REDIS_REFUSED' });
   });
 });

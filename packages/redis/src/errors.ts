@@ -72,6 +72,24 @@ function refusalFix(message: string): string {
   return 'report it with the message: crawlkit sent a command this Redis refuses';
 }
 
+/** What the operator does about a passing state of the server, by its reply; crawlkit retries meanwhile. */
+function passingFix(message: string): string {
+  if (/(?:^|-)OOM\b/.test(message)) {
+    return 'Redis is at its maxmemory and refuses writes (maxmemory-policy noeviction): raise maxmemory (CONFIG SET maxmemory, and in redis.conf) or free memory (lower jobResultTtlMs, keep fewer formats, delete finished jobs)';
+  }
+  if (/(?:^|-)BUSY\b/.test(message)) {
+    return 'a script or module command holds Redis: it answers once that ends (SCRIPT KILL stops a script that wrote nothing)';
+  }
+  if (/(?:^|-)LOADING\b/.test(message)) return 'Redis is loading its data set into memory: it answers once loaded';
+  if (/(?:^|-)MISCONF\b/.test(message)) {
+    return 'Redis refuses writes because its last snapshot failed: see its log (disk full, permissions) and fix what stops the snapshot';
+  }
+  if (/^ERR max number of clients/.test(message)) {
+    return 'Redis has as many clients as its maxclients: raise maxclients (CONFIG SET maxclients) or close other clients';
+  }
+  return 'crawlkit retries until Redis takes the command: check the server (a replica or a cluster in transition: point the URL at the primary)';
+}
+
 /** Whether a Redis reply refuses the command for good (see `REFUSED`), as opposed to a passing state of the server. */
 export function isRefusal(message: string): boolean {
   return REFUSED.test(message) && !PASSING.test(message);
@@ -81,8 +99,8 @@ export function isRefusal(message: string): boolean {
  * A Redis failure on a store or queue path: `REDIS_UNAVAILABLE` when the server did not answer within
  * `commandTimeoutMs` or cannot be reached (so a call answers in time, and says so, instead of waiting for Redis to
  * return); `REDIS_REFUSED` when Redis refused the command for good (`isRefusal`: its message says what to fix);
- * else the store's `STORE_IO` (out of memory and other passing states: worth retrying). The driver's error is the
- * `cause`.
+ * else the store's `STORE_IO` (out of memory and other passing states: worth retrying; its message says what the
+ * operator does). The driver's error is the `cause`.
  */
 export function redisFailure(
   cause: unknown,
@@ -109,7 +127,9 @@ export function redisFailure(
       cause,
     });
   }
-  return new StoreError('STORE_IO', `Redis command failed: ${message}`, { cause });
+  return new StoreError('STORE_IO', `Redis command failed: ${message.replace(/\.\s*$/, '')}; ${passingFix(message)}`, {
+    cause,
+  });
 }
 
 /**

@@ -16,6 +16,8 @@ import {
   JOB_CREATE,
   JOB_DELETE,
   JOB_DELETE_EXPIRED,
+  JOB_END,
+  JOB_NOTE_FAULT,
   JOB_RELEASE_LEASE,
   JOB_UPDATE,
 } from './scripts/job-scripts.js';
@@ -52,6 +54,8 @@ export const SCRIPTS = {
   PAGE_PRUNE,
   JOB_CREATE,
   JOB_UPDATE,
+  JOB_END,
+  JOB_NOTE_FAULT,
   JOB_DELETE,
   JOB_DELETE_EXPIRED,
   JOB_ACQUIRE_LEASE,

@@ -199,6 +199,7 @@ export async function statusCommand(ctx: CommandContext, id: string, command: Co
     `expires:     ${status.expiresAt}`,
   ];
   ctx.write(`${lines.join('\n')}\n`);
+  if (status.warning) ctx.note(`warning: ${status.warning}`);
   if (status.status === 'scraping') ctx.note(`\nFollow or resume it with: crawlkit resume ${id}${ctx.whereFlags()}`);
   return EXIT.ok;
 }

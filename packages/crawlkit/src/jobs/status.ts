@@ -6,6 +6,7 @@ import type { CrawlErrorsResponse, Document, JobStatusResponse } from '../v2/typ
 import { nextTurn } from '../next-turn.js';
 import { jobAddress } from './job-address.js';
 import { decodeDocument, storedJobOf } from '../codec/records.js';
+import { storeStallWarning } from '../store-faults.js';
 
 /** A status page is cut so that its documents stay under this many characters of JSON (always at least one). */
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
@@ -109,7 +110,8 @@ export async function buildJobStatus(
   if (served < resultCount) {
     response.next = jobAddress(job.kind, job.id, { skip: served, limit: query.limit }, query.baseUrl);
   }
-  const warning = job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined;
+  const warning =
+    storeStallWarning(job) ?? (job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined);
   if (warning) response.warning = warning;
   return response;
 }

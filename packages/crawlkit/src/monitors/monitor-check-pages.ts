@@ -9,6 +9,7 @@ import type { Store } from '@crawlkit/store';
 import { monitorCheckPagesCodec } from '../codec/monitor-records.js';
 import { historyRecord } from '../codec/history-record.js';
 import { CrawlkitError } from '../errors.js';
+import type { JudgedInput } from './monitor-judge.js';
 import type { MonitorCheckValue } from './monitor-store.js';
 
 type Closed = NonNullable<MonitorCheckValue['closed']>;
@@ -19,6 +20,8 @@ export type ChunkCounts = NonNullable<Closed['chunks']>[number];
 /** Pages a chunk holds: a few hundred pages with their diffs are tens to hundreds of KB of JSON. */
 export const PAGES_PER_CHUNK = 500;
 
+const STATUSES = ['same', 'changed', 'new', 'removed', 'error'] as const satisfies readonly Status[];
+
 const chunks = historyRecord('crawlkit:monitor-check-pages', monitorCheckPagesCodec);
 const chunkKey = (checkId: string, n: number) => `${checkId}#${n}`;
 
@@ -28,15 +31,63 @@ const countsOf = (pages: readonly Page[]): ChunkCounts => {
   return counts;
 };
 
+/**
+ * Writes the pages of a check being closed as they are made, a chunk at a time (stamped `at`), so that a close holds
+ * one chunk of pages, not the check's. Each chunk's pages given a text are judged (`judge`) before it is written.
+ */
+export class PageChunks {
+  /** The counts of the chunks written. */
+  readonly counts: ChunkCounts[] = [];
+  readonly #store: Store;
+  readonly #checkId: string;
+  readonly #at: number;
+  readonly #judge: ((inputs: JudgedInput[]) => Promise<void>) | undefined;
+  #pages: Page[] = [];
+  #texts: JudgedInput[] = [];
+
+  constructor(store: Store, checkId: string, at: number, judge?: (inputs: JudgedInput[]) => Promise<void>) {
+    this.#store = store;
+    this.#checkId = checkId;
+    this.#at = at;
+    this.#judge = judge;
+  }
+
+  async add(page: Page, text?: string): Promise<void> {
+    this.#pages.push(page);
+    if (text !== undefined && this.#judge) this.#texts.push({ page, text });
+    if (this.#pages.length >= PAGES_PER_CHUNK) await this.#write();
+  }
+
+  /** Writes the last chunk; resolves to the chunks' counts. */
+  async finish(): Promise<ChunkCounts[]> {
+    if (this.#pages.length > 0) await this.#write();
+    return this.counts;
+  }
+
+  async #write(): Promise<void> {
+    const [pages, texts] = [this.#pages, this.#texts];
+    [this.#pages, this.#texts] = [[], []];
+    if (texts.length > 0) await this.#judge?.(texts);
+    await chunks.write(this.#store, chunkKey(this.#checkId, this.counts.length), { pages }, this.#at);
+    this.counts.push(countsOf(pages));
+  }
+}
+
 /** Writes the pages of a check being closed, a chunk at a time (stamped `at`); resolves to the chunks' counts. */
 export async function writeChunks(store: Store, checkId: string, pages: readonly Page[], at: number) {
-  const counts: ChunkCounts[] = [];
-  for (let n = 0; n * PAGES_PER_CHUNK < pages.length; n++) {
-    const chunk = pages.slice(n * PAGES_PER_CHUNK, (n + 1) * PAGES_PER_CHUNK);
-    await chunks.write(store, chunkKey(checkId, n), { pages: chunk }, at);
-    counts.push(countsOf(chunk));
+  const writer = new PageChunks(store, checkId, at);
+  for (const page of pages) await writer.add(page);
+  return writer.finish();
+}
+
+/** A closed check's summary from its chunks' counts. */
+export function summaryOfChunks(counts: readonly ChunkCounts[]): Closed['summary'] {
+  const summary: Closed['summary'] = { totalPages: 0, same: 0, changed: 0, new: 0, removed: 0, error: 0 };
+  for (const chunk of counts) {
+    for (const status of STATUSES) summary[status] += chunk[status];
+    summary.totalPages += inChunk(chunk, undefined);
   }
-  return counts;
+  return summary;
 }
 
 /** Deletes the `count` chunks of a check's pages. */

@@ -27,7 +27,8 @@ describe('feedPages', () => {
       code: 'WEBHOOK_DELIVERY_FAILED',
       error: 'Webhook event crawl.page was not delivered after 1 attempt: HTTP 404',
     });
-    const pages = await feedPages(store, job.id, '0192f0a4-0000-7000-8000-000000000001', 'target-1', []);
+    const pages: { url: string; status: string }[] = [];
+    await feedPages(store, job.id, '0192f0a4-0000-7000-8000-000000000001', 'target-1', { add: (p) => pages.push(p) });
     expect(pages.map((p) => [p.url, p.status])).toEqual([['https://example.com/gone', 'error']]);
   });
 });

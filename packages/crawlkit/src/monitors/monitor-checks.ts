@@ -13,7 +13,9 @@ import { failedPages, storedDocuments } from '../jobs/stored-results.js';
 import type { ScheduleRun } from '../schedules/schedule-runs.js';
 import { queueCheckCompleted, queueSearchChanges } from './monitor-events.js';
 import { judgePages, type JudgedInput } from './monitor-judge.js';
+import type { CheckSearchValue } from './monitor-search.js';
 import { runSearches, searchPages, type CheckSearch, type PageMaker } from './monitor-search.js';
+import { PageChunks, summaryOfChunks } from './monitor-check-pages.js';
 import { addCheck, readCheck, readMonitor, writeCheck, type MonitorCheckValue } from './monitor-store.js';
 
 type Closed = NonNullable<MonitorCheckValue['closed']>;
@@ -105,22 +107,14 @@ export function checkState(
   return pending;
 }
 
-async function readState(
-  ctx: CheckContext,
-  jobs: JobManager,
-  id: string,
-  check: MonitorCheckValue,
-): Promise<CheckState> {
-  const { store } = ctx;
-  const pages: MonitorCheckPage[] = [];
-  const model = ctx.options.llm;
-  const judge = check.goal !== undefined && model ? { goal: check.goal, model } : undefined;
-  // What the model judges (each new page's markdown, each changed page's diff): gathered only for a judged check.
-  const texts: JudgedInput[] | undefined = judge ? [] : undefined;
+/** A check's jobs as they stand: each target's crawl or search batch found (or expired), and what they make of it. */
+async function checkJobs(jobs: JobManager, check: MonitorCheckValue) {
+  const crawls: { jobId: string; store: Store; targetId: string }[] = [];
+  const searches: { searched: CheckSearchValue; store: Store | undefined }[] = [];
+  const errors = [...check.errors];
   let running = false;
   let ended = 0;
   let finishedAt = check.startedAt;
-  const errors = [...check.errors];
   for (const [slot, jobId] of check.jobIds.entries()) {
     if (jobId === null || check.skipped.includes(slot)) continue;
     const found = await jobs.find(jobId);
@@ -128,8 +122,7 @@ async function readState(
       errors.push(`crawl ${jobId} expired before the check was closed`);
       continue;
     }
-    const targetId = check.meta[check.slots[slot]!]!.id;
-    pages.push(...(await feedPages(found.store, jobId, id, targetId, texts)));
+    crawls.push({ jobId, store: found.store, targetId: check.meta[check.slots[slot]!]!.id });
     if (found.job.status === 'scraping') running = true;
     else if (found.job.status === 'completed') ended++;
     else errors.push(`crawl ${jobId} ${found.job.status}`);
@@ -139,26 +132,79 @@ async function readState(
     const found = searched.batchId === null ? undefined : await jobs.find(searched.batchId);
     if (searched.batchId !== null && !found)
       errors.push(`batch ${searched.batchId} expired before the check was closed`);
-    const maker = pageMaker(searched.batchId ?? id, id, check.meta[searched.target]!.id);
-    pages.push(...(await searchPages(found?.store, searched, maker, texts)));
+    searches.push({ searched, store: found?.store });
     if (found?.job.status === 'scraping') running = true;
     else if (!found || found.job.status === 'completed') ended++;
     else errors.push(`batch ${searched.batchId} ${found.job.status}`);
     if (found) finishedAt = Math.max(finishedAt, found.job.completedAt ?? found.job.updatedAt);
   }
-  const summary = summaryOf(pages);
-  if (running) return { status: 'running', finishedAt: null, summary, pages };
+  return { crawls, searches, errors, running, ended, finishedAt };
+}
+
+/** Where a check's pages go as they are made: a list (a running check), or the chunks of a closing one. */
+interface PageSink {
+  /** `text`: what a model would judge of a changed or new page (its diff, its markdown). */
+  add(page: MonitorCheckPage, text?: string): unknown;
+}
+
+/**
+ * Gives each page of the check's targets to `sink`, target by target; resolves to its search targets' pages (a few
+ * hundred at most), whose events a close sends.
+ */
+async function eachPage(
+  id: string,
+  check: MonitorCheckValue,
+  { crawls, searches }: Awaited<ReturnType<typeof checkJobs>>,
+  sink: PageSink,
+): Promise<MonitorCheckPage[]> {
+  for (const { jobId, store, targetId } of crawls) await feedPages(store, jobId, id, targetId, sink);
+  const found: MonitorCheckPage[] = [];
+  for (const { searched, store } of searches) {
+    const maker = pageMaker(searched.batchId ?? id, id, check.meta[searched.target]!.id);
+    const texts: JudgedInput[] = [];
+    const pages = await searchPages(store, searched, maker, texts);
+    const textOf = new Map(texts.map(({ page, text }) => [page, text]));
+    for (const page of pages) await sink.add(page, textOf.get(page));
+    found.push(...pages);
+  }
+  return found;
+}
+
+async function readState(
+  ctx: CheckContext,
+  jobs: JobManager,
+  id: string,
+  check: MonitorCheckValue,
+): Promise<CheckState> {
+  const { store } = ctx;
+  const seen = await checkJobs(jobs, check);
+  const { errors, ended, finishedAt } = seen;
   const status = errors.length === 0 ? 'completed' : ended > 0 ? 'partial' : 'failed';
   // Closed meanwhile by a reader that had read the check before this one: its outcome stands.
-  const latest = await readCheck(store, id);
+  const latest = seen.running ? undefined : await readCheck(store, id);
   if (latest?.closed) return latest.closed;
-  // Deleted meanwhile (with its monitor, or past its retention): nothing of it is written again.
-  if (!latest) return { status, finishedAt, summary, pages };
-  if (judge && texts) await judgePages(ctx.llm, judge.model, judge.goal, texts);
-  const closed: Closed = { status, finishedAt, summary, pages };
+  if (seen.running || !latest) {
+    // Running: its pages so far. Deleted meanwhile (with its monitor, or past its retention): nothing of it is
+    // written again.
+    const pages: MonitorCheckPage[] = [];
+    await eachPage(id, check, seen, { add: (page) => pages.push(page) });
+    const summary = summaryOf(pages);
+    return seen.running
+      ? { status: 'running', finishedAt: null, summary, pages }
+      : { status, finishedAt, summary, pages };
+  }
+  // Closing: its pages go to the store a chunk at a time, each judged first when the check has a goal and a model.
+  const model = ctx.options.llm;
+  const goal = check.goal;
+  const judge =
+    goal !== undefined && model ? (inputs: JudgedInput[]) => judgePages(ctx.llm, model, goal, inputs) : undefined;
+  const writer = new PageChunks(store, id, finishedAt, judge);
+  const searched = await eachPage(id, check, seen, writer);
+  const chunks = await writer.finish();
+  const closed: Closed = { status, finishedAt, summary: summaryOfChunks(chunks), chunks };
   const done = { ...check, errors, closed };
   await writeCheck(store, id, done);
-  await queueSearchChanges(store, jobs, done, pages, ctx.queued);
+  await queueSearchChanges(store, jobs, done, searched, ctx.queued);
   await queueCheckCompleted(store, jobs, id, done, await readMonitor(store, check.monitorId), ctx.queued);
   return closed;
 }
@@ -204,23 +250,17 @@ function pageMaker(jobId: string, checkId: string, targetId: string): PageMaker 
 }
 
 /**
- * A crawl's pages as a check's: its stored pages with their change, its removed pages, then its failed pages. What a
- * model would judge of each changed and new page (its diff, its markdown) goes to `texts`, when given.
+ * A crawl's pages as a check's, given to `sink` as they are read: its stored pages with their change, its removed
+ * pages, then its failed pages; each changed and new page with what a model would judge of it (its diff, its markdown).
  */
 export async function feedPages(
   store: Store,
   jobId: string,
   checkId: string,
   targetId: string,
-  texts?: JudgedInput[],
-): Promise<MonitorCheckPage[]> {
-  const pages: MonitorCheckPage[] = [];
-  const make = pageMaker(jobId, checkId, targetId);
-  const page: PageMaker = (url, fields) => {
-    const made = make(url, fields);
-    pages.push(made);
-    return made;
-  };
+  sink: PageSink,
+): Promise<void> {
+  const page = pageMaker(jobId, checkId, targetId);
   for await (const { document: doc } of storedDocuments(store, jobId)) {
     const { metadata } = doc;
     if (!metadata.crawlChange) continue;
@@ -231,12 +271,14 @@ export async function feedPages(
       statusCode: metadata.statusCode,
       ...(diff ? { diff } : {}),
     });
-    if (!texts) continue;
     const text = metadata.crawlChange === 'new' ? doc.markdown : diff?.text;
-    if (text && (metadata.crawlChange === 'new' || metadata.crawlChange === 'changed'))
-      texts.push({ page: made, text });
+    const judged = text && (metadata.crawlChange === 'new' || metadata.crawlChange === 'changed');
+    await sink.add(made, judged ? text : undefined);
   }
-  for (const url of (await completedChanges(store, jobId))?.removed ?? []) page(url, { status: 'removed' });
-  for (const failed of await failedPages(store, jobId)) page(failed.url, { status: 'error', error: failed.error });
-  return pages;
+  for (const url of (await completedChanges(store, jobId))?.removed ?? []) {
+    await sink.add(page(url, { status: 'removed' }));
+  }
+  for (const failed of await failedPages(store, jobId)) {
+    await sink.add(page(failed.url, { status: 'error', error: failed.error }));
+  }
 }

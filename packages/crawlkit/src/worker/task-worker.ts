@@ -12,8 +12,10 @@ import { executeTask, isStoreBudgetError, type JobTasks } from '../jobs/task-exe
 import { JobCompletion } from './job-completion.js';
 import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
-import { isStoreFault, isStoreRefusal } from '../store-faults.js';
-import { CrawlkitError, hasCrawlkitCode } from '../errors.js';
+import { isStoreFault, isStoreRefusal, retryStoreFaults } from '../store-faults.js';
+import { StoreStalls } from './store-stalls.js';
+import { hasCrawlkitCode } from '../errors.js';
+import { storedJobOf } from '../codec/records.js';
 
 /** A politeness wait longer than this puts the task back on the queue, delayed, instead of holding a slot. */
 const MAX_INLINE_WAIT_MS = 5_000;
@@ -39,9 +41,11 @@ export interface WorkerOptions {
    */
   sweepIntervalMs?: number;
   /**
-   * How long a task may keep meeting a store that fails for now (Redis at `maxmemory` under `noeviction`, paused, out
-   * of reach) before its job ends failed, in milliseconds. Until then the task waits on the queue and runs once the
-   * store answers; a refusal for good (`REDIS_REFUSED`: `NOPERM`, `WRONGTYPE`, a script error) ends the job at once.
+   * How long a job may stay stalled on a store that fails for now (Redis at `maxmemory` under `noeviction`, paused,
+   * out of reach), from the first fault its tasks met with no page stored since, before it ends failed, in
+   * milliseconds; on a full Redis, it ends while Redis is still full. Until then its tasks wait on the queue and run
+   * once the store answers, and its status's `warning` says why; a refusal for good (`REDIS_REFUSED`: `NOPERM`,
+   * `WRONGTYPE`, a script error) ends the job at once.
    * @default 3600000 (an hour)
    */
   storeFaultTimeoutMs?: number;
@@ -86,18 +90,22 @@ export class TaskWorker implements CrawlkitWorker {
   /** The tasks that settle in one turn, completed in one transaction per job (the engine's store). */
   readonly #completions: CompletionBatch;
   readonly #sweepIntervalMs: number;
-  readonly #storeFaultTimeoutMs: number;
   readonly #concurrency: number;
   #consumer: WorkConsumer | undefined;
   #sweeper: NodeJS.Timeout | undefined;
   #sweeping = false;
   #closed: Promise<void> | undefined;
+  /** Aborted by `close()`: stops the waits for a faulting store. */
+  readonly #stopping = new AbortController();
+  readonly #stalls: StoreStalls;
+  /** Jobs this worker is ending for their store. */
+  readonly #ending = new Set<string>();
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? deps.ctx.options.concurrency;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 5_000;
-    this.#storeFaultTimeoutMs = options.storeFaultTimeoutMs ?? 3_600_000;
+    this.#stalls = new StoreStalls(deps.connection.store.jobs, options.storeFaultTimeoutMs ?? 3_600_000);
     this.#jobs = new WorkerJobs({
       connection: deps.connection,
       store: deps.ctx.store,
@@ -121,32 +129,33 @@ export class TaskWorker implements CrawlkitWorker {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       clearInterval(this.#sweeper);
+      this.#stopping.abort();
       await this.#consumer?.close();
     })();
     return this.#closed;
   }
 
   /**
-   * Runs an item. A store that refuses for good ends the job at once. On the queue's last attempt a failure settles the
-   * task as failed, so that its job can still finish, unless it is a store fault: the item is then queued again (the
-   * page did not fail, the store did) until the store has failed it for `storeFaultTimeoutMs`, which ends the job.
+   * Runs an item. A store that refuses for good ends the job at once. A store fault (the page did not fail, the store
+   * did) is noted on the job (its status says so) and ends the job once the job's fault began `storeFaultTimeoutMs`
+   * ago; until then, on the queue's last attempt, the item is queued again. On the last attempt any other failure
+   * settles the task as failed, so that its job can still finish.
    */
   async #handleAttempt(item: WorkItem, attempt: WorkAttempt): Promise<void> {
     try {
       await this.handle(item);
     } catch (error) {
+      // Noted before it is told: who hears of the fault finds it in the job's status.
+      const fault = isStoreFault(error);
+      const since = fault ? await this.#stalls.note(item.jobId, error, item.storeFaultSince ?? Date.now()) : 0;
       this.#deps.internalError(item.jobId, error);
-      if (isStoreRefusal(error)) return this.#failOnStore(item, error);
+      if (isStoreRefusal(error)) return this.#failOnStore(item.jobId, item.url, error);
+      if (fault && this.#stalls.expired(since)) {
+        const message = error instanceof Error ? error.message : String(error);
+        return this.#failOnStore(item.jobId, item.url, this.#stalls.timeoutError(message, since));
+      }
       if (!attempt.final) throw error;
-      if (isStoreFault(error)) {
-        const since = item.storeFaultSince ?? Date.now();
-        if (Date.now() - since >= this.#storeFaultTimeoutMs) {
-          const message = error instanceof Error ? error.message : String(error);
-          const minutes = Math.round((Date.now() - since) / 60_000);
-          const why = `The store kept failing this job's pages for ${minutes} min (storeFaultTimeoutMs): ${message}`;
-          return this.#failOnStore(item, new CrawlkitError('STORE_IO', why, { cause: error }));
-        }
-        // The store failed (Redis out of memory, down), not the page: the task goes on as a new item once it answers.
+      if (fault) {
         await this.#deps.connection.queue.enqueue([{ ...item, attempt: item.attempt + 1, storeFaultSince: since }], {
           delayMs: STORE_FAULT_REQUEUE_MS,
         });
@@ -168,25 +177,41 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   /**
-   * Ends the item's job failed for its store (a refusal for good, or faults past `storeFaultTimeoutMs`): the error,
-   * which says what to fix, is the job's error (`getCrawlErrors`) when the store still takes it.
+   * Ends a job failed for its store (a refusal for good, or faults past `storeFaultTimeoutMs`): the error, which says
+   * what to fix, is the job's error (`getCrawlErrors`), written once the store takes it. Once per job and worker.
    */
-  async #failOnStore(item: WorkItem, error: unknown): Promise<void> {
-    const code = hasCrawlkitCode(error) ? error.code : 'STORE_IO';
-    const message = error instanceof Error ? error.message : String(error);
-    await this.#deps.connection.store.results
-      .addError(item.jobId, { url: redactUrl(item.url), code, error: message })
-      .catch(() => undefined);
-    await this.#endJob(item.jobId, error);
+  async #failOnStore(jobId: string, url: string, error: unknown): Promise<void> {
+    if (this.#ending.has(jobId)) return;
+    this.#ending.add(jobId);
+    try {
+      const { store } = this.#deps.connection;
+      if ((await store.jobs.get(jobId))?.status !== 'scraping') return;
+      const code = hasCrawlkitCode(error) ? error.code : 'STORE_IO';
+      const message = error instanceof Error ? error.message : String(error);
+      const entry = { url: redactUrl(url), code, error: message };
+      // Before the end when the store takes it, so that a job read failed lists why; else once it does.
+      const added = await store.results.addError(jobId, entry).then(
+        () => true,
+        () => false,
+      );
+      await this.#endJob(jobId, error);
+      if (!added) await retryStoreFaults(() => store.results.addError(jobId, entry), this.#stopping.signal);
+    } finally {
+      this.#ending.delete(jobId);
+    }
   }
 
-  /** Ends a job that cannot go on failed, once, and drops its queued tasks so that no worker fetches them. */
+  /**
+   * Ends a job that cannot go on failed, once, and drops its queued tasks so that no worker fetches them. The end is
+   * written even on a full Redis (its store writes a job's end with `allow-oom`); what follows waits for room.
+   */
   async #endJob(jobId: string, error: unknown): Promise<void> {
     const { store } = this.#deps.connection;
     const current = await store.jobs.get(jobId);
     if (current?.status !== 'scraping') return;
-    await this.#deps.failJob(current, error);
-    await store.tasks.dropQueued(jobId);
+    const { signal } = this.#stopping;
+    await retryStoreFaults(() => this.#deps.failJob(current, error), signal);
+    await retryStoreFaults(() => store.tasks.dropQueued(jobId), signal);
   }
 
   /** Runs one work item. Rejections are store or queue failures: the queue retries the item. */
@@ -252,9 +277,9 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   /**
-   * The job's running slots (its `maxConcurrency`) for one delivery: a slot held is leased for a task lock's time and
-   * renewed while the page runs, so that a killed worker's slot frees itself as soon as its task goes to another
-   * worker (before, it was leased for the scrape's timeout plus 30 s: a job with `maxConcurrency` waited 60 s).
+   * The job's running slots (its `maxConcurrency`) for one delivery: a slot held is leased for a task lock's time
+   * (`WorkQueue.lockMs`) and renewed every third of it while the page runs, so that a killed worker's slot frees
+   * itself as soon as its task goes to another worker.
    */
   #jobSlots(jobId: string, limit: number, holder: string): NonNullable<JobTasks['jobSlots']> {
     const { coordination, queue } = this.#deps.connection;
@@ -295,12 +320,30 @@ export class TaskWorker implements CrawlkitWorker {
     return 0;
   }
 
+  /** Ends, in the background, the running jobs whose store fault began `storeFaultTimeoutMs` ago. */
+  async #endStalledJobs(): Promise<void> {
+    for (const job of await this.#stalls.expiredJobs()) {
+      const { code, message, since } = job.storeFault!;
+      const { request } = storedJobOf<{ url?: string; urls?: string[] }>(job);
+      const error = this.#stalls.timeoutError(`${code}: ${message}`, since);
+      void this.#failOnStore(job.id, request.url ?? request.urls?.[0] ?? '', error).catch((e: unknown) =>
+        this.#deps.internalError(job.id, e),
+      );
+    }
+  }
+
   /** While the queue is empty, recovers what crashes left behind (see `JobCompletion.sweep`). */
   async #sweep(): Promise<void> {
     if (this.#sweeping || this.#closed) return;
     this.#sweeping = true;
     try {
-      await this.#completion.sweep();
+      let faulted = false;
+      await this.#completion.sweep().catch((error: unknown) => {
+        this.#deps.internalError('', error);
+        faulted = isStoreFault(error);
+      });
+      // The jobs stalled on the store past storeFaultTimeoutMs end, whether or not a task of theirs is delivered again.
+      if (faulted || this.#stalls.watching()) await this.#endStalledJobs();
     } catch (error) {
       this.#deps.internalError('', error);
     } finally {

@@ -58,6 +58,31 @@ if expiry then
 end
 return 1
 `;
+/**
+ * `JOB_UPDATE` for a patch that ends the job, run even when Redis is at `maxmemory` under `noeviction` (Redis 7's
+ * `allow-oom`): a job ended while Redis is full (its store faults past `storeFaultTimeoutMs`, a cancel) reads ended.
+ * It writes a few fields of a key that exists.
+ */
+export const JOB_END = `#!lua flags=allow-oom
+${JOB_UPDATE}`;
+/**
+ * ARGV: prefix, id, at, code, message. Notes a passing store fault on a `scraping` job's hash (`faultSince`,
+ * `faultAt`, `faultCode`, `fault`), even at `maxmemory` (`allow-oom`: a few small fields, so that a status read says
+ * why the job stalls). `faultSince` is kept while no page was stored since the last note (`updatedAt <= faultAt`).
+ * Returns `faultSince`, or nil for a job that is missing or not `scraping`.
+ */
+export const JOB_NOTE_FAULT = `#!lua flags=allow-oom
+${JOB_KEYS}
+local key = jk(ARGV[1], ARGV[2])
+local at = tonumber(ARGV[3])
+local f = redis.call('HMGET', key, 'status', 'updatedAt', 'faultSince', 'faultAt')
+if f[1] ~= 'scraping' then return nil end
+local since = tonumber(f[3])
+if not since or not f[4] or tonumber(f[4]) < tonumber(f[2]) then since = at end
+redis.call('HSET', key, 'faultSince', since, 'faultAt', math.max(at, tonumber(f[4] or 0)), 'faultCode', ARGV[4],
+  'fault', ARGV[5])
+return since
+`;
 const DELETE_JOB = `${SEARCH_HELPERS}
 local function delete_job(p, id)
   unindex_job(p, id)

@@ -12,8 +12,8 @@ import {
 import type { Lifecycle } from './lifecycle.js';
 import { isReply, type ScriptRunner } from './scripts-runner.js';
 
-type PatchableField = Exclude<keyof JobRecord, 'id' | 'kind' | 'storedBytes'>;
-type JobPatch = Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes'>>;
+type PatchableField = Exclude<keyof JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>;
+type JobPatch = Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>>;
 
 const PATCHABLE: readonly PatchableField[] = [
   'status',
@@ -90,6 +90,10 @@ export function parseJob(hash: Record<string, string>): JobRecord | undefined {
   if (hash.completedAt !== undefined) record.completedAt = Number(hash.completedAt);
   if (hash.expiresAt !== undefined) record.expiresAt = Number(hash.expiresAt);
   if (hash.error !== undefined) record.error = hash.error;
+  if (hash.faultAt !== undefined) {
+    const [code, message, since, at] = [hash.faultCode ?? '', hash.fault ?? '', hash.faultSince, hash.faultAt];
+    record.storeFault = { code, message, since: Number(since), at: Number(at) };
+  }
   return record;
 }
 
@@ -137,7 +141,21 @@ export class RedisJobStore implements JobStore {
         else if (OPTIONAL.has(field)) pairs.push(field, '');
       }
       pairs.push('updatedAt', patch.updatedAt ?? Date.now());
-      await this.#redis.run('JOB_UPDATE', id, Date.now(), ...pairs);
+      const now = Date.now();
+      if (patch.status === undefined || patch.status === 'scraping') {
+        await this.#redis.run('JOB_UPDATE', id, now, ...pairs);
+        return;
+      }
+      // A job's end is written even at maxmemory, so that a job ended on a full Redis reads ended. A Redis before 7
+      // does not compile the script's flags: the plain update runs (and says what failed, if it did).
+      await this.#redis.run('JOB_END', id, now, ...pairs).catch(() => this.#redis.run('JOB_UPDATE', id, now, ...pairs));
+    });
+  }
+
+  noteStoreFault(id: string, fault: { code: string; message: string; at: number }): Promise<number | undefined> {
+    return this.#life.run(async () => {
+      const since = await this.#redis.run('JOB_NOTE_FAULT', id, fault.at, fault.code, fault.message);
+      return since === null ? undefined : Number(since);
     });
   }
 

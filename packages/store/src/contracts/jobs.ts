@@ -25,6 +25,23 @@ export interface JobRecord {
   storedBytes?: number;
   /** Why the job failed, when `status` is `failed`. */
   error?: string;
+  /**
+   * The passing store fault its workers last met (`JobStore.noteStoreFault`), kept until the job ends. It stalls the
+   * job while `at >= updatedAt`: no page was stored since.
+   */
+  storeFault?: JobStoreFault;
+}
+
+/** A passing store fault met by a job's work (Redis at `maxmemory` under `noeviction`, busy, loading...). */
+export interface JobStoreFault {
+  /** The error's stable code (`STORE_IO`, `REDIS_UNAVAILABLE`, ...). */
+  code: string;
+  /** What the store answered, and what to do about it. */
+  message: string;
+  /** When the job's work first met a fault since it last stored a page, in epoch milliseconds. */
+  since: number;
+  /** When it last met one, in epoch milliseconds. */
+  at: number;
 }
 
 export interface JobCounts {
@@ -45,7 +62,14 @@ export interface JobStore {
    * Shallow update of the given fields, and `updatedAt` (to `patch.updatedAt` or now). A key present with the value
    * `undefined` clears an optional field (`completedAt`, `expiresAt`, `error`). No-op for an unknown id.
    */
-  update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes'>>): Promise<void>;
+  update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>>): Promise<void>;
+  /**
+   * Notes a passing store fault met by the job's work at `at` (its `storeFault`), and resolves to the fault's `since`:
+   * kept while no page was stored since the last note, else `at`. Written even where the store refuses other
+   * writes (Redis at `maxmemory`), so that a status read says why the job does not move. Undefined for a job that is
+   * not `scraping`. Optional: without it, faults are only seen by the work that meets them.
+   */
+  noteStoreFault?(id: string, fault: { code: string; message: string; at: number }): Promise<number | undefined>;
   /** Jobs, newest first, optionally filtered. */
   list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]>;
   /**
