@@ -48,13 +48,15 @@ export class EventBus {
   /** A page was scraped (directly, or stored by a job). */
   page(jobId: string | undefined, document: Document): void {
     this.#credits += document.metadata.creditsUsed ?? 0;
-    this.#tokens += (document.metadata.llmUsage as { totalTokens?: number } | undefined)?.totalTokens ?? 0;
+    this.#tokens += totalTokens(document.metadata.llmUsage);
     this.#lastSuccess = Date.now();
     this.#events.emit('page', jobId ? { jobId, document } : { document });
   }
 
   /** A page failed, with its error (its code kept): a debug line, and the `error` event when someone listens. */
   pageFailed(jobId: string | undefined, url: string, error: ErrorResponse): void {
+    // A model answer that could not be used (LLM_EXTRACTION_FAILED) still spent its tokens.
+    this.#tokens += totalTokens((error.details as { usage?: unknown } | undefined)?.usage);
     const where = jobId ? `job ${jobId}: ` : '';
     this.#log.debug(`${where}${redactUrl(url)} failed: ${error.error}`);
     this.#emitError({ ...(jobId ? { jobId } : {}), url: redactUrl(url), error });
@@ -106,4 +108,10 @@ export class EventBus {
     // An `error` event nobody listens to would throw.
     if (this.#events.listenerCount('error') > 0) this.#events.emit('error', payload);
   }
+}
+
+/** The tokens of a model usage record (`metadata.llmUsage`, an error's `details.usage`), 0 without one. */
+function totalTokens(usage: unknown): number {
+  const total = (usage as { totalTokens?: unknown } | undefined)?.totalTokens;
+  return typeof total === 'number' && Number.isFinite(total) ? total : 0;
 }

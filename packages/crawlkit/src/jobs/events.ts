@@ -28,11 +28,19 @@ export interface JobEventSink {
 export interface PageFailure {
   code?: string;
   error: string;
+  /** The error's details, told to the engine's bus (a failed extraction's model usage); not stored with the page. */
+  details?: unknown;
 }
 
 /** The v2 error of a failed page, its code kept (`SCRAPE_FAILED` for a code crawlkit does not know). */
 function failureResponse(failure: PageFailure): ErrorResponse {
-  return { success: false, code: isErrorCode(failure.code) ? failure.code : 'SCRAPE_FAILED', error: failure.error };
+  const code = isErrorCode(failure.code) ? failure.code : 'SCRAPE_FAILED';
+  return {
+    success: false,
+    code,
+    error: failure.error,
+    ...(failure.details === undefined ? {} : { details: failure.details }),
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import { runScrape } from '../scrape/run-scrape.js';
 import type { PageScrapeOutcome, PageScrapeRequest } from '../scrape/types.js';
 import { pageStoreFault } from '../store-faults.js';
 import { chargedJobPage } from '../credits/job-credits.js';
-import type { JobEventSink } from './events.js';
+import type { JobEventSink, PageFailure } from './events.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { jobScrapeStages } from './scrape-stages.js';
 import type { OfferedKeys } from './offered-keys.js';
@@ -194,7 +194,9 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
     if (stored.resultSeq !== undefined) tasks.feed?.stored(stored.resultSeq, task.key, document.metadata);
     await checkStoreBudget(tasks, task, stored, documentBytes(serialized));
   } else {
-    const failure = outcome.success ? verdict.reject! : { code: outcome.error.code, error: outcome.error.error };
+    const failure: PageFailure = outcome.success
+      ? verdict.reject!
+      : { code: outcome.error.code, error: outcome.error.error, details: outcome.error.details };
     const error = { url: redactUrl(task.url), error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
     await events.pageFailed(job, redactUrl(sourceUrlOf(task)), failure, task.key);
     await complete({ key: task.key, credits: 0, error });

@@ -203,6 +203,10 @@ describe('json format', () => {
     });
     expect(response).toMatchObject({ success: false, code: 'LLM_EXTRACTION_FAILED' });
     expect((response as ErrorResponse).error).toMatch(/not usable after one repair round: it is not valid JSON/);
+    // Both answers spent tokens, counted though the page failed.
+    const spent = ((response as ErrorResponse).details as { usage: { totalTokens: number } }).usage.totalTokens;
+    expect(spent).toBeGreaterThan(0);
+    expect(ck.getTokenUsage().data.tokensUsed).toBe(spent);
     // The engine carries on.
     const next = data(
       await ck.scrape({ url: `${site.url}/llm/product`, formats: [{ type: 'json', schema: productSchema }] }),
@@ -223,6 +227,8 @@ describe('json format', () => {
     expect(finished).toMatchObject({ success: true, status: 'completed', data: [] });
     const errors = await ck.getBatchScrapeErrors(started.id);
     expect(JSON.stringify(errors)).toContain('repair round');
+    // The failed page's two answers are counted, as a direct scrape's.
+    expect(ck.getTokenUsage().data.tokensUsed).toBeGreaterThan(0);
   });
 
   it('reports a failed model request as LLM_REQUEST_FAILED', async () => {
