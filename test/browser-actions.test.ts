@@ -1,6 +1,7 @@
 /**
  * Browser actions as a user writes them, through `scrape()` on real Chromium: the mistakes and misbehaving pages
- * a sequence meets (a selector that cannot parse, a wait longer than the time left, a script that navigates).
+ * a sequence meets (a selector that cannot parse, a wait or a waitFor longer than the time left, a script that
+ * navigates).
  */
 import { type ErrorResponse } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,20 @@ describe('browser actions', () => {
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
     expect((response as ErrorResponse).error).toMatch(
       /^Actions ran out of time \(\d+ ms\) at action 0 \(wait\): it waits 8000 ms, longer than the time left/,
+    );
+  }, 30_000);
+
+  it('answers a waitFor that the page left no time for as out of time, not cut short', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/js/api/slow?ms=2500`,
+      maxAge: 0,
+      timeout: 4_000,
+      waitFor: 2_000,
+    });
+    // Before: success, the 2 s waitFor cut to what the 2.5 s response left and the page captured as if it had waited.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect((response as ErrorResponse).error).toMatch(
+      /in the browser left \d+ ms of the 4000 ms timeout for waitFor \(2000 ms\): raise timeout or lower waitFor\.$/,
     );
   }, 30_000);
 

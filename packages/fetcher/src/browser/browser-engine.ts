@@ -243,16 +243,21 @@ export class BrowserEngine {
     if (isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
 
     const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
-    const settleBudget = () => Math.max(0, Math.min(this.#settings.smartWaitMaxMs, remaining() - reserveMs));
+    // The smart wait and the cookie banners leave room for `waitFor`, which is waited whole or not at all.
+    const beforeWaitFor = () => remaining() - reserveMs - request.waitFor;
+    const settleBudget = () => Math.max(0, Math.min(this.#settings.smartWaitMaxMs, beforeWaitFor()));
     const waits = this.#settings.smartWait ?? {};
     let settled = await smartWait(page, network, settleBudget(), waits, signal);
 
     let consent: ConsentOutcome | undefined;
     if (request.blockAds) {
-      consent = await dismissCookieBanners(page, Math.max(0, remaining() - reserveMs));
+      consent = await dismissCookieBanners(page, Math.max(0, beforeWaitFor()));
       await removeBlockedFrames(page, gate.blockedFrames);
     }
-    if (request.waitFor > 0) await sleep(Math.min(request.waitFor, Math.max(0, remaining() - reserveMs)), signal);
+    if (request.waitFor > 0) {
+      if (beforeWaitFor() < 0) throw waitForTooLong(request, remaining() - reserveMs);
+      await sleep(request.waitFor, signal);
+    }
 
     let actions: ActionResults | undefined;
     const warnings: string[] = [];
@@ -378,4 +383,15 @@ async function removeBlockedFrames(page: Page, urls: string[]): Promise<void> {
         for (const frame of Array.from(document.querySelectorAll('iframe'))) if (blocked.has(frame.src)) frame.remove(); })()`,
     )
     .catch(() => undefined);
+}
+
+/** `waitFor` cannot end within the scrape's time once the page has loaded: a timeout, not a shorter wait. */
+function waitForTooLong(request: BrowserFetchRequest, leftMs: number): FetchError {
+  const url = redactUrl(request.url);
+  return new FetchError(
+    'SCRAPE_TIMEOUT',
+    `Loading ${url} in the browser left ${Math.max(0, Math.round(leftMs))} ms of the ${request.timeoutMs} ms ` +
+      `timeout for waitFor (${request.waitFor} ms): raise timeout or lower waitFor.`,
+    { url },
+  );
 }
