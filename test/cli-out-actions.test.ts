@@ -1,6 +1,7 @@
 /**
  * `crawlkit scrape --actions … --out DIR`: the actions' screenshots and PDFs become files of their own, listed in the
- * manifest, and the page's `.json` keeps the other action results without repeating those files in base64.
+ * manifest, and the page's `.json` keeps the other action results without repeating those files in base64;
+ * `--full-page-screenshot` shoots the whole page.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,4 +60,15 @@ it('writes the screenshots and PDFs of actions as files', async () => {
   expect((JSON.parse(json) as Document).actions).toEqual({
     javascriptReturns: [{ type: 'string', value: expect.any(String) as string }],
   });
+}, 60_000);
+
+it('takes a full-page screenshot with --full-page-screenshot, as firecrawl-cli does', async () => {
+  const out = join(site.dir, 'full-page-out');
+  const result = await site.cli(['scrape', `${site.server.url}/js/long.html`, '--full-page-screenshot', '--out', out]);
+  // Before: "unknown option '--full-page-screenshot'" (exit 2); a full page needed --body.
+  expect(result.code, result.stderr).toBe(0);
+  const png = readdirSync(out).find((name) => name.endsWith('.png'));
+  expect(png).toBeDefined();
+  // The page is three sections of 1,000 px: the image's height (PNG IHDR) holds all of them, not one viewport.
+  expect(readFileSync(join(out, png!)).readUInt32BE(20)).toBeGreaterThanOrEqual(3_000);
 }, 60_000);

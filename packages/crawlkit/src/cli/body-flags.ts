@@ -79,10 +79,14 @@ const SCRAPE_FLAGS: BodyFlag[] = [
   { flags: '--zero-data-retention', key: 'zeroDataRetention', kind: 'boolean', description: 'keep nothing on disk' },
 ];
 
-/** The json format's object, set in place of `json` in the formats (`--format json --schema @invoice.json`). */
-const JSON_FORMAT_FLAGS = [
+/**
+ * Format objects: the json format's, set in place of `json` in the formats (`--format json --schema @invoice.json`),
+ * and the full-page screenshot's, in place of `screenshot` or added (as firecrawl-cli's flag).
+ */
+const FORMAT_OBJECT_FLAGS = [
   { flags: '--schema <json>', description: 'JSON schema of the json format, inline or @file.json (needs a model)' },
   { flags: '--json-prompt <text>', description: 'what the json format extracts, in words (needs a model)' },
+  { flags: '--full-page-screenshot', description: 'a screenshot of the whole page, not only the viewport' },
 ];
 
 /** `record`, at the top level of every body (a crawl's too). */
@@ -194,7 +198,7 @@ export function addBodyFlags(command: Command, name: BodyCommand): Command {
     }
     command.addOption(option);
   }
-  if (takesScrapeOptions(name)) for (const flag of JSON_FORMAT_FLAGS) command.option(flag.flags, flag.description);
+  if (takesScrapeOptions(name)) for (const flag of FORMAT_OBJECT_FLAGS) command.option(flag.flags, flag.description);
   command.option('--body <file>', 'a whole v2 request body as JSON (a file, or - for stdin); flags override it');
   return command;
 }
@@ -283,7 +287,10 @@ export function buildBody(
         : flag.key;
     setPath(body, target, convert(flag, values[attribute]));
   }
-  if (takesScrapeOptions(name)) setJsonFormat(command, body, scrapeOptionsKey);
+  if (takesScrapeOptions(name)) {
+    setJsonFormat(command, body, scrapeOptionsKey);
+    if (command.getOptionValueSource('fullPageScreenshot') === 'cli') setFullPageScreenshot(body, scrapeOptionsKey);
+  }
   return { ...body, ...fixed };
 }
 
@@ -298,9 +305,7 @@ function setJsonFormat(command: Command, body: Record<string, unknown>, scrapeOp
   const schema = given('schema');
   const prompt = given('jsonPrompt');
   if (schema === undefined && prompt === undefined) return;
-  const key = scrapeOptionsKey ? `${scrapeOptionsKey}.formats` : 'formats';
-  const holder = (scrapeOptionsKey ? body[scrapeOptionsKey] : body) as Record<string, unknown> | undefined;
-  const formats: unknown[] = Array.isArray(holder?.['formats']) ? [...(holder['formats'] as unknown[])] : [];
+  const formats = formatsOf(body, scrapeOptionsKey);
   const at = formats.indexOf('json');
   if (at < 0) {
     throw new CliError(
@@ -312,7 +317,30 @@ function setJsonFormat(command: Command, body: Record<string, unknown>, scrapeOp
     ...(schema !== undefined ? { schema: readJsonArgument(schema, '--schema') } : {}),
     ...(prompt !== undefined ? { prompt } : {}),
   };
-  setPath(body, key, formats);
+  setPath(body, formatsKey(scrapeOptionsKey), formats);
+}
+
+/** `--full-page-screenshot`: `{ type: 'screenshot', fullPage: true }` in place of `screenshot`, else added. */
+function setFullPageScreenshot(body: Record<string, unknown>, scrapeOptionsKey: string | undefined): void {
+  const formats = formatsOf(body, scrapeOptionsKey);
+  const at = formats.findIndex(
+    (f) =>
+      f === 'screenshot' || (typeof f === 'object' && f !== null && (f as { type?: unknown }).type === 'screenshot'),
+  );
+  const existing = at >= 0 && typeof formats[at] === 'object' ? (formats[at] as object) : {};
+  const screenshot = { ...existing, type: 'screenshot', fullPage: true };
+  if (at >= 0) formats[at] = screenshot;
+  else formats.push(screenshot);
+  setPath(body, formatsKey(scrapeOptionsKey), formats);
+}
+
+const formatsKey = (scrapeOptionsKey: string | undefined) =>
+  scrapeOptionsKey ? `${scrapeOptionsKey}.formats` : 'formats';
+
+/** A copy of the body's formats (or its `scrapeOptions`' formats), `[]` when it has none. */
+function formatsOf(body: Record<string, unknown>, scrapeOptionsKey: string | undefined): unknown[] {
+  const holder = (scrapeOptionsKey ? body[scrapeOptionsKey] : body) as Record<string, unknown> | undefined;
+  return Array.isArray(holder?.['formats']) ? [...(holder['formats'] as unknown[])] : [];
 }
 
 /**
