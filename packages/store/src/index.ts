@@ -33,6 +33,7 @@ export { STOP_WORDS, stem as searchStem, terms as searchTerms, words as searchWo
 export { bm25, inverseFrequency } from './search/ranking.js';
 export { withinBounds } from './counters.js';
 export { takeWithin } from './result-reads.js';
+export { jobPatchEntries } from './job-patch.js';
 export type {
   CachedPage,
   PageLookup,
@@ -40,6 +41,7 @@ export type {
   JobKind,
   JobStatus,
   JobRecord,
+  JobPatch,
   JobCounts,
   JobStore,
   TaskInput,

@@ -1,9 +1,9 @@
-import type { JobRecord } from './types.js';
+import type { JobPatch, JobRecord } from './types.js';
 
-export type JobPatch = Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>>;
+export type { JobPatch };
 
 /** Fields a patch can set; `updatedAt` is always written. */
-export type PatchableField = Exclude<keyof JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>;
+export type PatchableField = keyof JobPatch;
 
 const OPTIONAL: ReadonlySet<PatchableField> = new Set(['completedAt', 'expiresAt', 'error']);
 const FIELDS: readonly PatchableField[] = [

@@ -2,7 +2,9 @@ import {
   StoreCorruptError,
   JobExistsError,
   JobNotFoundError,
+  jobPatchEntries,
   type JobKind,
+  type JobPatch,
   type JobRecord,
   type JobStatus,
   type JobStore,
@@ -11,20 +13,6 @@ import {
 
 import type { Lifecycle } from './lifecycle.js';
 import { isReply, type ScriptRunner } from './scripts-runner.js';
-
-type PatchableField = Exclude<keyof JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>;
-type JobPatch = Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>>;
-
-const PATCHABLE: readonly PatchableField[] = [
-  'status',
-  'request',
-  'createdAt',
-  'completedAt',
-  'expiresAt',
-  'creditsUsed',
-  'error',
-];
-const OPTIONAL: ReadonlySet<PatchableField> = new Set(['completedAt', 'expiresAt', 'error']);
 
 /** The (key, serialised input) pairs a task list travels as to the scripts. */
 export function taskPairs(tasks: readonly TaskInput[]): string[] {
@@ -133,15 +121,9 @@ export class RedisJobStore implements JobStore {
 
   update(id: string, patch: JobPatch): Promise<void> {
     return this.#life.run(async () => {
-      const pairs: (string | number)[] = [];
-      for (const field of PATCHABLE) {
-        if (!Object.hasOwn(patch, field)) continue;
-        const value = patch[field];
-        if (value !== undefined) pairs.push(field, value);
-        else if (OPTIONAL.has(field)) pairs.push(field, '');
-      }
-      pairs.push('updatedAt', patch.updatedAt ?? Date.now());
       const now = Date.now();
+      // A cleared optional field goes as '': the script deletes it.
+      const pairs = jobPatchEntries(patch, now).flatMap(([field, value]) => [field, value ?? '']);
       if (patch.status === undefined || patch.status === 'scraping') {
         await this.#redis.run('JOB_UPDATE', id, now, ...pairs);
         return;

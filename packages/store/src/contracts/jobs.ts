@@ -32,6 +32,9 @@ export interface JobRecord {
   storeFault?: JobStoreFault;
 }
 
+/** What `JobStore.update` may change: `id`, `kind`, `storedBytes` and `storeFault` have their own writers. */
+export type JobPatch = Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>>;
+
 /** A passing store fault met by a job's work (Redis at `maxmemory` under `noeviction`, busy, loading...). */
 export interface JobStoreFault {
   /** The error's stable code (`STORE_IO`, `REDIS_UNAVAILABLE`, ...). */
@@ -62,7 +65,7 @@ export interface JobStore {
    * Shallow update of the given fields, and `updatedAt` (to `patch.updatedAt` or now). A key present with the value
    * `undefined` clears an optional field (`completedAt`, `expiresAt`, `error`). No-op for an unknown id.
    */
-  update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'kind' | 'storedBytes' | 'storeFault'>>): Promise<void>;
+  update(id: string, patch: JobPatch): Promise<void>;
   /**
    * Notes a passing store fault met by the job's work at `at` (its `storeFault`), and resolves to the fault's `since`:
    * kept while no page was stored since the last note, else `at`. Written even where the store refuses other
