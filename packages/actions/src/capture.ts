@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import type { Page, PaperFormat } from 'puppeteer-core';
 
+import { toCaptureUrl } from './capture-url.js';
 import type { PdfAction, ScreenshotSettings } from './types.js';
 
 /** Where captured images and PDFs go. */
@@ -32,7 +33,7 @@ function contentSize(page: Page): Promise<{ width: number; height: number }> {
 }
 
 async function emit(bytes: Uint8Array, mime: string, extension: string, output: CaptureOutput): Promise<string> {
-  if (output.outputDir === undefined) return `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
+  if (output.outputDir === undefined) return toCaptureUrl(bytes, mime);
   await mkdir(output.outputDir, { recursive: true });
   const file = join(output.outputDir, `${randomUUID()}.${extension}`);
   await writeFile(file, bytes);

@@ -16,6 +16,8 @@ export { captureScreenshot, capturePdf, MAX_SCREENSHOT_HEIGHT } from './capture.
 export { HTML_CHUNK_CHARS, PageTooLargeError, readPageHtml } from './steps/page-html.js';
 export { sleep } from './sleep.js';
 export type { CaptureOutput } from './capture.js';
+export { readCaptureUrl, toCaptureUrl } from './capture-url.js';
+export type { CaptureData } from './capture-url.js';
 export { ActionError, isActionError } from './errors.js';
 export type { ActionErrorCode, ActionErrorOptions } from './errors.js';
 export type {

@@ -1,4 +1,5 @@
 /** A v2 answer as an MCP tool result. */
+import { readCaptureUrl } from '@crawlkit/actions';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 type Content = CallToolResult['content'][number];
@@ -16,9 +17,9 @@ export function toolResult(value: unknown): CallToolResult {
     value,
     (_key, field: unknown) => {
       if (typeof field !== 'string' || !field.startsWith('data:')) return field;
-      const match = /^data:(image\/[a-z+]+|application\/pdf);base64,(.*)$/s.exec(field);
-      if (!match) return field;
-      const [, mimeType, data] = match as unknown as [string, string, string];
+      const capture = readCaptureUrl(field);
+      if (!capture) return field;
+      const { mimeType, base64: data } = capture;
       files.push(
         mimeType.startsWith('image/')
           ? { type: 'image', mimeType, data }

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { readCaptureUrl } from '@crawlkit/actions';
 import { redactUrl } from '@crawlkit/fetcher';
 
 import type { Document } from '../v2/types.js';
@@ -66,10 +67,9 @@ export function pathSlug(url: string): string {
 
 /** A screenshot's or a PDF's `data:` URL as its bytes and file suffix. */
 function decodeFile(value: string): { bytes: Buffer; suffix: string } | undefined {
-  const match = /^data:((?:image|application)\/[a-z+]+);base64,(.*)$/s.exec(value);
-  const suffix = match && (FILE_TYPES[match[1]!] ?? (match[1]!.startsWith('image/') ? '.img' : undefined));
-  if (!suffix) return undefined;
-  return { bytes: Buffer.from(match[2]!, 'base64'), suffix };
+  const capture = readCaptureUrl(value);
+  if (!capture) return undefined;
+  return { bytes: Buffer.from(capture.base64, 'base64'), suffix: FILE_TYPES[capture.mimeType] ?? '.img' };
 }
 
 /**
