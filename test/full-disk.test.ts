@@ -5,7 +5,8 @@
  * - every webhook event is POSTed once: a delivery whose state could not be written is neither re-sent nor counted
  *   again (before: one event was re-sent thousands of times, ignoring `maxAttempts` and its back-off);
  * - the job goes on by itself once space returns, and completes with every page (before: stuck at `scraping`);
- * - no page is failed for the store's fault (before: its error was `STORE_IO` and it was never retried).
+ * - no page is failed for the store's fault (before: its error was `STORE_IO` and it was never retried);
+ * - while the disk is full, the job's status has a `warning` naming the fault (before: `scraping`, nothing said).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,6 +73,14 @@ describe.skipIf(!disk)('a full disk mid-batch', () => {
       const deadline = Date.now() + 30_000;
       while (storeFaults.length === 0 && Date.now() < deadline) await sleep(50);
       expect(storeFaults.length, 'the disk filled up').toBeGreaterThan(0);
+      // The job's status says why it does not move (before: `scraping`, and not a word of the disk).
+      let stalled: JobStatusResponse | undefined;
+      for (let i = 0; i < 100 && !stalled?.warning; i++) {
+        stalled = ok(await ck.getBatchScrapeStatus(id, { limit: 1 }));
+        if (!stalled.warning) await sleep(50);
+      }
+      expect(stalled?.status).toBe('scraping');
+      expect(stalled?.warning).toMatch(/waiting on its store: since \S+ .*\(STORE_IO: /);
       // Long enough for a retry storm; then the space comes back.
       await sleep(2_000);
       const postsWhileFull = receiver.attempts;
@@ -87,6 +96,7 @@ describe.skipIf(!disk)('a full disk mid-batch', () => {
       expect(status?.status).toBe('completed');
       const final = ok(await ck.waitForJob(id));
       expect(final.completed).toBe(PAGES);
+      expect(final.warning).toBeUndefined();
       expect(final.data).toHaveLength(PAGES);
       const errors = await ck.getBatchScrapeErrors(id);
       if (!('errors' in errors)) throw new Error(errors.error);

@@ -20,6 +20,14 @@ export function isStoreFault(error: unknown): boolean {
   return hasCrawlkitCode(error) && STORE_FAULT_CODES.has(error.code);
 }
 
+/** What a job's status says of a store fault: its stable code (`STORE_IO` for an error without one) and message. */
+export function describeStoreFault(error: unknown): { code: string; message: string } {
+  return {
+    code: hasCrawlkitCode(error) ? error.code : 'STORE_IO',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
 /**
  * The code of a store that refuses a command for good (`NOPERM`, `WRONGTYPE`, a script error: see `@crawlkit/redis`'s
  * errors): trying again meets the same answer, so the work that meets it ends its job failed instead of waiting.
@@ -76,15 +84,16 @@ export async function retryStoreFaults<T>(
 }
 
 /**
- * The status `warning` of a running job stalled on its store: its workers met a passing fault (`JobStore.noteStoreFault`)
- * and stored no page since. Which fault, since when, what to do (in the store's message) and when the job gives up.
+ * The status `warning` of a running job stalled on its store: its workers met a passing fault (`JobStore.noteStoreFault`;
+ * for a job run in this process, its runner's `StoreStall`) and stored no page since. Which fault, since when, what to do (in the store's message) and when the job gives up.
  */
 export function storeStallWarning(job: JobRecord): string | undefined {
   const fault = job.storeFault;
   if (job.status !== 'scraping' || !fault || fault.at < job.updatedAt) return undefined;
   return (
     `The job is waiting on its store: since ${new Date(fault.since).toISOString()} its workers cannot store its ` +
-    `pages (${fault.code}: ${fault.message}). It goes on once the store takes them; it ends failed once the store ` +
-    'has failed it for storeFaultTimeoutMs (crawlkit worker --store-fault-timeout-ms, an hour by default).'
+    `pages (${fault.code}: ${fault.message}). It goes on once the store takes them. A job that crawlkit workers run ` +
+    'ends failed once the store has failed it for storeFaultTimeoutMs (crawlkit worker --store-fault-timeout-ms, ' +
+    'an hour by default).'
   );
 }

@@ -42,6 +42,7 @@ export type {
   JobStatus,
   JobRecord,
   JobPatch,
+  JobStoreFault,
   JobCounts,
   JobStore,
   TaskInput,

@@ -61,7 +61,7 @@ export async function getJobStatus(
   if (!query.ok) return query.error;
   const found = await findJob(jobs, kind, ref.id, tenant);
   if (!found) return notFound();
-  const status = await buildJobStatus(found.store, found.job, { ...query.value, baseUrl }, ttlMs);
+  const status = await buildJobStatus(found.store, jobs.withStall(found.job), { ...query.value, baseUrl }, ttlMs);
   const warcFile = jobs.warcFileOf(found.job);
   if (warcFile !== undefined) status.warcFile = warcFile;
   return status;

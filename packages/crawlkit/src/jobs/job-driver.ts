@@ -1,4 +1,4 @@
-import type { JobKind, JobRecord, Store } from '@crawlkit/store';
+import type { JobKind, JobRecord, JobStoreFault, Store } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
 import { sleep } from '@crawlkit/actions';
@@ -80,6 +80,11 @@ export class JobDriver {
     return this.#runners.has(id);
   }
 
+  /** The store fault a job running here is stalled on (`JobRunner.stall`), if any. */
+  storeFault(id: string): JobStoreFault | undefined {
+    return this.#runners.get(id)?.runner.stall.fault;
+  }
+
   /** Stops fetching the job's pages here at once (a cancel). */
   stop(id: string): void {
     this.#runners.get(id)?.runner.stop();
@@ -110,6 +115,7 @@ export class JobDriver {
           if (runner.stopped || !(await this.#stillRunning(job.id, store).catch(() => true))) return;
           // The store failed (a full disk, Redis down): the job is not what failed. Try again once it answers.
           if (isStoreFault(error)) {
+            runner.stall.met(error);
             this.#events.bus.internalError(job.id, error);
             await sleep(storeFaultDelay(faults), this.#closing.signal);
             if (this.#closing.signal.aborted) return;

@@ -172,6 +172,15 @@ export class JobManager {
     return this.#stores.find(id);
   }
 
+  /**
+   * The job as its status reads it: a job running in this process and stalled on its store carries the fault it met
+   * (`JobRecord.storeFault`; a store that fails cannot be asked to keep it).
+   */
+  withStall(job: JobRecord): JobRecord {
+    const fault = this.#driver.storeFault(job.id);
+    return fault ? { ...job, storeFault: fault } : job;
+  }
+
   /** Starts (or resumes) running a job in this process, unless it already runs here or elsewhere. */
   start(job: JobRecord, store: Store): void {
     if (this.#closed) return;

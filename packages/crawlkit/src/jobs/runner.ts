@@ -8,6 +8,7 @@ import { CompletionBatch } from './completion-batch.js';
 import { OfferedKeys } from './offered-keys.js';
 import type { JobEventSink } from './events.js';
 import { localHostSlots } from './host-slots.js';
+import { StoreStall } from './store-stall.js';
 import { limitOf, type JobPlanner } from './planner.js';
 import { executeTask, isStoreBudgetError, type JobTasks } from './task-execution.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
@@ -44,6 +45,8 @@ export class JobRunner {
   #fault: unknown;
   /** Store faults since a task last settled: the wait before the next try grows with it. */
   #faultStreak = 0;
+  /** The store fault the job is stalled on, for its status; the driver notes the faults it meets too. */
+  readonly stall = new StoreStall();
 
   constructor(options: {
     ctx: EngineContext;
@@ -204,11 +207,13 @@ export class JobRunner {
     if (result === 'settled') {
       this.#retries.delete(task.key);
       this.#faultStreak = 0;
+      this.stall.ended();
     }
   }
 
   /** The first store fault of an episode is reported; claiming stops until `#recover` succeeds. */
   #faulted(error: unknown): void {
+    this.stall.met(error);
     if (this.#fault !== undefined) return;
     this.#fault = error;
     this.#faultStreak++;
@@ -234,6 +239,7 @@ export class JobRunner {
         return;
       } catch (error) {
         if (!isStoreFault(error)) throw error;
+        this.stall.met(error);
         this.#faultStreak++;
       }
     }

@@ -1,6 +1,7 @@
 import type { JobRecord, JobStore } from '@crawlkit/store';
 
-import { CrawlkitError, hasCrawlkitCode } from '../errors.js';
+import { CrawlkitError } from '../errors.js';
+import { describeStoreFault } from '../store-faults.js';
 
 /** A worker notes a job's store fault at most this often: a full Redis fails every running task of a job at once. */
 const NOTE_EVERY_MS = 1_000;
@@ -29,9 +30,9 @@ export class StoreStalls {
     const now = Date.now();
     const last = this.#noted.get(jobId);
     if (last && now - last.at < NOTE_EVERY_MS) return last.since;
-    const code = hasCrawlkitCode(error) ? error.code : 'STORE_IO';
-    const message = error instanceof Error ? error.message : String(error);
-    const noted = await this.#jobs.noteStoreFault?.(jobId, { code, message, at: now }).catch(() => undefined);
+    const noted = await this.#jobs
+      .noteStoreFault?.(jobId, { ...describeStoreFault(error), at: now })
+      .catch(() => undefined);
     const since = noted ?? fallback;
     this.#noted.set(jobId, { at: now, since });
     if (this.#noted.size > 1_000) this.#noted.delete(this.#noted.keys().next().value!);
