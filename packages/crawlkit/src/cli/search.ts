@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 import type { Command } from 'commander';
 
 import type { LocalResult } from '../search/local-source.js';
@@ -21,6 +23,16 @@ export async function searchCommand(ctx: CommandContext, words: string[], comman
   const flags = command.opts<SearchFlags>();
   const provider = providerFromFlags(flags, process.env, readServeFile(flags, process.env, process.cwd()));
   if (provider) ctx.configure({ search: { provider } });
+  else if (!ctx.redis && !existsSync(ctx.storeDir)) {
+    // Opening it would make an empty store and answer "no results", as if nothing matched.
+    return ctx.fail({
+      success: false,
+      code: 'CLI_USAGE',
+      error:
+        `There is no store at ${ctx.storeDir} to search: search reads the pages that scrape, crawl and batch stored ` +
+        'in their store (pass their --store, or set CRAWLKIT_STORE).',
+    });
+  }
   const limit = integerFlag('--limit', flags.limit);
   const body: SearchRequestInput = { query: words.join(' ') };
   if (limit !== undefined) body.limit = limit;
