@@ -46,15 +46,18 @@ export interface PageKindInput {
 }
 
 /**
- * What a fetched page is, by its content type and first bytes: a PDF (by type, or by its `%PDF` magic), a document
- * (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, an image: by signature; CSV, TSV: by type), JSON, XML
+ * What a fetched page is, by its content type and first bytes: a PDF (by its `%PDF` magic, or by type unless its
+ * bytes are another document's), a document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, an image: by
+ * signature; CSV, TSV: by type), JSON, XML
  * (unless it is an HTML document served as XML), other text, HTML (or no type), or something extraction does not
  * read (`unsupported`: binary content that is not a PDF).
  */
 export function pageKind(page: PageKindInput): PageKind {
   const type = page.contentType;
-  if (!page.undecoded && (type === 'application/pdf' || startsWithPdfMagic(page.body))) return 'pdf';
+  if (!page.undecoded && startsWithPdfMagic(page.body)) return 'pdf';
+  // A file served as a PDF whose bytes are another document's (a Word file behind a .pdf link) is that document.
   if (isDocument(page)) return 'document';
+  if (!page.undecoded && type === 'application/pdf') return 'pdf';
   if (page.text === undefined && !page.undecoded) return 'unsupported';
   if (isJsonType(type)) return 'json';
   if (isXmlType(type) && !/^\s*<!doctype html|<html[\s>]/i.test(head(page))) return 'xml';

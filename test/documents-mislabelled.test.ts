@@ -1,0 +1,50 @@
+/**
+ * Documents served or uploaded under another document's type, as the README promises ("the format is read from the
+ * file's signature, never from a name"): a Word file behind a `.pdf` link served as `application/pdf`, scraped over
+ * HTTP and uploaded to `ck.parse` with that type, is read as the Word file it is; a file that is neither is still
+ * told as a PDF that could not be parsed.
+ */
+import type { ServerResponse } from 'node:http';
+
+import { describe, expect, it } from 'vitest';
+
+import { makeDocx } from '../packages/documents/src/__fixtures__/writers.ts';
+import { startFixtureServer } from '../fixtures/server.ts';
+import { ok } from './helpers/crawl-site-run.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+
+let docx: Uint8Array;
+const serve = (res: ServerResponse, body: Uint8Array | string) => {
+  res.writeHead(200, { 'content-type': 'application/pdf' });
+  res.end(body);
+};
+
+const env = useFixtureEngine({
+  server: async () => {
+    docx = await makeDocx();
+    return startFixtureServer({
+      routes: {
+        '/files/report.pdf': (_req, res) => serve(res, docx),
+        '/files/broken.pdf': (_req, res) => serve(res, 'not a PDF, nor any document'),
+      },
+    });
+  },
+});
+
+describe('a Word file served as a PDF', () => {
+  it('is scraped as the Word file its bytes are', async () => {
+    const page = ok(await env.ck.scrape({ url: `${env.server.url}/files/report.pdf` }));
+    expect(page.data.markdown).toContain('North doubled its sales');
+    expect(page.data.metadata.title).toBe('Quarterly Report');
+  });
+
+  it('is parsed as the Word file its bytes are when uploaded as application/pdf', async () => {
+    const parsed = ok(await env.ck.parse({ data: docx, filename: 'report.pdf', contentType: 'application/pdf' }));
+    expect(parsed.data.markdown).toContain('North doubled its sales');
+  });
+
+  it('leaves bytes that are no document a PDF that could not be parsed', async () => {
+    const page = await env.ck.scrape({ url: `${env.server.url}/files/broken.pdf` });
+    expect(page).toMatchObject({ success: false, code: 'SCRAPE_PDF_PARSE_ERROR' });
+  });
+});
