@@ -115,7 +115,9 @@ export const searchShape = nullable({
   query: z
     .string()
     .min(1)
-    .describe('Words to find; "quoted phrases", prefix*, -excluded. Searches the pages crawlkit stored by default.'),
+    .describe(
+      'Words to find; "quoted phrases", prefix*, -excluded, site:host. Searches the pages crawlkit stored by default.',
+    ),
   limit: z.number().int().min(1).max(100).optional(),
   tbs: z.string().optional().describe('Time filter: qdr:h, qdr:d, qdr:w, qdr:m or qdr:y.'),
   filter: z.string().optional(),
