@@ -143,6 +143,8 @@ async function fromIndex(
     warnings.push(`The store (${rt.ctx.store.kind}) keeps no search index, so no stored page is searched.`);
     return [];
   }
+  // An expired job's results are gone from every read at once, though the sweep deletes them later.
+  await rt.jobs.deleteExpired();
   const range = request.tbs ? parseTimeFilter(request.tbs, Date.now())! : {};
   return searchLocal(
     index,
