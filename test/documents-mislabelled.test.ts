@@ -2,7 +2,7 @@
  * Documents served or uploaded under another document's type, as the README promises ("the format is read from the
  * file's signature, never from a name"): a Word file behind a `.pdf` link served as `application/pdf`, scraped over
  * HTTP and uploaded to `ck.parse` with that type, is read as the Word file it is; a file that is neither is still
- * told as a PDF that could not be parsed. A CSV at a `.csv` URL served under a generic type (none, octet-stream,
+ * told as a PDF that could not be parsed, and an empty one as empty. A CSV at a `.csv` URL served under a generic type (none, octet-stream,
  * text/plain, as object stores and raw file hosts serve them) is a table, as an upload's name makes it.
  */
 import type { ServerResponse } from 'node:http';
@@ -15,6 +15,7 @@ import { ok } from './helpers/crawl-site-run.ts';
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
 
 let docx: Uint8Array;
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const CSV = 'Region,Sales\nNorth,120\nSouth,80\n';
 const TABLE = '| Region | Sales |\n| --- | --- |\n| North | 120 |\n| South | 80 |';
 const serve = (res: ServerResponse, body: Uint8Array | string) => {
@@ -29,6 +30,10 @@ const env = useFixtureEngine({
       routes: {
         '/files/report.pdf': (_req, res) => serve(res, docx),
         '/files/broken.pdf': (_req, res) => serve(res, 'not a PDF, nor any document'),
+        '/files/empty.docx': (_req, res) => {
+          res.writeHead(200, { 'content-type': DOCX, 'content-length': 0 });
+          res.end();
+        },
         '/files/*': (_req, res, ctx) => {
           // /files/<type>/<name>: a CSV served as <type> (none, octet-stream, text/plain) under <name>
           const [, , type, name] = ctx.url.pathname.split('/');
@@ -55,6 +60,14 @@ describe('a Word file served as a PDF', () => {
   it('leaves bytes that are no document a PDF that could not be parsed', async () => {
     const page = await env.ck.scrape({ url: `${env.server.url}/files/broken.pdf` });
     expect(page).toMatchObject({ success: false, code: 'SCRAPE_PDF_PARSE_ERROR' });
+  });
+});
+
+describe('an empty file served as a document', () => {
+  it('is told as empty, not as bytes of another format', async () => {
+    const page = await env.ck.scrape({ url: `${env.server.url}/files/empty.docx` });
+    expect(page).toMatchObject({ success: false, code: 'SCRAPE_DOCUMENT_PARSE_ERROR' });
+    expect((page as { error: string }).error).toBe('The file is empty (0 bytes), though served as DOCX.');
   });
 });
 

@@ -57,6 +57,12 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
       "Images are read by OCR only with the image parser (parsers: ['image']).",
     );
   }
+  if (detected === undefined && input.bytes.length === 0) {
+    throw new DocumentError(
+      'SCRAPE_DOCUMENT_PARSE_ERROR',
+      `The file is empty (0 bytes), though served as ${format.toUpperCase()}.`,
+    );
+  }
   if (detected === undefined) {
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',
