@@ -11,7 +11,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { startServer, type CrawlkitServer } from '@crawlkit/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Crawlkit, type LocalResult } from 'crawlkit';
+import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
