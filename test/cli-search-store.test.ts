@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { ensureBuilt, runCli } from './cli-helpers.ts';
+import { textPage } from './helpers/text-page.ts';
 
 let dir: string;
 let site: FixtureServer;
@@ -19,13 +20,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ck-cli-search-'));
   site = await startFixtureServer({
     routes: {
-      '/lighthouse': (_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(
-          '<html><head><title>Keepers</title></head><body><main><h1>Keepers</h1><p>The lighthouse keeper ' +
-            'trims the wick at dusk and logs every passing ship in the harbour book.</p></main></body></html>',
-        );
-      },
+      '/lighthouse': textPage('Keepers', 'The lighthouse keeper trims the wick at dusk and logs every ship.'),
     },
   });
 });

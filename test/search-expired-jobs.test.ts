@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { ok } from './helpers/crawl-site-run.ts';
+import { textPage } from './helpers/text-page.ts';
 
 let site: FixtureServer;
 let dir: string;
@@ -19,13 +20,7 @@ let ck: Crawlkit | undefined;
 beforeAll(async () => {
   site = await startFixtureServer({
     routes: {
-      '/narwhal': (_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(
-          '<html><head><title>Narwhal</title></head><body><main><h1>Narwhal</h1><p>The narwhal tusk is a ' +
-            'long spiral tooth that grows through the upper lip of the male.</p></main></body></html>',
-        );
-      },
+      '/narwhal': textPage('Narwhal', 'The narwhal tusk is a long spiral tooth that grows through the upper lip.'),
     },
   });
   dir = mkdtempSync(join(tmpdir(), 'ck-search-expired-'));

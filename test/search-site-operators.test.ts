@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { CLI, ensureBuilt } from './cli-helpers.ts';
 import { ok } from './helpers/crawl-site-run.ts';
+import { textPage } from './helpers/text-page.ts';
 
 let site: FixtureServer;
 let dir: string;
@@ -26,13 +27,7 @@ beforeAll(async () => {
   ensureBuilt();
   site = await startFixtureServer({
     routes: {
-      '/harbor': (_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(
-          '<html><head><title>Harbor</title></head><body><main><h1>Harbor</h1><p>The lighthouse keeper ' +
-            'logs every ship that passes the harbor wall at night.</p></main></body></html>',
-        );
-      },
+      '/harbor': textPage('Harbor', 'The lighthouse keeper logs every ship that passes the harbor wall at night.'),
     },
   });
   dir = mkdtempSync(join(tmpdir(), 'ck-search-site-'));
