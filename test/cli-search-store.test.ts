@@ -1,6 +1,7 @@
 /**
  * `crawlkit search`, the built command, and the store it reads: pages scraped into a store are found with its
- * --store, and a --store that is not there is told as such (exit 2) instead of made empty and answered "no results".
+ * --store, a --store that is not there is told as such (exit 2) instead of made empty and answered "no results",
+ * and --out (which writes pages' files, none here) is refused instead of ignored.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,5 +47,13 @@ describe('crawlkit search and its --store', { timeout: 60_000 }, () => {
     expect(answer.stderr).toContain(`There is no store at ${missing} to search`);
     expect(answer.stderr).toContain('CLI_USAGE');
     expect(existsSync(missing)).toBe(false);
+  });
+
+  it('refuses --out, which it would not write, saying how to save the results', async () => {
+    const out = join(dir, 'out');
+    const answer = await runCli(['search', 'lighthouse', '--store', join(dir, 'store'), '--out', out], { cwd: dir });
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toContain('--json > results.json');
+    expect(existsSync(out)).toBe(false);
   });
 });
