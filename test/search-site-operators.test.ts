@@ -1,7 +1,8 @@
 /**
  * `site:` in a search query, as agents write it (firecrawl-mcp's tool description lists it among the operators):
  * `site:host` keeps the results to that host and its subdomains, `-site:host` leaves it out, the other words are
- * the query; through `ck.search`, the official SDK against `crawlkit serve`, and the MCP tool over stdio.
+ * the query; through `ck.search`, the official SDK against `crawlkit serve`, and the MCP tool over stdio, whose
+ * answer also tells the filters it cannot apply (firecrawl-mcp's `categories` and `filter`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +88,15 @@ describe('site: in a search query', () => {
       const [content] = result.content as { type: string; text: string }[];
       const answer = JSON.parse(content!.text) as { data: { web: { url: string }[] } };
       expect(hosts(answer.data.web)).toEqual(['localhost']);
+      // What it cannot apply, firecrawl-mcp's categories and filter, is told in the answer, not dropped unsaid.
+      const narrowed = await client.callTool({
+        name: 'firecrawl_search',
+        arguments: { query: 'lighthouse', categories: ['developer'], filter: 'lang:en' },
+      });
+      const [told] = narrowed.content as { type: string; text: string }[];
+      const { warning } = JSON.parse(told!.text) as { warning?: string };
+      expect(warning).toContain('`categories` are not supported');
+      expect(warning).toContain('`filter` is not read');
     } finally {
       await client.close();
       ck = new Crawlkit({ storeDir: dir, engine: 'http' });

@@ -122,6 +122,10 @@ export const searchShape = nullable({
   tbs: z.string().optional().describe('Time filter: qdr:h, qdr:d, qdr:w, qdr:m or qdr:y.'),
   filter: z.string().optional(),
   location: z.string().optional(),
+  categories: z
+    .array(z.union([z.string(), z.object({ type: z.string() })]))
+    .optional()
+    .describe("firecrawl-mcp's result categories (github, research, pdf, developer): not read locally."),
   includeDomains: z.array(z.string()).optional(),
   excludeDomains: z.array(z.string()).optional(),
   sources: z

@@ -120,6 +120,11 @@ async function search(
   }
   if (request.categories?.length)
     warnings.push('`categories` are not supported: the results are not narrowed by them.');
+  if (request.filter) {
+    warnings.push(
+      '`filter` is not read: narrow the results with includeDomains, excludeDomains, site: in the query, or tbs.',
+    );
+  }
   const count = Object.values(data).reduce((n, results) => n + results.length, 0);
   let creditsUsed = searchCredits(count);
   rt.bus.charge(creditsUsed);
