@@ -151,7 +151,7 @@ async function fromIndex(
   // An expired job's results are gone from every read at once, though the sweep deletes them later.
   await rt.jobs.deleteExpired();
   const range = request.tbs ? parseTimeFilter(request.tbs, Date.now())! : {};
-  return searchLocal(
+  const results = await searchLocal(
     index,
     {
       terms,
@@ -163,7 +163,15 @@ async function fromIndex(
     },
     setup.rerank?.(request.query, signal),
   );
+  // An empty answer from an empty index is not "nothing matched": say what fills it.
+  if (results.length === 0 && !warnings.includes(EMPTY_INDEX) && (await index.count()) === 0)
+    warnings.push(EMPTY_INDEX);
+  return results;
 }
+
+const EMPTY_INDEX =
+  'No page is stored in this store yet, so there is nothing to search: crawl, batch scrape or scrape pages first ' +
+  '(with the same store), or configure a web search provider.';
 
 async function fromProvider(
   provider: WebSearchProvider,
