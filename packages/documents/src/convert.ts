@@ -42,6 +42,12 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
         'workbook as .xlsx, .ods or .csv.',
     );
   }
+  if (format === 'encrypted') {
+    throw new DocumentError(
+      'SCRAPE_DOCUMENT_PARSE_ERROR',
+      'The document is protected by a password (encrypted), so it cannot be read. Save it without a password.',
+    );
+  }
   if (format === undefined) {
     throw new DocumentError('SCRAPE_DOCUMENT_PARSE_ERROR', 'The file is not a document format crawlkit converts.');
   }
@@ -49,6 +55,12 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',
       "Images are read by OCR only with the image parser (parsers: ['image']).",
+    );
+  }
+  if (detected === undefined && input.bytes.length === 0) {
+    throw new DocumentError(
+      'SCRAPE_DOCUMENT_PARSE_ERROR',
+      `The file is empty (0 bytes), though served as ${format.toUpperCase()}.`,
     );
   }
   if (detected === undefined) {

@@ -17,8 +17,14 @@ const ODF: Record<string, DocumentFormat> = {
   'application/epub+zip': 'epub',
 };
 
+/**
+ * Formats recognized to be refused, so that the error says why: Excel 97-2003 workbooks (`xls`), and Office files
+ * saved with a password (`encrypted`).
+ */
+export type RefusedFormat = 'xls' | 'encrypted';
+
 /** The types of the formats recognized by their bytes: served with one of them, other bytes are an error. */
-export const DOCUMENT_TYPES: Record<string, DocumentFormat | 'xls'> = {
+export const DOCUMENT_TYPES: Record<string, DocumentFormat | RefusedFormat> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
@@ -74,12 +80,15 @@ function looksLikeText(bytes: Uint8Array): boolean {
 /**
  * The document format of a file, from its signature first (zip parts, Compound File streams, `{\rtf`, image
  * headers), then, for text formats that have none, from its served type or its name together with a check that it
- * is text. `xls` is recognized to be refused by name. `undefined`: not a document this package converts.
+ * is text. `xls` and `encrypted` are recognized to be refused with a reason (`RefusedFormat`). `undefined`: not a
+ * document this package converts.
  */
-export function detectFormat(input: DocumentInput): DocumentFormat | 'xls' | undefined {
+export function detectFormat(input: DocumentInput): DocumentFormat | RefusedFormat | undefined {
   const { bytes, contentType } = input;
   if (isZip(bytes)) return zipFormat(bytes);
   if (startsWith(bytes, CFB)) {
+    // A password-protected .docx, .xlsx or .pptx: its zip is encrypted inside a Compound File (MS-OFFCRYPTO).
+    if (hasStream(bytes, 'EncryptedPackage')) return 'encrypted';
     if (hasStream(bytes, 'WordDocument')) return 'doc';
     if (hasStream(bytes, 'Workbook') || hasStream(bytes, 'Book')) return 'xls';
     return undefined;
@@ -96,8 +105,8 @@ export function detectFormat(input: DocumentInput): DocumentFormat | 'xls' | und
 
 /**
  * The format this package would convert the input as, given the options (`images`: whether images are read by
- * OCR), or `undefined` when it is none of its formats. A type or signature of a refused format (`.xls`) answers
- * `xls`, so that the caller can say why.
+ * OCR), or `undefined` when it is none of its formats. A type or signature of a refused format (`.xls`, a file saved
+ * with a password) answers it (`xls`, `encrypted`), so that the caller can say why.
  */
 export function documentFormat(input: DocumentInput, options: Pick<ConvertOptions, 'images'> = {}) {
   const format = detectFormat(input);

@@ -115,11 +115,17 @@ export const searchShape = nullable({
   query: z
     .string()
     .min(1)
-    .describe('Words to find; "quoted phrases", prefix*, -excluded. Searches the pages crawlkit stored by default.'),
+    .describe(
+      'Words to find; "quoted phrases", prefix*, -excluded, site:host. Searches the pages crawlkit stored by default.',
+    ),
   limit: z.number().int().min(1).max(100).optional(),
   tbs: z.string().optional().describe('Time filter: qdr:h, qdr:d, qdr:w, qdr:m or qdr:y.'),
   filter: z.string().optional(),
   location: z.string().optional(),
+  categories: z
+    .array(z.union([z.string(), z.object({ type: z.string() })]))
+    .optional()
+    .describe("firecrawl-mcp's result categories (github, research, pdf, developer): not read locally."),
   includeDomains: z.array(z.string()).optional(),
   excludeDomains: z.array(z.string()).optional(),
   sources: z

@@ -93,7 +93,8 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
     {
       title: 'Search',
       description:
-        'Search the pages crawlkit has crawled and cached (BM25, phrases in quotes, prefix*, -excluded words), and ' +
+        'Search the pages crawlkit has crawled and cached (BM25, phrases in quotes, prefix*, -excluded words, ' +
+        'site:host and -site:host), and ' +
         'the web when the server has a provider (SearXNG, Brave). Results are grouped by source (`web`, `news`, ' +
         "`images`, `local`), each a title, URL and matching passage; `scrapeOptions` adds each page's content.",
       inputSchema: searchShape,

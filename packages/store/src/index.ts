@@ -24,7 +24,7 @@ export { engineStoreLimits } from './engine-counts.js';
 export { parseSearchQuery, MAX_QUERY_LENGTH, MAX_QUERY_TERMS } from './search/query.js';
 export type { ParsedQuery, QueryTerm, SearchTerms } from './search/query.js';
 export { hostMatches, searchHost } from './search/hosts.js';
-export { searchPostings } from './search/postings.js';
+export { newestOnly, searchPostings } from './search/postings.js';
 export type { EntryMeta, Postings, PostingSource } from './search/postings.js';
 export { termCounts, searchableText } from './search/entry.js';
 export { searchTextDigest, MAX_TEXT } from './text-digest.js';

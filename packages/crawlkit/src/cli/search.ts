@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 import type { Command } from 'commander';
 
 import type { LocalResult } from '../search/local-source.js';
@@ -19,8 +21,27 @@ interface SearchFlags extends ProviderFlags, Pick<ServeConfigFlags, 'config'> {
 /** `crawlkit search QUERY`: the pages the store holds (and the web, with a provider), best first. */
 export async function searchCommand(ctx: CommandContext, words: string[], command: Command): Promise<number> {
   const flags = command.opts<SearchFlags>();
+  if (ctx.options.out !== undefined) {
+    // Search answers results, not pages: --out would write nothing and say nothing.
+    return ctx.fail({
+      success: false,
+      code: 'CLI_USAGE',
+      error:
+        '--out writes the files of scraped pages; search prints its results. Save them with --json > results.json.',
+    });
+  }
   const provider = providerFromFlags(flags, process.env, readServeFile(flags, process.env, process.cwd()));
   if (provider) ctx.configure({ search: { provider } });
+  else if (!ctx.redis && !existsSync(ctx.storeDir)) {
+    // Opening it would make an empty store and answer "no results", as if nothing matched.
+    return ctx.fail({
+      success: false,
+      code: 'CLI_USAGE',
+      error:
+        `There is no store at ${ctx.storeDir} to search: search reads the pages that scrape, crawl and batch stored ` +
+        'in their store (pass their --store, or set CRAWLKIT_STORE).',
+    });
+  }
   const limit = integerFlag('--limit', flags.limit);
   const body: SearchRequestInput = { query: words.join(' ') };
   if (limit !== undefined) body.limit = limit;

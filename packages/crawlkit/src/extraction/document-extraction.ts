@@ -1,12 +1,13 @@
 /**
  * Documents (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV, TSV and, with the `image` parser, images read
- * by OCR): recognized on the main thread by signature, then by type for text formats (`pageKind`), and converted by
- * `@crawlkit/documents` in the extraction worker that runs the page.
+ * by OCR): recognized on the main thread by signature, then by type (or the URL's file name) for text formats
+ * (`pageKind`), and converted by `@crawlkit/documents` in the extraction worker that runs the page.
  */
 import { convertDocument, documentFormat, isDocumentError } from '@crawlkit/documents';
 
 import { CrawlkitError } from '../errors.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
+import { fileNameOf } from './page-kind.js';
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -16,7 +17,9 @@ function escapeHtml(text: string): string {
 export async function documentExtraction(request: ExtractionRequest, text: string | undefined): Promise<Extraction> {
   const { page, settings, budgetMs } = request;
   const bytes = page.body && page.undecodedText === undefined ? page.body : new TextEncoder().encode(text ?? '');
-  if (documentFormat({ bytes, contentType: page.contentType }, { images: settings.ocrImages }) === undefined) {
+  const fileName = fileNameOf(page.url);
+  const input = { bytes, contentType: page.contentType, ...(fileName !== undefined ? { fileName } : {}) };
+  if (documentFormat(input, { images: settings.ocrImages }) === undefined) {
     // an image without the `image` parser: an unsupported file, as before OCR
     throw new CrawlkitError(
       'SCRAPE_UNSUPPORTED_FILE_ERROR',
@@ -25,14 +28,11 @@ export async function documentExtraction(request: ExtractionRequest, text: strin
     );
   }
   try {
-    const converted = await convertDocument(
-      { bytes, contentType: page.contentType },
-      {
-        html: settings.html || settings.rawHtml,
-        images: settings.ocrImages,
-        ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}),
-      },
-    );
+    const converted = await convertDocument(input, {
+      html: settings.html || settings.rawHtml,
+      images: settings.ocrImages,
+      ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}),
+    });
     const html =
       converted.html ??
       `<html><body>${converted.markdown

@@ -7,7 +7,7 @@ import type { UndecodedText } from '@crawlkit/fetcher/analysis';
 
 /**
  * What a page is, for extraction: decided on the main thread from its content type and first bytes
- * (`pageKind`), never from its URL's extension.
+ * (`pageKind`), never from its URL's extension, except for CSV and TSV text served under a generic type.
  */
 export type PageKind = 'html' | 'pdf' | 'document' | 'json' | 'xml' | 'text' | 'unsupported';
 

@@ -43,18 +43,35 @@ export interface PageKindInput {
   body?: Uint8Array | undefined;
   /** The body is text not decoded yet. */
   undecoded: boolean;
+  /** The URL's file name (`fileNameOf`): it names CSV and TSV served under a generic type. */
+  fileName?: string | undefined;
 }
 
 /**
- * What a fetched page is, by its content type and first bytes: a PDF (by type, or by its `%PDF` magic), a document
- * (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, an image: by signature; CSV, TSV: by type), JSON, XML
+ * The last segment of a URL's path (`data.csv`), or `undefined`. It names a text format that has no signature
+ * (CSV, TSV) served under a generic type (none, `application/octet-stream`, `text/plain`), as an upload's name does.
+ */
+export function fileNameOf(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a fetched page is, by its content type and first bytes: a PDF (by its `%PDF` magic, or by type unless its
+ * bytes are another document's), a document (Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, an image: by
+ * signature; CSV, TSV: by type, or by the URL's file name under a generic type), JSON, XML
  * (unless it is an HTML document served as XML), other text, HTML (or no type), or something extraction does not
  * read (`unsupported`: binary content that is not a PDF).
  */
 export function pageKind(page: PageKindInput): PageKind {
   const type = page.contentType;
-  if (!page.undecoded && (type === 'application/pdf' || startsWithPdfMagic(page.body))) return 'pdf';
+  if (!page.undecoded && startsWithPdfMagic(page.body)) return 'pdf';
+  // A file served as a PDF whose bytes are another document's (a Word file behind a .pdf link) is that document.
   if (isDocument(page)) return 'document';
+  if (!page.undecoded && type === 'application/pdf') return 'pdf';
   if (page.text === undefined && !page.undecoded) return 'unsupported';
   if (isJsonType(type)) return 'json';
   if (isXmlType(type) && !/^\s*<!doctype html|<html[\s>]/i.test(head(page))) return 'xml';
@@ -66,6 +83,10 @@ export function pageKind(page: PageKindInput): PageKind {
 const TEXT_DOCUMENT_TYPES =
   /^(text\/(csv|x-csv|comma-separated-values|tab-separated-values|tsv|rtf)|application\/(csv|rtf))$/;
 
+/** A text page under a generic type whose file name says CSV or TSV. */
+const namedTable = (page: { contentType: string; fileName?: string | undefined }) =>
+  /^(text\/plain|application\/octet-stream|)$/.test(page.contentType) && /\.(csv|tsv)$/i.test(page.fileName ?? '');
+
 /** How much of a page's text tells its format (signatures and the check that it is text). */
 const DOCUMENT_HEAD = 4096;
 
@@ -73,16 +94,20 @@ const DOCUMENT_HEAD = 4096;
  * Whether a page is a document this package converts: binary content by its signature (images included; the
  * `image` parser decides in the worker), text by its type.
  */
-function isDocument(page: { contentType: string; text?: string | undefined; body?: Uint8Array | undefined }) {
+function isDocument(page: Omit<PageKindInput, 'undecoded'>) {
+  const fileName = page.fileName !== undefined ? { fileName: page.fileName } : {};
   if (page.text !== undefined) {
-    if (!TEXT_DOCUMENT_TYPES.test(page.contentType)) return false;
+    if (!TEXT_DOCUMENT_TYPES.test(page.contentType) && !namedTable(page)) return false;
     return (
       documentFormat({
         bytes: new TextEncoder().encode(page.text.slice(0, DOCUMENT_HEAD)),
         contentType: page.contentType,
+        ...fileName,
       }) !== undefined
     );
   }
   if (page.body === undefined) return false;
-  return documentFormat({ bytes: page.body, contentType: page.contentType }, { images: true }) !== undefined;
+  return (
+    documentFormat({ bytes: page.body, contentType: page.contentType, ...fileName }, { images: true }) !== undefined
+  );
 }

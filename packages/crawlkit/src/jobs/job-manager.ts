@@ -115,6 +115,14 @@ export class JobManager {
   }
 
   /**
+   * Deletes the jobs whose results have expired now, before their sweep: what reads their results outside their job
+   * (the search index) must not find them.
+   */
+  deleteExpired(): Promise<string[]> {
+    return this.#stores.deleteExpired();
+  }
+
+  /**
    * Creates a job with its first tasks, queues its `started` event and starts running it. With an `idempotencyKey`
    * the id is the key's (`idempotentJobId`), and a key used before throws `IDEMPOTENCY_KEY_REUSED`.
    */

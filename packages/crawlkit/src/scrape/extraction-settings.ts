@@ -1,5 +1,5 @@
 import type { ExtractionInput, ExtractionSettings } from '../extraction/extraction.js';
-import { pageKind } from '../extraction/page-kind.js';
+import { fileNameOf, pageKind } from '../extraction/page-kind.js';
 import { extractionNeeds } from '../formats/registry.js';
 import { explanationWanted } from './explanation.js';
 import type { FetchedPage } from './fetched-page.js';
@@ -53,6 +53,7 @@ export function extractionInput(
       text: page.text,
       body: page.body,
       undecoded: page.undecodedText !== undefined,
+      fileName: fileNameOf(page.url),
     }),
   };
   if (page.text !== undefined) input.text = page.text;

@@ -17,4 +17,9 @@ describe('markdownText', () => {
     ].join('\n');
     expect(markdownText(markdown)).toBe('Install\n\nRun pnpm add crawlkit logo  now.\n\npnpm add crawlkit');
   });
+
+  it("keeps a footnote's text and drops its references (a Word file's footnotes are searchable)", () => {
+    const markdown = 'Revenue grew.[^1] See [^note-2].\n\n[^1]: Figures are unaudited.\n[^note-2]: Ask finance.';
+    expect(markdownText(markdown)).toBe('Revenue grew. See .\n\nFigures are unaudited.\nAsk finance.');
+  });
 });

@@ -15,17 +15,23 @@ const sourceSchema = z.preprocess(
   z.enum([...SEARCH_SOURCES, 'alexandria'] as const, { error: `Each source is one of ${SEARCH_SOURCES.join(', ')}` }),
 );
 
+/** A domain as the filters compare it: its host name, lower-cased, without scheme, path or `www.`. */
+export function normalizeDomain(domain: string): string {
+  return domain
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/.*$/, '')
+    .replace(/^www\./, '');
+}
+
+/** Whether a normalised domain is a host name. */
+export const isDomain = (domain: string) => /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(domain);
+
 const domainSchema = z
   .string()
-  .transform((d) =>
-    d
-      .trim()
-      .toLowerCase()
-      .replace(/^https?:\/\//, '')
-      .replace(/\/.*$/, '')
-      .replace(/^www\./, ''),
-  )
-  .refine((d) => /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(d), { error: 'A domain is a host name such as example.com' });
+  .transform(normalizeDomain)
+  .refine(isDomain, { error: 'A domain is a host name such as example.com' });
 
 /** Domains a filter takes: far beyond a hand-written list, within what one query of the store can hold. */
 export const MAX_FILTER_DOMAINS = 100;

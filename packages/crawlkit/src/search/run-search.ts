@@ -1,6 +1,7 @@
 /**
  * `POST /v2/search`: the query against the sources asked (the local index of stored pages, the web provider), then,
- * with `scrapeOptions`, each result's document (from the page cache when fresh, fetched otherwise).
+ * with `scrapeOptions`, each result's document (from the page cache when fresh, fetched otherwise). The query's
+ * `site:` operators are domain filters for the index.
  */
 import { hostMatches, parseSearchQuery, searchHost, type SearchTerms } from '@crawlkit/store';
 
@@ -15,6 +16,7 @@ import { hybridReranker } from './hybrid.js';
 import { searchLocal, type LocalResult } from './local-source.js';
 import type { WebResult, WebSearchProvider, WebSource } from './providers/provider.js';
 import { searchRequestSchema, type SearchRequest, type SearchRequestInput, type SearchSource } from './request.js';
+import { siteOperators, type SiteOperators } from './site-operators.js';
 import { parseTimeFilter } from './time-filter.js';
 
 export type SearchResult = (LocalResult | WebResult) & Partial<Document>;
@@ -57,8 +59,16 @@ export async function runSearch(
 ): Promise<SearchResponse | ErrorResponse> {
   const parsed = parseBody(searchRequestSchema, body);
   if (!parsed.ok) return parsed.error;
-  const request = parsed.value;
-  const query = parseSearchQuery(request.query);
+  const sites = siteOperators(parsed.value.query);
+  if (!sites.words && sites.include.length + sites.exclude.length > 0) {
+    return {
+      success: false,
+      code: 'BAD_REQUEST',
+      error: 'The query has only site: filters. Add the words to look for (`pricing site:example.com`).',
+    };
+  }
+  const request = withSites(parsed.value, sites);
+  const query = parseSearchQuery(sites.words);
   if (!query.ok) return { success: false, code: 'BAD_REQUEST', error: query.error };
   const deadline = AbortSignal.timeout(request.timeout);
   const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
@@ -110,6 +120,11 @@ async function search(
   }
   if (request.categories?.length)
     warnings.push('`categories` are not supported: the results are not narrowed by them.');
+  if (request.filter) {
+    warnings.push(
+      '`filter` is not read: narrow the results with includeDomains, excludeDomains, site: in the query, or tbs.',
+    );
+  }
   const count = Object.values(data).reduce((n, results) => n + results.length, 0);
   let creditsUsed = searchCredits(count);
   rt.bus.charge(creditsUsed);
@@ -133,8 +148,10 @@ async function fromIndex(
     warnings.push(`The store (${rt.ctx.store.kind}) keeps no search index, so no stored page is searched.`);
     return [];
   }
+  // An expired job's results are gone from every read at once, though the sweep deletes them later.
+  await rt.jobs.deleteExpired();
   const range = request.tbs ? parseTimeFilter(request.tbs, Date.now())! : {};
-  return searchLocal(
+  const results = await searchLocal(
     index,
     {
       terms,
@@ -146,7 +163,15 @@ async function fromIndex(
     },
     setup.rerank?.(request.query, signal),
   );
+  // An empty answer from an empty index is not "nothing matched": say what fills it.
+  if (results.length === 0 && !warnings.includes(EMPTY_INDEX) && (await index.count()) === 0)
+    warnings.push(EMPTY_INDEX);
+  return results;
 }
+
+const EMPTY_INDEX =
+  'No page is stored in this store yet, so there is nothing to search: crawl, batch scrape or scrape pages first ' +
+  '(with the same store), or configure a web search provider.';
 
 async function fromProvider(
   provider: WebSearchProvider,
@@ -218,6 +243,19 @@ async function scrapeResults(
   );
   if (failed) warnings.push(`${failed} result(s) could not be scraped; they are listed without their document.`);
   return credits;
+}
+
+/** The request with the query's `site:` operators added to its domain filters (a provider reads them in the query). */
+function withSites(request: SearchRequest, sites: SiteOperators): SearchRequest {
+  const merged = (domains: string[] | undefined, more: string[]) =>
+    more.length ? [...new Set([...(domains ?? []), ...more])] : domains;
+  const includeDomains = merged(request.includeDomains, sites.include);
+  const excludeDomains = merged(request.excludeDomains, sites.exclude);
+  return {
+    ...request,
+    ...(includeDomains ? { includeDomains } : {}),
+    ...(excludeDomains ? { excludeDomains } : {}),
+  };
 }
 
 /** The search setup of an engine's options. */

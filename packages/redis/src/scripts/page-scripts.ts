@@ -69,9 +69,11 @@ redis.call('ZADD', p .. ':pages', ARGV[3], key)
 local id = 'p:' .. key
 local meta = redis.call('HGET', p .. ':sx:meta', id)
 if meta then
-  -- 'time<TAB>len<TAB>host<TAB>url' (SEARCH_HELPERS): only the time changes.
+  -- 'time<TAB>len<TAB>host<TAB>url' (SEARCH_HELPERS): only the time changes, and the entry's place among its URL's.
   local tab = string.find(meta, '\\t', 1, true)
   redis.call('HSET', p .. ':sx:meta', id, ARGV[3] .. string.sub(meta, tab))
+  local url = string.match(meta, '^[^\\t]*\\t[^\\t]*\\t[^\\t]*\\t(.*)$')
+  redis.call('ZADD', p .. ':sx:u:' .. url, 'XX', tonumber(ARGV[3]), id)
 end
 return 1
 `;

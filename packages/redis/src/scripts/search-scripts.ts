@@ -9,15 +9,26 @@
  * - `sx:meta`: entry id → `time<TAB>len<TAB>host<TAB>url` (one HMGET reads the candidates of a query);
  * - `sx:vocab`: every term (sorted set, score 0: prefixes expand with ZRANGEBYLEX);
  * - `sx:n`: `entries` and `length` (terms summed), for BM25's averages;
- * - `sx:job:<jobId>`: the ids of a job's entries.
+ * - `sx:job:<jobId>`: the ids of a job's entries;
+ * - `sx:u:<url>`: the ids of a URL's entries, scored by their time (its newest entry is its page's current text).
  *
  * Entry ids: `p:<page key>` for a page cache entry, `r:<job id>:<seq>` for a job result.
  */
 export const SEARCH_HELPERS = `
+-- meta: 'time<TAB>len<TAB>host<TAB>url'
+local function meta_url(meta)
+  return string.match(meta, '^[^\t]*\t[^\t]*\t[^\t]*\t(.*)$')
+end
 local function unindex(p, id)
   local ek = p .. ':sx:e:' .. id
   local found = redis.call('HMGET', ek, 'terms', 'len')
   if not found[1] then return 0 end
+  local meta = redis.call('HGET', p .. ':sx:meta', id)
+  if meta then
+    local uk = p .. ':sx:u:' .. meta_url(meta)
+    redis.call('ZREM', uk, id)
+    if redis.call('ZCARD', uk) == 0 then redis.call('DEL', uk) end
+  end
   for term in string.gmatch(found[1], '%S+') do
     local tk = p .. ':sx:t:' .. term
     redis.call('HDEL', tk, id)
@@ -41,6 +52,7 @@ local function index(p, id, meta, len, title, description, text, postings)
   redis.call('HSET', p .. ':sx:e:' .. id, 'len', len, 'title', title, 'description', description, 'text', text,
     'terms', table.concat(terms, ' '))
   redis.call('HSET', p .. ':sx:meta', id, meta)
+  redis.call('ZADD', p .. ':sx:u:' .. meta_url(meta), tonumber(string.match(meta, '^[^\t]*')), id)
   redis.call('HINCRBY', p .. ':sx:n', 'entries', 1)
   redis.call('HINCRBY', p .. ':sx:n', 'length', tonumber(len))
 end

@@ -114,6 +114,20 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
     return found;
   }
 
+  async newest(urls: readonly string[]): Promise<Map<string, number>> {
+    const pipeline = this.#redis.client.pipeline();
+    for (const url of urls) pipeline.zrevrange(this.#redis.key('sx', 'u', url), 0, 0, 'WITHSCORES');
+    const replies = (await pipeline.exec()) ?? [];
+    const times = new Map<string, number>();
+    urls.forEach((url, i) => {
+      const [error, value] = replies[i] ?? [];
+      if (error) throw error;
+      const [, score] = value as string[];
+      if (score !== undefined) times.set(url, Number(score));
+    });
+    return times;
+  }
+
   async texts(ids: readonly string[]): Promise<Map<string, SearchText>> {
     const pipeline = this.#redis.client.pipeline();
     for (const id of ids) pipeline.hmget(this.#redis.key('sx', 'e', id), 'title', 'description', 'text');

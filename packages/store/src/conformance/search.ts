@@ -222,6 +222,43 @@ export function describeSearchConformance(factory: StoreFactory): void {
       expect(await indexOf(store).count()).toBe(4);
     });
 
+    it("answers each URL by its newest entry: a page's older text is not found", async (ctx) => {
+      const store = await open();
+      const later = Date.now() + 60_000;
+      const id = await createJob(store);
+      await store.tasks.add(id, taskInputs(1));
+      const url = 'https://docs.example.com/walrus';
+      await store.tasks.complete(id, { key: 'k0', credits: 1, document: '{}', search: text(url, 'Walrus', 'Walrus.') });
+      // The page stored again since the crawl: its text now, the result's its past.
+      await store.pages.put(page('w', later, text(url, 'Kiwi', 'Kiwi.')));
+      expect(await urls(store, 'walrus')).toEqual([]);
+      expect(await indexOf(store).search(query('kiwi'))).toMatchObject([{ url, pageKey: 'w' }]);
+      // A copy older than the result is the past text in turn.
+      await store.pages.put(page('w', 1_000, text(url, 'Pear', 'Pear.')));
+      expect(await urls(store, 'pear')).toEqual([]);
+      expect(await indexOf(store).search(query('walrus'))).toMatchObject([{ url, jobId: id }]);
+      const touch = store.pages.touch?.bind(store.pages);
+      if (!touch) return ctx.skip();
+      expect(await touch('w', later)).toBe(true);
+      expect(await urls(store, 'pear')).toEqual([url]);
+      expect(await urls(store, 'walrus')).toEqual([]);
+    });
+
+    it('reads past the older entries of URLs to fill `limit`', async () => {
+      const store = await open();
+      const later = Date.now() + 60_000;
+      const id = await createJob(store);
+      await store.tasks.add(id, taskInputs(30));
+      for (let i = 0; i < 30; i++) {
+        const url = `https://old.example.com/${i}`;
+        const search = text(url, 'Zebra zebra', 'Zebra zebra zebra.');
+        await store.tasks.complete(id, { key: `k${i}`, credits: 1, document: '{}', search });
+        await store.pages.put(page(`o${i}`, later, text(url, 'Gone', 'Nothing here now.')));
+      }
+      await store.pages.put(page('now', later, text('https://new.example.com/', 'Note', 'A zebra, once.')));
+      expect(await urls(store, 'zebra', { limit: 1 })).toEqual(['https://new.example.com/']);
+    });
+
     it('drops the results of expired jobs', async () => {
       const store = await open();
       const id = await createJob(store, { expiresAt: 10 });

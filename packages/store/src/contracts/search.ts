@@ -61,8 +61,9 @@ export interface SearchHit {
 
 export interface SearchIndex {
   /**
-   * The stored pages that match, best first, one hit per URL (its best-ranked entry). Only what the store holds at
-   * the call is found.
+   * The stored pages that match, best first, one hit per URL: its best-ranked entry among its newest (an entry older
+   * than another of its URL, a crawl's result of a page stored again since, is the page's past text and is not
+   * found). Only what the store holds at the call is found.
    */
   search(query: SearchQuery): Promise<SearchHit[]>;
   /** Entries indexed: page cache entries and job results with text. */

@@ -18,6 +18,8 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
   readonly #postings = new Map<string, Map<string, ColumnHits>>();
   /** Entry ids of each job's results. */
   readonly #jobs = new Map<string, Set<string>>();
+  /** Entry ids of each URL. */
+  readonly #urls = new Map<string, Set<string>>();
   #length = 0;
 
   constructor(life: Lifecycle) {
@@ -96,6 +98,17 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     return Promise.resolve(this.#pick(ids, (e) => e.text));
   }
 
+  newest(urls: readonly string[]): Promise<Map<string, number>> {
+    const times = new Map<string, number>();
+    for (const url of urls) {
+      for (const id of this.#urls.get(url) ?? []) {
+        const time = this.#entries.get(id)!.meta.time;
+        if (time > (times.get(url) ?? -Infinity)) times.set(url, time);
+      }
+    }
+    return Promise.resolve(times);
+  }
+
   #pick<T>(ids: readonly string[], part: (entry: Entry) => T): Map<string, T> {
     const found = new Map<string, T>();
     for (const id of ids) {
@@ -110,6 +123,9 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     const counts = termCounts(kept);
     meta.length = counts.length;
     this.#entries.set(meta.id, { meta, text: kept, positions: counts.positions });
+    let ids = this.#urls.get(meta.url);
+    if (!ids) this.#urls.set(meta.url, (ids = new Set()));
+    ids.add(meta.id);
     this.#length += counts.length;
     for (const [term, hits] of counts.terms) {
       let postings = this.#postings.get(term);
@@ -123,6 +139,9 @@ export class MemorySearchIndex implements SearchIndex, PostingSource {
     if (!entry) return;
     this.#entries.delete(id);
     this.#length -= entry.meta.length;
+    const ids = this.#urls.get(entry.meta.url)!;
+    ids.delete(id);
+    if (ids.size === 0) this.#urls.delete(entry.meta.url);
     for (const term of entry.positions.keys()) {
       const postings = this.#postings.get(term)!;
       postings.delete(id);

@@ -43,6 +43,11 @@ export interface PostingSource {
   expand(prefix: string): Promise<string[]>;
   meta(ids: readonly string[]): Promise<Map<string, EntryMeta>>;
   texts(ids: readonly string[]): Promise<Map<string, SearchText>>;
+  /**
+   * The time of each URL's newest entry, whatever its text (`newestOnly`). A URL the source knows no time of (an
+   * index written before it kept them) is left out.
+   */
+  newest(urls: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** Hits per entry of one scored item (a word, a prefix's words, a phrase). */
@@ -58,6 +63,32 @@ function add(into: ItemHits, from: Map<string, ColumnHits> | undefined): void {
 function intersect(sets: readonly Set<string>[]): Set<string> {
   const [first, ...rest] = [...sets].sort((a, b) => a.size - b.size);
   return new Set([...(first ?? [])].filter((id) => rest.every((s) => s.has(id))));
+}
+
+/**
+ * One hit per URL, best first, from entries ranked best first: the URL's best entry among its newest ones. An entry
+ * older than another of its URL (a crawl's result of a page stored again since) is its page's past text: a search
+ * finds pages by their current text. `newest` tells the newest time of URLs, read for a few ranked entries at a time.
+ */
+export async function newestOnly<E extends { url: string; time: number }>(
+  ranked: readonly E[],
+  limit: number,
+  newest: (urls: readonly string[]) => Promise<Map<string, number>>,
+): Promise<E[]> {
+  const best: E[] = [];
+  const urls = new Set<string>();
+  const chunk = Math.max(limit * 4, 16);
+  for (let start = 0; start < ranked.length && best.length < limit; start += chunk) {
+    const slice = ranked.slice(start, start + chunk);
+    const times = await newest([...new Set(slice.map((entry) => entry.url))]);
+    for (const entry of slice) {
+      if (urls.has(entry.url) || entry.time < (times.get(entry.url) ?? entry.time)) continue;
+      urls.add(entry.url);
+      best.push(entry);
+      if (best.length >= limit) break;
+    }
+  }
+  return best;
 }
 
 /** Runs `query` against `source`: matching entries, filtered, ranked by BM25, one per URL, best first. */
@@ -125,16 +156,11 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
     })
     .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 
-  // One hit per URL: its best entry.
-  const best: { id: string; score: number }[] = [];
-  const urls = new Set<string>();
-  for (const entry of ranked) {
-    const url = meta.get(entry.id)!.url;
-    if (urls.has(url)) continue;
-    urls.add(url);
-    best.push(entry);
-    if (best.length >= query.limit) break;
-  }
+  const best = await newestOnly(
+    ranked.map((entry) => ({ ...entry, url: meta.get(entry.id)!.url, time: meta.get(entry.id)!.time })),
+    query.limit,
+    (urls) => source.newest(urls),
+  );
   const texts = await source.texts(best.map((b) => b.id));
   return best.flatMap(({ id, score }) => {
     const m = meta.get(id)!;

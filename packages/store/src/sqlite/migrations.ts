@@ -275,6 +275,11 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 10,
+    description: "search index: search_entries by URL and time, for each URL's newest entry (a page's current text)",
+    sql: `CREATE INDEX search_entries_url ON search_entries (url, time);`,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

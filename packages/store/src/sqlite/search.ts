@@ -4,16 +4,18 @@ import { searchableBody, searchableHead } from '../search/entry.js';
 import { searchTextDigest } from '../text-digest.js';
 import { searchHost } from '../search/hosts.js';
 import type { QueryTerm, SearchTerms } from '../search/query.js';
+import { newestOnly } from '../search/postings.js';
 import { COLUMN_WEIGHTS } from '../search/ranking.js';
 import { SNIPPET_WORDS } from '../search/snippet.js';
 import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
 import type { SqliteDatabase, SqlValue } from './database.js';
 import { noteUnindexed, type SearchBacklog } from './search-backlog.js';
 
-/** A match as the ranking reads it: its entry, its URL and its score. */
+/** A match as the ranking reads it: its entry, its URL, its time and its score. */
 interface RankRow {
   id: number;
   url: string;
+  time: number;
   score: number;
 }
 
@@ -65,50 +67,29 @@ export class SqliteSearchIndex implements SearchIndex {
   async search(query: SearchQuery): Promise<SearchHit[]> {
     // Texts still waiting for FTS5 are searched too (a page is findable as soon as it is stored).
     await this.#backlog.drain();
+    const [match, ...filters] = this.#where(query);
+    const newest = (urls: readonly string[]) => this.#db.use(() => this.#newest(urls));
+    // Ranked first, then the snippet and the text read for the hits kept only: `snippet()` on every match (before
+    // the LIMIT) was 90% of a query, and a word in most pages held the thread for a time growing with the store.
+    // Entries of a URL already listed, or older than another of their URL, are skipped: read more while they leave
+    // the answer short.
+    let read = query.limit * OVERREAD;
+    let kept: RankRow[];
+    for (;;) {
+      const ranked = await this.#db.use(() => this.#rank([match, ...filters], read));
+      kept = await newestOnly(ranked, query.limit, newest);
+      if (kept.length >= query.limit || ranked.length < read) break;
+      read *= 4;
+    }
+    if (kept.length === 0) return [];
     return this.#db.use(() => {
-      const where = ['search_text MATCH ?'];
-      const params: SqlValue[] = [matchExpression(query.terms)];
-      if (query.since !== undefined) {
-        where.push('e.time >= ?');
-        params.push(query.since);
-      }
-      if (query.until !== undefined) {
-        where.push('e.time <= ?');
-        params.push(query.until);
-      }
-      const hosts = (domains: readonly string[]) => {
-        const each = domains.map(() => "(e.host = ? OR e.host LIKE ? ESCAPE '\\')");
-        for (const d of domains) params.push(d, `%.${d.replace(/[\\%_]/g, '\\$&')}`);
-        return `(${each.join(' OR ')})`;
-      };
-      if (query.includeHosts?.length) where.push(hosts(query.includeHosts));
-      if (query.excludeHosts?.length) where.push(`NOT ${hosts(query.excludeHosts)}`);
-      // Ranked first, then the snippet and the text read for the hits kept only: `snippet()` on every match (before
-      // the LIMIT) was 90% of a query, and a word in most pages held the thread for a time growing with the store.
-      const ranked = this.#db.all<RankRow>(
-        `SELECT e.id, e.url, -bm25(search_text, ${COLUMN_WEIGHTS.join(', ')}) AS score
-         FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
-         WHERE ${where.join(' AND ')}
-         ORDER BY score DESC, e.id LIMIT ?`,
-        ...params,
-        query.limit * OVERREAD,
-      );
-      const kept: RankRow[] = [];
-      const urls = new Set<string>();
-      for (const row of ranked) {
-        if (urls.has(row.url)) continue;
-        urls.add(row.url);
-        kept.push(row);
-        if (kept.length >= query.limit) break;
-      }
-      if (kept.length === 0) return [];
       const rows = this.#db.all<HitRow>(
         `SELECT e.id, e.url, e.host, e.time, e.page_key, e.job_id,
            snippet(search_text, 2, '', '', '…', ${SNIPPET_WORDS}) AS snippet,
            search_text.title, search_text.description, search_text.text
          FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
          WHERE search_text MATCH ? AND e.id IN (${kept.map(() => '?').join(', ')})`,
-        params[0]!,
+        match.params[0]!,
         ...kept.map((row) => row.id),
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -117,6 +98,45 @@ export class SqliteSearchIndex implements SearchIndex {
         return row ? [toHit(row, score)] : [];
       });
     });
+  }
+
+  /** The WHERE clause of a query and its parameters: the FTS5 match first, then the filters. */
+  #where(query: SearchQuery): [{ sql: string; params: SqlValue[] }, ...{ sql: string; params: SqlValue[] }[]] {
+    const match = { sql: 'search_text MATCH ?', params: [matchExpression(query.terms)] as SqlValue[] };
+    const filters: { sql: string; params: SqlValue[] }[] = [];
+    if (query.since !== undefined) filters.push({ sql: 'e.time >= ?', params: [query.since] });
+    if (query.until !== undefined) filters.push({ sql: 'e.time <= ?', params: [query.until] });
+    const hosts = (domains: readonly string[]) => ({
+      sql: `(${domains.map(() => "(e.host = ? OR e.host LIKE ? ESCAPE '\\')").join(' OR ')})`,
+      params: domains.flatMap((d) => [d, `%.${d.replace(/[\\%_]/g, '\\$&')}`]),
+    });
+    if (query.includeHosts?.length) filters.push(hosts(query.includeHosts));
+    if (query.excludeHosts?.length) {
+      const excluded = hosts(query.excludeHosts);
+      filters.push({ sql: `NOT ${excluded.sql}`, params: excluded.params });
+    }
+    return [match, ...filters];
+  }
+
+  /** The `read` best matches, best first. */
+  #rank(clauses: { sql: string; params: SqlValue[] }[], read: number): RankRow[] {
+    return this.#db.all<RankRow>(
+      `SELECT e.id, e.url, e.time, -bm25(search_text, ${COLUMN_WEIGHTS.join(', ')}) AS score
+       FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
+       WHERE ${clauses.map((c) => c.sql).join(' AND ')}
+       ORDER BY score DESC, e.id LIMIT ?`,
+      ...clauses.flatMap((c) => c.params),
+      read,
+    );
+  }
+
+  /** The time of each URL's newest entry. */
+  #newest(urls: readonly string[]): Map<string, number> {
+    const rows = this.#db.all<{ url: string; time: number }>(
+      `SELECT e.url, max(e.time) AS time FROM json_each(?) j JOIN search_entries e ON e.url = j.value GROUP BY e.url`,
+      JSON.stringify(urls),
+    );
+    return new Map(rows.map((row) => [row.url, row.time]));
   }
 
   count(): Promise<number> {
