@@ -1,6 +1,8 @@
 /**
  * Search over pages a site has since deleted: a page scraped, then answering 404 or 410, leaves the page cache and so
  * the search index (SQLite and memory stores), and a later scrape fetches it again instead of serving the old copy.
+ * In a job, whose results the index keeps a day: an error page's own text is never found ("Not found"), a gone page
+ * hides the text its earlier result had, and a page that fails for a while (a 500) is still found by its last text.
  */
 import type { LocalResult } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +59,28 @@ for (const store of ['sqlite', 'memory'] as const) {
       pages.set(path, { status: 500, words: 'oops' });
       expect(ok(await env.ck.scrape({ url, maxAge: 0 })).data.metadata.statusCode).toBe(500);
       expect(await found(word)).toEqual([url]);
+    });
+
+    it("in a batch: an error page's text is not found, a gone page's old text neither, a failing page's still is", async () => {
+      const urlOf = (path: string) => env.server.url + path;
+      const gone = `/gone/${store}-batch-gone`;
+      const failing = `/gone/${store}-batch-failing`;
+      pages.set(gone, { status: 200, words: `quince${store}` });
+      pages.set(failing, { status: 200, words: `damson${store}` });
+      const first = ok(await env.ck.batchScrape({ urls: [urlOf(gone), urlOf(failing)] }));
+      await env.ck.waitForJob(first.id);
+      expect(await found(`quince${store}`)).toEqual([urlOf(gone)]);
+
+      pages.set(gone, { status: 404, words: `medlar${store} not found` });
+      pages.set(failing, { status: 500, words: `sloe${store} failed` });
+      const second = ok(await env.ck.batchScrape({ urls: [urlOf(gone), urlOf(failing)], maxAge: 0 }));
+      const done = ok(await env.ck.waitForJob(second.id));
+      expect(done.data.map((d) => d.metadata.statusCode).sort()).toEqual([404, 500]);
+      // Before: each error page was found by its own words, and the gone page by its old ones.
+      expect(await found(`medlar${store}`)).toEqual([]);
+      expect(await found(`sloe${store}`)).toEqual([]);
+      expect(await found(`quince${store}`)).toEqual([]);
+      expect(await found(`damson${store}`)).toEqual([urlOf(failing)]);
     });
   });
 }

@@ -1,5 +1,6 @@
 import { scrapeExtractionSettings } from '../extraction-settings.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
+import { pageGone } from '../page-status.js';
 import { cachePolicyOf } from '../revalidation.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
@@ -12,18 +13,15 @@ import { serializeFetched, storedLength } from '../../codec/page-record.js';
  * extraction just made is remembered with the page, so the first hit needs none. A page served over HTTP with
  * validators keeps its caching rules, so a refetch past `maxAge` can be conditional, and its extraction in the page
  * cache too (`stored-extraction.ts`), so a 304 in another process needs none either. A page the site says is gone
- * (404, 410) takes its cached copies with it, and so their text out of the search index: a search must not find,
+ * (`pageGone`) takes its cached copies with it, and so their text out of the search index: a search must not find,
  * nor a later scrape serve, a page deleted since it was stored.
  */
-/** The statuses of a page that no longer exists. */
-const GONE = new Set([404, 410]);
-
 export const cacheWrite: ScrapeStage = {
   name: 'cache-write',
   async run(state) {
     const { store, cache, page } = state;
     if (!store || !page || cache.state === 'hit' || !cache.writable) return;
-    if (GONE.has(page.status)) {
+    if (pageGone(page.status)) {
       await store.pages.deleteByUrl(state.normalizedUrl);
       return;
     }

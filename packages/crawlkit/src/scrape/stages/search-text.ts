@@ -2,23 +2,34 @@ import { redactUrl } from '@crawlkit/fetcher';
 import { searchTextDigest } from '@crawlkit/store';
 
 import { indexesPage } from '../extraction-settings.js';
+import { pageGone } from '../page-status.js';
 import type { ScrapeStage } from '../scrape-state.js';
 import { markdownText } from '../../search/markdown-text.js';
 
 /**
  * The page's text for the store's search index (title, description, main content), when the store keeps one and
  * something stores it (`indexesPage`): the cache write stores it with the page, and a job's result with the
- * document. Zero data retention has no store, so its pages never enter the index.
+ * document. Zero data retention has no store, so its pages never enter the index. An error page's text is not the
+ * page's: see `pageGone`.
  */
 export const searchTextStage: ScrapeStage = {
   name: 'search-text',
   run(state) {
     if (!state.extraction || !indexesPage(state)) return;
+    const url = redactUrl(state.page!.url);
+    const { status } = state.page!;
+    // A gone page is indexed with no text: it finds nothing, and hides its older entries (a job's results are kept a
+    // day). Another error page is not indexed at all: its text is not the page's, and the page's last text stays.
+    if (pageGone(status)) {
+      state.searchText = { url, title: '', description: '', text: '', textDigest: searchTextDigest('') };
+      return;
+    }
+    if (status >= 400) return;
     const { metadata, markdown, searchText, searchTextDigest: digest } = state.extraction;
     const text = (value: unknown) =>
       typeof value === 'string' ? value : Array.isArray(value) ? String(value[0] ?? '') : '';
     const head = {
-      url: redactUrl(state.page!.url),
+      url,
       title: text(metadata.title) || text(metadata.ogTitle),
       description: text(metadata.description) || text(metadata.ogDescription),
     };
