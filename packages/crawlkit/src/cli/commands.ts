@@ -15,7 +15,7 @@ import { count } from './count.js';
 import { followJob, jobStatus } from './follow-job.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
-import { describeRedis } from './redis-flags.js';
+import { describeRedis } from './redis-settings.js';
 import { scheduleCrawl, wantsSchedule } from './schedule-commands.js';
 import { VERSION } from './version.js';
 

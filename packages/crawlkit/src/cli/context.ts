@@ -11,7 +11,7 @@ import { flagOfIssue } from './flag-of-issue.js';
 import { integerFlag } from './integer-flag.js';
 import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
-import type { RedisSettings } from './redis-flags.js';
+import type { RedisSettings } from './redis-settings.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
