@@ -213,6 +213,19 @@ describe('start-up loads only what a call needs', () => {
     }
   });
 
+  it('`crawlkit crawl URL` with stderr not a terminal (a pipe: a script, an agent) loads no progress bar', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'ck-startup-cli-'));
+    try {
+      const seed = `${server.url}/articles/first-post.html`;
+      const { output, urls } = await loadedByCli('crawl', seed, '--limit', '1', '--ndjson', '--store', store);
+      expect(output).toContain('Sharpening a Hand Plane');
+      expect(urls.some((u) => /\/crawlkit\/(src|dist)\/cli\/progress\.[jt]s$/.test(u))).toBe(true);
+      expect(urls.filter((u) => u.includes('/node_modules/cli-progress/'))).toEqual([]);
+    } finally {
+      rmSync(store, { recursive: true, force: true });
+    }
+  });
+
   it('a reader that cannot be loaded fails its document with the same typed error, and the engine goes on', async () => {
     const result = await runChild('missing', `${server.url}/table.csv`);
     expect(result).toMatchObject({ success: false, code: 'SCRAPE_DOCUMENT_PARSE_ERROR' });
