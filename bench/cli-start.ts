@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { abBuilds, numberOption } from './lib/ab-builds.ts';
-import { finish, isQuick, median, type Row } from './lib/report.ts';
+import { finish, goal, isQuick, median, type Row } from './lib/report.ts';
 import { serveStaticSite } from './lib/static-site.ts';
 
 const args = process.argv.slice(2);
@@ -26,6 +26,9 @@ const USAGE = `data:text/javascript,${encodeURIComponent(
     "process.on('exit', () => { const u = process.resourceUsage();" +
     'writeSync(3, JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, rssMb: u.maxRSS / 1024 })); });',
 )}`;
+
+/** A start that loads commander and the command definitions only (an empty Node process takes ~40 ms). */
+const VERSION_GOAL_MS = 150;
 
 interface Sample {
   cpuMs: number;
@@ -94,6 +97,9 @@ const rows: Row[] = COMMANDS.flatMap((command) =>
   }),
 );
 
+const thisBuild = builds.at(-1)!.name;
+const versionCpu = median(samples.get(key(COMMANDS[0]!.name, thisBuild))!.map((s) => s.cpuMs));
+
 finish({
   name: 'cli-start',
   title: `A CLI command's start: medians of ${rounds} fresh processes a row, builds alternating`,
@@ -104,6 +110,15 @@ finish({
     "CPU ms: user + system of the whole process (its threads too); peak RSS: the process's; wall ms: spawn to exit.",
     ...builds.map((build) => `${build.name}: ${build.cli}`),
   ],
-  goals: [],
+  goals: [
+    goal(
+      'cli-start.version',
+      `\`crawlkit --version\` <= ${VERSION_GOAL_MS} ms of CPU`,
+      versionCpu,
+      VERSION_GOAL_MS,
+      `${Math.round(versionCpu)} ms`,
+      { atMost: true },
+    ),
+  ],
   data: { rounds, builds, samples: Object.fromEntries(samples) },
 });
