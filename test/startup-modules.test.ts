@@ -8,7 +8,7 @@
  * On a build instead of the sources: `CK_STARTUP_BUILD=<repo>/packages/crawlkit/dist pnpm exec vitest run test/startup-modules.test.ts`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,8 +93,14 @@ async function childOutput(mode: 'import' | 'scrape' | 'worker' | 'missing' | 'c
     mode,
     ...args,
   ];
-  const { stdout } = await run(process.execPath, argv, { maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
+  try {
+    return (await run(process.execPath, argv, { maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } catch (error) {
+    // A command refused (exit 2) still prints the list as it exits.
+    const { code, stdout } = error as { code?: unknown; stdout?: string };
+    if (mode === 'cli' && code === 2 && stdout) return stdout;
+    throw error;
+  }
 }
 
 const runChild = async (mode: 'import' | 'scrape' | 'worker' | 'missing', url?: string): Promise<unknown> =>
@@ -210,6 +216,19 @@ describe('start-up loads only what a call needs', () => {
       expect(otherCommands).toEqual([]);
     } finally {
       rmSync(store, { recursive: true, force: true });
+    }
+  });
+
+  it('a command refused for its input (a local file for a URL) says so without loading the engine', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-startup-cli-'));
+    try {
+      const file = join(dir, 'notes.pdf');
+      writeFileSync(file, '%PDF-1.4\n');
+      const { urls } = await loadedByCli('scrape', file, '--store', join(dir, 'store'));
+      expect(urls.some((u) => /\/crawlkit\/(src|dist)\/cli\/commands\.[jt]s$/.test(u))).toBe(true);
+      expect(urls.filter((u) => /\/crawlkit\/(src|dist)\/crawlkit\.[jt]s$/.test(u))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

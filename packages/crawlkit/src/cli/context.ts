@@ -68,7 +68,10 @@ export class CommandContext {
     return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
   }
 
-  /** Loads the engine's code (kept out of `--help` and `--version`, which then start at once). */
+  /**
+   * Loads the engine's code. A command awaits it once its input is read, before its first use of `engine`: input it
+   * refuses (a local file for a URL, an unreadable `--body`, an unknown action) is told without loading the engine.
+   */
   async load(): Promise<void> {
     this.#Engine ??= (await import('../crawlkit.js')).Crawlkit;
   }

@@ -31,6 +31,7 @@ async function pageHtml(
     return { html: await readFile(file, 'utf8'), url };
   }
   if (!url) throw new CliError('Give the URL of the page to explain: crawlkit explain <url>');
+  await ctx.load();
   const response = await ctx.engine.scrape({ ...body, formats: ['rawHtml'] } as unknown as ScrapeRequestInput, {
     signal: ctx.signal,
   });

@@ -53,6 +53,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   const loopback = !flags.http || mcp.isLoopbackHost(host);
   const { options } = await engineSettings(ctx, flags, file, loopback);
   ctx.configure(options);
+  await ctx.load();
   let running: { close(): Promise<void> };
   try {
     if (flags.http) {

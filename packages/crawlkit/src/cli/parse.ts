@@ -50,6 +50,7 @@ export async function parseCommand(ctx: CommandContext, path: string, command: C
     filename: basename(path),
     ...(flags.contentType !== undefined ? { contentType: flags.contentType } : {}),
   };
+  await ctx.load();
   const response = await ctx.engine.parse(file, options, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   const startedAt = new Date().toISOString();

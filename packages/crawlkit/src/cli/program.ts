@@ -59,9 +59,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
 
   /**
    * The command that `load` resolves to as an action; `model`: the command runs pages, with the model of `--model` or
-   * the environment; `redis`: the command reads the jobs of `--redis` when given. The command's module, the engine
-   * and the rest are loaded here, when the command runs: a start (`--help`, `--version`, a usage mistake) loads only
-   * commander and the flags.
+   * the environment; `redis`: the command reads the jobs of `--redis` when given. The command's module and its context
+   * are loaded here, when the command runs, and the engine by the command once it has read its input
+   * (`CommandContext.load`): a start (`--help`, `--version`, a usage mistake) loads only commander and the flags.
    */
   const run =
     (load: () => Promise<CommandFn>, { model = false, redis = false } = {}) =>
@@ -71,7 +71,6 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
       ctx.command = command;
       try {
-        await ctx.load();
         const llm = model
           ? await (await import('./serve-model.js')).commandModel(command.opts(), process.env)
           : undefined;

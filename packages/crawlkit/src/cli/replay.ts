@@ -38,6 +38,7 @@ export async function replayCommand(ctx: CommandContext, files: string[], comman
   ctx.configure({ store: 'memory', engine: 'replay', replay: { files } });
   const job = recordedJob(first);
   const scrapeFlags = buildBody(command, 'scrape', {}, {});
+  await ctx.load();
   if (job?.kind === 'crawl') {
     const { scrapeOptions, ...crawl } = job.request;
     const body = { ...crawl, scrapeOptions: { ...(scrapeOptions as object), ...scrapeFlags } };

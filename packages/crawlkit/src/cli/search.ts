@@ -27,6 +27,7 @@ export async function searchCommand(ctx: CommandContext, words: string[], comman
   if (flags.site?.length) body.includeDomains = flags.site;
   if (flags.tbs) body.tbs = flags.tbs;
   if (flags.source?.length) body.sources = flags.source;
+  await ctx.load();
   const response = await ctx.engine.search(body, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   if (ctx.mode === 'json') ctx.writeJson(response);

@@ -120,6 +120,7 @@ export async function serveCommand(
   const jobResultTtlMs = integerFlag('--job-ttl', flags.jobTtl) ?? file.jobResultTtlMs;
   if (jobResultTtlMs !== undefined) options.jobResultTtlMs = jobResultTtlMs;
   ctx.configure(options);
+  await ctx.load();
   if (redis) {
     // Said at start rather than at the first request: a Redis that is not there, or refuses the password.
     const reached = await ctx.engine.listUnfinishedJobs();
