@@ -1,5 +1,5 @@
 /**
- * `import 'crawlkit'`, a plain scrape and the extraction worker's start load only what they use: the modules of the
+ * `import 'crawlkit'`, a plain scrape, the extraction worker's start and a `crawlkit` command load only what they use: the modules of the
  * optional features (documents, browser, proxies, LLM and JSON Schema, diff, WARC, server, MCP, Redis) are loaded by
  * the first call that needs them (docs/decisions.md, "Lazy loading"). Each case is a fresh process recording every
  * module it loads, so that a static import of one of them anywhere in the graph fails here. The speed itself is
@@ -8,6 +8,9 @@
  * On a build instead of the sources: `CK_STARTUP_BUILD=<repo>/packages/crawlkit/dist pnpm exec vitest run test/startup-modules.test.ts`.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -68,16 +71,46 @@ function offenders(urls: readonly string[], extra: readonly string[] = []): stri
   );
 }
 
-async function runChild(mode: 'import' | 'scrape' | 'worker' | 'missing', url?: string): Promise<unknown> {
+/** The extractor, its selector engine and the document readers, which load in the workers, not on the main thread. */
+function onMainThread(urls: readonly string[]): string[] {
+  // The main thread needs only the documents' signature check (`@crawlkit/documents/detect`) to tell a document from a
+  // page, and the branding collector's script (`@crawlkit/extractor/branding-script`) to add it to a page's actions.
+  return urls.filter(
+    (u) =>
+      (/\/packages\/extractor\/(src|dist)\//.test(u) &&
+        !/\/(branding-script|branding\/collect-script)\.[jt]s$/.test(u)) ||
+      /\/node_modules\/css-select\//.test(u) ||
+      (/\/packages\/documents\/(src|dist)\//.test(u) && !/\/(detect|zip\/directory|types)\.[jt]s$/.test(u)),
+  );
+}
+
+/** Runs the child in `mode` with `args`; resolves to its stdout. */
+async function childOutput(mode: 'import' | 'scrape' | 'worker' | 'missing' | 'cli', args: string[]): Promise<string> {
   const build = process.env['CK_STARTUP_BUILD'];
-  const args = [
+  const argv = [
     ...(build ? [] : ['--import', `${helpers}source-hooks.ts`]),
     `${helpers}startup-modules-child.ts`,
     mode,
-    ...(url ? [url] : []),
+    ...args,
   ];
-  const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
-  return JSON.parse(stdout) as unknown;
+  try {
+    return (await run(process.execPath, argv, { maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } catch (error) {
+    // A command refused (exit 2) still prints the list as it exits.
+    const { code, stdout } = error as { code?: unknown; stdout?: string };
+    if (mode === 'cli' && code === 2 && stdout) return stdout;
+    throw error;
+  }
+}
+
+const runChild = async (mode: 'import' | 'scrape' | 'worker' | 'missing', url?: string): Promise<unknown> =>
+  JSON.parse(await childOutput(mode, url ? [url] : [])) as unknown;
+
+/** What `crawlkit <args>` prints, and the modules it loads (the line the child adds after a newline of its own). */
+async function loadedByCli(...args: string[]): Promise<{ output: string; urls: string[] }> {
+  const stdout = await childOutput('cli', args);
+  const end = stdout.trimEnd().lastIndexOf('\n');
+  return { output: stdout.slice(0, end), urls: JSON.parse(stdout.slice(end + 1)) as string[] };
 }
 
 const loadedBy = async (mode: 'import' | 'scrape' | 'worker', url?: string) => (await runChild(mode, url)) as string[];
@@ -112,21 +145,10 @@ describe('start-up loads only what a call needs', () => {
   });
 
   it('the main thread leaves pages to the workers: neither the import nor a plain scrape loads the extractor there', async () => {
-    // The extractor, its selector engine and the document readers load in the workers; the main thread needs only
-    // the documents' signature check (`@crawlkit/documents/detect`) to tell a document from a page, and the
-    // branding collector's script (`@crawlkit/extractor/branding-script`) to add it to a page's actions.
-    const onMain = (urls: readonly string[]) =>
-      urls.filter(
-        (u) =>
-          (/\/packages\/extractor\/(src|dist)\//.test(u) &&
-            !/\/(branding-script|branding\/collect-script)\.[jt]s$/.test(u)) ||
-          /\/node_modules\/css-select\//.test(u) ||
-          (/\/packages\/documents\/(src|dist)\//.test(u) && !/\/(detect|zip\/directory|types)\.[jt]s$/.test(u)),
-      );
-    expect(onMain(await loadedBy('import'))).toEqual([]);
+    expect(onMainThread(await loadedBy('import'))).toEqual([]);
     const scraped = await loadedBy('scrape', `${server.url}/articles/first-post.html`);
     expect(scraped.some((u) => /\/packages\/documents\/(src|dist)\/detect\.[jt]s$/.test(u))).toBe(true);
-    expect(onMain(scraped)).toEqual([]);
+    expect(onMainThread(scraped)).toEqual([]);
   });
 
   it("the HTTP engine loads undici's agents only: not its fetch, WebSocket, cache or mocks, nor Node's own undici", async () => {
@@ -158,6 +180,69 @@ describe('start-up loads only what a call needs', () => {
       );
     expect(needed(await loadedBy('import'))).toEqual([]);
     expect(needed(await loadedBy('scrape', `${server.url}/articles/first-post.html`))).toEqual([]);
+  });
+
+  it('`crawlkit --version` and `crawlkit scrape --help` load commander and the definitions of the commands: no engine', async () => {
+    // The commands' modules are loaded by the command that runs: a start, its help, or a usage mistake loads none.
+    const engine = (urls: readonly string[]) =>
+      urls.filter(
+        (u) =>
+          /\/node_modules\/(zod|undici|piscina|cli-progress)\//.test(u) ||
+          /\/packages\/(fetcher|store|extractor|documents|frontier|actions|server|mcp|redis)\/(src|dist)\//.test(u) ||
+          (/\/packages\/crawlkit\/(src|dist)\//.test(u) &&
+            !/\/crawlkit\/(src|dist)\/(cli\/|cli\.[jt]s$|requirements\.[jt]s$|errors\.[jt]s$|error-codes)/.test(u)),
+      );
+    const version = await loadedByCli('--version');
+    expect(version.output).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(version.urls.some((u) => u.includes('/node_modules/commander/'))).toBe(true);
+    expect(engine(version.urls)).toEqual([]);
+    const help = await loadedByCli('scrape', '--help');
+    expect(help.output).toContain('--only-main-content');
+    expect(help.output).toContain('$ crawlkit scrape https://example.com');
+    expect(engine(help.urls)).toEqual([]);
+  });
+
+  it('`crawlkit scrape URL` loads no other command, no optional feature, and no extractor on the main thread', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'ck-startup-cli-'));
+    try {
+      const { output, urls } = await loadedByCli('scrape', `${server.url}/articles/first-post.html`, '--store', store);
+      expect(output).toContain('Sharpening a Hand Plane');
+      expect(urls.some((u) => /\/crawlkit\/(src|dist)\/cli\/commands\.[jt]s$/.test(u))).toBe(true);
+      expect(offenders(urls)).toEqual([]);
+      expect(onMainThread(urls)).toEqual([]);
+      const otherCommands = urls.filter((u) =>
+        /\/crawlkit\/(src|dist)\/cli\/(serve|mcp|worker|search|explain|parse|replay)\.[jt]s$/.test(u),
+      );
+      expect(otherCommands).toEqual([]);
+    } finally {
+      rmSync(store, { recursive: true, force: true });
+    }
+  });
+
+  it('a command refused for its input (a local file for a URL) says so without loading the engine', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-startup-cli-'));
+    try {
+      const file = join(dir, 'notes.pdf');
+      writeFileSync(file, '%PDF-1.4\n');
+      const { urls } = await loadedByCli('scrape', file, '--store', join(dir, 'store'));
+      expect(urls.some((u) => /\/crawlkit\/(src|dist)\/cli\/commands\.[jt]s$/.test(u))).toBe(true);
+      expect(urls.filter((u) => /\/crawlkit\/(src|dist)\/crawlkit\.[jt]s$/.test(u))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('`crawlkit crawl URL` with stderr not a terminal (a pipe: a script, an agent) loads no progress bar', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'ck-startup-cli-'));
+    try {
+      const seed = `${server.url}/articles/first-post.html`;
+      const { output, urls } = await loadedByCli('crawl', seed, '--limit', '1', '--ndjson', '--store', store);
+      expect(output).toContain('Sharpening a Hand Plane');
+      expect(urls.some((u) => /\/crawlkit\/(src|dist)\/cli\/progress\.[jt]s$/.test(u))).toBe(true);
+      expect(urls.filter((u) => u.includes('/node_modules/cli-progress/'))).toEqual([]);
+    } finally {
+      rmSync(store, { recursive: true, force: true });
+    }
   });
 
   it('a reader that cannot be loaded fails its document with the same typed error, and the engine goes on', async () => {

@@ -201,4 +201,5 @@ export const BENCHMARKS: Benchmark[] = [
       ],
     ],
   ),
+  benchmark('cli-start', { full: 3, quick: 1 }, [], [['cli-start.version', '`crawlkit --version` <= 150 ms of CPU']]),
 ];

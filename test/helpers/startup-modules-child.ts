@@ -4,13 +4,17 @@
  *   scrape   imports crawlkit and scrapes `url` to markdown (memory store);
  *   worker   imports the extraction worker's module: what a worker loads before its first page;
  *   missing  scrapes `url` (a CSV) with csv-parse made impossible to resolve, as in an install that lost it, and
- *            prints the scrape's answer instead.
+ *            prints the scrape's answer instead;
+ *   cli      runs the `crawlkit` command with the arguments that follow (`cli --version`, `cli scrape <url> ...`), and
+ *            prints the list on a line of its own after the command's output, as the command exits.
  * Prints the URLs of the loaded modules as one JSON array, Node's own modules among them as `node:<id>` (internal ones
  * too: `node:internal/deps/undici/undici` is Node's bundled undici). Run from the sources
  * (`node --import ./test/helpers/source-hooks.ts test/helpers/startup-modules-child.ts <mode> [url]`), or on a build:
- * `CK_STARTUP_BUILD=<packages/crawlkit/dist>` imports its `index.js` and `extraction/worker.js` instead.
+ * `CK_STARTUP_BUILD=<packages/crawlkit/dist>` imports its `index.js`, `extraction/worker.js` and `cli.js` instead.
  */
+import { writeSync } from 'node:fs';
 import { registerHooks } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 import type * as CrawlkitModule from 'crawlkit';
 
@@ -35,7 +39,20 @@ const worker = build
   ? `${build}/extraction/worker.js`
   : new URL('../../packages/crawlkit/src/extraction/worker.ts', import.meta.url).href;
 
-if (mode === 'worker') {
+// Node's own list of the modules it loaded (undocumented, and not in @types/node).
+const { moduleLoadList } = process as unknown as { moduleLoadList: readonly string[] };
+const loadedList = () => [
+  ...loaded,
+  ...moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `node:${m.slice(13)}`),
+];
+
+if (mode === 'cli') {
+  const cli = build ? `${build}/cli.js` : fileURLToPath(new URL('../../packages/crawlkit/src/cli.ts', import.meta.url));
+  process.argv = [process.argv[0]!, cli, ...process.argv.slice(3)];
+  // The command ends with process.exit once its output is written.
+  process.on('exit', () => writeSync(1, `\n${JSON.stringify(loadedList())}\n`));
+  await import(cli);
+} else if (mode === 'worker') {
   await import(worker);
 } else {
   const { Crawlkit } = (await import(entry)) as typeof CrawlkitModule;
@@ -51,7 +68,4 @@ if (mode === 'worker') {
     if (!result.success || !result.data.markdown) throw new Error(`the scrape failed: ${JSON.stringify(result)}`);
   }
 }
-// Node's own list of the modules it loaded (undocumented, and not in @types/node).
-const { moduleLoadList } = process as unknown as { moduleLoadList: readonly string[] };
-const builtins = moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `node:${m.slice(13)}`);
-process.stdout.write(JSON.stringify([...loaded, ...builtins]));
+if (mode !== 'cli') process.stdout.write(JSON.stringify(loadedList()));

@@ -15,7 +15,7 @@ import { count } from './count.js';
 import { followJob, jobStatus } from './follow-job.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
-import { describeRedis } from './redis-flags.js';
+import { describeRedis } from './redis-settings.js';
 import { scheduleCrawl, wantsSchedule } from './schedule-commands.js';
 import { VERSION } from './version.js';
 
@@ -29,6 +29,7 @@ function flags(command: Command): Flags {
 export async function scrapeCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
   const body = buildUrlBody(command, 'recordedScrape', base, url);
+  await ctx.load();
   const response = await ctx.engine.scrape(body as unknown as ScrapeRequestInput, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   const input = String(body.url);
@@ -71,6 +72,7 @@ function noteStarted(ctx: CommandContext, kind: JobKind, id: string): void {
 export async function crawlCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
   const body = buildUrlBody(command, 'crawl', base, url);
+  await ctx.load();
   if (wantsSchedule(command)) return scheduleCrawl(ctx, body, command);
   const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
@@ -106,6 +108,7 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
   const input = parseBatchInput(await ctx.readInput(file));
   const base = { ...(await ctx.readBody(flags(command).body)), ...input.body };
   const body = buildBody(command, 'batch', base, input.urls ? { urls: input.urls } : {});
+  await ctx.load();
   const started = await ctx.engine.batchScrape(body as unknown as BatchScrapeRequestInput, { signal: ctx.signal });
   if (!started.success) {
     const code = ctx.fail(started);
@@ -134,6 +137,7 @@ function invalidUrlRefused(error: ErrorResponse): boolean {
 export async function mapCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
   const body = buildUrlBody(command, 'map', base, url);
+  await ctx.load();
   const response = await ctx.engine.map(body as unknown as MapRequestInput, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   if (ctx.mode === 'json') ctx.writeJson(response);
@@ -161,6 +165,7 @@ async function findJob(
       error: `Job not found: there is no store at ${ctx.storeDir} ${PASS_STORE}`,
     };
   }
+  await ctx.load();
   const crawl = await jobStatus(ctx, 'crawl', id, pagination);
   if (crawl.success) return { kind: 'crawl', status: crawl };
   if (crawl.code !== 'JOB_NOT_FOUND') return crawl;
@@ -244,6 +249,7 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
 /** `crawlkit cache clear|prune`. */
 export async function cacheCommand(ctx: CommandContext, action: string, command: Command): Promise<number> {
   if (action === 'clear') {
+    await ctx.load();
     const failed = await ctx.engine.cache.clear();
     if (failed) return ctx.fail(failed);
     ctx.write(`cleared the page cache in ${ctx.storeDir}\n`);
@@ -251,6 +257,7 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
   }
   if (action === 'prune') {
     const maxAge = integerFlag('--max-age', command.opts<Flags>().maxAge, 0);
+    await ctx.load();
     const removed = await ctx.engine.cache.prune(maxAge !== undefined ? { maxAgeMs: maxAge } : {});
     if (typeof removed !== 'number') return ctx.fail(removed);
     ctx.write(`pruned ${count(removed, 'cached page')} from ${ctx.storeDir}\n`);

@@ -11,7 +11,7 @@ import { flagOfIssue } from './flag-of-issue.js';
 import { integerFlag } from './integer-flag.js';
 import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
-import type { RedisSettings } from './redis-flags.js';
+import type { RedisSettings } from './redis-settings.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
@@ -68,7 +68,10 @@ export class CommandContext {
     return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
   }
 
-  /** Loads the engine's code (kept out of `--help` and `--version`, which then start at once). */
+  /**
+   * Loads the engine's code. A command awaits it once its input is read, before its first use of `engine`: input it
+   * refuses (a local file for a URL, an unreadable `--body`, an unknown action) is told without loading the engine.
+   */
   async load(): Promise<void> {
     this.#Engine ??= (await import('../crawlkit.js')).Crawlkit;
   }

@@ -12,21 +12,6 @@ import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { isLocalFile } from './local-file.js';
 
-export const EXPLAIN_EXAMPLES = [
-  'crawlkit explain https://example.com/story',
-  'crawlkit explain https://example.com/story --find "the paragraph I miss"',
-  'crawlkit explain https://example.com/story --exclude-tags .promo --json',
-  'crawlkit explain https://example.com/story --html saved-page.html',
-];
-
-/** Adds explain's own flags (the scrape flags come from `addBodyFlags`). */
-export function addExplainFlags(command: Command): Command {
-  return command
-    .option('--find <text>', 'only the blocks holding this text (any case), each with the options that would keep it')
-    .option('--html <file>', "explain this file's HTML instead of fetching the page (the URL is its base)")
-    .option('--json', 'print the explanation as JSON');
-}
-
 interface ExplainFlags {
   find?: string;
   html?: string;
@@ -46,6 +31,7 @@ async function pageHtml(
     return { html: await readFile(file, 'utf8'), url };
   }
   if (!url) throw new CliError('Give the URL of the page to explain: crawlkit explain <url>');
+  await ctx.load();
   const response = await ctx.engine.scrape({ ...body, formats: ['rawHtml'] } as unknown as ScrapeRequestInput, {
     signal: ctx.signal,
   });

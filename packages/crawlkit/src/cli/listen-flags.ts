@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
+import { CONFIG_FILE } from './config-file.js';
 import { integerFlag } from './integer-flag.js';
 import { MODEL_BASE_URL_FLAG_HELP, MODEL_FLAG_HELP } from './model-flags.js';
 import { addProviderFlags, type ProviderFlags } from './search-provider.js';
-import { CONFIG_FILE, type ServeConfigFlags, type ServeFile } from './serve-config.js';
+import type { ServeConfigFlags, ServeFile } from './serve-config.js';
 
 /**
  * The flags of the commands that answer callers (`serve`, `mcp --http`): where they listen, who may call, within which

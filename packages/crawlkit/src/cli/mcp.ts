@@ -2,16 +2,10 @@ import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
+import { MCP_PORT } from './command-flags.js';
 import { CliError, EXIT, startFailure } from './errors.js';
 import { integerFlag } from './integer-flag.js';
-import {
-  addListenFlags,
-  apiKeys,
-  listenLimits,
-  untilStopped,
-  type ListenFlags,
-  type ListenOptions,
-} from './listen-flags.js';
+import { apiKeys, listenLimits, untilStopped, type ListenFlags, type ListenOptions } from './listen-flags.js';
 import { engineSettings, loadCommandPackage } from './serve.js';
 import { readServeFile, resolveCors } from './serve-config.js';
 
@@ -31,12 +25,6 @@ export interface McpModule {
 interface McpFlags extends ListenFlags {
   http?: boolean;
 }
-
-export const MCP_EXAMPLES = [
-  'crawlkit mcp                          # stdio, for Claude Desktop, Cursor, ...',
-  'crawlkit mcp --http --port 3003       # streamable HTTP at http://127.0.0.1:3003/mcp',
-  'CRAWLKIT_API_KEY=secret crawlkit mcp --http --host 0.0.0.0',
-];
 
 /** Flags of MCP over HTTP, which stdio would ignore: a client that gives one meant `--http`. */
 const HTTP_ONLY = ['port', 'host', 'apiKey', 'cors', 'keysShareJobs'];
@@ -65,6 +53,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   const loopback = !flags.http || mcp.isLoopbackHost(host);
   const { options } = await engineSettings(ctx, flags, file, loopback);
   ctx.configure(options);
+  await ctx.load();
   let running: { close(): Promise<void> };
   try {
     if (flags.http) {
@@ -99,12 +88,4 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   await untilStopped(ctx, flags.http ? undefined : ctx.io.stdin);
   await running.close();
   return EXIT.ok;
-}
-
-const MCP_PORT = 3003;
-
-/** Adds the `mcp` options to its command. */
-export function addMcpFlags(command: Command): Command {
-  command.option('--http', 'serve streamable HTTP at /mcp instead of stdio');
-  return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
 }

@@ -10,13 +10,6 @@ import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
 import { VERSION } from './version.js';
 
-export const PARSE_EXAMPLES = [
-  'crawlkit parse report.docx',
-  'crawlkit parse scan.pdf --pdf-mode ocr',
-  'crawlkit parse sheet.xlsx --format markdown,html --json',
-  'crawlkit parse notes.txt --content-type text/csv',
-];
-
 interface ParseFlags {
   format?: string;
   pdfMode?: string;
@@ -24,17 +17,6 @@ interface ParseFlags {
   contentType?: string;
   timeout?: string;
   body?: string;
-}
-
-/** The flags of `crawlkit parse`. */
-export function addParseFlags(command: Command): Command {
-  return command
-    .option('-f, --format <list>', 'formats, comma-separated: markdown, summary, html, rawHtml, links, images, json')
-    .option('--pdf-mode <mode>', 'PDF pages read by OCR: fast (none), auto (pages without text, default) or ocr (all)')
-    .option('--no-images', 'do not read images by OCR (an image is then an unsupported file)')
-    .option('--content-type <type>', "the file's MIME type (default: from its bytes, then its name for text formats)")
-    .option('--timeout <ms>', 'time the parse may take (default 60000)')
-    .option('--body <file>', 'parse options as a JSON object (flags override it); - reads stdin');
 }
 
 /** The parse options: `--body`, with the flags given on top. */
@@ -68,6 +50,7 @@ export async function parseCommand(ctx: CommandContext, path: string, command: C
     filename: basename(path),
     ...(flags.contentType !== undefined ? { contentType: flags.contentType } : {}),
   };
+  await ctx.load();
   const response = await ctx.engine.parse(file, options, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   const startedAt = new Date().toISOString();

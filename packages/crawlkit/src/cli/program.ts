@@ -2,79 +2,19 @@ import { Command, CommanderError } from 'commander';
 
 import { toErrorResponse } from '../errors.js';
 import { addBodyFlags } from './body-flags.js';
-import {
-  batchCommand,
-  cacheCommand,
-  cancelCommand,
-  crawlCommand,
-  mapCommand,
-  resumeCommand,
-  scrapeCommand,
-  statusCommand,
-} from './commands.js';
-import { CommandContext, type CliIo, type GlobalOptions } from './context.js';
+import { addExplainFlags, addMcpFlags, addParseFlags, addSearchFlags, addServeFlags } from './command-flags.js';
+import type { CliIo, CommandContext, GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
+import { EXAMPLES, examples } from './examples.js';
+import { addModelFlags } from './model-flags.js';
 import { withFlags } from './option-flags.js';
-import { addParseFlags, PARSE_EXAMPLES, parseCommand } from './parse.js';
-import { addExplainFlags, EXPLAIN_EXAMPLES, explainCommand } from './explain.js';
-import { addMcpFlags, MCP_EXAMPLES, mcpCommand } from './mcp.js';
-import { addModelFlags, commandModel } from './model-flags.js';
-import { addSearchFlags, searchCommand } from './search.js';
-import { addServeFlags, SERVE_EXAMPLES, serveCommand } from './serve.js';
-import { REPLAY_EXAMPLES, replayCommand } from './replay.js';
-import { addWorkerCommand } from './worker.js';
-import { addRedisFlags, useRedis, type RedisFlags } from './redis-flags.js';
-import { addScheduleFlags, schedulesCommand } from './schedule-commands.js';
+import { addRedisFlags, type RedisFlags } from './redis-flags.js';
+import { addScheduleFlags } from './schedule-commands.js';
 import { VERSION } from './version.js';
+import { addWorkerCommand } from './worker-command.js';
 
-const EXAMPLES: Record<string, string[]> = {
-  scrape: [
-    'crawlkit scrape https://example.com',
-    'crawlkit scrape https://example.com --format markdown,links --json',
-    'crawlkit scrape https://example.com --format screenshot --out shots/',
-    'crawlkit scrape --body request.json',
-  ],
-  crawl: [
-    'crawlkit crawl https://example.com/docs --limit 50 --out docs/',
-    'crawlkit crawl https://example.com --include-path "^/blog/" --max-discovery-depth 2 --ndjson > pages.ndjson',
-    'crawlkit crawl https://example.com --crawl-entire-domain --format markdown,html --out site/',
-    'crawlkit crawl https://example.com/docs --every 6h --webhook https://hooks.example.com/changes',
-  ],
-  batch: [
-    'crawlkit batch urls.txt --out pages/',
-    'cat urls.txt | crawlkit batch - --format links --ndjson',
-    'crawlkit batch body.json --json        # a file with a whole v2 batch body',
-  ],
-  map: ['crawlkit map https://example.com', 'crawlkit map https://example.com --search pricing --limit 20 --json'],
-  status: ['crawlkit status 01935c6e-…', 'crawlkit status 01935c6e-… --json --limit 100'],
-  cancel: ['crawlkit cancel 01935c6e-…'],
-  resume: [
-    'crawlkit resume 01935c6e-… --out docs/',
-    "crawlkit resume 01935c6e-… --ndjson >> pages.ndjson   # the pages to come, after the interrupted run's",
-    'crawlkit resume 01935c6e-… --all --json > job.json     # every page of the job',
-  ],
-  cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
-  schedules: [
-    'crawlkit schedules list',
-    'crawlkit schedules run 83bc7ff8-…   # that schedule now, then exit with its changes',
-    'crawlkit schedules run              # every schedule of the store on its clock, until Ctrl-C',
-    'crawlkit schedules delete 83bc7ff8-…',
-  ],
-  search: [
-    'crawlkit search "proxy server" --site docs.example.com',
-    'crawlkit search install pnpm --limit 10 --json',
-    'crawlkit search news --source web --searxng-url http://127.0.0.1:8888',
-  ],
-  serve: SERVE_EXAMPLES,
-  mcp: MCP_EXAMPLES,
-  parse: PARSE_EXAMPLES,
-  explain: EXPLAIN_EXAMPLES,
-  replay: REPLAY_EXAMPLES,
-};
-
-function examples(name: string): string {
-  return `\nExamples:\n${(EXAMPLES[name] ?? []).map((line) => `  $ ${line}`).join('\n')}\n`;
-}
+/** A command's implementation: its module is loaded when it runs (see `createProgram`). */
+type CommandFn = (ctx: CommandContext, ...args: never[]) => Promise<number>;
 
 function addGlobalFlags(command: Command, output: boolean): Command {
   command
@@ -118,20 +58,24 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     );
 
   /**
-   * `fn` as a command's action; `model`: the command runs pages, with the model of `--model` or the environment;
-   * `redis`: the command reads the jobs of `--redis` when given.
+   * The command that `load` resolves to as an action; `model`: the command runs pages, with the model of `--model` or
+   * the environment; `redis`: the command reads the jobs of `--redis` when given. The command's module and its context
+   * are loaded here, when the command runs, and the engine by the command once it has read its input
+   * (`CommandContext.load`): a start (`--help`, `--version`, a usage mistake) loads only commander and the flags.
    */
   const run =
-    (fn: (ctx: CommandContext, ...args: never[]) => Promise<number>, { model = false, redis = false } = {}) =>
+    (load: () => Promise<CommandFn>, { model = false, redis = false } = {}) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args.at(-1) as Command;
+      const [{ CommandContext }, fn] = await Promise.all([import('./context.js'), load()]);
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
       ctx.command = command;
       try {
-        await ctx.load();
-        const llm = model ? await commandModel(command.opts(), process.env) : undefined;
+        const llm = model
+          ? await (await import('./serve-model.js')).commandModel(command.opts(), process.env)
+          : undefined;
         if (llm) ctx.configure({ llm });
-        if (redis) await useRedis(ctx, command.opts<RedisFlags>());
+        if (redis) await (await import('./redis-settings.js')).useRedis(ctx, command.opts<RedisFlags>());
         // Commander passes the arguments, then the parsed options, then the command.
         const positional = args.slice(0, -2);
         setExit(
@@ -141,6 +85,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         await ctx.close();
       }
     };
+  const commands = () => import('./commands.js');
 
   const subcommand = (name: string, description: string, output = true) => {
     const command = program.command(name).description(description).exitOverride();
@@ -156,7 +101,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
 
   addModelFlags(
     addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'recordedScrape'),
-  ).action(run(scrapeCommand, { model: true }));
+  ).action(run(async () => (await commands()).scrapeCommand, { model: true }));
   const submitTo =
     "a distributed deployment's Redis: the job goes there, its `crawlkit worker`s run it and this prints its pages";
   addRedisFlags(
@@ -164,7 +109,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       addScheduleFlags(addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl')),
     ),
     submitTo,
-  ).action(run(crawlCommand, { model: true, redis: true }));
+  ).action(run(async () => (await commands()).crawlCommand, { model: true, redis: true }));
   addRedisFlags(
     addModelFlags(
       addBodyFlags(
@@ -173,17 +118,19 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       ),
     ),
     submitTo,
-  ).action(run(batchCommand, { model: true, redis: true }));
+  ).action(run(async () => (await commands()).batchCommand, { model: true, redis: true }));
   addModelFlags(
     addBodyFlags(
       subcommand('replay <files...>', 're-extract a recording (WARC files of --record) with no network', true),
       'scrape',
     ),
-  ).action(run(replayCommand, { model: true }));
+  ).action(run(async () => (await import('./replay.js')).replayCommand, { model: true }));
   addParseFlags(
     subcommand('parse <file>', 'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)'),
-  ).action(run(parseCommand));
-  addBodyFlags(subcommand('map [url]', 'list the URLs of a site without scraping them'), 'map').action(run(mapCommand));
+  ).action(run(async () => (await import('./parse.js')).parseCommand));
+  addBodyFlags(subcommand('map [url]', 'list the URLs of a site without scraping them'), 'map').action(
+    run(async () => (await commands()).mapCommand),
+  );
   const jobsIn = 'the Redis of a distributed deployment holding the job (instead of --store)';
   addRedisFlags(
     subcommand('status <id>', 'show a crawl or batch job; --json prints the v2 status with results'),
@@ -191,9 +138,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   )
     .option('--skip <n>', 'results to skip (with --json)')
     .option('--limit <n>', 'results per page (with --json)')
-    .action(run(statusCommand, { redis: true }));
+    .action(run(async () => (await commands()).statusCommand, { redis: true }));
   addRedisFlags(subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)'), jobsIn).action(
-    run(cancelCommand, { redis: true }),
+    run(async () => (await commands()).cancelCommand, { redis: true }),
   );
   addModelFlags(
     addRedisFlags(
@@ -207,7 +154,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
           'the\nothers, so output appended to its file has each page once. --all prints the whole job; --out always ' +
           'ends\nwith the whole job (files and manifest.json).\n',
       ),
-  ).action(run(resumeCommand, { model: true, redis: true }));
+  ).action(run(async () => (await commands()).resumeCommand, { model: true, redis: true }));
   addRedisFlags(
     addModelFlags(
       subcommand(
@@ -216,22 +163,22 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       ),
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",
-  ).action(run(schedulesCommand, { model: true, redis: true }));
+  ).action(run(async () => (await import('./schedule-commands.js')).schedulesCommand, { model: true, redis: true }));
   subcommand('cache <action>', 'clear or prune the page cache', false)
     .option('--max-age <ms>', 'prune: also remove pages older than this')
-    .action(run(cacheCommand));
+    .action(run(async () => (await commands()).cacheCommand));
   addExplainFlags(
     addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', false), 'scrape'),
-  ).action(run(explainCommand));
+  ).action(run(async () => (await import('./explain.js')).explainCommand));
   addModelFlags(
     addSearchFlags(subcommand('search <words...>', 'search the pages crawlkit stored (and the web, with a provider)')),
-  ).action(run(searchCommand, { model: true }));
+  ).action(run(async () => (await import('./search.js')).searchCommand, { model: true }));
   addMcpFlags(subcommand('mcp', 'serve the MCP tools of firecrawl-mcp (stdio, or --http)', false)).action(
-    run(mcpCommand),
+    run(async () => (await import('./mcp.js')).mcpCommand),
   );
   addServeFlags(
     subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', false),
-  ).action(run(serveCommand));
+  ).action(run(async () => (await import('./serve.js')).serveCommand));
   addWorkerCommand(program, io, signal, setExit);
   return program;
 }

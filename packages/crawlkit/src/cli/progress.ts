@@ -1,4 +1,8 @@
-import cliProgress from 'cli-progress';
+import { lazyRequire } from '@crawlkit/options/lazy-module';
+import type CliProgress from 'cli-progress';
+
+/** Loaded by the first bar drawn: a command whose stderr is a pipe or a file (a script, an agent) never draws one. */
+const cliProgress = lazyRequire<typeof CliProgress>(import.meta.url, 'cli-progress');
 
 /** What the progress line shows. */
 export interface ProgressState {
@@ -24,7 +28,7 @@ export function createProgress(options: { stream: NodeJS.WriteStream; quiet: boo
   if (options.quiet || !options.stream.isTTY) return OFF;
   const startedAt = Date.now();
   const state: ProgressState = { completed: 0, total: 0, errors: 0 };
-  const bar = new cliProgress.SingleBar(
+  const bar = new (cliProgress().SingleBar)(
     {
       stream: options.stream,
       format: `${options.label} {bar} {value}/{total} pages | {rate} pages/s | {errors} errors | ETA {remaining}`,
@@ -33,7 +37,7 @@ export function createProgress(options: { stream: NodeJS.WriteStream; quiet: boo
       clearOnComplete: true,
       fps: 8,
     },
-    cliProgress.Presets.shades_classic,
+    cliProgress().Presets.shades_classic,
   );
   const payload = () => {
     const seconds = (Date.now() - startedAt) / 1000;

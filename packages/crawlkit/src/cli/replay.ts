@@ -9,12 +9,6 @@ import type { CommandContext } from './context.js';
 import { CliError } from './errors.js';
 import { followJob } from './follow-job.js';
 
-export const REPLAY_EXAMPLES = [
-  'crawlkit crawl https://example.com/docs --limit 50 --record   # prints where the WARC file is',
-  'crawlkit replay .crawlkit/warc/01935c6e-….warc.gz --out docs/',
-  'crawlkit replay a.warc.gz b.warc.gz --format markdown,links --ndjson',
-];
-
 /** What a recording says it recorded (`crawlkit-job` in its `warcinfo`), when crawlkit wrote it. */
 function recordedJob(index: WarcFileIndex): RecordedJob | undefined {
   const text = index.info?.[JOB_INFO_FIELD];
@@ -44,6 +38,7 @@ export async function replayCommand(ctx: CommandContext, files: string[], comman
   ctx.configure({ store: 'memory', engine: 'replay', replay: { files } });
   const job = recordedJob(first);
   const scrapeFlags = buildBody(command, 'scrape', {}, {});
+  await ctx.load();
   if (job?.kind === 'crawl') {
     const { scrapeOptions, ...crawl } = job.request;
     const body = { ...crawl, scrapeOptions: { ...(scrapeOptions as object), ...scrapeFlags } };

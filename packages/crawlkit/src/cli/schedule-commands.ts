@@ -61,18 +61,21 @@ export async function schedulesCommand(
   _command: Command,
 ): Promise<number> {
   if (action === 'run') {
+    await ctx.load();
     if (id !== undefined) return runScheduleNow(ctx, id);
     ctx.configure({ runSchedules: true });
     return runSchedules(ctx);
   }
   if (action === 'delete') {
     if (id === undefined) throw new CliError('crawlkit schedules delete needs the id of a schedule');
+    await ctx.load();
     const deleted = await ctx.engine.schedules.delete(id);
     if (!deleted.success) return ctx.fail(deleted);
     ctx.note(`schedule ${id} deleted`);
     return EXIT.ok;
   }
   if (action !== 'list') throw new CliError(`Unknown action "${action}": use list, delete <id> or run`);
+  await ctx.load();
   const listed = await ctx.engine.schedules.list();
   if (!listed.success) return ctx.fail(listed);
   if (ctx.mode !== 'text') ctx.writeJson(listed);

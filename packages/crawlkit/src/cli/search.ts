@@ -8,8 +8,8 @@ import type { SearchResult } from '../search/run-search.js';
 import type { CommandContext } from './context.js';
 import { EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
-import { addProviderFlags, providerFromFlags, type ProviderFlags } from './search-provider.js';
-import { CONFIG_FILE, readServeFile, type ServeConfigFlags } from './serve-config.js';
+import { providerFromFlags, type ProviderFlags } from './search-provider.js';
+import { readServeFile, type ServeConfigFlags } from './serve-config.js';
 
 interface SearchFlags extends ProviderFlags, Pick<ServeConfigFlags, 'config'> {
   limit?: string;
@@ -48,6 +48,7 @@ export async function searchCommand(ctx: CommandContext, words: string[], comman
   if (flags.site?.length) body.includeDomains = flags.site;
   if (flags.tbs) body.tbs = flags.tbs;
   if (flags.source?.length) body.sources = flags.source;
+  await ctx.load();
   const response = await ctx.engine.search(body, { signal: ctx.signal });
   if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   if (ctx.mode === 'json') ctx.writeJson(response);
@@ -70,17 +71,4 @@ function describe(result: SearchResult, position: number): string {
   const stored = (result as Partial<LocalResult>).storedAt;
   if (stored) lines.push(`   stored ${stored}`);
   return `${lines.join('\n')}\n\n`;
-}
-
-/** Adds the `search` options to its command. */
-export function addSearchFlags(command: Command): Command {
-  const repeat = (value: string, previous: string[] = []) => [...previous, value];
-  return addProviderFlags(
-    command
-      .option('--limit <n>', 'results at most (default 5, at most 100)')
-      .option('--site <domain>', 'only pages of this domain and its subdomains; repeatable', repeat)
-      .option('--tbs <filter>', 'time filter: qdr:h, qdr:d, qdr:w, qdr:m, qdr:y')
-      .option('--source <source>', 'web, news, images or local (the stored pages); repeatable', repeat)
-      .option('--config <file>', `settings file of serve, for its searchProvider (default ./${CONFIG_FILE})`),
-  );
 }

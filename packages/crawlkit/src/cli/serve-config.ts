@@ -11,10 +11,8 @@ import { optionIssuesMessage } from '@crawlkit/options';
 import { z } from 'zod';
 
 import { searchProviderSchema } from '../search/options.js';
+import { CONFIG_FILE } from './config-file.js';
 import { CliError } from './errors.js';
-
-/** The name of the config file `serve` reads from its working directory when no `--config` is given. */
-export const CONFIG_FILE = 'crawlkit.config.json';
 
 const corsSchema = z.union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(z.string().url()).min(1)]);
 

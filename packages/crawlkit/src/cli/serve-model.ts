@@ -1,6 +1,6 @@
 import type { LlmOptions } from '../llm/llm-options.js';
 import { CliError } from './errors.js';
-import type { LlmSettings } from './serve-config.js';
+import { resolveLlmSettings, type LlmSettings, type ServeConfigFlags } from './serve-config.js';
 
 /**
  * The engine's model from `serve`'s settings: an OpenAI-compatible chat model (OpenAI, Ollama, llama.cpp, vLLM,
@@ -23,4 +23,17 @@ export async function loadServeModel(settings: LlmSettings): Promise<LlmOptions>
     });
   }
   return { model: provider.chatModel(model), ...tuning };
+}
+
+/**
+ * The engine's model for a command that runs pages, read as `serve` reads it (the flags, then `OPENAI_BASE_URL`,
+ * `OLLAMA_BASE_URL`, `MODEL_NAME` and `OPENAI_API_KEY`), or `undefined` without one: formats that need a model are
+ * then refused with what to set, and summaries are extractive.
+ */
+export async function commandModel(
+  flags: Pick<ServeConfigFlags, 'model' | 'modelBaseUrl'>,
+  env: NodeJS.ProcessEnv,
+): Promise<LlmOptions | undefined> {
+  const settings = resolveLlmSettings(flags, env);
+  return settings && loadServeModel(settings);
 }

@@ -3,16 +3,10 @@ import type { Command } from 'commander';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
+import { SERVE_PORT } from './command-flags.js';
 import { CliError, EXIT, exitCodeFor, startFailure } from './errors.js';
 import { integerFlag } from './integer-flag.js';
-import {
-  addListenFlags,
-  apiKeys,
-  listenLimits,
-  untilStopped,
-  type ListenFlags,
-  type ListenOptions,
-} from './listen-flags.js';
+import { apiKeys, listenLimits, untilStopped, type ListenFlags, type ListenOptions } from './listen-flags.js';
 import { providerFromFlags, type ProviderFlags } from './search-provider.js';
 import {
   readServeFile,
@@ -24,7 +18,8 @@ import {
 } from './serve-config.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 import { loadServeModel } from './serve-model.js';
-import { addRedisFlags, describeRedis, useRedis, type RedisFlags } from './redis-flags.js';
+import type { RedisFlags } from './redis-flags.js';
+import { describeRedis, useRedis } from './redis-settings.js';
 
 /** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
 export interface ServerModule {
@@ -39,15 +34,6 @@ export interface ServeFlags extends ListenFlags, RedisFlags {
   parseFileLimit?: string;
   jobTtl?: string;
 }
-
-export const SERVE_EXAMPLES = [
-  'crawlkit serve                      # http://127.0.0.1:3002, keyless, loopback only',
-  'crawlkit serve --port 0 --store ./jobs',
-  'OPENAI_BASE_URL=http://127.0.0.1:11434/v1 MODEL_NAME=qwen3 crawlkit serve   # json, summary, question formats',
-  'CRAWLKIT_API_KEY=fc-secret crawlkit serve --host 0.0.0.0   # strict URL policy beyond loopback',
-  'crawlkit serve --config ./crawlkit.config.json',
-  'crawlkit serve --redis redis://10.0.0.5:6379   # jobs in Redis, run by `crawlkit worker --redis …` processes',
-];
 
 /**
  * Loads a package crawlkit does not depend on (`@crawlkit/server`, `@crawlkit/mcp`: they depend on crawlkit), installed
@@ -134,6 +120,7 @@ export async function serveCommand(
   const jobResultTtlMs = integerFlag('--job-ttl', flags.jobTtl) ?? file.jobResultTtlMs;
   if (jobResultTtlMs !== undefined) options.jobResultTtlMs = jobResultTtlMs;
   ctx.configure(options);
+  await ctx.load();
   if (redis) {
     // Said at start rather than at the first request: a Redis that is not there, or refuses the password.
     const reached = await ctx.engine.listUnfinishedJobs();
@@ -176,20 +163,4 @@ export async function serveCommand(
   await running.close();
   // The engine closes after this (CommandContext.close): running jobs stop where they are and stay resumable.
   return EXIT.ok;
-}
-
-const SERVE_PORT = 3002;
-
-/** Adds the `serve` options to its command. */
-export function addServeFlags(command: Command): Command {
-  return addRedisFlags(
-    addListenFlags(command, { port: SERVE_PORT }),
-    "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
-  )
-    .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
-    .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
-    .option(
-      '--job-ttl <ms>',
-      "how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default 86400000: 24 h)",
-    );
 }

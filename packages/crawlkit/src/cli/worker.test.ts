@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { testRedis } from '../../../../test/setup/redis.ts';
 import { Crawlkit } from '../crawlkit.js';
-import { addWorkerCommand, runWorker, type WorkerFlags } from './worker.js';
+import { runWorker, type WorkerFlags } from './worker.js';
+import { addWorkerCommand } from './worker-command.js';
 
 const testRedisUrl = await testRedis();
 

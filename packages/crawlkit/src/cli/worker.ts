@@ -1,10 +1,8 @@
-import type { Command } from 'commander';
-
 import type { CrawlkitOptions } from '../options.js';
 import { parseUrlPolicyFlag, type CliIo } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
-import { addRedisFlags, describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-flags.js';
+import { describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-settings.js';
 
 export interface WorkerFlags {
   redis?: string;
@@ -20,13 +18,6 @@ export interface WorkerFlags {
   urlPolicy?: string;
   quiet?: boolean;
 }
-
-const EXAMPLES = [
-  'crawlkit worker --redis redis://127.0.0.1:6379',
-  'CRAWLKIT_REDIS_URL=redis://queue.internal:6379 crawlkit worker --concurrency 32 --engine http',
-  'CRAWLKIT_SECRET_KEY=$(cat /run/secrets/crawlkit-key) crawlkit worker   # jobs with headers need the shared key',
-  'crawlkit worker --url-policy strict   # no private addresses, whatever the jobs allow',
-];
 
 /**
  * Runs a worker until `signal` aborts (Ctrl-C) or SIGTERM; resolves to the exit code. `redisModule` replaces the
@@ -105,42 +96,4 @@ export async function runWorker(
   }
   note(`worker stopped: ${pages} pages stored, ${failures} failed${others ? `, ${others} errors not of a page` : ''}`);
   return EXIT.ok;
-}
-
-/**
- * Adds `crawlkit worker` to the program: a process that takes crawl and batch scrape tasks from a shared Redis
- * (`crawlkit serve --redis` and the API submit them, or `new Crawlkit({ backend: redis({ url }) })`).
- */
-export function addWorkerCommand(
-  program: Command,
-  io: CliIo,
-  signal: AbortSignal,
-  setExit: (code: number) => void,
-): Command {
-  const command = program
-    .command('worker')
-    .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)');
-  return addRedisFlags(command, 'Redis URL of the deployment')
-    .option('--prefix <prefix>', 'the same as --redis-prefix')
-    .option('--engine <engine>', 'fetch engine: auto, http or browser')
-    .option('--concurrency <n>', 'pages at once in this worker (default 16)')
-    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
-    .option(
-      '--task-lock-ms <ms>',
-      "a dead worker's tasks go to others 1-1.5 times this after it dies; the same in every worker (default 30000)",
-    )
-    .option(
-      '--store-fault-timeout-ms <ms>',
-      'a task whose Redis keeps failing (out of memory) ends its job failed after this (default 3600000)',
-    )
-    .option(
-      '--url-policy <policy>',
-      "this worker's URL policy (strict or JSON), on top of each job's; env CRAWLKIT_URL_POLICY",
-    )
-    .option('-q, --quiet', 'no per-page lines on stderr')
-    .addHelpText('after', `\nExamples:\n${EXAMPLES.map((line) => `  $ ${line}`).join('\n')}\n`)
-    .exitOverride()
-    .action(async (flags: WorkerFlags) => {
-      setExit(await runWorker(flags, io, signal));
-    });
 }

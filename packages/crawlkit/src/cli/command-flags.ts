@@ -1,0 +1,68 @@
+/**
+ * The own flags of the commands that have some beyond the shared ones (body, model, Redis, listen): part of the
+ * program's definition, loaded at every start (`--help` lists them), so this module imports no command and nothing
+ * of the engine. Each command's module reads them when it runs.
+ */
+import type { Command } from 'commander';
+
+import { CONFIG_FILE } from './config-file.js';
+import { addListenFlags } from './listen-flags.js';
+import { addRedisFlags } from './redis-flags.js';
+import { addProviderFlags } from './search-provider.js';
+
+/** The port of `crawlkit serve` when none is given. */
+export const SERVE_PORT = 3002;
+/** The port of `crawlkit mcp --http` when none is given. */
+export const MCP_PORT = 3003;
+
+/** Adds explain's own flags (the scrape flags come from `addBodyFlags`). */
+export function addExplainFlags(command: Command): Command {
+  return command
+    .option('--find <text>', 'only the blocks holding this text (any case), each with the options that would keep it')
+    .option('--html <file>', "explain this file's HTML instead of fetching the page (the URL is its base)")
+    .option('--json', 'print the explanation as JSON');
+}
+
+/** The flags of `crawlkit parse`. */
+export function addParseFlags(command: Command): Command {
+  return command
+    .option('-f, --format <list>', 'formats, comma-separated: markdown, summary, html, rawHtml, links, images, json')
+    .option('--pdf-mode <mode>', 'PDF pages read by OCR: fast (none), auto (pages without text, default) or ocr (all)')
+    .option('--no-images', 'do not read images by OCR (an image is then an unsupported file)')
+    .option('--content-type <type>', "the file's MIME type (default: from its bytes, then its name for text formats)")
+    .option('--timeout <ms>', 'time the parse may take (default 60000)')
+    .option('--body <file>', 'parse options as a JSON object (flags override it); - reads stdin');
+}
+
+/** Adds the `search` options to its command. */
+export function addSearchFlags(command: Command): Command {
+  const repeat = (value: string, previous: string[] = []) => [...previous, value];
+  return addProviderFlags(
+    command
+      .option('--limit <n>', 'results at most (default 5, at most 100)')
+      .option('--site <domain>', 'only pages of this domain and its subdomains; repeatable', repeat)
+      .option('--tbs <filter>', 'time filter: qdr:h, qdr:d, qdr:w, qdr:m, qdr:y')
+      .option('--source <source>', 'web, news, images or local (the stored pages); repeatable', repeat)
+      .option('--config <file>', `settings file of serve, for its searchProvider (default ./${CONFIG_FILE})`),
+  );
+}
+
+/** Adds the `serve` options to its command. */
+export function addServeFlags(command: Command): Command {
+  return addRedisFlags(
+    addListenFlags(command, { port: SERVE_PORT }),
+    "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
+  )
+    .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
+    .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
+    .option(
+      '--job-ttl <ms>',
+      "how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default 86400000: 24 h)",
+    );
+}
+
+/** Adds the `mcp` options to its command. */
+export function addMcpFlags(command: Command): Command {
+  command.option('--http', 'serve streamable HTTP at /mcp instead of stdio');
+  return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
+}

@@ -1,0 +1,46 @@
+// The definition of `crawlkit worker`: its flags, and an action that loads the worker (`worker.ts`) when it runs.
+import type { Command } from 'commander';
+
+import type { CliIo } from './context.js';
+import { examples } from './examples.js';
+import { addRedisFlags } from './redis-flags.js';
+import type { WorkerFlags } from './worker.js';
+
+/**
+ * Adds `crawlkit worker` to the program: a process that takes crawl and batch scrape tasks from a shared Redis
+ * (`crawlkit serve --redis` and the API submit them, or `new Crawlkit({ backend: redis({ url }) })`).
+ */
+export function addWorkerCommand(
+  program: Command,
+  io: CliIo,
+  signal: AbortSignal,
+  setExit: (code: number) => void,
+): Command {
+  const command = program
+    .command('worker')
+    .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)');
+  return addRedisFlags(command, 'Redis URL of the deployment')
+    .option('--prefix <prefix>', 'the same as --redis-prefix')
+    .option('--engine <engine>', 'fetch engine: auto, http or browser')
+    .option('--concurrency <n>', 'pages at once in this worker (default 16)')
+    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
+    .option(
+      '--task-lock-ms <ms>',
+      "a dead worker's tasks go to others 1-1.5 times this after it dies; the same in every worker (default 30000)",
+    )
+    .option(
+      '--store-fault-timeout-ms <ms>',
+      'a task whose Redis keeps failing (out of memory) ends its job failed after this (default 3600000)',
+    )
+    .option(
+      '--url-policy <policy>',
+      "this worker's URL policy (strict or JSON), on top of each job's; env CRAWLKIT_URL_POLICY",
+    )
+    .option('-q, --quiet', 'no per-page lines on stderr')
+    .addHelpText('after', examples('worker'))
+    .exitOverride()
+    .action(async (flags: WorkerFlags) => {
+      const { runWorker } = await import('./worker.js');
+      setExit(await runWorker(flags, io, signal));
+    });
+}
