@@ -49,11 +49,19 @@ describe('crawlkit search and its --store', { timeout: 60_000 }, () => {
     expect(existsSync(missing)).toBe(false);
   });
 
-  it('refuses --out, which it would not write, saying how to save the results', async () => {
+  it('refuses --out where it would write nothing (search, map, status), saying how to save the answer', async () => {
     const out = join(dir, 'out');
-    const answer = await runCli(['search', 'lighthouse', '--store', join(dir, 'store'), '--out', out], { cwd: dir });
-    expect(answer.code).toBe(2);
-    expect(answer.stderr).toContain('--json > results.json');
-    expect(existsSync(out)).toBe(false);
+    const store = ['--store', join(dir, 'store')];
+    // Before: map and status took --out and wrote nothing, without a word.
+    for (const [name, ...args] of [
+      ['search', 'lighthouse'],
+      ['map', 'http://127.0.0.1:9/'],
+      ['status', 'x'],
+    ]) {
+      const answer = await runCli([name!, ...args, ...store, '--out', out], { cwd: dir });
+      expect(answer.code).toBe(2);
+      expect(answer.stderr).toContain(`${name} prints its answer. Save it with --json > ${name}.json.`);
+      expect(existsSync(out)).toBe(false);
+    }
   });
 });

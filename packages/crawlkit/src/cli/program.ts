@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 
 import { toErrorResponse } from '../errors.js';
 import { addBodyFlags } from './body-flags.js';
@@ -16,7 +16,21 @@ import { addWorkerCommand } from './worker-command.js';
 /** A command's implementation: its module is loaded when it runs (see `createProgram`). */
 type CommandFn = (ctx: CommandContext, ...args: never[]) => Promise<number>;
 
-function addGlobalFlags(command: Command, output: boolean): Command {
+/**
+ * What a command prints: `pages` (`--json`, `--ndjson`, and `--out` for their files), an `answer` (a list, a status:
+ * `--json` and `--ndjson`; `--out` is refused, saying how to save it), or `none` (its own output).
+ */
+type Output = 'pages' | 'answer' | 'none';
+
+/** The refusal of `--out` by a command that prints an answer, not pages: it would write nothing and say nothing. */
+function outRefused(name: string): string {
+  return (
+    `--out writes the files of scraped pages (scrape, crawl, batch, resume, replay, parse); ${name} prints its ` +
+    `answer. Save it with --json > ${name}.json.`
+  );
+}
+
+function addGlobalFlags(command: Command, output: Output): Command {
   command
     .option('--store <dir>', 'store directory (jobs, results, page cache); env CRAWLKIT_STORE', undefined)
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
@@ -27,12 +41,13 @@ function addGlobalFlags(command: Command, output: boolean): Command {
       'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON; env CRAWLKIT_URL_POLICY',
     )
     .option('-q, --quiet', 'no progress bar and no notes on stderr');
-  if (output) {
+  if (output !== 'none') {
     command
       .option('--json', 'print the v2 response as JSON')
-      .option('--ndjson', 'print one JSON document a line, as pages come')
-      .option('-o, --out <dir>', 'write one file per page per format, plus manifest.json');
+      .option('--ndjson', 'print one JSON document a line, as pages come');
   }
+  if (output === 'pages') command.option('-o, --out <dir>', 'write one file per page per format, plus manifest.json');
+  if (output === 'answer') command.addOption(new Option('-o, --out <dir>').hideHelp());
   return command;
 }
 
@@ -57,6 +72,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         .join('\n')}\n\nExit codes: 0 done, 1 failed, 2 bad input, 130 interrupted (Ctrl-C).\n`,
     );
 
+  /** The commands that write pages, and so take `--out`. */
+  const pageCommands = new WeakSet<Command>();
+
   /**
    * The command that `load` resolves to as an action; `model`: the command runs pages, with the model of `--model` or
    * the environment; `redis`: the command reads the jobs of `--redis` when given. The command's module and its context
@@ -71,6 +89,10 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
       ctx.command = command;
       try {
+        if (ctx.options.out !== undefined && !pageCommands.has(command)) {
+          setExit(ctx.fail({ success: false, code: 'CLI_USAGE', error: outRefused(command.name()) }));
+          return;
+        }
         const llm = model
           ? await (await import('./serve-model.js')).commandModel(command.opts(), process.env)
           : undefined;
@@ -87,8 +109,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     };
   const commands = () => import('./commands.js');
 
-  const subcommand = (name: string, description: string, output = true) => {
+  const subcommand = (name: string, description: string, output: Output = 'answer') => {
     const command = program.command(name).description(description).exitOverride();
+    if (output === 'pages') pageCommands.add(command);
     command.configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -100,20 +123,26 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   };
 
   addModelFlags(
-    addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)'), 'recordedScrape'),
+    addBodyFlags(subcommand('scrape [url]', 'scrape one page (prints its markdown)', 'pages'), 'recordedScrape'),
   ).action(run(async () => (await commands()).scrapeCommand, { model: true }));
   const submitTo =
     "a distributed deployment's Redis: the job goes there, its `crawlkit worker`s run it and this prints its pages";
   addRedisFlags(
     addModelFlags(
-      addScheduleFlags(addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps'), 'crawl')),
+      addScheduleFlags(
+        addBodyFlags(subcommand('crawl [url]', 'crawl a site, following links and sitemaps', 'pages'), 'crawl'),
+      ),
     ),
     submitTo,
   ).action(run(async () => (await commands()).crawlCommand, { model: true, redis: true }));
   addRedisFlags(
     addModelFlags(
       addBodyFlags(
-        subcommand('batch <file>', 'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin'),
+        subcommand(
+          'batch <file>',
+          'scrape a list of URLs: one a line, a JSON array, or a v2 body; - reads stdin',
+          'pages',
+        ),
         'batch',
       ),
     ),
@@ -121,12 +150,16 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   ).action(run(async () => (await commands()).batchCommand, { model: true, redis: true }));
   addModelFlags(
     addBodyFlags(
-      subcommand('replay <files...>', 're-extract a recording (WARC files of --record) with no network', true),
+      subcommand('replay <files...>', 're-extract a recording (WARC files of --record) with no network', 'pages'),
       'scrape',
     ),
   ).action(run(async () => (await import('./replay.js')).replayCommand, { model: true }));
   addParseFlags(
-    subcommand('parse <file>', 'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)'),
+    subcommand(
+      'parse <file>',
+      'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)',
+      'pages',
+    ),
   ).action(run(async () => (await import('./parse.js')).parseCommand));
   addBodyFlags(subcommand('map [url]', 'list the URLs of a site without scraping them'), 'map').action(
     run(async () => (await commands()).mapCommand),
@@ -144,7 +177,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   );
   addModelFlags(
     addRedisFlags(
-      subcommand('resume <id>', 'go on with an unfinished job in this process and follow it'),
+      subcommand('resume <id>', 'go on with an unfinished job in this process and follow it', 'pages'),
       `${jobsIn}: its workers run it, this command follows it`,
     )
       .option('--all', 'print every page of the job, not only those completed after the resume')
@@ -164,20 +197,20 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",
   ).action(run(async () => (await import('./schedule-commands.js')).schedulesCommand, { model: true, redis: true }));
-  subcommand('cache <action>', 'clear or prune the page cache', false)
+  subcommand('cache <action>', 'clear or prune the page cache', 'none')
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .action(run(async () => (await commands()).cacheCommand));
   addExplainFlags(
-    addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', false), 'scrape'),
+    addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', 'none'), 'scrape'),
   ).action(run(async () => (await import('./explain.js')).explainCommand));
   addModelFlags(
     addSearchFlags(subcommand('search <words...>', 'search the pages crawlkit stored (and the web, with a provider)')),
   ).action(run(async () => (await import('./search.js')).searchCommand, { model: true }));
-  addMcpFlags(subcommand('mcp', 'serve the MCP tools of firecrawl-mcp (stdio, or --http)', false)).action(
+  addMcpFlags(subcommand('mcp', 'serve the MCP tools of firecrawl-mcp (stdio, or --http)', 'none')).action(
     run(async () => (await import('./mcp.js')).mcpCommand),
   );
   addServeFlags(
-    subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', false),
+    subcommand('serve', 'serve the Firecrawl v2 HTTP API locally (the official SDKs and curl work unchanged)', 'none'),
   ).action(run(async () => (await import('./serve.js')).serveCommand));
   addWorkerCommand(program, io, signal, setExit);
   return program;

@@ -21,15 +21,6 @@ interface SearchFlags extends ProviderFlags, Pick<ServeConfigFlags, 'config'> {
 /** `crawlkit search QUERY`: the pages the store holds (and the web, with a provider), best first. */
 export async function searchCommand(ctx: CommandContext, words: string[], command: Command): Promise<number> {
   const flags = command.opts<SearchFlags>();
-  if (ctx.options.out !== undefined) {
-    // Search answers results, not pages: --out would write nothing and say nothing.
-    return ctx.fail({
-      success: false,
-      code: 'CLI_USAGE',
-      error:
-        '--out writes the files of scraped pages; search prints its results. Save them with --json > results.json.',
-    });
-  }
   const provider = providerFromFlags(flags, process.env, readServeFile(flags, process.env, process.cwd()));
   if (provider) ctx.configure({ search: { provider } });
   else if (!ctx.redis && !existsSync(ctx.storeDir)) {
