@@ -1,5 +1,5 @@
 import { redactUrl } from '@crawlkit/fetcher';
-import { retryDelay } from '@crawlkit/frontier';
+import { isRetried, retryDelay } from '@crawlkit/frontier';
 import {
   documentBytes,
   type JobRecord,
@@ -105,7 +105,7 @@ export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
  * retries so far. Rejections are store or queue failures.
  */
 export async function executeTask(tasks: JobTasks, task: Task, retries: number): Promise<TaskResult> {
-  const outcome = await fetchTask(tasks, task);
+  const outcome = await fetchTask(tasks, task, retries);
   if (outcome === 'released') {
     await tasks.queue.release(task);
     return 'released';
@@ -132,7 +132,11 @@ export async function executeTask(tasks: JobTasks, task: Task, retries: number):
 }
 
 /** The page's outcome, or how long until the task may run (a number), or why it did not run. */
-async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome | number | 'released' | 'dropped'> {
+async function fetchTask(
+  tasks: JobTasks,
+  task: Task,
+  retries: number,
+): Promise<PageScrapeOutcome | number | 'released' | 'dropped'> {
   const { ctx, planner, signal, jobSlots } = tasks;
   if (jobSlots) {
     const wait = await jobSlots.take(task);
@@ -148,6 +152,7 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
       jobId: tasks.job.id,
       collectLinks: planner.collectsLinks,
       hashContent: feedOf(tasks.job) !== undefined,
+      retriedStatus: (status: number) => isRetried(status, retries),
     };
     outcome = await tasks.slots.add(() =>
       chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),
