@@ -203,6 +203,15 @@ export function createCrawlPlanner(
       return admit(urls, request.url, 0);
     },
 
+    async refuses(task: Task) {
+      if (task.key !== seedKey || request.ignoreRobotsTxt || !robots || robots.isAllowed(task.url)) return false;
+      if (!robotsBlocked.has(task.url)) {
+        robotsBlocked.add(task.url);
+        await store.results.addRobotsBlocked(job.id, task.url);
+      }
+      return true;
+    },
+
     async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {
       if (!outcome.success) return { tasks: [] };
       const finalUrl = outcome.document.metadata.url ?? task.url;

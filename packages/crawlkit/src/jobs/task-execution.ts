@@ -105,6 +105,11 @@ export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
  * retries so far. Rejections are store or queue failures.
  */
 export async function executeTask(tasks: JobTasks, task: Task, retries: number): Promise<TaskResult> {
+  if (await tasks.planner.refuses?.(task)) {
+    await completeTask(tasks, { key: task.key, credits: 0 });
+    tasks.events.settled?.(tasks.job);
+    return 'settled';
+  }
   const outcome = await fetchTask(tasks, task, retries);
   if (outcome === 'released') {
     await tasks.queue.release(task);
@@ -173,7 +178,7 @@ async function fetchTask(
  */
 async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcome): Promise<void> {
   const { store, planner, events, job } = tasks;
-  const complete = (outcome: TaskOutcome) => tasks.complete?.(outcome) ?? store.tasks.complete(job.id, outcome);
+  const complete = (outcome: TaskOutcome) => completeTask(tasks, outcome);
   const links = outcome.success ? (outcome.links ?? []) : [];
   const verdict = await planner.afterPage(task, outcome, links);
   const discovered = tasks.offered?.fresh(verdict.tasks) ?? verdict.tasks;
@@ -207,6 +212,11 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
     await complete({ key: task.key, credits: 0, error });
   }
   events.settled?.(job);
+}
+
+/** Completes a settled task in the job's store (with the others settled in the same turn when the driver batches). */
+function completeTask(tasks: JobTasks, outcome: TaskOutcome): Promise<TaskCompletion> {
+  return tasks.complete?.(outcome) ?? tasks.store.tasks.complete(tasks.job.id, outcome);
 }
 
 /**
