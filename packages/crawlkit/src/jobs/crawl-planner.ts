@@ -203,13 +203,11 @@ export function createCrawlPlanner(
       return admit(urls, request.url, 0);
     },
 
-    async refuses(task: Task) {
+    refuses(task: Task) {
       if (task.key !== seedKey || request.ignoreRobotsTxt || !robots || robots.isAllowed(task.url)) return false;
-      if (!robotsBlocked.has(task.url)) {
-        robotsBlocked.add(task.url);
-        await store.results.addRobotsBlocked(job.id, task.url);
-      }
-      return true;
+      if (robotsBlocked.has(task.url)) return true;
+      robotsBlocked.add(task.url);
+      return store.results.addRobotsBlocked(job.id, task.url).then(() => true);
     },
 
     async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {

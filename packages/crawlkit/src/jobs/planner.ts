@@ -43,7 +43,7 @@ export interface JobPlanner {
    * they are found, but the seed is queued before robots.txt is read). A refused task settles with nothing stored.
    * @default none refused
    */
-  refuses?(task: Task): Promise<boolean>;
+  refuses?(task: Task): boolean | Promise<boolean>;
   /** Reacts to a finished page: may veto it (redirected out of scope) and returns newly discovered tasks. */
   afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]): Promise<PageVerdict>;
   /** Tasks may not exceed this in total. */

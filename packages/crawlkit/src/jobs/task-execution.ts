@@ -105,7 +105,9 @@ export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
  * retries so far. Rejections are store or queue failures.
  */
 export async function executeTask(tasks: JobTasks, task: Task, retries: number): Promise<TaskResult> {
-  if (await tasks.planner.refuses?.(task)) {
+  // Most tasks are not refused, and are told so synchronously: no extra turn per page.
+  const refused = tasks.planner.refuses?.(task) ?? false;
+  if (refused !== false && (await refused)) {
     await completeTask(tasks, { key: task.key, credits: 0 });
     tasks.events.settled?.(tasks.job);
     return 'settled';
