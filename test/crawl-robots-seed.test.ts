@@ -3,44 +3,33 @@
  * found. A seed that robots.txt disallows is not fetched: it is listed in `robotsBlocked`, and the crawl ends with no
  * page and the robots.txt warning (as a disallowed link is), unless `ignoreRobotsTxt` is set.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-let server: Server;
+import type { FixtureServer } from '../fixtures/server.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+
+let site: FixtureServer;
 let base: string;
 let ck: Crawlkit;
-const requests: string[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    requests.push(path);
-    if (path === '/robots.txt') {
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('User-agent: *\nDisallow: /private\n');
-    } else if (path.startsWith('/private')) {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<!doctype html><html><body><main><h1>${path}</h1><a href="/private/more">More</a></main></body></html>`);
-    } else {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('Not found');
-    }
+  site = await startRouteSite({
+    '/robots.txt': (_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n'),
+    '/private/*': (req, res) => sendPage(res, req.url ?? '', '<a href="/private/more">More</a>'),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = site.url;
   ck = new Crawlkit({ store: 'memory', engine: 'http' });
 });
 
 afterAll(async () => {
   await ck.close();
-  await new Promise((resolve) => server.close(resolve));
+  await site.close();
 });
 
 async function crawl(body: { ignoreRobotsTxt?: boolean }) {
-  requests.length = 0;
+  const before = site.requests.length;
   const started = await ck.crawl({
     url: `${base}/private/`,
     sitemap: 'skip',
@@ -52,7 +41,8 @@ async function crawl(body: { ignoreRobotsTxt?: boolean }) {
   if (!status.success) throw new Error(`crawl failed: ${status.error}`);
   const errors = await ck.getCrawlErrors(started.id);
   if (!('robotsBlocked' in errors)) throw new Error(`errors refused: ${errors.error}`);
-  return { status, errors, pages: requests.filter((path) => path !== '/robots.txt') };
+  const pages = site.requests.slice(before).map((r) => r.path);
+  return { status, errors, pages: pages.filter((path) => path !== '/robots.txt') };
 }
 
 describe('a crawl whose seed robots.txt disallows', () => {

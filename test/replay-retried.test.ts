@@ -4,9 +4,7 @@
  * recorded after it, and replay serves that one, so the replayed crawl has the page the live crawl stored (and does
  * not wait out the retries the recording's refusal would ask for).
  */
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,14 +12,12 @@ import { Crawlkit, type JobStatusResponse } from 'crawlkit';
 import { indexWarc } from '@crawlkit/fetcher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { busyOnce, sendPage, startRouteSite } from './helpers/route-site.ts';
+
 let dir: string;
-let server: Server;
 let base: string;
 let live: JobStatusResponse;
-let busyRequests = 0;
-
-const page = (title: string, body: string) =>
-  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const busy = busyOnce();
 
 function busyPage(status: JobStatusResponse) {
   const doc = status.data.find((d) => d.metadata.sourceURL === `${base}/busy`);
@@ -30,24 +26,11 @@ function busyPage(status: JobStatusResponse) {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'crawlkit-replay-retried-'));
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(page('Home', '<p>The shop.</p><a href="/busy">Busy page</a>'));
-    } else if (path === '/busy' && ++busyRequests === 1) {
-      res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' });
-      res.end('Too many requests, slow down.');
-    } else if (path === '/busy') {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(page('Busy', '<p>The page a busy server answers on the second try.</p>'));
-    } else {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('Not found');
-    }
+  const site = await startRouteSite({
+    '/': (_req, res) => sendPage(res, 'Home', '<p>The shop.</p><a href="/busy">Busy page</a>'),
+    '/busy': busy.route,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = site.url;
   const ck = new Crawlkit({ storeDir: join(dir, 'store'), engine: 'http' });
   try {
     const started = await ck.crawl({ url: `${base}/`, sitemap: 'skip', record: true });
@@ -57,7 +40,7 @@ beforeAll(async () => {
     live = status;
   } finally {
     await ck.close();
-    await new Promise((resolve) => server.close(resolve));
+    await site.close();
   }
 });
 
@@ -67,7 +50,7 @@ afterAll(async () => {
 
 describe('replay of a page the site refused once', () => {
   it('records the refusal and the retry, and replays the page the live crawl stored', async () => {
-    expect(busyRequests).toBe(2);
+    expect(busy.requests).toBe(2);
     expect(busyPage(live)).toMatchObject({ statusCode: 200, markdown: expect.stringContaining('second try') });
     const index = await indexWarc(live.warcFile!);
     expect(index.responses.get(`${base}/busy`)).not.toHaveProperty('retryLater');
