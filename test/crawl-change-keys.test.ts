@@ -21,7 +21,9 @@ beforeAll(async () => {
   site = await startRouteSite({
     '/': (_req, res) =>
       sendPage(res, 'Home', `<p>The manual.</p><a href="${guideLink}">Guide</a> <a href="/faq">FAQ</a>`),
-    '/old-guide': (_req, res) => res.writeHead(301, { location: '/guide' }).end(),
+    '/old-guide': (_req, res) => {
+      res.writeHead(301, { location: '/guide' }).end();
+    },
     '/guide': (_req, res) => sendPage(res, 'guide', unchanged('/guide')),
     '/faq': (_req, res) => sendPage(res, 'faq', unchanged('/faq')),
   });

@@ -15,8 +15,9 @@ let ck: Crawlkit;
 
 beforeAll(async () => {
   site = await startRouteSite({
-    '/robots.txt': (_req, res) =>
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n'),
+    '/robots.txt': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
+    },
     '/private/*': (req, res) => sendPage(res, req.url ?? '', '<a href="/private/more">More</a>'),
   });
   base = site.url;
