@@ -222,13 +222,19 @@ export function createCrawlPlanner(
           rules.rebase(finalUrl);
           verdicts?.clear();
         } else {
+          // The target is judged as a link is: by the rules, then by robots.txt (obeyed unless ignored).
           const verdict = rules.check(finalUrl);
-          if (!verdict.allowed) {
+          const reason = !verdict.allowed
+            ? verdict.reason
+            : robots !== undefined && !robots.isAllowed(finalUrl)
+              ? 'ROBOTS_TXT'
+              : undefined;
+          if (reason !== undefined) {
             return {
               tasks: [],
               reject: {
                 code: 'CRAWL_DENIAL',
-                error: `Redirected target URL is not allowed by crawlOptions (${verdict.reason})`,
+                error: `Redirected target URL is not allowed by crawlOptions (${reason})`,
               },
             };
           }

@@ -1,7 +1,9 @@
 /**
- * robots.txt and a crawl's seed: the seed is queued before robots.txt is read, and every other URL is judged as it is
- * found. A seed that robots.txt disallows is not fetched: it is listed in `robotsBlocked`, and the crawl ends with no
- * page and the robots.txt warning (as a disallowed link is), unless `ignoreRobotsTxt` is set.
+ * robots.txt and the URLs of a crawl that no link names: the seed, queued before robots.txt is read, and a redirect's
+ * target, known once the redirect is followed (every link is judged as it is found). A seed that robots.txt disallows
+ * is not fetched: it is listed in `robotsBlocked`, and the crawl ends with no page and the robots.txt warning (as a
+ * disallowed link is). A page redirected into a disallowed path is not kept: it is the crawl's error, as a target
+ * outside the crawl's rules is. `ignoreRobotsTxt` crawls both.
  */
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +21,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private\n');
     },
     '/private/*': (req, res) => sendPage(res, req.url ?? '', '<a href="/private/more">More</a>'),
+    '/': (_req, res) => sendPage(res, 'Home', '<a href="/moved">Moved</a> <a href="/open">Open</a>'),
+    '/moved': (_req, res) => {
+      res.writeHead(301, { location: '/private/moved-here' }).end();
+    },
+    '/open': (_req, res) => sendPage(res, 'Open', '<p>Anyone may crawl this.</p>'),
   });
   base = site.url;
   ck = new Crawlkit({ store: 'memory', engine: 'http' });
@@ -29,10 +36,10 @@ afterAll(async () => {
   await site.close();
 });
 
-async function crawl(body: { ignoreRobotsTxt?: boolean }) {
+async function crawl(body: { ignoreRobotsTxt?: boolean }, seed = '/private/') {
   const before = site.requests.length;
   const started = await ck.crawl({
-    url: `${base}/private/`,
+    url: `${base}${seed}`,
     sitemap: 'skip',
     scrapeOptions: { maxAge: 0 },
     ...body,
@@ -61,5 +68,29 @@ describe('a crawl whose seed robots.txt disallows', () => {
     expect(pages.sort()).toEqual(['/private/', '/private/more']);
     expect(status.data).toHaveLength(2);
     expect(errors.robotsBlocked).toEqual([]);
+  });
+});
+
+describe('a crawl redirected into a path robots.txt disallows', () => {
+  const stored = (data: { metadata: { sourceURL: string; url?: string } }[]) =>
+    data.map((d) => `${d.metadata.sourceURL.slice(base.length)} -> ${d.metadata.url!.slice(base.length)}`).sort();
+
+  it('keeps no page there and says why in the errors', async () => {
+    const { status, errors } = await crawl({}, '/');
+    expect(stored(status.data)).toEqual(['/ -> /', '/open -> /open']);
+    expect(errors.errors).toMatchObject([
+      { url: `${base}/moved`, code: 'CRAWL_DENIAL', error: expect.stringContaining('(ROBOTS_TXT)') },
+    ]);
+  });
+
+  it('keeps it with ignoreRobotsTxt', async () => {
+    const { status, errors } = await crawl({ ignoreRobotsTxt: true }, '/');
+    expect(stored(status.data)).toEqual([
+      '/ -> /',
+      '/moved -> /private/moved-here',
+      '/open -> /open',
+      '/private/more -> /private/more',
+    ]);
+    expect(errors.errors).toEqual([]);
   });
 });
