@@ -34,6 +34,9 @@ export default defineConfig({
       '@crawlkit/options/invalid-option-error': fileURLToPath(
         new URL('./packages/options/src/invalid-option-error.ts', import.meta.url),
       ),
+      '@crawlkit/options/route-fragment': fileURLToPath(
+        new URL('./packages/options/src/route-fragment.ts', import.meta.url),
+      ),
       '@crawlkit/options': src('options'),
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor/branding-script': fileURLToPath(

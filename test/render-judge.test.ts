@@ -7,8 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { Crawlkit } from 'crawlkit';
-import { isRouteFragment as frontierRouteFragment } from '@crawlkit/frontier';
-import { isRouteFragment } from '@crawlkit/fetcher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { DOCS_CHAPTERS } from '../fixtures/apps/docs-app.ts';
@@ -159,10 +157,4 @@ describe('without a browser, the text a page embeds is read, and the warning say
     expect(rendered.metadata.engine).toBe('browser');
     expect(rendered.markdown).toContain(`# ${DOCS_CHAPTERS.functions!.title}`);
   }, 60_000);
-});
-
-it('the fetcher and the frontier agree on which fragments are client-side routes', () => {
-  for (const hash of ['#/a', '#!/a', '#!a', '#docs/let', '#v2.1/api', '#top', '#section-2', '#', '', '#a b/c']) {
-    expect({ hash, frontier: frontierRouteFragment(hash) }).toEqual({ hash, frontier: isRouteFragment(hash) });
-  }
 });

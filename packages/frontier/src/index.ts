@@ -21,6 +21,6 @@ export type {
   SitemapListing,
   SitemapReader,
 } from './sitemaps.js';
-export { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
+export { HostPoliteness, isRetried, parseRetryAfter, retryDelay } from './politeness.js';
 export type { HostPolitenessOptions } from './politeness.js';
 export type { FetchText } from './fetch-text.js';

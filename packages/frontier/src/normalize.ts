@@ -1,3 +1,5 @@
+import { isRouteFragment } from '@crawlkit/options/route-fragment';
+
 /** Query parameters that only track the visitor and never change the page. */
 const TRACKING = new Set([
   'fbclid',
@@ -41,13 +43,8 @@ function normalizePercent(value: string): string {
     .replace(UNRESERVED, (m) => String.fromCharCode(parseInt(m.slice(1), 16)));
 }
 
-/**
- * A fragment that is a client-side route (`#/x`, `#!x`, `#docs/x`) names a different page. The fetcher's render
- * judge renders such URLs by the same rule (`isRouteFragment` of `@crawlkit/fetcher`).
- */
-export function isRouteFragment(hash: string): boolean {
-  return /^#(?:!|\/|[\w.~-]+\/)/.test(hash);
-}
+/** A fragment that is a client-side route (`#/x`, `#!x`, `#docs/x`) names a different page. */
+export { isRouteFragment };
 
 /**
  * The de-duplication key of a URL: lower-cased host without `www.`, no scheme, default port, fragment (unless a

@@ -103,6 +103,11 @@ const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest back-off without `Retry-After`, in ms. */
 const MAX_BACKOFF_MS = 30_000;
 
+/** Whether a page that answered `status` is fetched again after the `retries` it had (429/503, retries left). */
+export function isRetried(status: number, retries: number): boolean {
+  return RETRY_STATUSES.has(status) && retries < MAX_RETRIES;
+}
+
 /**
  * How long to wait before fetching a refused page again, in ms, or undefined when it is not retried: its status is
  * not 429/503, or it has had its `MAX_RETRIES`. `retries` counts the retries it had so far. The `Retry-After` header
@@ -115,7 +120,7 @@ export function retryDelay(
   random: () => number = Math.random,
   now = Date.now(),
 ): number | undefined {
-  if (!RETRY_STATUSES.has(response.status) || retries >= MAX_RETRIES) return undefined;
+  if (!isRetried(response.status, retries)) return undefined;
   const asked = parseRetryAfter(response.retryAfter, now);
   if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   const base = Math.min(1000 * 2 ** (retries + 1), MAX_BACKOFF_MS);

@@ -12,6 +12,7 @@ import { LRUCache } from 'lru-cache';
 
 import { historyRecord } from '../codec/history-record.js';
 import { crawlChangesCodec, lineageRunCodec, storedJobOf } from '../codec/records.js';
+import { crawlKey } from '../jobs/crawl-planner.js';
 import { storedDocuments } from '../jobs/stored-results.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { CrawlChange } from '../v2/types.js';
@@ -103,22 +104,39 @@ export function pageChange(baseline: Baseline, key: string, hash: string, status
   return previous.hash === hash ? 'same' : 'changed';
 }
 
+/** A crawl's change feed: its lineage, and the key of each page in the lineage's runs. */
+export interface Feed {
+  lineage: string;
+  /**
+   * The key of a page in the runs: the crawl key of the URL it ended at (`metadata.url`). A crawl stores a page
+   * reached under two URLs (a redirect and its target) once, under the URL it fetched first, and which one that is
+   * changes from run to run with the site's links and the order of the responses; keyed by the URL asked for (the
+   * task's key), an unchanged page was `new` under one URL and `removed` under the other.
+   */
+  pageKey(taskKey: string, sourceURL: string, url: string | undefined): string;
+}
+
 /** The lineage of a crawl job, when it has a change feed. */
-export function feedOf(job: JobRecord): { lineage: string } | undefined {
+export function feedOf(job: JobRecord): Feed | undefined {
   if (job.kind !== 'crawl') return undefined;
   const stored = storedJobOf<CrawlRequest>(job);
   if (!hasChangeFeed(stored.request)) return undefined;
   // Asked twice a page: a lineage by options hashes the whole request.
   let feed = feeds.get(stored);
   if (!feed) {
-    feed = { lineage: lineageOf(stored.request, stored.tenant) };
+    const { request } = stored;
+    feed = {
+      lineage: lineageOf(request, stored.tenant),
+      // A crawl's task is keyed by its URL, which is the page's sourceURL: a page that did not move keeps it.
+      pageKey: (taskKey, sourceURL, url) => (url === undefined || url === sourceURL ? taskKey : crawlKey(url, request)),
+    };
     feeds.set(stored, feed);
   }
   return feed;
 }
 
 /** Each decoded stored job's feed (`storedJobOf` decodes a job's request text once). */
-const feeds = new WeakMap<object, { lineage: string }>();
+const feeds = new WeakMap<object, Feed>();
 
 /**
  * Closes a completed crawl's feed: its stored pages (with a content hash, under an error status) become the lineage's
@@ -133,10 +151,9 @@ export async function finishChangeFeed(store: Store, job: JobRecord, stored?: Fe
   const pages = new Map<string, [string, string, string]>();
   const seen = new Set<string>();
   for await (const page of storedPages(store, job.id, stored)) {
-    seen.add(page.key);
-    if (page.contentHash !== undefined && page.statusCode < 400) {
-      pages.set(page.key, [page.key, page.url, page.contentHash]);
-    }
+    const key = feed.pageKey(page.key, page.url, page.finalUrl);
+    seen.add(key);
+    if (page.contentHash !== undefined && page.statusCode < 400) pages.set(key, [key, page.url, page.contentHash]);
   }
   const present = (key: string) => pages.has(key) || seen.has(key);
   const now = Date.now();
@@ -160,7 +177,13 @@ async function* storedPages(store: Store, jobId: string, stored: FeedPages | und
   if (kept) return yield* kept;
   for await (const { key, document } of storedDocuments(store, jobId)) {
     const { metadata } = document;
-    yield { key, url: metadata.sourceURL, statusCode: metadata.statusCode, contentHash: metadata.contentHash };
+    yield {
+      key,
+      url: metadata.sourceURL,
+      finalUrl: metadata.url,
+      statusCode: metadata.statusCode,
+      contentHash: metadata.contentHash,
+    };
   }
 }
 

@@ -55,7 +55,9 @@ export function changeFeedStage(store: Store, job: JobRecord, task: Task): Scrap
       const baseline = await baselineOf(store, job, feed.lineage);
       const hash = state.contentHash ?? mainContentHash(extraction.markdown ?? '');
       document.metadata.contentHash = hash;
-      const change = pageChange(baseline, task.key, hash, document.metadata.statusCode);
+      const { sourceURL, url } = document.metadata;
+      const key = feed.pageKey(task.key, sourceURL, url);
+      const change = pageChange(baseline, key, hash, document.metadata.statusCode);
       if (change) document.metadata.crawlChange = change;
     },
   };

@@ -4,6 +4,8 @@ import type { DocumentMetadata } from '../v2/types.js';
 export interface FeedPage {
   key: string;
   url: string;
+  /** Where the page ended (`metadata.url`), when known. */
+  finalUrl: string | undefined;
   statusCode: number;
   contentHash: string | undefined;
 }
@@ -36,6 +38,7 @@ export class FeedPages {
     this.#bySeq.set(seq, {
       key,
       url: metadata.sourceURL,
+      finalUrl: metadata.url,
       statusCode: metadata.statusCode,
       contentHash: metadata.contentHash,
     });

@@ -63,6 +63,9 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
     warnings.push(ZDR_WARNING);
     return;
   }
+  // A refusal the job asks again for (a 429/503 with retries left) is not the page: neither compared nor kept, so the
+  // retry is compared with the page's last real scrape, not with "Too many requests".
+  if (state.context.retriedStatus?.(state.page.status)) return;
   const url = ctx.normalizeUrl(state.context.sourceURL);
   const tag = format.tag ?? '';
   const current: Snapshot = { markdown: state.extraction.markdown ?? '', statusCode: state.page.status };

@@ -203,6 +203,13 @@ export function createCrawlPlanner(
       return admit(urls, request.url, 0);
     },
 
+    refuses(task: Task) {
+      if (task.key !== seedKey || request.ignoreRobotsTxt || !robots || robots.isAllowed(task.url)) return false;
+      if (robotsBlocked.has(task.url)) return true;
+      robotsBlocked.add(task.url);
+      return store.results.addRobotsBlocked(job.id, task.url).then(() => true);
+    },
+
     async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {
       if (!outcome.success) return { tasks: [] };
       const finalUrl = outcome.document.metadata.url ?? task.url;
@@ -215,13 +222,19 @@ export function createCrawlPlanner(
           rules.rebase(finalUrl);
           verdicts?.clear();
         } else {
+          // The target is judged as a link is: by the rules, then by robots.txt (obeyed unless ignored).
           const verdict = rules.check(finalUrl);
-          if (!verdict.allowed) {
+          const reason = !verdict.allowed
+            ? verdict.reason
+            : robots !== undefined && !robots.isAllowed(finalUrl)
+              ? 'ROBOTS_TXT'
+              : undefined;
+          if (reason !== undefined) {
             return {
               tasks: [],
               reject: {
                 code: 'CRAWL_DENIAL',
-                error: `Redirected target URL is not allowed by crawlOptions (${verdict.reason})`,
+                error: `Redirected target URL is not allowed by crawlOptions (${reason})`,
               },
             };
           }

@@ -38,6 +38,12 @@ export interface JobPlanner {
    * that it holds across workers. Absent (a batch): hosts are not paced.
    */
   readonly politeness?: HostPoliteness;
+  /**
+   * Whether a task is refused before it is fetched: a crawl's seed that robots.txt disallows (links are judged as
+   * they are found, but the seed is queued before robots.txt is read). A refused task settles with nothing stored.
+   * @default none refused
+   */
+  refuses?(task: Task): boolean | Promise<boolean>;
   /** Reacts to a finished page: may veto it (redirected out of scope) and returns newly discovered tasks. */
   afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]): Promise<PageVerdict>;
   /** Tasks may not exceed this in total. */

@@ -1,5 +1,5 @@
 import { redactUrl } from '@crawlkit/fetcher';
-import { retryDelay } from '@crawlkit/frontier';
+import { isRetried, retryDelay } from '@crawlkit/frontier';
 import {
   documentBytes,
   type JobRecord,
@@ -105,7 +105,14 @@ export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
  * retries so far. Rejections are store or queue failures.
  */
 export async function executeTask(tasks: JobTasks, task: Task, retries: number): Promise<TaskResult> {
-  const outcome = await fetchTask(tasks, task);
+  // Most tasks are not refused, and are told so synchronously: no extra turn per page.
+  const refused = tasks.planner.refuses?.(task) ?? false;
+  if (refused !== false && (await refused)) {
+    await completeTask(tasks, { key: task.key, credits: 0 });
+    tasks.events.settled?.(tasks.job);
+    return 'settled';
+  }
+  const outcome = await fetchTask(tasks, task, retries);
   if (outcome === 'released') {
     await tasks.queue.release(task);
     return 'released';
@@ -132,7 +139,11 @@ export async function executeTask(tasks: JobTasks, task: Task, retries: number):
 }
 
 /** The page's outcome, or how long until the task may run (a number), or why it did not run. */
-async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome | number | 'released' | 'dropped'> {
+async function fetchTask(
+  tasks: JobTasks,
+  task: Task,
+  retries: number,
+): Promise<PageScrapeOutcome | number | 'released' | 'dropped'> {
   const { ctx, planner, signal, jobSlots } = tasks;
   if (jobSlots) {
     const wait = await jobSlots.take(task);
@@ -148,6 +159,7 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
       jobId: tasks.job.id,
       collectLinks: planner.collectsLinks,
       hashContent: feedOf(tasks.job) !== undefined,
+      retriedStatus: (status: number) => isRetried(status, retries),
     };
     outcome = await tasks.slots.add(() =>
       chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),
@@ -168,7 +180,7 @@ async function fetchTask(tasks: JobTasks, task: Task): Promise<PageScrapeOutcome
  */
 async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcome): Promise<void> {
   const { store, planner, events, job } = tasks;
-  const complete = (outcome: TaskOutcome) => tasks.complete?.(outcome) ?? store.tasks.complete(job.id, outcome);
+  const complete = (outcome: TaskOutcome) => completeTask(tasks, outcome);
   const links = outcome.success ? (outcome.links ?? []) : [];
   const verdict = await planner.afterPage(task, outcome, links);
   const discovered = tasks.offered?.fresh(verdict.tasks) ?? verdict.tasks;
@@ -202,6 +214,11 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
     await complete({ key: task.key, credits: 0, error });
   }
   events.settled?.(job);
+}
+
+/** Completes a settled task in the job's store (with the others settled in the same turn when the driver batches). */
+function completeTask(tasks: JobTasks, outcome: TaskOutcome): Promise<TaskCompletion> {
+  return tasks.complete?.(outcome) ?? tasks.store.tasks.complete(tasks.job.id, outcome);
 }
 
 /**

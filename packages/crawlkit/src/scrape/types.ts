@@ -18,6 +18,11 @@ export interface PageScrapeContext {
   collectLinks?: boolean;
   /** Extract the main content as markdown whatever the formats (a crawl's change feed hashes it). */
   hashContent?: boolean;
+  /**
+   * Whether the job fetches the page again when it answers `status` (a 429/503 with retries left): such an answer
+   * is not the page, and leaves no trace in its change history.
+   */
+  retriedStatus?: (status: number) => boolean;
 }
 
 /** How one page's scrape ended: its document, or its failure in the v2 error shape. */

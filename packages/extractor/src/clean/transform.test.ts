@@ -57,4 +57,15 @@ describe('discoveryLinks', () => {
       'http://127.0.0.1/library/os.html?b=',
     ]);
   });
+
+  it('keeps a client-side route: relative, absolute or hash-bang, another page of the app', () => {
+    const html = `<a href="#/guide">a</a> <a href=" /app#!/settings ">b</a> <a href="#intro">c</a>
+      <a href="/app#docs/let">d</a> <a href="/app#top">e</a> <a href="javascript:x#/y">f</a>`;
+    expect(discoveryLinks(parseHtml(html), 'http://127.0.0.1/app#/home')).toEqual([
+      'http://127.0.0.1/app#/guide',
+      'http://127.0.0.1/app#!/settings',
+      'http://127.0.0.1/app#docs/let',
+      'http://127.0.0.1/app',
+    ]);
+  });
 });

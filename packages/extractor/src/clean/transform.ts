@@ -1,3 +1,4 @@
+import { isRouteFragment } from '@crawlkit/options/route-fragment';
 import { Document, hasChildren, isComment, isDirective, type AnyNode, type Element } from 'domhandler';
 
 import { selectSafe } from '../dom/select.js';
@@ -197,7 +198,10 @@ export function absolutize(root: Document, base: string, pageUrl: string, collec
   return { links: [...links], images: [...images] };
 }
 
-/** Every link of a document (crawl discovery): http(s) `a[href]`, resolved, fragments dropped, de-duplicated. */
+/**
+ * Every link of a document (crawl discovery): http(s) `a[href]` and `area[href]`, resolved, de-duplicated, without
+ * their fragment unless it is a client-side route (`#/guide`, `#!/x`: another page of a single-page app).
+ */
 export function discoveryLinks(document: Document, base: string): string[] {
   const out = new Set<string>();
   // A docs page links to the same pages again and again, to a different anchor each time (`os.html#os.stat`): the
@@ -205,9 +209,16 @@ export function discoveryLinks(document: Document, base: string): string[] {
   const resolvedOf = new Map<string, string | undefined>();
   for (const el of elements(document)) {
     if (el.name !== 'a' && el.name !== 'area') continue;
-    const href = el.attribs.href;
-    if (!href || href.trim().startsWith('#')) continue;
+    const href = el.attribs.href?.trim();
+    if (!href) continue;
     const hash = href.indexOf('#');
+    if (hash >= 0 && isRouteFragment(href.slice(hash))) {
+      const route = resolveUrl(href, base);
+      if (route !== undefined && /^https?:/i.test(route)) out.add(route);
+      continue;
+    }
+    // A plain anchor on this page (`#intro`) is this page.
+    if (hash === 0) continue;
     const address = hash >= 0 ? href.slice(0, hash) : href;
     let resolved = resolvedOf.get(address);
     if (resolved === undefined && !resolvedOf.has(address)) {

@@ -6,6 +6,7 @@
 import { comparable, hydrationProse, probe, type ProseString } from './embedded-text.js';
 import { decodeText } from '../http/charset.js';
 import { pageSignals, type PageSignals } from './page-signals.js';
+import { isRouteFragment } from '@crawlkit/options/route-fragment';
 
 /** A page as the judge sees it. */
 export interface JudgedPage {
@@ -57,14 +58,8 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const NOSCRIPT_WALL =
   /\b(?:enable|turn on|activate|allow|switch on)\s+(?:your\s+)?javascript\b|\bjavascript\s+(?:is\s+)?(?:required|disabled|needed|turned off|must be enabled|is not enabled)|\b(?:requires?|needs?)\s+javascript\b|without\s+javascript\b/i;
 
-/**
- * A fragment that is a client-side route: `#/path`, `#!path` (hash-bang) or `#segment/path`. A server never sees
- * the fragment, so the HTML it sends is the same shell for every route. `@crawlkit/frontier`'s `isRouteFragment`
- * keeps such fragments in a URL's identity by the same rule (`test/render-judge.test.ts` holds them together).
- */
-export function isRouteFragment(hash: string): boolean {
-  return /^#(?:!|\/|[\w.~-]+\/)/.test(hash);
-}
+/** A fragment that is a client-side route: the server sends the same shell for every route (rendered). */
+export { isRouteFragment };
 
 function fragmentOf(url: string): string {
   const at = url.indexOf('#');

@@ -10,7 +10,7 @@ import { browserReasonForOptions } from '../engine-choice.js';
 import { isBrowserUnavailable } from '../engines/auto-engine.js';
 import type { BuiltinEngines, EngineCall, PageEngine } from '../engines/page-engine.js';
 import type { RecordedSource } from './exchange.js';
-import { indexWarc, urlKey, type IndexedResponse, type WarcFileIndex } from './warc-index.js';
+import { indexWarc, supersedes, urlKey, type IndexedResponse, type WarcFileIndex } from './warc-index.js';
 import { readResponse, type RecordedResponse } from './warc-read.js';
 
 /** Settings of a `ReplayEngine`. */
@@ -186,7 +186,7 @@ async function buildIndex(options: ReplayEngineOptions): Promise<ReplayIndex> {
       throw isFetchError(error) ? error : unreadable(file, error);
     });
     files.push(index);
-    for (const [key, where] of index.responses) if (!responses.has(key)) responses.set(key, where);
+    for (const [key, where] of index.responses) if (supersedes(responses.get(key), where)) responses.set(key, where);
     if (index.truncatedAt !== undefined) options.onTruncated?.(file, truncationMessage(index));
   }
   return { files, responses };

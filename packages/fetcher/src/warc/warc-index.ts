@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 
 import type { WARCRecord } from 'warcio';
 
-import { ENGINE_HEADER, PAGE_HEADER } from './warc-headers.js';
+import { ENGINE_HEADER, PAGE_HEADER, RETRY_LATER_HEADER } from './warc-headers.js';
 import { warcio } from './warcio.js';
 
 /** Where one recorded response lies in its file. */
@@ -15,12 +15,19 @@ export interface IndexedResponse {
   length: number;
   /** The engine that recorded it (`WARC-Crawlkit-Engine`: `http`, `browser`), when crawlkit did. */
   engine?: string;
+  /** A 429/503 crawlkit recorded (`WARC-Crawlkit-Retry-Later`): a later response of the URL takes its place. */
+  retryLater?: true;
+}
+
+/** Whether `next` takes the place of `first` in an index: the first response wins unless it asked to retry later. */
+export function supersedes(first: IndexedResponse | undefined, next: IndexedResponse): boolean {
+  return first === undefined || (first.retryLater === true && next.retryLater === undefined);
 }
 
 /** What indexing one WARC file found. */
 export interface WarcFileIndex {
   file: string;
-  /** Its response records by URL (`urlKey`), the first one of each URL. */
+  /** Its response records by URL (`urlKey`), the first one of each URL (`supersedes`). */
   responses: Map<string, IndexedResponse>;
   /** The URLs of the response records marked as the start of a page of the job (`WARC-Crawlkit-Page`), in order. */
   pages: string[];
@@ -154,9 +161,11 @@ function add(index: WarcFileIndex, record: WARCRecord, where: IndexedResponse): 
   } catch {
     return;
   }
-  if (index.responses.has(key)) return;
   const engine = record.warcHeader(ENGINE_HEADER);
-  index.responses.set(key, engine ? { ...where, engine } : where);
+  const response: IndexedResponse = engine ? { ...where, engine } : where;
+  if (record.warcHeader(RETRY_LATER_HEADER) === 'true') response.retryLater = true;
+  if (!supersedes(index.responses.get(key), response)) return;
+  index.responses.set(key, response);
   if (record.warcHeader(PAGE_HEADER) === 'true' && !index.pages.includes(target)) index.pages.push(target);
 }
 

@@ -6,7 +6,7 @@ import { WARCRecord } from 'warcio';
 import { WARCSerializer } from 'warcio/node';
 
 import type { Exchange } from './exchange.js';
-import { ENGINE_HEADER, PAGE_HEADER } from './warc-headers.js';
+import { asksRetryLater, ENGINE_HEADER, PAGE_HEADER, RETRY_LATER_HEADER } from './warc-headers.js';
 
 /** Request headers that carry credentials: recorded as `[redacted]`, so a recording can be shared. */
 const SECRET_REQUEST_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
@@ -76,7 +76,11 @@ export function responseRecord(exchange: Exchange, page: boolean): WARCRecord {
       warcVersion: 'WARC/1.1',
       statusline: `HTTP/1.1 ${exchange.status} ${statusText(exchange.status)}`,
       httpHeaders: headers,
-      warcHeaders: { [ENGINE_HEADER]: exchange.engine, ...(page ? { [PAGE_HEADER]: 'true' } : {}) },
+      warcHeaders: {
+        [ENGINE_HEADER]: exchange.engine,
+        ...(page ? { [PAGE_HEADER]: 'true' } : {}),
+        ...(asksRetryLater(exchange.status) ? { [RETRY_LATER_HEADER]: 'true' } : {}),
+      },
     },
     [exchange.body],
   );

@@ -6,6 +6,7 @@ import { lazyModule } from '@crawlkit/options/lazy-module';
 import type { WARCRecord } from 'warcio';
 
 import type { Exchange } from './exchange.js';
+import { asksRetryLater } from './warc-headers.js';
 
 /**
  * The record builders, loaded with warcio at the first record written (about 25 modules with pako, hash-wasm and
@@ -25,7 +26,8 @@ export interface WarcWriterStats {
 /**
  * Writes exchanges to a WARC 1.1 file, one gzip member per record (the form Webrecorder's tools and `warcio` index):
  * a `warcinfo` record first, then a `request` and a `response` record per exchange. A URL is recorded once per file
- * (the first response wins: a URL fetched twice in a job, or a sub-resource shared by pages, is stored once).
+ * (the first response wins: a URL fetched twice in a job, or a sub-resource shared by pages, is stored once), but
+ * a 429 or 503 does not count: the response to the crawl's retry is recorded after it.
  * Records are written one at a time, in the order they were given.
  */
 export class WarcWriter {
@@ -66,7 +68,8 @@ export class WarcWriter {
       if (newPage) this.#enqueue((records) => [records.pageMark(exchange)]);
       return;
     }
-    this.#seen.add(key);
+    // A 429/503 is not the URL's answer: the crawl asks again, and that response is recorded too (replay serves it).
+    if (!asksRetryLater(exchange.status)) this.#seen.add(key);
     this.#stats.responses++;
     this.#enqueue((records) => [records.requestRecord(exchange), records.responseRecord(exchange, newPage)]);
   }
