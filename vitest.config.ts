@@ -37,6 +37,7 @@ export default defineConfig({
       '@crawlkit/options/route-fragment': fileURLToPath(
         new URL('./packages/options/src/route-fragment.ts', import.meta.url),
       ),
+      '@crawlkit/options/retry-later': fileURLToPath(new URL('./packages/options/src/retry-later.ts', import.meta.url)),
       '@crawlkit/options': src('options'),
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor/branding-script': fileURLToPath(

@@ -1,3 +1,5 @@
+import { asksRetryLater } from '@crawlkit/options/retry-later';
+
 export interface HostPolitenessOptions {
   /** Minimum time between two requests to one host, in ms (the crawl's `delay`). @default 0 */
   delayMs?: number;
@@ -94,8 +96,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Statuses that ask the crawler to come back later: the page is fetched again after a rest. */
-const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 /** Times a refused page is fetched again before its answer is kept as it is. */
 const MAX_RETRIES = 3;
 /** Longest wait a `Retry-After` may impose, in ms. */
@@ -105,7 +105,7 @@ const MAX_BACKOFF_MS = 30_000;
 
 /** Whether a page that answered `status` is fetched again after the `retries` it had (429/503, retries left). */
 export function isRetried(status: number, retries: number): boolean {
-  return RETRY_STATUSES.has(status) && retries < MAX_RETRIES;
+  return asksRetryLater(status) && retries < MAX_RETRIES;
 }
 
 /**

@@ -7,8 +7,3 @@ export const ENGINE_HEADER = 'WARC-Crawlkit-Engine';
  * the later response of the URL, recorded too, is the one replay serves.
  */
 export const RETRY_LATER_HEADER = 'WARC-Crawlkit-Retry-Later';
-
-/** Whether a response asks the client to come back later (its URL is recorded again when it does). */
-export function asksRetryLater(status: number): boolean {
-  return status === 429 || status === 503;
-}

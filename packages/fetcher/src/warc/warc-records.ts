@@ -2,11 +2,12 @@ import { STATUS_CODES } from 'node:http';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 
+import { asksRetryLater } from '@crawlkit/options/retry-later';
 import { WARCRecord } from 'warcio';
 import { WARCSerializer } from 'warcio/node';
 
 import type { Exchange } from './exchange.js';
-import { asksRetryLater, ENGINE_HEADER, PAGE_HEADER, RETRY_LATER_HEADER } from './warc-headers.js';
+import { ENGINE_HEADER, PAGE_HEADER, RETRY_LATER_HEADER } from './warc-headers.js';
 
 /** Request headers that carry credentials: recorded as `[redacted]`, so a recording can be shared. */
 const SECRET_REQUEST_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);

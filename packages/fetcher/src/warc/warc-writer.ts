@@ -3,10 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 import { lazyModule } from '@crawlkit/options/lazy-module';
+import { asksRetryLater } from '@crawlkit/options/retry-later';
 import type { WARCRecord } from 'warcio';
 
 import type { Exchange } from './exchange.js';
-import { asksRetryLater } from './warc-headers.js';
 
 /**
  * The record builders, loaded with warcio at the first record written (about 25 modules with pako, hash-wasm and

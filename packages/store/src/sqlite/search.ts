@@ -11,6 +11,12 @@ import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.j
 import type { SqliteDatabase, SqlValue } from './database.js';
 import { noteUnindexed, type SearchBacklog } from './search-backlog.js';
 
+/** A condition of a query's WHERE clause and its parameters. */
+interface Clause {
+  sql: string;
+  params: SqlValue[];
+}
+
 /** A match as the ranking reads it: its entry, its URL, its time and its score. */
 interface RankRow {
   id: number;
@@ -67,7 +73,7 @@ export class SqliteSearchIndex implements SearchIndex {
   async search(query: SearchQuery): Promise<SearchHit[]> {
     // Texts still waiting for FTS5 are searched too (a page is findable as soon as it is stored).
     await this.#backlog.drain();
-    const [match, ...filters] = this.#where(query);
+    const clauses = this.#where(query);
     const newest = (urls: readonly string[]) => this.#db.use(() => this.#newest(urls));
     // Ranked first, then the snippet and the text read for the hits kept only: `snippet()` on every match (before
     // the LIMIT) was 90% of a query, and a word in most pages held the thread for a time growing with the store.
@@ -76,7 +82,7 @@ export class SqliteSearchIndex implements SearchIndex {
     let read = query.limit * OVERREAD;
     let kept: RankRow[];
     for (;;) {
-      const ranked = await this.#db.use(() => this.#rank([match, ...filters], read));
+      const ranked = await this.#db.use(() => this.#rank(clauses, read));
       kept = await newestOnly(ranked, query.limit, newest);
       if (kept.length >= query.limit || ranked.length < read) break;
       read *= 4;
@@ -89,7 +95,7 @@ export class SqliteSearchIndex implements SearchIndex {
            search_text.title, search_text.description, search_text.text
          FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
          WHERE search_text MATCH ? AND e.id IN (${kept.map(() => '?').join(', ')})`,
-        match.params[0]!,
+        clauses[0].params[0]!,
         ...kept.map((row) => row.id),
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -101,25 +107,24 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /** The WHERE clause of a query and its parameters: the FTS5 match first, then the filters. */
-  #where(query: SearchQuery): [{ sql: string; params: SqlValue[] }, ...{ sql: string; params: SqlValue[] }[]] {
-    const match = { sql: 'search_text MATCH ?', params: [matchExpression(query.terms)] as SqlValue[] };
-    const filters: { sql: string; params: SqlValue[] }[] = [];
-    if (query.since !== undefined) filters.push({ sql: 'e.time >= ?', params: [query.since] });
-    if (query.until !== undefined) filters.push({ sql: 'e.time <= ?', params: [query.until] });
+  #where(query: SearchQuery): [Clause, ...Clause[]] {
+    const clauses: [Clause, ...Clause[]] = [{ sql: 'search_text MATCH ?', params: [matchExpression(query.terms)] }];
+    if (query.since !== undefined) clauses.push({ sql: 'e.time >= ?', params: [query.since] });
+    if (query.until !== undefined) clauses.push({ sql: 'e.time <= ?', params: [query.until] });
     const hosts = (domains: readonly string[]) => ({
       sql: `(${domains.map(() => "(e.host = ? OR e.host LIKE ? ESCAPE '\\')").join(' OR ')})`,
       params: domains.flatMap((d) => [d, `%.${d.replace(/[\\%_]/g, '\\$&')}`]),
     });
-    if (query.includeHosts?.length) filters.push(hosts(query.includeHosts));
+    if (query.includeHosts?.length) clauses.push(hosts(query.includeHosts));
     if (query.excludeHosts?.length) {
       const excluded = hosts(query.excludeHosts);
-      filters.push({ sql: `NOT ${excluded.sql}`, params: excluded.params });
+      clauses.push({ sql: `NOT ${excluded.sql}`, params: excluded.params });
     }
-    return [match, ...filters];
+    return clauses;
   }
 
   /** The `read` best matches, best first. */
-  #rank(clauses: { sql: string; params: SqlValue[] }[], read: number): RankRow[] {
+  #rank(clauses: Clause[], read: number): RankRow[] {
     return this.#db.all<RankRow>(
       `SELECT e.id, e.url, e.time, -bm25(search_text, ${COLUMN_WEIGHTS.join(', ')}) AS score
        FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
