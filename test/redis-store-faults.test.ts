@@ -129,3 +129,44 @@ describe('a worker whose store fails', () => {
     }
   });
 });
+
+describe('a full Redis (maxmemory under noeviction)', () => {
+  // Redis checks a script's writes against maxmemory only until the script has written once: a script that took a
+  // task out of the active set, or an old copy out of the page cache, first could then store a page of any size.
+  it('takes no page: a task completion and a page cache write are refused before they change anything', async () => {
+    if (!server) return;
+    const prefix = `ck-full-${randomUUID().slice(0, 8)}`;
+    const store = await createRedisStore({ url: server.url, prefix });
+    const now = Date.now();
+    const job = { id: 'j1', kind: 'batch' as const, status: 'scraping' as const, request: '{}', createdAt: now };
+    const page = 'x'.repeat(200_000);
+    try {
+      await store.jobs.create({ ...job, updatedAt: now, creditsUsed: 0 }, [{ key: 'a', url: 'http://a/', depth: 0 }]);
+      expect(await store.tasks.claim('j1', 1)).toHaveLength(1);
+      await store.client.config('SET', 'maxmemory', '1');
+
+      await expect(store.tasks.complete('j1', { key: 'a', credits: 1, document: page })).rejects.toMatchObject({
+        code: 'STORE_IO',
+        message: expect.stringContaining('OOM command not allowed'),
+      });
+      await expect(store.pages.put({ key: 'k', url: 'http://a/', cachedAt: now, value: page })).rejects.toMatchObject({
+        code: 'STORE_IO',
+      });
+      // Reads and deletes still run.
+      expect(await store.tasks.counts('j1')).toMatchObject({ active: 1, done: 0 });
+      expect(await store.pages.stats()).toEqual({ entries: 0, bytes: 0 });
+      expect(await store.results.count('j1')).toBe(0);
+
+      // Room again: the same completion goes through.
+      await store.client.config('SET', 'maxmemory', '0');
+      expect(await store.tasks.complete('j1', { key: 'a', credits: 1, document: page })).toMatchObject({
+        duplicate: false,
+      });
+      expect(await store.tasks.counts('j1')).toMatchObject({ active: 0, done: 1 });
+    } finally {
+      await store.client.config('SET', 'maxmemory', '0');
+      await store.jobs.delete('j1');
+      await store.close();
+    }
+  });
+});

@@ -42,8 +42,8 @@ import {
   TASK_REQUEUE_ACTIVE,
 } from './scripts/task-scripts.js';
 
-/** Every script, by name. */
-export const SCRIPTS = {
+/** Every script as written, by name. */
+const WRITTEN = {
   SCHEDULE_PUT,
   SCHEDULE_DELETE,
   SCHEDULE_CLAIM,
@@ -83,4 +83,41 @@ export const SCRIPTS = {
   COUNTER_ADD,
 } as const;
 
-export type ScriptName = keyof typeof SCRIPTS;
+export type ScriptName = keyof typeof WRITTEN;
+
+/**
+ * The scripts that run on a Redis at `maxmemory` (under `noeviction`) as written: they read, delete, or carry Redis
+ * 7's `allow-oom` flag (a job's end and its store-fault note). Every other script is gated (`MEMORY_GATE`).
+ */
+const RUN_WHEN_FULL: ReadonlySet<ScriptName> = new Set<ScriptName>([
+  'JOB_END',
+  'JOB_NOTE_FAULT',
+  'JOB_DELETE',
+  'JOB_DELETE_EXPIRED',
+  'JOB_RELEASE_LEASE',
+  'JOB_SLOT_RELEASE',
+  'LOCK_RELEASE',
+  'PAGE_CLEAR',
+  'PAGE_DELETE_BY_URL',
+  'PAGE_PRUNE',
+  'SCHEDULE_DELETE',
+  'TASK_QUEUED',
+  'DELIVERY_DUE',
+]);
+
+/**
+ * The first command of a script that adds data: a write that Redis checks against `maxmemory` and that changes
+ * nothing (an empty string written into a key that is never created). Redis refuses a script's write past
+ * `maxmemory` only while the script has written nothing: once a script has deleted or moved something, it lets every
+ * later write through, to keep the script whole. Without the gate, a task's completion (which takes the task out of
+ * the active set first) stored its page on a full Redis, past the memory the operator allowed.
+ */
+const MEMORY_GATE = "redis.call('SETRANGE', ARGV[1] .. ':memory-gate', 0, '')\n";
+
+/** Every script, by name, as the server runs it. */
+export const SCRIPTS = Object.fromEntries(
+  Object.entries(WRITTEN).map(([name, lua]) => [
+    name,
+    RUN_WHEN_FULL.has(name as ScriptName) ? lua : `${MEMORY_GATE}${lua}`,
+  ]),
+) as Record<ScriptName, string>;
