@@ -33,3 +33,16 @@ describe('scrape options', () => {
     }
   }, 60_000);
 });
+
+describe('actions', () => {
+  it('click with all: a click that navigates ends it with a warning, and the page it opened is the result', async () => {
+    // The article's links: `#content` (stays on the page), then `/` (leaves it), then more on the page it left.
+    const doc = await fc.scrape(stack.page('/articles/first-post.html'), {
+      formats: ['markdown'],
+      actions: [{ type: 'click', selector: 'a', all: true }],
+    });
+    expect(doc.metadata?.url).toBe(stack.page('/'));
+    expect(doc.markdown).toContain('Acme Field Notes');
+    expect(doc.warning).toMatch(/click "a" with all: the page navigated by match \d+ of \d+, so the other \d+ matches/);
+  }, 60_000);
+});
