@@ -6,6 +6,7 @@
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { startReceiver, until } from '../helpers-batch.ts';
 import { startClientStack, type ClientStack } from './harness.ts';
 
 let stack: ClientStack;
@@ -44,5 +45,28 @@ describe('actions', () => {
     expect(doc.metadata?.url).toBe(stack.page('/'));
     expect(doc.markdown).toContain('Acme Field Notes');
     expect(doc.warning).toMatch(/click "a" with all: the page navigated by match \d+ of \d+, so the other \d+ matches/);
+  }, 60_000);
+});
+
+describe('batch scrape', () => {
+  it('webhook: every payload carries error, null when nothing failed (the interface payload)', async () => {
+    const receiver = await startReceiver();
+    try {
+      const urls = [stack.page('/articles/first-post.html'), 'http://127.0.0.1:1/refused'];
+      const job = await fc.batchScrape(urls, {
+        webhook: { url: receiver.url, events: ['started', 'page', 'completed'], metadata: { run: 'sweep' } },
+        pollInterval: 1,
+      });
+      await until(() => receiver.events.some((e) => e.payload.type === 'batch_scrape.completed'));
+      const payloads = receiver.events.map((e) => e.payload).filter((p) => p.id === job.id);
+      const byUrl = (url: string) =>
+        payloads.find((p) => p.type === 'batch_scrape.page' && p.data[0]?.metadata.sourceURL === url);
+      expect(payloads.find((p) => p.type === 'batch_scrape.started')).toMatchObject({ success: true, error: null });
+      expect(byUrl(urls[0]!)).toMatchObject({ success: true, error: null, metadata: { run: 'sweep' } });
+      expect(byUrl(urls[1]!)).toMatchObject({ success: false, error: expect.stringContaining('refused') });
+      expect(payloads.find((p) => p.type === 'batch_scrape.completed')).toMatchObject({ success: true, error: null });
+    } finally {
+      await receiver.close();
+    }
   }, 60_000);
 });
