@@ -70,3 +70,17 @@ describe('batch scrape', () => {
     }
   }, 60_000);
 });
+
+describe('search', () => {
+  it('location and country, which only a web search provider reads, are answered with a warning', async () => {
+    await fc.scrape(stack.page('/shop/plane.html'), { formats: ['markdown'] });
+    const plain = await fc.search('smoothing plane', { limit: 3 });
+    expect(plain.web?.map((r) => (r as { url: string }).url)).toContain(stack.page('/shop/plane.html'));
+    expect((plain as { warning?: string }).warning).toBeUndefined();
+    const located = await fc.search('smoothing plane', { limit: 3, location: 'Germany', country: 'DE' });
+    expect(located.web).toEqual(plain.web);
+    expect((located as { warning?: string }).warning).toBe(
+      '`location` and `country` go to a web search provider only: the stored pages searched are not narrowed by them.',
+    );
+  });
+});
