@@ -157,6 +157,14 @@ describe('firecrawl crawl and map', () => {
     expect(jsonOut(after.stdout)).toMatchObject({ status: 'cancelled' });
   });
 
+  it('--delay, which the CLI documents in milliseconds, is read in seconds: 500 is refused saying what to send', async () => {
+    const result = await firecrawl(['crawl', stack.page('/'), '--delay', '500', '--limit', '2']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'delay is in seconds, at most 60; got 500. For 500 milliseconds between pages, send delay: 0.5.',
+    );
+  });
+
   it('maps the site', async () => {
     const result = await firecrawl(['map', stack.page('/'), '--json']);
     expect(result.code, result.stderr).toBe(0);

@@ -123,7 +123,7 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
       }
       return;
     case 'click':
-      await withNavigation(() => click(page, action));
+      await withNavigation(() => click(page, action, ctx.warnings));
       return;
     case 'write':
       await page.keyboard.type(action.text);

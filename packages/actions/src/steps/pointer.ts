@@ -1,4 +1,4 @@
-import type { ElementHandle, Page } from 'puppeteer-core';
+import type { ElementHandle, HTTPRequest, Page } from 'puppeteer-core';
 
 import type { ClickAction, ScrollAction } from '../types.js';
 
@@ -31,14 +31,44 @@ async function clickElement(handle: ElementHandle): Promise<void> {
   }
 }
 
-/** The click action: the first match, or every match with `all`. */
-export async function click(page: Page, action: ClickAction): Promise<void> {
+/** What a handle of a document the page has left fails with. */
+const LEFT_DOCUMENT = /Execution context was destroyed|same JavaScript world|Cannot find context|detached/i;
+
+/**
+ * The click action: the first match, or every match with `all`. A click of `all` that navigates the page (a link)
+ * ends it: the other matches were on the document the page left, so they are not clicked, and `warnings` says so
+ * (the navigation is followed as a single click's is).
+ */
+export async function click(page: Page, action: ClickAction, warnings?: string[]): Promise<void> {
   const handles = action.all ? await page.$$(action.selector) : [await page.$(action.selector)];
   const present = handles.filter((h): h is ElementHandle => h !== null);
   if (present.length === 0) throw new NoMatchError();
+  const mainFrame = page.mainFrame();
+  let left = false;
+  const onRequest = (request: HTTPRequest) => {
+    if (request.isNavigationRequest() && request.frame() === mainFrame) left = true;
+  };
+  if (present.length > 1) page.on('request', onRequest);
   try {
-    for (const handle of present) await clickElement(handle);
+    for (const [index, handle] of present.entries()) {
+      try {
+        await clickElement(handle);
+      } catch (error) {
+        if (!left && !(error instanceof Error && LEFT_DOCUMENT.test(error.message))) throw error;
+        left = true;
+      }
+      if (left && index < present.length - 1) {
+        const rest = present.length - index - 1;
+        warnings?.push(
+          `click ${JSON.stringify(action.selector)} with all: the page navigated by match ${index + 1} of ` +
+            `${present.length}, so the other ${rest} match${rest === 1 ? '' : 'es'} (on the page it left) were not ` +
+            'clicked.',
+        );
+        break;
+      }
+    }
   } finally {
+    page.off('request', onRequest);
     await Promise.all(present.map((h) => h.dispose().catch(() => undefined)));
   }
 }

@@ -70,7 +70,9 @@ export const searchRequestSchema = z
         error:
           'tbs is qdr:h, qdr:d, qdr:w, qdr:m or qdr:y (optionally with a count, qdr:d3), or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY',
       }),
+    /** Geo-targeting, for a web search provider; a search of the stored pages is not narrowed (a warning says so). */
     location: z.string().optional(),
+    /** As `location`: a provider's country code. */
     country: z.string().optional(),
     /** Milliseconds for the whole search (and its scrapes). @default 60000 */
     timeout: z.number().int().positive().default(60_000),

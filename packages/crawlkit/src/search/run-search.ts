@@ -103,8 +103,10 @@ async function search(
   const data: SearchResponse['data'] = {};
   const sources = [...new Set(request.sources)].filter((s): s is SearchSource => s !== 'alexandria');
   if (sources.length < request.sources.length && sources.length === 0) sources.push('web');
+  let fromStore = false;
   for (const source of sources) {
     if (source === 'local' || (source === 'web' && !setup.provider)) {
+      fromStore = true;
       data[source] = await fromIndex(rt, setup, request, terms, signal, warnings);
     } else if (setup.provider?.sources.includes(source)) {
       data[source] = await fromProvider(setup.provider, request, source, signal);
@@ -117,6 +119,11 @@ async function search(
               'crawlkit stored). Configure one: `crawlkit serve --searxng-url` or `search.provider`.',
       );
     }
+  }
+  if (fromStore && (request.location !== undefined || request.country !== undefined)) {
+    warnings.push(
+      '`location` and `country` go to a web search provider only: the stored pages searched are not narrowed by them.',
+    );
   }
   if (request.categories?.length)
     warnings.push('`categories` are not supported: the results are not narrowed by them.');

@@ -62,6 +62,23 @@ function checkRegexes(patterns: string[] | undefined, path: string, ctx: z.Refin
   }
 }
 
+/**
+ * A crawl's `delay`: seconds between two pages, at most 60 (upstream's rule). firecrawl-cli documents its `--delay`
+ * in milliseconds and sends the number as it is, so the refusal says which unit the value is read in.
+ */
+const crawlDelaySchema = z
+  .number()
+  .positive()
+  .superRefine((seconds, ctx) => {
+    if (seconds <= 60) return;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        `delay is in seconds, at most 60; got ${seconds}. ` +
+        `For ${seconds} milliseconds between pages, send delay: ${seconds / 1000}.`,
+    });
+  });
+
 export const crawlerOptionsShape = {
   includePaths: z.array(z.string()).default([]),
   excludePaths: z.array(z.string()).default([]),
@@ -75,7 +92,7 @@ export const crawlerOptionsShape = {
   deduplicateSimilarURLs: z.boolean().default(true),
   ignoreQueryParameters: z.boolean().default(false),
   regexOnFullURL: z.boolean().default(false),
-  delay: z.number().positive().max(60).optional(),
+  delay: crawlDelaySchema.optional(),
   robotsUserAgent: z.string().min(1).optional(),
 };
 

@@ -302,6 +302,7 @@ export interface WebhookPayload {
   id: string;
   webhookId: string;
   data: Document[] | { metadata: { sourceURL: string } }[];
-  error?: string;
+  /** What failed (a page's error, the job's failure); `null` when nothing did (the interface's payload). */
+  error: string | null;
   metadata?: Record<string, string>;
 }

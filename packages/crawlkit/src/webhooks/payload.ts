@@ -49,7 +49,7 @@ export function buildPayload(options: {
     webhookId: options.webhookId,
     data: options.data ?? [],
     metadata: options.webhook.metadata,
+    error: options.error ?? null,
   };
-  if (options.error !== undefined) payload.error = options.error;
   return payload;
 }

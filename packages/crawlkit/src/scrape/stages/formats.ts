@@ -16,7 +16,9 @@ function documentMetadata(state: ScrapeState): DocumentMetadata {
     url: redactUrl(page.url),
     statusCode: page.status,
     contentType: page.contentType,
-    proxyUsed: page.proxyUsed,
+    // The proxy this request went through: a cache hit went through none, whatever its copy was fetched with (a
+    // stealth copy served to an `auto` request is no stealth scrape, and is not billed as one).
+    proxyUsed: state.cache.state === 'hit' ? 'basic' : page.proxyUsed,
     scrapeId: scrapeId(),
     engine: page.engine,
   };

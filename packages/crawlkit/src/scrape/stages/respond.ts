@@ -48,7 +48,7 @@ export function respond(state: ExtractedState): PageScrapeOutcome {
   if (state.llmUsage) document.metadata.llmUsage = state.llmUsage;
   const credits = documentCredits({
     formats: state.request.formats,
-    proxyUsed: page.proxyUsed,
+    proxyUsed: document.metadata.proxyUsed ?? page.proxyUsed,
     pdfPagesParsed: extraction.pdfPages,
     lockdown: state.request.lockdown,
     zeroDataRetention: state.context.zeroDataRetention,
