@@ -50,7 +50,7 @@ export class EventBus {
     this.#credits += document.metadata.creditsUsed ?? 0;
     this.#tokens += totalTokens(document.metadata.llmUsage);
     this.#lastSuccess = Date.now();
-    this.#events.emit('page', jobId ? { jobId, document } : { document });
+    this.#emit('page', jobId ? { jobId, document } : { document });
   }
 
   /** A page failed, with its error (its code kept): a debug line, and the `error` event when someone listens. */
@@ -72,31 +72,31 @@ export class EventBus {
   /** Something noticed that fails no call: a warning line and the `warning` event. */
   warning(code: string, message: string): void {
     this.#log.warn(message);
-    this.#events.emit('warning', { code, message });
+    this.#emit('warning', { code, message });
   }
 
   jobStarted(id: string, kind: JobKind): void {
     this.#log.debug(`${kind} ${id} started`);
-    this.#events.emit('job:started', { id, kind });
+    this.#emit('job:started', { id, kind });
   }
 
   jobFinished(id: string, kind: JobKind, status: JobStatus): void {
     this.#log.debug(`${kind} ${id} ${status}`);
-    this.#events.emit('job:completed', { id, kind, status });
+    this.#emit('job:completed', { id, kind, status });
   }
 
   scheduleRun(run: CrawlkitEvents['schedule:run'][0]): void {
     this.#log.debug(`schedule ${run.id} fired: ${run.jobIds.join(', ')}`);
-    this.#events.emit('schedule:run', run);
+    this.#emit('schedule:run', run);
   }
 
   scheduleChanges(changes: CrawlkitEvents['schedule:changes'][0]): void {
-    this.#events.emit('schedule:changes', changes);
+    this.#emit('schedule:changes', changes);
   }
 
   /** The job's counts after a page settled. */
   progress(id: string, kind: JobKind, counts: { total: number; completed: number; creditsUsed: number }): void {
-    this.#events.emit('progress', { id, kind, ...counts });
+    this.#emit('progress', { id, kind, ...counts });
   }
 
   /** Whether anyone listens for `progress` (its counts cost a store read per page). */
@@ -106,7 +106,26 @@ export class EventBus {
 
   #emitError(payload: CrawlkitEvents['error'][0]): void {
     // An `error` event nobody listens to would throw.
-    if (this.#events.listenerCount('error') > 0) this.#events.emit('error', payload);
+    if (this.#events.listenerCount('error') > 0) this.#emit('error', payload);
+  }
+
+  /**
+   * Calls each listener in turn, as `emit` does, except that a listener that throws is the app's bug, not the
+   * work's: it neither stops the listeners after it nor reaches the scrape or the job that emitted (the page is still
+   * returned or stored, its links followed). Its error is thrown again on a tick of its own, where Node reports what
+   * nobody can catch (`uncaughtException`), as for a listener of an event a socket emits.
+   */
+  #emit<K extends keyof CrawlkitEvents>(event: K, ...args: CrawlkitEvents[K]): void {
+    for (const listener of this.#events.rawListeners(event) as ((...args: CrawlkitEvents[K]) => unknown)[]) {
+      try {
+        listener.apply(this.#events, args);
+      } catch (error) {
+        this.#log.error(`a listener of the ${String(event)} event threw: ${String(error)}`);
+        process.nextTick(() => {
+          throw error;
+        });
+      }
+    }
   }
 }
 

@@ -143,7 +143,8 @@ function withMemoryJobs(cache: PageCache, memory: Store, bus: EventBus): Store {
 export async function createRuntime(settings: RuntimeSettings): Promise<Runtime> {
   const { raw, options, queue, bus } = settings;
   const urlPolicy = raw.urlPolicy === 'strict' ? STRICT_URL_POLICY : raw.urlPolicy;
-  const memory = createMemoryStore();
+  // `cache.maxBytes` caps a memory store's pages too when it is set; unset, the memory store's own smaller default
+  const memory = createMemoryStore(raw.cache?.maxBytes !== undefined ? { maxPageBytes: options.cacheMaxBytes } : {});
   const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
   const store = await openStore(settings, memory, distributed);
   const fetcherSettings = fetcherOptions(raw, options, urlPolicy, bus);

@@ -187,11 +187,18 @@ export async function statusCommand(ctx: CommandContext, id: string, command: Co
   const found = await findJob(ctx, id, pagination);
   if ('success' in found) return ctx.fail(found);
   const { kind, status } = found;
-  if (ctx.mode !== 'text') {
+  const listErrors = command.opts<Flags>().errors === true;
+  if (ctx.mode !== 'text' && !listErrors) {
     ctx.writeJson(status);
     return EXIT.ok;
   }
   const errors = kind === 'crawl' ? await ctx.engine.getCrawlErrors(id) : await ctx.engine.getBatchScrapeErrors(id);
+  if (listErrors) {
+    if (!('errors' in errors)) return ctx.fail(errors);
+    if (ctx.mode !== 'text') ctx.writeJson(errors);
+    else ctx.write(errors.errors.map((e) => `${e.url}\t${e.code ?? ''}\t${e.error}\n`).join(''));
+    return EXIT.ok;
+  }
   const lines = [
     `id:          ${id}`,
     `kind:        ${kind}`,

@@ -18,7 +18,11 @@ export const EXAMPLES: Record<string, string[]> = {
     'crawlkit batch body.json --json        # a file with a whole v2 batch body',
   ],
   map: ['crawlkit map https://example.com', 'crawlkit map https://example.com --search pricing --limit 20 --json'],
-  status: ['crawlkit status 01935c6e-…', 'crawlkit status 01935c6e-… --json --limit 100'],
+  status: [
+    'crawlkit status 01935c6e-…',
+    'crawlkit status 01935c6e-… --json --limit 100',
+    'crawlkit status 01935c6e-… --errors > failed.tsv',
+  ],
   cancel: ['crawlkit cancel 01935c6e-…'],
   resume: [
     'crawlkit resume 01935c6e-… --out docs/',

@@ -31,6 +31,9 @@ export interface FollowOptions {
 
 const RESUME_RETRY_MS = 5_000;
 
+/** Failures the summary lists on stderr; `crawlkit status <id> --errors` lists them all. */
+const LISTED_FAILURES = 20;
+
 /** Status of a job of either kind. */
 export function jobStatus(
   ctx: CommandContext,
@@ -169,7 +172,11 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
       `${count(failures.length, 'error')}, ` +
       `${count(status.creditsUsed, 'credit')}${outDir ? `; written to ${ctx.options.out}` : ''}`,
   );
-  for (const failure of failures.slice(0, 20)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
+  for (const failure of failures.slice(0, LISTED_FAILURES)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
+  if (failures.length > LISTED_FAILURES) {
+    const more = failures.length - LISTED_FAILURES;
+    ctx.note(`  … and ${more} more: crawlkit status ${id} --errors${ctx.whereFlags()}`);
+  }
   if (status.status === 'failed' || status.status === 'cancelled') return EXIT.failure;
   return pages === 0 && failures.length > 0 ? EXIT.failure : EXIT.ok;
 }

@@ -48,7 +48,16 @@ const FILE_TYPES: Record<string, string> = {
   'application/pdf': '.pdf',
 };
 
-/** `/docs/getting-started.html?x=1` → `docs-getting-started-x-1`; `/` → `index`. */
+/** Longest slug, in UTF-8 bytes: room left for a suffix and a `-2` under the 255 bytes of a file name. */
+const SLUG_BYTES = 120;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * `/docs/getting-started.html?x=1` → `docs-getting-started-x-1`; `/` → `index`. The path is read as it is written
+ * (percent-encoding undone, so `/wiki/%E6%97%A5%E6%9C%AC` → `wiki-日本`): letters, their marks and digits of any
+ * script are kept, anything else becomes `-`, cut to whole characters within 120 bytes.
+ */
 export function pathSlug(url: string): string {
   let path: string;
   try {
@@ -57,12 +66,24 @@ export function pathSlug(url: string): string {
   } catch {
     path = url;
   }
-  const slug = path
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // percent-encoding of another charset than UTF-8: its bytes stay as they are written
+  }
+  const words = path
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 120);
-  return slug || 'index';
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+  let slug = '';
+  let bytes = 0;
+  for (const { segment } of graphemes.segment(words)) {
+    bytes += Buffer.byteLength(segment);
+    if (bytes > SLUG_BYTES) break;
+    slug += segment;
+  }
+  return slug.replace(/-+$/, '') || 'index';
 }
 
 /** A screenshot's or a PDF's `data:` URL as its bytes and file suffix. */

@@ -171,6 +171,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   )
     .option('--skip <n>', 'results to skip (with --json)')
     .option('--limit <n>', 'results per page (with --json)')
+    .option('--errors', "the job's failed pages, one a line: URL, code, message (tab-separated); --json: the v2 errors")
     .action(run(async () => (await commands()).statusCommand, { redis: true }));
   addRedisFlags(subcommand('cancel <id>', 'cancel a crawl or batch job (scraped pages are kept)'), jobsIn).action(
     run(async () => (await commands()).cancelCommand, { redis: true }),

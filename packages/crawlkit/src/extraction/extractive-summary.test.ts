@@ -53,6 +53,23 @@ describe('summarizeExtractive', () => {
     );
   });
 
+  it.each([
+    ['Hindi', 'भारत एक विशाल देश है जिसमें अनेक भाषाएँ बोली जाती हैं।', 'दिल्ली भारत की राजधानी है और यह एक बहुत बड़ा शहर है।'],
+    [
+      'Urdu',
+      'پاکستان ایک بڑا ملک ہے جس میں بہت سی زبانیں بولی جاتی ہیں۔',
+      'لاہور ایک پرانا اور بہت خوبصورت شہر ہے جہاں لوگ رہتے ہیں۔',
+    ],
+    [
+      'Arabic',
+      'هل تعرف أن القاهرة هي أكبر مدينة في العالم العربي كله؟',
+      'نعم، إنها كذلك بالتأكيد في هذه الأيام وفي كل الأيام.',
+    ],
+  ])('ends %s sentences at their own full stop or question mark', (_script, first, second) => {
+    expect(summarizeExtractive(`${first} ${second}`)).toBe(`${first} ${second}`);
+    expect(summarizeExtractive(`${first} ${second}`, 60)).toBe(first);
+  });
+
   it('falls back to the start of the text when it has no sentences', () => {
     expect(summarizeExtractive('- apples\n- pears\n- plums')).toBe('apples pears plums');
     expect(summarizeExtractive('# Opening hours\n\n## Monday to Friday')).toBe('Opening hours Monday to Friday');

@@ -64,6 +64,8 @@ export function selectContainer(
     if ((qa || looksLikeComments(s.top)) && s.prose - measures.get(s.top)!.prose >= QUESTION_PROSE) return best;
     const next = dominates(s) ? s.top : cards ? beyondTeasers(node, root, measures, cards) : null;
     if (!next) return best;
+    // a list item above its sub-list, a post above its replies: the rest of the item goes with it
+    if (node !== root && holdsItsLike(next, node as Element)) return best;
     if (grids && next === s.top) {
       const before = gridsBefore(node, s.top, grids);
       const text = before.reduce((n, g) => n + grids.get(g), 0);
@@ -76,6 +78,31 @@ export function selectContainer(
     best = next;
     node = next;
   }
+}
+
+/**
+ * Whether `child`, or one of its children, holds an element shaped like `item` (same tag, class and children's tags
+ * and classes): `item` is then one level of a structure nested in itself, whose own part (the item's text, the post
+ * above its replies) is as much the content as the levels below. A layout's `row` inside a `row` has other columns;
+ * an element with no class must be a list item.
+ */
+function holdsItsLike(child: Element, item: Element): boolean {
+  // unclassed divs share a shape without being one structure
+  if (item.name !== 'li' && !item.attribs['class']) return false;
+  const shape = shapeOf(item);
+  for (const c of child.children) {
+    if (!isTag(c)) continue;
+    if (shapeOf(c) === shape) return true;
+    for (const g of c.children) if (isTag(g) && shapeOf(g) === shape) return true;
+  }
+  return false;
+}
+
+/** Tag and class of an element and of its child elements. */
+function shapeOf(el: Element): string {
+  let shape = `${el.name}.${el.attribs['class'] ?? ''}>`;
+  for (const c of el.children) if (isTag(c)) shape += `${c.name}.${c.attribs['class'] ?? ''} `;
+  return shape;
 }
 
 /** The children of `node` before `top` that hold item grids. */

@@ -42,6 +42,16 @@ describe('decodeText', () => {
     expect(decodeText(bytes, 'text/html', 'koi8-r').text).toContain(RUSSIAN);
   });
 
+  it('reads a page labelled UTF-8 whose bytes are mostly not UTF-8 by its meta, else by a guess', () => {
+    const declared = iconv.encode(page(RUSSIAN, '<meta charset="koi8-r">'), 'koi8-r');
+    expect(decodeText(declared, 'text/html', 'utf-8')).toMatchObject({ charset: 'koi8-r' });
+    const undeclared = decodeText(iconv.encode(page(RUSSIAN), 'windows-1251'), 'text/html', 'UTF-8');
+    expect(undeclared).toMatchObject({ charset: 'windows-1251' });
+    expect(undeclared.text).toContain(RUSSIAN);
+    const stray = Buffer.concat([Buffer.from(page(JAPANESE, '<meta charset="koi8-r">')), Buffer.from([0xe9])]);
+    expect(decodeText(stray, 'text/html', 'utf-8')).toMatchObject({ charset: 'utf-8' });
+  });
+
   it('ignores an unknown label and a WHATWG "replacement" label, and sniffs instead', () => {
     const bytes = iconv.encode(page(RUSSIAN), 'windows-1251');
     expect(decodeText(bytes, 'text/html', 'no-such-charset').text).toContain(RUSSIAN);

@@ -39,7 +39,7 @@ export function decodeText(body: Uint8Array, type: string, declaredCharset?: str
   if (bom) return tryDecode(body, bom)!;
   if (declaredCharset) {
     const decoded = tryDeclared(body, declaredCharset);
-    if (decoded) return decoded;
+    if (decoded && !contradictsUtf8(body, decoded)) return decoded;
   }
   if (isHtmlType(type) || isXmlType(type)) {
     const declared = prescan(body);
@@ -49,6 +49,24 @@ export function decodeText(body: Uint8Array, type: string, declaredCharset?: str
     }
   }
   return decodeUndeclared(body);
+}
+
+/**
+ * A UTF-8 label (many servers add `charset=utf-8` to every page) over bytes most of whose non-ASCII sequences are not
+ * UTF-8 is a mislabel too: read as UTF-8, a legacy page (Shift_JIS, windows-1251, ...) would lose its text to U+FFFD,
+ * so the page's own declaration, or else a guess, decides. A UTF-8 page with a few stray bytes keeps its label.
+ */
+function contradictsUtf8(body: Uint8Array, decoded: DecodedText): boolean {
+  if (decoded.charset !== 'utf-8' || isUtf8(body)) return false;
+  let invalid = 0;
+  let valid = 0;
+  const { text } = decoded;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0xfffd) invalid++;
+    else if (code > 0x7f) valid++;
+  }
+  return invalid > valid;
 }
 
 /**

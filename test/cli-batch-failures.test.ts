@@ -1,0 +1,34 @@
+/**
+ * A batch script's failures: the summary lists the first ones and says where the rest are, and `crawlkit status
+ * <id> --errors` lists every one (the v2 errors response with `--json`), so a script can retry them.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { useCliSite } from './helpers/cli-site.ts';
+
+const site = useCliSite();
+
+describe('the failures of a batch', { timeout: 120_000 }, () => {
+  it('are all listed by status --errors, and the summary says so past its first 20', async () => {
+    // port 1 refuses at once: 25 failed pages beside 2 good ones
+    const refused = Array.from({ length: 25 }, (_, i) => `http://127.0.0.1:1/gone/${i}`);
+    const urls = [`${site.server.url}/cli/chain/0`, ...refused, `${site.server.url}/cli/chain/1`].join('\n');
+    const run = await site.cli(['batch', '-', '--format', 'links', '--timeout', '5000'], urls);
+    expect(run.code, run.stderr).toBe(0);
+    const id = /batch (\S+) completed/.exec(run.stderr)?.[1];
+    expect(run.stderr).toContain('2 pages, 25 errors');
+    expect(run.stderr.match(/^ {2}failed: /gm)).toHaveLength(20);
+    expect(run.stderr).toContain(`… and 5 more: crawlkit status ${id} --errors`);
+
+    const text = await site.cli(['status', id!, '--errors']);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.trim().split('\n');
+    expect(lines).toHaveLength(25);
+    expect(lines.map((line) => line.split('\t')[0]).sort()).toEqual([...refused].sort());
+    expect(lines[0]!.split('\t')[1]).toBe('SCRAPE_CONNECTION_ERROR');
+
+    const json = await site.cli(['status', id!, '--errors', '--json']);
+    const body = JSON.parse(json.stdout) as { errors: { url: string; code?: string }[] };
+    expect(body.errors.map((e) => e.url).sort()).toEqual([...refused].sort());
+  });
+});
