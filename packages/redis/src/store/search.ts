@@ -93,7 +93,10 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
   }
 
   expand(prefix: string): Promise<string[]> {
-    return this.#redis.client.zrangebylex(this.#redis.key('sx', 'vocab'), `[${prefix}`, `[${prefix}\xff`);
+    // Up to the prefix then the byte 0xff, past every UTF-8 byte that may follow it (the string `\xff` is sent as
+    // 0xc3 0xbf, before the bytes of a CJK character: `猫*` missed `猫舌`).
+    const last = Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]);
+    return this.#redis.client.zrangebylex(this.#redis.key('sx', 'vocab'), `[${prefix}`, last);
   }
 
   async meta(ids: readonly string[]): Promise<Map<string, EntryMeta>> {

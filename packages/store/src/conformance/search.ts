@@ -106,6 +106,15 @@ export function describeSearchConformance(factory: StoreFactory): void {
       expect(await found('"proxy server"')).toEqual(['titled', 'repeat']);
     });
 
+    it('expands a prefix in any script: the words it starts, in Cyrillic and Greek too', async () => {
+      const store = await open();
+      await store.pages.put(page('ru', 1_000, text('https://example.ru/', 'Привет', 'Краулер сохраняет страницы.')));
+      await store.pages.put(page('el', 2_000, text('https://example.gr/', 'Γεια', 'Ο ανιχνευτής αποθηκεύει σελίδες.')));
+      expect(await urls(store, 'краул*')).toEqual(['https://example.ru/']);
+      expect(await urls(store, 'страниц*')).toEqual(['https://example.ru/']);
+      expect(await urls(store, 'σελ*')).toEqual(['https://example.gr/']);
+    });
+
     it('reads query syntax of other engines as words, never as its own', async () => {
       const store = await open();
       await seed(store);
