@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
-import { DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
+import { MAX_TEXT } from '../text-digest.js';
+import { BATCH_CHARS, DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-search-backlog-'));
@@ -59,6 +60,30 @@ describe('the SQLite search backlog', () => {
     expect(state(store).waiting).toBe(3);
     expect(await found(store, 'word1')).toBe(1);
     expect(state(store)).toEqual({ waiting: 0, indexed: 3 });
+    await store.close();
+  });
+
+  it('writes at most BATCH_CHARS of text a batch: large texts let the event loop turn too', async () => {
+    const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 60_000 });
+    const count = Math.ceil((2.5 * BATCH_CHARS) / MAX_TEXT);
+    const body = 'The okapi browses the forest. '.repeat(MAX_TEXT / 30);
+    for (let i = 0; i < count; i++) {
+      const url = `https://example.com/${i}`;
+      const search = { url, title: `Page ${i}`, description: '', text: body };
+      await store.pages.put({ key: `k${i}`, url, cachedAt: i, value: 'v', search });
+    }
+    let turns = 0;
+    let searching = true;
+    const turn = () => {
+      turns++;
+      if (searching) setImmediate(turn);
+    };
+    setImmediate(turn);
+    expect(await found(store, 'okapi')).toBe(count);
+    searching = false;
+    // Three batches of BATCH_CHARS (fewer texts than DRAIN_BATCH: by count, one).
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(state(store)).toEqual({ waiting: 0, indexed: count });
     await store.close();
   });
 
