@@ -1,5 +1,6 @@
 import { fold, stem, words } from './tokens.js';
 import type { SearchTerms } from './query.js';
+import type { SearchText } from '../contracts/search.js';
 
 /** Words a snippet holds at most (FTS5's `snippet()` is asked for as many). */
 export const SNIPPET_WORDS = 24;
@@ -15,12 +16,41 @@ function matcher(terms: SearchTerms): (word: string) => boolean {
 }
 
 /**
- * The window of `text` of at most `SNIPPET_WORDS` words that holds the most query words, with an ellipsis where it
- * cuts: what the JavaScript drivers answer as FTS5's `snippet()`. The start of the text when nothing matches.
+ * What a hit shows of its page (`SearchHit.snippet`, a result's `description`): the passage of its text that holds
+ * the most query words; when its text holds none (the page matched by its title or description), its meta
+ * description, else the start of its text. Never the title again: a text that starts with it (the page's H1) is
+ * read from after it.
  */
-export function snippetOf(text: string, terms: SearchTerms): string {
+export function hitSnippet(page: Pick<SearchText, 'title' | 'description' | 'text'>, terms: SearchTerms): string {
+  const text = withoutTitle(page.text, page.title);
+  const matched = snippetOf(text, terms, true);
+  if (matched !== undefined) return matched;
+  return page.description.trim() ? snippetOf(page.description, terms) : snippetOf(text, terms);
+}
+
+/** `text` without its first line when that line is the title or its first words (`Retries` of `Retries | Docs`). */
+function withoutTitle(text: string, title: string): string {
+  const match = /^\s*([^\n]*)\n/.exec(text);
+  const first = match?.[1]?.trim();
+  if (!match || !first || !title) return text;
+  const name = (s: string) =>
+    words(s)
+      .map((w) => w.word)
+      .join(' ');
+  const line = name(first);
+  return line && `${name(title)} `.startsWith(`${line} `) ? text.slice(match[0].length) : text;
+}
+
+/**
+ * The window of `text` of at most `SNIPPET_WORDS` words that holds the most query words, with an ellipsis where it
+ * cuts: what every driver answers as the snippet (FTS5's `snippet()` did the same). The start of the text when
+ * nothing matches, or undefined with `matchedOnly`.
+ */
+export function snippetOf(text: string, terms: SearchTerms): string;
+export function snippetOf(text: string, terms: SearchTerms, matchedOnly: true): string | undefined;
+export function snippetOf(text: string, terms: SearchTerms, matchedOnly = false): string | undefined {
   const found = words(text);
-  if (found.length === 0) return '';
+  if (found.length === 0) return matchedOnly ? undefined : '';
   const matches = matcher(terms);
   const hit = found.map((w) => (matches(fold(w.word)) ? 1 : 0));
   let best = 0;
@@ -35,6 +65,7 @@ export function snippetOf(text: string, terms: SearchTerms): string {
       best = start;
     }
   }
+  if (matchedOnly && bestCount <= 0) return undefined;
   // Start the window at its first match, so the reader sees the words found first.
   const first = hit.indexOf(1, best);
   if (first !== -1 && first - best > 2) best = Math.max(0, Math.min(first - 2, found.length - SNIPPET_WORDS));

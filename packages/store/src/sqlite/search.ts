@@ -6,7 +6,7 @@ import { searchHost } from '../search/hosts.js';
 import type { QueryTerm, SearchTerms } from '../search/query.js';
 import { newestOnly } from '../search/postings.js';
 import { COLUMN_WEIGHTS } from '../search/ranking.js';
-import { snippetOf } from '../search/snippet.js';
+import { hitSnippet } from '../search/snippet.js';
 import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
 import type { SqliteDatabase, SqlValue } from './database.js';
 import { noteUnindexed, type SearchBacklog } from './search-backlog.js';
@@ -64,7 +64,7 @@ const OVERREAD = 4;
 
 /**
  * The SQLite search index: FTS5's `bm25()` over `search_text` (the terms of `tokens.ts`, contentless: the texts are
- * in `search_content`), filtered by `search_entries`; snippets are the JavaScript drivers' (`snippetOf`).
+ * in `search_content`), filtered by `search_entries`; snippets are the JavaScript drivers' (`hitSnippet`).
  */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: SqliteDatabase;
@@ -156,7 +156,7 @@ function toHit(row: HitRow, score: number, terms: SearchTerms): SearchHit {
     url: row.url,
     title: row.title,
     description: row.description,
-    snippet: snippetOf(row.text || row.description, terms),
+    snippet: hitSnippet(row, terms),
     text: row.text,
     score,
     time: row.time,
