@@ -51,6 +51,10 @@ describe('parseSearchQuery', () => {
     expect(error('-proxy')).toMatch(/no word/);
     expect(error('x'.repeat(10_000))).toMatch(/at most 1000/);
     expect(error(Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `w${i}`).join(' '))).toMatch(/at most 32/);
+    // A Chinese question of 38 characters is 37 pairs: the error says why it counts more words than it seems to hold.
+    expect(error('请问如何使用网络爬虫自动抓取网页内容并保存到本地的数据库中然后再进行全文检索')).toMatch(
+      /has 37 words.*each pair of characters counts as a word/,
+    );
   });
 
   it('never hands FTS5 anything but quoted words and its own operators', () => {

@@ -123,9 +123,12 @@ export function parseSearchQuery(text: string): ParsedQuery {
     };
   }
   if (count > MAX_QUERY_TERMS) {
+    const pairs = words(text).some((w) => w.unspaced === 'pair');
     return {
       ok: false,
-      error: `The query has ${count} words and phrases; at most ${MAX_QUERY_TERMS} are read. Search for fewer words.`,
+      error:
+        `The query has ${count} words and phrases; at most ${MAX_QUERY_TERMS} are read. Search for fewer words.` +
+        (pairs ? ' (In Chinese, Japanese, Korean or Thai each pair of characters counts as a word.)' : ''),
     };
   }
   return { ok: true, terms };
