@@ -4,7 +4,14 @@
  * the search index's own words (lower-cased, diacritics folded, Porter-stemmed; stop words dropped) and formula
  * (`@crawlkit/store`'s `bm25`), the best kept, and returned in page order. Search results carry the same field.
  */
-import { bm25 as bm25Score, inverseFrequency, searchStem, searchWords, STOP_WORDS } from '@crawlkit/store';
+import {
+  bm25 as bm25Score,
+  inverseFrequency,
+  searchStem,
+  searchWords,
+  searchWordWeight,
+  STOP_WORDS,
+} from '@crawlkit/store';
 import { z } from 'zod';
 
 import { defineFormat } from './format-module.js';
@@ -42,9 +49,7 @@ function queryTerms(query: string): string[] {
 function wordCount(text: string): number {
   const found = searchWords(text);
   if (!found.some((w) => w.unspaced)) return text.split(/\s+/).length;
-  let count = 0;
-  for (const w of found) count += w.unspaced === 'pair' || w.unspaced === 'tail' ? 0.5 : 1;
-  return count;
+  return found.reduce((sum, w) => sum + searchWordWeight(w), 0);
 }
 
 // Made on first use: building ICU's sentence breaker costs ~10 ms, which every `import('crawlkit')` paid.

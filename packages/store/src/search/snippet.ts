@@ -1,8 +1,8 @@
-import { fold, stem, words } from './tokens.js';
+import { fold, stem, wordWeight, words } from './tokens.js';
 import type { SearchTerms } from './query.js';
 import type { SearchText } from '../contracts/search.js';
 
-/** Words a snippet holds at most (FTS5's `snippet()` is asked for as many). */
+/** Words a snippet holds at most (FTS5's `snippet()` was asked for as many); unspaced script weighs `wordWeight`. */
 export const SNIPPET_WORDS = 24;
 
 /** Whether a folded word matches a query's term (a stem, or a prefix). */
@@ -53,23 +53,38 @@ export function snippetOf(text: string, terms: SearchTerms, matchedOnly = false)
   if (found.length === 0) return matchedOnly ? undefined : '';
   const matches = matcher(terms);
   const hit = found.map((w) => (matches(fold(w.word)) ? 1 : 0));
+  const weight = found.map(wordWeight);
+  // The window ending at each word that holds the most matches (its words weighing at most SNIPPET_WORDS).
   let best = 0;
   let bestCount = -1;
   let count = 0;
+  let start = 0;
+  let size = 0;
   for (let i = 0; i < found.length; i++) {
     count += hit[i]!;
-    if (i >= SNIPPET_WORDS) count -= hit[i - SNIPPET_WORDS]!;
-    const start = Math.max(0, i - SNIPPET_WORDS + 1);
+    size += weight[i]!;
+    while (size > SNIPPET_WORDS) {
+      size -= weight[start]!;
+      count -= hit[start++]!;
+    }
     if (count > bestCount) {
       bestCount = count;
       best = start;
     }
   }
   if (matchedOnly && bestCount <= 0) return undefined;
-  // Start the window at its first match, so the reader sees the words found first.
+  // Start the window at its first match, so the reader sees the words found first (but keep it full at the end).
   const first = hit.indexOf(1, best);
-  if (first !== -1 && first - best > 2) best = Math.max(0, Math.min(first - 2, found.length - SNIPPET_WORDS));
-  const last = Math.min(found.length, best + SNIPPET_WORDS) - 1;
+  if (first !== -1 && first - best > 2) {
+    let lastStart = found.length;
+    for (let tail = 0; lastStart > 0 && tail + weight[lastStart - 1]! <= SNIPPET_WORDS; lastStart--) {
+      tail += weight[lastStart - 1]!;
+    }
+    best = Math.max(0, Math.min(first - 2, lastStart));
+  }
+  let last = best;
+  size = weight[best]!;
+  while (last + 1 < found.length && size + weight[last + 1]! <= SNIPPET_WORDS) size += weight[++last]!;
   const from = best === 0 ? 0 : found[best]!.start;
   const to = last === found.length - 1 ? text.length : found[last]!.end;
   return `${best > 0 ? '…' : ''}${text.slice(from, to).replace(/\s+/g, ' ').trim()}${to < text.length ? '…' : ''}`;

@@ -36,6 +36,14 @@ export interface Word {
   unspaced?: 'pair' | 'tail' | 'single';
 }
 
+/**
+ * What a word weighs when words are counted for a reader (a snippet's length, a passage's): a pair or tail of a run of
+ * unspaced script a half, as a word of those scripts is about two characters.
+ */
+export function wordWeight(word: Word): number {
+  return word.unspaced === 'pair' || word.unspaced === 'tail' ? 0.5 : 1;
+}
+
 /** Common English words a query's loose words skip (they match nearly every page); phrases keep them. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
