@@ -1,4 +1,4 @@
-import { fold, stem, wordWeight, words } from './tokens.js';
+import { stem, wordWeight, words } from './tokens.js';
 import type { SearchTerms } from './query.js';
 import type { SearchText } from '../contracts/search.js';
 
@@ -12,7 +12,17 @@ function matcher(terms: SearchTerms): (word: string) => boolean {
     ...terms.phrases.flat().map((t) => t.term),
   ]);
   const prefixes = terms.any.filter((t) => t.prefix).map((t) => t.term);
-  return (word) => stems.has(stem(word)) || prefixes.some((p) => stem(word).startsWith(p) || word.startsWith(p));
+  // A text's words are mostly ones already seen: each is stemmed once.
+  const seen = new Map<string, boolean>();
+  return (word) => {
+    let matches = seen.get(word);
+    if (matches === undefined) {
+      const stemmed = stem(word);
+      matches = stems.has(stemmed) || prefixes.some((p) => stemmed.startsWith(p) || word.startsWith(p));
+      seen.set(word, matches);
+    }
+    return matches;
+  };
 }
 
 /**
@@ -52,7 +62,7 @@ export function snippetOf(text: string, terms: SearchTerms, matchedOnly = false)
   const found = words(text);
   if (found.length === 0) return matchedOnly ? undefined : '';
   const matches = matcher(terms);
-  const hit = found.map((w) => (matches(fold(w.word)) ? 1 : 0));
+  const hit = found.map((w) => (matches(w.word) ? 1 : 0));
   const weight = found.map(wordWeight);
   // The window ending at each word that holds the most matches (its words weighing at most SNIPPET_WORDS).
   let best = 0;
