@@ -11,6 +11,7 @@ const PAGES: [key: string, title: string, text: string][] = [
   ['th', 'ภาษาไทย', 'โปรแกรมนี้เก็บหน้าเว็บไว้ในฐานข้อมูล นักเรียนไปโรงเรียนทุกวัน'],
   ['mixed', 'Phones', 'Ein iPhone用のケース und ein Café.'],
   ['en', 'Crawling', 'The crawler stores every page it crawls.'],
+  ['mixed-en', 'Notes', 'Crawls store the pages: 网页 saved.'],
 ];
 
 async function seed(store: PageCache): Promise<void> {
@@ -70,6 +71,9 @@ export function describeSearchScriptsConformance(factory: StoreFactory): void {
       expect(await keys(store, '京 -"东京"')).toEqual(['ja', 'zh', 'zh-kyoto']);
       expect(await keys(store, '京 -京都')).toEqual(['zh']);
       expect(await keys(store, '"crawler stores"')).toEqual(['en']);
+      // English beside unspaced script is stemmed and placed as English alone is (SQLite is handed its words).
+      expect(await keys(store, 'crawling')).toEqual(['en', 'mixed-en']);
+      expect(await keys(store, '"crawl stores" 网页')).toEqual(['mixed-en']);
     });
   });
 }

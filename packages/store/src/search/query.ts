@@ -48,9 +48,9 @@ function phraseTerms(found: readonly Word[]): QueryTerm[] {
 
 /** One word of a query. */
 export interface QueryTerm {
-  /** The word as written, lower-case, without diacritics. */
+  /** The word as written, lower-case, without diacritics (what SQLite's tokenizer is given). */
   word: string;
-  /** What the indexes look up: its stem, or the folded word itself for a prefix. */
+  /** What the JavaScript indexes look up: its stem, or the folded word itself for a prefix. */
   term: string;
   /** Matches every indexed term that starts with `term`. */
   prefix: boolean;

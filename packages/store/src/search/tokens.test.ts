@@ -53,7 +53,9 @@ describe('search terms', () => {
     expect(terms('½ ﬁle')).toEqual(['1', '2', 'file']);
   });
 
-  it('are what FTS5 is handed, space-separated', () => {
-    expect(indexedText('Crawlers crawl 東京都!')).toBe('crawler crawl 東京 京都 都');
+  it('are what FTS5 is handed: the text when FTS5 reads the same words in it, else the words', () => {
+    expect(indexedText('Crawlers crawl, naïvely — 42.')).toBe('Crawlers crawl, naïvely — 42.');
+    expect(indexedText('Crawlers crawl 東京都!')).toBe('crawlers crawl 東京 京都 都');
+    expect(indexedText('서울에서 cafe\u0301 ＡＢＣ')).toBe('서울 울에 에서 서 cafe abc');
   });
 });

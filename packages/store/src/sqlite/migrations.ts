@@ -290,7 +290,7 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE search_text;
       CREATE VIRTUAL TABLE search_text USING fts5(
         title, description, text, content = '', contentless_delete = 1,
-        tokenize = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
+        tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
       );
       INSERT OR IGNORE INTO search_unindexed (doc_id) SELECT id FROM search_content;
       CREATE TRIGGER search_entries_after_delete AFTER DELETE ON search_entries BEGIN

@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
 import { MAX_TEXT } from '../text-digest.js';
-import { BATCH_CHARS, DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
+import { BATCH_MS, DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-search-backlog-'));
@@ -63,10 +63,12 @@ describe('the SQLite search backlog', () => {
     await store.close();
   });
 
-  it('writes at most BATCH_CHARS of text a batch: large texts let the event loop turn too', async () => {
+  it('hands FTS5 texts for BATCH_MS a batch at most: large Chinese texts let the event loop turn too', async () => {
     const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 60_000 });
-    const count = Math.ceil((2.5 * BATCH_CHARS) / MAX_TEXT);
-    const body = 'The okapi browses the forest. '.repeat(MAX_TEXT / 30);
+    // Words made in JavaScript (pairs of characters): 1.2 million characters, several times BATCH_MS at 10 million a
+    // second, in fewer texts than DRAIN_BATCH.
+    const body = '网络爬虫可以自动抓取网页内容，我住在北京，每天坐地铁上班。'.repeat(MAX_TEXT / 30);
+    const count = 12;
     for (let i = 0; i < count; i++) {
       const url = `https://example.com/${i}`;
       const search = { url, title: `Page ${i}`, description: '', text: body };
@@ -79,9 +81,9 @@ describe('the SQLite search backlog', () => {
       if (searching) setImmediate(turn);
     };
     setImmediate(turn);
-    expect(await found(store, 'okapi')).toBe(count);
+    expect(await found(store, '地铁')).toBe(count);
     searching = false;
-    // Three batches of BATCH_CHARS (fewer texts than DRAIN_BATCH: by count, one).
+    // Written in one go, the search held the thread: no turn of the loop until it answered.
     expect(turns).toBeGreaterThanOrEqual(2);
     expect(state(store)).toEqual({ waiting: 0, indexed: count });
     await store.close();

@@ -38,11 +38,11 @@ interface HitRow {
 }
 
 /**
- * A term for FTS5, which holds the terms `tokens.ts` makes (`indexedText`): quoted, so that no character of it is
- * query syntax (terms hold only letters, marks and digits).
+ * A word for FTS5, which holds the words `tokens.ts` reads (`indexedText`) and stems them as it stems this: quoted, so
+ * that no character of it is query syntax (words hold only letters, marks and digits).
  */
-const quote = (t: QueryTerm) => `"${t.term.replaceAll('"', '""')}"${t.prefix ? '*' : ''}`;
-const phrase = (words: readonly QueryTerm[]) => `"${words.map((w) => w.term.replaceAll('"', '""')).join(' ')}"`;
+const quote = (t: QueryTerm) => `"${t.word.replaceAll('"', '""')}"${t.prefix ? '*' : ''}`;
+const phrase = (words: readonly QueryTerm[]) => `"${words.map((w) => w.word.replaceAll('"', '""')).join(' ')}"`;
 
 /**
  * The FTS5 expression of a parsed query: every phrase, and at least one loose word (or, with phrases, the first
@@ -63,7 +63,7 @@ export function matchExpression(terms: SearchTerms): string {
 const OVERREAD = 4;
 
 /**
- * The SQLite search index: FTS5's `bm25()` over `search_text` (the terms of `tokens.ts`, contentless: the texts are
+ * The SQLite search index: FTS5's `bm25()` over `search_text` (the words of `tokens.ts`, contentless: the texts are
  * in `search_content`), filtered by `search_entries`; snippets are the JavaScript drivers' (`hitSnippet`).
  */
 export class SqliteSearchIndex implements SearchIndex {
