@@ -40,6 +40,20 @@ async function found(store: SqliteStore, query: string): Promise<number> {
   return (await store.search!.search({ terms: parsed.terms, limit: 1_000 })).length;
 }
 
+/** What `during` answers, and how many times the event loop turned meanwhile. */
+async function turnsDuring<T>(during: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  let turns = 0;
+  let running = true;
+  const turn = () => {
+    turns++;
+    if (running) setImmediate(turn);
+  };
+  setImmediate(turn);
+  const value = await during();
+  running = false;
+  return { value, turns };
+}
+
 describe('the SQLite search backlog', () => {
   it('stores a text with its page and writes it to FTS5 once the store is idle, with no search', async () => {
     const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 50 });
@@ -74,15 +88,8 @@ describe('the SQLite search backlog', () => {
       const search = { url, title: `Page ${i}`, description: '', text: body };
       await store.pages.put({ key: `k${i}`, url, cachedAt: i, value: 'v', search });
     }
-    let turns = 0;
-    let searching = true;
-    const turn = () => {
-      turns++;
-      if (searching) setImmediate(turn);
-    };
-    setImmediate(turn);
-    expect(await found(store, '地铁')).toBe(count);
-    searching = false;
+    const { value, turns } = await turnsDuring(() => found(store, '地铁'));
+    expect(value).toBe(count);
     // Written in one go, the search held the thread: no turn of the loop until it answered.
     expect(turns).toBeGreaterThanOrEqual(2);
     expect(state(store)).toEqual({ waiting: 0, indexed: count });
@@ -92,15 +99,8 @@ describe('the SQLite search backlog', () => {
   it('a search writes what waits a batch at a time, letting the event loop turn between batches', async () => {
     const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 60_000 });
     await putPages(store, 2 * DRAIN_BATCH + 1);
-    let turns = 0;
-    let searching = true;
-    const count = () => {
-      turns++;
-      if (searching) setImmediate(count);
-    };
-    setImmediate(count);
-    expect(await found(store, 'okapi')).toBe(2 * DRAIN_BATCH + 1);
-    searching = false;
+    const { value, turns } = await turnsDuring(() => found(store, 'okapi'));
+    expect(value).toBe(2 * DRAIN_BATCH + 1);
     // Three batches; written in one go, the search held the thread: no turn of the loop until it answered.
     expect(turns).toBeGreaterThanOrEqual(2);
     expect(state(store)).toEqual({ waiting: 0, indexed: 2 * DRAIN_BATCH + 1 });
