@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
 import { MAX_TEXT } from '../text-digest.js';
-import { BATCH_MS, DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
+import { DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-search-backlog-'));
