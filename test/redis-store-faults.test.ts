@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 
 import { createRedisStore, redis } from '@crawlkit/redis';
+import { parseSearchQuery } from '@crawlkit/store';
 import { Crawlkit, type CrawlErrorsResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -156,6 +157,9 @@ describe('a full Redis (maxmemory under noeviction)', () => {
       expect(await store.tasks.counts('j1')).toMatchObject({ active: 1, done: 0 });
       expect(await store.pages.stats()).toEqual({ entries: 0, bytes: 0 });
       expect(await store.results.count('j1')).toBe(0);
+      // A first search, which would write an index of an earlier version's terms again, reads the index as it is.
+      const query = parseSearchQuery('held');
+      expect(query.ok && (await store.search!.search({ terms: query.terms, limit: 10 }))).toEqual([]);
 
       // Room again: the same completion goes through.
       await store.client.config('SET', 'maxmemory', '0');

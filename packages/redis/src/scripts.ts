@@ -7,6 +7,7 @@
  */
 
 import { COUNTER_ADD } from './scripts/counter-scripts.js';
+import { SEARCH_REINDEX } from './scripts/search-scripts.js';
 import { SCHEDULE_CLAIM, SCHEDULE_DELETE, SCHEDULE_PUT } from './scripts/schedule-scripts.js';
 import { ENGINE_RECORD } from './scripts/engine-scripts.js';
 import { DELIVERY_DUE, DELIVERY_ENQUEUE, DELIVERY_UPDATE } from './scripts/delivery-scripts.js';
@@ -81,6 +82,7 @@ const WRITTEN = {
   TASK_QUEUED,
   ENGINE_RECORD,
   COUNTER_ADD,
+  SEARCH_REINDEX,
 } as const;
 
 export type ScriptName = keyof typeof WRITTEN;

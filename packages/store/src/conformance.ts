@@ -9,6 +9,7 @@ import { describeLifecycleConformance } from './conformance/lifecycle.js';
 import { describeResultConformance } from './conformance/results.js';
 import { describeScheduleConformance } from './conformance/schedules.js';
 import { describeSearchConformance } from './conformance/search.js';
+import { describeSearchScriptsConformance } from './conformance/search-scripts.js';
 import { describeTaskConformance } from './conformance/tasks.js';
 import type { PageCacheFactory, StoreFactory } from './conformance/harness.js';
 
@@ -34,6 +35,7 @@ export function describeStoreConformance(name: string, factory: StoreFactory): v
     describeLifecycleConformance(factory);
     describeEngineConformance(factory);
     describeSearchConformance(factory);
+    describeSearchScriptsConformance(factory);
     describeCounterConformance(factory);
     describeScheduleConformance(factory);
   });

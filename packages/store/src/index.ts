@@ -29,7 +29,13 @@ export type { EntryMeta, Postings, PostingSource } from './search/postings.js';
 export { termCounts, searchableText } from './search/entry.js';
 export { searchTextDigest, MAX_TEXT } from './text-digest.js';
 export type { ColumnHits, TermCounts } from './search/entry.js';
-export { STOP_WORDS, stem as searchStem, terms as searchTerms, words as searchWords } from './search/tokens.js';
+export {
+  STOP_WORDS,
+  stem as searchStem,
+  terms as searchTerms,
+  wordWeight as searchWordWeight,
+  words as searchWords,
+} from './search/tokens.js';
 export { bm25, inverseFrequency } from './search/ranking.js';
 export { withinBounds } from './counters.js';
 export { takeWithin } from './result-reads.js';

@@ -24,6 +24,19 @@ plane --sharpen --angle 30
 The weather was pleasant that afternoon, and the shop smelled of pine.`;
 
 describe('passagesOf', () => {
+  it('reads sentences written without spaces, and finds a word inside them', () => {
+    const page =
+      '# 网络爬虫\n\n网络爬虫可以自动抓取网页内容。我住在北京，每天坐地铁上班。首页\n\n東京都に住んでいます。';
+    expect(passagesOf(page).map((p) => p.text)).toEqual([
+      '网络爬虫可以自动抓取网页内容。',
+      '我住在北京，每天坐地铁上班。',
+      '東京都に住んでいます。',
+    ]);
+    expect(highlights(page, '地铁').map((p) => p.text)).toEqual(['我住在北京，每天坐地铁上班。']);
+    // The query's last character alone (`京`) matches no passage by itself: 东京 is not 北京.
+    expect(highlights(page, '东京').map((p) => p.text)).toEqual([]);
+  });
+
   it('splits sentences, keeps code blocks and table rows whole, and skips headings and table rules', () => {
     const texts = passagesOf(PAGE).map((p) => p.text);
     expect(texts).toContain('A hand plane only cuts well when its blade is sharp.');

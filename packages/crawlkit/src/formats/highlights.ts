@@ -4,7 +4,14 @@
  * the search index's own words (lower-cased, diacritics folded, Porter-stemmed; stop words dropped) and formula
  * (`@crawlkit/store`'s `bm25`), the best kept, and returned in page order. Search results carry the same field.
  */
-import { bm25 as bm25Score, inverseFrequency, searchStem, searchWords, STOP_WORDS } from '@crawlkit/store';
+import {
+  bm25 as bm25Score,
+  inverseFrequency,
+  searchStem,
+  searchWords,
+  searchWordWeight,
+  STOP_WORDS,
+} from '@crawlkit/store';
 import { z } from 'zod';
 
 import { defineFormat } from './format-module.js';
@@ -25,6 +32,26 @@ export function terms(text: string): string[] {
     .map((w) => searchStem(w.word));
 }
 
+/**
+ * The terms of a query: a text's, without the last character of runs of unspaced script (`地铁` is the pair `地铁`,
+ * as the search index reads a query: its tail `铁` would match every passage with a word ending in it).
+ */
+function queryTerms(query: string): string[] {
+  return searchWords(query)
+    .filter((w) => !STOP_WORDS.has(w.word) && w.unspaced !== 'tail')
+    .map((w) => searchStem(w.word));
+}
+
+/**
+ * Words of a passage as a reader counts them: what spaces part, and in a run of unspaced script (Chinese, Japanese,
+ * Thai...) one word every two characters (its pairs and last character count a half each).
+ */
+function wordCount(text: string): number {
+  const found = searchWords(text);
+  if (!found.some((w) => w.unspaced)) return text.split(/\s+/).length;
+  return found.reduce((sum, w) => sum + searchWordWeight(w), 0);
+}
+
 // Made on first use: building ICU's sentence breaker costs ~10 ms, which every `import('crawlkit')` paid.
 let sentences: Intl.Segmenter | undefined;
 
@@ -35,12 +62,12 @@ const HEADING = /^\s{0,3}#{1,6}\s/;
 /** A line that starts a new block inside a paragraph run: a list item or a quote. */
 const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|>)/;
 
-/** The sentences of a paragraph's text, trimmed; runs shorter than three words are dropped (labels, crumbs). */
+/** The sentences of a paragraph's text, trimmed; those shorter than three words are dropped (labels, crumbs). */
 function sentencesOf(text: string, index: number, into: Passage[]): void {
   sentences ??= new Intl.Segmenter('en', { granularity: 'sentence' });
   for (const { segment } of sentences.segment(text)) {
     const sentence = segment.trim();
-    if (sentence.split(/\s+/).length >= 3) into.push({ text: sentence, index: index + text.indexOf(segment) });
+    if (wordCount(sentence) >= 3) into.push({ text: sentence, index: index + text.indexOf(segment) });
   }
 }
 
@@ -112,12 +139,12 @@ export function bm25(documents: readonly string[][], query: readonly string[]): 
  * and in page order. Empty when nothing matches.
  */
 export function highlights(markdown: string, query: string, limit = MAX_HIGHLIGHTS): Passage[] {
-  const queryTerms = terms(query);
-  if (queryTerms.length === 0) return [];
+  const asked = queryTerms(query);
+  if (asked.length === 0) return [];
   const passages = passagesOf(markdown);
   const scores = bm25(
     passages.map((p) => terms(p.text)),
-    queryTerms,
+    asked,
   );
   return passages
     .map((passage, i) => ({ passage, score: scores[i]! }))

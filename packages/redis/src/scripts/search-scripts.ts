@@ -10,7 +10,9 @@
  * - `sx:vocab`: every term (sorted set, score 0: prefixes expand with ZRANGEBYLEX);
  * - `sx:n`: `entries` and `length` (terms summed), for BM25's averages;
  * - `sx:job:<jobId>`: the ids of a job's entries;
- * - `sx:u:<url>`: the ids of a URL's entries, scored by their time (its newest entry is its page's current text).
+ * - `sx:u:<url>`: the ids of a URL's entries, scored by their time (its newest entry is its page's current text);
+ * - `sx:rule`: the rule the terms were made by (`TERMS_RULE` in `store/search.ts`), `sx:rule-lock` while one process
+ *   writes the entries of an earlier rule again.
  *
  * Entry ids: `p:<page key>` for a page cache entry, `r:<job id>:<seq>` for a job result.
  */
@@ -61,4 +63,17 @@ local function unindex_job(p, job)
   for _, id in ipairs(redis.call('SMEMBERS', jk)) do unindex(p, id) end
   redis.call('DEL', jk)
 end
+`;
+
+/**
+ * ARGV: prefix, entry id, its terms as read, then its entry by the current rule (`entryArgs`: meta, len, title,
+ * description, text, postings). Writes the entry again unless it changed since it was read (a page stored meanwhile is
+ * indexed by the current rule already): returns 1 when written, 0 when left.
+ */
+export const SEARCH_REINDEX = `${SEARCH_HELPERS}
+local p = ARGV[1]
+local id = ARGV[2]
+if redis.call('HGET', p .. ':sx:e:' .. id, 'terms') ~= ARGV[3] then return 0 end
+index(p, id, ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9])
+return 1
 `;

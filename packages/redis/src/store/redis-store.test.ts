@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { parseSearchQuery } from '@crawlkit/store';
 import { describeStoreConformance } from '@crawlkit/store/conformance';
 
 import { testRedis } from '../../../../test/setup/redis.ts';
@@ -74,6 +75,40 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
     await store.jobs.update('j1', { status: 'scraping', expiresAt: undefined });
     for (const key of keys) expect(await store.client.pttl(key)).toBe(-1);
     expect(await store.results.list('j1', 0, 10)).toEqual([{ seq: 1, key: 'k', document: 'doc' }]);
+  });
+
+  it('writes again, at the first search, the entries an earlier version indexed (a Chinese sentence one term)', async () => {
+    const store = await open();
+    const key = (...parts: string[]) => [store.prefix, 'sx', ...parts].join(':');
+    const old = ['我住在北京', '每天坐地铁上班'];
+    // As an earlier crawlkit indexed the page: each unspaced run one term.
+    await store.client
+      .multi()
+      .hset(key('e', 'p:zh'), {
+        len: 2,
+        title: '',
+        description: '',
+        text: '我住在北京，每天坐地铁上班。',
+        terms: old.join(' '),
+      })
+      .hset(key('t', old[0]!), 'p:zh', '0,0,1|;;0')
+      .hset(key('t', old[1]!), 'p:zh', '0,0,1|;;1')
+      .zadd(key('vocab'), 0, old[0]!, 0, old[1]!)
+      .hset(key('meta'), 'p:zh', '1000\t2\texample.com\thttps://example.com/zh')
+      .zadd(key('u', 'https://example.com/zh'), 1000, 'p:zh')
+      .hset(key('n'), { entries: 1, length: 2 })
+      .exec();
+    const find = async (q: string) => {
+      const parsed = parseSearchQuery(q);
+      if (!parsed.ok) throw new Error(parsed.error);
+      return (await store.search!.search({ terms: parsed.terms, limit: 10 })).map((h) => h.url);
+    };
+    expect(await find('地铁')).toEqual(['https://example.com/zh']);
+    expect(await find('"住在北京"')).toEqual(['https://example.com/zh']);
+    expect(await store.client.get(key('rule'))).toBe('2');
+    expect(await store.client.exists(key('t', old[0]!), key('rule-lock'))).toBe(0);
+    expect(await store.client.zscore(key('vocab'), '地铁')).toBe('0');
+    expect(await store.client.hget(key('n'), 'entries')).toBe('1');
   });
 
   it('is not ephemeral, reports its kind and rejects after close', async () => {

@@ -42,12 +42,22 @@ function columnHits(posting: string, end: number): ColumnHits {
 const BATCH = 1_000;
 
 /**
+ * The rule the index's terms are made by (`sx:rule`): 2 since a run of unspaced script is its pairs of characters
+ * (`@crawlkit/store`'s `search/tokens.ts`). An index without it was written by an earlier version.
+ */
+const TERMS_RULE = '2';
+/** How long one process holds the right to write an index's entries again, renewed as it goes. */
+const RULE_LOCK_MS = 60_000;
+
+/**
  * The search index in Redis: an inverted index in hashes, written by the page and task scripts, read here and
  * ranked by `searchPostings` (the same BM25 as the memory driver's and SQLite's).
  */
 export class RedisSearchIndex implements SearchIndex, PostingSource {
   readonly #life: Lifecycle;
   readonly #redis: ScriptRunner;
+  /** Set once the index's terms are this version's (`#termsByThisRule`). */
+  #ruled: Promise<void> | undefined;
 
   constructor(life: Lifecycle, redis: ScriptRunner) {
     this.#life = life;
@@ -55,7 +65,58 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
   }
 
   search(query: SearchQuery): Promise<SearchHit[]> {
-    return this.#life.run(() => searchPostings(this, query));
+    return this.#life.run(async () => {
+      // Not done (another process at it, or a Redis full or failing: its writes refused): the search reads the
+      // index as it is, and the next one tries again.
+      await (this.#ruled ??= this.#termsByThisRule().then(
+        (done) => void (done || (this.#ruled = undefined)),
+        () => void (this.#ruled = undefined),
+      ));
+      return searchPostings(this, query);
+    });
+  }
+
+  /**
+   * Writes again, before the first search, the entries whose terms an earlier version made (a Chinese sentence was one
+   * term): one process does it (`sx:rule-lock`), entry by entry, each unless stored again meanwhile, then marks the
+   * index (`sx:rule`). Returns false when another process is at it (its entries are found by their old terms until it
+   * is done; the next search looks again).
+   */
+  async #termsByThisRule(): Promise<boolean> {
+    const client = this.#redis.client;
+    const rule = this.#redis.key('sx', 'rule');
+    if ((await client.get(rule)) === TERMS_RULE) return true;
+    const lock = this.#redis.key('sx', 'rule-lock');
+    if ((await client.set(lock, '1', 'PX', RULE_LOCK_MS, 'NX')) !== 'OK') return false;
+    try {
+      let cursor = '0';
+      do {
+        const [next, fields] = await client.hscan(this.#redis.key('sx', 'meta'), cursor, 'COUNT', 200);
+        cursor = next;
+        for (let i = 0; i + 1 < fields.length; i += 2) await this.#rewrite(fields[i]!, fields[i + 1]!);
+        await client.pexpire(lock, RULE_LOCK_MS);
+      } while (cursor !== '0');
+      await client.set(rule, TERMS_RULE);
+      return true;
+    } finally {
+      await client.del(lock);
+    }
+  }
+
+  /** Writes an entry again by this version's terms, when they differ from those it holds. */
+  async #rewrite(id: string, meta: string): Promise<void> {
+    const fields = ['title', 'description', 'text', 'terms'];
+    const [title, description, text, terms] = await this.#redis.client.hmget(this.#redis.key('sx', 'e', id), ...fields);
+    if (text == null || terms == null) return;
+    const [time, , , ...url] = meta.split('\t');
+    const args = entryArgs(Number(time), {
+      url: url.join('\t'),
+      title: title ?? '',
+      description: description ?? '',
+      text,
+    });
+    const current = args[5]!.split('\n').map((line) => line.slice(0, line.indexOf(' ')));
+    if (current.join(' ') !== terms) await this.#redis.run('SEARCH_REINDEX', id, terms, ...args);
   }
 
   count(): Promise<number> {
@@ -93,7 +154,10 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
   }
 
   expand(prefix: string): Promise<string[]> {
-    return this.#redis.client.zrangebylex(this.#redis.key('sx', 'vocab'), `[${prefix}`, `[${prefix}\xff`);
+    // Up to the prefix then the byte 0xff, past every UTF-8 byte that may follow it (the string `\xff` is sent as
+    // 0xc3 0xbf, before the bytes of a CJK character: `猫*` missed `猫舌`).
+    const last = Buffer.concat([Buffer.from(`[${prefix}`), Buffer.from([0xff])]);
+    return this.#redis.client.zrangebylex(this.#redis.key('sx', 'vocab'), `[${prefix}`, last);
   }
 
   async meta(ids: readonly string[]): Promise<Map<string, EntryMeta>> {

@@ -106,6 +106,43 @@ export function describeSearchConformance(factory: StoreFactory): void {
       expect(await found('"proxy server"')).toEqual(['titled', 'repeat']);
     });
 
+    it('expands a prefix in any script: the words it starts, in Cyrillic and Greek too', async () => {
+      const store = await open();
+      await store.pages.put(page('ru', 1_000, text('https://example.ru/', 'Привет', 'Краулер сохраняет страницы.')));
+      await store.pages.put(page('el', 2_000, text('https://example.gr/', 'Γεια', 'Ο ανιχνευτής αποθηκεύει σελίδες.')));
+      expect(await urls(store, 'краул*')).toEqual(['https://example.ru/']);
+      expect(await urls(store, 'страниц*')).toEqual(['https://example.ru/']);
+      expect(await urls(store, 'σελ*')).toEqual(['https://example.gr/']);
+    });
+
+    it("shows the passage that matched, else the page's description, else its text's start, never its title again", async () => {
+      const store = await open();
+      const put = (key: string, title: string, description: string, text: string) =>
+        store.pages.put({
+          key,
+          url: `https://example.com/${key}`,
+          cachedAt: 1_000,
+          value: key,
+          search: { url: `https://example.com/${key}`, title, description, text },
+        });
+      await put('proxies', 'Proxies | Harbor Docs', '', 'Proxies\nSet a proxy server for every request.');
+      await put(
+        'cache',
+        'Page cache | Harbor Docs',
+        'How the page cache works.',
+        'Page cache\nPages are kept two days.',
+      );
+      const snippets = async (q: string) =>
+        Object.fromEntries((await indexOf(store).search(query(q))).map((h) => [h.url, h.snippet]));
+      expect(await snippets('proxy')).toEqual({
+        'https://example.com/proxies': 'Set a proxy server for every request.',
+      });
+      expect(await snippets('harbor')).toEqual({
+        'https://example.com/proxies': 'Set a proxy server for every request.',
+        'https://example.com/cache': 'How the page cache works.',
+      });
+    });
+
     it('reads query syntax of other engines as words, never as its own', async () => {
       const store = await open();
       await seed(store);

@@ -44,7 +44,10 @@ export interface SearchHit {
   url: string;
   title: string;
   description: string;
-  /** The passage of the page's text that matched best, a few dozen words long. */
+  /**
+   * The passage of the page's text that matched best, a few dozen words long; when its text holds no query word, its
+   * description, else the start of its text. The title is not repeated (a text that starts with it is read after it).
+   */
   snippet: string;
   /** The text indexed (for highlights). */
   text: string;

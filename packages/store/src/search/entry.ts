@@ -32,7 +32,7 @@ export function termCounts(text: SearchText): TermCounts {
 }
 
 /** Where each term stands in `text`, read from the text itself (an entry indexed without positions); `known`: see `terms`. */
-export function textPositions(text: SearchText, known?: Map<string, string>): Map<string, ColumnPositions> {
+export function textPositions(text: SearchText, known?: Map<string, string[]>): Map<string, ColumnPositions> {
   return termPositions(SEARCH_COLUMNS.map((column) => terms(text[column], known)));
 }
 

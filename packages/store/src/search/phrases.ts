@@ -37,7 +37,7 @@ export async function phraseReader(
   if (unindexed.length) {
     const texts = await source.texts(unindexed);
     // Each word of these texts folded and stemmed once: they may be thousands.
-    const known = new Map<string, string>();
+    const known = new Map<string, string[]>();
     for (const id of unindexed) {
       const text = texts.get(id);
       found.set(id, text ? textPositions(text, known) : new Map<string, ColumnPositions>());

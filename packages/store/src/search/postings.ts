@@ -8,7 +8,7 @@ import { hostMatches } from './hosts.js';
 import { phraseReader } from './phrases.js';
 import type { QueryTerm } from './query.js';
 import { bm25, inverseFrequency, weightedFrequency } from './ranking.js';
-import { snippetOf } from './snippet.js';
+import { hitSnippet } from './snippet.js';
 
 /** What the index knows of an entry without its text. */
 export interface EntryMeta {
@@ -170,7 +170,7 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
       url: m.url,
       title: text.title,
       description: text.description,
-      snippet: snippetOf(text.text || text.description, terms),
+      snippet: hitSnippet(text, terms),
       text: text.text,
       score,
       time: m.time,

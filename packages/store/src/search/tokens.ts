@@ -1,12 +1,48 @@
 /**
- * How text becomes search terms, the same way in every driver: words (runs of letters and digits) lower-cased,
- * diacritics removed, then Porter-stemmed. It matches SQLite FTS5's `porter unicode61 remove_diacritics 2`
- * tokenizer, so the memory, SQLite and Redis indexes find the same pages for the same query.
+ * How text becomes search terms, the same way in every driver: words (runs of letters and digits, with their marks)
+ * lower-cased, diacritics removed, then Porter-stemmed. The memory and Redis indexes keep these terms; SQLite's FTS5
+ * is handed the same words (`indexedText`) and stems them itself, so the three find the same pages for the same query.
+ *
+ * Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Burmese) and Korean, whose
+ * particles are written glued to the word before them, have no word boundary to read: a run of them becomes its
+ * overlapping pairs of characters (`東京都` is `東京`, `京都`), the bigrams of Lucene's CJK analyser, then its last
+ * character alone (`都`, a "tail"), so that every character starts a term. A word of two characters or more is then
+ * found inside any run that holds it, by its pairs in a row; a single character by the terms it starts (a prefix).
+ * `docs/decisions.md` says why bigrams rather than `Intl.Segmenter`.
  */
 import { stemmer } from 'stemmer';
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const MARKS = /\p{M}+/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+/** Marks folding removes: every combining mark but the kana voicing marks (`で` is not `て`). */
+const MARKS = /(?![\u3099\u309a])\p{M}/gu;
+const ASCII = /^[\p{ASCII}]*$/u;
+/** A letter of the scripts read as pairs of characters (`ー`, `々` and the kana marks belong to them too). */
+const UNSPACED =
+  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
+const MARK = /\p{M}/u;
+const FOLDED_WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/** A character of unspaced script with its marks, or marks alone. */
+const UNIT = /\P{M}[\p{M}\uff9e\uff9f]*|\p{M}+/gu;
+/** Characters of unspaced script folded (a few thousand are in use): folding one costs two normalizations. */
+const foldedUnits = new Map<string, string[]>();
+const MAX_FOLDED_UNITS = 65_536;
+
+/** A word of a text, folded, with where it is written; `pair`, `tail`, `single`: a piece of a run of unspaced script. */
+export interface Word {
+  word: string;
+  start: number;
+  end: number;
+  /** A pair of characters of a run, its last character alone (`tail`), or a run of one character (`single`). */
+  unspaced?: 'pair' | 'tail' | 'single';
+}
+
+/**
+ * What a word weighs when words are counted for a reader (a snippet's length, a passage's): a pair or tail of a run of
+ * unspaced script a half, as a word of those scripts is about two characters.
+ */
+export function wordWeight(word: Word): number {
+  return word.unspaced === 'pair' || word.unspaced === 'tail' ? 0.5 : 1;
+}
 
 /** Common English words a query's loose words skip (they match nearly every page); phrases keep them. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -19,18 +55,72 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** The words of `text` as written, lower-cased and without diacritics, with where each starts and ends. */
-export function words(text: string): { word: string; start: number; end: number }[] {
-  const found: { word: string; start: number; end: number }[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const word = fold(match[0]);
-    if (word) found.push({ word, start: match.index, end: match.index + match[0].length });
-  }
+export function words(text: string): Word[] {
+  const found: Word[] = [];
+  for (const match of text.matchAll(WORD)) pieces(match[0], match.index, found);
   return found;
 }
 
-/** A word lower-cased, without diacritics. */
+/** The words of one run of letters, digits and marks written at `at`, appended to `into`. */
+function pieces(run: string, at: number, into: Word[]): void {
+  if (ASCII.test(run)) {
+    into.push({ word: run.toLowerCase(), start: at, end: at + run.length });
+    return;
+  }
+  // Split where the run passes between unspaced script and the rest (`iPhone用の`); a mark stays with its letter.
+  let start = 0;
+  let unspaced = false;
+  let i = 0;
+  for (const char of run) {
+    if (!MARK.test(char)) {
+      const isUnspaced = UNSPACED.test(char);
+      if (i > 0 && isUnspaced !== unspaced) {
+        piece(run.slice(start, i), at + start, unspaced, into);
+        start = i;
+      }
+      unspaced = isUnspaced;
+    }
+    i += char.length;
+  }
+  piece(run.slice(start), at + start, unspaced, into);
+}
+
+function piece(text: string, at: number, unspaced: boolean, into: Word[]): void {
+  if (!unspaced) {
+    // Folding may bring other characters in (`½` is `1⁄2`): they part words, as they do in the text.
+    for (const [word] of fold(text).matchAll(FOLDED_WORD)) into.push({ word, start: at, end: at + text.length });
+    return;
+  }
+  // Each character with its marks (and half-width kana with their voicing marks, `ｶﾞ`), folded (one may fold to
+  // several: `㌔` is `キロ`, each its own).
+  const chars: { char: string; start: number; end: number }[] = [];
+  let i = 0;
+  for (const [written] of text.matchAll(UNIT)) {
+    const start = at + i;
+    i += written.length;
+    let folded = foldedUnits.get(written);
+    if (folded === undefined) {
+      if (foldedUnits.size >= MAX_FOLDED_UNITS) foldedUnits.clear();
+      foldedUnits.set(written, (folded = [...fold(written)]));
+    }
+    for (const char of folded) chars.push({ char, start, end: at + i });
+  }
+  if (chars.length === 1) {
+    into.push({ word: chars[0]!.char, start: chars[0]!.start, end: chars[0]!.end, unspaced: 'single' });
+    return;
+  }
+  for (let k = 0; k + 1 < chars.length; k++) {
+    const [a, b] = [chars[k]!, chars[k + 1]!];
+    into.push({ word: a.char + b.char, start: a.start, end: b.end, unspaced: 'pair' });
+  }
+  const last = chars[chars.length - 1];
+  if (last) into.push({ word: last.char, start: last.start, end: last.end, unspaced: 'tail' });
+}
+
+/** A word lower-cased, without diacritics (Hangul syllables and voiced kana kept whole). */
 export function fold(word: string): string {
-  return word.normalize('NFKD').replace(MARKS, '').toLowerCase();
+  if (ASCII.test(word)) return word.toLowerCase();
+  return word.normalize('NFKD').replace(MARKS, '').normalize('NFC').toLowerCase();
 }
 
 /** The stem of a folded word. */
@@ -39,21 +129,43 @@ export function stem(word: string): string {
 }
 
 /**
- * The search terms of `text`, in order: folded and stemmed words. `known` keeps each word as written with its term
+ * The search terms of `text`, in order: folded and stemmed words. `known` keeps each run as written with its terms
  * across calls (one query's check of many texts): a text's words are mostly ones already seen, and folding and
  * stemming are most of the work.
  */
-export function terms(text: string, known?: Map<string, string>): string[] {
+export function terms(text: string, known?: Map<string, string[]>): string[] {
   if (!known) return words(text).map((w) => stem(w.word));
   const found: string[] = [];
-  for (const [written] of text.matchAll(WORD)) {
-    let term = known.get(written);
-    if (term === undefined) {
-      const folded = fold(written);
-      term = folded ? stem(folded) : '';
-      known.set(written, term);
+  for (const match of text.matchAll(WORD)) {
+    const written = match[0];
+    let runTerms = known.get(written);
+    if (runTerms === undefined) {
+      const runWords: Word[] = [];
+      pieces(written, 0, runWords);
+      runTerms = runWords.map((w) => stem(w.word));
+      known.set(written, runTerms);
     }
-    if (term) found.push(term);
+    for (const term of runTerms) found.push(term);
   }
   return found;
+}
+
+/**
+ * A character FTS5's `unicode61` would read otherwise than `words`: of unspaced script (a run is one word to it), a
+ * combining mark (a word separator to it), a full-width form (not folded by it).
+ */
+const FTS5_OTHERWISE = new RegExp(`${UNSPACED.source.slice(0, -1)}\\p{M}\\uff00-\\uffef]`, 'u');
+
+/**
+ * A text as SQLite's FTS5 is handed it, whose tokenizer (`porter unicode61 remove_diacritics 2`) folds and stems what
+ * it reads: the text itself when FTS5 parts it into the same words (its C tokenizer is 3-4 times faster than words
+ * made here), else its words, space-separated (the pairs of unspaced script, Korean syllables whole, marks folded).
+ * Either way FTS5 holds the words `words` reads, in the same places, and a query hands it the same folded words.
+ */
+export function indexedText(text: string): string {
+  return FTS5_OTHERWISE.test(text)
+    ? words(text)
+        .map((w) => w.word)
+        .join(' ')
+    : text;
 }

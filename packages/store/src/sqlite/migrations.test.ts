@@ -7,7 +7,7 @@ import { Lifecycle } from '../lifecycle.js';
 import { SqliteDatabase } from './database.js';
 import { LATEST_VERSION, MIGRATIONS, migrate } from './migrations.js';
 import { parseSearchQuery } from '../search/query.js';
-import { createSqliteStore } from './sqlite-store.js';
+import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-sqlite-migrations-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -24,6 +24,25 @@ function versions(dir: string): number[] {
   const rows = raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
   raw.close();
   return rows.map((r) => r.version);
+}
+
+/** A search of `store`: each hit's URL and snippet. */
+function finder(store: SqliteStore): (query: string) => Promise<string[][]> {
+  return async (query) => {
+    const parsed = parseSearchQuery(query);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return (await store.search!.search({ terms: parsed.terms, limit: 10 })).map((hit) => [hit.url, hit.snippet]);
+  };
+}
+
+/** The closed store in `dir` keeps one text, in FTS5 too, and FTS5's own check of its index passes. */
+function expectOneText(dir: string): void {
+  const check = new DatabaseSync(join(dir, 'crawlkit.db'));
+  const count = (sql: string) => (check.prepare(sql).get() as { n: number }).n;
+  expect(count('SELECT count(*) AS n FROM search_content')).toBe(1);
+  expect(count('SELECT count(*) AS n FROM search_text_docsize')).toBe(1);
+  check.exec("INSERT INTO search_text (search_text, rank) VALUES ('integrity-check', 1)");
+  check.close();
 }
 
 /** A database as version 1 of the store left it, with rows written the way v1 wrote them. */
@@ -113,24 +132,42 @@ describe('SQLite schema migrations', () => {
     raw.close();
 
     const store = await createSqliteStore({ dir });
-    const find = async (query: string) => {
-      const parsed = parseSearchQuery(query);
-      if (!parsed.ok) throw new Error(parsed.error);
-      return (await store.search!.search({ terms: parsed.terms, limit: 10 })).map((hit) => [hit.url, hit.snippet]);
-    };
+    const find = finder(store);
     expect(await find('walrus')).toEqual([['https://example.com/a', 'The walrus guards the harbour.']]);
     expect(await find('pelican')).toEqual([['https://example.com/b', 'A pelican fishes.']]);
     // A page deleted takes its kept text and its FTS5 rows with it.
     expect(await store.pages.deleteByUrl('https://example.com/a')).toBe(1);
     expect(await find('walrus')).toEqual([]);
     await store.close();
-    const check = new DatabaseSync(join(dir, 'crawlkit.db'));
-    const count = (sql: string) => (check.prepare(sql).get() as { n: number }).n;
-    expect(count('SELECT count(*) AS n FROM search_content')).toBe(1);
-    expect(count('SELECT count(*) AS n FROM search_text_docsize')).toBe(1);
-    // FTS5's own check of its index against the kept texts (throws when they differ).
-    check.exec("INSERT INTO search_text (search_text, rank) VALUES ('integrity-check', 1)");
-    check.close();
+    expectOneText(dir);
+  });
+
+  it('indexes a v10 store again by the terms of every script: a word inside a Chinese sentence is found', async () => {
+    const dir = freshDir();
+    const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
+    migrate(new SqliteDatabase(raw, new Lifecycle()), 10);
+    // As v10 left them: both texts in FTS5, tokenized by unicode61 (the Chinese sentence one word).
+    raw.exec(`
+      INSERT INTO pages (key, url, cached_at, bytes, value) VALUES
+        ('a', 'https://example.com/a', 1000, 1, 'a'), ('b', 'https://example.com/b', 2000, 1, 'b');
+      INSERT INTO search_docs (id, hash, refs) VALUES (1, x'01', 1), (2, x'02', 1);
+      INSERT INTO search_content (id, title, description, text) VALUES
+        (1, 'Walrus', '', 'The walrus guards the harbour.'), (2, '北京', '', '我住在北京，每天坐地铁上班。');
+      INSERT INTO search_text (search_text) VALUES ('rebuild');
+      INSERT INTO search_entries (page_key, url, host, time, doc_id) VALUES
+        ('a', 'https://example.com/a', 'example.com', 1000, 1), ('b', 'https://example.com/b', 'example.com', 2000, 2);
+    `);
+    raw.close();
+
+    const store = await createSqliteStore({ dir });
+    expect(versions(dir)).toEqual(MIGRATIONS.map((m) => m.version));
+    const find = finder(store);
+    expect(await find('地铁')).toEqual([['https://example.com/b', '我住在北京，每天坐地铁上班。']]);
+    expect(await find('walrus')).toEqual([['https://example.com/a', 'The walrus guards the harbour.']]);
+    expect(await store.pages.deleteByUrl('https://example.com/b')).toBe(1);
+    expect(await find('地铁')).toEqual([]);
+    await store.close();
+    expectOneText(dir);
   });
 
   it('refuses a database written by a newer schema', async () => {

@@ -280,6 +280,31 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "search index: search_entries by URL and time, for each URL's newest entry (a page's current text)",
     sql: `CREATE INDEX search_entries_url ON search_entries (url, time);`,
   },
+  {
+    version: 11,
+    description:
+      'search index: search_text holds the terms crawlkit makes (pairs of characters for Chinese, Japanese, Korean, ' +
+      'Thai...), contentless; every text is listed in search_unindexed to be indexed again',
+    sql: `
+      DROP TRIGGER search_entries_after_delete;
+      DROP TABLE search_text;
+      CREATE VIRTUAL TABLE search_text USING fts5(
+        title, description, text, content = '', contentless_delete = 1,
+        tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+      );
+      INSERT OR IGNORE INTO search_unindexed (doc_id) SELECT id FROM search_content;
+      CREATE TRIGGER search_entries_after_delete AFTER DELETE ON search_entries BEGIN
+        UPDATE search_docs SET refs = refs - 1 WHERE id = OLD.doc_id;
+        DELETE FROM search_text
+          WHERE rowid = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_unindexed
+          WHERE doc_id = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_content
+          WHERE id = OLD.doc_id AND (SELECT refs FROM search_docs WHERE id = OLD.doc_id) = 0;
+        DELETE FROM search_docs WHERE id = OLD.doc_id AND refs = 0;
+      END;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

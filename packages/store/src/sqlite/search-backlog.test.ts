@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseSearchQuery } from '../search/query.js';
+import { MAX_TEXT } from '../text-digest.js';
 import { DRAIN_BATCH, FTS_BATCH } from './search-backlog.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
@@ -39,6 +40,20 @@ async function found(store: SqliteStore, query: string): Promise<number> {
   return (await store.search!.search({ terms: parsed.terms, limit: 1_000 })).length;
 }
 
+/** What `during` answers, and how many times the event loop turned meanwhile. */
+async function turnsDuring<T>(during: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  let turns = 0;
+  let running = true;
+  const turn = () => {
+    turns++;
+    if (running) setImmediate(turn);
+  };
+  setImmediate(turn);
+  const value = await during();
+  running = false;
+  return { value, turns };
+}
+
 describe('the SQLite search backlog', () => {
   it('stores a text with its page and writes it to FTS5 once the store is idle, with no search', async () => {
     const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 50 });
@@ -62,18 +77,30 @@ describe('the SQLite search backlog', () => {
     await store.close();
   });
 
+  it('hands FTS5 texts for BATCH_MS a batch at most: large Chinese texts let the event loop turn too', async () => {
+    const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 60_000 });
+    // Words made in JavaScript (pairs of characters): 1.2 million characters, several times BATCH_MS at 10 million a
+    // second, in fewer texts than DRAIN_BATCH.
+    const body = '网络爬虫可以自动抓取网页内容，我住在北京，每天坐地铁上班。'.repeat(MAX_TEXT / 30);
+    const count = 12;
+    for (let i = 0; i < count; i++) {
+      const url = `https://example.com/${i}`;
+      const search = { url, title: `Page ${i}`, description: '', text: body };
+      await store.pages.put({ key: `k${i}`, url, cachedAt: i, value: 'v', search });
+    }
+    const { value, turns } = await turnsDuring(() => found(store, '地铁'));
+    expect(value).toBe(count);
+    // Written in one go, the search held the thread: no turn of the loop until it answered.
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(state(store)).toEqual({ waiting: 0, indexed: count });
+    await store.close();
+  });
+
   it('a search writes what waits a batch at a time, letting the event loop turn between batches', async () => {
     const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 60_000 });
     await putPages(store, 2 * DRAIN_BATCH + 1);
-    let turns = 0;
-    let searching = true;
-    const count = () => {
-      turns++;
-      if (searching) setImmediate(count);
-    };
-    setImmediate(count);
-    expect(await found(store, 'okapi')).toBe(2 * DRAIN_BATCH + 1);
-    searching = false;
+    const { value, turns } = await turnsDuring(() => found(store, 'okapi'));
+    expect(value).toBe(2 * DRAIN_BATCH + 1);
     // Three batches; written in one go, the search held the thread: no turn of the loop until it answered.
     expect(turns).toBeGreaterThanOrEqual(2);
     expect(state(store)).toEqual({ waiting: 0, indexed: 2 * DRAIN_BATCH + 1 });

@@ -6,7 +6,7 @@ import { searchHost } from '../search/hosts.js';
 import type { QueryTerm, SearchTerms } from '../search/query.js';
 import { newestOnly } from '../search/postings.js';
 import { COLUMN_WEIGHTS } from '../search/ranking.js';
-import { SNIPPET_WORDS } from '../search/snippet.js';
+import { hitSnippet } from '../search/snippet.js';
 import type { SearchHit, SearchIndex, SearchQuery, SearchText } from '../types.js';
 import type { SqliteDatabase, SqlValue } from './database.js';
 import { noteUnindexed, type SearchBacklog } from './search-backlog.js';
@@ -32,13 +32,15 @@ interface HitRow {
   time: number;
   page_key: string | null;
   job_id: string | null;
-  snippet: string;
   title: string;
   description: string;
   text: string;
 }
 
-/** A word for FTS5: quoted, so that no character of it is query syntax (words hold only letters and digits). */
+/**
+ * A word for FTS5, which holds the words `tokens.ts` reads (`indexedText`) and stems them as it stems this: quoted, so
+ * that no character of it is query syntax (words hold only letters, marks and digits).
+ */
 const quote = (t: QueryTerm) => `"${t.word.replaceAll('"', '""')}"${t.prefix ? '*' : ''}`;
 const phrase = (words: readonly QueryTerm[]) => `"${words.map((w) => w.word.replaceAll('"', '""')).join(' ')}"`;
 
@@ -60,7 +62,10 @@ export function matchExpression(terms: SearchTerms): string {
 /** Hits read per hit asked, so that entries of a URL already listed do not leave the answer short. */
 const OVERREAD = 4;
 
-/** The SQLite search index: FTS5's `bm25()` and `snippet()` over `search_text`, filtered by `search_entries`. */
+/**
+ * The SQLite search index: FTS5's `bm25()` over `search_text` (the words of `tokens.ts`, contentless: the texts are
+ * in `search_content`), filtered by `search_entries`; snippets are the JavaScript drivers' (`hitSnippet`).
+ */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: SqliteDatabase;
   readonly #backlog: SearchBacklog;
@@ -75,8 +80,8 @@ export class SqliteSearchIndex implements SearchIndex {
     await this.#backlog.drain();
     const clauses = this.#where(query);
     const newest = (urls: readonly string[]) => this.#db.use(() => this.#newest(urls));
-    // Ranked first, then the snippet and the text read for the hits kept only: `snippet()` on every match (before
-    // the LIMIT) was 90% of a query, and a word in most pages held the thread for a time growing with the store.
+    // Ranked first, then the text read and its snippet made for the hits kept only: FTS5's `snippet()` on every match
+    // (before the LIMIT) was 90% of a query, and a word in most pages held the thread for a time growing with the store.
     // Entries of a URL already listed, or older than another of their URL, are skipped: read more while they leave
     // the answer short.
     let read = query.limit * OVERREAD;
@@ -88,21 +93,18 @@ export class SqliteSearchIndex implements SearchIndex {
       read *= 4;
     }
     if (kept.length === 0) return [];
-    return this.#db.use(() => {
-      const rows = this.#db.all<HitRow>(
-        `SELECT e.id, e.url, e.host, e.time, e.page_key, e.job_id,
-           snippet(search_text, 2, '', '', '…', ${SNIPPET_WORDS}) AS snippet,
-           search_text.title, search_text.description, search_text.text
-         FROM search_text JOIN search_entries e ON e.doc_id = search_text.rowid
-         WHERE search_text MATCH ? AND e.id IN (${kept.map(() => '?').join(', ')})`,
-        clauses[0].params[0]!,
+    const rows = await this.#db.use(() =>
+      this.#db.all<HitRow>(
+        `SELECT e.id, e.url, e.host, e.time, e.page_key, e.job_id, c.title, c.description, c.text
+         FROM search_entries e JOIN search_content c ON c.id = e.doc_id
+         WHERE e.id IN (${kept.map(() => '?').join(', ')})`,
         ...kept.map((row) => row.id),
-      );
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return kept.flatMap(({ id, score }) => {
-        const row = byId.get(id);
-        return row ? [toHit(row, score)] : [];
-      });
+      ),
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return kept.flatMap(({ id, score }) => {
+      const row = byId.get(id);
+      return row ? [toHit(row, score, query.terms)] : [];
     });
   }
 
@@ -149,12 +151,12 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 }
 
-function toHit(row: HitRow, score: number): SearchHit {
+function toHit(row: HitRow, score: number, terms: SearchTerms): SearchHit {
   const hit: SearchHit = {
     url: row.url,
     title: row.title,
     description: row.description,
-    snippet: (row.snippet || row.description).replace(/\s+/g, ' ').trim(),
+    snippet: hitSnippet(row, terms),
     text: row.text,
     score,
     time: row.time,
