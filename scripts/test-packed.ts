@@ -2,7 +2,7 @@
  * `pnpm test:packed`: what users install is what we test. Packs every publishable package of `packages/` (new ones
  * are picked up), installs the tarballs with the system's npm into an empty temporary folder, and runs the steps of
  * `scripts/packed/steps.ts` there against a fixture site on 127.0.0.1: a library scrape, the CLI, `serve`, the PDF
- * bomb, an older Node. Prints each phase's time; exits 1 when a step fails. `.ci/run` runs it.
+ * bomb, an older Node, the oldest Node promised (installed from npm). Prints each phase's time; exits 1 when a step fails. `.ci/run` runs it.
  *
  * npm uses its own cache (`~/.npm`, or `CRAWLKIT_PACKED_NPM_CACHE`) with `--prefer-offline`, so a machine that has
  * installed once downloads nothing. `--keep` leaves the folder for a look.
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 import { ensureBuilt } from './packed/build.ts';
 import { olderNode, onPath } from './packed/old-node.ts';
+import { installOldestNode, OLDEST_NODE } from './packed/oldest-node.ts';
 import { startSite } from './packed/site.ts';
 import { STEPS, type StepContext } from './packed/steps.ts';
 
@@ -90,7 +91,16 @@ try {
     ),
   );
   const oldNode = olderNode();
-  const ctx: StepContext = { dir, site: site.url, node: process.execPath, ...(oldNode ? { oldNode } : {}) };
+  const oldest = await timed(`npm install node@${OLDEST_NODE}`, () =>
+    installOldestNode(npm, ['--prefer-offline', ...(cache ? ['--cache', cache] : [])], work),
+  );
+  const ctx: StepContext = {
+    dir,
+    site: site.url,
+    node: process.execPath,
+    ...(oldNode ? { oldNode } : {}),
+    ...(oldest.node ? { oldestNode: oldest.node } : { oldestNodeSkip: oldest.skip }),
+  };
   for (const step of STEPS) {
     try {
       await timed(step.name, () => step.run(ctx));

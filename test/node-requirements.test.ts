@@ -15,7 +15,7 @@ import { CLI, ensureBuilt } from './cli-helpers.ts';
 import { olderNode } from '../scripts/packed/old-node.ts';
 
 const node = olderNode();
-if (!node) process.stderr.write('\n[node-requirements] SKIPPED: no Node.js older than 22.13 on this machine\n');
+if (!node) process.stderr.write('\n[node-requirements] SKIPPED: no Node.js older than 22.16 on this machine\n');
 const dir = mkdtempSync(join(tmpdir(), 'ck-old-node-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,7 +33,7 @@ describe.skipIf(!node)('an older Node.js', () => {
     ]) {
       const result = run([CLI, ...args]);
       expect(result.status, args.join(' ')).toBe(1);
-      expect(result.stderr).toMatch(/^crawlkit needs Node\.js 22\.13 or later .* this is Node\.js 2\d\.\d+\.\d+ /);
+      expect(result.stderr).toMatch(/^crawlkit needs Node\.js 22\.16 or later .* this is Node\.js 2\d\.\d+\.\d+ /);
       expect(result.stderr).toContain('nvm install --lts');
       expect(result.stderr).toContain('(NODE_UNSUPPORTED)');
       expect(result.stderr).not.toContain('UNKNOWN_ERROR');
@@ -46,7 +46,7 @@ describe.skipIf(!node)('an older Node.js', () => {
       const url = pathToFileURL(new URL(entry, root).pathname).href;
       const script = `import(${JSON.stringify(url)}).then(() => console.log('loaded'), (e) => console.log(e.code, e.message))`;
       const result = run(['--input-type=module', '-e', script]);
-      expect(result.stdout).toMatch(/^NODE_UNSUPPORTED crawlkit needs Node\.js 22\.13 or later/);
+      expect(result.stdout).toMatch(/^NODE_UNSUPPORTED crawlkit needs Node\.js 22\.16 or later/);
     }
   });
 
@@ -63,7 +63,7 @@ describe.skipIf(!node)('an older Node.js', () => {
     const runs = [[], ...(canRequireEsm ? [['--no-experimental-require-module']] : [])];
     for (const flags of runs) {
       const result = spawnSync(node!, [...flags, '-e', script], { cwd: app, encoding: 'utf8', timeout: 20_000 });
-      expect(result.stdout, flags.join(' ')).toMatch(/^NODE_UNSUPPORTED crawlkit needs Node\.js 22\.13 or later/);
+      expect(result.stdout, flags.join(' ')).toMatch(/^NODE_UNSUPPORTED crawlkit needs Node\.js 22\.16 or later/);
       expect(result.stdout).toContain('nvm install --lts');
       expect(result.stdout).not.toContain('dynamic import()');
     }

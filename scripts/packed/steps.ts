@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { appSteps } from './app-steps.ts';
+import { oldestNode } from './oldest-node.ts';
 import { run } from './run.ts';
 import { ARTICLE_TITLE } from './site.ts';
 
@@ -23,6 +24,9 @@ export interface StepContext {
   node: string;
   /** A Node older than crawlkit needs, when the machine has one. */
   oldNode?: string;
+  /** The oldest Node crawlkit promises (`oldest-node.ts`), or why it is not there. */
+  oldestNode?: string;
+  oldestNodeSkip?: string;
 }
 
 export interface Step {
@@ -287,10 +291,10 @@ const xmlBomb = refused(
 const oldNode: Step = {
   name: 'an older Node is told what to install',
   run: async (ctx) => {
-    if (!ctx.oldNode) throw new Error('skip: no Node older than 22.13 on this machine');
+    if (!ctx.oldNode) throw new Error('skip: no Node older than 22.16 on this machine');
     const cliRun = await run(ctx.oldNode, [bin(ctx), 'scrape', `${ctx.site}/article`], { cwd: ctx.dir });
     assert.equal(cliRun.status, 1, cliRun.stderr);
-    assert.match(cliRun.stderr, /crawlkit needs Node\.js 22\.13 or later.*\(NODE_UNSUPPORTED\)/s);
+    assert.match(cliRun.stderr, /crawlkit needs Node\.js 22\.16 or later.*\(NODE_UNSUPPORTED\)/s);
     const file = join(ctx.dir, 'old-import.mjs');
     writeFileSync(file, "import('crawlkit').then(() => console.log('loaded'), (e) => console.log(e.code));\n");
     const imported = await run(ctx.oldNode, [file], { cwd: ctx.dir });
@@ -307,4 +311,16 @@ const oldNode: Step = {
   },
 };
 
-export const STEPS: Step[] = [scrape, ...appSteps, cli, types, serve, mcp, pdfBomb, zipBomb, xmlBomb, oldNode];
+export const STEPS: Step[] = [
+  scrape,
+  ...appSteps,
+  cli,
+  types,
+  serve,
+  mcp,
+  pdfBomb,
+  zipBomb,
+  xmlBomb,
+  oldNode,
+  oldestNode,
+];

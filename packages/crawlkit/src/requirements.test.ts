@@ -2,28 +2,50 @@ import { describe, expect, it } from 'vitest';
 
 import { runtimeProblem } from './requirements.js';
 
-const sqlite = (id: string) => (id === 'node:sqlite' ? {} : undefined);
+/** A `node:sqlite` whose databases take any statement (with FTS5), or refuse FTS5 tables (without). */
+function sqliteModule(fts5: boolean) {
+  return {
+    DatabaseSync: class {
+      exec(sql: string) {
+        if (!fts5 && /fts5/.test(sql)) throw new Error('no such module: fts5');
+      }
+      close() {}
+    },
+  };
+}
+const sqlite = (id: string) => (id === 'node:sqlite' ? sqliteModule(true) : undefined);
 
 describe('runtimeProblem', () => {
-  it('accepts Node 22.13 and later with node:sqlite', () => {
-    for (const version of ['22.13.0', '22.20.1', '23.4.0', '24.21.0', '30.0.0']) {
+  it('accepts Node 22.16 and later with node:sqlite and FTS5', () => {
+    for (const version of ['22.16.0', '22.20.1', '24.0.0', '24.21.0', '30.0.0']) {
       expect(runtimeProblem({ version, execPath: '/n', getBuiltinModule: sqlite })).toBeUndefined();
     }
   });
 
   it('names the version needed, the one found and what to install', () => {
-    for (const version of ['20.20.2', '22.12.0', '18.0.0']) {
+    for (const version of ['20.20.2', '22.12.0', '22.13.0', '22.15.1', '18.0.0']) {
       const problem = runtimeProblem({ version, execPath: '/usr/bin/node', getBuiltinModule: sqlite });
-      expect(problem).toContain('Node.js 22.13 or later');
+      expect(problem).toContain('Node.js 22.16 or later');
       expect(problem).toContain(`this is Node.js ${version} (/usr/bin/node)`);
       expect(problem).toContain('nvm install --lts');
     }
     // Node 18 has no process.getBuiltinModule at all.
-    expect(runtimeProblem({ version: '18.20.0', execPath: '/n' })).toContain('22.13 or later');
+    expect(runtimeProblem({ version: '18.20.0', execPath: '/n' })).toContain('22.16 or later');
   });
 
   it('refuses a recent Node built without node:sqlite', () => {
     const problem = runtimeProblem({ version: '24.1.0', execPath: '/n', getBuiltinModule: () => undefined });
     expect(problem).toMatch(/needs the node:sqlite module, which this Node.js 24.1.0 \(\/n\) lacks/);
+  });
+
+  it('refuses a Node whose node:sqlite has no FTS5 (every Node 23), saying what to install', () => {
+    const without = (id: string) => (id === 'node:sqlite' ? sqliteModule(false) : undefined);
+    const problem = runtimeProblem({ version: '23.11.0', execPath: '/n', getBuiltinModule: without });
+    expect(problem).toMatch(/needs SQLite's FTS5 .* this Node\.js 23\.11\.0 \(\/n\) was built without/);
+    expect(problem).toContain('Install Node.js 22.16 or later');
+  });
+
+  it("finds FTS5 in this Node's own node:sqlite", () => {
+    expect(runtimeProblem()).toBeUndefined();
   });
 });

@@ -5,8 +5,12 @@
  * module: node:sqlite` on the first call).
  */
 
-/** The lowest Node.js crawlkit runs on: the first with `node:sqlite` unflagged. Matches `engines` of every package. */
-export const MIN_NODE = [22, 13] as const;
+/**
+ * The lowest Node.js crawlkit runs on: the first whose `node:sqlite` has FTS5, the store's search index (`node:sqlite`
+ * is unflagged from 22.13, but 22.13-22.15 and every 23 were built without FTS5, so no store opened there). Matches
+ * `engines` of every package.
+ */
+export const MIN_NODE = [22, 16] as const;
 
 /** Node's own facts the check reads (parameters for tests). */
 export interface NodeRuntime {
@@ -23,8 +27,8 @@ const current = (): NodeRuntime => ({
 });
 
 const INSTALL =
-  'Install Node.js 22.13 or later (a current LTS from https://nodejs.org, or `nvm install --lts`) and run crawlkit ' +
-  'with it.';
+  `Install Node.js ${MIN_NODE.join('.')} or later (a current LTS from https://nodejs.org, or \`nvm install --lts\`) and ` +
+  'run crawlkit with it.';
 
 /** Why this Node.js cannot run crawlkit, with what to install; undefined when it can. */
 export function runtimeProblem(node: NodeRuntime = current()): string | undefined {
@@ -32,7 +36,7 @@ export function runtimeProblem(node: NodeRuntime = current()): string | undefine
   const [needMajor, needMinor] = MIN_NODE;
   if (major < needMajor || (major === needMajor && minor < needMinor)) {
     return (
-      `crawlkit needs Node.js ${needMajor}.${needMinor} or later (for node:sqlite, its store); this is Node.js ` +
+      `crawlkit needs Node.js ${needMajor}.${needMinor} or later (for node:sqlite with FTS5, its store); this is Node.js ` +
       `${node.version} (${node.execPath}). ${INSTALL}`
     );
   }
@@ -48,5 +52,28 @@ export function runtimeProblem(node: NodeRuntime = current()): string | undefine
       `without SQLite?). ${INSTALL}`
     );
   }
+  if (!hasFts5(sqlite)) {
+    return (
+      `crawlkit needs SQLite's FTS5 (its store's search index), which the node:sqlite of this Node.js ` +
+      `${node.version} (${node.execPath}) was built without (as Node.js 22.13 to 22.15 and 23 were). ${INSTALL}`
+    );
+  }
   return undefined;
+}
+
+/** Whether `node:sqlite` makes an FTS5 table (an in-memory database: well under a millisecond). */
+function hasFts5(sqlite: unknown): boolean {
+  const Database = (sqlite as { DatabaseSync?: new (path: string) => { exec(sql: string): void; close(): void } })
+    .DatabaseSync;
+  if (typeof Database !== 'function') return false;
+  let db;
+  try {
+    db = new Database(':memory:');
+    db.exec('CREATE VIRTUAL TABLE probe USING fts5(text)');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
 }
