@@ -28,6 +28,8 @@ export function installOldestNode(npm: string, args: string[], work: string): { 
     execFileSync(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args, `${name}@${OLDEST_NODE}`], {
       cwd: dir,
       stdio: 'pipe',
+      // A registry out of reach makes npm retry for minutes: the step is skipped instead.
+      timeout: 120_000,
     });
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? error).trim();
