@@ -50,6 +50,13 @@ const markdown = [
   '```json',
   '{ "port": 3002, "apiKey": ["fc-a"] }',
   '```',
+  '',
+  '- a block in a list item, indented:',
+  '',
+  '  ```ts',
+  "  import { explainPage } from '@crawlkit/extractor';",
+  "  explainPage('<p>x</p>', { onlyMainContent: false });",
+  '  ```',
 ].join('\n');
 const wrongBlocks = codeBlocks('WRONG.md', markdown);
 
@@ -148,11 +155,12 @@ describe('README code blocks', () => {
 
 /** The checks themselves, on wrong copies: each names the README line and what is wrong. */
 describe('README checks catch mistakes', () => {
-  it('a wrong option name and a wrong format fail the type check, at their lines', () => {
+  it('a wrong option name and a wrong format fail the type check, at their lines, in a list item too', () => {
     const problems = typeProblems.filter((problem) => problem.where.startsWith('WRONG.md'));
-    expect(problems.map((problem) => problem.where)).toEqual(['WRONG.md:6', 'WRONG.md:12']);
+    expect(problems.map((problem) => problem.where)).toEqual(['WRONG.md:6', 'WRONG.md:12', 'WRONG.md:30']);
     expect(problems[0]!.message).toMatch(/TS2561: .*'concurency' does not exist .*Did you mean to write 'concurrency'/);
     expect(problems[1]!.message).toMatch(/TS2820: Type '"markdwn"' is not assignable .*Did you mean '"markdown"'/);
+    expect(problems[2]!.message).toMatch(/TS2345: .*Property 'url' is missing/);
   });
 
   it('an unknown flag and an unknown command fail the CLI check', () => {
