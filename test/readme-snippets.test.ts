@@ -3,22 +3,23 @@
  * - every ```ts block type-checks against the packages' built declarations, strict, as `import ... from 'crawlkit'`;
  * - every `crawlkit ...` line of a ```sh block (and an MCP client config's `args`) parses with the CLI's own program;
  * - every ```json block parses, and one marked `<!-- snippet crawlkit.config.json -->` passes `serve`'s file reader.
+ * - every source file named in backquotes (`src/options.ts`, `test/mcp.test.ts`) exists.
  *
  * How a block says what it needs, unseen by the reader (hidden HTML comments just above the fence; see
  * `helpers/readme-blocks.ts`): `<!-- snippet continues -->` (one module with the file's previous ```ts block),
  * `<!-- snippet given: declare const ck: Crawlkit; -->` (names from the surrounding text), `<!-- snippet skip: why -->`,
  * and `<!-- snippet synopsis -->` for a usage line (`[--flag]` brackets).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { readServeFile } from '../packages/crawlkit/src/cli/serve-config.ts';
 import { ensureBuilt } from './cli-helpers.ts';
-import { codeBlocks, readmeBlocks, type CodeBlock } from './helpers/readme-blocks.ts';
+import { codeBlocks, readmeBlocks, readmeFiles, type CodeBlock } from './helpers/readme-blocks.ts';
 import { cliProblem, crawlkitInvocations } from './helpers/readme-cli.ts';
 import { snippetModules, typecheckSnippets, type SnippetProblem } from './helpers/readme-typecheck.ts';
 
@@ -144,6 +145,10 @@ describe('README code blocks', () => {
     expect(checked('sh').flatMap(shellProblems).join('\n')).toBe('');
   });
 
+  it('names only source files that exist (a module moved or renamed since)', () => {
+    expect(missingSourceFiles().join('\n')).toBe('');
+  });
+
   it('reads every json block: the MCP client config runs a known command, a config file passes serve', () => {
     expect(
       checked('json')
@@ -152,6 +157,19 @@ describe('README code blocks', () => {
     ).toBe('');
   });
 });
+
+/** The source files a README names in backquotes (`src/options.ts`, `test/mcp.test.ts`), from its folder or the root. */
+function missingSourceFiles(): string[] {
+  return readmeFiles(root).flatMap((file) => {
+    const dir = dirname(join(root, file));
+    const named = readFileSync(join(root, file), 'utf8').matchAll(
+      /`((?:src|test|bench|scripts|fixtures|examples|packages)\/[\w./-]+\.(?:ts|cts|mts|js))`/g,
+    );
+    return [...new Set([...named].map((match) => match[1]!))]
+      .filter((path) => !existsSync(join(dir, path)) && !existsSync(join(root, path)))
+      .map((path) => `${file}: ${path}`);
+  });
+}
 
 /** The checks themselves, on wrong copies: each names the README line and what is wrong. */
 describe('README checks catch mistakes', () => {
