@@ -3,6 +3,7 @@
  * - every ```ts block type-checks against the packages' built declarations, strict, as `import ... from 'crawlkit'`;
  * - every `crawlkit ...` line of a ```sh block (and an MCP client config's `args`) parses with the CLI's own program;
  * - every ```json block parses, and one marked `<!-- snippet crawlkit.config.json -->` passes `serve`'s file reader.
+ * - the examples each command's `--help` prints (`EXAMPLES`) parse the same way;
  * - every source file named in backquotes (`src/options.ts`, `test/mcp.test.ts`) exists.
  *
  * How a block says what it needs, unseen by the reader (hidden HTML comments just above the fence; see
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { EXAMPLES } from '../packages/crawlkit/src/cli/examples.ts';
 import { readServeFile } from '../packages/crawlkit/src/cli/serve-config.ts';
 import { ensureBuilt } from './cli-helpers.ts';
 import { codeBlocks, readmeBlocks, readmeFiles, type CodeBlock } from './helpers/readme-blocks.ts';
@@ -143,6 +145,19 @@ describe('README code blocks', () => {
     const lines = checked('sh').flatMap((block) => block.code.split('\n').flatMap((line) => crawlkitInvocations(line)));
     expect(lines.length).toBeGreaterThanOrEqual(30);
     expect(checked('sh').flatMap(shellProblems).join('\n')).toBe('');
+  });
+
+  it("parses the examples of each command's --help with the CLI program too", () => {
+    const problems = Object.entries(EXAMPLES).flatMap(([name, lines]) =>
+      lines.flatMap((line) =>
+        crawlkitInvocations(line).flatMap((args) => {
+          const problem = cliProblem(args);
+          return problem ? [`crawlkit ${name} --help: ${problem}\n    ${line}`] : [];
+        }),
+      ),
+    );
+    expect(Object.keys(EXAMPLES).length).toBeGreaterThanOrEqual(15);
+    expect(problems.join('\n')).toBe('');
   });
 
   it('names only source files that exist (a module moved or renamed since)', () => {
