@@ -46,7 +46,7 @@ describe('the URL policy at the public API', () => {
     }
   });
 
-  it('refuses a URL the page cache holds too: a copy is served only where the policy would fetch it', async () => {
+  it('refuses a URL the page cache holds too: a copy is served, or searched, only where the policy would fetch it', async () => {
     // Cached by an engine allowed everything (a CLI run on the same store), then asked of engines that are not.
     const storeDir = mkdtempSync(join(tmpdir(), 'ck-policy-cache-'));
     const page = `${fixture.server.url}/articles/first-post.html`;
@@ -65,6 +65,9 @@ describe('the URL policy at the public API', () => {
           expect(answer, JSON.stringify(body)).toMatchObject({ success: false, code: 'URL_BLOCKED' });
           expect((answer as ErrorResponse).error).toMatch(/loopback/);
         }
+        // Nor does the search index of the stored pages show their text.
+        const found = await strict.search({ query: 'hand plane' });
+        expect(found).toMatchObject({ success: true, data: { web: [] } });
       } finally {
         await strict.close();
       }
@@ -74,6 +77,8 @@ describe('the URL policy at the public API', () => {
         expect(await hosts.scrape({ url: redirect })).toMatchObject({ success: false, code: 'URL_BLOCKED' });
         const allowed = await hosts.scrape({ url: page });
         expect(allowed).toMatchObject({ success: true, data: { metadata: { cacheState: 'hit' } } });
+        const found = await hosts.search({ query: 'hand plane' });
+        expect(found.success && found.data.web?.map((result) => result.url)).toEqual([page]);
       } finally {
         await hosts.close();
       }
