@@ -3,22 +3,25 @@
  * - every ```ts block type-checks against the packages' built declarations, strict, as `import ... from 'crawlkit'`;
  * - every `crawlkit ...` line of a ```sh block (and an MCP client config's `args`) parses with the CLI's own program;
  * - every ```json block parses, and one marked `<!-- snippet crawlkit.config.json -->` passes `serve`'s file reader.
+ * - the examples each command's `--help` prints (`EXAMPLES`) parse the same way;
+ * - every source file named in backquotes (`src/options.ts`, `test/mcp.test.ts`) exists.
  *
  * How a block says what it needs, unseen by the reader (hidden HTML comments just above the fence; see
  * `helpers/readme-blocks.ts`): `<!-- snippet continues -->` (one module with the file's previous ```ts block),
  * `<!-- snippet given: declare const ck: Crawlkit; -->` (names from the surrounding text), `<!-- snippet skip: why -->`,
  * and `<!-- snippet synopsis -->` for a usage line (`[--flag]` brackets).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { EXAMPLES } from '../packages/crawlkit/src/cli/examples.ts';
 import { readServeFile } from '../packages/crawlkit/src/cli/serve-config.ts';
 import { ensureBuilt } from './cli-helpers.ts';
-import { codeBlocks, readmeBlocks, type CodeBlock } from './helpers/readme-blocks.ts';
+import { codeBlocks, readmeBlocks, readmeFiles, type CodeBlock } from './helpers/readme-blocks.ts';
 import { cliProblem, crawlkitInvocations } from './helpers/readme-cli.ts';
 import { snippetModules, typecheckSnippets, type SnippetProblem } from './helpers/readme-typecheck.ts';
 
@@ -50,6 +53,13 @@ const markdown = [
   '```json',
   '{ "port": 3002, "apiKey": ["fc-a"] }',
   '```',
+  '',
+  '- a block in a list item, indented:',
+  '',
+  '  ```ts',
+  "  import { explainPage } from '@crawlkit/extractor';",
+  "  explainPage('<p>x</p>', { onlyMainContent: false });",
+  '  ```',
 ].join('\n');
 const wrongBlocks = codeBlocks('WRONG.md', markdown);
 
@@ -137,6 +147,23 @@ describe('README code blocks', () => {
     expect(checked('sh').flatMap(shellProblems).join('\n')).toBe('');
   });
 
+  it("parses the examples of each command's --help with the CLI program too", () => {
+    const problems = Object.entries(EXAMPLES).flatMap(([name, lines]) =>
+      lines.flatMap((line) =>
+        crawlkitInvocations(line).flatMap((args) => {
+          const problem = cliProblem(args);
+          return problem ? [`crawlkit ${name} --help: ${problem}\n    ${line}`] : [];
+        }),
+      ),
+    );
+    expect(Object.keys(EXAMPLES).length).toBeGreaterThanOrEqual(15);
+    expect(problems.join('\n')).toBe('');
+  });
+
+  it('names only source files that exist (a module moved or renamed since)', () => {
+    expect(missingSourceFiles().join('\n')).toBe('');
+  });
+
   it('reads every json block: the MCP client config runs a known command, a config file passes serve', () => {
     expect(
       checked('json')
@@ -146,13 +173,27 @@ describe('README code blocks', () => {
   });
 });
 
+/** The source files a README names in backquotes (`src/options.ts`, `test/mcp.test.ts`), from its folder or the root. */
+function missingSourceFiles(): string[] {
+  return readmeFiles(root).flatMap((file) => {
+    const dir = dirname(join(root, file));
+    const named = readFileSync(join(root, file), 'utf8').matchAll(
+      /`((?:src|test|bench|scripts|fixtures|examples|packages)\/[\w./-]+\.(?:ts|cts|mts|js))`/g,
+    );
+    return [...new Set([...named].map((match) => match[1]!))]
+      .filter((path) => !existsSync(join(dir, path)) && !existsSync(join(root, path)))
+      .map((path) => `${file}: ${path}`);
+  });
+}
+
 /** The checks themselves, on wrong copies: each names the README line and what is wrong. */
 describe('README checks catch mistakes', () => {
-  it('a wrong option name and a wrong format fail the type check, at their lines', () => {
+  it('a wrong option name and a wrong format fail the type check, at their lines, in a list item too', () => {
     const problems = typeProblems.filter((problem) => problem.where.startsWith('WRONG.md'));
-    expect(problems.map((problem) => problem.where)).toEqual(['WRONG.md:6', 'WRONG.md:12']);
+    expect(problems.map((problem) => problem.where)).toEqual(['WRONG.md:6', 'WRONG.md:12', 'WRONG.md:30']);
     expect(problems[0]!.message).toMatch(/TS2561: .*'concurency' does not exist .*Did you mean to write 'concurrency'/);
     expect(problems[1]!.message).toMatch(/TS2820: Type '"markdwn"' is not assignable .*Did you mean '"markdown"'/);
+    expect(problems[2]!.message).toMatch(/TS2345: .*Property 'url' is missing/);
   });
 
   it('an unknown flag and an unknown command fail the CLI check', () => {

@@ -2,8 +2,11 @@
  * The URL policy end to end: blocked addresses and schemes at the public API, webhooks, sitemaps, robots.txt through
  * the proxy and browser refreshes. The fetcher's own tests cover each rule against misbehaving local servers.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { Crawlkit, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +43,47 @@ describe('the URL policy at the public API', () => {
       expect((redirected as ErrorResponse).error).toMatch(/blockedHosts/);
     } finally {
       await hosts.close();
+    }
+  });
+
+  it('refuses a URL the page cache holds too: a copy is served, or searched, only where the policy would fetch it', async () => {
+    // Cached by an engine allowed everything (a CLI run on the same store), then asked of engines that are not.
+    const storeDir = mkdtempSync(join(tmpdir(), 'ck-policy-cache-'));
+    const page = `${fixture.server.url}/articles/first-post.html`;
+    const redirect = `${fixture.server.url}/hostile/redirect-to?url=${encodeURIComponent(`http://localhost:${fixture.server.port}/`)}`;
+    try {
+      const open = new Crawlkit({ storeDir, engine: 'http' });
+      try {
+        for (const url of [page, redirect]) expect(await open.scrape({ url })).toMatchObject({ success: true });
+      } finally {
+        await open.close();
+      }
+      const strict = new Crawlkit({ storeDir, engine: 'http', urlPolicy: 'strict' });
+      try {
+        for (const body of [{ url: page }, { url: page, lockdown: true }]) {
+          const answer = await strict.scrape(body);
+          expect(answer, JSON.stringify(body)).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+          expect((answer as ErrorResponse).error).toMatch(/loopback/);
+        }
+        // Nor does the search index of the stored pages show their text.
+        const found = await strict.search({ query: 'hand plane' });
+        expect(found).toMatchObject({ success: true, data: { web: [] } });
+      } finally {
+        await strict.close();
+      }
+      // The copy of a URL that redirected to a refused host is refused by where it ended.
+      const hosts = new Crawlkit({ storeDir, engine: 'http', urlPolicy: { blockedHosts: ['localhost'] } });
+      try {
+        expect(await hosts.scrape({ url: redirect })).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+        const allowed = await hosts.scrape({ url: page });
+        expect(allowed).toMatchObject({ success: true, data: { metadata: { cacheState: 'hit' } } });
+        const found = await hosts.search({ query: 'hand plane' });
+        expect(found.success && found.data.web?.map((result) => result.url)).toEqual([page]);
+      } finally {
+        await hosts.close();
+      }
+    } finally {
+      rmSync(storeDir, { recursive: true, force: true });
     }
   });
 

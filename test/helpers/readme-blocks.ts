@@ -76,16 +76,20 @@ export function codeBlocks(file: string, text: string): CodeBlock[] {
   const lines = text.split('\n');
   const blocks: CodeBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,})(\S*)\s*$/.exec(lines[i]!);
+    // A fence may be indented, as in a list item: its lines lose that indent.
+    const open = /^( *)(`{3,})(\S*)\s*$/.exec(lines[i]!);
     if (!open) continue;
-    const fence = open[1]!;
+    const [, indent, fence] = open as unknown as [string, string, string];
     let end = i + 1;
-    while (end < lines.length && lines[end]!.trimEnd() !== fence) end++;
+    while (end < lines.length && lines[end]!.trim() !== fence) end++;
     const block: CodeBlock = {
       file,
-      lang: open[2]!,
+      lang: open[3]!,
       line: i + 2,
-      code: lines.slice(i + 1, end).join('\n'),
+      code: lines
+        .slice(i + 1, end)
+        .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()))
+        .join('\n'),
       continues: false,
       given: [],
     };

@@ -32,7 +32,16 @@ export interface LocalSearch {
   since?: number;
   until?: number;
   highlights: boolean;
+  /**
+   * Whether a stored page may be shown (the engine's URL policy: a page another engine on the store was allowed to
+   * fetch is not shown where this one would refuse it).
+   * @default every page
+   */
+  allowed?: (url: string) => boolean;
 }
+
+/** The index's answer to ask for when some hits may be left out: its most, so that `limit` results remain. */
+const MAX_HITS = 100;
 
 /** The index's hits for the query; `rerank` may reorder them (hybrid ranking) before positions are given. */
 export async function searchLocal(
@@ -50,6 +59,12 @@ export async function searchLocal(
     ...(search.until !== undefined ? { until: search.until } : {}),
   };
   let hits = await index.search(query);
+  const { allowed } = search;
+  if (allowed && !hits.every((hit) => allowed(hit.url))) {
+    // Asked again for more only when a hit was left out, so a policy that refuses nothing costs nothing.
+    if (hits.length === query.limit && query.limit < MAX_HITS) hits = await index.search({ ...query, limit: MAX_HITS });
+    hits = hits.filter((hit) => allowed(hit.url)).slice(0, query.limit);
+  }
   if (rerank && hits.length > 1) hits = (await rerank(hits)).slice(0, search.limit);
   return hits.map((hit, i) => {
     const result: LocalResult = {

@@ -5,6 +5,7 @@
  */
 import { hostMatches, parseSearchQuery, searchHost, type SearchTerms } from '@crawlkit/store';
 
+import { allowedByPolicy } from '../api/map-links.js';
 import { charged } from '../credits/charge.js';
 import { pageCreditEstimate } from '../credits/estimate.js';
 import type { Runtime } from '../runtime.js';
@@ -164,6 +165,7 @@ async function fromIndex(
       terms,
       limit: request.limit,
       highlights: request.highlights,
+      allowed: (url) => allowedByPolicy(url, rt.ctx.fetcher.urlPolicy),
       ...(request.includeDomains ? { includeHosts: request.includeDomains } : {}),
       ...(request.excludeDomains ? { excludeHosts: request.excludeDomains } : {}),
       ...range,

@@ -1,4 +1,4 @@
-import { redactUrl } from '@crawlkit/fetcher';
+import { checkUrlAgainstPolicy, redactUrl } from '@crawlkit/fetcher';
 
 import { CrawlkitError } from '../../errors.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
@@ -13,11 +13,16 @@ import { storedLength } from '../../codec/page-record.js';
  * (`cache.revalidateOnly`).
  * `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With `lockdown` the cache is the only source, at any age: no
  * page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
+ * The URL policy (the engine's, tightened by a job's) holds for the cache as for the network: a URL it refuses is
+ * `URL_BLOCKED` before the cache is read, and so is a copy whose page ended at a refused URL (a redirect), though
+ * another engine on the store, allowed more, cached it. Without a DNS query: a name is refused by its spelling here.
  */
 export const cacheLookup: ScrapeStage = {
   name: 'cache-lookup',
   async run(state) {
     const { store, request, cache } = state;
+    const policy = state.ctx.fetcher.urlPolicy;
+    checkUrlAgainstPolicy(request.url, policy);
     if (request.lockdown && (!store || !cache.readable)) throw lockdownMiss(state.request.url, 'these options');
     if (!store || !(cache.readable || cache.revalidateOnly)) return;
     // Read at any age: a copy past `maxAge` is not served, but its validators make the refetch conditional.
@@ -30,6 +35,7 @@ export const cacheLookup: ScrapeStage = {
       (request.lockdown || request.maxAge <= 0 || Date.now() - found.cachedAt <= request.maxAge);
     if (found && fresh) {
       state.page = pageCacheMemoFor(store).fetched(cache.key, found);
+      checkUrlAgainstPolicy(state.page.url, policy);
       cache.state = 'hit';
       cache.cachedAt = found.cachedAt;
       cache.length = storedLength(found);
