@@ -21,4 +21,13 @@ describe('foreign pages', () => {
     expect(doc.metadata.title).toBe('日本語');
     expect(doc.html).toContain('caf\uFFFD 東京都渋谷区');
   });
+
+  it.each(['windows-1251-lang', 'windows-1251-content-language'])(
+    'reads a short windows-1251 page that declares no charset by its language (%s)',
+    async (route) => {
+      const doc = data(await env.ck.scrape({ url: `${env.server.url}/http/${route}` }));
+      expect(doc.metadata.title).toBe('Контакты');
+      expect(doc.markdown).toContain('Вход и цены');
+    },
+  );
 });
