@@ -70,6 +70,11 @@ describe('summarizeExtractive', () => {
     expect(summarizeExtractive(`${first} ${second}`, 60)).toBe(first);
   });
 
+  it('keeps a full stop inside a number or a name in its sentence', () => {
+    const text = 'Version 2.5 of the plane guide is out on acme.test today. It covers scrapers as well as planes.';
+    expect(summarizeExtractive(text)).toBe(text);
+  });
+
   it('falls back to the start of the text when it has no sentences', () => {
     expect(summarizeExtractive('- apples\n- pears\n- plums')).toBe('apples pears plums');
     expect(summarizeExtractive('# Opening hours\n\n## Monday to Friday')).toBe('Opening hours Monday to Friday');

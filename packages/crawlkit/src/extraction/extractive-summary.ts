@@ -1,9 +1,9 @@
 /**
- * A sentence: up to `.`, `!`, `?` or the Arabic `؟` before whitespace or the end, or up to a full stop that ends a
- * sentence wherever it is: CJK `。！？`, the Devanagari danda `। ॥`, the Urdu `۔`, the Ethiopic `።`, the Armenian `։`
- * and the Burmese `။`.
+ * A sentence: up to `.`, `!`, `?` or the Arabic `؟` before whitespace or the end (one inside a number or a name,
+ * `2.5`, `acme.test`, does not end it), or up to a full stop that ends a sentence wherever it is: CJK `。！？`, the
+ * Devanagari danda `। ॥`, the Urdu `۔`, the Ethiopic `።`, the Armenian `։` and the Burmese `။`.
  */
-const SENTENCE = /[^.!?؟。！？।॥۔።։။\n]+(?:[.!?؟]+(?=\s|$)|[。！？।॥۔።։။]+)/g;
+const SENTENCE = /(?:[^.!?؟。！？।॥۔።։။\n]|[.!?؟](?!\s|$))+(?:[.!?؟]+(?=\s|$)|[。！？।॥۔።։။]+)/g;
 /** Scripts written without spaces between words: sentence length is judged in characters. */
 const DENSE_SCRIPT = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
