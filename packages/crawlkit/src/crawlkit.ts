@@ -86,11 +86,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     const { provider, embeddingModel } = this.#options.search;
     this.#searchSetup = searchSetup(webProvider(provider), embeddingModel);
     // The runtime starts the scheduler of `runSchedules` itself.
-    if (this.#options.resumeJobs || this.#options.runSchedules) {
-      this.#ready()
-        .then((rt) => (this.#options.resumeJobs ? rt.jobs.resumeAll() : undefined))
-        .catch((error: unknown) => this.#bus.internalError(undefined, error));
-    }
+    const { resumeJobs, runSchedules } = this.#options;
+    if (resumeJobs || runSchedules) this.#open((rt) => (resumeJobs ? rt.jobs.resumeAll() : undefined));
   }
 
   /** `POST /v2/scrape`: scrapes one URL. */
@@ -233,11 +230,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    * nominal plan of a billion credits, so that clients show what was used.
    */
   getCreditUsage(): CreditUsageResponse {
+    this.#open();
     return creditUsage(this.#bus.credits);
   }
 
   /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used, against a nominal plan. */
   getTokenUsage(): TokenUsageResponse {
+    this.#open();
     return tokenUsage(this.#bus.tokens);
   }
 
@@ -252,12 +251,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   #slots(): SlotState {
-    return {
-      running: this.#queue.pending,
-      waiting: this.#queue.size,
-      concurrency: this.#options.concurrency,
-      lastSuccess: this.#bus.lastSuccess,
-    };
+    this.#open();
+    const { pending: running, size: waiting } = this.#queue;
+    return { running, waiting, concurrency: this.#options.concurrency, lastSuccess: this.#bus.lastSuccess };
   }
 
   /**
@@ -375,6 +371,18 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape. */
   #settle<T>(init: unknown, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T | ErrorResponse> {
     return settleWithSignal(init, fn, () => this.#closed);
+  }
+
+  /**
+   * Opens the runtime in the background, then runs `then`: so that the first call of any method, one that reads
+   * nothing of the store too, starts what opening it starts (the webhook events an earlier process left pending).
+   * A failure is the `error` event here, and the answer of the next call that needs the store.
+   */
+  #open(then?: (rt: Runtime) => Promise<unknown> | undefined): void {
+    if (this.#runtime || this.#closed) return;
+    this.#ready()
+      .then(then)
+      .catch((error: unknown) => this.#bus.internalError(undefined, error));
   }
 
   #ready(): Promise<Runtime> {

@@ -74,7 +74,7 @@ export async function startBatchScrape(
   const parsed = parseBody(batchScrapeRequestSchema, body);
   if (!parsed.ok) return parsed.error;
   if (start.idempotencyKey !== undefined) checkIdempotencyKey(start.idempotencyKey);
-  const feature = featureNeedingModel(parsed.value.formats);
+  const feature = featureNeedingModel(parsed.value.formats, parsed.value.zeroDataRetention);
   if (feature) context.llm?.assertModel(feature);
   const { urls, ignoreInvalidURLs, appendToId, ...rest } = parsed.value;
   const lenient = ignoreInvalidURLs === true;

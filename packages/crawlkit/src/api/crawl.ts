@@ -34,7 +34,7 @@ export async function startCrawl(
   } catch (error) {
     return toErrorResponse(error);
   }
-  const feature = featureNeedingModel(parsed.value.scrapeOptions.formats);
+  const feature = featureNeedingModel(parsed.value.scrapeOptions.formats, parsed.value.zeroDataRetention);
   if (feature) ctx.llm.assertModel(feature);
   const key = start.idempotencyKey;
   if (key !== undefined) {

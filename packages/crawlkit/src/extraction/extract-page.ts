@@ -26,7 +26,8 @@ export function inputText(
   page: Pick<ExtractionInput, 'text' | 'body' | 'undecodedText' | 'contentType'>,
 ): string | undefined {
   if (page.text !== undefined || !page.undecodedText || !page.body) return page.text;
-  return decodeText(page.body, page.contentType, page.undecodedText.declaredCharset).text;
+  const { declaredCharset, contentLanguage } = page.undecodedText;
+  return decodeText(page.body, page.contentType, declaredCharset, contentLanguage).text;
 }
 
 function escapeHtml(text: string): string {

@@ -70,6 +70,50 @@ describe('summarizeExtractive', () => {
     expect(summarizeExtractive(`${first} ${second}`, 60)).toBe(first);
   });
 
+  it('keeps a full stop inside a number or a name in its sentence', () => {
+    const text = 'Version 2.5 of the plane guide is out on acme.test today. It covers scrapers as well as planes.';
+    expect(summarizeExtractive(text)).toBe(text);
+  });
+
+  // Thai and Lao have no full stop: a paragraph is a sentence and spaces separate its phrases (Wikipedia-style leads).
+  const BANGKOK =
+    'กรุงเทพมหานคร เป็นเมืองหลวงและนครที่มีประชากรมากที่สุดของประเทศไทย เป็นศูนย์กลางการปกครอง การศึกษา การคมนาคมขนส่ง การเงินการธนาคาร การพาณิชย์ การสื่อสาร และความเจริญของประเทศ ตั้งอยู่บนสามเหลี่ยมปากแม่น้ำเจ้าพระยา มีแม่น้ำเจ้าพระยาไหลผ่านและแบ่งเมืองออกเป็น 2 ฝั่ง คือ ฝั่งพระนครและฝั่งธนบุรี';
+  const CUISINE =
+    'อาหารไทยเป็นอาหารประจำชาติของประเทศไทย มีลักษณะเด่นคือการผสมผสานรสชาติหลายอย่างเข้าด้วยกันอย่างกลมกลืน ทั้งรสเปรี้ยว หวาน เค็ม เผ็ด และขม อาหารไทยที่มีชื่อเสียงในต่างประเทศ เช่น ต้มยำกุ้ง ผัดไทย แกงเขียวหวาน และส้มตำ';
+  const LAOS =
+    'ສາທາລະນະລັດ ປະຊາທິປະໄຕ ປະຊາຊົນລາວ ເປັນປະເທດທີ່ບໍ່ມີທາງອອກສູ່ທະເລ ຕັ້ງຢູ່ໃນພາກພື້ນອາຊີຕາເວັນອອກສ່ຽງໃຕ້ ມີຊາຍແດນຕິດກັບ ມຽນມາ ຈີນ ຫວຽດນາມ ກຳປູເຈຍ ແລະ ໄທ ນະຄອນຫຼວງວຽງຈັນ ເປັນນະຄອນຫຼວງ ແລະ ເປັນເມືອງທີ່ໃຫຍ່ທີ່ສຸດຂອງປະເທດ';
+
+  /** Whether `summary` is the paragraph's leading phrases: the paragraph goes on with a space after it, or ends. */
+  const endsBetweenPhrases = (paragraph: string, summary: string) =>
+    paragraph.startsWith(summary) && (summary.length === paragraph.length || paragraph[summary.length] === ' ');
+
+  it.each([
+    ['Thai', BANGKOK, 120],
+    ['Thai', CUISINE, 100],
+    ['Lao', LAOS, 100],
+  ])('ends a long %s paragraph between two phrases, never inside one', (_script, paragraph, cap) => {
+    const summary = summarizeExtractive(`# หัวเรื่อง\n\n${paragraph}`, cap);
+    expect(summary.length).toBeGreaterThan(cap / 3);
+    expect(summary.length).toBeLessThanOrEqual(cap);
+    expect(endsBetweenPhrases(paragraph, summary)).toBe(true);
+    expect(summarizeExtractive(paragraph)).toBe(paragraph);
+  });
+
+  it('takes whole Thai paragraphs, then the leading phrases of the one at the cap', () => {
+    const summary = summarizeExtractive(`${CUISINE}\n\n${BANGKOK}`, 400);
+    expect(summary.startsWith(`${CUISINE} `)).toBe(true);
+    const rest = summary.slice(CUISINE.length + 1);
+    expect(rest.length).toBeGreaterThan(50);
+    expect(endsBetweenPhrases(BANGKOK, rest)).toBe(true);
+  });
+
+  it('ends Khmer sentences at the khan (។), and leaves out the one that passes the cap', () => {
+    const first = 'ប្រទេសកម្ពុជា ជាប្រទេសមួយស្ថិតនៅក្នុងតំបន់អាស៊ីអាគ្នេយ៍។';
+    const second = 'រាជធានីរបស់ប្រទេសកម្ពុជាគឺ ភ្នំពេញ ដែលជាទីក្រុងធំជាងគេបំផុត។';
+    expect(summarizeExtractive(`${first} ${second}`)).toBe(`${first} ${second}`);
+    expect(summarizeExtractive(`${first} ${second}`, 100)).toBe(first);
+  });
+
   it('falls back to the start of the text when it has no sentences', () => {
     expect(summarizeExtractive('- apples\n- pears\n- plums')).toBe('apples pears plums');
     expect(summarizeExtractive('# Opening hours\n\n## Monday to Friday')).toBe('Opening hours Monday to Friday');

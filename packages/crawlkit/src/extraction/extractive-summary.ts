@@ -1,20 +1,42 @@
 /**
- * A sentence: up to `.`, `!`, `?` or the Arabic `؟` before whitespace or the end, or up to a full stop that ends a
- * sentence wherever it is: CJK `。！？`, the Devanagari danda `। ॥`, the Urdu `۔`, the Ethiopic `።`, the Armenian `։`
- * and the Burmese `။`.
+ * A sentence: up to `.`, `!`, `?` or the Arabic `؟` before whitespace or the end (one inside a number or a name,
+ * `2.5`, `acme.test`, does not end it), or up to a full stop that ends a sentence wherever it is: CJK `。！？`, the
+ * Devanagari danda `। ॥`, the Urdu `۔`, the Ethiopic `።`, the Armenian `։`, the Burmese `။` and the Khmer `។ ៕`.
+ * `END` marks where a line of Thai, Lao, Khmer or Burmese ends without one (below).
  */
-const SENTENCE = /[^.!?؟。！？।॥۔።։။\n]+(?:[.!?؟]+(?=\s|$)|[。！？।॥۔።։။]+)/g;
+const SENTENCE = /(?:[^.!?؟。！？।॥۔።։။។៕\n\uE000]|[.!?؟](?!\s|$))+(?:[.!?؟]+(?=\s|$)|[。！？।॥۔።։။។៕]+|\uE000)/g;
+/** A private-use character: the end of a sentence that has no full stop of its own. */
+const END = '\uE000';
+/** Thai, Lao, Myanmar and Khmer: spaces separate phrases, not words. */
+const PHRASED = '\u0E00-\u0EFF\u1000-\u109F\u1780-\u17FF';
+/** A line of phrased script with no full stop at its end: the line ends the sentence (Thai and Lao have none). */
+const PHRASED_LINE = new RegExp(`^(.*[${PHRASED}].*?)[ \\t]*$`, 'gm');
+const ENDS_SENTENCE = /(?:[.!?؟]|[。！？।॥۔።։။។៕])$/;
+/** A space between two runs of phrased script: where a sentence of it may be cut. */
+const PHRASE_BREAK = new RegExp(`(?<=[${PHRASED}])[ \\t]+(?=[${PHRASED}])`, 'g');
 /** Scripts written without spaces between words: sentence length is judged in characters. */
-const DENSE_SCRIPT = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+const DENSE_SCRIPT = new RegExp(`[\\u3040-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af${PHRASED}]`);
 
 function isSubstantial(sentence: string): boolean {
   return DENSE_SCRIPT.test(sentence) ? sentence.length >= 12 : sentence.split(' ').length >= 6;
 }
 
+/** `sentence` cut at its last phrase break within `room` characters, or `undefined` when it has none there. */
+function leadingPhrases(sentence: string, room: number): string | undefined {
+  let cut: number | undefined;
+  for (const phraseBreak of sentence.matchAll(PHRASE_BREAK)) {
+    if (phraseBreak.index > room) break;
+    cut = phraseBreak.index;
+  }
+  return cut === undefined ? undefined : sentence.slice(0, cut);
+}
+
 /**
  * A summary without a model: the page's first substantial sentences (lead-based, a strong baseline for news and
  * documentation), capped near `maxChars` characters. Headings, code, images, tables and short fragments such as
- * bylines are left out; link text is kept.
+ * bylines are left out; link text is kept. A paragraph of Thai or Lao, which have no full stop, is one sentence, cut
+ * at the cap between two phrases (the spaces of those scripts), never inside one; so is an over-long Khmer or Burmese
+ * sentence.
  */
 export function summarizeExtractive(markdown: string, maxChars = 600): string {
   const text = markdown
@@ -25,13 +47,24 @@ export function summarizeExtractive(markdown: string, maxChars = 600): string {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/<[^>]+>/g, ' ')
     .replace(/^\s*([-*+]|\d+\.)\s+/gm, '')
-    .replace(/[*_`|>]/g, ' ');
+    .replace(/[*_`|>\uE000]/g, ' ');
+  const marked = text.replace(PHRASED_LINE, (_line, content: string) =>
+    ENDS_SENTENCE.test(content) ? content : content + END,
+  );
   const sentences: string[] = [];
   let length = 0;
-  for (const match of text.matchAll(SENTENCE)) {
-    const sentence = match[0].replace(/\s+/g, ' ').trim();
+  for (const match of marked.matchAll(SENTENCE)) {
+    const sentence = match[0].replace(END, '').replace(/\s+/g, ' ').trim();
     if (!isSubstantial(sentence)) continue;
-    if (length + sentence.length > maxChars && sentences.length > 0) break;
+    if (length + sentence.length > maxChars) {
+      // A first sentence, or a paragraph with no full stop (its phrases are its sentences), ends at the last phrase
+      // break that fits; after other sentences, a full sentence that does not fit is left out.
+      const cuttable = sentences.length === 0 || match[0].endsWith(END);
+      const lead = cuttable ? leadingPhrases(sentence, maxChars - length) : undefined;
+      if (lead !== undefined && isSubstantial(lead)) sentences.push(lead);
+      else if (sentences.length === 0) sentences.push(sentence);
+      break;
+    }
     sentences.push(sentence);
     length += sentence.length + 1;
   }

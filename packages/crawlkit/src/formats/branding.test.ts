@@ -1,7 +1,7 @@
 /**
  * Branding with a language model: the profile is measured in real Chromium from the fixture site, and the model
  * (reached over HTTP through the AI SDK's OpenAI-compatible provider, answered by the local fixture LLM server) adds
- * `personality`. A failing model leaves a warning and the measured profile. The measured profile itself is tested
+ * `personality`. A failing model leaves a warning and the measured profile; zero data retention asks no model. The measured profile itself is tested
  * end to end in `test/branding.test.ts`.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -64,5 +64,14 @@ describe('branding with a language model', () => {
     expect(doc.branding?.colors?.primary).toBe('#8b5cf6');
     expect(doc.branding?.personality).toBeUndefined();
     expect(doc.warning).toContain('could not judge the brand personality');
+  }, 60_000);
+
+  it('keeps the page from the model under zero data retention: the measured profile, no personality', async () => {
+    const doc = data(
+      await ck.scrape({ url: `${site.url}/branding/light.html`, formats: ['branding'], zeroDataRetention: true }),
+    );
+    expect(doc.branding?.colors?.primary).toBe('#e4572e');
+    expect(doc.branding?.personality).toBeUndefined();
+    expect(llm.requests).toHaveLength(0);
   }, 60_000);
 });

@@ -80,8 +80,8 @@ function isPersonality(value: unknown): value is BrandingPersonality {
 /**
  * The `branding` format (reference §12): measured in the rendered page by a collector action (so it always takes
  * the browser and a fresh page), turned into a profile by `buildBranding`. With a configured language model,
- * `personality` is added from the profile and the page text; without one (or when the model fails) the profile has
- * everything else.
+ * `personality` is added from the profile and the page text; without one (or under zero data retention, or when the
+ * model fails) the profile has everything else.
  */
 export const brandingFormat = defineFormat({
   type: 'branding',
@@ -110,7 +110,8 @@ async function brandingOf(state: ExtractedState, capture: BrandingCapture): Prom
     return undefined;
   }
   const profile = (await extractor()).buildBranding(capture.snapshot);
-  if (!ctx.llm.configured) return profile;
+  // Zero data retention keeps the page from the model, as without one: no `personality`.
+  if (!ctx.llm.configured || state.context.zeroDataRetention) return profile;
   try {
     // The markdown is only computed when a markdown-based format is asked for; the collector's text always is.
     const pageText = (state.extraction.markdown || capture.snapshot.text || '').slice(0, 6_000);

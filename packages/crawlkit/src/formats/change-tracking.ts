@@ -6,7 +6,7 @@ import { snapshotCodec } from '../codec/records.js';
 import { defineFormat } from './format-module.js';
 import { jsonSchemaObject } from './json.js';
 
-export const ZDR_WARNING = 'Change tracking is not supported with zero data retention.';
+const ZDR_WARNING = 'Change tracking is not supported with zero data retention.';
 export const LOOKUP_WARNING = 'Comparing failed, please try again later.';
 export const JSON_DIFF_WARNING = 'Structured diff generation failed.';
 
@@ -51,6 +51,7 @@ export const changeTrackingFormat = defineFormat({
   schema: changeTrackingSchema,
   extraction: () => ({ markdown: true }),
   needsModel: (format) => (format.modes.includes('json') ? 'changeTracking json mode' : undefined),
+  zeroDataRetentionWarning: () => ZDR_WARNING,
   cacheReadable: () => false,
   cacheRevalidatable: () => true,
   credits: (format) => (format.modes.includes('json') ? { base: 5 } : {}),
@@ -59,10 +60,6 @@ export const changeTrackingFormat = defineFormat({
 
 async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState): Promise<void> {
   const { ctx, warnings, document } = state;
-  if (state.context.zeroDataRetention) {
-    warnings.push(ZDR_WARNING);
-    return;
-  }
   // A refusal the job asks again for (a 429/503 with retries left) is not the page: neither compared nor kept, so the
   // retry is compared with the page's last real scrape, not with "Too many requests".
   if (state.context.retriedStatus?.(state.page.status)) return;

@@ -23,6 +23,12 @@ export interface FormatModule<S extends FormatSchema = FormatSchema, F extends z
    * one without a model is refused before any fetch.
    */
   needsModel?(format: F): string | undefined;
+  /**
+   * Under `zeroDataRetention`: the warning the format answers with instead of its field, when producing it would send
+   * the page to the language model (whose provider may keep it) or keep it in the store; `undefined` when it runs as
+   * usual. A format refused so needs no model either.
+   */
+  zeroDataRetentionWarning?(format: F): string | undefined;
   /** How it shapes the page's fetch: the browser, a screenshot, an action of its own. */
   shapeFetch?(format: F, request: PageRequest): void;
   /** Maps a fetch failure to its own error (a browser it needs cannot start), or returns it as it is. */

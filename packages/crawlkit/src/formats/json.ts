@@ -21,7 +21,7 @@ export function isSchemalessDictionary(schema: Record<string, unknown> | undefin
 /**
  * `json`: structured data extracted from the page's markdown by the configured language model, against `schema`
  * (validated, one repair round) and/or guided by `prompt`. Needs a model; costs 5 credits. An answer that stays
- * invalid fails the page.
+ * invalid fails the page. Zero data retention keeps the page from the model: upstream's warning, no `json`.
  */
 export const jsonFormat = defineFormat({
   type: 'json',
@@ -34,6 +34,7 @@ export const jsonFormat = defineFormat({
   }),
   extraction: () => ({ markdown: true }),
   needsModel: () => 'json format',
+  zeroDataRetentionWarning: () => 'JSON mode is not supported with zero data retention.',
   credits: () => ({ base: 5 }),
   produce: async (format, state) => {
     const extracted = await state.ctx.llm.extract({

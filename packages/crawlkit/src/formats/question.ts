@@ -50,6 +50,7 @@ export const questionFormat = defineFormat({
   schema: z.strictObject({ type: z.literal('question'), question: z.string().min(1).max(10_000) }),
   extraction: () => ({ markdown: true }),
   needsModel: () => 'question format',
+  zeroDataRetentionWarning: () => 'The question format is not supported with zero data retention.',
   credits: () => ({ surcharge: ANSWER_SURCHARGE }),
   produce: (format, state) => produceAnswer(state, format.question, 'freeform'),
 });
@@ -64,6 +65,8 @@ export const queryFormat = defineFormat({
   }),
   extraction: () => ({ markdown: true }),
   needsModel: (format) => (format.mode === 'freeform' ? 'query format (freeform; directQuote needs none)' : undefined),
+  zeroDataRetentionWarning: (format) =>
+    format.mode === 'freeform' ? 'The query format (freeform) is not supported with zero data retention.' : undefined,
   credits: () => ({ surcharge: ANSWER_SURCHARGE }),
   produce: (format, state) => produceAnswer(state, format.prompt, format.mode),
 });

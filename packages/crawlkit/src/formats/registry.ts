@@ -7,7 +7,7 @@ import type { AttributeSelector } from '@crawlkit/extractor';
 import type { PageRequest } from '@crawlkit/fetcher';
 
 import type { ExtractionNeeds } from '../extraction/extraction.js';
-import type { ExtractedState, FetchedState } from '../scrape/scrape-state.js';
+import { pushWarnings, type ExtractedState, type FetchedState } from '../scrape/scrape-state.js';
 import { attributesFormat } from './attributes.js';
 import { brandingFormat } from './branding.js';
 import { changeTrackingFormat } from './change-tracking.js';
@@ -108,9 +108,22 @@ export function extractionNeeds(formats: readonly FormatEntry[]): Required<Extra
   return needs;
 }
 
-/** The first feature of `formats` that needs a language model (`'json format'`), or `undefined`. */
-export function featureNeedingModel(formats: readonly FormatEntry[]): string | undefined {
+/** The warning a format answers with under zero data retention instead of its field, if it has one. */
+function zeroDataRetentionWarning(
+  module: AnyFormatModule,
+  format: FormatEntry,
+  zeroDataRetention: boolean,
+): string | undefined {
+  return zeroDataRetention ? module.zeroDataRetentionWarning?.(format) : undefined;
+}
+
+/**
+ * The first feature of `formats` that needs a language model (`'json format'`), or `undefined`. Under zero data
+ * retention, a format that answers with a warning instead needs none.
+ */
+export function featureNeedingModel(formats: readonly FormatEntry[], zeroDataRetention = false): string | undefined {
   for (const { module, format } of requested(formats)) {
+    if (zeroDataRetentionWarning(module, format, zeroDataRetention) !== undefined) continue;
     const feature = module.needsModel?.(format);
     if (feature) return feature;
   }
@@ -170,9 +183,16 @@ export function afterFetch(state: FetchedState): void {
   for (const { module, format } of requested(state.request.formats)) module.afterFetch?.(format, state);
 }
 
-/** Produces every requested format's field, in production order. */
+/**
+ * Produces every requested format's field, in production order; under zero data retention, a format that would send
+ * the page to the model or keep it gives its warning instead.
+ */
 export async function produceFormats(state: ExtractedState): Promise<void> {
-  for (const { module, format } of requested(state.request.formats)) await module.produce(format, state);
+  for (const { module, format } of requested(state.request.formats)) {
+    const refused = zeroDataRetentionWarning(module, format, state.context.zeroDataRetention);
+    if (refused !== undefined) pushWarnings(state, [refused]);
+    else await module.produce(format, state);
+  }
 }
 
 /** The page's base credits and surcharges of its formats: the highest base (else 1) plus every surcharge. */

@@ -6,11 +6,15 @@ import { defineFormat } from './format-module.js';
 const NO_MODEL_SUMMARY =
   'No language model is configured: the summary is extractive (sentences taken from the page). ' +
   'Pass `new Crawlkit({ llm })` for a written summary.';
+const ZDR_SUMMARY =
+  'Zero data retention keeps the page from the language model: the summary is extractive (sentences taken from the ' +
+  'page).';
 
 /**
  * `summary`: written by the configured language model from the page's markdown; without a model (or when it fails
  * or answers nothing) the page's first substantial sentences, with a warning saying so. An empty page has an empty
- * summary. The model call shares the scrape's timeout.
+ * summary. The model call shares the scrape's timeout. Zero data retention keeps the page from the model (its provider
+ * may keep what it is sent): the summary is extractive then, with a warning.
  */
 export const summaryFormat = defineFormat({
   type: 'summary',
@@ -24,9 +28,9 @@ export const summaryFormat = defineFormat({
       return;
     }
     const extractive = () => ctx.extraction.run({ kind: 'summary', markdown }, { signal });
-    if (!ctx.llm.configured) {
+    if (state.context.zeroDataRetention || !ctx.llm.configured) {
       document.summary = await extractive();
-      warnings.push(NO_MODEL_SUMMARY);
+      warnings.push(state.context.zeroDataRetention ? ZDR_SUMMARY : NO_MODEL_SUMMARY);
       return;
     }
     try {

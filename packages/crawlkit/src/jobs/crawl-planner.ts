@@ -49,7 +49,8 @@ export function frontierFetch(ctx: EngineContext): FetchText {
       body: result.body,
       get text() {
         if (text === undefined && undecodedText) {
-          text = decodeText(result.body, result.contentType, undecodedText.declaredCharset).text;
+          const { declaredCharset, contentLanguage } = undecodedText;
+          text = decodeText(result.body, result.contentType, declaredCharset, contentLanguage).text;
         }
         return text;
       },

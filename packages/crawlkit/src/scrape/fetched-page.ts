@@ -1,4 +1,4 @@
-import type { PageResult } from '@crawlkit/fetcher';
+import type { PageResult, UndecodedText } from '@crawlkit/fetcher';
 
 import type { ActionResults } from '../v2/types.js';
 import type { StoredCachePolicy } from './revalidation.js';
@@ -15,7 +15,7 @@ export interface FetchedPage {
   /** Raw bytes of binary content (PDF), or of text not decoded yet (`undecodedText`). */
   body?: Uint8Array;
   /** Set when `body` is text left undecoded by the fetch, decoded where it is extracted. */
-  undecodedText?: { declaredCharset?: string };
+  undecodedText?: UndecodedText;
   screenshot?: string;
   actions?: ActionResults;
   engine: 'http' | 'browser';

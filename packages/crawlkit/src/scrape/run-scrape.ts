@@ -86,7 +86,7 @@ export async function runScrape(
   let outcome: ScrapeOutcome | undefined;
   let callerFailure: { error: unknown } | undefined;
   try {
-    const feature = featureNeedingModel(request.formats);
+    const feature = featureNeedingModel(request.formats, context.zeroDataRetention);
     if (feature) ctx.llm.assertModel(feature);
     for (const stage of stages) {
       const started = measure ? performance.now() : 0;

@@ -370,7 +370,7 @@ export class BrowserEngine {
     // JSON, plain text, XML, ...: the bytes the server sent, not Chromium's viewer page around them.
     const body = new Uint8Array(await response.buffer().catch(() => Buffer.alloc(0)));
     const parsed = parseContentType(headers['content-type']);
-    const decoded = decodeText(body, parsed.type, parsed.charset);
+    const decoded = decodeText(body, parsed.type, parsed.charset, headers['content-language']);
     return { ...base, contentType, charset: decoded.charset, body, text: decoded.text };
   }
 }

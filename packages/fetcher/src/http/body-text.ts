@@ -10,12 +10,16 @@ import type { FetchResult } from './types.js';
 export function describeBody(result: FetchResult, declaredCharset: string | undefined, deferDecoding: boolean): void {
   if (!isTextualType(result.contentType)) return;
   const sniffed = sniffBinary(result.body, declaredCharset);
+  const contentLanguage = result.headers['content-language'];
   if (sniffed) {
     result.sniffedContentType = sniffed;
   } else if (deferDecoding) {
-    result.undecodedText = declaredCharset !== undefined ? { declaredCharset } : {};
+    result.undecodedText = {
+      ...(declaredCharset !== undefined ? { declaredCharset } : {}),
+      ...(contentLanguage !== undefined ? { contentLanguage } : {}),
+    };
   } else {
-    const text = decodeText(result.body, result.contentType, declaredCharset);
+    const text = decodeText(result.body, result.contentType, declaredCharset, contentLanguage);
     result.text = text.text;
     result.charset = text.charset;
   }

@@ -73,3 +73,45 @@ describe('decodeText', () => {
     expect(decodeText(bytes, 'text/plain').charset).toBe('utf-8');
   });
 });
+
+describe('decodeText of a short page that declares no charset, by its language', () => {
+  const short = (lang: string, text: string) =>
+    `<!doctype html><html${lang}><head><title>${text}</title></head><body><p>${text}</p></body></html>`;
+
+  it.each([
+    ['ru', 'Контакты', 'windows-1251'],
+    ['ru', 'Москва', 'koi8-r'],
+    ['ru', 'Главная страница', 'iso-8859-5'],
+    ['ru', 'Москва', 'ibm866'],
+    ['uk', 'Ласкаво просимо, Київ, ґанок', 'koi8-u'],
+    ['bg', 'България', 'windows-1251'],
+    ['sr-Cyrl-RS', 'Београд', 'windows-1251'],
+    ['el', 'Καλώς ήρθατε', 'windows-1253'],
+    ['he', 'שלום עולם', 'windows-1255'],
+    ['ar', 'مرحبا بكم', 'windows-1256'],
+    ['th', 'ยินดีต้อนรับ', 'windows-874'],
+    ['pl', 'Zażółć gęślą', 'iso-8859-2'],
+    ['sr-Latn', 'Šta ćeš', 'windows-1250'],
+  ])('<html lang="%s">: %s in %s', (lang, text, encoding) => {
+    const bytes = iconv.encode(short(` lang="${lang}"`, text), encoding);
+    expect(decodeText(bytes, 'text/html').text).toContain(`<p>${text}</p>`);
+  });
+
+  it('takes the Content-Language header when the page has no lang, the lang over the header otherwise', () => {
+    const bytes = iconv.encode(short('', 'Контакты'), 'windows-1251');
+    expect(decodeText(bytes, 'text/html')).toMatchObject({ charset: 'windows-1252' });
+    expect(decodeText(bytes, 'text/html', undefined, 'ru-RU, en')).toMatchObject({ charset: 'windows-1251' });
+    const greek = iconv.encode(short(' lang="el"', 'Καλώς ήρθατε'), 'windows-1253');
+    expect(decodeText(greek, 'text/html', undefined, 'ru').text).toContain('Καλώς ήρθατε');
+  });
+
+  it('keeps a Latin page whose lang names a Cyrillic language Latin (its accents would land inside Latin words)', () => {
+    const bytes = iconv.encode(short(' lang="ru"', 'Über uns, Größe'), 'windows-1252');
+    expect(decodeText(bytes, 'text/html')).toMatchObject({ charset: 'windows-1252' });
+  });
+
+  it('leaves a language without a table entry to the detector', () => {
+    const bytes = iconv.encode(short(' lang="en"', 'Контакты'), 'windows-1251');
+    expect(decodeText(bytes, 'text/html').charset).not.toBe('windows-1251');
+  });
+});

@@ -7,6 +7,7 @@ import type * as EncodingSniffer from 'encoding-sniffer/sniffer';
 import type Iconv from 'iconv-lite';
 
 import { isHtmlType, isXmlType } from './content-type.js';
+import { documentLanguage, languageScore, legacyCharsets } from './language-charsets.js';
 
 // Loaded by the first body that needs them: the prescan's sniffer (an HTML or XML body whose header declares no
 // charset; 25 modules), chardet (no declaration at all and not UTF-8) and iconv-lite (a label outside WHATWG's; 14
@@ -31,10 +32,16 @@ export interface DecodedText {
 /**
  * Decodes a textual body. The encoding is, in order: a byte-order mark, the `content-type` charset, for HTML and
  * XML a `<meta charset>` / `http-equiv` / XML declaration in the first 8 KiB (WHATWG prescan), then UTF-8 when the
- * bytes are valid UTF-8, then a statistical guess (chardet), then windows-1252. A declared Latin-1 over valid,
- * non-ASCII UTF-8 is taken as the mislabel it nearly always is.
+ * bytes are valid UTF-8, then the legacy charsets of the page's language (its `<html lang>`, else the
+ * `contentLanguage` header) when the text reads as that language, then a statistical guess (chardet), then
+ * windows-1252. A declared Latin-1 over valid, non-ASCII UTF-8 is taken as the mislabel it nearly always is.
  */
-export function decodeText(body: Uint8Array, type: string, declaredCharset?: string): DecodedText {
+export function decodeText(
+  body: Uint8Array,
+  type: string,
+  declaredCharset?: string,
+  contentLanguage?: string,
+): DecodedText {
   const bom = bomEncoding(body);
   if (bom) return tryDecode(body, bom)!;
   if (declaredCharset) {
@@ -48,7 +55,7 @@ export function decodeText(body: Uint8Array, type: string, declaredCharset?: str
       if (decoded) return decoded;
     }
   }
-  return decodeUndeclared(body);
+  return decodeUndeclared(body, isHtmlType(type) || isXmlType(type), contentLanguage);
 }
 
 /**
@@ -99,9 +106,25 @@ function prescan(body: Uint8Array): string | undefined {
   return undefined;
 }
 
-function decodeUndeclared(body: Uint8Array): DecodedText {
+function decodeUndeclared(body: Uint8Array, markup: boolean, contentLanguage: string | undefined): DecodedText {
   if (isUtf8(body)) return utf8(body);
-  const guess = chardet().detect(body.subarray(0, DETECT_BYTES));
+  const sample = body.subarray(0, DETECT_BYTES);
+  const guesses = chardet().analyse(sample);
+  const language = legacyCharsets((markup ? documentLanguage(body) : undefined) ?? contentLanguage);
+  if (language) {
+    // The language's charset whose text reads best as the language; on a tie, the detector's confidence (KOI8-R or
+    // windows-1251), else the table's order.
+    const confidence = new Map(guesses.map((g) => [decoderFor(g.name.toLowerCase())?.encoding, g.confidence]));
+    const ordered = [...language.charsets].sort((a, b) => (confidence.get(b) ?? 0) - (confidence.get(a) ?? 0));
+    let best: { decoded: DecodedText; score: number } | undefined;
+    for (const charset of ordered) {
+      const decoded = tryDecode(body, charset);
+      const score = decoded ? languageScore(decoded.text, language) : -1;
+      if (decoded && score >= 0 && score > (best?.score ?? -1)) best = { decoded, score };
+    }
+    if (best) return best.decoded;
+  }
+  const guess = guesses[0]?.name;
   return (guess && tryDecode(body, guess)) || tryDecode(body, 'windows-1252')!;
 }
 

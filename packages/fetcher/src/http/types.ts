@@ -46,7 +46,7 @@ export interface HttpRequest {
   onExchange?: ExchangeSink;
   /**
    * Leave a textual body as bytes: `text` is then absent and `undecodedText` says how to decode it
-   * (`decodeText(body, contentType, undecodedText.declaredCharset)`), for a caller that decodes it elsewhere, such
+   * (`decodeText(body, contentType, declaredCharset, contentLanguage)` of `undecodedText`), for a caller that decodes it elsewhere, such
    * as a worker thread. A page's text is a string as large as the page, which costs more to make and to copy than
    * its bytes.
    * @default false
@@ -67,6 +67,8 @@ export interface HttpRequest {
 export interface UndecodedText {
   /** The `charset` of the `content-type` header, if any. */
   declaredCharset?: string;
+  /** The `content-language` header, if any: the page's language, for a page that declares no charset. */
+  contentLanguage?: string;
 }
 
 /** What one request returned. A 404 or 500 is a result, not an error. */

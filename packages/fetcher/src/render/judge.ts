@@ -5,6 +5,7 @@
  */
 import { comparable, hydrationProse, probe, type ProseString } from './embedded-text.js';
 import { decodeText } from '../http/charset.js';
+import type { UndecodedText } from '../http/types.js';
 import { pageSignals, type PageSignals } from './page-signals.js';
 import { isRouteFragment } from '@crawlkit/options/route-fragment';
 
@@ -18,7 +19,7 @@ export interface JudgedPage {
   /** The decoded body; absent for binary content. */
   text?: string;
   /** A textual body not decoded yet (`deferDecoding`), in place of `text`: the judge decodes it. */
-  undecoded?: { body: Uint8Array; declaredCharset?: string };
+  undecoded?: { body: Uint8Array } & UndecodedText;
 }
 
 /** What the judge decided about one page. */
@@ -139,7 +140,9 @@ export function judgeRendering(page: JudgedPage, { countAll = true }: JudgeOptio
   if (page.status < 200 || page.status >= 300) return {};
   const type = page.contentType;
   const html =
-    page.text ?? (page.undecoded && decodeText(page.undecoded.body, type, page.undecoded.declaredCharset).text);
+    page.text ??
+    (page.undecoded &&
+      decodeText(page.undecoded.body, type, page.undecoded.declaredCharset, page.undecoded.contentLanguage).text);
   if (html === undefined) return {};
   if (!HTML_TYPES.has(type) && !(type === '' && /^\s*</.test(html))) return {};
   if (html.trim() === '') return { reason: 'js-required:empty-body', contentChars: 0 };

@@ -1,4 +1,4 @@
-import type { JudgedPage, JudgeOptions, PageRequest, RenderVerdict } from '@crawlkit/fetcher';
+import type { JudgedPage, JudgeOptions, PageRequest, RenderVerdict, UndecodedText } from '@crawlkit/fetcher';
 
 import { CrawlkitError } from '../../errors.js';
 import { recorder } from '../../record/job-recording.js';
@@ -52,6 +52,11 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
  * extracts it in the same call (the page's bytes cross and are decoded once, not once to judge and once more to
  * extract). The fetcher attaches the verdict to the page it judged, so the extraction is used for that page only.
  */
+/** How to decode the judged page's bytes: its `undecoded` but the bytes. */
+function undecodedText({ body: _body, ...text }: NonNullable<JudgedPage['undecoded']>): UndecodedText {
+  return text;
+}
+
 function extractingJudge(state: ScrapeState) {
   const settings = scrapeExtractionSettings(state);
   return async (page: JudgedPage, options: JudgeOptions = {}): Promise<ExtractingVerdict> => {
@@ -63,11 +68,7 @@ function extractingJudge(state: ScrapeState) {
         contentType: page.contentType,
         text: page.text,
         body: page.undecoded?.body,
-        undecodedText: page.undecoded
-          ? page.undecoded.declaredCharset !== undefined
-            ? { declaredCharset: page.undecoded.declaredCharset }
-            : {}
-          : undefined,
+        undecodedText: page.undecoded ? undecodedText(page.undecoded) : undefined,
       }),
       settings,
     };
