@@ -181,12 +181,14 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       subcommand('resume <id>', 'go on with an unfinished job in this process and follow it', 'pages'),
       `${jobsIn}: its workers run it, this command follows it`,
     )
-      .option('--all', 'print every page of the job, not only those completed after the resume')
+      .option('--all', 'print every page of the job, not only those completed after the resume (of an ended job too)')
       .addHelpText(
         'after',
         '\nStdout (text, --ndjson, --json data) has the pages completed after the resume: the interrupted run printed ' +
           'the\nothers, so output appended to its file has each page once. --all prints the whole job; --out always ' +
-          'ends\nwith the whole job (files and manifest.json).\n',
+          'ends\nwith the whole job (files and manifest.json). A job that has ended (completed, failed, cancelled) ' +
+          'has\nnothing to resume: --all prints its pages all the same, and without it the command exits 1 ' +
+          '(JOB_NOT_RESUMABLE).\n',
       ),
   ).action(run(async () => (await commands()).resumeCommand, { model: true, redis: true }));
   addRedisFlags(
