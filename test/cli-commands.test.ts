@@ -173,7 +173,7 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(actions.stderr).toContain(`Cannot read --actions ${missing}`);
     const crlf = await cli(['scrape', `${site.server.url}/`, '-H', 'X-Note: first\r\nX-Injected: 1']);
     expect(crlf.code).toBe(2);
-    expect(crlf.stderr).toMatch(/header.*\(SCRAPE_INVALID_REQUEST\)\n$/);
+    expect(crlf.stderr).toMatch(/--header: The header X-Note's value holds a line break .*\(BAD_REQUEST\)\n$/);
   });
 
   it('exits 1 when the page cannot be fetched', async () => {
