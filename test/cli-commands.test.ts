@@ -1,5 +1,5 @@
 /** The built `crawlkit` command against the fixture site: --help, scrape, crawl, batch and map, outputs and exit codes. */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Crawlkit, type Document, type ErrorResponse } from 'crawlkit';
@@ -173,7 +173,7 @@ describe('crawlkit scrape', { timeout: 120_000 }, () => {
     expect(actions.stderr).toContain(`Cannot read --actions ${missing}`);
     const crlf = await cli(['scrape', `${site.server.url}/`, '-H', 'X-Note: first\r\nX-Injected: 1']);
     expect(crlf.code).toBe(2);
-    expect(crlf.stderr).toMatch(/header.*\(SCRAPE_INVALID_REQUEST\)\n$/);
+    expect(crlf.stderr).toMatch(/--header: The header X-Note's value holds a line break .*\(BAD_REQUEST\)\n$/);
   });
 
   it('exits 1 when the page cannot be fetched', async () => {
@@ -380,5 +380,16 @@ describe('crawlkit map', { timeout: 120_000 }, () => {
     const response = JSON.parse(result.stdout) as { success: boolean; links: { url: string }[] };
     expect(response.success).toBe(true);
     expect(response.links[0]!.url).toBe(`${site.server.url}/docs/getting-started.html`);
+  });
+
+  it('leaves no store in the directory it runs in, as it stores nothing; scrape still makes one', async () => {
+    const cwd = join(site.dir, 'map-here');
+    mkdirSync(cwd);
+    const mapped = await runCli(['map', `${site.server.url}/`], { cwd });
+    expect(mapped.code).toBe(0);
+    expect(mapped.stdout).toContain(`${site.server.url}/articles/first-post.html`);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect((await runCli(['scrape', `${site.server.url}/`], { cwd })).code).toBe(0);
+    expect(readdirSync(join(cwd, '.crawlkit'))).toContain('crawlkit.db');
   });
 });

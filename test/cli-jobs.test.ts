@@ -14,6 +14,13 @@ import { CHAIN_LENGTH, useCliSite } from './helpers/cli-site.ts';
 const site = useCliSite();
 const { cli } = site;
 
+const urlsOf = (ndjson: string): (string | undefined)[] =>
+  ndjson
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as Document).metadata?.sourceURL)
+    .toSorted();
+
 /** Starts a slow crawl, waits for its first page on stdout, then sends Ctrl-C (SIGINT). */
 const interruptedCrawl = (out: string) => interruptCrawl(site, ['--ndjson', '--out', out]);
 
@@ -44,6 +51,19 @@ describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
     const final = await cli(['status', id, '--json']);
     expect(JSON.parse(final.stdout)).toMatchObject({ success: true, status: 'completed', total: CHAIN_LENGTH });
 
+    // A finished job has nothing to resume: --all prints its pages (its --help example), without it the refusal
+    // names --all.
+    const all = await cli(['resume', id, '--all', '--json']);
+    expect(all.code).toBe(0);
+    const job = JSON.parse(all.stdout) as { status: string; data: Document[] };
+    expect(job.status).toBe('completed');
+    expect(job.data).toHaveLength(CHAIN_LENGTH);
+    const refused = await cli(['resume', id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `The job is completed; only running jobs resume. To print its pages: crawlkit resume ${id} --all --store`,
+    );
+
     const cancelDone = await cli(['cancel', id]);
     expect(cancelDone.code).toBe(1);
     expect(cancelDone.stderr).toContain('JOB_ALREADY_COMPLETED');
@@ -59,6 +79,10 @@ describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
     const resumed = await cli(['resume', id]);
     expect(resumed.code).toBe(1);
     expect(resumed.stderr).toContain('JOB_NOT_RESUMABLE');
+    // --all prints what the cancelled job kept, and exits 1 as the job did not complete
+    const all = await cli(['resume', id, '--all', '--ndjson']);
+    expect(all.code).toBe(1);
+    expect(urlsOf(all.stdout)).toEqual(urlsOf(result.stdout));
   });
 
   it('exits 2 for a malformed id and 1 for an unknown one', async () => {

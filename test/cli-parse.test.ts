@@ -1,5 +1,5 @@
 /** `crawlkit parse FILE`, the built command: documents by path, OCR modes, outputs and exit codes. */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -51,6 +51,16 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     const out = await run(['parse', 'report.docx', '--out', 'out']);
     expect(out.code).toBe(0);
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['manifest.json', 'report-docx.json', 'report-docx.md']);
+  });
+
+  it('leaves no store behind, as it stores nothing, unless --store names one', async () => {
+    const cwd = join(dir, 'parse-here');
+    mkdirSync(cwd);
+    const parsed = await runCli(['parse', join(dir, 'sales.csv')], { cwd });
+    expect(parsed).toMatchObject({ code: 0, stdout: '| Region | Sales |\n| --- | --- |\n| North | 120 |\n' });
+    expect(readdirSync(cwd)).toEqual([]);
+    expect((await runCli(['parse', join(dir, 'sales.csv'), '--store', 'named'], { cwd })).code).toBe(0);
+    expect(readdirSync(cwd)).toEqual(['named']);
   });
 
   it('reads the scanned page by OCR unless --pdf-mode fast', async () => {

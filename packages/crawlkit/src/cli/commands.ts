@@ -231,12 +231,25 @@ export async function cancelCommand(ctx: CommandContext, id: string): Promise<nu
  * `crawlkit resume <id>`: goes on with an unfinished job in this process and follows it like `crawl`. Stdout (text,
  * `--ndjson`, `--json`'s data) has the pages completed after the resume, so that output appended to the interrupted
  * run's has each page once; `--all` prints the job's earlier pages too. `--out` always ends with the whole job.
+ * A job that has ended (completed, failed, cancelled) has no pages to come: `--all` prints its pages, as it would
+ * have after a resume (exit 1 for a failed or cancelled job); without it, the refusal names `--all`.
  */
 export async function resumeCommand(ctx: CommandContext, id: string, command: Command): Promise<number> {
   const all = command.opts<Flags>().all === true;
   const found = await findJob(ctx, id);
   if ('success' in found) return ctx.fail(found);
   const resumed = await ctx.engine.resumeJob(id);
+  if (!resumed.success && resumed.code === 'JOB_NOT_RESUMABLE') {
+    const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
+    if (!all) {
+      return ctx.fail({
+        ...resumed,
+        error: `${resumed.error} To print its pages: crawlkit resume ${id} --all${ctx.whereFlags()}${out}`,
+      });
+    }
+    ctx.note(`${found.kind} ${id} has ended: nothing to resume; --all prints its pages`);
+    return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id });
+  }
   if (!resumed.success) return ctx.fail(resumed);
   const { completed, total } = found.status;
   const earlier = all || completed === 0 ? '' : ` (stdout has the pages to come; --all prints the ${completed} before)`;

@@ -81,6 +81,16 @@ export class CommandContext {
     this.#overrides = { ...this.#overrides, ...overrides };
   }
 
+  /**
+   * For a command that keeps nothing (parse, map): its engine runs on a memory store, so that the command leaves no
+   * `./.crawlkit` behind, unless a store is named (`--store`, `CRAWLKIT_STORE`).
+   */
+  storeNothing(): void {
+    if (this.options.store === undefined && process.env.CRAWLKIT_STORE === undefined) {
+      this.configure({ store: 'memory' });
+    }
+  }
+
   /** The engine, created on first use with the global options (after `load()`). */
   get engine(): Crawlkit {
     if (!this.#engine) {

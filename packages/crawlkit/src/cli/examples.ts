@@ -27,7 +27,7 @@ export const EXAMPLES: Record<string, string[]> = {
   resume: [
     'crawlkit resume 01935c6e-… --out docs/',
     "crawlkit resume 01935c6e-… --ndjson >> pages.ndjson   # the pages to come, after the interrupted run's",
-    'crawlkit resume 01935c6e-… --all --json > job.json     # every page of the job',
+    'crawlkit resume 01935c6e-… --all --json > job.json     # every page of the job, running or ended',
   ],
   cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
   schedules: [

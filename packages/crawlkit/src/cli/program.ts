@@ -77,17 +77,19 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
 
   /**
    * The command that `load` resolves to as an action; `model`: the command runs pages, with the model of `--model` or
-   * the environment; `redis`: the command reads the jobs of `--redis` when given. The command's module and its context
-   * are loaded here, when the command runs, and the engine by the command once it has read its input
+   * the environment; `redis`: the command reads the jobs of `--redis` when given; `stores: false`: the command keeps
+   * nothing, so it makes no store unless one is named (`CommandContext.storeNothing`). The command's module and its
+   * context are loaded here, when the command runs, and the engine by the command once it has read its input
    * (`CommandContext.load`): a start (`--help`, `--version`, a usage mistake) loads only commander and the flags.
    */
   const run =
-    (load: () => Promise<CommandFn>, { model = false, redis = false } = {}) =>
+    (load: () => Promise<CommandFn>, { model = false, redis = false, stores = true } = {}) =>
     async (...args: unknown[]): Promise<void> => {
       const command = args.at(-1) as Command;
       const [{ CommandContext }, fn] = await Promise.all([import('./context.js'), load()]);
       const ctx = new CommandContext(io, command.opts<GlobalOptions>(), signal);
       ctx.command = command;
+      if (!stores) ctx.storeNothing();
       try {
         if (ctx.options.out !== undefined && !pageCommands.has(command)) {
           setExit(ctx.fail({ success: false, code: 'CLI_USAGE', error: outRefused(command.name()) }));
@@ -160,9 +162,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)',
       'pages',
     ),
-  ).action(run(async () => (await import('./parse.js')).parseCommand));
+  ).action(run(async () => (await import('./parse.js')).parseCommand, { stores: false }));
   addBodyFlags(subcommand('map [url]', 'list the URLs of a site without scraping them'), 'map').action(
-    run(async () => (await commands()).mapCommand),
+    run(async () => (await commands()).mapCommand, { stores: false }),
   );
   const jobsIn = 'the Redis of a distributed deployment holding the job (instead of --store)';
   addRedisFlags(
@@ -181,12 +183,14 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
       subcommand('resume <id>', 'go on with an unfinished job in this process and follow it', 'pages'),
       `${jobsIn}: its workers run it, this command follows it`,
     )
-      .option('--all', 'print every page of the job, not only those completed after the resume')
+      .option('--all', 'print every page of the job, not only those completed after the resume (of an ended job too)')
       .addHelpText(
         'after',
         '\nStdout (text, --ndjson, --json data) has the pages completed after the resume: the interrupted run printed ' +
           'the\nothers, so output appended to its file has each page once. --all prints the whole job; --out always ' +
-          'ends\nwith the whole job (files and manifest.json).\n',
+          'ends\nwith the whole job (files and manifest.json). A job that has ended (completed, failed, cancelled) ' +
+          'has\nnothing to resume: --all prints its pages all the same, and without it the command exits 1 ' +
+          '(JOB_NOT_RESUMABLE).\n',
       ),
   ).action(run(async () => (await commands()).resumeCommand, { model: true, redis: true }));
   addRedisFlags(

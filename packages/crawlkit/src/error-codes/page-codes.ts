@@ -64,8 +64,8 @@ export const PAGE_CODES = {
   ),
   SCRAPE_INVALID_REQUEST: info(
     400,
-    'The request cannot be sent as given (a header value with a line break, …).',
-    'Fix the `headers` named in the message.',
+    'The fetcher cannot send the request as given (an unknown country or engine, a timeout out of range, or what the HTTP client refuses). Headers HTTP cannot carry are refused before, as `BAD_REQUEST`.',
+    'Fix the option the message names.',
   ),
   SCRAPE_RESPONSE_TOO_LARGE: info(
     500,

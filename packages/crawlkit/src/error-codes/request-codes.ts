@@ -125,8 +125,8 @@ export const REQUEST_CODES = {
   JOB_CANCELLED: info(409, '`appendToId` named a batch that was cancelled.', 'Start a new batch with the URLs.'),
   JOB_NOT_RESUMABLE: info(
     409,
-    '`resumeJob` named a job that is not running (completed, failed or cancelled).',
-    'Nothing to resume; start a new job.',
+    '`resumeJob` (or `crawlkit resume` without `--all`) named a job that is not running (completed, failed or cancelled).',
+    'Nothing to resume; start a new job. `crawlkit resume <id> --all` prints its pages.',
   ),
   JOB_STORE_BUDGET_EXCEEDED: info(
     500,

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 
 import { cronProblem } from '../schedules/schedule-clock.js';
+import { headersSchema } from '../v2/headers.js';
 import { CHECK_COMPLETED } from './monitor-events.js';
 import { SCHEDULE_TEXT_FORMS, cronOfText } from './schedule-text.js';
 
@@ -133,7 +134,7 @@ export type MonitorWebhookEvent = (typeof CHANGE_KINDS)[number] | typeof CHECK_C
 
 const webhookSchema = z.strictObject({
   url: z.string(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: headersSchema('webhook header').optional(),
   metadata: z.record(z.string(), z.string()).optional(),
   events: z
     .array(z.string())

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 
+import { headersSchema } from '../v2/headers.js';
 import { crawlRequestSchema, type CrawlRequestInput } from '../v2/jobs.js';
 import { urlSchema } from '../v2/scrape-options.js';
 import { cronProblem, intervalProblem, parseDuration, type ScheduleClock } from './schedule-clock.js';
@@ -19,7 +20,7 @@ const scheduleWebhookSchema = z.preprocess(
   (v) => (typeof v === 'string' ? { url: v } : v),
   z.strictObject({
     url: urlSchema,
-    headers: z.record(z.string(), z.string()).default({}),
+    headers: headersSchema('webhook header').default({}),
     metadata: z.record(z.string(), z.string()).default({}),
     /** The changes that are sent, one POST each. @default ['new', 'changed', 'removed'] */
     events: z.array(z.enum(SCHEDULE_CHANGE_EVENTS)).min(1).default(['new', 'changed', 'removed']),

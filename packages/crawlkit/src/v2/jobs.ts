@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { headersSchema } from './headers.js';
 import {
   integrationSchema,
   refineRecord,
@@ -37,8 +38,7 @@ const webhookUrlSchema = z.string().transform((value, ctx) => {
 
 const webhookObjectSchema = z.strictObject({
   url: webhookUrlSchema,
-  headers: z
-    .record(z.string(), z.string())
+  headers: headersSchema('webhook header')
     .default({})
     .refine((h) => !Object.keys(h).some((k) => k.toLowerCase() === 'x-firecrawl-signature'), {
       message: 'The following headers are not allowed: x-firecrawl-signature',
@@ -208,7 +208,7 @@ export const mapRequestSchema = z.strictObject({
   limit: z.number().int().min(1).max(100_000).default(5_000),
   timeout: z.number().int().positive().optional(),
   location: scrapeOptionsShape.location,
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: scrapeOptionsShape.headers,
   // Accepted for compatibility with crawl options (reference §15); mostly unused by map.
   includePaths: z.array(z.string()).optional(),
   excludePaths: z.array(z.string()).optional(),

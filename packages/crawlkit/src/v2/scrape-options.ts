@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CLEAN_CONTENT_SELECTORS } from '../formats/clean-content.js';
 import { isSchemalessDictionary } from '../formats/json.js';
 import { findFormat, formatSchema, type FormatInput } from './formats.js';
+import { headersSchema } from './headers.js';
 import { checkV2Url } from './url.js';
 
 /** Cache age accepted by default: two days (reference §3.1). */
@@ -148,7 +149,7 @@ export const scrapeOptionsShape = {
   onlyMainContent: z.boolean().default(true),
   includeTags: tagsSchema.optional(),
   excludeTags: tagsSchema.optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: headersSchema('header').optional(),
   waitFor: z.number().int().min(0).max(60_000).default(0),
   mobile: z.boolean().default(false),
   skipTlsVerification: z.boolean().optional(),
