@@ -51,7 +51,8 @@ const FILE_TYPES: Record<string, string> = {
 /** Longest slug, in UTF-8 bytes: room left for a suffix and a `-2` under the 255 bytes of a file name. */
 const SLUG_BYTES = 120;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made when a slug is cut: building ICU's grapheme breaker costs ~20 ms, which every page command paid at start.
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * `/docs/getting-started.html?x=1` → `docs-getting-started-x-1`; `/` → `index`. The path is read as it is written
@@ -76,6 +77,8 @@ export function pathSlug(url: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '');
+  if (Buffer.byteLength(words) <= SLUG_BYTES) return words || 'index';
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let slug = '';
   let bytes = 0;
   for (const { segment } of graphemes.segment(words)) {

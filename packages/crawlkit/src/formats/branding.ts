@@ -6,7 +6,7 @@ import { lazyModule } from '@crawlkit/options/lazy-module';
 import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
-import { addModelUsage, type ExtractedState, type FetchedState } from '../scrape/scrape-state.js';
+import { addModelUsage, mayAskModel, type ExtractedState, type FetchedState } from '../scrape/scrape-state.js';
 import { defineFormat } from './format-module.js';
 
 /** The extractor's branding reader, loaded on the main thread by the first `branding` format (a browser scrape). */
@@ -110,8 +110,7 @@ async function brandingOf(state: ExtractedState, capture: BrandingCapture): Prom
     return undefined;
   }
   const profile = (await extractor()).buildBranding(capture.snapshot);
-  // Zero data retention keeps the page from the model, as without one: no `personality`.
-  if (!ctx.llm.configured || state.context.zeroDataRetention) return profile;
+  if (!mayAskModel(state)) return profile;
   try {
     // The markdown is only computed when a markdown-based format is asked for; the collector's text always is.
     const pageText = (state.extraction.markdown || capture.snapshot.text || '').slice(0, 6_000);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { addModelUsage, pushWarnings } from '../scrape/scrape-state.js';
+import { addModelUsage, mayAskModel, pushWarnings } from '../scrape/scrape-state.js';
 import { defineFormat } from './format-module.js';
 
 const NO_MODEL_SUMMARY =
@@ -28,7 +28,7 @@ export const summaryFormat = defineFormat({
       return;
     }
     const extractive = () => ctx.extraction.run({ kind: 'summary', markdown }, { signal });
-    if (state.context.zeroDataRetention || !ctx.llm.configured) {
+    if (!mayAskModel(state)) {
       document.summary = await extractive();
       warnings.push(state.context.zeroDataRetention ? ZDR_SUMMARY : NO_MODEL_SUMMARY);
       return;

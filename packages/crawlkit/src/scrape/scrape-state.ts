@@ -121,6 +121,14 @@ export type FetchedState = ScrapeState & { page: FetchedPage };
 /** The state once the page is extracted and its document started: what formats produce their fields from. */
 export type ExtractedState = FetchedState & { extraction: Extraction; input: ExtractionInput; document: Document };
 
+/**
+ * Whether the page may go to the configured language model: there is one, and the request keeps no zero data retention
+ * (the model's provider may keep what it is sent). A format that can do without the model does so otherwise.
+ */
+export function mayAskModel(state: ScrapeState): boolean {
+  return state.ctx.llm.configured && !state.context.zeroDataRetention;
+}
+
 /** Adds a model call's tokens to the page's `metadata.llmUsage`. */
 export function addModelUsage(state: ScrapeState, usage: LlmUsage): void {
   state.llmUsage = addUsage(state.llmUsage ?? emptyUsage(), usage);
