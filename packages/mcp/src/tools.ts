@@ -135,13 +135,21 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       // Each page settled is told to a client that asked for progress: a host that resets its request timeout on
       // progress waits for a long crawl instead of cancelling it.
       const token = _meta?.progressToken;
-      const onProgress = ({ id, completed, total }: { id: string; completed: number; total: number }) => {
-        if (id !== started.id || token === undefined) return;
+      let told = -1;
+      const tell = (completed: number, total: number) => {
+        // Progress only goes up (MCP): a count told already is not told again.
+        if (token === undefined || completed <= told) return;
+        told = completed;
         const params = { progressToken: token, progress: completed, total, message: `${completed} of ${total} pages` };
         sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
       };
+      const onProgress = ({ id, completed, total }: { id: string; completed: number; total: number }) => {
+        if (id === started.id) tell(completed, total);
+      };
       ck.on('progress', onProgress);
       const status = await ck.waitForJob(started.id, call(signal)).finally(() => ck.off('progress', onProgress));
+      // The last page's counts may be read after the job is seen ended: the final ones are told from its status.
+      if (status.success) tell(status.completed, status.total);
       // The agent cancelled the call before it learnt the crawl's id: nobody could read or stop the crawl after.
       if (signal.aborted) await ck.cancelCrawl(started.id, session);
       return result(status.success ? { id: started.id, ...status } : status);
