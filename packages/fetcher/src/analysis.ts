@@ -8,4 +8,4 @@ export type { DecodedText } from './http/charset.js';
 export type { UndecodedText } from './http/types.js';
 export { embeddedContent, judgeRendering, pageSignals } from './render/index.js';
 export type { EmbeddedSource, JudgedPage, RenderVerdict } from './render/index.js';
-export { checkUrlAgainstPolicy, type UrlPolicy } from './policy/url-policy.js';
+export { checkUrlAgainstPolicy, isAllowedByPolicy, type UrlPolicy } from './policy/url-policy.js';

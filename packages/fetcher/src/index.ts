@@ -19,6 +19,7 @@ export {
   STRICT_URL_POLICY,
   checkUrlAgainstPolicy,
   guardLookup,
+  isAllowedByPolicy,
   isBlockedAddress,
   redactUrl,
   tightenUrlPolicy,

@@ -2,7 +2,7 @@
  * Which URLs `map` lists and follows, by the rules of its request: plain functions of plain data, so that the links
  * of a page are read and sorted in an extraction worker (a page of thousands of links costs as much as a parse).
  */
-import { checkUrlAgainstPolicy, type UrlPolicy } from '@crawlkit/fetcher/analysis';
+import type { UrlPolicy } from '@crawlkit/fetcher/analysis';
 import { normalizeUrl } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
 
@@ -63,16 +63,6 @@ export function siteFilter(scope: MapScope): (url: string) => boolean {
     }
     return true;
   };
-}
-
-/** Whether the URL policy lets map list `url` (map lists URLs without fetching them). */
-export function allowedByPolicy(url: string, policy: UrlPolicy): boolean {
-  try {
-    checkUrlAgainstPolicy(url, policy);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** One entry per page: `www.`, scheme, trailing-slash and index variants share a key. */

@@ -1,8 +1,9 @@
+import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
 import { discoverSitemapUrls, loadRobots, normalizeUrl } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
 import { CRAWLER_USER_AGENT, frontierFetch } from '../jobs/crawl-planner.js';
-import { allowedByPolicy, cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
+import { cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
@@ -84,7 +85,7 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   const links = new Map<string, MapLink>();
   const add = (raw: string, extra?: Omit<MapLink, 'url'>) => {
     const url = cleanUrl(raw, scope);
-    if (!url || !inSite(url) || !allowedByPolicy(url, scope.policy)) return;
+    if (!url || !inSite(url) || !isAllowedByPolicy(url, scope.policy)) return;
     const key = pageKey(url, scope);
     const existing = links.get(key);
     if (existing) Object.assign(existing, extra);

@@ -1,7 +1,8 @@
 /** A page's links as `map` takes them, read in an extraction worker (a page of thousands of links costs a parse). */
+import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
 import { extractPage } from '@crawlkit/extractor';
 
-import { allowedByPolicy, cleanUrl, pageKey, siteFilter, type MapScope, type PageLinks } from './map-links.js';
+import { cleanUrl, pageKey, siteFilter, type MapScope, type PageLinks } from './map-links.js';
 
 /** Reads a page's title, description and links, and sorts its links by `scope`. */
 export function pageLinks(page: { url: string; text: string }, scope: MapScope): PageLinks {
@@ -17,7 +18,7 @@ export function pageLinks(page: { url: string; text: string }, scope: MapScope):
     const url = cleanUrl(link, scope);
     if (!url || !inSite(url)) continue;
     follow.add(link);
-    if (!allowedByPolicy(url, scope.policy)) continue;
+    if (!isAllowedByPolicy(url, scope.policy)) continue;
     const key = pageKey(url, scope);
     if (!listed.has(key)) listed.set(key, url);
   }

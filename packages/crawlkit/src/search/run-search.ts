@@ -5,7 +5,7 @@
  */
 import { hostMatches, parseSearchQuery, searchHost, type SearchTerms } from '@crawlkit/store';
 
-import { allowedByPolicy } from '../api/map-links.js';
+import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
 import { charged } from '../credits/charge.js';
 import { pageCreditEstimate } from '../credits/estimate.js';
 import type { Runtime } from '../runtime.js';
@@ -165,7 +165,7 @@ async function fromIndex(
       terms,
       limit: request.limit,
       highlights: request.highlights,
-      allowed: (url) => allowedByPolicy(url, rt.ctx.fetcher.urlPolicy),
+      allowed: (url) => isAllowedByPolicy(url, rt.ctx.fetcher.urlPolicy),
       ...(request.includeDomains ? { includeHosts: request.includeDomains } : {}),
       ...(request.excludeDomains ? { excludeHosts: request.excludeDomains } : {}),
       ...range,

@@ -2,6 +2,7 @@
 export {
   STRICT_URL_POLICY,
   checkUrlAgainstPolicy,
+  isAllowedByPolicy,
   isBlockedAddress,
   redactUrl,
   tightenUrlPolicy,

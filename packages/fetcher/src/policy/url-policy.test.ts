@@ -4,6 +4,7 @@ import { isFetchError, type FetchError } from '../errors.js';
 import {
   STRICT_URL_POLICY,
   checkUrlAgainstPolicy,
+  isAllowedByPolicy,
   isBlockedAddress,
   matchesHostPattern,
   redactUrl,
@@ -232,15 +233,19 @@ describe('redactUrl', () => {
   });
 });
 
+describe('isAllowedByPolicy', () => {
+  it('answers what checkUrlAgainstPolicy would, without throwing', () => {
+    expect(isAllowedByPolicy('https://example.com/a', STRICT_URL_POLICY)).toBe(true);
+    expect(isAllowedByPolicy('http://127.0.0.1/', STRICT_URL_POLICY)).toBe(false);
+    expect(isAllowedByPolicy('http://0x7f.1/', STRICT_URL_POLICY)).toBe(false);
+    expect(isAllowedByPolicy('ftp://example.com/', {})).toBe(false);
+    expect(isAllowedByPolicy('not a url', {})).toBe(false);
+    expect(isAllowedByPolicy(new URL('http://127.0.0.1/'), {})).toBe(true);
+  });
+});
+
 describe('tightenUrlPolicy', () => {
-  const allows = (url: string, policy: ReturnType<typeof tightenUrlPolicy>) => {
-    try {
-      checkUrlAgainstPolicy(url, policy);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const allows = isAllowedByPolicy;
 
   it('allows only what both policies allow', () => {
     const job = {

@@ -175,6 +175,19 @@ export function checkUrlAgainstPolicy(url: string | URL, policy: UrlPolicy): URL
   return parsed;
 }
 
+/**
+ * Whether `policy` lets `url` through, by the same check as {@link checkUrlAgainstPolicy} (no DNS query): for the
+ * places that list URLs without fetching them (map, page links, the local search, the page cache).
+ */
+export function isAllowedByPolicy(url: string | URL, policy: UrlPolicy): boolean {
+  try {
+    checkUrlAgainstPolicy(url, policy);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function urlRule(url: URL, policy: UrlPolicy): string | undefined {
   const host = normalizeHost(url.hostname);
   if (policy.blockedHosts?.length && matchesHostPattern(host, policy.blockedHosts)) return 'blockedHosts';
