@@ -31,14 +31,23 @@ async function siteUrls(ctx: EngineContext, url: string, includeSubdomains: bool
   }
 }
 
-/** Generates crawler options for a prompt: maps the site, then asks the model (reference §13.5). */
+/**
+ * Generates crawler options for a prompt: maps the site, then asks the model (reference §13.5). Under zero data
+ * retention the model gets the prompt and the start URL only: the site's URLs are the site's data.
+ */
 export async function generateCrawlerOptions(
   ctx: EngineContext,
-  input: { url: string; prompt: string; includeSubdomains: boolean; signal?: AbortSignal },
+  input: {
+    url: string;
+    prompt: string;
+    includeSubdomains: boolean;
+    zeroDataRetention?: boolean | undefined;
+    signal?: AbortSignal;
+  },
 ): Promise<{ ok: true; options: GeneratedCrawlerOptions } | { ok: false; error: ErrorResponse }> {
   const refused = ctx.llm.requireModel('crawl prompt');
   if (refused) return { ok: false, error: refused };
-  const urls = await siteUrls(ctx, input.url, input.includeSubdomains);
+  const urls = input.zeroDataRetention ? [] : await siteUrls(ctx, input.url, input.includeSubdomains);
   try {
     const generated = await ctx.llm.crawlOptions({
       url: input.url,
@@ -78,6 +87,7 @@ export async function applyCrawlPrompt(
     url: request.url,
     prompt: request.prompt,
     includeSubdomains: false,
+    zeroDataRetention: request.zeroDataRetention,
   });
   if (!generated.ok) return generated.error;
   const parsed = parseBody(crawlRequestSchema, mergeCrawlerOptions(generated.options, body as Record<string, unknown>));

@@ -344,6 +344,21 @@ describe('crawl prompt', () => {
     expect(finished.data.length).toBe(2);
   });
 
+  it('under zero data retention, asks the model with the prompt alone: no URL of the site goes to it', async () => {
+    const ck = engine();
+    const response = await ck.crawl({
+      url: `${site.url}/llm/site/blog`,
+      prompt: 'Crawl the blog, 2 pages at most',
+      zeroDataRetention: true,
+    });
+    const started = response as CrawlResponse;
+    expect(started.promptGeneratedOptions).toEqual({ includePaths: ['/blog(/|$)'], limit: 2 });
+    const sent = JSON.stringify(llm.requests[0]!.body.messages);
+    expect(sent).toContain('Crawl the blog, 2 pages at most');
+    expect(sent).not.toContain('/llm/site/blog/3');
+    await ck.waitForJob(started.id);
+  });
+
   it('crawls only the section the prompt names, starting from the home page', async () => {
     const ck = engine();
     const response = await ck.crawl({ url: `${site.url}/llm/site`, prompt: 'Only the blog posts, 10 pages' });
