@@ -218,4 +218,30 @@ describe('proxies and the settings file', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('unknown option `apiKey`');
   });
+
+  it('builds job URLs behind a reverse proxy: --public-url, CRAWLKIT_TRUST_PROXY, and names a bad public URL', async () => {
+    const started = (base: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/v2/batch/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ urls: [`${site.url}/`] }),
+      }).then(async (response) => (await response.json()) as { id: string; url: string });
+    const prefixed = await serve(['--api-key', KEY, '--public-url', 'https://api.example.test/crawlkit']);
+    try {
+      const job = await started(prefixed.url);
+      expect(job.url).toBe(`https://api.example.test/crawlkit/v2/batch/scrape/${job.id}`);
+    } finally {
+      await prefixed.stop();
+    }
+    const trusting = await serve(['--api-key', KEY], { CRAWLKIT_TRUST_PROXY: 'loopback' });
+    try {
+      const job = await started(trusting.url, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'front.test' });
+      expect(job.url).toBe(`https://front.test/v2/batch/scrape/${job.id}`);
+    } finally {
+      await trusting.stop();
+    }
+    const bad = await startCli(['serve', '--port', '0', '--public-url', 'api.example.test'], { cwd: dir }).result;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--public-url');
+  });
 });

@@ -9,6 +9,7 @@ import { ApiKeys } from './auth.js';
 import { describeBodyError, registerBodyParsing } from './body.js';
 import { registerCors } from './cors.js';
 import { answerClientError, frameworkErrorAnswer, MAX_PARAM_LENGTH } from './framework-errors.js';
+import { addressing } from './public-url.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { send, v2Error } from './respond.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
@@ -51,8 +52,11 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   const tenants = new WeakMap<FastifyRequest, string>();
   const inFlight = new Set<AbortController>();
   const closing = new AbortController();
+  const address = addressing(options.publicUrl);
   const app = Fastify({
     bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    ...(address.rewriteUrl ? { rewriteUrl: address.rewriteUrl } : {}),
     logger: false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -109,7 +113,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     const tenant = tenants.get(request);
     return {
       signal: controller.signal,
-      baseUrl: `${request.protocol}://${request.host}`,
+      baseUrl: address.base(request),
       ...(tenant !== undefined ? { tenant } : {}),
       // The engine reserves each call's credits under the limit before its work starts (Admission).
       ...(options.creditLimit !== undefined ? { creditLimit: options.creditLimit } : {}),

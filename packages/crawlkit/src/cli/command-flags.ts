@@ -53,6 +53,14 @@ export function addServeFlags(command: Command): Command {
     addListenFlags(command, { port: SERVE_PORT }),
     "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
   )
+    .option(
+      '--public-url <url>',
+      'address clients reach the server at behind a proxy (https://api.example/crawlkit): job URLs are built on it; env CRAWLKIT_PUBLIC_URL',
+    )
+    .option(
+      '--trust-proxy <addresses>',
+      'believe X-Forwarded-Proto/-Host from these proxies: loopback, CIDRs (comma-separated) or all; env CRAWLKIT_TRUST_PROXY',
+    )
     .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
     .option(

@@ -23,6 +23,8 @@ const OPTION_FLAGS: Record<string, string> = {
   bodyLimit: '--body-limit',
   bodyTimeoutMs: '--body-timeout',
   parseFileLimit: '--parse-file-limit',
+  publicUrl: '--public-url',
+  trustProxy: '--trust-proxy',
   jobResultTtlMs: '--job-ttl',
 };
 

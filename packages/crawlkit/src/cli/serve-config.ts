@@ -46,6 +46,10 @@ export const serveFileSchema = z.strictObject({
   /** How long a job's results stay after it ends (`--job-ttl`), then deleted. @default 86400000 (24 h) */
   jobResultTtlMs: z.number().int().positive().optional(),
   cors: corsSchema.optional(),
+  /** The address clients reach the server at behind a reverse proxy (`--public-url`): the base of job URLs. */
+  publicUrl: z.string().min(1).optional(),
+  /** Whose `X-Forwarded-Proto`/`-Host` to believe (`--trust-proxy`): `true`, or addresses and CIDR ranges. */
+  trustProxy: z.union([z.boolean(), z.array(z.string().min(1))]).optional(),
   /** `strict`, or a `UrlPolicy` object; the default is strict on any interface but loopback. */
   urlPolicy: z.union([z.literal('strict'), z.record(z.string(), z.unknown())]).optional(),
   webhookSecret: z.string().min(1).optional(),
@@ -94,6 +98,8 @@ export interface ServeConfigFlags {
   webhookSecret?: string;
   proxy?: string[];
   cors?: string;
+  publicUrl?: string;
+  trustProxy?: string;
 }
 
 /**
@@ -174,4 +180,33 @@ export function resolveCors(flags: ServeConfigFlags, env: NodeJS.ProcessEnv, fil
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean);
+}
+
+/**
+ * Where serve is reached behind a reverse proxy: `--public-url`, else `CRAWLKIT_PUBLIC_URL`, else the file's
+ * `publicUrl`; `--trust-proxy` (`all`, `off`, or comma-separated addresses and ranges), else `CRAWLKIT_TRUST_PROXY`,
+ * else the file's `trustProxy`. The server checks the values.
+ */
+export function resolveProxyAddressing(
+  flags: ServeConfigFlags,
+  env: NodeJS.ProcessEnv,
+  file: ServeFile,
+): { publicUrl?: string; trustProxy?: boolean | string[] } {
+  const publicUrl = flags.publicUrl ?? (env.CRAWLKIT_PUBLIC_URL || undefined) ?? file.publicUrl;
+  const raw = flags.trustProxy ?? (env.CRAWLKIT_TRUST_PROXY || undefined);
+  let trustProxy = file.trustProxy;
+  if (raw !== undefined) {
+    const word = raw.trim().toLowerCase();
+    if (word === 'all' || word === 'true') trustProxy = true;
+    else if (word === 'off' || word === 'false') trustProxy = false;
+    else
+      trustProxy = raw
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+  }
+  return {
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
+  };
 }

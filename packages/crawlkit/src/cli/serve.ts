@@ -13,6 +13,7 @@ import {
   resolveCors,
   resolveLlmSettings,
   resolveProxies,
+  resolveProxyAddressing,
   type ServeConfigFlags,
   type ServeFile,
 } from './serve-config.js';
@@ -24,7 +25,13 @@ import { describeRedis, useRedis } from './redis-settings.js';
 /** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
 export interface ServerModule {
   startServer(
-    options: ListenOptions & { bodyTimeoutMs?: number; parseFileLimit?: number; logger?: Logger },
+    options: ListenOptions & {
+      bodyTimeoutMs?: number;
+      parseFileLimit?: number;
+      publicUrl?: string;
+      trustProxy?: boolean | string[];
+      logger?: Logger;
+    },
   ): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
@@ -113,6 +120,7 @@ export async function serveCommand(
   const bodyTimeoutMs = integerFlag('--body-timeout', flags.bodyTimeout) ?? file.bodyTimeoutMs;
   const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit) ?? file.parseFileLimit;
   const cors = resolveCors(flags, process.env, file);
+  const addressing = resolveProxyAddressing(flags, process.env, file);
   const keys = apiKeys(flags, file);
   const server = serverModule ?? (await loadCommandPackage<ServerModule>('@crawlkit/server', 'serve'));
   const redis = await useRedis(ctx, flags, file);
@@ -144,6 +152,7 @@ export async function serveCommand(
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
       ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
       ...(cors !== undefined ? { cors } : {}),
+      ...addressing,
     });
   } catch (error) {
     throw startFailure(error, `Cannot serve on ${host}:${port}`);
