@@ -9,6 +9,7 @@ import { ApiKeys } from './auth.js';
 import { describeBodyError, registerBodyParsing } from './body.js';
 import { registerCors } from './cors.js';
 import { answerClientError, frameworkErrorAnswer, MAX_PARAM_LENGTH } from './framework-errors.js';
+import { HEALTH_PATHS, registerHealthRoutes } from './health-routes.js';
 import { addressing } from './public-url.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { send, v2Error } from './respond.js';
@@ -77,7 +78,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
 
   app.addHook('onRequest', async (request, reply) => {
     // A WebSocket is accepted first, then refused with close code 3000 as upstream does (reference §13.10).
-    if (request.ws) return;
+    if (request.ws || HEALTH_PATHS.has(request.routeOptions.url ?? '')) return;
     const auth = keys.checkAuthorization(request.headers.authorization);
     if (!auth.ok) {
       // Answered and closed at once: its body is never read, so a client trickling one holds no socket.
@@ -132,6 +133,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   registerRoutes(app, routes);
   registerV1Routes(app, routes);
   registerTeamRoutes(app, crawlkit, admission);
+  registerHealthRoutes(app, crawlkit);
   return { app, inFlight, closing };
 }
 
