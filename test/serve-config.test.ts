@@ -244,4 +244,34 @@ describe('proxies and the settings file', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--public-url');
   });
+
+  it("listens where a container says: CRAWLKIT_PORT/PORT and CRAWLKIT_HOST/HOST (Firecrawl self-host's)", async () => {
+    const free = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const store = mkdtempSync(join(dir, 'store-'));
+    const env = { PORT: String(free), HOST: '0.0.0.0', CRAWLKIT_API_KEY: KEY };
+    const child = startCli(['serve', '--store', store, '--engine', 'http'], { cwd: dir, env });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+    await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
+    try {
+      expect(stdout.trim()).toBe(`http://0.0.0.0:${free}`);
+      expect((await api(`http://127.0.0.1:${free}`, '/ready')).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await child.result;
+    }
+    // Beyond loopback without a key, refused as with --host; a bad port is named by its variable.
+    const keyless = await startCli(['serve', '--store', store, '--port', '0'], { cwd: dir, env: { HOST: '0.0.0.0' } })
+      .result;
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain('refusing to listen on 0.0.0.0 without an API key');
+    const bad = await startCli(['serve', '--store', store], { cwd: dir, env: { CRAWLKIT_PORT: 'eighty' } }).result;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Expected CRAWLKIT_PORT to be a whole number, got "eighty"');
+  });
 });

@@ -50,7 +50,7 @@ export function addSearchFlags(command: Command): Command {
 /** Adds the `serve` options to its command. */
 export function addServeFlags(command: Command): Command {
   return addRedisFlags(
-    addListenFlags(command, { port: SERVE_PORT }),
+    addListenFlags(command, { port: SERVE_PORT, addressFromEnv: true }),
     "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
   )
     .option(

@@ -34,6 +34,8 @@ export interface ListenFlagsUsage {
   port: number;
   /** Said before the help of the flags that apply to HTTP only (`mcp`: 'with --http'). */
   httpOnly?: string;
+  /** Whether `CRAWLKIT_PORT`/`PORT` and `CRAWLKIT_HOST`/`HOST` are read (`serve`). @default false */
+  addressFromEnv?: boolean;
 }
 
 /** Adds the shared flags to `command` (see `ListenFlags`). */
@@ -41,8 +43,18 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
   const http = (help: string) => (usage.httpOnly ? `${usage.httpOnly}: ${help}` : help);
   const repeat = (value: string, previous: string[] = []) => [...previous, value];
   command
-    .option('--port <port>', http(`TCP port; 0 picks a free one (default ${usage.port})`))
-    .option('--host <host>', http('interface to listen on (default 127.0.0.1; any other needs an API key)'))
+    .option(
+      '--port <port>',
+      http(
+        `TCP port; 0 picks a free one (default ${usage.port})${usage.addressFromEnv ? '; env CRAWLKIT_PORT or PORT' : ''}`,
+      ),
+    )
+    .option(
+      '--host <host>',
+      http(
+        `interface to listen on (default 127.0.0.1; any other needs an API key)${usage.addressFromEnv ? '; env CRAWLKIT_HOST or HOST' : ''}`,
+      ),
+    )
     .option(
       '--api-key <key>',
       http('accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated)'),

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { searchProviderSchema } from '../search/options.js';
 import { CONFIG_FILE } from './config-file.js';
 import { CliError } from './errors.js';
+import { integerFlag } from './integer-flag.js';
 
 const corsSchema = z.union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(z.string().url()).min(1)]);
 
@@ -209,4 +210,24 @@ export function resolveProxyAddressing(
     ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   };
+}
+
+/**
+ * Where `serve` listens: `--port` and `--host`, else `CRAWLKIT_PORT` and `CRAWLKIT_HOST`, else Firecrawl self-host's
+ * `PORT` and `HOST` (what its compose file and container platforms set), else the file's `port` and `host`.
+ */
+export function resolveListenAddress(
+  flags: { port?: string; host?: string },
+  env: NodeJS.ProcessEnv,
+  file: ServeFile,
+): { port?: number; host?: string } {
+  const named = (...names: string[]) => names.find((name) => env[name]?.trim());
+  const portVariable = named('CRAWLKIT_PORT', 'PORT');
+  const port =
+    integerFlag('--port', flags.port, 0) ??
+    (portVariable ? integerFlag(portVariable, env[portVariable]!.trim(), 0) : undefined) ??
+    file.port;
+  const hostVariable = named('CRAWLKIT_HOST', 'HOST');
+  const host = flags.host ?? (hostVariable ? env[hostVariable]!.trim() : undefined) ?? file.host;
+  return { ...(port !== undefined ? { port } : {}), ...(host !== undefined ? { host } : {}) };
 }

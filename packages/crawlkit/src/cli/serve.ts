@@ -13,6 +13,7 @@ import {
   resolveCors,
   resolveLlmSettings,
   resolveProxies,
+  resolveListenAddress,
   resolveProxyAddressing,
   type ServeConfigFlags,
   type ServeFile,
@@ -114,8 +115,9 @@ export async function serveCommand(
 ): Promise<number> {
   const flags = command.opts<ServeFlags>();
   const file = readServeFile(flags, process.env, process.cwd());
-  const port = integerFlag('--port', flags.port, 0) ?? file.port ?? SERVE_PORT;
-  const host = flags.host ?? file.host ?? '127.0.0.1';
+  const address = resolveListenAddress(flags, process.env, file);
+  const port = address.port ?? SERVE_PORT;
+  const host = address.host ?? '127.0.0.1';
   const limits = listenLimits(flags, file);
   const bodyTimeoutMs = integerFlag('--body-timeout', flags.bodyTimeout) ?? file.bodyTimeoutMs;
   const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit) ?? file.parseFileLimit;
