@@ -19,13 +19,11 @@ export function registerHealthRoutes(app: FastifyInstance, crawlkit: Crawlkit): 
     if (answer.success || answer.code === 'JOB_NOT_FOUND') {
       return reply.code(200).send({ success: true, status: 'ready' });
     }
-    return reply
-      .code(503)
-      .send({
-        success: false,
-        status: 'unavailable',
-        code: answer.code,
-        error: `Not ready: ${answer.error}`,
-      });
+    return reply.code(503).send({
+      success: false,
+      status: 'unavailable',
+      code: answer.code,
+      error: `Not ready: ${answer.error}`,
+    });
   });
 }

@@ -4,6 +4,7 @@ import { toErrorResponse, type CallOptions } from 'crawlkit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
+import { registerAccessLog } from './access-log.js';
 import { Admission } from './admission.js';
 import { ApiKeys } from './auth.js';
 import { describeBodyError, registerBodyParsing } from './body.js';
@@ -72,6 +73,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     if (closing.signal.aborted) reply.header('connection', 'close');
   });
 
+  registerAccessLog(app, logger, (request) => tenants.get(request));
   registerBodyParsing(app, options.bodyTimeoutMs);
   // CORS before auth: browsers send preflights without a key.
   registerCors(app, options.cors);
