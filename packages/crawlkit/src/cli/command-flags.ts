@@ -62,6 +62,10 @@ export function addServeFlags(command: Command): Command {
       'believe X-Forwarded-Proto/-Host from these proxies: loopback, CIDRs (comma-separated) or all; env CRAWLKIT_TRUST_PROXY',
     )
     .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
+    .option(
+      '--close-timeout <ms>',
+      'on SIGTERM, how long requests in progress may finish before they are aborted (default 30000; below your stop grace period)',
+    )
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
     .option(
       '--job-ttl <ms>',

@@ -28,6 +28,7 @@ export interface ServerModule {
   startServer(
     options: ListenOptions & {
       bodyTimeoutMs?: number;
+      closeTimeoutMs?: number;
       parseFileLimit?: number;
       publicUrl?: string;
       trustProxy?: boolean | string[];
@@ -39,6 +40,7 @@ export interface ServerModule {
 
 export interface ServeFlags extends ListenFlags, RedisFlags {
   bodyTimeout?: string;
+  closeTimeout?: string;
   parseFileLimit?: string;
   jobTtl?: string;
 }
@@ -121,6 +123,7 @@ export async function serveCommand(
   const limits = listenLimits(flags, file);
   const bodyTimeoutMs = integerFlag('--body-timeout', flags.bodyTimeout) ?? file.bodyTimeoutMs;
   const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit) ?? file.parseFileLimit;
+  const closeTimeoutMs = integerFlag('--close-timeout', flags.closeTimeout, 0) ?? file.closeTimeoutMs;
   const cors = resolveCors(flags, process.env, file);
   const addressing = resolveProxyAddressing(flags, process.env, file);
   const keys = apiKeys(flags, file);
@@ -153,6 +156,7 @@ export async function serveCommand(
       ...limits,
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
       ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
+      ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}),
       ...(cors !== undefined ? { cors } : {}),
       ...addressing,
     });
