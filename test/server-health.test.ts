@@ -35,7 +35,10 @@ describe('health and readiness', () => {
   it('/ready answers 503 with what is wrong once the engine does not answer (closed); /health still 200', async () => {
     await stack.ck.close();
     const ready = await call(stack.server.url, 'GET', '/ready');
-    expect(ready).toMatchObject({ status: 503, body: { success: false, status: 'unavailable', code: 'ENGINE_CLOSED' } });
+    expect(ready).toMatchObject({
+      status: 503,
+      body: { success: false, status: 'unavailable', code: 'ENGINE_CLOSED' },
+    });
     expect(ready.body.error).toMatch(/^Not ready: /);
     expect((await call(stack.server.url, 'GET', '/health')).status).toBe(200);
   });
