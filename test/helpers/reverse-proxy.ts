@@ -4,13 +4,11 @@
  * by default, and may add `X-Forwarded-*` headers. Plain HTTP, WebSocket upgrades not forwarded.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
-export interface ReverseProxy {
-  /** `http://127.0.0.1:<port>`; the API is at `url + prefix`. */
-  url: string;
-  close(): Promise<void>;
-}
+import { listenOnLoopback, type LoopbackServer } from '../../fixtures/loopback-listen.ts';
+
+/** `url` is `http://127.0.0.1:<port>`; the API is at `url + prefix`. */
+export type ReverseProxy = LoopbackServer;
 
 export interface ReverseProxyOptions {
   /** The server behind, `http://127.0.0.1:<port>` (read at each request: it may start after the proxy). */
@@ -46,14 +44,5 @@ export async function startReverseProxy(options: ReverseProxyOptions): Promise<R
     upstream.on('error', () => res.writeHead(502).end('bad gateway'));
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
