@@ -274,4 +274,25 @@ describe('proxies and the settings file', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Expected CRAWLKIT_PORT to be a whole number, got "eighty"');
   });
+
+  it('warns at start when it has no Chromium to launch, and not with --engine http', async () => {
+    const started = async (args: string[]) => {
+      const child = startCli(['serve', '--port', '0', '--store', mkdtempSync(join(dir, 'store-')), ...args], {
+        cwd: dir,
+        env: { CRAWLKIT_CHROMIUM: join(dir, 'no-chromium') },
+      });
+      let stdout = '';
+      child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+      await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
+      child.kill('SIGTERM');
+      return child.result;
+    };
+    const auto = await started([]);
+    expect(auto.code).toBe(0);
+    expect(auto.stderr).toContain(`crawlkit: warning: Chromium not found at ${join(dir, 'no-chromium')}`);
+    expect(auto.stderr).toContain('pages that need JavaScript are read over HTTP only');
+    const http = await started(['--engine', 'http', '--quiet']);
+    expect(http.code).toBe(0);
+    expect(http.stderr).not.toContain('Chromium');
+  });
 });

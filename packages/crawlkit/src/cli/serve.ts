@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
+import { missingBrowserWarning } from './browser-note.js';
 import { SERVE_PORT } from './command-flags.js';
 import { CliError, EXIT, exitCodeFor, startFailure } from './errors.js';
 import { integerFlag } from './integer-flag.js';
@@ -172,6 +173,10 @@ export async function serveCommand(
     `crawlkit serves the v2 API on ${running.url} (${jobs}; ${[keyNote, ...notes].join('; ')}). ` +
       'Ctrl-C or SIGTERM stops it; running jobs stay resumable.',
   );
+
+  const browser = redis ? undefined : missingBrowserWarning(ctx.options.engine, options.browser?.executablePath);
+  // Even with --quiet, as the engine's warnings.
+  if (browser) ctx.io.stderr.write(`crawlkit: warning: ${browser}\n`);
 
   await untilStopped(ctx);
   ctx.note('stopping: finishing the requests in progress (Ctrl-C again to quit at once)');
