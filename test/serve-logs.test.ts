@@ -64,12 +64,12 @@ describe('serve logs', () => {
       // The debug lines were written: the scrapes are in them, without their secrets.
       expect(stderr).toContain(`crawlkit:timing ${site.url}/articles/first-post.html success`);
       for (const secret of SECRETS) expect(stderr).not.toContain(secret);
-      // One access line per request: method, path, status, time and the key's tenant (a hash, never the key).
+      // One access line per request: method, path, status, time, client and the key's tenant (a hash, never the key).
       const access = stderr.split('\n').filter((line) => line.includes('crawlkit:server:info POST'));
       expect(access).toHaveLength(3);
-      expect(access[0]).toMatch(/crawlkit:server:info POST \/v2\/scrape 200 \d+ ms key-[0-9a-f]{16}$/);
-      expect(access[1]).toMatch(/ POST \/v2\/scrape 500 \d+ ms key-[0-9a-f]{16}$/);
-      expect(access[2]).toMatch(/ POST \/v2\/scrape 401 \d+ ms$/);
+      expect(access[0]).toMatch(/crawlkit:server:info POST \/v2\/scrape 200 \d+ ms 127\.0\.0\.1 key-[0-9a-f]{16}$/);
+      expect(access[1]).toMatch(/ POST \/v2\/scrape 500 \d+ ms 127\.0\.0\.1 key-[0-9a-f]{16}$/);
+      expect(access[2]).toMatch(/ POST \/v2\/scrape 401 \d+ ms 127\.0\.0\.1$/);
       // A probe that succeeds is a debug line, not an access line.
       expect(stderr).not.toMatch(/crawlkit:server:info GET \/health/);
     },

@@ -97,7 +97,9 @@ describe('trustProxy', () => {
   const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.example.test' };
 
   it("builds the job URLs on a trusted proxy's X-Forwarded-Proto and X-Forwarded-Host", async () => {
-    const server = await startServer({ crawlkit: stack.ck, port: 0, apiKeys: [KEY], trustProxy: ['loopback'] });
+    const lines: string[] = [];
+    const logger = { debug: () => {}, info: (line: string) => void lines.push(line), warn: () => {}, error: () => {} };
+    const server = await startServer({ crawlkit: stack.ck, port: 0, apiKeys: [KEY], trustProxy: ['loopback'], logger });
     closers.push(server);
     const front = await startReverseProxy({
       target: () => server.url,
@@ -106,6 +108,10 @@ describe('trustProxy', () => {
     });
     closers.push(front);
     expect((await firstPage(front.url)).next).toBe(`https://api.example.test/v2/batch/scrape/${batch}?skip=1&limit=1`);
+    // The access line names the client the proxy forwarded for, not the proxy.
+    await firstPage(front.url, { 'x-forwarded-for': '203.0.113.7' });
+    await until(() => lines.some((line) => line.includes('203.0.113.7')));
+    expect(lines.at(-1)).toMatch(/^GET \/v2\/batch\/scrape\/\S+ 200 \d+ ms 203\.0\.113\.7 key-[0-9a-f]{16}$/);
   });
 
   it('ignores X-Forwarded-* unless trusted: a client cannot choose the address it is answered', async () => {

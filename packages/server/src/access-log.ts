@@ -7,8 +7,9 @@ import { HEALTH_PATHS } from './health-routes.js';
 const MAX_PATH = 200;
 
 /**
- * One `info` line per answered request, when it is answered: `POST /v2/crawl 200 12 ms key-1a2b…` (method, path
- * without its query, status, time, and the tenant: a hash of the API key, never the key). Probes that succeed are
+ * One `info` line per answered request, when it is answered: `POST /v2/crawl 200 12 ms 10.0.0.7 key-1a2b…` (method,
+ * path without its query, status, time, the client's address (its `X-Forwarded-For` one under `trustProxy`), and the
+ * tenant: a hash of the API key, never the key). Probes that succeed are
  * `debug` lines, so a balancer polling every second does not fill the log. Nothing of the body or the headers is
  * written: they carry page headers, cookies and keys.
  */
@@ -21,7 +22,8 @@ export function registerAccessLog(
     const raw = request.url.split('?', 1)[0] ?? '';
     const path = raw.length > MAX_PATH ? `${raw.slice(0, MAX_PATH)}…` : raw;
     const tenant = tenantOf(request);
-    const line = `${request.method} ${path} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms${tenant ? ` ${tenant}` : ''}`;
+    const took = Math.round(reply.elapsedTime);
+    const line = `${request.method} ${path} ${reply.statusCode} ${took} ms ${request.ip}${tenant ? ` ${tenant}` : ''}`;
     const probe = HEALTH_PATHS.has(request.routeOptions.url ?? '') && reply.statusCode < 400;
     if (probe) logger.debug(line);
     else logger.info(line);
