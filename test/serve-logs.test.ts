@@ -32,12 +32,13 @@ afterAll(async () => {
 
 describe('serve logs', () => {
   it(
-    'say who called what, with no API key, header value or URL credentials, with DEBUG=crawlkit:*',
+    'say who called what, with no API key, header value or URL credentials, with DEBUG=crawlkit:* and crawlkit:explain',
     { timeout: 60_000 },
     async () => {
       const child = startCli(['serve', '--port', '0', '--store', './store', '--engine', 'http', '--api-key', KEY], {
         cwd: dir,
-        env: { DEBUG: 'crawlkit:*' },
+        // crawlkit:explain only when named: it explains every page.
+        env: { DEBUG: 'crawlkit:*,crawlkit:explain' },
       });
       let stdout = '';
       child.stdout!.on('data', (chunk: string) => (stdout += chunk));
@@ -63,6 +64,7 @@ describe('serve logs', () => {
       expect(code).toBe(0);
       // The debug lines were written: the scrapes are in them, without their secrets.
       expect(stderr).toContain(`crawlkit:timing ${site.url}/articles/first-post.html success`);
+      expect(stderr).toContain(`crawlkit:explain ${site.url}/articles/first-post.html`);
       for (const secret of SECRETS) expect(stderr).not.toContain(secret);
       // One access line per request: method, path, status, time, client and the key's tenant (a hash, never the key).
       const access = stderr.split('\n').filter((line) => line.includes('crawlkit:server:info POST'));
