@@ -295,4 +295,29 @@ describe('proxies and the settings file', () => {
     expect(http.code).toBe(0);
     expect(http.stderr).not.toContain('Chromium');
   });
+
+  it('reads its keys from CRAWLKIT_API_KEY_FILE (a Docker or Kubernetes secret), and names a file it cannot use', async () => {
+    const secret = join(dir, 'api-keys');
+    writeFileSync(secret, `fc-file-one\nfc-file-two, fc-file-three\n\n`);
+    const server = await serve([], { CRAWLKIT_API_KEY_FILE: secret });
+    try {
+      for (const key of ['fc-file-one', 'fc-file-two', 'fc-file-three']) {
+        const answer = await fetch(`${server.url}/v2/team/queue-status`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(answer.status).toBe(200);
+      }
+      expect((await fetch(`${server.url}/v2/team/queue-status`)).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+    writeFileSync(secret, '\n');
+    const empty = await startCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: secret } }).result;
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(`CRAWLKIT_API_KEY_FILE (${secret}) holds no key`);
+    const missing = join(dir, 'no-such-keys');
+    const gone = await startCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: missing } }).result;
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain(`Cannot read the keys of CRAWLKIT_API_KEY_FILE (${missing}): ENOENT`);
+  });
 });
