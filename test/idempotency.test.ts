@@ -10,6 +10,8 @@ import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { call } from './helpers/raw-http.ts';
+import { startServeStack } from './helpers/serve.ts';
 
 let site: FixtureServer;
 let dir: string;
@@ -59,6 +61,36 @@ describe('idempotency keys', () => {
       expect(answers.filter((a) => !a.success && a.code === 'IDEMPOTENCY_KEY_REUSED')).toHaveLength(4);
     } finally {
       await ck.close();
+    }
+  });
+
+  it("are each API key's own on a server: another tenant's use neither refuses nor reveals a key", async () => {
+    const stack = await startServeStack({ server: { apiKeys: ['fc-tenant-a', 'fc-tenant-b'] } });
+    try {
+      const start = (key: string, path: string, body: object) =>
+        call(stack.server.url, 'POST', path, {
+          headers: { authorization: `Bearer ${key}`, 'x-idempotency-key': 'nightly' },
+          body,
+        });
+      const crawl = { url: stack.page('/listing.html'), limit: 1 };
+      const a = await start('fc-tenant-a', '/v2/crawl', crawl);
+      expect(a.status).toBe(200);
+      // Key B's first use of `nightly` starts its own job, a crawl as a batch.
+      const b = await start('fc-tenant-b', '/v2/crawl', crawl);
+      expect(b.status).toBe(200);
+      expect(b.body.id).not.toBe(a.body.id);
+      // Each key's second use is refused, and B cannot read A's job by the id it would have had.
+      for (const key of ['fc-tenant-a', 'fc-tenant-b']) {
+        expect((await start(key, '/v2/batch/scrape', { urls: [stack.page('/')] })).body).toMatchObject({
+          code: 'IDEMPOTENCY_KEY_REUSED',
+        });
+      }
+      const read = await call(stack.server.url, 'GET', `/v2/crawl/${a.body.id as string}`, {
+        headers: { authorization: 'Bearer fc-tenant-b' },
+      });
+      expect(read.status).toBe(404);
+    } finally {
+      await stack.close();
     }
   });
 });

@@ -94,6 +94,41 @@ describe('crawlkit serve', () => {
     },
   );
 
+  it('--close-timeout bounds the drain on SIGTERM: a request still running is answered, then the process exits', async () => {
+    // A page that never answers: the scrape runs until the drain aborts it.
+    let asked = false;
+    const stuck = await startFixtureServer({ routes: { '/stuck': () => void (asked = true) } });
+    const child = startCli(
+      ['serve', '--port', '0', '--store', './store', '--engine', 'http', '--close-timeout', '300'],
+      {
+        cwd: dir,
+        env: { CRAWLKIT_API_KEY: KEY },
+      },
+    );
+    let url = '';
+    child.stdout!.on('data', (chunk: string) => (url += chunk));
+    try {
+      await until(() => url.includes('\n'), 30_000);
+      const answer = fetch(`${url.trim()}/v2/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${stuck.url}/stuck`, timeout: 60_000 }),
+      });
+      await until(() => asked, 30_000);
+      const stopping = Date.now();
+      child.kill('SIGTERM');
+      const answered = await answer;
+      expect(answered.status).toBeGreaterThanOrEqual(400);
+      expect(((await answered.json()) as { success: boolean }).success).toBe(false);
+      expect((await child.result).code).toBe(0);
+      // Well within Docker's 10 s grace period, where the default (30 s) would have been killed.
+      expect(Date.now() - stopping).toBeLessThan(8_000);
+    } finally {
+      child.kill('SIGKILL');
+      await stuck.close();
+    }
+  });
+
   it('refuses to listen beyond loopback without a key (exit 2)', async () => {
     const result = await runCli(['serve', '--host', '0.0.0.0', '--store', './store'], { cwd: dir });
     expect(result.code).toBe(2);

@@ -218,4 +218,106 @@ describe('proxies and the settings file', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('unknown option `apiKey`');
   });
+
+  it('builds job URLs behind a reverse proxy: --public-url, CRAWLKIT_TRUST_PROXY, and names a bad public URL', async () => {
+    const started = (base: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/v2/batch/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ urls: [`${site.url}/`] }),
+      }).then(async (response) => (await response.json()) as { id: string; url: string });
+    const prefixed = await serve(['--api-key', KEY, '--public-url', 'https://api.example.test/crawlkit']);
+    try {
+      const job = await started(prefixed.url);
+      expect(job.url).toBe(`https://api.example.test/crawlkit/v2/batch/scrape/${job.id}`);
+    } finally {
+      await prefixed.stop();
+    }
+    const trusting = await serve(['--api-key', KEY], { CRAWLKIT_TRUST_PROXY: 'loopback' });
+    try {
+      const job = await started(trusting.url, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'front.test' });
+      expect(job.url).toBe(`https://front.test/v2/batch/scrape/${job.id}`);
+    } finally {
+      await trusting.stop();
+    }
+    const bad = await startCli(['serve', '--port', '0', '--public-url', 'api.example.test'], { cwd: dir }).result;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--public-url');
+  });
+
+  it("listens where a container says: CRAWLKIT_PORT/PORT and CRAWLKIT_HOST/HOST (Firecrawl self-host's)", async () => {
+    const free = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const store = mkdtempSync(join(dir, 'store-'));
+    const env = { PORT: String(free), HOST: '0.0.0.0', CRAWLKIT_API_KEY: KEY };
+    const child = startCli(['serve', '--store', store, '--engine', 'http'], { cwd: dir, env });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+    await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
+    try {
+      expect(stdout.trim()).toBe(`http://0.0.0.0:${free}`);
+      expect((await api(`http://127.0.0.1:${free}`, '/ready')).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await child.result;
+    }
+    // Beyond loopback without a key, refused as with --host; a bad port is named by its variable.
+    const keyless = await startCli(['serve', '--store', store, '--port', '0'], { cwd: dir, env: { HOST: '0.0.0.0' } })
+      .result;
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toContain('refusing to listen on 0.0.0.0 without an API key');
+    const bad = await startCli(['serve', '--store', store], { cwd: dir, env: { CRAWLKIT_PORT: 'eighty' } }).result;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Expected CRAWLKIT_PORT to be a whole number, got "eighty"');
+  });
+
+  it('warns at start when it has no Chromium to launch, and not with --engine http', async () => {
+    const started = async (args: string[]) => {
+      const child = startCli(['serve', '--port', '0', '--store', mkdtempSync(join(dir, 'store-')), ...args], {
+        cwd: dir,
+        env: { CRAWLKIT_CHROMIUM: join(dir, 'no-chromium') },
+      });
+      let stdout = '';
+      child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+      await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
+      child.kill('SIGTERM');
+      return child.result;
+    };
+    const auto = await started([]);
+    expect(auto.code).toBe(0);
+    expect(auto.stderr).toContain(`crawlkit: warning: Chromium not found at ${join(dir, 'no-chromium')}`);
+    expect(auto.stderr).toContain('pages that need JavaScript are read over HTTP only');
+    const http = await started(['--engine', 'http', '--quiet']);
+    expect(http.code).toBe(0);
+    expect(http.stderr).not.toContain('Chromium');
+  });
+
+  it('reads its keys from CRAWLKIT_API_KEY_FILE (a Docker or Kubernetes secret), and names a file it cannot use', async () => {
+    const secret = join(dir, 'api-keys');
+    writeFileSync(secret, `fc-file-one\nfc-file-two, fc-file-three\n\n`);
+    const server = await serve([], { CRAWLKIT_API_KEY_FILE: secret });
+    try {
+      for (const key of ['fc-file-one', 'fc-file-two', 'fc-file-three']) {
+        const answer = await fetch(`${server.url}/v2/team/queue-status`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(answer.status).toBe(200);
+      }
+      expect((await fetch(`${server.url}/v2/team/queue-status`)).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+    writeFileSync(secret, '\n');
+    const empty = await startCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: secret } }).result;
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(`CRAWLKIT_API_KEY_FILE (${secret}) holds no key`);
+    const missing = join(dir, 'no-such-keys');
+    const gone = await startCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: missing } }).result;
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain(`Cannot read the keys of CRAWLKIT_API_KEY_FILE (${missing}): ENOENT`);
+  });
 });

@@ -8,9 +8,9 @@
  *   node bench/lib/generated-site.ts --pages 5000 --links 10                  // serves it, prints `{"url": ...}`
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
+import { listenOnLoopback } from '../../fixtures/loopback-listen.ts';
 import type { Routes } from '../../fixtures/server.ts';
 
 export interface GeneratedSiteOptions {
@@ -159,16 +159,7 @@ export async function serveGeneratedSite(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(handler(options));
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 // `node bench/lib/generated-site.ts --pages N --links L` serves the site and prints its URL as JSON.

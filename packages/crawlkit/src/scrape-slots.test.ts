@@ -34,6 +34,32 @@ describe('ScrapeSlots', () => {
     expect([slots.pending, slots.size]).toEqual([0, 0]);
   });
 
+  it("starts a caller's scrape before the background (job) pages that came first, each line in its order", async () => {
+    const slots = new ScrapeSlots(1);
+    const log: string[] = [];
+    const [running, job1, job2, call1, call2] = ['running', 'job1', 'job2', 'call1', 'call2'].map((n) => gate(log, n));
+    const results = [
+      slots.add(running!.task, { background: true }),
+      slots.add(job1!.task, { background: true }),
+      slots.add(job2!.task, { background: true }),
+      slots.add(call1!.task),
+      slots.add(call2!.task),
+    ];
+    expect([slots.pending, slots.size]).toEqual([1, 4]);
+    // A waiting job page that aborts leaves its line.
+    const aborted = new AbortController();
+    const leaving = slots.add(() => Promise.resolve('never'), { background: true, signal: aborted.signal });
+    aborted.abort(new Error('gone'));
+    await expect(leaving).rejects.toThrow('gone');
+    for (const g of [running, call1, call2, job1, job2]) {
+      g!.finish();
+      await Promise.resolve();
+    }
+    expect(await Promise.all(results)).toEqual(['running', 'job1', 'job2', 'call1', 'call2']);
+    expect(log).toEqual(['running', 'call1', 'call2', 'job1', 'job2']);
+    await slots.onIdle();
+  });
+
   it('frees the slot of a task that throws, and rejects with its error', async () => {
     const slots = new ScrapeSlots(1);
     const failing = slots.add(() => {

@@ -9,7 +9,9 @@ interface Waiting {
 
 /**
  * The engine's scrape slots (`concurrency`): at most that many scrapes run at once, the others wait in the order they
- * came. A scrape whose signal aborts while it waits leaves the line and rejects with the signal's reason; one that
+ * came, a caller's before a job's: a scrape, search or parse whose caller waits for the answer takes the next free
+ * slot ahead of the pages of crawls and batches (`background`), so that running jobs, however many, hold a call back
+ * by one page's time at most, as upstream queues single scrapes ahead of crawl pages. A scrape whose signal aborts while it waits leaves the line and rejects with the signal's reason; one that
  * aborts while it runs rejects at once and frees its slot (what it still does is no longer waited for). A scrape that
  * waited runs in the async context of its `add`.
  *
@@ -19,8 +21,10 @@ interface Waiting {
 export class ScrapeSlots {
   readonly #concurrency: number;
   #pending = 0;
-  /** In arrival order; a waiting scrape that aborts is deleted from it. */
+  /** Callers' scrapes, in arrival order; a waiting scrape that aborts is deleted from it. */
   readonly #waiting = new Set<Waiting>();
+  /** Jobs' pages (`background`), in arrival order, started when no caller waits. */
+  readonly #background = new Set<Waiting>();
   #idle: (() => void)[] = [];
 
   constructor(concurrency: number) {
@@ -35,14 +39,18 @@ export class ScrapeSlots {
 
   /** Scrapes waiting for a slot. */
   get size(): number {
-    return this.#waiting.size;
+    return this.#waiting.size + this.#background.size;
   }
 
-  /** Runs `task` in a slot: at once when one is free and nobody waits, else after those that came first. */
-  add<T>(task: () => Promise<T>, options: { signal?: AbortSignal } = {}): Promise<T> {
+  /**
+   * Runs `task` in a slot: at once when one is free and nobody of its lane (or, for `background`, nobody at all) waits,
+   * else after those that came first. `background`: a job's page, which waits behind every caller's scrape.
+   */
+  add<T>(task: () => Promise<T>, options: { signal?: AbortSignal; background?: boolean } = {}): Promise<T> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    if (this.#pending < this.#concurrency && this.#waiting.size === 0) return this.#run(task, signal);
+    const line = options.background ? this.#background : this.#waiting;
+    if (this.#pending < this.#concurrency && this.size === 0) return this.#run(task, signal);
     return new Promise<T>((resolve, reject) => {
       const waiting: Waiting = {
         start: AsyncResource.bind(() => {
@@ -57,20 +65,20 @@ export class ScrapeSlots {
       };
       if (signal) {
         const onAbort = () => {
-          this.#waiting.delete(waiting);
+          line.delete(waiting);
           reject(signal.reason as Error);
           this.#settled();
         };
         signal.addEventListener('abort', onAbort, { once: true });
         waiting.stop = () => signal.removeEventListener('abort', onAbort);
       }
-      this.#waiting.add(waiting);
+      line.add(waiting);
     });
   }
 
   /** Resolves once no scrape runs or waits. */
   onIdle(): Promise<void> {
-    if (this.#pending === 0 && this.#waiting.size === 0) return Promise.resolve();
+    if (this.#pending === 0 && this.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
@@ -97,9 +105,10 @@ export class ScrapeSlots {
   /** Starts the next waiting scrape, if a slot is free. */
   #next(): void {
     if (this.#pending < this.#concurrency) {
-      const [first] = this.#waiting;
+      const line = this.#waiting.size > 0 ? this.#waiting : this.#background;
+      const [first] = line;
       if (first) {
-        this.#waiting.delete(first);
+        line.delete(first);
         first.start();
         return;
       }
@@ -108,7 +117,7 @@ export class ScrapeSlots {
   }
 
   #settled(): void {
-    if (this.#pending > 0 || this.#waiting.size > 0 || this.#idle.length === 0) return;
+    if (this.#pending > 0 || this.size > 0 || this.#idle.length === 0) return;
     const idle = this.#idle;
     this.#idle = [];
     for (const resolve of idle) resolve();

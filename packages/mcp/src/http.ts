@@ -12,7 +12,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 
 import { createMcpServer } from './mcp-server.js';
 
-export type McpHttpOptions = Omit<ServerOptions, 'closeTimeoutMs' | 'logger' | 'parseFileLimit' | 'bodyTimeoutMs'>;
+/** The server's options that apply to the MCP endpoint (it answers no job URLs: no `publicUrl` or `trustProxy`). */
+export type McpHttpOptions = Omit<
+  ServerOptions,
+  'closeTimeoutMs' | 'logger' | 'parseFileLimit' | 'bodyTimeoutMs' | 'publicUrl' | 'trustProxy'
+>;
 
 export interface McpHttpServer {
   /** `http://host:port/mcp` */

@@ -33,6 +33,21 @@ export interface ServerOptions extends ListenerOptions {
    */
   closeTimeoutMs?: number;
   /**
+   * The address clients reach the server at, when it is not the one their requests carry in `Host`: behind a reverse
+   * proxy that rewrites `Host` or serves under a path, e.g. `https://api.example.com/crawlkit`. The job URLs the
+   * server answers (a crawl's `url`, a status page's `next`, which the SDKs follow) are built on it, and its path is
+   * accepted before every route too, for a proxy that forwards `/crawlkit/v2/...` as it is.
+   * @default undefined (`<protocol>://<Host>` of each request, as upstream; see `trustProxy`)
+   */
+  publicUrl?: string;
+  /**
+   * Whose `X-Forwarded-Proto` and `X-Forwarded-Host` the job URLs believe: `true` (every peer, when only the proxy can
+   * reach the server), or the proxies' addresses and ranges (`['loopback']`, `['10.0.0.0/8']`; also `linklocal`,
+   * `uniquelocal`). Unset, the headers are ignored: a client cannot choose the address it is answered.
+   * @default false
+   */
+  trustProxy?: boolean | readonly string[];
+  /**
    * Where the server's diagnostics go (listening, WebSocket sessions, internal errors).
    * @default a `debug` logger, silent unless `DEBUG=crawlkit:server*`
    */
@@ -54,6 +69,8 @@ export interface ResolvedServerOptions {
   queueLimit: number;
   creditLimit: number | undefined;
   closeTimeoutMs: number;
+  publicUrl: string | undefined;
+  trustProxy: boolean | string[];
   logger: Logger;
 }
 
@@ -101,6 +118,26 @@ const serverOptionsSchema = z.strictObject({
   queueLimit: int(1).default(1024),
   creditLimit: int(0).optional(),
   closeTimeoutMs: int(0).default(30_000),
+  publicUrl: z
+    .string()
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return /^https?:$/.test(url.protocol) && !url.search && !url.hash && !url.username && !url.password;
+        } catch {
+          return false;
+        }
+      },
+      { error: 'Expected the http(s) URL clients reach the server at, like https://api.example.com/crawlkit' },
+    )
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
+  trustProxy: z
+    .union([z.boolean(), z.array(z.string().min(1)).readonly()], {
+      error: "Expected true, false or a list of the proxies' addresses or ranges (loopback, 10.0.0.0/8)",
+    })
+    .default(false),
   logger: loggerSchema.optional(),
 });
 
@@ -116,6 +153,12 @@ export function resolveServerOptions(input: ServerOptions): ResolvedServerOption
         'reaches it could use the server. Give at least one key (--api-key, CRAWLKIT_API_KEY) or listen on 127.0.0.1.',
     );
   }
-  const { logger, creditLimit, ...rest } = options;
-  return { ...rest, creditLimit, logger: logger ?? createDebugLogger('server') };
+  const { logger, creditLimit, publicUrl, trustProxy, ...rest } = options;
+  return {
+    ...rest,
+    creditLimit,
+    publicUrl,
+    trustProxy: typeof trustProxy === 'boolean' ? trustProxy : [...trustProxy],
+    logger: logger ?? createDebugLogger('server'),
+  };
 }

@@ -4,11 +4,14 @@ import { toErrorResponse, type CallOptions } from 'crawlkit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
+import { registerAccessLog } from './access-log.js';
 import { Admission } from './admission.js';
 import { ApiKeys } from './auth.js';
 import { describeBodyError, registerBodyParsing } from './body.js';
 import { registerCors } from './cors.js';
 import { answerClientError, frameworkErrorAnswer, MAX_PARAM_LENGTH } from './framework-errors.js';
+import { HEALTH_PATHS, registerHealthRoutes } from './health-routes.js';
+import { addressing } from './public-url.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { send, v2Error } from './respond.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
@@ -51,8 +54,11 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   const tenants = new WeakMap<FastifyRequest, string>();
   const inFlight = new Set<AbortController>();
   const closing = new AbortController();
+  const address = addressing(options.publicUrl);
   const app = Fastify({
     bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    ...(address.rewriteUrl ? { rewriteUrl: address.rewriteUrl } : {}),
     logger: false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -67,13 +73,14 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     if (closing.signal.aborted) reply.header('connection', 'close');
   });
 
+  registerAccessLog(app, logger, (request) => tenants.get(request));
   registerBodyParsing(app, options.bodyTimeoutMs);
   // CORS before auth: browsers send preflights without a key.
   registerCors(app, options.cors);
 
   app.addHook('onRequest', async (request, reply) => {
     // A WebSocket is accepted first, then refused with close code 3000 as upstream does (reference §13.10).
-    if (request.ws) return;
+    if (request.ws || HEALTH_PATHS.has(request.routeOptions.url ?? '')) return;
     const auth = keys.checkAuthorization(request.headers.authorization);
     if (!auth.ok) {
       // Answered and closed at once: its body is never read, so a client trickling one holds no socket.
@@ -109,7 +116,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     const tenant = tenants.get(request);
     return {
       signal: controller.signal,
-      baseUrl: `${request.protocol}://${request.host}`,
+      baseUrl: address.base(request),
       ...(tenant !== undefined ? { tenant } : {}),
       // The engine reserves each call's credits under the limit before its work starts (Admission).
       ...(options.creditLimit !== undefined ? { creditLimit: options.creditLimit } : {}),
@@ -128,6 +135,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   registerRoutes(app, routes);
   registerV1Routes(app, routes);
   registerTeamRoutes(app, crawlkit, admission);
+  registerHealthRoutes(app, crawlkit);
   return { app, inFlight, closing };
 }
 

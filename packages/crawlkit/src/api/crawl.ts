@@ -40,7 +40,7 @@ export async function startCrawl(
   if (key !== undefined) {
     checkIdempotencyKey(key);
     // Before the prompt's model call: a reused key costs nothing.
-    if (await jobs.find(idempotentJobId(key))) throw keyReusedError();
+    if (await jobs.find(idempotentJobId(key, start.tenant))) throw keyReusedError();
   }
   // A prompt becomes crawler options (the caller's own options win); the response shows both.
   const prompted = await applyCrawlPrompt(ctx, body, parsed.value);

@@ -50,10 +50,22 @@ export function addSearchFlags(command: Command): Command {
 /** Adds the `serve` options to its command. */
 export function addServeFlags(command: Command): Command {
   return addRedisFlags(
-    addListenFlags(command, { port: SERVE_PORT }),
+    addListenFlags(command, { port: SERVE_PORT, addressFromEnv: true }),
     "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
   )
+    .option(
+      '--public-url <url>',
+      'address clients reach the server at behind a proxy (https://api.example/crawlkit): job URLs are built on it; env CRAWLKIT_PUBLIC_URL',
+    )
+    .option(
+      '--trust-proxy <addresses>',
+      'believe X-Forwarded-Proto/-Host from these proxies: loopback, CIDRs (comma-separated) or all; env CRAWLKIT_TRUST_PROXY',
+    )
     .option('--body-timeout <ms>', 'time a request body may take to arrive, then 408 (default 30000)')
+    .option(
+      '--close-timeout <ms>',
+      'on SIGTERM, how long requests in progress may finish before they are aborted (default 30000; below your stop grace period)',
+    )
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
     .option(
       '--job-ttl <ms>',

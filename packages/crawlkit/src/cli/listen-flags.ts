@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+
 import type { ListenerOptions } from '@crawlkit/options';
 import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
 import type { CommandContext } from './context.js';
 import { CONFIG_FILE } from './config-file.js';
+import { CliError } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import { MODEL_BASE_URL_FLAG_HELP, MODEL_FLAG_HELP } from './model-flags.js';
 import { addProviderFlags, type ProviderFlags } from './search-provider.js';
@@ -34,6 +37,8 @@ export interface ListenFlagsUsage {
   port: number;
   /** Said before the help of the flags that apply to HTTP only (`mcp`: 'with --http'). */
   httpOnly?: string;
+  /** Whether `CRAWLKIT_PORT`/`PORT` and `CRAWLKIT_HOST`/`HOST` are read (`serve`). @default false */
+  addressFromEnv?: boolean;
 }
 
 /** Adds the shared flags to `command` (see `ListenFlags`). */
@@ -41,11 +46,23 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
   const http = (help: string) => (usage.httpOnly ? `${usage.httpOnly}: ${help}` : help);
   const repeat = (value: string, previous: string[] = []) => [...previous, value];
   command
-    .option('--port <port>', http(`TCP port; 0 picks a free one (default ${usage.port})`))
-    .option('--host <host>', http('interface to listen on (default 127.0.0.1; any other needs an API key)'))
+    .option(
+      '--port <port>',
+      http(
+        `TCP port; 0 picks a free one (default ${usage.port})${usage.addressFromEnv ? '; env CRAWLKIT_PORT or PORT' : ''}`,
+      ),
+    )
+    .option(
+      '--host <host>',
+      http(
+        `interface to listen on (default 127.0.0.1; any other needs an API key)${usage.addressFromEnv ? '; env CRAWLKIT_HOST or HOST' : ''}`,
+      ),
+    )
     .option(
       '--api-key <key>',
-      http('accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated)'),
+      http(
+        'accepted key (Authorization: Bearer <key>); repeatable; env CRAWLKIT_API_KEY (comma-separated) or CRAWLKIT_API_KEY_FILE (a file of keys)',
+      ),
       repeat,
     )
     .option('--keys-share-jobs', http('every API key sees every job (default: each key sees only the jobs it started)'))
@@ -84,13 +101,35 @@ export function listenLimits(
   };
 }
 
-/** The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`), the file. */
-export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): string[] {
-  const fromEnv = (process.env.CRAWLKIT_API_KEY ?? '')
-    .split(',')
+/** The keys in `text`, separated by commas or line breaks. */
+const keysIn = (text: string): string[] =>
+  text
+    .split(/[,\r\n]/)
     .map((k) => k.trim())
     .filter(Boolean);
-  return [...(flags.apiKey ?? []), ...fromEnv, ...(file.apiKeys ?? [])];
+
+/**
+ * The keys of `--api-key` (repeatable), `CRAWLKIT_API_KEY` (comma-separated; keeps them out of `ps`),
+ * `CRAWLKIT_API_KEY_FILE` (a file of keys, one a line or comma-separated: a Docker or Kubernetes secret, out of the
+ * environment too), the settings file.
+ * @throws {CliError} when `CRAWLKIT_API_KEY_FILE` names a file that cannot be read or holds no key.
+ */
+export function apiKeys(flags: Pick<ListenFlags, 'apiKey'>, file: ServeFile): string[] {
+  const path = process.env.CRAWLKIT_API_KEY_FILE;
+  let fromFile: string[] = [];
+  if (path) {
+    try {
+      fromFile = keysIn(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new CliError(`Cannot read the keys of CRAWLKIT_API_KEY_FILE (${path}): ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+  // An empty secret would leave a loopback server keyless: the operator meant keys.
+  if (path && fromFile.length === 0)
+    throw new CliError(`CRAWLKIT_API_KEY_FILE (${path}) holds no key: write one key a line, or comma-separated`);
+  return [...(flags.apiKey ?? []), ...keysIn(process.env.CRAWLKIT_API_KEY ?? ''), ...fromFile, ...(file.apiKeys ?? [])];
 }
 
 /**

@@ -23,6 +23,9 @@ const OPTION_FLAGS: Record<string, string> = {
   bodyLimit: '--body-limit',
   bodyTimeoutMs: '--body-timeout',
   parseFileLimit: '--parse-file-limit',
+  closeTimeoutMs: '--close-timeout',
+  publicUrl: '--public-url',
+  trustProxy: '--trust-proxy',
   jobResultTtlMs: '--job-ttl',
 };
 

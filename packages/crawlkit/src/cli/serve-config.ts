@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { searchProviderSchema } from '../search/options.js';
 import { CONFIG_FILE } from './config-file.js';
 import { CliError } from './errors.js';
+import { integerFlag } from './integer-flag.js';
 
 const corsSchema = z.union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(z.string().url()).min(1)]);
 
@@ -43,9 +44,15 @@ export const serveFileSchema = z.strictObject({
   bodyLimit: z.number().int().positive().optional(),
   bodyTimeoutMs: z.number().int().positive().optional(),
   parseFileLimit: z.number().int().positive().optional(),
+  /** On SIGTERM, how long requests in progress may finish before they are aborted (`--close-timeout`). @default 30000 */
+  closeTimeoutMs: z.number().int().min(0).optional(),
   /** How long a job's results stay after it ends (`--job-ttl`), then deleted. @default 86400000 (24 h) */
   jobResultTtlMs: z.number().int().positive().optional(),
   cors: corsSchema.optional(),
+  /** The address clients reach the server at behind a reverse proxy (`--public-url`): the base of job URLs. */
+  publicUrl: z.string().min(1).optional(),
+  /** Whose `X-Forwarded-Proto`/`-Host` to believe (`--trust-proxy`): `true`, or addresses and CIDR ranges. */
+  trustProxy: z.union([z.boolean(), z.array(z.string().min(1))]).optional(),
   /** `strict`, or a `UrlPolicy` object; the default is strict on any interface but loopback. */
   urlPolicy: z.union([z.literal('strict'), z.record(z.string(), z.unknown())]).optional(),
   webhookSecret: z.string().min(1).optional(),
@@ -94,6 +101,8 @@ export interface ServeConfigFlags {
   webhookSecret?: string;
   proxy?: string[];
   cors?: string;
+  publicUrl?: string;
+  trustProxy?: string;
 }
 
 /**
@@ -174,4 +183,53 @@ export function resolveCors(flags: ServeConfigFlags, env: NodeJS.ProcessEnv, fil
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean);
+}
+
+/**
+ * Where serve is reached behind a reverse proxy: `--public-url`, else `CRAWLKIT_PUBLIC_URL`, else the file's
+ * `publicUrl`; `--trust-proxy` (`all`, `off`, or comma-separated addresses and ranges), else `CRAWLKIT_TRUST_PROXY`,
+ * else the file's `trustProxy`. The server checks the values.
+ */
+export function resolveProxyAddressing(
+  flags: ServeConfigFlags,
+  env: NodeJS.ProcessEnv,
+  file: ServeFile,
+): { publicUrl?: string; trustProxy?: boolean | string[] } {
+  const publicUrl = flags.publicUrl ?? (env.CRAWLKIT_PUBLIC_URL || undefined) ?? file.publicUrl;
+  const raw = flags.trustProxy ?? (env.CRAWLKIT_TRUST_PROXY || undefined);
+  let trustProxy = file.trustProxy;
+  if (raw !== undefined) {
+    const word = raw.trim().toLowerCase();
+    if (word === 'all' || word === 'true') trustProxy = true;
+    else if (word === 'off' || word === 'false') trustProxy = false;
+    else
+      trustProxy = raw
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+  }
+  return {
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
+  };
+}
+
+/**
+ * Where `serve` listens: `--port` and `--host`, else `CRAWLKIT_PORT` and `CRAWLKIT_HOST`, else Firecrawl self-host's
+ * `PORT` and `HOST` (what its compose file and container platforms set), else the file's `port` and `host`.
+ */
+export function resolveListenAddress(
+  flags: { port?: string; host?: string },
+  env: NodeJS.ProcessEnv,
+  file: ServeFile,
+): { port?: number; host?: string } {
+  const named = (...names: string[]) => names.find((name) => env[name]?.trim());
+  const portVariable = named('CRAWLKIT_PORT', 'PORT');
+  const port =
+    integerFlag('--port', flags.port, 0) ??
+    (portVariable ? integerFlag(portVariable, env[portVariable]!.trim(), 0) : undefined) ??
+    file.port;
+  const hostVariable = named('CRAWLKIT_HOST', 'HOST');
+  const host = flags.host ?? (hostVariable ? env[hostVariable]!.trim() : undefined) ?? file.host;
+  return { ...(port !== undefined ? { port } : {}), ...(host !== undefined ? { host } : {}) };
 }

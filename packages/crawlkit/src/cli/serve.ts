@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
+import { missingBrowserWarning } from './browser-note.js';
 import { SERVE_PORT } from './command-flags.js';
 import { CliError, EXIT, exitCodeFor, startFailure } from './errors.js';
 import { integerFlag } from './integer-flag.js';
@@ -13,6 +14,8 @@ import {
   resolveCors,
   resolveLlmSettings,
   resolveProxies,
+  resolveListenAddress,
+  resolveProxyAddressing,
   type ServeConfigFlags,
   type ServeFile,
 } from './serve-config.js';
@@ -24,13 +27,21 @@ import { describeRedis, useRedis } from './redis-settings.js';
 /** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
 export interface ServerModule {
   startServer(
-    options: ListenOptions & { bodyTimeoutMs?: number; parseFileLimit?: number; logger?: Logger },
+    options: ListenOptions & {
+      bodyTimeoutMs?: number;
+      closeTimeoutMs?: number;
+      parseFileLimit?: number;
+      publicUrl?: string;
+      trustProxy?: boolean | string[];
+      logger?: Logger;
+    },
   ): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
 
 export interface ServeFlags extends ListenFlags, RedisFlags {
   bodyTimeout?: string;
+  closeTimeout?: string;
   parseFileLimit?: string;
   jobTtl?: string;
 }
@@ -107,12 +118,15 @@ export async function serveCommand(
 ): Promise<number> {
   const flags = command.opts<ServeFlags>();
   const file = readServeFile(flags, process.env, process.cwd());
-  const port = integerFlag('--port', flags.port, 0) ?? file.port ?? SERVE_PORT;
-  const host = flags.host ?? file.host ?? '127.0.0.1';
+  const address = resolveListenAddress(flags, process.env, file);
+  const port = address.port ?? SERVE_PORT;
+  const host = address.host ?? '127.0.0.1';
   const limits = listenLimits(flags, file);
   const bodyTimeoutMs = integerFlag('--body-timeout', flags.bodyTimeout) ?? file.bodyTimeoutMs;
   const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit) ?? file.parseFileLimit;
+  const closeTimeoutMs = integerFlag('--close-timeout', flags.closeTimeout, 0) ?? file.closeTimeoutMs;
   const cors = resolveCors(flags, process.env, file);
+  const addressing = resolveProxyAddressing(flags, process.env, file);
   const keys = apiKeys(flags, file);
   const server = serverModule ?? (await loadCommandPackage<ServerModule>('@crawlkit/server', 'serve'));
   const redis = await useRedis(ctx, flags, file);
@@ -143,7 +157,9 @@ export async function serveCommand(
       ...limits,
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
       ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
+      ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}),
       ...(cors !== undefined ? { cors } : {}),
+      ...addressing,
     });
   } catch (error) {
     throw startFailure(error, `Cannot serve on ${host}:${port}`);
@@ -157,6 +173,10 @@ export async function serveCommand(
     `crawlkit serves the v2 API on ${running.url} (${jobs}; ${[keyNote, ...notes].join('; ')}). ` +
       'Ctrl-C or SIGTERM stops it; running jobs stay resumable.',
   );
+
+  const browser = redis ? undefined : missingBrowserWarning(ctx.options.engine, options.browser?.executablePath);
+  // Even with --quiet, as the engine's warnings.
+  if (browser) ctx.io.stderr.write(`crawlkit: warning: ${browser}\n`);
 
   await untilStopped(ctx);
   ctx.note('stopping: finishing the requests in progress (Ctrl-C again to quit at once)');

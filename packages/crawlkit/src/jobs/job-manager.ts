@@ -124,7 +124,7 @@ export class JobManager {
 
   /**
    * Creates a job with its first tasks, queues its `started` event and starts running it. With an `idempotencyKey`
-   * the id is the key's (`idempotentJobId`), and a key used before throws `IDEMPOTENCY_KEY_REUSED`.
+   * the id is the key's and the tenant's (`idempotentJobId`), and a key the tenant used before throws `IDEMPOTENCY_KEY_REUSED`.
    */
   async create<R extends object>(options: {
     kind: JobKind;
@@ -145,7 +145,7 @@ export class JobManager {
     const now = Date.now();
     const key = options.idempotencyKey;
     const keyed = key !== undefined;
-    const id = keyed ? idempotentJobId(key) : newJobId();
+    const id = keyed ? idempotentJobId(key, options.stored.tenant) : newJobId();
     if (keyed && (await this.find(id))) throw keyReusedError();
     const box = this.#secrets(store);
     // Sealed with the job, so that whichever process sends its events signs them as this engine would.

@@ -161,8 +161,10 @@ async function fetchTask(
       hashContent: feedOf(tasks.job) !== undefined,
       retriedStatus: (status: number) => isRetried(status, retries),
     };
-    outcome = await tasks.slots.add(() =>
-      chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),
+    // A job's page waits behind the scrapes whose callers wait for them (ScrapeSlots).
+    outcome = await tasks.slots.add(
+      () => chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),
+      { background: true },
     );
   } finally {
     await jobSlots?.release(task);

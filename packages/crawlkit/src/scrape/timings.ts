@@ -1,5 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 
+import { redactUrl } from '@crawlkit/fetcher';
 import { createDebug } from 'obug';
 
 /** `DEBUG=crawlkit:timing` prints one line per scrape: each stage's milliseconds. */
@@ -13,6 +14,7 @@ export const timingsChannel = channel('crawlkit:scrape:timings');
 
 /** What `timingsChannel` publishes. */
 export interface ScrapeTimings {
+  /** The page's URL, without the credentials of its user info (`https://user:pass@host` is `https://host`). */
   url: string;
   /** Milliseconds per stage, in the order they ran (a stage that ended the scrape early included). */
   stages: { name: string; ms: number }[];
@@ -56,10 +58,15 @@ export class StageTimings {
   report(url: string, outcome: ScrapeTimings['outcome']): void {
     for (const [name, ms] of this.#movedTo) this.#stages.push({ name, ms });
     this.#movedTo.clear();
-    const timings: ScrapeTimings = { url, stages: this.#stages, totalMs: performance.now() - this.#start, outcome };
+    const timings: ScrapeTimings = {
+      url: redactUrl(url),
+      stages: this.#stages,
+      totalMs: performance.now() - this.#start,
+      outcome,
+    };
     if (debugTiming.enabled) {
       const parts = timings.stages.map((s) => `${s.name} ${s.ms.toFixed(1)}`).join(', ');
-      debugTiming(`${url} ${outcome} in ${timings.totalMs.toFixed(1)} ms: ${parts}`);
+      debugTiming(`${timings.url} ${outcome} in ${timings.totalMs.toFixed(1)} ms: ${parts}`);
     }
     if (timingsChannel.hasSubscribers) timingsChannel.publish(timings);
   }
