@@ -270,6 +270,20 @@ describe('proxies and the settings file', () => {
       .result;
     expect(keyless.code).toBe(2);
     expect(keyless.stderr).toContain('refusing to listen on 0.0.0.0 without an API key');
+    expect(keyless.stderr).toContain('the address came from the environment: HOST=0.0.0.0');
+    // The settings file names crawlkit: it comes before the generic HOST a shell may export for something else.
+    const settings = join(dir, 'loopback.json');
+    writeFileSync(settings, JSON.stringify({ host: '127.0.0.1' }));
+    const local = startCli(['serve', '--store', store, '--port', '0', '--engine', 'http', '--config', settings], {
+      cwd: dir,
+      env: { HOST: '0.0.0.0' },
+    });
+    let localOut = '';
+    local.stdout!.on('data', (chunk: string) => (localOut += chunk));
+    await until(() => localOut.includes('\n') || local.exitCode !== null, 30_000);
+    local.kill('SIGTERM');
+    await local.result;
+    expect(localOut).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
     const bad = await startCli(['serve', '--store', store], { cwd: dir, env: { CRAWLKIT_PORT: 'eighty' } }).result;
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Expected CRAWLKIT_PORT to be a whole number, got "eighty"');

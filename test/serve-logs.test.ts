@@ -1,7 +1,7 @@
 /**
  * What an operator's logs of `crawlkit serve` hold with every debug namespace on (`DEBUG=crawlkit:*`): a line per
- * request, and no API key, header value or credentials of a page's URL, whatever the request and however it ends. The built command, a
- * fixture site on 127.0.0.1.
+ * request, and no API key, header value or credentials of a page's URL, whatever the request and however it ends.
+ * The built command, a fixture site on 127.0.0.1.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -11,9 +11,10 @@ interface Waiting {
  * The engine's scrape slots (`concurrency`): at most that many scrapes run at once, the others wait in the order they
  * came, a caller's before a job's: a scrape, search or parse whose caller waits for the answer takes the next free
  * slot ahead of the pages of crawls and batches (`background`), so that running jobs, however many, hold a call back
- * by one page's time at most, as upstream queues single scrapes ahead of crawl pages. A scrape whose signal aborts while it waits leaves the line and rejects with the signal's reason; one that
- * aborts while it runs rejects at once and frees its slot (what it still does is no longer waited for). A scrape that
- * waited runs in the async context of its `add`.
+ * by one page's time at most, as upstream queues single scrapes ahead of crawl pages. A scrape whose signal aborts
+ * while it waits leaves the line and rejects with the signal's reason; one that aborts while it runs rejects at once
+ * and frees its slot (what it still does is no longer waited for). A scrape that waited runs in the async context of
+ * its `add`.
  *
  * Not p-queue: a job's every page goes through here, and p-queue's events (eight `CustomEvent`s a task), async
  * resource and priority queue were a new process's recrawl's largest cost of taking a slot (issue 41).

@@ -215,21 +215,28 @@ export function resolveProxyAddressing(
 }
 
 /**
- * Where `serve` listens: `--port` and `--host`, else `CRAWLKIT_PORT` and `CRAWLKIT_HOST`, else Firecrawl self-host's
- * `PORT` and `HOST` (what its compose file and container platforms set), else the file's `port` and `host`.
+ * Where `serve` listens: `--port` and `--host`, else `CRAWLKIT_PORT` and `CRAWLKIT_HOST`, else the file's `port` and
+ * `host`, else Firecrawl self-host's `PORT` and `HOST` (what its compose file and container platforms set: generic
+ * names a shell may export for something else, so the settings file, which names crawlkit, comes before them).
+ * `variables` names the environment variables the address came from, for the start's error.
  */
 export function resolveListenAddress(
   flags: { port?: string; host?: string },
   env: NodeJS.ProcessEnv,
   file: ServeFile,
-): { port?: number; host?: string } {
+): { port?: number; host?: string; variables: string[] } {
   const named = (...names: string[]) => names.find((name) => env[name]?.trim());
-  const portVariable = named('CRAWLKIT_PORT', 'PORT');
+  const variables: string[] = [];
+  const fromEnv = <T>(name: string | undefined, read: (value: string) => T): T | undefined => {
+    if (name === undefined) return undefined;
+    variables.push(`${name}=${env[name]!.trim()}`);
+    return read(env[name]!.trim());
+  };
   const port =
     integerFlag('--port', flags.port, 0) ??
-    (portVariable ? integerFlag(portVariable, env[portVariable]!.trim(), 0) : undefined) ??
-    file.port;
-  const hostVariable = named('CRAWLKIT_HOST', 'HOST');
-  const host = flags.host ?? (hostVariable ? env[hostVariable]!.trim() : undefined) ?? file.host;
-  return { ...(port !== undefined ? { port } : {}), ...(host !== undefined ? { host } : {}) };
+    fromEnv(named('CRAWLKIT_PORT'), (v) => integerFlag('CRAWLKIT_PORT', v, 0)) ??
+    file.port ??
+    fromEnv(named('PORT'), (v) => integerFlag('PORT', v, 0));
+  const host = flags.host ?? fromEnv(named('CRAWLKIT_HOST'), (v) => v) ?? file.host ?? fromEnv(named('HOST'), (v) => v);
+  return { ...(port !== undefined ? { port } : {}), ...(host !== undefined ? { host } : {}), variables };
 }

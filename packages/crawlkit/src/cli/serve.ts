@@ -162,7 +162,13 @@ export async function serveCommand(
       ...addressing,
     });
   } catch (error) {
-    throw startFailure(error, `Cannot serve on ${host}:${port}`);
+    const failure = startFailure(error, `Cannot serve on ${host}:${port}`);
+    // A generic variable such as HOST may have been exported for something else: say where the address came from.
+    if (address.variables.length === 0) throw failure;
+    throw new CliError(`${failure.message} (the address came from the environment: ${address.variables.join(', ')})`, {
+      cause: failure.cause,
+      exitCode: failure.exitCode,
+    });
   }
   ctx.write(`${running.url}\n`);
   const keyNote = keys.length ? `${keys.length} API key${keys.length > 1 ? 's' : ''}` : 'keyless';

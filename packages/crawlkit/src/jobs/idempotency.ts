@@ -11,7 +11,8 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
  * The id of the job a start with idempotency `key` creates: a UUID (version 8, RFC 9562) hashed from the key and the
  * caller's `tenant`. The store's unique job id is then the key's lock: a second start with the key by the same
  * tenant finds the job, or collides in `jobs.create`, in every process sharing the store and after a restart, for as
- * long as the job is kept. Each tenant has its own keys: another's use of `nightly` neither refuses nor reveals its own.
+ * long as the job is kept. Each tenant has its own keys: another's use of `nightly` neither refuses nor reveals its
+ * own.
  */
 export function idempotentJobId(key: string, tenant?: string): string {
   // Without a tenant, the id of the key alone (as before tenants were hashed in: ids kept across an upgrade).

@@ -124,7 +124,8 @@ export class JobManager {
 
   /**
    * Creates a job with its first tasks, queues its `started` event and starts running it. With an `idempotencyKey`
-   * the id is the key's and the tenant's (`idempotentJobId`), and a key the tenant used before throws `IDEMPOTENCY_KEY_REUSED`.
+   * the id is the key's and the tenant's (`idempotentJobId`), and a key the tenant used before throws
+   * `IDEMPOTENCY_KEY_REUSED`.
    */
   async create<R extends object>(options: {
     kind: JobKind;
