@@ -370,9 +370,10 @@ describe('Chromium discovery', () => {
     chmodSync(fake, 0o755);
     const fetcher = new Fetcher({ browser: { executablePath: fake, launchTimeoutMs: 5_000 } });
     try {
-      await expect(fetcher.fetch({ url: url('/js/rendered.html'), engine: 'browser' })).rejects.toMatchObject({
-        code: 'BROWSER_LAUNCH_FAILED',
-      });
+      const failed = fetcher.fetch({ url: url('/js/rendered.html'), engine: 'browser' });
+      await expect(failed).rejects.toMatchObject({ code: 'BROWSER_LAUNCH_FAILED' });
+      // What Chromium said, not puppeteer's "Target closed" (a missing library is told so).
+      await expect(failed).rejects.toThrow(`\`${fake} --version\` fails (exit code 3): no display.`);
     } finally {
       await fetcher.close();
       rmSync(dir, { recursive: true, force: true });
