@@ -219,11 +219,13 @@ export class BrowserEngine {
       return undefined;
     };
 
+    // Time kept for the capture, whatever the waits before it take.
+    const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
     try {
       request.onRequestStart?.();
       const response = await page.goto(request.url, {
         waitUntil: 'domcontentloaded',
-        timeout: Math.max(1, remaining()),
+        timeout: Math.max(1, remaining() - reserveMs),
         signal,
       });
       if (response) mainResponse = response;
@@ -231,15 +233,17 @@ export class BrowserEngine {
       if (gate.mainFrameError) throw gate.mainFrameError;
       if (mainResponse && isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
       if (signal.aborted) throw signal.reason;
-      if (error instanceof Error && error.name === 'TimeoutError') throw navigationError(error, request.url);
-      throw failedNavigation(error)!;
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      // The document came and is shown, but DOMContentLoaded waits on a script that never arrives (a deferred tag
+      // from a host that does not answer): it is captured as it is, not lost, and said to be still loading.
+      if (timedOut && !(mainResponse && committed(page))) throw navigationError(error, request.url);
+      if (!timedOut) throw failedNavigation(error)!;
     }
     if (!mainResponse) throw navigationError(new Error('net::ERR_EMPTY_RESPONSE'), request.url);
     if (gateError) throw gateError;
     // A PDF shown in Chromium's viewer (or any file it would save) is not a page: the caller fetches its bytes.
     if (isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
 
-    const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
     // The smart wait and the cookie banners leave room for `waitFor`, which is waited whole or not at all.
     const beforeWaitFor = () => remaining() - reserveMs - request.waitFor;
     const settleBudget = () => Math.max(0, Math.min(this.#settings.smartWaitMaxMs, beforeWaitFor()));
@@ -370,6 +374,12 @@ export class BrowserEngine {
     const decoded = decodeText(body, parsed.type, parsed.charset, headers['content-language']);
     return { ...base, contentType, charset: decoded.charset, body, text: decoded.text };
   }
+}
+
+/** Whether the main frame shows a document of the site (not the blank page before it, nor an error page). */
+function committed(page: Page): boolean {
+  const url = page.url();
+  return url !== '' && url !== 'about:blank' && !url.startsWith('chrome-error:');
 }
 
 async function removeBlockedFrames(page: Page, urls: string[]): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * The smart wait on animated pages: a change that cannot alter what is read (a `transform` each frame, an SVG path)
- * does not hold the page, a change of what is shown (`display`) still does.
+ * The waits of a page load on pages that never finish: a change that cannot alter what is read (a `transform` each
+ * frame, an SVG path) does not hold the page, a change of what is shown (`display`) still does, and a page whose
+ * DOMContentLoaded never comes (a deferred script that never arrives) is captured as it is shown.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,9 @@ const PAGES: Record<string, string> = {
         banner.style.display = banner.style.display === 'none' ? 'block' : 'none';
       }, 100);
     </script>`,
+  // A tag manager's deferred script from a host that never answers: DOMContentLoaded waits for it forever.
+  '/stuck-tag': `<h1>Opening hours</h1><p>Monday to Friday 9:00 to 18:00, Saturday 10:00 to 14:00.</p>
+    <script defer src="/never-answers.js"></script>`,
 };
 
 let server: Server;
@@ -42,6 +46,7 @@ let fetcher: Fetcher;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/never-answers.js') return;
     const body = PAGES[req.url ?? ''];
     if (!body) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -55,6 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fetcher?.close();
+  server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
 });
 
@@ -65,6 +71,14 @@ describe('smart wait', () => {
     expect(result.warnings ?? []).not.toContain(NOT_SETTLED_WARNING);
     expect(performance.now() - started).toBeLessThan(SMART_WAIT_MAX_MS);
     expect(result.text).toContain('Linen shirts');
+  }, 20_000);
+
+  it('captures a page whose DOMContentLoaded never comes as it is shown, said to be still loading', async () => {
+    const result = await fetcher.fetch({ url: `${base}/stuck-tag`, engine: 'browser', timeoutMs: 4_000 });
+    // Before: SCRAPE_TIMEOUT, the page's text lost.
+    expect(result.status).toBe(200);
+    expect(result.text).toContain('Monday to Friday 9:00 to 18:00');
+    expect(result.warnings).toContain(NOT_SETTLED_WARNING);
   }, 20_000);
 
   it('still waits while what is shown changes (display toggled)', async () => {
