@@ -3,7 +3,7 @@ import type { Frame, HTTPRequest, Page } from 'puppeteer-core';
 import { sleep } from './sleep.js';
 
 /** How long a dropped navigation is given for another one (a redirect by script) to start in its place. */
-const DROPPED_GRACE_MS = 100;
+const DROPPED_GRACE_MS = 250;
 
 /**
  * Runs `input` (a click, a key press or a script) and, when it starts a navigation of the main frame within `graceMs`
