@@ -12,6 +12,24 @@ import { ISOLATED_ARGS } from './helpers/scrape.ts';
 const env = useFixtureEngine({ crawlkit: { store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 } });
 
 describe('browser actions', () => {
+  it('goes on after a click on a link that answers with a download, on the page it was on', async () => {
+    const started = Date.now();
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/js/report-link.html`,
+      maxAge: 0,
+      actions: [
+        { type: 'click', selector: '#report' },
+        { type: 'wait', milliseconds: 100 },
+      ],
+    });
+    // Before: the click waited for a document that never came, and the scrape timed out (20 s) at the wait.
+    expect(response).toMatchObject({ success: true });
+    const doc = (response as { data: { markdown?: string; metadata: { url?: string } } }).data;
+    expect(doc.markdown).toContain('The report for this year is ready to download');
+    expect(doc.metadata.url).toBe(`${env.server.url}/js/report-link.html`);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
+
   it('fails a wait for a selector that cannot parse at once, saying so', async () => {
     const response = await env.ck.scrape({
       url: `${env.server.url}/js/form.html`,

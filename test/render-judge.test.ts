@@ -72,6 +72,13 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(html.replace(/<\/body>/i, `${scripts}\n</body>`));
       },
+      '/moved': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          '<html><head><meta http-equiv="refresh" content="0; url=/articles/first-post.html"></head>' +
+            '<body><p>This page has moved. Redirecting…</p></body></html>',
+        );
+      },
     },
   });
   // The first rendered scrape starts Chromium: about 4 s on an idle machine, over 20 s at load 14 (12 busy processes on
@@ -107,6 +114,15 @@ describe('client-side apps are rendered, and engineReason says why', () => {
     expect(doc.metadata).toMatchObject({ engine: 'browser', engineReason: 'js-required:hydration' });
     expect(doc.markdown).toContain(NEXT_POSTS['sourdough-starter']!.paragraphs[1]);
     expect(doc.warning).toBeUndefined();
+  }, 60_000);
+
+  it('follows a meta refresh stub to the page it sends to, as a browser does', async () => {
+    const doc = data(await ck.scrape({ url: `${server.url}/moved`, maxAge: 0 }));
+    // Before: http:static, the stub's "This page has moved. Redirecting…" as the page.
+    expect(doc.metadata).toMatchObject({ engine: 'browser', engineReason: 'js-required:meta-refresh' });
+    expect(doc.metadata.url).toBe(`${server.url}/articles/first-post.html`);
+    expect(doc.markdown).not.toContain('Redirecting');
+    expect(doc.markdown!.length).toBeGreaterThan(100);
   }, 60_000);
 
   it('keeps static pages with many scripts (a news site, a docs search index) on HTTP', async () => {

@@ -16,11 +16,38 @@ export class PageTooLargeError extends Error {
   }
 }
 
-/** The document as `page.content()` serialises it: each top-level node, the root element by its `outerHTML`. */
+/**
+ * The document as `page.content()` serialises it (each top-level node, the root element by its `outerHTML`), except
+ * that open shadow roots are flattened into it: a host's shadow tree stands in for its children, each `<slot>` replaced
+ * by the nodes assigned to it (or its fallback content), as the page is shown. Without that, a page built of web
+ * components came out as its empty hosts. The flat copy is built in an inert document (no custom element is
+ * upgraded, no script runs, nothing loads), and only when the page has a shadow root; closed roots stay out of reach.
+ */
 const SERIALIZE = `() => {
+  const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+  let shadowed = false;
+  while (!shadowed && walker.nextNode()) shadowed = walker.currentNode.shadowRoot != null;
+  let flat;
+  if (shadowed) {
+    const inert = document.implementation.createHTMLDocument('');
+    const copy = (node) => {
+      if (node.nodeType !== 1 || node.localName === 'template') return inert.importNode(node, true);
+      const out = inert.importNode(node, false);
+      const add = (child) => {
+        if (child.nodeType === 1 && child.localName === 'slot' && child.getRootNode() instanceof ShadowRoot) {
+          const assigned = child.assignedNodes({ flatten: true });
+          for (const n of assigned.length ? assigned : child.childNodes) out.appendChild(copy(n));
+        } else out.appendChild(copy(child));
+      };
+      for (const child of (node.shadowRoot ?? node).childNodes) add(child);
+      return out;
+    };
+    flat = copy(document.documentElement);
+  }
   let html = '';
   for (const node of document.childNodes) {
-    html += node === document.documentElement ? node.outerHTML : new XMLSerializer().serializeToString(node);
+    if (node !== document.documentElement) html += new XMLSerializer().serializeToString(node);
+    else html += (flat ?? node).outerHTML;
   }
   return html;
 }`;

@@ -1,8 +1,8 @@
 import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
-import { captureScreenshot, isActionError, runActions, sleep } from '@crawlkit/actions';
+import { captureScreenshot, runActions, sleep } from '@crawlkit/actions';
 import type { BrowserContext, CDPSession, HTTPResponse, Page } from 'puppeteer-core';
 
-import { FetchError, isFetchError } from '../errors.js';
+import { FetchError } from '../errors.js';
 import { decodeText } from '../http/charset.js';
 import { parseContentType } from '../http/content-type.js';
 import type { FetchResult } from '../http/types.js';
@@ -12,7 +12,8 @@ import { crashedError, type BrowserLease, type BrowserPool } from './browser-poo
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
 import { applyEmulation } from './emulation.js';
-import { isBrowserError, type BrowserError } from './errors.js';
+import type { BrowserError } from './errors.js';
+import { browserLost, isBrowserLost, MIN_RETRY_MS, normalizeLoadError, waitForTooLong } from './load-errors.js';
 import { downloadError, isDownload } from './downloads.js';
 import { navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
@@ -44,7 +45,10 @@ export interface BrowserFetchRequest {
   proxy?: string;
   /** Send loopback requests through `proxy` too. */
   proxyLoopback?: boolean;
-  /** Called once, synchronously, right before the page's navigation starts. */
+  /**
+   * Called synchronously right before the page's navigation starts: once, or twice when the page is loaded again
+   * on a new browser because its first one went away.
+   */
   onRequestStart?: () => void;
   /** Receives the document's and every sub-resource's exchange (bodies through CDP), before the result returns. */
   onExchange?: ExchangeSink;
@@ -100,8 +104,20 @@ export class BrowserEngine {
    * ActionError (a failing action).
    */
   async fetch(request: BrowserFetchRequest): Promise<BrowserFetchResult> {
-    const startedAt = Date.now();
     const deadline = performance.now() + request.timeoutMs;
+    try {
+      return await this.#fetchOnce(request, deadline);
+    } catch (error) {
+      // Chromium itself went away under the page (killed, or out of memory): the page is not at fault, and the pool
+      // starts a new browser, so the page is loaded once more there. A renderer that crashed on this page is not.
+      if (!isBrowserLost(error) || request.signal?.aborted) throw error;
+      if (deadline - performance.now() < MIN_RETRY_MS) throw error;
+      return this.#fetchOnce(request, deadline);
+    }
+  }
+
+  async #fetchOnce(request: BrowserFetchRequest, deadline: number): Promise<BrowserFetchResult> {
+    const startedAt = Date.now();
     const controller = new AbortController();
     const url = redactUrl(request.url);
     const timer = setTimeout(
@@ -111,7 +127,7 @@ export class BrowserEngine {
             url,
           }),
         ),
-      request.timeoutMs,
+      Math.max(1, deadline - performance.now()),
     );
     const onUserAbort = () =>
       controller.abort(
@@ -123,7 +139,7 @@ export class BrowserEngine {
     let lease: BrowserLease | undefined;
     let context: BrowserContext | undefined;
     // A killed Chromium leaves the page's waits (timers, not calls) running until the deadline: fail it at once.
-    const onDisconnected = () => controller.abort(crashedError(url, new Error('Chromium disconnected.')));
+    const onDisconnected = () => controller.abort(browserLost(url, new Error('Chromium disconnected.')));
     // Loaded while Chromium starts and the page opens (the first load of a process compiles or reads the engine).
     const adBlocker = request.blockAds ? loadAdBlocker(this.#settings.adblockLists) : undefined;
     adBlocker?.catch(() => undefined);
@@ -145,7 +161,7 @@ export class BrowserEngine {
       work.catch(() => undefined);
       return await raceAbort(work, controller.signal);
     } catch (error) {
-      throw await this.#normalizeError(error, controller.signal, lease, request.url);
+      throw await normalizeLoadError(error, controller.signal, lease, request.url);
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onUserAbort);
@@ -153,25 +169,6 @@ export class BrowserEngine {
       await context?.close().catch(() => undefined);
       await lease?.release();
     }
-  }
-
-  async #normalizeError(
-    error: unknown,
-    signal: AbortSignal,
-    lease: BrowserLease | undefined,
-    url: string,
-  ): Promise<unknown> {
-    if (lease && !signal.aborted && !isActionError(error)) {
-      // A dead browser fails the page's calls before its 'disconnected' event arrives: give it a moment.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      if (lease.crashed || !lease.browser.connected) return crashedError(redactUrl(url), error);
-    }
-    if (signal.aborted && (isFetchError(signal.reason) || isBrowserError(signal.reason))) return signal.reason;
-    if (isFetchError(error) || isBrowserError(error) || isActionError(error)) return error;
-    if (error instanceof Error && /Target closed|Session closed|Protocol error.*closed/i.test(error.message)) {
-      return crashedError(redactUrl(url), error);
-    }
-    return error;
   }
 
   async #load(
@@ -222,11 +219,13 @@ export class BrowserEngine {
       return undefined;
     };
 
+    // Time kept for the capture, whatever the waits before it take.
+    const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
     try {
       request.onRequestStart?.();
       const response = await page.goto(request.url, {
         waitUntil: 'domcontentloaded',
-        timeout: Math.max(1, remaining()),
+        timeout: Math.max(1, remaining() - reserveMs),
         signal,
       });
       if (response) mainResponse = response;
@@ -234,15 +233,17 @@ export class BrowserEngine {
       if (gate.mainFrameError) throw gate.mainFrameError;
       if (mainResponse && isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
       if (signal.aborted) throw signal.reason;
-      if (error instanceof Error && error.name === 'TimeoutError') throw navigationError(error, request.url);
-      throw failedNavigation(error)!;
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      // The document came and is shown, but DOMContentLoaded waits on a script that never arrives (a deferred tag
+      // from a host that does not answer): it is captured as it is, not lost, and said to be still loading.
+      if (timedOut && !(mainResponse && committed(page))) throw navigationError(error, request.url);
+      if (!timedOut) throw failedNavigation(error)!;
     }
     if (!mainResponse) throw navigationError(new Error('net::ERR_EMPTY_RESPONSE'), request.url);
     if (gateError) throw gateError;
     // A PDF shown in Chromium's viewer (or any file it would save) is not a page: the caller fetches its bytes.
     if (isDownload(mainResponse)) throw downloadError(request.url, mainResponse);
 
-    const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
     // The smart wait and the cookie banners leave room for `waitFor`, which is waited whole or not at all.
     const beforeWaitFor = () => remaining() - reserveMs - request.waitFor;
     const settleBudget = () => Math.max(0, Math.min(this.#settings.smartWaitMaxMs, beforeWaitFor()));
@@ -375,6 +376,12 @@ export class BrowserEngine {
   }
 }
 
+/** Whether the main frame shows a document of the site (not the blank page before it, nor an error page). */
+function committed(page: Page): boolean {
+  const url = page.url();
+  return url !== '' && url !== 'about:blank' && !url.startsWith('chrome-error:');
+}
+
 async function removeBlockedFrames(page: Page, urls: string[]): Promise<void> {
   if (!urls.length) return;
   await page
@@ -383,15 +390,4 @@ async function removeBlockedFrames(page: Page, urls: string[]): Promise<void> {
         for (const frame of Array.from(document.querySelectorAll('iframe'))) if (blocked.has(frame.src)) frame.remove(); })()`,
     )
     .catch(() => undefined);
-}
-
-/** `waitFor` cannot end within the scrape's time once the page has loaded: a timeout, not a shorter wait. */
-function waitForTooLong(request: BrowserFetchRequest, leftMs: number): FetchError {
-  const url = redactUrl(request.url);
-  return new FetchError(
-    'SCRAPE_TIMEOUT',
-    `Loading ${url} in the browser left ${Math.max(0, Math.round(leftMs))} ms of the ${request.timeoutMs} ms ` +
-      `timeout for waitFor (${request.waitFor} ms): raise timeout or lower waitFor.`,
-    { url },
-  );
 }

@@ -30,6 +30,13 @@ describe('engine choice', () => {
     expect(result.warnings).toBeUndefined();
   });
 
+  it('follows a meta refresh stub in the browser, and learns nothing from the other page it ends on', async () => {
+    const result = await fixture.fetcher.fetch({ url: url('/js/moved.html') });
+    expect(result).toMatchObject({ engine: 'browser', engineReason: 'js-required:meta-refresh' });
+    expect(result.url).toBe(url('/js/nav-target.html'));
+    expect(result.engineEvidence).toBeUndefined();
+  });
+
   it('detects an app shell and a noscript wall', async () => {
     const shell = await fixture.fetcher.fetch({ url: url('/js/app-shell.html') });
     expect(shell.engineReason).toBe('js-required:app-shell');

@@ -86,7 +86,9 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     });
   } catch (error) {
     await removeProfile(userDataDir);
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const reason =
+      (await whyItCannotRun(options.executablePath)) ??
+      (error instanceof Error ? error.message.split('\n')[0] : String(error));
     throw new BrowserError('BROWSER_LAUNCH_FAILED', `Chromium (${options.executablePath}) did not start: ${reason}`, {
       cause: error,
     });
@@ -99,6 +101,30 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
   const majorVersion = Number(/\/(\d+)/.exec(version)?.[1] ?? 0);
   const userAgent = (await browser.userAgent().catch(() => '')).replace('HeadlessChrome', 'Chrome');
   return { browser, pid: browser.process()?.pid, userDataDir, majorVersion, userAgent };
+}
+
+/**
+ * Why `executablePath` cannot run at all (missing shared libraries, a wrapper script that fails), from what
+ * `--version` prints: puppeteer talks to Chromium over a pipe and reports only that the pipe closed ("Target
+ * closed"), so the reason Chromium wrote on stderr was lost. Undefined when `--version` runs: the cause is elsewhere.
+ */
+async function whyItCannotRun(executablePath: string): Promise<string | undefined> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile(executablePath, ['--version'], { timeout: 5_000, encoding: 'utf8' }, (error, _stdout, stderr) => {
+      if (!error) return resolve(undefined);
+      const said = stderr
+        .split('\n')
+        .map((line) => line.trim())
+        .find(Boolean);
+      const code = typeof error.code === 'number' ? `exit code ${error.code}` : (error.signal ?? error.message);
+      resolve(
+        `\`${executablePath} --version\` fails (${code})${said ? `: ${said.slice(0, 300)}` : ''}. ` +
+          "Install what it lacks (Debian's chromium package brings its libraries) or point browser.executablePath " +
+          '(or CRAWLKIT_CHROMIUM) at a Chromium that runs.',
+      );
+    });
+  });
 }
 
 /**

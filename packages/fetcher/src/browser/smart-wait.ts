@@ -3,12 +3,21 @@ import type { Page } from 'puppeteer-core';
 /** Global the mutation observer writes to (performance.now() of the last DOM change). */
 const MARK = '__crawlkitLastMutation';
 
-/** Installed in every document before its scripts: records when the DOM last changed. */
+/**
+ * Installed in every document before its scripts: records when the DOM last changed in a way that can change what is
+ * read. An animation (a slider's `transform` each frame, a spinner, an SVG animation's path) changes attributes that
+ * never hold text: a `style` that neither had nor has `display` or `visibility` (what the extractor reads as hidden),
+ * and any attribute of an SVG element. Counting them held every animated page for the whole `smartWaitMaxMs` and
+ * called it still loading.
+ */
 export const MUTATION_OBSERVER_SCRIPT = `(() => {
   try {
     window.${MARK} = performance.now();
-    new MutationObserver(() => { window.${MARK} = performance.now(); })
-      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const shows = /display|visibility/i;
+    const looksOnly = (r) => r.type === 'attributes' && (r.target instanceof SVGElement ||
+      (r.attributeName === 'style' && !shows.test(r.oldValue || '') && !shows.test(r.target.getAttribute('style') || '')));
+    new MutationObserver((records) => { if (!records.every(looksOnly)) window.${MARK} = performance.now(); })
+      .observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
   } catch {}
 })();`;
 

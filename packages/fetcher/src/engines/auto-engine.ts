@@ -60,6 +60,9 @@ export class AutoEngine implements PageEngine {
       if (jsReason) plain.engineReason = `${jsReason}+browser-unavailable`;
       return plain;
     }
+    // The browser ended on another page (a meta refresh, a script's redirect): comparing the two says nothing of
+    // whether this host's pages need rendering.
+    if (withoutFragment(rendered.url) !== withoutFragment(plain.url)) return rendered;
     const evidence = renderingGain(verdict, await judgePage(request, rendered, this.#judge, true));
     if (evidence) rendered.engineEvidence = evidence;
     return rendered;
@@ -67,4 +70,9 @@ export class AutoEngine implements PageEngine {
 
   /** Its engines are the fetcher's, which closes them. */
   async close(): Promise<void> {}
+}
+
+function withoutFragment(url: string): string {
+  const at = url.indexOf('#');
+  return at < 0 ? url : url.slice(0, at);
 }

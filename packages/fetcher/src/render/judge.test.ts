@@ -112,6 +112,20 @@ describe('judgeRendering: each signal alone', () => {
     expect(judge(page(`<div id="main-outlet"></div>${posts}`))).toBeUndefined();
   });
 
+  it('a meta refresh that sends the page at once elsewhere (a redirect stub), with or without scripts', () => {
+    const stub = (content: string, main = '<p>Redirecting…</p>') =>
+      `<html><head><meta http-equiv="Refresh" content="${content}"></head><body>${main}</body></html>`;
+    expect(judge(stub('0; url=/guide/install'))).toBe('js-required:meta-refresh');
+    expect(judge(stub("0;URL='https://docs.example.org/new/'"))).toBe('js-required:meta-refresh');
+    expect(judge(stub('0, /guide/moved', ARTICLE))).toBe('js-required:meta-refresh');
+    // A delay is an interstitial the page shows first; a refresh of the page itself reloads it.
+    expect(judge(stub('5; url=/guide/install', ARTICLE))).toBeUndefined();
+    expect(judge(stub('0'))).toBeUndefined();
+    expect(judge(stub('0; url=/guide/#intro'))).toBeUndefined();
+    expect(judge(stub('0; url=javascript:alert(1)'))).toBeUndefined();
+    expect(judge(page(ARTICLE, { head: '<meta name="refresh" content="0; url=/x">' }))).toBeUndefined();
+  });
+
   it('judges only successful HTML', () => {
     expect(judge('', URL_, 404)).toBeUndefined();
     expect(judgeRendering({ url: URL_, status: 200, contentType: 'application/json', text: '{}' }).reason).toBe(

@@ -86,8 +86,9 @@ const LIMITS = {
 };
 
 /**
- * Content past which no reason holds but the hash route: every other reason needs the content, the main-content
- * candidate or the text (never less than the candidate) under one of these thresholds.
+ * Content past which no reason holds but the hash route and the meta refresh (read in the `<head>`, before the
+ * content): every other reason needs the content, the main-content candidate or the text (never less than the
+ * candidate) under one of these thresholds.
  */
 const SETTLED_CONTENT = Math.max(
   LIMITS.appShell,
@@ -130,7 +131,9 @@ function missingHydrationChars(signals: PageSignals): number {
  *   under 500 characters of content;
  * - `js-required:script-only`: scripts and under 40 characters of text;
  * - `js-required:thin-content`: a main-content candidate under 60 characters (not a sentence) next to scripts of
- *   2,000+ characters (an external script counts 2,000).
+ *   2,000+ characters (an external script counts 2,000);
+ * - `js-required:meta-refresh`: a `<meta http-equiv="refresh">` that sends the page at once to another URL (a
+ *   redirect stub: "Redirecting…"), whatever its content: a browser shows the target's page, and follows it.
  *
  * Content is the visible text outside navigation, header, footer, sidebars, dialogs, cookie bars, buttons and
  * placeholders, plus the text of a `<noscript>` that is not a JavaScript wall (the extractor reads it). Only
@@ -169,7 +172,23 @@ export function judgeRendering(page: JudgedPage, { countAll = true }: JudgeOptio
   if (scripted && content < LIMITS.thin && scriptWeight(signals) >= LIMITS.scriptWeight) {
     return verdict('js-required:thin-content');
   }
+  if (signals.immediateRefresh !== undefined && leavesPage(signals.immediateRefresh, page.url)) {
+    return verdict('js-required:meta-refresh');
+  }
   return verdict();
+}
+
+/** Whether a refresh to `target` (as written in the page) leads away from `url` (a refresh to itself reloads it). */
+function leavesPage(target: string, url: string): boolean {
+  try {
+    const to = new URL(target, url);
+    const from = new URL(url);
+    to.hash = '';
+    from.hash = '';
+    return to.href !== from.href && (to.protocol === 'http:' || to.protocol === 'https:');
+  } catch {
+    return false;
+  }
 }
 
 /** Characters of script a page runs, counting an external script as 2,000 (a small bundle, conservatively). */

@@ -34,6 +34,11 @@ export interface PageSignals {
   jsonLd: string[];
   /** Inline scripts that assign a state object (`window.__INITIAL_STATE__ = ...`, `__NUXT__`, ...). */
   stateScripts: string[];
+  /**
+   * A `<meta http-equiv="refresh">` that sends the page on at once (no delay) to a URL: what a browser shows is that
+   * URL's page. Its target as written (relative or absolute), or `undefined`.
+   */
+  immediateRefresh: string | undefined;
   /** The visible text (built on first use: only the hydration check reads it). */
   visibleText(): string;
   /**
@@ -153,6 +158,7 @@ export function pageSignals(html: string, { enoughContent = Infinity }: PageSign
   const stateScripts: string[] = [];
   /** Start and end offsets of the text runs. */
   const runs: number[] = [];
+  let immediateRefresh: string | undefined;
 
   // The open elements: tag, flags and (for mount points) the text count when they opened.
   const tags: string[] = [];
@@ -236,6 +242,7 @@ export function pageSignals(html: string, { enoughContent = Infinity }: PageSign
       last = found ? found.index + found.length : html.length;
       continue;
     }
+    if (tag === 'meta' && immediateRefresh === undefined) immediateRefresh = refreshTarget(raw);
     if (VOID.has(tag) || raw.endsWith('/') || tags.length >= MAX_DEPTH) continue;
     // Inside furniture or a placeholder nothing counts as content, so what the element is does not matter.
     const f = furniture > 0 || placeholder > 0 ? 0 : classify(tag, raw, sections > 0);
@@ -265,6 +272,7 @@ export function pageSignals(html: string, { enoughContent = Infinity }: PageSign
     jsonLd,
     stateScripts,
     complete,
+    immediateRefresh,
     visibleText() {
       if (visible === undefined) {
         const parts: string[] = [];
@@ -274,6 +282,15 @@ export function pageSignals(html: string, { enoughContent = Infinity }: PageSign
       return visible;
     },
   };
+}
+
+/** The target of a `<meta http-equiv="refresh" content="0; url=…">` (a delay of 0, as browsers read it). */
+function refreshTarget(raw: string): string | undefined {
+  if (!/\shttp-equiv\s*=\s*["']?\s*refresh\b/i.test(raw)) return undefined;
+  const content = /\scontent\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(raw);
+  const value = content ? (content[1] ?? content[2] ?? content[3] ?? '') : '';
+  const parsed = /^\s*0+(?:\.\d*)?\s*[;,]\s*(?:url\s*=\s*)?(['"]?)(.+?)\1\s*$/i.exec(value);
+  return parsed?.[2] || undefined;
 }
 
 function tagsStripped(html: string): string {

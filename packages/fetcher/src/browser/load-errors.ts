@@ -1,0 +1,61 @@
+import { isActionError } from '@crawlkit/actions';
+
+import { FetchError, isFetchError } from '../errors.js';
+import { redactUrl } from '../policy/url-policy.js';
+import { crashedError, type BrowserLease } from './browser-pool.js';
+import { isBrowserError, type BrowserError } from './errors.js';
+
+/** Least time left for loading a page again after its browser went away (a launch takes about a second). */
+export const MIN_RETRY_MS = 2_000;
+
+/** `BROWSER_CRASHED` errors of pages whose whole browser went away, not only their renderer. */
+const lostBrowser = new WeakSet<object>();
+
+/** `BROWSER_CRASHED` for a page whose Chromium disconnected (killed, out of memory) while it loaded. */
+export function browserLost(url: string, cause: unknown): BrowserError {
+  const error = crashedError(url, cause);
+  lostBrowser.add(error);
+  return error;
+}
+
+/** Whether `error` failed a page because its whole browser went away (`browserLost`). */
+export function isBrowserLost(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && lostBrowser.has(error);
+}
+
+/**
+ * The error a page load ends with: the abort's reason (timeout, the caller's abort, a crash), the error itself when
+ * it is ours, `BROWSER_CRASHED` for a browser or page that went away under it.
+ */
+export async function normalizeLoadError(
+  error: unknown,
+  signal: AbortSignal,
+  lease: BrowserLease | undefined,
+  url: string,
+): Promise<unknown> {
+  if (lease && !signal.aborted && !isActionError(error)) {
+    // A dead browser fails the page's calls before its 'disconnected' event arrives: give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (lease.crashed || !lease.browser.connected) return browserLost(redactUrl(url), error);
+  }
+  if (signal.aborted && (isFetchError(signal.reason) || isBrowserError(signal.reason))) return signal.reason;
+  if (isFetchError(error) || isBrowserError(error) || isActionError(error)) return error;
+  if (error instanceof Error && /Target closed|Session closed|Protocol error.*closed/i.test(error.message)) {
+    return crashedError(redactUrl(url), error);
+  }
+  return error;
+}
+
+/** `waitFor` cannot end within the scrape's time once the page has loaded: a timeout, not a shorter wait. */
+export function waitForTooLong(
+  request: { url: string; timeoutMs: number; waitFor: number },
+  leftMs: number,
+): FetchError {
+  const url = redactUrl(request.url);
+  return new FetchError(
+    'SCRAPE_TIMEOUT',
+    `Loading ${url} in the browser left ${Math.max(0, Math.round(leftMs))} ms of the ${request.timeoutMs} ms ` +
+      `timeout for waitFor (${request.waitFor} ms): raise timeout or lower waitFor.`,
+    { url },
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * The waits of a page load on pages that never finish: a change that cannot alter what is read (a `transform` each
+ * frame, an SVG path) does not hold the page, a change of what is shown (`display`) still does, and a page whose
+ * DOMContentLoaded never comes (a deferred script that never arrives) is captured as it is shown.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { NOT_SETTLED_WARNING } from '../engines/browser-page-engine.js';
+import { Fetcher } from '../index.js';
+
+const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+const SMART_WAIT_MAX_MS = 2_500;
+
+const PAGES: Record<string, string> = {
+  // A hero slider moved each frame, a spinner's SVG arc redrawn each frame.
+  '/animated': `<h1>Spring collection</h1><p>Linen shirts, cotton dresses and straw hats.</p>
+    <div id="slider" style="width:200px;height:40px;background:#eee">New arrivals</div>
+    <svg width="40" height="40"><path id="arc" d="M0 0"/></svg>
+    <script>
+      function frame(t) {
+        document.getElementById('slider').style.transform = 'translateX(' + (t % 300) + 'px)';
+        document.getElementById('arc').setAttribute('d', 'M0 0 L' + (t % 40) + ' 20');
+        requestAnimationFrame(frame);
+      }
+      requestAnimationFrame(frame);
+    </script>`,
+  // A banner shown and hidden by its style, over and over: what is read changes each time.
+  '/blinking': `<h1>Sale</h1><p id="banner">Everything half price today.</p>
+    <script>
+      setInterval(() => {
+        const banner = document.getElementById('banner');
+        banner.style.display = banner.style.display === 'none' ? 'block' : 'none';
+      }, 100);
+    </script>`,
+  // A tag manager's deferred script from a host that never answers: DOMContentLoaded waits for it forever.
+  '/stuck-tag': `<h1>Opening hours</h1><p>Monday to Friday 9:00 to 18:00, Saturday 10:00 to 14:00.</p>
+    <script defer src="/never-answers.js"></script>`,
+};
+
+let server: Server;
+let base: string;
+let fetcher: Fetcher;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/never-answers.js') return;
+    const body = PAGES[req.url ?? ''];
+    if (!body) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><title>Shop</title></head><body>${body}</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS, smartWaitMaxMs: SMART_WAIT_MAX_MS } });
+  await fetcher.fetch({ url: `${base}/animated`, engine: 'browser' }); // Chromium's start is not the page's wait.
+});
+
+afterAll(async () => {
+  await fetcher?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe('smart wait', () => {
+  it('does not wait for an animation to end: a page that only moves has settled', async () => {
+    const started = performance.now();
+    const result = await fetcher.fetch({ url: `${base}/animated`, engine: 'browser' });
+    expect(result.warnings ?? []).not.toContain(NOT_SETTLED_WARNING);
+    expect(performance.now() - started).toBeLessThan(SMART_WAIT_MAX_MS);
+    expect(result.text).toContain('Linen shirts');
+  }, 20_000);
+
+  it('captures a page whose DOMContentLoaded never comes as it is shown, said to be still loading', async () => {
+    const result = await fetcher.fetch({ url: `${base}/stuck-tag`, engine: 'browser', timeoutMs: 4_000 });
+    // Before: SCRAPE_TIMEOUT, the page's text lost.
+    expect(result.status).toBe(200);
+    expect(result.text).toContain('Monday to Friday 9:00 to 18:00');
+    expect(result.warnings).toContain(NOT_SETTLED_WARNING);
+  }, 20_000);
+
+  it('still waits while what is shown changes (display toggled)', async () => {
+    const result = await fetcher.fetch({ url: `${base}/blinking`, engine: 'browser' });
+    expect(result.warnings).toContain(NOT_SETTLED_WARNING);
+  }, 20_000);
+});
