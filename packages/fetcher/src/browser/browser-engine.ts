@@ -221,6 +221,8 @@ export class BrowserEngine {
 
     // Time kept for the capture, whatever the waits before it take.
     const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
+    /** DOMContentLoaded never came: the page is captured as shown, never said to have settled. */
+    let domNeverLoaded = false;
     try {
       request.onRequestStart?.();
       const response = await page.goto(request.url, {
@@ -238,6 +240,7 @@ export class BrowserEngine {
       // from a host that does not answer): it is captured as it is, not lost, and said to be still loading.
       if (timedOut && !(mainResponse && committed(page))) throw navigationError(error, request.url);
       if (!timedOut) throw failedNavigation(error)!;
+      domNeverLoaded = true;
     }
     if (!mainResponse) throw navigationError(new Error('net::ERR_EMPTY_RESPONSE'), request.url);
     if (gateError) throw gateError;
@@ -291,7 +294,7 @@ export class BrowserEngine {
     if (actions) result.actions = actions;
     if (consent) result.consent = consent;
     result.blockedRequests = gate.blocked.length;
-    result.settled = settled;
+    result.settled = settled && !domNeverLoaded;
     if (result.timings) result.timings.totalMs = Date.now() - startedAt;
     if (recorder) await recorder.flush(request.onExchange!);
     return result;
