@@ -360,7 +360,7 @@ export class BrowserEngine {
     if (contentType === '' || HTML_TYPES.has(contentType) || request.actions?.length) {
       const html = await readRenderedHtml(page, this.#settings.maxContentChars, request.url);
       // The encoding Chromium read the document in: the queries of its links are in it (`text` is a string)
-      const charset = await page.evaluate(() => document.characterSet.toLowerCase()).catch(() => 'utf-8');
+      const charset = String(await page.evaluate('document.characterSet').catch(() => 'utf-8')).toLowerCase();
       return {
         ...base,
         contentType: 'text/html',
