@@ -75,5 +75,17 @@ export function describeSearchScriptsConformance(factory: StoreFactory): void {
       expect(await keys(store, 'crawling')).toEqual(['en', 'mixed-en']);
       expect(await keys(store, '"crawl stores" 网页')).toEqual(['mixed-en']);
     });
+
+    it('reads the last character of a quoted phrase as the start of a longer run', async () => {
+      const store = await open();
+      await seed(store);
+      // 用 begins the run 用のケース: the phrase ends inside it, as `"东京"` may end inside 东京都
+      expect(await keys(store, '"iPhone用"')).toEqual(['mixed']);
+      expect(await keys(store, '"ein iPhone用"')).toEqual(['mixed']);
+      expect(await keys(store, '"iPhone用 und"')).toEqual([]);
+      expect(await keys(store, 'iphone -"iPhone用"')).toEqual([]);
+      expect(await keys(store, '"Crawls store the pages 网"')).toEqual(['mixed-en']);
+      expect(await keys(store, '"Crawls store the pages 页"')).toEqual([]);
+    });
   });
 }
