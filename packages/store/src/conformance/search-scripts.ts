@@ -12,6 +12,11 @@ const PAGES: [key: string, title: string, text: string][] = [
   ['mixed', 'Phones', 'Ein iPhone用のケース und ein Café.'],
   ['en', 'Crawling', 'The crawler stores every page it crawls.'],
   ['mixed-en', 'Notes', 'Crawls store the pages: 网页 saved.'],
+  // Thai and Devanagari marks are letters of the word: ไข่ is an egg, ไข้ a fever; कमल a lotus, कमाल a wonder.
+  ['th-egg', 'ไข่', 'แม่ซื้อไข่ไก่สด'],
+  ['th-fever', 'ไข้', 'วันนี้ผมเป็นไข้หวัด'],
+  ['hi-lotus', 'कमल', 'तालाब में कमल खिला है'],
+  ['hi-wonder', 'कमाल', 'यह तो कमाल है'],
 ];
 
 async function seed(store: PageCache): Promise<void> {
@@ -76,16 +81,25 @@ export function describeSearchScriptsConformance(factory: StoreFactory): void {
       expect(await keys(store, '"crawl stores" 网页')).toEqual(['mixed-en']);
     });
 
-    it('reads the last character of a quoted phrase as the start of a longer run', async () => {
+    it.each([
+      // the marks that make a Thai or Indic word another word stay; the accents of Latin letters fold
+      ['ไข้', ['th-fever']],
+      ['ไข่', ['th-egg']],
+      ['कमाल', ['hi-wonder']],
+      ['कमल', ['hi-lotus']],
+      ['"कमल खिला"', ['hi-lotus']],
+      ['CAFE', ['mixed']],
+      // the last character of a quoted phrase may begin a longer run (用 begins 用のケース), as a tail may end one
+      ['"iPhone用"', ['mixed']],
+      ['"ein iPhone用"', ['mixed']],
+      ['"iPhone用 und"', []],
+      ['iphone -"iPhone用"', []],
+      ['"Crawls store the pages 网"', ['mixed-en']],
+      ['"Crawls store the pages 页"', []],
+    ])('finds %s in the pages it spells', async (query, expected) => {
       const store = await open();
       await seed(store);
-      // 用 begins the run 用のケース: the phrase ends inside it, as `"东京"` may end inside 东京都
-      expect(await keys(store, '"iPhone用"')).toEqual(['mixed']);
-      expect(await keys(store, '"ein iPhone用"')).toEqual(['mixed']);
-      expect(await keys(store, '"iPhone用 und"')).toEqual([]);
-      expect(await keys(store, 'iphone -"iPhone用"')).toEqual([]);
-      expect(await keys(store, '"Crawls store the pages 网"')).toEqual(['mixed-en']);
-      expect(await keys(store, '"Crawls store the pages 页"')).toEqual([]);
+      expect(await keys(store, query)).toEqual(expected);
     });
   });
 }

@@ -1,6 +1,6 @@
 /**
  * How text becomes search terms, the same way in every driver: words (runs of letters and digits, with their marks)
- * lower-cased, diacritics removed, then Porter-stemmed. The memory and Redis indexes keep these terms; SQLite's FTS5
+ * lower-cased, diacritics removed (not the marks that spell a Thai or Indic word), then Porter-stemmed. The memory and Redis indexes keep these terms; SQLite's FTS5
  * is handed the same words (`indexedText`) and stems them itself, so the three find the same pages for the same query.
  *
  * Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Burmese) and Korean, whose
@@ -13,8 +13,13 @@
 import { stemmer } from 'stemmer';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-/** Marks folding removes: every combining mark but the kana voicing marks (`で` is not `て`). */
-const MARKS = /(?![\u3099\u309a])\p{M}/gu;
+/**
+ * Marks folding removes: the accents shared by every script (`é` is `e` and U+0301; Arabic vowel signs) and Hebrew
+ * points, which a word may be written with or without, but not the kana voicing marks (`で` is not `て`) nor the marks
+ * of a script's own (Thai `ไข่` an egg and `ไข้` a fever, Devanagari `कमल` a lotus and `कमाल` a wonder): those spell
+ * another word.
+ */
+const MARKS = /(?![\u3099\u309a])(?=\p{M})[\p{sc=Inherited}\p{sc=Hebrew}]/gu;
 const ASCII = /^[\p{ASCII}]*$/u;
 /** A letter of the scripts read as pairs of characters (`ー`, `々` and the kana marks belong to them too). */
 const UNSPACED =
@@ -92,7 +97,7 @@ function piece(text: string, at: number, unspaced: boolean, into: Word[]): void 
     return;
   }
   // Each character with its marks (and half-width kana with their voicing marks, `ｶﾞ`), folded (one may fold to
-  // several: `㌔` is `キロ`, each its own).
+  // several: `㌔` is `キロ`, each its own; a Thai or Khmer letter keeps its marks, `ข้`).
   const chars: { char: string; start: number; end: number }[] = [];
   let i = 0;
   for (const [written] of text.matchAll(UNIT)) {
@@ -101,7 +106,7 @@ function piece(text: string, at: number, unspaced: boolean, into: Word[]): void 
     let folded = foldedUnits.get(written);
     if (folded === undefined) {
       if (foldedUnits.size >= MAX_FOLDED_UNITS) foldedUnits.clear();
-      foldedUnits.set(written, (folded = [...fold(written)]));
+      foldedUnits.set(written, (folded = fold(written).match(UNIT) ?? []));
     }
     for (const char of folded) chars.push({ char, start, end: at + i });
   }
