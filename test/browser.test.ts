@@ -20,6 +20,17 @@ describe('scrape in the browser', () => {
     expect(doc.metadata.statusCode).toBe(200);
   }, 30_000);
 
+  it("lists a rendered windows-1252 page's links with their query in windows-1252, as Chromium sends it", async () => {
+    const url = `${env.server.url}/http/windows-1252-query-links`;
+    // waitFor takes the page to the browser
+    const doc = data(await env.ck.scrape({ url, waitFor: 1, formats: ['links'], maxAge: 0 }));
+    expect(doc.metadata.engine).toBe('browser');
+    expect(doc.links).toEqual([
+      `${env.server.url}/http/query-echo/%C3%BC?q=M%FCller&page=2#top`,
+      `${env.server.url}/http/query-echo/plain?name=Jos%E9`,
+    ]);
+  }, 30_000);
+
   it('returns a screenshot as a PNG data URL, and a JPEG one with quality', async () => {
     const png = data(
       await env.ck.scrape({ url: `${env.server.url}/js/rendered.html`, formats: ['screenshot'], maxAge: 0 }),

@@ -43,4 +43,47 @@ describe('foreign pages', () => {
       expect(doc.markdown).toContain('Вход и цены');
     },
   );
+
+  describe("a link's query is sent in the page's charset, as a browser sends it (the path in UTF-8)", () => {
+    it('lists the links of a windows-1252 page with their query in windows-1252', async () => {
+      const doc = data(
+        await env.ck.scrape({ url: `${env.server.url}/http/windows-1252-query-links`, formats: ['links'] }),
+      );
+      expect(doc.links).toEqual([
+        `${env.server.url}/http/query-echo/%C3%BC?q=M%FCller&page=2#top`,
+        `${env.server.url}/http/query-echo/plain?name=Jos%E9`,
+      ]);
+    });
+
+    it("lists a Shift_JIS page's link in Shift_JIS, a character Shift_JIS lacks as its &#N;", async () => {
+      const doc = data(
+        await env.ck.scrape({ url: `${env.server.url}/http/shift-jis-query-links`, formats: ['links'] }),
+      );
+      // ソ is 83 5C: its trail byte stays a backslash, as in a browser
+      expect(doc.links).toEqual([`${env.server.url}/http/query-echo/x?q=%83\\%93%8C%8B%9E%26%238364%3B&page=2`]);
+    });
+
+    it('crawls and maps the pages a browser would ask for', async () => {
+      const url = `${env.server.url}/http/windows-1252-query-links`;
+      // crawlEntireDomain: the echo pages are siblings of the page, not below it
+      const started = await env.ck.crawl({ url, limit: 3, crawlEntireDomain: true, scrapeOptions: { maxAge: 0 } });
+      if (!started.success) throw new Error(started.error);
+      const crawl = await env.ck.waitForJob(started.id);
+      if (!crawl.success) throw new Error(crawl.error);
+      // each echo page's title is the request target the server was sent
+      expect(crawl.data.map((d) => d.metadata.title).sort()).toEqual([
+        '/http/query-echo/%C3%BC?q=M%FCller&page=2',
+        '/http/query-echo/plain?name=Jos%E9',
+        'Suche',
+      ]);
+      // map lists the pages without their query, and follows them as a browser would
+      const map = await env.ck.map({ url, sitemap: 'skip', filterByPath: false });
+      if (!map.success) throw new Error(map.error);
+      expect(map.links.map((l) => l.title).sort()).toEqual([
+        '/http/query-echo/%C3%BC?q=M%FCller&page=2',
+        '/http/query-echo/plain?name=Jos%E9',
+        'Suche',
+      ]);
+    });
+  });
 });

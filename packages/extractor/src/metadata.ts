@@ -62,10 +62,13 @@ function push(meta: PageMetadata, key: string, value: string): void {
   else meta[key] = [existing, value];
 }
 
-/** Extracts the metadata of a page from its raw HTML (or an already parsed, untouched document). */
-export function extractMetadata(input: string | Document, url: string): PageMetadata {
+/**
+ * Extracts the metadata of a page from its raw HTML (or an already parsed, untouched document); its favicon's query
+ * in the document's `encoding` (see `ExtractPageOptions.encoding`).
+ */
+export function extractMetadata(input: string | Document, url: string, encoding?: string): PageMetadata {
   const document = typeof input === 'string' ? parseHtml(input) : input;
-  const base = baseUrlOf(document, url);
+  const base = baseUrlOf(document, url, encoding);
   const meta: PageMetadata = {};
   let title: string | undefined;
   let icon: string | undefined;
@@ -111,7 +114,7 @@ export function extractMetadata(input: string | Document, url: string): PageMeta
   else delete meta.title;
   const favicon = icon ?? looseIcon;
   if (favicon) {
-    const resolved = resolveUrl(favicon, base);
+    const resolved = resolveUrl(favicon, base, encoding);
     if (resolved) meta.favicon = resolved;
   }
   return meta;

@@ -13,6 +13,13 @@ import { extractMetadata, type PageMetadata } from './metadata.js';
 export interface ExtractPageOptions {
   /** Final page URL (after redirects): the base for relative URLs, unless the page has a `<base href>`. */
   url: string;
+  /**
+   * The document's character encoding (its WHATWG name, as the fetch decoded it: `windows-1252`, `shift_jis`): a
+   * browser percent-encodes the non-ASCII characters of a link's query in it, so links, images and crawl discovery
+   * ask the server for what a browser asks (`?q=Müller` is `?q=M%FCller` on a windows-1252 page).
+   * @default 'utf-8'
+   */
+  encoding?: string;
   /** Keep only the main content. @default true */
   onlyMainContent?: boolean;
   /** CSS selectors: keep only the matching elements (already iframe-rewritten by the caller). */
@@ -66,13 +73,14 @@ function serialize(root: Document): string {
 function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: boolean, out: ExtractedPage): void {
   const { formats } = options;
   let document = parseHtml(rawHtml);
-  const base = baseUrlOf(document, options.url);
+  const { encoding } = options;
+  const base = baseUrlOf(document, options.url, encoding);
   if (formats.metadata) {
-    out.metadata = extractMetadata(document, options.url);
-    const canonical = canonicalOf(document, base);
+    out.metadata = extractMetadata(document, options.url, encoding);
+    const canonical = canonicalOf(document, base, encoding);
     if (canonical) out.canonical = canonical;
   }
-  if (formats.discoveryLinks) out.discoveryLinks = discoveryLinks(document, base);
+  if (formats.discoveryLinks) out.discoveryLinks = discoveryLinks(document, base, encoding);
   if (formats.attributes?.length) out.attributes = extractAttributes(document, formats.attributes, out.warnings);
   if (!formats.markdown && !formats.html && !formats.links && !formats.images) return;
 
@@ -86,7 +94,8 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
     if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
   removeUnwanted(document, options.excludeTags, out.warnings);
-  const urls = absolutize(document, base, options.url, { links: !!formats.links, images: !!formats.images });
+  const collect = { links: !!formats.links, images: !!formats.images };
+  const urls = absolutize(document, base, options.url, collect, encoding);
   if (formats.links) out.links = urls.links;
   if (formats.images) out.images = urls.images;
   if (formats.html) out.html = serialize(document);

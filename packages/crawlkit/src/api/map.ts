@@ -138,7 +138,11 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
       // A page of thousands of links costs as much as a parse: a worker reads and sorts them.
       const read = await ctx.extraction
         .run(
-          { kind: 'pageLinks', page: { url: page.url, text: page.text }, scope },
+          {
+            kind: 'pageLinks',
+            page: { url: page.url, text: page.text, ...(page.charset !== undefined ? { charset: page.charset } : {}) },
+            scope,
+          },
           { runLimitMs: PAGE_LINKS_LIMIT_MS, ...(signal ? { signal } : {}) },
         )
         .catch((error: unknown) => {

@@ -5,9 +5,10 @@ import { extractPage } from '@crawlkit/extractor';
 import { cleanUrl, pageKey, siteFilter, type MapScope, type PageLinks } from './map-links.js';
 
 /** Reads a page's title, description and links, and sorts its links by `scope`. */
-export function pageLinks(page: { url: string; text: string }, scope: MapScope): PageLinks {
+export function pageLinks(page: { url: string; text: string; charset?: string }, scope: MapScope): PageLinks {
   const { metadata, links = [] } = extractPage(page.text, {
     url: page.url,
+    ...(page.charset !== undefined ? { encoding: page.charset } : {}),
     onlyMainContent: false,
     formats: { links: true, metadata: true },
   });

@@ -9,7 +9,7 @@ import { readSitemap, type SitemapBody, type SitemapDocument } from '@crawlkit/f
 import type { MapScope, PageLinks } from '../api/map-links.js';
 import { pageLinks } from '../api/page-links.js';
 import { isErrorCode } from '../error-codes.js';
-import { extractPageInput, inputText, plainTextExtraction } from './extract-page.js';
+import { extractPageInput, inputDocument, plainTextExtraction } from './extract-page.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { summarizeExtractive } from './extractive-summary.js';
 
@@ -26,7 +26,7 @@ export type ExtractionCall =
    */
   | { kind: 'judgeAndExtract'; page: JudgedPage; extraction: ExtractionRequest; countAll?: boolean }
   /** What `map` takes of a page it follows: its title, description and the links its request keeps. */
-  | { kind: 'pageLinks'; page: { url: string; text: string }; scope: MapScope }
+  | { kind: 'pageLinks'; page: { url: string; text: string; charset?: string }; scope: MapScope }
   /** A fetched sitemap read (gunzip, decode, XML parse): up to 50 MiB of it. `null`: an HTML page, not a sitemap. */
   | ({ kind: 'sitemap' } & SitemapBody)
   /** Change tracking: the comparison of two markdowns and, when asked, their git-style diff. */
@@ -86,12 +86,14 @@ export async function runCall(call: ExtractionCall): Promise<CallResults[Extract
     case 'judge':
       return judgeRendering(call.page, { countAll: call.countAll });
     case 'judgeAndExtract': {
-      const text = inputText(call.extraction.page);
+      const decoded = inputDocument(call.extraction.page);
       const { undecoded: _bytes, ...page } = call.page;
-      const verdict = judgeRendering(text === undefined ? page : { ...page, text }, { countAll: call.countAll });
-      if (verdict.reason !== undefined || text === undefined) return { verdict };
+      const verdict = judgeRendering(decoded === undefined ? page : { ...page, text: decoded.text }, {
+        countAll: call.countAll,
+      });
+      if (verdict.reason !== undefined || decoded === undefined) return { verdict };
       const { body: _body, undecodedText: _undecoded, ...input } = call.extraction.page;
-      const extraction = await extractPageInput({ ...call.extraction, page: { ...input, text } });
+      const extraction = await extractPageInput({ ...call.extraction, page: { ...input, ...decoded } });
       return { verdict, extraction: withoutInput(call.extraction, extraction) };
     }
     case 'pageLinks':

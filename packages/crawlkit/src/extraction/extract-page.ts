@@ -21,13 +21,24 @@ import { documentExtraction } from './document-extraction.js';
 import { markdownText } from '../search/markdown-text.js';
 import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings } from './extraction.js';
 
-/** The page's text: as fetched, or decoded from its bytes here (in a worker thread, when it was left undecoded). */
-export function inputText(
-  page: Pick<ExtractionInput, 'text' | 'body' | 'undecodedText' | 'contentType'>,
-): string | undefined {
-  if (page.text !== undefined || !page.undecodedText || !page.body) return page.text;
+type TextInput = Pick<ExtractionInput, 'text' | 'charset' | 'body' | 'undecodedText' | 'contentType'>;
+
+/**
+ * The page's text and its encoding: as fetched, or decoded from its bytes here (in a worker thread, when it was left
+ * undecoded).
+ */
+export function inputDocument(page: TextInput): { text: string; charset?: string } | undefined {
+  if (page.text !== undefined || !page.undecodedText || !page.body) {
+    if (page.text === undefined) return undefined;
+    return page.charset !== undefined ? { text: page.text, charset: page.charset } : { text: page.text };
+  }
   const { declaredCharset, contentLanguage } = page.undecodedText;
-  return decodeText(page.body, page.contentType, declaredCharset, contentLanguage).text;
+  return decodeText(page.body, page.contentType, declaredCharset, contentLanguage);
+}
+
+/** The page's text (`inputDocument`'s). */
+export function inputText(page: TextInput): string | undefined {
+  return inputDocument(page)?.text;
 }
 
 function escapeHtml(text: string): string {
@@ -115,10 +126,11 @@ export function plainTextExtraction(request: ExtractionRequest): Extraction {
   };
 }
 
-function htmlExtraction(request: ExtractionRequest, text: string): Extraction {
+function htmlExtraction(request: ExtractionRequest, text: string, charset: string | undefined): Extraction {
   const { page, settings } = request;
   const options: ExtractPageOptions = {
     url: page.url,
+    ...(charset !== undefined ? { encoding: charset } : {}),
     ...contentOptions(settings),
     removeBase64Images: settings.removeBase64Images,
     ...(settings.markdownRawHtml ? { markdownRawHtml: true } : {}),
@@ -187,13 +199,14 @@ async function extractByKind(request: ExtractionRequest): Promise<Extraction> {
   const { page, settings } = request;
   if (page.kind === 'pdf') return pdfExtraction(request);
   if (page.kind === 'document') return documentExtraction(request, inputText(page));
-  const text = page.kind === 'unsupported' ? undefined : inputText(page);
-  if (text === undefined) {
+  const decoded = page.kind === 'unsupported' ? undefined : inputDocument(page);
+  if (decoded === undefined) {
     throw new CrawlkitError(
       'SCRAPE_UNSUPPORTED_FILE_ERROR',
       `Scrape resulted in unsupported file: ${page.contentType || 'binary content'}`,
     );
   }
+  const { text, charset } = decoded;
   switch (page.kind) {
     case 'json':
       return textDocument(text, '```json\n' + text + '\n```', settings);
@@ -202,6 +215,6 @@ async function extractByKind(request: ExtractionRequest): Promise<Extraction> {
     case 'text':
       return textDocument(text, text, settings);
     default:
-      return htmlExtraction(request, text);
+      return htmlExtraction(request, text, charset);
   }
 }

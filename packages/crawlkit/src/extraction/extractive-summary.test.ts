@@ -119,4 +119,18 @@ describe('summarizeExtractive', () => {
     expect(summarizeExtractive('# Opening hours\n\n## Monday to Friday')).toBe('Opening hours Monday to Friday');
     expect(summarizeExtractive('')).toBe('');
   });
+
+  it('does not end a sentence at an abbreviation, an initial or a full stop before a word in lower case', () => {
+    const text = [
+      'Dr. Dana Whitfield of St. Albans wrote this guide with George W. Bush in mind, e.g. for the U.S. market.',
+      'Hone the edge on a fine stone, i.e. one of 8000 grit, etc. and strop it after every session at the bench.',
+    ].join(' ');
+    // each sentence is whole: its first words kept (not dropped as a short fragment), and not cut at `e.g.`
+    expect(summarizeExtractive(text, 400)).toBe(text);
+    expect(summarizeExtractive(text, 60)).toBe(text.slice(0, text.indexOf('market.') + 7));
+    // a full stop after a word, a unit or a lone letter before a capital still ends its sentence
+    expect(
+      summarizeExtractive('Take a supplement of vitamin D. And walk outside every single day of the week.', 40),
+    ).toBe('Take a supplement of vitamin D.');
+  });
 });

@@ -1,10 +1,27 @@
 /**
- * A sentence: up to `.`, `!`, `?` or the Arabic `؟` before whitespace or the end (one inside a number or a name,
- * `2.5`, `acme.test`, does not end it), or up to a full stop that ends a sentence wherever it is: CJK `。！？`, the
- * Devanagari danda `। ॥`, the Urdu `۔`, the Ethiopic `።`, the Armenian `։`, the Burmese `။` and the Khmer `។ ៕`.
- * `END` marks where a line of Thai, Lao, Khmer or Burmese ends without one (below).
+ * A full stop before a space that does not end a sentence, by the shape of what is around it (no list of
+ * abbreviations, which every language has its own of): the end of a dotted abbreviation in lower case (`e.g.`,
+ * `i.e.`, `a.m.`, `d.h.`), an initial after a name or another initial (`George W. Bush`, `Harvard T.H. Chan`,
+ * `A. O. Smith`), a capitalised word without a vowel (`Dr.`, `Mrs.`, `St.`, `Ltd.`), or any before a word in lower
+ * case (`etc. and`, `approx. the`, `U.S. households`, `ca. zehn`). `vitamin D. And`, `in the U.S. See` and units
+ * (`60 fps. It`) still end theirs.
  */
-const SENTENCE = /(?:[^.!?؟。！？।॥۔።։။។៕\n\uE000]|[.!?؟](?!\s|$))+(?:[.!?؟]+(?=\s|$)|[。！？।॥۔።։။។៕]+|\uE000)/g;
+const INNER_STOP = [
+  String.raw`(?<=(?<![\p{L}\p{N}])\p{L}\.\p{Ll})\.(?=\s)`,
+  String.raw`(?<=(?:\p{Lu}\p{Ll}+|\p{Lu}\.) (?:\p{Lu}\.){0,3}\p{Lu})\.(?=\s)`,
+  String.raw`(?<=(?<![\p{L}\p{N}])[B-DF-HJ-NP-TV-XZ][b-df-hj-np-tv-xz]+)\.(?=\s)`,
+  String.raw`\.(?=[ \t]+\p{Ll})`,
+].join('|');
+/**
+ * A sentence: up to `.`, `!`, `?` or the Arabic `؟` before whitespace or the end (one inside a number or a name,
+ * `2.5`, `acme.test`, does not end it, nor an `INNER_STOP`), or up to a full stop that ends a sentence wherever it
+ * is: CJK `。！？`, the Devanagari danda `। ॥`, the Urdu `۔`, the Ethiopic `።`, the Armenian `։`, the Burmese `။` and
+ * the Khmer `។ ៕`. `END` marks where a line of Thai, Lao, Khmer or Burmese ends without one (below).
+ */
+const SENTENCE = new RegExp(
+  String.raw`(?:[^.!?؟。！？।॥۔።։။។៕\n\uE000]|[.!?؟](?!\s|$)|${INNER_STOP})+(?:[.!?؟]+(?=\s|$)|[。！？।॥۔።։။។៕]+|\uE000)`,
+  'gu',
+);
 /** A private-use character: the end of a sentence that has no full stop of its own. */
 const END = '\uE000';
 /** Thai, Lao, Myanmar and Khmer: spaces separate phrases, not words. */

@@ -42,7 +42,7 @@ export function extractionSettings(
 export function extractionInput(
   page: Pick<
     FetchedPage,
-    'url' | 'contentType' | 'text' | 'body' | 'undecodedText' | 'clientRendered' | 'engineReason'
+    'url' | 'contentType' | 'text' | 'charset' | 'body' | 'undecodedText' | 'clientRendered' | 'engineReason'
   >,
 ): ExtractionInput {
   const input: ExtractionInput = {
@@ -57,6 +57,7 @@ export function extractionInput(
     }),
   };
   if (page.text !== undefined) input.text = page.text;
+  if (page.charset !== undefined) input.charset = page.charset;
   if (page.body !== undefined) input.body = page.body;
   if (page.undecodedText !== undefined) input.undecodedText = page.undecodedText;
   if (page.clientRendered !== undefined) input.clientRendered = page.clientRendered;

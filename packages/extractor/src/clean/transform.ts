@@ -141,9 +141,16 @@ export interface UrlPassCollect {
 
 /**
  * Picks the largest `srcset` candidate (and lazy `data-*` sources) into `img[src]`, makes `img[src]` and `a[href]`
- * absolute against `base`, and collects links and images on the way (those `collect` asks for).
+ * absolute against `base` (their queries in the document's `encoding`), and collects links and images on the way
+ * (those `collect` asks for).
  */
-export function absolutize(root: Document, base: string, pageUrl: string, collect: UrlPassCollect = {}): UrlPassResult {
+export function absolutize(
+  root: Document,
+  base: string,
+  pageUrl: string,
+  collect: UrlPassCollect = {},
+  encoding?: string,
+): UrlPassResult {
   const collectLinks = collect.links ?? true;
   const collectImages = collect.images ?? true;
   const links = new Set<string>();
@@ -156,7 +163,7 @@ export function absolutize(root: Document, base: string, pageUrl: string, collec
       return;
     }
     if (/^javascript:/i.test(value)) return;
-    const resolved = resolveUrl(value, value.startsWith('//') ? pageUrl : against);
+    const resolved = resolveUrl(value, value.startsWith('//') ? pageUrl : against, encoding);
     if (resolved) images.add(resolved);
   };
 
@@ -167,7 +174,7 @@ export function absolutize(root: Document, base: string, pageUrl: string, collec
     if (el.name === 'a' && attribs.href !== undefined) {
       const href = attribs.href.trim();
       let resolved = hrefs.get(href);
-      if (resolved === undefined && !hrefs.has(href)) hrefs.set(href, (resolved = resolveUrl(href, base)));
+      if (resolved === undefined && !hrefs.has(href)) hrefs.set(href, (resolved = resolveUrl(href, base, encoding)));
       if (resolved) {
         attribs.href = resolved;
         if (collectLinks && !href.startsWith('#') && /^(https?|mailto):/i.test(resolved)) links.add(resolved);
@@ -181,7 +188,9 @@ export function absolutize(root: Document, base: string, pageUrl: string, collec
       if (candidates) for (const c of candidates) addImage(c.url);
       addImage(attribs['data-src']);
       if (best) {
-        const resolved = best.startsWith('data:') ? best : resolveUrl(best, best.startsWith('//') ? pageUrl : base);
+        const resolved = best.startsWith('data:')
+          ? best
+          : resolveUrl(best, best.startsWith('//') ? pageUrl : base, encoding);
         if (resolved) {
           attribs.src = resolved;
           addImage(resolved);
@@ -200,9 +209,10 @@ export function absolutize(root: Document, base: string, pageUrl: string, collec
 
 /**
  * Every link of a document (crawl discovery): http(s) `a[href]` and `area[href]`, resolved, de-duplicated, without
- * their fragment unless it is a client-side route (`#/guide`, `#!/x`: another page of a single-page app).
+ * their fragment unless it is a client-side route (`#/guide`, `#!/x`: another page of a single-page app). Their
+ * queries are in the document's `encoding`, as a browser sends them.
  */
-export function discoveryLinks(document: Document, base: string): string[] {
+export function discoveryLinks(document: Document, base: string, encoding?: string): string[] {
   const out = new Set<string>();
   // A docs page links to the same pages again and again, to a different anchor each time (`os.html#os.stat`): the
   // fragment plays no part in resolving the rest, so it is cut first and each page's address is resolved once.
@@ -213,7 +223,7 @@ export function discoveryLinks(document: Document, base: string): string[] {
     if (!href) continue;
     const hash = href.indexOf('#');
     if (hash >= 0 && isRouteFragment(href.slice(hash))) {
-      const route = resolveUrl(href, base);
+      const route = resolveUrl(href, base, encoding);
       if (route !== undefined && /^https?:/i.test(route)) out.add(route);
       continue;
     }
@@ -222,7 +232,7 @@ export function discoveryLinks(document: Document, base: string): string[] {
     const address = hash >= 0 ? href.slice(0, hash) : href;
     let resolved = resolvedOf.get(address);
     if (resolved === undefined && !resolvedOf.has(address)) {
-      resolved = resolveUrl(address, base);
+      resolved = resolveUrl(address, base, encoding);
       if (resolved !== undefined && !/^https?:/i.test(resolved)) resolved = undefined;
       resolvedOf.set(address, resolved);
     }
@@ -231,15 +241,15 @@ export function discoveryLinks(document: Document, base: string): string[] {
   return [...out];
 }
 
-/** The page's `<link rel=canonical>`, absolute. */
-export function canonicalOf(document: Document, base: string): string | undefined {
+/** The page's `<link rel=canonical>`, absolute (its query in the document's `encoding`). */
+export function canonicalOf(document: Document, base: string, encoding?: string): string | undefined {
   for (const el of elements(document)) {
     if (
       el.name === 'link' &&
       (el.attribs.rel ?? '').toLowerCase().split(/\s+/).includes('canonical') &&
       el.attribs.href
     ) {
-      return resolveUrl(el.attribs.href, base);
+      return resolveUrl(el.attribs.href, base, encoding);
     }
     if (el.name === 'body') break;
   }

@@ -1,25 +1,32 @@
 import type { Document } from 'domhandler';
 
+import { encodeQuery } from './query-encoding.js';
 import { elements } from './walk.js';
 
 const TYPO_SCHEME = /^(https?):\/(?!\/)/i;
 
-/** Resolves an attribute URL against a base, repairing `http:/x` typos. Undefined when it cannot be parsed. */
-export function resolveUrl(raw: string, base: string): string | undefined {
+/**
+ * Resolves an attribute URL against a base, repairing `http:/x` typos, its query encoded in the document's
+ * `encoding` as a browser does (`encodeQuery`). Undefined when it cannot be parsed.
+ */
+export function resolveUrl(raw: string, base: string, encoding?: string): string | undefined {
   const href = raw.trim().replace(TYPO_SCHEME, '$1://');
   if (href === '') return undefined;
   try {
-    return new URL(href, base).href;
+    return new URL(encodeQuery(href, encoding), base).href;
   } catch {
     return undefined;
   }
 }
 
-/** The document's base URL: the first `<base href>` resolved against the page URL, else the page URL. */
-export function baseUrlOf(document: Document, pageUrl: string): string {
+/**
+ * The document's base URL: the first `<base href>` resolved against the page URL (in the document's `encoding`),
+ * else the page URL.
+ */
+export function baseUrlOf(document: Document, pageUrl: string, encoding?: string): string {
   for (const el of elements(document)) {
     if (el.name === 'base' && el.attribs.href) {
-      return resolveUrl(el.attribs.href, pageUrl) ?? pageUrl;
+      return resolveUrl(el.attribs.href, pageUrl, encoding) ?? pageUrl;
     }
     if (el.name === 'body') break;
   }

@@ -363,10 +363,12 @@ export class BrowserEngine {
     };
     if (contentType === '' || HTML_TYPES.has(contentType) || request.actions?.length) {
       const html = await readRenderedHtml(page, this.#settings.maxContentChars, request.url);
+      // The encoding Chromium read the document in: the queries of its links are in it (`text` is a string)
+      const charset = String(await page.evaluate('document.characterSet').catch(() => 'utf-8')).toLowerCase();
       return {
         ...base,
         contentType: 'text/html',
-        charset: 'utf-8',
+        charset,
         body: new TextEncoder().encode(html),
         text: html,
       };

@@ -8,6 +8,7 @@ import type Iconv from 'iconv-lite';
 
 import { isHtmlType, isXmlType } from './content-type.js';
 import { documentLanguage, languageScore, legacyCharsets } from './language-charsets.js';
+import { LATIN_CHARSETS, latinScore } from './latin-letters.js';
 
 // Loaded by the first body that needs them: the prescan's sniffer (an HTML or XML body whose header declares no
 // charset; 25 modules), chardet (no declaration at all and not UTF-8) and iconv-lite (a label outside WHATWG's; 14
@@ -33,8 +34,8 @@ export interface DecodedText {
  * Decodes a textual body. The encoding is, in order: a byte-order mark, the `content-type` charset, for HTML and
  * XML a `<meta charset>` / `http-equiv` / XML declaration in the first 8 KiB (WHATWG prescan), then UTF-8 when the
  * bytes are valid UTF-8, then the legacy charsets of the page's language (its `<html lang>`, else the
- * `contentLanguage` header) when the text reads as that language, then a statistical guess (chardet), then
- * windows-1252. A declared Latin-1 over valid, non-ASCII UTF-8 is taken as the mislabel it nearly always is.
+ * `contentLanguage` header) when the text reads as that language, then a statistical guess (chardet); a guess of a
+ * Latin single-byte charset (or none) is settled by the letters of each Latin charset's reading (`latinScore`). A declared Latin-1 over valid, non-ASCII UTF-8 is taken as the mislabel it nearly always is.
  */
 export function decodeText(
   body: Uint8Array,
@@ -125,7 +126,23 @@ function decodeUndeclared(body: Uint8Array, markup: boolean, contentLanguage: st
     if (best) return best.decoded;
   }
   const guess = guesses[0]?.name;
-  return (guess && tryDecode(body, guess)) || tryDecode(body, 'windows-1252')!;
+  const guessed = guess === undefined ? undefined : decoderFor(guess.toLowerCase())?.encoding;
+  // chardet tells the Latin charsets apart badly on a short page (and calls one it cannot place ASCII)
+  if (guessed === undefined || LATIN_CHARSETS.includes(guessed)) return latinReading(body, sample);
+  return tryDecode(body, guess!) || tryDecode(body, 'windows-1252')!;
+}
+
+/**
+ * The Latin single-byte charset whose reading of `sample` has the best `latinScore`; on a tie, the most common on
+ * the web (windows-1252 first).
+ */
+function latinReading(body: Uint8Array, sample: Uint8Array): DecodedText {
+  let best: { charset: string; score: number } | undefined;
+  for (const charset of LATIN_CHARSETS) {
+    const score = latinScore(tryDecode(sample, charset)!.text);
+    if (!best || score > best.score) best = { charset, score };
+  }
+  return tryDecode(body, best!.charset)!;
 }
 
 function utf8(body: Uint8Array): DecodedText {

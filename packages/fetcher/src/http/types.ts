@@ -80,7 +80,10 @@ export interface FetchResult {
   headers: Record<string, string>;
   /** MIME type from `content-type`, lower-cased, without parameters; `''` when absent. */
   contentType: string;
-  /** WHATWG name of the encoding `text` was decoded with (`utf-8`, `windows-1252`, `shift_jis`, ...). */
+  /**
+   * WHATWG name of the encoding `text` was decoded with (`utf-8`, `windows-1252`, `shift_jis`, ...); for a page the
+   * browser rendered, the one it read the document in. The queries of the page's links are in it.
+   */
   charset?: string;
   /** The body with transfer and content encodings removed: the raw bytes of the resource. */
   body: Uint8Array;

@@ -77,38 +77,54 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
     expect(await store.results.list('j1', 0, 10)).toEqual([{ seq: 1, key: 'k', document: 'doc' }]);
   });
 
+  /** Writes one page's entry as an earlier version indexed it: `terms` in the text, in order; `rule` its sx:rule. */
+  async function earlierEntry(store: RedisStore, text: string, terms: string[], rule?: string) {
+    const key = (...parts: string[]) => [store.prefix, 'sx', ...parts].join(':');
+    const write = store.client
+      .multi()
+      .hset(key('e', 'p:old'), { len: terms.length, title: '', description: '', text, terms: terms.join(' ') })
+      .hset(key('meta'), 'p:old', '1000\t2\texample.com\thttps://example.com/old')
+      .zadd(key('u', 'https://example.com/old'), 1000, 'p:old')
+      .hset(key('n'), { entries: 1, length: terms.length });
+    terms.forEach((term, i) => write.hset(key('t', term), 'p:old', `0,0,1|;;${i}`).zadd(key('vocab'), 0, term));
+    if (rule !== undefined) write.set(key('rule'), rule);
+    await write.exec();
+    return key;
+  }
+
+  const finds = (store: RedisStore) => async (q: string) => {
+    const parsed = parseSearchQuery(q);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return (await store.search!.search({ terms: parsed.terms, limit: 10 })).map((h) => h.url);
+  };
+
   it('writes again, at the first search, the entries an earlier version indexed (a Chinese sentence one term)', async () => {
     const store = await open();
-    const key = (...parts: string[]) => [store.prefix, 'sx', ...parts].join(':');
     const old = ['我住在北京', '每天坐地铁上班'];
     // As an earlier crawlkit indexed the page: each unspaced run one term.
-    await store.client
-      .multi()
-      .hset(key('e', 'p:zh'), {
-        len: 2,
-        title: '',
-        description: '',
-        text: '我住在北京，每天坐地铁上班。',
-        terms: old.join(' '),
-      })
-      .hset(key('t', old[0]!), 'p:zh', '0,0,1|;;0')
-      .hset(key('t', old[1]!), 'p:zh', '0,0,1|;;1')
-      .zadd(key('vocab'), 0, old[0]!, 0, old[1]!)
-      .hset(key('meta'), 'p:zh', '1000\t2\texample.com\thttps://example.com/zh')
-      .zadd(key('u', 'https://example.com/zh'), 1000, 'p:zh')
-      .hset(key('n'), { entries: 1, length: 2 })
-      .exec();
-    const find = async (q: string) => {
-      const parsed = parseSearchQuery(q);
-      if (!parsed.ok) throw new Error(parsed.error);
-      return (await store.search!.search({ terms: parsed.terms, limit: 10 })).map((h) => h.url);
-    };
-    expect(await find('地铁')).toEqual(['https://example.com/zh']);
-    expect(await find('"住在北京"')).toEqual(['https://example.com/zh']);
-    expect(await store.client.get(key('rule'))).toBe('2');
+    const key = await earlierEntry(store, '我住在北京，每天坐地铁上班。', old);
+    const find = finds(store);
+    expect(await find('地铁')).toEqual(['https://example.com/old']);
+    expect(await find('"住在北京"')).toEqual(['https://example.com/old']);
+    expect(await store.client.get(key('rule'))).toBe('3');
     expect(await store.client.exists(key('t', old[0]!), key('rule-lock'))).toBe(0);
     expect(await store.client.zscore(key('vocab'), '地铁')).toBe('0');
     expect(await store.client.hget(key('n'), 'entries')).toBe('1');
+  });
+
+  it('writes again the entries of rule 2, whose terms lost the marks of Thai words (ไข้ a fever was ไข)', async () => {
+    const store = await open();
+    const key = await earlierEntry(
+      store,
+      'วันนี้ผมเป็นไข้หวัด',
+      ['วน', 'นน', 'นผ', 'ผม', 'มเ', 'เป', 'ปน', 'นไ', 'ไข', 'ขห', 'หว', 'วด', 'ด'],
+      '2',
+    );
+    const find = finds(store);
+    expect(await find('ไข้')).toEqual(['https://example.com/old']);
+    expect(await find('ไข่')).toEqual([]);
+    expect(await store.client.get(key('rule'))).toBe('3');
+    expect(await store.client.exists(key('t', 'ไข'))).toBe(0);
   });
 
   it('is not ephemeral, reports its kind and rejects after close', async () => {

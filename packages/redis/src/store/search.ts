@@ -42,10 +42,11 @@ function columnHits(posting: string, end: number): ColumnHits {
 const BATCH = 1_000;
 
 /**
- * The rule the index's terms are made by (`sx:rule`): 2 since a run of unspaced script is its pairs of characters
- * (`@crawlkit/store`'s `search/tokens.ts`). An index without it was written by an earlier version.
+ * The rule the index's terms are made by (`sx:rule`, `@crawlkit/store`'s `search/tokens.ts`): 2 since a run of
+ * unspaced script is its pairs of characters, 3 since the marks that spell a Thai or Indic word stay in it. An index
+ * without it, or with an older one, was written by an earlier version.
  */
-const TERMS_RULE = '2';
+const TERMS_RULE = '3';
 /** How long one process holds the right to write an index's entries again, renewed as it goes. */
 const RULE_LOCK_MS = 60_000;
 

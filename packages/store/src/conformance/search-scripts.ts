@@ -12,6 +12,11 @@ const PAGES: [key: string, title: string, text: string][] = [
   ['mixed', 'Phones', 'Ein iPhone用のケース und ein Café.'],
   ['en', 'Crawling', 'The crawler stores every page it crawls.'],
   ['mixed-en', 'Notes', 'Crawls store the pages: 网页 saved.'],
+  // Thai and Devanagari marks are letters of the word: ไข่ is an egg, ไข้ a fever; कमल a lotus, कमाल a wonder.
+  ['th-egg', 'ไข่', 'แม่ซื้อไข่ไก่สด'],
+  ['th-fever', 'ไข้', 'วันนี้ผมเป็นไข้หวัด'],
+  ['hi-lotus', 'कमल', 'तालाब में कमल खिला है'],
+  ['hi-wonder', 'कमाल', 'यह तो कमाल है'],
 ];
 
 async function seed(store: PageCache): Promise<void> {
@@ -74,6 +79,27 @@ export function describeSearchScriptsConformance(factory: StoreFactory): void {
       // English beside unspaced script is stemmed and placed as English alone is (SQLite is handed its words).
       expect(await keys(store, 'crawling')).toEqual(['en', 'mixed-en']);
       expect(await keys(store, '"crawl stores" 网页')).toEqual(['mixed-en']);
+    });
+
+    it.each([
+      // the marks that make a Thai or Indic word another word stay; the accents of Latin letters fold
+      ['ไข้', ['th-fever']],
+      ['ไข่', ['th-egg']],
+      ['कमाल', ['hi-wonder']],
+      ['कमल', ['hi-lotus']],
+      ['"कमल खिला"', ['hi-lotus']],
+      ['CAFE', ['mixed']],
+      // the last character of a quoted phrase may begin a longer run (用 begins 用のケース), as a tail may end one
+      ['"iPhone用"', ['mixed']],
+      ['"ein iPhone用"', ['mixed']],
+      ['"iPhone用 und"', []],
+      ['iphone -"iPhone用"', []],
+      ['"Crawls store the pages 网"', ['mixed-en']],
+      ['"Crawls store the pages 页"', []],
+    ])('finds %s in the pages it spells', async (query, expected) => {
+      const store = await open();
+      await seed(store);
+      expect(await keys(store, query)).toEqual(expected);
     });
   });
 }

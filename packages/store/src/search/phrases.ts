@@ -1,9 +1,10 @@
 import { textPositions, type ColumnHits } from './entry.js';
 import type { Postings, PostingSource } from './postings.js';
 import { decodePositions, phraseHits, type ColumnPositions } from './positions.js';
+import { SEARCH_COLUMNS } from './ranking.js';
 
-/** A phrase's hits per column in an entry (its words' stems, in order). */
-export type PhraseHitsOf = (id: string, phrase: readonly string[]) => ColumnHits;
+/** A phrase's hits per column in an entry (its words in order, each the stems it may be: a prefix's several). */
+export type PhraseHitsOf = (id: string, phrase: readonly (readonly string[])[]) => ColumnHits;
 
 /**
  * Reads what `phrases` need to be checked on the entries `ids`: the positions of their words, from the postings. An entry
@@ -13,10 +14,10 @@ export type PhraseHitsOf = (id: string, phrase: readonly string[]) => ColumnHits
 export async function phraseReader(
   source: PostingSource,
   postings: Postings,
-  phrases: readonly (readonly string[])[],
+  phrases: readonly (readonly (readonly string[])[])[],
   ids: readonly string[],
 ): Promise<PhraseHitsOf> {
-  const words = [...new Set(phrases.flat())];
+  const words = [...new Set(phrases.flat(2))];
   const found = new Map<string, Map<string, ColumnPositions>>();
   const unindexed: string[] = [];
   for (const id of ids) {
@@ -43,7 +44,14 @@ export async function phraseReader(
       found.set(id, text ? textPositions(text, known) : new Map<string, ColumnPositions>());
     }
   }
-  return (id, phrase) => phraseHits(phrase.map((word) => found.get(id)?.get(word) ?? NONE));
+  return (id, phrase) => phraseHits(phrase.map((stems) => positionsOf(found.get(id), stems)));
+}
+
+/** Where any of `stems` stands in an entry, per column, ascending. */
+function positionsOf(positions: Map<string, ColumnPositions> | undefined, stems: readonly string[]): ColumnPositions {
+  if (stems.length === 1) return positions?.get(stems[0]!) ?? NONE;
+  const each = stems.map((stem) => positions?.get(stem)).filter((p) => p !== undefined);
+  return each.length ? SEARCH_COLUMNS.map((_, c) => each.flatMap((p) => p[c] ?? []).sort((a, b) => a - b)) : NONE;
 }
 
 const NONE: ColumnPositions = [];

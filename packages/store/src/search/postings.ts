@@ -94,16 +94,17 @@ export async function newestOnly<E extends { url: string; time: number }>(
 /** Runs `query` against `source`: matching entries, filtered, ranked by BM25, one per URL, best first. */
 export async function searchPostings(source: PostingSource, query: SearchQuery): Promise<SearchHit[]> {
   const { terms } = query;
-  const expansions = await Promise.all(
-    terms.any.map((t) => (t.prefix ? source.expand(t.term) : Promise.resolve([t.term]))),
-  );
-  const stems = (phrase: readonly QueryTerm[]) => phrase.map((t) => t.term);
-  const needed = [...new Set([...expansions.flat(), ...terms.phrases.flatMap(stems), ...terms.none.flatMap(stems)])];
-  const excludedPhrases = terms.none.filter((p) => p.length > 1).map(stems);
-  const placed = new Set([...terms.phrases.flatMap(stems), ...excludedPhrases.flat()]);
+  const termsOf = (t: QueryTerm) => (t.prefix ? source.expand(t.term) : Promise.resolve([t.term]));
+  const expansions = await Promise.all(terms.any.map(termsOf));
+  // A phrase's words, each the terms it may be (a prefix, at the end of a phrase, those it starts).
+  const phraseWords = (phrase: readonly QueryTerm[]) => Promise.all(phrase.map(termsOf));
+  const phrases = await Promise.all(terms.phrases.map(phraseWords));
+  const excludedPhrases = await Promise.all(terms.none.filter((p) => p.length > 1).map(phraseWords));
+  const placed = new Set([...phrases.flat(2), ...excludedPhrases.flat(2)]);
+  const needed = [...new Set([...expansions.flat(), ...placed, ...terms.none.flatMap((p) => p.map((t) => t.term))])];
   const read = await source.postings(needed, placed);
   const postings = read.hits;
-  const ids = (term: string) => new Set(postings.get(term)?.keys() ?? []);
+  const ids = (...words: string[]) => new Set(words.flatMap((term) => [...(postings.get(term)?.keys() ?? [])]));
 
   const loose: ItemHits[] = expansions.map((words) => {
     const hits: ItemHits = new Map();
@@ -111,9 +112,9 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
     return hits;
   });
   // Entries that may hold each phrase: those with all its words (their order is checked below).
-  const phraseCandidates = terms.phrases.map((phrase) => intersect(stems(phrase).map(ids)));
+  const phraseCandidates = phrases.map((phrase) => intersect(phrase.map((alternatives) => ids(...alternatives))));
   let candidates: Set<string>;
-  if (terms.phrases.length) candidates = intersect(phraseCandidates);
+  if (phrases.length) candidates = intersect(phraseCandidates);
   else candidates = new Set(loose.flatMap((hits) => [...hits.keys()]));
   for (const excluded of terms.none) {
     if (excluded.length === 1) for (const id of ids(excluded[0]!.term)) candidates.delete(id);
@@ -130,16 +131,16 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
   });
 
   // Phrases and excluded phrases: from the positions of their words in the entries that may hold them.
-  const phrases: ItemHits[] = terms.phrases.map(() => new Map<string, ColumnHits>());
+  const phraseHits: ItemHits[] = phrases.map(() => new Map<string, ColumnHits>());
   let survivors = kept;
   if (phrases.length || excludedPhrases.length) {
-    const hitsOf = await phraseReader(source, read, [...terms.phrases.map(stems), ...excludedPhrases], kept);
+    const hitsOf = await phraseReader(source, read, [...phrases, ...excludedPhrases], kept);
     survivors = kept.filter((id) => {
       if (excludedPhrases.some((p) => hitsOf(id, p).some((h) => h > 0))) return false;
-      return terms.phrases.every((phrase, i) => {
-        const hits = hitsOf(id, stems(phrase));
+      return phrases.every((phrase, i) => {
+        const hits = hitsOf(id, phrase);
         if (!hits.some((h) => h > 0)) return false;
-        phrases[i]!.set(id, hits);
+        phraseHits[i]!.set(id, hits);
         return true;
       });
     });
@@ -147,7 +148,7 @@ export async function searchPostings(source: PostingSource, query: SearchQuery):
 
   const { entries, length } = await source.totals();
   const average = entries ? length / entries : 1;
-  const items = [...loose, ...phrases];
+  const items = [...loose, ...phraseHits];
   const idfs = items.map((hits) => inverseFrequency(entries, hits.size));
   const ranked = survivors
     .map((id) => {

@@ -40,10 +40,12 @@ function queryWords(found: readonly Word[]): QueryTerm[][] {
 
 /**
  * A quoted phrase's terms, as the index holds them in a row: a run's tail is kept where another word follows it
- * (`"東京 大阪"` is `東京 京 大阪`), left out at the end (the phrase may end inside a longer run).
+ * (`"東京 大阪"` is `東京 京 大阪`), left out at the end (the phrase may end inside a longer run); for the same reason
+ * a character alone at the end is a prefix (`"iPhone用"` ends inside `iPhone用の`, whose terms are `iphone 用の …`).
  */
 function phraseTerms(found: readonly Word[]): QueryTerm[] {
-  return found.filter((w, i) => w.unspaced !== 'tail' || i < found.length - 1).map((w) => exact(w.word));
+  const kept = found.filter((w, i) => w.unspaced !== 'tail' || i < found.length - 1);
+  return kept.map((w, i) => (w.unspaced === 'single' && i > 0 && i === kept.length - 1 ? prefixOf : exact)(w.word));
 }
 
 /** One word of a query. */

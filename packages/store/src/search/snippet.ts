@@ -7,11 +7,9 @@ export const SNIPPET_WORDS = 24;
 
 /** Whether a folded word matches a query's term (a stem, or a prefix). */
 function matcher(terms: SearchTerms): (word: string) => boolean {
-  const stems = new Set([
-    ...terms.any.filter((t) => !t.prefix).map((t) => t.term),
-    ...terms.phrases.flat().map((t) => t.term),
-  ]);
-  const prefixes = terms.any.filter((t) => t.prefix).map((t) => t.term);
+  const all = [...terms.any, ...terms.phrases.flat()];
+  const stems = new Set(all.filter((t) => !t.prefix).map((t) => t.term));
+  const prefixes = all.filter((t) => t.prefix).map((t) => t.term);
   // A text's words are mostly ones already seen: each is stemmed once.
   const seen = new Map<string, boolean>();
   return (word) => {

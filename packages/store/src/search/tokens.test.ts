@@ -34,12 +34,14 @@ describe('search terms', () => {
       ['ス', 'ス', 'tail'],
     ]);
     expect(words('猫')).toEqual([{ word: '猫', start: 0, end: 1, unspaced: 'single' }]);
-    // Thai: the vowel and tone marks stay with their letter in the text, and are folded away like diacritics.
+    // Thai: the vowel and tone marks stay with their letter, in the text and in the terms (they spell the word).
     const thai = 'ที่นี่';
     expect(words(thai).map((w) => [w.word, thai.slice(w.start, w.end)])).toEqual([
-      ['ทน', 'ที่นี่'],
-      ['น', 'นี่'],
+      ['ที่นี่', 'ที่นี่'],
+      ['นี่', 'นี่'],
     ]);
+    // Devanagari's vowel signs and virama too; Latin accents, Arabic vowel signs and Hebrew points fold away.
+    expect(words('हिन्दी Café مَكْتَبَة שָׁלוֹם').map((w) => w.word)).toEqual(['हिन्दी', 'cafe', 'مكتبة', 'שלום']);
   });
 
   it('fold Korean syllables and voiced kana whole, half-width kana to full-width', () => {

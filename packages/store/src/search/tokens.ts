@@ -1,6 +1,6 @@
 /**
  * How text becomes search terms, the same way in every driver: words (runs of letters and digits, with their marks)
- * lower-cased, diacritics removed, then Porter-stemmed. The memory and Redis indexes keep these terms; SQLite's FTS5
+ * lower-cased, diacritics removed (not the marks that spell a Thai or Indic word), then Porter-stemmed. The memory and Redis indexes keep these terms; SQLite's FTS5
  * is handed the same words (`indexedText`) and stems them itself, so the three find the same pages for the same query.
  *
  * Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Burmese) and Korean, whose
@@ -13,8 +13,13 @@
 import { stemmer } from 'stemmer';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-/** Marks folding removes: every combining mark but the kana voicing marks (`で` is not `て`). */
-const MARKS = /(?![\u3099\u309a])\p{M}/gu;
+/**
+ * Marks folding removes: the accents shared by every script (`é` is `e` and U+0301; Arabic vowel signs) and Hebrew
+ * points, which a word may be written with or without, but not the kana voicing marks (`で` is not `て`) nor the marks
+ * of a script's own (Thai `ไข่` an egg and `ไข้` a fever, Devanagari `कमल` a lotus and `कमाल` a wonder): those spell
+ * another word.
+ */
+const MARKS = /(?![\u3099\u309a])(?=\p{M})[\p{sc=Inherited}\p{sc=Hebrew}]/gu;
 const ASCII = /^[\p{ASCII}]*$/u;
 /** A letter of the scripts read as pairs of characters (`ー`, `々` and the kana marks belong to them too). */
 const UNSPACED =
@@ -70,19 +75,34 @@ function pieces(run: string, at: number, into: Word[]): void {
   // Split where the run passes between unspaced script and the rest (`iPhone用の`); a mark stays with its letter.
   let start = 0;
   let unspaced = false;
-  let i = 0;
-  for (const char of run) {
-    if (!MARK.test(char)) {
-      const isUnspaced = UNSPACED.test(char);
+  for (let i = 0; i < run.length;) {
+    const code = run.codePointAt(i)!;
+    const kind = kindOf(code);
+    if (kind !== MARK_KIND) {
+      const isUnspaced = kind === UNSPACED_KIND;
       if (i > 0 && isUnspaced !== unspaced) {
         piece(run.slice(start, i), at + start, unspaced, into);
         start = i;
       }
       unspaced = isUnspaced;
     }
-    i += char.length;
+    i += code > 0xffff ? 2 : 1;
   }
   piece(run.slice(start), at + start, unspaced, into);
+}
+
+const [OTHER_KIND, UNSPACED_KIND, MARK_KIND] = [0, 1, 2];
+/** `kindOf` of the characters of the Basic Multilingual Plane, 0 when not read yet (one regex test each, once). */
+const kinds = new Uint8Array(0x10000);
+
+/** Whether a character is a mark, of unspaced script, or else (a text's characters are mostly ones already seen). */
+function kindOf(code: number): number {
+  const known = code <= 0xffff ? kinds[code]! : 0;
+  if (known) return known - 1;
+  const char = String.fromCodePoint(code);
+  const kind = MARK.test(char) ? MARK_KIND : UNSPACED.test(char) ? UNSPACED_KIND : OTHER_KIND;
+  if (code <= 0xffff) kinds[code] = kind + 1;
+  return kind;
 }
 
 function piece(text: string, at: number, unspaced: boolean, into: Word[]): void {
@@ -92,8 +112,11 @@ function piece(text: string, at: number, unspaced: boolean, into: Word[]): void 
     return;
   }
   // Each character with its marks (and half-width kana with their voicing marks, `ｶﾞ`), folded (one may fold to
-  // several: `㌔` is `キロ`, each its own).
-  const chars: { char: string; start: number; end: number }[] = [];
+  // several: `㌔` is `キロ`, each its own; a Thai or Khmer letter keeps its marks, `ข้`). Kept in parallel arrays:
+  // a long text's characters are most of its indexing's work, and an object each was a fifth of it in collection.
+  const chars: string[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
   let i = 0;
   for (const [written] of text.matchAll(UNIT)) {
     const start = at + i;
@@ -101,20 +124,23 @@ function piece(text: string, at: number, unspaced: boolean, into: Word[]): void 
     let folded = foldedUnits.get(written);
     if (folded === undefined) {
       if (foldedUnits.size >= MAX_FOLDED_UNITS) foldedUnits.clear();
-      foldedUnits.set(written, (folded = [...fold(written)]));
+      foldedUnits.set(written, (folded = fold(written).match(UNIT) ?? []));
     }
-    for (const char of folded) chars.push({ char, start, end: at + i });
+    for (const char of folded) {
+      chars.push(char);
+      starts.push(start);
+      ends.push(at + i);
+    }
   }
   if (chars.length === 1) {
-    into.push({ word: chars[0]!.char, start: chars[0]!.start, end: chars[0]!.end, unspaced: 'single' });
+    into.push({ word: chars[0]!, start: starts[0]!, end: ends[0]!, unspaced: 'single' });
     return;
   }
   for (let k = 0; k + 1 < chars.length; k++) {
-    const [a, b] = [chars[k]!, chars[k + 1]!];
-    into.push({ word: a.char + b.char, start: a.start, end: b.end, unspaced: 'pair' });
+    into.push({ word: chars[k]! + chars[k + 1]!, start: starts[k]!, end: ends[k + 1]!, unspaced: 'pair' });
   }
-  const last = chars[chars.length - 1];
-  if (last) into.push({ word: last.char, start: last.start, end: last.end, unspaced: 'tail' });
+  const last = chars.length - 1;
+  if (last >= 0) into.push({ word: chars[last]!, start: starts[last]!, end: ends[last]!, unspaced: 'tail' });
 }
 
 /** A word lower-cased, without diacritics (Hangul syllables and voiced kana kept whole). */
@@ -128,13 +154,18 @@ export function stem(word: string): string {
   return stemmer(word);
 }
 
+/** A word's term: its stem; a piece of unspaced script as it is (the Porter stemmer changes only Latin letters). */
+function termOf(word: Word): string {
+  return word.unspaced ? word.word : stem(word.word);
+}
+
 /**
  * The search terms of `text`, in order: folded and stemmed words. `known` keeps each run as written with its terms
  * across calls (one query's check of many texts): a text's words are mostly ones already seen, and folding and
  * stemming are most of the work.
  */
 export function terms(text: string, known?: Map<string, string[]>): string[] {
-  if (!known) return words(text).map((w) => stem(w.word));
+  if (!known) return words(text).map(termOf);
   const found: string[] = [];
   for (const match of text.matchAll(WORD)) {
     const written = match[0];
@@ -142,7 +173,7 @@ export function terms(text: string, known?: Map<string, string[]>): string[] {
     if (runTerms === undefined) {
       const runWords: Word[] = [];
       pieces(written, 0, runWords);
-      runTerms = runWords.map((w) => stem(w.word));
+      runTerms = runWords.map(termOf);
       known.set(written, runTerms);
     }
     for (const term of runTerms) found.push(term);

@@ -7,6 +7,7 @@ import { Lifecycle } from '../lifecycle.js';
 import { SqliteDatabase } from './database.js';
 import { LATEST_VERSION, MIGRATIONS, migrate } from './migrations.js';
 import { parseSearchQuery } from '../search/query.js';
+import { words } from '../search/tokens.js';
 import { createSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ck-sqlite-migrations-'));
@@ -43,6 +44,31 @@ function expectOneText(dir: string): void {
   expect(count('SELECT count(*) AS n FROM search_text_docsize')).toBe(1);
   check.exec("INSERT INTO search_text (search_text, rank) VALUES ('integrity-check', 1)");
   check.close();
+}
+
+/**
+ * Pages with search texts as a store at `version` keeps them (`https://example.com/<key>`, times 1000, 2000, ...), not
+ * yet in FTS5: the caller writes FTS5 as that version did. Returns the open database.
+ */
+function searchStoreAt(
+  dir: string,
+  version: number,
+  pages: [key: string, title: string, text: string][],
+): DatabaseSync {
+  const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
+  migrate(new SqliteDatabase(raw, new Lifecycle()), version);
+  pages.forEach(([key, title, text], i) => {
+    const [id, url, time] = [i + 1, `https://example.com/${key}`, 1000 * (i + 1)];
+    raw
+      .prepare('INSERT INTO pages (key, url, cached_at, bytes, value) VALUES (?, ?, ?, 1, ?)')
+      .run(key, url, time, key);
+    raw.prepare("INSERT INTO search_docs (id, hash, refs) VALUES (?, x'00' || ?, 1)").run(id, id);
+    raw.prepare("INSERT INTO search_content (id, title, description, text) VALUES (?, ?, '', ?)").run(id, title, text);
+    raw
+      .prepare("INSERT INTO search_entries (page_key, url, host, time, doc_id) VALUES (?, ?, 'example.com', ?, ?)")
+      .run(key, url, time, id);
+  });
+  return raw;
 }
 
 /** A database as version 1 of the store left it, with rows written the way v1 wrote them. */
@@ -144,19 +170,12 @@ describe('SQLite schema migrations', () => {
 
   it('indexes a v10 store again by the terms of every script: a word inside a Chinese sentence is found', async () => {
     const dir = freshDir();
-    const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
-    migrate(new SqliteDatabase(raw, new Lifecycle()), 10);
+    const raw = searchStoreAt(dir, 10, [
+      ['a', 'Walrus', 'The walrus guards the harbour.'],
+      ['b', '北京', '我住在北京，每天坐地铁上班。'],
+    ]);
     // As v10 left them: both texts in FTS5, tokenized by unicode61 (the Chinese sentence one word).
-    raw.exec(`
-      INSERT INTO pages (key, url, cached_at, bytes, value) VALUES
-        ('a', 'https://example.com/a', 1000, 1, 'a'), ('b', 'https://example.com/b', 2000, 1, 'b');
-      INSERT INTO search_docs (id, hash, refs) VALUES (1, x'01', 1), (2, x'02', 1);
-      INSERT INTO search_content (id, title, description, text) VALUES
-        (1, 'Walrus', '', 'The walrus guards the harbour.'), (2, '北京', '', '我住在北京，每天坐地铁上班。');
-      INSERT INTO search_text (search_text) VALUES ('rebuild');
-      INSERT INTO search_entries (page_key, url, host, time, doc_id) VALUES
-        ('a', 'https://example.com/a', 'example.com', 1000, 1), ('b', 'https://example.com/b', 'example.com', 2000, 2);
-    `);
+    raw.exec("INSERT INTO search_text (search_text) VALUES ('rebuild')");
     raw.close();
 
     const store = await createSqliteStore({ dir });
@@ -166,6 +185,36 @@ describe('SQLite schema migrations', () => {
     expect(await find('walrus')).toEqual([['https://example.com/a', 'The walrus guards the harbour.']]);
     expect(await store.pages.deleteByUrl('https://example.com/b')).toBe(1);
     expect(await find('地铁')).toEqual([]);
+    await store.close();
+    expectOneText(dir);
+  });
+
+  it('indexes a v11 store again with the marks of Thai and Indic words: ไข้ (a fever) is not ไข่ (an egg)', async () => {
+    const dir = freshDir();
+    const texts = ['แม่ซื้อไข่ไก่สด', 'วันนี้ผมเป็นไข้หวัด'];
+    const raw = searchStoreAt(dir, 11, [
+      ['egg', '', texts[0]!],
+      ['fever', '', texts[1]!],
+    ]);
+    // As v11 indexed them: the words without their marks (both ไข).
+    const insert = raw.prepare("INSERT INTO search_text (rowid, title, description, text) VALUES (?, '', '', ?)");
+    texts.forEach((text, i) =>
+      insert.run(
+        i + 1,
+        words(text)
+          .map((w) => w.word.replace(/\p{M}/gu, ''))
+          .join(' '),
+      ),
+    );
+    raw.close();
+
+    const store = await createSqliteStore({ dir });
+    expect(versions(dir)).toEqual(MIGRATIONS.map((m) => m.version));
+    const find = finder(store);
+    expect(await find('ไข้')).toEqual([['https://example.com/fever', texts[1]]]);
+    expect(await find('ไข่')).toEqual([['https://example.com/egg', texts[0]]]);
+    expect(await store.pages.deleteByUrl('https://example.com/egg')).toBe(1);
+    expect(await find('ไข่')).toEqual([]);
     await store.close();
     expectOneText(dir);
   });

@@ -305,6 +305,19 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 12,
+    description:
+      'search index: the terms keep the marks that spell a Thai, Lao, Khmer, Burmese or Indic word (ไข่ an egg, ไข้ a ' +
+      'fever); every text is listed in search_unindexed to be indexed again',
+    // A new, empty FTS5 table (the trigger that deletes from it reads it by name when it runs)
+    sql: `
+      DROP TABLE search_text;
+      CREATE VIRTUAL TABLE search_text USING fts5(title, description, text, content = '', contentless_delete = 1,
+        tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
+      INSERT OR IGNORE INTO search_unindexed (doc_id) SELECT id FROM search_content;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

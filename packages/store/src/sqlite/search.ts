@@ -42,7 +42,9 @@ interface HitRow {
  * that no character of it is query syntax (words hold only letters, marks and digits).
  */
 const quote = (t: QueryTerm) => `"${t.word.replaceAll('"', '""')}"${t.prefix ? '*' : ''}`;
-const phrase = (words: readonly QueryTerm[]) => `"${words.map((w) => w.word.replaceAll('"', '""')).join(' ')}"`;
+/** A phrase; FTS5 reads a `*` after it as its last word's prefix (the one a query's phrase may end with). */
+const phrase = (words: readonly QueryTerm[]) =>
+  `"${words.map((w) => w.word.replaceAll('"', '""')).join(' ')}"${words.at(-1)?.prefix ? '*' : ''}`;
 
 /**
  * The FTS5 expression of a parsed query: every phrase, and at least one loose word (or, with phrases, the first
