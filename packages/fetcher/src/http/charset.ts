@@ -31,11 +31,12 @@ export interface DecodedText {
 }
 
 /**
- * Decodes a textual body. The encoding is, in order: a byte-order mark, the `content-type` charset, for HTML and
- * XML a `<meta charset>` / `http-equiv` / XML declaration in the first 8 KiB (WHATWG prescan), then UTF-8 when the
- * bytes are valid UTF-8, then the legacy charsets of the page's language (its `<html lang>`, else the
- * `contentLanguage` header) when the text reads as that language, then a statistical guess (chardet); a guess of a
- * Latin single-byte charset (or none) is settled by the letters of each Latin charset's reading (`latinScore`). A declared Latin-1 over valid, non-ASCII UTF-8 is taken as the mislabel it nearly always is.
+ * Decodes a textual body. The encoding is, in order: a byte-order mark, the `content-type` charset, for HTML and XML a
+ * `<meta charset>` / `http-equiv` / XML declaration in the first 8 KiB (WHATWG prescan), then UTF-8 when the bytes are
+ * valid UTF-8, then the legacy charsets of the page's language (its `<html lang>`, else the `contentLanguage` header)
+ * when the text reads as that language, then a statistical guess (chardet); a guess of a Latin single-byte charset (or
+ * none) is settled by the letters of each Latin charset's reading (`latinScore`). A declared Latin-1 over valid,
+ * non-ASCII UTF-8 is taken as the mislabel it nearly always is.
  */
 export function decodeText(
   body: Uint8Array,

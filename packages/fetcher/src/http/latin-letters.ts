@@ -57,8 +57,8 @@ const WELL_CASED = /^(?:\p{Lu}?[^\p{Lu}]*|[^\p{Ll}]*)$/u;
 /**
  * How well `text` reads as one of the languages above: over its characters past ASCII, +1 for each letter of the
  * language that fits best, -1 for each other letter, each control character and each sign between two letters
- * (`Og³oszenia`) and each grave or circumflex vowel before a vowel or `œ` after one (`Poèasie`); -2 for each word with such a letter
- * whose case is not as text has it (`ĄOferta`). Punctuation and spaces between words count nothing.
+ * (`Og³oszenia`) and each grave or circumflex vowel before a vowel or `œ` after one (`Poèasie`); -2 for each word with
+ * such a letter whose case is not as text has it (`ĄOferta`). Punctuation and spaces between words count nothing.
  */
 export function latinScore(text: string): number {
   const letters = new Map<string, number>();

@@ -1,7 +1,8 @@
 /**
  * How text becomes search terms, the same way in every driver: words (runs of letters and digits, with their marks)
- * lower-cased, diacritics removed (not the marks that spell a Thai or Indic word), then Porter-stemmed. The memory and Redis indexes keep these terms; SQLite's FTS5
- * is handed the same words (`indexedText`) and stems them itself, so the three find the same pages for the same query.
+ * lower-cased, diacritics removed (not the marks that spell a Thai or Indic word), then Porter-stemmed. The memory and
+ * Redis indexes keep these terms; SQLite's FTS5 is handed the same words (`indexedText`) and stems them itself, so the
+ * three find the same pages for the same query.
  *
  * Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer, Burmese) and Korean, whose
  * particles are written glued to the word before them, have no word boundary to read: a run of them becomes its
