@@ -1,6 +1,6 @@
 /** The built `crawlkit` command's jobs and store: Ctrl-C, status, resume and cancel, the cache commands, the progress bar. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, truncateSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { verifyWebhook, type Document } from 'crawlkit';
@@ -127,9 +127,22 @@ describe('crawlkit cache', { timeout: 120_000 }, () => {
     expect((await cli(['cache', 'flush'])).code).toBe(2);
   });
 
+  it('clear and prune where there is no store say so, without making one', async () => {
+    const cwd = join(site.dir, 'no-cache-here');
+    mkdirSync(cwd);
+    const cleared = await runCli(['cache', 'clear'], { cwd });
+    expect(cleared).toMatchObject({ code: 0, stdout: 'cleared nothing: there is no store at ./.crawlkit\n' });
+    const pruned = await runCli(['cache', 'prune', '--max-age', '0'], { cwd });
+    expect(pruned).toMatchObject({ code: 0, stdout: 'pruned 0 cached pages: there is no store at ./.crawlkit\n' });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('warns on stderr when the store file was truncated to nothing', async () => {
     const own = join(site.dir, 'truncated-store');
-    expect((await runCli(['cache', 'clear', '--store', own], { cwd: site.dir })).stderr).not.toContain('warning');
+    const scraped = await runCli(['scrape', `${site.server.url}/products/widget.html`, '--store', own], {
+      cwd: site.dir,
+    });
+    expect(scraped.stderr).not.toContain('warning');
     truncateSync(join(own, 'crawlkit.db'), 0);
     const result = await runCli(['cache', 'prune', '--store', own, '--quiet'], { cwd: site.dir });
     expect(result.code).toBe(0);

@@ -3,7 +3,7 @@
  * what to fix; a scheduled crawl runs at once and prints its changes, stays in the store after Ctrl-C, and is listed,
  * run now and deleted by `crawlkit schedules`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -78,5 +78,23 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     expect((await cli(['schedules', 'list'])).stdout).toBe('');
     const again = await cli(['schedules', 'delete', id!]);
     expect(again.stderr).toContain('Schedule not found (SCHEDULE_NOT_FOUND)');
+  });
+
+  it('lists, deletes or runs nothing where there is no store, without making one', async () => {
+    const cwd = mkdtempSync(join(dir, 'no-store-'));
+    const where = 'there is no store at ./.crawlkit (a schedule is kept in the store of the command that made it';
+    const listed = await runCli(['schedules', 'list'], { cwd });
+    expect(listed).toMatchObject({ code: 0, stdout: '' });
+    expect(listed.stderr).toContain(`no schedules: ${where}`);
+    expect(JSON.parse((await runCli(['schedules', 'list', '--json'], { cwd })).stdout)).toEqual({
+      success: true,
+      data: [],
+    });
+    for (const action of ['delete', 'run']) {
+      const refused = await runCli(['schedules', action, '01a22966-0000-7000-8000-000000000000'], { cwd });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`Schedule not found: ${where}`);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

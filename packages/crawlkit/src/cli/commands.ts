@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-
 import type { JobKind } from '@crawlkit/store';
 import type { Command } from 'commander';
 
@@ -158,7 +156,7 @@ async function findJob(
   pagination: { skip?: number; limit?: number } = { limit: 1 },
 ): Promise<{ kind: JobKind; status: JobStatusResponse } | ErrorResponse> {
   // A store that is not there holds no job, and opening it would make the directory: say so instead.
-  if (!ctx.redis && !existsSync(ctx.storeDir)) {
+  if (ctx.storeMissing) {
     return {
       success: false,
       code: 'JOB_NOT_FOUND',
@@ -269,6 +267,10 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
 /** `crawlkit cache clear|prune`. */
 export async function cacheCommand(ctx: CommandContext, action: string, command: Command): Promise<number> {
   if (action === 'clear') {
+    if (ctx.storeMissing) {
+      ctx.write(`cleared nothing: there is no store at ${ctx.storeDir}\n`);
+      return EXIT.ok;
+    }
     await ctx.load();
     const failed = await ctx.engine.cache.clear();
     if (failed) return ctx.fail(failed);
@@ -277,6 +279,10 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
   }
   if (action === 'prune') {
     const maxAge = integerFlag('--max-age', command.opts<Flags>().maxAge, 0);
+    if (ctx.storeMissing) {
+      ctx.write(`pruned 0 cached pages: there is no store at ${ctx.storeDir}\n`);
+      return EXIT.ok;
+    }
     await ctx.load();
     const removed = await ctx.engine.cache.prune(maxAge !== undefined ? { maxAgeMs: maxAge } : {});
     if (typeof removed !== 'number') return ctx.fail(removed);

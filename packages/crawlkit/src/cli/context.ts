@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 import { redactUrl } from '@crawlkit/fetcher';
 import type { Command } from 'commander';
 
@@ -66,6 +68,14 @@ export class CommandContext {
 
   get storeDir(): string {
     return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
+  }
+
+  /**
+   * Whether there is no store to read: no `--redis`, and no directory at `storeDir`. A command that only reads or
+   * clears the store says so instead of opening it, which would make the directory.
+   */
+  get storeMissing(): boolean {
+    return !this.redis && !existsSync(this.storeDir);
   }
 
   /**

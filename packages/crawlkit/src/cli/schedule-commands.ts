@@ -60,6 +60,15 @@ export async function schedulesCommand(
   id: string | undefined,
   _command: Command,
 ): Promise<number> {
+  if (action !== 'list' && action !== 'delete' && action !== 'run') {
+    throw new CliError(`Unknown action "${action}": use list, delete <id> or run`);
+  }
+  if (action === 'delete' && id === undefined) {
+    throw new CliError('crawlkit schedules delete needs the id of a schedule');
+  }
+  // A store that is not there holds no schedule, and opening it would make the directory: say so instead. Running
+  // them all on their clocks opens it, as a schedule another process stores there is run.
+  if (ctx.storeMissing && (action !== 'run' || id !== undefined)) return noStore(ctx, action);
   if (action === 'run') {
     await ctx.load();
     if (id !== undefined) return runScheduleNow(ctx, id);
@@ -67,19 +76,30 @@ export async function schedulesCommand(
     return runSchedules(ctx);
   }
   if (action === 'delete') {
-    if (id === undefined) throw new CliError('crawlkit schedules delete needs the id of a schedule');
     await ctx.load();
-    const deleted = await ctx.engine.schedules.delete(id);
+    const deleted = await ctx.engine.schedules.delete(id!);
     if (!deleted.success) return ctx.fail(deleted);
     ctx.note(`schedule ${id} deleted`);
     return EXIT.ok;
   }
-  if (action !== 'list') throw new CliError(`Unknown action "${action}": use list, delete <id> or run`);
   await ctx.load();
   const listed = await ctx.engine.schedules.list();
   if (!listed.success) return ctx.fail(listed);
   if (ctx.mode !== 'text') ctx.writeJson(listed);
   else for (const schedule of listed.data) ctx.write(`${schedule.id}  ${describe(schedule)}\n`);
+  return EXIT.ok;
+}
+
+/** `schedules list`, `delete <id>` or `run <id>` where there is no store: no schedule, none made. */
+function noStore(ctx: CommandContext, action: string): number {
+  const where =
+    `there is no store at ${ctx.storeDir} ` +
+    '(a schedule is kept in the store of the command that made it: pass its --store)';
+  if (action !== 'list') {
+    return ctx.fail({ success: false, code: 'SCHEDULE_NOT_FOUND', error: `Schedule not found: ${where}` });
+  }
+  if (ctx.mode !== 'text') ctx.writeJson({ success: true, data: [] });
+  ctx.note(`no schedules: ${where}`);
   return EXIT.ok;
 }
 
