@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { CLI, runCli, shellQuote } from './cli-helpers.ts';
 import { startReceiver } from './helpers-batch.ts';
-import { interruptedCrawl as interruptCrawl } from './helpers/cli-interrupt.ts';
+import { interruptedCrawl as interruptCrawl, startChainCrawl } from './helpers/cli-interrupt.ts';
 import { CHAIN_LENGTH, useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
@@ -83,6 +83,28 @@ describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
     const all = await cli(['resume', id, '--all', '--ndjson']);
     expect(all.code).toBe(1);
     expect(urlsOf(all.stdout)).toEqual(urlsOf(result.stdout));
+  });
+
+  it('crawl --json --quiet names its job on stderr as it starts (to cancel it from another shell) and in its answer', async () => {
+    const child = startChainCrawl(site, ['--json', '--quiet']);
+    let stderr = '';
+    const id = await new Promise<string | undefined>((resolve) => {
+      child.stderr!.on('data', (chunk: string) => {
+        stderr += chunk;
+        const started = /^crawl ([0-9a-f-]{36}) started\n/.exec(stderr);
+        if (started) resolve(started[1]);
+      });
+      void child.result.then(() => resolve(undefined));
+    });
+    expect(id, stderr).toBeDefined();
+    const cancelled = await cli(['cancel', id!]);
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    const result = await child.result;
+    expect(result.code).toBe(1);
+    const answer = JSON.parse(result.stdout) as { id: string; status: string };
+    expect(answer).toMatchObject({ id, status: 'cancelled' });
+    // --quiet keeps only that line: no summary, no progress
+    expect(result.stderr).toBe(`crawl ${id} started\n`);
   });
 
   it('exits 2 for a malformed id and 1 for an unknown one', async () => {

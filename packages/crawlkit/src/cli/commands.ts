@@ -59,11 +59,15 @@ async function noteRecording(ctx: CommandContext, kind: JobKind, id: string): Pr
 }
 
 /** Says a job started; on Redis, that the deployment's workers run it (and that none running means it waits). */
+/**
+ * Names the job as it starts, on stderr even with `--quiet` (stdout's `--json` answer comes at the end): the id that
+ * `status`, `cancel` and `resume` take from another shell.
+ */
 function noteStarted(ctx: CommandContext, kind: JobKind, id: string): void {
-  if (!ctx.redis) return ctx.note(`${kind} ${id} started`);
-  ctx.note(
-    `${kind} ${id} queued in Redis at ${describeRedis(ctx.redis)}: its \`crawlkit worker\`s run it (it waits for one)`,
-  );
+  const where = ctx.redis
+    ? ` queued in Redis at ${describeRedis(ctx.redis)}: its \`crawlkit worker\`s run it (it waits for one)`
+    : ' started';
+  ctx.io.stderr.write(`${kind} ${id}${where}\n`);
 }
 
 /** `crawlkit crawl <url>`: starts a crawl and follows it to the end. */

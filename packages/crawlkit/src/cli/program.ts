@@ -40,7 +40,7 @@ function addGlobalFlags(command: Command, output: Output): Command {
       '--url-policy <policy>',
       'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON; env CRAWLKIT_URL_POLICY',
     )
-    .option('-q, --quiet', 'no progress bar and no notes on stderr');
+    .option('-q, --quiet', "no progress bar and no notes on stderr (but a started job's id)");
   if (output !== 'none') {
     command
       .option('--json', 'print the v2 response as JSON')
