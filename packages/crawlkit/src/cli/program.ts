@@ -6,6 +6,7 @@ import { addExplainFlags, addMcpFlags, addParseFlags, addSearchFlags, addServeFl
 import type { CliIo, CommandContext, GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { EXAMPLES, examples } from './examples.js';
+import { addEngineFlags } from './engine-flags.js';
 import { addModelFlags } from './model-flags.js';
 import { withFlags } from './option-flags.js';
 import { addRedisFlags, type RedisFlags } from './redis-flags.js';
@@ -31,11 +32,8 @@ function outRefused(name: string): string {
 }
 
 function addGlobalFlags(command: Command, output: Output): Command {
-  command
-    .option('--store <dir>', 'store directory (jobs, results, page cache); env CRAWLKIT_STORE', undefined)
-    .option('--engine <engine>', 'fetch engine: auto, http or browser')
+  addEngineFlags(command.option('--store <dir>', 'store directory (jobs, results, page cache); env CRAWLKIT_STORE'))
     .option('--concurrency <n>', 'pages at once across the engine (default 16)')
-    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
     .option(
       '--url-policy <policy>',
       'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON; env CRAWLKIT_URL_POLICY',
