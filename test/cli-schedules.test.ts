@@ -80,6 +80,34 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     expect(again.stderr).toContain('Schedule not found (SCHEDULE_NOT_FOUND)');
   });
 
+  it('run again, the same command goes on with the schedule it stored, and names those of the crawl on other clocks', async () => {
+    const store = join(dir, 'again-store');
+    /** Runs `crawlkit crawl --every|--cron` until stderr has `until`, then stops it as Ctrl-C does. */
+    const runUntil = async (clock: string[], until: string) => {
+      const running = startCli(['crawl', `${site.url}/`, ...clock, '--max-age', '1', '--store', store], { cwd: dir });
+      let stderr = '';
+      await new Promise<void>((resolve) => {
+        running.stderr!.on('data', (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes(until)) resolve();
+        });
+        void running.result.then(() => resolve());
+      });
+      running.kill('SIGINT');
+      return (await running.result).stderr;
+    };
+    const first = await runUntil(['--every', '1h'], 'changes first run of this lineage');
+    const id = /schedule ([0-9a-f-]{36}) stored: every 1h/.exec(first)?.[1];
+    expect(id, first).toBeDefined();
+    const again = await runUntil(['--every', '1h'], ' schedule(s) of ');
+    expect(again).toContain(`schedule ${id} of this crawl stored before: every 1h, crawl ${site.url}/; next run `);
+    expect(again).toContain('running 1 schedule(s)');
+    const listed = await runCli(['schedules', 'list', '--store', store], { cwd: dir });
+    expect(listed.stdout.trim().split('\n')).toHaveLength(1);
+    const other = await runUntil(['--cron', '0 3 * * *'], ' schedule(s) of ');
+    expect(other).toContain(`  schedule ${id} runs this crawl too (every 1h): crawlkit schedules delete ${id}`);
+  });
+
   it('lists, deletes or runs nothing where there is no store, without making one', async () => {
     const cwd = mkdtempSync(join(dir, 'no-store-'));
     const where = 'there is no store at ./.crawlkit (a schedule is kept in the store of the command that made it';

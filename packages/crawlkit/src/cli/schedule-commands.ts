@@ -3,6 +3,8 @@
  * schedule of that crawl and runs the store's schedules in the foreground, printing each run's changes;
  * `crawlkit schedules list|delete <id>|run [id]` manages them.
  */
+import { isDeepStrictEqual } from 'node:util';
+
 import type { Command } from 'commander';
 
 import type { ScheduleRequestInput } from '../schedules/schedule-request.js';
@@ -47,10 +49,56 @@ export async function scheduleCrawl(
     ...(webhook !== undefined ? { webhook } : {}),
   } as ScheduleRequestInput;
   ctx.configure({ runSchedules: true });
+  const { same, otherClocks } = await storedBefore(ctx, request);
+  if (same) {
+    ctx.note(`schedule ${same.id} of this crawl stored before: ${describe(same)}; going on with it`);
+    if (hasHeaderValues(request)) {
+      ctx.note(`  its header values are those stored: crawlkit schedules delete ${same.id} to store new ones`);
+    }
+    return runSchedules(ctx);
+  }
   const created = await ctx.engine.schedules.create(request);
   if (!created.success) return ctx.fail(created);
   ctx.note(`schedule ${created.data.id} stored: ${describe(created.data)}`);
+  for (const other of otherClocks) {
+    ctx.note(`  schedule ${other.id} runs this crawl too (${clockOf(other)}): crawlkit schedules delete ${other.id}`);
+  }
   return runSchedules(ctx);
+}
+
+/**
+ * The stored schedule this command made before, when it is run again (after Ctrl-C, a reboot): the same clock, the
+ * same crawl and the same webhook, header values aside (the store keeps them sealed). Another would crawl the site
+ * twice as often, and compare each run with its own first one. With those of the same crawl on other clocks.
+ */
+async function storedBefore(
+  ctx: CommandContext,
+  request: ScheduleRequestInput,
+): Promise<{ same?: ScheduleView | undefined; otherClocks: ScheduleView[] }> {
+  const { scheduleRequestSchema } = await import('../schedules/schedule-request.js');
+  const { hideJobSecrets } = await import('../jobs/job-secrets.js');
+  const parsed = scheduleRequestSchema.safeParse(request);
+  // A request the schedule API refuses is told by its create.
+  if (!parsed.success) return { otherClocks: [] };
+  const { every, cron, targets, webhook } = parsed.data;
+  const crawl = {
+    targets: targets.map((target) => hideJobSecrets({ request: target }).request),
+    webhook: webhook && hideJobSecrets({ request: {}, webhook }).webhook,
+  };
+  const listed = await ctx.engine.schedules.list();
+  if (!listed.success) return { otherClocks: [] };
+  const ofCrawl = listed.data.filter((view) =>
+    isDeepStrictEqual(crawl, { targets: view.targets, webhook: view.webhook }),
+  );
+  const sameClock = (view: ScheduleView) => view.every === every && view.cron === cron;
+  return { same: ofCrawl.find(sameClock), otherClocks: ofCrawl.filter((view) => !sameClock(view)) };
+}
+
+function hasHeaderValues(request: ScheduleRequestInput): boolean {
+  const target = request.targets[0] as { scrapeOptions?: { headers?: object } };
+  const webhook = request.webhook as { headers?: object } | string | undefined;
+  const some = (headers: object | undefined) => headers !== undefined && Object.keys(headers).length > 0;
+  return some(target.scrapeOptions?.headers) || (typeof webhook === 'object' && some(webhook.headers));
 }
 
 /** `crawlkit schedules list|delete <id>|run [id]`. */
@@ -103,8 +151,12 @@ function noStore(ctx: CommandContext, action: string): number {
   return EXIT.ok;
 }
 
+function clockOf(schedule: ScheduleView): string {
+  return schedule.every !== undefined ? `every ${schedule.every}` : `cron "${schedule.cron}"`;
+}
+
 function describe(schedule: ScheduleView): string {
-  const clock = schedule.every !== undefined ? `every ${schedule.every}` : `cron "${schedule.cron}"`;
+  const clock = clockOf(schedule);
   const targets = schedule.targets.map((t) => `${t.type} ${t.url}`).join(', ');
   return `${clock}, ${targets}; next run ${schedule.nextRunAt ?? 'never'}`;
 }
