@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
@@ -106,6 +107,42 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     expect(listed.stdout.trim().split('\n')).toHaveLength(1);
     const other = await runUntil(['--cron', '0 3 * * *'], ' schedule(s) of ');
     expect(other).toContain(`  schedule ${id} runs this crawl too (every 1h): crawlkit schedules delete ${id}`);
+  });
+
+  it('schedules list names each schedule, counts the targets past three, and tells how its last run went', async () => {
+    const store = join(dir, 'list-store');
+    const ck = new Crawlkit({ storeDir: store });
+    const pages = ['/a.html', '/b.html', '/a.html?x', '/b.html?x', '/a.html?y'];
+    const created = await ck.schedules.create({
+      name: 'Docs pages',
+      every: '1d',
+      targets: pages.map((path) => ({ type: 'scrape', url: `${site.url}${path}` })),
+    });
+    if (!created.success) throw new Error(created.error);
+    const unnamed = await ck.schedules.create({ cron: '0 3 * * *', targets: [{ type: 'scrape', url: site.url }] });
+    if (!unnamed.success) throw new Error(unnamed.error);
+    expect((await ck.schedules.run(created.data.id)).success).toBe(true);
+    await ck.close();
+    const { id } = created.data;
+    const listed = await runCli(['schedules', 'list', '--store', store], { cwd: dir });
+    const [first, second] = listed.stdout.split('\n');
+    expect(first).toMatch(
+      new RegExp(
+        `^${id}  "Docs pages": every 1d, scrape ${site.url}/a\\.html, scrape ${site.url}/b\\.html, ` +
+          `scrape ${site.url}/a\\.html\\?x and 2 more targets; next run \\S+; last run \\S+$`,
+      ),
+    );
+    expect(second).toMatch(
+      new RegExp(`^${unnamed.data.id}  cron "0 3 \\* \\* \\*", scrape ${site.url}; next run \\S+$`),
+    );
+    // --ndjson: one schedule a line
+    const ndjson = await runCli(['schedules', 'list', '--ndjson', '--store', store], { cwd: dir });
+    const lines = ndjson.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; name?: string });
+    expect(lines.map((line) => line.id)).toEqual([id, unnamed.data.id]);
+    expect(lines[0]!.name).toBe('Docs pages');
   });
 
   it('lists, deletes or runs nothing where there is no store, without making one', async () => {

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import type { ScheduleRequestInput } from '../schedules/schedule-request.js';
 import type { ScheduleView } from '../schedules/schedule-api.js';
 import { printChanges } from './change-report.js';
+import { count } from './count.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 
@@ -133,8 +134,9 @@ export async function schedulesCommand(
   await ctx.load();
   const listed = await ctx.engine.schedules.list();
   if (!listed.success) return ctx.fail(listed);
-  if (ctx.mode !== 'text') ctx.writeJson(listed);
-  else for (const schedule of listed.data) ctx.write(`${schedule.id}  ${describe(schedule)}\n`);
+  if (ctx.mode === 'json') ctx.writeJson(listed);
+  else if (ctx.mode === 'ndjson') for (const schedule of listed.data) ctx.write(`${JSON.stringify(schedule)}\n`);
+  else for (const schedule of listed.data) ctx.write(listLine(schedule));
   return EXIT.ok;
 }
 
@@ -146,7 +148,7 @@ function noStore(ctx: CommandContext, action: string): number {
   if (action !== 'list') {
     return ctx.fail({ success: false, code: 'SCHEDULE_NOT_FOUND', error: `Schedule not found: ${where}` });
   }
-  if (ctx.mode !== 'text') ctx.writeJson({ success: true, data: [] });
+  if (ctx.mode === 'json') ctx.writeJson({ success: true, data: [] });
   ctx.note(`no schedules: ${where}`);
   return EXIT.ok;
 }
@@ -155,10 +157,32 @@ function clockOf(schedule: ScheduleView): string {
   return schedule.every !== undefined ? `every ${schedule.every}` : `cron "${schedule.cron}"`;
 }
 
+/** Targets named on a line of `schedules list`; the rest are counted. */
+const LISTED_TARGETS = 3;
+
 function describe(schedule: ScheduleView): string {
   const clock = clockOf(schedule);
-  const targets = schedule.targets.map((t) => `${t.type} ${t.url}`).join(', ');
+  const named = schedule.targets.slice(0, LISTED_TARGETS).map((t) => `${t.type} ${t.url}`);
+  const more = schedule.targets.length - named.length;
+  const targets = `${named.join(', ')}${more > 0 ? ` and ${count(more, 'more target')}` : ''}`;
   return `${clock}, ${targets}; next run ${schedule.nextRunAt ?? 'never'}`;
+}
+
+/** A line of `schedules list`: its name, clock and targets, next run, and how its last run went. */
+function listLine(schedule: ScheduleView): string {
+  const name = schedule.name !== undefined ? `${JSON.stringify(schedule.name)}: ` : '';
+  const run = schedule.lastRun;
+  let last = '';
+  if (run) {
+    const skipped = run.skipped.length;
+    const refused = run.errors.length - skipped;
+    const how = [
+      ...(refused > 0 ? [`${count(refused, 'target')} refused`] : []),
+      ...(skipped > 0 ? [`${count(skipped, 'target')} skipped, still running`] : []),
+    ];
+    last = `; last run ${run.startedAt}${how.length > 0 ? ` (${how.join(', ')})` : ''}`;
+  }
+  return `${schedule.id}  ${name}${describe(schedule)}${last}\n`;
 }
 
 /** Runs the store's schedules in this process until Ctrl-C, printing each run and its changes. */
