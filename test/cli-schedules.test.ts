@@ -4,6 +4,8 @@
  * run now and deleted by `crawlkit schedules`.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -143,6 +145,37 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
       .map((line) => JSON.parse(line) as { id: string; name?: string });
     expect(lines.map((line) => line.id)).toEqual([id, unnamed.data.id]);
     expect(lines[0]!.name).toBe('Docs pages');
+  });
+
+  it('a firing that skips a target whose crawl still runs starts no crawl, and says so', async () => {
+    // A page that answers once released: the schedule's first crawl runs until then.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = createServer((_req, res) => {
+      void released.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Held page.</p>'));
+    });
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(held.address() as AddressInfo).port}/held`;
+    const store = join(dir, 'skip-store');
+    const ck = new Crawlkit({ storeDir: store });
+    try {
+      const created = await ck.schedules.create({ every: '1d', targets: [{ type: 'scrape', url }] });
+      if (!created.success) throw new Error(created.error);
+      const { id } = created.data;
+      const first = await ck.schedules.run(id);
+      if (!first.success) throw new Error(first.error);
+      const running = first.data.jobIds[0]!;
+      const again = await runCli(['schedules', 'run', id, '--store', store], { cwd: dir });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(`schedule ${id} ran: crawl none\n`);
+      expect(again.stderr).toContain(`skipped, its previous crawl ${running} is still running`);
+      const listed = await runCli(['schedules', 'list', '--store', store], { cwd: dir });
+      expect(listed.stdout).toMatch(/; last run \S+ \(1 target skipped, still running\)\n$/);
+    } finally {
+      release();
+      await ck.close();
+      held.close();
+    }
   });
 
   it('lists, deletes or runs nothing where there is no store, without making one', async () => {

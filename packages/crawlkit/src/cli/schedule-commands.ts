@@ -185,13 +185,17 @@ function listLine(schedule: ScheduleView): string {
   return `${schedule.id}  ${name}${describe(schedule)}${last}\n`;
 }
 
+/** The crawls a run started: not a skipped target's, which is its previous crawl, still running (told in `errors`). */
+function startedCrawls(run: { jobIds: (string | null)[]; skipped: number[] }): string {
+  return run.jobIds.filter((jobId, target) => jobId !== null && !run.skipped.includes(target)).join(', ') || 'none';
+}
+
 /** Runs the store's schedules in this process until Ctrl-C, printing each run and its changes. */
 async function runSchedules(ctx: CommandContext): Promise<number> {
   const engine = ctx.engine;
   let printing = Promise.resolve();
   engine.on('schedule:run', (run) => {
-    const started = run.jobIds.filter((id) => id !== null);
-    ctx.note(`schedule ${run.id} fired: crawl ${started.join(', ') || 'none'}`);
+    ctx.note(`schedule ${run.id} fired: crawl ${startedCrawls(run)}`);
     for (const error of run.errors) ctx.note(`  ${error}`);
   });
   engine.on('schedule:changes', ({ jobId }) => {
@@ -229,7 +233,7 @@ async function runScheduleNow(ctx: CommandContext, id: string): Promise<number> 
     const run = await engine.schedules.run(id);
     if (!run.success) return ctx.fail(run);
     const { jobIds, skipped, errors } = run.data;
-    ctx.note(`schedule ${id} ran: crawl ${jobIds.filter((jobId) => jobId !== null).join(', ') || 'none'}`);
+    ctx.note(`schedule ${id} ran: crawl ${startedCrawls(run.data)}`);
     for (const error of errors) ctx.note(`  ${error}`);
     let failed = false;
     for (const [target, jobId] of jobIds.entries()) {
