@@ -145,6 +145,14 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
       .map((line) => JSON.parse(line) as { id: string; name?: string });
     expect(lines.map((line) => line.id)).toEqual([id, unnamed.data.id]);
     expect(lines[0]!.name).toBe('Docs pages');
+    // pause and resume: the line says so
+    const paused = await runCli(['schedules', 'pause', unnamed.data.id, '--store', store], { cwd: dir });
+    expect(paused.stdout).toBe(`${unnamed.data.id}  cron "0 3 * * *", scrape ${site.url}; paused\n`);
+    expect((await runCli(['schedules', 'list', '--store', store], { cwd: dir })).stdout).toContain('; paused\n');
+    const resumed = await runCli(['schedules', 'resume', unnamed.data.id, '--store', store], { cwd: dir });
+    expect(resumed.stdout).toBe(second + '\n');
+    const usage = await runCli(['schedules', 'pause', '--store', store], { cwd: dir });
+    expect(usage).toMatchObject({ code: 2, stderr: 'crawlkit: crawlkit schedules pause needs the id of a schedule\n' });
   });
 
   it('a firing that skips a target whose crawl still runs starts no crawl, and says so', async () => {

@@ -195,7 +195,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     addModelFlags(
       subcommand(
         'schedules <action> [id]',
-        'list, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
+        'list, pause <id>, resume <id>, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
       ),
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",

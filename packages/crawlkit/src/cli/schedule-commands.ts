@@ -102,18 +102,20 @@ function hasHeaderValues(request: ScheduleRequestInput): boolean {
   return some(target.scrapeOptions?.headers) || (typeof webhook === 'object' && some(webhook.headers));
 }
 
-/** `crawlkit schedules list|delete <id>|run [id]`. */
+const ACTIONS = ['list', 'pause', 'resume', 'delete', 'run'];
+
+/** `crawlkit schedules list|pause <id>|resume <id>|delete <id>|run [id]`. */
 export async function schedulesCommand(
   ctx: CommandContext,
   action: string,
   id: string | undefined,
   _command: Command,
 ): Promise<number> {
-  if (action !== 'list' && action !== 'delete' && action !== 'run') {
-    throw new CliError(`Unknown action "${action}": use list, delete <id> or run`);
+  if (!ACTIONS.includes(action)) {
+    throw new CliError(`Unknown action "${action}": use list, pause <id>, resume <id>, delete <id> or run [id]`);
   }
-  if (action === 'delete' && id === undefined) {
-    throw new CliError('crawlkit schedules delete needs the id of a schedule');
+  if (action !== 'list' && action !== 'run' && id === undefined) {
+    throw new CliError(`crawlkit schedules ${action} needs the id of a schedule`);
   }
   // A store that is not there holds no schedule, and opening it would make the directory: say so instead. Running
   // them all on their clocks opens it, as a schedule another process stores there is run.
@@ -123,6 +125,14 @@ export async function schedulesCommand(
     if (id !== undefined) return runScheduleNow(ctx, id);
     ctx.configure({ runSchedules: true });
     return runSchedules(ctx);
+  }
+  if (action === 'pause' || action === 'resume') {
+    await ctx.load();
+    const changed = await ctx.engine.schedules[action](id!);
+    if (!changed.success) return ctx.fail(changed);
+    if (ctx.mode === 'text') ctx.write(listLine(changed.data));
+    else ctx.writeJson(changed);
+    return EXIT.ok;
   }
   if (action === 'delete') {
     await ctx.load();
@@ -165,7 +175,8 @@ function describe(schedule: ScheduleView): string {
   const named = schedule.targets.slice(0, LISTED_TARGETS).map((t) => `${t.type} ${t.url}`);
   const more = schedule.targets.length - named.length;
   const targets = `${named.join(', ')}${more > 0 ? ` and ${count(more, 'more target')}` : ''}`;
-  return `${clock}, ${targets}; next run ${schedule.nextRunAt ?? 'never'}`;
+  const next = schedule.status === 'paused' ? 'paused' : `next run ${schedule.nextRunAt ?? 'never'}`;
+  return `${clock}, ${targets}; ${next}`;
 }
 
 /** A line of `schedules list`: its name, clock and targets, next run, and how its last run went. */

@@ -14,7 +14,8 @@ import { hideJobSecrets, sealJobSecrets, sealWebhookSecret } from '../jobs/job-s
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
-import { firstFiring } from './schedule-clock.js';
+import { readMonitor } from '../monitors/monitor-store.js';
+import { firstFiring, nextFiring } from './schedule-clock.js';
 import {
   clockOf,
   scheduleRequestSchema,
@@ -35,7 +36,9 @@ export interface ScheduleView {
   webhook?: { url: string; headers: Record<string, string>; metadata: Record<string, string>; events: string[] };
   /** ISO 8601. */
   createdAt: string;
-  /** The next firing (ISO 8601); null for a cron expression that never fires again. */
+  /** `paused` from `pause` until `resume`: it does not fire (`run` still runs it now). */
+  status: 'active' | 'paused';
+  /** The next firing (ISO 8601); null while paused, or for a cron expression that never fires again. */
   nextRunAt: string | null;
   /**
    * The last firing: when it was due and started, the crawl of each target (null if refused; the one still running
@@ -141,6 +144,68 @@ export async function runSchedule(
   return { success: true, data: runView(run) };
 }
 
+/**
+ * `POST /v2/schedule/:id/pause`: no firing until `resume`; its runs, and each target's last crawl that the next run
+ * compares with, stay (a delete takes them). Pausing a paused schedule changes nothing.
+ */
+export async function pauseSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
+  const schedules = scheduleStore(call.ctx);
+  const stored = await schedules.get(String(id));
+  if (!stored || !visible(stored, call.tenant)) return notFound();
+  const monitor = await monitorOf(call, stored.id, 'paused');
+  if (monitor) return monitor;
+  const value = scheduleCodec.decode(stored.value);
+  if (value.paused) return { success: true, data: await viewOf(call.ctx, stored) };
+  const paused: StoredSchedule = {
+    ...stored,
+    value: scheduleCodec.encode({ ...value, paused: { at: Date.now(), nextRunAt: stored.nextRunAt } }),
+    nextRunAt: NEVER,
+  };
+  await schedules.put(paused);
+  call.scheduler.wake();
+  return { success: true, data: await viewOf(call.ctx, paused) };
+}
+
+/**
+ * `POST /v2/schedule/:id/resume`: fires again from its first firing after now (an interval keeps its phase); the
+ * firings it missed while paused are not run. Resuming an active schedule changes nothing.
+ */
+export async function resumeSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
+  const schedules = scheduleStore(call.ctx);
+  const stored = await schedules.get(String(id));
+  if (!stored || !visible(stored, call.tenant)) return notFound();
+  const monitor = await monitorOf(call, stored.id, 'active');
+  if (monitor) return monitor;
+  const { paused, ...value } = scheduleCodec.decode(stored.value);
+  if (!paused) return { success: true, data: await viewOf(call.ctx, stored) };
+  const now = Date.now();
+  const next =
+    paused.nextRunAt > now || paused.nextRunAt >= NEVER
+      ? paused.nextRunAt
+      : (nextFiring(clockOf(value), paused.nextRunAt, now) ?? NEVER);
+  const resumed: StoredSchedule = { ...stored, value: scheduleCodec.encode(value), nextRunAt: next };
+  await schedules.put(resumed);
+  call.scheduler.wake();
+  return { success: true, data: await viewOf(call.ctx, resumed) };
+}
+
+/** The refusal to pause or resume a monitor's schedule here: the monitor keeps its own status. */
+async function monitorOf(
+  call: ScheduleCall,
+  id: string,
+  status: 'paused' | 'active',
+): Promise<ErrorResponse | undefined> {
+  const monitor = await readMonitor(call.ctx.store, id);
+  if (!monitor) return undefined;
+  return {
+    success: false,
+    code: 'BAD_REQUEST',
+    error:
+      `Schedule ${id} runs the monitor "${monitor.name}", which keeps its own status: set it on the monitor ` +
+      `(PATCH /v2/monitor/${id} with {"status":"${status}"}, or monitors.update).`,
+  };
+}
+
 /** `DELETE /v2/schedule/:id`: no further firing; crawls already started go on. */
 export async function deleteSchedule(call: ScheduleCall, id: string): Promise<{ success: true } | ErrorResponse> {
   const schedules = scheduleStore(call.ctx);
@@ -175,6 +240,7 @@ async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<Sched
     targets: value.targets.map((target) => hideJobSecrets({ request: target }).request),
     ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
     createdAt: iso(stored.createdAt),
+    status: value.paused ? 'paused' : 'active',
     nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
     lastRun: run ? runView(run) : null,
   };
