@@ -306,6 +306,25 @@ describe('schedules', () => {
     }
   });
 
+  it('lists schedules in the order they were made, those of one millisecond too', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const made: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const created = await ck.schedules.create({
+          every: '1h',
+          targets: [{ type: 'scrape', url: `https://example.com/${i}` }],
+        });
+        if (!created.success) throw new Error(JSON.stringify(created));
+        made.push(created.data.id);
+      }
+      const listed = await ck.schedules.list();
+      expect(listed.success && listed.data.map((schedule) => schedule.id)).toEqual(made);
+    } finally {
+      await ck.close();
+    }
+  });
+
   it('runs each firing once when two engines share the store', async () => {
     site = await freshSite();
     const dir = mkdtempSync(join(tmpdir(), 'ck-schedules-shared-'));

@@ -2,8 +2,6 @@
  * The schedule methods of the engine (crawlkit's own, issue 41): create, read, list and delete, in the v2 style
  * (`{ success: true, ... }` or the v2 error shape).
  */
-import { randomUUID } from 'node:crypto';
-
 import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 import type { ScheduleStore, StoredSchedule } from '@crawlkit/store';
 
@@ -11,6 +9,7 @@ import { scheduleCodec } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { hideJobSecrets, sealJobSecrets, sealWebhookSecret } from '../jobs/job-secrets.js';
+import { newJobId } from '../uuid-v7.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
@@ -103,7 +102,8 @@ export async function createSchedule(
   };
   const now = Date.now();
   const stored: StoredSchedule = {
-    id: randomUUID(),
+    // Sorts after the ids made before it, so that schedules made in one millisecond list in the order made.
+    id: newJobId(now),
     value: scheduleCodec.encode(value),
     nextRunAt: firstFiring(clockOf(request), now) ?? NEVER,
     createdAt: now,
