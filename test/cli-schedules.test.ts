@@ -42,6 +42,9 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     const cron = await cli(['crawl', `${site.url}/`, '--cron', '* * *']);
     expect(cron.code).toBe(2);
     expect(cron.stderr).toContain('`cron` must be a cron expression of five fields');
+    const zone = await cli(['crawl', `${site.url}/`, '--every', '1h', '--timezone', 'Europe/Paris']);
+    expect(zone.code).toBe(2);
+    expect(zone.stderr).toContain('--timezone: `timezone` goes with `cron`');
   });
 
   it('crawls at once, prints the changes, keeps the schedule after Ctrl-C; schedules lists and deletes it', async () => {

@@ -192,6 +192,8 @@ describe('schedules', () => {
           /unknown in targets\[0\]: formatz/,
         ],
         [{ every: '1h', targets: [] }, /targets/],
+        [{ every: '1h', timezone: 'Europe/Paris', targets: [target] }, /`timezone` goes with `cron`/],
+        [{ cron: '0 9 * * *', timezone: 'Mars/Olympus', targets: [target] }, /"Mars\/Olympus" is not a time zone/],
       ];
       for (const [body, message] of cases) {
         const answer = await ck.schedules.create(body as never);
@@ -202,6 +204,13 @@ describe('schedules', () => {
       // Stored by an engine that does not run schedules: it says so.
       const stored = await ck.schedules.create({ cron: '0 0 1 1 *', targets: [target] });
       expect(stored).toMatchObject({ success: true, warning: expect.stringMatching(/does not run schedules/) });
+      // A cron in a time zone: 09:00 in Paris is 08:00 UTC in winter, 07:00 in summer, and stays 09:00 there
+      const paris = await ck.schedules.create({ cron: '0 9 * * *', timezone: 'Europe/Paris', targets: [target] });
+      if (!paris.success) throw new Error(JSON.stringify(paris));
+      expect(paris.data.timezone).toBe('Europe/Paris');
+      const at = new Date(paris.data.nextRunAt!);
+      expect(at.toLocaleTimeString('en-GB', { timeZone: 'Europe/Paris' })).toBe('09:00:00');
+      expect(at.getUTCHours()).toBeOneOf([7, 8]);
     } finally {
       await ck.close();
     }

@@ -17,19 +17,22 @@ import { CliError, EXIT } from './errors.js';
 interface ScheduleFlags {
   every?: string;
   cron?: string;
+  timezone?: string;
 }
 
 /** The flags that turn `crawlkit crawl` into a schedule. */
 export function addScheduleFlags(command: Command): Command {
   return command
     .option('--every <interval>', 'crawl now and then every interval (30s, 15m, 6h, 1d), printing the changes')
-    .option('--cron <expression>', 'crawl at the times of a cron expression (UTC), printing the changes');
+    .option('--cron <expression>', 'crawl at the times of a cron expression (UTC, or --timezone), printing the changes')
+    .option('--timezone <zone>', 'the time zone --cron is read in, e.g. Europe/Paris (default UTC)');
 }
 
 /** Whether `crawlkit crawl` was asked for a schedule. */
 export function wantsSchedule(command: Command): boolean {
-  const { every, cron } = command.opts<ScheduleFlags>();
-  return every !== undefined || cron !== undefined;
+  const { every, cron, timezone } = command.opts<ScheduleFlags>();
+  // --timezone alone too: the schedule's check says it needs --cron, rather than a crawl that ignores it.
+  return every !== undefined || cron !== undefined || timezone !== undefined;
 }
 
 /**
@@ -41,11 +44,12 @@ export async function scheduleCrawl(
   body: Record<string, unknown>,
   command: Command,
 ): Promise<number> {
-  const { every, cron } = command.opts<ScheduleFlags>();
+  const { every, cron, timezone } = command.opts<ScheduleFlags>();
   const { webhook, changes: _changes, ...crawl } = body;
   const request = {
     ...(every !== undefined ? { every } : {}),
     ...(cron !== undefined ? { cron } : {}),
+    ...(timezone !== undefined ? { timezone } : {}),
     targets: [{ type: 'crawl', ...crawl }],
     ...(webhook !== undefined ? { webhook } : {}),
   } as ScheduleRequestInput;
@@ -81,7 +85,7 @@ async function storedBefore(
   const parsed = scheduleRequestSchema.safeParse(request);
   // A request the schedule API refuses is told by its create.
   if (!parsed.success) return { otherClocks: [] };
-  const { every, cron, targets, webhook } = parsed.data;
+  const { every, cron, timezone, targets, webhook } = parsed.data;
   const crawl = {
     targets: targets.map((target) => hideJobSecrets({ request: target }).request),
     webhook: webhook && hideJobSecrets({ request: {}, webhook }).webhook,
@@ -91,7 +95,7 @@ async function storedBefore(
   const ofCrawl = listed.data.filter((view) =>
     isDeepStrictEqual(crawl, { targets: view.targets, webhook: view.webhook }),
   );
-  const sameClock = (view: ScheduleView) => view.every === every && view.cron === cron;
+  const sameClock = (view: ScheduleView) => view.every === every && view.cron === cron && view.timezone === timezone;
   return { same: ofCrawl.find(sameClock), otherClocks: ofCrawl.filter((view) => !sameClock(view)) };
 }
 
@@ -164,7 +168,8 @@ function noStore(ctx: CommandContext, action: string): number {
 }
 
 function clockOf(schedule: ScheduleView): string {
-  return schedule.every !== undefined ? `every ${schedule.every}` : `cron "${schedule.cron}"`;
+  if (schedule.every !== undefined) return `every ${schedule.every}`;
+  return `cron "${schedule.cron}"${schedule.timezone !== undefined ? ` in ${schedule.timezone}` : ''}`;
 }
 
 /** Targets named on a line of `schedules list`; the rest are counted. */

@@ -31,6 +31,8 @@ export interface ScheduleView {
   name?: string;
   every?: string;
   cron?: string;
+  /** The time zone `cron` is read in, when not UTC. */
+  timezone?: string;
   targets: ScheduleTarget[];
   webhook?: { url: string; headers: Record<string, string>; metadata: Record<string, string>; events: string[] };
   /** ISO 8601. */
@@ -97,6 +99,7 @@ export async function createSchedule(
     ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
     ...(request.name !== undefined ? { name: request.name } : {}),
     ...(request.every !== undefined ? { every: request.every } : { cron: request.cron! }),
+    ...(request.timezone !== undefined ? { timezone: request.timezone } : {}),
     targets: request.targets.map((target) => sealJobSecrets({ request: target }, box).request),
     ...(request.webhook ? sealedWebhook(call, request.webhook) : {}),
   };
@@ -237,6 +240,7 @@ async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<Sched
     ...(value.name !== undefined ? { name: value.name } : {}),
     ...(value.every !== undefined ? { every: value.every } : {}),
     ...(value.cron !== undefined ? { cron: value.cron } : {}),
+    ...(value.timezone !== undefined ? { timezone: value.timezone } : {}),
     targets: value.targets.map((target) => hideJobSecrets({ request: target }).request),
     ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
     createdAt: iso(stored.createdAt),
