@@ -36,26 +36,6 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
     }
   });
 
-  it("worker --help lists each flag once, with the shared flags' help of the other commands", async () => {
-    const help = await runCli(['worker', '--help'], { cwd: site.dir });
-    expect(help.code).toBe(0);
-    const flags = [...help.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
-    expect(flags).toContain('--redis-prefix');
-    // --prefix is the older spelling of --redis-prefix: still taken, not listed as a flag of its own
-    expect(flags).not.toContain('--prefix');
-    const crawl = await runCli(['crawl', '--help'], { cwd: site.dir });
-    for (const flag of ['--engine <engine>', '--max-body-bytes <n>']) {
-      const line = (text: string) =>
-        text
-          .split('\n')
-          .find((l) => l.startsWith(`  ${flag}`))!
-          .replace(/\s+/g, ' ');
-      expect(line(help.stdout)).toBe(line(crawl.stdout));
-    }
-    const older = await runCli(['worker', '--prefix', 'p'], { cwd: site.dir, env: { CRAWLKIT_REDIS_URL: '' } });
-    expect(older.stderr).toContain('Give the Redis URL with --redis <url>');
-  });
-
   it('exits 2 on a usage mistake or without a command', async () => {
     const unknown = await runCli(['scrape', `${site.server.url}/`, '--no-such-flag'], { cwd: site.dir });
     expect(unknown.code).toBe(2);

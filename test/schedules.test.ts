@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { DatabaseSync } from 'node:sqlite';
 
-import { startServer } from '@crawlkit/server';
 import { createSqliteStore } from '@crawlkit/store';
 import { Crawlkit, type CrawlkitEvents, type ScheduleChangePayload } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +19,6 @@ import { sleep, startReceiver, until, type Receiver } from './helpers-batch.ts';
 
 const helpers = join(import.meta.dirname, 'helpers');
 const day = Date.UTC(2026, 0, 1);
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 let site: ChangingSite;
 let receiver: Receiver;
@@ -192,8 +190,6 @@ describe('schedules', () => {
           /unknown in targets\[0\]: formatz/,
         ],
         [{ every: '1h', targets: [] }, /targets/],
-        [{ every: '1h', timezone: 'Europe/Paris', targets: [target] }, /`timezone` goes with `cron`/],
-        [{ cron: '0 9 * * *', timezone: 'Mars/Olympus', targets: [target] }, /"Mars\/Olympus" is not a time zone/],
       ];
       for (const [body, message] of cases) {
         const answer = await ck.schedules.create(body as never);
@@ -204,13 +200,6 @@ describe('schedules', () => {
       // Stored by an engine that does not run schedules: it says so.
       const stored = await ck.schedules.create({ cron: '0 0 1 1 *', targets: [target] });
       expect(stored).toMatchObject({ success: true, warning: expect.stringMatching(/does not run schedules/) });
-      // A cron in a time zone: 09:00 in Paris is 08:00 UTC in winter, 07:00 in summer, and stays 09:00 there
-      const paris = await ck.schedules.create({ cron: '0 9 * * *', timezone: 'Europe/Paris', targets: [target] });
-      if (!paris.success) throw new Error(JSON.stringify(paris));
-      expect(paris.data.timezone).toBe('Europe/Paris');
-      const at = new Date(paris.data.nextRunAt!);
-      expect(at.toLocaleTimeString('en-GB', { timeZone: 'Europe/Paris' })).toBe('09:00:00');
-      expect(at.getUTCHours()).toBeOneOf([7, 8]);
     } finally {
       await ck.close();
     }
@@ -246,91 +235,6 @@ describe('schedules', () => {
       await ck.close();
       await site.close();
       rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('pause keeps the runs and last crawls a delete takes; resume fires on the clock again, its missed firings not run', async () => {
-    site = await freshSite();
-    const dir = mkdtempSync(join(tmpdir(), 'ck-schedules-pause-'));
-    const ck = new Crawlkit({ storeDir: dir, engine: 'http', runSchedules: true });
-    const server = await startServer({ port: 0, crawlkit: ck, logger: quiet });
-    try {
-      const created = await ck.schedules.create({
-        every: '1h',
-        targets: [{ type: 'scrape', url: `${site.url}/stable.html` }],
-      });
-      if (!created.success) throw new Error(JSON.stringify(created));
-      const { id, nextRunAt } = created.data;
-      expect(created.data.status).toBe('active');
-      const first = await ck.waitForJob((await nextEvent(ck, 'schedule:run', (r) => r.id === id)).jobIds[0]!);
-      expect(first).toMatchObject({ status: 'completed' });
-      const due = (await ck.schedules.get(id)) as { data: { nextRunAt: string } };
-
-      const paused = await fetch(`${server.url}/v2/schedule/${id}/pause`, { method: 'POST' });
-      expect(paused.status).toBe(200);
-      expect(await paused.json()).toMatchObject({ success: true, data: { id, status: 'paused', nextRunAt: null } });
-      // paused again: as it was
-      expect(await ck.schedules.pause(id)).toMatchObject({ data: { status: 'paused', nextRunAt: null } });
-      const listed = await ck.schedules.list();
-      expect(listed.success && listed.data[0]).toMatchObject({ status: 'paused', nextRunAt: null });
-      // its run and its target's last crawl stay
-      const db = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
-      const count = db.prepare('SELECT count(*) AS n FROM history WHERE url = ?');
-      expect({ runs: count.get(id)!.n, lineage: count.get(`tag::schedule:${id}:0`)!.n }).toEqual({
-        runs: 1,
-        lineage: 1,
-      });
-      db.close();
-
-      const resumed = await ck.schedules.resume(id);
-      // the firing it had, an hour after the first: not due yet, so kept
-      expect(resumed).toMatchObject({ success: true, data: { status: 'active', nextRunAt: due.data.nextRunAt } });
-      expect(Date.parse(due.data.nextRunAt) - Date.parse(nextRunAt!)).toBe(3_600_000);
-      expect((await fetch(`${server.url}/v2/schedule/${id}/resume`, { method: 'POST' })).status).toBe(200);
-
-      // Paused over three due times (its record as a pause of three hours before leaves it): resumed, it goes on at
-      // its next firing in phase, and runs none of those it missed.
-      await ck.schedules.pause(id);
-      const store = await createSqliteStore({ dir });
-      const stored = (await store.schedules!.get(id))!;
-      const value = JSON.parse(stored.value) as { paused: { at: number; nextRunAt: number } };
-      value.paused.nextRunAt -= 3 * 3_600_000;
-      await store.schedules!.put({ ...stored, value: JSON.stringify(value) });
-      await store.close();
-      const late = await ck.schedules.resume(id);
-      expect(late).toMatchObject({ success: true, data: { status: 'active', nextRunAt: due.data.nextRunAt } });
-      // the next run compares with the run before the pause
-      const again = await ck.schedules.run(id);
-      if (!again.success) throw new Error(JSON.stringify(again));
-      const changes = await nextChanges(ck, (e) => e.jobId === again.data.jobIds[0]);
-      expect(changes.queued).toBe(0);
-      const feed = await ck.getCrawlChanges(again.data.jobIds[0]!);
-      expect(feed).toMatchObject({ success: true, data: [{ change: 'same' }] });
-      expect((await ck.schedules.pause('01a22966-0000-7000-8000-000000000000')).success).toBe(false);
-    } finally {
-      await server.close();
-      await ck.close();
-      await site.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('lists schedules in the order they were made, those of one millisecond too', async () => {
-    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
-    try {
-      const made: string[] = [];
-      for (let i = 0; i < 40; i++) {
-        const created = await ck.schedules.create({
-          every: '1h',
-          targets: [{ type: 'scrape', url: `https://example.com/${i}` }],
-        });
-        if (!created.success) throw new Error(JSON.stringify(created));
-        made.push(created.data.id);
-      }
-      const listed = await ck.schedules.list();
-      expect(listed.success && listed.data.map((schedule) => schedule.id)).toEqual(made);
-    } finally {
-      await ck.close();
     }
   });
 

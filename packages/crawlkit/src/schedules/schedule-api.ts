@@ -151,45 +151,50 @@ export async function runSchedule(
  * `POST /v2/schedule/:id/pause`: no firing until `resume`; its runs, and each target's last crawl that the next run
  * compares with, stay (a delete takes them). Pausing a paused schedule changes nothing.
  */
-export async function pauseSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
-  const schedules = scheduleStore(call.ctx);
-  const stored = await schedules.get(String(id));
-  if (!stored || !visible(stored, call.tenant)) return notFound();
-  const monitor = await monitorOf(call, stored.id, 'paused');
-  if (monitor) return monitor;
-  const value = scheduleCodec.decode(stored.value);
-  if (value.paused) return { success: true, data: await viewOf(call.ctx, stored) };
-  const paused: StoredSchedule = {
-    ...stored,
-    value: scheduleCodec.encode({ ...value, paused: { at: Date.now(), nextRunAt: stored.nextRunAt } }),
-    nextRunAt: NEVER,
-  };
-  await schedules.put(paused);
-  call.scheduler.wake();
-  return { success: true, data: await viewOf(call.ctx, paused) };
+export function pauseSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
+  return setStatus(call, id, 'paused');
 }
 
 /**
  * `POST /v2/schedule/:id/resume`: fires again from its first firing after now (an interval keeps its phase); the
  * firings it missed while paused are not run. Resuming an active schedule changes nothing.
  */
-export async function resumeSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
+export function resumeSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
+  return setStatus(call, id, 'active');
+}
+
+async function setStatus(
+  call: ScheduleCall,
+  id: string,
+  status: 'paused' | 'active',
+): Promise<ScheduleResponse | ErrorResponse> {
   const schedules = scheduleStore(call.ctx);
   const stored = await schedules.get(String(id));
   if (!stored || !visible(stored, call.tenant)) return notFound();
-  const monitor = await monitorOf(call, stored.id, 'active');
+  const monitor = await monitorOf(call, stored.id, status);
   if (monitor) return monitor;
   const { paused, ...value } = scheduleCodec.decode(stored.value);
-  if (!paused) return { success: true, data: await viewOf(call.ctx, stored) };
+  if ((paused !== undefined) === (status === 'paused')) {
+    return { success: true, data: await viewOf(call.ctx, stored) };
+  }
   const now = Date.now();
-  const next =
-    paused.nextRunAt > now || paused.nextRunAt >= NEVER
-      ? paused.nextRunAt
-      : (nextFiring(clockOf(value), paused.nextRunAt, now) ?? NEVER);
-  const resumed: StoredSchedule = { ...stored, value: scheduleCodec.encode(value), nextRunAt: next };
-  await schedules.put(resumed);
+  // Paused, the store's next firing is never (no process fires it) and the record keeps the one it had.
+  const changed: StoredSchedule = paused
+    ? { ...stored, value: scheduleCodec.encode(value), nextRunAt: resumedAt(value, paused.nextRunAt, now) }
+    : {
+        ...stored,
+        value: scheduleCodec.encode({ ...value, paused: { at: now, nextRunAt: stored.nextRunAt } }),
+        nextRunAt: NEVER,
+      };
+  await schedules.put(changed);
   call.scheduler.wake();
-  return { success: true, data: await viewOf(call.ctx, resumed) };
+  return { success: true, data: await viewOf(call.ctx, changed) };
+}
+
+/** The next firing of a schedule resumed at `now` that was due at `due` when paused: that one if still to come. */
+function resumedAt(value: ScheduleValue, due: number, now: number): number {
+  if (due > now || due >= NEVER) return due;
+  return nextFiring(clockOf(value), due, now) ?? NEVER;
 }
 
 /** The refusal to pause or resume a monitor's schedule here: the monitor keeps its own status. */
