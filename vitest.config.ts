@@ -39,6 +39,7 @@ export default defineConfig({
       ),
       '@crawlkit/options/retry-later': fileURLToPath(new URL('./packages/options/src/retry-later.ts', import.meta.url)),
       '@crawlkit/options': src('options'),
+      '@crawlkit/actions/capture-url': fileURLToPath(new URL('./packages/actions/src/capture-url.ts', import.meta.url)),
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor/branding-script': fileURLToPath(
         new URL('./packages/extractor/src/branding-script.ts', import.meta.url),

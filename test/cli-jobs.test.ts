@@ -1,6 +1,6 @@
 /** The built `crawlkit` command's jobs and store: Ctrl-C, status, resume and cancel, the cache commands, the progress bar. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, truncateSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { verifyWebhook, type Document } from 'crawlkit';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { CLI, runCli, shellQuote } from './cli-helpers.ts';
 import { startReceiver } from './helpers-batch.ts';
-import { interruptedCrawl as interruptCrawl } from './helpers/cli-interrupt.ts';
+import { interruptedCrawl as interruptCrawl, startChainCrawl } from './helpers/cli-interrupt.ts';
 import { CHAIN_LENGTH, useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
@@ -85,6 +85,28 @@ describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
     expect(urlsOf(all.stdout)).toEqual(urlsOf(result.stdout));
   });
 
+  it('crawl --json --quiet names its job on stderr as it starts (to cancel it from another shell) and in its answer', async () => {
+    const child = startChainCrawl(site, ['--json', '--quiet']);
+    let stderr = '';
+    const id = await new Promise<string | undefined>((resolve) => {
+      child.stderr!.on('data', (chunk: string) => {
+        stderr += chunk;
+        const started = /^crawl ([0-9a-f-]{36}) started\n/.exec(stderr);
+        if (started) resolve(started[1]);
+      });
+      void child.result.then(() => resolve(undefined));
+    });
+    expect(id, stderr).toBeDefined();
+    const cancelled = await cli(['cancel', id!]);
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    const result = await child.result;
+    expect(result.code).toBe(1);
+    const answer = JSON.parse(result.stdout) as { id: string; status: string };
+    expect(answer).toMatchObject({ id, status: 'cancelled' });
+    // --quiet keeps only that line: no summary, no progress
+    expect(result.stderr).toBe(`crawl ${id} started\n`);
+  });
+
   it('exits 2 for a malformed id and 1 for an unknown one', async () => {
     const malformed = await cli(['status', 'not-a-uuid']);
     expect(malformed.code).toBe(2);
@@ -127,9 +149,22 @@ describe('crawlkit cache', { timeout: 120_000 }, () => {
     expect((await cli(['cache', 'flush'])).code).toBe(2);
   });
 
+  it('clear and prune where there is no store say so, without making one', async () => {
+    const cwd = join(site.dir, 'no-cache-here');
+    mkdirSync(cwd);
+    const cleared = await runCli(['cache', 'clear'], { cwd });
+    expect(cleared).toMatchObject({ code: 0, stdout: 'cleared nothing: there is no store at ./.crawlkit\n' });
+    const pruned = await runCli(['cache', 'prune', '--max-age', '0'], { cwd });
+    expect(pruned).toMatchObject({ code: 0, stdout: 'pruned 0 cached pages: there is no store at ./.crawlkit\n' });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('warns on stderr when the store file was truncated to nothing', async () => {
     const own = join(site.dir, 'truncated-store');
-    expect((await runCli(['cache', 'clear', '--store', own], { cwd: site.dir })).stderr).not.toContain('warning');
+    const scraped = await runCli(['scrape', `${site.server.url}/products/widget.html`, '--store', own], {
+      cwd: site.dir,
+    });
+    expect(scraped.stderr).not.toContain('warning');
     truncateSync(join(own, 'crawlkit.db'), 0);
     const result = await runCli(['cache', 'prune', '--store', own, '--quiet'], { cwd: site.dir });
     expect(result.code).toBe(0);

@@ -3,10 +3,13 @@
  * what to fix; a scheduled crawl runs at once and prints its changes, stays in the store after Ctrl-C, and is listed,
  * run now and deleted by `crawlkit schedules`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
@@ -39,6 +42,9 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     const cron = await cli(['crawl', `${site.url}/`, '--cron', '* * *']);
     expect(cron.code).toBe(2);
     expect(cron.stderr).toContain('`cron` must be a cron expression of five fields');
+    const zone = await cli(['crawl', `${site.url}/`, '--every', '1h', '--timezone', 'Europe/Paris']);
+    expect(zone.code).toBe(2);
+    expect(zone.stderr).toContain('--timezone: `timezone` goes with `cron`');
   });
 
   it('crawls at once, prints the changes, keeps the schedule after Ctrl-C; schedules lists and deletes it', async () => {
@@ -78,5 +84,126 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     expect((await cli(['schedules', 'list'])).stdout).toBe('');
     const again = await cli(['schedules', 'delete', id!]);
     expect(again.stderr).toContain('Schedule not found (SCHEDULE_NOT_FOUND)');
+  });
+
+  it('run again, the same command goes on with the schedule it stored, and names those of the crawl on other clocks', async () => {
+    const store = join(dir, 'again-store');
+    /** Runs `crawlkit crawl --every|--cron` until stderr has `until`, then stops it as Ctrl-C does. */
+    const runUntil = async (clock: string[], until: string) => {
+      const running = startCli(['crawl', `${site.url}/`, ...clock, '--max-age', '1', '--store', store], { cwd: dir });
+      let stderr = '';
+      await new Promise<void>((resolve) => {
+        running.stderr!.on('data', (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes(until)) resolve();
+        });
+        void running.result.then(() => resolve());
+      });
+      running.kill('SIGINT');
+      return (await running.result).stderr;
+    };
+    const first = await runUntil(['--every', '1h'], 'changes first run of this lineage');
+    const id = /schedule ([0-9a-f-]{36}) stored: every 1h/.exec(first)?.[1];
+    expect(id, first).toBeDefined();
+    const again = await runUntil(['--every', '1h'], ' schedule(s) of ');
+    expect(again).toContain(`schedule ${id} of this crawl stored before: every 1h, crawl ${site.url}/; next run `);
+    expect(again).toContain('running 1 schedule(s)');
+    const listed = await runCli(['schedules', 'list', '--store', store], { cwd: dir });
+    expect(listed.stdout.trim().split('\n')).toHaveLength(1);
+    const other = await runUntil(['--cron', '0 3 * * *'], ' schedule(s) of ');
+    expect(other).toContain(`  schedule ${id} runs this crawl too (every 1h): crawlkit schedules delete ${id}`);
+  });
+
+  it('schedules list names each schedule, counts the targets past three, and tells how its last run went', async () => {
+    const store = join(dir, 'list-store');
+    const ck = new Crawlkit({ storeDir: store });
+    const pages = ['/a.html', '/b.html', '/a.html?x', '/b.html?x', '/a.html?y'];
+    const created = await ck.schedules.create({
+      name: 'Docs pages',
+      every: '1d',
+      targets: pages.map((path) => ({ type: 'scrape', url: `${site.url}${path}` })),
+    });
+    if (!created.success) throw new Error(created.error);
+    const unnamed = await ck.schedules.create({ cron: '0 3 * * *', targets: [{ type: 'scrape', url: site.url }] });
+    if (!unnamed.success) throw new Error(unnamed.error);
+    expect((await ck.schedules.run(created.data.id)).success).toBe(true);
+    await ck.close();
+    const { id } = created.data;
+    const listed = await runCli(['schedules', 'list', '--store', store], { cwd: dir });
+    const [first, second] = listed.stdout.split('\n');
+    expect(first).toMatch(
+      new RegExp(
+        `^${id}  "Docs pages": every 1d, scrape ${site.url}/a\\.html, scrape ${site.url}/b\\.html, ` +
+          `scrape ${site.url}/a\\.html\\?x and 2 more targets; next run \\S+; last run \\S+$`,
+      ),
+    );
+    expect(second).toMatch(
+      new RegExp(`^${unnamed.data.id}  cron "0 3 \\* \\* \\*", scrape ${site.url}; next run \\S+$`),
+    );
+    // --ndjson: one schedule a line
+    const ndjson = await runCli(['schedules', 'list', '--ndjson', '--store', store], { cwd: dir });
+    const lines = ndjson.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; name?: string });
+    expect(lines.map((line) => line.id)).toEqual([id, unnamed.data.id]);
+    expect(lines[0]!.name).toBe('Docs pages');
+    // pause and resume: the line says so
+    const paused = await runCli(['schedules', 'pause', unnamed.data.id, '--store', store], { cwd: dir });
+    expect(paused.stdout).toBe(`${unnamed.data.id}  cron "0 3 * * *", scrape ${site.url}; paused\n`);
+    expect((await runCli(['schedules', 'list', '--store', store], { cwd: dir })).stdout).toContain('; paused\n');
+    const resumed = await runCli(['schedules', 'resume', unnamed.data.id, '--store', store], { cwd: dir });
+    expect(resumed.stdout).toBe(second + '\n');
+    const usage = await runCli(['schedules', 'pause', '--store', store], { cwd: dir });
+    expect(usage).toMatchObject({ code: 2, stderr: 'crawlkit: crawlkit schedules pause needs the id of a schedule\n' });
+  });
+
+  it('a firing that skips a target whose crawl still runs starts no crawl, and says so', async () => {
+    // A page that answers once released: the schedule's first crawl runs until then.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = createServer((_req, res) => {
+      void released.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>Held page.</p>'));
+    });
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(held.address() as AddressInfo).port}/held`;
+    const store = join(dir, 'skip-store');
+    const ck = new Crawlkit({ storeDir: store });
+    try {
+      const created = await ck.schedules.create({ every: '1d', targets: [{ type: 'scrape', url }] });
+      if (!created.success) throw new Error(created.error);
+      const { id } = created.data;
+      const first = await ck.schedules.run(id);
+      if (!first.success) throw new Error(first.error);
+      const running = first.data.jobIds[0]!;
+      const again = await runCli(['schedules', 'run', id, '--store', store], { cwd: dir });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(`schedule ${id} ran: crawl none\n`);
+      expect(again.stderr).toContain(`skipped, its previous crawl ${running} is still running`);
+      const listed = await runCli(['schedules', 'list', '--store', store], { cwd: dir });
+      expect(listed.stdout).toMatch(/; last run \S+ \(1 target skipped, still running\)\n$/);
+    } finally {
+      release();
+      await ck.close();
+      held.close();
+    }
+  });
+
+  it('lists, deletes or runs nothing where there is no store, without making one', async () => {
+    const cwd = mkdtempSync(join(dir, 'no-store-'));
+    const where = 'there is no store at ./.crawlkit (a schedule is kept in the store of the command that made it';
+    const listed = await runCli(['schedules', 'list'], { cwd });
+    expect(listed).toMatchObject({ code: 0, stdout: '' });
+    expect(listed.stderr).toContain(`no schedules: ${where}`);
+    expect(JSON.parse((await runCli(['schedules', 'list', '--json'], { cwd })).stdout)).toEqual({
+      success: true,
+      data: [],
+    });
+    for (const action of ['delete', 'run']) {
+      const refused = await runCli(['schedules', action, '01a22966-0000-7000-8000-000000000000'], { cwd });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`Schedule not found: ${where}`);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

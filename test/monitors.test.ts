@@ -138,8 +138,15 @@ describe('monitors', () => {
       { id: expect.stringMatching(/^tgt_/), type: 'scrape', urls: [`${site.url}/stable.html`] },
     ]);
 
+    // The monitor keeps its own status: its schedule is not paused as a plain one
+    expect(await ck.schedules.pause(id)).toMatchObject({
+      success: false,
+      code: 'BAD_REQUEST',
+      error: expect.stringContaining(`PATCH /v2/monitor/${id} with {"status":"paused"}`),
+    });
     const paused = ok(await ck.monitors.update(id, { status: 'paused' })).data;
     expect(paused).toMatchObject({ status: 'paused', nextRunAt: null });
+    expect(await ck.schedules.resume(id)).toMatchObject({ success: false, code: 'BAD_REQUEST' });
     const resumed = ok(await ck.monitors.update(id, { status: 'active', schedule: { text: 'hourly' } })).data;
     expect(resumed).toMatchObject({ status: 'active', schedule: { cron: '0 * * * *', timezone: 'UTC' } });
     expect(new Date(resumed.nextRunAt!).getUTCMinutes()).toBe(0);

@@ -232,6 +232,37 @@ describe('start-up loads only what a call needs', () => {
     }
   });
 
+  it('a command refused for a flag or an action says so without loading the engine or the HTTP client', async () => {
+    const heavy = (urls: readonly string[]) =>
+      urls.filter(
+        (u) =>
+          /\/node_modules\/(undici|piscina|puppeteer-core)\//.test(u) ||
+          /\/crawlkit\/(src|dist)\/crawlkit\.[jt]s$/.test(u) ||
+          /\/packages\/(store|extractor|frontier)\/(src|dist)\//.test(u),
+      );
+    for (const args of [
+      ['crawl', 'https://example.com', '--engine', 'fast'],
+      ['scrape', 'https://example.com', '--concurrency', 'many'],
+      ['batch', '-', '--max-body-bytes', '-1'],
+      ['map', 'https://example.com', '--url-policy', 'lax'],
+      ['cache', 'flush'],
+      ['schedules', 'pause'],
+    ]) {
+      const { urls } = await loadedByCli(...args, '--store', join(tmpdir(), 'ck-startup-never-made'));
+      expect(
+        urls.some((u) => /\/crawlkit\/(src|dist)\/cli\/context\.[jt]s$/.test(u)),
+        args.join(' '),
+      ).toBe(true);
+      expect(heavy(urls), args.join(' ')).toEqual([]);
+      // zod too, but where the command's model is read first (schedules: --model, its environment, the config file)
+      if (args[0] !== 'schedules')
+        expect(
+          urls.filter((u) => u.includes('/node_modules/zod/')),
+          args[0],
+        ).toEqual([]);
+    }
+  });
+
   it('`crawlkit crawl URL` with stderr not a terminal (a pipe: a script, an agent) loads no progress bar', async () => {
     const store = mkdtempSync(join(tmpdir(), 'ck-startup-cli-'));
     try {

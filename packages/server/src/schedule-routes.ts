@@ -6,7 +6,7 @@ import type { IdParams, RouteContext } from './routes.js';
 
 /**
  * crawlkit's own schedules (issue 41), in the v2 style: `POST /v2/schedule` creates one, `GET /v2/schedule` lists
- * them, `GET` and `DELETE /v2/schedule/:id` read and delete one, `POST /v2/schedule/:id/run` runs one now. Not upstream's `/v2/monitor`, whose shape the
+ * them, `GET` and `DELETE /v2/schedule/:id` read and delete one, `POST /v2/schedule/:id/run` runs one now, `…/pause` and `…/resume` stop and restart its firings. Not upstream's `/v2/monitor`, whose shape the
  * reference does not give.
  */
 export function registerScheduleRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -20,6 +20,12 @@ export function registerScheduleRoutes(app: FastifyInstance, ctx: RouteContext):
   });
   app.post<IdParams>('/v2/schedule/:id/run', async (request, reply) => {
     return send(reply, await ck.schedules.run(request.params.id, ctx.call(request, reply)));
+  });
+  app.post<IdParams>('/v2/schedule/:id/pause', async (request, reply) => {
+    return send(reply, await ck.schedules.pause(request.params.id, ctx.call(request, reply)));
+  });
+  app.post<IdParams>('/v2/schedule/:id/resume', async (request, reply) => {
+    return send(reply, await ck.schedules.resume(request.params.id, ctx.call(request, reply)));
   });
   app.delete<IdParams>('/v2/schedule/:id', async (request, reply) => {
     return send(reply, await ck.schedules.delete(request.params.id, ctx.call(request, reply)));

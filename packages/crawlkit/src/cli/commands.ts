@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-
 import type { JobKind } from '@crawlkit/store';
 import type { Command } from 'commander';
 
@@ -61,11 +59,15 @@ async function noteRecording(ctx: CommandContext, kind: JobKind, id: string): Pr
 }
 
 /** Says a job started; on Redis, that the deployment's workers run it (and that none running means it waits). */
+/**
+ * Names the job as it starts, on stderr even with `--quiet` (stdout's `--json` answer comes at the end): the id that
+ * `status`, `cancel` and `resume` take from another shell.
+ */
 function noteStarted(ctx: CommandContext, kind: JobKind, id: string): void {
-  if (!ctx.redis) return ctx.note(`${kind} ${id} started`);
-  ctx.note(
-    `${kind} ${id} queued in Redis at ${describeRedis(ctx.redis)}: its \`crawlkit worker\`s run it (it waits for one)`,
-  );
+  const where = ctx.redis
+    ? ` queued in Redis at ${describeRedis(ctx.redis)}: its \`crawlkit worker\`s run it (it waits for one)`
+    : ' started';
+  ctx.io.stderr.write(`${kind} ${id}${where}\n`);
 }
 
 /** `crawlkit crawl <url>`: starts a crawl and follows it to the end. */
@@ -158,7 +160,7 @@ async function findJob(
   pagination: { skip?: number; limit?: number } = { limit: 1 },
 ): Promise<{ kind: JobKind; status: JobStatusResponse } | ErrorResponse> {
   // A store that is not there holds no job, and opening it would make the directory: say so instead.
-  if (!ctx.redis && !existsSync(ctx.storeDir)) {
+  if (ctx.storeMissing) {
     return {
       success: false,
       code: 'JOB_NOT_FOUND',
@@ -269,6 +271,10 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
 /** `crawlkit cache clear|prune`. */
 export async function cacheCommand(ctx: CommandContext, action: string, command: Command): Promise<number> {
   if (action === 'clear') {
+    if (ctx.storeMissing) {
+      ctx.write(`cleared nothing: there is no store at ${ctx.storeDir}\n`);
+      return EXIT.ok;
+    }
     await ctx.load();
     const failed = await ctx.engine.cache.clear();
     if (failed) return ctx.fail(failed);
@@ -277,6 +283,10 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
   }
   if (action === 'prune') {
     const maxAge = integerFlag('--max-age', command.opts<Flags>().maxAge, 0);
+    if (ctx.storeMissing) {
+      ctx.write(`pruned 0 cached pages: there is no store at ${ctx.storeDir}\n`);
+      return EXIT.ok;
+    }
     await ctx.load();
     const removed = await ctx.engine.cache.prune(maxAge !== undefined ? { maxAgeMs: maxAge } : {});
     if (typeof removed !== 'number') return ctx.fail(removed);

@@ -1,4 +1,6 @@
-import { redactUrl } from '@crawlkit/fetcher';
+import { existsSync } from 'node:fs';
+
+import { redactUrl } from '@crawlkit/fetcher/analysis';
 import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
@@ -48,6 +50,8 @@ export class CommandContext {
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
   #overrides: CrawlkitOptions = {};
+  /** The engine options of the global flags, read before anything loads: a bad one is refused at once. */
+  readonly #flagged: CrawlkitOptions;
 
   constructor(io: CliIo, options: GlobalOptions, signal: AbortSignal) {
     this.io = io;
@@ -58,6 +62,7 @@ export class CommandContext {
     if (options.out !== undefined && isLocalFile(options.out)) {
       throw new CliError(`--out ${options.out} is a file: give a directory (one that does not exist is made)`);
     }
+    this.#flagged = engineFlags(options);
   }
 
   get mode(): OutputMode {
@@ -66,6 +71,14 @@ export class CommandContext {
 
   get storeDir(): string {
     return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
+  }
+
+  /**
+   * Whether there is no store to read: no `--redis`, and no directory at `storeDir`. A command that only reads or
+   * clears the store says so instead of opening it, which would make the directory.
+   */
+  get storeMissing(): boolean {
+    return !this.redis && !existsSync(this.storeDir);
   }
 
   /**
@@ -95,24 +108,9 @@ export class CommandContext {
   get engine(): Crawlkit {
     if (!this.#engine) {
       if (!this.#Engine) throw new Error('CommandContext.load() was not awaited');
-      const options: CrawlkitOptions = { ...this.#overrides, storeDir: this.storeDir };
-      const engine = this.options.engine;
-      if (engine !== undefined) {
-        if (engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
-          throw new CliError(
-            `Expected --engine to be auto, http or browser, got "${engine}" (\`crawlkit replay\` replays WARC files)`,
-          );
-        }
-        options.engine = engine;
-      }
-      const concurrency = integerFlag('--concurrency', this.options.concurrency);
-      if (concurrency !== undefined) options.concurrency = concurrency;
-      const maxBodyBytes = integerFlag('--max-body-bytes', this.options.maxBodyBytes);
-      if (maxBodyBytes !== undefined) {
-        options.http = { ...options.http, limits: { ...options.http?.limits, maxBodyBytes } };
-      }
-      const urlPolicy = parseUrlPolicyFlag(this.options.urlPolicy);
-      if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
+      const { http, ...flagged } = this.#flagged;
+      const options: CrawlkitOptions = { ...this.#overrides, storeDir: this.storeDir, ...flagged };
+      if (http) options.http = { ...options.http, limits: { ...options.http?.limits, ...http.limits } };
       // Every command that sends a job's webhooks (crawl, batch, resume; serve and mcp resolve their own) signs them.
       const secret = options.webhooks?.secret ?? resolveWebhookSecret({}, process.env, {});
       if (secret !== undefined) options.webhooks = { ...options.webhooks, secret };
@@ -184,6 +182,27 @@ export class CommandContext {
   async readInput(path: string): Promise<string> {
     return path === '-' ? readStream(this.io.stdin) : readText(path, 'the input file');
   }
+}
+
+/** The engine options that the global flags set (`--engine`, `--concurrency`, `--max-body-bytes`, `--url-policy`). */
+function engineFlags(flags: GlobalOptions): CrawlkitOptions {
+  const options: CrawlkitOptions = {};
+  const engine = flags.engine;
+  if (engine !== undefined) {
+    if (engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
+      throw new CliError(
+        `Expected --engine to be auto, http or browser, got "${engine}" (\`crawlkit replay\` replays WARC files)`,
+      );
+    }
+    options.engine = engine;
+  }
+  const concurrency = integerFlag('--concurrency', flags.concurrency);
+  if (concurrency !== undefined) options.concurrency = concurrency;
+  const maxBodyBytes = integerFlag('--max-body-bytes', flags.maxBodyBytes);
+  if (maxBodyBytes !== undefined) options.http = { limits: { maxBodyBytes } };
+  const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
+  if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
+  return options;
 }
 
 /**

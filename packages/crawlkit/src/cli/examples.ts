@@ -34,6 +34,8 @@ export const EXAMPLES: Record<string, string[]> = {
     'crawlkit schedules list',
     'crawlkit schedules run 83bc7ff8-…   # that schedule now, then exit with its changes',
     'crawlkit schedules run              # every schedule of the store on its clock, until Ctrl-C',
+    'crawlkit schedules pause 83bc7ff8-…    # no firing until resume; its runs and last crawls are kept',
+    'crawlkit schedules resume 83bc7ff8-…',
     'crawlkit schedules delete 83bc7ff8-…',
   ],
   search: [

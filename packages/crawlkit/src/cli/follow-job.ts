@@ -137,7 +137,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     await ctx.close();
     const pages = delivery.printed;
     if (ctx.mode === 'json') {
-      ctx.writeJson({ success: true, status: 'scraping', completed: pages, data: output.documents });
+      ctx.writeJson({ success: true, id, status: 'scraping', completed: pages, data: output.documents });
     }
     // The directory has every page seen (a resume's earlier ones too); stdout, those printed.
     await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: delivery.seen });
@@ -156,8 +156,9 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   if (!status.success) return ctx.fail(status);
   const failures = 'errors' in errorList ? errorList.errors : [];
   if (ctx.mode === 'json') {
-    const { next: _next, ...rest } = status;
-    ctx.writeJson({ ...rest, data: output.documents });
+    // With the job's id, as firecrawl-js's crawl() and batchScrape() answer.
+    const { next: _next, success, ...rest } = status;
+    ctx.writeJson({ success, id, ...rest, data: output.documents });
   }
   await outDir?.finish({
     status: status.status,

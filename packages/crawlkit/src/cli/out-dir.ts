@@ -1,8 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { readCaptureUrl } from '@crawlkit/actions';
-import { redactUrl } from '@crawlkit/fetcher';
+import { readCaptureUrl } from '@crawlkit/actions/capture-url';
+import { redactUrl } from '@crawlkit/fetcher/analysis';
 
 import type { Document } from '../v2/types.js';
 

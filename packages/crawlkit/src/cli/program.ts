@@ -6,6 +6,7 @@ import { addExplainFlags, addMcpFlags, addParseFlags, addSearchFlags, addServeFl
 import type { CliIo, CommandContext, GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { EXAMPLES, examples } from './examples.js';
+import { addEngineFlags } from './engine-flags.js';
 import { addModelFlags } from './model-flags.js';
 import { withFlags } from './option-flags.js';
 import { addRedisFlags, type RedisFlags } from './redis-flags.js';
@@ -31,16 +32,13 @@ function outRefused(name: string): string {
 }
 
 function addGlobalFlags(command: Command, output: Output): Command {
-  command
-    .option('--store <dir>', 'store directory (jobs, results, page cache); env CRAWLKIT_STORE', undefined)
-    .option('--engine <engine>', 'fetch engine: auto, http or browser')
+  addEngineFlags(command.option('--store <dir>', 'store directory (jobs, results, page cache); env CRAWLKIT_STORE'))
     .option('--concurrency <n>', 'pages at once across the engine (default 16)')
-    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
     .option(
       '--url-policy <policy>',
       'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON; env CRAWLKIT_URL_POLICY',
     )
-    .option('-q, --quiet', 'no progress bar and no notes on stderr');
+    .option('-q, --quiet', "no progress bar and no notes on stderr (but a started job's id)");
   if (output !== 'none') {
     command
       .option('--json', 'print the v2 response as JSON')
@@ -197,7 +195,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     addModelFlags(
       subcommand(
         'schedules <action> [id]',
-        'list, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
+        'list, pause <id>, resume <id>, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
       ),
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",

@@ -3,7 +3,7 @@
  * `CRAWLKIT_REDIS_URL`/`CRAWLKIT_REDIS_PREFIX`, and `serve`'s settings file, and the loading of `@crawlkit/redis`, an
  * optional peer of crawlkit that only these commands need.
  */
-import { redactUrl } from '@crawlkit/fetcher';
+import { redactUrl } from '@crawlkit/fetcher/analysis';
 import type { CrawlkitBackend } from '@crawlkit/store';
 
 import type { CrawlkitOptions } from '../options.js';

@@ -3,30 +3,36 @@
  * schedule of that crawl and runs the store's schedules in the foreground, printing each run's changes;
  * `crawlkit schedules list|delete <id>|run [id]` manages them.
  */
+import { isDeepStrictEqual } from 'node:util';
+
 import type { Command } from 'commander';
 
 import type { ScheduleRequestInput } from '../schedules/schedule-request.js';
 import type { ScheduleView } from '../schedules/schedule-api.js';
 import { printChanges } from './change-report.js';
+import { count } from './count.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
 
 interface ScheduleFlags {
   every?: string;
   cron?: string;
+  timezone?: string;
 }
 
 /** The flags that turn `crawlkit crawl` into a schedule. */
 export function addScheduleFlags(command: Command): Command {
   return command
     .option('--every <interval>', 'crawl now and then every interval (30s, 15m, 6h, 1d), printing the changes')
-    .option('--cron <expression>', 'crawl at the times of a cron expression (UTC), printing the changes');
+    .option('--cron <expression>', 'crawl at the times of a cron expression (UTC, or --timezone), printing the changes')
+    .option('--timezone <zone>', 'the time zone --cron is read in, e.g. Europe/Paris (default UTC)');
 }
 
 /** Whether `crawlkit crawl` was asked for a schedule. */
 export function wantsSchedule(command: Command): boolean {
-  const { every, cron } = command.opts<ScheduleFlags>();
-  return every !== undefined || cron !== undefined;
+  const { every, cron, timezone } = command.opts<ScheduleFlags>();
+  // --timezone alone too: the schedule's check says it needs --cron, rather than a crawl that ignores it.
+  return every !== undefined || cron !== undefined || timezone !== undefined;
 }
 
 /**
@@ -38,55 +44,166 @@ export async function scheduleCrawl(
   body: Record<string, unknown>,
   command: Command,
 ): Promise<number> {
-  const { every, cron } = command.opts<ScheduleFlags>();
+  const { every, cron, timezone } = command.opts<ScheduleFlags>();
   const { webhook, changes: _changes, ...crawl } = body;
   const request = {
     ...(every !== undefined ? { every } : {}),
     ...(cron !== undefined ? { cron } : {}),
+    ...(timezone !== undefined ? { timezone } : {}),
     targets: [{ type: 'crawl', ...crawl }],
     ...(webhook !== undefined ? { webhook } : {}),
   } as ScheduleRequestInput;
   ctx.configure({ runSchedules: true });
+  const { same, otherClocks } = await storedBefore(ctx, request);
+  if (same) {
+    ctx.note(`schedule ${same.id} of this crawl stored before: ${describe(same)}; going on with it`);
+    if (hasHeaderValues(request)) {
+      ctx.note(`  its header values are those stored: crawlkit schedules delete ${same.id} to store new ones`);
+    }
+    return runSchedules(ctx);
+  }
   const created = await ctx.engine.schedules.create(request);
   if (!created.success) return ctx.fail(created);
   ctx.note(`schedule ${created.data.id} stored: ${describe(created.data)}`);
+  for (const other of otherClocks) {
+    ctx.note(`  schedule ${other.id} runs this crawl too (${clockOf(other)}): crawlkit schedules delete ${other.id}`);
+  }
   return runSchedules(ctx);
 }
 
-/** `crawlkit schedules list|delete <id>|run [id]`. */
+/**
+ * The stored schedule this command made before, when it is run again (after Ctrl-C, a reboot): the same clock, the
+ * same crawl and the same webhook, header values aside (the store keeps them sealed). Another would crawl the site
+ * twice as often, and compare each run with its own first one. With those of the same crawl on other clocks.
+ */
+async function storedBefore(
+  ctx: CommandContext,
+  request: ScheduleRequestInput,
+): Promise<{ same?: ScheduleView | undefined; otherClocks: ScheduleView[] }> {
+  const { scheduleRequestSchema } = await import('../schedules/schedule-request.js');
+  const { hideJobSecrets } = await import('../jobs/job-secrets.js');
+  const parsed = scheduleRequestSchema.safeParse(request);
+  // A request the schedule API refuses is told by its create.
+  if (!parsed.success) return { otherClocks: [] };
+  const { every, cron, timezone, targets, webhook } = parsed.data;
+  const crawl = {
+    targets: targets.map((target) => hideJobSecrets({ request: target }).request),
+    webhook: webhook && hideJobSecrets({ request: {}, webhook }).webhook,
+  };
+  const listed = await ctx.engine.schedules.list();
+  if (!listed.success) return { otherClocks: [] };
+  const ofCrawl = listed.data.filter((view) =>
+    isDeepStrictEqual(crawl, { targets: view.targets, webhook: view.webhook }),
+  );
+  const sameClock = (view: ScheduleView) => view.every === every && view.cron === cron && view.timezone === timezone;
+  return { same: ofCrawl.find(sameClock), otherClocks: ofCrawl.filter((view) => !sameClock(view)) };
+}
+
+function hasHeaderValues(request: ScheduleRequestInput): boolean {
+  const target = request.targets[0] as { scrapeOptions?: { headers?: object } };
+  const webhook = request.webhook as { headers?: object } | string | undefined;
+  const some = (headers: object | undefined) => headers !== undefined && Object.keys(headers).length > 0;
+  return some(target.scrapeOptions?.headers) || (typeof webhook === 'object' && some(webhook.headers));
+}
+
+const ACTIONS = ['list', 'pause', 'resume', 'delete', 'run'];
+
+/** `crawlkit schedules list|pause <id>|resume <id>|delete <id>|run [id]`. */
 export async function schedulesCommand(
   ctx: CommandContext,
   action: string,
   id: string | undefined,
   _command: Command,
 ): Promise<number> {
+  if (!ACTIONS.includes(action)) {
+    throw new CliError(`Unknown action "${action}": use list, pause <id>, resume <id>, delete <id> or run [id]`);
+  }
+  if (action !== 'list' && action !== 'run' && id === undefined) {
+    throw new CliError(`crawlkit schedules ${action} needs the id of a schedule`);
+  }
+  // A store that is not there holds no schedule, and opening it would make the directory: say so instead. Running
+  // them all on their clocks opens it, as a schedule another process stores there is run.
+  if (ctx.storeMissing && (action !== 'run' || id !== undefined)) return noStore(ctx, action);
   if (action === 'run') {
     await ctx.load();
     if (id !== undefined) return runScheduleNow(ctx, id);
     ctx.configure({ runSchedules: true });
     return runSchedules(ctx);
   }
-  if (action === 'delete') {
-    if (id === undefined) throw new CliError('crawlkit schedules delete needs the id of a schedule');
+  if (action === 'pause' || action === 'resume') {
     await ctx.load();
-    const deleted = await ctx.engine.schedules.delete(id);
+    const changed = await ctx.engine.schedules[action](id!);
+    if (!changed.success) return ctx.fail(changed);
+    if (ctx.mode === 'text') ctx.write(listLine(changed.data));
+    else ctx.writeJson(changed);
+    return EXIT.ok;
+  }
+  if (action === 'delete') {
+    await ctx.load();
+    const deleted = await ctx.engine.schedules.delete(id!);
     if (!deleted.success) return ctx.fail(deleted);
     ctx.note(`schedule ${id} deleted`);
     return EXIT.ok;
   }
-  if (action !== 'list') throw new CliError(`Unknown action "${action}": use list, delete <id> or run`);
   await ctx.load();
   const listed = await ctx.engine.schedules.list();
   if (!listed.success) return ctx.fail(listed);
-  if (ctx.mode !== 'text') ctx.writeJson(listed);
-  else for (const schedule of listed.data) ctx.write(`${schedule.id}  ${describe(schedule)}\n`);
+  if (ctx.mode === 'json') ctx.writeJson(listed);
+  else if (ctx.mode === 'ndjson') for (const schedule of listed.data) ctx.write(`${JSON.stringify(schedule)}\n`);
+  else for (const schedule of listed.data) ctx.write(listLine(schedule));
   return EXIT.ok;
 }
 
+/** `schedules list`, `delete <id>` or `run <id>` where there is no store: no schedule, none made. */
+function noStore(ctx: CommandContext, action: string): number {
+  const where =
+    `there is no store at ${ctx.storeDir} ` +
+    '(a schedule is kept in the store of the command that made it: pass its --store)';
+  if (action !== 'list') {
+    return ctx.fail({ success: false, code: 'SCHEDULE_NOT_FOUND', error: `Schedule not found: ${where}` });
+  }
+  if (ctx.mode === 'json') ctx.writeJson({ success: true, data: [] });
+  ctx.note(`no schedules: ${where}`);
+  return EXIT.ok;
+}
+
+function clockOf(schedule: ScheduleView): string {
+  if (schedule.every !== undefined) return `every ${schedule.every}`;
+  return `cron "${schedule.cron}"${schedule.timezone !== undefined ? ` in ${schedule.timezone}` : ''}`;
+}
+
+/** Targets named on a line of `schedules list`; the rest are counted. */
+const LISTED_TARGETS = 3;
+
 function describe(schedule: ScheduleView): string {
-  const clock = schedule.every !== undefined ? `every ${schedule.every}` : `cron "${schedule.cron}"`;
-  const targets = schedule.targets.map((t) => `${t.type} ${t.url}`).join(', ');
-  return `${clock}, ${targets}; next run ${schedule.nextRunAt ?? 'never'}`;
+  const clock = clockOf(schedule);
+  const named = schedule.targets.slice(0, LISTED_TARGETS).map((t) => `${t.type} ${t.url}`);
+  const more = schedule.targets.length - named.length;
+  const targets = `${named.join(', ')}${more > 0 ? ` and ${count(more, 'more target')}` : ''}`;
+  const next = schedule.status === 'paused' ? 'paused' : `next run ${schedule.nextRunAt ?? 'never'}`;
+  return `${clock}, ${targets}; ${next}`;
+}
+
+/** A line of `schedules list`: its name, clock and targets, next run, and how its last run went. */
+function listLine(schedule: ScheduleView): string {
+  const name = schedule.name !== undefined ? `${JSON.stringify(schedule.name)}: ` : '';
+  const run = schedule.lastRun;
+  let last = '';
+  if (run) {
+    const skipped = run.skipped.length;
+    const refused = run.errors.length - skipped;
+    const how = [
+      ...(refused > 0 ? [`${count(refused, 'target')} refused`] : []),
+      ...(skipped > 0 ? [`${count(skipped, 'target')} skipped, still running`] : []),
+    ];
+    last = `; last run ${run.startedAt}${how.length > 0 ? ` (${how.join(', ')})` : ''}`;
+  }
+  return `${schedule.id}  ${name}${describe(schedule)}${last}\n`;
+}
+
+/** The crawls a run started: not a skipped target's, which is its previous crawl, still running (told in `errors`). */
+function startedCrawls(run: { jobIds: (string | null)[]; skipped: number[] }): string {
+  return run.jobIds.filter((jobId, target) => jobId !== null && !run.skipped.includes(target)).join(', ') || 'none';
 }
 
 /** Runs the store's schedules in this process until Ctrl-C, printing each run and its changes. */
@@ -94,8 +211,7 @@ async function runSchedules(ctx: CommandContext): Promise<number> {
   const engine = ctx.engine;
   let printing = Promise.resolve();
   engine.on('schedule:run', (run) => {
-    const started = run.jobIds.filter((id) => id !== null);
-    ctx.note(`schedule ${run.id} fired: crawl ${started.join(', ') || 'none'}`);
+    ctx.note(`schedule ${run.id} fired: crawl ${startedCrawls(run)}`);
     for (const error of run.errors) ctx.note(`  ${error}`);
   });
   engine.on('schedule:changes', ({ jobId }) => {
@@ -133,7 +249,7 @@ async function runScheduleNow(ctx: CommandContext, id: string): Promise<number> 
     const run = await engine.schedules.run(id);
     if (!run.success) return ctx.fail(run);
     const { jobIds, skipped, errors } = run.data;
-    ctx.note(`schedule ${id} ran: crawl ${jobIds.filter((jobId) => jobId !== null).join(', ') || 'none'}`);
+    ctx.note(`schedule ${id} ran: crawl ${startedCrawls(run.data)}`);
     for (const error of errors) ctx.note(`  ${error}`);
     let failed = false;
     for (const [target, jobId] of jobIds.entries()) {

@@ -1,7 +1,8 @@
 // The definition of `crawlkit worker`: its flags, and an action that loads the worker (`worker.ts`) when it runs.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 
 import type { CliIo } from './context.js';
+import { addEngineFlags } from './engine-flags.js';
 import { examples } from './examples.js';
 import { addRedisFlags } from './redis-flags.js';
 import type { WorkerFlags } from './worker.js';
@@ -19,11 +20,10 @@ export function addWorkerCommand(
   const command = program
     .command('worker')
     .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)');
-  return addRedisFlags(command, 'Redis URL of the deployment')
-    .option('--prefix <prefix>', 'the same as --redis-prefix')
-    .option('--engine <engine>', 'fetch engine: auto, http or browser')
+  // `--prefix`: the older spelling of `--redis-prefix`, still taken, not listed.
+  addRedisFlags(command, 'Redis URL of the deployment').addOption(new Option('--prefix <prefix>').hideHelp());
+  return addEngineFlags(command)
     .option('--concurrency <n>', 'pages at once in this worker (default 16)')
-    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
     .option(
       '--task-lock-ms <ms>',
       "a dead worker's tasks go to others 1-1.5 times this after it dies; the same in every worker (default 30000)",

@@ -176,6 +176,11 @@ export const scheduleCodec = recordCodec({
      * before the rule (the sending process's own secret signs them then).
      */
     webhookSecret: z.string().optional(),
+    /**
+     * Set while the schedule is paused: when, and the firing it had then. The store's `nextRunAt` is never meanwhile,
+     * so that no process fires it (a crawlkit before pausing reads it as a cron that never fires again).
+     */
+    paused: z.object({ at: z.number(), nextRunAt: z.number() }).optional(),
   }),
 });
 

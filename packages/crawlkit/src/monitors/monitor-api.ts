@@ -3,7 +3,6 @@
  * id (its clock, targets and webhook, fired by the engines that run schedules) plus what the clients read of it (its
  * name, status, the targets as they gave them), and each firing is a check whose pages are its crawls' change feeds.
  */
-import { randomUUID } from 'node:crypto';
 
 import type { StoredSchedule } from '@crawlkit/store';
 import { z } from 'zod';
@@ -15,6 +14,7 @@ import { scheduleStore, sealedTargets, sealedWebhook, visible, type ScheduleCall
 import { clockOf } from '../schedules/schedule-request.js';
 import { deleteRunRecords, type ScheduleValue } from '../schedules/schedule-runs.js';
 import { NEVER } from '../schedules/scheduler.js';
+import { newJobId } from '../uuid-v7.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkIdOf, checkState } from './monitor-checks.js';
@@ -79,7 +79,8 @@ export async function createMonitor(
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
   monitorCounters(call.ctx.store);
-  const id = randomUUID();
+  // Sorts after the ids made before it: monitors made in one millisecond list in the order made.
+  const id = newJobId();
   const targets = scheduleTargetsOf(id, request.targets);
   const webhook = request.webhook ? scheduleWebhookOf(request.webhook) : undefined;
   const problem = targetProblem(targets, validated(webhook), request.targets);

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-import { cronProblem } from '../schedules/schedule-clock.js';
+import { cronProblem, knownTimeZone } from '../schedules/schedule-clock.js';
 import { headersSchema } from '../v2/headers.js';
 import { CHECK_COMPLETED } from './monitor-events.js';
 import { SCHEDULE_TEXT_FORMS, cronOfText } from './schedule-text.js';
@@ -239,12 +239,3 @@ export const updateMonitorSchema = z.strictObject({
 export type CreateMonitorInput = z.input<typeof createMonitorSchema>;
 export type UpdateMonitorInput = z.input<typeof updateMonitorSchema>;
 export type UpdateMonitorRequest = z.output<typeof updateMonitorSchema>;
-
-function knownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -2,8 +2,6 @@
  * The schedule methods of the engine (crawlkit's own, issue 41): create, read, list and delete, in the v2 style
  * (`{ success: true, ... }` or the v2 error shape).
  */
-import { randomUUID } from 'node:crypto';
-
 import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 import type { ScheduleStore, StoredSchedule } from '@crawlkit/store';
 
@@ -11,10 +9,12 @@ import { scheduleCodec } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { hideJobSecrets, sealJobSecrets, sealWebhookSecret } from '../jobs/job-secrets.js';
+import { newJobId } from '../uuid-v7.js';
 import { parseBody } from '../v2/parse.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
-import { firstFiring } from './schedule-clock.js';
+import { readMonitor } from '../monitors/monitor-store.js';
+import { firstFiring, nextFiring } from './schedule-clock.js';
 import {
   clockOf,
   scheduleRequestSchema,
@@ -31,11 +31,15 @@ export interface ScheduleView {
   name?: string;
   every?: string;
   cron?: string;
+  /** The time zone `cron` is read in, when not UTC. */
+  timezone?: string;
   targets: ScheduleTarget[];
   webhook?: { url: string; headers: Record<string, string>; metadata: Record<string, string>; events: string[] };
   /** ISO 8601. */
   createdAt: string;
-  /** The next firing (ISO 8601); null for a cron expression that never fires again. */
+  /** `paused` from `pause` until `resume`: it does not fire (`run` still runs it now). */
+  status: 'active' | 'paused';
+  /** The next firing (ISO 8601); null while paused, or for a cron expression that never fires again. */
   nextRunAt: string | null;
   /**
    * The last firing: when it was due and started, the crawl of each target (null if refused; the one still running
@@ -95,12 +99,14 @@ export async function createSchedule(
     ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
     ...(request.name !== undefined ? { name: request.name } : {}),
     ...(request.every !== undefined ? { every: request.every } : { cron: request.cron! }),
+    ...(request.timezone !== undefined ? { timezone: request.timezone } : {}),
     targets: request.targets.map((target) => sealJobSecrets({ request: target }, box).request),
     ...(request.webhook ? sealedWebhook(call, request.webhook) : {}),
   };
   const now = Date.now();
   const stored: StoredSchedule = {
-    id: randomUUID(),
+    // Sorts after the ids made before it, so that schedules made in one millisecond list in the order made.
+    id: newJobId(now),
     value: scheduleCodec.encode(value),
     nextRunAt: firstFiring(clockOf(request), now) ?? NEVER,
     createdAt: now,
@@ -141,6 +147,73 @@ export async function runSchedule(
   return { success: true, data: runView(run) };
 }
 
+/**
+ * `POST /v2/schedule/:id/pause`: no firing until `resume`; its runs, and each target's last crawl that the next run
+ * compares with, stay (a delete takes them). Pausing a paused schedule changes nothing.
+ */
+export function pauseSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
+  return setStatus(call, id, 'paused');
+}
+
+/**
+ * `POST /v2/schedule/:id/resume`: fires again from its first firing after now (an interval keeps its phase); the
+ * firings it missed while paused are not run. Resuming an active schedule changes nothing.
+ */
+export function resumeSchedule(call: ScheduleCall, id: string): Promise<ScheduleResponse | ErrorResponse> {
+  return setStatus(call, id, 'active');
+}
+
+async function setStatus(
+  call: ScheduleCall,
+  id: string,
+  status: 'paused' | 'active',
+): Promise<ScheduleResponse | ErrorResponse> {
+  const schedules = scheduleStore(call.ctx);
+  const stored = await schedules.get(String(id));
+  if (!stored || !visible(stored, call.tenant)) return notFound();
+  const monitor = await monitorOf(call, stored.id, status);
+  if (monitor) return monitor;
+  const { paused, ...value } = scheduleCodec.decode(stored.value);
+  if ((paused !== undefined) === (status === 'paused')) {
+    return { success: true, data: await viewOf(call.ctx, stored) };
+  }
+  const now = Date.now();
+  // Paused, the store's next firing is never (no process fires it) and the record keeps the one it had.
+  const changed: StoredSchedule = paused
+    ? { ...stored, value: scheduleCodec.encode(value), nextRunAt: resumedAt(value, paused.nextRunAt, now) }
+    : {
+        ...stored,
+        value: scheduleCodec.encode({ ...value, paused: { at: now, nextRunAt: stored.nextRunAt } }),
+        nextRunAt: NEVER,
+      };
+  await schedules.put(changed);
+  call.scheduler.wake();
+  return { success: true, data: await viewOf(call.ctx, changed) };
+}
+
+/** The next firing of a schedule resumed at `now` that was due at `due` when paused: that one if still to come. */
+function resumedAt(value: ScheduleValue, due: number, now: number): number {
+  if (due > now || due >= NEVER) return due;
+  return nextFiring(clockOf(value), due, now) ?? NEVER;
+}
+
+/** The refusal to pause or resume a monitor's schedule here: the monitor keeps its own status. */
+async function monitorOf(
+  call: ScheduleCall,
+  id: string,
+  status: 'paused' | 'active',
+): Promise<ErrorResponse | undefined> {
+  const monitor = await readMonitor(call.ctx.store, id);
+  if (!monitor) return undefined;
+  return {
+    success: false,
+    code: 'BAD_REQUEST',
+    error:
+      `Schedule ${id} runs the monitor "${monitor.name}", which keeps its own status: set it on the monitor ` +
+      `(PATCH /v2/monitor/${id} with {"status":"${status}"}, or monitors.update).`,
+  };
+}
+
 /** `DELETE /v2/schedule/:id`: no further firing; crawls already started go on. */
 export async function deleteSchedule(call: ScheduleCall, id: string): Promise<{ success: true } | ErrorResponse> {
   const schedules = scheduleStore(call.ctx);
@@ -172,9 +245,11 @@ async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<Sched
     ...(value.name !== undefined ? { name: value.name } : {}),
     ...(value.every !== undefined ? { every: value.every } : {}),
     ...(value.cron !== undefined ? { cron: value.cron } : {}),
+    ...(value.timezone !== undefined ? { timezone: value.timezone } : {}),
     targets: value.targets.map((target) => hideJobSecrets({ request: target }).request),
     ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
     createdAt: iso(stored.createdAt),
+    status: value.paused ? 'paused' : 'active',
     nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
     lastRun: run ? runView(run) : null,
   };

@@ -46,6 +46,16 @@ export function cronProblem(cron: string): string | undefined {
   }
 }
 
+/** Whether `zone` is an IANA time zone this Node.js knows (`Europe/Paris`, `UTC`). */
+export function knownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The first firing of `clock` strictly after `after`, counted from `dueAt` for an interval (so that firings keep
  * their phase: `dueAt + k × interval`); undefined when a cron expression never fires again.

@@ -5,6 +5,8 @@ import {
   deleteSchedule,
   getSchedule,
   listSchedules,
+  pauseSchedule,
+  resumeSchedule,
   runSchedule,
   type ScheduleCall,
   type ScheduleListResponse,
@@ -38,6 +40,13 @@ export interface ScheduleMethods {
     id: string,
     init?: CallOptions,
   ): Promise<{ success: true; data: NonNullable<ScheduleView['lastRun']> } | ErrorResponse>;
+  /**
+   * Pauses a schedule: it fires no more until `resume` (`run` still runs it now); its runs and its targets' last
+   * crawls, which its next run compares with, are kept. Answers the schedule (`status: 'paused'`).
+   */
+  pause(id: string, init?: CallOptions): Promise<ScheduleResponse | ErrorResponse>;
+  /** Resumes a paused schedule from its first firing after now; the firings missed while paused are not run. */
+  resume(id: string, init?: CallOptions): Promise<ScheduleResponse | ErrorResponse>;
   /** Deletes a schedule: it fires no more (its crawls already started go on). */
   delete(id: string, init?: CallOptions): Promise<{ success: true } | ErrorResponse>;
 }
@@ -48,6 +57,8 @@ export function scheduleMethods(guard: ScheduleGuard): ScheduleMethods {
     get: (id, init = {}) => guard(init, (call) => getSchedule(call, id)),
     list: (init = {}) => guard(init, (call) => listSchedules(call)),
     run: (id, init = {}) => guard(init, (call) => runSchedule(call, id)),
+    pause: (id, init = {}) => guard(init, (call) => pauseSchedule(call, id)),
+    resume: (id, init = {}) => guard(init, (call) => resumeSchedule(call, id)),
     delete: (id, init = {}) => guard(init, (call) => deleteSchedule(call, id)),
   };
 }

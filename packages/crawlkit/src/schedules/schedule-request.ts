@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { headersSchema } from '../v2/headers.js';
 import { crawlRequestSchema, type CrawlRequestInput } from '../v2/jobs.js';
 import { urlSchema } from '../v2/scrape-options.js';
-import { cronProblem, intervalProblem, parseDuration, type ScheduleClock } from './schedule-clock.js';
+import { cronProblem, intervalProblem, knownTimeZone, parseDuration, type ScheduleClock } from './schedule-clock.js';
 
 /** The changes a schedule's webhook can ask for. */
 export const SCHEDULE_CHANGE_EVENTS = ['new', 'changed', 'removed', 'same'] as const;
@@ -36,8 +36,13 @@ export const scheduleRequestSchema = z
     name: z.string().min(1).max(256).optional(),
     /** An interval such as `30s`, `15m`, `6h`, `1d` or `1h30m` (at least 1s); the first run starts at once. */
     every: z.string().optional(),
-    /** A cron expression (five fields, or six with seconds first), read by croner in UTC. */
+    /** A cron expression (five fields, or six with seconds first), read by croner in `timezone`. */
     cron: z.string().optional(),
+    /**
+     * The IANA time zone `cron` is read in (`Europe/Paris`): `0 9 * * *` is 09:00 there, summer and winter alike.
+     * @default 'UTC'
+     */
+    timezone: z.string().optional(),
     targets: z.array(targetSchema).min(1).max(100),
     webhook: scheduleWebhookSchema.optional(),
   })
@@ -52,6 +57,15 @@ export const scheduleRequestSchema = z
     }
     const problem = o.every !== undefined ? intervalProblem(o.every) : cronProblem(o.cron!);
     if (problem) ctx.addIssue({ code: 'custom', path: [o.every !== undefined ? 'every' : 'cron'], message: problem });
+    if (o.timezone !== undefined) {
+      const zone =
+        o.every !== undefined
+          ? '`timezone` goes with `cron`: an interval (`every`) is the same in every time zone.'
+          : knownTimeZone(o.timezone)
+            ? undefined
+            : `\`timezone\` "${o.timezone}" is not a time zone: give an IANA name such as "UTC" or "Europe/Paris".`;
+      if (zone) ctx.addIssue({ code: 'custom', path: ['timezone'], message: zone });
+    }
     o.targets.forEach((target, i) => checkTarget(target, i, ctx));
   });
 

@@ -1,0 +1,12 @@
+/**
+ * The engine's flags that `crawlkit worker` takes as every other command does: each defined here once, so that both
+ * helps say the same. Part of the program's definition (loaded at every start): it imports nothing.
+ */
+import type { Command } from 'commander';
+
+/** Adds `--engine` and `--max-body-bytes`. */
+export function addEngineFlags(command: Command): Command {
+  return command
+    .option('--engine <engine>', 'fetch engine: auto, http or browser')
+    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)');
+}

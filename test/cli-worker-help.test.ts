@@ -1,0 +1,37 @@
+/** `crawlkit worker --help`, through the built CLI: each flag once, its engine flags as every command's. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { ensureBuilt, runCli } from './cli-helpers.ts';
+
+let dir: string;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'ck-cli-worker-help-'));
+}, 180_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('crawlkit worker --help', { timeout: 60_000 }, () => {
+  it("worker --help lists each flag once, with the shared flags' help of the other commands", async () => {
+    const help = await runCli(['worker', '--help'], { cwd: dir });
+    expect(help.code).toBe(0);
+    const flags = [...help.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
+    expect(flags).toContain('--redis-prefix');
+    // --prefix is the older spelling of --redis-prefix: still taken, not listed as a flag of its own
+    expect(flags).not.toContain('--prefix');
+    const crawl = await runCli(['crawl', '--help'], { cwd: dir });
+    for (const flag of ['--engine <engine>', '--max-body-bytes <n>']) {
+      const line = (text: string) =>
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`  ${flag}`))!
+          .replace(/\s+/g, ' ');
+      expect(line(help.stdout)).toBe(line(crawl.stdout));
+    }
+    const older = await runCli(['worker', '--prefix', 'p'], { cwd: dir, env: { CRAWLKIT_REDIS_URL: '' } });
+    expect(older.stderr).toContain('Give the Redis URL with --redis <url>');
+  });
+});
