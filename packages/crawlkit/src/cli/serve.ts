@@ -170,6 +170,12 @@ export async function serveCommand(
       exitCode: failure.exitCode,
     });
   }
+  // Before the address line, which a supervisor reads as "ready": a SIGTERM sent at once is a graceful stop (with no
+  // listener yet, Node would die of it mid-start), and the warning is out before it.
+  const stopped = untilStopped(ctx);
+  const browser = redis ? undefined : missingBrowserWarning(ctx.options.engine, options.browser?.executablePath);
+  // Even with --quiet, as the engine's warnings.
+  if (browser) ctx.io.stderr.write(`crawlkit: warning: ${browser}\n`);
   ctx.write(`${running.url}\n`);
   const keyNote = keys.length ? `${keys.length} API key${keys.length > 1 ? 's' : ''}` : 'keyless';
   const jobs = redis
@@ -180,11 +186,7 @@ export async function serveCommand(
       'Ctrl-C or SIGTERM stops it; running jobs stay resumable.',
   );
 
-  const browser = redis ? undefined : missingBrowserWarning(ctx.options.engine, options.browser?.executablePath);
-  // Even with --quiet, as the engine's warnings.
-  if (browser) ctx.io.stderr.write(`crawlkit: warning: ${browser}\n`);
-
-  await untilStopped(ctx);
+  await stopped;
   ctx.note('stopping: finishing the requests in progress (Ctrl-C again to quit at once)');
   await running.close();
   // The engine closes after this (CommandContext.close): running jobs stop where they are and stay resumable.
