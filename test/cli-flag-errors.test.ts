@@ -88,3 +88,10 @@ it('mcp over stdio refuses the flags of MCP over HTTP, saying to add --http', as
     expect(stderr).toContain(`crawlkit: ${flags[0]} applies to MCP over HTTP: add --http`);
   }
 });
+
+it('names no flag for an issue of the URL argument, whatever other flag is also wrong', async () => {
+  const { code, stderr } = await cli(['crawl', 'http://x', '--limit', 'ten']);
+  expect(code, stderr).toBe(2);
+  expect(stderr).toContain('crawlkit: URL must have a valid top-level domain');
+  expect(stderr).not.toContain('--limit');
+});

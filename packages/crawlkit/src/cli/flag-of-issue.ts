@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 
+import { toldIssue } from '../v2/told-issue.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { BODY_FLAGS } from './body-flags.js';
 
@@ -25,32 +26,34 @@ function givenFlags(command: Command): Map<string, string> {
   return given;
 }
 
-/** The field paths an error's issues name, without array indexes, a schedule's target or a crawl's `scrapeOptions`. */
-function issuePaths(error: ErrorResponse): string[][] {
-  if (!Array.isArray(error.details)) return [];
-  return (
-    (error.details as { path?: unknown }[])
-      .map((issue) => (Array.isArray(issue.path) ? (issue.path as unknown[]) : []))
-      // `crawl --every` sends its crawl as a schedule's one target.
-      .map((path) => (path[0] === 'targets' && typeof path[1] === 'number' ? path.slice(2) : path))
-      .map((path) => path.filter((p): p is string => typeof p === 'string'))
-      .map((path) => (path[0] === 'scrapeOptions' ? path.slice(1) : path))
-      .filter((path) => path.length > 0)
-  );
+/**
+ * The field path of the issue the error's message tells of (`toldIssue`), without array indexes, a schedule's target
+ * or `scrapeOptions`.
+ */
+function toldIssuePath(error: ErrorResponse): string[] {
+  const issue = Array.isArray(error.details)
+    ? toldIssue(error.details as { code?: unknown; path?: unknown }[])
+    : undefined;
+  let path = Array.isArray(issue?.path) ? (issue.path as unknown[]) : [];
+  // `crawl --every` sends its crawl as a schedule's one target.
+  if (path[0] === 'targets' && typeof path[1] === 'number') path = path.slice(2);
+  const names = path.filter((p): p is string => typeof p === 'string');
+  return names[0] === 'scrapeOptions' ? names.slice(1) : names;
 }
 
 /**
  * The command-line flag that set the field an error refuses (`--max-age` for `scrapeOptions.maxAge: Too small`), or
- * undefined: the v2 validation names body fields, a user of the CLI typed flags.
+ * undefined: the v2 validation names body fields, a user of the CLI typed flags. Only the field of the issue the
+ * message tells of counts: another issue's flag would be blamed for it (`--limit: URL must have a valid top-level
+ * domain`).
  */
 export function flagOfIssue(error: ErrorResponse, command: Command | undefined): string | undefined {
   if (!command || error.code !== 'BAD_REQUEST') return undefined;
+  const path = toldIssuePath(error);
   const given = givenFlags(command);
-  for (const path of issuePaths(error)) {
-    for (let length = path.length; length > 0; length--) {
-      const flag = given.get(path.slice(0, length).join('.'));
-      if (flag) return flag;
-    }
+  for (let length = path.length; length > 0; length--) {
+    const flag = given.get(path.slice(0, length).join('.'));
+    if (flag) return flag;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { safeParse } from '@crawlkit/options';
 import type { z } from 'zod';
 
+import { toldIssue } from './told-issue.js';
 import type { ErrorResponse } from './types.js';
 
 const UNRECOGNIZED_KEYS = 'Unrecognized key in body -- please review the v2 API documentation for request body changes';
@@ -16,17 +17,15 @@ function formatPath(path: readonly PropertyKey[]): string {
 
 /** The v2 `error` string for a set of issues: the strict-key message, else a custom rule's message, else a summary. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  const unknownKeys = issues.find((i) => i.code === 'unrecognized_keys');
-  if (unknownKeys) {
-    const where = unknownKeys.path.length ? ` in ${formatPath(unknownKeys.path)}` : '';
-    return `${UNRECOGNIZED_KEYS} (unknown${where}: ${unknownKeys.keys.join(', ')})`;
+  const told = toldIssue(issues);
+  if (!told) return 'Bad Request';
+  if (told.code === 'unrecognized_keys') {
+    const where = told.path.length ? ` in ${formatPath(told.path)}` : '';
+    return `${UNRECOGNIZED_KEYS} (unknown${where}: ${told.keys.join(', ')})`;
   }
-  const custom = issues.find((i) => i.code === 'custom');
-  if (custom) return custom.message;
-  const first = issues[0];
-  if (!first) return 'Bad Request';
-  const path = formatPath(first.path);
-  return `Bad Request: ${path ? `${path}: ` : ''}${first.message}`;
+  if (told.code === 'custom') return told.message;
+  const path = formatPath(told.path);
+  return `Bad Request: ${path ? `${path}: ` : ''}${told.message}`;
 }
 
 /** The key a schema takes its one required value under (`url`, `urls` or `query`), or undefined. */
