@@ -136,20 +136,21 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       // progress waits for a long crawl instead of cancelling it.
       const token = _meta?.progressToken;
       let told = -1;
-      const tell = (completed: number, total: number) => {
+      const tell = async (completed: number, total: number): Promise<void> => {
         // Progress only goes up (MCP): a count told already is not told again.
         if (token === undefined || completed <= told) return;
         told = completed;
         const params = { progressToken: token, progress: completed, total, message: `${completed} of ${total} pages` };
-        sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+        await sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
       };
       const onProgress = ({ id, completed, total }: { id: string; completed: number; total: number }) => {
-        if (id === started.id) tell(completed, total);
+        if (id === started.id) void tell(completed, total);
       };
       ck.on('progress', onProgress);
       const status = await ck.waitForJob(started.id, call(signal)).finally(() => ck.off('progress', onProgress));
       // The last page's counts may be read after the job is seen ended: the final ones are told from its status.
-      if (status.success) tell(status.completed, status.total);
+      // Awaited: over streamable HTTP the answer ends the call's stream, and a notification sent after it is lost.
+      if (status.success) await tell(status.completed, status.total);
       // The agent cancelled the call before it learnt the crawl's id: nobody could read or stop the crawl after.
       if (signal.aborted) await ck.cancelCrawl(started.id, session);
       return result(status.success ? { id: started.id, ...status } : status);
