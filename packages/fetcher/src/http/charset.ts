@@ -24,6 +24,8 @@ const PRESCAN_BYTES = 8192;
 const PRESCAN_STEP = 512;
 /** Bytes given to the statistical detector when nothing declares the encoding. */
 const DETECT_BYTES = 64 * 1024;
+/** Bytes whose reading in each single-byte charset is scored by its letters, from a little before the first non-ASCII one. */
+const SCORE_BYTES = 4096;
 
 export interface DecodedText {
   text: string;
@@ -141,13 +143,17 @@ const SINGLE_BYTE = new Map<string, (text: string) => number>([
 ]);
 
 /**
- * The Latin or Cyrillic single-byte charset whose reading of `sample` scores best (`latinScore`, `cyrillicScore`);
+ * The Latin or Cyrillic single-byte charset whose reading of `sample` (its first 4 KiB past ASCII) scores best (`latinScore`, `cyrillicScore`);
  * on a tie, the most common on the web (windows-1252 first, windows-1251 first of the Cyrillic ones).
  */
 function letterReading(body: Uint8Array, sample: Uint8Array): DecodedText {
+  // Each of 11 readings is scored letter by letter: a window from the first byte past ASCII is enough and bounds the cost
+  const first = sample.findIndex((byte) => byte >= 0x80);
+  const start = Math.max(0, first - 256);
+  const window = first < 0 ? sample.subarray(0, 0) : sample.subarray(start, start + SCORE_BYTES);
   let best: { charset: string; score: number } | undefined;
   for (const [charset, score] of SINGLE_BYTE) {
-    const value = score(tryDecode(sample, charset)!.text);
+    const value = score(tryDecode(window, charset)!.text);
     if (!best || value > best.score) best = { charset, score: value };
   }
   return tryDecode(body, best!.charset)!;
