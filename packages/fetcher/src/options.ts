@@ -53,6 +53,7 @@ export const browserOptionsSchema = z.strictObject({
   idleTimeoutMs: positiveInt.optional(),
   maxConcurrentPages: positiveInt.optional(),
   launchTimeoutMs: positiveInt.optional(),
+  launchRetryMs: positiveInt.optional(),
   prewarm: z.boolean().optional(),
   screenshotDir: z.string().min(1).optional(),
   smartWaitMaxMs: positiveInt.optional(),

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -360,6 +360,48 @@ describe('Chromium discovery', () => {
       });
     } finally {
       await fetcher.close();
+    }
+  });
+
+  it('remembers a Chromium that does not start: pages go over HTTP at once, a page that needs it is told why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlkit-fake-chrome-'));
+    const fake = join(dir, 'chrome');
+    const starts = join(dir, 'starts');
+    // Each launch also runs `--version` to learn why: only the launches are counted.
+    writeFileSync(
+      fake,
+      `#!/bin/sh\ncase "$1" in --version) ;; *) echo x >> ${starts} ;; esac\necho "no display" >&2\nexit 3\n`,
+    );
+    chmodSync(fake, 0o755);
+    const launches = () => (existsSync(starts) ? readFileSync(starts, 'utf8').split('\n').length - 1 : 0);
+    const fetcher = new Fetcher({ browser: { executablePath: fake, launchTimeoutMs: 5_000 } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const page = await fetcher.fetch({ url: url('/js/rendered.html') });
+        expect(page).toMatchObject({ engine: 'http', engineReason: 'js-required:script-only+browser-unavailable' });
+      }
+      expect(launches()).toBe(1);
+      const failed = fetcher.fetch({ url: url('/js/rendered.html'), engine: 'browser' });
+      await expect(failed).rejects.toMatchObject({ code: 'BROWSER_LAUNCH_FAILED' });
+      await expect(failed).rejects.toThrow(`\`${fake} --version\` fails (exit code 3): no display.`);
+      expect(launches()).toBe(1);
+      expect(fetcher.browserStats).toMatchObject({ launches: 0, launchFailures: 1 });
+    } finally {
+      await fetcher.close();
+    }
+    // Once `launchRetryMs` is over, the next page tries again.
+    const retrying = new Fetcher({ browser: { executablePath: fake, launchTimeoutMs: 5_000, launchRetryMs: 1 } });
+    try {
+      for (let i = 0; i < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        await expect(retrying.fetch({ url: url('/js/rendered.html'), engine: 'browser' })).rejects.toMatchObject({
+          code: 'BROWSER_LAUNCH_FAILED',
+        });
+      }
+      expect(launches()).toBe(3);
+    } finally {
+      await retrying.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

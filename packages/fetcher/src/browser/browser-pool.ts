@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { FetchError } from '../errors.js';
 import type { UrlPolicy } from '../policy/url-policy.js';
 import { resolveChromiumPath } from './chromium-path.js';
-import { BrowserError } from './errors.js';
+import { BrowserError, isBrowserError } from './errors.js';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
 import { NetworkGate, type GateRoute } from './network-gate.js';
 import { preparePage } from './page-setup.js';
@@ -44,6 +44,13 @@ export interface BrowserPoolOptions {
    * @default 30000
    */
   launchTimeoutMs?: number;
+  /**
+   * After Chromium fails to start, how long every page is given that failure at once (`BROWSER_LAUNCH_FAILED`, with
+   * its reason) instead of a new launch; the first page after it tries again. Under `engine: 'auto'` those pages go
+   * over HTTP without waiting for a launch that fails again.
+   * @default 30000
+   */
+  launchRetryMs?: number;
   /**
    * Keep spare pages (each in its own fresh context, never used before, already set up as every page is: scripts,
    * guards, request interception) open, so that requests without a proxy skip the page start and its set-up (a new
@@ -103,6 +110,8 @@ export interface BrowserLease {
 export interface BrowserPoolStats {
   /** Browsers started so far. */
   launches: number;
+  /** Launches that failed so far (`BROWSER_LAUNCH_FAILED`); pages given a remembered failure are not counted. */
+  launchFailures: number;
   /** Browsers currently running. */
   running: number;
   /** Pages open now. */
@@ -141,6 +150,7 @@ const DEFAULTS = {
   idleTimeoutMs: 30_000,
   maxConcurrentPages: 4,
   launchTimeoutMs: 30_000,
+  launchRetryMs: 30_000,
   prewarm: true,
 };
 
@@ -161,6 +171,9 @@ export class BrowserPool {
   #idleTimer: NodeJS.Timeout | undefined;
   #closed = false;
   #launches = 0;
+  #launchFailures = 0;
+  /** The last launch's failure, given to every page until `launchRetryMs` after it. */
+  #failedLaunch: { error: BrowserError; until: number } | undefined;
   readonly #pids: number[] = [];
   readonly #profiles: string[] = [];
 
@@ -172,6 +185,7 @@ export class BrowserPool {
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
       maxConcurrentPages: options.maxConcurrentPages ?? DEFAULTS.maxConcurrentPages,
       launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,
+      launchRetryMs: options.launchRetryMs ?? DEFAULTS.launchRetryMs,
       prewarm: options.prewarm ?? DEFAULTS.prewarm,
       ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
     };
@@ -189,6 +203,7 @@ export class BrowserPool {
     }
     return {
       launches: this.#launches,
+      launchFailures: this.#launchFailures,
       running,
       activePages,
       queued: this.#semaphore.pending,
@@ -284,8 +299,16 @@ export class BrowserPool {
   }
 
   #currentSlot(): Promise<Slot> {
+    if (this.#failedLaunch && !this.#current) {
+      if (performance.now() < this.#failedLaunch.until) return Promise.reject(this.#failedLaunch.error);
+      this.#failedLaunch = undefined;
+    }
     this.#current ??= this.#launch().catch((error: unknown) => {
       this.#current = undefined;
+      if (isBrowserError(error) && error.code === 'BROWSER_LAUNCH_FAILED') {
+        this.#launchFailures++;
+        this.#failedLaunch = { error, until: performance.now() + this.#options.launchRetryMs };
+      }
       throw error;
     });
     return this.#current;

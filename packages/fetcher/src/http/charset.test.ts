@@ -98,9 +98,10 @@ describe('decodeText of a short page that declares no charset, by its language',
   });
 
   it('takes the Content-Language header when the page has no lang, the lang over the header otherwise', () => {
-    const bytes = iconv.encode(short('', 'Контакты'), 'windows-1251');
-    expect(decodeText(bytes, 'text/html').charset).not.toBe('windows-1251');
-    expect(decodeText(bytes, 'text/html', undefined, 'ru-RU, en')).toMatchObject({ charset: 'windows-1251' });
+    // Letters alone cannot tell ISO-8859-5 `нама` from windows-1251 `ЭРЬР` (both Cyrillic, both cased as text is)
+    const bytes = iconv.encode(short('', 'нама'), 'iso-8859-5');
+    expect(decodeText(bytes, 'text/html').charset).not.toBe('iso-8859-5');
+    expect(decodeText(bytes, 'text/html', undefined, 'ru-RU, en')).toMatchObject({ charset: 'iso-8859-5' });
     const greek = iconv.encode(short(' lang="el"', 'Καλώς ήρθατε'), 'windows-1253');
     expect(decodeText(greek, 'text/html', undefined, 'ru').text).toContain('Καλώς ήρθατε');
   });
@@ -110,9 +111,9 @@ describe('decodeText of a short page that declares no charset, by its language',
     expect(decodeText(bytes, 'text/html')).toMatchObject({ charset: 'windows-1252' });
   });
 
-  it('leaves a language without a table entry to the detector', () => {
+  it('leaves a language without a table entry to the letters of each reading', () => {
     const bytes = iconv.encode(short(' lang="en"', 'Контакты'), 'windows-1251');
-    expect(decodeText(bytes, 'text/html').charset).not.toBe('windows-1251');
+    expect(decodeText(bytes, 'text/html')).toMatchObject({ charset: 'windows-1251' });
   });
 });
 
@@ -124,11 +125,39 @@ describe('decodeText of a short Latin page that declares nothing, by the letters
     'iso-8859-1': ['Mañana será otro día'],
     'windows-1250': ['Zażółć gęślą jaźń', 'Árvíztűrő tükörfúrógép'],
     'iso-8859-2': ['Ogłoszenia drobne', 'Hlavná stránka a kontakty'],
+    // Came out windows-1252 (`c½ur`, `Œ` as `¼`) or windows-1250, ISO-8859-2 (`Śakki`)
+    'iso-8859-15': ['Le cœur de la forêt', 'Œuvres complètes', 'Šakki ja žargon'],
   };
   it.each(Object.keys(headings))('reads each page in %s', (encoding) => {
     for (const heading of headings[encoding]!) {
       const html = `<!doctype html><html><head><title>Page</title></head><body><h1>${heading}</h1></body></html>`;
       expect(decodeText(iconv.encode(html, encoding), 'text/html').text).toBe(html);
     }
+  });
+});
+
+describe('decodeText of a short Cyrillic page that declares nothing, by the letters of its reading', () => {
+  // Each came out in a Latin charset before (windows-1252, -1250, -1257: `Íîâîñòè`, `Ęŕňŕëîă`) or KOI8-R for KOI8-U
+  const pages: [string, string, string][] = [
+    ['windows-1251', 'Пошук', 'Введіть слово для пошуку.'],
+    ['windows-1251', 'Каталог', 'Цените са в лева.'],
+    ['windows-1251', 'Контакт', 'Наша адреса је у Новом Саду.'],
+    ['koi8-u', 'Головна сторінка', 'Ласкаво просимо до Києва.'],
+    ['iso-8859-5', 'Търсене', 'Въведете дума за търсене.'],
+    ['ibm866', 'Новости', 'Последние новости города и области.'],
+    ['ibm866', 'Ошибка 404', 'Страница не найдена.'],
+  ];
+  it.each(pages)('reads a page in %s: %s', (encoding, title, line) => {
+    const html = `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${line}</p></body></html>`;
+    expect(decodeText(iconv.encode(html, encoding), 'text/html')).toEqual({ text: html, charset: encoding });
+  });
+
+  it('keeps a Latin page whose signs read as Cyrillic letters alone (`€` is `Ђ` in windows-1251)', () => {
+    const html =
+      '<!doctype html><html><head><title>Prix</title></head><body><p>Prix : 20 €, TVA comprise</p></body></html>';
+    expect(decodeText(iconv.encode(html, 'windows-1252'), 'text/html')).toEqual({
+      text: html,
+      charset: 'windows-1252',
+    });
   });
 });

@@ -7,6 +7,7 @@ import type * as EncodingSniffer from 'encoding-sniffer/sniffer';
 import type Iconv from 'iconv-lite';
 
 import { isHtmlType, isXmlType } from './content-type.js';
+import { CYRILLIC_CHARSETS, cyrillicScore } from './cyrillic-letters.js';
 import { documentLanguage, languageScore, legacyCharsets } from './language-charsets.js';
 import { LATIN_CHARSETS, latinScore } from './latin-letters.js';
 
@@ -23,6 +24,8 @@ const PRESCAN_BYTES = 8192;
 const PRESCAN_STEP = 512;
 /** Bytes given to the statistical detector when nothing declares the encoding. */
 const DETECT_BYTES = 64 * 1024;
+/** Bytes whose reading in each single-byte charset is scored by its letters, from a little before the first non-ASCII one. */
+const SCORE_BYTES = 4096;
 
 export interface DecodedText {
   text: string;
@@ -34,8 +37,8 @@ export interface DecodedText {
  * Decodes a textual body. The encoding is, in order: a byte-order mark, the `content-type` charset, for HTML and XML a
  * `<meta charset>` / `http-equiv` / XML declaration in the first 8 KiB (WHATWG prescan), then UTF-8 when the bytes are
  * valid UTF-8, then the legacy charsets of the page's language (its `<html lang>`, else the `contentLanguage` header)
- * when the text reads as that language, then a statistical guess (chardet); a guess of a Latin single-byte charset (or
- * none) is settled by the letters of each Latin charset's reading (`latinScore`). A declared Latin-1 over valid,
+ * when the text reads as that language, then a statistical guess (chardet); a guess of a Latin or Cyrillic single-byte
+ * charset (or none) is settled by the letters of each such charset's reading (`latinScore`, `cyrillicScore`). A declared Latin-1 over valid,
  * non-ASCII UTF-8 is taken as the mislabel it nearly always is.
  */
 export function decodeText(
@@ -128,20 +131,30 @@ function decodeUndeclared(body: Uint8Array, markup: boolean, contentLanguage: st
   }
   const guess = guesses[0]?.name;
   const guessed = guess === undefined ? undefined : decoderFor(guess.toLowerCase())?.encoding;
-  // chardet tells the Latin charsets apart badly on a short page (and calls one it cannot place ASCII)
-  if (guessed === undefined || LATIN_CHARSETS.includes(guessed)) return latinReading(body, sample);
+  // chardet tells the Latin and Cyrillic charsets apart badly on a short page (and calls one it cannot place ASCII)
+  if (guessed === undefined || SINGLE_BYTE.has(guessed)) return letterReading(body, sample);
   return tryDecode(body, guess!) || tryDecode(body, 'windows-1252')!;
 }
 
+/** The single-byte charsets told apart by the letters of their readings, each with its score. */
+const SINGLE_BYTE = new Map<string, (text: string) => number>([
+  ...LATIN_CHARSETS.map((charset) => [charset, latinScore] as const),
+  ...CYRILLIC_CHARSETS.map((charset) => [charset, cyrillicScore] as const),
+]);
+
 /**
- * The Latin single-byte charset whose reading of `sample` has the best `latinScore`; on a tie, the most common on
- * the web (windows-1252 first).
+ * The Latin or Cyrillic single-byte charset whose reading of `sample` (its first 4 KiB past ASCII) scores best (`latinScore`, `cyrillicScore`);
+ * on a tie, the most common on the web (windows-1252 first, windows-1251 first of the Cyrillic ones).
  */
-function latinReading(body: Uint8Array, sample: Uint8Array): DecodedText {
+function letterReading(body: Uint8Array, sample: Uint8Array): DecodedText {
+  // Each of 11 readings is scored letter by letter: a window from the first byte past ASCII is enough and bounds the cost
+  const first = sample.findIndex((byte) => byte >= 0x80);
+  const start = Math.max(0, first - 256);
+  const window = first < 0 ? sample.subarray(0, 0) : sample.subarray(start, start + SCORE_BYTES);
   let best: { charset: string; score: number } | undefined;
-  for (const charset of LATIN_CHARSETS) {
-    const score = latinScore(tryDecode(sample, charset)!.text);
-    if (!best || score > best.score) best = { charset, score };
+  for (const [charset, score] of SINGLE_BYTE) {
+    const value = score(tryDecode(window, charset)!.text);
+    if (!best || value > best.score) best = { charset, score: value };
   }
   return tryDecode(body, best!.charset)!;
 }
