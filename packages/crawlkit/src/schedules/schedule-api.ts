@@ -37,7 +37,9 @@ export interface ScheduleView {
   webhook?: { url: string; headers: Record<string, string>; metadata: Record<string, string>; events: string[] };
   /** ISO 8601. */
   createdAt: string;
-  /** `paused` from `pause` until `resume`: it does not fire (`run` still runs it now). */
+  /**
+   * `paused` from `pause` until `resume` (a monitor's: its own status): it does not fire (`run` still runs it now).
+   */
   status: 'active' | 'paused';
   /** The next firing (ISO 8601); null while paused, or for a cron expression that never fires again. */
   nextRunAt: string | null;
@@ -240,6 +242,8 @@ function runView(run: ScheduleRun): NonNullable<ScheduleView['lastRun']> {
 async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<ScheduleView> {
   const value = scheduleCodec.decode(stored.value);
   const run = await lastRun(ctx.store, stored.id);
+  // A monitor keeps its status in its own record (its schedule's value is never `paused`): told as the monitor API does.
+  const monitor = await readMonitor(ctx.store, stored.id);
   return {
     id: stored.id,
     ...(value.name !== undefined ? { name: value.name } : {}),
@@ -249,7 +253,7 @@ async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<Sched
     targets: value.targets.map((target) => hideJobSecrets({ request: target }).request),
     ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
     createdAt: iso(stored.createdAt),
-    status: value.paused ? 'paused' : 'active',
+    status: monitor?.status ?? (value.paused ? 'paused' : 'active'),
     nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
     lastRun: run ? runView(run) : null,
   };
