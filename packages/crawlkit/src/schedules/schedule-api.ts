@@ -15,6 +15,7 @@ import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { readMonitor } from '../monitors/monitor-store.js';
 import { firstFiring, nextFiring } from './schedule-clock.js';
+import { shownNextRunAt } from './schedule-hold.js';
 import {
   clockOf,
   scheduleRequestSchema,
@@ -145,7 +146,7 @@ export async function runSchedule(
 ): Promise<{ success: true; data: NonNullable<ScheduleView['lastRun']> } | ErrorResponse> {
   const stored = await scheduleStore(call.ctx).get(String(id));
   if (!stored || !visible(stored, call.tenant)) return notFound();
-  const run = await call.scheduler.runNow(stored.id, scheduleCodec.decode(stored.value));
+  const run = await call.scheduler.runNow(stored.id);
   return { success: true, data: runView(run) };
 }
 
@@ -254,7 +255,7 @@ async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<Sched
     ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
     createdAt: iso(stored.createdAt),
     status: monitor?.status ?? (value.paused ? 'paused' : 'active'),
-    nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
+    nextRunAt: shownNextRunAt(stored.nextRunAt, NEVER),
     lastRun: run ? runView(run) : null,
   };
 }
