@@ -43,8 +43,21 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     expect(cron.code).toBe(2);
     expect(cron.stderr).toContain('`cron` must be a cron expression of five fields');
     const zone = await cli(['crawl', `${site.url}/`, '--every', '1h', '--timezone', 'Europe/Paris']);
-    expect(zone.code).toBe(2);
-    expect(zone.stderr).toContain('--timezone: `timezone` goes with `cron`');
+    expect(zone).toMatchObject({
+      code: 2,
+      stderr:
+        'crawlkit: --timezone applies to --cron: add --cron "<expression>", or drop --timezone ' +
+        '(an --every interval is the same in every time zone)\n',
+    });
+    // alone, it names the flags too (not the API's `every` and `cron`), and no store is made
+    const alone = await runCli(['crawl', `${site.url}/`, '--timezone', 'UTC', '--store', join(dir, 'zone-store')], {
+      cwd: dir,
+    });
+    expect(alone).toMatchObject({
+      code: 2,
+      stderr: 'crawlkit: --timezone applies to --cron: add --cron "<expression>"\n',
+    });
+    expect(readdirSync(dir)).not.toContain('zone-store');
   });
 
   it('crawls at once, prints the changes, keeps the schedule after Ctrl-C; schedules lists and deletes it', async () => {

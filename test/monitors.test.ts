@@ -146,9 +146,14 @@ describe('monitors', () => {
     });
     const paused = ok(await ck.monitors.update(id, { status: 'paused' })).data;
     expect(paused).toMatchObject({ status: 'paused', nextRunAt: null });
+    // Its schedule tells the monitor's state, in a list (`crawlkit schedules list`) as in a get
+    const asSchedule = { id, status: 'paused', nextRunAt: null };
+    expect(ok(await ck.schedules.list()).data).toMatchObject([asSchedule]);
+    expect(ok(await ck.schedules.get(id)).data).toMatchObject(asSchedule);
     expect(await ck.schedules.resume(id)).toMatchObject({ success: false, code: 'BAD_REQUEST' });
     const resumed = ok(await ck.monitors.update(id, { status: 'active', schedule: { text: 'hourly' } })).data;
     expect(resumed).toMatchObject({ status: 'active', schedule: { cron: '0 * * * *', timezone: 'UTC' } });
+    expect(ok(await ck.schedules.get(id)).data).toMatchObject({ status: 'active', nextRunAt: resumed.nextRunAt });
     expect(new Date(resumed.nextRunAt!).getUTCMinutes()).toBe(0);
     const renamed = ok(await ck.monitors.update(id, { name: 'renamed', webhook: { url: 'https://hooks.example/x' } }));
     expect(renamed.data).toMatchObject({

@@ -74,8 +74,9 @@ function noteStarted(ctx: CommandContext, kind: JobKind, id: string): void {
 export async function crawlCommand(ctx: CommandContext, url: string | undefined, command: Command): Promise<number> {
   const base = await ctx.readBody(flags(command).body);
   const body = buildUrlBody(command, 'crawl', base, url);
+  const schedule = wantsSchedule(command);
   await ctx.load();
-  if (wantsSchedule(command)) return scheduleCrawl(ctx, body, command);
+  if (schedule) return scheduleCrawl(ctx, body, command);
   const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
   if (!started.success) return ctx.fail(started);
   noteStarted(ctx, 'crawl', started.id);

@@ -28,11 +28,19 @@ export function addScheduleFlags(command: Command): Command {
     .option('--timezone <zone>', 'the time zone --cron is read in, e.g. Europe/Paris (default UTC)');
 }
 
-/** Whether `crawlkit crawl` was asked for a schedule. */
+/**
+ * Whether `crawlkit crawl` was asked for a schedule. Refuses `--timezone` without `--cron` (alone, or with `--every`),
+ * naming the flags, rather than a crawl that ignores it or the schedule API's words about its fields.
+ */
 export function wantsSchedule(command: Command): boolean {
   const { every, cron, timezone } = command.opts<ScheduleFlags>();
-  // --timezone alone too: the schedule's check says it needs --cron, rather than a crawl that ignores it.
-  return every !== undefined || cron !== undefined || timezone !== undefined;
+  if (timezone !== undefined && cron === undefined) {
+    throw new CliError(
+      '--timezone applies to --cron: add --cron "<expression>"' +
+        (every !== undefined ? ', or drop --timezone (an --every interval is the same in every time zone)' : ''),
+    );
+  }
+  return every !== undefined || cron !== undefined;
 }
 
 /**

@@ -264,7 +264,7 @@ export async function runMonitor(
 ): Promise<{ success: true; data: MonitorCheckView } | ErrorResponse> {
   const found = await findMonitor(call, id);
   if (!found) return monitorNotFound();
-  const run = await call.scheduler.runNow(found.stored.id, scheduleCodec.decode(found.stored.value));
+  const run = await call.scheduler.runNow(found.stored.id);
   const checkId = checkIdOf(found.stored.id, run);
   const check = await readCheck(call.ctx.store, checkId);
   if (!check) throw new Error(`The check ${checkId} of monitor ${id} was not recorded.`);

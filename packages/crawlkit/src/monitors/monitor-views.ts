@@ -6,6 +6,7 @@ import type { StoredSchedule } from '@crawlkit/store';
 
 import { scheduleCodec } from '../codec/records.js';
 import { hideJobSecrets } from '../jobs/job-secrets.js';
+import { shownNextRunAt } from '../schedules/schedule-hold.js';
 import { NEVER } from '../schedules/scheduler.js';
 import { type CheckStatus, type MonitorCheckPage, type MonitorSummary } from './monitor-checks.js';
 import { CHECK_COMPLETED } from './monitor-events.js';
@@ -91,7 +92,7 @@ export function monitorView(stored: StoredSchedule, monitor: MonitorValue, lates
     name: monitor.name,
     status: monitor.status,
     schedule: monitor.schedule,
-    nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
+    nextRunAt: shownNextRunAt(stored.nextRunAt, NEVER),
     lastRunAt: latest ? iso(latest.startedAt) : null,
     currentCheckId: latest?.status === 'running' ? latest.id : null,
     targets: monitorTargetsOf(stored.id, { targets, meta: monitor.meta, slots: monitor.slots }),

@@ -15,6 +15,7 @@ import type { ErrorResponse } from '../v2/types.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
 import { readMonitor } from '../monitors/monitor-store.js';
 import { firstFiring, nextFiring } from './schedule-clock.js';
+import { shownNextRunAt } from './schedule-hold.js';
 import {
   clockOf,
   scheduleRequestSchema,
@@ -37,7 +38,9 @@ export interface ScheduleView {
   webhook?: { url: string; headers: Record<string, string>; metadata: Record<string, string>; events: string[] };
   /** ISO 8601. */
   createdAt: string;
-  /** `paused` from `pause` until `resume`: it does not fire (`run` still runs it now). */
+  /**
+   * `paused` from `pause` until `resume` (a monitor's: its own status): it does not fire (`run` still runs it now).
+   */
   status: 'active' | 'paused';
   /** The next firing (ISO 8601); null while paused, or for a cron expression that never fires again. */
   nextRunAt: string | null;
@@ -143,7 +146,7 @@ export async function runSchedule(
 ): Promise<{ success: true; data: NonNullable<ScheduleView['lastRun']> } | ErrorResponse> {
   const stored = await scheduleStore(call.ctx).get(String(id));
   if (!stored || !visible(stored, call.tenant)) return notFound();
-  const run = await call.scheduler.runNow(stored.id, scheduleCodec.decode(stored.value));
+  const run = await call.scheduler.runNow(stored.id);
   return { success: true, data: runView(run) };
 }
 
@@ -240,6 +243,8 @@ function runView(run: ScheduleRun): NonNullable<ScheduleView['lastRun']> {
 async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<ScheduleView> {
   const value = scheduleCodec.decode(stored.value);
   const run = await lastRun(ctx.store, stored.id);
+  // A monitor keeps its status in its own record (its schedule's value is never `paused`): told as the monitor API does.
+  const monitor = await readMonitor(ctx.store, stored.id);
   return {
     id: stored.id,
     ...(value.name !== undefined ? { name: value.name } : {}),
@@ -249,8 +254,8 @@ async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<Sched
     targets: value.targets.map((target) => hideJobSecrets({ request: target }).request),
     ...(value.webhook ? { webhook: hideJobSecrets({ request: {}, webhook: value.webhook }).webhook } : {}),
     createdAt: iso(stored.createdAt),
-    status: value.paused ? 'paused' : 'active',
-    nextRunAt: stored.nextRunAt >= NEVER ? null : iso(stored.nextRunAt),
+    status: monitor?.status ?? (value.paused ? 'paused' : 'active'),
+    nextRunAt: shownNextRunAt(stored.nextRunAt, NEVER),
     lastRun: run ? runView(run) : null,
   };
 }

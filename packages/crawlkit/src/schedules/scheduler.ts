@@ -1,16 +1,18 @@
 /**
  * Runs the schedules of the engine's store: a timer set to the earliest next firing (and at least every `pollMs`,
  * for schedules other processes add), and at each look every due firing is claimed in the store (one process takes
- * it, `ScheduleStore.claim`) and run. A firing missed while no engine ran is due at the first look: it runs once,
+ * it, `ScheduleStore.claim`, holding the schedule while the run starts: `schedule-hold.ts`) and run. A firing missed while no engine ran is due at the first look: it runs once,
  * and the schedule then goes on from the first firing after now (missed firings are not run one by one).
  */
 import type { Delivery, Store, StoredSchedule } from '@crawlkit/store';
 
 import { scheduleCodec } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
+import { CrawlkitError } from '../errors.js';
 import type { EventBus } from '../event-bus.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { nextFiring } from './schedule-clock.js';
+import { heldUntil, hold, holdForRun, type Hold } from './schedule-hold.js';
 import { clockOf } from './schedule-request.js';
 import { queueChangeWebhooks } from './schedule-changes.js';
 import { lastRun, startRun, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
@@ -88,10 +90,18 @@ export class Scheduler {
       });
   }
 
-  /** Runs a schedule now, out of its clock (its next firing stays as it is); its changes go to its webhook. */
-  async runNow(id: string, schedule: ScheduleValue): Promise<ScheduleRun> {
-    const now = Date.now();
-    const run = await startRun(this.#options.ctx, this.#options.jobs, id, schedule, now);
+  /**
+   * Runs a schedule now, out of its clock (its next firing stays as it is); its changes go to its webhook. It waits
+   * for a run starting in another process (a firing at that moment) and sees its crawls.
+   */
+  async runNow(id: string): Promise<ScheduleRun> {
+    const schedules = this.#options.ctx.store.schedules;
+    if (!schedules) throw new CrawlkitError('SCHEDULES_UNSUPPORTED', 'The store keeps no schedules.');
+    const held = await holdForRun(schedules, id, this.#closing.signal);
+    const schedule = scheduleCodec.decode(held.stored.value);
+    const run = await this.#start(held, schedule, Date.now(), held.stored.nextRunAt);
+    // A firing that came due while held runs now, after this run.
+    this.wake();
     await this.#options.started?.(id, run, 'manual');
     this.#options.bus.scheduleRun({ id, ...run });
     this.#track(this.#follow(id, schedule, run));
@@ -113,23 +123,41 @@ export class Scheduler {
     const now = Date.now();
     let wakeAt = NEVER;
     for (const stored of await schedules.list()) {
-      if (stored.nextRunAt > now) {
-        wakeAt = Math.min(wakeAt, stored.nextRunAt);
+      // A schedule held by a run starting elsewhere is given its next firing as that run ends.
+      const until = heldUntil(stored.nextRunAt);
+      const dueAt = until ?? stored.nextRunAt;
+      if (dueAt > now) {
+        wakeAt = Math.min(wakeAt, dueAt);
         continue;
       }
       const schedule = this.#readable(stored);
       if (!schedule) continue;
-      const next = nextFiring(clockOf(schedule), stored.nextRunAt, now) ?? NEVER;
+      const next = nextFiring(clockOf(schedule), dueAt, now) ?? NEVER;
       wakeAt = Math.min(wakeAt, next);
       if (this.#closing.signal.aborted) break;
-      if (await schedules.claim(stored.id, stored.nextRunAt, next)) {
-        const run = await startRun(this.#options.ctx, this.#options.jobs, stored.id, schedule, stored.nextRunAt);
+      if (until !== undefined) {
+        // Its process stopped while it held it, maybe with its crawls started: at most once, the run is not run again.
+        await schedules.claim(stored.id, stored.nextRunAt, next);
+        continue;
+      }
+      const held = await hold(schedules, stored, now);
+      if (held) {
+        const run = await this.#start(held, schedule, dueAt, next);
         await this.#options.started?.(stored.id, run, 'scheduled').catch((e: unknown) => this.#failed(e));
         this.#options.bus.scheduleRun({ id: stored.id, ...run });
         this.#track(this.#follow(stored.id, schedule, run));
       }
     }
     return wakeAt;
+  }
+
+  /** Starts the crawls of a run of the held schedule and records it, then sets its next firing. */
+  async #start(held: Hold, schedule: ScheduleValue, dueAt: number, next: number): Promise<ScheduleRun> {
+    try {
+      return await startRun(this.#options.ctx, this.#options.jobs, held.stored.id, schedule, dueAt);
+    } finally {
+      await held.release(next);
+    }
   }
 
   /** Each schedule's last run, followed again: its changes are queued once its crawls complete. */
