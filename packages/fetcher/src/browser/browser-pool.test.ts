@@ -405,6 +405,31 @@ describe('Chromium discovery', () => {
     }
   });
 
+  it('gives up a Chromium that hangs at start after launchTimeoutMs, and kills it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlkit-fake-chrome-'));
+    const fake = join(dir, 'chrome');
+    // Holds the pipe and answers nothing; `--version` works, so nothing else is wrong with it.
+    writeFileSync(fake, '#!/bin/sh\ncase "$1" in --version) echo "Chromium 1" ; exit 0 ;; esac\nsleep 30\n');
+    chmodSync(fake, 0o755);
+    const fetcher = new Fetcher({ browser: { executablePath: fake, launchTimeoutMs: 500 } });
+    try {
+      const started = performance.now();
+      const failed = fetcher.fetch({ url: url('/js/rendered.html'), engine: 'browser' });
+      // Before: the launch waited for the fake to exit (30 s), puppeteer's `timeout` unused over a pipe.
+      await expect(failed).rejects.toMatchObject({ code: 'BROWSER_LAUNCH_FAILED' });
+      await expect(failed).rejects.toThrow('did not answer within 500 ms (browser.launchTimeoutMs)');
+      expect(performance.now() - started).toBeLessThan(10_000);
+      const left = execFileSync('ps', ['-eo', 'args'])
+        .toString()
+        .split('\n')
+        .filter((line) => line.includes(fake));
+      expect(left).toEqual([]);
+    } finally {
+      await fetcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+
   it('reports a Chromium that does not start', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawlkit-fake-chrome-'));
     const fake = join(dir, 'chrome');

@@ -64,7 +64,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
   try {
     // Loaded on first launch: HTTP-only users and the CLI's start-up do not pay for puppeteer.
     const { default: puppeteer } = await import('puppeteer-core');
-    browser = await puppeteer.launch({
+    const launching = puppeteer.launch({
       // Popups (window.open, target=_blank) are closed before they load: a new target waits for the debugger until
       // puppeteer resumes it after this filter, and the close command is on the wire first. Chromium's popup blocker
       // stays on (puppeteer turns it off by default), so most never open at all.
@@ -84,11 +84,14 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
       defaultViewport: null,
       waitForInitialPage: false,
     });
+    browser = await withinLaunchTime(launching, options.timeoutMs, userDataDir);
   } catch (error) {
     await removeProfile(userDataDir);
     const reason =
-      (await whyItCannotRun(options.executablePath)) ??
-      (error instanceof Error ? error.message.split('\n')[0] : String(error));
+      error instanceof LaunchTimeout
+        ? error.message
+        : ((await whyItCannotRun(options.executablePath)) ??
+          (error instanceof Error ? error.message.split('\n')[0] : String(error)));
     throw new BrowserError('BROWSER_LAUNCH_FAILED', `Chromium (${options.executablePath}) did not start: ${reason}`, {
       cause: error,
     });
@@ -101,6 +104,40 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
   const majorVersion = Number(/\/(\d+)/.exec(version)?.[1] ?? 0);
   const userAgent = (await browser.userAgent().catch(() => '')).replace('HeadlessChrome', 'Chrome');
   return { browser, pid: browser.process()?.pid, userDataDir, majorVersion, userAgent };
+}
+
+class LaunchTimeout extends Error {
+  override name = 'TimeoutError';
+}
+
+/**
+ * `launching`, or a `LaunchTimeout` after `ms`. Puppeteer's pipe launch does not apply its `timeout` (it waits for
+ * Chromium's first answer on the pipe): a Chromium that hung at start held the launch, and every browser page, until
+ * it exited. On timeout its processes (found by the profile on their command line) are killed, which ends the launch;
+ * a browser it still returns is closed.
+ */
+async function withinLaunchTime(launching: Promise<Browser>, ms: number, userDataDir: string): Promise<Browser> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new LaunchTimeout(`it did not answer within ${ms} ms (browser.launchTimeoutMs)`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([launching, timedOut]);
+  } catch (error) {
+    if (error instanceof LaunchTimeout) {
+      void launching.then(
+        (late) => late.close().catch(() => undefined),
+        () => undefined,
+      );
+      for (const pid of await processesWithArgument(userDataDir)) killGroup(pid);
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
