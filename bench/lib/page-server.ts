@@ -1,18 +1,15 @@
 // A static HTTP server for benchmarks: serves in-memory pages on 127.0.0.1 with an ephemeral port, nothing else
 // (no logging, no request list), so that it costs every client the same and grows no memory over a run.
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 
-export interface PageServer {
-  /** Base URL, e.g. `http://127.0.0.1:41234`. */
-  url: string;
-  close(): Promise<void>;
-}
+import { listenOnLoopback, type LoopbackServer } from '../../fixtures/loopback-listen.ts';
+
+/** Base URL (e.g. `http://127.0.0.1:41234`) and a close that drops open connections first. */
+export type PageServer = LoopbackServer;
 
 /** Serves `pages` (path such as `/0001.html` → HTML) as `text/html; charset=utf-8` with a Content-Length. */
 export async function startPageServer(pages: ReadonlyMap<string, string>): Promise<PageServer> {
   const bodies = new Map([...pages].map(([path, html]) => [path, Buffer.from(html, 'utf8')]));
-  const sockets = new Set<Socket>();
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
     // The query string is ignored: a benchmark can ask for the same page under a new URL (a cache miss).
     const body = bodies.get((req.url ?? '').split('?')[0]!);
@@ -23,18 +20,5 @@ export async function startPageServer(pages: ReadonlyMap<string, string>): Promi
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
     res.end(body);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
