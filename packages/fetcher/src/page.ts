@@ -89,10 +89,9 @@ export interface PageResult<V extends RenderVerdict = RenderVerdict> extends Fet
    * Why this engine served the page: `http:static`, `engine:http`, `engine:browser`, `options:actions`,
    * `options:screenshot`, `options:waitFor`, `options:mobile`, `options:location`, `options:stealth`,
    * `js-required:<signal>` (the render judge's reason: `empty-body`, `hash-route`, `app-shell`, `noscript-wall`,
-   * `hydration`, `placeholder`, `script-only`, `thin-content`, `meta-refresh`; `host` when `hostNeeds` sent it to the browser),
-   * `blocked:403|429|challenge` (the stealth retry of
-   * `proxy: 'auto'`), `download` (the browser got a file, fetched over HTTP instead); `+browser-unavailable` is
-   * appended when the browser was wanted but could not start.
+   * `hydration`, `placeholder`, `script-only`, `thin-content`, `meta-refresh`; `host` when `hostNeeds` sent it to the
+   * browser), `blocked:403|429|challenge` (the stealth retry of `proxy: 'auto'`), `download` (the browser got a file,
+   * fetched over HTTP instead); `+browser-unavailable` is appended when the browser was wanted but could not start.
    */
   engineReason: string;
   /**

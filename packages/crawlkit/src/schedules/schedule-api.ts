@@ -243,7 +243,7 @@ function runView(run: ScheduleRun): NonNullable<ScheduleView['lastRun']> {
 async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<ScheduleView> {
   const value = scheduleCodec.decode(stored.value);
   const run = await lastRun(ctx.store, stored.id);
-  // A monitor keeps its status in its own record (its schedule's value is never `paused`): told as the monitor API does.
+  // A monitor keeps its status in its own record (its schedule's value is never `paused`): told as its API tells it.
   const monitor = await readMonitor(ctx.store, stored.id);
   return {
     id: stored.id,

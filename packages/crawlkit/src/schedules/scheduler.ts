@@ -1,8 +1,9 @@
 /**
- * Runs the schedules of the engine's store: a timer set to the earliest next firing (and at least every `pollMs`,
- * for schedules other processes add), and at each look every due firing is claimed in the store (one process takes
- * it, `ScheduleStore.claim`, holding the schedule while the run starts: `schedule-hold.ts`) and run. A firing missed while no engine ran is due at the first look: it runs once,
- * and the schedule then goes on from the first firing after now (missed firings are not run one by one).
+ * Runs the schedules of the engine's store: a timer set to the earliest next firing (and at least every `pollMs`, for
+ * schedules other processes add), and at each look every due firing is claimed in the store (one process takes it,
+ * `ScheduleStore.claim`, holding the schedule while the run starts: `schedule-hold.ts`) and run. A firing missed while
+ * no engine ran is due at the first look: it runs once, and the schedule then goes on from the first firing after now
+ * (missed firings are not run one by one).
  */
 import type { Delivery, Store, StoredSchedule } from '@crawlkit/store';
 
@@ -195,8 +196,8 @@ export class Scheduler {
   }
 
   /**
-   * The stored schedule decoded, or `undefined` (told once as a `SCHEDULE_UNREADABLE` warning) when it cannot be read: one
-   * unreadable record, say one written by a newer crawlkit, must not stop the other schedules from firing.
+   * The stored schedule decoded, or `undefined` (told once as a `SCHEDULE_UNREADABLE` warning) when it cannot be read:
+   * one unreadable record, say one written by a newer crawlkit, must not stop the other schedules from firing.
    */
   #readable(stored: StoredSchedule): ScheduleValue | undefined {
     try {

@@ -38,8 +38,8 @@ export interface DecodedText {
  * `<meta charset>` / `http-equiv` / XML declaration in the first 8 KiB (WHATWG prescan), then UTF-8 when the bytes are
  * valid UTF-8, then the legacy charsets of the page's language (its `<html lang>`, else the `contentLanguage` header)
  * when the text reads as that language, then a statistical guess (chardet); a guess of a Latin or Cyrillic single-byte
- * charset (or none) is settled by the letters of each such charset's reading (`latinScore`, `cyrillicScore`). A declared Latin-1 over valid,
- * non-ASCII UTF-8 is taken as the mislabel it nearly always is.
+ * charset (or none) is settled by the letters of each such charset's reading (`latinScore`, `cyrillicScore`). A
+ * declared Latin-1 over valid, non-ASCII UTF-8 is taken as the mislabel it nearly always is.
  */
 export function decodeText(
   body: Uint8Array,
@@ -143,11 +143,13 @@ const SINGLE_BYTE = new Map<string, (text: string) => number>([
 ]);
 
 /**
- * The Latin or Cyrillic single-byte charset whose reading of `sample` (its first 4 KiB past ASCII) scores best (`latinScore`, `cyrillicScore`);
- * on a tie, the most common on the web (windows-1252 first, windows-1251 first of the Cyrillic ones).
+ * The Latin or Cyrillic single-byte charset whose reading of `sample` (its first 4 KiB past ASCII) scores best
+ * (`latinScore`, `cyrillicScore`); on a tie, the most common on the web (windows-1252 first, windows-1251 first of the
+ * Cyrillic ones).
  */
 function letterReading(body: Uint8Array, sample: Uint8Array): DecodedText {
-  // Each of 11 readings is scored letter by letter: a window from the first byte past ASCII is enough and bounds the cost
+  // Each of 11 readings is scored letter by letter: a window from the first byte past ASCII is enough, and bounds
+  // the cost.
   const first = sample.findIndex((byte) => byte >= 0x80);
   const start = Math.max(0, first - 256);
   const window = first < 0 ? sample.subarray(0, 0) : sample.subarray(start, start + SCORE_BYTES);

@@ -16,10 +16,11 @@ export interface LetterOptions {
 }
 
 /**
- * How well `text` reads as one of `alphabets` (lower case; `İ` kept as itself): over its characters past ASCII, +1
- * for each letter of the alphabet that fits best, -1 for each other letter, each control character and each sign
- * between two letters (`Og³oszenia`); -2 for each word with such a letter whose case is not as text has it
- * (`ĄOferta`); with `aloneInWords`, -1 for each letter of a word that has ASCII letters too. Punctuation and spaces between words count nothing.
+ * How well `text` reads as one of `alphabets` (lower case; `İ` kept as itself): over its characters past ASCII, +1 for
+ * each letter of the alphabet that fits best, -1 for each other letter, each control character and each sign between
+ * two letters (`Og³oszenia`); -2 for each word with such a letter whose case is not as text has it (`ĄOferta`); with
+ * `aloneInWords`, -1 for each letter of a word that has ASCII letters too. Punctuation and spaces between words count
+ * nothing.
  */
 export function letterScore(text: string, alphabets: readonly string[], options: LetterOptions = {}): number {
   const letters = new Map<string, number>();
