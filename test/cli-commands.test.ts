@@ -392,4 +392,21 @@ describe('crawlkit map', { timeout: 120_000 }, () => {
     expect((await runCli(['scrape', `${site.server.url}/`], { cwd })).code).toBe(0);
     expect(readdirSync(join(cwd, '.crawlkit'))).toContain('crawlkit.db');
   });
+
+  it('leaves no store behind when a crawl, schedule or batch is refused for its body', async () => {
+    const cwd = join(site.dir, 'refused-here');
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, 'urls.txt'), `${site.server.url}/\n`);
+    const refusals: [string[], string][] = [
+      [['crawl', `${site.server.url}/`, '--limit', '0'], '--limit: Bad Request: limit: Too small'],
+      [['crawl', `${site.server.url}/`, '--limit', '0', '--every', '1h'], '--limit: Bad Request: limit: Too small'],
+      [['batch', 'urls.txt', '--max-concurrency', '0'], '--max-concurrency: Bad Request: maxConcurrency: Too small'],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await runCli(args, { cwd });
+      expect(refused, args.join(' ')).toMatchObject({ code: 2 });
+      expect(refused.stderr).toContain(message);
+      expect(readdirSync(cwd), args.join(' ')).toEqual(['urls.txt']);
+    }
+  });
 });

@@ -75,6 +75,8 @@ export async function crawlCommand(ctx: CommandContext, url: string | undefined,
   const base = await ctx.readBody(flags(command).body);
   const body = buildUrlBody(command, 'crawl', base, url);
   const schedule = wantsSchedule(command);
+  const refused = await ctx.refusal('crawl', body);
+  if (refused) return ctx.fail(refused);
   await ctx.load();
   if (schedule) return scheduleCrawl(ctx, body, command);
   const started = await ctx.engine.crawl(body as unknown as CrawlRequestInput, { signal: ctx.signal });
@@ -111,8 +113,10 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
   const input = parseBatchInput(await ctx.readInput(file));
   const base = { ...(await ctx.readBody(flags(command).body)), ...input.body };
   const body = buildBody(command, 'batch', base, input.urls ? { urls: input.urls } : {});
-  await ctx.load();
-  const started = await ctx.engine.batchScrape(body as unknown as BatchScrapeRequestInput, { signal: ctx.signal });
+  const refused = await ctx.refusal('batch', body);
+  if (!refused) await ctx.load();
+  const started =
+    refused ?? (await ctx.engine.batchScrape(body as unknown as BatchScrapeRequestInput, { signal: ctx.signal }));
   if (!started.success) {
     const code = ctx.fail(started);
     if (body.ignoreInvalidURLs !== true && invalidUrlRefused(started)) {

@@ -8,6 +8,7 @@ import type { CrawlkitOptions } from '../options.js';
 import type { ErrorResponse } from '../v2/types.js';
 
 import { readText } from './body-flags.js';
+import type { RefusedBodyKind } from './body-refusal.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { flagOfIssue } from './flag-of-issue.js';
 import { integerFlag } from './integer-flag.js';
@@ -87,6 +88,11 @@ export class CommandContext {
    */
   async load(): Promise<void> {
     this.#Engine ??= (await import('../crawlkit.js')).Crawlkit;
+  }
+
+  /** The engine's answer to a body the v2 schema of `kind` refuses, found before the engine opens a store. */
+  async refusal(kind: RefusedBodyKind, body: unknown): Promise<ErrorResponse | undefined> {
+    return (await import('./body-refusal.js')).bodyRefusal(kind, body);
   }
 
   /** Engine options of this command beside the global flags (before the first use of `engine`). */
