@@ -233,6 +233,50 @@ describe('conditional refetches', () => {
     }
   });
 
+  it('asks for robots.txt and the sitemap again conditionally, and reads the kept copies on 304', async () => {
+    site.frontierValidators = true;
+    const engine = new Crawlkit({ store: 'memory', engine: 'http' });
+    const frontier = (path: string) => site.requests.filter((r) => r.path === path);
+    const mapped = async () => {
+      const map = await engine.map({ url: `${site.url}/`, sitemap: 'only' });
+      if (!map.success) throw new Error(map.error);
+      return map.links.map((l) => new URL(l.url).pathname).sort();
+    };
+    try {
+      expect(await mapped()).toEqual(['/guide.html', '/news.html']);
+      expect(frontier('/sitemap.xml')[0]!.ifNoneMatch).toBeUndefined();
+      // The sitemap's kept copy answers the next map once the site confirms it.
+      expect(await mapped()).toEqual(['/guide.html', '/news.html']);
+      expect(Object.fromEntries(site.notModified)).toEqual({ '/robots.txt': 1, '/sitemap.xml': 1 });
+      expect(site.full.get('/sitemap.xml')).toBe(1);
+      // A changed sitemap comes whole.
+      site.set('/tools.html', { title: 'Tools', text: 'A plane.' });
+      expect(await mapped()).toEqual(['/guide.html', '/news.html', '/tools.html']);
+      expect(site.full.get('/sitemap.xml')).toBe(2);
+      site.pages.delete('/tools.html');
+      await crawlSite(engine, 'frontier');
+      site.resetCounts();
+      await stale();
+      await crawlSite(engine, 'frontier');
+      expect(site.notModified.get('/robots.txt')).toBe(1);
+      expect(site.notModified.get('/sitemap.xml')).toBe(1);
+      expect(site.full.get('/robots.txt')).toBeUndefined();
+      expect(site.full.get('/sitemap.xml')).toBeUndefined();
+      // A crawl under zeroDataRetention neither keeps nor sends them.
+      site.resetCounts();
+      const started = await engine.crawl({ url: `${site.url}/`, zeroDataRetention: true });
+      if (!('id' in started)) throw new Error(JSON.stringify(started));
+      expect(await engine.waitForJob(started.id)).toMatchObject({ status: 'completed' });
+      expect([...frontier('/robots.txt'), ...frontier('/sitemap.xml')].map((r) => r.ifNoneMatch)).toEqual([
+        undefined,
+        undefined,
+      ]);
+    } finally {
+      site.frontierValidators = false;
+      await engine.close();
+    }
+  });
+
   it('sends no validators where the cache may not be read or written', async () => {
     await scrape('/guide.html');
     await stale();

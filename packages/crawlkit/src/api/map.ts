@@ -2,7 +2,8 @@ import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
 import { discoverSitemapUrls, loadRobots, normalizeUrl } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
-import { CRAWLER_USER_AGENT, frontierFetch } from '../jobs/crawl-planner.js';
+import { CRAWLER_USER_AGENT } from '../jobs/crawl-planner.js';
+import { frontierFetch } from '../jobs/frontier-fetch.js';
 import { cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
@@ -62,7 +63,7 @@ export async function mapSite(
 }
 
 async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortSignal): Promise<MapResponse> {
-  const fetchText = frontierFetch(ctx);
+  const fetchText = frontierFetch(ctx, { revalidate: true });
   const headers = request.headers;
   // Follow a redirect of the input first: a domain that moved maps its new home.
   const start = await ctx.fetcher.fetchPlain({

@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
 import type { Extraction } from '../extraction/extraction.js';
+import type { StoredCachePolicy } from '../scrape/revalidation.js';
 import type { Document, ScheduleChangePayload, WebhookPayload } from '../v2/types.js';
 import { recordCodec } from './record-codec.js';
 
@@ -221,6 +222,23 @@ export const crawlChangesCodec = recordCodec({
  * a record written without it is hashed). `fetchedAt` is the page's
  * (`FetchedPage.fetchedAt`), which a confirmation keeps and a new fetch changes.
  */
+/**
+ * A robots.txt or sitemap kept in the page cache with its caching rules, asked for again conditionally by the next
+ * crawl or map (`jobs/frontier-fetch.ts`); its bytes are the entry's body.
+ */
+export const frontierFileCodec = recordCodec({
+  name: 'kept robots.txt or sitemap',
+  version: 1,
+  schema: z.object({
+    /** Where it was fetched from, after redirects. */
+    url: z.string(),
+    contentType: z.string(),
+    policy: z.custom<StoredCachePolicy>(isObject),
+    declaredCharset: z.string().optional(),
+    contentLanguage: z.string().optional(),
+  }),
+});
+
 export const storedExtractionCodec = recordCodec({
   name: 'stored extraction',
   version: 1,

@@ -1,4 +1,3 @@
-import { decodeText } from '@crawlkit/fetcher';
 import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import {
   createCrawlRules,
@@ -7,17 +6,16 @@ import {
   loadRobots,
   normalizeParsedUrl,
   normalizeUrl,
-  type FetchText,
   type Robots,
 } from '@crawlkit/frontier';
 
-import { recorder } from '../record/job-recording.js';
 import type { EngineContext } from '../context.js';
 import type { PageScrapeOutcome } from '../scrape/types.js';
 import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
+import { frontierFetch } from './frontier-fetch.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -27,36 +25,6 @@ const URLS_PER_TURN = 2_000;
  * hundred pages, so most links are ones the crawl has judged before. Past this many the memo starts again.
  */
 const LINK_VERDICTS = 20_000;
-
-/** Frontier fetches (robots.txt, sitemaps) over the engine's plain HTTP, under its URL policy and limits. */
-export function frontierFetch(ctx: EngineContext): FetchText {
-  return async (url, init) => {
-    // Through the pages' proxy: robots.txt and sitemaps must come from where the pages come from.
-    const result = await ctx.fetcher.fetchPlain({
-      url,
-      timeoutMs: 15_000,
-      // A sitemap is read from its bytes: only robots.txt asks for the text, decoded when it does.
-      deferDecoding: true,
-      ...(init?.signal ? { signal: init.signal } : {}),
-      ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
-    });
-    const { undecodedText } = result;
-    let text = result.text;
-    return {
-      url: result.url,
-      status: result.status,
-      contentType: result.contentType,
-      body: result.body,
-      get text() {
-        if (text === undefined && undecodedText) {
-          const { declaredCharset, contentLanguage } = undecodedText;
-          text = decodeText(result.body, result.contentType, declaredCharset, contentLanguage).text;
-        }
-        return text;
-      },
-    };
-  };
-}
 
 /** The crawl's de-duplication key of a URL. */
 export function crawlKey(url: string, request: KeyRequest): string {
@@ -80,7 +48,10 @@ export function createCrawlPlanner(
   job: JobRecord,
   request: CrawlRequest,
 ): JobPlanner {
-  const fetchText = frontierFetch(ctx);
+  // A recrawl asks for robots.txt and sitemaps again conditionally, unless the crawl keeps nothing.
+  const fetchText = frontierFetch(ctx, {
+    revalidate: !request.zeroDataRetention && request.scrapeOptions.storeInCache,
+  });
   const rules = createCrawlRules({
     seedUrl: request.url,
     includePaths: request.includePaths,

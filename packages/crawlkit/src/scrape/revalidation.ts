@@ -29,7 +29,9 @@ function policyRequest(url: string): CachePolicy.Request {
  * (a 304 of the HTML says nothing of what a browser rendered) whose response carries a validator and may be stored
  * by a private cache. `undefined` otherwise.
  */
-export function cachePolicyOf(page: FetchedPage): StoredCachePolicy | undefined {
+export function cachePolicyOf(
+  page: Pick<FetchedPage, 'engine' | 'status' | 'headers' | 'url'>,
+): StoredCachePolicy | undefined {
   if (page.engine !== 'http' || page.status !== 200) return undefined;
   if (page.headers.etag === undefined && page.headers['last-modified'] === undefined) return undefined;
   const policy = new CachePolicy(

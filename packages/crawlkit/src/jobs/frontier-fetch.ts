@@ -1,0 +1,114 @@
+import { decodeText, type FetchResult } from '@crawlkit/fetcher';
+import type { FetchText } from '@crawlkit/frontier';
+import type { Store } from '@crawlkit/store';
+
+import { frontierFileCodec } from '../codec/records.js';
+import type { EngineContext } from '../context.js';
+import { recorder } from '../record/job-recording.js';
+import { afterNotModified, cachePolicyOf, conditionalHeaders } from '../scrape/revalidation.js';
+
+type FrontierFile = ReturnType<typeof frontierFileCodec.decode>;
+
+/** How long a robots.txt or sitemap may take. */
+const TIMEOUT_MS = 15_000;
+
+/** A frontier file's entry in the page cache: apart from every page's, whose key starts with its URL. */
+const keyOf = (url: string) => `frontier|${url}`;
+
+export interface FrontierFetchOptions {
+  /**
+   * Keep robots.txt and sitemaps that carry validators (`ETag`, `Last-Modified`) in the page cache, and ask for them
+   * again conditionally: the next crawl or map of the site gets `304 Not Modified` for the files that did not change
+   * instead of their whole bodies. Never under a recording (it keeps what the site sent) or the replay engine.
+   * @default false
+   */
+  revalidate?: boolean;
+}
+
+/** What a frontier fetch answers: the response, its text decoded when asked for (only robots.txt asks). */
+function answer(
+  response: Pick<FetchResult, 'url' | 'status' | 'contentType' | 'body' | 'text'>,
+  decoding: { declaredCharset?: string; contentLanguage?: string } | undefined,
+): Awaited<ReturnType<FetchText>> {
+  let text = response.text;
+  return {
+    url: response.url,
+    status: response.status,
+    contentType: response.contentType,
+    body: response.body,
+    get text() {
+      if (text === undefined && decoding) {
+        text = decodeText(response.body, response.contentType, decoding.declaredCharset, decoding.contentLanguage).text;
+      }
+      return text;
+    },
+  };
+}
+
+/** The kept copy of a frontier file, or undefined (none, or unreadable: it is then fetched as if none). */
+async function readKept(store: Store, key: string): Promise<{ file: FrontierFile; body: Uint8Array } | undefined> {
+  try {
+    const entry = await store.pages.get(key);
+    if (!entry?.body) return undefined;
+    return { file: frontierFileCodec.decode(entry.value), body: entry.body };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes are best effort: a store that fails here fails the crawl's own writes too, where it is reported; robots.txt
+ * must not read as unavailable (allowing everything) because its copy could not be kept.
+ */
+async function quietly(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch {
+    // see above
+  }
+}
+
+/** Frontier fetches (robots.txt, sitemaps) over the engine's plain HTTP, under its URL policy and limits. */
+export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions = {}): FetchText {
+  const keeps = options.revalidate === true && !ctx.recording && ctx.options.engine !== 'replay';
+  return async (url, init) => {
+    // A URL with credentials is never kept: the key would hold them.
+    const key = keeps && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url) ? keyOf(url) : undefined;
+    const kept = key ? await readKept(ctx.store, key) : undefined;
+    const fetch = (headers?: Record<string, string>) =>
+      // Through the pages' proxy: robots.txt and sitemaps must come from where the pages come from.
+      ctx.fetcher.fetchPlain({
+        url,
+        timeoutMs: TIMEOUT_MS,
+        // A sitemap is read from its bytes: only robots.txt asks for the text, decoded when it does.
+        deferDecoding: true,
+        ...(headers ? { headers } : {}),
+        ...(init?.signal ? { signal: init.signal } : {}),
+        ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
+      });
+    let result = await fetch(kept ? conditionalHeaders(kept.file.policy, url) : undefined);
+    if (kept && result.status === 304) {
+      const after = afterNotModified(kept.file.policy, url, result);
+      if (after.confirmed) {
+        const { file, body } = kept;
+        const now = Date.now();
+        const touched = (await ctx.store.pages.touch?.(key!, now).catch(() => false)) ?? false;
+        if (!touched) await quietly(() => keep(ctx.store, key!, url, { ...file, policy: after.policy }, body, now));
+        return answer({ url: file.url, status: 200, contentType: file.contentType, body }, file);
+      }
+      result = await fetch();
+    }
+    const policy = key && result.status === 200 ? cachePolicyOf({ ...result, url }) : undefined;
+    if (policy) {
+      const file: FrontierFile = { url: result.url, contentType: result.contentType, policy };
+      if (result.undecodedText?.declaredCharset) file.declaredCharset = result.undecodedText.declaredCharset;
+      if (result.undecodedText?.contentLanguage) file.contentLanguage = result.undecodedText.contentLanguage;
+      await quietly(() => keep(ctx.store, key!, url, file, result.body, Date.now()));
+    }
+    return answer(result, result.undecodedText);
+  };
+}
+
+function keep(store: Store, key: string, url: string, file: FrontierFile, body: Uint8Array, now: number) {
+  return store.pages.put({ key, url, cachedAt: now, value: frontierFileCodec.encode(file), body });
+}
