@@ -10,6 +10,7 @@ import {
 
 import { streamHtml, type HtmlEventSink } from './html-events.js';
 import { newElement, newText } from './nodes.js';
+import { DeclarativeShadowRoots } from './declarative-shadow.js';
 import { StreamedParts } from './streamed-segments.js';
 
 /**
@@ -32,6 +33,8 @@ class TreeBuilder implements HtmlEventSink {
   readonly root = new Document([]);
   /** React's streamed parts and their placeholders, met while building. */
   readonly streamed = new StreamedParts();
+  /** Server-rendered shadow roots (`<template shadowrootmode>`) and their slots, met while building. */
+  readonly shadowRoots = new DeclarativeShadowRoots();
   /** Open elements, innermost last (more than `MAX_DEPTH` when the page nests deeper than the tree does). */
   readonly #open: Element[] = [];
   /**
@@ -71,6 +74,7 @@ class TreeBuilder implements HtmlEventSink {
     const element = newElement(name, attribs, OPEN_CHILDREN);
     this.#append(element);
     this.streamed.observe(element);
+    this.shadowRoots.observe(element);
     this.#open.push(element);
     const depth = this.#open.length;
     if (depth <= MAX_DEPTH) {
@@ -117,12 +121,14 @@ class TreeBuilder implements HtmlEventSink {
  * Parses HTML into a domhandler tree: htmlparser2's `parseDocument` (entities decoded, names lower-cased, no
  * tree-construction rewrites), in time linear in the input whatever its nesting, with nesting capped at
  * {@link MAX_DEPTH}. React's streamed parts are moved into their placeholders, as the page's script does in a browser
- * (`streamed-segments.ts`), so every reader of the tree sees the page as it shows.
+ * (`streamed-segments.ts`), and server-rendered shadow roots are rendered into their hosts, as the browser does
+ * at parse time (`declarative-shadow.ts`), so every reader of the tree sees the page as it shows.
  */
 export function parseHtml(html: string): Document {
   const builder = new TreeBuilder();
   streamHtml(html, builder);
   builder.end();
   builder.streamed.place();
+  builder.shadowRoots.place();
   return builder.root;
 }
