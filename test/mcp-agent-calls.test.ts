@@ -222,7 +222,8 @@ async function crawlProgress(on: Client): Promise<{ progress: number; total?: nu
 }
 
 it("tells a firecrawl_crawl call's progress, page by page, over stdio and streamable HTTP", async () => {
-  const http = startCli(['mcp', '--http', '--port', '0', '--store', dir], { cwd: dir });
+  // A store of its own: its start is not the stdio server's crawl's contention for the store.
+  const http = startCli(['mcp', '--http', '--port', '0', '--store', join(dir, 'over-http')], { cwd: dir });
   try {
     const url = await new Promise<string>((resolve) => {
       let text = '';
@@ -235,8 +236,11 @@ it("tells a firecrawl_crawl call's progress, page by page, over stdio and stream
     const overHttp = new Client({ name: 'agent', version: '1.0.0' });
     await overHttp.connect(new StreamableHTTPClientTransport(new URL(url)));
     // Before: none on either (a host that resets its timeout on progress cancelled a crawl longer than its timeout).
-    for (const seen of [await crawlProgress(client), await crawlProgress(overHttp)]) {
-      expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const [over, seen] of [
+      ['stdio', await crawlProgress(client)],
+      ['streamable HTTP', await crawlProgress(overHttp)],
+    ] as const) {
+      expect(seen.length, `${over}: ${JSON.stringify(seen)}`).toBeGreaterThanOrEqual(2);
       expect(seen.at(-1)).toEqual({ progress: 6, total: 6 });
       const progress = seen.map((p) => p.progress);
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
