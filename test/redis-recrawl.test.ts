@@ -25,6 +25,8 @@ beforeAll(async () => {
     ]),
   );
   site = await startChangingSite(pages);
+  // robots.txt and the sitemap carry validators too: they are kept and confirmed as the pages are.
+  site.frontierValidators = true;
 });
 
 afterAll(async () => {
@@ -56,8 +58,8 @@ describe.skipIf(!redisUrl)('a recrawl on Redis', () => {
       await worker.startWorker({ sweepIntervalMs: 3_600_000 });
       expect(await crawl()).toHaveLength(PATHS.length + 1);
       const first = await pageHashes(store);
-      // A page entry and its kept extraction per page.
-      expect(first.size).toBe(2 * (PATHS.length + 1));
+      // A page entry and its kept extraction per page, robots.txt and the sitemap.
+      expect(first.size).toBe(2 * (PATHS.length + 1) + 2);
       // A field no write of crawlkit's sets: a `put` replaces the whole hash and drops it, a touch keeps it.
       for (const key of first.keys()) await store.client.hset(key, 'marker', '1');
       await new Promise((resolve) => setTimeout(resolve, 5)); // past maxAge: 1
@@ -65,13 +67,13 @@ describe.skipIf(!redisUrl)('a recrawl on Redis', () => {
 
       const docs = await crawl();
       expect(docs.map((d) => d.metadata.revalidated)).toEqual(docs.map(() => true));
-      expect(site.notModified.size).toBe(PATHS.length + 1);
+      expect(site.notModified.size).toBe(PATHS.length + 1 + 2);
       expect(site.full.size).toBe(0);
       const second = await pageHashes(store);
       expect([...second.keys()].sort()).toEqual([...first.keys()].sort());
       for (const key of second.keys()) expect(await store.client.hget(key, 'marker')).toBe('1');
       const pages = [...second].filter(([key]) => !key.includes('|extraction='));
-      expect(pages).toHaveLength(PATHS.length + 1);
+      expect(pages).toHaveLength(PATHS.length + 1 + 2);
       for (const [key, cachedAt] of pages) expect(cachedAt).toBeGreaterThan(first.get(key)!);
     } finally {
       await client.close();

@@ -235,7 +235,8 @@ describe('conditional refetches', () => {
 
   it('asks for robots.txt and the sitemap again conditionally, and reads the kept copies on 304', async () => {
     site.frontierValidators = true;
-    const engine = new Crawlkit({ store: 'memory', engine: 'http' });
+    const dir = mkdtempSync(join(tmpdir(), 'ck-revalidation-'));
+    const engine = new Crawlkit({ storeDir: dir, engine: 'http' });
     const frontier = (path: string) => site.requests.filter((r) => r.path === path);
     const mapped = async () => {
       const map = await engine.map({ url: `${site.url}/`, sitemap: 'only' });
@@ -274,6 +275,7 @@ describe('conditional refetches', () => {
     } finally {
       site.frontierValidators = false;
       await engine.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
