@@ -10,13 +10,15 @@ import type { AddressInfo } from 'node:net';
 import { Admission, ApiKeys, corsVerdict, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
-import { createMcpServer } from './mcp-server.js';
+import { createMcpServer, type ToolAnswers } from './mcp-server.js';
+import { answersOf } from './stdio.js';
 
 /** The server's options that apply to the MCP endpoint (it answers no job URLs: no `publicUrl` or `trustProxy`). */
 export type McpHttpOptions = Omit<
   ServerOptions,
   'closeTimeoutMs' | 'logger' | 'parseFileLimit' | 'bodyTimeoutMs' | 'publicUrl' | 'trustProxy'
->;
+> &
+  ToolAnswers;
 
 export interface McpHttpServer {
   /** `http://host:port/mcp` */
@@ -42,7 +44,9 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 }
 
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
-  const resolved = resolveServerOptions(options);
+  const { maxAnswerChars, ...serverOptions } = options;
+  const answers = answersOf({ ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}) });
+  const resolved = resolveServerOptions(serverOptions);
   const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs });
   const admission = new Admission(resolved.crawlkit, resolved.queueLimit, resolved.creditLimit);
 
@@ -72,10 +76,15 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       return refuse(res, 400, 'The body is not JSON.');
     }
     // Each key is a tenant (its jobs are its own) unless the keys share their jobs, as in `crawlkit serve`.
-    const server = createMcpServer(resolved.crawlkit, admission, {
-      ...(auth.tenant !== undefined ? { tenant: auth.tenant } : {}),
-      ...(resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {}),
-    });
+    const server = createMcpServer(
+      resolved.crawlkit,
+      admission,
+      {
+        ...(auth.tenant !== undefined ? { tenant: auth.tenant } : {}),
+        ...(resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {}),
+      },
+      answers,
+    );
     // A call that asks for progress is answered as an event stream, which carries its progress notifications before
     // the result; every other request as plain JSON.
     const transport = new StreamableHTTPServerTransport({

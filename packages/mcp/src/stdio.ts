@@ -1,10 +1,10 @@
 import { Admission, resolveServerOptions } from '@crawlkit/server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Crawlkit } from 'crawlkit';
+import { InvalidOptionError, type Crawlkit } from 'crawlkit';
 
-import { createMcpServer } from './mcp-server.js';
+import { createMcpServer, type ToolAnswers } from './mcp-server.js';
 
-export interface McpStdioOptions {
+export interface McpStdioOptions extends ToolAnswers {
   crawlkit: Crawlkit;
   /** Tool calls (scrape, map, search) in progress at once; more answer QUEUE_FULL. @default 1024 */
   queueLimit?: number;
@@ -18,10 +18,12 @@ export interface McpStdioOptions {
 /** Serves the tools over stdio (one client: the process that started this one). Resolves once connected. */
 export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close(): Promise<void> }> {
   const resolved = resolveServerOptions({ crawlkit: options.crawlkit, ...limits(options) });
+  const answers = answersOf(options);
   const server = createMcpServer(
     options.crawlkit,
     new Admission(options.crawlkit, resolved.queueLimit, resolved.creditLimit),
     resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {},
+    answers,
   );
   const transport = new StdioServerTransport(
     options.stdin as NodeJS.ReadStream | undefined,
@@ -29,6 +31,22 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close()
   );
   await server.connect(transport);
   return { close: () => server.close() };
+}
+
+/** Fewest characters an answer may be kept to: a page's metadata and a note must fit. */
+const MIN_ANSWER_CHARS = 10_000;
+
+/** The answer options given, checked (an option left out keeps its default). */
+export function answersOf(options: ToolAnswers): ToolAnswers {
+  const chars = options.maxAnswerChars;
+  if (chars === undefined) return {};
+  if (!Number.isInteger(chars) || chars < MIN_ANSWER_CHARS) {
+    throw new InvalidOptionError(
+      `Invalid options of the MCP server: maxAnswerChars (crawlkit mcp --max-answer-chars) must be a whole number of at least ${MIN_ANSWER_CHARS} ` +
+        `(got ${String(chars)}).`,
+    );
+  }
+  return { maxAnswerChars: chars };
 }
 
 function limits(options: { queueLimit?: number; creditLimit?: number }) {

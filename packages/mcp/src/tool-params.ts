@@ -100,7 +100,21 @@ const scrapeFields = {
 };
 export const scrapeParams = nullable(scrapeFields);
 
-export const scrapeShape = { url: z.string().url(), ...scrapeParams };
+export const scrapeShape = {
+  url: z.string().url(),
+  ...scrapeParams,
+  /** crawlkit's own: where an answer cut for length reads on. */
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .nullable()
+    .describe(
+      'Characters of markdown, html and rawHtml skipped: reads on from where a long answer was cut (its note gives ' +
+        'the offset). Default 0.',
+    ),
+};
 
 export const mapShape = nullable({
   url: z.string().url(),
@@ -167,7 +181,16 @@ export const batchShape = nullable({
   options: z.object(scrapeParams).partial().optional(),
 });
 
-export const idShape = { id: z.string() };
+export const statusShape = {
+  id: z.string(),
+  skip: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .nullable()
+    .describe('Pages skipped from the first: an answer that leaves pages out gives the skip of the next. Default 0.'),
+};
 
 type ScrapeArgs = Partial<{ [K in keyof typeof scrapeParams]: z.output<(typeof scrapeParams)[K]> }>;
 

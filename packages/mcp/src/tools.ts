@@ -2,47 +2,20 @@
 import type { Admission } from '@crawlkit/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type {
-  BatchScrapeRequestInput,
-  CallOptions,
-  Crawlkit,
-  CrawlRequestInput,
-  ErrorResponse,
-  JobStatusResponse,
-} from 'crawlkit';
+import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput, StatusPagination } from 'crawlkit';
 
+import { DEFAULT_ANSWER_CHARS, readFrom, statusSlice } from './answer-budget.js';
 import {
   batchShape,
   crawlShape,
-  idShape,
   mapShape,
   scrapeOptionsOf,
   scrapeShape,
   searchShape,
+  statusShape,
   withoutNulls,
 } from './tool-params.js';
-import { toolResult as result } from './tool-result.js';
-
-/**
- * A job's status with every page stored so far, as firecrawl-mcp answers it: it follows `next`, which an agent could
- * not (no tool reads a `crawlkit://` address), so a status of more pages than one status page holds left the rest out.
- */
-async function wholeStatus(
-  read: (idOrNext: string) => Promise<JobStatusResponse | ErrorResponse>,
-  id: string,
-): Promise<JobStatusResponse | ErrorResponse> {
-  const first = await read(id);
-  if (!first.success) return first;
-  const { next: firstNext, ...status } = first;
-  const data = [...first.data];
-  for (let next = firstNext; next !== undefined;) {
-    const page = await read(next);
-    if (!page.success) return page;
-    data.push(...page.data);
-    next = page.next;
-  }
-  return { ...status, data };
-}
+import { toolResult, type AnswerShape } from './tool-result.js';
 
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
 const START = { readOnlyHint: false, destructiveHint: false, openWorldHint: true } as const;
@@ -51,15 +24,37 @@ const STATUS = { readOnlyHint: true, destructiveHint: false, openWorldHint: fals
 /** What every call of a session carries: the API key's tenant (HTTP), and the credit limit. */
 export type SessionCall = Pick<CallOptions, 'tenant' | 'creditLimit'>;
 
+/** How the tools answer. */
+export interface ToolAnswers {
+  /**
+   * Characters of JSON text in one answer: a job's pages beyond it are read with `skip`, a longer text is cut and
+   * read on with `offset` (each answer says how). @default 80000 (firecrawl-mcp's inline budget of 20,000 tokens)
+   */
+  maxAnswerChars?: number;
+}
+
 /**
  * Registers every tool on `server`. Each call carries `session` and the call's `signal` (the client went away); the
  * engine reserves its credits under the limit, as for the HTTP server.
  */
-export function registerTools(server: McpServer, ck: Crawlkit, admission: Admission, session: SessionCall): void {
+export function registerTools(
+  server: McpServer,
+  ck: Crawlkit,
+  admission: Admission,
+  session: SessionCall,
+  answers: ToolAnswers = {},
+): void {
+  const budget = answers.maxAnswerChars ?? DEFAULT_ANSWER_CHARS;
+  const result = (value: unknown, shape: AnswerShape = {}) => toolResult(value, { budget, ...shape });
   /** A synchronous call, admitted like an HTTP request: one of `queueLimit` in progress. */
   const admitted = async (work: () => Promise<unknown>): Promise<CallToolResult> =>
     result(await admission.queued(work));
   const call = (signal: AbortSignal): CallOptions => ({ ...session, signal });
+  /** Reads a page of a job's status, by pagination. */
+  const crawlPages = (id: string, signal: AbortSignal) => (page: StatusPagination) =>
+    ck.getCrawlStatus(id, page, call(signal));
+  const batchPages = (id: string, signal: AbortSignal) => (page: StatusPagination) =>
+    ck.getBatchScrapeStatus(id, page, call(signal));
 
   server.registerTool(
     'firecrawl_scrape',
@@ -68,12 +63,14 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       description:
         'Scrape one URL and return its content: markdown by default, or HTML, links, a screenshot, branding, or JSON ' +
         "matching a schema. Served from crawlkit's page cache when fresh (`maxAge`, default two days); `maxAge: 0` " +
-        'fetches it live.',
+        'fetches it live. A long page is cut to keep the answer short, with a note giving the `offset` that reads on.',
       inputSchema: scrapeShape,
       annotations: START,
     },
-    async ({ url, ...options }, { signal }) =>
-      admitted(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal))),
+    async ({ url, offset, ...options }, { signal }) => {
+      const page = await admission.queued(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal)));
+      return result(readFrom(page, offset ?? 0), { offset: offset ?? 0 });
+    },
   );
 
   server.registerTool(
@@ -118,7 +115,8 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       title: 'Crawl a site',
       description:
         'Crawl a website from a URL, following links and sitemaps within `limit`, paths and depth; waits for the ' +
-        'crawl to finish and returns its status and pages. Use conservative limits.',
+        'crawl to finish and returns its id, status and pages: as many as fit one answer, with the ' +
+        '`firecrawl_check_crawl_status` call (`skip`) that reads the next ones. Use conservative limits.',
       inputSchema: crawlShape,
       annotations: START,
     },
@@ -153,7 +151,15 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       if (status.success) await tell(status.completed, status.total);
       // The agent cancelled the call before it learnt the crawl's id: nobody could read or stop the crawl after.
       if (signal.aborted) await ck.cancelCrawl(started.id, session);
-      return result(status.success ? { id: started.id, ...status } : status);
+      if (!status.success) return result(status);
+      const slice = await statusSlice(
+        crawlPages(started.id, signal),
+        started.id,
+        'firecrawl_check_crawl_status',
+        0,
+        budget,
+      );
+      return result(slice.success ? { id: started.id, ...slice } : slice);
     },
   );
 
@@ -161,11 +167,14 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
     'firecrawl_check_crawl_status',
     {
       title: 'Crawl status',
-      description: 'The status, progress and results so far of a crawl, by its id.',
-      inputSchema: idShape,
+      description:
+        'The status, progress and pages so far of a crawl, by its id: as many pages as fit one answer, from `skip`; ' +
+        'the answer gives the `skip` of the next ones when some are left out.',
+      inputSchema: statusShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await wholeStatus((at) => ck.getCrawlStatus(at, {}, call(signal)), id)),
+    async ({ id, skip }, { signal }) =>
+      result(await statusSlice(crawlPages(id, signal), id, 'firecrawl_check_crawl_status', skip ?? 0, budget)),
   );
 
   server.registerTool(
@@ -189,11 +198,14 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
     'firecrawl_check_batch_status',
     {
       title: 'Batch status',
-      description: 'The status, progress and results so far of a batch scrape, by its id.',
-      inputSchema: idShape,
+      description:
+        'The status, progress and pages so far of a batch scrape, by its id: as many pages as fit one answer, from ' +
+        '`skip`; the answer gives the `skip` of the next ones when some are left out.',
+      inputSchema: statusShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await wholeStatus((at) => ck.getBatchScrapeStatus(at, {}, call(signal)), id)),
+    async ({ id, skip }, { signal }) =>
+      result(await statusSlice(batchPages(id, signal), id, 'firecrawl_check_batch_status', skip ?? 0, budget)),
   );
 
   server.registerTool(

@@ -15,15 +15,17 @@ export interface McpModule {
     crawlkit: Crawlkit;
     queueLimit?: number;
     creditLimit?: number;
+    maxAnswerChars?: number;
     stdin?: NodeJS.ReadableStream;
     stdout?: NodeJS.WritableStream;
   }): Promise<{ close(): Promise<void> }>;
-  startMcpHttp(options: ListenOptions): Promise<{ url: string; close(): Promise<void> }>;
+  startMcpHttp(options: ListenOptions & { maxAnswerChars?: number }): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
 
 interface McpFlags extends ListenFlags {
   http?: boolean;
+  maxAnswerChars?: string;
 }
 
 /** Flags of MCP over HTTP, which stdio would ignore: a client that gives one meant `--http`. */
@@ -51,6 +53,8 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   const mcp = mcpModule ?? (await loadCommandPackage<McpModule>('@crawlkit/mcp', 'mcp'));
   // Over stdio the client is the local process that started this one: loopback's rules.
   const loopback = !flags.http || mcp.isLoopbackHost(host);
+  const maxAnswerChars = integerFlag('--max-answer-chars', flags.maxAnswerChars);
+  const answers = maxAnswerChars !== undefined ? { maxAnswerChars } : {};
   const { options } = await engineSettings(ctx, flags, file, loopback);
   ctx.configure(options);
   await ctx.load();
@@ -68,6 +72,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
         ...(bodyLimit !== undefined ? { bodyLimit } : {}),
         ...(cors !== undefined ? { cors } : {}),
         ...limits,
+        ...answers,
       });
       ctx.io.stderr.write(`${http.url}\n`);
       ctx.note(`crawlkit serves MCP (streamable HTTP) on ${http.url} (store ${ctx.storeDir}). Ctrl-C stops it.`);
@@ -78,6 +83,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
         stdin: ctx.io.stdin,
         stdout: ctx.io.stdout,
         ...limits,
+        ...answers,
       });
       ctx.note(`crawlkit serves MCP on stdio (store ${ctx.storeDir}).`);
     }
