@@ -2,6 +2,7 @@ import { Admission } from '@crawlkit/server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Crawlkit } from 'crawlkit';
 
+import { InFlight } from './in-flight.js';
 import { registerTools, type SessionCall, type ToolAnswers } from './tools.js';
 
 /** The version the MCP server announces. */
@@ -17,6 +18,17 @@ export function createMcpServer(
   session: SessionCall,
   answers: ToolAnswers = {},
 ): McpServer {
+  return toolServer(crawlkit, admission, session, answers, new InFlight());
+}
+
+/** `createMcpServer`, its calls counted by `inFlight` (what the transports' `close()` waits for). */
+export function toolServer(
+  crawlkit: Crawlkit,
+  admission: Admission,
+  session: SessionCall,
+  answers: ToolAnswers,
+  inFlight: InFlight,
+): McpServer {
   const server = new McpServer(
     { name: 'crawlkit', version: MCP_SERVER_VERSION },
     {
@@ -25,7 +37,7 @@ export function createMcpServer(
         'has stored (and the web when a provider is configured); crawl a site first to make it searchable.',
     },
   );
-  registerTools(server, crawlkit, admission, session, answers);
+  registerTools(server, crawlkit, admission, session, answers, inFlight);
   return server;
 }
 

@@ -2,7 +2,8 @@ import { Admission, resolveServerOptions } from '@crawlkit/server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { InvalidOptionError, type Crawlkit } from 'crawlkit';
 
-import { createMcpServer, type ToolAnswers } from './mcp-server.js';
+import { InFlight } from './in-flight.js';
+import { toolServer, type ToolAnswers } from './mcp-server.js';
 
 export interface McpStdioOptions extends ToolAnswers {
   crawlkit: Crawlkit;
@@ -19,18 +20,27 @@ export interface McpStdioOptions extends ToolAnswers {
 export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close(): Promise<void> }> {
   const resolved = resolveServerOptions({ crawlkit: options.crawlkit, ...limits(options) });
   const answers = answersOf(options);
-  const server = createMcpServer(
+  const inFlight = new InFlight();
+  const server = toolServer(
     options.crawlkit,
     new Admission(options.crawlkit, resolved.queueLimit, resolved.creditLimit),
     resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {},
     answers,
+    inFlight,
   );
   const transport = new StdioServerTransport(
     options.stdin as NodeJS.ReadStream | undefined,
     options.stdout as NodeJS.WriteStream | undefined,
   );
   await server.connect(transport);
-  return { close: () => server.close() };
+  return {
+    // Closing aborts the calls under way; each then ends its work (a crawl call cancels its crawl) before the engine
+    // it uses may close.
+    close: async () => {
+      await server.close();
+      await inFlight.settled();
+    },
+  };
 }
 
 /** Fewest characters an answer may be kept to: a page's metadata and a note must fit. */

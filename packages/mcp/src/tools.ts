@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput, StatusPagination } from 'crawlkit';
 
 import { DEFAULT_ANSWER_CHARS, readFrom, statusSlice } from './answer-budget.js';
+import { InFlight } from './in-flight.js';
 import {
   batchShape,
   crawlShape,
@@ -34,7 +35,7 @@ export interface ToolAnswers {
 }
 
 /**
- * Registers every tool on `server`. Each call carries `session` and the call's `signal` (the client went away); the
+ * Registers every tool on `server`, their calls counted by `inFlight`. Each call carries `session` and the call's `signal` (the client went away); the
  * engine reserves its credits under the limit, as for the HTTP server.
  */
 export function registerTools(
@@ -43,7 +44,15 @@ export function registerTools(
   admission: Admission,
   session: SessionCall,
   answers: ToolAnswers = {},
+  inFlight = new InFlight(),
 ): void {
+  /** Registers a tool whose calls `inFlight` counts until they settle. */
+  const tool: McpServer['registerTool'] = (name, config, callback) =>
+    server.registerTool(
+      name,
+      config,
+      inFlight.track(callback as (...args: never[]) => Promise<CallToolResult>) as never,
+    );
   const budget = answers.maxAnswerChars ?? DEFAULT_ANSWER_CHARS;
   const result = (value: unknown, shape: AnswerShape = {}) => toolResult(value, { budget, ...shape });
   /** A synchronous call, admitted like an HTTP request: one of `queueLimit` in progress. */
@@ -56,7 +65,7 @@ export function registerTools(
   const batchPages = (id: string, signal: AbortSignal) => (page: StatusPagination) =>
     ck.getBatchScrapeStatus(id, page, call(signal));
 
-  server.registerTool(
+  tool(
     'firecrawl_scrape',
     {
       title: 'Scrape a page',
@@ -73,7 +82,7 @@ export function registerTools(
     },
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_map',
     {
       title: 'Map a site',
@@ -85,7 +94,7 @@ export function registerTools(
     async (args, { signal }) => admitted(() => ck.map(withoutNulls(args), call(signal))),
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_search',
     {
       title: 'Search',
@@ -109,7 +118,7 @@ export function registerTools(
       ),
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_crawl',
     {
       title: 'Crawl a site',
@@ -163,7 +172,7 @@ export function registerTools(
     },
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_check_crawl_status',
     {
       title: 'Crawl status',
@@ -177,7 +186,7 @@ export function registerTools(
       result(await statusSlice(crawlPages(id, signal), id, 'firecrawl_check_crawl_status', skip ?? 0, budget)),
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_batch_scrape',
     {
       title: 'Batch scrape',
@@ -194,7 +203,7 @@ export function registerTools(
     },
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_check_batch_status',
     {
       title: 'Batch status',
@@ -208,7 +217,7 @@ export function registerTools(
       result(await statusSlice(batchPages(id, signal), id, 'firecrawl_check_batch_status', skip ?? 0, budget)),
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_credit_usage',
     {
       title: 'Credit usage',
