@@ -52,7 +52,8 @@ export function answersOf(options: ToolAnswers): ToolAnswers {
   if (chars === undefined) return {};
   if (!Number.isInteger(chars) || chars < MIN_ANSWER_CHARS) {
     throw new InvalidOptionError(
-      `Invalid options of the MCP server: maxAnswerChars (crawlkit mcp --max-answer-chars) must be a whole number of at least ${MIN_ANSWER_CHARS} ` +
+      'Invalid options of the MCP server: maxAnswerChars (crawlkit mcp --max-answer-chars) must be a whole number ' +
+        `of at least ${MIN_ANSWER_CHARS} ` +
         `(got ${String(chars)}).`,
     );
   }

@@ -35,8 +35,8 @@ export interface ToolAnswers {
 }
 
 /**
- * Registers every tool on `server`, their calls counted by `inFlight`. Each call carries `session` and the call's `signal` (the client went away); the
- * engine reserves its credits under the limit, as for the HTTP server.
+ * Registers every tool on `server`, their calls counted by `inFlight`. Each call carries `session` and the call's
+ * `signal` (the client went away); the engine reserves its credits under the limit, as for the HTTP server.
  */
 export function registerTools(
   server: McpServer,
