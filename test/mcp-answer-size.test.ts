@@ -18,6 +18,8 @@ import { CLI, ensureBuilt, runCli } from './cli-helpers.ts';
 /** firecrawl-mcp's inline budget, and crawlkit mcp's default: 20,000 tokens at 4 characters a token. */
 const BUDGET = 80_000;
 const PAGES = 40;
+/** URLs of the site's sitemap: about 170 KB of links. */
+const SITEMAP = 3_000;
 /** Words of the long page: about 600 KB of markdown. */
 const SENTENCES = 10_000;
 
@@ -31,6 +33,13 @@ beforeAll(async () => {
   // The root links to PAGES pages of about 6 KB of text each (240 KB in all); /long is one page of 600 KB.
   site = createServer((req, res) => {
     res.setHeader('content-type', 'text/html');
+    if (req.url === '/sitemap.xml') {
+      res.setHeader('content-type', 'application/xml');
+      const urls = Array.from({ length: SITEMAP }, (_, k) => `<url><loc>${siteUrl}/docs/${k}</loc></url>`).join('');
+      return void res.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
+      );
+    }
     if (req.url === '/long') {
       const text = Array.from({ length: SENTENCES }, (_, i) => `Sentence ${i} of the long page.`).join(' ');
       return void res.end(`<html><head><title>Long</title></head><body><main><p>${text}</p></main></body></html>`);
@@ -116,6 +125,22 @@ it("answers a batch's pages a slice at a time too", async () => {
     answer = await call('firecrawl_check_batch_status', answer.json.nextTool.arguments);
   }
   expect(read.toSorted()).toEqual(urls.toSorted());
+}, 60_000);
+
+it("answers a map's links a slice at a time", async () => {
+  const map = await call('firecrawl_map', { url: `${siteUrl}/`, sitemap: 'only' });
+  // Before: every link in one answer (250 KB here; a map's default limit is 5,000 links).
+  expect(map.text.length).toBeLessThanOrEqual(BUDGET);
+  const links: string[] = [];
+  for (let answer = map; ;) {
+    links.push(...answer.json.links.map((link: { url: string }) => link.url));
+    if (!answer.json.nextTool) break;
+    expect(answer.json.nextTool).toMatchObject({ name: 'firecrawl_map', arguments: { sitemap: 'only' } });
+    answer = await call('firecrawl_map', answer.json.nextTool.arguments);
+    expect(answer.text.length).toBeLessThanOrEqual(BUDGET);
+  }
+  expect(links).toHaveLength(SITEMAP);
+  expect(new Set(links).size).toBe(SITEMAP);
 }, 60_000);
 
 it('cuts a page of megabytes, and reads it on from the offset its note gives', async () => {

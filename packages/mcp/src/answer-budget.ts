@@ -70,6 +70,23 @@ export function cutToBudget<T>(value: T, budget: number, offset = 0): { value: T
 type StatusReader = (pagination: StatusPagination) => Promise<JobStatusResponse | ErrorResponse>;
 
 /**
+ * `build(n)` for the most items `n` (at least one, at most `count`) whose JSON text fits `budget`. Measured on the
+ * answer itself, notes and indentation included.
+ */
+function mostThatFit<T>(count: number, budget: number, build: (n: number) => T): T {
+  const fits = (n: number) => JSON.stringify(build(n), null, 2).length <= budget;
+  if (count <= 1 || fits(count)) return build(count);
+  let low = 1;
+  let high = count - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return build(low);
+}
+
+/**
  * A job's status with as many of its stored pages from `skip` as fit `budget` characters (at least one), and the
  * call that reads the next ones when some are left out: `tool` with `{ id, skip }`.
  */
@@ -83,37 +100,55 @@ export async function statusSlice(
   const first = await read({ skip, limit: 100 });
   if (!first.success) return first;
   const { next: _next, data: _data, ...status } = first;
-  const data: JobStatusResponse['data'] = [];
-  let used = JSON.stringify(status, null, 2).length + NOTE_CHARS;
-  let page = first;
-  let full = false;
-  for (let at = skip; !full;) {
-    for (const doc of page.data) {
-      // Indented two levels deeper inside `data` than on its own.
-      const size = JSON.stringify(doc, null, 2).length * 1.1;
-      if (data.length > 0 && used + size > budget) {
-        full = true;
-        break;
-      }
-      data.push(doc);
-      used += size;
-    }
-    if (full || page.next === undefined || page.data.length === 0) break;
-    at += page.data.length;
-    const more = await read({ skip: at, limit: 100 });
-    if (!more.success) return more;
-    page = more;
+  // The pages read until their compact JSON alone passes the budget: the answer holds fewer.
+  const docs = [...first.data];
+  let size = JSON.stringify(docs).length;
+  let next = first.next;
+  while (next !== undefined && size <= budget) {
+    const page = await read({ skip: skip + docs.length, limit: 100 });
+    if (!page.success) return page;
+    if (page.data.length === 0) break;
+    docs.push(...page.data);
+    size += JSON.stringify(page.data).length;
+    next = page.next;
   }
-  if (!full) return { ...status, data };
-  const shown = skip + data.length;
-  return {
-    ...status,
-    data,
-    message:
-      `Pages ${skip + 1} to ${shown} of the ${status.completed} stored so far are in this answer (kept under ` +
-      `${budget} characters). Call ${tool} with id and skip: ${shown} for the next ones.`,
-    nextTool: { name: tool, arguments: { id, skip: shown } },
-  };
+  const more = next !== undefined;
+  return mostThatFit(docs.length, budget, (n) => {
+    const data = docs.slice(0, n);
+    if (n === docs.length && !more) return { ...status, data };
+    const shown = skip + n;
+    return {
+      ...status,
+      data,
+      message:
+        `Pages ${skip + 1} to ${shown} of the ${status.completed} stored so far are in this answer (kept under ` +
+        `${budget} characters). Call ${tool} with id and skip: ${shown} for the next ones.`,
+      nextTool: { name: tool, arguments: { id, skip: shown } },
+    };
+  });
+}
+
+/**
+ * A map's answer with as many of its links from `skip` as fit `budget` characters, and the call that reads the next
+ * ones when some are left out: `firecrawl_map` with the same `args` and the next `skip`.
+ */
+export function linksSlice(answer: unknown, skip: number, budget: number, args: Record<string, unknown>): unknown {
+  const links = (answer as { links?: unknown }).links;
+  if (!Array.isArray(links)) return answer;
+  const { links: _links, ...rest } = answer as { links: unknown[] };
+  const after = links.slice(skip);
+  return mostThatFit(after.length, budget, (n) => {
+    const page = { ...rest, links: after.slice(0, n) };
+    if (n === after.length) return page;
+    const end = skip + n;
+    return {
+      ...page,
+      message:
+        `Links ${skip + 1} to ${end} of ${links.length} are in this answer (kept under ${budget} characters). Call ` +
+        `firecrawl_map with the same arguments and skip: ${end} for the next ones, or narrow it with search.`,
+      nextTool: { name: 'firecrawl_map', arguments: { ...args, skip: end } },
+    };
+  });
 }
 
 /** The text formats a scrape's `offset` reads on in. */

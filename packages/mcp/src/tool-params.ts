@@ -148,6 +148,14 @@ export const mapShape = nullable({
   includeSubdomains: z.boolean().optional().describe(byDefault('List the URLs of subdomains too.', true)),
   limit: z.number().optional().describe(byDefault('URLs at most.', 5_000)),
   ignoreQueryParameters: z.boolean().optional().describe(byDefault('One URL for pages differing by query.', true)),
+  skip: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      byDefault('Links skipped from the first: an answer that leaves links out gives the skip of the next.', 0),
+    ),
 });
 
 export const searchShape = nullable({

@@ -4,7 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput, StatusPagination } from 'crawlkit';
 
-import { DEFAULT_ANSWER_CHARS, readFrom, statusSlice } from './answer-budget.js';
+import { DEFAULT_ANSWER_CHARS, linksSlice, readFrom, statusSlice } from './answer-budget.js';
 import { InFlight } from './in-flight.js';
 import {
   batchShape,
@@ -87,11 +87,16 @@ export function registerTools(
     {
       title: 'Map a site',
       description:
-        "List a website's URLs (sitemaps and links) without fetching each page's content; `search` orders them by a term.",
+        "List a website's URLs (sitemaps and links) without fetching each page's content; `search` orders them by a " +
+        'term. As many links as fit one answer, from `skip`; the answer gives the `skip` of the next ones.',
       inputSchema: mapShape,
       annotations: READ,
     },
-    async (args, { signal }) => admitted(() => ck.map(withoutNulls(args), call(signal))),
+    async ({ skip, ...args }, { signal }) => {
+      const request = withoutNulls(args);
+      const links = await admission.queued(() => ck.map(request, call(signal)));
+      return result(linksSlice(links, skip ?? 0, budget, request));
+    },
   );
 
   tool(
