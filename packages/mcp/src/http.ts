@@ -45,8 +45,11 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 }
 
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
-  const { maxAnswerChars, ...serverOptions } = options;
-  const answers = answersOf({ ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}) });
+  const { maxAnswerChars, crawlWaitMs, ...serverOptions } = options;
+  const answers = answersOf({
+    ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}),
+    ...(crawlWaitMs !== undefined ? { crawlWaitMs } : {}),
+  });
   const resolved = resolveServerOptions(serverOptions);
   const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs });
   const admission = new Admission(resolved.crawlkit, resolved.queueLimit, resolved.creditLimit);

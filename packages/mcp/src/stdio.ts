@@ -48,16 +48,23 @@ const MIN_ANSWER_CHARS = 10_000;
 
 /** The answer options given, checked (an option left out keeps its default). */
 export function answersOf(options: ToolAnswers): ToolAnswers {
-  const chars = options.maxAnswerChars;
-  if (chars === undefined) return {};
-  if (!Number.isInteger(chars) || chars < MIN_ANSWER_CHARS) {
+  const { maxAnswerChars: chars, crawlWaitMs: wait } = options;
+  if (chars !== undefined && !(Number.isInteger(chars) && chars >= MIN_ANSWER_CHARS)) {
     throw new InvalidOptionError(
       'Invalid options of the MCP server: maxAnswerChars (crawlkit mcp --max-answer-chars) must be a whole number ' +
-        `of at least ${MIN_ANSWER_CHARS} ` +
-        `(got ${String(chars)}).`,
+        `of at least ${MIN_ANSWER_CHARS} (got ${String(chars)}).`,
     );
   }
-  return { maxAnswerChars: chars };
+  if (wait !== undefined && !(Number.isInteger(wait) && wait >= 0)) {
+    throw new InvalidOptionError(
+      'Invalid options of the MCP server: crawlWaitMs (crawlkit mcp --crawl-wait-ms) must be a whole number of ' +
+        `milliseconds (got ${String(wait)}).`,
+    );
+  }
+  return {
+    ...(chars !== undefined ? { maxAnswerChars: chars } : {}),
+    ...(wait !== undefined ? { crawlWaitMs: wait } : {}),
+  };
 }
 
 function limits(options: { queueLimit?: number; creditLimit?: number }) {

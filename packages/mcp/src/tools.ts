@@ -18,6 +18,9 @@ import {
 } from './tool-params.js';
 import { toolResult, type AnswerShape } from './tool-result.js';
 
+/** See `ToolAnswers.crawlWaitMs`. */
+const DEFAULT_CRAWL_WAIT_MS = 45_000;
+
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
 const START = { readOnlyHint: false, destructiveHint: false, openWorldHint: true } as const;
 const STATUS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
@@ -32,6 +35,12 @@ export interface ToolAnswers {
    * read on with `offset` (each answer says how). @default 80000 (firecrawl-mcp's inline budget of 20,000 tokens)
    */
   maxAnswerChars?: number;
+  /**
+   * Milliseconds `firecrawl_crawl` waits for its crawl; one still running then is answered with its id and pages so
+   * far, and followed with `firecrawl_check_crawl_status`. Under the 60 s a host on the MCP SDK waits for an answer
+   * before it cancels the call (and with it the crawl). @default 45000
+   */
+  crawlWaitMs?: number;
 }
 
 /**
@@ -54,6 +63,7 @@ export function registerTools(
       inFlight.track(callback as (...args: never[]) => Promise<CallToolResult>) as never,
     );
   const budget = answers.maxAnswerChars ?? DEFAULT_ANSWER_CHARS;
+  const crawlWaitMs = answers.crawlWaitMs ?? DEFAULT_CRAWL_WAIT_MS;
   const result = (value: unknown, shape: AnswerShape = {}) => toolResult(value, { budget, ...shape });
   /** A synchronous call, admitted like an HTTP request: one of `queueLimit` in progress. */
   const admitted = async (work: () => Promise<unknown>): Promise<CallToolResult> =>
@@ -129,8 +139,10 @@ export function registerTools(
       title: 'Crawl a site',
       description:
         'Crawl a website from a URL, following links and sitemaps within `limit`, paths and depth; waits for the ' +
-        'crawl to finish and returns its id, status and pages: as many as fit one answer, with the ' +
-        '`firecrawl_check_crawl_status` call (`skip`) that reads the next ones. Use conservative limits.',
+        `crawl to finish (${crawlWaitMs / 1000} s at most: a crawl still running is answered with its id, to ` +
+        'follow with `firecrawl_check_crawl_status`) and returns its id, status and pages: as many as fit one ' +
+        'answer, with the `firecrawl_check_crawl_status` call (`skip`) that reads the next ones. Use conservative ' +
+        'limits.',
       inputSchema: crawlShape,
       annotations: START,
     },
@@ -159,13 +171,16 @@ export function registerTools(
         if (id === started.id) void tell(completed, total);
       };
       ck.on('progress', onProgress);
-      const status = await ck.waitForJob(started.id, call(signal)).finally(() => ck.off('progress', onProgress));
+      const waiting = AbortSignal.any([signal, AbortSignal.timeout(crawlWaitMs)]);
+      const status = await ck.waitForJob(started.id, call(waiting)).finally(() => ck.off('progress', onProgress));
       // The last page's counts may be read after the job is seen ended: the final ones are told from its status.
       // Awaited: over streamable HTTP the answer ends the call's stream, and a notification sent after it is lost.
       if (status.success) await tell(status.completed, status.total);
       // The agent cancelled the call before it learnt the crawl's id: nobody could read or stop the crawl after.
       if (signal.aborted) await ck.cancelCrawl(started.id, session);
-      if (!status.success) return result(status);
+      // Still running after crawlWaitMs: answered now, with the id the agent follows it by.
+      const running = waiting.aborted && !signal.aborted;
+      if (!status.success && !running) return result(status);
       const slice = await statusSlice(
         crawlPages(started.id, signal),
         started.id,
@@ -173,7 +188,16 @@ export function registerTools(
         0,
         budget,
       );
-      return result(slice.success ? { id: started.id, ...slice } : slice);
+      if (!slice.success) return result(slice);
+      if (running && slice.status === 'scraping' && slice.nextTool === undefined) {
+        const shown = slice.data.length;
+        slice.message =
+          `The crawl is still running (${slice.completed} of ${slice.total} pages so far; this call waits ` +
+          `${crawlWaitMs / 1000} s at most). Call firecrawl_check_crawl_status with id and skip: ${shown} for the ` +
+          'pages after these, until its status is completed.';
+        slice.nextTool = { name: 'firecrawl_check_crawl_status', arguments: { id: started.id, skip: shown } };
+      }
+      return result({ id: started.id, ...slice });
     },
   );
 

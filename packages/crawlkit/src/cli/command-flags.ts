@@ -80,5 +80,9 @@ export function addMcpFlags(command: Command): Command {
     '--max-answer-chars <n>',
     "characters of one tool answer; more pages are read with skip, a longer page's text with offset (default 80000)",
   );
+  command.option(
+    '--crawl-wait-ms <n>',
+    'how long firecrawl_crawl waits, then answers a crawl still running with its id (default 45000)',
+  );
   return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
 }

@@ -16,16 +16,20 @@ export interface McpModule {
     queueLimit?: number;
     creditLimit?: number;
     maxAnswerChars?: number;
+    crawlWaitMs?: number;
     stdin?: NodeJS.ReadableStream;
     stdout?: NodeJS.WritableStream;
   }): Promise<{ close(): Promise<void> }>;
-  startMcpHttp(options: ListenOptions & { maxAnswerChars?: number }): Promise<{ url: string; close(): Promise<void> }>;
+  startMcpHttp(
+    options: ListenOptions & { maxAnswerChars?: number; crawlWaitMs?: number },
+  ): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
 
 interface McpFlags extends ListenFlags {
   http?: boolean;
   maxAnswerChars?: string;
+  crawlWaitMs?: string;
 }
 
 /** Flags of MCP over HTTP, which stdio would ignore: a client that gives one meant `--http`. */
@@ -54,7 +58,11 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   // Over stdio the client is the local process that started this one: loopback's rules.
   const loopback = !flags.http || mcp.isLoopbackHost(host);
   const maxAnswerChars = integerFlag('--max-answer-chars', flags.maxAnswerChars);
-  const answers = maxAnswerChars !== undefined ? { maxAnswerChars } : {};
+  const crawlWaitMs = integerFlag('--crawl-wait-ms', flags.crawlWaitMs, 0);
+  const answers = {
+    ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}),
+    ...(crawlWaitMs !== undefined ? { crawlWaitMs } : {}),
+  };
   const { options } = await engineSettings(ctx, flags, file, loopback);
   ctx.configure(options);
   await ctx.load();
