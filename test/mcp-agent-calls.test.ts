@@ -1,8 +1,8 @@
 /**
  * `crawlkit mcp` called as a model fills firecrawl-mcp's tools: a crawl of more pages than one status page holds,
  * read back through the status tools (an agent has no tool to follow a `next` address); a crawl call the agent
- * cancels or follows by its progress; arguments as a strict function-calling host has a model fill them (`null` for
- * every field not used).
+ * cancels, abandons (the host closes the session) or follows by its progress; arguments as a strict function-calling
+ * host has a model fill them (`null` for every field not used).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -303,5 +303,61 @@ it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never lear
     expect(status).toMatchObject({ success: true, status: 'cancelled' });
   } finally {
     await ck.close();
+  }
+}, 60_000);
+
+it('cancels the crawl of a firecrawl_crawl call under way when the host closes the session (stdin)', async () => {
+  const started = new Promise<string>((resolve) => (crawlStarted = resolve));
+  const host = new Client({ name: 'agent', version: '1.0.0' });
+  await host.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--store', dir] }));
+  const answer = host.callTool({
+    name: 'firecrawl_crawl',
+    arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip', webhook: `${siteUrl}/hook` },
+  });
+  const id = await started;
+  // The host quits: it closes the server's input, and the server exits.
+  await host.close();
+  await expect(answer).rejects.toThrow(/closed/i);
+
+  // Before: left running in the store, resumed unseen by the next `crawlkit mcp` on it (no agent knew its id).
+  const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+  try {
+    expect(await ck.getCrawlStatus(id)).toMatchObject({ success: true, status: 'cancelled' });
+  } finally {
+    await ck.close();
+  }
+}, 60_000);
+
+it('answers a crawl still running after --crawl-wait-ms with its id, to follow with the status tool', async () => {
+  const host = new Client({ name: 'agent', version: '1.0.0' });
+  const args = [CLI, 'mcp', '--store', dir, '--crawl-wait-ms', '1000'];
+  await host.connect(new StdioClientTransport({ command: process.execPath, args }));
+  try {
+    const asked = Date.now();
+    const raw = (await host.callTool({
+      name: 'firecrawl_crawl',
+      arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip' },
+    })) as { isError?: boolean; content: { text: string }[] };
+    // Before: the call waited for all 60 pages (9 s here; a host on the MCP SDK cancels it, and the crawl, at 60 s).
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    expect(raw.isError).toBeFalsy();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const answer = JSON.parse(raw.content[0]!.text) as Record<string, any>;
+    expect(answer).toMatchObject({ success: true, status: 'scraping' });
+    expect(answer.message).toContain('still running');
+    expect(answer.nextTool).toEqual({
+      name: 'firecrawl_check_crawl_status',
+      arguments: { id: answer.id, skip: answer.data.length },
+    });
+    // Left running for the agent to follow.
+    const status = (await host.callTool({
+      name: 'firecrawl_check_crawl_status',
+      arguments: answer.nextTool.arguments,
+    })) as {
+      content: { text: string }[];
+    };
+    expect(JSON.parse(status.content[0]!.text)).toMatchObject({ success: true, status: 'scraping' });
+  } finally {
+    await host.close();
   }
 }, 60_000);

@@ -10,13 +10,16 @@ import type { AddressInfo } from 'node:net';
 import { Admission, ApiKeys, corsVerdict, resolveServerOptions, type ServerOptions } from '@crawlkit/server';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
-import { createMcpServer } from './mcp-server.js';
+import { InFlight } from './in-flight.js';
+import { toolServer, type ToolAnswers } from './mcp-server.js';
+import { answersOf } from './stdio.js';
 
 /** The server's options that apply to the MCP endpoint (it answers no job URLs: no `publicUrl` or `trustProxy`). */
 export type McpHttpOptions = Omit<
   ServerOptions,
   'closeTimeoutMs' | 'logger' | 'parseFileLimit' | 'bodyTimeoutMs' | 'publicUrl' | 'trustProxy'
->;
+> &
+  ToolAnswers;
 
 export interface McpHttpServer {
   /** `http://host:port/mcp` */
@@ -42,9 +45,15 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 }
 
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
-  const resolved = resolveServerOptions(options);
+  const { maxAnswerChars, crawlWaitMs, ...serverOptions } = options;
+  const answers = answersOf({
+    ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}),
+    ...(crawlWaitMs !== undefined ? { crawlWaitMs } : {}),
+  });
+  const resolved = resolveServerOptions(serverOptions);
   const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs });
   const admission = new Admission(resolved.crawlkit, resolved.queueLimit, resolved.creditLimit);
+  const inFlight = new InFlight();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -72,10 +81,16 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       return refuse(res, 400, 'The body is not JSON.');
     }
     // Each key is a tenant (its jobs are its own) unless the keys share their jobs, as in `crawlkit serve`.
-    const server = createMcpServer(resolved.crawlkit, admission, {
-      ...(auth.tenant !== undefined ? { tenant: auth.tenant } : {}),
-      ...(resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {}),
-    });
+    const server = toolServer(
+      resolved.crawlkit,
+      admission,
+      {
+        ...(auth.tenant !== undefined ? { tenant: auth.tenant } : {}),
+        ...(resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {}),
+      },
+      answers,
+      inFlight,
+    );
     // A call that asks for progress is answered as an event stream, which carries its progress notifications before
     // the result; every other request as plain JSON.
     const transport = new StreamableHTTPServerTransport({
@@ -105,11 +120,15 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   return {
     // Listening on every interface: the address to give a client on this machine is loopback's.
     url: `http://${resolved.host === '0.0.0.0' || resolved.host === '::' ? '127.0.0.1' : host}:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    // Each call's connection closed aborts it; each then ends its work (a crawl call cancels its crawl) before the
+    // engine it uses may close.
+    close: async () => {
+      await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
-      }),
+      });
+      await inFlight.settled();
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 export { createMcpServer, MCP_SERVER_VERSION } from './mcp-server.js';
 export { serveMcpStdio } from './stdio.js';
 export type { McpStdioOptions } from './stdio.js';
+export type { ToolAnswers } from './tools.js';
 export { startMcpHttp } from './http.js';
 export type { McpHttpOptions, McpHttpServer } from './http.js';
 export { scrapeOptionsOf } from './tool-params.js';

@@ -2,16 +2,33 @@ import { Admission } from '@crawlkit/server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Crawlkit } from 'crawlkit';
 
-import { registerTools, type SessionCall } from './tools.js';
+import { InFlight } from './in-flight.js';
+import { registerTools, type SessionCall, type ToolAnswers } from './tools.js';
 
 /** The version the MCP server announces. */
 export const MCP_SERVER_VERSION = '0.1.0';
 
 /**
  * An MCP server with the crawlkit tools, answered by `crawlkit` under `admission` (the HTTP server's queue limit),
- * each call carrying `session` (tenant, credit limit).
+ * each call carrying `session` (tenant, credit limit), its answers shaped by `answers` (their length).
  */
-export function createMcpServer(crawlkit: Crawlkit, admission: Admission, session: SessionCall): McpServer {
+export function createMcpServer(
+  crawlkit: Crawlkit,
+  admission: Admission,
+  session: SessionCall,
+  answers: ToolAnswers = {},
+): McpServer {
+  return toolServer(crawlkit, admission, session, answers, new InFlight());
+}
+
+/** `createMcpServer`, its calls counted by `inFlight` (what the transports' `close()` waits for). */
+export function toolServer(
+  crawlkit: Crawlkit,
+  admission: Admission,
+  session: SessionCall,
+  answers: ToolAnswers,
+  inFlight: InFlight,
+): McpServer {
   const server = new McpServer(
     { name: 'crawlkit', version: MCP_SERVER_VERSION },
     {
@@ -20,8 +37,9 @@ export function createMcpServer(crawlkit: Crawlkit, admission: Admission, sessio
         'has stored (and the web when a provider is configured); crawl a site first to make it searchable.',
     },
   );
-  registerTools(server, crawlkit, admission, session);
+  registerTools(server, crawlkit, admission, session, answers, inFlight);
   return server;
 }
 
 export { Admission };
+export type { ToolAnswers };

@@ -1,10 +1,11 @@
 import { Admission, resolveServerOptions } from '@crawlkit/server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Crawlkit } from 'crawlkit';
+import { InvalidOptionError, type Crawlkit } from 'crawlkit';
 
-import { createMcpServer } from './mcp-server.js';
+import { InFlight } from './in-flight.js';
+import { toolServer, type ToolAnswers } from './mcp-server.js';
 
-export interface McpStdioOptions {
+export interface McpStdioOptions extends ToolAnswers {
   crawlkit: Crawlkit;
   /** Tool calls (scrape, map, search) in progress at once; more answer QUEUE_FULL. @default 1024 */
   queueLimit?: number;
@@ -18,17 +19,52 @@ export interface McpStdioOptions {
 /** Serves the tools over stdio (one client: the process that started this one). Resolves once connected. */
 export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close(): Promise<void> }> {
   const resolved = resolveServerOptions({ crawlkit: options.crawlkit, ...limits(options) });
-  const server = createMcpServer(
+  const answers = answersOf(options);
+  const inFlight = new InFlight();
+  const server = toolServer(
     options.crawlkit,
     new Admission(options.crawlkit, resolved.queueLimit, resolved.creditLimit),
     resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {},
+    answers,
+    inFlight,
   );
   const transport = new StdioServerTransport(
     options.stdin as NodeJS.ReadStream | undefined,
     options.stdout as NodeJS.WriteStream | undefined,
   );
   await server.connect(transport);
-  return { close: () => server.close() };
+  return {
+    // Closing aborts the calls under way; each then ends its work (a crawl call cancels its crawl) before the engine
+    // it uses may close.
+    close: async () => {
+      await server.close();
+      await inFlight.settled();
+    },
+  };
+}
+
+/** Fewest characters an answer may be kept to: a page's metadata and a note must fit. */
+const MIN_ANSWER_CHARS = 10_000;
+
+/** The answer options given, checked (an option left out keeps its default). */
+export function answersOf(options: ToolAnswers): ToolAnswers {
+  const { maxAnswerChars: chars, crawlWaitMs: wait } = options;
+  if (chars !== undefined && !(Number.isInteger(chars) && chars >= MIN_ANSWER_CHARS)) {
+    throw new InvalidOptionError(
+      'Invalid options of the MCP server: maxAnswerChars (crawlkit mcp --max-answer-chars) must be a whole number ' +
+        `of at least ${MIN_ANSWER_CHARS} (got ${String(chars)}).`,
+    );
+  }
+  if (wait !== undefined && !(Number.isInteger(wait) && wait >= 0)) {
+    throw new InvalidOptionError(
+      'Invalid options of the MCP server: crawlWaitMs (crawlkit mcp --crawl-wait-ms) must be a whole number of ' +
+        `milliseconds (got ${String(wait)}).`,
+    );
+  }
+  return {
+    ...(chars !== undefined ? { maxAnswerChars: chars } : {}),
+    ...(wait !== undefined ? { crawlWaitMs: wait } : {}),
+  };
 }
 
 function limits(options: { queueLimit?: number; creditLimit?: number }) {

@@ -25,9 +25,19 @@ const FORMATS = [
  */
 function nullable<T extends z.ZodRawShape>(shape: T): Nullable<T> {
   return Object.fromEntries(
-    Object.entries(shape).map(([key, field]) => [key, field instanceof z.ZodOptional ? field.nullable() : field]),
+    Object.entries(shape).map(([key, field]) => {
+      if (!(field instanceof z.ZodOptional)) return [key, field];
+      // The description stays at the top of the field, where hosts show it (not in the first branch of its anyOf).
+      return [key, field.description ? field.nullable().describe(field.description) : field.nullable()];
+    }),
   ) as Nullable<T>;
 }
+
+/**
+ * `text` and the value the engine takes when the field is left out, as the tool schema tells a model (each is
+ * checked against the engine's own default by test/mcp-tool-schemas).
+ */
+const byDefault = (text: string, value: unknown): string => `${text} Default: ${JSON.stringify(value)}.`;
 
 type Nullable<T extends z.ZodRawShape> = {
   [K in keyof T]: T[K] extends z.ZodOptional<z.ZodType> ? z.ZodNullable<T[K]> : T[K];
@@ -63,7 +73,10 @@ const actionFields = {
 
 /** firecrawl-mcp's scrape options (without `url`). */
 const scrapeFields = {
-  formats: z.array(z.enum(FORMATS)).optional(),
+  formats: z
+    .array(z.enum(FORMATS))
+    .optional()
+    .describe(byDefault('What to return; json takes jsonOptions, query takes queryOptions.', ['markdown'])),
   jsonOptions: z.object({ prompt: z.string().optional(), schema: z.record(z.string(), z.any()).optional() }).optional(),
   queryOptions: z
     .object({ prompt: z.string().max(10_000), mode: z.enum(['directQuote', 'freeform']).optional() })
@@ -75,9 +88,15 @@ const scrapeFields = {
       viewport: z.object({ width: z.number(), height: z.number() }).optional(),
     })
     .optional(),
-  parsers: z.array(z.enum(['pdf'])).optional(),
+  parsers: z
+    .array(z.enum(['pdf']))
+    .optional()
+    .describe(byDefault('pdf reads a PDF as text.', ['pdf'])),
   pdfOptions: z.object({ maxPages: z.number().int().min(1).max(10_000).optional() }).optional(),
-  onlyMainContent: z.boolean().optional(),
+  onlyMainContent: z
+    .boolean()
+    .optional()
+    .describe(byDefault('The main content only, without navigation, headers and footers.', true)),
   /** crawlkit's own (not firecrawl-mcp's): `rawHtml: true` writes what markdown cannot express as sanitised HTML. */
   markdownOptions: z
     .object({ rawHtml: z.boolean().optional() })
@@ -85,30 +104,58 @@ const scrapeFields = {
     .describe('rawHtml: true keeps what markdown cannot express (div blocks, complex tables, <u>, <del>) as HTML.'),
   includeTags: z.array(z.string()).optional(),
   excludeTags: z.array(z.string()).optional(),
-  waitFor: z.number().optional(),
+  waitFor: z.number().optional().describe(byDefault('Milliseconds to wait after the page loads (browser).', 0)),
   actions: z.array(z.looseObject(nullable(actionFields))).optional(),
-  mobile: z.boolean().optional(),
-  skipTlsVerification: z.boolean().optional(),
-  removeBase64Images: z.boolean().optional(),
+  mobile: z.boolean().optional().describe(byDefault('Render as a phone (browser).', false)),
+  skipTlsVerification: z
+    .boolean()
+    .optional()
+    .describe(byDefault('Accept a site whose TLS certificate does not check (false with actions).', true)),
+  removeBase64Images: z.boolean().optional().describe(byDefault('Drop inline base64 images from the text.', true)),
   location: z.object({ country: z.string().optional(), languages: z.array(z.string()).optional() }).optional(),
-  storeInCache: z.boolean().optional(),
+  storeInCache: z.boolean().optional().describe(byDefault("Keep the page in crawlkit's cache for later calls.", true)),
   zeroDataRetention: z.boolean().optional(),
-  maxAge: z.number().optional(),
-  lockdown: z.boolean().optional(),
-  proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto']).optional(),
-  timeout: z.number().int().positive().optional(),
+  maxAge: z
+    .number()
+    .optional()
+    .describe(byDefault('Milliseconds a cached copy may be old to be answered; 0 fetches the page live.', 172_800_000)),
+  lockdown: z.boolean().optional().describe(byDefault('Answer from the cache only, never the network.', false)),
+  proxy: z.enum(['basic', 'stealth', 'enhanced', 'auto']).optional().describe(byDefault('The proxy tier.', 'auto')),
+  timeout: z.number().int().positive().optional().describe('Milliseconds the scrape may take.'),
 };
 export const scrapeParams = nullable(scrapeFields);
 
-export const scrapeShape = { url: z.string().url(), ...scrapeParams };
+export const scrapeShape = {
+  url: z.string().url(),
+  ...scrapeParams,
+  /** crawlkit's own: where an answer cut for length reads on. */
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .nullable()
+    .describe(
+      'Characters of markdown, html and rawHtml skipped: reads on from where a long answer was cut (its note gives ' +
+        'the offset). Default 0.',
+    ),
+};
 
 export const mapShape = nullable({
   url: z.string().url(),
   search: z.string().optional(),
-  sitemap: z.enum(['include', 'skip', 'only']).optional(),
-  includeSubdomains: z.boolean().optional(),
-  limit: z.number().optional(),
-  ignoreQueryParameters: z.boolean().optional(),
+  sitemap: z.enum(['include', 'skip', 'only']).optional().describe(byDefault("Use the site's sitemaps.", 'include')),
+  includeSubdomains: z.boolean().optional().describe(byDefault('List the URLs of subdomains too.', true)),
+  limit: z.number().optional().describe(byDefault('URLs at most.', 5_000)),
+  ignoreQueryParameters: z.boolean().optional().describe(byDefault('One URL for pages differing by query.', true)),
+  skip: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      byDefault('Links skipped from the first: an answer that leaves links out gives the skip of the next.', 0),
+    ),
 });
 
 export const searchShape = nullable({
@@ -118,7 +165,7 @@ export const searchShape = nullable({
     .describe(
       'Words to find; "quoted phrases", prefix*, -excluded, site:host. Searches the pages crawlkit stored by default.',
     ),
-  limit: z.number().int().min(1).max(100).optional(),
+  limit: z.number().int().min(1).max(100).optional().describe(byDefault('Results at most, per source.', 5)),
   tbs: z.string().optional().describe('Time filter: qdr:h, qdr:d, qdr:w, qdr:m or qdr:y.'),
   filter: z.string().optional(),
   location: z.string().optional(),
@@ -135,29 +182,39 @@ export const searchShape = nullable({
         z.object({ type: z.enum(['web', 'news', 'images', 'local']) }),
       ]),
     )
-    .optional(),
-  highlights: z.boolean().optional(),
+    .optional()
+    .describe(byDefault('Where to search.', ['web'])),
+  highlights: z.boolean().optional().describe(byDefault("Each result's matching passage.", true)),
   scrapeOptions: z.object(scrapeParams).partial().optional(),
 });
 
 export const crawlShape = nullable({
   url: z.string(),
   prompt: z.string().optional(),
-  excludePaths: z.array(z.string()).optional(),
-  includePaths: z.array(z.string()).optional(),
-  maxDiscoveryDepth: z.number().optional(),
-  sitemap: z.enum(['skip', 'include', 'only']).optional(),
-  limit: z.number().optional(),
-  allowExternalLinks: z.boolean().optional(),
-  allowSubdomains: z.boolean().optional(),
-  crawlEntireDomain: z.boolean().optional(),
-  delay: z.number().optional(),
-  maxConcurrency: z.number().optional(),
+  excludePaths: z.array(z.string()).optional().describe('Regular expressions of URL paths not to crawl.'),
+  includePaths: z.array(z.string()).optional().describe('Regular expressions of URL paths to crawl, and no others.'),
+  maxDiscoveryDepth: z.number().optional().describe('Links followed from the first page at most. Default: no limit.'),
+  sitemap: z.enum(['skip', 'include', 'only']).optional().describe(byDefault("Use the site's sitemaps.", 'include')),
+  limit: z
+    .number()
+    .optional()
+    .describe(byDefault('Pages at most: give a small one, the call waits for them all.', 10_000)),
+  allowExternalLinks: z.boolean().optional().describe(byDefault('Follow links to other sites.', false)),
+  allowSubdomains: z.boolean().optional().describe(byDefault('Follow links to subdomains.', false)),
+  crawlEntireDomain: z
+    .boolean()
+    .optional()
+    .describe(byDefault("Follow links outside the URL's path (its parents and siblings).", false)),
+  delay: z.number().optional().describe('Seconds between two requests to the site.'),
+  maxConcurrency: z.number().optional().describe('Pages fetched at once at most.'),
   /** firecrawl-mcp's: the URL told of the crawl's events (signed with the server's webhook secret, if any). */
   webhook: z.string().optional(),
   webhookHeaders: z.record(z.string(), z.string()).optional(),
-  deduplicateSimilarURLs: z.boolean().optional(),
-  ignoreQueryParameters: z.boolean().optional(),
+  deduplicateSimilarURLs: z
+    .boolean()
+    .optional()
+    .describe(byDefault('One page for URLs differing by www, scheme, trailing slash or index file.', true)),
+  ignoreQueryParameters: z.boolean().optional().describe(byDefault('One page for URLs differing by query.', false)),
   scrapeOptions: z.object(scrapeParams).partial().optional(),
 });
 
@@ -167,7 +224,16 @@ export const batchShape = nullable({
   options: z.object(scrapeParams).partial().optional(),
 });
 
-export const idShape = { id: z.string() };
+export const statusShape = {
+  id: z.string(),
+  skip: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .nullable()
+    .describe('Pages skipped from the first: an answer that leaves pages out gives the skip of the next. Default 0.'),
+};
 
 type ScrapeArgs = Partial<{ [K in keyof typeof scrapeParams]: z.output<(typeof scrapeParams)[K]> }>;
 

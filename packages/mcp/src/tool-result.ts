@@ -2,18 +2,29 @@
 import { readCaptureUrl } from '@crawlkit/actions';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
+import { cutToBudget, DEFAULT_ANSWER_CHARS } from './answer-budget.js';
+
 type Content = CallToolResult['content'][number];
+
+/** How a tool's answer is kept short. */
+export interface AnswerShape {
+  /** Characters of JSON text at most: longer strings are cut. @default DEFAULT_ANSWER_CHARS */
+  budget?: number;
+  /** Where the answer's texts start in the page (a scrape read on from there), for the note of a cut. @default 0 */
+  offset?: number;
+}
 
 /**
  * A v2 answer as a tool result: its JSON as text; a v2 error is the tool's error. Screenshots and PDFs (`data:` URLs:
  * a page's screenshot, its actions' screenshots and PDFs) follow the JSON as image and resource content, each named
  * in the JSON by its place, so that a model reads the image instead of its base64 (a full-page screenshot is
- * megabytes of text).
+ * megabytes of text). A text longer than the budget allows is cut, with a note saying how to read on.
  */
-export function toolResult(value: unknown): CallToolResult {
+export function toolResult(value: unknown, shape: AnswerShape = {}): CallToolResult {
   const failed = typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
   const files: Content[] = [];
-  const text = JSON.stringify(
+  const indent = 2;
+  let text = JSON.stringify(
     value,
     (_key, field: unknown) => {
       if (typeof field !== 'string' || !field.startsWith('data:')) return field;
@@ -30,7 +41,11 @@ export function toolResult(value: unknown): CallToolResult {
       );
       return `(${mimeType} attachment ${files.length}, after this JSON)`;
     },
-    2,
+    indent,
   );
+  const budget = shape.budget ?? DEFAULT_ANSWER_CHARS;
+  if (text.length > budget) {
+    text = JSON.stringify(cutToBudget(JSON.parse(text) as unknown, budget, shape.offset).value, null, indent);
+  }
   return { content: [{ type: 'text', text }, ...files], ...(failed ? { isError: true } : {}) };
 }

@@ -2,47 +2,24 @@
 import type { Admission } from '@crawlkit/server';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type {
-  BatchScrapeRequestInput,
-  CallOptions,
-  Crawlkit,
-  CrawlRequestInput,
-  ErrorResponse,
-  JobStatusResponse,
-} from 'crawlkit';
+import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput, StatusPagination } from 'crawlkit';
 
+import { DEFAULT_ANSWER_CHARS, linksSlice, readFrom, statusSlice } from './answer-budget.js';
+import { InFlight } from './in-flight.js';
 import {
   batchShape,
   crawlShape,
-  idShape,
   mapShape,
   scrapeOptionsOf,
   scrapeShape,
   searchShape,
+  statusShape,
   withoutNulls,
 } from './tool-params.js';
-import { toolResult as result } from './tool-result.js';
+import { toolResult, type AnswerShape } from './tool-result.js';
 
-/**
- * A job's status with every page stored so far, as firecrawl-mcp answers it: it follows `next`, which an agent could
- * not (no tool reads a `crawlkit://` address), so a status of more pages than one status page holds left the rest out.
- */
-async function wholeStatus(
-  read: (idOrNext: string) => Promise<JobStatusResponse | ErrorResponse>,
-  id: string,
-): Promise<JobStatusResponse | ErrorResponse> {
-  const first = await read(id);
-  if (!first.success) return first;
-  const { next: firstNext, ...status } = first;
-  const data = [...first.data];
-  for (let next = firstNext; next !== undefined;) {
-    const page = await read(next);
-    if (!page.success) return page;
-    data.push(...page.data);
-    next = page.next;
-  }
-  return { ...status, data };
-}
+/** See `ToolAnswers.crawlWaitMs`. */
+const DEFAULT_CRAWL_WAIT_MS = 45_000;
 
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
 const START = { readOnlyHint: false, destructiveHint: false, openWorldHint: true } as const;
@@ -51,44 +28,88 @@ const STATUS = { readOnlyHint: true, destructiveHint: false, openWorldHint: fals
 /** What every call of a session carries: the API key's tenant (HTTP), and the credit limit. */
 export type SessionCall = Pick<CallOptions, 'tenant' | 'creditLimit'>;
 
+/** How the tools answer. */
+export interface ToolAnswers {
+  /**
+   * Characters of JSON text in one answer: a job's pages beyond it are read with `skip`, a longer text is cut and
+   * read on with `offset` (each answer says how). @default 80000 (firecrawl-mcp's inline budget of 20,000 tokens)
+   */
+  maxAnswerChars?: number;
+  /**
+   * Milliseconds `firecrawl_crawl` waits for its crawl; one still running then is answered with its id and pages so
+   * far, and followed with `firecrawl_check_crawl_status`. Under the 60 s a host on the MCP SDK waits for an answer
+   * before it cancels the call (and with it the crawl). @default 45000
+   */
+  crawlWaitMs?: number;
+}
+
 /**
- * Registers every tool on `server`. Each call carries `session` and the call's `signal` (the client went away); the
- * engine reserves its credits under the limit, as for the HTTP server.
+ * Registers every tool on `server`, their calls counted by `inFlight`. Each call carries `session` and the call's
+ * `signal` (the client went away); the engine reserves its credits under the limit, as for the HTTP server.
  */
-export function registerTools(server: McpServer, ck: Crawlkit, admission: Admission, session: SessionCall): void {
+export function registerTools(
+  server: McpServer,
+  ck: Crawlkit,
+  admission: Admission,
+  session: SessionCall,
+  answers: ToolAnswers = {},
+  inFlight = new InFlight(),
+): void {
+  /** Registers a tool whose calls `inFlight` counts until they settle. */
+  const tool: McpServer['registerTool'] = (name, config, callback) =>
+    server.registerTool(
+      name,
+      config,
+      inFlight.track(callback as (...args: never[]) => Promise<CallToolResult>) as never,
+    );
+  const budget = answers.maxAnswerChars ?? DEFAULT_ANSWER_CHARS;
+  const crawlWaitMs = answers.crawlWaitMs ?? DEFAULT_CRAWL_WAIT_MS;
+  const result = (value: unknown, shape: AnswerShape = {}) => toolResult(value, { budget, ...shape });
   /** A synchronous call, admitted like an HTTP request: one of `queueLimit` in progress. */
   const admitted = async (work: () => Promise<unknown>): Promise<CallToolResult> =>
     result(await admission.queued(work));
   const call = (signal: AbortSignal): CallOptions => ({ ...session, signal });
+  /** Reads a page of a job's status, by pagination. */
+  const crawlPages = (id: string, signal: AbortSignal) => (page: StatusPagination) =>
+    ck.getCrawlStatus(id, page, call(signal));
+  const batchPages = (id: string, signal: AbortSignal) => (page: StatusPagination) =>
+    ck.getBatchScrapeStatus(id, page, call(signal));
 
-  server.registerTool(
+  tool(
     'firecrawl_scrape',
     {
       title: 'Scrape a page',
       description:
         'Scrape one URL and return its content: markdown by default, or HTML, links, a screenshot, branding, or JSON ' +
         "matching a schema. Served from crawlkit's page cache when fresh (`maxAge`, default two days); `maxAge: 0` " +
-        'fetches it live.',
+        'fetches it live. A long page is cut to keep the answer short, with a note giving the `offset` that reads on.',
       inputSchema: scrapeShape,
       annotations: START,
     },
-    async ({ url, ...options }, { signal }) =>
-      admitted(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal))),
+    async ({ url, offset, ...options }, { signal }) => {
+      const page = await admission.queued(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal)));
+      return result(readFrom(page, offset ?? 0), { offset: offset ?? 0 });
+    },
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_map',
     {
       title: 'Map a site',
       description:
-        "List a website's URLs (sitemaps and links) without fetching each page's content; `search` orders them by a term.",
+        "List a website's URLs (sitemaps and links) without fetching each page's content; `search` orders them by a " +
+        'term. As many links as fit one answer, from `skip`; the answer gives the `skip` of the next ones.',
       inputSchema: mapShape,
       annotations: READ,
     },
-    async (args, { signal }) => admitted(() => ck.map(withoutNulls(args), call(signal))),
+    async ({ skip, ...args }, { signal }) => {
+      const request = withoutNulls(args);
+      const links = await admission.queued(() => ck.map(request, call(signal)));
+      return result(linksSlice(links, skip ?? 0, budget, request));
+    },
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_search',
     {
       title: 'Search',
@@ -112,13 +133,16 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
       ),
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_crawl',
     {
       title: 'Crawl a site',
       description:
         'Crawl a website from a URL, following links and sitemaps within `limit`, paths and depth; waits for the ' +
-        'crawl to finish and returns its status and pages. Use conservative limits.',
+        `crawl to finish (${crawlWaitMs / 1000} s at most: a crawl still running is answered with its id, to ` +
+        'follow with `firecrawl_check_crawl_status`) and returns its id, status and pages: as many as fit one ' +
+        'answer, with the `firecrawl_check_crawl_status` call (`skip`) that reads the next ones. Use conservative ' +
+        'limits.',
       inputSchema: crawlShape,
       annotations: START,
     },
@@ -147,28 +171,51 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
         if (id === started.id) void tell(completed, total);
       };
       ck.on('progress', onProgress);
-      const status = await ck.waitForJob(started.id, call(signal)).finally(() => ck.off('progress', onProgress));
+      const waiting = AbortSignal.any([signal, AbortSignal.timeout(crawlWaitMs)]);
+      const status = await ck.waitForJob(started.id, call(waiting)).finally(() => ck.off('progress', onProgress));
       // The last page's counts may be read after the job is seen ended: the final ones are told from its status.
       // Awaited: over streamable HTTP the answer ends the call's stream, and a notification sent after it is lost.
       if (status.success) await tell(status.completed, status.total);
       // The agent cancelled the call before it learnt the crawl's id: nobody could read or stop the crawl after.
       if (signal.aborted) await ck.cancelCrawl(started.id, session);
-      return result(status.success ? { id: started.id, ...status } : status);
+      // Still running after crawlWaitMs: answered now, with the id the agent follows it by.
+      const running = waiting.aborted && !signal.aborted;
+      if (!status.success && !running) return result(status);
+      const slice = await statusSlice(
+        crawlPages(started.id, signal),
+        started.id,
+        'firecrawl_check_crawl_status',
+        0,
+        budget,
+      );
+      if (!slice.success) return result(slice);
+      if (running && slice.status === 'scraping' && slice.nextTool === undefined) {
+        const shown = slice.data.length;
+        slice.message =
+          `The crawl is still running (${slice.completed} of ${slice.total} pages so far; this call waits ` +
+          `${crawlWaitMs / 1000} s at most). Call firecrawl_check_crawl_status with id and skip: ${shown} for the ` +
+          'pages after these, until its status is completed.';
+        slice.nextTool = { name: 'firecrawl_check_crawl_status', arguments: { id: started.id, skip: shown } };
+      }
+      return result({ id: started.id, ...slice });
     },
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_check_crawl_status',
     {
       title: 'Crawl status',
-      description: 'The status, progress and results so far of a crawl, by its id.',
-      inputSchema: idShape,
+      description:
+        'The status, progress and pages so far of a crawl, by its id: as many pages as fit one answer, from `skip`; ' +
+        'the answer gives the `skip` of the next ones when some are left out.',
+      inputSchema: statusShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await wholeStatus((at) => ck.getCrawlStatus(at, {}, call(signal)), id)),
+    async ({ id, skip }, { signal }) =>
+      result(await statusSlice(crawlPages(id, signal), id, 'firecrawl_check_crawl_status', skip ?? 0, budget)),
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_batch_scrape',
     {
       title: 'Batch scrape',
@@ -185,18 +232,21 @@ export function registerTools(server: McpServer, ck: Crawlkit, admission: Admiss
     },
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_check_batch_status',
     {
       title: 'Batch status',
-      description: 'The status, progress and results so far of a batch scrape, by its id.',
-      inputSchema: idShape,
+      description:
+        'The status, progress and pages so far of a batch scrape, by its id: as many pages as fit one answer, from ' +
+        '`skip`; the answer gives the `skip` of the next ones when some are left out.',
+      inputSchema: statusShape,
       annotations: STATUS,
     },
-    async ({ id }, { signal }) => result(await wholeStatus((at) => ck.getBatchScrapeStatus(at, {}, call(signal)), id)),
+    async ({ id, skip }, { signal }) =>
+      result(await statusSlice(batchPages(id, signal), id, 'firecrawl_check_batch_status', skip ?? 0, budget)),
   );
 
-  server.registerTool(
+  tool(
     'firecrawl_credit_usage',
     {
       title: 'Credit usage',

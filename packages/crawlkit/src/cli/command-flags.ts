@@ -76,5 +76,13 @@ export function addServeFlags(command: Command): Command {
 /** Adds the `mcp` options to its command. */
 export function addMcpFlags(command: Command): Command {
   command.option('--http', 'serve streamable HTTP at /mcp instead of stdio');
+  command.option(
+    '--max-answer-chars <n>',
+    "characters of one tool answer; more pages are read with skip, a longer page's text with offset (default 80000)",
+  );
+  command.option(
+    '--crawl-wait-ms <n>',
+    'how long firecrawl_crawl waits, then answers a crawl still running with its id (default 45000)',
+  );
   return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
 }

@@ -15,15 +15,21 @@ export interface McpModule {
     crawlkit: Crawlkit;
     queueLimit?: number;
     creditLimit?: number;
+    maxAnswerChars?: number;
+    crawlWaitMs?: number;
     stdin?: NodeJS.ReadableStream;
     stdout?: NodeJS.WritableStream;
   }): Promise<{ close(): Promise<void> }>;
-  startMcpHttp(options: ListenOptions): Promise<{ url: string; close(): Promise<void> }>;
+  startMcpHttp(
+    options: ListenOptions & { maxAnswerChars?: number; crawlWaitMs?: number },
+  ): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
 
 interface McpFlags extends ListenFlags {
   http?: boolean;
+  maxAnswerChars?: string;
+  crawlWaitMs?: string;
 }
 
 /** Flags of MCP over HTTP, which stdio would ignore: a client that gives one meant `--http`. */
@@ -51,6 +57,12 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   const mcp = mcpModule ?? (await loadCommandPackage<McpModule>('@crawlkit/mcp', 'mcp'));
   // Over stdio the client is the local process that started this one: loopback's rules.
   const loopback = !flags.http || mcp.isLoopbackHost(host);
+  const maxAnswerChars = integerFlag('--max-answer-chars', flags.maxAnswerChars);
+  const crawlWaitMs = integerFlag('--crawl-wait-ms', flags.crawlWaitMs, 0);
+  const answers = {
+    ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}),
+    ...(crawlWaitMs !== undefined ? { crawlWaitMs } : {}),
+  };
   const { options } = await engineSettings(ctx, flags, file, loopback);
   ctx.configure(options);
   await ctx.load();
@@ -68,6 +80,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
         ...(bodyLimit !== undefined ? { bodyLimit } : {}),
         ...(cors !== undefined ? { cors } : {}),
         ...limits,
+        ...answers,
       });
       ctx.io.stderr.write(`${http.url}\n`);
       ctx.note(`crawlkit serves MCP (streamable HTTP) on ${http.url} (store ${ctx.storeDir}). Ctrl-C stops it.`);
@@ -78,6 +91,7 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
         stdin: ctx.io.stdin,
         stdout: ctx.io.stdout,
         ...limits,
+        ...answers,
       });
       ctx.note(`crawlkit serves MCP on stdio (store ${ctx.storeDir}).`);
     }
