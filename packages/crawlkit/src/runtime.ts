@@ -212,6 +212,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     webhookQueued: (s, delivery) => dispatcher.queued(s, delivery),
     handlers,
     distributed: distributed !== undefined,
+    ...(distributed ? { workersAlive: () => distributed.workersAlive() } : {}),
     bus,
   });
   dispatcher.kick();

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorkAttempt, WorkConsumer, WorkItem, WorkQueue, WorkQueueCounts } from '@crawlkit/store';
 
 import { redisFailure } from './errors.js';
+import { ScriptRunner } from './store/scripts-runner.js';
 
 /** A scrape task on the queue: the backend contract's `WorkItem`. */
 export type QueueItem = WorkItem;
@@ -36,6 +37,15 @@ function itemId(item: QueueItem): string {
   return `${item.jobId}.${key}.${item.attempt}`;
 }
 
+/** A consumer of this process: its BullMQ worker, the worker's client and its presence in `<prefix>:workers`. */
+interface Consumer {
+  worker: Worker;
+  client: Redis;
+  /** Renews the presence. */
+  presence: NodeJS.Timeout;
+  id: string;
+}
+
 /**
  * The shared work queue on BullMQ: one BullMQ job per scrape task, with a lock renewed while it runs, stalled-job
  * recovery (a worker killed mid-task loses the task to another worker after `lockMs`) and retries with back-off for
@@ -44,10 +54,13 @@ function itemId(item: QueueItem): string {
 export class BullWorkQueue implements WorkQueue {
   readonly #queue: Queue;
   readonly #options: WorkQueueOptions;
-  readonly #workers = new Set<{ worker: Worker; client: Redis }>();
+  readonly #workers = new Set<Consumer>();
+  /** Runs the presence scripts (`consumers()`) on the producer client. */
+  readonly #scripts: ScriptRunner;
 
   constructor(client: Redis, options: WorkQueueOptions) {
     this.#options = options;
+    this.#scripts = new ScriptRunner(client, options.prefix);
     this.#queue = new Queue(QUEUE_NAME, {
       connection: client,
       prefix: `${options.prefix}:bull`,
@@ -104,15 +117,34 @@ export class BullWorkQueue implements WorkQueue {
     // Errors of the worker's own connection are retried by it; without a listener Node would print them.
     worker.on('error', () => undefined);
     await worker.waitUntilReady();
-    const entry = { worker, client };
+    // Presence, for `consumers()`: renewed as often as a task lock, so a killed worker stops counting as soon.
+    const id = randomUUID();
+    const seen = () => this.#scripts.run('WORKER_SEEN', id, this.#options.lockMs);
+    await seen().catch(() => undefined);
+    const presence = setInterval(() => void seen().catch(() => undefined), this.#options.lockMs / 2).unref();
+    const entry = { worker, client, presence, id };
     this.#workers.add(entry);
     return {
       close: async () => {
         if (!this.#workers.delete(entry)) return;
-        await worker.close();
-        await client.quit().catch(() => client.disconnect());
+        await this.#closeConsumer(entry);
       },
     };
+  }
+
+  async #closeConsumer(entry: Consumer): Promise<void> {
+    clearInterval(entry.presence);
+    await entry.worker.close();
+    await this.#scripts.run('WORKER_GONE', entry.id).catch(() => undefined);
+    await entry.client.quit().catch(() => entry.client.disconnect());
+  }
+
+  async consumers(): Promise<number> {
+    try {
+      return Number(await this.#scripts.run('WORKERS_ALIVE'));
+    } catch (error) {
+      throw redisFailure(error, this.#options.commandTimeoutMs);
+    }
   }
 
   async counts(): Promise<WorkQueueCounts> {
@@ -129,10 +161,7 @@ export class BullWorkQueue implements WorkQueue {
   }
 
   async close(): Promise<void> {
-    for (const { worker, client } of [...this.#workers]) {
-      await worker.close();
-      await client.quit().catch(() => client.disconnect());
-    }
+    for (const entry of [...this.#workers]) await this.#closeConsumer(entry);
     this.#workers.clear();
     await this.#queue.close();
   }

@@ -71,6 +71,11 @@ export interface WorkQueue {
   /** Items waiting, running and delayed, across every consumer. */
   counts(): Promise<WorkQueueCounts>;
   /**
+   * Consumers taking items now, across every process: each counts from `consume()` until its `close()`, or until
+   * about `lockMs` after its process died. Undefined when the queue cannot tell (a status then warns of nothing).
+   */
+  consumers?(): Promise<number>;
+  /**
    * How long a running item stays its consumer's once the consumer stops renewing it (dies), in milliseconds: what a
    * worker holds for an item in the backend (a job's running slot) is leased as long and renewed as often.
    * @default 30000
