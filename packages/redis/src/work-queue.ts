@@ -24,6 +24,8 @@ export interface WorkQueueOptions {
 }
 
 const QUEUE_NAME = 'tasks';
+/** BullMQ's lowest priority (`PRIORITY_LIMIT` of its job class, not exported). */
+const PRIORITY_LIMIT = 2 ** 21 - 1;
 /**
  * An item failing this often (a handler's rejection: not a scrape error) is given up, and not kept: a kept item would
  * make the same item queued again a duplicate (BullMQ keeps ids), so that the workers' sweep could never put back a
@@ -83,17 +85,46 @@ export class BullWorkQueue implements WorkQueue {
   async enqueue(items: readonly QueueItem[], options: { delayMs?: number } = {}): Promise<void> {
     if (items.length === 0) return;
     const delay = options.delayMs !== undefined && options.delayMs > 0 ? Math.ceil(options.delayMs) : undefined;
-    await this.#queue
-      .addBulk(
-        items.map((item) => ({
+    try {
+      const ordered = await this.#ordered(items);
+      await this.#queue.addBulk(
+        ordered.map((item) => ({
           name: 'scrape',
           data: item,
-          opts: { jobId: itemId(item), ...(delay !== undefined ? { delay } : {}) },
+          opts: {
+            jobId: itemId(item),
+            priority: Math.min(item.order!, PRIORITY_LIMIT),
+            ...(delay !== undefined ? { delay } : {}),
+          },
         })),
-      )
-      .catch((error: unknown) => {
-        throw redisFailure(error, this.#options.commandTimeoutMs);
-      });
+      );
+    } catch (error) {
+      throw redisFailure(error, this.#options.commandTimeoutMs);
+    }
+  }
+
+  /**
+   * The items with their `order`: new ones get the next places of their job (a counter per job, `j:<job>:qo`, deleted
+   * and expired with the job), re-queued ones keep theirs. BullMQ serves the lowest priority first, in the order
+   * queued among equals: the n-th items of every job come before the (n+1)-th of any, so that a job submitted while
+   * another's frontier of thousands is queued starts at once and both go on at the same pace (before, one queue in
+   * arrival order: the second of two 3,000-page crawls on two workers did 169 pages while the first did 3,000).
+   */
+  async #ordered(items: readonly QueueItem[]): Promise<QueueItem[]> {
+    const fresh = new Map<string, number>();
+    for (const item of items) if (item.order === undefined) fresh.set(item.jobId, (fresh.get(item.jobId) ?? 0) + 1);
+    if (fresh.size === 0) return [...items];
+    const next = new Map<string, number>();
+    for (const [jobId, count] of fresh) {
+      const last = await this.#scripts.client.incrby(`${this.#options.prefix}:j:${jobId}:qo`, count);
+      next.set(jobId, last - count + 1);
+    }
+    return items.map((item) => {
+      if (item.order !== undefined) return item;
+      const order = next.get(item.jobId)!;
+      next.set(item.jobId, order + 1);
+      return { ...item, order };
+    });
   }
 
   async consume(

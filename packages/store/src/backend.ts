@@ -35,6 +35,12 @@ export interface WorkItem extends TaskInput {
   retries?: number;
   /** When the store first failed this task, in epoch milliseconds, while it keeps failing (a worker's re-queues). */
   storeFaultSince?: number;
+  /**
+   * The item's place among its job's items (1, 2, ...), given by the queue when it is first queued and kept by its
+   * re-queues: a queue serves lower places first whatever their job, so that running jobs share the workers instead
+   * of a new job waiting behind an older one's whole frontier.
+   */
+  order?: number;
 }
 
 export interface WorkQueueCounts {
