@@ -20,6 +20,7 @@ import {
   WORKER_GONE,
   WORKER_SEEN,
   WORKERS_ALIVE,
+  WORKERS_LIST,
 } from './scripts/coordination-scripts.js';
 import {
   JOB_ACQUIRE_LEASE,
@@ -91,6 +92,7 @@ const WRITTEN = {
   WORKER_SEEN,
   WORKER_GONE,
   WORKERS_ALIVE,
+  WORKERS_LIST,
   TASK_QUEUED,
   ENGINE_RECORD,
   COUNTER_ADD,
@@ -114,6 +116,7 @@ const RUN_WHEN_FULL: ReadonlySet<ScriptName> = new Set<ScriptName>([
   'WORKER_SEEN',
   'WORKER_GONE',
   'WORKERS_ALIVE',
+  'WORKERS_LIST',
   'PAGE_CLEAR',
   'PAGE_DELETE_BY_URL',
   'PAGE_PRUNE',

@@ -129,7 +129,7 @@ export class BullWorkQueue implements WorkQueue {
 
   async consume(
     handler: (item: QueueItem, attempt: WorkAttempt) => Promise<void>,
-    options: { concurrency: number },
+    options: { concurrency: number; settings?: string },
   ): Promise<WorkConsumer> {
     const client = await this.#options.openClient();
     const worker = new Worker<QueueItem>(
@@ -149,7 +149,7 @@ export class BullWorkQueue implements WorkQueue {
     worker.on('error', () => undefined);
     await worker.waitUntilReady();
     // Presence, for `consumers()`: renewed as often as a task lock, so a killed worker stops counting as soon.
-    const id = randomUUID();
+    const id = options.settings === undefined ? randomUUID() : `${randomUUID()}\n${options.settings}`;
     const seen = () => this.#scripts.run('WORKER_SEEN', id, this.#options.lockMs);
     await seen().catch(() => undefined);
     const presence = setInterval(() => void seen().catch(() => undefined), this.#options.lockMs / 2).unref();
@@ -173,6 +173,15 @@ export class BullWorkQueue implements WorkQueue {
   async consumers(): Promise<number> {
     try {
       return Number(await this.#scripts.run('WORKERS_ALIVE'));
+    } catch (error) {
+      throw redisFailure(error, this.#options.commandTimeoutMs);
+    }
+  }
+
+  async consumerSettings(): Promise<string[]> {
+    try {
+      const members = (await this.#scripts.run('WORKERS_LIST')) as string[];
+      return members.filter((member) => member.includes('\n')).map((member) => member.slice(member.indexOf('\n') + 1));
     } catch (error) {
       throw redisFailure(error, this.#options.commandTimeoutMs);
     }

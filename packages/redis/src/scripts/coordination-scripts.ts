@@ -82,3 +82,9 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 return redis.call('ZCOUNT', ARGV[1] .. ':workers', '(' .. now, '+inf')
 `;
+/** ARGV: prefix. The members of the queue consumers alive now (`<id>` or `<id><LF><settings>`). */
+export const WORKERS_LIST = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', ARGV[1] .. ':workers', '(' .. now, '+inf')
+`;
