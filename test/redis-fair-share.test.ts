@@ -44,8 +44,12 @@ describe.skipIf(!testRedisUrl)('two jobs on Redis', () => {
     const submitter = new Crawlkit({ backend: redis({ url: testRedisUrl!, prefix }), engine: 'http' });
     const worker = new Crawlkit({ backend: redis({ url: testRedisUrl!, prefix }), engine: 'http', concurrency: 1 });
     try {
-      const first = ok(await submitter.batchScrape({ urls: Array.from({ length: 40 }, (_, i) => `${siteUrl}/a/${i}`) }));
-      const second = ok(await submitter.batchScrape({ urls: Array.from({ length: 4 }, (_, i) => `${siteUrl}/b/${i}`) }));
+      const first = ok(
+        await submitter.batchScrape({ urls: Array.from({ length: 40 }, (_, i) => `${siteUrl}/a/${i}`) }),
+      );
+      const second = ok(
+        await submitter.batchScrape({ urls: Array.from({ length: 4 }, (_, i) => `${siteUrl}/b/${i}`) }),
+      );
       await worker.startWorker({ concurrency: 1 });
       expect(ok(await submitter.waitForJob(second.id)).completed).toBe(4);
       expect(ok(await submitter.waitForJob(first.id)).completed).toBe(40);
