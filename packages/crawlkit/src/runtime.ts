@@ -212,6 +212,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     webhookQueued: (s, delivery) => dispatcher.queued(s, delivery),
     handlers,
     distributed: distributed !== undefined,
+    ...(distributed ? { workersAlive: () => distributed.workersAlive() } : {}),
     bus,
   });
   dispatcher.kick();
@@ -289,6 +290,7 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
       completeJob: (job) => rt.jobs.completeJob(job, store),
       failJob: (job, error) => rt.jobs.failJob(job, store, error),
       internalError: (jobId, error) => rt.bus.internalError(jobId || undefined, error),
+      warning: (code, message) => rt.bus.warning(code, message),
     },
     options,
   );

@@ -11,7 +11,17 @@ import { SEARCH_REINDEX } from './scripts/search-scripts.js';
 import { SCHEDULE_CLAIM, SCHEDULE_DELETE, SCHEDULE_PUT } from './scripts/schedule-scripts.js';
 import { ENGINE_RECORD } from './scripts/engine-scripts.js';
 import { DELIVERY_DUE, DELIVERY_ENQUEUE, DELIVERY_UPDATE } from './scripts/delivery-scripts.js';
-import { HOST_SLOT, JOB_SLOT_RELEASE, JOB_SLOT_TAKE, LOCK_RELEASE, LOCK_TAKE } from './scripts/coordination-scripts.js';
+import {
+  HOST_SLOT,
+  JOB_SLOT_RELEASE,
+  JOB_SLOT_TAKE,
+  LOCK_RELEASE,
+  LOCK_TAKE,
+  WORKER_GONE,
+  WORKER_SEEN,
+  WORKERS_ALIVE,
+  WORKERS_LIST,
+} from './scripts/coordination-scripts.js';
 import {
   JOB_ACQUIRE_LEASE,
   JOB_CREATE,
@@ -79,6 +89,10 @@ const WRITTEN = {
   JOB_SLOT_RELEASE,
   LOCK_TAKE,
   LOCK_RELEASE,
+  WORKER_SEEN,
+  WORKER_GONE,
+  WORKERS_ALIVE,
+  WORKERS_LIST,
   TASK_QUEUED,
   ENGINE_RECORD,
   COUNTER_ADD,
@@ -99,6 +113,10 @@ const RUN_WHEN_FULL: ReadonlySet<ScriptName> = new Set<ScriptName>([
   'JOB_RELEASE_LEASE',
   'JOB_SLOT_RELEASE',
   'LOCK_RELEASE',
+  'WORKER_SEEN',
+  'WORKER_GONE',
+  'WORKERS_ALIVE',
+  'WORKERS_LIST',
   'PAGE_CLEAR',
   'PAGE_DELETE_BY_URL',
   'PAGE_PRUNE',

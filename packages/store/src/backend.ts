@@ -35,6 +35,12 @@ export interface WorkItem extends TaskInput {
   retries?: number;
   /** When the store first failed this task, in epoch milliseconds, while it keeps failing (a worker's re-queues). */
   storeFaultSince?: number;
+  /**
+   * The item's place among its job's items (1, 2, ...), given by the queue when it is first queued and kept by its
+   * re-queues: a queue serves lower places first whatever their job, so that running jobs share the workers instead
+   * of a new job waiting behind an older one's whole frontier.
+   */
+  order?: number;
 }
 
 export interface WorkQueueCounts {
@@ -65,11 +71,19 @@ export interface WorkQueue {
   enqueue(items: readonly WorkItem[], options?: { delayMs?: number }): Promise<void>;
   /**
    * Takes items with at most `concurrency` running at once. An item whose consumer dies (crash, `kill -9`) is handed
-   * to another consumer once its lock expires.
+   * to another consumer once its lock expires. `settings`: what this consumer runs with, as others may compare it
+   * (`consumerSettings()`).
    */
-  consume(handler: WorkHandler, options: { concurrency: number }): Promise<WorkConsumer>;
+  consume(handler: WorkHandler, options: { concurrency: number; settings?: string }): Promise<WorkConsumer>;
   /** Items waiting, running and delayed, across every consumer. */
   counts(): Promise<WorkQueueCounts>;
+  /**
+   * Consumers taking items now, across every process: each counts from `consume()` until its `close()`, or until
+   * about `lockMs` after its process died. Undefined when the queue cannot tell (a status then warns of nothing).
+   */
+  consumers?(): Promise<number>;
+  /** The `settings` (as given to `consume()`) of every consumer alive now, across every process. */
+  consumerSettings?(): Promise<string[]>;
   /**
    * How long a running item stays its consumer's once the consumer stops renewing it (dies), in milliseconds: what a
    * worker holds for an item in the backend (a job's running slot) is leased as long and renewed as often.

@@ -62,6 +62,10 @@ export async function getJobStatus(
   const found = await findJob(jobs, kind, ref.id, tenant);
   if (!found) return notFound();
   const status = await buildJobStatus(found.store, jobs.withStall(found.job), { ...query.value, baseUrl }, ttlMs);
+  if (!status.warning) {
+    const warning = await jobs.workerlessWarning(found.job, found.store);
+    if (warning) status.warning = warning;
+  }
   const warcFile = jobs.warcFileOf(found.job);
   if (warcFile !== undefined) status.warcFile = warcFile;
   return status;

@@ -69,6 +69,7 @@ export async function runWorker(
     pages++;
     note(`page ${jobId ?? ''} ${document.metadata.sourceURL} (${document.metadata.statusCode})`);
   });
+  ck.on('warning', ({ message }) => io.stderr.write(`warning: ${message}\n`));
   ck.on('error', ({ jobId, url: pageUrl, error }) => {
     if (!pageUrl) {
       others++;

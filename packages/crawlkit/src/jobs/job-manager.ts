@@ -52,6 +52,8 @@ export class JobManager {
   readonly #driver: JobDriver;
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */
   readonly #distributed: boolean;
+  /** The distributed backend's workers alive now, when its queue can tell. */
+  readonly #workersAlive: (() => Promise<number | undefined>) | undefined;
   readonly #secrets: EngineContext['secrets'];
   readonly #recordings: EngineContext['recordings'];
   /** The engine's policy as a job records it (nothing when it allows everything). */
@@ -77,8 +79,10 @@ export class JobManager {
     /** A webhook event is in a store's outbox: deliver it (the webhook dispatcher's `queued`). */
     webhookQueued: (store: Store, delivery: Delivery) => void;
     distributed?: boolean;
+    workersAlive?: () => Promise<number | undefined>;
   }) {
     this.#distributed = options.distributed ?? false;
+    this.#workersAlive = options.workersAlive;
     this.#leases = options.leases;
     this.#secrets = options.ctx.secrets;
     this.#recordings = options.ctx.recordings;
@@ -188,6 +192,20 @@ export class JobManager {
   withStall(job: JobRecord): JobRecord {
     const fault = this.#driver.storeFault(job.id);
     return fault ? { ...job, storeFault: fault } : job;
+  }
+
+  /**
+   * The status warning of a running job that no process runs: on a distributed backend with no worker alive (none
+   * started, all stopped or killed, or started with another Redis URL or key prefix), it waits without a word.
+   */
+  async workerlessWarning(job: JobRecord, store: Store): Promise<string | undefined> {
+    if (job.status !== 'scraping' || !this.#workersAlive || store !== this.#stores.engine) return undefined;
+    const alive = await this.#workersAlive().catch(() => undefined);
+    if (alive !== 0) return undefined;
+    return (
+      'No worker is running on this deployment: the job waits until one starts. Start `crawlkit worker` (or ' +
+      'startWorker()) with the same Redis URL and key prefix as this process (--redis, --redis-prefix).'
+    );
   }
 
   /** Starts (or resumes) running a job in this process, unless it already runs here or elsewhere. */

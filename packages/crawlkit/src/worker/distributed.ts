@@ -42,6 +42,11 @@ export class Distributed {
     this.#leadership.handOver();
   }
 
+  /** The workers taking tasks now across every process, when the backend's queue can tell. */
+  async workersAlive(): Promise<number | undefined> {
+    return this.connection.queue.consumers?.();
+  }
+
   async closeWorkers(): Promise<void> {
     await Promise.all([...this.workers].map((worker) => worker.close()));
     this.workers.clear();

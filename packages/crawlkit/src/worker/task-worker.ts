@@ -14,6 +14,7 @@ import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 import { isStoreFault, isStoreRefusal, retryStoreFaults } from '../store-faults.js';
 import { StoreStalls } from './store-stalls.js';
+import { settingsWarning, workerSettings } from './worker-settings.js';
 import { hasCrawlkitCode } from '../errors.js';
 import { storedJobOf } from '../codec/records.js';
 
@@ -65,6 +66,8 @@ export interface TaskWorkerDeps {
   /** Ends a job that cannot go on (its store budget is spent) failed. */
   failJob(job: JobRecord, error: unknown): Promise<void>;
   internalError(jobId: string, error: unknown): void;
+  /** Something noticed that fails no task (another worker's settings differ). */
+  warning?(code: string, message: string): void;
 }
 
 /** A running worker: takes scrape tasks from the shared queue until closed. */
@@ -119,9 +122,14 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   async start(): Promise<void> {
-    this.#consumer = await this.#deps.connection.queue.consume((item, attempt) => this.#handleAttempt(item, attempt), {
+    const { queue } = this.#deps.connection;
+    const settings = workerSettings(this.#deps.ctx.fetcher.urlPolicy);
+    this.#consumer = await queue.consume((item, attempt) => this.#handleAttempt(item, attempt), {
       concurrency: this.#concurrency,
+      settings,
     });
+    const differ = await settingsWarning(queue, settings);
+    if (differ) this.#deps.warning?.('WORKER_SETTINGS_DIFFER', differ);
     this.#sweeper = setInterval(() => void this.#sweep(), this.#sweepIntervalMs);
     this.#sweeper.unref();
   }

@@ -56,3 +56,35 @@ local key = ARGV[1] .. ':lock:' .. ARGV[2]
 if redis.call('GET', key) == ARGV[3] then redis.call('DEL', key) end
 return 1
 `;
+/**
+ * ARGV: prefix, consumer id, ttlMs. A queue consumer is alive until `ttlMs` from now on the server's clock (`workers`,
+ * a sorted set scored by that end; renewed by the consumer, dropped by its close or once its end passed). Allowed
+ * at `maxmemory`: a full Redis must not make its workers look gone.
+ */
+export const WORKER_SEEN = `#!lua flags=allow-oom
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local key = ARGV[1] .. ':workers'
+local ttl = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+redis.call('ZADD', key, now + ttl, ARGV[2])
+redis.call('PEXPIRE', key, ttl * 2)
+return 1
+`;
+/** ARGV: prefix, consumer id. */
+export const WORKER_GONE = `
+redis.call('ZREM', ARGV[1] .. ':workers', ARGV[2])
+return 1
+`;
+/** ARGV: prefix. The queue consumers alive now. */
+export const WORKERS_ALIVE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZCOUNT', ARGV[1] .. ':workers', '(' .. now, '+inf')
+`;
+/** ARGV: prefix. The members of the queue consumers alive now (`<id>` or `<id><LF><settings>`). */
+export const WORKERS_LIST = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', ARGV[1] .. ':workers', '(' .. now, '+inf')
+`;
