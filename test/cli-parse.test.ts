@@ -21,6 +21,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'report.xlsx'), await makeXlsx());
   writeFileSync(join(dir, 'scan.pdf'), await makeScannedPdf());
   writeFileSync(join(dir, 'sales.csv'), 'Region,Sales\nNorth,120\n');
+  writeFileSync(
+    join(dir, 'report.ods'),
+    readFileSync(new URL('../packages/documents/src/__fixtures__/report.ods', import.meta.url)),
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +72,23 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     expect(auto.stdout).toContain('Invoice 4521');
     const fast = await run(['parse', 'scan.pdf', '--pdf-mode', 'fast']);
     expect(fast.stdout.trim()).toBe('Text layer page two');
+  });
+
+  it('takes the extraction budget a document past it names (--extraction-budget)', async () => {
+    // 1 ms: any spreadsheet's conversion passes it
+    const cut = await run(['parse', 'report.ods', '--extraction-budget', '1']);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(
+      /took longer than the extraction budget \(extractionBudgetMs: 1 ms\); raise `extractionBudgetMs` \(--extraction-budget\)/,
+    );
+    expect(cut.stderr).toMatch(/SCRAPE_DOCUMENT_TIMEOUT/);
+    const raised = await run(['parse', 'report.ods', '--extraction-budget', '60000']);
+    expect(raised).toMatchObject({ code: 0, stdout: expect.stringContaining('| North |') });
+    const bad = await run(['parse', 'report.ods', '--extraction-budget', 'soon']);
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Expected --extraction-budget to be a positive integer'),
+    });
   });
 
   it('exits 2 for a missing file or a bad option, 1 for a file it cannot read', async () => {
