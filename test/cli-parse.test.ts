@@ -91,6 +91,76 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     });
   });
 
+  it('converts every file under a directory, and several paths (a glob), one failing file costing no other', async () => {
+    const share = join(dir, 'share');
+    mkdirSync(join(share, 'q3'), { recursive: true });
+    mkdirSync(join(share, '.git'));
+    writeFileSync(join(share, '.git', 'config'), '[core]\n');
+    writeFileSync(join(share, 'report.docx'), await makeDocx());
+    writeFileSync(join(share, 'q3', 'report.docx'), await makeDocx());
+    writeFileSync(join(share, 'q3', 'sales.csv'), 'Region,Sales\nNorth,120\n');
+    writeFileSync(join(share, 'empty.pdf'), '');
+    writeFileSync(
+      join(share, 'old.xls'),
+      readFileSync(new URL('../packages/documents/src/__fixtures__/report.xls', import.meta.url)),
+    );
+
+    const out = await run(['parse', 'share', '--out', 'share-md']);
+    expect(out.code, out.stderr).toBe(0);
+    // named by their path under the directory: the two report.docx do not collide; hidden files are skipped
+    expect(readdirSync(join(dir, 'share-md')).sort()).toEqual([
+      'manifest.json',
+      'q3-report-docx.json',
+      'q3-report-docx.md',
+      'q3-sales-csv.json',
+      'q3-sales-csv.md',
+      'report-docx.json',
+      'report-docx.md',
+    ]);
+    expect(readFileSync(join(dir, 'share-md', 'q3-report-docx.md'), 'utf8').trim()).toBe(golden('docx'));
+    const manifest = JSON.parse(readFileSync(join(dir, 'share-md', 'manifest.json'), 'utf8')) as {
+      command: string;
+      total: number;
+      completed: number;
+      pages: { url: string }[];
+      errors: { url: string; code: string }[];
+    };
+    expect(manifest).toMatchObject({ command: 'parse', total: 5, completed: 3 });
+    expect(manifest.pages.map((p) => p.url)).toEqual(['q3/report.docx', 'q3/sales.csv', 'report.docx']);
+    expect(manifest.errors).toEqual([
+      { url: 'empty.pdf', code: 'BAD_REQUEST', error: 'The file is empty.' },
+      {
+        url: 'old.xls',
+        code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+        error: expect.stringMatching(/Save the workbook as .xlsx/),
+      },
+    ]);
+    expect(out.stderr).toMatch(/^parse: 3 documents, 2 errors, 3 credits; written to share-md$/m);
+    expect(out.stderr).toMatch(/^ {2}failed: empty\.pdf: The file is empty\. \(BAD_REQUEST\)$/m);
+
+    // several paths print each document under its name, in the order given; --json answers them all
+    const text = await run(['parse', 'sales.csv', 'share/q3/sales.csv']);
+    expect(text.stdout).toBe(
+      '<!-- sales.csv -->\n\n| Region | Sales |\n| --- | --- |\n| North | 120 |\n\n' +
+        '<!-- share/q3/sales.csv -->\n\n| Region | Sales |\n| --- | --- |\n| North | 120 |\n\n',
+    );
+    const json = await run(['parse', 'share/q3', 'share/empty.pdf', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      success: true,
+      total: 3,
+      completed: 2,
+      creditsUsed: 2,
+      data: [{ metadata: { sourceURL: 'report.docx' } }, { metadata: { sourceURL: 'sales.csv' } }],
+      errors: [{ url: 'share/empty.pdf', code: 'BAD_REQUEST' }],
+    });
+    // nothing converted: exit 1; an option every file would fail on: exit 2 at once
+    expect((await run(['parse', 'share/empty.pdf', 'share/old.xls'])).code).toBe(1);
+    const bad = await run(['parse', 'share', '--pdf-mode', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^crawlkit: --pdf-mode: .*mode/);
+    expect((await run(['parse', join(dir, 'share', '.git', 'none')])).code).toBe(2);
+  });
+
   it('exits 2 for a missing file or a bad option, 1 for a file it cannot read', async () => {
     const missing = await run(['parse', 'nope.docx']);
     expect(missing.code).toBe(2);
