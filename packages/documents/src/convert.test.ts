@@ -1,5 +1,7 @@
 /** Golden markdown of each format, from documents made by real writers (see `__fixtures__/README.md`). */
 import { readFileSync } from 'node:fs';
+
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 
 import { convertDocument } from './convert.js';
@@ -68,6 +70,27 @@ describe('convertDocument', () => {
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
       message: /\.xls\) are not converted/,
     });
+  });
+
+  it('reads the headings of an ODT written as paragraphs of a heading style, through its automatic styles', async () => {
+    // LibreOffice saves a Word file whose heading styles have no outline level so: <text:p> of style "Heading 1"
+    const files = unzipSync(fixture('report.odt'));
+    const content = strFromU8(files['content.xml']!)
+      .replace(
+        '<office:automatic-styles>',
+        '$&<style:style style:name="P99" style:family="paragraph" style:parent-style-name="Heading_20_2"/>',
+      )
+      .replace(
+        '<text:p text:style-name="Heading_20_2">Highlights</text:p>',
+        '<text:p text:style-name="P99">Highlights</text:p>',
+      );
+    const odt = zipSync({ ...files, mimetype: [files.mimetype!, { level: 0 }], 'content.xml': strToU8(content) });
+    const converted = await convertDocument({ bytes: odt, contentType: '' }, { html: true });
+    expect(converted.markdown).toMatch(/^# Quarterly Report\n\nRevenue grew/);
+    expect(converted.markdown).toMatch(/\n## Highlights\n/);
+    // a body paragraph and a table cell's keep their kind
+    expect(converted.markdown).toMatch(/\n\| North \| 120 \|\n/);
+    expect(converted.html).toMatch(/<h1[^>]*>(<span[^>]*>)?Quarterly Report(<\/span>)?<\/h1>/);
   });
 
   it('returns HTML when asked', async () => {
