@@ -100,6 +100,7 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     writeFileSync(join(share, 'q3', 'report.docx'), await makeDocx());
     writeFileSync(join(share, 'q3', 'sales.csv'), 'Region,Sales\nNorth,120\n');
     writeFileSync(join(share, 'empty.pdf'), '');
+    writeFileSync(join(share, 'truncated.docx'), (await makeDocx()).subarray(0, 3000));
     writeFileSync(
       join(share, 'old.xls'),
       readFileSync(new URL('../packages/documents/src/__fixtures__/report.xls', import.meta.url)),
@@ -125,7 +126,7 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
       pages: { url: string }[];
       errors: { url: string; code: string }[];
     };
-    expect(manifest).toMatchObject({ command: 'parse', total: 5, completed: 3 });
+    expect(manifest).toMatchObject({ command: 'parse', total: 6, completed: 3 });
     expect(manifest.pages.map((p) => p.url)).toEqual(['q3/report.docx', 'q3/sales.csv', 'report.docx']);
     expect(manifest.errors).toEqual([
       { url: 'empty.pdf', code: 'BAD_REQUEST', error: 'The file is empty.' },
@@ -134,8 +135,13 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
         code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
         error: expect.stringMatching(/Save the workbook as .xlsx/),
       },
+      {
+        url: 'truncated.docx',
+        code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+        error: expect.stringMatching(/^The file is named truncated\.docx, but its bytes are not a DOCX file/),
+      },
     ]);
-    expect(out.stderr).toMatch(/^parse: 3 documents, 2 errors, 3 credits; written to share-md$/m);
+    expect(out.stderr).toMatch(/^parse: 3 documents, 3 errors, 3 credits; written to share-md$/m);
     expect(out.stderr).toMatch(/^ {2}failed: empty\.pdf: The file is empty\. \(BAD_REQUEST\)$/m);
 
     // several paths print each document under its name, in the order given; --json answers them all

@@ -66,6 +66,18 @@ describe('convertDocument', () => {
         contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       }),
     ).rejects.toMatchObject({ code: 'SCRAPE_DOCUMENT_PARSE_ERROR', message: /served as DOCX .* not a DOCX file/ });
+    // named as a document, with no type: a damaged or truncated one (the first 3 KB of a DOCX), not an unknown binary
+    const truncated = (await makeDocx()).subarray(0, 3000);
+    expect(documentFormat({ bytes: truncated, contentType: '' })).toBeUndefined();
+    expect(documentFormat({ bytes: truncated, contentType: '', fileName: 'q3/report.docx' })).toBe('docx');
+    expect(documentFormat({ bytes: truncated, contentType: 'text/html', fileName: 'report.docx' })).toBeUndefined();
+    await expect(
+      convertDocument({ bytes: truncated, contentType: 'application/octet-stream', fileName: 'q3/report.docx' }),
+    ).rejects.toMatchObject({
+      code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+      message:
+        'The file is named q3/report.docx, but its bytes are not a DOCX file: it is damaged, truncated or of another format.',
+    });
     await expect(convertDocument({ bytes: fixture('report.xls'), contentType: '' })).rejects.toMatchObject({
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
       message: /\.xls\) are not converted/,

@@ -35,6 +35,25 @@ export const DOCUMENT_TYPES: Record<string, DocumentFormat | RefusedFormat> = {
   ...ODF,
 };
 
+/**
+ * The formats a file name's extension names, for a file whose bytes have no known signature and whose type says
+ * nothing: such a file is a damaged or truncated document, refused as one (`SCRAPE_DOCUMENT_PARSE_ERROR` naming its
+ * format), not as an unknown binary.
+ */
+const NAMED_FORMATS: Record<string, DocumentFormat | RefusedFormat> = {
+  docx: 'docx',
+  xlsx: 'xlsx',
+  pptx: 'pptx',
+  odt: 'odt',
+  ods: 'ods',
+  odp: 'odp',
+  epub: 'epub',
+  rtf: 'rtf',
+  doc: 'doc',
+  xls: 'xls',
+};
+const GENERIC_TYPES = new Set(['', 'application/octet-stream']);
+
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv']);
 const TSV_TYPES = new Set(['text/tab-separated-values', 'text/tsv']);
 const IMAGE_SIGNATURES: readonly (readonly number[])[] = [
@@ -104,6 +123,17 @@ export function detectFormat(input: DocumentInput): DocumentFormat | RefusedForm
 }
 
 /**
+ * The format a file is said to be when its bytes are none: its served type's (`DOCUMENT_TYPES`), else, under no type
+ * or `application/octet-stream`, its name's (`report.docx`). Such a file is refused as a damaged document of that
+ * format, not as an unknown binary.
+ */
+export function declaredFormat(input: DocumentInput): DocumentFormat | RefusedFormat | undefined {
+  const typed = DOCUMENT_TYPES[input.contentType];
+  if (typed !== undefined || !GENERIC_TYPES.has(input.contentType)) return typed;
+  return NAMED_FORMATS[input.fileName?.toLowerCase().match(/\.([a-z]+)$/)?.[1] ?? ''];
+}
+
+/**
  * The format this package would convert the input as, given the options (`images`: whether images are read by
  * OCR), or `undefined` when it is none of its formats. A type or signature of a refused format (`.xls`, a file saved
  * with a password) answers it (`xls`, `encrypted`), so that the caller can say why.
@@ -111,9 +141,5 @@ export function detectFormat(input: DocumentInput): DocumentFormat | RefusedForm
 export function documentFormat(input: DocumentInput, options: Pick<ConvertOptions, 'images'> = {}) {
   const format = detectFormat(input);
   if (format === 'image' && !options.images) return undefined;
-  if (format === undefined && DOCUMENT_TYPES[input.contentType] !== undefined) {
-    // served as a document type, but its bytes are not that format
-    return DOCUMENT_TYPES[input.contentType];
-  }
-  return format;
+  return format ?? declaredFormat(input);
 }
