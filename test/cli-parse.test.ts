@@ -138,7 +138,7 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
       {
         url: 'truncated.docx',
         code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
-        error: expect.stringMatching(/^The file is named truncated\.docx, but its bytes are not a DOCX file/),
+        error: expect.stringMatching(/^The file is named truncated\.docx, but its bytes are not in the DOCX format/),
       },
     ]);
     expect(out.stderr).toMatch(/^parse: 3 documents, 3 errors, 3 credits; written to share-md$/m);

@@ -65,7 +65,10 @@ describe('convertDocument', () => {
         bytes: text,
         contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       }),
-    ).rejects.toMatchObject({ code: 'SCRAPE_DOCUMENT_PARSE_ERROR', message: /served as DOCX .* not a DOCX file/ });
+    ).rejects.toMatchObject({
+      code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+      message: /served as DOCX .* not in the DOCX format/,
+    });
     // named as a document, with no type: a damaged or truncated one (the first 3 KB of a DOCX), not an unknown binary
     const truncated = (await makeDocx()).subarray(0, 3000);
     expect(documentFormat({ bytes: truncated, contentType: '' })).toBeUndefined();
@@ -76,7 +79,7 @@ describe('convertDocument', () => {
     ).rejects.toMatchObject({
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
       message:
-        'The file is named q3/report.docx, but its bytes are not a DOCX file: it is damaged, truncated or of another format.',
+        'The file is named q3/report.docx, but its bytes are not in the DOCX format: it is damaged, truncated or of another format.',
     });
     await expect(convertDocument({ bytes: fixture('report.xls'), contentType: '' })).rejects.toMatchObject({
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',

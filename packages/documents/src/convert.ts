@@ -68,7 +68,7 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
     const said = served ? `served as ${name} (${input.contentType})` : `named ${input.fileName}`;
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',
-      `The file is ${said}, but its bytes are not a ${name} file: it is damaged, truncated or of another format.`,
+      `The file is ${said}, but its bytes are not in the ${name} format: it is damaged, truncated or of another format.`,
     );
   }
   let document: ConvertedDocument;
