@@ -1,8 +1,12 @@
 import { ExtractorError } from '../errors.js';
+import { dropRunningLines, joinHyphenated } from './page-furniture.js';
 import { loadPdfParse } from './pdfjs-worker.js';
 
 export interface PdfContent {
-  /** The text of the parsed pages as markdown (one paragraph per text block, pages separated by a rule). */
+  /**
+   * The text of the parsed pages as markdown (one paragraph per text block), their running headers and footers left
+   * out (`dropRunningLines`).
+   */
   markdown: string;
   /** Pages parsed (what a scrape is billed for). */
   numPages: number;
@@ -50,7 +54,7 @@ export interface PdfOptions {
 
 /**
  * A page of plain text (pdf.js's, or OCR's) as markdown: blank lines separate blocks, a block's lines are trimmed and
- * kept, empty ones dropped.
+ * kept, empty ones dropped, words hyphenated across lines joined (`joinHyphenated`).
  */
 export function pageToMarkdown(text: string): string {
   // pdf.js gives one line per text run; blank lines separate blocks. Join wrapped lines into paragraphs.
@@ -58,11 +62,12 @@ export function pageToMarkdown(text: string): string {
     .replace(/\r\n?/g, '\n')
     .split(/\n{2,}/)
     .map((block) =>
-      block
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean)
-        .join('\n'),
+      joinHyphenated(
+        block
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      ).join('\n'),
     )
     .filter(Boolean)
     .join('\n\n');
@@ -152,7 +157,6 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     if (budget.read === 0) throw unguarded();
     const total = info.total;
     const allowed = Math.min(maxPages, total);
-    const pages: string[] = [];
     const pageMarkdown: string[] = [];
     const warnings: string[] = [];
     let parsed = 0;
@@ -177,7 +181,6 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
         break;
       }
       const markdown = pageToMarkdown(text.pages[0]?.text ?? '');
-      if (markdown) pages.push(markdown);
       pageMarkdown.push(markdown);
       parsed++;
     }
@@ -194,7 +197,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     }
     const title = metadata.Title;
     const content: PdfContent = {
-      markdown: pages.join('\n\n'),
+      markdown: dropRunningLines(pageMarkdown).filter(Boolean).join('\n\n'),
       numPages: parsed,
       pageMarkdown,
       totalPages: total,
