@@ -56,11 +56,11 @@ const GENERIC_TYPES = new Set(['', 'application/octet-stream']);
 
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv']);
 const TSV_TYPES = new Set(['text/tab-separated-values', 'text/tsv']);
-const IMAGE_SIGNATURES: readonly (readonly number[])[] = [
-  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
-  [0xff, 0xd8, 0xff], // JPEG
-  [0x49, 0x49, 0x2a, 0x00], // TIFF, little-endian
-  [0x4d, 0x4d, 0x00, 0x2a], // TIFF, big-endian
+const IMAGE_SIGNATURES: readonly (readonly [readonly number[], string])[] = [
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'image/png'],
+  [[0xff, 0xd8, 0xff], 'image/jpeg'],
+  [[0x49, 0x49, 0x2a, 0x00], 'image/tiff'], // little-endian
+  [[0x4d, 0x4d, 0x00, 0x2a], 'image/tiff'], // big-endian
 ];
 const CFB = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
@@ -69,10 +69,18 @@ function startsWith(bytes: Uint8Array, signature: readonly number[], at = 0): bo
   return signature.every((b, i) => bytes[at + i] === b);
 }
 
-export function isImage(bytes: Uint8Array): boolean {
-  if (IMAGE_SIGNATURES.some((s) => startsWith(bytes, s))) return true;
+/** The MIME type of an image read by OCR (PNG, JPEG, TIFF, WebP), by its signature; `undefined` for other bytes. */
+export function imageType(bytes: Uint8Array): string | undefined {
+  const found = IMAGE_SIGNATURES.find(([signature]) => startsWith(bytes, signature));
+  if (found) return found[1];
   // RIFF....WEBP
-  return startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8);
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
+    return 'image/webp';
+  return undefined;
+}
+
+export function isImage(bytes: Uint8Array): boolean {
+  return imageType(bytes) !== undefined;
 }
 
 function zipFormat(bytes: Uint8Array): DocumentFormat | undefined {
