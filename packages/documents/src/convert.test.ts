@@ -54,6 +54,11 @@ describe('convertDocument', () => {
     expect(epub.metadata).toMatchObject({ title: TITLE, author: AUTHOR, numChapters: 4 });
     const docx = await convertDocument({ bytes: await makeDocx(), contentType: '' });
     expect(docx.metadata).toMatchObject({ title: TITLE, author: AUTHOR });
+    // OpenDocument: the author is its initial creator, not whoever saved it last (LibreOffice's 'Un-named', 'Unknown')
+    for (const file of ['report.odt', 'report.ods', 'report.odp']) {
+      const odf = await convertDocument({ bytes: fixture(file), contentType: '' });
+      expect(odf.metadata).toMatchObject({ title: TITLE, author: AUTHOR });
+    }
   });
 
   it('never takes the name alone for the format, and says what a mistyped file is', async () => {
