@@ -113,6 +113,21 @@ describe('convertDocument', () => {
     expect(converted.html).toMatch(/<h1[^>]*>(<span[^>]*>)?Quarterly Report(<\/span>)?<\/h1>/);
   });
 
+  it('converts a CSV of more rows than a call takes arguments, when maxRows allows them', async () => {
+    // the table's width was Math.max(...rows): a RangeError past ~120,000 rows, told as SCRAPE_DOCUMENT_TOO_LARGE
+    const lines = ['id,name'];
+    for (let i = 1; i <= 200_000; i++) lines.push(`${i},n${i}`);
+    const bytes = new TextEncoder().encode(lines.join('\n'));
+    const converted = await convertDocument({ bytes, contentType: 'text/csv' }, { maxRows: 300_000 });
+    expect(converted.metadata).toEqual({ numRows: 200_001 });
+    expect(converted.markdown.slice(-20)).toBe('| 200000 | n200000 |');
+    // a cell's pipes, backslashes and line breaks are escaped; the others are taken as they are
+    const quoted = new TextEncoder().encode('a,b\n"x|y","p\\q\nr"\n');
+    expect((await convertDocument({ bytes: quoted, contentType: 'text/csv' })).markdown).toBe(
+      '| a | b |\n| --- | --- |\n| x\\|y | p\\\\q<br>r |',
+    );
+  });
+
   it('returns HTML when asked', async () => {
     const docx = await convertDocument({ bytes: await makeDocx(), contentType: '' }, { html: true });
     expect(docx.html).toMatch(/<table[\s\S]*North[\s\S]*<\/table>/);
