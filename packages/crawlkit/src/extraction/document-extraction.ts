@@ -25,6 +25,15 @@ function budgetMessage(format: string, budgetMs: number): string {
   );
 }
 
+/**
+ * The warning of a document (a PDF's pages, OCR'd pages, sheets, slides) that the extraction budget cut short, beside
+ * the one saying what was left out: the option that gives it more time.
+ */
+export function budgetCutWarning(budgetMs: number | undefined): string {
+  const budget = budgetMs !== undefined ? ` (extractionBudgetMs: ${budgetMs} ms)` : '';
+  return `The extraction budget${budget} ran out before the whole document was read: raise \`extractionBudgetMs\` to read the rest.`;
+}
+
 /** A document's extraction: markdown, HTML when the format has it (else the markdown's paragraphs), metadata. */
 export async function documentExtraction(request: ExtractionRequest, text: string | undefined): Promise<Extraction> {
   const { page, settings, budgetMs } = request;
@@ -59,7 +68,7 @@ export async function documentExtraction(request: ExtractionRequest, text: strin
       links: [],
       images: [],
       metadata: { ...converted.metadata },
-      warnings: converted.warnings,
+      warnings: converted.timedOut ? [...converted.warnings, budgetCutWarning(budgetMs)] : converted.warnings,
     };
     // upstream's per-page rule (+1 credit per page past the first) where the document has pages
     if (converted.pages !== undefined) extraction.pdfPages = converted.pages;

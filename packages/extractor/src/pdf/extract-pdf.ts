@@ -19,6 +19,8 @@ export interface PdfContent {
   metadata: Record<string, string>;
   /** Why fewer pages than the document has were parsed, besides an explicit `maxPages`. */
   warnings: string[];
+  /** True when `deadline` passed before every page was parsed (one of the `warnings` says how many were). */
+  timedOut?: boolean;
 }
 
 /** Pages parsed when `maxPages` is not given. */
@@ -160,9 +162,11 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     const pageMarkdown: string[] = [];
     const warnings: string[] = [];
     let parsed = 0;
+    let timedOut = false;
     for (let page = 1; page <= allowed; page++) {
       if (page > 1 && options.deadline !== undefined && Date.now() > options.deadline) {
         warnings.push(`Only the first ${parsed} of ${total} PDF pages were parsed before the extraction time ran out.`);
+        timedOut = true;
         break;
       }
       const text = await parser.getText({ partial: [page] }).catch((error: unknown) => {
@@ -205,6 +209,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
       warnings,
     };
     if (title) content.title = title;
+    if (timedOut) content.timedOut = true;
     return content;
   } catch (error) {
     if (error instanceof ExtractorError) throw error;
