@@ -82,6 +82,11 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
       /took longer than the extraction budget \(extractionBudgetMs: 1 ms\); raise `extractionBudgetMs` \(--extraction-budget\)/,
     );
     expect(cut.stderr).toMatch(/SCRAPE_DOCUMENT_TIMEOUT/);
+    // a PDF cut between pages: its warning names the flag too
+    writeFileSync(join(dir, 'manual.pdf'), readFileSync(new URL('../fixtures/site/files/manual.pdf', import.meta.url)));
+    const pdf = await run(['parse', 'manual.pdf', '--extraction-budget', '1']);
+    expect(pdf.code).toBe(0);
+    expect(pdf.stderr).toMatch(/raise `extractionBudgetMs` \(--extraction-budget\) to read the rest/);
     const raised = await run(['parse', 'report.ods', '--extraction-budget', '60000']);
     expect(raised).toMatchObject({ code: 0, stdout: expect.stringContaining('| North |') });
     const bad = await run(['parse', 'report.ods', '--extraction-budget', 'soon']);

@@ -12,6 +12,7 @@ import type { ErrorResponse, ScrapeResponse } from '../v2/types.js';
 import type { CommandContext } from './context.js';
 import { count } from './count.js';
 import { CliError, EXIT } from './errors.js';
+import { withFlags } from './option-flags.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
 import { VERSION } from './version.js';
@@ -117,7 +118,7 @@ export async function parseFiles(
       converted++;
       credits += response.data.metadata.creditsUsed ?? 0;
       await output.page(response.data);
-      if (response.data.warning) ctx.note(`warning: ${name}: ${response.data.warning}`);
+      if (response.data.warning) ctx.note(`warning: ${name}: ${withFlags(response.data.warning)}`);
     } else {
       failures.push({ url: name, error: response.error, ...(response.code ? { code: response.code } : {}) });
       if (ctx.mode === 'ndjson') ctx.write(`${JSON.stringify({ ...response, sourceURL: name })}\n`);

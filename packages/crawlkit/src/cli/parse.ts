@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ParseOptionsInput } from '../api/parse.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { withFlags } from './option-flags.js';
 import { OutDir } from './out-dir.js';
 import { parseFiles, parseInputs } from './parse-files.js';
 import { PageOutput } from './page-output.js';
@@ -72,7 +73,7 @@ export async function parseCommand(ctx: CommandContext, paths: string[], command
   await output.page(response.data);
   if (ctx.mode === 'json') ctx.writeJson(response);
   await outDir?.finish({ finishedAt: new Date().toISOString(), total: 1, completed: 1 });
-  if (response.data.warning) ctx.note(`warning: ${response.data.warning}`);
+  if (response.data.warning) ctx.note(`warning: ${withFlags(response.data.warning)}`);
   if (outDir) ctx.note(`written to ${ctx.options.out}`);
   return EXIT.ok;
 }
