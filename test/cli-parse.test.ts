@@ -21,6 +21,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'report.xlsx'), await makeXlsx());
   writeFileSync(join(dir, 'scan.pdf'), await makeScannedPdf());
   writeFileSync(join(dir, 'sales.csv'), 'Region,Sales\nNorth,120\n');
+  writeFileSync(
+    join(dir, 'report.ods'),
+    readFileSync(new URL('../packages/documents/src/__fixtures__/report.ods', import.meta.url)),
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +72,104 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     expect(auto.stdout).toContain('Invoice 4521');
     const fast = await run(['parse', 'scan.pdf', '--pdf-mode', 'fast']);
     expect(fast.stdout.trim()).toBe('Text layer page two');
+  });
+
+  it('takes the extraction budget a document past it names (--extraction-budget)', async () => {
+    // 1 ms: any spreadsheet's conversion passes it
+    const cut = await run(['parse', 'report.ods', '--extraction-budget', '1']);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(
+      /took longer than the extraction budget \(extractionBudgetMs: 1 ms\); raise `extractionBudgetMs` \(--extraction-budget\)/,
+    );
+    expect(cut.stderr).toMatch(/SCRAPE_DOCUMENT_TIMEOUT/);
+    // a PDF cut between pages: its warning names the flag too
+    writeFileSync(join(dir, 'manual.pdf'), readFileSync(new URL('../fixtures/site/files/manual.pdf', import.meta.url)));
+    const pdf = await run(['parse', 'manual.pdf', '--extraction-budget', '1']);
+    expect(pdf.code).toBe(0);
+    expect(pdf.stderr).toMatch(/raise `extractionBudgetMs` \(--extraction-budget\) to read the rest/);
+    const raised = await run(['parse', 'report.ods', '--extraction-budget', '60000']);
+    expect(raised).toMatchObject({ code: 0, stdout: expect.stringContaining('| North |') });
+    const bad = await run(['parse', 'report.ods', '--extraction-budget', 'soon']);
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Expected --extraction-budget to be a positive integer'),
+    });
+  });
+
+  it('converts every file under a directory, and several paths (a glob), one failing file costing no other', async () => {
+    const share = join(dir, 'share');
+    mkdirSync(join(share, 'q3'), { recursive: true });
+    mkdirSync(join(share, '.git'));
+    writeFileSync(join(share, '.git', 'config'), '[core]\n');
+    writeFileSync(join(share, 'report.docx'), await makeDocx());
+    writeFileSync(join(share, 'q3', 'report.docx'), await makeDocx());
+    writeFileSync(join(share, 'q3', 'sales.csv'), 'Region,Sales\nNorth,120\n');
+    writeFileSync(join(share, 'empty.pdf'), '');
+    writeFileSync(join(share, 'truncated.docx'), (await makeDocx()).subarray(0, 3000));
+    writeFileSync(
+      join(share, 'old.xls'),
+      readFileSync(new URL('../packages/documents/src/__fixtures__/report.xls', import.meta.url)),
+    );
+
+    const out = await run(['parse', 'share', '--out', 'share-md']);
+    expect(out.code, out.stderr).toBe(0);
+    // named by their path under the directory: the two report.docx do not collide; hidden files are skipped
+    expect(readdirSync(join(dir, 'share-md')).sort()).toEqual([
+      'manifest.json',
+      'q3-report-docx.json',
+      'q3-report-docx.md',
+      'q3-sales-csv.json',
+      'q3-sales-csv.md',
+      'report-docx.json',
+      'report-docx.md',
+    ]);
+    expect(readFileSync(join(dir, 'share-md', 'q3-report-docx.md'), 'utf8').trim()).toBe(golden('docx'));
+    const manifest = JSON.parse(readFileSync(join(dir, 'share-md', 'manifest.json'), 'utf8')) as {
+      command: string;
+      total: number;
+      completed: number;
+      pages: { url: string }[];
+      errors: { url: string; code: string }[];
+    };
+    expect(manifest).toMatchObject({ command: 'parse', total: 6, completed: 3 });
+    expect(manifest.pages.map((p) => p.url)).toEqual(['q3/report.docx', 'q3/sales.csv', 'report.docx']);
+    expect(manifest.errors).toEqual([
+      { url: 'empty.pdf', code: 'BAD_REQUEST', error: 'The file is empty.' },
+      {
+        url: 'old.xls',
+        code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+        error: expect.stringMatching(/Save the workbook as .xlsx/),
+      },
+      {
+        url: 'truncated.docx',
+        code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+        error: expect.stringMatching(/^The file is named truncated\.docx, but its bytes are not in the DOCX format/),
+      },
+    ]);
+    expect(out.stderr).toMatch(/^parse: 3 documents, 3 errors, 3 credits; written to share-md$/m);
+    expect(out.stderr).toMatch(/^ {2}failed: empty\.pdf: The file is empty\. \(BAD_REQUEST\)$/m);
+
+    // several paths print each document under its name, in the order given; --json answers them all
+    const text = await run(['parse', 'sales.csv', 'share/q3/sales.csv']);
+    expect(text.stdout).toBe(
+      '<!-- sales.csv -->\n\n| Region | Sales |\n| --- | --- |\n| North | 120 |\n\n' +
+        '<!-- share/q3/sales.csv -->\n\n| Region | Sales |\n| --- | --- |\n| North | 120 |\n\n',
+    );
+    const json = await run(['parse', 'share/q3', 'share/empty.pdf', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      success: true,
+      total: 3,
+      completed: 2,
+      creditsUsed: 2,
+      data: [{ metadata: { sourceURL: 'report.docx' } }, { metadata: { sourceURL: 'sales.csv' } }],
+      errors: [{ url: 'share/empty.pdf', code: 'BAD_REQUEST' }],
+    });
+    // nothing converted: exit 1; an option every file would fail on: exit 2 at once
+    expect((await run(['parse', 'share/empty.pdf', 'share/old.xls'])).code).toBe(1);
+    const bad = await run(['parse', 'share', '--pdf-mode', 'sometimes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^crawlkit: --pdf-mode: .*mode/);
+    expect((await run(['parse', join(dir, 'share', '.git', 'none')])).code).toBe(2);
   });
 
   it('exits 2 for a missing file or a bad option, 1 for a file it cannot read', async () => {

@@ -112,6 +112,12 @@ describe('documents by URL and by upload', () => {
     // an upload is read by OCR by default: the file was sent to be parsed
     const parsed = data(await env.ck.parse({ data: screenshotPng(), filename: 'shot.png' }));
     for (const words of SCREENSHOT_WORDS) expect(parsed.markdown).toContain(words);
+    // its type told from its bytes, as a PDF's or a Word file's is (it was '' before)
+    expect(parsed.metadata).toMatchObject({ contentType: 'image/png', numPages: 1, creditsUsed: 1 });
+    const jpeg = readFileSync(new URL('../packages/documents/src/__fixtures__/screenshot.jpg', import.meta.url));
+    const webp = readFileSync(new URL('../packages/documents/src/__fixtures__/screenshot.webp', import.meta.url));
+    expect(data(await env.ck.parse({ data: jpeg, filename: 'scan' })).metadata.contentType).toBe('image/jpeg');
+    expect(data(await env.ck.parse({ data: webp, filename: 'scan' })).metadata.contentType).toBe('image/webp');
   });
 
   it('reads the scanned page of a PDF by OCR in auto mode, and only the text layer in fast mode', async () => {

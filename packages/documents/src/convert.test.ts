@@ -1,5 +1,7 @@
 /** Golden markdown of each format, from documents made by real writers (see `__fixtures__/README.md`). */
 import { readFileSync } from 'node:fs';
+
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 
 import { convertDocument } from './convert.js';
@@ -52,6 +54,11 @@ describe('convertDocument', () => {
     expect(epub.metadata).toMatchObject({ title: TITLE, author: AUTHOR, numChapters: 4 });
     const docx = await convertDocument({ bytes: await makeDocx(), contentType: '' });
     expect(docx.metadata).toMatchObject({ title: TITLE, author: AUTHOR });
+    // OpenDocument: the author is its initial creator, not whoever saved it last (LibreOffice's 'Un-named', 'Unknown')
+    for (const file of ['report.odt', 'report.ods', 'report.odp']) {
+      const odf = await convertDocument({ bytes: fixture(file), contentType: '' });
+      expect(odf.metadata).toMatchObject({ title: TITLE, author: AUTHOR });
+    }
   });
 
   it('never takes the name alone for the format, and says what a mistyped file is', async () => {
@@ -63,11 +70,62 @@ describe('convertDocument', () => {
         bytes: text,
         contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       }),
-    ).rejects.toMatchObject({ code: 'SCRAPE_DOCUMENT_PARSE_ERROR', message: /served as DOCX .* not a DOCX file/ });
+    ).rejects.toMatchObject({
+      code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+      message: /served as DOCX .* not in the DOCX format/,
+    });
+    // named as a document, with no type: a damaged or truncated one (the first 3 KB of a DOCX), not an unknown binary
+    const truncated = (await makeDocx()).subarray(0, 3000);
+    expect(documentFormat({ bytes: truncated, contentType: '' })).toBeUndefined();
+    expect(documentFormat({ bytes: truncated, contentType: '', fileName: 'q3/report.docx' })).toBe('docx');
+    expect(documentFormat({ bytes: truncated, contentType: 'text/html', fileName: 'report.docx' })).toBeUndefined();
+    await expect(
+      convertDocument({ bytes: truncated, contentType: 'application/octet-stream', fileName: 'q3/report.docx' }),
+    ).rejects.toMatchObject({
+      code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
+      message:
+        'The file is named q3/report.docx, but its bytes are not in the DOCX format: it is damaged, truncated or of another format.',
+    });
     await expect(convertDocument({ bytes: fixture('report.xls'), contentType: '' })).rejects.toMatchObject({
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
       message: /\.xls\) are not converted/,
     });
+  });
+
+  it('reads the headings of an ODT written as paragraphs of a heading style, through its automatic styles', async () => {
+    // LibreOffice saves a Word file whose heading styles have no outline level so: <text:p> of style "Heading 1"
+    const files = unzipSync(fixture('report.odt'));
+    const content = strFromU8(files['content.xml']!)
+      .replace(
+        '<office:automatic-styles>',
+        '$&<style:style style:name="P99" style:family="paragraph" style:parent-style-name="Heading_20_2"/>',
+      )
+      .replace(
+        '<text:p text:style-name="Heading_20_2">Highlights</text:p>',
+        '<text:p text:style-name="P99">Highlights</text:p>',
+      );
+    const odt = zipSync({ ...files, mimetype: [files.mimetype!, { level: 0 }], 'content.xml': strToU8(content) });
+    const converted = await convertDocument({ bytes: odt, contentType: '' }, { html: true });
+    expect(converted.markdown).toMatch(/^# Quarterly Report\n\nRevenue grew/);
+    expect(converted.markdown).toMatch(/\n## Highlights\n/);
+    // a body paragraph and a table cell's keep their kind
+    expect(converted.markdown).toMatch(/\n\| North \| 120 \|\n/);
+    expect(converted.html).toMatch(/<h1[^>]*>(<span[^>]*>)?Quarterly Report(<\/span>)?<\/h1>/);
+  });
+
+  it('converts a CSV of more rows than a call takes arguments, when maxRows allows them', async () => {
+    // the table's width was Math.max(...rows): a RangeError past ~120,000 rows, told as SCRAPE_DOCUMENT_TOO_LARGE
+    const lines = ['id,name'];
+    for (let i = 1; i <= 200_000; i++) lines.push(`${i},n${i}`);
+    const bytes = new TextEncoder().encode(lines.join('\n'));
+    const converted = await convertDocument({ bytes, contentType: 'text/csv' }, { maxRows: 300_000 });
+    expect(converted.metadata).toEqual({ numRows: 200_001 });
+    expect(converted.markdown.slice(-20)).toBe('| 200000 | n200000 |');
+    // a cell's pipes, backslashes and line breaks are escaped; the others are taken as they are
+    const quoted = new TextEncoder().encode('a,b\n"x|y","p\\q\nr"\n');
+    expect((await convertDocument({ bytes: quoted, contentType: 'text/csv' })).markdown).toBe(
+      '| a | b |\n| --- | --- |\n| x\\|y | p\\\\q<br>r |',
+    );
   });
 
   it('returns HTML when asked', async () => {

@@ -1,4 +1,4 @@
-import { detectFormat, DOCUMENT_TYPES, type DocumentInput } from './detect.js';
+import { declaredFormat, detectFormat, DOCUMENT_TYPES, type DocumentInput } from './detect.js';
 import { DocumentError, isDocumentError } from './errors.js';
 import { csv, tsv } from './formats/csv.js';
 import { doc } from './formats/doc.js';
@@ -34,7 +34,7 @@ const CONVERTERS: Record<DocumentFormat, Converter> = {
  */
 export async function convertDocument(input: DocumentInput, options: ConvertOptions = {}): Promise<ConvertedDocument> {
   const detected = detectFormat(input);
-  const format = detected ?? DOCUMENT_TYPES[input.contentType];
+  const format = detected ?? declaredFormat(input);
   if (format === 'xls') {
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',
@@ -57,16 +57,18 @@ export async function convertDocument(input: DocumentInput, options: ConvertOpti
       "Images are read by OCR only with the image parser (parsers: ['image']).",
     );
   }
-  if (detected === undefined && input.bytes.length === 0) {
-    throw new DocumentError(
-      'SCRAPE_DOCUMENT_PARSE_ERROR',
-      `The file is empty (0 bytes), though served as ${format.toUpperCase()}.`,
-    );
-  }
   if (detected === undefined) {
+    // the served type or the name says a format the bytes are not
+    const served = DOCUMENT_TYPES[input.contentType] !== undefined;
+    const name = format.toUpperCase();
+    if (input.bytes.length === 0) {
+      const said = served ? `served as ${name}` : `named ${input.fileName}`;
+      throw new DocumentError('SCRAPE_DOCUMENT_PARSE_ERROR', `The file is empty (0 bytes), though ${said}.`);
+    }
+    const said = served ? `served as ${name} (${input.contentType})` : `named ${input.fileName}`;
     throw new DocumentError(
       'SCRAPE_DOCUMENT_PARSE_ERROR',
-      `The file is served as ${format.toUpperCase()} (${input.contentType}), but its bytes are not a ${format.toUpperCase()} file.`,
+      `The file is ${said}, but its bytes are not in the ${name} format: it is damaged, truncated or of another format.`,
     );
   }
   let document: ConvertedDocument;

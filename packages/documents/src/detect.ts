@@ -35,13 +35,32 @@ export const DOCUMENT_TYPES: Record<string, DocumentFormat | RefusedFormat> = {
   ...ODF,
 };
 
+/**
+ * The formats a file name's extension names, for a file whose bytes have no known signature and whose type says
+ * nothing: such a file is a damaged or truncated document, refused as one (`SCRAPE_DOCUMENT_PARSE_ERROR` naming its
+ * format), not as an unknown binary.
+ */
+const NAMED_FORMATS: Record<string, DocumentFormat | RefusedFormat> = {
+  docx: 'docx',
+  xlsx: 'xlsx',
+  pptx: 'pptx',
+  odt: 'odt',
+  ods: 'ods',
+  odp: 'odp',
+  epub: 'epub',
+  rtf: 'rtf',
+  doc: 'doc',
+  xls: 'xls',
+};
+const GENERIC_TYPES = new Set(['', 'application/octet-stream']);
+
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv']);
 const TSV_TYPES = new Set(['text/tab-separated-values', 'text/tsv']);
-const IMAGE_SIGNATURES: readonly (readonly number[])[] = [
-  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
-  [0xff, 0xd8, 0xff], // JPEG
-  [0x49, 0x49, 0x2a, 0x00], // TIFF, little-endian
-  [0x4d, 0x4d, 0x00, 0x2a], // TIFF, big-endian
+const IMAGE_SIGNATURES: readonly (readonly [readonly number[], string])[] = [
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'image/png'],
+  [[0xff, 0xd8, 0xff], 'image/jpeg'],
+  [[0x49, 0x49, 0x2a, 0x00], 'image/tiff'], // little-endian
+  [[0x4d, 0x4d, 0x00, 0x2a], 'image/tiff'], // big-endian
 ];
 const CFB = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 
@@ -50,10 +69,18 @@ function startsWith(bytes: Uint8Array, signature: readonly number[], at = 0): bo
   return signature.every((b, i) => bytes[at + i] === b);
 }
 
-export function isImage(bytes: Uint8Array): boolean {
-  if (IMAGE_SIGNATURES.some((s) => startsWith(bytes, s))) return true;
+/** The MIME type of an image read by OCR (PNG, JPEG, TIFF, WebP), by its signature; `undefined` for other bytes. */
+export function imageType(bytes: Uint8Array): string | undefined {
+  const found = IMAGE_SIGNATURES.find(([signature]) => startsWith(bytes, signature));
+  if (found) return found[1];
   // RIFF....WEBP
-  return startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8);
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8))
+    return 'image/webp';
+  return undefined;
+}
+
+export function isImage(bytes: Uint8Array): boolean {
+  return imageType(bytes) !== undefined;
 }
 
 function zipFormat(bytes: Uint8Array): DocumentFormat | undefined {
@@ -104,6 +131,17 @@ export function detectFormat(input: DocumentInput): DocumentFormat | RefusedForm
 }
 
 /**
+ * The format a file is said to be when its bytes are none: its served type's (`DOCUMENT_TYPES`), else, under no type
+ * or `application/octet-stream`, its name's (`report.docx`). Such a file is refused as a damaged document of that
+ * format, not as an unknown binary.
+ */
+export function declaredFormat(input: DocumentInput): DocumentFormat | RefusedFormat | undefined {
+  const typed = DOCUMENT_TYPES[input.contentType];
+  if (typed !== undefined || !GENERIC_TYPES.has(input.contentType)) return typed;
+  return NAMED_FORMATS[input.fileName?.toLowerCase().match(/\.([a-z]+)$/)?.[1] ?? ''];
+}
+
+/**
  * The format this package would convert the input as, given the options (`images`: whether images are read by
  * OCR), or `undefined` when it is none of its formats. A type or signature of a refused format (`.xls`, a file saved
  * with a password) answers it (`xls`, `encrypted`), so that the caller can say why.
@@ -111,9 +149,5 @@ export function detectFormat(input: DocumentInput): DocumentFormat | RefusedForm
 export function documentFormat(input: DocumentInput, options: Pick<ConvertOptions, 'images'> = {}) {
   const format = detectFormat(input);
   if (format === 'image' && !options.images) return undefined;
-  if (format === undefined && DOCUMENT_TYPES[input.contentType] !== undefined) {
-    // served as a document type, but its bytes are not that format
-    return DOCUMENT_TYPES[input.contentType];
-  }
-  return format;
+  return format ?? declaredFormat(input);
 }

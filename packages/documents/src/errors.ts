@@ -25,11 +25,14 @@ export function isDocumentError(error: unknown): error is DocumentError {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
 }
 
-/** The error of a conversion whose deadline passed before anything could be returned. */
+/**
+ * The error of a conversion whose deadline passed before anything could be returned. It names the `deadline` option
+ * of this package; crawlkit tells its own (`extractionBudgetMs`) instead.
+ */
 export function deadlineError(what: string): DocumentError {
   return new DocumentError(
     'SCRAPE_DOCUMENT_TIMEOUT',
-    `Converting the ${what} took longer than the time it had; raise \`timeout\` for documents this large.`,
+    `Converting the ${what} took longer than its \`deadline\` allowed; set a later one for documents this large.`,
   );
 }
 

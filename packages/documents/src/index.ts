@@ -1,6 +1,6 @@
 // Conversion of documents by format
 export { convertDocument } from './convert.js';
-export { detectFormat, documentFormat, isImage } from './detect.js';
+export { detectFormat, documentFormat, imageType, isImage } from './detect.js';
 export type { DocumentInput, RefusedFormat } from './detect.js';
 export { DEFAULT_LIMITS } from './office.js';
 export type {

@@ -147,7 +147,11 @@ export function officeMetadata(ast: OfficeParserAST): DocumentMetadata {
   const raw = ast.metadata ?? {};
   const metadata: DocumentMetadata = {};
   if (raw.title?.trim()) metadata.title = raw.title.trim();
-  if (raw.author?.trim()) metadata.author = raw.author.trim();
+  // OpenDocument's dc:creator is whoever saved the file last; its author is meta:initial-creator (OOXML's dc:creator)
+  const native = (raw as { nativeProperties?: Record<string, unknown> }).nativeProperties;
+  const initial = native?.['meta:initial-creator'];
+  const author = typeof initial === 'string' && initial.trim() ? initial : raw.author;
+  if (author?.trim()) metadata.author = author.trim();
   const created = iso(raw.created);
   const modified = iso(raw.modified);
   if (created) metadata.created = created;

@@ -34,6 +34,8 @@ export interface ConvertedDocument {
   pages?: number;
   /** What was left out, and why (caps, time budget). */
   warnings: string[];
+  /** True when `deadline` passed before the whole document was converted (one of the `warnings` says what was). */
+  timedOut?: boolean;
 }
 
 /** Caps on what one document may cost. Every default is sized for ordinary office files. */

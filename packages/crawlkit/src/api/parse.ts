@@ -3,7 +3,7 @@
  * serving it would: PDF, Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV, TSV, HTML, text, JSON, XML, and
  * images read by OCR. The extraction runs in the engine's worker pool under the request's `timeout`.
  */
-import { DOCUMENT_TYPES, detectFormat } from '@crawlkit/documents/detect';
+import { DOCUMENT_TYPES, detectFormat, imageType } from '@crawlkit/documents/detect';
 import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
@@ -131,6 +131,7 @@ const FORMAT_TYPES: Partial<Record<string, string>> = Object.fromEntries(
 function signatureType(bytes: Uint8Array, declared: string, fileName: string): string | undefined {
   if (startsWithPdfMagic(bytes)) return 'application/pdf';
   const format = detectFormat({ bytes, contentType: declared, fileName });
+  if (format === 'image') return imageType(bytes);
   return format !== undefined ? FORMAT_TYPES[format] : undefined;
 }
 

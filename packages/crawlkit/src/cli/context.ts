@@ -30,6 +30,7 @@ export interface GlobalOptions {
   engine?: string;
   concurrency?: string;
   maxBodyBytes?: string;
+  extractionBudget?: string;
   urlPolicy?: string;
   json?: boolean;
   ndjson?: boolean;
@@ -190,7 +191,10 @@ export class CommandContext {
   }
 }
 
-/** The engine options that the global flags set (`--engine`, `--concurrency`, `--max-body-bytes`, `--url-policy`). */
+/**
+ * The engine options that the global flags set (`--engine`, `--concurrency`, `--max-body-bytes`,
+ * `--extraction-budget`, `--url-policy`).
+ */
 function engineFlags(flags: GlobalOptions): CrawlkitOptions {
   const options: CrawlkitOptions = {};
   const engine = flags.engine;
@@ -206,6 +210,8 @@ function engineFlags(flags: GlobalOptions): CrawlkitOptions {
   if (concurrency !== undefined) options.concurrency = concurrency;
   const maxBodyBytes = integerFlag('--max-body-bytes', flags.maxBodyBytes);
   if (maxBodyBytes !== undefined) options.http = { limits: { maxBodyBytes } };
+  const extractionBudgetMs = integerFlag('--extraction-budget', flags.extractionBudget);
+  if (extractionBudgetMs !== undefined) options.extractionBudgetMs = extractionBudgetMs;
   const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
   if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
   return options;

@@ -4,9 +4,13 @@
  */
 import type { Command } from 'commander';
 
-/** Adds `--engine` and `--max-body-bytes`. */
+/** Adds `--engine`, `--max-body-bytes` and `--extraction-budget`. */
 export function addEngineFlags(command: Command): Command {
   return command
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
-    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)');
+    .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
+    .option(
+      '--extraction-budget <ms>',
+      'time to extract a page or convert a document, from its start (extractionBudgetMs; default 10000)',
+    );
 }

@@ -61,6 +61,8 @@ export const EXAMPLES: Record<string, string[]> = {
     'crawlkit parse scan.pdf --pdf-mode ocr',
     'crawlkit parse sheet.xlsx --format markdown,html --json',
     'crawlkit parse notes.txt --content-type text/csv',
+    'crawlkit parse share/ --out markdown/       # every file under share/, one .md each',
+    'crawlkit parse docs/*.pdf --ndjson',
   ],
   explain: [
     'crawlkit explain https://example.com/story',

@@ -12,6 +12,7 @@ const OPTION_FLAGS: Record<string, string> = {
   cors: '--cors',
   urlPolicy: '--url-policy',
   concurrency: '--concurrency',
+  extractionBudgetMs: '--extraction-budget',
   engine: '--engine',
   storeDir: '--store',
   apiKeys: '--api-key',

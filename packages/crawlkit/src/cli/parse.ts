@@ -6,7 +6,9 @@ import type { Command } from 'commander';
 import type { ParseOptionsInput } from '../api/parse.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { withFlags } from './option-flags.js';
 import { OutDir } from './out-dir.js';
+import { parseFiles, parseInputs } from './parse-files.js';
 import { PageOutput } from './page-output.js';
 import { VERSION } from './version.js';
 
@@ -32,13 +34,23 @@ function parseOptions(base: Record<string, unknown>, flags: ParseFlags): ParseOp
   return options;
 }
 
-/** `crawlkit parse FILE`: converts a local file as `POST /v2/parse` does, and prints its markdown. */
-export async function parseCommand(ctx: CommandContext, path: string, command: Command): Promise<number> {
+/**
+ * `crawlkit parse FILE...`: converts local files as `POST /v2/parse` does, and prints their markdown. One file prints
+ * as itself; several, or a directory (its files, every level down), print and write as a batch's pages do.
+ */
+export async function parseCommand(ctx: CommandContext, paths: string[], command: Command): Promise<number> {
   const flags = command.opts<ParseFlags>();
   const options = parseOptions(await ctx.readBody(flags.body), flags);
-  if (/^https?:\/\//i.test(path)) {
-    throw new CliError(`${path} is a URL, not a local file: \`crawlkit scrape ${path}\` fetches and converts it`);
+  for (const path of paths) {
+    if (/^https?:\/\//i.test(path)) {
+      throw new CliError(`${path} is a URL, not a local file: \`crawlkit scrape ${path}\` fetches and converts it`);
+    }
   }
+  const inputs = await parseInputs(paths);
+  if (paths.length > 1 || inputs.length !== 1 || inputs[0]!.path !== paths[0]) {
+    return parseFiles(ctx, inputs, options, flags.contentType);
+  }
+  const path = paths[0];
   let data: Uint8Array;
   try {
     data = new Uint8Array(await readFile(path));
@@ -61,7 +73,7 @@ export async function parseCommand(ctx: CommandContext, path: string, command: C
   await output.page(response.data);
   if (ctx.mode === 'json') ctx.writeJson(response);
   await outDir?.finish({ finishedAt: new Date().toISOString(), total: 1, completed: 1 });
-  if (response.data.warning) ctx.note(`warning: ${response.data.warning}`);
+  if (response.data.warning) ctx.note(`warning: ${withFlags(response.data.warning)}`);
   if (outDir) ctx.note(`written to ${ctx.options.out}`);
   return EXIT.ok;
 }

@@ -156,8 +156,8 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   ).action(run(async () => (await import('./replay.js')).replayCommand, { model: true }));
   addParseFlags(
     subcommand(
-      'parse <file>',
-      'convert a local file (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR)',
+      'parse <files...>',
+      'convert local files (PDF, Office, OpenDocument, RTF, EPUB, CSV, image by OCR); a directory, its files',
       'pages',
     ),
   ).action(run(async () => (await import('./parse.js')).parseCommand, { stores: false }));

@@ -44,6 +44,8 @@ export const serveFileSchema = z.strictObject({
   bodyLimit: z.number().int().positive().optional(),
   bodyTimeoutMs: z.number().int().positive().optional(),
   parseFileLimit: z.number().int().positive().optional(),
+  /** Time to extract a page or convert a document (`--extraction-budget`). @default 10000 */
+  extractionBudgetMs: z.number().int().positive().optional(),
   /** On SIGTERM, how long requests in progress may finish before they are aborted (`--close-timeout`). @default 30000 */
   closeTimeoutMs: z.number().int().min(0).optional(),
   /** How long a job's results stay after it ends (`--job-ttl`), then deleted. @default 86400000 (24 h) */

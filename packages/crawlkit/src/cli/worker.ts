@@ -13,6 +13,7 @@ export interface WorkerFlags {
   engine?: string;
   concurrency?: string;
   maxBodyBytes?: string;
+  extractionBudget?: string;
   taskLockMs?: string;
   storeFaultTimeoutMs?: string;
   urlPolicy?: string;
@@ -44,6 +45,7 @@ export async function runWorker(
   }
   const concurrency = integerFlag('--concurrency', flags.concurrency);
   const maxBodyBytes = integerFlag('--max-body-bytes', flags.maxBodyBytes);
+  const extractionBudgetMs = integerFlag('--extraction-budget', flags.extractionBudget);
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
   const storeFaultTimeoutMs = integerFlag('--store-fault-timeout-ms', flags.storeFaultTimeoutMs);
   const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
@@ -55,6 +57,7 @@ export async function runWorker(
     ...(engine !== undefined ? { engine } : {}),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(maxBodyBytes !== undefined ? { http: { limits: { maxBodyBytes } } } : {}),
+    ...(extractionBudgetMs !== undefined ? { extractionBudgetMs } : {}),
     ...(urlPolicy !== undefined ? { urlPolicy } : {}),
   };
   const ck = new Crawlkit(options);

@@ -143,8 +143,8 @@ export const PAGE_CODES = {
   ),
   SCRAPE_DOCUMENT_TIMEOUT: info(
     408,
-    'Converting the document, or reading an image by OCR, took longer than the time left by `timeout`.',
-    'Raise `timeout`.',
+    'Converting the document, or reading an image by OCR, took longer than the extraction budget (`extractionBudgetMs`, 10 s by default).',
+    "Raise the engine option `extractionBudgetMs` (the request's `timeout` too, if it is shorter).",
   ),
   SCRAPE_OCR_FAILED: info(
     500,

@@ -17,7 +17,7 @@ import { decodeText } from '@crawlkit/fetcher/analysis';
 
 import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
-import { documentExtraction } from './document-extraction.js';
+import { budgetCutWarning, documentExtraction } from './document-extraction.js';
 import { markdownText } from '../search/markdown-text.js';
 import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings } from './extraction.js';
 
@@ -91,7 +91,7 @@ async function pdfExtraction({ page, settings, budgetMs }: ExtractionRequest): P
     links: [],
     images: [],
     metadata,
-    warnings: pdf.warnings,
+    warnings: pdf.timedOut ? [...pdf.warnings, budgetCutWarning(budgetMs)] : pdf.warnings,
     pdfPages: pdf.numPages,
   };
 }

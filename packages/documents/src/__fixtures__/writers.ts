@@ -22,6 +22,7 @@ import {
 import ExcelJS from 'exceljs';
 import epubModule from 'epub-gen-memory';
 import { encode } from 'fast-png';
+import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import pptxgen from 'pptxgenjs';
 
@@ -182,4 +183,28 @@ export async function makeScannedPdf(): Promise<Uint8Array> {
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   pdf.addPage([612, 792]).drawText('Text layer page two', { x: 50, y: 700, size: 20, font });
   return pdf.save();
+}
+
+/**
+ * A committed OpenDocument sample made `times` larger, for benchmarks on a machine without LibreOffice: the body of an
+ * ODT (what follows its sequence declarations) or each data row of an ODS table (a row holding a value) repeated.
+ */
+export function enlargeOdf(name: 'report.odt' | 'report.ods', times: number): Uint8Array {
+  const files = unzipSync(new Uint8Array(readFileSync(new URL(`./${name}`, import.meta.url))));
+  let content = strFromU8(files['content.xml']!);
+  if (name === 'report.odt') {
+    const start = content.indexOf('</text:sequence-decls>') + '</text:sequence-decls>'.length;
+    const end = content.indexOf('</office:text>');
+    content = content.slice(0, start) + content.slice(start, end).repeat(times) + content.slice(end);
+  } else {
+    content = content.replace(
+      /<table:table-row\b[^>]*>(?:(?!<\/table:table-row>)[\s\S])*<\/table:table-row>/g,
+      (row) => (row.includes('office:value="') ? row.repeat(times) : row),
+    );
+  }
+  const entries: Zippable = { mimetype: [files.mimetype!, { level: 0 }] };
+  for (const [path, bytes] of Object.entries(files)) {
+    if (path !== 'mimetype' && !path.endsWith('/')) entries[path] = path === 'content.xml' ? strToU8(content) : bytes;
+  }
+  return zipSync(entries);
 }

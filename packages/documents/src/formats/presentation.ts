@@ -15,9 +15,11 @@ async function presentation(bytes: Uint8Array, format: 'pptx' | 'odp', options: 
     warnings.push(`Only the first ${max} of ${slides.length} slides were converted (the limit of slides).`);
   }
   const sections: string[] = [];
+  let timedOut = false;
   for (const [index, slide] of slides.slice(0, max).entries()) {
     if (options.deadline !== undefined && Date.now() > options.deadline) {
       warnings.push(`Only the first ${index} of ${slides.length} slides were converted before the time ran out.`);
+      timedOut = true;
       break;
     }
     const body = await officeMarkdown(ast, slide.children ?? []);
@@ -30,6 +32,7 @@ async function presentation(bytes: Uint8Array, format: 'pptx' | 'odp', options: 
   const metadata = { ...officeMetadata(ast), numSlides: slides.length };
   delete metadata.numPages;
   const document: ConvertedDocument = { format, markdown: sections.join('\n\n'), metadata, warnings };
+  if (timedOut) document.timedOut = true;
   if (options.html) document.html = await officeHtml(ast);
   return document;
 }

@@ -8,9 +8,11 @@ async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: C
   const { ast, warnings } = await parseOffice(bytes, format, options);
   const sheets = ast.content.filter((node) => node.type === 'sheet');
   const sections: string[] = [];
+  let timedOut = false;
   for (const [index, sheet] of sheets.entries()) {
     if (options.deadline !== undefined && Date.now() > options.deadline) {
       warnings.push(`Only the first ${index} of ${sheets.length} sheets were converted before the time ran out.`);
+      timedOut = true;
       break;
     }
     const name = (sheet.metadata as { sheetName?: string } | undefined)?.sheetName ?? `Sheet ${index + 1}`;
@@ -20,6 +22,7 @@ async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: C
   const metadata = { ...officeMetadata(ast), numSheets: sheets.length };
   delete metadata.numPages;
   const document: ConvertedDocument = { format, markdown: sections.join('\n\n'), metadata, warnings };
+  if (timedOut) document.timedOut = true;
   if (options.html) document.html = await officeHtml(ast);
   return document;
 }

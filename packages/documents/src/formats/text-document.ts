@@ -3,6 +3,7 @@ import type { OfficeParserAST } from 'officeparser';
 
 import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
+import { odtHeadings } from './odt-headings.js';
 
 /**
  * Embedded images become references to their part's name (the document's images, in order); their bytes are not
@@ -22,7 +23,9 @@ async function textDocument(
   format: 'docx' | 'odt' | 'rtf',
   options: ConvertOptions,
 ): Promise<ConvertedDocument> {
-  const { ast, warnings } = await parseOffice(bytes, format, options);
+  const parsed = await parseOffice(bytes, format, options);
+  const { warnings } = parsed;
+  const ast = format === 'odt' ? odtHeadings(parsed.ast, bytes) : parsed.ast;
   const markdown = imageReferences(await officeMarkdown(ast), ast);
   const metadata = officeMetadata(ast);
   const document: ConvertedDocument = { format, markdown, metadata, warnings };

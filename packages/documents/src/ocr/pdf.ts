@@ -3,7 +3,7 @@
  * a text layer (scanned pages), keeping the text layer of the others. A page is rendered by pdf.js (pdf-parse's
  * screenshot, on @napi-rs/canvas) at twice its size and read by Tesseract, within a cap of pages and a deadline.
  */
-import { extractPdf, pageToMarkdown, type PdfContent, type PdfOptions } from '@crawlkit/extractor';
+import { dropRunningLines, extractPdf, pageToMarkdown, type PdfContent, type PdfOptions } from '@crawlkit/extractor';
 
 import { DocumentError } from '../errors.js';
 import { recognize } from './engine.js';
@@ -49,9 +49,13 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
   // a copy: pdf.js takes over the buffer it parses
   const parser = new PDFParse({ data: new Uint8Array(data), isEvalSupported: false });
   let read = 0;
+  let timedOut = text.timedOut === true;
   try {
     for (const page of chosen) {
-      if (options.deadline !== undefined && Date.now() > options.deadline) break;
+      if (options.deadline !== undefined && Date.now() > options.deadline) {
+        timedOut = true;
+        break;
+      }
       const shot = await parser.getScreenshot({
         partial: [page],
         scale: SCALE,
@@ -61,7 +65,10 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
       const image = shot.pages[0]?.data;
       if (!image) continue;
       const recognized = await recognize(image, options.deadline);
-      if (recognized === undefined) break;
+      if (recognized === undefined) {
+        timedOut = true;
+        break;
+      }
       const markdown = pageToMarkdown(recognized);
       if (markdown) pages[page - 1] = markdown;
       read++;
@@ -81,5 +88,6 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
   if (read < chosen.length) {
     warnings.push(`Only ${read} of ${chosen.length} PDF pages were read by OCR before the time ran out.`);
   }
-  return { ...text, pageMarkdown: pages, markdown: pages.filter(Boolean).join('\n\n'), warnings, ocrPages: read };
+  const markdown = dropRunningLines(pages).filter(Boolean).join('\n\n');
+  return { ...text, pageMarkdown: pages, markdown, warnings, ocrPages: read, ...(timedOut ? { timedOut } : {}) };
 }

@@ -1,8 +1,12 @@
 import { ExtractorError } from '../errors.js';
+import { dropRunningLines, joinHyphenated } from './page-furniture.js';
 import { loadPdfParse } from './pdfjs-worker.js';
 
 export interface PdfContent {
-  /** The text of the parsed pages as markdown (one paragraph per text block, pages separated by a rule). */
+  /**
+   * The text of the parsed pages as markdown (one paragraph per text block), their running headers and footers left
+   * out (`dropRunningLines`).
+   */
   markdown: string;
   /** Pages parsed (what a scrape is billed for). */
   numPages: number;
@@ -15,6 +19,8 @@ export interface PdfContent {
   metadata: Record<string, string>;
   /** Why fewer pages than the document has were parsed, besides an explicit `maxPages`. */
   warnings: string[];
+  /** True when `deadline` passed before every page was parsed (one of the `warnings` says how many were). */
+  timedOut?: boolean;
 }
 
 /** Pages parsed when `maxPages` is not given. */
@@ -50,7 +56,7 @@ export interface PdfOptions {
 
 /**
  * A page of plain text (pdf.js's, or OCR's) as markdown: blank lines separate blocks, a block's lines are trimmed and
- * kept, empty ones dropped.
+ * kept, empty ones dropped, words hyphenated across lines joined (`joinHyphenated`).
  */
 export function pageToMarkdown(text: string): string {
   // pdf.js gives one line per text run; blank lines separate blocks. Join wrapped lines into paragraphs.
@@ -58,11 +64,12 @@ export function pageToMarkdown(text: string): string {
     .replace(/\r\n?/g, '\n')
     .split(/\n{2,}/)
     .map((block) =>
-      block
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean)
-        .join('\n'),
+      joinHyphenated(
+        block
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      ).join('\n'),
     )
     .filter(Boolean)
     .join('\n\n');
@@ -152,13 +159,14 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     if (budget.read === 0) throw unguarded();
     const total = info.total;
     const allowed = Math.min(maxPages, total);
-    const pages: string[] = [];
     const pageMarkdown: string[] = [];
     const warnings: string[] = [];
     let parsed = 0;
+    let timedOut = false;
     for (let page = 1; page <= allowed; page++) {
       if (page > 1 && options.deadline !== undefined && Date.now() > options.deadline) {
         warnings.push(`Only the first ${parsed} of ${total} PDF pages were parsed before the extraction time ran out.`);
+        timedOut = true;
         break;
       }
       const text = await parser.getText({ partial: [page] }).catch((error: unknown) => {
@@ -177,7 +185,6 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
         break;
       }
       const markdown = pageToMarkdown(text.pages[0]?.text ?? '');
-      if (markdown) pages.push(markdown);
       pageMarkdown.push(markdown);
       parsed++;
     }
@@ -194,7 +201,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     }
     const title = metadata.Title;
     const content: PdfContent = {
-      markdown: pages.join('\n\n'),
+      markdown: dropRunningLines(pageMarkdown).filter(Boolean).join('\n\n'),
       numPages: parsed,
       pageMarkdown,
       totalPages: total,
@@ -202,6 +209,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
       warnings,
     };
     if (title) content.title = title;
+    if (timedOut) content.timedOut = true;
     return content;
   } catch (error) {
     if (error instanceof ExtractorError) throw error;

@@ -1,0 +1,107 @@
+/**
+ * What a PDF repeats on its pages rather than says: the running header and footer (a report's title above every
+ * page, "Page 3 of 40" below it), and words hyphenated across a line break. Left in, a 40-page report's markdown holds
+ * its header 40 times, and "in-\nformation" is two half words to a reader, a search index or an embedding.
+ */
+
+/** Lines looked at from each edge of a page: a header or footer is one or two lines. */
+const EDGE_LINES = 2;
+/** Lines a page needs for its edges to be looked at: a header or footer frames content. */
+const MIN_LINES = 3;
+/** Pages a line must repeat on, and the share of the pages, to be running (a short document has none). */
+const MIN_PAGES = 3;
+const MIN_SHARE = 0.5;
+
+/**
+ * A page number's words: none ("12", "- 12 -", "12 / 40"), or a word for page ("Page 12 of 40", "Seite 12", "Acme
+ * Corp | p. 12"). A line that follows the page with other words only ("Question 12" atop each page of a form) is
+ * content.
+ */
+const PAGE_NUMBER = /^(?:[^\p{L}]*|.*(?<!\p{L})(?:page|pg|p|seite|p[áa]gina)(?!\p{L}).*)$/iu;
+
+/** A line as its page numbers aside: "Page 3 of 40", "- 3 -" and "3" repeat as "Page # of #", "- # -", "#". */
+const shape = (line: string): string => line.trim().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+
+function edges(lines: string[]): Set<number> {
+  const at = new Set<number>();
+  if (lines.filter(Boolean).length < MIN_LINES) return at;
+  for (let i = 0; i < Math.min(EDGE_LINES, lines.length); i++) {
+    at.add(i);
+    at.add(lines.length - 1 - i);
+  }
+  return at;
+}
+
+/** The numbers of a line less its page's index: a page number is off its page's index by the same amount on every page. */
+const offsets = (line: string, page: number): Set<number> =>
+  new Set((line.match(/\d+/g) ?? []).map((n) => Number(n) - page));
+
+/**
+ * The pages' markdown with their running headers and footers left out: a line at a page's top or bottom edge (its
+ * first or last two) whose shape, numbers aside, is at an edge of at least 3 pages and half of them. One repeated as it
+ * is (the report's title) is kept where it first appears, as it may be said nowhere else; one whose number follows the
+ * page and reads as a page number (`PAGE_NUMBER`: "Page 3 of 40", "- 3 -") is dropped everywhere. A line whose
+ * numbers change otherwise ("Chapter 2" atop a few pages) is content, and kept. Pages are kept in place ('' for a page without text).
+ */
+export function dropRunningLines(pages: readonly string[]): string[] {
+  const split = pages.map((page) => (page ? page.split('\n') : []));
+  const withText = split.filter((lines) => lines.length > 0).length;
+  if (withText < MIN_PAGES) return [...pages];
+  /** By shape: the pages it is at an edge of, its texts, and the offsets to the page index its numbers all share. */
+  const found = new Map<string, { pages: number; texts: Set<string>; offsets: Set<number> | undefined }>();
+  split.forEach((lines, page) => {
+    const seen = new Set<string>();
+    for (const i of edges(lines)) {
+      const text = lines[i]!.trim();
+      const key = shape(text);
+      if (key === '' || seen.has(key)) continue;
+      seen.add(key);
+      const entry = found.get(key) ?? { pages: 0, texts: new Set(), offsets: undefined };
+      const own = offsets(text, page);
+      entry.pages++;
+      entry.texts.add(text);
+      entry.offsets = entry.offsets ? new Set([...entry.offsets].filter((o) => own.has(o))) : own;
+      found.set(key, entry);
+    }
+  });
+  /** Running shapes: `once` keeps the first occurrence (a title), otherwise every one goes (a page number). */
+  const running = new Map<string, 'once' | 'never'>();
+  for (const [key, entry] of found) {
+    if (entry.pages < MIN_PAGES || entry.pages < withText * MIN_SHARE) continue;
+    if (entry.texts.size === 1) running.set(key, 'once');
+    else if (entry.offsets!.size > 0 && PAGE_NUMBER.test(key)) running.set(key, 'never');
+  }
+  if (running.size === 0) return [...pages];
+  const kept = new Set<string>();
+  return split.map((lines) => {
+    const edge = edges(lines);
+    return lines
+      .filter((line, i) => {
+        const key = shape(line);
+        const rule = edge.has(i) ? running.get(key) : undefined;
+        if (rule === undefined) return true;
+        if (rule === 'never' || kept.has(key)) return false;
+        kept.add(key);
+        return true;
+      })
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/^\n+|\n+$/g, '');
+  });
+}
+
+/**
+ * A block's lines with the words hyphenated across a line break joined: a line ending in a lower-case letter and `-`
+ * takes the next line when it starts with a lower-case letter ("the in-" / "formation was" is "the information
+ * was"). A hyphen before a capital or a digit ("COVID-" / "19", "North-" / "East") is kept, with the line break. A
+ * compound broken at its own hyphen ("well-" / "known") loses it: the price of the common case.
+ */
+export function joinHyphenated(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    const last = out.length - 1;
+    if (last >= 0 && /\p{Ll}-$/u.test(out[last]!) && /^\p{Ll}/u.test(line)) out[last] = out[last]!.slice(0, -1) + line;
+    else out.push(line);
+  }
+  return out;
+}
