@@ -1,12 +1,13 @@
 /**
  * Documents benchmark: `pnpm bench:documents` (builds first; `node bench/documents.ts [--quick]` after a build).
  *
- * One row per format: `convertDocument()` of `@crawlkit/documents` (the zip guard, the library, the markdown it
- * shapes) beside the library's own conversion alone on the same file (officeparser's parse and markdown with its
- * defaults; word-extractor; csv-parse; Tesseract on a warm worker), and for DOCX mammoth's HTML through the
- * extractor's `htmlToMarkdown` (the alternative rejected in docs/decisions.md). Files are made by the npm writers (docx, exceljs, pptxgenjs, epub-gen-memory) and,
- * for ODT, ODS, ODP, RTF and DOC, converted from them by LibreOffice when `soffice` is on the PATH (otherwise ODT and
- * ODS are the committed LibreOffice samples repeated, `enlargeOdf`, and the other rows are skipped). Times are medians of interleaved rounds; ms per MB of the file. Writes bench/results/documents.json.
+ * One row per format: `convertDocument()` of `@crawlkit/documents` (the zip guard, the library, the markdown it shapes)
+ * beside the library's own conversion alone on the same file (officeparser's parse and markdown with its defaults;
+ * word-extractor; csv-parse; Tesseract on a warm worker), and for DOCX mammoth's HTML through the extractor's
+ * `htmlToMarkdown` (the alternative rejected in docs/decisions.md). Files are made by the npm writers (docx, exceljs,
+ * pptxgenjs, epub-gen-memory) and, for ODT, ODS, ODP, RTF and DOC, converted from them by LibreOffice when `soffice` is
+ * on the PATH (otherwise ODT and ODS are the committed LibreOffice samples repeated, `enlargeOdf`, and the other rows
+ * are skipped). Times are medians of interleaved rounds; ms per MB of the file. Writes bench/results/documents.json.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

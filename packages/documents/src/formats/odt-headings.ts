@@ -1,7 +1,8 @@
 /**
- * Headings of an OpenDocument text written as paragraphs of a heading style (`<text:p text:style-name="Heading_20_1">`),
- * as LibreOffice saves a Word file whose heading styles carry no outline level: officeparser reads only `<text:h>` as
- * a heading, so without this they became plain paragraphs and the markdown lost its `#` structure.
+ * Headings of an OpenDocument text written as paragraphs of a heading style
+ * (`<text:p text:style-name="Heading_20_1">`), as LibreOffice saves a Word file whose heading styles carry no outline
+ * level: officeparser reads only `<text:h>` as a heading, so without this they became plain paragraphs and the
+ * markdown lost its `#` structure.
  */
 import { strFromU8, unzipSync } from 'fflate';
 import type { OfficeContentNode, OfficeParserAST } from 'officeparser';

@@ -37,11 +37,12 @@ const offsets = (line: string, page: number): Set<number> =>
   new Set((line.match(/\d+/g) ?? []).map((n) => Number(n) - page));
 
 /**
- * The pages' markdown with their running headers and footers left out: a line at a page's top or bottom edge (its
- * first or last two) whose shape, numbers aside, is at an edge of at least 3 pages and half of them. One repeated as it
- * is (the report's title) is kept where it first appears, as it may be said nowhere else; one whose number follows the
- * page and reads as a page number (`PAGE_NUMBER`: "Page 3 of 40", "- 3 -") is dropped everywhere. A line whose
- * numbers change otherwise ("Chapter 2" atop a few pages) is content, and kept. Pages are kept in place ('' for a page without text).
+ * The pages' markdown with their running headers and footers left out: a line at a page's top or bottom edge (its first
+ * or last two) whose shape, numbers aside, is at an edge of at least 3 pages and half of them. One repeated as it is
+ * (the report's title) is kept where it first appears, as it may be said nowhere else; one whose number follows the
+ * page and reads as a page number (`PAGE_NUMBER`: "Page 3 of 40", "- 3 -") is dropped everywhere. A line whose numbers
+ * change otherwise ("Chapter 2" atop a few pages) is content, and kept. Pages are kept in place ('' for a page without
+ * text).
  */
 export function dropRunningLines(pages: readonly string[]): string[] {
   const split = pages.map((page) => (page ? page.split('\n') : []));
