@@ -14,7 +14,7 @@ import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 import { isStoreFault, isStoreRefusal, retryStoreFaults } from '../store-faults.js';
 import { StoreStalls } from './store-stalls.js';
-import { settingsWarning, workerSettings } from './worker-settings.js';
+import { settingsWarnings, workerSettings } from './worker-settings.js';
 import { hasCrawlkitCode } from '../errors.js';
 import { storedJobOf } from '../codec/records.js';
 
@@ -122,14 +122,14 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   async start(): Promise<void> {
-    const { queue } = this.#deps.connection;
-    const settings = workerSettings(this.#deps.ctx.fetcher.urlPolicy);
+    const { queue, store } = this.#deps.connection;
+    const settings = workerSettings({ urlPolicy: this.#deps.ctx.fetcher.urlPolicy, searchIndex: !!store.search });
     this.#consumer = await queue.consume((item, attempt) => this.#handleAttempt(item, attempt), {
       concurrency: this.#concurrency,
       settings,
     });
-    const differ = await settingsWarning(queue, settings);
-    if (differ) this.#deps.warning?.('WORKER_SETTINGS_DIFFER', differ);
+    for (const differ of await settingsWarnings(queue, settings))
+      this.#deps.warning?.('WORKER_SETTINGS_DIFFER', differ);
     this.#sweeper = setInterval(() => void this.#sweep(), this.#sweepIntervalMs);
     this.#sweeper.unref();
   }
