@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { redactUrl } from '@crawlkit/fetcher';
+import { StoreError } from '@crawlkit/store';
 import type { BackendConnection, JobRecord, Task, WorkAttempt, WorkConsumer, WorkItem } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
@@ -103,6 +104,8 @@ export class TaskWorker implements CrawlkitWorker {
   readonly #stalls: StoreStalls;
   /** Jobs this worker is ending for their store. */
   readonly #ending = new Set<string>();
+  /** Jobs gone from the store while this worker ran their pages (told once each). */
+  readonly #gone = new Set<string>();
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
     this.#deps = deps;
@@ -153,6 +156,7 @@ export class TaskWorker implements CrawlkitWorker {
     try {
       await this.handle(item);
     } catch (error) {
+      if (hasCrawlkitCode(error) && error.code === 'STORE_JOB_NOT_FOUND') return this.#jobGone(item.jobId, error);
       // Noted before it is told: who hears of the fault finds it in the job's status.
       const fault = isStoreFault(error);
       const since = fault ? await this.#stalls.note(item.jobId, error, item.storeFaultSince ?? Date.now()) : 0;
@@ -182,6 +186,19 @@ export class TaskWorker implements CrawlkitWorker {
       });
       await this.#completion.check(item.jobId);
     }
+  }
+
+  /**
+   * A job that went from the store while this worker ran its pages: its pages in hand have nowhere to go, and a retry
+   * would find no job. Said once per job, with what may have happened, not once per page.
+   */
+  #jobGone(jobId: string, error: unknown): void {
+    if (this.#gone.has(jobId)) return;
+    this.#gone.add(jobId);
+    const message =
+      `Job ${jobId} is gone from the store while this worker ran its pages, which are dropped: was Redis restarted ` +
+      'without persistence, or flushed? Submit the job again (and give Redis persistence: appendonly yes).';
+    this.#deps.internalError(jobId, new StoreError('STORE_JOB_NOT_FOUND', message, { cause: error }));
   }
 
   /**
