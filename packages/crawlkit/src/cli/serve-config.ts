@@ -73,7 +73,8 @@ export const serveFileSchema = z.strictObject({
   searchProvider: searchProviderSchema.optional(),
   /**
    * A distributed deployment's Redis (`--redis`, `CRAWLKIT_REDIS_URL`): jobs live there and `crawlkit worker`s run
-   * their pages; `allowEviction` goes on with a `maxmemory-policy` that evicts keys (`--redis-allow-eviction`).
+   * their pages; `allowEviction` goes on with a `maxmemory-policy` that evicts keys (`--redis-allow-eviction`);
+   * `searchIndex: false` keeps no search index in Redis (`--no-redis-search-index`), as every worker must.
    * @default none (the store directory, jobs run in `serve`)
    */
   redis: z
@@ -81,6 +82,7 @@ export const serveFileSchema = z.strictObject({
       url: z.string().min(1),
       prefix: z.string().min(1).optional(),
       allowEviction: z.boolean().optional(),
+      searchIndex: z.boolean().optional(),
     })
     .optional(),
   /** The engine's `browser` settings (`executablePath`, `args`...), checked by the engine. */

@@ -10,6 +10,8 @@ export interface WorkerFlags {
   prefix?: string;
   redisPrefix?: string;
   redisAllowEviction?: boolean;
+  /** False with `--no-redis-search-index`. */
+  redisSearchIndex?: boolean;
   engine?: string;
   concurrency?: string;
   maxBodyBytes?: string;
@@ -35,6 +37,7 @@ export async function runWorker(
       redis: flags.redis,
       redisPrefix: flags.redisPrefix ?? flags.prefix,
       ...(flags.redisAllowEviction ? { redisAllowEviction: true } : {}),
+      ...(flags.redisSearchIndex === false ? { redisSearchIndex: false } : {}),
     },
     process.env,
   );
@@ -89,7 +92,8 @@ export async function runWorker(
   signal.addEventListener('abort', onTerm, { once: true });
   try {
     const worker = await ck.startWorker(storeFaultTimeoutMs !== undefined ? { storeFaultTimeoutMs } : {});
-    note(`worker ${worker.id} taking tasks from ${describeRedis(settings)}`);
+    const index = settings.searchIndex === false ? ', no search index' : '';
+    note(`worker ${worker.id} taking tasks from ${describeRedis(settings)}${index}`);
     if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
     note('stopping: finishing the pages in hand (Ctrl-C again to quit at once; unfinished tasks go to other workers)');
     await worker.close();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { redactUrl } from '@crawlkit/fetcher';
+import { StoreError } from '@crawlkit/store';
 import type { BackendConnection, JobRecord, Task, WorkAttempt, WorkConsumer, WorkItem } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
@@ -14,7 +15,7 @@ import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 import { isStoreFault, isStoreRefusal, retryStoreFaults } from '../store-faults.js';
 import { StoreStalls } from './store-stalls.js';
-import { settingsWarning, workerSettings } from './worker-settings.js';
+import { settingsWarnings, workerSettings } from './worker-settings.js';
 import { hasCrawlkitCode } from '../errors.js';
 import { storedJobOf } from '../codec/records.js';
 
@@ -103,6 +104,8 @@ export class TaskWorker implements CrawlkitWorker {
   readonly #stalls: StoreStalls;
   /** Jobs this worker is ending for their store. */
   readonly #ending = new Set<string>();
+  /** Jobs gone from the store while this worker ran their pages (told once each). */
+  readonly #gone = new Set<string>();
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
     this.#deps = deps;
@@ -122,14 +125,14 @@ export class TaskWorker implements CrawlkitWorker {
   }
 
   async start(): Promise<void> {
-    const { queue } = this.#deps.connection;
-    const settings = workerSettings(this.#deps.ctx.fetcher.urlPolicy);
+    const { queue, store } = this.#deps.connection;
+    const settings = workerSettings({ urlPolicy: this.#deps.ctx.fetcher.urlPolicy, searchIndex: !!store.search });
     this.#consumer = await queue.consume((item, attempt) => this.#handleAttempt(item, attempt), {
       concurrency: this.#concurrency,
       settings,
     });
-    const differ = await settingsWarning(queue, settings);
-    if (differ) this.#deps.warning?.('WORKER_SETTINGS_DIFFER', differ);
+    for (const differ of await settingsWarnings(queue, settings))
+      this.#deps.warning?.('WORKER_SETTINGS_DIFFER', differ);
     this.#sweeper = setInterval(() => void this.#sweep(), this.#sweepIntervalMs);
     this.#sweeper.unref();
   }
@@ -153,6 +156,7 @@ export class TaskWorker implements CrawlkitWorker {
     try {
       await this.handle(item);
     } catch (error) {
+      if (hasCrawlkitCode(error) && error.code === 'STORE_JOB_NOT_FOUND') return this.#jobGone(item.jobId, error);
       // Noted before it is told: who hears of the fault finds it in the job's status.
       const fault = isStoreFault(error);
       const since = fault ? await this.#stalls.note(item.jobId, error, item.storeFaultSince ?? Date.now()) : 0;
@@ -182,6 +186,19 @@ export class TaskWorker implements CrawlkitWorker {
       });
       await this.#completion.check(item.jobId);
     }
+  }
+
+  /**
+   * A job that went from the store while this worker ran its pages: its pages in hand have nowhere to go, and a retry
+   * would find no job. Said once per job, with what may have happened, not once per page.
+   */
+  #jobGone(jobId: string, error: unknown): void {
+    if (this.#gone.has(jobId)) return;
+    this.#gone.add(jobId);
+    const message =
+      `Job ${jobId} is gone from the store while this worker ran its pages, which are dropped: was Redis restarted ` +
+      'without persistence, or flushed? Submit the job again (and give Redis persistence: appendonly yes).';
+    this.#deps.internalError(jobId, new StoreError('STORE_JOB_NOT_FOUND', message, { cause: error }));
   }
 
   /**
