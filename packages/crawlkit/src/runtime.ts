@@ -171,8 +171,11 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     () => (distributed ? distributed.webhookStores(jobStores.all()) : jobStores.all()),
     {
       // Under the job's policy too, whichever process sends its events (issue 38).
-      post: async (url, body, headers, timeoutMs, policy) =>
-        (await fetchers.forPolicy(policy).http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
+      post: async (url, body, headers, timeoutMs, policy) => {
+        const request = { url, method: 'POST' as const, body, headers, timeoutMs, followRedirects: false };
+        const answer = await fetchers.forPolicy(policy).http.fetch(request);
+        return { status: answer.status, headers: answer.headers };
+      },
       timeoutMs: options.webhooks.timeoutMs,
       maxAttempts: options.webhooks.maxAttempts,
       retryDelayMs: options.webhooks.retryDelayMs,

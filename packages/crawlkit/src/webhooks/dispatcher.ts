@@ -3,6 +3,7 @@ import type { Delivery, Store } from '@crawlkit/store';
 import { openHeaders } from '../jobs/job-secrets.js';
 
 import { storeFaultDelay } from '../store-faults.js';
+import { readAnswer } from './answer.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders } from './signature.js';
@@ -340,15 +341,13 @@ export class WebhookDispatcher {
         // Its headers cannot be opened here (no key, another key): no attempt can fix that.
         return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
       }
-      const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, terms.policy);
-      if (status >= 200 && status < 300) {
+      const answer = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, terms.policy);
+      const outcome = readAnswer(stored.url, answer);
+      if (outcome.delivered) {
         return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }
-      error = `the webhook answered HTTP ${status}`;
-      if (status < 500 && status !== 408 && status !== 429) {
-        // A client error will not get better by retrying.
-        return this.#giveUp(store, { ...delivery, attempts }, error);
-      }
+      error = outcome.error;
+      if (!outcome.retry) return this.#giveUp(store, { ...delivery, attempts }, error);
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {

@@ -1,0 +1,97 @@
+/**
+ * Webhook receivers that answer something other than a plain 2xx or 5xx: a redirect, a 429 or 503 with Retry-After.
+ * Real receivers on 127.0.0.1; what they were sent, and what the job's errors say, are checked.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import { Crawlkit, type BatchScrapeResponse, type CrawlErrorsResponse } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ok, until } from './helpers-batch.ts';
+
+interface Seen {
+  method: string;
+  body: string;
+  at: number;
+}
+
+/** A receiver answering each request with `answer`, recording the method and body of each. */
+async function receiver(answer: (req: IncomingMessage, res: ServerResponse, index: number) => void) {
+  const seen: Seen[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      answer(req, res, seen.length - 1);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let site: FixtureServer;
+let ck: Crawlkit;
+
+beforeAll(async () => {
+  site = await startFixtureServer();
+  ck = new Crawlkit({
+    store: 'memory',
+    engine: 'http',
+    webhooks: { timeoutMs: 2000, retryDelayMs: 50, maxAttempts: 3 },
+  });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await site.close();
+});
+
+async function errorsOf(id: string): Promise<CrawlErrorsResponse['errors']> {
+  const response = await ck.getBatchScrapeErrors(id);
+  if ('success' in response) throw new Error(response.error);
+  return response.errors;
+}
+
+describe('a receiver that answers a redirect', () => {
+  it.each([301, 302, 303, 307, 308])(
+    'HTTP %i: the event is not sent on to the new address, and is given up saying where the webhook points',
+    async (status) => {
+      const moved = await receiver((_req, res) => void res.writeHead(204).end());
+      const old = await receiver((_req, res) => void res.writeHead(status, { location: moved.url }).end());
+      try {
+        const started = ok<BatchScrapeResponse>(
+          await ck.batchScrape({ urls: [`${site.url}/listing.html`], webhook: { url: old.url, events: ['started'] } }),
+        );
+        await until(async () => moved.seen.length > 0 || (await errorsOf(started.id)).length === 1);
+        // Before, 301/302/303 were followed as a GET without the event (and counted delivered, with no error).
+        expect(moved.seen).toEqual([]);
+        expect(old.seen.map((s) => s.method)).toEqual(['POST']);
+        const [error] = await errorsOf(started.id);
+        expect(error!.code).toBe('WEBHOOK_DELIVERY_FAILED');
+        expect(error!.error).toContain(
+          `after 1 attempt: the webhook answered HTTP ${status} redirecting to ${moved.url}`,
+        );
+        expect(error!.error).toContain('set webhook.url to the address it redirects to');
+      } finally {
+        await old.close();
+        await moved.close();
+      }
+    },
+  );
+});
