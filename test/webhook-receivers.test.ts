@@ -95,3 +95,47 @@ describe('a receiver that answers a redirect', () => {
     },
   );
 });
+
+describe('a receiver that asks for rest', () => {
+  it.each([429, 503])('HTTP %i with Retry-After: the next attempt waits that long, then delivers', async (status) => {
+    const busy = await receiver((_req, res, index) => {
+      if (index === 0) res.writeHead(status, { 'retry-after': '1' }).end();
+      else res.writeHead(204).end();
+    });
+    try {
+      const started = ok<BatchScrapeResponse>(
+        await ck.batchScrape({ urls: [`${site.url}/listing.html`], webhook: { url: busy.url, events: ['started'] } }),
+      );
+      await until(() => busy.seen.length === 2);
+      // Before, the back-off alone (50 ms here) set the retry: a receiver shedding load was called again at once.
+      expect(busy.seen[1]!.at - busy.seen[0]!.at).toBeGreaterThanOrEqual(950);
+      expect(await errorsOf(started.id)).toEqual([]);
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('a Retry-After past maxRetryDelayMs waits maxRetryDelayMs', async () => {
+    const capped = new Crawlkit({
+      store: 'memory',
+      engine: 'http',
+      webhooks: { retryDelayMs: 50, maxRetryDelayMs: 200, maxAttempts: 3 },
+    });
+    const busy = await receiver((_req, res, index) => {
+      if (index === 0) res.writeHead(429, { 'retry-after': '3600' }).end();
+      else res.writeHead(204).end();
+    });
+    try {
+      ok<BatchScrapeResponse>(
+        await capped.batchScrape({
+          urls: [`${site.url}/listing.html`],
+          webhook: { url: busy.url, events: ['started'] },
+        }),
+      );
+      await until(() => busy.seen.length === 2, 5000);
+    } finally {
+      await capped.close();
+      await busy.close();
+    }
+  });
+});

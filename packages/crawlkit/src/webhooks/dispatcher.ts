@@ -326,6 +326,7 @@ export class WebhookDispatcher {
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
     let error: string;
+    let retryAfterMs: number | undefined;
     try {
       const terms = await deliveryTerms(store, delivery.jobId, stored);
       const box = this.#options.secrets?.(store);
@@ -347,6 +348,7 @@ export class WebhookDispatcher {
         return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }
       error = outcome.error;
+      retryAfterMs = outcome.retryAfterMs;
       if (!outcome.retry) return this.#giveUp(store, { ...delivery, attempts }, error);
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
@@ -357,7 +359,9 @@ export class WebhookDispatcher {
     if (attempts >= this.#options.maxAttempts) {
       return this.#giveUp(store, { ...delivery, attempts }, error);
     }
-    const delay = Math.min(this.#options.retryDelayMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs ?? 300_000);
+    // The receiver's Retry-After when longer than the back-off: it asked for that much rest.
+    const backOff = Math.max(this.#options.retryDelayMs * 2 ** (attempts - 1), retryAfterMs ?? 0);
+    const delay = Math.min(backOff, this.#options.maxRetryDelayMs ?? 300_000);
     await this.#record(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
     return false;
   }
