@@ -139,3 +139,29 @@ describe('a receiver that asks for rest', () => {
     }
   });
 });
+
+describe('an event given up', () => {
+  it('is told as an engine warning (a line on the output of serve), once a minute per job at most', async () => {
+    const warnings: { code: string; message: string }[] = [];
+    const onWarning = (warning: { code: string; message: string }) => void warnings.push(warning);
+    ck.on('warning', onWarning);
+    const refusing = await receiver((_req, res) => void res.writeHead(401).end());
+    try {
+      const urls = [1, 2, 3].map((n) => `${site.url}/listing.html?give-up=${n}`);
+      const started = ok<BatchScrapeResponse>(await ck.batchScrape({ urls, webhook: refusing.url }));
+      await until(async () => (await errorsOf(started.id)).length === 5);
+      // Before, the job's errors were the only trace: a receiver that takes only webhooks never reads them.
+      expect(warnings.filter((w) => w.code === 'WEBHOOK_DELIVERY_FAILED')).toEqual([
+        {
+          code: 'WEBHOOK_DELIVERY_FAILED',
+          message:
+            `Job ${started.id}: Webhook event batch_scrape.started was not delivered after 1 attempt: the webhook ` +
+            "answered HTTP 401 (each is in the job's errors, code WEBHOOK_DELIVERY_FAILED)",
+        },
+      ]);
+    } finally {
+      ck.off('warning', onWarning);
+      await refusing.close();
+    }
+  });
+});

@@ -30,6 +30,7 @@ import type { CrawlkitOptions, ResolvedOptions } from './options.js';
 import type { EventBus } from './event-bus.js';
 import type { CrawlRequest } from './v2/jobs.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { GiveUpNotes } from './webhooks/give-up-notes.js';
 import { recordUndelivered } from './webhooks/outbox.js';
 import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
@@ -167,6 +168,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
 
   const jobStores = new JobStores(store, memory, options.jobResultTtlMs);
   const leases = new JobLeases();
+  const giveUps = new GiveUpNotes((message) => bus.warning('WEBHOOK_DELIVERY_FAILED', message));
   const dispatcher = new WebhookDispatcher(
     () => (distributed ? distributed.webhookStores(jobStores.all()) : jobStores.all()),
     {
@@ -182,7 +184,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
       maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
-      onGiveUp: recordUndelivered,
+      onGiveUp: async (s, delivery, error) => giveUps.tell(delivery.jobId, await recordUndelivered(s, delivery, error)),
       // One process sends a job's events, the holder of its lease (the Redis outbox has one leader for all jobs).
       claim: (s, jobId, lost) =>
         s === distributed?.store ? Promise.resolve(async () => {}) : leases.claim(jobId, s, lost),
