@@ -165,3 +165,23 @@ describe('an event given up', () => {
     }
   });
 });
+
+describe('the last event of a job', () => {
+  it('is failed, with the error, for a job that fails (its store budget spent)', async () => {
+    const small = new Crawlkit({ store: 'memory', engine: 'http', jobs: { maxStoreBytes: 1_000 } });
+    const hook = await receiver((_req, res) => void res.writeHead(204).end());
+    try {
+      const urls = [1, 2, 3, 4].map((n) => `${site.url}/listing.html?budget=${n}`);
+      const failed = ok<BatchScrapeResponse>(await small.batchScrape({ urls, webhook: hook.url }));
+      await small.waitForJob(failed.id);
+      await until(() => hook.seen.some((s) => s.body.includes('batch_scrape.failed')));
+      const last = JSON.parse(hook.seen.at(-1)!.body) as { type: string; success: boolean; error: string };
+      expect(last).toMatchObject({ type: 'batch_scrape.failed', success: false });
+      expect(last.error).toContain('jobs.maxStoreBytes');
+      expect(hook.seen.filter((s) => s.body.includes('batch_scrape.completed'))).toEqual([]);
+    } finally {
+      await small.close();
+      await hook.close();
+    }
+  });
+});
