@@ -79,6 +79,28 @@ describe('a header HTTP cannot carry', { timeout: 60_000 }, () => {
     expect((webhook as ErrorResponse).error).toContain("The webhook header k's value holds a line break");
   });
 
+  it("a header the HTTP client writes itself is refused naming it, a page's and a webhook's", async () => {
+    const url = stack.page('/products/widget.html');
+    for (const name of ['Content-Length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']) {
+      const value = name === 'Content-Length' ? '5' : name === 'expect' ? '100-continue' : 'x';
+      const message = `the HTTP client writes it for each request (it frames the body and the connection), so leave it out`;
+      // Before: the page failed SCRAPE_INVALID_REQUEST 'invalid transfer-encoding header' (Content-Length was sent).
+      expect(await stack.ck.scrape({ url, headers: { [name]: value } })).toMatchObject({
+        success: false,
+        code: 'BAD_REQUEST',
+        error: `The header ${name} cannot be set: ${message}`,
+      });
+      // Before: accepted, then every event of the job failed at its POST, retried for minutes and given up.
+      const hooked = await serve('/v2/batch/scrape', {
+        urls: [url],
+        webhook: { url: 'http://127.0.0.1:1/hook', headers: { [name]: value } },
+      });
+      expect(hooked.status).toBe(400);
+      expect(hooked.body).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+      expect(JSON.stringify(hooked.body)).toContain(`The webhook header ${name} cannot be set: ${message}`);
+    }
+  });
+
   it('a value HTTP carries is fetched: a tab, Latin-1, spaces around it', async () => {
     const url = stack.page('/products/widget.html');
     const scraped = await stack.ck.scrape({ url, headers: { 'x-a': ' b\tc é ' }, maxAge: 0 });

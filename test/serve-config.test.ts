@@ -210,6 +210,32 @@ describe('proxies and the settings file', () => {
     expect(result.stderr).toContain('maxBodyByte');
   });
 
+  it('reads how webhooks are delivered from crawlkit.config.json: attempts and back-off', async () => {
+    const refusing = createServer((_req, res) => void res.writeHead(500).end());
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const hook = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/hook`;
+    const file = join(dir, 'webhooks.json');
+    // Before, the file was refused ("unknown option `webhooks`"): serve had 10 attempts over ~8.5 min, fixed.
+    writeFileSync(file, JSON.stringify({ apiKeys: [KEY], webhooks: { maxAttempts: 2, retryDelayMs: 50 } }));
+    const server = await serve(['--config', file]);
+    try {
+      const started = await api(server.url, '/v2/batch/scrape', {
+        urls: [`${site.url}/`],
+        webhook: { url: hook, events: ['started'] },
+      });
+      const errors = async () => (await api(server.url, `/v2/batch/scrape/${String(started.body.id)}/errors`)).body;
+      await until(async () => ((await errors()).errors as unknown[]).length === 1, 30_000);
+      expect(JSON.stringify(await errors())).toContain('not delivered after 2 attempts: the webhook answered HTTP 500');
+    } finally {
+      await server.stop();
+      await new Promise((resolve) => refusing.close(resolve));
+    }
+    writeFileSync(file, JSON.stringify({ webhooks: { secret: 'x' } }));
+    const result = await startCli(['serve', '--port', '0', '--config', file], { cwd: dir }).result;
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('secret');
+  });
+
   it('refuses a settings file with an unknown key, naming it', async () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ apiKey: KEY }));

@@ -12,7 +12,8 @@ export interface CrawlkitEvents {
   'job:completed': [{ id: string; kind: JobKind; status: JobStatus }];
   /**
    * Something the engine noticed that fails no call: `STORE_FILE_EMPTY` when the store's database file was empty
-   * (0 bytes, truncated?) and became a new, empty store. Logged as a warning too.
+   * (0 bytes, truncated?) and became a new, empty store; `WEBHOOK_DELIVERY_FAILED` when a job's webhook event was
+   * given up (once a minute per job at most). Logged as a warning too.
    */
   warning: [{ code: string; message: string }];
   /**

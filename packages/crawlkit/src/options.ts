@@ -148,7 +148,8 @@ export interface CrawlkitOptions {
      */
     maxAttempts?: number;
     /**
-     * Delay before the first retry in milliseconds; it doubles per attempt (1 s, 2 s, 4 s, ... with the default).
+     * Delay before the first retry in milliseconds; it doubles per attempt (1 s, 2 s, 4 s, ... with the default). A
+     * 429 or 503 whose `Retry-After` asks for longer waits that long (up to `maxRetryDelayMs`).
      * @default 1000
      */
     retryDelayMs?: number;

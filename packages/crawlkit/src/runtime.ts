@@ -30,6 +30,7 @@ import type { CrawlkitOptions, ResolvedOptions } from './options.js';
 import type { EventBus } from './event-bus.js';
 import type { CrawlRequest } from './v2/jobs.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { GiveUpNotes } from './webhooks/give-up-notes.js';
 import { recordUndelivered } from './webhooks/outbox.js';
 import { Distributed } from './worker/distributed.js';
 import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
@@ -167,19 +168,23 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
 
   const jobStores = new JobStores(store, memory, options.jobResultTtlMs);
   const leases = new JobLeases();
+  const giveUps = new GiveUpNotes((message) => bus.warning('WEBHOOK_DELIVERY_FAILED', message));
   const dispatcher = new WebhookDispatcher(
     () => (distributed ? distributed.webhookStores(jobStores.all()) : jobStores.all()),
     {
       // Under the job's policy too, whichever process sends its events (issue 38).
-      post: async (url, body, headers, timeoutMs, policy) =>
-        (await fetchers.forPolicy(policy).http.fetch({ url, method: 'POST', body, headers, timeoutMs })).status,
+      post: async (url, body, headers, timeoutMs, policy) => {
+        const request = { url, method: 'POST' as const, body, headers, timeoutMs, followRedirects: false };
+        const answer = await fetchers.forPolicy(policy).http.fetch(request);
+        return { status: answer.status, headers: answer.headers };
+      },
       timeoutMs: options.webhooks.timeoutMs,
       maxAttempts: options.webhooks.maxAttempts,
       retryDelayMs: options.webhooks.retryDelayMs,
       maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
-      onGiveUp: recordUndelivered,
+      onGiveUp: async (s, delivery, error) => giveUps.tell(delivery.jobId, await recordUndelivered(s, delivery, error)),
       // One process sends a job's events, the holder of its lease (the Redis outbox has one leader for all jobs).
       claim: (s, jobId, lost) =>
         s === distributed?.store ? Promise.resolve(async () => {}) : leases.claim(jobId, s, lost),

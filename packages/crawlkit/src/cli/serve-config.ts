@@ -58,6 +58,18 @@ export const serveFileSchema = z.strictObject({
   /** `strict`, or a `UrlPolicy` object; the default is strict on any interface but loopback. */
   urlPolicy: z.union([z.literal('strict'), z.record(z.string(), z.unknown())]).optional(),
   webhookSecret: z.string().min(1).optional(),
+  /**
+   * How webhook events are delivered (the engine's `webhooks` but its secret, which is `webhookSecret`): `timeoutMs`,
+   * `maxAttempts`, `retryDelayMs`, `maxRetryDelayMs`. @default 10 s per attempt, 10 attempts from 1 s doubling to 5 min
+   */
+  webhooks: z
+    .strictObject({
+      timeoutMs: z.number().int().positive().optional(),
+      maxAttempts: z.number().int().positive().optional(),
+      retryDelayMs: z.number().int().positive().optional(),
+      maxRetryDelayMs: z.number().int().positive().optional(),
+    })
+    .optional(),
   proxies: z
     .strictObject({
       basic: proxyListSchema.optional(),

@@ -63,7 +63,7 @@ export async function loadCommandPackage<T>(specifier: string, command: string):
 }
 
 /**
- * The engine settings `serve` (and `mcp`) add: the model, the webhook secret, the proxies, the browser and `http`
+ * The engine settings `serve` (and `mcp`) add: the model, the webhook secret and delivery settings, the proxies, the browser and `http`
  * settings, the search provider, and the URL policy. On an
  * interface other than loopback the policy is strict unless one is given (`--url-policy`, `CRAWLKIT_URL_POLICY`,
  * the file) or `--allow-private-networks` loosens it: key holders must not reach the server's own network.
@@ -83,8 +83,9 @@ export async function engineSettings(
     notes.push(`model ${llm.model} at ${llm.baseUrl}`);
   }
   const secret = resolveWebhookSecret(flags, env, file);
+  if (file.webhooks) options.webhooks = { ...file.webhooks };
   if (secret) {
-    options.webhooks = { secret };
+    options.webhooks = { ...options.webhooks, secret };
     notes.push('webhooks signed');
   }
   const proxies = resolveProxies(flags, env, file);

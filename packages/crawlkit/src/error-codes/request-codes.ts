@@ -150,8 +150,8 @@ export const REQUEST_CODES = {
   ),
   WEBHOOK_DELIVERY_FAILED: info(
     500,
-    'A webhook event was given up after its attempts (a job error).',
-    'Check the receiver; tune `webhooks.maxAttempts` and `webhooks.timeoutMs`.',
+    'A webhook event was given up after its attempts, or at once for an answer no retry changes (a 4xx, a redirect).',
+    'Check what the receiver answered (in the error); tune `webhooks.maxAttempts`, `webhooks.timeoutMs` (serve: config file).',
   ),
   BACKEND_REQUIRED: info(
     500,

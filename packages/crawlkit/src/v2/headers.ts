@@ -11,6 +11,13 @@ function badCharacter(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Headers that frame the message on the wire: the HTTP client writes them for each request, from its body and its
+ * connection, and refuses them from the caller (undici: "invalid transfer-encoding header", "expect header not
+ * supported"), or sends a `content-length` that does not match the body, which the request then fails on.
+ */
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
+
 /** Why a header value cannot be sent, and what to send instead; undefined for a value that can. */
 function valueProblem(value: string): string | undefined {
   const bad = badCharacter(value);
@@ -38,6 +45,16 @@ export function headersSchema(what: string) {
           message:
             `The ${what} name ${JSON.stringify(name)} is not a valid HTTP header name: use letters, digits and ` +
             "!#$%&'*+-.^_`|~ only (no spaces, colons or line breaks)",
+        });
+        continue;
+      }
+      if (FRAMING.has(name.toLowerCase())) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message:
+            `The ${what} ${name} cannot be set: the HTTP client writes it for each request (it frames the body and ` +
+            'the connection), so leave it out',
         });
         continue;
       }

@@ -1,9 +1,15 @@
 import type { UrlPolicy } from '@crawlkit/fetcher';
 import type { Delivery, SecretBox, Store } from '@crawlkit/store';
 
+/** The answer to one delivery POST: its status and headers (names lower-cased). */
+export interface PostAnswer {
+  status: number;
+  headers: Record<string, string>;
+}
+
 /**
- * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own); resolves with the
- * status code, rejects on network errors and with `URL_BLOCKED` for a refused target.
+ * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own), without following
+ * redirects; resolves with the answer, rejects on network errors and with `URL_BLOCKED` for a refused target.
  */
 export type PostJson = (
   url: string,
@@ -11,7 +17,7 @@ export type PostJson = (
   headers: Record<string, string>,
   timeoutMs: number,
   policy: UrlPolicy | undefined,
-) => Promise<number>;
+) => Promise<PostAnswer>;
 
 export interface DispatcherOptions {
   post: PostJson;

@@ -3,6 +3,7 @@ import type { Delivery, Store } from '@crawlkit/store';
 import { openHeaders } from '../jobs/job-secrets.js';
 
 import { storeFaultDelay } from '../store-faults.js';
+import { readAnswer } from './answer.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders } from './signature.js';
@@ -325,6 +326,7 @@ export class WebhookDispatcher {
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
     let error: string;
+    let retryAfterMs: number | undefined;
     try {
       const terms = await deliveryTerms(store, delivery.jobId, stored);
       const box = this.#options.secrets?.(store);
@@ -340,15 +342,14 @@ export class WebhookDispatcher {
         // Its headers cannot be opened here (no key, another key): no attempt can fix that.
         return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
       }
-      const status = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, terms.policy);
-      if (status >= 200 && status < 300) {
+      const answer = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, terms.policy);
+      const outcome = readAnswer(stored.url, answer);
+      if (outcome.delivered) {
         return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }
-      error = `the webhook answered HTTP ${status}`;
-      if (status < 500 && status !== 408 && status !== 429) {
-        // A client error will not get better by retrying.
-        return this.#giveUp(store, { ...delivery, attempts }, error);
-      }
+      error = outcome.error;
+      retryAfterMs = outcome.retryAfterMs;
+      if (!outcome.retry) return this.#giveUp(store, { ...delivery, attempts }, error);
     } catch (cause) {
       error = cause instanceof Error ? cause.message : String(cause);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
@@ -358,7 +359,9 @@ export class WebhookDispatcher {
     if (attempts >= this.#options.maxAttempts) {
       return this.#giveUp(store, { ...delivery, attempts }, error);
     }
-    const delay = Math.min(this.#options.retryDelayMs * 2 ** (attempts - 1), this.#options.maxRetryDelayMs ?? 300_000);
+    // The receiver's Retry-After when longer than the back-off: it asked for that much rest.
+    const backOff = Math.max(this.#options.retryDelayMs * 2 ** (attempts - 1), retryAfterMs ?? 0);
+    const delay = Math.min(backOff, this.#options.maxRetryDelayMs ?? 300_000);
     await this.#record(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
     return false;
   }

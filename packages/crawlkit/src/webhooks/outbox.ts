@@ -92,12 +92,14 @@ export async function queueWebhookEvent(
   }
 }
 
-/** Records a webhook event the dispatcher gave up in the job's errors. */
-export async function recordUndelivered(store: Store, delivery: Delivery, error: string): Promise<void> {
+/** Records a webhook event the dispatcher gave up in the job's errors; resolves with the error's message. */
+export async function recordUndelivered(store: Store, delivery: Delivery, error: string): Promise<string> {
   const stored = deliveryCodec.decode(delivery.payload);
+  const message = `Webhook event ${stored.body.type} was not delivered after ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}: ${error}`;
   await store.results.addError(delivery.jobId, {
     url: redactUrl(stored.url),
     code: 'WEBHOOK_DELIVERY_FAILED',
-    error: `Webhook event ${stored.body.type} was not delivered after ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}: ${error}`,
+    error: message,
   });
+  return message;
 }

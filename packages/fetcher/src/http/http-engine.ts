@@ -141,7 +141,10 @@ export class HttpEngine {
           if (controller.signal.aborted || !lostKeepAliveSocket(error, hop.method, hop.body !== undefined)) throw error;
           return send();
         });
-        const target = redirectTarget(response.statusCode, response.headers.location, hop.url);
+        const target =
+          request.followRedirects === false
+            ? undefined
+            : redirectTarget(response.statusCode, response.headers.location, hop.url);
         if (target) {
           await response.body.dump().catch(() => undefined);
           request.onExchange?.(exchangeOf(hop, response.statusCode, flattenResponseHeaders(response.headers)));

@@ -21,6 +21,12 @@ export interface HttpRequest {
   /** Request body (POST). */
   body?: string | Uint8Array;
   /**
+   * Follow redirects. With `false`, a 3xx answer is the response, its `location` in `headers` (webhook delivery: a
+   * redirected POST would arrive as a GET without its body, or carry the event's headers to another address).
+   * @default true
+   */
+  followRedirects?: boolean;
+  /**
    * Whole-request budget in milliseconds: DNS, connect, every redirect hop and the body.
    * @default 30000
    */

@@ -51,6 +51,7 @@ while ARGV[i] do
     redis.call('HSET', key, field, value)
     if field == 'state' and value ~= 'pending' then
       redis.call('ZREM', tk(p, redis.call('HGET', key, 'jobId'), 'dq'), ARGV[2])
+      redis.call('HSET', key, 'payload', '')
     elseif field == 'state' then
       local job = redis.call('HGET', key, 'jobId')
       redis.call('ZADD', tk(p, job, 'dq'), redis.call('HGET', key, 'seq'), ARGV[2])

@@ -50,6 +50,13 @@ export function describeDeliveryConformance(factory: StoreFactory): void {
       await store.deliveries.update('b1', { state: 'delivered' });
       expect((await store.deliveries.due(100, 10)).map((d) => d.id)).toEqual([]);
       expect((await store.deliveries.pending()).map((d) => d.id)).toEqual(['c1']);
+      // A settled delivery's id stays taken (its payload is dropped): a page scraped again queues no second event.
+      await expect(
+        store.deliveries.enqueue({ id: 'a1', jobId: a, payload: 'p', nextAttemptAt: 0 }),
+      ).rejects.toMatchObject({
+        code: 'STORE_DELIVERY_EXISTS',
+      });
+      expect((await store.deliveries.enqueue({ id: 'a3', jobId: a, payload: 'p', nextAttemptAt: 0 })).seq).toBe(3);
     });
 
     it('updates attempts, next attempt and last error, and clears the last error', async () => {

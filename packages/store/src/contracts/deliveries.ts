@@ -24,7 +24,11 @@ export interface DeliveryStore {
   enqueue(delivery: Omit<Delivery, 'seq' | 'state' | 'attempts'>): Promise<Delivery>;
   /** For each job, its lowest-`seq` pending delivery when due (`nextAttemptAt <= now`); at most `limit`. */
   due(now: number, limit: number): Promise<Delivery[]>;
-  /** Shallow update of the given fields (an `undefined` `lastError` clears it). No-op for an unknown id. */
+  /**
+   * Shallow update of the given fields (an `undefined` `lastError` clears it). A delivery settled (`delivered` or
+   * `failed`) drops its payload, never read again; its id (a queued id stays refused) and `seq` stay until its job
+   * goes. No-op for an unknown id.
+   */
   update(
     id: string,
     patch: Partial<Pick<Delivery, 'state' | 'attempts' | 'nextAttemptAt' | 'lastError'>>,

@@ -64,6 +64,8 @@ export class MemoryDeliveryStore implements DeliveryStore {
       const delivery = this.#byId.get(id);
       if (!delivery) return;
       if (patch.state !== undefined) delivery.state = patch.state;
+      // A settled event is never sent again: its body goes, its id and seq stay.
+      if (patch.state !== undefined && patch.state !== 'pending') delivery.payload = '';
       if (patch.attempts !== undefined) delivery.attempts = patch.attempts;
       if (patch.nextAttemptAt !== undefined) delivery.nextAttemptAt = patch.nextAttemptAt;
       if (Object.hasOwn(patch, 'lastError')) {

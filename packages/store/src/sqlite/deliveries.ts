@@ -79,6 +79,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
     return this.#db.use(() => {
       const assignments: [column: string, value: SqlValue][] = [];
       if (patch.state !== undefined) assignments.push(['state', patch.state]);
+      // A settled event is never sent again: its body (a whole page, sealed headers) goes, its id and seq stay.
+      if (patch.state !== undefined && patch.state !== 'pending') assignments.push(['payload', '']);
       if (patch.attempts !== undefined) assignments.push(['attempts', patch.attempts]);
       if (patch.nextAttemptAt !== undefined) assignments.push(['next_attempt_at', patch.nextAttemptAt]);
       if (Object.hasOwn(patch, 'lastError')) assignments.push(['last_error', patch.lastError ?? null]);

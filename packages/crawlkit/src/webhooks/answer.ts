@@ -1,0 +1,50 @@
+import { redactUrl } from '@crawlkit/fetcher';
+import { parseRetryAfter } from '@crawlkit/frontier';
+
+import type { PostAnswer } from './dispatcher-options.js';
+
+/** What one delivery attempt's answer means: delivered, or why not and whether another attempt may do better. */
+export type AnswerOutcome =
+  | { delivered: true }
+  /** `retryAfterMs`: the wait the receiver asked for (`Retry-After` of a 429 or 503), when it asked. */
+  | { delivered: false; error: string; retry: boolean; retryAfterMs?: number };
+
+function locationOf(url: string, answer: PostAnswer): string | undefined {
+  const location = answer.headers['location'];
+  if (!location) return undefined;
+  try {
+    return redactUrl(new URL(location, url));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads the answer of the receiver at `url`. 2xx delivers; 5xx, 408 and 429 may pass (after the `Retry-After` of a 429
+ * or 503, when it says one); a redirect is not followed
+ * (301, 302 and 303 would turn the POST into a GET without the event, and a redirect elsewhere would carry the
+ * event's headers there) and, like other 4xx, is given up at once, saying where the webhook should point.
+ */
+export function readAnswer(url: string, answer: PostAnswer): AnswerOutcome {
+  const { status } = answer;
+  if (status >= 200 && status < 300) return { delivered: true };
+  const error = `the webhook answered HTTP ${status}`;
+  if (status >= 300 && status < 400) {
+    const location = locationOf(url, answer);
+    return {
+      delivered: false,
+      retry: false,
+      error: location
+        ? `${error} redirecting to ${location}: webhook deliveries do not follow redirects, set webhook.url to the ` +
+          'address it redirects to'
+        : `${error} (a redirect without a location): webhook deliveries do not follow redirects`,
+    };
+  }
+  const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(answer.headers['retry-after']) : undefined;
+  return {
+    delivered: false,
+    error: retryAfterMs !== undefined ? `${error}, retry after ${Math.ceil(retryAfterMs / 1000)} s` : error,
+    retry: status >= 500 || status === 408 || status === 429,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
+}
