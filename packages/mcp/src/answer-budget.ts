@@ -67,6 +67,9 @@ export function cutToBudget<T>(value: T, budget: number, offset = 0): { value: T
   return { value: copy, kept };
 }
 
+/** Pages of a job read first; what they weigh sizes the next reads. */
+const FIRST_READ = 10;
+
 type StatusReader = (pagination: StatusPagination) => Promise<JobStatusResponse | ErrorResponse>;
 
 /**
@@ -97,7 +100,7 @@ export async function statusSlice(
   skip: number,
   budget: number,
 ): Promise<(Omit<JobStatusResponse, 'next'> & Partial<ReadOn>) | ErrorResponse> {
-  const first = await read({ skip, limit: 100 });
+  const first = await read({ skip, limit: FIRST_READ });
   if (!first.success) return first;
   const { next: _next, data: _data, ...status } = first;
   // The pages read until their compact JSON alone passes the budget: the answer holds fewer.
@@ -105,7 +108,10 @@ export async function statusSlice(
   let size = JSON.stringify(docs).length;
   let next = first.next;
   while (next !== undefined && size <= budget) {
-    const page = await read({ skip: skip + docs.length, limit: 100 });
+    // As many more as the budget left holds at the mean size of those read, and one past it: a crawl of large pages
+    // is read a slice at a time, not 100 pages (megabytes) for an answer of a few.
+    const more = Math.ceil((budget - size) / (size / Math.max(1, docs.length))) + 1;
+    const page = await read({ skip: skip + docs.length, limit: Math.min(100, more) });
     if (!page.success) return page;
     if (page.data.length === 0) break;
     docs.push(...page.data);

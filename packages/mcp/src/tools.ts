@@ -172,7 +172,10 @@ export function registerTools(
       };
       ck.on('progress', onProgress);
       const waiting = AbortSignal.any([signal, AbortSignal.timeout(crawlWaitMs)]);
-      const status = await ck.waitForJob(started.id, call(waiting)).finally(() => ck.off('progress', onProgress));
+      // The end waited for without the crawl's pages: the answer reads only the slice it holds (statusSlice).
+      const status = await ck
+        .waitForJob(started.id, { ...call(waiting), documents: false })
+        .finally(() => ck.off('progress', onProgress));
       // The last page's counts may be read after the job is seen ended: the final ones are told from its status.
       // Awaited: over streamable HTTP the answer ends the call's stream, and a notification sent after it is lost.
       if (status.success) await tell(status.completed, status.total);
