@@ -82,13 +82,15 @@ export function registerTools(
       description:
         'Scrape one URL and return its content: markdown by default, or HTML, links, a screenshot, branding, or JSON ' +
         "matching a schema. Served from crawlkit's page cache when fresh (`maxAge`, default two days); `maxAge: 0` " +
-        'fetches it live. A long page is cut to keep the answer short, with a note giving the `offset` that reads on.',
+        'fetches it live. A long page is cut to keep the answer short, with a note giving the `offset` that reads on ' +
+        '(the `skip` of its links and images).',
       inputSchema: scrapeShape,
       annotations: START,
     },
-    async ({ url, offset, ...options }, { signal }) => {
+    async ({ url, offset, skip, ...options }, { signal }) => {
       const page = await admission.queued(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal)));
-      return result(readFrom(page, offset ?? 0), { offset: offset ?? 0 });
+      const from = { offset: offset ?? 0, skip: skip ?? 0 };
+      return result(readFrom(page, from), from);
     },
   );
 
