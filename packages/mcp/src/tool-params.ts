@@ -231,6 +231,8 @@ export const statusShape = {
   }),
 };
 
+export const cancelShape = { id: z.string().describe('The id of the job, as the call that started it answered it.') };
+
 type ScrapeArgs = Partial<{ [K in keyof typeof scrapeParams]: z.output<(typeof scrapeParams)[K]> }>;
 
 /** firecrawl-mcp's option fields as v2 scrape options: `jsonOptions` into the json format, and so on. */
