@@ -36,6 +36,21 @@ describe('crawl', () => {
     expect(done.data.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('waits for the end without reading the documents (documents: false), then reads a page of them', async () => {
+    const started = ok(await env.ck.crawl({ url: `${env.server.url}/`, limit: 5, crawlEntireDomain: true }));
+    const ended = ok(await env.ck.waitForJob(started.id, { documents: false }));
+    // Before: every document of the job in `data` (a large crawl held in memory whole by a caller wanting one page).
+    expect(ended).toMatchObject({ status: 'completed', completed: 5, total: 5, data: [] });
+    expect(ended.next).toBeUndefined();
+    expect(ok(await env.ck.getCrawlStatus(started.id, { skip: 3, limit: 2 })).data).toHaveLength(2);
+    expect(ok(await env.ck.waitForJob(started.id)).data).toHaveLength(5);
+    expect(await env.ck.waitForJob(started.id, { documents: 'no' as never })).toMatchObject({
+      success: false,
+      code: 'BAD_REQUEST',
+      error: '`documents` must be true or false.',
+    });
+  });
+
   it('rejects invalid path regexes', async () => {
     const response = await env.ck.crawl({ url: `${env.server.url}/`, includePaths: ['(unclosed'] });
     expect(response).toMatchObject({ success: false, code: 'BAD_REQUEST' });

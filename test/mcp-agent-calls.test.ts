@@ -2,7 +2,7 @@
  * `crawlkit mcp` called as a model fills firecrawl-mcp's tools: a crawl of more pages than one status page holds,
  * read back through the status tools (an agent has no tool to follow a `next` address); a crawl call the agent
  * cancels, abandons (the host closes the session) or follows by its progress; arguments as a strict function-calling
- * host has a model fill them (`null` for every field not used).
+ * host has a model fill them (`null` for every field not used); a crawl or batch still running, cancelled by a tool.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -357,6 +357,62 @@ it('answers a crawl still running after --crawl-wait-ms with its id, to follow w
       content: { text: string }[];
     };
     expect(JSON.parse(status.content[0]!.text)).toMatchObject({ success: true, status: 'scraping' });
+  } finally {
+    await host.close();
+  }
+}, 60_000);
+
+it('cancels a crawl answered still running, and a batch, by their ids (firecrawl_cancel_crawl, _batch)', async () => {
+  const host = new Client({ name: 'agent', version: '1.0.0' });
+  const args = [CLI, 'mcp', '--store', dir, '--crawl-wait-ms', '500'];
+  await host.connect(new StdioClientTransport({ command: process.execPath, args }));
+  const on = async (name: string, args: Record<string, unknown>) => {
+    const raw = (await host.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { isError: raw.isError === true, json: JSON.parse(raw.content[0]!.text) as Record<string, any> };
+  };
+  try {
+    const crawl = await on('firecrawl_crawl', {
+      url: `${siteUrl}/slow/`,
+      limit: 60,
+      maxConcurrency: 2,
+      sitemap: 'skip',
+    });
+    expect(crawl.json).toMatchObject({ success: true, status: 'scraping' });
+    expect(crawl.json.message).toContain('firecrawl_cancel_crawl');
+    const { id } = crawl.json as { id: string };
+    // Before: "Tool firecrawl_cancel_crawl not found"; the crawl ran on to its 60 pages, nothing an agent could stop.
+    const cancelled = await on('firecrawl_cancel_crawl', { id });
+    expect(cancelled).toEqual({
+      isError: false,
+      json: {
+        status: 'cancelled',
+        message: expect.stringContaining('firecrawl_check_crawl_status') as string,
+        nextTool: { name: 'firecrawl_check_crawl_status', arguments: { id } },
+      },
+    });
+    const status = await on('firecrawl_check_crawl_status', { id });
+    expect(status.json).toMatchObject({ success: true, status: 'cancelled' });
+    expect(status.json.completed).toBeLessThan(60);
+    // Cancelled again: the same answer (the tool says it is idempotent).
+    expect(await on('firecrawl_cancel_crawl', { id })).toMatchObject({ isError: false, json: { status: 'cancelled' } });
+    expect(await on('firecrawl_cancel_crawl', { id: '0190a5b2-0000-7000-8000-000000000000' })).toMatchObject({
+      isError: true,
+      json: { success: false, code: 'JOB_NOT_FOUND' },
+    });
+
+    const urls = Array.from({ length: 40 }, (_, i) => `${siteUrl}/slow/p/${i}`);
+    const batch = await on('firecrawl_batch_scrape', { urls, options: { maxAge: 0 } });
+    const stopped = await on('firecrawl_cancel_batch', { id: batch.json.id });
+    expect(stopped.json).toMatchObject({
+      status: 'cancelled',
+      nextTool: { name: 'firecrawl_check_batch_status', arguments: { id: batch.json.id } },
+    });
+    const batchStatus = await on('firecrawl_check_batch_status', { id: batch.json.id });
+    expect(batchStatus.json).toMatchObject({ success: true, status: 'cancelled' });
+    expect(batchStatus.json.completed).toBeLessThan(40);
+    // A crawl's id is not a batch's: each tool cancels its own kind.
+    expect((await on('firecrawl_cancel_batch', { id })).json).toMatchObject({ code: 'JOB_NOT_FOUND' });
   } finally {
     await host.close();
   }

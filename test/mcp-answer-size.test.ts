@@ -22,6 +22,9 @@ const PAGES = 40;
 const SITEMAP = 3_000;
 /** Words of the long page: about 600 KB of markdown. */
 const SENTENCES = 10_000;
+/** Links of the page of links (about 900 KB of them as JSON), and its images. */
+const LINKS = 20_000;
+const IMAGES = 3_000;
 
 let site: Server;
 let siteUrl: string;
@@ -39,6 +42,11 @@ beforeAll(async () => {
       return void res.end(
         `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`,
       );
+    }
+    if (req.url === '/links') {
+      const links = Array.from({ length: LINKS }, (_, k) => `<a href="/to/${k}">${k}</a>`).join(' ');
+      const images = Array.from({ length: IMAGES }, (_, k) => `<img src="/img/${k}.png" alt="">`).join('');
+      return void res.end(`<html><head><title>Links</title></head><body>${links}${images}</body></html>`);
     }
     if (req.url === '/long') {
       const text = Array.from({ length: SENTENCES }, (_, i) => `Sentence ${i} of the long page.`).join(' ');
@@ -168,6 +176,35 @@ it('cuts a page of megabytes, and reads it on from the offset its note gives', a
   expect(markdown.endsWith(`Sentence ${SENTENCES - 1} of the long page.`)).toBe(true);
   const numbers = [...markdown.matchAll(/Sentence (\d+) /g)].map((m) => Number(m[1]));
   expect(numbers).toEqual(Array.from({ length: SENTENCES }, (_, i) => i));
+}, 60_000);
+
+/** The entries of a page's `format` read through every answer, following the note that ends a cut list. */
+async function readList(format: 'links' | 'images'): Promise<string[]> {
+  const entries: string[] = [];
+  let answer = await call('firecrawl_scrape', { url: `${siteUrl}/links`, formats: ['links', 'images'] });
+  for (let reads = 0; reads < 40; reads++) {
+    expect(answer.text.length).toBeLessThanOrEqual(BUDGET);
+    const list = answer.json.data[format] as string[];
+    const note = /^\[cut: entries (\d+) to (\d+) of (\d+) shown.*skip: (\d+) reads on\.\]$/.exec(list.at(-1) ?? '');
+    if (!note) return [...entries, ...list];
+    expect(Number(note[1])).toBe(entries.length);
+    entries.push(...list.slice(0, -1));
+    expect(Number(note[2])).toBe(entries.length);
+    answer = await call('firecrawl_scrape', {
+      url: `${siteUrl}/links`,
+      formats: ['links', 'images'],
+      skip: Number(note[4]),
+    });
+  }
+  throw new Error(`${format}: still cut after 40 reads`);
+}
+
+it("cuts a page's thousands of links and images, and reads them on from the skip its note gives", async () => {
+  // Before: all 20,000 links and 3,000 images in one answer (1 MB), past the budget: only long strings were cut.
+  const links = await readList('links');
+  expect(links).toEqual(Array.from({ length: LINKS }, (_, k) => `${siteUrl}/to/${k}`));
+  const images = await readList('images');
+  expect(images).toEqual(Array.from({ length: IMAGES }, (_, k) => `${siteUrl}/img/${k}.png`));
 }, 60_000);
 
 it('takes its budget from --max-answer-chars, and refuses one too small to hold a page', async () => {

@@ -30,8 +30,10 @@ const TOOLS = [
   'firecrawl_search',
   'firecrawl_crawl',
   'firecrawl_check_crawl_status',
+  'firecrawl_cancel_crawl',
   'firecrawl_batch_scrape',
   'firecrawl_check_batch_status',
+  'firecrawl_cancel_batch',
   'firecrawl_credit_usage',
 ];
 

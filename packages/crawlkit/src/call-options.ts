@@ -50,9 +50,21 @@ export interface JobStartOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
+/** Options of `waitForJob`. */
+export interface WaitOptions extends CallOptions {
+  /**
+   * Answer the job's documents in `data`. `false` answers its final status with `data: []` and reads none of them:
+   * for a caller that reads a page of them after (`getCrawlStatus` with `skip` and `limit`), so that a large job is
+   * not held in memory whole.
+   * @default true
+   */
+  documents?: boolean;
+}
+
 /**
- * Every key of the call options (`CallOptions`, `ScrapeCallOptions`, `JobStartOptions`), checked against them by the
- * compiler: an option added to an interface and not here fails the build instead of being refused at run time.
+ * Every key of the call options (`CallOptions`, `ScrapeCallOptions`, `JobStartOptions`, `WaitOptions`), checked
+ * against them by the compiler: an option added to an interface and not here fails the build instead of being refused
+ * at run time.
  */
 const CALL_OPTION_KEYS = new Set(
   Object.keys({
@@ -62,7 +74,8 @@ const CALL_OPTION_KEYS = new Set(
     creditLimit: true,
     keepResult: true,
     idempotencyKey: true,
-  } satisfies Record<keyof (ScrapeCallOptions & JobStartOptions), true>),
+    documents: true,
+  } satisfies Record<keyof (ScrapeCallOptions & JobStartOptions & WaitOptions), true>),
 );
 
 /**

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 
 import { startBatchScrape } from './api/batch.js';
-import { settleWithSignal, type CallOptions, type JobStartOptions, type ScrapeCallOptions } from './call-options.js';
+import { settleWithSignal } from './call-options.js';
+import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
 import { readJobDocuments, type JobDocumentsPage, type JobDocumentsText } from './api/job-documents.js';
@@ -282,11 +283,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     return this.#guard(init, (rt) => readJobDocuments(rt.jobs, id, page ?? {}));
   }
 
-  /** Resolves to the job's final status (all result pages joined) once it has finished. */
-  async waitForJob(id: string, init: CallOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) =>
-      waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, signal, init?.tenant),
-    );
+  /** Resolves to the job's final status once it has finished: all its documents, or none (`documents: false`). */
+  async waitForJob(id: string, init: WaitOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
+    return this.#guard(init, (rt, signal) => waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, signal, init ?? {}));
   }
 
   /** Unfinished jobs in the store: left by a crash, or running in another process. */

@@ -2,7 +2,7 @@
 import './assert-runtime.js';
 
 export { Crawlkit } from './crawlkit.js';
-export type { CallOptions, JobStartOptions } from './call-options.js';
+export type { CallOptions, JobStartOptions, WaitOptions } from './call-options.js';
 export type { StatusPagination, UnfinishedJob } from './api/job-queries.js';
 export type { JobDocumentsPage, JobDocumentsText } from './api/job-documents.js';
 export type { CrawlkitOptions } from './options.js';

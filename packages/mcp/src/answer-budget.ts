@@ -11,7 +11,7 @@ import type { ErrorResponse, JobStatusResponse, StatusPagination } from 'crawlki
  */
 export const DEFAULT_ANSWER_CHARS = 80_000;
 
-/** Strings shorter than this are never cut (titles, URLs, metadata). */
+/** Strings and lists shorter than this (characters of JSON) are never cut: titles, URLs, metadata. */
 const SHORTEST_CUT = 2_000;
 /** What the notes of a cut take in the answer, set aside from the budget. */
 const NOTE_CHARS = 400;
@@ -22,50 +22,92 @@ export interface ReadOn {
   message: string;
 }
 
-/** Every string of `value` at least `min` long, by reference to its holder. */
-function longStrings(value: unknown, min: number, out: { holder: Record<string, unknown>; key: string }[] = []) {
-  if (Array.isArray(value)) value.forEach((item) => longStrings(item, min, out));
+/** The lists a scrape's `skip` reads on in (a page's formats of one entry per link or image). */
+const LIST_FORMATS = ['links', 'images'];
+
+/** A field an answer too long is cut in: a long string, or a long list of strings and numbers. */
+interface Cuttable {
+  holder: Record<string, unknown>;
+  key: string;
+  /** Its characters in the answer's JSON (a list's: its entries' with their indentation, about). */
+  size: number;
+}
+
+/** Characters an entry of a list takes in the answer's JSON: itself, a comma, a line and its indentation (about). */
+const entrySize = (entry: unknown) => JSON.stringify(entry).length + 10;
+
+const isList = (field: unknown): field is (string | number)[] =>
+  Array.isArray(field) && field.every((entry) => typeof entry === 'string' || typeof entry === 'number');
+const listSize = (list: unknown[]) => list.reduce<number>((size, entry) => size + entrySize(entry), 0);
+
+/** Every string of `value` at least `min` long and every list of strings and numbers as long, by its holder. */
+function cuttables(value: unknown, min: number, out: Cuttable[] = []): Cuttable[] {
+  if (Array.isArray(value)) value.forEach((item) => cuttables(item, min, out));
   else if (typeof value === 'object' && value !== null) {
-    for (const [key, field] of Object.entries(value)) {
-      if (typeof field === 'string' && field.length >= min) out.push({ holder: value as Record<string, unknown>, key });
-      else longStrings(field, min, out);
+    const holder = value as Record<string, unknown>;
+    for (const [key, field] of Object.entries(holder)) {
+      const size = typeof field === 'string' ? field.length : isList(field) ? listSize(field) : 0;
+      if (size >= min) out.push({ holder, key, size });
+      else cuttables(field, min, out);
     }
   }
   return out;
 }
 
-/**
- * `value` (a copy) with its longest strings cut to one length, so that its JSON fits `budget` characters; each cut
- * string ends with a note of where it was cut. Answers the copy and the length kept, or `value` itself when it fits.
- * `offset` is where the strings started in the page (a scrape read on from there): the note names the next one.
- */
-export function cutToBudget<T>(value: T, budget: number, offset = 0): { value: T; kept?: number } {
-  const size = JSON.stringify(value, null, 2).length;
-  if (size <= budget) return { value };
-  const copy = structuredClone(value);
-  const strings = longStrings(copy, SHORTEST_CUT);
-  if (strings.length === 0) return { value };
-  const lengths = strings.map(({ holder, key }) => (holder[key] as string).length).sort((a, b) => b - a);
-  // The one length every longer string is cut to: the largest that frees what the answer is over by.
-  const excess = size - budget + NOTE_CHARS * strings.length;
-  let kept = SHORTEST_CUT;
-  for (let cap = lengths[0]!; cap >= SHORTEST_CUT; cap = Math.floor(cap * 0.9)) {
-    const freed = lengths.reduce((sum, length) => sum + Math.max(0, length - cap), 0);
-    if (freed >= excess) {
-      kept = cap;
-      break;
-    }
-  }
-  for (const { holder, key } of strings) {
-    const text = holder[key] as string;
-    if (text.length <= kept) continue;
-    const total = offset + text.length;
-    holder[key] =
-      `${text.slice(0, kept)}\n\n[cut: characters ${offset} to ${offset + kept} of ${total} shown, to keep the ` +
-      `answer short. firecrawl_scrape this page with offset: ${offset + kept} reads on.]`;
-  }
-  return { value: copy, kept };
+/** Where a scrape's answer started reading its page: characters of its texts, entries of its lists. */
+export interface ReadFrom {
+  offset?: number;
+  skip?: number;
 }
+
+/** `field` cut to about `cap` characters of JSON, ending in a note of where it was cut and how to read on. */
+function cut({ holder, key }: Cuttable, cap: number, { offset = 0, skip = 0 }: ReadFrom): void {
+  const field = holder[key] as string | unknown[];
+  if (typeof field === 'string') {
+    if (field.length <= cap) return;
+    const total = offset + field.length;
+    holder[key] =
+      `${field.slice(0, cap)}\n\n[cut: characters ${offset} to ${offset + cap} of ${total} shown, to keep the ` +
+      `answer short. firecrawl_scrape this page with offset: ${offset + cap} reads on.]`;
+    return;
+  }
+  let kept = 0;
+  for (let size = 0; kept < field.length && (size += entrySize(field[kept])) <= cap;) kept++;
+  if (kept === field.length) return;
+  const shown = `[cut: entries ${skip} to ${skip + kept} of ${skip + field.length} shown, to keep the answer short.`;
+  // Only a page's formats are read on by skip: another list (a json format's) has no call that reads its rest.
+  const readOn = LIST_FORMATS.includes(key)
+    ? ` firecrawl_scrape this page with formats: ["${key}"] and skip: ${skip + kept} reads on.]`
+    : ' Ask for fewer.]';
+  holder[key] = [...field.slice(0, kept), shown + readOn];
+}
+
+/**
+ * `value` (a copy) with its longest strings and lists cut to one length, so that its JSON fits `budget` characters;
+ * each cut one ends with a note of where it was cut (a list: its last entry). Answers `value` itself when it fits.
+ * `from` is where the answer started in the page (a scrape read on from there): the note names the next call.
+ */
+export function cutToBudget<T>(value: T, budget: number, from: ReadFrom = {}): T {
+  const measure = (answer: unknown) => JSON.stringify(answer, null, 2).length;
+  const size = measure(value);
+  if (size <= budget) return value;
+  const sizes = cuttables(value, SHORTEST_CUT)
+    .map((field) => field.size)
+    .sort((a, b) => b - a);
+  if (sizes.length === 0) return value;
+  // The one length every longer field is cut to: the largest that frees what the answer is over by. A list's size
+  // is reckoned, not measured, so the cut answer is measured, and cut shorter while it is still over.
+  const excess = size - budget + NOTE_CHARS * sizes.length;
+  for (let cap = sizes[0]!; ; cap = Math.max(SHORTEST_CUT, Math.floor(cap * 0.9))) {
+    if (cap > SHORTEST_CUT && sizes.reduce((sum, length) => sum + Math.max(0, length - cap), 0) < excess) continue;
+    const answer = structuredClone(value);
+    for (const field of cuttables(answer, SHORTEST_CUT)) cut(field, cap, from);
+    if (cap === SHORTEST_CUT || measure(answer) <= budget) return answer;
+  }
+}
+
+/** Pages of a job read first; what they weigh sizes the next reads. */
+const FIRST_READ = 10;
 
 type StatusReader = (pagination: StatusPagination) => Promise<JobStatusResponse | ErrorResponse>;
 
@@ -97,7 +139,7 @@ export async function statusSlice(
   skip: number,
   budget: number,
 ): Promise<(Omit<JobStatusResponse, 'next'> & Partial<ReadOn>) | ErrorResponse> {
-  const first = await read({ skip, limit: 100 });
+  const first = await read({ skip, limit: FIRST_READ });
   if (!first.success) return first;
   const { next: _next, data: _data, ...status } = first;
   // The pages read until their compact JSON alone passes the budget: the answer holds fewer.
@@ -105,7 +147,10 @@ export async function statusSlice(
   let size = JSON.stringify(docs).length;
   let next = first.next;
   while (next !== undefined && size <= budget) {
-    const page = await read({ skip: skip + docs.length, limit: 100 });
+    // As many more as the budget left holds at the mean size of those read, and one past it: a crawl of large pages
+    // is read a slice at a time, not 100 pages (megabytes) for an answer of a few.
+    const more = Math.ceil((budget - size) / (size / Math.max(1, docs.length))) + 1;
+    const page = await read({ skip: skip + docs.length, limit: Math.min(100, more) });
     if (!page.success) return page;
     if (page.data.length === 0) break;
     docs.push(...page.data);
@@ -154,11 +199,14 @@ export function linksSlice(answer: unknown, skip: number, budget: number, args: 
 /** The text formats a scrape's `offset` reads on in. */
 const TEXT_FORMATS = ['markdown', 'html', 'rawHtml'] as const;
 
-/** A scrape's answer with its text formats from `offset` on (the rest of a page an earlier answer cut). */
-export function readFrom(answer: unknown, offset: number): unknown {
+/** A scrape's answer with its text formats from `offset` on and its lists from `skip` on (what an earlier one cut). */
+export function readFrom(answer: unknown, { offset = 0, skip = 0 }: ReadFrom): unknown {
   const data = (answer as { success?: boolean; data?: Record<string, unknown> }).data;
-  if (offset === 0 || typeof data !== 'object' || data === null) return answer;
+  if ((offset === 0 && skip === 0) || typeof data !== 'object' || data === null) return answer;
   const texts = TEXT_FORMATS.filter((format) => typeof data[format] === 'string');
-  const from = Object.fromEntries(texts.map((format) => [format, (data[format] as string).slice(offset)]));
+  const lists = LIST_FORMATS.filter((format) => Array.isArray(data[format]));
+  const from: Record<string, unknown> = {};
+  for (const format of texts) from[format] = (data[format] as string).slice(offset);
+  for (const format of lists) from[format] = (data[format] as unknown[]).slice(skip);
   return { ...(answer as object), data: { ...data, ...from } };
 }

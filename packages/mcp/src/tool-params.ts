@@ -125,20 +125,23 @@ const scrapeFields = {
 };
 export const scrapeParams = nullable(scrapeFields);
 
+/** A count of entries (or characters) skipped from the first: where an answer cut or sliced reads on. */
+const position = (text: string) => z.number().int().min(0).optional().describe(text);
+
 export const scrapeShape = {
   url: z.string().url(),
   ...scrapeParams,
   /** crawlkit's own: where an answer cut for length reads on. */
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .nullable()
-    .describe(
+  ...nullable({
+    offset: position(
       'Characters of markdown, html and rawHtml skipped: reads on from where a long answer was cut (its note gives ' +
         'the offset). Default 0.',
     ),
+    skip: position(
+      'Entries of links and images skipped: reads on from where a long list was cut (its last entry gives the ' +
+        'skip). Default 0.',
+    ),
+  }),
 };
 
 export const mapShape = nullable({
@@ -148,14 +151,9 @@ export const mapShape = nullable({
   includeSubdomains: z.boolean().optional().describe(byDefault('List the URLs of subdomains too.', true)),
   limit: z.number().optional().describe(byDefault('URLs at most.', 5_000)),
   ignoreQueryParameters: z.boolean().optional().describe(byDefault('One URL for pages differing by query.', true)),
-  skip: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      byDefault('Links skipped from the first: an answer that leaves links out gives the skip of the next.', 0),
-    ),
+  skip: position(
+    byDefault('Links skipped from the first: an answer that leaves links out gives the skip of the next.', 0),
+  ),
 });
 
 export const searchShape = nullable({
@@ -226,14 +224,14 @@ export const batchShape = nullable({
 
 export const statusShape = {
   id: z.string(),
-  skip: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .nullable()
-    .describe('Pages skipped from the first: an answer that leaves pages out gives the skip of the next. Default 0.'),
+  ...nullable({
+    skip: position(
+      'Pages skipped from the first: an answer that leaves pages out gives the skip of the next. Default 0.',
+    ),
+  }),
 };
+
+export const cancelShape = { id: z.string().describe('The id of the job, as the call that started it answered it.') };
 
 type ScrapeArgs = Partial<{ [K in keyof typeof scrapeParams]: z.output<(typeof scrapeParams)[K]> }>;
 

@@ -2,23 +2,21 @@
 import { readCaptureUrl } from '@crawlkit/actions';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-import { cutToBudget, DEFAULT_ANSWER_CHARS } from './answer-budget.js';
+import { cutToBudget, DEFAULT_ANSWER_CHARS, type ReadFrom } from './answer-budget.js';
 
 type Content = CallToolResult['content'][number];
 
 /** How a tool's answer is kept short. */
-export interface AnswerShape {
-  /** Characters of JSON text at most: longer strings are cut. @default DEFAULT_ANSWER_CHARS */
+export interface AnswerShape extends ReadFrom {
+  /** Characters of JSON text at most: longer strings and lists are cut. @default DEFAULT_ANSWER_CHARS */
   budget?: number;
-  /** Where the answer's texts start in the page (a scrape read on from there), for the note of a cut. @default 0 */
-  offset?: number;
 }
 
 /**
  * A v2 answer as a tool result: its JSON as text; a v2 error is the tool's error. Screenshots and PDFs (`data:` URLs:
  * a page's screenshot, its actions' screenshots and PDFs) follow the JSON as image and resource content, each named
  * in the JSON by its place, so that a model reads the image instead of its base64 (a full-page screenshot is
- * megabytes of text). A text longer than the budget allows is cut, with a note saying how to read on.
+ * megabytes of text). A text or list longer than the budget allows is cut, with a note saying how to read on.
  */
 export function toolResult(value: unknown, shape: AnswerShape = {}): CallToolResult {
   const failed = typeof value === 'object' && value !== null && (value as { success?: unknown }).success === false;
@@ -45,7 +43,7 @@ export function toolResult(value: unknown, shape: AnswerShape = {}): CallToolRes
   );
   const budget = shape.budget ?? DEFAULT_ANSWER_CHARS;
   if (text.length > budget) {
-    text = JSON.stringify(cutToBudget(JSON.parse(text) as unknown, budget, shape.offset).value, null, indent);
+    text = JSON.stringify(cutToBudget(JSON.parse(text) as unknown, budget, shape), null, indent);
   }
   return { content: [{ type: 'text', text }, ...files], ...(failed ? { isError: true } : {}) };
 }

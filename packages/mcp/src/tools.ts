@@ -8,6 +8,7 @@ import { DEFAULT_ANSWER_CHARS, linksSlice, readFrom, statusSlice } from './answe
 import { InFlight } from './in-flight.js';
 import {
   batchShape,
+  cancelShape,
   crawlShape,
   mapShape,
   scrapeOptionsOf,
@@ -24,6 +25,7 @@ const DEFAULT_CRAWL_WAIT_MS = 45_000;
 const READ = { readOnlyHint: true, destructiveHint: false, openWorldHint: true } as const;
 const START = { readOnlyHint: false, destructiveHint: false, openWorldHint: true } as const;
 const STATUS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+const CANCEL = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 /** What every call of a session carries: the API key's tenant (HTTP), and the credit limit. */
 export type SessionCall = Pick<CallOptions, 'tenant' | 'creditLimit'>;
@@ -74,6 +76,19 @@ export function registerTools(
     ck.getCrawlStatus(id, page, call(signal));
   const batchPages = (id: string, signal: AbortSignal) => (page: StatusPagination) =>
     ck.getBatchScrapeStatus(id, page, call(signal));
+  /** A cancel tool's answer: the v2 one, and the status call that reads the pages stored before it. */
+  const cancelled =
+    (job: 'crawl' | 'batch', statusTool: string) =>
+    async ({ id }: { id: string }, { signal }: { signal: AbortSignal }): Promise<CallToolResult> => {
+      const init = call(signal);
+      const answer = await (job === 'crawl' ? ck.cancelCrawl(id, init) : ck.cancelBatchScrape(id, init));
+      if (!('status' in answer)) return result(answer);
+      return result({
+        ...answer,
+        message: `The ${job} is cancelled; the pages it stored before are kept. Call ${statusTool} with id to read them.`,
+        nextTool: { name: statusTool, arguments: { id } },
+      });
+    };
 
   tool(
     'firecrawl_scrape',
@@ -82,13 +97,15 @@ export function registerTools(
       description:
         'Scrape one URL and return its content: markdown by default, or HTML, links, a screenshot, branding, or JSON ' +
         "matching a schema. Served from crawlkit's page cache when fresh (`maxAge`, default two days); `maxAge: 0` " +
-        'fetches it live. A long page is cut to keep the answer short, with a note giving the `offset` that reads on.',
+        'fetches it live. A long page is cut to keep the answer short, with a note giving the `offset` that reads on ' +
+        '(the `skip` of its links and images).',
       inputSchema: scrapeShape,
       annotations: START,
     },
-    async ({ url, offset, ...options }, { signal }) => {
+    async ({ url, offset, skip, ...options }, { signal }) => {
       const page = await admission.queued(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal)));
-      return result(readFrom(page, offset ?? 0), { offset: offset ?? 0 });
+      const from = { offset: offset ?? 0, skip: skip ?? 0 };
+      return result(readFrom(page, from), from);
     },
   );
 
@@ -172,7 +189,10 @@ export function registerTools(
       };
       ck.on('progress', onProgress);
       const waiting = AbortSignal.any([signal, AbortSignal.timeout(crawlWaitMs)]);
-      const status = await ck.waitForJob(started.id, call(waiting)).finally(() => ck.off('progress', onProgress));
+      // The end waited for without the crawl's pages: the answer reads only the slice it holds (statusSlice).
+      const status = await ck
+        .waitForJob(started.id, { ...call(waiting), documents: false })
+        .finally(() => ck.off('progress', onProgress));
       // The last page's counts may be read after the job is seen ended: the final ones are told from its status.
       // Awaited: over streamable HTTP the answer ends the call's stream, and a notification sent after it is lost.
       if (status.success) await tell(status.completed, status.total);
@@ -194,7 +214,7 @@ export function registerTools(
         slice.message =
           `The crawl is still running (${slice.completed} of ${slice.total} pages so far; this call waits ` +
           `${crawlWaitMs / 1000} s at most). Call firecrawl_check_crawl_status with id and skip: ${shown} for the ` +
-          'pages after these, until its status is completed.';
+          'pages after these, until its status is completed, or firecrawl_cancel_crawl with id to stop it.';
         slice.nextTool = { name: 'firecrawl_check_crawl_status', arguments: { id: started.id, skip: shown } };
       }
       return result({ id: started.id, ...slice });
@@ -216,12 +236,25 @@ export function registerTools(
   );
 
   tool(
+    'firecrawl_cancel_crawl',
+    {
+      title: 'Cancel a crawl',
+      description:
+        "crawlkit's own (not firecrawl-mcp's): stop a crawl still running, by its id (one `firecrawl_crawl` answered " +
+        'still running, say). The pages it stored are kept, read with `firecrawl_check_crawl_status`.',
+      inputSchema: cancelShape,
+      annotations: CANCEL,
+    },
+    cancelled('crawl', 'firecrawl_check_crawl_status'),
+  );
+
+  tool(
     'firecrawl_batch_scrape',
     {
       title: 'Batch scrape',
       description:
         'Start scraping many URLs with the same options; returns the batch id at once. Read its pages with ' +
-        '`firecrawl_check_batch_status`.',
+        '`firecrawl_check_batch_status` (stop it with `firecrawl_cancel_batch`).',
       inputSchema: batchShape,
       annotations: START,
     },
@@ -244,6 +277,19 @@ export function registerTools(
     },
     async ({ id, skip }, { signal }) =>
       result(await statusSlice(batchPages(id, signal), id, 'firecrawl_check_batch_status', skip ?? 0, budget)),
+  );
+
+  tool(
+    'firecrawl_cancel_batch',
+    {
+      title: 'Cancel a batch scrape',
+      description:
+        "crawlkit's own (not firecrawl-mcp's): stop a batch scrape still running, by its id. The pages it stored are " +
+        'kept, read with `firecrawl_check_batch_status`.',
+      inputSchema: cancelShape,
+      annotations: CANCEL,
+    },
+    cancelled('batch', 'firecrawl_check_batch_status'),
   );
 
   tool(

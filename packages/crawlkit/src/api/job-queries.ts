@@ -5,7 +5,7 @@ import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { visibleTo } from '../jobs/job-tenant.js';
 import { hideJobSecrets } from '../jobs/job-secrets.js';
-import { buildJobErrors, buildJobStatus } from '../jobs/status.js';
+import { buildJobErrors, buildJobStatus, type StatusQuery } from '../jobs/status.js';
 import { paginationSchema, type CrawlRequest } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import type {
@@ -16,6 +16,7 @@ import type {
   JobStatusResponse,
 } from '../v2/types.js';
 import { storedJobOf } from '../codec/records.js';
+import type { WaitOptions } from '../call-options.js';
 
 /** Pagination of a status call: `skip` and `limit` (page size, default 100). */
 export interface StatusPagination {
@@ -61,13 +62,24 @@ export async function getJobStatus(
   if (!query.ok) return query.error;
   const found = await findJob(jobs, kind, ref.id, tenant);
   if (!found) return notFound();
-  const status = await buildJobStatus(found.store, jobs.withStall(found.job), { ...query.value, baseUrl }, ttlMs);
+  return statusOf(jobs, found, { ...query.value, baseUrl }, ttlMs);
+}
+
+/** The status of a job found, with a page of its documents (none for `limit: 0`). */
+async function statusOf(
+  jobs: JobManager,
+  found: NonNullable<Awaited<ReturnType<JobManager['find']>>>,
+  query: StatusQuery,
+  ttlMs: number,
+): Promise<JobStatusResponse> {
+  const status = await buildJobStatus(found.store, jobs.withStall(found.job), query, ttlMs);
   if (!status.warning) {
     const warning = await jobs.workerlessWarning(found.job, found.store);
     if (warning) status.warning = warning;
   }
   const warcFile = jobs.warcFileOf(found.job);
   if (warcFile !== undefined) status.warcFile = warcFile;
+  if (query.limit === 0) delete status.next;
   return status;
 }
 
@@ -124,19 +136,29 @@ export async function getActiveCrawls(jobs: JobManager, tenant?: string): Promis
   return { success: true, crawls };
 }
 
-/** A job's final status once it has finished, with every result page joined into `data`. */
+/**
+ * A job's final status once it has finished, with every result page joined into `data`; `documents: false` answers
+ * `data: []` and reads none (`WaitOptions.documents`).
+ */
 export async function waitForJob(
   jobs: JobManager,
   id: string,
   ttlMs: number,
   signal: AbortSignal | undefined,
-  tenant?: string,
+  { tenant, documents = true }: Pick<WaitOptions, 'tenant' | 'documents'> = {},
 ): Promise<JobStatusResponse | ErrorResponse> {
+  if (typeof documents !== 'boolean') {
+    return { success: false, code: 'BAD_REQUEST', error: '`documents` must be true or false.' };
+  }
   const ref = parseJobReference(id);
   if (!ref) return invalidId();
   if (!(await findJob(jobs, undefined, ref.id, tenant))) return notFound();
   const job = await jobs.wait(ref.id, signal);
   if (!job) return notFound();
+  if (!documents) {
+    const found = await jobs.find(job.id);
+    return found ? statusOf(jobs, found, { skip: 0, limit: 0 }, ttlMs) : notFound();
+  }
   const first = await getJobStatus(jobs, job.kind, job.id, { skip: 0, limit: 1000 }, ttlMs);
   if (!first.success) return first;
   let next = first.next;
