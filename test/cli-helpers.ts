@@ -54,6 +54,23 @@ export function startScript(
   return Object.assign(child, { result });
 }
 
+/**
+ * `crawlkit worker` over HTTP on a test Redis under `prefix`, with a task lock of `taskLockMs` (a killed worker's page
+ * is taken over that long after), the Redis settings of the environment cleared.
+ */
+export function startRedisWorker(
+  redisUrl: string,
+  prefix: string,
+  taskLockMs: number,
+  cwd: string,
+): ChildProcess & { result: Promise<CliResult> } {
+  const args = ['worker', '--engine', 'http', '--redis', redisUrl, '--redis-prefix', prefix];
+  return startCli([...args, '--task-lock-ms', `${taskLockMs}`], {
+    cwd,
+    env: { CRAWLKIT_REDIS_URL: '', CRAWLKIT_REDIS_PREFIX: '' },
+  });
+}
+
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   return startCli(args, options).result;
 }

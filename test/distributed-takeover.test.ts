@@ -16,7 +16,7 @@ import { redis } from '@crawlkit/redis';
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ensureBuilt, startCli } from './cli-helpers.ts';
+import { ensureBuilt, startRedisWorker } from './cli-helpers.ts';
 import { ok } from './helpers-batch.ts';
 import { testRedis } from './setup/redis.ts';
 
@@ -67,20 +67,7 @@ describe.skipIf(!testRedisUrl)('a killed worker', () => {
       const prefix = `ck-takeover-${randomUUID()}`;
       const backend = () => redis({ url: testRedisUrl!, prefix, taskLockMs: LOCK_MS });
       const submitter = new Crawlkit({ backend: backend(), engine: 'http' });
-      const killed = startCli(
-        [
-          'worker',
-          '--engine',
-          'http',
-          '--redis',
-          testRedisUrl!,
-          '--redis-prefix',
-          prefix,
-          '--task-lock-ms',
-          `${LOCK_MS}`,
-        ],
-        { cwd: dir, env: { CRAWLKIT_REDIS_URL: '', CRAWLKIT_REDIS_PREFIX: '' } },
-      );
+      const killed = startRedisWorker(testRedisUrl!, prefix, LOCK_MS, dir);
       const other = new Crawlkit({ backend: backend(), engine: 'http' });
       try {
         const { id } = ok(await submitter.batchScrape({ urls: [`${siteUrl}/page`], ...options }));

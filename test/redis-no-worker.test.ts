@@ -17,7 +17,7 @@ import { redis } from '@crawlkit/redis';
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ensureBuilt, runCli, startCli } from './cli-helpers.ts';
+import { ensureBuilt, runCli, startRedisWorker } from './cli-helpers.ts';
 import { ok } from './helpers-batch.ts';
 import { testRedis } from './setup/redis.ts';
 
@@ -103,20 +103,7 @@ describe.skipIf(!testRedisUrl)('a job on Redis with no worker', () => {
   it('warns again about taskLockMs after its only worker was killed', async () => {
     const prefix = `ck-no-worker-${randomUUID()}`;
     const submitter = new Crawlkit({ backend: redis({ url: testRedisUrl!, prefix }), engine: 'http' });
-    const killed = startCli(
-      [
-        'worker',
-        '--engine',
-        'http',
-        '--redis',
-        testRedisUrl!,
-        '--redis-prefix',
-        prefix,
-        '--task-lock-ms',
-        `${LOCK_MS}`,
-      ],
-      { cwd: dir, env: { CRAWLKIT_REDIS_URL: '', CRAWLKIT_REDIS_PREFIX: '' } },
-    );
+    const killed = startRedisWorker(testRedisUrl!, prefix, LOCK_MS, dir);
     try {
       const { id } = ok(await submitter.crawl({ url: `${siteUrl}/`, limit: 1 }));
       // The worker takes the page and its request is held: the job runs, on a live worker.

@@ -63,10 +63,10 @@ export async function loadCommandPackage<T>(specifier: string, command: string):
 }
 
 /**
- * The engine settings `serve` (and `mcp`) add: the model, the webhook secret and delivery settings, the proxies, the browser and `http`
- * settings, the search provider, and the URL policy. On an
- * interface other than loopback the policy is strict unless one is given (`--url-policy`, `CRAWLKIT_URL_POLICY`,
- * the file) or `--allow-private-networks` loosens it: key holders must not reach the server's own network.
+ * The engine settings `serve` (and `mcp`) add: the model, the webhook secret and delivery settings, the proxies, the
+ * browser and `http` settings, the search provider, and the URL policy. On an interface other than loopback the policy
+ * is strict unless one is given (`--url-policy`, `CRAWLKIT_URL_POLICY`, the file) or `--allow-private-networks` loosens
+ * it: key holders must not reach the server's own network.
  */
 export async function engineSettings(
   ctx: CommandContext,
