@@ -51,6 +51,18 @@ describe('crawl', () => {
     });
   });
 
+  it("reads a job's documents only for its tenant, as its status", async () => {
+    const started = ok(await env.ck.crawl({ url: `${env.server.url}/`, limit: 2 }, { tenant: 'team-a' }));
+    ok(await env.ck.waitForJob(started.id, { tenant: 'team-a', documents: false }));
+    expect(ok(await env.ck.readJobDocuments(started.id, {}, { tenant: 'team-a' })).documents).toHaveLength(2);
+    expect(await env.ck.getCrawlStatus(started.id, {}, { tenant: 'team-b' })).toMatchObject({ code: 'JOB_NOT_FOUND' });
+    // Before: another tenant read every document.
+    expect(await env.ck.readJobDocuments(started.id, {}, { tenant: 'team-b' })).toMatchObject({
+      success: false,
+      code: 'JOB_NOT_FOUND',
+    });
+  });
+
   it('rejects invalid path regexes', async () => {
     const response = await env.ck.crawl({ url: `${env.server.url}/`, includePaths: ['(unclosed'] });
     expect(response).toMatchObject({ success: false, code: 'BAD_REQUEST' });

@@ -280,7 +280,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     page: JobDocumentsPage = {},
     init: CallOptions = {},
   ): Promise<JobDocumentsText | ErrorResponse> {
-    return this.#guard(init, (rt) => readJobDocuments(rt.jobs, id, page ?? {}));
+    return this.#guard(init, (rt) => readJobDocuments(rt.jobs, id, page ?? {}, init?.tenant));
   }
 
   /** Resolves to the job's final status once it has finished: all its documents, or none (`documents: false`). */

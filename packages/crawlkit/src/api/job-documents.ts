@@ -1,5 +1,6 @@
 import { parseJobReference } from '../jobs/job-address.js';
 import type { JobManager } from '../jobs/job-manager.js';
+import { visibleTo } from '../jobs/job-tenant.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { invalidId, notFound } from './job-queries.js';
 
@@ -37,6 +38,7 @@ export async function readJobDocuments(
   jobs: JobManager,
   id: string,
   page: JobDocumentsPage,
+  tenant: string | undefined,
 ): Promise<JobDocumentsText | ErrorResponse> {
   const ref = parseJobReference(id);
   if (!ref) return invalidId();
@@ -49,7 +51,8 @@ export async function readJobDocuments(
     if (!Number.isInteger(value) || value < min) return badPage(name);
   }
   const found = await jobs.find(ref.id);
-  if (!found) return notFound();
+  // Another tenant's job is not found, as by its status (`CallOptions.tenant`).
+  if (!found || !visibleTo(found.job, tenant)) return notFound();
   const results = await found.store.results.list(ref.id, skip, limit, { maxChars });
   return { success: true, documents: results.map((result) => result.document) };
 }
