@@ -102,6 +102,23 @@ describe('documents by URL and by upload', () => {
     expect(html.markdown).toMatch(/# Hello/);
   });
 
+  it('parses a text file of any other name (source, config, no extension) as text, and refuses binary bytes', async () => {
+    // Before: SCRAPE_UNSUPPORTED_FILE_ERROR 'unsupported file: binary content' for each of them.
+    const files: [string, string][] = [
+      ['tool.py', 'def plane(sole):\n    return sole.flatten()\n'],
+      ['index.ts', 'export const grit = 1000; // héllo\n'],
+      ['config.yaml', 'stones:\n  - 1000\n  - 6000\n'],
+      ['README', 'Sharpen the iron, then hone the back.\n'],
+    ];
+    for (const [filename, text] of files) {
+      const parsed = data(await env.ck.parse({ data: new TextEncoder().encode(text), filename }));
+      expect(parsed.markdown, filename).toContain(text.trim().split('\n')[0]);
+      expect(parsed.metadata.contentType, filename).toBe('text/plain');
+    }
+    const binary = await env.ck.parse({ data: new Uint8Array([0x00, 0x01, 0xff, 0xfe, 0x00, 0x10]), filename: 'blob' });
+    expect(binary).toMatchObject({ success: false, code: 'SCRAPE_UNSUPPORTED_FILE_ERROR' });
+  });
+
   it('reads an image by OCR with the image parser only', async () => {
     const url = `${env.server.url}/image/screenshot.png`;
     const refused = (await env.ck.scrape({ url })) as ErrorResponse;

@@ -3,6 +3,8 @@
  * serving it would: PDF, Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV, TSV, HTML, text, JSON, XML, and
  * images read by OCR. The extraction runs in the engine's worker pool under the request's `timeout`.
  */
+import { isUtf8 } from 'node:buffer';
+
 import { DOCUMENT_TYPES, detectFormat, imageType } from '@crawlkit/documents/detect';
 import { z } from 'zod';
 
@@ -106,7 +108,10 @@ async function bytesOf(data: ParseFile['data']): Promise<Uint8Array> {
   throw new CrawlkitError('BAD_REQUEST', '`file.data` must be bytes (Uint8Array, ArrayBuffer, Blob) or a string.');
 }
 
-/** The type the file is read as: its own, else one named by its extension for text formats. */
+/**
+ * The type the file is read as: its own, else one named by its extension for text formats, else its documents'
+ * signature, else `text/plain` for UTF-8 text of any other name (source code, configuration, no extension).
+ */
 function typeOf(file: ParseFile, bytes: Uint8Array): string {
   const declared = (file.contentType ?? (file.data instanceof Blob ? file.data.type : '') ?? '')
     .split(';')[0]!
@@ -117,7 +122,7 @@ function typeOf(file: ParseFile, bytes: Uint8Array): string {
   const named = extension !== undefined ? TEXT_TYPES[extension] : undefined;
   const text = !bytes.subarray(0, 4096).includes(0);
   if (named !== undefined && text) return named;
-  return signatureType(bytes, declared, file.filename) ?? declared;
+  return signatureType(bytes, declared, file.filename) ?? (text && isUtf8(bytes) ? 'text/plain' : declared);
 }
 
 /** The type of each document format, the first of `DOCUMENT_TYPES` that names it. */
