@@ -6,10 +6,8 @@
  * take carries a `warning` saying what to start. A real `redis-server`, a `crawlkit worker` child process.
  */
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,6 +15,7 @@ import { redis } from '@crawlkit/redis';
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { listenOnLoopback, type LoopbackServer } from '../fixtures/loopback-listen.ts';
 import { ensureBuilt, runCli, startRedisWorker } from './cli-helpers.ts';
 import { ok } from './helpers-batch.ts';
 import { testRedis } from './setup/redis.ts';
@@ -25,7 +24,7 @@ const testRedisUrl = await testRedis();
 const LOCK_MS = 1_000;
 const NO_WORKER = /No worker is running on this deployment/;
 let dir: string;
-let site: Server;
+let site: LoopbackServer | undefined;
 let siteUrl = '';
 /** Requests held until `release()`, so that a job stays running while its status is read. */
 const held: ServerResponse[] = [];
@@ -44,14 +43,11 @@ function release(): void {
 beforeAll(async () => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'ck-no-worker-'));
-  site = createServer((_req, res) => (releaseAll ? answer(res) : held.push(res)));
-  site.listen(0, '127.0.0.1');
-  await once(site, 'listening');
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await listenOnLoopback(createServer((_req, res) => (releaseAll ? answer(res) : held.push(res))));
+  siteUrl = site.url;
 }, 180_000);
-afterAll(() => {
-  site?.closeAllConnections();
-  site?.close();
+afterAll(async () => {
+  await site?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
