@@ -8,6 +8,7 @@ import type Iconv from 'iconv-lite';
 
 import { isHtmlType, isXmlType } from './content-type.js';
 import { CYRILLIC_CHARSETS, cyrillicScore } from './cyrillic-letters.js';
+import { letterScore } from './letters.js';
 import { documentLanguage, languageScore, legacyCharsets } from './language-charsets.js';
 import { LATIN_CHARSETS, latinScore } from './latin-letters.js';
 
@@ -131,10 +132,36 @@ function decodeUndeclared(body: Uint8Array, markup: boolean, contentLanguage: st
   }
   const guess = guesses[0]?.name;
   const guessed = guess === undefined ? undefined : decoderFor(guess.toLowerCase())?.encoding;
+  // Of another script's single-byte charsets, those chardet names at all: a short Arabic page can come out ISO-8859-1
+  // with windows-1256 second
+  const others = new Set<string>();
+  for (const { name } of guesses) {
+    const encoding = decoderFor(name.toLowerCase())?.encoding;
+    if (encoding && OTHER_SINGLE_BYTE.has(encoding)) others.add(encoding);
+  }
   // chardet tells the Latin and Cyrillic charsets apart badly on a short page (and calls one it cannot place ASCII)
-  if (guessed === undefined || SINGLE_BYTE.has(guessed)) return letterReading(body, sample);
+  if (guessed === undefined || SINGLE_BYTE.has(guessed)) return letterReading(body, sample, [...others]);
+  // chardet has no model of DOS's IBM866: a Russian page in it comes out as a Greek or Hebrew charset it is unsure of
+  if (others.has(guessed) && guesses[0]!.confidence < UNSURE_CONFIDENCE) {
+    return letterReading(body, sample, [...others], true);
+  }
   return tryDecode(body, guess!) || tryDecode(body, 'windows-1252')!;
 }
+
+/** The single-byte charsets of other scripts chardet names (Greek, Hebrew, Arabic), weighed by `scriptScore`. */
+const OTHER_SINGLE_BYTE = new Set([
+  'iso-8859-6',
+  'iso-8859-7',
+  'iso-8859-8',
+  'windows-1253',
+  'windows-1255',
+  'windows-1256',
+]);
+/**
+ * chardet's confidence (0-100) below which its guess of one of them is weighed against the Latin and Cyrillic
+ * readings: a Greek, Hebrew or Arabic sentence gets 42 or more, a Russian page in IBM866 15-29.
+ */
+const UNSURE_CONFIDENCE = 40;
 
 /** The single-byte charsets told apart by the letters of their readings, each with its score. */
 const SINGLE_BYTE = new Map<string, (text: string) => number>([
@@ -143,23 +170,46 @@ const SINGLE_BYTE = new Map<string, (text: string) => number>([
 ]);
 
 /**
- * The Latin or Cyrillic single-byte charset whose reading of `sample` (its first 4 KiB past ASCII) scores best
- * (`latinScore`, `cyrillicScore`); on a tie, the most common on the web (windows-1252 first, windows-1251 first of the
- * Cyrillic ones).
+ * The single-byte charset whose reading of `sample` (its first 4 KiB past ASCII) scores best: the Latin and Cyrillic
+ * ones (`latinScore`, `cyrillicScore`) and the `others` chardet named (`scriptScore`). On a tie, the detector's first
+ * guess when `othersFirst`, then the most common on the web (windows-1252 first, windows-1251 first of the Cyrillic
+ * ones), then the others.
  */
-function letterReading(body: Uint8Array, sample: Uint8Array): DecodedText {
-  // Each of 11 readings is scored letter by letter: a window from the first byte past ASCII is enough, and bounds
-  // the cost.
+function letterReading(body: Uint8Array, sample: Uint8Array, others: string[], othersFirst = false): DecodedText {
+  // Each of 11 or more readings is scored letter by letter: a window from the first byte past ASCII is enough, and
+  // bounds the cost.
   const first = sample.findIndex((byte) => byte >= 0x80);
   const start = Math.max(0, first - 256);
   const window = first < 0 ? sample.subarray(0, 0) : sample.subarray(start, start + SCORE_BYTES);
+  const scored = others.map((charset) => [charset, scriptScore(charset)] as const);
+  const contenders = othersFirst ? [...scored, ...SINGLE_BYTE] : [...SINGLE_BYTE, ...scored];
   let best: { charset: string; score: number } | undefined;
-  for (const [charset, score] of SINGLE_BYTE) {
+  for (const [charset, score] of contenders) {
     const value = score(tryDecode(window, charset)!.text);
     if (!best || value > best.score) best = { charset, score: value };
   }
   return tryDecode(body, best!.charset)!;
 }
+
+const scriptScores = new Map<string, (text: string) => number>();
+
+/**
+ * The letter score of a reading in `charset`, its alphabet being every letter the charset holds past ASCII; such a
+ * letter in a word of ASCII letters counts against it (`Problème` read as Greek is `Problθme`).
+ */
+function scriptScore(charset: string): (text: string) => number {
+  let score = scriptScores.get(charset);
+  if (!score) {
+    const upper = Uint8Array.from({ length: 128 }, (_, i) => 0x80 + i);
+    const letters = [...tryDecode(upper, charset)!.text].filter((char) => LETTER.test(char));
+    const alphabet = [...new Set(letters.map((char) => char.toLowerCase()))].join('');
+    score = (text) => letterScore(text, [alphabet], { aloneInWords: true });
+    scriptScores.set(charset, score);
+  }
+  return score;
+}
+
+const LETTER = /\p{L}/u;
 
 function utf8(body: Uint8Array): DecodedText {
   // Buffer's native UTF-8 decoder is the fastest path; a BOM was handled before.
