@@ -96,6 +96,26 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     });
   });
 
+  it('takes the memory of the extraction workers that a page past it names (--worker-memory)', async () => {
+    // ~2 MB of markup: its DOM needs more than 64 MiB, well under the 1,024 MiB of the default
+    const rows = Array.from(
+      { length: 30_000 },
+      (_, i) => `<div><p>Paragraph ${i} <b>bold</b> <a href="/p${i}">link</a></p></div>`,
+    );
+    writeFileSync(join(dir, 'large.html'), `<html><body>${rows.join('')}</body></html>`);
+    const cut = await run(['parse', 'large.html', '--worker-memory', '64']);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toMatch(
+      /more than workers\.maxMemoryMb \(64 MiB\).*Raise `workers\.maxMemoryMb` \(--worker-memory\)/,
+    );
+    expect(cut.stderr).toMatch(/SCRAPE_PAGE_TOO_COMPLEX/);
+    const small = await run(['parse', 'sales.csv', '--worker-memory', '32']);
+    expect(small).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/`workers\.maxMemoryMb` \(--worker-memory\).*>=64/),
+    });
+  });
+
   it('converts every file under a directory, and several paths (a glob), one failing file costing no other', async () => {
     const share = join(dir, 'share');
     mkdirSync(join(share, 'q3'), { recursive: true });

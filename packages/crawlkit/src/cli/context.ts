@@ -9,9 +9,9 @@ import type { ErrorResponse } from '../v2/types.js';
 
 import { readText } from './body-flags.js';
 import type { RefusedBodyKind } from './body-refusal.js';
+import { engineOptionsOf, type EngineFlags } from './engine-options.js';
 import { CliError, exitCodeFor } from './errors.js';
 import { flagOfIssue } from './flag-of-issue.js';
-import { integerFlag } from './integer-flag.js';
 import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
 import type { RedisSettings } from './redis-settings.js';
@@ -25,13 +25,8 @@ export interface CliIo {
 }
 
 /** Options every command takes. */
-export interface GlobalOptions {
+export interface GlobalOptions extends EngineFlags {
   store?: string;
-  engine?: string;
-  concurrency?: string;
-  maxBodyBytes?: string;
-  extractionBudget?: string;
-  urlPolicy?: string;
   json?: boolean;
   ndjson?: boolean;
   out?: string;
@@ -64,7 +59,7 @@ export class CommandContext {
     if (options.out !== undefined && isLocalFile(options.out)) {
       throw new CliError(`--out ${options.out} is a file: give a directory (one that does not exist is made)`);
     }
-    this.#flagged = engineFlags(options);
+    this.#flagged = engineOptionsOf(options);
   }
 
   get mode(): OutputMode {
@@ -115,9 +110,10 @@ export class CommandContext {
   get engine(): Crawlkit {
     if (!this.#engine) {
       if (!this.#Engine) throw new Error('CommandContext.load() was not awaited');
-      const { http, ...flagged } = this.#flagged;
+      const { http, workers, ...flagged } = this.#flagged;
       const options: CrawlkitOptions = { ...this.#overrides, storeDir: this.storeDir, ...flagged };
       if (http) options.http = { ...options.http, limits: { ...options.http?.limits, ...http.limits } };
+      if (workers) options.workers = { ...options.workers, ...workers };
       // Every command that sends a job's webhooks (crawl, batch, resume; serve and mcp resolve their own) signs them.
       const secret = options.webhooks?.secret ?? resolveWebhookSecret({}, process.env, {});
       if (secret !== undefined) options.webhooks = { ...options.webhooks, secret };
@@ -189,53 +185,6 @@ export class CommandContext {
   async readInput(path: string): Promise<string> {
     return path === '-' ? readStream(this.io.stdin) : readText(path, 'the input file');
   }
-}
-
-/**
- * The engine options that the global flags set (`--engine`, `--concurrency`, `--max-body-bytes`,
- * `--extraction-budget`, `--url-policy`).
- */
-function engineFlags(flags: GlobalOptions): CrawlkitOptions {
-  const options: CrawlkitOptions = {};
-  const engine = flags.engine;
-  if (engine !== undefined) {
-    if (engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
-      throw new CliError(
-        `Expected --engine to be auto, http or browser, got "${engine}" (\`crawlkit replay\` replays WARC files)`,
-      );
-    }
-    options.engine = engine;
-  }
-  const concurrency = integerFlag('--concurrency', flags.concurrency);
-  if (concurrency !== undefined) options.concurrency = concurrency;
-  const maxBodyBytes = integerFlag('--max-body-bytes', flags.maxBodyBytes);
-  if (maxBodyBytes !== undefined) options.http = { limits: { maxBodyBytes } };
-  const extractionBudgetMs = integerFlag('--extraction-budget', flags.extractionBudget);
-  if (extractionBudgetMs !== undefined) options.extractionBudgetMs = extractionBudgetMs;
-  const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
-  if (urlPolicy !== undefined) options.urlPolicy = urlPolicy;
-  return options;
-}
-
-/**
- * `--url-policy` (or `CRAWLKIT_URL_POLICY`): `strict`, or a `UrlPolicy` as a JSON object. Jobs keep the policy they were
- * submitted under, so a worker's own policy only tightens theirs.
- */
-export function parseUrlPolicyFlag(value = process.env.CRAWLKIT_URL_POLICY): CrawlkitOptions['urlPolicy'] {
-  if (value === undefined || value === '') return undefined;
-  if (value === 'strict') return 'strict';
-  let policy: unknown;
-  try {
-    policy = JSON.parse(value);
-  } catch {
-    policy = undefined;
-  }
-  if (policy === null || typeof policy !== 'object' || Array.isArray(policy)) {
-    throw new CliError(
-      `Expected --url-policy to be strict or a JSON object such as '{"allowedHosts":["*.example.com"]}', got "${value}"`,
-    );
-  }
-  return policy;
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<string> {

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 
-/** Adds `--engine`, `--max-body-bytes` and `--extraction-budget`. */
+/** Adds `--engine`, `--max-body-bytes`, `--extraction-budget` and `--worker-memory` (read by `engineOptionsOf`). */
 export function addEngineFlags(command: Command): Command {
   return command
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
@@ -12,5 +12,9 @@ export function addEngineFlags(command: Command): Command {
     .option(
       '--extraction-budget <ms>',
       'time to extract a page or convert a document, from its start (extractionBudgetMs; default 10000)',
+    )
+    .option(
+      '--worker-memory <MiB>',
+      'memory each extraction worker thread may use, in MiB (workers.maxMemoryMb; default 1024, least 64)',
     );
 }

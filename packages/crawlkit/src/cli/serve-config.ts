@@ -104,6 +104,8 @@ export const serveFileSchema = z.strictObject({
    * The URL policy is the file's `urlPolicy`.
    */
   http: z.record(z.string(), z.unknown()).optional(),
+  /** The engine's extraction `workers` (`size`, `maxMemoryMb` as `--worker-memory`), checked by the engine. */
+  workers: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type ServeFile = z.output<typeof serveFileSchema>;

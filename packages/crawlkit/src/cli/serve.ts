@@ -92,6 +92,7 @@ export async function engineSettings(
   if (proxies) options.proxies = proxies;
   if (file.browser) options.browser = file.browser;
   if (file.http) options.http = file.http;
+  if (file.workers) options.workers = file.workers;
   if (file.extractionBudgetMs !== undefined) options.extractionBudgetMs = file.extractionBudgetMs;
   const provider = providerFromFlags(flags, env, file);
   if (provider) {

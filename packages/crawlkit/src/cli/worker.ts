@@ -1,10 +1,11 @@
 import type { CrawlkitOptions } from '../options.js';
-import { parseUrlPolicyFlag, type CliIo } from './context.js';
+import type { CliIo } from './context.js';
+import { engineOptionsOf, type EngineFlags } from './engine-options.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import { describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-settings.js';
 
-export interface WorkerFlags {
+export interface WorkerFlags extends EngineFlags {
   redis?: string;
   /** The older name of `--redis-prefix`. */
   prefix?: string;
@@ -12,13 +13,8 @@ export interface WorkerFlags {
   redisAllowEviction?: boolean;
   /** False with `--no-redis-search-index`. */
   redisSearchIndex?: boolean;
-  engine?: string;
-  concurrency?: string;
-  maxBodyBytes?: string;
-  extractionBudget?: string;
   taskLockMs?: string;
   storeFaultTimeoutMs?: string;
-  urlPolicy?: string;
   quiet?: boolean;
 }
 
@@ -42,27 +38,13 @@ export async function runWorker(
     process.env,
   );
   if (!settings) throw new CliError('Give the Redis URL with --redis <url> or CRAWLKIT_REDIS_URL');
-  const engine = flags.engine;
-  if (engine !== undefined && engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
-    throw new CliError(`Expected --engine to be auto, http or browser, got "${engine}"`);
-  }
-  const concurrency = integerFlag('--concurrency', flags.concurrency);
-  const maxBodyBytes = integerFlag('--max-body-bytes', flags.maxBodyBytes);
-  const extractionBudgetMs = integerFlag('--extraction-budget', flags.extractionBudget);
+  const engineOptions = engineOptionsOf(flags);
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
   const storeFaultTimeoutMs = integerFlag('--store-fault-timeout-ms', flags.storeFaultTimeoutMs);
-  const urlPolicy = parseUrlPolicyFlag(flags.urlPolicy);
   const backend = await redisBackend(settings, 'worker', taskLockMs !== undefined ? { taskLockMs } : {}, redisModule);
   const { Crawlkit } = await import('../crawlkit.js');
 
-  const options: CrawlkitOptions = {
-    backend,
-    ...(engine !== undefined ? { engine } : {}),
-    ...(concurrency !== undefined ? { concurrency } : {}),
-    ...(maxBodyBytes !== undefined ? { http: { limits: { maxBodyBytes } } } : {}),
-    ...(extractionBudgetMs !== undefined ? { extractionBudgetMs } : {}),
-    ...(urlPolicy !== undefined ? { urlPolicy } : {}),
-  };
+  const options: CrawlkitOptions = { backend, ...engineOptions };
   const ck = new Crawlkit(options);
   const note = (line: string) => {
     if (!flags.quiet) io.stderr.write(`${line}\n`);
