@@ -104,6 +104,8 @@ const inThreadCalls = lazyModule(() => import('./calls.js'));
  * 11 MiB) cannot, and a 1,000 x 1,000 table at 64 MiB stopped its worker cleanly in every run.
  */
 const YOUNG_GENERATION_MB = 32;
+/** How long the threads of a pool no engine uses are kept for the next engine of the process. */
+const POOL_LINGER_MS = 5_000;
 
 export class ExtractionPool {
   static readonly #shared = new Map<string, ExtractionPool>();
@@ -116,6 +118,7 @@ export class ExtractionPool {
       pool = new ExtractionPool(options, () => ExtractionPool.#shared.delete(key));
       ExtractionPool.#shared.set(key, pool);
     }
+    clearTimeout(pool.#lingering);
     pool.#users++;
     return pool;
   }
@@ -123,6 +126,8 @@ export class ExtractionPool {
   readonly #options: ExtractionPoolOptions;
   readonly #forget: () => void;
   #users = 0;
+  /** The stop of a pool no engine uses, a moment after the last release. */
+  #lingering: NodeJS.Timeout | undefined;
   #pool: Piscina | undefined;
   #ids = 0;
   /** Calls waiting for their worker to start them. */
@@ -201,13 +206,24 @@ export class ExtractionPool {
     }
   }
 
-  /** One user is done with the pool; the last stops the worker threads. */
-  async release(): Promise<void> {
-    if (--this.#users > 0) return;
+  /**
+   * One user is done with the pool; `POOL_LINGER_MS` after the last, the worker threads stop. An engine of the process
+   * made in that time (a test suite's engine per test) takes the running threads: a thread takes ~200 ms to start.
+   * Idle threads and the timer do not keep the process alive; a pool still at a call when released stops at once.
+   */
+  release(): Promise<void> {
+    if (--this.#users > 0) return Promise.resolve();
+    // A thread still at a call holds the process: stopped at once, as the engine that closed would have it
+    if (this.#turns.pending + this.#turns.size > 0) return this.#stop();
+    this.#lingering = setTimeout(() => void this.#stop(), POOL_LINGER_MS).unref();
+    return Promise.resolve();
+  }
+
+  async #stop(): Promise<void> {
     this.#forget();
     const pool = this.#pool;
     this.#pool = undefined;
-    await pool?.destroy();
+    await pool?.destroy().catch(() => undefined);
   }
 
   async #settle(call: ExtractionCall, options: RunOptions): Promise<CallReply> {
