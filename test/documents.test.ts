@@ -63,17 +63,20 @@ const routes: Routes = {
 
 /** A PDF report laid out as a writer would: a title, a section heading, a paragraph, a list. */
 const survey = () =>
-  writePdf([
-    {
-      blocks: [
-        { text: 'Branch Survey', size: 22, bold: true },
-        { text: 'Findings', size: 14, bold: true, gap: 10 },
-        { text: 'Every branch answered the survey, most of them within a week of receiving it.', gap: 4 },
-        { text: '• Staffing is short in the north', x: 12, gap: 4 },
-        { text: '• Stock is <ample> & well kept', x: 12 },
-      ],
-    },
-  ]);
+  writePdf(
+    [
+      {
+        blocks: [
+          { text: 'Branch Survey', size: 22, bold: true },
+          { text: 'Findings', size: 14, bold: true, gap: 10 },
+          { text: 'Every branch answered the survey, most of them within a week of receiving it.', gap: 4 },
+          { text: '• Staffing is short in the north', x: 12, gap: 4 },
+          { text: '• Stock is <ample> & well kept', x: 12 },
+        ],
+      },
+    ],
+    { info: { title: 'Branch Survey 2024', author: 'Survey Team', created: new Date('2024-03-01T10:00:00Z') } },
+  );
 
 const env = useFixtureEngine({
   server: async () => {
@@ -167,7 +170,7 @@ describe('documents by URL and by upload', () => {
     expect(ocr.markdown).toMatch(/Text layer page two/i);
   });
 
-  it("gives a PDF's headings and lists in its markdown and html, by URL and by upload", async () => {
+  it("gives a PDF's headings and lists in its markdown and html, its information as metadata, by URL and upload", async () => {
     const markdown = [
       '# Branch Survey',
       '## Findings',
@@ -183,6 +186,16 @@ describe('documents by URL and by upload', () => {
     );
     const parsed = data(await env.ck.parse({ data: files.get('survey')!, filename: 'survey.pdf' }));
     expect(parsed.markdown).toBe(markdown);
+    // the PDF's information under the names a Word file's has, pdf.js's raw keys left out
+    for (const doc of [scraped, parsed]) {
+      expect(doc.metadata).toMatchObject({
+        title: 'Branch Survey 2024',
+        author: 'Survey Team',
+        created: '2024-03-01T10:00:00.000Z',
+        numPages: 1,
+      });
+      expect(Object.keys(doc.metadata).filter((key) => /^[A-Z]/.test(key))).toEqual([]);
+    }
   });
 
   it('answers bad uploads in the v2 error shape', async () => {

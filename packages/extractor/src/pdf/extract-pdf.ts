@@ -1,4 +1,5 @@
 import { ExtractorError } from '../errors.js';
+import { documentMetadata } from './document-info.js';
 import { copyOutline, type OutlineDocument, readOutline } from './outline.js';
 import { type Line, pageLines, type TextItem, type TextStyle } from './layout.js';
 import { joinHyphenated, runningLineMask } from './page-furniture.js';
@@ -21,7 +22,10 @@ export interface PdfContent {
   /** Pages in the document (more than `numPages` when a cap cut it). */
   totalPages: number;
   title?: string;
-  /** Document information (author, subject, creator, ...), string values only. */
+  /**
+   * The document information under crawlkit's names (`documentMetadata`): `title`, `author`, `description`,
+   * `keywords`, `creator`, `producer`, `created` and `modified` (ISO 8601), `language`.
+   */
   metadata: Record<string, string>;
   /** Why fewer pages than the document has were parsed, besides an explicit `maxPages`. */
   warnings: string[];
@@ -234,10 +238,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
           `[{ type: 'pdf', maxPages }] to parse up to 10000.`,
       );
     }
-    const metadata: Record<string, string> = {};
-    for (const [key, value] of Object.entries(info ?? {})) {
-      if (typeof value === 'string' && value.trim()) metadata[key] = value.trim();
-    }
+    const metadata = documentMetadata(info ?? {});
     const body = bodyStyle(pages);
     const pageHeadings = copyOutline(outline);
     const pageMarkdown = pages.map((lines, i) => linesToMarkdown(lines, body, i + 1, pageHeadings));
@@ -245,7 +246,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     const keep = runningLineMask(pages.map((lines) => lines.map((line) => line.text)));
     const kept = keep ? pages.map((lines, i) => lines.filter((_, j) => keep[i]![j])) : pages;
     const headings = copyOutline(outline);
-    const title = metadata.Title;
+    const title = metadata.title;
     const content: PdfContent = {
       markdown: (keep ? kept.map((lines, i) => linesToMarkdown(lines, body, i + 1, headings)) : pageMarkdown)
         .filter(Boolean)
