@@ -88,7 +88,8 @@ function fragments(items: readonly TextItem[], styles: Record<string, TextStyle>
     const sameRow = current !== undefined && Math.abs(y - current.y) <= em * 0.5;
     if (!sameRow && current !== undefined) row++;
     if (current && sameRow && x >= current.right - em * 0.5 && x - current.right <= em * FRAGMENT_GAP) {
-      const space = x - current.right > em * 0.15 && !/\s$/.test(current.text) && !/^\s/.test(item.str);
+      // the last character only: a line drawn glyph by glyph stays linear
+      const space = x - current.right > em * 0.15 && !/\s/.test(current.text.at(-1)!) && !/^\s/.test(item.str);
       current.text += (space ? ' ' : '') + item.str;
       current.right = Math.max(current.right, x + item.width);
     } else {
@@ -104,6 +105,9 @@ function fragments(items: readonly TextItem[], styles: Record<string, TextStyle>
   return out;
 }
 
+/** The least of the values (`Math.min(...values)` overflows the stack past some 100,000 of them). */
+const least = (values: number[]): number => values.reduce((p, q) => (q < p ? q : p), Infinity);
+
 const toLine = (parts: Fragment[], column: Line['column']): Line => {
   const chars = parts.reduce((n, f) => n + f.chars, 0);
   const cells = parts.map((f) => ({ text: f.text.trim().replace(/\s+/g, ' '), x: f.x, right: f.right }));
@@ -112,8 +116,8 @@ const toLine = (parts: Fragment[], column: Line['column']): Line => {
       .map((f) => f.text.trim())
       .join(' ')
       .replace(/\s+/g, ' '),
-    x: Math.min(...parts.map((f) => f.x)),
-    right: Math.max(...parts.map((f) => f.right)),
+    x: least(parts.map((f) => f.x)),
+    right: -least(parts.map((f) => -f.right)),
     y: parts[0]!.y,
     size: parts.reduce((n, f) => n + f.sizeSum, 0) / chars,
     bold: parts.reduce((n, f) => n + f.boldChars, 0) >= chars * 0.9,
@@ -153,8 +157,8 @@ function columnOrder(parts: Fragment[], left: number, right: number): Line[] | u
   const lefts = parts.filter((f) => side(f) === 1);
   const rights = parts.filter((f) => side(f) === 2);
   if (lefts.length < MIN_COLUMN_FRAGMENTS || rights.length < MIN_COLUMN_FRAGMENTS) return undefined;
-  const minLeft = Math.min(...lefts.map((f) => f.x));
-  const maxRight = Math.max(...rights.map((f) => f.right));
+  const minLeft = least(lefts.map((f) => f.x));
+  const maxRight = -least(rights.map((f) => -f.right));
   const full = (values: Fragment[], span: number) => median(values.map((f) => f.right - f.x)) >= span * COLUMN_FILL;
   if (!full(lefts, middle - minLeft) || !full(rights, maxRight - middle)) return undefined;
   const top = [...parts].sort((p, q) => q.y - p.y);

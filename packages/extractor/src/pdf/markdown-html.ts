@@ -61,7 +61,8 @@ export function pdfMarkdownToHtml(markdown: string): string {
       if (lines.length > 2 && lines.every((line) => /^\|.*\|$/.test(line)) && /^\|( --- \|)+$/.test(lines[1]!)) {
         return table(lines);
       }
-      return `<p>${escape(block)}</p>`;
+      // a paragraph escaped as it opened like markdown (`literal` in structure.ts)
+      return `<p>${escape(block.replace(/^\\(?=[#>|`~\-+*_=\d])/, ''))}</p>`;
     });
   return `<html><body>${blocks.join('')}</body></html>`;
 }

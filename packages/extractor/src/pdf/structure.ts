@@ -41,6 +41,12 @@ const PARAGRAPH_GAP = 1.3;
 const BULLET = /^([•●○◦▪▫■□‣⁃∙·*\uf0b7\uf0a7–-])\s+(?=\S)/u;
 const NUMBERED = /^\(?(\d{1,3})[.)]\s+(?=\S)/;
 const SENTENCE_END = /[.!?:;"'”’)\]]$/u;
+/** Text a markdown reader takes for a heading, quote, table, code fence, rule or list, not a paragraph. */
+const MARKDOWN_START = /^(?:#{1,6}(?:\s|$)|>|\||```|~~~|[-+*](?:\s|$)|\d+[.)](?:\s|$)|(?:[-_*=]\s*){3,}$)/;
+/** A line that opens with a capital or a digit, after any opening quote or bracket. */
+const OPENS_SENTENCE = /^[\p{Pi}\p{Ps}"']*[\p{Lu}\p{N}]/u;
+/** Leader dots and a page number ("Introduction . . . . 12", "Index.........iv") end an entry. */
+const LEADER = /(?:\.\s*){4,}[\p{L}\p{N}]{1,6}$/u;
 
 const sizeKey = (size: number): number => Math.round(size * 2) / 2;
 
@@ -132,9 +138,13 @@ function short(last: Line, next: Line, right: number): boolean {
   return room > last.size && room > (word * (next.right - next.x)) / Math.max(1, next.text.length);
 }
 
-/** A paragraph's last line ends short after a sentence; a title's or a label's, short before a capital or a digit. */
+/**
+ * A paragraph's last line ends short after a sentence; a title's or a label's, short before a capital or a digit; an
+ * entry of a table of contents or an index, at its leader dots and page number, however long.
+ */
 const endsBlock = (last: Line, line: Line, right: number): boolean =>
-  short(last, line, right) && (SENTENCE_END.test(last.text) || /^[\p{Lu}\p{N}]/u.test(line.text));
+  LEADER.test(last.text.slice(-200)) ||
+  (short(last, line, right) && (SENTENCE_END.test(last.text) || OPENS_SENTENCE.test(line.text)));
 
 /** A line opening a list item: its marker ('-' or 'N.'), undefined for other lines. */
 const marker = (text: string): string | undefined => {
@@ -240,7 +250,7 @@ function render(blocks: readonly Block[]): string {
       out.push(`${'#'.repeat(block.level)} ${text}`);
     else if (block.kind === 'heading') out.push(text);
     else if (block.kind === 'table') out.push(block.lines.length > 1 ? table(block.lines) : text);
-    else if (block.kind === 'paragraph') out.push(text);
+    else if (block.kind === 'paragraph') out.push(literal(text));
     else {
       const x = block.lines[0]!.x;
       if (blocks[i - 1]?.kind !== 'item') listLeft = [x];
@@ -248,13 +258,19 @@ function render(blocks: readonly Block[]): string {
       while (listLeft.length > 1 && x < listLeft[listLeft.length - 1]! - block.lines[0]!.size) listLeft.pop();
       if (x > listLeft[listLeft.length - 1]! + block.lines[0]!.size && listLeft.length < 4) listLeft.push(x);
       const depth = listLeft.length - 1;
-      const item = `${'    '.repeat(depth)}${block.marker} ${text.replace(BULLET, '').replace(NUMBERED, '')}`;
+      const item = `${'    '.repeat(depth)}${block.marker} ${text.replace(block.marker === '-' ? BULLET : NUMBERED, '')}`;
       if (blocks[i - 1]?.kind === 'item') out[out.length - 1] += `\n${item}`;
       else out.push(item);
     }
   });
   return out.join('\n\n');
 }
+
+/**
+ * A paragraph whose text opens as markdown would read it ("# This file was generated", a "> quote", "---") escaped by
+ * a backslash, so that it stays a paragraph.
+ */
+export const literal = (text: string): string => (MARKDOWN_START.test(text) ? `\\${text}` : text);
 
 /** Table rows as a markdown table, the first row its header. */
 function table(rows: readonly Line[]): string {
