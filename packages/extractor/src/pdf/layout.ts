@@ -32,6 +32,11 @@ export interface Line {
   size: number;
   /** Most of its characters are in a bold face. */
   bold: boolean;
+  /**
+   * Most of its characters are an OCR engine's invisible text layer over a scanned page (Tesseract's and OCRmyPDF's
+   * GlyphLessFont), set in whatever size fits each word's box: its size and weight say nothing.
+   */
+  scanned: boolean;
   /** 0 on a page of one column and for full-width lines, 1 and 2 for the left and right column. */
   column: 0 | 1 | 2;
   /** The runs of text a wide gap separates on the line (a table row's cells); one for running text. */
@@ -62,9 +67,13 @@ interface Fragment {
   chars: number;
   sizeSum: number;
   boldChars: number;
+  scannedChars: number;
   /** Fragments on one baseline share a row. */
   row: number;
 }
+
+/** The font of an OCR text layer (Tesseract, OCRmyPDF). */
+const OCR_FONT = /GlyphLess/i;
 
 const isBold = (style: TextStyle | undefined): boolean =>
   style !== undefined &&
@@ -83,7 +92,9 @@ function fragments(items: readonly TextItem[], styles: Record<string, TextStyle>
     const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = item.transform;
     const size = Math.hypot(c, d) || Math.hypot(a, b) || 1;
     const chars = item.str.trim().length;
-    const bold = isBold(styles[item.fontName]);
+    const style = styles[item.fontName];
+    const bold = isBold(style);
+    const scanned = OCR_FONT.test(style?.crawlkitFontName ?? '');
     const em = Math.max(size, currentSize);
     const sameRow = current !== undefined && Math.abs(y - current.y) <= em * 0.5;
     if (!sameRow && current !== undefined) row++;
@@ -94,11 +105,22 @@ function fragments(items: readonly TextItem[], styles: Record<string, TextStyle>
       current.right = Math.max(current.right, x + item.width);
     } else {
       if (current && current.chars > 0) out.push(current);
-      current = { text: item.str, x, right: x + item.width, y, chars: 0, sizeSum: 0, boldChars: 0, row };
+      current = {
+        text: item.str,
+        x,
+        right: x + item.width,
+        y,
+        chars: 0,
+        sizeSum: 0,
+        boldChars: 0,
+        scannedChars: 0,
+        row,
+      };
     }
     current.chars += chars;
     current.sizeSum += size * chars;
     if (bold) current.boldChars += chars;
+    if (scanned) current.scannedChars += chars;
     if (chars > 0) currentSize = size;
   }
   if (current && current.chars > 0) out.push(current);
@@ -121,6 +143,7 @@ const toLine = (parts: Fragment[], column: Line['column']): Line => {
     y: parts[0]!.y,
     size: parts.reduce((n, f) => n + f.sizeSum, 0) / chars,
     bold: parts.reduce((n, f) => n + f.boldChars, 0) >= chars * 0.9,
+    scanned: parts.reduce((n, f) => n + f.scannedChars, 0) > chars / 2,
     column,
     cells,
   };

@@ -69,6 +69,17 @@ describe('PDF paragraphs', () => {
 });
 
 describe('PDF headings', () => {
+  it("takes no heading from an OCR text layer's sizes, which follow each word's box, and joins its lines", async () => {
+    const lines = [
+      'The scanned page was read by an OCR engine, which',
+      'drew each word invisibly at the size of its box on the',
+      'image, so that the sizes of its lines vary from one to the next.',
+    ];
+    const sizes = [10, 11.6, 10.4];
+    const pdf = await writePdf([{ blocks: lines.map((text, i) => ({ text, size: sizes[i] })) }], { ocrLayer: true });
+    expect((await extractPdf(pdf)).markdown).toBe(lines.join(' '));
+  });
+
   it('ranks headings by size above the body, bold body-size lines last, a wrapped heading kept whole', async () => {
     const pdf = await writePdf([
       {

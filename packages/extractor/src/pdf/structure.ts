@@ -90,7 +90,8 @@ export function bodyStyle(pages: readonly Line[][]): BodyStyle {
   const headingSizes = new Set<number>();
   for (const line of pages.flat()) {
     const key = sizeKey(line.size);
-    if (key >= size * HEADING_RATIO && line.text.length <= MAX_HEADING && wordy(line.text)) headingSizes.add(key);
+    const heading = key >= size * HEADING_RATIO && line.text.length <= MAX_HEADING && wordy(line.text);
+    if (heading && !line.scanned) headingSizes.add(key);
   }
   return {
     size,
@@ -120,6 +121,7 @@ function headingLevel(
     entry.used = true;
     return Math.min(entry.depth + 1, 6);
   }
+  if (line.scanned) return undefined;
   const rank = body.headingSizes.indexOf(sizeKey(line.size));
   if (rank >= 0) return rank + 1;
   if (line.bold && !body.bold && line.size >= body.size - 0.5 && !/[.,;:]$/.test(line.text)) {
@@ -172,7 +174,8 @@ function continues(
     return level === block.level && gap > 0 && gap <= size * 1.6 && line.column === last.column;
   }
   if (level !== undefined) return false;
-  if (Math.abs(sizeKey(line.size) - sizeKey(last.size)) > 0.5 || line.bold !== last.bold) return false;
+  const restyled = Math.abs(sizeKey(line.size) - sizeKey(last.size)) > 0.5 || line.bold !== last.bold;
+  if (restyled && !(line.scanned && last.scanned)) return false;
   const midSentence = !SENTENCE_END.test(last.text);
   if (line.column !== last.column || gap < 0) {
     // the next column, or a line drawn higher up: the paragraph goes on only mid-sentence, from a full line

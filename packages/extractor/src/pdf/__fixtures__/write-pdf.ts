@@ -63,6 +63,11 @@ export interface WriteOptions {
     language?: string;
   };
   outline?: OutlineItem[];
+  /**
+   * Name the fonts as an OCR engine's text layer does (`GlyphLessF`, matched by the GlyphLessFont rule), in place in
+   * the saved bytes so that the file's offsets hold.
+   */
+  ocrLayer?: boolean;
 }
 
 const WIDTH = 612;
@@ -131,7 +136,10 @@ export async function writePdf(pages: Page[], options: WriteOptions = {}): Promi
     for (const { line, ...at } of drawn) page.drawText(line, at);
   }
   if (options.outline?.length) addOutline(doc, options.outline);
-  return doc.save({ useObjectStreams: false });
+  const bytes = await doc.save({ useObjectStreams: false });
+  if (!options.ocrLayer) return bytes;
+  const text = Buffer.from(bytes).toString('latin1').replaceAll('/BaseFont /Helvetica', '/BaseFont /GlyphLessF');
+  return new Uint8Array(Buffer.from(text, 'latin1'));
 }
 
 /** The outline (bookmarks) pdf-lib has no call for, written as the dictionaries of PDF 32000 §12.3.3. */
