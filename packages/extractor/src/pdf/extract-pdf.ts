@@ -4,7 +4,7 @@ import { copyOutline, type OutlineDocument, readOutline } from './outline.js';
 import { type Line, pageLines, type TextItem, type TextStyle } from './layout.js';
 import { joinHyphenated, runningLineMask } from './page-furniture.js';
 import { loadPdfParse } from './pdfjs-worker.js';
-import { bodyStyle, linesToMarkdown } from './structure.js';
+import { bodyStyle, joinPages, linesToMarkdown } from './structure.js';
 
 export interface PdfContent {
   /**
@@ -248,9 +248,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     const headings = copyOutline(outline);
     const title = metadata.title;
     const content: PdfContent = {
-      markdown: (keep ? kept.map((lines, i) => linesToMarkdown(lines, body, i + 1, headings)) : pageMarkdown)
-        .filter(Boolean)
-        .join('\n\n'),
+      markdown: joinPages(keep ? kept.map((lines, i) => linesToMarkdown(lines, body, i + 1, headings)) : pageMarkdown),
       numPages: parsed,
       pageMarkdown,
       totalPages: total,

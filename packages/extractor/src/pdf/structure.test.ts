@@ -59,6 +59,18 @@ describe('PDF paragraphs', () => {
     );
   });
 
+  it('joins a paragraph that runs on to the next page, past the page number between them', async () => {
+    const footer = (n: number) => ({ text: `Page ${n}`, x: 220, gap: 30 });
+    const pdf = await writePdf([
+      { blocks: [{ text: ONE }, { text: 'The branches that answered first were', gap: 8 }, footer(1)] },
+      { blocks: [{ text: 'the smallest ones, in the hills.' }, { text: TWO, gap: 8 }, footer(2)] },
+      { blocks: [{ text: THREE }, footer(3)] },
+    ]);
+    expect((await extractPdf(pdf)).markdown).toBe(
+      [ONE, 'The branches that answered first were the smallest ones, in the hills.', TWO, THREE].join('\n\n'),
+    );
+  });
+
   it('keeps each entry of a table of contents apart, at its leader dots and page number', async () => {
     const entries = ['1 Introduction', '2 How the survey was run', '3 Results by region'].map(
       (title, i) => `${title} ${'. '.repeat(70 - title.length)}${i * 4 + 1}`,

@@ -43,6 +43,8 @@ const NUMBERED = /^\(?(\d{1,3})[.)]\s+(?=\S)/;
 const SENTENCE_END = /[.!?:;"'”’)\]]$/u;
 /** Text a markdown reader takes for a heading, quote, table, code fence, rule or list, not a paragraph. */
 const MARKDOWN_START = /^(?:#{1,6}(?:\s|$)|>|\||```|~~~|[-+*](?:\s|$)|\d+[.)](?:\s|$)|(?:[-_*=]\s*){3,}$)/;
+/** A block that is not a paragraph: a heading, list, table, or a paragraph escaped as one (`literal`). */
+const PARAGRAPH_NOT = /^(?:#|\||\\|[-+*] |\d+\. )/;
 /** A line that opens with a capital or a digit, after any opening quote or bracket. */
 const OPENS_SENTENCE = /^[\p{Pi}\p{Ps}"']*[\p{Lu}\p{N}]/u;
 /** Leader dots and a page number ("Introduction . . . . 12", "Index.........iv") end an entry. */
@@ -204,16 +206,17 @@ function aligned(above: Line, row: Line): boolean {
 
 /** Lines joined into one: a word hyphenated across lines is rejoined ("in-" "formation"), "North-" "East" kept. */
 export function joinLines(lines: readonly string[]): string {
-  let text = '';
+  // joined once at the end, each line tested on its own: a paragraph of many lines stays linear
+  const parts: string[] = [];
   for (const line of lines) {
-    // the end of the text so far, not all of it: a paragraph of many lines stays linear
-    const end = text.slice(-2);
-    if (!text) text = line;
-    else if (/\p{Ll}-$/u.test(end) && /^\p{Ll}/u.test(line)) text = text.slice(0, -1) + line;
-    else if (/\S-$/u.test(end)) text += line;
-    else text += ` ${line}`;
+    const last = parts[parts.length - 1];
+    const end = last?.slice(-2) ?? '';
+    if (last !== undefined && /\p{Ll}-$/u.test(end) && /^\p{Ll}/u.test(line))
+      parts[parts.length - 1] = last.slice(0, -1) + line;
+    else if (last !== undefined && /\S-$/u.test(end)) parts[parts.length - 1] = last + line;
+    else parts.push(line);
   }
-  return text;
+  return parts.join(' ');
 }
 
 /**
@@ -267,6 +270,32 @@ function render(blocks: readonly Block[]): string {
     }
   });
   return out.join('\n\n');
+}
+
+/**
+ * The pages' markdown as one document, a paragraph that runs on to the next page joined into one: the page's last
+ * block a paragraph that ends mid-sentence, the next page's first a paragraph that opens in lower case.
+ */
+export function joinPages(pages: readonly string[]): string {
+  /** Each block as its pieces, one per page it runs over. */
+  const blocks: string[][] = [];
+  for (const page of pages) {
+    if (!page) continue;
+    const own = page.split('\n\n');
+    const open = blocks[blocks.length - 1];
+    const last = open?.[open.length - 1];
+    const first = own[0]!;
+    const runsOn =
+      open !== undefined &&
+      !PARAGRAPH_NOT.test(open[0]!) &&
+      !last!.includes('\n') &&
+      !SENTENCE_END.test(last!) &&
+      /^\p{Ll}/u.test(first) &&
+      !first.includes('\n');
+    if (runsOn) open.push(own.shift()!);
+    for (const block of own) blocks.push([block]);
+  }
+  return blocks.map((pieces) => joinLines(pieces)).join('\n\n');
 }
 
 /**
