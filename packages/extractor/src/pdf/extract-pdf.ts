@@ -65,11 +65,11 @@ export interface PdfOptions {
 }
 
 /**
- * A page of plain text (pdf.js's, or OCR's) as markdown: blank lines separate blocks, a block's lines are trimmed and
- * kept, empty ones dropped, words hyphenated across lines joined (`joinHyphenated`).
+ * A page of plain text (an OCR engine's, which says nothing of type sizes or positions) as markdown: blank lines
+ * separate blocks, a block's lines are trimmed and kept, empty ones dropped, words hyphenated across lines joined
+ * (`joinHyphenated`). A PDF's text layer is read by `structure.ts` instead.
  */
 export function pageToMarkdown(text: string): string {
-  // pdf.js gives one line per text run; blank lines separate blocks. Join wrapped lines into paragraphs.
   return text
     .replace(/\r\n?/g, '\n')
     .split(/\n{2,}/)
