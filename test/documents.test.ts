@@ -20,6 +20,7 @@ import {
   SCREENSHOT_WORDS,
   screenshotPng,
 } from '../packages/documents/src/__fixtures__/writers.ts';
+import { writePdf } from '../packages/extractor/src/pdf/__fixtures__/write-pdf.ts';
 import { startFixtureServer, type Routes } from '../fixtures/server.ts';
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
 import { data } from './helpers/scrape.ts';
@@ -57,12 +58,31 @@ const routes: Routes = {
   },
   '/image/screenshot.png': (_req, res) => serve(res, 'image/png', screenshotPng()),
   '/scanned.pdf': (_req, res) => serve(res, 'application/pdf', files.get('scanned')!),
+  '/survey.pdf': (_req, res) => serve(res, 'application/pdf', files.get('survey')!),
 };
+
+/** A PDF report laid out as a writer would: a title, a section heading, a paragraph, a list. */
+const survey = () =>
+  writePdf(
+    [
+      {
+        blocks: [
+          { text: 'Branch Survey', size: 22, bold: true },
+          { text: 'Findings', size: 14, bold: true, gap: 10 },
+          { text: 'Every branch answered the survey, most of them within a week of receiving it.', gap: 4 },
+          { text: '• Staffing is short in the north', x: 12, gap: 4 },
+          { text: '• Stock is <ample> & well kept', x: 12 },
+        ],
+      },
+    ],
+    { info: { title: 'Branch Survey 2024', author: 'Survey Team', created: new Date('2024-03-01T10:00:00Z') } },
+  );
 
 const env = useFixtureEngine({
   server: async () => {
     for (const [format, { make }] of Object.entries(FORMATS)) files.set(format, await make());
     files.set('scanned', await makeScannedPdf());
+    files.set('survey', await survey());
     return startFixtureServer({ routes });
   },
   crawlkit: { store: 'memory', engine: 'http', extractionBudgetMs: 60_000 },
@@ -148,6 +168,34 @@ describe('documents by URL and by upload', () => {
     const ocr = data(await env.ck.scrape({ url, parsers: [{ type: 'pdf', mode: 'ocr' }], maxAge: 0 }));
     expect(ocr.markdown).toContain('Invoice 4521');
     expect(ocr.markdown).toMatch(/Text layer page two/i);
+  });
+
+  it("gives a PDF's headings and lists in its markdown and html, its information as metadata, by URL and upload", async () => {
+    const markdown = [
+      '# Branch Survey',
+      '## Findings',
+      'Every branch answered the survey, most of them within a week of receiving it.',
+      '- Staffing is short in the north\n- Stock is <ample> & well kept',
+    ].join('\n\n');
+    const scraped = data(await env.ck.scrape({ url: `${env.server.url}/survey.pdf`, formats: ['markdown', 'html'] }));
+    expect(scraped.markdown).toBe(markdown);
+    expect(scraped.html).toBe(
+      '<html><body><h1>Branch Survey</h1><h2>Findings</h2><p>Every branch answered the survey, most of them within ' +
+        'a week of receiving it.</p><ul><li>Staffing is short in the north</li><li>Stock is &lt;ample&gt; &amp; well ' +
+        'kept</li></ul></body></html>',
+    );
+    const parsed = data(await env.ck.parse({ data: files.get('survey')!, filename: 'survey.pdf' }));
+    expect(parsed.markdown).toBe(markdown);
+    // the PDF's information under the names a Word file's has, pdf.js's raw keys left out
+    for (const doc of [scraped, parsed]) {
+      expect(doc.metadata).toMatchObject({
+        title: 'Branch Survey 2024',
+        author: 'Survey Team',
+        created: '2024-03-01T10:00:00.000Z',
+        numPages: 1,
+      });
+      expect(Object.keys(doc.metadata).filter((key) => /^[A-Z]/.test(key))).toEqual([]);
+    }
   });
 
   it('answers bad uploads in the v2 error shape', async () => {

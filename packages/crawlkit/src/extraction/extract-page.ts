@@ -8,6 +8,7 @@ import {
   extractPdf,
   htmlToPlainText,
   isMarkdownBudgetError,
+  pdfMarkdownToHtml,
   type ExtractedPage,
   type ExtractPageOptions,
 } from '@crawlkit/extractor';
@@ -80,7 +81,7 @@ async function pdfExtraction({ page, settings, budgetMs }: ExtractionRequest): P
   const limits = { ...pdfOptions, ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}) };
   // `auto` reads by OCR only the pages without a text layer: a PDF that has one costs what it did without OCR
   const pdf = mode === 'fast' ? await extractPdf(body, limits) : await ocrPdf(body, { ...limits, mode });
-  const html = paragraphsToHtml(pdf.markdown);
+  const html = pdfMarkdownToHtml(pdf.markdown);
   const metadata: Record<string, unknown> = { ...pdf.metadata, numPages: pdf.numPages };
   if (pdf.totalPages !== pdf.numPages) metadata.totalPages = pdf.totalPages;
   if (pdf.title) metadata.title = pdf.title;

@@ -40,7 +40,13 @@ export const epub: Converter = {
     const { ast, warnings } = await parseOffice(bytes, 'epub', options, true);
     const metadata = officeMetadata(ast);
     if (spine) metadata.numChapters = new Set(spine).size;
-    const markdown = await officeMarkdown(ast);
-    return { format: 'epub', markdown, metadata, warnings, ...(options.html ? { html: await officeHtml(ast) } : {}) };
+    const markdown = await officeMarkdown(ast, 'epub', { deadline: options.deadline });
+    return {
+      format: 'epub',
+      markdown,
+      metadata,
+      warnings,
+      ...(options.html ? { html: await officeHtml(ast, 'epub', options.deadline) } : {}),
+    };
   },
 };

@@ -22,9 +22,9 @@ async function presentation(bytes: Uint8Array, format: 'pptx' | 'odp', options: 
       timedOut = true;
       break;
     }
-    const body = await officeMarkdown(ast, slide.children ?? []);
+    const body = await officeMarkdown(ast, format, { content: slide.children ?? [] });
     const notes = notesOf(slide);
-    const noteText = notes.length ? await officeMarkdown(ast, notes) : '';
+    const noteText = notes.length ? await officeMarkdown(ast, format, { content: notes }) : '';
     sections.push(
       [`## Slide ${index + 1}`, body, noteText ? `### Notes\n\n${noteText}` : ''].filter(Boolean).join('\n\n'),
     );
@@ -33,7 +33,7 @@ async function presentation(bytes: Uint8Array, format: 'pptx' | 'odp', options: 
   delete metadata.numPages;
   const document: ConvertedDocument = { format, markdown: sections.join('\n\n'), metadata, warnings };
   if (timedOut) document.timedOut = true;
-  if (options.html) document.html = await officeHtml(ast);
+  if (options.html) document.html = await officeHtml(ast, format);
   return document;
 }
 

@@ -16,14 +16,14 @@ async function spreadsheet(bytes: Uint8Array, format: 'xlsx' | 'ods', options: C
       break;
     }
     const name = (sheet.metadata as { sheetName?: string } | undefined)?.sheetName ?? `Sheet ${index + 1}`;
-    const table = await officeMarkdown(ast, [asTable(sheet)]);
+    const table = await officeMarkdown(ast, format, { content: [asTable(sheet)] });
     sections.push(table ? `## ${name}\n\n${table}` : `## ${name}`);
   }
   const metadata = { ...officeMetadata(ast), numSheets: sheets.length };
   delete metadata.numPages;
   const document: ConvertedDocument = { format, markdown: sections.join('\n\n'), metadata, warnings };
   if (timedOut) document.timedOut = true;
-  if (options.html) document.html = await officeHtml(ast);
+  if (options.html) document.html = await officeHtml(ast, format);
   return document;
 }
 

@@ -26,11 +26,11 @@ async function textDocument(
   const parsed = await parseOffice(bytes, format, options);
   const { warnings } = parsed;
   const ast = format === 'odt' ? odtHeadings(parsed.ast, bytes) : parsed.ast;
-  const markdown = imageReferences(await officeMarkdown(ast), ast);
+  const markdown = imageReferences(await officeMarkdown(ast, format, { deadline: options.deadline }), ast);
   const metadata = officeMetadata(ast);
   const document: ConvertedDocument = { format, markdown, metadata, warnings };
   if (metadata.numPages !== undefined) document.pages = metadata.numPages;
-  if (options.html) document.html = await officeHtml(attachmentsDropped(ast));
+  if (options.html) document.html = await officeHtml(attachmentsDropped(ast), format, options.deadline);
   return document;
 }
 

@@ -3,7 +3,14 @@
  * a text layer (scanned pages), keeping the text layer of the others. A page is rendered by pdf.js (pdf-parse's
  * screenshot, on @napi-rs/canvas) at twice its size and read by Tesseract, within a cap of pages and a deadline.
  */
-import { dropRunningLines, extractPdf, pageToMarkdown, type PdfContent, type PdfOptions } from '@crawlkit/extractor';
+import {
+  dropRunningLines,
+  extractPdf,
+  joinPages,
+  pageToMarkdown,
+  type PdfContent,
+  type PdfOptions,
+} from '@crawlkit/extractor';
 
 import { DocumentError } from '../errors.js';
 import { recognize } from './engine.js';
@@ -88,6 +95,6 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
   if (read < chosen.length) {
     warnings.push(`Only ${read} of ${chosen.length} PDF pages were read by OCR before the time ran out.`);
   }
-  const markdown = dropRunningLines(pages).filter(Boolean).join('\n\n');
+  const markdown = joinPages(dropRunningLines(pages));
   return { ...text, pageMarkdown: pages, markdown, warnings, ocrPages: read, ...(timedOut ? { timedOut } : {}) };
 }

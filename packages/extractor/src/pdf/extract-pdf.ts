@@ -1,21 +1,31 @@
 import { ExtractorError } from '../errors.js';
-import { dropRunningLines, joinHyphenated } from './page-furniture.js';
+import { documentMetadata } from './document-info.js';
+import { copyOutline, type OutlineDocument, readOutline } from './outline.js';
+import { type Line, pageLines, type TextItem, type TextStyle } from './layout.js';
+import { joinHyphenated, runningLineMask } from './page-furniture.js';
 import { loadPdfParse } from './pdfjs-worker.js';
+import { bodyStyle, joinPages, linesToMarkdown } from './structure.js';
 
 export interface PdfContent {
   /**
-   * The text of the parsed pages as markdown (one paragraph per text block), their running headers and footers left
-   * out (`dropRunningLines`).
+   * The text of the parsed pages as markdown: paragraphs, headings, lists and tables read from the type and layout
+   * (`structure.ts`), their running headers and footers left out (`runningLineMask`).
    */
   markdown: string;
   /** Pages parsed (what a scrape is billed for). */
   numPages: number;
-  /** The markdown of each parsed page, in order: '' for a page without a text layer (a scanned page). */
+  /**
+   * The markdown of each parsed page, in order, its running headers and footers kept: '' for a page without a text
+   * layer (a scanned page).
+   */
   pageMarkdown: string[];
   /** Pages in the document (more than `numPages` when a cap cut it). */
   totalPages: number;
   title?: string;
-  /** Document information (author, subject, creator, ...), string values only. */
+  /**
+   * The document information under crawlkit's names (`documentMetadata`): `title`, `author`, `description`,
+   * `keywords`, `creator`, `producer`, `created` and `modified` (ISO 8601), `language`.
+   */
   metadata: Record<string, string>;
   /** Why fewer pages than the document has were parsed, besides an explicit `maxPages`. */
   warnings: string[];
@@ -55,11 +65,11 @@ export interface PdfOptions {
 }
 
 /**
- * A page of plain text (pdf.js's, or OCR's) as markdown: blank lines separate blocks, a block's lines are trimmed and
- * kept, empty ones dropped, words hyphenated across lines joined (`joinHyphenated`).
+ * A page of plain text (an OCR engine's, which says nothing of type sizes or positions) as markdown: blank lines
+ * separate blocks, a block's lines are trimmed and kept, empty ones dropped, words hyphenated across lines joined
+ * (`joinHyphenated`). A PDF's text layer is read by `structure.ts` instead.
  */
 export function pageToMarkdown(text: string): string {
-  // pdf.js gives one line per text run; blank lines separate blocks. Join wrapped lines into paragraphs.
   return text
     .replace(/\r\n?/g, '\n')
     .split(/\n{2,}/)
@@ -128,6 +138,39 @@ function unguarded(): ExtractorError {
   );
 }
 
+/** The parts of pdf.js's document and page read here (pdf-parse's own reading flattens the text's layout). */
+interface PdfPage {
+  view: number[];
+  getTextContent(): Promise<{ items: (TextItem | object)[]; styles: Record<string, TextStyle> }>;
+  cleanup(): void;
+}
+interface PdfDocument extends OutlineDocument {
+  numPages: number;
+  getMetadata(): Promise<{ info?: Record<string, unknown> }>;
+  getPage(page: number): Promise<PdfPage>;
+}
+/** pdf-parse (pinned) loads the document, within the budgets of the patched worker, in its private `load`. */
+interface Parser {
+  load(): Promise<PdfDocument>;
+}
+
+/** A page's text as lines in reading order (`layout.ts`). */
+async function readPage(doc: PdfDocument, number: number): Promise<Line[]> {
+  const page = await doc.getPage(number);
+  try {
+    const { items, styles } = await page.getTextContent();
+    const [left = 0, , right = 612] = page.view;
+    return pageLines(
+      items.filter((item): item is TextItem => 'str' in item),
+      styles,
+      Math.min(left, right),
+      Math.max(left, right),
+    );
+  } finally {
+    page.cleanup();
+  }
+}
+
 /** Extracts the text of a PDF (pdf-parse, on pdf.js) within a page cap, a decompressed-size cap and a deadline. */
 export function extractPdf(data: Uint8Array, options: PdfOptions = {}): Promise<PdfContent> {
   const run = turn.then(() => parse(data, options));
@@ -152,14 +195,16 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
   slot[BUDGET] = budget;
   const parser = new PDFParse({ data: new Uint8Array(data), isEvalSupported: false, maxImageSize: MAX_IMAGE_PIXELS });
   try {
-    const info = await parser.getInfo();
+    const doc = await (parser as unknown as Parser).load();
+    const { info } = await doc.getMetadata();
     if (cut()) throw tooLarge(budget, data.length);
     // Reading the document lexes its file, which the patched worker counts: nothing counted means an unpatched pdf.js
     // parsed it (one loaded in this thread before ours), and its budgets would be silently gone.
     if (budget.read === 0) throw unguarded();
-    const total = info.total;
+    const total = doc.numPages;
     const allowed = Math.min(maxPages, total);
-    const pageMarkdown: string[] = [];
+    const outline = await readOutline(doc);
+    const pages: Line[][] = [];
     const warnings: string[] = [];
     let parsed = 0;
     let timedOut = false;
@@ -169,11 +214,11 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
         timedOut = true;
         break;
       }
-      const text = await parser.getText({ partial: [page] }).catch((error: unknown) => {
+      const lines = await readPage(doc, page).catch((error: unknown) => {
         if (cut()) return undefined; // the page that passed a cap: dropped below
         throw error;
       });
-      if (cut() || text === undefined) {
+      if (cut() || lines === undefined) {
         if (parsed === 0) throw tooLarge(budget, data.length);
         warnings.push(
           budget.overread
@@ -184,8 +229,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
         );
         break;
       }
-      const markdown = pageToMarkdown(text.pages[0]?.text ?? '');
-      pageMarkdown.push(markdown);
+      pages.push(lines);
       parsed++;
     }
     if (parsed === allowed && allowed < total && options.maxPages === undefined) {
@@ -194,14 +238,17 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
           `[{ type: 'pdf', maxPages }] to parse up to 10000.`,
       );
     }
-    const metadata: Record<string, string> = {};
-    const raw = (info.info ?? {}) as Record<string, unknown>;
-    for (const [key, value] of Object.entries(raw)) {
-      if (typeof value === 'string' && value.trim()) metadata[key] = value.trim();
-    }
-    const title = metadata.Title;
+    const metadata = documentMetadata(info ?? {});
+    const body = bodyStyle(pages);
+    const pageHeadings = copyOutline(outline);
+    const pageMarkdown = pages.map((lines, i) => linesToMarkdown(lines, body, i + 1, pageHeadings));
+    // running headers and page numbers are found among the lines, before they are joined into paragraphs
+    const keep = runningLineMask(pages.map((lines) => lines.map((line) => line.text)));
+    const kept = keep ? pages.map((lines, i) => lines.filter((_, j) => keep[i]![j])) : pages;
+    const headings = copyOutline(outline);
+    const title = metadata.title;
     const content: PdfContent = {
-      markdown: dropRunningLines(pageMarkdown).filter(Boolean).join('\n\n'),
+      markdown: joinPages(keep ? kept.map((lines, i) => linesToMarkdown(lines, body, i + 1, headings)) : pageMarkdown),
       numPages: parsed,
       pageMarkdown,
       totalPages: total,

@@ -22,14 +22,11 @@ const PAGE_NUMBER = /^(?:[^\p{L}]*|.*(?<!\p{L})(?:page|pg|p|seite|p[áa]gina)(?!
 /** A line as its page numbers aside: "Page 3 of 40", "- 3 -" and "3" repeat as "Page # of #", "- # -", "#". */
 const shape = (line: string): string => line.trim().replace(/\d+/g, '#').replace(/\s+/g, ' ');
 
-function edges(lines: string[]): Set<number> {
-  const at = new Set<number>();
-  if (lines.filter(Boolean).length < MIN_LINES) return at;
-  for (let i = 0; i < Math.min(EDGE_LINES, lines.length); i++) {
-    at.add(i);
-    at.add(lines.length - 1 - i);
-  }
-  return at;
+/** The indexes of a page's first and last `EDGE_LINES` lines with text (blank lines between blocks skipped). */
+function edges(lines: readonly string[]): Set<number> {
+  const filled = lines.flatMap((line, i) => (line.trim() ? [i] : []));
+  if (filled.length < MIN_LINES) return new Set();
+  return new Set([...filled.slice(0, EDGE_LINES), ...filled.slice(-EDGE_LINES)]);
 }
 
 /** The numbers of a line less its page's index: a page number is off its page's index by the same amount on every page. */
@@ -46,8 +43,24 @@ const offsets = (line: string, page: number): Set<number> =>
  */
 export function dropRunningLines(pages: readonly string[]): string[] {
   const split = pages.map((page) => (page ? page.split('\n') : []));
+  const keep = runningLineMask(split);
+  if (!keep) return [...pages];
+  return split.map((lines, page) =>
+    lines
+      .filter((_, i) => keep[page]![i])
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .replace(/^\n+|\n+$/g, ''),
+  );
+}
+
+/**
+ * Which lines of the pages `dropRunningLines` keeps (true) and leaves out, by the same rules; undefined when it keeps
+ * them all. Pages are given as their lines ([] for a page without text).
+ */
+export function runningLineMask(split: readonly (readonly string[])[]): boolean[][] | undefined {
   const withText = split.filter((lines) => lines.length > 0).length;
-  if (withText < MIN_PAGES) return [...pages];
+  if (withText < MIN_PAGES) return undefined;
   /** By shape: the pages it is at an edge of, its texts, and the offsets to the page index its numbers all share. */
   const found = new Map<string, { pages: number; texts: Set<string>; offsets: Set<number> | undefined }>();
   split.forEach((lines, page) => {
@@ -72,22 +85,18 @@ export function dropRunningLines(pages: readonly string[]): string[] {
     if (entry.texts.size === 1) running.set(key, 'once');
     else if (entry.offsets!.size > 0 && PAGE_NUMBER.test(key)) running.set(key, 'never');
   }
-  if (running.size === 0) return [...pages];
+  if (running.size === 0) return undefined;
   const kept = new Set<string>();
   return split.map((lines) => {
     const edge = edges(lines);
-    return lines
-      .filter((line, i) => {
-        const key = shape(line);
-        const rule = edge.has(i) ? running.get(key) : undefined;
-        if (rule === undefined) return true;
-        if (rule === 'never' || kept.has(key)) return false;
-        kept.add(key);
-        return true;
-      })
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .replace(/^\n+|\n+$/g, '');
+    return lines.map((line, i) => {
+      const key = shape(line);
+      const rule = edge.has(i) ? running.get(key) : undefined;
+      if (rule === undefined) return true;
+      if (rule === 'never' || kept.has(key)) return false;
+      kept.add(key);
+      return true;
+    });
   });
 }
 

@@ -39531,7 +39531,10 @@ class PartialEvaluator {
           fontFamily: font.fallbackName,
           ascent: font.ascent,
           descent: font.descent,
-          vertical: font.vertical
+          vertical: font.vertical,
+          // crawlkit: the font's PostScript name and flags, from which a heading's weight is read (bold, black)
+          crawlkitFontName: font.name,
+          crawlkitFontFlags: font.flags
         };
         if (self.options.fontExtraProperties && font.systemFontInfo) {
           const style = textContent.styles[loadedName];
