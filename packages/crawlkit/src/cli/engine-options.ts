@@ -44,8 +44,8 @@ export function engineOptionsOf(flags: EngineFlags): CrawlkitOptions {
 }
 
 /**
- * `--url-policy` (or `CRAWLKIT_URL_POLICY`): `strict`, or a `UrlPolicy` as a JSON object. Jobs keep the policy they were
- * submitted under, so a worker's own policy only tightens theirs.
+ * `--url-policy` (or `CRAWLKIT_URL_POLICY`): `strict`, or a `UrlPolicy` as a JSON object. Jobs keep the policy they
+ * were submitted under, so a worker's own policy only tightens theirs.
  */
 export function parseUrlPolicyFlag(value = process.env.CRAWLKIT_URL_POLICY): CrawlkitOptions['urlPolicy'] {
   if (value === undefined || value === '') return undefined;

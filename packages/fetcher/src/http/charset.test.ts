@@ -153,7 +153,8 @@ describe('decodeText of a short Cyrillic page that declares nothing, by the lett
   });
 
   it('reads a longer page in DOS IBM866, which chardet calls an unsure Greek or Hebrew charset', () => {
-    // chardet has no IBM866 model: windows-1253 at 14-15 or windows-1255 at 27-29 (of 100) for these, taken as is before
+    // chardet has no IBM866 model: windows-1253 at 14-15 or windows-1255 at 27-29 (of 100) for these, taken as is
+    // before
     const lines = [
       'Москва — столица России, город федерального значения, административный центр Центрального округа. ',
       'Московская область окружает город, в состав которой он не входит. ',
