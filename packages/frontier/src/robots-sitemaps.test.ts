@@ -228,6 +228,11 @@ describe('politeness', () => {
     expect(retryDelay({ status: 500 }, 0)).toBeUndefined();
     expect(retryDelay({ status: 200, retryAfter: '1' }, 0)).toBeUndefined();
   });
+  it('retries a dropped connection with the same back-off and the same count of 3 retries', () => {
+    expect(retryDelay({ dropped: true }, 0, () => 0)).toBe(1000);
+    expect(retryDelay({ dropped: true }, 2, () => 1)).toBe(8000);
+    expect(retryDelay({ dropped: true }, 3)).toBeUndefined();
+  });
 });
 
 describe('sitemap lastmod', () => {

@@ -19,6 +19,15 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_REQ_RETRY',
 ]);
+/** Connection failures before the server took the connection: nothing listens, no route. Not `dropped`. */
+const NEVER_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_|ERR_OSSL_|HOSTNAME_MISMATCH)/;
 
 interface ErrorLike {
@@ -45,6 +54,7 @@ function withUrl(error: FetchError, url: string): FetchError {
   return new FetchError(error.code, error.message, {
     url,
     ...(error.rule !== undefined ? { rule: error.rule } : {}),
+    ...(error.dropped ? { dropped: true } : {}),
     ...(error.cause !== undefined ? { cause: error.cause } : {}),
   });
 }
@@ -98,7 +108,9 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
     }
     if (CONNECTION_CODES.has(code)) {
       const what = code === 'ECONNREFUSED' ? 'refused' : code === 'ECONNRESET' ? 'reset' : 'failed';
-      return make('SCRAPE_CONNECTION_ERROR', `Connection to ${url.host} ${what}${message ? ` (${message})` : ''}.`);
+      const text = `Connection to ${url.host} ${what}${message ? ` (${message})` : ''}.`;
+      const dropped = !NEVER_CONNECTED_CODES.has(code);
+      return new FetchError('SCRAPE_CONNECTION_ERROR', text, { url: href, cause: error, dropped });
     }
   }
   const first = links[0];
