@@ -91,7 +91,10 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
       case 'UND_ERR_BODY_TIMEOUT':
         return make('SCRAPE_TIMEOUT', `Scrape timed out: the response body stalled for ${limits.idleTimeoutMs} ms.`);
       case 'UND_ERR_HEADERS_OVERFLOW':
-        return make('SCRAPE_RESPONSE_TOO_LARGE', tooLargeMessage('headers', limits.maxHeaderBytes, 'maxHeaderBytes'));
+        return make(
+          'SCRAPE_RESPONSE_TOO_LARGE',
+          tooLargeMessage('header block', limits.maxHeaderBytes, 'maxHeaderBytes'),
+        );
       case 'UND_ERR_INVALID_ARG':
       case 'UND_ERR_NOT_SUPPORTED':
       case 'ERR_INVALID_ARG_TYPE':
