@@ -52,6 +52,18 @@ describe('robots.txt', () => {
     expect(missing.isAllowed('https://site.test/private/x')).toBe(true);
     const down = await loadRobots('https://site.test', () => Promise.reject(new Error('refused')), 'crawlkit');
     expect(down.source).toBe('unavailable');
+    expect(down.unavailable).toBe('refused');
+    expect(missing.unavailable).toBeUndefined();
+    const busy = await loadRobots(
+      'https://site.test',
+      (url) => Promise.resolve({ url, status: 429, contentType: 'text/plain', body: new Uint8Array() }),
+      'crawlkit',
+    );
+    expect([busy.source, busy.unavailable, busy.isAllowed('https://site.test/private/x')]).toEqual([
+      'unavailable',
+      'answered 429',
+      true,
+    ]);
   });
   it('judges as robots-parser does, whether or not a rule can refuse anything', () => {
     // Files without a Disallow rule skip the matching: each verdict is checked against robots-parser itself.

@@ -52,6 +52,11 @@ export const storedJobCodec = recordCodec({
      * store) keeps its results that long. Absent on jobs stored before the rule: the ending engine's own applies.
      */
     resultTtlMs: z.number().int().positive().optional(),
+    /**
+     * A crawl's robots.txt could not be read (why: `Robots.unavailable`), so the crawl went on as if it allowed every
+     * URL: its status says so. Set by the process that discovers the crawl's seeds, cleared when a resume reads it.
+     */
+    robotsUnavailable: z.string().optional(),
   }),
 });
 

@@ -16,6 +16,7 @@ import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
 import { frontierFetch } from './frontier-fetch.js';
+import { storedJobCodec, storedJobOf } from '../codec/records.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -158,6 +159,7 @@ export function createCrawlPlanner(
       // robots.txt is read even when ignored: its `Sitemap:` lines still name the site's sitemaps.
       const loaded = await loadRobots(new URL(request.url).origin, fetchText, userAgent, { signal });
       if (!request.ignoreRobotsTxt) {
+        if (options?.discover !== false) await noteRobotsUnavailable(store, job.id, loaded.unavailable);
         robots = loaded;
         const crawlDelay = robots.crawlDelay();
         if (crawlDelay !== undefined) politeness.setHostDelay(new URL(request.url).host, crawlDelay * 1000);
@@ -230,4 +232,14 @@ export function createCrawlPlanner(
       return discard ? { tasks, discard } : { tasks };
     },
   };
+}
+
+/** Keeps with the crawl why its robots.txt could not be read (`storedJob.robotsUnavailable`), for its status. */
+async function noteRobotsUnavailable(store: Store, jobId: string, reason: string | undefined): Promise<void> {
+  const current = await store.jobs.get(jobId);
+  if (!current) return;
+  const { robotsUnavailable, ...stored } = storedJobOf(current);
+  if (robotsUnavailable === reason) return;
+  const next = reason === undefined ? stored : { ...stored, robotsUnavailable: reason };
+  await store.jobs.update(jobId, { request: storedJobCodec.encode(next) });
 }

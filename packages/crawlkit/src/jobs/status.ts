@@ -119,7 +119,13 @@ export async function buildJobStatus(
 async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request } = storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain'>>(job);
+  const { request, robotsUnavailable } = storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain'>>(job);
+  if (robotsUnavailable !== undefined) {
+    return (
+      `${new URL('/robots.txt', request.url).href} could not be read (${robotsUnavailable}): the crawl went on as if ` +
+      'it allowed every page, as the hosted service does.'
+    );
+  }
   if (resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
     return (
