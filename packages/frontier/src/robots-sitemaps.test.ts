@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FetchText } from './fetch-text.js';
 import { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 import { loadRobots, parseRobots } from './robots.js';
-import { discoverSitemapUrls, parseSitemap, readSitemap, type SitemapBody } from './sitemaps.js';
+import { discoverSitemaps, discoverSitemapUrls, parseSitemap, readSitemap, type SitemapBody } from './sitemaps.js';
 
 // robots-parser is CommonJS; its typings declare an ES default export.
 const robotsParser = robotsParserModule as unknown as (
@@ -129,6 +129,26 @@ describe('sitemaps', () => {
     const robots = parseRobots('https://site.test', ROBOTS, 'crawlkit');
     const urls = await discoverSitemapUrls('https://site.test/', { fetchText, robots });
     expect(urls.sort()).toEqual(['https://site.test/a1', 'https://site.test/a2?x=1&y=2', 'https://site.test/b1']);
+  });
+
+  it('lists the sitemaps it could not read, with why; a missing one (404) is not listed', async () => {
+    const robots = parseRobots(
+      'https://site.test',
+      'Sitemap: https://site.test/busy.xml\nSitemap: https://site.test/down.xml\nSitemap: https://site.test/gone.xml\n',
+      'crawlkit',
+    );
+    const fetchText: FetchText = (url) => {
+      if (url.endsWith('/down.xml'))
+        return Promise.reject(Object.assign(new Error('Connection reset.'), { code: 'E' }));
+      const status = url.endsWith('/busy.xml') ? 429 : url.endsWith('/gone.xml') ? 404 : 200;
+      return Promise.resolve({ url, status, contentType: 'application/xml', body: new TextEncoder().encode(a) });
+    };
+    const listing = await discoverSitemaps('https://site.test/', { fetchText, robots });
+    expect(listing.urls).toHaveLength(2);
+    expect(listing.unreadable).toEqual([
+      { url: 'https://site.test/busy.xml', reason: 'answered 429' },
+      { url: 'https://site.test/down.xml', reason: 'E: Connection reset' },
+    ]);
   });
 
   it('caps the number of sitemap documents', async () => {

@@ -1,6 +1,6 @@
 import robotsParserModule from 'robots-parser';
 
-import type { FetchText } from './fetch-text.js';
+import { isUnavailableStatus, unreadableReason, type FetchText } from './fetch-text.js';
 
 export interface Robots {
   /** Whether the user agent may fetch the URL. URLs of another origin are allowed (their robots.txt is not read). */
@@ -101,16 +101,13 @@ export async function loadRobots(
       new URL('/robots.txt', origin).href,
       options.signal ? { signal: options.signal } : {},
     );
-    if (response.status === 429 || response.status >= 500)
-      return unavailable(origin, userAgent, `answered ${response.status}`);
+    if (isUnavailableStatus(response.status)) return unavailable(origin, userAgent, unreadableReason(response));
     if (response.status >= 400) return parseRobots(origin, '', userAgent, 'missing');
     const text = response.text ?? new TextDecoder().decode(response.body);
     return parseRobots(origin, text, userAgent);
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    const text = typeof message === 'string' ? message : String(error);
-    return unavailable(origin, userAgent, typeof code === 'string' ? `${code}: ${text}` : text);
+    return unavailable(origin, userAgent, unreadableReason({ error }));
   }
 }
 

@@ -170,7 +170,7 @@ export function createCrawlPlanner(
         readSitemap: sitemapReader(ctx.extraction),
         robots: loaded,
         signal,
-      }).catch(() => ({ urls: [], lastmod: new Map<string, number>() }));
+      }).catch(() => ({ urls: [], lastmod: new Map<string, number>(), unreadable: [] }));
       if (modifiedSince !== undefined) {
         for (const [url, at] of lastmod) if (at < modifiedSince) unmodified.add(key(url));
       }
