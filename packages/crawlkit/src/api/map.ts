@@ -1,4 +1,4 @@
-import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
+import { isAllowedByPolicy, redactUrl } from '@crawlkit/fetcher/analysis';
 import { discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
@@ -168,7 +168,7 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   result = result.slice(0, request.limit);
   const response: MapResponse = { success: true, links: result };
   const bare = input.pathname === '/' || input.pathname === '';
-  const warnings = unreadable.map(({ url, reason }) => `The sitemap ${url} could not be read (${reason}).`);
+  const warnings = unreadable.map(({ url, reason }) => `The sitemap ${redactUrl(url)} could not be read (${reason}).`);
   if (result.length <= 1 && request.limit !== 1 && !bare) {
     warnings.push(
       `Only ${result.length} result(s) found. For broader coverage, try mapping the base domain: ${input.origin}`,
