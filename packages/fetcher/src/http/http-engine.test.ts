@@ -274,6 +274,9 @@ describe('HttpEngine: failures', () => {
       const error = await failure(site.engine.fetch({ url: `${site.server.url}${path}` }));
       expect(error.code).toBe('SCRAPE_CONNECTION_ERROR');
       expect(error.dropped).toBe(true);
+      expect(error.message).toMatch(
+        /^Connection to 127\.0\.0\.1:\d+ (reset|closed by the server before a complete response) \(/,
+      );
     }
   });
 

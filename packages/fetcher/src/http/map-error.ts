@@ -110,9 +110,16 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
       return make('SCRAPE_INVALID_RESPONSE', `The server sent an invalid HTTP response: ${message}`);
     }
     if (CONNECTION_CODES.has(code)) {
-      const what = code === 'ECONNREFUSED' ? 'refused' : code === 'ECONNRESET' ? 'reset' : 'failed';
-      const text = `Connection to ${url.host} ${what}${message ? ` (${message})` : ''}.`;
       const dropped = !NEVER_CONNECTED_CODES.has(code);
+      const what =
+        code === 'ECONNREFUSED'
+          ? 'refused'
+          : code === 'ECONNRESET'
+            ? 'reset'
+            : dropped
+              ? 'closed by the server before a complete response'
+              : 'failed';
+      const text = `Connection to ${url.host} ${what}${message ? ` (${message})` : ''}.`;
       return new FetchError('SCRAPE_CONNECTION_ERROR', text, { url: href, cause: error, dropped });
     }
   }
