@@ -47,6 +47,8 @@ export interface FetchErrorOptions {
   url?: string;
   /** The URL policy rule that refused the request (`URL_BLOCKED` only). */
   rule?: string;
+  /** See `FetchError.dropped`. */
+  dropped?: boolean;
   cause?: unknown;
 }
 
@@ -57,6 +59,12 @@ export class FetchError extends Error {
   readonly url?: string;
   /** The URL policy rule that refused the request (`URL_BLOCKED` only). */
   readonly rule?: string;
+  /**
+   * `SCRAPE_CONNECTION_ERROR` only: the server took the connection, then reset or closed it before a complete
+   * response (a flapping server, an overloaded proxy). The same request may well succeed a moment later: a crawl or
+   * batch fetches the page again. A refused connection (nothing listens) is not dropped.
+   */
+  readonly dropped?: true;
   readonly [BRAND] = true;
 
   constructor(code: FetchErrorCode, message: string, options: FetchErrorOptions = {}) {
@@ -65,6 +73,7 @@ export class FetchError extends Error {
     this.code = code;
     if (options.url !== undefined) this.url = options.url;
     if (options.rule !== undefined) this.rule = options.rule;
+    if (options.dropped) this.dropped = true;
   }
 }
 

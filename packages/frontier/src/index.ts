@@ -22,5 +22,5 @@ export type {
   SitemapReader,
 } from './sitemaps.js';
 export { HostPoliteness, isRetried, parseRetryAfter, retryDelay } from './politeness.js';
-export type { HostPolitenessOptions } from './politeness.js';
+export type { HostPolitenessOptions, RetriedFetch } from './politeness.js';
 export type { FetchText } from './fetch-text.js';

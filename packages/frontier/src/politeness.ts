@@ -96,32 +96,40 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Times a refused page is fetched again before its answer is kept as it is. */
+/** Times a refused page (or one whose connection dropped) is fetched again before its answer is kept as it is. */
 const MAX_RETRIES = 3;
 /** Longest wait a `Retry-After` may impose, in ms. */
 const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest back-off without `Retry-After`, in ms. */
 const MAX_BACKOFF_MS = 30_000;
 
-/** Whether a page that answered `status` is fetched again after the `retries` it had (429/503, retries left). */
-export function isRetried(status: number, retries: number): boolean {
-  return asksRetryLater(status) && retries < MAX_RETRIES;
+/**
+ * What a page's fetch gave that may be retried: an answer (`status`, its `Retry-After`), or no answer because the
+ * server dropped the connection (`dropped`: reset or closed before a complete response).
+ */
+export type RetriedFetch = { status: number; retryAfter?: string | undefined } | { dropped: true };
+
+/** Whether a page that answered `status` (or whose connection dropped) is fetched again after its `retries`. */
+export function isRetried(fetch: number | { dropped: true }, retries: number): boolean {
+  return (typeof fetch === 'number' ? asksRetryLater(fetch) : fetch.dropped) && retries < MAX_RETRIES;
 }
 
 /**
- * How long to wait before fetching a refused page again, in ms, or undefined when it is not retried: its status is
- * not 429/503, or it has had its `MAX_RETRIES`. `retries` counts the retries it had so far. The `Retry-After` header
- * wins (capped at 60 s); without it the back-off doubles per retry (1–2 s, 2–4 s, 4–8 s, ... up to 30 s), half fixed
- * and half random, so that pages refused together do not come back together.
+ * How long to wait before fetching a page again, in ms, or undefined when it is not retried. A page is retried when
+ * it answered 429/503 or its connection dropped, and it has not had its `MAX_RETRIES` (one count for both: `retries`
+ * counts the retries it had so far, whatever their reason). A 429/503's `Retry-After` wins (capped at 60 s); without
+ * it the back-off doubles per retry (1–2 s, 2–4 s, 4–8 s, ... up to 30 s), half fixed and half random, so that pages
+ * refused together do not come back together.
  */
 export function retryDelay(
-  response: { status: number; retryAfter?: string | undefined },
+  fetch: RetriedFetch,
   retries: number,
   random: () => number = Math.random,
   now = Date.now(),
 ): number | undefined {
-  if (!isRetried(response.status, retries)) return undefined;
-  const asked = parseRetryAfter(response.retryAfter, now);
+  const dropped = 'dropped' in fetch;
+  if (!isRetried(dropped ? fetch : fetch.status, retries)) return undefined;
+  const asked = dropped ? undefined : parseRetryAfter(fetch.retryAfter, now);
   if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   const base = Math.min(1000 * 2 ** (retries + 1), MAX_BACKOFF_MS);
   return base / 2 + random() * (base / 2);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FetchText } from './fetch-text.js';
 import { HostPoliteness, parseRetryAfter, retryDelay } from './politeness.js';
 import { loadRobots, parseRobots } from './robots.js';
-import { discoverSitemapUrls, parseSitemap, readSitemap, type SitemapBody } from './sitemaps.js';
+import { discoverSitemaps, discoverSitemapUrls, parseSitemap, readSitemap, type SitemapBody } from './sitemaps.js';
 
 // robots-parser is CommonJS; its typings declare an ES default export.
 const robotsParser = robotsParserModule as unknown as (
@@ -52,6 +52,18 @@ describe('robots.txt', () => {
     expect(missing.isAllowed('https://site.test/private/x')).toBe(true);
     const down = await loadRobots('https://site.test', () => Promise.reject(new Error('refused')), 'crawlkit');
     expect(down.source).toBe('unavailable');
+    expect(down.unavailable).toBe('refused');
+    expect(missing.unavailable).toBeUndefined();
+    const busy = await loadRobots(
+      'https://site.test',
+      (url) => Promise.resolve({ url, status: 429, contentType: 'text/plain', body: new Uint8Array() }),
+      'crawlkit',
+    );
+    expect([busy.source, busy.unavailable, busy.isAllowed('https://site.test/private/x')]).toEqual([
+      'unavailable',
+      'answered 429',
+      true,
+    ]);
   });
   it('judges as robots-parser does, whether or not a rule can refuse anything', () => {
     // Files without a Disallow rule skip the matching: each verdict is checked against robots-parser itself.
@@ -117,6 +129,26 @@ describe('sitemaps', () => {
     const robots = parseRobots('https://site.test', ROBOTS, 'crawlkit');
     const urls = await discoverSitemapUrls('https://site.test/', { fetchText, robots });
     expect(urls.sort()).toEqual(['https://site.test/a1', 'https://site.test/a2?x=1&y=2', 'https://site.test/b1']);
+  });
+
+  it('lists the sitemaps it could not read, with why; a missing one (404) is not listed', async () => {
+    const robots = parseRobots(
+      'https://site.test',
+      'Sitemap: https://site.test/busy.xml\nSitemap: https://site.test/down.xml\nSitemap: https://site.test/gone.xml\n',
+      'crawlkit',
+    );
+    const fetchText: FetchText = (url) => {
+      if (url.endsWith('/down.xml'))
+        return Promise.reject(Object.assign(new Error('Connection reset.'), { code: 'E' }));
+      const status = url.endsWith('/busy.xml') ? 429 : url.endsWith('/gone.xml') ? 404 : 200;
+      return Promise.resolve({ url, status, contentType: 'application/xml', body: new TextEncoder().encode(a) });
+    };
+    const listing = await discoverSitemaps('https://site.test/', { fetchText, robots });
+    expect(listing.urls).toHaveLength(2);
+    expect(listing.unreadable).toEqual([
+      { url: 'https://site.test/busy.xml', reason: 'answered 429' },
+      { url: 'https://site.test/down.xml', reason: 'E: Connection reset' },
+    ]);
   });
 
   it('caps the number of sitemap documents', async () => {
@@ -227,6 +259,11 @@ describe('politeness', () => {
     expect(retryDelay({ status: 429, retryAfter: '1' }, 3)).toBeUndefined();
     expect(retryDelay({ status: 500 }, 0)).toBeUndefined();
     expect(retryDelay({ status: 200, retryAfter: '1' }, 0)).toBeUndefined();
+  });
+  it('retries a dropped connection with the same back-off and the same count of 3 retries', () => {
+    expect(retryDelay({ dropped: true }, 0, () => 0)).toBe(1000);
+    expect(retryDelay({ dropped: true }, 2, () => 1)).toBe(8000);
+    expect(retryDelay({ dropped: true }, 3)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
 import robotsParserModule from 'robots-parser';
 
-import type { FetchText } from './fetch-text.js';
+import { isUnavailableStatus, unreadableReason, type FetchText } from './fetch-text.js';
 
 export interface Robots {
   /** Whether the user agent may fetch the URL. URLs of another origin are allowed (their robots.txt is not read). */
@@ -9,8 +9,13 @@ export interface Robots {
   crawlDelay(): number | undefined;
   /** `Sitemap:` lines. */
   sitemaps(): string[];
-  /** Why the rules are what they are: `parsed`, `missing` (4xx: allow all), `unavailable` (5xx or network: allow all). */
+  /**
+   * Why the rules are what they are: `parsed`, `missing` (4xx but 429: allow all), `unavailable` (429, 5xx, network
+   * failure or timeout: allow all).
+   */
   readonly source: 'parsed' | 'missing' | 'unavailable';
+  /** Why robots.txt could not be read, when `unavailable`: `answered 503`, or the fetch's error (its code first). */
+  readonly unavailable?: string;
 }
 
 interface ParsedRobots {
@@ -81,8 +86,9 @@ export function parseRobots(
 }
 
 /**
- * Fetches and parses `<origin>/robots.txt`. A missing file (4xx) allows everything; an unreachable one (5xx,
- * network error, timeout) also allows everything, rather than stopping the crawl, and says so in `source`.
+ * Fetches and parses `<origin>/robots.txt`. A missing file (4xx) allows everything; an unreachable one (429, 5xx,
+ * network error, timeout) also allows everything, as upstream does, rather than stopping the crawl, and says so and
+ * why in `source` and `unavailable`.
  */
 export async function loadRobots(
   origin: string,
@@ -95,12 +101,16 @@ export async function loadRobots(
       new URL('/robots.txt', origin).href,
       options.signal ? { signal: options.signal } : {},
     );
-    if (response.status >= 400 && response.status < 500) return parseRobots(origin, '', userAgent, 'missing');
-    if (response.status >= 500) return parseRobots(origin, '', userAgent, 'unavailable');
+    if (isUnavailableStatus(response.status)) return unavailable(origin, userAgent, unreadableReason(response));
+    if (response.status >= 400) return parseRobots(origin, '', userAgent, 'missing');
     const text = response.text ?? new TextDecoder().decode(response.body);
     return parseRobots(origin, text, userAgent);
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    return parseRobots(origin, '', userAgent, 'unavailable');
+    return unavailable(origin, userAgent, unreadableReason({ error }));
   }
+}
+
+function unavailable(origin: string, userAgent: string, reason: string): Robots {
+  return { ...parseRobots(origin, '', userAgent, 'unavailable'), unavailable: reason };
 }

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { lazyRequire } from '@crawlkit/options/lazy-module';
 import type * as Htmlparser2 from 'htmlparser2';
 
-import type { FetchText } from './fetch-text.js';
+import { isUnavailableStatus, unreadableReason, type FetchText } from './fetch-text.js';
 import type { Robots } from './robots.js';
 import { scanSitemapXml, type SitemapEntryHandler } from './sitemap-scan.js';
 
@@ -25,6 +25,11 @@ export interface SitemapListing {
   urls: string[];
   /** `<lastmod>` per page URL, in epoch milliseconds (W3C datetime; a date alone is midnight UTC). */
   lastmod: Map<string, number>;
+  /**
+   * Sitemaps that could not be read (429, 5xx, a network failure, a timeout, a body past the limits), with why
+   * (`unreadableReason`). A missing one (another 4xx) is not listed: most candidates do not exist.
+   */
+  unreadable: { url: string; reason: string }[];
 }
 
 export interface DiscoverSitemapOptions {
@@ -198,6 +203,7 @@ export async function discoverSitemaps(seedUrl: string, options: DiscoverSitemap
   const fetched = new Set<string>();
   const urls = new Set<string>();
   const lastmod = new Map<string, number>();
+  const unreadable: SitemapListing['unreadable'] = [];
 
   while (queue.length && fetched.size < maxSitemaps && urls.size < maxUrls) {
     options.signal?.throwIfAborted();
@@ -214,10 +220,12 @@ export async function discoverSitemaps(seedUrl: string, options: DiscoverSitemap
     let doc: SitemapDocument | undefined;
     try {
       const response = await options.fetchText(location, options.signal ? { signal: options.signal } : {});
+      if (isUnavailableStatus(response.status)) unreadable.push({ url: location, reason: unreadableReason(response) });
       if (response.status >= 400) continue;
       doc = await read({ url: location, body: response.body, maxBytes, maxUrls: maxUrls - urls.size }, options.signal);
     } catch (error) {
       if (options.signal?.aborted) throw error;
+      unreadable.push({ url: location, reason: unreadableReason({ error }) });
       continue;
     }
     if (!doc) continue;
@@ -231,5 +239,5 @@ export async function discoverSitemaps(seedUrl: string, options: DiscoverSitemap
       if (i % URLS_PER_TURN === URLS_PER_TURN - 1) await nextTurn();
     }
   }
-  return { urls: [...urls], lastmod };
+  return { urls: [...urls], lastmod, unreadable };
 }

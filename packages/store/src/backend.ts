@@ -29,9 +29,9 @@ export interface BackendConnection {
 /** One scrape task on the queue: enough to run it without reading the store first. */
 export interface WorkItem extends TaskInput {
   jobId: string;
-  /** 0 for the first run; counts every re-queue (429/503 retries, politeness waits). */
+  /** 0 for the first run; counts every re-queue (retries, politeness waits). */
   attempt: number;
-  /** 429/503 retries so far. @default 0 */
+  /** Retries so far (429/503, dropped connections). @default 0 */
   retries?: number;
   /** When the store first failed this task, in epoch milliseconds, while it keeps failing (a worker's re-queues). */
   storeFaultSince?: number;

@@ -1,5 +1,5 @@
-import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
-import { discoverSitemapUrls, loadRobots, normalizeUrl } from '@crawlkit/frontier';
+import { isAllowedByPolicy, redactUrl } from '@crawlkit/fetcher/analysis';
+import { discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
 import { CRAWLER_USER_AGENT } from '../jobs/crawl-planner.js';
@@ -93,18 +93,21 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     else links.set(key, { url, ...extra });
   };
 
+  let unreadable: SitemapListing['unreadable'] = [];
   if (request.sitemap !== 'skip') {
     // robots.txt is read for its `Sitemap:` lines only: map lists URLs, it does not fetch them.
     const robots = await loadRobots(input.origin, fetchText, CRAWLER_USER_AGENT, signal ? { signal } : {});
-    const fromSitemaps = await discoverSitemapUrls(start.url, {
+    const listing = await discoverSitemaps(start.url, {
       fetchText,
       readSitemap: sitemapReader(ctx.extraction),
       robots,
       ...(signal ? { signal } : {}),
     }).catch((error: unknown) => {
       if (signal?.aborted) throw error;
-      return [] as string[];
+      return undefined;
     });
+    const fromSitemaps = listing?.urls ?? [];
+    unreadable = listing?.unreadable ?? [];
     for (let i = 0; i < fromSitemaps.length; i++) {
       add(fromSitemaps[i]!);
       // Up to 100,000 URLs, each cleaned and checked: timers and other pages run between slices of them.
@@ -165,8 +168,12 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   result = result.slice(0, request.limit);
   const response: MapResponse = { success: true, links: result };
   const bare = input.pathname === '/' || input.pathname === '';
+  const warnings = unreadable.map(({ url, reason }) => `The sitemap ${redactUrl(url)} could not be read (${reason}).`);
   if (result.length <= 1 && request.limit !== 1 && !bare) {
-    response.warning = `Only ${result.length} result(s) found. For broader coverage, try mapping the base domain: ${input.origin}`;
+    warnings.push(
+      `Only ${result.length} result(s) found. For broader coverage, try mapping the base domain: ${input.origin}`,
+    );
   }
+  if (warnings.length) response.warning = warnings.join(' ');
   return response;
 }

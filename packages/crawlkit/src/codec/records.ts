@@ -52,6 +52,13 @@ export const storedJobCodec = recordCodec({
      * store) keeps its results that long. Absent on jobs stored before the rule: the ending engine's own applies.
      */
     resultTtlMs: z.number().int().positive().optional(),
+    /**
+     * A crawl's robots.txt could not be read (why: `Robots.unavailable`), so the crawl went on as if it allowed every
+     * URL: its status says so. Set by the process that discovers the crawl's seeds, cleared when a resume reads it.
+     */
+    robotsUnavailable: z.string().optional(),
+    /** A crawl's sitemaps that could not be read, with why (`SitemapListing.unreadable`); set and cleared as above. */
+    sitemapsUnreadable: z.array(z.object({ url: z.string(), reason: z.string() })).optional(),
   }),
 });
 

@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { deflate as deflateCallback, inflate as inflateCallback } from 'node:zlib';
 
+import { HostPoliteness } from '@crawlkit/frontier';
 import type { JobRecord, Store, TaskInput } from '@crawlkit/store';
 
 import type { PageScrapeRequest } from '../scrape/types.js';
@@ -119,8 +120,9 @@ async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Pr
 }
 
 /**
- * A batch is a fixed list of tasks: no discovery, no politeness delay. Preparing moves a long list's backlog into
- * the task table (`job` and `store` are needed for that).
+ * A batch is a fixed list of tasks: no discovery, no politeness delay. A host that answers 429/503 rests as in a crawl
+ * (`HostPoliteness.pause`): the batch's other pages of that host wait out its `Retry-After` too. Preparing moves a long
+ * list's backlog into the task table (`job` and `store` are needed for that).
  */
 export function createBatchPlanner(
   request: StoredBatchRequest,
@@ -132,6 +134,7 @@ export function createBatchPlanner(
     concurrency: Math.min(request.maxConcurrency ?? engineConcurrency, engineConcurrency),
     collectsLinks: false,
     zeroDataRetention: request.zeroDataRetention,
+    politeness: new HostPoliteness(),
     prepare: async (signal) => {
       if (context && (request.backlog?.length || request.backlogZ))
         await addBacklog(context.store, context.job, signal);

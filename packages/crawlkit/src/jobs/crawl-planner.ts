@@ -16,6 +16,7 @@ import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
 import { frontierFetch } from './frontier-fetch.js';
+import { storedJobCodec, storedJobOf, type StoredJobEnvelope } from '../codec/records.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -157,18 +158,25 @@ export function createCrawlPlanner(
       if (request.ignoreRobotsTxt && !discover) return [];
       // robots.txt is read even when ignored: its `Sitemap:` lines still name the site's sitemaps.
       const loaded = await loadRobots(new URL(request.url).origin, fetchText, userAgent, { signal });
+      const notes: FrontierNotes = {};
       if (!request.ignoreRobotsTxt) {
+        if (loaded.unavailable !== undefined) notes.robotsUnavailable = loaded.unavailable;
         robots = loaded;
         const crawlDelay = robots.crawlDelay();
         if (crawlDelay !== undefined) politeness.setHostDelay(new URL(request.url).host, crawlDelay * 1000);
       }
-      if (!discover) return [];
-      const { urls, lastmod } = await discoverSitemaps(request.url, {
+      if (!discover) {
+        if (options?.discover !== false) await noteFrontier(store, job.id, notes);
+        return [];
+      }
+      const { urls, lastmod, unreadable } = await discoverSitemaps(request.url, {
         fetchText,
         readSitemap: sitemapReader(ctx.extraction),
         robots: loaded,
         signal,
-      }).catch(() => ({ urls: [], lastmod: new Map<string, number>() }));
+      }).catch(() => ({ urls: [], lastmod: new Map<string, number>(), unreadable: [] }));
+      if (unreadable.length) notes.sitemapsUnreadable = unreadable;
+      await noteFrontier(store, job.id, notes);
       if (modifiedSince !== undefined) {
         for (const [url, at] of lastmod) if (at < modifiedSince) unmodified.add(key(url));
       }
@@ -230,4 +238,16 @@ export function createCrawlPlanner(
       return discard ? { tasks, discard } : { tasks };
     },
   };
+}
+
+/** What the crawl could not read of its robots.txt and sitemaps, and why: its status says it. */
+type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'sitemapsUnreadable'>;
+
+/** Keeps the crawl's `FrontierNotes` in its stored job (replacing those of an earlier start), for its status. */
+async function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
+  const current = await store.jobs.get(jobId);
+  if (!current) return;
+  const { robotsUnavailable, sitemapsUnreadable, ...stored } = storedJobOf(current);
+  if (JSON.stringify({ robotsUnavailable, sitemapsUnreadable }) === JSON.stringify(notes)) return;
+  await store.jobs.update(jobId, { request: storedJobCodec.encode({ ...stored, ...notes }) });
 }

@@ -35,7 +35,7 @@ export interface JobPlanner {
   /**
    * The job's per-host pacing: the spacing `delay` and robots `Crawl-delay` ask for (known once prepared), and rests
    * after 429/503. In-process it is the ledger itself; Redis workers take its spacing and keep the ledger in Redis, so
-   * that it holds across workers. Absent (a batch): hosts are not paced.
+   * that it holds across workers. A batch has one with no spacing, for the rests. Absent: hosts are not paced.
    */
   readonly politeness?: HostPoliteness;
   /**

@@ -27,7 +27,7 @@ export class JobRunner {
   readonly #events: JobEventSink;
   readonly #abort = new AbortController();
   readonly #inflight = new Set<Promise<void>>();
-  /** 429/503 retries per task key (in memory: a resumed job may retry a page a few more times). */
+  /** Retries per task key, for 429/503 and dropped connections (in memory: a resumed job may retry a page again). */
   readonly #retries = new Map<string, number>();
   readonly #tasks: JobTasks;
   /**

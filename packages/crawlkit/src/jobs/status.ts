@@ -119,15 +119,26 @@ export async function buildJobStatus(
 async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request } = storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain'>>(job);
-  if (resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
-    const origin = new URL(request.url).origin;
-    return (
-      `Only ${resultCount} result(s) found. For broader coverage, try crawling with crawlEntireDomain=true ` +
-      `or start from a higher-level path like ${origin}`
+  const { request, robotsUnavailable, sitemapsUnreadable } =
+    storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain'>>(job);
+  const notes: string[] = [];
+  if (robotsUnavailable !== undefined) {
+    notes.push(
+      `${redactUrl(new URL('/robots.txt', request.url))} could not be read (${robotsUnavailable}): the crawl went on ` +
+        'as if it allowed every page, as the hosted service does.',
     );
   }
-  return undefined;
+  for (const { url, reason } of sitemapsUnreadable ?? []) {
+    notes.push(`The sitemap ${redactUrl(url)} could not be read (${reason}).`);
+  }
+  if (resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
+    const origin = new URL(request.url).origin;
+    notes.push(
+      `Only ${resultCount} result(s) found. For broader coverage, try crawling with crawlEntireDomain=true ` +
+        `or start from a higher-level path like ${origin}`,
+    );
+  }
+  return notes.length ? notes.join(' ') : undefined;
 }
 
 export async function buildJobErrors(store: Store, job: JobRecord): Promise<CrawlErrorsResponse> {

@@ -31,7 +31,7 @@ import type { ScrapeSlots } from '../scrape-slots.js';
 export interface TaskQueue {
   /**
    * Puts the task back, to run again in `delayMs` (its host must rest, its job has no free running slot, or the page
-   * was refused). `retries` is the task's count of 429/503 retries from now on.
+   * was refused or its connection dropped). `retries` is the task's count of retries from now on.
    */
   requeue(task: Task, delayMs: number, retries: number): Promise<void>;
   /** The scrape stopped midway (the engine is closing, the job was cancelled): the task goes back as it was. */
@@ -101,8 +101,8 @@ export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
  * Runs one claimed task of a job: its job slot, the scrape with the job's stages (`jobScrapeStages`: the host's slot is
  * taken inside the engine's scrape slot, after the cache lookup, right before the fetch, so the spacing the server
  * sees is the spacing of the slots), the retry rule for 429/503
- * (`retryDelay`; the host rests as long), then the page settles exactly once. `retries` counts the task's 429/503
- * retries so far. Rejections are store or queue failures.
+ * (`retryDelay`; the host rests as long) and for a dropped connection (only the page waits), then the page settles
+ * exactly once. `retries` counts the task's retries so far. Rejections are store or queue failures.
  */
 export async function executeTask(tasks: JobTasks, task: Task, retries: number): Promise<TaskResult> {
   // Most tasks are not refused, and are told so synchronously: no extra turn per page.
@@ -130,6 +130,13 @@ export async function executeTask(tasks: JobTasks, task: Task, retries: number):
     const wait = retryDelay({ status, retryAfter: outcome.retryAfter }, retries);
     if (wait !== undefined) {
       await tasks.hosts.pause(task.url, wait);
+      await tasks.queue.requeue(task, wait, retries + 1);
+      return 'requeued';
+    }
+  } else if (outcome.dropped) {
+    // Only this page waits: a host that drops some connections still answers the others.
+    const wait = retryDelay({ dropped: true }, retries);
+    if (wait !== undefined) {
       await tasks.queue.requeue(task, wait, retries + 1);
       return 'requeued';
     }

@@ -17,6 +17,7 @@ import { searchTextStage } from './stages/search-text.js';
 import { StageTimings } from './timings.js';
 import type { PageScrapeContext, PageScrapeOutcome, PageScrapeRequest, ScrapeOutcome } from './types.js';
 import { isStoreFault } from '../store-faults.js';
+import { isFetchError } from '@crawlkit/fetcher';
 
 /** The stages of a scrape before its fetch: a job inserts its own between them and the fetch. */
 export const BEFORE_FETCH: readonly ScrapeStage[] = [cacheLookup];
@@ -126,7 +127,9 @@ function failure(error: unknown, deadline: Deadline): PageScrapeOutcome {
     deadline.timedOut && !isStoreFault(error)
       ? { success: false as const, code: 'SCRAPE_TIMEOUT' as const, error: deadline.timeoutMessage() }
       : toErrorResponse(error);
-  return { success: false, error: response, status: httpStatusOf(response.code) };
+  const outcome: PageScrapeOutcome = { success: false, error: response, status: httpStatusOf(response.code) };
+  if (!deadline.timedOut && isFetchError(error) && error.dropped) outcome.dropped = true;
+  return outcome;
 }
 
 function outcomeName(outcome: ScrapeOutcome | undefined): 'success' | 'failure' | 'deferred' | 'dropped' {

@@ -42,7 +42,14 @@ export type PageScrapeOutcome =
       /** The page's text for the search index, when the engine's store keeps one (a job indexes its result). */
       search?: SearchText;
     }
-  | { success: false; error: ErrorResponse; /** The HTTP status of `error.code` (`httpStatusOf`). */ status: number };
+  | {
+      success: false;
+      error: ErrorResponse;
+      /** The HTTP status of `error.code` (`httpStatusOf`). */
+      status: number;
+      /** The site dropped the connection (`FetchError.dropped`): a job fetches the page again. */
+      dropped?: true;
+    };
 
 /** How a scrape ended: the page's outcome, or a stage that gave the page back to its job (`StageEnd`). */
 export type ScrapeOutcome = PageScrapeOutcome | StageEnd;

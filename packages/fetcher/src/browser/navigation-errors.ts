@@ -23,11 +23,15 @@ export function navigationError(
     case 'ERR_NAME_NOT_RESOLVED':
     case 'ERR_NAME_RESOLUTION_FAILED':
       return new FetchError('SCRAPE_DNS_RESOLUTION_ERROR', dnsErrorMessage(hostOf(url)), options);
-    case 'ERR_CONNECTION_REFUSED':
     case 'ERR_CONNECTION_RESET':
     case 'ERR_CONNECTION_CLOSED':
-    case 'ERR_CONNECTION_FAILED':
     case 'ERR_EMPTY_RESPONSE':
+      return new FetchError('SCRAPE_CONNECTION_ERROR', `Could not connect to ${safeUrl} (${netCode}).`, {
+        ...options,
+        dropped: true,
+      });
+    case 'ERR_CONNECTION_REFUSED':
+    case 'ERR_CONNECTION_FAILED':
     case 'ERR_ADDRESS_UNREACHABLE':
     case 'ERR_PROXY_CONNECTION_FAILED':
     case 'ERR_TUNNEL_CONNECTION_FAILED':

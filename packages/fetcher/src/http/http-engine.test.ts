@@ -265,15 +265,19 @@ describe('HttpEngine: failures', () => {
     const error = await failure(site.engine.fetch({ url: `${url}/` }));
     expect(error.code).toBe('SCRAPE_CONNECTION_ERROR');
     expect(error.message).toMatch(/refused/);
+    // Nothing listens there: no connection was dropped, and a job does not fetch it again.
+    expect(error.dropped).toBeUndefined();
   });
 
-  it('gives SCRAPE_CONNECTION_ERROR when the server closes without answering or mid-body', async () => {
-    expect((await failure(site.engine.fetch({ url: `${site.server.url}/hostile/reset` }))).code).toBe(
-      'SCRAPE_CONNECTION_ERROR',
-    );
-    expect((await failure(site.engine.fetch({ url: `${site.server.url}/hostile/short-body` }))).code).toBe(
-      'SCRAPE_CONNECTION_ERROR',
-    );
+  it('gives SCRAPE_CONNECTION_ERROR, marked dropped, when the server closes without answering or mid-body', async () => {
+    for (const path of ['/hostile/reset', '/hostile/short-body']) {
+      const error = await failure(site.engine.fetch({ url: `${site.server.url}${path}` }));
+      expect(error.code).toBe('SCRAPE_CONNECTION_ERROR');
+      expect(error.dropped).toBe(true);
+      expect(error.message).toMatch(
+        /^Connection to 127\.0\.0\.1:\d+ (reset|closed by the server before a complete response) \(/,
+      );
+    }
   });
 
   it('gives SCRAPE_INVALID_RESPONSE for a server that does not speak HTTP', async () => {

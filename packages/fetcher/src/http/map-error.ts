@@ -19,6 +19,15 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'UND_ERR_REQ_RETRY',
 ]);
+/** Connection failures before the server took the connection: nothing listens, no route. Not `dropped`. */
+const NEVER_CONNECTED_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_|ERR_OSSL_|HOSTNAME_MISMATCH)/;
 
 interface ErrorLike {
@@ -45,6 +54,7 @@ function withUrl(error: FetchError, url: string): FetchError {
   return new FetchError(error.code, error.message, {
     url,
     ...(error.rule !== undefined ? { rule: error.rule } : {}),
+    ...(error.dropped ? { dropped: true } : {}),
     ...(error.cause !== undefined ? { cause: error.cause } : {}),
   });
 }
@@ -81,7 +91,10 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
       case 'UND_ERR_BODY_TIMEOUT':
         return make('SCRAPE_TIMEOUT', `Scrape timed out: the response body stalled for ${limits.idleTimeoutMs} ms.`);
       case 'UND_ERR_HEADERS_OVERFLOW':
-        return make('SCRAPE_RESPONSE_TOO_LARGE', tooLargeMessage('headers', limits.maxHeaderBytes, 'maxHeaderBytes'));
+        return make(
+          'SCRAPE_RESPONSE_TOO_LARGE',
+          tooLargeMessage('header block', limits.maxHeaderBytes, 'maxHeaderBytes'),
+        );
       case 'UND_ERR_INVALID_ARG':
       case 'UND_ERR_NOT_SUPPORTED':
       case 'ERR_INVALID_ARG_TYPE':
@@ -97,8 +110,17 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
       return make('SCRAPE_INVALID_RESPONSE', `The server sent an invalid HTTP response: ${message}`);
     }
     if (CONNECTION_CODES.has(code)) {
-      const what = code === 'ECONNREFUSED' ? 'refused' : code === 'ECONNRESET' ? 'reset' : 'failed';
-      return make('SCRAPE_CONNECTION_ERROR', `Connection to ${url.host} ${what}${message ? ` (${message})` : ''}.`);
+      const dropped = !NEVER_CONNECTED_CODES.has(code);
+      const what =
+        code === 'ECONNREFUSED'
+          ? 'refused'
+          : code === 'ECONNRESET'
+            ? 'reset'
+            : dropped
+              ? 'closed by the server before a complete response'
+              : 'failed';
+      const text = `Connection to ${url.host} ${what}${message ? ` (${message})` : ''}.`;
+      return new FetchError('SCRAPE_CONNECTION_ERROR', text, { url: href, cause: error, dropped });
     }
   }
   const first = links[0];

@@ -191,7 +191,7 @@ function readPlain(source: Readable, limits: HttpLimits, meter: BodyMeter, url: 
     const onClose = () => {
       // Destroyed without 'end' or 'error' (aborted before any data).
       cleanup();
-      reject(new FetchError('SCRAPE_CONNECTION_ERROR', 'The response body was cut short.', { url }));
+      reject(new FetchError('SCRAPE_CONNECTION_ERROR', 'The response body was cut short.', { url, dropped: true }));
     };
     function cleanup() {
       source.off('data', onData);

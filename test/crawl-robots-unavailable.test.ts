@@ -1,0 +1,90 @@
+/**
+ * A crawl whose robots.txt cannot be read (an error status, a dropped connection) goes on as if it allowed every
+ * page, as upstream does, and its status says so and why: before, nothing told the user that its rules were skipped.
+ * A sitemap it could not read is named too.
+ */
+import { Crawlkit } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { FixtureServer } from '../fixtures/server.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+
+let site: FixtureServer;
+let ck: Crawlkit;
+let robots: 'down' | 'dropped' | 'fine' = 'down';
+let sitemapDown = false;
+
+beforeAll(async () => {
+  site = await startRouteSite({
+    '/robots.txt': (_req, res) => {
+      if (robots === 'dropped') {
+        res.socket?.destroy();
+        return;
+      }
+      res.writeHead(robots === 'down' ? 503 : 200, { 'content-type': 'text/plain' });
+      res.end(robots === 'down' ? 'Service unavailable' : 'User-agent: *\nDisallow: /private\n');
+    },
+    '/sitemap.xml': (_req, res) => {
+      res.writeHead(sitemapDown ? 500 : 404, { 'content-type': 'text/plain' });
+      res.end(sitemapDown ? 'Internal error' : 'Not found');
+    },
+    '/': (_req, res) => sendPage(res, 'Home', '<a href="/a">A</a> <a href="/private">Private</a>'),
+    '/a': (_req, res) => sendPage(res, 'A', '<p>Page A.</p>'),
+    '/private': (_req, res) => sendPage(res, 'Private', '<p>Not for crawlers.</p>'),
+  });
+  ck = new Crawlkit({ store: 'memory', engine: 'http' });
+});
+
+afterAll(async () => {
+  await ck.close();
+  await site.close();
+});
+
+async function crawl(sitemap: 'skip' | 'include' = 'skip') {
+  const started = await ck.crawl({ url: `${site.url}/`, sitemap });
+  if (!started.success) throw new Error(started.error);
+  const done = await ck.waitForJob(started.id);
+  if (!done.success) throw new Error(done.error);
+  return done;
+}
+
+describe('a crawl whose robots.txt cannot be read', () => {
+  it('crawls every page and says in its status that robots.txt answered 503', async () => {
+    robots = 'down';
+    const done = await crawl();
+    expect(done.data).toHaveLength(3);
+    expect(done.warning).toBe(
+      `${site.url}/robots.txt could not be read (answered 503): the crawl went on as if it allowed every page, ` +
+        'as the hosted service does.',
+    );
+  });
+
+  it('names a dropped connection as the reason', async () => {
+    robots = 'dropped';
+    const done = await crawl();
+    expect(done.data).toHaveLength(3);
+    expect(done.warning).toMatch(/robots\.txt could not be read \(SCRAPE_CONNECTION_ERROR: Connection to .+\): /);
+  });
+
+  it('names a sitemap that answered 500, after robots.txt', async () => {
+    robots = 'down';
+    sitemapDown = true;
+    const done = await crawl('include');
+    sitemapDown = false;
+    expect(done.data).toHaveLength(3);
+    expect(done.warning).toBe(
+      `${site.url}/robots.txt could not be read (answered 503): the crawl went on as if it allowed every page, ` +
+        `as the hosted service does. The sitemap ${site.url}/sitemap.xml could not be read (answered 500).`,
+    );
+  });
+
+  it('has no such warning when robots.txt answers', async () => {
+    robots = 'fine';
+    const done = await crawl();
+    expect(done.data).toHaveLength(2);
+    expect(done.warning).toBe(
+      'One or more pages were unable to be crawled because the robots.txt file prevented this. Please use the ' +
+        '/scrape endpoint instead.',
+    );
+  });
+});
