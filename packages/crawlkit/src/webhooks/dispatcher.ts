@@ -6,7 +6,7 @@ import { storeFaultDelay } from '../store-faults.js';
 import { readAnswer } from './answer.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
-import { deliveryHeaders } from './signature.js';
+import { deliveryHeaders, WEBHOOK_IDENTITY } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 import { deliveryCodec } from '../codec/records.js';
 
@@ -335,6 +335,7 @@ export class WebhookDispatcher {
         const secret = openSecret(terms.sealedSecret, box) ?? this.#options.secret;
         headers = {
           'content-type': 'application/json',
+          ...WEBHOOK_IDENTITY,
           ...(box ? openHeaders(stored.headers, box) : stored.headers),
           ...deliveryHeaders({ body, deliveryId: delivery.id, secret }),
         };
