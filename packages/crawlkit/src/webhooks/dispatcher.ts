@@ -3,7 +3,7 @@ import type { Delivery, Store } from '@crawlkit/store';
 import { openHeaders } from '../jobs/job-secrets.js';
 
 import { storeFaultDelay } from '../store-faults.js';
-import { readAnswer } from './answer.js';
+import { readAnswer, retryDelay } from './answer.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders, WEBHOOK_IDENTITY } from './signature.js';
@@ -360,9 +360,7 @@ export class WebhookDispatcher {
     if (attempts >= this.#options.maxAttempts) {
       return this.#giveUp(store, { ...delivery, attempts }, error);
     }
-    // The receiver's Retry-After when longer than the back-off: it asked for that much rest.
-    const backOff = Math.max(this.#options.retryDelayMs * 2 ** (attempts - 1), retryAfterMs ?? 0);
-    const delay = Math.min(backOff, this.#options.maxRetryDelayMs ?? 300_000);
+    const delay = retryDelay(attempts, retryAfterMs, this.#options);
     await this.#record(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
     return false;
   }
