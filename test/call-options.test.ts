@@ -35,4 +35,24 @@ describe('call options', () => {
     const crawl = await ck.crawl({ url, limit: 1 }, { idempotencyKey: 'call-options-1', baseUrl: 'http://x:1' });
     expect(crawl).toMatchObject({ success: true });
   });
+
+  it("refuses a method's own option given to another method, naming the methods that take it", async () => {
+    const { ck, server } = fixture;
+    const url = `${server.url}/articles/first-post.html`;
+    const crawl = await ck.crawl({ url, limit: 1 });
+    if (!crawl.success) throw new Error(crawl.error);
+    // Before, every method took every call option: `documents: false` on a status read was ignored (all its
+    // documents answered), `keepResult` on a crawl kept nothing.
+    const status = (await ck.getCrawlStatus(crawl.id, {}, { documents: false } as never)) as ErrorResponse;
+    expect(status).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(status.error).toContain('`documents` is a call option of waitForJob only');
+    const kept = (await ck.crawl({ url, limit: 1 }, { keepResult: true } as never)) as ErrorResponse;
+    expect(kept).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(kept.error).toContain('`keepResult` is a call option of scrape only');
+    const keyed = (await ck.map({ url }, { idempotencyKey: 'k' } as never)) as ErrorResponse;
+    expect(keyed.error).toContain('`idempotencyKey` is a call option of crawl and batchScrape only');
+    // Where they belong, and `undefined` anywhere (a caller spreading its own options), they are taken.
+    expect(await ck.waitForJob(crawl.id, { documents: false })).toMatchObject({ success: true, data: [] });
+    expect(await ck.getCrawlStatus(crawl.id, {}, { documents: undefined } as never)).toMatchObject({ success: true });
+  });
 });

@@ -185,3 +185,38 @@ describe('the last event of a job', () => {
     }
   });
 });
+
+describe('a receiver down, then back', () => {
+  it("gets the job's events within maxRetryDelayMs of its return, in order", async () => {
+    const cap = 200;
+    const engine = new Crawlkit({
+      store: 'memory',
+      engine: 'http',
+      webhooks: { timeoutMs: 2000, retryDelayMs: 10, maxRetryDelayMs: cap, maxAttempts: 1_000 },
+    });
+    let backAt: number | undefined;
+    const down = await receiver((_req, res) => res.writeHead(backAt === undefined ? 503 : 204).end());
+    try {
+      const started = ok<BatchScrapeResponse>(
+        await engine.batchScrape({ urls: [`${site.url}/listing.html`], webhook: { url: down.url } }),
+      );
+      await engine.waitForJob(started.id);
+      // Down until the back-off has reached its cap (two attempts a cap apart), then back.
+      await until(() => {
+        const n = down.seen.length;
+        return n >= 2 && down.seen[n - 1]!.at - down.seen[n - 2]!.at >= cap - 20;
+      }, 10_000);
+      backAt = Date.now();
+      await until(() => down.seen.filter((s) => s.at >= backAt!).length >= 3, 10_000);
+      const after = down.seen.filter((s) => s.at >= backAt!);
+      // The next attempt comes within the cap (plus this machine's scheduling), not after a doubled back-off.
+      expect(after[0]!.at - backAt).toBeLessThan(cap + 1_000);
+      const types = after.map((s) => (JSON.parse(s.body) as { type: string }).type);
+      expect(types).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.completed']);
+      expect(await engine.getBatchScrapeErrors(started.id)).toMatchObject({ errors: [] });
+    } finally {
+      await engine.close();
+      await down.close();
+    }
+  });
+});

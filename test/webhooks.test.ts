@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +96,41 @@ describe('webhook deliveries', () => {
       expect(new Set(receiver.events.map((e) => e.payload.webhookId)).size).toBe(4);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it("says it is crawlkit's webhook (User-Agent, Accept), not a browser, unless the webhook's own headers say otherwise", async () => {
+    const version = (
+      JSON.parse(
+        readFileSync(fileURLToPath(new URL('../packages/crawlkit/package.json', import.meta.url)), 'utf8'),
+      ) as { version: string }
+    ).version;
+    const plain = await startReceiver();
+    const own = await startReceiver();
+    try {
+      const url = `${server.url}/listing.html?identity=1`;
+      const jobs = [
+        ok<BatchScrapeResponse>(
+          await ck.batchScrape({ urls: [url], webhook: { url: plain.url, events: ['started'] } }),
+        ),
+        ok<BatchScrapeResponse>(
+          await ck.batchScrape({
+            urls: [url],
+            webhook: { url: own.url, events: ['started'], headers: { 'User-Agent': 'hooks/2', Accept: 'text/plain' } },
+          }),
+        ),
+      ];
+      for (const job of jobs) await ck.waitForJob(job.id);
+      await until(() => plain.events.length >= 1 && own.events.length >= 1);
+      expect(plain.events[0]!.headers).toMatchObject({
+        'user-agent': `crawlkit/${version} (webhook)`,
+        accept: '*/*',
+        'content-type': 'application/json',
+      });
+      expect(own.events[0]!.headers).toMatchObject({ 'user-agent': 'hooks/2', accept: 'text/plain' });
+    } finally {
+      await plain.close();
+      await own.close();
     }
   });
 

@@ -61,6 +61,21 @@ export interface WaitOptions extends CallOptions {
   documents?: boolean;
 }
 
+/** The call options only some methods take, and which: given to another method, they are refused. */
+const METHOD_OPTIONS = {
+  keepResult: ['scrape'],
+  idempotencyKey: ['crawl', 'batchScrape'],
+  documents: ['waitForJob'],
+} as const satisfies Record<
+  Exclude<keyof (ScrapeCallOptions & JobStartOptions & WaitOptions), keyof CallOptions>,
+  readonly string[]
+>;
+
+/** A call option of some methods only (`METHOD_OPTIONS`). */
+export type MethodOption = keyof typeof METHOD_OPTIONS;
+/** The options of `METHOD_OPTIONS` a method takes. */
+export type Takes = readonly MethodOption[];
+
 /**
  * Every key of the call options (`CallOptions`, `ScrapeCallOptions`, `JobStartOptions`, `WaitOptions`), checked
  * against them by the compiler: an option added to an interface and not here fails the build instead of being refused
@@ -81,9 +96,10 @@ const CALL_OPTION_KEYS = new Set(
 /**
  * The signal of a call's options (`undefined` and `null` are no options); anything else is a `BAD_REQUEST`. An
  * unknown key is refused: a v2 option put there by the SDKs' `scrape(url, options)` habit would be ignored (a crawl's
- * `limit` left at 10,000).
+ * `limit` left at 10,000). So is an option of other methods than this one, which `takes` those it takes (before,
+ * `documents: false` on a status read was ignored); one set to `undefined` is no option.
  */
-export function signalOf(init: unknown): AbortSignal | undefined {
+export function signalOf(init: unknown, takes: Takes = []): AbortSignal | undefined {
   if (init === undefined || init === null) return undefined;
   if (typeof init !== 'object' || Array.isArray(init)) {
     throw new CrawlkitError('BAD_REQUEST', 'The call options must be an object such as { signal }.');
@@ -97,7 +113,18 @@ export function signalOf(init: unknown): AbortSignal | undefined {
         `in the request body, the first argument: { url, ${unknown.join(', ')}, ... }.`,
     );
   }
-  const { signal } = init as { signal?: unknown };
+  const given = init as Record<string, unknown>;
+  const misplaced = (Object.keys(METHOD_OPTIONS) as MethodOption[]).find(
+    (key) => given[key] !== undefined && !takes.includes(key),
+  );
+  if (misplaced) {
+    throw new CrawlkitError(
+      'BAD_REQUEST',
+      `\`${misplaced}\` is a call option of ${METHOD_OPTIONS[misplaced].join(' and ')} only: this method does not ` +
+        `take it. Remove it from the last argument.`,
+    );
+  }
+  const { signal } = given;
   if (signal === undefined || signal === null) return undefined;
   if (!(signal instanceof AbortSignal)) throw new CrawlkitError('BAD_REQUEST', '`signal` must be an AbortSignal.');
   return signal;
@@ -109,17 +136,18 @@ export const ABORTED_MESSAGE = 'The call was aborted by its signal.';
 export const CLOSED_UNDER_CALL = 'The Crawlkit instance was closed during the call.';
 
 /**
- * Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape (`ABORTED`
- * when the signal aborted).
+ * Runs `fn` with the signal of the call options `init` (which may hold the method options in `takes`); whatever it
+ * throws comes back in the v2 error shape (`ABORTED` when the signal aborted).
  */
 export async function settleWithSignal<T>(
   init: unknown,
   fn: (signal: AbortSignal | undefined) => Promise<T>,
   closed: () => boolean = () => false,
+  takes: Takes = [],
 ): Promise<T | ErrorResponse> {
   let signal: AbortSignal | undefined;
   try {
-    signal = signalOf(init);
+    signal = signalOf(init, takes);
     return await fn(signal);
   } catch (error) {
     if (signal?.aborted) return { success: false, code: 'ABORTED', error: ABORTED_MESSAGE };

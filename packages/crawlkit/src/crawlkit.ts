@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 
 import { startBatchScrape } from './api/batch.js';
-import { settleWithSignal } from './call-options.js';
+import { settleWithSignal, type Takes } from './call-options.js';
 import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
@@ -93,7 +93,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** `POST /v2/scrape`: scrapes one URL. */
   async scrape(body: ScrapeRequestInput, init: ScrapeCallOptions = {}): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal, init ?? {}));
+    return this.#settle(init, (signal) => scrape(() => this.#ready(), body, signal, init ?? {}), ['keepResult']);
   }
 
   /**
@@ -118,7 +118,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
   async crawl(body: CrawlRequestInput, init: JobStartOptions = {}): Promise<CrawlResponse | ErrorResponse> {
-    return this.#guard(init, async (rt) => startCrawl(rt.ctx, rt.jobs, body, init ?? {}));
+    return this.#guard(init, async (rt) => startCrawl(rt.ctx, rt.jobs, body, init ?? {}), ['idempotencyKey']);
   }
 
   /** `GET /v2/crawl/:id`: status and a page of results. `id` may be a `next` address. */
@@ -164,13 +164,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     body: BatchScrapeRequestInput,
     init: JobStartOptions = {},
   ): Promise<BatchScrapeResponse | ErrorResponse> {
-    return this.#guard(init, (rt) =>
+    const start = (rt: Runtime) =>
       startBatchScrape(
         { jobs: rt.jobs, llm: rt.ctx.llm, store: rt.ctx.store, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
         body,
         init ?? {},
-      ),
-    );
+      );
+    return this.#guard(init, start, ['idempotencyKey']);
   }
 
   /** `GET /v2/batch/scrape/:id`. */
@@ -285,7 +285,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** Resolves to the job's final status once it has finished: all its documents, or none (`documents: false`). */
   async waitForJob(id: string, init: WaitOptions = {}): Promise<JobStatusResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => waitForJob(rt.jobs, id, this.#options.jobResultTtlMs, signal, init ?? {}));
+    const ttl = this.#options.jobResultTtlMs;
+    return this.#guard(init, (rt, signal) => waitForJob(rt.jobs, id, ttl, signal, init ?? {}), ['documents']);
   }
 
   /** Unfinished jobs in the store: left by a crash, or running in another process. */
@@ -358,18 +359,14 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   async #guard<T>(
     init: unknown,
     fn: (rt: Runtime, signal: AbortSignal | undefined) => Promise<T>,
+    takes: Takes = [],
   ): Promise<T | ErrorResponse> {
-    return this.#settle(init, async (signal) => {
-      signal?.throwIfAborted();
-      const rt = await this.#ready();
-      signal?.throwIfAborted();
-      return fn(rt, signal);
-    });
+    return this.#settle(init, async (signal) => fn(await this.#ready(signal), signal), takes);
   }
 
   /** Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape. */
-  #settle<T>(init: unknown, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T | ErrorResponse> {
-    return settleWithSignal(init, fn, () => this.#closed);
+  #settle<T>(init: unknown, fn: (signal?: AbortSignal) => Promise<T>, takes: Takes = []): Promise<T | ErrorResponse> {
+    return settleWithSignal(init, fn, () => this.#closed, takes);
   }
 
   /**
@@ -384,8 +381,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       .catch((error: unknown) => this.#bus.internalError(undefined, error));
   }
 
-  #ready(): Promise<Runtime> {
-    if (this.#closed) return Promise.reject(new CrawlkitError('ENGINE_CLOSED', 'This Crawlkit instance is closed.'));
+  async #ready(signal?: AbortSignal): Promise<Runtime> {
+    signal?.throwIfAborted();
+    if (this.#closed) throw new CrawlkitError('ENGINE_CLOSED', 'This Crawlkit instance is closed.');
     this.#runtime ??= createRuntime({
       raw: this.#raw,
       options: this.#options,
@@ -393,6 +391,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       bus: this.#bus,
       search: this.#searchSetup,
     });
-    return this.#runtime;
+    const rt = await this.#runtime;
+    // A call aborted while the runtime opened does not start.
+    signal?.throwIfAborted();
+    return rt;
   }
 }

@@ -143,19 +143,21 @@ export interface CrawlkitOptions {
     timeoutMs?: number;
     /**
      * Attempts per event before it is given up and recorded in the job's errors (network errors, timeouts, 5xx,
-     * 408 and 429 are retried; other 4xx and URL-policy refusals give up at once).
-     * @default 10
+     * 408 and 429 are retried; other 4xx and URL-policy refusals give up at once). With the default delays, 22
+     * attempts span 511 s (~8.5 minutes) before the event is given up.
+     * @default 22
      */
     maxAttempts?: number;
     /**
-     * Delay before the first retry in milliseconds; it doubles per attempt (1 s, 2 s, 4 s, ... with the default). A
-     * 429 or 503 whose `Retry-After` asks for longer waits that long (up to `maxRetryDelayMs`).
+     * Delay before the first retry in milliseconds; it doubles per attempt (1 s, 2 s, 4 s, ... with the default), up
+     * to `maxRetryDelayMs`. A 429 or 503 whose `Retry-After` asks for longer waits that long (up to `maxRetryDelayMs`).
      * @default 1000
      */
     retryDelayMs?: number;
     /**
-     * Longest delay between two attempts, in milliseconds.
-     * @default 300000 (5 minutes)
+     * Longest delay between two attempts, in milliseconds: a receiver back from an outage gets its events within it
+     * (a job's events wait behind its first undelivered one).
+     * @default 30000 (30 seconds)
      */
     maxRetryDelayMs?: number;
   };
@@ -291,9 +293,9 @@ const optionsSchema = z.strictObject({
     .strictObject({
       secret: z.string().min(1).optional(),
       timeoutMs: positiveInt.default(10_000),
-      maxAttempts: positiveInt.default(10),
+      maxAttempts: positiveInt.default(22),
       retryDelayMs: positiveInt.default(1_000),
-      maxRetryDelayMs: positiveInt.default(300_000),
+      maxRetryDelayMs: positiveInt.default(30_000),
     })
     .prefault({}),
   resumeJobs: z.boolean().default(false),

@@ -4,7 +4,7 @@ import type { WorkItem } from '@crawlkit/store';
 import { describe, expect, it } from 'vitest';
 
 import { testRedis } from '../../../test/setup/redis.ts';
-import { redis } from './index.js';
+import { createRedisStore, redis } from './index.js';
 
 const testRedisUrl = await testRedis();
 
@@ -40,6 +40,39 @@ describe.skipIf(!testRedisUrl)('BullWorkQueue', () => {
       await second;
       expect(calls).toBe(6);
     } finally {
+      await connection.close();
+    }
+  });
+
+  // A job's queue order counter (`j:<job>:qo`) is one of its keys: before, queuing an item of a job already deleted
+  // (a sweep's late re-queue) created it again with no expiry, left in Redis for good.
+  it("keeps no order counter for a job that is gone, and gives a job's counter the job's expiry", async () => {
+    const prefix = `ck-queue-${randomUUID()}`;
+    const connection = await redis({ url: testRedisUrl!, prefix }).connect();
+    const raw = await createRedisStore({ url: testRedisUrl!, prefix });
+    try {
+      const item = (jobId: string): WorkItem => ({
+        jobId,
+        key: 'k',
+        url: 'https://example.com/',
+        depth: 0,
+        attempt: 0,
+      });
+      await connection.queue.enqueue([item('gone')]);
+      expect(await raw.client.exists(`${prefix}:j:gone:qo`)).toBe(0);
+
+      const now = Date.now();
+      await connection.store.jobs.create(
+        { id: 'j1', kind: 'batch', status: 'completed', request: '{}', createdAt: now, updatedAt: now, creditsUsed: 0 },
+        [],
+      );
+      await connection.store.jobs.update('j1', { expiresAt: now + 60_000 });
+      await connection.queue.enqueue([item('j1')]);
+      const ttl = await raw.client.pttl(`${prefix}:j:j1:qo`);
+      expect(ttl).toBeGreaterThan(60_000);
+      expect(ttl).toBeLessThanOrEqual(60_000 + 3_600_000);
+    } finally {
+      await raw.close();
       await connection.close();
     }
   });

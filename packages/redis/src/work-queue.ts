@@ -105,7 +105,7 @@ export class BullWorkQueue implements WorkQueue {
 
   /**
    * The items with their `order`: new ones get the next places of their job (a counter per job, `j:<job>:qo`, deleted
-   * and expired with the job), re-queued ones keep theirs. BullMQ serves the lowest priority first, in the order
+   * and expired with the job: `JOB_QUEUE_ORDER`), re-queued ones keep theirs. BullMQ serves the lowest priority first, in the order
    * queued among equals: the n-th items of every job come before the (n+1)-th of any, so that a job submitted while
    * another's frontier of thousands is queued starts at once and both go on at the same pace (before, one queue in
    * arrival order: the second of two 3,000-page crawls on two workers did 169 pages while the first did 3,000).
@@ -116,7 +116,7 @@ export class BullWorkQueue implements WorkQueue {
     if (fresh.size === 0) return [...items];
     const next = new Map<string, number>();
     for (const [jobId, count] of fresh) {
-      const last = await this.#scripts.client.incrby(`${this.#options.prefix}:j:${jobId}:qo`, count);
+      const last = Number(await this.#scripts.run('JOB_QUEUE_ORDER', jobId, count));
       next.set(jobId, last - count + 1);
     }
     return items.map((item) => {

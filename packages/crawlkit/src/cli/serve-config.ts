@@ -60,7 +60,7 @@ export const serveFileSchema = z.strictObject({
   webhookSecret: z.string().min(1).optional(),
   /**
    * How webhook events are delivered (the engine's `webhooks` but its secret, which is `webhookSecret`): `timeoutMs`,
-   * `maxAttempts`, `retryDelayMs`, `maxRetryDelayMs`. @default 10 s per attempt, 10 attempts from 1 s doubling to 5 min
+   * `maxAttempts`, `retryDelayMs`, `maxRetryDelayMs`. @default 10 s per attempt, 22 attempts from 1 s doubling to 30 s
    */
   webhooks: z
     .strictObject({

@@ -48,3 +48,17 @@ export function readAnswer(url: string, answer: PostAnswer): AnswerOutcome {
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   };
 }
+
+/**
+ * The wait before the attempt after `attempts` failed ones: `retryDelayMs` doubling, capped at `maxRetryDelayMs` so a
+ * receiver back from an outage gets its events within that much (its job's later events wait behind the head); the
+ * receiver's `Retry-After` when longer, up to the same cap.
+ */
+export function retryDelay(
+  attempts: number,
+  retryAfterMs: number | undefined,
+  options: { retryDelayMs: number; maxRetryDelayMs: number },
+): number {
+  const backOff = Math.max(options.retryDelayMs * 2 ** (attempts - 1), retryAfterMs ?? 0);
+  return Math.min(backOff, options.maxRetryDelayMs);
+}

@@ -32,8 +32,8 @@ export interface DispatcherOptions {
   maxAttempts: number;
   /** Delay before the first retry in milliseconds; doubles per attempt. */
   retryDelayMs: number;
-  /** Longest delay between two attempts, in milliseconds. @default 300000 */
-  maxRetryDelayMs?: number;
+  /** Longest delay between two attempts, in milliseconds. */
+  maxRetryDelayMs: number;
   /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
   lanes?: number;
   /**

@@ -3,10 +3,10 @@ import type { Delivery, Store } from '@crawlkit/store';
 import { openHeaders } from '../jobs/job-secrets.js';
 
 import { storeFaultDelay } from '../store-faults.js';
-import { readAnswer } from './answer.js';
+import { readAnswer, retryDelay } from './answer.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
-import { deliveryHeaders } from './signature.js';
+import { deliveryHeaders, WEBHOOK_IDENTITY } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 import { deliveryCodec } from '../codec/records.js';
 
@@ -335,6 +335,7 @@ export class WebhookDispatcher {
         const secret = openSecret(terms.sealedSecret, box) ?? this.#options.secret;
         headers = {
           'content-type': 'application/json',
+          ...WEBHOOK_IDENTITY,
           ...(box ? openHeaders(stored.headers, box) : stored.headers),
           ...deliveryHeaders({ body, deliveryId: delivery.id, secret }),
         };
@@ -359,9 +360,7 @@ export class WebhookDispatcher {
     if (attempts >= this.#options.maxAttempts) {
       return this.#giveUp(store, { ...delivery, attempts }, error);
     }
-    // The receiver's Retry-After when longer than the back-off: it asked for that much rest.
-    const backOff = Math.max(this.#options.retryDelayMs * 2 ** (attempts - 1), retryAfterMs ?? 0);
-    const delay = Math.min(backOff, this.#options.maxRetryDelayMs ?? 300_000);
+    const delay = retryDelay(attempts, retryAfterMs, this.#options);
     await this.#record(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
     return false;
   }

@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+import { VERSION } from '../cli/version.js';
+
 /** Headers of every delivery (lower-case, as Node's `IncomingMessage` shows them). */
 export const WEBHOOK_HEADERS = {
   /** `sha256=<hex HMAC-SHA256(secret, raw body)>`; only when a secret is configured. */
@@ -16,6 +18,15 @@ export const WEBHOOK_HEADERS = {
    */
   timestampSignature: 'x-crawlkit-timestamp-signature',
 } as const;
+
+/**
+ * What a delivery says it is, unless the webhook's own `headers` say otherwise: crawlkit's call, not the page
+ * fetcher's browser-like request (upstream sends its HTTP client's defaults; no receiver can rely on them).
+ */
+export const WEBHOOK_IDENTITY: Readonly<Record<string, string>> = {
+  'user-agent': `crawlkit/${VERSION} (webhook)`,
+  accept: '*/*',
+};
 
 /** Header names crawlkit sets itself; a webhook's own `headers` cannot override them. */
 export const RESERVED_HEADERS: ReadonlySet<string> = new Set(Object.values(WEBHOOK_HEADERS));

@@ -125,3 +125,19 @@ local key = jk(ARGV[1], ARGV[2])
 if redis.call('HGET', key, 'leaseOwner') == ARGV[3] then redis.call('HDEL', key, 'leaseOwner', 'leaseUntil') end
 return 1
 `;
+/**
+ * ARGV: prefix, id, count. Takes the next `count` places of the job's queue order (`j:<id>:qo`) and returns the last.
+ * The counter is one of the job's keys: it follows the job's Redis expiry, and a job that is gone (an item of it
+ * queued late) gets places from 1 and no counter (before, an INCRBY made one with no expiry, kept for good).
+ */
+export const JOB_QUEUE_ORDER = `${JOB_KEYS}
+local p = ARGV[1]
+local id = ARGV[2]
+local n = tonumber(ARGV[3])
+if redis.call('EXISTS', jk(p, id)) == 0 then return n end
+local key = tk(p, id, 'qo')
+local last = redis.call('INCRBY', key, n)
+local ttl = redis.call('PTTL', jk(p, id))
+if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+return last
+`;

@@ -32,7 +32,8 @@ end
 `;
 /**
  * ARGV: prefix, key, url, cachedAt, value, cap (-1: none), low watermark bytes, whether a body follows ('1' / '0'),
- * body, then the page's search entry when it has text (`entryArgs`: meta, len, title, description, text, postings).
+ * body, then the page's search entry when it has text (`entryArgs`: doc, meta, len, title, description, text,
+ * postings).
  * A page's size is its value's and its body's bytes (Lua strings are bytes).
  */
 export const PAGE_PUT = `${PAGE_HELPERS}
@@ -50,7 +51,7 @@ redis.call('HSET', hk, 'bytes', size)
 redis.call('ZADD', p .. ':pages', ARGV[4], key)
 redis.call('SADD', p .. ':pageurl:' .. ARGV[3], key)
 redis.call('INCRBY', p .. ':pagebytes', size)
-if ARGV[10] then index(p, 'p:' .. key, ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14], ARGV[15]) end
+if ARGV[10] then index(p, 'p:' .. key, ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14], ARGV[15], ARGV[16]) end
 local cap = tonumber(ARGV[6])
 if cap >= 0 and bytes(p) > cap then evict_to(p, tonumber(ARGV[7])) end
 return 1

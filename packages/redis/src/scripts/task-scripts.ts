@@ -96,7 +96,7 @@ end
 `;
 const COMPLETE_TASK = `
 -- Completes one task from 7 values of ARGV at i (key, credits, document, hasDocument '1'/'0', error JSON or '',
--- the document's UTF-8 bytes, then the count of search entry values that follow: 0 or 6). Returns {-1, 0} for a
+-- the document's UTF-8 bytes, then the count of search entry values that follow: 0 or 7). Returns {-1, 0} for a
 -- duplicate, else {the result seq (0 when no document), the job's storedBytes after it}; and the index past it.
 local function complete_task(p, id, now, i)
   local key = ARGV[i]
@@ -118,7 +118,7 @@ local function complete_task(p, id, now, i)
     if next_i > search then
       local eid = 'r:' .. id .. ':' .. seq
       index(p, eid, ARGV[search], ARGV[search + 1], ARGV[search + 2], ARGV[search + 3], ARGV[search + 4],
-        ARGV[search + 5])
+        ARGV[search + 5], ARGV[search + 6])
       redis.call('SADD', p .. ':sx:job:' .. id, eid)
     end
   end

@@ -127,6 +127,46 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
     expect(await store.client.exists(key('t', 'ไข'))).toBe(0);
   });
 
+  it("keeps a crawled page's text once: its cache entry and its job's result share it, and it goes with the last", async () => {
+    const store = await open();
+    const key = (...parts: string[]) => [store.prefix, 'sx', ...parts].join(':');
+    const page = 'https://example.com/garden';
+    const text = 'The garden by the river keeps a quiet kitchen and a silver window.';
+    const search = { url: page, title: 'Garden', description: 'A quiet garden', text };
+    const now = Date.now();
+    await store.jobs.create(
+      { id: 'j1', kind: 'crawl', status: 'scraping', request: '{}', createdAt: now, updatedAt: now, creditsUsed: 0 },
+      [{ key: 'k', url: page, depth: 0 }],
+    );
+    await store.pages.put({ key: 'pk', url: page, cachedAt: now - 1, value: 'v', search });
+    await store.tasks.complete('j1', { key: 'k', credits: 1, document: 'doc', search });
+
+    const terms = await store.client.zrange(key('vocab'), '0', '-1');
+    expect(terms.length).toBeGreaterThan(5);
+    for (const term of terms) expect(await store.client.hlen(key('t', term))).toBe(1);
+    const holders = [];
+    for (const k of await store.client.keys(key('*'))) {
+      if ((await store.client.type(k)) === 'hash' && (await store.client.hget(k, 'text')) === text) holders.push(k);
+    }
+    expect(holders).toHaveLength(1);
+    // Both entries are found as before: the URL's newest, the job's result; the page's once the job is gone.
+    expect(await store.search!.count()).toBe(2);
+    const find = async (q: string) => {
+      const parsed = parseSearchQuery(q);
+      if (!parsed.ok) throw new Error(parsed.error);
+      return (await store.search!.search({ terms: parsed.terms, limit: 10 })).map((h) => [
+        h.jobId ?? h.pageKey,
+        h.text,
+      ]);
+    };
+    expect(await find('"silver window"')).toEqual([['j1', text]]);
+    await store.jobs.delete('j1');
+    expect(await find('"silver window"')).toEqual([['pk', text]]);
+    await store.pages.deleteByUrl(page);
+    expect(await find('garden')).toEqual([]);
+    expect((await store.client.keys(key('*'))).sort()).toEqual([key('n'), key('rule')]);
+  });
+
   it('is not ephemeral, reports its kind and rejects after close', async () => {
     const store = await open();
     expect(store.kind).toBe('redis');

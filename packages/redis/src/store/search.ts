@@ -1,5 +1,8 @@
+import { hash } from 'node:crypto';
+
 import {
   searchableText,
+  searchTextDigest,
   searchHost,
   searchPostings,
   termCounts,
@@ -16,15 +19,44 @@ import {
 import type { Lifecycle } from './lifecycle.js';
 import type { ScriptRunner } from './scripts-runner.js';
 
-/** What the page and task scripts are given to index an entry (see `SEARCH_HELPERS`). */
-export function entryArgs(time: number, text: SearchText): string[] {
+/**
+ * The document a kept text is (`SEARCH_HELPERS`): its title, description and text's digest, as SQLite's `search_docs`
+ * names it. 128 bits of SHA-256: each posting carries it, so it is kept short.
+ */
+function documentId(kept: SearchText, textDigest: string | undefined): string {
+  const digest = textDigest ?? searchTextDigest(kept.text);
+  return `d:${hash('sha256', `${kept.title}\0${kept.description}\0${digest}`, 'base64url').slice(0, 22)}`;
+}
+
+/** A text's entry but its time: the same for the page's cache entry and its job's result. */
+interface Entry {
+  doc: string;
+  length: number;
+  kept: SearchText;
+  postings: string;
+}
+
+/** Entries made, per text object: crawlkit gives the cache entry and the job's result the same one. */
+const made = new WeakMap<SearchText, Entry>();
+
+function entryOf(text: SearchText): Entry {
+  let entry = made.get(text);
+  if (entry) return entry;
   const kept = searchableText(text);
   const counts = termCounts(kept);
   const postings = [...counts.terms]
     .map(([term, hits]) => `${term} ${hits.join(',')}|${counts.positions.get(term)!}`)
     .join('\n');
-  const meta = [time, counts.length, searchHost(kept.url), kept.url].join('\t');
-  return [meta, String(counts.length), kept.title, kept.description, kept.text, postings];
+  entry = { doc: documentId(kept, text.textDigest), length: counts.length, kept, postings };
+  made.set(text, entry);
+  return entry;
+}
+
+/** What the page and task scripts are given to index an entry (see `SEARCH_HELPERS`). */
+export function entryArgs(time: number, text: SearchText): string[] {
+  const { doc, length, kept, postings } = entryOf(text);
+  const meta = [time, length, searchHost(kept.url), kept.url].join('\t');
+  return [doc, meta, String(length), kept.title, kept.description, kept.text, postings];
 }
 
 /** The hits of a posting, `title,description,text` up to `end`: read for every entry that holds a word. */
@@ -104,7 +136,10 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
     }
   }
 
-  /** Writes an entry again by this version's terms, when they differ from those it holds. */
+  /**
+   * Writes an entry again by this version's terms, when they differ from those it holds. Only entries written before
+   * documents hold their text (rule 3 came before them): a document's entry is left as it is.
+   */
   async #rewrite(id: string, meta: string): Promise<void> {
     const fields = ['title', 'description', 'text', 'terms'];
     const [title, description, text, terms] = await this.#redis.client.hmget(this.#redis.key('sx', 'e', id), ...fields);
@@ -116,7 +151,7 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
       description: description ?? '',
       text,
     });
-    const current = args[5]!.split('\n').map((line) => line.slice(0, line.indexOf(' ')));
+    const current = args[6]!.split('\n').map((line) => line.slice(0, line.indexOf(' ')));
     if (current.join(' ') !== terms) await this.#redis.run('SEARCH_REINDEX', id, terms, ...args);
   }
 
@@ -135,23 +170,51 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
     const pipeline = this.#redis.client.pipeline();
     for (const term of terms) pipeline.hgetall(this.#redis.key('sx', 't', term));
     const replies = (await pipeline.exec()) ?? [];
+    const read = terms.map((term, i) => {
+      const [error, value] = replies[i] ?? [];
+      if (error) throw error;
+      return (value ?? {}) as Record<string, string>;
+    });
+    const owners = await this.#owners(new Set(read.flatMap((postings) => Object.keys(postings))));
     const hits = new Map<string, Map<string, ColumnHits>>();
     const positions = new Map<string, Map<string, string>>();
     terms.forEach((term, i) => {
-      const [error, value] = replies[i] ?? [];
-      if (error) throw error;
       const postings = new Map<string, ColumnHits>();
       const placedAt = placed.has(term) ? new Map<string, string>() : undefined;
       // 'hits|positions' (`SEARCH_HELPERS`); an entry written before positions has hits only.
-      for (const [id, posting] of Object.entries((value ?? {}) as Record<string, string>)) {
+      for (const [id, posting] of Object.entries(read[i]!)) {
         const bar = posting.indexOf('|');
-        postings.set(id, columnHits(posting, bar < 0 ? posting.length : bar));
-        if (placedAt && bar >= 0) placedAt.set(id, posting.slice(bar + 1));
+        const columns = columnHits(posting, bar < 0 ? posting.length : bar);
+        for (const entry of owners.get(id) ?? [id]) {
+          postings.set(entry, columns);
+          if (placedAt && bar >= 0) placedAt.set(entry, posting.slice(bar + 1));
+        }
       }
       if (postings.size) hits.set(term, postings);
       if (placedAt) positions.set(term, placedAt);
     });
     return { hits, positions: (term, id) => positions.get(term)?.get(id) };
+  }
+
+  /**
+   * The entries that hold each document among `ids` (postings are a document's, ranked per entry as before documents:
+   * the same BM25 and answers). An id of an entry written before documents is its own.
+   */
+  async #owners(ids: ReadonlySet<string>): Promise<Map<string, string[]>> {
+    const docs = [...ids].filter((id) => id.startsWith('d:'));
+    const owners = new Map<string, string[]>();
+    for (let i = 0; i < docs.length; i += BATCH) {
+      const pipeline = this.#redis.client.pipeline();
+      const batch = docs.slice(i, i + BATCH);
+      for (const doc of batch) pipeline.smembers(this.#redis.key('sx', 'o', doc));
+      const replies = (await pipeline.exec()) ?? [];
+      batch.forEach((doc, j) => {
+        const [error, value] = replies[j] ?? [];
+        if (error) throw error;
+        owners.set(doc, value as string[]);
+      });
+    }
+    return owners;
   }
 
   expand(prefix: string): Promise<string[]> {
@@ -194,19 +257,38 @@ export class RedisSearchIndex implements SearchIndex, PostingSource {
   }
 
   async texts(ids: readonly string[]): Promise<Map<string, SearchText>> {
-    const pipeline = this.#redis.client.pipeline();
-    for (const id of ids) pipeline.hmget(this.#redis.key('sx', 'e', id), 'title', 'description', 'text');
-    const replies = (await pipeline.exec()) ?? [];
+    const own = await this.#hashes(
+      ids.map((id) => this.#redis.key('sx', 'e', id)),
+      ['title', 'description', 'text', 'doc'],
+    );
+    // An entry's text is its document's; one written before documents holds its own.
+    const docIds = [...new Set(own.flatMap(([, , , doc]) => (doc == null ? [] : [doc])))];
+    const read = await this.#hashes(
+      docIds.map((doc) => this.#redis.key('sx', 'd', doc)),
+      ['title', 'description', 'text'],
+    );
+    const docs = new Map(docIds.map((doc, i) => [doc, read[i]!]));
     const meta = await this.meta(ids);
     const found = new Map<string, SearchText>();
     ids.forEach((id, i) => {
-      const [error, value] = replies[i] ?? [];
-      if (error) throw error;
-      const [title, description, text] = value as (string | null)[];
+      const doc = own[i]![3];
+      const [title, description, text] = doc == null ? own[i]! : (docs.get(doc) ?? []);
       const url = meta.get(id)?.url;
       if (text == null || url === undefined) return;
       found.set(id, { url, title: title ?? '', description: description ?? '', text });
     });
     return found;
+  }
+
+  /** The `fields` of each hash of `keys`, in one pipeline. */
+  async #hashes(keys: readonly string[], fields: readonly string[]): Promise<(string | null)[][]> {
+    const pipeline = this.#redis.client.pipeline();
+    for (const key of keys) pipeline.hmget(key, ...fields);
+    const replies = (await pipeline.exec()) ?? [];
+    return keys.map((_, i) => {
+      const [error, value] = replies[i] ?? [];
+      if (error) throw error;
+      return value as (string | null)[];
+    });
   }
 }
