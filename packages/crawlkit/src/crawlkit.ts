@@ -26,7 +26,7 @@ import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.j
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
-import { charged, creditLimitOf } from './credits/charge.js';
+import { callOf, charged, creditLimitOf } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
@@ -113,7 +113,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     options: ParseOptionsInput = {},
     init: CallOptions = {},
   ): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, creditLimitOf(init)));
+    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, callOf(init)));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
@@ -215,7 +215,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    * provider; results grouped by source, each with its document when `scrapeOptions` is given.
    */
   async search(body: SearchRequestInput, init: CallOptions = {}): Promise<SearchResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => runSearch(rt, this.#searchSetup, body, signal, creditLimitOf(init)));
+    return this.#guard(init, (rt, signal) => runSearch(rt, this.#searchSetup, body, signal, callOf(init)));
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */

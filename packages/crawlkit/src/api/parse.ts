@@ -174,7 +174,7 @@ export async function parseFile(
   fileInput: ParseFile,
   options: ParseOptionsInput,
   signal: AbortSignal | undefined,
-  creditLimit?: number,
+  call: { creditLimit?: number | undefined; tenant?: string | undefined } = {},
 ): Promise<ScrapeResponse | ErrorResponse> {
   const file = validFile(fileInput);
   const parsed = parseBody(parseOptionsSchema, options ?? {});
@@ -208,7 +208,7 @@ export async function parseFile(
   // Under a credit limit, reserved before the work as a scrape's (issue 38).
   const outcome = await charged(
     ctx.store,
-    creditLimit,
+    call.creditLimit,
     pageCreditEstimate({ ...request, zeroDataRetention: values.zeroDataRetention }),
     () =>
       queue.add(
@@ -219,7 +219,7 @@ export async function parseFile(
             { sourceURL: name, zeroDataRetention: values.zeroDataRetention, ...(signal ? { signal } : {}) },
             [uploadStage, decodeStage, extractStage, formatsStage],
           ),
-        signal ? { signal } : {},
+        { ...(signal ? { signal } : {}), tenant: call.tenant },
       ),
     (done) => (done && 'success' in done && done.success ? done.credits : 0),
   );

@@ -48,7 +48,7 @@ export async function scrape(
             zeroDataRetention: request.zeroDataRetention,
             ...(signal ? { signal } : {}),
           }),
-        signal ? { signal } : {},
+        { ...(signal ? { signal } : {}), tenant: options.tenant },
       ),
     (done) => (done?.success ? done.credits : 0),
   ).finally(() => (recordingId ? ctx.recordings.close(recordingId) : undefined));

@@ -13,6 +13,12 @@ export function creditLimitOf(init: unknown): number | undefined {
   return limit;
 }
 
+/** The credit limit (checked, as `creditLimitOf`) and the tenant of a call's options. */
+export function callOf(init: unknown): { creditLimit: number | undefined; tenant: string | undefined } {
+  const tenant = (init as { tenant?: unknown } | null | undefined)?.tenant;
+  return { creditLimit: creditLimitOf(init), tenant: typeof tenant === 'string' ? tenant : undefined };
+}
+
 /**
  * Runs `work` with `estimate` credits reserved under `limit` in the store's ledger, then settles them to what it cost
  * (`cost(result)`; nothing when it threw). Without a limit it only runs `work`. Rejects with `INSUFFICIENT_CREDITS`,
