@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { until } from './helpers-batch.ts';
+import { call } from './helpers/raw-http.ts';
 import { startServeStack, type ServeStack } from './helpers/serve.ts';
 
 const KEYS = { a: 'fc-team-a-0123456789', b: 'fc-team-b-0123456789', c: 'fc-team-c-0123456789' };
@@ -75,5 +77,55 @@ describe('several teams on one serve', () => {
     expect(pages).toHaveLength(7);
     expect(ofA).toBeLessThan(3 * pages.length);
     for (const batch of batches) await a.cancelBatchScrape(batch.id);
+  });
+
+  it("answer /v2/team/* for the key's own team: B's usage is unchanged by A's scrape, the operator sees both", async () => {
+    const [a, b, c] = [team(KEYS.a), team(KEYS.b), team(KEYS.c)];
+    const usage = async () => ({
+      a: (await a.getCreditUsage()).remainingCredits,
+      b: (await b.getCreditUsage()).remainingCredits,
+      c: (await c.getCreditUsage()).remainingCredits,
+      operator: stack.ck.getCreditUsage().data.creditsUsed,
+    });
+    const before = await usage();
+    const doc = await a.scrape(`${siteUrl}/c/one`, { formats: ['markdown'] });
+    expect(doc.metadata?.creditsUsed).toBe(1);
+    const after = await usage();
+    // Before: every key's remaining credits went down by A's scrape.
+    expect(after).toEqual({ a: before.a - 1, b: before.b, c: before.c, operator: before.operator + 1 });
+    // Team C has used nothing: its plan is whole.
+    expect(after.c).toBe(1_000_000_000);
+
+    // The historical forms and v1 say the same, per key.
+    expect((await c.getCreditUsageHistorical()).periods).toMatchObject([{ creditsUsed: 0 }]);
+    expect((await a.getCreditUsageHistorical(true)).periods).toMatchObject([{ creditsUsed: 1_000_000_000 - after.a }]);
+    const v1 = await call(stack.server.url, 'GET', '/v1/team/credit-usage', {
+      headers: { authorization: `Bearer ${KEYS.c}` },
+    });
+    expect(v1.body).toMatchObject({ data: { remaining_credits: 1_000_000_000 } });
+    expect((await c.getTokenUsage()).remainingTokens).toBe(1_000_000_000);
+  });
+
+  it("answer queue-status and concurrency-check with the key's own scrapes, the operator's with all", async () => {
+    const a = team(KEYS.a);
+    const b = team(KEYS.b);
+    // The one slot holds the page of A's first batch; its second batch's waits.
+    const batches = [
+      await a.startBatchScrape([stack.page('/held/q1')]),
+      await a.startBatchScrape([stack.page('/held/q2')]),
+    ];
+    await until(async () => (await a.getQueueStatus()).jobsInQueue === 2);
+    expect(await a.getQueueStatus()).toMatchObject({ activeJobsInQueue: 1, waitingJobsInQueue: 1, maxConcurrency: 1 });
+    // Before: B saw A's two.
+    expect(await b.getQueueStatus()).toMatchObject({ jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0 });
+    expect(await b.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: 1 });
+    expect(await a.getConcurrency()).toEqual({ concurrency: 1, maxConcurrency: 1 });
+    expect(stack.ck.getQueueStatus()).toMatchObject({ jobsInQueue: 2, activeJobsInQueue: 1 });
+    stack.release('/held/q1');
+    stack.release('/held/q2');
+    for (const batch of batches) {
+      await until(async () => (await a.getBatchScrapeStatus(batch.id)).status === 'completed');
+    }
+    expect((await a.getQueueStatus()).jobsInQueue).toBe(0);
   });
 });

@@ -205,7 +205,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
         () => mapSite(rt.ctx, body, signal),
         (map) => (map.success ? MAP_CREDITS : 0),
       );
-      if (result.success) this.#bus.charge(MAP_CREDITS);
+      if (result.success) this.#bus.charge(MAP_CREDITS, init?.tenant);
       return result;
     });
   }
@@ -227,34 +227,36 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /**
-   * `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged), against a
-   * nominal plan of a billion credits, so that clients show what was used.
+   * `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged), the tenant's
+   * own with `init.tenant`, against a nominal plan of a billion credits, so that clients show what was used.
    */
-  getCreditUsage(): CreditUsageResponse {
+  getCreditUsage(init: CallOptions = {}): CreditUsageResponse {
+    return creditUsage(this.#usage(init).credits);
+  }
+
+  /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used (the tenant's), against a nominal plan. */
+  getTokenUsage(init: CallOptions = {}): TokenUsageResponse {
+    return tokenUsage(this.#usage(init).tokens);
+  }
+
+  /** `GET /v2/team/queue-status`: scrapes running in the engine's slots and waiting for one (the tenant's). */
+  getQueueStatus(init: CallOptions = {}): QueueStatusResponse {
+    return queueStatus(this.#slots(init));
+  }
+
+  /** `GET /v2/concurrency-check`: scrapes running now (the tenant's), and the engine's `concurrency`. */
+  getConcurrency(init: CallOptions = {}): ConcurrencyCheckResponse {
+    return concurrencyCheck(this.#slots(init));
+  }
+
+  #usage(init: CallOptions | undefined) {
     this.#open();
-    return creditUsage(this.#bus.credits);
+    return this.#bus.usageOf(init?.tenant);
   }
 
-  /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used, against a nominal plan. */
-  getTokenUsage(): TokenUsageResponse {
-    this.#open();
-    return tokenUsage(this.#bus.tokens);
-  }
-
-  /** `GET /v2/team/queue-status`: scrapes running in the engine's slots (`concurrency`) and waiting for one. */
-  getQueueStatus(): QueueStatusResponse {
-    return queueStatus(this.#slots());
-  }
-
-  /** `GET /v2/concurrency-check`: scrapes running now, and the engine's `concurrency`. */
-  getConcurrency(): ConcurrencyCheckResponse {
-    return concurrencyCheck(this.#slots());
-  }
-
-  #slots(): SlotState {
-    this.#open();
-    const { pending: running, size: waiting } = this.#queue;
-    return { running, waiting, concurrency: this.#options.concurrency, lastSuccess: this.#bus.lastSuccess };
+  #slots(init: CallOptions | undefined): SlotState {
+    const { lastSuccess } = this.#usage(init);
+    return { ...this.#queue.of(init?.tenant), concurrency: this.#options.concurrency, lastSuccess };
   }
 
   /**

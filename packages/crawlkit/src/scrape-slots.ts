@@ -49,8 +49,9 @@ export class ScrapeSlots {
     return this.#waiting.size + this.#background.size;
   }
 
-  /** Scrapes of `tenant` running and waiting (undefined: the operator's own). */
-  of(tenant: string | undefined): { running: number; waiting: number } {
+  /** Scrapes of `tenant` running and waiting; without one, every scrape. */
+  of(tenant?: string): { running: number; waiting: number } {
+    if (tenant === undefined) return { running: this.#pending, waiting: this.size };
     return {
       running: this.#running.of(tenant),
       waiting: this.#waiting.waitingOf(tenant) + this.#background.waitingOf(tenant),

@@ -297,11 +297,11 @@ export function registerTools(
     {
       title: 'Credit usage',
       description:
-        'Credits this crawlkit instance has accounted for (nothing is charged locally), against its credit limit ' +
-        'when it has one.',
+        'Credits this crawlkit instance has accounted for (nothing is charged locally), for your API key when each ' +
+        'key is its own team, against its credit limit when it has one.',
       inputSchema: {},
       annotations: STATUS,
     },
-    async () => result(await admission.creditUsage()),
+    async () => result(await admission.creditUsage(session)),
   );
 }

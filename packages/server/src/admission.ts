@@ -1,4 +1,4 @@
-import type { Crawlkit, CreditUsageResponse, ErrorResponse } from 'crawlkit';
+import type { CallOptions, Crawlkit, CreditUsageResponse, ErrorResponse } from 'crawlkit';
 
 import { v2Error } from './respond.js';
 
@@ -34,11 +34,11 @@ export class Admission {
   }
 
   /**
-   * `GET /v2/team/credit-usage`: the engine's count, or under a credit limit the store's (every process on the store,
-   * kept across restarts) against the limit.
+   * `GET /v2/team/credit-usage`: the engine's count (the caller's tenant's), or under a credit limit the store's
+   * (every process on the store, kept across restarts) against the limit.
    */
-  async creditUsage(): Promise<CreditUsageResponse> {
-    const usage = this.#crawlkit.getCreditUsage();
+  async creditUsage(call: CallOptions = {}): Promise<CreditUsageResponse> {
+    const usage = this.#crawlkit.getCreditUsage(call);
     const limited = await this.credits();
     if (limited === undefined) return usage;
     const { limit, committed, remaining } = limited;

@@ -225,9 +225,9 @@ export async function parseFile(
   );
   if ('kind' in outcome) throw new CrawlkitError('UNKNOWN_ERROR', `A parse ended ${outcome.kind}.`);
   if (!outcome.success) {
-    bus.pageFailed(undefined, name, outcome.error);
+    bus.pageFailed(undefined, name, outcome.error, call.tenant);
     return outcome.error;
   }
-  bus.page(undefined, outcome.document);
+  bus.page(undefined, outcome.document, call.tenant);
   return { success: true, data: outcome.document };
 }

@@ -54,10 +54,10 @@ export async function scrape(
   ).finally(() => (recordingId ? ctx.recordings.close(recordingId) : undefined));
   if (recordingId && outcome.success) outcome.document.metadata.warcFile = ctx.recordings.pathOf(recordingId);
   if (!outcome.success) {
-    bus.pageFailed(undefined, request.url, outcome.error);
+    bus.pageFailed(undefined, request.url, outcome.error, options.tenant);
     return outcome.error;
   }
-  bus.page(undefined, outcome.document);
+  bus.page(undefined, outcome.document, options.tenant);
   if (options.keepResult && !request.zeroDataRetention) await keepScrape(ctx.store, outcome.document, options.tenant);
   return { success: true, data: outcome.document };
 }

@@ -142,7 +142,7 @@ async function search(
   }
   const count = Object.values(data).reduce((n, results) => n + results.length, 0);
   let creditsUsed = searchCredits(count);
-  rt.bus.charge(creditsUsed);
+  rt.bus.charge(creditsUsed, tenant);
   if (request.scrapeOptions) creditsUsed += await scrapeResults(rt, request, data, signal, warnings, tenant);
   signal.throwIfAborted();
   const response: SearchResponse = { success: true, data, creditsUsed, id: crypto.randomUUID() };
@@ -252,7 +252,7 @@ async function scrapeResults(
           failed++;
           return;
         }
-        rt.bus.page(undefined, outcome.document);
+        rt.bus.page(undefined, outcome.document, tenant);
         credits += outcome.credits;
         results[i] = { ...result, ...outcome.document };
       }),
