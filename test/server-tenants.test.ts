@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import Firecrawl from '@mendable/firecrawl-js';
+import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
+import { startServer } from '@crawlkit/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { until } from './helpers-batch.ts';
@@ -127,5 +128,27 @@ describe('several teams on one serve', () => {
       await until(async () => (await a.getBatchScrapeStatus(batch.id)).status === 'completed');
     }
     expect((await a.getQueueStatus()).jobsInQueue).toBe(0);
+  });
+
+  it("keep a queueLimit per key: A's requests in progress fill A's, never B's", async () => {
+    const server = await startServer({ crawlkit: stack.ck, port: 0, queueLimit: 1, apiKeys: Object.values(KEYS) });
+    try {
+      const [a, b] = [KEYS.a, KEYS.b].map((key) => new Firecrawl({ apiKey: key, apiUrl: server.url }));
+      // A's scrape holds the engine's one slot, so A's one request stays in progress.
+      const held = a!.scrape(stack.page('/held/limit'));
+      await until(() => stack.site.requests.some((r) => r.path === '/held/limit'));
+      const refused = await a!.map(`${siteUrl}/`).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SdkError);
+      expect((refused as SdkError).status).toBe(429);
+      expect((refused as SdkError).message).toContain('for this API key (queueLimit 1 per key)');
+      // Before: B was refused 429 too, by A's request.
+      expect((await b!.map(`${siteUrl}/`)).links.length).toBeGreaterThan(0);
+      stack.release('/held/limit');
+      expect((await held).markdown).toContain('Held page');
+      expect((await a!.map(`${siteUrl}/`)).links.length).toBeGreaterThan(0);
+    } finally {
+      stack.release('/held/limit');
+      await server.close();
+    }
   });
 });

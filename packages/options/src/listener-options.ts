@@ -43,8 +43,9 @@ export interface ListenerOptions {
    */
   cors?: CorsSetting;
   /**
-   * Scrape, map, search and params-preview requests in progress at once (running or waiting for an engine slot); one
-   * more is answered 429 `QUEUE_FULL`. Crawl and batch starts are not counted: their pages wait in the store.
+   * Scrape, map, search, parse and params-preview requests in progress at once (running or waiting for an engine
+   * slot), per API key when each key is a tenant (else the server's); one more is answered 429 `QUEUE_FULL`, and
+   * another key's requests are admitted. Crawl and batch starts are not counted: their pages wait in the store.
    * @default 1024
    */
   queueLimit?: number;

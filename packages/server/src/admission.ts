@@ -3,7 +3,7 @@ import type { CallOptions, Crawlkit, CreditUsageResponse, ErrorResponse } from '
 import { v2Error } from './respond.js';
 
 /**
- * What the server admits: synchronous requests up to `queueLimit` at once (429 beyond). Its `creditLimit` goes with
+ * What the server admits: synchronous requests up to `queueLimit` at once per API key (429 beyond). Its `creditLimit` goes with
  * every call (`CallOptions.creditLimit`): the engine reserves each call's credits in its store before the work
  * starts and answers 402 when they do not fit, so the limit holds under concurrency, across restarts and across
  * processes sharing the store.
@@ -12,7 +12,8 @@ export class Admission {
   readonly #crawlkit: Crawlkit;
   readonly #queueLimit: number;
   readonly #creditLimit: number | undefined;
-  #inFlight = 0;
+  /** Synchronous requests in progress, per tenant (undefined: keyless, or keys that share their jobs). */
+  readonly #inFlight = new Map<string | undefined, number>();
 
   constructor(crawlkit: Crawlkit, queueLimit: number, creditLimit: number | undefined) {
     this.#crawlkit = crawlkit;
@@ -48,20 +49,28 @@ export class Admission {
     };
   }
 
-  /** Runs `work` as one of the synchronous requests in progress, or answers 429 when `queueLimit` are. */
-  async queued<T>(work: () => Promise<T>): Promise<T | ErrorResponse> {
-    if (this.#inFlight >= this.#queueLimit) {
+  /**
+   * Runs `work` as one of the synchronous requests in progress of `tenant` (an API key's; none: the server's), or
+   * answers 429 when `queueLimit` of them are: each key has its own `queueLimit`, so one key's burst never refuses
+   * another key's requests.
+   */
+  async queued<T>(work: () => Promise<T>, tenant?: string): Promise<T | ErrorResponse> {
+    const inFlight = this.#inFlight.get(tenant) ?? 0;
+    if (inFlight >= this.#queueLimit) {
+      const whose = tenant === undefined ? '' : ' for this API key';
       return v2Error(
         'QUEUE_FULL',
-        `The server is busy: ${this.#inFlight} scrape, map, search and params-preview requests are in progress ` +
-          `(queueLimit ${this.#queueLimit}). Retry later.`,
+        `The server is busy: ${inFlight} scrape, map, search, parse and params-preview requests are in progress` +
+          `${whose} (queueLimit ${this.#queueLimit}${tenant === undefined ? '' : ' per key'}). Retry later.`,
       );
     }
-    this.#inFlight++;
+    this.#inFlight.set(tenant, inFlight + 1);
     try {
       return await work();
     } finally {
-      this.#inFlight--;
+      const left = (this.#inFlight.get(tenant) ?? 1) - 1;
+      if (left > 0) this.#inFlight.set(tenant, left);
+      else this.#inFlight.delete(tenant);
     }
   }
 }
