@@ -151,4 +151,32 @@ describe('several teams on one serve', () => {
       await server.close();
     }
   });
+
+  it("keep a creditLimit per key: A's spent credits refuse A, not B", async () => {
+    const server = await startServer({ crawlkit: stack.ck, port: 0, creditLimit: 5, apiKeys: Object.values(KEYS) });
+    try {
+      const [a, b] = [KEYS.a, KEYS.b].map((key) => new Firecrawl({ apiKey: key, apiUrl: server.url }));
+      const total = async () => (await stack.ck.credits.committed()) as number;
+      const before = await total();
+      const batch = await a!.batchScrape(
+        Array.from({ length: 4 }, (_, i) => `${siteUrl}/spend/${i}`),
+        { options: { formats: ['markdown'] }, pollInterval: 0.05 },
+      );
+      expect(batch.completed).toBe(4);
+      expect(await a!.getCreditUsage()).toMatchObject({ remainingCredits: 1, planCredits: 5 });
+      const refused = await a!
+        .startBatchScrape([`${siteUrl}/spend/4`, `${siteUrl}/spend/5`])
+        .catch((error: unknown) => error);
+      expect((refused as SdkError).status).toBe(402);
+      // Before: B's crawl was cut to the one credit A left, and B's usage showed A's four.
+      expect(await b!.getCreditUsage()).toMatchObject({ remainingCredits: 5, planCredits: 5 });
+      const crawl = await b!.crawl(`${siteUrl}/credits/crawl/`, { limit: 3, pollInterval: 0.05 });
+      expect(crawl.data).toHaveLength(3);
+      expect(await b!.getCreditUsage()).toMatchObject({ remainingCredits: 2 });
+      // The operator's total counts every key's.
+      expect((await total()) - before).toBe(7);
+    } finally {
+      await server.close();
+    }
+  });
 });

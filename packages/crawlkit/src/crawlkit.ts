@@ -26,7 +26,7 @@ import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.j
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
-import { callOf, charged, creditLimitOf } from './credits/charge.js';
+import { callOf, charged } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
@@ -200,7 +200,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       // A map costs 1 credit (reference §18), reserved under a credit limit before it starts.
       const result = await charged(
         rt.ctx.store,
-        creditLimitOf(init),
+        callOf(init),
         MAP_CREDITS,
         () => mapSite(rt.ctx, body, signal),
         (map) => (map.success ? MAP_CREDITS : 0),
@@ -332,9 +332,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** The credits committed against call `creditLimit`s (an HTTP server's `--credit-limit`), kept in the store. */
   readonly credits = {
-    /** Credits spent, and reserved by work under way, by every process using the store since it was created. */
+    /** Credits spent and reserved by every process using the store since it was created (the tenant's, with one). */
     committed: async (init: CallOptions = {}): Promise<number | ErrorResponse> =>
-      this.#guard(init, (rt) => creditLedger(rt.ctx.store).committed()),
+      this.#guard(init, (rt) => creditLedger(rt.ctx.store, init?.tenant).committed()),
   };
 
   /**

@@ -50,8 +50,9 @@ export interface ListenerOptions {
    */
   queueLimit?: number;
   /**
-   * Credits the server may spend (reported by `GET /v2/team/credit-usage`); once spent, scrape, crawl, batch, map and
-   * search are answered 402 `INSUFFICIENT_CREDITS`, and a crawl's `limit` is lowered to what is left.
+   * Credits each API key may spend when each key is a tenant (else the server), reported by
+   * `GET /v2/team/credit-usage`; once the key's are spent, its scrape, crawl, batch, map and search are answered 402
+   * `INSUFFICIENT_CREDITS`, and a crawl's `limit` is lowered to what is left; the other keys spend theirs.
    * @default undefined (no limit)
    */
   creditLimit?: number;

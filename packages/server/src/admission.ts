@@ -3,10 +3,10 @@ import type { CallOptions, Crawlkit, CreditUsageResponse, ErrorResponse } from '
 import { v2Error } from './respond.js';
 
 /**
- * What the server admits: synchronous requests up to `queueLimit` at once per API key (429 beyond). Its `creditLimit` goes with
- * every call (`CallOptions.creditLimit`): the engine reserves each call's credits in its store before the work
- * starts and answers 402 when they do not fit, so the limit holds under concurrency, across restarts and across
- * processes sharing the store.
+ * What the server admits: synchronous requests up to `queueLimit` at once per API key (429 beyond). Its `creditLimit`
+ * goes with every call (`CallOptions.creditLimit`): the engine reserves each call's credits in its store, in the
+ * key's account (`CallOptions.tenant`), before the work starts and answers 402 when they do not fit, so each key's
+ * limit holds under concurrency, across restarts and across processes sharing the store.
  */
 export class Admission {
   readonly #crawlkit: Crawlkit;
@@ -26,23 +26,17 @@ export class Admission {
     return this.#creditLimit;
   }
 
-  /** The credit limit, the credits committed against it (spent and reserved) and what is left; undefined without one. */
-  async credits(): Promise<{ limit: number; committed: number; remaining: number } | undefined> {
-    if (this.#creditLimit === undefined) return undefined;
-    const committed = await this.#crawlkit.credits.committed();
-    if (typeof committed !== 'number') throw new Error(committed.error);
-    return { limit: this.#creditLimit, committed, remaining: Math.max(0, this.#creditLimit - committed) };
-  }
-
   /**
-   * `GET /v2/team/credit-usage`: the engine's count (the caller's tenant's), or under a credit limit the store's
-   * (every process on the store, kept across restarts) against the limit.
+   * `GET /v2/team/credit-usage`: the engine's count, or under a credit limit the store's (every process on the store,
+   * kept across restarts) against the limit; the caller's tenant's (an API key's account), or without one everyone's.
    */
   async creditUsage(call: CallOptions = {}): Promise<CreditUsageResponse> {
     const usage = this.#crawlkit.getCreditUsage(call);
-    const limited = await this.credits();
-    if (limited === undefined) return usage;
-    const { limit, committed, remaining } = limited;
+    const limit = this.#creditLimit;
+    if (limit === undefined) return usage;
+    const committed = await this.#crawlkit.credits.committed(call.tenant !== undefined ? { tenant: call.tenant } : {});
+    if (typeof committed !== 'number') throw new Error(committed.error);
+    const remaining = Math.max(0, limit - committed);
     return {
       ...usage,
       data: { ...usage.data, creditsUsed: committed, remainingCredits: remaining, planCredits: limit },

@@ -208,7 +208,7 @@ export async function parseFile(
   // Under a credit limit, reserved before the work as a scrape's (issue 38).
   const outcome = await charged(
     ctx.store,
-    call.creditLimit,
+    call,
     pageCreditEstimate({ ...request, zeroDataRetention: values.zeroDataRetention }),
     () =>
       queue.add(

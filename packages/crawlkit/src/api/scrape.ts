@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { ScrapeCallOptions } from '../call-options.js';
-import { charged, creditLimitOf } from '../credits/charge.js';
+import { callOf, charged } from '../credits/charge.js';
 import { pageCreditEstimate } from '../credits/estimate.js';
 import { jobInfo } from '../record/job-recording.js';
 import type { Runtime } from '../runtime.js';
@@ -38,7 +38,7 @@ export async function scrape(
   // Under a credit limit, the page's credits are reserved before it waits for a slot (issue 38).
   const outcome = await charged(
     ctx.store,
-    creditLimitOf(options),
+    callOf(options),
     pageCreditEstimate(request),
     () =>
       queue.add(

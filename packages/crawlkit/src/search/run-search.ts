@@ -82,7 +82,7 @@ export async function runSearch(
   try {
     return await charged(
       rt.ctx.store,
-      call.creditLimit,
+      call,
       searchEstimate(request),
       () => search(rt, setup, request, query.terms, signal, call.tenant),
       (answer) => answer.creditsUsed,
