@@ -25,14 +25,15 @@ import type { MonitorTargetMeta } from './monitor-targets.js';
 
 /** What a check's search targets run on: the engine's search, and its batch scrape for the results' pages. */
 export interface CheckSearch {
-  search(body: SearchRequestInput): Promise<SearchResponse | ErrorResponse>;
+  search(body: SearchRequestInput, tenant: string | undefined): Promise<SearchResponse | ErrorResponse>;
   scrape(body: BatchScrapeRequestInput, tenant: string | undefined): Promise<BatchScrapeResponse | ErrorResponse>;
 }
 
 /** The engine's search (`setup`: its provider) and batch scrape, for the checks of `rt`. */
 export function checkSearch(rt: () => Runtime, setup: SearchSetup): CheckSearch {
   return {
-    search: (body) => runSearch(rt(), setup, body),
+    // The monitor's tenant's: its credits and its turns in the engine's slots.
+    search: (body, tenant) => runSearch(rt(), setup, body, undefined, { tenant }),
     scrape: (body, tenant) => {
       const { jobs, ctx, urlPolicy } = rt();
       const context = { jobs, llm: ctx.llm, store: ctx.store, ...(urlPolicy ? { urlPolicy } : {}) };
@@ -73,7 +74,7 @@ export async function runSearches(
     const urls = new Set<string>();
     let failed: string | undefined;
     for (const query of search.queries) {
-      const answer = await engine.search(searchBody(search, query)).catch(toErrorResponse);
+      const answer = await engine.search(searchBody(search, query), tenant).catch(toErrorResponse);
       if (!answer.success) {
         failed = `targets[${target}] (search "${query}"): ${answer.error}`;
         break;
