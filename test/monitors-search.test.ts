@@ -85,6 +85,15 @@ describe('monitor search targets', () => {
     expect(ck.getCreditUsage(team).data).toMatchObject({ creditsUsed: 4 });
     expect(ck.getCreditUsage({ tenant: 'team-a' }).data).toMatchObject({ creditsUsed: 0 });
     expect(ck.getCreditUsage().data).toMatchObject({ creditsUsed: 4 });
+
+    // Created under a credit limit, its searches run under it (before: without one, whatever the limit).
+    const spent = { tenant: 'team-c', creditLimit: 0 };
+    const capped = ok(
+      await ck.monitors.create({ name: 'capped', schedule: { text: 'hourly' }, targets: [target] }, spent),
+    );
+    const refused = await closedCheck(ck, capped.data.id, ok(await ck.monitors.run(capped.data.id, spent)).data.id);
+    expect(refused.status).toBe('failed');
+    expect(ck.getCreditUsage({ tenant: 'team-c' }).data).toMatchObject({ creditsUsed: 0 });
   });
 
   it('compares each check with the previous one through a web provider, scrapes the results, sends the events', async () => {

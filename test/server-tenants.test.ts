@@ -177,6 +177,20 @@ describe('several teams on one serve', () => {
       expect(await b!.getCreditUsage()).toMatchObject({ remainingCredits: 2 });
       // The operator's total counts every key's.
       expect((await total()) - before).toBe(7);
+
+      // A's schedule runs its crawl as A, under A's limit: the one credit left pays for one page (before: all 7).
+      const headers = { authorization: `Bearer ${KEYS.a}` };
+      const target = { type: 'crawl', url: `${siteUrl}/schedule/crawl/`, sitemap: 'skip', limit: 10 };
+      const created = await call(server.url, 'POST', '/v2/schedule', {
+        headers,
+        body: { every: '1d', targets: [target] },
+      });
+      const id = (created.body.data as { id: string }).id;
+      const run = await call(server.url, 'POST', `/v2/schedule/${id}/run`, { headers });
+      const [jobId] = (run.body.data as { jobIds: string[] }).jobIds;
+      const done = await stack.ck.waitForJob(jobId!, { documents: false });
+      expect(done).toMatchObject({ status: 'completed', total: 1 });
+      expect(await a!.getCreditUsage()).toMatchObject({ remainingCredits: 0 });
     } finally {
       await server.close();
     }

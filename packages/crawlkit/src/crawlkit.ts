@@ -324,7 +324,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** Recurring crawls and scrapes kept in the store, with a webhook per change (crawlkit's own, `/v2/schedule`). */
   readonly schedules: ScheduleMethods = scheduleMethods((init, fn) =>
-    this.#guard(init, (rt) => fn({ ctx: rt.ctx, scheduler: rt.scheduler, tenant: init?.tenant })),
+    this.#guard(init, (rt) => fn({ ctx: rt.ctx, scheduler: rt.scheduler, ...callOf(init) })),
   );
 
   /** Monitors (`/v2/monitor`): a schedule whose every firing is a check of its pages' changes. */
