@@ -61,6 +61,17 @@ async function planeSite(): Promise<ChangingSite> {
   return site;
 }
 
+/** An engine whose web search is `searx`, closed after the test. */
+function engineSearching(searx: { url: string }): Crawlkit {
+  const ck = new Crawlkit({
+    store: 'memory',
+    engine: 'http',
+    search: { provider: { kind: 'searxng', url: searx.url } },
+  });
+  closers.push(() => ck.close());
+  return ck;
+}
+
 const statuses = (detail: MonitorCheckDetailView) =>
   Object.fromEntries(detail.pages.map((p) => [new URL(p.url).pathname, p.status]));
 
@@ -68,12 +79,7 @@ describe('monitor search targets', () => {
   it("count a tenant's monitor's searches as the tenant's, as the scrapes of its results", async () => {
     const site = await planeSite();
     const searx = await startSearxng();
-    const ck = new Crawlkit({
-      store: 'memory',
-      engine: 'http',
-      search: { provider: { kind: 'searxng', url: searx.url } },
-    });
-    closers.push(() => ck.close());
+    const ck = engineSearching(searx);
     searx.results = [`${site.url}/a.html`, `${site.url}/b.html`];
     const team = { tenant: 'team-b' };
     const target = { id: 'news', type: 'search' as const, queries: ['hand plane'], maxResults: 5 };
@@ -101,12 +107,7 @@ describe('monitor search targets', () => {
     const searx = await startSearxng();
     const receiver = await startReceiver();
     closers.push(() => receiver.close());
-    const ck = new Crawlkit({
-      store: 'memory',
-      engine: 'http',
-      search: { provider: { kind: 'searxng', url: searx.url } },
-    });
-    closers.push(() => ck.close());
+    const ck = engineSearching(searx);
     searx.results = [`${site.url}/a.html`, `${site.url}/b.html`];
 
     const created = ok(
