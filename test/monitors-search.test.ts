@@ -61,21 +61,53 @@ async function planeSite(): Promise<ChangingSite> {
   return site;
 }
 
+/** An engine whose web search is `searx`, closed after the test. */
+function engineSearching(searx: { url: string }): Crawlkit {
+  const ck = new Crawlkit({
+    store: 'memory',
+    engine: 'http',
+    search: { provider: { kind: 'searxng', url: searx.url } },
+  });
+  closers.push(() => ck.close());
+  return ck;
+}
+
 const statuses = (detail: MonitorCheckDetailView) =>
   Object.fromEntries(detail.pages.map((p) => [new URL(p.url).pathname, p.status]));
 
 describe('monitor search targets', () => {
+  it("count a tenant's monitor's searches as the tenant's, as the scrapes of its results", async () => {
+    const site = await planeSite();
+    const searx = await startSearxng();
+    const ck = engineSearching(searx);
+    searx.results = [`${site.url}/a.html`, `${site.url}/b.html`];
+    const team = { tenant: 'team-b' };
+    const target = { id: 'news', type: 'search' as const, queries: ['hand plane'], maxResults: 5 };
+    const id = ok(await ck.monitors.create({ name: 'planes', schedule: { text: 'hourly' }, targets: [target] }, team))
+      .data.id;
+    const check = await closedCheck(ck, id, ok(await ck.monitors.run(id, team)).data.id);
+    expect(check.status).toBe('completed');
+    // 2 credits for the search's results, 1 for each page (before: the search's were nobody's).
+    expect(ck.getCreditUsage(team).data).toMatchObject({ creditsUsed: 4 });
+    expect(ck.getCreditUsage({ tenant: 'team-a' }).data).toMatchObject({ creditsUsed: 0 });
+    expect(ck.getCreditUsage().data).toMatchObject({ creditsUsed: 4 });
+
+    // Created under a credit limit, its searches run under it (before: without one, whatever the limit).
+    const spent = { tenant: 'team-c', creditLimit: 0 };
+    const capped = ok(
+      await ck.monitors.create({ name: 'capped', schedule: { text: 'hourly' }, targets: [target] }, spent),
+    );
+    const refused = await closedCheck(ck, capped.data.id, ok(await ck.monitors.run(capped.data.id, spent)).data.id);
+    expect(refused.status).toBe('failed');
+    expect(ck.getCreditUsage({ tenant: 'team-c' }).data).toMatchObject({ creditsUsed: 0 });
+  });
+
   it('compares each check with the previous one through a web provider, scrapes the results, sends the events', async () => {
     const site = await planeSite();
     const searx = await startSearxng();
     const receiver = await startReceiver();
     closers.push(() => receiver.close());
-    const ck = new Crawlkit({
-      store: 'memory',
-      engine: 'http',
-      search: { provider: { kind: 'searxng', url: searx.url } },
-    });
-    closers.push(() => ck.close());
+    const ck = engineSearching(searx);
     searx.results = [`${site.url}/a.html`, `${site.url}/b.html`];
 
     const created = ok(

@@ -188,6 +188,12 @@ export const BENCHMARKS: Benchmark[] = [
   benchmark('monitor-close', { full: 5, quick: 2 }),
   benchmark('http-overhead', { full: 10, quick: 2 }),
   benchmark('server', { full: 10, quick: 2 }),
+  benchmark(
+    'tenants',
+    { full: 5, quick: 2 },
+    [],
+    [['tenants.turns', "B's crawl behind A's four batches within 3x its time alone (before the turns: ~10x)"]],
+  ),
   benchmark('documents', { full: 15, quick: 4 }),
   benchmark(
     'startup',

@@ -22,7 +22,8 @@ export interface CallOptions {
    * Credits the engine may have committed, with this call's: `scrape`, `map`, `crawl` and `batchScrape` reserve what
    * they expect to cost before starting (a crawl or batch page by page as it runs) and answer `INSUFFICIENT_CREDITS`
    * (HTTP 402) when it does not fit. The count is kept in the store, shared by the processes using it and across
-   * restarts (`ck.credits.committed()`). An HTTP server's `--credit-limit`.
+   * restarts (`ck.credits.committed()`); with a `tenant`, the tenant's own count, held to the limit alone (an HTTP
+   * server's keys each have the whole limit). An HTTP server's `--credit-limit`.
    * @default undefined (no limit)
    */
   creditLimit?: number;

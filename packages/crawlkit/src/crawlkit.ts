@@ -26,7 +26,7 @@ import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.j
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
-import { charged, creditLimitOf } from './credits/charge.js';
+import { callOf, charged } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
@@ -113,7 +113,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     options: ParseOptionsInput = {},
     init: CallOptions = {},
   ): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, creditLimitOf(init)));
+    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, callOf(init)));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */
@@ -200,12 +200,12 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       // A map costs 1 credit (reference §18), reserved under a credit limit before it starts.
       const result = await charged(
         rt.ctx.store,
-        creditLimitOf(init),
+        callOf(init),
         MAP_CREDITS,
         () => mapSite(rt.ctx, body, signal),
         (map) => (map.success ? MAP_CREDITS : 0),
       );
-      if (result.success) this.#bus.charge(MAP_CREDITS);
+      if (result.success) this.#bus.charge(MAP_CREDITS, init?.tenant);
       return result;
     });
   }
@@ -215,7 +215,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    * provider; results grouped by source, each with its document when `scrapeOptions` is given.
    */
   async search(body: SearchRequestInput, init: CallOptions = {}): Promise<SearchResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => runSearch(rt, this.#searchSetup, body, signal, creditLimitOf(init)));
+    return this.#guard(init, (rt, signal) => runSearch(rt, this.#searchSetup, body, signal, callOf(init)));
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */
@@ -227,34 +227,36 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /**
-   * `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged), against a
-   * nominal plan of a billion credits, so that clients show what was used.
+   * `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged), the tenant's
+   * own with `init.tenant`, against a nominal plan of a billion credits, so that clients show what was used.
    */
-  getCreditUsage(): CreditUsageResponse {
+  getCreditUsage(init: CallOptions = {}): CreditUsageResponse {
+    return creditUsage(this.#usage(init).credits);
+  }
+
+  /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used (the tenant's), against a nominal plan. */
+  getTokenUsage(init: CallOptions = {}): TokenUsageResponse {
+    return tokenUsage(this.#usage(init).tokens);
+  }
+
+  /** `GET /v2/team/queue-status`: scrapes running in the engine's slots and waiting for one (the tenant's). */
+  getQueueStatus(init: CallOptions = {}): QueueStatusResponse {
+    return queueStatus(this.#slots(init));
+  }
+
+  /** `GET /v2/concurrency-check`: scrapes running now (the tenant's), and the engine's `concurrency`. */
+  getConcurrency(init: CallOptions = {}): ConcurrencyCheckResponse {
+    return concurrencyCheck(this.#slots(init));
+  }
+
+  #usage(init: CallOptions | undefined) {
     this.#open();
-    return creditUsage(this.#bus.credits);
+    return this.#bus.usageOf(init?.tenant);
   }
 
-  /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used, against a nominal plan. */
-  getTokenUsage(): TokenUsageResponse {
-    this.#open();
-    return tokenUsage(this.#bus.tokens);
-  }
-
-  /** `GET /v2/team/queue-status`: scrapes running in the engine's slots (`concurrency`) and waiting for one. */
-  getQueueStatus(): QueueStatusResponse {
-    return queueStatus(this.#slots());
-  }
-
-  /** `GET /v2/concurrency-check`: scrapes running now, and the engine's `concurrency`. */
-  getConcurrency(): ConcurrencyCheckResponse {
-    return concurrencyCheck(this.#slots());
-  }
-
-  #slots(): SlotState {
-    this.#open();
-    const { pending: running, size: waiting } = this.#queue;
-    return { running, waiting, concurrency: this.#options.concurrency, lastSuccess: this.#bus.lastSuccess };
+  #slots(init: CallOptions | undefined): SlotState {
+    const { lastSuccess } = this.#usage(init);
+    return { ...this.#queue.of(init?.tenant), concurrency: this.#options.concurrency, lastSuccess };
   }
 
   /**
@@ -323,7 +325,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** Recurring crawls and scrapes kept in the store, with a webhook per change (crawlkit's own, `/v2/schedule`). */
   readonly schedules: ScheduleMethods = scheduleMethods((init, fn) =>
-    this.#guard(init, (rt) => fn({ ctx: rt.ctx, scheduler: rt.scheduler, tenant: init?.tenant })),
+    this.#guard(init, (rt) => fn({ ctx: rt.ctx, scheduler: rt.scheduler, ...callOf(init) })),
   );
 
   /** Monitors (`/v2/monitor`): a schedule whose every firing is a check of its pages' changes. */
@@ -331,9 +333,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** The credits committed against call `creditLimit`s (an HTTP server's `--credit-limit`), kept in the store. */
   readonly credits = {
-    /** Credits spent, and reserved by work under way, by every process using the store since it was created. */
+    /** Credits spent and reserved by every process using the store since it was created (the tenant's, with one). */
     committed: async (init: CallOptions = {}): Promise<number | ErrorResponse> =>
-      this.#guard(init, (rt) => creditLedger(rt.ctx.store).committed()),
+      this.#guard(init, (rt) => creditLedger(rt.ctx.store, init?.tenant).committed()),
   };
 
   /**

@@ -16,47 +16,45 @@ import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
 export class EventBus {
   readonly #events: EventEmitter<CrawlkitEvents>;
   readonly #log: Logger;
-  #credits = 0;
-  #tokens = 0;
-  #lastSuccess: number | undefined;
+  /** What every page and charge so far used; `#tenants` the same per tenant (`CallOptions.tenant`, a job's). */
+  readonly #total: Usage = { credits: 0, tokens: 0 };
+  readonly #tenants = new Map<string, Usage>();
 
   constructor(events: EventEmitter<CrawlkitEvents>, log: Logger) {
     this.#events = events;
     this.#log = log;
   }
 
-  /** Credits of every page reported so far. */
-  get credits(): number {
-    return this.#credits;
+  /**
+   * Credits and model tokens of the pages and charges reported so far, and when the last page was (epoch ms): a
+   * tenant's own, or without one everything's.
+   */
+  usageOf(tenant?: string): Readonly<Usage> {
+    if (tenant === undefined) return this.#total;
+    return this.#tenants.get(tenant) ?? { credits: 0, tokens: 0 };
   }
 
-  /** Model tokens of every page reported so far. */
-  get tokens(): number {
-    return this.#tokens;
+  /** Credits of work that is not a page (a map, a search beside the pages it scrapes), for `tenant`. */
+  charge(credits: number, tenant?: string): void {
+    for (const usage of this.#usages(tenant)) usage.credits += credits;
   }
 
-  /** When the last page was reported (epoch ms). */
-  get lastSuccess(): number | undefined {
-    return this.#lastSuccess;
-  }
-
-  /** Credits of work that is not a page (a map, a search beside the pages it scrapes). */
-  charge(credits: number): void {
-    this.#credits += credits;
-  }
-
-  /** A page was scraped (directly, or stored by a job). */
-  page(jobId: string | undefined, document: Document): void {
-    this.#credits += document.metadata.creditsUsed ?? 0;
-    this.#tokens += totalTokens(document.metadata.llmUsage);
-    this.#lastSuccess = Date.now();
+  /** A page was scraped (directly, or stored by a job), for `tenant` (the caller's, the job's). */
+  page(jobId: string | undefined, document: Document, tenant?: string): void {
+    const now = Date.now();
+    for (const usage of this.#usages(tenant)) {
+      usage.credits += document.metadata.creditsUsed ?? 0;
+      usage.tokens += totalTokens(document.metadata.llmUsage);
+      usage.lastSuccess = now;
+    }
     this.#emit('page', jobId ? { jobId, document } : { document });
   }
 
   /** A page failed, with its error (its code kept): a debug line, and the `error` event when someone listens. */
-  pageFailed(jobId: string | undefined, url: string, error: ErrorResponse): void {
+  pageFailed(jobId: string | undefined, url: string, error: ErrorResponse, tenant?: string): void {
     // A model answer that could not be used (LLM_EXTRACTION_FAILED) still spent its tokens.
-    this.#tokens += totalTokens((error.details as { usage?: unknown } | undefined)?.usage);
+    const tokens = totalTokens((error.details as { usage?: unknown } | undefined)?.usage);
+    for (const usage of this.#usages(tenant)) usage.tokens += tokens;
     const where = jobId ? `job ${jobId}: ` : '';
     this.#log.debug(`${where}${redactUrl(url)} failed: ${error.error}`);
     this.#emitError({ ...(jobId ? { jobId } : {}), url: redactUrl(url), error });
@@ -104,6 +102,14 @@ export class EventBus {
     return this.#events.listenerCount('progress') > 0;
   }
 
+  /** The totals, and the tenant's own when there is one. */
+  #usages(tenant: string | undefined): Usage[] {
+    if (tenant === undefined) return [this.#total];
+    let own = this.#tenants.get(tenant);
+    if (!own) this.#tenants.set(tenant, (own = { credits: 0, tokens: 0 }));
+    return [this.#total, own];
+  }
+
   #emitError(payload: CrawlkitEvents['error'][0]): void {
     // An `error` event nobody listens to would throw.
     if (this.#events.listenerCount('error') > 0) this.#emit('error', payload);
@@ -127,6 +133,13 @@ export class EventBus {
       }
     }
   }
+}
+
+/** Credits and model tokens used, and when the last page was scraped (epoch ms). */
+export interface Usage {
+  credits: number;
+  tokens: number;
+  lastSuccess?: number;
 }
 
 /** The tokens of a model usage record (`metadata.llmUsage`, an error's `details.usage`), 0 without one. */

@@ -60,6 +60,80 @@ describe('ScrapeSlots', () => {
     await slots.onIdle();
   });
 
+  it("serves each line in turns: tenant by tenant, then each tenant's jobs in turn, each job in its order", async () => {
+    const slots = new ScrapeSlots(1);
+    const log: string[] = [];
+    const names = ['running', 'a1-1', 'a1-2', 'a2-1', 'a2-2', 'a3-1', 'b1-1', 'b1-2', 'op-1'];
+    const gates = new Map(names.map((name) => [name, gate(log, name)]));
+    const owner = (name: string) => {
+      if (name.startsWith('op')) return {};
+      return { tenant: `team-${name[0]}`, job: `job-${name.slice(0, 2)}` };
+    };
+    // Team a queued its three jobs' pages first, then team b its crawl's, then the operator a page.
+    const results = names.map((name) => slots.add(gates.get(name)!.task, { background: true, ...owner(name) }));
+    // A caller of team b waits behind the page running, never behind a job's.
+    const call = gate(log, 'b-call');
+    const called = slots.add(call.task, { tenant: 'team-b' });
+    for (const name of ['running', 'b-call', ...names.slice(1)]) {
+      (name === 'b-call' ? call : gates.get(name)!).finish();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([...results, called]);
+    // Before: in the order they came (a1-1 a1-2 a2-1 a2-2 a3-1 b1-1 b1-2 op-1).
+    expect(log).toEqual(['running', 'b-call', 'a1-1', 'b1-1', 'op-1', 'a2-1', 'b1-2', 'a3-1', 'a1-2', 'a2-2']);
+  });
+
+  it('gives a freed slot to the tenant with the fewest scrapes running, though its page came last', async () => {
+    const slots = new ScrapeSlots(2);
+    const log: string[] = [];
+    const [a1, b1, a2, a3, b2] = ['a1', 'b1', 'a2', 'a3', 'b2'].map((name) => gate(log, name));
+    const results = [
+      slots.add(a1!.task, { background: true, tenant: 'a', job: 'x' }),
+      slots.add(b1!.task, { background: true, tenant: 'b', job: 'y' }),
+      slots.add(a2!.task, { background: true, tenant: 'a', job: 'x' }),
+      slots.add(a3!.task, { background: true, tenant: 'a', job: 'x' }),
+    ];
+    b1!.finish();
+    await results[1];
+    // a1 still runs: a2 takes b1's slot, as nobody of b waits.
+    expect(log).toEqual(['a1', 'b1', 'a2']);
+    results.push(slots.add(b2!.task, { background: true, tenant: 'b', job: 'y' }));
+    a2!.finish();
+    await results[2];
+    // a3 came first, but a has a1 running and b nothing.
+    expect(log).toEqual(['a1', 'b1', 'a2', 'b2']);
+    for (const g of [a1, a3, b2]) g!.finish();
+    await Promise.all(results);
+    expect(slots.of('a')).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('keeps the turns of those still waiting when a waiting scrape of another tenant aborts', async () => {
+    const slots = new ScrapeSlots(1);
+    const log: string[] = [];
+    const [running, a1, b1, a2] = ['running', 'a1', 'b1', 'a2'].map((name) => gate(log, name));
+    const first = slots.add(running!.task, { background: true, tenant: 'a', job: 'x' });
+    const controller = new AbortController();
+    const leaving = slots.add(() => Promise.resolve('never'), {
+      background: true,
+      tenant: 'c',
+      signal: controller.signal,
+    });
+    const rest = [
+      slots.add(a1!.task, { background: true, tenant: 'a', job: 'x' }),
+      slots.add(a2!.task, { background: true, tenant: 'a', job: 'x' }),
+      slots.add(b1!.task, { background: true, tenant: 'b', job: 'y' }),
+    ];
+    controller.abort(new Error('gone'));
+    await expect(leaving).rejects.toThrow('gone');
+    expect(slots.size).toBe(3);
+    for (const g of [running, a1, b1, a2]) {
+      g!.finish();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([first, ...rest]);
+    expect(log).toEqual(['running', 'a1', 'b1', 'a2']);
+  });
+
   it('frees the slot of a task that throws, and rejects with its error', async () => {
     const slots = new ScrapeSlots(1);
     const failing = slots.add(() => {

@@ -1,5 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 
+import { Running, Turns, type TurnOwner } from './turns.js';
+
 /** A scrape waiting for a slot. */
 interface Waiting {
   start(): void;
@@ -14,7 +16,9 @@ interface Waiting {
  * by one page's time at most, as upstream queues single scrapes ahead of crawl pages. A scrape whose signal aborts
  * while it waits leaves the line and rejects with the signal's reason; one that aborts while it runs rejects at once
  * and frees its slot (what it still does is no longer waited for). A scrape that waited runs in the async context of
- * its `add`.
+ * its `add`. Each line is served in turns (`Turns`): the tenant with the fewest scrapes running first, and of its
+ * jobs the one with the fewest running, so that one tenant's many pages or jobs hold another's back by a turn, not by
+ * all that they queued first.
  *
  * Not p-queue: a job's every page goes through here, and p-queue's events (eight `CustomEvent`s a task), async
  * resource and priority queue were a new process's recrawl's largest cost of taking a slot (issue 41).
@@ -22,10 +26,12 @@ interface Waiting {
 export class ScrapeSlots {
   readonly #concurrency: number;
   #pending = 0;
-  /** Callers' scrapes, in arrival order; a waiting scrape that aborts is deleted from it. */
-  readonly #waiting = new Set<Waiting>();
-  /** Jobs' pages (`background`), in arrival order, started when no caller waits. */
-  readonly #background = new Set<Waiting>();
+  /** Scrapes running, per tenant and job: the turns go by them. */
+  readonly #running = new Running();
+  /** Callers' scrapes; a waiting scrape that aborts is deleted from it. */
+  readonly #waiting = new Turns<Waiting>(this.#running);
+  /** Jobs' pages (`background`), started when no caller waits. */
+  readonly #background = new Turns<Waiting>(this.#running);
   #idle: (() => void)[] = [];
 
   constructor(concurrency: number) {
@@ -43,15 +49,25 @@ export class ScrapeSlots {
     return this.#waiting.size + this.#background.size;
   }
 
+  /** Scrapes of `tenant` running and waiting; without one, every scrape. */
+  of(tenant?: string): { running: number; waiting: number } {
+    if (tenant === undefined) return { running: this.#pending, waiting: this.size };
+    return {
+      running: this.#running.of(tenant),
+      waiting: this.#waiting.waitingOf(tenant) + this.#background.waitingOf(tenant),
+    };
+  }
+
   /**
-   * Runs `task` in a slot: at once when one is free and nobody of its lane (or, for `background`, nobody at all) waits,
-   * else after those that came first. `background`: a job's page, which waits behind every caller's scrape.
+   * Runs `task` in a slot: at once when one is free and nobody waits, else in its turn. `background`: a job's page,
+   * which waits behind every caller's scrape. `tenant` and `job`: whom it is for, which decides its turn.
    */
-  add<T>(task: () => Promise<T>, options: { signal?: AbortSignal; background?: boolean } = {}): Promise<T> {
+  add<T>(task: () => Promise<T>, options: { signal?: AbortSignal; background?: boolean } & TurnOwner = {}): Promise<T> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const line = options.background ? this.#background : this.#waiting;
-    if (this.#pending < this.#concurrency && this.size === 0) return this.#run(task, signal);
+    const owner: TurnOwner = { tenant: options.tenant, job: options.job };
+    if (this.#pending < this.#concurrency && this.size === 0) return this.#run(task, signal, owner);
     return new Promise<T>((resolve, reject) => {
       const waiting: Waiting = {
         start: AsyncResource.bind(() => {
@@ -61,7 +77,7 @@ export class ScrapeSlots {
             this.#next();
             return;
           }
-          this.#run(task, signal).then(resolve, reject);
+          this.#run(task, signal, owner).then(resolve, reject);
         }),
       };
       if (signal) {
@@ -73,7 +89,7 @@ export class ScrapeSlots {
         signal.addEventListener('abort', onAbort, { once: true });
         waiting.stop = () => signal.removeEventListener('abort', onAbort);
       }
-      line.add(waiting);
+      line.add(waiting, owner);
     });
   }
 
@@ -83,8 +99,9 @@ export class ScrapeSlots {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  async #run<T>(task: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  async #run<T>(task: () => Promise<T>, signal: AbortSignal | undefined, owner: TurnOwner): Promise<T> {
     this.#pending++;
+    this.#running.start(owner);
     let stop: (() => void) | undefined;
     try {
       // A synchronous throw of the task becomes its rejection.
@@ -99,6 +116,7 @@ export class ScrapeSlots {
     } finally {
       stop?.();
       this.#pending--;
+      this.#running.end(owner);
       this.#next();
     }
   }
@@ -106,11 +124,9 @@ export class ScrapeSlots {
   /** Starts the next waiting scrape, if a slot is free. */
   #next(): void {
     if (this.#pending < this.#concurrency) {
-      const line = this.#waiting.size > 0 ? this.#waiting : this.#background;
-      const [first] = line;
-      if (first) {
-        line.delete(first);
-        first.start();
+      const next = this.#waiting.take() ?? this.#background.take();
+      if (next) {
+        next.start();
         return;
       }
     }

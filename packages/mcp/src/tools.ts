@@ -67,9 +67,9 @@ export function registerTools(
   const budget = answers.maxAnswerChars ?? DEFAULT_ANSWER_CHARS;
   const crawlWaitMs = answers.crawlWaitMs ?? DEFAULT_CRAWL_WAIT_MS;
   const result = (value: unknown, shape: AnswerShape = {}) => toolResult(value, { budget, ...shape });
-  /** A synchronous call, admitted like an HTTP request: one of `queueLimit` in progress. */
+  /** A synchronous call, admitted like an HTTP request: one of `queueLimit` in progress (its key's). */
   const admitted = async (work: () => Promise<unknown>): Promise<CallToolResult> =>
-    result(await admission.queued(work));
+    result(await admission.queued(work, session.tenant));
   const call = (signal: AbortSignal): CallOptions => ({ ...session, signal });
   /** Reads a page of a job's status, by pagination. */
   const crawlPages = (id: string, signal: AbortSignal) => (page: StatusPagination) =>
@@ -103,7 +103,10 @@ export function registerTools(
       annotations: START,
     },
     async ({ url, offset, skip, ...options }, { signal }) => {
-      const page = await admission.queued(() => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal)));
+      const page = await admission.queued(
+        () => ck.scrape({ url, ...scrapeOptionsOf(options) }, call(signal)),
+        session.tenant,
+      );
       const from = { offset: offset ?? 0, skip: skip ?? 0 };
       return result(readFrom(page, from), from);
     },
@@ -121,7 +124,7 @@ export function registerTools(
     },
     async ({ skip, ...args }, { signal }) => {
       const request = withoutNulls(args);
-      const links = await admission.queued(() => ck.map(request, call(signal)));
+      const links = await admission.queued(() => ck.map(request, call(signal)), session.tenant);
       return result(linksSlice(links, skip ?? 0, budget, request));
     },
   );
@@ -297,11 +300,11 @@ export function registerTools(
     {
       title: 'Credit usage',
       description:
-        'Credits this crawlkit instance has accounted for (nothing is charged locally), against its credit limit ' +
-        'when it has one.',
+        'Credits this crawlkit instance has accounted for (nothing is charged locally), for your API key when each ' +
+        'key is its own team, against its credit limit when it has one.',
       inputSchema: {},
       annotations: STATUS,
     },
-    async () => result(await admission.creditUsage()),
+    async () => result(await admission.creditUsage(session)),
   );
 }

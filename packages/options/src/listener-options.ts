@@ -43,14 +43,16 @@ export interface ListenerOptions {
    */
   cors?: CorsSetting;
   /**
-   * Scrape, map, search and params-preview requests in progress at once (running or waiting for an engine slot); one
-   * more is answered 429 `QUEUE_FULL`. Crawl and batch starts are not counted: their pages wait in the store.
+   * Scrape, map, search, parse and params-preview requests in progress at once (running or waiting for an engine
+   * slot), per API key when each key is a tenant (else the server's); one more is answered 429 `QUEUE_FULL`, and
+   * another key's requests are admitted. Crawl and batch starts are not counted: their pages wait in the store.
    * @default 1024
    */
   queueLimit?: number;
   /**
-   * Credits the server may spend (reported by `GET /v2/team/credit-usage`); once spent, scrape, crawl, batch, map and
-   * search are answered 402 `INSUFFICIENT_CREDITS`, and a crawl's `limit` is lowered to what is left.
+   * Credits each API key may spend when each key is a tenant (else the server), reported by
+   * `GET /v2/team/credit-usage`; once the key's are spent, its scrape, crawl, batch, map and search are answered 402
+   * `INSUFFICIENT_CREDITS`, and a crawl's `limit` is lowered to what is left; the other keys spend theirs.
    * @default undefined (no limit)
    */
   creditLimit?: number;

@@ -1,18 +1,19 @@
-import type { Crawlkit, CreditUsageResponse, ErrorResponse } from 'crawlkit';
+import type { CallOptions, Crawlkit, CreditUsageResponse, ErrorResponse } from 'crawlkit';
 
 import { v2Error } from './respond.js';
 
 /**
- * What the server admits: synchronous requests up to `queueLimit` at once (429 beyond). Its `creditLimit` goes with
- * every call (`CallOptions.creditLimit`): the engine reserves each call's credits in its store before the work
- * starts and answers 402 when they do not fit, so the limit holds under concurrency, across restarts and across
- * processes sharing the store.
+ * What the server admits: synchronous requests up to `queueLimit` at once per API key (429 beyond). Its `creditLimit`
+ * goes with every call (`CallOptions.creditLimit`): the engine reserves each call's credits in its store, in the
+ * key's account (`CallOptions.tenant`), before the work starts and answers 402 when they do not fit, so each key's
+ * limit holds under concurrency, across restarts and across processes sharing the store.
  */
 export class Admission {
   readonly #crawlkit: Crawlkit;
   readonly #queueLimit: number;
   readonly #creditLimit: number | undefined;
-  #inFlight = 0;
+  /** Synchronous requests in progress, per tenant (undefined: keyless, or keys that share their jobs). */
+  readonly #inFlight = new Map<string | undefined, number>();
 
   constructor(crawlkit: Crawlkit, queueLimit: number, creditLimit: number | undefined) {
     this.#crawlkit = crawlkit;
@@ -25,43 +26,45 @@ export class Admission {
     return this.#creditLimit;
   }
 
-  /** The credit limit, the credits committed against it (spent and reserved) and what is left; undefined without one. */
-  async credits(): Promise<{ limit: number; committed: number; remaining: number } | undefined> {
-    if (this.#creditLimit === undefined) return undefined;
-    const committed = await this.#crawlkit.credits.committed();
-    if (typeof committed !== 'number') throw new Error(committed.error);
-    return { limit: this.#creditLimit, committed, remaining: Math.max(0, this.#creditLimit - committed) };
-  }
-
   /**
    * `GET /v2/team/credit-usage`: the engine's count, or under a credit limit the store's (every process on the store,
-   * kept across restarts) against the limit.
+   * kept across restarts) against the limit; the caller's tenant's (an API key's account), or without one everyone's.
    */
-  async creditUsage(): Promise<CreditUsageResponse> {
-    const usage = this.#crawlkit.getCreditUsage();
-    const limited = await this.credits();
-    if (limited === undefined) return usage;
-    const { limit, committed, remaining } = limited;
+  async creditUsage(call: CallOptions = {}): Promise<CreditUsageResponse> {
+    const usage = this.#crawlkit.getCreditUsage(call);
+    const limit = this.#creditLimit;
+    if (limit === undefined) return usage;
+    const committed = await this.#crawlkit.credits.committed(call.tenant !== undefined ? { tenant: call.tenant } : {});
+    if (typeof committed !== 'number') throw new Error(committed.error);
+    const remaining = Math.max(0, limit - committed);
     return {
       ...usage,
       data: { ...usage.data, creditsUsed: committed, remainingCredits: remaining, planCredits: limit },
     };
   }
 
-  /** Runs `work` as one of the synchronous requests in progress, or answers 429 when `queueLimit` are. */
-  async queued<T>(work: () => Promise<T>): Promise<T | ErrorResponse> {
-    if (this.#inFlight >= this.#queueLimit) {
+  /**
+   * Runs `work` as one of the synchronous requests in progress of `tenant` (an API key's; none: the server's), or
+   * answers 429 when `queueLimit` of them are: each key has its own `queueLimit`, so one key's burst never refuses
+   * another key's requests.
+   */
+  async queued<T>(work: () => Promise<T>, tenant?: string): Promise<T | ErrorResponse> {
+    const inFlight = this.#inFlight.get(tenant) ?? 0;
+    if (inFlight >= this.#queueLimit) {
+      const whose = tenant === undefined ? '' : ' for this API key';
       return v2Error(
         'QUEUE_FULL',
-        `The server is busy: ${this.#inFlight} scrape, map, search and params-preview requests are in progress ` +
-          `(queueLimit ${this.#queueLimit}). Retry later.`,
+        `The server is busy: ${inFlight} scrape, map, search, parse and params-preview requests are in progress` +
+          `${whose} (queueLimit ${this.#queueLimit}${tenant === undefined ? '' : ' per key'}). Retry later.`,
       );
     }
-    this.#inFlight++;
+    this.#inFlight.set(tenant, inFlight + 1);
     try {
       return await work();
     } finally {
-      this.#inFlight--;
+      const left = (this.#inFlight.get(tenant) ?? 1) - 1;
+      if (left > 0) this.#inFlight.set(tenant, left);
+      else this.#inFlight.delete(tenant);
     }
   }
 }

@@ -89,7 +89,10 @@ export function registerParseRoute(app: FastifyInstance, ctx: RouteContext): voi
       const { file, options } = upload;
       if (!file) return send(reply, v2Error('BAD_REQUEST', 'Bad Request: the upload has no `file` part.'));
       const call = ctx.call(request, reply);
-      return send(reply, await ctx.admission.queued(() => ctx.crawlkit.parse(file, options as never, call)));
+      return send(
+        reply,
+        await ctx.admission.queued(() => ctx.crawlkit.parse(file, options as never, call), call.tenant),
+      );
     });
   });
 }

@@ -96,7 +96,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.post<{ Body: ScrapeRequestInput }>('/v2/scrape', async (request, reply) => {
     if (asksAlexandria(request.body)) return send(reply, alexandriaNotOffered());
     const call = { ...ctx.call(request, reply), keepResult: true };
-    return send(reply, await admission.queued(() => ck.scrape(request.body, call)));
+    return send(reply, await admission.queued(() => ck.scrape(request.body, call), call.tenant));
   });
 
   registerSearchRoute(app, ctx);
@@ -108,7 +108,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.post<{ Body: MapRequestInput }>('/v2/map', async (request, reply) => {
     const call = ctx.call(request, reply);
-    return send(reply, await admission.queued(() => ck.map(request.body, call)));
+    return send(reply, await admission.queued(() => ck.map(request.body, call), call.tenant));
   });
 
   app.post<{ Body: CrawlRequestInput }>('/v2/crawl', async (request, reply) => {
@@ -124,7 +124,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.post<{ Body: CrawlParamsPreviewInput }>('/v2/crawl/params-preview', async (request, reply) => {
     const call = ctx.call(request, reply);
-    return send(reply, await admission.queued(() => ck.crawlParamsPreview(request.body, call)));
+    return send(reply, await admission.queued(() => ck.crawlParamsPreview(request.body, call), call.tenant));
   });
 
   // Static paths win over `/v2/crawl/:id` in the router, whatever the order (reference §2's route order).

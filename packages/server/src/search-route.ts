@@ -12,6 +12,6 @@ export function registerSearchRoute(app: FastifyInstance, ctx: RouteContext): vo
   const { crawlkit: ck, admission } = ctx;
   app.post<{ Body: SearchRequestInput }>('/v2/search', async (request, reply) => {
     const call = ctx.call(request, reply);
-    return send(reply, await admission.queued(() => ck.search(request.body, call)));
+    return send(reply, await admission.queued(() => ck.search(request.body, call), call.tenant));
   });
 }

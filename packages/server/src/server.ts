@@ -134,7 +134,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   };
   registerRoutes(app, routes);
   registerV1Routes(app, routes);
-  registerTeamRoutes(app, crawlkit, admission);
+  registerTeamRoutes(app, crawlkit, admission, (request) => tenants.get(request));
   registerHealthRoutes(app, crawlkit);
   return { app, inFlight, closing };
 }

@@ -56,7 +56,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
     const scrape = scrapeToV2(bodyOf(raw));
     const body = (bodyOf(raw) === raw ? scrape.options : raw) as ScrapeRequestInput;
     const call = { ...ctx.call(request, reply), keepResult: true };
-    const answer = await admission.queued(() => ck.scrape(body, call));
+    const answer = await admission.queued(() => ck.scrape(body, call), call.tenant);
     if (!answer.success) return send(reply, answer);
     return send(reply, { success: true, data: documentToV1(answer.data, scrape) });
   });
@@ -64,7 +64,7 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
   app.post('/v1/map', async (request, reply) => {
     const body = mapToV2(bodyOf(request.body)) as MapRequestInput;
     const call = ctx.call(request, reply);
-    const answer = await admission.queued(() => ck.map(body, call));
+    const answer = await admission.queued(() => ck.map(body, call), call.tenant);
     if (!answer.success) return send(reply, answer);
     return send(reply, { success: true, links: answer.links.map((link) => link.url) });
   });

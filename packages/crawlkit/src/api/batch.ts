@@ -102,7 +102,7 @@ export async function startBatchScrape(
   if (creditLimit !== undefined && context.store) {
     // Refused at once when its pages cannot all be paid for; they reserve their credits one by one as they run.
     const perPage = pageCreditEstimate(rest);
-    await assertCreditsLeft(creditLedger(context.store), creditLimit, perPage * valid.length);
+    await assertCreditsLeft(creditLedger(context.store, start.tenant), creditLimit, perPage * valid.length);
   }
 
   const respond = (id: string): BatchScrapeResponse => {

@@ -53,7 +53,12 @@ export async function startCrawl(
   if (creditLimit !== undefined) {
     // As upstream: a crawl's `limit` is lowered to the pages the credits left pay for; its pages reserve them as they go.
     const perPage = pageCreditEstimate({ ...request.scrapeOptions, zeroDataRetention: request.zeroDataRetention });
-    request.limit = await pagesWithinCredits(creditLedger(ctx.store), creditLimit, perPage, request.limit);
+    request.limit = await pagesWithinCredits(
+      creditLedger(ctx.store, start.tenant),
+      creditLimit,
+      perPage,
+      request.limit,
+    );
     stored.creditLimit = creditLimit;
   }
   const job = await jobs.create({

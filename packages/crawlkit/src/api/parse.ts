@@ -174,7 +174,7 @@ export async function parseFile(
   fileInput: ParseFile,
   options: ParseOptionsInput,
   signal: AbortSignal | undefined,
-  creditLimit?: number,
+  call: { creditLimit?: number | undefined; tenant?: string | undefined } = {},
 ): Promise<ScrapeResponse | ErrorResponse> {
   const file = validFile(fileInput);
   const parsed = parseBody(parseOptionsSchema, options ?? {});
@@ -208,7 +208,7 @@ export async function parseFile(
   // Under a credit limit, reserved before the work as a scrape's (issue 38).
   const outcome = await charged(
     ctx.store,
-    creditLimit,
+    call,
     pageCreditEstimate({ ...request, zeroDataRetention: values.zeroDataRetention }),
     () =>
       queue.add(
@@ -219,15 +219,15 @@ export async function parseFile(
             { sourceURL: name, zeroDataRetention: values.zeroDataRetention, ...(signal ? { signal } : {}) },
             [uploadStage, decodeStage, extractStage, formatsStage],
           ),
-        signal ? { signal } : {},
+        { ...(signal ? { signal } : {}), tenant: call.tenant },
       ),
     (done) => (done && 'success' in done && done.success ? done.credits : 0),
   );
   if ('kind' in outcome) throw new CrawlkitError('UNKNOWN_ERROR', `A parse ended ${outcome.kind}.`);
   if (!outcome.success) {
-    bus.pageFailed(undefined, name, outcome.error);
+    bus.pageFailed(undefined, name, outcome.error, call.tenant);
     return outcome.error;
   }
-  bus.page(undefined, outcome.document);
+  bus.page(undefined, outcome.document, call.tenant);
   return { success: true, data: outcome.document };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { ScrapeCallOptions } from '../call-options.js';
-import { charged, creditLimitOf } from '../credits/charge.js';
+import { callOf, charged } from '../credits/charge.js';
 import { pageCreditEstimate } from '../credits/estimate.js';
 import { jobInfo } from '../record/job-recording.js';
 import type { Runtime } from '../runtime.js';
@@ -38,7 +38,7 @@ export async function scrape(
   // Under a credit limit, the page's credits are reserved before it waits for a slot (issue 38).
   const outcome = await charged(
     ctx.store,
-    creditLimitOf(options),
+    callOf(options),
     pageCreditEstimate(request),
     () =>
       queue.add(
@@ -48,16 +48,16 @@ export async function scrape(
             zeroDataRetention: request.zeroDataRetention,
             ...(signal ? { signal } : {}),
           }),
-        signal ? { signal } : {},
+        { ...(signal ? { signal } : {}), tenant: options.tenant },
       ),
     (done) => (done?.success ? done.credits : 0),
   ).finally(() => (recordingId ? ctx.recordings.close(recordingId) : undefined));
   if (recordingId && outcome.success) outcome.document.metadata.warcFile = ctx.recordings.pathOf(recordingId);
   if (!outcome.success) {
-    bus.pageFailed(undefined, request.url, outcome.error);
+    bus.pageFailed(undefined, request.url, outcome.error, options.tenant);
     return outcome.error;
   }
-  bus.page(undefined, outcome.document);
+  bus.page(undefined, outcome.document, options.tenant);
   if (options.keepResult && !request.zeroDataRetention) await keepScrape(ctx.store, outcome.document, options.tenant);
   return { success: true, data: outcome.document };
 }

@@ -80,8 +80,11 @@ export function addListenFlags(command: Command, usage: ListenFlagsUsage): Comma
     )
     .option('--allow-private-networks', 'beyond loopback, keep the allow-all URL policy instead of strict')
     .option('--cors <origins>', http('browser origins allowed: loopback (default), *, off, or a comma-separated list'))
-    .option('--credit-limit <n>', 'credits the calls may spend, then refused (default: no limit)')
-    .option('--queue-limit <n>', 'scrape/map/search calls in progress at once, then refused (default 1024)')
+    .option(
+      '--credit-limit <n>',
+      'credits each API key (or a keyless server) may spend, then refused (default: no limit)',
+    )
+    .option('--queue-limit <n>', 'scrape/map/search calls in progress at once per API key, then refused (default 1024)')
     .option('--body-limit <bytes>', http('largest request body, then 413 (default 10485760)'));
   return addProviderFlags(command);
 }

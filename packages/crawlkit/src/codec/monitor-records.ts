@@ -40,6 +40,8 @@ export const monitorCodec = recordCodec({
   version: 1,
   schema: z.object({
     tenant: z.string().optional(),
+    /** The creating call's `creditLimit`: the scrapes of its search targets' results run under it, as the tenant's. */
+    creditLimit: z.number().nonnegative().optional(),
     name: z.string(),
     status: z.enum(['active', 'paused']),
     schedule: z.object({ cron: z.string(), timezone: z.string(), text: z.string().optional() }),

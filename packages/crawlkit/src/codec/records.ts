@@ -164,6 +164,8 @@ export const scheduleCodec = recordCodec({
   version: 1,
   schema: z.object({
     tenant: z.string().optional(),
+    /** The creating call's `creditLimit` (a server's `--credit-limit`): its crawls run under it, as the tenant's. */
+    creditLimit: z.number().nonnegative().optional(),
     name: z.string().optional(),
     every: z.string().optional(),
     cron: z.string().optional(),

@@ -13,20 +13,26 @@ export function creditLimitOf(init: unknown): number | undefined {
   return limit;
 }
 
+/** The credit limit (checked, as `creditLimitOf`) and the tenant of a call's options. */
+export function callOf(init: unknown): { creditLimit: number | undefined; tenant: string | undefined } {
+  const tenant = (init as { tenant?: unknown } | null | undefined)?.tenant;
+  return { creditLimit: creditLimitOf(init), tenant: typeof tenant === 'string' ? tenant : undefined };
+}
+
 /**
- * Runs `work` with `estimate` credits reserved under `limit` in the store's ledger, then settles them to what it cost
- * (`cost(result)`; nothing when it threw). Without a limit it only runs `work`. Rejects with `INSUFFICIENT_CREDITS`,
- * before `work` starts, when the estimate does not fit.
+ * Runs `work` with `estimate` credits reserved under the call's `creditLimit` in its tenant's account of the store's
+ * ledger, then settles them to what it cost (`cost(result)`; nothing when it threw). Without a limit it only runs
+ * `work`. Rejects with `INSUFFICIENT_CREDITS`, before `work` starts, when the estimate does not fit.
  */
 export async function charged<T>(
   store: Store,
-  limit: number | undefined,
+  call: { creditLimit?: number | undefined; tenant?: string | undefined },
   estimate: number,
   work: () => Promise<T>,
   cost: (result: T) => number,
 ): Promise<T> {
-  if (limit === undefined) return work();
-  const reservation = await creditLedger(store).require(estimate, limit);
+  if (call.creditLimit === undefined) return work();
+  const reservation = await creditLedger(store, call.tenant).require(estimate, call.creditLimit);
   let result: T | undefined;
   let done = false;
   try {

@@ -2,11 +2,12 @@ import { storedJobOf } from '../codec/records.js';
 import type { JobTasks } from '../jobs/task-execution.js';
 import { httpStatusOf } from '../error-codes.js';
 import type { ScrapeOutcome } from '../scrape/types.js';
+import { jobTenant } from '../jobs/job-tenant.js';
 import { pageCreditEstimate } from './estimate.js';
 import { creditLedger, insufficientCredits } from './ledger.js';
 
 /**
- * Runs one page of a job with its credits reserved under the job's `creditLimit` (recorded with the job, so that
+ * Runs one page of a job with its credits reserved (in its tenant's account) under the job's `creditLimit` (recorded with the job, so that
  * whichever process runs it applies it), settled to what the page cost. A page whose credits do not fit is not
  * fetched: it fails with `INSUFFICIENT_CREDITS`. Without a limit it only runs the page.
  */
@@ -19,7 +20,7 @@ export async function chargedJobPage(tasks: JobTasks, run: () => Promise<ScrapeO
     proxy: options.proxy,
     zeroDataRetention: tasks.planner.zeroDataRetention,
   });
-  const ledger = creditLedger(tasks.ctx.store);
+  const ledger = creditLedger(tasks.ctx.store, jobTenant(tasks.job));
   const reservation = await ledger.reserve(estimate, limit);
   if (!reservation) {
     const error = insufficientCredits(limit, await ledger.committed(), estimate);

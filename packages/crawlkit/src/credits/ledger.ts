@@ -2,7 +2,7 @@ import { withinBounds, type CounterBounds, type CounterStore, type Store } from 
 
 import { CrawlkitError } from '../errors.js';
 
-/** The counter of credits committed against credit limits: spent, plus reserved by work under way. */
+/** The counter of credits committed against credit limits: spent, plus reserved by work under way; every tenant's. */
 const COMMITTED = 'credits';
 
 /** Credits taken from a ledger before some work; `settle` says what the work cost (once). */
@@ -17,30 +17,44 @@ export interface CreditReservation {
  * by every process using it and kept across restarts. Work reserves its credits before it starts, atomically
  * (`CounterStore.add` with the limit as its bound), so concurrent calls can never together pass the limit; when it
  * ends, the reservation is replaced by what it cost. A process killed mid-work leaves its reservation counted: the
- * limit may be reached early, never passed.
+ * limit may be reached early, never passed. A tenant (`CallOptions.tenant`, an API key's) has an account of its own,
+ * `credits:<tenant>`, held to the limit alone; its credits also count in the total (`credits`), which holds the
+ * calls without a tenant to the limit, and is what the operator sees.
  */
 export class CreditLedger {
   readonly #counters: CounterStore;
+  readonly #account: string;
+  readonly #tenant: string | undefined;
 
-  constructor(counters: CounterStore) {
+  constructor(counters: CounterStore, tenant?: string) {
     this.#counters = counters;
+    this.#tenant = tenant;
+    this.#account = tenant === undefined ? COMMITTED : `${COMMITTED}:${tenant}`;
   }
 
-  /** Credits spent and reserved so far. */
+  /** Credits spent and reserved so far: the tenant's, or without one everyone's. */
   committed(): Promise<number> {
-    return this.#counters.get(COMMITTED);
+    return this.#counters.get(this.#account);
   }
 
   /** Reserves `amount` credits when they fit under `limit`; undefined when they do not. */
   async reserve(amount: number, limit: number): Promise<CreditReservation | undefined> {
-    if ((await this.#counters.add(COMMITTED, amount, { max: limit })) === undefined) return undefined;
+    if ((await this.#counters.add(this.#account, amount, { max: limit })) === undefined) return undefined;
+    try {
+      await this.#total(amount);
+    } catch (error) {
+      await this.#counters.add(this.#account, -amount).catch(() => undefined);
+      throw error;
+    }
     let settled = false;
     return {
       amount,
       settle: async (actual) => {
         if (settled) return;
         settled = true;
-        if (actual !== amount) await this.#counters.add(COMMITTED, actual - amount);
+        if (actual === amount) return;
+        await this.#counters.add(this.#account, actual - amount);
+        await this.#total(actual - amount);
       },
     };
   }
@@ -50,6 +64,11 @@ export class CreditLedger {
     const reservation = await this.reserve(amount, limit);
     if (reservation) return reservation;
     throw insufficientCredits(limit, await this.committed(), amount);
+  }
+
+  /** A tenant's credits count in the total too, unbounded there (the tenant's own account holds it to the limit). */
+  async #total(delta: number): Promise<void> {
+    if (this.#tenant !== undefined) await this.#counters.add(COMMITTED, delta);
   }
 }
 
@@ -77,16 +96,13 @@ function processCounters(): CounterStore {
   };
 }
 
-const ledgers = new WeakMap<Store, CreditLedger>();
+const counters = new WeakMap<Store, CounterStore>();
 
-/** The credit ledger of an engine's store (one per store object). */
-export function creditLedger(store: Store): CreditLedger {
-  let ledger = ledgers.get(store);
-  if (!ledger) {
-    ledger = new CreditLedger(store.counters ?? processCounters());
-    ledgers.set(store, ledger);
-  }
-  return ledger;
+/** The credit ledger of an engine's store, for `tenant`'s account (none: the total, the operator's). */
+export function creditLedger(store: Store, tenant?: string): CreditLedger {
+  let found = counters.get(store);
+  if (!found) counters.set(store, (found = store.counters ?? processCounters()));
+  return new CreditLedger(found, tenant);
 }
 
 /**

@@ -31,7 +31,7 @@ export const REQUEST_CODES = {
   ),
   QUEUE_FULL: info(
     429,
-    'The HTTP server already has `queueLimit` scrape, map and params-preview requests in progress (HTTP server only).',
+    'The HTTP server already has `queueLimit` scrape, map, search, parse and params-preview requests of this API key in progress (of any key, keyless or with `keysShareJobs`; HTTP server only).',
     "Retry later, or raise the server's `queueLimit` (`--queue-limit`).",
   ),
   PAYLOAD_TOO_LARGE: info(

@@ -5,6 +5,7 @@ import { isErrorCode } from '../error-codes.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 import { queueWebhookEvent, type JobWebhookEvent } from '../webhooks/outbox.js';
 import type { JobSignals } from './job-watch.js';
+import { jobTenant } from './job-tenant.js';
 import { ProgressReports } from './progress-reports.js';
 
 /** How the task execution reports what happens to its pages; `JobEvents` turns it into webhooks and engine events. */
@@ -98,13 +99,13 @@ export class JobEvents {
         await this.#webhook(store, job, { event: 'page', success: true, data: [document], taskKey });
       },
       pageStored: (job, document) => {
-        this.bus.page(job.id, document);
+        this.bus.page(job.id, document, jobTenant(job));
         this.#signals.signal(job.id);
       },
       pageFailed: async (job, sourceURL, failure, taskKey) => {
         const data = [{ metadata: { sourceURL } }];
         await this.#webhook(store, job, { event: 'page', success: false, data, error: failure.error, taskKey });
-        this.bus.pageFailed(job.id, sourceURL, failureResponse(failure));
+        this.bus.pageFailed(job.id, sourceURL, failureResponse(failure), jobTenant(job));
         this.#signals.signal(job.id);
       },
       internalError: (job, error) => this.bus.internalError(job.id, error),

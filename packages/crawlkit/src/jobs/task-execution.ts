@@ -23,6 +23,7 @@ import { feedOf } from '../changes/change-feed.js';
 import type { FeedPages } from '../changes/feed-pages.js';
 import { taskMetaCodec } from '../codec/records.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
+import { jobTenant } from './job-tenant.js';
 
 /**
  * Where a task goes when it does not settle: back on the queue it came from. This is the part that differs between
@@ -168,10 +169,11 @@ async function fetchTask(
       hashContent: feedOf(tasks.job) !== undefined,
       retriedStatus: (status: number) => isRetried(status, retries),
     };
-    // A job's page waits behind the scrapes whose callers wait for them (ScrapeSlots).
+    // A job's page waits behind the scrapes whose callers wait for them, in its tenant's and its job's turn
+    // (ScrapeSlots).
     outcome = await tasks.slots.add(
       () => chargedJobPage(tasks, () => runScrape(ctx, request, context, jobScrapeStages(tasks, task))),
-      { background: true },
+      { background: true, tenant: jobTenant(tasks.job), job: tasks.job.id },
     );
   } finally {
     await jobSlots?.release(task);

@@ -12,7 +12,7 @@ import type { JobManager } from '../jobs/job-manager.js';
 import { firstFiring } from '../schedules/schedule-clock.js';
 import { scheduleStore, sealedTargets, sealedWebhook, visible, type ScheduleCall } from '../schedules/schedule-api.js';
 import { clockOf } from '../schedules/schedule-request.js';
-import { deleteRunRecords, type ScheduleValue } from '../schedules/schedule-runs.js';
+import { deleteRunRecords, ownerOf, type ScheduleValue } from '../schedules/schedule-runs.js';
 import { NEVER } from '../schedules/scheduler.js';
 import { newJobId } from '../uuid-v7.js';
 import { parseBody } from '../v2/parse.js';
@@ -90,7 +90,7 @@ export async function createMonitor(
   if ('error' in judging) return judging.error;
   const now = Date.now();
   const monitor: MonitorValue = {
-    ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
+    ...ownerOf(call),
     name: request.name,
     status: 'active',
     schedule: request.schedule,
@@ -105,7 +105,7 @@ export async function createMonitor(
     updatedAt: now,
   };
   const value: ScheduleValue = {
-    ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
+    ...ownerOf(call),
     name: `monitor: ${request.name}`,
     cron: request.schedule.cron,
     timezone: request.schedule.timezone,

@@ -10,7 +10,7 @@ import { completedChanges } from '../changes/change-feed.js';
 import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { failedPages, storedDocuments } from '../jobs/stored-results.js';
-import type { ScheduleRun } from '../schedules/schedule-runs.js';
+import { ownerOf, type ScheduleRun } from '../schedules/schedule-runs.js';
 import { queueCheckCompleted, queueSearchChanges } from './monitor-events.js';
 import { judgePages, type JudgedInput } from './monitor-judge.js';
 import type { CheckSearchValue } from './monitor-search.js';
@@ -57,7 +57,7 @@ export async function recordCheck(
   const id = checkIdOf(monitorId, run);
   const searching = monitor.meta.some((meta) => meta.search);
   const searched = searching
-    ? await runSearches(store, ctx.search, monitorId, monitor.meta, monitor.tenant, run.startedAt)
+    ? await runSearches(store, ctx.search, monitorId, monitor.meta, ownerOf(monitor), run.startedAt)
     : undefined;
   const check: MonitorCheckValue = {
     monitorId,

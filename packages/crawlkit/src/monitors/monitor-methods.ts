@@ -1,5 +1,6 @@
 import type { CallOptions } from '../call-options.js';
 import type { ErrorResponse } from '../v2/types.js';
+import { callOf } from '../credits/charge.js';
 import {
   createMonitor,
   deleteMonitor,
@@ -60,9 +61,7 @@ export interface MonitorMethods {
 
 export function monitorMethods(runtime: MonitorGuard): MonitorMethods {
   const guard = <T>(init: CallOptions, fn: (call: MonitorCall) => Promise<T>) =>
-    runtime(init, ({ ctx, scheduler, jobs }) =>
-      fn({ ctx, scheduler, jobs, tenant: init.tenant, baseUrl: init.baseUrl }),
-    );
+    runtime(init, ({ ctx, scheduler, jobs }) => fn({ ctx, scheduler, jobs, ...callOf(init), baseUrl: init.baseUrl }));
   return {
     create: (body, init = {}) => guard(init, (call) => createMonitor(call, body)),
     get: (id, init = {}) => guard(init, (call) => getMonitor(call, id)),

@@ -23,20 +23,24 @@ import { searchBody } from './monitor-search-target.js';
 import type { MonitorCheckPage, MonitorCheckValue } from './monitor-store.js';
 import type { MonitorTargetMeta } from './monitor-targets.js';
 
+/** Whom a monitor's searches and scrapes are for: its tenant, under the credit limit it was created with. */
+export type MonitorOwner = { tenant?: string; creditLimit?: number };
+
 /** What a check's search targets run on: the engine's search, and its batch scrape for the results' pages. */
 export interface CheckSearch {
-  search(body: SearchRequestInput): Promise<SearchResponse | ErrorResponse>;
-  scrape(body: BatchScrapeRequestInput, tenant: string | undefined): Promise<BatchScrapeResponse | ErrorResponse>;
+  search(body: SearchRequestInput, owner: MonitorOwner): Promise<SearchResponse | ErrorResponse>;
+  scrape(body: BatchScrapeRequestInput, owner: MonitorOwner): Promise<BatchScrapeResponse | ErrorResponse>;
 }
 
 /** The engine's search (`setup`: its provider) and batch scrape, for the checks of `rt`. */
 export function checkSearch(rt: () => Runtime, setup: SearchSetup): CheckSearch {
   return {
-    search: (body) => runSearch(rt(), setup, body),
-    scrape: (body, tenant) => {
+    // The monitor's tenant's: its credits, its credit limit and its turns in the engine's slots.
+    search: (body, owner) => runSearch(rt(), setup, body, undefined, owner),
+    scrape: (body, owner) => {
       const { jobs, ctx, urlPolicy } = rt();
       const context = { jobs, llm: ctx.llm, store: ctx.store, ...(urlPolicy ? { urlPolicy } : {}) };
-      return startBatchScrape(context, body, tenant !== undefined ? { tenant } : {});
+      return startBatchScrape(context, body, owner);
     },
   };
 }
@@ -59,7 +63,7 @@ export async function runSearches(
   engine: CheckSearch | undefined,
   monitorId: string,
   meta: MonitorTargetMeta[],
-  tenant: string | undefined,
+  owner: MonitorOwner,
   at: number,
 ): Promise<{ searches: CheckSearchValue[]; errors: string[] }> {
   const searches: CheckSearchValue[] = [];
@@ -73,7 +77,7 @@ export async function runSearches(
     const urls = new Set<string>();
     let failed: string | undefined;
     for (const query of search.queries) {
-      const answer = await engine.search(searchBody(search, query)).catch(toErrorResponse);
+      const answer = await engine.search(searchBody(search, query), owner).catch(toErrorResponse);
       if (!answer.success) {
         failed = `targets[${target}] (search "${query}"): ${answer.error}`;
         break;
@@ -91,7 +95,7 @@ export async function runSearches(
     let batchId: string | null = null;
     if (results.length > 0) {
       const body = { ...search.scrapeOptions, urls: results, ignoreInvalidURLs: true } as BatchScrapeRequestInput;
-      const started = await engine.scrape(body, tenant).catch(toErrorResponse);
+      const started = await engine.scrape(body, owner).catch(toErrorResponse);
       if (started.success) batchId = started.id;
       else errors.push(`targets[${target}] (scrape of the results): ${started.error}`);
     }

@@ -23,7 +23,7 @@ import {
   type ScheduleTarget,
   type ScheduleWebhook,
 } from './schedule-request.js';
-import { deleteRunRecords, lastRun, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
+import { deleteRunRecords, lastRun, ownerOf, type ScheduleRun, type ScheduleValue } from './schedule-runs.js';
 import { NEVER, type Scheduler } from './scheduler.js';
 
 /** A schedule as the API shows it (header values `[redacted]`). */
@@ -63,11 +63,13 @@ export interface ScheduleListResponse {
   data: ScheduleView[];
 }
 
-/** Who calls: the engine's context, its scheduler when it runs schedules, and the caller's tenant. */
+/** Who calls: the engine's context, its scheduler when it runs schedules, the caller's tenant and credit limit. */
 export interface ScheduleCall {
   ctx: EngineContext;
   scheduler: Scheduler;
   tenant?: string | undefined;
+  /** Recorded with what it creates: the crawls it fires later run under it (`CallOptions.creditLimit`). */
+  creditLimit?: number | undefined;
 }
 
 const notFound = (): ErrorResponse => ({ success: false, code: 'SCHEDULE_NOT_FOUND', error: 'Schedule not found' });
@@ -99,7 +101,7 @@ export async function createSchedule(
   const schedules = scheduleStore(call.ctx);
   const box = call.ctx.secrets(call.ctx.store);
   const value: ScheduleValue = {
-    ...(call.tenant !== undefined ? { tenant: call.tenant } : {}),
+    ...ownerOf(call),
     ...(request.name !== undefined ? { name: request.name } : {}),
     ...(request.every !== undefined ? { every: request.every } : { cron: request.cron! }),
     ...(request.timezone !== undefined ? { timezone: request.timezone } : {}),

@@ -23,6 +23,17 @@ import { crawlBodyOf, type ScheduleTarget } from './schedule-request.js';
 const runs = historyRecord('crawlkit:schedule-runs', scheduleRunCodec);
 
 export type ScheduleValue = ReturnType<typeof scheduleCodec.decode>;
+
+/** The owner and credit limit a schedule or monitor keeps from the call that created it, for what it starts. */
+export function ownerOf(from: { tenant?: string | undefined; creditLimit?: number | undefined }): {
+  tenant?: string;
+  creditLimit?: number;
+} {
+  return {
+    ...(from.tenant !== undefined ? { tenant: from.tenant } : {}),
+    ...(from.creditLimit !== undefined ? { creditLimit: from.creditLimit } : {}),
+  };
+}
 export type ScheduleRun = ReturnType<typeof scheduleRunCodec.decode>;
 
 /** The tag of a target's lineage. */
@@ -67,8 +78,9 @@ export async function startRun(
       run.errors.push(`targets[${index}] (${target.url}): skipped, its previous crawl ${running} is still running`);
       continue;
     }
-    const tenant = schedule.tenant !== undefined ? { tenant: schedule.tenant } : {};
-    const started = await startCrawl(ctx, jobs, runBody(id, index, target, box), tenant).catch(toErrorResponse);
+    // As its creator: the tenant's crawl, under the credit limit the schedule was created with.
+    const owner = ownerOf(schedule);
+    const started = await startCrawl(ctx, jobs, runBody(id, index, target, box), owner).catch(toErrorResponse);
     run.jobIds.push(started.success ? started.id : null);
     if (!started.success) run.errors.push(`targets[${index}] (${target.url}): ${started.error}`);
   }

@@ -51,12 +51,18 @@ function searchEstimate(request: SearchRequest): number {
   return searchCredits(results) + pages;
 }
 
+/** Whom a search is for: the caller's credit limit and tenant (`CallOptions`). */
+export interface SearchCall {
+  creditLimit?: number | undefined;
+  tenant?: string | undefined;
+}
+
 export async function runSearch(
   rt: Runtime,
   setup: SearchSetup,
   body: SearchRequestInput,
   callerSignal?: AbortSignal,
-  creditLimit?: number,
+  call: SearchCall = {},
 ): Promise<SearchResponse | ErrorResponse> {
   const parsed = parseBody(searchRequestSchema, body);
   if (!parsed.ok) return parsed.error;
@@ -76,9 +82,9 @@ export async function runSearch(
   try {
     return await charged(
       rt.ctx.store,
-      creditLimit,
+      call,
       searchEstimate(request),
-      () => search(rt, setup, request, query.terms, signal),
+      () => search(rt, setup, request, query.terms, signal, call.tenant),
       (answer) => answer.creditsUsed,
     );
   } catch (error) {
@@ -99,6 +105,7 @@ async function search(
   request: SearchRequest,
   terms: SearchTerms,
   signal: AbortSignal,
+  tenant: string | undefined,
 ): Promise<SearchResponse> {
   const warnings: string[] = [];
   const data: SearchResponse['data'] = {};
@@ -135,8 +142,8 @@ async function search(
   }
   const count = Object.values(data).reduce((n, results) => n + results.length, 0);
   let creditsUsed = searchCredits(count);
-  rt.bus.charge(creditsUsed);
-  if (request.scrapeOptions) creditsUsed += await scrapeResults(rt, request, data, signal, warnings);
+  rt.bus.charge(creditsUsed, tenant);
+  if (request.scrapeOptions) creditsUsed += await scrapeResults(rt, request, data, signal, warnings, tenant);
   signal.throwIfAborted();
   const response: SearchResponse = { success: true, data, creditsUsed, id: crypto.randomUUID() };
   if (warnings.length) response.warning = warnings.join(' ');
@@ -218,6 +225,7 @@ async function scrapeResults(
   data: SearchResponse['data'],
   signal: AbortSignal,
   warnings: string[],
+  tenant: string | undefined,
 ): Promise<number> {
   const options = request.scrapeOptions!;
   let credits = 0;
@@ -238,13 +246,13 @@ async function scrapeResults(
               { ...options, url: result.url },
               { sourceURL: result.url, zeroDataRetention: false, signal },
             ),
-          { signal },
+          { signal, tenant },
         );
         if (!outcome?.success) {
           failed++;
           return;
         }
-        rt.bus.page(undefined, outcome.document);
+        rt.bus.page(undefined, outcome.document, tenant);
         credits += outcome.credits;
         results[i] = { ...result, ...outcome.document };
       }),
