@@ -18,7 +18,7 @@ import {
   type StatusPagination,
   type UnfinishedJob,
 } from './api/job-queries.js';
-import { mapSite } from './api/map.js';
+import { chargedMap } from './api/map.js';
 import { webProvider } from './search/options.js';
 import type { SearchRequestInput } from './search/request.js';
 import { runSearch, searchSetup, type SearchResponse, type SearchSetup } from './search/run-search.js';
@@ -26,7 +26,7 @@ import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.j
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
-import { callOf, charged } from './credits/charge.js';
+import { callOf } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
@@ -197,14 +197,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** `POST /v2/map`: the URLs of a site, from sitemaps and links, without scraping contents. */
   async map(body: MapRequestInput, init: CallOptions = {}): Promise<MapResponse | ErrorResponse> {
     return this.#guard(init, async (rt, signal) => {
-      // A map costs 1 credit (reference §18), reserved under a credit limit before it starts.
-      const result = await charged(
-        rt.ctx.store,
-        callOf(init),
-        MAP_CREDITS,
-        () => mapSite(rt.ctx, body, signal),
-        (map) => (map.success ? MAP_CREDITS : 0),
-      );
+      const result = await chargedMap(rt.ctx, body, signal, callOf(init));
       if (result.success) this.#bus.charge(MAP_CREDITS, init?.tenant);
       return result;
     });

@@ -2,6 +2,7 @@ import { isAllowedByPolicy, redactUrl } from '@crawlkit/fetcher/analysis';
 import { discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
+import { charged, type CallCredits } from '../credits/charge.js';
 import { CRAWLER_USER_AGENT } from '../jobs/crawl-planner.js';
 import { frontierFetch } from '../jobs/frontier-fetch.js';
 import { cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
@@ -11,6 +12,7 @@ import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { ErrorResponse, MapResponse } from '../v2/types.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
+import { MAP_CREDITS } from './usage.js';
 
 type MapLink = MapResponse['links'][number];
 
@@ -35,6 +37,22 @@ function rankBySearch(links: MapLink[], search: string): MapLink[] {
     .filter((x) => x.score > 0)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .map((x) => x.link);
+}
+
+/** A map charged its credit (reference §18: 1), reserved under the call's credit limit before it starts. */
+export function chargedMap(
+  ctx: EngineContext,
+  body: MapRequestInput,
+  signal: AbortSignal | undefined,
+  call: CallCredits,
+): Promise<MapResponse | ErrorResponse> {
+  return charged(
+    ctx.store,
+    call,
+    MAP_CREDITS,
+    () => mapSite(ctx, body, signal),
+    (map) => (map.success ? MAP_CREDITS : 0),
+  );
 }
 
 /** `POST /v2/map`: every URL of the site from its sitemaps and the links of its pages, without scraping contents. */

@@ -13,6 +13,12 @@ export function creditLimitOf(init: unknown): number | undefined {
   return limit;
 }
 
+/** Whose credits a call spends (its tenant's account) and under which limit. */
+export interface CallCredits {
+  creditLimit?: number | undefined;
+  tenant?: string | undefined;
+}
+
 /** The credit limit (checked, as `creditLimitOf`) and the tenant of a call's options. */
 export function callOf(init: unknown): { creditLimit: number | undefined; tenant: string | undefined } {
   const tenant = (init as { tenant?: unknown } | null | undefined)?.tenant;
@@ -26,7 +32,7 @@ export function callOf(init: unknown): { creditLimit: number | undefined; tenant
  */
 export async function charged<T>(
   store: Store,
-  call: { creditLimit?: number | undefined; tenant?: string | undefined },
+  call: CallCredits,
   estimate: number,
   work: () => Promise<T>,
   cost: (result: T) => number,
