@@ -65,7 +65,7 @@ export interface PdfOptions {
 }
 
 /**
- * A page of plain text (an OCR engine's, which says nothing of type sizes or positions) as markdown: blank lines
+ * A page of plain text (an OCR engine's when it gave no line positions, see `ocrPagesToMarkdown`) as markdown: blank lines
  * separate blocks, a block's lines are trimmed and kept, empty ones dropped, words hyphenated across lines joined
  * (`joinHyphenated`). A PDF's text layer is read by `structure.ts` instead.
  */
