@@ -114,6 +114,21 @@ describe('convertDocument', () => {
     });
   });
 
+  it("bullets and numbers an ODT's list items by their own level of the list style", async () => {
+    // the sample's bullet style (WWNum1) numbers its 10th level only; a list nested in an item is its 2nd level
+    const files = unzipSync(fixture('report.odt'));
+    const nested = (text: string) => `<text:list><text:list-item><text:p>${text}</text:p></text:list-item></text:list>`;
+    const content = strFromU8(files['content.xml']!)
+      .replace('North doubled its sales</text:p>', `$&${nested('Twice the stores')}`)
+      .replace('Close the books</text:p>', `$&${nested('Count the stock')}`);
+    const odt = zipSync({ ...files, mimetype: [files.mimetype!, { level: 0 }], 'content.xml': strToU8(content) });
+    const { markdown } = await convertDocument({ bytes: odt, contentType: '' });
+    expect(markdown).toMatch(
+      /^- North doubled its sales\n\s+- Twice the stores\n- South opened two stores\n1\. Close/m,
+    );
+    expect(markdown).toMatch(/^1\. Close the books\n\s+1\. Count the stock\n2\. Publish the report$/m);
+  });
+
   it('reads the headings of an ODT written as paragraphs of a heading style, through its automatic styles', async () => {
     // LibreOffice saves a Word file whose heading styles have no outline level so: <text:p> of style "Heading 1"
     const files = unzipSync(fixture('report.odt'));
