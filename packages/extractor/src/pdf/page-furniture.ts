@@ -124,7 +124,9 @@ function pageNumbered(split: readonly (readonly string[])[], withText: number): 
       const number = Number(match[1] ?? match[4]);
       const rest = (match[2] ?? match[3] ?? '').replace(/\s+/g, ' ');
       const offset = number - page;
-      byOffset.set(offset, [...(byOffset.get(offset) ?? []), { page, line, rest }]);
+      const group = byOffset.get(offset) ?? [];
+      group.push({ page, line, rest });
+      byOffset.set(offset, group);
     }
   });
   const drop = new Set<string>();
