@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 
+import { rtfMetadata } from './formats/rtf-info.js';
 import { convertDocument } from './convert.js';
 import { documentFormat } from './detect.js';
 import { AUTHOR, makeCsv, makeDocx, makeEpub, makePptx, makeTsv, makeXlsx, TITLE } from './__fixtures__/writers.js';
@@ -59,6 +60,27 @@ describe('convertDocument', () => {
       const odf = await convertDocument({ bytes: fixture(file), contentType: '' });
       expect(odf.metadata).toMatchObject({ title: TITLE, author: AUTHOR });
     }
+    // Word 97 (its summary information) and RTF (its info group), under the same names, the RTF's dates included
+    const doc = await convertDocument({ bytes: fixture('report.doc'), contentType: '' });
+    expect(doc.metadata).toMatchObject({ title: TITLE, author: AUTHOR });
+    expect(doc.metadata.created).toMatch(/^2026-11-28T\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const rtf = await convertDocument({ bytes: fixture('report.rtf'), contentType: '' });
+    expect(rtf.metadata).toMatchObject({ title: TITLE, author: AUTHOR });
+    expect(rtf.metadata.created).toMatch(/^2026-11-28T16:59:00\.000Z$/);
+    const written = (info: string) =>
+      convertDocument({
+        bytes: new TextEncoder().encode(`{\\rtf1\\ansi\\ansicpg1252{\\info${info}}Body}`),
+        contentType: '',
+      });
+    const escaped = await written("{\\title Caf\\'e9 \\u8364? na\\u239?ve}{\\*\\company {X}}{\\author A \\{B\\}}");
+    expect(escaped.metadata).toEqual({ title: 'Café € naïve', author: 'A {B}' });
+    // a title of 50,000 escapes, and one that never closes: read in linear time, nothing made up
+    const started = performance.now();
+    const long = await written(`{\\title ${'\\\\'.repeat(50_000)}}`);
+    expect(long.metadata).toEqual({ title: '\\'.repeat(50_000) });
+    const open = new TextEncoder().encode(`{\\rtf1\\ansi{\\info{\\title ${'\\\\'.repeat(50_000)}`);
+    expect(rtfMetadata(open)).toEqual({});
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('never takes the name alone for the format, and says what a mistyped file is', async () => {
@@ -90,6 +112,21 @@ describe('convertDocument', () => {
       code: 'SCRAPE_DOCUMENT_PARSE_ERROR',
       message: /\.xls\) are not converted/,
     });
+  });
+
+  it("bullets and numbers an ODT's list items by their own level of the list style", async () => {
+    // the sample's bullet style (WWNum1) numbers its 10th level only; a list nested in an item is its 2nd level
+    const files = unzipSync(fixture('report.odt'));
+    const nested = (text: string) => `<text:list><text:list-item><text:p>${text}</text:p></text:list-item></text:list>`;
+    const content = strFromU8(files['content.xml']!)
+      .replace('North doubled its sales</text:p>', `$&${nested('Twice the stores')}`)
+      .replace('Close the books</text:p>', `$&${nested('Count the stock')}`);
+    const odt = zipSync({ ...files, mimetype: [files.mimetype!, { level: 0 }], 'content.xml': strToU8(content) });
+    const { markdown } = await convertDocument({ bytes: odt, contentType: '' });
+    expect(markdown).toMatch(
+      /^- North doubled its sales\n\s+- Twice the stores\n- South opened two stores\n1\. Close/m,
+    );
+    expect(markdown).toMatch(/^1\. Close the books\n\s+1\. Count the stock\n2\. Publish the report$/m);
   });
 
   it('reads the headings of an ODT written as paragraphs of a heading style, through its automatic styles', async () => {

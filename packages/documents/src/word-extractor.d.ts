@@ -8,3 +8,17 @@ declare module 'word-extractor' {
     extract(source: string | Buffer): Promise<ExtractedDocument>;
   }
 }
+
+/** word-extractor's compound-file reader, for the streams it does not read itself (`formats/doc-info.ts`). */
+declare module 'word-extractor/lib/ole-compound-doc.js' {
+  export default class OleCompoundDoc {
+    constructor(reader: unknown);
+    read(): Promise<OleCompoundDoc>;
+    stream(name: string): NodeJS.ReadableStream;
+  }
+}
+declare module 'word-extractor/lib/buffer-reader.js' {
+  export default class BufferReader {
+    constructor(buffer: Buffer);
+  }
+}

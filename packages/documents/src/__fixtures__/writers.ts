@@ -19,6 +19,7 @@ import {
   TableRow,
   TextRun,
 } from 'docx';
+import { extractPdf } from '@crawlkit/extractor';
 import ExcelJS from 'exceljs';
 import epubModule from 'epub-gen-memory';
 import { encode } from 'fast-png';
@@ -183,6 +184,44 @@ export async function makeScannedPdf(): Promise<Uint8Array> {
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   pdf.addPage([612, 792]).drawText('Text layer page two', { x: 50, y: 700, size: 20, font });
   return pdf.save();
+}
+
+/** Two paragraphs of prose, the second running across a page break when set by `makeProsePdf`. */
+export const PROSE = [
+  'The installer copies the program files to the folder you choose, then writes a short configuration file next ' +
+    'to them, which the service reads each time it starts.',
+  'A second paragraph begins here and goes on long enough to wrap over several lines, so that the last line of ' +
+    'the first page ends in the middle of a sentence and the',
+  'rest of the sentence opens the second page, where the paragraph ends.',
+];
+
+/**
+ * Prose set by pdf-lib at 12 points, wrapped to the text width: `PROSE`'s first two paragraphs on page one, the
+ * second cut mid-sentence at the page's end, its rest on page two.
+ */
+export async function makeProsePdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const set = { size: 12, font, lineHeight: 16, maxWidth: 468, x: 72 };
+  const one = pdf.addPage([612, 792]);
+  one.drawText(PROSE[0]!, { ...set, y: 700 });
+  one.drawText(PROSE[1]!, { ...set, y: 640 });
+  pdf.addPage([612, 792]).drawText(PROSE[2]!, { ...set, y: 700 });
+  return pdf.save();
+}
+
+/** A PDF page rendered to PNG at twice its size (pdf.js, as the OCR of a PDF page does): an image of text. */
+export async function renderPage(pdf: Uint8Array, page: number): Promise<Uint8Array> {
+  // the extractor loads its patched pdf.js first, which a thread must (pdf-parse's own would be found first otherwise)
+  await extractPdf(pdf);
+  const { PDFParse } = await import('pdf-parse');
+  const parser = new PDFParse({ data: new Uint8Array(pdf) });
+  try {
+    const shot = await parser.getScreenshot({ partial: [page], scale: 2, imageBuffer: true, imageDataUrl: false });
+    return shot.pages[0]!.data;
+  } finally {
+    await parser.destroy();
+  }
 }
 
 /**

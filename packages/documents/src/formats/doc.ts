@@ -1,8 +1,9 @@
-/** Legacy Word (.doc, Word 97-2003): its text, footnotes and endnotes, as paragraphs (word-extractor). */
+/** Legacy Word (.doc, Word 97-2003): its text, footnotes and endnotes, as paragraphs (word-extractor), and its properties. */
 import { lazyModule } from '@crawlkit/options/lazy-module';
 
 import { DocumentError } from '../errors.js';
 import type { Converter } from '../types.js';
+import { docMetadata } from './doc-info.js';
 
 const wordExtractor = lazyModule(() => import('word-extractor'));
 
@@ -31,6 +32,6 @@ export const doc: Converter = {
     }
     const notes = paragraphs(`${extracted.getFootnotes()}\n${extracted.getEndnotes()}`);
     const markdown = [paragraphs(extracted.getBody()), notes ? `---\n\n${notes}` : ''].filter(Boolean).join('\n\n');
-    return { format: 'doc', markdown, metadata: {}, warnings: [] };
+    return { format: 'doc', markdown, metadata: await docMetadata(bytes), warnings: [] };
   },
 };

@@ -3,7 +3,8 @@ import type { OfficeParserAST } from 'officeparser';
 
 import { officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
-import { odtHeadings } from './odt-headings.js';
+import { odtStyled } from './odt-styles.js';
+import { rtfMetadata } from './rtf-info.js';
 
 /**
  * Embedded images become references to their part's name (the document's images, in order); their bytes are not
@@ -25,9 +26,9 @@ async function textDocument(
 ): Promise<ConvertedDocument> {
   const parsed = await parseOffice(bytes, format, options);
   const { warnings } = parsed;
-  const ast = format === 'odt' ? odtHeadings(parsed.ast, bytes) : parsed.ast;
+  const ast = format === 'odt' ? odtStyled(parsed.ast, bytes) : parsed.ast;
   const markdown = imageReferences(await officeMarkdown(ast, format, { deadline: options.deadline }), ast);
-  const metadata = officeMetadata(ast);
+  const metadata = format === 'rtf' ? { ...rtfMetadata(bytes), ...officeMetadata(ast) } : officeMetadata(ast);
   const document: ConvertedDocument = { format, markdown, metadata, warnings };
   if (metadata.numPages !== undefined) document.pages = metadata.numPages;
   if (options.html) document.html = await officeHtml(attachmentsDropped(ast), format, options.deadline);

@@ -7,11 +7,33 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+import type { OcrLine } from '@crawlkit/extractor';
+
 import { DocumentError } from '../errors.js';
 
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+/** Tesseract's page as tesseract.js gives it with its `blocks` output: blocks of paragraphs of lines. */
+interface Page {
+  text: string;
+  blocks:
+    | { paragraphs: { lines: { text: string; bbox: Box; baseline: Box; rowAttributes: { rowHeight: number } }[] }[] }[]
+    | null;
+}
 interface Recognizer {
-  recognize(image: Buffer): Promise<{ data: { text: string; confidence: number } }>;
+  recognize(image: Buffer, options: object, output: { text: boolean; blocks: boolean }): Promise<{ data: Page }>;
   terminate(): Promise<unknown>;
+}
+
+/** What OCR read on an image: its lines with their positions, and its plain text. */
+export interface Recognized {
+  text: string;
+  /** Tesseract's lines in its reading order, in pixels. */
+  lines: OcrLine[];
 }
 
 const IDLE_MS = 60_000;
@@ -42,13 +64,26 @@ async function stop(): Promise<void> {
 }
 
 /** The text of one image (PNG, JPEG, TIFF, WebP, BMP), or `undefined` when `deadline` passed first. */
-export function recognize(image: Uint8Array, deadline?: number): Promise<string | undefined> {
+export function recognize(image: Uint8Array, deadline?: number): Promise<Recognized | undefined> {
   const run = turn.then(() => read(image, deadline));
   turn = run.catch(() => undefined);
   return run;
 }
 
-async function read(image: Uint8Array, deadline?: number): Promise<string | undefined> {
+const linesOf = (page: Page): OcrLine[] =>
+  (page.blocks ?? []).flatMap((block) =>
+    block.paragraphs.flatMap((paragraph) =>
+      paragraph.lines.map((line) => ({
+        text: line.text,
+        left: line.bbox.x0,
+        right: line.bbox.x1,
+        baseline: (line.baseline.y0 + line.baseline.y1) / 2,
+        height: line.rowAttributes.rowHeight || line.bbox.y1 - line.bbox.y0,
+      })),
+    ),
+  );
+
+async function read(image: Uint8Array, deadline?: number): Promise<Recognized | undefined> {
   clearTimeout(idle);
   const left = deadline !== undefined ? deadline - Date.now() : Infinity;
   if (left <= 0) return undefined;
@@ -56,7 +91,11 @@ async function read(image: Uint8Array, deadline?: number): Promise<string | unde
   let timer: NodeJS.Timeout | undefined;
   try {
     const recognizer = await current;
-    const page = recognizer.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+    const page = recognizer.recognize(
+      Buffer.from(image.buffer, image.byteOffset, image.byteLength),
+      {},
+      { text: true, blocks: true },
+    );
     const late = new Promise<undefined>((resolve) => {
       if (Number.isFinite(left)) timer = setTimeout(resolve, left, undefined);
     });
@@ -66,7 +105,7 @@ async function read(image: Uint8Array, deadline?: number): Promise<string | unde
       await stop();
       return undefined;
     }
-    return result.data.text;
+    return { text: result.data.text, lines: linesOf(result.data) };
   } catch (error) {
     await stop();
     throw new DocumentError('SCRAPE_OCR_FAILED', `The image could not be read by OCR: ${(error as Error).message}`, {

@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { convertDocument } from '../convert.js';
-import { makeScannedPdf, SCREENSHOT_WORDS, screenshotPng } from '../__fixtures__/writers.js';
+import {
+  makeProsePdf,
+  makeScannedPdf,
+  PROSE,
+  renderPage,
+  SCREENSHOT_WORDS,
+  screenshotPng,
+} from '../__fixtures__/writers.js';
 import { stopOcr } from './engine.js';
 import { ocrPdf } from './pdf.js';
 
@@ -46,6 +53,27 @@ describe('OCR', () => {
     const all = await ocrPdf(pdf, { mode: 'ocr' });
     expect(all.ocrPages).toBe(2);
     expect(all.pageMarkdown[1]).toMatch(/Text layer page two/i);
+  });
+
+  it('joins the lines of an image of prose into its paragraphs', async () => {
+    const image = await renderPage(await makeProsePdf(), 1);
+    const read = await convertDocument({ bytes: image, contentType: 'image/png' }, { images: true });
+    const paragraphs = read.markdown.split('\n\n');
+    expect(paragraphs).toHaveLength(2);
+    expect(paragraphs[0]).toMatch(/^The installer copies .* each time it starts\.$/);
+    expect(paragraphs[1]).toMatch(/^A second paragraph begins .* ends in the middle of a sentence and the$/);
+    for (const paragraph of paragraphs) expect(paragraph).not.toContain('\n');
+  });
+
+  it('joins a scanned paragraph that runs on to the next page', async () => {
+    const read = await ocrPdf(await makeProsePdf(), { mode: 'ocr' });
+    expect(read.ocrPages).toBe(2);
+    const paragraphs = read.markdown.split('\n\n');
+    expect(paragraphs).toHaveLength(2);
+    expect(paragraphs[1]).toMatch(
+      /sentence and the rest of the sentence opens the second page, where the paragraph ends\.$/,
+    );
+    expect(paragraphs[0]).toBe(PROSE[0]);
   });
 
   it('keeps to its page cap and its deadline, and says so', async () => {

@@ -1,12 +1,16 @@
 /**
  * OCR of PDF pages (the `pdf` parser's `mode`): `ocr` reads every parsed page by OCR, `auto` only the pages without
  * a text layer (scanned pages), keeping the text layer of the others. A page is rendered by pdf.js (pdf-parse's
- * screenshot, on @napi-rs/canvas) at twice its size and read by Tesseract, within a cap of pages and a deadline.
+ * screenshot, on @napi-rs/canvas) at twice its size and read by Tesseract, within a cap of pages and a deadline. The
+ * lines Tesseract finds are joined into paragraphs by the rules of the text layer (`ocrPagesToMarkdown`), and a
+ * paragraph running on to the next page is joined by `joinPages`, as a text layer's is.
  */
 import {
   dropRunningLines,
   extractPdf,
   joinPages,
+  type OcrLine,
+  ocrPagesToMarkdown,
   pageToMarkdown,
   type PdfContent,
   type PdfOptions,
@@ -55,7 +59,8 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
   const { PDFParse } = await import('pdf-parse');
   // a copy: pdf.js takes over the buffer it parses
   const parser = new PDFParse({ data: new Uint8Array(data), isEvalSupported: false });
-  let read = 0;
+  /** The pages read by OCR, with their lines: made into paragraphs together, at the end, at the one scale. */
+  const recognizedPages: { page: number; lines: OcrLine[]; text: string }[] = [];
   let timedOut = text.timedOut === true;
   try {
     for (const page of chosen) {
@@ -76,9 +81,7 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
         timedOut = true;
         break;
       }
-      const markdown = pageToMarkdown(recognized);
-      if (markdown) pages[page - 1] = markdown;
-      read++;
+      recognizedPages.push({ page, ...recognized });
     }
   } catch (error) {
     if (error instanceof DocumentError) throw error;
@@ -92,6 +95,12 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
   } finally {
     await parser.destroy().catch(() => undefined);
   }
+  const read = recognizedPages.length;
+  const positioned = ocrPagesToMarkdown(recognizedPages.map(({ lines }) => lines));
+  recognizedPages.forEach(({ page, lines, text }, i) => {
+    const markdown = lines.length ? positioned[i]! : pageToMarkdown(text);
+    if (markdown) pages[page - 1] = markdown;
+  });
   if (read < chosen.length) {
     warnings.push(`Only ${read} of ${chosen.length} PDF pages were read by OCR before the time ran out.`);
   }

@@ -1,6 +1,6 @@
 import { ExtractorError } from '../errors.js';
 import { documentMetadata } from './document-info.js';
-import { copyOutline, type OutlineDocument, readOutline } from './outline.js';
+import { copyOutline, type OutlineDocument, readOutline, underTitle } from './outline.js';
 import { type Line, pageLines, type TextItem, type TextStyle } from './layout.js';
 import { joinHyphenated, runningLineMask } from './page-furniture.js';
 import { loadPdfParse } from './pdfjs-worker.js';
@@ -65,7 +65,7 @@ export interface PdfOptions {
 }
 
 /**
- * A page of plain text (an OCR engine's, which says nothing of type sizes or positions) as markdown: blank lines
+ * A page of plain text (an OCR engine's when it gave no line positions, see `ocrPagesToMarkdown`) as markdown: blank lines
  * separate blocks, a block's lines are trimmed and kept, empty ones dropped, words hyphenated across lines joined
  * (`joinHyphenated`). A PDF's text layer is read by `structure.ts` instead.
  */
@@ -203,7 +203,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     if (budget.read === 0) throw unguarded();
     const total = doc.numPages;
     const allowed = Math.min(maxPages, total);
-    const outline = await readOutline(doc);
+    const bookmarks = await readOutline(doc);
     const pages: Line[][] = [];
     const warnings: string[] = [];
     let parsed = 0;
@@ -240,6 +240,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     }
     const metadata = documentMetadata(info ?? {});
     const body = bodyStyle(pages);
+    const outline = underTitle(bookmarks, pages, body);
     const pageHeadings = copyOutline(outline);
     const pageMarkdown = pages.map((lines, i) => linesToMarkdown(lines, body, i + 1, pageHeadings));
     // running headers and page numbers are found among the lines, before they are joined into paragraphs

@@ -1,5 +1,6 @@
 /** A PDF's outline (bookmarks), from which `structure.ts` takes headings. */
-import { type OutlineIndex, outlineKey } from './structure.js';
+import type { Line } from './layout.js';
+import { type BodyStyle, MAX_HEADING, type OutlineIndex, outlineKey, sizeKey } from './structure.js';
 
 /** Outline entries read for headings; a larger outline's rest is left out. */
 const MAX_OUTLINE_ENTRIES = 2000;
@@ -51,3 +52,26 @@ export async function readOutline(doc: OutlineDocument): Promise<OutlineIndex> {
 /** A fresh copy of the outline index: each entry makes one heading per rendering of the pages. */
 export const copyOutline = (index: OutlineIndex): OutlineIndex =>
   new Map([...index].map(([key, { depth, page }]) => [key, page === undefined ? { depth } : { depth, page }]));
+
+/**
+ * The outline one level down when the document has a title above it: a line in the document's largest heading type
+ * that names no entry. The title alone is then `#` and the outline's top entries `##`, where both were `#` (the
+ * outline's depth and the type's rank each started at one). Type headings keep their rank, so a Word export's
+ * "Heading 1" in the second size meets its bookmark at `##`. Without such a title, the outline's top entries are `#`.
+ */
+export function underTitle(index: OutlineIndex, pages: readonly Line[][], body: BodyStyle): OutlineIndex {
+  const largest = body.headingSizes[0];
+  if (index.size === 0 || largest === undefined) return index;
+  const titled = pages.some((lines) =>
+    lines.some(
+      (line) =>
+        !line.scanned &&
+        sizeKey(line.size) === largest &&
+        /\p{L}/u.test(line.text) &&
+        line.text.length <= MAX_HEADING &&
+        !index.has(outlineKey(line.text)),
+    ),
+  );
+  if (!titled) return index;
+  return new Map([...index].map(([key, entry]) => [key, { ...entry, depth: entry.depth + 1 }]));
+}

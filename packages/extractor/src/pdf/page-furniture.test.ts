@@ -60,4 +60,31 @@ describe('running headers, page numbers and hyphenation in PDFs', () => {
     const numbered = words.map((w, i) => `${w} a\n${w} b\n${w} c\n- ${i + 2} -`);
     expect(dropRunningLines(numbered)).toEqual(words.map((w) => `${w} a\n${w} b\n${w} c`));
   });
+
+  it('drops running headers that name their chapter and page numbers printed on some pages only', async () => {
+    // 8 pages, two chapters of 4: each opens on a page of its own without header or number; the header names the
+    // chapter and the page ("Chapter 2: Setup 7"), under half the pages each; a bare number ends pages 2, 4 and 7
+    const chapter = (page: number) => (page <= 4 ? 'Chapter 1: Install' : 'Chapter 2: Setup');
+    const words = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot', 'Golf', 'Hotel'];
+    const pages = words.map((word, i) => {
+      const page = i + 1;
+      const opens = page === 1 || page === 5;
+      return [
+        ...(opens ? [] : [`${chapter(page)} ${page}`]),
+        opens ? chapter(page) : page === 6 ? 'The service listens on port 8080' : `${word} opens here.`,
+        `${word} goes on and ends.`,
+        `${word} closes it.`,
+        ...([2, 4, 7].includes(page) ? [`${page}`] : []),
+      ];
+    });
+    const { markdown } = await extractPdf(makePdf('Manual', pages));
+    expect(markdown).not.toMatch(/Chapter \d: \w+ \d/);
+    expect(markdown).not.toMatch(/^\d$/m);
+    // the chapters' own first lines, and a first line that ends in a number, are content
+    expect(markdown).toContain('Chapter 1: Install');
+    expect(markdown).toContain('Chapter 2: Setup');
+    expect(markdown).toContain('The service listens on port 8080');
+    for (const word of words) expect(markdown).toMatch(new RegExp(`${word} goes on and ends.\\s+${word} closes it.`));
+    for (const page of [2, 3, 4, 7, 8]) expect(markdown).toContain(`${words[page - 1]} opens here.`);
+  });
 });

@@ -85,11 +85,13 @@ export function runningLineMask(split: readonly (readonly string[])[]): boolean[
     if (entry.texts.size === 1) running.set(key, 'once');
     else if (entry.offsets!.size > 0 && PAGE_NUMBER.test(key)) running.set(key, 'never');
   }
-  if (running.size === 0) return undefined;
+  const numbered = pageNumbered(split, withText);
+  if (running.size === 0 && numbered.size === 0) return undefined;
   const kept = new Set<string>();
-  return split.map((lines) => {
+  return split.map((lines, page) => {
     const edge = edges(lines);
     return lines.map((line, i) => {
+      if (numbered.has(`${page}:${i}`)) return false;
       const key = shape(line);
       const rule = edge.has(i) ? running.get(key) : undefined;
       if (rule === undefined) return true;
@@ -98,6 +100,52 @@ export function runningLineMask(split: readonly (readonly string[])[]): boolean[
       return true;
     });
   });
+}
+
+/** A number opening or closing a line, and the rest of the line: where a page number sits in a header or footer. */
+const END_NUMBER = /^(\d{1,4})(?!\d)\s*(.*)$|^(.*?)\s*(?<!\d)(\d{1,4})$/su;
+
+/**
+ * Edge lines that carry the page's number at their start or end, found where `runningLineMask`'s shapes miss them
+ * (`page:line` keys): a page number printed on only some pages (not on a chapter's first), and a running header
+ * that names its chapter ("Chapter 2: Setup 17"), whose text changes from one chapter to the next. Their numbers
+ * follow the page (the same offset from the page's index) on at least 3 pages. A bare number (or one with a word for
+ * page) goes on those pages. A line with other words goes when it repeats, its number aside, on consecutive pages, and
+ * such lines name at least two chapters over half the pages: one text over the whole document ("Question 3" atop each
+ * page of a form) is content.
+ */
+function pageNumbered(split: readonly (readonly string[])[], withText: number): Set<string> {
+  type Found = { page: number; line: number; rest: string };
+  const byOffset = new Map<number, Found[]>();
+  split.forEach((lines, page) => {
+    for (const line of edges(lines)) {
+      const match = END_NUMBER.exec(lines[line]!.trim());
+      if (!match) continue;
+      const number = Number(match[1] ?? match[4]);
+      const rest = (match[2] ?? match[3] ?? '').replace(/\s+/g, ' ');
+      const offset = number - page;
+      const group = byOffset.get(offset) ?? [];
+      group.push({ page, line, rest });
+      byOffset.set(offset, group);
+    }
+  });
+  const drop = new Set<string>();
+  for (const found of byOffset.values()) {
+    const bare = found.filter((f) => PAGE_NUMBER.test(f.rest));
+    if (new Set(bare.map((f) => f.page)).size >= MIN_PAGES) for (const f of bare) drop.add(`${f.page}:${f.line}`);
+    const pagesOf = new Map<string, Set<number>>();
+    for (const f of found) pagesOf.set(f.rest, (pagesOf.get(f.rest) ?? new Set()).add(f.page));
+    const runs = found.filter(
+      (f) =>
+        !PAGE_NUMBER.test(f.rest) && (pagesOf.get(f.rest)!.has(f.page - 1) || pagesOf.get(f.rest)!.has(f.page + 1)),
+    );
+    const chapters = new Set(runs.map((f) => f.rest)).size;
+    const pages = new Set(runs.map((f) => f.page)).size;
+    if (chapters >= 2 && pages >= MIN_PAGES && pages >= withText * MIN_SHARE) {
+      for (const f of runs) drop.add(`${f.page}:${f.line}`);
+    }
+  }
+  return drop;
 }
 
 /**

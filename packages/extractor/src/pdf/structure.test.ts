@@ -134,9 +134,57 @@ describe('PDF headings', () => {
       ],
       { outline: [{ title: 'Introduction', page: 3, children: [{ title: 'Background', page: 3 }] }] },
     );
+    // "Contents", in the largest type and named by no entry, is the title: the outline's entries go one level below
     expect((await extractPdf(pdf)).markdown).toBe(
-      ['# Contents', 'Introduction', 'Background', ONE, '# Introduction', TWO, '## Background', THREE].join('\n\n'),
+      ['# Contents', 'Introduction', 'Background', ONE, '## Introduction', TWO, '### Background', THREE].join('\n\n'),
     );
+  });
+
+  it('keeps # for the title in large type, the outline and the type headings below it', async () => {
+    const outline = [
+      { title: 'Introduction', page: 1, children: [{ title: 'Background', page: 1 }] },
+      { title: 'Method', page: 2 },
+    ];
+    const pdf = await writePdf(
+      [
+        {
+          blocks: [
+            { text: 'Field Survey', size: 22 },
+            { text: 'Introduction', size: 16, gap: 10 },
+            { text: ONE, gap: 6 },
+            { text: 'Background', size: 13, gap: 8 },
+            { text: TWO, gap: 6 },
+          ],
+        },
+        {
+          blocks: [
+            { text: 'Method', size: 16 },
+            { text: THREE, gap: 6 },
+            { text: 'Limits', size: 13, gap: 8 },
+            { text: ONE, gap: 6 },
+          ],
+        },
+      ],
+      { outline },
+    );
+    const headings = (await extractPdf(pdf)).markdown.split('\n\n').filter((block) => block.startsWith('#'));
+    // "Limits" is in the outline's second level's type without an entry: the same level by its size
+    expect(headings).toEqual(['# Field Survey', '## Introduction', '### Background', '## Method', '### Limits']);
+    // without an outline, the same levels come from the type alone
+    const plain = (
+      await extractPdf(
+        await writePdf([
+          {
+            blocks: [
+              { text: 'Field Survey', size: 22 },
+              { text: 'Introduction', size: 16, gap: 10 },
+              { text: ONE, gap: 6 },
+            ],
+          },
+        ]),
+      )
+    ).markdown;
+    expect(plain).toBe(['# Field Survey', '## Introduction', ONE].join('\n\n'));
   });
 });
 

@@ -3,7 +3,7 @@
  * placed on pages; they are read from the type and the spacing against the document's body text:
  * - a heading is a short line set larger than the body (its level the rank of its size among the headings' sizes),
  *   or bold at the body's size (the lowest level), or a line that names an entry of the document's outline (its level
- *   the entry's depth);
+ *   the entry's depth, one below the document's title when it has one: `underTitle`);
  * - a paragraph ends at a wider gap than the body's line spacing, a change of type, an indented line, after a line
  *   that ends a sentence short of the column's right edge, or where a column ends (unless mid-sentence);
  * - a list item is a line that opens with a bullet or a number ("1.", "2)"), its wrapped lines hanging past it.
@@ -30,7 +30,7 @@ export type OutlineIndex = Map<string, { depth: number; page?: number; used?: bo
 /** Times the body size a line must be set in to be a heading by size. */
 const HEADING_RATIO = 1.15;
 /** Characters a heading may have (a longer line in large type is a lead paragraph). */
-const MAX_HEADING = 150;
+export const MAX_HEADING = 150;
 /** Lines a heading may wrap to. */
 const MAX_HEADING_LINES = 3;
 /** Distinct heading sizes kept; smaller ones are body text. */
@@ -50,7 +50,7 @@ const OPENS_SENTENCE = /^[\p{Pi}\p{Ps}"']*[\p{Lu}\p{N}]/u;
 /** Leader dots and a page number ("Introduction . . . . 12", "Index.........iv") end an entry. */
 const LEADER = /(?:\.\s*){4,}[\p{L}\p{N}]{1,6}$/u;
 
-const sizeKey = (size: number): number => Math.round(size * 2) / 2;
+export const sizeKey = (size: number): number => Math.round(size * 2) / 2;
 
 /** Outline text and a line's, compared: letters and digits only, lower case. */
 export const outlineKey = (text: string): string =>

@@ -1,0 +1,94 @@
+/**
+ * An RTF file's document properties: its info group (`{\info {\title ...}{\author ...}{\creatim\yr2024\mo3...}}`),
+ * which officeparser does not read, under the names a DOCX or ODT gives them. RTF's times carry no zone: they are read
+ * as UTC.
+ */
+import type { DocumentMetadata } from '../types.js';
+
+/** A group's text: `\'hh` in the file's code page, `\uN` (its fallback skipped), escapes; other control words dropped. */
+function groupText(body: string, codepage: string): string {
+  const decoder = (() => {
+    try {
+      return new TextDecoder(codepage);
+    } catch {
+      return new TextDecoder('windows-1252');
+    }
+  })();
+  let out = '';
+  let skip = 0;
+  const token = /\\'([0-9a-f]{2})|\\u(-?\d+) ?|\\([{}\\])|\\[a-z]+-?\d* ?|\\[\s\S]|[{}]|([^\\{}]+)/giy;
+  for (let match = token.exec(body); match; match = token.exec(body)) {
+    const [, hex, unicode, escaped, text] = match;
+    if (skip > 0 && (hex || text)) {
+      // the character after \uN stands in for it in readers without Unicode
+      if (hex) skip--;
+      else {
+        out += text!.slice(skip);
+        skip = Math.max(0, skip - text!.length);
+      }
+      continue;
+    }
+    if (hex) out += decoder.decode(Uint8Array.of(parseInt(hex, 16)));
+    else if (unicode) {
+      out += String.fromCharCode(Number(unicode) < 0 ? Number(unicode) + 65536 : Number(unicode));
+      skip = 1;
+    } else if (escaped) out += escaped;
+    else if (text) out += text.replace(/[\r\n]/g, '');
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** `\creatim\yr2024\mo3\dy1\hr10\min0` as ISO 8601, undefined without a year. */
+function time(body: string): string | undefined {
+  const part = (name: string) => Number(new RegExp(`\\\\${name}(\\d+)`).exec(body)?.[1] ?? 0);
+  const year = part('yr');
+  if (!year) return undefined;
+  const date = new Date(
+    Date.UTC(year, Math.max(0, part('mo') - 1), part('dy') || 1, part('hr'), part('min'), part('sec')),
+  );
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The info group's fields: the first group of each name (LibreOffice writes a second `\author`, "Un-named"). */
+export function rtfMetadata(bytes: Uint8Array): DocumentMetadata {
+  const rtf = new TextDecoder('latin1').decode(bytes);
+  const info = rtf.indexOf('{\\info');
+  if (info < 0) return {};
+  const codepage = /\\ansicpg(\d+)/.exec(rtf.slice(0, info))?.[1];
+  const fields = new Map<string, string>();
+  // the info group's subgroups, each closed before the next opens (no nesting in them but escapes)
+  const group = /\{\\(title|author|creatim|revtim)\b((?:\\[\s\S]|[^{}\\])*)\}/gy;
+  let at = info + '{\\info'.length;
+  for (;;) {
+    while (/\s/.test(rtf[at] ?? '')) at++;
+    if (rtf[at] !== '{') break;
+    group.lastIndex = at;
+    const match = group.exec(rtf);
+    if (match) {
+      if (!fields.has(match[1]!)) fields.set(match[1]!, match[2]!);
+      at = group.lastIndex;
+      continue;
+    }
+    // another subgroup ({\subject ...}, {\*\company ...}): skipped to its end
+    let depth = 0;
+    for (; at < rtf.length; at++) {
+      if (rtf[at] === '\\') at++;
+      else if (rtf[at] === '{') depth++;
+      else if (rtf[at] === '}' && --depth === 0) break;
+    }
+    at++;
+  }
+  const metadata: DocumentMetadata = {};
+  const text = (name: string) => {
+    const body = fields.get(name);
+    return body === undefined ? undefined : groupText(body, codepage ? `windows-${codepage}` : 'windows-1252');
+  };
+  const [title, author] = [text('title'), text('author')];
+  const created = fields.has('creatim') ? time(fields.get('creatim')!) : undefined;
+  const modified = fields.has('revtim') ? time(fields.get('revtim')!) : undefined;
+  if (title) metadata.title = title;
+  if (author) metadata.author = author;
+  if (created) metadata.created = created;
+  if (modified) metadata.modified = modified;
+  return metadata;
+}
