@@ -3,10 +3,10 @@
  * build).
  *
  * Three API keys on one server (engine concurrency 16, HTTP engine), driven by the official SDK. Team B crawls a
- * 20-page generated site (a new one each time, so nothing comes from the cache) alone, then while team A's batches
- * of 5,000 pages of 200 ms each run: one batch, then four. Rounds interleave the three rows so that machine noise
- * hits them alike; the table shows the median. The engine's slots serve job pages by tenant, then by job (fewest
- * running first): before, B's every page waited behind a page of each of A's batches. Writes bench/results/tenants.json.
+ * 20-page generated site (a new one each time, so nothing comes from the cache) alone, then while team A's batches of
+ * 5,000 pages of 200 ms each run: one batch, then four. Rounds interleave the three rows so that machine noise hits
+ * them alike; the table shows the median. The engine's slots serve job pages by tenant, then by job (fewest running
+ * first): before, B's every page waited behind a page of each of A's batches. Writes bench/results/tenants.json.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -227,7 +227,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     return creditUsage(this.#usage(init).credits);
   }
 
-  /** `GET /v2/team/token-usage`: model tokens this engine instance's pages used (the tenant's), against a nominal plan. */
+  /**
+   * `GET /v2/team/token-usage`: model tokens this engine instance's pages used (the tenant's), against a nominal plan.
+   */
   getTokenUsage(init: CallOptions = {}): TokenUsageResponse {
     return tokenUsage(this.#usage(init).tokens);
   }

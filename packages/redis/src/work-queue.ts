@@ -105,10 +105,11 @@ export class BullWorkQueue implements WorkQueue {
 
   /**
    * The items with their `order`: new ones get the next places of their job (a counter per job, `j:<job>:qo`, deleted
-   * and expired with the job: `JOB_QUEUE_ORDER`), re-queued ones keep theirs. BullMQ serves the lowest priority first, in the order
-   * queued among equals: the n-th items of every job come before the (n+1)-th of any, so that a job submitted while
-   * another's frontier of thousands is queued starts at once and both go on at the same pace (before, one queue in
-   * arrival order: the second of two 3,000-page crawls on two workers did 169 pages while the first did 3,000).
+   * and expired with the job: `JOB_QUEUE_ORDER`), re-queued ones keep theirs. BullMQ serves the lowest priority first,
+   * in the order queued among equals: the n-th items of every job come before the (n+1)-th of any, so that a job
+   * submitted while another's frontier of thousands is queued starts at once and both go on at the same pace (before,
+   * one queue in arrival order: the second of two 3,000-page crawls on two workers did 169 pages while the first did
+   * 3,000).
    */
   async #ordered(items: readonly QueueItem[]): Promise<QueueItem[]> {
     const fresh = new Map<string, number>();

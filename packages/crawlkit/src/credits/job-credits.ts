@@ -7,9 +7,9 @@ import { pageCreditEstimate } from './estimate.js';
 import { creditLedger, insufficientCredits } from './ledger.js';
 
 /**
- * Runs one page of a job with its credits reserved (in its tenant's account) under the job's `creditLimit` (recorded with the job, so that
- * whichever process runs it applies it), settled to what the page cost. A page whose credits do not fit is not
- * fetched: it fails with `INSUFFICIENT_CREDITS`. Without a limit it only runs the page.
+ * Runs one page of a job with its credits reserved (in its tenant's account) under the job's `creditLimit` (recorded
+ * with the job, so that whichever process runs it applies it), settled to what the page cost. A page whose credits do
+ * not fit is not fetched: it fails with `INSUFFICIENT_CREDITS`. Without a limit it only runs the page.
  */
 export async function chargedJobPage(tasks: JobTasks, run: () => Promise<ScrapeOutcome>): Promise<ScrapeOutcome> {
   const limit = storedJobOf<object>(tasks.job).creditLimit;

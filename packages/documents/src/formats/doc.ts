@@ -1,4 +1,7 @@
-/** Legacy Word (.doc, Word 97-2003): its text, footnotes and endnotes, as paragraphs (word-extractor), and its properties. */
+/**
+ * Legacy Word (.doc, Word 97-2003): its text, footnotes and endnotes, as paragraphs (word-extractor), and its
+ * properties.
+ */
 import { lazyModule } from '@crawlkit/options/lazy-module';
 
 import { DocumentError } from '../errors.js';

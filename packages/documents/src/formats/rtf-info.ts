@@ -5,7 +5,10 @@
  */
 import type { DocumentMetadata } from '../types.js';
 
-/** A group's text: `\'hh` in the file's code page, `\uN` (its fallback skipped), escapes; other control words dropped. */
+/**
+ * A group's text: `\'hh` in the file's code page, `\uN` (its fallback skipped), escapes; other control words
+ * dropped.
+ */
 function groupText(body: string, codepage: string): string {
   const decoder = (() => {
     try {

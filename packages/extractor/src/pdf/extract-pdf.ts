@@ -65,8 +65,8 @@ export interface PdfOptions {
 }
 
 /**
- * A page of plain text (an OCR engine's when it gave no line positions, see `ocrPagesToMarkdown`) as markdown: blank lines
- * separate blocks, a block's lines are trimmed and kept, empty ones dropped, words hyphenated across lines joined
+ * A page of plain text (an OCR engine's when it gave no line positions, see `ocrPagesToMarkdown`) as markdown: blank
+ * lines separate blocks, a block's lines are trimmed and kept, empty ones dropped, words hyphenated across lines joined
  * (`joinHyphenated`). A PDF's text layer is read by `structure.ts` instead.
  */
 export function pageToMarkdown(text: string): string {
@@ -88,12 +88,12 @@ export function pageToMarkdown(text: string): string {
 const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /**
- * The decode budget of the document being parsed. pdf.js has no size limit of its own (it inflates a whole stream
- * into one buffer), so the patched pdf.js worker this package ships (`pdfjs-worker.ts`) charges every decoded stream's buffer growth here before
- * allocating it, and throws once `used` passes `limit`. pdf.js swallows most errors inside a page, so `exceeded`
- * is what tells a cut page from an empty one. The same patch charges every token pdf.js lexes from the file itself to
- * `read`: once it passes `readLimit`, every later token throws, so a recovery scan that pdf.js keeps retrying after
- * swallowed errors stays linear.
+ * The decode budget of the document being parsed. pdf.js has no size limit of its own (it inflates a whole stream into
+ * one buffer), so the patched pdf.js worker this package ships (`pdfjs-worker.ts`) charges every decoded stream's
+ * buffer growth here before allocating it, and throws once `used` passes `limit`. pdf.js swallows most errors inside a
+ * page, so `exceeded` is what tells a cut page from an empty one. The same patch charges every token pdf.js lexes from
+ * the file itself to `read`: once it passes `readLimit`, every later token throws, so a recovery scan that pdf.js keeps
+ * retrying after swallowed errors stays linear.
  */
 interface DecodeBudget {
   limit: number;
