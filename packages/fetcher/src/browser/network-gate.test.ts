@@ -181,15 +181,32 @@ beforeAll(async () => {
   control.on('connection', () => controlConnections++);
   control.on('upgrade', (_req: IncomingMessage, socket: Socket) => socket.destroy());
   controlPort = await listen(control, '127.0.0.1');
-  const closed = createServer();
-  closedPort = await listen(closed, '127.0.0.1');
-  await new Promise((resolve) => closed.close(resolve));
+  closedPort = await portNobodyListensOn();
   fetcher = new Fetcher({
     engine: 'browser',
     urlPolicy: { allowedHosts: ['127.0.0.1'], allowedPorts: [pagePort, controlPort, closedPort] },
     browser: { args: ARGS },
   });
 });
+
+/**
+ * A port nothing listens on, below Linux's ephemeral range (32768-60999) so that no `listen(0)` takes it meanwhile: a
+ * port freed by a closed server was taken again by the gate's own proxy under load (the "refused" page answered 400
+ * from ProxyChain). Not port 1: Chromium refuses it as unsafe before connecting.
+ */
+async function portNobodyListensOn(): Promise<number> {
+  for (let port = 20_000 + Math.floor(Math.random() * 10_000); ; port++) {
+    const probe = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => probe.close(resolve));
+      return port;
+    }
+  }
+}
 
 afterAll(async () => {
   await fetcher?.close();
