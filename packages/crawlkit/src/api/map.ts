@@ -1,10 +1,10 @@
-import { isAllowedByPolicy, redactUrl } from '@crawlkit/fetcher/analysis';
+import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
 import { discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
 import { charged, type CallCredits } from '../credits/charge.js';
 import { CRAWLER_USER_AGENT } from '../jobs/crawl-planner.js';
-import { frontierFetch } from '../jobs/frontier-fetch.js';
+import { frontierFetch, unreadableSitemapNotes } from '../jobs/frontier-fetch.js';
 import { cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
@@ -186,7 +186,7 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   result = result.slice(0, request.limit);
   const response: MapResponse = { success: true, links: result };
   const bare = input.pathname === '/' || input.pathname === '';
-  const warnings = unreadable.map(({ url, reason }) => `The sitemap ${redactUrl(url)} could not be read (${reason}).`);
+  const warnings = unreadableSitemapNotes(unreadable);
   if (result.length <= 1 && request.limit !== 1 && !bare) {
     warnings.push(
       `Only ${result.length} result(s) found. For broader coverage, try mapping the base domain: ${input.origin}`,

@@ -1,5 +1,5 @@
-import { decodeText, type FetchResult } from '@crawlkit/fetcher';
-import type { FetchText } from '@crawlkit/frontier';
+import { decodeText, redactUrl, type FetchResult } from '@crawlkit/fetcher';
+import type { FetchText, SitemapListing } from '@crawlkit/frontier';
 import type { Store } from '@crawlkit/store';
 
 import { frontierFileCodec } from '../codec/records.js';
@@ -8,6 +8,11 @@ import { recorder } from '../record/job-recording.js';
 import { afterNotModified, cachePolicyOf, conditionalHeaders } from '../scrape/revalidation.js';
 
 type FrontierFile = ReturnType<typeof frontierFileCodec.decode>;
+
+/** What a crawl's status and a map's warning say of the sitemaps they could not read, one sentence each. */
+export function unreadableSitemapNotes(unreadable: SitemapListing['unreadable']): string[] {
+  return unreadable.map(({ url, reason }) => `The sitemap ${redactUrl(url)} could not be read (${reason}).`);
+}
 
 /** How long a robots.txt or sitemap may take. */
 const TIMEOUT_MS = 15_000;

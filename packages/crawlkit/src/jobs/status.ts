@@ -7,6 +7,7 @@ import { nextTurn } from '../next-turn.js';
 import { jobAddress } from './job-address.js';
 import { decodeDocument, storedJobOf } from '../codec/records.js';
 import { storeStallWarning } from '../store-faults.js';
+import { unreadableSitemapNotes } from './frontier-fetch.js';
 
 /** A status page is cut so that its documents stay under this many characters of JSON (always at least one). */
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
@@ -128,9 +129,7 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
         'as if it allowed every page, as the hosted service does.',
     );
   }
-  for (const { url, reason } of sitemapsUnreadable ?? []) {
-    notes.push(`The sitemap ${redactUrl(url)} could not be read (${reason}).`);
-  }
+  notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
   if (resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;
     notes.push(
