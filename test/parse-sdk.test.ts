@@ -39,7 +39,12 @@ describe('SDK parse() against crawlkit serve', () => {
   it('uploads a DOCX, an XLSX and a PPTX and gets their golden markdown', async () => {
     const docx = await fc.parse({ data: Buffer.from(await makeDocx()), filename: 'report.docx' });
     expect(docx.markdown!.trim()).toBe(golden('docx'));
-    expect(docx.metadata).toMatchObject({ title: 'Quarterly Report', sourceURL: 'report.docx', creditsUsed: 1 });
+    expect(docx.metadata).toMatchObject({
+      title: 'Quarterly Report',
+      description: 'Sample report',
+      sourceURL: 'report.docx',
+      creditsUsed: 1,
+    });
     const xlsx = await fc.parse(
       { data: await makeXlsx(), filename: 'report.xlsx' },
       { formats: ['markdown', 'html'], parsers: ['pdf'] },

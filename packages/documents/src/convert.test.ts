@@ -83,6 +83,50 @@ describe('convertDocument', () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
+  it('reads the subject, keywords and language a writer stored, under the v2 names of a web page', async () => {
+    const docx = await convertDocument({
+      bytes: await makeDocx({ subject: 'Q1 figures', keywords: 'finance, quarterly' }),
+      contentType: '',
+    });
+    expect(docx.metadata).toMatchObject({ description: 'Q1 figures', keywords: 'finance, quarterly' });
+    // no subject: the description (Word's and LibreOffice's "comments") stands in
+    const plain = await convertDocument({ bytes: fixture('report.odt'), contentType: '' });
+    expect(plain.metadata).toMatchObject({ description: 'Sample report' });
+    expect(plain.metadata.keywords).toBeUndefined();
+    const files = unzipSync(fixture('report.odt'));
+    const meta = strFromU8(files['meta.xml']!).replace(
+      '<dc:description>',
+      '<dc:subject>Q1 figures</dc:subject><meta:keyword>finance</meta:keyword><meta:keyword>quarterly</meta:keyword>' +
+        '<dc:language>en-GB</dc:language><dc:description>',
+    );
+    const odt = zipSync({
+      mimetype: [files.mimetype!, { level: 0 }],
+      ...Object.fromEntries(
+        Object.entries(files)
+          .filter(([path]) => path !== 'mimetype' && !path.endsWith('/'))
+          .map(([path, bytes]) => [path, path === 'meta.xml' ? strToU8(meta) : bytes]),
+      ),
+    });
+    const described = await convertDocument({ bytes: odt, contentType: '' });
+    expect(described.metadata).toMatchObject({
+      title: TITLE,
+      author: AUTHOR,
+      description: 'Q1 figures',
+      keywords: 'finance, quarterly',
+      language: 'en-GB',
+    });
+    // Word 97 (its summary information's comments) and RTF (its info group's subject, else its comments)
+    const doc = await convertDocument({ bytes: fixture('report.doc'), contentType: '' });
+    expect(doc.metadata).toMatchObject({ description: 'Sample report' });
+    const rtf = await convertDocument({
+      bytes: new TextEncoder().encode(
+        '{\\rtf1\\ansi{\\info{\\title T}{\\doccomm Notes}{\\subject Q1 figures}{\\keywords finance, quarterly}}Body}',
+      ),
+      contentType: '',
+    });
+    expect(rtf.metadata).toEqual({ title: 'T', description: 'Q1 figures', keywords: 'finance, quarterly' });
+  });
+
   it('never takes the name alone for the format, and says what a mistyped file is', async () => {
     const text = new TextEncoder().encode('<html><body>not a sheet</body></html>');
     expect(documentFormat({ bytes: text, contentType: 'text/html', fileName: 'a.csv' })).toBeUndefined();

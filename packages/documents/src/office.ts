@@ -183,7 +183,10 @@ const iso = (value: unknown): string | undefined => {
   return undefined;
 };
 
-/** The document properties officeparser read (title, author, dates, the page count a writer stored). */
+/**
+ * The document properties officeparser read: title, author, subject (as `description`, else the description or
+ * comments), keywords, language, dates, the page count a writer stored.
+ */
 export function officeMetadata(ast: OfficeParserAST): DocumentMetadata {
   const raw = ast.metadata ?? {};
   const metadata: DocumentMetadata = {};
@@ -193,6 +196,13 @@ export function officeMetadata(ast: OfficeParserAST): DocumentMetadata {
   const initial = native?.['meta:initial-creator'];
   const author = typeof initial === 'string' && initial.trim() ? initial : raw.author;
   if (author?.trim()) metadata.author = author.trim();
+  const texts = {
+    description: raw.subject?.trim() || raw.description?.trim(),
+    keywords: raw.keywords?.trim(),
+    // officeparser reads the language of a PDF or EPUB only; Word and OpenDocument keep theirs in dc:language
+    language: raw.language?.trim() || (typeof native?.['dc:language'] === 'string' && native['dc:language'].trim()),
+  };
+  for (const [name, value] of Object.entries(texts)) if (value) metadata[name as keyof typeof texts] = value;
   const created = iso(raw.created);
   const modified = iso(raw.modified);
   if (created) metadata.created = created;

@@ -6,6 +6,12 @@ export type DocumentFormat =
 export interface DocumentMetadata {
   title?: string;
   author?: string;
+  /** The subject a writer stored (else its description or comments), under the v2 name a web page's has. */
+  description?: string;
+  /** Keywords, comma-separated as the v2 metadata of a web page. */
+  keywords?: string;
+  /** The language the document declares (a BCP 47 tag such as `en-GB`). */
+  language?: string;
   /** ISO 8601. */
   created?: string;
   /** ISO 8601. */

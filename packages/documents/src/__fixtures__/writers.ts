@@ -39,11 +39,13 @@ export function tinyPng(): Uint8Array {
   return encode({ width: 4, height: 4, data, channels: 4 });
 }
 
-export async function makeDocx(): Promise<Uint8Array> {
+/** The report as DOCX; `properties` adds document properties (subject, keywords) to the ones every sample has. */
+export async function makeDocx(properties: { subject?: string; keywords?: string } = {}): Promise<Uint8Array> {
   const doc = new Document({
     creator: AUTHOR,
     title: TITLE,
     description: 'Sample report',
+    ...properties,
     footnotes: { 1: { children: [new Paragraph('Figures are unaudited.')] } },
     numbering: {
       config: [

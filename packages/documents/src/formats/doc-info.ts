@@ -1,7 +1,8 @@
 /**
  * A Word 97-2003 file's document properties: its `\x05SummaryInformation` stream, an OLE property set ([MS-OLEPS]),
- * read through word-extractor's compound-file reader (which reads the text but not this stream). Title, author and
- * the creation and last-save times, under the names a DOCX or ODT gives them.
+ * read through word-extractor's compound-file reader (which reads the text but not this stream). Title, author, subject
+ * (else comments) as `description`, keywords, and the creation and last-save times, under the names a DOCX or ODT
+ * gives them.
  */
 import { lazyModule } from '@crawlkit/options/lazy-module';
 
@@ -15,7 +16,10 @@ const compoundFile = lazyModule(async () => ({
 const SUMMARY = '\x05SummaryInformation';
 /** Property ids of the summary information ([MS-OLEPS] 2.25.1). */
 const TITLE = 2;
+const SUBJECT = 3;
 const AUTHOR = 4;
+const KEYWORDS = 5;
+const COMMENTS = 6;
 const CREATED = 12;
 const SAVED = 13;
 const CODEPAGE = 1;
@@ -69,7 +73,7 @@ function properties(stream: Buffer): Map<number, string | Date> {
   };
   const cp = offset(CODEPAGE);
   const codepage = cp !== undefined && stream.readUInt32LE(cp) === VT_I2 ? stream.readUInt16LE(cp + 4) : 1252;
-  for (const id of [TITLE, AUTHOR, CREATED, SAVED]) {
+  for (const id of [TITLE, SUBJECT, AUTHOR, KEYWORDS, COMMENTS, CREATED, SAVED]) {
     const start = offset(id);
     if (start === undefined) continue;
     const type = stream.readUInt32LE(start);
@@ -86,7 +90,7 @@ function properties(stream: Buffer): Map<number, string | Date> {
   return found;
 }
 
-/** The file's title, author, created and modified times; {} when it has no summary information or it is damaged. */
+/** The file's properties (see above); {} when it has no summary information or it is damaged. */
 export async function docMetadata(bytes: Uint8Array): Promise<DocumentMetadata> {
   const stream = await summaryStream(bytes).catch(() => undefined);
   if (!stream) return {};
@@ -98,8 +102,11 @@ export async function docMetadata(bytes: Uint8Array): Promise<DocumentMetadata> 
     return date instanceof Date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
   };
   const [title, author, created, modified] = [text(TITLE), text(AUTHOR), time(CREATED), time(SAVED)];
+  const [description, keywords] = [text(SUBJECT) ?? text(COMMENTS), text(KEYWORDS)];
   if (title) metadata.title = title;
   if (author) metadata.author = author;
+  if (description) metadata.description = description;
+  if (keywords) metadata.keywords = keywords;
   if (created) metadata.created = created;
   if (modified) metadata.modified = modified;
   return metadata;

@@ -60,7 +60,7 @@ export function rtfMetadata(bytes: Uint8Array): DocumentMetadata {
   const codepage = /\\ansicpg(\d+)/.exec(rtf.slice(0, info))?.[1];
   const fields = new Map<string, string>();
   // the info group's subgroups, each closed before the next opens (no nesting in them but escapes)
-  const group = /\{\\(title|author|creatim|revtim)\b((?:\\[\s\S]|[^{}\\])*)\}/gy;
+  const group = /\{\\(title|author|subject|keywords|doccomm|creatim|revtim)\b((?:\\[\s\S]|[^{}\\])*)\}/gy;
   let at = info + '{\\info'.length;
   for (;;) {
     while (/\s/.test(rtf[at] ?? '')) at++;
@@ -72,7 +72,7 @@ export function rtfMetadata(bytes: Uint8Array): DocumentMetadata {
       at = group.lastIndex;
       continue;
     }
-    // another subgroup ({\subject ...}, {\*\company ...}): skipped to its end
+    // another subgroup ({\operator ...}, {\*\company ...}): skipped to its end
     let depth = 0;
     for (; at < rtf.length; at++) {
       if (rtf[at] === '\\') at++;
@@ -86,11 +86,14 @@ export function rtfMetadata(bytes: Uint8Array): DocumentMetadata {
     const body = fields.get(name);
     return body === undefined ? undefined : groupText(body, codepage ? `windows-${codepage}` : 'windows-1252');
   };
-  const [title, author] = [text('title'), text('author')];
+  const [title, author, keywords] = [text('title'), text('author'), text('keywords')];
+  const description = text('subject') || text('doccomm');
   const created = fields.has('creatim') ? time(fields.get('creatim')!) : undefined;
   const modified = fields.has('revtim') ? time(fields.get('revtim')!) : undefined;
   if (title) metadata.title = title;
   if (author) metadata.author = author;
+  if (description) metadata.description = description;
+  if (keywords) metadata.keywords = keywords;
   if (created) metadata.created = created;
   if (modified) metadata.modified = modified;
   return metadata;
