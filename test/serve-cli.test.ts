@@ -129,6 +129,27 @@ describe('crawlkit serve', () => {
     }
   });
 
+  it('--ready-min-free sets the room /ready requires of the store: 503 STORE_FULL below it; a bad value is exit 2', async () => {
+    // 100 TB: more than any disk this runs on has free
+    const child = startCli(['serve', '--port', '0', '--store', './store', '--ready-min-free', '100000000'], {
+      cwd: dir,
+    });
+    let url = '';
+    child.stdout!.on('data', (chunk: string) => (url += chunk));
+    try {
+      await until(() => url.includes('\n') || child.exitCode !== null, 30_000);
+      const ready = await fetch(`${url.trim()}/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ code: 'STORE_FULL', error: expect.stringContaining('100000000 MiB') });
+    } finally {
+      child.kill('SIGTERM');
+      await child.result;
+    }
+    const bad = await runCli(['serve', '--port', '0', '--store', './store', '--ready-min-free', '-1'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--ready-min-free');
+  });
+
   it('refuses to listen beyond loopback without a key (exit 2)', async () => {
     const result = await runCli(['serve', '--host', '0.0.0.0', '--store', './store'], { cwd: dir });
     expect(result.code).toBe(2);

@@ -26,6 +26,7 @@ import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.j
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
 import { getKeptScrape } from './api/scrape-results.js';
+import { checkReady, type ReadyResponse } from './api/readiness.js';
 import { callOf } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError } from './errors.js';
@@ -299,13 +300,11 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   /** The page cache. A damaged store answers `STORE_CORRUPT` here too. */
   readonly cache = {
     /** Deletes every cached page. Resolves to undefined, or to the v2 error shape. */
-    clear: async (init: CallOptions = {}): Promise<ErrorResponse | undefined> => {
-      const response = await this.#guard(init, (rt) => rt.ctx.store.pages.clear());
-      return response ?? undefined;
-    },
+    clear: async (init: CallOptions = {}): Promise<ErrorResponse | undefined> =>
+      (await this.#guard(init, (rt) => rt.ctx.store.pages.clear())) ?? undefined,
     /** Deletes pages older than `maxAgeMs` and the oldest beyond the size cap. Resolves to how many. */
-    prune: async (options: { maxAgeMs?: number } = {}, init: CallOptions = {}): Promise<number | ErrorResponse> => {
-      return this.#guard(init, (rt) => {
+    prune: async (options: { maxAgeMs?: number } = {}, init: CallOptions = {}): Promise<number | ErrorResponse> =>
+      this.#guard(init, (rt) => {
         const maxAgeMs = (options ?? {}).maxAgeMs;
         if (maxAgeMs !== undefined && !(typeof maxAgeMs === 'number' && maxAgeMs >= 0)) {
           throw new CrawlkitError('BAD_REQUEST', '`maxAgeMs` must be a number of milliseconds, 0 or more.');
@@ -314,8 +313,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
           maxBytes: this.#options.cacheMaxBytes,
           ...(maxAgeMs !== undefined ? { olderThan: maxAgeMs } : {}),
         });
-      });
-    },
+      }),
   };
 
   /** Recurring crawls and scrapes kept in the store, with a webhook per change (crawlkit's own, `/v2/schedule`). */
@@ -332,6 +330,11 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     committed: async (init: CallOptions = {}): Promise<number | ErrorResponse> =>
       this.#guard(init, (rt) => creditLedger(rt.ctx.store, init?.tenant).committed()),
   };
+
+  /** Whether the engine's store answers, and how much it can still write (what `serve`'s `/ready` checks). */
+  async checkReady(init: CallOptions = {}): Promise<ReadyResponse | ErrorResponse> {
+    return this.#guard(init, (rt) => checkReady(rt));
+  }
 
   /**
    * Stops the browser and running jobs (they stay resumable), delivers what it can of pending webhooks, and closes

@@ -136,6 +136,7 @@ function withMemoryJobs(cache: PageCache, memory: Store, bus: EventBus): Store {
     ephemeral: true,
     pages: cache.pages,
     ...(cache.search ? { search: cache.search } : {}),
+    ...(cache.space ? { space: () => cache.space!() } : {}),
     close: () => cache.close(),
   };
 }

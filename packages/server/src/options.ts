@@ -48,6 +48,14 @@ export interface ServerOptions extends ListenerOptions {
    */
   trustProxy?: boolean | readonly string[];
   /**
+   * Room the store must have left for `GET /ready` to answer ready, in MiB: free space on the disk of the SQLite file,
+   * or Redis's `maxmemory` less its `used_memory` (no check when Redis has no `maxmemory`, or for the memory store).
+   * Below it `/ready` answers 503 `STORE_FULL`, so that a load balancer stops sending work every page of which would
+   * fail to be stored. 0 turns the check off.
+   * @default 64
+   */
+  readyMinFreeMb?: number;
+  /**
    * Where the server's diagnostics go (listening, WebSocket sessions, internal errors).
    * @default a `debug` logger, silent unless `DEBUG=crawlkit:server*`
    */
@@ -71,6 +79,7 @@ export interface ResolvedServerOptions {
   closeTimeoutMs: number;
   publicUrl: string | undefined;
   trustProxy: boolean | string[];
+  readyMinFreeMb: number;
   logger: Logger;
 }
 
@@ -118,6 +127,7 @@ const serverOptionsSchema = z.strictObject({
   queueLimit: int(1).default(1024),
   creditLimit: int(0).optional(),
   closeTimeoutMs: int(0).default(30_000),
+  readyMinFreeMb: int(0).default(64),
   publicUrl: z
     .string()
     .refine(

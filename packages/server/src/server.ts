@@ -135,7 +135,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   registerRoutes(app, routes);
   registerV1Routes(app, routes);
   registerTeamRoutes(app, crawlkit, admission, (request) => tenants.get(request));
-  registerHealthRoutes(app, crawlkit);
+  registerHealthRoutes(app, crawlkit, options.readyMinFreeMb);
   return { app, inFlight, closing };
 }
 

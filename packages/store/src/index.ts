@@ -75,6 +75,7 @@ export type {
   StoredSchedule,
   Store,
   PageCache,
+  StoreSpace,
   JobBackend,
   HistoryBackend,
   SearchIndex,

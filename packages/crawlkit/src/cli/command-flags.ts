@@ -68,6 +68,10 @@ export function addServeFlags(command: Command): Command {
     )
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
     .option(
+      '--ready-min-free <MiB>',
+      "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready, else 503 (default 64; 0: no check)",
+    )
+    .option(
       '--job-ttl <ms>',
       "how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default 86400000: 24 h)",
     );

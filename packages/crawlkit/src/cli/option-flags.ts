@@ -26,6 +26,7 @@ const OPTION_FLAGS: Record<string, string> = {
   bodyTimeoutMs: '--body-timeout',
   parseFileLimit: '--parse-file-limit',
   closeTimeoutMs: '--close-timeout',
+  readyMinFreeMb: '--ready-min-free',
   publicUrl: '--public-url',
   trustProxy: '--trust-proxy',
   jobResultTtlMs: '--job-ttl',

@@ -31,6 +31,7 @@ export interface ServerModule {
       bodyTimeoutMs?: number;
       closeTimeoutMs?: number;
       parseFileLimit?: number;
+      readyMinFreeMb?: number;
       publicUrl?: string;
       trustProxy?: boolean | string[];
       logger?: Logger;
@@ -43,6 +44,7 @@ export interface ServeFlags extends ListenFlags, RedisFlags {
   bodyTimeout?: string;
   closeTimeout?: string;
   parseFileLimit?: string;
+  readyMinFree?: string;
   jobTtl?: string;
 }
 
@@ -128,6 +130,7 @@ export async function serveCommand(
   const bodyTimeoutMs = integerFlag('--body-timeout', flags.bodyTimeout) ?? file.bodyTimeoutMs;
   const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit) ?? file.parseFileLimit;
   const closeTimeoutMs = integerFlag('--close-timeout', flags.closeTimeout, 0) ?? file.closeTimeoutMs;
+  const readyMinFreeMb = integerFlag('--ready-min-free', flags.readyMinFree, 0) ?? file.readyMinFreeMb;
   const cors = resolveCors(flags, process.env, file);
   const addressing = resolveProxyAddressing(flags, process.env, file);
   const keys = apiKeys(flags, file);
@@ -161,6 +164,7 @@ export async function serveCommand(
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
       ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
       ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}),
+      ...(readyMinFreeMb !== undefined ? { readyMinFreeMb } : {}),
       ...(cors !== undefined ? { cors } : {}),
       ...addressing,
     });

@@ -66,6 +66,11 @@ export const SERVICE_CODES = {
   ),
   STORE_OPEN_FAILED: info(500, 'The store could not be created or opened.', 'Check the directory and its permissions.'),
   STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
+  STORE_FULL: info(
+    503,
+    "The store has less room left than the HTTP server's `/ready` requires (the SQLite file's disk, Redis's maxmemory).",
+    'Free disk space or raise maxmemory; `--ready-min-free` (MiB) sets the room `/ready` requires, 0 none.',
+  ),
   STORE_SECRET_KEY_MISSING: info(
     500,
     "A job's header values are stored encrypted, and no key is here to seal or open them.",

@@ -7,6 +7,7 @@ import {
   secretBox,
   type SecretBox,
   type Store,
+  type StoreSpace,
 } from '@crawlkit/store';
 import { Redis, type RedisOptions } from 'ioredis';
 
@@ -166,6 +167,7 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
     engines: new RedisEngineStore(life, redis),
     counters: new RedisCounterStore(life, redis),
     schedules: new RedisScheduleStore(life, redis),
+    space: () => life.run(async () => memorySpace(await memoryInfo(client))),
     close: async () => {
       if (!life.close() || !owned) return;
       // A Redis that does not answer would hold a graceful QUIT until the command timeout.
@@ -173,6 +175,23 @@ export async function createRedisStore(options: RedisStoreOptions = {}): Promise
       else await client.quit().catch(() => client.disconnect());
     },
   });
+}
+
+/** `INFO memory`; empty when the server refuses INFO (an ACL user, a managed Redis renaming it): no bound known. */
+async function memoryInfo(client: Redis): Promise<string> {
+  try {
+    return await client.info('memory');
+  } catch (error) {
+    if (/NOPERM|unknown command/i.test(error instanceof Error ? error.message : '')) return '';
+    throw error;
+  }
+}
+
+/** `maxmemory` less `used_memory` from `INFO memory`; no bound when `maxmemory` is 0 (unset). */
+function memorySpace(info: string): StoreSpace {
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? NaN);
+  const [max, used] = [field('maxmemory'), field('used_memory')];
+  return max > 0 && Number.isFinite(used) ? { freeBytes: Math.max(0, max - used) } : {};
 }
 
 const lifecycles = new WeakMap<RedisStore, Lifecycle>();

@@ -25,6 +25,15 @@ import type { SearchIndex } from './search.js';
 import type { CounterStore } from './counters.js';
 import type { ScheduleStore } from './schedules.js';
 
+/** How much more a store can write, as its backend measures it. */
+export interface StoreSpace {
+  /**
+   * Bytes the store can still write: the space free to an unprivileged writer on the database file's disk (SQLite),
+   * `maxmemory` less `used_memory` (Redis). Undefined when nothing bounds it (Redis without `maxmemory`).
+   */
+  freeBytes?: number;
+}
+
 /**
  * What every backend implements: the page cache and its lifecycle. A backend that only caches pages (a shared
  * cache for many engines, a read-only snapshot) implements this and nothing more; crawlkit then keeps jobs and change
@@ -42,6 +51,11 @@ export interface PageCache {
    * then has no local source.
    */
   readonly search?: SearchIndex;
+  /**
+   * How much more the store can write (what `serve`'s `/ready` checks), when the backend can tell: SQLite and Redis
+   * can, the memory store cannot.
+   */
+  space?(): Promise<StoreSpace>;
   /** Flushes and releases resources. Idempotent. Further calls of any other method reject with `StoreClosedError`. */
   close(): Promise<void>;
 }

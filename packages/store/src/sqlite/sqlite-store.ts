@@ -1,4 +1,5 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { StoreBusyError, StoreCorruptError, StoreError } from '../errors.js';
@@ -164,6 +165,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     engines: new SqliteEngineStore(db),
     counters: new SqliteCounterStore(db),
     schedules: new SqliteScheduleStore(db),
+    space: async () => {
+      life.assertOpen();
+      const disk = await statfs(dir).catch((error: unknown) => {
+        throw new StoreError('STORE_IO', `Cannot read the free space of ${dir}.`, { cause: error });
+      });
+      return { freeBytes: disk.bavail * disk.bsize };
+    },
     close: () => {
       // Touches waiting for their turn are committed, not lost; the texts stored since the last idle turn indexed.
       if (!life.closed) {

@@ -1,0 +1,110 @@
+/**
+ * `GET /ready` says a store with no room left, so that a load balancer stops sending work every page of which would
+ * fail to be stored: below `readyMinFreeMb` of free space on the SQLite file's disk, or of Redis's `maxmemory` less its
+ * `used_memory`, it answers 503 `STORE_FULL`. The disk's free space is the real one (`statfs`); the threshold is set
+ * above and below it. Redis is a server of the file's own, its `maxmemory` set with `CONFIG SET`.
+ */
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createRedisStore, redis } from '@crawlkit/redis';
+import { startServer } from '@crawlkit/server';
+import { Crawlkit } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { call } from './helpers/raw-http.ts';
+import { ownRedisServer, stopOwnRedisServer, type RedisServer } from './setup/redis.ts';
+
+const MIB = 1024 * 1024;
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+let dir: string;
+let redisServer: RedisServer | undefined;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ck-ready-space-'));
+  redisServer = await ownRedisServer();
+}, 60_000);
+afterAll(async () => {
+  await stopOwnRedisServer(redisServer);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `GET /ready` of a server over `crawlkit` requiring `readyMinFreeMb`. */
+async function ready(crawlkit: Crawlkit, readyMinFreeMb?: number) {
+  const server = await startServer({
+    port: 0,
+    crawlkit,
+    logger: quiet,
+    ...(readyMinFreeMb === undefined ? {} : { readyMinFreeMb }),
+  });
+  try {
+    return await call(server.url, 'GET', '/ready');
+  } finally {
+    await server.close();
+  }
+}
+
+describe('/ready and the room left in the store', () => {
+  it('answers 503 STORE_FULL when the SQLite file’s disk has less free than required; ready below it or with 0', async () => {
+    const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+    try {
+      const answer = await ck.checkReady();
+      const disk = statfsSync(dir);
+      expect(answer).toMatchObject({ success: true, freeBytes: expect.any(Number) });
+      // the free space measured now and by the engine a moment apart: within what the machine writes meanwhile
+      expect(Math.abs((answer as { freeBytes: number }).freeBytes - disk.bavail * disk.bsize)).toBeLessThan(256 * MIB);
+      const freeMb = Math.floor((disk.bavail * disk.bsize) / MIB);
+      const full = await ready(ck, freeMb + 1024);
+      expect(full).toMatchObject({ status: 503, body: { success: false, status: 'unavailable', code: 'STORE_FULL' } });
+      expect(full.body.error).toMatch(/^Not ready: the store has less than \d+ MiB of room left/);
+      expect(full.body.error).toContain('--ready-min-free');
+      expect(full.body.error).not.toContain(dir);
+      expect(await ready(ck, 0)).toMatchObject({ status: 200, body: { success: true, status: 'ready' } });
+      expect(await ready(ck, Math.max(0, freeMb - 512))).toMatchObject({ status: 200 });
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it(
+    'answers 503 STORE_FULL when Redis is near its maxmemory; ready without maxmemory',
+    { timeout: 30_000 },
+    async () => {
+      expect(redisServer, 'a redis-server for this file').toBeDefined();
+      const adminStore = await createRedisStore({ url: redisServer!.url, prefix: 'ck-ready-space-admin' });
+      const admin = adminStore.client;
+      const ck = new Crawlkit({ backend: redis({ url: redisServer!.url, prefix: 'ck-ready-space' }), engine: 'http' });
+      try {
+        expect(await ck.checkReady()).toEqual({ success: true });
+        expect(await ready(ck)).toMatchObject({ status: 200 });
+        const used = Number(/^used_memory:(\d+)/m.exec(await admin.info('memory'))![1]);
+        await admin.config('SET', 'maxmemory', String(used + 32 * MIB));
+        const near = await ck.checkReady();
+        expect(near).toMatchObject({ success: true, freeBytes: expect.any(Number) });
+        expect((near as { freeBytes: number }).freeBytes).toBeLessThan(33 * MIB);
+        expect(await ready(ck)).toMatchObject({ status: 503, body: { code: 'STORE_FULL' } });
+        expect(await ready(ck, 16)).toMatchObject({ status: 200 });
+      } finally {
+        await admin.config('SET', 'maxmemory', '0');
+        await adminStore.close();
+        await ck.close();
+      }
+    },
+  );
+
+  it('refuses a readyMinFreeMb that is not a whole number of MiB, 0 or more', async () => {
+    const ck = new Crawlkit({ store: 'memory' });
+    try {
+      await expect(startServer({ port: 0, crawlkit: ck, readyMinFreeMb: -1 })).rejects.toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringContaining('readyMinFreeMb'),
+      });
+      // the memory store cannot tell its room: no check
+      expect(await ck.checkReady()).toEqual({ success: true });
+    } finally {
+      await ck.close();
+    }
+  });
+});
