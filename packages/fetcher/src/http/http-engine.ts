@@ -12,7 +12,7 @@ import { resolveLimits } from './limits.js';
 import { LowSpeedMonitor } from './low-speed.js';
 import { exchangeOf } from './exchange-of.js';
 import { toFetchError } from './map-error.js';
-import { Agent, ProxyAgent } from './undici-agents.js';
+import { Agent, buildConnector, ProxyAgent } from './undici-agents.js';
 import {
   ACCEPT_ENCODING,
   discard,
@@ -22,7 +22,7 @@ import {
   type BodyMeter,
 } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
-import { lostKeepAliveSocket } from './stale-socket.js';
+import { lostKeepAliveSocket, markingFreshSockets } from './stale-socket.js';
 import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
 import { parseOptions } from '@crawlkit/options';
@@ -265,7 +265,9 @@ export class HttpEngine {
     } else {
       dispatcher = new Agent({
         ...common,
-        connect: { ...tls, timeout: limits.connectTimeoutMs, lookup: this.#lookup },
+        connect: markingFreshSockets(
+          buildConnector({ ...tls, timeout: limits.connectTimeoutMs, lookup: this.#lookup }),
+        ),
       });
     }
     this.#dispatchers.set(key, dispatcher);
