@@ -232,7 +232,7 @@ export class HttpEngine {
 
   #firstHop(request: HttpRequest): Hop {
     const url = checkUrlAgainstPolicy(request.url, this.#policy);
-    const headers = mergeRequestHeaders(this.#defaultHeaders, request.headers);
+    const headers = mergeRequestHeaders(request.defaultHeaders === false ? {} : this.#defaultHeaders, request.headers);
     if (url.username || url.password) {
       headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
       url.username = '';

@@ -18,6 +18,13 @@ export interface HttpRequest {
    * @default {}
    */
   headers?: Record<string, string>;
+  /**
+   * Send the engine's browser-like default headers (`user-agent`, `accept`, `accept-language`, `accept-encoding`)
+   * under `headers`. `false` sends `headers` alone, with what HTTP itself needs (`host`, `content-length`): a call
+   * that is not a page fetch (a webhook delivery) asks for no language or encoding its receiver never offered.
+   * @default true
+   */
+  defaultHeaders?: boolean;
   /** Request body (POST). */
   body?: string | Uint8Array;
   /**
