@@ -161,6 +161,7 @@ export function createCrawlPlanner(
       const notes: FrontierNotes = {};
       if (!request.ignoreRobotsTxt) {
         if (loaded.unavailable !== undefined) notes.robotsUnavailable = loaded.unavailable;
+        if (loaded.truncatedAt !== undefined) notes.robotsTruncatedAt = loaded.truncatedAt;
         robots = loaded;
         const crawlDelay = robots.crawlDelay();
         if (crawlDelay !== undefined) politeness.setHostDelay(new URL(request.url).host, crawlDelay * 1000);
@@ -241,13 +242,15 @@ export function createCrawlPlanner(
 }
 
 /** What the crawl could not read of its robots.txt and sitemaps, and why: its status says it. */
-type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'sitemapsUnreadable'>;
+type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'robotsTruncatedAt' | 'sitemapsUnreadable'>;
 
 /** Keeps the crawl's `FrontierNotes` in its stored job (replacing those of an earlier start), for its status. */
 async function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
   const current = await store.jobs.get(jobId);
   if (!current) return;
-  const { robotsUnavailable, sitemapsUnreadable, ...stored } = storedJobOf(current);
-  if (JSON.stringify({ robotsUnavailable, sitemapsUnreadable }) === JSON.stringify(notes)) return;
+  const { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, ...stored } = storedJobOf(current);
+  const kept = { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable };
+  const given = { robotsUnavailable: undefined, robotsTruncatedAt: undefined, sitemapsUnreadable: undefined, ...notes };
+  if (JSON.stringify(kept) === JSON.stringify(given)) return;
   await store.jobs.update(jobId, { request: storedJobCodec.encode({ ...stored, ...notes }) });
 }

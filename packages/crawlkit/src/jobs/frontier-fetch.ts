@@ -32,7 +32,7 @@ export interface FrontierFetchOptions {
 
 /** What a frontier fetch answers: the response, its text decoded when asked for (only robots.txt asks). */
 function answer(
-  response: Pick<FetchResult, 'url' | 'status' | 'contentType' | 'body' | 'text'>,
+  response: Pick<FetchResult, 'url' | 'status' | 'contentType' | 'body' | 'text' | 'truncated'>,
   decoding: { declaredCharset?: string; contentLanguage?: string } | undefined,
 ): Awaited<ReturnType<FetchText>> {
   let text = response.text;
@@ -41,6 +41,7 @@ function answer(
     status: response.status,
     contentType: response.contentType,
     body: response.body,
+    ...(response.truncated ? { truncated: true } : {}),
     get text() {
       if (text === undefined && decoding) {
         text = decodeText(response.body, response.contentType, decoding.declaredCharset, decoding.contentLanguage).text;
@@ -89,6 +90,7 @@ export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions 
         deferDecoding: true,
         ...(headers ? { headers } : {}),
         ...(init?.signal ? { signal: init.signal } : {}),
+        ...(init?.readAtMost !== undefined ? { readAtMost: init.readAtMost } : {}),
         ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
       });
     let result = await fetch(kept ? conditionalHeaders(kept.file.policy, url) : undefined);
@@ -103,7 +105,8 @@ export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions 
       }
       result = await fetch();
     }
-    const policy = key && result.status === 200 ? cachePolicyOf({ ...result, url }) : undefined;
+    // A cut file is not kept: its next read would answer the cut body as whole.
+    const policy = key && result.status === 200 && !result.truncated ? cachePolicyOf({ ...result, url }) : undefined;
     if (policy) {
       const file: FrontierFile = { url: result.url, contentType: result.contentType, policy };
       if (result.undecodedText?.declaredCharset) file.declaredCharset = result.undecodedText.declaredCharset;

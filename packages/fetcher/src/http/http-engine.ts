@@ -96,6 +96,13 @@ export class HttpEngine {
         `Expected \`timeoutMs\` to be a number in (0, ${MAX_TIMER_MS}], got \`${String(timeoutMs)}\`.`,
       );
     }
+    const { readAtMost } = request;
+    if (readAtMost !== undefined && !(Number.isSafeInteger(readAtMost) && readAtMost > 0)) {
+      throw new FetchError(
+        'SCRAPE_INVALID_REQUEST',
+        `Expected \`readAtMost\` to be a positive whole number of bytes, got \`${String(readAtMost)}\`.`,
+      );
+    }
     const skipTls = request.skipTlsVerification ?? true;
 
     let hop = this.#firstHop(request);
@@ -164,11 +171,13 @@ export class HttpEngine {
         let body: Uint8Array = new Uint8Array(0);
         let decoded = true;
         let wire: Uint8Array | undefined;
+        let truncated: true | undefined;
         if (hop.method === 'HEAD' || NO_BODY_STATUSES.has(response.statusCode)) {
           await response.body.dump().catch(() => undefined);
         } else {
           const contentLength = Number(headers['content-length']);
-          if (contentLength > this.#limits.maxBodyBytes) {
+          // A body read only in part (`readAtMost`) may be any size: the limits apply to what is read.
+          if (contentLength > this.#limits.maxBodyBytes && readAtMost === undefined) {
             discard(response.body);
             throw new FetchError(
               'SCRAPE_RESPONSE_TOO_LARGE',
@@ -179,10 +188,14 @@ export class HttpEngine {
           unwatch = this.#lowSpeed.watch(meter, (received) => abort(this.#tooSlow(received)));
           const codings = parseContentEncoding(headers['content-encoding']);
           const recording = request.onExchange !== undefined;
-          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), recording);
+          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), {
+            keepWire: recording,
+            ...(readAtMost !== undefined ? { readAtMost } : {}),
+          });
           body = read.body;
           decoded = read.decoded;
           wire = read.wire;
+          truncated = read.truncated;
         }
 
         const result: FetchResult = {
@@ -195,6 +208,7 @@ export class HttpEngine {
           engine: 'http',
           timings: { startedAt, ttfbMs: round(ttfbMs), totalMs: round(performance.now() - start) },
         };
+        if (truncated) result.truncated = truncated;
         if (decoded) describeBody(result, declaredCharset, request.deferDecoding ?? false);
         // Recorded as received: a decoded body's wire bytes, with its content-encoding.
         request.onExchange?.(exchangeOf(hop, response.statusCode, headers, wire ?? body, wire ? false : decoded));
