@@ -1,7 +1,7 @@
 /** The frontier's only way out to the network: injected, so the engine's URL policy, timeouts and limits apply. */
 export type FetchText = (
   url: string,
-  init?: { signal?: AbortSignal; readAtMost?: number },
+  init?: { signal?: AbortSignal; readAtMost?: number; timeoutMs?: number },
 ) => Promise<{
   url: string;
   status: number;

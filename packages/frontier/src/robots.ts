@@ -92,19 +92,21 @@ export function parseRobots(
 
 /**
  * Fetches and parses `<origin>/robots.txt`. A missing file (4xx) allows everything; an unreachable one (429, 5xx,
- * network error, timeout) also allows everything, as upstream does, rather than stopping the crawl, and says so and
- * why in `source` and `unavailable`.
+ * network error, no answer within `timeoutMs` (the fetch's own budget by default)) also allows everything, as upstream
+ * does, rather than stopping the crawl, and says so and why in `source` and `unavailable`. `signal` ends the wait at
+ * once, rejecting.
  */
 export async function loadRobots(
   origin: string,
   fetchText: FetchText,
   userAgent: string,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<Robots> {
   try {
     const response = await fetchText(new URL('/robots.txt', origin).href, {
       readAtMost: MAX_ROBOTS_BYTES,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
     if (isUnavailableStatus(response.status)) return unavailable(origin, userAgent, unreadableReason(response));
     if (response.status >= 400) return parseRobots(origin, '', userAgent, 'missing');

@@ -14,7 +14,7 @@ export function unreadableSitemapNotes(unreadable: SitemapListing['unreadable'])
   return unreadable.map(({ url, reason }) => `The sitemap ${redactUrl(url)} could not be read (${reason}).`);
 }
 
-/** How long a robots.txt or sitemap may take. */
+/** How long a sitemap (or a robots.txt, unless its fetch says otherwise) may take. */
 const TIMEOUT_MS = 15_000;
 
 /** A frontier file's entry in the page cache: apart from every page's, whose key starts with its URL. */
@@ -85,7 +85,7 @@ export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions 
       // Through the pages' proxy: robots.txt and sitemaps must come from where the pages come from.
       ctx.fetcher.fetchPlain({
         url,
-        timeoutMs: TIMEOUT_MS,
+        timeoutMs: init?.timeoutMs ?? TIMEOUT_MS,
         // A sitemap is read from its bytes: only robots.txt asks for the text, decoded when it does.
         deferDecoding: true,
         ...(headers ? { headers } : {}),
