@@ -76,7 +76,7 @@ export interface CrawlkitOptions {
   /**
    * How long a crawl waits for its robots.txt, in milliseconds, before it goes on as if the file allowed every page
    * (as for a robots.txt that answers 5xx), its status `warning` saying so; a crawl's `scrapeOptions.timeout`, when
-   * shorter, bounds it too. Cancelling the crawl ends the wait at once.
+   * shorter, bounds it too. Cancelling the crawl ends the wait at once. A map waits as long for its `Sitemap:` lines.
    * @default 10000
    */
   robotsTimeoutMs?: number;

@@ -46,6 +46,8 @@ export const serveFileSchema = z.strictObject({
   parseFileLimit: z.number().int().positive().optional(),
   /** Time to extract a page or convert a document (`--extraction-budget`). @default 10000 */
   extractionBudgetMs: z.number().int().positive().optional(),
+  /** How long a crawl or map waits for robots.txt (`--robots-timeout`). @default 10000 */
+  robotsTimeoutMs: z.number().int().positive().optional(),
   /** On SIGTERM, how long requests in progress may finish before they are aborted (`--close-timeout`). @default 30000 */
   closeTimeoutMs: z.number().int().min(0).optional(),
   /** How long a job's results stay after it ends (`--job-ttl`), then deleted. @default 86400000 (24 h) */
