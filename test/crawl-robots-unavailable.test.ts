@@ -11,7 +11,23 @@ import { sendPage, startRouteSite } from './helpers/route-site.ts';
 
 let site: FixtureServer;
 let ck: Crawlkit;
-let robots: 'down' | 'dropped' | 'fine' = 'down';
+let robots: 'down' | 'dropped' | 'fine' | 'huge' = 'down';
+
+/**
+ * A robots.txt of 2 MB: a rule that refuses nothing here, comments, a rule the 500 KiB cut goes through right after
+ * its `Disallow: /`, and past the cut a rule that would refuse `/a`.
+ */
+function hugeRobots(): string {
+  const head = 'User-agent: *\nDisallow: /nothing-here\n';
+  const cutRule = 'Disallow: /private-area\n';
+  const padding = '# ' + 'x'.repeat(97) + '\n';
+  let text = head;
+  const cutAt = 500 * 1024 - 'Disallow: /'.length;
+  while (text.length + padding.length <= cutAt) text += padding;
+  text += '#'.repeat(cutAt - text.length - 1) + '\n' + cutRule;
+  while (text.length < 2_000_000) text += padding;
+  return text + 'Disallow: /a\n';
+}
 let sitemapDown = false;
 
 beforeAll(async () => {
@@ -19,6 +35,11 @@ beforeAll(async () => {
     '/robots.txt': (_req, res) => {
       if (robots === 'dropped') {
         res.socket?.destroy();
+        return;
+      }
+      if (robots === 'huge') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(hugeRobots());
         return;
       }
       res.writeHead(robots === 'down' ? 503 : 200, { 'content-type': 'text/plain' });
@@ -75,6 +96,17 @@ describe('a crawl whose robots.txt cannot be read', () => {
     expect(done.warning).toBe(
       `${site.url}/robots.txt could not be read (answered 503): the crawl went on as if it allowed every page, ` +
         `as the hosted service does. The sitemap ${site.url}/sitemap.xml could not be read (answered 500).`,
+    );
+  });
+
+  it('reads the first 500 KiB of a larger robots.txt, without the line cut through, and says the rest was ignored', async () => {
+    robots = 'huge';
+    const done = await crawl();
+    // Neither the rule past the cut (`Disallow: /a`) nor the half rule at the cut (`Disallow: /`) applies.
+    expect(done.data.map((d) => d.metadata.sourceURL).sort()).toEqual(['/', '/a', '/private'].map((p) => site.url + p));
+    expect(done.warning).toBe(
+      `${site.url}/robots.txt is larger than 500 KiB: its rules were read from its first 512000 bytes and the rest ` +
+        'was ignored, as Google ignores it.',
     );
   });
 

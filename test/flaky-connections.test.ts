@@ -4,16 +4,29 @@
  * takes (refused) is not a drop and fails at once.
  */
 import { Crawlkit, type CrawlErrorsResponse } from 'crawlkit';
-import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { startReceiver } from './helpers-batch.ts';
 import { sendPage, startRouteSite } from './helpers/route-site.ts';
 
 let site: FixtureServer;
 let refusedUrl: string;
 let ck: Crawlkit;
 const requests = new Map<string, number>();
+
+/** Answers 429 (`Retry-After: 0`) three times, then resets the connection: a page that fails after 4 attempts. */
+function worn(path: string, req: IncomingMessage, res: ServerResponse): void {
+  const seen = (requests.get(path) ?? 0) + 1;
+  requests.set(path, seen);
+  if (seen > 3) {
+    req.socket.resetAndDestroy();
+    return;
+  }
+  res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0', connection: 'close' });
+  res.end('Too many requests.');
+}
 
 /** Serves the page, except its first request, which is cut after part of its body. */
 function cutOnce(path: string, res: ServerResponse, body: string): void {
@@ -31,6 +44,7 @@ beforeAll(async () => {
     '/a': (req, res) => cutOnce(req.url!, res, '<p>Page A.</p>'),
     '/b': (req, res) => cutOnce(req.url!, res, '<p>Page B.</p>'),
     '/one': (req, res) => cutOnce(req.url!, res, '<p>One.</p>'),
+    '/worn': (req, res) => worn(req.url!, req, res),
   });
   const closed = await startFixtureServer();
   refusedUrl = `${closed.url}/`;
@@ -68,5 +82,36 @@ describe('a site that drops connections', () => {
     const { errors } = (await ck.getBatchScrapeErrors(started.id)) as CrawlErrorsResponse;
     expect(errors).toEqual([expect.objectContaining({ url: refusedUrl, code: 'SCRAPE_CONNECTION_ERROR' })]);
     expect(errors[0]!.error).toMatch(/refused/);
+  });
+
+  it('a page that fails after retries says how many attempts over how long, in every place its error is told', async () => {
+    const receiver = await startReceiver();
+    const told: string[] = [];
+    const listen = ({ error }: { error: { error: string } }) => told.push(error.error);
+    ck.on('error', listen);
+    try {
+      const started = await ck.batchScrape({
+        urls: [`${site.url}/worn`],
+        webhook: { url: receiver.url, events: ['page'] },
+      });
+      if (!started.success) throw new Error(started.error);
+      await ck.waitForJob(started.id);
+      const { errors } = (await ck.getBatchScrapeErrors(started.id)) as CrawlErrorsResponse;
+      expect(requests.get('/worn')).toBe(4);
+      // the last attempt's code, stable; the message says it was retried
+      expect(errors).toEqual([expect.objectContaining({ code: 'SCRAPE_CONNECTION_ERROR' })]);
+      const message = /^Connection to 127\.0\.0\.1:\d+ reset \(.+\), after 4 attempts over \d+\.\d s\.$/;
+      expect(errors[0]!.error).toMatch(message);
+      expect(told).toEqual([errors[0]!.error]);
+      await vi.waitUntil(() => receiver.events.length > 0);
+      expect(receiver.events[0]!.payload).toMatchObject({
+        type: 'batch_scrape.page',
+        success: false,
+        error: errors[0]!.error,
+      });
+    } finally {
+      ck.off('error', listen);
+      await receiver.close();
+    }
   });
 });

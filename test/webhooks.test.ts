@@ -127,6 +127,20 @@ describe('webhook deliveries', () => {
         accept: '*/*',
         'content-type': 'application/json',
       });
+      // Its own headers only: none of the page fetcher's browser-like ones (Accept-Language, Accept-Encoding).
+      expect(Object.keys(plain.events[0]!.headers).sort()).toEqual([
+        'accept',
+        'connection',
+        'content-length',
+        'content-type',
+        'host',
+        'user-agent',
+        'x-crawlkit-delivery',
+        'x-crawlkit-signature',
+        'x-crawlkit-timestamp',
+        'x-crawlkit-timestamp-signature',
+        'x-firecrawl-signature',
+      ]);
       expect(own.events[0]!.headers).toMatchObject({ 'user-agent': 'hooks/2', accept: 'text/plain' });
     } finally {
       await plain.close();

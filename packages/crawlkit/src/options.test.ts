@@ -69,6 +69,7 @@ describe('new Crawlkit() options', () => {
       engine: 'http',
       concurrency: 2,
       timeoutMs: 5_000,
+      robotsTimeoutMs: 2_000,
       extractionBudgetMs: 1_000,
       browser: { maxPagesPerBrowser: 2 },
       proxies: { basic: ['http://127.0.0.1:9'] },

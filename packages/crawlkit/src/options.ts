@@ -74,6 +74,13 @@ export interface CrawlkitOptions {
    */
   timeoutMs?: number;
   /**
+   * How long a crawl waits for its robots.txt, in milliseconds, before it goes on as if the file allowed every page
+   * (as for a robots.txt that answers 5xx), its status `warning` saying so; a crawl's `scrapeOptions.timeout`, when
+   * shorter, bounds it too. Cancelling the crawl ends the wait at once. A map waits as long for its `Sitemap:` lines.
+   * @default 10000
+   */
+  robotsTimeoutMs?: number;
+  /**
    * Time one page's extraction (parsing, main content, markdown) may take from its start, in milliseconds. Past it
    * (and within the page's `timeout`), the page's plain text is returned instead, with a `warning`. The `timeout`
    * itself is a hard deadline for fetch and extraction together.
@@ -233,6 +240,7 @@ export interface ResolvedOptions {
   engineLearning: false | Required<EngineLearningOptions>;
   concurrency: number;
   timeoutMs: number;
+  robotsTimeoutMs: number;
   extractionBudgetMs: number;
   workers: { size: number; maxMemoryMb: number };
   webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryDelayMs: number; maxRetryDelayMs: number };
@@ -275,6 +283,7 @@ const optionsSchema = z.strictObject({
     .prefault({}),
   concurrency: positiveInt.default(16),
   timeoutMs: positiveInt.default(DEFAULT_TIMEOUT_MS),
+  robotsTimeoutMs: positiveInt.default(10_000),
   extractionBudgetMs: positiveInt.default(10_000),
   workers: z
     .strictObject({
@@ -350,6 +359,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     engineLearning,
     concurrency,
     timeoutMs,
+    robotsTimeoutMs: data.robotsTimeoutMs,
     extractionBudgetMs,
     workers,
     webhooks,

@@ -175,7 +175,16 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     {
       // Under the job's policy too, whichever process sends its events (issue 38).
       post: async (url, body, headers, timeoutMs, policy) => {
-        const request = { url, method: 'POST' as const, body, headers, timeoutMs, followRedirects: false };
+        // Only the delivery's own headers: none of the page fetcher's browser-like ones (Accept-Language, ...).
+        const request = {
+          url,
+          method: 'POST' as const,
+          body,
+          headers,
+          timeoutMs,
+          followRedirects: false,
+          defaultHeaders: false,
+        };
         const answer = await fetchers.forPolicy(policy).http.fetch(request);
         return { status: answer.status, headers: answer.headers };
       },

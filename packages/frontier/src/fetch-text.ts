@@ -1,8 +1,16 @@
 /** The frontier's only way out to the network: injected, so the engine's URL policy, timeouts and limits apply. */
 export type FetchText = (
   url: string,
-  init?: { signal?: AbortSignal },
-) => Promise<{ url: string; status: number; contentType: string; body: Uint8Array; text?: string }>;
+  init?: { signal?: AbortSignal; readAtMost?: number; timeoutMs?: number },
+) => Promise<{
+  url: string;
+  status: number;
+  contentType: string;
+  body: Uint8Array;
+  text?: string;
+  /** The body was cut at `readAtMost` bytes. */
+  truncated?: boolean;
+}>;
 
 /**
  * Why a robots.txt or sitemap could not be read, for a message: `answered 503` for an error status (429, 5xx), else

@@ -11,7 +11,7 @@ export {
   validateCrawlPatterns,
 } from './rules.js';
 export type { CrawlRules, CrawlRulesOptions, DenialReason, RuleAdmission, RuleVerdict } from './rules.js';
-export { loadRobots, parseRobots } from './robots.js';
+export { loadRobots, MAX_ROBOTS_BYTES, parseRobots } from './robots.js';
 export type { Robots } from './robots.js';
 export { discoverSitemaps, discoverSitemapUrls, parseSitemap, readSitemap, sitemapCandidates } from './sitemaps.js';
 export type {

@@ -16,6 +16,11 @@ export interface Robots {
   readonly source: 'parsed' | 'missing' | 'unavailable';
   /** Why robots.txt could not be read, when `unavailable`: `answered 503`, or the fetch's error (its code first). */
   readonly unavailable?: string;
+  /**
+   * Set when robots.txt was larger than `MAX_ROBOTS_BYTES` (500 KiB, Google's limit): the bytes read, its rules
+   * those of its lines before; the rest was ignored.
+   */
+  readonly truncatedAt?: number;
 }
 
 interface ParsedRobots {
@@ -27,8 +32,8 @@ interface ParsedRobots {
 // robots-parser is CommonJS (`module.exports = fn`) but its typings declare an ES default export.
 const robotsParser = robotsParserModule as unknown as (url: string, body: string) => ParsedRobots;
 
-/** robots.txt larger than this is cut (Google reads 500 KiB). */
-const MAX_ROBOTS_CHARS = 512 * 1024;
+/** Bytes of a robots.txt read: the rest is ignored, as Google ignores what follows its first 500 KiB. */
+export const MAX_ROBOTS_BYTES = 500 * 1024;
 
 /**
  * Whether a robots.txt has no `Disallow` rule with a path, read line by line as robots-parser reads it (comments
@@ -53,7 +58,7 @@ export function parseRobots(
   userAgent: string,
   source: Robots['source'] = 'parsed',
 ): Robots {
-  const text = body.slice(0, MAX_ROBOTS_CHARS);
+  const text = body.slice(0, MAX_ROBOTS_BYTES);
   const robotsUrl = new URL('/robots.txt', origin).href;
   const robots = robotsParser(robotsUrl, text);
   const agents = [userAgent, 'FireCrawlAgent', 'FirecrawlAgent'];
@@ -87,24 +92,31 @@ export function parseRobots(
 
 /**
  * Fetches and parses `<origin>/robots.txt`. A missing file (4xx) allows everything; an unreachable one (429, 5xx,
- * network error, timeout) also allows everything, as upstream does, rather than stopping the crawl, and says so and
- * why in `source` and `unavailable`.
+ * network error, no answer within `timeoutMs` (the fetch's own budget by default)) also allows everything, as upstream
+ * does, rather than stopping the crawl, and says so and why in `source` and `unavailable`. `signal` ends the wait at
+ * once, rejecting.
  */
 export async function loadRobots(
   origin: string,
   fetchText: FetchText,
   userAgent: string,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<Robots> {
   try {
-    const response = await fetchText(
-      new URL('/robots.txt', origin).href,
-      options.signal ? { signal: options.signal } : {},
-    );
+    const response = await fetchText(new URL('/robots.txt', origin).href, {
+      readAtMost: MAX_ROBOTS_BYTES,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
     if (isUnavailableStatus(response.status)) return unavailable(origin, userAgent, unreadableReason(response));
     if (response.status >= 400) return parseRobots(origin, '', userAgent, 'missing');
     const text = response.text ?? new TextDecoder().decode(response.body);
-    return parseRobots(origin, text, userAgent);
+    if (!response.truncated && response.body.length <= MAX_ROBOTS_BYTES) return parseRobots(origin, text, userAgent);
+    // The line the cut went through is dropped: half a rule (`Disallow: /` of `Disallow: /private`) is another rule.
+    const whole = text.slice(0, MAX_ROBOTS_BYTES);
+    const lastBreak = Math.max(whole.lastIndexOf('\n'), whole.lastIndexOf('\r'));
+    const robots = parseRobots(origin, whole.slice(0, lastBreak + 1), userAgent);
+    return { ...robots, truncatedAt: Math.min(response.body.length, MAX_ROBOTS_BYTES) };
   } catch (error) {
     if (options.signal?.aborted) throw error;
     return unavailable(origin, userAgent, unreadableReason({ error }));

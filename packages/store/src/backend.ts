@@ -33,6 +33,8 @@ export interface WorkItem extends TaskInput {
   attempt: number;
   /** Retries so far (429/503, dropped connections). @default 0 */
   retries?: number;
+  /** When the first attempt of a retried item started, in epoch milliseconds (its failure says how long it took). */
+  retriedSince?: number;
   /** When the store first failed this task, in epoch milliseconds, while it keeps failing (a worker's re-queues). */
   storeFaultSince?: number;
   /**

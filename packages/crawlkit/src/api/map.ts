@@ -114,7 +114,10 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   let unreadable: SitemapListing['unreadable'] = [];
   if (request.sitemap !== 'skip') {
     // robots.txt is read for its `Sitemap:` lines only: map lists URLs, it does not fetch them.
-    const robots = await loadRobots(input.origin, fetchText, CRAWLER_USER_AGENT, signal ? { signal } : {});
+    const robots = await loadRobots(input.origin, fetchText, CRAWLER_USER_AGENT, {
+      timeoutMs: ctx.options.robotsTimeoutMs,
+      ...(signal ? { signal } : {}),
+    });
     const listing = await discoverSitemaps(start.url, {
       fetchText,
       readSitemap: sitemapReader(ctx.extraction),

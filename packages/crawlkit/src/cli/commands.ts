@@ -16,6 +16,7 @@ import { PageOutput } from './page-output.js';
 import { describeRedis } from './redis-settings.js';
 import { scheduleCrawl, wantsSchedule } from './schedule-commands.js';
 import { VERSION } from './version.js';
+import { withFlags } from './option-flags.js';
 
 type Flags = Record<string, unknown> & { body?: string };
 
@@ -218,7 +219,7 @@ export async function statusCommand(ctx: CommandContext, id: string, command: Co
     `expires:     ${status.expiresAt}`,
   ];
   ctx.write(`${lines.join('\n')}\n`);
-  if (status.warning) ctx.note(`warning: ${status.warning}`);
+  if (status.warning) ctx.note(`warning: ${withFlags(status.warning)}`);
   if (status.status === 'scraping') ctx.note(`\nFollow or resume it with: crawlkit resume ${id}${ctx.whereFlags()}`);
   return EXIT.ok;
 }

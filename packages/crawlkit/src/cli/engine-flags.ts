@@ -4,7 +4,10 @@
  */
 import type { Command } from 'commander';
 
-/** Adds `--engine`, `--max-body-bytes`, `--extraction-budget` and `--worker-memory` (read by `engineOptionsOf`). */
+/**
+ * Adds `--engine`, `--max-body-bytes`, `--extraction-budget`, `--robots-timeout` and `--worker-memory` (read by
+ * `engineOptionsOf`).
+ */
 export function addEngineFlags(command: Command): Command {
   return command
     .option('--engine <engine>', 'fetch engine: auto, http or browser')
@@ -12,6 +15,10 @@ export function addEngineFlags(command: Command): Command {
     .option(
       '--extraction-budget <ms>',
       'time to extract a page or convert a document, from its start (extractionBudgetMs; default 10000)',
+    )
+    .option(
+      '--robots-timeout <ms>',
+      'how long a crawl or map waits for robots.txt before going on without its rules (robotsTimeoutMs; default 10000)',
     )
     .option(
       '--worker-memory <MiB>',

@@ -9,13 +9,14 @@ export interface EngineFlags {
   concurrency?: string;
   maxBodyBytes?: string;
   extractionBudget?: string;
+  robotsTimeout?: string;
   workerMemory?: string;
   urlPolicy?: string;
 }
 
 /**
  * The engine options the flags set (`--engine`, `--concurrency`, `--max-body-bytes`, `--extraction-budget`,
- * `--worker-memory`, `--url-policy`), each checked here once.
+ * `--robots-timeout`, `--worker-memory`, `--url-policy`), each checked here once.
  * @throws {CliError} naming the flag and what it takes (exit code 2).
  */
 export function engineOptionsOf(flags: EngineFlags): CrawlkitOptions {
@@ -35,6 +36,8 @@ export function engineOptionsOf(flags: EngineFlags): CrawlkitOptions {
   if (maxBodyBytes !== undefined) options.http = { limits: { maxBodyBytes } };
   const extractionBudgetMs = integerFlag('--extraction-budget', flags.extractionBudget);
   if (extractionBudgetMs !== undefined) options.extractionBudgetMs = extractionBudgetMs;
+  const robotsTimeoutMs = integerFlag('--robots-timeout', flags.robotsTimeout);
+  if (robotsTimeoutMs !== undefined) options.robotsTimeoutMs = robotsTimeoutMs;
   // Its least (64 MiB) is the engine's to check: its INVALID_OPTION names `workers.maxMemoryMb`, told as this flag
   const maxMemoryMb = integerFlag('--worker-memory', flags.workerMemory);
   if (maxMemoryMb !== undefined) options.workers = { maxMemoryMb };

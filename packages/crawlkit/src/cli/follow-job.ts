@@ -9,6 +9,7 @@ import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
 import { createProgress } from './progress.js';
 import { VERSION } from './version.js';
+import { withFlags } from './option-flags.js';
 
 export interface FollowOptions {
   id: string;
@@ -173,6 +174,8 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
       `${count(failures.length, 'error')}, ` +
       `${count(status.creditsUsed, 'credit')}${outDir ? `; written to ${ctx.options.out}` : ''}`,
   );
+  // What the job's status warns of (a robots.txt or sitemap it could not read), as `crawlkit status` tells it.
+  if (status.warning) ctx.note(`  warning: ${withFlags(status.warning)}`);
   for (const failure of failures.slice(0, LISTED_FAILURES)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
   if (failures.length > LISTED_FAILURES) {
     const more = failures.length - LISTED_FAILURES;

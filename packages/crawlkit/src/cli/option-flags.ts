@@ -13,6 +13,7 @@ const OPTION_FLAGS: Record<string, string> = {
   urlPolicy: '--url-policy',
   concurrency: '--concurrency',
   extractionBudgetMs: '--extraction-budget',
+  robotsTimeoutMs: '--robots-timeout',
   'workers.maxMemoryMb': '--worker-memory',
   engine: '--engine',
   storeDir: '--store',

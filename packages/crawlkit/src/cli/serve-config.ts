@@ -46,6 +46,8 @@ export const serveFileSchema = z.strictObject({
   parseFileLimit: z.number().int().positive().optional(),
   /** Time to extract a page or convert a document (`--extraction-budget`). @default 10000 */
   extractionBudgetMs: z.number().int().positive().optional(),
+  /** How long a crawl or map waits for robots.txt (`--robots-timeout`). @default 10000 */
+  robotsTimeoutMs: z.number().int().positive().optional(),
   /** Room in MiB the store must have left for `/ready` to answer ready (`--ready-min-free`; 0: no check). @default 64 */
   readyMinFreeMb: z.number().int().min(0).optional(),
   /** On SIGTERM, how long requests in progress may finish before they are aborted (`--close-timeout`). @default 30000 */

@@ -96,6 +96,7 @@ export async function engineSettings(
   if (file.http) options.http = file.http;
   if (file.workers) options.workers = file.workers;
   if (file.extractionBudgetMs !== undefined) options.extractionBudgetMs = file.extractionBudgetMs;
+  if (file.robotsTimeoutMs !== undefined) options.robotsTimeoutMs = file.robotsTimeoutMs;
   const provider = providerFromFlags(flags, env, file);
   if (provider) {
     options.search = { provider };

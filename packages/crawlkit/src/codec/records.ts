@@ -57,6 +57,8 @@ export const storedJobCodec = recordCodec({
      * URL: its status says so. Set by the process that discovers the crawl's seeds, cleared when a resume reads it.
      */
     robotsUnavailable: z.string().optional(),
+    /** A crawl's robots.txt was past 500 KiB: the bytes read (`Robots.truncatedAt`); set and cleared as above. */
+    robotsTruncatedAt: z.number().optional(),
     /** A crawl's sitemaps that could not be read, with why (`SitemapListing.unreadable`); set and cleared as above. */
     sitemapsUnreadable: z.array(z.object({ url: z.string(), reason: z.string() })).optional(),
   }),

@@ -52,7 +52,7 @@ export const PAGE_CODES = {
   ),
   SCRAPE_CONNECTION_ERROR: info(
     500,
-    'The connection was refused, reset or closed before a complete response (a crawl or batch has retried a reset or closed one 3 times).',
+    "The connection was refused, reset or closed before a complete response (a crawl or batch has retried a reset or closed one 3 times: its message then ends 'after 4 attempts over N s').",
     'Check that the site is up; retry later.',
   ),
   SCRAPE_INVALID_RESPONSE: info(500, 'The server answered with something that is not valid HTTP.', 'Retry later.'),

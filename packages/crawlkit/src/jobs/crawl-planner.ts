@@ -157,10 +157,18 @@ export function createCrawlPlanner(
       const discover = request.sitemap !== 'skip' && options?.discover !== false;
       if (request.ignoreRobotsTxt && !discover) return [];
       // robots.txt is read even when ignored: its `Sitemap:` lines still name the site's sitemaps.
-      const loaded = await loadRobots(new URL(request.url).origin, fetchText, userAgent, { signal });
+      const wait = robotsWait(ctx, request);
+      const origin = new URL(request.url).origin;
+      const loaded = await loadRobots(origin, fetchText, userAgent, { signal, timeoutMs: wait.ms });
       const notes: FrontierNotes = {};
       if (!request.ignoreRobotsTxt) {
-        if (loaded.unavailable !== undefined) notes.robotsUnavailable = loaded.unavailable;
+        if (loaded.unavailable !== undefined) {
+          notes.robotsUnavailable =
+            loaded.unavailable === `SCRAPE_TIMEOUT: Scrape timed out after ${wait.ms} ms`
+              ? `no answer within ${wait.ms} ms, ${wait.option}`
+              : loaded.unavailable;
+        }
+        if (loaded.truncatedAt !== undefined) notes.robotsTruncatedAt = loaded.truncatedAt;
         robots = loaded;
         const crawlDelay = robots.crawlDelay();
         if (crawlDelay !== undefined) politeness.setHostDelay(new URL(request.url).host, crawlDelay * 1000);
@@ -240,14 +248,24 @@ export function createCrawlPlanner(
   };
 }
 
+/** How long the crawl waits for its robots.txt, and the option that says so (the shorter of the two). */
+function robotsWait(ctx: EngineContext, request: CrawlRequest): { ms: number; option: string } {
+  const pageTimeout = request.scrapeOptions.timeout;
+  return pageTimeout !== undefined && pageTimeout < ctx.options.robotsTimeoutMs
+    ? { ms: pageTimeout, option: "the crawl's `scrapeOptions.timeout`" }
+    : { ms: ctx.options.robotsTimeoutMs, option: "the engine's `robotsTimeoutMs`" };
+}
+
 /** What the crawl could not read of its robots.txt and sitemaps, and why: its status says it. */
-type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'sitemapsUnreadable'>;
+type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'robotsTruncatedAt' | 'sitemapsUnreadable'>;
 
 /** Keeps the crawl's `FrontierNotes` in its stored job (replacing those of an earlier start), for its status. */
 async function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
   const current = await store.jobs.get(jobId);
   if (!current) return;
-  const { robotsUnavailable, sitemapsUnreadable, ...stored } = storedJobOf(current);
-  if (JSON.stringify({ robotsUnavailable, sitemapsUnreadable }) === JSON.stringify(notes)) return;
+  const { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, ...stored } = storedJobOf(current);
+  const kept = { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable };
+  const given = { robotsUnavailable: undefined, robotsTruncatedAt: undefined, sitemapsUnreadable: undefined, ...notes };
+  if (JSON.stringify(kept) === JSON.stringify(given)) return;
   await store.jobs.update(jobId, { request: storedJobCodec.encode({ ...stored, ...notes }) });
 }

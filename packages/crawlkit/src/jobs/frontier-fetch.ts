@@ -14,7 +14,7 @@ export function unreadableSitemapNotes(unreadable: SitemapListing['unreadable'])
   return unreadable.map(({ url, reason }) => `The sitemap ${redactUrl(url)} could not be read (${reason}).`);
 }
 
-/** How long a robots.txt or sitemap may take. */
+/** How long a sitemap (or a robots.txt, unless its fetch says otherwise) may take. */
 const TIMEOUT_MS = 15_000;
 
 /** A frontier file's entry in the page cache: apart from every page's, whose key starts with its URL. */
@@ -32,7 +32,7 @@ export interface FrontierFetchOptions {
 
 /** What a frontier fetch answers: the response, its text decoded when asked for (only robots.txt asks). */
 function answer(
-  response: Pick<FetchResult, 'url' | 'status' | 'contentType' | 'body' | 'text'>,
+  response: Pick<FetchResult, 'url' | 'status' | 'contentType' | 'body' | 'text' | 'truncated'>,
   decoding: { declaredCharset?: string; contentLanguage?: string } | undefined,
 ): Awaited<ReturnType<FetchText>> {
   let text = response.text;
@@ -41,6 +41,7 @@ function answer(
     status: response.status,
     contentType: response.contentType,
     body: response.body,
+    ...(response.truncated ? { truncated: true } : {}),
     get text() {
       if (text === undefined && decoding) {
         text = decodeText(response.body, response.contentType, decoding.declaredCharset, decoding.contentLanguage).text;
@@ -84,11 +85,12 @@ export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions 
       // Through the pages' proxy: robots.txt and sitemaps must come from where the pages come from.
       ctx.fetcher.fetchPlain({
         url,
-        timeoutMs: TIMEOUT_MS,
+        timeoutMs: init?.timeoutMs ?? TIMEOUT_MS,
         // A sitemap is read from its bytes: only robots.txt asks for the text, decoded when it does.
         deferDecoding: true,
         ...(headers ? { headers } : {}),
         ...(init?.signal ? { signal: init.signal } : {}),
+        ...(init?.readAtMost !== undefined ? { readAtMost: init.readAtMost } : {}),
         ...(ctx.recording ? { onExchange: recorder(ctx.recording) } : {}),
       });
     let result = await fetch(kept ? conditionalHeaders(kept.file.policy, url) : undefined);
@@ -103,7 +105,8 @@ export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions 
       }
       result = await fetch();
     }
-    const policy = key && result.status === 200 ? cachePolicyOf({ ...result, url }) : undefined;
+    // A cut file is not kept: its next read would answer the cut body as whole.
+    const policy = key && result.status === 200 && !result.truncated ? cachePolicyOf({ ...result, url }) : undefined;
     if (policy) {
       const file: FrontierFile = { url: result.url, contentType: result.contentType, policy };
       if (result.undecodedText?.declaredCharset) file.declaredCharset = result.undecodedText.declaredCharset;

@@ -10,7 +10,7 @@ import type { JobEventSink } from './events.js';
 import { localHostSlots } from './host-slots.js';
 import { StoreStall } from './store-stall.js';
 import { limitOf, type JobPlanner } from './planner.js';
-import { executeTask, isStoreBudgetError, type JobTasks } from './task-execution.js';
+import { executeTask, isStoreBudgetError, type JobTasks, type TaskRetries } from './task-execution.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 
 const IDLE_POLL_MS = 100;
@@ -28,7 +28,7 @@ export class JobRunner {
   readonly #abort = new AbortController();
   readonly #inflight = new Set<Promise<void>>();
   /** Retries per task key, for 429/503 and dropped connections (in memory: a resumed job may retry a page again). */
-  readonly #retries = new Map<string, number>();
+  readonly #retries = new Map<string, TaskRetries>();
   readonly #tasks: JobTasks;
   /**
    * Tasks claimed ahead, not yet running: one claim transaction takes a round of the job's concurrency, instead of
@@ -73,8 +73,8 @@ export class JobRunner {
       hosts: localHostSlots(planner.politeness),
       queue: {
         // Retries are counted here, not by `task.attempts`: a task parked for politeness is claimed again too.
-        requeue: async (task, delayMs, retries) => {
-          if (retries > 0) this.#retries.set(task.key, retries);
+        requeue: async (task, delayMs, retried) => {
+          if (retried.retries > 0) this.#retries.set(task.key, retried);
           await store.tasks.release(job.id, task.key, Date.now() + delayMs);
         },
         release: (task) => store.tasks.release(job.id, task.key),
@@ -203,7 +203,7 @@ export class JobRunner {
   }
 
   async #runTask(task: Task): Promise<void> {
-    const result = await executeTask(this.#tasks, task, this.#retries.get(task.key) ?? 0);
+    const result = await executeTask(this.#tasks, task, this.#retries.get(task.key) ?? { retries: 0 });
     if (result === 'settled') {
       this.#retries.delete(task.key);
       this.#faultStreak = 0;

@@ -120,13 +120,20 @@ export async function buildJobStatus(
 async function crawlWarning(store: Store, job: JobRecord, resultCount: number): Promise<string | undefined> {
   if (job.status === 'scraping') return undefined;
   if ((await store.results.robotsBlocked(job.id)).length > 0) return ROBOTS_WARNING;
-  const { request, robotsUnavailable, sitemapsUnreadable } =
+  const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable } =
     storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain'>>(job);
   const notes: string[] = [];
+  const robotsUrl = () => redactUrl(new URL('/robots.txt', request.url));
   if (robotsUnavailable !== undefined) {
     notes.push(
-      `${redactUrl(new URL('/robots.txt', request.url))} could not be read (${robotsUnavailable}): the crawl went on ` +
+      `${robotsUrl()} could not be read (${robotsUnavailable}): the crawl went on ` +
         'as if it allowed every page, as the hosted service does.',
+    );
+  }
+  if (robotsTruncatedAt !== undefined) {
+    notes.push(
+      `${robotsUrl()} is larger than 500 KiB: its rules were read from its first ${robotsTruncatedAt} bytes and ` +
+        'the rest was ignored, as Google ignores it.',
     );
   }
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));

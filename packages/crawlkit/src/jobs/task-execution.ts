@@ -25,6 +25,13 @@ import { taskMetaCodec } from '../codec/records.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 import { jobTenant } from './job-tenant.js';
 
+/** A task's retries so far (429/503, dropped connections), and when its first attempt started (epoch ms). */
+export interface TaskRetries {
+  retries: number;
+  /** Set once the task was retried. */
+  since?: number;
+}
+
 /**
  * Where a task goes when it does not settle: back on the queue it came from. This is the part that differs between
  * the in-process runner (the store's task table) and the Redis workers (the shared work queue).
@@ -32,9 +39,9 @@ import { jobTenant } from './job-tenant.js';
 export interface TaskQueue {
   /**
    * Puts the task back, to run again in `delayMs` (its host must rest, its job has no free running slot, or the page
-   * was refused or its connection dropped). `retries` is the task's count of retries from now on.
+   * was refused or its connection dropped). `retried` is the task's retries from now on.
    */
-  requeue(task: Task, delayMs: number, retries: number): Promise<void>;
+  requeue(task: Task, delayMs: number, retried: TaskRetries): Promise<void>;
   /** The scrape stopped midway (the engine is closing, the job was cancelled): the task goes back as it was. */
   release(task: Task): Promise<void>;
 }
@@ -105,7 +112,9 @@ export type TaskResult = 'settled' | 'requeued' | 'released' | 'dropped';
  * (`retryDelay`; the host rests as long) and for a dropped connection (only the page waits), then the page settles
  * exactly once. `retries` counts the task's retries so far. Rejections are store or queue failures.
  */
-export async function executeTask(tasks: JobTasks, task: Task, retries: number): Promise<TaskResult> {
+export async function executeTask(tasks: JobTasks, task: Task, retried: TaskRetries): Promise<TaskResult> {
+  const { retries } = retried;
+  const since = retried.since ?? Date.now();
   // Most tasks are not refused, and are told so synchronously: no extra turn per page.
   const refused = tasks.planner.refuses?.(task) ?? false;
   if (refused !== false && (await refused)) {
@@ -123,7 +132,7 @@ export async function executeTask(tasks: JobTasks, task: Task, retries: number):
   const fault = pageStoreFault(outcome);
   if (fault) throw fault;
   if (typeof outcome === 'number') {
-    await tasks.queue.requeue(task, outcome, retries);
+    await tasks.queue.requeue(task, outcome, retried);
     return 'requeued';
   }
   if (outcome.success) {
@@ -131,18 +140,18 @@ export async function executeTask(tasks: JobTasks, task: Task, retries: number):
     const wait = retryDelay({ status, retryAfter: outcome.retryAfter }, retries);
     if (wait !== undefined) {
       await tasks.hosts.pause(task.url, wait);
-      await tasks.queue.requeue(task, wait, retries + 1);
+      await tasks.queue.requeue(task, wait, { retries: retries + 1, since });
       return 'requeued';
     }
   } else if (outcome.dropped) {
     // Only this page waits: a host that drops some connections still answers the others.
     const wait = retryDelay({ dropped: true }, retries);
     if (wait !== undefined) {
-      await tasks.queue.requeue(task, wait, retries + 1);
+      await tasks.queue.requeue(task, wait, { retries: retries + 1, since });
       return 'requeued';
     }
   }
-  await settleTask(tasks, task, outcome);
+  await settleTask(tasks, task, outcome, retries > 0 ? { retries, since } : undefined);
   return 'settled';
 }
 
@@ -189,7 +198,12 @@ async function fetchTask(
  * discarded, stored (its `page` event queued first) or failed. A stored page that takes the job past
  * `jobs.maxStoreBytes` is kept, and then rejects with `JOB_STORE_BUDGET_EXCEEDED`: whoever runs the job ends it.
  */
-async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcome): Promise<void> {
+async function settleTask(
+  tasks: JobTasks,
+  task: Task,
+  outcome: PageScrapeOutcome,
+  retried: Required<TaskRetries> | undefined,
+): Promise<void> {
   const { store, planner, events, job } = tasks;
   const complete = (outcome: TaskOutcome) => completeTask(tasks, outcome);
   const links = outcome.success ? (outcome.links ?? []) : [];
@@ -219,12 +233,25 @@ async function settleTask(tasks: JobTasks, task: Task, outcome: PageScrapeOutcom
   } else {
     const failure: PageFailure = outcome.success
       ? verdict.reject!
-      : { code: outcome.error.code, error: outcome.error.error, details: outcome.error.details };
+      : {
+          code: outcome.error.code,
+          error: retried ? afterRetries(outcome.error.error, retried) : outcome.error.error,
+          details: outcome.error.details,
+        };
     const error = { url: redactUrl(task.url), error: failure.error, ...(failure.code ? { code: failure.code } : {}) };
     await events.pageFailed(job, redactUrl(sourceUrlOf(task)), failure, task.key);
     await complete({ key: task.key, credits: 0, error });
   }
   events.settled?.(job);
+}
+
+/**
+ * A retried page's error, saying how many attempts it had over how long (`…reset (read ECONNRESET), after 4 attempts
+ * over 7.2 s.`): its code stays the last attempt's.
+ */
+function afterRetries(error: string, { retries, since }: Required<TaskRetries>): string {
+  const seconds = ((Date.now() - since) / 1000).toFixed(1);
+  return `${error.replace(/\.$/, '')}, after ${retries + 1} attempts over ${seconds} s.`;
 }
 
 /** Completes a settled task in the job's store (with the others settled in the same turn when the driver batches). */

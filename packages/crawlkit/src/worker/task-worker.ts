@@ -261,7 +261,11 @@ export class TaskWorker implements CrawlkitWorker {
     };
     let result;
     try {
-      result = await executeTask(this.#jobTasks(state, item), task, item.retries ?? 0);
+      const retried = {
+        retries: item.retries ?? 0,
+        ...(item.retriedSince !== undefined ? { since: item.retriedSince } : {}),
+      };
+      result = await executeTask(this.#jobTasks(state, item), task, retried);
     } catch (error) {
       if (!isStoreBudgetError(error)) throw error;
       // The page is stored; the job ends here.
@@ -289,9 +293,10 @@ export class TaskWorker implements CrawlkitWorker {
       hosts: sharedHostSlots(coordination, job.id, planner.politeness),
       queue: {
         // The store answered this run: a fault streak (storeFaultSince) starts again from the next fault.
-        requeue: (_task, delayMs, retries) => {
+        requeue: (_task, delayMs, { retries, since }) => {
           const { storeFaultSince: _since, ...next } = item;
-          return queue.enqueue([{ ...next, attempt: item.attempt + 1, retries }], { delayMs });
+          const retried = { retries, ...(since !== undefined ? { retriedSince: since } : {}) };
+          return queue.enqueue([{ ...next, attempt: item.attempt + 1, ...retried }], { delayMs });
         },
         release: () => Promise.reject(new Error('The scrape was aborted.')),
       },

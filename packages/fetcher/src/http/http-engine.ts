@@ -12,7 +12,7 @@ import { resolveLimits } from './limits.js';
 import { LowSpeedMonitor } from './low-speed.js';
 import { exchangeOf } from './exchange-of.js';
 import { toFetchError } from './map-error.js';
-import { Agent, ProxyAgent } from './undici-agents.js';
+import { Agent, buildConnector, ProxyAgent } from './undici-agents.js';
 import {
   ACCEPT_ENCODING,
   discard,
@@ -22,7 +22,7 @@ import {
   type BodyMeter,
 } from './read-body.js';
 import { RedirectCookies } from './redirect-cookies.js';
-import { lostKeepAliveSocket } from './stale-socket.js';
+import { lostKeepAliveSocket, markingFreshSockets } from './stale-socket.js';
 import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
 import { parseOptions } from '@crawlkit/options';
@@ -96,6 +96,13 @@ export class HttpEngine {
         `Expected \`timeoutMs\` to be a number in (0, ${MAX_TIMER_MS}], got \`${String(timeoutMs)}\`.`,
       );
     }
+    const { readAtMost } = request;
+    if (readAtMost !== undefined && !(Number.isSafeInteger(readAtMost) && readAtMost > 0)) {
+      throw new FetchError(
+        'SCRAPE_INVALID_REQUEST',
+        `Expected \`readAtMost\` to be a positive whole number of bytes, got \`${String(readAtMost)}\`.`,
+      );
+    }
     const skipTls = request.skipTlsVerification ?? true;
 
     let hop = this.#firstHop(request);
@@ -164,11 +171,13 @@ export class HttpEngine {
         let body: Uint8Array = new Uint8Array(0);
         let decoded = true;
         let wire: Uint8Array | undefined;
+        let truncated: true | undefined;
         if (hop.method === 'HEAD' || NO_BODY_STATUSES.has(response.statusCode)) {
           await response.body.dump().catch(() => undefined);
         } else {
           const contentLength = Number(headers['content-length']);
-          if (contentLength > this.#limits.maxBodyBytes) {
+          // A body read only in part (`readAtMost`) may be any size: the limits apply to what is read.
+          if (contentLength > this.#limits.maxBodyBytes && readAtMost === undefined) {
             discard(response.body);
             throw new FetchError(
               'SCRAPE_RESPONSE_TOO_LARGE',
@@ -179,10 +188,14 @@ export class HttpEngine {
           unwatch = this.#lowSpeed.watch(meter, (received) => abort(this.#tooSlow(received)));
           const codings = parseContentEncoding(headers['content-encoding']);
           const recording = request.onExchange !== undefined;
-          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), recording);
+          const read = await readBody(response.body, codings, this.#limits, meter, redactUrl(hop.url), {
+            keepWire: recording,
+            ...(readAtMost !== undefined ? { readAtMost } : {}),
+          });
           body = read.body;
           decoded = read.decoded;
           wire = read.wire;
+          truncated = read.truncated;
         }
 
         const result: FetchResult = {
@@ -195,6 +208,7 @@ export class HttpEngine {
           engine: 'http',
           timings: { startedAt, ttfbMs: round(ttfbMs), totalMs: round(performance.now() - start) },
         };
+        if (truncated) result.truncated = truncated;
         if (decoded) describeBody(result, declaredCharset, request.deferDecoding ?? false);
         // Recorded as received: a decoded body's wire bytes, with its content-encoding.
         request.onExchange?.(exchangeOf(hop, response.statusCode, headers, wire ?? body, wire ? false : decoded));
@@ -232,7 +246,7 @@ export class HttpEngine {
 
   #firstHop(request: HttpRequest): Hop {
     const url = checkUrlAgainstPolicy(request.url, this.#policy);
-    const headers = mergeRequestHeaders(this.#defaultHeaders, request.headers);
+    const headers = mergeRequestHeaders(request.defaultHeaders === false ? {} : this.#defaultHeaders, request.headers);
     if (url.username || url.password) {
       headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
       url.username = '';
@@ -265,7 +279,9 @@ export class HttpEngine {
     } else {
       dispatcher = new Agent({
         ...common,
-        connect: { ...tls, timeout: limits.connectTimeoutMs, lookup: this.#lookup },
+        connect: markingFreshSockets(
+          buildConnector({ ...tls, timeout: limits.connectTimeoutMs, lookup: this.#lookup }),
+        ),
       });
     }
     this.#dispatchers.set(key, dispatcher);

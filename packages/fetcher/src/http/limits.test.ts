@@ -152,6 +152,27 @@ describe('limits: size', () => {
     expect(gzipped.body.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
+  it('reads at most readAtMost bytes of a body, plain (declared past maxBodyBytes), gzipped or endless', async () => {
+    const engine = engineWith({ limits: { maxBodyBytes: 1024 * 1024 } });
+    const whole = await engine.fetch({ url: `${server.url}/http/large?mb=1` });
+    for (const path of ['/http/large?mb=4', '/http/large?mb=4&gzip']) {
+      const cut = await engine.fetch({ url: `${server.url}${path}`, readAtMost: 512_000 });
+      expect([cut.status, cut.truncated, cut.body.byteLength]).toEqual([200, true, 512_000]);
+      expect(cut.text).toBe(whole.text!.slice(0, 512_000));
+    }
+    const endless = await engine.fetch({ url: `${server.url}/hostile/endless`, readAtMost: 100_000 });
+    expect([endless.truncated, endless.body.byteLength]).toEqual([true, 100_000]);
+    // a body no longer than the cap is whole
+    const small = await engine.fetch({ url: `${server.url}/http/json`, readAtMost: 100_000 });
+    expect(small.truncated).toBeUndefined();
+    const refused = await failure(engine.fetch({ url: `${server.url}/http/json`, readAtMost: 0 }));
+    expect([refused.code, refused.message]).toEqual([
+      'SCRAPE_INVALID_REQUEST',
+      'Expected `readAtMost` to be a positive whole number of bytes, got `0`.',
+    ]);
+    await stillWorks(engine);
+  });
+
   it('refuses response headers over maxHeaderBytes', async () => {
     const engine = engineWith();
     const error = await failure(engine.fetch({ url: `${server.url}/hostile/big-headers` }));

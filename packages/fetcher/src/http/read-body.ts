@@ -17,7 +17,20 @@ export interface ReadBody {
   decoded: boolean;
   /** The bytes as they came, content codings still on: only when asked for (`keepWire`) and `body` was decoded. */
   wire?: Uint8Array;
+  /** The body was cut at `readAtMost` bytes: the rest was not read. */
+  truncated?: true;
 }
+
+/** What `readBody` reads of a response. */
+export interface BodyReading {
+  /** Keep the encoded bytes as well (a recording). @default false */
+  keepWire?: boolean;
+  /** Stop after this many bytes of the decoded body, cutting it there. @default Infinity */
+  readAtMost?: number;
+}
+
+/** Thrown into a decoding pipeline to stop it once `readAtMost` bytes were read. */
+class BodyCut extends Error {}
 
 const hasZstd = typeof (zlib as { createZstdDecompress?: unknown }).createZstdDecompress === 'function';
 
@@ -95,7 +108,7 @@ function tooLarge(url: string, limit: number, what: string, option: keyof HttpLi
 /**
  * Reads a response body, removing its content codings, with every size limit checked while streaming:
  * `maxBodyBytes` on the wire, `maxDecompressedBytes` and `maxCompressionRatio` after decoding. With `keepWire` (a
- * recording), the encoded bytes are kept as well.
+ * recording), the encoded bytes are kept as well; with `readAtMost`, the body is cut after that many decoded bytes.
  */
 export async function readBody(
   source: Readable,
@@ -103,10 +116,15 @@ export async function readBody(
   limits: HttpLimits,
   meter: BodyMeter,
   url: string,
-  keepWire = false,
+  reading: BodyReading = {},
 ): Promise<ReadBody> {
+  const keepWire = reading.keepWire ?? false;
+  const cap = reading.readAtMost ?? Infinity;
   const known = codings.length > 0 && codings.every(isKnownCoding);
-  if (!known) return { body: await readPlain(source, limits, meter, url), decoded: codings.length === 0 };
+  if (!known) {
+    const { body, truncated } = await readPlain(source, limits, meter, url, cap);
+    return { body, decoded: codings.length === 0, ...(truncated ? { truncated } : {}) };
+  }
 
   const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await iterator.next();
@@ -130,6 +148,11 @@ export async function readBody(
   let decodedBytes = 0;
   const sink = async (decoded: AsyncIterable<Buffer>) => {
     for await (const chunk of decoded) {
+      if (decodedBytes + chunk.length > cap) {
+        chunks.push(chunk.subarray(0, cap - decodedBytes));
+        decodedBytes = cap;
+        throw new BodyCut();
+      }
       decodedBytes += chunk.length;
       if (decodedBytes > limits.maxDecompressedBytes)
         throw tooLarge(url, limits.maxDecompressedBytes, 'decompressed body', 'maxDecompressedBytes');
@@ -151,6 +174,7 @@ export async function readBody(
     await (pipeline as (...stages: unknown[]) => Promise<void>)(wire(), ...decoders, sink);
   } catch (error) {
     discard(source);
+    if (error instanceof BodyCut) return cutBody(chunks, decodedBytes, keepWire ? wireChunks : undefined);
     if (error instanceof FetchError) throw error;
     if (isZlibError(error)) {
       throw new FetchError('SCRAPE_DECODING_ERROR', `The response body is not valid ${codings.join(', ')} data.`, {
@@ -164,12 +188,34 @@ export async function readBody(
   return keepWire ? { body, decoded: true, wire: Buffer.concat(wireChunks, meter.wireBytes) } : { body, decoded: true };
 }
 
+/** A decoded body cut at `readAtMost`, with the wire bytes read until then when kept. */
+function cutBody(chunks: readonly Uint8Array[], total: number, wireChunks: Buffer[] | undefined): ReadBody {
+  const body = joinBody(chunks, total);
+  return wireChunks
+    ? { body, decoded: true, truncated: true, wire: Buffer.concat(wireChunks) }
+    : { body, decoded: true, truncated: true };
+}
+
 /** Event listeners rather than async iteration: a plain body is the hot path of every crawl. */
-function readPlain(source: Readable, limits: HttpLimits, meter: BodyMeter, url: string): Promise<Uint8Array> {
+function readPlain(
+  source: Readable,
+  limits: HttpLimits,
+  meter: BodyMeter,
+  url: string,
+  cap: number,
+): Promise<{ body: Uint8Array; truncated?: true }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
     const onData = (chunk: Buffer) => {
+      if (total + chunk.length > cap) {
+        chunks.push(chunk.subarray(0, cap - total));
+        meter.wireBytes = total + chunk.length;
+        cleanup();
+        discard(source);
+        resolve({ body: joinBody(chunks, cap), truncated: true });
+        return;
+      }
       total += chunk.length;
       meter.wireBytes = total;
       if (total > limits.maxBodyBytes) {
@@ -182,7 +228,7 @@ function readPlain(source: Readable, limits: HttpLimits, meter: BodyMeter, url: 
     };
     const onEnd = () => {
       cleanup();
-      resolve(joinBody(chunks, total));
+      resolve({ body: joinBody(chunks, total) });
     };
     const onError = (error: Error) => {
       cleanup();

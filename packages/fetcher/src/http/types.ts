@@ -18,6 +18,19 @@ export interface HttpRequest {
    * @default {}
    */
   headers?: Record<string, string>;
+  /**
+   * Send the engine's browser-like default headers (`user-agent`, `accept`, `accept-language`, `accept-encoding`)
+   * under `headers`. `false` sends `headers` alone, with what HTTP itself needs (`host`, `content-length`): a call
+   * that is not a page fetch (a webhook delivery) asks for no language or encoding its receiver never offered.
+   * @default true
+   */
+  defaultHeaders?: boolean;
+  /**
+   * Read at most this many bytes of the body (after decoding), then stop: the body is cut there and the result says
+   * `truncated`, where a body past `maxBodyBytes` fails. A file with a size rule of its own (robots.txt: 500 KiB).
+   * @default undefined (the whole body, within the limits)
+   */
+  readAtMost?: number;
   /** Request body (POST). */
   body?: string | Uint8Array;
   /**
@@ -103,6 +116,8 @@ export interface FetchResult {
    * as `text/html` is never parsed as HTML.
    */
   sniffedContentType?: string;
+  /** Set when the body was cut at the request's `readAtMost`: the rest was not read. */
+  truncated?: true;
   /** Every URL visited before `url`, in order. */
   redirects: string[];
   engine: 'http' | 'browser';

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import { describe, expect, it } from 'vitest';
 
-import { Agent, Dispatcher, ProxyAgent } from './undici-agents.js';
+import { Agent, buildConnector, Dispatcher, ProxyAgent } from './undici-agents.js';
 
 describe('undici-agents', () => {
   it("are undici's own classes, with the request API its entry adds", () => {
@@ -17,5 +17,6 @@ describe('undici-agents', () => {
     expect(Agent).toBe(undici.Agent);
     expect(ProxyAgent).toBe(undici.ProxyAgent);
     expect(Dispatcher).toBe(undici.Dispatcher);
+    expect(buildConnector).toBe(undici.buildConnector);
   });
 });

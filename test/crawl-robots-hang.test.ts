@@ -1,0 +1,128 @@
+/**
+ * A robots.txt that never answers: a crawl waits for it no longer than the engine's `robotsTimeoutMs` (or its own
+ * `scrapeOptions.timeout`, when shorter), then goes on as if it allowed every page and says so in its status, with
+ * the bound and the option that set it. Cancelling the crawl meanwhile ends the wait at once. A map waits as long.
+ */
+import type { IncomingMessage } from 'node:http';
+import { once } from 'node:events';
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+
+import { Crawlkit } from 'crawlkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { FixtureServer } from '../fixtures/server.ts';
+import { main } from '../packages/crawlkit/src/cli/program.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+
+let site: FixtureServer;
+const engines: Crawlkit[] = [];
+/** The robots.txt requests the site holds, unanswered. */
+const held: IncomingMessage[] = [];
+let robotsAsked: () => void = () => {};
+
+beforeAll(async () => {
+  site = await startRouteSite({
+    '/robots.txt': (req) => {
+      held.push(req);
+      robotsAsked();
+    },
+    '/': (_req, res) => sendPage(res, 'Home', '<a href="/a">A</a>'),
+    '/a': (_req, res) => sendPage(res, 'A', '<p>Page A.</p>'),
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(engines.map((ck) => ck.close()));
+  for (const req of held) req.socket.destroy();
+  await site.close();
+});
+
+function engine(options: ConstructorParameters<typeof Crawlkit>[0] = {}): Crawlkit {
+  const ck = new Crawlkit({ store: 'memory', engine: 'http', ...options });
+  engines.push(ck);
+  return ck;
+}
+
+async function crawlTimed(ck: Crawlkit, timeout?: number) {
+  const started = await ck.crawl({
+    url: `${site.url}/`,
+    sitemap: 'skip',
+    ...(timeout !== undefined ? { scrapeOptions: { timeout } } : {}),
+  });
+  if (!started.success) throw new Error(started.error);
+  const at = performance.now();
+  let firstPageMs: number | undefined;
+  ck.on('page', () => (firstPageMs ??= performance.now() - at));
+  const done = await ck.waitForJob(started.id);
+  if (!done.success) throw new Error(done.error);
+  return { done, firstPageMs: firstPageMs! };
+}
+
+describe('a crawl whose robots.txt never answers', () => {
+  it("waits the engine's robotsTimeoutMs, then crawls every page and says why in its warning", async () => {
+    const { done, firstPageMs } = await crawlTimed(engine({ robotsTimeoutMs: 600 }));
+    expect(done.data).toHaveLength(2);
+    expect(firstPageMs).toBeGreaterThanOrEqual(550);
+    expect(firstPageMs).toBeLessThan(8_000);
+    expect(done.warning).toBe(
+      `${site.url}/robots.txt could not be read (no answer within 600 ms, the engine's \`robotsTimeoutMs\`): the ` +
+        'crawl went on as if it allowed every page, as the hosted service does.',
+    );
+  });
+
+  it("waits no longer than the crawl's own scrapeOptions.timeout, when shorter", async () => {
+    const { done } = await crawlTimed(engine(), 700);
+    expect(done.data).toHaveLength(2);
+    expect(done.warning).toMatch(/could not be read \(no answer within 700 ms, the crawl's `scrapeOptions.timeout`\)/);
+  });
+
+  it('holds a map no longer than robotsTimeoutMs either', async () => {
+    const at = performance.now();
+    const mapped = await engine({ robotsTimeoutMs: 600 }).map({ url: `${site.url}/` });
+    if (!mapped.success) throw new Error(mapped.error);
+    expect(mapped.links.map((l) => l.url).sort()).toEqual([site.url, `${site.url}/a`]);
+    expect(performance.now() - at).toBeLessThan(8_000);
+  });
+
+  it('takes the bound from --robots-timeout on the command line, and its warning names the flag', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'ck-robots-hang-'));
+    try {
+      const stdout = new PassThrough();
+      const stderr = new PassThrough();
+      const stdin = new PassThrough();
+      stdin.end();
+      let out = '';
+      let err = '';
+      stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const args = ['crawl', `${site.url}/`, '--sitemap', 'skip', '--engine', 'http', '--robots-timeout', '600'];
+      const io = { stdout, stderr: stderr as unknown as NodeJS.WriteStream, stdin };
+      const code = await main([...args, '--store', store], io, new AbortController().signal);
+      expect(code, err).toBe(0);
+      expect(out + err).toContain("no answer within 600 ms, the engine's `robotsTimeoutMs` (--robots-timeout)");
+    } finally {
+      rmSync(store, { recursive: true, force: true });
+    }
+  });
+
+  it('ends the wait at once when the crawl is cancelled', async () => {
+    const ck = engine();
+    const asked = new Promise<void>((resolve) => (robotsAsked = resolve));
+    const started = await ck.crawl({ url: `${site.url}/`, sitemap: 'skip' });
+    if (!started.success) throw new Error(started.error);
+    await asked;
+    const request = held.at(-1)!;
+    const closed = once(request.socket, 'close');
+    const at = performance.now();
+    expect(await ck.cancelCrawl(started.id)).toMatchObject({ status: 'cancelled' });
+    await closed;
+    // the robots.txt request was dropped, not left to run out its 10 s
+    expect(performance.now() - at).toBeLessThan(2_000);
+    const status = await ck.getCrawlStatus(started.id);
+    expect(status).toMatchObject({ status: 'cancelled', completed: 0 });
+  });
+});
