@@ -48,7 +48,7 @@ export const serveFileSchema = z.strictObject({
   extractionBudgetMs: z.number().int().positive().optional(),
   /** How long a crawl or map waits for robots.txt (`--robots-timeout`). @default 10000 */
   robotsTimeoutMs: z.number().int().positive().optional(),
-  /** Room in MiB the store must have left for `/ready` to answer ready (`--ready-min-free`; 0: no check). @default 64 */
+  /** Room in MiB the store must keep for `/ready` to answer ready (`--ready-min-free`; 0: no check). @default 64 */
   readyMinFreeMb: z.number().int().min(0).optional(),
   /** On SIGTERM, how long requests in progress may finish before they are aborted (`--close-timeout`). @default 30000 */
   closeTimeoutMs: z.number().int().min(0).optional(),

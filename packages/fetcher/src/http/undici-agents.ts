@@ -1,8 +1,9 @@
 // undici's entry module loads all of undici: fetch, WebSocket, EventSource, the cache API, cookies and the mock
 // agents, about 115 modules, and its cookies module reads `globalThis.Headers`, which makes Node load its own bundled
 // copy of undici as well (together about 45 ms of `import('crawlkit')`). The HTTP engine runs none of that: it needs
-// the two agents, their connector and the dispatcher's `request`. So it loads those parts of undici 7 the way undici's entry does (the
-// entry adds the request API to the dispatcher's prototype; loading the entry later adds the same functions again).
+// the two agents, their connector and the dispatcher's `request`. So it loads those parts of undici 7 the way
+// undici's entry does (the entry adds the request API to the dispatcher's prototype; loading the entry later adds the
+// same functions again).
 // An undici whose files moved falls back to its entry; `undici-agents.test.ts` checks that the parts are the entry's
 // own classes.
 import { createRequire } from 'node:module';
