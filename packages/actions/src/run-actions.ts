@@ -1,6 +1,6 @@
 import type { Page } from 'puppeteer-core';
 
-import { capturePdf, captureScreenshot } from './capture.js';
+import { capturePdf, captureScreenshot, type CaptureOutput } from './capture.js';
 import { ActionError, actionFailed, describeAction, reasonOf } from './errors.js';
 import { followNavigation, scriptNavigation } from './navigation.js';
 import { sleep } from './sleep.js';
@@ -26,7 +26,8 @@ export function emptyActionResults(): ActionResults {
  * that navigate are followed; after every action that can change the page, `options.settle` waits for it to
  * become quiet.
  * The actions are trusted as typed: check a list from outside the type system with `validateActions` first.
- * @throws ActionError `SCRAPE_ACTION_ERROR` naming the failing action's index, type and selector, `SCRAPE_TIMEOUT` when the budget runs out, `ABORTED`.
+ * @throws ActionError `SCRAPE_ACTION_ERROR` naming the failing action's index, type and selector, `SCRAPE_TIMEOUT` when
+ * the budget runs out (naming the action it stopped at), `ABORTED`.
  */
 export async function runActions(
   page: Page,
@@ -39,6 +40,10 @@ export async function runActions(
   const settle = options.settle ?? (() => sleep(50, options.signal));
   const results = emptyActionResults();
 
+  const output = {
+    ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    ...(options.warnings === undefined ? {} : { warnings: options.warnings }),
+  };
   for (const [index, action] of actions.entries()) {
     const selector = 'selector' in action ? action.selector : undefined;
     if (options.signal?.aborted) {
@@ -48,60 +53,86 @@ export async function runActions(
         cause: options.signal.reason,
       });
     }
-    if (remaining() <= 0) throw outOfTime(index, action, selector, timeoutMs);
     try {
-      await runOne(page, action, results, {
+      if (remaining() <= 0) throw outOfTime(index, action, selector, timeoutMs);
+      const step = runOne(page, action, results, {
         remaining,
         settle,
         signal: options.signal,
-        outputDir: options.outputDir,
-        warnings: options.warnings,
+        output,
         maxBytes: options.maxJavascriptReturnBytes ?? DEFAULTS.maxJavascriptReturnBytes,
         maxScrapeChars: options.maxScrapeChars ?? DEFAULTS.maxScrapeChars,
         graceMs: options.navigationGraceMs ?? DEFAULTS.navigationGraceMs,
       });
+      // A step that never ends by itself (a script's promise that never settles) still ends with the budget.
+      await withinBudget(step, remaining());
     } catch (error) {
-      if (error instanceof ActionError) throw error;
-      if (options.signal?.aborted) {
-        throw new ActionError('ABORTED', `Aborted during ${describeAction(index, action.type, selector)}.`, {
-          index,
-          type: action.type,
-          cause: error,
-        });
-      }
-      if (remaining() <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
-        if (action.type === 'wait' && selector !== undefined) {
-          throw actionFailed(index, action.type, selector, 'no element matched before the time ran out', error);
-        }
-        throw outOfTime(index, action, selector, timeoutMs, error);
-      }
-      throw actionFailed(index, action.type, selector, reasonFor(error), error);
+      throw failureOf(error, index, action, selector, timeoutMs, remaining(), options.signal);
     }
   }
   return results;
 }
 
-/** A timed wait that cannot end within the actions' time: the runner answers it as out of time. */
-class WaitTooLongError extends Error {
+/** The `ActionError` a step's error stands for: an abort, the budget spent, or the action's own failure. */
+function failureOf(
+  error: unknown,
+  index: number,
+  action: Action,
+  selector: string | undefined,
+  timeoutMs: number,
+  remainingMs: number,
+  signal: AbortSignal | undefined,
+): ActionError {
+  if (error instanceof ActionError) return error;
+  if (signal?.aborted) {
+    return new ActionError('ABORTED', `Aborted during ${describeAction(index, action.type, selector)}.`, {
+      index,
+      type: action.type,
+      cause: error,
+    });
+  }
+  if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
+    if (action.type === 'wait' && selector !== undefined) {
+      return actionFailed(index, action.type, selector, 'no element matched before the time ran out', error);
+    }
+    return outOfTime(index, action, selector, timeoutMs, error);
+  }
+  return actionFailed(index, action.type, selector, reasonFor(error), error);
+}
+
+/** `work`, or a `TimeoutError` once `ms` have passed. */
+async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OutOfBudgetError('The time ran out.')), Math.max(1, ms));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A step that cannot end within the actions' time: the runner answers it as out of time. */
+class OutOfBudgetError extends Error {
   override name = 'TimeoutError';
 }
+
+/** A timed wait longer than the time left: out of time now, not cut short. */
+class WaitTooLongError extends OutOfBudgetError {}
 
 interface StepContext {
   remaining(): number;
   settle(remainingMs: number): Promise<void>;
   signal: AbortSignal | undefined;
-  outputDir: string | undefined;
-  warnings: string[] | undefined;
+  output: CaptureOutput;
   maxBytes: number;
   maxScrapeChars: number;
   graceMs: number;
 }
 
 async function runOne(page: Page, action: Action, results: ActionResults, ctx: StepContext): Promise<void> {
-  const output = {
-    ...(ctx.outputDir === undefined ? {} : { outputDir: ctx.outputDir }),
-    ...(ctx.warnings === undefined ? {} : { warnings: ctx.warnings }),
-  };
+  const { output } = ctx;
   const settle = () => (ctx.remaining() > 0 ? ctx.settle(ctx.remaining()) : Promise.resolve());
   const withNavigation = async (input: () => Promise<void>) => {
     await followNavigation(page, input, ctx.graceMs, ctx.remaining(), ctx.signal);
@@ -123,7 +154,7 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
       }
       return;
     case 'click':
-      await withNavigation(() => click(page, action, ctx.warnings));
+      await withNavigation(() => click(page, action, output.warnings));
       return;
     case 'write':
       await page.keyboard.type(action.text);
