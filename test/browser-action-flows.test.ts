@@ -1,6 +1,7 @@
 /**
  * Scripted flows over a small web app (`helpers/qa-app.ts`) as a QA engineer writes them, through `scrape()` on real
- * Chromium.
+ * Chromium: what a failing flow leaves as evidence, a flow that runs out of time, keys with modifiers, clicks on
+ * elements a user could not click yet.
  */
 import { type ErrorResponse } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,47 @@ const env = useFixtureEngine({
   crawlkit: { store: 'memory', browser: { args: ISOLATED_ARGS }, timeoutMs: 20_000 },
 });
 
+interface Details {
+  action: { index: number; type: string; selector?: string };
+  url: string;
+  actions: { screenshots: string[]; scrapes: { url: string }[]; javascriptReturns: unknown[]; pdfs: string[] };
+  screenshot?: string;
+}
+
 describe('action flows', () => {
+  it('keeps what the actions before a failing one produced, and a picture of the page when it failed', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/checkout`,
+      maxAge: 0,
+      actions: [
+        { type: 'screenshot' },
+        { type: 'click', selector: '#address' },
+        { type: 'write', text: '1 Main St' },
+        { type: 'click', selector: '#next' },
+        { type: 'executeJavascript', script: "document.querySelector('#shown').textContent" },
+        { type: 'click', selector: '#pay' },
+        { type: 'scrape' },
+        { type: 'click', selector: '#coupon' },
+        { type: 'screenshot' },
+      ],
+    });
+    // Before: only the message; the screenshot, the script's value and the scrape of the receipt page were lost.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
+    const error = response as ErrorResponse;
+    expect(error.error).toMatch(/action 7 \(click "#coupon"\) failed: no element matches the selector/);
+    const details = error.details as Details;
+    expect(details.action).toEqual({ index: 7, type: 'click', selector: '#coupon' });
+    expect(details.url).toBe(`${env.server.url}/app/paid`);
+    expect(details.actions.screenshots).toHaveLength(1);
+    expect(details.actions.screenshots[0]).toMatch(/^data:image\/png;base64,/);
+    expect(details.actions.javascriptReturns).toEqual([{ type: 'string', value: '1 Main St' }]);
+    expect(details.actions.scrapes).toEqual([
+      { url: `${env.server.url}/app/paid`, html: expect.stringContaining('Thank you') },
+    ]);
+    expect(details.actions.pdfs).toEqual([]);
+    expect(details.screenshot).toMatch(/^data:image\/png;base64,/);
+  }, 30_000);
+
   it('names the action a script that never ends stopped at when the time runs out', async () => {
     const response = await env.ck.scrape({
       url: `${env.server.url}/app/keys`,
@@ -26,9 +67,10 @@ describe('action flows', () => {
         { type: 'scrape' },
       ],
     });
-    // Before: "Scrape timed out after 6000 ms while …", naming no action.
+    // Before: "Loading … in the browser took longer than 4000 ms.", naming no action, the screenshot lost.
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
     const error = response as ErrorResponse;
     expect(error.error).toMatch(/^Actions ran out of time \(\d+ ms\) at action 1 \(executeJavascript\)\.$/);
+    expect((error.details as Details).actions.screenshots).toHaveLength(1);
   }, 30_000);
 });

@@ -7,13 +7,14 @@ import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
 import { click, NoMatchError, scroll } from './steps/pointer.js';
-import type { Action, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
+import type { Action, ActionFailureDetails, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
   maxJavascriptReturnBytes: 1_048_576,
   maxScrapeChars: 50 * 1024 * 1024,
   navigationGraceMs: 500,
+  failureCaptureMs: 1_000,
 };
 
 /** A fresh, empty result set. */
@@ -27,7 +28,8 @@ export function emptyActionResults(): ActionResults {
  * become quiet.
  * The actions are trusted as typed: check a list from outside the type system with `validateActions` first.
  * @throws ActionError `SCRAPE_ACTION_ERROR` naming the failing action's index, type and selector, `SCRAPE_TIMEOUT` when
- * the budget runs out (naming the action it stopped at), `ABORTED`.
+ * the budget runs out (naming the action it stopped at), `ABORTED`. The first two carry `details`: what the actions
+ * before it produced and a screenshot of the page when it failed.
  */
 export async function runActions(
   page: Page,
@@ -67,7 +69,9 @@ export async function runActions(
       // A step that never ends by itself (a script's promise that never settles) still ends with the budget.
       await withinBudget(step, remaining());
     } catch (error) {
-      throw failureOf(error, index, action, selector, timeoutMs, remaining(), options.signal);
+      const failure = failureOf(error, index, action, selector, timeoutMs, remaining(), options.signal);
+      if (failure.code === 'ABORTED') throw failure;
+      throw await withEvidence(page, failure, results, output, options.failureCaptureMs ?? DEFAULTS.failureCaptureMs);
     }
   }
   return results;
@@ -98,6 +102,39 @@ function failureOf(
     return outOfTime(index, action, selector, timeoutMs, error);
   }
   return actionFailed(index, action.type, selector, reasonFor(error), error);
+}
+
+/**
+ * `failure` with what the run had when it stopped (v2 error `details`): the action, the page's URL, what the actions
+ * before it produced, and a screenshot of the page, when one comes within `captureMs`.
+ */
+async function withEvidence(
+  page: Page,
+  failure: ActionError,
+  results: ActionResults,
+  output: CaptureOutput,
+  captureMs: number,
+): Promise<ActionError> {
+  const shot = captureMs > 0 ? captureScreenshot(page, {}, { ...output, warnings: [] }) : Promise.reject();
+  shot.catch(() => undefined);
+  const screenshot = await withinBudget(shot, captureMs).catch(() => undefined);
+  const details: ActionFailureDetails = {
+    action: {
+      index: failure.index!,
+      type: failure.type!,
+      ...(failure.selector === undefined ? {} : { selector: failure.selector }),
+    },
+    url: page.isClosed() ? '' : page.url(),
+    actions: results,
+    ...(screenshot === undefined ? {} : { screenshot }),
+  };
+  return new ActionError(failure.code, failure.message, {
+    index: failure.index!,
+    type: failure.type!,
+    ...(failure.selector === undefined ? {} : { selector: failure.selector }),
+    cause: failure.cause,
+    details,
+  });
 }
 
 /** `work`, or a `TimeoutError` once `ms` have passed. */
