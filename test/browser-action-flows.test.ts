@@ -73,4 +73,37 @@ describe('action flows', () => {
     expect(error.error).toMatch(/^Actions ran out of time \(\d+ ms\) at action 1 \(executeJavascript\)\.$/);
     expect((error.details as Details).actions.screenshots).toHaveLength(1);
   }, 30_000);
+
+  it('presses keys with modifiers held, as Playwright writes them', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/keys`,
+      maxAge: 0,
+      actions: [
+        { type: 'click', selector: '#k' },
+        { type: 'press', key: 'Control+a' },
+        { type: 'press', key: 'Control+Shift+ArrowLeft' },
+        { type: 'press', key: 'Shift++' },
+        { type: 'press', key: 'x' },
+        { type: 'executeJavascript', script: "document.querySelector('#keys').textContent.trim()" },
+      ],
+    });
+    // Before: SCRAPE_ACTION_ERROR 'action 1 (press) failed: Unknown key: "Control+a"'.
+    expect(response).toMatchObject({ success: true });
+    const [typed] = (response as { data: { actions: { javascriptReturns: { value: string }[] } } }).data.actions
+      .javascriptReturns;
+    expect(
+      typed!.value.split(' ').filter((k) => !/\+(Control|Shift)$/.test(k) && !['Control', 'Shift'].includes(k)),
+    ).toEqual(['Ctrl+a', 'Ctrl+Shift+ArrowLeft', 'Shift++', 'x']);
+  }, 30_000);
+
+  it('refuses a key combination whose modifier is not one, before loading the page', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/keys`,
+      actions: [{ type: 'press', key: 'Ctrl+a' }],
+    });
+    expect(response).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect((response as ErrorResponse).error).toMatch(
+      /actions\[0\]\.key: must be a key, or modifiers and a key joined by "\+" \(modifiers: Shift, Control, Alt/,
+    );
+  });
 });

@@ -5,6 +5,7 @@ import { ActionError, actionFailed, describeAction, reasonOf } from './errors.js
 import { followNavigation, scriptNavigation } from './navigation.js';
 import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
+import { KeyComboError, pressKey } from './steps/keys.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
 import { click, NoMatchError, scroll } from './steps/pointer.js';
 import type { Action, ActionFailureDetails, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
@@ -198,7 +199,7 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
       await settle();
       return;
     case 'press':
-      await withNavigation(() => page.keyboard.press(action.key as Parameters<Page['keyboard']['press']>[0]));
+      await withNavigation(() => pressKey(page, action.key));
       return;
     case 'scroll':
       await scroll(page, action);
@@ -245,7 +246,12 @@ function outOfTime(index: number, action: Action, selector: string | undefined, 
 }
 
 function reasonFor(error: unknown): string {
-  if (error instanceof NoMatchError || error instanceof ReturnTooLargeError || error instanceof PageTooLargeError) {
+  if (
+    error instanceof NoMatchError ||
+    error instanceof ReturnTooLargeError ||
+    error instanceof PageTooLargeError ||
+    error instanceof KeyComboError
+  ) {
     return error.message;
   }
   const reason = reasonOf(error);

@@ -24,7 +24,11 @@ export interface WriteAction {
   text: string;
 }
 
-/** Press one key (`Enter`, `Tab`, `ArrowDown`, `a`, ...; puppeteer key names). A navigation it causes is followed. */
+/**
+ * Press one key (`Enter`, `Tab`, `ArrowDown`, `a`, ...; puppeteer key names), or a combination with modifiers held
+ * (`Control+a`, `Shift+Tab`, `Control+Shift+ArrowLeft`; `Shift`, `Control`, `Alt`, `Meta`, `ControlOrMeta`, as in
+ * Playwright). A navigation it causes is followed.
+ */
 export interface PressAction {
   type: 'press';
   key: string;
