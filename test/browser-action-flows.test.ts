@@ -106,4 +106,44 @@ describe('action flows', () => {
       /actions\[0\]\.key: must be a key, or modifiers and a key joined by "\+" \(modifiers: Shift, Control, Alt/,
     );
   });
+
+  it('clicks an element under an overlay by script, saying so, and waits for a disabled one to be enabled', async () => {
+    const modal = await env.ck.scrape({
+      url: `${env.server.url}/app/modal`,
+      maxAge: 0,
+      actions: [
+        { type: 'click', selector: '#open' },
+        { type: 'executeJavascript', script: "document.querySelector('#state').textContent" },
+      ],
+    });
+    // Before: the mouse clicked the overlay at the button's centre; success, the button never clicked, nothing said.
+    expect(modal).toMatchObject({
+      success: true,
+      data: { actions: { javascriptReturns: [{ type: 'string', value: 'opened' }] } },
+    });
+    expect((modal as { data: { warning?: string } }).data.warning).toMatch(
+      /click "#open": <div id="overlay"> covered the element at its centre, so it was clicked by script/,
+    );
+    const late = await env.ck.scrape({
+      url: `${env.server.url}/app/late?ms=1000`,
+      maxAge: 0,
+      actions: [
+        { type: 'click', selector: '#buy' },
+        { type: 'executeJavascript', script: "document.querySelector('#bought').textContent" },
+      ],
+    });
+    // Before: the click on the disabled button did nothing, and the flow went on as if it had.
+    expect(late).toMatchObject({
+      success: true,
+      data: { actions: { javascriptReturns: [{ type: 'string', value: 'yes' }] } },
+    });
+    const never = await env.ck.scrape({
+      url: `${env.server.url}/app/late?ms=60000`,
+      maxAge: 0,
+      timeout: 4_000,
+      actions: [{ type: 'click', selector: '#buy' }],
+    });
+    expect(never).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
+    expect((never as ErrorResponse).error).toMatch(/action 0 \(click "#buy"\) failed: the element stayed disabled/);
+  }, 40_000);
 });

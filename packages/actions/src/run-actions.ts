@@ -7,7 +7,7 @@ import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
 import { KeyComboError, pressKey } from './steps/keys.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
-import { click, NoMatchError, scroll } from './steps/pointer.js';
+import { click, NoMatchError, scroll, StayedDisabledError } from './steps/pointer.js';
 import type { Action, ActionFailureDetails, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
 
 const DEFAULTS = {
@@ -192,7 +192,7 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
       }
       return;
     case 'click':
-      await withNavigation(() => click(page, action, output.warnings));
+      await withNavigation(() => click(page, action, ctx.remaining, output.warnings));
       return;
     case 'write':
       await page.keyboard.type(action.text);
@@ -250,7 +250,8 @@ function reasonFor(error: unknown): string {
     error instanceof NoMatchError ||
     error instanceof ReturnTooLargeError ||
     error instanceof PageTooLargeError ||
-    error instanceof KeyComboError
+    error instanceof KeyComboError ||
+    error instanceof StayedDisabledError
   ) {
     return error.message;
   }
