@@ -146,4 +146,25 @@ describe('action flows', () => {
     expect(never).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
     expect((never as ErrorResponse).error).toMatch(/action 0 \(click "#buy"\) failed: the element stayed disabled/);
   }, 40_000);
+
+  it('says so when a write finds no element with the focus, and types into the field that has it', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/login`,
+      maxAge: 0,
+      actions: [
+        { type: 'write', text: 'alice' },
+        { type: 'click', selector: '#user' },
+        { type: 'write', text: 'bob' },
+        { type: 'executeJavascript', script: "document.querySelector('#user').value" },
+      ],
+    });
+    // Before: success and no word of the first write, whose text went nowhere.
+    expect(response).toMatchObject({
+      success: true,
+      data: { actions: { javascriptReturns: [{ type: 'string', value: 'bob' }] } },
+    });
+    const warning = (response as { data: { warning?: string } }).data.warning ?? '';
+    expect(warning).toContain('write "alice": no element had the focus, so the text was typed into the page itself');
+    expect(warning).not.toContain('write "bob"');
+  }, 30_000);
 });

@@ -5,7 +5,7 @@ import { ActionError, actionFailed, describeAction, reasonOf } from './errors.js
 import { followNavigation, scriptNavigation } from './navigation.js';
 import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
-import { KeyComboError, pressKey } from './steps/keys.js';
+import { KeyComboError, pressKey, writeText } from './steps/keys.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
 import { click, NoMatchError, scroll, StayedDisabledError } from './steps/pointer.js';
 import type { Action, ActionFailureDetails, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
@@ -195,7 +195,7 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
       await withNavigation(() => click(page, action, ctx.remaining, output.warnings));
       return;
     case 'write':
-      await page.keyboard.type(action.text);
+      await writeText(page, action.text, output.warnings);
       await settle();
       return;
     case 'press':

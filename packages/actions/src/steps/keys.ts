@@ -57,3 +57,24 @@ export async function pressKey(page: Page, combo: string): Promise<void> {
     for (const modifier of held.reverse()) await page.keyboard.up(modifier).catch(() => undefined);
   }
 }
+
+/** In-page: true when no element has the focus (it is on the document's body or root), so typed keys reach no field. */
+const NOTHING_FOCUSED = `(() => {
+  const active = document.activeElement;
+  return active === null || active === document.body || active === document.documentElement;
+})()`;
+
+/**
+ * The write action: types `text` into the focused element. With nothing focused the keys reach the page itself and
+ * no field gets the text: `warnings` says so (a page that takes keys itself, a shortcut, is not an error).
+ */
+export async function writeText(page: Page, text: string, warnings?: string[]): Promise<void> {
+  if (await page.evaluate(NOTHING_FOCUSED)) {
+    const shown = text.length > 20 ? `${JSON.stringify(text.slice(0, 20))}…` : JSON.stringify(text);
+    warnings?.push(
+      `write ${shown}: no element had the focus, so the text was typed into the page itself, not into a field ` +
+        '(click the field first).',
+    );
+  }
+  await page.keyboard.type(text);
+}
