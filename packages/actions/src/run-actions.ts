@@ -116,9 +116,12 @@ async function withEvidence(
   output: CaptureOutput,
   captureMs: number,
 ): Promise<ActionError> {
-  const shot = captureMs > 0 ? captureScreenshot(page, {}, { ...output, warnings: [] }) : Promise.reject();
-  shot.catch(() => undefined);
-  const screenshot = await withinBudget(shot, captureMs).catch(() => undefined);
+  let screenshot: string | undefined;
+  if (captureMs > 0) {
+    const shot = captureScreenshot(page, {}, { ...output, warnings: [] });
+    shot.catch(() => undefined);
+    screenshot = await withinBudget(shot, captureMs).catch(() => undefined);
+  }
   const details: ActionFailureDetails = {
     action: {
       index: failure.index!,
@@ -160,7 +163,7 @@ class OutOfBudgetError extends Error {
 class WaitTooLongError extends OutOfBudgetError {}
 
 interface StepContext {
-  remaining(): number;
+  remaining: () => number;
   settle(remainingMs: number): Promise<void>;
   signal: AbortSignal | undefined;
   output: CaptureOutput;

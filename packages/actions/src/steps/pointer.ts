@@ -79,12 +79,12 @@ async function clickElement(
     await handle.evaluate((el) => (el as unknown as PageElement).click());
     return;
   }
-  const cover = (await handle.evaluate(
+  const cover = await handle.evaluate(
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the hit test runs in the page
     new Function(`return (${COVER_AT})(...arguments)`) as (el: unknown, x: number, y: number) => string | null,
     point.x,
     point.y,
-  )) as string | null;
+  );
   if (cover === null) {
     await page.mouse.click(point.x, point.y);
     return;
