@@ -167,4 +167,26 @@ describe('action flows', () => {
     expect(warning).toContain('write "alice": no element had the focus, so the text was typed into the page itself');
     expect(warning).not.toContain('write "bob"');
   }, 30_000);
+
+  it('names the iframe a selector matches in, which actions do not reach, and clicks into open shadow roots', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/frames`,
+      maxAge: 0,
+      actions: [
+        { type: 'click', selector: '#host >>> #shadow-btn' },
+        { type: 'executeJavascript', script: "document.querySelector('#host').shadowRoot.textContent" },
+        { type: 'click', selector: '#in-frame' },
+      ],
+    });
+    // Before: 'no element matches the selector', though the button was on the page, inside its iframe.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
+    expect((response as ErrorResponse).error).toContain(
+      `action 2 (click "#in-frame") failed: no element of the page matches the selector; one inside the iframe of ` +
+        `${env.server.url}/app/frame does, and actions reach only the page itself`,
+    );
+    expect((response as ErrorResponse).details).toMatchObject({
+      action: { index: 2 },
+      actions: { javascriptReturns: [{ type: 'string', value: 'Shadowclicked' }] },
+    });
+  }, 30_000);
 });

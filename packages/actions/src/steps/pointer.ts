@@ -14,10 +14,27 @@ interface PageElement {
 
 /** Thrown when a selector matches nothing; the runner turns it into the action's error. */
 export class NoMatchError extends Error {
-  constructor() {
-    super('no element matches the selector');
+  constructor(frameUrl?: string) {
+    super(
+      frameUrl === undefined
+        ? 'no element matches the selector'
+        : `no element of the page matches the selector; one inside the iframe of ${frameUrl} does, and actions ` +
+            "reach only the page itself (open the frame's URL instead)",
+    );
     this.name = 'NoMatchError';
   }
+}
+
+/** The error of a selector the page does not match, naming a frame it matches in (what an iframe hides). */
+async function noMatch(page: Page, selector: string): Promise<NoMatchError> {
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const found = await frame.$(selector).catch(() => null);
+    if (!found) continue;
+    await found.dispose().catch(() => undefined);
+    return new NoMatchError(frame.url());
+  }
+  return new NoMatchError();
 }
 
 /** Thrown when the element to click stays disabled until the time runs out. */
@@ -112,7 +129,7 @@ export async function click(
 ): Promise<void> {
   const handles = action.all ? await page.$$(action.selector) : [await page.$(action.selector)];
   const present = handles.filter((h): h is ElementHandle => h !== null);
-  if (present.length === 0) throw new NoMatchError();
+  if (present.length === 0) throw await noMatch(page, action.selector);
   const mainFrame = page.mainFrame();
   let left = false;
   const onRequest = (request: HTTPRequest) => {
@@ -151,7 +168,7 @@ export async function scroll(page: Page, action: ScrollAction): Promise<void> {
     return;
   }
   const handle = await page.$(action.selector);
-  if (!handle) throw new NoMatchError();
+  if (!handle) throw await noMatch(page, action.selector);
   try {
     await handle.evaluate((raw, s) => {
       const el = raw as unknown as PageElement;
