@@ -110,8 +110,13 @@ export const QA_ROUTES: Routes = {
   '/app/frames': (_req, res) => sendPage(res, 'Frames', FRAMES),
   '/app/frame': (_req, res) => sendPage(res, 'Inner', '<button id="in-frame">In frame</button>'),
   '/app/keys': (_req, res) => sendPage(res, 'Keys', KEYS),
+  // An item page of a batch (bench/actions-batch.ts); `?broken` leaves the search out, so a flow's click on it fails.
   '/app/item/*': (_req, res, ctx) =>
-    sendPage(res, `Item ${ctx.url.pathname.split('/').pop()}`, `${SEARCH}<p>Item page</p>`),
+    sendPage(
+      res,
+      `Item ${ctx.url.pathname.split('/').pop()}`,
+      `${ctx.url.searchParams.has('broken') ? '' : SEARCH}<p>Item page</p>`,
+    ),
 };
 
 export function startQaApp(): Promise<FixtureServer> {
