@@ -72,3 +72,46 @@ it('takes a full-page screenshot with --full-page-screenshot, as firecrawl-cli d
   // The page is three sections of 1,000 px: the image's height (PNG IHDR) holds all of them, not one viewport.
   expect(readFileSync(join(out, png!)).readUInt32BE(20)).toBeGreaterThanOrEqual(3_000);
 }, 60_000);
+
+it("writes a failed flow's evidence under --out: the screenshots before it and the page when it failed", async () => {
+  const out = join(site.dir, 'failed-out');
+  const actions = [{ type: 'screenshot' }, { type: 'click', selector: '#no-such-button' }];
+  const url = `${site.server.url}/articles/first-post.html`;
+  const result = await site.cli(['scrape', url, '--actions', JSON.stringify(actions), '--out', out]);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('action 1 (click "#no-such-button") failed: no element matches the selector');
+  expect(result.stderr).toContain(`the failed action's evidence is written to ${out}`);
+  const slug = 'articles-first-post';
+  // Before: nothing was written; the screenshot of action 0 was lost with the error.
+  expect(readdirSync(out).sort()).toEqual(
+    [`${slug}.action-1.png`, `${slug}.error.json`, `${slug}.failed.png`, 'manifest.json'].sort(),
+  );
+  expect(
+    readFileSync(join(out, `${slug}.failed.png`))
+      .subarray(1, 4)
+      .toString(),
+  ).toBe('PNG');
+  const error = JSON.parse(readFileSync(join(out, `${slug}.error.json`), 'utf8')) as Record<string, unknown>;
+  expect(error).toMatchObject({
+    success: false,
+    code: 'SCRAPE_ACTION_ERROR',
+    details: { action: { index: 1, type: 'click', selector: '#no-such-button' }, url },
+  });
+  expect(JSON.stringify(error)).not.toContain(';base64,');
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+  expect(manifest).toMatchObject({
+    status: 'failed',
+    pages: [],
+    errors: [
+      {
+        url,
+        code: 'SCRAPE_ACTION_ERROR',
+        files: {
+          'actions.screenshots.0': `${slug}.action-1.png`,
+          'details.screenshot': `${slug}.failed.png`,
+          json: `${slug}.error.json`,
+        },
+      },
+    ],
+  });
+}, 60_000);

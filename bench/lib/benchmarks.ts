@@ -143,6 +143,16 @@ export const BENCHMARKS: Benchmark[] = [
     ],
   ),
   benchmark(
+    'actions-batch',
+    { full: 15, quick: 3 },
+    [],
+    [
+      ['actions-batch.isolated', "one page's failing flow fails that page alone"],
+      ['actions-batch.chromium-pss', 'Chromium peak PSS at most 1 GiB along the batch'],
+      ['actions-batch.profiles-left', 'no profile of its Chromium left after close()'],
+    ],
+  ),
+  benchmark(
     'change-tracking',
     { full: 10, quick: 2 },
     [],

@@ -331,6 +331,26 @@ describe('valid options (docs/v2-sweep.md)', () => {
         /click "a" with all: the page navigated by match \d+ of \d+, so the other \d+ matches/,
       );
     }, 60_000);
+
+    it("a failing action's SdkError keeps the flow's evidence in details", async () => {
+      const error = await fc
+        .scrape(stack.page(ARTICLE), {
+          formats: ['markdown'],
+          actions: [{ type: 'screenshot' }, { type: 'click', selector: '#no-such-button' }],
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SdkError);
+      expect(error).toMatchObject({
+        status: 500,
+        code: 'SCRAPE_ACTION_ERROR',
+        details: {
+          action: { index: 1, type: 'click', selector: '#no-such-button' },
+          url: stack.page(ARTICLE),
+          actions: { screenshots: [expect.stringMatching(/^data:image\/png;base64,/)] },
+          screenshot: expect.stringMatching(/^data:image\/png;base64,/),
+        },
+      });
+    }, 60_000);
   });
 
   describe('batch scrape', () => {

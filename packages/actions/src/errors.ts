@@ -1,3 +1,5 @@
+import type { ActionFailureDetails } from './types.js';
+
 /**
  * Stable codes of action failures. Match on `error.code`, never on the message.
  * - `SCRAPE_ACTION_ERROR`: an action failed on the page (v2's code; HTTP 500).
@@ -15,6 +17,8 @@ export interface ActionErrorOptions {
   type?: string;
   selector?: string;
   cause?: unknown;
+  /** What the run had when the action failed (set by `runActions`). */
+  details?: ActionFailureDetails;
 }
 
 /** A failed or invalid action. The message names the action's index, type and selector. */
@@ -24,6 +28,12 @@ export class ActionError extends Error {
   readonly index?: number;
   readonly type?: string;
   readonly selector?: string;
+  /**
+   * What the run had when the action failed: the action, the page's URL, what the actions before it produced and
+   * a screenshot of the page. Set on the `SCRAPE_ACTION_ERROR` and `SCRAPE_TIMEOUT` of `runActions`; the v2 error's
+   * `details`.
+   */
+  readonly details?: ActionFailureDetails;
   readonly [BRAND] = true;
 
   constructor(code: ActionErrorCode, message: string, options: ActionErrorOptions = {}) {
@@ -33,6 +43,7 @@ export class ActionError extends Error {
     if (options.index !== undefined) this.index = options.index;
     if (options.type !== undefined) this.type = options.type;
     if (options.selector !== undefined) this.selector = options.selector;
+    if (options.details !== undefined) this.details = options.details;
   }
 }
 

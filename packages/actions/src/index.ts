@@ -22,6 +22,7 @@ export { ActionError, isActionError } from './errors.js';
 export type { ActionErrorCode, ActionErrorOptions } from './errors.js';
 export type {
   Action,
+  ActionFailureDetails,
   ActionResults,
   ActionType,
   ClickAction,

@@ -1,19 +1,21 @@
 import type { Page } from 'puppeteer-core';
 
-import { capturePdf, captureScreenshot } from './capture.js';
+import { capturePdf, captureScreenshot, type CaptureOutput } from './capture.js';
 import { ActionError, actionFailed, describeAction, reasonOf } from './errors.js';
 import { followNavigation, scriptNavigation } from './navigation.js';
 import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
+import { KeyComboError, pressKey, writeText } from './steps/keys.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
-import { click, NoMatchError, scroll } from './steps/pointer.js';
-import type { Action, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
+import { click, NoMatchError, scroll, StayedDisabledError } from './steps/pointer.js';
+import type { Action, ActionFailureDetails, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
 
 const DEFAULTS = {
   timeoutMs: 60_000,
   maxJavascriptReturnBytes: 1_048_576,
   maxScrapeChars: 50 * 1024 * 1024,
   navigationGraceMs: 500,
+  failureCaptureMs: 1_000,
 };
 
 /** A fresh, empty result set. */
@@ -26,7 +28,9 @@ export function emptyActionResults(): ActionResults {
  * that navigate are followed; after every action that can change the page, `options.settle` waits for it to
  * become quiet.
  * The actions are trusted as typed: check a list from outside the type system with `validateActions` first.
- * @throws ActionError `SCRAPE_ACTION_ERROR` naming the failing action's index, type and selector, `SCRAPE_TIMEOUT` when the budget runs out, `ABORTED`.
+ * @throws ActionError `SCRAPE_ACTION_ERROR` naming the failing action's index, type and selector, `SCRAPE_TIMEOUT` when
+ * the budget runs out (naming the action it stopped at), `ABORTED`. The first two carry `details`: what the actions
+ * before it produced and a screenshot of the page when it failed.
  */
 export async function runActions(
   page: Page,
@@ -39,6 +43,10 @@ export async function runActions(
   const settle = options.settle ?? (() => sleep(50, options.signal));
   const results = emptyActionResults();
 
+  const output = {
+    ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    ...(options.warnings === undefined ? {} : { warnings: options.warnings }),
+  };
   for (const [index, action] of actions.entries()) {
     const selector = 'selector' in action ? action.selector : undefined;
     if (options.signal?.aborted) {
@@ -48,60 +56,124 @@ export async function runActions(
         cause: options.signal.reason,
       });
     }
-    if (remaining() <= 0) throw outOfTime(index, action, selector, timeoutMs);
     try {
-      await runOne(page, action, results, {
+      if (remaining() <= 0) throw outOfTime(index, action, selector, timeoutMs);
+      const step = runOne(page, action, results, {
         remaining,
         settle,
         signal: options.signal,
-        outputDir: options.outputDir,
-        warnings: options.warnings,
+        output,
         maxBytes: options.maxJavascriptReturnBytes ?? DEFAULTS.maxJavascriptReturnBytes,
         maxScrapeChars: options.maxScrapeChars ?? DEFAULTS.maxScrapeChars,
         graceMs: options.navigationGraceMs ?? DEFAULTS.navigationGraceMs,
       });
+      // A step that never ends by itself (a script's promise that never settles) still ends with the budget.
+      await withinBudget(step, remaining());
     } catch (error) {
-      if (error instanceof ActionError) throw error;
-      if (options.signal?.aborted) {
-        throw new ActionError('ABORTED', `Aborted during ${describeAction(index, action.type, selector)}.`, {
-          index,
-          type: action.type,
-          cause: error,
-        });
-      }
-      if (remaining() <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
-        if (action.type === 'wait' && selector !== undefined) {
-          throw actionFailed(index, action.type, selector, 'no element matched before the time ran out', error);
-        }
-        throw outOfTime(index, action, selector, timeoutMs, error);
-      }
-      throw actionFailed(index, action.type, selector, reasonFor(error), error);
+      const failure = failureOf(error, index, action, selector, timeoutMs, remaining(), options.signal);
+      if (failure.code === 'ABORTED') throw failure;
+      throw await withEvidence(page, failure, results, output, options.failureCaptureMs ?? DEFAULTS.failureCaptureMs);
     }
   }
   return results;
 }
 
-/** A timed wait that cannot end within the actions' time: the runner answers it as out of time. */
-class WaitTooLongError extends Error {
+/** The `ActionError` a step's error stands for: an abort, the budget spent, or the action's own failure. */
+function failureOf(
+  error: unknown,
+  index: number,
+  action: Action,
+  selector: string | undefined,
+  timeoutMs: number,
+  remainingMs: number,
+  signal: AbortSignal | undefined,
+): ActionError {
+  if (error instanceof ActionError) return error;
+  if (signal?.aborted) {
+    return new ActionError('ABORTED', `Aborted during ${describeAction(index, action.type, selector)}.`, {
+      index,
+      type: action.type,
+      cause: error,
+    });
+  }
+  if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
+    if (action.type === 'wait' && selector !== undefined) {
+      return actionFailed(index, action.type, selector, 'no element matched before the time ran out', error);
+    }
+    return outOfTime(index, action, selector, timeoutMs, error);
+  }
+  return actionFailed(index, action.type, selector, reasonFor(error), error);
+}
+
+/**
+ * `failure` with what the run had when it stopped (v2 error `details`): the action, the page's URL, what the actions
+ * before it produced, and a screenshot of the page, when one comes within `captureMs`.
+ */
+async function withEvidence(
+  page: Page,
+  failure: ActionError,
+  results: ActionResults,
+  output: CaptureOutput,
+  captureMs: number,
+): Promise<ActionError> {
+  let screenshot: string | undefined;
+  if (captureMs > 0) {
+    const shot = captureScreenshot(page, {}, { ...output, warnings: [] });
+    shot.catch(() => undefined);
+    screenshot = await withinBudget(shot, captureMs).catch(() => undefined);
+  }
+  const details: ActionFailureDetails = {
+    action: {
+      index: failure.index!,
+      type: failure.type!,
+      ...(failure.selector === undefined ? {} : { selector: failure.selector }),
+    },
+    url: page.isClosed() ? '' : page.url(),
+    actions: results,
+    ...(screenshot === undefined ? {} : { screenshot }),
+  };
+  return new ActionError(failure.code, failure.message, {
+    index: failure.index!,
+    type: failure.type!,
+    ...(failure.selector === undefined ? {} : { selector: failure.selector }),
+    cause: failure.cause,
+    details,
+  });
+}
+
+/** `work`, or a `TimeoutError` once `ms` have passed. */
+async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OutOfBudgetError('The time ran out.')), Math.max(1, ms));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A step that cannot end within the actions' time: the runner answers it as out of time. */
+class OutOfBudgetError extends Error {
   override name = 'TimeoutError';
 }
 
+/** A timed wait longer than the time left: out of time now, not cut short. */
+class WaitTooLongError extends OutOfBudgetError {}
+
 interface StepContext {
-  remaining(): number;
+  remaining: () => number;
   settle(remainingMs: number): Promise<void>;
   signal: AbortSignal | undefined;
-  outputDir: string | undefined;
-  warnings: string[] | undefined;
+  output: CaptureOutput;
   maxBytes: number;
   maxScrapeChars: number;
   graceMs: number;
 }
 
 async function runOne(page: Page, action: Action, results: ActionResults, ctx: StepContext): Promise<void> {
-  const output = {
-    ...(ctx.outputDir === undefined ? {} : { outputDir: ctx.outputDir }),
-    ...(ctx.warnings === undefined ? {} : { warnings: ctx.warnings }),
-  };
+  const { output } = ctx;
   const settle = () => (ctx.remaining() > 0 ? ctx.settle(ctx.remaining()) : Promise.resolve());
   const withNavigation = async (input: () => Promise<void>) => {
     await followNavigation(page, input, ctx.graceMs, ctx.remaining(), ctx.signal);
@@ -123,14 +195,14 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
       }
       return;
     case 'click':
-      await withNavigation(() => click(page, action, ctx.warnings));
+      await withNavigation(() => click(page, action, ctx.remaining, output.warnings));
       return;
     case 'write':
-      await page.keyboard.type(action.text);
+      await writeText(page, action.text, output.warnings);
       await settle();
       return;
     case 'press':
-      await withNavigation(() => page.keyboard.press(action.key as Parameters<Page['keyboard']['press']>[0]));
+      await withNavigation(() => pressKey(page, action.key));
       return;
     case 'scroll':
       await scroll(page, action);
@@ -177,7 +249,13 @@ function outOfTime(index: number, action: Action, selector: string | undefined, 
 }
 
 function reasonFor(error: unknown): string {
-  if (error instanceof NoMatchError || error instanceof ReturnTooLargeError || error instanceof PageTooLargeError) {
+  if (
+    error instanceof NoMatchError ||
+    error instanceof ReturnTooLargeError ||
+    error instanceof PageTooLargeError ||
+    error instanceof KeyComboError ||
+    error instanceof StayedDisabledError
+  ) {
     return error.message;
   }
   const reason = reasonOf(error);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { KEY_COMBO, MODIFIER_NAMES } from './steps/keys.js';
 import type { Action } from './types.js';
 
 /** Most actions in one list (v2). */
@@ -55,7 +56,12 @@ const waitAction = z
 
 const clickAction = z.strictObject({ type: z.literal('click'), selector: nonEmptyString, all: boolean.default(false) });
 const writeAction = z.strictObject({ type: z.literal('write'), text: z.string({ error: 'must be a string' }) });
-const pressAction = z.strictObject({ type: z.literal('press'), key: nonEmptyString });
+const pressAction = z.strictObject({
+  type: z.literal('press'),
+  key: nonEmptyString.regex(KEY_COMBO, {
+    error: `must be a key, or modifiers and a key joined by "+" (modifiers: ${MODIFIER_NAMES.join(', ')})`,
+  }),
+});
 
 const scrollAction = z.strictObject({
   type: z.literal('scroll'),

@@ -24,7 +24,11 @@ export interface WriteAction {
   text: string;
 }
 
-/** Press one key (`Enter`, `Tab`, `ArrowDown`, `a`, ...; puppeteer key names). A navigation it causes is followed. */
+/**
+ * Press one key (`Enter`, `Tab`, `ArrowDown`, `a`, ...; puppeteer key names), or a combination with modifiers held
+ * (`Control+a`, `Shift+Tab`, `Control+Shift+ArrowLeft`; `Shift`, `Control`, `Alt`, `Meta`, `ControlOrMeta`, as in
+ * Playwright). A navigation it causes is followed.
+ */
 export interface PressAction {
   type: 'press';
   key: string;
@@ -124,6 +128,21 @@ export interface ActionResults {
   pdfs: string[];
 }
 
+/** What a run of actions had when one failed: the v2 error's `details` (`ActionError.details`). */
+export interface ActionFailureDetails {
+  /** The action that failed: its 0-based position in the list, its type and selector. */
+  action: { index: number; type: string; selector?: string };
+  /** The page's URL when it failed (after any navigation the actions before it caused). */
+  url: string;
+  /** What the actions before it produced, as a document's `actions` would hold them. */
+  actions: ActionResults;
+  /**
+   * The page as it was when the action failed: a `data:image/png;base64,` URL, or a file path when `outputDir` is
+   * set. Absent when the page could not be captured within `failureCaptureMs`.
+   */
+  screenshot?: string;
+}
+
 /** Options of `runActions`. */
 export interface RunActionsOptions {
   /**
@@ -158,6 +177,12 @@ export interface RunActionsOptions {
    * @default 500
    */
   navigationGraceMs?: number;
+  /**
+   * Longest wait for the screenshot of the page taken when an action fails (`ActionError.details.screenshot`), in
+   * milliseconds, beyond `timeoutMs`; 0 takes none.
+   * @default 1000
+   */
+  failureCaptureMs?: number;
   /**
    * Called after every action that can change the page (click, press, scroll, write) and after a followed
    * navigation, to wait for the page to settle (the fetcher passes its network and DOM idle wait here).

@@ -1,5 +1,6 @@
 import type { ElementHandle, HTTPRequest, Page } from 'puppeteer-core';
 
+import { sleep } from '../sleep.js';
 import type { ClickAction, ScrollAction } from '../types.js';
 
 /** Minimal shape of the DOM element used inside the page (the project compiles without the DOM lib). */
@@ -13,22 +14,103 @@ interface PageElement {
 
 /** Thrown when a selector matches nothing; the runner turns it into the action's error. */
 export class NoMatchError extends Error {
-  constructor() {
-    super('no element matches the selector');
+  constructor(frameUrl?: string) {
+    super(
+      frameUrl === undefined
+        ? 'no element matches the selector'
+        : `no element of the page matches the selector; one inside the iframe of ${frameUrl} does, and actions ` +
+            "reach only the page itself (open the frame's URL instead)",
+    );
     this.name = 'NoMatchError';
   }
 }
 
+/** The error of a selector the page does not match, naming a frame it matches in (what an iframe hides). */
+async function noMatch(page: Page, selector: string): Promise<NoMatchError> {
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const found = await frame.$(selector).catch(() => null);
+    if (!found) continue;
+    await found.dispose().catch(() => undefined);
+    return new NoMatchError(frame.url());
+  }
+  return new NoMatchError();
+}
+
+/** Thrown when the element to click stays disabled until the time runs out. */
+export class StayedDisabledError extends Error {
+  constructor() {
+    super('the element stayed disabled until the time ran out (a click waits for a disabled element to be enabled)');
+    this.name = 'StayedDisabledError';
+  }
+}
+
+/** Poll period of the wait for a disabled element to be enabled. */
+const ENABLED_POLL_MS = 50;
+/** Time the wait for an enabled element leaves to the actions' budget, so that its own error is the one told. */
+const ENABLED_MARGIN_MS = 100;
+
 /**
- * Clicks like a user (scrolled into view, mouse events at its centre); an element that cannot take a real click
- * (hidden, covered, zero-size) gets a DOM `click()` instead, as a script would.
+ * In-page: what is at the element's point `(x, y)` when it is not the element nor inside it (shadow trees
+ * included), as a short tag (`<div id="overlay">`); null when the element itself would take the click.
  */
-async function clickElement(handle: ElementHandle): Promise<void> {
+const COVER_AT = `(el, x, y) => {
+  let hit = document.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  for (let node = hit; node; node = node.parentNode ?? node.host) if (node === el) return null;
+  if (!hit) return null;
+  const id = hit.id ? ' id="' + hit.id + '"' : '';
+  const cls = !id && typeof hit.className === 'string' && hit.className ? ' class="' + hit.className + '"' : '';
+  return '<' + hit.localName + id + cls + '>';
+}`;
+
+const isDisabled = (handle: ElementHandle) =>
+  handle.evaluate((el) => (el as unknown as { matches(s: string): boolean }).matches(':disabled'));
+
+/**
+ * Clicks like a user (scrolled into view, mouse events at its centre). A disabled element is waited for until it is
+ * enabled (within `remaining()`), as a user waits for a button to light up. An element that cannot take a real
+ * click (hidden, zero-size) or that something else covers at its centre (an overlay, a modal) gets a DOM `click()`
+ * instead, as a script would: the mouse would have clicked the cover. A covered click is told in `warnings`.
+ */
+async function clickElement(
+  page: Page,
+  handle: ElementHandle,
+  selector: string,
+  remaining: () => number,
+  warnings?: string[],
+): Promise<void> {
+  while (await isDisabled(handle)) {
+    if (remaining() <= ENABLED_MARGIN_MS + ENABLED_POLL_MS) throw new StayedDisabledError();
+    await sleep(ENABLED_POLL_MS);
+  }
+  let point: { x: number; y: number };
   try {
-    await handle.click();
+    if (!(await handle.isIntersectingViewport({ threshold: 1 }))) await handle.scrollIntoView();
+    point = await handle.clickablePoint();
   } catch {
     await handle.evaluate((el) => (el as unknown as PageElement).click());
+    return;
   }
+  const cover = await handle.evaluate(
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the hit test runs in the page
+    new Function(`return (${COVER_AT})(...arguments)`) as (el: unknown, x: number, y: number) => string | null,
+    point.x,
+    point.y,
+  );
+  if (cover === null) {
+    await page.mouse.click(point.x, point.y);
+    return;
+  }
+  warnings?.push(
+    `click ${JSON.stringify(selector)}: ${cover} covered the element at its centre, so it was clicked by script ` +
+      '(element.click()), which a user could not have done.',
+  );
+  await handle.evaluate((el) => (el as unknown as PageElement).click());
 }
 
 /** What a handle of a document the page has left fails with. */
@@ -39,10 +121,15 @@ const LEFT_DOCUMENT = /Execution context was destroyed|same JavaScript world|Can
  * ends it: the other matches were on the document the page left, so they are not clicked, and `warnings` says so
  * (the navigation is followed as a single click's is).
  */
-export async function click(page: Page, action: ClickAction, warnings?: string[]): Promise<void> {
+export async function click(
+  page: Page,
+  action: ClickAction,
+  remaining: () => number,
+  warnings?: string[],
+): Promise<void> {
   const handles = action.all ? await page.$$(action.selector) : [await page.$(action.selector)];
   const present = handles.filter((h): h is ElementHandle => h !== null);
-  if (present.length === 0) throw new NoMatchError();
+  if (present.length === 0) throw await noMatch(page, action.selector);
   const mainFrame = page.mainFrame();
   let left = false;
   const onRequest = (request: HTTPRequest) => {
@@ -52,7 +139,7 @@ export async function click(page: Page, action: ClickAction, warnings?: string[]
   try {
     for (const [index, handle] of present.entries()) {
       try {
-        await clickElement(handle);
+        await clickElement(page, handle, action.selector, remaining, warnings);
       } catch (error) {
         if (!left && !(error instanceof Error && LEFT_DOCUMENT.test(error.message))) throw error;
         left = true;
@@ -81,7 +168,7 @@ export async function scroll(page: Page, action: ScrollAction): Promise<void> {
     return;
   }
   const handle = await page.$(action.selector);
-  if (!handle) throw new NoMatchError();
+  if (!handle) throw await noMatch(page, action.selector);
   try {
     await handle.evaluate((raw, s) => {
       const el = raw as unknown as PageElement;

@@ -29,18 +29,21 @@ export async function scrapeCommand(ctx: CommandContext, url: string | undefined
   const base = await ctx.readBody(flags(command).body);
   const body = buildUrlBody(command, 'recordedScrape', base, url);
   await ctx.load();
+  const startedAt = new Date().toISOString();
   const response = await ctx.engine.scrape(body as unknown as ScrapeRequestInput, { signal: ctx.signal });
-  if (!response.success) return ctx.signal.aborted ? EXIT.interrupted : ctx.fail(response);
   const input = String(body.url);
   const outDir = ctx.options.out
-    ? new OutDir(ctx.options.out, {
-        version: VERSION,
-        command: 'scrape',
-        input,
-        status: 'completed',
-        startedAt: new Date().toISOString(),
-      })
+    ? new OutDir(ctx.options.out, { version: VERSION, command: 'scrape', input, status: 'completed', startedAt })
     : undefined;
+  if (!response.success) {
+    if (ctx.signal.aborted) return EXIT.interrupted;
+    // A failed flow's screenshots and the page it failed on are the run's evidence: kept under --out, as a page is.
+    if (outDir && (await outDir.failure(input, response))) {
+      await outDir.finish({ status: 'failed', finishedAt: new Date().toISOString(), total: 1, completed: 0 });
+      ctx.note(`the failed action's evidence is written to ${ctx.options.out}`);
+    }
+    return ctx.fail(response);
+  }
   const output = new PageOutput(ctx, { multi: false, ...(outDir ? { outDir } : {}) });
   await output.page(response.data);
   if (ctx.mode === 'json') ctx.writeJson(response);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readCaptureUrl } from '@crawlkit/actions/capture-url';
 import { redactUrl } from '@crawlkit/fetcher/analysis';
 
-import type { Document } from '../v2/types.js';
+import type { Document, ErrorResponse } from '../v2/types.js';
 
 /** One page of `manifest.json`. */
 export interface ManifestPage {
@@ -30,7 +30,8 @@ export interface Manifest {
   completed?: number;
   creditsUsed?: number;
   pages: ManifestPage[];
-  errors: { url: string; code?: string; error: string }[];
+  /** Pages that failed; `files` holds the evidence of a failed action (its screenshots, the page when it failed). */
+  errors: { url: string; code?: string; error: string; files?: Record<string, string> }[];
 }
 
 /** Text formats, each written to its own file: [document key, file suffix]. */
@@ -164,6 +165,40 @@ export class OutDir {
     }
     // Keep the manifest current (at most once a second) so that a killed run still leaves one.
     if (Date.now() - this.#lastManifestWrite > 1000) await this.writeManifest();
+  }
+
+  /**
+   * Records a page that failed. A failed action's evidence (`details` of `SCRAPE_ACTION_ERROR` or `SCRAPE_TIMEOUT`:
+   * the screenshots and PDFs of the actions before it, the page when it failed) is written as files, as a page's
+   * are (`<slug>.action-<n>.png`, `<slug>.failed.png`), and the error with the rest as `<slug>.error.json`.
+   * Answers whether files were written.
+   */
+  async failure(url: string, error: ErrorResponse): Promise<boolean> {
+    const entry: Manifest['errors'][number] = {
+      url: redactUrl(url),
+      ...(error.code ? { code: error.code } : {}),
+      error: error.error,
+    };
+    this.#manifest.errors.push(entry);
+    const details = error.details as { actions?: Document['actions']; screenshot?: unknown } | undefined;
+    if (typeof details !== 'object' || details === null || details.actions === undefined) return false;
+    await (this.#ready ??= mkdir(this.#dir, { recursive: true }).then(() => undefined));
+    const slug = this.#uniqueSlug(pathSlug(url));
+    const files: Record<string, string> = {};
+    const rest: Record<string, unknown> = {
+      ...details,
+      actions: await this.#actionFiles(details.actions, slug, files),
+    };
+    const shot = typeof details.screenshot === 'string' ? decodeFile(details.screenshot) : undefined;
+    if (shot) {
+      files['details.screenshot'] = `${slug}.failed${shot.suffix}`;
+      await writeFile(join(this.#dir, files['details.screenshot']), shot.bytes);
+      delete rest.screenshot;
+    }
+    files.json = `${slug}.error.json`;
+    await writeFile(join(this.#dir, files.json), `${JSON.stringify({ ...error, details: rest }, null, 2)}\n`);
+    entry.files = files;
+    return true;
   }
 
   /** Records the final state and writes `manifest.json`. */

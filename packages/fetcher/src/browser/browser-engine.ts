@@ -272,6 +272,8 @@ export class BrowserEngine {
     if (request.actions?.length) {
       actions = await runActions(page, request.actions, {
         timeoutMs: Math.max(1, remaining() - reserveMs),
+        // The page's picture on a failure comes out of the capture's reserve, leaving room for the error to return.
+        failureCaptureMs: reserveMs / 2,
         maxScrapeChars: this.#settings.maxContentChars,
         signal,
         ...output,

@@ -38,6 +38,9 @@ const PAGES: Record<string, string> = {
   // A tag manager's deferred script from a host that never answers: DOMContentLoaded waits for it forever.
   '/stuck-tag': `<h1>Opening hours</h1><p>Monday to Friday 9:00 to 18:00, Saturday 10:00 to 14:00.</p>
     <script defer src="/never-answers.js"></script>`,
+  // A dashboard that asks for its status every 200 ms, for as long as it is open.
+  '/polling': `<h1>Build status</h1><p id="status">All green.</p><input id="filter"><button id="go">Go</button>
+    <script>setInterval(() => fetch('/status.json'), 200);</script>`,
 };
 
 let server: Server;
@@ -47,6 +50,7 @@ let fetcher: Fetcher;
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/never-answers.js') return;
+    if (req.url === '/status.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     const body = PAGES[req.url ?? ''];
     if (!body) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -84,5 +88,22 @@ describe('smart wait', () => {
   it('still waits while what is shown changes (display toggled)', async () => {
     const result = await fetcher.fetch({ url: `${base}/blinking`, engine: 'browser' });
     expect(result.warnings).toContain(NOT_SETTLED_WARNING);
+  }, 20_000);
+
+  it('does not wait for a page that polls, on load and after each action', async () => {
+    const started = performance.now();
+    const result = await fetcher.fetch({
+      url: `${base}/polling`,
+      engine: 'browser',
+      actions: [
+        { type: 'click', selector: '#filter' },
+        { type: 'write', text: 'main' },
+        { type: 'click', selector: '#go' },
+      ],
+    });
+    // Before: the network never went quiet, so the load and each of the three actions waited the whole 2.5 s (10 s).
+    expect(result.warnings ?? []).not.toContain(NOT_SETTLED_WARNING);
+    expect(performance.now() - started).toBeLessThan(2 * SMART_WAIT_MAX_MS);
+    expect(result.text).toContain('All green.');
   }, 20_000);
 });

@@ -33,13 +33,26 @@ export interface SmartWaitSettings {
   pollMs?: number;
 }
 
-/** Counts a page's requests in flight and when the last one started or ended. */
+/** Requests to one URL a page may make before the next ones to it count as polling. */
+const POLLING_AFTER = 2;
+
+/**
+ * Counts a page's requests in flight and when the last one started or ended. A request to a URL (method and URL)
+ * the page already requested `POLLING_AFTER` times is polling (a dashboard's status every 300 ms, a chat's
+ * messages): it is left out, or the network never went quiet and every wait, the load's and each action's, ran to
+ * `smartWaitMaxMs` (a five-action flow on a polling page took 45 s).
+ */
 export class NetworkMonitor {
   #inflight = new Set<unknown>();
   #lastActivity = performance.now();
+  readonly #seen = new Map<string, number>();
 
   constructor(page: Page) {
     page.on('request', (request) => {
+      const key = `${request.method()} ${request.url().split('#')[0]}`;
+      const times = (this.#seen.get(key) ?? 0) + 1;
+      this.#seen.set(key, times);
+      if (times > POLLING_AFTER) return;
       this.#inflight.add(request);
       this.#lastActivity = performance.now();
     });
