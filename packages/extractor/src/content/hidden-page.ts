@@ -1,5 +1,5 @@
 // A page whose content is hidden until a script shows it (a password or age gate over a shop, a deferred render, a
-// `<main aria-hidden>` behind an overlay): the hidden block that holds most of the page's text is its content.
+// `<main aria-hidden>`): the hidden block that holds most of the page's text is its content.
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import { DROP_TAGS } from './tags.js';
