@@ -55,6 +55,16 @@ describe('a page whose content is hidden until a script shows it', () => {
     }
   });
 
+  it('leaves a hidden block of links out, whatever its name (a mega menu)', () => {
+    const sections = ['Mugs', 'Bowls', 'Plates', 'Vases', 'Planters', 'Teapots', 'Cups', 'Jugs', 'Platters', 'Candles'];
+    const links = sections
+      .map((s) => `<li><a href="/shop/${s.toLowerCase()}">${s} thrown by hand in our studio, all colours</a></li>`)
+      .join('');
+    const menu = `<div class="mega-dropdown" style="display:none"><ul>${links}</ul><ul>${links}</ul><ul>${links}</ul></div>`;
+    const { markdown } = markdownOf(frame(`<p>Kiln Row is closed for the holidays until 6 January.</p>${menu}`));
+    expect(markdown).not.toContain('thrown by hand in our studio');
+  });
+
   it('leaves a hidden block out when the page shows its content (under three times the text it shows)', () => {
     // a shop's terms, hidden until the reader opens them: about twice the product's text
     const terms = `<div class="terms" style="display:none"><h2>Terms of sale</h2>

@@ -10,6 +10,9 @@ const MIN_TEXT = 1000;
 /** How many times the visible page's text the hidden block must hold: a page that shows its content has more. */
 const MIN_RATIO = 3;
 
+/** Share of a hidden block's text that may be link text: more is a menu (a mega menu, a site map), whatever its name. */
+const MAX_LINK_SHARE = 0.7;
+
 /** Roles of overlays and menus: their hidden text (a cookie policy, a country list, a site menu) is never the page's. */
 const OVERLAY_ROLES: ReadonlySet<string> = new Set(['dialog', 'alertdialog', 'navigation', 'menu', 'menubar']);
 
@@ -20,19 +23,23 @@ const OVERLAY_WORDS =
 /**
  * Among the hidden elements that the prune step found (none inside another), the one holding the page's content: the
  * largest that is not an overlay or a menu, when it holds at least `MIN_TEXT` characters and `MIN_RATIO` times the
- * text the page shows (`visibleText`, in characters, scripts and styles left out). Null when the page shows its content.
+ * text the page shows (`visibleText`, in characters, scripts and styles left out), and at most `MAX_LINK_SHARE` of it
+ * is link text. Null when the page shows its content.
  */
 export function hiddenPageContent(hidden: readonly Element[], visibleText: number): Element | null {
   let best: Element | null = null;
   let bestText = 0;
+  let bestLinks = 0;
   for (const el of hidden) {
-    const size = textLength(el);
+    const [size, links] = textLength(el);
     if (size > bestText && !isOverlay(el)) {
       best = el;
       bestText = size;
+      bestLinks = links;
     }
   }
-  return best && bestText >= MIN_TEXT && bestText >= MIN_RATIO * visibleText ? best : null;
+  const shown = bestText >= MIN_TEXT && bestText >= MIN_RATIO * visibleText && bestLinks <= MAX_LINK_SHARE * bestText;
+  return shown ? best : null;
 }
 
 function isOverlay(el: Element): boolean {
@@ -42,16 +49,25 @@ function isOverlay(el: Element): boolean {
   return OVERLAY_WORDS.test(`${a['class'] ?? ''} ${a['id'] ?? ''}`);
 }
 
-/** Characters of the element's text (`trimmedLength` of each text node), scripts and styles left out. */
-function textLength(root: Element): number {
+/**
+ * Characters of the element's text (`trimmedLength` of each text node), scripts and styles left out, and how many of
+ * them are link text.
+ */
+function textLength(root: Element): [number, number] {
   let n = 0;
-  const stack: AnyNode[] = [...root.children];
+  let links = 0;
+  const stack: [AnyNode, boolean][] = root.children.map((c) => [c, false]);
   while (stack.length) {
-    const node = stack.pop()!;
-    if (isText(node)) n += trimmedLength(node.data);
-    else if (isTag(node) && !DROP_TAGS.has(node.name)) for (const c of node.children) stack.push(c);
+    const [node, inLink] = stack.pop()!;
+    if (isText(node)) {
+      const size = trimmedLength(node.data);
+      n += size;
+      if (inLink) links += size;
+    } else if (isTag(node) && !DROP_TAGS.has(node.name)) {
+      for (const c of node.children) stack.push([c, inLink || node.name === 'a']);
+    }
   }
-  return n;
+  return [n, links];
 }
 
 /** `text.trim().length` without building the trimmed string: only the whitespace at the two ends is read. */
