@@ -4,9 +4,13 @@
 //
 //   pnpm bench:extract            every page (1,497)
 //   pnpm bench:extract --quick    every 100th page (15): a smoke check
+//   pnpm bench:extract --no-reference --no-speed --type product    the loop while working on one type (~15 s)
 //   options: --no-reference (skip the Readability row), --dataset DIR (the folder holding score-wcxb.mjs),
 //            --out DIR (keep crawlkit's outputs there, <id>.md and per-page.json),
-//            --compare DIR (an earlier --out: how many outputs differ, and the change of F1 and P per fold and type)
+//            --compare DIR (an earlier --out: how many outputs differ, and the change of F1 and P per fold and type),
+//            --type T[,T] (only the pages of those types; the precision view is then the first type's, and
+//            bench/results/extract.json is left alone), --no-speed (skip the two timing passes: parse alone,
+//            parse + extractMainContent). `--no-reference --no-speed` over every type is the no-drop check (~1 min).
 //
 // The main table is per type over host folds (`lib/folds.ts`: five folds by a hash of each page's site): the mean of
 // the folds' means and their spread (standard deviation), for F1, P, R and the boilerplate kept (the share of the
@@ -57,6 +61,18 @@ const argValue = (name: string): string | undefined => {
 };
 const outDir = argValue('--out');
 const compareDir = argValue('--compare');
+const onlyTypes = argValue('--type')
+  ?.split(',')
+  .map((t) => t.trim())
+  .filter(Boolean);
+const unknownType = onlyTypes?.find((t) => !(PAGE_TYPES as readonly string[]).includes(t));
+if (unknownType !== undefined) {
+  process.stderr.write(`--type ${unknownType}: not a page type (one of ${PAGE_TYPES.join(', ')})\n`);
+  process.exit(2);
+}
+const withSpeed = !args.includes('--no-speed');
+/** The page type of the precision view: the first `--type`, else articles. */
+const viewType = onlyTypes?.[0] ?? 'article';
 if (!fs.existsSync(scorer)) {
   process.stderr.write(`score-wcxb.mjs not found under ${datasetRoot} (pass --dataset DIR)\n`);
   process.exit(2);
@@ -274,9 +290,9 @@ function printFolds(rows: RowResult[]): void {
 
 /** How crawlkit's outputs differ from an earlier `--out` directory: outputs changed, ΔF1 and ΔP per fold and type. */
 function printPrecisionView(view: PrecisionView, row: RowResult): void {
-  const article = row.summary.per_type['article'];
+  const scores = row.summary.per_type[viewType];
   console.log(
-    `\narticle precision view (${view.pages} pages): P ${f3(article?.precision ?? 0)}, R ${f3(article?.recall ?? 0)}; share of output tokens outside the reference ${pct(view.outside)} (main-content text; the scorer's 1 - P on markdown: ${pct(1 - (article?.precision ?? 0))})`,
+    `\n${viewType} precision view (${view.pages} pages): P ${f3(scores?.precision ?? 0)}, R ${f3(scores?.recall ?? 0)}; share of output tokens outside the reference ${pct(view.outside)} (main-content text; the scorer's 1 - P on markdown: ${pct(1 - (scores?.precision ?? 0))})`,
   );
   console.log(`${'kept by'.padEnd(14)}  pages  outside   tokens`);
   for (const r of view.rules) {
@@ -297,33 +313,38 @@ if (workerArg >= 0) {
 
 /** --quick scores every QUICK_EVERY-th page (15 of 1,497): a smoke check of both rows, not an F1 figure. */
 const QUICK_EVERY = 100;
-const pages = loadWcxbPages(path.join(datasetRoot, 'wcxb-dev'), { every: quick ? QUICK_EVERY : 1 });
+const pages = loadWcxbPages(
+  path.join(datasetRoot, 'wcxb-dev'),
+  onlyTypes ? { types: onlyTypes } : { every: quick ? QUICK_EVERY : 1 },
+);
 console.log(
   `crawlkit path: ${hasMarkdown ? 'extractPage (scrape markdown path)' : 'parse → extractMainContent → turndown (htmlToMarkdown not built yet)'}`,
 );
 
 const rows: RowResult[] = [await runRow('crawlkit', pages, crawlkitMarkdown())];
 if (withReference) rows.push(await runRow('readability+turndown', pages, 'reference'));
-const parseMs = parseOnlyMs(pages);
-const extractMs = extractOnlyMs(pages);
+const parseMs = withSpeed ? parseOnlyMs(pages) : NaN;
+const extractMs = withSpeed ? extractOnlyMs(pages) : NaN;
 printRows(rows, pages.length);
 printFolds(rows);
 const comparison = compareDir && outDir ? compare(compareDir, pages, rows[0]!.perPage, outDir) : undefined;
 if (compareDir && !outDir) console.log("\n--compare needs --out DIR (crawlkit's outputs of this run)");
 if (comparison) printComparison(comparison, pages.length);
-const view = precisionView(pages);
+const view = precisionView(pages, viewType);
 printPrecisionView(view, rows[0]!);
 
 const ck = rows[0]!;
-console.log(
-  `\nspeed (ms/page): htmlparser2 parse ${(parseMs / pages.length).toFixed(2)}, parse+extractMainContent ${(extractMs / pages.length).toFixed(2)} (${(extractMs / parseMs).toFixed(2)}x parse), full crawlkit path ${(ck.totalMs / pages.length).toFixed(2)}${rows[1] ? `, readability+turndown ${(rows[1].totalMs / pages.length).toFixed(2)} (crawlkit ${(rows[1].totalMs / ck.totalMs).toFixed(1)}x faster)` : ''}`,
-);
+if (withSpeed)
+  console.log(
+    `\nspeed (ms/page): htmlparser2 parse ${(parseMs / pages.length).toFixed(2)}, parse+extractMainContent ${(extractMs / pages.length).toFixed(2)} (${(extractMs / parseMs).toFixed(2)}x parse), full crawlkit path ${(ck.totalMs / pages.length).toFixed(2)}${rows[1] ? `, readability+turndown ${(rows[1].totalMs / pages.length).toFixed(2)} (crawlkit ${(rows[1].totalMs / ck.totalMs).toFixed(1)}x faster)` : ''}`,
+  );
 const pass = ck.summary.f1 >= TARGET.f1 && ck.summary.without_rate <= TARGET.without;
 
 finish({
   name: 'extract',
-  title: `extract: main content of ${pages.length} WCXB dev pages${quick ? ` (every ${QUICK_EVERY}th)` : ''}, word-level F1 (score-wcxb.mjs)`,
+  title: `extract: main content of ${pages.length} WCXB dev pages${onlyTypes ? ` (${onlyTypes.join(', ')} only)` : quick ? ` (every ${QUICK_EVERY}th)` : ''}, word-level F1 (score-wcxb.mjs)`,
   quick,
+  write: !onlyTypes,
   rows: withRatios(
     rows.map((r) => ({
       row: r.name,
@@ -356,8 +377,7 @@ finish({
     target: TARGET,
     pass,
     speedMsPerPage: {
-      parse: parseMs / pages.length,
-      parseAndExtract: extractMs / pages.length,
+      ...(withSpeed ? { parse: parseMs / pages.length, parseAndExtract: extractMs / pages.length } : {}),
       crawlkit: ck.totalMs / pages.length,
       ...(rows[1] ? { reference: rows[1].totalMs / pages.length } : {}),
     },

@@ -240,4 +240,32 @@ describe('WCXB loader', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it('reads the pages of some types, and only their HTML (bench:extract --type)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'ck-bench-wcxb-test-'));
+    try {
+      mkdirSync(join(root, 'html'));
+      mkdirSync(join(root, 'ground-truth'));
+      const types = { '0001': 'product', '0002': { primary: 'category' }, '0003': 'article', '0004': 'product' };
+      for (const [id, pageType] of Object.entries(types)) {
+        // an article's HTML is not gzip: reading it would throw
+        const html = pageType === 'article' ? Buffer.from('not gzip') : gzipSync(`<p>page ${id}</p>`);
+        writeFileSync(join(root, 'html', `${id}.html.gz`), html);
+        writeFileSync(
+          join(root, 'ground-truth', `${id}.json`),
+          JSON.stringify({ url: `https://e.test/${id}`, _internal: { page_type: pageType } }),
+        );
+      }
+      const pages = loadWcxbPages(root, { types: ['product', 'collection'] });
+      expect(pages.map((p) => [p.id, p.type])).toEqual([
+        ['0001', 'product'],
+        ['0002', 'collection'],
+        ['0004', 'product'],
+      ]);
+      expect(pages[2]!.html).toBe('<p>page 0004</p>');
+      expect(() => loadWcxbPages(root)).toThrow();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -151,6 +151,8 @@ export interface BenchResult {
   data?: Record<string, unknown>;
   /** Lines printed under the table. */
   notes?: readonly string[];
+  /** Write `bench/results/<name>.json` (false for a partial run, e.g. one page type). @default true */
+  write?: boolean;
 }
 
 /** The file a benchmark writes, as `bench/run.ts` reads it. */
@@ -190,7 +192,8 @@ export function withRatios(
 
 const started = performance.now();
 
-/** Prints the table, notes and goals, and writes `bench/results/<name>.json`. Returns the file path. */
+/** Prints the table, notes and goals, and writes `bench/results/<name>.json` (unless `write` is false). Returns the
+ * file path. */
 export function finish(result: BenchResult): string {
   console.log(`\n${result.title}${result.quick ? ' (--quick)' : ''}`);
   printTable(result.rows, result.columns);
@@ -207,8 +210,12 @@ export function finish(result: BenchResult): string {
     goals: result.goals,
     ...(result.data ? { data: result.data } : {}),
   };
-  mkdirSync(RESULTS_DIR, { recursive: true });
   const path = join(RESULTS_DIR, `${result.name}.json`);
+  if (result.write === false) {
+    console.log(`\npartial run: bench/results/${result.name}.json left alone`);
+    return path;
+  }
+  mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`);
   console.log(`\nwrote bench/results/${result.name}.json`);
   return path;

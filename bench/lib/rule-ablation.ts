@@ -83,6 +83,7 @@ const KEEP_AND_HOOKS = [
   'lede',
   'story-shell',
   'byline',
+  'hidden-page',
   'main-element',
   'item-body',
   'dense-run',

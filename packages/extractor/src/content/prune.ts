@@ -6,6 +6,7 @@ import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { parseHtml } from '../dom/parse.js';
 import { detachAll, relink } from '../dom/walk.js';
 import { isHidden } from './hidden.js';
+import { hiddenPageContent, trimmedLength } from './hidden-page.js';
 import { isStateData } from './state-data.js';
 import { DROP_TAGS } from './tags.js';
 import { ruleOff, type Trace } from './trace.js';
@@ -46,9 +47,15 @@ export function adoptStrayContent(document: Document, body: ParentNode): void {
   relink(body, [...body.children, ...stray]);
 }
 
-/** Removes comments, invisible elements and elements that never hold readable text. */
-export function prune(root: ParentNode, trace?: Trace): void {
+/**
+ * Removes comments, invisible elements and elements that never hold readable text. A hidden block that holds most of
+ * the page's text stays (`hidden-page.ts`), unless `reveal` is false.
+ */
+export function prune(root: ParentNode, trace?: Trace, reveal = true): void {
   const doomed: AnyNode[] = [];
+  const hidden: Element[] = [];
+  // characters of text the page shows: what a hidden block is weighed against
+  let visible = 0;
   const stack: AnyNode[] = [...root.children];
   // each unclosed CDATA holds the rest of the page, and a chain of them would have it parsed again and again
   let reparse = REPARSE_BUDGET;
@@ -66,7 +73,7 @@ export function prune(root: ParentNode, trace?: Trace): void {
       if (isText(node) && isStateData(node) && !ruleOff('state-data')) {
         doomed.push(node);
         trace?.drop(node, 'state-data');
-      }
+      } else if (isText(node)) visible += trimmedLength(node.data);
       continue;
     }
     const el = node;
@@ -80,12 +87,26 @@ export function prune(root: ParentNode, trace?: Trace): void {
       }
     }
     const rule = DROP_TAGS.has(el.name) ? 'not-text' : isHidden(el) && !ruleOff('hidden') ? 'hidden' : null;
+    if (rule === 'hidden') {
+      hidden.push(el);
+      continue;
+    }
     if (rule) {
       doomed.push(el);
       trace?.drop(el, rule);
       continue;
     }
     for (const c of el.children) stack.push(c);
+  }
+  const shown = reveal && hidden.length && !ruleOff('hidden-page') ? hiddenPageContent(hidden, visible) : null;
+  for (const el of hidden) {
+    if (el === shown) continue;
+    doomed.push(el);
+    trace?.drop(el, 'hidden');
+  }
+  if (shown) {
+    trace?.reveal(shown);
+    prune(shown, trace, false);
   }
   detachAll(doomed);
 }

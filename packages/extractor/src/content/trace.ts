@@ -2,6 +2,8 @@
 // of the extraction benchmark, `explainPage`).
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
+import { elements } from '../dom/walk.js';
+
 /**
  * Names of the rules that keep text in the output. `container`: inside the chosen container, no rule questioned it;
  * `page`: no candidate, the whole cleaned page; the others keep text that looks like furniture, for a reason.
@@ -28,7 +30,9 @@ export type KeepRule =
   /** the page's `<main>` holding the headline of a story its HTML does not hold (`extract.ts`) */
   | 'story-shell'
   /** the byline's parts, kept as one line (`byline.ts`); the parts themselves are replaced by it */
-  | 'byline';
+  | 'byline'
+  /** a hidden block holding most of the page's text: its content, hidden until a script shows it (`hidden-page.ts`) */
+  | 'hidden-page';
 
 /** A rule that drops part of a page: the module that holds it, and what it says in a sentence. */
 export interface DropRuleInfo {
@@ -188,6 +192,7 @@ export function switchOffRules(rules: Iterable<Ablatable>): void {
 export class Trace {
   readonly #marks = new Map<Element, KeepRule>();
   readonly #drops = new Map<AnyNode, DropRule>();
+  readonly #revealed = new Set<Element>();
 
   /** The first mark of an element wins (the outermost decision is made first). */
   mark(el: Element, rule: KeepRule): void {
@@ -197,6 +202,21 @@ export class Trace {
   /** Records why a node is removed; the first rule to remove it wins. */
   drop(node: AnyNode, rule: DropRule): void {
     if (!this.#drops.has(node)) this.#drops.set(node, rule);
+  }
+
+  /**
+   * Records a hidden block shown as the page's content (`hidden-page`), with every element under it: the container
+   * may be chosen inside it, so its elements answer for it once it is out of the tree. Only the rare page whose
+   * content is hidden fills it.
+   */
+  reveal(root: Element): void {
+    this.#revealed.add(root);
+    for (const el of elements(root)) this.#revealed.add(el);
+  }
+
+  /** Whether `el` was inside a hidden block shown as the page's content. */
+  revealed(el: Element): boolean {
+    return this.#revealed.has(el);
   }
 
   /** The rule that removed `node` itself, if one did. */

@@ -93,6 +93,8 @@ const KEEP_REASONS: Record<ExplainKeepRule, string> = {
   lede: "the story's intro between its title and the container",
   'story-shell': "a story page's <main> holding its headline but not its story (a script fills it): the rest is rails",
   byline: 'a part of the byline, kept as one line ("By Jane Doe · March 3, 2025")',
+  'hidden-page':
+    "hidden, but holds most of the page's text: its content, shown by a script (a gate, a deferred render)",
   'include-tags': 'matched by includeTags',
   'whole-page': 'onlyMainContent is false: the whole page is kept',
 };
@@ -226,6 +228,8 @@ function follow(
     if (!node.parent) break;
     node = node.parent;
   }
+  // a block of a hidden part shown as the page's content, when no keep rule of its own says more
+  if (!kept && trace.revealed(el)) kept = 'hidden-page';
   return { root: node, ...(dropped ? { dropped } : {}), ...(kept ? { kept } : {}) };
 }
 
