@@ -101,9 +101,10 @@ describe('smart wait', () => {
         { type: 'click', selector: '#go' },
       ],
     });
-    // Before: the network never went quiet, so the load and each of the three actions waited the whole 2.5 s (10 s).
+    // Before: the network never went quiet, so the load and each of the three actions waited the whole 2.5 s (10 s);
+    // a machine under load (two suites at once) takes up to ~5 s for the four waits that end early.
     expect(result.warnings ?? []).not.toContain(NOT_SETTLED_WARNING);
-    expect(performance.now() - started).toBeLessThan(2 * SMART_WAIT_MAX_MS);
+    expect(performance.now() - started).toBeLessThan(3 * SMART_WAIT_MAX_MS);
     expect(result.text).toContain('All green.');
   }, 20_000);
 });
