@@ -42,9 +42,9 @@ export const jsonFormat = defineFormat({
       ...(format.schema !== undefined ? { schema: format.schema } : {}),
       ...(format.prompt !== undefined ? { prompt: format.prompt } : {}),
       signal: state.signal,
+      onUsage: (usage) => addModelUsage(state, usage),
     });
     state.document.json = extracted.value;
     pushWarnings(state, extracted.warnings);
-    addModelUsage(state, extracted.usage);
   },
 });

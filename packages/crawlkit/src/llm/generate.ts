@@ -75,6 +75,8 @@ export interface GenerateJsonInput {
   /** A further check of the parsed value; returns what is wrong, or undefined. */
   check?: (value: unknown) => string | undefined;
   signal?: AbortSignal;
+  /** Told the tokens of each answer as it arrives, so a task that fails later still counts what it spent. */
+  onUsage?: (usage: LlmUsage) => void;
 }
 
 async function answer(
@@ -90,10 +92,16 @@ async function answer(
       messages,
       output: input.schema ? Output.object({ schema: jsonSchema(input.schema) }) : Output.json(),
     });
-    return { text: result.text, usage: fromSdkUsage(result.totalUsage) };
+    const usage = fromSdkUsage(result.totalUsage);
+    input.onUsage?.(usage);
+    return { text: result.text, usage };
   } catch (error) {
     // The SDK parses strictly; a fenced or chatty answer is still read below, and a wrong one gets a repair round.
-    if (NoObjectGeneratedError.isInstance(error)) return { text: error.text ?? '', usage: fromSdkUsage(error.usage) };
+    if (NoObjectGeneratedError.isInstance(error)) {
+      const usage = fromSdkUsage(error.usage);
+      input.onUsage?.(usage);
+      return { text: error.text ?? '', usage };
+    }
     throw requestFailed(error, input.signal);
   }
 }

@@ -50,6 +50,8 @@ export interface LlmExtractInput {
   /** What to extract, in plain language. */
   prompt?: string;
   signal?: AbortSignal;
+  /** Told the tokens of each model answer as it arrives: a task that fails after an answer still counts it. */
+  onUsage?: (usage: LlmUsage) => void;
 }
 
 export interface LlmCompareInput {
@@ -60,6 +62,8 @@ export interface LlmCompareInput {
   /** Without a schema: what to compare, in plain language. */
   prompt?: string;
   signal?: AbortSignal;
+  /** Told the tokens of each model answer as it arrives (see `LlmExtractInput.onUsage`). */
+  onUsage?: (usage: LlmUsage) => void;
 }
 
 export interface LlmCrawlOptionsInput {
@@ -178,17 +182,16 @@ export class LlmService {
     const options = this.#model('json format');
     const warnings: string[] = [];
     const page = this.#trim(input.markdown, options.maxInputTokens, warnings);
-    const { value, usage } = await this.#extractFrom(options, page, input.schema, input.prompt, input.signal);
+    const { value, usage } = await this.#extractFrom(options, page, input);
     return { value, usage, warnings };
   }
 
   async #extractFrom(
     options: ResolvedLlmOptions,
     page: string,
-    schemaInput: unknown,
-    prompt: string | undefined,
-    signal: AbortSignal | undefined,
+    input: Omit<LlmExtractInput, 'markdown'>,
   ): Promise<{ value: unknown; usage: LlmUsage }> {
+    const { schema: schemaInput, prompt, signal, onUsage } = input;
     const prepared = schemaInput === undefined ? undefined : prepareSchema(toJsonSchema(schemaInput));
     const result = await this.#json(options, {
       instructions: extractionSystem(prepared?.schema),
@@ -197,6 +200,7 @@ export class LlmService {
       // A model that answers the bare value instead of `{ value }` is taken at its word.
       ...(prepared?.wrapped ? { coerce: (v: unknown) => (isObject(v) && 'value' in v ? v : { value: v }) } : {}),
       ...(signal ? { signal } : {}),
+      ...(onUsage ? { onUsage } : {}),
     });
     const value = prepared?.wrapped && isObject(result.value) ? result.value.value : result.value;
     return { value, usage: result.usage };
@@ -213,20 +217,8 @@ export class LlmService {
     if (input.schema !== undefined) {
       const budget = options.maxInputTokens;
       const [previous, current] = await Promise.all([
-        this.#extractFrom(
-          options,
-          this.#trim(input.previous, budget, warnings),
-          input.schema,
-          input.prompt,
-          input.signal,
-        ),
-        this.#extractFrom(
-          options,
-          this.#trim(input.current, budget, warnings),
-          input.schema,
-          input.prompt,
-          input.signal,
-        ),
+        this.#extractFrom(options, this.#trim(input.previous, budget, warnings), input),
+        this.#extractFrom(options, this.#trim(input.current, budget, warnings), input),
       ]);
       return {
         value: diffTopLevel(previous.value, current.value),
@@ -244,6 +236,7 @@ export class LlmService {
       ),
       check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.onUsage ? { onUsage: input.onUsage } : {}),
     });
     return { value: result.value as Record<string, unknown>, usage: result.usage, warnings: [...new Set(warnings)] };
   }
