@@ -1,4 +1,4 @@
-import type { LanguageModelUsage, ModelMessage } from 'ai';
+import type { APICallError, LanguageModelUsage, ModelMessage } from 'ai';
 
 import { CrawlkitError } from '../errors.js';
 import { aiSdk } from './ai-sdk.js';
@@ -79,19 +79,45 @@ export interface GenerateJsonInput {
   onUsage?: (usage: LlmUsage) => void;
 }
 
+/** Models whose server refused a response format: asked without one from then on (the schema is in the prompt). */
+const refusesResponseFormat = new WeakSet<object>();
+
+/**
+ * A 400 about the response format: LM Studio refuses `json_object`, older vLLM and llama.cpp builds `json_schema`,
+ * some proxies both. The schema is in the instructions too, so the model can answer without one.
+ */
+function isResponseFormatRefusal(error: unknown, APICallError: { isInstance(e: unknown): e is APICallError }): boolean {
+  if (!APICallError.isInstance(error) || error.statusCode !== 400) return false;
+  return /response_format|json_schema|json_object|structured output|guided_json|grammar/i.test(
+    `${error.message} ${error.responseBody ?? ''}`,
+  );
+}
+
 async function answer(
   options: ResolvedLlmOptions,
   input: GenerateJsonInput,
   messages: ModelMessage[],
 ): Promise<{ text: string; usage: LlmUsage }> {
-  const { generateText, jsonSchema, NoObjectGeneratedError, Output } = await aiSdk();
-  try {
-    const result = await generateText({
+  const { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output } = await aiSdk();
+  const model = typeof options.model === 'object' ? options.model : undefined;
+  const ask = (withFormat: boolean) =>
+    generateText({
       ...callSettings(options, input.signal),
       instructions: input.instructions,
       messages,
-      output: input.schema ? Output.object({ schema: jsonSchema(input.schema) }) : Output.json(),
+      ...(withFormat
+        ? { output: input.schema ? Output.object({ schema: jsonSchema(input.schema) }) : Output.json() }
+        : {}),
     });
+  try {
+    let result;
+    try {
+      result = await ask(!(model && refusesResponseFormat.has(model)));
+    } catch (error) {
+      if (!isResponseFormatRefusal(error, APICallError)) throw error;
+      if (model) refusesResponseFormat.add(model);
+      result = await ask(false);
+    }
     const usage = fromSdkUsage(result.totalUsage);
     input.onUsage?.(usage);
     return { text: result.text, usage };

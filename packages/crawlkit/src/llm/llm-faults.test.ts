@@ -106,3 +106,28 @@ describe('tokens of a page that fails', () => {
     expect(ck.getTokenUsage().data.tokensUsed).toBe(spent);
   });
 });
+
+describe('a server that refuses what it is sent', () => {
+  it('answers without a response format when the server refuses json_schema, and remembers it', async () => {
+    const strict = await startLlmServer({ rejectJsonSchema: true });
+    try {
+      const provider = createOpenAICompatible({ name: 'lm', baseURL: strict.url, supportsStructuredOutputs: true });
+      const ck = new Crawlkit({ store: 'memory', engine: 'http', llm: provider.chatModel('lm-studio-model') });
+      engines.push(ck);
+      const first = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+      expect(first).toMatchObject({ success: true, data: { json: { title: 'Aurora Desk Lamp', price: 49.5 } } });
+      expect(strict.requests.map((r) => r.body.response_format?.type ?? 'none')).toEqual(['json_schema', 'none']);
+      // The schema still reaches the model, in the instructions.
+      expect(strict.requests[1]!.body.messages[0]).toMatchObject({
+        role: 'system',
+        content: /JSON Schema:\n.*"price"/,
+      });
+      const second = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+      expect(second).toMatchObject({ success: true, data: { json: { price: 49.5 } } });
+      expect(strict.requests).toHaveLength(3);
+      expect(strict.requests[2]!.body.response_format).toBeUndefined();
+    } finally {
+      await strict.close();
+    }
+  });
+});
