@@ -13,6 +13,11 @@ export const SERVICE_CODES = {
     "The language model's server failed or refused the request.",
     'Check the model server; retry later.',
   ),
+  LLM_CONTEXT_EXCEEDED: info(
+    400,
+    "The page did not fit the model's context, even cut to the size the server stated.",
+    'Lower `llm.maxInputTokens` (serve: the config file), or load the model with a longer context.',
+  ),
   LLM_EXTRACTION_FAILED: info(
     500,
     "The model's answer stayed invalid for the `json` schema after the repair round.",

@@ -28,9 +28,50 @@ function fromSdkUsage(usage: LanguageModelUsage | undefined): LlmUsage {
   return { inputTokens: input, outputTokens: output, totalTokens: usage?.totalTokens ?? input + output };
 }
 
-/** Maps a failed model call to a crawlkit error; an abort is passed through so callers report their own timeout. */
+/** How servers say a request is longer than the model's context (vLLM, OpenAI, llama.cpp, LM Studio, Ollama). */
+const CONTEXT_EXCEEDED =
+  /context length|context size|context window|maximum context|prompt is too long|too many tokens/i;
+const CONTEXT_LIMIT = /(?:context length is|context size \(|context length of only|context window of)\s*(\d+)/i;
+const CONTEXT_REQUESTED = /(?:requested|resulted in|request \(|keep the first)\s*(\d+)\s*tokens/i;
+
+/** What a server said when the request did not fit the model's context. */
+export interface ContextExceeded {
+  message: string;
+  /** The model's context in tokens, when the server said. */
+  limit?: number;
+  /** The tokens the request took, when the server said. */
+  requested?: number;
+}
+
+function contextExceeded(error: unknown): ContextExceeded | undefined {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (!(error instanceof Error) || (status !== 400 && status !== 413)) return undefined;
+  const body = (error as { responseBody?: unknown }).responseBody;
+  const said = `${error.message} ${typeof body === 'string' ? body : ''}`;
+  if (!CONTEXT_EXCEEDED.test(said)) return undefined;
+  const limit = Number(CONTEXT_LIMIT.exec(said)?.[1]);
+  const requested = Number(CONTEXT_REQUESTED.exec(said)?.[1]);
+  return {
+    message: error.message,
+    ...(limit > 0 ? { limit } : {}),
+    ...(requested > 0 ? { requested } : {}),
+  };
+}
+
+/**
+ * Maps a failed model call to a crawlkit error: `LLM_CONTEXT_EXCEEDED` (details: `ContextExceeded`) when the input was
+ * longer than the model's context, else `LLM_REQUEST_FAILED`. An abort is passed through so callers report their own
+ * timeout.
+ */
 function requestFailed(error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason ?? error;
+  const context = contextExceeded(error);
+  if (context) {
+    return new CrawlkitError('LLM_CONTEXT_EXCEEDED', `The page does not fit the model's context: ${context.message}`, {
+      cause: error,
+      details: context,
+    });
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new CrawlkitError('LLM_REQUEST_FAILED', `The language model request failed: ${message}`, {
     cause: error,

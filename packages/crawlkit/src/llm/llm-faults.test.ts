@@ -18,6 +18,12 @@ const PRODUCT = `<!doctype html><html lang="en"><head><title>Lamp</title></head>
   <p>The Aurora is a dimmable LED desk lamp with a warm light that is easy on the eyes during long evenings.</p>
   <ul><li>Price: 49.50</li></ul></main></body></html>`;
 
+// Distinct paragraphs (main-content extraction drops repeats): about 3,000 tokens.
+const LONG = `<!doctype html><html lang="en"><head><title>Long</title></head><body><main><h1>Long</h1>${Array.from(
+  { length: 200 },
+  (_, i) => `<p>Paragraph ${i}: the lamp was tested in room ${i * 7} under ${i % 13} lights.</p>`,
+).join('')}<p>Price: 49.50</p></main></body></html>`;
+
 const schema = {
   type: 'object',
   properties: { title: { type: 'string' }, price: { type: 'number' } },
@@ -48,6 +54,10 @@ beforeAll(async () => {
       '/faults/product': (_req: unknown, res: ServerResponse) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(PRODUCT);
+      },
+      '/faults/long': (_req: unknown, res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(LONG);
       },
     },
   });
@@ -128,6 +138,49 @@ describe('a server that refuses what it is sent', () => {
       expect(strict.requests[2]!.body.response_format).toBeUndefined();
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe("a page longer than the model's context", () => {
+  it('is cut to fit the context the server states, with the trim warning', async () => {
+    const small = await startLlmServer({ contextTokens: 1_000 });
+    try {
+      const provider = createOpenAICompatible({ name: 'vllm', baseURL: small.url, supportsStructuredOutputs: true });
+      const ck = new Crawlkit({ store: 'memory', engine: 'http', llm: provider.chatModel('small-context') });
+      engines.push(ck);
+      const response = await ck.scrape({ url: `${site.url}/faults/long`, formats: [{ type: 'json', schema }] });
+      expect(response).toMatchObject({ success: true, data: { json: { title: 'Long' } } });
+      expect(small.requests).toHaveLength(2);
+      const sent = (n: number) => JSON.stringify(small.requests[n]!.body.messages).length;
+      expect(sent(1)).toBeLessThan(sent(0));
+      expect((response as { data: { warning?: string } }).data.warning).toMatch(
+        /The extraction content would have used more tokens \(\d+\) than the maximum we allow \(\d+\)\. -- the input has been automatically trimmed\./,
+      );
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('is refused with what to change when even the cut page does not fit', async () => {
+    const tiny = await startLlmServer({ contextTokens: 60 });
+    try {
+      const provider = createOpenAICompatible({ name: 'vllm', baseURL: tiny.url, supportsStructuredOutputs: true });
+      const ck = new Crawlkit({
+        store: 'memory',
+        engine: 'http',
+        llm: { model: provider.chatModel('tiny-context'), maxInputTokens: 4_000 },
+      });
+      engines.push(ck);
+      const response = await ck.scrape({ url: `${site.url}/faults/long`, formats: [{ type: 'json', schema }] });
+      expect(response).toMatchObject({ success: false, code: 'LLM_CONTEXT_EXCEEDED' });
+      const { error } = response as ErrorResponse;
+      expect(error).toContain('maximum context length is 60 tokens');
+      expect(error).toMatch(/lower `llm\.maxInputTokens` \(now 4000\b/);
+      // The instructions alone overflow it: no second request is made.
+      expect(tiny.requests).toHaveLength(1);
+    } finally {
+      await tiny.close();
     }
   });
 });

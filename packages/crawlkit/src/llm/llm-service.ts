@@ -33,7 +33,7 @@ import {
   summaryPrompt,
 } from './prompts.js';
 import { prepareSchema, toJsonSchema } from './schema.js';
-import { trimToTokenBudget } from './token-budget.js';
+import { estimateTokens, fitContext, trimToTokenBudget } from './token-budget.js';
 
 /** A model answer with the tokens it cost and any warnings for the document (e.g. trimmed input). */
 export interface LlmResult<T> {
@@ -132,6 +132,22 @@ export class LlmService {
     return trimmed.text;
   }
 
+  /**
+   * Runs `run` with its input trimmed to `maxInputTokens`, cut further when the server says it does not fit the
+   * model's context (`fitContext`); the warnings of the attempt that worked (its trim) go to `warnings`.
+   */
+  async #fit<T>(
+    options: ResolvedLlmOptions,
+    texts: readonly string[],
+    warnings: string[],
+    run: (budget: number, notes: string[]) => Promise<T>,
+  ): Promise<T> {
+    const inputTokens = () => texts.reduce((sum, text) => sum + estimateTokens(text), 0);
+    const fitted = await fitContext(options.maxInputTokens, inputTokens, run);
+    warnings.push(...fitted.warnings);
+    return fitted.value;
+  }
+
   #json(options: ResolvedLlmOptions, input: GenerateJsonInput): ReturnType<typeof generateJson> {
     return this.#slot(() => generateJson(options, input), input.signal);
   }
@@ -141,15 +157,16 @@ export class LlmService {
     const options = this.#options;
     if (!options) return undefined;
     const warnings: string[] = [];
-    const page = this.#trim(markdown, options.maxInputTokens, warnings);
-    const { text, usage } = await this.#slot(
-      () =>
-        generatePlainText(options, {
-          instructions: SUMMARY_SYSTEM,
-          prompt: summaryPrompt(page),
-          ...(signal ? { signal } : {}),
-        }),
-      signal,
+    const { text, usage } = await this.#fit(options, [markdown], warnings, (budget, notes) =>
+      this.#slot(
+        () =>
+          generatePlainText(options, {
+            instructions: SUMMARY_SYSTEM,
+            prompt: summaryPrompt(this.#trim(markdown, budget, notes)),
+            ...(signal ? { signal } : {}),
+          }),
+        signal,
+      ),
     );
     return { value: stripReasoning(text), usage, warnings };
   }
@@ -161,15 +178,16 @@ export class LlmService {
   async answer(question: string, passages: string, signal?: AbortSignal): Promise<LlmResult<string>> {
     const options = this.#model('question format');
     const warnings: string[] = [];
-    const quoted = this.#trim(passages, options.maxInputTokens, warnings);
-    const { text, usage } = await this.#slot(
-      () =>
-        generatePlainText(options, {
-          instructions: ANSWER_SYSTEM,
-          prompt: answerPrompt(question, quoted),
-          ...(signal ? { signal } : {}),
-        }),
-      signal,
+    const { text, usage } = await this.#fit(options, [passages], warnings, (budget, notes) =>
+      this.#slot(
+        () =>
+          generatePlainText(options, {
+            instructions: ANSWER_SYSTEM,
+            prompt: answerPrompt(question, this.#trim(passages, budget, notes)),
+            ...(signal ? { signal } : {}),
+          }),
+        signal,
+      ),
     );
     return { value: stripReasoning(text).trim(), usage, warnings };
   }
@@ -181,8 +199,9 @@ export class LlmService {
   async extract(input: LlmExtractInput): Promise<LlmResult<unknown>> {
     const options = this.#model('json format');
     const warnings: string[] = [];
-    const page = this.#trim(input.markdown, options.maxInputTokens, warnings);
-    const { value, usage } = await this.#extractFrom(options, page, input);
+    const { value, usage } = await this.#fit(options, [input.markdown], warnings, (budget, notes) =>
+      this.#extractFrom(options, this.#trim(input.markdown, budget, notes), input),
+    );
     return { value, usage, warnings };
   }
 
@@ -215,28 +234,30 @@ export class LlmService {
     const options = this.#model('changeTracking json mode');
     const warnings: string[] = [];
     if (input.schema !== undefined) {
-      const budget = options.maxInputTokens;
-      const [previous, current] = await Promise.all([
-        this.#extractFrom(options, this.#trim(input.previous, budget, warnings), input),
-        this.#extractFrom(options, this.#trim(input.current, budget, warnings), input),
-      ]);
+      const version = (markdown: string) =>
+        this.#fit(options, [markdown], warnings, (budget, notes) =>
+          this.#extractFrom(options, this.#trim(markdown, budget, notes), input),
+        );
+      const [previous, current] = await Promise.all([version(input.previous), version(input.current)]);
       return {
         value: diffTopLevel(previous.value, current.value),
         usage: addUsage(addUsage(emptyUsage(), previous.usage), current.usage),
         warnings: [...new Set(warnings)],
       };
     }
-    const half = Math.max(1, Math.floor(options.maxInputTokens / 2));
-    const result = await this.#json(options, {
-      instructions: COMPARE_SYSTEM,
-      prompt: comparePrompt(
-        input.prompt,
-        this.#trim(input.previous, half, warnings),
-        this.#trim(input.current, half, warnings),
-      ),
-      check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
-      ...(input.signal ? { signal: input.signal } : {}),
-      ...(input.onUsage ? { onUsage: input.onUsage } : {}),
+    const result = await this.#fit(options, [input.previous, input.current], warnings, (budget, notes) => {
+      const half = Math.max(1, Math.floor(budget / 2));
+      return this.#json(options, {
+        instructions: COMPARE_SYSTEM,
+        prompt: comparePrompt(
+          input.prompt,
+          this.#trim(input.previous, half, notes),
+          this.#trim(input.current, half, notes),
+        ),
+        check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
+        ...(input.signal ? { signal: input.signal } : {}),
+        ...(input.onUsage ? { onUsage: input.onUsage } : {}),
+      });
     });
     return { value: result.value as Record<string, unknown>, usage: result.usage, warnings: [...new Set(warnings)] };
   }
