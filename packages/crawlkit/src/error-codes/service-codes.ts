@@ -20,8 +20,8 @@ export const SERVICE_CODES = {
   ),
   LLM_EXTRACTION_FAILED: info(
     500,
-    "The model's answer stayed invalid for the `json` schema after the repair round.",
-    'Simplify the schema or the prompt, or use a stronger model.',
+    "The model's answer stayed invalid for the `json` schema after the repair round, or was cut at its output limit.",
+    'Simplify the schema or the prompt, or use a stronger model; for a cut answer raise `llm.maxOutputTokens`.',
   ),
   CRAWL_PROMPT_FAILED: info(
     400,

@@ -2,7 +2,7 @@ import type { APICallError, LanguageModelUsage, ModelMessage } from 'ai';
 
 import { CrawlkitError } from '../errors.js';
 import { aiSdk } from './ai-sdk.js';
-import { parseModelJson } from './json-text.js';
+import { parseModelJson, stripReasoning } from './json-text.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import { validateAgainst, type JsonSchema } from './schema.js';
 
@@ -138,7 +138,7 @@ async function answer(
   options: ResolvedLlmOptions,
   input: GenerateJsonInput,
   messages: ModelMessage[],
-): Promise<{ text: string; usage: LlmUsage }> {
+): Promise<{ text: string; usage: LlmUsage; finishReason?: string }> {
   const { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output } = await aiSdk();
   const model = typeof options.model === 'object' ? options.model : undefined;
   const ask = (withFormat: boolean) =>
@@ -161,21 +161,35 @@ async function answer(
     }
     const usage = fromSdkUsage(result.totalUsage);
     input.onUsage?.(usage);
-    return { text: result.text, usage };
+    return { text: result.text, usage, finishReason: result.finishReason };
   } catch (error) {
     // The SDK parses strictly; a fenced or chatty answer is still read below, and a wrong one gets a repair round.
     if (NoObjectGeneratedError.isInstance(error)) {
       const usage = fromSdkUsage(error.usage);
       input.onUsage?.(usage);
-      return { text: error.text ?? '', usage };
+      return { text: error.text ?? '', usage, ...(error.finishReason ? { finishReason: error.finishReason } : {}) };
     }
     throw requestFailed(error, input.signal);
   }
 }
 
-async function problemWith(input: GenerateJsonInput, text: string): Promise<{ value: unknown; problem?: string }> {
-  const read = parseModelJson(text);
-  if (!read) return { value: undefined, problem: 'it is not valid JSON' };
+/** What is wrong with an answer that holds no JSON, in words a user can act on. */
+function notJson(answered: { text: string; finishReason?: string }): string {
+  const said = stripReasoning(answered.text).replace(/\s+/g, ' ').trim();
+  if (said === '') {
+    const why =
+      answered.finishReason && answered.finishReason !== 'stop' ? ` (finish reason: ${answered.finishReason})` : '';
+    return `the answer is empty${why}`;
+  }
+  return `it is not valid JSON (it begins "${said.length > 80 ? `${said.slice(0, 80)}…` : said}")`;
+}
+
+async function problemWith(
+  input: GenerateJsonInput,
+  answered: { text: string; finishReason?: string },
+): Promise<{ value: unknown; problem?: string }> {
+  const read = parseModelJson(answered.text);
+  if (!read) return { value: undefined, problem: notJson(answered) };
   const parsed = input.coerce ? { value: input.coerce(read.value) } : read;
   if (input.schema) {
     const verdict = await validateAgainst(input.schema, parsed.value);
@@ -196,8 +210,10 @@ export async function generateJson(
   const messages: ModelMessage[] = [{ role: 'user', content: input.prompt }];
   const first = await answer(options, input, messages);
   const usage = addUsage(emptyUsage(), first.usage);
-  const checked = await problemWith(input, first.text);
+  const checked = await problemWith(input, first);
   if (checked.problem === undefined) return { value: checked.value, usage, repaired: false };
+  // Cut at the output limit: a repair round would be cut the same way.
+  if (first.finishReason === 'length') throw cutAtLimit(options, first.text, usage);
 
   messages.push(
     { role: 'assistant', content: first.text },
@@ -208,11 +224,23 @@ export async function generateJson(
   );
   const second = await answer(options, input, messages);
   addUsage(usage, second.usage);
-  const rechecked = await problemWith(input, second.text);
+  const rechecked = await problemWith(input, second);
   if (rechecked.problem === undefined) return { value: rechecked.value, usage, repaired: true };
+  if (second.finishReason === 'length') throw cutAtLimit(options, second.text, usage);
   throw new CrawlkitError(
     'LLM_EXTRACTION_FAILED',
     `The language model's answer was not usable after one repair round: ${rechecked.problem}.`,
     { details: { problem: rechecked.problem, output: second.text.slice(0, 2000), usage } },
+  );
+}
+
+function cutAtLimit(options: ResolvedLlmOptions, text: string, usage: LlmUsage): CrawlkitError {
+  const now = options.maxOutputTokens ?? "unset: the model server's own limit";
+  const problem = 'the answer was cut at the output limit before the JSON ended (finish reason: length)';
+  return new CrawlkitError(
+    'LLM_EXTRACTION_FAILED',
+    `The language model's answer was not usable: ${problem}. Raise \`llm.maxOutputTokens\` (now ${now}) or the ` +
+      "server's limit, or ask for less (a smaller schema, a narrower prompt).",
+    { details: { problem, output: text.slice(0, 2000), usage } },
   );
 }

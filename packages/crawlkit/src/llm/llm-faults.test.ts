@@ -184,3 +184,36 @@ describe("a page longer than the model's context", () => {
     }
   });
 });
+
+describe('answers that are no JSON', () => {
+  it('fails a json cut at the output limit at once, saying which setting to raise', async () => {
+    const ck = engine({ maxOutputTokens: 8 });
+    llm.enqueue({ content: '{"title": "Aurora De', finishReason: 'length' });
+    const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(response).toMatchObject({ success: false, code: 'LLM_EXTRACTION_FAILED' });
+    expect((response as ErrorResponse).error).toMatch(
+      /cut at the output limit.*Raise `llm\.maxOutputTokens` \(now 8\)/,
+    );
+    // A repair round would be cut the same way: none is asked for.
+    expect(llm.requests).toHaveLength(1);
+    expect(llm.requests[0]!.body.max_tokens).toBe(8);
+  });
+
+  it('says the model answered nothing when it sent a tool call or empty content', async () => {
+    const ck = engine();
+    llm.enqueue({ toolCall: { name: 'extract', arguments: '{}' } }, '');
+    const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(response).toMatchObject({ success: false, code: 'LLM_EXTRACTION_FAILED' });
+    expect((response as ErrorResponse).error).toContain('the answer is empty');
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  it('quotes the start of an answer that is prose, such as a refusal', async () => {
+    const ck = engine();
+    llm.enqueue({ refusal: 'I cannot help with that request.' }, 'Sorry, I cannot help with that request.');
+    const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect((response as ErrorResponse).error).toContain(
+      'it is not valid JSON (it begins "Sorry, I cannot help with that request.")',
+    );
+  });
+});
