@@ -16,7 +16,7 @@ export const SERVICE_CODES = {
   LLM_CONTEXT_EXCEEDED: info(
     400,
     "The page did not fit the model's context, even cut to the size the server stated.",
-    'Lower `llm.maxInputTokens` (serve: the config file), or load the model with a longer context.',
+    'Lower `llm.maxInputTokens` (CLI: in crawlkit.config.json), or load the model with a longer context.',
   ),
   LLM_EXTRACTION_FAILED: info(
     500,

@@ -239,8 +239,8 @@ function cutAtLimit(options: ResolvedLlmOptions, text: string, usage: LlmUsage):
   const problem = 'the answer was cut at the output limit before the JSON ended (finish reason: length)';
   return new CrawlkitError(
     'LLM_EXTRACTION_FAILED',
-    `The language model's answer was not usable: ${problem}. Raise \`llm.maxOutputTokens\` (now ${now}) or the ` +
-      "server's limit, or ask for less (a smaller schema, a narrower prompt).",
+    `The language model's answer was not usable: ${problem}. Raise \`llm.maxOutputTokens\` (now ${now}; the CLI: ` +
+      "in crawlkit.config.json) or the server's limit, or ask for less (a smaller schema, a narrower prompt).",
     { details: { problem, output: text.slice(0, 2000), usage } },
   );
 }

@@ -192,7 +192,7 @@ describe('answers that are no JSON', () => {
     const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
     expect(response).toMatchObject({ success: false, code: 'LLM_EXTRACTION_FAILED' });
     expect((response as ErrorResponse).error).toMatch(
-      /cut at the output limit.*Raise `llm\.maxOutputTokens` \(now 8\)/,
+      /cut at the output limit.*Raise `llm\.maxOutputTokens` \(now 8;/,
     );
     // A repair round would be cut the same way: none is asked for.
     expect(llm.requests).toHaveLength(1);

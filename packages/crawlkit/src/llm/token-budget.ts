@@ -90,7 +90,7 @@ function cannotFit(refusal: CrawlkitError, maxTokens: number): CrawlkitError {
   return new CrawlkitError(
     'LLM_CONTEXT_EXCEEDED',
     `${refusal.message.replace(/\.?$/, '.')} The page could not be cut to fit: lower \`llm.maxInputTokens\` (now ` +
-      `${maxTokens}; serve: in the config file) to leave room for the instructions and the answer, or load the ` +
+      `${maxTokens}; the CLI: in crawlkit.config.json) to leave room for the instructions and the answer, or load the ` +
       'model with a longer context.',
     { cause: refusal, details: refusal.details },
   );
