@@ -3,6 +3,7 @@ import type { APICallError, LanguageModelUsage, ModelMessage } from 'ai';
 import { CrawlkitError } from '../errors.js';
 import { aiSdk } from './ai-sdk.js';
 import { parseModelJson, stripReasoning } from './json-text.js';
+import { withRetries } from './retry.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import { validateAgainst, type JsonSchema } from './schema.js';
 
@@ -65,6 +66,7 @@ function contextExceeded(error: unknown): ContextExceeded | undefined {
  */
 function requestFailed(error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason ?? error;
+  if (error instanceof CrawlkitError) return error;
   const context = contextExceeded(error);
   if (context) {
     return new CrawlkitError('LLM_CONTEXT_EXCEEDED', `The page does not fit the model's context: ${context.message}`, {
@@ -82,7 +84,8 @@ function callSettings(options: ResolvedLlmOptions, signal: AbortSignal | undefin
   return {
     model: options.model,
     temperature: options.temperature,
-    maxRetries: options.maxRetries,
+    // `withRetries` retries, honouring Retry-After past the SDK's 60 s cap by not waiting for it.
+    maxRetries: 0,
     ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
     ...(signal ? { abortSignal: signal } : {}),
   };
@@ -93,13 +96,17 @@ export async function generatePlainText(
   options: ResolvedLlmOptions,
   input: { instructions: string; prompt: string; signal?: AbortSignal },
 ): Promise<{ text: string; usage: LlmUsage }> {
-  const { generateText } = await aiSdk();
+  const { APICallError, generateText } = await aiSdk();
   try {
-    const result = await generateText({
-      ...callSettings(options, input.signal),
-      instructions: input.instructions,
-      prompt: input.prompt,
-    });
+    const result = await withRetries(
+      () =>
+        generateText({
+          ...callSettings(options, input.signal),
+          instructions: input.instructions,
+          prompt: input.prompt,
+        }),
+      { maxRetries: options.maxRetries, signal: input.signal, APICallError },
+    );
     return { text: result.text, usage: fromSdkUsage(result.totalUsage) };
   } catch (error) {
     throw requestFailed(error, input.signal);
@@ -142,14 +149,18 @@ async function answer(
   const { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output } = await aiSdk();
   const model = typeof options.model === 'object' ? options.model : undefined;
   const ask = (withFormat: boolean) =>
-    generateText({
-      ...callSettings(options, input.signal),
-      instructions: input.instructions,
-      messages,
-      ...(withFormat
-        ? { output: input.schema ? Output.object({ schema: jsonSchema(input.schema) }) : Output.json() }
-        : {}),
-    });
+    withRetries(
+      () =>
+        generateText({
+          ...callSettings(options, input.signal),
+          instructions: input.instructions,
+          messages,
+          ...(withFormat
+            ? { output: input.schema ? Output.object({ schema: jsonSchema(input.schema) }) : Output.json() }
+            : {}),
+        }),
+      { maxRetries: options.maxRetries, signal: input.signal, APICallError },
+    );
   try {
     let result;
     try {

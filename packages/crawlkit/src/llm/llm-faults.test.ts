@@ -191,9 +191,7 @@ describe('answers that are no JSON', () => {
     llm.enqueue({ content: '{"title": "Aurora De', finishReason: 'length' });
     const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
     expect(response).toMatchObject({ success: false, code: 'LLM_EXTRACTION_FAILED' });
-    expect((response as ErrorResponse).error).toMatch(
-      /cut at the output limit.*Raise `llm\.maxOutputTokens` \(now 8;/,
-    );
+    expect((response as ErrorResponse).error).toMatch(/cut at the output limit.*Raise `llm\.maxOutputTokens` \(now 8;/);
     // A repair round would be cut the same way: none is asked for.
     expect(llm.requests).toHaveLength(1);
     expect(llm.requests[0]!.body.max_tokens).toBe(8);
@@ -214,6 +212,48 @@ describe('answers that are no JSON', () => {
     const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
     expect((response as ErrorResponse).error).toContain(
       'it is not valid JSON (it begins "Sorry, I cannot help with that request.")',
+    );
+  });
+});
+
+describe('a server that asks to wait', () => {
+  it('retries after the Retry-After the server gives', async () => {
+    const ck = engine();
+    llm.enqueue({ status: 429, headers: { 'retry-after': '1' } });
+    const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(response).toMatchObject({ success: true, data: { json: { price: 49.5 } } });
+    expect(llm.requests).toHaveLength(2);
+    expect(llm.requests[1]!.at - llm.requests[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('retries an answer cut off by a lost connection, after the first back-off', async () => {
+    const ck = engine();
+    llm.enqueue({ hangUp: 'mid' });
+    const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(response).toMatchObject({ success: true, data: { json: { price: 49.5 } } });
+    expect(llm.requests).toHaveLength(2);
+    expect(llm.requests[1]!.at - llm.requests[0]!.at).toBeGreaterThanOrEqual(1_950);
+  });
+
+  it('gives up at once, saying so, when the server asks for longer than a call may wait', async () => {
+    const ck = engine();
+    const busy = { status: 429, headers: { 'retry-after': '120' }, body: { error: { message: 'Rate limit reached' } } };
+    llm.enqueue(busy, busy, busy);
+    const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(response).toMatchObject({ success: false, code: 'LLM_REQUEST_FAILED' });
+    expect((response as ErrorResponse).error).toContain('asks to retry after 120 s');
+    expect((response as ErrorResponse).error).toContain('Rate limit reached');
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('names the status and the server message after the last retry', async () => {
+    const ck = engine({ maxRetries: 2 });
+    const down = { status: 503, headers: { 'retry-after': '0' }, body: { error: { message: 'model is loading' } } };
+    llm.enqueue(down, down, down);
+    const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(response).toMatchObject({ success: false, code: 'LLM_REQUEST_FAILED' });
+    expect((response as ErrorResponse).error).toBe(
+      'The language model request failed: the server answered 503 (model is loading), 3 times.',
     );
   });
 });
