@@ -235,6 +235,16 @@ describe('a server that asks to wait', () => {
     expect(llm.requests[1]!.at - llm.requests[0]!.at).toBeGreaterThanOrEqual(1_950);
   });
 
+  it('says the answer was cut off when the connection is lost after the status line', async () => {
+    const ck = engine({ maxRetries: 0 });
+    llm.enqueue({ hangUp: 'mid' });
+    const response = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(response).toMatchObject({ success: false, code: 'LLM_REQUEST_FAILED' });
+    expect((response as ErrorResponse).error).toMatch(
+      /^The language model request failed: the server's answer \(200\) was cut off \(/,
+    );
+  });
+
   it('gives up at once, saying so, when the server asks for longer than a call may wait', async () => {
     const ck = engine();
     const busy = { status: 429, headers: { 'retry-after': '120' }, body: { error: { message: 'Rate limit reached' } } };

@@ -60,6 +60,7 @@ export async function withRetries<T>(
     } catch (error) {
       if (signal?.aborted || !APICallError.isInstance(error) || !error.isRetryable) throw error;
       const status = error.statusCode === undefined ? 'no answer' : `${error.statusCode}`;
+      const code = error.statusCode;
       const asked = retryAfterMs(error);
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) {
         throw new CrawlkitError(
@@ -72,7 +73,12 @@ export async function withRetries<T>(
       }
       if (attempt >= maxRetries) {
         const times = attempt === 0 ? '' : `, ${attempt + 1} times`;
-        const answered = error.statusCode === undefined ? 'the server did not answer' : `the server answered ${status}`;
+        const answered =
+          code === undefined
+            ? 'the server did not answer'
+            : code < 300
+              ? `the server's answer (${code}) was cut off`
+              : `the server answered ${status}`;
         throw new CrawlkitError(
           'LLM_REQUEST_FAILED',
           `The language model request failed: ${answered} (${serverSaid(error)})${times}.`,
