@@ -267,3 +267,20 @@ describe('a server that asks to wait', () => {
     );
   });
 });
+
+describe('a batch against a slow server', () => {
+  it('keeps llm.concurrency requests in flight at most, retries included, and loses no page', async () => {
+    const ck = engine({ concurrency: 2 });
+    let n = 0;
+    // Slow answers, and every third request a 503 to retry at once: the retry stays in its task's slot.
+    llm.rule = () => (++n % 3 === 0 ? { status: 503, headers: { 'retry-after': '0' } } : { slowChunkMs: 10 });
+    const urls = Array.from({ length: 12 }, (_, i) => `${site.url}/faults/product?page=${i}`);
+    const started = await ck.batchScrape({ urls, formats: [{ type: 'json', schema }], maxConcurrency: 12 });
+    if (!started.success) throw new Error(started.error);
+    const finished = await ck.waitForJob(started.id);
+    if (!finished.success) throw new Error(finished.error);
+    expect(finished.data).toHaveLength(12);
+    expect(llm.maxInFlight).toBe(2);
+    expect(llm.requests.length).toBeGreaterThan(12);
+  });
+});
