@@ -127,6 +127,7 @@ async function brandingOf(state: ExtractedState, capture: BrandingCapture): Prom
       prompt: PERSONALITY_PROMPT,
       signal: state.signal,
       onUsage: (usage) => addModelUsage(state, usage),
+      progress: state.deadline.modelTask(),
     });
     if (isPersonality(result.value)) profile.personality = result.value;
   } catch (error) {

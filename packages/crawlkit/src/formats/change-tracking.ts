@@ -116,6 +116,7 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
           ...(format.prompt !== undefined ? { prompt: format.prompt } : {}),
           signal: state.signal,
           onUsage: (usage) => addModelUsage(state, usage),
+          progress: state.deadline.modelTask(),
         });
         result.json = compared.value;
         pushWarnings(state, compared.warnings);

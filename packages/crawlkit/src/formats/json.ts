@@ -43,6 +43,7 @@ export const jsonFormat = defineFormat({
       ...(format.prompt !== undefined ? { prompt: format.prompt } : {}),
       signal: state.signal,
       onUsage: (usage) => addModelUsage(state, usage),
+      progress: state.deadline.modelTask(),
     });
     state.document.json = extracted.value;
     pushWarnings(state, extracted.warnings);

@@ -284,3 +284,33 @@ describe('a batch against a slow server', () => {
     expect(llm.requests.length).toBeGreaterThan(12);
   });
 });
+
+describe('a page that times out on the model', () => {
+  it('says the model had not answered, when a call hangs', async () => {
+    const ck = engine();
+    llm.enqueue({ stallMidBodyMs: 60_000 });
+    const response = await ck.scrape({
+      url: `${site.url}/faults/product`,
+      timeout: 1_500,
+      formats: [{ type: 'json', schema }],
+    });
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect((response as ErrorResponse).error).toMatch(
+      /^Scrape timed out after 1500 ms: the language model had not answered after \d+ ms\./,
+    );
+  });
+
+  it('says the page waited for a model slot, when other pages held them', async () => {
+    const ck = engine({ concurrency: 1 });
+    llm.enqueue({ delayMs: 3_000 });
+    const url = `${site.url}/faults/product`;
+    const holder = ck.scrape({ url, formats: [{ type: 'json', schema }] });
+    await expect.poll(() => llm.inFlight).toBe(1);
+    const waiting = await ck.scrape({ url: `${url}?second`, timeout: 1_000, formats: [{ type: 'json', schema }] });
+    expect(waiting).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect((waiting as ErrorResponse).error).toMatch(
+      /^Scrape timed out after 1000 ms: the page waited \d+ ms for the language model, whose `llm\.concurrency` slots were all busy/,
+    );
+    expect(await holder).toMatchObject({ success: true });
+  });
+});

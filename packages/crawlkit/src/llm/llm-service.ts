@@ -35,6 +35,13 @@ import {
 import { prepareSchema, toJsonSchema } from './schema.js';
 import { estimateTokens, fitContext, trimToTokenBudget } from './token-budget.js';
 
+/** Told where a model task of a page is, for the message of its timeout: waiting for a slot, answering, done. */
+export interface LlmProgress {
+  queued(): void;
+  running(): void;
+  done(): void;
+}
+
 /** A model answer with the tokens it cost and any warnings for the document (e.g. trimmed input). */
 export interface LlmResult<T> {
   value: T;
@@ -52,6 +59,7 @@ export interface LlmExtractInput {
   signal?: AbortSignal;
   /** Told the tokens of each model answer as it arrives: a task that fails after an answer still counts it. */
   onUsage?: (usage: LlmUsage) => void;
+  progress?: LlmProgress;
 }
 
 export interface LlmCompareInput {
@@ -64,6 +72,7 @@ export interface LlmCompareInput {
   signal?: AbortSignal;
   /** Told the tokens of each model answer as it arrives (see `LlmExtractInput.onUsage`). */
   onUsage?: (usage: LlmUsage) => void;
+  progress?: LlmProgress;
 }
 
 export interface LlmCrawlOptionsInput {
@@ -97,8 +106,19 @@ export class LlmService {
   }
 
   /** Runs one model task (with its repair round) in a slot: a local server with few slots is not flooded. */
-  #slot<T>(fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    return this.#slots.add(fn, signal ? { signal } : {});
+  #slot<T>(fn: () => Promise<T>, signal: AbortSignal | undefined, progress?: LlmProgress): Promise<T> {
+    if (!progress) return this.#slots.add(fn, signal ? { signal } : {});
+    progress.queued();
+    let started = false;
+    const run = async () => {
+      started = true;
+      progress.running();
+      return fn();
+    };
+    return this.#slots.add(run, signal ? { signal } : {}).finally(() => {
+      if (!started) progress.running();
+      progress.done();
+    });
   }
 
   get configured(): boolean {
@@ -148,12 +168,20 @@ export class LlmService {
     return fitted.value;
   }
 
-  #json(options: ResolvedLlmOptions, input: GenerateJsonInput): ReturnType<typeof generateJson> {
-    return this.#slot(() => generateJson(options, input), input.signal);
+  #json(
+    options: ResolvedLlmOptions,
+    input: GenerateJsonInput,
+    progress: LlmProgress | undefined,
+  ): ReturnType<typeof generateJson> {
+    return this.#slot(() => generateJson(options, input), input.signal, progress);
   }
 
   /** A model-written summary; `undefined` when no model is configured. */
-  async summarize(markdown: string, signal?: AbortSignal): Promise<LlmResult<string> | undefined> {
+  async summarize(
+    markdown: string,
+    signal?: AbortSignal,
+    progress?: LlmProgress,
+  ): Promise<LlmResult<string> | undefined> {
     const options = this.#options;
     if (!options) return undefined;
     const warnings: string[] = [];
@@ -166,6 +194,7 @@ export class LlmService {
             ...(signal ? { signal } : {}),
           }),
         signal,
+        progress,
       ),
     );
     return { value: stripReasoning(text), usage, warnings };
@@ -175,7 +204,12 @@ export class LlmService {
    * The answer to `question` written from `passages` of a page (the `question` and `query` formats): the model sees
    * those passages only, never the whole page.
    */
-  async answer(question: string, passages: string, signal?: AbortSignal): Promise<LlmResult<string>> {
+  async answer(
+    question: string,
+    passages: string,
+    signal?: AbortSignal,
+    progress?: LlmProgress,
+  ): Promise<LlmResult<string>> {
     const options = this.#model('question format');
     const warnings: string[] = [];
     const { text, usage } = await this.#fit(options, [passages], warnings, (budget, notes) =>
@@ -187,6 +221,7 @@ export class LlmService {
             ...(signal ? { signal } : {}),
           }),
         signal,
+        progress,
       ),
     );
     return { value: stripReasoning(text).trim(), usage, warnings };
@@ -212,15 +247,19 @@ export class LlmService {
   ): Promise<{ value: unknown; usage: LlmUsage }> {
     const { schema: schemaInput, prompt, signal, onUsage } = input;
     const prepared = schemaInput === undefined ? undefined : prepareSchema(toJsonSchema(schemaInput));
-    const result = await this.#json(options, {
-      instructions: extractionSystem(prepared?.schema),
-      prompt: extractionPrompt(prompt, page),
-      ...(prepared ? { schema: prepared.schema } : {}),
-      // A model that answers the bare value instead of `{ value }` is taken at its word.
-      ...(prepared?.wrapped ? { coerce: (v: unknown) => (isObject(v) && 'value' in v ? v : { value: v }) } : {}),
-      ...(signal ? { signal } : {}),
-      ...(onUsage ? { onUsage } : {}),
-    });
+    const result = await this.#json(
+      options,
+      {
+        instructions: extractionSystem(prepared?.schema),
+        prompt: extractionPrompt(prompt, page),
+        ...(prepared ? { schema: prepared.schema } : {}),
+        // A model that answers the bare value instead of `{ value }` is taken at its word.
+        ...(prepared?.wrapped ? { coerce: (v: unknown) => (isObject(v) && 'value' in v ? v : { value: v }) } : {}),
+        ...(signal ? { signal } : {}),
+        ...(onUsage ? { onUsage } : {}),
+      },
+      input.progress,
+    );
     const value = prepared?.wrapped && isObject(result.value) ? result.value.value : result.value;
     return { value, usage: result.usage };
   }
@@ -247,17 +286,21 @@ export class LlmService {
     }
     const result = await this.#fit(options, [input.previous, input.current], warnings, (budget, notes) => {
       const half = Math.max(1, Math.floor(budget / 2));
-      return this.#json(options, {
-        instructions: COMPARE_SYSTEM,
-        prompt: comparePrompt(
-          input.prompt,
-          this.#trim(input.previous, half, notes),
-          this.#trim(input.current, half, notes),
-        ),
-        check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
-        ...(input.signal ? { signal: input.signal } : {}),
-        ...(input.onUsage ? { onUsage: input.onUsage } : {}),
-      });
+      return this.#json(
+        options,
+        {
+          instructions: COMPARE_SYSTEM,
+          prompt: comparePrompt(
+            input.prompt,
+            this.#trim(input.previous, half, notes),
+            this.#trim(input.current, half, notes),
+          ),
+          check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
+          ...(input.signal ? { signal: input.signal } : {}),
+          ...(input.onUsage ? { onUsage: input.onUsage } : {}),
+        },
+        input.progress,
+      );
     });
     return { value: result.value as Record<string, unknown>, usage: result.usage, warnings: [...new Set(warnings)] };
   }
@@ -268,13 +311,17 @@ export class LlmService {
     const signal = input.signal
       ? AbortSignal.any([input.signal, AbortSignal.timeout(options.timeoutMs)])
       : AbortSignal.timeout(options.timeoutMs);
-    const result = await this.#json(options, {
-      instructions: crawlOptionsSystem(CRAWLER_OPTIONS_SCHEMA),
-      prompt: crawlOptionsPrompt(input.url, input.prompt, (input.siteUrls ?? []).slice(0, options.promptMapLimit)),
-      schema: CRAWLER_OPTIONS_SCHEMA,
-      check: checkPatterns,
-      signal,
-    });
+    const result = await this.#json(
+      options,
+      {
+        instructions: crawlOptionsSystem(CRAWLER_OPTIONS_SCHEMA),
+        prompt: crawlOptionsPrompt(input.url, input.prompt, (input.siteUrls ?? []).slice(0, options.promptMapLimit)),
+        schema: CRAWLER_OPTIONS_SCHEMA,
+        check: checkPatterns,
+        signal,
+      },
+      undefined,
+    );
     return { value: pickGeneratedOptions(result.value as Record<string, unknown>), usage: result.usage, warnings: [] };
   }
 
