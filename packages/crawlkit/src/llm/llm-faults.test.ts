@@ -48,29 +48,21 @@ function engine(settings: Omit<LlmOptions, 'model'> = {}, options: Partial<Crawl
 
 const spentOn = (response: ErrorResponse) => (response.details as { usage?: { totalTokens: number } }).usage;
 
+const html = (body: string) => (_req: unknown, res: ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(body);
+};
+
 beforeAll(async () => {
-  site = await startFixtureServer({
-    routes: {
-      '/faults/product': (_req: unknown, res: ServerResponse) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(PRODUCT);
-      },
-      '/faults/long': (_req: unknown, res: ServerResponse) => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(LONG);
-      },
-    },
-  });
-  llm = await startLlmServer();
+  [site, llm] = await Promise.all([
+    startFixtureServer({ routes: { '/faults/product': html(PRODUCT), '/faults/long': html(LONG) } }),
+    startLlmServer(),
+  ]);
 });
 
 beforeEach(() => llm.reset());
 
-afterAll(async () => {
-  await Promise.all(engines.map((ck) => ck.close()));
-  await llm.close();
-  await site.close();
-});
+afterAll(() => Promise.all([...engines.map((ck) => ck.close()), llm.close(), site.close()]));
 
 describe('tokens of a page that fails', () => {
   it('counts the first answer when the repair round fails at the server', async () => {
