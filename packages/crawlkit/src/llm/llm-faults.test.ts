@@ -292,6 +292,17 @@ describe('a page that times out on the model', () => {
     );
   });
 
+  it('says so for the question format too', async () => {
+    const ck = engine();
+    llm.enqueue({ delayMs: 60_000 });
+    const response = await ck.scrape({
+      url: `${site.url}/faults/product`,
+      timeout: 1_500,
+      formats: [{ type: 'question', question: 'What does the lamp cost?' }],
+    });
+    expect((response as ErrorResponse).error).toMatch(/^Scrape timed out after 1500 ms: the language model had not/);
+  });
+
   it('says the page waited for a model slot, when other pages held them', async () => {
     const ck = engine({ concurrency: 1 });
     llm.enqueue({ delayMs: 3_000 });
