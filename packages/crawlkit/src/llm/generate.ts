@@ -132,13 +132,17 @@ const refusesResponseFormat = new WeakSet<object>();
 
 /**
  * A 400 about the response format: LM Studio refuses `json_object`, older vLLM and llama.cpp builds `json_schema`,
- * some proxies both. The schema is in the instructions too, so the model can answer without one.
+ * some proxies both (`'format'`: the server takes none of that kind, remembered), or the server could not use this
+ * schema (`'schema'`: this call only). The schema is in the instructions too, so the model can answer without one.
  */
-function isResponseFormatRefusal(error: unknown, APICallError: { isInstance(e: unknown): e is APICallError }): boolean {
-  if (!APICallError.isInstance(error) || error.statusCode !== 400) return false;
-  return /response_format|json_schema|json_object|structured output|guided_json|grammar/i.test(
-    `${error.message} ${error.responseBody ?? ''}`,
-  );
+function responseFormatRefusal(
+  error: unknown,
+  APICallError: { isInstance(e: unknown): e is APICallError },
+): 'format' | 'schema' | undefined {
+  if (!APICallError.isInstance(error) || error.statusCode !== 400) return undefined;
+  const said = `${error.message} ${error.responseBody ?? ''}`;
+  if (!/response_format|json_schema|json_object|structured output|guided_json|grammar/i.test(said)) return undefined;
+  return /invalid schema|schema.*(?:invalid|is required|not allowed)/i.test(said) ? 'schema' : 'format';
 }
 
 async function answer(
@@ -166,8 +170,9 @@ async function answer(
     try {
       result = await ask(!(model && refusesResponseFormat.has(model)));
     } catch (error) {
-      if (!isResponseFormatRefusal(error, APICallError)) throw error;
-      if (model) refusesResponseFormat.add(model);
+      const refusal = responseFormatRefusal(error, APICallError);
+      if (!refusal) throw error;
+      if (model && refusal === 'format') refusesResponseFormat.add(model);
       result = await ask(false);
     }
     const usage = fromSdkUsage(result.totalUsage);

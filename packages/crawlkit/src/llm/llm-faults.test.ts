@@ -317,3 +317,20 @@ describe('a page that times out on the model', () => {
     expect(await holder).toMatchObject({ success: true });
   });
 });
+
+describe('a schema the server refuses', () => {
+  it('is asked without a response format, but the next schema still gets one', async () => {
+    const ck = engine();
+    const invalid = "Invalid schema for response_format 'response': In context=(), 'required' is required";
+    llm.enqueue({ status: 400, body: { error: { message: invalid } } });
+    const first = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(first).toMatchObject({ success: true, data: { json: { price: 49.5 } } });
+    const second = await ck.scrape({ url: `${site.url}/faults/product`, formats: [{ type: 'json', schema }] });
+    expect(second).toMatchObject({ success: true });
+    expect(llm.requests.map((r) => r.body.response_format?.type ?? 'none')).toEqual([
+      'json_schema',
+      'none',
+      'json_schema',
+    ]);
+  });
+});
