@@ -3,6 +3,9 @@
  * `scrape`, `crawl` and `batch` the json and summary formats and a crawl's prompt, against a local OpenAI-compatible
  * server; `--schema` and `--json-prompt` shape the json format; without a model the message says what to set.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startLlmServer, type LlmServer } from '../fixtures/llm-server.ts';
@@ -89,7 +92,19 @@ describe('crawlkit commands with a model', { timeout: 120_000 }, () => {
     const noName = await cli(['scrape', page, '-f', 'json', '--json-prompt', 'x', '--model-base-url', llm.url]);
     expect(noName.code).toBe(2);
     expect(noName.stderr).toContain(
-      `A language model server is set (${llm.url}) but no model: set MODEL_NAME or --model.`,
+      `A language model server is set (${llm.url}) but no model: set MODEL_NAME or --model, or llm.model in crawlkit.config.json.`,
     );
+  });
+
+  it('takes the model settings of the config file serve reads (llm.maxInputTokens, maxOutputTokens)', async () => {
+    llm.reset();
+    const config = join(site.dir, 'model-settings.json');
+    writeFileSync(config, JSON.stringify({ llm: { maxInputTokens: 50, maxOutputTokens: 7 } }));
+    const page = `${site.server.url}/articles/first-post.html`;
+    const env = { OPENAI_BASE_URL: llm.url, MODEL_NAME: 'env-model', CRAWLKIT_CONFIG: config };
+    const result = await cli(['scrape', page, '-f', 'json', '--json-prompt', 'the title'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(llm.requests[0]!.body.max_tokens).toBe(7);
+    expect(result.stderr).toContain('the input has been automatically trimmed');
   });
 });

@@ -94,7 +94,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
           return;
         }
         const llm = model
-          ? await (await import('./serve-model.js')).commandModel(command.opts(), process.env)
+          ? await (await import('./serve-model.js')).commandModel(command.opts(), process.env, process.cwd())
           : undefined;
         if (llm) ctx.configure({ llm });
         if (redis) await (await import('./redis-settings.js')).useRedis(ctx, command.opts<RedisFlags>());

@@ -13,10 +13,15 @@ export const SERVICE_CODES = {
     "The language model's server failed or refused the request.",
     'Check the model server; retry later.',
   ),
+  LLM_CONTEXT_EXCEEDED: info(
+    400,
+    "The page did not fit the model's context, even cut to the size the server stated.",
+    'Lower `llm.maxInputTokens` (CLI: in crawlkit.config.json), or load the model with a longer context.',
+  ),
   LLM_EXTRACTION_FAILED: info(
     500,
-    "The model's answer stayed invalid for the `json` schema after the repair round.",
-    'Simplify the schema or the prompt, or use a stronger model.',
+    "The model's answer stayed invalid for the `json` schema after the repair round, or was cut at its output limit.",
+    'Simplify the schema or the prompt, or use a stronger model; for a cut answer raise `llm.maxOutputTokens`.',
   ),
   CRAWL_PROMPT_FAILED: info(
     400,

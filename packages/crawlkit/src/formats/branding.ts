@@ -126,9 +126,10 @@ async function brandingOf(state: ExtractedState, capture: BrandingCapture): Prom
       schema: PERSONALITY_SCHEMA,
       prompt: PERSONALITY_PROMPT,
       signal: state.signal,
+      onUsage: (usage) => addModelUsage(state, usage),
+      progress: state.deadline.modelTask(),
     });
     if (isPersonality(result.value)) profile.personality = result.value;
-    addModelUsage(state, result.usage);
   } catch (error) {
     if (state.signal.aborted) throw error;
     warnings.push('The language model could not judge the brand personality: branding has no `personality`.');

@@ -115,10 +115,11 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
           ...(format.schema !== undefined ? { schema: format.schema } : {}),
           ...(format.prompt !== undefined ? { prompt: format.prompt } : {}),
           signal: state.signal,
+          onUsage: (usage) => addModelUsage(state, usage),
+          progress: state.deadline.modelTask(),
         });
         result.json = compared.value;
         pushWarnings(state, compared.warnings);
-        addModelUsage(state, compared.usage);
       } catch (error) {
         if (state.signal.aborted) throw error;
         warnings.push(JSON_DIFF_WARNING);

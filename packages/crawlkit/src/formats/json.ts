@@ -42,9 +42,10 @@ export const jsonFormat = defineFormat({
       ...(format.schema !== undefined ? { schema: format.schema } : {}),
       ...(format.prompt !== undefined ? { prompt: format.prompt } : {}),
       signal: state.signal,
+      onUsage: (usage) => addModelUsage(state, usage),
+      progress: state.deadline.modelTask(),
     });
     state.document.json = extracted.value;
     pushWarnings(state, extracted.warnings);
-    addModelUsage(state, extracted.usage);
   },
 });

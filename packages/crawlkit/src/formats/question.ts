@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 import type { LlmUsage } from '../llm/generate.js';
-import type { LlmService } from '../llm/llm-service.js';
+import type { LlmProgress, LlmService } from '../llm/llm-service.js';
 import { addModelUsage, pushWarnings, type ExtractedState } from '../scrape/scrape-state.js';
 import { defineFormat } from './format-module.js';
 import { ANSWER_SURCHARGE, highlights, highlightsText } from './highlights.js';
@@ -28,17 +28,20 @@ export async function answerFromPage(
   question: string,
   mode: 'freeform' | 'directQuote',
   signal?: AbortSignal,
+  progress?: LlmProgress,
 ): Promise<Answer> {
   const passages = highlightsText(highlights(markdown, question));
   if (passages === '') return { answer: '', warnings: [NOTHING_MATCHES] };
   if (mode === 'directQuote') return { answer: passages, warnings: [] };
-  const result = await llm.answer(question, passages, signal);
+  const result = await llm.answer(question, passages, signal, progress);
   return { answer: result.value, warnings: result.warnings, usage: result.usage };
 }
 
 /** Fills `answer` for a question asked of the page. */
 async function produceAnswer(state: ExtractedState, question: string, mode: 'freeform' | 'directQuote') {
-  const answer = await answerFromPage(state.ctx.llm, state.extraction.markdown ?? '', question, mode, state.signal);
+  const markdown = state.extraction.markdown ?? '';
+  const progress = state.deadline.modelTask();
+  const answer = await answerFromPage(state.ctx.llm, markdown, question, mode, state.signal, progress);
   state.document.answer = answer.answer;
   pushWarnings(state, answer.warnings);
   if (answer.usage) addModelUsage(state, answer.usage);

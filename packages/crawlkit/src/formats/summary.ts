@@ -34,7 +34,7 @@ export const summaryFormat = defineFormat({
       return;
     }
     try {
-      const summary = await ctx.llm.summarize(markdown, signal);
+      const summary = await ctx.llm.summarize(markdown, signal, state.deadline.modelTask());
       if (summary) addModelUsage(state, summary.usage);
       if (summary?.value) {
         document.summary = summary.value;

@@ -23,13 +23,14 @@ export interface LlmOptions {
    */
   temperature?: number;
   /**
-   * Retries of a failed model request (network errors, 429, 5xx), by the AI SDK with backoff.
+   * Retries of a failed model request (a lost connection, 408, 429, 5xx): after the server's `Retry-After`, else 2 s
+   * doubling, within the page's timeout. A server asking to wait more than 60 s fails the call at once, saying so.
    * @default 2
    */
   maxRetries?: number;
   /**
-   * Time in milliseconds the model calls of one page may take when the scrape request sets no `timeout` (with a
-   * `timeout`, the model calls share it, as in v2).
+   * Time in milliseconds a crawl `prompt` may take to become crawler options (and a monitor's judge, a page). The model
+   * calls of a scraped page run inside that page's `timeout` instead (the engine's `timeoutMs` when it sets none).
    * @default 120000
    */
   timeoutMs?: number;

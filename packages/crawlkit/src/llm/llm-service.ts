@@ -33,7 +33,14 @@ import {
   summaryPrompt,
 } from './prompts.js';
 import { prepareSchema, toJsonSchema } from './schema.js';
-import { trimToTokenBudget } from './token-budget.js';
+import { estimateTokens, fitContext, trimToTokenBudget } from './token-budget.js';
+
+/** Told where a model task of a page is, for the message of its timeout: waiting for a slot, answering, done. */
+export interface LlmProgress {
+  queued(): void;
+  running(): void;
+  done(): void;
+}
 
 /** A model answer with the tokens it cost and any warnings for the document (e.g. trimmed input). */
 export interface LlmResult<T> {
@@ -50,6 +57,9 @@ export interface LlmExtractInput {
   /** What to extract, in plain language. */
   prompt?: string;
   signal?: AbortSignal;
+  /** Told the tokens of each model answer as it arrives: a task that fails after an answer still counts it. */
+  onUsage?: (usage: LlmUsage) => void;
+  progress?: LlmProgress;
 }
 
 export interface LlmCompareInput {
@@ -60,6 +70,9 @@ export interface LlmCompareInput {
   /** Without a schema: what to compare, in plain language. */
   prompt?: string;
   signal?: AbortSignal;
+  /** Told the tokens of each model answer as it arrives (see `LlmExtractInput.onUsage`). */
+  onUsage?: (usage: LlmUsage) => void;
+  progress?: LlmProgress;
 }
 
 export interface LlmCrawlOptionsInput {
@@ -93,8 +106,19 @@ export class LlmService {
   }
 
   /** Runs one model task (with its repair round) in a slot: a local server with few slots is not flooded. */
-  #slot<T>(fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    return this.#slots.add(fn, signal ? { signal } : {});
+  #slot<T>(fn: () => Promise<T>, signal: AbortSignal | undefined, progress?: LlmProgress): Promise<T> {
+    if (!progress) return this.#slots.add(fn, signal ? { signal } : {});
+    progress.queued();
+    let started = false;
+    const run = async () => {
+      started = true;
+      progress.running();
+      return fn();
+    };
+    return this.#slots.add(run, signal ? { signal } : {}).finally(() => {
+      if (!started) progress.running();
+      progress.done();
+    });
   }
 
   get configured(): boolean {
@@ -128,24 +152,50 @@ export class LlmService {
     return trimmed.text;
   }
 
-  #json(options: ResolvedLlmOptions, input: GenerateJsonInput): ReturnType<typeof generateJson> {
-    return this.#slot(() => generateJson(options, input), input.signal);
+  /**
+   * Runs `run` with its input trimmed to `maxInputTokens`, cut further when the server says it does not fit the
+   * model's context (`fitContext`); the warnings of the attempt that worked (its trim) go to `warnings`.
+   */
+  async #fit<T>(
+    options: ResolvedLlmOptions,
+    texts: readonly string[],
+    warnings: string[],
+    run: (budget: number, notes: string[]) => Promise<T>,
+  ): Promise<T> {
+    const inputTokens = () => texts.reduce((sum, text) => sum + estimateTokens(text), 0);
+    const fitted = await fitContext(options.maxInputTokens, inputTokens, run);
+    warnings.push(...fitted.warnings);
+    return fitted.value;
+  }
+
+  #json(
+    options: ResolvedLlmOptions,
+    input: GenerateJsonInput,
+    progress: LlmProgress | undefined,
+  ): ReturnType<typeof generateJson> {
+    return this.#slot(() => generateJson(options, input), input.signal, progress);
   }
 
   /** A model-written summary; `undefined` when no model is configured. */
-  async summarize(markdown: string, signal?: AbortSignal): Promise<LlmResult<string> | undefined> {
+  async summarize(
+    markdown: string,
+    signal?: AbortSignal,
+    progress?: LlmProgress,
+  ): Promise<LlmResult<string> | undefined> {
     const options = this.#options;
     if (!options) return undefined;
     const warnings: string[] = [];
-    const page = this.#trim(markdown, options.maxInputTokens, warnings);
-    const { text, usage } = await this.#slot(
-      () =>
-        generatePlainText(options, {
-          instructions: SUMMARY_SYSTEM,
-          prompt: summaryPrompt(page),
-          ...(signal ? { signal } : {}),
-        }),
-      signal,
+    const { text, usage } = await this.#fit(options, [markdown], warnings, (budget, notes) =>
+      this.#slot(
+        () =>
+          generatePlainText(options, {
+            instructions: SUMMARY_SYSTEM,
+            prompt: summaryPrompt(this.#trim(markdown, budget, notes)),
+            ...(signal ? { signal } : {}),
+          }),
+        signal,
+        progress,
+      ),
     );
     return { value: stripReasoning(text), usage, warnings };
   }
@@ -154,18 +204,25 @@ export class LlmService {
    * The answer to `question` written from `passages` of a page (the `question` and `query` formats): the model sees
    * those passages only, never the whole page.
    */
-  async answer(question: string, passages: string, signal?: AbortSignal): Promise<LlmResult<string>> {
+  async answer(
+    question: string,
+    passages: string,
+    signal?: AbortSignal,
+    progress?: LlmProgress,
+  ): Promise<LlmResult<string>> {
     const options = this.#model('question format');
     const warnings: string[] = [];
-    const quoted = this.#trim(passages, options.maxInputTokens, warnings);
-    const { text, usage } = await this.#slot(
-      () =>
-        generatePlainText(options, {
-          instructions: ANSWER_SYSTEM,
-          prompt: answerPrompt(question, quoted),
-          ...(signal ? { signal } : {}),
-        }),
-      signal,
+    const { text, usage } = await this.#fit(options, [passages], warnings, (budget, notes) =>
+      this.#slot(
+        () =>
+          generatePlainText(options, {
+            instructions: ANSWER_SYSTEM,
+            prompt: answerPrompt(question, this.#trim(passages, budget, notes)),
+            ...(signal ? { signal } : {}),
+          }),
+        signal,
+        progress,
+      ),
     );
     return { value: stripReasoning(text).trim(), usage, warnings };
   }
@@ -177,27 +234,32 @@ export class LlmService {
   async extract(input: LlmExtractInput): Promise<LlmResult<unknown>> {
     const options = this.#model('json format');
     const warnings: string[] = [];
-    const page = this.#trim(input.markdown, options.maxInputTokens, warnings);
-    const { value, usage } = await this.#extractFrom(options, page, input.schema, input.prompt, input.signal);
+    const { value, usage } = await this.#fit(options, [input.markdown], warnings, (budget, notes) =>
+      this.#extractFrom(options, this.#trim(input.markdown, budget, notes), input),
+    );
     return { value, usage, warnings };
   }
 
   async #extractFrom(
     options: ResolvedLlmOptions,
     page: string,
-    schemaInput: unknown,
-    prompt: string | undefined,
-    signal: AbortSignal | undefined,
+    input: Omit<LlmExtractInput, 'markdown'>,
   ): Promise<{ value: unknown; usage: LlmUsage }> {
+    const { schema: schemaInput, prompt, signal, onUsage } = input;
     const prepared = schemaInput === undefined ? undefined : prepareSchema(toJsonSchema(schemaInput));
-    const result = await this.#json(options, {
-      instructions: extractionSystem(prepared?.schema),
-      prompt: extractionPrompt(prompt, page),
-      ...(prepared ? { schema: prepared.schema } : {}),
-      // A model that answers the bare value instead of `{ value }` is taken at its word.
-      ...(prepared?.wrapped ? { coerce: (v: unknown) => (isObject(v) && 'value' in v ? v : { value: v }) } : {}),
-      ...(signal ? { signal } : {}),
-    });
+    const result = await this.#json(
+      options,
+      {
+        instructions: extractionSystem(prepared?.schema),
+        prompt: extractionPrompt(prompt, page),
+        ...(prepared ? { schema: prepared.schema } : {}),
+        // A model that answers the bare value instead of `{ value }` is taken at its word.
+        ...(prepared?.wrapped ? { coerce: (v: unknown) => (isObject(v) && 'value' in v ? v : { value: v }) } : {}),
+        ...(signal ? { signal } : {}),
+        ...(onUsage ? { onUsage } : {}),
+      },
+      input.progress,
+    );
     const value = prepared?.wrapped && isObject(result.value) ? result.value.value : result.value;
     return { value, usage: result.usage };
   }
@@ -211,39 +273,34 @@ export class LlmService {
     const options = this.#model('changeTracking json mode');
     const warnings: string[] = [];
     if (input.schema !== undefined) {
-      const budget = options.maxInputTokens;
-      const [previous, current] = await Promise.all([
-        this.#extractFrom(
-          options,
-          this.#trim(input.previous, budget, warnings),
-          input.schema,
-          input.prompt,
-          input.signal,
-        ),
-        this.#extractFrom(
-          options,
-          this.#trim(input.current, budget, warnings),
-          input.schema,
-          input.prompt,
-          input.signal,
-        ),
-      ]);
+      const version = (markdown: string) =>
+        this.#fit(options, [markdown], warnings, (budget, notes) =>
+          this.#extractFrom(options, this.#trim(markdown, budget, notes), input),
+        );
+      const [previous, current] = await Promise.all([version(input.previous), version(input.current)]);
       return {
         value: diffTopLevel(previous.value, current.value),
         usage: addUsage(addUsage(emptyUsage(), previous.usage), current.usage),
         warnings: [...new Set(warnings)],
       };
     }
-    const half = Math.max(1, Math.floor(options.maxInputTokens / 2));
-    const result = await this.#json(options, {
-      instructions: COMPARE_SYSTEM,
-      prompt: comparePrompt(
-        input.prompt,
-        this.#trim(input.previous, half, warnings),
-        this.#trim(input.current, half, warnings),
-      ),
-      check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
-      ...(input.signal ? { signal: input.signal } : {}),
+    const result = await this.#fit(options, [input.previous, input.current], warnings, (budget, notes) => {
+      const half = Math.max(1, Math.floor(budget / 2));
+      return this.#json(
+        options,
+        {
+          instructions: COMPARE_SYSTEM,
+          prompt: comparePrompt(
+            input.prompt,
+            this.#trim(input.previous, half, notes),
+            this.#trim(input.current, half, notes),
+          ),
+          check: (value) => (isObject(value) ? undefined : 'the answer must be a JSON object'),
+          ...(input.signal ? { signal: input.signal } : {}),
+          ...(input.onUsage ? { onUsage: input.onUsage } : {}),
+        },
+        input.progress,
+      );
     });
     return { value: result.value as Record<string, unknown>, usage: result.usage, warnings: [...new Set(warnings)] };
   }
@@ -254,13 +311,17 @@ export class LlmService {
     const signal = input.signal
       ? AbortSignal.any([input.signal, AbortSignal.timeout(options.timeoutMs)])
       : AbortSignal.timeout(options.timeoutMs);
-    const result = await this.#json(options, {
-      instructions: crawlOptionsSystem(CRAWLER_OPTIONS_SCHEMA),
-      prompt: crawlOptionsPrompt(input.url, input.prompt, (input.siteUrls ?? []).slice(0, options.promptMapLimit)),
-      schema: CRAWLER_OPTIONS_SCHEMA,
-      check: checkPatterns,
-      signal,
-    });
+    const result = await this.#json(
+      options,
+      {
+        instructions: crawlOptionsSystem(CRAWLER_OPTIONS_SCHEMA),
+        prompt: crawlOptionsPrompt(input.url, input.prompt, (input.siteUrls ?? []).slice(0, options.promptMapLimit)),
+        schema: CRAWLER_OPTIONS_SCHEMA,
+        check: checkPatterns,
+        signal,
+      },
+      undefined,
+    );
     return { value: pickGeneratedOptions(result.value as Record<string, unknown>), usage: result.usage, warnings: [] };
   }
 

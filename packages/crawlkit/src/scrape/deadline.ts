@@ -27,6 +27,11 @@ export class Deadline {
   #queued = 0;
   /** When a worker started its extraction; 0 while it waits for one. */
   #running = 0;
+  /** The page's model tasks waiting for a slot, and answering, each with when it started. */
+  readonly #modelWaits = new Set<{ since: number }>();
+  readonly #modelCalls = new Set<{ since: number }>();
+  /** What the model tasks were doing when the timer fired (they end, aborted, before the message is asked for). */
+  #modelAtExpiry: string | undefined;
 
   constructor(timeoutMs: number, caller?: AbortSignal) {
     this.timeoutMs = timeoutMs;
@@ -91,10 +96,56 @@ export class Deadline {
     this.#phase = 'formats';
   }
 
+  /**
+   * A progress hook for one model task of the page (`LlmProgress`): where it is, for the timeout's message. Each task
+   * takes its own: two at once (a summary beside a json) are told apart.
+   */
+  modelTask(): { queued(): void; running(): void; done(): void } {
+    const wait = { since: 0 };
+    const call = { since: 0 };
+    return {
+      queued: () => {
+        wait.since = Date.now();
+        this.#modelWaits.add(wait);
+      },
+      running: () => {
+        this.#modelWaits.delete(wait);
+        call.since = Date.now();
+        this.#modelCalls.add(call);
+      },
+      done: () => {
+        this.#modelWaits.delete(wait);
+        this.#modelCalls.delete(call);
+      },
+    };
+  }
+
+  /** What the page's model tasks are doing, for the timeout's message, if any is. */
+  #modelNote(head: string): string | undefined {
+    const now = Date.now();
+    const longest = (tasks: Set<{ since: number }>) => Math.max(...[...tasks].map((t) => now - t.since));
+    if (this.#modelCalls.size) {
+      return (
+        `${head}: the language model had not answered after ${longest(this.#modelCalls)} ms. Raise \`timeout\` ` +
+        'for a slow model, or check the model server.'
+      );
+    }
+    if (this.#modelWaits.size) {
+      return (
+        `${head}: the page waited ${longest(this.#modelWaits)} ms for the language model, whose \`llm.concurrency\` ` +
+        "slots were all busy with other pages. Raise `timeout`, scrape fewer pages at once (a job's " +
+        '`maxConcurrency`), or raise `llm.concurrency` if the model server has the slots.'
+      );
+    }
+    return undefined;
+  }
+
   timeoutMessage(): string {
     const head = `Scrape timed out after ${this.timeoutMs} ms`;
     if (this.#phase === 'fetch') return `${head} while fetching the page.`;
-    if (this.#phase === 'formats') return `${head} while computing the formats after extraction.`;
+    if (this.#phase === 'formats') {
+      return this.#modelAtExpiry ?? `${head} while computing the formats after extraction.`;
+    }
     const now = Date.now();
     const fetch = `the fetch took ${this.#queued - this.#started} ms`;
     if (!this.#running) {
@@ -125,6 +176,7 @@ export class Deadline {
       return;
     }
     this.#expired = true;
+    this.#modelAtExpiry = this.#modelNote(`Scrape timed out after ${this.timeoutMs} ms`);
     this.#abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
   }
 }

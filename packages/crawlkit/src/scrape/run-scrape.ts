@@ -1,7 +1,10 @@
+import { isRecord } from '../codec/record-codec.js';
 import type { EngineContext } from '../context.js';
 import { httpStatusOf } from '../error-codes.js';
 import { CrawlkitError, toErrorResponse } from '../errors.js';
 import { featureNeedingModel } from '../formats/registry.js';
+import type { LlmUsage } from '../llm/generate.js';
+import type { ErrorResponse } from '../v2/types.js';
 import { cacheKey, canReadCache, canRevalidateCache, canWriteCache } from './cache-policy.js';
 import { Deadline } from './deadline.js';
 import type { ExtractedState, ScrapeStage, ScrapeState, StageEnd } from './scrape-state.js';
@@ -113,7 +116,7 @@ export async function runScrape(
     return outcome;
   } catch (error) {
     if (callerFailure) throw callerFailure.error;
-    outcome = failure(error, deadline);
+    outcome = failure(error, deadline, state.llmUsage);
     return outcome;
   } finally {
     deadline.clear();
@@ -121,12 +124,16 @@ export async function runScrape(
   }
 }
 
-function failure(error: unknown, deadline: Deadline): PageScrapeOutcome {
+function failure(error: unknown, deadline: Deadline, llmUsage: LlmUsage | undefined): PageScrapeOutcome {
   // A store that did not answer (Redis down) is the store's failure, not the page's, whatever the clock says.
-  const response =
+  let response: ErrorResponse =
     deadline.timedOut && !isStoreFault(error)
       ? { success: false as const, code: 'SCRAPE_TIMEOUT' as const, error: deadline.timeoutMessage() }
       : toErrorResponse(error);
+  // The model answers the page had before it failed were spent: `details.usage` carries them to the token count.
+  if (llmUsage && llmUsage.totalTokens > 0 && (response.details === undefined || isRecord(response.details))) {
+    response = { ...response, details: { ...response.details, usage: llmUsage } };
+  }
   const outcome: PageScrapeOutcome = { success: false, error: response, status: httpStatusOf(response.code) };
   if (!deadline.timedOut && isFetchError(error) && error.dropped) outcome.dropped = true;
   return outcome;
