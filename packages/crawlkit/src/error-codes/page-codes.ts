@@ -109,7 +109,8 @@ export const PAGE_CODES = {
   ),
   SCRAPE_ACTION_ERROR: info(
     500,
-    'An action failed on the page (the message names its index, type and selector).',
+    'An action failed on the page (the message names its index, type and selector; `details` keeps the results ' +
+      "gathered before it, the page's `url` and a `screenshot` of it).",
     'Fix the action: a selector that matches, a longer `wait`, valid JavaScript.',
   ),
   SCRAPE_UNSUPPORTED_FILE_ERROR: info(
