@@ -1,6 +1,6 @@
 import type { KeyInput, Page } from 'puppeteer-core';
 
-/** Modifier names a key combination may hold, as Playwright (v2's engine) names them; `ControlOrMeta` is Control here. */
+/** Modifier names a key combination may hold, as Playwright (v2's engine) names them; `ControlOrMeta` is Control. */
 const MODIFIERS: Record<string, KeyInput> = {
   Shift: 'Shift',
   Control: 'Control',

@@ -10,13 +10,13 @@ const MIN_TEXT = 1000;
 /** How many times the visible page's text the hidden block must hold: a page that shows its content has more. */
 const MIN_RATIO = 3;
 
-/** Share of a hidden block's text that may be link text: more is a menu (a mega menu, a site map), whatever its name. */
+/** Share of a hidden block's text that may be link text: more is a menu (a mega menu, site map), whatever its name. */
 const MAX_LINK_SHARE = 0.7;
 
-/** Roles of overlays and menus: their hidden text (a cookie policy, a country list, a site menu) is never the page's. */
+/** Roles of overlays and menus: their hidden text (a cookie policy, a country list, a menu) is never the page's. */
 const OVERLAY_ROLES: ReadonlySet<string> = new Set(['dialog', 'alertdialog', 'navigation', 'menu', 'menubar']);
 
-/** Class and id words of overlays and menus (`modal fade`, `country-selector-modal`, `off-canvas-menu`, `nav-drawer`). */
+/** Class and id words of overlays, menus (`modal fade`, `country-selector-modal`, `off-canvas-menu`, `nav-drawer`). */
 const OVERLAY_WORDS =
   /(?:^|[\s_-])(?:modal|dialog|popup|popover|overlay|drawer|off-?canvas|menu|nav|navigation)(?:$|[\s_-])/i;
 
