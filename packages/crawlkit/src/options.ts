@@ -69,7 +69,9 @@ export interface CrawlkitOptions {
    */
   concurrency?: number;
   /**
-   * Timeout of one scrape in milliseconds when the request sets none (v2 leaves it unset).
+   * Timeout of one scrape in milliseconds when the request sets none (v2 leaves it unset). It counts the page's own
+   * work (fetch, extraction, formats, the model's answers), not its waits for the engine's shared slots
+   * (`concurrency`, a host's slot, `llm.concurrency`).
    * @default 30000
    */
   timeoutMs?: number;

@@ -303,19 +303,62 @@ describe('a page that times out on the model', () => {
     expect((response as ErrorResponse).error).toMatch(/^Scrape timed out after 1500 ms: the language model had not/);
   });
 
-  it('says the page waited for a model slot, when other pages held them', async () => {
+  /** An engine with one model slot, held by a direct scrape whose model answers after `delayMs`. */
+  async function slotHeld(delayMs: number) {
     const ck = engine({ concurrency: 1 });
-    llm.enqueue({ delayMs: 3_000 });
+    llm.enqueue({ delayMs });
     const url = `${site.url}/faults/product`;
     const holder = ck.scrape({ url, formats: [{ type: 'json', schema }] });
-    await expect.poll(() => llm.inFlight).toBe(1);
-    const waiting = await ck.scrape({ url: `${url}?second`, timeout: 1_000, formats: [{ type: 'json', schema }] });
-    expect(waiting).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
-    expect((waiting as ErrorResponse).error).toMatch(
-      /^Scrape timed out after 1000 ms: the page waited \d+ ms for the language model, whose `llm\.concurrency` slots were all busy/,
-    );
+    await expect.poll(() => llm.inFlight, { timeout: 15_000 }).toBe(1);
+    return { ck, url, holder };
+  }
+
+  it('does not count a wait for a model slot that a direct call held: the page succeeds', async () => {
+    const { ck, url, holder } = await slotHeld(2_500);
+    const waiting = await ck.scrape({ url: `${url}?second`, timeout: 1_500, formats: [{ type: 'json', schema }] });
+    expect(waiting).toMatchObject({ success: true, data: { json: { price: 49.5 } } });
     expect(await holder).toMatchObject({ success: true });
   });
+
+  it('still ends a page waiting for a model slot at once when its caller aborts', async () => {
+    const { ck, url, holder } = await slotHeld(3_000);
+    const controller = new AbortController();
+    const waiting = ck.scrape(
+      { url: `${url}?second`, timeout: 60_000, formats: [{ type: 'json', schema }] },
+      { signal: controller.signal },
+    );
+    await expect.poll(() => site.requests.some((r) => r.path.endsWith('?second')), { timeout: 15_000 }).toBe(true);
+    const aborted = Date.now();
+    controller.abort();
+    expect(await waiting).toMatchObject({ success: false, code: 'ABORTED' });
+    expect(Date.now() - aborted).toBeLessThan(1_000);
+    expect(llm.requests).toHaveLength(1);
+    expect(await holder).toMatchObject({ success: true });
+  });
+});
+
+describe('a batch whose pages queue for one model slot', () => {
+  it('loses no page to its timeout while it waits for the slot', async () => {
+    // 40 pages at once, one slot, 100 ms a model answer: the last page waits about 4 s for the model, twice its
+    // timeout, though its own work fits the timeout many times.
+    const ck = engine({ concurrency: 1 }, { concurrency: 40 });
+    llm.rule = () => ({ delayMs: 100 });
+    const urls = Array.from({ length: 40 }, (_, i) => `${site.url}/faults/product?page=${i}`);
+    const started = await ck.batchScrape({
+      urls,
+      formats: [{ type: 'json', schema }],
+      timeout: 2_000,
+      maxConcurrency: 40,
+    });
+    if (!started.success) throw new Error(started.error);
+    const finished = await ck.waitForJob(started.id);
+    if (!finished.success) throw new Error(finished.error);
+    const errors = await ck.getBatchScrapeErrors(started.id);
+    if (!('errors' in errors)) throw new Error(errors.error);
+    expect(errors.errors.map((e) => e.error)).toEqual([]);
+    expect(finished.data).toHaveLength(40);
+    expect(llm.maxInFlight).toBe(1);
+  }, 60_000);
 });
 
 describe('a schema the server refuses', () => {

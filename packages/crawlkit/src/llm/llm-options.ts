@@ -36,7 +36,8 @@ export interface LlmOptions {
   timeoutMs?: number;
   /**
    * Model tasks in flight at once across the engine (a json extraction with its repair round is one task); the rest
-   * wait, inside their page's timeout. Use 1–2 for a local server with few slots.
+   * wait, and the wait is not counted against their page's `timeout` (the model's answer is). Use 1–2 for a local
+   * server with few slots.
    * @default 4
    */
   concurrency?: number;

@@ -57,6 +57,40 @@ describe('Deadline', () => {
     await expiresWholeTimeoutAfterResume(deadline);
   });
 
+  it("expires no page while its model task waits for a slot, and does once the model's call outlives the rest", async () => {
+    const deadline = new Deadline(40);
+    const task = deadline.modelTask();
+    task.queued();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(deadline.signal.aborted).toBe(false);
+    task.running();
+    await once(deadline.signal, 'abort');
+    expect(deadline.timedOut).toBe(true);
+    deadline.clear();
+  });
+
+  it('ends at once, no timeout, when the caller aborts while a model task waits for a slot', () => {
+    const caller = new AbortController();
+    const deadline = new Deadline(60_000, caller.signal);
+    deadline.modelTask().queued();
+    caller.abort(new Error('job cancelled'));
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.timedOut).toBe(false);
+    deadline.clear();
+  });
+
+  it('keeps the clock going while one model task of the page answers and another waits for a slot', async () => {
+    const deadline = new Deadline(40);
+    const answering = deadline.modelTask();
+    const waiting = deadline.modelTask();
+    answering.queued();
+    answering.running();
+    waiting.queued();
+    await once(deadline.signal, 'abort');
+    expect(deadline.timedOut).toBe(true);
+    deadline.clear();
+  });
+
   it('leaves the caller once cleared: a later abort of the caller does not reach it', () => {
     const caller = new AbortController();
     const deadline = new Deadline(60_000, caller.signal);

@@ -1,6 +1,8 @@
 /**
  * A scrape's `timeout`: one timer for fetch, extraction and formats together, suspended while the scrape waits for
- * its host's slot (a wait that is no part of the page). It knows where the scrape is, for the message of its timeout:
+ * its host's slot and paused while its model tasks wait for the engine's `llm.concurrency` slots with none of them
+ * answering (waits for a shared resource, no part of the page: one slot and a batch of forty pages lost most of them
+ * to the timeout in the line, each page's own work fitting it many times). It knows where the scrape is, for the message of its timeout:
  * fetching, waiting for an extraction worker, extracting, or computing the formats after. A page that waited its
  * whole timeout in the extraction queue (every worker busy with other pages) is told so, not told that it is too
  * large.
@@ -18,6 +20,8 @@ export class Deadline {
   #armedAt = 0;
   /** Waiting for the host's slot: the timer does not expire the page meanwhile. */
   #suspended = false;
+  /** When the clock was paused for the model's slots (`performance.now()`); undefined while it runs. */
+  #pausedAt: number | undefined;
   /** Whether the timer fired. */
   #expired = false;
   #phase: 'fetch' | 'extract' | 'formats' = 'fetch';
@@ -27,8 +31,8 @@ export class Deadline {
   #queued = 0;
   /** When a worker started its extraction; 0 while it waits for one. */
   #running = 0;
-  /** The page's model tasks waiting for a slot, and answering, each with when it started. */
-  readonly #modelWaits = new Set<{ since: number }>();
+  /** The page's model tasks waiting for a slot, and those answering with when each started. */
+  readonly #modelWaits = new Set<object>();
   readonly #modelCalls = new Set<{ since: number }>();
   /** What the model tasks were doing when the timer fired (they end, aborted, before the message is asked for). */
   #modelAtExpiry: string | undefined;
@@ -101,43 +105,57 @@ export class Deadline {
    * takes its own: two at once (a summary beside a json) are told apart.
    */
   modelTask(): { queued(): void; running(): void; done(): void } {
-    const wait = { since: 0 };
+    const wait = {};
     const call = { since: 0 };
     return {
       queued: () => {
-        wait.since = Date.now();
         this.#modelWaits.add(wait);
+        this.#pauseForModel();
       },
       running: () => {
         this.#modelWaits.delete(wait);
         call.since = Date.now();
         this.#modelCalls.add(call);
+        this.#pauseForModel();
       },
       done: () => {
         this.#modelWaits.delete(wait);
         this.#modelCalls.delete(call);
+        this.#pauseForModel();
       },
     };
   }
 
-  /** What the page's model tasks are doing, for the timeout's message, if any is. */
+  /**
+   * The clock stops while a model task of the page waits for a slot and none answers, and goes on, with the time left
+   * when it stopped, once one answers or none waits. A call that answers counts (a hung model still ends the page);
+   * the caller's abort ends a waiting page at once all the same (the signal follows it, timer or not).
+   */
+  #pauseForModel(): void {
+    const paused = this.#modelWaits.size > 0 && this.#modelCalls.size === 0;
+    if (paused === (this.#pausedAt !== undefined) || this.#expired) return;
+    const now = performance.now();
+    if (paused) {
+      this.#pausedAt = now;
+      return;
+    }
+    this.#armedAt += now - this.#pausedAt!;
+    this.#pausedAt = undefined;
+    if (this.#timer === undefined && !this.#suspended) this.#arm(Math.max(0, this.#armedAt + this.timeoutMs - now));
+  }
+
+  /**
+   * What the page's model calls are doing, for the timeout's message, if one is. A page whose model tasks only wait
+   * for slots cannot time out (its clock is paused), so only a call answering is told.
+   */
   #modelNote(head: string): string | undefined {
+    if (!this.#modelCalls.size) return undefined;
     const now = Date.now();
-    const longest = (tasks: Set<{ since: number }>) => Math.max(...[...tasks].map((t) => now - t.since));
-    if (this.#modelCalls.size) {
-      return (
-        `${head}: the language model had not answered after ${longest(this.#modelCalls)} ms. Raise \`timeout\` ` +
-        'for a slow model, or check the model server.'
-      );
-    }
-    if (this.#modelWaits.size) {
-      return (
-        `${head}: the page waited ${longest(this.#modelWaits)} ms for the language model, whose \`llm.concurrency\` ` +
-        "slots were all busy with other pages. Raise `timeout`, scrape fewer pages at once (a job's " +
-        '`maxConcurrency`), or raise `llm.concurrency` if the model server has the slots.'
-      );
-    }
-    return undefined;
+    const longest = Math.max(...[...this.#modelCalls].map((call) => now - call.since));
+    return (
+      `${head}: the language model had not answered after ${longest} ms. Raise \`timeout\` for a slow model, or ` +
+      'check the model server.'
+    );
   }
 
   timeoutMessage(): string {
@@ -169,7 +187,8 @@ export class Deadline {
   /** The timer fired: the page expires, unless its time started again since (then it waits for what is left). */
   #due(): void {
     this.#timer = undefined;
-    if (this.#suspended) return; // armed again, whole, when the page's time starts again
+    // Armed again when the page's time goes on: whole after its host's slot, what is left after the model's slots.
+    if (this.#suspended || this.#pausedAt !== undefined) return;
     const left = this.#armedAt + this.timeoutMs - performance.now();
     if (left > 0) {
       this.#arm(left);
