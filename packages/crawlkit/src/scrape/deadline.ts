@@ -1,11 +1,11 @@
 /**
- * A scrape's `timeout`: one timer for fetch, extraction and formats together, suspended while the scrape waits for
- * its host's slot and paused while its model tasks wait for the engine's `llm.concurrency` slots with none of them
- * answering (waits for a shared resource, no part of the page: one slot and a batch of forty pages lost most of them
- * to the timeout in the line, each page's own work fitting it many times). It knows where the scrape is, for the message of its timeout:
- * fetching, waiting for an extraction worker, extracting, or computing the formats after. A page that waited its
- * whole timeout in the extraction queue (every worker busy with other pages) is told so, not told that it is too
- * large.
+ * A scrape's `timeout`: one timer for fetch, extraction and formats together, suspended while the scrape waits for its
+ * host's slot and paused while its model tasks wait for the engine's `llm.concurrency` slots with none of them
+ * answering (waits for a shared resource, no part of the page: one slot and a batch of forty pages lost most of them to
+ * the timeout in the line, each page's own work fitting it many times). It knows where the scrape is, for the message
+ * of its timeout: fetching, waiting for an extraction worker, extracting, or computing the formats after. A page that
+ * waited its whole timeout in the extraction queue (every worker busy with other pages) is told so, not told that it is
+ * too large.
  */
 export class Deadline {
   readonly timeoutMs: number;
