@@ -93,6 +93,10 @@ describe('a crawl whose robots.txt never answers', () => {
     if (!mapped.success) throw new Error(mapped.error);
     expect(mapped.links.map((l) => l.url).sort()).toEqual([site.url, `${site.url}/a`]);
     expect(performance.now() - at).toBeLessThan(8_000);
+    expect(mapped.warning).toBe(
+      `${site.url}/robots.txt could not be read (no answer within 600 ms, the engine's \`robotsTimeoutMs\`): the ` +
+        'map went on without the sitemaps it may name.',
+    );
   });
 
   it('takes the bound from --robots-timeout on the command line, and its warning names the flag', async () => {
