@@ -1,7 +1,7 @@
 /**
  * A crawl whose robots.txt cannot be read (an error status, a dropped connection) goes on as if it allowed every
  * page, as upstream does, and its status says so and why: before, nothing told the user that its rules were skipped.
- * A sitemap it could not read is named too.
+ * A sitemap it could not read is named too. A map, which reads robots.txt for its `Sitemap:` lines, says so as well.
  */
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,5 +118,35 @@ describe('a crawl whose robots.txt cannot be read', () => {
       'One or more pages were unable to be crawled because the robots.txt file prevented this. Please use the ' +
         '/scrape endpoint instead.',
     );
+  });
+});
+
+describe('a map whose robots.txt cannot be read whole', () => {
+  async function map() {
+    const mapped = await ck.map({ url: `${site.url}/` });
+    if (!mapped.success) throw new Error(mapped.error);
+    return mapped;
+  }
+
+  it('lists the pages and says in its warning that robots.txt answered 503, and what the map went without', async () => {
+    robots = 'down';
+    const mapped = await map();
+    expect(mapped.links.map((l) => l.url).sort()).toEqual([site.url, `${site.url}/a`, `${site.url}/private`]);
+    expect(mapped.warning).toBe(
+      `${site.url}/robots.txt could not be read (answered 503): the map went on without the sitemaps it may name.`,
+    );
+  });
+
+  it('says a robots.txt larger than 500 KiB was read in part', async () => {
+    robots = 'huge';
+    expect((await map()).warning).toBe(
+      `${site.url}/robots.txt is larger than 500 KiB: its first 512000 bytes were read and the sitemaps named past ` +
+        'them were not.',
+    );
+  });
+
+  it('has no robots.txt warning when robots.txt answers', async () => {
+    robots = 'fine';
+    expect((await map()).warning).toBeUndefined();
   });
 });

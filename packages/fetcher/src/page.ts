@@ -37,6 +37,13 @@ export interface PageRequest<V extends RenderVerdict = RenderVerdict> extends Om
   /** v2 page actions, run after the page settled (reference §5); taken as typed (`validateActions` checks JSON). */
   actions?: Action[];
   /**
+   * Take a screenshot of the page when an action fails (the error's `details.screenshot`, a file under
+   * `browser.screenshotDir` when set). Off for a caller with nowhere to keep it: a job page's error is stored without
+   * `details`, so its capture would cost up to a second of the page's time, and leave a file nothing points to.
+   * @default true
+   */
+  actionFailureScreenshot?: boolean;
+  /**
    * Block ads, trackers and consent managers, dismiss cookie banners.
    * @default true
    */

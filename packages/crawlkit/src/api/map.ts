@@ -4,7 +4,7 @@ import { discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from 
 import type { EngineContext } from '../context.js';
 import { charged, type CallCredits } from '../credits/charge.js';
 import { CRAWLER_USER_AGENT } from '../jobs/crawl-planner.js';
-import { frontierFetch, unreadableSitemapNotes } from '../jobs/frontier-fetch.js';
+import { frontierFetch, robotsNotes, robotsUnavailableReason, unreadableSitemapNotes } from '../jobs/frontier-fetch.js';
 import { cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
@@ -112,12 +112,19 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   };
 
   let unreadable: SitemapListing['unreadable'] = [];
+  const warnings: string[] = [];
   if (request.sitemap !== 'skip') {
     // robots.txt is read for its `Sitemap:` lines only: map lists URLs, it does not fetch them.
+    const wait = { ms: ctx.options.robotsTimeoutMs, option: "the engine's `robotsTimeoutMs`" };
     const robots = await loadRobots(input.origin, fetchText, CRAWLER_USER_AGENT, {
-      timeoutMs: ctx.options.robotsTimeoutMs,
+      timeoutMs: wait.ms,
       ...(signal ? { signal } : {}),
     });
+    const unavailable =
+      robots.unavailable === undefined ? undefined : robotsUnavailableReason(robots.unavailable, wait);
+    warnings.push(
+      ...robotsNotes(`${input.origin}/robots.txt`, { unavailable, truncatedAt: robots.truncatedAt }, 'map'),
+    );
     const listing = await discoverSitemaps(start.url, {
       fetchText,
       readSitemap: sitemapReader(ctx.extraction),
@@ -189,7 +196,7 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
   result = result.slice(0, request.limit);
   const response: MapResponse = { success: true, links: result };
   const bare = input.pathname === '/' || input.pathname === '';
-  const warnings = unreadableSitemapNotes(unreadable);
+  warnings.push(...unreadableSitemapNotes(unreadable));
   if (result.length <= 1 && request.limit !== 1 && !bare) {
     warnings.push(
       `Only ${result.length} result(s) found. For broader coverage, try mapping the base domain: ${input.origin}`,

@@ -110,7 +110,7 @@ export const PAGE_CODES = {
   SCRAPE_ACTION_ERROR: info(
     500,
     'An action failed on the page (the message names its index, type and selector; `details` keeps the results ' +
-      "gathered before it, the page's `url` and a `screenshot` of it).",
+      "gathered before it, the page's `url` and a `screenshot` of it; a job page's stored error keeps none).",
     'Fix the action: a selector that matches, a longer `wait`, valid JavaScript.',
   ),
   SCRAPE_UNSUPPORTED_FILE_ERROR: info(

@@ -15,7 +15,7 @@ import type { CrawlRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
-import { frontierFetch } from './frontier-fetch.js';
+import { frontierFetch, robotsUnavailableReason, type RobotsWait } from './frontier-fetch.js';
 import { storedJobCodec, storedJobOf, type StoredJobEnvelope } from '../codec/records.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
@@ -163,10 +163,7 @@ export function createCrawlPlanner(
       const notes: FrontierNotes = {};
       if (!request.ignoreRobotsTxt) {
         if (loaded.unavailable !== undefined) {
-          notes.robotsUnavailable =
-            loaded.unavailable === `SCRAPE_TIMEOUT: Scrape timed out after ${wait.ms} ms`
-              ? `no answer within ${wait.ms} ms, ${wait.option}`
-              : loaded.unavailable;
+          notes.robotsUnavailable = robotsUnavailableReason(loaded.unavailable, wait);
         }
         if (loaded.truncatedAt !== undefined) notes.robotsTruncatedAt = loaded.truncatedAt;
         robots = loaded;
@@ -249,7 +246,7 @@ export function createCrawlPlanner(
 }
 
 /** How long the crawl waits for its robots.txt, and the option that says so (the shorter of the two). */
-function robotsWait(ctx: EngineContext, request: CrawlRequest): { ms: number; option: string } {
+function robotsWait(ctx: EngineContext, request: CrawlRequest): RobotsWait {
   const pageTimeout = request.scrapeOptions.timeout;
   return pageTimeout !== undefined && pageTimeout < ctx.options.robotsTimeoutMs
     ? { ms: pageTimeout, option: "the crawl's `scrapeOptions.timeout`" }

@@ -14,6 +14,52 @@ export function unreadableSitemapNotes(unreadable: SitemapListing['unreadable'])
   return unreadable.map(({ url, reason }) => `The sitemap ${redactUrl(url)} could not be read (${reason}).`);
 }
 
+/** How long a crawl or map waits for robots.txt, and the option that set the wait (its warning names it). */
+export interface RobotsWait {
+  ms: number;
+  option: string;
+}
+
+/** Why robots.txt could not be read, as a warning says it: a timeout names its wait and the option that set it. */
+export function robotsUnavailableReason(unavailable: string, wait: RobotsWait): string {
+  return unavailable === `SCRAPE_TIMEOUT: Scrape timed out after ${wait.ms} ms`
+    ? `no answer within ${wait.ms} ms, ${wait.option}`
+    : unavailable;
+}
+
+/** What the robots.txt left unread costs a crawl (its rules) and a map (the sitemaps its `Sitemap:` lines name). */
+const ROBOTS_UNREAD = {
+  crawl: {
+    unavailable: 'the crawl went on as if it allowed every page, as the hosted service does',
+    truncated: 'its rules were read from its first %d bytes and the rest was ignored, as Google ignores it',
+  },
+  map: {
+    unavailable: 'the map went on without the sitemaps it may name',
+    truncated: 'its first %d bytes were read and the sitemaps named past them were not',
+  },
+};
+
+/**
+ * What a crawl's status and a map's warning say of a robots.txt they could not read (`unavailable`, the reason from
+ * `robotsUnavailableReason`) or read only in part (`truncatedAt` bytes), one sentence each.
+ */
+export function robotsNotes(
+  robotsUrl: string,
+  robots: { unavailable?: string | undefined; truncatedAt?: number | undefined },
+  reader: keyof typeof ROBOTS_UNREAD,
+): string[] {
+  const url = redactUrl(robotsUrl);
+  const notes: string[] = [];
+  if (robots.unavailable !== undefined) {
+    notes.push(`${url} could not be read (${robots.unavailable}): ${ROBOTS_UNREAD[reader].unavailable}.`);
+  }
+  if (robots.truncatedAt !== undefined) {
+    const cost = ROBOTS_UNREAD[reader].truncated.replace('%d', String(robots.truncatedAt));
+    notes.push(`${url} is larger than 500 KiB: ${cost}.`);
+  }
+  return notes;
+}
+
 /** How long a sitemap (or a robots.txt, unless its fetch says otherwise) may take. */
 const TIMEOUT_MS = 15_000;
 

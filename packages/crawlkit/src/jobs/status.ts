@@ -7,7 +7,7 @@ import { nextTurn } from '../next-turn.js';
 import { jobAddress } from './job-address.js';
 import { decodeDocument, storedJobOf } from '../codec/records.js';
 import { storeStallWarning } from '../store-faults.js';
-import { unreadableSitemapNotes } from './frontier-fetch.js';
+import { robotsNotes, unreadableSitemapNotes } from './frontier-fetch.js';
 
 /** A status page is cut so that its documents stay under this many characters of JSON (always at least one). */
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
@@ -123,19 +123,8 @@ async function crawlWarning(store: Store, job: JobRecord, resultCount: number): 
   const { request, robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable } =
     storedJobOf<Pick<CrawlRequest, 'url' | 'crawlEntireDomain'>>(job);
   const notes: string[] = [];
-  const robotsUrl = () => redactUrl(new URL('/robots.txt', request.url));
-  if (robotsUnavailable !== undefined) {
-    notes.push(
-      `${robotsUrl()} could not be read (${robotsUnavailable}): the crawl went on ` +
-        'as if it allowed every page, as the hosted service does.',
-    );
-  }
-  if (robotsTruncatedAt !== undefined) {
-    notes.push(
-      `${robotsUrl()} is larger than 500 KiB: its rules were read from its first ${robotsTruncatedAt} bytes and ` +
-        'the rest was ignored, as Google ignores it.',
-    );
-  }
+  const robotsUrl = new URL('/robots.txt', request.url).href;
+  notes.push(...robotsNotes(robotsUrl, { unavailable: robotsUnavailable, truncatedAt: robotsTruncatedAt }, 'crawl'));
   notes.push(...unreadableSitemapNotes(sitemapsUnreadable ?? []));
   if (resultCount <= 1 && !isBareDomain(request.url) && !request.crawlEntireDomain) {
     const origin = new URL(request.url).origin;

@@ -248,6 +248,7 @@ export class TaskWorker implements CrawlkitWorker {
     // Done, failed (a duplicate delivery), dropped (cancelled) or gone (job deleted).
     if (taskState !== 'queued' && taskState !== 'active') return;
     await state.prepared;
+    if (state.ended.aborted) return;
 
     const task: Task = {
       key: item.key,

@@ -22,6 +22,8 @@ export interface WorkerJob {
   planner: JobPlanner;
   /** The crawl's robots (and its host spacing) and sitemap seeds, once per job in this worker. */
   prepared: Promise<void>;
+  /** Aborted when the job was seen ended (cancelled, gone) while it was prepared. */
+  ended: AbortSignal;
   /** The job's `maxConcurrency`, held across every worker; undefined when the request sets none. */
   maxConcurrency: number | undefined;
   refreshing?: Promise<WorkerJob | undefined> | undefined;
@@ -100,24 +102,45 @@ export class WorkerJobs {
     const ctx = this.#ctx.forJob(job);
     const planner = this.#planner(job, ctx);
     const { request } = storedJobOf<Pick<CrawlRequest | BatchScrapeRequest, 'maxConcurrency'>>(job);
+    // Aborted once the job ends (a cancel) while robots.txt or sitemaps are read, as the in-process runner's stop does.
+    const ended = new AbortController();
     const prepared = (async () => {
       const discover = await this.#connection.coordination.tryLock(
         `discover:${job.id}`,
         this.#owner,
         DISCOVERY_CLAIM_MS,
       );
-      const seeds = await planner.prepare(new AbortController().signal, { discover });
-      if (seeds.length) await this.#store.tasks.add(job.id, seeds, limitOf(planner));
+      const watch = this.#watchEnd(job.id, ended);
+      try {
+        const seeds = await planner.prepare(ended.signal, { discover });
+        if (seeds.length && !ended.signal.aborted) await this.#store.tasks.add(job.id, seeds, limitOf(planner));
+      } finally {
+        clearInterval(watch);
+      }
     })();
-    // A failed preparation (robots, sitemaps unreachable) leaves the crawl to its links, as in-process.
-    prepared.catch((error: unknown) => this.#internalError(job.id, error));
+    // A failed preparation (robots, sitemaps unreachable) leaves the crawl to its links, as in-process; a cancel's
+    // abort is no failure.
+    prepared.catch((error: unknown) => ended.signal.aborted || this.#internalError(job.id, error));
     return {
       job,
       readAt: Date.now(),
       ctx,
       planner,
       prepared: prepared.catch(() => undefined),
+      ended: ended.signal,
       maxConcurrency: request.maxConcurrency,
     };
+  }
+
+  /** Reads the job's record once a second while it is prepared, and aborts `ended` once the job is no longer running. */
+  #watchEnd(jobId: string, ended: AbortController): NodeJS.Timeout {
+    const watch = setInterval(() => {
+      this.#connection.store.jobs.get(jobId).then(
+        (job) => job?.status !== 'scraping' && ended.abort(),
+        () => undefined,
+      );
+    }, JOB_REFRESH_MS);
+    watch.unref();
+    return watch;
   }
 }

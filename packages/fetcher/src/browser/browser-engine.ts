@@ -39,6 +39,8 @@ export interface BrowserFetchRequest {
   waitFor: number;
   screenshot?: ScreenshotSettings;
   actions?: readonly Action[];
+  /** Whether a failing action's error carries a screenshot of the page (`PageRequest.actionFailureScreenshot`). */
+  actionFailureScreenshot?: boolean;
   blockAds: boolean;
   stealth: boolean;
   /** Proxy URL (credentials allowed), or none for a direct connection. */
@@ -256,7 +258,7 @@ export class BrowserEngine {
     let consent: ConsentOutcome | undefined;
     if (request.blockAds) {
       consent = await dismissCookieBanners(page, Math.max(0, beforeWaitFor()));
-      await removeBlockedFrames(page, gate.blockedFrames);
+      await gate.removeBlockedFrames(page);
     }
     if (request.waitFor > 0) {
       if (beforeWaitFor() < 0) throw waitForTooLong(request, remaining() - reserveMs);
@@ -273,7 +275,7 @@ export class BrowserEngine {
       actions = await runActions(page, request.actions, {
         timeoutMs: Math.max(1, remaining() - reserveMs),
         // The page's picture on a failure comes out of the capture's reserve, leaving room for the error to return.
-        failureCaptureMs: reserveMs / 2,
+        failureCaptureMs: request.actionFailureScreenshot === false ? 0 : reserveMs / 2,
         maxScrapeChars: this.#settings.maxContentChars,
         signal,
         ...output,
@@ -282,7 +284,7 @@ export class BrowserEngine {
             settled = ok;
           }),
       });
-      if (request.blockAds) await removeBlockedFrames(page, gate.blockedFrames);
+      if (request.blockAds) await gate.removeBlockedFrames(page);
     }
 
     // A later navigation (meta refresh, script, an action) that the policy refused, or that failed, is the result.
@@ -387,14 +389,4 @@ export class BrowserEngine {
 function committed(page: Page): boolean {
   const url = page.url();
   return url !== '' && url !== 'about:blank' && !url.startsWith('chrome-error:');
-}
-
-async function removeBlockedFrames(page: Page, urls: string[]): Promise<void> {
-  if (!urls.length) return;
-  await page
-    .evaluate(
-      `(() => { const blocked = new Set(${JSON.stringify(urls)});
-        for (const frame of Array.from(document.querySelectorAll('iframe'))) if (blocked.has(frame.src)) frame.remove(); })()`,
-    )
-    .catch(() => undefined);
 }

@@ -60,6 +60,18 @@ export class RequestGate {
     return this.blocked.filter((b) => b.resourceType === 'document').map((b) => b.url);
   }
 
+  /** Removes from `page` the empty frames of the sub-frame documents refused so far (ad iframes). */
+  async removeBlockedFrames(page: Page): Promise<void> {
+    const urls = this.blockedFrames;
+    if (!urls.length) return;
+    await page
+      .evaluate(
+        `(() => { const blocked = new Set(${JSON.stringify(urls)});
+        for (const frame of Array.from(document.querySelectorAll('iframe'))) if (blocked.has(frame.src)) frame.remove(); })()`,
+      )
+      .catch(() => undefined);
+  }
+
   async #handle(page: Page, request: HTTPRequest): Promise<void> {
     if (request.isInterceptResolutionHandled()) return;
     const url = request.url();

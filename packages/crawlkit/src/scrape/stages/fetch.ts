@@ -34,6 +34,8 @@ function pageRequest(state: ScrapeState, advice: EngineAdvice): PageRequest<Extr
   if (request.headers) page.headers = request.headers;
   if (request.location) page.location = request.location;
   if (request.actions?.length) page.actions = request.actions;
+  // A job page's error is stored in v2's shape, without `details`: a picture of the failed page would go nowhere.
+  if (request.actions?.length && state.context.jobId !== undefined) page.actionFailureScreenshot = false;
   if (state.onRequestStart) page.onRequestStart = state.onRequestStart;
   if (state.ctx.recording) page.onExchange = recorder(state.ctx.recording, request.url);
   shapeFetch(request.formats, page);
