@@ -189,4 +189,19 @@ describe('action flows', () => {
       actions: { javascriptReturns: [{ type: 'string', value: 'Shadowclicked' }] },
     });
   }, 30_000);
+
+  it('names the iframe a selector that a wait ran out of time on matches in', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/frames`,
+      maxAge: 0,
+      timeout: 3_000,
+      actions: [{ type: 'wait', selector: '#in-frame' }],
+    });
+    // Before: 'no element matched before the time ran out', though the button was there, inside the iframe.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
+    expect((response as ErrorResponse).error).toContain(
+      `action 0 (wait "#in-frame") failed: no element of the page matched before the time ran out; one inside the ` +
+        `iframe of ${env.server.url}/app/frame does, and actions reach only the page itself`,
+    );
+  }, 30_000);
 });

@@ -7,7 +7,7 @@ import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
 import { KeyComboError, pressKey, writeText } from './steps/keys.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
-import { click, NoMatchError, scroll, StayedDisabledError } from './steps/pointer.js';
+import { click, NoMatchError, noMatch, scroll, StayedDisabledError } from './steps/pointer.js';
 import type { Action, ActionFailureDetails, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
 
 const DEFAULTS = {
@@ -70,9 +70,10 @@ export async function runActions(
       // A step that never ends by itself (a script's promise that never settles) still ends with the budget.
       await withinBudget(step, remaining());
     } catch (error) {
+      const captureMs = options.failureCaptureMs ?? DEFAULTS.failureCaptureMs;
       const failure = failureOf(error, index, action, selector, timeoutMs, remaining(), options.signal);
       if (failure.code === 'ABORTED') throw failure;
-      throw await withEvidence(page, failure, results, output, options.failureCaptureMs ?? DEFAULTS.failureCaptureMs);
+      throw await withEvidence(page, await withFrameHint(page, failure, captureMs), results, output, captureMs);
     }
   }
   return results;
@@ -98,11 +99,27 @@ function failureOf(
   }
   if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
     if (action.type === 'wait' && selector !== undefined) {
-      return actionFailed(index, action.type, selector, 'no element matched before the time ran out', error);
+      return actionFailed(index, action.type, selector, new NoMatchError(undefined, true).message, error);
     }
     return outOfTime(index, action, selector, timeoutMs, error);
   }
   return actionFailed(index, action.type, selector, reasonFor(error), error);
+}
+
+/**
+ * A `wait` for a selector that ran out of time, told as a click's no-match is: naming the iframe the selector matches
+ * in, if any (looked for within `captureMs`).
+ */
+async function withFrameHint(page: Page, failure: ActionError, captureMs: number): Promise<ActionError> {
+  const { index, type, selector } = failure;
+  if (failure.code !== 'SCRAPE_ACTION_ERROR' || type !== 'wait' || selector === undefined || page.isClosed()) {
+    return failure;
+  }
+  const found = noMatch(page, selector, true);
+  found.catch(() => undefined);
+  const hint = await withinBudget(found, captureMs).catch(() => undefined);
+  if (hint === undefined) return failure;
+  return actionFailed(index!, type, selector, hint.message, failure.cause);
 }
 
 /**
