@@ -204,4 +204,18 @@ describe('action flows', () => {
         `iframe of ${env.server.url}/app/frame does, and actions reach only the page itself`,
     );
   }, 30_000);
+
+  it("says the page's load used up the timeout when it leaves the actions no time", async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/ticking`,
+      maxAge: 0,
+      timeout: 3_000,
+      actions: [{ type: 'click', selector: '#go' }],
+    });
+    // Before: 'Actions ran out of time (1 ms) at action 0 (click "#go").', which read as a bug.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect((response as ErrorResponse).error).toMatch(
+      /^Actions ran out of time at action 0 \(click "#go"\): the page's load \(and the waits before the actions\) took \d+ ms of the timeout, leaving the actions no time; raise `timeout`\.$/,
+    );
+  }, 30_000);
 });

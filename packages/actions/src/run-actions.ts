@@ -38,6 +38,7 @@ export async function runActions(
   options: RunActionsOptions = {},
 ): Promise<ActionResults> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const budget: Budget = { timeoutMs, ...(options.loadMs === undefined ? {} : { loadMs: options.loadMs }) };
   const deadline = Date.now() + timeoutMs;
   const remaining = () => deadline - Date.now();
   const settle = options.settle ?? (() => sleep(50, options.signal));
@@ -57,7 +58,7 @@ export async function runActions(
       });
     }
     try {
-      if (remaining() <= 0) throw outOfTime(index, action, selector, timeoutMs);
+      if (remaining() <= 0) throw outOfTime(index, action, selector, budget);
       const step = runOne(page, action, results, {
         remaining,
         settle,
@@ -71,7 +72,7 @@ export async function runActions(
       await withinBudget(step, remaining());
     } catch (error) {
       const captureMs = options.failureCaptureMs ?? DEFAULTS.failureCaptureMs;
-      const failure = failureOf(error, index, action, selector, timeoutMs, remaining(), options.signal);
+      const failure = failureOf(error, index, action, selector, budget, remaining(), options.signal);
       if (failure.code === 'ABORTED') throw failure;
       throw await withEvidence(page, await withFrameHint(page, failure, captureMs), results, output, captureMs);
     }
@@ -85,7 +86,7 @@ function failureOf(
   index: number,
   action: Action,
   selector: string | undefined,
-  timeoutMs: number,
+  budget: Budget,
   remainingMs: number,
   signal: AbortSignal | undefined,
 ): ActionError {
@@ -98,10 +99,10 @@ function failureOf(
     });
   }
   if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
-    if (action.type === 'wait' && selector !== undefined) {
+    if (action.type === 'wait' && selector !== undefined && !starved(budget)) {
       return actionFailed(index, action.type, selector, new NoMatchError(undefined, true).message, error);
     }
-    return outOfTime(index, action, selector, timeoutMs, error);
+    return outOfTime(index, action, selector, budget, error);
   }
   return actionFailed(index, action.type, selector, reasonFor(error), error);
 }
@@ -255,14 +256,37 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
   }
 }
 
-function outOfTime(index: number, action: Action, selector: string | undefined, timeoutMs: number, cause?: unknown) {
+/** The actions' time, and what the page's load took of the same timeout before them (when the caller tells it). */
+interface Budget {
+  timeoutMs: number;
+  loadMs?: number;
+}
+
+/** The page's load took more of the timeout than it left the actions: that, not an action, is what ran out. */
+const starved = ({ timeoutMs, loadMs }: Budget) => loadMs !== undefined && loadMs > timeoutMs;
+
+/** Under this, the load left the actions "no time" (the budget floors at 1 ms). */
+const NO_TIME_MS = 10;
+
+function outOfTime(index: number, action: Action, selector: string | undefined, budget: Budget, cause?: unknown) {
   const waits = cause instanceof WaitTooLongError && action.type === 'wait' ? action.milliseconds : undefined;
-  return new ActionError(
-    'SCRAPE_TIMEOUT',
-    `Actions ran out of time (${Math.round(timeoutMs)} ms) at ${describeAction(index, action.type, selector)}` +
-      (waits === undefined ? '.' : `: it waits ${waits} ms, longer than the time left (raise the timeout).`),
-    { index, type: action.type, ...(selector === undefined ? {} : { selector }), cause },
-  );
+  const at = describeAction(index, action.type, selector);
+  const timeoutMs = Math.round(budget.timeoutMs);
+  let message = `Actions ran out of time (${timeoutMs} ms) at ${at}`;
+  if (starved(budget)) {
+    const left = timeoutMs < NO_TIME_MS ? 'no time' : `${timeoutMs} ms`;
+    message =
+      `Actions ran out of time at ${at}: the page's load (and the waits before the actions) took ` +
+      `${Math.round(budget.loadMs!)} ms of the timeout, leaving the actions ${left}; raise \`timeout\`.`;
+  } else {
+    message += waits === undefined ? '.' : `: it waits ${waits} ms, longer than the time left (raise the timeout).`;
+  }
+  return new ActionError('SCRAPE_TIMEOUT', message, {
+    index,
+    type: action.type,
+    ...(selector === undefined ? {} : { selector }),
+    cause,
+  });
 }
 
 function reasonFor(error: unknown): string {
