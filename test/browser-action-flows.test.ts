@@ -205,6 +205,31 @@ describe('action flows', () => {
     );
   }, 30_000);
 
+  it('says which action opened a popup, and that the actions stayed on their page', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/popup`,
+      maxAge: 0,
+      actions: [
+        { type: 'click', selector: '#help' },
+        { type: 'click', selector: '#win' },
+        { type: 'executeJavascript', script: 'location.pathname' },
+      ],
+    });
+    // Before: success and not a word; the popups were closed as they opened, the flow went on on the opener.
+    expect(response).toMatchObject({
+      success: true,
+      data: { actions: { javascriptReturns: [{ type: 'string', value: '/app/popup' }] } },
+    });
+    const warning = (response as { data: { warning?: string } }).data.warning ?? '';
+    expect(warning).toContain(
+      `action 0 (click "#help") asked to open a new window (${env.server.url}/app/help), which is not followed: the ` +
+        'actions stay on the page they started on, so the ones after it ran there',
+    );
+    expect(warning).toContain(
+      `action 1 (click "#win") asked to open a new window (${env.server.url}/app/help?from=script)`,
+    );
+  }, 30_000);
+
   it("says the page's load used up the timeout when it leaves the actions no time", async () => {
     const response = await env.ck.scrape({
       url: `${env.server.url}/app/ticking`,

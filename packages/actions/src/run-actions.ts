@@ -48,7 +48,7 @@ export async function runActions(
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     ...(options.warnings === undefined ? {} : { warnings: options.warnings }),
   };
-  for (const [index, action] of actions.entries()) {
+  const runStep = async (index: number, action: Action): Promise<void> => {
     const selector = 'selector' in action ? action.selector : undefined;
     if (options.signal?.aborted) {
       throw new ActionError('ABORTED', `Aborted before ${describeAction(index, action.type, selector)}.`, {
@@ -76,8 +76,34 @@ export async function runActions(
       if (failure.code === 'ABORTED') throw failure;
       throw await withEvidence(page, await withFrameHint(page, failure, captureMs), results, output, captureMs);
     }
+  };
+  // A window an action opens (a `target=_blank` link, `window.open`) is not followed: a warning says so. Chromium
+  // tells it on the opener (`Page.windowOpen`) whether the window then opens or is closed at once (the fetcher's).
+  let current = 0;
+  const session = await page.createCDPSession().catch(() => undefined);
+  session?.on('Page.windowOpen', ({ url }) => {
+    options.warnings?.push(popupWarning(current, actions[current]!, url));
+  });
+  await session?.send('Page.enable').catch(() => undefined);
+  try {
+    for (const [index, action] of actions.entries()) {
+      current = index;
+      await runStep(index, action);
+    }
+  } finally {
+    await session?.detach().catch(() => undefined);
   }
   return results;
+}
+
+/** What a user reads of a window an action asked for: not followed, the actions went on on their own page. */
+function popupWarning(index: number, action: Action, url: string): string {
+  const selector = 'selector' in action ? action.selector : undefined;
+  const what = url && url !== 'about:blank' ? `a new window (${url})` : 'a new window';
+  return (
+    `${describeAction(index, action.type, selector)} asked to open ${what}, which is not followed: the actions ` +
+    'stay on the page they started on, so the ones after it ran there (scrape its URL to act on it).'
+  );
 }
 
 /** The `ActionError` a step's error stands for: an abort, the budget spent, or the action's own failure. */
