@@ -106,6 +106,9 @@ function popupWarning(index: number, action: Action, url: string): string {
   );
 }
 
+/** A `wait` for a selector that nothing on the page (nor in its frames) matched within the time. */
+const WAIT_NO_MATCH = new NoMatchError(undefined, true).message;
+
 /** The `ActionError` a step's error stands for: an abort, the budget spent, or the action's own failure. */
 function failureOf(
   error: unknown,
@@ -126,7 +129,7 @@ function failureOf(
   }
   if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
     if (action.type === 'wait' && selector !== undefined && !starved(budget)) {
-      return actionFailed(index, action.type, selector, new NoMatchError(undefined, true).message, error);
+      return actionFailed(index, action.type, selector, WAIT_NO_MATCH, error);
     }
     return outOfTime(index, action, selector, budget, error);
   }
@@ -139,13 +142,13 @@ function failureOf(
  */
 async function withFrameHint(page: Page, failure: ActionError, captureMs: number): Promise<ActionError> {
   const { index, type, selector } = failure;
-  if (failure.code !== 'SCRAPE_ACTION_ERROR' || type !== 'wait' || selector === undefined || page.isClosed()) {
+  if (type !== 'wait' || selector === undefined || !failure.message.endsWith(WAIT_NO_MATCH) || page.isClosed()) {
     return failure;
   }
   const found = noMatch(page, selector, true);
   found.catch(() => undefined);
   const hint = await withinBudget(found, captureMs).catch(() => undefined);
-  if (hint === undefined) return failure;
+  if (hint === undefined || hint.message === WAIT_NO_MATCH) return failure;
   return actionFailed(index!, type, selector, hint.message, failure.cause);
 }
 
