@@ -189,4 +189,58 @@ describe('action flows', () => {
       actions: { javascriptReturns: [{ type: 'string', value: 'Shadowclicked' }] },
     });
   }, 30_000);
+
+  it('names the iframe a selector that a wait ran out of time on matches in', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/frames`,
+      maxAge: 0,
+      timeout: 3_000,
+      actions: [{ type: 'wait', selector: '#in-frame' }],
+    });
+    // Before: 'no element matched before the time ran out', though the button was there, inside the iframe.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });
+    expect((response as ErrorResponse).error).toContain(
+      `action 0 (wait "#in-frame") failed: no element of the page matched before the time ran out; one inside the ` +
+        `iframe of ${env.server.url}/app/frame does, and actions reach only the page itself`,
+    );
+  }, 30_000);
+
+  it('says which action opened a popup, and that the actions stayed on their page', async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/popup`,
+      maxAge: 0,
+      actions: [
+        { type: 'click', selector: '#help' },
+        { type: 'click', selector: '#win' },
+        { type: 'executeJavascript', script: 'location.pathname' },
+      ],
+    });
+    // Before: success and not a word; the popups were closed as they opened, the flow went on on the opener.
+    expect(response).toMatchObject({
+      success: true,
+      data: { actions: { javascriptReturns: [{ type: 'string', value: '/app/popup' }] } },
+    });
+    const warning = (response as { data: { warning?: string } }).data.warning ?? '';
+    expect(warning).toContain(
+      `action 0 (click "#help") asked to open a new window (${env.server.url}/app/help), which is not followed: the ` +
+        'actions stay on the page they started on, so the ones after it ran there',
+    );
+    expect(warning).toContain(
+      `action 1 (click "#win") asked to open a new window (${env.server.url}/app/help?from=script)`,
+    );
+  }, 30_000);
+
+  it("says the page's load used up the timeout when it leaves the actions no time", async () => {
+    const response = await env.ck.scrape({
+      url: `${env.server.url}/app/ticking`,
+      maxAge: 0,
+      timeout: 3_000,
+      actions: [{ type: 'click', selector: '#go' }],
+    });
+    // Before: 'Actions ran out of time (1 ms) at action 0 (click "#go").', which read as a bug.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect((response as ErrorResponse).error).toMatch(
+      /^Actions ran out of time at action 0 \(click "#go"\): the page's load \(and the waits before the actions\) took \d+ ms of the timeout, leaving the actions no time; raise `timeout`\.$/,
+    );
+  }, 30_000);
 });

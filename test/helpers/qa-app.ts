@@ -1,8 +1,8 @@
 /**
  * A small web app as a QA engineer drives it with actions: a login form, a two-step checkout, a search whose results
  * come by XHR, a modal over the page, a button enabled late, an input that re-renders on every key (as a
- * React-controlled one does), a scrollable panel, a link that opens a popup, and a page with an iframe and a shadow
- * root. Served by the route site on 127.0.0.1.
+ * React-controlled one does), a scrollable panel, a link and a button that open a popup, a page that never stops
+ * changing, and a page with an iframe and a shadow root. Served by the route site on 127.0.0.1.
  */
 import type { FixtureServer, Routes } from '../../fixtures/server.ts';
 import { sendPage, startRouteSite } from './route-site.ts';
@@ -66,7 +66,12 @@ const PANEL = `
 <div id="panel" style="height:100px;overflow:auto"><div style="height:2000px">tall</div></div>
 <div style="height:3000px">page</div>`;
 
-const POPUP = `<a id="help" href="/app/help" target="_blank">Help</a><p>Opener</p>`;
+const POPUP = `<a id="help" href="/app/help" target="_blank">Help</a><p>Opener</p>
+<button id="win" onclick="window.open('/app/help?from=script')">Window</button>`;
+
+// Its DOM changes every 50 ms, so the smart wait of its load runs to the end of the time it is given.
+const TICKING = `<p id="tick">0</p><button id="go">Go</button>
+<script>setInterval(() => { document.querySelector('#tick').textContent = String(performance.now()); }, 50);</script>`;
 
 const FRAMES = `
 <iframe id="inner" src="/app/frame"></iframe>
@@ -107,6 +112,7 @@ export const QA_ROUTES: Routes = {
   '/app/panel': (_req, res) => sendPage(res, 'Panel', PANEL),
   '/app/popup': (_req, res) => sendPage(res, 'Popup', POPUP),
   '/app/help': (_req, res) => sendPage(res, 'Help', '<p>Help page</p>'),
+  '/app/ticking': (_req, res) => sendPage(res, 'Ticking', TICKING),
   '/app/frames': (_req, res) => sendPage(res, 'Frames', FRAMES),
   '/app/frame': (_req, res) => sendPage(res, 'Inner', '<button id="in-frame">In frame</button>'),
   '/app/keys': (_req, res) => sendPage(res, 'Keys', KEYS),

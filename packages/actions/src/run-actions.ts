@@ -7,7 +7,7 @@ import { sleep } from './sleep.js';
 import { executeJavascript, ReturnTooLargeError } from './steps/javascript.js';
 import { KeyComboError, pressKey, writeText } from './steps/keys.js';
 import { PageTooLargeError, readPageHtml } from './steps/page-html.js';
-import { click, NoMatchError, scroll, StayedDisabledError } from './steps/pointer.js';
+import { click, NoMatchError, noMatch, scroll, StayedDisabledError } from './steps/pointer.js';
 import type { Action, ActionFailureDetails, ActionResults, JavascriptReturn, RunActionsOptions } from './types.js';
 
 const DEFAULTS = {
@@ -38,6 +38,7 @@ export async function runActions(
   options: RunActionsOptions = {},
 ): Promise<ActionResults> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const budget: Budget = { timeoutMs, ...(options.loadMs === undefined ? {} : { loadMs: options.loadMs }) };
   const deadline = Date.now() + timeoutMs;
   const remaining = () => deadline - Date.now();
   const settle = options.settle ?? (() => sleep(50, options.signal));
@@ -47,7 +48,7 @@ export async function runActions(
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     ...(options.warnings === undefined ? {} : { warnings: options.warnings }),
   };
-  for (const [index, action] of actions.entries()) {
+  const runStep = async (index: number, action: Action): Promise<void> => {
     const selector = 'selector' in action ? action.selector : undefined;
     if (options.signal?.aborted) {
       throw new ActionError('ABORTED', `Aborted before ${describeAction(index, action.type, selector)}.`, {
@@ -57,7 +58,7 @@ export async function runActions(
       });
     }
     try {
-      if (remaining() <= 0) throw outOfTime(index, action, selector, timeoutMs);
+      if (remaining() <= 0) throw outOfTime(index, action, selector, budget);
       const step = runOne(page, action, results, {
         remaining,
         settle,
@@ -70,13 +71,43 @@ export async function runActions(
       // A step that never ends by itself (a script's promise that never settles) still ends with the budget.
       await withinBudget(step, remaining());
     } catch (error) {
-      const failure = failureOf(error, index, action, selector, timeoutMs, remaining(), options.signal);
+      const captureMs = options.failureCaptureMs ?? DEFAULTS.failureCaptureMs;
+      const failure = failureOf(error, index, action, selector, budget, remaining(), options.signal);
       if (failure.code === 'ABORTED') throw failure;
-      throw await withEvidence(page, failure, results, output, options.failureCaptureMs ?? DEFAULTS.failureCaptureMs);
+      throw await withEvidence(page, await withFrameHint(page, failure, captureMs), results, output, captureMs);
     }
+  };
+  // A window an action opens (a `target=_blank` link, `window.open`) is not followed: a warning says so. Chromium
+  // tells it on the opener (`Page.windowOpen`) whether the window then opens or is closed at once (the fetcher's).
+  let current = 0;
+  const session = await page.createCDPSession().catch(() => undefined);
+  session?.on('Page.windowOpen', ({ url }) => {
+    options.warnings?.push(popupWarning(current, actions[current]!, url));
+  });
+  await session?.send('Page.enable').catch(() => undefined);
+  try {
+    for (const [index, action] of actions.entries()) {
+      current = index;
+      await runStep(index, action);
+    }
+  } finally {
+    await session?.detach().catch(() => undefined);
   }
   return results;
 }
+
+/** What a user reads of a window an action asked for: not followed, the actions went on on their own page. */
+function popupWarning(index: number, action: Action, url: string): string {
+  const selector = 'selector' in action ? action.selector : undefined;
+  const what = url && url !== 'about:blank' ? `a new window (${url})` : 'a new window';
+  return (
+    `${describeAction(index, action.type, selector)} asked to open ${what}, which is not followed: the actions ` +
+    'stay on the page they started on, so the ones after it ran there (scrape its URL to act on it).'
+  );
+}
+
+/** A `wait` for a selector that nothing on the page (nor in its frames) matched within the time. */
+const WAIT_NO_MATCH = new NoMatchError(undefined, true).message;
 
 /** The `ActionError` a step's error stands for: an abort, the budget spent, or the action's own failure. */
 function failureOf(
@@ -84,7 +115,7 @@ function failureOf(
   index: number,
   action: Action,
   selector: string | undefined,
-  timeoutMs: number,
+  budget: Budget,
   remainingMs: number,
   signal: AbortSignal | undefined,
 ): ActionError {
@@ -97,12 +128,28 @@ function failureOf(
     });
   }
   if (remainingMs <= 0 || (error instanceof Error && error.name === 'TimeoutError')) {
-    if (action.type === 'wait' && selector !== undefined) {
-      return actionFailed(index, action.type, selector, 'no element matched before the time ran out', error);
+    if (action.type === 'wait' && selector !== undefined && !starved(budget)) {
+      return actionFailed(index, action.type, selector, WAIT_NO_MATCH, error);
     }
-    return outOfTime(index, action, selector, timeoutMs, error);
+    return outOfTime(index, action, selector, budget, error);
   }
   return actionFailed(index, action.type, selector, reasonFor(error), error);
+}
+
+/**
+ * A `wait` for a selector that ran out of time, told as a click's no-match is: naming the iframe the selector matches
+ * in, if any (looked for within `captureMs`).
+ */
+async function withFrameHint(page: Page, failure: ActionError, captureMs: number): Promise<ActionError> {
+  const { index, type, selector } = failure;
+  if (type !== 'wait' || selector === undefined || !failure.message.endsWith(WAIT_NO_MATCH) || page.isClosed()) {
+    return failure;
+  }
+  const found = noMatch(page, selector, true);
+  found.catch(() => undefined);
+  const hint = await withinBudget(found, captureMs).catch(() => undefined);
+  if (hint === undefined || hint.message === WAIT_NO_MATCH) return failure;
+  return actionFailed(index!, type, selector, hint.message, failure.cause);
 }
 
 /**
@@ -238,14 +285,37 @@ async function runOne(page: Page, action: Action, results: ActionResults, ctx: S
   }
 }
 
-function outOfTime(index: number, action: Action, selector: string | undefined, timeoutMs: number, cause?: unknown) {
+/** The actions' time, and what the page's load took of the same timeout before them (when the caller tells it). */
+interface Budget {
+  timeoutMs: number;
+  loadMs?: number;
+}
+
+/** The page's load took more of the timeout than it left the actions: that, not an action, is what ran out. */
+const starved = ({ timeoutMs, loadMs }: Budget) => loadMs !== undefined && loadMs > timeoutMs;
+
+/** Under this, the load left the actions "no time" (the budget floors at 1 ms). */
+const NO_TIME_MS = 10;
+
+function outOfTime(index: number, action: Action, selector: string | undefined, budget: Budget, cause?: unknown) {
   const waits = cause instanceof WaitTooLongError && action.type === 'wait' ? action.milliseconds : undefined;
-  return new ActionError(
-    'SCRAPE_TIMEOUT',
-    `Actions ran out of time (${Math.round(timeoutMs)} ms) at ${describeAction(index, action.type, selector)}` +
-      (waits === undefined ? '.' : `: it waits ${waits} ms, longer than the time left (raise the timeout).`),
-    { index, type: action.type, ...(selector === undefined ? {} : { selector }), cause },
-  );
+  const at = describeAction(index, action.type, selector);
+  const timeoutMs = Math.round(budget.timeoutMs);
+  let message = `Actions ran out of time (${timeoutMs} ms) at ${at}`;
+  if (starved(budget)) {
+    const left = timeoutMs < NO_TIME_MS ? 'no time' : `${timeoutMs} ms`;
+    message =
+      `Actions ran out of time at ${at}: the page's load (and the waits before the actions) took ` +
+      `${Math.round(budget.loadMs!)} ms of the timeout, leaving the actions ${left}; raise \`timeout\`.`;
+  } else {
+    message += waits === undefined ? '.' : `: it waits ${waits} ms, longer than the time left (raise the timeout).`;
+  }
+  return new ActionError('SCRAPE_TIMEOUT', message, {
+    index,
+    type: action.type,
+    ...(selector === undefined ? {} : { selector }),
+    cause,
+  });
 }
 
 function reasonFor(error: unknown): string {

@@ -151,6 +151,13 @@ export interface RunActionsOptions {
    * @default 60000
    */
   timeoutMs?: number;
+  /**
+   * What the page's load (and the waits before the actions) took of the same overall timeout, in milliseconds. When
+   * it took more than it left `timeoutMs`, running out of time is told as the load's doing (raise the timeout), not
+   * an action's, whatever action it stopped at.
+   * @default undefined (not told)
+   */
+  loadMs?: number;
   /** Aborts the run between and during actions. */
   signal?: AbortSignal;
   /**

@@ -12,29 +12,36 @@ interface PageElement {
   readonly clientHeight: number;
 }
 
-/** Thrown when a selector matches nothing; the runner turns it into the action's error. */
+/**
+ * Thrown when a selector matches nothing (`waited`: a `wait` for it ran out of time); the runner turns it into the
+ * action's error.
+ */
 export class NoMatchError extends Error {
-  constructor(frameUrl?: string) {
+  constructor(frameUrl?: string, waited = false) {
+    const none = waited ? 'matched before the time ran out' : 'matches the selector';
     super(
       frameUrl === undefined
-        ? 'no element matches the selector'
-        : `no element of the page matches the selector; one inside the iframe of ${frameUrl} does, and actions ` +
+        ? `no element ${none}`
+        : `no element of the page ${none}; one inside the iframe of ${frameUrl} does, and actions ` +
             "reach only the page itself (open the frame's URL instead)",
     );
     this.name = 'NoMatchError';
   }
 }
 
-/** The error of a selector the page does not match, naming a frame it matches in (what an iframe hides). */
-async function noMatch(page: Page, selector: string): Promise<NoMatchError> {
+/**
+ * The error of a selector the page does not match, naming a frame it matches in (what an iframe hides). Every
+ * selector action's no-match error comes from here.
+ */
+export async function noMatch(page: Page, selector: string, waited = false): Promise<NoMatchError> {
   for (const frame of page.frames()) {
     if (frame === page.mainFrame()) continue;
     const found = await frame.$(selector).catch(() => null);
     if (!found) continue;
     await found.dispose().catch(() => undefined);
-    return new NoMatchError(frame.url());
+    return new NoMatchError(frame.url(), waited);
   }
-  return new NoMatchError();
+  return new NoMatchError(undefined, waited);
 }
 
 /** Thrown when the element to click stays disabled until the time runs out. */

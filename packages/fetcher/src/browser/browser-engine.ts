@@ -94,7 +94,6 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 export class BrowserEngine {
   readonly #pool: BrowserPool;
   readonly #settings: BrowserEngineSettings;
-
   constructor(pool: BrowserPool, settings: BrowserEngineSettings) {
     this.#pool = pool;
     this.#settings = settings;
@@ -274,6 +273,7 @@ export class BrowserEngine {
     if (request.actions?.length) {
       actions = await runActions(page, request.actions, {
         timeoutMs: Math.max(1, remaining() - reserveMs),
+        loadMs: request.timeoutMs - remaining(),
         // The page's picture on a failure comes out of the capture's reserve, leaving room for the error to return.
         failureCaptureMs: request.actionFailureScreenshot === false ? 0 : reserveMs / 2,
         maxScrapeChars: this.#settings.maxContentChars,
