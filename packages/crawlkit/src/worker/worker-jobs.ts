@@ -132,7 +132,7 @@ export class WorkerJobs {
     };
   }
 
-  /** Reads the job's record once a second while it is prepared, and aborts `ended` once the job is no longer running. */
+  /** Reads the job's record once a second while it is prepared; aborts `ended` once the job is no longer running. */
   #watchEnd(jobId: string, ended: AbortController): NodeJS.Timeout {
     const watch = setInterval(() => {
       this.#connection.store.jobs.get(jobId).then(
