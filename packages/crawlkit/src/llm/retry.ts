@@ -1,3 +1,4 @@
+import { sleep } from '@crawlkit/actions';
 import type { APICallError } from 'ai';
 
 import { CrawlkitError } from '../errors.js';
@@ -20,21 +21,6 @@ function retryAfterMs(error: APICallError): number | undefined {
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** What the server said, without the SDK's wrapping: its error message when the body has one. */
@@ -86,6 +72,7 @@ export async function withRetries<T>(
         );
       }
       await sleep(asked ?? FIRST_DELAY_MS * 2 ** attempt, signal);
+      signal?.throwIfAborted();
     }
   }
 }
