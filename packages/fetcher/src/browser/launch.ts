@@ -65,13 +65,16 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     // Loaded on first launch: HTTP-only users and the CLI's start-up do not pay for puppeteer.
     const { default: puppeteer } = await import('puppeteer-core');
     const launching = puppeteer.launch({
-      // Popups (window.open, target=_blank) are closed before they load: a new target waits for the debugger until
-      // puppeteer resumes it after this filter, and the close command is on the wire first. Chromium's popup blocker
-      // stays on (puppeteer turns it off by default), so most never open at all.
+      // Popups (window.open, target=_blank) are closed as they open. A new target waits for the debugger until
+      // puppeteer resumes it after this filter; the close goes after that resume, not before: a popup closed while
+      // paused could leave its opener's renderer, which it shares, paused too (a click calling window.open then
+      // hung to the end of the actions' time in 1 of 6 runs under load). Chromium's popup blocker stays on
+      // (puppeteer turns it off by default), so most never open at all.
       targetFilter: (target: Target) => {
         const info = (target as unknown as TargetInfoView)._getTargetInfo();
         if (!info.openerId || (info.type !== 'page' && info.type !== 'tab')) return true;
-        void control.session?.send('Target.closeTarget', { targetId: info.targetId }).catch(() => undefined);
+        const close = () => control.session?.send('Target.closeTarget', { targetId: info.targetId });
+        setImmediate(() => void close()?.catch(() => undefined));
         return false;
       },
       ignoreDefaultArgs: ['--disable-popup-blocking'],
