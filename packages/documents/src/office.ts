@@ -7,6 +7,7 @@ import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
 import { DocumentError, deadlineError, isDocumentError } from './errors.js';
 import type { ConvertOptions, DocumentMetadata } from './types.js';
+import { statedMetadata } from './stated-metadata.js';
 import { guardZip } from './zip/guard.js';
 
 /** officeparser (about 130 modules with its readers): loaded with the first office document. */
@@ -189,26 +190,21 @@ const iso = (value: unknown): string | undefined => {
  */
 export function officeMetadata(ast: OfficeParserAST): DocumentMetadata {
   const raw = ast.metadata ?? {};
-  const metadata: DocumentMetadata = {};
-  if (raw.title?.trim()) metadata.title = raw.title.trim();
   // OpenDocument's dc:creator is whoever saved the file last; its author is meta:initial-creator (OOXML's dc:creator)
   const native = (raw as { nativeProperties?: Record<string, unknown> }).nativeProperties;
   const initial = native?.['meta:initial-creator'];
   const author = typeof initial === 'string' && initial.trim() ? initial : raw.author;
-  if (author?.trim()) metadata.author = author.trim();
-  const texts = {
+  return statedMetadata({
+    title: raw.title?.trim(),
+    author: author?.trim(),
     description: raw.subject?.trim() || raw.description?.trim(),
     keywords: raw.keywords?.trim(),
     // officeparser reads the language of a PDF or EPUB only; Word and OpenDocument keep theirs in dc:language
     language: raw.language?.trim() || (typeof native?.['dc:language'] === 'string' && native['dc:language'].trim()),
-  };
-  for (const [name, value] of Object.entries(texts)) if (value) metadata[name as keyof typeof texts] = value;
-  const created = iso(raw.created);
-  const modified = iso(raw.modified);
-  if (created) metadata.created = created;
-  if (modified) metadata.modified = modified;
-  if (typeof raw.pages === 'number' && raw.pages > 0) metadata.numPages = raw.pages;
-  return metadata;
+    created: iso(raw.created),
+    modified: iso(raw.modified),
+    numPages: typeof raw.pages === 'number' && raw.pages > 0 && raw.pages,
+  });
 }
 
 /** The text of a node and its descendants. */

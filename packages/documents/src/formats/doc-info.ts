@@ -6,6 +6,7 @@
  */
 import { lazyModule } from '@crawlkit/options/lazy-module';
 
+import { statedMetadata } from '../stated-metadata.js';
 import type { DocumentMetadata } from '../types.js';
 
 const compoundFile = lazyModule(async () => ({
@@ -95,19 +96,17 @@ export async function docMetadata(bytes: Uint8Array): Promise<DocumentMetadata> 
   const stream = await summaryStream(bytes).catch(() => undefined);
   if (!stream) return {};
   const found = properties(stream);
-  const metadata: DocumentMetadata = {};
   const text = (id: number) => (typeof found.get(id) === 'string' ? (found.get(id) as string) : undefined);
   const time = (id: number) => {
     const date = found.get(id);
     return date instanceof Date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
   };
-  const [title, author, created, modified] = [text(TITLE), text(AUTHOR), time(CREATED), time(SAVED)];
-  const [description, keywords] = [text(SUBJECT) ?? text(COMMENTS), text(KEYWORDS)];
-  if (title) metadata.title = title;
-  if (author) metadata.author = author;
-  if (description) metadata.description = description;
-  if (keywords) metadata.keywords = keywords;
-  if (created) metadata.created = created;
-  if (modified) metadata.modified = modified;
-  return metadata;
+  return statedMetadata({
+    title: text(TITLE),
+    author: text(AUTHOR),
+    description: text(SUBJECT) ?? text(COMMENTS),
+    keywords: text(KEYWORDS),
+    created: time(CREATED),
+    modified: time(SAVED),
+  });
 }

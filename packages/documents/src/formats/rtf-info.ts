@@ -3,6 +3,7 @@
  * which officeparser does not read, under the names a DOCX or ODT gives them. RTF's times carry no zone: they are read
  * as UTC.
  */
+import { statedMetadata } from '../stated-metadata.js';
 import type { DocumentMetadata } from '../types.js';
 
 /**
@@ -81,20 +82,16 @@ export function rtfMetadata(bytes: Uint8Array): DocumentMetadata {
     }
     at++;
   }
-  const metadata: DocumentMetadata = {};
   const text = (name: string) => {
     const body = fields.get(name);
     return body === undefined ? undefined : groupText(body, codepage ? `windows-${codepage}` : 'windows-1252');
   };
-  const [title, author, keywords] = [text('title'), text('author'), text('keywords')];
-  const description = text('subject') || text('doccomm');
-  const created = fields.has('creatim') ? time(fields.get('creatim')!) : undefined;
-  const modified = fields.has('revtim') ? time(fields.get('revtim')!) : undefined;
-  if (title) metadata.title = title;
-  if (author) metadata.author = author;
-  if (description) metadata.description = description;
-  if (keywords) metadata.keywords = keywords;
-  if (created) metadata.created = created;
-  if (modified) metadata.modified = modified;
-  return metadata;
+  return statedMetadata({
+    title: text('title'),
+    author: text('author'),
+    description: text('subject') || text('doccomm'),
+    keywords: text('keywords'),
+    created: fields.has('creatim') ? time(fields.get('creatim')!) : undefined,
+    modified: fields.has('revtim') ? time(fields.get('revtim')!) : undefined,
+  });
 }
