@@ -29,19 +29,11 @@ export const NO_SERVICE_WORKERS_SCRIPT = `(() => {
 })();`;
 
 /**
- * Keeps a page from wandering off: any dialog that still opens (`beforeunload`) is dismissed, and windows it opens
- * (`window.open`, `target=_blank` clicks) are closed as soon as they appear. Downloads are refused by the
- * context's download policy.
+ * Dismisses any dialog that still opens (`beforeunload`). Popups never reach a page here: the browser's target
+ * filter (`launch.ts`) closes them as they open; downloads are refused by the context's download policy.
  */
-export function guardPage(page: Page): { popupsClosed: () => number } {
-  let popups = 0;
+export function guardPage(page: Page): void {
   page.on('dialog', (dialog) => {
     void dialog.dismiss().catch(() => undefined);
   });
-  page.on('popup', (popup) => {
-    if (!popup) return;
-    popups++;
-    void popup.close().catch(() => undefined);
-  });
-  return { popupsClosed: () => popups };
 }

@@ -6,7 +6,7 @@ import { MUTATION_OBSERVER_SCRIPT } from './smart-wait.js';
 
 /**
  * Set-up every page gets whatever the scrape asks for, done before a scrape takes the page (on spare pages, while
- * nobody waits): its CDP session, the dialog, service-worker and DOM-change scripts, popup and dialog guards, TLS
+ * nobody waits): its CDP session, the dialog, service-worker and DOM-change scripts, the dialog guard, TLS
  * errors ignored (v2's `skipTlsVerification: true`), the desktop viewport and request interception (no request is
  * made before the scrape attaches its handler). It reads no scrape option, so a prepared page suits every scrape;
  * a scrape changes what it asks otherwise (`skipTlsVerification: false`, `mobile`, headers, stealth, country) on
