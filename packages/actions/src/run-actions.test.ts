@@ -136,6 +136,18 @@ describe('runActions', () => {
     expect(results.scrapes[0]!.html).toContain('Results for crawl kit');
   });
 
+  it('presses a character the US layout has no key for as typed text', async () => {
+    await open('/js/form.html');
+    const results = await run([
+      { type: 'click', selector: '#q' },
+      { type: 'press', key: 'é' },
+      { type: 'press', key: 'Shift+ß' },
+      { type: 'executeJavascript', script: "document.querySelector('#q').value" },
+    ]);
+    // Before: SCRAPE_ACTION_ERROR 'action 1 (press) failed: Unknown key: "é"'.
+    expect(results.javascriptReturns).toEqual([{ type: 'string', value: 'éß' }]);
+  });
+
   it('follows navigations caused by a link click and by a script after a click', async () => {
     await open('/js/nav.html');
     const byLink = await run([{ type: 'click', selector: '#link' }, { type: 'scrape' }]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { KEY_COMBO, MODIFIER_NAMES } from './steps/keys.js';
+import { KEY_COMBO, MODIFIER_NAMES, unknownKeyReason } from './steps/keys.js';
 import type { Action } from './types.js';
 
 /** Most actions in one list (v2). */
@@ -58,9 +58,14 @@ const clickAction = z.strictObject({ type: z.literal('click'), selector: nonEmpt
 const writeAction = z.strictObject({ type: z.literal('write'), text: z.string({ error: 'must be a string' }) });
 const pressAction = z.strictObject({
   type: z.literal('press'),
-  key: nonEmptyString.regex(KEY_COMBO, {
-    error: `must be a key, or modifiers and a key joined by "+" (modifiers: ${MODIFIER_NAMES.join(', ')})`,
-  }),
+  key: nonEmptyString
+    .regex(KEY_COMBO, {
+      error: `must be a key, or modifiers and a key joined by "+" (modifiers: ${MODIFIER_NAMES.join(', ')})`,
+    })
+    .superRefine((key, context) => {
+      const reason = KEY_COMBO.test(key) ? unknownKeyReason(key) : undefined;
+      if (reason !== undefined) context.addIssue({ code: 'custom', message: reason });
+    }),
 });
 
 const scrollAction = z.strictObject({

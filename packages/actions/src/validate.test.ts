@@ -1,6 +1,8 @@
+import * as puppeteer from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 
 import { totalWaitMs } from './schema.js';
+import { KEY_NAMES } from './steps/key-names.js';
 import { validateActions } from './validate.js';
 
 const fails = (actions: unknown[], waitFor = 0) => {
@@ -81,5 +83,27 @@ describe('validateActions', () => {
     expect(fails([{ type: 'pdf', scale: 3 }]).message).toContain('`scale` must be a number 0.1..2');
     expect(fails([{ type: 'executeJavascript' }]).message).toContain('`script`');
     expect(fails([{ type: 'wait', milliseconds: 1.5 }]).message).toContain('positive integer');
+  });
+
+  it('refuses a key name the browser does not know, naming the one meant, before any page loads', () => {
+    // Before: accepted here, and the action failed after the page's load with puppeteer's 'Unknown key: "Entr"'.
+    expect(fails([{ type: 'press', key: 'Entr' }])).toMatchObject({ code: 'BAD_REQUEST', index: 0 });
+    expect(fails([{ type: 'press', key: 'Entr' }]).message).toContain(
+      '"Entr" is not a key name; did you mean "Enter"?',
+    );
+    expect(fails([{ type: 'press', key: 'Control+arrowleft' }]).message).toContain('did you mean "ArrowLeft"?');
+    expect(fails([{ type: 'press', key: 'Hyper' }]).message).toContain(
+      'use a single character or a name as in Playwright (Enter, Tab',
+    );
+    expect(() =>
+      validateActions(['é', 'ArrowLeft', 'Shift+Tab', 'Shift++', 'F12'].map((key) => ({ type: 'press', key }))),
+    ).not.toThrow();
+  });
+
+  it('knows the key names puppeteer knows', () => {
+    // Exported at run time, though not in puppeteer's types.
+    const { _keyDefinitions } = puppeteer as unknown as { _keyDefinitions: Record<string, unknown> };
+    const names = Object.keys(_keyDefinitions).filter((name) => name.length > 1);
+    expect([...KEY_NAMES].sort()).toEqual(names.sort());
   });
 });
