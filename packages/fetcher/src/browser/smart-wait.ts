@@ -33,8 +33,25 @@ export interface SmartWaitSettings {
   pollMs?: number;
 }
 
-/** Requests to one URL a page may make before the next ones to it count as polling. */
+/** Requests to one URL (`pollingKey`) a page may make before the next ones to it count as polling. */
 const POLLING_AFTER = 2;
+
+/** A cache-buster's value: a timestamp in seconds or milliseconds, or `Math.random()`. */
+const CACHE_BUSTER = /^(?:\d{9,}|0?\.\d{6,})$/;
+
+/**
+ * The URL a request counts under for polling: without its fragment, and without cache-busting parameters (`_`, and
+ * any whose value is a timestamp or a random number), which a poller changes on every request (`?_=1733040000123`).
+ * Other parameters stay: `?page=3` after `?page=2` is new content, not the same request again.
+ */
+function pollingKey(url: string): string {
+  const bare = url.split('#')[0]!;
+  const query = bare.indexOf('?');
+  if (query < 0) return bare;
+  const params = new URLSearchParams(bare.slice(query + 1));
+  for (const [name, value] of [...params]) if (name === '_' || CACHE_BUSTER.test(value)) params.delete(name, value);
+  return `${bare.slice(0, query)}?${params}`;
+}
 
 /**
  * Counts a page's requests in flight and when the last one started or ended. A request to a URL (method and URL)
@@ -49,7 +66,7 @@ export class NetworkMonitor {
 
   constructor(page: Page) {
     page.on('request', (request) => {
-      const key = `${request.method()} ${request.url().split('#')[0]}`;
+      const key = `${request.method()} ${pollingKey(request.url())}`;
       const times = (this.#seen.get(key) ?? 0) + 1;
       this.#seen.set(key, times);
       if (times > POLLING_AFTER) return;
