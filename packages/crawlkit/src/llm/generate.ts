@@ -3,7 +3,7 @@ import type { APICallError, LanguageModelUsage, ModelMessage } from 'ai';
 import { CrawlkitError } from '../errors.js';
 import { aiSdk } from './ai-sdk.js';
 import { parseModelJson, stripReasoning } from './json-text.js';
-import { withRetries } from './retry.js';
+import { type RetryWaitListener, withRetries } from './retry.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import { validateAgainst, type JsonSchema } from './schema.js';
 
@@ -94,7 +94,7 @@ function callSettings(options: ResolvedLlmOptions, signal: AbortSignal | undefin
 /** One plain-text answer. */
 export async function generatePlainText(
   options: ResolvedLlmOptions,
-  input: { instructions: string; prompt: string; signal?: AbortSignal },
+  input: { instructions: string; prompt: string; signal?: AbortSignal; onRetryWait?: RetryWaitListener | undefined },
 ): Promise<{ text: string; usage: LlmUsage }> {
   const { APICallError, generateText } = await aiSdk();
   try {
@@ -105,7 +105,7 @@ export async function generatePlainText(
           instructions: input.instructions,
           prompt: input.prompt,
         }),
-      { maxRetries: options.maxRetries, signal: input.signal, APICallError },
+      { maxRetries: options.maxRetries, signal: input.signal, APICallError, onRetryWait: input.onRetryWait },
     );
     return { text: result.text, usage: fromSdkUsage(result.totalUsage) };
   } catch (error) {
@@ -123,6 +123,8 @@ export interface GenerateJsonInput {
   /** A further check of the parsed value; returns what is wrong, or undefined. */
   check?: (value: unknown) => string | undefined;
   signal?: AbortSignal;
+  /** Told each wait before a retry (see `withRetries`). */
+  onRetryWait?: RetryWaitListener | undefined;
   /** Told the tokens of each answer as it arrives, so a task that fails later still counts what it spent. */
   onUsage?: (usage: LlmUsage) => void;
 }
@@ -163,7 +165,7 @@ async function answer(
             ? { output: input.schema ? Output.object({ schema: jsonSchema(input.schema) }) : Output.json() }
             : {}),
         }),
-      { maxRetries: options.maxRetries, signal: input.signal, APICallError },
+      { maxRetries: options.maxRetries, signal: input.signal, APICallError, onRetryWait: input.onRetryWait },
     );
   try {
     let result;

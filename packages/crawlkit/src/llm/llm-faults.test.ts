@@ -292,6 +292,23 @@ describe('a page that times out on the model', () => {
     );
   });
 
+  it("says the model's server asked to wait, when the page's time runs out in a Retry-After", async () => {
+    const ck = engine();
+    llm.enqueue({ status: 429, headers: { 'retry-after': '30' }, body: { error: { message: 'Rate limit reached' } } });
+    const response = await ck.scrape({
+      url: `${site.url}/faults/product`,
+      timeout: 1_500,
+      formats: [{ type: 'json', schema }],
+    });
+    // Before: 'the language model had not answered after 1490 ms', though it had answered at once, with a 429.
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect((response as ErrorResponse).error).toBe(
+      "Scrape timed out after 1500 ms: the language model's server answered 429, Retry-After, and the page ran out " +
+        'of time while waiting 30000 ms to ask again. Raise `timeout`, or lower `llm.concurrency` so fewer ' +
+        'calls reach the server at once.',
+    );
+  });
+
   it('says so for the question format too', async () => {
     const ck = engine();
     llm.enqueue({ delayMs: 60_000 });

@@ -39,6 +39,8 @@ import { estimateTokens, fitContext, trimToTokenBudget } from './token-budget.js
 export interface LlmProgress {
   queued(): void;
   running(): void;
+  /** A call waits before its retry (a 429's `Retry-After`, a back-off after a 5xx). */
+  retryWait?(waitMs: number, why: string): void;
   done(): void;
 }
 
@@ -173,7 +175,8 @@ export class LlmService {
     input: GenerateJsonInput,
     progress: LlmProgress | undefined,
   ): ReturnType<typeof generateJson> {
-    return this.#slot(() => generateJson(options, input), input.signal, progress);
+    const retrying = { onRetryWait: progress?.retryWait?.bind(progress) };
+    return this.#slot(() => generateJson(options, { ...input, ...retrying }), input.signal, progress);
   }
 
   /** A model-written summary; `undefined` when no model is configured. */
@@ -192,6 +195,7 @@ export class LlmService {
             instructions: SUMMARY_SYSTEM,
             prompt: summaryPrompt(this.#trim(markdown, budget, notes)),
             ...(signal ? { signal } : {}),
+            onRetryWait: progress?.retryWait?.bind(progress),
           }),
         signal,
         progress,
@@ -219,6 +223,7 @@ export class LlmService {
             instructions: ANSWER_SYSTEM,
             prompt: answerPrompt(question, this.#trim(passages, budget, notes)),
             ...(signal ? { signal } : {}),
+            onRetryWait: progress?.retryWait?.bind(progress),
           }),
         signal,
         progress,

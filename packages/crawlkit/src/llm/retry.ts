@@ -10,6 +10,9 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 
 type CallErrorClass = { isInstance(error: unknown): error is APICallError };
 
+/** Told that a model call waits `waitMs` before its retry, and why (`429, Retry-After`, `503`, `no answer`). */
+export type RetryWaitListener = (waitMs: number, why: string) => void;
+
 /** The wait a server asked for: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. */
 function retryAfterMs(error: APICallError): number | undefined {
   const headers = error.responseHeaders ?? {};
@@ -37,7 +40,13 @@ function serverSaid(error: APICallError): string {
  */
 export async function withRetries<T>(
   call: () => Promise<T>,
-  settings: { maxRetries: number; signal?: AbortSignal | undefined; APICallError: CallErrorClass },
+  settings: {
+    maxRetries: number;
+    signal?: AbortSignal | undefined;
+    APICallError: CallErrorClass;
+    /** Told each wait before a retry, with the status that caused it, for the page's timeout message. */
+    onRetryWait?: RetryWaitListener | undefined;
+  },
 ): Promise<T> {
   const { maxRetries, signal, APICallError } = settings;
   for (let attempt = 0; ; attempt++) {
@@ -71,7 +80,9 @@ export async function withRetries<T>(
           { cause: error },
         );
       }
-      await sleep(asked ?? FIRST_DELAY_MS * 2 ** attempt, signal);
+      const waitMs = asked ?? FIRST_DELAY_MS * 2 ** attempt;
+      settings.onRetryWait?.(waitMs, asked === undefined ? status : `${status}, Retry-After`);
+      await sleep(waitMs, signal);
       signal?.throwIfAborted();
     }
   }

@@ -1,3 +1,11 @@
+import type { LlmProgress } from '../llm/llm-service.js';
+
+/** A model call answering: when it started, and the wait before its retry if it is in one. */
+interface ModelCall {
+  since: number;
+  retry?: { until: number; waitMs: number; why: string };
+}
+
 /**
  * A scrape's `timeout`: one timer for fetch, extraction and formats together, suspended while the scrape waits for its
  * host's slot and paused while its model tasks wait for the engine's `llm.concurrency` slots with none of them
@@ -33,7 +41,7 @@ export class Deadline {
   #running = 0;
   /** The page's model tasks waiting for a slot, and those answering with when each started. */
   readonly #modelWaits = new Set<object>();
-  readonly #modelCalls = new Set<{ since: number }>();
+  readonly #modelCalls = new Set<ModelCall>();
   /** What the model tasks were doing when the timer fired (they end, aborted, before the message is asked for). */
   #modelAtExpiry: string | undefined;
 
@@ -104,9 +112,9 @@ export class Deadline {
    * A progress hook for one model task of the page (`LlmProgress`): where it is, for the timeout's message. Each task
    * takes its own: two at once (a summary beside a json) are told apart.
    */
-  modelTask(): { queued(): void; running(): void; done(): void } {
+  modelTask(): Required<LlmProgress> {
     const wait = {};
-    const call = { since: 0 };
+    const call: ModelCall = { since: 0 };
     return {
       queued: () => {
         this.#modelWaits.add(wait);
@@ -117,6 +125,9 @@ export class Deadline {
         call.since = Date.now();
         this.#modelCalls.add(call);
         this.#pauseForModel();
+      },
+      retryWait: (waitMs, why) => {
+        call.retry = { until: Date.now() + waitMs, waitMs, why };
       },
       done: () => {
         this.#modelWaits.delete(wait);
@@ -151,6 +162,16 @@ export class Deadline {
   #modelNote(head: string): string | undefined {
     if (!this.#modelCalls.size) return undefined;
     const now = Date.now();
+    const retrying = [...this.#modelCalls].find((call) => call.retry && call.retry.until > now)?.retry;
+    if (retrying) {
+      const busy = retrying.why.startsWith('429')
+        ? ', or lower `llm.concurrency` so fewer calls reach the server at once'
+        : '';
+      return (
+        `${head}: the language model's server answered ${retrying.why}, and the page ran out of time while ` +
+        `waiting ${retrying.waitMs} ms to ask again. Raise \`timeout\`${busy}.`
+      );
+    }
     const longest = Math.max(...[...this.#modelCalls].map((call) => now - call.since));
     return (
       `${head}: the language model had not answered after ${longest} ms. Raise \`timeout\` for a slow model, or ` +
