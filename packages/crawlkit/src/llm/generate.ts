@@ -6,6 +6,7 @@ import { parseModelJson, stripReasoning } from './json-text.js';
 import { type RetryWaitListener, withRetries } from './retry.js';
 import type { ResolvedLlmOptions } from './llm-options.js';
 import { validateAgainst, type JsonSchema } from './schema.js';
+import { estimateTokens } from './token-budget.js';
 
 /** Tokens a model call reported (0 when the provider reports none). */
 export interface LlmUsage {
@@ -23,10 +24,15 @@ export function addUsage(into: LlmUsage, usage: LlmUsage): LlmUsage {
   return into;
 }
 
-function fromSdkUsage(usage: LanguageModelUsage | undefined): LlmUsage {
-  const input = usage?.inputTokens ?? 0;
-  const output = usage?.outputTokens ?? 0;
-  return { inputTokens: input, outputTokens: output, totalTokens: usage?.totalTokens ?? input + output };
+/**
+ * The tokens of one call as the server counted them; a count the server did not give (some local servers send no
+ * `usage`) is estimated from the text sent and answered, so the page and the engine's token usage do not read 0.
+ */
+function fromSdkUsage(usage: LanguageModelUsage | undefined, sent: () => string, answered: string): LlmUsage {
+  const input = usage?.inputTokens ?? estimateTokens(sent());
+  const output = usage?.outputTokens ?? estimateTokens(answered);
+  const stated = usage?.inputTokens !== undefined && usage.outputTokens !== undefined;
+  return { inputTokens: input, outputTokens: output, totalTokens: (stated && usage.totalTokens) || input + output };
 }
 
 /** How servers say a request is longer than the model's context (vLLM, OpenAI, llama.cpp, LM Studio, Ollama). */
@@ -107,7 +113,8 @@ export async function generatePlainText(
         }),
       { maxRetries: options.maxRetries, signal: input.signal, APICallError, onRetryWait: input.onRetryWait },
     );
-    return { text: result.text, usage: fromSdkUsage(result.totalUsage) };
+    const sent = () => `${input.instructions}\n${input.prompt}`;
+    return { text: result.text, usage: fromSdkUsage(result.totalUsage, sent, result.text) };
   } catch (error) {
     throw requestFailed(error, input.signal);
   }
@@ -154,6 +161,8 @@ async function answer(
 ): Promise<{ text: string; usage: LlmUsage; finishReason?: string }> {
   const { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output } = await aiSdk();
   const model = typeof options.model === 'object' ? options.model : undefined;
+  const sent = () =>
+    [input.instructions, ...messages.map((m) => (typeof m.content === 'string' ? m.content : ''))].join('\n');
   const ask = (withFormat: boolean) =>
     withRetries(
       () =>
@@ -177,13 +186,13 @@ async function answer(
       if (model && refusal === 'format') refusesResponseFormat.add(model);
       result = await ask(false);
     }
-    const usage = fromSdkUsage(result.totalUsage);
+    const usage = fromSdkUsage(result.totalUsage, sent, result.text);
     input.onUsage?.(usage);
     return { text: result.text, usage, finishReason: result.finishReason };
   } catch (error) {
     // The SDK parses strictly; a fenced or chatty answer is still read below, and a wrong one gets a repair round.
     if (NoObjectGeneratedError.isInstance(error)) {
-      const usage = fromSdkUsage(error.usage);
+      const usage = fromSdkUsage(error.usage, sent, error.text ?? '');
       input.onUsage?.(usage);
       return { text: error.text ?? '', usage, ...(error.finishReason ? { finishReason: error.finishReason } : {}) };
     }

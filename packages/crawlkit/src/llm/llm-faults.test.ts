@@ -109,6 +109,24 @@ describe('tokens of a page that fails', () => {
   });
 });
 
+describe('a server that sends no usage', () => {
+  it('counts estimated tokens for the page and the engine, not 0', async () => {
+    const ck = engine();
+    llm.rule = () => ({ noUsage: true });
+    const response = await ck.scrape({
+      url: `${site.url}/faults/product`,
+      formats: ['summary', { type: 'json', schema }],
+    });
+    expect(response).toMatchObject({ success: true, data: { json: { price: 49.5 } } });
+    const usage = (response as { data: { metadata: { llmUsage: Record<string, number> } } }).data.metadata.llmUsage;
+    // Before: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }. The page and the instructions are ~250 tokens.
+    expect(usage.inputTokens).toBeGreaterThan(200);
+    expect(usage.outputTokens).toBeGreaterThan(5);
+    expect(usage.totalTokens).toBe(usage.inputTokens! + usage.outputTokens!);
+    expect(ck.getTokenUsage().data.tokensUsed).toBe(usage.totalTokens);
+  });
+});
+
 describe('a server that refuses what it is sent', () => {
   it('answers without a response format when the server refuses json_schema, and remembers it', async () => {
     const strict = await startLlmServer({ rejectJsonSchema: true });
