@@ -118,7 +118,8 @@ describe('a server that sends no usage', () => {
       formats: ['summary', { type: 'json', schema }],
     });
     expect(response).toMatchObject({ success: true, data: { json: { price: 49.5 } } });
-    const usage = (response as { data: { metadata: { llmUsage: Record<string, number> } } }).data.metadata.llmUsage;
+    const usage = (response as unknown as { data: { metadata: { llmUsage: Record<string, number> } } }).data.metadata
+      .llmUsage;
     // Before: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }. The page and the instructions are ~250 tokens.
     expect(usage.inputTokens).toBeGreaterThan(200);
     expect(usage.outputTokens).toBeGreaterThan(5);
@@ -167,6 +168,10 @@ describe("a page longer than the model's context", () => {
       expect((response as { data: { warning?: string } }).data.warning).toMatch(
         /The extraction content would have used more tokens \(\d+\) than the maximum we allow \(\d+\)\. -- the input has been automatically trimmed\./,
       );
+      // The next long page starts from the cut that fitted. Before: refused first again, two requests a page.
+      const next = await ck.scrape({ url: `${site.url}/faults/long?next`, formats: [{ type: 'json', schema }] });
+      expect(next).toMatchObject({ success: true, data: { json: { title: 'Long' } } });
+      expect(small.requests).toHaveLength(3);
     } finally {
       await small.close();
     }

@@ -93,6 +93,9 @@ const MISSING_MODEL =
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The model tasks whose input is fitted to the context, each with its own instructions around the page. */
+type Feature = 'summary' | 'answer' | 'extract' | 'compare';
+
 /**
  * The language-model features: json extraction, summaries, change-tracking comparisons and crawl prompts. Without a
  * configured model, features that need one are refused before any fetch and summaries fall back to an extractive
@@ -101,6 +104,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 export class LlmService {
   readonly #options: ResolvedLlmOptions | undefined;
   readonly #slots: PQueue;
+  /** Per feature, the input budget that fitted after the server refused a longer one (its instructions differ). */
+  readonly #fitted = new Map<Feature, number>();
 
   constructor(options?: ResolvedLlmOptions) {
     this.#options = options;
@@ -156,16 +161,20 @@ export class LlmService {
 
   /**
    * Runs `run` with its input trimmed to `maxInputTokens`, cut further when the server says it does not fit the
-   * model's context (`fitContext`); the warnings of the attempt that worked (its trim) go to `warnings`.
+   * model's context (`fitContext`); the warnings of the attempt that worked (its trim) go to `warnings`. A cut that
+   * fitted is kept for the feature's next calls, which start from it instead of being refused again first.
    */
   async #fit<T>(
     options: ResolvedLlmOptions,
+    feature: Feature,
     texts: readonly string[],
     warnings: string[],
     run: (budget: number, notes: string[]) => Promise<T>,
   ): Promise<T> {
     const inputTokens = () => texts.reduce((sum, text) => sum + estimateTokens(text), 0);
-    const fitted = await fitContext(options.maxInputTokens, inputTokens, run);
+    const budget = Math.min(options.maxInputTokens, this.#fitted.get(feature) ?? Infinity);
+    const fitted = await fitContext(budget, inputTokens, run);
+    if (fitted.budget < budget) this.#fitted.set(feature, fitted.budget);
     warnings.push(...fitted.warnings);
     return fitted.value;
   }
@@ -188,7 +197,7 @@ export class LlmService {
     const options = this.#options;
     if (!options) return undefined;
     const warnings: string[] = [];
-    const { text, usage } = await this.#fit(options, [markdown], warnings, (budget, notes) =>
+    const { text, usage } = await this.#fit(options, 'summary', [markdown], warnings, (budget, notes) =>
       this.#slot(
         () =>
           generatePlainText(options, {
@@ -216,7 +225,7 @@ export class LlmService {
   ): Promise<LlmResult<string>> {
     const options = this.#model('question format');
     const warnings: string[] = [];
-    const { text, usage } = await this.#fit(options, [passages], warnings, (budget, notes) =>
+    const { text, usage } = await this.#fit(options, 'answer', [passages], warnings, (budget, notes) =>
       this.#slot(
         () =>
           generatePlainText(options, {
@@ -239,7 +248,7 @@ export class LlmService {
   async extract(input: LlmExtractInput): Promise<LlmResult<unknown>> {
     const options = this.#model('json format');
     const warnings: string[] = [];
-    const { value, usage } = await this.#fit(options, [input.markdown], warnings, (budget, notes) =>
+    const { value, usage } = await this.#fit(options, 'extract', [input.markdown], warnings, (budget, notes) =>
       this.#extractFrom(options, this.#trim(input.markdown, budget, notes), input),
     );
     return { value, usage, warnings };
@@ -279,7 +288,7 @@ export class LlmService {
     const warnings: string[] = [];
     if (input.schema !== undefined) {
       const version = (markdown: string) =>
-        this.#fit(options, [markdown], warnings, (budget, notes) =>
+        this.#fit(options, 'extract', [markdown], warnings, (budget, notes) =>
           this.#extractFrom(options, this.#trim(markdown, budget, notes), input),
         );
       const [previous, current] = await Promise.all([version(input.previous), version(input.current)]);
@@ -289,7 +298,7 @@ export class LlmService {
         warnings: [...new Set(warnings)],
       };
     }
-    const result = await this.#fit(options, [input.previous, input.current], warnings, (budget, notes) => {
+    const result = await this.#fit(options, 'compare', [input.previous, input.current], warnings, (budget, notes) => {
       const half = Math.max(1, Math.floor(budget / 2));
       return this.#json(
         options,
