@@ -163,7 +163,13 @@ for (const [name, factory, available] of jobBackends(testRedisUrl)) {
 
       it('gives up after three retries and keeps the last answer', () => {
         expect(hitsOf(`/retry/always${run}`).map((h) => h.status)).toEqual([429, 429, 429, 429]);
-        expect(bySource(data, url('/retry/always')).map((d) => d.metadata.statusCode)).toEqual([429]);
+        const [kept] = bySource(data, url('/retry/always'));
+        expect(kept?.metadata.statusCode).toBe(429);
+        // Before: no word of the retries, as if the site had been asked once.
+        expect(kept?.warning).toMatch(
+          /^The site answered 429 to each of 4 attempts over \d+\.\d s; this is the last answer\.$/,
+        );
+        expect(bySource(data, url('/retry/after'))[0]?.warning).toBeUndefined();
       });
 
       it('stores a page once, with its credits counted in the job', () => {

@@ -1,5 +1,6 @@
 import { redactUrl } from '@crawlkit/fetcher';
 import { isRetried, retryDelay } from '@crawlkit/frontier';
+import { asksRetryLater } from '@crawlkit/options/retry-later';
 import {
   documentBytes,
   type JobRecord,
@@ -218,6 +219,12 @@ async function settleTask(
     await complete({ key: task.key, credits: 0 });
   } else if (outcome.success && !verdict.reject) {
     const document = outcome.document;
+    const status = document.metadata.statusCode;
+    if (retried && asksRetryLater(status)) {
+      const attempts = `${retried.retries + 1} attempts over ${secondsSince(retried.since)} s`;
+      const note = `The site answered ${status} to each of ${attempts}; this is the last answer.`;
+      document.warning = document.warning ? `${document.warning} ${note}` : note;
+    }
     await events.page(job, document, task.key);
     const serialized = JSON.stringify(document);
     const stored = await complete({
@@ -250,9 +257,10 @@ async function settleTask(
  * over 7.2 s.`): its code stays the last attempt's.
  */
 function afterRetries(error: string, { retries, since }: Required<TaskRetries>): string {
-  const seconds = ((Date.now() - since) / 1000).toFixed(1);
-  return `${error.replace(/\.$/, '')}, after ${retries + 1} attempts over ${seconds} s.`;
+  return `${error.replace(/\.$/, '')}, after ${retries + 1} attempts over ${secondsSince(since)} s.`;
 }
+
+const secondsSince = (since: number): string => ((Date.now() - since) / 1000).toFixed(1);
 
 /** Completes a settled task in the job's store (with the others settled in the same turn when the driver batches). */
 function completeTask(tasks: JobTasks, outcome: TaskOutcome): Promise<TaskCompletion> {
