@@ -149,7 +149,9 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     const queue: string[] = [start.url];
     const visited = new Set<string>();
     let first = true;
-    while (queue.length && visited.size < MAX_PAGES_FETCHED && links.size < request.limit) {
+    // A search ranks every link found (up to MAX_PAGES_FETCHED pages), then cuts to `limit`: the pages that match it
+    // are often only linked, past the first `limit` links a sitemap gives.
+    while (queue.length && visited.size < MAX_PAGES_FETCHED && (request.search || links.size < request.limit)) {
       signal?.throwIfAborted();
       const url = queue.shift()!;
       const key = normalizeUrl(url, { ignoreQueryParameters: true });

@@ -1,0 +1,74 @@
+// What a crawl and a map decide to visit and list on a small localised docs site: non-ASCII and escaped paths,
+// patterns, and map's search and limit.
+import type { CrawlRequestInput, ErrorResponse, MapResponse } from 'crawlkit';
+import { describe, expect, it } from 'vitest';
+
+import type { FixtureServer } from '../fixtures/server.ts';
+import { ok } from './helpers/crawl-site-run.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+
+/** Path → the links of its page. The sitemap lists the section homes and two leaves, none of them a guide. */
+const PAGES: Record<string, string[]> = {
+  '/': ['/de/', '/en/'],
+  '/de/': ['/de/über-uns', '/de/guide'],
+  '/en/': ['/en/release notes', '/en/guide'],
+  '/de/%C3%BCber-uns': [],
+  '/de/guide': [],
+  '/en/release%20notes': [],
+  '/en/guide': [],
+};
+const SITEMAP = ['/de/', '/en/', '/de/%C3%BCber-uns', '/en/release%20notes'];
+
+function startScopeSite(): Promise<FixtureServer> {
+  return startRouteSite({
+    '/*'(_req, res, ctx) {
+      const path = ctx.url.pathname;
+      if (path === '/sitemap.xml') {
+        const urls = SITEMAP.map((p) => `<url><loc>${ctx.baseUrl}${p}</loc></url>`).join('');
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`);
+        return;
+      }
+      const links = PAGES[path];
+      if (!links) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      sendPage(res, `Page ${decodeURIComponent(path)}`, links.map((l) => `<a href="${l}">${l}</a>`).join(' '));
+    },
+  });
+}
+
+const env = useFixtureEngine({ server: startScopeSite });
+/** Crawls `path` of the site with `body` and returns the stored pages' paths, sorted. */
+async function crawl(body: Omit<CrawlRequestInput, 'url'> & { url: string }): Promise<string[]> {
+  const started = ok(
+    await env.ck.crawl({ ...body, url: `${env.server.url}${body.url}`, scrapeOptions: { maxAge: 0 } }),
+  );
+  const status = ok(await env.ck.waitForJob(started.id));
+  return status.data.map((d) => new URL(d.metadata.url ?? d.metadata.sourceURL).pathname).sort();
+}
+
+function links(value: MapResponse | ErrorResponse): string[] {
+  if (!value.success) throw new Error(`unexpected error: ${value.error}`);
+  return value.links.map((l) => new URL(l.url).pathname);
+}
+
+describe('path patterns on non-ASCII and escaped paths', () => {
+  it('includePaths written with the letters a person reads match the encoded path', async () => {
+    const pages = await crawl({ url: '/de/', sitemap: 'skip', includePaths: ['^/de/über'] });
+    expect(pages).toEqual(['/de/%C3%BCber-uns']);
+  });
+
+  it('excludePaths with a space keeps the crawl off the escaped page', async () => {
+    const pages = await crawl({ url: '/en/', sitemap: 'skip', excludePaths: ['release notes'] });
+    expect(pages).toEqual(['/en/', '/en/guide']);
+    expect(env.server.requests.some((r) => r.path === '/en/release%20notes')).toBe(false);
+  });
+});
+
+describe('map', () => {
+  it('search ranks every page it finds, not only the first `limit` found', async () => {
+    // The sitemap alone fills the limit with pages that are not guides; the guides are linked from its pages.
+    const found = links(await env.ck.map({ url: env.server.url, search: 'guide', limit: 2 }));
+    expect(found.sort()).toEqual(['/de/guide', '/en/guide']);
+  });
+});
