@@ -71,4 +71,21 @@ describe('map', () => {
     const found = links(await env.ck.map({ url: env.server.url, search: 'guide', limit: 2 }));
     expect(found.sort()).toEqual(['/de/guide', '/en/guide']);
   });
+
+  it('lists only the pages includePaths and excludePaths admit, as a crawl would', async () => {
+    const included = links(await env.ck.map({ url: env.server.url, includePaths: ['^/de/'] }));
+    expect(included.sort()).toEqual(['/de', '/de/%C3%BCber-uns', '/de/guide']);
+    const excluded = links(await env.ck.map({ url: env.server.url, excludePaths: ['über', '^/en/'] }));
+    expect(excluded.sort()).toEqual(['/', '/de', '/de/guide']);
+    // Links are judged as found (`/en/`, its slash kept), and followed only when admitted, as in a crawl.
+    const pattern = '^http://127\\.0\\.0\\.1:\\d+/en/(guide)?$';
+    const full = links(await env.ck.map({ url: env.server.url, regexOnFullURL: true, includePaths: [pattern] }));
+    expect(full.sort()).toEqual(['/en', '/en/guide']);
+  });
+
+  it('refuses an invalid pattern, naming it', async () => {
+    const refused = await env.ck.map({ url: env.server.url, excludePaths: ['^/de/(guide'] });
+    expect(refused).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect((refused as ErrorResponse).error).toContain('/^/de/(guide/');
+  });
 });

@@ -3,7 +3,7 @@
  * of a page are read and sorted in an extraction worker (a page of thousands of links costs as much as a parse).
  */
 import type { UrlPolicy } from '@crawlkit/fetcher/analysis';
-import { normalizeUrl } from '@crawlkit/frontier';
+import { createPathPatterns, normalizeUrl } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
 
 import type { MapRequest } from '../v2/jobs.js';
@@ -11,7 +11,13 @@ import type { MapRequest } from '../v2/jobs.js';
 /** The parts of a map request that decide which URLs belong to the map. */
 export type MapScope = Pick<
   MapRequest,
-  'ignoreQueryParameters' | 'includeSubdomains' | 'filterByPath' | 'allowExternalLinks'
+  | 'ignoreQueryParameters'
+  | 'includeSubdomains'
+  | 'filterByPath'
+  | 'allowExternalLinks'
+  | 'includePaths'
+  | 'excludePaths'
+  | 'regexOnFullURL'
 > & {
   /** The URL mapped, after its redirects: its site and path are the map's. */
   input: string;
@@ -62,6 +68,25 @@ export function siteFilter(scope: MapScope): (url: string) => boolean {
       if (p !== path && !p.startsWith(`${path}/`)) return false;
     }
     return true;
+  };
+}
+
+/**
+ * Whether `includePaths`/`excludePaths` admit a URL as it was found (before `cleanUrl` drops its trailing slash and
+ * query), as they admit a link in a crawl. Without patterns every URL passes, unparsed.
+ */
+export function patternFilter(scope: MapScope): (raw: string) => boolean {
+  if (!scope.includePaths?.length && !scope.excludePaths?.length) return () => true;
+  const patterns = createPathPatterns(scope);
+  return (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      return false;
+    }
+    url.hash = '';
+    return !patterns.excluded(url) && patterns.included(url);
   };
 }
 

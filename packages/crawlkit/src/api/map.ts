@@ -5,7 +5,7 @@ import type { EngineContext } from '../context.js';
 import { charged, type CallCredits } from '../credits/charge.js';
 import { CRAWLER_USER_AGENT } from '../jobs/crawl-planner.js';
 import { frontierFetch, robotsNotes, robotsUnavailableReason, unreadableSitemapNotes } from '../jobs/frontier-fetch.js';
-import { cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
+import { cleanUrl, pageKey, patternFilter, siteFilter, type MapScope } from './map-links.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
@@ -98,13 +98,17 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     includeSubdomains: request.includeSubdomains,
     filterByPath: request.filterByPath,
     ...(request.allowExternalLinks !== undefined ? { allowExternalLinks: request.allowExternalLinks } : {}),
+    ...(request.includePaths !== undefined ? { includePaths: request.includePaths } : {}),
+    ...(request.excludePaths !== undefined ? { excludePaths: request.excludePaths } : {}),
+    ...(request.regexOnFullURL !== undefined ? { regexOnFullURL: request.regexOnFullURL } : {}),
   };
   const inSite = siteFilter(scope);
+  const admitted = patternFilter(scope);
   // One entry per page (see `pageKey`); the first form seen is listed.
   const links = new Map<string, MapLink>();
   const add = (raw: string, extra?: Omit<MapLink, 'url'>) => {
     const url = cleanUrl(raw, scope);
-    if (!url || !inSite(url) || !isAllowedByPolicy(url, scope.policy)) return;
+    if (!url || !inSite(url) || !admitted(raw) || !isAllowedByPolicy(url, scope.policy)) return;
     const key = pageKey(url, scope);
     const existing = links.get(key);
     if (existing) Object.assign(existing, extra);
