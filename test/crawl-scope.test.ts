@@ -17,7 +17,12 @@ const PAGES: Record<string, string[]> = {
   '/de/guide': [],
   '/en/release%20notes': [],
   '/en/guide': [],
+  '/v2/': ['/v2/guide', '/v1/'],
+  '/v2/guide': [],
+  '/v1/': [],
 };
+/** Path → where it redirects: docs whose `latest` is a version. */
+const REDIRECTS: Record<string, string> = { '/latest': '/v2/' };
 const SITEMAP = ['/de/', '/en/', '/de/%C3%BCber-uns', '/en/release%20notes'];
 
 function startScopeSite(): Promise<FixtureServer> {
@@ -30,6 +35,8 @@ function startScopeSite(): Promise<FixtureServer> {
         res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`);
         return;
       }
+      const to = REDIRECTS[path];
+      if (to) return void res.writeHead(301, { location: to }).end();
       const links = PAGES[path];
       if (!links) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       sendPage(res, `Page ${decodeURIComponent(path)}`, links.map((l) => `<a href="${l}">${l}</a>`).join(' '));
@@ -62,6 +69,13 @@ describe('path patterns on non-ASCII and escaped paths', () => {
     const pages = await crawl({ url: '/en/', sitemap: 'skip', excludePaths: ['release notes'] });
     expect(pages).toEqual(['/en/', '/en/guide']);
     expect(env.server.requests.some((r) => r.path === '/en/release%20notes')).toBe(false);
+  });
+});
+
+describe('the seed', () => {
+  it('redirected into another directory of the site crawls that directory too', async () => {
+    const pages = await crawl({ url: '/latest', sitemap: 'skip' });
+    expect(pages).toEqual(['/v2/', '/v2/guide']);
   });
 });
 

@@ -122,6 +122,19 @@ describe('crawl rules in order (reference §13.2)', () => {
     expect(verdict(seed, uber, { includePaths: ['^/en/'] })).toBe('INCLUDE_PATTERN');
   });
 
+  it("follows the seed's redirect: into another directory of the site, or to another site", () => {
+    const rules = createCrawlRules({ seedUrl: 'https://example.com/latest' });
+    expect(rules.check('https://example.com/v2/guide')).toEqual({ allowed: false, reason: 'BACKWARD_CRAWLING' });
+    rules.rebase('https://www.example.com/v2/');
+    expect(rules.check('https://example.com/v2/guide')).toEqual({ allowed: true });
+    expect(rules.check('https://example.com/latest/x')).toEqual({ allowed: true });
+    expect(rules.check('https://example.com/v1/guide')).toEqual({ allowed: false, reason: 'BACKWARD_CRAWLING' });
+    rules.rebase('https://other.org/docs/');
+    expect(rules.check('https://other.org/docs/a')).toEqual({ allowed: true });
+    expect(rules.check('https://other.org/v2/guide')).toEqual({ allowed: false, reason: 'BACKWARD_CRAWLING' });
+    expect(rules.check('https://example.com/v2/guide')).toEqual({ allowed: false, reason: 'EXTERNAL_LINK' });
+  });
+
   it('treats the seed scope as a directory (item 29)', () => {
     expect(inSeedScope('/docs/guide.md', '/docs/other')).toBe(true);
     expect(inSeedScope('/docs/', '/docs')).toBe(false);

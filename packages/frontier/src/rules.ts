@@ -189,15 +189,20 @@ export interface CrawlRules {
   admit(url: string, context?: { fromUrl?: string }): RuleAdmission;
   /** Same site as the seed (host equal after stripping `www.`). */
   isInternal(url: string): boolean;
-  /** Moves the site to another host (the seed redirected there). */
+  /**
+   * Follows the seed's redirect: to another site, that site (and the target's path) becomes the crawl's; on the same
+   * site, the target's directory joins the seed's scope, so `/latest` redirected to `/v2/` crawls `/v2/…` too.
+   */
   rebase(newSeedUrl: string): void;
 }
 
 export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
   const patterns = createPathPatterns(options);
-  let seed = new URL(options.seedUrl);
+  const seed = new URL(options.seedUrl);
   let seedHost = bareHost(seed.hostname);
   let seedDomain = getDomain(seed.hostname) ?? seedHost;
+  // The seed's path, and those of its redirect targets on the same site.
+  let scopes = [seed.pathname];
 
   const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   const maxRepeats = options.maxPathSegmentRepeats ?? DEFAULT_MAX_PATH_SEGMENT_REPEATS;
@@ -212,9 +217,14 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
       }
     },
     rebase(newSeedUrl) {
-      seed = new URL(newSeedUrl);
-      seedHost = bareHost(seed.hostname);
-      seedDomain = getDomain(seed.hostname) ?? seedHost;
+      const target = new URL(newSeedUrl);
+      if (internal(target)) {
+        if (!scopes.includes(target.pathname)) scopes.push(target.pathname);
+        return;
+      }
+      seedHost = bareHost(target.hostname);
+      seedDomain = getDomain(target.hostname) ?? seedHost;
+      scopes = [target.pathname];
     },
     check(url, context) {
       const admission = this.admit(url, context);
@@ -238,7 +248,7 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
         if (u.hash && u.hash !== '#' && !isRouteFragment(u.hash)) {
           return { allowed: false, reason: 'SECTION_LINK' };
         }
-        if (!options.crawlEntireDomain && !inSeedScope(seed.pathname, u.pathname)) {
+        if (!options.crawlEntireDomain && !scopes.some((scope) => inSeedScope(scope, u.pathname))) {
           return { allowed: false, reason: 'BACKWARD_CRAWLING' };
         }
         if (patterns.excluded(u)) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
