@@ -11,10 +11,12 @@ import { sendPage, startRouteSite } from './helpers/route-site.ts';
 /** Path → the links of its page. The sitemap lists the section homes and two leaves, none of them a guide. */
 const PAGES: Record<string, string[]> = {
   '/': ['/de/', '/en/'],
-  '/de/': ['/de/über-uns', '/de/guide'],
-  '/en/': ['/en/release notes', '/en/guide'],
+  '/de/': ['/de/über-uns', '/de/guide', '/de/straße'],
+  '/en/': ['/en/release notes', '/en/guide', '/en/50%off-sale'],
   '/de/%C3%BCber-uns': [],
   '/de/guide': [],
+  '/de/stra%C3%9Fe': [],
+  '/en/50%off-sale': [],
   '/en/release%20notes': [],
   '/en/guide': [],
   '/v2/': ['/v2/guide', '/v1/'],
@@ -39,7 +41,7 @@ function startScopeSite(): Promise<FixtureServer> {
       if (to) return void res.writeHead(301, { location: to }).end();
       const links = PAGES[path];
       if (!links) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      sendPage(res, `Page ${decodeURIComponent(path)}`, links.map((l) => `<a href="${l}">${l}</a>`).join(' '));
+      sendPage(res, `Page ${path}`, links.map((l) => `<a href="${l}">${l}</a>`).join(' '));
     },
   });
 }
@@ -67,7 +69,7 @@ describe('path patterns on non-ASCII and escaped paths', () => {
 
   it('excludePaths with a space keeps the crawl off the escaped page', async () => {
     const pages = await crawl({ url: '/en/', sitemap: 'skip', excludePaths: ['release notes'] });
-    expect(pages).toEqual(['/en/', '/en/guide']);
+    expect(pages).toEqual(['/en/', '/en/50%off-sale', '/en/guide']);
     expect(env.server.requests.some((r) => r.path === '/en/release%20notes')).toBe(false);
   });
 });
@@ -86,11 +88,18 @@ describe('map', () => {
     expect(found.sort()).toEqual(['/de/guide', '/en/guide']);
   });
 
+  it('search reads terms of any script, and a link with a stray % does not break it', async () => {
+    const street = links(await env.ck.map({ url: env.server.url, search: 'straße' }));
+    expect(street).toEqual(['/de/stra%C3%9Fe']);
+    const sale = links(await env.ck.map({ url: env.server.url, search: 'sale' }));
+    expect(sale).toEqual(['/en/50%off-sale']);
+  });
+
   it('lists only the pages includePaths and excludePaths admit, as a crawl would', async () => {
     const included = links(await env.ck.map({ url: env.server.url, includePaths: ['^/de/'] }));
-    expect(included.sort()).toEqual(['/de', '/de/%C3%BCber-uns', '/de/guide']);
+    expect(included.sort()).toEqual(['/de', '/de/%C3%BCber-uns', '/de/guide', '/de/stra%C3%9Fe']);
     const excluded = links(await env.ck.map({ url: env.server.url, excludePaths: ['über', '^/en/'] }));
-    expect(excluded.sort()).toEqual(['/', '/de', '/de/guide']);
+    expect(excluded.sort()).toEqual(['/', '/de', '/de/guide', '/de/stra%C3%9Fe']);
     // Links are judged as found (`/en/`, its slash kept), and followed only when admitted, as in a crawl.
     const pattern = '^http://127\\.0\\.0\\.1:\\d+/en/(guide)?$';
     const full = links(await env.ck.map({ url: env.server.url, regexOnFullURL: true, includePaths: [pattern] }));

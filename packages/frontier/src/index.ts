@@ -1,4 +1,11 @@
-export { normalizeUrl, normalizeParsedUrl, canonicalUrl, urlPermutations, isRouteFragment } from './normalize.js';
+export {
+  canonicalUrl,
+  decodePercent,
+  isRouteFragment,
+  normalizeParsedUrl,
+  normalizeUrl,
+  urlPermutations,
+} from './normalize.js';
 export type { NormalizeOptions } from './normalize.js';
 export {
   createCrawlRules,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { canonicalUrl, normalizeParsedUrl, normalizeUrl, urlPermutations } from './normalize.js';
+import { canonicalUrl, decodePercent, normalizeParsedUrl, normalizeUrl, urlPermutations } from './normalize.js';
 
 describe('normalizeUrl', () => {
   it('folds scheme, www, trailing slash and index pages into one key (reference §13.3)', () => {
@@ -54,5 +54,14 @@ describe('normalizeUrl', () => {
   it('resolves canonical links', () => {
     expect(canonicalUrl('https://a.test/x/y', '/canon')).toBe('https://a.test/canon');
     expect(canonicalUrl('https://a.test/x/y', 'javascript:void(0)')).toBeUndefined();
+  });
+});
+
+describe('decodePercent', () => {
+  it('decodes UTF-8 escapes and keeps the rest as written', () => {
+    expect(decodePercent('/de/%C3%BCber%20uns')).toBe('/de/über uns');
+    expect(decodePercent('/en/50%off-sale')).toBe('/en/50%off-sale');
+    expect(decodePercent('/a%FF/b%20c%E0%A4%A')).toBe('/a%FF/b c%E0%A4%A');
+    expect(decodePercent('/plain')).toBe('/plain');
   });
 });

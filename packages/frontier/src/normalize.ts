@@ -43,6 +43,21 @@ function normalizePercent(value: string): string {
     .replace(UNRESERVED, (m) => String.fromCharCode(parseInt(m.slice(1), 16)));
 }
 
+/**
+ * `value` with its percent-escapes decoded where they spell UTF-8 (`/%C3%BCber%20uns` → `/über uns`); an escape that
+ * does not (`50%off`, `%E0%A4%A`, a Latin-1 byte) stays as written. Never throws, unlike `decodeURIComponent`.
+ */
+export function decodePercent(value: string): string {
+  if (!value.includes('%')) return value;
+  return value.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** A fragment that is a client-side route (`#/x`, `#!x`, `#docs/x`) names a different page. */
 export { isRouteFragment };
 

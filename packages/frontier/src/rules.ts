@@ -1,6 +1,6 @@
 import { getDomain } from 'tldts';
 
-import { isRouteFragment } from './normalize.js';
+import { decodePercent, isRouteFragment } from './normalize.js';
 
 /** Why a discovered URL is not crawled (reference §13.2). */
 export type DenialReason =
@@ -159,14 +159,7 @@ export interface PathPatterns {
  */
 function patternTargets(url: URL, fullUrl: boolean): string[] {
   const written = fullUrl ? url.href : url.pathname;
-  if (!written.includes('%')) return [written];
-  const decoded = written.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      return run;
-    }
-  });
+  const decoded = decodePercent(written);
   return decoded === written ? [written] : [written, decoded];
 }
 

@@ -1,5 +1,5 @@
 import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
-import { discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
+import { decodePercent, discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
 import { charged, type CallCredits } from '../credits/charge.js';
@@ -24,12 +24,18 @@ const PAGE_LINKS_LIMIT_MS = 10_000;
 /** Sitemap URLs handled between two turns of the event loop. */
 const URLS_PER_TURN = 2_000;
 
-/** Orders links by how many search terms their URL, title and description contain (stable otherwise). */
+/**
+ * Orders links by how many search terms their URL (as read: `%C3%BC` is `ü`), title and description contain (stable
+ * otherwise). Terms are runs of letters and digits of any script: `straße` is one term, not `stra` and `e`.
+ */
 function rankBySearch(links: MapLink[], search: string): MapLink[] {
-  const terms = search.toLowerCase().split(/\W+/).filter(Boolean);
+  const terms = search
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter(Boolean);
   if (terms.length === 0) return links;
   const score = (l: MapLink) => {
-    const hay = `${decodeURIComponent(l.url)} ${l.title ?? ''} ${l.description ?? ''}`.toLowerCase();
+    const hay = `${decodePercent(l.url)} ${l.title ?? ''} ${l.description ?? ''}`.toLowerCase();
     return terms.reduce((s, t) => s + (hay.includes(t) ? 1 : 0), 0);
   };
   return links
