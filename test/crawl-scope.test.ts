@@ -13,6 +13,7 @@ const PAGES: Record<string, string[]> = {
   '/': ['/de/', '/en/'],
   '/de/': ['/de/über-uns', '/de/guide', '/de/straße'],
   '/en/': ['/en/release notes', '/en/guide', '/en/50%off-sale'],
+  '/de/index.html': ['/de/über-uns', '/de/guide'],
   '/de/%C3%BCber-uns': [],
   '/de/guide': [],
   '/de/stra%C3%9Fe': [],
@@ -93,6 +94,11 @@ describe('map', () => {
     expect(street).toEqual(['/de/stra%C3%9Fe']);
     const sale = links(await env.ck.map({ url: env.server.url, search: 'sale' }));
     expect(sale).toEqual(['/en/50%off-sale']);
+  });
+
+  it('of a page named like a file maps its directory, as a crawl from it does', async () => {
+    const found = links(await env.ck.map({ url: `${env.server.url}/de/index.html`, sitemap: 'skip' }));
+    expect(found.sort()).toEqual(['/de/%C3%BCber-uns', '/de/guide', '/de/index.html']);
   });
 
   it('lists only the pages includePaths and excludePaths admit, as a crawl would', async () => {

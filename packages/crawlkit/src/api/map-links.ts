@@ -3,7 +3,7 @@
  * of a page are read and sorted in an extraction worker (a page of thousands of links costs as much as a parse).
  */
 import type { UrlPolicy } from '@crawlkit/fetcher/analysis';
-import { createPathPatterns, normalizeUrl } from '@crawlkit/frontier';
+import { createPathPatterns, inSeedScope, normalizeUrl } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
 
 import type { MapRequest } from '../v2/jobs.js';
@@ -53,19 +53,22 @@ export function cleanUrl(raw: string, scope: Pick<MapScope, 'ignoreQueryParamete
   return out;
 }
 
-/** Keeps URLs of the same site (registrable domain, `www.` ignored) and, when asked, of the same host and path. */
+/**
+ * Keeps URLs of the same site (registrable domain, `www.` ignored) and, when asked, of the same host and of the input's
+ * scope as a crawl from it has (`inSeedScope`): `/docs` keeps `/docs` and `/docs/…`, `/docs/index.html` keeps `/docs/…`.
+ * A listed URL has lost its trailing slash (`cleanUrl`), so `/docs` is also tried as `/docs/`.
+ */
 export function siteFilter(scope: MapScope): (url: string) => boolean {
   const input = new URL(scope.input);
   const domain = getDomain(input.hostname) ?? stripWww(input.hostname);
   const host = stripWww(input.hostname);
-  const path = input.pathname.replace(/\/$/, '');
+  const byPath = scope.filterByPath && !scope.allowExternalLinks && input.pathname !== '/';
   return (url) => {
     const u = new URL(url);
     if ((getDomain(u.hostname) ?? stripWww(u.hostname)) !== domain) return false;
     if (!scope.includeSubdomains && stripWww(u.hostname) !== host) return false;
-    if (scope.filterByPath && !scope.allowExternalLinks && path !== '') {
-      const p = u.pathname.replace(/\/$/, '');
-      if (p !== path && !p.startsWith(`${path}/`)) return false;
+    if (byPath && !inSeedScope(input.pathname, u.pathname) && !inSeedScope(input.pathname, `${u.pathname}/`)) {
+      return false;
     }
     return true;
   };
