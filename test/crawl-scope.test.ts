@@ -38,6 +38,16 @@ function startScopeSite(): Promise<FixtureServer> {
         res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`);
         return;
       }
+      if (path.startsWith('/shop/')) {
+        // A CMS that names its section as every page's canonical.
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        const links = path === '/shop/' ? '<a href="/shop/a">A</a> <a href="/shop/b">B</a>' : '';
+        res.end(
+          `<!doctype html><html><head><title>Shop ${path}</title><link rel="canonical" href="/shop/"></head>` +
+            `<body><main><h1>Shop ${path}</h1><p>The product ${path} of the shop.</p>${links}</main></body></html>`,
+        );
+        return;
+      }
       const to = REDIRECTS[path];
       if (to) return void res.writeHead(301, { location: to }).end();
       const links = PAGES[path];
@@ -79,6 +89,13 @@ describe('the seed', () => {
   it('redirected into another directory of the site crawls that directory too', async () => {
     const pages = await crawl({ url: '/latest', sitemap: 'skip' });
     expect(pages).toEqual(['/v2/', '/v2/guide']);
+  });
+});
+
+describe('the same page by many URLs', () => {
+  it('a canonical naming the section above every page folds none of them into it', async () => {
+    const pages = await crawl({ url: '/shop/', sitemap: 'skip' });
+    expect(pages).toEqual(['/shop/', '/shop/a', '/shop/b']);
   });
 });
 

@@ -1,4 +1,5 @@
 export {
+  canonicalIsAncestor,
   canonicalUrl,
   decodePercent,
   isRouteFragment,

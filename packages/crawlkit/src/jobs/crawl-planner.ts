@@ -1,5 +1,6 @@
 import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import {
+  canonicalIsAncestor,
   createCrawlRules,
   discoverSitemaps,
   HostPoliteness,
@@ -228,9 +229,15 @@ export function createCrawlPlanner(
           duplicate = await claimAlias(finalKey);
         }
       }
-      // A page whose canonical URL is another page of the crawl is that page: stored once.
+      // A page whose canonical URL is another page of the crawl is that page: stored once. Not when it names a
+      // directory above the page (a CMS writing its home as every page's canonical): the page is kept.
       const canonical = outcome.canonical;
-      if (!duplicate && canonical !== undefined && rules.isInternal(canonical)) {
+      if (
+        !duplicate &&
+        canonical !== undefined &&
+        rules.isInternal(canonical) &&
+        !canonicalIsAncestor(finalUrl, canonical)
+      ) {
         const canonicalKey = key(canonical);
         if (canonicalKey !== task.key && canonicalKey !== finalKey) duplicate = await claimAlias(canonicalKey);
       }
