@@ -382,6 +382,19 @@ describe('crawlkit map', { timeout: 120_000 }, () => {
     expect(response.links[0]!.url).toBe(`${site.server.url}/docs/getting-started.html`);
   });
 
+  it('keeps the links --include-path and --exclude-path admit', async () => {
+    const flags = ['--include-path', '^/(docs|articles)/', '--exclude-path', 'base-href'];
+    const result = await cli(['map', `${site.server.url}/`, ...flags]);
+    expect(result.code).toBe(0);
+    const paths = result.stdout
+      .trim()
+      .split('\n')
+      .map((u) => new URL(u).pathname);
+    expect(paths).toEqual(expect.arrayContaining(['/docs/getting-started.html', '/articles/first-post.html']));
+    // A sitemap's `/docs/` is judged as found, then listed without its slash.
+    expect(paths.every((p) => /^\/(docs|articles)(\/|$)/.test(p) && !p.includes('base-href'))).toBe(true);
+  });
+
   it('leaves no store in the directory it runs in, as it stores nothing; scrape still makes one', async () => {
     const cwd = join(site.dir, 'map-here');
     mkdirSync(cwd);

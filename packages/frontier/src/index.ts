@@ -1,7 +1,16 @@
-export { normalizeUrl, normalizeParsedUrl, canonicalUrl, urlPermutations, isRouteFragment } from './normalize.js';
+export {
+  canonicalIsAncestor,
+  canonicalUrl,
+  decodePercent,
+  isRouteFragment,
+  normalizeParsedUrl,
+  normalizeUrl,
+  urlPermutations,
+} from './normalize.js';
 export type { NormalizeOptions } from './normalize.js';
 export {
   createCrawlRules,
+  createPathPatterns,
   DEFAULT_MAX_PATH_SEGMENT_REPEATS,
   DEFAULT_MAX_URL_LENGTH,
   hasRepeatingSegments,
@@ -10,7 +19,15 @@ export {
   urlDepth,
   validateCrawlPatterns,
 } from './rules.js';
-export type { CrawlRules, CrawlRulesOptions, DenialReason, RuleAdmission, RuleVerdict } from './rules.js';
+export type {
+  CrawlRules,
+  CrawlRulesOptions,
+  DenialReason,
+  PathPatternOptions,
+  PathPatterns,
+  RuleAdmission,
+  RuleVerdict,
+} from './rules.js';
 export { loadRobots, MAX_ROBOTS_BYTES, parseRobots } from './robots.js';
 export type { Robots } from './robots.js';
 export { discoverSitemaps, discoverSitemapUrls, parseSitemap, readSitemap, sitemapCandidates } from './sitemaps.js';

@@ -43,6 +43,21 @@ function normalizePercent(value: string): string {
     .replace(UNRESERVED, (m) => String.fromCharCode(parseInt(m.slice(1), 16)));
 }
 
+/**
+ * `value` with its percent-escapes decoded where they spell UTF-8 (`/%C3%BCber%20uns` → `/über uns`); an escape that
+ * does not (`50%off`, `%E0%A4%A`, a Latin-1 byte) stays as written. Never throws, unlike `decodeURIComponent`.
+ */
+export function decodePercent(value: string): string {
+  if (!value.includes('%')) return value;
+  return value.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** A fragment that is a client-side route (`#/x`, `#!x`, `#docs/x`) names a different page. */
 export { isRouteFragment };
 
@@ -101,6 +116,26 @@ export function canonicalUrl(pageUrl: string, canonicalHref: string | undefined)
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `canonical` names a directory above `pageUrl` on the same host (`www.` ignored): `/` or `/shop/` for
+ * `/shop/a`. A CMS that writes its home or section as every page's canonical is misconfigured, not saying the pages
+ * are one; the crawl keeps such a page rather than fold it into that directory's page.
+ */
+export function canonicalIsAncestor(pageUrl: string, canonical: string): boolean {
+  let page: URL;
+  let target: URL;
+  try {
+    page = new URL(pageUrl);
+    target = new URL(canonical);
+  } catch {
+    return false;
+  }
+  if (page.hostname.replace(/^www\./, '') !== target.hostname.replace(/^www\./, '')) return false;
+  const dir = target.pathname.replace(/\/(?:index\.(?:html?|php))?$/i, '');
+  const path = page.pathname.replace(/\/(?:index\.(?:html?|php))?$/i, '');
+  return path !== dir && path.startsWith(`${dir}/`);
 }
 
 /** The 16 variants of a URL that `foldSimilar` treats as one page (scheme × www × index/trailing slash). */

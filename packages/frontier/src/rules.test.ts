@@ -101,6 +101,40 @@ describe('crawl rules in order (reference §13.2)', () => {
     expect(verdict('https://example.com', 'https://sub.example.com/pricing', opts)).toBe('ALLOWED');
   });
 
+  it('matches patterns on a non-ASCII or escaped path as written and as read', () => {
+    const seed = 'https://example.com/';
+    // Links as pages write them: the URL parser percent-encodes `ü` and the space.
+    const uber = 'https://example.com/de/über-uns';
+    const notes = 'https://example.com/release%20notes';
+    expect(verdict(seed, uber, { includePaths: ['^/de/über'] })).toBe('ALLOWED');
+    expect(verdict(seed, uber, { includePaths: ['^/de/%C3%BCber'] })).toBe('ALLOWED');
+    expect(verdict(seed, uber, { excludePaths: ['über'] })).toBe('EXCLUDE_PATTERN');
+    expect(verdict(seed, notes, { excludePaths: ['release notes'] })).toBe('EXCLUDE_PATTERN');
+    expect(verdict(seed, notes, { includePaths: ['^/release notes$'] })).toBe('ALLOWED');
+    expect(verdict(seed, uber, { includePaths: ['^https://example\\.com/de/über'], regexOnFullURL: true })).toBe(
+      'ALLOWED',
+    );
+    expect(verdict(seed, 'https://other.org/de/über', { allowExternalLinks: true, excludePaths: ['über'] })).toBe(
+      'EXCLUDE_PATTERN',
+    );
+    // An escape that is not UTF-8 is kept; the rest of the path is still read.
+    expect(verdict(seed, 'https://example.com/a%FF/b%20c', { includePaths: ['^/a%FF/b c$'] })).toBe('ALLOWED');
+    expect(verdict(seed, uber, { includePaths: ['^/en/'] })).toBe('INCLUDE_PATTERN');
+  });
+
+  it("follows the seed's redirect: into another directory of the site, or to another site", () => {
+    const rules = createCrawlRules({ seedUrl: 'https://example.com/latest' });
+    expect(rules.check('https://example.com/v2/guide')).toEqual({ allowed: false, reason: 'BACKWARD_CRAWLING' });
+    rules.rebase('https://www.example.com/v2/');
+    expect(rules.check('https://example.com/v2/guide')).toEqual({ allowed: true });
+    expect(rules.check('https://example.com/latest/x')).toEqual({ allowed: true });
+    expect(rules.check('https://example.com/v1/guide')).toEqual({ allowed: false, reason: 'BACKWARD_CRAWLING' });
+    rules.rebase('https://other.org/docs/');
+    expect(rules.check('https://other.org/docs/a')).toEqual({ allowed: true });
+    expect(rules.check('https://other.org/v2/guide')).toEqual({ allowed: false, reason: 'BACKWARD_CRAWLING' });
+    expect(rules.check('https://example.com/v2/guide')).toEqual({ allowed: false, reason: 'EXTERNAL_LINK' });
+  });
+
   it('treats the seed scope as a directory (item 29)', () => {
     expect(inSeedScope('/docs/guide.md', '/docs/other')).toBe(true);
     expect(inSeedScope('/docs/', '/docs')).toBe(false);

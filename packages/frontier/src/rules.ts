@@ -1,6 +1,6 @@
 import { getDomain } from 'tldts';
 
-import { isRouteFragment } from './normalize.js';
+import { decodePercent, isRouteFragment } from './normalize.js';
 
 /** Why a discovered URL is not crawled (reference §13.2). */
 export type DenialReason =
@@ -29,21 +29,15 @@ export type RuleAdmission =
     }
   | { allowed: false; reason: DenialReason };
 
-export interface CrawlRulesOptions {
+export interface CrawlRulesOptions extends PathPatternOptions {
   /** The crawl's start URL: defines the site and, without `crawlEntireDomain`, the scope. */
   seedUrl: string;
-  /** Regexes; a URL must match one (pathname, or full URL with `regexOnFullURL`). @default [] */
-  includePaths?: readonly string[];
-  /** Regexes; a matching URL is refused. @default [] */
-  excludePaths?: readonly string[];
   /** Follow any internal link, not only those under the seed's directory. @default false */
   crawlEntireDomain?: boolean;
   /** Follow links to other sites found on in-scope pages. @default false */
   allowExternalLinks?: boolean;
   /** Follow links to other hosts of the same registrable domain. @default false */
   allowSubdomains?: boolean;
-  /** Match the patterns against the full URL instead of the pathname. @default false */
-  regexOnFullURL?: boolean;
   /** Longest URL followed, in characters of its normalised form (`URL#href`). @default 2048 */
   maxUrlLength?: number;
   /**
@@ -141,6 +135,46 @@ function compile(patterns: readonly string[] | undefined): RegExp[] {
   return out;
 }
 
+/** What `includePaths`, `excludePaths` and `regexOnFullURL` say of a URL: the crawl's rules and map share them. */
+export interface PathPatternOptions {
+  /** Regexes; a URL must match one (pathname, or full URL with `regexOnFullURL`). @default [] */
+  includePaths?: readonly string[];
+  /** Regexes; a matching URL is refused. @default [] */
+  excludePaths?: readonly string[];
+  /** Match the patterns against the full URL instead of the pathname. @default false */
+  regexOnFullURL?: boolean;
+}
+
+export interface PathPatterns {
+  /** Whether an `excludePaths` pattern matches (the full URL when `fullUrl`, else as `regexOnFullURL` says). */
+  excluded(url: URL, fullUrl?: boolean): boolean;
+  /** Whether `includePaths` is empty or one of its patterns matches. */
+  included(url: URL): boolean;
+}
+
+/**
+ * The forms of a URL a pattern is tried on: its pathname (or whole URL) as the URL writes it, percent-encoded, and
+ * decoded when that differs. A person writes `über` or `release notes` for `/%C3%BCber` and `/release%20notes`; a
+ * pattern written against the encoded form still matches it. Escapes that are not UTF-8 stay as they are.
+ */
+function patternTargets(url: URL, fullUrl: boolean): string[] {
+  const written = fullUrl ? url.href : url.pathname;
+  const decoded = decodePercent(written);
+  return decoded === written ? [written] : [written, decoded];
+}
+
+/** Compiles the patterns of `options` once (invalid ones ignored: the API refuses them first). */
+export function createPathPatterns(options: PathPatternOptions): PathPatterns {
+  const include = compile(options.includePaths);
+  const exclude = compile(options.excludePaths);
+  const matches = (patterns: RegExp[], url: URL, fullUrl: boolean) =>
+    patterns.length > 0 && patternTargets(url, fullUrl).some((target) => patterns.some((r) => r.test(target)));
+  return {
+    excluded: (url, fullUrl = options.regexOnFullURL ?? false) => matches(exclude, url, fullUrl),
+    included: (url) => include.length === 0 || matches(include, url, options.regexOnFullURL ?? false),
+  };
+}
+
 export interface CrawlRules {
   /** Applies the rules of §13.2 in their order. `fromUrl` is the page the link was found on. */
   check(url: string, context?: { fromUrl?: string }): RuleVerdict;
@@ -148,20 +182,23 @@ export interface CrawlRules {
   admit(url: string, context?: { fromUrl?: string }): RuleAdmission;
   /** Same site as the seed (host equal after stripping `www.`). */
   isInternal(url: string): boolean;
-  /** Moves the site to another host (the seed redirected there). */
+  /**
+   * Follows the seed's redirect: to another site, that site (and the target's path) becomes the crawl's; on the same
+   * site, the target's directory joins the seed's scope, so `/latest` redirected to `/v2/` crawls `/v2/…` too.
+   */
   rebase(newSeedUrl: string): void;
 }
 
 export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
-  const include = compile(options.includePaths);
-  const exclude = compile(options.excludePaths);
-  let seed = new URL(options.seedUrl);
+  const patterns = createPathPatterns(options);
+  const seed = new URL(options.seedUrl);
   let seedHost = bareHost(seed.hostname);
   let seedDomain = getDomain(seed.hostname) ?? seedHost;
+  // The seed's path, and those of its redirect targets on the same site.
+  let scopes = [seed.pathname];
 
   const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   const maxRepeats = options.maxPathSegmentRepeats ?? DEFAULT_MAX_PATH_SEGMENT_REPEATS;
-  const target = (u: URL) => (options.regexOnFullURL ? u.href : u.pathname);
   const internal = (u: URL) => bareHost(u.hostname) === seedHost;
 
   return {
@@ -173,9 +210,14 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
       }
     },
     rebase(newSeedUrl) {
-      seed = new URL(newSeedUrl);
-      seedHost = bareHost(seed.hostname);
-      seedDomain = getDomain(seed.hostname) ?? seedHost;
+      const target = new URL(newSeedUrl);
+      if (internal(target)) {
+        if (!scopes.includes(target.pathname)) scopes.push(target.pathname);
+        return;
+      }
+      seedHost = bareHost(target.hostname);
+      seedDomain = getDomain(target.hostname) ?? seedHost;
+      scopes = [target.pathname];
     },
     check(url, context) {
       const admission = this.admit(url, context);
@@ -199,25 +241,23 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
         if (u.hash && u.hash !== '#' && !isRouteFragment(u.hash)) {
           return { allowed: false, reason: 'SECTION_LINK' };
         }
-        if (!options.crawlEntireDomain && !inSeedScope(seed.pathname, u.pathname)) {
+        if (!options.crawlEntireDomain && !scopes.some((scope) => inSeedScope(scope, u.pathname))) {
           return { allowed: false, reason: 'BACKWARD_CRAWLING' };
         }
-        if (exclude.some((r) => r.test(target(u)))) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
-        if (include.length && !include.some((r) => r.test(target(u))))
-          return { allowed: false, reason: 'INCLUDE_PATTERN' };
+        if (patterns.excluded(u)) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
+        if (!patterns.included(u)) return { allowed: false, reason: 'INCLUDE_PATTERN' };
         return { allowed: true, parsed: u, internal: true };
       }
 
       const href = u.href.toLowerCase();
       if (SOCIAL.some((s) => href.includes(s))) return { allowed: false, reason: 'SOCIAL_MEDIA' };
-      if (exclude.some((r) => r.test(u.href))) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
+      if (patterns.excluded(u, true)) return { allowed: false, reason: 'EXCLUDE_PATTERN' };
       if (options.allowExternalLinks && u.pathname !== '/' && u.pathname !== '') {
         const from = context.fromUrl;
         if (from === undefined || this.isInternal(from)) return { allowed: true, parsed: u, internal: false };
       }
       if (options.allowSubdomains && (getDomain(u.hostname) ?? bareHost(u.hostname)) === seedDomain) {
-        if (include.length && !include.some((r) => r.test(target(u))))
-          return { allowed: false, reason: 'INCLUDE_PATTERN' };
+        if (!patterns.included(u)) return { allowed: false, reason: 'INCLUDE_PATTERN' };
         return { allowed: true, parsed: u, internal: false };
       }
       return { allowed: false, reason: 'EXTERNAL_LINK' };

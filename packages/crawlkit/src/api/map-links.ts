@@ -3,7 +3,7 @@
  * of a page are read and sorted in an extraction worker (a page of thousands of links costs as much as a parse).
  */
 import type { UrlPolicy } from '@crawlkit/fetcher/analysis';
-import { normalizeUrl } from '@crawlkit/frontier';
+import { createPathPatterns, inSeedScope, normalizeUrl } from '@crawlkit/frontier';
 import { getDomain } from 'tldts';
 
 import type { MapRequest } from '../v2/jobs.js';
@@ -11,7 +11,13 @@ import type { MapRequest } from '../v2/jobs.js';
 /** The parts of a map request that decide which URLs belong to the map. */
 export type MapScope = Pick<
   MapRequest,
-  'ignoreQueryParameters' | 'includeSubdomains' | 'filterByPath' | 'allowExternalLinks'
+  | 'ignoreQueryParameters'
+  | 'includeSubdomains'
+  | 'filterByPath'
+  | 'allowExternalLinks'
+  | 'includePaths'
+  | 'excludePaths'
+  | 'regexOnFullURL'
 > & {
   /** The URL mapped, after its redirects: its site and path are the map's. */
   input: string;
@@ -47,21 +53,43 @@ export function cleanUrl(raw: string, scope: Pick<MapScope, 'ignoreQueryParamete
   return out;
 }
 
-/** Keeps URLs of the same site (registrable domain, `www.` ignored) and, when asked, of the same host and path. */
+/**
+ * Keeps URLs of the same site (registrable domain, `www.` ignored) and, when asked, of the same host and of the input's
+ * scope as a crawl from it has (`inSeedScope`): `/docs` keeps `/docs` and `/docs/…`, `/docs/index.html` keeps `/docs/…`.
+ * A listed URL has lost its trailing slash (`cleanUrl`), so `/docs` is also tried as `/docs/`.
+ */
 export function siteFilter(scope: MapScope): (url: string) => boolean {
   const input = new URL(scope.input);
   const domain = getDomain(input.hostname) ?? stripWww(input.hostname);
   const host = stripWww(input.hostname);
-  const path = input.pathname.replace(/\/$/, '');
+  const byPath = scope.filterByPath && !scope.allowExternalLinks && input.pathname !== '/';
   return (url) => {
     const u = new URL(url);
     if ((getDomain(u.hostname) ?? stripWww(u.hostname)) !== domain) return false;
     if (!scope.includeSubdomains && stripWww(u.hostname) !== host) return false;
-    if (scope.filterByPath && !scope.allowExternalLinks && path !== '') {
-      const p = u.pathname.replace(/\/$/, '');
-      if (p !== path && !p.startsWith(`${path}/`)) return false;
+    if (byPath && !inSeedScope(input.pathname, u.pathname) && !inSeedScope(input.pathname, `${u.pathname}/`)) {
+      return false;
     }
     return true;
+  };
+}
+
+/**
+ * Whether `includePaths`/`excludePaths` admit a URL as it was found (before `cleanUrl` drops its trailing slash and
+ * query), as they admit a link in a crawl. Without patterns every URL passes, unparsed.
+ */
+export function patternFilter(scope: MapScope): (raw: string) => boolean {
+  if (!scope.includePaths?.length && !scope.excludePaths?.length) return () => true;
+  const patterns = createPathPatterns(scope);
+  return (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      return false;
+    }
+    url.hash = '';
+    return !patterns.excluded(url) && patterns.included(url);
   };
 }
 

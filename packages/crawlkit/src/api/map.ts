@@ -1,11 +1,11 @@
 import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
-import { discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
+import { decodePercent, discoverSitemaps, loadRobots, normalizeUrl, type SitemapListing } from '@crawlkit/frontier';
 
 import type { EngineContext } from '../context.js';
 import { charged, type CallCredits } from '../credits/charge.js';
 import { CRAWLER_USER_AGENT } from '../jobs/crawl-planner.js';
 import { frontierFetch, robotsNotes, robotsUnavailableReason, unreadableSitemapNotes } from '../jobs/frontier-fetch.js';
-import { cleanUrl, pageKey, siteFilter, type MapScope } from './map-links.js';
+import { cleanUrl, pageKey, patternFilter, siteFilter, type MapScope } from './map-links.js';
 import { mapRequestSchema, type MapRequest, type MapRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
@@ -24,12 +24,18 @@ const PAGE_LINKS_LIMIT_MS = 10_000;
 /** Sitemap URLs handled between two turns of the event loop. */
 const URLS_PER_TURN = 2_000;
 
-/** Orders links by how many search terms their URL, title and description contain (stable otherwise). */
+/**
+ * Orders links by how many search terms their URL (as read: `%C3%BC` is `ü`), title and description contain (stable
+ * otherwise). Terms are runs of letters and digits of any script: `straße` is one term, not `stra` and `e`.
+ */
 function rankBySearch(links: MapLink[], search: string): MapLink[] {
-  const terms = search.toLowerCase().split(/\W+/).filter(Boolean);
+  const terms = search
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter(Boolean);
   if (terms.length === 0) return links;
   const score = (l: MapLink) => {
-    const hay = `${decodeURIComponent(l.url)} ${l.title ?? ''} ${l.description ?? ''}`.toLowerCase();
+    const hay = `${decodePercent(l.url)} ${l.title ?? ''} ${l.description ?? ''}`.toLowerCase();
     return terms.reduce((s, t) => s + (hay.includes(t) ? 1 : 0), 0);
   };
   return links
@@ -98,13 +104,17 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     includeSubdomains: request.includeSubdomains,
     filterByPath: request.filterByPath,
     ...(request.allowExternalLinks !== undefined ? { allowExternalLinks: request.allowExternalLinks } : {}),
+    ...(request.includePaths !== undefined ? { includePaths: request.includePaths } : {}),
+    ...(request.excludePaths !== undefined ? { excludePaths: request.excludePaths } : {}),
+    ...(request.regexOnFullURL !== undefined ? { regexOnFullURL: request.regexOnFullURL } : {}),
   };
   const inSite = siteFilter(scope);
+  const admitted = patternFilter(scope);
   // One entry per page (see `pageKey`); the first form seen is listed.
   const links = new Map<string, MapLink>();
   const add = (raw: string, extra?: Omit<MapLink, 'url'>) => {
     const url = cleanUrl(raw, scope);
-    if (!url || !inSite(url) || !isAllowedByPolicy(url, scope.policy)) return;
+    if (!url || !inSite(url) || !admitted(raw) || !isAllowedByPolicy(url, scope.policy)) return;
     const key = pageKey(url, scope);
     const existing = links.get(key);
     if (existing) Object.assign(existing, extra);
@@ -149,7 +159,9 @@ async function discover(ctx: EngineContext, request: MapRequest, signal?: AbortS
     const queue: string[] = [start.url];
     const visited = new Set<string>();
     let first = true;
-    while (queue.length && visited.size < MAX_PAGES_FETCHED && links.size < request.limit) {
+    // A search ranks every link found (up to MAX_PAGES_FETCHED pages), then cuts to `limit`: the pages that match it
+    // are often only linked, past the first `limit` links a sitemap gives.
+    while (queue.length && visited.size < MAX_PAGES_FETCHED && (request.search || links.size < request.limit)) {
       signal?.throwIfAborted();
       const url = queue.shift()!;
       const key = normalizeUrl(url, { ignoreQueryParameters: true });

@@ -2,7 +2,7 @@
 import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
 import { extractPage } from '@crawlkit/extractor';
 
-import { cleanUrl, pageKey, siteFilter, type MapScope, type PageLinks } from './map-links.js';
+import { cleanUrl, pageKey, patternFilter, siteFilter, type MapScope, type PageLinks } from './map-links.js';
 
 /** Reads a page's title, description and links, and sorts its links by `scope`. */
 export function pageLinks(page: { url: string; text: string; charset?: string }, scope: MapScope): PageLinks {
@@ -13,11 +13,12 @@ export function pageLinks(page: { url: string; text: string; charset?: string },
     formats: { links: true, metadata: true },
   });
   const inSite = siteFilter(scope);
+  const admitted = patternFilter(scope);
   const listed = new Map<string, string>();
   const follow = new Set<string>();
   for (const link of links) {
     const url = cleanUrl(link, scope);
-    if (!url || !inSite(url)) continue;
+    if (!url || !inSite(url) || !admitted(link)) continue;
     follow.add(link);
     if (!isAllowedByPolicy(url, scope.policy)) continue;
     const key = pageKey(url, scope);

@@ -168,6 +168,8 @@ const MAP_FLAGS: BodyFlag[] = [
     description: 'keep query strings',
   },
   { flags: '-l, --limit <n>', key: 'limit', kind: 'number', description: 'maximum URLs (default 5000)' },
+  // The crawl's path patterns, which map applies to the links it lists.
+  ...CRAWLER_FLAGS.filter((f) => ['includePaths', 'excludePaths', 'regexOnFullURL'].includes(f.key)),
   { flags: '--timeout <ms>', key: 'timeout', kind: 'number', description: 'give up after this long' },
   { flags: '--country <code>', key: 'location.country', kind: 'string', description: 'location country (ISO code)' },
   { flags: '-H, --header <header>', key: 'headers', kind: 'header', description: '"Name: value" request header' },

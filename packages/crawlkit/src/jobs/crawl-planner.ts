@@ -1,5 +1,6 @@
 import type { JobRecord, Store, Task, TaskInput } from '@crawlkit/store';
 import {
+  canonicalIsAncestor,
   createCrawlRules,
   discoverSitemaps,
   HostPoliteness,
@@ -94,7 +95,7 @@ export function createCrawlPlanner(
 
   // The key of each link URL the rules and robots.txt admitted, null for one they refused. Neither depends on the
   // page the link is on (external links do, with allowExternalLinks: then nothing is remembered), nor changes during
-  // the crawl, except when the seed moves to another host (`rules.rebase`), which empties it.
+  // the crawl, except when the seed redirects (`rules.rebase`), which empties it.
   const verdicts = request.allowExternalLinks ? undefined : new Map<string, string | null>();
 
   /**
@@ -202,10 +203,12 @@ export function createCrawlPlanner(
       const finalKey = finalUrl === task.url ? task.key : key(finalUrl);
       let duplicate = false;
       if (finalKey !== task.key) {
-        if (task.key === seedKey && !rules.isInternal(finalUrl)) {
-          // The seed moved to another host: the crawl follows it there (and judges links anew).
+        if (task.key === seedKey) {
+          // The seed is never refused for its redirect (upstream): the crawl follows it, to another host or into
+          // another directory of the site (`/latest` → `/v2/`), and judges links anew.
           rules.rebase(finalUrl);
           verdicts?.clear();
+          duplicate = await claimAlias(finalKey);
         } else {
           // The target is judged as a link is: by the rules, then by robots.txt (obeyed unless ignored).
           const verdict = rules.check(finalUrl);
@@ -226,9 +229,15 @@ export function createCrawlPlanner(
           duplicate = await claimAlias(finalKey);
         }
       }
-      // A page whose canonical URL is another page of the crawl is that page: stored once.
+      // A page whose canonical URL is another page of the crawl is that page: stored once. Not when it names a
+      // directory above the page (a CMS writing its home as every page's canonical): the page is kept.
       const canonical = outcome.canonical;
-      if (!duplicate && canonical !== undefined && rules.isInternal(canonical)) {
+      if (
+        !duplicate &&
+        canonical !== undefined &&
+        rules.isInternal(canonical) &&
+        !canonicalIsAncestor(finalUrl, canonical)
+      ) {
         const canonicalKey = key(canonical);
         if (canonicalKey !== task.key && canonicalKey !== finalKey) duplicate = await claimAlias(canonicalKey);
       }

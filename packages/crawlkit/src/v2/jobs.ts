@@ -199,37 +199,43 @@ export type BatchScrapeRequestInput = Omit<
   PreprocessedScrapeFields & { webhook?: WebhookInput };
 export type BatchScrapeRequest = z.output<typeof batchScrapeRequestSchema>;
 
-export const mapRequestSchema = z.strictObject({
-  url: urlSchema,
-  search: z.string().optional(),
-  sitemap: z.enum(['only', 'include', 'skip']).default('include'),
-  includeSubdomains: z.boolean().default(true),
-  ignoreQueryParameters: z.boolean().default(true),
-  limit: z.number().int().min(1).max(100_000).default(5_000),
-  timeout: z.number().int().positive().optional(),
-  location: scrapeOptionsShape.location,
-  headers: scrapeOptionsShape.headers,
-  // Accepted for compatibility with crawl options (reference §15); mostly unused by map.
-  includePaths: z.array(z.string()).optional(),
-  excludePaths: z.array(z.string()).optional(),
-  maxDiscoveryDepth: z.number().int().min(0).optional(),
-  crawlEntireDomain: z.boolean().optional(),
-  allowExternalLinks: z.boolean().optional(),
-  allowSubdomains: z.boolean().optional(),
-  ignoreRobotsTxt: z.boolean().optional(),
-  deduplicateSimilarURLs: z.boolean().optional(),
-  regexOnFullURL: z.boolean().optional(),
-  delay: z.number().positive().optional(),
-  filterByPath: z.boolean().default(true),
-  useIndex: z.boolean().default(true),
-  ignoreCache: z.boolean().default(false),
-  useMock: z.string().optional(),
-  // The 2026 map options: the threat lists apply to the URL mapped, the audit log does not exist locally.
-  threatProtection: threatProtectionSchema.optional(),
-  auditMetadata: z.strictObject({ username: z.string() }).optional(),
-  origin: z.string().default('api'),
-  integration: integrationSchema,
-});
+export const mapRequestSchema = z
+  .strictObject({
+    url: urlSchema,
+    search: z.string().optional(),
+    sitemap: z.enum(['only', 'include', 'skip']).default('include'),
+    includeSubdomains: z.boolean().default(true),
+    ignoreQueryParameters: z.boolean().default(true),
+    limit: z.number().int().min(1).max(100_000).default(5_000),
+    timeout: z.number().int().positive().optional(),
+    location: scrapeOptionsShape.location,
+    headers: scrapeOptionsShape.headers,
+    // Accepted for compatibility with crawl options (reference §15). crawlkit applies the path patterns
+    // (`includePaths`, `excludePaths`, `regexOnFullURL`) to the links it lists; upstream ignores them.
+    includePaths: z.array(z.string()).optional(),
+    excludePaths: z.array(z.string()).optional(),
+    maxDiscoveryDepth: z.number().int().min(0).optional(),
+    crawlEntireDomain: z.boolean().optional(),
+    allowExternalLinks: z.boolean().optional(),
+    allowSubdomains: z.boolean().optional(),
+    ignoreRobotsTxt: z.boolean().optional(),
+    deduplicateSimilarURLs: z.boolean().optional(),
+    regexOnFullURL: z.boolean().optional(),
+    delay: z.number().positive().optional(),
+    filterByPath: z.boolean().default(true),
+    useIndex: z.boolean().default(true),
+    ignoreCache: z.boolean().default(false),
+    useMock: z.string().optional(),
+    // The 2026 map options: the threat lists apply to the URL mapped, the audit log does not exist locally.
+    threatProtection: threatProtectionSchema.optional(),
+    auditMetadata: z.strictObject({ username: z.string() }).optional(),
+    origin: z.string().default('api'),
+    integration: integrationSchema,
+  })
+  .superRefine((o, ctx) => {
+    checkRegexes(o.includePaths, 'includePaths', ctx);
+    checkRegexes(o.excludePaths, 'excludePaths', ctx);
+  });
 
 export type MapRequestInput = z.input<typeof mapRequestSchema>;
 export type MapRequest = z.output<typeof mapRequestSchema>;

@@ -1,0 +1,137 @@
+// What a crawl and a map decide to visit and list on a small localised docs site: non-ASCII and escaped paths,
+// patterns, and map's search and limit.
+import type { CrawlRequestInput, ErrorResponse, MapResponse } from 'crawlkit';
+import { describe, expect, it } from 'vitest';
+
+import type { FixtureServer } from '../fixtures/server.ts';
+import { ok } from './helpers/crawl-site-run.ts';
+import { useFixtureEngine } from './helpers/fixture-engine.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+
+/** Path → the links of its page. The sitemap lists the section homes and two leaves, none of them a guide. */
+const PAGES: Record<string, string[]> = {
+  '/': ['/de/', '/en/'],
+  '/de/': ['/de/über-uns', '/de/guide', '/de/straße'],
+  '/en/': ['/en/release notes', '/en/guide', '/en/50%off-sale'],
+  '/de/index.html': ['/de/über-uns', '/de/guide'],
+  '/de/%C3%BCber-uns': [],
+  '/de/guide': [],
+  '/de/stra%C3%9Fe': [],
+  '/en/50%off-sale': [],
+  '/en/release%20notes': [],
+  '/en/guide': [],
+  '/v2/': ['/v2/guide', '/v1/'],
+  '/v2/guide': [],
+  '/v1/': [],
+};
+/** Path → where it redirects: docs whose `latest` is a version. */
+const REDIRECTS: Record<string, string> = { '/latest': '/v2/' };
+const SITEMAP = ['/de/', '/en/', '/de/%C3%BCber-uns', '/en/release%20notes'];
+
+function startScopeSite(): Promise<FixtureServer> {
+  return startRouteSite({
+    '/*'(_req, res, ctx) {
+      const path = ctx.url.pathname;
+      if (path === '/sitemap.xml') {
+        const urls = SITEMAP.map((p) => `<url><loc>${ctx.baseUrl}${p}</loc></url>`).join('');
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`);
+        return;
+      }
+      if (path.startsWith('/shop/')) {
+        // A CMS that names its section as every page's canonical.
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        const links = path === '/shop/' ? '<a href="/shop/a">A</a> <a href="/shop/b">B</a>' : '';
+        res.end(
+          `<!doctype html><html><head><title>Shop ${path}</title><link rel="canonical" href="/shop/"></head>` +
+            `<body><main><h1>Shop ${path}</h1><p>The product ${path} of the shop.</p>${links}</main></body></html>`,
+        );
+        return;
+      }
+      const to = REDIRECTS[path];
+      if (to) return void res.writeHead(301, { location: to }).end();
+      const links = PAGES[path];
+      if (!links) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      sendPage(res, `Page ${path}`, links.map((l) => `<a href="${l}">${l}</a>`).join(' '));
+    },
+  });
+}
+
+const env = useFixtureEngine({ server: startScopeSite });
+/** Crawls `path` of the site with `body` and returns the stored pages' paths, sorted. */
+async function crawl(body: Omit<CrawlRequestInput, 'url'> & { url: string }): Promise<string[]> {
+  const started = ok(
+    await env.ck.crawl({ ...body, url: `${env.server.url}${body.url}`, scrapeOptions: { maxAge: 0 } }),
+  );
+  const status = ok(await env.ck.waitForJob(started.id));
+  return status.data.map((d) => new URL(d.metadata.url ?? d.metadata.sourceURL).pathname).sort();
+}
+
+function links(value: MapResponse | ErrorResponse): string[] {
+  if (!value.success) throw new Error(`unexpected error: ${value.error}`);
+  return value.links.map((l) => new URL(l.url).pathname);
+}
+
+describe('path patterns on non-ASCII and escaped paths', () => {
+  it('includePaths written with the letters a person reads match the encoded path', async () => {
+    const pages = await crawl({ url: '/de/', sitemap: 'skip', includePaths: ['^/de/über'] });
+    expect(pages).toEqual(['/de/%C3%BCber-uns']);
+  });
+
+  it('excludePaths with a space keeps the crawl off the escaped page', async () => {
+    const pages = await crawl({ url: '/en/', sitemap: 'skip', excludePaths: ['release notes'] });
+    expect(pages).toEqual(['/en/', '/en/50%off-sale', '/en/guide']);
+    expect(env.server.requests.some((r) => r.path === '/en/release%20notes')).toBe(false);
+  });
+});
+
+describe('the seed', () => {
+  it('redirected into another directory of the site crawls that directory too', async () => {
+    const pages = await crawl({ url: '/latest', sitemap: 'skip' });
+    expect(pages).toEqual(['/v2/', '/v2/guide']);
+  });
+});
+
+describe('the same page by many URLs', () => {
+  it('a canonical naming the section above every page folds none of them into it', async () => {
+    const pages = await crawl({ url: '/shop/', sitemap: 'skip' });
+    expect(pages).toEqual(['/shop/', '/shop/a', '/shop/b']);
+  });
+});
+
+describe('map', () => {
+  it('search ranks every page it finds, not only the first `limit` found', async () => {
+    // The sitemap alone fills the limit with pages that are not guides; the guides are linked from its pages.
+    const found = links(await env.ck.map({ url: env.server.url, search: 'guide', limit: 2 }));
+    expect(found.sort()).toEqual(['/de/guide', '/en/guide']);
+  });
+
+  it('search reads terms of any script, and a link with a stray % does not break it', async () => {
+    const street = links(await env.ck.map({ url: env.server.url, search: 'straße' }));
+    expect(street).toEqual(['/de/stra%C3%9Fe']);
+    const sale = links(await env.ck.map({ url: env.server.url, search: 'sale' }));
+    expect(sale).toEqual(['/en/50%off-sale']);
+  });
+
+  it('of a page named like a file maps its directory, as a crawl from it does', async () => {
+    const found = links(await env.ck.map({ url: `${env.server.url}/de/index.html`, sitemap: 'skip' }));
+    expect(found.sort()).toEqual(['/de/%C3%BCber-uns', '/de/guide', '/de/index.html']);
+  });
+
+  it('lists only the pages includePaths and excludePaths admit, as a crawl would', async () => {
+    const included = links(await env.ck.map({ url: env.server.url, includePaths: ['^/de/'] }));
+    expect(included.sort()).toEqual(['/de', '/de/%C3%BCber-uns', '/de/guide', '/de/stra%C3%9Fe']);
+    const excluded = links(await env.ck.map({ url: env.server.url, excludePaths: ['über', '^/en/'] }));
+    expect(excluded.sort()).toEqual(['/', '/de', '/de/guide', '/de/stra%C3%9Fe']);
+    // Links are judged as found (`/en/`, its slash kept), and followed only when admitted, as in a crawl.
+    const pattern = '^http://127\\.0\\.0\\.1:\\d+/en/(guide)?$';
+    const full = links(await env.ck.map({ url: env.server.url, regexOnFullURL: true, includePaths: [pattern] }));
+    expect(full.sort()).toEqual(['/en', '/en/guide']);
+  });
+
+  it('refuses an invalid pattern, naming it', async () => {
+    const refused = await env.ck.map({ url: env.server.url, excludePaths: ['^/de/(guide'] });
+    expect(refused).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect((refused as ErrorResponse).error).toContain('/^/de/(guide/');
+  });
+});
