@@ -55,8 +55,8 @@ export function cleanUrl(raw: string, scope: Pick<MapScope, 'ignoreQueryParamete
 
 /**
  * Keeps URLs of the same site (registrable domain, `www.` ignored) and, when asked, of the same host and of the input's
- * scope as a crawl from it has (`inSeedScope`): `/docs` keeps `/docs` and `/docs/…`, `/docs/index.html` keeps `/docs/…`.
- * A listed URL has lost its trailing slash (`cleanUrl`), so `/docs` is also tried as `/docs/`.
+ * scope as a crawl from it has (`inSeedScope`): `/docs` keeps `/docs` and `/docs/…`, `/docs/index.html` keeps
+ * `/docs/…`. A listed URL has lost its trailing slash (`cleanUrl`), so `/docs` is also tried as `/docs/`.
  */
 export function siteFilter(scope: MapScope): (url: string) => boolean {
   const input = new URL(scope.input);
