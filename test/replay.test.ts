@@ -133,6 +133,25 @@ describe('record, other jobs', () => {
       await site.close();
     }
   });
+  it('refuses record with lockdown or minAge, which ask for the page cache only, for a scrape, a batch and a crawl', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const url = 'http://127.0.0.1:9/page';
+      for (const cacheOnly of [{ lockdown: true }, { minAge: 1000 }]) {
+        const answers = [
+          await ck.scrape({ url, record: true, ...cacheOnly }),
+          await ck.batchScrape({ urls: [url], record: true, ...cacheOnly }),
+          await ck.crawl({ url, record: true, scrapeOptions: cacheOnly }),
+        ];
+        for (const refused of answers) {
+          expect(refused).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+          expect((refused as ErrorResponse).error).toMatch(/record fetches every page .* drop one of them/);
+        }
+      }
+    } finally {
+      await ck.close();
+    }
+  });
 });
 
 describe('replay', () => {
