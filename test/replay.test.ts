@@ -179,6 +179,18 @@ describe('replay', () => {
     }
   });
 
+  it('answers lockdown with a miss that names the replay engine, not options the request does not have', async () => {
+    const ck = replayEngine([live.warcFile!]);
+    try {
+      const locked = (await ck.scrape({ url: `${docs.url}/`, lockdown: true })) as ErrorResponse;
+      expect(locked).toMatchObject({ success: false, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
+      expect(locked.error).toMatch(/the replay engine serves its recordings and reads no page cache: drop lockdown/);
+      expect(locked.error).not.toMatch(/headers, actions/);
+    } finally {
+      await ck.close();
+    }
+  });
+
   it("refuses a recorded page outside the engine's URL policy", async () => {
     const ck = replayEngine([live.warcFile!], { urlPolicy: 'strict' });
     try {

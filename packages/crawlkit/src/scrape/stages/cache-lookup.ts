@@ -25,7 +25,9 @@ export const cacheLookup: ScrapeStage = {
     const { store, request, cache } = state;
     const policy = state.ctx.fetcher.urlPolicy;
     checkUrlAgainstPolicy(request.url, policy);
-    if (request.lockdown && (!store || !cache.readable)) throw lockdownMiss(state.request.url, 'these options');
+    if (request.lockdown && (!store || !cache.readable)) {
+      throw lockdownMiss(request.url, state.ctx.options.engine === 'replay' ? 'replay' : 'these options');
+    }
     if (!store || !(cache.readable || cache.revalidateOnly)) return;
     // Read at any age: a copy past `maxAge` is not served, but its validators make the refetch conditional.
     const lookup: { minAge?: number } = {};
@@ -77,22 +79,28 @@ function readCopy(store: Store, key: string, found: PageRecord & { cachedAt: num
   }
 }
 
+type LockdownMiss = 'it' | 'unreadable' | 'these options' | 'replay';
+
+const SCRAPE_FIRST = 'Scrape it once without lockdown first, or drop lockdown.';
+
+/** Why a `lockdown` request found no copy, and what to do. */
+const LOCKDOWN_MISSES: Record<LockdownMiss, string> = {
+  it: `the page cache holds no copy of it for these options. ${SCRAPE_FIRST}`,
+  unreadable: `its copy in the page cache cannot be read (damaged, or written by a newer crawlkit). ${SCRAPE_FIRST}`,
+  'these options':
+    'these options never read the page cache (headers, actions, zero data retention, changeTracking, branding, ' +
+    `a screenshot with its own viewport or quality, maxAge 0 or the stealth proxy). ${SCRAPE_FIRST}`,
+  replay: 'the replay engine serves its recordings and reads no page cache: drop lockdown, replay opens no socket.',
+};
+
 /**
  * A `lockdown` request the cache cannot answer. `why` is `it` (nothing cached), `unreadable` (an entry it cannot
- * read) or `these options` (options that keep a page out of the cache: headers, actions, zero data retention, a
- * format that needs a fresh page).
+ * read), `these options` (options that keep a page out of the cache: headers, actions, zero data retention, a
+ * format that needs a fresh page) or `replay` (an engine that reads no cache, and opens no socket either).
  */
-function lockdownMiss(url: string, why: 'it' | 'unreadable' | 'these options'): CrawlkitError {
-  const reason =
-    why === 'it'
-      ? 'the page cache holds no copy of it for these options'
-      : why === 'unreadable'
-        ? 'its copy in the page cache cannot be read (damaged, or written by a newer crawlkit)'
-        : 'these options never read the page cache (headers, actions, zero data retention, changeTracking, branding, ' +
-          'a screenshot with its own viewport or quality, maxAge 0 or the stealth proxy)';
+function lockdownMiss(url: string, why: LockdownMiss): CrawlkitError {
   return new CrawlkitError(
     'SCRAPE_LOCKDOWN_CACHE_MISS',
-    `lockdown: ${redactUrl(url)} is served from the page cache only, with no network, and ${reason}. Scrape it once ` +
-      'without lockdown first, or drop lockdown.',
+    `lockdown: ${redactUrl(url)} is served from the page cache only, with no network, and ${LOCKDOWN_MISSES[why]}`,
   );
 }
