@@ -12,6 +12,7 @@ import { Crawlkit, type CrawlChangesResponse, type Document, type ErrorResponse 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startServer } from '@crawlkit/server';
+import { createMemoryStore, type Store } from '@crawlkit/store';
 
 import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
 import { startReceiver, until } from './helpers-batch.ts';
@@ -135,6 +136,31 @@ describe('the change feed of a crawl', () => {
       expect(third.previous).toBe(second.id);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it('ends the crawl failed, not scraping for good, when a store of its own fails a page past its fetch', async () => {
+    // A store of the user's own whose history answers an error that is no store fault (no STORE_IO, STORE_BUSY...).
+    const store = createMemoryStore();
+    const broken: Store = {
+      ...store,
+      history: {
+        ...store.history,
+        latest: () => Promise.reject(new Error('history backend: no such table')),
+        append: (entry) => store.history.append(entry),
+      },
+    };
+    const logged: string[] = [];
+    const logger = { ...quiet, error: (...args: unknown[]) => logged.push(args.map((a) => String(a)).join(' ')) };
+    const engine = new Crawlkit({ store: broken, engine: 'http', logger });
+    try {
+      const started = await engine.crawl({ url: `${site.url}/`, tag: 'broken-history', limit: 2 });
+      if (!('id' in started)) throw new Error(JSON.stringify(started));
+      const done = await engine.waitForJob(started.id);
+      expect(done).toMatchObject({ success: true, status: 'failed', completedAt: expect.any(String) });
+      expect(logged.join('\n')).toContain('history backend: no such table');
+    } finally {
+      await engine.close();
     }
   }, 20_000);
 
