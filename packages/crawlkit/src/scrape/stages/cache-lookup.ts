@@ -33,7 +33,10 @@ export const cacheLookup: ScrapeStage = {
     const lookup: { minAge?: number } = {};
     if (request.minAge !== undefined) lookup.minAge = request.minAge;
     const found = await store.pages.get(cache.key, lookup);
-    const copy = found && readCopy(store, cache.key, found);
+    const read = found && readCopy(store, cache.key, found);
+    // A copy fetched without what the request asks of the browser (`mobile: true` over HTTP, under the key of
+    // `mobile: true`) answers only an engine that could not do better: one with the browser fetches the page as asked.
+    const copy = read && (!read.unsupportedFeatures?.length || state.ctx.options.engine === 'http') ? read : undefined;
     const fresh =
       cache.readable &&
       found &&
@@ -54,16 +57,14 @@ export const cacheLookup: ScrapeStage = {
         state.revalidation = { page, policy: page.cachePolicy, headers, cachedAt: found.cachedAt, length };
       }
     }
-    if (request.lockdown) throw lockdownMiss(request.url, found && !copy ? 'unreadable' : 'it');
-    if (request.minAge !== undefined) {
-      throw new CrawlkitError(
-        'SCRAPE_NO_CACHED_DATA',
-        'No cached data available that meets the specified age requirements.',
-      );
-    }
+    if (request.lockdown) throw lockdownMiss(request.url, found && !read ? 'unreadable' : 'it');
+    if (request.minAge !== undefined) throw noCachedData();
     cache.state = 'miss';
   },
 };
+
+const noCachedData = () =>
+  new CrawlkitError('SCRAPE_NO_CACHED_DATA', 'No cached data available that meets the specified age requirements.');
 
 /**
  * The page of a cache entry, or `undefined` when the entry cannot be read (damaged, or written by a newer crawlkit):
