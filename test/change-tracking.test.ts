@@ -164,6 +164,30 @@ describe('changeTracking on scrape', () => {
     expect(removed.changeTracking?.previousScrapeAt).not.toBeNull();
   });
 
+  it('neither compares nor keeps an error answer (500, 403): the page back is compared with its last version', async () => {
+    const path = fresh('outage');
+    const url = `${server.url}${path}`;
+    await setPage(path, { title: 'Stock', body: '<p>Chisels in stock.</p>' });
+    const started = Date.now();
+    const before = await track(url, { modes: ['git-diff'] });
+    const ended = Date.now();
+    expect(before.changeTracking?.changeStatus).toBe('new');
+    for (const status of [500, 403]) {
+      await setPage(path, { title: 'Error', body: '<p>Something went wrong.</p>', status });
+      const failed = await track(url, { modes: ['git-diff'] });
+      expect(failed.metadata.statusCode).toBe(status);
+      expect(failed.changeTracking).toBeUndefined();
+      expect(failed.warning).toContain(`answered ${status}`);
+    }
+    await setPage(path, { title: 'Stock', body: '<p>Chisels in stock.</p>' });
+    const back = await track(url, { modes: ['git-diff'] });
+    expect(back.changeTracking).toMatchObject({ changeStatus: 'same', visibility: 'visible' });
+    // The scrape it was compared with is the one before the outage.
+    const previous = Date.parse(back.changeTracking!.previousScrapeAt!);
+    expect(previous).toBeGreaterThanOrEqual(started);
+    expect(previous).toBeLessThanOrEqual(ended);
+  });
+
   it('refuses with zero data retention and keeps nothing', async () => {
     const path = fresh('zdr');
     const url = `${server.url}${path}`;

@@ -3,10 +3,16 @@
  * one deleted, one unchanged, one unchanged but with a new ad). The second crawl asks with validators (the site
  * counts its 304s), fetches full bodies only where the bytes changed, and reports exactly the right change per URL.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
 import { Crawlkit, type CrawlChangesResponse, type Document, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startServer } from '@crawlkit/server';
+import { createMemoryStore, type Store } from '@crawlkit/store';
 
 import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
 import { startReceiver, until } from './helpers-batch.ts';
@@ -98,6 +104,65 @@ describe('the change feed of a crawl', () => {
     }
     expect(paged).toEqual(changes.data);
   });
+
+  it("compares with nothing when the lineage's last run cannot be read, and the run becomes the baseline", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-lineage-'));
+    const run = async () => {
+      const engine = new Crawlkit({ storeDir: dir, engine: 'http', logger: quiet });
+      try {
+        const started = await engine.crawl({ url: `${site.url}/`, tag: 'unreadable' });
+        if (!('id' in started)) throw new Error(JSON.stringify(started));
+        const done = await engine.waitForJob(started.id);
+        const changes = await engine.getCrawlChanges(started.id);
+        return { id: started.id, done, previous: changes.success ? changes.previousCrawlId : changes.error };
+      } finally {
+        await engine.close();
+      }
+    };
+    try {
+      const first = await run();
+      expect(first.done).toMatchObject({ success: true, status: 'completed' });
+      // Damaged, or written by a newer crawlkit.
+      const db = new DatabaseSync(join(dir, 'crawlkit.db'));
+      db.prepare(`UPDATE history SET value = '{"v":9}' WHERE tag = 'crawlkit:crawl-lineage'`).run();
+      db.close();
+      // Before, the crawl stayed 'scraping' for good, its first page never finished.
+      const second = await run();
+      expect(second.done).toMatchObject({ success: true, status: 'completed' });
+      expect(second.previous).toBeNull();
+      const changes = second.done.success ? second.done.data.map((d) => d.metadata.crawlChange) : [];
+      expect(new Set(changes)).toEqual(new Set(['new']));
+      const third = await run();
+      expect(third.previous).toBe(second.id);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it('ends the crawl failed, not scraping for good, when a store of its own fails a page past its fetch', async () => {
+    // A store of the user's own whose history answers an error that is no store fault (no STORE_IO, STORE_BUSY...).
+    const store = createMemoryStore();
+    const broken: Store = {
+      ...store,
+      history: {
+        ...store.history,
+        latest: () => Promise.reject(new Error('history backend: no such table')),
+        append: (entry) => store.history.append(entry),
+      },
+    };
+    const logged: string[] = [];
+    const logger = { ...quiet, error: (...args: unknown[]) => logged.push(args.map((a) => String(a)).join(' ')) };
+    const engine = new Crawlkit({ store: broken, engine: 'http', logger });
+    try {
+      const started = await engine.crawl({ url: `${site.url}/`, tag: 'broken-history', limit: 2 });
+      if (!('id' in started)) throw new Error(JSON.stringify(started));
+      const done = await engine.waitForJob(started.id);
+      expect(done).toMatchObject({ success: true, status: 'failed', completedAt: expect.any(String) });
+      expect(logged.join('\n')).toContain('history backend: no such table');
+    } finally {
+      await engine.close();
+    }
+  }, 20_000);
 
   it('lines up crawls with the same seed and options when no tag names the lineage', async () => {
     const options = { changes: true, includePaths: ['^/$', 'stable'] };

@@ -133,6 +133,25 @@ describe('record, other jobs', () => {
       await site.close();
     }
   });
+  it('refuses record with lockdown or minAge, which ask for the page cache only, for a scrape, a batch and a crawl', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const url = 'http://127.0.0.1:9/page';
+      for (const cacheOnly of [{ lockdown: true }, { minAge: 1000 }]) {
+        const answers = [
+          await ck.scrape({ url, record: true, ...cacheOnly }),
+          await ck.batchScrape({ urls: [url], record: true, ...cacheOnly }),
+          await ck.crawl({ url, record: true, scrapeOptions: cacheOnly }),
+        ];
+        for (const refused of answers) {
+          expect(refused).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+          expect((refused as ErrorResponse).error).toMatch(/record fetches every page .* drop one of them/);
+        }
+      }
+    } finally {
+      await ck.close();
+    }
+  });
 });
 
 describe('replay', () => {
@@ -155,6 +174,18 @@ describe('replay', () => {
       const missing = (await ck.scrape({ url: `${docs.url}/guide/nowhere.html` })) as ErrorResponse;
       expect(missing).toMatchObject({ success: false, code: 'SCRAPE_REPLAY_NOT_RECORDED' });
       expect(missing.error).toMatch(/is not in the recording .*record: true/);
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('answers lockdown with a miss that names the replay engine, not options the request does not have', async () => {
+    const ck = replayEngine([live.warcFile!]);
+    try {
+      const locked = (await ck.scrape({ url: `${docs.url}/`, lockdown: true })) as ErrorResponse;
+      expect(locked).toMatchObject({ success: false, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
+      expect(locked.error).toMatch(/the replay engine serves its recordings and reads no page cache: drop lockdown/);
+      expect(locked.error).not.toMatch(/headers, actions/);
     } finally {
       await ck.close();
     }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
 import { data } from './helpers/scrape.ts';
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
 
 let site: ChangingSite;
 let ck: Crawlkit;
@@ -276,6 +277,52 @@ describe('conditional refetches', () => {
       site.frontierValidators = false;
       await engine.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes a 304 as the copy's confirmation only from the URL the copy was fetched at", async () => {
+    // A static site deployed at once: every file has the same Last-Modified, and answers If-Modified-Since with 304.
+    const deployed = new Date(Date.UTC(2026, 0, 1)).toUTCString();
+    const moves = { '/old': '', '/entry': '/landing' } as Record<string, string>;
+    const texts: Record<string, string> = { '/old': 'The old page.', '/new': 'The new page.', '/landing': 'Landing.' };
+    const routed = await startRouteSite(
+      Object.fromEntries(
+        ['/old', '/new', '/entry', '/landing'].map((path) => [
+          path,
+          (req, res) => {
+            if (moves[path]) {
+              res.writeHead(301, { location: moves[path] });
+              res.end();
+            } else if (req.headers['if-modified-since'] === deployed) {
+              res.writeHead(304, { 'last-modified': deployed });
+              res.end();
+            } else {
+              res.setHeader('last-modified', deployed);
+              sendPage(res, path, `<p>${texts[path]}</p>`);
+            }
+          },
+        ]),
+      ),
+    );
+    const engine = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const get = async (path: string) => data(await engine.scrape({ url: `${routed.url}${path}`, maxAge: 1 }));
+      expect((await get('/old')).markdown).toContain('The old page.');
+      expect((await get('/entry')).metadata.url).toBe(`${routed.url}/landing`);
+      moves['/old'] = '/new';
+      await stale();
+      // The 304 came from /new, to the validators of /old's copy: /new is fetched again, not /old's copy served.
+      const moved = await get('/old');
+      expect(moved.markdown).toContain('The new page.');
+      expect(moved.metadata).toMatchObject({ url: `${routed.url}/new`, cacheState: 'miss' });
+      // A redirect that stays: the copy is the landing page's, and the landing page's 304 confirms it.
+      const before = routed.requests.filter((r) => r.path === '/landing').length;
+      const kept = await get('/entry');
+      expect(kept.metadata).toMatchObject({ url: `${routed.url}/landing`, cacheState: 'hit', revalidated: true });
+      expect(routed.requests.filter((r) => r.path === '/landing')).toHaveLength(before + 1);
+    } finally {
+      await engine.close();
+      await routed.close();
     }
   });
 

@@ -11,6 +11,7 @@ import type { JobRecord, Store } from '@crawlkit/store';
 import { LRUCache } from 'lru-cache';
 
 import { historyRecord } from '../codec/history-record.js';
+import { hasCrawlkitCode } from '../errors.js';
 import { crawlChangesCodec, lineageRunCodec, storedJobOf } from '../codec/records.js';
 import { crawlKey } from '../jobs/crawl-planner.js';
 import { storedDocuments } from '../jobs/stored-results.js';
@@ -91,9 +92,23 @@ export function mainContentHash(markdown: string): string {
 
 /** The lineage's last completed run, or an empty baseline for its first. */
 export async function loadBaseline(store: Store, lineage: string): Promise<Baseline> {
-  const run = await lineageRun.read(store, lineage);
+  const run = await readLineageRun(store, lineage);
   if (!run) return { jobId: null, pages: new Map() };
   return { jobId: run.jobId, pages: new Map(run.pages.map(([key, url, hash]) => [key, { url, hash }])) };
+}
+
+/**
+ * The lineage's last run, or undefined when there is none or it cannot be read (damaged, or written by a newer
+ * crawlkit): the crawl is then compared with nothing, and its run, once completed, is the lineage's. Thrown, the
+ * record's `STORE_RECORD_INVALID` left each crawl of the lineage `scraping` for good, its first page never finished.
+ */
+async function readLineageRun(store: Store, lineage: string) {
+  try {
+    return await lineageRun.read(store, lineage);
+  } catch (error) {
+    if (hasCrawlkitCode(error) && error.code === 'STORE_RECORD_INVALID') return undefined;
+    throw error;
+  }
 }
 
 /** How a page of this run compares with the baseline: `statusCode` 400 and above is a page gone. */

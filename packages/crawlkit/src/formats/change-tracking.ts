@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { pageGone } from '../scrape/page-status.js';
 import { addModelUsage, pushWarnings, type ExtractedState } from '../scrape/scrape-state.js';
 import type { ChangeTrackingResult } from '../v2/types.js';
 import { snapshotCodec } from '../codec/records.js';
@@ -15,8 +16,6 @@ interface Snapshot {
   markdown: string;
   statusCode: number;
 }
-
-const GONE = new Set([404, 410]);
 
 /** The snapshot of a history entry, or `undefined` when it cannot be read (the page then counts as new). */
 function readSnapshot(value: string): Snapshot | undefined {
@@ -42,7 +41,9 @@ type ChangeTrackingFormat = z.output<typeof changeTrackingSchema>;
  * `sourceURL` and `tag`. The page is `removed` when it answers 404 or 410, `new` when the history is empty, else
  * `same` or `changed` by `isSameText` (the text itself, whitespace and volatile fragments aside). `git-diff` adds a
  * unified diff of the markdown, `json` the model's structured comparison, both only when `changed`. Every scrape
- * is appended to the history, including a 404. Zero data retention keeps nothing and returns no result. It needs a
+ * is appended to the history, including a 404; not another error answer (a 500, a 403, a 429 the retries did not
+ * pass), which says nothing of the page: it gets no result but a warning, and the next scrape is compared with the
+ * last version kept. Zero data retention keeps nothing and returns no result. It needs a
  * fresh page: a cached copy answers only once the site confirms it (a `304` to a conditional refetch), never by its
  * age alone; in `json` mode it needs a model (5 credits).
  */
@@ -63,6 +64,16 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
   // A refusal the job asks again for (a 429/503 with retries left) is not the page: neither compared nor kept, so the
   // retry is compared with the page's last real scrape, not with "Too many requests".
   if (state.context.retriedStatus?.(state.page.status)) return;
+  // Nor is any other error answer but the page's removal: compared, a 500 was `changed` with a diff against the
+  // error page, and the page back the next day `changed` again, against the error page kept as its last version.
+  const { status } = state.page;
+  if (status >= 400 && !pageGone(status)) {
+    warnings.push(
+      `The page answered ${status}, which says nothing of its content: it was not compared, nor kept for change ` +
+        'tracking. The next scrape is compared with the last version kept.',
+    );
+    return;
+  }
   const url = ctx.normalizeUrl(state.context.sourceURL);
   const tag = format.tag ?? '';
   const current: Snapshot = { markdown: state.extraction.markdown ?? '', statusCode: state.page.status };
@@ -81,7 +92,7 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
 
   // The comparison and the diff run in a worker thread (two long markdowns can take a while).
   const compared =
-    previous && !GONE.has(current.statusCode)
+    previous && !pageGone(current.statusCode)
       ? await ctx.extraction.run(
           {
             kind: 'compare',
@@ -92,7 +103,7 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
           { signal: state.signal },
         )
       : undefined;
-  const changeStatus: ChangeTrackingResult['changeStatus'] = GONE.has(current.statusCode)
+  const changeStatus: ChangeTrackingResult['changeStatus'] = pageGone(current.statusCode)
     ? 'removed'
     : !compared
       ? 'new'

@@ -141,7 +141,8 @@ export function frontierFetch(ctx: EngineContext, options: FrontierFetchOptions 
       });
     let result = await fetch(kept ? conditionalHeaders(kept.file.policy, url) : undefined);
     if (kept && result.status === 304) {
-      const after = afterNotModified(kept.file.policy, url, result);
+      // Compared with the URL the kept file was fetched at: a redirect that stays is confirmed where it leads.
+      const after = afterNotModified(kept.file.policy, kept.file.url, result);
       if (after.confirmed) {
         const { file, body } = kept;
         const now = Date.now();

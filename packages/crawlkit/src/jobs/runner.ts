@@ -1,7 +1,7 @@
 import type { JobRecord, Store, Task } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
-import { isStoreFault, isStoreRefusal, storeFaultDelay } from '../store-faults.js';
+import { isStoreFault, storeFaultDelay } from '../store-faults.js';
 import { feedOf } from '../changes/change-feed.js';
 import { FeedPages } from '../changes/feed-pages.js';
 import { CompletionBatch } from './completion-batch.js';
@@ -10,7 +10,7 @@ import type { JobEventSink } from './events.js';
 import { localHostSlots } from './host-slots.js';
 import { StoreStall } from './store-stall.js';
 import { limitOf, type JobPlanner } from './planner.js';
-import { executeTask, isStoreBudgetError, type JobTasks, type TaskRetries } from './task-execution.js';
+import { executeTask, type JobTasks, type TaskRetries } from './task-execution.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 
 const IDLE_POLL_MS = 100;
@@ -156,10 +156,11 @@ export class JobRunner {
     for (const task of this.#claimed.splice(0, free)) {
       const running: Promise<void> = this.#runTask(task)
         .catch((error: unknown) => {
-          // A spent store budget, or a store that refuses for good: the job cannot go on.
-          if (isStoreBudgetError(error) || isStoreRefusal(error)) this.#fatal ??= error;
-          else if (isStoreFault(error)) this.#faulted(error);
-          else this.#events.internalError(this.#job, error);
+          if (isStoreFault(error)) return this.#faulted(error);
+          // A spent store budget, a store that refuses for good, or what no page's outcome holds (a store of the
+          // user's own answering an error, a record it cannot read): the job cannot go on, and ends failed (the
+          // driver reports it). Only reported here, it left the task active and the job `scraping` for good.
+          this.#fatal ??= error instanceof Error ? error : new Error(String(error));
         })
         .finally(() => {
           this.#inflight.delete(running);

@@ -25,6 +25,11 @@ export interface FetchedPage {
   proxyUsed: 'basic' | 'stealth';
   /** The fetch's notes for the document's `warning` (a cut screenshot). */
   warnings?: string[];
+  /**
+   * What the request asked of the browser and the engine used could not do (`mobile` over HTTP): a copy without it
+   * answers no engine that can do it (`cache-lookup.ts`).
+   */
+  unsupportedFeatures?: string[];
   /** The response's caching rules, kept in the page cache when a refetch can be conditional (`revalidation.ts`). */
   cachePolicy?: StoredCachePolicy;
   /** When the page cache first stored this version of the page (a 304 keeps it): what its kept extraction is of. */
@@ -51,6 +56,7 @@ export function fetchedPage(result: PageResult<never> | PageResult): FetchedPage
   if (result.actions !== undefined) page.actions = result.actions;
   const warnings = [...(result.warnings ?? [])];
   if (result.unsupportedFeatures?.length) {
+    page.unsupportedFeatures = result.unsupportedFeatures;
     warnings.push(
       `The engine used does not support the following features: ${result.unsupportedFeatures.join(', ')} -- ` +
         'your scrape may be partial.',

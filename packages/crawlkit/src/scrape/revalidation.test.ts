@@ -32,12 +32,17 @@ describe('revalidation rules', () => {
 
   it('confirms the copy on a matching 304, not on one naming another strong ETag', () => {
     const policy = cachePolicyOf(page({ etag: '"v1"' }))!;
-    const confirmed = afterNotModified(policy, url, { status: 304, headers: { etag: '"v1"', 'x-new': 'y' } });
+    const confirmed = afterNotModified(policy, url, { status: 304, headers: { etag: '"v1"', 'x-new': 'y' }, url });
     expect(confirmed.confirmed).toBe(true);
-    expect(afterNotModified(policy, url, { status: 304, headers: { etag: '"v2"' } })).toEqual({ confirmed: false });
+    expect(afterNotModified(policy, url, { status: 304, headers: { etag: '"v2"' }, url })).toEqual({
+      confirmed: false,
+    });
     // A 304 with no validator of its own answers the request sent: the copy stands, with its own validators.
-    const bare = afterNotModified(policy, url, { status: 304, headers: {} });
+    const bare = afterNotModified(policy, url, { status: 304, headers: {}, url: `${url}#part` });
     expect(bare).toEqual({ confirmed: true, policy });
     if (bare.confirmed) expect(conditionalHeaders(bare.policy, url)).toEqual({ 'if-none-match': '"v1"' });
+    // The 304 of the page a redirect led to, to validators that are not its own.
+    const elsewhere = { status: 304, headers: { etag: '"v1"' }, url: 'https://example.com/b' };
+    expect(afterNotModified(policy, url, elsewhere)).toEqual({ confirmed: false });
   });
 });

@@ -55,15 +55,19 @@ export function conditionalHeaders(stored: StoredCachePolicy, url: string): Reco
 }
 
 /**
- * What a `304 Not Modified` means for the kept copy: `confirmed` when its validators match the copy's (then `policy`
- * is the copy's rules refreshed with the 304's headers), else the copy may not be served (a strong `ETag` of another
- * version).
+ * What a `304 Not Modified` means for the kept copy fetched at `url`: `confirmed` when it answers from that URL and
+ * its validators match the copy's (then `policy` is the copy's rules refreshed with the 304's headers), else the copy
+ * may not be served (a strong `ETag` of another version, or another page's 304).
  */
 export function afterNotModified(
   stored: StoredCachePolicy,
   url: string,
-  response: { status: number; headers: Record<string, string> },
+  response: { status: number; headers: Record<string, string>; url: string },
 ): { confirmed: true; policy: StoredCachePolicy } | { confirmed: false } {
+  // The validators follow a redirect (a redirect that stays leads to the copy's own URL), so a 304 from another URL
+  // is that page's answer to validators that are not its own: a static site's files share one `Last-Modified`, and
+  // a page moved since the copy answered `If-Modified-Since` with 304, the moved page's old copy served as confirmed.
+  if (withoutFragment(response.url) !== withoutFragment(url)) return { confirmed: false };
   // The 304 names the copy's own validators: the rules' match is certain (the same strong or weak `ETag`, or with
   // none the same `Last-Modified`), and the refreshed policy would carry the same validators, which is all a caller
   // compares (`sameValidators`): the copy's policy answers as it is, without rebuilding the rules' object twice.
@@ -92,3 +96,8 @@ function namesValidatorsOf(stored: StoredCachePolicy, headers: Record<string, st
 export function sameValidators(a: StoredCachePolicy, b: StoredCachePolicy): boolean {
   return a.resh.etag === b.resh.etag && a.resh['last-modified'] === b.resh['last-modified'];
 }
+
+const withoutFragment = (url: string) => {
+  const hash = url.indexOf('#');
+  return hash === -1 ? url : url.slice(0, hash);
+};

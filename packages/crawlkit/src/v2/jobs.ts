@@ -135,7 +135,7 @@ export const crawlRequestSchema = z
   .superRefine((o, ctx) => {
     checkRegexes(o.includePaths, 'includePaths', ctx);
     checkRegexes(o.excludePaths, 'excludePaths', ctx);
-    refineRecord(o, ctx);
+    refineRecord(o, o.scrapeOptions, ctx);
     if (o.zeroDataRetention && (o.changes || o.tag !== undefined)) {
       ctx.addIssue({
         code: 'custom',
@@ -188,7 +188,7 @@ export const batchScrapeRequestSchema = z
   })
   .superRefine((o, ctx) => {
     refineScrapeOptions(o, ctx);
-    refineRecord(o, ctx);
+    refineRecord(o, o, ctx);
   })
   .transform((o) => resolveScrapeOptions(o));
 

@@ -191,14 +191,37 @@ interface RefinableScrapeOptions {
   actions?: { type: string; milliseconds?: number | undefined; selector?: string | undefined }[] | undefined;
 }
 
-/** `record` writes the job's responses to a file, which `zeroDataRetention` forbids. */
-export function refineRecord(o: { record: boolean; zeroDataRetention: boolean }, ctx: z.RefinementCtx) {
-  if (o.record && o.zeroDataRetention) {
+/** The options of a request that ask for the page cache only: `lockdown`, `minAge`. */
+interface CacheOnlyOptions {
+  lockdown: boolean;
+  minAge?: number | undefined;
+}
+
+/**
+ * `record` writes the job's responses to a file, which `zeroDataRetention` forbids; and it fetches every page, which
+ * `lockdown` and `minAge` (the page cache only) forbid: a recording job reads no cache, so its every page was a
+ * `SCRAPE_LOCKDOWN_CACHE_MISS`, and with `minAge` a page fetched live. `cacheOnly` is the request's scrape options.
+ */
+export function refineRecord(
+  o: { record: boolean; zeroDataRetention: boolean },
+  cacheOnly: CacheOnlyOptions,
+  ctx: z.RefinementCtx,
+) {
+  if (!o.record) return;
+  if (o.zeroDataRetention) {
     ctx.addIssue({
       code: 'custom',
       path: ['record'],
       message:
         'record writes every response to a WARC file on disk, which zeroDataRetention forbids: drop one of them.',
+    });
+  }
+  const option = cacheOnly.lockdown ? 'lockdown' : cacheOnly.minAge !== undefined ? 'minAge' : undefined;
+  if (option) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['record'],
+      message: `record fetches every page to write it to a WARC file, and ${option} serves the page cache only, never a fetch: drop one of them.`,
     });
   }
 }
@@ -337,7 +360,7 @@ export const scrapeRequestSchema = z
   })
   .superRefine((o, ctx) => {
     refineScrapeOptions(o, ctx);
-    refineRecord(o, ctx);
+    refineRecord(o, o, ctx);
   })
   .transform((o) => resolveScrapeOptions(o));
 

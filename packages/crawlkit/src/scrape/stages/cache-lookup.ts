@@ -1,16 +1,18 @@
 import { checkUrlAgainstPolicy, redactUrl } from '@crawlkit/fetcher';
+import type { Store } from '@crawlkit/store';
 
 import { CrawlkitError } from '../../errors.js';
+import type { FetchedPage } from '../fetched-page.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import { conditionalHeaders } from '../revalidation.js';
 import type { ScrapeStage } from '../scrape-state.js';
-import { storedLength } from '../../codec/page-record.js';
+import { storedLength, type PageRecord } from '../../codec/page-record.js';
 
 /**
  * Reads the page cache when the request and its formats allow it: a page younger than `maxAge` (and older than
  * `minAge`, when given) answers in place of a fetch; an older copy with validators makes the fetch conditional
  * (`state.revalidation`), as does any copy for a format or a change feed that takes only a confirmed one
- * (`cache.revalidateOnly`).
+ * (`cache.revalidateOnly`). An entry it cannot read is no copy (`readCopy`).
  * `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With `lockdown` the cache is the only source, at any age: no
  * page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
  * The URL policy (the engine's, tightened by a job's) holds for the cache as for the network: a URL it refuses is
@@ -23,56 +25,83 @@ export const cacheLookup: ScrapeStage = {
     const { store, request, cache } = state;
     const policy = state.ctx.fetcher.urlPolicy;
     checkUrlAgainstPolicy(request.url, policy);
-    if (request.lockdown && (!store || !cache.readable)) throw lockdownMiss(state.request.url, 'these options');
+    if (request.lockdown && (!store || !cache.readable)) {
+      throw lockdownMiss(request.url, state.ctx.options.engine === 'replay' ? 'replay' : 'these options');
+    }
     if (!store || !(cache.readable || cache.revalidateOnly)) return;
     // Read at any age: a copy past `maxAge` is not served, but its validators make the refetch conditional.
     const lookup: { minAge?: number } = {};
     if (request.minAge !== undefined) lookup.minAge = request.minAge;
     const found = await store.pages.get(cache.key, lookup);
+    const read = found && readCopy(store, cache.key, found);
+    // A copy fetched without what the request asks of the browser (`mobile: true` over HTTP, under the key of
+    // `mobile: true`) answers only an engine that could not do better: one with the browser fetches the page as asked.
+    const copy = read && (!read.unsupportedFeatures?.length || state.ctx.options.engine === 'http') ? read : undefined;
     const fresh =
       cache.readable &&
       found &&
       (request.lockdown || request.maxAge <= 0 || Date.now() - found.cachedAt <= request.maxAge);
-    if (found && fresh) {
-      state.page = pageCacheMemoFor(store).fetched(cache.key, found);
+    if (found && copy && fresh) {
+      state.page = copy;
       checkUrlAgainstPolicy(state.page.url, policy);
       cache.state = 'hit';
       cache.cachedAt = found.cachedAt;
       cache.length = storedLength(found);
       return;
     }
-    if (found && request.minAge === undefined && cache.writable) {
-      const page = pageCacheMemoFor(store).fetched(cache.key, found);
+    if (found && copy && request.minAge === undefined && cache.writable) {
+      const page = copy;
       const headers = page.cachePolicy ? conditionalHeaders(page.cachePolicy, page.url) : {};
       if (page.cachePolicy && Object.keys(headers).length) {
         const length = storedLength(found);
         state.revalidation = { page, policy: page.cachePolicy, headers, cachedAt: found.cachedAt, length };
       }
     }
-    if (request.lockdown) throw lockdownMiss(request.url, 'it');
-    if (request.minAge !== undefined) {
-      throw new CrawlkitError(
-        'SCRAPE_NO_CACHED_DATA',
-        'No cached data available that meets the specified age requirements.',
-      );
-    }
+    if (request.lockdown) throw lockdownMiss(request.url, found && !read ? 'unreadable' : 'it');
+    if (request.minAge !== undefined) throw noCachedData();
     cache.state = 'miss';
   },
 };
 
+const noCachedData = () =>
+  new CrawlkitError('SCRAPE_NO_CACHED_DATA', 'No cached data available that meets the specified age requirements.');
+
 /**
- * A `lockdown` request the cache cannot answer. `why` is `it` (nothing cached) or `these options` (options that keep
- * a page out of the cache: headers, actions, zero data retention, a format that needs a fresh page).
+ * The page of a cache entry, or `undefined` when the entry cannot be read (damaged, or written by a newer crawlkit):
+ * a cache entry is a copy, not data, so such an entry is no copy. The page is fetched again and its entry replaced,
+ * rather than every scrape of it failing with `STORE_RECORD_INVALID` until the cache is cleared.
  */
-function lockdownMiss(url: string, why: 'it' | 'these options'): CrawlkitError {
-  const reason =
-    why === 'it'
-      ? 'the page cache holds no copy of it for these options'
-      : 'these options never read the page cache (headers, actions, zero data retention, changeTracking, branding, ' +
-        'a screenshot with its own viewport or quality, maxAge 0 or the stealth proxy)';
+function readCopy(store: Store, key: string, found: PageRecord & { cachedAt: number }): FetchedPage | undefined {
+  try {
+    return pageCacheMemoFor(store).fetched(key, found);
+  } catch (error) {
+    if (error instanceof CrawlkitError && error.code === 'STORE_RECORD_INVALID') return undefined;
+    throw error;
+  }
+}
+
+type LockdownMiss = 'it' | 'unreadable' | 'these options' | 'replay';
+
+const SCRAPE_FIRST = 'Scrape it once without lockdown first, or drop lockdown.';
+
+/** Why a `lockdown` request found no copy, and what to do. */
+const LOCKDOWN_MISSES: Record<LockdownMiss, string> = {
+  it: `the page cache holds no copy of it for these options. ${SCRAPE_FIRST}`,
+  unreadable: `its copy in the page cache cannot be read (damaged, or written by a newer crawlkit). ${SCRAPE_FIRST}`,
+  'these options':
+    'these options never read the page cache (headers, actions, zero data retention, changeTracking, branding, ' +
+    `a screenshot with its own viewport or quality, maxAge 0 or the stealth proxy). ${SCRAPE_FIRST}`,
+  replay: 'the replay engine serves its recordings and reads no page cache: drop lockdown, replay opens no socket.',
+};
+
+/**
+ * A `lockdown` request the cache cannot answer. `why` is `it` (nothing cached), `unreadable` (an entry it cannot
+ * read), `these options` (options that keep a page out of the cache: headers, actions, zero data retention, a
+ * format that needs a fresh page) or `replay` (an engine that reads no cache, and opens no socket either).
+ */
+function lockdownMiss(url: string, why: LockdownMiss): CrawlkitError {
   return new CrawlkitError(
     'SCRAPE_LOCKDOWN_CACHE_MISS',
-    `lockdown: ${redactUrl(url)} is served from the page cache only, with no network, and ${reason}. Scrape it once ` +
-      'without lockdown first, or drop lockdown.',
+    `lockdown: ${redactUrl(url)} is served from the page cache only, with no network, and ${LOCKDOWN_MISSES[why]}`,
   );
 }
