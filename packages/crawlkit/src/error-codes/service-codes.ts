@@ -61,7 +61,7 @@ export const SERVICE_CODES = {
   STORE_CORRUPT: info(500, 'The database file is damaged or not a crawlkit store.', 'Use another `storeDir`.'),
   STORE_RECORD_INVALID: info(
     500,
-    'A record in the store (a job request, a webhook delivery, a result) does not match its schema: damaged, or written by a newer crawlkit.',
+    'A record in the store (a job request, a webhook delivery, a result) does not match its schema: damaged, or written by a newer crawlkit. A page cache entry like it is no copy: the page is fetched again.',
     'Upgrade crawlkit if another version wrote the store; otherwise delete the job or use another `storeDir`.',
   ),
   STORE_SCHEMA_TOO_NEW: info(
