@@ -159,6 +159,8 @@ describe('the change feed of a crawl', () => {
       const done = await engine.waitForJob(started.id);
       expect(done).toMatchObject({ success: true, status: 'failed', completedAt: expect.any(String) });
       expect(logged.join('\n')).toContain('history backend: no such table');
+      // Before: no word of why in the status a poller reads.
+      expect((done as { warning?: string }).warning).toBe('The job failed: history backend: no such table.');
     } finally {
       await engine.close();
     }

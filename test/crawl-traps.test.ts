@@ -56,6 +56,7 @@ describe('crawl traps', () => {
       const again = new Crawlkit({ storeDir: dir, engine: 'http' });
       const kept = ok<JobStatusResponse>(await again.getCrawlStatus(started.id));
       expect(kept.status).toBe('failed');
+      expect(kept.warning).toMatch(/^The job failed: .*past its budget of 40000 bytes/);
       const bytes = kept.data.reduce((sum, d) => sum + Buffer.byteLength(JSON.stringify(d)), 0);
       expect(bytes).toBeGreaterThan(maxStoreBytes);
       // Cut short (the first test's crawl of the same site stores over 40 archive pages); ended, with none to come.

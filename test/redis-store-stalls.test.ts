@@ -159,7 +159,9 @@ describe('a job whose Redis is full', () => {
         // Read while Redis is still full.
         const ended = ok(await submitter.waitForJob(id));
         expect(ended.status).toBe('failed');
-        expect(ended.warning).toBeUndefined();
+        // Why it ended, and no stall warning now that it has.
+        expect(ended.warning).toMatch(/^The job failed: The store kept failing/);
+        expect(ended.warning).toContain('--store-fault-timeout-ms');
         const kept = ended.data.map((doc) => doc.metadata.sourceURL);
         expect(kept).toEqual(expect.arrayContaining(before));
         expect(ended.completed).toBe(kept.length);

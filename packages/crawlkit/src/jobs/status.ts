@@ -113,7 +113,9 @@ export async function buildJobStatus(
   }
   const warning =
     storeStallWarning(job) ?? (job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined);
-  if (warning) response.warning = warning;
+  // The reason a job ended failed (a store that refused, a spent store budget): the status is where a poller looks.
+  const failure = job.status === 'failed' && job.error ? `The job failed: ${job.error.replace(/\.?$/, '.')}` : '';
+  if (failure || warning) response.warning = [failure, warning].filter(Boolean).join(' ');
   return response;
 }
 
