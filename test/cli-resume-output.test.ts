@@ -46,32 +46,37 @@ describe('resume output after Ctrl-C', { timeout: 120_000 }, () => {
   });
 
   it('text and --json print the pages to come; --all prints the whole job; --out holds the whole job', async () => {
-    const text = await interrupted();
-    const out = join(site.dir, 'resumed-text');
-    const resumedText = await cli(['resume', text.id, '--out', out]);
-    expect(resumedText.code).toBe(0);
-    expect(resumedText.stderr).toMatch(
-      new RegExp(
-        `completed: ${CHAIN_LENGTH - text.printed.length} pages? since the resume \\(${CHAIN_LENGTH} in all\\)`,
-      ),
-    );
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { pages: { url: string }[] };
-    expect(manifest.pages.map((p) => p.url).toSorted()).toEqual(chain());
-
-    const plain = await interrupted();
-    const resumedPlain = await cli(['resume', plain.id, '--quiet']);
-    const headers = [...resumedPlain.stdout.matchAll(/^<!-- (\S+) -->$/gm)].map((m) => m[1]!);
-    expect([...plain.printed, ...headers].toSorted()).toEqual(chain());
-
-    const json = await interrupted();
-    const resumedJson = await cli(['resume', json.id, '--json']);
-    const body = JSON.parse(resumedJson.stdout) as { status: string; completed: number; data: Document[] };
-    expect(body).toMatchObject({ status: 'completed', completed: CHAIN_LENGTH });
-    expect([...json.printed, ...body.data.map((d) => d.metadata.sourceURL)].toSorted()).toEqual(chain());
-
-    const all = await interrupted();
-    const resumedAll = await cli(['resume', all.id, '--all', '--ndjson']);
-    expect(resumedAll.code).toBe(0);
-    expect(urlsOf(resumedAll.stdout).toSorted()).toEqual(chain());
+    // Four crawls of their own on the shared store, run at once: each mostly waits on its slow pages.
+    const text = async () => {
+      const { id, printed } = await interrupted();
+      const out = join(site.dir, 'resumed-text');
+      const resumedText = await cli(['resume', id, '--out', out]);
+      expect(resumedText.code).toBe(0);
+      expect(resumedText.stderr).toMatch(
+        new RegExp(`completed: ${CHAIN_LENGTH - printed.length} pages? since the resume \\(${CHAIN_LENGTH} in all\\)`),
+      );
+      const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { pages: { url: string }[] };
+      expect(manifest.pages.map((p) => p.url).toSorted()).toEqual(chain());
+    };
+    const plain = async () => {
+      const { id, printed } = await interrupted();
+      const resumedPlain = await cli(['resume', id, '--quiet']);
+      const headers = [...resumedPlain.stdout.matchAll(/^<!-- (\S+) -->$/gm)].map((m) => m[1]!);
+      expect([...printed, ...headers].toSorted()).toEqual(chain());
+    };
+    const json = async () => {
+      const { id, printed } = await interrupted();
+      const resumedJson = await cli(['resume', id, '--json']);
+      const body = JSON.parse(resumedJson.stdout) as { status: string; completed: number; data: Document[] };
+      expect(body).toMatchObject({ status: 'completed', completed: CHAIN_LENGTH });
+      expect([...printed, ...body.data.map((d) => d.metadata.sourceURL)].toSorted()).toEqual(chain());
+    };
+    const all = async () => {
+      const { id } = await interrupted();
+      const resumedAll = await cli(['resume', id, '--all', '--ndjson']);
+      expect(resumedAll.code).toBe(0);
+      expect(urlsOf(resumedAll.stdout).toSorted()).toEqual(chain());
+    };
+    await Promise.all([text(), plain(), json(), all()]);
   });
 });

@@ -93,7 +93,11 @@ describe('crawlkit worker while Redis is paused', () => {
     stderr.on('data', (chunk: string) => (text += chunk));
     const io = { stdout: new PassThrough(), stderr, stdin: new PassThrough() } as never;
     const stop = new AbortController();
-    const running = runWorker({ redis: server.url, prefix, engine: 'http' }, io, stop.signal, { redis });
+    // The worker's store gets the short command timeout too: the sweep's command waits it out before it fails.
+    const shortTimeout = {
+      redis: (options: Parameters<typeof redis>[0]) => redis({ ...options, commandTimeoutMs: COMMAND_TIMEOUT_MS }),
+    };
+    const running = runWorker({ redis: server.url, prefix, engine: 'http' }, io, stop.signal, shortTimeout);
     const client = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
     try {
       const urls = ['/', '/articles/first-post.html'].map((path) => `${site.url}${path}`);

@@ -56,8 +56,8 @@ describe('crawlkit serve', () => {
       expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${first.url}/v2/crawl/active`)).status).toBe(401);
 
-      // One page every 2 s: the crawl is still running when the server stops.
-      const started = await api(`${first.url}/v2/crawl`, 'POST', { url: `${site.url}/`, limit: 4, delay: 2 });
+      // One page a second: the crawl is still running when the server stops (3 s of delays after the first page).
+      const started = await api(`${first.url}/v2/crawl`, 'POST', { url: `${site.url}/`, limit: 4, delay: 1 });
       const id = started.id as string;
       expect(started.url).toBe(`${first.url}/v2/crawl/${id}`);
       await until(async () => ((await api(`${first.url}/v2/crawl/${id}`, 'GET')).completed as number) >= 1, 20_000);

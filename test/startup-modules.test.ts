@@ -113,7 +113,13 @@ async function loadedByCli(...args: string[]): Promise<{ output: string; urls: s
   return { output: stdout.slice(0, end), urls: JSON.parse(stdout.slice(end + 1)) as string[] };
 }
 
-const loadedBy = async (mode: 'import' | 'scrape' | 'worker', url?: string) => (await runChild(mode, url)) as string[];
+/** One child per mode and URL, asserted by every test that asks for it: what a start-up loads does not change. */
+const runs = new Map<string, Promise<string[]>>();
+const loadedBy = (mode: 'import' | 'scrape' | 'worker', url?: string): Promise<string[]> => {
+  const key = `${mode} ${url ?? ''}`;
+  if (!runs.has(key)) runs.set(key, runChild(mode, url) as Promise<string[]>);
+  return runs.get(key)!;
+};
 
 describe('start-up loads only what a call needs', () => {
   let server: FixtureServer;

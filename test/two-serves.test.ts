@@ -75,7 +75,9 @@ async function api(url: string, init?: { method: string; body: unknown }): Promi
   return (await response.json()) as Record<string, unknown>;
 }
 
-describe('two serve processes on one store', () => {
+// The two cases share only the site (pages under /p/ for one, /b/ for the other): they run at once, the takeover
+// mostly waiting for the survivor's next look for orphaned jobs.
+describe.concurrent('two serve processes on one store', () => {
   it('the other takes over a job whose process was killed', { timeout: 120_000 }, async () => {
     const store = join(root, 'takeover');
     const a = await serve(store);

@@ -7,6 +7,8 @@ import type { CrawlkitEvents } from './events.js';
 import type { Logger } from './logger.js';
 
 let server: FixtureServer;
+/** Nothing listens on port 1: the page fails with SCRAPE_CONNECTION_ERROR, and is not retried. */
+const REFUSED = 'http://127.0.0.1:1/refused';
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -59,14 +61,15 @@ describe('engine events', () => {
       await ck.scrape({ url: `${server.url}/articles/first-post.html` });
       expect(pages).toHaveLength(1);
       expect(pages[0]!.jobId).toBeUndefined();
-      const batch = await ck.batchScrape({ urls: [`${server.url}/hostile/reset`], timeout: 5000 });
+      // A refused connection fails at once: a reset one is retried with back-off first (7 to 14 s).
+      const batch = await ck.batchScrape({ urls: [REFUSED], timeout: 5000 });
       if (!batch.success) throw new Error(batch.error);
       await ck.waitForJob(batch.id);
       expect(errors).toHaveLength(1);
       // The page's own code travels with the event, not a generic one.
       expect(errors[0]).toMatchObject({
         jobId: batch.id,
-        url: `${server.url}/hostile/reset`,
+        url: REFUSED,
         error: { success: false, code: 'SCRAPE_CONNECTION_ERROR' },
       });
     } finally {
@@ -128,13 +131,11 @@ describe('logger', () => {
     };
     const ck = new Crawlkit({ store: 'memory', engine: 'http', logger });
     try {
-      const batch = await ck.batchScrape({ urls: [`${server.url}/hostile/reset`], timeout: 5000 });
+      const batch = await ck.batchScrape({ urls: [REFUSED], timeout: 5000 });
       if (!batch.success) throw new Error(batch.error);
       await ck.waitForJob(batch.id);
       expect(lines).toContain(`debug [engine] batch ${batch.id} started`);
-      expect(
-        lines.some((l) => l.startsWith(`debug [engine] job ${batch.id}: ${server.url}/hostile/reset failed:`)),
-      ).toBe(true);
+      expect(lines.some((l) => l.startsWith(`debug [engine] job ${batch.id}: ${REFUSED} failed:`))).toBe(true);
       expect(lines).toContain(`debug [engine] batch ${batch.id} completed`);
     } finally {
       await ck.close();

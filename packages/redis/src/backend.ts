@@ -28,6 +28,12 @@ export interface RedisBackendOptions extends Omit<RedisStoreOptions, 'client'> {
    */
   stalledCheckMs?: number;
   /**
+   * A task whose run fails (its store's writes, not its page: a page's failure is recorded) is run again, up to five
+   * runs in all; this is the wait before the second run, in milliseconds, doubled before each further one.
+   * @default 1000
+   */
+  taskRetryDelayMs?: number;
+  /**
    * Go on with a Redis whose `maxmemory-policy` evicts keys. By default `connect()` refuses it
    * (`REDIS_EVICTION_POLICY`): at `maxmemory` it would drop jobs, their queued tasks and results without a word.
    * @default false
@@ -69,6 +75,7 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
     options.stalledCheckMs,
     Math.max(1, Math.floor(taskLockMs / 2)),
   );
+  const taskRetryDelayMs = positiveInteger('taskRetryDelayMs', options.taskRetryDelayMs, 1_000);
   const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs, 10_000);
   const commandTimeoutMs = positiveInteger('commandTimeoutMs', options.commandTimeoutMs, 5_000);
   const prefix = options.prefix ?? 'crawlkit';
@@ -76,7 +83,13 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
   if (typeof allowEviction !== 'boolean') {
     throw new InvalidOptionError(`Expected \`allowEviction\` to be true or false, got \`${String(allowEviction)}\`.`);
   }
-  const { taskLockMs: _lock, stalledCheckMs: _stalled, allowEviction: _eviction, ...storeOptions } = options;
+  const {
+    taskLockMs: _lock,
+    stalledCheckMs: _stalled,
+    taskRetryDelayMs: _retry,
+    allowEviction: _eviction,
+    ...storeOptions
+  } = options;
 
   /**
    * A client of the work queue. BullMQ requires clients without a per-request retry limit; the producer's gets the
@@ -118,6 +131,7 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
         prefix,
         lockMs: taskLockMs,
         stalledCheckMs,
+        retryDelayMs: taskRetryDelayMs,
         commandTimeoutMs,
         openClient: () => openQueueClient(),
       });

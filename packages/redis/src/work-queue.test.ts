@@ -13,7 +13,12 @@ describe.skipIf(!testRedisUrl)('BullWorkQueue', () => {
   // before, BullMQ kept it (removeOnFail) and took the same item queued again as a duplicate, so a task whose store
   // kept failing (Redis out of memory) could never run again, not even when the workers' sweep put it back.
   it('queues again an item that was given up', { timeout: 60_000 }, async () => {
-    const connection = await redis({ url: testRedisUrl!, prefix: `ck-queue-${randomUUID()}` }).connect();
+    // A short back-off: the default (1 s, doubled) spent 15 s waiting between the five runs.
+    const connection = await redis({
+      url: testRedisUrl!,
+      prefix: `ck-queue-${randomUUID()}`,
+      taskRetryDelayMs: 20,
+    }).connect();
     try {
       const item: WorkItem = { jobId: 'job', key: 'k', url: 'https://example.com/', depth: 0, attempt: 0 };
       let calls = 0;

@@ -17,6 +17,8 @@ export interface WorkQueueOptions {
   lockMs: number;
   /** How often workers look for items whose lock lapsed. */
   stalledCheckMs: number;
+  /** Wait before an item's second run after its handler failed, doubled before each further one (`taskRetryDelayMs`). */
+  retryDelayMs: number;
   /** Opens a client for a consumer (BullMQ's workers need their own, with no per-request retry limit). */
   openClient(): Promise<Redis>;
   /** The producer client's command timeout, named in `REDIS_UNAVAILABLE` messages. */
@@ -70,7 +72,7 @@ export class BullWorkQueue implements WorkQueue {
         removeOnComplete: true,
         removeOnFail: true,
         attempts: MAX_ATTEMPTS,
-        backoff: { type: 'exponential', delay: 1_000 },
+        backoff: { type: 'exponential', delay: options.retryDelayMs },
       },
     });
     // Connection errors surface as rejected calls; without a listener BullMQ prints each reconnect failure.
