@@ -140,7 +140,7 @@ describe('action flows', () => {
     const never = await env.ck.scrape({
       url: `${env.server.url}/app/late?ms=60000`,
       maxAge: 0,
-      timeout: 4_000,
+      timeout: 6_000,
       actions: [{ type: 'click', selector: '#buy' }],
     });
     expect(never).toMatchObject({ success: false, code: 'SCRAPE_ACTION_ERROR' });

@@ -54,8 +54,11 @@ export class StayedDisabledError extends Error {
 
 /** Poll period of the wait for a disabled element to be enabled. */
 const ENABLED_POLL_MS = 50;
-/** Time the wait for an enabled element leaves to the actions' budget, so that its own error is the one told. */
-const ENABLED_MARGIN_MS = 100;
+/**
+ * Time the wait for an enabled element leaves to the actions' budget, so that its own error is the one told: one
+ * in-page check takes a few hundred ms on a loaded machine (at 100 ms the page's timeout could fire first).
+ */
+const ENABLED_MARGIN_MS = 500;
 
 /**
  * In-page: what is at the element's point `(x, y)` when it is not the element nor inside it (shadow trees
