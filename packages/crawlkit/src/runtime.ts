@@ -200,6 +200,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
         s === distributed?.store ? Promise.resolve(async () => {}) : leases.claim(jobId, s, lost),
     },
   );
+  if (distributed) distributed.onWebhookLead = () => dispatcher.kick();
   const handlers: Record<JobKind, JobKindHandler> = {
     batch: {
       planner: (job, jobStore) =>

@@ -29,6 +29,14 @@ export class Distributed {
     return distributed;
   }
 
+  /**
+   * Told when this process starts delivering the shared outbox (it took over from a process that stopped or died):
+   * the outbox is looked at then, not at the next idle look up to 5 s later.
+   */
+  set onWebhookLead(listener: () => void) {
+    this.#leadership.onTaken = listener;
+  }
+
   /** The stores whose webhook outbox this process delivers: the shared one only while it leads. */
   webhookStores(stores: Store[]): Store[] {
     return this.#leadership.held ? stores : stores.filter((s) => s !== this.store);

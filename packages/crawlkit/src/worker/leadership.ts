@@ -14,6 +14,8 @@ export class Leadership {
   /** Whether the lock was ours at the last renewal (it may still be, after `handOver()`). */
   #owned = false;
   #handedOver = false;
+  /** Told each time this process takes the lock (it did not hold it at the renewal before). */
+  onTaken: (() => void) | undefined;
 
   constructor(coordination: Coordination, name: string, owner: string, ttlMs: number) {
     this.#coordination = coordination;
@@ -48,7 +50,9 @@ export class Leadership {
   }
 
   async #renew(): Promise<void> {
+    const before = this.#held;
     this.#owned = await this.#coordination.tryLock(this.#name, this.#owner, this.#ttlMs).catch(() => false);
     this.#held = this.#owned && !this.#handedOver;
+    if (this.#held && !before) this.onTaken?.();
   }
 }
