@@ -16,7 +16,9 @@ describe('crawl rules in order (reference §13.2)', () => {
     ['tel:+123', {}, 'NON_WEB_PROTOCOL'],
     ['https://example.com/docs/logo.png', {}, 'FILE_TYPE'],
     ['https://example.com/docs/report.pdf', {}, 'ALLOWED'],
-    ['https://example.com/docs/page#section', {}, 'SECTION_LINK'],
+    ['https://example.com/docs/page#section', {}, 'ALLOWED'],
+    ['https://example.com/blog#section', {}, 'BACKWARD_CRAWLING'],
+    ['https://example.com/docs/page#private', { excludePaths: ['private'], regexOnFullURL: true }, 'ALLOWED'],
     ['https://example.com/docs/app#/route', {}, 'ALLOWED'],
     ['https://example.com/blog', {}, 'BACKWARD_CRAWLING'],
     ['https://example.com/docsearch', {}, 'BACKWARD_CRAWLING'],
@@ -44,6 +46,19 @@ describe('crawl rules in order (reference §13.2)', () => {
     ['https://other.org/a/a/a/a', { allowExternalLinks: true }, 'REPEATING_PATH'],
   ])('%s %j → %s', (url, options, expected) => {
     expect(verdict(seed, url, options)).toBe(expected);
+  });
+
+  it('admits a link to a place in a page as the page, without its fragment; a route keeps its own', () => {
+    const rules = createCrawlRules({ seedUrl: 'https://example.com/docs/', allowExternalLinks: true });
+    const href = (url: string) => {
+      const admission = rules.admit(url);
+      return admission.allowed ? admission.parsed.href : admission.reason;
+    };
+    expect(href('https://example.com/docs/page#install')).toBe('https://example.com/docs/page');
+    expect(href('https://example.com/docs/page?v=2#')).toBe('https://example.com/docs/page?v=2');
+    expect(href('https://example.com/docs/app#/settings')).toBe('https://example.com/docs/app#/settings');
+    expect(href('https://example.com/docs/app#!/settings')).toBe('https://example.com/docs/app#!/settings');
+    expect(href('https://other.org/guide#top')).toBe('https://other.org/guide');
   });
 
   it('admits with the URL parsed and whether it is internal, as check and isInternal say', () => {

@@ -7,6 +7,7 @@ export type DenialReason =
   | 'URL_PARSE_ERROR'
   | 'NON_WEB_PROTOCOL'
   | 'FILE_TYPE'
+  /** Not given by these rules any more: a link to a place in a page is admitted as the page (`admit`). */
   | 'SECTION_LINK'
   | 'BACKWARD_CRAWLING'
   | 'EXCLUDE_PATTERN'
@@ -178,7 +179,10 @@ export function createPathPatterns(options: PathPatternOptions): PathPatterns {
 export interface CrawlRules {
   /** Applies the rules of §13.2 in their order. `fromUrl` is the page the link was found on. */
   check(url: string, context?: { fromUrl?: string }): RuleVerdict;
-  /** `check`, with the URL parsed and whether it is internal when it is allowed (one parse for robots.txt and the key). */
+  /**
+   * `check`, with the URL parsed and whether it is internal when it is allowed (one parse for robots.txt and the key).
+   * `parsed` is the URL to fetch: a fragment that is not a route (`#install`) is dropped from it.
+   */
   admit(url: string, context?: { fromUrl?: string }): RuleAdmission;
   /** Same site as the seed (host equal after stripping `www.`). */
   isInternal(url: string): boolean;
@@ -234,13 +238,13 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
         return { allowed: false, reason: 'NON_WEB_PROTOCOL' };
       }
       if (isFileUrl(u.pathname)) return { allowed: false, reason: 'FILE_TYPE' };
+      // A link to a place in a page (`/install#requirements`) is a link to the page: a docs sidebar may link a page
+      // only by its sections. A client-side route (`#/settings`) is a page of its own and keeps its fragment.
+      if (u.href.includes('#') && !isRouteFragment(u.hash)) u.hash = '';
       if (u.href.length > maxUrlLength) return { allowed: false, reason: 'URL_TOO_LONG' };
       if (hasRepeatingSegments(u.pathname, maxRepeats)) return { allowed: false, reason: 'REPEATING_PATH' };
 
       if (internal(u)) {
-        if (u.hash && u.hash !== '#' && !isRouteFragment(u.hash)) {
-          return { allowed: false, reason: 'SECTION_LINK' };
-        }
         if (!options.crawlEntireDomain && !scopes.some((scope) => inSeedScope(scope, u.pathname))) {
           return { allowed: false, reason: 'BACKWARD_CRAWLING' };
         }

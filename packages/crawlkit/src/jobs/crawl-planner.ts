@@ -28,6 +28,12 @@ const URLS_PER_TURN = 2_000;
  */
 const LINK_VERDICTS = 20_000;
 
+/** A link the crawl follows: its key, and the URL fetched for it. */
+interface Admitted {
+  key: string;
+  url: string;
+}
+
 /** The crawl's de-duplication key of a URL. */
 export function crawlKey(url: string, request: KeyRequest): string {
   return normalizeUrl(url, keyOptions(request));
@@ -95,19 +101,20 @@ export function createCrawlPlanner(
     return store.tasks.has(job.id, k);
   }
 
-  // The key of each link URL the rules and robots.txt admitted, null for one they refused. Neither depends on the
+  // The key and the URL to fetch of each link URL the rules and robots.txt admitted, null for one they refused. Neither depends on the
   // page the link is on (external links do, with allowExternalLinks: then nothing is remembered), nor changes during
   // the crawl, except when the seed redirects (`rules.rebase`, `landing`), which empties it.
-  const verdicts = request.allowExternalLinks ? undefined : new Map<string, string | null>();
+  const verdicts = request.allowExternalLinks ? undefined : new Map<string, Admitted | null>();
 
   /**
-   * The crawl key of `url` when the rules and robots.txt admit it; null when they refuse it. A URL robots.txt
-   * refuses is added to `blocked` the first time (to be recorded in the job's results).
+   * The crawl key of `url` and the URL to fetch (a section's fragment dropped) when the rules and robots.txt admit it;
+   * null when they refuse it. A URL robots.txt refuses is added to `blocked` the first time (to be recorded in the
+   * job's results).
    */
-  function judge(url: string, fromUrl: string, blocked: string[]): string | null {
+  function judge(url: string, fromUrl: string, blocked: string[]): Admitted | null {
     const known = verdicts?.get(url);
     if (known !== undefined) return known;
-    let verdict: string | null = null;
+    let verdict: Admitted | null = null;
     // One parse of the URL for the rules, robots.txt's scope and the key (a sitemap's hundreds of URLs, cold).
     const admission = rules.admit(url, { fromUrl });
     if (admission.allowed) {
@@ -117,7 +124,8 @@ export function createCrawlPlanner(
           blocked.push(url);
         }
       } else {
-        verdict = normalizeParsedUrl(url, admission.parsed, keys);
+        const fetched = admission.parsed.hash === '' && url.includes('#') ? admission.parsed.href : url;
+        verdict = { key: normalizeParsedUrl(url, admission.parsed, keys), url: fetched };
       }
     }
     if (verdicts) {
@@ -135,11 +143,12 @@ export function createCrawlPlanner(
     for (const url of urls) {
       // A sitemap gives up to 100,000 URLs: timers and other pages run between slices of them.
       if (++checked % URLS_PER_TURN === 0) await nextTurn();
-      const k = judge(url, fromUrl, blocked);
-      if (k === null) continue;
+      const admitted = judge(url, fromUrl, blocked);
+      if (admitted === null) continue;
+      const k = admitted.key;
       if (seen.has(k) || aliasKeys.has(k) || (unmodified.has(k) && k !== seedKey)) continue;
       seen.add(k);
-      tasks.push({ key: k, url, depth });
+      tasks.push({ key: k, url: admitted.url, depth });
     }
     for (const url of blocked) await store.results.addRobotsBlocked(job.id, url);
     return tasks;
