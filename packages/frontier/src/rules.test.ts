@@ -179,4 +179,23 @@ describe('helpers', () => {
     expect(validateCrawlPatterns(['^/ok', '(bad'])).toMatchObject({ pattern: '(bad' });
     expect(validateCrawlPatterns(['^/ok'])).toBeUndefined();
   });
+
+  it('refuses what a linear-time engine cannot run, and runs the rest of JavaScript syntax in linear time', () => {
+    expect(validateCrawlPatterns(['^/docs/(?!private)'])?.message).toMatch(/lookahead.*excludePaths/);
+    expect(validateCrawlPatterns(['(?=a)'])?.message).toMatch(/lookahead/);
+    expect(validateCrawlPatterns(['(x)\\1'])?.message).toMatch(/backreference/);
+    expect(validateCrawlPatterns(['(?<x>a)\\k<x>'])?.message).toMatch(/backreference/);
+    expect(
+      validateCrawlPatterns(['(?<=/)a', '(?<!b)a', '\\/docs\\/', '(?<name>\\d+)', '\\p{Lu}', '[\\w-]+']),
+    ).toBeUndefined();
+    const rules = createCrawlRules({ seedUrl: 'https://example.com/', includePaths: ['(a+)+$', '(?<=/)b$'] });
+    // `RegExp` backtracks 2^2000 ways on this path before it fails; RE2 answers at once.
+    expect(rules.check(`https://example.com/${'a'.repeat(2000)}-c`)).toEqual({
+      allowed: false,
+      reason: 'INCLUDE_PATTERN',
+    });
+    expect(rules.check(`https://example.com/x/aaa`).allowed).toBe(true);
+    expect(rules.check(`https://example.com/x/b`).allowed).toBe(true);
+    expect(rules.check(`https://example.com/x/cb`).allowed).toBe(false);
+  });
 });

@@ -1,6 +1,7 @@
 import { getDomain } from 'tldts';
 
 import { decodePercent, isRouteFragment } from './normalize.js';
+import { compilePathPattern, type PathPattern } from './path-pattern.js';
 
 /** Why a discovered URL is not crawled (reference §13.2). */
 export type DenialReason =
@@ -112,26 +113,24 @@ export function inSeedScope(seedPath: string, path: string): boolean {
   return path === seedPath || path.startsWith(`${seedPath}/`);
 }
 
-/** Compiles patterns; returns the first invalid one with the engine's message, if any. */
+/**
+ * Compiles patterns as the crawl runs them (`compilePathPattern`); returns the first one refused with why (JavaScript's
+ * message for bad syntax, what to write instead for a construct the linear-time engine does not run), if any.
+ */
 export function validateCrawlPatterns(patterns: readonly string[]): { pattern: string; message: string } | undefined {
   for (const pattern of patterns) {
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      return { pattern, message: (error as Error).message };
-    }
+    const compiled = compilePathPattern(pattern);
+    if ('error' in compiled) return { pattern, message: compiled.error };
   }
   return undefined;
 }
 
-function compile(patterns: readonly string[] | undefined): RegExp[] {
-  const out: RegExp[] = [];
+function compile(patterns: readonly string[] | undefined): PathPattern[] {
+  const out: PathPattern[] = [];
   for (const p of patterns ?? []) {
-    try {
-      out.push(new RegExp(p));
-    } catch {
-      // Validated at the API boundary; an invalid pattern here is ignored, as upstream does.
-    }
+    const compiled = compilePathPattern(p);
+    // Validated at the API boundary; a refused pattern here is ignored, as upstream ignores an invalid one.
+    if ('pattern' in compiled) out.push(compiled.pattern);
   }
   return out;
 }
@@ -168,7 +167,7 @@ function patternTargets(url: URL, fullUrl: boolean): string[] {
 export function createPathPatterns(options: PathPatternOptions): PathPatterns {
   const include = compile(options.includePaths);
   const exclude = compile(options.excludePaths);
-  const matches = (patterns: RegExp[], url: URL, fullUrl: boolean) =>
+  const matches = (patterns: PathPattern[], url: URL, fullUrl: boolean) =>
     patterns.length > 0 && patternTargets(url, fullUrl).some((target) => patterns.some((r) => r.test(target)));
   return {
     excluded: (url, fullUrl = options.regexOnFullURL ?? false) => matches(exclude, url, fullUrl),
