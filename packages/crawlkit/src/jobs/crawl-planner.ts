@@ -211,12 +211,12 @@ export function createCrawlPlanner(
     },
 
     async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {
-      // Every page after the seed is judged by the scope the seed's landing set, whichever planner fetched the seed.
-      if (task.key !== seedKey && !landing.known && (await landing.learn())) verdicts?.clear();
       if (!outcome.success) {
         if (task.key === seedKey) await landing.land(task.url);
         return { tasks: [] };
       }
+      // Every page after the seed is judged by the scope the seed's landing set, whichever planner fetched the seed.
+      if (task.key !== seedKey && !landing.known && (await landing.learn())) verdicts?.clear();
       const finalUrl = outcome.document.metadata.url ?? task.url;
       // A task's key is its URL's (`admit`): a page that did not move needs no second normalisation.
       const finalKey = finalUrl === task.url ? task.key : key(finalUrl);
