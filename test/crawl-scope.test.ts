@@ -23,6 +23,13 @@ const PAGES: Record<string, string[]> = {
   '/v2/': ['/v2/guide', '/v1/'],
   '/v2/guide': [],
   '/v1/': [],
+  // A manual whose sidebar links each page by its sections only, and an app's routes. Its sitemap lists its FAQ by a
+  // section too.
+  '/manual/': ['/manual/install#requirements', '/manual/install#steps', '/manual/config#top', '/manual/app#/settings'],
+  '/manual/install': [],
+  '/manual/config': [],
+  '/manual/app': [],
+  '/manual/faq': [],
 };
 /** Path → where it redirects: docs whose `latest` is a version. */
 const REDIRECTS: Record<string, string> = { '/latest': '/v2/' };
@@ -32,8 +39,10 @@ function startScopeSite(): Promise<FixtureServer> {
   return startRouteSite({
     '/*'(_req, res, ctx) {
       const path = ctx.url.pathname;
-      if (path === '/sitemap.xml') {
-        const urls = SITEMAP.map((p) => `<url><loc>${ctx.baseUrl}${p}</loc></url>`).join('');
+      if (path === '/sitemap.xml' || path === '/manual/sitemap.xml') {
+        const urls = (path === '/sitemap.xml' ? SITEMAP : ['/manual/faq#licence'])
+          .map((p) => `<url><loc>${ctx.baseUrl}${p}</loc></url>`)
+          .join('');
         res.writeHead(200, { 'content-type': 'application/xml' });
         res.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`);
         return;
@@ -89,6 +98,18 @@ describe('the seed', () => {
   it('redirected into another directory of the site crawls that directory too', async () => {
     const pages = await crawl({ url: '/latest', sitemap: 'skip' });
     expect(pages).toEqual(['/v2/', '/v2/guide']);
+  });
+});
+
+describe('links with a fragment', () => {
+  it('to a place in a page crawl the page once, from a page or a sitemap; a route keeps its fragment', async () => {
+    const url = `${env.server.url}/manual/`;
+    const started = ok(await env.ck.crawl({ url, scrapeOptions: { maxAge: 0 } }));
+    const status = ok(await env.ck.waitForJob(started.id));
+    const pages = status.data.map((d) => d.metadata.sourceURL.slice(env.server.url.length)).sort();
+    expect(pages).toEqual(['/manual/', '/manual/app#/settings', '/manual/config', '/manual/faq', '/manual/install']);
+    const install = env.server.requests.filter((r) => r.path === '/manual/install');
+    expect(install).toHaveLength(1);
   });
 });
 

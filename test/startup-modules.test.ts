@@ -47,6 +47,8 @@ const OPTIONAL = [
   'diff',
   'warcio',
   'pako',
+  // the path patterns' linear-time engine, loaded by the first crawl or map with includePaths or excludePaths
+  're2js',
   // the server, MCP and the Redis backend
   'fastify',
   '@modelcontextprotocol/sdk',

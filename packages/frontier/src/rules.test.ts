@@ -16,7 +16,9 @@ describe('crawl rules in order (reference §13.2)', () => {
     ['tel:+123', {}, 'NON_WEB_PROTOCOL'],
     ['https://example.com/docs/logo.png', {}, 'FILE_TYPE'],
     ['https://example.com/docs/report.pdf', {}, 'ALLOWED'],
-    ['https://example.com/docs/page#section', {}, 'SECTION_LINK'],
+    ['https://example.com/docs/page#section', {}, 'ALLOWED'],
+    ['https://example.com/blog#section', {}, 'BACKWARD_CRAWLING'],
+    ['https://example.com/docs/page#private', { excludePaths: ['private'], regexOnFullURL: true }, 'ALLOWED'],
     ['https://example.com/docs/app#/route', {}, 'ALLOWED'],
     ['https://example.com/blog', {}, 'BACKWARD_CRAWLING'],
     ['https://example.com/docsearch', {}, 'BACKWARD_CRAWLING'],
@@ -44,6 +46,19 @@ describe('crawl rules in order (reference §13.2)', () => {
     ['https://other.org/a/a/a/a', { allowExternalLinks: true }, 'REPEATING_PATH'],
   ])('%s %j → %s', (url, options, expected) => {
     expect(verdict(seed, url, options)).toBe(expected);
+  });
+
+  it('admits a link to a place in a page as the page, without its fragment; a route keeps its own', () => {
+    const rules = createCrawlRules({ seedUrl: 'https://example.com/docs/', allowExternalLinks: true });
+    const href = (url: string) => {
+      const admission = rules.admit(url);
+      return admission.allowed ? admission.parsed.href : admission.reason;
+    };
+    expect(href('https://example.com/docs/page#install')).toBe('https://example.com/docs/page');
+    expect(href('https://example.com/docs/page?v=2#')).toBe('https://example.com/docs/page?v=2');
+    expect(href('https://example.com/docs/app#/settings')).toBe('https://example.com/docs/app#/settings');
+    expect(href('https://example.com/docs/app#!/settings')).toBe('https://example.com/docs/app#!/settings');
+    expect(href('https://other.org/guide#top')).toBe('https://other.org/guide');
   });
 
   it('admits with the URL parsed and whether it is internal, as check and isInternal say', () => {
@@ -163,5 +178,24 @@ describe('helpers', () => {
   it('reports the first invalid pattern', () => {
     expect(validateCrawlPatterns(['^/ok', '(bad'])).toMatchObject({ pattern: '(bad' });
     expect(validateCrawlPatterns(['^/ok'])).toBeUndefined();
+  });
+
+  it('refuses what a linear-time engine cannot run, and runs the rest of JavaScript syntax in linear time', () => {
+    expect(validateCrawlPatterns(['^/docs/(?!private)'])?.message).toMatch(/lookahead.*excludePaths/);
+    expect(validateCrawlPatterns(['(?=a)'])?.message).toMatch(/lookahead/);
+    expect(validateCrawlPatterns(['(x)\\1'])?.message).toMatch(/backreference/);
+    expect(validateCrawlPatterns(['(?<x>a)\\k<x>'])?.message).toMatch(/backreference/);
+    expect(
+      validateCrawlPatterns(['(?<=/)a', '(?<!b)a', '\\/docs\\/', '(?<name>\\d+)', '\\p{Lu}', '[\\w-]+']),
+    ).toBeUndefined();
+    const rules = createCrawlRules({ seedUrl: 'https://example.com/', includePaths: ['(a+)+$', '(?<=/)b$'] });
+    // `RegExp` backtracks 2^2000 ways on this path before it fails; RE2 answers at once.
+    expect(rules.check(`https://example.com/${'a'.repeat(2000)}-c`)).toEqual({
+      allowed: false,
+      reason: 'INCLUDE_PATTERN',
+    });
+    expect(rules.check(`https://example.com/x/aaa`).allowed).toBe(true);
+    expect(rules.check(`https://example.com/x/b`).allowed).toBe(true);
+    expect(rules.check(`https://example.com/x/cb`).allowed).toBe(false);
   });
 });

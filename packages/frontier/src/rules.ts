@@ -1,12 +1,14 @@
 import { getDomain } from 'tldts';
 
 import { decodePercent, isRouteFragment } from './normalize.js';
+import { compilePathPattern, type PathPattern } from './path-pattern.js';
 
 /** Why a discovered URL is not crawled (reference §13.2). */
 export type DenialReason =
   | 'URL_PARSE_ERROR'
   | 'NON_WEB_PROTOCOL'
   | 'FILE_TYPE'
+  /** Not given by these rules any more: a link to a place in a page is admitted as the page (`admit`). */
   | 'SECTION_LINK'
   | 'BACKWARD_CRAWLING'
   | 'EXCLUDE_PATTERN'
@@ -111,26 +113,24 @@ export function inSeedScope(seedPath: string, path: string): boolean {
   return path === seedPath || path.startsWith(`${seedPath}/`);
 }
 
-/** Compiles patterns; returns the first invalid one with the engine's message, if any. */
+/**
+ * Compiles patterns as the crawl runs them (`compilePathPattern`); returns the first one refused with why (JavaScript's
+ * message for bad syntax, what to write instead for a construct the linear-time engine does not run), if any.
+ */
 export function validateCrawlPatterns(patterns: readonly string[]): { pattern: string; message: string } | undefined {
   for (const pattern of patterns) {
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      return { pattern, message: (error as Error).message };
-    }
+    const compiled = compilePathPattern(pattern);
+    if ('error' in compiled) return { pattern, message: compiled.error };
   }
   return undefined;
 }
 
-function compile(patterns: readonly string[] | undefined): RegExp[] {
-  const out: RegExp[] = [];
+function compile(patterns: readonly string[] | undefined): PathPattern[] {
+  const out: PathPattern[] = [];
   for (const p of patterns ?? []) {
-    try {
-      out.push(new RegExp(p));
-    } catch {
-      // Validated at the API boundary; an invalid pattern here is ignored, as upstream does.
-    }
+    const compiled = compilePathPattern(p);
+    // Validated at the API boundary; a refused pattern here is ignored, as upstream ignores an invalid one.
+    if ('pattern' in compiled) out.push(compiled.pattern);
   }
   return out;
 }
@@ -167,7 +167,7 @@ function patternTargets(url: URL, fullUrl: boolean): string[] {
 export function createPathPatterns(options: PathPatternOptions): PathPatterns {
   const include = compile(options.includePaths);
   const exclude = compile(options.excludePaths);
-  const matches = (patterns: RegExp[], url: URL, fullUrl: boolean) =>
+  const matches = (patterns: PathPattern[], url: URL, fullUrl: boolean) =>
     patterns.length > 0 && patternTargets(url, fullUrl).some((target) => patterns.some((r) => r.test(target)));
   return {
     excluded: (url, fullUrl = options.regexOnFullURL ?? false) => matches(exclude, url, fullUrl),
@@ -178,7 +178,10 @@ export function createPathPatterns(options: PathPatternOptions): PathPatterns {
 export interface CrawlRules {
   /** Applies the rules of §13.2 in their order. `fromUrl` is the page the link was found on. */
   check(url: string, context?: { fromUrl?: string }): RuleVerdict;
-  /** `check`, with the URL parsed and whether it is internal when it is allowed (one parse for robots.txt and the key). */
+  /**
+   * `check`, with the URL parsed and whether it is internal when it is allowed (one parse for robots.txt and the key).
+   * `parsed` is the URL to fetch: a fragment that is not a route (`#install`) is dropped from it.
+   */
   admit(url: string, context?: { fromUrl?: string }): RuleAdmission;
   /** Same site as the seed (host equal after stripping `www.`). */
   isInternal(url: string): boolean;
@@ -234,13 +237,13 @@ export function createCrawlRules(options: CrawlRulesOptions): CrawlRules {
         return { allowed: false, reason: 'NON_WEB_PROTOCOL' };
       }
       if (isFileUrl(u.pathname)) return { allowed: false, reason: 'FILE_TYPE' };
+      // A link to a place in a page (`/install#requirements`) is a link to the page: a docs sidebar may link a page
+      // only by its sections. A client-side route (`#/settings`) is a page of its own and keeps its fragment.
+      if (u.href.includes('#') && !isRouteFragment(u.hash)) u.hash = '';
       if (u.href.length > maxUrlLength) return { allowed: false, reason: 'URL_TOO_LONG' };
       if (hasRepeatingSegments(u.pathname, maxRepeats)) return { allowed: false, reason: 'REPEATING_PATH' };
 
       if (internal(u)) {
-        if (u.hash && u.hash !== '#' && !isRouteFragment(u.hash)) {
-          return { allowed: false, reason: 'SECTION_LINK' };
-        }
         if (!options.crawlEntireDomain && !scopes.some((scope) => inSeedScope(scope, u.pathname))) {
           return { allowed: false, reason: 'BACKWARD_CRAWLING' };
         }

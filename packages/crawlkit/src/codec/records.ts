@@ -61,6 +61,13 @@ export const storedJobCodec = recordCodec({
     robotsTruncatedAt: z.number().optional(),
     /** A crawl's sitemaps that could not be read, with why (`SitemapListing.unreadable`); set and cleared as above. */
     sitemapsUnreadable: z.array(z.object({ url: z.string(), reason: z.string() })).optional(),
+    /**
+     * Where a crawl's seed led: its URL after redirects (the seed itself when it did not move or failed). Written by
+     * the process that fetched the seed before the seed's links are queued, so that every planner of the job (a
+     * resumed one, another engine's, each Redis worker) judges links by the scope it adds (`CrawlRules.rebase`).
+     * Absent until the seed is fetched, and on crawls stored before the rule.
+     */
+    seedLanded: z.string().optional(),
   }),
 });
 

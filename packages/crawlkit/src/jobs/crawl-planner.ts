@@ -17,7 +17,7 @@ import type { JobPlanner } from './planner.js';
 import { sitemapReader } from '../extraction/sitemap-reader.js';
 import { nextTurn } from '../next-turn.js';
 import { frontierFetch, robotsUnavailableReason, type RobotsWait } from './frontier-fetch.js';
-import { storedJobCodec, storedJobOf, type StoredJobEnvelope } from '../codec/records.js';
+import { noteFrontier, seedLanding, type FrontierNotes } from './crawl-notes.js';
 
 export const CRAWLER_USER_AGENT = 'crawlkit';
 /** URLs checked between two turns of the event loop. */
@@ -27,6 +27,12 @@ const URLS_PER_TURN = 2_000;
  * hundred pages, so most links are ones the crawl has judged before. Past this many the memo starts again.
  */
 const LINK_VERDICTS = 20_000;
+
+/** A link the crawl follows: its key, and the URL fetched for it. */
+interface Admitted {
+  key: string;
+  url: string;
+}
 
 /** The crawl's de-duplication key of a URL. */
 export function crawlKey(url: string, request: KeyRequest): string {
@@ -63,6 +69,8 @@ export function createCrawlPlanner(
     allowSubdomains: request.allowSubdomains,
     regexOnFullURL: request.regexOnFullURL,
   });
+  // Where the seed led, shared by every planner of the job through its stored job.
+  const landing = seedLanding(store, job, rules);
   const politeness = new HostPoliteness({ ...(request.delay !== undefined ? { delayMs: request.delay * 1000 } : {}) });
   let robots: Robots | undefined;
   const userAgent = request.robotsUserAgent ?? CRAWLER_USER_AGENT;
@@ -93,19 +101,20 @@ export function createCrawlPlanner(
     return store.tasks.has(job.id, k);
   }
 
-  // The key of each link URL the rules and robots.txt admitted, null for one they refused. Neither depends on the
+  // The key and the URL to fetch of each link URL the rules and robots.txt admitted, null for one they refused. Neither depends on the
   // page the link is on (external links do, with allowExternalLinks: then nothing is remembered), nor changes during
-  // the crawl, except when the seed redirects (`rules.rebase`), which empties it.
-  const verdicts = request.allowExternalLinks ? undefined : new Map<string, string | null>();
+  // the crawl, except when the seed redirects (`rules.rebase`, `landing`), which empties it.
+  const verdicts = request.allowExternalLinks ? undefined : new Map<string, Admitted | null>();
 
   /**
-   * The crawl key of `url` when the rules and robots.txt admit it; null when they refuse it. A URL robots.txt
-   * refuses is added to `blocked` the first time (to be recorded in the job's results).
+   * The crawl key of `url` and the URL to fetch (a section's fragment dropped) when the rules and robots.txt admit it;
+   * null when they refuse it. A URL robots.txt refuses is added to `blocked` the first time (to be recorded in the
+   * job's results).
    */
-  function judge(url: string, fromUrl: string, blocked: string[]): string | null {
+  function judge(url: string, fromUrl: string, blocked: string[]): Admitted | null {
     const known = verdicts?.get(url);
     if (known !== undefined) return known;
-    let verdict: string | null = null;
+    let verdict: Admitted | null = null;
     // One parse of the URL for the rules, robots.txt's scope and the key (a sitemap's hundreds of URLs, cold).
     const admission = rules.admit(url, { fromUrl });
     if (admission.allowed) {
@@ -115,7 +124,8 @@ export function createCrawlPlanner(
           blocked.push(url);
         }
       } else {
-        verdict = normalizeParsedUrl(url, admission.parsed, keys);
+        const fetched = admission.parsed.hash === '' && url.includes('#') ? admission.parsed.href : url;
+        verdict = { key: normalizeParsedUrl(url, admission.parsed, keys), url: fetched };
       }
     }
     if (verdicts) {
@@ -133,11 +143,12 @@ export function createCrawlPlanner(
     for (const url of urls) {
       // A sitemap gives up to 100,000 URLs: timers and other pages run between slices of them.
       if (++checked % URLS_PER_TURN === 0) await nextTurn();
-      const k = judge(url, fromUrl, blocked);
-      if (k === null) continue;
+      const admitted = judge(url, fromUrl, blocked);
+      if (admitted === null) continue;
+      const k = admitted.key;
       if (seen.has(k) || aliasKeys.has(k) || (unmodified.has(k) && k !== seedKey)) continue;
       seen.add(k);
-      tasks.push({ key: k, url, depth });
+      tasks.push({ key: k, url: admitted.url, depth });
     }
     for (const url of blocked) await store.results.addRobotsBlocked(job.id, url);
     return tasks;
@@ -193,20 +204,28 @@ export function createCrawlPlanner(
       if (task.key !== seedKey || request.ignoreRobotsTxt || !robots || robots.isAllowed(task.url)) return false;
       if (robotsBlocked.has(task.url)) return true;
       robotsBlocked.add(task.url);
-      return store.results.addRobotsBlocked(job.id, task.url).then(() => true);
+      return store.results
+        .addRobotsBlocked(job.id, task.url)
+        .then(() => landing.land(task.url))
+        .then(() => true);
     },
 
     async afterPage(task: Task, outcome: PageScrapeOutcome, links: string[]) {
-      if (!outcome.success) return { tasks: [] };
+      if (!outcome.success) {
+        if (task.key === seedKey) await landing.land(task.url);
+        return { tasks: [] };
+      }
+      // Every page after the seed is judged by the scope the seed's landing set, whichever planner fetched the seed.
+      if (task.key !== seedKey && !landing.known && (await landing.learn())) verdicts?.clear();
       const finalUrl = outcome.document.metadata.url ?? task.url;
       // A task's key is its URL's (`admit`): a page that did not move needs no second normalisation.
       const finalKey = finalUrl === task.url ? task.key : key(finalUrl);
       let duplicate = false;
+      // The seed is never refused for its redirect (upstream): the crawl follows it, to another host or into another
+      // directory of the site (`/latest` → `/v2/`), and judges links anew. Written before its links are queued.
+      if (task.key === seedKey) await landing.land(finalUrl);
       if (finalKey !== task.key) {
         if (task.key === seedKey) {
-          // The seed is never refused for its redirect (upstream): the crawl follows it, to another host or into
-          // another directory of the site (`/latest` → `/v2/`), and judges links anew.
-          rules.rebase(finalUrl);
           verdicts?.clear();
           duplicate = await claimAlias(finalKey);
         } else {
@@ -260,18 +279,4 @@ function robotsWait(ctx: EngineContext, request: CrawlRequest): RobotsWait {
   return pageTimeout !== undefined && pageTimeout < ctx.options.robotsTimeoutMs
     ? { ms: pageTimeout, option: "the crawl's `scrapeOptions.timeout`" }
     : { ms: ctx.options.robotsTimeoutMs, option: "the engine's `robotsTimeoutMs`" };
-}
-
-/** What the crawl could not read of its robots.txt and sitemaps, and why: its status says it. */
-type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'robotsTruncatedAt' | 'sitemapsUnreadable'>;
-
-/** Keeps the crawl's `FrontierNotes` in its stored job (replacing those of an earlier start), for its status. */
-async function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
-  const current = await store.jobs.get(jobId);
-  if (!current) return;
-  const { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, ...stored } = storedJobOf(current);
-  const kept = { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable };
-  const given = { robotsUnavailable: undefined, robotsTruncatedAt: undefined, sitemapsUnreadable: undefined, ...notes };
-  if (JSON.stringify(kept) === JSON.stringify(given)) return;
-  await store.jobs.update(jobId, { request: storedJobCodec.encode({ ...stored, ...notes }) });
 }

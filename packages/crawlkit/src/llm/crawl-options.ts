@@ -1,3 +1,4 @@
+import { validateCrawlPatterns } from '@crawlkit/frontier';
 import type { JsonSchema } from './schema.js';
 
 /** Crawler options a model may generate from a crawl `prompt` (reference §13.5). */
@@ -44,16 +45,13 @@ export const CRAWLER_OPTIONS_SCHEMA: JsonSchema = {
   },
 };
 
-/** Every include/exclude pattern must compile as a JavaScript regular expression. */
+/** Every include/exclude pattern must compile as the crawl runs it (`validateCrawlPatterns`). */
 export function checkPatterns(value: unknown): string | undefined {
   const options = value as GeneratedCrawlerOptions;
   for (const key of ['includePaths', 'excludePaths'] as const) {
-    for (const pattern of options[key] ?? []) {
-      try {
-        new RegExp(pattern);
-      } catch (error) {
-        return `${key} contains an invalid regular expression ${JSON.stringify(pattern)} (${(error as Error).message})`;
-      }
+    const refused = validateCrawlPatterns(options[key] ?? []);
+    if (refused) {
+      return `${key} contains an invalid regular expression ${JSON.stringify(refused.pattern)} (${refused.message})`;
     }
   }
   return undefined;

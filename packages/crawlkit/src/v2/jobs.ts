@@ -1,3 +1,4 @@
+import { validateCrawlPatterns } from '@crawlkit/frontier';
 import { z } from 'zod';
 
 import { headersSchema } from './headers.js';
@@ -52,13 +53,11 @@ export const webhookSchema = z.preprocess((v) => (typeof v === 'string' ? { url:
 export type Webhook = z.output<typeof webhookSchema>;
 export type WebhookInput = string | z.input<typeof webhookObjectSchema>;
 
+/** Each pattern as the crawl compiles it (`validateCrawlPatterns`): JavaScript's syntax, run by a linear-time engine. */
 function checkRegexes(patterns: string[] | undefined, path: string, ctx: z.RefinementCtx) {
   for (const [i, pattern] of (patterns ?? []).entries()) {
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message, path: [path, i] });
-    }
+    const refused = validateCrawlPatterns([pattern]);
+    if (refused) ctx.addIssue({ code: 'custom', message: refused.message, path: [path, i] });
   }
 }
 

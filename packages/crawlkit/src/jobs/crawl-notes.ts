@@ -1,0 +1,64 @@
+/** What a crawl's planners write in its stored job (`StoredJobEnvelope`) for the job's other processes to read. */
+import type { JobRecord, Store } from '@crawlkit/store';
+import type { CrawlRules } from '@crawlkit/frontier';
+
+import { storedJobCodec, storedJobOf, type StoredJobEnvelope } from '../codec/records.js';
+
+/** What the crawl could not read of its robots.txt and sitemaps, and why: its status says it. */
+export type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'robotsTruncatedAt' | 'sitemapsUnreadable'>;
+
+/** Keeps the crawl's `FrontierNotes` in its stored job (replacing those of an earlier start), for its status. */
+export async function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
+  const current = await store.jobs.get(jobId);
+  if (!current) return;
+  const { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, ...stored } = storedJobOf(current);
+  const kept = { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable };
+  const given = { robotsUnavailable: undefined, robotsTruncatedAt: undefined, sitemapsUnreadable: undefined, ...notes };
+  if (JSON.stringify(kept) === JSON.stringify(given)) return;
+  await store.jobs.update(jobId, { request: storedJobCodec.encode({ ...stored, ...notes }) });
+}
+
+/**
+ * The seed's landing (`StoredJobEnvelope.seedLanded`) as one planner of the crawl knows it. The planner that fetches
+ * the seed writes it before the seed's links are queued; any other planner reads the job again before it judges a
+ * page's links, until it has seen it. So a page found through the seed (queued after the write) is never judged by a
+ * planner that has not seen the landing, whatever its process cached of the job: the read costs one job read a page
+ * only for pages fetched before the seed, and one per planner after it.
+ */
+export interface SeedLanding {
+  /** Whether this planner knows where the seed led: its rules follow it. */
+  readonly known: boolean;
+  /** Reads the job again when the landing is not known yet; resolves to true when it was learnt now. */
+  learn(): Promise<boolean>;
+  /** Records where the seed led (`url`, after redirects), once its page is fetched; the rules follow it. */
+  land(url: string): Promise<void>;
+}
+
+export function seedLanding(store: Store, job: JobRecord, rules: CrawlRules): SeedLanding {
+  let known = false;
+  const follow = (url: string | undefined) => {
+    if (url === undefined) return false;
+    rules.rebase(url);
+    known = true;
+    return true;
+  };
+  follow(storedJobOf(job).seedLanded);
+  return {
+    get known() {
+      return known;
+    },
+    async learn() {
+      if (known) return false;
+      const current = await store.jobs.get(job.id);
+      return current !== undefined && follow(storedJobOf(current).seedLanded);
+    },
+    async land(url) {
+      follow(url);
+      const current = await store.jobs.get(job.id);
+      if (!current) return;
+      const stored = storedJobOf(current);
+      if (stored.seedLanded === url) return;
+      await store.jobs.update(job.id, { request: storedJobCodec.encode({ ...stored, seedLanded: url }) });
+    },
+  };
+}
