@@ -9,7 +9,7 @@ import { loadBriefPages, meanScore, scoreBriefPages } from './brief-pages.ts';
 /**
  * F1 of each judging page with the kept rules, rounded down: `story-rails.ts` (eighth pass), `deal-rails.ts`,
  * `subscribe-boxes.ts` and `polls.ts` (ninth), the page's `<base href>`, the whole page cleaned with the page's facts
- * and the story shell (tenth).
+ * and the story shell (tenth), `site-cards.ts` (articlefit).
  */
 const JUDGE_FLOOR: Record<string, number> = {
   'j01-main-deals': 0.967,
@@ -31,6 +31,7 @@ const JUDGE_FLOOR: Record<string, number> = {
   'j17-minutes-index': 0.882,
   'j18-base-recipe': 0.984,
   'j19-shell-main': 1,
+  'j20-stub-network': 0.985,
 };
 
 describe('authored brief pages', () => {
@@ -43,6 +44,6 @@ describe('authored brief pages', () => {
     );
     for (const s of scores.filter((x) => x.half === 'judge'))
       expect(s.f1, s.name).toBeGreaterThanOrEqual(JUDGE_FLOOR[s.name]!);
-    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.959);
+    expect(meanScore(scores.filter((s) => s.half === 'judge')).f1).toBeGreaterThanOrEqual(0.96);
   });
 });

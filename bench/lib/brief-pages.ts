@@ -6,6 +6,8 @@
 // The tenth pass added pages whose HTML holds little or no story, where no block wins and the whole page comes back
 // (d14, d15, j15, j19; j14 a stub of that shape the walk still finds), pages with a `<base href>` (d16, j16), and their
 // controls (a directory and a minutes index that are their link lists, a recipe with a `<base>` and no rails).
+// Pass articlefit added cards of the site's other pages after a brief (d18, j20: services, a podcast, a newsletter) and
+// a control (d19: a short post whose announced cards of its own guides are its content).
 // Each page is `<name>.html` with its expected main content `<name>.md` under
 // packages/extractor/src/content/__fixtures__/briefs/; `d*` pages are the design half (rules are written against
 // them), `j*` pages the judging half (of other templates, never looked at while writing a rule).

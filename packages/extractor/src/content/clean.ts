@@ -28,6 +28,7 @@ import { dropFurnitureSection, isListLabel, type SectionContext } from './sectio
 import { ShortTexts } from './short-texts.js';
 import { MAX_SIGNUP_TEXT, signupHolders } from './signup-widgets.js';
 import type { PageAddress } from './site-links.js';
+import { dropSiteCards } from './site-cards.js';
 import { dropStoryRails } from './story-rails.js';
 import { dropSubscribeBoxes } from './subscribe-boxes.js';
 import { CODE_TAGS } from './tags.js';
@@ -141,6 +142,8 @@ export function cleanContainer(
   }
   dropTeaserGroups(container, measures, total, doomed, trace);
   dropStoryRails(container, measures, address, doomed);
+  // on a declared article only: elsewhere a short intro above described links to the site's pages is a hub (a doc's)
+  if (article) dropSiteCards(container, measures, address, doomed);
   dropDealRails(container, measures, address, doomed);
   dropSubscribeBoxes(container, measures, address, doomed);
   dropPolls(container, measures, forms.polls, doomed);

@@ -90,7 +90,7 @@ export function dropStoryRails(
 }
 
 /** The short unlinked label right before `el` (a rail's title set as a heading, a bold line or a span), if any. */
-function labelBefore(el: Element, measures: Map<Element, Measure>): Element | null {
+export function labelBefore(el: Element, measures: Map<Element, Measure>): Element | null {
   let prev = el.prev;
   while (prev && !isTag(prev)) {
     if (isText(prev) && prev.data.trim()) return null;

@@ -114,6 +114,10 @@ export const DROP_RULES = {
     module: 'story-rails.ts',
     says: 'a rail of other stories after the story: 3+ headlines linking to pages shaped like this one',
   },
+  'site-cards': {
+    module: 'site-cards.ts',
+    says: "cards of the site's other pages after a short story: 3+ title links, each with a line of teaser",
+  },
   'deal-rail': {
     module: 'deal-rails.ts',
     says: 'a rail of links to other sites after the story, each with at most a short mark (deals, sponsored links)',
