@@ -55,8 +55,8 @@ describe('path patterns', () => {
   });
 
   it.each([
-    ['^/docs/(?!private)', /^"\^\/docs\/\(\?!private\)" uses a lookahead.*linear.*excludePaths/],
-    ['^/(a)\\1', /^"\^\/\(a\)\\\\1" uses a backreference/],
+    ['(?!x)(a+)+$', /^"\(\?!x\)\(a\+\)\+\$" uses a lookahead .*none inside another.*excludePaths/],
+    ['^/(a)\\1(b+)+', /^"\^\/\(a\)\\\\1\(b\+\)\+" uses a backreference/],
   ])('%s is refused with what to write instead', async (pattern, message) => {
     const crawl = await env.ck.crawl({ url: env.server.url, includePaths: [pattern] });
     expect(crawl.success).toBe(false);
@@ -66,7 +66,8 @@ describe('path patterns', () => {
   });
 
   it('keep the JavaScript syntax users write: lookbehind, named groups, escaped slashes', async () => {
-    for (const pattern of ['(?<=/)a{3}$', '^\\/(?<word>[a-z]{3})$']) {
+    // A lookahead as upstream takes it runs on RegExp (it cannot backtrack for long).
+    for (const pattern of ['(?<=/)a{3}$', '^\\/(?<word>[a-z]{3})$', '^/(?!bbb)[a-z]{3}$']) {
       const started = await env.ck.crawl({ url: env.server.url, sitemap: 'skip', includePaths: [pattern] });
       if (!started.success) throw new Error(started.error);
       const status = await env.ck.waitForJob(started.id);

@@ -47,8 +47,11 @@ const OPTIONAL = [
   'diff',
   'warcio',
   'pako',
-  // the path patterns' linear-time engine, loaded by the first crawl or map with includePaths or excludePaths
+  // the path patterns' linear-time engine, loaded by the first crawl or map with includePaths or excludePaths, and
+  // the check that lets a lookahead run on RegExp
   're2js',
+  'safe-regex2',
+  'ret',
   // the server, MCP and the Redis backend
   'fastify',
   '@modelcontextprotocol/sdk',

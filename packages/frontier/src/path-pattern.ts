@@ -1,8 +1,16 @@
 import { lazyRequire } from '@crawlkit/options/lazy-module';
 import type * as Re2js from 're2js';
+import type SafeRegex from 'safe-regex2';
 
 // Loaded by the first pattern compiled: a crawl or map without patterns, and a scrape, never load it.
 const re2js = lazyRequire<typeof Re2js>(import.meta.url, 're2js');
+const safeRegex = lazyRequire<typeof SafeRegex>(import.meta.url, 'safe-regex2');
+
+/**
+ * The most repetitions (`*`, `+`, `?`, `{n,m}`) a pattern RE2 cannot run may hold to run on `RegExp`: with no
+ * repetition inside another and at most two, a 2,048-character URL costs it at worst n² steps, milliseconds.
+ */
+const BACKTRACKING_REPETITIONS = 2;
 
 /** A user's path pattern, compiled: an unanchored search that takes time linear in the text searched. */
 export interface PathPattern {
@@ -12,8 +20,10 @@ export interface PathPattern {
 /**
  * Compiles a user's `includePaths`/`excludePaths` pattern, written in JavaScript's syntax, for RE2's linear-time
  * engine (`re2js`, a pure-JS port): a pattern such as `(a+)+$` that backtracks for ever in `RegExp` on a long URL
- * answers at once. A pattern JavaScript rejects gets JavaScript's message; one RE2 cannot run (lookahead,
- * backreferences) gets a message that says what to write instead. Lookbehind runs.
+ * answers at once. Lookbehind runs there. What RE2 cannot run (lookahead, backreferences: `^/docs/(?!private)`, as
+ * upstream takes it) runs on `RegExp` when it cannot backtrack for long (`safe-regex2`: no repetition inside another,
+ * at most `BACKTRACKING_REPETITIONS`); past that it is refused with what to write instead. A pattern JavaScript
+ * rejects gets JavaScript's message.
  */
 export function compilePathPattern(source: string): { pattern: PathPattern } | { error: string } {
   try {
@@ -21,29 +31,36 @@ export function compilePathPattern(source: string): { pattern: PathPattern } | {
   } catch (error) {
     return { error: (error as Error).message };
   }
-  // re2js reads a named backreference as the letters `k<name>`: refused here rather than matching something else.
-  if (/\\k</.test(source) && /\(\?<[^=!]/.test(source)) return { error: unsupported(source, 'backreference') };
+  // re2js reads a named backreference as the letters `k<name>`: sent to `RegExp` rather than matching something else.
+  if (/\\k</.test(source) && /\(\?<[^=!]/.test(source)) return backtracking(source, 'backreference');
   const { RE2JS } = re2js();
   try {
     return { pattern: RE2JS.compile(RE2JS.translateRegExp(source), RE2JS.LOOKBEHINDS) };
   } catch (error) {
-    return { error: unsupported(source, (error as Error).message) };
+    return backtracking(source, (error as Error).message);
   }
 }
 
-const ENGINE =
-  "crawlkit runs path patterns in time linear in the URL's length (RE2), so that no pattern can hang a crawl";
+/** A pattern RE2 cannot run, on `RegExp` when it cannot backtrack for long, else refused saying why. */
+function backtracking(source: string, why: string): { pattern: PathPattern } | { error: string } {
+  if (safeRegex()(source, { limit: BACKTRACKING_REPETITIONS })) return { pattern: new RegExp(source) };
+  return { error: unsupported(source, why) };
+}
+
+const LIMIT =
+  'so that no pattern can hang a crawl, crawlkit runs such a pattern only with at most two repetitions (*, +, ?, ' +
+  '{n,m}) and none inside another';
 
 function unsupported(source: string, message: string): string {
   const named = JSON.stringify(source);
   if (/\(\?[=!]/.test(source)) {
     return (
-      `${named} uses a lookahead ((?=…) or (?!…)), which is not supported: ${ENGINE}. ` +
-      'Put what a (?!…) leaves out in excludePaths instead (includePaths ["^/docs/"] with excludePaths ["^/docs/private/"])'
+      `${named} uses a lookahead ((?=…) or (?!…)) beside more repetitions than it may: ${LIMIT}. Simplify it, or ` +
+      'put what a (?!…) leaves out in excludePaths (includePaths ["^/docs/"] with excludePaths ["^/docs/private/"])'
     );
   }
   if (/\\[1-9]|\\k</.test(source)) {
-    return `${named} uses a backreference (\\1, \\k<name>), which is not supported: ${ENGINE}. Spell the repeated part out`;
+    return `${named} uses a backreference (\\1, \\k<name>) beside more repetitions than it may: ${LIMIT}. Simplify it`;
   }
-  return `${named} cannot be run (${message}): ${ENGINE}, which does not have this construct`;
+  return `${named} cannot be run in linear time (${message}), and ${LIMIT}`;
 }

@@ -180,11 +180,25 @@ describe('helpers', () => {
     expect(validateCrawlPatterns(['^/ok'])).toBeUndefined();
   });
 
-  it('refuses what a linear-time engine cannot run, and runs the rest of JavaScript syntax in linear time', () => {
-    expect(validateCrawlPatterns(['^/docs/(?!private)'])?.message).toMatch(/lookahead.*excludePaths/);
-    expect(validateCrawlPatterns(['(?=a)'])?.message).toMatch(/lookahead/);
-    expect(validateCrawlPatterns(['(x)\\1'])?.message).toMatch(/backreference/);
-    expect(validateCrawlPatterns(['(?<x>a)\\k<x>'])?.message).toMatch(/backreference/);
+  it('runs lookahead and backreferences on RegExp only when they cannot backtrack for long', () => {
+    // Before (re2js alone): every lookahead and backreference refused, though upstream takes them.
+    expect(validateCrawlPatterns(['^/docs/(?!private)', '(?=a)', '(x)\\1', '(?<x>a)\\k<x>'])).toBeUndefined();
+    const docs = createCrawlRules({ seedUrl: 'https://example.com/', includePaths: ['^/docs/(?!private)'] });
+    expect(docs.check('https://example.com/docs/guide').allowed).toBe(true);
+    expect(docs.check('https://example.com/docs/private/keys').allowed).toBe(false);
+    const twice = createCrawlRules({ seedUrl: 'https://example.com/', includePaths: ['^/(?<w>[a-z])\\k<w>$'] });
+    expect([twice.check('https://example.com/aa').allowed, twice.check('https://example.com/ab').allowed]).toEqual([
+      true,
+      false,
+    ]);
+    expect(validateCrawlPatterns(['(?!x)(a+)+$'])?.message).toMatch(
+      /lookahead .*beside more repetitions.*excludePaths/,
+    );
+    expect(validateCrawlPatterns(['^(?!x)\\d*\\d*\\d*$'])?.message).toMatch(/at most two repetitions/);
+    expect(validateCrawlPatterns(['(a)\\1(b+)+$'])?.message).toMatch(/backreference .*beside more repetitions/);
+  });
+
+  it('runs the rest of JavaScript syntax in linear time', () => {
     expect(
       validateCrawlPatterns(['(?<=/)a', '(?<!b)a', '\\/docs\\/', '(?<name>\\d+)', '\\p{Lu}', '[\\w-]+']),
     ).toBeUndefined();
