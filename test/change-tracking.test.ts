@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Crawlkit, type Document, type ErrorResponse, type JobStatusResponse } from 'crawlkit';
+import { createMemoryStore, type Store } from '@crawlkit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
@@ -229,6 +230,27 @@ describe('changeTracking on scrape', () => {
 });
 
 describe('changeTracking json mode', () => {
+  it('reads new, with no previous scrape, when the last version kept cannot be read', async () => {
+    const path = fresh('unreadable');
+    const url = `${server.url}${path}`;
+    await setPage(path, { title: 'Shop', body: '<p>Hand planes</p>' });
+    // A store whose kept version is not one this crawlkit can read (damaged, or written by a newer one).
+    const memory = createMemoryStore();
+    const store: Store = {
+      ...memory,
+      history: {
+        ...memory.history,
+        latest: (u, tag) => Promise.resolve({ url: u, tag, scrapedAt: 1, value: '{"v":99}' }),
+      },
+    };
+    const engine = new Crawlkit({ store, engine: 'http' });
+    engines.push(engine);
+    const document = await track(url, {}, engine);
+    // Before: changeStatus 'new' with previousScrapeAt 1970-01-01T00:00:00.001Z, the version it could not read.
+    expect(document.changeTracking).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+    expect(document.warning).toContain('The last version kept for change tracking could not be read');
+  });
+
   it('refuses without a model, naming what is missing, before any fetch', async () => {
     const before = server.requests.length;
     const response = await ck.scrape({

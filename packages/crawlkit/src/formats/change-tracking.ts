@@ -59,6 +59,11 @@ export const changeTrackingFormat = defineFormat({
   produce: (format, state) => trackChanges(format, state),
 });
 
+/** The last version kept could not be read: the page is compared with nothing, and this version kept from now on. */
+const UNREADABLE_WARNING =
+  'The last version kept for change tracking could not be read (damaged, or written by a newer crawlkit): the page ' +
+  'was compared with nothing and reads new; this version is kept for the next scrape.';
+
 async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState): Promise<void> {
   const { ctx, warnings, document } = state;
   // A refusal the job asks again for (a 429/503 with retries left) is not the page: neither compared nor kept, so the
@@ -83,7 +88,8 @@ async function trackChanges(format: ChangeTrackingFormat, state: ExtractedState)
     const entry = await ctx.store.history.latest(url, tag);
     if (entry) {
       previous = readSnapshot(entry.value);
-      previousAt = entry.scrapedAt;
+      if (previous) previousAt = entry.scrapedAt;
+      else warnings.push(UNREADABLE_WARNING);
     }
   } catch {
     warnings.push(LOOKUP_WARNING);
