@@ -17,7 +17,9 @@ export interface WorkQueueOptions {
   lockMs: number;
   /** How often workers look for items whose lock lapsed. */
   stalledCheckMs: number;
-  /** Wait before an item's second run after its handler failed, doubled before each further one (`taskRetryDelayMs`). */
+  /**
+   * Wait before an item's second run after its handler failed, doubled before each further one (`taskRetryDelayMs`).
+   */
   retryDelayMs: number;
   /** Opens a client for a consumer (BullMQ's workers need their own, with no per-request retry limit). */
   openClient(): Promise<Redis>;

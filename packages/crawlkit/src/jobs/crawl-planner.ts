@@ -101,9 +101,10 @@ export function createCrawlPlanner(
     return store.tasks.has(job.id, k);
   }
 
-  // The key and the URL to fetch of each link URL the rules and robots.txt admitted, null for one they refused. Neither depends on the
-  // page the link is on (external links do, with allowExternalLinks: then nothing is remembered), nor changes during
-  // the crawl, except when the seed redirects (`rules.rebase`, `landing`), which empties it.
+  // The key and the URL to fetch of each link URL the rules and robots.txt admitted, null for one they refused.
+  // Neither depends on the page the link is on (external links do, with allowExternalLinks: then nothing is
+  // remembered), nor changes during the crawl, except when the seed redirects (`rules.rebase`, `landing`), which
+  // empties it.
   const verdicts = request.allowExternalLinks ? undefined : new Map<string, Admitted | null>();
 
   /**

@@ -53,7 +53,10 @@ export const webhookSchema = z.preprocess((v) => (typeof v === 'string' ? { url:
 export type Webhook = z.output<typeof webhookSchema>;
 export type WebhookInput = string | z.input<typeof webhookObjectSchema>;
 
-/** Each pattern as the crawl compiles it (`validateCrawlPatterns`): JavaScript's syntax, run by a linear-time engine. */
+/**
+ * Each pattern as the crawl compiles it (`validateCrawlPatterns`): JavaScript's syntax, run by a linear-time engine
+ * (or `RegExp` when it cannot backtrack for long).
+ */
 function checkRegexes(patterns: string[] | undefined, path: string, ctx: z.RefinementCtx) {
   for (const [i, pattern] of (patterns ?? []).entries()) {
     const refused = validateCrawlPatterns([pattern]);
