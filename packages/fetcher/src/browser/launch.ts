@@ -135,11 +135,30 @@ async function withinLaunchTime(launching: Promise<Browser>, ms: number, userDat
         (late) => late.close().catch(() => undefined),
         () => undefined,
       );
-      for (const pid of await processesWithArgument(userDataDir)) killGroup(pid);
+      // Scanned until none is seen three times in a row: one scan and a SIGKILL left the fake Chromium of a test
+      // running when the failure was told, under load (spawned after the scan, or not dead yet).
+      await killAllWith(userDataDir, { emptyScans: 3, scanMs: 100, maxMs: 5_000 });
     }
     throw error;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * SIGKILLs every process with `argument` (a profile directory) on its command line, scanning again `scanMs` apart
+ * until none is seen `emptyScans` times in a row, or `maxMs` passes.
+ */
+async function killAllWith(
+  argument: string,
+  settings: { emptyScans: number; scanMs: number; maxMs: number },
+): Promise<void> {
+  const until = Date.now() + settings.maxMs;
+  for (let empty = 0; empty < settings.emptyScans && Date.now() < until;) {
+    const pids = await processesWithArgument(argument);
+    empty = pids.length === 0 ? empty + 1 : 0;
+    for (const pid of pids) killGroup(pid);
+    if (empty < settings.emptyScans) await new Promise((resolve) => setTimeout(resolve, settings.scanMs));
   }
 }
 
@@ -181,12 +200,7 @@ export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000)
   killGroup(launched.pid);
   await atMost(exited, graceMs);
   // Helpers that left the process group (zygote, utility processes) still carry the profile on their command line.
-  for (let round = 0; round < 20; round++) {
-    const strays = await processesWithArgument(launched.userDataDir);
-    if (strays.length === 0) break;
-    for (const pid of strays) killGroup(pid);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await killAllWith(launched.userDataDir, { emptyScans: 1, scanMs: 50, maxMs: 1_000 });
   await removeProfile(launched.userDataDir);
 }
 
