@@ -92,5 +92,6 @@ export type { WarcWriterStats } from './warc/warc-writer.js';
 export { ReplayEngine, truncationMessage } from './warc/replay-engine.js';
 export type { ReplayEngineOptions, ReplayIndex } from './warc/replay-engine.js';
 export { indexWarc, urlKey } from './warc/warc-index.js';
+export { withoutFragment } from './url-fragment.js';
 export type { IndexedResponse, WarcFileIndex } from './warc/warc-index.js';
 export type { Exchange, ExchangeSink } from './warc/exchange.js';

@@ -3,6 +3,7 @@
  * validators (`ETag`, `Last-Modified`; never a `no-store` one), which headers a refetch sends (`If-None-Match`,
  * `If-Modified-Since`), and whether a `304 Not Modified` confirms the copy kept.
  */
+import { withoutFragment } from '@crawlkit/fetcher';
 import CachePolicy from 'http-cache-semantics';
 
 import type { FetchedPage } from './fetched-page.js';
@@ -96,8 +97,3 @@ function namesValidatorsOf(stored: StoredCachePolicy, headers: Record<string, st
 export function sameValidators(a: StoredCachePolicy, b: StoredCachePolicy): boolean {
   return a.resh.etag === b.resh.etag && a.resh['last-modified'] === b.resh['last-modified'];
 }
-
-const withoutFragment = (url: string) => {
-  const hash = url.indexOf('#');
-  return hash === -1 ? url : url.slice(0, hash);
-};

@@ -1,5 +1,7 @@
 import type { Page } from 'puppeteer-core';
 
+import { withoutFragment } from '../url-fragment.js';
+
 /** Global the mutation observer writes to (performance.now() of the last DOM change). */
 const MARK = '__crawlkitLastMutation';
 
@@ -45,7 +47,7 @@ const CACHE_BUSTER = /^(?:\d{9,}|0?\.\d{6,})$/;
  * Other parameters stay: `?page=3` after `?page=2` is new content, not the same request again.
  */
 function pollingKey(url: string): string {
-  const bare = url.split('#')[0]!;
+  const bare = withoutFragment(url);
   const query = bare.indexOf('?');
   if (query < 0) return bare;
   const params = new URLSearchParams(bare.slice(query + 1));

@@ -1,5 +1,6 @@
 import { isBrowserError } from '../browser/errors.js';
 import type { PageResult } from '../page.js';
+import { withoutFragment } from '../url-fragment.js';
 import { renderingGain, type RenderJudge, type RenderVerdict } from '../render/judge.js';
 import { judgePage } from './judging.js';
 import type { EngineCall, PageEngine } from './page-engine.js';
@@ -70,9 +71,4 @@ export class AutoEngine implements PageEngine {
 
   /** Its engines are the fetcher's, which closes them. */
   async close(): Promise<void> {}
-}
-
-function withoutFragment(url: string): string {
-  const at = url.indexOf('#');
-  return at < 0 ? url : url.slice(0, at);
 }
