@@ -26,24 +26,25 @@ export interface PathPattern {
  * rejects gets JavaScript's message.
  */
 export function compilePathPattern(source: string): { pattern: PathPattern } | { error: string } {
+  let native: RegExp;
   try {
-    new RegExp(source);
+    native = new RegExp(source);
   } catch (error) {
     return { error: (error as Error).message };
   }
   // re2js reads a named backreference as the letters `k<name>`: sent to `RegExp` rather than matching something else.
-  if (/\\k</.test(source) && /\(\?<[^=!]/.test(source)) return backtracking(source, 'backreference');
+  if (/\\k</.test(source) && /\(\?<[^=!]/.test(source)) return backtracking(source, native, 'backreference');
   const { RE2JS } = re2js();
   try {
     return { pattern: RE2JS.compile(RE2JS.translateRegExp(source), RE2JS.LOOKBEHINDS) };
   } catch (error) {
-    return backtracking(source, (error as Error).message);
+    return backtracking(source, native, (error as Error).message);
   }
 }
 
 /** A pattern RE2 cannot run, on `RegExp` when it cannot backtrack for long, else refused saying why. */
-function backtracking(source: string, why: string): { pattern: PathPattern } | { error: string } {
-  if (safeRegex()(source, { limit: BACKTRACKING_REPETITIONS })) return { pattern: new RegExp(source) };
+function backtracking(source: string, native: RegExp, why: string): { pattern: PathPattern } | { error: string } {
+  if (safeRegex()(native, { limit: BACKTRACKING_REPETITIONS })) return { pattern: native };
   return { error: unsupported(source, why) };
 }
 
