@@ -49,7 +49,7 @@ describe('lockdown', () => {
       headers: { cookie: 'a=1' },
     })) as ErrorResponse;
     expect(withHeaders).toMatchObject({ success: false, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
-    expect(withHeaders.error).toMatch(/never read the page cache \(headers/);
+    expect(withHeaders.error).toMatch(/never read the page cache: headers \(cookie\)\. Drop them, or drop lockdown\./);
     expect(server.connections).toBe(before);
   });
 

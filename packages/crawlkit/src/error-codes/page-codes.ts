@@ -22,8 +22,8 @@ export const PAGE_CODES = {
   ),
   SCRAPE_NO_CACHED_DATA: info(
     404,
-    '`minAge` asked for a cached page and the cache holds none that old.',
-    'Scrape without `minAge` first, or lower it.',
+    '`minAge` asked for a cached page and the cache holds none that old, or cannot answer at all (the replay engine, or options that never read it: the message names them).',
+    'Scrape without `minAge` first, or lower it; or drop the options named.',
   ),
   SCRAPE_LOCKDOWN_CACHE_MISS: info(
     404,
