@@ -153,7 +153,7 @@ export function formatsReadCache(formats: readonly FormatEntry[]): boolean {
 export function formatsNotReadingCache(formats: readonly FormatEntry[]): string[] {
   return requested(formats)
     .filter(({ module, format }) => !(module.cacheReadable?.(format) ?? true))
-    .map(({ module }) => module.type);
+    .map(({ format }) => format.type);
 }
 
 /** Whether every requested format lets a cached page answer, at least once the site confirms it (a 304). */
