@@ -27,7 +27,7 @@ export const PAGE_CODES = {
   ),
   SCRAPE_LOCKDOWN_CACHE_MISS: info(
     404,
-    '`lockdown` serves pages from the page cache only, with no network, and the cache holds no copy of this page for these options.',
+    '`lockdown` serves pages from the page cache only, with no network, and the cache holds no copy of this page for these options (the message names the options of the copies it holds of the page, header values aside).',
     'Scrape the page once without `lockdown` (with `storeInCache`), or drop `lockdown`.',
   ),
   SCRAPE_REPLAY_NOT_RECORDED: info(

@@ -2,7 +2,7 @@ import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 import type { Store } from '@crawlkit/store';
 
 import { CrawlkitError } from '../../errors.js';
-import { cacheUnread, lockdownMiss, noCachedData } from '../cache-only.js';
+import { cacheUnread, lockdownMiss, lockdownMissOf, noCachedData } from '../cache-only.js';
 import type { FetchedPage } from '../fetched-page.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import { conditionalHeaders } from '../revalidation.js';
@@ -57,7 +57,9 @@ export const cacheLookup: ScrapeStage = {
         state.revalidation = { page, policy: page.cachePolicy, headers, cachedAt: found.cachedAt, length };
       }
     }
-    if (request.lockdown) throw lockdownMiss(request.url, found && !read ? 'unreadable' : 'it');
+    if (request.lockdown) {
+      throw found && !read ? lockdownMiss(request.url, 'unreadable') : await lockdownMissOf(state, read);
+    }
     if (request.minAge !== undefined) throw noCachedData();
     cache.state = 'miss';
   },
