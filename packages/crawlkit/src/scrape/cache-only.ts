@@ -16,7 +16,7 @@ const NO_CACHED_DATA = 'No cached data available that meets the specified age re
  * The options of the request that keep the page cache from answering it (`canReadCache`, zero data retention),
  * named: headers by their names, never their values.
  */
-export function optionsNotReadingCache(state: Pick<ScrapeState, 'request' | 'context'>): string[] {
+function optionsNotReadingCache(state: Pick<ScrapeState, 'request' | 'context'>): string[] {
   const { request, context } = state;
   const named: string[] = [];
   if (context.zeroDataRetention) named.push('zeroDataRetention');
@@ -44,7 +44,10 @@ export function cacheUnread(state: ScrapeState): CrawlkitError {
     why = `the replay engine serves its recordings and reads no page cache: drop ${option}, replay opens no socket.`;
   } else {
     const named = optionsNotReadingCache(state);
-    why = `these options never read the page cache: ${named.join(', ')}. Drop them, or drop ${option}.`;
+    why =
+      named.length > 0
+        ? `these options never read the page cache: ${named.join(', ')}. Drop them, or drop ${option}.`
+        : `this request never reads the page cache. Drop ${option}.`;
   }
   return option === 'lockdown' ? lockdownMiss(state.request.url, why) : noCachedData(why);
 }
