@@ -130,6 +130,18 @@ describe('cache reads and writes (reference §8)', () => {
     expect(fetchesOf(path)).toBe(1);
   });
 
+  it('minAge with options that never read the cache is no cached data, naming them, never a fetch', async () => {
+    const { url, path } = freshUrl();
+    doc(await ck.scrape({ url }));
+    await sleep(30);
+    const refused = (await ck.scrape({ url, minAge: 20, headers: { 'x-secret': 'token-value' } })) as ErrorResponse;
+    expect(refused).toMatchObject({ success: false, code: 'SCRAPE_NO_CACHED_DATA' });
+    expect(refused.error).toMatch(/^No cached data available that meets the specified age requirements: /);
+    expect(refused.error).toContain('headers (x-secret)');
+    expect(refused.error).not.toContain('token-value');
+    expect(fetchesOf(path)).toBe(1);
+  });
+
   it('headers neither read nor write the cache', async () => {
     const { url, path } = freshUrl();
     const withHeaders = doc(await ck.scrape({ url, headers: { 'x-test': '1' } }));

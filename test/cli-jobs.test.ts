@@ -149,6 +149,22 @@ describe('crawlkit cache', { timeout: 120_000 }, () => {
     expect((await cli(['cache', 'flush'])).code).toBe(2);
   });
 
+  it('prune --history-max-age removes the change history of pages not tracked since', async () => {
+    const url = `${site.server.url}/products/widget.html`;
+    const tracked = async () =>
+      (JSON.parse((await cli(['scrape', url, '--format', 'markdown,changeTracking'])).stdout) as Document)
+        .changeTracking?.changeStatus;
+    await tracked();
+    expect(await tracked()).toBe('same');
+    const kept = await cli(['cache', 'prune', '--history-max-age', '3600000']);
+    expect(kept.stdout).toMatch(/^pruned \d+ cached pages? and the change history of 0 pages from /);
+    expect(await tracked()).toBe('same');
+    const pruned = await cli(['cache', 'prune', '--history-max-age', '0']);
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout).toMatch(/^pruned \d+ cached pages? and the change history of [1-9]\d* pages? from /);
+    expect(await tracked()).toBe('new');
+  });
+
   it('clear and prune where there is no store say so, without making one', async () => {
     const cwd = join(site.dir, 'no-cache-here');
     mkdirSync(cwd);

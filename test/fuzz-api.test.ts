@@ -95,6 +95,10 @@ const CALLS: Call[] = [
   { method: 'cache.prune', invoke: (ck, args) => (ck.cache.prune as (...a: unknown[]) => unknown)(...args) },
   { method: 'cache.clear', invoke: (ck, args) => (ck.cache.clear as (...a: unknown[]) => unknown)(...args) },
   {
+    method: 'cache.pruneHistory',
+    invoke: (ck, args) => (ck.cache.pruneHistory as (...a: unknown[]) => unknown)(...args),
+  },
+  {
     method: 'watch',
     invoke: async (ck, args) => {
       for await (const _ of (ck.watch as (...a: unknown[]) => AsyncGenerator<unknown>)(...args)) void _;
@@ -175,7 +179,7 @@ describe('every method, every argument', () => {
           seen.badRequest++;
           return;
         }
-        if (call.method === 'cache.prune' && typeof response === 'number') return void seen.ok++;
+        if (call.method.startsWith('cache.prune') && typeof response === 'number') return void seen.ok++;
         if (call.method === 'cache.clear' && response === undefined) return void seen.ok++;
         if (call.method === 'listUnfinishedJobs' && Array.isArray(response)) return void seen.ok++;
         if (call.method === 'watch' && response === 'watched') return void seen.ok++;

@@ -3,6 +3,7 @@
  * the TCP connections it accepts, so "no socket" is the server's own count, not a flag of ours.
  */
 import { Crawlkit, type ErrorResponse, type ScrapeResponse } from 'crawlkit';
+import { createMemoryStore } from '@crawlkit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startCrawlSite, testHostsLookup, type CrawlSiteServer } from '../fixtures/crawl-site/harness.ts';
@@ -49,8 +50,39 @@ describe('lockdown', () => {
       headers: { cookie: 'a=1' },
     })) as ErrorResponse;
     expect(withHeaders).toMatchObject({ success: false, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
-    expect(withHeaders.error).toMatch(/never read the page cache \(headers/);
+    expect(withHeaders.error).toMatch(/never read the page cache: headers \(cookie\)\. Drop them, or drop lockdown\./);
     expect(server.connections).toBe(before);
+  });
+
+  it('names the options of the copies the cache holds of the page when none is for these options', async () => {
+    const page = url('/articles/inline-images.html');
+    expect(await ck.scrape({ url: page, mobile: true, waitFor: 50 })).toMatchObject({ success: true });
+    expect(await ck.scrape({ url: page, formats: ['markdown', 'screenshot'] })).toMatchObject({ success: true });
+    const before = server.connections;
+    const missed = (await ck.scrape({ url: page, lockdown: true })) as ErrorResponse;
+    expect(missed).toMatchObject({ success: false, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
+    expect(missed.error).toContain('holds no copy of it for these options (mobile: false, waitFor: 0, no screenshot)');
+    expect(missed.error).toContain('mobile: true, waitFor: 50');
+    expect(missed.error).toContain('; a screenshot');
+    expect(server.connections).toBe(before);
+    // Asked as a copy was made, it is served.
+    const served = await ck.scrape({ url: page, lockdown: true, mobile: true, waitFor: 50 });
+    expect(served).toMatchObject({ success: true, data: { metadata: { cacheState: 'hit' } } });
+  });
+
+  it('says a copy fetched over HTTP without the browser asked for is one only the http engine serves', async () => {
+    const shared = createMemoryStore();
+    const overHttp = new Crawlkit({ store: shared, engine: 'http' });
+    const withBrowser = new Crawlkit({ store: shared, engine: 'auto' });
+    try {
+      const page = url('/articles/first-post.html');
+      expect(await overHttp.scrape({ url: page, mobile: true })).toMatchObject({ success: true });
+      const missed = (await withBrowser.scrape({ url: page, mobile: true, lockdown: true })) as ErrorResponse;
+      expect(missed).toMatchObject({ success: false, code: 'SCRAPE_LOCKDOWN_CACHE_MISS' });
+      expect(missed.error).toContain('fetched over HTTP without what this request asks of the browser (mobile)');
+    } finally {
+      await Promise.all([overHttp.close(), withBrowser.close()]);
+    }
   });
 
   it('crawls what the cache holds, fetching neither pages nor robots.txt nor sitemaps', async () => {

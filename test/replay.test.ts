@@ -191,6 +191,17 @@ describe('replay', () => {
     }
   });
 
+  it('answers minAge with no cached data that names the replay engine, not the recorded page', async () => {
+    const ck = replayEngine([live.warcFile!]);
+    try {
+      const old = (await ck.scrape({ url: `${docs.url}/`, minAge: 1 })) as ErrorResponse;
+      expect(old).toMatchObject({ success: false, code: 'SCRAPE_NO_CACHED_DATA' });
+      expect(old.error).toMatch(/the replay engine serves its recordings and reads no page cache: drop minAge/);
+    } finally {
+      await ck.close();
+    }
+  });
+
   it("refuses a recorded page outside the engine's URL policy", async () => {
     const ck = replayEngine([live.warcFile!], { urlPolicy: 'strict' });
     try {

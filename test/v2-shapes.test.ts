@@ -110,6 +110,7 @@ describe('a damaged store', () => {
         ['resumeJob', () => ck.resumeJob(started.id)],
         ['listUnfinishedJobs', () => ck.listUnfinishedJobs()],
         ['cache.prune', () => ck.cache.prune()],
+        ['cache.pruneHistory', () => ck.cache.pruneHistory({ maxAgeMs: 0 })],
         ['cache.clear', () => ck.cache.clear()],
       ];
       for (const [name, call] of calls) {

@@ -25,6 +25,7 @@ import { runSearch, searchSetup, type SearchResponse, type SearchSetup } from '.
 import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.js';
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
+import { prunePages, pruneHistory } from './api/cache-prune.js';
 import { getKeptScrape } from './api/scrape-results.js';
 import { checkReady, type ReadyResponse } from './api/readiness.js';
 import { callOf } from './credits/charge.js';
@@ -304,16 +305,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       (await this.#guard(init, (rt) => rt.ctx.store.pages.clear())) ?? undefined,
     /** Deletes pages older than `maxAgeMs` and the oldest beyond the size cap. Resolves to how many. */
     prune: async (options: { maxAgeMs?: number } = {}, init: CallOptions = {}): Promise<number | ErrorResponse> =>
-      this.#guard(init, (rt) => {
-        const maxAgeMs = (options ?? {}).maxAgeMs;
-        if (maxAgeMs !== undefined && !(typeof maxAgeMs === 'number' && maxAgeMs >= 0)) {
-          throw new CrawlkitError('BAD_REQUEST', '`maxAgeMs` must be a number of milliseconds, 0 or more.');
-        }
-        return rt.ctx.store.pages.prune({
-          maxBytes: this.#options.cacheMaxBytes,
-          ...(maxAgeMs !== undefined ? { olderThan: maxAgeMs } : {}),
-        });
-      }),
+      this.#guard(init, (rt) => prunePages(rt.ctx.store, this.#options.cacheMaxBytes, (options ?? {}).maxAgeMs)),
+    /**
+     * Deletes the change history (the `changeTracking` format's last version) of every page not scraped with it for
+     * `maxAgeMs`, as the site's URLs come and go. Resolves to how many pages' histories (per tag) went.
+     */
+    pruneHistory: async (options: { maxAgeMs: number }, init: CallOptions = {}): Promise<number | ErrorResponse> =>
+      this.#guard(init, (rt) => pruneHistory(rt.ctx.store, options?.maxAgeMs)),
   };
 
   /** Recurring crawls and scrapes kept in the store, with a webhook per change (crawlkit's own, `/v2/schedule`). */

@@ -35,6 +35,7 @@ import {
 } from './scripts/job-scripts.js';
 import {
   HISTORY_APPEND,
+  HISTORY_PRUNE,
   PAGE_CLEAR,
   PAGE_DELETE_BY_URL,
   PAGE_PRUNE,
@@ -86,6 +87,7 @@ const WRITTEN = {
   DELIVERY_DUE,
   DELIVERY_UPDATE,
   HISTORY_APPEND,
+  HISTORY_PRUNE,
   HOST_SLOT,
   JOB_SLOT_TAKE,
   JOB_SLOT_RELEASE,
@@ -122,6 +124,7 @@ const RUN_WHEN_FULL: ReadonlySet<ScriptName> = new Set<ScriptName>([
   'PAGE_CLEAR',
   'PAGE_DELETE_BY_URL',
   'PAGE_PRUNE',
+  'HISTORY_PRUNE',
   'SCHEDULE_DELETE',
   'TASK_QUEUED',
   'DELIVERY_DUE',

@@ -65,6 +65,7 @@ export type {
   Delivery,
   DeliveryStore,
   HistoryEntry,
+  HistoryPrune,
   HistoryStore,
   HostEngineStats,
   EngineStore,

@@ -12,6 +12,7 @@ import { LRUCache } from 'lru-cache';
 
 import { historyRecord } from '../codec/history-record.js';
 import { hasCrawlkitCode } from '../errors.js';
+import { pageGone } from '../scrape/page-status.js';
 import { crawlChangesCodec, lineageRunCodec, storedJobOf } from '../codec/records.js';
 import { crawlKey } from '../jobs/crawl-planner.js';
 import { storedDocuments } from '../jobs/stored-results.js';
@@ -111,10 +112,14 @@ async function readLineageRun(store: Store, lineage: string) {
   }
 }
 
-/** How a page of this run compares with the baseline: `statusCode` 400 and above is a page gone. */
+/**
+ * How a page of this run compares with the baseline: a 404 or 410 is a page gone (`removed`, when the baseline had
+ * it); any other error status (a 500, a 403, a 429 the retries did not pass) says nothing of the page, and has no
+ * change, as the `changeTracking` format gives no result for it.
+ */
 export function pageChange(baseline: Baseline, key: string, hash: string, statusCode: number): CrawlChange | undefined {
   const previous = baseline.pages.get(key);
-  if (statusCode >= 400) return previous ? 'removed' : undefined;
+  if (statusCode >= 400) return previous && pageGone(statusCode) ? 'removed' : undefined;
   if (!previous) return 'new';
   return previous.hash === hash ? 'same' : 'changed';
 }
@@ -154,8 +159,8 @@ export function feedOf(job: JobRecord): Feed | undefined {
 const feeds = new WeakMap<object, Feed>();
 
 /**
- * Closes a completed crawl's feed: its stored pages (with a content hash, under an error status) become the lineage's
- * run, and the pages of the previous run it did not store are kept as its `removed` ones. Called before the job is
+ * Closes a completed crawl's feed: its stored pages (with a content hash, under an error status), and those answering
+ * an error other than 404/410 as the baseline had them, become the lineage's run, and the pages of the previous run it did not store are kept as its `removed` ones. Called before the job is
  * marked completed; closing it again after a crash keeps what the first close wrote. `stored`: what this process kept
  * of the results as it stored them (`FeedPages`).
  */
@@ -165,16 +170,24 @@ export async function finishChangeFeed(store: Store, job: JobRecord, stored?: Fe
   const baseline = await loadBaseline(store, feed.lineage);
   const pages = new Map<string, [string, string, string]>();
   const seen = new Set<string>();
+  const carried: string[] = [];
   for await (const page of storedPages(store, job.id, stored)) {
     const key = feed.pageKey(page.key, page.url, page.finalUrl);
     seen.add(key);
     if (page.contentHash !== undefined && page.statusCode < 400) pages.set(key, [key, page.url, page.contentHash]);
+    else if (page.statusCode >= 400 && !pageGone(page.statusCode)) carried.push(key);
+  }
+  // A page answering an error that says nothing of it keeps its last version: the page back is compared with that,
+  // not `new` (on the day of a 500 it was `removed`, and `new` the day after).
+  for (const key of carried) {
+    const previous = baseline.pages.get(key);
+    if (previous && !pages.has(key)) pages.set(key, [key, previous.url, previous.hash]);
   }
   const present = (key: string) => pages.has(key) || seen.has(key);
   const now = Date.now();
   // Closed again after a crash between the two writes: the first record stands, the lineage is written once.
   if (!(await completedChanges(store, job.id))) {
-    // A page answering an error status now is reported `removed` in its own document; the rest are listed here.
+    // A page answering 404 or 410 now is reported `removed` in its own document; the rest are listed here.
     const removed = [...baseline.pages].filter(([key]) => !present(key)).map(([, page]) => page.url);
     await crawlChanges.write(store, job.id, { lineage: feed.lineage, previousJobId: baseline.jobId, removed }, now);
   }

@@ -292,6 +292,7 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
   }
   if (action === 'prune') {
     const maxAge = integerFlag('--max-age', command.opts<Flags>().maxAge, 0);
+    const historyMaxAge = integerFlag('--history-max-age', command.opts<Flags>().historyMaxAge, 0);
     if (ctx.storeMissing) {
       ctx.write(`pruned 0 cached pages: there is no store at ${ctx.storeDir}\n`);
       return EXIT.ok;
@@ -299,7 +300,13 @@ export async function cacheCommand(ctx: CommandContext, action: string, command:
     await ctx.load();
     const removed = await ctx.engine.cache.prune(maxAge !== undefined ? { maxAgeMs: maxAge } : {});
     if (typeof removed !== 'number') return ctx.fail(removed);
-    ctx.write(`pruned ${count(removed, 'cached page')} from ${ctx.storeDir}\n`);
+    let history = '';
+    if (historyMaxAge !== undefined) {
+      const histories = await ctx.engine.cache.pruneHistory({ maxAgeMs: historyMaxAge });
+      if (typeof histories !== 'number') return ctx.fail(histories);
+      history = ` and the change history of ${count(histories, 'page')}`;
+    }
+    ctx.write(`pruned ${count(removed, 'cached page')}${history} from ${ctx.storeDir}\n`);
     return EXIT.ok;
   }
   throw new CliError(`Unknown cache action "${action}": use clear or prune`);

@@ -29,7 +29,11 @@ export const EXAMPLES: Record<string, string[]> = {
     "crawlkit resume 01935c6e-… --ndjson >> pages.ndjson   # the pages to come, after the interrupted run's",
     'crawlkit resume 01935c6e-… --all --json > job.json     # every page of the job, running or ended',
   ],
-  cache: ['crawlkit cache clear', 'crawlkit cache prune --max-age 86400000'],
+  cache: [
+    'crawlkit cache clear',
+    'crawlkit cache prune --max-age 86400000',
+    'crawlkit cache prune --history-max-age 2592000000',
+  ],
   schedules: [
     'crawlkit schedules list',
     'crawlkit schedules run 83bc7ff8-…   # that schedule now, then exit with its changes',

@@ -202,6 +202,7 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   ).action(run(async () => (await import('./schedule-commands.js')).schedulesCommand, { model: true, redis: true }));
   subcommand('cache <action>', 'clear or prune the page cache', 'none')
     .option('--max-age <ms>', 'prune: also remove pages older than this')
+    .option('--history-max-age <ms>', 'prune: also remove the change history of pages not scraped for this long')
     .action(run(async () => (await commands()).cacheCommand));
   addExplainFlags(
     addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', 'none'), 'scrape'),

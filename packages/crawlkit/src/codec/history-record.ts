@@ -6,6 +6,12 @@ import type { Store } from '@crawlkit/store';
 
 import type { RecordCodec } from './record-codec.js';
 
+/**
+ * The start of every record's tag: the rest of the history is the `changeTracking` format's, which `cache prune`
+ * prunes by age (`pruneHistory`); these go with what owns them.
+ */
+export const RECORD_TAG_PREFIX = 'crawlkit:';
+
 export interface HistoryRecord<T> {
   /** The latest value under `key`, or undefined when none was written. */
   read(store: Store, key: string): Promise<T | undefined>;
@@ -15,7 +21,7 @@ export interface HistoryRecord<T> {
   delete(store: Store, key: string): Promise<void>;
 }
 
-export function historyRecord<T>(tag: string, codec: RecordCodec<T>): HistoryRecord<T> {
+export function historyRecord<T>(tag: `${typeof RECORD_TAG_PREFIX}${string}`, codec: RecordCodec<T>): HistoryRecord<T> {
   return {
     async read(store, key) {
       const entry = await store.history.latest(key, tag);

@@ -22,12 +22,12 @@ export const PAGE_CODES = {
   ),
   SCRAPE_NO_CACHED_DATA: info(
     404,
-    '`minAge` asked for a cached page and the cache holds none that old.',
-    'Scrape without `minAge` first, or lower it.',
+    '`minAge` asked for a cached page and the cache holds none that old, or cannot answer at all (the replay engine, or options that never read it: the message names them).',
+    'Scrape without `minAge` first, or lower it; or drop the options named.',
   ),
   SCRAPE_LOCKDOWN_CACHE_MISS: info(
     404,
-    '`lockdown` serves pages from the page cache only, with no network, and the cache holds no copy of this page for these options.',
+    '`lockdown` serves pages from the page cache only, with no network, and the cache holds no copy of this page for these options (the message names the options of the copies it holds of the page, header values aside).',
     'Scrape the page once without `lockdown` (with `storeInCache`), or drop `lockdown`.',
   ),
   SCRAPE_REPLAY_NOT_RECORDED: info(

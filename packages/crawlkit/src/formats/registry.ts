@@ -149,6 +149,13 @@ export function formatsReadCache(formats: readonly FormatEntry[]): boolean {
   return requested(formats).every(({ module, format }) => module.cacheReadable?.(format) ?? true);
 }
 
+/** The requested formats that keep a cached page from answering by its age (`formatsReadCache`), by type. */
+export function formatsNotReadingCache(formats: readonly FormatEntry[]): string[] {
+  return requested(formats)
+    .filter(({ module, format }) => !(module.cacheReadable?.(format) ?? true))
+    .map(({ format }) => format.type);
+}
+
 /** Whether every requested format lets a cached page answer, at least once the site confirms it (a 304). */
 export function formatsRevalidateCache(formats: readonly FormatEntry[]): boolean {
   return requested(formats).every(

@@ -7,6 +7,7 @@ import type { Delivery, Store } from '@crawlkit/store';
 import { v5 as uuidv5 } from 'uuid';
 
 import { completedChanges } from '../changes/change-feed.js';
+import { pageGone } from '../scrape/page-status.js';
 import type { EngineContext } from '../context.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { failedPages, storedDocuments } from '../jobs/stored-results.js';
@@ -263,7 +264,14 @@ export async function feedPages(
   const page = pageMaker(jobId, checkId, targetId);
   for await (const { document: doc } of storedDocuments(store, jobId)) {
     const { metadata } = doc;
-    if (!metadata.crawlChange) continue;
+    if (!metadata.crawlChange) {
+      // An error answer that says nothing of the page (a 500): no change in the feed, an error of the check.
+      if (metadata.statusCode >= 400 && !pageGone(metadata.statusCode)) {
+        const error = `The page answered ${metadata.statusCode}: it was not compared.`;
+        await sink.add(page(metadata.sourceURL, { status: 'error', statusCode: metadata.statusCode, error }));
+      }
+      continue;
+    }
     const diff = metadata.crawlChange === 'changed' ? doc.changeTracking?.diff : undefined;
     const made = page(metadata.sourceURL, {
       status: metadata.crawlChange,

@@ -117,3 +117,21 @@ local keep = tonumber(ARGV[5])
 redis.call('ZREMRANGEBYRANK', key, 0, -(keep + 1))
 return 1
 `;
+/**
+ * ARGV: prefix, before (epoch ms), then history keys (tag NUL url): deletes each whose latest entry is older than
+ * `before`, checked and deleted at once, so an entry appended meanwhile keeps its history. Returns how many.
+ */
+export const HISTORY_PRUNE = `
+local p = ARGV[1]
+local before = tonumber(ARGV[2])
+local n = 0
+for i = 3, #ARGV do
+  local key = p .. ':h:' .. ARGV[i]
+  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  if last[2] ~= nil and tonumber(last[2]) < before then
+    redis.call('DEL', key)
+    n = n + 1
+  end
+end
+return n
+`;

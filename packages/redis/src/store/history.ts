@@ -1,4 +1,4 @@
-import { type HistoryEntry, type HistoryStore } from '@crawlkit/store';
+import { type HistoryEntry, type HistoryPrune, type HistoryStore } from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import { type ScriptRunner } from './scripts-runner.js';
@@ -46,6 +46,24 @@ export class RedisHistoryStore implements HistoryStore {
   delete(url: string, tag: string): Promise<void> {
     return this.#life.run(async () => {
       await this.#redis.client.del(this.#redis.key('h', historyKey(url, tag)));
+    });
+  }
+
+  /** Scans every history key (a rare call: `cache prune`), pruning each batch found in one script. */
+  prune({ before, except = [] }: HistoryPrune): Promise<number> {
+    return this.#life.run(async () => {
+      const prefix = this.#redis.key('h', '');
+      let cursor = '0';
+      let deleted = 0;
+      do {
+        const [next, keys] = await this.#redis.client.scan(cursor, 'MATCH', `${globEscaped(prefix)}*`, 'COUNT', 1000);
+        const candidates = keys
+          .map((key) => key.slice(prefix.length))
+          .filter((key) => !except.some((tag) => key.startsWith(tag)));
+        if (candidates.length > 0) deleted += Number(await this.#redis.run('HISTORY_PRUNE', before, ...candidates));
+        cursor = next;
+      } while (cursor !== '0');
+      return deleted;
     });
   }
 

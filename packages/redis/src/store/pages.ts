@@ -72,6 +72,10 @@ export class RedisPageStore implements PageStore {
     return this.#life.run(async () => Number(await this.#redis.run('PAGE_TOUCH', key, cachedAt)) === 1);
   }
 
+  keysOf(url: string): Promise<string[]> {
+    return this.#life.run(() => this.#redis.client.smembers(this.#redis.key('pageurl', url)));
+  }
+
   deleteByUrl(url: string): Promise<number> {
     return this.#life.run(async () => Number(await this.#redis.run('PAGE_DELETE_BY_URL', url)));
   }

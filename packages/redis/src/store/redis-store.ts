@@ -45,8 +45,9 @@ export interface RedisStoreOptions {
    */
   maxPageBytes?: number;
   /**
-   * Change-tracking snapshots kept per (url, tag).
-   * @default 10
+   * Entries kept per (url, tag) of the history (change-tracking snapshots, crawlkit's records); older ones are
+   * dropped on `append`. crawlkit reads only the latest of each: more are kept for a reader of your own.
+   * @default 1
    */
   maxHistoryPerUrl?: number;
   /**
@@ -118,7 +119,7 @@ export function connectionOptions(connectTimeoutMs: number, commandTimeoutMs?: n
  */
 export async function createRedisStore(options: RedisStoreOptions = {}): Promise<RedisStore> {
   const maxPageBytes = nonNegativeInteger('maxPageBytes', options.maxPageBytes, 1024 ** 3, true);
-  const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
+  const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 1);
   const searchIndex = options.searchIndex ?? true;
   if (typeof searchIndex !== 'boolean') {
     throw new InvalidOptionError(`Expected \`searchIndex\` to be true or false, got \`${String(searchIndex)}\`.`);

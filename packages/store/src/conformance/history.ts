@@ -52,6 +52,29 @@ export function describeHistoryConformance(factory: StoreFactory): void {
       await store.history.deleteTag!('monitor:[x]*');
     });
 
+    it('prunes the url and tag pairs not seen since a time, whole, but the tags kept', async () => {
+      const store = await open({ maxHistoryPerUrl: 3 });
+      const [a, b, c] = ['https://example.com/a', 'https://example.com/b', 'https://example.com/c?q=*'];
+      // `a` was seen at 5 (its older entries with it), `b` last at 2; a glob-like tag and a kept one.
+      for (const at of [1, 2, 5]) await store.history.append({ url: a, tag: '', scrapedAt: at, value: `a${at}` });
+      await store.history.append({ url: b, tag: '', scrapedAt: 2, value: 'b' });
+      await store.history.append({ url: c, tag: 'monitor:[x]*', scrapedAt: 1, value: 'c' });
+      await store.history.append({ url: a, tag: 'crawlkit:run', scrapedAt: 1, value: 'record' });
+      await store.history.append({ url: b, tag: 'later', scrapedAt: 9, value: 'b later' });
+      expect(await store.history.prune!({ before: 5, except: ['crawlkit:'] })).toBe(2);
+      expect((await store.history.latest(a, ''))!.value).toBe('a5');
+      expect(await store.history.latest(b, '')).toBeUndefined();
+      expect(await store.history.latest(c, 'monitor:[x]*')).toBeUndefined();
+      expect((await store.history.latest(a, 'crawlkit:run'))!.value).toBe('record');
+      expect((await store.history.latest(b, 'later'))!.value).toBe('b later');
+      expect(await store.history.prune!({ before: 5, except: ['crawlkit:'] })).toBe(0);
+      // A pair pruned takes new entries again; without `except` every tag is pruned.
+      await store.history.append({ url: b, tag: '', scrapedAt: 6, value: 'b back' });
+      expect((await store.history.latest(b, ''))!.value).toBe('b back');
+      expect(await store.history.prune!({ before: 10 })).toBe(4);
+      expect(await store.history.latest(a, 'crawlkit:run')).toBeUndefined();
+    });
+
     it('keeps a bounded history per url and tag', async () => {
       const store = await open({ maxHistoryPerUrl: 2 });
       const url = 'https://example.com/';

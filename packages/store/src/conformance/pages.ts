@@ -96,6 +96,18 @@ export function describePageConformance(factory: PageCacheFactory): void {
       expect((await store.pages.get('a'))!.value).toBe('value');
     });
 
+    it('lists the keys of a url', async () => {
+      const store = await open();
+      await store.pages.put(page('a1', 1_000, 'x', 'https://example.com/a'));
+      await store.pages.put(page('a2', 1_000, 'x', 'https://example.com/a'));
+      await store.pages.put(page('b', 1_000, 'x', 'https://example.com/b'));
+      expect((await store.pages.keysOf!('https://example.com/a')).toSorted()).toEqual(['a1', 'a2']);
+      expect(await store.pages.keysOf!('https://example.com/none')).toEqual([]);
+      await store.pages.deleteByUrl('https://example.com/a');
+      expect(await store.pages.keysOf!('https://example.com/a')).toEqual([]);
+      expect(await store.pages.keysOf!('https://example.com/b')).toEqual(['b']);
+    });
+
     it('deletes by url and counts what it deleted', async () => {
       const store = await open();
       await store.pages.put(page('a1', 1_000, 'x', 'https://example.com/a'));

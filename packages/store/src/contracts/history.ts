@@ -15,8 +15,8 @@ export interface HistoryStore {
   /** The most recent entry for (url, tag): highest `scrapedAt`, the last appended on a tie. */
   latest(url: string, tag: string): Promise<HistoryEntry | undefined>;
   /**
-   * Appends a snapshot. A store keeps a bounded number of entries per (url, tag) (its `maxHistoryPerUrl` option) and
-   * drops the oldest beyond it.
+   * Appends a snapshot. A store keeps a bounded number of entries per (url, tag) (its `maxHistoryPerUrl` option, 1
+   * by default: `latest` is all crawlkit reads) and drops the oldest beyond it.
    */
   append(entry: HistoryEntry): Promise<void>;
   /**
@@ -29,4 +29,18 @@ export interface HistoryStore {
    * `delete` is; the memory, SQLite and Redis stores have it. Not for the default history (`''`).
    */
   deleteTag?(tag: string): Promise<void>;
+  /**
+   * Deletes every entry of each (url, tag) whose latest entry was scraped before `before` (epoch ms): the pages not
+   * seen since. Tags starting with one of `except` are kept, whatever their age (crawlkit's own records). Resolves
+   * to how many (url, tag) were deleted. Optional as `delete` is; the memory, SQLite and Redis stores have it.
+   */
+  prune?(options: HistoryPrune): Promise<number>;
+}
+
+/** What `HistoryStore.prune` deletes. */
+export interface HistoryPrune {
+  /** Epoch ms: a (url, tag) whose latest entry is older goes. */
+  before: number;
+  /** Tag prefixes kept whatever their age. */
+  except?: readonly string[];
 }

@@ -57,6 +57,11 @@ export interface PageStore {
    * copy is written again with `put`. Every driver of this repository has it.
    */
   touch?(key: string, cachedAt: number): Promise<boolean>;
+  /**
+   * The keys of the entries whose `url` is `url` (a page's copies under other options: what a `lockdown` miss names).
+   * Optional, so that a backend written for an older crawlkit keeps working; every driver of this repository has it.
+   */
+  keysOf?(url: string): Promise<string[]>;
   /** Deletes every entry whose `url` is `url`. Returns how many were deleted. */
   deleteByUrl(url: string): Promise<number>;
   /** Deletes everything. */

@@ -1,5 +1,5 @@
 import type { Lifecycle } from '../lifecycle.js';
-import type { HistoryEntry, HistoryStore } from '../types.js';
+import type { HistoryEntry, HistoryPrune, HistoryStore } from '../types.js';
 
 export class MemoryHistoryStore implements HistoryStore {
   readonly #life: Lifecycle;
@@ -35,6 +35,19 @@ export class MemoryHistoryStore implements HistoryStore {
   delete(url: string, tag: string): Promise<void> {
     return this.#life.run(() => {
       this.#entries.delete(historyKey(url, tag));
+    });
+  }
+
+  prune({ before, except = [] }: HistoryPrune): Promise<number> {
+    return this.#life.run(() => {
+      let deleted = 0;
+      for (const [key, list] of this.#entries) {
+        const last = list[list.length - 1];
+        if (!last || last.scrapedAt >= before || except.some((prefix) => last.tag.startsWith(prefix))) continue;
+        this.#entries.delete(key);
+        deleted++;
+      }
+      return deleted;
     });
   }
 

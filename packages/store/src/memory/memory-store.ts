@@ -22,9 +22,9 @@ export interface MemoryStoreOptions {
    */
   maxPageBytes?: number;
   /**
-   * Change-tracking snapshots kept per (url, tag); older ones are dropped on `append`. Change tracking only reads the
-   * latest, so a few are plenty.
-   * @default 10
+   * Entries kept per (url, tag) of the history (change-tracking snapshots, crawlkit's records); older ones are
+   * dropped on `append`. crawlkit reads only the latest of each: more are kept for a reader of your own.
+   * @default 1
    */
   maxHistoryPerUrl?: number;
   /**
@@ -39,7 +39,7 @@ const DRIVER_NAME = 'memory';
 /** A store that keeps everything in this process (tests, `zeroDataRetention`). Nothing touches the disk. */
 export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   const maxPageBytes = nonNegativeInteger('maxPageBytes', options.maxPageBytes, 128 * 1024 ** 2, true);
-  const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
+  const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 1);
   const life = new Lifecycle();
   const jobState = new MemoryJobState();
   const deliveries = new MemoryDeliveryStore(life, jobState);

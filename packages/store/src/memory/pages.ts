@@ -55,6 +55,10 @@ export class MemoryPageStore implements PageStore {
     });
   }
 
+  keysOf(url: string): Promise<string[]> {
+    return this.#life.run(() => [...this.#entries.values()].filter((entry) => entry.url === url).map((e) => e.key));
+  }
+
   deleteByUrl(url: string): Promise<number> {
     return this.#life.run(() => {
       let deleted = 0;

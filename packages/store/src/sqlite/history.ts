@@ -1,4 +1,4 @@
-import type { HistoryEntry, HistoryStore } from '../types.js';
+import type { HistoryEntry, HistoryPrune, HistoryStore } from '../types.js';
 import type { SqliteDatabase } from './database.js';
 
 /** Change-tracking snapshots, bounded per (url, tag). */
@@ -48,6 +48,24 @@ export class SqliteHistoryStore implements HistoryStore {
     return this.#db.use(() =>
       this.#db.write(() => {
         this.#db.run('DELETE FROM history WHERE url = ? AND tag = ?', url, tag);
+      }),
+    );
+  }
+
+  /** In one write transaction: a (url, tag) appended to by another process is seen with its new entry or after. */
+  prune({ before, except = [] }: HistoryPrune): Promise<number> {
+    // A prefix matched by `substr`, not LIKE or GLOB, whose wildcards a tag may hold.
+    const kept = except.map(() => 'substr(tag, 1, length(?)) = ?').join(' OR ') || '0';
+    const args = except.flatMap((prefix) => [prefix, prefix]);
+    return this.#db.use(() =>
+      this.#db.write(() => {
+        const gone = this.#db.all<{ url: string; tag: string }>(
+          `SELECT url, tag FROM history WHERE NOT (${kept}) GROUP BY url, tag HAVING max(scraped_at) < ?`,
+          ...args,
+          before,
+        );
+        for (const { url, tag } of gone) this.#db.run('DELETE FROM history WHERE url = ? AND tag = ?', url, tag);
+        return gone.length;
       }),
     );
   }

@@ -167,6 +167,12 @@ export class SqlitePageStore implements PageStore {
       });
   }
 
+  keysOf(url: string): Promise<string[]> {
+    return this.#db.use(() =>
+      this.#db.all<{ key: string }>('SELECT key FROM pages WHERE url = ?', url).map((r) => r.key),
+    );
+  }
+
   deleteByUrl(url: string): Promise<number> {
     return this.#db.use(() => {
       const deleted = this.#db.write(() =>

@@ -56,8 +56,9 @@ export interface SqliteStoreOptions {
    */
   synchronous?: 'normal' | 'full';
   /**
-   * Change-tracking snapshots kept per (url, tag); older ones are dropped on `append`.
-   * @default 10
+   * Entries kept per (url, tag) of the history (change-tracking snapshots, crawlkit's records); older ones are
+   * dropped on `append`. crawlkit reads only the latest of each: more are kept for a reader of your own.
+   * @default 1
    */
   maxHistoryPerUrl?: number;
   /**
@@ -111,7 +112,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const maxPageBytes = nonNegativeInteger('maxPageBytes', options.maxPageBytes, 1024 ** 3, true);
   const busyTimeoutMs = nonNegativeInteger('busyTimeoutMs', options.busyTimeoutMs, 5_000);
   const synchronous = oneOf('synchronous', options.synchronous, ['normal', 'full'], 'normal');
-  const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 10);
+  const maxHistoryPerUrl = positiveInteger('maxHistoryPerUrl', options.maxHistoryPerUrl, 1);
   const searchIndex = boolean('searchIndex', options.searchIndex, true);
   const searchIdleMs = nonNegativeInteger('searchIdleMs', options.searchIdleMs, 500);
   const searchCloseMs = nonNegativeInteger('searchCloseMs', options.searchCloseMs, 2_000);

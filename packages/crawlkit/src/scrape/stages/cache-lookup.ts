@@ -1,7 +1,8 @@
-import { checkUrlAgainstPolicy, redactUrl } from '@crawlkit/fetcher';
+import { checkUrlAgainstPolicy } from '@crawlkit/fetcher';
 import type { Store } from '@crawlkit/store';
 
 import { CrawlkitError } from '../../errors.js';
+import { cacheUnread, lockdownMiss, lockdownMissOf, noCachedData } from '../cache-only.js';
 import type { FetchedPage } from '../fetched-page.js';
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import { conditionalHeaders } from '../revalidation.js';
@@ -14,7 +15,8 @@ import { storedLength, type PageRecord } from '../../codec/page-record.js';
  * (`state.revalidation`), as does any copy for a format or a change feed that takes only a confirmed one
  * (`cache.revalidateOnly`). An entry it cannot read is no copy (`readCopy`).
  * `minAge` with no such page is `SCRAPE_NO_CACHED_DATA`. With `lockdown` the cache is the only source, at any age: no
- * page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch.
+ * page is `SCRAPE_LOCKDOWN_CACHE_MISS`, never a fetch. Both, where the cache cannot answer at all (the replay engine,
+ * options that never read it), say why (`cacheUnread`).
  * The URL policy (the engine's, tightened by a job's) holds for the cache as for the network: a URL it refuses is
  * `URL_BLOCKED` before the cache is read, and so is a copy whose page ended at a refused URL (a redirect), though
  * another engine on the store, allowed more, cached it. Without a DNS query: a name is refused by its spelling here.
@@ -25,9 +27,7 @@ export const cacheLookup: ScrapeStage = {
     const { store, request, cache } = state;
     const policy = state.ctx.fetcher.urlPolicy;
     checkUrlAgainstPolicy(request.url, policy);
-    if (request.lockdown && (!store || !cache.readable)) {
-      throw lockdownMiss(request.url, state.ctx.options.engine === 'replay' ? 'replay' : 'these options');
-    }
+    if ((request.lockdown || request.minAge !== undefined) && (!store || !cache.readable)) throw cacheUnread(state);
     if (!store || !(cache.readable || cache.revalidateOnly)) return;
     // Read at any age: a copy past `maxAge` is not served, but its validators make the refetch conditional.
     const lookup: { minAge?: number } = {};
@@ -57,14 +57,13 @@ export const cacheLookup: ScrapeStage = {
         state.revalidation = { page, policy: page.cachePolicy, headers, cachedAt: found.cachedAt, length };
       }
     }
-    if (request.lockdown) throw lockdownMiss(request.url, found && !read ? 'unreadable' : 'it');
+    if (request.lockdown) {
+      throw found && !read ? lockdownMiss(request.url, 'unreadable') : await lockdownMissOf(state, read);
+    }
     if (request.minAge !== undefined) throw noCachedData();
     cache.state = 'miss';
   },
 };
-
-const noCachedData = () =>
-  new CrawlkitError('SCRAPE_NO_CACHED_DATA', 'No cached data available that meets the specified age requirements.');
 
 /**
  * The page of a cache entry, or `undefined` when the entry cannot be read (damaged, or written by a newer crawlkit):
@@ -78,30 +77,4 @@ function readCopy(store: Store, key: string, found: PageRecord & { cachedAt: num
     if (error instanceof CrawlkitError && error.code === 'STORE_RECORD_INVALID') return undefined;
     throw error;
   }
-}
-
-type LockdownMiss = 'it' | 'unreadable' | 'these options' | 'replay';
-
-const SCRAPE_FIRST = 'Scrape it once without lockdown first, or drop lockdown.';
-
-/** Why a `lockdown` request found no copy, and what to do. */
-const LOCKDOWN_MISSES: Record<LockdownMiss, string> = {
-  it: `the page cache holds no copy of it for these options. ${SCRAPE_FIRST}`,
-  unreadable: `its copy in the page cache cannot be read (damaged, or written by a newer crawlkit). ${SCRAPE_FIRST}`,
-  'these options':
-    'these options never read the page cache (headers, actions, zero data retention, changeTracking, branding, ' +
-    `a screenshot with its own viewport or quality, maxAge 0 or the stealth proxy). ${SCRAPE_FIRST}`,
-  replay: 'the replay engine serves its recordings and reads no page cache: drop lockdown, replay opens no socket.',
-};
-
-/**
- * A `lockdown` request the cache cannot answer. `why` is `it` (nothing cached), `unreadable` (an entry it cannot
- * read), `these options` (options that keep a page out of the cache: headers, actions, zero data retention, a
- * format that needs a fresh page) or `replay` (an engine that reads no cache, and opens no socket either).
- */
-function lockdownMiss(url: string, why: LockdownMiss): CrawlkitError {
-  return new CrawlkitError(
-    'SCRAPE_LOCKDOWN_CACHE_MISS',
-    `lockdown: ${redactUrl(url)} is served from the page cache only, with no network, and ${LOCKDOWN_MISSES[why]}`,
-  );
 }
