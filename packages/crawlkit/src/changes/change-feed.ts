@@ -160,9 +160,10 @@ const feeds = new WeakMap<object, Feed>();
 
 /**
  * Closes a completed crawl's feed: its stored pages (with a content hash, under an error status), and those answering
- * an error other than 404/410 as the baseline had them, become the lineage's run, and the pages of the previous run it did not store are kept as its `removed` ones. Called before the job is
- * marked completed; closing it again after a crash keeps what the first close wrote. `stored`: what this process kept
- * of the results as it stored them (`FeedPages`).
+ * an error other than 404/410 as the baseline had them, become the lineage's run, and the pages of the previous run it
+ * did not store are kept as its `removed` ones. Called before the job is marked completed; closing it again after a
+ * crash keeps what the first close wrote. `stored`: what this process kept of the results as it stored them
+ * (`FeedPages`).
  */
 export async function finishChangeFeed(store: Store, job: JobRecord, stored?: FeedPages): Promise<void> {
   const feed = feedOf(job);
