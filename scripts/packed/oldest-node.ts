@@ -41,10 +41,11 @@ export function installOldestNode(npm: string, args: string[], work: string): { 
 
 /**
  * A scrape and a search of the stored page (the store's SQLite with FTS5) with the oldest Node promised, through the
- * library and the CLI, each with nothing on stderr (Node 22 warned of `node:sqlite` being experimental on every run).
+ * library and the CLI, and a require() of the library, each with nothing on stderr (Node 22 warned of `node:sqlite`
+ * being experimental on every run).
  */
 export const oldestNode: Step = {
-  name: `the oldest Node promised (${OLDEST_NODE}) scrapes and searches, library and CLI`,
+  name: `the oldest Node promised (${OLDEST_NODE}) scrapes and searches: library, CLI, require()`,
   run: async (ctx) => {
     if (!ctx.oldestNode) throw new Error(`skip: ${ctx.oldestNodeSkip ?? 'no oldest Node installed'}`);
     const file = join(ctx.dir, 'oldest-node.mjs');
@@ -79,5 +80,12 @@ console.log(JSON.stringify({ version: process.version, page, found }));`,
     assert.equal(scraped.status, 0, scraped.stderr);
     assert.match(scraped.stdout, /# What users install is what we test/);
     assert.equal(scraped.stderr, '', `crawlkit scrape on Node ${OLDEST_NODE} printed to stderr`);
+    // CommonJS: Node 22.12+ loads our ES modules with require(), with no warning from 22.13 on.
+    const required = join(ctx.dir, 'oldest-node.cjs');
+    writeFileSync(required, "const { Crawlkit } = require('crawlkit');\nconsole.log(typeof Crawlkit);\n");
+    const commonjs = await run(ctx.oldestNode, [required], { cwd: ctx.dir });
+    assert.equal(commonjs.status, 0, commonjs.stderr);
+    assert.equal(commonjs.stdout.trim(), 'function');
+    assert.equal(commonjs.stderr, '', `require('crawlkit') on Node ${OLDEST_NODE} printed to stderr`);
   },
 };
