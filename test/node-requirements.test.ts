@@ -69,3 +69,23 @@ describe.skipIf(!node)('an older Node.js', () => {
     }
   });
 });
+
+describe('a supported Node.js with require() of ES modules turned off', () => {
+  it("is told by require('crawlkit') to remove the flag or import(), not to install the Node.js it has", () => {
+    ensureBuilt();
+    const app = join(dir, 'flagged-app');
+    mkdirSync(join(app, 'node_modules'), { recursive: true });
+    symlinkSync(new URL('packages/crawlkit', root).pathname, join(app, 'node_modules', 'crawlkit'));
+    const script = `try { require('crawlkit'); console.log('loaded') } catch (e) { console.log(e.code, e.message) }`;
+    const result = spawnSync(process.execPath, ['--no-experimental-require-module', '-e', script], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.stdout).toMatch(
+      /^NODE_UNSUPPORTED this Node\.js \d+\.\d+\.\d+ \(.+\) can require\(\) crawlkit's ES modules, but that is turned off \(--no-experimental-require-module/,
+    );
+    expect(result.stdout).toContain("await import('crawlkit')");
+    expect(result.stdout).not.toContain('Install Node.js');
+  });
+});

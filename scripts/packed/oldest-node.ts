@@ -39,9 +39,13 @@ export function installOldestNode(npm: string, args: string[], work: string): { 
   return existsSync(node) ? { node } : { skip: `${name}@${OLDEST_NODE} has no bin/node` };
 }
 
-/** A scrape and a search of the stored page (the store's SQLite with FTS5) with the oldest Node promised. */
+/**
+ * A scrape and a search of the stored page (the store's SQLite with FTS5) with the oldest Node promised, through the
+ * library and the CLI, and a require() of the library, each with nothing on stderr (Node 22 warned of `node:sqlite`
+ * being experimental on every run).
+ */
 export const oldestNode: Step = {
-  name: `the oldest Node promised (${OLDEST_NODE}) scrapes and searches`,
+  name: `the oldest Node promised (${OLDEST_NODE}) scrapes and searches: library, CLI, require()`,
   run: async (ctx) => {
     if (!ctx.oldestNode) throw new Error(`skip: ${ctx.oldestNodeSkip ?? 'no oldest Node installed'}`);
     const file = join(ctx.dir, 'oldest-node.mjs');
@@ -56,6 +60,7 @@ console.log(JSON.stringify({ version: process.version, page, found }));`,
     );
     const result = await run(ctx.oldestNode, [file], { cwd: ctx.dir });
     assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stderr, '', `the library on Node ${OLDEST_NODE} printed to stderr`);
     const { version, page, found } = JSON.parse(result.stdout) as {
       version: string;
       page: { success: boolean; error?: string };
@@ -65,5 +70,22 @@ console.log(JSON.stringify({ version: process.version, page, found }));`,
     assert.equal(page.success, true, page.error);
     assert.equal(found.success, true, found.error);
     assert.equal(found.data?.local?.[0]?.url, `${ctx.site}/article`);
+    const cli = join(ctx.dir, 'node_modules/.bin/crawlkit');
+    const store = join(ctx.dir, 'oldest-node-store');
+    const scraped = await run(
+      ctx.oldestNode,
+      [cli, 'scrape', `${ctx.site}/article`, '--engine', 'http', '--store', store],
+      { cwd: ctx.dir },
+    );
+    assert.equal(scraped.status, 0, scraped.stderr);
+    assert.match(scraped.stdout, /# What users install is what we test/);
+    assert.equal(scraped.stderr, '', `crawlkit scrape on Node ${OLDEST_NODE} printed to stderr`);
+    // CommonJS: Node 22.12+ loads our ES modules with require(), with no warning from 22.13 on.
+    const required = join(ctx.dir, 'oldest-node.cjs');
+    writeFileSync(required, "const { Crawlkit } = require('crawlkit');\nconsole.log(typeof Crawlkit);\n");
+    const commonjs = await run(ctx.oldestNode, [required], { cwd: ctx.dir });
+    assert.equal(commonjs.status, 0, commonjs.stderr);
+    assert.equal(commonjs.stdout.trim(), 'function');
+    assert.equal(commonjs.stderr, '', `require('crawlkit') on Node ${OLDEST_NODE} printed to stderr`);
   },
 };

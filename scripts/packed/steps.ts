@@ -14,6 +14,7 @@ import { appSteps } from './app-steps.ts';
 import { oldestNode } from './oldest-node.ts';
 import { run } from './run.ts';
 import { ARTICLE_TITLE } from './site.ts';
+import { tarballSteps } from './tarball-steps.ts';
 
 export interface StepContext {
   /** The folder with the npm install. */
@@ -312,6 +313,7 @@ const oldNode: Step = {
 };
 
 export const STEPS: Step[] = [
+  ...tarballSteps,
   scrape,
   ...appSteps,
   cli,

@@ -45,6 +45,38 @@ describe('runtimeProblem', () => {
     expect(problem).toContain('Install Node.js 22.16 or later');
   });
 
+  it("loads node:sqlite without Node 22's ExperimentalWarning, and lets every other warning through", async () => {
+    const warnings: string[] = [];
+    // Node's own listener (which prints them) is put back after the test.
+    const listeners = process.listeners('warning');
+    process.removeAllListeners('warning');
+    process.on('warning', (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`));
+    try {
+      // What Node 22's node:sqlite does on its first load; then a warning of another kind, and one of crawlkit's own.
+      const noisy = (id: string) => {
+        process.emitWarning('SQLite is an experimental feature and might change at any time', 'ExperimentalWarning');
+        process.emitWarning('SQLite is an experimental feature', { type: 'ExperimentalWarning' });
+        process.emitWarning('VM Modules is an experimental feature', 'ExperimentalWarning');
+        process.emitWarning('something else', 'DeprecationWarning');
+        return sqlite(id);
+      };
+      const before = Object.getOwnPropertyDescriptor(process, 'emitWarning');
+      expect(runtimeProblem({ version: '22.16.0', execPath: '/n', getBuiltinModule: noisy })).toBeUndefined();
+      expect(Object.getOwnPropertyDescriptor(process, 'emitWarning')).toEqual(before);
+      process.emitWarning('after the check', 'ExperimentalWarning');
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.removeAllListeners('warning');
+      for (const listener of listeners) process.on('warning', listener);
+    }
+    expect(warnings).toEqual([
+      'ExperimentalWarning: VM Modules is an experimental feature',
+      'DeprecationWarning: something else',
+      'ExperimentalWarning: after the check',
+    ]);
+  });
+
   it("finds FTS5 in this Node's own node:sqlite", () => {
     expect(runtimeProblem()).toBeUndefined();
   });
