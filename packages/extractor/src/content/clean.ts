@@ -21,6 +21,7 @@ import { NO_FORMS, type PageForms } from './page-forms.js';
 import { phoneCallToAction } from './phone-links.js';
 import { dropPlaceholders } from './placeholders.js';
 import { dropPolls } from './polls.js';
+import { dropPreTitleLinks } from './pre-title-links.js';
 import { dropProductCardRows } from './product-cards.js';
 import { dropRepeatedFacts } from './repeated-facts.js';
 import { dropRepeats } from './repeats.js';
@@ -153,6 +154,7 @@ export function cleanContainer(
   for (const card of findAuthorCards(container, measures)) doomed.drop(card, 'author-card');
   dropRepeatedFacts(container, measures, doomed);
   dropNumberedNotes(container, measures, doomed);
+  dropPreTitleLinks(container, measures, doomed);
   const blocks = dropRepeats(container, measures, doomed);
   dropPlaceholders(blocks, container, measures, total, doomed);
   detachAll(doomed);

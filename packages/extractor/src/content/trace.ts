@@ -147,6 +147,10 @@ export const DROP_RULES = {
     module: 'numbered-notes.ts',
     says: 'small print after the story that opens with a superscript number (the notes of its figures)',
   },
+  'pre-title-links': {
+    module: 'pre-title-links.ts',
+    says: "a block of links set above the page's title heading (a breadcrumb, a promotion bar, a help line)",
+  },
   repeat: { module: 'repeats.ts', says: 'a copy of an earlier block or wrapper, word for word' },
   'quoted-reply': { module: 'repeats.ts', says: 'a quote of an earlier post in a reply' },
   placeholder: { module: 'placeholders.ts', says: 'template filler (Lorem ipsum) and its unfilled cards' },
