@@ -40,16 +40,18 @@ function files(dir: string): string[] {
 }
 
 /**
- * Every package has its README (npm shows it as the package's page), and every `.map` names sources the package
- * ships: a map pointing at a missing `src/*.ts` sends a stack trace (`node --enable-source-maps`) and an editor's "go
+ * Every package has its README (npm shows it as the package's page) and its LICENSE, and every `.map` names sources
+ * the package ships: a map pointing at a missing `src/*.ts` sends a stack trace (`node --enable-source-maps`) and an editor's "go
  * to definition" (declaration maps) to a file the user does not have.
  */
 const contents: Step = {
-  name: 'tarball contents: README, source maps with their sources',
+  name: 'tarball contents: README, LICENSE, source maps with their sources',
   run: (ctx) => {
     const problems: string[] = [];
     for (const { dir, manifest } of installed(ctx)) {
-      if (!existsSync(join(dir, 'README.md'))) problems.push(`${manifest.name} has no README.md`);
+      for (const name of ['README.md', 'LICENSE']) {
+        if (!existsSync(join(dir, name))) problems.push(`${manifest.name} has no ${name}`);
+      }
       let missing = 0;
       let example = '';
       for (const file of files(dir).filter((f) => f.endsWith('.map'))) {
