@@ -13,6 +13,7 @@ import type { Step, StepContext } from './steps.ts';
 
 interface Manifest {
   name: string;
+  sideEffects?: boolean | string[];
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
@@ -111,4 +112,32 @@ const declared: Step = {
   },
 };
 
-export const tarballSteps: Step[] = [contents, declared];
+/** A module imported for its effect alone (`import './x.js';`), as a bundler sees it. */
+const BARE_IMPORT = /^import\s*['"](\.[^'"]+)['"];?\s*$/gm;
+
+/**
+ * A package that says `"sideEffects": false` (or lists its files) lets a bundler drop a module imported for its
+ * effect alone: each such module must be listed, or crawlkit's check of the Node version is dropped with it.
+ */
+const sideEffects: Step = {
+  name: 'modules imported for their effect are declared as side effects',
+  run: (ctx) => {
+    const problems: string[] = [];
+    for (const { dir, manifest } of installed(ctx)) {
+      if (manifest.sideEffects === undefined || manifest.sideEffects === true) continue;
+      const listed = new Set((manifest.sideEffects || []).map((file) => join(dir, file)));
+      for (const file of files(dir).filter((f) => f.startsWith('dist') && /\.(c|m)?js$/.test(f))) {
+        for (const [, specifier] of readFileSync(join(dir, file), 'utf8').matchAll(BARE_IMPORT)) {
+          const target = join(dir, dirname(file), specifier!);
+          if (!listed.has(target)) {
+            problems.push(`${manifest.name}: ${file} imports ${specifier} for its effect, not in "sideEffects"`);
+          }
+        }
+      }
+    }
+    if (problems.length) throw new Error(problems.join('\n'));
+    return Promise.resolve();
+  },
+};
+
+export const tarballSteps: Step[] = [contents, declared, sideEffects];
