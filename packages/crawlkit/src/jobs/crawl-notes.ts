@@ -2,20 +2,24 @@
 import type { JobRecord, Store } from '@crawlkit/store';
 import type { CrawlRules } from '@crawlkit/frontier';
 
-import { storedJobCodec, storedJobOf, type StoredJobEnvelope } from '../codec/records.js';
+import { storedJobOf, type StoredJobEnvelope } from '../codec/records.js';
+import { changeStoredJob } from './stored-job-writes.js';
 
 /** What the crawl could not read of its robots.txt and sitemaps, and why: its status says it. */
 export type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'robotsTruncatedAt' | 'sitemapsUnreadable'>;
 
 /** Keeps the crawl's `FrontierNotes` in its stored job (replacing those of an earlier start), for its status. */
-export async function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
-  const current = await store.jobs.get(jobId);
-  if (!current) return;
-  const { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, ...stored } = storedJobOf(current);
-  const kept = { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable };
-  const given = { robotsUnavailable: undefined, robotsTruncatedAt: undefined, sitemapsUnreadable: undefined, ...notes };
-  if (JSON.stringify(kept) === JSON.stringify(given)) return;
-  await store.jobs.update(jobId, { request: storedJobCodec.encode({ ...stored, ...notes }) });
+export function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
+  return changeStoredJob(store, jobId, ({ robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, ...stored }) => {
+    const kept = { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable };
+    const given = {
+      robotsUnavailable: undefined,
+      robotsTruncatedAt: undefined,
+      sitemapsUnreadable: undefined,
+      ...notes,
+    };
+    return JSON.stringify(kept) === JSON.stringify(given) ? undefined : { ...stored, ...notes };
+  });
 }
 
 /**
@@ -54,11 +58,9 @@ export function seedLanding(store: Store, job: JobRecord, rules: CrawlRules): Se
     },
     async land(url) {
       follow(url);
-      const current = await store.jobs.get(job.id);
-      if (!current) return;
-      const stored = storedJobOf(current);
-      if (stored.seedLanded === url) return;
-      await store.jobs.update(job.id, { request: storedJobCodec.encode({ ...stored, seedLanded: url }) });
+      await changeStoredJob(store, job.id, (stored) =>
+        stored.seedLanded === url ? undefined : { ...stored, seedLanded: url },
+      );
     },
   };
 }
