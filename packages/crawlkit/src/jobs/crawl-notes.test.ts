@@ -60,13 +60,17 @@ const drivers: Record<string, () => Promise<[Store, Store]>> = {
 
 const SEED = 'https://example.com/latest';
 
-async function crawlJob(store: Store): Promise<JobRecord> {
+/** A crawl job as `crawl()` stores it, or with the envelope given (one stored by an older crawlkit). */
+async function crawlJob(
+  store: Store,
+  envelope: Parameters<typeof storedJobCodec.encode>[0] = { request: { url: SEED }, seedAwaited: true },
+): Promise<JobRecord> {
   const now = Date.now();
   const job: JobRecord = {
     id: randomUUID(),
     kind: 'crawl',
     status: 'scraping',
-    request: storedJobCodec.encode({ request: { url: SEED } }),
+    request: storedJobCodec.encode(envelope),
     createdAt: now,
     updatedAt: now,
     creditsUsed: 0,
@@ -145,3 +149,50 @@ for (const [name, open] of Object.entries(drivers)) {
     });
   });
 }
+
+/** `store` with a count of its job reads. */
+function countingReads(store: Store): { store: Store; reads: () => number } {
+  let reads = 0;
+  const jobs = new Proxy(store.jobs, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'get') reads++;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return {
+    store: new Proxy(store, {
+      get: (target, property) => (property === 'jobs' ? jobs : Reflect.get(target, property, target)),
+    }),
+    reads: () => reads,
+  };
+}
+
+describe("a crawl's seed landing, read by a planner that did not fetch the seed", () => {
+  it('is not waited for in a crawl stored before the rule: no job read before its pages', async () => {
+    const store = createMemoryStore();
+    stores.push(store);
+    const job = await crawlJob(store, { request: { url: SEED } });
+    const counted = countingReads(store);
+    const landing = seedLanding(counted.store, job, createCrawlRules({ seedUrl: SEED }));
+    expect(landing.known).toBe(true);
+    for (let page = 0; page < 5; page++) expect(await landing.learn()).toBe(false);
+    expect(counted.reads()).toBe(0);
+  });
+
+  it('is read again in a new crawl until it is written, then no more', async () => {
+    const store = createMemoryStore();
+    stores.push(store);
+    const job = await crawlJob(store);
+    const counted = countingReads(store);
+    const rules = createCrawlRules({ seedUrl: SEED });
+    const landing = seedLanding(counted.store, job, rules);
+    expect(landing.known).toBe(false);
+    expect(await landing.learn()).toBe(false);
+    await seedLanding(store, job, createCrawlRules({ seedUrl: SEED })).land('https://example.com/v2/');
+    expect(await landing.learn()).toBe(true);
+    expect(rules.check('https://example.com/v2/guide').allowed).toBe(true);
+    for (let page = 0; page < 5; page++) expect(await landing.learn()).toBe(false);
+    expect(counted.reads()).toBe(2);
+  });
+});

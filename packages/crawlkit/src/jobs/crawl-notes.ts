@@ -27,7 +27,8 @@ export function noteFrontier(store: Store, jobId: string, notes: FrontierNotes):
  * the seed writes it before the seed's links are queued; any other planner reads the job again before it judges a
  * page's links, until it has seen it. So a page found through the seed (queued after the write) is never judged by a
  * planner that has not seen the landing, whatever its process cached of the job: the read costs one job read a page
- * only for pages fetched before the seed, and one per planner after it.
+ * only for pages fetched before the seed, and one per planner after it. A crawl stored before the rule (neither
+ * `seedLanded` nor `seedAwaited`) awaits nothing and reads nothing.
  */
 export interface SeedLanding {
   /** Whether this planner knows where the seed led: its rules follow it. */
@@ -46,7 +47,9 @@ export function seedLanding(store: Store, job: JobRecord, rules: CrawlRules): Se
     known = true;
     return true;
   };
-  follow(storedJobOf(job).seedLanded);
+  const stored = storedJobOf(job);
+  // A crawl stored before the rule awaits nothing: its landing was never written, and will not be.
+  if (!follow(stored.seedLanded) && stored.seedAwaited !== true) known = true;
   return {
     get known() {
       return known;
@@ -59,7 +62,7 @@ export function seedLanding(store: Store, job: JobRecord, rules: CrawlRules): Se
     async land(url) {
       follow(url);
       await changeStoredJob(store, job.id, (stored) =>
-        stored.seedLanded === url ? undefined : { ...stored, seedLanded: url },
+        stored.seedLanded === url ? undefined : { ...stored, seedAwaited: undefined, seedLanded: url },
       );
     },
   };
