@@ -169,6 +169,43 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     expect(resumed.stdout).toBe(second + '\n');
     const usage = await runCli(['schedules', 'pause', '--store', store], { cwd: dir });
     expect(usage).toMatchObject({ code: 2, stderr: 'crawlkit: crawlkit schedules pause needs the id of a schedule\n' });
+    // update: the schedule changed in place, its id and last run kept
+    const updated = await runCli(
+      [
+        'schedules',
+        'update',
+        id,
+        '--cron',
+        '0 9 * * 1',
+        '--timezone',
+        'Europe/Paris',
+        '--name',
+        'Mondays',
+        '--store',
+        store,
+      ],
+      { cwd: dir },
+    );
+    expect(updated.stderr).toBe('');
+    expect(updated.code).toBe(0);
+    expect(updated.stdout).toMatch(
+      new RegExp(
+        `^${id}  "Mondays": cron "0 9 \\* \\* 1" in Europe/Paris, scrape .* and 2 more targets; next run \\S+; last run \\S+\n$`,
+      ),
+    );
+    const refused = await runCli(['schedules', 'update', id, '--every', '1 day', '--store', store], { cwd: dir });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('`every` must be a duration');
+    const nothing = await runCli(['schedules', 'update', id, '--store', store], { cwd: dir });
+    expect(nothing).toMatchObject({
+      code: 2,
+      stderr: 'crawlkit: crawlkit schedules update needs what to change: --every, --cron, --timezone or --name\n',
+    });
+    const misplaced = await runCli(['schedules', 'pause', id, '--every', '1h', '--store', store], { cwd: dir });
+    expect(misplaced).toMatchObject({
+      code: 2,
+      stderr: 'crawlkit: --every goes with `crawlkit schedules update <id>`, not pause\n',
+    });
   });
 
   it('a firing that skips a target whose crawl still runs starts no crawl, and says so', async () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createMonitorSchema, updateMonitorSchema } from '../packages/crawlkit/src/monitors/monitor-request.ts';
-import { scheduleRequestSchema } from '../packages/crawlkit/src/schedules/schedule-request.ts';
+import { scheduleRequestSchema, updateScheduleSchema } from '../packages/crawlkit/src/schedules/schedule-request.ts';
 import { searchRequestSchema } from '../packages/crawlkit/src/search/request.ts';
 import {
   batchScrapeRequestSchema,
@@ -81,6 +81,7 @@ interface Route {
 }
 
 let monitorId = '';
+let scheduleId = '';
 
 const ROUTES: Record<string, Route> = {
   scrape: { method: 'POST', path: '/v2/scrape', schema: scrapeRequestSchema, base: () => ({ url: stack.page('/') }) },
@@ -113,6 +114,12 @@ const ROUTES: Record<string, Route> = {
     base: () => ({ every: '1h', targets: [{ type: 'scrape', url: stack.page('/') }] }),
     undo: 'schedule',
   },
+  'schedule update': {
+    method: 'PATCH',
+    path: () => `/v2/schedule/${scheduleId}`,
+    schema: updateScheduleSchema,
+    base: () => ({ name: 'probe' }),
+  },
   'monitor create': {
     method: 'POST',
     path: '/v2/monitor',
@@ -136,6 +143,13 @@ beforeAll(async () => {
   const created = await send('POST', '/v2/monitor', JSON.stringify(ROUTES['monitor create']!.base()));
   monitorId = ((created.body?.data as { id?: string } | undefined)?.id ?? (created.body?.id as string)) || '';
   expect(monitorId, created.text).not.toBe('');
+  const schedule = await send(
+    'POST',
+    '/v2/schedule',
+    JSON.stringify({ cron: '0 0 1 1 *', targets: [{ type: 'scrape', url: stack.page('/') }] }),
+  );
+  scheduleId = ((schedule.body?.data as { id?: string } | undefined)?.id ?? '') || '';
+  expect(scheduleId, schedule.text).not.toBe('');
 }, 60_000);
 
 /** Every answer in a line, printed with CK_PROBE_REPORT=1 for a reader to judge the values taken and the words. */

@@ -89,7 +89,7 @@ export type {
 } from './v2/types.js';
 export type { ScheduleMethods } from './schedules/schedule-methods.js';
 export type { ScheduleListResponse, ScheduleResponse, ScheduleView } from './schedules/schedule-api.js';
-export type { ScheduleRequestInput, ScheduleChangeEvent } from './schedules/schedule-request.js';
+export type { ScheduleRequestInput, ScheduleChangeEvent, UpdateScheduleInput } from './schedules/schedule-request.js';
 export type { MonitorMethods, MonitorListQuery } from './monitors/monitor-methods.js';
 export type { MonitorResponse } from './monitors/monitor-api.js';
 export type { CreateMonitorInput, UpdateMonitorInput } from './monitors/monitor-request.js';

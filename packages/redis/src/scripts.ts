@@ -31,6 +31,7 @@ import {
   JOB_NOTE_FAULT,
   JOB_QUEUE_ORDER,
   JOB_RELEASE_LEASE,
+  JOB_REPLACE_REQUEST,
   JOB_UPDATE,
 } from './scripts/job-scripts.js';
 import {
@@ -67,6 +68,7 @@ const WRITTEN = {
   PAGE_PRUNE,
   JOB_CREATE,
   JOB_UPDATE,
+  JOB_REPLACE_REQUEST,
   JOB_END,
   JOB_NOTE_FAULT,
   JOB_QUEUE_ORDER,

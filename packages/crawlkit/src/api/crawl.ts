@@ -47,7 +47,11 @@ export async function startCrawl(
   if (prompted && 'success' in prompted) return prompted;
   const { webhook, ...request } = prompted?.request ?? parsed.value;
 
-  const stored: StoredJob<CrawlRequest> = { ...(start.tenant !== undefined ? { tenant: start.tenant } : {}), request };
+  const stored: StoredJob<CrawlRequest> = {
+    ...(start.tenant !== undefined ? { tenant: start.tenant } : {}),
+    request,
+    seedAwaited: true,
+  };
   if (webhook) stored.webhook = webhook;
   const creditLimit = creditLimitOf(start);
   if (creditLimit !== undefined) {

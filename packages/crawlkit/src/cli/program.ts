@@ -195,8 +195,13 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     addModelFlags(
       subcommand(
         'schedules <action> [id]',
-        'list, pause <id>, resume <id>, delete <id>, run <id> now, or run them all on their clocks (crawl --every)',
-      ),
+        'list, update <id>, pause <id>, resume <id>, delete <id>, run <id> now, or run them all on their clocks ' +
+          '(crawl --every)',
+      )
+        .option('--every <interval>', 'update: the new clock, an interval (30s, 15m, 6h, 1d)')
+        .option('--cron <expression>', 'update: the new clock, a cron expression (UTC, or --timezone)')
+        .option('--timezone <zone>', 'update: the time zone the cron expression is read in (default UTC)')
+        .option('--name <name>', 'update: the new name'),
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",
   ).action(run(async () => (await import('./schedule-commands.js')).schedulesCommand, { model: true, redis: true }));

@@ -17,6 +17,7 @@ export interface RedisModule {
     url: string;
     prefix?: string;
     taskLockMs?: number;
+    taskRetryDelayMs?: number;
     allowEviction?: boolean;
     searchIndex?: boolean;
   }): CrawlkitBackend;
@@ -97,7 +98,7 @@ export async function loadRedis(command: string): Promise<RedisModule> {
 export async function redisBackend(
   settings: RedisSettings,
   command: string,
-  extra: { taskLockMs?: number } = {},
+  extra: { taskLockMs?: number; taskRetryDelayMs?: number } = {},
   module?: RedisModule,
 ): Promise<CrawlkitBackend> {
   const backends = module ?? (await loadRedis(command));

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import type { Command } from 'commander';
 
-import type { ScheduleRequestInput } from '../schedules/schedule-request.js';
+import type { ScheduleRequestInput, UpdateScheduleInput } from '../schedules/schedule-request.js';
 import type { ScheduleView } from '../schedules/schedule-api.js';
 import { printChanges } from './change-report.js';
 import { count } from './count.js';
@@ -114,17 +114,30 @@ function hasHeaderValues(request: ScheduleRequestInput): boolean {
   return some(target.scrapeOptions?.headers) || (typeof webhook === 'object' && some(webhook.headers));
 }
 
-const ACTIONS = ['list', 'pause', 'resume', 'delete', 'run'];
+const ACTIONS = ['list', 'update', 'pause', 'resume', 'delete', 'run'];
 
-/** `crawlkit schedules list|pause <id>|resume <id>|delete <id>|run [id]`. */
+/** `crawlkit schedules list|update <id>|pause <id>|resume <id>|delete <id>|run [id]`. */
 export async function schedulesCommand(
   ctx: CommandContext,
   action: string,
   id: string | undefined,
-  _command: Command,
+  command: Command,
 ): Promise<number> {
   if (!ACTIONS.includes(action)) {
-    throw new CliError(`Unknown action "${action}": use list, pause <id>, resume <id>, delete <id> or run [id]`);
+    throw new CliError(
+      `Unknown action "${action}": use list, update <id>, pause <id>, resume <id>, delete <id> or run [id]`,
+    );
+  }
+  const { every, cron, timezone, name } = command.opts<ScheduleFlags & { name?: string }>();
+  const changes = Object.fromEntries(
+    Object.entries({ every, cron, timezone, name }).filter(([, value]) => value !== undefined),
+  ) as UpdateScheduleInput;
+  const given = Object.keys(changes);
+  if (action === 'update' && given.length === 0) {
+    throw new CliError('crawlkit schedules update needs what to change: --every, --cron, --timezone or --name');
+  }
+  if (action !== 'update' && given.length > 0) {
+    throw new CliError(`--${given[0]} goes with \`crawlkit schedules update <id>\`, not ${action}`);
   }
   if (action !== 'list' && action !== 'run' && id === undefined) {
     throw new CliError(`crawlkit schedules ${action} needs the id of a schedule`);
@@ -138,9 +151,10 @@ export async function schedulesCommand(
     ctx.configure({ runSchedules: true });
     return runSchedules(ctx);
   }
-  if (action === 'pause' || action === 'resume') {
+  if (action === 'pause' || action === 'resume' || action === 'update') {
     await ctx.load();
-    const changed = await ctx.engine.schedules[action](id!);
+    const changed =
+      action === 'update' ? await ctx.engine.schedules.update(id!, changes) : await ctx.engine.schedules[action](id!);
     if (!changed.success) return ctx.fail(changed);
     if (ctx.mode === 'text') ctx.write(listLine(changed.data));
     else ctx.writeJson(changed);

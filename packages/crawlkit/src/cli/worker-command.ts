@@ -29,6 +29,10 @@ export function addWorkerCommand(
       "a dead worker's tasks go to others 1-1.5 times this after it dies; the same in every worker (default 30000)",
     )
     .option(
+      '--task-retry-delay <ms>',
+      'a task that failed on Redis (not its page) runs again after this, doubled each time, five runs (default 1000)',
+    )
+    .option(
       '--store-fault-timeout-ms <ms>',
       'a task whose Redis keeps failing (out of memory) ends its job failed after this (default 3600000)',
     )

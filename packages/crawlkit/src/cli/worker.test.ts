@@ -47,6 +47,14 @@ describe('crawlkit worker', () => {
       await expect(
         runWorker({ redis: 'redis://x', maxBodyBytes: 'lots' }, streams, new AbortController().signal, redisModule),
       ).rejects.toMatchObject({ code: 'CLI_USAGE', message: expect.stringContaining('--max-body-bytes') as string });
+      for (const taskRetryDelay of ['0', '1.5', 'soon']) {
+        await expect(
+          runWorker({ redis: 'redis://x', taskRetryDelay }, streams, new AbortController().signal, redisModule),
+        ).rejects.toMatchObject({
+          code: 'CLI_USAGE',
+          message: `Expected --task-retry-delay to be a positive integer, got ${JSON.stringify(taskRetryDelay)}`,
+        });
+      }
     } finally {
       if (previous !== undefined) process.env.CRAWLKIT_REDIS_URL = previous;
     }
@@ -65,20 +73,29 @@ describe('crawlkit worker', () => {
         '--concurrency',
         '--max-body-bytes',
         '--task-lock-ms',
+        '--task-retry-delay',
       ]),
     );
   });
 
-  /** Runs a worker with `flags`, and a batch of two fixture pages on it; resolves once the worker stopped. */
+  /**
+   * Runs a worker with `flags`, and a batch of two fixture pages on it; resolves once the worker stopped, with the
+   * options the worker gave `redis()`.
+   */
   async function batchOnWorker(flags: Partial<WorkerFlags>) {
     const prefix = `ck-cli-${randomUUID()}`;
     const { io: streams, text } = io();
     const stop = new AbortController();
+    let backendOptions: redisModule.RedisBackendOptions | undefined;
+    const recording = {
+      ...redisModule,
+      redis: (options: redisModule.RedisBackendOptions) => redisModule.redis((backendOptions = options)),
+    };
     const running = runWorker(
       { redis: testRedisUrl!, prefix, engine: 'http', concurrency: '4', ...flags },
       streams,
       stop.signal,
-      redisModule,
+      recording,
     );
     const client = new Crawlkit({ backend: redisModule.redis({ url: testRedisUrl!, prefix }), engine: 'http' });
     try {
@@ -90,7 +107,7 @@ describe('crawlkit worker', () => {
       if ('success' in errors) throw new Error(errors.error);
       stop.abort();
       const exitCode = await running;
-      return { done, errors: errors.errors, exitCode, text: text() };
+      return { done, errors: errors.errors, exitCode, text: text(), backendOptions };
     } finally {
       await client.close();
       stop.abort();
@@ -104,6 +121,14 @@ describe('crawlkit worker', () => {
     expect(text).toMatch(/worker \S+ taking tasks from redis:\/\/127\.0\.0\.1:\d+/);
     expect(text).toContain(`page `);
     expect(text).toContain('worker stopped: 2 pages stored, 0 failed');
+  });
+
+  it.skipIf(!testRedisUrl)('gives --task-retry-delay and --task-lock-ms to its Redis backend', async () => {
+    const { done, exitCode, backendOptions } = await batchOnWorker({ taskRetryDelay: '250', taskLockMs: '20000' });
+    expect(done).toMatchObject({ success: true, status: 'completed', total: 2 });
+    expect(exitCode).toBe(0);
+    expect(backendOptions).toMatchObject({ taskRetryDelayMs: 250, taskLockMs: 20_000 });
+    expect((await batchOnWorker({})).backendOptions).not.toHaveProperty('taskRetryDelayMs');
   });
 
   it.skipIf(!testRedisUrl)('applies --max-body-bytes to the pages it takes', async () => {

@@ -14,6 +14,7 @@ export interface WorkerFlags extends EngineFlags {
   /** False with `--no-redis-search-index`. */
   redisSearchIndex?: boolean;
   taskLockMs?: string;
+  taskRetryDelay?: string;
   storeFaultTimeoutMs?: string;
   quiet?: boolean;
 }
@@ -40,8 +41,17 @@ export async function runWorker(
   if (!settings) throw new CliError('Give the Redis URL with --redis <url> or CRAWLKIT_REDIS_URL');
   const engineOptions = engineOptionsOf(flags);
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
+  const taskRetryDelayMs = integerFlag('--task-retry-delay', flags.taskRetryDelay);
   const storeFaultTimeoutMs = integerFlag('--store-fault-timeout-ms', flags.storeFaultTimeoutMs);
-  const backend = await redisBackend(settings, 'worker', taskLockMs !== undefined ? { taskLockMs } : {}, redisModule);
+  const backend = await redisBackend(
+    settings,
+    'worker',
+    {
+      ...(taskLockMs !== undefined ? { taskLockMs } : {}),
+      ...(taskRetryDelayMs !== undefined ? { taskRetryDelayMs } : {}),
+    },
+    redisModule,
+  );
   const { Crawlkit } = await import('../crawlkit.js');
 
   const options: CrawlkitOptions = { backend, ...engineOptions };

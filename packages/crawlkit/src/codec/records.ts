@@ -68,6 +68,12 @@ export const storedJobCodec = recordCodec({
      * Absent until the seed is fetched, and on crawls stored before the rule.
      */
     seedLanded: z.string().optional(),
+    /**
+     * Set on a crawl at its start, until `seedLanded` is written: its planners wait for the landing (they read the job
+     * again before a page's links, `SeedLanding.learn`). A crawl with neither was stored before the rule, its seed
+     * fetched by a crawlkit that did not write where it led: nothing will, so nothing is waited for.
+     */
+    seedAwaited: z.literal(true).optional(),
   }),
 });
 

@@ -9,7 +9,8 @@ import type { BatchScrapeRequest } from '../v2/jobs.js';
 import type { JobPlanner } from './planner.js';
 import { nextTurn } from '../next-turn.js';
 import { checkV2Url } from '../v2/url.js';
-import { decodeBacklog, storedJobCodec, storedJobOf, taskMetaCodec } from '../codec/records.js';
+import { decodeBacklog, storedJobOf, taskMetaCodec } from '../codec/records.js';
+import { changeStoredJob } from './stored-job-writes.js';
 
 /**
  * What a batch job keeps of its request: the shared scrape options and job settings, and for a long list the URLs
@@ -115,8 +116,10 @@ async function addBacklog(store: Store, job: JobRecord, signal: AbortSignal): Pr
   if (!current) return;
   if (current.status === 'cancelled') await store.tasks.dropQueued(job.id);
   if (signal.aborted) return;
-  const { backlog: _backlog, backlogZ: _packed, backlogFirst: _first, ...request } = stored.request;
-  await store.jobs.update(job.id, { request: storedJobCodec.encode({ ...stored, request }) });
+  await changeStoredJob<StoredBatchRequest>(store, job.id, (current) => {
+    const { backlog, backlogZ, backlogFirst: _first, ...request } = current.request;
+    return backlog === undefined && backlogZ === undefined ? undefined : { ...current, request };
+  });
 }
 
 /**

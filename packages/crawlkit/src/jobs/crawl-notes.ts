@@ -2,20 +2,24 @@
 import type { JobRecord, Store } from '@crawlkit/store';
 import type { CrawlRules } from '@crawlkit/frontier';
 
-import { storedJobCodec, storedJobOf, type StoredJobEnvelope } from '../codec/records.js';
+import { storedJobOf, type StoredJobEnvelope } from '../codec/records.js';
+import { changeStoredJob } from './stored-job-writes.js';
 
 /** What the crawl could not read of its robots.txt and sitemaps, and why: its status says it. */
 export type FrontierNotes = Pick<StoredJobEnvelope, 'robotsUnavailable' | 'robotsTruncatedAt' | 'sitemapsUnreadable'>;
 
 /** Keeps the crawl's `FrontierNotes` in its stored job (replacing those of an earlier start), for its status. */
-export async function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
-  const current = await store.jobs.get(jobId);
-  if (!current) return;
-  const { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, ...stored } = storedJobOf(current);
-  const kept = { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable };
-  const given = { robotsUnavailable: undefined, robotsTruncatedAt: undefined, sitemapsUnreadable: undefined, ...notes };
-  if (JSON.stringify(kept) === JSON.stringify(given)) return;
-  await store.jobs.update(jobId, { request: storedJobCodec.encode({ ...stored, ...notes }) });
+export function noteFrontier(store: Store, jobId: string, notes: FrontierNotes): Promise<void> {
+  return changeStoredJob(store, jobId, ({ robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable, ...stored }) => {
+    const kept = { robotsUnavailable, robotsTruncatedAt, sitemapsUnreadable };
+    const given = {
+      robotsUnavailable: undefined,
+      robotsTruncatedAt: undefined,
+      sitemapsUnreadable: undefined,
+      ...notes,
+    };
+    return JSON.stringify(kept) === JSON.stringify(given) ? undefined : { ...stored, ...notes };
+  });
 }
 
 /**
@@ -23,7 +27,8 @@ export async function noteFrontier(store: Store, jobId: string, notes: FrontierN
  * the seed writes it before the seed's links are queued; any other planner reads the job again before it judges a
  * page's links, until it has seen it. So a page found through the seed (queued after the write) is never judged by a
  * planner that has not seen the landing, whatever its process cached of the job: the read costs one job read a page
- * only for pages fetched before the seed, and one per planner after it.
+ * only for pages fetched before the seed, and one per planner after it. A crawl stored before the rule (neither
+ * `seedLanded` nor `seedAwaited`) awaits nothing and reads nothing.
  */
 export interface SeedLanding {
   /** Whether this planner knows where the seed led: its rules follow it. */
@@ -42,7 +47,9 @@ export function seedLanding(store: Store, job: JobRecord, rules: CrawlRules): Se
     known = true;
     return true;
   };
-  follow(storedJobOf(job).seedLanded);
+  const stored = storedJobOf(job);
+  // A crawl stored before the rule awaits nothing: its landing was never written, and will not be.
+  if (!follow(stored.seedLanded) && stored.seedAwaited !== true) known = true;
   return {
     get known() {
       return known;
@@ -54,11 +61,9 @@ export function seedLanding(store: Store, job: JobRecord, rules: CrawlRules): Se
     },
     async land(url) {
       follow(url);
-      const current = await store.jobs.get(job.id);
-      if (!current) return;
-      const stored = storedJobOf(current);
-      if (stored.seedLanded === url) return;
-      await store.jobs.update(job.id, { request: storedJobCodec.encode({ ...stored, seedLanded: url }) });
+      await changeStoredJob(store, job.id, (stored) =>
+        stored.seedLanded === url ? undefined : { ...stored, seedAwaited: undefined, seedLanded: url },
+      );
     },
   };
 }

@@ -38,6 +38,8 @@ export interface StoredJob<R extends object> {
   urlPolicy?: UrlPolicy;
   /** The start's `creditLimit`: each page of the job reserves its credits under it (`credits/job-credits.ts`). */
   creditLimit?: number;
+  /** A crawl's planners wait for where its seed leads (`StoredJobEnvelope.seedAwaited`). */
+  seedAwaited?: true;
 }
 
 /**

@@ -72,7 +72,11 @@ export interface ScheduleCall {
   creditLimit?: number | undefined;
 }
 
-const notFound = (): ErrorResponse => ({ success: false, code: 'SCHEDULE_NOT_FOUND', error: 'Schedule not found' });
+export const notFound = (): ErrorResponse => ({
+  success: false,
+  code: 'SCHEDULE_NOT_FOUND',
+  error: 'Schedule not found',
+});
 
 export function scheduleStore(ctx: EngineContext): ScheduleStore {
   const schedules = ctx.store.schedules;
@@ -242,7 +246,7 @@ function runView(run: ScheduleRun): NonNullable<ScheduleView['lastRun']> {
   return { dueAt: iso(run.dueAt), startedAt: iso(run.startedAt), jobIds, skipped, errors };
 }
 
-async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<ScheduleView> {
+export async function viewOf(ctx: EngineContext, stored: StoredSchedule): Promise<ScheduleView> {
   const value = scheduleCodec.decode(stored.value);
   const run = await lastRun(ctx.store, stored.id);
   // A monitor keeps its status in its own record (its schedule's value is never `paused`): told as its API tells it.

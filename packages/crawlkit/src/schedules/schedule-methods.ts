@@ -13,7 +13,8 @@ import {
   type ScheduleResponse,
   type ScheduleView,
 } from './schedule-api.js';
-import type { ScheduleRequestInput } from './schedule-request.js';
+import type { ScheduleRequestInput, UpdateScheduleInput } from './schedule-request.js';
+import { updateSchedule } from './schedule-update.js';
 
 /** Runs a schedule call on the engine's runtime; what it throws comes back in the v2 error shape. */
 export type ScheduleGuard = <T>(
@@ -45,6 +46,12 @@ export interface ScheduleMethods {
    * crawls, which its next run compares with, are kept. Answers the schedule (`status: 'paused'`).
    */
   pause(id: string, init?: CallOptions): Promise<ScheduleResponse | ErrorResponse>;
+  /**
+   * Changes a schedule in place (its id, runs and status stay): each field of `body` replaces the schedule's, `null`
+   * removes its `name` or `webhook`. A new clock (`every`, `cron`, `timezone`) fires from its first firing after now;
+   * a target replaced or taken out starts its change feed anew. A monitor's schedule is changed on the monitor.
+   */
+  update(id: string, body: UpdateScheduleInput, init?: CallOptions): Promise<ScheduleResponse | ErrorResponse>;
   /** Resumes a paused schedule from its first firing after now; the firings missed while paused are not run. */
   resume(id: string, init?: CallOptions): Promise<ScheduleResponse | ErrorResponse>;
   /** Deletes a schedule: it fires no more (its crawls already started go on). */
@@ -57,6 +64,7 @@ export function scheduleMethods(guard: ScheduleGuard): ScheduleMethods {
     get: (id, init = {}) => guard(init, (call) => getSchedule(call, id)),
     list: (init = {}) => guard(init, (call) => listSchedules(call)),
     run: (id, init = {}) => guard(init, (call) => runSchedule(call, id)),
+    update: (id, body, init = {}) => guard(init, (call) => updateSchedule(call, id, body)),
     pause: (id, init = {}) => guard(init, (call) => pauseSchedule(call, id)),
     resume: (id, init = {}) => guard(init, (call) => resumeSchedule(call, id)),
     delete: (id, init = {}) => guard(init, (call) => deleteSchedule(call, id)),

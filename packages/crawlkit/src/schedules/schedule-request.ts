@@ -47,27 +47,65 @@ export const scheduleRequestSchema = z
     webhook: scheduleWebhookSchema.optional(),
   })
   .superRefine((o, ctx) => {
-    if ((o.every === undefined) === (o.cron === undefined)) {
+    if (checkClock(o, ctx)) o.targets.forEach((target, i) => checkTarget(target, i, ctx));
+  });
+
+/** The clock of a schedule (`every`, or `cron` with its `timezone`): its checks, and the clock an update leaves. */
+export const scheduleClockSchema = z
+  .strictObject({ every: z.string().optional(), cron: z.string().optional(), timezone: z.string().optional() })
+  .superRefine((o, ctx) => void checkClock(o, ctx));
+
+/**
+ * The body of `PATCH /v2/schedule/:id`: each field given replaces the schedule's (`every` or `cron` its clock, with
+ * `timezone`; `targets` all of them); `null` removes the `name` or the `webhook`. The rest stays.
+ */
+export const updateScheduleSchema = z
+  .strictObject({
+    name: z.string().min(1).max(256).nullable().optional(),
+    every: z.string().optional(),
+    cron: z.string().optional(),
+    /** With `cron`, or alone to read the schedule's cron expression in another zone. */
+    timezone: z.string().optional(),
+    targets: z.array(targetSchema).min(1).max(100).optional(),
+    webhook: scheduleWebhookSchema.nullable().optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.every !== undefined && o.cron !== undefined) {
       ctx.addIssue({
         code: 'custom',
-        path: [o.every === undefined ? 'every' : 'cron'],
-        message: 'A schedule needs exactly one of `every` (an interval such as "6h") and `cron` (e.g. "0 */6 * * *").',
+        path: ['cron'],
+        message: "Give one of `every` and `cron`: the one given replaces the schedule's clock.",
       });
-      return;
     }
-    const problem = o.every !== undefined ? intervalProblem(o.every) : cronProblem(o.cron!);
-    if (problem) ctx.addIssue({ code: 'custom', path: [o.every !== undefined ? 'every' : 'cron'], message: problem });
-    if (o.timezone !== undefined) {
-      const zone =
-        o.every !== undefined
-          ? '`timezone` goes with `cron`: an interval (`every`) is the same in every time zone.'
-          : knownTimeZone(o.timezone)
-            ? undefined
-            : `\`timezone\` "${o.timezone}" is not a time zone: give an IANA name such as "UTC" or "Europe/Paris".`;
-      if (zone) ctx.addIssue({ code: 'custom', path: ['timezone'], message: zone });
-    }
-    o.targets.forEach((target, i) => checkTarget(target, i, ctx));
+    o.targets?.forEach((target, i) => checkTarget(target, i, ctx));
   });
+
+export type UpdateScheduleInput = z.input<typeof updateScheduleSchema>;
+export type UpdateScheduleRequest = z.output<typeof updateScheduleSchema>;
+
+/** Checks a clock: exactly one of `every` and `cron`, each usable, `timezone` a zone and with `cron`. */
+function checkClock(o: { every?: string; cron?: string; timezone?: string }, ctx: z.RefinementCtx): boolean {
+  if ((o.every === undefined) === (o.cron === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [o.every === undefined ? 'every' : 'cron'],
+      message: 'A schedule needs exactly one of `every` (an interval such as "6h") and `cron` (e.g. "0 */6 * * *").',
+    });
+    return false;
+  }
+  const problem = o.every !== undefined ? intervalProblem(o.every) : cronProblem(o.cron!);
+  if (problem) ctx.addIssue({ code: 'custom', path: [o.every !== undefined ? 'every' : 'cron'], message: problem });
+  if (o.timezone !== undefined) {
+    const zone =
+      o.every !== undefined
+        ? '`timezone` goes with `cron`: an interval (`every`) is the same in every time zone.'
+        : knownTimeZone(o.timezone)
+          ? undefined
+          : `\`timezone\` "${o.timezone}" is not a time zone: give an IANA name such as "UTC" or "Europe/Paris".`;
+    if (zone) ctx.addIssue({ code: 'custom', path: ['timezone'], message: zone });
+  }
+  return true;
+}
 
 export type ScheduleRequestInput = z.input<typeof scheduleRequestSchema>;
 export type ScheduleRequest = z.output<typeof scheduleRequestSchema>;

@@ -119,6 +119,7 @@ export class TaskWorker implements CrawlkitWorker {
       planner: (job, ctx) => deps.planner(job, ctx),
       internalError: (jobId, error) => deps.internalError(jobId, error),
       owner: this.id,
+      stopping: this.#stopping.signal,
     });
     this.#completion = new JobCompletion(deps.connection, (job) => deps.completeJob(job));
     this.#completions = new CompletionBatch(deps.ctx.store);
@@ -247,8 +248,10 @@ export class TaskWorker implements CrawlkitWorker {
     const taskState = await coordination.taskState(item.jobId, item.key);
     // Done, failed (a duplicate delivery), dropped (cancelled) or gone (job deleted).
     if (taskState !== 'queued' && taskState !== 'active') return;
-    await state.prepared;
+    const prepared = await state.prepared;
     if (state.ended.aborted) return;
+    // The close cut the job's preparation short: the page goes to a worker that prepares the job.
+    if (!prepared) return this.#deps.connection.queue.enqueue([{ ...item, attempt: item.attempt + 1 }]);
 
     const task: Task = {
       key: item.key,

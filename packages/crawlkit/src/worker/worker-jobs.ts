@@ -20,8 +20,11 @@ export interface WorkerJob {
   /** The context the job's pages are fetched in (its URL policy applied). */
   ctx: EngineContext;
   planner: JobPlanner;
-  /** The crawl's robots (and its host spacing) and sitemap seeds, once per job in this worker. */
-  prepared: Promise<void>;
+  /**
+   * The crawl's robots (and its host spacing) and sitemap seeds, once per job in this worker. Resolves to false when
+   * the worker's close cut it short: the job's pages held then go back on the queue, for a worker that prepares it.
+   */
+  prepared: Promise<boolean>;
   /** Aborted when the job was seen ended (cancelled, gone) while it was prepared. */
   ended: AbortSignal;
   /** The job's `maxConcurrency`, held across every worker; undefined when the request sets none. */
@@ -42,6 +45,8 @@ export class WorkerJobs {
   readonly #internalError: (jobId: string, error: unknown) => void;
   /** The lock owner name of this worker. */
   readonly #owner: string;
+  /** Aborted by the worker's close: preparations under way stop. */
+  readonly #stopping: AbortSignal;
   readonly #jobs = new Map<string, Promise<WorkerJob | undefined>>();
 
   constructor(options: {
@@ -52,6 +57,7 @@ export class WorkerJobs {
     planner: (job: JobRecord, ctx: EngineContext) => JobPlanner;
     internalError: (jobId: string, error: unknown) => void;
     owner: string;
+    stopping: AbortSignal;
   }) {
     this.#connection = options.connection;
     this.#store = options.store;
@@ -59,6 +65,7 @@ export class WorkerJobs {
     this.#planner = options.planner;
     this.#internalError = options.internalError;
     this.#owner = options.owner;
+    this.#stopping = options.stopping;
   }
 
   /** The job, loaded or refreshed; undefined once it is gone. */
@@ -104,29 +111,38 @@ export class WorkerJobs {
     const { request } = storedJobOf<Pick<CrawlRequest | BatchScrapeRequest, 'maxConcurrency'>>(job);
     // Aborted once the job ends (a cancel) while robots.txt or sitemaps are read, as the in-process runner's stop does.
     const ended = new AbortController();
-    const prepared = (async () => {
-      const discover = await this.#connection.coordination.tryLock(
-        `discover:${job.id}`,
-        this.#owner,
-        DISCOVERY_CLAIM_MS,
-      );
+    // And by the worker's close, which does not wait for a slow sitemap.
+    const signal = AbortSignal.any([ended.signal, this.#stopping]);
+    const { coordination } = this.#connection;
+    const claim = `discover:${job.id}`;
+    let discover = false;
+    const preparing = (async () => {
+      discover = await coordination.tryLock(claim, this.#owner, DISCOVERY_CLAIM_MS);
       const watch = this.#watchEnd(job.id, ended);
       try {
-        const seeds = await planner.prepare(ended.signal, { discover });
-        if (seeds.length && !ended.signal.aborted) await this.#store.tasks.add(job.id, seeds, limitOf(planner));
+        const seeds = await planner.prepare(signal, { discover });
+        if (seeds.length && !signal.aborted) await this.#store.tasks.add(job.id, seeds, limitOf(planner));
       } finally {
         clearInterval(watch);
       }
     })();
     // A failed preparation (robots, sitemaps unreachable) leaves the crawl to its links, as in-process; a cancel's
-    // abort is no failure.
-    prepared.catch((error: unknown) => ended.signal.aborted || this.#internalError(job.id, error));
+    // abort is no failure, nor a close's.
+    preparing.catch((error: unknown) => signal.aborted || this.#internalError(job.id, error));
+    const prepared = preparing
+      .catch(() => undefined)
+      .then(async () => {
+        if (!this.#stopping.aborted || ended.signal.aborted) return true;
+        // Cut short by the close: the next worker to load the job discovers its sitemaps.
+        if (discover) await coordination.releaseLock(claim, this.#owner).catch(() => undefined);
+        return false;
+      });
     return {
       job,
       readAt: Date.now(),
       ctx,
       planner,
-      prepared: prepared.catch(() => undefined),
+      prepared,
       ended: ended.signal,
       maxConcurrency: request.maxConcurrency,
     };

@@ -59,6 +59,17 @@ end
 return 1
 `;
 /**
+ * ARGV: prefix, id, now, the SHA-1 (hex) of the expected request, request. Writes `request` only while the job's is the
+ * expected one (a batch's is up to a megabyte: its hash goes instead); returns 1 when it did.
+ */
+export const JOB_REPLACE_REQUEST = `${JOB_KEYS}
+local key = jk(ARGV[1], ARGV[2])
+local current = redis.call('HGET', key, 'request')
+if not current or redis.sha1hex(current) ~= ARGV[4] then return 0 end
+redis.call('HSET', key, 'request', ARGV[5], 'updatedAt', ARGV[3])
+return 1
+`;
+/**
  * `JOB_UPDATE` for a patch that ends the job, run even when Redis is at `maxmemory` under `noeviction` (Redis 7's
  * `allow-oom`): a job ended while Redis is full (its store faults past `storeFaultTimeoutMs`, a cancel) reads ended.
  * It writes a few fields of a key that exists.

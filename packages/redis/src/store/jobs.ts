@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import {
   StoreCorruptError,
   JobExistsError,
@@ -134,6 +136,12 @@ export class RedisJobStore implements JobStore {
     });
   }
 
+  replaceRequest(id: string, expected: string, request: string): Promise<boolean> {
+    return this.#life.run(
+      async () => Number(await this.#redis.run('JOB_REPLACE_REQUEST', id, Date.now(), sha1(expected), request)) === 1,
+    );
+  }
+
   noteStoreFault(id: string, fault: { code: string; message: string; at: number }): Promise<number | undefined> {
     return this.#life.run(async () => {
       const since = await this.#redis.run('JOB_NOTE_FAULT', id, fault.at, fault.code, fault.message);
@@ -187,6 +195,8 @@ export class RedisJobStore implements JobStore {
     });
   }
 }
+
+const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 
 /** Maps the scripts' `NOJOB` reply to the store's error. */
 export function rethrowNoJob(error: unknown, jobId: string): never {

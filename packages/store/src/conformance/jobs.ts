@@ -66,6 +66,32 @@ export function describeJobConformance(factory: StoreFactory): void {
       expect(await store.jobs.get('nope')).toBeUndefined();
     });
 
+    it('replaces the request only while it is the expected one (a compare-and-set), with updatedAt', async () => {
+      const store = await open();
+      const id = await createJob(store, { request: '{"v":1}', updatedAt: 1 });
+      expect(await store.jobs.replaceRequest(id, '{"v":1}', '{"v":2,"é":"ü"}')).toBe(true);
+      let got = (await store.jobs.get(id))!;
+      expect(got.request).toBe('{"v":2,"é":"ü"}');
+      expect(got.updatedAt).toBeGreaterThan(1);
+      // A writer that read the first request is refused: the second one stays.
+      expect(await store.jobs.replaceRequest(id, '{"v":1}', '{"v":3}')).toBe(false);
+      expect(await store.jobs.replaceRequest(id, '{"v":2}', '{"v":3}')).toBe(false);
+      got = (await store.jobs.get(id))!;
+      expect(got.request).toBe('{"v":2,"é":"ü"}');
+      expect(await store.jobs.replaceRequest(id, '{"v":2,"é":"ü"}', '{"v":3}')).toBe(true);
+      expect((await store.jobs.get(id))!.request).toBe('{"v":3}');
+      expect(await store.jobs.replaceRequest('nope', '', '{}')).toBe(false);
+      expect(await store.jobs.get('nope')).toBeUndefined();
+    });
+
+    it('lets one of three writers that read the same request replace it, at once', async () => {
+      const store = await open();
+      const id = await createJob(store, { request: 'read' });
+      const wrote = await Promise.all(['a', 'b', 'c'].map((next) => store.jobs.replaceRequest(id, 'read', next)));
+      expect(wrote.filter(Boolean)).toHaveLength(1);
+      expect((await store.jobs.get(id))!.request).toBe(['a', 'b', 'c'][wrote.indexOf(true)]);
+    });
+
     it('lists newest first, filtered by status and kind', async () => {
       const store = await open();
       const a = await createJob(store, { createdAt: 1, kind: 'crawl', status: 'scraping' });

@@ -67,6 +67,12 @@ export interface JobStore {
    */
   update(id: string, patch: JobPatch): Promise<void>;
   /**
+   * Writes the job's `request` (and `updatedAt`, to now) only while it is still `expected`, in one atomic step (a
+   * compare-and-set): two processes that each change the request from what they read never undo each other's change,
+   * the later one is refused and reads again. Resolves to whether it wrote; false for an unknown id.
+   */
+  replaceRequest(id: string, expected: string, request: string): Promise<boolean>;
+  /**
    * Notes a passing store fault met by the job's work at `at` (its `storeFault`), and resolves to the fault's `since`:
    * kept while no page was stored since the last note, else `at`. Written even where the store refuses other
    * writes (Redis at `maxmemory`), so that a status read says why the job does not move. Undefined for a job that is

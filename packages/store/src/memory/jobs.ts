@@ -47,6 +47,15 @@ export class MemoryJobStore implements JobStore {
     });
   }
 
+  replaceRequest(id: string, expected: string, request: string): Promise<boolean> {
+    return this.#life.run(() => {
+      const job = this.#state.jobs.get(id);
+      if (job?.record.request !== expected) return false;
+      applyJobPatch(job.record, { request }, Date.now());
+      return true;
+    });
+  }
+
   list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]> {
     return this.#life.run(() => {
       const records: JobRecord[] = [];

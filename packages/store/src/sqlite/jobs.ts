@@ -81,6 +81,19 @@ export class SqliteJobStore implements JobStore {
     });
   }
 
+  replaceRequest(id: string, expected: string, request: string): Promise<boolean> {
+    return this.#db.use(
+      () =>
+        this.#db.run(
+          'UPDATE jobs SET request = ?, updated_at = ? WHERE id = ? AND request = ?',
+          request,
+          Date.now(),
+          id,
+          expected,
+        ) === 1,
+    );
+  }
+
   list(filter?: { status?: JobStatus[]; kind?: JobKind }): Promise<JobRecord[]> {
     return this.#db.use(() => {
       const where: string[] = [];
