@@ -35,14 +35,14 @@ describe('crawlkit worker --help', { timeout: 60_000 }, () => {
     expect(older.stderr).toContain('Give the Redis URL with --redis <url>');
   });
 
-  it('takes --task-retry-delay <ms>, a positive integer, as --task-lock-ms is', async () => {
+  it('takes --task-retry-delay-ms <ms>, a positive integer, as --task-lock-ms is', async () => {
     const help = await runCli(['worker', '--help'], { cwd: dir });
     expect(help.stdout.replace(/\s+/g, ' ')).toContain(
-      ' --task-retry-delay <ms> a task that failed on Redis (not its page) runs again after this, doubled each time, ' +
+      ' --task-retry-delay-ms <ms> a task that failed on Redis (not its page) runs again after this, doubled each time, ' +
         'five runs (default 1000) ',
     );
     for (const [flag, value] of [
-      ['--task-retry-delay', '0'],
+      ['--task-retry-delay-ms', '0'],
       ['--task-lock-ms', '0'],
     ] as const) {
       const refused = await runCli(['worker', '--redis', 'redis://127.0.0.1:1', flag, value], { cwd: dir });

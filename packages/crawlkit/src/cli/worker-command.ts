@@ -29,7 +29,7 @@ export function addWorkerCommand(
       "a dead worker's tasks go to others 1-1.5 times this after it dies; the same in every worker (default 30000)",
     )
     .option(
-      '--task-retry-delay <ms>',
+      '--task-retry-delay-ms <ms>',
       'a task that failed on Redis (not its page) runs again after this, doubled each time, five runs (default 1000)',
     )
     .option(

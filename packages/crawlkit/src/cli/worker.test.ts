@@ -47,12 +47,12 @@ describe('crawlkit worker', () => {
       await expect(
         runWorker({ redis: 'redis://x', maxBodyBytes: 'lots' }, streams, new AbortController().signal, redisModule),
       ).rejects.toMatchObject({ code: 'CLI_USAGE', message: expect.stringContaining('--max-body-bytes') as string });
-      for (const taskRetryDelay of ['0', '1.5', 'soon']) {
+      for (const taskRetryDelayMs of ['0', '1.5', 'soon']) {
         await expect(
-          runWorker({ redis: 'redis://x', taskRetryDelay }, streams, new AbortController().signal, redisModule),
+          runWorker({ redis: 'redis://x', taskRetryDelayMs }, streams, new AbortController().signal, redisModule),
         ).rejects.toMatchObject({
           code: 'CLI_USAGE',
-          message: `Expected --task-retry-delay to be a positive integer, got ${JSON.stringify(taskRetryDelay)}`,
+          message: `Expected --task-retry-delay-ms to be a positive integer, got ${JSON.stringify(taskRetryDelayMs)}`,
         });
       }
     } finally {
@@ -73,7 +73,7 @@ describe('crawlkit worker', () => {
         '--concurrency',
         '--max-body-bytes',
         '--task-lock-ms',
-        '--task-retry-delay',
+        '--task-retry-delay-ms',
       ]),
     );
   });
@@ -123,8 +123,8 @@ describe('crawlkit worker', () => {
     expect(text).toContain('worker stopped: 2 pages stored, 0 failed');
   });
 
-  it.skipIf(!testRedisUrl)('gives --task-retry-delay and --task-lock-ms to its Redis backend', async () => {
-    const { done, exitCode, backendOptions } = await batchOnWorker({ taskRetryDelay: '250', taskLockMs: '20000' });
+  it.skipIf(!testRedisUrl)('gives --task-retry-delay-ms and --task-lock-ms to its Redis backend', async () => {
+    const { done, exitCode, backendOptions } = await batchOnWorker({ taskRetryDelayMs: '250', taskLockMs: '20000' });
     expect(done).toMatchObject({ success: true, status: 'completed', total: 2 });
     expect(exitCode).toBe(0);
     expect(backendOptions).toMatchObject({ taskRetryDelayMs: 250, taskLockMs: 20_000 });

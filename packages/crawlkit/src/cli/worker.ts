@@ -14,7 +14,7 @@ export interface WorkerFlags extends EngineFlags {
   /** False with `--no-redis-search-index`. */
   redisSearchIndex?: boolean;
   taskLockMs?: string;
-  taskRetryDelay?: string;
+  taskRetryDelayMs?: string;
   storeFaultTimeoutMs?: string;
   quiet?: boolean;
 }
@@ -41,7 +41,7 @@ export async function runWorker(
   if (!settings) throw new CliError('Give the Redis URL with --redis <url> or CRAWLKIT_REDIS_URL');
   const engineOptions = engineOptionsOf(flags);
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
-  const taskRetryDelayMs = integerFlag('--task-retry-delay', flags.taskRetryDelay);
+  const taskRetryDelayMs = integerFlag('--task-retry-delay-ms', flags.taskRetryDelayMs);
   const storeFaultTimeoutMs = integerFlag('--store-fault-timeout-ms', flags.storeFaultTimeoutMs);
   const backend = await redisBackend(
     settings,
