@@ -97,19 +97,19 @@ export async function createSchedule(
   const parsed = parseBody(scheduleRequestSchema, body);
   if (!parsed.ok) return parsed.error;
   const request = parsed.value;
+  let targets: ScheduleTarget[];
   try {
-    for (const target of request.targets) checkUrlAgainstPolicy(target.url, call.ctx.fetcher.urlPolicy);
+    targets = sealedTargets(call, request.targets);
   } catch (error) {
     return toErrorResponse(error);
   }
   const schedules = scheduleStore(call.ctx);
-  const box = call.ctx.secrets(call.ctx.store);
   const value: ScheduleValue = {
     ...ownerOf(call),
     ...(request.name !== undefined ? { name: request.name } : {}),
     ...(request.every !== undefined ? { every: request.every } : { cron: request.cron! }),
     ...(request.timezone !== undefined ? { timezone: request.timezone } : {}),
-    targets: request.targets.map((target) => sealJobSecrets({ request: target }, box).request),
+    targets,
     ...(request.webhook ? sealedWebhook(call, request.webhook) : {}),
   };
   const now = Date.now();
