@@ -75,7 +75,7 @@ try {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'packed-check', private: true, type: 'module' }));
   const npm = systemNpm();
   const cache = process.env.CRAWLKIT_PACKED_NPM_CACHE;
-  await timed(`npm install (${npm})`, () =>
+  const npmInstall = (...specs: string[]) =>
     execFileSync(
       npm,
       [
@@ -85,11 +85,11 @@ try {
         '--prefer-offline',
         '--loglevel=error',
         ...(cache ? ['--cache', cache] : []),
-        ...packed,
+        ...specs,
       ],
       { cwd: dir, stdio: 'inherit' },
-    ),
-  );
+    );
+  await timed(`npm install (${npm})`, () => npmInstall(...packed));
   const oldNode = olderNode();
   const oldest = await timed(`npm install node@${OLDEST_NODE}`, () =>
     installOldestNode(npm, ['--prefer-offline', ...(cache ? ['--cache', cache] : [])], work),
@@ -98,6 +98,7 @@ try {
     dir,
     site: site.url,
     node: process.execPath,
+    npmInstall,
     ...(oldNode ? { oldNode } : {}),
     ...(oldest.node ? { oldestNode: oldest.node } : { oldestNodeSkip: oldest.skip }),
   };
