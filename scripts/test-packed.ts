@@ -2,7 +2,8 @@
  * `pnpm test:packed`: what users install is what we test. Packs every publishable package of `packages/` (new ones
  * are picked up), installs the tarballs with the system's npm into an empty temporary folder, and runs the steps of
  * `scripts/packed/steps.ts` there against a fixture site on 127.0.0.1: a library scrape, the CLI, `serve`, the PDF
- * bomb, an older Node, the oldest Node promised (installed from npm). Prints each phase's time; exits 1 when a step fails. `.ci/run` runs it.
+ * bomb, an older Node, the oldest Node promised (installed from npm). Fails as well when the install is past its
+ * size budget (`packed/install-size.ts`). Prints each phase's time; exits 1 when a step fails. `.ci/run` runs it.
  *
  * npm uses its own cache (`~/.npm`, or `CRAWLKIT_PACKED_NPM_CACHE`) with `--prefer-offline`, so a machine that has
  * installed once downloads nothing. `--keep` leaves the folder for a look.
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ensureBuilt } from './packed/build.ts';
+import { checkInstallSize } from './packed/install-size.ts';
 import { olderNode, onPath } from './packed/old-node.ts';
 import { installOldestNode, OLDEST_NODE } from './packed/oldest-node.ts';
 import { startSite } from './packed/site.ts';
@@ -75,7 +77,7 @@ try {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'packed-check', private: true, type: 'module' }));
   const npm = systemNpm();
   const cache = process.env.CRAWLKIT_PACKED_NPM_CACHE;
-  await timed(`npm install (${npm})`, () =>
+  const npmInstall = (...specs: string[]) =>
     execFileSync(
       npm,
       [
@@ -85,11 +87,17 @@ try {
         '--prefer-offline',
         '--loglevel=error',
         ...(cache ? ['--cache', cache] : []),
-        ...packed,
+        ...specs,
       ],
       { cwd: dir, stdio: 'inherit' },
-    ),
-  );
+    );
+  await timed(`npm install (${npm})`, () => npmInstall(...packed));
+  try {
+    await timed('install size', () => checkInstallSize(join(dir, 'node_modules')));
+  } catch (error) {
+    failed++;
+    console.error(`[packed] FAILED install size: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const oldNode = olderNode();
   const oldest = await timed(`npm install node@${OLDEST_NODE}`, () =>
     installOldestNode(npm, ['--prefer-offline', ...(cache ? ['--cache', cache] : [])], work),
@@ -98,6 +106,7 @@ try {
     dir,
     site: site.url,
     node: process.execPath,
+    npmInstall,
     ...(oldNode ? { oldNode } : {}),
     ...(oldest.node ? { oldestNode: oldest.node } : { oldestNodeSkip: oldest.skip }),
   };

@@ -41,11 +41,11 @@ export function installOldestNode(npm: string, args: string[], work: string): { 
 
 /**
  * A scrape and a search of the stored page (the store's SQLite with FTS5) with the oldest Node promised, through the
- * library and the CLI, and a require() of the library, each with nothing on stderr (Node 22 warned of `node:sqlite`
- * being experimental on every run).
+ * library and the CLI, a require() of the library, and a store opened by `@crawlkit/store` alone, each with nothing on
+ * stderr (Node 22 warned of `node:sqlite` being experimental on every run).
  */
 export const oldestNode: Step = {
-  name: `the oldest Node promised (${OLDEST_NODE}) scrapes and searches: library, CLI, require()`,
+  name: `the oldest Node promised (${OLDEST_NODE}) scrapes and searches: library, CLI, require(), store alone`,
   run: async (ctx) => {
     if (!ctx.oldestNode) throw new Error(`skip: ${ctx.oldestNodeSkip ?? 'no oldest Node installed'}`);
     const file = join(ctx.dir, 'oldest-node.mjs');
@@ -87,5 +87,17 @@ console.log(JSON.stringify({ version: process.version, page, found }));`,
     assert.equal(commonjs.status, 0, commonjs.stderr);
     assert.equal(commonjs.stdout.trim(), 'function');
     assert.equal(commonjs.stderr, '', `require('crawlkit') on Node ${OLDEST_NODE} printed to stderr`);
+    // @crawlkit/store on its own (no crawlkit import, whose runtime check loads node:sqlite first) opens a store.
+    const storeOnly = join(ctx.dir, 'oldest-node-store-only.mjs');
+    writeFileSync(
+      storeOnly,
+      "import { createSqliteStore } from '@crawlkit/store';\n" +
+        "const store = await createSqliteStore({ dir: './oldest-node-store-only' });\n" +
+        "await store.close();\nconsole.log('opened');\n",
+    );
+    const alone = await run(ctx.oldestNode, [storeOnly], { cwd: ctx.dir });
+    assert.equal(alone.status, 0, alone.stderr);
+    assert.equal(alone.stdout.trim(), 'opened');
+    assert.equal(alone.stderr, '', `@crawlkit/store alone on Node ${OLDEST_NODE} printed to stderr`);
   },
 };

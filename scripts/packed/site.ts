@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 
 import { makeInflatingPdf } from '../../fixtures/make-pdf.ts';
 import { entityDocx, zipBombDocx } from '../../packages/documents/src/__fixtures__/hostile.ts';
+import { makeDocx } from '../../packages/documents/src/__fixtures__/writers.ts';
 
 export const ARTICLE_TITLE = 'Packed install check';
 
@@ -29,6 +30,8 @@ async function routes(): Promise<Record<string, { type: string; body: string | U
     '/zip-bomb.docx': { type: DOCX, body: await zipBombDocx(512, true) },
     // a DOCX whose document.xml declares a billion laughs
     '/xml-bomb.docx': { type: DOCX, body: await entityDocx('laughs') },
+    // a plain Word document (its reader, officeparser, is an optional dependency)
+    '/report.docx': { type: DOCX, body: await makeDocx() },
   };
 }
 

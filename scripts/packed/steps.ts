@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { appSteps } from './app-steps.ts';
+import { officeSteps } from './office-steps.ts';
 import { oldestNode } from './oldest-node.ts';
 import { run } from './run.ts';
 import { ARTICLE_TITLE } from './site.ts';
@@ -28,6 +29,8 @@ export interface StepContext {
   /** The oldest Node crawlkit promises (`oldest-node.ts`), or why it is not there. */
   oldestNode?: string;
   oldestNodeSkip?: string;
+  /** Installs more packages into `dir` with the npm (and cache) that installed the tarballs. */
+  npmInstall(...specs: string[]): void;
 }
 
 export interface Step {
@@ -36,7 +39,7 @@ export interface Step {
 }
 
 /** Runs a module written into the install folder; resolves with its stdout, throws with its stderr on failure. */
-async function script(ctx: StepContext, name: string, source: string): Promise<string> {
+export async function script(ctx: StepContext, name: string, source: string): Promise<string> {
   const file = join(ctx.dir, name);
   writeFileSync(file, source);
   const result = await run(ctx.node, [file], { cwd: ctx.dir });
@@ -239,7 +242,7 @@ const types: Step = {
  * A hostile file scraped through the installed library: it must be refused with `code` (its message matching
  * `message`) while the process grows by less than 512 MB (unbounded, each of these took a GiB or more).
  */
-function refused(name: string, path: string, code: string, message: RegExp): Step {
+export function refused(name: string, path: string, code: string, message: RegExp): Step {
   return {
     name,
     run: async (ctx) => {
@@ -323,6 +326,7 @@ export const STEPS: Step[] = [
   pdfBomb,
   zipBomb,
   xmlBomb,
+  ...officeSteps,
   oldNode,
   oldestNode,
 ];

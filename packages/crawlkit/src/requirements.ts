@@ -5,6 +5,8 @@
  * module: node:sqlite` on the first call).
  */
 
+import { withoutSqliteWarning } from '@crawlkit/options/quiet-sqlite';
+
 /**
  * The lowest Node.js crawlkit runs on: the first whose `node:sqlite` has FTS5, the store's search index (`node:sqlite`
  * is unflagged from 22.13, but 22.13-22.15 and every 23 were built without FTS5, so no store opened there). Matches
@@ -59,37 +61,6 @@ export function runtimeProblem(node: NodeRuntime = current()): string | undefine
     );
   }
   return undefined;
-}
-
-/** The warning Node 22 prints when `node:sqlite` is first loaded (Node 24 loads it silently). */
-const SQLITE_WARNING = /^SQLite is an experimental feature/;
-
-/**
- * Runs `load` (the process's first load of `node:sqlite`: this check runs before any other module of crawlkit) without
- * the `ExperimentalWarning` Node 22 emits for it: crawlkit chose `node:sqlite` and pins the Node versions it is tested
- * on, so the warning would tell a user of the library or the CLI, on every run, of a choice that is not theirs to act
- * on. Only that warning is dropped, only during the load; every other warning is emitted as before.
- */
-function withoutSqliteWarning<T>(load: () => T): T {
-  // Kept unbound to be put back as it was: it is only ever called with `process` as `this` below.
-  // eslint-disable-next-line @typescript-eslint/unbound-method
-  const emit = process.emitWarning as (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) => void;
-  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
-    const type =
-      typeof warning !== 'string'
-        ? warning.name
-        : typeof rest[0] === 'string'
-          ? rest[0]
-          : (rest[0] as { type?: string } | undefined)?.type;
-    const message = typeof warning === 'string' ? warning : warning.message;
-    if (type === 'ExperimentalWarning' && SQLITE_WARNING.test(message)) return;
-    emit.call(this, warning, ...rest);
-  };
-  try {
-    return load();
-  } finally {
-    process.emitWarning = emit;
-  }
 }
 
 /** Whether `node:sqlite` makes an FTS5 table (an in-memory database: well under a millisecond). */

@@ -7,7 +7,7 @@ import { image } from './formats/image.js';
 import { odp, pptx } from './formats/presentation.js';
 import { ods, xlsx } from './formats/spreadsheet.js';
 import { docx, odt, rtf } from './formats/text-document.js';
-import { DEFAULT_LIMITS } from './office.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import type { ConvertedDocument, ConvertOptions, Converter, DocumentFormat } from './types.js';
 
 const CONVERTERS: Record<DocumentFormat, Converter> = {

@@ -4,6 +4,7 @@ export type DocumentErrorCode =
   | 'SCRAPE_DOCUMENT_TOO_LARGE'
   | 'SCRAPE_DOCUMENT_XML_ENTITIES'
   | 'SCRAPE_DOCUMENT_TIMEOUT'
+  | 'SCRAPE_DOCUMENT_READER_MISSING'
   | 'SCRAPE_OCR_FAILED';
 
 const BRAND = Symbol.for('crawlkit.document-error');

@@ -2,7 +2,7 @@
 export { convertDocument } from './convert.js';
 export { detectFormat, documentFormat, imageType, isImage } from './detect.js';
 export type { DocumentInput, RefusedFormat } from './detect.js';
-export { DEFAULT_LIMITS } from './office.js';
+export { DEFAULT_LIMITS } from './limits.js';
 export type {
   ConvertedDocument,
   ConvertOptions,

@@ -6,25 +6,42 @@ import { lazyModule } from '@crawlkit/options/lazy-module';
 import type { OfficeContentNode, OfficeParserAST } from 'officeparser';
 
 import { DocumentError, deadlineError, isDocumentError } from './errors.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import type { ConvertOptions, DocumentMetadata } from './types.js';
 import { statedMetadata } from './stated-metadata.js';
 import { guardZip } from './zip/guard.js';
 
-/** officeparser (about 130 modules with its readers): loaded with the first office document. */
-const officeparser = lazyModule(() => import('officeparser'));
+/**
+ * officeparser (about 130 modules with its readers): loaded with the first office document. An optional peer
+ * dependency: it pins a pdf.js of its own (70 MB with its canvas) for a PDF path crawlkit never calls, so an
+ * install without office documents leaves it out, and the first one says what to install.
+ */
+const officeparser = lazyModule(async () => {
+  try {
+    return await import('officeparser');
+  } catch (error) {
+    if (!isMissing(error, 'officeparser')) throw error;
+    throw new DocumentError(
+      'SCRAPE_DOCUMENT_READER_MISSING',
+      `Reading Word, Excel, PowerPoint, OpenDocument, RTF and EPUB documents needs the officeparser package, an ` +
+        `optional dependency of crawlkit: npm install officeparser@${OFFICEPARSER_RANGE}`,
+      { cause: error },
+    );
+  }
+});
 
-export const DEFAULT_LIMITS = {
-  maxZipEntries: 10_000,
-  maxExpandedBytes: 200 * 1024 * 1024,
-  maxExpansionRatio: 100,
-  maxXmlElements: 1_000_000,
-  maxTableCells: 200_000,
-  maxSheetCells: 500_000,
-  maxSlides: 1_000,
-  maxSpineItems: 2_000,
-  maxRows: 100_000,
-  maxMarkdownChars: 50_000_000,
-} as const;
+/** The officeparser versions this package reads (its `peerDependencies` entry). */
+export const OFFICEPARSER_RANGE = '^8.1.1';
+
+/** True when `error` is the failed import of the package `name` itself (not of a module inside it). */
+export function isMissing(error: unknown, name: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    typeof message === 'string' &&
+    message.includes(`'${name}'`)
+  );
+}
 
 export type OfficeType = 'docx' | 'xlsx' | 'pptx' | 'odt' | 'ods' | 'odp' | 'rtf' | 'epub';
 

@@ -147,6 +147,11 @@ export const PAGE_CODES = {
     'Converting the document, or reading an image by OCR, took longer than the extraction budget (`extractionBudgetMs`, 10 s by default).',
     "Raise the engine option `extractionBudgetMs` (the request's `timeout` too, if it is shorter).",
   ),
+  SCRAPE_DOCUMENT_READER_MISSING: info(
+    501,
+    'A Word, Excel, PowerPoint, OpenDocument, RTF or EPUB document needs the officeparser package, an optional dependency not installed.',
+    'Install it beside crawlkit: `npm install officeparser@^8.1.1`.',
+  ),
   SCRAPE_OCR_FAILED: info(
     500,
     'OCR could not read the image or PDF page (an image Tesseract cannot decode, or a page pdf.js cannot render).',

@@ -3,7 +3,7 @@ import { lazyModule } from '@crawlkit/options/lazy-module';
 
 import { DocumentError } from '../errors.js';
 import { markdownTable } from '../markdown-table.js';
-import { DEFAULT_LIMITS } from '../office.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
 
 const csvParse = lazyModule(() => import('csv-parse/sync'));

@@ -2,7 +2,8 @@
 import { strFromU8, unzipSync } from 'fflate';
 
 import { DocumentError } from '../errors.js';
-import { DEFAULT_LIMITS, guardOffice, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { guardOffice, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { Converter } from '../types.js';
 
 /** The spine's entries (manifest ids, in reading order), read from the package document `container.xml` names. */

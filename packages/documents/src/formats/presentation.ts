@@ -1,7 +1,8 @@
 /** PowerPoint (PPTX) and OpenDocument presentations (ODP): one section per slide, with its speaker notes. */
 import type { OfficeContentNode } from 'officeparser';
 
-import { DEFAULT_LIMITS, nodeText, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { nodeText, officeHtml, officeMarkdown, officeMetadata, parseOffice } from '../office.js';
 import type { ConvertedDocument, ConvertOptions, Converter } from '../types.js';
 
 /** A notes paragraph that only holds the slide number field. */

@@ -2,6 +2,9 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+
+import { loadSqlite } from '@crawlkit/options/quiet-sqlite';
+
 import { StoreBusyError, StoreCorruptError, StoreError } from '../errors.js';
 import { Lifecycle } from '../lifecycle.js';
 import { boolean, nonEmptyString, nonNegativeInteger, oneOf, positiveInteger } from '../options.js';
@@ -106,6 +109,9 @@ const OPEN_ATTEMPTS = 5;
  * Opens (creating and migrating when needed) the on-disk store in `options.dir`, on `node:sqlite`: WAL journal,
  * `busy_timeout`, `BEGIN IMMEDIATE` for multi-statement writes. Several processes may share one directory.
  */
+// async with nothing left to wait for (node:sqlite now loads synchronously): a bad option or an unopenable file
+// still rejects the promise rather than throwing at the call.
+// eslint-disable-next-line @typescript-eslint/require-await
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
   const dir = resolve(nonEmptyString('dir', options.dir));
   const fileName = nonEmptyString('fileName', options.fileName ?? 'crawlkit.db');
@@ -133,7 +139,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   } catch (error) {
     throw new StoreError('STORE_OPEN_FAILED', `Cannot create the store in ${dir}.`, { cause: error });
   }
-  const { DatabaseSync } = await import('node:sqlite');
+  const { DatabaseSync } = loadSqlite();
   const life = new Lifecycle();
   const { db, created } = openDatabase(path, () => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
   const warnings: StoreWarning[] =
