@@ -152,6 +152,11 @@ export class CommandContext {
     this.io.stdout.write(text);
   }
 
+  /** Writes to stdout; resolves once the text is with the kernel (a pipe's writes can be queued in-process). */
+  writeFlushed(text: string): Promise<void> {
+    return new Promise((resolve) => this.io.stdout.write(text, () => resolve()));
+  }
+
   writeJson(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }

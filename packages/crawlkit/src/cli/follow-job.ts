@@ -7,6 +7,7 @@ import { count } from './count.js';
 import { EXIT } from './errors.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
+import { PrintedMark } from './printed-mark.js';
 import { createProgress } from './progress.js';
 import { VERSION } from './version.js';
 import { withFlags } from './option-flags.js';
@@ -59,16 +60,24 @@ class PageDelivery {
 
   readonly output: PageOutput;
   readonly skip: number;
+  readonly mark: PrintedMark;
+  /** Whether pages go to stdout as they come (not `--json`, which prints them at the end). */
+  readonly #streams: boolean;
 
-  constructor(output: PageOutput, skip: number) {
+  constructor(output: PageOutput, skip: number, mark: PrintedMark, streams: boolean) {
     this.output = output;
     this.skip = skip;
+    this.mark = mark;
+    this.#streams = streams;
+    mark.set(skip);
   }
 
   async next(document: Document): Promise<void> {
     if (this.seen++ < this.skip) return this.output.file(document);
+    // Resolves once stdout has the page, which also keeps a slow reader from piling pages up in memory.
     await this.output.page(document);
     this.printed++;
+    if (this.#streams) this.mark.set(this.seen);
   }
 }
 
@@ -118,7 +127,8 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const retry = options.keepResuming
     ? setInterval(() => void engine.resumeJob(id).catch(() => undefined), RESUME_RETRY_MS)
     : undefined;
-  const delivery = new PageDelivery(output, options.skip ?? 0);
+  const mark = new PrintedMark(ctx.redis ? undefined : ctx.storeDir, id);
+  const delivery = new PageDelivery(output, options.skip ?? 0, mark, ctx.mode !== 'json');
   try {
     for await (const document of engine.watch(id, { signal: ctx.signal })) await delivery.next(document);
   } catch (error) {
@@ -139,6 +149,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     const pages = delivery.printed;
     if (ctx.mode === 'json') {
       ctx.writeJson({ success: true, id, status: 'scraping', completed: pages, data: output.documents });
+      mark.set(delivery.seen);
     }
     // The directory has every page seen (a resume's earlier ones too); stdout, those printed.
     await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: delivery.seen });
@@ -161,6 +172,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     const { next: _next, success, ...rest } = status;
     ctx.writeJson({ success, id, ...rest, data: output.documents });
   }
+  mark.remove();
   await outDir?.finish({
     status: status.status,
     finishedAt: new Date().toISOString(),
