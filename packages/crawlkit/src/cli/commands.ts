@@ -129,12 +129,23 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
     }
     return code;
   }
-  if (started.invalidURLs?.length) ctx.note(`skipped invalid URLs: ${started.invalidURLs.join(', ')}`);
+  const invalidURLs = started.invalidURLs ?? [];
+  if (invalidURLs.length) noteInvalid(ctx, invalidURLs);
   noteStarted(ctx, 'batch', started.id);
   const urls = Array.isArray(body.urls) ? (body.urls as string[]) : [];
-  const code = await followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls });
+  const code = await followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls, invalidURLs });
   if (body.record === true) await noteRecording(ctx, 'batch', started.id);
   return code;
+}
+
+/** Invalid URLs the stderr note names; `--json` and the `--out` manifest list them all. */
+const LISTED_INVALID = 20;
+
+/** Names the batch's skipped lines on stderr: the first 20, and where the rest are (a long list had one huge line). */
+function noteInvalid(ctx: CommandContext, invalid: string[]): void {
+  const more = invalid.length - LISTED_INVALID;
+  const rest = more > 0 ? `, … and ${more} more (all in --json's invalidURLs and --out's manifest.json)` : '';
+  ctx.note(`skipped invalid URLs: ${invalid.slice(0, LISTED_INVALID).join(', ')}${rest}`);
 }
 
 /** Whether a batch was refused for a URL of its list (`urls[i]`), which `--ignore-invalid-urls` would have skipped. */

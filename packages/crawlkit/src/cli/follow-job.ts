@@ -29,6 +29,8 @@ export interface FollowOptions {
    * @default 0
    */
   skip?: number;
+  /** A batch's URLs skipped as invalid: in `--json`'s answer and the `--out` manifest, which list them all. */
+  invalidURLs?: string[];
 }
 
 const RESUME_RETRY_MS = 5_000;
@@ -106,6 +108,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
         jobId: id,
         status: 'scraping',
         startedAt,
+        ...(options.invalidURLs?.length ? { invalidURLs: options.invalidURLs } : {}),
       })
     : undefined;
   const output = new PageOutput(ctx, { multi: true, ...(outDir ? { outDir } : {}) });
@@ -170,7 +173,8 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   if (ctx.mode === 'json') {
     // With the job's id, as firecrawl-js's crawl() and batchScrape() answer.
     const { next: _next, success, ...rest } = status;
-    ctx.writeJson({ success, id, ...rest, data: output.documents });
+    const invalid = options.invalidURLs?.length ? { invalidURLs: options.invalidURLs } : {};
+    ctx.writeJson({ success, id, ...rest, ...invalid, data: output.documents });
   }
   mark.remove();
   await outDir?.finish({
