@@ -265,7 +265,7 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
   const resumed = await ctx.engine.resumeJob(id);
   const { completed, total } = found.status;
   // From the last page the command that ran it printed: one killed (kill -9) left pages stored but not printed.
-  const mark = PrintedMark.read(ctx.redis ? undefined : ctx.storeDir, id);
+  const mark = PrintedMark.read(ctx.jobsDir, id);
   const printed = Math.min(mark ?? completed, completed);
   if (!resumed.success && resumed.code === 'JOB_NOT_RESUMABLE') {
     const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';

@@ -130,7 +130,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const retry = options.keepResuming
     ? setInterval(() => void engine.resumeJob(id).catch(() => undefined), RESUME_RETRY_MS)
     : undefined;
-  const mark = new PrintedMark(ctx.redis ? undefined : ctx.storeDir, id);
+  const mark = new PrintedMark(ctx.jobsDir, id);
   const delivery = new PageDelivery(output, options.skip ?? 0, mark, ctx.mode !== 'json');
   try {
     for await (const document of engine.watch(id, { signal: ctx.signal })) await delivery.next(document);

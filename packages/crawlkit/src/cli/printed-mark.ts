@@ -11,7 +11,7 @@ import { join } from 'node:path';
 export class PrintedMark {
   readonly #file: string | undefined;
 
-  /** No mark is kept for a job of Redis (no store directory) or one whose store directory is not there. */
+  /** No mark is kept for a job of Redis or of a memory store (`storeDir` undefined). */
   constructor(storeDir: string | undefined, id: string) {
     if (storeDir === undefined) return;
     try {
