@@ -2,6 +2,9 @@
  * A batch script's failures: the summary lists the first ones and says where the rest are, and `crawlkit status
  * <id> --errors` lists every one (the v2 errors response with `--json`), so a script can retry them.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 import { useCliSite } from './helpers/cli-site.ts';
@@ -30,5 +33,25 @@ describe('the failures of a batch', { timeout: 120_000 }, () => {
     const json = await site.cli(['status', id!, '--errors', '--json']);
     const body = JSON.parse(json.stdout) as { errors: { url: string; code?: string }[] };
     expect(body.errors.map((e) => e.url).sort()).toEqual([...refused].sort());
+  });
+
+  it('skipped lines: stderr names the first 20, --json and the --out manifest list them all', async () => {
+    // A list saved on Windows (BOM, CRLF) with a comment, a blank line and 25 lines that are not URLs.
+    const invalid = Array.from({ length: 25 }, (_, i) => `not a url ${i}`);
+    const good = [`${site.server.url}/cli/chain/0`, `${site.server.url}/cli/chain/1`];
+    const list = `\uFEFF# nightly list\r\n${[good[0], '', ...invalid, good[1]].join('\r\n')}\r\n`;
+    const out = join(site.dir, 'invalid-out');
+    const run = await site.cli(['batch', '-', '--ignore-invalid-urls', '--json', '--out', out], list);
+    expect(run.code, run.stderr).toBe(0);
+    const note = run.stderr.split('\n').find((line) => line.startsWith('skipped invalid URLs: '));
+    expect(note).toBe(
+      `skipped invalid URLs: ${invalid.slice(0, 20).join(', ')}, … and 5 more ` +
+        "(all in --json's invalidURLs and --out's manifest.json)",
+    );
+    const answer = JSON.parse(run.stdout) as { total: number; invalidURLs: string[] };
+    expect(answer.total).toBe(2);
+    expect(answer.invalidURLs).toEqual(invalid);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { invalidURLs: string[] };
+    expect(manifest.invalidURLs).toEqual(invalid);
   });
 });

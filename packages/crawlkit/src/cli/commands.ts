@@ -13,6 +13,7 @@ import { count } from './count.js';
 import { followJob, jobStatus } from './follow-job.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
+import { PrintedMark } from './printed-mark.js';
 import { describeRedis } from './redis-settings.js';
 import { scheduleCrawl, wantsSchedule } from './schedule-commands.js';
 import { VERSION } from './version.js';
@@ -128,12 +129,23 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
     }
     return code;
   }
-  if (started.invalidURLs?.length) ctx.note(`skipped invalid URLs: ${started.invalidURLs.join(', ')}`);
+  const invalidURLs = started.invalidURLs ?? [];
+  if (invalidURLs.length) noteInvalid(ctx, invalidURLs);
   noteStarted(ctx, 'batch', started.id);
   const urls = Array.isArray(body.urls) ? (body.urls as string[]) : [];
-  const code = await followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls });
+  const code = await followJob(ctx, { id: started.id, kind: 'batch', command: 'batch', input: urls, invalidURLs });
   if (body.record === true) await noteRecording(ctx, 'batch', started.id);
   return code;
+}
+
+/** Invalid URLs the stderr note names; `--json` and the `--out` manifest list them all. */
+const LISTED_INVALID = 20;
+
+/** Names the batch's skipped lines on stderr: the first 20, and where the rest are (a long list had one huge line). */
+function noteInvalid(ctx: CommandContext, invalid: string[]): void {
+  const more = invalid.length - LISTED_INVALID;
+  const rest = more > 0 ? `, … and ${more} more (all in --json's invalidURLs and --out's manifest.json)` : '';
+  ctx.note(`skipped invalid URLs: ${invalid.slice(0, LISTED_INVALID).join(', ')}${rest}`);
 }
 
 /** Whether a batch was refused for a URL of its list (`urls[i]`), which `--ignore-invalid-urls` would have skipped. */
@@ -243,27 +255,37 @@ export async function cancelCommand(ctx: CommandContext, id: string): Promise<nu
  * `--ndjson`, `--json`'s data) has the pages completed after the resume, so that output appended to the interrupted
  * run's has each page once; `--all` prints the job's earlier pages too. `--out` always ends with the whole job.
  * A job that has ended (completed, failed, cancelled) has no pages to come: `--all` prints its pages, as it would
- * have after a resume (exit 1 for a failed or cancelled job); without it, the refusal names `--all`.
+ * have after a resume (exit 1 for a failed or cancelled job); without it, the refusal names `--all`, unless the
+ * command that ran it was killed before printing its last stored pages (`PrintedMark`): those are printed.
  */
 export async function resumeCommand(ctx: CommandContext, id: string, command: Command): Promise<number> {
   const all = command.opts<Flags>().all === true;
   const found = await findJob(ctx, id);
   if ('success' in found) return ctx.fail(found);
   const resumed = await ctx.engine.resumeJob(id);
+  const { completed, total } = found.status;
+  // From the last page the command that ran it printed: one killed (kill -9) left pages stored but not printed.
+  const mark = PrintedMark.read(ctx.jobsDir, id);
+  const printed = Math.min(mark ?? completed, completed);
   if (!resumed.success && resumed.code === 'JOB_NOT_RESUMABLE') {
     const out = ctx.options.out ? ` --out ${JSON.stringify(ctx.options.out)}` : '';
-    if (!all) {
+    if (!all && printed === completed) {
       return ctx.fail({
         ...resumed,
         error: `${resumed.error} To print its pages: crawlkit resume ${id} --all${ctx.whereFlags()}${out}`,
       });
     }
-    ctx.note(`${found.kind} ${id} has ended: nothing to resume; --all prints its pages`);
-    return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id });
+    ctx.note(
+      all
+        ? `${found.kind} ${id} has ended: nothing to resume; --all prints its pages`
+        : `${found.kind} ${id} has ended with ${count(completed - printed, 'page')} stored that its command did not ` +
+            `print (it was killed): printing them (--all prints the ${printed} before)`,
+    );
+    return followJob(ctx, { id, kind: found.kind, command: 'resume', input: id, skip: all ? 0 : printed });
   }
   if (!resumed.success) return ctx.fail(resumed);
-  const { completed, total } = found.status;
-  const earlier = all || completed === 0 ? '' : ` (stdout has the pages to come; --all prints the ${completed} before)`;
+  const skip = all ? 0 : printed;
+  const earlier = skip === 0 ? '' : ` (stdout has the pages to come; --all prints the ${skip} before)`;
   // A job of a distributed deployment runs on its workers: this command follows it.
   const how = ctx.redis ? 'followed (its workers run it)' : 'resumed';
   ctx.note(`${found.kind} ${id} ${how} at ${completed}/${total} pages${earlier}`);
@@ -273,7 +295,7 @@ export async function resumeCommand(ctx: CommandContext, id: string, command: Co
     command: 'resume',
     input: id,
     keepResuming: true,
-    skip: all ? 0 : completed,
+    skip,
   });
 }
 

@@ -70,6 +70,11 @@ export class CommandContext {
     return this.options.store ?? process.env.CRAWLKIT_STORE ?? './.crawlkit';
   }
 
+  /** The store directory that holds the command's jobs; undefined when they live in Redis or in memory (replay). */
+  get jobsDir(): string | undefined {
+    return this.redis || this.#overrides.store !== undefined ? undefined : this.storeDir;
+  }
+
   /**
    * Whether there is no store to read: no `--redis`, and no directory at `storeDir`. A command that only reads or
    * clears the store says so instead of opening it, which would make the directory.
@@ -150,6 +155,11 @@ export class CommandContext {
 
   write(text: string): void {
     this.io.stdout.write(text);
+  }
+
+  /** Writes to stdout; resolves once the text is with the kernel (a pipe's writes can be queued in-process). */
+  writeFlushed(text: string): Promise<void> {
+    return new Promise((resolve) => this.io.stdout.write(text, () => resolve()));
   }
 
   writeJson(value: unknown): void {

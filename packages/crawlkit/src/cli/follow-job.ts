@@ -7,6 +7,7 @@ import { count } from './count.js';
 import { EXIT } from './errors.js';
 import { OutDir } from './out-dir.js';
 import { PageOutput } from './page-output.js';
+import { PrintedMark } from './printed-mark.js';
 import { createProgress } from './progress.js';
 import { VERSION } from './version.js';
 import { withFlags } from './option-flags.js';
@@ -28,6 +29,8 @@ export interface FollowOptions {
    * @default 0
    */
   skip?: number;
+  /** A batch's URLs skipped as invalid: in `--json`'s answer and the `--out` manifest, which list them all. */
+  invalidURLs?: string[];
 }
 
 const RESUME_RETRY_MS = 5_000;
@@ -59,16 +62,24 @@ class PageDelivery {
 
   readonly output: PageOutput;
   readonly skip: number;
+  readonly mark: PrintedMark;
+  /** Whether pages go to stdout as they come (not `--json`, which prints them at the end). */
+  readonly #streams: boolean;
 
-  constructor(output: PageOutput, skip: number) {
+  constructor(output: PageOutput, skip: number, mark: PrintedMark, streams: boolean) {
     this.output = output;
     this.skip = skip;
+    this.mark = mark;
+    this.#streams = streams;
+    mark.set(skip);
   }
 
   async next(document: Document): Promise<void> {
     if (this.seen++ < this.skip) return this.output.file(document);
+    // Resolves once stdout has the page, which also keeps a slow reader from piling pages up in memory.
     await this.output.page(document);
     this.printed++;
+    if (this.#streams) this.mark.set(this.seen);
   }
 }
 
@@ -97,6 +108,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
         jobId: id,
         status: 'scraping',
         startedAt,
+        ...(options.invalidURLs?.length ? { invalidURLs: options.invalidURLs } : {}),
       })
     : undefined;
   const output = new PageOutput(ctx, { multi: true, ...(outDir ? { outDir } : {}) });
@@ -118,7 +130,8 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   const retry = options.keepResuming
     ? setInterval(() => void engine.resumeJob(id).catch(() => undefined), RESUME_RETRY_MS)
     : undefined;
-  const delivery = new PageDelivery(output, options.skip ?? 0);
+  const mark = new PrintedMark(ctx.jobsDir, id);
+  const delivery = new PageDelivery(output, options.skip ?? 0, mark, ctx.mode !== 'json');
   try {
     for await (const document of engine.watch(id, { signal: ctx.signal })) await delivery.next(document);
   } catch (error) {
@@ -139,6 +152,7 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     const pages = delivery.printed;
     if (ctx.mode === 'json') {
       ctx.writeJson({ success: true, id, status: 'scraping', completed: pages, data: output.documents });
+      mark.set(delivery.seen);
     }
     // The directory has every page seen (a resume's earlier ones too); stdout, those printed.
     await outDir?.finish({ status: 'interrupted', finishedAt: new Date().toISOString(), completed: delivery.seen });
@@ -159,8 +173,10 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   if (ctx.mode === 'json') {
     // With the job's id, as firecrawl-js's crawl() and batchScrape() answer.
     const { next: _next, success, ...rest } = status;
-    ctx.writeJson({ success, id, ...rest, data: output.documents });
+    const invalid = options.invalidURLs?.length ? { invalidURLs: options.invalidURLs } : {};
+    ctx.writeJson({ success, id, ...rest, ...invalid, data: output.documents });
   }
+  mark.remove();
   await outDir?.finish({
     status: status.status,
     finishedAt: new Date().toISOString(),

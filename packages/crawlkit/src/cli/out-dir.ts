@@ -30,6 +30,8 @@ export interface Manifest {
   completed?: number;
   creditsUsed?: number;
   pages: ManifestPage[];
+  /** A batch's lines skipped as invalid URLs (`--ignore-invalid-urls`), as they were written. */
+  invalidURLs?: string[];
   /** Pages that failed; `files` holds the evidence of a failed action (its screenshots, the page when it failed). */
   errors: { url: string; code?: string; error: string; files?: Record<string, string> }[];
 }

@@ -41,10 +41,10 @@ export class PageOutput {
     await this.file(document);
     const mode = this.#ctx.mode;
     if (mode === 'json') this.documents.push(document);
-    else if (mode === 'ndjson') this.#ctx.write(`${JSON.stringify(document)}\n`);
+    else if (mode === 'ndjson') await this.#ctx.writeFlushed(`${JSON.stringify(document)}\n`);
     else if (!this.#outDir) {
       const text = pageText(document).replace(/\n*$/, '\n');
-      this.#ctx.write(this.#multi ? `<!-- ${document.metadata.sourceURL} -->\n\n${text}\n` : text);
+      await this.#ctx.writeFlushed(this.#multi ? `<!-- ${document.metadata.sourceURL} -->\n\n${text}\n` : text);
     }
   }
 
