@@ -42,8 +42,8 @@ function files(dir: string): string[] {
 
 /**
  * Every package has its README (npm shows it as the package's page) and its LICENSE, and every `.map` names sources
- * the package ships: a map pointing at a missing `src/*.ts` sends a stack trace (`node --enable-source-maps`) and an editor's "go
- * to definition" (declaration maps) to a file the user does not have.
+ * the package ships: a map pointing at a missing `src/*.ts` sends a stack trace (`node --enable-source-maps`) and an
+ * editor's "go to definition" (declaration maps) to a file the user does not have.
  */
 const contents: Step = {
   name: 'tarball contents: README, LICENSE, source maps with their sources',

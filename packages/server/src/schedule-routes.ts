@@ -6,8 +6,9 @@ import type { IdParams, RouteContext } from './routes.js';
 
 /**
  * crawlkit's own schedules (issue 41), in the v2 style: `POST /v2/schedule` creates one, `GET /v2/schedule` lists them,
- * `GET`, `PATCH` and `DELETE /v2/schedule/:id` read, change and delete one, `POST /v2/schedule/:id/run` runs one now, `…/pause` and
- * `…/resume` stop and restart its firings. Not upstream's `/v2/monitor`, whose shape the reference does not give.
+ * `GET`, `PATCH` and `DELETE /v2/schedule/:id` read, change and delete one, `POST /v2/schedule/:id/run` runs one
+ * now, `…/pause` and `…/resume` stop and restart its firings. Not upstream's `/v2/monitor`, whose shape the reference
+ * does not give.
  */
 export function registerScheduleRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const { crawlkit: ck } = ctx;
