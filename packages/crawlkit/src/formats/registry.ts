@@ -146,10 +146,10 @@ export function fetchError(formats: readonly FormatEntry[], error: unknown): unk
 
 /** Whether every requested format lets a cached page answer. */
 export function formatsReadCache(formats: readonly FormatEntry[]): boolean {
-  return requested(formats).every(({ module, format }) => module.cacheReadable?.(format) ?? true);
+  return formatsNotReadingCache(formats).length === 0;
 }
 
-/** The requested formats that keep a cached page from answering by its age (`formatsReadCache`), by type. */
+/** The requested formats that keep a cached page from answering by its age, by type. */
 export function formatsNotReadingCache(formats: readonly FormatEntry[]): string[] {
   return requested(formats)
     .filter(({ module, format }) => !(module.cacheReadable?.(format) ?? true))

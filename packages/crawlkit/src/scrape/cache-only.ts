@@ -5,31 +5,16 @@
 import { redactUrl } from '@crawlkit/fetcher';
 
 import { CrawlkitError } from '../errors.js';
-import { formatsNotReadingCache } from '../formats/registry.js';
+import { cacheReadBlockers } from './cache-policy.js';
 import type { FetchedPage } from './fetched-page.js';
 import type { ScrapeState } from './scrape-state.js';
 
 const SCRAPE_FIRST = 'Scrape it once without lockdown first, or drop lockdown.';
 const NO_CACHED_DATA = 'No cached data available that meets the specified age requirements.';
 
-/**
- * The options of the request that keep the page cache from answering it (`canReadCache`, zero data retention),
- * named: headers by their names, never their values.
- */
+/** The options of the request that keep the page cache from answering it: `cacheReadBlockers`, zero data retention. */
 function optionsNotReadingCache(state: Pick<ScrapeState, 'request' | 'context'>): string[] {
-  const { request, context } = state;
-  const named: string[] = [];
-  if (context.zeroDataRetention) named.push('zeroDataRetention');
-  const headers = Object.keys(request.headers ?? {});
-  if (headers.length > 0) named.push(`headers (${headers.join(', ')})`);
-  if ((request.actions?.length ?? 0) > 0) named.push('actions');
-  if (request.parsers.some((p) => p.type === 'pdf' && p.maxPages !== undefined)) named.push('a pdf parser maxPages');
-  if (request.proxy === 'stealth') named.push("proxy 'stealth'");
-  if (request.maxAge === 0 && request.minAge === undefined) named.push('maxAge 0');
-  for (const type of formatsNotReadingCache(request.formats)) {
-    named.push(type === 'screenshot' ? 'a screenshot with its own viewport or quality' : `the ${type} format`);
-  }
-  return named;
+  return [...(state.context.zeroDataRetention ? ['zeroDataRetention'] : []), ...cacheReadBlockers(state.request)];
 }
 
 /**

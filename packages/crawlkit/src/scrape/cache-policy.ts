@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 
-import { formatsCacheKey, formatsReadCache, formatsRevalidateCache, formatsWriteCache } from '../formats/registry.js';
+import {
+  formatsCacheKey,
+  formatsNotReadingCache,
+  formatsRevalidateCache,
+  formatsWriteCache,
+} from '../formats/registry.js';
 import type { ScrapeOptions } from '../v2/scrape-options.js';
 
 /** The options of a scrape that decide whether and how the page cache is used (reference §8). */
@@ -32,8 +37,24 @@ const personal = (o: CacheRelevantOptions) => hasEntries(o.headers) || (o.action
  * a format that needs a fresh page (change tracking, branding, a screenshot with its own viewport or quality).
  */
 export function canReadCache(o: CacheRelevantOptions): boolean {
-  if (o.maxAge === 0 && o.minAge === undefined) return false;
-  return !personal(o) && o.proxy !== 'stealth' && formatsReadCache(o.formats);
+  return cacheReadBlockers(o).length === 0;
+}
+
+/**
+ * The options that keep the cache from answering (`canReadCache`), named for a message: headers by their names,
+ * never their values. Empty when the cache may answer.
+ */
+export function cacheReadBlockers(o: CacheRelevantOptions): string[] {
+  const named: string[] = [];
+  if (hasEntries(o.headers)) named.push(`headers (${Object.keys(o.headers!).join(', ')})`);
+  if ((o.actions?.length ?? 0) > 0) named.push('actions');
+  if (hasMaxPages(o)) named.push('a pdf parser maxPages');
+  if (o.proxy === 'stealth') named.push("proxy 'stealth'");
+  if (o.maxAge === 0 && o.minAge === undefined) named.push('maxAge 0');
+  for (const type of formatsNotReadingCache(o.formats)) {
+    named.push(type === 'screenshot' ? 'a screenshot with its own viewport or quality' : `the ${type} format`);
+  }
+  return named;
 }
 
 /**
