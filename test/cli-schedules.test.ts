@@ -193,13 +193,35 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
         `^${id}  "Mondays": cron "0 9 \\* \\* 1" in Europe/Paris, scrape .* and 2 more targets; next run \\S+; last run \\S+\n$`,
       ),
     );
+    // --webhook sets the schedule's webhook, --no-webhook removes it
+    const hooked = await runCli(
+      ['schedules', 'update', id, '--webhook', 'https://hooks.example.com/changes', '--json', '--store', store],
+      { cwd: dir },
+    );
+    expect(hooked.stderr).toBe('');
+    expect(JSON.parse(hooked.stdout)).toMatchObject({
+      success: true,
+      data: { id, name: 'Mondays', webhook: { url: 'https://hooks.example.com/changes' } },
+    });
+    const unhooked = await runCli(['schedules', 'update', id, '--no-webhook', '--json', '--store', store], {
+      cwd: dir,
+    });
+    expect(unhooked.code).toBe(0);
+    expect((JSON.parse(unhooked.stdout) as { data: object }).data).not.toHaveProperty('webhook');
     const refused = await runCli(['schedules', 'update', id, '--every', '1 day', '--store', store], { cwd: dir });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('`every` must be a duration');
     const nothing = await runCli(['schedules', 'update', id, '--store', store], { cwd: dir });
     expect(nothing).toMatchObject({
       code: 2,
-      stderr: 'crawlkit: crawlkit schedules update needs what to change: --every, --cron, --timezone or --name\n',
+      stderr:
+        'crawlkit: crawlkit schedules update needs what to change: ' +
+        '--every, --cron, --timezone, --name, --webhook or --no-webhook\n',
+    });
+    const misplacedHook = await runCli(['schedules', 'resume', id, '--no-webhook', '--store', store], { cwd: dir });
+    expect(misplacedHook).toMatchObject({
+      code: 2,
+      stderr: 'crawlkit: --no-webhook goes with `crawlkit schedules update <id>`, not resume\n',
     });
     const misplaced = await runCli(['schedules', 'pause', id, '--every', '1h', '--store', store], { cwd: dir });
     expect(misplaced).toMatchObject({

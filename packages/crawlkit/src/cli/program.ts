@@ -201,7 +201,9 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         .option('--every <interval>', 'update: the new clock, an interval (30s, 15m, 6h, 1d)')
         .option('--cron <expression>', 'update: the new clock, a cron expression (UTC, or --timezone)')
         .option('--timezone <zone>', 'update: the time zone the cron expression is read in (default UTC)')
-        .option('--name <name>', 'update: the new name'),
+        .option('--name <name>', 'update: the new name')
+        .option('--webhook <url>', "update: POST the schedule's changes to this URL, one request each")
+        .option('--no-webhook', 'update: stop posting the changes'),
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",
   ).action(run(async () => (await import('./schedule-commands.js')).schedulesCommand, { model: true, redis: true }));

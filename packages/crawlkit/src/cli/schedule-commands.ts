@@ -128,16 +128,24 @@ export async function schedulesCommand(
       `Unknown action "${action}": use list, update <id>, pause <id>, resume <id>, delete <id> or run [id]`,
     );
   }
-  const { every, cron, timezone, name } = command.opts<ScheduleFlags & { name?: string }>();
+  const { every, cron, timezone, name, webhook } = command.opts<
+    ScheduleFlags & { name?: string; webhook?: string | false }
+  >();
+  // `--no-webhook` is `false`: the update's `null`, which removes the webhook.
   const changes = Object.fromEntries(
-    Object.entries({ every, cron, timezone, name }).filter(([, value]) => value !== undefined),
+    Object.entries({ every, cron, timezone, name, webhook: webhook === false ? null : webhook }).filter(
+      ([, value]) => value !== undefined,
+    ),
   ) as UpdateScheduleInput;
   const given = Object.keys(changes);
   if (action === 'update' && given.length === 0) {
-    throw new CliError('crawlkit schedules update needs what to change: --every, --cron, --timezone or --name');
+    throw new CliError(
+      'crawlkit schedules update needs what to change: --every, --cron, --timezone, --name, --webhook or --no-webhook',
+    );
   }
   if (action !== 'update' && given.length > 0) {
-    throw new CliError(`--${given[0]} goes with \`crawlkit schedules update <id>\`, not ${action}`);
+    const flag = webhook === false && given[0] === 'webhook' ? 'no-webhook' : given[0];
+    throw new CliError(`--${flag} goes with \`crawlkit schedules update <id>\`, not ${action}`);
   }
   if (action !== 'list' && action !== 'run' && id === undefined) {
     throw new CliError(`crawlkit schedules ${action} needs the id of a schedule`);
