@@ -19,7 +19,7 @@ function verdict(version: number, latest: number): string {
   );
 }
 
-export async function storeCommand(ctx: CommandContext, action: string): Promise<number> {
+export function storeCommand(ctx: CommandContext, action: string): Promise<number> {
   if (action !== 'info') throw new CliError(`Unknown store action "${action}": use info`);
   const file = join(ctx.storeDir, 'crawlkit.db');
   const found = ctx.storeMissing ? undefined : sqliteSchemaVersion(file);
@@ -28,16 +28,16 @@ export async function storeCommand(ctx: CommandContext, action: string): Promise
       ? { store: file, schemaVersion: found.version, latestSchemaVersion: found.latest, crawlkit: VERSION }
       : { store: file, schemaVersion: null, crawlkit: VERSION };
     ctx.write(`${JSON.stringify(info, null, 2)}\n`);
-    return EXIT.ok;
+    return Promise.resolve(EXIT.ok);
   }
   if (!found) {
     ctx.write(`there is no store at ${ctx.storeDir}\n`);
-    return EXIT.ok;
+    return Promise.resolve(EXIT.ok);
   }
   ctx.write(
     `store:     ${file}\n` +
       `schema:    ${found.version} (${verdict(found.version, found.latest)})\n` +
       `crawlkit:  ${VERSION}\n`,
   );
-  return EXIT.ok;
+  return Promise.resolve(EXIT.ok);
 }
