@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { RedisCoordination } from './coordination.js';
 import { RedisBackendError } from './errors.js';
 import { checkEvictionPolicy } from './eviction.js';
+import { checkLayout } from './layout.js';
 import {
   connect,
   connectionOptions,
@@ -122,6 +123,7 @@ export function redis(options: RedisBackendOptions = {}): RedisBackend {
       let queueClient: Redis;
       try {
         await checkEvictionPolicy(store.client, allowEviction);
+        await checkLayout(store.client, prefix);
         queueClient = await openQueueClient(commandTimeoutMs);
       } catch (error) {
         await store.close();

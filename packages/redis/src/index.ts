@@ -1,6 +1,7 @@
 export { redis } from './backend.js';
 export type { RedisBackend, RedisBackendConnection, RedisBackendOptions } from './backend.js';
 export { createRedisStore } from './store/redis-store.js';
+export { REDIS_LAYOUT_VERSION } from './layout.js';
 export type { RedisStore, RedisStoreOptions } from './store/redis-store.js';
 export { RedisBackendError, isRedisBackendError } from './errors.js';
 export type { RedisBackendErrorCode } from './errors.js';

@@ -102,11 +102,13 @@ export class StoreSchemaTooNewError extends StoreError {
   readonly found: number;
   readonly supported: number;
 
-  constructor(found: number, supported: number) {
+  /** `message` says it of another store than a SQLite file (a Redis deployment's layout). */
+  constructor(found: number, supported: number, message?: string) {
     super(
       'STORE_SCHEMA_TOO_NEW',
-      `The store has schema version ${found}, newer than the ${supported} this version of @crawlkit/store supports. ` +
-        'Upgrade crawlkit or use another store directory.',
+      message ??
+        `The store has schema version ${found}, newer than the ${supported} this version of @crawlkit/store supports. ` +
+          'Upgrade crawlkit or use another store directory.',
     );
     this.name = 'StoreSchemaTooNewError';
     this.found = found;

@@ -2,6 +2,8 @@ export { documentBytes, isFullStore } from './types.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export type { MemoryStoreOptions } from './memory/memory-store.js';
 export { createSqliteStore } from './sqlite/sqlite-store.js';
+export { sqliteSchemaVersion } from './sqlite/schema-version.js';
+export type { SqliteSchemaVersion } from './sqlite/schema-version.js';
 export { isSealed, keyFileSecretBox, memorySecretBox, missingSecretBox, parseSecretKey, secretBox } from './secrets.js';
 export type { SecretBox } from './secrets.js';
 export type { SqliteStore, SqliteStoreOptions, StoreWarning } from './sqlite/sqlite-store.js';

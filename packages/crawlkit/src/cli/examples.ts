@@ -29,6 +29,7 @@ export const EXAMPLES: Record<string, string[]> = {
     "crawlkit resume 01935c6e-… --ndjson >> pages.ndjson   # the pages to come, after the interrupted run's",
     'crawlkit resume 01935c6e-… --all --json > job.json     # every page of the job, running or ended',
   ],
+  store: ['crawlkit store info', 'crawlkit store info --store /var/lib/crawlkit --json'],
   cache: [
     'crawlkit cache clear',
     'crawlkit cache prune --max-age 86400000',

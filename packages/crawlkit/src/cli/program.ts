@@ -211,6 +211,10 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
     .option('--max-age <ms>', 'prune: also remove pages older than this')
     .option('--history-max-age <ms>', 'prune: also remove the change history of pages not scraped for this long')
     .action(run(async () => (await commands()).cacheCommand));
+  subcommand(
+    'store <action>',
+    "info: the store's schema version, and what an upgrade or a roll-back does to it",
+  ).action(run(async () => (await import('./store-info.js')).storeCommand));
   addExplainFlags(
     addBodyFlags(subcommand('explain [url]', 'show why each block of a page is kept or dropped', 'none'), 'scrape'),
   ).action(run(async () => (await import('./explain.js')).explainCommand));

@@ -5,7 +5,8 @@ import { CrawlkitError } from '../errors.js';
 /**
  * A kind of JSON record crawlkit keeps in a store: encoded with its version (`v`), decoded once where it is read,
  * migrated from older versions and checked against its schema. A record that fails the check, or was written by a
- * newer crawlkit, is `STORE_RECORD_INVALID`, never a half-read object.
+ * newer crawlkit, is `STORE_RECORD_INVALID`, never a half-read object. A field its schema does not know (one a newer
+ * crawlkit added without a new version) is kept through a read and a write, never dropped.
  */
 export interface RecordCodec<T> {
   /** What the record is, for messages (`job request`, `webhook delivery`). */
@@ -30,6 +31,21 @@ export interface RecordCodecOptions<S extends z.ZodType> {
   check?: (record: Record<string, unknown>) => string | undefined;
 }
 
+/**
+ * The fields of a decoded record that the schema does not know. They ride on the decoded value under a symbol, so that
+ * a spread or a rest of it (`{ ...stored, seedLanded }`) carries them to `encode`, which writes them back; JSON
+ * answers never show them (`JSON.stringify` skips symbol keys).
+ */
+const UNKNOWN_FIELDS = Symbol('crawlkit.unknownFields');
+
+/** `data` (the schema's parse of `record`) with the fields of `record` the parse dropped kept beside it. */
+function keepingUnknown<T>(record: Record<string, unknown>, data: T): T {
+  if (!isRecord(data)) return data;
+  const unknown = Object.entries(record).filter(([key]) => !Object.hasOwn(data, key));
+  if (unknown.length > 0) (data as Record<symbol, unknown>)[UNKNOWN_FIELDS] = Object.fromEntries(unknown);
+  return data;
+}
+
 function invalid(name: string, problem: string): CrawlkitError {
   return new CrawlkitError(
     'STORE_RECORD_INVALID',
@@ -48,7 +64,10 @@ export function recordCodec<S extends z.ZodType<object>>(options: RecordCodecOpt
   return {
     name,
     version,
-    encode: (value) => JSON.stringify({ v: version, ...value }),
+    encode: (value) => {
+      const unknown = (value as Record<symbol, unknown>)[UNKNOWN_FIELDS];
+      return JSON.stringify({ v: version, ...(isRecord(unknown) ? unknown : {}), ...value });
+    },
     decode: (text) => {
       let parsed: unknown;
       try {
@@ -74,7 +93,7 @@ export function recordCodec<S extends z.ZodType<object>>(options: RecordCodecOpt
         const issue = checked.error.issues[0]!;
         throw invalid(name, `${issue.path.join('.') || 'the record'}: ${issue.message}`);
       }
-      return checked.data;
+      return keepingUnknown(record, checked.data);
     },
   };
 }

@@ -51,6 +51,14 @@ describe('recordCodec', () => {
     );
     expect(() => codec.decode('{"v":2,"title":"a","tags":[1]}')).toThrow(expect.objectContaining(invalid('tags.0')));
   });
+
+  it("keeps a field a newer crawlkit added (same version) through a read and a rewrite, never in the value's JSON", () => {
+    const decoded = codec.decode('{"v":2,"title":"a","tags":[],"later":{"n":1}}');
+    expect(Object.keys(decoded)).toEqual(['title', 'tags']);
+    expect(JSON.stringify(decoded)).toBe('{"title":"a","tags":[]}');
+    const { title: _title, ...rest } = decoded;
+    expect(JSON.parse(codec.encode({ ...rest, title: 'b' }))).toEqual({ v: 2, later: { n: 1 }, title: 'b', tags: [] });
+  });
 });
 
 describe('the records crawlkit keeps', () => {

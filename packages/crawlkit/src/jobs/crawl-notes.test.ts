@@ -147,6 +147,24 @@ for (const [name, open] of Object.entries(drivers)) {
         sitemapsUnreadable: [{ url: 'https://example.com/sitemap.xml', reason: '404' }],
       });
     });
+
+    it("a field of a newer crawlkit (same record version) is kept through this one's writes: a rolling upgrade", async () => {
+      const [a, b] = await open();
+      const job = await crawlJob(a);
+      // A newer crawlkit's envelope: a field this one does not know, as `seedLanded` was to the one before it.
+      const newer = JSON.stringify({ ...JSON.parse(job.request), laterNote: { kept: ['by', 'every', 'writer'] } });
+      expect(await a.jobs.replaceRequest(job.id, job.request, newer)).toBe(true);
+      await noteFrontier(a, job.id, { robotsUnavailable: 'robots.txt answered 500' });
+      await seedLanding(b, job, createCrawlRules({ seedUrl: SEED })).land('https://example.com/v2/');
+      const written = JSON.parse((await b.jobs.get(job.id))!.request) as Record<string, unknown>;
+      expect(written).toMatchObject({
+        v: 1,
+        laterNote: { kept: ['by', 'every', 'writer'] },
+        robotsUnavailable: 'robots.txt answered 500',
+        seedLanded: 'https://example.com/v2/',
+      });
+      expect(written).not.toHaveProperty('seedAwaited');
+    });
   });
 }
 
