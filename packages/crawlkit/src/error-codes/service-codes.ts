@@ -66,8 +66,8 @@ export const SERVICE_CODES = {
   ),
   STORE_SCHEMA_TOO_NEW: info(
     500,
-    'The store was written by a newer crawlkit.',
-    'Upgrade crawlkit, or use another `storeDir`.',
+    'The store was written by a newer crawlkit: a SQLite store of a higher schema version, a Redis deployment of a higher layout version (`<prefix>:layout`). Nothing is read or written.',
+    'Upgrade crawlkit (every worker and `serve` of a Redis deployment), or use another `storeDir` (`--redis-prefix`).',
   ),
   STORE_OPEN_FAILED: info(500, 'The store could not be created or opened.', 'Check the directory and its permissions.'),
   STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
