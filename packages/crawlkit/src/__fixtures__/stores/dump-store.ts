@@ -1,6 +1,7 @@
 /**
- * Writes the rows of a SQLite store as JSON, for the stores of earlier crawlkits kept here (`test/store-upgrade.test.ts`
- * builds each again from the schema steps of its version and these rows). Run on a store an earlier build filled:
+ * Writes the rows of a SQLite store as JSON, for the stores of earlier crawlkits kept here
+ * (`test/store-upgrade.test.ts` builds each again from the schema steps of its version and these rows). Run on a
+ * store an earlier build filled:
  * `node packages/crawlkit/src/__fixtures__/stores/dump-store.ts <store dir> > crawlkit-<commit>.json`.
  * The search index's tables are left out (the test does not search); blobs are `{ "base64": ... }`.
  */
