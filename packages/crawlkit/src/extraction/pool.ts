@@ -69,8 +69,11 @@ export interface RunOptions {
 // A worker is found when pool and worker files sit side by side: `.js` in dist, `.ts` when the tests run the sources
 // (under Node's type stripping, with the source hooks that resolve the workspace packages and `.js` specifiers).
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
+// Neither is a literal `new URL('…', import.meta.url)`, which webpack takes for an asset of the bundle: the hooks are
+// the workspace's (not in the package), and a bundled crawlkit is refused on import (`PACKAGE_BUNDLED`).
 const WORKER_FILE = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
-const SOURCE_HOOKS = new URL('../../../../test/helpers/source-hooks.ts', import.meta.url);
+const SOURCE_HOOKS_PATH = '../../../../test/helpers/source-hooks.ts';
+const SOURCE_HOOKS = new URL(SOURCE_HOOKS_PATH, import.meta.url);
 
 function replyError(outcome: Extract<CallReply, { ok: false }>): Error {
   if (outcome.code !== undefined && isErrorCode(outcome.code)) return new CrawlkitError(outcome.code, outcome.message);
