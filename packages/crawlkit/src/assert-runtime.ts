@@ -9,5 +9,12 @@ import { bundleProblem, runtimeProblem } from './requirements.js';
 const problem = runtimeProblem();
 if (problem) throw new CrawlkitError('NODE_UNSUPPORTED', problem);
 declare const __webpack_require__: unknown;
-const bundled = bundleProblem(import.meta.url, typeof __webpack_require__ === 'function');
+declare const __turbopack_require__: unknown;
+const bundler =
+  typeof __webpack_require__ === 'function'
+    ? 'webpack'
+    : typeof __turbopack_require__ === 'function'
+      ? 'Turbopack'
+      : undefined;
+const bundled = bundleProblem(import.meta.url, bundler);
 if (bundled) throw new CrawlkitError('PACKAGE_BUNDLED', bundled);

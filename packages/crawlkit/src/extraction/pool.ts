@@ -69,11 +69,13 @@ export interface RunOptions {
 // A worker is found when pool and worker files sit side by side: `.js` in dist, `.ts` when the tests run the sources
 // (under Node's type stripping, with the source hooks that resolve the workspace packages and `.js` specifiers).
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-// Neither is a literal `new URL('…', import.meta.url)`, which webpack takes for an asset of the bundle: the hooks are
-// the workspace's (not in the package), and a bundled crawlkit is refused on import (`PACKAGE_BUNDLED`).
 const WORKER_FILE = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
-const SOURCE_HOOKS_PATH = '../../../../test/helpers/source-hooks.ts';
-const SOURCE_HOOKS = new URL(SOURCE_HOOKS_PATH, import.meta.url);
+// The workspace's hooks, not in the package: found from this file's path by a string operation, since a literal
+// `new URL('…', import.meta.url)` is an asset of the package to webpack and Turbopack, whose builds failed on it.
+const SOURCE_HOOKS = import.meta.url.replace(
+  /packages\/crawlkit\/src\/extraction\/pool\.ts$/,
+  'test/helpers/source-hooks.ts',
+);
 
 function replyError(outcome: Extract<CallReply, { ok: false }>): Error {
   if (outcome.code !== undefined && isErrorCode(outcome.code)) return new CrawlkitError(outcome.code, outcome.message);
@@ -353,7 +355,7 @@ export class ExtractionPool {
       idleTimeout: Infinity,
       concurrentTasksPerWorker: CALLS_PER_WORKER,
       resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-      ...(FROM_SOURCE ? { execArgv: [...process.execArgv, '--import', SOURCE_HOOKS.href] } : {}),
+      ...(FROM_SOURCE ? { execArgv: [...process.execArgv, '--import', SOURCE_HOOKS] } : {}),
     });
     pool.on('message', (message: StartedMessage) => {
       if (typeof message?.crawlkitCallStarted === 'number') {
