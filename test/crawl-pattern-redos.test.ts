@@ -1,16 +1,13 @@
 // A user's includePaths/excludePaths pattern runs in time linear in the URL's length: `(a+)+$` on a 2,000-character
 // path answers at once instead of holding the process (on `serve`, every tenant's calls) for ever. Lookahead and
 // backreferences, which no linear-time engine runs, are refused with a message that says what to write instead.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
 import { sendPage, startRouteSite } from './helpers/route-site.ts';
+import { runSourceChild } from './helpers/source-child.ts';
 
-const helpers = fileURLToPath(new URL('./helpers/', import.meta.url));
 /** A path on which `(a+)+$` backtracks 2^2000 ways before it fails: a run of `a` followed by something else. */
 const TRAP = `/${'a'.repeat(2000)}-b`;
 
@@ -31,22 +28,12 @@ const env = useFixtureEngine({
 
 describe('path patterns', () => {
   it('run in linear time on a long URL: a crawl and a map with (a+)+$ answer', { timeout: 60_000 }, async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'pattern-redos-child.ts'), `${env.server.url}/`],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     // Before: the crawl's first check of the long link never returned; the child is killed, the test fails.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    clearTimeout(timer);
-    const result = JSON.parse(/^result (.*)$/m.exec(out)?.[1] ?? 'null') as {
-      crawled: string[];
-      links: string[];
-    } | null;
+    const { code, out, result } = await runSourceChild<{ crawled: string[]; links: string[] }>(
+      'pattern-redos-child.ts',
+      [`${env.server.url}/`],
+      { killAfterMs: 45_000 },
+    );
     expect(result, out).not.toBeNull();
     // The seed is read for its links whatever the patterns say, and stored only when they admit it.
     expect(result!.crawled).toEqual(['/aaa']);

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { appSteps } from './app-steps.ts';
+import { bundleSteps } from './bundle-steps.ts';
 import { officeSteps } from './office-steps.ts';
 import { oldestNode } from './oldest-node.ts';
 import { run } from './run.ts';
@@ -319,6 +320,7 @@ export const STEPS: Step[] = [
   ...tarballSteps,
   scrape,
   ...appSteps,
+  ...bundleSteps,
   cli,
   types,
   serve,

@@ -117,7 +117,9 @@ const BARE_IMPORT = /^import\s*['"](\.[^'"]+)['"];?\s*$/gm;
 
 /**
  * A package that says `"sideEffects": false` (or lists its files) lets a bundler drop a module imported for its
- * effect alone: each such module must be listed, or crawlkit's check of the Node version is dropped with it.
+ * effect alone: each such module must be listed, or crawlkit's check of the Node version is dropped with it. So must
+ * the module that imports it: Turbopack (Next.js) goes straight to the module of an export it takes through an entry
+ * free of side effects, and never ran the entry's import of the check.
  */
 const sideEffects: Step = {
   name: 'modules imported for their effect are declared as side effects',
@@ -131,6 +133,9 @@ const sideEffects: Step = {
           const target = join(dir, dirname(file), specifier!);
           if (!listed.has(target)) {
             problems.push(`${manifest.name}: ${file} imports ${specifier} for its effect, not in "sideEffects"`);
+          }
+          if (!listed.has(join(dir, file))) {
+            problems.push(`${manifest.name}: ${file} imports ${specifier} for its effect, and is not in "sideEffects"`);
           }
         }
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { runtimeProblem } from './requirements.js';
+import { bundleProblem, runtimeProblem } from './requirements.js';
 
 /** A `node:sqlite` whose databases take any statement (with FTS5), or refuse FTS5 tables (without). */
 function sqliteModule(fts5: boolean) {
@@ -79,5 +79,27 @@ describe('runtimeProblem', () => {
 
   it("finds FTS5 in this Node's own node:sqlite", () => {
     expect(runtimeProblem()).toBeUndefined();
+  });
+});
+
+describe('bundleProblem', () => {
+  it("accepts the checking module's own URL, built or from source", () => {
+    for (const url of [
+      'file:///app/node_modules/crawlkit/dist/assert-runtime.js',
+      new URL('./assert-runtime.ts', import.meta.url).href,
+    ]) {
+      expect(bundleProblem(url)).toBeUndefined();
+    }
+  });
+
+  it('names an ES module bundle, or a CommonJS one, and what to mark external', () => {
+    expect(bundleProblem('file:///srv/app/dist/server.mjs')).toMatch(
+      /bundled into your app's file \(file:\/\/\/srv\/app\/dist\/server\.mjs\).*--packages=external/,
+    );
+    expect(bundleProblem(undefined)).toContain('(a CommonJS bundle)');
+    // webpack and Turbopack write the module's own path for import.meta.url
+    expect(bundleProblem('file:///app/node_modules/crawlkit/dist/assert-runtime.js', 'webpack')).toContain(
+      '(a webpack bundle)',
+    );
   });
 });

@@ -79,3 +79,27 @@ function hasFts5(sqlite: unknown): boolean {
     db?.close();
   }
 }
+
+/** The module that runs the checks (`assert-runtime.ts`, `.js` once built): the name its URL ends with in its package. */
+const CHECKING_MODULE = /\/assert-runtime\.[jt]s$/;
+
+/**
+ * Why crawlkit cannot run from where its modules are, or undefined. Bundled into an app's file, the URL of the
+ * checking module (`moduleUrl`, its `import.meta.url`) names that file (esbuild's and rollup's ES module output) or is
+ * missing (esbuild's CommonJS output leaves `import.meta` empty); webpack and Turbopack (Next.js) write the module's own
+ * path in its place, so their bundles are told by `bundler`, read from the globals each alone defines. crawlkit starts
+ * worker threads from files of its packages (`extraction/worker.js`, piscina's worker, pdf.js's worker side,
+ * Tesseract's worker and model), found beside its modules: from a bundle they fail on the first page, far from the
+ * cause.
+ */
+export function bundleProblem(moduleUrl: unknown, bundler?: string): string | undefined {
+  if (!bundler && typeof moduleUrl === 'string' && CHECKING_MODULE.test(moduleUrl)) return undefined;
+  const where = bundler ? `a ${bundler} bundle` : typeof moduleUrl === 'string' ? moduleUrl : 'a CommonJS bundle';
+  return (
+    `crawlkit's modules were bundled into your app's file (${where}), and they cannot run from there: crawlkit ` +
+    `starts worker threads from files of its packages (page extraction, PDFs, OCR), which a bundle does not carry. ` +
+    'Keep crawlkit and @crawlkit/* out of the bundle and install them beside it (npm i crawlkit): esbuild ' +
+    '--packages=external (or --external:crawlkit --external:@crawlkit/*), rollup `external`, webpack `externals`, ' +
+    "Next.js `serverExternalPackages: ['crawlkit']` (crawlkit's README, Bundling)."
+  );
+}

@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-
-/** The version of the crawlkit package (read from its package.json, beside `src/` and `dist/`). */
-export const VERSION: string = readVersion();
-
-function readVersion(): string {
-  const manifest: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  const version = (manifest as { version?: unknown } | null)?.version;
-  return typeof version === 'string' ? version : '0.0.0';
-}
+/**
+ * The version of the crawlkit package, written here from its `package.json` by the build (`scripts/write-version.ts`)
+ * rather than read from that file at run time: an app bundled into one file has no `package.json` beside crawlkit's
+ * modules (`version.test.ts` keeps the two equal).
+ */
+export const VERSION: string = '0.1.0';

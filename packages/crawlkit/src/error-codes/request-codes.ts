@@ -89,6 +89,11 @@ export const REQUEST_CODES = {
     'This Node.js is older than crawlkit needs (22.16), its `node:sqlite` is missing or lacks FTS5 (thrown on import), or its `require()` of ES modules is turned off (`--no-experimental-require-module`).',
     'Install Node.js 22.16 or later (an LTS from nodejs.org, or `nvm install --lts`) and run crawlkit with it, or drop the flag.',
   ),
+  PACKAGE_BUNDLED: info(
+    500,
+    "crawlkit was bundled into an app's file (esbuild, rollup, webpack), where the files its worker threads start from (page extraction, PDFs, OCR) are missing (thrown on import).",
+    'Keep `crawlkit` and `@crawlkit/*` external (esbuild `--packages=external`), installed beside the bundle (README, Bundling).',
+  ),
   UNKNOWN_ERROR: info(
     500,
     'An unexpected failure without a code of its own.',

@@ -4,11 +4,11 @@ import PQueue from 'p-queue';
 import { Piscina } from 'piscina';
 import { lazyModule } from '@crawlkit/options/lazy-module';
 
-import { isErrorCode } from '../error-codes.js';
 import { CrawlkitError } from '../errors.js';
 import type { CallReply, CallResult, ExtractionCall, JudgedExtraction } from './calls.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { cancelIfQueued, newCallState, startedOn } from './call-state.js';
+import { replyError, WorkerDeath, workerStartError } from './pool-errors.js';
 import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
 
@@ -24,6 +24,9 @@ export interface ExtractionPoolOptions {
  * the main thread (which, on a machine whose cores the workers fill, waits its turn for a core first).
  */
 const CALLS_PER_WORKER = 2;
+
+/** The code of a call whose worker thread reached its heap limit. */
+const OUT_OF_MEMORY = 'ERR_WORKER_OUT_OF_MEMORY';
 
 /** `#dispatch`'s answer for a call whose worker stopped before starting it. */
 const NOT_STARTED = Symbol('not started');
@@ -70,18 +73,12 @@ export interface RunOptions {
 // (under Node's type stripping, with the source hooks that resolve the workspace packages and `.js` specifiers).
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_FILE = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
-const SOURCE_HOOKS = new URL('../../../../test/helpers/source-hooks.ts', import.meta.url);
-
-function replyError(outcome: Extract<CallReply, { ok: false }>): Error {
-  if (outcome.code !== undefined && isErrorCode(outcome.code)) return new CrawlkitError(outcome.code, outcome.message);
-  if (outcome.name === 'RangeError') {
-    // Maximum call stack size, invalid string or array length: the page's structure is past what can be built.
-    return new CrawlkitError('SCRAPE_PAGE_TOO_COMPLEX', `The page is too complex to extract: ${outcome.message}.`);
-  }
-  const error = new Error(outcome.message);
-  error.name = outcome.name;
-  return error;
-}
+// The workspace's hooks, not in the package: found from this file's path by a string operation, since a literal
+// `new URL('…', import.meta.url)` is an asset of the package to webpack and Turbopack, whose builds failed on it.
+const SOURCE_HOOKS = import.meta.url.replace(
+  /packages\/crawlkit\/src\/extraction\/pool\.ts$/,
+  'test/helpers/source-hooks.ts',
+);
 
 /**
  * The worker threads that run the CPU-bound work of pages (parsing, main content, markdown, links, images,
@@ -129,6 +126,8 @@ export class ExtractionPool {
   /** The stop of a pool no engine uses, a moment after the last release. */
   #lingering: NodeJS.Timeout | undefined;
   #pool: Piscina | undefined;
+  /** Whether a worker thread of the pool has started a call (it loaded). */
+  #started = false;
   #ids = 0;
   /** Calls waiting for their worker to start them. */
   readonly #waiting = new Map<number, (started: StartedMessage) => void>();
@@ -313,9 +312,15 @@ export class ExtractionPool {
       return reply;
     } catch (error) {
       if (signal.aborted) throw signal.reason as Error;
-      // Its worker stopped before it started the call (under another call): it is sent again, to a working thread.
-      if (startedOn(state) === undefined && this.#pool === pool) return NOT_STARTED;
-      if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      if (startedOn(state) === undefined && this.#pool === pool) {
+        // No worker of the pool has started a call, and none was stopped under one: they cannot load, and the call
+        // sent again would fail again until its timeout (bundled into an app's file, crawlkit's worker files are not
+        // beside it).
+        if (!this.#started && (error as { code?: unknown }).code !== OUT_OF_MEMORY) throw workerStartError(error);
+        // Its worker stopped before it started the call (under another call): it is sent again, to a working thread.
+        return NOT_STARTED;
+      }
+      if ((error as { code?: unknown }).code === OUT_OF_MEMORY) {
         throw new CrawlkitError(
           'SCRAPE_PAGE_TOO_COMPLEX',
           `The page needed more than workers.maxMemoryMb (${this.#options.maxMemoryMb} MiB) of memory to extract: ` +
@@ -333,6 +338,8 @@ export class ExtractionPool {
 
   /** Stops a worker thread (piscina fails its calls and starts another). */
   #terminate(threadId: number | undefined): Promise<number> {
+    // only a thread that started a call is stopped (its start message may still be on its way)
+    if (threadId !== undefined) this.#started = true;
     const thread = threadId === undefined ? undefined : this.#pool?.threads.find((t) => t.threadId === threadId);
     return thread?.terminate() ?? Promise.resolve(0);
   }
@@ -350,10 +357,11 @@ export class ExtractionPool {
       idleTimeout: Infinity,
       concurrentTasksPerWorker: CALLS_PER_WORKER,
       resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-      ...(FROM_SOURCE ? { execArgv: [...process.execArgv, '--import', SOURCE_HOOKS.href] } : {}),
+      ...(FROM_SOURCE ? { execArgv: [...process.execArgv, '--import', SOURCE_HOOKS] } : {}),
     });
     pool.on('message', (message: StartedMessage) => {
       if (typeof message?.crawlkitCallStarted === 'number') {
+        this.#started = true;
         this.#waiting.get(message.crawlkitCallStarted)?.(message);
       }
     });
@@ -379,12 +387,4 @@ function pageRunOptions(request: ExtractionRequest, signal: AbortSignal | undefi
   const text = request.page.text !== undefined || request.page.undecodedText !== undefined;
   if (request.budgetMs !== undefined && text) options.runLimitMs = request.budgetMs + CUT_GRACE_MS;
   return options;
-}
-
-/** A call's worker thread died under it (a crash, or stopped from outside). */
-class WorkerDeath extends Error {
-  constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-    this.name = 'WorkerDeath';
-  }
 }

@@ -1,0 +1,35 @@
+// Extraction worker threads that cannot load their module (crawlkit's files missing where it runs) fail the page at
+// once with SCRAPE_EXTRACTION_FAILED saying so; before, the page was sent to a new thread again and again until its
+// timeout, and answered SCRAPE_TIMEOUT blaming busy workers.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import { sendPage, startRouteSite } from './helpers/route-site.ts';
+import { runSourceChild } from './helpers/source-child.ts';
+
+let site: Awaited<ReturnType<typeof startRouteSite>>;
+beforeAll(async () => {
+  site = await startRouteSite({
+    '/'(_req, res) {
+      sendPage(res, 'Home', '<p>A page no worker can extract.</p>');
+    },
+  });
+});
+afterAll(() => site.close());
+
+it(
+  'workers that cannot load fail the page with SCRAPE_EXTRACTION_FAILED, not its timeout',
+  { timeout: 60_000 },
+  async () => {
+    const { code, out, result } = await runSourceChild<{ code?: string; error?: string; ms: number }>(
+      'worker-start-child.ts',
+      [`${site.url}/`],
+      { imports: ['no-extraction-worker.ts'], killAfterMs: 45_000 },
+    );
+    expect(result, out).not.toBeNull();
+    expect(result!.code, out).toBe('SCRAPE_EXTRACTION_FAILED');
+    expect(result!.error).toMatch(/^The extraction worker threads could not start: .*the worker module is missing/);
+    // the page's timeout is 20 s: the answer comes at the first failed load, not there
+    expect(result!.ms).toBeLessThan(10_000);
+    expect(code).toBe(0);
+  },
+);
