@@ -80,17 +80,17 @@ function hasFts5(sqlite: unknown): boolean {
   }
 }
 
-/** The module that runs the checks (`assert-runtime.ts`, `.js` once built): the name its URL ends with in its package. */
+/** The module that runs the checks (`assert-runtime.ts`, `.js` once built): the name its URL ends with. */
 const CHECKING_MODULE = /\/assert-runtime\.[jt]s$/;
 
 /**
  * Why crawlkit cannot run from where its modules are, or undefined. Bundled into an app's file, the URL of the
- * checking module (`moduleUrl`, its `import.meta.url`) names that file (esbuild's and rollup's ES module output) or is
- * missing (esbuild's CommonJS output leaves `import.meta` empty); webpack and Turbopack (Next.js) write the module's own
- * path in its place, so their bundles are told by `bundler`, read from the globals each alone defines. crawlkit starts
- * worker threads from files of its packages (`extraction/worker.js`, piscina's worker, pdf.js's worker side,
- * Tesseract's worker and model), found beside its modules: from a bundle they fail on the first page, far from the
- * cause.
+ * checking module (`moduleUrl`, its `import.meta.url`) names that file (esbuild's and rollup's ES module output) or
+ * is missing (esbuild's CommonJS output leaves `import.meta` empty); webpack and Turbopack (Next.js) write the
+ * module's own path in its place, so their bundles are told by `bundler`, read from the globals each alone defines.
+ * crawlkit starts worker threads from files of its packages (`extraction/worker.js`, piscina's worker, pdf.js's
+ * worker side, Tesseract's worker and model), found beside its modules: from a bundle they fail on the first page,
+ * far from the cause.
  */
 export function bundleProblem(moduleUrl: unknown, bundler?: string): string | undefined {
   if (!bundler && typeof moduleUrl === 'string' && CHECKING_MODULE.test(moduleUrl)) return undefined;
