@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+
+import { loadSqlite } from '@crawlkit/options/quiet-sqlite';
 
 import { StoreCorruptError } from '../errors.js';
 import { LATEST_VERSION } from './migrations.js';
@@ -19,7 +21,9 @@ export function sqliteSchemaVersion(path: string): SqliteSchemaVersion | undefin
   if (!existsSync(path)) return undefined;
   let db: DatabaseSync | undefined;
   try {
-    db = new DatabaseSync(path, { readOnly: true });
+    // Loaded here, as the store does: a static import fails an older Node before it is told what to install, and
+    // prints Node 22's SQLite warning at import.
+    db = new (loadSqlite().DatabaseSync)(path, { readOnly: true });
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
     const row = table ? db.prepare('SELECT max(version) AS version FROM schema_migrations').get() : undefined;
     return { version: Number(row?.version ?? 0), latest: LATEST_VERSION };
