@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
 
 import { BrowserError } from './errors.js';
+import { removeStaleProfiles } from './stale-profiles.js';
 
 /**
  * Flags every crawlkit Chromium starts with (besides puppeteer's own defaults and headless mode).
@@ -28,8 +29,13 @@ export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
   '--disable-site-isolation-trials',
 ]);
 
-/** Prefix of the temporary profile directories (tests find stray processes by it). */
+/**
+ * Prefix of the temporary profile directories (tests find stray processes by it), followed by the pid of the
+ * process that launched the browser: the first launch of a process removes the profiles of processes that are gone.
+ */
 export const PROFILE_PREFIX = 'crawlkit-chromium-';
+
+let staleProfilesSwept: Promise<unknown> | undefined;
 
 /** A running Chromium and what is needed to take it down completely. */
 export interface LaunchedBrowser {
@@ -57,7 +63,9 @@ interface TargetInfoView {
 
 /** Starts Chromium headless over a pipe with a fresh temporary profile. */
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
-  const userDataDir = await mkdtemp(join(tmpdir(), PROFILE_PREFIX));
+  staleProfilesSwept ??= removeStaleProfiles(tmpdir(), PROFILE_PREFIX);
+  await staleProfilesSwept;
+  const userDataDir = await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   let browser: Browser;
   /** A session on the browser target, for closing popups (set once Chromium is up). */
   const control: { session?: CDPSession } = {};
