@@ -133,8 +133,14 @@ export function signalOf(init: unknown, takes: Takes = []): AbortSignal | undefi
 
 /** What a call aborted by its signal answers (or `watch` throws). */
 export const ABORTED_MESSAGE = 'The call was aborted by its signal.';
+/** What to do once an engine is closed: the jobs it ran are left resumable in its store. */
+const AFTER_CLOSE =
+  'make a new Crawlkit to go on (on the same store, a job left unfinished resumes with `resumeJob(id)`, or every ' +
+  'one with the `resumeJobs` option).';
+/** What a call made after `close()` answers (or `watch` throws). */
+export const CLOSED_BEFORE_CALL = `This Crawlkit instance is closed (its close() was called): ${AFTER_CLOSE}`;
 /** What a call stopped by `close()` answers (or `watch` throws). */
-export const CLOSED_UNDER_CALL = 'The Crawlkit instance was closed during the call.';
+export const CLOSED_UNDER_CALL = `The Crawlkit instance was closed during the call (its close() was called): ${AFTER_CLOSE}`;
 
 /**
  * Runs `fn` with the signal of the call options `init` (which may hold the method options in `takes`); whatever it

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 
 import { startBatchScrape } from './api/batch.js';
-import { settleWithSignal, type Takes } from './call-options.js';
+import { CLOSED_BEFORE_CALL, settleWithSignal, type Takes } from './call-options.js';
 import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
@@ -381,7 +381,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   async #ready(signal?: AbortSignal): Promise<Runtime> {
     signal?.throwIfAborted();
-    if (this.#closed) throw new CrawlkitError('ENGINE_CLOSED', 'This Crawlkit instance is closed.');
+    if (this.#closed) throw new CrawlkitError('ENGINE_CLOSED', CLOSED_BEFORE_CALL);
     this.#runtime ??= createRuntime({
       raw: this.#raw,
       options: this.#options,
