@@ -86,6 +86,12 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
         return false;
       },
       ignoreDefaultArgs: ['--disable-popup-blocking'],
+      // Signals are the embedding app's: puppeteer's own handlers made SIGINT exit 130 at once (before the app's
+      // handler or the CLI's clean stop ran) and SIGTERM only close the browser, so that a process without a handler
+      // of its own no longer stopped on it. Chromium ends with the process anyway: its pipe closes.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
       executablePath: options.executablePath,
       headless: true,
       pipe: true,
