@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 
 import { startBatchScrape } from './api/batch.js';
-import { CLOSED_BEFORE_CALL, settleWithSignal, type Takes } from './call-options.js';
+import { CLOSED_BEFORE_CALL, CLOSED_UNDER_CALL, settleWithSignal, type Takes } from './call-options.js';
 import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
@@ -78,6 +78,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #searchSetup: SearchSetup;
   #runtime: Promise<Runtime> | undefined;
   #closed = false;
+  /** Aborted by `close()`: the calls under way stop (`ENGINE_CLOSED`), their pages closed and slots freed. */
+  readonly #stopping = new AbortController();
 
   /** @throws {InvalidOptionError} naming every unknown, mistyped or out-of-range option. */
   constructor(options: CrawlkitOptions = {}) {
@@ -335,12 +337,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /**
-   * Stops the browser and running jobs (they stay resumable), delivers what it can of pending webhooks, and closes
-   * the store. Idempotent.
+   * Stops the calls under way (each answers `ENGINE_CLOSED`), the browser and running jobs (they stay resumable),
+   * delivers what it can of pending webhooks, and closes the store. Idempotent.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopping.abort(new CrawlkitError('ENGINE_CLOSED', CLOSED_UNDER_CALL));
     const rt = await this.#runtime?.catch(() => undefined);
     if (rt) await closeRuntime(rt);
   }
@@ -364,7 +367,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape. */
   #settle<T>(init: unknown, fn: (signal?: AbortSignal) => Promise<T>, takes: Takes = []): Promise<T | ErrorResponse> {
-    return settleWithSignal(init, fn, () => this.#closed, takes);
+    return settleWithSignal(init, fn, this.#stopping.signal, takes);
   }
 
   /**
@@ -380,8 +383,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   async #ready(signal?: AbortSignal): Promise<Runtime> {
-    signal?.throwIfAborted();
     if (this.#closed) throw new CrawlkitError('ENGINE_CLOSED', CLOSED_BEFORE_CALL);
+    signal?.throwIfAborted();
     this.#runtime ??= createRuntime({
       raw: this.#raw,
       options: this.#options,
