@@ -68,11 +68,11 @@ async function browserHolder(): Promise<{ child: ChildProcess; profile: string }
   children.push(child);
   let out = '';
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('\n')) resolve();
     });
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('exit', () => reject(new Error(`the browser holder exited: ${out}`)));
   });
   expect(out).toContain('scraped');
