@@ -130,6 +130,35 @@ describe('scrape() under way when close() is called', () => {
   }, 30_000);
 });
 
+describe('close() called twice', () => {
+  it('resolves each call once the engine is closed, its last webhook delivered', async () => {
+    // A receiver that answers after 300 ms: close() waits for the delivery under way.
+    let answered = 0;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      setTimeout(() => res.end('ok', () => answered++), 300);
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const job = ok(
+        await ck.batchScrape({ urls: [`${server.url}/slow/t?ms=10`], webhook: { url: hook, events: ['completed'] } }),
+      );
+      expect(ok(await ck.waitForJob(job.id))).toMatchObject({ status: 'completed' });
+      const first = ck.close();
+      // As an app's SIGINT and SIGTERM handlers, or a test's afterEach and afterAll, both do.
+      await ck.close();
+      // Before: the second call resolved at once, the first still closing (its webhook, browser and store).
+      expect(answered).toBe(1);
+      await first;
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+});
+
 /** Iterates `pages` to its end; what it threw, if anything. */
 async function drain(pages: AsyncIterable<{ metadata: { sourceURL: string } }>, each?: (url: string) => void) {
   try {
