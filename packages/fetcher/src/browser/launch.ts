@@ -31,11 +31,9 @@ export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
 
 /**
  * Prefix of the temporary profile directories (tests find stray processes by it), followed by the pid of the
- * process that launched the browser: the first launch of a process removes the profiles of processes that are gone.
+ * process that launched the browser: each launch removes the profiles of processes that are gone.
  */
 export const PROFILE_PREFIX = 'crawlkit-chromium-';
-
-let staleProfilesSwept: Promise<unknown> | undefined;
 
 /** A running Chromium and what is needed to take it down completely. */
 export interface LaunchedBrowser {
@@ -63,8 +61,8 @@ interface TargetInfoView {
 
 /** Starts Chromium headless over a pipe with a fresh temporary profile. */
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
-  staleProfilesSwept ??= removeStaleProfiles(tmpdir(), PROFILE_PREFIX);
-  await staleProfilesSwept;
+  // At every launch (a few milliseconds): a server's browser relaunched when idle sweeps what was killed since.
+  await removeStaleProfiles(tmpdir(), PROFILE_PREFIX);
   const userDataDir = await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   let browser: Browser;
   /** A session on the browser target, for closing popups (set once Chromium is up). */

@@ -10,9 +10,10 @@ import { join } from 'node:path';
  */
 export async function removeStaleProfiles(dir: string, prefix: string): Promise<number> {
   const names = await readdir(dir).catch(() => [] as string[]);
+  const named = new RegExp(`^${prefix}(\\d+)-`);
   let removed = 0;
   for (const name of names) {
-    const owner = new RegExp(`^${prefix}(\\d+)-`).exec(name)?.[1];
+    const owner = named.exec(name)?.[1];
     if (owner === undefined || isAlive(Number(owner))) continue;
     const profile = join(dir, name);
     // A Chromium that outlived its owner (its owner was in another process namespace sharing this directory, or it
