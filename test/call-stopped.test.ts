@@ -2,8 +2,12 @@
  * Calls stopped under way, by their signal or by `close()`, answer crawlkit's codes: `watch(id)`, the one call that
  * throws (an async iterator), throws a `CrawlkitError` `ABORTED` (before: the signal's DOMException, its `code` the
  * number 20) or `ENGINE_CLOSED` (before: the store's `STORE_CLOSED`); `waitForJob` answers `ENGINE_CLOSED` (before:
- * `STORE_CLOSED`). A `watch` loop the user breaks out of early leaves the job running.
+ * `STORE_CLOSED`). A `watch` loop the user breaks out of early leaves the job running. `close()` stops the scrapes
+ * under way too (before: it waited for each to end, up to its `timeout`).
  */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { Crawlkit, CrawlkitError } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -74,8 +78,84 @@ describe('waitForJob()', () => {
     expect(await ck.getBatchScrapeStatus(job.id)).toEqual({
       success: false,
       code: 'ENGINE_CLOSED',
-      error: 'This Crawlkit instance is closed.',
+      error: expect.stringMatching(
+        /^This Crawlkit instance is closed .*: make a new Crawlkit to go on .*resumeJob\(id\)/,
+      ),
     });
+  });
+});
+
+describe('scrape() under way when close() is called', () => {
+  it('answers ENGINE_CLOSED at once, over HTTP and in the browser, waiting for a slot too; the page is let go', async () => {
+    // Pages that never answer: only close() ends their scrapes before their 60 s timeout.
+    const asked: IncomingMessage[] = [];
+    const hanging = createServer((req) => void asked.push(req));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    const letGo = (path: string) =>
+      new Promise<void>((resolve) => {
+        const req = asked.find((r) => r.url === path);
+        if (req?.socket.destroyed) resolve();
+        else req?.socket.once('close', () => resolve());
+      });
+    const ck = new Crawlkit({ store: 'memory', concurrency: 2 });
+    try {
+      const answers = Promise.all([
+        ck.scrape({ url: `${url}/http`, timeout: 60_000 }),
+        ck.scrape({ url: `${url}/browser`, formats: ['screenshot'], timeout: 60_000 }),
+        ck.scrape({ url: `${url}/queued`, timeout: 60_000 }),
+      ]);
+      while (!['/http', '/browser'].every((path) => asked.some((req) => req.url === path))) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(ck.getQueueStatus()).toMatchObject({ activeJobsInQueue: 2, waitingJobsInQueue: 1 });
+      const closing = performance.now();
+      await ck.close();
+      // Before: close() resolved once the pages' timeouts ended the scrapes, 60 s on.
+      expect(performance.now() - closing).toBeLessThan(10_000);
+      for (const answer of await answers) {
+        expect(answer).toMatchObject({
+          success: false,
+          code: 'ENGINE_CLOSED',
+          error: expect.stringContaining('new Crawlkit'),
+        });
+      }
+      await Promise.all([letGo('/http'), letGo('/browser')]);
+      expect(asked.map((req) => req.url)).not.toContain('/queued');
+    } finally {
+      await ck.close();
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    }
+  }, 30_000);
+});
+
+describe('close() called twice', () => {
+  it('resolves each call once the engine is closed, its last webhook delivered', async () => {
+    // A receiver that answers after 300 ms: close() waits for the delivery under way.
+    let answered = 0;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      setTimeout(() => res.end('ok', () => answered++), 300);
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    try {
+      const job = ok(
+        await ck.batchScrape({ urls: [`${server.url}/slow/t?ms=10`], webhook: { url: hook, events: ['completed'] } }),
+      );
+      expect(ok(await ck.waitForJob(job.id))).toMatchObject({ status: 'completed' });
+      const first = ck.close();
+      // As an app's SIGINT and SIGTERM handlers, or a test's afterEach and afterAll, both do.
+      await ck.close();
+      // Before: the second call resolved at once, the first still closing (its webhook, browser and store).
+      expect(answered).toBe(1);
+      await first;
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });
 

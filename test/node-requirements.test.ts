@@ -89,3 +89,41 @@ describe('a supported Node.js with require() of ES modules turned off', () => {
     expect(result.stdout).not.toContain('Install Node.js');
   });
 });
+
+describe("a require() that is not Node.js's own (a test runner's module registry)", () => {
+  it('is told that the loader cannot load ES modules and how to run Jest, not to remove a flag it never gave', () => {
+    ensureBuilt();
+    // What Jest's runtime does without --experimental-vm-modules: it reads and wraps each CommonJS file itself, and
+    // its require() of an ES module throws ERR_REQUIRE_ESM ("Must use import to load ES Module: <path>").
+    const entry = new URL('packages/crawlkit/dist/require.cjs', root).pathname;
+    const script = `
+      const { createRequire, wrap } = require('node:module');
+      const { readFileSync } = require('node:fs');
+      const { runInThisContext } = require('node:vm');
+      const entry = ${JSON.stringify(entry)};
+      const nodeRequire = createRequire(entry);
+      const registryRequire = (id) => {
+        const path = nodeRequire.resolve(id);
+        if (!path.endsWith('.js')) return nodeRequire(id);
+        throw Object.assign(new Error('Must use import to load ES Module: ' + path + '\\n\\nThe file contains ESM.'), {
+          code: 'ERR_REQUIRE_ESM',
+        });
+      };
+      const module = { exports: {} };
+      try {
+        runInThisContext(wrap(readFileSync(entry, 'utf8')))(module.exports, registryRequire, module, entry, '.');
+        console.log('loaded');
+      } catch (e) {
+        console.log(e.code, e.message);
+      }`;
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000, env });
+    expect(result.stdout).toMatch(
+      /^NODE_UNSUPPORTED crawlkit's ES modules were require\(\)d by a module loader that is not Node\.js's own and cannot load them \(Must use import to load ES Module: .+index\.js\)\./,
+    );
+    expect(result.stdout).toContain('NODE_OPTIONS=--experimental-vm-modules');
+    expect(result.stdout).not.toContain('--no-experimental-require-module');
+    expect(result.stdout).not.toContain('The file contains ESM');
+  });
+});

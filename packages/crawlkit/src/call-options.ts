@@ -133,27 +133,41 @@ export function signalOf(init: unknown, takes: Takes = []): AbortSignal | undefi
 
 /** What a call aborted by its signal answers (or `watch` throws). */
 export const ABORTED_MESSAGE = 'The call was aborted by its signal.';
+/** What to do once an engine is closed: the jobs it ran are left resumable in its store. */
+const AFTER_CLOSE =
+  'make a new Crawlkit to go on (on the same store, a job left unfinished resumes with `resumeJob(id)`, or every ' +
+  'one with the `resumeJobs` option).';
+/** What a call made after `close()` answers (or `watch` throws). */
+export const CLOSED_BEFORE_CALL = `This Crawlkit instance is closed (its close() was called): ${AFTER_CLOSE}`;
 /** What a call stopped by `close()` answers (or `watch` throws). */
-export const CLOSED_UNDER_CALL = 'The Crawlkit instance was closed during the call.';
+export const CLOSED_UNDER_CALL = `The Crawlkit instance was closed during the call (its close() was called): ${AFTER_CLOSE}`;
 
 /**
- * Runs `fn` with the signal of the call options `init` (which may hold the method options in `takes`); whatever it
- * throws comes back in the v2 error shape (`ABORTED` when the signal aborted).
+ * Runs `fn` with the signal of the call options `init` (which may hold the method options in `takes`), joined to
+ * `stopping`, the engine's, which `close()` aborts; whatever it throws comes back in the v2 error shape: `ABORTED`
+ * when the caller's signal aborted, `ENGINE_CLOSED` when `close()` stopped the call.
  */
 export async function settleWithSignal<T>(
   init: unknown,
   fn: (signal: AbortSignal | undefined) => Promise<T>,
-  closed: () => boolean = () => false,
+  stopping?: AbortSignal,
   takes: Takes = [],
 ): Promise<T | ErrorResponse> {
   let signal: AbortSignal | undefined;
   try {
     signal = signalOf(init, takes);
-    return await fn(signal);
+    const answer = await fn(signal && stopping ? AbortSignal.any([signal, stopping]) : (signal ?? stopping));
+    // A step that answers its abort rather than throwing it (a fetch, an action run): the call's own abort.
+    if (stopping?.aborted && !signal?.aborted && (answer as Partial<ErrorResponse>)?.code === 'ABORTED') {
+      return { success: false, code: 'ENGINE_CLOSED', error: CLOSED_UNDER_CALL };
+    }
+    return answer;
   } catch (error) {
     if (signal?.aborted) return { success: false, code: 'ABORTED', error: ABORTED_MESSAGE };
-    // close() under a call (a waitForJob, say) closes the store it reads: not the caller's STORE_CLOSED.
-    if (closed() && !isCrawlkitError(error)) return { success: false, code: 'ENGINE_CLOSED', error: CLOSED_UNDER_CALL };
+    // A call made after close() says so; one under way when it came was stopped by it, whatever it threw then (the
+    // abort, or the store's STORE_CLOSED under a waitForJob).
+    if (isCrawlkitError(error) && error.code === 'ENGINE_CLOSED') return toErrorResponse(error);
+    if (stopping?.aborted) return { success: false, code: 'ENGINE_CLOSED', error: CLOSED_UNDER_CALL };
     return toErrorResponse(error);
   }
 }

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 
 import { startBatchScrape } from './api/batch.js';
-import { settleWithSignal, type Takes } from './call-options.js';
+import { CLOSED_BEFORE_CALL, settleWithSignal, type Takes } from './call-options.js';
 import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
@@ -40,7 +40,7 @@ import {
 import { scopedLogger } from './logger.js';
 import { resolveOptions, type CrawlkitOptions, type ResolvedOptions } from './options.js';
 import { EventBus } from './event-bus.js';
-import { closeRuntime, createRuntime, startWorker, type Runtime } from './runtime.js';
+import { closeEngine, createRuntime, startWorker, type Runtime } from './runtime.js';
 import type { BatchScrapeRequestInput, CrawlRequestInput, MapRequestInput } from './v2/jobs.js';
 import type { ScrapeRequestInput } from './v2/scrape-options.js';
 import type {
@@ -77,7 +77,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #bus: EventBus;
   readonly #searchSetup: SearchSetup;
   #runtime: Promise<Runtime> | undefined;
-  #closed = false;
+  /** Aborted by `close()`: the calls under way stop (`ENGINE_CLOSED`), their pages closed and slots freed. */
+  readonly #stopping = new AbortController();
+  #closing: Promise<void> | undefined;
 
   /** @throws {InvalidOptionError} naming every unknown, mistyped or out-of-range option. */
   constructor(options: CrawlkitOptions = {}) {
@@ -266,7 +268,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
       id,
       init,
       () => this.#ready(),
-      () => this.#closed,
+      () => this.#stopping.signal.aborted,
     );
   }
 
@@ -335,14 +337,11 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /**
-   * Stops the browser and running jobs (they stay resumable), delivers what it can of pending webhooks, and closes
-   * the store. Idempotent.
+   * Stops the calls under way (each answers `ENGINE_CLOSED`), the browser and running jobs (they stay resumable),
+   * delivers what it can of pending webhooks, and closes the store. Every call resolves once all of it is closed.
    */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    const rt = await this.#runtime?.catch(() => undefined);
-    if (rt) await closeRuntime(rt);
+  close(): Promise<void> {
+    return (this.#closing ??= closeEngine(this.#stopping, this.#runtime));
   }
 
   /**
@@ -364,7 +363,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** Runs `fn` with the signal of the call options `init`; whatever it throws comes back in the v2 error shape. */
   #settle<T>(init: unknown, fn: (signal?: AbortSignal) => Promise<T>, takes: Takes = []): Promise<T | ErrorResponse> {
-    return settleWithSignal(init, fn, () => this.#closed, takes);
+    return settleWithSignal(init, fn, this.#stopping.signal, takes);
   }
 
   /**
@@ -373,15 +372,15 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    * A failure is the `error` event here, and the answer of the next call that needs the store.
    */
   #open(then?: (rt: Runtime) => Promise<unknown> | undefined): void {
-    if (this.#runtime || this.#closed) return;
+    if (this.#runtime || this.#stopping.signal.aborted) return;
     this.#ready()
       .then(then)
       .catch((error: unknown) => this.#bus.internalError(undefined, error));
   }
 
   async #ready(signal?: AbortSignal): Promise<Runtime> {
+    if (this.#stopping.signal.aborted) throw new CrawlkitError('ENGINE_CLOSED', CLOSED_BEFORE_CALL);
     signal?.throwIfAborted();
-    if (this.#closed) throw new CrawlkitError('ENGINE_CLOSED', 'This Crawlkit instance is closed.');
     this.#runtime ??= createRuntime({
       raw: this.#raw,
       options: this.#options,

@@ -13,6 +13,7 @@ import { Fetcher, ReplayEngine, STRICT_URL_POLICY, type FetcherOptions, type Url
 import { normalizeUrl } from '@crawlkit/frontier';
 
 import type { EngineContext } from './context.js';
+import { CLOSED_UNDER_CALL } from './call-options.js';
 import { CrawlkitError } from './errors.js';
 import { ExtractionPool } from './extraction/pool.js';
 import { createBatchPlanner, type StoredBatchRequest } from './jobs/batch-planner.js';
@@ -269,6 +270,17 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
 }
 
 /** Stops workers and jobs (they stay resumable), lets direct scrapes finish, flushes webhooks, closes the stores. */
+/**
+ * Closes an engine: aborts `stopping` at once (its calls under way answer `ENGINE_CLOSED`), then closes its runtime,
+ * if it was opened. One promise for every `close()` of the engine: an app's SIGINT and SIGTERM handlers, a test's
+ * `afterEach` and `afterAll`, each wait for all of it.
+ */
+export async function closeEngine(stopping: AbortController, runtime: Promise<Runtime> | undefined): Promise<void> {
+  stopping.abort(new CrawlkitError('ENGINE_CLOSED', CLOSED_UNDER_CALL));
+  const rt = await runtime?.catch(() => undefined);
+  if (rt) await closeRuntime(rt);
+}
+
 export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.scheduler.close();
   await rt.distributed?.closeWorkers();

@@ -82,7 +82,7 @@ export const REQUEST_CODES = {
   ENGINE_CLOSED: info(
     500,
     'A method was called after `close()`, or `close()` stopped one under way (`waitForJob`, `watch`).',
-    'Create a new `Crawlkit`; jobs left unfinished resume there.',
+    'Create a new `Crawlkit`; on the same store a job left unfinished resumes with `resumeJob(id)` (all with `resumeJobs: true`).',
   ),
   NODE_UNSUPPORTED: info(
     500,

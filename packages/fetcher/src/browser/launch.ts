@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
 
 import { BrowserError } from './errors.js';
+import { removeStaleProfiles } from './stale-profiles.js';
 
 /**
  * Flags every crawlkit Chromium starts with (besides puppeteer's own defaults and headless mode).
@@ -28,7 +29,10 @@ export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
   '--disable-site-isolation-trials',
 ]);
 
-/** Prefix of the temporary profile directories (tests find stray processes by it). */
+/**
+ * Prefix of the temporary profile directories (tests find stray processes by it), followed by the pid of the
+ * process that launched the browser: each launch removes the profiles of processes that are gone.
+ */
 export const PROFILE_PREFIX = 'crawlkit-chromium-';
 
 /** A running Chromium and what is needed to take it down completely. */
@@ -57,7 +61,9 @@ interface TargetInfoView {
 
 /** Starts Chromium headless over a pipe with a fresh temporary profile. */
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
-  const userDataDir = await mkdtemp(join(tmpdir(), PROFILE_PREFIX));
+  // At every launch (a few milliseconds): a server's browser relaunched when idle sweeps what was killed since.
+  await removeStaleProfiles(tmpdir(), PROFILE_PREFIX);
+  const userDataDir = await mkdtemp(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   let browser: Browser;
   /** A session on the browser target, for closing popups (set once Chromium is up). */
   const control: { session?: CDPSession } = {};
@@ -78,6 +84,12 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
         return false;
       },
       ignoreDefaultArgs: ['--disable-popup-blocking'],
+      // Signals are the embedding app's: puppeteer's own handlers made SIGINT exit 130 at once (before the app's
+      // handler or the CLI's clean stop ran) and SIGTERM only close the browser, so that a process without a handler
+      // of its own no longer stopped on it. Chromium ends with the process anyway: its pipe closes.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
       executablePath: options.executablePath,
       headless: true,
       pipe: true,

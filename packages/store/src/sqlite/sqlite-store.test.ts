@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeStoreConformance } from '../conformance.js';
@@ -325,6 +327,30 @@ describe('createSqliteStore', () => {
   it('fails with STORE_OPEN_FAILED when the directory cannot be created', async () => {
     const file = join(root, `file-${n++}`);
     writeFileSync(file, 'x');
-    await expect(createSqliteStore({ dir: join(file, 'sub') })).rejects.toMatchObject({ code: 'STORE_OPEN_FAILED' });
+    // Before: 'Cannot create the store in <dir>.', naming neither why nor what to do.
+    await expect(createSqliteStore({ dir: join(file, 'sub') })).rejects.toMatchObject({
+      code: 'STORE_OPEN_FAILED',
+      message: expect.stringMatching(/: a part of the path is a file, not a directory \(ENOTDIR\)\. Point storeDir/),
+    });
   });
+
+  it.skipIf(!existsSync('/proc/self'))(
+    'fails with STORE_OPEN_FAILED below /proc, where Node.js would loop for ever creating the directory',
+    () => {
+      // In a child: before, Node's recursive mkdirSync spun there with the event loop blocked, no timer firing.
+      const hooks = fileURLToPath(new URL('../../../../test/helpers/source-hooks.ts', import.meta.url));
+      const store = fileURLToPath(new URL('./sqlite-store.ts', import.meta.url));
+      const script =
+        `const { createSqliteStore } = await import(${JSON.stringify(store)});` +
+        `try { await createSqliteStore({ dir: '/proc/crawlkit-store' }); } catch (e) { console.log(e.code, e.message); }`;
+      const child = spawnSync(process.execPath, ['--import', hooks, '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(child.signal).toBeNull();
+      expect(child.stdout).toMatch(
+        /^STORE_OPEN_FAILED Cannot create the store in \/proc\/crawlkit-store: .+\(ENOENT\)/,
+      );
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -23,6 +23,7 @@ import { SqlitePageStore } from './pages.js';
 import { SqliteResultStore } from './results.js';
 import { SqliteSearchIndex } from './search.js';
 import { SearchBacklog } from './search-backlog.js';
+import { makeStoreDir, storeDirProblem } from './store-dir.js';
 import { SqliteTaskStore } from './tasks.js';
 
 export interface SqliteStoreOptions {
@@ -134,10 +135,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   // A 0-byte file with no write-ahead log holds nothing: SQLite would quietly make it a new store.
   const emptyFile = fileSize(path) === 0 && !fileSize(`${path}-wal`);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeStoreDir(dir);
     makePrivate(path);
   } catch (error) {
-    throw new StoreError('STORE_OPEN_FAILED', `Cannot create the store in ${dir}.`, { cause: error });
+    throw new StoreError('STORE_OPEN_FAILED', storeDirProblem(dir, error), { cause: error });
   }
   const { DatabaseSync } = loadSqlite();
   const life = new Lifecycle();

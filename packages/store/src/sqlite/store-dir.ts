@@ -1,0 +1,51 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/**
+ * Creates `dir` and its missing parents (mode 0700), one level at a time: Node's recursive `mkdirSync` loops for ever,
+ * the event loop blocked, where `mkdir` answers ENOENT under a parent that exists (a path below /proc or /sys).
+ * Another process creating the same directory at once (test files sharing a store) is no failure.
+ */
+export function makeStoreDir(dir: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); !exists(at); at = dirname(at)) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const path of missing) {
+    try {
+      mkdirSync(path, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(path).isDirectory()) throw error;
+    }
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const REASONS: Record<string, string> = {
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EEXIST: 'a part of the path is a file, not a directory',
+  EACCES: 'this process may not write there',
+  EPERM: 'this process may not write there',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  ENOENT: 'the file system there takes no new directory',
+};
+
+/** What a failure to create the store in `dir` says: why, and what to do. */
+export function storeDirProblem(dir: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  const why = REASONS[code] ?? (error instanceof Error ? error.message : String(error));
+  return (
+    `Cannot create the store in ${dir}: ${why}${code ? ` (${code})` : ''}. Point storeDir (--store) at a directory ` +
+    "this process can write, or use store: 'memory'."
+  );
+}
