@@ -12,10 +12,10 @@
  * - serve: `crawlkit serve`'s app (`@crawlkit/server`) given 20 jobs over HTTP (10 batches of 100 dev pages, 10
  *   crawls of 100 pages), sampled after each.
  * Options: `--pages N` (3,000; `--quick` 300), `--runs batch,crawl,serve`, `--arena-max N` (each run again with
- * MALLOC_ARENA_MAX=N), `--small` (each run again with `workers: { size: 1 }, concurrency: 4` and
- * MALLOC_ARENA_MAX=2: the small-container setting of the README), `--setting '{"name", "options", "env"}'` (another
- * setting: engine options and environment, repeatable), `--rounds N` (all of it N times), `--no-defaults` (only
- * the other settings). `CK_BENCH_BASE=<other build's
+ * MALLOC_ARENA_MAX=N), `--small` (each run again with `workers: { size: 1 }, concurrency: 4`, MALLOC_ARENA_MAX=2 and
+ * NODE_OPTIONS='--max-old-space-size=192 --max-semi-space-size=4': the small-container setting of the README),
+ * `--setting '{"name", "options", "env"}'` (another setting: engine options and environment, repeatable),
+ * `--rounds N` (all of it N times), `--no-defaults` (only the other settings). `CK_BENCH_BASE=<other build's
  * packages/crawlkit/dist/index.js>` runs every row on that build too. Writes bench/results/memory.json.
  *
  * Data: WCXB v1.0 by Murrough Foley, CC-BY-4.0 (read from ../shared/datasets/wcxb-dev, never copied here).
@@ -42,8 +42,11 @@ const ROUNDS = numberOption('--rounds', 1, args);
 const CHILD = join(import.meta.dirname, 'lib', 'memory-child.ts');
 const datasetRoot = process.env['CK_DATASETS'] ?? join(import.meta.dirname, '../../shared/datasets');
 /** The small-container setting the README gives (checked here). */
-const SMALL = { options: { workers: { size: 1 }, concurrency: 4 }, env: { MALLOC_ARENA_MAX: '2' } };
-const SMALL_NAME = 'small (1 worker, c=4, 2 arenas)';
+const SMALL = {
+  options: { workers: { size: 1 }, concurrency: 4 },
+  env: { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-old-space-size=192 --max-semi-space-size=4' },
+};
+const SMALL_NAME = 'small (1 worker, c=4, 2 arenas, heap 192, semi-space 4)';
 
 interface Setting {
   name: string;
@@ -140,7 +143,8 @@ for (let round = 0; round < ROUNDS; round++) {
       // Two builds alternate their order between rounds (neither always on the warmer machine).
       for (const [build, entry] of round % 2 ? [...abBuilds()].reverse() : abBuilds()) {
         const run = mode === 'serve' ? await runServe(entry, setting) : await runChild(entry, setting, mode);
-        const label = `${mode}, ${setting.name}${abBuilds().length > 1 ? `, ${build}` : ''}${ROUNDS > 1 ? `, round ${round + 1}` : ''}`;
+        const which = abBuilds().length > 1 ? `, ${build}` : '';
+        const label = `${mode}, ${setting.name}${which}${ROUNDS > 1 ? `, round ${round + 1}` : ''}`;
         runs[label] = run;
         const end = run.samples.at(-2)!;
         const peak = Math.max(...run.samples.map((s) => s.peakRss));

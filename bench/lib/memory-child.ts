@@ -3,7 +3,7 @@
 //
 //   node bench/lib/memory-child.ts <crawlkit entry> batch <pages> <base URL> <ids,...>   a batchScrape() of the pages
 //   node bench/lib/memory-child.ts <crawlkit entry> crawl <pages> <site URL>             a crawl() with that limit
-//   node bench/lib/memory-child.ts <crawlkit entry> serve                                 `serve`'s app, driven by the parent
+//   node bench/lib/memory-child.ts <crawlkit entry> serve                       `serve`'s app, driven by the parent
 // The last stdout line is the run's JSON (`serve`: a sample answers each `sample` message over IPC). CK_BENCH_OPTIONS
 // (JSON) adds engine options.
 import { mkdtempSync, rmSync } from 'node:fs';
