@@ -1,6 +1,7 @@
 // What an element's tag, role, class and id say about it, before looking at its text.
 import { isTag, type Element } from 'domhandler';
 
+import { ownCopy } from '../dom/own-copy.js';
 import { isItemHeader } from './item-header.js';
 import { CHROME_WORDS } from './phrases/class-words.js';
 import { anyOf } from './phrases/phrase-table.js';
@@ -121,12 +122,15 @@ function classWordsOf(cls: string): string {
   if (!cls.includes('-') && !cls.includes('_')) return cls;
   let words = classWords.get(cls);
   if (words === undefined) {
-    words = cls
+    // The map outlives the page, and the attribute's value is a slice of the page's text, which V8 keeps whole for
+    // as long as a slice of it lives: the entry is made of a copy (and the words of it), else every page met stays.
+    const own = ownCopy(cls);
+    words = own
       .split(/\s+/)
       .filter((t) => !TAXONOMY.test(t))
       .join(' ');
     if (classWords.size >= CLASS_WORDS_MAX) classWords.clear();
-    classWords.set(cls, words);
+    classWords.set(own, words);
   }
   return words;
 }
