@@ -269,7 +269,6 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   return runtime;
 }
 
-/** Stops workers and jobs (they stay resumable), lets direct scrapes finish, flushes webhooks, closes the stores. */
 /**
  * Closes an engine: aborts `stopping` at once (its calls under way answer `ENGINE_CLOSED`), then closes its runtime,
  * if it was opened. One promise for every `close()` of the engine: an app's SIGINT and SIGTERM handlers, a test's
@@ -281,6 +280,10 @@ export async function closeEngine(stopping: AbortController, runtime: Promise<Ru
   if (rt) await closeRuntime(rt);
 }
 
+/**
+ * Stops workers and jobs (they stay resumable), waits for the direct scrapes `closeEngine`'s abort ended, flushes
+ * webhooks, closes the stores.
+ */
 export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.scheduler.close();
   await rt.distributed?.closeWorkers();
