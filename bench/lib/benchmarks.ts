@@ -218,4 +218,5 @@ export const BENCHMARKS: Benchmark[] = [
     ],
   ),
   benchmark('cli-start', { full: 3, quick: 1 }, [], [['cli-start.version', '`crawlkit --version` <= 150 ms of CPU']]),
+  benchmark('memory', { full: 30, quick: 6 }),
 ];
