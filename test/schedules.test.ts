@@ -289,6 +289,13 @@ describe('schedules', () => {
         expect(runs).not.toContain('broken');
         expect(warnings).toHaveLength(1);
         expect(warnings[0]).toMatch(/Schedule broken cannot be read .* Delete it and create it again\./);
+        // The list shows the others and names the one it cannot read, rather than failing whole.
+        const listed = await ck.schedules.list();
+        if (!listed.success) throw new Error(JSON.stringify(listed));
+        expect(listed.data.map((view) => view.id)).toEqual([created.data.id]);
+        expect(listed.warning).toMatch(
+          /^1 schedule\(s\) cannot be read and are not listed: broken \(.*version 99.*\)\. Upgrade crawlkit if/,
+        );
       } finally {
         await ck.close();
       }

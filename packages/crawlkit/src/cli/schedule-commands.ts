@@ -178,6 +178,7 @@ export async function schedulesCommand(
   await ctx.load();
   const listed = await ctx.engine.schedules.list();
   if (!listed.success) return ctx.fail(listed);
+  if (listed.warning) ctx.note(`warning: ${listed.warning}`);
   if (ctx.mode === 'json') ctx.writeJson(listed);
   else if (ctx.mode === 'ndjson') for (const schedule of listed.data) ctx.write(`${JSON.stringify(schedule)}\n`);
   else for (const schedule of listed.data) ctx.write(listLine(schedule));

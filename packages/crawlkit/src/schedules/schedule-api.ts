@@ -7,7 +7,7 @@ import type { ScheduleStore, StoredSchedule } from '@crawlkit/store';
 
 import { scheduleCodec } from '../codec/records.js';
 import type { EngineContext } from '../context.js';
-import { CrawlkitError, toErrorResponse } from '../errors.js';
+import { CrawlkitError, isCrawlkitError, toErrorResponse } from '../errors.js';
 import { hideJobSecrets, sealJobSecrets, sealWebhookSecret } from '../jobs/job-secrets.js';
 import { newJobId } from '../uuid-v7.js';
 import { parseBody } from '../v2/parse.js';
@@ -61,6 +61,8 @@ export interface ScheduleResponse {
 export interface ScheduleListResponse {
   success: true;
   data: ScheduleView[];
+  /** Set when a stored schedule cannot be read (damaged, or written by a newer crawlkit): it is named, not listed. */
+  warning?: string;
 }
 
 /** Who calls: the engine's context, its scheduler when it runs schedules, the caller's tenant and credit limit. */
@@ -141,8 +143,25 @@ export async function getSchedule(call: ScheduleCall, id: string): Promise<Sched
 /** `GET /v2/schedule`: the caller's schedules, oldest first. */
 export async function listSchedules(call: ScheduleCall): Promise<ScheduleListResponse | ErrorResponse> {
   const all = await scheduleStore(call.ctx).list();
-  const data = await Promise.all(all.filter((s) => visible(s, call.tenant)).map((s) => viewOf(call.ctx, s)));
-  return { success: true, data };
+  const unreadable: string[] = [];
+  // One schedule that cannot be read leaves the others listed, as the scheduler leaves them firing.
+  const views = await Promise.all(
+    all
+      .filter((s) => visible(s, call.tenant))
+      .map((s) =>
+        viewOf(call.ctx, s).catch((error: unknown) => {
+          if (!isCrawlkitError(error) || error.code !== 'STORE_RECORD_INVALID') throw error;
+          unreadable.push(`${s.id} (${error.message})`);
+          return undefined;
+        }),
+      ),
+  );
+  const data = views.filter((view) => view !== undefined);
+  if (unreadable.length === 0) return { success: true, data };
+  const warning =
+    `${unreadable.length} schedule(s) cannot be read and are not listed: ${unreadable.join('; ')}. ` +
+    'Upgrade crawlkit if a newer one wrote them; otherwise delete them and create them again.';
+  return { success: true, data, warning };
 }
 
 /** `POST /v2/schedule/:id/run`: runs the schedule now, out of its clock; answers the run's crawls. */
