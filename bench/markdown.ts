@@ -195,6 +195,12 @@ function printBigPages(title: string, result: BigPagesResult): void {
       `wall ms a scrape (median of the pages): fetch and body read ${stages.readMs.toFixed(1)}, extraction in the worker ${stages.extractMs.toFixed(1)} (decode, render judge, extraction, reply); overlapping the two would save at most ${stages.overlapCeilingMs.toFixed(1)}`,
     );
   }
+  const worker = result.worker;
+  if (worker) {
+    console.log(
+      `the extraction's split (median of the pages): the worker's run ${worker.runMs.toFixed(1)} ms, its thread's CPU in it ${worker.cpuMs.toFixed(1)} (the rest: waits on its collection's helper threads, a core taken), hand-offs to and from the worker ${worker.handoffMs.toFixed(1)}`,
+    );
+  }
 }
 const bigSet = wcxb.slice(-BIG_PAGES).reverse();
 // The rest of the split is not needed from here on: a heap of 1,497 pages would make every garbage collection of

@@ -16,6 +16,8 @@ import { loadCrawlkit } from './crawlkit-build.ts';
 /** What crawlkit publishes on `crawlkit:scrape:timings` (its `ScrapeTimings`), the part read here. */
 interface StageTimes {
   stages: { name: string; ms: number }[];
+  /** The extract stage's split (crawlkit builds since wallpath37). */
+  extraction?: { waitMs: number; runMs: number; cpuMs: number; replyMs: number };
 }
 
 export interface BigPageTiming {
@@ -31,6 +33,8 @@ export interface BigPageTiming {
   readMs?: number;
   /** Median ms of the extraction (decode, render judge, extraction in a worker, the reply). */
   extractMs?: number;
+  /** Medians of the extraction's split: the worker's run, its thread's CPU in it, the hand-offs (wait and reply). */
+  worker?: { runMs: number; cpuMs: number; handoffMs: number };
 }
 
 export interface BigPagesResult {
@@ -46,6 +50,8 @@ export interface BigPagesResult {
   cpuPerScrape?: ThreadCpu;
   /** Median over the pages of `readMs` and `extractMs`, and of what overlapping them could save at most a page. */
   stages?: { readMs: number; extractMs: number; overlapCeilingMs: number };
+  /** Median over the pages of each page's `worker` split. */
+  worker?: { runMs: number; cpuMs: number; handoffMs: number };
 }
 
 /** Each `<script>` and `<style>` element cut out: the page turndown converts in the whole-page row. */
@@ -82,7 +88,8 @@ export async function timeBigPages(
   // The stages of each timed scrape (`crawlkit:scrape:timings`): how the wall time splits between the body's read
   // and the extraction, the two steps that run one after the other.
   let stages: StageTimes['stages'] | undefined;
-  const onTimings = (message: unknown) => (stages = (message as StageTimes).stages);
+  let split: StageTimes['extraction'];
+  const onTimings = (message: unknown) => ({ stages, extraction: split } = message as StageTimes);
   subscribe('crawlkit:scrape:timings', onTimings);
   const stageMs = (name: string) => stages?.find((s) => s.name === name)?.ms;
   try {
@@ -94,8 +101,10 @@ export async function timeBigPages(
       const td: number[] = [];
       const read: number[] = [];
       const extract: number[] = [];
+      const worker: { runMs: number; cpuMs: number; handoffMs: number }[] = [];
       for (let i = 0; i < runs; i++) {
         stages = undefined;
+        split = undefined;
         const before = threadCpuMs();
         let t0 = performance.now();
         const doc = await crawlkit.scrape(body(page));
@@ -105,6 +114,9 @@ export async function timeBigPages(
           read.push(readMs);
           extract.push(extractMs);
         }
+        // Set by the channel's listener during the scrape (the compiler sees only the reset above).
+        const got = split as StageTimes['extraction'];
+        if (got) worker.push({ runMs: got.runMs, cpuMs: got.cpuMs, handoffMs: got.waitMs + got.replyMs });
         const after = threadCpuMs();
         if (before && after) {
           const used = threadCpuSince(before, after);
@@ -125,6 +137,7 @@ export async function timeBigPages(
         turndownMs,
         speedup: turndownMs / scrapeMs,
         ...(read.length ? { readMs: median(read), extractMs: median(extract) } : {}),
+        ...(worker.length ? { worker: medianSplit(worker) } : {}),
       });
     }
   } finally {
@@ -138,6 +151,7 @@ export async function timeBigPages(
     medianScrapeMs: median(timings.map((t) => t.scrapeMs)),
     medianTurndownMs: median(timings.map((t) => t.turndownMs)),
     ...stageSplit(timings),
+    ...(timings.every((t) => t.worker) ? { worker: medianSplit(timings.map((t) => t.worker!)) } : {}),
     ...(measured
       ? {
           cpuPerScrape: {
@@ -164,5 +178,14 @@ function stageSplit(timings: readonly BigPageTiming[]): Pick<BigPagesResult, 'st
       extractMs: median(split.map((t) => t.extractMs!)),
       overlapCeilingMs: median(split.map((t) => Math.min(t.readMs!, t.extractMs!))),
     },
+  };
+}
+
+/** Each field's median over `splits`. */
+function medianSplit(splits: readonly { runMs: number; cpuMs: number; handoffMs: number }[]) {
+  return {
+    runMs: median(splits.map((s) => s.runMs)),
+    cpuMs: median(splits.map((s) => s.cpuMs)),
+    handoffMs: median(splits.map((s) => s.handoffMs)),
   };
 }

@@ -10,6 +10,7 @@ import type { MapScope, PageLinks } from '../api/map-links.js';
 import { pageLinks } from '../api/page-links.js';
 import { isErrorCode } from '../error-codes.js';
 import { extractPageInput, inputDocument, plainTextExtraction } from './extract-page.js';
+import type { CallRun } from './call-times.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { summarizeExtractive } from './extractive-summary.js';
 
@@ -63,8 +64,12 @@ export type CallResult<T extends ExtractionCall> = CallResults[T['kind']];
  * A call's answer as it crosses back: errors are sent as data (a thrown error loses its class and `code` on the
  * way), with the crawlkit code when the failure has one.
  */
-export type CallReply<T = unknown> =
-  { ok: true; value: T } | { ok: false; code?: string; message: string; name: string };
+export type CallReply<T = unknown> = (
+  { ok: true; value: T } | { ok: false; code?: string; message: string; name: string }
+) & {
+  /** What the thread that ran the call measured of its run (a worker's replies carry it). */
+  run?: CallRun;
+};
 
 /**
  * The page's own text is sent back only when `rawHtml` was asked and the caller does not have it (it sent bytes):

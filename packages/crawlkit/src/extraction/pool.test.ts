@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { scrapeRequestSchema } from '../v2/scrape-options.js';
 import { extractionSettings } from '../scrape/extraction-settings.js';
+import type { CallTimes } from './call-times.js';
 import type { ExtractionRequest } from './extraction.js';
 import { ExtractionPool, type CallStart } from './pool.js';
 
@@ -42,6 +43,31 @@ describe('ExtractionPool', () => {
     expect(content.markdown).toContain('# Title');
     expect(content.links).toEqual(['http://127.0.0.1/a']);
     expect(await started).not.toBe(threadId);
+  });
+
+  it("tells the caller where a call's time went: the wait for a worker, the run and its CPU, the reply", async () => {
+    const told: CallTimes[] = [];
+    const content = await pool.extract(page(big), undefined, { onTimes: (times) => told.push(times) });
+    expect(content.markdown).toContain('Some words of a long article');
+    expect(told).toHaveLength(1);
+    const [times] = told;
+    expect(times!.runMs).toBeGreaterThan(0);
+    expect(times!.cpuMs).toBeGreaterThan(0);
+    expect(times!.cpuMs).toBeLessThanOrEqual(times!.runMs + 0.1);
+    expect(times!.waitMs).toBeGreaterThanOrEqual(0);
+    expect(times!.replyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('times a call run on the calling thread (a pool of size 0) the same way', async () => {
+    const inThread = ExtractionPool.acquire({ size: 0, maxMemoryMb: 256 });
+    try {
+      const told: CallTimes[] = [];
+      await inThread.extract(page('<p>here</p>'), undefined, { onTimes: (times) => told.push(times) });
+      expect(told).toHaveLength(1);
+      expect(told[0]!.cpuMs).toBeGreaterThan(0);
+    } finally {
+      await inThread.release();
+    }
   });
 
   it("passes the judge's countAll to the worker: false stops counting once the verdict is settled", async () => {

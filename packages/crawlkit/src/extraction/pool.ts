@@ -8,6 +8,7 @@ import { CrawlkitError } from '../errors.js';
 import type { CallReply, CallResult, ExtractionCall, JudgedExtraction } from './calls.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { cancelIfQueued, newCallState, startedOn } from './call-state.js';
+import { callTimes, epochNow, measureRun, type CallTimes } from './call-times.js';
 import { replyError, WorkerDeath, workerStartError } from './pool-errors.js';
 import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
@@ -67,7 +68,12 @@ export interface RunOptions {
   runLimitMs?: number;
   /** Told when a worker starts the call (it may wait in the pool's queue before). */
   onStart?: () => void;
+  /** Told, once the call answered, where its time went (`DEBUG=crawlkit:timing`). */
+  onTimes?: (times: CallTimes) => void;
 }
+
+/** What the caller of a page's call is told of it. */
+export type CallWatch = Pick<RunOptions, 'onStart' | 'onTimes'>;
 
 // A worker is found when pool and worker files sit side by side: `.js` in dist, `.ts` when the tests run the sources
 // (under Node's type stripping, with the source hooks that resolve the workspace packages and `.js` specifiers).
@@ -153,9 +159,11 @@ export class ExtractionPool {
   async run<T extends ExtractionCall>(call: T, options: RunOptions = {}): Promise<CallResult<T>> {
     // The fetch and store work of a page and the clone of its text to a worker are turns of their own: timers
     // (lease renewals, webhooks) run between them.
+    const calledAt = options.onTimes ? epochNow() : 0;
     await nextTurn();
     options.signal?.throwIfAborted();
     const reply = await this.#settle(call, options);
+    if (options.onTimes && reply.run) options.onTimes(callTimes(calledAt, reply.run, epochNow()));
     if (!reply.ok) throw replyError(reply);
     return reply.value as CallResult<T>;
   }
@@ -165,9 +173,9 @@ export class ExtractionPool {
    * conversion passes it, and a worker still busy a moment later is stopped; either way the page's plain text comes
    * back (`cut`, with a warning), computed in a worker too. `signal` (the page's timeout) stops all.
    */
-  async extract(request: ExtractionRequest, signal?: AbortSignal, onStart?: () => void): Promise<Extraction> {
+  async extract(request: ExtractionRequest, signal?: AbortSignal, watch: CallWatch = {}): Promise<Extraction> {
     try {
-      return await this.run({ kind: 'extract', ...request }, pageRunOptions(request, signal, onStart));
+      return await this.run({ kind: 'extract', ...request }, pageRunOptions(request, signal, watch));
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
       return this.run({ kind: 'plainText', ...request }, signal ? { signal } : {});
@@ -191,13 +199,13 @@ export class ExtractionPool {
     page: JudgedPage,
     request: ExtractionRequest,
     judging: JudgeOptions = {},
-    onStart?: () => void,
+    watch: CallWatch = {},
   ): Promise<JudgedExtraction> {
     const { signal } = judging;
     try {
       return await this.run(
         { kind: 'judgeAndExtract', page, extraction: request, ...countAllOf(judging) },
-        pageRunOptions(request, signal, onStart),
+        pageRunOptions(request, signal, watch),
       );
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
@@ -228,7 +236,9 @@ export class ExtractionPool {
   async #settle(call: ExtractionCall, options: RunOptions): Promise<CallReply> {
     if (this.#options.size === 0) {
       options.onStart?.();
-      return (await inThreadCalls()).settleCall(call);
+      const { settleCall } = await inThreadCalls();
+      const { value, run } = await measureRun(() => settleCall(call));
+      return { ...value, run };
     }
     try {
       return await this.#attempt(call, options);
@@ -381,9 +391,8 @@ function countAllOf({ countAll }: JudgeOptions): { countAll?: boolean } {
  * The limits of a call that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
  * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
  */
-function pageRunOptions(request: ExtractionRequest, signal: AbortSignal | undefined, onStart?: () => void): RunOptions {
-  const options: RunOptions = signal ? { signal } : {};
-  if (onStart) options.onStart = onStart;
+function pageRunOptions(request: ExtractionRequest, signal: AbortSignal | undefined, watch: CallWatch): RunOptions {
+  const options: RunOptions = { ...watch, ...(signal ? { signal } : {}) };
   const text = request.page.text !== undefined || request.page.undecodedText !== undefined;
   if (request.budgetMs !== undefined && text) options.runLimitMs = request.budgetMs + CUT_GRACE_MS;
   return options;

@@ -2,6 +2,7 @@
 import { parentPort, threadId } from 'node:worker_threads';
 
 import { claimStart } from './call-state.js';
+import { epochNow, measureRun } from './call-times.js';
 import { settleCall, type CallReply, type ExtractionCall } from './calls.js';
 
 /** The message a worker sends when it starts a call: the pool's time budgets count from it. */
@@ -38,7 +39,7 @@ export default function run(message: CallMessage): Promise<CallReply> {
 
 function start({ id, call, state }: CallMessage): CallReply | Promise<CallReply> {
   if (!claimStart(state, threadId)) return CANCELLED_REPLY;
-  const startedAt = performance.timeOrigin + performance.now();
+  const startedAt = epochNow();
   parentPort?.postMessage({ crawlkitCallStarted: id, threadId, startedAt } satisfies StartedMessage);
-  return settleCall(call);
+  return measureRun(() => settleCall(call)).then(({ value, run }) => ({ ...value, run }));
 }

@@ -66,6 +66,11 @@ describe('runScrape', () => {
       // Without the move, extract only hands on the judge's result (hundredths of a millisecond) and the worker's
       // round trip is counted under fetch.
       expect(ms('extract')).toBeGreaterThan(1);
+      // The extraction's split lies within its stage: the wait for the worker, its run, the reply.
+      const split = timing!.extraction!;
+      expect(split.runMs).toBeGreaterThan(0);
+      expect(split.cpuMs).toBeGreaterThan(0);
+      expect(split.waitMs + split.runMs + split.replyMs).toBeLessThanOrEqual(ms('extract') + 0.1);
     } finally {
       await closeRuntime(auto);
     }

@@ -3,6 +3,9 @@ import { channel } from 'node:diagnostics_channel';
 import { redactUrl } from '@crawlkit/fetcher';
 import { createDebug } from 'obug';
 
+import { addCallTimes, type CallTimes } from '../extraction/call-times.js';
+import type { CallWatch } from '../extraction/pool.js';
+
 /** `DEBUG=crawlkit:timing` prints one line per scrape: each stage's milliseconds. */
 const debugTiming = createDebug('crawlkit:timing');
 
@@ -19,6 +22,11 @@ export interface ScrapeTimings {
   /** Milliseconds per stage, in the order they ran (a stage that ended the scrape early included). */
   stages: { name: string; ms: number }[];
   totalMs: number;
+  /**
+   * Where the `extract` stage's time went, when the page was extracted in the worker pool (the judge's call and the
+   * extraction's, added up): the wait for a worker, the worker's run and its thread's CPU in it, the reply's way back.
+   */
+  extraction?: CallTimes;
   /** How the scrape ended. */
   outcome: 'success' | 'failure' | 'deferred' | 'dropped';
 }
@@ -31,6 +39,7 @@ export class StageTimings {
   #inside = 0;
   /** That time per stage it belongs to, added to the stage's own when it ends (or reported apart if it never runs). */
   readonly #movedTo = new Map<string, number>();
+  #extraction: CallTimes | undefined;
 
   /** Whether anybody reads the timings: otherwise nothing is measured. */
   static get wanted(): boolean {
@@ -54,6 +63,11 @@ export class StageTimings {
     this.#movedTo.set(name, (this.#movedTo.get(name) ?? 0) + ms);
   }
 
+  /** An extraction call of the scrape answered, its time split as `times`. */
+  recordExtraction(times: CallTimes): void {
+    this.#extraction = this.#extraction ? addCallTimes(this.#extraction, times) : times;
+  }
+
   /** Reports the scrape's timings to the debug namespace and the channel, when either listens. */
   report(url: string, outcome: ScrapeTimings['outcome']): void {
     for (const [name, ms] of this.#movedTo) this.#stages.push({ name, ms });
@@ -64,10 +78,28 @@ export class StageTimings {
       totalMs: performance.now() - this.#start,
       outcome,
     };
+    if (this.#extraction) timings.extraction = this.#extraction;
     if (debugTiming.enabled) {
       const parts = timings.stages.map((s) => `${s.name} ${s.ms.toFixed(1)}`).join(', ');
-      debugTiming(`${timings.url} ${outcome} in ${timings.totalMs.toFixed(1)} ms: ${parts}`);
+      const split = this.#extraction ? ` (${extractionLine(this.#extraction)})` : '';
+      debugTiming(`${timings.url} ${outcome} in ${timings.totalMs.toFixed(1)} ms: ${parts}${split}`);
     }
     if (timingsChannel.hasSubscribers) timingsChannel.publish(timings);
   }
+}
+
+/** The extraction's split as the debug line prints it. */
+function extractionLine({ waitMs, runMs, cpuMs, replyMs }: CallTimes): string {
+  const ms = (n: number) => n.toFixed(1);
+  return `extract: wait ${ms(waitMs)}, worker ${ms(runMs)} with CPU ${ms(cpuMs)}, reply ${ms(replyMs)}`;
+}
+
+/**
+ * What a scrape's extraction call tells: its start to the scrape's deadline (the extraction's budget counts from it),
+ * and where its time went to the scrape's timings, when anybody reads them.
+ */
+export function extractionWatch(state: { deadline: { running: () => void }; timings: StageTimings }): CallWatch {
+  const watch: CallWatch = { onStart: state.deadline.running };
+  if (StageTimings.wanted) watch.onTimes = (times) => state.timings.recordExtraction(times);
+  return watch;
 }

@@ -3,6 +3,7 @@ import { formatsReadContent, scrapeExtractionSettings } from '../extraction-sett
 import { pageCacheMemoFor } from '../page-cache-memo.js';
 import { reportExplanation } from '../explanation.js';
 import type { ScrapeStage } from '../scrape-state.js';
+import { extractionWatch } from '../timings.js';
 import { readStoredExtraction, storedExtractionKey, writeStoredExtraction } from '../stored-extraction.js';
 
 /**
@@ -47,7 +48,7 @@ export const extractStage: ScrapeStage = {
         }
       }
       built = true;
-      return ctx.extraction.extract(request, state.signal, deadline.running);
+      return ctx.extraction.extract(request, state.signal, extractionWatch(state));
     };
     const version =
       cache.cachedAt !== undefined && cache.length !== undefined

@@ -7,6 +7,7 @@ import { afterFetch, fetchError, shapeFetch } from '../../formats/registry.js';
 import { extractionInput, scrapeExtractionSettings } from '../extraction-settings.js';
 import { fetchedPage } from '../fetched-page.js';
 import type { EngineAdvice, FetchedState, ScrapeStage, ScrapeState } from '../scrape-state.js';
+import { extractionWatch } from '../timings.js';
 
 /** The verdict of crawlkit's render judge: the page's extraction comes with it when the judge found nothing missing. */
 export interface ExtractingVerdict extends RenderVerdict {
@@ -78,7 +79,7 @@ function extractingJudge(state: ScrapeState) {
     if (budgetMs !== undefined) request.budgetMs = budgetMs;
     state.deadline.extracting();
     const started = performance.now();
-    const judged = await state.ctx.extraction.judgeAndExtract(page, request, options, state.deadline.running);
+    const judged = await state.ctx.extraction.judgeAndExtract(page, request, options, extractionWatch(state));
     state.timings.recordInside('extract', performance.now() - started);
     state.deadline.fetching();
     return judged.extraction ? { ...judged.verdict, extraction: judged.extraction } : judged.verdict;
