@@ -36,4 +36,19 @@ describe('call times', () => {
     // One thread's CPU cannot pass its wall time (the clocks' granularity aside).
     expect(busy.run.cpuMs).toBeLessThanOrEqual(busy.run.endedAt - busy.run.startedAt + 0.1);
   });
+
+  it("measures a run without its CPU on a Node that cannot tell a thread's CPU (before 22.19)", async () => {
+    const threadCpuUsage = Object.getOwnPropertyDescriptor(process, 'threadCpuUsage');
+    Reflect.deleteProperty(process, 'threadCpuUsage');
+    try {
+      const measured = await measureRun(() => 'ran');
+      expect(measured.value).toBe('ran');
+      expect(measured.run.cpuMs).toBeUndefined();
+      const times = callTimes(measured.run.startedAt, measured.run, measured.run.endedAt);
+      expect(times).not.toHaveProperty('cpuMs');
+      expect(addCallTimes(times, { ...times, cpuMs: 2 })).not.toHaveProperty('cpuMs');
+    } finally {
+      if (threadCpuUsage) Object.defineProperty(process, 'threadCpuUsage', threadCpuUsage);
+    }
+  });
 });

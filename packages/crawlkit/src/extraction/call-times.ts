@@ -9,8 +9,11 @@ export interface CallTimes {
   waitMs: number;
   /** The worker's run of the call, start to end. */
   runMs: number;
-  /** CPU time of the worker thread during the run (its own, not V8's helper threads'). */
-  cpuMs: number;
+  /**
+   * CPU time of the worker thread during the run (its own, not V8's helper threads'); absent on a Node without
+   * `process.threadCpuUsage` (before 22.19 and 23.9).
+   */
+  cpuMs?: number;
   /** From the run's end to the reply on the calling thread. */
   replyMs: number;
 }
@@ -19,16 +22,17 @@ export interface CallTimes {
 export interface CallRun {
   startedAt: number;
   endedAt: number;
-  cpuMs: number;
+  cpuMs?: number;
 }
 
 /** Now, in milliseconds since the epoch, comparable across threads (each thread has its own `timeOrigin`). */
 export const epochNow = (): number => performance.timeOrigin + performance.now();
 
-/** The CPU time of this thread, in milliseconds. */
-function threadCpuMs(): number {
-  const { user, system } = process.threadCpuUsage();
-  return (user + system) / 1000;
+/** The CPU time of this thread, in milliseconds, where Node can tell it (22.19 and later). */
+function threadCpuMs(): number | undefined {
+  // Optional call: typed as always there, missing on the oldest Node crawlkit runs on (22.16).
+  const usage = (process.threadCpuUsage as typeof process.threadCpuUsage | undefined)?.();
+  return usage && (usage.user + usage.system) / 1000;
 }
 
 /** Runs `fn` and measures it on this thread: its start, its end and the thread's CPU meanwhile. */
@@ -36,7 +40,9 @@ export async function measureRun<T>(fn: () => T | Promise<T>): Promise<{ value: 
   const startedAt = epochNow();
   const cpu = threadCpuMs();
   const value = await fn();
-  return { value, run: { startedAt, endedAt: epochNow(), cpuMs: threadCpuMs() - cpu } };
+  const endedAt = epochNow();
+  const end = cpu === undefined ? undefined : threadCpuMs();
+  return { value, run: end === undefined ? { startedAt, endedAt } : { startedAt, endedAt, cpuMs: end - cpu! } };
 }
 
 /** A call's times from when it was made (`calledAt`), its run, and when its reply arrived (`repliedAt`). */
@@ -45,7 +51,7 @@ export function callTimes(calledAt: number, run: CallRun, repliedAt: number): Ca
   return {
     waitMs: Math.max(0, run.startedAt - calledAt),
     runMs: Math.max(0, run.endedAt - run.startedAt),
-    cpuMs: run.cpuMs,
+    ...(run.cpuMs === undefined ? {} : { cpuMs: run.cpuMs }),
     replyMs: Math.max(0, repliedAt - run.endedAt),
   };
 }
@@ -55,7 +61,7 @@ export function addCallTimes(a: CallTimes, b: CallTimes): CallTimes {
   return {
     waitMs: a.waitMs + b.waitMs,
     runMs: a.runMs + b.runMs,
-    cpuMs: a.cpuMs + b.cpuMs,
+    ...(a.cpuMs === undefined || b.cpuMs === undefined ? {} : { cpuMs: a.cpuMs + b.cpuMs }),
     replyMs: a.replyMs + b.replyMs,
   };
 }

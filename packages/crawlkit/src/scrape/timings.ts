@@ -91,7 +91,8 @@ export class StageTimings {
 /** The extraction's split as the debug line prints it. */
 function extractionLine({ waitMs, runMs, cpuMs, replyMs }: CallTimes): string {
   const ms = (n: number) => n.toFixed(1);
-  return `extract: wait ${ms(waitMs)}, worker ${ms(runMs)} with CPU ${ms(cpuMs)}, reply ${ms(replyMs)}`;
+  const cpu = cpuMs === undefined ? '' : ` with CPU ${ms(cpuMs)}`;
+  return `extract: wait ${ms(waitMs)}, worker ${ms(runMs)}${cpu}, reply ${ms(replyMs)}`;
 }
 
 /**
