@@ -2,6 +2,8 @@ import { hostname } from 'node:os';
 import { readdir, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
+import { isProcessGone } from '@crawlkit/options/process-gone';
+
 /**
  * Profiles left by processes that died without closing their browser (SIGKILL, an out-of-memory kill, a test runner
  * killing a worker that timed out): Chromium exits with them, its profile (2 MB or more) stays in the temporary
@@ -14,7 +16,7 @@ export async function removeStaleProfiles(dir: string, prefix: string): Promise<
   let removed = 0;
   for (const name of names) {
     const owner = named.exec(name)?.[1];
-    if (owner === undefined || isAlive(Number(owner))) continue;
+    if (owner === undefined || !isProcessGone(Number(owner))) continue;
     const profile = join(dir, name);
     // A Chromium that outlived its owner (its owner was in another process namespace sharing this directory, or it
     // is still shutting down) holds the profile's lock naming its host and pid.
@@ -26,22 +28,11 @@ export async function removeStaleProfiles(dir: string, prefix: string): Promise<
   return removed;
 }
 
-/** Whether `pid` is a running process; one of another user answers EPERM, and is. */
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Chromium's `SingletonLock` is a symlink to `<host>-<pid>` while it runs; it removes it as it exits. */
 async function lockedByLiveChromium(profile: string): Promise<boolean> {
   const target = await readlink(join(profile, 'SingletonLock')).catch(() => undefined);
   if (target === undefined) return false;
   const at = target.lastIndexOf('-');
   if (target.slice(0, at) !== hostname()) return true;
-  return isAlive(Number(target.slice(at + 1)));
+  return !isProcessGone(Number(target.slice(at + 1)));
 }
