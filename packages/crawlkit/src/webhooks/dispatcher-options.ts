@@ -9,7 +9,8 @@ export interface PostAnswer {
 
 /**
  * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own), without following
- * redirects; resolves with the answer, rejects on network errors and with `URL_BLOCKED` for a refused target.
+ * redirects; resolves with the answer, rejects on network errors, with `URL_BLOCKED` for a refused target, and once
+ * `signal` aborts (the dispatcher closing).
  */
 export type PostJson = (
   url: string,
@@ -17,6 +18,7 @@ export type PostJson = (
   headers: Record<string, string>,
   timeoutMs: number,
   policy: UrlPolicy | undefined,
+  signal: AbortSignal,
 ) => Promise<PostAnswer>;
 
 export interface DispatcherOptions {
@@ -28,6 +30,11 @@ export interface DispatcherOptions {
   secret?: string;
   /** Time one delivery attempt may take, in milliseconds. */
   timeoutMs: number;
+  /**
+   * Time `close()` gives the events queued here and not tried yet, and the attempts in flight, before it stops them
+   * (not counted as attempts: they stay due in the store for the next engine), in milliseconds.
+   */
+  closeTimeoutMs: number;
   /** Attempts per event before it is given up. */
   maxAttempts: number;
   /** Delay before the first retry in milliseconds; doubles per attempt. */

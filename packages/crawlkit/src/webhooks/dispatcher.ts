@@ -70,6 +70,8 @@ export class WebhookDispatcher {
   /** Looks at the outbox that failed in a row. */
   #lookFaults = 0;
   #closed = false;
+  /** Aborted by `close()`: the attempts in flight stop. */
+  readonly #stop = new AbortController();
 
   constructor(stores: () => Store[], options: DispatcherOptions) {
     this.#stores = stores;
@@ -119,9 +121,10 @@ export class WebhookDispatcher {
 
   /**
    * Before a close: sends the events queued here and not tried yet (a job's `completed`), so that a one-shot process
-   * (`crawl --webhook`) does not leave them to the next engine; ends when none is left to send now, or at `timeoutMs`.
+   * (`crawl --webhook`) does not leave them to the next engine; ends when none is left to send now and no attempt is
+   * in flight, or at `closeTimeoutMs` (`close()` then stops what is left).
    */
-  async flush(timeoutMs = this.#options.timeoutMs): Promise<void> {
+  async flush(timeoutMs = this.#options.closeTimeoutMs): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!this.#closed && Date.now() < end && (this.#inflight.size > 0 || (await this.#unsent()))) {
       this.kick();
@@ -144,13 +147,17 @@ export class WebhookDispatcher {
     return false;
   }
 
-  /** Stops sending; waits for the attempts in flight to finish and be recorded. */
+  /**
+   * Stops sending: the attempts in flight stop at once, unrecorded, so that their events stay due in a durable store
+   * for the next engine (a receiver that never answers held a close for `timeoutMs`).
+   */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#immediate) clearImmediate(this.#immediate);
     this.#timer = undefined;
     this.#immediate = undefined;
+    this.#stop.abort();
     await this.#round;
     await Promise.allSettled(this.#inflight.values());
     await Promise.allSettled([...this.#claims.values()].map((letGo) => letGo()));
@@ -343,7 +350,8 @@ export class WebhookDispatcher {
         // Its headers cannot be opened here (no key, another key): no attempt can fix that.
         return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
       }
-      const answer = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, terms.policy);
+      const { timeoutMs } = this.#options;
+      const answer = await this.#options.post(stored.url, body, headers, timeoutMs, terms.policy, this.#stop.signal);
       const outcome = readAnswer(stored.url, answer);
       if (outcome.delivered) {
         return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
@@ -352,6 +360,8 @@ export class WebhookDispatcher {
       retryAfterMs = outcome.retryAfterMs;
       if (!outcome.retry) return this.#giveUp(store, { ...delivery, attempts }, error);
     } catch (cause) {
+      // Stopped by close(): no attempt. The event stays as it was, due at once for the next engine on the store.
+      if (this.#stop.signal.aborted) return false;
       error = cause instanceof Error ? cause.message : String(cause);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
         return this.#giveUp(store, { ...delivery, attempts }, error);
