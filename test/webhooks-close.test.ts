@@ -1,7 +1,7 @@
 /**
  * `close()` and the webhook deliveries under way: an attempt a receiver never answers stops at `closeTimeoutMs`
  * (before: `close()` waited for its `timeoutMs`, 10 s, vitest's hook timeout) and counts as none, so the next engine on
- * the store sends the event.
+ * the store sends the event; what a memory store still holds at close is told, not dropped without a word.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -94,3 +94,29 @@ it('stops an attempt that is never answered at closeTimeoutMs; the event stays d
     rmSync(storeDir, { recursive: true, force: true });
   }
 }, 40_000);
+
+it('tells the events a memory store still holds at close(), how many and whose, as they are lost with it', async () => {
+  const hook = await receiver();
+  hook.seen.answer = 503;
+  const warned: { code: string; message: string }[] = [];
+  const logged: string[] = [];
+  const logger = { debug() {}, info() {}, warn: (message: string) => void logged.push(message), error() {} };
+  const ck = new Crawlkit({ store: 'memory', engine: 'http', logger, webhooks: { retryDelayMs: 60_000 } });
+  ck.on('warning', (warning) => warned.push(warning));
+  try {
+    const job = ok(await ck.batchScrape({ urls: [`${server.url}/`], webhook: hook.url }));
+    ok(await ck.waitForJob(job.id));
+    // The first event failed once and waits a minute for its retry; the page and completed wait behind it.
+    await until(() => hook.seen.requests.length === 1);
+    await ck.close();
+    // Before: nothing said; the three events were gone with the engine.
+    const dropped = warned.filter((w) => w.code === 'WEBHOOK_EVENTS_DROPPED');
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]!.message).toContain('3 webhook events were not delivered before close() (1 waiting for a retry)');
+    expect(dropped[0]!.message).toContain(`of job ${job.id}:`);
+    expect(logged).toContain(`[engine] ${dropped[0]!.message}`);
+  } finally {
+    await ck.close();
+    await hook.close();
+  }
+});

@@ -160,7 +160,7 @@ export interface CrawlkitOptions {
     /**
      * Time `close()` gives the events queued and not tried yet (a job's `completed`) and the attempts under way, in
      * milliseconds; then it stops them. A stopped attempt counts as none: on a store on disk the event stays due and
-     * the next engine sends it; a memory store's are lost with it.
+     * the next engine sends it; a memory store's are lost (a `WEBHOOK_EVENTS_DROPPED` warning names them).
      * @default 2000
      */
     closeTimeoutMs?: number;

@@ -197,6 +197,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
       maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
+      warning: (code, message) => bus.warning(code, message),
       onGiveUp: async (s, delivery, error) => giveUps.tell(delivery.jobId, await recordUndelivered(s, delivery, error)),
       // One process sends a job's events, the holder of its lease (the Redis outbox has one leader for all jobs).
       claim: (s, jobId, lost) =>

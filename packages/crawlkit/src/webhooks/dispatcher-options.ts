@@ -54,4 +54,6 @@ export interface DispatcherOptions {
   secrets?(store: Store): SecretBox;
   /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
   onGiveUp(store: Store, delivery: Delivery, error: string): Promise<void>;
+  /** Told what a close leaves undelivered in a store that keeps nothing after it (`Store.ephemeral`). */
+  warning(code: string, message: string): void;
 }

@@ -8,6 +8,7 @@ import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders, WEBHOOK_IDENTITY } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
+import { droppedEvents } from './dropped-events.js';
 import { deliveryCodec } from '../codec/records.js';
 
 /** Errors of the POST that retrying cannot fix: the target is refused by the URL policy or is not a web URL. */
@@ -149,7 +150,8 @@ export class WebhookDispatcher {
 
   /**
    * Stops sending: the attempts in flight stop at once, unrecorded, so that their events stay due in a durable store
-   * for the next engine (a receiver that never answers held a close for `timeoutMs`).
+   * for the next engine (a receiver that never answers held a close for `timeoutMs`). What a store that keeps nothing
+   * after the close still holds is told as a `WEBHOOK_EVENTS_DROPPED` warning.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -162,6 +164,8 @@ export class WebhookDispatcher {
     await Promise.allSettled(this.#inflight.values());
     await Promise.allSettled([...this.#claims.values()].map((letGo) => letGo()));
     this.#claims.clear();
+    const dropped = await droppedEvents(this.#stores());
+    if (dropped) this.#options.warning('WEBHOOK_EVENTS_DROPPED', dropped);
   }
 
   #claimed(jobId: string): boolean {
