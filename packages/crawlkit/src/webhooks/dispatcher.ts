@@ -9,7 +9,7 @@ import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders, WEBHOOK_IDENTITY } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
 import { droppedEvents } from './dropped-events.js';
-import { deliveryCodec } from '../codec/records.js';
+import { UnreadableEvents } from './unreadable.js';
 
 /** Errors of the POST that retrying cannot fix: the target is refused by the URL policy or is not a web URL. */
 const PERMANENT_CODES = new Set(['URL_BLOCKED', 'SCRAPE_UNSUPPORTED_PROTOCOL', 'SCRAPE_INVALID_URL']);
@@ -61,6 +61,7 @@ export class WebhookDispatcher {
   readonly #settled = new Map<string, number>();
   /** Deliveries whose new state the store refused to write: they are neither re-sent nor their attempts forgotten. */
   readonly #unrecorded = new UnrecordedDeliveries();
+  readonly #unreadable: UnreadableEvents;
   /** Jobs whose events this process may send (`claim`), and how to let each go. */
   readonly #claims = new Map<string, () => Promise<void>>();
   /** When the last look ended and how long it took: looks are paced so that they never take over the thread. */
@@ -77,6 +78,7 @@ export class WebhookDispatcher {
   constructor(stores: () => Store[], options: DispatcherOptions) {
     this.#stores = stores;
     this.#options = options;
+    this.#unreadable = new UnreadableEvents((code, message) => options.warning(code, message));
   }
 
   /**
@@ -269,6 +271,8 @@ export class WebhookDispatcher {
       if (heads.length >= free + this.#inflight.size) complete = false;
       const now = Date.now();
       for (const head of heads) {
+        // Not among the seen: its claim is let go, for a process that reads it.
+        if (this.#unreadable.has(head.jobId)) continue;
         seen.add(head.jobId);
         if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
         const dueAt = this.#unrecorded.dueAt(head);
@@ -333,7 +337,8 @@ export class WebhookDispatcher {
   async #send(store: Store, head: Delivery): Promise<boolean> {
     if (this.#unrecorded.settled(head)) return this.#unrecorded.retry(store, head.id);
     const delivery = this.#unrecorded.view(head);
-    const stored = deliveryCodec.decode(delivery.payload);
+    const stored = this.#unreadable.decode(store, delivery);
+    if (!stored) return false;
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
     let error: string;
@@ -358,7 +363,7 @@ export class WebhookDispatcher {
       const answer = await this.#options.post(stored.url, body, headers, timeoutMs, terms.policy, this.#stop.signal);
       const outcome = readAnswer(stored.url, answer);
       if (outcome.delivered) {
-        return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
+        return this.#unrecorded.write(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }
       error = outcome.error;
       retryAfterMs = outcome.retryAfterMs;
@@ -375,23 +380,15 @@ export class WebhookDispatcher {
       return this.#giveUp(store, { ...delivery, attempts }, error);
     }
     const delay = retryDelay(attempts, retryAfterMs, this.#options);
-    await this.#record(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
+    await this.#unrecorded.write(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
     return false;
   }
 
   /** Resolves true once the event is given up and that is recorded (its job error follows the record). */
   #giveUp(store: Store, delivery: Delivery, error: string): Promise<boolean> {
     const patch: DeliveryPatch = { state: 'failed', attempts: delivery.attempts, lastError: error };
-    return this.#record(store, delivery.id, patch, () =>
+    return this.#unrecorded.write(store, delivery.id, patch, () =>
       this.#options.onGiveUp(store, delivery, error).catch(() => undefined),
     );
-  }
-
-  /**
-   * Writes an attempt's outcome; resolves false when the store refused it (kept in memory and written again at the
-   * job's next look, which waits for it, so that its events stay in order).
-   */
-  #record(store: Store, id: string, patch: DeliveryPatch, afterWrite?: () => Promise<void>): Promise<boolean> {
-    return this.#unrecorded.write(store, id, patch, afterWrite);
   }
 }
