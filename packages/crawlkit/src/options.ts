@@ -26,6 +26,7 @@ import type { EngineLearningOptions } from './jobs/engine-learning.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
+import type { DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -259,14 +260,7 @@ export interface ResolvedOptions {
   robotsTimeoutMs: number;
   extractionBudgetMs: number;
   workers: { size: number; maxMemoryMb: number };
-  webhooks: {
-    secret?: string;
-    timeoutMs: number;
-    closeTimeoutMs: number;
-    maxAttempts: number;
-    retryDelayMs: number;
-    maxRetryDelayMs: number;
-  };
+  webhooks: DeliverySettings;
   resumeJobs: boolean;
   runSchedules: boolean;
   persistSecrets: boolean;

@@ -21,8 +21,8 @@ export type PostJson = (
   signal: AbortSignal,
 ) => Promise<PostAnswer>;
 
-export interface DispatcherOptions {
-  post: PostJson;
+/** How events are delivered: the engine's `webhooks` option as resolved. */
+export interface DeliverySettings {
   /**
    * HMAC-SHA256 secret for the signature headers of the events whose job recorded none (`StoredJob.webhookSecret`,
    * which signs the others); unsigned without either.
@@ -41,6 +41,10 @@ export interface DispatcherOptions {
   retryDelayMs: number;
   /** Longest delay between two attempts, in milliseconds. */
   maxRetryDelayMs: number;
+}
+
+export interface DispatcherOptions extends DeliverySettings {
+  post: PostJson;
   /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
   lanes?: number;
   /**
