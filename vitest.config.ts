@@ -38,6 +38,9 @@ export default defineConfig({
         new URL('./packages/options/src/route-fragment.ts', import.meta.url),
       ),
       '@crawlkit/options/retry-later': fileURLToPath(new URL('./packages/options/src/retry-later.ts', import.meta.url)),
+      '@crawlkit/options/process-gone': fileURLToPath(
+        new URL('./packages/options/src/process-gone.ts', import.meta.url),
+      ),
       '@crawlkit/options/quiet-sqlite': fileURLToPath(
         new URL('./packages/options/src/quiet-sqlite.ts', import.meta.url),
       ),

@@ -21,6 +21,12 @@ import { Crawlkit } from 'crawlkit';
 import { serveGeneratedSite } from './lib/generated-site.ts';
 import { finish, goal, isQuick, median, type Row } from './lib/report.ts';
 
+/** Scrapes in the engine's slots (none once it is closed). */
+const queued = (ck: Crawlkit): number => {
+  const status = ck.getQueueStatus();
+  return status.success ? status.jobsInQueue : 0;
+};
+
 const quick = isQuick();
 const ROUNDS = quick ? 2 : 7;
 const BATCH_URLS = 5_000;
@@ -74,7 +80,7 @@ async function behind(batches: number): Promise<number> {
     return await crawlB();
   } finally {
     for (const id of ids) await a!.cancelBatchScrape(id);
-    while (ck.getQueueStatus().jobsInQueue > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (queued(ck) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -159,6 +159,22 @@ describe('close() called twice', () => {
   });
 });
 
+describe('the usage and slot methods after close()', () => {
+  it('answer the final credits and tokens (a report at exit); queue status and concurrency answer ENGINE_CLOSED', async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    ok(await ck.scrape({ url: `${server.url}/slow/usage?ms=1` }, { tenant: 'user-1' }));
+    expect(ok(ck.getQueueStatus())).toMatchObject({ jobsInQueue: 0, maxConcurrency: expect.any(Number) });
+    await ck.close();
+    expect(ck.getCreditUsage().data.creditsUsed).toBe(1);
+    expect(ck.getCreditUsage({ tenant: 'user-1' }).data.creditsUsed).toBe(1);
+    expect(ck.getTokenUsage().data.tokensUsed).toBe(0);
+    // Before: both answered as an open engine's, 0 of `concurrency` in use, to a health probe of a closed engine.
+    for (const answer of [ck.getQueueStatus(), ck.getConcurrency(), ck.getQueueStatus({ tenant: 'user-1' })]) {
+      expect(answer).toMatchObject({ success: false, code: 'ENGINE_CLOSED' });
+    }
+  });
+});
+
 /** Iterates `pages` to its end; what it threw, if anything. */
 async function drain(pages: AsyncIterable<{ metadata: { sourceURL: string } }>, each?: (url: string) => void) {
   try {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { until } from './helpers-batch.ts';
+import { ok, until } from './helpers-batch.ts';
 import { call } from './helpers/raw-http.ts';
 import { startServeStack, type ServeStack } from './helpers/serve.ts';
 
@@ -23,7 +23,7 @@ afterAll(async () => {
 /** The held pages the site was asked for, in order. */
 const held = () => stack.site.requests.map((r) => r.path).filter((path) => path.startsWith('/held/'));
 /** Scrapes waiting in the engine's slots, every key's (the operator's view: a key's queue-status counts its own). */
-const waiting = () => stack.ck.getQueueStatus().waitingJobsInQueue;
+const waiting = () => ok(stack.ck.getQueueStatus()).waitingJobsInQueue;
 
 describe('the engine slots under several tenants', () => {
   it("start key B's scrape before the pages key A's batches queued earlier", async () => {

@@ -11,7 +11,7 @@ import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { startServer } from '@crawlkit/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { until } from './helpers-batch.ts';
+import { ok, until } from './helpers-batch.ts';
 import { call } from './helpers/raw-http.ts';
 import { startServeStack, type ServeStack } from './helpers/serve.ts';
 
@@ -79,7 +79,7 @@ describe('several teams on one serve', () => {
     expect(ofA).toBeLessThan(3 * pages.length);
     for (const batch of batches) await a.cancelBatchScrape(batch.id);
     // Nothing of A's runs on into the next tests' figures.
-    await until(() => stack.ck.getQueueStatus().jobsInQueue === 0);
+    await until(() => ok(stack.ck.getQueueStatus()).jobsInQueue === 0);
   });
 
   it("answer /v2/team/* for the key's own team: B's usage is unchanged by A's scrape, the operator sees both", async () => {

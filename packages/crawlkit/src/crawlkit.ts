@@ -30,7 +30,7 @@ import { getKeptScrape } from './api/scrape-results.js';
 import { checkReady, type ReadyResponse } from './api/readiness.js';
 import { callOf } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
-import { CrawlkitError } from './errors.js';
+import { CrawlkitError, toErrorResponse } from './errors.js';
 import type { CrawlkitEvents } from './events.js';
 import {
   previewCrawlParams,
@@ -225,27 +225,31 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /**
    * `GET /v2/team/credit-usage`: credits this engine instance has accounted for (nothing is charged), the tenant's
-   * own with `init.tenant`, against a nominal plan of a billion credits, so that clients show what was used.
+   * own with `init.tenant`, against a nominal plan of a billion credits; after `close()`, the final count.
    */
   getCreditUsage(init: CallOptions = {}): CreditUsageResponse {
     return creditUsage(this.#usage(init).credits);
   }
 
-  /**
-   * `GET /v2/team/token-usage`: model tokens this engine instance's pages used (the tenant's), against a nominal plan.
-   */
+  /** `GET /v2/team/token-usage`: model tokens its pages used (the tenant's); after `close()`, the final count. */
   getTokenUsage(init: CallOptions = {}): TokenUsageResponse {
     return tokenUsage(this.#usage(init).tokens);
   }
 
-  /** `GET /v2/team/queue-status`: scrapes running in the engine's slots and waiting for one (the tenant's). */
-  getQueueStatus(init: CallOptions = {}): QueueStatusResponse {
-    return queueStatus(this.#slots(init));
+  /** `GET /v2/team/queue-status`: scrapes in the slots and waiting (the tenant's); `ENGINE_CLOSED` after `close()`. */
+  getQueueStatus(init: CallOptions = {}): QueueStatusResponse | ErrorResponse {
+    return this.#whileOpen(() => queueStatus(this.#slots(init)));
   }
 
-  /** `GET /v2/concurrency-check`: scrapes running now (the tenant's), and the engine's `concurrency`. */
-  getConcurrency(init: CallOptions = {}): ConcurrencyCheckResponse {
-    return concurrencyCheck(this.#slots(init));
+  /** `GET /v2/concurrency-check`: scrapes running (the tenant's), `concurrency`; `ENGINE_CLOSED` after `close()`. */
+  getConcurrency(init: CallOptions = {}): ConcurrencyCheckResponse | ErrorResponse {
+    return this.#whileOpen(() => concurrencyCheck(this.#slots(init)));
+  }
+
+  /** A closed engine has no slots: what they hold is answered by an open one only. */
+  #whileOpen<T>(answer: () => T): T | ErrorResponse {
+    if (this.#stopping.signal.aborted) return toErrorResponse(new CrawlkitError('ENGINE_CLOSED', CLOSED_BEFORE_CALL));
+    return answer();
   }
 
   #usage(init: CallOptions | undefined) {

@@ -9,6 +9,12 @@ import type { Logger } from './logger.js';
 import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
 
 /**
+ * Tenants whose own usage an engine keeps (`usageOf(tenant)`), the most recently active ones: an app giving each of its
+ * users a `tenant` would otherwise grow the map for as long as it runs. ~150 bytes each, so ~1.5 MB at most.
+ */
+export const MAX_TENANT_USAGES = 10_000;
+
+/**
  * The one bus of an engine's events: what direct scrapes and jobs (in this process, or on a worker of the cluster)
  * report goes here, typed, and leaves as `Crawlkit` events (`CrawlkitEvents`) and log lines. A failed page keeps its
  * error code end to end. It also counts the credits of every page it is told of.
@@ -16,9 +22,13 @@ import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
 export class EventBus {
   readonly #events: EventEmitter<CrawlkitEvents>;
   readonly #log: Logger;
-  /** What every page and charge so far used; `#tenants` the same per tenant (`CallOptions.tenant`, a job's). */
+  /**
+   * What every page and charge so far used; `#tenants` the same per tenant (`CallOptions.tenant`, a job's), the
+   * least recently active first, up to `MAX_TENANT_USAGES`.
+   */
   readonly #total: Usage = { credits: 0, tokens: 0 };
   readonly #tenants = new Map<string, Usage>();
+  #tenantsDropped = false;
 
   constructor(events: EventEmitter<CrawlkitEvents>, log: Logger) {
     this.#events = events;
@@ -34,8 +44,14 @@ export class EventBus {
     return this.#tenants.get(tenant) ?? { credits: 0, tokens: 0 };
   }
 
+  /** How many tenants' own usage is kept (`MAX_TENANT_USAGES` at most). */
+  get tenantsKept(): number {
+    return this.#tenants.size;
+  }
+
   /** Credits of work that is not a page (a map, a search beside the pages it scrapes), for `tenant`. */
   charge(credits: number, tenant?: string): void {
+    if (credits === 0) return;
     for (const usage of this.#usages(tenant)) usage.credits += credits;
   }
 
@@ -54,7 +70,7 @@ export class EventBus {
   pageFailed(jobId: string | undefined, url: string, error: ErrorResponse, tenant?: string): void {
     // A model answer that could not be used (LLM_EXTRACTION_FAILED) still spent its tokens.
     const tokens = totalTokens((error.details as { usage?: unknown } | undefined)?.usage);
-    for (const usage of this.#usages(tenant)) usage.tokens += tokens;
+    if (tokens > 0) for (const usage of this.#usages(tenant)) usage.tokens += tokens;
     const where = jobId ? `job ${jobId}: ` : '';
     this.#log.debug(`${where}${redactUrl(url)} failed: ${error.error}`);
     this.#emitError({ ...(jobId ? { jobId } : {}), url: redactUrl(url), error });
@@ -102,11 +118,27 @@ export class EventBus {
     return this.#events.listenerCount('progress') > 0;
   }
 
-  /** The totals, and the tenant's own when there is one. */
+  /**
+   * The totals, and the tenant's own when there is one, made the most recently active; past `MAX_TENANT_USAGES`
+   * tenants, the least recently active one's is dropped (the totals keep what it used).
+   */
   #usages(tenant: string | undefined): Usage[] {
     if (tenant === undefined) return [this.#total];
-    let own = this.#tenants.get(tenant);
-    if (!own) this.#tenants.set(tenant, (own = { credits: 0, tokens: 0 }));
+    const own = this.#tenants.get(tenant) ?? { credits: 0, tokens: 0 };
+    this.#tenants.delete(tenant);
+    this.#tenants.set(tenant, own);
+    if (this.#tenants.size > MAX_TENANT_USAGES) {
+      this.#tenants.delete(this.#tenants.keys().next().value!);
+      if (!this.#tenantsDropped) {
+        this.#tenantsDropped = true;
+        this.warning(
+          'TENANT_USAGE_DROPPED',
+          `More than ${MAX_TENANT_USAGES} tenants used this engine: getCreditUsage({ tenant }) and getTokenUsage({ tenant }) ` +
+            'of the least recently active ones count from 0 again (the totals, and credits held to a creditLimit in the ' +
+            'store, keep everything).',
+        );
+      }
+    }
     return [this.#total, own];
   }
 

@@ -11,7 +11,14 @@ import {
   type HttpEngineOptions,
   type UrlPolicy,
 } from '@crawlkit/fetcher';
-import { InvalidOptionError, objectWith, parseOptions, positiveInt, type Same } from '@crawlkit/options';
+import {
+  InvalidOptionError,
+  nonNegativeInt,
+  objectWith,
+  parseOptions,
+  positiveInt,
+  type Same,
+} from '@crawlkit/options';
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 
@@ -19,6 +26,7 @@ import type { EngineLearningOptions } from './jobs/engine-learning.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
+import type { DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -151,6 +159,13 @@ export interface CrawlkitOptions {
      */
     timeoutMs?: number;
     /**
+     * Time `close()` gives the events queued and not tried yet (a job's `completed`) and the attempts under way, in
+     * milliseconds; then it stops them. A stopped attempt counts as none: on a store on disk the event stays due and
+     * the next engine sends it; a memory store's are lost (a `WEBHOOK_EVENTS_DROPPED` warning names them).
+     * @default 2000
+     */
+    closeTimeoutMs?: number;
+    /**
      * Attempts per event before it is given up and recorded in the job's errors (network errors, timeouts, 5xx,
      * 408 and 429 are retried; other 4xx and URL-policy refusals give up at once). With the default delays, 22
      * attempts span 511 s (~8.5 minutes) before the event is given up.
@@ -245,7 +260,7 @@ export interface ResolvedOptions {
   robotsTimeoutMs: number;
   extractionBudgetMs: number;
   workers: { size: number; maxMemoryMb: number };
-  webhooks: { secret?: string; timeoutMs: number; maxAttempts: number; retryDelayMs: number; maxRetryDelayMs: number };
+  webhooks: DeliverySettings;
   resumeJobs: boolean;
   runSchedules: boolean;
   persistSecrets: boolean;
@@ -304,6 +319,7 @@ const optionsSchema = z.strictObject({
     .strictObject({
       secret: z.string().min(1).optional(),
       timeoutMs: positiveInt.default(10_000),
+      closeTimeoutMs: nonNegativeInt.default(2_000),
       maxAttempts: positiveInt.default(22),
       retryDelayMs: positiveInt.default(1_000),
       maxRetryDelayMs: positiveInt.default(30_000),

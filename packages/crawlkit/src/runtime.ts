@@ -175,7 +175,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     () => (distributed ? distributed.webhookStores(jobStores.all()) : jobStores.all()),
     {
       // Under the job's policy too, whichever process sends its events (issue 38).
-      post: async (url, body, headers, timeoutMs, policy) => {
+      post: async (url, body, headers, timeoutMs, policy, signal) => {
         // Only the delivery's own headers: none of the page fetcher's browser-like ones (Accept-Language, ...).
         const request = {
           url,
@@ -185,16 +185,19 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
           timeoutMs,
           followRedirects: false,
           defaultHeaders: false,
+          signal,
         };
         const answer = await fetchers.forPolicy(policy).http.fetch(request);
         return { status: answer.status, headers: answer.headers };
       },
       timeoutMs: options.webhooks.timeoutMs,
+      closeTimeoutMs: options.webhooks.closeTimeoutMs,
       maxAttempts: options.webhooks.maxAttempts,
       retryDelayMs: options.webhooks.retryDelayMs,
       maxRetryDelayMs: options.webhooks.maxRetryDelayMs,
       ...(options.webhooks.secret ? { secret: options.webhooks.secret } : {}),
       secrets: ctx.secrets,
+      warning: (code, message) => bus.warning(code, message),
       onGiveUp: async (s, delivery, error) => giveUps.tell(delivery.jobId, await recordUndelivered(s, delivery, error)),
       // One process sends a job's events, the holder of its lease (the Redis outbox has one leader for all jobs).
       claim: (s, jobId, lost) =>

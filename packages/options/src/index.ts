@@ -5,3 +5,4 @@ export { functionOption, nonNegativeInt, objectWith, positiveInt } from './shape
 export type { Same } from './shapes.js';
 export { lazyModule } from './lazy-module.js';
 export type { CorsSetting, ListenerOptions } from './listener-options.js';
+export { isProcessGone } from './process-gone.js';

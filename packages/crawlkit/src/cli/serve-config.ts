@@ -64,11 +64,12 @@ export const serveFileSchema = z.strictObject({
   webhookSecret: z.string().min(1).optional(),
   /**
    * How webhook events are delivered (the engine's `webhooks` but its secret, which is `webhookSecret`): `timeoutMs`,
-   * `maxAttempts`, `retryDelayMs`, `maxRetryDelayMs`. @default 10 s per attempt, 22 attempts from 1 s doubling to 30 s
+   * `closeTimeoutMs`, `maxAttempts`, `retryDelayMs`, `maxRetryDelayMs`. @default 10 s per attempt, 22 attempts from 1 s doubling to 30 s
    */
   webhooks: z
     .strictObject({
       timeoutMs: z.number().int().positive().optional(),
+      closeTimeoutMs: z.number().int().nonnegative().optional(),
       maxAttempts: z.number().int().positive().optional(),
       retryDelayMs: z.number().int().positive().optional(),
       maxRetryDelayMs: z.number().int().positive().optional(),

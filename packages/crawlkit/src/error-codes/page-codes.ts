@@ -169,7 +169,7 @@ export const PAGE_CODES = {
   ),
   SCRAPE_EXTRACTION_FAILED: info(
     500,
-    'The worker thread extracting the page died, and again when the page was retried in a fresh one; or the worker threads could not load their module at all (the message says so).',
+    'The worker thread extracting the page died, and again in a fresh one; or the worker threads could not load their module, at start or later (the message says so).',
     'Retry; report it if it repeats. Workers that cannot load: reinstall crawlkit, or keep it out of a bundle.',
   ),
   MARKDOWN_BUDGET_EXCEEDED: info(

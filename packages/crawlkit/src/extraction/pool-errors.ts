@@ -22,6 +22,14 @@ export class WorkerDeath extends Error {
   }
 }
 
+/** A call's worker stopped (or could not load) before it started the call: `cause` is why. */
+export class NotStarted {
+  readonly cause: unknown;
+  constructor(cause: unknown) {
+    this.cause = cause;
+  }
+}
+
 /**
  * A call failed before any worker thread of its pool started one: the threads cannot load their module (a file of
  * crawlkit missing where it runs), so the call is not sent again (it would wait for a working thread until its

@@ -9,9 +9,10 @@ import type { CallReply, CallResult, ExtractionCall, JudgedExtraction } from './
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { cancelIfQueued, newCallState, startedOn } from './call-state.js';
 import { callTimes, epochNow, measureRun, type CallTimes } from './call-times.js';
-import { replyError, WorkerDeath, workerStartError } from './pool-errors.js';
+import { NotStarted, replyError, WorkerDeath, workerStartError } from './pool-errors.js';
 import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
+import { countAllOf, pageRunOptions } from './run-options.js';
 
 export interface ExtractionPoolOptions {
   /** Worker threads; 0 runs every call on the calling thread (no time or memory isolation). */
@@ -29,11 +30,11 @@ const CALLS_PER_WORKER = 2;
 /** The code of a call whose worker thread reached its heap limit. */
 const OUT_OF_MEMORY = 'ERR_WORKER_OUT_OF_MEMORY';
 
-/** `#dispatch`'s answer for a call whose worker stopped before starting it. */
-const NOT_STARTED = Symbol('not started');
-
-/** Time the worker has, past a page's extraction budget, to cut it itself before it is stopped from outside. */
-const CUT_GRACE_MS = 1_000;
+/**
+ * Attempts of one call in a row, each failed before a worker started it while no thread of the pool started any call:
+ * past this, its new threads cannot load (crawlkit's files deleted while it runs), not a worker stopped under another.
+ */
+const BARREN_ATTEMPTS = 3;
 
 /**
  * Published when a worker thread starts a call, with a way to stop that thread: the hook the tests use to kill a
@@ -132,8 +133,11 @@ export class ExtractionPool {
   /** The stop of a pool no engine uses, a moment after the last release. */
   #lingering: NodeJS.Timeout | undefined;
   #pool: Piscina | undefined;
-  /** Whether a worker thread of the pool has started a call (it loaded). */
+  /** Whether a worker thread of the pool has started a call (it loaded), and how many calls were started. */
   #started = false;
+  #startedCalls = 0;
+  /** Pools dropped because their threads could not load, and why. */
+  readonly #dropped = new WeakMap<Piscina, unknown>();
   #ids = 0;
   /** Calls waiting for their worker to start them. */
   readonly #waiting = new Map<number, (started: StartedMessage) => void>();
@@ -264,16 +268,19 @@ export class ExtractionPool {
    * under it before it started (its worker stopped for another call, or out of memory) is sent again.
    */
   async #attempt(call: ExtractionCall, options: RunOptions): Promise<CallReply> {
-    for (;;) {
+    for (let barren = 0; ;) {
+      const startedCalls = this.#startedCalls;
       const reply = await this.#turns.add(
         () => this.#dispatch(call, options),
         options.signal ? { signal: options.signal } : {},
       );
-      if (reply !== NOT_STARTED) return reply;
+      if (!(reply instanceof NotStarted)) return reply;
+      barren = this.#startedCalls === startedCalls ? barren + 1 : 0;
+      if (barren >= BARREN_ATTEMPTS) throw workerStartError(reply.cause);
     }
   }
 
-  async #dispatch(call: ExtractionCall, options: RunOptions): Promise<CallReply | typeof NOT_STARTED> {
+  async #dispatch(call: ExtractionCall, options: RunOptions): Promise<CallReply | NotStarted> {
     const pool = this.#piscina();
     const id = ++this.#ids;
     const state = newCallState();
@@ -322,13 +329,15 @@ export class ExtractionPool {
       return reply;
     } catch (error) {
       if (signal.aborted) throw signal.reason as Error;
-      if (startedOn(state) === undefined && this.#pool === pool) {
+      if (startedOn(state) === undefined && (this.#pool === pool || this.#dropped.has(pool))) {
         // No worker of the pool has started a call, and none was stopped under one: they cannot load, and the call
         // sent again would fail again until its timeout (bundled into an app's file, crawlkit's worker files are not
         // beside it).
-        if (!this.#started && (error as { code?: unknown }).code !== OUT_OF_MEMORY) throw workerStartError(error);
+        // A dropped pool's calls fail with its stop: why its threads failed is what the caller needs.
+        const cause = this.#dropped.has(pool) ? this.#dropped.get(pool) : error;
+        if (!this.#started && (error as { code?: unknown }).code !== OUT_OF_MEMORY) throw workerStartError(cause);
         // Its worker stopped before it started the call (under another call): it is sent again, to a working thread.
-        return NOT_STARTED;
+        return new NotStarted(cause);
       }
       if ((error as { code?: unknown }).code === OUT_OF_MEMORY) {
         throw new CrawlkitError(
@@ -372,28 +381,20 @@ export class ExtractionPool {
     pool.on('message', (message: StartedMessage) => {
       if (typeof message?.crawlkitCallStarted === 'number') {
         this.#started = true;
+        this.#startedCalls++;
         this.#waiting.get(message.crawlkitCallStarted)?.(message);
       }
     });
-    // Errors of idle workers (a call's own errors reach its caller): the next call gets a fresh thread.
-    pool.on('error', () => undefined);
+    // A thread failed outside any call: piscina replaces it, unless it failed as it loaded (crawlkit's files deleted
+    // while it runs); then it starts no other, and with none left calls would wait in it for good. Such a pool is
+    // dropped: its calls are sent again to a new pool, whose threads fail them at once (`BARREN_ATTEMPTS`).
+    pool.on('error', (error: unknown) => {
+      if (pool.threads.length > 0 || this.#pool !== pool) return;
+      this.#pool = undefined;
+      this.#dropped.set(pool, error);
+      void pool.destroy().catch(() => undefined);
+    });
     this.#pool = pool;
     return pool;
   }
-}
-
-/** The judge's `countAll` as a call carries it (absent: the judge's default). */
-function countAllOf({ countAll }: JudgeOptions): { countAll?: boolean } {
-  return countAll === undefined ? {} : { countAll };
-}
-
-/**
- * The limits of a call that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
- * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
- */
-function pageRunOptions(request: ExtractionRequest, signal: AbortSignal | undefined, watch: CallWatch): RunOptions {
-  const options: RunOptions = { ...watch, ...(signal ? { signal } : {}) };
-  const text = request.page.text !== undefined || request.page.undecodedText !== undefined;
-  if (request.budgetMs !== undefined && text) options.runLimitMs = request.budgetMs + CUT_GRACE_MS;
-  return options;
 }

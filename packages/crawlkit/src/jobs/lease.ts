@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { Store } from '@crawlkit/store';
 
 import { sleep } from '@crawlkit/actions';
+import { isProcessGone } from '@crawlkit/options/process-gone';
 
 /**
  * A lease owner id that says where it runs: `<host>/<pid>/<uuid>`. The uuid keeps two engines of one process apart;
@@ -21,14 +22,7 @@ export function leaseOwnerId(): string {
 export function isDeadLocalOwner(owner: string): boolean {
   const [host, pidText, id] = owner.split('/');
   if (!id || host !== hostname()) return false;
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return isProcessGone(Number(pidText));
 }
 
 /**

@@ -9,7 +9,8 @@ export interface PostAnswer {
 
 /**
  * Sends one HTTP POST under the job's URL policy `policy` (on top of the sending process's own), without following
- * redirects; resolves with the answer, rejects on network errors and with `URL_BLOCKED` for a refused target.
+ * redirects; resolves with the answer, rejects on network errors, with `URL_BLOCKED` for a refused target, and once
+ * `signal` aborts (the dispatcher closing).
  */
 export type PostJson = (
   url: string,
@@ -17,10 +18,11 @@ export type PostJson = (
   headers: Record<string, string>,
   timeoutMs: number,
   policy: UrlPolicy | undefined,
+  signal: AbortSignal,
 ) => Promise<PostAnswer>;
 
-export interface DispatcherOptions {
-  post: PostJson;
+/** How events are delivered: the engine's `webhooks` option as resolved. */
+export interface DeliverySettings {
   /**
    * HMAC-SHA256 secret for the signature headers of the events whose job recorded none (`StoredJob.webhookSecret`,
    * which signs the others); unsigned without either.
@@ -28,12 +30,21 @@ export interface DispatcherOptions {
   secret?: string;
   /** Time one delivery attempt may take, in milliseconds. */
   timeoutMs: number;
+  /**
+   * Time `close()` gives the events queued here and not tried yet, and the attempts in flight, before it stops them
+   * (not counted as attempts: they stay due in the store for the next engine), in milliseconds.
+   */
+  closeTimeoutMs: number;
   /** Attempts per event before it is given up. */
   maxAttempts: number;
   /** Delay before the first retry in milliseconds; doubles per attempt. */
   retryDelayMs: number;
   /** Longest delay between two attempts, in milliseconds. */
   maxRetryDelayMs: number;
+}
+
+export interface DispatcherOptions extends DeliverySettings {
+  post: PostJson;
   /** Jobs delivering at once (each job sends one event at a time, in order). @default 16 */
   lanes?: number;
   /**
@@ -47,4 +58,6 @@ export interface DispatcherOptions {
   secrets?(store: Store): SecretBox;
   /** Called when an event is given up (after `maxAttempts`, or at once for a permanent failure). */
   onGiveUp(store: Store, delivery: Delivery, error: string): Promise<void>;
+  /** Told what a close leaves undelivered in a store that keeps nothing after it (`Store.ephemeral`). */
+  warning(code: string, message: string): void;
 }

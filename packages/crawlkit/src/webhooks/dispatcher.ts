@@ -8,7 +8,8 @@ import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { deliveryHeaders, WEBHOOK_IDENTITY } from './signature.js';
 import { UnrecordedDeliveries, type DeliveryPatch } from './unrecorded.js';
-import { deliveryCodec } from '../codec/records.js';
+import { droppedEvents } from './dropped-events.js';
+import { UnreadableEvents } from './unreadable.js';
 
 /** Errors of the POST that retrying cannot fix: the target is refused by the URL policy or is not a web URL. */
 const PERMANENT_CODES = new Set(['URL_BLOCKED', 'SCRAPE_UNSUPPORTED_PROTOCOL', 'SCRAPE_INVALID_URL']);
@@ -60,6 +61,7 @@ export class WebhookDispatcher {
   readonly #settled = new Map<string, number>();
   /** Deliveries whose new state the store refused to write: they are neither re-sent nor their attempts forgotten. */
   readonly #unrecorded = new UnrecordedDeliveries();
+  readonly #unreadable: UnreadableEvents;
   /** Jobs whose events this process may send (`claim`), and how to let each go. */
   readonly #claims = new Map<string, () => Promise<void>>();
   /** When the last look ended and how long it took: looks are paced so that they never take over the thread. */
@@ -70,10 +72,13 @@ export class WebhookDispatcher {
   /** Looks at the outbox that failed in a row. */
   #lookFaults = 0;
   #closed = false;
+  /** Aborted by `close()`: the attempts in flight stop. */
+  readonly #stop = new AbortController();
 
   constructor(stores: () => Store[], options: DispatcherOptions) {
     this.#stores = stores;
     this.#options = options;
+    this.#unreadable = new UnreadableEvents((code, message) => options.warning(code, message));
   }
 
   /**
@@ -119,9 +124,10 @@ export class WebhookDispatcher {
 
   /**
    * Before a close: sends the events queued here and not tried yet (a job's `completed`), so that a one-shot process
-   * (`crawl --webhook`) does not leave them to the next engine; ends when none is left to send now, or at `timeoutMs`.
+   * (`crawl --webhook`) does not leave them to the next engine; ends when none is left to send now and no attempt is
+   * in flight, or at `closeTimeoutMs` (`close()` then stops what is left).
    */
-  async flush(timeoutMs = this.#options.timeoutMs): Promise<void> {
+  async flush(timeoutMs = this.#options.closeTimeoutMs): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (!this.#closed && Date.now() < end && (this.#inflight.size > 0 || (await this.#unsent()))) {
       this.kick();
@@ -144,17 +150,24 @@ export class WebhookDispatcher {
     return false;
   }
 
-  /** Stops sending; waits for the attempts in flight to finish and be recorded. */
+  /**
+   * Stops sending: the attempts in flight stop at once, unrecorded, so that their events stay due in a durable store
+   * for the next engine (a receiver that never answers held a close for `timeoutMs`). What a store that keeps nothing
+   * after the close still holds is told as a `WEBHOOK_EVENTS_DROPPED` warning.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#immediate) clearImmediate(this.#immediate);
     this.#timer = undefined;
     this.#immediate = undefined;
+    this.#stop.abort();
     await this.#round;
     await Promise.allSettled(this.#inflight.values());
     await Promise.allSettled([...this.#claims.values()].map((letGo) => letGo()));
     this.#claims.clear();
+    const dropped = await droppedEvents(this.#stores());
+    if (dropped) this.#options.warning('WEBHOOK_EVENTS_DROPPED', dropped);
   }
 
   #claimed(jobId: string): boolean {
@@ -258,6 +271,8 @@ export class WebhookDispatcher {
       if (heads.length >= free + this.#inflight.size) complete = false;
       const now = Date.now();
       for (const head of heads) {
+        // Not among the seen: its claim is let go, for a process that reads it.
+        if (this.#unreadable.has(head.jobId)) continue;
         seen.add(head.jobId);
         if (this.#inflight.has(head.jobId) || head.seq <= (this.#settled.get(head.jobId) ?? 0)) continue;
         const dueAt = this.#unrecorded.dueAt(head);
@@ -322,7 +337,8 @@ export class WebhookDispatcher {
   async #send(store: Store, head: Delivery): Promise<boolean> {
     if (this.#unrecorded.settled(head)) return this.#unrecorded.retry(store, head.id);
     const delivery = this.#unrecorded.view(head);
-    const stored = deliveryCodec.decode(delivery.payload);
+    const stored = this.#unreadable.decode(store, delivery);
+    if (!stored) return false;
     const body = JSON.stringify(stored.body);
     const attempts = delivery.attempts + 1;
     let error: string;
@@ -343,15 +359,18 @@ export class WebhookDispatcher {
         // Its headers cannot be opened here (no key, another key): no attempt can fix that.
         return this.#giveUp(store, { ...delivery, attempts }, cause instanceof Error ? cause.message : String(cause));
       }
-      const answer = await this.#options.post(stored.url, body, headers, this.#options.timeoutMs, terms.policy);
+      const { timeoutMs } = this.#options;
+      const answer = await this.#options.post(stored.url, body, headers, timeoutMs, terms.policy, this.#stop.signal);
       const outcome = readAnswer(stored.url, answer);
       if (outcome.delivered) {
-        return this.#record(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
+        return this.#unrecorded.write(store, delivery.id, { state: 'delivered', attempts, lastError: undefined });
       }
       error = outcome.error;
       retryAfterMs = outcome.retryAfterMs;
       if (!outcome.retry) return this.#giveUp(store, { ...delivery, attempts }, error);
     } catch (cause) {
+      // Stopped by close(): no attempt. The event stays as it was, due at once for the next engine on the store.
+      if (this.#stop.signal.aborted) return false;
       error = cause instanceof Error ? cause.message : String(cause);
       if (PERMANENT_CODES.has(errorCode(cause) ?? '')) {
         return this.#giveUp(store, { ...delivery, attempts }, error);
@@ -361,23 +380,15 @@ export class WebhookDispatcher {
       return this.#giveUp(store, { ...delivery, attempts }, error);
     }
     const delay = retryDelay(attempts, retryAfterMs, this.#options);
-    await this.#record(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
+    await this.#unrecorded.write(store, delivery.id, { attempts, nextAttemptAt: Date.now() + delay, lastError: error });
     return false;
   }
 
   /** Resolves true once the event is given up and that is recorded (its job error follows the record). */
   #giveUp(store: Store, delivery: Delivery, error: string): Promise<boolean> {
     const patch: DeliveryPatch = { state: 'failed', attempts: delivery.attempts, lastError: error };
-    return this.#record(store, delivery.id, patch, () =>
+    return this.#unrecorded.write(store, delivery.id, patch, () =>
       this.#options.onGiveUp(store, delivery, error).catch(() => undefined),
     );
-  }
-
-  /**
-   * Writes an attempt's outcome; resolves false when the store refused it (kept in memory and written again at the
-   * job's next look, which waits for it, so that its events stay in order).
-   */
-  #record(store: Store, id: string, patch: DeliveryPatch, afterWrite?: () => Promise<void>): Promise<boolean> {
-    return this.#unrecorded.write(store, id, patch, afterWrite);
   }
 }

@@ -1,0 +1,27 @@
+/**
+ * `CRAWLKIT_TEST_WORKER_GONE=<file> node --import ./test/helpers/source-hooks.ts --import
+ * ./test/helpers/extraction-worker-gone.ts test/helpers/worker-gone-child.ts <url>`: scrapes `url` with a working
+ * extraction thread, then makes new threads unable to load (the file appears) and stops the thread that loaded (as a
+ * crash or a page cut past its budget does), scrapes `url?again` (timeout 20 s) and prints `result <JSON>`: the first
+ * answer's success, the second's code and error, and how long the second took.
+ */
+import { subscribe } from 'node:diagnostics_channel';
+import { writeFileSync } from 'node:fs';
+
+import { Crawlkit } from 'crawlkit';
+
+const url = process.argv[2]!;
+let terminate: (() => Promise<number>) | undefined;
+subscribe('crawlkit:extraction:call-start', (start) => {
+  terminate = (start as { terminate: () => Promise<number> }).terminate;
+});
+const ck = new Crawlkit({ store: 'memory', engine: 'http', workers: { size: 1 } });
+const first = await ck.scrape({ url });
+writeFileSync(process.env.CRAWLKIT_TEST_WORKER_GONE!, '');
+await terminate?.();
+const at = performance.now();
+const page = await ck.scrape({ url: `${url}?again`, timeout: 20_000 });
+const ms = performance.now() - at;
+await ck.close();
+const { code, error } = page.success ? { code: undefined, error: undefined } : page;
+process.stdout.write(`result ${JSON.stringify({ first: first.success, code, error, ms })}\n`);
