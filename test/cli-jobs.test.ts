@@ -1,6 +1,9 @@
 /** The built `crawlkit` command's jobs and store: Ctrl-C, status, resume and cancel, the cache commands, the progress bar. */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { verifyWebhook, type Document } from 'crawlkit';
@@ -259,6 +262,39 @@ describe('webhooks of the command line', { timeout: 120_000 }, () => {
       for (const event of receiver.events) expect(verifyWebhook(event.raw, event.headers, 'cli-secret')).toBe(true);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('crawl --webhook waits for a receiver slower than the engine default closeTimeoutMs before exiting', async () => {
+    // The last event's receiver answers after 2.5 s: past a library close()'s 2 s, within an attempt's 10 s.
+    const answers: string[] = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const { type } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string };
+        setTimeout(
+          () => {
+            answers.push(`${type} ${req.socket.destroyed ? 'aborted by crawlkit' : 'answered'}`);
+            res.writeHead(200).end();
+          },
+          answers.length >= 3 ? 2_500 : 0,
+        );
+      });
+    });
+    receiver.listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const seed = `${site.server.url}/cli/chain/0`;
+      const args = ['crawl', seed, '--limit', '2', '--crawl-entire-domain', '--webhook', url, '--quiet'];
+      const result = await runCli([...args, '--store', site.store], { cwd: site.dir });
+      expect(result.code).toBe(0);
+      expect(answers).toHaveLength(4);
+      expect(answers.at(-1)).toBe('crawl.completed answered');
+    } finally {
+      receiver.closeAllConnections();
+      receiver.close();
     }
   });
 });

@@ -26,7 +26,7 @@ import type { EngineLearningOptions } from './jobs/engine-learning.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
-import type { DeliverySettings } from './webhooks/dispatcher-options.js';
+import { WEBHOOK_TIMEOUT_MS, type DeliverySettings } from './webhooks/dispatcher-options.js';
 
 /** Engine-wide settings of a `Crawlkit` instance. Every field is optional. */
 export interface CrawlkitOptions {
@@ -318,7 +318,7 @@ const optionsSchema = z.strictObject({
   webhooks: z
     .strictObject({
       secret: z.string().min(1).optional(),
-      timeoutMs: positiveInt.default(10_000),
+      timeoutMs: positiveInt.default(WEBHOOK_TIMEOUT_MS),
       closeTimeoutMs: nonNegativeInt.default(2_000),
       maxAttempts: positiveInt.default(22),
       retryDelayMs: positiveInt.default(1_000),

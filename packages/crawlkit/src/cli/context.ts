@@ -15,6 +15,7 @@ import { flagOfIssue } from './flag-of-issue.js';
 import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
 import type { RedisSettings } from './redis-settings.js';
+import { WEBHOOK_TIMEOUT_MS } from '../webhooks/dispatcher-options.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
@@ -122,6 +123,10 @@ export class CommandContext {
       // Every command that sends a job's webhooks (crawl, batch, resume; serve and mcp resolve their own) signs them.
       const secret = options.webhooks?.secret ?? resolveWebhookSecret({}, process.env, {});
       if (secret !== undefined) options.webhooks = { ...options.webhooks, secret };
+      // A command's close() is its exit: it lets the attempts under way have their whole timeout (an app's close()
+      // bounds them, leaving the events to its next start, which a one-shot command may never have).
+      const attemptMs = options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+      options.webhooks = { closeTimeoutMs: attemptMs, ...options.webhooks };
       this.#engine = new this.#Engine(options);
       // Even with --quiet: a warning may mean lost data (a truncated store).
       this.#engine.on('warning', ({ message }) => this.io.stderr.write(`crawlkit: warning: ${message}\n`));

@@ -21,6 +21,9 @@ export type PostJson = (
   signal: AbortSignal,
 ) => Promise<PostAnswer>;
 
+/** Time one delivery attempt may take by default (`webhooks.timeoutMs`), in milliseconds. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
 /** How events are delivered: the engine's `webhooks` option as resolved. */
 export interface DeliverySettings {
   /**
