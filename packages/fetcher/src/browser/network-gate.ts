@@ -211,7 +211,7 @@ function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
 }
 
 /** Loopback as Chromium's implicit proxy bypass rules know it: `localhost`, `*.localhost`, 127/8, `::1`. */
-function isLoopbackName(host: string): boolean {
+export function isLoopbackName(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
 }
 
