@@ -15,6 +15,7 @@ import { flagOfIssue } from './flag-of-issue.js';
 import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
 import type { RedisSettings } from './redis-settings.js';
+import { proxyFromEnv } from './proxy-env.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
@@ -122,6 +123,9 @@ export class CommandContext {
       // Every command that sends a job's webhooks (crawl, batch, resume; serve and mcp resolve their own) signs them.
       const secret = options.webhooks?.secret ?? resolveWebhookSecret({}, process.env, {});
       if (secret !== undefined) options.webhooks = { ...options.webhooks, secret };
+      // Every command that fetches pages goes through the proxy of the environment (serve and mcp resolve their own).
+      const proxy = options.proxies ? undefined : proxyFromEnv(process.env);
+      if (proxy) options.proxies = { basic: [proxy] };
       this.#engine = new this.#Engine(options);
       // Even with --quiet: a warning may mean lost data (a truncated store).
       this.#engine.on('warning', ({ message }) => this.io.stderr.write(`crawlkit: warning: ${message}\n`));
