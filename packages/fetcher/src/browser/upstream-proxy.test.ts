@@ -6,27 +6,50 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { startConnectProxy, type TestProxy } from '../http/__fixtures__/connect-proxy.ts';
+import { startSelfSignedServer, type TlsServer } from '../http/__fixtures__/self-signed-server.ts';
 import { Fetcher } from '../index.js';
 import { ISOLATED_ARGS } from './__fixtures__/browser-harness.js';
 
 let server: FixtureServer;
+let tls: TlsServer;
 let proxy: TestProxy;
+let tlsProxy: TestProxy;
+let refusing: TestProxy;
 let fetcher: Fetcher;
+const authed = (url: string, credentials = 'corp:pa55') => url.replace('http://', `http://${credentials}@`);
 
 beforeAll(async () => {
-  server = await startFixtureServer();
+  [server, tls] = await Promise.all([startFixtureServer(), startSelfSignedServer()]);
   proxy = await startConnectProxy({ routeTo: { host: '127.0.0.1', port: server.port }, credentials: 'corp:pa55' });
+  const tlsPort = Number(new URL(tls.url).port);
+  tlsProxy = await startConnectProxy({ routeTo: { host: '127.0.0.1', port: tlsPort }, credentials: 'corp:pa55' });
+  refusing = await startConnectProxy({ refuseConnect: 403 });
+  // One browser, a proxy per country: each case picks its proxy by `location.country`.
   fetcher = new Fetcher({
     browser: { args: ISOLATED_ARGS },
-    proxies: { basic: [proxy.url.replace('http://', 'http://corp:pa55@')] },
+    proxies: {
+      basic: [authed(proxy.url)],
+      byCountry: {
+        FR: [authed(proxy.url, 'corp:wrong')],
+        ES: [authed(tlsProxy.url, 'corp:wrong')],
+        IT: [authed('http://127.0.0.1:1')],
+        PT: [refusing.url],
+      },
+    },
   });
 });
 
 afterAll(async () => {
   await fetcher?.close();
-  await proxy?.close();
-  await server?.close();
+  await Promise.all([proxy?.close(), tlsProxy?.close(), refusing?.close()]);
+  await Promise.all([server?.close(), tls?.close()]);
 });
+
+const failure = (url: string, country: string) =>
+  fetcher.fetch({ url, engine: 'browser', location: { country } }).then(
+    (result) => ({ result }),
+    (error: unknown) => error as { code: string; message: string },
+  );
 
 describe('the browser behind a forward proxy', () => {
   it('emulates a country on a plain-HTTP site (geolocation is only granted where a page may ask for it)', async () => {
@@ -38,5 +61,31 @@ describe('the browser behind a forward proxy', () => {
     expect(result.status).toBe(200);
     expect(proxy.forwarded).toContain('http://shop.test/js/whoami');
     expect(result.text).toContain('Europe/Berlin');
+  });
+
+  it("tells the proxy's refusal of its credentials as the proxy's, for a plain and a TLS site", async () => {
+    for (const [url, country] of [
+      ['http://shop.test/articles/first-post.html', 'FR'],
+      ['https://secure.test/', 'ES'],
+    ] as const) {
+      expect(await failure(url, country)).toMatchObject({
+        code: 'SCRAPE_PROXY_ERROR',
+        message: expect.stringMatching(/^The proxy http:\/\/127\.0\.0\.1:\d+ refused its credentials \(407\)/),
+      });
+    }
+  });
+
+  it('tells a proxy that does not run, or refuses the site, by its name', async () => {
+    for (const url of ['http://shop.test/', 'https://secure.test/']) {
+      expect(await failure(url, 'IT'), url).toMatchObject({
+        code: 'SCRAPE_PROXY_ERROR',
+        message:
+          'The proxy http://127.0.0.1:1 could not be reached (connection refused): check its address, and that it runs.',
+      });
+    }
+    expect(await failure('https://secure.test/', 'PT')).toMatchObject({
+      code: 'SCRAPE_PROXY_ERROR',
+      message: `The proxy ${refusing.url} answered 403 instead of connecting to secure.test:443: it refuses that site, or could not reach it.`,
+    });
   });
 });

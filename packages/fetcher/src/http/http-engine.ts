@@ -217,7 +217,7 @@ export class HttpEngine {
     } catch (error) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
       if (isFetchError(reason) && reason.url !== undefined) throw reason;
-      throw toFetchError(reason, hop.url, this.#limits, request.proxy !== undefined);
+      throw toFetchError(reason, hop.url, this.#limits, request.proxy);
     } finally {
       clearTimeout(timer);
       unwatch?.();

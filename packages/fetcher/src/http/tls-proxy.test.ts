@@ -57,12 +57,40 @@ describe('proxies', () => {
       expect((await engine.fetch({ url: `${server.url}/http/json`, proxy: authed })).status).toBe(200);
       const wrong = proxy.url.replace('http://', 'http://bob:wrong@');
       const error = await failure(engine.fetch({ url: `${server.url}/http/json`, proxy: wrong }));
-      expect(error.code).toBe('SCRAPE_CONNECTION_ERROR');
-      expect(error.message).not.toContain('wrong');
+      expect(error.code).toBe('SCRAPE_PROXY_ERROR');
+      expect(error.message).toBe(
+        `The proxy ${proxy.url} refused its credentials (407): check the user name and password of the proxy (PROXY_USERNAME and PROXY_PASSWORD, or the proxy URL, percent-encoded there).`,
+      );
       expect(String(error.url)).not.toContain('wrong');
+      const none = await failure(engine.fetch({ url: `${server.url}/http/json`, proxy: proxy.url }));
+      expect(none).toMatchObject({
+        code: 'SCRAPE_PROXY_ERROR',
+        message: expect.stringContaining('asks for credentials'),
+      });
     } finally {
       await proxy.close();
     }
+  });
+
+  it("tells the proxy's failures as the proxy's: not running, refusing the site, an unknown name", async () => {
+    const down = await failure(engine.fetch({ url: `${server.url}/http/json`, proxy: 'http://u:pw@127.0.0.1:1' }));
+    expect(down).toMatchObject({
+      code: 'SCRAPE_PROXY_ERROR',
+      message:
+        'The proxy http://127.0.0.1:1 could not be reached (connection refused): check its address, and that it runs.',
+    });
+    const refusing = await startConnectProxy({ refuseConnect: 403 });
+    try {
+      const refused = await failure(engine.fetch({ url: `${tls.url}/`, proxy: refusing.url }));
+      expect(refused).toMatchObject({
+        code: 'SCRAPE_PROXY_ERROR',
+        message: `The proxy ${refusing.url} answered 403 instead of connecting to ${new URL(tls.url).host}: it refuses that site, or could not reach it.`,
+      });
+    } finally {
+      await refusing.close();
+    }
+    const unknown = await failure(engine.fetch({ url: `${server.url}/http/json`, proxy: 'http://proxy.invalid:3128' }));
+    expect(unknown).toMatchObject({ code: 'SCRAPE_PROXY_ERROR', message: expect.stringContaining('proxy.invalid') });
   });
 
   it('reaches an HTTPS target through the proxy', async () => {
