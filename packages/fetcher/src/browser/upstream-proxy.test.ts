@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { startConnectProxy, type TestProxy } from '../http/__fixtures__/connect-proxy.ts';
-import { startSelfSignedServer, type TlsServer } from '../http/__fixtures__/self-signed-server.ts';
+import { createCa, startSelfSignedServer, type TlsServer } from '../http/__fixtures__/self-signed-server.ts';
 import { Fetcher } from '../index.js';
 import { ISOLATED_ARGS } from './__fixtures__/browser-harness.js';
 
@@ -87,5 +87,26 @@ describe('the browser behind a forward proxy', () => {
       code: 'SCRAPE_PROXY_ERROR',
       message: `The proxy ${refusing.url} answered 403 instead of connecting to secure.test:443: it refuses that site, or could not reach it.`,
     });
+  });
+
+  it("tells a site of a company CA the browser does not trust, and that NODE_EXTRA_CA_CERTS is not Chromium's", async () => {
+    const corp = await startSelfSignedServer({ ca: await createCa(), host: 'corp.test' });
+    const corpProxy = await startConnectProxy({ routeTo: { host: '127.0.0.1', port: Number(new URL(corp.url).port) } });
+    const viaCorp = new Fetcher({ browser: { args: ISOLATED_ARGS }, proxies: { basic: [corpProxy.url] } });
+    try {
+      const error = await viaCorp
+        .fetch({ url: 'https://corp.test/', engine: 'browser', skipTlsVerification: false })
+        .catch((e: unknown) => e as { code: string; message: string });
+      expect(error).toMatchObject({ code: 'SCRAPE_SSL_ERROR' });
+      expect((error as { message: string }).message).toMatch(
+        /^An SSL error occurred while scraping the URL\..*the browser does not trust \(ERR_CERT_AUTHORITY_INVALID\): Chromium does not read NODE_EXTRA_CA_CERTS/,
+      );
+      // Its v2 default, skipTlsVerification: true, loads it.
+      expect((await viaCorp.fetch({ url: 'https://corp.test/', engine: 'browser' })).status).toBe(200);
+    } finally {
+      await viaCorp.close();
+      await corpProxy.close();
+      await corp.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
-import { FetchError, SSL_ERROR_MESSAGE, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
+import { FetchError, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
 import { CONNECTION_CODES, DNS_CODES, NEVER_CONNECTED_CODES } from '../net-codes.js';
 import { proxyConnectFailure, proxyName, proxyStatusError } from '../proxy-errors.js';
+import { sslError } from '../tls-errors.js';
 import { tooLargeMessage } from './read-body.js';
 import type { HttpLimits } from './types.js';
 
@@ -59,7 +60,7 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, proxy
       );
     }
     if (TLS_CODE.test(code) || (code === 'EPROTO' && /ssl|tls/i.test(message)))
-      return make('SCRAPE_SSL_ERROR', SSL_ERROR_MESSAGE);
+      return sslError(code, 'http', href, error);
     switch (code) {
       case 'UND_ERR_CONNECT_TIMEOUT':
       case 'ETIMEDOUT':

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { startConnectProxy } from './__fixtures__/connect-proxy.ts';
-import { startSelfSignedServer, type TlsServer } from './__fixtures__/self-signed-server.ts';
+import { createCa, startSelfSignedServer, type TlsServer } from './__fixtures__/self-signed-server.ts';
 import { failure } from './__fixtures__/http-site.ts';
 import { HttpEngine } from './http-engine.js';
 
@@ -30,11 +30,36 @@ describe('TLS', () => {
   it('refuses it with skipTlsVerification: false, with the v2 SSL error', async () => {
     const error = await failure(engine.fetch({ url: `${tls.url}/`, skipTlsVerification: false }));
     expect(error.code).toBe('SCRAPE_SSL_ERROR');
+    // v2's message, then what was wrong and what to do.
     expect(error.message).toBe(
-      "An SSL error occurred while scraping the URL. If you're not inputting any sensitive data, try scraping with `skipTlsVerification: true`.",
+      "An SSL error occurred while scraping the URL. If you're not inputting any sensitive data, try scraping with `skipTlsVerification: true`. The site's certificate is signed by an authority Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT): put a company CA in a PEM file named by NODE_EXTRA_CA_CERTS (read when the process starts).",
     );
     // The verifying and the non-verifying pools stay apart.
     expect((await engine.fetch({ url: `${tls.url}/` })).status).toBe(200);
+  });
+
+  // A certificate for another host is told too (ERR_TLS_CERT_ALTNAME_INVALID), once its CA is trusted: here it is
+  // not (NODE_EXTRA_CA_CERTS is read when Node starts), and the untrusted issuer is what Node reports first.
+  it("says what is wrong with a company CA's certificate: untrusted, expired", async () => {
+    const ca = await createCa();
+    const servers = await Promise.all([
+      startSelfSignedServer({ ca, host: '127.0.0.1' }),
+      startSelfSignedServer({ ca, host: '127.0.0.1', expired: true }),
+    ]);
+    try {
+      const messages = await Promise.all(
+        servers.map(
+          async (s) => (await failure(engine.fetch({ url: `${s.url}/`, skipTlsVerification: false }))).message,
+        ),
+      );
+      expect(messages[0]).toMatch(
+        /signed by an authority Node does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\).*NODE_EXTRA_CA_CERTS/,
+      );
+      expect(messages[1]).toMatch(/has expired, or is not valid yet \(CERT_HAS_EXPIRED\)\.$/);
+      for (const message of messages) expect(message).toMatch(/^An SSL error occurred while scraping the URL\./);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+    }
   });
 });
 
