@@ -61,6 +61,20 @@ describe('the browser behind a forward proxy', () => {
     expect(result.status).toBe(200);
     expect(proxy.forwarded).toContain('http://shop.test/js/whoami');
     expect(result.text).toContain('Europe/Berlin');
+    // No proxy in Germany is configured: the page says whose address the site saw.
+    expect(result.warnings).toContain(
+      `No proxy for location.country DE is configured (\`proxies.byCountry\`): the site saw the address of the proxy ${proxy.url}, not one in that country.`,
+    );
+  });
+
+  it('says so when a stealth scrape has no stealth proxy to go through', async () => {
+    const result = await fetcher.fetch({ url: 'http://shop.test/js/whoami', proxy: 'stealth' });
+    expect(result).toMatchObject({ status: 200, proxyUsed: 'stealth' });
+    expect(result.warnings).toContain(
+      `No stealth proxy is configured (\`proxies.stealth\`): the stealth attempt went through the proxy ${proxy.url}, with the browser's fingerprint evasions only.`,
+    );
+    const configured = await fetcher.fetch({ url: 'http://shop.test/js/whoami', proxy: 'basic' });
+    expect(configured.warnings ?? []).toEqual([]);
   });
 
   it("tells the proxy's refusal of its credentials as the proxy's, for a plain and a TLS site", async () => {
