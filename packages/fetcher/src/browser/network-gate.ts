@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
-import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
 import type { LookupFunction } from 'node:net';
 
 import { lazyModule } from '@crawlkit/options/lazy-module';
@@ -27,6 +27,8 @@ export interface NetworkGateOptions {
 
 /** proxy-chain (with socks, about 30 modules): loaded with the first browser context, HTTP-only use never needs it. */
 const proxyChain = lazyModule(() => import('proxy-chain'));
+/** `node:http` (its agent) only with an upstream proxy: loading it loads Node's own undici, which the HTTP engine does not need. */
+const watchedAgent = lazyModule(() => import('./watched-agent.js'));
 
 /** Errors kept for the engine to report, most recent last; older ones are dropped past this count. */
 const MAX_KEPT_ERRORS = 512;
@@ -46,28 +48,6 @@ const UPSTREAM_CONNECT_STATUS: Record<number, string> = { 593: 'ENOTFOUND', 594:
 interface UpstreamTag {
   hostPort: string;
   url: string;
-}
-
-/** An agent that reports the errors of the tunnels it opens (to an upstream proxy) with their target, `host:port`. */
-class WatchedAgent extends Agent {
-  readonly #onError: (error: NodeJS.ErrnoException, target: string) => void;
-
-  constructor(onError: (error: NodeJS.ErrnoException, target: string) => void) {
-    super();
-    this.#onError = onError;
-  }
-
-  /** Node's `Agent#addRequest` (undeclared in its types): every request the agent serves passes here. */
-  addRequest(request: ClientRequest, options: unknown): void {
-    if (request.method === 'CONNECT') {
-      request.once('error', (error: NodeJS.ErrnoException) => this.#onError(error, request.path));
-    }
-    (Agent.prototype as unknown as { addRequest(request: ClientRequest, options: unknown): void }).addRequest.call(
-      this,
-      request,
-      options,
-    );
-  }
 }
 
 /**
@@ -211,7 +191,8 @@ export class NetworkGate {
         // The upstream resolves the name again; checking here first is the best a proxy chain allows.
         if (checksAddresses(this.#policy)) await resolveChecked(host, this.#policy, this.#lookup);
         const tag: UpstreamTag = { hostPort, url: redactUrl(target) };
-        return { upstreamProxyUrl: route.upstream, customTag: tag, httpAgent: this.#agentFor(route.upstream!) };
+        const httpAgent = await this.#agentFor(route.upstream!);
+        return { upstreamProxyUrl: route.upstream, customTag: tag, httpAgent };
       }
       const addresses = await resolveChecked(host, this.#policy, this.#lookup);
       return { dnsLookup: pinnedLookup(addresses) as PrepareRequestFunctionResult['dnsLookup'] };
@@ -259,7 +240,8 @@ export class NetworkGate {
    * proxy-chain with a bare status, so the failure is kept here, by the tunnel's target, for `tunnelError` (a plain
    * request's failure is marked on its answer, `#markFailures`).
    */
-  #agentFor(upstream: string): Agent {
+  async #agentFor(upstream: string): Promise<Agent> {
+    const { WatchedAgent } = await watchedAgent();
     let agent = this.#agents.get(upstream);
     if (!agent) {
       const onError = (error: NodeJS.ErrnoException, target: string) => {
