@@ -1,3 +1,5 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
@@ -116,6 +118,23 @@ describe('proxies', () => {
     }
     const unknown = await failure(engine.fetch({ url: `${server.url}/http/json`, proxy: 'http://proxy.invalid:3128' }));
     expect(unknown).toMatchObject({ code: 'SCRAPE_PROXY_ERROR', message: expect.stringContaining('proxy.invalid') });
+  });
+
+  it('ends at its timeout behind a proxy that takes the connection and never answers', async () => {
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => void held.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxy = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const started = performance.now();
+      const error = await failure(engine.fetch({ url: 'http://shop.test/', proxy, timeoutMs: 500 }));
+      expect(error).toMatchObject({ code: 'SCRAPE_TIMEOUT', message: 'Scrape timed out after 500 ms.' });
+      // Not the proxy client's own 300 s wait for the CONNECT's answer.
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('reaches an HTTPS target through the proxy', async () => {
