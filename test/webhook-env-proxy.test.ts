@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('webhooks behind a forward proxy', () => {
-  it('go through HTTP_PROXY under NODE_USE_ENV_PROXY=1, as Node\'s fetch does', async () => {
+  it("go through HTTP_PROXY under NODE_USE_ENV_PROXY=1, as Node's fetch does", async () => {
     for (const name of ENV) delete process.env[name];
     Object.assign(process.env, {
       NODE_USE_ENV_PROXY: '1',

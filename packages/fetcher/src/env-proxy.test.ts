@@ -13,7 +13,11 @@ describe("envProxyFor: Node's rule for its own fetch", () => {
   });
 
   it('goes direct to a host NO_PROXY names', () => {
-    const env = { NODE_USE_ENV_PROXY: '1', HTTP_PROXY: P, NO_PROXY: 'localhost, .corp.test,*.lan ,10.0.0.1:8080,[::1]' };
+    const env = {
+      NODE_USE_ENV_PROXY: '1',
+      HTTP_PROXY: P,
+      NO_PROXY: 'localhost, .corp.test,*.lan ,10.0.0.1:8080,[::1]',
+    };
     const via = (url: string) => envProxyFor(url, env);
     expect(via('http://localhost:3000/')).toBeUndefined();
     expect(via('http://wiki.corp.test/')).toBeUndefined();
