@@ -9,7 +9,14 @@ import {
   type SecretBox,
   type Store,
 } from '@crawlkit/store';
-import { Fetcher, ReplayEngine, STRICT_URL_POLICY, type FetcherOptions, type UrlPolicy } from '@crawlkit/fetcher';
+import {
+  envProxyFor,
+  Fetcher,
+  ReplayEngine,
+  STRICT_URL_POLICY,
+  type FetcherOptions,
+  type UrlPolicy,
+} from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
 
 import type { EngineContext } from './context.js';
@@ -187,7 +194,9 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
           defaultHeaders: false,
           signal,
         };
-        const answer = await fetchers.forPolicy(policy).http.fetch(request);
+        // Through the environment's proxy by Node's rule (NODE_USE_ENV_PROXY), as the model's calls go.
+        const proxy = envProxyFor(url);
+        const answer = await fetchers.forPolicy(policy).http.fetch(proxy ? { ...request, proxy } : request);
         return { status: answer.status, headers: answer.headers };
       },
       timeoutMs: options.webhooks.timeoutMs,

@@ -11,6 +11,8 @@ export type FetchErrorCode =
   | 'SCRAPE_TIMEOUT'
   /** The connection was refused, reset or closed before a complete response. */
   | 'SCRAPE_CONNECTION_ERROR'
+  /** The proxy (`proxies`) could not be reached, refused its credentials, or refused the tunnel to the site. */
+  | 'SCRAPE_PROXY_ERROR'
   /** The server answered with something that is not valid HTTP. */
   | 'SCRAPE_INVALID_RESPONSE'
   /** The URL policy refused the URL or the address it resolves to; the message names the rule. */

@@ -240,6 +240,8 @@ export class Fetcher {
       reason: choice.reason,
       urlPolicy: this.#policy,
     });
+    const shortfall = this.#proxies.shortfall(attempt.mode, country?.code, attempt.proxy);
+    if (shortfall) result.warnings = [...(result.warnings ?? []), shortfall];
     if (!engine.renders) {
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) result.unsupportedFeatures = unsupported;

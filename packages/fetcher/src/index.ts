@@ -25,6 +25,7 @@ export {
   tightenUrlPolicy,
 } from './policy/index.js';
 export type { UrlPolicy } from './policy/index.js';
+export { envProxyFor } from './env-proxy.js';
 export { FetchError, isFetchError } from './errors.js';
 export type { FetchErrorCode, FetchErrorOptions } from './errors.js';
 

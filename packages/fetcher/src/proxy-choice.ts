@@ -1,3 +1,5 @@
+import { proxyName } from './proxy-errors.js';
+
 /** Proxy servers by use (the `proxies` field of `FetcherOptions`). */
 export interface ProxyConfig {
   /**
@@ -44,6 +46,22 @@ export class ProxyRotation {
     const index = this.#cursor.get(list) ?? 0;
     this.#cursor.set(list, (index + 1) % list.length);
     return list[index];
+  }
+
+  /**
+   * What a request asked of the proxies that none configured gives, as a warning for its page: a `country` without a
+   * `byCountry` list, or a stealth attempt without a `stealth` list (it went through `proxy`, else direct).
+   */
+  shortfall(mode: 'basic' | 'stealth', country: string | undefined, proxy: string | undefined): string | undefined {
+    if (country !== undefined && !this.#countryList(country)) {
+      const seen = proxy ? `the address of the proxy ${proxyName(proxy)}` : "this machine's own address";
+      return `No proxy for location.country ${country.toUpperCase()} is configured (\`proxies.byCountry\`): the site saw ${seen}, not one in that country.`;
+    }
+    if (mode === 'stealth' && country === undefined && !this.#config.stealth?.length) {
+      const way = proxy ? `through the proxy ${proxyName(proxy)}` : 'direct';
+      return `No stealth proxy is configured (\`proxies.stealth\`): the stealth attempt went ${way}, with the browser's fingerprint evasions only.`;
+    }
+    return undefined;
   }
 
   #countryList(country: string): string[] | undefined {

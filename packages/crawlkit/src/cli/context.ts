@@ -16,6 +16,7 @@ import { withFlags } from './option-flags.js';
 import { isLocalFile } from './local-file.js';
 import type { RedisSettings } from './redis-settings.js';
 import { WEBHOOK_TIMEOUT_MS } from '../webhooks/dispatcher-options.js';
+import { proxyFromEnv } from './proxy-env.js';
 import { resolveWebhookSecret } from './webhook-secret.js';
 
 /** Where the CLI reads and writes; the real process streams, or test doubles. */
@@ -127,6 +128,9 @@ export class CommandContext {
       // bounds them, leaving the events to its next start, which a one-shot command may never have).
       const attemptMs = options.webhooks?.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
       options.webhooks = { closeTimeoutMs: attemptMs, ...options.webhooks };
+      // Every command that fetches pages goes through the proxy of the environment (serve and mcp resolve their own).
+      const proxy = options.proxies ? undefined : proxyFromEnv(process.env);
+      if (proxy) options.proxies = { basic: [proxy] };
       this.#engine = new this.#Engine(options);
       // Even with --quiet: a warning may mean lost data (a truncated store).
       this.#engine.on('warning', ({ message }) => this.io.stderr.write(`crawlkit: warning: ${message}\n`));

@@ -67,6 +67,10 @@ describe('the other settings', () => {
     expect(
       resolveProxies({}, { PROXY_SERVER: 'proxy.example:3128', PROXY_USERNAME: 'u', PROXY_PASSWORD: 'p' }, {}),
     ).toEqual({ basic: ['http://u:p@proxy.example:3128/'] });
+    // Taken as they are: a `%` is a percent sign, not the start of an escape the proxy client would decode.
+    expect(
+      resolveProxies({}, { PROXY_SERVER: 'proxy.example:3128', PROXY_USERNAME: 'u@corp', PROXY_PASSWORD: 'p@:%z' }, {}),
+    ).toEqual({ basic: ['http://u%40corp:p%40%3A%25z@proxy.example:3128/'] });
     expect(
       resolveProxies({ proxy: ['http://a.example:1'] }, {}, { proxies: { stealth: ['http://s.example:1'] } }),
     ).toEqual({ basic: ['http://a.example:1'], stealth: ['http://s.example:1'] });

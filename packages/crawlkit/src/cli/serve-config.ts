@@ -14,6 +14,7 @@ import { searchProviderSchema } from '../search/options.js';
 import { CONFIG_FILE } from './config-file.js';
 import { CliError } from './errors.js';
 import { integerFlag } from './integer-flag.js';
+import { proxyFromEnv } from './proxy-env.js';
 
 const corsSchema = z.union([z.literal('loopback'), z.literal('*'), z.literal(false), z.array(z.string().url()).min(1)]);
 
@@ -187,12 +188,8 @@ export function resolveLlmSettings(
  */
 export function resolveProxies(flags: ServeConfigFlags, env: NodeJS.ProcessEnv, file: ServeFile): ServeFile['proxies'] {
   if (flags.proxy?.length) return { ...file.proxies, basic: flags.proxy };
-  if (env.PROXY_SERVER) {
-    const url = new URL(/^[a-z]+:\/\//i.test(env.PROXY_SERVER) ? env.PROXY_SERVER : `http://${env.PROXY_SERVER}`);
-    if (env.PROXY_USERNAME) url.username = env.PROXY_USERNAME;
-    if (env.PROXY_PASSWORD) url.password = env.PROXY_PASSWORD;
-    return { ...file.proxies, basic: [url.href] };
-  }
+  const proxy = proxyFromEnv(env);
+  if (proxy) return { ...file.proxies, basic: [proxy] };
   return file.proxies;
 }
 

@@ -3,6 +3,7 @@ import type { CliIo } from './context.js';
 import { engineOptionsOf, type EngineFlags } from './engine-options.js';
 import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
+import { proxyFromEnv } from './proxy-env.js';
 import { describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-settings.js';
 
 export interface WorkerFlags extends EngineFlags {
@@ -54,7 +55,8 @@ export async function runWorker(
   );
   const { Crawlkit } = await import('../crawlkit.js');
 
-  const options: CrawlkitOptions = { backend, ...engineOptions };
+  const proxy = proxyFromEnv(process.env);
+  const options: CrawlkitOptions = { backend, ...engineOptions, ...(proxy ? { proxies: { basic: [proxy] } } : {}) };
   const ck = new Crawlkit(options);
   const note = (line: string) => {
     if (!flags.quiet) io.stderr.write(`${line}\n`);

@@ -55,6 +55,11 @@ export const PAGE_CODES = {
     "The connection was refused, reset or closed before a complete response (a crawl or batch has retried a reset or closed one 3 times: its message then ends 'after 4 attempts over N s').",
     'Check that the site is up; retry later.',
   ),
+  SCRAPE_PROXY_ERROR: info(
+    502,
+    'The proxy of the fetch (`proxies`, `PROXY_SERVER`) could not be reached, refused its credentials (407) or the site; the message names the proxy and which.',
+    'Check the proxy address, that it runs, its credentials (`PROXY_USERNAME`, `PROXY_PASSWORD`), and that it allows the site.',
+  ),
   SCRAPE_INVALID_RESPONSE: info(500, 'The server answered with something that is not valid HTTP.', 'Retry later.'),
   SCRAPE_INVALID_URL: info(400, 'The URL does not parse.', 'Send an absolute http(s) URL.'),
   SCRAPE_UNSUPPORTED_PROTOCOL: info(

@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 
 import { acceptLanguage, type CountryProfile } from './countries.js';
+import { isLoopbackName } from './network-gate.js';
 
 /** Desktop viewport, CSS pixels (the most common desktop resolution). */
 export const DESKTOP_VIEWPORT = Object.freeze({ width: 1366, height: 768, deviceScaleFactor: 1 });
@@ -80,11 +81,26 @@ export async function applyEmulation(page: Page, session: CDPSession, settings: 
   if (languages) await session.send('Emulation.setLocaleOverride', { locale: languages[0]!.replace('_', '-') });
   if (settings.country) {
     await page.emulateTimezone(settings.country.timezone);
-    await page.browserContext().overridePermissions(settings.origin, ['geolocation']);
-    await page.setGeolocation({
-      latitude: settings.country.latitude,
-      longitude: settings.country.longitude,
-      accuracy: 100,
-    });
+    // Geolocation exists only in secure contexts: Chromium refuses to grant it to a plain-HTTP site (where no page
+    // could ask for it anyway), and that refusal failed the whole scrape.
+    if (isSecureOrigin(settings.origin)) {
+      await page.browserContext().overridePermissions(settings.origin, ['geolocation']);
+      await page.setGeolocation({
+        latitude: settings.country.latitude,
+        longitude: settings.country.longitude,
+        accuracy: 100,
+      });
+    }
+  }
+}
+
+/** A potentially trustworthy origin as Chromium tells it: https, or a loopback host over http. */
+function isSecureOrigin(origin: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(origin);
+    if (protocol === 'https:') return true;
+    return protocol === 'http:' && isLoopbackName(hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false;
   }
 }

@@ -1,6 +1,7 @@
-import { dnsErrorMessage, FetchError, isFetchError, SSL_ERROR_MESSAGE } from '../errors.js';
+import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
 import { RedirectChain, tooManyRedirects } from '../http/redirects.js';
 import { redactUrl } from '../policy/url-policy.js';
+import { sslError } from '../tls-errors.js';
 import { BrowserError } from './errors.js';
 
 /**
@@ -50,7 +51,7 @@ export function navigationError(
       return new FetchError('SCRAPE_INVALID_RESPONSE', `Invalid response from ${safeUrl} (${netCode}).`, options);
     default:
       if (netCode?.startsWith('ERR_CERT_') || netCode?.startsWith('ERR_SSL_')) {
-        return new FetchError('SCRAPE_SSL_ERROR', SSL_ERROR_MESSAGE, options);
+        return sslError(netCode, 'browser', safeUrl, error);
       }
       return new BrowserError(
         'SCRAPE_SITE_ERROR',

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
 import type { LookupFunction } from 'node:net';
 
 import { lazyModule } from '@crawlkit/options/lazy-module';
 import type { PrepareRequestFunctionOpts, PrepareRequestFunctionResult, Server } from 'proxy-chain';
 
 import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
+import { proxyConnectFailure, proxyStatusError } from '../proxy-errors.js';
 import { checksAddresses, resolveChecked } from '../policy/guarded-lookup.js';
 import { checkUrlAgainstPolicy, normalizeHost, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 
@@ -26,6 +27,8 @@ export interface NetworkGateOptions {
 
 /** proxy-chain (with socks, about 30 modules): loaded with the first browser context, HTTP-only use never needs it. */
 const proxyChain = lazyModule(() => import('proxy-chain'));
+/** `node:http` (its agent) only with an upstream proxy: loading it loads Node's own undici, which the HTTP engine does not need. */
+const watchedAgent = lazyModule(() => import('./watched-agent.js'));
 
 /** Errors kept for the engine to report, most recent last; older ones are dropped past this count. */
 const MAX_KEPT_ERRORS = 512;
@@ -35,6 +38,17 @@ const GATEWAY_STATUS: Record<number, 'SCRAPE_DNS_RESOLUTION_ERROR' | 'SCRAPE_TIM
   593: 'SCRAPE_DNS_RESOLUTION_ERROR',
   504: 'SCRAPE_TIMEOUT',
 };
+
+/** proxy-chain's status for an upstream proxy that refused its credentials (a 407 or 401 of the upstream). */
+const UPSTREAM_AUTH_FAILED = 597;
+/** proxy-chain's statuses for a plain request whose connection to the upstream proxy failed, as their error codes. */
+const UPSTREAM_CONNECT_STATUS: Record<number, string> = { 593: 'ENOTFOUND', 594: 'ECONNREFUSED' };
+
+/** What the gate tags a tunnel through an upstream proxy with (`tunnelConnectFailed` hands it back). */
+interface UpstreamTag {
+  hostPort: string;
+  url: string;
+}
 
 /**
  * The one way out of the browser: an in-process forward proxy (proxy-chain) that Chromium is pointed at for every
@@ -52,6 +66,8 @@ export class NetworkGate {
   readonly #policy: UrlPolicy;
   readonly #lookup: LookupFunction | undefined;
   readonly #listeners = new Map<string, Promise<Server>>();
+  /** The agent of the connections to each upstream proxy (`#agentFor`). */
+  readonly #agents = new Map<string, Agent>();
   /** Refusals and failures, by id (for responses the gate answered) and by `host:port` (for tunnels). */
   readonly #errors = new Map<string, FetchError>();
   /** Header marking a response the gate itself answered; random per gate, so a site cannot forge it. */
@@ -78,7 +94,7 @@ export class NetworkGate {
   contextProxy(route: GateRoute = {}): Promise<string> {
     const upstream = route.upstream;
     const key = upstream ? `upstream ${route.proxyLoopback ? 'all' : 'non-loopback'} ${upstream}` : 'direct';
-    return this.#endpoint(key, (opts) => this.#admit(opts, route));
+    return this.#endpoint(key, (opts) => this.#admit(opts, route), upstream);
   }
 
   /** The error the gate answered `response` with, when it did (a refused or failed plain-HTTP request). */
@@ -103,6 +119,8 @@ export class NetworkGate {
     this.#closed = true;
     const listeners = [...this.#listeners.values()];
     this.#listeners.clear();
+    for (const agent of this.#agents.values()) agent.destroy();
+    this.#agents.clear();
     await Promise.all(
       listeners.map(async (pending) => {
         const server = await pending.catch(() => undefined);
@@ -114,15 +132,38 @@ export class NetworkGate {
   #endpoint(
     key: string,
     admit: (opts: PrepareRequestFunctionOpts) => Promise<PrepareRequestFunctionResult | undefined>,
+    upstream?: string,
   ): Promise<string> {
     if (this.#closed) return Promise.reject(new FetchError('FETCHER_CLOSED', 'The fetcher was closed.'));
     let listener = this.#listeners.get(key);
     if (!listener) {
-      listener = proxyChain().then(({ Server }) => {
+      listener = proxyChain().then(({ Server, RequestError }) => {
         const server = new Server({ port: 0, host: '127.0.0.1', prepareRequestFunction: admit });
         server.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
-          this.#markFailures(request, response),
+          this.#markFailures(request, response, upstream),
         );
+        if (upstream !== undefined) {
+          // The upstream's refusals are the proxy's, not the site's: Chromium only sees a failed tunnel, or a status
+          // proxy-chain made up (597 for a 407), so the gate keeps what happened for the engine to report.
+          server.on(
+            'tunnelConnectFailed',
+            ({ response, customTag }: { response: IncomingMessage; customTag: unknown }) => {
+              const { hostPort, url } = customTag as UpstreamTag;
+              this.#keep(proxyStatusError(upstream, response.statusCode ?? 0, hostPort, url), hostPort);
+            },
+          );
+          const failRequest = server.failRequest.bind(server);
+          server.failRequest = (request, error) => {
+            const refused = error instanceof RequestError && error.statusCode === UPSTREAM_AUTH_FAILED;
+            if (!refused) return failRequest(request, error);
+            const url = redactUrl(request.url ?? '');
+            const failure = proxyStatusError(upstream, 407, hostPortOf(url), url);
+            failRequest(
+              request,
+              new RequestError(failure.message, error.statusCode, { [this.#marker]: this.#keep(failure) }),
+            );
+          };
+        }
         // A client that goes away mid-request is none of the gate's business.
         server.on('requestFailed', () => undefined);
         // Chromium's connections hold the process while it runs; the listener alone must not, or a script that
@@ -149,7 +190,9 @@ export class NetworkGate {
       if (viaUpstream) {
         // The upstream resolves the name again; checking here first is the best a proxy chain allows.
         if (checksAddresses(this.#policy)) await resolveChecked(host, this.#policy, this.#lookup);
-        return { upstreamProxyUrl: route.upstream };
+        const tag: UpstreamTag = { hostPort, url: redactUrl(target) };
+        const httpAgent = await this.#agentFor(route.upstream!);
+        return { upstreamProxyUrl: route.upstream, customTag: tag, httpAgent };
       }
       const addresses = await resolveChecked(host, this.#policy, this.#lookup);
       return { dnsLookup: pinnedLookup(addresses) as PrepareRequestFunctionResult['dnsLookup'] };
@@ -164,7 +207,7 @@ export class NetworkGate {
   }
 
   /** Marks the failure responses proxy-chain writes itself (the target refused or timed out) for `errorOf`. */
-  #markFailures(request: IncomingMessage, response: ServerResponse): void {
+  #markFailures(request: IncomingMessage, response: ServerResponse, upstream: string | undefined): void {
     let fromTarget = false;
     const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
     response.writeHead = (...args: unknown[]) => {
@@ -176,8 +219,10 @@ export class NetworkGate {
       if (!fromTarget && !response.headersSent && response.statusCode >= 400) {
         const url = redactUrl(request.url ?? '');
         const code = GATEWAY_STATUS[response.statusCode];
-        const error =
-          code === 'SCRAPE_DNS_RESOLUTION_ERROR'
+        const upstreamCode = upstream === undefined ? undefined : UPSTREAM_CONNECT_STATUS[response.statusCode];
+        const error = upstreamCode
+          ? proxyConnectFailure(upstream!, upstreamCode, new URL(upstream!).hostname, url)!
+          : code === 'SCRAPE_DNS_RESOLUTION_ERROR'
             ? new FetchError(code, dnsErrorMessage(hostOf(url)), { url })
             : code === 'SCRAPE_TIMEOUT'
               ? new FetchError(code, `Loading ${url} in the browser timed out.`, { url })
@@ -188,6 +233,30 @@ export class NetworkGate {
       }
       return end(...args);
     }) as ServerResponse['end'];
+  }
+
+  /**
+   * The agent of the gate's connections to `upstream`: a tunnel whose connection to the proxy fails is answered by
+   * proxy-chain with a bare status, so the failure is kept here, by the tunnel's target, for `tunnelError` (a plain
+   * request's failure is marked on its answer, `#markFailures`).
+   */
+  async #agentFor(upstream: string): Promise<Agent> {
+    const { WatchedAgent } = await watchedAgent();
+    let agent = this.#agents.get(upstream);
+    if (!agent) {
+      const onError = (error: NodeJS.ErrnoException, target: string) => {
+        const failure = proxyConnectFailure(
+          upstream,
+          error.code ?? '',
+          new URL(upstream).hostname,
+          `https://${target}/`,
+        );
+        if (failure) this.#keep(failure, hostPortOf(`https://${target}/`));
+      };
+      agent = new WatchedAgent(onError);
+      this.#agents.set(upstream, agent);
+    }
+    return agent;
   }
 
   #keep(error: FetchError, hostPort?: string): string {
@@ -211,7 +280,7 @@ function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
 }
 
 /** Loopback as Chromium's implicit proxy bypass rules know it: `localhost`, `*.localhost`, 127/8, `::1`. */
-function isLoopbackName(host: string): boolean {
+export function isLoopbackName(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
 }
 
@@ -233,4 +302,14 @@ function withUrl(error: FetchError, url: string): FetchError {
     ...(error.rule !== undefined ? { rule: error.rule } : {}),
     cause: error,
   });
+}
+
+/** `host:port` of an absolute URL (its default port when none is written). */
+function hostPortOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${normalizeHost(parsed.hostname)}:${parsed.port || (parsed.protocol === 'https:' ? '443' : '80')}`;
+  } catch {
+    return url;
+  }
 }

@@ -144,10 +144,14 @@ export class HttpEngine {
             ...(hop.body !== undefined ? { body: hop.body } : {}),
             signal: controller.signal,
           });
-        const response = await send().catch((error: unknown) => {
-          if (controller.signal.aborted || !lostKeepAliveSocket(error, hop.method, hop.body !== undefined)) throw error;
-          return send();
-        });
+        const response = await untilAborted(
+          send().catch((error: unknown) => {
+            if (controller.signal.aborted || !lostKeepAliveSocket(error, hop.method, hop.body !== undefined))
+              throw error;
+            return send();
+          }),
+          controller.signal,
+        );
         const target =
           request.followRedirects === false
             ? undefined
@@ -217,7 +221,7 @@ export class HttpEngine {
     } catch (error) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
       if (isFetchError(reason) && reason.url !== undefined) throw reason;
-      throw toFetchError(reason, hop.url, this.#limits, request.proxy !== undefined);
+      throw toFetchError(reason, hop.url, this.#limits, request.proxy);
     } finally {
       clearTimeout(timer);
       unwatch?.();
@@ -307,4 +311,18 @@ function abortedError(reason: unknown, url?: URL): FetchError {
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
+}
+
+/**
+ * `pending`, or the signal's reason as soon as it aborts: undici holds a request's abort until its connection is made,
+ * and through a proxy that accepts the connection and never answers the CONNECT, that was never (the scrape outlived
+ * its timeout by the proxy client's 300 s headers timeout).
+ */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.finally(() => signal.removeEventListener('abort', onAbort)).then(resolve, reject);
+  });
 }

@@ -1,33 +1,10 @@
-import { FetchError, SSL_ERROR_MESSAGE, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
+import { FetchError, dnsErrorMessage, isFetchError, type FetchErrorCode } from '../errors.js';
+import { CONNECTION_CODES, DNS_CODES, NEVER_CONNECTED_CODES } from '../net-codes.js';
+import { proxyConnectFailure, proxyName, proxyStatusError } from '../proxy-errors.js';
+import { sslError } from '../tls-errors.js';
 import { tooLargeMessage } from './read-body.js';
 import type { HttpLimits } from './types.js';
 
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA', 'ENODATA']);
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EADDRNOTAVAIL',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_DESTROYED',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-  'UND_ERR_REQ_RETRY',
-]);
-/** Connection failures before the server took the connection: nothing listens, no route. Not `dropped`. */
-const NEVER_CONNECTED_CODES = new Set([
-  'ECONNREFUSED',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EADDRNOTAVAIL',
-]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_|ERR_OSSL_|HOSTNAME_MISMATCH)/;
 
 interface ErrorLike {
@@ -59,8 +36,11 @@ function withUrl(error: FetchError, url: string): FetchError {
   });
 }
 
-/** Turns anything undici, net, tls or dns threw into a `FetchError` with a stable code. */
-export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaProxy: boolean): FetchError {
+/**
+ * Turns anything undici, net, tls or dns threw into a `FetchError` with a stable code. Through `proxy`, a failure
+ * to connect (refused, unresolved, unreachable) is the proxy's own, as is a status it answered the tunnel with.
+ */
+export function toFetchError(error: unknown, url: URL, limits: HttpLimits, proxy: string | undefined): FetchError {
   const href = url.href;
   const links = chain(error);
   for (const link of links) if (isFetchError(link)) return withUrl(link, href);
@@ -69,8 +49,10 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
   for (const link of links) {
     const code = typeof link.code === 'string' ? link.code : '';
     const message = typeof link.message === 'string' ? link.message : '';
-    const proxyStatus = viaProxy ? /Proxy response \((\d+)\)/.exec(message)?.[1] : undefined;
-    if (proxyStatus) return make('SCRAPE_CONNECTION_ERROR', `The proxy refused the tunnel with status ${proxyStatus}.`);
+    if (proxy !== undefined) {
+      const failure = proxyFailure(proxy, link, url);
+      if (failure) return new FetchError(failure.code, failure.message, { url: href, cause: error });
+    }
     if (DNS_CODES.has(code)) {
       return make(
         'SCRAPE_DNS_RESOLUTION_ERROR',
@@ -78,13 +60,13 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
       );
     }
     if (TLS_CODE.test(code) || (code === 'EPROTO' && /ssl|tls/i.test(message)))
-      return make('SCRAPE_SSL_ERROR', SSL_ERROR_MESSAGE);
+      return sslError(code, 'http', href, error);
     switch (code) {
       case 'UND_ERR_CONNECT_TIMEOUT':
       case 'ETIMEDOUT':
         return make(
           'SCRAPE_TIMEOUT',
-          `Scrape timed out: no connection to ${url.host} within ${limits.connectTimeoutMs} ms.`,
+          `Scrape timed out: no connection to ${url.host}${proxy ? ` through the proxy ${proxyName(proxy)}` : ''} within ${limits.connectTimeoutMs} ms.`,
         );
       case 'UND_ERR_HEADERS_TIMEOUT':
         return make('SCRAPE_TIMEOUT', `Scrape timed out: no response headers within ${limits.headersTimeoutMs} ms.`);
@@ -125,6 +107,19 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, viaPr
   }
   const first = links[0];
   const message = typeof first?.message === 'string' ? first.message : String(error);
-  if (viaProxy) return make('SCRAPE_CONNECTION_ERROR', `Proxy connection failed: ${message}`);
+  if (proxy)
+    return make('SCRAPE_CONNECTION_ERROR', `Connection through the proxy ${proxyName(proxy)} failed: ${message}`);
   return make('SCRAPE_CONNECTION_ERROR', `Request to ${url.host} failed: ${message}`);
+}
+
+/** The proxy's own failure in `link`: the status it answered the tunnel with, or no connection to it at all. */
+function proxyFailure(proxy: string, link: ErrorLike, url: URL): FetchError | undefined {
+  const code = typeof link.code === 'string' ? link.code : '';
+  const message = typeof link.message === 'string' ? link.message : '';
+  const status = /Proxy response \((\d+)\)/.exec(message)?.[1];
+  if (status) {
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    return proxyStatusError(proxy, Number(status), `${url.hostname}:${port}`, url.href);
+  }
+  return proxyConnectFailure(proxy, code, typeof link.hostname === 'string' ? link.hostname : undefined, url.href);
 }

@@ -1,0 +1,126 @@
+/**
+ * The browser behind a user's forward proxy (a corporate network): the site's name is one only the proxy can reach
+ * (`shop.test` goes to the fixture server through it), so a request that went around the proxy would fail.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import { startConnectProxy, type TestProxy } from '../http/__fixtures__/connect-proxy.ts';
+import { createCa, startSelfSignedServer, type TlsServer } from '../http/__fixtures__/self-signed-server.ts';
+import { Fetcher } from '../index.js';
+import { ISOLATED_ARGS } from './__fixtures__/browser-harness.js';
+
+let server: FixtureServer;
+let tls: TlsServer;
+let proxy: TestProxy;
+let tlsProxy: TestProxy;
+let refusing: TestProxy;
+let fetcher: Fetcher;
+const authed = (url: string, credentials = 'corp:pa55') => url.replace('http://', `http://${credentials}@`);
+
+beforeAll(async () => {
+  [server, tls] = await Promise.all([startFixtureServer(), startSelfSignedServer()]);
+  proxy = await startConnectProxy({ routeTo: { host: '127.0.0.1', port: server.port }, credentials: 'corp:pa55' });
+  const tlsPort = Number(new URL(tls.url).port);
+  tlsProxy = await startConnectProxy({ routeTo: { host: '127.0.0.1', port: tlsPort }, credentials: 'corp:pa55' });
+  refusing = await startConnectProxy({ refuseConnect: 403 });
+  // One browser, a proxy per country: each case picks its proxy by `location.country`.
+  fetcher = new Fetcher({
+    browser: { args: ISOLATED_ARGS },
+    proxies: {
+      basic: [authed(proxy.url)],
+      byCountry: {
+        FR: [authed(proxy.url, 'corp:wrong')],
+        ES: [authed(tlsProxy.url, 'corp:wrong')],
+        IT: [authed('http://127.0.0.1:1')],
+        PT: [refusing.url],
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await fetcher?.close();
+  await Promise.all([proxy?.close(), tlsProxy?.close(), refusing?.close()]);
+  await Promise.all([server?.close(), tls?.close()]);
+});
+
+const failure = (url: string, country: string) =>
+  fetcher.fetch({ url, engine: 'browser', location: { country } }).then(
+    (result) => ({ result }),
+    (error: unknown) => error as { code: string; message: string },
+  );
+
+describe('the browser behind a forward proxy', () => {
+  it('emulates a country on a plain-HTTP site (geolocation is only granted where a page may ask for it)', async () => {
+    const result = await fetcher.fetch({
+      url: 'http://shop.test/js/whoami',
+      engine: 'browser',
+      location: { country: 'DE' },
+    });
+    expect(result.status).toBe(200);
+    expect(proxy.forwarded).toContain('http://shop.test/js/whoami');
+    expect(result.text).toContain('Europe/Berlin');
+    // No proxy in Germany is configured: the page says whose address the site saw.
+    expect(result.warnings).toContain(
+      `No proxy for location.country DE is configured (\`proxies.byCountry\`): the site saw the address of the proxy ${proxy.url}, not one in that country.`,
+    );
+  });
+
+  it('says so when a stealth scrape has no stealth proxy to go through', async () => {
+    const result = await fetcher.fetch({ url: 'http://shop.test/js/whoami', proxy: 'stealth' });
+    expect(result).toMatchObject({ status: 200, proxyUsed: 'stealth' });
+    expect(result.warnings).toContain(
+      `No stealth proxy is configured (\`proxies.stealth\`): the stealth attempt went through the proxy ${proxy.url}, with the browser's fingerprint evasions only.`,
+    );
+    const configured = await fetcher.fetch({ url: 'http://shop.test/js/whoami', proxy: 'basic' });
+    expect(configured.warnings ?? []).toEqual([]);
+  });
+
+  it("tells the proxy's refusal of its credentials as the proxy's, for a plain and a TLS site", async () => {
+    for (const [url, country] of [
+      ['http://shop.test/articles/first-post.html', 'FR'],
+      ['https://secure.test/', 'ES'],
+    ] as const) {
+      expect(await failure(url, country)).toMatchObject({
+        code: 'SCRAPE_PROXY_ERROR',
+        message: expect.stringMatching(/^The proxy http:\/\/127\.0\.0\.1:\d+ refused its credentials \(407\)/),
+      });
+    }
+  });
+
+  it('tells a proxy that does not run, or refuses the site, by its name', async () => {
+    for (const url of ['http://shop.test/', 'https://secure.test/']) {
+      expect(await failure(url, 'IT'), url).toMatchObject({
+        code: 'SCRAPE_PROXY_ERROR',
+        message:
+          'The proxy http://127.0.0.1:1 could not be reached (connection refused): check its address, and that it runs.',
+      });
+    }
+    expect(await failure('https://secure.test/', 'PT')).toMatchObject({
+      code: 'SCRAPE_PROXY_ERROR',
+      message: `The proxy ${refusing.url} answered 403 instead of connecting to secure.test:443: it refuses that site, or could not reach it.`,
+    });
+  });
+
+  it("tells a site of a company CA the browser does not trust, and that NODE_EXTRA_CA_CERTS is not Chromium's", async () => {
+    const corp = await startSelfSignedServer({ ca: await createCa(), host: 'corp.test' });
+    const corpProxy = await startConnectProxy({ routeTo: { host: '127.0.0.1', port: Number(new URL(corp.url).port) } });
+    const viaCorp = new Fetcher({ browser: { args: ISOLATED_ARGS }, proxies: { basic: [corpProxy.url] } });
+    try {
+      const error = await viaCorp
+        .fetch({ url: 'https://corp.test/', engine: 'browser', skipTlsVerification: false })
+        .catch((e: unknown) => e as { code: string; message: string });
+      expect(error).toMatchObject({ code: 'SCRAPE_SSL_ERROR' });
+      expect((error as { message: string }).message).toMatch(
+        /^An SSL error occurred while scraping the URL\..*the browser does not trust \(ERR_CERT_AUTHORITY_INVALID\): Chromium does not read NODE_EXTRA_CA_CERTS/,
+      );
+      // Its v2 default, skipTlsVerification: true, loads it.
+      expect((await viaCorp.fetch({ url: 'https://corp.test/', engine: 'browser' })).status).toBe(200);
+    } finally {
+      await viaCorp.close();
+      await corpProxy.close();
+      await corp.close();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The commands that fetch pages behind a forward proxy: `crawlkit scrape`, `map` and `crawl` read Firecrawl's
+ * `PROXY_SERVER`, `PROXY_USERNAME` and `PROXY_PASSWORD` as `serve` does. The site's name (`shop.test`) is one only the
+ * proxy reaches (it routes it to the fixture server), so a command that went around the proxy fails to resolve it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startConnectProxy, type TestProxy } from '../packages/fetcher/src/http/__fixtures__/connect-proxy.ts';
+import { CLI, startScript } from './cli-helpers.ts';
+import { useCliSite } from './helpers/cli-site.ts';
+
+const site = useCliSite();
+/** A password with every character a URL gives a meaning to. */
+const PASSWORD = 'p@ss:w%rd/?#';
+let proxy: TestProxy;
+
+beforeAll(async () => {
+  proxy = await startConnectProxy({
+    routeTo: { host: '127.0.0.1', port: site.server.port },
+    credentials: `corp:${PASSWORD}`,
+  });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+});
+
+const cli = (args: string[], env: Record<string, string>) => {
+  const clean = { ...process.env } as Record<string, string>;
+  for (const name of ['PROXY_SERVER', 'PROXY_USERNAME', 'PROXY_PASSWORD']) delete clean[name];
+  return startScript(CLI, [...args, '--store', site.store, '--engine', 'http'], {
+    cwd: site.dir,
+    env: { ...clean, ...env },
+  }).result;
+};
+
+describe('the commands behind a forward proxy', () => {
+  it('scrape, map and crawl go through PROXY_SERVER with PROXY_USERNAME and PROXY_PASSWORD', async () => {
+    const env = { PROXY_SERVER: proxy.url.replace('http://', ''), PROXY_USERNAME: 'corp', PROXY_PASSWORD: PASSWORD };
+    const scraped = await cli(['scrape', 'http://shop.test/articles/first-post.html', '--json'], env);
+    expect(scraped.stderr).toBe('');
+    expect(JSON.parse(scraped.stdout)).toMatchObject({ success: true, data: { metadata: { statusCode: 200 } } });
+    const mapped = await cli(['map', 'http://shop.test/', '--json'], env);
+    expect(mapped.code).toBe(0);
+    expect(mapped.stdout).toContain('http://shop.test/');
+    const crawled = await cli(['crawl', 'http://shop.test/', '--limit', '3', '--json'], env);
+    expect(crawled.code).toBe(0);
+    expect(proxy.tunnels.length).toBeGreaterThanOrEqual(3);
+    expect(proxy.tunnels.every((t) => t === 'shop.test:80')).toBe(true);
+  });
+
+  it('names PROXY_SERVER when it is not a proxy address', async () => {
+    const result = await cli(['scrape', 'http://shop.test/'], { PROXY_SERVER: 'http://[bad' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('PROXY_SERVER');
+  });
+});
