@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-
 /**
  * A module loaded at the first call that needs it, not when its importer loads: what a plain scrape never uses
  * (document readers, the proxy server, the AI SDK, JSON Schema, diff, WARC) stays out of `import 'crawlkit'`.
@@ -16,11 +14,12 @@ export function lazyModule<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * `lazyModule` for a caller that cannot wait: the module `id` (CommonJS or JSON), required at the first call as the
- * module at `from` (its `import.meta.url`) would require it, then kept. A load that throws is not kept: the next call
- * tries again.
+ * `lazyModule` for a caller that cannot wait: `load` (a `require('id')` of a CommonJS or JSON module) runs at the
+ * first call, and its module is kept. A load that throws is not kept: the next call tries again. The caller writes the
+ * `require('literal')` itself, with a `require` from `createRequire(import.meta.url)` in the same file: that is the
+ * form a file tracer (Next's `output: 'standalone'`, `@vercel/nft`) reads to copy the module into a deployment.
  */
-export function lazyRequire<T>(from: string | URL, id: string): () => T {
+export function lazyRequire<T>(load: () => T): () => T {
   let loaded: { module: T } | undefined;
-  return () => (loaded ??= { module: createRequire(from)(id) as T }).module;
+  return () => (loaded ??= { module: load() }).module;
 }
