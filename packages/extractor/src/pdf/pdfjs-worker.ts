@@ -22,6 +22,11 @@ let loading: Promise<PdfParse> | undefined;
 /** pdf-parse, with the patched pdf.js worker side installed first (loaded once per thread, with the first PDF). */
 export function loadPdfParse(): Promise<PdfParse> {
   loading ??= (async () => {
+    // pdf.js takes DOMMatrix, Path2D and the canvas it renders pages on from @napi-rs/canvas, loaded by a require of
+    // its own that a file tracer (Next's standalone output, @vercel/nft) does not read, so a traced deployment lacked
+    // it ("DOMMatrix is not defined"). Imported here (the version pdf-parse pins), it is traced, and the module pdf.js
+    // then requires. A platform without its binary gets pdf.js's own warning and error, as before.
+    await import('@napi-rs/canvas').catch(() => undefined);
     slot.pdfjsWorker = (await import(WORKER)) as PdfjsWorkerModule;
     return import('pdf-parse');
   })();
