@@ -5,7 +5,7 @@
  * minute without work; a page that passes the deadline stops it (Tesseract cannot be interrupted otherwise).
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 
 import type { OcrLine } from '@crawlkit/extractor';
 
@@ -38,14 +38,35 @@ export interface Recognized {
 
 const IDLE_MS = 60_000;
 const require = createRequire(import.meta.url);
-/** The LSTM model (`best_int`): 2.9 MB, the one tesseract.js itself picks for its LSTM engine. */
-const LANG_PATH = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+/**
+ * The LSTM model (`best_int`): 2.9 MB, the one tesseract.js itself picks for its LSTM engine. Resolved as the file
+ * itself, which a file tracer (Next's standalone output, `@vercel/nft`) copies; a folder joined at run time it misses.
+ */
+const LANG_PATH = dirname(require.resolve('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'));
 
 let current: Promise<Recognizer> | undefined;
 let idle: NodeJS.Timeout | undefined;
 let turn: Promise<unknown> = Promise.resolve();
 
+/**
+ * Tesseract's WebAssembly builds, of which tesseract.js's worker loads one by the CPU's features, by a path of its own
+ * that a file tracer (Next's standalone output, `@vercel/nft`) does not read. Resolved here (tesseract.js-core is a
+ * dependency of this package for that, at tesseract.js's range), they are copied with crawlkit, and an install that
+ * lacks them fails the page with their name instead of stopping its extraction worker.
+ */
+function coreFiles(): string[] {
+  return [
+    require.resolve('tesseract.js-core/tesseract-core.wasm'),
+    require.resolve('tesseract.js-core/tesseract-core-lstm.wasm'),
+    require.resolve('tesseract.js-core/tesseract-core-simd.wasm'),
+    require.resolve('tesseract.js-core/tesseract-core-simd-lstm.wasm'),
+    require.resolve('tesseract.js-core/tesseract-core-relaxedsimd.wasm'),
+    require.resolve('tesseract.js-core/tesseract-core-relaxedsimd-lstm.wasm'),
+  ];
+}
+
 async function start(): Promise<Recognizer> {
+  coreFiles();
   const { createWorker, OEM } = await import('tesseract.js');
   return await createWorker('eng', OEM.LSTM_ONLY, {
     langPath: LANG_PATH,
