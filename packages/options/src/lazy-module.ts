@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 /**
  * A module loaded at the first call that needs it, not when its importer loads: what a plain scrape never uses
  * (document readers, the proxy server, the AI SDK, JSON Schema, diff, WARC) stays out of `import 'crawlkit'`.
@@ -22,4 +24,17 @@ export function lazyModule<T>(load: () => Promise<T>): () => Promise<T> {
 export function lazyRequire<T>(load: () => T): () => T {
   let loaded: { module: T } | undefined;
   return () => (loaded ??= { module: load() }).module;
+}
+
+/**
+ * A data file of a dependency that no `require.resolve` literal reaches in every tracer (its package's `exports` do not
+ * name it, or a tracer takes a resolved `.gz` or `.txt` for a module and drops it): the first of `places` that exists,
+ * else `otherwise()` (found from the dependency's entry). The caller writes `places` as
+ * `join(import.meta.dirname, '<literal path>')`, where Node looks for the dependency from its file (its package's own
+ * node_modules, then the node_modules the package sits in, as npm and pnpm install it): file tracers (Next's
+ * `output: 'standalone'`, `@vercel/nft`) compute such paths and copy the file into a deployment, which they do not for
+ * a path put together from `require.resolve` at run time.
+ */
+export function dependencyFile(places: readonly string[], otherwise: () => string): string {
+  return places.find((place) => existsSync(place)) ?? otherwise();
 }

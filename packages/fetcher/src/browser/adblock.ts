@@ -2,8 +2,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+import { dependencyFile } from '@crawlkit/options/lazy-module';
+
 import { compiledEngineCache, type EngineCache } from './adblock-cache.js';
-import { dependencyFile } from './dependency-file.js';
 
 import type { FiltersEngine, Request } from '@ghostery/adblocker';
 

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+import { dependencyFile } from '@crawlkit/options/lazy-module';
 import type { Page } from 'puppeteer-core';
 
-import { dependencyFile } from './dependency-file.js';
 
 /** What cookie-banner handling did on a page. */
 export interface ConsentOutcome {
