@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { dependencyFile } from '@crawlkit/options/lazy-module';
 import type { Page } from 'puppeteer-core';
 
-
 /** What cookie-banner handling did on a page. */
 export interface ConsentOutcome {
   /** CMP recognised by autoconsent's rules (`Onetrust`, `Cookiebot`, ...), if any. */
