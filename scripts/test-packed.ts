@@ -2,8 +2,9 @@
  * `pnpm test:packed`: what users install is what we test. Packs every publishable package of `packages/` (new ones
  * are picked up), installs the tarballs with the system's npm into an empty temporary folder, and runs the steps of
  * `scripts/packed/steps.ts` there against a fixture site on 127.0.0.1: a library scrape, the CLI, `serve`, the PDF
- * bomb, an older Node, the oldest Node promised (installed from npm). Fails as well when the install is past its
- * size budget (`packed/install-size.ts`). Prints each phase's time; exits 1 when a step fails. `.ci/run` runs it.
+ * bomb, an app traced by `@vercel/nft` and copied elsewhere, an older Node, the oldest Node promised (installed from
+ * npm). Fails as well when the install is past its size budget (`packed/install-size.ts`). Prints each phase's time;
+ * exits 1 when a step fails. `.ci/run` runs it.
  *
  * npm uses its own cache (`~/.npm`, or `CRAWLKIT_PACKED_NPM_CACHE`) with `--prefer-offline`, so a machine that has
  * installed once downloads nothing. `--keep` leaves the folder for a look.

@@ -5,11 +5,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { makeInflatingPdf } from '../../fixtures/make-pdf.ts';
+import { makeInflatingPdf, makePdf } from '../../fixtures/make-pdf.ts';
 import { entityDocx, zipBombDocx } from '../../packages/documents/src/__fixtures__/hostile.ts';
-import { makeDocx } from '../../packages/documents/src/__fixtures__/writers.ts';
+import { makeDocx, makeScannedPdf } from '../../packages/documents/src/__fixtures__/writers.ts';
 
 export const ARTICLE_TITLE = 'Packed install check';
+/** A line of the text PDF's first page. */
+export const PDF_LINE = 'Shipped files are traced files';
 
 const ARTICLE =
   `<!doctype html><html><head><title>${ARTICLE_TITLE}</title></head><body><nav><a href="/">Home</a></nav>` +
@@ -17,6 +19,12 @@ const ARTICLE =
   'from their tarballs with npm, in an empty folder, to check that a scrape works there as it does in the ' +
   'workspace.</p><p>A second paragraph, so that the main content is plainly an article.</p></article></main>' +
   '<footer>Footer</footer></body></html>';
+
+/** A page whose charset is declared nowhere, written in windows-1252 bytes by `routes()`. */
+const LEGACY =
+  '<!doctype html><html lang="fr"><head><title>Légère</title></head><body><main><article><h1>Déjà vu à Noël</h1>' +
+  '<p>Une fenêtre ouverte sur la forêt, où un élève a noté ses pensées écrites à la main, page après page.</p>' +
+  '</article></main></body></html>';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -32,6 +40,11 @@ async function routes(): Promise<Record<string, { type: string; body: string | U
     '/xml-bomb.docx': { type: DOCX, body: await entityDocx('laughs') },
     // a plain Word document (its reader, officeparser, is an optional dependency)
     '/report.docx': { type: DOCX, body: await makeDocx() },
+    // a PDF with a text layer, and one whose first page is a scanned image (read by OCR)
+    '/report.pdf': { type: 'application/pdf', body: makePdf('Traced report', [[PDF_LINE]]) },
+    '/scanned.pdf': { type: 'application/pdf', body: await makeScannedPdf() },
+    // a page in windows-1252 that declares no charset (read by the sniffer and the statistical detector)
+    '/legacy': { type: 'text/html', body: Buffer.from(LEGACY, 'latin1') },
   };
 }
 

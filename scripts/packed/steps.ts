@@ -17,6 +17,7 @@ import { oldestNode } from './oldest-node.ts';
 import { run } from './run.ts';
 import { ARTICLE_TITLE } from './site.ts';
 import { tarballSteps } from './tarball-steps.ts';
+import { traceSteps } from './trace-steps.ts';
 
 export interface StepContext {
   /** The folder with the npm install. */
@@ -329,6 +330,7 @@ export const STEPS: Step[] = [
   zipBomb,
   xmlBomb,
   ...officeSteps,
+  ...traceSteps,
   oldNode,
   oldestNode,
 ];

@@ -13,6 +13,7 @@ export type { PageMetadata } from './metadata.js';
 export { DEFAULT_PDF_MAX_DECODED_BYTES, DEFAULT_PDF_MAX_PAGES, extractPdf, pageToMarkdown } from './pdf/extract-pdf.js';
 export { dropRunningLines } from './pdf/page-furniture.js';
 export { ocrPagesToMarkdown } from './pdf/ocr-lines.js';
+export { loadPdfParse } from './pdf/pdfjs-worker.js';
 export type { OcrLine } from './pdf/ocr-lines.js';
 export { pdfMarkdownToHtml } from './pdf/markdown-html.js';
 export { joinPages } from './pdf/structure.js';

@@ -1,10 +1,13 @@
+import { createRequire } from 'node:module';
+
 import { lazyRequire } from '@crawlkit/options/lazy-module';
 import type * as Re2js from 're2js';
 import type SafeRegex from 'safe-regex2';
 
+const require = createRequire(import.meta.url);
 // Loaded by the first pattern compiled: a crawl or map without patterns, and a scrape, never load it.
-const re2js = lazyRequire<typeof Re2js>(import.meta.url, 're2js');
-const safeRegex = lazyRequire<typeof SafeRegex>(import.meta.url, 'safe-regex2');
+const re2js = lazyRequire(() => require('re2js') as typeof Re2js);
+const safeRegex = lazyRequire(() => require('safe-regex2') as typeof SafeRegex);
 
 /**
  * The most repetitions (`*`, `+`, `?`, `{n,m}`) a pattern RE2 cannot run may hold to run on `RegExp`: with no

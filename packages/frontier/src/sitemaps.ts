@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 
 import { lazyRequire } from '@crawlkit/options/lazy-module';
@@ -65,8 +66,9 @@ export type SitemapReader = (sitemap: SitemapBody, signal?: AbortSignal) => Prom
 
 const MAX_BYTES = 50 * 1024 * 1024;
 
+const require = createRequire(import.meta.url);
 /** htmlparser2, loaded by the first sitemap the scan leaves to it: its 25 modules are no part of a start-up. */
-const htmlparser2 = lazyRequire<typeof Htmlparser2>(import.meta.url, 'htmlparser2');
+const htmlparser2 = lazyRequire(() => require('htmlparser2') as typeof Htmlparser2);
 /** URLs handled between two turns of the event loop. */
 const URLS_PER_TURN = 5_000;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -32,11 +32,12 @@ describe('lazyModule', () => {
 });
 
 describe('lazyRequire', () => {
-  it('requires nothing until called, then once, resolved from the given module', () => {
-    const { cache, resolve } = createRequire(import.meta.url);
+  it('requires nothing until called, then once', () => {
+    const require = createRequire(import.meta.url);
+    const { cache, resolve } = require;
     const id = resolve('zod');
     delete cache[id];
-    const load = lazyRequire<typeof Zod>(import.meta.url, 'zod');
+    const load = lazyRequire(() => require('zod') as typeof Zod);
     expect(cache[id]).toBeUndefined();
     const zod = load();
     expect(typeof zod.string).toBe('function');
@@ -45,7 +46,8 @@ describe('lazyRequire', () => {
   });
 
   it('throws a failed load to every caller, keeping nothing of it', () => {
-    const load = lazyRequire(import.meta.url, 'no-such-module-of-crawlkit');
+    const require = createRequire(import.meta.url);
+    const load = lazyRequire(() => require('no-such-module-of-crawlkit') as unknown);
     expect(() => load()).toThrow(expect.objectContaining({ code: 'MODULE_NOT_FOUND' }) as Error);
     expect(() => load()).toThrow(expect.objectContaining({ code: 'MODULE_NOT_FOUND' }) as Error);
   });

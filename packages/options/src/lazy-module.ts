@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 
 /**
  * A module loaded at the first call that needs it, not when its importer loads: what a plain scrape never uses
@@ -16,11 +16,25 @@ export function lazyModule<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * `lazyModule` for a caller that cannot wait: the module `id` (CommonJS or JSON), required at the first call as the
- * module at `from` (its `import.meta.url`) would require it, then kept. A load that throws is not kept: the next call
- * tries again.
+ * `lazyModule` for a caller that cannot wait: `load` (a `require('id')` of a CommonJS or JSON module) runs at the
+ * first call, and its module is kept. A load that throws is not kept: the next call tries again. The caller writes the
+ * `require('literal')` itself, with a `require` from `createRequire(import.meta.url)` in the same file: that is the
+ * form a file tracer (Next's `output: 'standalone'`, `@vercel/nft`) reads to copy the module into a deployment.
  */
-export function lazyRequire<T>(from: string | URL, id: string): () => T {
+export function lazyRequire<T>(load: () => T): () => T {
   let loaded: { module: T } | undefined;
-  return () => (loaded ??= { module: createRequire(from)(id) as T }).module;
+  return () => (loaded ??= { module: load() }).module;
+}
+
+/**
+ * A data file of a dependency that no `require.resolve` literal reaches in every tracer (its package's `exports` do not
+ * name it, or a tracer takes a resolved `.gz` or `.txt` for a module and drops it): the first of `places` that exists,
+ * else `otherwise()` (found from the dependency's entry). The caller writes `places` as
+ * `join(import.meta.dirname, '<literal path>')`, where Node looks for the dependency from its file (its package's own
+ * node_modules, then the node_modules the package sits in, as npm and pnpm install it): file tracers (Next's
+ * `output: 'standalone'`, `@vercel/nft`) compute such paths and copy the file into a deployment, which they do not for
+ * a path put together from `require.resolve` at run time.
+ */
+export function dependencyFile(places: readonly string[], otherwise: () => string): string {
+  return places.find((place) => existsSync(place)) ?? otherwise();
 }

@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
+
 import { lazyRequire } from '@crawlkit/options/lazy-module';
 import type CliProgress from 'cli-progress';
 
+const require = createRequire(import.meta.url);
 /** Loaded by the first bar drawn: a command whose stderr is a pipe or a file (a script, an agent) never draws one. */
-const cliProgress = lazyRequire<typeof CliProgress>(import.meta.url, 'cli-progress');
+const cliProgress = lazyRequire(() => require('cli-progress') as typeof CliProgress);
 
 /** What the progress line shows. */
 export interface ProgressState {

@@ -78,8 +78,11 @@ export type CallWatch = Pick<RunOptions, 'onStart' | 'onTimes'>;
 
 // A worker is found when pool and worker files sit side by side: `.js` in dist, `.ts` when the tests run the sources
 // (under Node's type stripping, with the source hooks that resolve the workspace packages and `.js` specifiers).
+// The literal `new URL('./worker.js', import.meta.url)` is what a file tracer (Next's standalone output, @vercel/nft)
+// copies; the `.ts` name is made from it, since a literal naming a file dist lacks fails a webpack build of crawlkit.
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_FILE = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
+const BUILT_WORKER = new URL('./worker.js', import.meta.url);
+const WORKER_FILE = FROM_SOURCE ? new URL(BUILT_WORKER.href.replace(/\.js$/, '.ts')) : BUILT_WORKER;
 // The workspace's hooks, not in the package: found from this file's path by a string operation, since a literal
 // `new URL('…', import.meta.url)` is an asset of the package to webpack and Turbopack, whose builds failed on it.
 const SOURCE_HOOKS = import.meta.url.replace(

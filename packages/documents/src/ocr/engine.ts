@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 import type { OcrLine } from '@crawlkit/extractor';
+import { dependencyFile } from '@crawlkit/options/lazy-module';
 
 import { DocumentError } from '../errors.js';
 
@@ -38,17 +39,56 @@ export interface Recognized {
 
 const IDLE_MS = 60_000;
 const require = createRequire(import.meta.url);
-/** The LSTM model (`best_int`): 2.9 MB, the one tesseract.js itself picks for its LSTM engine. */
-const LANG_PATH = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 
 let current: Promise<Recognizer> | undefined;
 let idle: NodeJS.Timeout | undefined;
 let turn: Promise<unknown> = Promise.resolve();
 
+/**
+ * The files tesseract.js reads by paths of its own, which a file tracer (Next's standalone output, `@vercel/nft`) does
+ * not see: the LSTM model (`best_int`, 2.9 MB, the one tesseract.js itself picks for its LSTM engine), its worker
+ * thread's script, and its WebAssembly builds, of which the worker loads one by the CPU's features (tesseract.js-core
+ * is a dependency of this package for that, at tesseract.js's range). Written where tracers read them: the code by
+ * `require.resolve` literals, the model at the paths Node looks in (`dependencyFile`: Next's tracer dropped every
+ * reference of the file for a `require.resolve` of the `.gz`, a file of no module type, and no tracer follows a folder
+ * joined at run time). Resolved when a recognizer starts, so that an install without them fails OCR with their name,
+ * not every extraction worker.
+ */
+function tesseractFiles(): { model: string; code: string[] } {
+  const model = dependencyFile(
+    [
+      join(import.meta.dirname, '../../node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'),
+      join(import.meta.dirname, '../../../../@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'),
+    ],
+    () => join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int/eng.traineddata.gz'),
+  );
+  const code = [
+    // tesseract.js starts this file as its worker thread by a joined path: Next's tracer copied it alone, without the
+    // modules it requires (its `require('..')` among them)
+    require.resolve('tesseract.js/src/worker-script/node/index.js'),
+    require.resolve('tesseract.js/src/worker-script/index.js'),
+    // bundlers leave these be (a bundle of crawlkit stops on PACKAGE_BUNDLED, not on a .wasm); tracers copy them
+    require.resolve(/* webpackIgnore: true */ /* turbopackIgnore: true */ 'tesseract.js-core/tesseract-core.wasm'),
+    require.resolve(/* webpackIgnore: true */ /* turbopackIgnore: true */ 'tesseract.js-core/tesseract-core-lstm.wasm'),
+    require.resolve(/* webpackIgnore: true */ /* turbopackIgnore: true */ 'tesseract.js-core/tesseract-core-simd.wasm'),
+    require.resolve(
+      /* webpackIgnore: true */ /* turbopackIgnore: true */ 'tesseract.js-core/tesseract-core-simd-lstm.wasm',
+    ),
+    require.resolve(
+      /* webpackIgnore: true */ /* turbopackIgnore: true */ 'tesseract.js-core/tesseract-core-relaxedsimd.wasm',
+    ),
+    require.resolve(
+      /* webpackIgnore: true */ /* turbopackIgnore: true */ 'tesseract.js-core/tesseract-core-relaxedsimd-lstm.wasm',
+    ),
+  ];
+  return { model, code };
+}
+
 async function start(): Promise<Recognizer> {
+  const { model } = tesseractFiles();
   const { createWorker, OEM } = await import('tesseract.js');
   return await createWorker('eng', OEM.LSTM_ONLY, {
-    langPath: LANG_PATH,
+    langPath: dirname(model),
     gzip: true,
     cacheMethod: 'none',
     // tesseract.js reports worker errors here; the recognize call rejects with them as well

@@ -9,6 +9,7 @@ import {
   dropRunningLines,
   extractPdf,
   joinPages,
+  loadPdfParse,
   type OcrLine,
   ocrPagesToMarkdown,
   pageToMarkdown,
@@ -56,7 +57,7 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
         '`maxOcrPages` to read more.',
     );
   }
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await loadPdfParse();
   // a copy: pdf.js takes over the buffer it parses
   const parser = new PDFParse({ data: new Uint8Array(data), isEvalSupported: false });
   /** The pages read by OCR, with their lines: made into paragraphs together, at the end, at the one scale. */

@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
+
 import { lazyRequire } from '@crawlkit/options/lazy-module';
 import type Iconv from 'iconv-lite';
 
+const require = createRequire(import.meta.url);
 // Loaded by the first link whose query holds a non-ASCII character on a page in a legacy charset.
-const iconv = lazyRequire<typeof Iconv>(import.meta.url, 'iconv-lite');
+const iconv = lazyRequire(() => require('iconv-lite') as typeof Iconv);
 
 const NON_ASCII = /[^\p{ASCII}]/u;
 const NON_ASCII_RUN = /[^\p{ASCII}]+/gu;

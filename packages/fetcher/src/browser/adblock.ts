@@ -2,6 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+import { dependencyFile } from '@crawlkit/options/lazy-module';
+
 import { compiledEngineCache, type EngineCache } from './adblock-cache.js';
 
 import type { FiltersEngine, Request } from '@ghostery/adblocker';
@@ -40,9 +42,14 @@ export function loadAdBlocker(lists?: readonly string[]): Promise<AdBlocker> {
 
 /** The default blocker, from `cache` when it holds the engine compiled from this list, else compiled and stored. */
 export async function loadDefaultAdBlocker(cache: EngineCache | undefined): Promise<AdBlocker & { compiled: boolean }> {
-  const require = createRequire(import.meta.url);
   // The package's only export is its ESM/CJS entry under dist/; the list sits beside it.
-  const list = join(dirname(dirname(require.resolve('@ghostery/trackerdb'))), 'trackerdb.txt');
+  const list = dependencyFile(
+    [
+      join(import.meta.dirname, '../../node_modules/@ghostery/trackerdb/dist/trackerdb.txt'),
+      join(import.meta.dirname, '../../../../@ghostery/trackerdb/dist/trackerdb.txt'),
+    ],
+    () => join(dirname(dirname(createRequire(import.meta.url).resolve('@ghostery/trackerdb'))), 'trackerdb.txt'),
+  );
   const [{ FiltersEngine, Request }, { size, mtimeMs }] = await Promise.all([
     import('@ghostery/adblocker'),
     stat(list),

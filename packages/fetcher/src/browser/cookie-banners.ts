@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+import { dependencyFile } from '@crawlkit/options/lazy-module';
 import type { Page } from 'puppeteer-core';
 
 /** What cookie-banner handling did on a page. */
@@ -23,12 +24,19 @@ let assets: Promise<AutoconsentAssets> | undefined;
 function autoconsentAssets(): Promise<AutoconsentAssets> {
   assets ??= (async () => {
     const require = createRequire(import.meta.url);
-    const dist = dirname(require.resolve('@duckduckgo/autoconsent'));
-    const [script, rules] = await Promise.all([
-      readFile(join(dist, 'autoconsent.playwright.js'), 'utf8'),
+    // The package exports its module entries and rules, not the script for pages, which sits beside the entries.
+    const script = dependencyFile(
+      [
+        join(import.meta.dirname, '../../node_modules/@duckduckgo/autoconsent/dist/autoconsent.playwright.js'),
+        join(import.meta.dirname, '../../../../@duckduckgo/autoconsent/dist/autoconsent.playwright.js'),
+      ],
+      () => join(dirname(require.resolve('@duckduckgo/autoconsent')), 'autoconsent.playwright.js'),
+    );
+    const [source, rules] = await Promise.all([
+      readFile(script, 'utf8'),
       readFile(require.resolve('@duckduckgo/autoconsent/rules/compact-rules.json'), 'utf8'),
     ]);
-    return { script, rules: { compact: JSON.parse(rules) as unknown } };
+    return { script: source, rules: { compact: JSON.parse(rules) as unknown } };
   })();
   return assets;
 }

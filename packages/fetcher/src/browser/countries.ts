@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 import { lazyRequire } from '@crawlkit/options/lazy-module';
 import ct from 'countries-and-timezones';
 
@@ -50,7 +52,8 @@ const TIMEZONE_OVERRIDES: Record<string, string> = {
   KI: 'Pacific/Tarawa',
 };
 
-const countryList = lazyRequire<LocaleRecord[]>(import.meta.url, 'country-locale-map/countries.json');
+const require = createRequire(import.meta.url);
+const countryList = lazyRequire(() => require('country-locale-map/countries.json') as LocaleRecord[]);
 let records: Map<string, LocaleRecord> | undefined;
 function localeRecords(): Map<string, LocaleRecord> {
   return (records ??= new Map(countryList().map((r) => [r.alpha2.toUpperCase(), r])));

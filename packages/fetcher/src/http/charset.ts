@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { TextDecoder } from 'node:util';
 
 import { lazyRequire } from '@crawlkit/options/lazy-module';
@@ -12,12 +13,13 @@ import { letterScore } from './letters.js';
 import { documentLanguage, languageScore, legacyCharsets } from './language-charsets.js';
 import { LATIN_CHARSETS, latinScore } from './latin-letters.js';
 
+const require = createRequire(import.meta.url);
 // Loaded by the first body that needs them: the prescan's sniffer (an HTML or XML body whose header declares no
 // charset; 25 modules), chardet (no declaration at all and not UTF-8) and iconv-lite (a label outside WHATWG's; 14
 // together). A process whose main thread decodes nothing, and pages that declare their charset, load none of them.
-const encodingSniffer = lazyRequire<typeof EncodingSniffer>(import.meta.url, 'encoding-sniffer/sniffer');
-const chardet = lazyRequire<typeof Chardet>(import.meta.url, 'chardet');
-const iconv = lazyRequire<typeof Iconv>(import.meta.url, 'iconv-lite');
+const encodingSniffer = lazyRequire(() => require('encoding-sniffer/sniffer') as typeof EncodingSniffer);
+const chardet = lazyRequire(() => require('chardet') as typeof Chardet);
+const iconv = lazyRequire(() => require('iconv-lite') as typeof Iconv);
 
 /** How far into an HTML or XML document `<meta charset>` and the XML declaration are looked for, in bytes. */
 const PRESCAN_BYTES = 8192;
