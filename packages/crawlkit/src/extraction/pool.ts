@@ -12,6 +12,7 @@ import { callTimes, epochNow, measureRun, type CallTimes } from './call-times.js
 import { NotStarted, replyError, WorkerDeath, workerStartError } from './pool-errors.js';
 import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
+import { FROM_SOURCE, SOURCE_HOOKS, WORKER_FILE } from './worker-file.js';
 import { countAllOf, pageRunOptions } from './run-options.js';
 
 export interface ExtractionPoolOptions {
@@ -75,20 +76,6 @@ export interface RunOptions {
 
 /** What the caller of a page's call is told of it. */
 export type CallWatch = Pick<RunOptions, 'onStart' | 'onTimes'>;
-
-// A worker is found when pool and worker files sit side by side: `.js` in dist, `.ts` when the tests run the sources
-// (under Node's type stripping, with the source hooks that resolve the workspace packages and `.js` specifiers).
-// The literal `new URL('./worker.js', import.meta.url)` is what a file tracer (Next's standalone output, @vercel/nft)
-// copies; the `.ts` name is made from it, since a literal naming a file dist lacks fails a webpack build of crawlkit.
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const BUILT_WORKER = new URL('./worker.js', import.meta.url);
-const WORKER_FILE = FROM_SOURCE ? new URL(BUILT_WORKER.href.replace(/\.js$/, '.ts')) : BUILT_WORKER;
-// The workspace's hooks, not in the package: found from this file's path by a string operation, since a literal
-// `new URL('…', import.meta.url)` is an asset of the package to webpack and Turbopack, whose builds failed on it.
-const SOURCE_HOOKS = import.meta.url.replace(
-  /packages\/crawlkit\/src\/extraction\/pool\.ts$/,
-  'test/helpers/source-hooks.ts',
-);
 
 /**
  * The worker threads that run the CPU-bound work of pages (parsing, main content, markdown, links, images,
