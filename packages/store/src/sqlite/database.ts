@@ -88,8 +88,8 @@ export class SqliteDatabase {
   dataVersion(): number {
     if (!this.#dataVersion) {
       this.#dataVersion = this.#db.prepare('PRAGMA data_version');
-      // Node >= 24 (and late 22.x); older versions return the row object.
-      if (typeof this.#dataVersion.setReturnArrays === 'function') this.#dataVersion.setReturnArrays(true);
+      // Node 22.16 and 24 on, though the types of 22.16 lack it; an older Node returns the row object.
+      (this.#dataVersion as { setReturnArrays?: (on: boolean) => void }).setReturnArrays?.(true);
     }
     const row = this.#dataVersion.get() as unknown;
     return Array.isArray(row) ? (row[0] as number) : (row as { data_version: number }).data_version;
