@@ -44,6 +44,9 @@ export default defineConfig({
       '@crawlkit/options/quiet-sqlite': fileURLToPath(
         new URL('./packages/options/src/quiet-sqlite.ts', import.meta.url),
       ),
+      '@crawlkit/options/text-decoder': fileURLToPath(
+        new URL('./packages/options/src/text-decoder.ts', import.meta.url),
+      ),
       '@crawlkit/options': src('options'),
       '@crawlkit/actions/capture-url': fileURLToPath(new URL('./packages/actions/src/capture-url.ts', import.meta.url)),
       '@crawlkit/actions': src('actions'),

@@ -1,6 +1,6 @@
 /**
- * The site the packed install scrapes, on 127.0.0.1: an article page, and the hostile files the installed packages
- * must refuse within their budgets. Add a route here for a new step's file.
+ * The site the packed install scrapes, on 127.0.0.1: an article page, a small site to crawl, a PDF, and the hostile
+ * files the installed packages must refuse within their budgets. Add a route here for a new step's file.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,12 +26,29 @@ const LEGACY =
   '<p>Une fenêtre ouverte sur la forêt, où un élève a noté ses pensées écrites à la main, page après page.</p>' +
   '</article></main></body></html>';
 
+/** A page of the small site a packed crawl follows: `/docs/` links to `/docs/a` and `/docs/b`. */
+const doc = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1><p>${body}</p>` +
+  '<p>A second paragraph, so that the main content is plainly an article.</p></article></main></body></html>';
+
+/** A paragraph in windows-1252 (written through `latin1` below: each character here is the byte the page holds). */
+const LATIN1 = doc('Prix', '\x93Prix\x94 \x96 20 \x80, l\x92\xe9t\xe9');
+export const LATIN1_TEXT = '“Prix” – 20 €, l’été';
+
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /** The files served, by path: the article and the hostile files (a new step's file is one more entry). */
 async function routes(): Promise<Record<string, { type: string; body: string | Uint8Array }>> {
   return {
     '/article': { type: 'text/html; charset=utf-8', body: ARTICLE },
+    '/docs/': {
+      type: 'text/html; charset=utf-8',
+      body: doc('Docs', 'Read <a href="/docs/a">installing</a>, then <a href="/docs/b">running</a>.'),
+    },
+    '/docs/a': { type: 'text/html; charset=utf-8', body: doc('Installing', 'Install the packages with npm.') },
+    '/docs/b': { type: 'text/html; charset=utf-8', body: doc('Running', 'Run the engine from a script.') },
+    // windows-1252 under the label many servers send: its quotes, dash and euro sign are bytes 0x80-0x9F
+    '/latin1': { type: 'text/html; charset=iso-8859-1', body: Buffer.from(LATIN1, 'latin1') },
     // a 1 MB PDF whose one content stream inflates to 1 GiB
     '/bomb.pdf': { type: 'application/pdf', body: makeInflatingPdf(1024 ** 3, 'unreachable') },
     // a DOCX holding an entry that inflates to 512 MiB, its size hidden in the zip headers

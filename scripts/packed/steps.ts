@@ -5,7 +5,6 @@
  * written into the folder import `crawlkit` from its node_modules, and the CLI is its `node_modules/.bin/crawlkit`.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -14,7 +13,9 @@ import { appSteps } from './app-steps.ts';
 import { bundleSteps } from './bundle-steps.ts';
 import { officeSteps } from './office-steps.ts';
 import { oldestNode } from './oldest-node.ts';
+import { oldestNodePaths } from './oldest-node-paths.ts';
 import { run } from './run.ts';
+import { startServe } from './serve.ts';
 import { ARTICLE_TITLE } from './site.ts';
 import { tarballSteps } from './tarball-steps.ts';
 import { traceSteps } from './trace-steps.ts';
@@ -96,25 +97,10 @@ const cli: Step = {
 const serve: Step = {
   name: 'serve + POST /v2/scrape',
   run: async (ctx) => {
-    const child = spawn(ctx.node, [bin(ctx), 'serve', '--port', '0', '--engine', 'http'], {
-      cwd: ctx.dir,
-      env: { ...process.env, CRAWLKIT_STORE: join(ctx.dir, 'serve-store') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const env = { ...process.env, CRAWLKIT_STORE: join(ctx.dir, 'serve-store') };
+    const served = await startServe(ctx.node, bin(ctx), ctx.dir, env);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          out += chunk;
-          const line = out.split('\n')[0];
-          if (out.includes('\n') && line) resolve(line.trim());
-        });
-        void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-      });
-      const response = await fetch(`${url}/v2/scrape`, {
+      const response = await fetch(`${served.url}/v2/scrape`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ url: `${ctx.site}/article`, formats: ['markdown'] }),
@@ -123,8 +109,7 @@ const serve: Step = {
       assert.equal(response.status, 200, JSON.stringify(body));
       assert.match(body.data?.markdown ?? '', /What users install is what we test/);
     } finally {
-      child.kill('SIGTERM');
-      const code = await exited;
+      const { code, stderr } = await served.stop();
       assert.equal(code, 0, `serve stopped with ${code}: ${stderr}`);
     }
   },
@@ -333,4 +318,5 @@ export const STEPS: Step[] = [
   ...traceSteps,
   oldNode,
   oldestNode,
+  oldestNodePaths,
 ];

@@ -4,6 +4,8 @@
  * work, the rest is the time around it (a turn of the event loop, a busy worker, the thread's garbage collection or
  * a core taken by another process, the reply's copy and the main thread's wake-up).
  */
+import { threadCpuMs } from '../thread-cpu.js';
+
 export interface CallTimes {
   /** From the call to its start on a worker: the pool's turn, the queue, the message to the worker. */
   waitMs: number;
@@ -27,13 +29,6 @@ export interface CallRun {
 
 /** Now, in milliseconds since the epoch, comparable across threads (each thread has its own `timeOrigin`). */
 export const epochNow = (): number => performance.timeOrigin + performance.now();
-
-/** The CPU time of this thread, in milliseconds, where Node can tell it (22.19 and later). */
-function threadCpuMs(): number | undefined {
-  // Optional call: typed as always there, missing on the oldest Node crawlkit runs on (22.16).
-  const usage = (process.threadCpuUsage as typeof process.threadCpuUsage | undefined)?.();
-  return usage && (usage.user + usage.system) / 1000;
-}
 
 /** Runs `fn` and measures it on this thread: its start, its end and the thread's CPU meanwhile. */
 export async function measureRun<T>(fn: () => T | Promise<T>): Promise<{ value: T; run: CallRun }> {

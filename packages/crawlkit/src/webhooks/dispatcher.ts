@@ -3,6 +3,7 @@ import type { Delivery, Store } from '@crawlkit/store';
 import { openHeaders } from '../jobs/job-secrets.js';
 
 import { storeFaultDelay } from '../store-faults.js';
+import { threadCpuMs } from '../thread-cpu.js';
 import { readAnswer, retryDelay } from './answer.js';
 import { deliveryTerms, openSecret } from './delivery-terms.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
@@ -19,16 +20,6 @@ const IDLE_POLL_MS = 5_000;
 
 /** Bytes of queued payloads kept in memory so that a job's next event is sent without reading the outbox. */
 const KNOWN_MAX_BYTES = 32 * 1024 ** 2;
-
-/**
- * Milliseconds of CPU this thread has used (`process.threadCpuUsage`, Node 23.9+); undefined where Node lacks it. A
- * look is paced by what it takes of the thread, not by how long it waits for the store: on Redis under load a look
- * waited ~40 ms for its answer, and pacing four times that held a job's events to ~5 a second behind its crawl.
- */
-function threadCpuMs(): number | undefined {
-  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
-  return usage && (usage.user + usage.system) / 1000;
-}
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -237,7 +228,10 @@ export class WebhookDispatcher {
       )
       .finally(() => {
         this.#lastLookEnd = performance.now();
-        // CPU where it can be read (it also counts what ran in this thread meanwhile: never less than the look's own).
+        // A look is paced by what it takes of the thread, not by how long it waits for the store: on Redis under load
+        // a look waited ~40 ms for its answer, and pacing four times that held a job's events to ~5 a second behind
+        // its crawl. CPU where Node can read it (it also counts what ran in this thread meanwhile: never less than the
+        // look's own), the wall time before 22.19.
         const cpuEnded = threadCpuMs();
         this.#lastLookMs =
           cpuStarted !== undefined && cpuEnded !== undefined ? cpuEnded - cpuStarted : this.#lastLookEnd - started;

@@ -5,6 +5,7 @@
  * gives them.
  */
 import { lazyModule } from '@crawlkit/options/lazy-module';
+import { textDecoder } from '@crawlkit/options/text-decoder';
 
 import { statedMetadata } from '../stated-metadata.js';
 import type { DocumentMetadata } from '../types.js';
@@ -52,9 +53,9 @@ async function summaryStream(bytes: Uint8Array): Promise<Buffer | undefined> {
 function decode(bytes: Buffer, codepage: number): string {
   const label = codepage === 65001 ? 'utf-8' : codepage === 1200 ? 'utf-16le' : `windows-${codepage}`;
   try {
-    return new TextDecoder(label).decode(bytes);
+    return textDecoder(label).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
+    return textDecoder('windows-1252').decode(bytes);
   }
 }
 

@@ -3,6 +3,8 @@
  * which officeparser does not read, under the names a DOCX or ODT gives them. RTF's times carry no zone: they are read
  * as UTC.
  */
+import { textDecoder } from '@crawlkit/options/text-decoder';
+
 import { statedMetadata } from '../stated-metadata.js';
 import type { DocumentMetadata } from '../types.js';
 
@@ -13,9 +15,9 @@ import type { DocumentMetadata } from '../types.js';
 function groupText(body: string, codepage: string): string {
   const decoder = (() => {
     try {
-      return new TextDecoder(codepage);
+      return textDecoder(codepage);
     } catch {
-      return new TextDecoder('windows-1252');
+      return textDecoder('windows-1252');
     }
   })();
   let out = '';
@@ -55,7 +57,7 @@ function time(body: string): string | undefined {
 
 /** The info group's fields: the first group of each name (LibreOffice writes a second `\author`, "Un-named"). */
 export function rtfMetadata(bytes: Uint8Array): DocumentMetadata {
-  const rtf = new TextDecoder('latin1').decode(bytes);
+  const rtf = textDecoder('latin1').decode(bytes);
   const info = rtf.indexOf('{\\info');
   if (info < 0) return {};
   const codepage = /\\ansicpg(\d+)/.exec(rtf.slice(0, info))?.[1];

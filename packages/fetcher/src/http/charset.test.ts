@@ -68,6 +68,17 @@ describe('decodeText', () => {
     expect(decodeText(Buffer.from('{"a":"é"}'), 'application/json')).toEqual({ text: '{"a":"é"}', charset: 'utf-8' });
   });
 
+  it("reads windows-1252's quotes, dashes and euro sign, under the Latin-1 labels pages declare too", () => {
+    // Node 22.16's own decoder read these bytes as invisible C1 controls.
+    const text = '“Prix” – 20 € … l’été';
+    for (const label of ['windows-1252', 'iso-8859-1', 'latin1']) {
+      expect(decodeText(iconv.encode(text, 'windows-1252'), 'text/plain', label), label).toEqual({
+        text,
+        charset: 'windows-1252',
+      });
+    }
+  });
+
   it('does not look for meta tags in plain text', () => {
     const bytes = Buffer.from('<meta charset="shift_jis"> is how HTML declares it');
     expect(decodeText(bytes, 'text/plain').charset).toBe('utf-8');

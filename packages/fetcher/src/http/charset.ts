@@ -1,8 +1,8 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
-import { TextDecoder } from 'node:util';
 
 import { lazyRequire } from '@crawlkit/options/lazy-module';
+import { textDecoder, type TextDecoding } from '@crawlkit/options/text-decoder';
 import type Chardet from 'chardet';
 import type * as EncodingSniffer from 'encoding-sniffer/sniffer';
 import type Iconv from 'iconv-lite';
@@ -219,14 +219,14 @@ function utf8(body: Uint8Array): DecodedText {
   return { text: buffer.toString('utf8'), charset: 'utf-8' };
 }
 
-const decoders = new Map<string, TextDecoder | null>();
+const decoders = new Map<string, TextDecoding | null>();
 
-/** A cached TextDecoder for a label, or null when the label is not a WHATWG encoding. */
-function decoderFor(label: string): TextDecoder | null {
+/** A cached decoder for a label, or null when the label is not a WHATWG encoding. */
+function decoderFor(label: string): TextDecoding | null {
   let decoder = decoders.get(label);
   if (decoder === undefined) {
     try {
-      decoder = new TextDecoder(label);
+      decoder = textDecoder(label);
     } catch {
       decoder = null;
     }

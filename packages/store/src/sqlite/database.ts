@@ -11,6 +11,9 @@ const SQLITE_LOCKED = 6;
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 
+/** `?NNN`: node:sqlite in Node 22.16 takes it for a named parameter and binds no positional value to it. */
+const NUMBERED_PARAMETER = /\?\d/;
+
 /**
  * A `node:sqlite` connection with a prepared-statement cache, `BEGIN IMMEDIATE` transactions and translation of
  * SQLite failures into store errors. The API is synchronous like `node:sqlite`: within one process no two
@@ -47,6 +50,13 @@ export class SqliteDatabase {
   statement(sql: string): StatementSync {
     let statement = this.#statements.get(sql);
     if (!statement) {
+      // Refused on every Node so that the suite, which runs on Node 24, catches what only the older Node fails on.
+      if (NUMBERED_PARAMETER.test(sql)) {
+        throw new Error(
+          `SQL with a numbered parameter (?1): node:sqlite before Node 24 binds values to plain ? only (Node 22.16 ` +
+            `fails with "column index out of range"), so use ? and pass a value repeated as often as it is used: ${sql}`,
+        );
+      }
       statement = this.#db.prepare(sql);
       this.#statements.set(sql, statement);
     }
@@ -78,8 +88,8 @@ export class SqliteDatabase {
   dataVersion(): number {
     if (!this.#dataVersion) {
       this.#dataVersion = this.#db.prepare('PRAGMA data_version');
-      // Node >= 24 (and late 22.x); older versions return the row object.
-      if (typeof this.#dataVersion.setReturnArrays === 'function') this.#dataVersion.setReturnArrays(true);
+      // Node 22.16 and 24 on, though the types of 22.16 lack it; an older Node returns the row object.
+      (this.#dataVersion as { setReturnArrays?: (on: boolean) => void }).setReturnArrays?.(true);
     }
     const row = this.#dataVersion.get() as unknown;
     return Array.isArray(row) ? (row[0] as number) : (row as { data_version: number }).data_version;

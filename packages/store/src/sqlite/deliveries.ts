@@ -33,9 +33,9 @@ export const DUE_HEADS = `
 
   FROM heads JOIN deliveries AS d
     ON d.rowid = (SELECT rowid FROM deliveries WHERE state = 'pending' AND job_id = heads.job_id ORDER BY seq LIMIT 1)
-  WHERE d.next_attempt_at <= ?1
+  WHERE d.next_attempt_at <= ?
   ORDER BY d.next_attempt_at, d.seq
-  LIMIT ?2`;
+  LIMIT ?`;
 
 /** The webhook outbox: events are written in the job's transaction order and sent per job in `seq` order. */
 export class SqliteDeliveryStore implements DeliveryStore {
@@ -52,9 +52,10 @@ export class SqliteDeliveryStore implements DeliveryStore {
         if (this.#db.get('SELECT 1 FROM deliveries WHERE id = ?', input.id)) throw new DeliveryExistsError(input.id);
         const row = this.#db.get<DeliveryRow>(
           `INSERT INTO deliveries (${DELIVERY_COLUMNS})
-           VALUES (?1, ?2, coalesce((SELECT max(seq) FROM deliveries WHERE job_id = ?2), 0) + 1, ?3, 'pending', 0, ?4, ?5)
+           VALUES (?, ?, coalesce((SELECT max(seq) FROM deliveries WHERE job_id = ?), 0) + 1, ?, 'pending', 0, ?, ?)
            RETURNING ${DELIVERY_COLUMNS}`,
           input.id,
+          input.jobId,
           input.jobId,
           input.payload,
           input.nextAttemptAt,

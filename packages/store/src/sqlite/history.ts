@@ -34,7 +34,7 @@ export class SqliteHistoryStore implements HistoryStore {
         );
         this.#db.run(
           `DELETE FROM history WHERE id IN (
-             SELECT id FROM history WHERE url = ?1 AND tag = ?2 ORDER BY scraped_at DESC, id DESC LIMIT -1 OFFSET ?3
+             SELECT id FROM history WHERE url = ? AND tag = ? ORDER BY scraped_at DESC, id DESC LIMIT -1 OFFSET ?
            )`,
           entry.url,
           entry.tag,

@@ -138,11 +138,12 @@ export class SqliteJobStore implements JobStore {
     return this.#db.use(
       () =>
         this.#db.run(
-          `UPDATE jobs SET lease_owner = ?1, lease_until = ?2
-           WHERE id = ?3 AND (lease_owner IS NULL OR lease_owner = ?1 OR lease_until <= ?4)`,
+          `UPDATE jobs SET lease_owner = ?, lease_until = ?
+           WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ? OR lease_until <= ?)`,
           owner,
           now + ttlMs,
           id,
+          owner,
           now,
         ) === 1,
     );

@@ -126,10 +126,11 @@ export class SqliteTaskStore implements TaskStore {
         // The subquery picks and the update takes in one statement, under the write lock.
         const taken = this.#db.all<TaskRow>(
           `UPDATE tasks SET state = 'active', attempts = attempts + 1
-           WHERE job_id = ?1 AND seq IN (
-             SELECT seq FROM tasks WHERE job_id = ?1 AND state = 'queued' AND not_before <= ?2 ORDER BY seq LIMIT ?3
+           WHERE job_id = ? AND seq IN (
+             SELECT seq FROM tasks WHERE job_id = ? AND state = 'queued' AND not_before <= ? ORDER BY seq LIMIT ?
            )
            RETURNING seq, key, url, depth, meta, attempts, not_before`,
+          jobId,
           jobId,
           now,
           count,
