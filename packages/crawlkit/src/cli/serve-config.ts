@@ -65,7 +65,8 @@ export const serveFileSchema = z.strictObject({
   webhookSecret: z.string().min(1).optional(),
   /**
    * How webhook events are delivered (the engine's `webhooks` but its secret, which is `webhookSecret`): `timeoutMs`,
-   * `closeTimeoutMs`, `maxAttempts`, `retryDelayMs`, `maxRetryDelayMs`. @default 10 s per attempt, 22 attempts from 1 s doubling to 30 s
+   * `closeTimeoutMs`, `maxAttempts`, `retryDelayMs`, `maxRetryDelayMs`.
+   * @default 10 s per attempt, 2 s at close, 22 attempts from 1 s doubling to 30 s
    */
   webhooks: z
     .strictObject({

@@ -27,7 +27,10 @@ export interface NetworkGateOptions {
 
 /** proxy-chain (with socks, about 30 modules): loaded with the first browser context, HTTP-only use never needs it. */
 const proxyChain = lazyModule(() => import('proxy-chain'));
-/** `node:http` (its agent) only with an upstream proxy: loading it loads Node's own undici, which the HTTP engine does not need. */
+/**
+ * `node:http` (its agent) only with an upstream proxy: loading it loads Node's own undici, which the HTTP engine does
+ * not need.
+ */
 const watchedAgent = lazyModule(() => import('./watched-agent.js'));
 
 /** Errors kept for the engine to report, most recent last; older ones are dropped past this count. */

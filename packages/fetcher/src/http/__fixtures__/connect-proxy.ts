@@ -11,7 +11,9 @@ export interface TestProxy {
 }
 
 export interface TestProxyOptions {
-  /** Where every request really goes (the "internet" of the test): `127.0.0.1:<port>`. Default: the requested target. */
+  /**
+   * Where every request really goes (the "internet" of the test): `127.0.0.1:<port>`. Default: the requested target.
+   */
   routeTo?: { host: string; port: number };
   /** Required `user:pass`; a request or CONNECT without it gets 407. */
   credentials?: string;
