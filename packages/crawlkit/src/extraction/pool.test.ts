@@ -53,7 +53,9 @@ describe('ExtractionPool', () => {
     const [times] = told;
     expect(times!.runMs).toBeGreaterThan(0);
     expect(times!.cpuMs).toBeGreaterThan(0);
-    expect(times!.cpuMs).toBeLessThanOrEqual(times!.runMs + 0.1);
+    // A thread's CPU is accounted at context switches and scheduler ticks (4 ms at 250 Hz): a tick's worth may fall
+    // on either side of the run's edges. The whole thread's CPU (its start, its compiles) would be far more.
+    expect(times!.cpuMs).toBeLessThanOrEqual(times!.runMs + 5);
     expect(times!.waitMs).toBeGreaterThanOrEqual(0);
     expect(times!.replyMs).toBeGreaterThanOrEqual(0);
   });
@@ -62,7 +64,8 @@ describe('ExtractionPool', () => {
     const inThread = ExtractionPool.acquire({ size: 0, maxMemoryMb: 256 });
     try {
       const told: CallTimes[] = [];
-      await inThread.extract(page('<p>here</p>'), undefined, { onTimes: (times) => told.push(times) });
+      // A page long enough to take more than a scheduler tick: a thread's CPU is accounted by them.
+      await inThread.extract(page(big), undefined, { onTimes: (times) => told.push(times) });
       expect(told).toHaveLength(1);
       expect(told[0]!.cpuMs).toBeGreaterThan(0);
     } finally {
