@@ -2,9 +2,9 @@
  * `pnpm test:packed`: what users install is what we test. Packs every publishable package of `packages/` (new ones
  * are picked up), installs the tarballs with the system's npm into an empty temporary folder, and runs the steps of
  * `scripts/packed/steps.ts` there against a fixture site on 127.0.0.1: a library scrape, the CLI, `serve`, the PDF
- * bomb, an app traced by `@vercel/nft` and copied elsewhere, an older Node, the oldest Node promised (installed from
- * npm). Fails as well when the install is past its size budget (`packed/install-size.ts`). Prints each phase's time;
- * exits 1 when a step fails. `.ci/run` runs it.
+ * bomb, an app traced by `@vercel/nft` and copied elsewhere, an older Node, the oldest Node promised, Bun and Deno
+ * (installed from npm). Fails as well when the install is past its size budget (`packed/install-size.ts`). Prints each
+ * phase's time; exits 1 when a step fails. `.ci/run` runs it.
  *
  * npm uses its own cache (`~/.npm`, or `CRAWLKIT_PACKED_NPM_CACHE`) with `--prefer-offline`, so a machine that has
  * installed once downloads nothing. `--keep` leaves the folder for a look.
@@ -19,6 +19,7 @@ import { ensureBuilt } from './packed/build.ts';
 import { checkInstallSize } from './packed/install-size.ts';
 import { olderNode, onPath } from './packed/old-node.ts';
 import { installOldestNode, OLDEST_NODE } from './packed/oldest-node.ts';
+import { installRuntimes } from './packed/runtimes.ts';
 import { startSite } from './packed/site.ts';
 import { STEPS, type StepContext } from './packed/steps.ts';
 
@@ -103,6 +104,9 @@ try {
   const oldest = await timed(`npm install node@${OLDEST_NODE}`, () =>
     installOldestNode(npm, ['--prefer-offline', ...(cache ? ['--cache', cache] : [])], work),
   );
+  const others = await timed('npm install bun deno', () =>
+    installRuntimes(npm, ['--prefer-offline', ...(cache ? ['--cache', cache] : [])], work),
+  );
   const ctx: StepContext = {
     dir,
     site: site.url,
@@ -110,6 +114,8 @@ try {
     npmInstall,
     ...(oldNode ? { oldNode } : {}),
     ...(oldest.node ? { oldestNode: oldest.node } : { oldestNodeSkip: oldest.skip }),
+    runtimes: others.runtimes,
+    ...(others.skip.length ? { runtimesSkip: others.skip.join('; ') } : {}),
   };
   for (const step of STEPS) {
     try {

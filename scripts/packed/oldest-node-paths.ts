@@ -17,6 +17,18 @@ import type { Step, StepContext } from './steps.ts';
 
 const cli = (ctx: StepContext) => join(ctx.dir, 'node_modules/.bin/crawlkit');
 
+/** A JavaScript runtime the paths run on: its name in messages, and the command that runs a file (before the file). */
+export interface Runtime {
+  name: string;
+  command: readonly [string, ...string[]];
+}
+
+/** Runs `args` (a file and its arguments) on `runtime`. */
+export const runOn = (runtime: Runtime, args: string[], options: Parameters<typeof run>[2]) =>
+  run(runtime.command[0], [...runtime.command.slice(1), ...args], options);
+
+const slug = (runtime: Runtime) => runtime.name.replace(/\W+/g, '-').toLowerCase();
+
 interface Job {
   success?: boolean;
   status?: string;
@@ -26,7 +38,7 @@ interface Job {
 
 /** The source URLs of a finished job's pages, sorted, after checking that it completed. */
 function pages(job: Job, what: string): string[] {
-  assert.equal(job.status, 'completed', `${what} on Node ${OLDEST_NODE}: ${JSON.stringify(job).slice(0, 600)}`);
+  assert.equal(job.status, 'completed', `${what}: ${JSON.stringify(job).slice(0, 600)}`);
   return (job.data ?? []).map((page) => page.metadata.sourceURL).sort();
 }
 
@@ -45,12 +57,12 @@ type Scrape = { success: boolean; error?: string; data?: { markdown?: string; ch
  * A crawl, a batch, a PDF, a page in windows-1252 and two change-tracking scrapes of one page through the library, in
  * one process.
  */
-async function library(ctx: StepContext, node: string, docs: string[]): Promise<void> {
-  const file = join(ctx.dir, 'oldest-node-paths.mjs');
+async function library(ctx: StepContext, runtime: Runtime, docs: string[]): Promise<void> {
+  const file = join(ctx.dir, `paths-${slug(runtime)}.mjs`);
   writeFileSync(
     file,
     `import { Crawlkit } from 'crawlkit';
-const ck = new Crawlkit({ storeDir: './oldest-node-paths-store', engine: 'http' });
+const ck = new Crawlkit({ storeDir: './paths-store-${slug(runtime)}', engine: 'http' });
 const started = await ck.crawl({ url: '${docs[0]}', limit: 10 });
 const crawl = started.success ? await ck.waitForJob(started.id) : started;
 const batchStarted = await ck.batchScrape({ urls: ['${docs[1]}', '${docs[2]}'], formats: ['markdown'] });
@@ -63,9 +75,9 @@ const second = await ck.scrape(tracked);
 await ck.close();
 console.log(JSON.stringify({ crawl, batch, pdf, latin1, first, second }));`,
   );
-  const result = await run(node, [file], { cwd: ctx.dir, timeoutMs: DEADLINE_MS });
+  const result = await runOn(runtime, [file], { cwd: ctx.dir, timeoutMs: DEADLINE_MS });
   assert.equal(result.status, 0, ended(result));
-  assert.equal(result.stderr, '', `the library on Node ${OLDEST_NODE} printed to stderr`);
+  assert.equal(result.stderr, '', `the library on ${runtime.name} printed to stderr`);
   const out = JSON.parse(result.stdout) as {
     crawl: Job;
     batch: Job;
@@ -74,8 +86,8 @@ console.log(JSON.stringify({ crawl, batch, pdf, latin1, first, second }));`,
     first: Scrape;
     second: Scrape;
   };
-  assert.deepEqual(pages(out.crawl, 'the crawl'), docs);
-  assert.deepEqual(pages(out.batch, 'the batch'), docs.slice(1));
+  assert.deepEqual(pages(out.crawl, `the crawl on ${runtime.name}`), docs);
+  assert.deepEqual(pages(out.batch, `the batch on ${runtime.name}`), docs.slice(1));
   assert.match(out.pdf.data?.markdown ?? '', new RegExp(PDF_LINE), out.pdf.error);
   assert.ok(out.latin1.data?.markdown?.includes(LATIN1_TEXT), out.latin1.error ?? out.latin1.data?.markdown);
   const changes = [out.first, out.second].map((page) => {
@@ -86,10 +98,10 @@ console.log(JSON.stringify({ crawl, batch, pdf, latin1, first, second }));`,
 }
 
 /** `crawlkit crawl --ndjson`: one page a line. */
-async function cliCrawl(ctx: StepContext, node: string, docs: string[]): Promise<void> {
-  const store = join(ctx.dir, 'oldest-node-cli-store');
+async function cliCrawl(ctx: StepContext, runtime: Runtime, docs: string[]): Promise<void> {
+  const store = join(ctx.dir, `cli-store-${slug(runtime)}`);
   const args = [cli(ctx), 'crawl', docs[0]!, '--engine', 'http', '--store', store, '--ndjson'];
-  const crawled = await run(node, args, { cwd: ctx.dir, timeoutMs: DEADLINE_MS });
+  const crawled = await runOn(runtime, args, { cwd: ctx.dir, timeoutMs: DEADLINE_MS });
   assert.equal(crawled.status, 0, ended(crawled));
   const lines = crawled.stdout.trim().split('\n');
   const urls = lines.map((line) => (JSON.parse(line) as { metadata: { sourceURL: string } }).metadata.sourceURL);
@@ -97,9 +109,9 @@ async function cliCrawl(ctx: StepContext, node: string, docs: string[]): Promise
 }
 
 /** `crawlkit serve` answering `POST /v2/crawl` and its status, as plain `fetch` (or a v2 SDK) asks. */
-async function serveCrawl(ctx: StepContext, node: string, docs: string[]): Promise<void> {
-  const env = { ...process.env, CRAWLKIT_STORE: join(ctx.dir, 'oldest-node-serve-store') };
-  const served = await startServe(node, cli(ctx), ctx.dir, env);
+async function serveCrawl(ctx: StepContext, runtime: Runtime, docs: string[]): Promise<void> {
+  const env = { ...process.env, CRAWLKIT_STORE: join(ctx.dir, `serve-store-${slug(runtime)}`) };
+  const served = await startServe(runtime.command, cli(ctx), ctx.dir, env);
   try {
     const response = await fetch(`${served.url}/v2/crawl`, {
       method: 'POST',
@@ -115,10 +127,10 @@ async function serveCrawl(ctx: StepContext, node: string, docs: string[]): Promi
       if (job.status) await new Promise((resolve) => setTimeout(resolve, 50));
       job = (await (await fetch(`${served.url}/v2/crawl/${started.id}`)).json()) as Job;
     }
-    assert.deepEqual(pages(job, 'serve POST /v2/crawl'), docs);
+    assert.deepEqual(pages(job, `serve POST /v2/crawl on ${runtime.name}`), docs);
   } finally {
     const { code, stderr } = await served.stop();
-    assert.equal(code, 0, `serve on Node ${OLDEST_NODE} stopped with ${code}: ${stderr}`);
+    assert.equal(code, 0, `serve on ${runtime.name} stopped with ${code}: ${stderr}`);
   }
 }
 
@@ -127,11 +139,22 @@ export const oldestNodePaths: Step = {
   run: async (ctx) => {
     const node = ctx.oldestNode;
     if (!node) throw new Error(`skip: ${ctx.oldestNodeSkip ?? 'no oldest Node installed'}`);
-    const docs = [`${ctx.site}/docs/`, `${ctx.site}/docs/a`, `${ctx.site}/docs/b`];
-    // Three processes with stores of their own: at once, the step takes the time of the longest.
-    const outcomes = await Promise.allSettled([library, cliCrawl, serveCrawl].map((path) => path(ctx, node, docs)));
-    const failed = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
-    if (failed.length)
-      throw new Error(failed.map((reason) => (reason instanceof Error ? reason.message : String(reason))).join('\n'));
+    await mainPaths(ctx, { name: `Node ${OLDEST_NODE}`, command: [node] });
   },
 };
+
+/** A path more than the main ones (`mainPaths`), run beside them. */
+export type Path = (ctx: StepContext, runtime: Runtime, docs: string[]) => Promise<void>;
+
+/**
+ * The main paths on `runtime` (and `more`), each in a process with a store of its own, all at once: the step takes
+ * the time of the longest. Throws what failed.
+ */
+export async function mainPaths(ctx: StepContext, runtime: Runtime, more: Path[] = []): Promise<void> {
+  const docs = [`${ctx.site}/docs/`, `${ctx.site}/docs/a`, `${ctx.site}/docs/b`];
+  const paths = [library, cliCrawl, serveCrawl, ...more];
+  const outcomes = await Promise.allSettled(paths.map((path) => path(ctx, runtime, docs)));
+  const failed = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+  if (failed.length)
+    throw new Error(failed.map((reason) => (reason instanceof Error ? reason.message : String(reason))).join('\n'));
+}

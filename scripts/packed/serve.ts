@@ -8,9 +8,18 @@ export interface Served {
   stop(): Promise<{ code: number | null; stderr: string }>;
 }
 
-/** Runs `<node> <cli> serve --port 0 --engine http` in `cwd` and resolves once it prints where it listens. */
-export async function startServe(node: string, cli: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Served> {
-  const child = spawn(node, [cli, 'serve', '--port', '0', '--engine', 'http'], {
+/**
+ * Runs `<runtime> <cli> serve --port 0 --engine http` in `cwd` and resolves once it prints where it listens.
+ * `runtime`: a Node binary, or a command and its leading arguments (`['deno', 'run', '-A']`).
+ */
+export async function startServe(
+  runtime: string | readonly string[],
+  cli: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Served> {
+  const [command, ...leading] = typeof runtime === 'string' ? [runtime] : runtime;
+  const child = spawn(command!, [...leading, cli, 'serve', '--port', '0', '--engine', 'http'], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

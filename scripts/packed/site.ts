@@ -62,6 +62,11 @@ async function routes(): Promise<Record<string, { type: string; body: string | U
     '/scanned.pdf': { type: 'application/pdf', body: await makeScannedPdf() },
     // a page in windows-1252 that declares no charset (read by the sniffer and the statistical detector)
     '/legacy': { type: 'text/html', body: Buffer.from(LEGACY, 'latin1') },
+    // a 13 MB table that a worker heap of 64 MiB cannot extract
+    '/table': {
+      type: 'text/html',
+      body: `<table>${`<tr>${'<td>cell</td>'.repeat(1_000)}</tr>`.repeat(1_000)}</table>`,
+    },
   };
 }
 

@@ -14,6 +14,8 @@ import { bundleSteps } from './bundle-steps.ts';
 import { officeSteps } from './office-steps.ts';
 import { oldestNode } from './oldest-node.ts';
 import { oldestNodePaths } from './oldest-node-paths.ts';
+import { otherRuntimes } from './runtimes.ts';
+import type { Runtime } from './oldest-node-paths.ts';
 import { run } from './run.ts';
 import { startServe } from './serve.ts';
 import { ARTICLE_TITLE } from './site.ts';
@@ -32,6 +34,9 @@ export interface StepContext {
   /** The oldest Node crawlkit promises (`oldest-node.ts`), or why it is not there. */
   oldestNode?: string;
   oldestNodeSkip?: string;
+  /** Bun and Deno (`runtimes.ts`), those installed, and why the others are not. */
+  runtimes?: Runtime[];
+  runtimesSkip?: string;
   /** Installs more packages into `dir` with the npm (and cache) that installed the tarballs. */
   npmInstall(...specs: string[]): void;
 }
@@ -319,4 +324,5 @@ export const STEPS: Step[] = [
   oldNode,
   oldestNode,
   oldestNodePaths,
+  otherRuntimes,
 ];

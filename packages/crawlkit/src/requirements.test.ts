@@ -45,6 +45,22 @@ describe('runtimeProblem', () => {
     expect(problem).toContain('Install Node.js 22.16 or later');
   });
 
+  it('checks Bun and Deno by feature, not by the Node version they report, and names them when they fall short', () => {
+    const bun = { name: 'Bun', version: '1.2.0' } as const;
+    // Bun 1.2 reports Node 22.6 and has no process.getBuiltinModule; Bun 1.4.5 reports 26.3.0.
+    const old = runtimeProblem({ version: '22.6.0', execPath: '/b/bun', other: bun });
+    expect(old).toContain('needs the node:sqlite module with FTS5 (its store), which this Bun 1.2.0 (/b/bun) lacks');
+    expect(old).toContain('checked on Bun 1.4.5 (`bun upgrade`); or install Node.js 22.16 or later');
+    expect(old).not.toContain('this is Node.js');
+    const deno = { name: 'Deno', version: '2.1.0' } as const;
+    const without = (id: string) => (id === 'node:sqlite' ? sqliteModule(false) : undefined);
+    expect(runtimeProblem({ version: '22.0.0', execPath: '/d', other: deno, getBuiltinModule: without })).toMatch(
+      /which this Deno 2\.1\.0 \(\/d\) has without FTS5\. crawlkit is checked on Deno 2\.9\.6 \(`deno upgrade`\)/,
+    );
+    // A runtime with what crawlkit needs passes, whatever Node version it reports.
+    expect(runtimeProblem({ version: '22.6.0', execPath: '/b', other: bun, getBuiltinModule: sqlite })).toBeUndefined();
+  });
+
   it("loads node:sqlite without Node 22's ExperimentalWarning, and lets every other warning through", async () => {
     const warnings: string[] = [];
     // Node's own listener (which prints them) is put back after the test.

@@ -20,13 +20,31 @@ export interface NodeRuntime {
   execPath: string;
   /** `process.getBuiltinModule` (absent before Node 20.16). */
   getBuiltinModule?: (id: string) => unknown;
+  /**
+   * Bun or Deno, when one runs crawlkit: its `process.versions.node` is the Node API it imitates, not a Node, so
+   * what crawlkit needs is checked there by feature alone, and the message names the runtime.
+   */
+  other?: { name: keyof typeof CHECKED_RUNTIMES; version: string };
 }
 
-const current = (): NodeRuntime => ({
-  version: process.versions.node,
-  execPath: process.execPath,
-  getBuiltinModule: process.getBuiltinModule?.bind(process),
-});
+/** The Bun and Deno releases crawlkit's packed checks run on (`scripts/packed/runtimes.ts`). */
+export const CHECKED_RUNTIMES = { Bun: '1.4.5', Deno: '2.9.6' } as const;
+
+function otherRuntime(): NodeRuntime['other'] {
+  const { bun, deno } = process.versions as { bun?: string; deno?: string };
+  if (bun) return { name: 'Bun', version: bun };
+  return deno ? { name: 'Deno', version: deno } : undefined;
+}
+
+const current = (): NodeRuntime => {
+  const other = otherRuntime();
+  return {
+    version: process.versions.node,
+    execPath: process.execPath,
+    getBuiltinModule: process.getBuiltinModule?.bind(process),
+    ...(other ? { other } : {}),
+  };
+};
 
 const INSTALL =
   `Install Node.js ${MIN_NODE.join('.')} or later (a current LTS from https://nodejs.org, or \`nvm install --lts\`) and ` +
@@ -34,6 +52,7 @@ const INSTALL =
 
 /** Why this Node.js cannot run crawlkit, with what to install; undefined when it can. */
 export function runtimeProblem(node: NodeRuntime = current()): string | undefined {
+  if (node.other) return otherRuntimeProblem(node, node.other);
   const [major = 0, minor = 0] = node.version.split('.').map(Number);
   const [needMajor, needMinor] = MIN_NODE;
   if (major < needMajor || (major === needMajor && minor < needMinor)) {
@@ -42,12 +61,7 @@ export function runtimeProblem(node: NodeRuntime = current()): string | undefine
       `${node.version} (${node.execPath}). ${INSTALL}`
     );
   }
-  let sqlite: unknown;
-  try {
-    sqlite = withoutSqliteWarning(() => node.getBuiltinModule?.('node:sqlite'));
-  } catch {
-    sqlite = undefined;
-  }
+  const sqlite = loadSqlite(node);
   if (!sqlite) {
     return (
       `crawlkit needs the node:sqlite module, which this Node.js ${node.version} (${node.execPath}) lacks (built ` +
@@ -61,6 +75,30 @@ export function runtimeProblem(node: NodeRuntime = current()): string | undefine
     );
   }
   return undefined;
+}
+
+/** Why Bun or Deno cannot run crawlkit: a `node:sqlite` with FTS5 is what it needs of them that older releases lack. */
+function otherRuntimeProblem(
+  node: NodeRuntime,
+  { name, version }: NonNullable<NodeRuntime['other']>,
+): string | undefined {
+  const sqlite = loadSqlite(node);
+  if (sqlite && hasFts5(sqlite)) return undefined;
+  const upgrade = name === 'Bun' ? 'bun upgrade' : 'deno upgrade';
+  return (
+    `crawlkit needs the node:sqlite module with FTS5 (its store), which this ${name} ${version} (${node.execPath}) ` +
+    `${sqlite ? 'has without FTS5' : 'lacks'}. crawlkit is checked on ${name} ${CHECKED_RUNTIMES[name]} ` +
+    `(\`${upgrade}\`); or ${INSTALL.replace(/^I/, 'i')}`
+  );
+}
+
+/** `node:sqlite`, or undefined where the runtime has none (or no `process.getBuiltinModule` to load it). */
+function loadSqlite(node: NodeRuntime): unknown {
+  try {
+    return withoutSqliteWarning(() => node.getBuiltinModule?.('node:sqlite'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `node:sqlite` makes an FTS5 table (an in-memory database: well under a millisecond). */

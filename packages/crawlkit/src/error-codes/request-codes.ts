@@ -86,8 +86,8 @@ export const REQUEST_CODES = {
   ),
   NODE_UNSUPPORTED: info(
     500,
-    'This Node.js is older than crawlkit needs (22.16), its `node:sqlite` is missing or lacks FTS5 (thrown on import), or its `require()` of ES modules is turned off (`--no-experimental-require-module`).',
-    'Install Node.js 22.16 or later (an LTS from nodejs.org, or `nvm install --lts`) and run crawlkit with it, or drop the flag.',
+    'This Node.js is older than crawlkit needs (22.16), its `node:sqlite` (or that of the Bun or Deno running crawlkit) is missing or lacks FTS5 (thrown on import), or its `require()` of ES modules is turned off (`--no-experimental-require-module`).',
+    'Install Node.js 22.16 or later (an LTS from nodejs.org, or `nvm install --lts`) and run crawlkit with it, or drop the flag; on Bun or Deno, upgrade it (checked on Bun 1.4.5, Deno 2.9.6).',
   ),
   PACKAGE_BUNDLED: info(
     500,

@@ -14,6 +14,7 @@ import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
 import { FROM_SOURCE, SOURCE_HOOKS, WORKER_FILE } from './worker-file.js';
 import { countAllOf, pageRunOptions } from './run-options.js';
+import { fromWire, toWire } from './wire.js';
 
 export interface ExtractionPoolOptions {
   /** Worker threads; 0 runs every call on the calling thread (no time or memory isolation). */
@@ -308,7 +309,7 @@ export class ExtractionPool {
       if (signal.aborted) stop();
       else signal.addEventListener('abort', stop, { once: true });
     });
-    const running = pool.run({ id, call, state } satisfies CallMessage) as Promise<CallReply>;
+    const running = pool.run({ id, call: toWire(call), state } satisfies CallMessage).then(fromWire<CallReply>);
     // Settled after an abort too (cancelled, or its worker stopped): nobody waits for it then.
     running.catch(() => undefined);
     try {

@@ -4,6 +4,7 @@ import { parentPort, threadId } from 'node:worker_threads';
 import { claimStart } from './call-state.js';
 import { epochNow, measureRun } from './call-times.js';
 import { settleCall, type CallReply, type ExtractionCall } from './calls.js';
+import { fromWire, toWire } from './wire.js';
 
 /** The message a worker sends when it starts a call: the pool's time budgets count from it. */
 export interface StartedMessage {
@@ -41,5 +42,5 @@ function start({ id, call, state }: CallMessage): CallReply | Promise<CallReply>
   if (!claimStart(state, threadId)) return CANCELLED_REPLY;
   const startedAt = epochNow();
   parentPort?.postMessage({ crawlkitCallStarted: id, threadId, startedAt } satisfies StartedMessage);
-  return measureRun(() => settleCall(call)).then(({ value, run }) => ({ ...value, run }));
+  return measureRun(() => settleCall(fromWire(call))).then(({ value, run }) => toWire({ ...value, run }));
 }
