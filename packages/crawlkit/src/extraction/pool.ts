@@ -85,11 +85,14 @@ export type CallWatch = Pick<RunOptions, 'onStart' | 'onTimes'>;
  * shared by the engines of the process that have the same settings (they share the cores too).
  *
  * Hard limits: a call whose `signal` aborts (the page's `timeout`) or that passes its `runLimitMs` has its worker
- * stopped and replaced (one aborted before its worker started it is cancelled, and the worker left running); a worker that reaches `maxMemoryMb` is stopped by Node and the call fails with
- * `SCRAPE_PAGE_TOO_COMPLEX`; a worker that dies otherwise (a crash) gets the call once more in a fresh thread, then
- * the call fails with `SCRAPE_EXTRACTION_FAILED`.
+ * stopped and replaced (one aborted before its worker started it is cancelled, and the worker left running); a worker
+ * that reaches `maxMemoryMb` is stopped by Node and the call fails with `SCRAPE_PAGE_TOO_COMPLEX`; a worker that dies
+ * otherwise (a crash) gets the call once more in a fresh thread, then the call fails with `SCRAPE_EXTRACTION_FAILED`.
  */
-/** The calls' code (the extractor, the document readers), loaded on the main thread only when a pool of size 0 runs them here. */
+/**
+ * The calls' code (the extractor, the document readers), loaded on the main thread only when a pool of size 0 runs
+ * them here.
+ */
 const inThreadCalls = lazyModule(() => import('./calls.js'));
 
 /**
@@ -299,7 +302,8 @@ export class ExtractionPool {
       }
     });
     // Piscina is given no signal: it would stop a worker holding an aborted call that had not started, and the call
-    // running there with it. An aborted call is cancelled if its worker has not started it, else that worker is stopped.
+    // running there with it. An aborted call is cancelled if its worker has not started it, else that worker is
+    // stopped.
     let stop: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
       stop = () => {

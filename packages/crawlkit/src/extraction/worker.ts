@@ -10,7 +10,7 @@ import { fromWire, toWire } from './wire.js';
 export interface StartedMessage {
   crawlkitCallStarted: number;
   threadId: number;
-  /** When, in milliseconds since the epoch (`performance.timeOrigin + performance.now()`, comparable across threads). */
+  /** When, in ms since the epoch (`performance.timeOrigin + performance.now()`, comparable across threads). */
   startedAt: number;
 }
 
