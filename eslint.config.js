@@ -100,4 +100,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   prettier,
+  {
+    // Comments within 120 columns (prettier wraps code, not comments). After `prettier`, which turns max-len off.
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/__fixtures__/**'],
+    rules: { 'max-len': ['error', { code: 10_000, comments: 120, ignoreUrls: true }] },
+  },
 );

@@ -110,9 +110,14 @@ export type ActionType = Action['type'];
 
 /** Value returned by an `executeJavascript` action. */
 export interface JavascriptReturn {
-  /** `typeof` the value in the page (`'string'`, `'number'`, `'boolean'`, `'object'` for objects, arrays and null, `'undefined'`). */
+  /**
+   * `typeof` the value in the page (`'string'`, `'number'`, `'boolean'`, `'object'` for objects, arrays and null,
+   * `'undefined'`).
+   */
   type: string;
-  /** The value as JSON data (`undefined` becomes null; DOM elements their outer HTML; functions and symbols strings). */
+  /**
+   * The value as JSON data (`undefined` becomes null; DOM elements their outer HTML; functions and symbols strings).
+   */
   value: unknown;
 }
 

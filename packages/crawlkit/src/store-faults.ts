@@ -84,8 +84,9 @@ export async function retryStoreFaults<T>(
 }
 
 /**
- * The status `warning` of a running job stalled on its store: its workers met a passing fault (`JobStore.noteStoreFault`;
- * for a job run in this process, its runner's `StoreStall`) and stored no page since. Which fault, since when, what to do (in the store's message) and when the job gives up.
+ * The status `warning` of a running job stalled on its store: its workers met a passing fault
+ * (`JobStore.noteStoreFault`; for a job run in this process, its runner's `StoreStall`) and stored no page since. Which
+ * fault, since when, what to do (in the store's message) and when the job gives up.
  */
 export function storeStallWarning(job: JobRecord): string | undefined {
   const fault = job.storeFault;

@@ -74,7 +74,9 @@ export class HostPoliteness {
     return 0;
   }
 
-  /** Keeps the URL's host from being hit for `waitMs` (capped at `maxBackoffMs`), e.g. after a 429 the caller retries. */
+  /**
+   * Keeps the URL's host from being hit for `waitMs` (capped at `maxBackoffMs`), e.g. after a 429 the caller retries.
+   */
   pause(url: string, waitMs: number, now = Date.now()): void {
     let host: string;
     try {

@@ -103,7 +103,9 @@ export function parseSitemapXml(text: string, maxUrls = Infinity): SitemapDocume
   return parsed.document();
 }
 
-/** The entries of a sitemap as its elements open, hold text and close (`<url>`/`<sitemap>` with `<loc>`, `<lastmod>`). */
+/**
+ * The entries of a sitemap as its elements open, hold text and close (`<url>`/`<sitemap>` with `<loc>`, `<lastmod>`).
+ */
 class SitemapCollector implements SitemapEntryHandler {
   readonly #maxUrls: number;
   readonly #urls: string[] = [];

@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import { RedisBackendError } from './errors.js';
 
 /**
- * The server's `maxmemory-policy`: from `CONFIG GET`, else from `INFO memory` (a managed Redis or an ACL user may refuse
- * `CONFIG`); undefined when neither answers it.
+ * The server's `maxmemory-policy`: from `CONFIG GET`, else from `INFO memory` (a managed Redis or an ACL user may
+ * refuse `CONFIG`); undefined when neither answers it.
  */
 async function evictionPolicy(client: Redis): Promise<string | undefined> {
   const config = await client.config('GET', 'maxmemory-policy').catch(() => undefined);

@@ -141,8 +141,8 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
 
 /**
  * Starts the v2 HTTP server: the routes crawlkit implements at upstream's paths, auth with API keys, the status of
- * each error code from `ERROR_CODES`. Throws `INVALID_OPTION` (`InvalidOptionError` of `@crawlkit/options`) for an option it cannot use (a non-loopback
- * host without keys, a bad port) and rejects when the port cannot be bound.
+ * each error code from `ERROR_CODES`. Throws `INVALID_OPTION` (`InvalidOptionError` of `@crawlkit/options`) for an
+ * option it cannot use (a non-loopback host without keys, a bad port) and rejects when the port cannot be bound.
  */
 export async function startServer(serverOptions: ServerOptions): Promise<CrawlkitServer> {
   const options = resolveServerOptions(serverOptions);

@@ -55,7 +55,8 @@ export async function startCrawl(
   if (webhook) stored.webhook = webhook;
   const creditLimit = creditLimitOf(start);
   if (creditLimit !== undefined) {
-    // As upstream: a crawl's `limit` is lowered to the pages the credits left pay for; its pages reserve them as they go.
+    // As upstream: a crawl's `limit` is lowered to the pages the credits left pay for; its pages reserve them as
+    // they go.
     const perPage = pageCreditEstimate({ ...request.scrapeOptions, zeroDataRetention: request.zeroDataRetention });
     request.limit = await pagesWithinCredits(
       creditLedger(ctx.store, start.tenant),

@@ -43,7 +43,10 @@ function flagOf(path: string): string | undefined {
   return undefined;
 }
 
-/** `message` with each option it names by path (`` `search.provider.url` ``, `(http.limits.maxBodyBytes)`) told with its flag. */
+/**
+ * `message` with each option it names by path (`` `search.provider.url` ``, `(http.limits.maxBodyBytes)`) told with its
+ * flag.
+ */
 export function withFlags(message: string): string {
   return message
     .replace('(http.limits.maxBodyBytes)', '(--max-body-bytes)')

@@ -51,7 +51,10 @@ export const serveFileSchema = z.strictObject({
   robotsTimeoutMs: z.number().int().positive().optional(),
   /** Room in MiB the store must keep for `/ready` to answer ready (`--ready-min-free`; 0: no check). @default 64 */
   readyMinFreeMb: z.number().int().min(0).optional(),
-  /** On SIGTERM, how long requests in progress may finish before they are aborted (`--close-timeout`). @default 30000 */
+  /**
+   * On SIGTERM, how long requests in progress may finish before they are aborted (`--close-timeout`).
+   * @default 30000
+   */
   closeTimeoutMs: z.number().int().min(0).optional(),
   /** How long a job's results stay after it ends (`--job-ttl`), then deleted. @default 86400000 (24 h) */
   jobResultTtlMs: z.number().int().positive().optional(),

@@ -24,7 +24,10 @@ import { loadServeModel } from './serve-model.js';
 import type { RedisFlags } from './redis-flags.js';
 import { describeRedis, useRedis } from './redis-settings.js';
 
-/** What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it, loaded only by this command. */
+/**
+ * What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it,
+ * loaded only by this command.
+ */
 export interface ServerModule {
   startServer(
     options: ListenOptions & {

@@ -21,7 +21,9 @@ export interface RecordCodecOptions<S extends z.ZodType> {
   name: string;
   version: number;
   schema: S;
-  /** `migrations[n]` turns a version-`n` record into a version-`n + 1` one. A missing step keeps the record as it is. */
+  /**
+   * `migrations[n]` turns a version-`n` record into a version-`n + 1` one. A missing step keeps the record as it is.
+   */
   migrations?: Record<number, (record: Record<string, unknown>) => Record<string, unknown>>;
   /**
    * A check by hand in place of the schema's parse, for a record read once a page (a recrawl's kept extractions): its

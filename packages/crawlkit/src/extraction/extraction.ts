@@ -50,7 +50,9 @@ export interface ExtractionSettings extends Required<ExtractionNeeds> {
   includeTags?: string[];
   excludeTags?: string[];
   removeBase64Images: boolean;
-  /** Markdown in raw-HTML mode (`markdownOptions.rawHtml`); absent when off, so default fingerprints stay as they were. */
+  /**
+   * Markdown in raw-HTML mode (`markdownOptions.rawHtml`); absent when off, so default fingerprints stay as they were.
+   */
   markdownRawHtml?: true;
   /** PDF parsing: `false` returns the file as base64; `mode` (absent: `auto`) says which pages are read by OCR. */
   pdf: false | { maxPages?: number; mode?: 'fast' | 'auto' | 'ocr' };

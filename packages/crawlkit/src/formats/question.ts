@@ -21,7 +21,9 @@ export interface Answer {
 const NOTHING_MATCHES =
   'No passage of the page shares a word with the question: the answer is empty and the model was not asked.';
 
-/** The answer to `question` from `markdown`'s best passages: the model's (`freeform`) or the passages' (`directQuote`). */
+/**
+ * The answer to `question` from `markdown`'s best passages: the model's (`freeform`) or the passages' (`directQuote`).
+ */
 export async function answerFromPage(
   llm: LlmService,
   markdown: string,

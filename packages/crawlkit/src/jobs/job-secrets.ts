@@ -1,6 +1,9 @@
 import { isStoreError, type SecretBox } from '@crawlkit/store';
 
-/** The parts of a stored job that hold header values: the request's (a batch's, a crawl's scrape options') and the webhook's. */
+/**
+ * The parts of a stored job that hold header values: the request's (a batch's, a crawl's scrape options') and the
+ * webhook's.
+ */
 interface WithHeaders {
   request: { headers?: Record<string, string>; scrapeOptions?: { headers?: Record<string, string> } };
   webhook?: { headers: Record<string, string> };

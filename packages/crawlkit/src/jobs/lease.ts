@@ -114,7 +114,9 @@ export class JobLeases {
     return !isDeadLocalOwner(holder.owner);
   }
 
-  /** Takes the lease if it is free, expired or this engine's; frees first one left by a crashed process of this host. */
+  /**
+   * Takes the lease if it is free, expired or this engine's; frees first one left by a crashed process of this host.
+   */
   async #take(id: string, store: Store): Promise<boolean> {
     if (await store.jobs.acquireLease(id, this.owner, leaseTiming.ttlMs)) return true;
     const holder = await store.jobs.leaseHolder?.(id);

@@ -1,4 +1,6 @@
-/** A job's stored results as the code that reads all of them after the job (change feeds, monitor checks) needs them. */
+/**
+ * A job's stored results as the code that reads all of them after the job (change feeds, monitor checks) needs them.
+ */
 import type { JobError, Store } from '@crawlkit/store';
 
 import { decodeDocument } from '../codec/records.js';
@@ -8,7 +10,9 @@ import type { Document } from '../v2/types.js';
 /** Results read at once. */
 const RESULTS_PER_READ = 500;
 
-/** Each stored document of the job (with its result key), decoded, in completion order; other work runs between reads. */
+/**
+ * Each stored document of the job (with its result key), decoded, in completion order; other work runs between reads.
+ */
 export async function* storedDocuments(
   store: Store,
   jobId: string,

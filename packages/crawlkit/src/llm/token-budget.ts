@@ -8,7 +8,9 @@ export interface TrimmedInput {
   warning?: string;
 }
 
-/** Characters estimated in full; longer texts are estimated from a prefix of this size (the estimator is ~1 µs/char). */
+/**
+ * Characters estimated in full; longer texts are estimated from a prefix of this size (the estimator is ~1 µs/char).
+ */
 const SAMPLE_CHARS = 64_000;
 /** A token is rarely longer than this many characters, so this much text always holds the budget. */
 const MAX_CHARS_PER_TOKEN = 8;

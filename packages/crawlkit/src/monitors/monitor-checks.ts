@@ -25,7 +25,9 @@ export type MonitorSummary = Closed['summary'];
 export type CheckStatus = Closed['status'] | 'running';
 /** What a check reads and writes with: the engine's store, and its model for the judgments. */
 export type CheckContext = Pick<EngineContext, 'store' | 'llm' | 'options'> & {
-  /** Hands a webhook event queued in a job's outbox to this process's dispatcher (else the dispatchers' poll finds it). */
+  /**
+   * Hands a webhook event queued in a job's outbox to this process's dispatcher (else the dispatchers' poll finds it).
+   */
   queued?: (store: Store, delivery: Delivery) => void;
   /** Runs the search targets' searches and scrapes (none: a search target's check is an error). */
   search?: CheckSearch;

@@ -180,7 +180,10 @@ const notificationSchema = z
 const common = {
   webhook: webhookSchema.nullable().optional(),
   notification: notificationSchema.optional(),
-  /** Days a check is kept for: older ones are deleted, with their pages, as the monitor's next check is added. @default 30 */
+  /**
+   * Days a check is kept for: older ones are deleted, with their pages, as the monitor's next check is added.
+   * @default 30
+   */
   retentionDays: z.number().int().min(1).max(365).optional(),
   /**
    * What the changes matter for: with a model configured, each changed and new page of a check gets the model's

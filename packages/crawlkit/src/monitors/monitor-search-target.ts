@@ -18,7 +18,9 @@ const DEFAULT_MAX_RESULTS = 10;
 /** A check's search has this long (each query), as a search request's `timeout`. */
 const SEARCH_TIMEOUT_MS = 30_000;
 
-/** The search's time filter of a `searchWindow`: its narrowest is an hour, so the shorter windows search the last hour. */
+/**
+ * The search's time filter of a `searchWindow`: its narrowest is an hour, so the shorter windows search the last hour.
+ */
 const WINDOW_TBS: Record<NonNullable<MonitorSearch['searchWindow']>, string> = {
   '5m': 'qdr:h',
   '15m': 'qdr:h',

@@ -16,8 +16,9 @@ const digests = new LRUCache<string, string>({ max: 256 });
  * Where the extraction of a page with validators is kept: an entry of the page cache beside the page's, per extraction
  * settings (deleted with the page's URL, pruned like any entry). A copy a 304 confirms in a new process is then
  * served without extracting it again, as the in-process memo serves it in the process that fetched it. Not for
- * `rawHtml` (the page twice), an explained page (`DEBUG=crawlkit:explain`) nor for an extraction the budget cut. The key holds crawlkit's `version`: after an
- * upgrade, whose extraction may differ, a confirmed copy is extracted again instead of serving the old one.
+ * `rawHtml` (the page twice), an explained page (`DEBUG=crawlkit:explain`) nor for an extraction the budget cut. The
+ * key holds crawlkit's `version`: after an upgrade, whose extraction may differ, a confirmed copy is extracted again
+ * instead of serving the old one.
  */
 export function storedExtractionKey(
   state: ScrapeState,

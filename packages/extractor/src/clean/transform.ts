@@ -5,7 +5,10 @@ import { selectSafe } from '../dom/select.js';
 import { largestCandidate, parseSrcset, resolveUrl } from '../dom/urls.js';
 import { detachAll, elements, relink } from '../dom/walk.js';
 
-/** Elements `removeUnwanted` always removes: they never hold content (reference §10.1 step 3, plus `template` and stray `link`s). */
+/**
+ * Elements `removeUnwanted` always removes: they never hold content (reference §10.1 step 3, plus `template` and stray
+ * `link`s).
+ */
 export const NON_CONTENT: ReadonlySet<string> = new Set([
   'head',
   'meta',

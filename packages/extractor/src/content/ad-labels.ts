@@ -1,5 +1,6 @@
 // Labels of ad slots inside a story: "Advertisement - Page continues below", "Advertisement. Scroll to continue
-// reading.", "Advertisement (gone after registration)", and headings that title a house ad ("Advertisement: New book!").
+// reading.", "Advertisement (gone after registration)", and headings that title a house ad ("Advertisement: New
+// book!").
 
 /** An ad label holds at most this many characters: the label and a short notice, not a sentence of the story. */
 export const MAX_AD_LABEL = 80;

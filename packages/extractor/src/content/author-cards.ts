@@ -31,10 +31,10 @@ const MAX_CLIMB = 6;
 const MAX_SHARE = 0.3;
 
 /**
- * The author cards under `container`: for each link to an author's page whose text is a full name (up to 60 characters),
- * the lowest of its first `MAX_CLIMB` wrappers (of `MIN_CARD` to `MAX_CARD` characters, under `MAX_SHARE` of the
- * container) that holds a bio of that name apart from the link (`holdsBio`). Each wrapper is read once, whatever the
- * number of links under it.
+ * The author cards under `container`: for each link to an author's page whose text is a full name (up to 60
+ * characters), the lowest of its first `MAX_CLIMB` wrappers (of `MIN_CARD` to `MAX_CARD` characters, under `MAX_SHARE`
+ * of the container) that holds a bio of that name apart from the link (`holdsBio`). Each wrapper is read once, whatever
+ * the number of links under it.
  */
 export function findAuthorCards(container: Element, measures: Map<Element, Measure>): Element[] {
   const total = measures.get(container)?.text ?? 0;

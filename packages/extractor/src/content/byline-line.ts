@@ -4,7 +4,9 @@ import { Element, Text, isTag, isText, type AnyNode } from 'domhandler';
 import { relink, textOf } from '../dom/walk.js';
 import { hasImage, INLINE_TAGS } from './tags.js';
 
-/** A sentence of the text (8 words or more, ending like one) is never a piece of a byline: a disclosure, a standfirst. */
+/**
+ * A sentence of the text (8 words or more, ending like one) is never a piece of a byline: a disclosure, a standfirst.
+ */
 const SENTENCE = /^(?:\S+\s+){7,}\S*[.!?]["”’)]*$/;
 
 /** A piece of the line made only of separators (or nothing): dropped. */
@@ -13,7 +15,9 @@ const SEPARATOR_ONLY = /^[\s|·•/\\\-–—:,;]*$/;
 /** A separator standing alone inside a text ("By Jane Doe | March 3"): the line's pieces are cut there. */
 const INNER_SEPARATOR = /\s[|·•]\s/;
 
-/** Separators at the start or the end of a piece, left over from the page's own joining ("Jane Doe,", "— 3 min read"). */
+/**
+ * Separators at the start or the end of a piece, left over from the page's own joining ("Jane Doe,", "— 3 min read").
+ */
 const LEADING_SEPARATORS = /^[\s|·•\-–—,;]+/;
 const TRAILING_SEPARATORS = /[\s|·•\-–—,;]+$/;
 

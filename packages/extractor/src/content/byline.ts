@@ -34,7 +34,9 @@ const MAX_DATELINE = 40;
 const DATE =
   '(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\\.?,? )?(?:\\d{1,2}(?:st|nd|rd|th)?\\.? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?,? \\d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.? \\d{1,2}(?:st|nd|rd|th)?,? \\d{4}|\\d{4}-\\d{2}-\\d{2})';
 
-/** The whole text of a dateline without markup: a date, maybe a label and a time ("Updated: March 3, 2025, 9:30 am"). */
+/**
+ * The whole text of a dateline without markup: a date, maybe a label and a time ("Updated: March 3, 2025, 9:30 am").
+ */
 const DATELINE = new RegExp(
   `^(?:(?:published|posted|updated|last updated|modified)(?: on)?:? )?${DATE}(?:,? (?:at )?\\d{1,2}[:.]\\d{2}(?: ?[ap]\\.?m\\.?)?(?: [a-z]{2,4})?)?$`,
   'i',
@@ -63,9 +65,10 @@ const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfo
  * hold a date, a "by" or a machine-readable author or date (`marksAuthorOrDate`), and not be one of several items of
  * the page (a thread's posts), nor sit in a link or a table.
  * `measures` are the container's from before it was cleaned: they count text that cleaning removed, so they are
- * upper bounds and the rule errs towards doing nothing (and costs no pass of its own over the container). The line stays where the byline began, or goes right after the content's title (its first
- * `<h1>`) when the byline stood above it. Every word stays; pure separators, avatar images and copies of a piece
- * (responsive variants) go. Nothing happens when any of this does not hold.
+ * upper bounds and the rule errs towards doing nothing (and costs no pass of its own over the container). The line
+ * stays where the byline began, or goes right after the content's title (its first `<h1>`) when the byline stood above
+ * it. Every word stays; pure separators, avatar images and copies of a piece (responsive variants) go. Nothing happens
+ * when any of this does not hold.
  */
 export function compactByline(container: Element, measures: Map<Element, Measure>, trace?: Trace): void {
   const headed = new HeadingIndex();

@@ -14,7 +14,9 @@ import type { Doomed } from './trace.js';
 
 /** A rail holds at least this many links to other sites. */
 const MIN_DEALS = 3;
-/** Unlinked text beside each item's link: some (a mark, a price, the shop's name), and at most this (not a description). */
+/**
+ * Unlinked text beside each item's link: some (a mark, a price, the shop's name), and at most this (not a description).
+ */
 const MAX_MARK = 40;
 
 /**

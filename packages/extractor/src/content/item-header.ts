@@ -9,8 +9,9 @@ import { HEADING_TAGS } from './tags.js';
  * `article`, `section` or `main` to no landmark). Its nearest such ancestor decides: in an `<article>` a header holding
  * a heading is the item's title block (a teaser card's title and summary); in a `<section>` or `<main>` it must also
  * hold a paragraph (a section's heading and intro), as a bare heading there is often a shop's promo title. Outside
- * them all, a header holding only one heading below the page's title and no link is a heading of the text (`<header><h2>3.
- * Myth: eggs are bad</h2></header>`). Other headers (a forum post's "Posted by" line, a byline row) stay chrome.
+ * them all, a header holding only one heading below the page's title and no link is a heading of the text
+ * (`<header><h2>3. Myth: eggs are bad</h2></header>`). Other headers (a forum post's "Posted by" line, a byline row)
+ * stay chrome.
  */
 export function isItemHeader(el: Element): boolean {
   if (el.name !== 'header') return false;

@@ -49,8 +49,8 @@ function isLedeParagraph(el: Element, m: Measure): boolean {
  * order. The container walk follows the child holding 80% of the text, so it stops at the story's body and leaves an
  * intro beside it behind (an intro wrapper before the body, a paragraph before the body's long list, intro paragraphs
  * in the headline block). Bylines, bios, tooltips, disclosures, captions and collapsed details are not the intro; nor
- * is a one-line standfirst alone (under `minIntro`, 300 characters), which most references leave out. Empty when no `<h1>` comes
- * before the container in its ancestors' earlier siblings.
+ * is a one-line standfirst alone (under `minIntro`, 300 characters), which most references leave out. Empty when no
+ * `<h1>` comes before the container in its ancestors' earlier siblings.
  */
 export function findLede(container: Element, measures: Map<Element, Measure>, minIntro = MIN_INTRO): Element[] {
   const found: Element[][] = [];

@@ -1,6 +1,8 @@
 // Photo credits outside a `<figcaption>`: the line under a picture that names its photographer or agency.
 
-/** A photo credit holds at most this many visible characters: a name or two and an agency, not a sentence of the story. */
+/**
+ * A photo credit holds at most this many visible characters: a name or two and an agency, not a sentence of the story.
+ */
 export const MAX_PHOTO_CREDIT = 100;
 
 /**

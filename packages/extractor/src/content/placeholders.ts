@@ -17,9 +17,9 @@ const COMPONENT_FILLER_SHARE = 0.5;
 const MAX_COMPONENT_SHARE = 0.3;
 
 /**
- * Drops the text blocks of the container (as `dropRepeats` collects them) that are filler, each with the largest wrapper
- * around it that is mostly filler: unfilled template cards, banners and lists ("Heading Line", "Head Line 1", "Lorem
- * ipsum 1 / 2 / 3").
+ * Drops the text blocks of the container (as `dropRepeats` collects them) that are filler, each with the largest
+ * wrapper around it that is mostly filler: unfilled template cards, banners and lists ("Heading Line", "Head Line 1",
+ * "Lorem ipsum 1 / 2 / 3").
  */
 export function dropPlaceholders(
   blocks: readonly TextBlock[],

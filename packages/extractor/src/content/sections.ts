@@ -70,7 +70,8 @@ export interface SectionContext {
 export function dropFurnitureSection(el: Element, m: Measure, ctx: SectionContext): boolean {
   const { measures, container, total, article, doomed, trace } = ctx;
   const level = headingLevel(el) || labelLevel(el, m);
-  // on an article, a bold paragraph titling a furniture section ("You might also like:") is a heading of the lowest rank
+  // on an article, a bold paragraph titling a furniture section ("You might also like:") is a heading of the
+  // lowest rank
   const bold = level === 0 && article ? boldLabelText(el, m) : null;
   if (bold !== null && isFurnitureHeading(bold)) {
     doomed.drop(el, 'furniture-heading');

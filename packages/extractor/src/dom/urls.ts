@@ -115,7 +115,9 @@ export function parseSrcset(srcset: string): SrcsetCandidate[] {
   return out;
 }
 
-/** The largest of `candidates` (a parsed srcset); a plain `src` competes as 1x when all candidates use x descriptors. */
+/**
+ * The largest of `candidates` (a parsed srcset); a plain `src` competes as 1x when all candidates use x descriptors.
+ */
 export function largestCandidate(candidates: readonly SrcsetCandidate[], src: string | undefined): string | undefined {
   let best: SrcsetCandidate | undefined;
   for (const c of candidates) if (!best || c.size > best.size) best = c;

@@ -45,8 +45,8 @@ export class Handles {
   }
 
   /**
-   * The shortest selector this finds for `el` alone: `#id`, `tag`, `tag.class`, `tag.class.class`, else `path(el)`. Each
-   * candidate is checked against the whole document, so this is for a few elements, not for every block.
+   * The shortest selector this finds for `el` alone: `#id`, `tag`, `tag.class`, `tag.class.class`, else `path(el)`.
+   * Each candidate is checked against the whole document, so this is for a few elements, not for every block.
    */
   of(el: Element): string {
     const cached = this.#short.get(el);

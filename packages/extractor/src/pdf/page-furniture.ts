@@ -29,7 +29,9 @@ function edges(lines: readonly string[]): Set<number> {
   return new Set([...filled.slice(0, EDGE_LINES), ...filled.slice(-EDGE_LINES)]);
 }
 
-/** The numbers of a line less its page's index: a page number is off its page's index by the same amount on every page. */
+/**
+ * The numbers of a line less its page's index: a page number is off its page's index by the same amount on every page.
+ */
 const offsets = (line: string, page: number): Set<number> =>
   new Set((line.match(/\d+/g) ?? []).map((n) => Number(n) - page));
 

@@ -23,11 +23,16 @@ const iconv = lazyRequire(() => require('iconv-lite') as typeof Iconv);
 
 /** How far into an HTML or XML document `<meta charset>` and the XML declaration are looked for, in bytes. */
 const PRESCAN_BYTES = 8192;
-/** The prescan goes in steps of this size and stops at the first declaration (most sit in the first few hundred bytes). */
+/**
+ * The prescan goes in steps of this size and stops at the first declaration (most sit in the first few hundred bytes).
+ */
 const PRESCAN_STEP = 512;
 /** Bytes given to the statistical detector when nothing declares the encoding. */
 const DETECT_BYTES = 64 * 1024;
-/** Bytes whose reading in each single-byte charset is scored by its letters, from a little before the first non-ASCII one. */
+/**
+ * Bytes whose reading in each single-byte charset is scored by its letters, from a little before the first non-ASCII
+ * one.
+ */
 const SCORE_BYTES = 4096;
 
 export interface DecodedText {

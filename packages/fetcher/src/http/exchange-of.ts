@@ -4,7 +4,9 @@ import type { Hop } from './redirects.js';
 
 const NO_BODY = new Uint8Array(0);
 
-/** The exchange of one hop (`HttpRequest.onExchange`): a redirect has no body, the final response its body as received. */
+/**
+ * The exchange of one hop (`HttpRequest.onExchange`): a redirect has no body, the final response its body as received.
+ */
 export function exchangeOf(
   hop: Hop,
   status: number,

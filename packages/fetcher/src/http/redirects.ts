@@ -15,7 +15,9 @@ export interface Hop {
   body: string | Uint8Array | undefined;
 }
 
-/** The target of a redirect response, or `undefined` when the response is final (not a redirect, no usable Location). */
+/**
+ * The target of a redirect response, or `undefined` when the response is final (not a redirect, no usable Location).
+ */
 export function redirectTarget(status: number, location: string | string[] | undefined, current: URL): URL | undefined {
   if (!REDIRECT_STATUSES.has(status) || location === undefined) return undefined;
   const value = Array.isArray(location) ? location[0] : location;

@@ -65,9 +65,9 @@ export interface HttpRequest {
   onExchange?: ExchangeSink;
   /**
    * Leave a textual body as bytes: `text` is then absent and `undecodedText` says how to decode it
-   * (`decodeText(body, contentType, declaredCharset, contentLanguage)` of `undecodedText`), for a caller that decodes it elsewhere, such
-   * as a worker thread. A page's text is a string as large as the page, which costs more to make and to copy than
-   * its bytes.
+   * (`decodeText(body, contentType, declaredCharset, contentLanguage)` of `undecodedText`), for a caller that decodes
+   * it elsewhere, such as a worker thread. A page's text is a string as large as the page, which costs more to make and
+   * to copy than its bytes.
    * @default false
    */
   deferDecoding?: boolean;
@@ -146,7 +146,8 @@ export interface HttpLimits {
   maxCompressionRatio: number;
   /**
    * Redirects to new URLs followed before `SCRAPE_TOO_MANY_REDIRECTS` (the Fetch standard's limit); one back to a URL
-   * of the chain is `SCRAPE_REDIRECT_LOOP` at once. The browser engine applies it too, up to Chromium's own limit (19 redirects).
+   * of the chain is `SCRAPE_REDIRECT_LOOP` at once. The browser engine applies it too, up to Chromium's own limit (19
+   * redirects).
    * @default 20
    */
   maxRedirects: number;
@@ -167,7 +168,8 @@ export interface HttpLimits {
   idleTimeoutMs: number;
   /**
    * Slowest body transfer tolerated, in bytes per second, averaged over `lowSpeedWindowMs`: a server that
-   * trickles a byte a second is dropped with `SCRAPE_TIMEOUT` one to two windows after its body starts. 0 disables the check.
+   * trickles a byte a second is dropped with `SCRAPE_TIMEOUT` one to two windows after its body starts. 0 disables the
+   * check.
    * @default 500
    */
   lowSpeedBytesPerSec: number;

@@ -13,7 +13,9 @@ export interface RecordedResponse {
   headers: Record<string, string>;
   /** The payload with its transfer and content encodings removed (unless `decoded` is false). */
   body: Uint8Array;
-  /** False when the payload's `content-encoding` is one crawlkit cannot decode: `body` and that header are as recorded. */
+  /**
+   * False when the payload's `content-encoding` is one crawlkit cannot decode: `body` and that header are as recorded.
+   */
   decoded: boolean;
   /** `WARC-Date` as epoch ms. */
   recordedAt: number;

@@ -3,7 +3,8 @@
  * (cache policy, job scheduling, webhooks, change tracking) lives in `crawlkit` and talks only to this interface.
  *
  * Backends are byte transports: every payload (`value`, `request`, `document`, `payload`) is an opaque string that
- * the caller serialised (JSON), and a page's `body` opaque bytes. Backends never parse them. Times are epoch milliseconds.
+ * the caller serialised (JSON), and a page's `body` opaque bytes. Backends never parse them. Times are epoch
+ * milliseconds.
  *
  * Every method may be called concurrently from many async tasks of one process, and (for the SQLite and Redis
  * backends) from several processes sharing the same store. Methods that say "atomic" must stay correct under that.

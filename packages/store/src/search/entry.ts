@@ -31,7 +31,10 @@ export function termCounts(text: SearchText): TermCounts {
   return { length: columns.reduce((sum, column) => sum + column.length, 0), terms: counts, positions };
 }
 
-/** Where each term stands in `text`, read from the text itself (an entry indexed without positions); `known`: see `terms`. */
+/**
+ * Where each term stands in `text`, read from the text itself (an entry indexed without positions); `known`: see
+ * `terms`.
+ */
 export function textPositions(text: SearchText, known?: Map<string, string[]>): Map<string, ColumnPositions> {
   return termPositions(SEARCH_COLUMNS.map((column) => terms(text[column], known)));
 }

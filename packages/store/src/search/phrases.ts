@@ -7,9 +7,9 @@ import { SEARCH_COLUMNS } from './ranking.js';
 export type PhraseHitsOf = (id: string, phrase: readonly (readonly string[])[]) => ColumnHits;
 
 /**
- * Reads what `phrases` need to be checked on the entries `ids`: the positions of their words, from the postings. An entry
- * that holds a word but has no positions for it (indexed by a version before positions, until it is written again),
- * or whose positions do not count its postings' hits, is read from its text instead, by the same rule.
+ * Reads what `phrases` need to be checked on the entries `ids`: the positions of their words, from the postings. An
+ * entry that holds a word but has no positions for it (indexed by a version before positions, until it is written
+ * again), or whose positions do not count its postings' hits, is read from its text instead, by the same rule.
  */
 export async function phraseReader(
   source: PostingSource,

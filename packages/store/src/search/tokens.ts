@@ -33,7 +33,9 @@ const UNIT = /\P{M}[\p{M}\uff9e\uff9f]*|\p{M}+/gu;
 const foldedUnits = new Map<string, string[]>();
 const MAX_FOLDED_UNITS = 65_536;
 
-/** A word of a text, folded, with where it is written; `pair`, `tail`, `single`: a piece of a run of unspaced script. */
+/**
+ * A word of a text, folded, with where it is written; `pair`, `tail`, `single`: a piece of a run of unspaced script.
+ */
 export interface Word {
   word: string;
   start: number;

@@ -20,9 +20,10 @@ interface PageRow {
  *
  * Consistency rule of the hot tier: a hot copy is served only while it is known to match the database. Each copy
  * records the connection's `PRAGMA data_version` as it was written, or as it stood before it was read (the turn's
- * first reading, `dataVersionOfTurn`); that number changes only when another connection (another process) commits. If it is unchanged, the copy is current; if it changed, one indexed read of
- * the row's `cached_at` (without its value) re-validates the copy or discards it. So `get` never returns a page
- * another process has replaced, deleted, cleared or evicted, and a hot hit costs no value read from disk.
+ * first reading, `dataVersionOfTurn`); that number changes only when another connection (another process) commits. If
+ * it is unchanged, the copy is current; if it changed, one indexed read of the row's `cached_at` (without its value)
+ * re-validates the copy or discards it. So `get` never returns a page another process has replaced, deleted, cleared or
+ * evicted, and a hot hit costs no value read from disk.
  */
 export class SqlitePageStore implements PageStore {
   readonly #db: SqliteDatabase;

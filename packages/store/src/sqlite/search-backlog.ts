@@ -66,8 +66,8 @@ export function flushUnindexed(db: SqliteDatabase, limit = -1, upTo?: number): b
  * store has had no new text for `idleMs`, then go `FTS_BATCH` texts per transaction, yielding to the event loop
  * between batches and stopping as soon as a new text arrives. A search first writes whatever waits (`drain`, a batch
  * a turn), so a page is findable as soon as it is stored, and the store's `close` writes it too, for a bounded time
- * (`finish`): a process that stops right after its crawl leaves a complete index, not its indexing to the next one. Since
- * the list is kept in the store's transactions, a killed process leaves nothing out of step: the next one to open
+ * (`finish`): a process that stops right after its crawl leaves a complete index, not its indexing to the next one.
+ * Since the list is kept in the store's transactions, a killed process leaves nothing out of step: the next one to open
  * the store (or search it) writes what waits.
  */
 export class SearchBacklog {

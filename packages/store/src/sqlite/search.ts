@@ -83,9 +83,9 @@ export class SqliteSearchIndex implements SearchIndex {
     const clauses = this.#where(query);
     const newest = (urls: readonly string[]) => this.#db.use(() => this.#newest(urls));
     // Ranked first, then the text read and its snippet made for the hits kept only: FTS5's `snippet()` on every match
-    // (before the LIMIT) was 90% of a query, and a word in most pages held the thread for a time growing with the store.
-    // Entries of a URL already listed, or older than another of their URL, are skipped: read more while they leave
-    // the answer short.
+    // (before the LIMIT) was 90% of a query, and a word in most pages held the thread for a time growing with the
+    // store. Entries of a URL already listed, or older than another of their URL, are skipped: read more while they
+    // leave the answer short.
     let read = query.limit * OVERREAD;
     let kept: RankRow[];
     for (;;) {

@@ -224,8 +224,9 @@ function makePrivate(path: string): void {
 }
 
 /**
- * Opens the connection to the database at `path`, sets it up and migrates the schema. Two processes creating the same new store race on the
- * switch to WAL, which SQLite may answer with SQLITE_BUSY before the busy handler applies; that is retried.
+ * Opens the connection to the database at `path`, sets it up and migrates the schema. Two processes creating the same
+ * new store race on the switch to WAL, which SQLite may answer with SQLITE_BUSY before the busy handler applies; that
+ * is retried.
  */
 function openDatabase(
   path: string,
