@@ -88,6 +88,9 @@ export async function startClientStack(options: { key?: string; serveArgs?: stri
       FIRECRAWL_API_KEY: key,
       FIRECRAWL_NO_TELEMETRY: '1',
       FIRECRAWL_NO_UPDATE_CHECK: '1',
+      // Test plumbing, not the user's shell: the compiled code of the client's modules and of the guard, kept from
+      // one process to the next (vitest.config.ts sets it). Without it each command compiled them again.
+      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
       ...guard,
       ...extra,
     }),
