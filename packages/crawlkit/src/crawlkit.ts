@@ -170,7 +170,13 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   ): Promise<BatchScrapeResponse | ErrorResponse> {
     const start = (rt: Runtime) =>
       startBatchScrape(
-        { jobs: rt.jobs, llm: rt.ctx.llm, store: rt.ctx.store, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
+        {
+          jobs: rt.jobs,
+          llm: rt.ctx.llm,
+          store: rt.ctx.store,
+          stealthProxies: rt.ctx.fetcher.stealthProxies,
+          ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}),
+        },
         body,
         init ?? {},
       );

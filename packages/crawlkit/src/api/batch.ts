@@ -38,6 +38,8 @@ export interface BatchStartContext {
   llm?: LlmService;
   /** The engine's URL policy: a URL it refuses counts as invalid (reference §14's blocklist). */
   urlPolicy?: UrlPolicy;
+  /** Whether a stealth proxy is configured (`Fetcher#stealthProxies`): what a stealth page is expected to cost. */
+  stealthProxies?: boolean;
 }
 
 /** URLs checked between two turns of the event loop. */
@@ -101,7 +103,7 @@ export async function startBatchScrape(
   const creditLimit = creditLimitOf(start);
   if (creditLimit !== undefined && context.store) {
     // Refused at once when its pages cannot all be paid for; they reserve their credits one by one as they run.
-    const perPage = pageCreditEstimate(rest);
+    const perPage = pageCreditEstimate(rest, context.stealthProxies ?? false);
     await assertCreditsLeft(creditLedger(context.store, start.tenant), creditLimit, perPage * valid.length);
   }
 

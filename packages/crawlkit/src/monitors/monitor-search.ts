@@ -39,7 +39,8 @@ export function checkSearch(rt: () => Runtime, setup: SearchSetup): CheckSearch 
     search: (body, owner) => runSearch(rt(), setup, body, undefined, owner),
     scrape: (body, owner) => {
       const { jobs, ctx, urlPolicy } = rt();
-      const context = { jobs, llm: ctx.llm, store: ctx.store, ...(urlPolicy ? { urlPolicy } : {}) };
+      const stealthProxies = ctx.fetcher.stealthProxies;
+      const context = { jobs, llm: ctx.llm, store: ctx.store, stealthProxies, ...(urlPolicy ? { urlPolicy } : {}) };
       return startBatchScrape(context, body, owner);
     },
   };
