@@ -121,18 +121,13 @@ export class BrowserEngine {
     const startedAt = Date.now();
     const controller = new AbortController();
     const url = redactUrl(request.url);
+    const tooLong = `Loading ${url} in the browser took longer than ${request.timeoutMs} ms.`;
     const timer = setTimeout(
       () =>
         controller.abort(
           // A proxy that took the connection and never answered is named, not the site alone.
           this.#pool.gate.silentUpstream(request.url, request.proxy, request.timeoutMs) ??
-            new FetchError(
-              'SCRAPE_TIMEOUT',
-              `Loading ${url} in the browser took longer than ${request.timeoutMs} ms.`,
-              {
-                url,
-              },
-            ),
+            new FetchError('SCRAPE_TIMEOUT', tooLong, { url }),
         ),
       Math.max(1, deadline - performance.now()),
     );
