@@ -268,7 +268,7 @@ export class NetworkGate {
    * requests the proxy has not answered yet are counted for `silentUpstream`.
    */
   async #agentsFor(upstream: string): Promise<{ http: Agent; https: HttpsAgent }> {
-    const { WatchedAgent, WatchedHttpsAgent } = await watchedAgent();
+    const { watchedAgents } = await watchedAgent();
     let agents = this.#agents.get(upstream);
     if (!agents) {
       const watch: AgentWatch = {
@@ -292,7 +292,7 @@ export class NetworkGate {
           };
         },
       };
-      agents = { http: new WatchedAgent(watch), https: new WatchedHttpsAgent(watch) };
+      agents = watchedAgents(watch);
       this.#agents.set(upstream, agents);
     }
     return agents;

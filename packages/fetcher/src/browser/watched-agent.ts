@@ -34,33 +34,18 @@ function watch(request: ClientRequest, watcher: AgentWatch): void {
 
 type AddRequest = (request: ClientRequest, options: unknown) => void;
 
-/** An agent to an `http:` upstream proxy that reports the requests it sends (`AgentWatch`). */
-export class WatchedAgent extends Agent {
-  readonly #watcher: AgentWatch;
-
-  constructor(watcher: AgentWatch) {
-    super();
-    this.#watcher = watcher;
-  }
-
-  /** Node's `Agent#addRequest` (undeclared in its types): every request the agent serves passes here. */
-  addRequest(request: ClientRequest, options: unknown): void {
-    watch(request, this.#watcher);
-    (Agent.prototype as unknown as { addRequest: AddRequest }).addRequest.call(this, request, options);
-  }
+/** `agent`, with every request it serves (Node's undeclared `addRequest`) reported to `watcher` first. */
+function watched<T extends Agent>(agent: T, watcher: AgentWatch): T {
+  const target = agent as unknown as { addRequest: AddRequest };
+  const addRequest = target.addRequest.bind(agent);
+  target.addRequest = (request, options) => {
+    watch(request, watcher);
+    addRequest(request, options);
+  };
+  return agent;
 }
 
-/** The same for an `https:` upstream proxy. */
-export class WatchedHttpsAgent extends HttpsAgent {
-  readonly #watcher: AgentWatch;
-
-  constructor(watcher: AgentWatch) {
-    super();
-    this.#watcher = watcher;
-  }
-
-  addRequest(request: ClientRequest, options: unknown): void {
-    watch(request, this.#watcher);
-    (HttpsAgent.prototype as unknown as { addRequest: AddRequest }).addRequest.call(this, request, options);
-  }
+/** The agents to an upstream proxy, `http:` and `https:`, that report the requests they send (`AgentWatch`). */
+export function watchedAgents(watcher: AgentWatch): { http: Agent; https: HttpsAgent } {
+  return { http: watched(new Agent(), watcher), https: watched(new HttpsAgent(), watcher) };
 }
