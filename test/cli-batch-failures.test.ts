@@ -56,3 +56,14 @@ describe('the failures of a batch', { timeout: 120_000 }, () => {
     expect(manifest.invalidURLs).toEqual(invalid);
   });
 });
+
+describe('a crawl whose first page fails', () => {
+  it('ends failed and says why: not a site without pages', async () => {
+    const run = await site.cli(['crawl', 'http://127.0.0.1:1/', '--timeout', '5000', '--sitemap', 'skip']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/crawl \S+ failed: 0 pages, 1 error, 0 credits/);
+    expect(run.stderr).toContain(
+      'The job failed: No page was crawled: http://127.0.0.1:1/ failed (SCRAPE_CONNECTION_ERROR): Connection to 127.0.0.1:1 refused',
+    );
+  });
+});

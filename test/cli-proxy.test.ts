@@ -3,9 +3,13 @@
  * `PROXY_SERVER`, `PROXY_USERNAME` and `PROXY_PASSWORD` as `serve` does. The site's name (`shop.test`) is one only the
  * proxy reaches (it routes it to the fixture server), so a command that went around the proxy fails to resolve it.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startConnectProxy, type TestProxy } from '../packages/fetcher/src/http/__fixtures__/connect-proxy.ts';
+import { createCa, startSelfSignedServer } from '../packages/fetcher/src/http/__fixtures__/self-signed-server.ts';
 import { CLI, startScript } from './cli-helpers.ts';
 import { useCliSite } from './helpers/cli-site.ts';
 
@@ -53,5 +57,39 @@ describe('the commands behind a forward proxy', () => {
     const result = await cli(['scrape', 'http://shop.test/'], { PROXY_SERVER: 'http://[bad' });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('PROXY_SERVER');
+  });
+});
+
+describe("a company CA's certificates (NODE_EXTRA_CA_CERTS), behind the proxy", () => {
+  it('loads a site of the CA, and tells a certificate for another host by its names', async () => {
+    const ca = await createCa();
+    const caFile = join(site.dir, 'company-ca.pem');
+    writeFileSync(caFile, ca.cert);
+    const servers = await Promise.all([
+      startSelfSignedServer({ ca, host: 'corp.test' }),
+      startSelfSignedServer({ ca, host: 'other.test' }),
+    ]);
+    // Each proxy takes corp.test to one of them: the name asked is the same, the certificate's differs.
+    const proxies = await Promise.all(
+      servers.map((s) => startConnectProxy({ routeTo: { host: '127.0.0.1', port: Number(new URL(s.url).port) } })),
+    );
+    try {
+      const [right, wrong] = await Promise.all(
+        proxies.map(async (p) => {
+          const run = await cli(['scrape', 'https://corp.test/', '--no-skip-tls-verification', '--json'], {
+            NODE_EXTRA_CA_CERTS: caFile,
+            PROXY_SERVER: p.url,
+          });
+          return JSON.parse(run.stdout) as { success: boolean; code?: string; error?: string };
+        }),
+      );
+      expect(right).toMatchObject({ success: true });
+      expect(wrong).toMatchObject({ success: false, code: 'SCRAPE_SSL_ERROR' });
+      expect(wrong!.error).toMatch(
+        /^An SSL error occurred while scraping the URL\..* The site's certificate is for other\.test, not corp\.test \(ERR_TLS_CERT_ALTNAME_INVALID\)\.$/,
+      );
+    } finally {
+      await Promise.all([...servers, ...proxies].map((s) => s.close()));
+    }
   });
 });

@@ -208,6 +208,43 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     });
     expect(unhooked.code).toBe(0);
     expect((JSON.parse(unhooked.stdout) as { data: object }).data).not.toHaveProperty('webhook');
+    // --crawl and --scrape replace the targets (--targets, the API's array, for targets with options)
+    const retargeted = await runCli(
+      ['schedules', 'update', id, '--crawl', `${site.url}/docs/`, '--scrape', `${site.url}/b.html`, '--json'].concat([
+        '--store',
+        store,
+      ]),
+      { cwd: dir },
+    );
+    expect(retargeted.stderr).toBe('');
+    expect(JSON.parse(retargeted.stdout)).toMatchObject({
+      data: {
+        id,
+        targets: [
+          { type: 'crawl', url: `${site.url}/docs/` },
+          { type: 'scrape', url: `${site.url}/b.html` },
+        ],
+      },
+    });
+    const withOptions = await runCli(
+      ['schedules', 'update', id, '--targets', JSON.stringify([{ type: 'crawl', url: site.url, limit: 3 }])].concat([
+        '--json',
+        '--store',
+        store,
+      ]),
+      { cwd: dir },
+    );
+    expect(JSON.parse(withOptions.stdout)).toMatchObject({
+      data: { targets: [{ type: 'crawl', url: site.url, limit: 3 }] },
+    });
+    const badUrl = await runCli(['schedules', 'update', id, '--crawl', 'not a url', '--store', store], { cwd: dir });
+    expect(badUrl).toMatchObject({ code: 2, stderr: 'crawlkit: Invalid URL (BAD_REQUEST)\n' });
+    const badJson = await runCli(['schedules', 'update', id, '--targets', '{"type":', '--store', store], { cwd: dir });
+    expect(badJson).toMatchObject({ code: 2, stderr: expect.stringMatching(/^crawlkit: --targets is not valid JSON/) });
+    const both = await runCli(['schedules', 'update', id, '--targets', '[]', '--crawl', site.url, '--store', store], {
+      cwd: dir,
+    });
+    expect(both).toMatchObject({ code: 2, stderr: expect.stringContaining('--targets replaces every target') });
     const refused = await runCli(['schedules', 'update', id, '--every', '1 day', '--store', store], { cwd: dir });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('`every` must be a duration');
@@ -215,8 +252,8 @@ describe('crawlkit crawl --every', { timeout: 120_000 }, () => {
     expect(nothing).toMatchObject({
       code: 2,
       stderr:
-        'crawlkit: crawlkit schedules update needs what to change: ' +
-        '--every, --cron, --timezone, --name, --webhook or --no-webhook\n',
+        'crawlkit: crawlkit schedules update needs what to change: --every, --cron, --timezone, --name, ' +
+        '--webhook, --no-webhook, or the targets (--crawl <url>, --scrape <url>, --targets <json>)\n',
     });
     const misplacedHook = await runCli(['schedules', 'resume', id, '--no-webhook', '--store', store], { cwd: dir });
     expect(misplacedHook).toMatchObject({

@@ -126,15 +126,19 @@ describe('the official JS SDK against crawlkit serve', () => {
     expect((await fc.getActiveCrawls()).crawls.map((c) => c.id)).not.toContain(started.id);
 
     const dead = await fc.crawl('http://127.0.0.1:1/', { limit: 1, pollInterval: 1, timeout: 60 });
-    // Counted as upstream counts: no document, so 0 of 0; the failed seed is in the errors.
-    expect(dead).toMatchObject({ status: 'completed', completed: 0, total: 0, data: [] });
+    // No document, so 0 of 0 as upstream counts; a first request that failed is no site without pages: failed, the
+    // seed in the errors.
+    expect(dead).toMatchObject({ status: 'failed', completed: 0, total: 0, data: [] });
+
     const errors = await fc.getCrawlErrors(dead.id);
     expect(errors.errors).toEqual([
       expect.objectContaining({ url: 'http://127.0.0.1:1/', code: 'SCRAPE_CONNECTION_ERROR' }),
     ]);
     expect(errors.robotsBlocked).toEqual([]);
     // A finished crawl cannot be cancelled: 409 with the v2 message.
-    const conflict = await sdkError(fc.cancelCrawl(dead.id));
+    const finished = await fc.crawl(generated.url, { limit: 1, pollInterval: 1, timeout: 60 });
+    expect(finished.status).toBe('completed');
+    const conflict = await sdkError(fc.cancelCrawl(finished.id));
     expect(conflict).toMatchObject({
       status: 409,
       code: 'JOB_ALREADY_COMPLETED',

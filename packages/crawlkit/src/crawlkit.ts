@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 
-import { startBatchScrape } from './api/batch.js';
+import { batchContextOf, startBatchScrape } from './api/batch.js';
 import { CLOSED_BEFORE_CALL, settleWithSignal, type Takes } from './call-options.js';
 import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
@@ -168,12 +168,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     body: BatchScrapeRequestInput,
     init: JobStartOptions = {},
   ): Promise<BatchScrapeResponse | ErrorResponse> {
-    const start = (rt: Runtime) =>
-      startBatchScrape(
-        { jobs: rt.jobs, llm: rt.ctx.llm, store: rt.ctx.store, ...(rt.urlPolicy ? { urlPolicy: rt.urlPolicy } : {}) },
-        body,
-        init ?? {},
-      );
+    const start = (rt: Runtime) => startBatchScrape(batchContextOf(rt), body, init ?? {});
     return this.#guard(init, start, ['idempotencyKey']);
   }
 

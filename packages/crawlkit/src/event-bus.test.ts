@@ -29,6 +29,7 @@ it('keeps the usage of the most recently active tenants only, the totals whole, 
   expect(bus.usageOf('user-0').credits).toBe(1 + users / 1_000);
   expect(bus.usageOf('user-1').credits).toBe(0);
   expect(bus.usageOf(`user-${users - 1}`).credits).toBe(1);
+  // Idle since its one page while 9,999 others were active: kept (only eviction past the cap drops a tenant's).
   expect(bus.usageOf(`user-${users - MAX_TENANT_USAGES + 1}`).credits).toBe(1);
   expect(bus.usageOf().credits).toBe(users + users / 1_000);
   expect(warnings).toEqual(['TENANT_USAGE_DROPPED']);

@@ -145,6 +145,11 @@ export class Fetcher {
     return this.#policy;
   }
 
+  /** Whether `proxies.stealth` lists any proxy: without one, a stealth page is served and billed as `basic`. */
+  get stealthProxies(): boolean {
+    return this.#proxies.hasStealth;
+  }
+
   /** The browser pool's counters (launches, pids, profiles, pages open). */
   get browserStats(): BrowserPoolStats {
     return this.#pool.stats;
@@ -242,6 +247,9 @@ export class Fetcher {
     });
     const shortfall = this.#proxies.shortfall(attempt.mode, country?.code, attempt.proxy);
     if (shortfall) result.warnings = [...(result.warnings ?? []), shortfall];
+    // `proxyUsed` names the proxy the page went through, and a stealth page costs 4 more (reference §18, "unless
+    // stealth was unsupported"): evasions without a stealth proxy (none configured, or a country's) are basic.
+    if (result.proxyUsed === 'stealth' && !this.#proxies.isStealth(attempt.proxy)) result.proxyUsed = 'basic';
     if (!engine.renders) {
       const unsupported = browserOnlyFeatures(request);
       if (unsupported.length) result.unsupportedFeatures = unsupported;

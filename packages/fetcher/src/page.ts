@@ -117,7 +117,10 @@ export interface PageResult<V extends RenderVerdict = RenderVerdict> extends Fet
    * what rendering gained): what the request's `renderJudge` answered, extras included.
    */
   verdict?: V;
-  /** The proxy mode that served the page (v2 `metadata.proxyUsed`). */
+  /**
+   * The proxy that served the page (v2 `metadata.proxyUsed`): `stealth` only through a `proxies.stealth` proxy; a
+   * stealth attempt without one (fingerprint evasions only) says `basic`.
+   */
   proxyUsed: 'basic' | 'stealth';
   /** Requested options the serving engine could not honour (v2's "engine does not support" warning). */
   unsupportedFeatures?: string[];

@@ -48,6 +48,16 @@ export class ProxyRotation {
     return list[index];
   }
 
+  /** Whether `proxy` is one of the `stealth` list: a stealth attempt through anything else ran no stealth proxy. */
+  isStealth(proxy: string | undefined): boolean {
+    return proxy !== undefined && (this.#config.stealth?.includes(proxy) ?? false);
+  }
+
+  /** Whether any stealth proxy is configured (what a stealth page is expected to cost before it is fetched). */
+  get hasStealth(): boolean {
+    return (this.#config.stealth?.length ?? 0) > 0;
+  }
+
   /**
    * What a request asked of the proxies that none configured gives, as a warning for its page: a `country` without a
    * `byCountry` list, or a stealth attempt without a `stealth` list (it went through `proxy`, else direct).

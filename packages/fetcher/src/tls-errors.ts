@@ -19,11 +19,21 @@ const UNTRUSTED = new Set([
  * certificate and what to do: `code` is Node's (`CERT_HAS_EXPIRED`) for the HTTP engine, Chromium's
  * (`ERR_CERT_DATE_INVALID`) for the browser, which does not read `NODE_EXTRA_CA_CERTS`.
  */
-export function sslError(code: string, engine: 'http' | 'browser', url: string, cause?: unknown): FetchError {
+export function sslError(
+  code: string,
+  engine: 'http' | 'browser',
+  url: string,
+  cause?: unknown,
+  failure?: unknown,
+): FetchError {
   let detail: string;
   if (EXPIRED.has(code)) detail = `The site's certificate has expired, or is not valid yet (${code}).`;
-  else if (OTHER_HOST.has(code)) detail = `The site's certificate is for another host name (${code}).`;
-  else if (UNTRUSTED.has(code)) {
+  else if (OTHER_HOST.has(code)) {
+    const names = certificateNames(failure);
+    detail = names
+      ? `The site's certificate is for ${names}, not ${hostOf(url)} (${code}).`
+      : `The site's certificate is for another host name (${code}).`;
+  } else if (UNTRUSTED.has(code)) {
     detail =
       engine === 'http'
         ? `The site's certificate is signed by an authority Node does not trust (${code}): put a company CA in a PEM file named by NODE_EXTRA_CA_CERTS (read when the process starts).`
@@ -33,4 +43,27 @@ export function sslError(code: string, engine: 'http' | 'browser', url: string, 
     url,
     ...(cause !== undefined ? { cause } : {}),
   });
+}
+
+/**
+ * The names a certificate is for, from Node's host-name check failure (`cert.subjectaltname`, `DNS:a, IP Address:b`,
+ * else its common name): `a, b`. Undefined when the failure does not carry them (Chromium's never does).
+ */
+function certificateNames(failure: unknown): string | undefined {
+  const cert = (failure as { cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } } } | undefined)?.cert;
+  if (typeof cert?.subjectaltname === 'string' && cert.subjectaltname) {
+    return cert.subjectaltname
+      .split(', ')
+      .map((name) => name.replace(/^(DNS|IP Address):/, ''))
+      .join(', ');
+  }
+  return typeof cert?.subject?.CN === 'string' ? cert.subject.CN : undefined;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
 }

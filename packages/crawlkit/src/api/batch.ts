@@ -24,6 +24,7 @@ import { visibleTo } from '../jobs/job-tenant.js';
 import type { LlmService } from '../llm/llm-service.js';
 import { batchScrapeRequestSchema, type BatchScrapeRequestInput } from '../v2/jobs.js';
 import { parseBody } from '../v2/parse.js';
+import type { Runtime } from '../runtime.js';
 import type { BatchScrapeResponse, ErrorResponse } from '../v2/types.js';
 import type { ThreatProtection } from '../v2/scrape-options.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
@@ -38,6 +39,15 @@ export interface BatchStartContext {
   llm?: LlmService;
   /** The engine's URL policy: a URL it refuses counts as invalid (reference §14's blocklist). */
   urlPolicy?: UrlPolicy;
+  /** Whether a stealth proxy is configured (`Fetcher#stealthProxies`): what a stealth page is expected to cost. */
+  stealthProxies?: boolean;
+}
+
+/** The start context of a batch in the engine of `rt`. */
+export function batchContextOf(rt: Pick<Runtime, 'jobs' | 'ctx' | 'urlPolicy'>): BatchStartContext {
+  const { jobs, ctx, urlPolicy } = rt;
+  const stealthProxies = ctx.fetcher.stealthProxies;
+  return { jobs, llm: ctx.llm, store: ctx.store, stealthProxies, ...(urlPolicy ? { urlPolicy } : {}) };
 }
 
 /** URLs checked between two turns of the event loop. */
@@ -101,7 +111,7 @@ export async function startBatchScrape(
   const creditLimit = creditLimitOf(start);
   if (creditLimit !== undefined && context.store) {
     // Refused at once when its pages cannot all be paid for; they reserve their credits one by one as they run.
-    const perPage = pageCreditEstimate(rest);
+    const perPage = pageCreditEstimate(rest, context.stealthProxies ?? false);
     await assertCreditsLeft(creditLedger(context.store, start.tenant), creditLimit, perPage * valid.length);
   }
 

@@ -57,7 +57,10 @@ export async function startCrawl(
   if (creditLimit !== undefined) {
     // As upstream: a crawl's `limit` is lowered to the pages the credits left pay for; its pages reserve them as
     // they go.
-    const perPage = pageCreditEstimate({ ...request.scrapeOptions, zeroDataRetention: request.zeroDataRetention });
+    const perPage = pageCreditEstimate(
+      { ...request.scrapeOptions, zeroDataRetention: request.zeroDataRetention },
+      ctx.fetcher.stealthProxies,
+    );
     request.limit = await pagesWithinCredits(
       creditLedger(ctx.store, start.tenant),
       creditLimit,

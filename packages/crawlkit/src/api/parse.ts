@@ -209,7 +209,8 @@ export async function parseFile(
   const outcome = await charged(
     ctx.store,
     call,
-    pageCreditEstimate({ ...request, zeroDataRetention: values.zeroDataRetention }),
+    // An uploaded file goes through no proxy: never a stealth page.
+    pageCreditEstimate({ ...request, zeroDataRetention: values.zeroDataRetention }, false),
     () =>
       queue.add(
         () =>

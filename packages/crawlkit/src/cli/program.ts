@@ -23,6 +23,9 @@ type CommandFn = (ctx: CommandContext, ...args: never[]) => Promise<number>;
  */
 type Output = 'pages' | 'answer' | 'none';
 
+/** A flag given more than once: its values in order. */
+const repeatFlag = (value: string, previous: string[] = []) => [...previous, value];
+
 /** The refusal of `--out` by a command that prints an answer, not pages: it would write nothing and say nothing. */
 function outRefused(name: string): string {
   return (
@@ -203,7 +206,10 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
         .option('--timezone <zone>', 'update: the time zone the cron expression is read in (default UTC)')
         .option('--name <name>', 'update: the new name')
         .option('--webhook <url>', "update: POST the schedule's changes to this URL, one request each")
-        .option('--no-webhook', 'update: stop posting the changes'),
+        .option('--no-webhook', 'update: stop posting the changes')
+        .option('--crawl <url>', 'update: the new targets: a crawl of this URL; repeatable, with --scrape', repeatFlag)
+        .option('--scrape <url>', 'update: the new targets: a scrape of this URL; repeatable, with --crawl', repeatFlag)
+        .option('--targets <json>', "update: the new targets as the API's `targets`, inline JSON or @file.json"),
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",
   ).action(run(async () => (await import('./schedule-commands.js')).schedulesCommand, { model: true, redis: true }));

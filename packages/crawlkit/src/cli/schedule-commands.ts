@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 
 import type { ScheduleRequestInput, UpdateScheduleInput } from '../schedules/schedule-request.js';
 import type { ScheduleView } from '../schedules/schedule-api.js';
+import { readJsonArgument } from './body-flags.js';
 import { printChanges } from './change-report.js';
 import { count } from './count.js';
 import type { CommandContext } from './context.js';
@@ -128,25 +129,41 @@ export async function schedulesCommand(
       `Unknown action "${action}": use list, update <id>, pause <id>, resume <id>, delete <id> or run [id]`,
     );
   }
-  const { every, cron, timezone, name, webhook } = command.opts<
-    ScheduleFlags & { name?: string; webhook?: string | false }
-  >();
+  const {
+    every,
+    cron,
+    timezone,
+    name,
+    webhook,
+    crawl,
+    scrape,
+    targets: targetsJson,
+  } = command.opts<ScheduleFlags & { name?: string; webhook?: string | false } & TargetFlags>();
+  const targetFlags = { crawl, scrape, targets: targetsJson };
   // `--no-webhook` is `false`: the update's `null`, which removes the webhook.
   const changes = Object.fromEntries(
     Object.entries({ every, cron, timezone, name, webhook: webhook === false ? null : webhook }).filter(
       ([, value]) => value !== undefined,
     ),
   ) as UpdateScheduleInput;
-  const given = Object.keys(changes);
+  const given = [
+    ...Object.keys(changes),
+    ...Object.entries(targetFlags)
+      .filter(([, v]) => v !== undefined)
+      .map(([key]) => key),
+  ];
   if (action === 'update' && given.length === 0) {
     throw new CliError(
-      'crawlkit schedules update needs what to change: --every, --cron, --timezone, --name, --webhook or --no-webhook',
+      'crawlkit schedules update needs what to change: --every, --cron, --timezone, --name, --webhook, ' +
+        '--no-webhook, or the targets (--crawl <url>, --scrape <url>, --targets <json>)',
     );
   }
   if (action !== 'update' && given.length > 0) {
     const flag = webhook === false && given[0] === 'webhook' ? 'no-webhook' : given[0];
     throw new CliError(`--${flag} goes with \`crawlkit schedules update <id>\`, not ${action}`);
   }
+  const targets = targetsOf(targetFlags);
+  if (targets) changes.targets = targets;
   if (action !== 'list' && action !== 'run' && id === undefined) {
     throw new CliError(`crawlkit schedules ${action} needs the id of a schedule`);
   }
@@ -183,6 +200,31 @@ export async function schedulesCommand(
   else if (ctx.mode === 'ndjson') for (const schedule of listed.data) ctx.write(`${JSON.stringify(schedule)}\n`);
   else for (const schedule of listed.data) ctx.write(listLine(schedule));
   return EXIT.ok;
+}
+
+interface TargetFlags {
+  crawl?: string[];
+  scrape?: string[];
+  targets?: string;
+}
+
+/**
+ * The targets `schedules update` puts in place of the schedule's: the `--crawl` URLs, then the `--scrape` ones
+ * (their options the API's defaults), or `--targets`, the API's array, for targets with options. The schedule API
+ * checks them (a bad URL, an unknown option) with its usual words.
+ */
+function targetsOf(flags: TargetFlags): UpdateScheduleInput['targets'] {
+  const urls = [
+    ...(flags.crawl ?? []).map((url) => ({ type: 'crawl' as const, url })),
+    ...(flags.scrape ?? []).map((url) => ({ type: 'scrape' as const, url })),
+  ];
+  if (flags.targets === undefined) return urls.length ? urls : undefined;
+  if (urls.length) throw new CliError('--targets replaces every target: give it alone, or --crawl and --scrape alone');
+  const targets = readJsonArgument(flags.targets, '--targets');
+  if (!Array.isArray(targets)) {
+    throw new CliError('--targets is a JSON array of targets, e.g. [{"type":"crawl","url":"https://example.com/"}]');
+  }
+  return targets as UpdateScheduleInput['targets'];
 }
 
 /** `schedules list`, `delete <id>` or `run <id>` where there is no store: no schedule, none made. */

@@ -10,13 +10,14 @@ export interface PageCreditRequest {
 
 /**
  * The credits a page is expected to cost, reserved before it is fetched: the document's credits by the one rule
- * (`documentCredits`) with the proxy it asks for. What only the page shows (a PDF's pages, an `auto` proxy that
- * escalates to stealth) is settled after, when its real cost is known.
+ * (`documentCredits`) with the proxy it asks for, when one is configured (`stealthProxies`). What only the page shows
+ * (a PDF's pages, an `auto` proxy that escalates to stealth) is settled after, when its real cost is known.
  */
-export function pageCreditEstimate(request: PageCreditRequest): number {
+export function pageCreditEstimate(request: PageCreditRequest, stealthProxies: boolean): number {
   return documentCredits({
     formats: request.formats,
-    proxyUsed: request.proxy === 'stealth' ? 'stealth' : 'basic',
+    // Without a stealth proxy a stealth page is served, and billed, as basic (`Fetcher#stealthProxies`).
+    proxyUsed: request.proxy === 'stealth' && stealthProxies ? 'stealth' : 'basic',
     zeroDataRetention: request.zeroDataRetention,
   });
 }

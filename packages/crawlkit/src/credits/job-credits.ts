@@ -15,11 +15,14 @@ export async function chargedJobPage(tasks: JobTasks, run: () => Promise<ScrapeO
   const limit = storedJobOf<object>(tasks.job).creditLimit;
   if (limit === undefined) return run();
   const options = tasks.planner.scrapeOptions;
-  const estimate = pageCreditEstimate({
-    formats: options.formats,
-    proxy: options.proxy,
-    zeroDataRetention: tasks.planner.zeroDataRetention,
-  });
+  const estimate = pageCreditEstimate(
+    {
+      formats: options.formats,
+      proxy: options.proxy,
+      zeroDataRetention: tasks.planner.zeroDataRetention,
+    },
+    tasks.ctx.fetcher.stealthProxies,
+  );
   const ledger = creditLedger(tasks.ctx.store, jobTenant(tasks.job));
   const reservation = await ledger.reserve(estimate, limit);
   if (!reservation) {

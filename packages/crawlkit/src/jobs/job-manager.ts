@@ -237,6 +237,13 @@ export class JobManager {
    * completed, the event is queued however long the store takes to accept it (a full disk): it is not lost.
    */
   async completeJob(job: JobRecord, store: Store, feed?: FeedPages): Promise<void> {
+    const nothing = job.kind === 'crawl' ? await seedFailure(store, job.id) : undefined;
+    if (nothing !== undefined) {
+      // Its change feed is left open: a site that was down has not removed its pages.
+      await this.#stores.end(store, job, 'failed', nothing);
+      await this.#events.failed(store, job, nothing);
+      return;
+    }
     // The crawl's change feed is closed first: a crawl read completed has its removed pages.
     await finishChangeFeed(store, job, feed);
     await this.#stores.end(store, job, 'completed');
@@ -312,4 +319,18 @@ export class JobManager {
     await this.#driver.close();
     this.#signals.signalAll();
   }
+}
+
+/**
+ * Why a crawl that stored no page failed, when its pages failed (the seed first of all): the user must tell a crawl
+ * whose first request failed (a site down, a proxy or a certificate refused) from a site with no pages to store
+ * (robots.txt, includePaths), which completes. Undefined when a page was stored or none failed.
+ */
+async function seedFailure(store: Store, jobId: string): Promise<string | undefined> {
+  if ((await store.results.count(jobId)) > 0) return undefined;
+  const errors = await store.results.errors(jobId);
+  if (errors.length === 0) return undefined;
+  const first = errors.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more, in the crawl's errors)` : '';
+  return `No page was crawled: ${first.url} failed${first.code ? ` (${first.code})` : ''}: ${first.error}${more}`;
 }

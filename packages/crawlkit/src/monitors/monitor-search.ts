@@ -8,7 +8,7 @@
  */
 import type { Store } from '@crawlkit/store';
 
-import { startBatchScrape } from '../api/batch.js';
+import { batchContextOf, startBatchScrape } from '../api/batch.js';
 import { monitorSearchResultsCodec } from '../codec/monitor-records.js';
 import { historyRecord } from '../codec/history-record.js';
 import { toErrorResponse } from '../errors.js';
@@ -37,11 +37,7 @@ export function checkSearch(rt: () => Runtime, setup: SearchSetup): CheckSearch 
   return {
     // The monitor's tenant's: its credits, its credit limit and its turns in the engine's slots.
     search: (body, owner) => runSearch(rt(), setup, body, undefined, owner),
-    scrape: (body, owner) => {
-      const { jobs, ctx, urlPolicy } = rt();
-      const context = { jobs, llm: ctx.llm, store: ctx.store, ...(urlPolicy ? { urlPolicy } : {}) };
-      return startBatchScrape(context, body, owner);
-    },
+    scrape: (body, owner) => startBatchScrape(batchContextOf(rt()), body, owner),
   };
 }
 

@@ -44,10 +44,10 @@ const searchCredits = (results: number) => 2 * Math.ceil(Math.max(results, 1) / 
  * The credits a search may cost, reserved under a credit limit before it starts: its own for `limit` results from
  * each source, and with `scrapeOptions` each of those pages' estimate.
  */
-function searchEstimate(request: SearchRequest): number {
+function searchEstimate(request: SearchRequest, stealthProxies: boolean): number {
   const results = request.limit * Math.max(new Set(request.sources).size, 1);
   const options = request.scrapeOptions;
-  const pages = options ? results * pageCreditEstimate({ ...options, zeroDataRetention: false }) : 0;
+  const pages = options ? results * pageCreditEstimate({ ...options, zeroDataRetention: false }, stealthProxies) : 0;
   return searchCredits(results) + pages;
 }
 
@@ -83,7 +83,7 @@ export async function runSearch(
     return await charged(
       rt.ctx.store,
       call,
-      searchEstimate(request),
+      searchEstimate(request, rt.ctx.fetcher.stealthProxies),
       () => search(rt, setup, request, query.terms, signal, call.tenant),
       (answer) => answer.creditsUsed,
     );

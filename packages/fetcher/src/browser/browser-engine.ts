@@ -121,12 +121,13 @@ export class BrowserEngine {
     const startedAt = Date.now();
     const controller = new AbortController();
     const url = redactUrl(request.url);
+    const tooLong = `Loading ${url} in the browser took longer than ${request.timeoutMs} ms.`;
     const timer = setTimeout(
       () =>
         controller.abort(
-          new FetchError('SCRAPE_TIMEOUT', `Loading ${url} in the browser took longer than ${request.timeoutMs} ms.`, {
-            url,
-          }),
+          // A proxy that took the connection and never answered is named, not the site alone.
+          this.#pool.gate.silentUpstream(request.url, request.proxy, request.timeoutMs) ??
+            new FetchError('SCRAPE_TIMEOUT', tooLong, { url }),
         ),
       Math.max(1, deadline - performance.now()),
     );
@@ -213,10 +214,10 @@ export class BrowserEngine {
       if (gate.mainFrameError) return gate.mainFrameError;
       if (gateError) return gateError;
       const last = gate.lastMainFrameUrl ?? request.url;
-      if (error !== undefined) return networkGate.tunnelError(last) ?? navigationError(error, last, gate.hops);
-      if (page.url().startsWith('chrome-error:')) {
-        return networkGate.tunnelError(last) ?? navigationError(new Error('net::ERR_FAILED'), last);
-      }
+      const tunnelError = networkGate.tunnelError(last, request.proxy, startedAt);
+      if (error !== undefined) return tunnelError ?? navigationError(error, last, gate.hops);
+      if (page.url().startsWith('chrome-error:'))
+        return tunnelError ?? navigationError(new Error('net::ERR_FAILED'), last);
       return undefined;
     };
 
@@ -239,7 +240,10 @@ export class BrowserEngine {
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
       // The document came and is shown, but DOMContentLoaded waits on a script that never arrives (a deferred tag
       // from a host that does not answer): it is captured as it is, not lost, and said to be still loading.
-      if (timedOut && !(mainResponse && committed(page))) throw navigationError(error, request.url);
+      if (timedOut && !(mainResponse && committed(page))) {
+        const last = gate.lastMainFrameUrl ?? request.url;
+        throw networkGate.silentUpstream(last, request.proxy, request.timeoutMs) ?? navigationError(error, request.url);
+      }
       if (!timedOut) throw failedNavigation(error)!;
       domNeverLoaded = true;
     }

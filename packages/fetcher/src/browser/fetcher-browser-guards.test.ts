@@ -146,7 +146,8 @@ describe('proxies and stealth', () => {
     expect(plain.client.webdriver).toBe(true);
 
     const result = await fixture.fetcher.fetch({ url: url('/js/whoami'), proxy: 'stealth' });
-    expect(result).toMatchObject({ engine: 'browser', engineReason: 'options:stealth', proxyUsed: 'stealth' });
+    // No stealth proxy is configured: the evasions ran, and the page says (and is billed as) basic.
+    expect(result).toMatchObject({ engine: 'browser', engineReason: 'options:stealth', proxyUsed: 'basic' });
     const { server: seen, client } = whoami(result);
     expect(seen.userAgent).not.toContain('Headless');
     expect(client.userAgent).not.toContain('Headless');
@@ -157,7 +158,7 @@ describe('proxies and stealth', () => {
 
   it('retries a refused basic attempt with stealth under proxy: auto', async () => {
     const auto = await fixture.fetcher.fetch({ url: url('/js/bot-wall') });
-    expect(auto).toMatchObject({ status: 200, engine: 'browser', engineReason: 'blocked:403', proxyUsed: 'stealth' });
+    expect(auto).toMatchObject({ status: 200, engine: 'browser', engineReason: 'blocked:403', proxyUsed: 'basic' });
     expect(auto.text).toContain('Welcome, human');
     const basic = await fixture.fetcher.fetch({ url: url('/js/bot-wall'), proxy: 'basic' });
     expect(basic).toMatchObject({ status: 403, engine: 'http', proxyUsed: 'basic' });

@@ -349,7 +349,10 @@ describe('the network gate itself (no browser)', () => {
       expect(await connectVia(proxy, `${host}:${targetPort}`), host).toBe(403);
       expect(await getVia(proxy, `http://${host}:${targetPort}/`), host).toBe(403);
     }
-    expect(gate.tunnelError(`https://vm:${targetPort}/`)).toMatchObject({ code: 'URL_BLOCKED', rule: 'loopback' });
+    expect(gate.tunnelError(`https://vm:${targetPort}/`, undefined, 0)).toMatchObject({
+      code: 'URL_BLOCKED',
+      rule: 'loopback',
+    });
     expect(connections).toEqual([]);
   });
 

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 
 import { lazyModule } from '@crawlkit/options/lazy-module';
 import type { PrepareRequestFunctionOpts, PrepareRequestFunctionResult, Server } from 'proxy-chain';
 
 import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
-import { proxyConnectFailure, proxyStatusError } from '../proxy-errors.js';
+import { proxyConnectFailure, proxyName, proxyStatusError } from '../proxy-errors.js';
 import { checksAddresses, resolveChecked } from '../policy/guarded-lookup.js';
 import { checkUrlAgainstPolicy, normalizeHost, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import type { AgentWatch } from './watched-agent.js';
 
 /** Where a browser context's traffic goes once the gate has let it through. */
 export interface GateRoute {
@@ -70,9 +72,14 @@ export class NetworkGate {
   readonly #lookup: LookupFunction | undefined;
   readonly #listeners = new Map<string, Promise<Server>>();
   /** The agent of the connections to each upstream proxy (`#agentFor`). */
-  readonly #agents = new Map<string, Agent>();
-  /** Refusals and failures, by id (for responses the gate answered) and by `host:port` (for tunnels). */
-  readonly #errors = new Map<string, FetchError>();
+  readonly #agents = new Map<string, { http: Agent; https: HttpsAgent }>();
+  /**
+   * Refusals and failures, by id (for responses the gate answered) and by route and `host:port` (for tunnels), with
+   * when they happened: a page is told only its own route's failures since it started.
+   */
+  readonly #errors = new Map<string, { error: FetchError; at: number }>();
+  /** Requests sent to an upstream proxy and not yet answered, by route and `host:port` (`silentUpstream`). */
+  readonly #pending = new Map<string, number>();
   /** Header marking a response the gate itself answered; random per gate, so a site cannot forge it. */
   readonly #marker = `x-crawlkit-gate-${randomBytes(6).toString('hex')}`;
   #nextId = 0;
@@ -103,18 +110,31 @@ export class NetworkGate {
   /** The error the gate answered `response` with, when it did (a refused or failed plain-HTTP request). */
   errorOf(headers: Record<string, string>): FetchError | undefined {
     const id = headers[this.#marker];
-    return id === undefined ? undefined : this.#errors.get(id);
+    return id === undefined ? undefined : this.#errors.get(id)?.error;
   }
 
-  /** The last refusal or failure of a tunnel to `url`'s host and port (Chromium only says the tunnel failed). */
-  tunnelError(url: string): FetchError | undefined {
-    try {
-      const parsed = new URL(url);
-      const port = parsed.port || (parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? '443' : '80');
-      return this.#errors.get(`${normalizeHost(parsed.hostname)}:${port}`);
-    } catch {
-      return undefined;
-    }
+  /**
+   * The last refusal or failure of a tunnel to `url`'s host and port through `upstream` (unset: direct) since `since`
+   * (`Date.now()`): Chromium only says the tunnel failed. Another route's failure, or an older one, is not this page's.
+   */
+  tunnelError(url: string, upstream: string | undefined, since: number): FetchError | undefined {
+    const kept = this.#errors.get(routeKey(upstream, hostPortOf(url)));
+    return kept && kept.at >= since ? kept.error : undefined;
+  }
+
+  /**
+   * Why a page through `upstream` that ran out of time got nothing: a request for `url`'s host and port sent to the
+   * proxy that it has not answered (undefined when there is none: the time went elsewhere).
+   */
+  silentUpstream(url: string, upstream: string | undefined, timeoutMs: number): FetchError | undefined {
+    if (upstream === undefined) return undefined;
+    const hostPort = hostPortOf(url);
+    if (!this.#pending.get(routeKey(upstream, hostPort))) return undefined;
+    return new FetchError(
+      'SCRAPE_TIMEOUT',
+      `Loading ${redactUrl(url)} in the browser took longer than ${timeoutMs} ms: the proxy ${proxyName(upstream)} did not answer its request for ${hostPort} (the proxy is not answering, or the site behind it is not).`,
+      { url: redactUrl(url) },
+    );
   }
 
   /** Stops every listener and cuts their connections. Idempotent. */
@@ -122,7 +142,10 @@ export class NetworkGate {
     this.#closed = true;
     const listeners = [...this.#listeners.values()];
     this.#listeners.clear();
-    for (const agent of this.#agents.values()) agent.destroy();
+    for (const { http, https } of this.#agents.values()) {
+      http.destroy();
+      https.destroy();
+    }
     this.#agents.clear();
     await Promise.all(
       listeners.map(async (pending) => {
@@ -152,7 +175,7 @@ export class NetworkGate {
             'tunnelConnectFailed',
             ({ response, customTag }: { response: IncomingMessage; customTag: unknown }) => {
               const { hostPort, url } = customTag as UpstreamTag;
-              this.#keep(proxyStatusError(upstream, response.statusCode ?? 0, hostPort, url), hostPort);
+              this.#keep(proxyStatusError(upstream, response.statusCode ?? 0, hostPort, url), upstream, hostPort);
             },
           );
           const failRequest = server.failRequest.bind(server);
@@ -194,8 +217,8 @@ export class NetworkGate {
         // The upstream resolves the name again; checking here first is the best a proxy chain allows.
         if (checksAddresses(this.#policy)) await resolveChecked(host, this.#policy, this.#lookup);
         const tag: UpstreamTag = { hostPort, url: redactUrl(target) };
-        const httpAgent = await this.#agentFor(route.upstream!);
-        return { upstreamProxyUrl: route.upstream, customTag: tag, httpAgent };
+        const { http: httpAgent, https: httpsAgent } = await this.#agentsFor(route.upstream!);
+        return { upstreamProxyUrl: route.upstream, customTag: tag, httpAgent, httpsAgent };
       }
       const addresses = await resolveChecked(host, this.#policy, this.#lookup);
       return { dnsLookup: pinnedLookup(addresses) as PrepareRequestFunctionResult['dnsLookup'] };
@@ -203,7 +226,7 @@ export class NetworkGate {
       if (!isFetchError(error)) throw error;
       const failure = error.url === undefined ? withUrl(error, target) : error;
       if (failure.code === 'URL_BLOCKED') this.refusals++;
-      const id = this.#keep(failure, opts.isHttp ? undefined : hostPort);
+      const id = this.#keep(failure, route.upstream, opts.isHttp ? undefined : hostPort);
       const { RequestError } = await proxyChain();
       throw new RequestError(failure.message, failure.code === 'URL_BLOCKED' ? 403 : 502, { [this.#marker]: id });
     }
@@ -239,35 +262,50 @@ export class NetworkGate {
   }
 
   /**
-   * The agent of the gate's connections to `upstream`: a tunnel whose connection to the proxy fails is answered by
-   * proxy-chain with a bare status, so the failure is kept here, by the tunnel's target, for `tunnelError` (a plain
-   * request's failure is marked on its answer, `#markFailures`).
+   * The agents of the gate's connections to `upstream` (one per scheme of the proxy itself): a tunnel whose
+   * connection to the proxy fails is answered by proxy-chain with a bare status, so the failure is kept here, by the
+   * tunnel's target, for `tunnelError` (a plain request's failure is marked on its answer, `#markFailures`); the
+   * requests the proxy has not answered yet are counted for `silentUpstream`.
    */
-  async #agentFor(upstream: string): Promise<Agent> {
-    const { WatchedAgent } = await watchedAgent();
-    let agent = this.#agents.get(upstream);
-    if (!agent) {
-      const onError = (error: NodeJS.ErrnoException, target: string) => {
-        const failure = proxyConnectFailure(
-          upstream,
-          error.code ?? '',
-          new URL(upstream).hostname,
-          `https://${target}/`,
-        );
-        if (failure) this.#keep(failure, hostPortOf(`https://${target}/`));
+  async #agentsFor(upstream: string): Promise<{ http: Agent; https: HttpsAgent }> {
+    const { watchedAgents } = await watchedAgent();
+    let agents = this.#agents.get(upstream);
+    if (!agents) {
+      const watch: AgentWatch = {
+        onError: (error, target) => {
+          const url = `https://${target}/`;
+          const failure = proxyConnectFailure(upstream, error.code ?? '', new URL(upstream).hostname, url);
+          if (failure) this.#keep(failure, upstream, hostPortOf(url));
+        },
+        onPending: (target) => {
+          const key = routeKey(upstream, hostPortOf(`https://${target}/`));
+          this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
+          let done = false;
+          return {
+            settled: () => {
+              if (done) return;
+              done = true;
+              const left = (this.#pending.get(key) ?? 1) - 1;
+              if (left > 0) this.#pending.set(key, left);
+              else this.#pending.delete(key);
+            },
+          };
+        },
       };
-      agent = new WatchedAgent(onError);
-      this.#agents.set(upstream, agent);
+      agents = watchedAgents(watch);
+      this.#agents.set(upstream, agents);
     }
-    return agent;
+    return agents;
   }
 
-  #keep(error: FetchError, hostPort?: string): string {
+  #keep(error: FetchError, upstream?: string, hostPort?: string): string {
     const id = String(this.#nextId++);
-    this.#errors.set(id, error);
+    const kept = { error, at: Date.now() };
+    this.#errors.set(id, kept);
     if (hostPort) {
-      this.#errors.delete(hostPort);
-      this.#errors.set(hostPort, error);
+      const key = routeKey(upstream, hostPort);
+      this.#errors.delete(key);
+      this.#errors.set(key, kept);
     }
     while (this.#errors.size > MAX_KEPT_ERRORS) this.#errors.delete(this.#errors.keys().next().value!);
     return id;
@@ -307,11 +345,17 @@ function withUrl(error: FetchError, url: string): FetchError {
   });
 }
 
+/** The key of a tunnel's failure: its route (the upstream proxy, or direct) and its target. */
+function routeKey(upstream: string | undefined, hostPort: string): string {
+  return `${upstream ?? 'direct'} ${hostPort}`;
+}
+
 /** `host:port` of an absolute URL (its default port when none is written). */
 function hostPortOf(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${normalizeHost(parsed.hostname)}:${parsed.port || (parsed.protocol === 'https:' ? '443' : '80')}`;
+    const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
+    return `${normalizeHost(parsed.hostname)}:${parsed.port || (secure ? '443' : '80')}`;
   } catch {
     return url;
   }

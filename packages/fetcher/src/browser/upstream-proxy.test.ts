@@ -2,6 +2,8 @@
  * The browser behind a user's forward proxy (a corporate network): the site's name is one only the proxy can reach
  * (`shop.test` goes to the fixture server through it), so a request that went around the proxy would fail.
  */
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
@@ -15,6 +17,9 @@ let tls: TlsServer;
 let proxy: TestProxy;
 let tlsProxy: TestProxy;
 let refusing: TestProxy;
+/** A proxy that takes connections and never answers. */
+let silent: Server;
+const held = new Set<Socket>();
 let fetcher: Fetcher;
 const authed = (url: string, credentials = 'corp:pa55') => url.replace('http://', `http://${credentials}@`);
 
@@ -24,6 +29,8 @@ beforeAll(async () => {
   const tlsPort = Number(new URL(tls.url).port);
   tlsProxy = await startConnectProxy({ routeTo: { host: '127.0.0.1', port: tlsPort }, credentials: 'corp:pa55' });
   refusing = await startConnectProxy({ refuseConnect: 403 });
+  silent = createServer((socket) => void held.add(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   // One browser, a proxy per country: each case picks its proxy by `location.country`.
   fetcher = new Fetcher({
     browser: { args: ISOLATED_ARGS },
@@ -34,6 +41,8 @@ beforeAll(async () => {
         ES: [authed(tlsProxy.url, 'corp:wrong')],
         IT: [authed('http://127.0.0.1:1')],
         PT: [refusing.url],
+        GR: [authed('https://127.0.0.1:1')],
+        NL: [`http://127.0.0.1:${(silent.address() as AddressInfo).port}`],
       },
     },
   });
@@ -41,12 +50,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fetcher?.close();
-  await Promise.all([proxy?.close(), tlsProxy?.close(), refusing?.close()]);
+  for (const socket of held) socket.destroy();
+  await Promise.all([proxy?.close(), tlsProxy?.close(), refusing?.close(), new Promise((r) => silent?.close(r))]);
   await Promise.all([server?.close(), tls?.close()]);
 });
 
-const failure = (url: string, country: string) =>
-  fetcher.fetch({ url, engine: 'browser', location: { country } }).then(
+const failure = (url: string, country: string, timeoutMs?: number) =>
+  fetcher.fetch({ url, engine: 'browser', location: { country }, ...(timeoutMs ? { timeoutMs } : {}) }).then(
     (result) => ({ result }),
     (error: unknown) => error as { code: string; message: string },
   );
@@ -69,7 +79,8 @@ describe('the browser behind a forward proxy', () => {
 
   it('says so when a stealth scrape has no stealth proxy to go through', async () => {
     const result = await fetcher.fetch({ url: 'http://shop.test/js/whoami', proxy: 'stealth' });
-    expect(result).toMatchObject({ status: 200, proxyUsed: 'stealth' });
+    // Through the basic proxy: the page says basic, and costs what a basic page costs.
+    expect(result).toMatchObject({ status: 200, proxyUsed: 'basic' });
     expect(result.warnings).toContain(
       `No stealth proxy is configured (\`proxies.stealth\`): the stealth attempt went through the proxy ${proxy.url}, with the browser's fingerprint evasions only.`,
     );
@@ -97,10 +108,38 @@ describe('the browser behind a forward proxy', () => {
           'The proxy http://127.0.0.1:1 could not be reached (connection refused): check its address, and that it runs.',
       });
     }
+    // An https: proxy too (the gate's connection to it goes through its own agent).
+    for (const url of ['http://shop.test/', 'https://secure.test/']) {
+      expect(await failure(url, 'GR'), url).toMatchObject({
+        code: 'SCRAPE_PROXY_ERROR',
+        message:
+          'The proxy https://127.0.0.1:1 could not be reached (connection refused): check its address, and that it runs.',
+      });
+    }
     expect(await failure('https://secure.test/', 'PT')).toMatchObject({
       code: 'SCRAPE_PROXY_ERROR',
       message: `The proxy ${refusing.url} answered 403 instead of connecting to secure.test:443: it refuses that site, or could not reach it.`,
     });
+  });
+
+  it('names a proxy that takes the connection and never answers, at the timeout', async () => {
+    const port = (silent.address() as AddressInfo).port;
+    const cases = [
+      ['http://shop.test/', 'shop.test:80'],
+      ['https://secure.test/', 'secure.test:443'],
+    ] as const;
+    // At once: each waits out its timeout (room for a browser context to open under load).
+    const errors = await Promise.all(cases.map(([url]) => failure(url, 'NL', 4_000)));
+    for (const [index, [url, target]] of cases.entries()) {
+      expect(errors[index], url).toMatchObject({
+        code: 'SCRAPE_TIMEOUT',
+        message: expect.stringMatching(
+          new RegExp(
+            `longer than \\d+ ms: the proxy http://127\\.0\\.0\\.1:${port} did not answer its request for ${target} `,
+          ),
+        ),
+      });
+    }
   });
 
   it("tells a site of a company CA the browser does not trust, and that NODE_EXTRA_CA_CERTS is not Chromium's", async () => {

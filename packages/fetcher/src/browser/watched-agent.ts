@@ -1,23 +1,51 @@
 import { Agent, type ClientRequest } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 
-/** An agent that reports the errors of the tunnels it opens (to an upstream proxy) with their target, `host:port`. */
-export class WatchedAgent extends Agent {
-  readonly #onError: (error: NodeJS.ErrnoException, target: string) => void;
+/** What the gate is told of the requests an agent sends to an upstream proxy, by their target (`host:port`). */
+export interface AgentWatch {
+  /** The request (a CONNECT, or a plain request in absolute form) could not be sent: no connection to the proxy. */
+  onError(error: NodeJS.ErrnoException, target: string): void;
+  /** The request left for the proxy; `settled` is called once it answered, failed or was given up. */
+  onPending(target: string): { settled(): void };
+}
 
-  constructor(onError: (error: NodeJS.ErrnoException, target: string) => void) {
-    super();
-    this.#onError = onError;
+/** `host:port` of a request to a proxy: the path of a CONNECT, the absolute URL of a plain request. */
+function targetOf(request: ClientRequest): string {
+  if (request.method === 'CONNECT') return request.path;
+  try {
+    const url = new URL(request.path);
+    return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  } catch {
+    return request.path;
   }
+}
 
-  /** Node's `Agent#addRequest` (undeclared in its types): every request the agent serves passes here. */
-  addRequest(request: ClientRequest, options: unknown): void {
-    if (request.method === 'CONNECT') {
-      request.once('error', (error: NodeJS.ErrnoException) => this.#onError(error, request.path));
-    }
-    (Agent.prototype as unknown as { addRequest(request: ClientRequest, options: unknown): void }).addRequest.call(
-      this,
-      request,
-      options,
-    );
-  }
+function watch(request: ClientRequest, watcher: AgentWatch): void {
+  const target = targetOf(request);
+  const pending = watcher.onPending(target);
+  const settled = () => pending.settled();
+  request.once(request.method === 'CONNECT' ? 'connect' : 'response', settled);
+  request.once('close', settled);
+  request.once('error', (error: NodeJS.ErrnoException) => {
+    settled();
+    if (request.method === 'CONNECT') watcher.onError(error, target);
+  });
+}
+
+type AddRequest = (request: ClientRequest, options: unknown) => void;
+
+/** `agent`, with every request it serves (Node's undeclared `addRequest`) reported to `watcher` first. */
+function watched<T extends Agent>(agent: T, watcher: AgentWatch): T {
+  const target = agent as unknown as { addRequest: AddRequest };
+  const addRequest = target.addRequest.bind(agent);
+  target.addRequest = (request, options) => {
+    watch(request, watcher);
+    addRequest(request, options);
+  };
+  return agent;
+}
+
+/** The agents to an upstream proxy, `http:` and `https:`, that report the requests they send (`AgentWatch`). */
+export function watchedAgents(watcher: AgentWatch): { http: Agent; https: HttpsAgent } {
+  return { http: watched(new Agent(), watcher), https: watched(new HttpsAgent(), watcher) };
 }

@@ -60,7 +60,7 @@ export function toFetchError(error: unknown, url: URL, limits: HttpLimits, proxy
       );
     }
     if (TLS_CODE.test(code) || (code === 'EPROTO' && /ssl|tls/i.test(message)))
-      return sslError(code, 'http', href, error);
+      return sslError(code, 'http', href, error, link);
     switch (code) {
       case 'UND_ERR_CONNECT_TIMEOUT':
       case 'ETIMEDOUT':

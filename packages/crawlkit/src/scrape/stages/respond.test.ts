@@ -11,6 +11,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startLlmServer, type LlmServer } from '../../../../../fixtures/llm-server.ts';
+import { startConnectProxy, type TestProxy } from '../../../../fetcher/src/http/__fixtures__/connect-proxy.ts';
 import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
 import { Crawlkit } from '../../crawlkit.js';
 import type { ScrapeRequestInput } from '../../v2/scrape-options.js';
@@ -19,19 +20,25 @@ import { documentCredits } from './respond.js';
 
 let site: FixtureServer;
 let llm: LlmServer;
+let stealthProxy: TestProxy;
 let ck: Crawlkit;
 let dir: string;
 
 beforeAll(async () => {
-  [site, llm] = await Promise.all([startFixtureServer(), startLlmServer()]);
+  [site, llm, stealthProxy] = await Promise.all([startFixtureServer(), startLlmServer(), startConnectProxy()]);
   dir = mkdtempSync(join(tmpdir(), 'ck-credits-'));
   const provider = createOpenAICompatible({ name: 'local', baseURL: llm.url, supportsStructuredOutputs: true });
-  ck = new Crawlkit({ storeDir: dir, engine: 'http', llm: provider.chatModel('fixture-model') });
+  ck = new Crawlkit({
+    storeDir: dir,
+    engine: 'http',
+    llm: provider.chatModel('fixture-model'),
+    proxies: { stealth: [stealthProxy.url] },
+  });
 });
 
 afterAll(async () => {
   await ck.close();
-  await Promise.all([site.close(), llm.close()]);
+  await Promise.all([site.close(), llm.close(), stealthProxy.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -88,6 +95,10 @@ describe('credits per document', () => {
         expect(doc.metadata.creditsUsed).toBe(credits);
       }
       total += doc.metadata.creditsUsed!;
+      if (options.proxy === 'stealth') {
+        expect(doc.metadata.proxyUsed).toBe('stealth');
+        expect(stealthProxy.tunnels).toContain(`127.0.0.1:${site.port}`);
+      }
     });
   }
 
@@ -156,4 +167,38 @@ describe('documentCredits()', () => {
   for (const [name, input, expected] of table) {
     it(name, () => expect(documentCredits(input)).toBe(expected));
   }
+});
+
+describe('proxy: stealth without a stealth proxy', () => {
+  // Only the fingerprint evasions could run (none here: the HTTP engine): the page went direct, and costs what a basic
+  // page costs, wherever credits are counted: the scrape, a batch's pages, the reservations under a credit limit.
+  let bare: Crawlkit;
+  let bareDir: string;
+
+  beforeAll(() => {
+    bareDir = mkdtempSync(join(tmpdir(), 'ck-credits-bare-'));
+    bare = new Crawlkit({ storeDir: bareDir, engine: 'http' });
+  });
+
+  afterAll(async () => {
+    await bare.close();
+    rmSync(bareDir, { recursive: true, force: true });
+  });
+
+  it('says basic and bills 1, under a credit limit too', async () => {
+    const url = `${site.url}/docs/getting-started.html?bare=1`;
+    const doc = data(await bare.scrape({ url, maxAge: 0, proxy: 'stealth' }, { creditLimit: 3 }));
+    expect(doc.metadata).toMatchObject({ proxyUsed: 'basic', creditsUsed: 1 });
+    expect(doc.warning).toContain(
+      'No stealth proxy is configured (`proxies.stealth`): the stealth attempt went direct',
+    );
+
+    const urls = ['/articles/first-post.html', '/listing.html'].map((p) => `${site.url}${p}?bare=1`);
+    const started = await bare.batchScrape({ urls, proxy: 'stealth' }, { creditLimit: 3 });
+    if (!started.success) throw new Error(`${started.code}: ${started.error}`);
+    const done = (await bare.waitForJob(started.id)) as JobStatusResponse;
+    expect(done.data.map((d) => d.metadata.proxyUsed)).toEqual(['basic', 'basic']);
+    expect(done.creditsUsed).toBe(2);
+    expect(bare.getCreditUsage().data.creditsUsed).toBe(3);
+  });
 });
