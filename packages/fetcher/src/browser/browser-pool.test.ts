@@ -158,7 +158,8 @@ describe('browser pool lifecycle', () => {
     expectNothingLeft(fetcher);
   });
 
-  it('loads a page again on a new browser when Chromium dies under it, once', async () => {
+  // Four launches of Chromium and five page loads: 30 s and more in a CI pair, so it has more than vitest's 30 s.
+  it('loads a page again on a new browser when Chromium dies under it, once', { timeout: 90_000 }, async () => {
     const fetcher = newFetcher();
     try {
       dying.fetcher = fetcher;
