@@ -199,14 +199,16 @@ async function whyItCannotRun(executablePath: string): Promise<string | undefine
 }
 
 /**
- * Takes a browser down for good: SIGKILL of its whole process group (renderers, GPU and zygote processes included),
- * a wait of `graceMs` at most for its exit, then removal of the temporary profile.
+ * Takes a browser down for good: a graceful close bounded by `graceMs`, then SIGKILL of its whole process group
+ * (renderers, GPU and zygote processes included), then removal of the temporary profile.
  */
 export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000): Promise<void> {
   const child = launched.browser.process();
   const exited = child ? waitForExit(child) : Promise.resolve();
-  // No graceful close first: it only saves the profile, which is deleted below (it took 0.3 s quiet, 1.2 s loaded).
-  await launched.browser.disconnect().catch(() => undefined);
+  await atMost(
+    launched.browser.close().catch(() => undefined),
+    graceMs,
+  );
   killGroup(launched.pid);
   await atMost(exited, graceMs);
   // Helpers that left the process group (zygote, utility processes) still carry the profile on their command line.
