@@ -60,7 +60,12 @@ beforeAll(async () => {
   ]);
 });
 
-beforeEach(() => llm.reset());
+// A model request whose page timed out ends when its connection closes, which can be after the page's answer: the next
+// test starts once it has, or its in-flight counts would include it.
+beforeEach(async () => {
+  await llm.idle();
+  llm.reset();
+});
 
 afterAll(() => Promise.all([...engines.map((ck) => ck.close()), llm.close(), site.close()]));
 
@@ -349,7 +354,7 @@ describe('a page that times out on the model', () => {
     llm.enqueue({ delayMs });
     const url = `${site.url}/faults/product`;
     const holder = ck.scrape({ url, formats: [{ type: 'json', schema }] });
-    await expect.poll(() => llm.inFlight, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => llm.requests.length, { timeout: 15_000 }).toBe(1);
     return { ck, url, holder };
   }
 
