@@ -77,6 +77,27 @@ console.log(JSON.stringify(page));`,
   },
 };
 
+/**
+ * The extraction worker a thread starts is the bundle (`scripts/bundle-worker.ts`): a few dozen modules, where tsc's
+ * output loaded ~260, most of a new thread's start. Counted with a load hook, as Node loads it from the install.
+ */
+const bundledWorker: Step = {
+  name: 'the extraction worker is the bundle (few modules)',
+  run: async (ctx) => {
+    const out = await script(
+      ctx,
+      'worker-modules.mjs',
+      `import { registerHooks } from 'node:module';
+let count = 0;
+registerHooks({ load: (url, context, next) => (count++, next(url, context)) });
+await import(new URL('node_modules/crawlkit/dist/extraction/worker.js', import.meta.url).href);
+console.log(count);`,
+    );
+    const count = Number(out.trim());
+    assert.ok(count > 0 && count < 60, `the worker loaded ${count} modules (~260 unbundled)`);
+  },
+};
+
 /** The CLI from node_modules/.bin. */
 const cli: Step = {
   name: 'CLI scrape',
@@ -310,6 +331,7 @@ const oldNode: Step = {
 export const STEPS: Step[] = [
   ...tarballSteps,
   scrape,
+  bundledWorker,
   ...appSteps,
   ...bundleSteps,
   cli,
