@@ -217,12 +217,16 @@ export class JobManager {
     this.#driver.start(job, store, () => this.#signals.ended(job.id));
   }
 
-  /** Cancels a running job: stops fetching at once, drops what is queued and keeps what was scraped. */
-  async cancel(id: string): Promise<'cancelled' | 'not-found' | 'already-completed'> {
+  /**
+   * Cancels a running job: stops fetching at once, drops what is queued and keeps what was scraped. A job that
+   * already ended completed or failed is left as it is; cancelling a cancelled job again answers `cancelled`.
+   */
+  async cancel(id: string): Promise<'cancelled' | 'not-found' | 'already-completed' | 'already-failed'> {
     const found = await this.find(id);
     if (!found) return 'not-found';
     const { job, store } = found;
     if (job.status === 'completed') return 'already-completed';
+    if (job.status === 'failed') return 'already-failed';
     if (job.status === 'scraping') {
       await this.#stores.end(store, job, 'cancelled');
       await store.tasks.dropQueued(id);
