@@ -332,9 +332,9 @@ export class JobManager {
  */
 async function seedFailure(store: Store, jobId: string): Promise<string | undefined> {
   if ((await store.results.count(jobId)) > 0) return undefined;
-  const errors = await store.results.errors(jobId);
-  if (errors.length === 0) return undefined;
-  const first = errors.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more, in the crawl's errors)` : '';
+  const [first] = await store.results.errors(jobId, 1);
+  if (!first) return undefined;
+  const count = await store.results.errorCount(jobId);
+  const more = count > 1 ? ` (and ${count - 1} more, in the crawl's errors)` : '';
   return `No page was crawled: ${first.url} failed${first.code ? ` (${first.code})` : ''}: ${first.error}${more}`;
 }
