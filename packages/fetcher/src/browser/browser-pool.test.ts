@@ -213,7 +213,7 @@ describe('browser pool lifecycle', () => {
       expect(alive(launched.pid!)).toBe(false);
       expect(existsSync(launched.userDataDir)).toBe(false);
       // A reset is read when Node reads the pipes after the child's exit, before it closes them.
-      const pipes = launched.browser.process()!.stdio.filter((stream) => stream !== null && !stream.closed);
+      const pipes = launched.browser.process()!.stdio.filter((stream) => stream?.closed === false);
       await Promise.all(pipes.map((stream) => once(stream!, 'close')));
     } finally {
       process.off('uncaughtException', count);
