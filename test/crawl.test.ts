@@ -372,6 +372,17 @@ describe('crawl job control', () => {
     expect(ok(await env.ck.getActiveCrawls()).crawls.some((c) => c.id === started.id)).toBe(false);
   });
 
+  it('refuses to cancel a failed crawl, which stays failed', async () => {
+    const failed = ok(await env.ck.crawl({ url: 'http://127.0.0.1:1/', limit: 1 }));
+    expect(ok(await env.ck.waitForJob(failed.id)).status).toBe('failed');
+    expect(await env.ck.cancelCrawl(failed.id)).toEqual({
+      success: false,
+      code: 'JOB_ALREADY_COMPLETED',
+      error: 'Crawl has already failed',
+    });
+    expect(ok(await env.ck.getCrawlStatus(failed.id)).status).toBe('failed');
+  });
+
   it('rejects malformed job ids and invalid patterns (items 42, 13.1)', async () => {
     const bad = await env.ck.getCrawlStatus('None');
     expect(bad).toMatchObject({ success: false, error: 'Invalid job ID format. Job ID must be a valid UUID.' });

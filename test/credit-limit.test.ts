@@ -108,6 +108,24 @@ describe('--credit-limit', () => {
     }
   });
 
+  it('reserves a stealth page at 5 credits when a stealth proxy is configured, at 1 when none is', async () => {
+    const withProxy = new Crawlkit({ store: 'memory', engine: 'http', proxies: { stealth: ['http://127.0.0.1:1'] } });
+    const without = new Crawlkit({ store: 'memory', engine: 'http' });
+    const before = pagesServed;
+    try {
+      const page = { url: `${origin}/stealth`, proxy: 'stealth' as const };
+      expect(await withProxy.scrape(page, { creditLimit: 4 })).toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+      const batch = { urls: [page.url], proxy: 'stealth' as const };
+      expect(await withProxy.batchScrape(batch, { creditLimit: 4 })).toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+      expect(pagesServed).toBe(before);
+      // Served, and billed, as basic (the limit counts what the engine spent: the batch has 1 more).
+      expect(await without.scrape(page, { creditLimit: 1 })).toMatchObject({ success: true });
+      expect(await without.batchScrape(batch, { creditLimit: 2 })).toMatchObject({ success: true });
+    } finally {
+      await Promise.all([withProxy.close(), without.close()]);
+    }
+  });
+
   it('refuses a 50-URL batch under a limit of 5 before scraping anything', async () => {
     const s = await serve(newDir(), 5);
     const before = pagesServed;

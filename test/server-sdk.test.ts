@@ -135,6 +135,13 @@ describe('the official JS SDK against crawlkit serve', () => {
       expect.objectContaining({ url: 'http://127.0.0.1:1/', code: 'SCRAPE_CONNECTION_ERROR' }),
     ]);
     expect(errors.robotsBlocked).toEqual([]);
+    // Nor can a failed one: 409, and it stays failed.
+    expect(await sdkError(fc.cancelCrawl(dead.id))).toMatchObject({
+      status: 409,
+      code: 'JOB_ALREADY_COMPLETED',
+      message: 'Crawl has already failed',
+    });
+    expect((await fc.getCrawlStatus(dead.id)).status).toBe('failed');
     // A finished crawl cannot be cancelled: 409 with the v2 message.
     const finished = await fc.crawl(generated.url, { limit: 1, pollInterval: 1, timeout: 60 });
     expect(finished.status).toBe('completed');

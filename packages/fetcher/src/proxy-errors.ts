@@ -1,5 +1,6 @@
 import { FetchError } from './errors.js';
 import { DNS_CODES, NEVER_CONNECTED_CODES } from './net-codes.js';
+import { normalizeHost } from './policy/url-policy.js';
 
 /**
  * The errors of a user's proxy (`proxies`), told as the proxy's and not the site's: the proxy could not be reached,
@@ -41,6 +42,29 @@ export function proxyStatusError(proxy: string, status: number, target: string, 
   return new FetchError(
     'SCRAPE_PROXY_ERROR',
     `The proxy ${name} answered ${status} instead of connecting to ${target}: it refuses that site, or could not reach it.`,
+    { url },
+  );
+}
+
+/** `host:port` of an absolute URL (its default port when none is written): what a proxy is asked to reach. */
+export function hostPortOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
+    return `${normalizeHost(parsed.hostname)}:${parsed.port || (secure ? '443' : '80')}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A page that ran out of time (`timedOut` says how) while its request for `url` waited on `proxy`: a timeout still,
+ * told as the proxy's silence. `url` is redacted.
+ */
+export function proxySilentError(proxy: string, url: string, timedOut: string): FetchError {
+  return new FetchError(
+    'SCRAPE_TIMEOUT',
+    `${timedOut}: the proxy ${proxyName(proxy)} did not answer its request for ${hostPortOf(url)} (the proxy is not answering, or the site behind it is not).`,
     { url },
   );
 }

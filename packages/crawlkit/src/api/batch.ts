@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { checkUrlAgainstPolicy, redactUrl, type UrlPolicy } from '@crawlkit/fetcher';
+import { checkUrlAgainstPolicy, redactUrl, type Fetcher, type UrlPolicy } from '@crawlkit/fetcher';
 
 import type { Store } from '@crawlkit/store';
 
@@ -39,15 +39,14 @@ export interface BatchStartContext {
   llm?: LlmService;
   /** The engine's URL policy: a URL it refuses counts as invalid (reference §14's blocklist). */
   urlPolicy?: UrlPolicy;
-  /** Whether a stealth proxy is configured (`Fetcher#stealthProxies`): what a stealth page is expected to cost. */
-  stealthProxies?: boolean;
+  /** The engine's fetcher: whether it has a stealth proxy is what a stealth page is expected to cost. */
+  fetcher: Pick<Fetcher, 'stealthProxies'>;
 }
 
 /** The start context of a batch in the engine of `rt`. */
 export function batchContextOf(rt: Pick<Runtime, 'jobs' | 'ctx' | 'urlPolicy'>): BatchStartContext {
   const { jobs, ctx, urlPolicy } = rt;
-  const stealthProxies = ctx.fetcher.stealthProxies;
-  return { jobs, llm: ctx.llm, store: ctx.store, stealthProxies, ...(urlPolicy ? { urlPolicy } : {}) };
+  return { jobs, llm: ctx.llm, store: ctx.store, fetcher: ctx.fetcher, ...(urlPolicy ? { urlPolicy } : {}) };
 }
 
 /** URLs checked between two turns of the event loop. */
@@ -111,7 +110,7 @@ export async function startBatchScrape(
   const creditLimit = creditLimitOf(start);
   if (creditLimit !== undefined && context.store) {
     // Refused at once when its pages cannot all be paid for; they reserve their credits one by one as they run.
-    const perPage = pageCreditEstimate(rest, context.stealthProxies ?? false);
+    const perPage = pageCreditEstimate(rest, context.fetcher);
     await assertCreditsLeft(creditLedger(context.store, start.tenant), creditLimit, perPage * valid.length);
   }
 

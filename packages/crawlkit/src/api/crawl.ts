@@ -59,7 +59,7 @@ export async function startCrawl(
     // they go.
     const perPage = pageCreditEstimate(
       { ...request.scrapeOptions, zeroDataRetention: request.zeroDataRetention },
-      ctx.fetcher.stealthProxies,
+      ctx.fetcher,
     );
     request.limit = await pagesWithinCredits(
       creditLedger(ctx.store, start.tenant),

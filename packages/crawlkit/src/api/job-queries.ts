@@ -94,11 +94,12 @@ export async function cancelJob(
   if (!(await findJob(jobs, kind, ref.id, tenant))) return notFound();
   const result = await jobs.cancel(ref.id);
   if (result === 'not-found') return notFound();
-  if (result === 'already-completed') {
+  if (result === 'already-completed' || result === 'already-failed') {
+    const name = kind === 'crawl' ? 'Crawl' : 'Batch scrape';
     return {
       success: false,
       code: 'JOB_ALREADY_COMPLETED',
-      error: `${kind === 'crawl' ? 'Crawl' : 'Batch scrape'} is already completed`,
+      error: result === 'already-failed' ? `${name} has already failed` : `${name} is already completed`,
     };
   }
   return { status: 'cancelled' };

@@ -210,7 +210,7 @@ export async function parseFile(
     ctx.store,
     call,
     // An uploaded file goes through no proxy: never a stealth page.
-    pageCreditEstimate({ ...request, zeroDataRetention: values.zeroDataRetention }, false),
+    pageCreditEstimate({ formats: request.formats, zeroDataRetention: values.zeroDataRetention }, ctx.fetcher),
     () =>
       queue.add(
         () =>

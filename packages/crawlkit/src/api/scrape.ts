@@ -39,7 +39,7 @@ export async function scrape(
   const outcome = await charged(
     ctx.store,
     callOf(options),
-    pageCreditEstimate(request, ctx.fetcher.stealthProxies),
+    pageCreditEstimate(request, ctx.fetcher),
     () =>
       queue.add(
         () =>

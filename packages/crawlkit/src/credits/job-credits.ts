@@ -21,7 +21,7 @@ export async function chargedJobPage(tasks: JobTasks, run: () => Promise<ScrapeO
       proxy: options.proxy,
       zeroDataRetention: tasks.planner.zeroDataRetention,
     },
-    tasks.ctx.fetcher.stealthProxies,
+    tasks.ctx.fetcher,
   );
   const ledger = creditLedger(tasks.ctx.store, jobTenant(tasks.job));
   const reservation = await ledger.reserve(estimate, limit);

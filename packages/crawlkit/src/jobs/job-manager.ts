@@ -217,12 +217,16 @@ export class JobManager {
     this.#driver.start(job, store, () => this.#signals.ended(job.id));
   }
 
-  /** Cancels a running job: stops fetching at once, drops what is queued and keeps what was scraped. */
-  async cancel(id: string): Promise<'cancelled' | 'not-found' | 'already-completed'> {
+  /**
+   * Cancels a running job: stops fetching at once, drops what is queued and keeps what was scraped. A job that
+   * already ended completed or failed is left as it is; cancelling a cancelled job again answers `cancelled`.
+   */
+  async cancel(id: string): Promise<'cancelled' | 'not-found' | 'already-completed' | 'already-failed'> {
     const found = await this.find(id);
     if (!found) return 'not-found';
     const { job, store } = found;
     if (job.status === 'completed') return 'already-completed';
+    if (job.status === 'failed') return 'already-failed';
     if (job.status === 'scraping') {
       await this.#stores.end(store, job, 'cancelled');
       await store.tasks.dropQueued(id);
@@ -328,9 +332,9 @@ export class JobManager {
  */
 async function seedFailure(store: Store, jobId: string): Promise<string | undefined> {
   if ((await store.results.count(jobId)) > 0) return undefined;
-  const errors = await store.results.errors(jobId);
-  if (errors.length === 0) return undefined;
-  const first = errors.reduce((a, b) => (b.timestamp < a.timestamp ? b : a));
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more, in the crawl's errors)` : '';
+  const [first] = await store.results.errors(jobId, 1);
+  if (!first) return undefined;
+  const count = await store.results.errorCount(jobId);
+  const more = count > 1 ? ` (and ${count - 1} more, in the crawl's errors)` : '';
   return `No page was crawled: ${first.url} failed${first.code ? ` (${first.code})` : ''}: ${first.error}${more}`;
 }

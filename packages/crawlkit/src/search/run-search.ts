@@ -5,6 +5,7 @@
  */
 import { hostMatches, parseSearchQuery, searchHost, type SearchTerms } from '@crawlkit/store';
 
+import type { Fetcher } from '@crawlkit/fetcher';
 import { isAllowedByPolicy } from '@crawlkit/fetcher/analysis';
 import { charged } from '../credits/charge.js';
 import { pageCreditEstimate } from '../credits/estimate.js';
@@ -44,10 +45,10 @@ const searchCredits = (results: number) => 2 * Math.ceil(Math.max(results, 1) / 
  * The credits a search may cost, reserved under a credit limit before it starts: its own for `limit` results from
  * each source, and with `scrapeOptions` each of those pages' estimate.
  */
-function searchEstimate(request: SearchRequest, stealthProxies: boolean): number {
+function searchEstimate(request: SearchRequest, fetcher: Pick<Fetcher, 'stealthProxies'>): number {
   const results = request.limit * Math.max(new Set(request.sources).size, 1);
   const options = request.scrapeOptions;
-  const pages = options ? results * pageCreditEstimate({ ...options, zeroDataRetention: false }, stealthProxies) : 0;
+  const pages = options ? results * pageCreditEstimate({ ...options, zeroDataRetention: false }, fetcher) : 0;
   return searchCredits(results) + pages;
 }
 
@@ -83,7 +84,7 @@ export async function runSearch(
     return await charged(
       rt.ctx.store,
       call,
-      searchEstimate(request, rt.ctx.fetcher.stealthProxies),
+      searchEstimate(request, rt.ctx.fetcher),
       () => search(rt, setup, request, query.terms, signal, call.tenant),
       (answer) => answer.creditsUsed,
     );

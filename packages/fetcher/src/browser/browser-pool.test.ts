@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { ServerResponse } from 'node:http';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { Fetcher, resolveChromiumPath, type FetcherOptions } from '../index.js';
+import { destroyBrowser, launchBrowser } from './launch.js';
 
 const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
@@ -189,6 +191,34 @@ describe('browser pool lifecycle', () => {
       await fetcher.close();
     }
     expectNothingLeft(fetcher);
+  });
+
+  // A message Chromium has not read when it is killed resets the pipe: the reset must reach a listener of ours, not
+  // the process (an uncaught ECONNRESET, which vitest fails the run on and which crashes an app). A stopped Chromium
+  // makes it certain: the message stays unread.
+  it('takes down a Chromium with unread messages on its pipe without an uncaught error', async () => {
+    const uncaught: unknown[] = [];
+    const count = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', count);
+    try {
+      const launched = await launchBrowser({
+        executablePath: resolveChromiumPath(),
+        args: ISOLATED_ARGS,
+        timeoutMs: 30_000,
+      });
+      const session = await launched.browser.target().createCDPSession();
+      process.kill(launched.pid!, 'SIGSTOP');
+      session.send('Browser.getVersion').catch(() => undefined); // never answered
+      await destroyBrowser(launched, 500);
+      expect(alive(launched.pid!)).toBe(false);
+      expect(existsSync(launched.userDataDir)).toBe(false);
+      // A reset is read when Node reads the pipes after the child's exit, before it closes them.
+      const pipes = launched.browser.process()!.stdio.filter((stream) => stream?.closed === false);
+      await Promise.all(pipes.map((stream) => once(stream!, 'close')));
+    } finally {
+      process.off('uncaughtException', count);
+    }
+    expect(uncaught).toEqual([]);
   });
 
   it('queues pages beyond maxConcurrentPages', async () => {

@@ -199,16 +199,15 @@ async function whyItCannotRun(executablePath: string): Promise<string | undefine
 }
 
 /**
- * Takes a browser down for good: a graceful close bounded by `graceMs`, then SIGKILL of its whole process group
- * (renderers, GPU and zygote processes included), then removal of the temporary profile.
+ * Takes a browser down for good: SIGKILL of its whole process group (renderers, GPU and zygote processes included),
+ * a wait of `graceMs` at most for its exit, then removal of the temporary profile.
  */
 export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000): Promise<void> {
   const child = launched.browser.process();
   const exited = child ? waitForExit(child) : Promise.resolve();
-  await atMost(
-    launched.browser.close().catch(() => undefined),
-    graceMs,
-  );
+  // No graceful close first: it only saves the profile, which is deleted below (it took 0.3 s quiet, 1.2 s loaded).
+  await launched.browser.disconnect().catch(() => undefined);
+  if (child) releasePipes(child);
   killGroup(launched.pid);
   await atMost(exited, graceMs);
   // Helpers that left the process group (zygote, utility processes) still carry the profile on their command line.
@@ -223,6 +222,19 @@ async function atMost(work: Promise<unknown>, ms: number): Promise<void> {
     await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Closes our ends of the pipes to Chromium, each with a listener for its last error. `disconnect()` takes puppeteer's
+ * listeners off them, and a message Chromium had not read when it dies comes back as a reset of its pipe: with no
+ * listener, an uncaught ECONNRESET (Node reads the pipes once more when the child exits).
+ */
+function releasePipes(child: ChildProcess): void {
+  for (const stream of child.stdio) {
+    if (!stream) continue;
+    stream.on('error', () => undefined);
+    stream.destroy();
   }
 }
 

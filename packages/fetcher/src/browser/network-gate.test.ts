@@ -367,6 +367,19 @@ describe('the network gate itself (no browser)', () => {
     expect(connections).toEqual(['::1']);
   });
 
+  it('keeps the failures of the last hosts only: a long crawl over many hosts stays flat', async () => {
+    const gate = gateWith({ policy: { allowedHosts: ['only.test'] } });
+    const proxy = await gate.contextProxy();
+    const hosts = Array.from({ length: 1_200 }, (_, i) => `h${i}.test`);
+    for (let i = 0; i < hosts.length; i += 100) {
+      const statuses = await Promise.all(hosts.slice(i, i + 100).map((host) => connectVia(proxy, `${host}:443`)));
+      expect(new Set(statuses)).toEqual(new Set([403]));
+    }
+    const kept = hosts.filter((host) => gate.tunnelError(`https://${host}/`, undefined, 0) !== undefined);
+    // Each refusal is kept twice (by id and by host): 512 entries in all, the most recent.
+    expect(kept).toEqual(hosts.slice(-256));
+  });
+
   it('refuses everything on the browser-wide proxy (Chromium background traffic)', async () => {
     const gate = gateWith({ policy: {} });
     const background = await gate.backgroundProxy();

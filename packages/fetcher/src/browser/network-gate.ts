@@ -8,7 +8,7 @@ import { lazyModule } from '@crawlkit/options/lazy-module';
 import type { PrepareRequestFunctionOpts, PrepareRequestFunctionResult, Server } from 'proxy-chain';
 
 import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
-import { proxyConnectFailure, proxyName, proxyStatusError } from '../proxy-errors.js';
+import { hostPortOf, proxyConnectFailure, proxySilentError, proxyStatusError } from '../proxy-errors.js';
 import { checksAddresses, resolveChecked } from '../policy/guarded-lookup.js';
 import { checkUrlAgainstPolicy, normalizeHost, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 import type { AgentWatch } from './watched-agent.js';
@@ -128,13 +128,9 @@ export class NetworkGate {
    */
   silentUpstream(url: string, upstream: string | undefined, timeoutMs: number): FetchError | undefined {
     if (upstream === undefined) return undefined;
-    const hostPort = hostPortOf(url);
-    if (!this.#pending.get(routeKey(upstream, hostPort))) return undefined;
-    return new FetchError(
-      'SCRAPE_TIMEOUT',
-      `Loading ${redactUrl(url)} in the browser took longer than ${timeoutMs} ms: the proxy ${proxyName(upstream)} did not answer its request for ${hostPort} (the proxy is not answering, or the site behind it is not).`,
-      { url: redactUrl(url) },
-    );
+    if (!this.#pending.get(routeKey(upstream, hostPortOf(url)))) return undefined;
+    const redacted = redactUrl(url);
+    return proxySilentError(upstream, redacted, `Loading ${redacted} in the browser took longer than ${timeoutMs} ms`);
   }
 
   /** Stops every listener and cuts their connections. Idempotent. */
@@ -348,15 +344,4 @@ function withUrl(error: FetchError, url: string): FetchError {
 /** The key of a tunnel's failure: its route (the upstream proxy, or direct) and its target. */
 function routeKey(upstream: string | undefined, hostPort: string): string {
   return `${upstream ?? 'direct'} ${hostPort}`;
-}
-
-/** `host:port` of an absolute URL (its default port when none is written). */
-function hostPortOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const secure = parsed.protocol === 'https:' || parsed.protocol === 'wss:';
-    return `${normalizeHost(parsed.hostname)}:${parsed.port || (secure ? '443' : '80')}`;
-  } catch {
-    return url;
-  }
 }

@@ -12,6 +12,7 @@ import { resolveLimits } from './limits.js';
 import { LowSpeedMonitor } from './low-speed.js';
 import { exchangeOf } from './exchange-of.js';
 import { toFetchError } from './map-error.js';
+import { proxySilentError } from '../proxy-errors.js';
 import { Agent, buildConnector, ProxyAgent } from './undici-agents.js';
 import {
   ACCEPT_ENCODING,
@@ -114,10 +115,16 @@ export class HttpEngine {
     const onUserAbort = () => abort(abortedError(userSignal!.reason));
     if (userSignal?.aborted) throw abortedError(userSignal.reason, hop.url);
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
-    const timer = setTimeout(
-      () => abort(new FetchError('SCRAPE_TIMEOUT', `Scrape timed out after ${timeoutMs} ms.`)),
-      timeoutMs,
-    );
+    /** Whether the current hop's request is sent and its response not yet had: a deadline then is the proxy's. */
+    let awaitingResponse = false;
+    const timer = setTimeout(() => {
+      const timedOut = `Scrape timed out after ${timeoutMs} ms`;
+      abort(
+        request.proxy && awaitingResponse
+          ? proxySilentError(request.proxy, redactUrl(hop.url), timedOut)
+          : new FetchError('SCRAPE_TIMEOUT', `${timedOut}.`),
+      );
+    }, timeoutMs);
     timer.unref();
     let unwatch: (() => void) | undefined;
 
@@ -144,6 +151,7 @@ export class HttpEngine {
             ...(hop.body !== undefined ? { body: hop.body } : {}),
             signal: controller.signal,
           });
+        awaitingResponse = true;
         const response = await untilAborted(
           send().catch((error: unknown) => {
             if (controller.signal.aborted || !lostKeepAliveSocket(error, hop.method, hop.body !== undefined))
@@ -152,6 +160,7 @@ export class HttpEngine {
           }),
           controller.signal,
         );
+        awaitingResponse = false;
         const target =
           request.followRedirects === false
             ? undefined

@@ -125,10 +125,19 @@ describe('proxies', () => {
     const silent = createServer((socket) => void held.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const proxy = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const address = `127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const started = performance.now();
+      const proxy = `http://user:hunter2@${address}`;
       const error = await failure(engine.fetch({ url: 'http://shop.test/', proxy, timeoutMs: 500 }));
-      expect(error).toMatchObject({ code: 'SCRAPE_TIMEOUT', message: 'Scrape timed out after 500 ms.' });
+      // A timeout still, which names the proxy (not its credentials), as the browser's does.
+      expect(error).toMatchObject({
+        code: 'SCRAPE_TIMEOUT',
+        message: `Scrape timed out after 500 ms: the proxy http://${address} did not answer its request for shop.test:80 (the proxy is not answering, or the site behind it is not).`,
+      });
+      // An https: site: the proxy took the connection and never answered the CONNECT.
+      const tunnel = await failure(engine.fetch({ url: 'https://shop.test/', proxy, timeoutMs: 500 }));
+      expect(tunnel).toMatchObject({ code: 'SCRAPE_TIMEOUT', message: expect.stringContaining(`for shop.test:443`) });
+      expect(tunnel.message).not.toContain('hunter2');
       // Not the proxy client's own 300 s wait for the CONNECT's answer.
       expect(performance.now() - started).toBeLessThan(5_000);
     } finally {

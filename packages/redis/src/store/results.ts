@@ -59,11 +59,17 @@ export class RedisResultStore implements ResultStore {
     return this.#life.run(() => this.#redis.client.llen(this.#redis.key('j', jobId, 'r')));
   }
 
-  errors(jobId: string): Promise<JobError[]> {
+  errors(jobId: string, limit?: number): Promise<JobError[]> {
     return this.#life.run(async () => {
-      const entries = await this.#redis.client.lrange(this.#redis.key('j', jobId, 'e'), 0, -1);
+      if (limit !== undefined && limit <= 0) return [];
+      const last = limit === undefined ? -1 : limit - 1;
+      const entries = await this.#redis.client.lrange(this.#redis.key('j', jobId, 'e'), 0, last);
       return entries.map(parseJobError);
     });
+  }
+
+  errorCount(jobId: string): Promise<number> {
+    return this.#life.run(() => this.#redis.client.llen(this.#redis.key('j', jobId, 'e')));
   }
 
   addError(jobId: string, error: { url: string; code?: string; error: string }): Promise<void> {

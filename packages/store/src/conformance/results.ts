@@ -76,6 +76,21 @@ export function describeResultConformance(factory: StoreFactory): void {
       });
     });
 
+    it('reads the oldest errors only when asked for some, and counts them', async () => {
+      const store = await open();
+      const id = await createJob(store);
+      for (const url of ['https://a.example', 'https://b.example', 'https://c.example']) {
+        await store.results.addError(id, { url, error: 'down' });
+      }
+      expect((await store.results.errors(id, 1)).map((e) => e.url)).toEqual(['https://a.example']);
+      expect((await store.results.errors(id, 2)).map((e) => e.url)).toEqual(['https://a.example', 'https://b.example']);
+      expect(await store.results.errors(id, 0)).toEqual([]);
+      expect(await store.results.errors(id)).toHaveLength(3);
+      expect(await store.results.errorCount(id)).toBe(3);
+      expect(await store.results.errorCount('nope')).toBe(0);
+      expect(await store.results.errors('nope', 1)).toEqual([]);
+    });
+
     it('records robots-blocked URLs once each, in order', async () => {
       const store = await open();
       const id = await createJob(store);

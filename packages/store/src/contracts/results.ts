@@ -33,8 +33,10 @@ export interface ResultStore {
   since(jobId: string, afterSeq: number, limit: number, options?: ResultReadOptions): Promise<StoredResult[]>;
   /** How many results the job has (0 for an unknown job). */
   count(jobId: string): Promise<number>;
-  /** The job's errors, oldest first. */
-  errors(jobId: string): Promise<JobError[]>;
+  /** The job's errors, oldest first: the `limit` oldest only when it is given. */
+  errors(jobId: string, limit?: number): Promise<JobError[]>;
+  /** How many errors the job has (0 for an unknown job). */
+  errorCount(jobId: string): Promise<number>;
   /**
    * Records an error that is not a task's (e.g. an undelivered webhook event), stamped now with a fresh id. Rejects
    * with `JobNotFoundError` for an unknown job (so no row outlives its job).

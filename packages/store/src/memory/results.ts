@@ -31,10 +31,15 @@ export class MemoryResultStore implements ResultStore {
     });
   }
 
-  errors(jobId: string): Promise<JobError[]> {
+  errors(jobId: string, limit?: number): Promise<JobError[]> {
     return this.#life.run(() => {
-      return (this.#state.jobs.get(jobId)?.errors ?? []).map((e) => ({ ...e }));
+      const errors = this.#state.jobs.get(jobId)?.errors ?? [];
+      return errors.slice(0, limit === undefined ? undefined : Math.max(0, limit)).map((e) => ({ ...e }));
     });
+  }
+
+  errorCount(jobId: string): Promise<number> {
+    return this.#life.run(() => this.#state.jobs.get(jobId)?.errors.length ?? 0);
   }
 
   addError(jobId: string, error: { url: string; code?: string; error: string }): Promise<void> {

@@ -44,15 +44,25 @@ export class SqliteResultStore implements ResultStore {
     );
   }
 
-  errors(jobId: string): Promise<JobError[]> {
+  errors(jobId: string, limit?: number): Promise<JobError[]> {
     return this.#db.use(() =>
       this.#db
-        .all<ErrorRow>('SELECT uid, url, code, error, timestamp FROM errors WHERE job_id = ? ORDER BY id', jobId)
+        .all<ErrorRow>(
+          'SELECT uid, url, code, error, timestamp FROM errors WHERE job_id = ? ORDER BY id LIMIT ?',
+          jobId,
+          limit === undefined ? -1 : Math.max(0, limit),
+        )
         .map((row) => {
           const entry: JobError = { id: row.uid, url: row.url, error: row.error, timestamp: row.timestamp };
           if (row.code !== null) entry.code = row.code;
           return entry;
         }),
+    );
+  }
+
+  errorCount(jobId: string): Promise<number> {
+    return this.#db.use(
+      () => this.#db.get<{ n: number }>('SELECT count(*) AS n FROM errors WHERE job_id = ?', jobId)?.n ?? 0,
     );
   }
 
