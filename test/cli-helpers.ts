@@ -30,6 +30,16 @@ export interface CliOptions {
    * @default false
    */
   process?: boolean;
+  /**
+   * Stops the command as Ctrl-C does (a child is sent SIGINT): for one that runs until stopped, as `serve`.
+   * @default never stopped
+   */
+  signal?: AbortSignal;
+  /**
+   * Called with each piece of stdout as it is written (what the command printed so far, before it ends).
+   * @default none
+   */
+  onStdout?: (text: string) => void;
 }
 
 /** Starts the CLI with pipes for stdin, stdout and stderr. */
@@ -91,7 +101,12 @@ let running = false;
  * in-process run is still going (the two would share one working directory and environment), which get a child.
  */
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
-  if (options.process || running) return startCli(args, options).result;
+  if (options.process || running) {
+    const child = startCli(args, options);
+    if (options.onStdout) child.stdout!.on('data', options.onStdout);
+    options.signal?.addEventListener('abort', () => child.kill('SIGINT'), { once: true });
+    return child.result;
+  }
   running = true;
   return runInProcess(args, options).finally(() => (running = false));
 }
@@ -104,7 +119,7 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
  */
 async function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
   const { main } = await import('../packages/crawlkit/src/cli/program.ts');
-  const stdout = memoryStream();
+  const stdout = memoryStream(options.onStdout);
   const stderr = memoryStream();
   const stdin = new PassThrough();
   stdin.end(options.input ?? '');
@@ -114,7 +129,7 @@ async function runInProcess(args: string[], options: CliOptions): Promise<CliRes
   process.chdir(options.cwd);
   try {
     const before = processListeners();
-    const code = await main(args, { stdout, stderr, stdin }, new AbortController().signal);
+    const code = await main(args, { stdout, stderr, stdin }, options.signal ?? new AbortController().signal);
     // What a command leaves on the process outlives it here, unlike in a child: a leak fails the test that made it.
     const after = processListeners();
     const left = Object.keys(after).filter((event) => after[event]! > (before[event] ?? 0));
@@ -138,11 +153,12 @@ function setEnv(env: Record<string, string | undefined>): void {
 }
 
 /** A stream that keeps what is written, as a pipe's end: `isTTY` false. */
-function memoryStream(): NodeJS.WriteStream & { text(): string } {
+function memoryStream(onWrite?: (text: string) => void): NodeJS.WriteStream & { text(): string } {
   const chunks: Buffer[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       chunks.push(chunk);
+      onWrite?.(chunk.toString('utf8'));
       callback();
     },
   });
