@@ -44,7 +44,7 @@ export interface CliOptions {
 
 /** Starts the CLI with pipes for stdin, stdout and stderr. */
 export function startCli(args: string[], options: CliOptions): ChildProcess & { result: Promise<CliResult> } {
-  return startScript(CLI, args, { ...options, env: { ...process.env, ...options.env } as Record<string, string> });
+  return startScript(CLI, args, { ...options, env: { ...process.env, ...options.env } });
 }
 
 /**
