@@ -1,4 +1,7 @@
-/** The built `crawlkit` command against the fixture site: --help, scrape, crawl, batch and map, outputs and exit codes. */
+/**
+ * The `crawlkit` command against the fixture site: --help, scrape, crawl, batch and map, outputs and exit codes. The
+ * commands run in the test's process; one run of each (and --version) as the built command in a child.
+ */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,7 +19,7 @@ const { cli } = site;
 describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
   it('prints the package version', async () => {
     const pkg = JSON.parse(readFileSync(join(CLI, '../../package.json'), 'utf8')) as { version: string };
-    const result = await runCli(['--version'], { cwd: site.dir });
+    const result = await runCli(['--version'], { cwd: site.dir, process: true });
     expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
@@ -78,7 +81,7 @@ describe('crawlkit --help and --version', { timeout: 120_000 }, () => {
 
 describe('crawlkit scrape', { timeout: 120_000 }, () => {
   it('prints the markdown of the page', async () => {
-    const result = await cli(['scrape', `${site.server.url}/articles/first-post.html`]);
+    const result = await cli(['scrape', `${site.server.url}/articles/first-post.html`], undefined, { process: true });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^# Sharpening a Hand Plane/);
     expect(result.stdout).not.toContain('<nav');
@@ -243,7 +246,7 @@ describe('crawlkit crawl', { timeout: 120_000 }, () => {
       expect(first.code).toBe(0);
       expect(first.stderr).toContain('changes first run of this lineage: 3 new, 0 changed, 0 removed, 0 same');
       changing.pages.delete('/gone.html');
-      const second = await cli(args);
+      const second = await cli(args, undefined, { process: true });
       expect(second.code).toBe(0);
       expect(second.stderr).toContain(
         `changes since crawl ${jobIdOf(first.stderr)}: 0 new, 1 changed, 1 removed, 1 same`,
@@ -324,7 +327,7 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
 
   it('reads a JSON array from stdin and prints markdown pages', async () => {
     const urls = [`${site.server.url}/articles/first-post.html`, `${site.server.url}/forum/thread.html`];
-    const result = await cli(['batch', '-'], JSON.stringify(urls));
+    const result = await cli(['batch', '-'], JSON.stringify(urls), { process: true });
     expect(result.code).toBe(0);
     for (const url of urls) expect(result.stdout).toContain(`<!-- ${url} -->`);
     expect(result.stdout).toContain('# Sharpening a Hand Plane');
@@ -367,7 +370,7 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
 
 describe('crawlkit map', { timeout: 120_000 }, () => {
   it('prints the URLs of the site, one a line', async () => {
-    const result = await cli(['map', `${site.server.url}/`]);
+    const result = await cli(['map', `${site.server.url}/`], undefined, { process: true });
     expect(result.code).toBe(0);
     const urls = result.stdout.trim().split('\n');
     expect(urls).toContain(`${site.server.url}/articles/first-post.html`);

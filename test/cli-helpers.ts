@@ -1,9 +1,12 @@
 /**
- * Runs the BUILT `crawlkit` command (packages/crawlkit/dist/cli.js) as a child process; `ensureBuilt()` builds the
- * packages first when their sources are newer than their build.
+ * Runs the `crawlkit` command: `runCli` calls its `main()` from the sources in the test's process (a command's child
+ * cost 1.35 s of CPU to start: Node, ~660 modules, the extraction threads), `startCli` and `runCli(…, { process: true })`
+ * the BUILT command (packages/crawlkit/dist/cli.js) as a child process, for what is about the process (signals, exit,
+ * flushing, start-up). `ensureBuilt()` builds the packages first when their sources are newer than their build.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,12 +23,28 @@ export interface CliResult {
 export interface CliOptions {
   cwd: string;
   input?: string;
-  env?: Record<string, string>;
+  /** Variables set over the test's environment; one given as undefined is unset. */
+  env?: Record<string, string | undefined>;
+  /**
+   * Run the built command as a child process instead of its `main()` in the test's process.
+   * @default false
+   */
+  process?: boolean;
+  /**
+   * Stops the command as Ctrl-C does (a child is sent SIGINT): for one that runs until stopped, as `serve`.
+   * @default never stopped
+   */
+  signal?: AbortSignal;
+  /**
+   * Called with each piece of stdout as it is written (what the command printed so far, before it ends).
+   * @default none
+   */
+  onStdout?: (text: string) => void;
 }
 
 /** Starts the CLI with pipes for stdin, stdout and stderr. */
 export function startCli(args: string[], options: CliOptions): ChildProcess & { result: Promise<CliResult> } {
-  return startScript(CLI, args, { ...options, env: { ...process.env, ...options.env } as Record<string, string> });
+  return startScript(CLI, args, { ...options, env: { ...process.env, ...options.env } });
 }
 
 /**
@@ -74,8 +93,76 @@ export function startRedisWorker(
   });
 }
 
+/** Whether a `runCli` is running in this process: it owns the process's working directory and environment. */
+let running = false;
+
+/**
+ * Runs the command and resolves its exit code and output: in the test's process unless `options.process`, or another
+ * in-process run is still going (the two would share one working directory and environment), which get a child.
+ */
 export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
-  return startCli(args, options).result;
+  if (options.process || running) {
+    const child = startCli(args, options);
+    if (options.onStdout) child.stdout!.on('data', options.onStdout);
+    options.signal?.addEventListener('abort', () => child.kill('SIGINT'), { once: true });
+    return child.result;
+  }
+  running = true;
+  return runInProcess(args, options).finally(() => (running = false));
+}
+
+/**
+ * `main()` with in-memory streams (not terminals, as pipes are), in `options.cwd` with `options.env` set over the
+ * process's environment as a child would have them, both put back when it returns. The command resolves relative
+ * paths, and the library below it reads its settings, from the process itself: changing both for the run is what
+ * makes it see what a child sees.
+ */
+async function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
+  const { main } = await import('../packages/crawlkit/src/cli/program.ts');
+  const stdout = memoryStream(options.onStdout);
+  const stderr = memoryStream();
+  const stdin = new PassThrough();
+  stdin.end(options.input ?? '');
+  const saved = Object.keys(options.env ?? {}).map((name) => [name, process.env[name]] as const);
+  setEnv(options.env ?? {});
+  const cwd = process.cwd();
+  process.chdir(options.cwd);
+  try {
+    const before = processListeners();
+    const code = await main(args, { stdout, stderr, stdin }, options.signal ?? new AbortController().signal);
+    // What a command leaves on the process outlives it here, unlike in a child: a leak fails the test that made it.
+    const after = processListeners();
+    const left = Object.keys(after).filter((event) => after[event]! > (before[event] ?? 0));
+    if (left.length > 0) throw new Error(`crawlkit ${args.join(' ')} left listeners on process: ${left.join(', ')}`);
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  } finally {
+    process.chdir(cwd);
+    setEnv(Object.fromEntries(saved));
+  }
+}
+
+function processListeners(): Record<string, number> {
+  return Object.fromEntries(process.eventNames().map((e) => [String(e), process.listenerCount(e)]));
+}
+
+function setEnv(env: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}
+
+/** A stream that keeps what is written, as a pipe's end: `isTTY` false. */
+function memoryStream(onWrite?: (text: string) => void): NodeJS.WriteStream & { text(): string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk);
+      onWrite?.(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  return Object.assign(stream, { isTTY: false, text: () => Buffer.concat(chunks).toString('utf8') }) as never;
 }
 
 /** Quotes an argument for `sh -c`. */

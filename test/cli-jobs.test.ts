@@ -40,12 +40,13 @@ describe('Ctrl-C, status, resume and cancel', { timeout: 120_000 }, () => {
     expect(manifest.status).toBe('interrupted');
     expect(manifest.pages).toHaveLength(kept);
 
-    const status = await cli(['status', id]);
+    // The built command once for each of status and resume; the other runs are in this process.
+    const status = await cli(['status', id], undefined, { process: true });
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/status: +scraping/);
     expect(status.stdout).toMatch(/kind: +crawl/);
 
-    const resumed = await cli(['resume', id, '--out', out, '--quiet']);
+    const resumed = await cli(['resume', id, '--out', out, '--quiet'], undefined, { process: true });
     expect(resumed.code).toBe(0);
     const after = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { status: string; pages: [] };
     expect(after).toMatchObject({ status: 'completed' });
@@ -141,7 +142,7 @@ describe('crawlkit cache', { timeout: 120_000 }, () => {
       (JSON.parse((await cli(['scrape', url, '--json'])).stdout) as { data: Document }).data.metadata.cacheState;
     await cacheState();
     expect(await cacheState()).toBe('hit');
-    const cleared = await cli(['cache', 'clear']);
+    const cleared = await cli(['cache', 'clear'], undefined, { process: true });
     expect(cleared.code).toBe(0);
     expect(cleared.stdout).toContain('cleared the page cache');
     expect(await cacheState()).toBe('miss');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startLlmServer, type LlmServer } from '../fixtures/llm-server.ts';
-import { CLI, startScript } from './cli-helpers.ts';
+import { runCli } from './cli-helpers.ts';
 import { useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
@@ -23,15 +23,16 @@ afterAll(async () => {
   await llm?.close();
 });
 
-/** The environment of the test without any model variable of the machine's own. */
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env = { ...process.env } as Record<string, string>;
-  for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OLLAMA_BASE_URL', 'MODEL_NAME']) delete env[name];
-  return { ...env, ...extra };
-}
+/** The model variables of the machine's own, unset. */
+const NO_MODEL = {
+  OPENAI_BASE_URL: undefined,
+  OPENAI_API_KEY: undefined,
+  OLLAMA_BASE_URL: undefined,
+  MODEL_NAME: undefined,
+};
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  startScript(CLI, [...args, '--store', site.store], { cwd: site.dir, env: cleanEnv(env) }).result;
+  runCli([...args, '--store', site.store], { cwd: site.dir, env: { ...NO_MODEL, ...env } });
 
 const TITLE_SCHEMA = JSON.stringify({
   type: 'object',

@@ -60,7 +60,7 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
   it('leaves no store behind, as it stores nothing, unless --store names one', async () => {
     const cwd = join(dir, 'parse-here');
     mkdirSync(cwd);
-    const parsed = await runCli(['parse', join(dir, 'sales.csv')], { cwd });
+    const parsed = await runCli(['parse', join(dir, 'sales.csv')], { cwd, process: true });
     expect(parsed).toMatchObject({ code: 0, stdout: '| Region | Sales |\n| --- | --- |\n| North | 120 |\n' });
     expect(readdirSync(cwd)).toEqual([]);
     expect((await runCli(['parse', join(dir, 'sales.csv'), '--store', 'named'], { cwd })).code).toBe(0);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startConnectProxy, type TestProxy } from '../packages/fetcher/src/http/__fixtures__/connect-proxy.ts';
 import { createCa, startSelfSignedServer } from '../packages/fetcher/src/http/__fixtures__/self-signed-server.ts';
-import { CLI, startScript } from './cli-helpers.ts';
+import { runCli, type CliOptions } from './cli-helpers.ts';
 import { useCliSite } from './helpers/cli-site.ts';
 
 const site = useCliSite();
@@ -29,14 +29,15 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const cli = (args: string[], env: Record<string, string>) => {
-  const clean = { ...process.env } as Record<string, string>;
-  for (const name of ['PROXY_SERVER', 'PROXY_USERNAME', 'PROXY_PASSWORD']) delete clean[name];
-  return startScript(CLI, [...args, '--store', site.store, '--engine', 'http'], {
+/** The proxy variables of the machine's own, unset. */
+const NO_PROXY = { PROXY_SERVER: undefined, PROXY_USERNAME: undefined, PROXY_PASSWORD: undefined };
+
+const cli = (args: string[], env: Record<string, string>, options: Pick<CliOptions, 'process'> = {}) =>
+  runCli([...args, '--store', site.store, '--engine', 'http'], {
+    ...options,
     cwd: site.dir,
-    env: { ...clean, ...env },
-  }).result;
-};
+    env: { ...NO_PROXY, ...env },
+  });
 
 describe('the commands behind a forward proxy', () => {
   it('scrape, map and crawl go through PROXY_SERVER with PROXY_USERNAME and PROXY_PASSWORD', async () => {
@@ -76,10 +77,9 @@ describe("a company CA's certificates (NODE_EXTRA_CA_CERTS), behind the proxy", 
     try {
       const [right, wrong] = await Promise.all(
         proxies.map(async (p) => {
-          const run = await cli(['scrape', 'https://corp.test/', '--no-skip-tls-verification', '--json'], {
-            NODE_EXTRA_CA_CERTS: caFile,
-            PROXY_SERVER: p.url,
-          });
+          // Node reads NODE_EXTRA_CA_CERTS when the process starts: the built command in a child.
+          const args = ['scrape', 'https://corp.test/', '--no-skip-tls-verification', '--json'];
+          const run = await cli(args, { NODE_EXTRA_CA_CERTS: caFile, PROXY_SERVER: p.url }, { process: true });
           return JSON.parse(run.stdout) as { success: boolean; code?: string; error?: string };
         }),
       );

@@ -1,7 +1,8 @@
 /**
- * `crawlkit serve` configured as a user configures it, on the built command: issue 38's finding #3 (beyond
- * loopback the URL policy is strict unless loosened; webhooks signed with a secret from a flag or Firecrawl's own
- * variable), proxies from Firecrawl's `PROXY_SERVER`, and the settings file.
+ * `crawlkit serve` configured as a user configures it: issue 38's finding #3 (beyond loopback the URL policy is strict
+ * unless loosened; webhooks signed with a secret from a flag or Firecrawl's own variable), proxies from Firecrawl's
+ * `PROXY_SERVER`, and the settings file. The commands run in the test's process; the serves of the environment's
+ * address and of a missing Chromium run as the built command in a child.
  */
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
-import { ensureBuilt, startCli } from './cli-helpers.ts';
+import { ensureBuilt, runCli, startCli } from './cli-helpers.ts';
 import { until } from './helpers-batch.ts';
 
 const KEY = 'fc-serve-config-0123456789';
@@ -34,16 +35,22 @@ afterAll(async () => {
 /** Starts `crawlkit serve` with `args` and `env`; resolves its address on 127.0.0.1 and a stop function. */
 async function serve(args: string[], env: Record<string, string> = {}) {
   const store = mkdtempSync(join(dir, 'store-'));
-  const child = startCli(['serve', '--port', '0', '--store', store, '--engine', 'http', ...args], { cwd: dir, env });
+  const stopped = new AbortController();
   let stdout = '';
-  child.stdout!.on('data', (chunk: string) => (stdout += chunk));
-  await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
+  let ended = false;
+  const result = runCli(['serve', '--port', '0', '--store', store, '--engine', 'http', ...args], {
+    cwd: dir,
+    env,
+    signal: stopped.signal,
+    onStdout: (text) => (stdout += text),
+  }).finally(() => (ended = true));
+  await until(() => stdout.includes('\n') || ended, 30_000);
   const port = new URL(stdout.trim()).port;
   return {
     url: `http://127.0.0.1:${port}`,
     stop: async () => {
-      child.kill('SIGTERM');
-      return child.result;
+      stopped.abort();
+      return result;
     },
   };
 }
@@ -205,7 +212,7 @@ describe('proxies and the settings file', () => {
     }
     // A misspelt limit is named by the engine's own check of its options.
     writeFileSync(file, JSON.stringify({ http: { limits: { maxBodyByte: 200 } } }));
-    const result = await startCli(['serve', '--port', '0', '--config', file], { cwd: dir }).result;
+    const result = await runCli(['serve', '--port', '0', '--config', file], { cwd: dir });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('maxBodyByte');
   });
@@ -231,7 +238,7 @@ describe('proxies and the settings file', () => {
       await new Promise((resolve) => refusing.close(resolve));
     }
     writeFileSync(file, JSON.stringify({ webhooks: { secret: 'x' } }));
-    const result = await startCli(['serve', '--port', '0', '--config', file], { cwd: dir }).result;
+    const result = await runCli(['serve', '--port', '0', '--config', file], { cwd: dir });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('secret');
   });
@@ -239,8 +246,7 @@ describe('proxies and the settings file', () => {
   it('refuses a settings file with an unknown key, naming it', async () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ apiKey: KEY }));
-    const child = startCli(['serve', '--port', '0', '--config', file], { cwd: dir });
-    const result = await child.result;
+    const result = await runCli(['serve', '--port', '0', '--config', file], { cwd: dir });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('unknown option `apiKey`');
   });
@@ -266,7 +272,7 @@ describe('proxies and the settings file', () => {
     } finally {
       await trusting.stop();
     }
-    const bad = await startCli(['serve', '--port', '0', '--public-url', 'api.example.test'], { cwd: dir }).result;
+    const bad = await runCli(['serve', '--port', '0', '--public-url', 'api.example.test'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--public-url');
   });
@@ -292,8 +298,7 @@ describe('proxies and the settings file', () => {
       await child.result;
     }
     // Beyond loopback without a key, refused as with --host; a bad port is named by its variable.
-    const keyless = await startCli(['serve', '--store', store, '--port', '0'], { cwd: dir, env: { HOST: '0.0.0.0' } })
-      .result;
+    const keyless = await runCli(['serve', '--store', store, '--port', '0'], { cwd: dir, env: { HOST: '0.0.0.0' } });
     expect(keyless.code).toBe(2);
     expect(keyless.stderr).toContain('refusing to listen on 0.0.0.0 without an API key');
     expect(keyless.stderr).toContain('the address came from the environment: HOST=0.0.0.0');
@@ -310,7 +315,7 @@ describe('proxies and the settings file', () => {
     local.kill('SIGTERM');
     await local.result;
     expect(localOut).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
-    const bad = await startCli(['serve', '--store', store], { cwd: dir, env: { CRAWLKIT_PORT: 'eighty' } }).result;
+    const bad = await runCli(['serve', '--store', store], { cwd: dir, env: { CRAWLKIT_PORT: 'eighty' } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Expected CRAWLKIT_PORT to be a whole number, got "eighty"');
   });
@@ -352,11 +357,11 @@ describe('proxies and the settings file', () => {
       await server.stop();
     }
     writeFileSync(secret, '\n');
-    const empty = await startCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: secret } }).result;
+    const empty = await runCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: secret } });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain(`CRAWLKIT_API_KEY_FILE (${secret}) holds no key`);
     const missing = join(dir, 'no-such-keys');
-    const gone = await startCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: missing } }).result;
+    const gone = await runCli(['serve', '--port', '0'], { cwd: dir, env: { CRAWLKIT_API_KEY_FILE: missing } });
     expect(gone.code).toBe(2);
     expect(gone.stderr).toContain(`Cannot read the keys of CRAWLKIT_API_KEY_FILE (${missing}): ENOENT`);
   });

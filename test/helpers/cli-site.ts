@@ -1,6 +1,6 @@
 /**
  * The fixture site and scratch directory the CLI tests share: a chain of slow pages to interrupt, a store in a
- * temporary directory, and `cli()` running the built command against that store.
+ * temporary directory, and `cli()` running the command against that store.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
 import { startFixtureServer, type FixtureServer, type Routes } from '../../fixtures/server.ts';
-import { ensureBuilt, runCli, type CliResult } from '../cli-helpers.ts';
+import { ensureBuilt, runCli, type CliOptions, type CliResult } from '../cli-helpers.ts';
 
 export const CHAIN_LENGTH = 8;
 
@@ -34,15 +34,22 @@ export interface CliSite {
   dir: string;
   /** The `--store` directory inside `dir`. */
   store: string;
-  /** Runs the built CLI in `dir` against `store`, with `input` on stdin. */
-  cli: (args: string[], input?: string) => Promise<CliResult>;
+  /**
+   * Runs the CLI in `dir` against `store`, with `input` on stdin: in the test's process, or the built command as a
+   * child with `{ process: true }` (see `runCli`).
+   */
+  cli: (args: string[], input?: string, options?: Pick<CliOptions, 'process'>) => Promise<CliResult>;
 }
 
 /** Registers the file's `beforeAll`/`afterAll` that build the CLI, start the fixture site and make the scratch dir. */
 export function useCliSite(): CliSite {
   const site = {
-    cli: (args: string[], input?: string): Promise<CliResult> =>
-      runCli([...args, '--store', site.store], { cwd: site.dir, ...(input !== undefined ? { input } : {}) }),
+    cli: (args: string[], input?: string, options: Pick<CliOptions, 'process'> = {}): Promise<CliResult> =>
+      runCli([...args, '--store', site.store], {
+        ...options,
+        cwd: site.dir,
+        ...(input !== undefined ? { input } : {}),
+      }),
   } as CliSite;
 
   beforeAll(async () => {
