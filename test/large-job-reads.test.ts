@@ -3,7 +3,7 @@
  * `crawlkit serve` process answers a job of 120 results of ~1 MB each while the test measures, from outside, the
  * most CPU time the server's main thread spends while a trivial request waits, and the server's peak RSS (VmHWM):
  * - four `?limit=10000` status reads (before: each read every result, 4 × 120 MB, and the loop stalled for seconds);
- * - four WebSocket catch-ups, each of every document (before: each one built the whole job, parsed, in memory);
+ * - two WebSocket catch-ups, each of every document (before: each one built the whole job, parsed, in memory);
  * - a 9 MB batch body of 280,000 URLs (before: its parse and checks held the loop for seconds).
  */
 import { spawn } from 'node:child_process';
@@ -163,12 +163,15 @@ describe('a large job', { timeout: 90_000 }, () => {
     expect(grown, `peak RSS grew ${Math.round(grown)} MB`).toBeLessThan(300);
   });
 
-  it('is caught up by four WebSockets, every document, without holding the job per session', async () => {
+  // Two sessions, not four: each catch-up parses all 120 MB in the load script, and four (480 MB) ran past 90 s in a
+  // CI pair and under 8 busy loops here, the server's loop never stalling. Two sessions that each held the job would
+  // still grow it by 240 MB of strings: past the bound below, which the sessions keep under by 7x.
+  it('is caught up by two WebSockets, every document, without holding the job per session', async () => {
     const before = peakRssMb();
     const slowest = await slowestAnswerDuring(async () => {
       const counts = (await load(`
         const [url, id] = process.argv.slice(2);
-        const counts = await Promise.all(Array.from({ length: 4 }, () => new Promise((resolve, reject) => {
+        const counts = await Promise.all(Array.from({ length: 2 }, () => new Promise((resolve, reject) => {
           const socket = new WebSocket(url.replace('http', 'ws') + '/v2/batch/scrape/' + id);
           let documents = 0;
           socket.onmessage = (event) => {
@@ -188,7 +191,7 @@ describe('a large job', { timeout: 90_000 }, () => {
     expect(slowest, `the server's loop held ${Math.round(slowest)} ms of CPU during a trivial answer`).toBeLessThan(
       1_000,
     );
-    expect(grown, `peak RSS grew ${Math.round(grown)} MB`).toBeLessThan(400);
+    expect(grown, `peak RSS grew ${Math.round(grown)} MB`).toBeLessThan(200);
   });
 
   it('takes a 9 MB batch body of 280,000 URLs without stalling other requests', async () => {
