@@ -14,6 +14,7 @@ import { HEALTH_PATHS, registerHealthRoutes } from './health-routes.js';
 import { addressing } from './public-url.js';
 import { resolveServerOptions, type ResolvedServerOptions, type ServerOptions } from './options.js';
 import { send, v2Error } from './respond.js';
+import { lazySchemaCompilers } from './schema-compilers.js';
 import { notFound, registerRoutes, type JobKind } from './routes.js';
 import { registerTeamRoutes } from './routes-team.js';
 import { jobSocketHandler } from './socket.js';
@@ -64,6 +65,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorAnswer,
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: lazySchemaCompilers },
   });
   // Clients send nothing on the job socket: a small frame limit.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });

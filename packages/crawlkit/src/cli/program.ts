@@ -11,6 +11,7 @@ import { addModelFlags } from './model-flags.js';
 import { withFlags } from './option-flags.js';
 import { addRedisFlags, type RedisFlags } from './redis-flags.js';
 import { addScheduleFlags } from './schedule-commands.js';
+import { addScheduleUpdateFlags } from './schedule-update-flags.js';
 import { VERSION } from './version.js';
 import { addWorkerCommand } from './worker-command.js';
 
@@ -22,9 +23,6 @@ type CommandFn = (ctx: CommandContext, ...args: never[]) => Promise<number>;
  * `--json` and `--ndjson`; `--out` is refused, saying how to save it), or `none` (its own output).
  */
 type Output = 'pages' | 'answer' | 'none';
-
-/** A flag given more than once: its values in order. */
-const repeatFlag = (value: string, previous: string[] = []) => [...previous, value];
 
 /** The refusal of `--out` by a command that prints an answer, not pages: it would write nothing and say nothing. */
 function outRefused(name: string): string {
@@ -196,20 +194,13 @@ export function createProgram(io: CliIo, signal: AbortSignal, setExit: (code: nu
   ).action(run(async () => (await commands()).resumeCommand, { model: true, redis: true }));
   addRedisFlags(
     addModelFlags(
-      subcommand(
-        'schedules <action> [id]',
-        'list, update <id>, pause <id>, resume <id>, delete <id>, run <id> now, or run them all on their clocks ' +
-          '(crawl --every)',
-      )
-        .option('--every <interval>', 'update: the new clock, an interval (30s, 15m, 6h, 1d)')
-        .option('--cron <expression>', 'update: the new clock, a cron expression (UTC, or --timezone)')
-        .option('--timezone <zone>', 'update: the time zone the cron expression is read in (default UTC)')
-        .option('--name <name>', 'update: the new name')
-        .option('--webhook <url>', "update: POST the schedule's changes to this URL, one request each")
-        .option('--no-webhook', 'update: stop posting the changes')
-        .option('--crawl <url>', 'update: the new targets: a crawl of this URL; repeatable, with --scrape', repeatFlag)
-        .option('--scrape <url>', 'update: the new targets: a scrape of this URL; repeatable, with --crawl', repeatFlag)
-        .option('--targets <json>', "update: the new targets as the API's `targets`, inline JSON or @file.json"),
+      addScheduleUpdateFlags(
+        subcommand(
+          'schedules <action> [id]',
+          'list, update <id>, pause <id>, resume <id>, delete <id>, run <id> now, or run them all on their clocks ' +
+            '(crawl --every)',
+        ),
+      ),
     ),
     "a distributed deployment's Redis holding the schedules: their crawls run on its `crawlkit worker`s",
   ).action(run(async () => (await import('./schedule-commands.js')).schedulesCommand, { model: true, redis: true }));

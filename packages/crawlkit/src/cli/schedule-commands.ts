@@ -14,6 +14,7 @@ import { printChanges } from './change-report.js';
 import { count } from './count.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { givenUpdateFlags, updateFlagsList } from './schedule-update-flags.js';
 
 interface ScheduleFlags {
   every?: string;
@@ -129,39 +130,20 @@ export async function schedulesCommand(
       `Unknown action "${action}": use list, update <id>, pause <id>, resume <id>, delete <id> or run [id]`,
     );
   }
-  const {
-    every,
-    cron,
-    timezone,
-    name,
-    webhook,
-    crawl,
-    scrape,
-    targets: targetsJson,
-  } = command.opts<ScheduleFlags & { name?: string; webhook?: string | false } & TargetFlags>();
-  const targetFlags = { crawl, scrape, targets: targetsJson };
-  // `--no-webhook` is `false`: the update's `null`, which removes the webhook.
-  const changes = Object.fromEntries(
-    Object.entries({ every, cron, timezone, name, webhook: webhook === false ? null : webhook }).filter(
-      ([, value]) => value !== undefined,
-    ),
-  ) as UpdateScheduleInput;
-  const given = [
-    ...Object.keys(changes),
-    ...Object.entries(targetFlags)
-      .filter(([, v]) => v !== undefined)
-      .map(([key]) => key),
-  ];
+  const given = givenUpdateFlags(command);
   if (action === 'update' && given.length === 0) {
-    throw new CliError(
-      'crawlkit schedules update needs what to change: --every, --cron, --timezone, --name, --webhook, ' +
-        '--no-webhook, or the targets (--crawl <url>, --scrape <url>, --targets <json>)',
-    );
+    throw new CliError(`crawlkit schedules update needs what to change: ${updateFlagsList()}`);
   }
   if (action !== 'update' && given.length > 0) {
-    const flag = webhook === false && given[0] === 'webhook' ? 'no-webhook' : given[0];
-    throw new CliError(`--${flag} goes with \`crawlkit schedules update <id>\`, not ${action}`);
+    throw new CliError(`${given[0]!.name} goes with \`crawlkit schedules update <id>\`, not ${action}`);
   }
+  // `--no-webhook` is `false`: the update's `null`, which removes the webhook.
+  const changes = Object.fromEntries(
+    given
+      .filter(({ flag }) => flag.key !== 'targets')
+      .map(({ flag, value }) => [flag.key, value === false ? null : value]),
+  ) as UpdateScheduleInput;
+  const targetFlags = command.opts<TargetFlags>();
   const targets = targetsOf(targetFlags);
   if (targets) changes.targets = targets;
   if (action !== 'list' && action !== 'run' && id === undefined) {

@@ -4,7 +4,7 @@
  * feeds (`same`, `new`, `changed`, `removed`), their failed pages (`error`), and each changed page's diff.
  */
 import type { Delivery, Store } from '@crawlkit/store';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 } from '../uuid-v5.js';
 
 import { completedChanges } from '../changes/change-feed.js';
 import { pageGone } from '../scrape/page-status.js';
@@ -42,8 +42,8 @@ export function checkIdOf(
   run: Pick<ScheduleRun, 'runId' | 'dueAt' | 'startedAt' | 'jobIds'>,
 ): string {
   // A run stored before firings had ids is named by what it did.
-  if (run.runId !== undefined) return uuidv5(`check\n${run.runId}`, monitorId);
-  return uuidv5(`check\n${run.dueAt}\n${run.startedAt}\n${run.jobIds.join(',')}`, monitorId);
+  if (run.runId !== undefined) return uuidV5(`check\n${run.runId}`, monitorId);
+  return uuidV5(`check\n${run.dueAt}\n${run.startedAt}\n${run.jobIds.join(',')}`, monitorId);
 }
 
 /** A firing started: when its schedule is a monitor's, records its check. */
@@ -241,7 +241,7 @@ export function summaryOf(pages: MonitorCheckPage[]): MonitorSummary {
 /** Makes the check's pages of one job's target, each with an id derived from the job and its URL. */
 function pageMaker(jobId: string, checkId: string, targetId: string): PageMaker {
   return (url, fields) => ({
-    id: uuidv5(`${jobId}\n${url}`, checkId),
+    id: uuidV5(`${jobId}\n${url}`, checkId),
     targetId,
     url,
     currentScrapeId: null,

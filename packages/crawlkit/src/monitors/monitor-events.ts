@@ -5,7 +5,7 @@
  * two processes at once is sent once.
  */
 import { isStoreError, type Delivery, type Store } from '@crawlkit/store';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 } from '../uuid-v5.js';
 
 import { deliveryCodec, scheduleCodec } from '../codec/records.js';
 import { storedUrlPolicy } from '../jobs/job-policy.js';
@@ -101,7 +101,7 @@ export async function queueCheckCompleted(
   for (const jobId of jobIds) if (!found && jobId !== null) found = await jobs.find(jobId);
   // A check whose crawls all expired has no outbox to go through.
   if (!found) return;
-  const webhookId = uuidv5(CHECK_COMPLETED, checkId);
+  const webhookId = uuidV5(CHECK_COMPLETED, checkId);
   const body: MonitorCheckCompletedPayload = {
     success: true,
     type: CHECK_COMPLETED,
@@ -144,7 +144,7 @@ export async function queueSearchChanges(
     const targetId = check.meta[target]!.id;
     for (const { url, status, targetId: own } of pages) {
       if (own !== targetId || status === 'error' || !events.includes(status)) continue;
-      const webhookId = uuidv5(`schedule.change\n${url}`, found.job.id);
+      const webhookId = uuidV5(`schedule.change\n${url}`, found.job.id);
       const body: ScheduleChangePayload = {
         success: true,
         type: 'schedule.change',

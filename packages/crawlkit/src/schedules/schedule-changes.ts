@@ -4,7 +4,7 @@
  * from the job and the URL, so queuing a run's changes again (after a restart) adds nothing already queued.
  */
 import { isStoreError, type Delivery, type Store } from '@crawlkit/store';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 } from '../uuid-v5.js';
 
 import { getCrawlChanges } from '../api/crawl-changes.js';
 import { deliveryCodec, type scheduleCodec } from '../codec/records.js';
@@ -48,7 +48,7 @@ export async function queueChangeWebhooks(
     if (!page.success) throw new Error(`The change feed of crawl ${run.jobId} cannot be read: ${page.error}`);
     for (const { url, change } of page.data) {
       if (!(webhook.events as string[]).includes(change)) continue;
-      const webhookId = uuidv5(`schedule.change\n${url}`, job.id);
+      const webhookId = uuidV5(`schedule.change\n${url}`, job.id);
       const body: ScheduleChangePayload = {
         success: true,
         type: 'schedule.change',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { checkUrlAgainstPolicy, isFetchError, redactUrl, type UrlPolicy } from '@crawlkit/fetcher';
 import { isStoreError, type Delivery, type JobRecord, type Store } from '@crawlkit/store';
-import { v5 as uuidv5 } from 'uuid';
+import { uuidV5 } from '../uuid-v5.js';
 
 import { CrawlkitError } from '../errors.js';
 import { storedUrlPolicy } from '../jobs/job-policy.js';
@@ -60,7 +60,7 @@ export async function queueWebhookEvent(
 ): Promise<Delivery | undefined> {
   const webhook = jobWebhook(job);
   if (!webhook || !wantsEvent(webhook, input.event)) return undefined;
-  const webhookId = input.taskKey !== undefined ? uuidv5(`${input.event}\n${input.taskKey}`, job.id) : randomUUID();
+  const webhookId = input.taskKey !== undefined ? uuidV5(`${input.event}\n${input.taskKey}`, job.id) : randomUUID();
   const body = buildPayload({
     kind: job.kind,
     event: input.event,
