@@ -2,11 +2,12 @@
 // path answers at once instead of holding the process (on `serve`, every tenant's calls) for ever. Lookahead and
 // backreferences, which no linear-time engine runs, are refused with a message that says what to write instead.
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
+import { ensureBuilt } from './cli-helpers.ts';
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
 import { sendPage, startRouteSite } from './helpers/route-site.ts';
-import { runSourceChild } from './helpers/source-child.ts';
+import { runBuiltChild } from './helpers/built-child.ts';
 
 /** A path on which `(a+)+$` backtracks 2^2000 ways before it fails: a run of `a` followed by something else. */
 const TRAP = `/${'a'.repeat(2000)}-b`;
@@ -26,10 +27,12 @@ const env = useFixtureEngine({
     }),
 });
 
+beforeAll(() => void ensureBuilt());
+
 describe('path patterns', () => {
   it('run in linear time on a long URL: a crawl and a map with (a+)+$ answer', { timeout: 60_000 }, async () => {
     // Before: the crawl's first check of the long link never returned; the child is killed, the test fails.
-    const { code, out, result } = await runSourceChild<{ crawled: string[]; links: string[] }>(
+    const { code, out, result } = await runBuiltChild<{ crawled: string[]; links: string[] }>(
       'pattern-redos-child.ts',
       [`${env.server.url}/`],
       { killAfterMs: 45_000 },

@@ -13,6 +13,7 @@ import { Crawlkit, type ErrorResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ensureBuilt } from './cli-helpers.ts';
 import { treeSite } from './distributed/tree-site.ts';
 import { testRedis } from './setup/redis.ts';
 
@@ -43,7 +44,7 @@ function startWorker(url: string, prefix: string): WorkerProcess {
     process.execPath,
     [
       '--import',
-      join(here, 'source-hooks.ts'),
+      join(here, '..', 'helpers', 'built-hooks.ts'),
       join(here, 'worker-process.ts'),
       url,
       prefix,
@@ -104,6 +105,7 @@ describe.skipIf(!testRedisUrl)('distributed crawl on three worker processes', ()
   let client: Crawlkit;
 
   beforeAll(async () => {
+    ensureBuilt();
     server = await startFixtureServer({ routes: { ...bigSite.routes, ...delaySite.routes, ...busySite.routes } });
     client = new Crawlkit({ backend: redis({ url: testRedisUrl!, prefix }), engine: 'http' });
     // Started once for both tests (a worker process loads crawlkit from source: seconds on a busy machine).

@@ -17,6 +17,7 @@ import { Crawlkit, type Document, type JobStatusResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ensureBuilt } from './cli-helpers.ts';
 import { BATCH_PAGES, batchPath, crawlPaths, pageHtml, serialOf } from './helpers/durability-site.ts';
 
 const helpers = fileURLToPath(new URL('./helpers/', import.meta.url));
@@ -61,6 +62,7 @@ function closeGate(): void {
 }
 
 beforeAll(async () => {
+  ensureBuilt();
   server = await startFixtureServer({
     routes: {
       '/dur/*': async (req, res, ctx) => {
@@ -98,7 +100,7 @@ interface Child {
 function spawnChild(args: string[]): Child {
   const child = spawn(
     process.execPath,
-    ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'durability-child.ts'), ...args],
+    ['--import', join(helpers, 'built-hooks.ts'), join(helpers, 'durability-child.ts'), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';

@@ -3,17 +3,19 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { runSourceChild } from './helpers/source-child.ts';
+import { ensureBuilt } from './cli-helpers.ts';
+import { runBuiltChild } from './helpers/built-child.ts';
 
 const site = createServer((_, res) => res.end('<html><body><main><h1>Page</h1><p>Some text.</p></main></body></html>'));
 await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+beforeAll(() => void ensureBuilt());
 afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
 
 it('extracts the pages of an engine made after another closed on the same thread, and holds nothing after close', async () => {
   const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-  const { code, out, result } = await runSourceChild<{ threads: number[]; left: string[] }>(
+  const { code, out, result } = await runBuiltChild<{ threads: number[]; left: string[] }>(
     'engine-after-close-child.ts',
     [url],
     { killAfterMs: 40_000 },

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+import { ensureBuilt } from './cli-helpers.ts';
 
 const helpers = fileURLToPath(new URL('./helpers/', import.meta.url));
 // / links /p1, which links /p2, then /p3: a crawl of four pages.
@@ -17,13 +19,14 @@ const site = createServer((req, res) => {
   res.end(`<html><head><title>Page ${n}</title></head><body><main><p>Page ${n}.</p>${next}</main></body></html>`);
 });
 await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+beforeAll(() => void ensureBuilt());
 afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
 
 it('keeps the page, the crawl and the other listeners when a listener throws, and reports its error', async () => {
   const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   const child = spawn(
     process.execPath,
-    ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'listener-throws-child.ts'), url],
+    ['--import', join(helpers, 'built-hooks.ts'), join(helpers, 'listener-throws-child.ts'), url],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

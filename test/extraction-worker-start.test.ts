@@ -7,11 +7,13 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
+import { ensureBuilt } from './cli-helpers.ts';
 import { sendPage, startRouteSite } from './helpers/route-site.ts';
-import { runSourceChild } from './helpers/source-child.ts';
+import { runBuiltChild } from './helpers/built-child.ts';
 
 let site: Awaited<ReturnType<typeof startRouteSite>>;
 beforeAll(async () => {
+  ensureBuilt();
   site = await startRouteSite({
     '/'(_req, res) {
       sendPage(res, 'Home', '<p>A page no worker can extract.</p>');
@@ -24,7 +26,7 @@ it(
   'workers that cannot load fail the page with SCRAPE_EXTRACTION_FAILED, not its timeout',
   { timeout: 60_000 },
   async () => {
-    const { code, out, result } = await runSourceChild<{ code?: string; error?: string; ms: number }>(
+    const { code, out, result } = await runBuiltChild<{ code?: string; error?: string; ms: number }>(
       'worker-start-child.ts',
       [`${site.url}/`],
       { imports: ['no-extraction-worker.ts'], killAfterMs: 45_000 },
@@ -45,7 +47,7 @@ it(
     const dir = mkdtempSync(join(tmpdir(), 'ck-worker-gone-'));
     process.env.CRAWLKIT_TEST_WORKER_GONE = join(dir, 'gone');
     try {
-      const { code, out, result } = await runSourceChild<{ first: boolean; code?: string; error?: string; ms: number }>(
+      const { code, out, result } = await runBuiltChild<{ first: boolean; code?: string; error?: string; ms: number }>(
         'worker-gone-child.ts',
         [`${site.url}/`],
         { imports: ['extraction-worker-gone.ts'], killAfterMs: 45_000 },

@@ -1,7 +1,7 @@
 /**
  * Child process of the kill -9 case of `test/webhooks.test.ts`, run from the TypeScript sources:
- *   node --import ./test/helpers/source-hooks.ts test/helpers-webhooks-child.ts start <storeDir> <hook> <url>...
- *   node --import ./test/helpers/source-hooks.ts test/helpers-webhooks-child.ts resume <storeDir>
+ *   node --import ./test/helpers/built-hooks.ts test/helpers-webhooks-child.ts start <storeDir> <hook> <url>...
+ *   node --import ./test/helpers/built-hooks.ts test/helpers-webhooks-child.ts resume <storeDir>
  * `start` creates a batch with a webhook and prints its id; `resume` opens the store with `resumeJobs: true` and
  * prints `resumed`. Both then run until killed (the test waits for the receiver, not for the process).
  */

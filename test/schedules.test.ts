@@ -15,6 +15,7 @@ import { Crawlkit, type CrawlkitEvents, type ScheduleChangePayload } from 'crawl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startChangingSite, type ChangingSite } from '../fixtures/changing-site.ts';
+import { ensureBuilt } from './cli-helpers.ts';
 import { sleep, startReceiver, until, type Receiver } from './helpers-batch.ts';
 
 const helpers = join(import.meta.dirname, 'helpers');
@@ -24,6 +25,7 @@ let site: ChangingSite;
 let receiver: Receiver;
 
 beforeAll(async () => {
+  ensureBuilt();
   receiver = await startReceiver();
 });
 
@@ -368,7 +370,7 @@ interface Child {
 function spawnChild(args: string[]): Child {
   const child = spawn(
     process.execPath,
-    ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'schedule-child.ts'), ...args],
+    ['--import', join(helpers, 'built-hooks.ts'), join(helpers, 'schedule-child.ts'), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const lines: Record<string, unknown>[] = [];

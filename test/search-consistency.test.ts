@@ -14,6 +14,7 @@ import { Crawlkit, type SearchResponse } from 'crawlkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ensureBuilt } from './cli-helpers.ts';
 import { ok } from './helpers/crawl-site-run.ts';
 
 const helpers = fileURLToPath(new URL('./helpers/', import.meta.url));
@@ -31,6 +32,7 @@ function html(title: string, body: string): string {
 }
 
 beforeAll(async () => {
+  ensureBuilt();
   site = await startFixtureServer({
     routes: {
       '/page/*': (_req, res, ctx) => {
@@ -148,7 +150,7 @@ function consistency(dir: string) {
 function run(args: string[]) {
   const child = spawn(
     process.execPath,
-    ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'search-index-child.ts'), ...args],
+    ['--import', join(helpers, 'built-hooks.ts'), join(helpers, 'search-index-child.ts'), ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';

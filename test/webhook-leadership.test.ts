@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { redis, type RedisBackendConnection } from '@crawlkit/redis';
+import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Leadership } from '../packages/crawlkit/src/worker/leadership.ts';
@@ -13,9 +14,10 @@ import { testRedis } from './setup/redis.ts';
 const testRedisUrl = await testRedis();
 
 describe.skipIf(!testRedisUrl)('the webhook leadership', () => {
+  const prefix = `ck-lead-${randomUUID()}`;
   let connection: RedisBackendConnection;
   beforeAll(async () => {
-    connection = await redis({ url: testRedisUrl!, prefix: `ck-lead-${randomUUID()}` }).connect();
+    connection = await redis({ url: testRedisUrl!, prefix }).connect();
   });
   afterAll(async () => {
     await connection?.close();
@@ -39,5 +41,16 @@ describe.skipIf(!testRedisUrl)('the webhook leadership', () => {
     await new Promise((resolve) => setTimeout(resolve, ttlMs));
     expect(taken).toEqual(['first', 'second']);
     await second.stop();
+  });
+
+  it('is let go by a closed engine, for the next process to take at once', async () => {
+    const engine = new Crawlkit({ backend: redis({ url: testRedisUrl!, prefix }), engine: 'http' });
+    await engine.startWorker();
+    expect(await connection.coordination.tryLock('webhooks', 'next', 10_000)).toBe(false);
+    await engine.close();
+    // Before: the close let the lock go after closing its store, which failed, and the lead stayed with the closed
+    // engine for the lock's 10 s (a worker's SIGTERM held every other process's webhooks that long).
+    expect(await connection.coordination.tryLock('webhooks', 'next', 10_000)).toBe(true);
+    await connection.coordination.releaseLock('webhooks', 'next');
   });
 });

@@ -20,6 +20,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { ensureBuilt } from './cli-helpers.ts';
 import { freePort, ok, sleep, slowRoutes, startReceiver, until, type Receiver } from './helpers-batch.ts';
 
 const SECRET = 'whsec-test';
@@ -29,6 +30,7 @@ let dir: string;
 const slow = slowRoutes();
 
 beforeAll(async () => {
+  ensureBuilt();
   server = await startFixtureServer({ routes: slow.routes });
   dir = mkdtempSync(join(tmpdir(), 'ck-webhooks-'));
   ck = new Crawlkit({
@@ -472,7 +474,7 @@ function spawnChild(args: string[]): { child: ChildProcess; ready: Promise<strin
   const here = fileURLToPath(new URL('.', import.meta.url));
   const child = spawn(
     process.execPath,
-    ['--import', join(here, 'helpers', 'source-hooks.ts'), join(here, 'helpers-webhooks-child.ts'), ...args],
+    ['--import', join(here, 'helpers', 'built-hooks.ts'), join(here, 'helpers-webhooks-child.ts'), ...args],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let stdout = '';

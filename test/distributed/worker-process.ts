@@ -1,6 +1,6 @@
 /**
- * A crawlkit worker process for the distributed tests: `node --import ./source-hooks.ts worker-process.ts <redis url>
- * <prefix> <concurrency>`. Prints `ready` once it takes tasks, then `page <sourceURL>` for each page it stores, and
+ * A crawlkit worker process for the distributed tests: `node --import ../helpers/built-hooks.ts worker-process.ts
+ * <redis url> <prefix> <concurrency>`. Prints `ready` once it takes tasks, then `page <sourceURL>` for each page it stores, and
  * `sent <epoch ms> <url>` as each request's head is written to its socket (undici's `sendHeaders` channel): when the
  * request left, as this process saw it, without the receiving server's own delays. SIGTERM closes it cleanly.
  */

@@ -1,7 +1,7 @@
 /**
  * Child process of `test/durability.test.ts`, run from the TypeScript sources:
- *   node --import ./test/helpers/source-hooks.ts test/helpers/durability-child.ts start <storeDir> <baseUrl>
- *   node --import ./test/helpers/source-hooks.ts test/helpers/durability-child.ts resume <storeDir>
+ *   node --import ./test/helpers/built-hooks.ts test/helpers/durability-child.ts start <storeDir> <baseUrl>
+ *   node --import ./test/helpers/built-hooks.ts test/helpers/durability-child.ts resume <storeDir>
  * `start` creates a crawl and a batch on the store and prints `{"crawl":id,"batch":id}`; `resume` opens the store
  * with `resumeJobs: true` and prints `resumed`. Both then run until no job of the store is unfinished, close the
  * engine and print `done`. The test kills them with SIGKILL at chosen points.

@@ -1,5 +1,5 @@
 /**
- * `node --import ./test/helpers/source-hooks.ts test/helpers/engine-after-close-child.ts <url>`: scrapes `url` with an
+ * `node --import ./test/helpers/built-hooks.ts test/helpers/engine-after-close-child.ts <url>`: scrapes `url` with an
  * engine, closes it, and does the same with a second engine, as a test suite making an engine per test does. Prints
  * `result <JSON>`: the worker thread each page was extracted on, and the kinds of handle still holding the process
  * once the second `close()` has resolved.

@@ -1,5 +1,5 @@
 /**
- * `--import`ed by a child (before `source-hooks.ts`'s run of crawlkit): once the file named by
+ * `--import`ed by a child (before `built-hooks.ts`'s run of crawlkit): once the file named by
  * `CRAWLKIT_TEST_WORKER_GONE` exists, the extraction worker's module fails to load in every new worker thread, as it
  * does when crawlkit's files are deleted while it runs (an upgrade in place, a cleaned deploy directory).
  */

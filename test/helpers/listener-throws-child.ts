@@ -1,5 +1,5 @@
 /**
- * `node --import ./test/helpers/source-hooks.ts test/helpers/listener-throws-child.ts <site>`: an app whose first
+ * `node --import ./test/helpers/built-hooks.ts test/helpers/listener-throws-child.ts <site>`: an app whose first
  * listener of every event throws, beside a second one that counts. Scrapes `<site>/solo`, crawls from `<site>/`,
  * then prints `result <JSON>`: the scrape's success, the crawl's status and page count, what the counting listeners
  * saw and the messages that reached `uncaughtException`.

@@ -1,5 +1,5 @@
 /**
- * `--import`ed by a child (before `source-hooks.ts`'s run of crawlkit): in every worker thread, which inherit the
+ * `--import`ed by a child (before `built-hooks.ts`'s run of crawlkit): in every worker thread, which inherit the
  * flag, the extraction worker's module fails to load, as it does when crawlkit's files are not where it runs.
  */
 import { registerHooks } from 'node:module';

@@ -1,5 +1,5 @@
 /**
- * `node --import ./test/helpers/source-hooks.ts test/helpers/pattern-redos-child.ts <url>`: crawls and maps `url` with
+ * `node --import ./test/helpers/built-hooks.ts test/helpers/pattern-redos-child.ts <url>`: crawls and maps `url` with
  * `includePaths: ['(a+)+$']`, a pattern that backtracks for ever on a long run of `a` not at the end (the site links
  * one). Prints `result <JSON>`: the paths crawled and mapped, and how long each call took. Run in a child so that a
  * regex that never returns ends with the process its test kills, not with the test run.

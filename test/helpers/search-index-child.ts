@@ -1,7 +1,7 @@
 /**
  * Child process of `test/search-consistency.test.ts`, run from the TypeScript sources:
- *   node --import ./test/helpers/source-hooks.ts test/helpers/search-index-child.ts start <storeDir> <baseUrl> <pages>
- *   node --import ./test/helpers/source-hooks.ts test/helpers/search-index-child.ts resume <storeDir>
+ *   node --import ./test/helpers/built-hooks.ts test/helpers/search-index-child.ts start <storeDir> <baseUrl> <pages>
+ *   node --import ./test/helpers/built-hooks.ts test/helpers/search-index-child.ts resume <storeDir>
  * `start` batch-scrapes `/idx/1..pages` into the store (each page written and indexed) and prints the batch id;
  * `resume` finishes the unfinished jobs of the store. Both print `done` at the end. The test kills `start` with
  * SIGKILL while pages are being written.

@@ -5,27 +5,6 @@
  * (the aliases of `vitest.config.ts`); relative `./x.js` specifiers of the sources (NodeNext style) to `./x.ts` when
  * no `.js` file exists.
  */
-import { registerHooks } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { registerPackageHooks } from './package-hooks.ts';
 
-const packages = new URL('../../packages/', import.meta.url);
-
-function sourceEntry(name: string, entry = 'index'): string {
-  return pathToFileURL(new URL(`${name}/src/${entry}.ts`, packages).pathname).href;
-}
-
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    if (specifier === 'crawlkit') return { url: sourceEntry('crawlkit'), shortCircuit: true };
-    const scoped = /^@crawlkit\/([a-z-]+)(?:\/([a-z-]+))?$/.exec(specifier);
-    if (scoped && scoped[1] !== 'bench') return { url: sourceEntry(scoped[1]!, scoped[2]), shortCircuit: true };
-    try {
-      return nextResolve(specifier, context);
-    } catch (error) {
-      if (specifier.startsWith('.') && specifier.endsWith('.js')) {
-        return nextResolve(`${specifier.slice(0, -3)}.ts`, context);
-      }
-      throw error;
-    }
-  },
-});
+registerPackageHooks('src');

@@ -1,5 +1,5 @@
 /**
- * `CRAWLKIT_TEST_WORKER_GONE=<file> node --import ./test/helpers/source-hooks.ts --import
+ * `CRAWLKIT_TEST_WORKER_GONE=<file> node --import ./test/helpers/built-hooks.ts --import
  * ./test/helpers/extraction-worker-gone.ts test/helpers/worker-gone-child.ts <url>`: scrapes `url` with a working
  * extraction thread, then makes new threads unable to load (the file appears) and stops the thread that loaded (as a
  * crash or a page cut past its budget does), scrapes `url?again` (timeout 20 s) and prints `result <JSON>`: the first

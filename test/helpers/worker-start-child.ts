@@ -1,5 +1,5 @@
 /**
- * `node --import ./test/helpers/source-hooks.ts --import ./test/helpers/no-extraction-worker.ts
+ * `node --import ./test/helpers/built-hooks.ts --import ./test/helpers/no-extraction-worker.ts
  * test/helpers/worker-start-child.ts <url>`: scrapes `url` (timeout 20 s) with extraction workers that cannot load,
  * and prints `result <JSON>`: the answer's code and error, and how long it took.
  */

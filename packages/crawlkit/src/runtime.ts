@@ -306,6 +306,7 @@ export async function closeRuntime(rt: Runtime): Promise<void> {
   rt.distributed?.handOverWebhooks();
   await rt.dispatcher.flush();
   await rt.dispatcher.close();
+  await rt.distributed?.releaseWebhooks();
   await rt.ctx.fetcher.close();
   await rt.fetchers.close();
   await rt.ctx.store.close();

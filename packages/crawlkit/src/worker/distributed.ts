@@ -50,6 +50,15 @@ export class Distributed {
     this.#leadership.handOver();
   }
 
+  /**
+   * After the close's last delivery: lets the lead go while the store still answers, so that another process takes
+   * the outbox over at its next renewal. `close()` came after the store's close: the release failed there, and the
+   * others waited for the lock's 10 s to lapse.
+   */
+  async releaseWebhooks(): Promise<void> {
+    await this.#leadership.stop();
+  }
+
   /** The workers taking tasks now across every process, when the backend's queue can tell. */
   async workersAlive(): Promise<number | undefined> {
     return this.connection.queue.consumers?.();

@@ -3,6 +3,10 @@
  * hundreds of MiB (its size told or hidden), tens of thousands of entries, an XML part declaring entities, a sheet
  * whose last cell sits a million rows down, ten thousand slides, a spine that lists its chapters again and again.
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { crc32, constants, deflateRawSync } from 'node:zlib';
 
@@ -122,8 +126,29 @@ export async function emptyCellsXlsx(rows: number, columns: number): Promise<Uin
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-/** A PPTX (pptxgenjs) of `count` slides of one line each. */
+/**
+ * A PPTX (pptxgenjs) of `count` slides of one line each. pptxgenjs took 12.5 s of CPU to write 10,000 (50 MB), so the
+ * deck it wrote is kept in the temporary directory, as the tests' compile cache is, under the hash of this function,
+ * `count` and pptxgenjs's version, and read from there by the next run.
+ */
 export async function bigDeck(count: number): Promise<Uint8Array> {
+  const pptxgenVersion = readFileSync(new URL('../../node_modules/pptxgenjs/package.json', import.meta.url), 'utf8');
+  const key = createHash('sha256').update(`${writeDeck.toString()}\n${count}\n${pptxgenVersion}`).digest('hex');
+  const dir = join(tmpdir(), 'crawlkit-test-fixtures');
+  const file = join(dir, `deck-${key.slice(0, 16)}.pptx`);
+  try {
+    return new Uint8Array(readFileSync(file));
+  } catch {
+    const bytes = await writeDeck(count);
+    mkdirSync(dir, { recursive: true });
+    // Written aside, then renamed: test processes running at once read a whole deck or none.
+    writeFileSync(`${file}.${process.pid}`, bytes);
+    renameSync(`${file}.${process.pid}`, file);
+    return bytes;
+  }
+}
+
+async function writeDeck(count: number): Promise<Uint8Array> {
   const PptxGenJS = pptxgen as unknown as typeof pptxgen.default;
   const deck = new PptxGenJS();
   for (let i = 1; i <= count; i++) deck.addSlide().addText(`Slide ${i} of ${count}`, { x: 1, y: 1, w: 8, h: 1 });

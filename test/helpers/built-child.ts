@@ -1,6 +1,6 @@
 /**
- * Runs a child of the tests under `source-hooks.ts` (crawlkit from its sources): `node --import source-hooks.ts
- * [--import <hook>...] <script> <args>`, killed after `killAfterMs`. The child prints `result <JSON>` on a line of its
+ * Runs a child of the tests under `built-hooks.ts` (crawlkit's build: the test calls `ensureBuilt()` first):
+ * `node --import built-hooks.ts [--import <hook>...] <script> <args>`, killed after `killAfterMs`. The child prints `result <JSON>` on a line of its
  * own; `result` is that JSON (null when none came), `out` its stdout and stderr together, for a failure's message.
  */
 import { spawn } from 'node:child_process';
@@ -9,18 +9,18 @@ import { fileURLToPath } from 'node:url';
 
 const helpers = fileURLToPath(new URL('./', import.meta.url));
 
-export interface SourceChild<T> {
+export interface BuiltChild<T> {
   code: number | null;
   out: string;
   result: T | null;
 }
 
-export async function runSourceChild<T>(
+export async function runBuiltChild<T>(
   script: string,
   args: string[],
   { imports = [], killAfterMs }: { imports?: string[]; killAfterMs: number },
-): Promise<SourceChild<T>> {
-  const hooks = ['source-hooks.ts', ...imports].flatMap((file) => ['--import', join(helpers, file)]);
+): Promise<BuiltChild<T>> {
+  const hooks = ['built-hooks.ts', ...imports].flatMap((file) => ['--import', join(helpers, file)]);
   const child = spawn(process.execPath, [...hooks, join(helpers, script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
