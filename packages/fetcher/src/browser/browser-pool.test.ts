@@ -80,6 +80,22 @@ function expectNothingLeft(fetcher: Fetcher): void {
   for (const profile of profiles) expect(existsSync(profile)).toBe(false);
 }
 
+/**
+ * One fetcher (one page at a time) for the tests that check a page, not the browser's launch or close: each of them
+ * on a fetcher of its own was a Chromium launch (~2 s of CPU). Still one browser, and nothing left, at the end.
+ */
+const shared = {} as { fetcher: Fetcher };
+beforeAll(() => {
+  // Idle past the default 30 s between its tests (a relaunch) under load: kept open until afterAll.
+  shared.fetcher = newFetcher({ maxConcurrentPages: 1, idleTimeoutMs: 600_000 });
+});
+afterAll(async () => {
+  const { fetcher } = shared;
+  await fetcher?.close();
+  expect(fetcher.browserStats.launches).toBe(1);
+  expectNothingLeft(fetcher);
+});
+
 describe('browser pool lifecycle', () => {
   it('runs one browser for many pages and leaves no process or profile after close()', async () => {
     const fetcher = newFetcher();
@@ -130,34 +146,24 @@ describe('browser pool lifecycle', () => {
   });
 
   it('times out a page that does not answer, and leaves nothing behind', async () => {
-    const fetcher = newFetcher();
-    try {
-      await expect(
-        fetcher.fetch({ url: url('/js/api/slow?ms=5000'), engine: 'browser', timeoutMs: 800 }),
-      ).rejects.toMatchObject({ code: 'SCRAPE_TIMEOUT' });
-      expect(fetcher.browserStats.activePages).toBe(0);
-      // The browser survives a page timeout and serves the next page.
-      expect((await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' })).status).toBe(200);
-      expect(fetcher.browserStats.launches).toBe(1);
-    } finally {
-      await fetcher.close();
-    }
-    expectNothingLeft(fetcher);
+    const { fetcher } = shared;
+    await expect(
+      fetcher.fetch({ url: url('/js/api/slow?ms=5000'), engine: 'browser', timeoutMs: 800 }),
+    ).rejects.toMatchObject({ code: 'SCRAPE_TIMEOUT' });
+    expect(fetcher.browserStats.activePages).toBe(0);
+    // The browser survives a page timeout and serves the next page.
+    expect((await fetcher.fetch({ url: url('/js/nav-target.html'), engine: 'browser' })).status).toBe(200);
+    expect(fetcher.browserStats.launches).toBe(1);
   });
 
   it('aborts a page load on the caller signal', async () => {
-    const fetcher = newFetcher();
-    try {
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 400);
-      await expect(
-        fetcher.fetch({ url: url('/js/never-settles.html'), engine: 'browser', signal: controller.signal }),
-      ).rejects.toMatchObject({ code: 'ABORTED' });
-      expect(fetcher.browserStats.activePages).toBe(0);
-    } finally {
-      await fetcher.close();
-    }
-    expectNothingLeft(fetcher);
+    const { fetcher } = shared;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 400);
+    await expect(
+      fetcher.fetch({ url: url('/js/never-settles.html'), engine: 'browser', signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(fetcher.browserStats.activePages).toBe(0);
   });
 
   // Four launches of Chromium and five page loads: 30 s and more in a CI pair, so it has more than vitest's 30 s.
@@ -222,19 +228,15 @@ describe('browser pool lifecycle', () => {
   });
 
   it('queues pages beyond maxConcurrentPages', async () => {
-    const fetcher = newFetcher({ maxConcurrentPages: 1 });
-    try {
-      const pages = ['/js/rendered.html', '/js/app-shell.html'].map((p) =>
-        fetcher.fetch({ url: url(p), engine: 'browser' }),
-      );
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(fetcher.browserStats.activePages).toBeLessThanOrEqual(1);
-      const results = await Promise.all(pages);
-      expect(results.map((r) => r.status)).toEqual([200, 200]);
-    } finally {
-      await fetcher.close();
-    }
-    expectNothingLeft(fetcher);
+    const { fetcher } = shared;
+    const pages = ['/js/rendered.html', '/js/app-shell.html'].map((p) =>
+      fetcher.fetch({ url: url(p), engine: 'browser' }),
+    );
+    expect(await eventually(() => fetcher.browserStats.queued === 1)).toBe(true);
+    expect(fetcher.browserStats.activePages).toBeLessThanOrEqual(1);
+    const results = await Promise.all(pages);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(fetcher.browserStats).toMatchObject({ queued: 0, activePages: 0 });
   });
 });
 
@@ -268,31 +270,41 @@ describe('isolation between scrapes', () => {
       },
     });
   });
+  // One browser for the two tests of spares on a fetcher that runs three pages at once.
+  const isolation = {} as { fetcher: Fetcher };
+  beforeAll(() => {
+    isolation.fetcher = newFetcher({ maxConcurrentPages: 3, idleTimeoutMs: 600_000 });
+  });
   afterAll(async () => {
+    await isolation.fetcher?.close();
     await site?.close();
+    expect(isolation.fetcher.browserStats.launches).toBe(1);
+    expectNothingLeft(isolation.fetcher);
+  });
+
+  // First on this fetcher: the burst below raises what it keeps ready.
+  it('keeps a single spare for one page at a time', async () => {
+    const { fetcher } = isolation;
+    for (let i = 0; i < 2; i++) await fetcher.fetch({ url: url('/js/noscript.html'), engine: 'browser' });
+    expect(fetcher.browserStats.sparePages).toBe(1);
   });
 
   it(
     'gives every scrape a fresh context: spare pages opened ahead carry no cookie or storage of an earlier scrape',
     { timeout: 60_000 },
     async () => {
-      const fetcher = newFetcher({ maxConcurrentPages: 3 });
+      const { fetcher } = isolation;
       const scrape = (path: string) => fetcher.fetch({ url: site.url + path, engine: 'browser' });
-      try {
-        const sets = await Promise.all([1, 2, 3].map(() => scrape('/isolation/sets')));
-        expect(sets.map((r) => r.text)).toEqual(Array(3).fill(expect.stringContaining('data-done="1"')));
-        // Three pages ran at once: three spares are opened for the next burst.
-        expect(await eventually(() => fetcher.browserStats.sparePages === 3)).toBe(true);
-        const reads = await Promise.all([1, 2, 3].map(() => scrape('/isolation/reads')));
-        for (const read of reads) {
-          expect(read.text).toContain('<pre id="seen">{"cookie":"","local":0,"session":0,"dbs":0}</pre>');
-        }
-        const cookies = site.requests.filter((r) => r.path === '/isolation/reads').map((r) => r.headers.cookie);
-        expect(cookies).toEqual([undefined, undefined, undefined]);
-      } finally {
-        await fetcher.close();
+      const sets = await Promise.all([1, 2, 3].map(() => scrape('/isolation/sets')));
+      expect(sets.map((r) => r.text)).toEqual(Array(3).fill(expect.stringContaining('data-done="1"')));
+      // Three pages ran at once: three spares are opened for the next burst.
+      expect(await eventually(() => fetcher.browserStats.sparePages === 3)).toBe(true);
+      const reads = await Promise.all([1, 2, 3].map(() => scrape('/isolation/reads')));
+      for (const read of reads) {
+        expect(read.text).toContain('<pre id="seen">{"cookie":"","local":0,"session":0,"dbs":0}</pre>');
       }
-      expectNothingLeft(fetcher);
+      const cookies = site.requests.filter((r) => r.path === '/isolation/reads').map((r) => r.headers.cookie);
+      expect(cookies).toEqual([undefined, undefined, undefined]);
     },
   );
 
@@ -300,7 +312,7 @@ describe('isolation between scrapes', () => {
     'prepares spare pages for any scrape: what one scrape asked (headers, phone, country) is not on the next page',
     { timeout: 60_000 },
     async () => {
-      const fetcher = newFetcher({ maxConcurrentPages: 1 });
+      const { fetcher } = shared;
       const whoami = async (options: Omit<Parameters<Fetcher['fetch']>[0], 'url'> = {}) => {
         const text = (await fetcher.fetch({ url: url('/js/whoami'), engine: 'browser', ...options })).text!;
         const pick = (id: string) =>
@@ -310,44 +322,30 @@ describe('isolation between scrapes', () => {
           >;
         return { seen: pick('server'), client: pick('client') };
       };
-      try {
-        const asked = await whoami({
-          mobile: true,
-          headers: { 'User-Agent': 'CustomAgent/1.0', 'X-Trace': 'first' },
-          location: { country: 'de' },
-        });
-        expect(asked.seen).toMatchObject({
-          userAgent: 'CustomAgent/1.0',
-          acceptLanguage: expect.stringMatching(/^de/),
-        });
-        expect(asked.client).toMatchObject({ screenWidth: 412, timezone: 'Europe/Berlin' });
-        // The next scrape takes the spare prepared while the first one ran.
-        expect(fetcher.browserStats.sparePages).toBe(1);
-        const plain = await whoami();
-        expect(plain.seen.userAgent).toMatch(/Chrome\//);
-        expect(plain.seen.userAgent).not.toMatch(/CustomAgent|Android/);
-        expect(plain.seen.acceptLanguage).not.toMatch(/^de/);
-        expect(plain.seen.secChUaMobile).not.toBe('?1');
-        expect(plain.client).toMatchObject({ width: 1366, devicePixelRatio: 1, mobileHint: false });
-        expect(plain.client.timezone).not.toBe('Europe/Berlin');
-        expect(plain.client.geolocation).not.toEqual(asked.client.geolocation);
-        const traced = server.requests.filter((r) => r.path === '/js/whoami').map((r) => r.headers['x-trace']);
-        expect(traced.slice(-2)).toEqual(['first', undefined]);
-      } finally {
-        await fetcher.close();
-      }
+      const asked = await whoami({
+        mobile: true,
+        headers: { 'User-Agent': 'CustomAgent/1.0', 'X-Trace': 'first' },
+        location: { country: 'de' },
+      });
+      expect(asked.seen).toMatchObject({
+        userAgent: 'CustomAgent/1.0',
+        acceptLanguage: expect.stringMatching(/^de/),
+      });
+      expect(asked.client).toMatchObject({ screenWidth: 412, timezone: 'Europe/Berlin' });
+      // The next scrape takes the spare prepared while the first one ran.
+      expect(fetcher.browserStats.sparePages).toBe(1);
+      const plain = await whoami();
+      expect(plain.seen.userAgent).toMatch(/Chrome\//);
+      expect(plain.seen.userAgent).not.toMatch(/CustomAgent|Android/);
+      expect(plain.seen.acceptLanguage).not.toMatch(/^de/);
+      expect(plain.seen.secChUaMobile).not.toBe('?1');
+      expect(plain.client).toMatchObject({ width: 1366, devicePixelRatio: 1, mobileHint: false });
+      expect(plain.client.timezone).not.toBe('Europe/Berlin');
+      expect(plain.client.geolocation).not.toEqual(asked.client.geolocation);
+      const traced = server.requests.filter((r) => r.path === '/js/whoami').map((r) => r.headers['x-trace']);
+      expect(traced.slice(-2)).toEqual(['first', undefined]);
     },
   );
-
-  it('keeps a single spare for one page at a time', async () => {
-    const fetcher = newFetcher({ maxConcurrentPages: 3 });
-    try {
-      for (let i = 0; i < 2; i++) await fetcher.fetch({ url: url('/js/noscript.html'), engine: 'browser' });
-      expect(fetcher.browserStats.sparePages).toBe(1);
-    } finally {
-      await fetcher.close();
-    }
-  });
 });
 
 describe('Chromium discovery', () => {

@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
-import { Fetcher, type PageResult } from '../../index.js';
+import { Fetcher, type FetcherOptions, type PageResult } from '../../index.js';
 
 /** Chromium reaches the fixture server and the fake ad host (both 127.0.0.1) and nothing else. */
 export const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
@@ -21,8 +21,11 @@ export const lookup: LookupFunction = (hostname, options, callback) => {
 };
 export const HTTP = { lookup };
 
-/** A fixture server and a fetcher on it, started before the file's tests and closed after them. */
-export function useBrowserFixture(): {
+/**
+ * A fixture server and a fetcher on it, started before the file's tests and closed after them.
+ * @param urlPolicy the fetcher's; the default lets pages reach the fake ad host.
+ */
+export function useBrowserFixture(urlPolicy: FetcherOptions['urlPolicy'] = POLICY): {
   readonly server: FixtureServer;
   readonly fetcher: Fetcher;
   url(path: string): string;
@@ -32,7 +35,7 @@ export function useBrowserFixture(): {
   let fetcher: Fetcher;
   beforeAll(async () => {
     server = await startFixtureServer();
-    fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS }, urlPolicy: POLICY, http: HTTP });
+    fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS }, urlPolicy, http: HTTP });
   });
   afterAll(async () => {
     await fetcher?.close();
