@@ -295,11 +295,14 @@ describe('persistence and maintenance', () => {
     const other = new Crawlkit({ storeDir, engine: 'http' });
     try {
       const stored = doc(await other.scrape({ url }));
+      // Its cache write commits after the answer, at the end of the turn: the other engine sees the page from then.
+      await new Promise((resolve) => setImmediate(resolve));
       const hit = doc(await ck.scrape({ url }));
       expect(hit.metadata.cacheState).toBe('hit');
       expect(serialOf(hit)).toBe(serialOf(stored));
       // A refresh by one is seen by the other at once (the hot tier re-validates).
       const refreshed = doc(await other.scrape({ url, maxAge: 0 }));
+      await new Promise((resolve) => setImmediate(resolve));
       expect(serialOf(doc(await ck.scrape({ url })))).toBe(serialOf(refreshed));
       expect(fetchesOf(path)).toBe(2);
     } finally {
