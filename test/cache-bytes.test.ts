@@ -73,6 +73,8 @@ describe('the page cache keeps bytes (issue 22)', () => {
     expect(miss.markdown).toContain('le café d’en face ferme');
     expect(miss.rawHtml).toContain('<title>Le café d’en face</title>');
 
+    // The page's cache write commits after the answer, at the end of the turn: another connection sees it then.
+    await new Promise((resolve) => setImmediate(resolve));
     const db = new DatabaseSync(join(dir, 'crawlkit.db'), { readOnly: true });
     const rows = db.prepare('SELECT value, body, bytes FROM pages').all() as {
       value: string;

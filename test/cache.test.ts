@@ -3,11 +3,13 @@
  * `/cache/*` route carries a serial unique to that fetch and the server counts fetches per path, so each test tells a
  * hit from a miss by the server's own log, not only by `metadata.cacheState`.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
 
 import { Crawlkit, type Document, type ErrorResponse, type ScrapeResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -290,16 +292,50 @@ describe('persistence and maintenance', () => {
     }
   });
 
+  it('a process killed between the answer and the cache write loses the cache entry only', async () => {
+    const { url, path } = freshUrl();
+    const dir = join(root, 'killed');
+    // Not spawnSync: this process serves the child's page.
+    const run = await new Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+      const helper = (name: string) => fileURLToPath(new URL(`./helpers/${name}`, import.meta.url));
+      // It answers, prints its cacheState and is killed in the same turn: its page is not committed yet.
+      const args = ['--import', helper('source-hooks.ts'), helper('cache-write-kill-child.ts'), dir, url];
+      const proc = spawn(process.execPath, args);
+      let stdout = '';
+      let stderr = '';
+      proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      proc.on('close', (_code, signal) => resolve({ signal, stdout, stderr }));
+    });
+    expect(run.signal, run.stderr).toBe('SIGKILL');
+    expect(run.stdout).toBe('"miss"');
+    const raw = new DatabaseSync(join(dir, 'crawlkit.db'));
+    expect(raw.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    expect(raw.prepare('SELECT count(*) AS n FROM pages').get()).toEqual({ n: 0 });
+    raw.close();
+    // The next engine fetches the page again, and keeps it.
+    const next = new Crawlkit({ storeDir: dir, engine: 'http' });
+    try {
+      expect(doc(await next.scrape({ url })).metadata.cacheState).toBe('miss');
+    } finally {
+      await next.close();
+    }
+    expect(fetchesOf(path)).toBe(2);
+  });
+
   it('two engines open at once share the cache', async () => {
     const { url, path } = freshUrl();
     const other = new Crawlkit({ storeDir, engine: 'http' });
     try {
       const stored = doc(await other.scrape({ url }));
+      // Its cache write commits after the answer, at the end of the turn: the other engine sees the page from then.
+      await new Promise((resolve) => setImmediate(resolve));
       const hit = doc(await ck.scrape({ url }));
       expect(hit.metadata.cacheState).toBe('hit');
       expect(serialOf(hit)).toBe(serialOf(stored));
       // A refresh by one is seen by the other at once (the hot tier re-validates).
       const refreshed = doc(await other.scrape({ url, maxAge: 0 }));
+      await new Promise((resolve) => setImmediate(resolve));
       expect(serialOf(doc(await ck.scrape({ url })))).toBe(serialOf(refreshed));
       expect(fetchesOf(path)).toBe(2);
     } finally {

@@ -4,6 +4,9 @@
 // served from a child process (as scrape-http's rows fetch from another process): the scrape's thread does not also
 // write the responses.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import type TurndownService from 'turndown';
 
@@ -52,6 +55,8 @@ export interface BigPagesResult {
   stages?: { readMs: number; extractMs: number; overlapCeilingMs: number };
   /** Median over the pages of each page's `worker` split. */
   worker?: { runMs: number; cpuMs: number; handoffMs: number };
+  /** `defaultConfig` only: the mean over the pages of each page's median `cache-write` stage (ms). */
+  cacheWriteMs?: number;
 }
 
 /** Each `<script>` and `<style>` element cut out: the page turndown converts in the whole-page row. */
@@ -63,25 +68,29 @@ export function withoutScriptsAndStyles(html: string): string {
  * Times `pages` (the largest first) `runs` times each, scrape and turndown alternating, after one warm-up scrape.
  * `wholePage`: the scrape with `onlyMainContent: false`, and turndown given the page without its scripts and styles
  * (cut before timing), so that both produce the whole page; otherwise the scrape's main content beside turndown's
- * conversion of the page as served.
+ * conversion of the page as served. `defaultConfig` (storewrite): crawlkit's default configuration instead of the
+ * row's (an on-disk store in a temporary folder, the page cache on), each scrape under a new URL, so each is a cache
+ * miss and a write.
  */
 export async function timeBigPages(
   pages: readonly WcxbPage[],
   turndown: TurndownService,
   runs: number,
-  { wholePage = false }: { wholePage?: boolean } = {},
+  { wholePage = false, defaultConfig = false }: { wholePage?: boolean; defaultConfig?: boolean } = {},
 ): Promise<BigPagesResult> {
-  const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
   // CK_BENCH_CRAWLKIT: another build of the package (its dist/index.js), the row run on it.
   const { Crawlkit } = await loadCrawlkit();
-  const crawlkit = new Crawlkit({ store: 'memory', engine: 'http' });
+  const storeDir = defaultConfig ? mkdtempSync(join(tmpdir(), 'ck-bench-big-pages-')) : undefined;
+  const crawlkit = new Crawlkit(storeDir ? { storeDir, engine: 'http' } : { store: 'memory', engine: 'http' });
+  const server = await startPageServerProcess(new Map(pages.map((p) => [`/${p.id}.html`, p.html])));
+  let fresh = 0;
   const body = (page: WcxbPage) => ({
-    url: `${server.url}/${page.id}.html`,
+    url: `${server.url}/${page.id}.html${storeDir ? `?run=${fresh++}` : ''}`,
     formats: ['markdown' as const],
     onlyMainContent: !wholePage,
-    maxAge: 0,
-    storeInCache: false,
+    ...(storeDir ? {} : { maxAge: 0, storeInCache: false }),
   });
+  const cacheWrites: number[] = [];
   const timings: BigPageTiming[] = [];
   const cpu: ThreadCpu = { main: 0, workers: 0, v8: 0, other: 0 };
   let measured = 0;
@@ -102,6 +111,7 @@ export async function timeBigPages(
       const read: number[] = [];
       const extract: number[] = [];
       const worker: { runMs: number; cpuMs: number; handoffMs: number }[] = [];
+      const cacheWrite: number[] = [];
       for (let i = 0; i < runs; i++) {
         stages = undefined;
         split = undefined;
@@ -110,6 +120,7 @@ export async function timeBigPages(
         const doc = await crawlkit.scrape(body(page));
         scrape.push(performance.now() - t0);
         const [readMs, extractMs] = [stageMs('fetch'), stageMs('extract')];
+        cacheWrite.push(stageMs('cache-write') ?? 0);
         if (readMs !== undefined && extractMs !== undefined) {
           read.push(readMs);
           extract.push(extractMs);
@@ -130,6 +141,7 @@ export async function timeBigPages(
       }
       const scrapeMs = median(scrape);
       const turndownMs = median(td);
+      cacheWrites.push(median(cacheWrite));
       timings.push({
         id: page.id,
         bytes: Buffer.byteLength(page.html),
@@ -144,6 +156,7 @@ export async function timeBigPages(
     unsubscribe('crawlkit:scrape:timings', onTimings);
     await crawlkit.close();
     await server.close();
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
   }
   return {
     pages: timings,
@@ -152,6 +165,7 @@ export async function timeBigPages(
     medianTurndownMs: median(timings.map((t) => t.turndownMs)),
     ...stageSplit(timings),
     ...(timings.every((t) => t.worker) ? { worker: medianSplit(timings.map((t) => t.worker!)) } : {}),
+    ...(storeDir ? { cacheWriteMs: cacheWrites.reduce((a, b) => a + b, 0) / cacheWrites.length } : {}),
     ...(measured
       ? {
           cpuPerScrape: {

@@ -2,8 +2,11 @@
 // pages, `scrape()` with `onlyMainContent: false` beside turndown of the page without scripts and styles.
 //
 //   CK_BENCH_CRAWLKIT=<build>/packages/crawlkit/dist/index.js pnpm exec node bench/lib/whole-page-ab.ts [runs]
+//     [--default-config]
 //
 // One line: the row's median ratio and times, and the CPU a scrape by thread. Run it alternating between builds.
+// --default-config: crawlkit's default configuration (on-disk store, page cache on, each scrape a miss and a write),
+// with the mean of the pages' median cache-write stage.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,18 +19,20 @@ import { crawlkitEntry } from './crawlkit-build.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const datasets = process.env.WCXB_DIR ?? join(here, '../../../shared/datasets/wcxb-dev');
-const runs = Number(process.argv[2] ?? 3);
+const runs = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 3);
+const defaultConfig = process.argv.includes('--default-config');
 const largest = loadWcxbPages(datasets)
   .sort((a, b) => b.html.length - a.html.length)
   .slice(0, 12);
 const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
 td.use(gfm);
-const r = await timeBigPages(largest, td, runs, { wholePage: true });
+const r = await timeBigPages(largest, td, runs, { wholePage: true, defaultConfig });
 const cpu = r.cpuPerScrape;
 console.log(
   `${crawlkitEntry}: ${r.medianSpeedup.toFixed(2)}x scrape ${r.medianScrapeMs.toFixed(1)} ` +
     `turndown ${r.medianTurndownMs.toFixed(1)} ms` +
     (cpu
       ? `  CPU a scrape: main ${cpu.main.toFixed(1)} workers ${cpu.workers.toFixed(1)} V8 ${cpu.v8.toFixed(1)}`
-      : ''),
+      : '') +
+    (r.cacheWriteMs !== undefined ? `  cache-write ${r.cacheWriteMs.toFixed(1)} ms` : ''),
 );

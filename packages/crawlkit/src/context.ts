@@ -5,6 +5,7 @@ import type { ExtractionPool } from './extraction/pool.js';
 import type { LlmService } from './llm/llm-service.js';
 import type { ResolvedOptions } from './options.js';
 import type { Recordings } from './record/recordings.js';
+import type { LateCacheWrites } from './scrape/late-cache-writes.js';
 
 /** What the scrape path and the job runner share: one per `Crawlkit` instance. */
 export interface EngineContext {
@@ -22,6 +23,8 @@ export interface EngineContext {
   readonly secrets: (store: Store) => SecretBox;
   /** The WARC files of `record: true` being written. */
   readonly recordings: Recordings;
+  /** The page cache's writes still committing after their scrape answered. */
+  readonly cacheWrites: LateCacheWrites;
   /** Set in the context of a job or scrape run with `record: true`: every exchange of its fetches goes there. */
   readonly recording?: WarcWriter;
   /** The context `job` runs in: this one, under the job's stored URL policy as well (see `jobs/job-policy.ts`). */

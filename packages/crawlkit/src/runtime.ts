@@ -33,6 +33,7 @@ import { JobStores } from './jobs/job-stores.js';
 import { JobLeases } from './jobs/lease.js';
 import { LlmService } from './llm/llm-service.js';
 import { recordingDir, Recordings } from './record/recordings.js';
+import { LateCacheWrites } from './scrape/late-cache-writes.js';
 import { withRecording } from './record/job-recording.js';
 import type { CrawlkitOptions, ResolvedOptions } from './options.js';
 import type { EventBus } from './event-bus.js';
@@ -172,6 +173,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     normalizeUrl: (url: string) => normalizeUrl(url),
     secrets: jobSecrets(options),
     recordings: new Recordings(recordingDir(options.storeDir, store)),
+    cacheWrites: new LateCacheWrites((code, message) => bus.warning(code, message)),
     forJob: (job) => withRecording(jobContext(ctx, fetchers, job), job),
   };
 
@@ -293,14 +295,15 @@ export async function closeEngine(stopping: AbortController, runtime: Promise<Ru
 }
 
 /**
- * Stops workers and jobs (they stay resumable), waits for the direct scrapes `closeEngine`'s abort ended, flushes
- * webhooks, closes the stores.
+ * Stops workers and jobs (they stay resumable), waits for the direct scrapes `closeEngine`'s abort ended and the
+ * page cache's writes, flushes webhooks, closes the stores.
  */
 export async function closeRuntime(rt: Runtime): Promise<void> {
   await rt.scheduler.close();
   await rt.distributed?.closeWorkers();
   await rt.jobs.close();
   await rt.queue.onIdle();
+  await rt.ctx.cacheWrites.settled();
   await rt.ctx.recordings.closeAll();
   await rt.ctx.extraction.release();
   rt.distributed?.handOverWebhooks();

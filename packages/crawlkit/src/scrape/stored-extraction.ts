@@ -64,18 +64,18 @@ export async function readStoredExtraction(
   }
 }
 
-export async function writeStoredExtraction(
+export function writeStoredExtraction(
   state: ScrapeState,
   key: string,
   fetchedAt: number,
   extraction: Extraction,
 ): Promise<void> {
-  if (extraction.cut) return;
+  if (extraction.cut) return Promise.resolve();
   // Hashed here once, for the change feed's stage too.
   const contentHash = mainContentHash(extraction.markdown ?? '');
   state.contentHash = contentHash;
   const value = storedExtractionCodec.encode({ fetchedAt, contentHash, extraction: keptPart(extraction) });
-  await state.store!.pages.put({ key, url: state.normalizedUrl, cachedAt: Date.now(), value });
+  return state.store!.pages.put({ key, url: state.normalizedUrl, cachedAt: Date.now(), value });
 }
 
 /**

@@ -7,6 +7,11 @@ import { indexPage } from './search.js';
 /** The most touches a transaction waits for (a batch commits then, whether more are coming or not). */
 const MAX_TOUCH_BATCH = 1024;
 
+interface PendingPut {
+  page: CachedPage;
+  waiters: { resolve: () => void; reject: (error: unknown) => void }[];
+}
+
 interface PageRow {
   url: string;
   cached_at: number;
@@ -31,6 +36,8 @@ export class SqlitePageStore implements PageStore {
   readonly #maxBytes: number;
 
   readonly #indexes: boolean;
+  /** Puts waiting to be committed together (`put`), by key: a key put again in the same turn is written once. */
+  readonly #puts = new Map<string, PendingPut>();
   /** Touches waiting to be committed together (`touch`). */
   readonly #touches: {
     key: string;
@@ -50,6 +57,8 @@ export class SqlitePageStore implements PageStore {
   get(key: string, lookup?: PageLookup): Promise<CachedPage | undefined> {
     return this.#db.use(() => {
       const now = lookup?.now ?? Date.now();
+      const queued = this.#puts.get(key)?.page;
+      if (queued) return pageQualifies(queued.cachedAt, lookup, now) ? { ...queued } : undefined;
       const hot = this.#hotCopy(key);
       if (hot) return pageQualifies(hot.cachedAt, lookup, now) ? toPage(key, hot) : undefined;
       const version = this.#hot ? this.#db.dataVersionOfTurn() : 0;
@@ -74,12 +83,58 @@ export class SqlitePageStore implements PageStore {
     });
   }
 
+  /**
+   * Queues the page: the puts of a turn of the event loop are committed together at its end, in one transaction (or
+   * before any other call that reads or changes the pages, which sees them), and each resolves once committed. A
+   * `get` of a key waiting is answered from the queue. So a caller that hands its answer back before the put resolves
+   * (the cache write of a scrape) pays nothing for it on the way, and a batch's pages share their commits.
+   */
   put(page: CachedPage): Promise<void> {
-    return this.#db.use(() => {
-      const bytes = pageBytes(page);
-      const { version, evicted } = this.#db.write(() => {
-        // Read inside the write lock: no other process can commit until we do, so this version is ours.
-        const current = this.#hot ? this.#db.dataVersion() : 0;
+    let committed: Promise<void> | undefined;
+    const queued = this.#db.use(() => {
+      committed = new Promise<void>((resolve, reject) => {
+        if (this.#puts.size === 0) setImmediate(() => this.flushPuts());
+        const waiting = this.#puts.get(page.key);
+        this.#puts.set(page.key, { page, waiters: [...(waiting?.waiters ?? []), { resolve, reject }] });
+      });
+    });
+    return queued.then(() => committed!);
+  }
+
+  /** Commits the puts waiting now, in one transaction (each alone if that fails, so one bad page fails alone). */
+  flushPuts(): void {
+    if (this.#puts.size === 0) return;
+    const batch = [...this.#puts.values()];
+    this.#puts.clear();
+    const done = (puts: readonly PendingPut[]) => {
+      for (const { waiters } of puts) for (const { resolve } of waiters) resolve();
+    };
+    if (batch.length > 1) {
+      try {
+        this.#writePages(batch.map((put) => put.page));
+        return done(batch);
+      } catch {
+        // Written one by one below: each page's own failure goes to its own waiters.
+      }
+    }
+    for (const put of batch) {
+      this.#db
+        .use(() => this.#writePages([put.page]))
+        .then(
+          () => done([put]),
+          (error: unknown) => {
+            for (const { reject } of put.waiters) reject(error);
+          },
+        );
+    }
+  }
+
+  /** Writes `pages` in one transaction, evicting the oldest pages past the cap once, then updates the hot tier. */
+  #writePages(pages: readonly CachedPage[]): void {
+    const { version, evicted } = this.#db.write(() => {
+      // Read inside the write lock: no other process can commit until we do, so this version is ours.
+      const current = this.#hot ? this.#db.dataVersion() : 0;
+      for (const page of pages) {
         this.#db.run(
           `INSERT INTO pages (key, url, cached_at, bytes, value, body) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (key) DO UPDATE SET
@@ -88,24 +143,31 @@ export class SqlitePageStore implements PageStore {
           page.key,
           page.url,
           page.cachedAt,
-          bytes,
+          pageBytes(page),
           page.value,
           page.body ?? null,
         );
         indexPage(this.#db, page.key, page.cachedAt, this.#indexes ? page.search : undefined);
-        const removed =
-          this.#totals().bytes > this.#maxBytes
-            ? this.#evictOldest(Math.floor(this.#maxBytes * AUTO_PRUNE_LOW_WATERMARK))
-            : [];
-        return { version: current, evicted: removed };
-      });
-      for (const key of evicted) this.#hot?.delete(key);
-      if (!evicted.includes(page.key)) {
-        const hot: HotPage = { url: page.url, cachedAt: page.cachedAt, value: page.value, bytes, validatedAt: version };
-        if (page.body) hot.body = page.body;
-        this.#hot?.set(page.key, hot);
       }
+      const removed =
+        this.#totals().bytes > this.#maxBytes
+          ? this.#evictOldest(Math.floor(this.#maxBytes * AUTO_PRUNE_LOW_WATERMARK))
+          : [];
+      return { version: current, evicted: removed };
     });
+    for (const key of evicted) this.#hot?.delete(key);
+    for (const page of pages) {
+      if (evicted.includes(page.key)) continue;
+      const hot: HotPage = {
+        url: page.url,
+        cachedAt: page.cachedAt,
+        value: page.value,
+        bytes: pageBytes(page),
+        validatedAt: version,
+      };
+      if (page.body) hot.body = page.body;
+      this.#hot?.set(page.key, hot);
+    }
   }
 
   /**
@@ -140,10 +202,11 @@ export class SqlitePageStore implements PageStore {
     setImmediate(settled);
   }
 
-  /** Commits the touches waiting now (the store is closing). */
+  /** Commits the touches waiting now (the store is closing), after the puts waiting (a touch may follow its put). */
   flushTouches(): void {
     const batch = this.#touches.splice(0);
     if (batch.length === 0) return;
+    this.flushPuts();
     this.#db
       .use(() => {
         const { version, touched } = this.#db.write(() => ({
@@ -170,12 +233,15 @@ export class SqlitePageStore implements PageStore {
 
   keysOf(url: string): Promise<string[]> {
     return this.#db.use(() =>
-      this.#db.all<{ key: string }>('SELECT key FROM pages WHERE url = ?', url).map((r) => r.key),
+      this.#flushed()
+        .all<{ key: string }>('SELECT key FROM pages WHERE url = ?', url)
+        .map((r) => r.key),
     );
   }
 
   deleteByUrl(url: string): Promise<number> {
     return this.#db.use(() => {
+      this.flushPuts();
       const deleted = this.#db.write(() =>
         this.#db.all<{ key: string }>('DELETE FROM pages WHERE url = ? RETURNING key', url),
       );
@@ -186,6 +252,7 @@ export class SqlitePageStore implements PageStore {
 
   clear(): Promise<void> {
     return this.#db.use(() => {
+      this.flushPuts();
       this.#db.write(() => this.#db.run('DELETE FROM pages'));
       this.#hot?.clear();
     });
@@ -193,6 +260,7 @@ export class SqlitePageStore implements PageStore {
 
   prune(options: { olderThan?: number; maxBytes?: number; now?: number }): Promise<number> {
     return this.#db.use(() => {
+      this.flushPuts();
       const cutoff = options.olderThan !== undefined ? (options.now ?? Date.now()) - options.olderThan : undefined;
       const { aged, evicted } = this.#db.write(() => ({
         aged: cutoff !== undefined ? this.#db.run('DELETE FROM pages WHERE cached_at < ?', cutoff) : 0,
@@ -205,7 +273,16 @@ export class SqlitePageStore implements PageStore {
   }
 
   stats(): Promise<{ entries: number; bytes: number }> {
-    return this.#db.use(() => this.#totals());
+    return this.#db.use(() => {
+      this.flushPuts();
+      return this.#totals();
+    });
+  }
+
+  /** The database, the puts waiting committed first. */
+  #flushed(): SqliteDatabase {
+    this.flushPuts();
+    return this.#db;
   }
 
   /** The hot copy of `key` if it still matches the database (see the class comment), else undefined. */

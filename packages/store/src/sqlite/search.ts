@@ -71,13 +71,17 @@ const OVERREAD = 4;
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: SqliteDatabase;
   readonly #backlog: SearchBacklog;
+  /** Commits the pages' puts still waiting for the end of their turn: their texts are searchable once put. */
+  readonly #flushPuts: () => void;
 
-  constructor(db: SqliteDatabase, backlog: SearchBacklog) {
+  constructor(db: SqliteDatabase, backlog: SearchBacklog, flushPuts: () => void) {
     this.#db = db;
     this.#backlog = backlog;
+    this.#flushPuts = flushPuts;
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
+    await this.#db.use(this.#flushPuts);
     // Texts still waiting for FTS5 are searched too (a page is findable as soon as it is stored).
     await this.#backlog.drain();
     const clauses = this.#where(query);
@@ -149,7 +153,10 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   count(): Promise<number> {
-    return this.#db.use(() => this.#db.get<{ n: number }>('SELECT count(*) AS n FROM search_entries')!.n);
+    return this.#db.use(() => {
+      this.#flushPuts();
+      return this.#db.get<{ n: number }>('SELECT count(*) AS n FROM search_entries')!.n;
+    });
   }
 }
 

@@ -177,6 +177,29 @@ describe('createSqliteStore', () => {
     await b.close();
   });
 
+  it('commits the puts of one turn together at its end, answering a get of one waiting, and those left on close', async () => {
+    const dir = dirFor('puts');
+    const a = await createSqliteStore({ dir });
+    const other = await createSqliteStore({ dir, hotTier: false });
+    const puts = [a.pages.put(page('k1', 1_000)), a.pages.put(page('k2', 1_000)), a.pages.put(page('k1', 2_000))];
+    // Not yet committed: another connection sees nothing, this one the page as last put.
+    expect(await other.pages.get('k1')).toBeUndefined();
+    expect(await a.pages.get('k1')).toMatchObject({ cachedAt: 2_000, value: 'v-k1' });
+    expect(await a.pages.get('k1', { maxAge: 500, now: 3_000 })).toBeUndefined();
+    await Promise.all(puts);
+    expect(await other.pages.get('k1')).toMatchObject({ cachedAt: 2_000 });
+    expect(await other.pages.stats()).toEqual({ entries: 2, bytes: 8 });
+
+    // A call that reads or changes the pages commits those waiting first; close commits what is left.
+    void a.pages.put(page('k3', 1_000));
+    expect(await a.pages.stats()).toEqual({ entries: 3, bytes: 12 });
+    const last = a.pages.put(page('k4', 1_000));
+    await a.close();
+    await last;
+    expect(await other.pages.get('k4')).toMatchObject({ cachedAt: 1_000 });
+    await other.close();
+  });
+
   it('waits while touches keep coming, turn after turn, and commits them together', async () => {
     const dir = dirFor('touch-stream');
     const a = await createSqliteStore({ dir });

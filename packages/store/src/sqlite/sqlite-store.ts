@@ -163,7 +163,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     path,
     warnings,
     pages,
-    ...(backlog ? { search: new SqliteSearchIndex(db, backlog) } : {}),
+    ...(backlog ? { search: new SqliteSearchIndex(db, backlog, () => pages.flushPuts()) } : {}),
     jobs: new SqliteJobStore(db),
     tasks: new SqliteTaskStore(db, searchIndex),
     results: new SqliteResultStore(db),
@@ -181,8 +181,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       return { freeBytes: disk.bavail * disk.bsize };
     },
     close: () => {
-      // Touches waiting for their turn are committed, not lost; the texts stored since the last idle turn indexed.
+      // Puts and touches waiting for their turn are committed, not lost; the texts stored since the last idle turn
+      // indexed.
       if (!life.closed) {
+        pages.flushPuts();
         pages.flushTouches();
         backlog?.finish(searchCloseMs);
       }

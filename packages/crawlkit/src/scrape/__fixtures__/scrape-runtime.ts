@@ -8,12 +8,16 @@ import { resolveOptions, type CrawlkitOptions } from '../../options.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { ScrapeSlots } from '../../scrape-slots.js';
 
-export function scrapeTestRuntime(options: CrawlkitOptions = {}): Promise<Runtime> {
-  const raw: CrawlkitOptions = { store: 'memory', engine: 'http', ...options };
+/** `events`: where the bus emits (its `warning`s, say); none listens by default. */
+export function scrapeTestRuntime(
+  options: CrawlkitOptions = {},
+  events = new EventEmitter<CrawlkitEvents>(),
+): Promise<Runtime> {
+  const raw: CrawlkitOptions = { ...(options.storeDir ? {} : { store: 'memory' }), engine: 'http', ...options };
   return createRuntime({
     raw,
     options: resolveOptions(raw),
     queue: new ScrapeSlots(2),
-    bus: new EventBus(new EventEmitter<CrawlkitEvents>(), silentLogger),
+    bus: new EventBus(events, silentLogger),
   });
 }

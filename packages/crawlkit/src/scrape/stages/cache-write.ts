@@ -14,7 +14,8 @@ import { serializeFetched, storedLength } from '../../codec/page-record.js';
  * validators keeps its caching rules, so a refetch past `maxAge` can be conditional, and its extraction in the page
  * cache too (`stored-extraction.ts`), so a 304 in another process needs none either. A page the site says is gone
  * (`pageGone`) takes its cached copies with it, and so their text out of the search index: a search must not find,
- * nor a later scrape serve, a page deleted since it was stored.
+ * nor a later scrape serve, a page deleted since it was stored. The page's writes are not awaited: the answer goes
+ * back before they commit (`LateCacheWrites`).
  */
 export const cacheWrite: ScrapeStage = {
   name: 'cache-write',
@@ -46,29 +47,31 @@ export const cacheWrite: ScrapeStage = {
     const stored = serializeFetched(page);
     const length = storedLength(stored);
     const search = state.searchText;
-    await store.pages.put({
-      key: cache.key,
-      url: state.normalizedUrl,
-      cachedAt,
-      ...stored,
-      ...(search ? { search } : {}),
-    });
+    // Not awaited: committed after the answer (`LateCacheWrites`); the store answers a read of the key meanwhile.
+    const writes: Promise<void>[] = [
+      store.pages.put({
+        key: cache.key,
+        url: state.normalizedUrl,
+        cachedAt,
+        ...stored,
+        ...(search ? { search } : {}),
+      }),
+    ];
     if (cache.state === 'revalidated') {
       // The copy a 304 confirmed, stored again: its memoised extractions follow it to its new version.
       memo.confirm(cache.key, { cachedAt: cache.cachedAt!, length: cache.length! }, { cachedAt, length }, page);
-      cache.cachedAt = cachedAt;
-      cache.length = length;
-      return;
-    }
-    memo.remember(cache.key, cachedAt, length, page);
-    const { extraction } = state;
-    if (extraction) {
-      const settings = scrapeExtractionSettings(state);
-      await memo.extraction(cache.key, { cachedAt, length }, settings, () => Promise.resolve(extraction));
-      const keptKey = storedExtractionKey(state, settings);
-      if (keptKey) await writeStoredExtraction(state, keptKey, cachedAt, extraction);
+    } else {
+      memo.remember(cache.key, cachedAt, length, page);
+      const { extraction } = state;
+      if (extraction) {
+        const settings = scrapeExtractionSettings(state);
+        await memo.extraction(cache.key, { cachedAt, length }, settings, () => Promise.resolve(extraction));
+        const keptKey = storedExtractionKey(state, settings);
+        if (keptKey) writes.push(writeStoredExtraction(state, keptKey, cachedAt, extraction));
+      }
     }
     cache.cachedAt = cachedAt;
     cache.length = length;
+    state.ctx.cacheWrites.add(cache.key, state.normalizedUrl, Promise.all(writes));
   },
 };

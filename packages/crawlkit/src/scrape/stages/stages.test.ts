@@ -1,9 +1,16 @@
 // Each stage of a scrape on its own: a state built by the stages before it, then what the stage under test adds to
 // it (and what it leaves alone). Real engine runtime, real pages on 127.0.0.1, a real memory store.
 
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createSqliteStore } from '@crawlkit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
+import type { CrawlkitEvents } from '../../events.js';
 import { closeRuntime, type Runtime } from '../../runtime.js';
 import { scrapeTestRuntime } from '../__fixtures__/scrape-runtime.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../../v2/scrape-options.js';
@@ -105,6 +112,45 @@ describe('cache-write', () => {
     expect(missing.page?.status).toBe(404);
     expect(missing.cache.cachedAt).toBeUndefined();
     expect(await rt.ctx.store.pages.get(missing.cache.key)).toBeUndefined();
+  });
+});
+
+describe('cache-write to an on-disk store', () => {
+  it('hands the page on before its write commits: seen at once in this process, by another once committed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ck-stage-cache-write-'));
+    const events = new EventEmitter<CrawlkitEvents>();
+    const warnings: { code: string; message: string }[] = [];
+    events.on('warning', (warning) => warnings.push(warning));
+    const disk = await scrapeTestRuntime({ storeDir: dir }, events);
+    const other = await createSqliteStore({ dir, hotTier: false });
+    try {
+      const diskState = (path: string, extra: Omit<ScrapeRequestInput, 'url'> = { maxAge: 0 }) => {
+        const url = `${server.url}${path}`;
+        const request = scrapeRequestSchema.parse({ url, ...extra });
+        return initialState(disk.ctx, request, { sourceURL: url, zeroDataRetention: false });
+      };
+      const written = await through(diskState('/articles/first-post.html'), [fetchStage, cacheWrite]);
+      expect(written.cache.cachedAt).toBeTypeOf('number');
+      // The stage has handed the page on; its write commits after the answer, so another process sees none yet.
+      expect(await other.pages.get(written.cache.key)).toBeUndefined();
+      const again = await through(diskState('/articles/first-post.html', {}), [cacheLookup]);
+      expect(again.cache).toMatchObject({ state: 'hit', cachedAt: written.cache.cachedAt });
+      await disk.ctx.cacheWrites.settled();
+      expect(await other.pages.get(written.cache.key)).toMatchObject({ cachedAt: written.cache.cachedAt });
+
+      // A write that fails (the store closed under a scrape still running) is a warning, not lost silently.
+      const late = await through(diskState('/articles/raw-html.html'), [fetchStage]);
+      await disk.ctx.store.close();
+      await through(late, [cacheWrite]);
+      await disk.ctx.cacheWrites.settled();
+      expect(warnings).toEqual([
+        expect.objectContaining({ code: 'CACHE_WRITE_FAILED', message: expect.stringContaining('/articles/raw-html') }),
+      ]);
+    } finally {
+      await other.close();
+      await closeRuntime(disk);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
