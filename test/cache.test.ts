@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { Crawlkit, type Document, type ErrorResponse, type ScrapeResponse } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { ensureBuilt } from './cli-helpers.ts';
+
 import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 
 let server: FixtureServer;
@@ -295,11 +297,12 @@ describe('persistence and maintenance', () => {
   it('a process killed between the answer and the cache write loses the cache entry only', async () => {
     const { url, path } = freshUrl();
     const dir = join(root, 'killed');
+    ensureBuilt();
     // Not spawnSync: this process serves the child's page.
     const run = await new Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
       const helper = (name: string) => fileURLToPath(new URL(`./helpers/${name}`, import.meta.url));
       // It answers, prints its cacheState and is killed in the same turn: its page is not committed yet.
-      const args = ['--import', helper('source-hooks.ts'), helper('cache-write-kill-child.ts'), dir, url];
+      const args = ['--import', helper('built-hooks.ts'), helper('cache-write-kill-child.ts'), dir, url];
       const proc = spawn(process.execPath, args);
       let stdout = '';
       let stderr = '';
