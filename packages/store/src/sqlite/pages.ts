@@ -90,15 +90,17 @@ export class SqlitePageStore implements PageStore {
    * (the cache write of a scrape) pays nothing for it on the way, and a batch's pages share their commits.
    */
   put(page: CachedPage): Promise<void> {
-    let committed: Promise<void> | undefined;
-    const queued = this.#db.use(() => {
-      committed = new Promise<void>((resolve, reject) => {
-        if (this.#puts.size === 0) setImmediate(() => this.flushPuts());
-        const waiting = this.#puts.get(page.key);
-        this.#puts.set(page.key, { page, waiters: [...(waiting?.waiters ?? []), { resolve, reject }] });
-      });
-    });
-    return queued.then(() => committed!);
+    // `use` checks the store is open and answers the commit's promise, which the caller awaits through it.
+    return this.#db
+      .use(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            if (this.#puts.size === 0) setImmediate(() => this.flushPuts());
+            const waiting = this.#puts.get(page.key);
+            this.#puts.set(page.key, { page, waiters: [...(waiting?.waiters ?? []), { resolve, reject }] });
+          }),
+      )
+      .then((committed) => committed);
   }
 
   /** Commits the puts waiting now, in one transaction (each alone if that fails, so one bad page fails alone). */
