@@ -65,6 +65,35 @@ describe('a backend that implements only the page cache', () => {
     await two.close();
   });
 
+  it('a cache whose writes never settle holds neither a lookup of the page nor close() past 2 s, and says so', async () => {
+    const url = `${server.url}/articles/raw-html.html`;
+    const sqlite = await createSqliteStore({ dir: mkdtempSync(join(tmpdir(), 'ck-page-cache-hung-')) });
+    // A network store that lost its connection: its writes never answer, its reads still do.
+    const hung: PageCache = {
+      kind: 'hung-cache',
+      ephemeral: false,
+      pages: new Proxy(sqlite.pages, {
+        get: (pages, name: keyof typeof pages) =>
+          name === 'put' ? () => new Promise<void>(() => {}) : (pages[name] as () => unknown).bind(pages),
+      }),
+      close: () => sqlite.close(),
+    };
+    const engine = new Crawlkit({ store: hung, engine: 'http' });
+    const warnings: string[] = [];
+    engine.on('warning', (w) => w.code !== 'STORE_PAGES_ONLY' && warnings.push(`${w.code}: ${w.message}`));
+    expect(await engine.scrape({ url })).toMatchObject({ success: true, data: { metadata: { cacheState: 'miss' } } });
+    let started = Date.now();
+    // The second scrape of the page waits for the first one's write, 2 s at most, then fetches the page again.
+    expect(await engine.scrape({ url, timeout: 10_000 })).toMatchObject({ success: true });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(warnings).toEqual([expect.stringMatching(/^CACHE_WRITE_FAILED: .*raw-html.*not settled after 2000 ms/)]);
+    started = Date.now();
+    await engine.close();
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/^CACHE_WRITE_FAILED: .*not settled after 2000 ms/);
+  });
+
   it('refuses an object that is neither a Store nor a PageCache, naming what it expects', () => {
     expect(() => new Crawlkit({ store: { kind: 'x' } as never })).toThrow(
       /`store`: Expected 'memory', a Store or a PageCache/,

@@ -33,7 +33,7 @@ export const cacheLookup: ScrapeStage = {
     const lookup: { minAge?: number } = {};
     if (request.minAge !== undefined) lookup.minAge = request.minAge;
     // This process's write of the key, if still committing, goes first: a scrape sees the page its last one kept.
-    await state.ctx.cacheWrites.before(cache.key);
+    await state.ctx.cacheWrites.before(cache.key, state.signal);
     const found = await store.pages.get(cache.key, lookup);
     const read = found && readCopy(store, cache.key, found);
     // A copy fetched without what the request asks of the browser (`mobile: true` over HTTP, under the key of
