@@ -43,6 +43,23 @@ describe.skipIf(!testRedisUrl)('the webhook leadership', () => {
     await second.stop();
   });
 
+  it('tells a release that failed as a warning, once, however many times it is stopped', async () => {
+    const own = await redis({ url: testRedisUrl!, prefix }).connect();
+    const warnings: string[] = [];
+    const lead = new Leadership(own.coordination, 'lost', 'lost-owner', 10_000, (code, message) =>
+      warnings.push(`${code}: ${message}`),
+    );
+    await lead.start();
+    expect(lead.held).toBe(true);
+    // The connection is gone when the lead is let go (Redis down): the release fails.
+    await own.close();
+    // Before: the failure was swallowed, and the others waited the lock's 10 s with nothing said.
+    await lead.stop();
+    await lead.stop();
+    expect(warnings).toEqual([expect.stringMatching(/^LEAD_RELEASE_FAILED: The lost lead was not let go .*10 s/)]);
+    await connection.coordination.releaseLock('lost', 'lost-owner');
+  });
+
   it('is let go by a closed engine, for the next process to take at once', async () => {
     const engine = new Crawlkit({ backend: redis({ url: testRedisUrl!, prefix }), engine: 'http' });
     await engine.startWorker();

@@ -156,7 +156,9 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   const urlPolicy = raw.urlPolicy === 'strict' ? STRICT_URL_POLICY : raw.urlPolicy;
   // `cache.maxBytes` caps a memory store's pages too when it is set; unset, the memory store's own smaller default
   const memory = createMemoryStore(raw.cache?.maxBytes !== undefined ? { maxPageBytes: options.cacheMaxBytes } : {});
-  const distributed = raw.backend ? await Distributed.open(raw.backend) : undefined;
+  const distributed = raw.backend
+    ? await Distributed.open(raw.backend, (code, message) => bus.warning(code, message))
+    : undefined;
   const store = await openStore(settings, memory, distributed);
   const fetcherSettings = fetcherOptions(raw, options, urlPolicy, bus);
   const fetcher = new Fetcher(fetcherSettings);

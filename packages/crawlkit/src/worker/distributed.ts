@@ -17,14 +17,16 @@ export class Distributed {
   readonly workers = new Set<TaskWorker>();
   readonly #leadership: Leadership;
 
-  private constructor(connection: BackendConnection) {
+  private constructor(connection: BackendConnection, warning: (code: string, message: string) => void) {
     this.connection = connection;
     this.store = queueingStore(connection.store, connection.queue);
-    this.#leadership = new Leadership(connection.coordination, 'webhooks', randomUUID(), WEBHOOK_LEADER_TTL_MS);
+    const owner = randomUUID();
+    this.#leadership = new Leadership(connection.coordination, 'webhooks', owner, WEBHOOK_LEADER_TTL_MS, warning);
   }
 
-  static async open(backend: CrawlkitBackend): Promise<Distributed> {
-    const distributed = new Distributed(await backend.connect());
+  /** `warning` is the engine's `warning` event, told a lead that could not be let go. */
+  static async open(backend: CrawlkitBackend, warning: (code: string, message: string) => void): Promise<Distributed> {
+    const distributed = new Distributed(await backend.connect(), warning);
     await distributed.#leadership.start();
     return distributed;
   }
@@ -71,6 +73,7 @@ export class Distributed {
 
   async close(): Promise<void> {
     await this.closeWorkers();
+    // Let go already by `releaseWebhooks()` in a runtime's close: this resolves with that release.
     await this.#leadership.stop();
     await this.connection.close();
   }

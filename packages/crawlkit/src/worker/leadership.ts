@@ -14,14 +14,27 @@ export class Leadership {
   /** Whether the lock was ours at the last renewal (it may still be, after `handOver()`). */
   #owned = false;
   #handedOver = false;
+  /** The renewal under way, if any: `stop()` waits for it, so that it cannot take the lock again after the release. */
+  #renewing: Promise<void> | undefined;
+  /** The one release of `stop()`, however many times it is called. */
+  #stopped: Promise<void> | undefined;
+  readonly #warning: ((code: string, message: string) => void) | undefined;
   /** Told each time this process takes the lock (it did not hold it at the renewal before). */
   onTaken: (() => void) | undefined;
 
-  constructor(coordination: Coordination, name: string, owner: string, ttlMs: number) {
+  /** `warning` is told a release that failed (the engine's `warning` event): `stop()` never throws. */
+  constructor(
+    coordination: Coordination,
+    name: string,
+    owner: string,
+    ttlMs: number,
+    warning?: (code: string, message: string) => void,
+  ) {
     this.#coordination = coordination;
     this.#name = name;
     this.#owner = owner;
     this.#ttlMs = ttlMs;
+    this.#warning = warning;
   }
 
   /** Whether this process held the lock at the last renewal. */
@@ -43,13 +56,40 @@ export class Leadership {
     this.#held = false;
   }
 
-  async stop(): Promise<void> {
-    this.handOver();
-    if (this.#owned) await this.#coordination.releaseLock(this.#name, this.#owner).catch(() => undefined);
-    this.#owned = false;
+  /**
+   * Stops leading and lets the lock go, once: a later call (the engine's close after its runtime's) resolves with the
+   * first. A release that fails (Redis down) is told as a `LEAD_RELEASE_FAILED` warning; the lock then lapses by its
+   * TTL.
+   */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#release();
+    return this.#stopped;
   }
 
-  async #renew(): Promise<void> {
+  async #release(): Promise<void> {
+    this.handOver();
+    await this.#renewing;
+    if (!this.#owned) return;
+    this.#owned = false;
+    try {
+      await this.#coordination.releaseLock(this.#name, this.#owner);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#warning?.(
+        'LEAD_RELEASE_FAILED',
+        `The ${this.#name} lead was not let go (${reason}): another process takes it over once its lock lapses, ` +
+          `within ${Math.ceil(this.#ttlMs / 1000)} s.`,
+      );
+    }
+  }
+
+  #renew(): Promise<void> {
+    this.#renewing ??= this.#tryLock().finally(() => (this.#renewing = undefined));
+    return this.#renewing;
+  }
+
+  async #tryLock(): Promise<void> {
+    if (this.#stopped) return;
     const before = this.#held;
     this.#owned = await this.#coordination.tryLock(this.#name, this.#owner, this.#ttlMs).catch(() => false);
     this.#held = this.#owned && !this.#handedOver;
