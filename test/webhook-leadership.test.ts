@@ -43,6 +43,20 @@ describe.skipIf(!testRedisUrl)('the webhook leadership', () => {
     await second.stop();
   });
 
+  it('is taken over within a second of a clean release, whatever the TTL', async () => {
+    const first = new Leadership(connection.coordination, 'handover', 'first', 10_000);
+    const second = new Leadership(connection.coordination, 'handover', 'second', 10_000);
+    await first.start();
+    await second.start();
+    expect([first.held, second.held]).toEqual([true, false]);
+    const released = Date.now();
+    await first.stop();
+    // Before: the second tried again at its renewal, a third of the TTL later (3.3 s).
+    await expect.poll(() => second.held, { timeout: 5_000, interval: 20 }).toBe(true);
+    expect(Date.now() - released).toBeLessThan(1_500);
+    await second.stop();
+  });
+
   it('tells a release that failed as a warning, once, however many times it is stopped', async () => {
     const own = await redis({ url: testRedisUrl!, prefix }).connect();
     const warnings: string[] = [];
