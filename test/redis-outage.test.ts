@@ -97,7 +97,9 @@ describe('crawlkit worker while Redis is paused', () => {
     const shortTimeout = {
       redis: (options: Parameters<typeof redis>[0]) => redis({ ...options, commandTimeoutMs: COMMAND_TIMEOUT_MS }),
     };
-    const running = runWorker({ redis: server.url, prefix, engine: 'http' }, io, stop.signal, shortTimeout);
+    // Its idle sweep every 300 ms, not 5 s: the pause below is met by the next one.
+    const flags = { redis: server.url, prefix, engine: 'http', sweepIntervalMs: '300' } as const;
+    const running = runWorker(flags, io, stop.signal, shortTimeout);
     const client = new Crawlkit({ backend: redis({ url: server.url, prefix }), engine: 'http' });
     try {
       const urls = ['/', '/articles/first-post.html'].map((path) => `${site.url}${path}`);

@@ -37,6 +37,10 @@ export function addWorkerCommand(
       'a task whose Redis keeps failing (out of memory) ends its job failed after this (default 3600000)',
     )
     .option(
+      '--sweep-interval-ms <ms>',
+      'while idle, look this often for jobs a dead process left unqueued or unfinished (default 5000)',
+    )
+    .option(
       '--url-policy <policy>',
       "this worker's URL policy (strict or JSON), on top of each job's; env CRAWLKIT_URL_POLICY",
     )

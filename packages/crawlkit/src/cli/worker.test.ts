@@ -55,6 +55,14 @@ describe('crawlkit worker', () => {
           message: `Expected --task-retry-delay-ms to be a positive integer, got ${JSON.stringify(taskRetryDelayMs)}`,
         });
       }
+      for (const sweepIntervalMs of ['0', '-5', 'often']) {
+        await expect(
+          runWorker({ redis: 'redis://x', sweepIntervalMs }, streams, new AbortController().signal, redisModule),
+        ).rejects.toMatchObject({
+          code: 'CLI_USAGE',
+          message: `Expected --sweep-interval-ms to be a positive integer, got ${JSON.stringify(sweepIntervalMs)}`,
+        });
+      }
     } finally {
       if (previous !== undefined) process.env.CRAWLKIT_REDIS_URL = previous;
     }
@@ -74,6 +82,7 @@ describe('crawlkit worker', () => {
         '--max-body-bytes',
         '--task-lock-ms',
         '--task-retry-delay-ms',
+        '--sweep-interval-ms',
       ]),
     );
   });

@@ -17,6 +17,7 @@ export interface WorkerFlags extends EngineFlags {
   taskLockMs?: string;
   taskRetryDelayMs?: string;
   storeFaultTimeoutMs?: string;
+  sweepIntervalMs?: string;
   quiet?: boolean;
 }
 
@@ -44,6 +45,7 @@ export async function runWorker(
   const taskLockMs = integerFlag('--task-lock-ms', flags.taskLockMs);
   const taskRetryDelayMs = integerFlag('--task-retry-delay-ms', flags.taskRetryDelayMs);
   const storeFaultTimeoutMs = integerFlag('--store-fault-timeout-ms', flags.storeFaultTimeoutMs);
+  const sweepIntervalMs = integerFlag('--sweep-interval-ms', flags.sweepIntervalMs);
   const backend = await redisBackend(
     settings,
     'worker',
@@ -85,7 +87,10 @@ export async function runWorker(
   process.once('SIGTERM', onTerm);
   signal.addEventListener('abort', onTerm, { once: true });
   try {
-    const worker = await ck.startWorker(storeFaultTimeoutMs !== undefined ? { storeFaultTimeoutMs } : {});
+    const worker = await ck.startWorker({
+      ...(storeFaultTimeoutMs !== undefined ? { storeFaultTimeoutMs } : {}),
+      ...(sweepIntervalMs !== undefined ? { sweepIntervalMs } : {}),
+    });
     const index = settings.searchIndex === false ? ', no search index' : '';
     note(`worker ${worker.id} taking tasks from ${describeRedis(settings)}${index}`);
     if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
