@@ -73,8 +73,11 @@ describe('a backend that implements only the page cache', () => {
       kind: 'hung-cache',
       ephemeral: false,
       pages: new Proxy(sqlite.pages, {
-        get: (pages, name: keyof typeof pages) =>
-          name === 'put' ? () => new Promise<void>(() => {}) : (pages[name] as () => unknown).bind(pages),
+        get: (pages, name) => {
+          if (name === 'put') return () => new Promise<void>(() => {});
+          const value: unknown = Reflect.get(pages, name);
+          return typeof value === 'function' ? (value as () => unknown).bind(pages) : value;
+        },
       }),
       close: () => sqlite.close(),
     };
