@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ensureBuilt, startCli } from './cli-helpers.ts';
+import { ensureBuilt, runCli, startCli } from './cli-helpers.ts';
 import { sleep, startReceiver, until } from './helpers-batch.ts';
 
 let site: Server;
@@ -53,7 +53,9 @@ interface Serve {
 }
 
 async function serve(store: string): Promise<Serve> {
-  const child = startCli(['serve', '--port', '0', '--store', store, '--engine', 'http'], { cwd: root });
+  // The survivor looks for the dead one's jobs every 300 ms, not every 10 s: the takeover is not waited out.
+  const flags = ['--port', '0', '--store', store, '--engine', 'http', '--resume-scan', '300'];
+  const child = startCli(['serve', ...flags], { cwd: root });
   let stdout = '';
   child.stdout!.on('data', (chunk: string) => (stdout += chunk));
   await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
@@ -75,8 +77,7 @@ async function api(url: string, init?: { method: string; body: unknown }): Promi
   return (await response.json()) as Record<string, unknown>;
 }
 
-// The two cases share only the site (pages under /p/ for one, /b/ for the other): they run at once, the takeover
-// mostly waiting for the survivor's next look for orphaned jobs.
+// The two cases share only the site (pages under /p/ for one, /b/ for the other): they run at once.
 describe.concurrent('two serve processes on one store', () => {
   it('the other takes over a job whose process was killed', { timeout: 120_000 }, async () => {
     const store = join(root, 'takeover');
@@ -105,6 +106,14 @@ describe.concurrent('two serve processes on one store', () => {
       await a.kill('SIGKILL');
       await b.kill('SIGTERM');
     }
+  });
+
+  it('refuses a --resume-scan that is not a positive integer, exit 2', async () => {
+    const bad = await runCli(['serve', '--port', '0', '--store', join(root, 'bad'), '--resume-scan', '0'], {
+      cwd: root,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Expected --resume-scan to be a positive integer, got "0"');
   });
 
   it('a webhook backlog is delivered by one process only', { timeout: 120_000 }, async () => {

@@ -23,6 +23,7 @@ import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 
 import type { EngineLearningOptions } from './jobs/engine-learning.js';
+import { jobLimitsSchema, type JobLimitOptions } from './jobs/job-limits.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import { loggerSchema, type Logger } from './logger.js';
 import { searchOptionsSchema, type SearchOptions } from './search/options.js';
@@ -191,6 +192,13 @@ export interface CrawlkitOptions {
    */
   resumeJobs?: boolean;
   /**
+   * With `resumeJobs`, how often the engine looks for the store's unfinished jobs that no live process drives any
+   * more (another process on the store died, or let its lease lapse) and takes them over, in milliseconds. A process
+   * of this host that died is seen at once; one of another host once its lease lapses (30 s).
+   * @default 10000
+   */
+  resumeScanMs?: number;
+  /**
    * Run the schedules of the store (`createSchedule`) in this engine from its start: each firing due is claimed in
    * the store, so that of several engines on one store exactly one runs it, and a firing missed while no engine ran
    * runs once at the start. `crawlkit serve` sets it.
@@ -228,15 +236,7 @@ export interface CrawlkitOptions {
    * Limits of each crawl or batch job.
    * @default {}
    */
-  jobs?: {
-    /**
-     * Bytes of results (the UTF-8 JSON of its documents) one job may store. A job past it ends `failed` with a
-     * `JOB_STORE_BUDGET_EXCEEDED` job error; the pages stored until then stay readable. It keeps a crawl trap or an
-     * endless site from filling the disk.
-     * @default 1073741824 (1 GiB)
-     */
-    maxStoreBytes?: number;
-  };
+  jobs?: JobLimitOptions;
   /**
    * Search (`ck.search()`, `POST /v2/search`): the web search provider, and hybrid ranking with an embedding model.
    * @default {} (the local index of stored pages only, BM25)
@@ -262,6 +262,7 @@ export interface ResolvedOptions {
   workers: { size: number; maxMemoryMb: number };
   webhooks: DeliverySettings;
   resumeJobs: boolean;
+  resumeScanMs: number;
   runSchedules: boolean;
   persistSecrets: boolean;
   cacheMaxBytes: number;
@@ -326,11 +327,12 @@ const optionsSchema = z.strictObject({
     })
     .prefault({}),
   resumeJobs: z.boolean().default(false),
+  resumeScanMs: positiveInt.default(10_000),
   runSchedules: z.boolean().default(false),
   persistSecrets: z.boolean().default(true),
   cache: z.strictObject({ maxBytes: positiveInt.default(1024 ** 3) }).prefault({}),
   jobResultTtlMs: positiveInt.default(86_400_000),
-  jobs: z.strictObject({ maxStoreBytes: positiveInt.default(1024 ** 3) }).prefault({}),
+  jobs: jobLimitsSchema,
   search: searchOptionsSchema.default({}),
   logger: loggerSchema.optional(),
 });
@@ -382,6 +384,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     workers,
     webhooks,
     resumeJobs: data.resumeJobs,
+    resumeScanMs: data.resumeScanMs,
     runSchedules: data.runSchedules,
     persistSecrets: data.persistSecrets,
     cacheMaxBytes: cache.maxBytes,

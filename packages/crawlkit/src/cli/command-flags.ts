@@ -74,6 +74,10 @@ export function addServeFlags(command: Command): Command {
     .option(
       '--job-ttl <ms>',
       "how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default 86400000: 24 h)",
+    )
+    .option(
+      '--resume-scan <ms>',
+      'how often to look for jobs a dead process on the store left, and take them over (default 10000)',
     );
 }
 

@@ -31,6 +31,7 @@ const OPTION_FLAGS: Record<string, string> = {
   publicUrl: '--public-url',
   trustProxy: '--trust-proxy',
   jobResultTtlMs: '--job-ttl',
+  resumeScanMs: '--resume-scan',
 };
 
 /** The flag of an option path, by its longest known prefix (`proxies.basic.0` is `--proxy`). */

@@ -58,6 +58,8 @@ export const serveFileSchema = z.strictObject({
   closeTimeoutMs: z.number().int().min(0).optional(),
   /** How long a job's results stay after it ends (`--job-ttl`), then deleted. @default 86400000 (24 h) */
   jobResultTtlMs: z.number().int().positive().optional(),
+  /** How often the server looks for jobs another process on the store left (`--resume-scan`). @default 10000 */
+  resumeScanMs: z.number().int().positive().optional(),
   cors: corsSchema.optional(),
   /** The address clients reach the server at behind a reverse proxy (`--public-url`): the base of job URLs. */
   publicUrl: z.string().min(1).optional(),

@@ -49,6 +49,7 @@ export interface ServeFlags extends ListenFlags, RedisFlags {
   parseFileLimit?: string;
   readyMinFree?: string;
   jobTtl?: string;
+  resumeScan?: string;
 }
 
 /**
@@ -143,6 +144,8 @@ export async function serveCommand(
   const { options, notes } = await engineSettings(ctx, flags, file, server.isLoopbackHost(host));
   const jobResultTtlMs = integerFlag('--job-ttl', flags.jobTtl) ?? file.jobResultTtlMs;
   if (jobResultTtlMs !== undefined) options.jobResultTtlMs = jobResultTtlMs;
+  const resumeScanMs = integerFlag('--resume-scan', flags.resumeScan) ?? file.resumeScanMs;
+  if (resumeScanMs !== undefined) options.resumeScanMs = resumeScanMs;
   ctx.configure(options);
   await ctx.load();
   if (redis) {

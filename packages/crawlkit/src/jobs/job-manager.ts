@@ -14,7 +14,7 @@ import type { JobStores } from './job-stores.js';
 import { JobSignals, waitForJob, watchJob } from './job-watch.js';
 import { policyToStore } from './job-policy.js';
 import { sealJobSecrets, sealWebhookSecret } from './job-secrets.js';
-import { leaseTiming, type JobLeases } from './lease.js';
+import type { JobLeases } from './lease.js';
 import { retryStoreFaults } from '../store-faults.js';
 import { isStoreBudgetError } from './task-execution.js';
 import { checkWebhookUrl } from '../webhooks/outbox.js';
@@ -62,6 +62,7 @@ export class JobManager {
   readonly #urlPolicy: UrlPolicy | undefined;
   /** The engine's webhook secret, recorded with each job that has a webhook. */
   readonly #webhookSecret: string | undefined;
+  readonly #resumeScanMs: number;
   #closed = false;
   /** Aborted by `close()`. */
   readonly #closing = new AbortController();
@@ -90,6 +91,7 @@ export class JobManager {
     this.#recordings = options.ctx.recordings;
     this.#urlPolicy = policyToStore(options.ctx.fetcher.urlPolicy);
     this.#webhookSecret = options.ctx.options.webhooks.secret;
+    this.#resumeScanMs = options.ctx.options.resumeScanMs;
     this.#stores = options.stores;
     this.#events = new JobEvents({
       bus: options.bus,
@@ -275,7 +277,7 @@ export class JobManager {
   }
 
   /**
-   * Resumes every unfinished job of the on-disk store, and from then on, every `leaseTiming.ttlMs / 3`, each one that
+   * Resumes every unfinished job of the on-disk store, and from then on, every `resumeScanMs`, each one that
    * no live process drives any more (its process died, or let its lease expire): a `serve` sharing the store with
    * another takes over the other's jobs. Returns the ids resumed now.
    */
@@ -285,7 +287,7 @@ export class JobManager {
     if (!this.#distributed && !this.#closed) {
       this.#orphanSweep ??= setInterval(() => {
         this.#takeOverOrphans().catch((error: unknown) => this.#events.bus.internalError(undefined, error));
-      }, leaseTiming.ttlMs / 3);
+      }, this.#resumeScanMs);
       this.#orphanSweep.unref();
     }
     return jobs.map((j) => j.id);
