@@ -95,3 +95,14 @@ it('names no flag for an issue of the URL argument, whatever other flag is also 
   expect(stderr).toContain('crawlkit: URL must have a valid top-level domain');
   expect(stderr).not.toContain('--limit');
 });
+
+it('tells --engine replay to use `crawlkit replay`, and no other wrong engine', async () => {
+  const wrong = await cli(['scrape', URL, '--engine', 'chrome']);
+  expect(wrong.code, wrong.stderr).toBe(2);
+  expect(wrong.stderr).toContain('Expected --engine to be auto, http or browser, got "chrome"');
+  expect(wrong.stderr).not.toContain('replay');
+  const replay = await cli(['scrape', URL, '--engine', 'replay']);
+  expect(replay.code, replay.stderr).toBe(2);
+  expect(replay.stderr).toContain('`crawlkit replay <files...>` replays WARC files');
+});
+
