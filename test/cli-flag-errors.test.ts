@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 
 import { afterAll, describe, expect, it } from 'vitest';
@@ -106,3 +107,21 @@ it('tells --engine replay to use `crawlkit replay`, and no other wrong engine', 
   expect(replay.stderr).toContain('`crawlkit replay <files...>` replays WARC files');
 });
 
+it('says what to do when the port of serve or mcp --http is taken', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = String((taken.address() as { port: number }).port);
+  try {
+    for (const args of [
+      ['serve', '--port', port],
+      ['mcp', '--http', '--port', port],
+    ]) {
+      const { code, stderr } = await cli(args);
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain('EADDRINUSE');
+      expect(stderr).toContain('Stop it, or give another --port (0 picks a free one)');
+    }
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+});
