@@ -301,6 +301,15 @@ describe('crawlkit crawl', { timeout: 120_000 }, () => {
     }
   });
 
+  it('names the pages that answered an HTTP error after the summary (a mistyped start URL)', async () => {
+    const result = await cli(['crawl', `${site.server.url}/http/status/404`, '--limit', '2']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/completed: 1 page, 0 errors, 1 credit/);
+    expect(result.stderr).toContain(`note: 1 page answered an HTTP error (404 ${site.server.url}/http/status/404)`);
+    const fine = await cli(['crawl', `${site.server.url}/cli/chain/0`, '--limit', '1']);
+    expect(fine.stderr).not.toContain('HTTP error');
+  });
+
   it('refuses a bad include path regex like the API', async () => {
     const result = await cli(['crawl', `${site.server.url}/`, '--include-path', '(']);
     expect(result.code).toBe(2);

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,17 +16,18 @@ const store = mkdtempSync(join(tmpdir(), 'ck-cli-flags-'));
 afterAll(() => rmSync(store, { recursive: true, force: true }));
 
 /** Runs the CLI in this process; resolves to its exit code and stderr. */
-async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
   stdin.end();
-  stdout.resume();
   let text = '';
+  let out = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
   const io = { stdout, stderr: stderr as unknown as NodeJS.WriteStream, stdin };
   const code = await main([...args, '--store', store], io, new AbortController().signal);
-  return { code, stderr: text };
+  return { code, stderr: text, stdout: out };
 }
 
 // No page is fetched: each body is refused before its work starts.
@@ -94,4 +96,54 @@ it('names no flag for an issue of the URL argument, whatever other flag is also 
   expect(code, stderr).toBe(2);
   expect(stderr).toContain('crawlkit: URL must have a valid top-level domain');
   expect(stderr).not.toContain('--limit');
+});
+
+it('tells --engine replay to use `crawlkit replay`, and no other wrong engine', async () => {
+  const wrong = await cli(['scrape', URL, '--engine', 'chrome']);
+  expect(wrong.code, wrong.stderr).toBe(2);
+  expect(wrong.stderr).toContain('Expected --engine to be auto, http or browser, got "chrome"');
+  expect(wrong.stderr).not.toContain('replay');
+  const replay = await cli(['scrape', URL, '--engine', 'replay']);
+  expect(replay.code, replay.stderr).toBe(2);
+  expect(replay.stderr).toContain('`crawlkit replay <files...>` replays WARC files');
+});
+
+it('says what to do when the port of serve or mcp --http is taken', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = String((taken.address() as { port: number }).port);
+  try {
+    for (const args of [
+      ['serve', '--port', port],
+      ['mcp', '--http', '--port', port],
+    ]) {
+      const { code, stderr } = await cli(args);
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain('EADDRINUSE');
+      expect(stderr).toContain('Stop it, or give another --port (0 picks a free one)');
+    }
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+});
+
+it('answers the v2 error shape on stdout under --json and --ndjson when the command stops before it runs', async () => {
+  const cases: [string[], RegExp][] = [
+    [['scrape', URL, '--fromat', 'markdown', '--json'], /^unknown option '--fromat' \(Did you mean --format\?\)/],
+    [['scrape', '--json'], /^missing URL: crawlkit scrape <url>/],
+    [['scrape', URL, '--engine', 'chrome', '--json'], /^Expected --engine to be auto, http or browser/],
+    [['crawl', URL, '--limt', '3', '--ndjson'], /^unknown option '--limt'/],
+  ];
+  for (const [args, message] of cases) {
+    const { code, stdout, stderr } = await cli(args);
+    expect(code, stderr).toBe(2);
+    const answer = JSON.parse(stdout) as { success: boolean; code: string; error: string };
+    expect(answer).toMatchObject({ success: false, code: 'CLI_USAGE' });
+    expect(answer.error).toMatch(message);
+    if (args.includes('--ndjson')) expect(stdout.trim().split('\n')).toHaveLength(1);
+  }
+  // without either flag, stdout stays empty: the mistake is told on stderr only
+  const plain = await cli(['scrape', URL, '--fromat', 'markdown']);
+  expect(plain.stdout).toBe('');
+  expect(plain.stderr).toContain("unknown option '--fromat'");
 });

@@ -103,6 +103,8 @@ describe('map', () => {
     expect(response.success).toBe(false);
     expect(response).toMatchObject({ code: 'MAP_TIMEOUT' });
     expect((response as ErrorResponse).error).toContain('The map operation timed out');
+    // what to fix: the timeout it ran out of, and the option that sets it
+    expect((response as ErrorResponse).error).toContain('timeout of 1 ms. Raise `timeout` (--timeout');
   });
 
   it('never fetches robots-blocked-only or external pages to list links', async () => {

@@ -187,6 +187,24 @@ describe('main content', () => {
     expect(out.markdown).toContain('Only navigation here');
   });
 
+  it('matches excludeTags on the page as served with onlyMainContent, as v2 does (ancestors outside the container)', () => {
+    const html =
+      '<html><body><nav><a href="/">Home</a></nav><main><article><h1>Story</h1><p>The first paragraph of the story, ' +
+      'long enough to be the main content of the page.</p><p>A second paragraph, which the caller excludes.</p>' +
+      '</article></main><footer>Footer</footer></body></html>';
+    const markdownWith = (excludeTags: string[]) =>
+      extractPage(html, { url: 'https://example.com/story', excludeTags, formats: { markdown: true } }).markdown!;
+    expect(markdownWith([])).toContain('which the caller excludes');
+    // a selector through <main>, which the main content (the article) leaves out
+    for (const selector of ['body > main > article > p:nth-of-type(2)', 'main p:last-child']) {
+      const markdown = markdownWith([selector]);
+      expect(markdown, selector).not.toContain('which the caller excludes');
+      expect(markdown, selector).toContain('The first paragraph of the story');
+    }
+    // positional selectors count the page's elements once: the first paragraph is not taken as the next "second"
+    expect(markdownWith(['article > p:nth-of-type(2)'])).toContain('The first paragraph of the story');
+  });
+
   it('reports invalid selectors as warnings', () => {
     const out = extractPage('<p>x</p>', { url: 'https://example.com', excludeTags: ['p[['], formats: { html: true } });
     expect(out.warnings.join(' ')).toContain('invalid CSS selector');

@@ -2,7 +2,14 @@ import { isTag, type Document, type Element } from 'domhandler';
 import render from 'dom-serializer';
 
 import { extractAttributes, type AttributeSelector, type AttributeValues } from './attributes.js';
-import { absolutize, canonicalOf, discoveryLinks, removeUnwanted, selectIncluded } from './clean/transform.js';
+import {
+  absolutize,
+  canonicalOf,
+  discoveryLinks,
+  removeExcluded,
+  removeUnwanted,
+  selectIncluded,
+} from './clean/transform.js';
 import { removeBoilerplate } from './clean/boilerplate.js';
 import { findMainContent } from './content/index.js';
 import { parseHtml } from './dom/parse.js';
@@ -89,11 +96,13 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
     document = selectIncluded(document, includeTags, out.warnings);
     if (onlyMainContent) removeBoilerplate(document.children, out.warnings);
   } else if (onlyMainContent) {
+    // v2's order: excludeTags match the page as served (`body > main > p`), before the main content is lifted out
+    removeExcluded(document, options.excludeTags, out.warnings);
     const main = findMainContent(document, { url: options.url });
     document = main.document;
     if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
-  removeUnwanted(document, options.excludeTags, out.warnings);
+  removeUnwanted(document, !includeTags.length && onlyMainContent ? undefined : options.excludeTags, out.warnings);
   const collect = { links: !!formats.links, images: !!formats.images };
   const urls = absolutize(document, base, options.url, collect, encoding);
   if (formats.links) out.links = urls.links;

@@ -80,7 +80,13 @@ export async function mapSite(
     return await discover(ctx, request, signal);
   } catch (error) {
     if (signal?.aborted && !callerSignal?.aborted) {
-      return { success: false, code: 'MAP_TIMEOUT', error: 'The map operation timed out before completing.' };
+      return {
+        success: false,
+        code: 'MAP_TIMEOUT',
+        error:
+          `The map operation timed out before completing: it took more than its timeout of ${request.timeout} ms. ` +
+          'Raise `timeout` (--timeout of `crawlkit map`), or lower `limit` for a large site.',
+      };
     }
     throw error;
   }

@@ -24,9 +24,9 @@ export function engineOptionsOf(flags: EngineFlags): CrawlkitOptions {
   const engine = flags.engine;
   if (engine !== undefined) {
     if (engine !== 'auto' && engine !== 'http' && engine !== 'browser') {
-      throw new CliError(
-        `Expected --engine to be auto, http or browser, got "${engine}" (\`crawlkit replay\` replays WARC files)`,
-      );
+      // `replay` is an engine of the library, which takes its WARC files as options: the command is `crawlkit replay`.
+      const hint = engine === 'replay' ? ' (`crawlkit replay <files...>` replays WARC files)' : '';
+      throw new CliError(`Expected --engine to be auto, http or browser, got "${engine}"${hint}`);
     }
     options.engine = engine;
   }

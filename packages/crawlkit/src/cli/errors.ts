@@ -42,5 +42,11 @@ export function startFailure(error: unknown, what: string): CliError {
   if (error instanceof CliError) return error;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (code === 'INVALID_OPTION') return new CliError(withFlags(String(message)), { cause: error });
-  return new CliError(`${what}: ${String(message)}`, { cause: error, exitCode: EXIT.failure });
+  const fix =
+    code === 'EADDRINUSE'
+      ? ': another process listens there. Stop it, or give another --port (0 picks a free one)'
+      : code === 'EACCES'
+        ? ': this user may not listen there (ports under 1024 need privileges). Give another --port'
+        : '';
+  return new CliError(`${what}: ${String(message)}${fix}`, { cause: error, exitCode: EXIT.failure });
 }

@@ -37,6 +37,8 @@ const RESUME_RETRY_MS = 5_000;
 
 /** Failures the summary lists on stderr; `crawlkit status <id> --errors` lists them all. */
 const LISTED_FAILURES = 20;
+/** Pages that answered an HTTP error named after the summary (the others counted). */
+const LISTED_HTTP_ERRORS = 5;
 
 /** Status of a job of either kind. */
 export function jobStatus(
@@ -132,8 +134,14 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
     : undefined;
   const mark = new PrintedMark(ctx.jobsDir, id);
   const delivery = new PageDelivery(output, options.skip ?? 0, mark, ctx.mode !== 'json');
+  // Pages that answered an HTTP error are pages of the job (as v2 counts them), told after the summary.
+  const httpErrors: string[] = [];
   try {
-    for await (const document of engine.watch(id, { signal: ctx.signal })) await delivery.next(document);
+    for await (const document of engine.watch(id, { signal: ctx.signal })) {
+      const { statusCode, sourceURL } = document.metadata;
+      if (statusCode >= 400) httpErrors.push(`${statusCode} ${sourceURL}`);
+      await delivery.next(document);
+    }
   } catch (error) {
     if (!ctx.signal.aborted) throw error;
   } finally {
@@ -192,6 +200,14 @@ export async function followJob(ctx: CommandContext, options: FollowOptions): Pr
   );
   // What the job's status warns of (a robots.txt or sitemap it could not read), as `crawlkit status` tells it.
   if (status.warning) ctx.note(`  warning: ${withFlags(status.warning)}`);
+  if (httpErrors.length) {
+    const listed = httpErrors.slice(0, LISTED_HTTP_ERRORS).join(', ');
+    const more = httpErrors.length > LISTED_HTTP_ERRORS ? `, … ${httpErrors.length - LISTED_HTTP_ERRORS} more` : '';
+    ctx.note(
+      `  note: ${count(httpErrors.length, 'page')} answered an HTTP error (${listed}${more}): stored with that ` +
+        'statusCode, as v2 does; check the URL',
+    );
+  }
   for (const failure of failures.slice(0, LISTED_FAILURES)) ctx.note(`  failed: ${failure.url}: ${failure.error}`);
   if (failures.length > LISTED_FAILURES) {
     const more = failures.length - LISTED_FAILURES;

@@ -12,6 +12,7 @@ import { withFlags } from './option-flags.js';
 import { addRedisFlags, type RedisFlags } from './redis-flags.js';
 import { addScheduleFlags } from './schedule-commands.js';
 import { addScheduleUpdateFlags } from './schedule-update-flags.js';
+import type { ErrorResponse } from '../v2/types.js';
 import { VERSION } from './version.js';
 import { addWorkerCommand } from './worker-command.js';
 
@@ -240,15 +241,31 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version exit 0; a usage mistake (or no command at all) is bad input.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+      if (error.exitCode === 0) return EXIT.ok;
+      const words = error.message.replace(/^error: /, '').replace(/\n/g, ' ');
+      answerJson(argv, io, { success: false, code: 'CLI_USAGE', error: `${words} (run with --help for usage)` });
+      return EXIT.badInput;
     }
     if (error instanceof CliError) {
+      answerJson(argv, io, { success: false, code: error.code, error: error.message });
       io.stderr.write(`crawlkit: ${error.message}\n`);
       return error.exitCode;
     }
     if (signal.aborted) return EXIT.interrupted;
     const response = toErrorResponse(error);
+    answerJson(argv, io, response);
     io.stderr.write(`crawlkit: ${withFlags(response.error)}${response.code ? ` (${response.code})` : ''}\n`);
     return exitCodeFor(response.code);
   }
+}
+
+/**
+ * A command that stops before it runs (a usage mistake, a flag it cannot read) still answers the v2 error shape on
+ * stdout under `--json` or `--ndjson`, as its failures once running do: a script reading stdout gets JSON either way.
+ */
+function answerJson(argv: string[], io: CliIo, error: ErrorResponse): void {
+  const end = argv.indexOf('--');
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  if (flags.includes('--json')) io.stdout.write(`${JSON.stringify(error, null, 2)}\n`);
+  else if (flags.includes('--ndjson')) io.stdout.write(`${JSON.stringify(error)}\n`);
 }

@@ -48,6 +48,11 @@ export function removeUnwanted(root: Document, excludeTags: readonly string[] | 
   // Comments and processing instructions carry nothing either.
   collectComments(root, doomed);
   detachAll(doomed);
+  removeExcluded(root, excludeTags, warnings);
+}
+
+/** Removes the `excludeTags` matches. */
+export function removeExcluded(root: Document, excludeTags: readonly string[] | undefined, warnings: string[]): void {
   for (const selector of excludeTags ?? []) detachAll(selectSafe(selector, root, warnings, 'excludeTags'));
 }
 

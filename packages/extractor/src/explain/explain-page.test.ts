@@ -130,11 +130,11 @@ describe('explainPage: options that would keep a dropped paragraph', () => {
 });
 
 describe('explainPage: the options of the scrape', () => {
-  it('names excludeTags as the rule of what they removed, and a rule before them first', () => {
+  it('names excludeTags as the rule of what they removed, matched on the page before the main content rules', () => {
     const explained = explainPage(page, { url, excludeTags: ['h1', 'figure'] });
     expect(blockOf(explained, 'Council approves')).toMatchObject({ verdict: 'dropped', rule: 'exclude-tags' });
-    // the cleaning dropped the caption before excludeTags took its figure
-    expect(blockOf(explained, caption)).toMatchObject({ verdict: 'dropped', rule: 'caption' });
+    // v2's order: excludeTags took the figure before the cleaning could drop its caption
+    expect(blockOf(explained, caption)).toMatchObject({ verdict: 'dropped', rule: 'exclude-tags' });
   });
 
   it('with includeTags, keeps what they match and names what lies outside them', () => {

@@ -124,6 +124,8 @@ export function explainPage(html: string, options: ExplainOptions): ExplainedPag
     if (onlyMainContent) removeBoilerplate(output.children, warnings);
     source = 'include-tags';
   } else if (onlyMainContent) {
+    // as `extractPage`: excludeTags match the page as served, before the main content is chosen
+    excludeTraced(work, options.excludeTags, trace, warnings);
     const found = traceMainContent(work, trace, options.url);
     output = found.document;
     parts = found.parts;
@@ -132,7 +134,8 @@ export function explainPage(html: string, options: ExplainOptions): ExplainedPag
     output = work;
     source = 'whole-page';
   }
-  exclude(output, options.excludeTags, trace, warnings);
+  const excludedFirst = !includeTags.length && onlyMainContent;
+  exclude(output, excludedFirst ? undefined : options.excludeTags, trace, warnings);
   if (onlyMainContent && !includeTags.length && !hasText(output)) source = 'empty-main';
 
   // the element each dropped block's rule removed (in `reference`), when it is not the block itself
@@ -170,11 +173,11 @@ export function explainPage(html: string, options: ExplainOptions): ExplainedPag
   const containerElements = parts.filter(isTag).map((p) => twin.get(p) ?? p);
   const containerHandles = containerElements.map((el) => handles.of(el));
 
-  // excludeTags apply to the cleaned output, so the selector that drops a kept block is made on the output
-  const outputHandles = new Handles(output);
+  // excludeTags apply where `extractPage` matches them: the page as served for the main content, else the output
+  const outputHandles = excludedFirst ? undefined : new Handles(output);
   suggestOptions(html, options, explained, {
     handles,
-    excludeHandleOf: (i) => outputHandles.of(blocks[i]!.el),
+    excludeHandleOf: (i) => (outputHandles ? outputHandles.of(blocks[i]!.el) : handles.of(twin.get(blocks[i]!.el)!)),
     containerHandles,
     containerElements,
     // a block outside the container is suggested with its region: the largest wrapper around it beside the container
@@ -252,8 +255,18 @@ function partsDropped(inline: Element[], trace: Trace): ExplainedBlock['droppedP
 function exclude(output: Document, excludeTags: readonly string[] | undefined, trace: Trace, warnings: string[]): void {
   for (const el of elements(output)) if (NON_CONTENT.has(el.name)) trace.drop(el, 'not-text');
   removeUnwanted(output, undefined, warnings);
+  excludeTraced(output, excludeTags, trace, warnings);
+}
+
+/** Removes the `excludeTags` matches of `root`, each recorded. */
+function excludeTraced(
+  root: Document,
+  excludeTags: readonly string[] | undefined,
+  trace: Trace,
+  warnings: string[],
+): void {
   for (const selector of excludeTags ?? []) {
-    const matches = selectSafe(selector, output, warnings, 'excludeTags');
+    const matches = selectSafe(selector, root, warnings, 'excludeTags');
     for (const m of matches) trace.drop(m, 'exclude-tags');
     detachAll(matches);
   }
