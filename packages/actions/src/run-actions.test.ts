@@ -48,8 +48,16 @@ afterEach(async () => {
   await page.close();
 });
 
+/** The fixture pages that fetch their first rows after load, and when those are in. */
+const READY: Record<string, string> = {
+  '/js/load-more.html': "document.querySelectorAll('li.item').length === 10",
+  '/js/infinite.html': "document.querySelectorAll('.row').length === 10 && !loading",
+};
+
+// Waiting for the page's own first rows instead of `networkidle0`, whose 500 ms of quiet every open paid.
 async function open(path: string): Promise<void> {
-  await page.goto(server.url + path, { waitUntil: 'networkidle0' });
+  await page.goto(server.url + path, { waitUntil: 'load' });
+  if (READY[path]) await page.waitForFunction(READY[path], { timeout: 10_000 });
 }
 
 async function run(actions: Action[]) {
@@ -275,7 +283,13 @@ describe('runActions', () => {
   it('stops when the signal aborts', async () => {
     await open('/js/nav-target.html');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Aborted as soon as the wait listens for it: a timer of 100 ms raced the CDP calls made before the first action,
+    // which a loaded machine outlasted (then nothing had run: index 0).
+    const listen = controller.signal.addEventListener.bind(controller.signal);
+    controller.signal.addEventListener = ((...args: Parameters<typeof listen>) => {
+      listen(...args);
+      if (args[0] === 'abort') setImmediate(() => controller.abort());
+    }) as typeof listen;
     const error = await runActions(page, [{ type: 'wait', milliseconds: 5_000 }, { type: 'scrape' }], {
       signal: controller.signal,
     }).catch((e: unknown) => e);
