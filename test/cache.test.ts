@@ -276,6 +276,9 @@ describe('the cache key', () => {
 });
 
 describe('persistence and maintenance', () => {
+  // The kill test's child runs the build: built here, under the hook's time, not the test's.
+  beforeAll(() => void ensureBuilt());
+
   it('a second engine on the same store directory is served from disk', async () => {
     const { url, path } = freshUrl();
     const dir = join(root, 'two-engines');
@@ -297,7 +300,6 @@ describe('persistence and maintenance', () => {
   it('a process killed between the answer and the cache write loses the cache entry only', async () => {
     const { url, path } = freshUrl();
     const dir = join(root, 'killed');
-    ensureBuilt();
     // Not spawnSync: this process serves the child's page.
     const run = await new Promise<{ signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
       const helper = (name: string) => fileURLToPath(new URL(`./helpers/${name}`, import.meta.url));
