@@ -363,6 +363,10 @@ describe('crawlkit batch', { timeout: 120_000 }, () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('(BAD_REQUEST)');
     expect(refused.stderr).toContain('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
+    // the refusal's urls[i] counts URLs; the note gives the line, past comments and blank lines
+    const commented = await cli(['batch', '-'], `# pages\n\n${list}`);
+    expect(commented.stderr).toContain('urls[1]');
+    expect(commented.stderr).toContain('urls[1] is line 4 of the input');
     const lenient = await cli(['batch', '-', '--ignore-invalid-urls', '--json'], list);
     expect(lenient.code).toBe(0);
     expect(lenient.stderr).toContain('skipped invalid URLs: not-a-url');

@@ -93,8 +93,11 @@ export async function crawlCommand(ctx: CommandContext, url: string | undefined,
   return code;
 }
 
-/** Reads a batch input: one URL a line (`#` comments), a JSON array of URLs, or a whole v2 batch body. */
-export function parseBatchInput(text: string): { urls?: string[]; body: Record<string, unknown> } {
+/**
+ * Reads a batch input: one URL a line (`#` comments), a JSON array of URLs, or a whole v2 batch body. `lines`: for a
+ * list of lines, the line number (from 1) of each URL, as `urls[i]` of an error names its index among the URLs.
+ */
+export function parseBatchInput(text: string): { urls?: string[]; lines?: number[]; body: Record<string, unknown> } {
   const trimmed = text.trim();
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
     let value: unknown;
@@ -106,11 +109,15 @@ export function parseBatchInput(text: string): { urls?: string[]; body: Record<s
     if (Array.isArray(value)) return { urls: value as string[], body: {} };
     return { body: value as Record<string, unknown> };
   }
-  const urls = trimmed
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'));
-  return { urls, body: {} };
+  const urls: string[] = [];
+  const lines: number[] = [];
+  text.split(/\r?\n/).forEach((raw, at) => {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return;
+    urls.push(line);
+    lines.push(at + 1);
+  });
+  return { urls, lines, body: {} };
 }
 
 /** `crawlkit batch <file|->`: scrapes a list of URLs as one job. */
@@ -124,7 +131,12 @@ export async function batchCommand(ctx: CommandContext, file: string, command: C
     refused ?? (await ctx.engine.batchScrape(body as unknown as BatchScrapeRequestInput, { signal: ctx.signal }));
   if (!started.success) {
     const code = ctx.fail(started);
-    if (body.ignoreInvalidURLs !== true && invalidUrlRefused(started)) {
+    const refusedAt = refusedUrls(started);
+    if (input.lines && refusedAt.length) {
+      const where = refusedAt.map((i) => `urls[${i}] is line ${input.lines![i]}`).slice(0, LISTED_INVALID);
+      ctx.note(`${where.join(', ')} of ${file === '-' ? 'the input' : file}`);
+    }
+    if (body.ignoreInvalidURLs !== true && refusedAt.length) {
       ctx.note('--ignore-invalid-urls scrapes the valid URLs and names the ones it skips');
     }
     return code;
@@ -148,12 +160,13 @@ function noteInvalid(ctx: CommandContext, invalid: string[]): void {
   ctx.note(`skipped invalid URLs: ${invalid.slice(0, LISTED_INVALID).join(', ')}${rest}`);
 }
 
-/** Whether a batch was refused for a URL of its list (`urls[i]`), which `--ignore-invalid-urls` would have skipped. */
-function invalidUrlRefused(error: ErrorResponse): boolean {
-  if (error.code !== 'BAD_REQUEST' || !Array.isArray(error.details)) return false;
-  return (error.details as { path?: unknown[] }[]).some(
-    (issue) => issue.path?.[0] === 'urls' && issue.path.length === 2,
+/** The indexes of the URLs a batch was refused for (`urls[i]`), which `--ignore-invalid-urls` would have skipped. */
+function refusedUrls(error: ErrorResponse): number[] {
+  if (error.code !== 'BAD_REQUEST' || !Array.isArray(error.details)) return [];
+  const at = (error.details as { path?: unknown[] }[]).map((issue) =>
+    issue.path?.[0] === 'urls' && issue.path.length === 2 && typeof issue.path[1] === 'number' ? issue.path[1] : -1,
   );
+  return [...new Set(at.filter((i) => i >= 0))];
 }
 
 /** `crawlkit map <url>`: the URLs of a site, one a line. */
