@@ -77,8 +77,9 @@ describe("a company CA's certificates (NODE_EXTRA_CA_CERTS), behind the proxy", 
     try {
       const [right, wrong] = await Promise.all(
         proxies.map(async (p) => {
-          // Node reads NODE_EXTRA_CA_CERTS when the process starts: the built command in a child.
-          const args = ['scrape', 'https://corp.test/', '--no-skip-tls-verification', '--json'];
+          // Node reads NODE_EXTRA_CA_CERTS when the process starts: the built command in a child. `--max-age 0`: both
+          // share the site's store, and the one that answered first must not serve the other from the cache.
+          const args = ['scrape', 'https://corp.test/', '--no-skip-tls-verification', '--max-age', '0', '--json'];
           const run = await cli(args, { NODE_EXTRA_CA_CERTS: caFile, PROXY_SERVER: p.url }, { process: true });
           return JSON.parse(run.stdout) as { success: boolean; code?: string; error?: string };
         }),
