@@ -26,12 +26,14 @@ function state(store: SqliteStore): { waiting: number; indexed: number } {
   }
 }
 
+function putPage(store: SqliteStore, i: number): Promise<void> {
+  const url = `https://example.com/${i}`;
+  const search = { url, title: `Page ${i}`, description: '', text: `Marker word${i} and the common okapi.` };
+  return store.pages.put({ key: `k${i}`, url, cachedAt: i, value: 'v', search });
+}
+
 async function putPages(store: SqliteStore, count: number, from = 0): Promise<void> {
-  for (let i = from; i < from + count; i++) {
-    const url = `https://example.com/${i}`;
-    const search = { url, title: `Page ${i}`, description: '', text: `Marker word${i} and the common okapi.` };
-    await store.pages.put({ key: `k${i}`, url, cachedAt: i, value: 'v', search });
-  }
+  for (let i = from; i < from + count; i++) await putPage(store, i);
 }
 
 async function found(store: SqliteStore, query: string): Promise<number> {
@@ -57,7 +59,9 @@ async function turnsDuring<T>(during: () => Promise<T>): Promise<{ value: T; tur
 describe('the SQLite search backlog', () => {
   it('stores a text with its page and writes it to FTS5 once the store is idle, with no search', async () => {
     const store = await createSqliteStore({ dir: join(root, `s${n++}`), searchIdleMs: 50 });
-    await putPages(store, 2 * FTS_BATCH + 5);
+    // Put in one turn, so they commit together and are read before a timer can run: put one after another, a turn
+    // longer than the 50 ms of idleness under load had the writer start in between.
+    await Promise.all(Array.from({ length: 2 * FTS_BATCH + 5 }, (_, i) => putPage(store, i)));
     // Written in the page's transaction, not yet tokenized.
     expect(state(store)).toEqual({ waiting: 2 * FTS_BATCH + 5, indexed: 0 });
     await vi.waitFor(() => expect(state(store)).toEqual({ waiting: 0, indexed: 2 * FTS_BATCH + 5 }), {
