@@ -97,9 +97,10 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
   });
 
   it('takes the memory of the extraction workers that a page past it names (--worker-memory)', async () => {
-    // ~2 MB of markup: its DOM needs more than 64 MiB, well under the 1,024 MiB of the default
+    // ~4 MB of markup: its extraction needs 96-128 MiB, well past 64 (at half the rows it needed 64-80 MiB, and under
+    // load its worker once got through in 64) and well under the 1,024 MiB of the default
     const rows = Array.from(
-      { length: 30_000 },
+      { length: 60_000 },
       (_, i) => `<div><p>Paragraph ${i} <b>bold</b> <a href="/p${i}">link</a></p></div>`,
     );
     writeFileSync(join(dir, 'large.html'), `<html><body>${rows.join('')}</body></html>`);
