@@ -2,10 +2,11 @@
 // out) cannot remove Chromium's temporary profile; Chromium exits with it. The next browser launched on the machine
 // removes the profiles of processes that are gone, and leaves those of processes still running.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +21,9 @@ await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 const children: ChildProcess[] = [];
 const profiles: string[] = [];
+// The profiles go in a temporary directory of this file's: a launch anywhere else on the machine (another test file,
+// another suite) sweeps the shared one, and took the dead process's profile before this file's launch could.
+const profileDir = mkdtempSync(join(tmpdir(), 'ck-killed-profile-'));
 afterAll(async () => {
   await Promise.all(children.map(killed));
   for (const profile of profiles) {
@@ -27,6 +31,7 @@ afterAll(async () => {
     rmSync(profile, { recursive: true, force: true });
   }
   await new Promise<void>((resolve) => site.close(() => resolve()));
+  rmSync(profileDir, { recursive: true, force: true });
 });
 
 /** SIGKILLs `child`; resolves once it has exited. */
@@ -63,7 +68,7 @@ async function browserHolder(): Promise<{ child: ChildProcess; profile: string }
   const child = spawn(
     process.execPath,
     ['--import', join(helpers, 'source-hooks.ts'), join(helpers, 'browser-no-close-child.ts'), url, 'hold'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: profileDir } },
   );
   children.push(child);
   let out = '';
@@ -94,11 +99,17 @@ it.skipIf(process.platform !== 'linux')(
     await gone(dead.profile);
     expect(existsSync(dead.profile)).toBe(true);
 
+    // This process's launch sweeps the same directory (`os.tmpdir()` reads TMPDIR at each call; the files of a test
+    // process run one after another, so no other file launches meanwhile).
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = profileDir;
     const ck = new Crawlkit({ store: 'memory', engine: 'browser', browser: { args: ISOLATED_ARGS } });
     try {
       data(await ck.scrape({ url, formats: ['markdown'] }));
     } finally {
       await ck.close();
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
     }
     // Before: every killed process left its profile (2 MB and more) in the temporary directory for good.
     expect(existsSync(dead.profile)).toBe(false);
