@@ -6,6 +6,7 @@ import {
   absolutize,
   canonicalOf,
   discoveryLinks,
+  excludesBeforeMain,
   removeExcluded,
   removeUnwanted,
   selectIncluded,
@@ -102,7 +103,8 @@ function content(rawHtml: string, options: ExtractPageOptions, onlyMainContent: 
     document = main.document;
     if (main.source === 'page') out.warnings.push(WHOLE_PAGE_WARNING);
   }
-  removeUnwanted(document, !includeTags.length && onlyMainContent ? undefined : options.excludeTags, out.warnings);
+  const excludeAfter = excludesBeforeMain(includeTags, onlyMainContent) ? undefined : options.excludeTags;
+  removeUnwanted(document, excludeAfter, out.warnings);
   const collect = { links: !!formats.links, images: !!formats.images };
   const urls = absolutize(document, base, options.url, collect, encoding);
   if (formats.links) out.links = urls.links;

@@ -51,6 +51,14 @@ export function removeUnwanted(root: Document, excludeTags: readonly string[] | 
   removeExcluded(root, excludeTags, warnings);
 }
 
+/**
+ * Whether `excludeTags` are matched on the page as served, before the main content is chosen (v2's order): with
+ * `onlyMainContent` and no `includeTags`. Otherwise they are matched on what is kept.
+ */
+export function excludesBeforeMain(includeTags: readonly string[], onlyMainContent: boolean): boolean {
+  return !includeTags.length && onlyMainContent;
+}
+
 /** Removes the `excludeTags` matches. */
 export function removeExcluded(root: Document, excludeTags: readonly string[] | undefined, warnings: string[]): void {
   for (const selector of excludeTags ?? []) detachAll(selectSafe(selector, root, warnings, 'excludeTags'));

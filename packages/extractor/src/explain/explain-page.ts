@@ -3,7 +3,7 @@
 import { isTag, type AnyNode, type Document, type Element } from 'domhandler';
 
 import { removeBoilerplate } from '../clean/boilerplate.js';
-import { NON_CONTENT, removeUnwanted, selectIncluded } from '../clean/transform.js';
+import { excludesBeforeMain, NON_CONTENT, removeUnwanted, selectIncluded } from '../clean/transform.js';
 import { traceMainContent } from '../content/extract.js';
 import { DROP_RULES, Trace, type DropRule, type KeepRule } from '../content/trace.js';
 import { parseHtml } from '../dom/parse.js';
@@ -134,7 +134,7 @@ export function explainPage(html: string, options: ExplainOptions): ExplainedPag
     output = work;
     source = 'whole-page';
   }
-  const excludedFirst = !includeTags.length && onlyMainContent;
+  const excludedFirst = excludesBeforeMain(includeTags, onlyMainContent);
   exclude(output, excludedFirst ? undefined : options.excludeTags, trace, warnings);
   if (onlyMainContent && !includeTags.length && !hasText(output)) source = 'empty-main';
 
