@@ -19,6 +19,7 @@ import { htmlToMarkdown } from '@crawlkit/extractor';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 
+import { freshPageMicros } from './lib/fresh-memory.ts';
 import { timeBigPages, type BigPagesResult } from './lib/markdown-big-pages.ts';
 import { roundTrip } from './lib/markdown-roundtrip.ts';
 import { finish, goal, isQuick, median as medianOf } from './lib/report.ts';
@@ -187,6 +188,12 @@ function printBigPages(title: string, result: BigPagesResult): void {
   if (cpu) {
     console.log(
       `CPU ms a scrape (mean): main thread ${cpu.main.toFixed(1)}, pool workers ${cpu.workers.toFixed(1)}, V8 helper threads ${cpu.v8.toFixed(1)} (garbage collection, compilation), other ${cpu.other.toFixed(1)}`,
+    );
+  }
+  const faults = result.faultsPerScrape;
+  if (faults) {
+    console.log(
+      `minor page faults a scrape (mean): main thread ${faults.main.toFixed(0)}, pool workers ${faults.workers.toFixed(0)}, V8 helper threads ${faults.v8.toFixed(0)}; a first touch of fresh memory costs ${freshPageMicros().toFixed(1)} µs on this machine now`,
     );
   }
   if (result.cacheWriteMs !== undefined) {

@@ -12,7 +12,7 @@ import type TurndownService from 'turndown';
 
 import { startPageServerProcess } from './page-server-process.ts';
 import { median } from './report.ts';
-import { threadCpuMs, threadCpuSince, type ThreadCpu } from './thread-cpu.ts';
+import { threadCpuMs, threadCpuSince, threadFaults, type ThreadCpu } from './thread-cpu.ts';
 import type { WcxbPage } from './wcxb.ts';
 import { loadCrawlkit } from './crawlkit-build.ts';
 
@@ -51,6 +51,11 @@ export interface BigPagesResult {
    * collection and compilation), read from /proc around each scrape; undefined without /proc.
    */
   cpuPerScrape?: ThreadCpu;
+  /**
+   * Mean minor page faults of one timed scrape by thread kind (first touches of fresh memory, ~20 µs each on the lead's
+   * VM: faults37), read as `cpuPerScrape` is.
+   */
+  faultsPerScrape?: ThreadCpu;
   /** Median over the pages of `readMs` and `extractMs`, and of what overlapping them could save at most a page. */
   stages?: { readMs: number; extractMs: number; overlapCeilingMs: number };
   /** Median over the pages of each page's `worker` split. */
@@ -93,6 +98,7 @@ export async function timeBigPages(
   const cacheWrites: number[] = [];
   const timings: BigPageTiming[] = [];
   const cpu: ThreadCpu = { main: 0, workers: 0, v8: 0, other: 0 };
+  const faults: ThreadCpu = { main: 0, workers: 0, v8: 0, other: 0 };
   let measured = 0;
   // The stages of each timed scrape (`crawlkit:scrape:timings`): how the wall time splits between the body's read
   // and the extraction, the two steps that run one after the other.
@@ -116,6 +122,7 @@ export async function timeBigPages(
         stages = undefined;
         split = undefined;
         const before = threadCpuMs();
+        const faultsBefore = threadFaults();
         let t0 = performance.now();
         const doc = await crawlkit.scrape(body(page));
         scrape.push(performance.now() - t0);
@@ -129,9 +136,14 @@ export async function timeBigPages(
         const got = split as StageTimes['extraction'];
         if (got) worker.push({ runMs: got.runMs, cpuMs: got.cpuMs, handoffMs: got.waitMs + got.replyMs });
         const after = threadCpuMs();
-        if (before && after) {
+        const faultsAfter = threadFaults();
+        if (before && after && faultsBefore && faultsAfter) {
           const used = threadCpuSince(before, after);
-          for (const kind of ['main', 'workers', 'v8', 'other'] as const) cpu[kind] += used[kind];
+          const faulted = threadCpuSince(faultsBefore, faultsAfter);
+          for (const kind of KINDS) {
+            cpu[kind] += used[kind];
+            faults[kind] += faulted[kind];
+          }
           measured++;
         }
         if (!doc.success || !doc.data.markdown) throw new Error(`scrape of ${page.id} gave no markdown`);
@@ -166,17 +178,15 @@ export async function timeBigPages(
     ...stageSplit(timings),
     ...(timings.every((t) => t.worker) ? { worker: medianSplit(timings.map((t) => t.worker!)) } : {}),
     ...(storeDir ? { cacheWriteMs: cacheWrites.reduce((a, b) => a + b, 0) / cacheWrites.length } : {}),
-    ...(measured
-      ? {
-          cpuPerScrape: {
-            main: cpu.main / measured,
-            workers: cpu.workers / measured,
-            v8: cpu.v8 / measured,
-            other: cpu.other / measured,
-          },
-        }
-      : {}),
+    ...(measured ? { cpuPerScrape: perScrape(cpu, measured), faultsPerScrape: perScrape(faults, measured) } : {}),
   };
+}
+
+const KINDS = ['main', 'workers', 'v8', 'other'] as const;
+
+/** `total` by kind over `scrapes`. */
+function perScrape(total: ThreadCpu, scrapes: number): ThreadCpu {
+  return Object.fromEntries(KINDS.map((kind) => [kind, total[kind] / scrapes])) as unknown as ThreadCpu;
 }
 
 /**
