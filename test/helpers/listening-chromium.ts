@@ -1,5 +1,6 @@
 // A Chromium started as crawlkit starts its own, with a DevTools port open: for `browser.wsEndpoint` (the suite's
 // shared browser, and the option's own tests).
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -28,9 +29,25 @@ export async function launchListening(port = 0): Promise<ListeningChromium> {
       '--remote-debugging-address=127.0.0.1',
       '--proxy-server=http://127.0.0.1:9',
       '--proxy-bypass-list=<-loopback>',
+      // As the fetcher's browser tests launch theirs (ISOLATED_ARGS): names resolve only through the network gate.
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],
     timeoutMs: 30_000,
   });
+  // With a DevTools port open, Chromium outlives its pipe: it must not outlive this process, even when that is killed
+  // (a vitest run stopped with SIGKILL or a CI timeout). Chromium leads its process group.
+  spawn(
+    'sh',
+    [
+      '-c',
+      'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; kill -9 -"$2" 2>/dev/null; rm -rf "$3"',
+      'ck-chromium-watchdog',
+      String(process.pid),
+      String(launched.pid),
+      launched.userDataDir,
+    ],
+    { detached: true, stdio: 'ignore' },
+  ).unref();
   try {
     return { launched, ...(await listeningOn(launched, port)), close: () => destroyBrowser(launched) };
   } catch (error) {
