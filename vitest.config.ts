@@ -76,6 +76,8 @@ export default defineConfig({
       // without it, 0.4 s with it.
       NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'crawlkit-test-compile-cache'),
     },
+    // One Chromium for the run, which files that only need a browser connect to (test/setup/shared-browser.ts).
+    globalSetup: ['./test/setup/shared-browser.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { withSharedBrowser } from './helpers/fixture-engine.ts';
 import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
 import { sendPage, startRouteSite } from './helpers/route-site.ts';
 import type { FixtureServer } from '../fixtures/server.ts';
@@ -48,7 +49,7 @@ describe('a page fetched without an option the browser honours', () => {
     } finally {
       await http.close();
     }
-    const auto = new Crawlkit({ storeDir, engine: 'auto', browser: { args: ISOLATED_ARGS } });
+    const auto = new Crawlkit(await withSharedBrowser({ storeDir, engine: 'auto' }, ISOLATED_ARGS));
     try {
       const phone = data(await auto.scrape({ url, mobile: true }));
       expect(phone.metadata.cacheState).toBe('miss');

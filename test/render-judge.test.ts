@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_CHAPTERS } from '../fixtures/apps/docs-app.ts';
 import { NEXT_POSTS } from '../fixtures/apps/next-blog.ts';
 import { SITE_ROOT, startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { withSharedBrowser } from './helpers/fixture-engine.ts';
 import { data, ISOLATED_ARGS } from './helpers/scrape.ts';
 
 /** Script loads of real sites, added to existing static fixtures: a news site's 40 scripts, a docs site's search. */
@@ -84,7 +85,9 @@ beforeAll(async () => {
   // The first rendered scrape starts Chromium: about 4 s on an idle machine, over 20 s at load 14 (12 busy processes on
   // 2 cores), where the docs app was captured still showing "Loading ..." once the 10 s settle wait ran out. Time is
   // not what these tests check: the settle wait may take the whole timeout, and the timeout leaves room for load.
-  ck = new Crawlkit({ store: 'memory', browser: { args: ISOLATED_ARGS, smartWaitMaxMs: 40_000 }, timeoutMs: 40_000 });
+  ck = new Crawlkit(
+    await withSharedBrowser({ store: 'memory', browser: { smartWaitMaxMs: 40_000 }, timeoutMs: 40_000 }, ISOLATED_ARGS),
+  );
   noBrowser = new Crawlkit({ store: 'memory', browser: { executablePath: '/nonexistent/chromium' } });
   httpOnly = new Crawlkit({ store: 'memory', engine: 'http' });
 });

@@ -320,7 +320,7 @@ describe('proxies and the settings file', () => {
     expect(bad.stderr).toContain('Expected CRAWLKIT_PORT to be a whole number, got "eighty"');
   });
 
-  it('warns at start when it has no Chromium to launch, and not with --engine http', async () => {
+  it('warns at start when it has no Chromium to launch, and not with --engine http or a browser.wsEndpoint', async () => {
     const started = async (args: string[]) => {
       const child = startCli(['serve', '--port', '0', '--store', mkdtempSync(join(dir, 'store-')), ...args], {
         cwd: dir,
@@ -339,6 +339,12 @@ describe('proxies and the settings file', () => {
     const http = await started(['--engine', 'http', '--quiet']);
     expect(http.code).toBe(0);
     expect(http.stderr).not.toContain('Chromium');
+    // A browser it connects to needs none here (the endpoint is asked for when a page needs it).
+    const config = join(dir, 'remote-browser.json');
+    writeFileSync(config, JSON.stringify({ browser: { wsEndpoint: 'ws://127.0.0.1:9/devtools/browser/x' } }));
+    const remote = await started(['--config', config, '--quiet']);
+    expect(remote.code).toBe(0);
+    expect(remote.stderr).not.toContain('Chromium');
   });
 
   it('reads its keys from CRAWLKIT_API_KEY_FILE (a Docker or Kubernetes secret), and names a file it cannot use', async () => {

@@ -7,6 +7,8 @@ import { Crawlkit, type CrawlkitOptions } from 'crawlkit';
 import { afterAll, beforeAll } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
+import { sharedBrowserEndpoint } from '../setup/shared-browser.ts';
+import { ISOLATED_ARGS } from './scrape.ts';
 
 interface Closable {
   close(): Promise<void>;
@@ -23,6 +25,26 @@ export interface FixtureEngineOptions<S extends Closable> {
    * @default { store: 'memory', engine: 'http' }
    */
   crawlkit?: CrawlkitOptions | ((dir: string) => CrawlkitOptions);
+}
+
+/** Options only a launch honours: an engine given one of them launches its own Chromium. */
+const LAUNCH_ONLY = ['executablePath', 'args', 'maxPagesPerBrowser', 'wsEndpoint'] as const;
+
+/**
+ * `options` with `browser.wsEndpoint` set to the run's shared Chromium (test/setup/shared-browser.ts) when the engine
+ * may use a browser and nothing in them needs a launch of its own (`args` of `ISOLATED_ARGS` alone do not: the shared
+ * browser starts with them); otherwise (and outside such a run) unchanged, with `launchArgs` as `browser.args` when
+ * given.
+ */
+export async function withSharedBrowser(options: CrawlkitOptions, launchArgs?: string[]): Promise<CrawlkitOptions> {
+  const launching = () => (launchArgs ? { ...options, browser: { ...options.browser, args: launchArgs } } : options);
+  const { args, ...browser } = (options.browser ?? {}) as Record<string, unknown>;
+  const isolatedOnly = args === undefined || (Array.isArray(args) && args.join('\n') === ISOLATED_ARGS.join('\n'));
+  if (options.engine === 'http' || !isolatedOnly || LAUNCH_ONLY.some((key) => browser[key] !== undefined)) {
+    return launching();
+  }
+  const wsEndpoint = await sharedBrowserEndpoint();
+  return wsEndpoint === undefined ? launching() : { ...options, browser: { ...browser, wsEndpoint } };
 }
 
 /** The file's site and engine; read them inside tests and hooks (they exist once `beforeAll` has run). */
@@ -45,7 +67,9 @@ export function useFixtureEngine<S extends Closable = FixtureServer>(
     server = await (options.server ?? (startFixtureServer as unknown as () => Promise<S>))();
     const config = options.crawlkit ?? { store: 'memory', engine: 'http' };
     if (typeof config === 'function') dir = mkdtempSync(join(tmpdir(), 'ck-test-'));
-    ck = new Crawlkit(typeof config === 'function' ? config(dir!) : config);
+    const resolved = typeof config === 'function' ? config(dir!) : config;
+    // Connected to the run's shared Chromium when the options allow it (a file about the launch passes launch options).
+    ck = new Crawlkit(await withSharedBrowser(resolved));
   });
   afterAll(async () => {
     await ck?.close();

@@ -49,6 +49,9 @@ describe('new Crawlkit() options', () => {
     expect(policy.message).toContain('unknown option `urlPolicy.allowPrivateNetwork` (check the spelling)');
     expect(refused({ browser: { maxPagesPerBrowser: 0 } }).message).toMatch(/`browser.maxPagesPerBrowser`.*got `0`/);
     expect(refused({ browser: { smartWait: { domIdle: 5 } } }).message).toContain('`browser.smartWait.domIdle`');
+    expect(refused({ browser: { wsEndpoint: 'ws://127.0.0.1:9222', args: [] } }).message).toMatch(
+      /`browser.args`: `args` applies to a Chromium crawlkit launches/,
+    );
     expect(refused({ http: { limits: { maxBodyByte: 1 } } }).message).toContain('`http.limits.maxBodyByte`');
     expect(refused({ http: { urlPolicy: {} } }).message).toContain('`http.urlPolicy`');
     expect(refused({ proxies: { basic: ['not a url'] } }).message).toMatch(/`proxies.basic.0`.*proxy URL/);

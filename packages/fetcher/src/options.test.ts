@@ -45,6 +45,21 @@ describe("the fetcher's options", () => {
     expect(message).toContain('`browser.args`');
   });
 
+  it('refuses the launch options together with browser.wsEndpoint, and an endpoint that is no URL', () => {
+    const wsEndpoint = 'ws://127.0.0.1:9222/devtools/browser/x';
+    const message = refused(
+      () => new Fetcher({ browser: { wsEndpoint, args: ['--lang=fr'], executablePath: '/usr/bin/chromium' } }),
+    ).message;
+    expect(message).toMatch(/`browser.args`: `args` applies to a Chromium crawlkit launches, and `wsEndpoint`/);
+    expect(message).toContain('`browser.executablePath`');
+    expect(refused(() => new Fetcher({ browser: { wsEndpoint, maxPagesPerBrowser: 5 } })).message).toContain(
+      '`browser.maxPagesPerBrowser`',
+    );
+    expect(refused(() => new Fetcher({ browser: { wsEndpoint: '127.0.0.1:9222' } })).message).toMatch(
+      /`browser.wsEndpoint`.*DevTools endpoint like/,
+    );
+  });
+
   it('accepts zero where zero means off', async () => {
     const engine = new HttpEngine({ limits: { maxRedirects: 0, lowSpeedBytesPerSec: 0 } });
     expect(engine.limits.maxRedirects).toBe(0);

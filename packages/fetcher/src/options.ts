@@ -45,28 +45,57 @@ export const httpOptionsSchema = z.strictObject({
   connections: positiveInt.optional(),
 });
 
+/** Options only a launch can honour: refused together with `wsEndpoint`. */
+const LAUNCH_ONLY = ['executablePath', 'args', 'maxPagesPerBrowser'] as const;
+
+const devtoolsEndpoint = z.string().refine(
+  (value) => {
+    try {
+      return ['ws:', 'wss:', 'http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  },
+  { error: 'Expected a DevTools endpoint like `ws://127.0.0.1:9222/devtools/browser/<id>` or `http://127.0.0.1:9222`' },
+);
+
 /** `BrowserOptions`. */
-export const browserOptionsSchema = z.strictObject({
-  executablePath: z.string().min(1).optional(),
-  args: z.array(z.string()).optional(),
-  maxPagesPerBrowser: positiveInt.optional(),
-  idleTimeoutMs: positiveInt.optional(),
-  maxConcurrentPages: positiveInt.optional(),
-  launchTimeoutMs: positiveInt.optional(),
-  launchRetryMs: positiveInt.optional(),
-  prewarm: z.boolean().optional(),
-  screenshotDir: z.string().min(1).optional(),
-  smartWaitMaxMs: positiveInt.optional(),
-  smartWait: z
-    .strictObject({
-      networkIdleMs: positiveInt.optional(),
-      networkQuietMs: positiveInt.optional(),
-      domIdleMs: positiveInt.optional(),
-      pollMs: positiveInt.optional(),
-    })
-    .optional(),
-  adblockLists: z.array(z.string().min(1)).optional(),
-});
+export const browserOptionsSchema = z
+  .strictObject({
+    wsEndpoint: devtoolsEndpoint.optional(),
+    executablePath: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    maxPagesPerBrowser: positiveInt.optional(),
+    idleTimeoutMs: positiveInt.optional(),
+    maxConcurrentPages: positiveInt.optional(),
+    launchTimeoutMs: positiveInt.optional(),
+    launchRetryMs: positiveInt.optional(),
+    prewarm: z.boolean().optional(),
+    screenshotDir: z.string().min(1).optional(),
+    smartWaitMaxMs: positiveInt.optional(),
+    smartWait: z
+      .strictObject({
+        networkIdleMs: positiveInt.optional(),
+        networkQuietMs: positiveInt.optional(),
+        domIdleMs: positiveInt.optional(),
+        pollMs: positiveInt.optional(),
+      })
+      .optional(),
+    adblockLists: z.array(z.string().min(1)).optional(),
+  })
+  .superRefine((options, ctx) => {
+    if (options.wsEndpoint === undefined) return;
+    for (const key of LAUNCH_ONLY) {
+      if (options[key] === undefined) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message:
+          `\`${key}\` applies to a Chromium crawlkit launches, and \`wsEndpoint\` connects to one started elsewhere: ` +
+          'drop one of the two (give flags and the executable where that browser starts)',
+      });
+    }
+  });
 
 const proxyUrl = z.string().refine(
   (value) => {

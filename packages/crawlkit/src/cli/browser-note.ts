@@ -2,13 +2,16 @@ import { resolveChromiumPath } from '@crawlkit/fetcher';
 
 /**
  * What a server says at start when it has no Chromium to launch (the engine looks for one only when a page needs it,
- * so without this an operator learns it from a user's failed screenshot): undefined when one is found, or with
- * `--engine http`, which never launches one.
+ * so without this an operator learns it from a user's failed screenshot): undefined when one is found, with
+ * `--engine http`, which never launches one, or with a `browser.wsEndpoint` to connect to instead.
  */
-export function missingBrowserWarning(engine: string | undefined, executablePath: unknown): string | undefined {
-  if (engine === 'http') return undefined;
+export function missingBrowserWarning(
+  engine: string | undefined,
+  browser: { executablePath?: unknown; wsEndpoint?: unknown } = {},
+): string | undefined {
+  if (engine === 'http' || browser.wsEndpoint !== undefined) return undefined;
   try {
-    resolveChromiumPath(typeof executablePath === 'string' ? executablePath : undefined);
+    resolveChromiumPath(typeof browser.executablePath === 'string' ? browser.executablePath : undefined);
     return undefined;
   } catch (error) {
     const effect =

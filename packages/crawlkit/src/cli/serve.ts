@@ -187,7 +187,7 @@ export async function serveCommand(
   // Before the address line, which a supervisor reads as "ready": a SIGTERM sent at once is a graceful stop (with no
   // listener yet, Node would die of it mid-start), and the warning is out before it.
   const stopped = untilStopped(ctx);
-  const browser = redis ? undefined : missingBrowserWarning(ctx.options.engine, options.browser?.executablePath);
+  const browser = redis ? undefined : missingBrowserWarning(ctx.options.engine, options.browser);
   // Even with --quiet, as the engine's warnings.
   if (browser) ctx.io.stderr.write(`crawlkit: warning: ${browser}\n`);
   ctx.write(`${running.url}\n`);

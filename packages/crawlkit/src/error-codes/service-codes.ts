@@ -40,6 +40,11 @@ export const SERVICE_CODES = {
     'Chromium was found but did not start.',
     'Check its flags, libraries and memory (the message carries its output).',
   ),
+  BROWSER_CONNECT_FAILED: info(
+    500,
+    'The browser of `browser.wsEndpoint` could not be reached.',
+    'Start it, or fix the endpoint (the message names it); without `wsEndpoint` crawlkit launches its own.',
+  ),
   BROWSER_CRASHED: info(500, "Chromium or the page's renderer crashed during the request.", 'Retry; check memory.'),
   FETCHER_CLOSED: info(500, 'A fetch was started after the engine closed its fetcher.', 'Use an open `Crawlkit`.'),
 

@@ -41,7 +41,7 @@ function takeBrandingCapture(state: FetchedState): BrandingCapture {
   return { snapshot: value as unknown as BrandingSnapshot };
 }
 
-const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED']);
+const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED', 'BROWSER_CONNECT_FAILED']);
 
 /**
  * A fetch failure of a branding scrape because no browser could be started becomes v2's

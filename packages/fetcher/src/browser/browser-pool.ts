@@ -6,67 +6,14 @@ import { FetchError } from '../errors.js';
 import type { UrlPolicy } from '../policy/url-policy.js';
 import { resolveChromiumPath } from './chromium-path.js';
 import { BrowserError, isBrowserError } from './errors.js';
+import { connectBrowser, describeEndpoint, disconnectBrowser } from './connect.js';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
 import { NetworkGate, type GateRoute } from './network-gate.js';
 import { preparePage } from './page-setup.js';
+import { DEFAULTS, type BrowserPoolOptions } from './pool-options.js';
 import { Semaphore } from './semaphore.js';
 
-/** Settings of the browser pool (the `browser` field of `FetcherOptions`). */
-export interface BrowserPoolOptions {
-  /**
-   * Chromium executable. Unset: `$CRAWLKIT_CHROMIUM`, then `/usr/bin/chromium`, `chromium-browser`,
-   * `google-chrome` (and those names on `$PATH`).
-   * @default undefined (auto-detected)
-   */
-  executablePath?: string;
-  /**
-   * Extra Chromium flags, after crawlkit's own (`--no-sandbox --disable-gpu --disable-dev-shm-usage ...`).
-   * @default []
-   */
-  args?: string[];
-  /**
-   * Pages one browser serves before it is replaced by a fresh one (bounds memory growth and leaks).
-   * @default 100
-   */
-  maxPagesPerBrowser?: number;
-  /**
-   * How long an unused browser stays up before it is closed, in milliseconds; the next page starts a new one.
-   * @default 30000
-   */
-  idleTimeoutMs?: number;
-  /**
-   * Pages open at once; further requests wait for a free slot (within their own timeout).
-   * @default 4
-   */
-  maxConcurrentPages?: number;
-  /**
-   * Time for Chromium to start, in milliseconds.
-   * @default 30000
-   */
-  launchTimeoutMs?: number;
-  /**
-   * After Chromium fails to start, how long every page is given that failure at once (`BROWSER_LAUNCH_FAILED`, with
-   * its reason) instead of a new launch; the first page after it tries again. Under `engine: 'auto'` those pages go
-   * over HTTP without waiting for a launch that fails again.
-   * @default 30000
-   */
-  launchRetryMs?: number;
-  /**
-   * Keep spare pages (each in its own fresh context, never used before, already set up as every page is: scripts,
-   * guards, request interception) open, so that requests without a proxy skip the page start and its set-up (a new
-   * renderer process and a dozen CDP calls: about 100-400 ms, more under load). One spare while pages run, and as many
-   * as the browser has had pages open at once (up to `maxConcurrentPages`) while it waits: the renderers open never
-   * exceed that peak plus one, as with a single spare. Costs idle renderers while the browser runs.
-   * @default true
-   */
-  prewarm?: boolean;
-  /**
-   * Directory where screenshots and action PDFs are written as files (their paths are returned instead of
-   * base64 `data:` URLs).
-   * @default undefined (data URLs)
-   */
-  screenshotDir?: string;
-}
+export type { BrowserPoolOptions } from './pool-options.js';
 
 /** A page in its own incognito context, set up by `preparePage`; closing the context closes the page. */
 export interface IsolatedPage {
@@ -96,6 +43,8 @@ export interface BrowserLease {
   majorVersion: number;
   /** Chromium's user agent with `HeadlessChrome` spelled `Chrome`. */
   userAgent: string;
+  /** The `wsEndpoint` the browser was connected through (as messages name it); undefined for a launched one. */
+  endpoint?: string;
   /** True once the browser crashed or disconnected. */
   readonly crashed: boolean;
   /**
@@ -110,8 +59,13 @@ export interface BrowserLease {
 export interface BrowserPoolStats {
   /** Browsers started so far. */
   launches: number;
-  /** Launches that failed so far (`BROWSER_LAUNCH_FAILED`); pages given a remembered failure are not counted. */
+  /**
+   * Launches or connections that failed so far (`BROWSER_LAUNCH_FAILED`, `BROWSER_CONNECT_FAILED`); pages given a
+   * remembered failure are not counted.
+   */
   launchFailures: number;
+  /** Connections made to `wsEndpoint` so far. */
+  connections: number;
   /** Browsers currently running. */
   running: number;
   /** Pages open now. */
@@ -145,23 +99,15 @@ function gateFlags(backgroundProxy: string): string[] {
   ];
 }
 
-const DEFAULTS = {
-  maxPagesPerBrowser: 100,
-  idleTimeoutMs: 30_000,
-  maxConcurrentPages: 4,
-  launchTimeoutMs: 30_000,
-  launchRetryMs: 30_000,
-  prewarm: true,
-};
-
 /**
  * One Chromium at a time, shared by every page: started on first use, replaced after `maxPagesPerBrowser` pages
  * or when it crashes or disconnects, closed after `idleTimeoutMs` unused. Every browser it started is killed
  * with its whole process group, and its temporary profile removed, by `close()`.
  */
 export class BrowserPool {
-  readonly #options: Required<Omit<BrowserPoolOptions, 'executablePath' | 'screenshotDir'>> & {
+  readonly #options: Required<Omit<BrowserPoolOptions, 'executablePath' | 'screenshotDir' | 'wsEndpoint'>> & {
     executablePath?: string;
+    wsEndpoint?: string;
   };
   readonly #slots = new Set<Slot>();
   readonly #semaphore: Semaphore;
@@ -172,6 +118,7 @@ export class BrowserPool {
   #closed = false;
   #launches = 0;
   #launchFailures = 0;
+  #connections = 0;
   /** The last launch's failure, given to every page until `launchRetryMs` after it. */
   #failedLaunch: { error: BrowserError; until: number } | undefined;
   readonly #pids: number[] = [];
@@ -188,6 +135,7 @@ export class BrowserPool {
       launchRetryMs: options.launchRetryMs ?? DEFAULTS.launchRetryMs,
       prewarm: options.prewarm ?? DEFAULTS.prewarm,
       ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+      ...(options.wsEndpoint === undefined ? {} : { wsEndpoint: options.wsEndpoint }),
     };
     this.#semaphore = new Semaphore(this.#options.maxConcurrentPages);
   }
@@ -204,6 +152,7 @@ export class BrowserPool {
     return {
       launches: this.#launches,
       launchFailures: this.#launchFailures,
+      connections: this.#connections,
       running,
       activePages,
       queued: this.#semaphore.pending,
@@ -215,7 +164,8 @@ export class BrowserPool {
 
   /**
    * Waits for a page slot, then returns the current browser (starting one if needed).
-   * @throws BrowserError `BROWSER_NOT_FOUND` / `BROWSER_LAUNCH_FAILED`; `signal.reason` when it aborts first.
+   * @throws BrowserError `BROWSER_NOT_FOUND` / `BROWSER_LAUNCH_FAILED` / `BROWSER_CONNECT_FAILED`; `signal.reason`
+   * when it aborts first.
    */
   async acquire(signal?: AbortSignal): Promise<BrowserLease> {
     this.#assertOpen();
@@ -232,12 +182,13 @@ export class BrowserPool {
     slot.active++;
     slot.peakActive = Math.max(slot.peakActive, slot.active);
     slot.pagesServed++;
-    if (slot.pagesServed >= this.#options.maxPagesPerBrowser) this.#retire(slot);
+    if (slot.pagesServed >= this.#options.maxPagesPerBrowser && !slot.launched.connection) this.#retire(slot);
     let released = false;
     return {
       browser: slot.launched.browser,
       majorVersion: slot.launched.majorVersion,
       userAgent: slot.launched.userAgent,
+      ...(slot.launched.connection ? { endpoint: describeEndpoint(slot.launched.connection.endpoint) } : {}),
       get crashed() {
         return slot.dead;
       },
@@ -305,7 +256,10 @@ export class BrowserPool {
     }
     this.#current ??= this.#launch().catch((error: unknown) => {
       this.#current = undefined;
-      if (isBrowserError(error) && error.code === 'BROWSER_LAUNCH_FAILED') {
+      if (
+        isBrowserError(error) &&
+        (error.code === 'BROWSER_LAUNCH_FAILED' || error.code === 'BROWSER_CONNECT_FAILED')
+      ) {
         this.#launchFailures++;
         this.#failedLaunch = { error, until: performance.now() + this.#options.launchRetryMs };
       }
@@ -314,17 +268,27 @@ export class BrowserPool {
     return this.#current;
   }
 
-  async #launch(): Promise<Slot> {
-    const executablePath = resolveChromiumPath(this.#options.executablePath);
+  async #start(): Promise<LaunchedBrowser> {
+    const { wsEndpoint, launchTimeoutMs } = this.#options;
+    if (wsEndpoint !== undefined) {
+      const connected = await connectBrowser(wsEndpoint, launchTimeoutMs);
+      this.#connections++;
+      return connected;
+    }
     const launched = await launchBrowser({
-      executablePath,
+      executablePath: resolveChromiumPath(this.#options.executablePath),
       // After the user's flags: a `--proxy-server` of theirs must not replace the gate (the last one wins).
       args: [...this.#options.args, ...gateFlags(await this.gate.backgroundProxy())],
-      timeoutMs: this.#options.launchTimeoutMs,
+      timeoutMs: launchTimeoutMs,
     });
     this.#launches++;
     if (launched.pid !== undefined) this.#pids.push(launched.pid);
     this.#profiles.push(launched.userDataDir);
+    return launched;
+  }
+
+  async #launch(): Promise<Slot> {
+    const launched = await this.#start();
     const slot: Slot = { launched, spares: [], pagesServed: 0, active: 0, peakActive: 0, retiring: false, dead: false };
     this.#slots.add(slot);
     launched.browser.once('disconnected', () => {
@@ -355,7 +319,8 @@ export class BrowserPool {
   }
 
   #destroy(slot: Slot): Promise<void> {
-    slot.destroyed ??= destroyBrowser(slot.launched).finally(() => this.#slots.delete(slot));
+    const end = slot.launched.connection ? disconnectBrowser : destroyBrowser;
+    slot.destroyed ??= end(slot.launched).finally(() => this.#slots.delete(slot));
     return slot.destroyed;
   }
 
@@ -392,9 +357,10 @@ async function isolatedPage(browser: Browser, proxyServer: string): Promise<Isol
 }
 
 /** Re-exported for the engine: a lease whose browser died turns errors into `BROWSER_CRASHED`. */
-export function crashedError(url: string, cause: unknown): BrowserError {
-  return new BrowserError('BROWSER_CRASHED', `Chromium or the page's renderer crashed while loading ${url}.`, {
-    url,
-    cause,
-  });
+export function crashedError(url: string, cause: unknown, endpoint?: string): BrowserError {
+  const message =
+    endpoint === undefined
+      ? `Chromium or the page's renderer crashed while loading ${url}.`
+      : `The connection to the browser at ${endpoint} (browser.wsEndpoint) was lost while loading ${url}.`;
+  return new BrowserError('BROWSER_CRASHED', message, { url, cause });
 }

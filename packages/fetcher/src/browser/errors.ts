@@ -7,6 +7,8 @@ export type BrowserErrorCode =
   | 'BROWSER_NOT_FOUND'
   /** Chromium was found but did not start (bad flags, missing libraries, out of memory). */
   | 'BROWSER_LAUNCH_FAILED'
+  /** The browser of `browser.wsEndpoint` could not be reached; the message names the endpoint. */
+  | 'BROWSER_CONNECT_FAILED'
   /** Chromium or the page's renderer crashed or disconnected during the request. */
   | 'BROWSER_CRASHED'
   /** The page failed to load in the browser for a reason without a more precise code (v2's code). */

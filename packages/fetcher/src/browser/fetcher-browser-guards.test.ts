@@ -5,7 +5,7 @@ import { createProxy, type ProxyServer } from 'proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Fetcher, NOT_SETTLED_WARNING } from '../index.js';
-import { HTTP, ISOLATED_ARGS, POLICY, useBrowserFixture, whoami } from './__fixtures__/browser-harness.js';
+import { HTTP, POLICY, testBrowser, useBrowserFixture, whoami } from './__fixtures__/browser-harness.js';
 
 // The fake ad host is outside the policy here: one fetcher (one Chromium) serves the policy's tests and the rest.
 const fixture = useBrowserFixture({ allowedHosts: ['127.0.0.1'] });
@@ -49,7 +49,7 @@ describe('redirect errors: the same code from both engines', () => {
   );
 
   it.each(['http', 'browser'] as const)('%s: follows http.limits.maxRedirects', async (engine) => {
-    const strict = new Fetcher({ browser: { args: ISOLATED_ARGS }, http: { ...HTTP, limits: { maxRedirects: 5 } } });
+    const strict = new Fetcher({ browser: await testBrowser(), http: { ...HTTP, limits: { maxRedirects: 5 } } });
     try {
       const arrived = await strict.fetch({ url: url('/http/redirect/hops/5'), engine });
       expect(arrived.text).toContain('Arrived');
@@ -193,7 +193,7 @@ describe('proxies and stealth', () => {
 
     it('sends browser and HTTP requests through the configured proxy, with its credentials', async () => {
       const viaProxy = new Fetcher({
-        browser: { args: ISOLATED_ARGS },
+        browser: await testBrowser(),
         urlPolicy: POLICY,
         http: HTTP,
         proxies: { basic: [proxyUrl], proxyLoopback: true },
@@ -212,7 +212,7 @@ describe('proxies and stealth', () => {
 
     it('picks the proxy of the requested country', async () => {
       const byCountry = new Fetcher({
-        browser: { args: ISOLATED_ARGS },
+        browser: await testBrowser(),
         urlPolicy: POLICY,
         http: HTTP,
         proxies: { byCountry: { fr: [proxyUrl] }, proxyLoopback: true },

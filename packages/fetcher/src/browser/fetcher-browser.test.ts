@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { startSelfSignedServer } from '../http/__fixtures__/self-signed-server.js';
 import { Fetcher } from '../index.js';
-import { HTTP, ISOLATED_ARGS, POLICY, pngSize, useBrowserFixture, whoami } from './__fixtures__/browser-harness.js';
+import { HTTP, POLICY, pngSize, testBrowser, useBrowserFixture, whoami } from './__fixtures__/browser-harness.js';
 
 const fixture = useBrowserFixture();
 const url = (path: string) => fixture.url(path);
@@ -14,10 +14,11 @@ const requestsTo = (path: string, host?: string) => fixture.requestsTo(path, hos
 
 describe('engine choice', () => {
   it('serves static pages over HTTP without starting a browser', async () => {
-    const launches = fixture.fetcher.browserStats.launches;
+    const started = () => fixture.fetcher.browserStats.launches + fixture.fetcher.browserStats.connections;
+    const before = started();
     const result = await fixture.fetcher.fetch({ url: url('/articles/first-post.html') });
     expect(result).toMatchObject({ engine: 'http', engineReason: 'http:static', proxyUsed: 'basic', status: 200 });
-    expect(fixture.fetcher.browserStats.launches).toBe(launches);
+    expect(started()).toBe(before);
   });
 
   it('retries a script-only page in the browser and waits for its late API call', async () => {
@@ -166,7 +167,7 @@ describe('page options', () => {
   it('writes screenshots under browser.screenshotDir and returns the path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crawlkit-shots-'));
     const toFiles = new Fetcher({
-      browser: { args: ISOLATED_ARGS, screenshotDir: dir },
+      browser: { ...(await testBrowser()), screenshotDir: dir },
       urlPolicy: POLICY,
       http: HTTP,
     });

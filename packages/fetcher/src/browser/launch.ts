@@ -44,6 +44,12 @@ export interface LaunchedBrowser {
   majorVersion: number;
   /** The user agent with `HeadlessChrome` spelled `Chrome`. */
   userAgent: string;
+  /** Set for a browser we connected to (`browser.wsEndpoint`) instead of launching: it is not ours to close. */
+  connection?: {
+    endpoint: string;
+    /** Contexts that were there before we connected: someone else's. */
+    foreignContexts: ReadonlySet<string>;
+  };
 }
 
 export interface LaunchOptions {
@@ -56,7 +62,7 @@ export interface LaunchOptions {
 
 /** What puppeteer's target info holds beyond its public `Target` API. */
 interface TargetInfoView {
-  _getTargetInfo(): { targetId: string; openerId?: string; type: string };
+  _getTargetInfo(): { targetId: string; openerId?: string; type: string; browserContextId?: string };
 }
 
 /** Starts Chromium headless over a pipe with a fresh temporary profile. */
@@ -71,18 +77,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     // Loaded on first launch: HTTP-only users and the CLI's start-up do not pay for puppeteer.
     const { default: puppeteer } = await import('puppeteer-core');
     const launching = puppeteer.launch({
-      // Popups (window.open, target=_blank) are closed as they open. A new target waits for the debugger until
-      // puppeteer resumes it after this filter; the close goes after that resume, not before: a popup closed while
-      // paused could leave its opener's renderer, which it shares, paused too (a click calling window.open then
-      // hung to the end of the actions' time in 1 of 6 runs under load). Chromium's popup blocker stays on
-      // (puppeteer turns it off by default), so most never open at all.
-      targetFilter: (target: Target) => {
-        const info = (target as unknown as TargetInfoView)._getTargetInfo();
-        if (!info.openerId || (info.type !== 'page' && info.type !== 'tab')) return true;
-        const close = () => control.session?.send('Target.closeTarget', { targetId: info.targetId });
-        setImmediate(() => void close()?.catch(() => undefined));
-        return false;
-      },
+      targetFilter: closingPopups(() => control.session),
       ignoreDefaultArgs: ['--disable-popup-blocking'],
       // Signals are the embedding app's: puppeteer's own handlers made SIGINT exit 130 at once (before the app's
       // handler or the CLI's clean stop ran) and SIGTERM only close the browser, so that a process without a handler
@@ -115,10 +110,39 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     .target()
     .createCDPSession()
     .catch(() => undefined);
+  return { browser, pid: browser.process()?.pid, userDataDir, ...(await describeBrowser(browser)) };
+}
+
+/** Chromium's major version and its user agent with `HeadlessChrome` spelled `Chrome`. */
+export async function describeBrowser(browser: Browser): Promise<{ majorVersion: number; userAgent: string }> {
   const version = await browser.version().catch(() => 'Chrome/0');
   const majorVersion = Number(/\/(\d+)/.exec(version)?.[1] ?? 0);
   const userAgent = (await browser.userAgent().catch(() => '')).replace('HeadlessChrome', 'Chrome');
-  return { browser, pid: browser.process()?.pid, userDataDir, majorVersion, userAgent };
+  return { majorVersion, userAgent };
+}
+
+/**
+ * The target filter of every browser: popups (window.open, target=_blank) are closed as they open, through the
+ * browser-target session `session()` gives once the browser is up; targets outside `ours` (by browser context: a
+ * browser we connected to has other clients' pages) are not attached at all, and their popups left alone.
+ * A new target waits for the debugger until puppeteer resumes it after this filter; the close goes after that resume,
+ * not before: a popup closed while paused could leave its opener's renderer, which it shares, paused too (a click
+ * calling window.open then hung to the end of the actions' time in 1 of 6 runs under load). Chromium's popup blocker
+ * stays on (puppeteer turns it off by default), so most never open at all.
+ */
+export function closingPopups(
+  session: () => CDPSession | undefined,
+  ours: (browserContextId: string | undefined) => boolean = () => true,
+): (target: Target) => boolean {
+  return (target) => {
+    const info = (target as unknown as TargetInfoView)._getTargetInfo();
+    if (info.type === 'browser') return true;
+    if (!ours(info.browserContextId)) return false;
+    if (!info.openerId || (info.type !== 'page' && info.type !== 'tab')) return true;
+    const close = () => session()?.send('Target.closeTarget', { targetId: info.targetId });
+    setImmediate(() => void close()?.catch(() => undefined));
+    return false;
+  };
 }
 
 class LaunchTimeout extends Error {

@@ -11,9 +11,12 @@ export const MIN_RETRY_MS = 2_000;
 /** `BROWSER_CRASHED` errors of pages whose whole browser went away, not only their renderer. */
 const lostBrowser = new WeakSet<object>();
 
-/** `BROWSER_CRASHED` for a page whose Chromium disconnected (killed, out of memory) while it loaded. */
-export function browserLost(url: string, cause: unknown): BrowserError {
-  const error = crashedError(url, cause);
+/**
+ * `BROWSER_CRASHED` for a page whose Chromium disconnected (killed, out of memory, or the connection to
+ * `browser.wsEndpoint`, which `endpoint` names, lost) while it loaded.
+ */
+export function browserLost(url: string, cause: unknown, endpoint?: string): BrowserError {
+  const error = crashedError(url, cause, endpoint);
   lostBrowser.add(error);
   return error;
 }
@@ -36,7 +39,7 @@ export async function normalizeLoadError(
   if (lease && !signal.aborted && !isActionError(error)) {
     // A dead browser fails the page's calls before its 'disconnected' event arrives: give it a moment.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    if (lease.crashed || !lease.browser.connected) return browserLost(redactUrl(url), error);
+    if (lease.crashed || !lease.browser.connected) return browserLost(redactUrl(url), error, lease.endpoint);
   }
   if (signal.aborted && (isFetchError(signal.reason) || isBrowserError(signal.reason))) return signal.reason;
   if (isFetchError(error) || isBrowserError(error) || isActionError(error)) return error;

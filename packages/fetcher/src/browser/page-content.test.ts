@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Fetcher } from '../index.js';
+import { testBrowser } from './__fixtures__/browser-harness.js';
 import { HTML_CHUNK_CHARS } from '@crawlkit/actions';
 
-const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 const MAX_BODY_BYTES = 1_500_000;
 
 /** A shop's catalogue app: chrome served as HTML, `rows` products rendered by its script. */
@@ -40,7 +40,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS }, http: { limits: { maxBodyBytes: MAX_BODY_BYTES } } });
+  fetcher = new Fetcher({ browser: await testBrowser(), http: { limits: { maxBodyBytes: MAX_BODY_BYTES } } });
 });
 
 afterAll(async () => {

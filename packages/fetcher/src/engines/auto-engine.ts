@@ -5,9 +5,9 @@ import { renderingGain, type RenderJudge, type RenderVerdict } from '../render/j
 import { judgePage } from './judging.js';
 import type { EngineCall, PageEngine } from './page-engine.js';
 
-const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED']);
+const BROWSER_UNAVAILABLE = new Set(['BROWSER_NOT_FOUND', 'BROWSER_LAUNCH_FAILED', 'BROWSER_CONNECT_FAILED']);
 
-/** Whether `error` says the browser cannot start here (not installed, or failing to launch). */
+/** Whether `error` says the browser cannot start here (not installed, failing to launch, or unreachable). */
 export function isBrowserUnavailable(error: unknown): boolean {
   return isBrowserError(error) && BROWSER_UNAVAILABLE.has(error.code);
 }

@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
+import { sharedBrowserEndpoint } from '../../../../../test/setup/shared-browser.ts';
 import { Fetcher, type FetcherOptions, type PageResult } from '../../index.js';
 
 /** Chromium reaches the fixture server and the fake ad host (both 127.0.0.1) and nothing else. */
@@ -22,6 +23,15 @@ export const lookup: LookupFunction = (hostname, options, callback) => {
 export const HTTP = { lookup };
 
 /**
+ * The `browser` options of a test fetcher: the run's shared Chromium (test/setup/shared-browser.ts, launched with the
+ * same resolver rules) when there is one, else a launch of its own with `ISOLATED_ARGS`.
+ */
+export async function testBrowser(): Promise<NonNullable<FetcherOptions['browser']>> {
+  const wsEndpoint = await sharedBrowserEndpoint();
+  return wsEndpoint === undefined ? { args: ISOLATED_ARGS } : { wsEndpoint };
+}
+
+/**
  * A fixture server and a fetcher on it, started before the file's tests and closed after them.
  * @param urlPolicy the fetcher's; the default lets pages reach the fake ad host.
  */
@@ -35,7 +45,7 @@ export function useBrowserFixture(urlPolicy: FetcherOptions['urlPolicy'] = POLIC
   let fetcher: Fetcher;
   beforeAll(async () => {
     server = await startFixtureServer();
-    fetcher = new Fetcher({ browser: { args: ISOLATED_ARGS }, urlPolicy, http: HTTP });
+    fetcher = new Fetcher({ browser: await testBrowser(), urlPolicy, http: HTTP });
   });
   afterAll(async () => {
     await fetcher?.close();
