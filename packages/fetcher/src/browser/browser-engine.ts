@@ -30,6 +30,12 @@ export interface BrowserFetchRequest {
   headers?: Record<string, string>;
   /** Whole-request budget, in milliseconds. */
   timeoutMs: number;
+  /**
+   * The timeout the caller set, which the messages of a deadline name; `timeoutMs` is what an earlier attempt (or
+   * the fetcher's own work before this one) left of it.
+   * @default timeoutMs
+   */
+  statedTimeoutMs?: number;
   skipTlsVerification: boolean;
   signal?: AbortSignal;
   mobile: boolean;
@@ -121,12 +127,13 @@ export class BrowserEngine {
     const startedAt = Date.now();
     const controller = new AbortController();
     const url = redactUrl(request.url);
-    const tooLong = `Loading ${url} in the browser took longer than ${request.timeoutMs} ms.`;
+    const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
+    const tooLong = `Loading ${url} in the browser took longer than ${statedMs} ms.`;
     const timer = setTimeout(
       () =>
         controller.abort(
           // A proxy that took the connection and never answered is named, not the site alone.
-          this.#pool.gate.silentUpstream(request.url, request.proxy, request.timeoutMs) ??
+          this.#pool.gate.silentUpstream(request.url, request.proxy, statedMs) ??
             new FetchError('SCRAPE_TIMEOUT', tooLong, { url }),
         ),
       Math.max(1, deadline - performance.now()),
@@ -223,13 +230,16 @@ export class BrowserEngine {
 
     // Time kept for the capture, whatever the waits before it take.
     const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
+    const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
     /** DOMContentLoaded never came: the page is captured as shown, never said to have settled. */
     let domNeverLoaded = false;
     try {
       request.onRequestStart?.();
       const response = await page.goto(request.url, {
         waitUntil: 'domcontentloaded',
-        timeout: Math.max(1, remaining() - reserveMs),
+        // `waitFor` is waited whole after the load or not at all: a load still going on when less than it is left
+        // cannot end in a page, so it is given up then, named as `waitFor`'s (a shown document goes on to its wait).
+        timeout: Math.max(1, remaining() - reserveMs - request.waitFor),
         signal,
       });
       if (response) mainResponse = response;
@@ -242,7 +252,12 @@ export class BrowserEngine {
       // from a host that does not answer): it is captured as it is, not lost, and said to be still loading.
       if (timedOut && !(mainResponse && committed(page))) {
         const last = gate.lastMainFrameUrl ?? request.url;
-        throw networkGate.silentUpstream(last, request.proxy, request.timeoutMs) ?? navigationError(error, request.url);
+        throw (
+          networkGate.silentUpstream(last, request.proxy, statedMs) ??
+          (request.waitFor > 0
+            ? waitForTooLong(request, statedMs, remaining() - reserveMs, true)
+            : navigationError(error, request.url))
+        );
       }
       if (!timedOut) throw failedNavigation(error)!;
       domNeverLoaded = true;
@@ -264,7 +279,8 @@ export class BrowserEngine {
       await gate.removeBlockedFrames(page);
     }
     if (request.waitFor > 0) {
-      if (beforeWaitFor() < 0) throw waitForTooLong(request, remaining() - reserveMs);
+      // The waits before it may end a little late (their last poll, a loaded machine): half the capture's reserve.
+      if (beforeWaitFor() < -reserveMs / 2) throw waitForTooLong(request, statedMs, remaining() - reserveMs, false);
       await sleep(request.waitFor, signal);
     }
 

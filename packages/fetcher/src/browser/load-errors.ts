@@ -46,16 +46,22 @@ export async function normalizeLoadError(
   return error;
 }
 
-/** `waitFor` cannot end within the scrape's time once the page has loaded: a timeout, not a shorter wait. */
+/**
+ * `waitFor` cannot end within the scrape's `timeoutMs` (the one the caller set): a timeout, not a shorter wait. The
+ * page loaded and left `leftMs` for it, or was still loading (`loading`) when only `leftMs` was left.
+ */
 export function waitForTooLong(
-  request: { url: string; timeoutMs: number; waitFor: number },
+  request: { url: string; waitFor: number },
+  timeoutMs: number,
   leftMs: number,
+  loading: boolean,
 ): FetchError {
   const url = redactUrl(request.url);
-  return new FetchError(
-    'SCRAPE_TIMEOUT',
-    `Loading ${url} in the browser left ${Math.max(0, Math.round(leftMs))} ms of the ${request.timeoutMs} ms ` +
-      `timeout for waitFor (${request.waitFor} ms): raise timeout or lower waitFor.`,
-    { url },
-  );
+  const left = `${Math.max(0, Math.round(leftMs))} ms of the ${timeoutMs} ms timeout`;
+  const what = loading
+    ? `had not finished with ${left} left, less than waitFor (${request.waitFor} ms) needs after it`
+    : `left ${left} for waitFor (${request.waitFor} ms)`;
+  return new FetchError('SCRAPE_TIMEOUT', `Loading ${url} in the browser ${what}: raise timeout or lower waitFor.`, {
+    url,
+  });
 }

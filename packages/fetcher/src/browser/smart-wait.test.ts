@@ -88,6 +88,17 @@ describe('smart wait', () => {
     expect(result.status).toBe(200);
     expect(result.text).toContain('Monday to Friday 9:00 to 18:00');
     expect(result.warnings).toContain(NOT_SETTLED_WARNING);
+    // With a waitFor, the load is given up while the waitFor still fits, and the page is captured after it.
+    const started = performance.now();
+    const waited = await fetcher.fetch({
+      url: `${base}/stuck-tag`,
+      engine: 'browser',
+      timeoutMs: 4_000,
+      waitFor: 1_000,
+    });
+    // Before: SCRAPE_TIMEOUT 'left 0 ms of the 4000 ms timeout for waitFor (1000 ms)': the load ran to the reserve.
+    expect(waited.text).toContain('Monday to Friday 9:00 to 18:00');
+    expect(performance.now() - started).toBeGreaterThan(1_000);
   }, 20_000);
 
   it('still waits while what is shown changes (display toggled)', async () => {
