@@ -11,7 +11,6 @@ import { loadAdBlocker, type AdBlocker } from './adblock.js';
 import { crashedError, type BrowserLease, type BrowserPool } from './browser-pool.js';
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
-import { applyEmulation } from './emulation.js';
 import type { BrowserError } from './errors.js';
 import { browserLost, isBrowserLost, MIN_RETRY_MS, normalizeLoadError, waitForTooLong } from './load-errors.js';
 import { downloadError, isDownload } from './downloads.js';
@@ -20,8 +19,8 @@ import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
-import { stealthScript } from './stealth.js';
 import { PageRecorder } from './page-recorder.js';
+import { prepareForRequest } from './page-setup.js';
 import type { ExchangeSink, RecordedSource } from '../warc/exchange.js';
 
 /** One page load in the browser, with everything already decided by the fetcher. */
@@ -200,7 +199,7 @@ export class BrowserEngine {
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
       ...(request.serve ? { serve: request.serve } : {}),
     });
-    await Promise.all([this.#prepare(page, session, lease, request, target), gate.attach(page)]);
+    await Promise.all([prepareForRequest(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
     const recorder = request.onExchange ? new PageRecorder(page) : undefined;
     const networkGate = this.#pool.gate;
@@ -322,43 +321,6 @@ export class BrowserEngine {
     if (result.timings) result.timings.totalMs = Date.now() - startedAt;
     if (recorder) await recorder.flush(request.onExchange!);
     return result;
-  }
-
-  async #prepare(
-    page: Page,
-    session: CDPSession,
-    lease: BrowserLease,
-    request: BrowserFetchRequest,
-    target: URL,
-  ): Promise<void> {
-    const headers = { ...request.headers };
-    let requestUserAgent: string | undefined;
-    for (const name of Object.keys(headers)) {
-      if (name.toLowerCase() === 'user-agent') {
-        requestUserAgent = headers[name];
-        delete headers[name];
-      }
-    }
-    // The page comes set up for v2's defaults (`preparePage`): only what this request asks otherwise is sent.
-    await Promise.all([
-      request.stealth
-        ? page.evaluateOnNewDocument(
-            stealthScript(request.languages ?? (request.country ? [request.country.locale] : [])),
-          )
-        : undefined,
-      request.skipTlsVerification ? undefined : session.send('Security.setIgnoreCertificateErrors', { ignore: false }),
-      Object.keys(headers).length ? page.setExtraHTTPHeaders(headers) : undefined,
-      applyEmulation(page, session, {
-        mobile: request.mobile,
-        stealth: request.stealth,
-        userAgent: lease.userAgent,
-        majorVersion: lease.majorVersion,
-        origin: target.origin,
-        ...(request.country ? { country: request.country } : {}),
-        ...(request.languages ? { languages: request.languages } : {}),
-        ...(requestUserAgent === undefined ? {} : { requestUserAgent }),
-      }),
-    ]);
   }
 
   async #capture(
