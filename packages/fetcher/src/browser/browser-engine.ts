@@ -12,7 +12,14 @@ import { crashedError, type BrowserLease, type BrowserPool } from './browser-poo
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
 import type { BrowserError } from './errors.js';
-import { browserLost, isBrowserLost, MIN_RETRY_MS, normalizeLoadError, waitForTooLong } from './load-errors.js';
+import {
+  browserLost,
+  isBrowserLost,
+  loadTooLong,
+  MIN_RETRY_MS,
+  normalizeLoadError,
+  waitForTooLong,
+} from './load-errors.js';
 import { downloadError, isDownload } from './downloads.js';
 import { navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
@@ -127,13 +134,21 @@ export class BrowserEngine {
     const controller = new AbortController();
     const url = redactUrl(request.url);
     const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
-    const tooLong = `Loading ${url} in the browser took longer than ${statedMs} ms.`;
+    /** When the page's request was about to be sent, after the browser and its page were ready. */
+    let readyMs: number | undefined;
+    const loading: BrowserFetchRequest = {
+      ...request,
+      onRequestStart: () => {
+        readyMs ??= Date.now() - startedAt;
+        request.onRequestStart?.();
+      },
+    };
     const timer = setTimeout(
       () =>
         controller.abort(
           // A proxy that took the connection and never answered is named, not the site alone.
           this.#pool.gate.silentUpstream(request.url, request.proxy, statedMs) ??
-            new FetchError('SCRAPE_TIMEOUT', tooLong, { url }),
+            loadTooLong(request.url, statedMs, readyMs),
         ),
       Math.max(1, deadline - performance.now()),
     );
@@ -164,7 +179,7 @@ export class BrowserEngine {
         const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
-        return this.#load(page, session, acquired, request, deadline, startedAt, controller.signal, adBlocker);
+        return this.#load(page, session, acquired, loading, deadline, startedAt, controller.signal, adBlocker);
       })();
       work.catch(() => undefined);
       return await raceAbort(work, controller.signal);
@@ -232,6 +247,7 @@ export class BrowserEngine {
     const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
     /** DOMContentLoaded never came: the page is captured as shown, never said to have settled. */
     let domNeverLoaded = false;
+    const readyMs = Date.now() - startedAt;
     try {
       request.onRequestStart?.();
       const response = await page.goto(request.url, {
@@ -255,7 +271,7 @@ export class BrowserEngine {
           networkGate.silentUpstream(last, request.proxy, statedMs) ??
           (request.waitFor > 0
             ? waitForTooLong(request, statedMs, remaining() - reserveMs, true)
-            : navigationError(error, request.url))
+            : loadTooLong(request.url, statedMs, readyMs, error))
         );
       }
       if (!timedOut) throw failedNavigation(error)!;

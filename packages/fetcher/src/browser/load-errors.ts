@@ -65,3 +65,18 @@ export function waitForTooLong(
     url,
   });
 }
+
+/**
+ * A page load past its time that nothing names better (a silent proxy is named instead): how long the browser's page
+ * took to be ready for the request (`readyMs`), or that the time ran out before it was, and what to raise.
+ */
+export function loadTooLong(url: string, timeoutMs: number, readyMs: number | undefined, cause?: unknown): FetchError {
+  const safeUrl = redactUrl(url);
+  const head = `Loading ${safeUrl} in the browser took longer than the ${timeoutMs} ms timeout allows`;
+  const message =
+    readyMs === undefined
+      ? `${head}, before the page's request could be sent: the browser and its page were not ready yet (a busy ` +
+        'machine, or a browser starting). Raise timeout.'
+      : `${head} (its browser page was ready after ${Math.round(readyMs)} ms): raise timeout.`;
+  return new FetchError('SCRAPE_TIMEOUT', message, { url: safeUrl, ...(cause === undefined ? {} : { cause }) });
+}

@@ -101,6 +101,19 @@ describe('smart wait', () => {
     expect(performance.now() - started).toBeGreaterThan(1_000);
   }, 20_000);
 
+  it('answers a page that never answers as a timeout that says what to raise and where the time went', async () => {
+    const error = await fetcher
+      .fetch({ url: `${base}/never-answers.js`, engine: 'browser', timeoutMs: 2_000 })
+      .catch((e: unknown) => e);
+    // Before: 'Loading … in the browser timed out.', naming neither the timeout nor what to do.
+    expect(error).toMatchObject({
+      code: 'SCRAPE_TIMEOUT',
+      message: expect.stringMatching(
+        /^Loading \S+ in the browser took longer than the 2000 ms timeout allows \(its browser page was ready after \d+ ms\): raise timeout\.$/,
+      ),
+    });
+  }, 20_000);
+
   it('still waits while what is shown changes (display toggled)', async () => {
     const result = await fetcher.fetch({ url: `${base}/blinking`, engine: 'browser' });
     expect(result.warnings).toContain(NOT_SETTLED_WARNING);
