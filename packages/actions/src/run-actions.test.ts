@@ -294,6 +294,22 @@ describe('runActions', () => {
     expect((pressed as Error).message).toMatch(/Unknown key/);
   });
 
+  it('names a wait longer than the whole time, and the load for a wait it left no time for', async () => {
+    await open('/js/nav-target.html');
+    // The load took 2 s of the timeout and left the actions 500 ms.
+    const budget = { timeoutMs: 500, loadMs: 2_000 };
+    const tooLong = await runActions(page, [{ type: 'wait', milliseconds: 8_000 }], budget).catch((e: unknown) => e);
+    // Before: 'the page's load (and the waits before the actions) took 2000 ms of the timeout, leaving the actions
+    // 500 ms', though no load would have left an 8 s wait room in 2.5 s.
+    expect((tooLong as Error).message).toBe(
+      'Actions ran out of time (500 ms) at action 0 (wait): it waits 8000 ms, longer than the time left (raise the timeout).',
+    );
+    const starved = await runActions(page, [{ type: 'wait', milliseconds: 1_000 }], budget).catch((e: unknown) => e);
+    expect((starved as Error).message).toMatch(
+      /^Actions ran out of time at action 0 \(wait\): the page's load .* took 2000 ms/,
+    );
+  });
+
   it('stops when the signal aborts', async () => {
     await open('/js/nav-target.html');
     const controller = new AbortController();

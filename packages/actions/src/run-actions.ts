@@ -302,7 +302,10 @@ function outOfTime(index: number, action: Action, selector: string | undefined, 
   const at = describeAction(index, action.type, selector);
   const timeoutMs = Math.round(budget.timeoutMs);
   let message = `Actions ran out of time (${timeoutMs} ms) at ${at}`;
-  if (starved(budget)) {
+  // A wait longer than the load and the actions' time together would not fit however fast the page loaded: it is
+  // named, not the load (which a loaded machine can make longer than what it leaves).
+  const waitAlone = waits !== undefined && waits > budget.timeoutMs + (budget.loadMs ?? 0);
+  if (starved(budget) && !waitAlone) {
     const left = timeoutMs < NO_TIME_MS ? 'no time' : `${timeoutMs} ms`;
     message =
       `Actions ran out of time at ${at}: the page's load (and the waits before the actions) took ` +

@@ -11,17 +11,23 @@ import { loadAdBlocker, type AdBlocker } from './adblock.js';
 import { crashedError, type BrowserLease, type BrowserPool } from './browser-pool.js';
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
-import { applyEmulation } from './emulation.js';
 import type { BrowserError } from './errors.js';
-import { browserLost, isBrowserLost, MIN_RETRY_MS, normalizeLoadError, waitForTooLong } from './load-errors.js';
+import {
+  browserLost,
+  isBrowserLost,
+  loadTooLong,
+  MIN_RETRY_MS,
+  normalizeLoadError,
+  waitForTooLong,
+} from './load-errors.js';
 import { downloadError, isDownload } from './downloads.js';
 import { navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
 import { RequestGate } from './request-gate.js';
 import { NetworkMonitor, smartWait, type SmartWaitSettings } from './smart-wait.js';
-import { stealthScript } from './stealth.js';
 import { PageRecorder } from './page-recorder.js';
+import { prepareForRequest } from './page-setup.js';
 import type { ExchangeSink, RecordedSource } from '../warc/exchange.js';
 
 /** One page load in the browser, with everything already decided by the fetcher. */
@@ -30,6 +36,12 @@ export interface BrowserFetchRequest {
   headers?: Record<string, string>;
   /** Whole-request budget, in milliseconds. */
   timeoutMs: number;
+  /**
+   * The timeout the caller set, which the messages of a deadline name; `timeoutMs` is what an earlier attempt (or
+   * the fetcher's own work before this one) left of it.
+   * @default timeoutMs
+   */
+  statedTimeoutMs?: number;
   skipTlsVerification: boolean;
   signal?: AbortSignal;
   mobile: boolean;
@@ -121,13 +133,22 @@ export class BrowserEngine {
     const startedAt = Date.now();
     const controller = new AbortController();
     const url = redactUrl(request.url);
-    const tooLong = `Loading ${url} in the browser took longer than ${request.timeoutMs} ms.`;
+    const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
+    /** When the page's request was about to be sent, after the browser and its page were ready. */
+    let readyMs: number | undefined;
+    const loading: BrowserFetchRequest = {
+      ...request,
+      onRequestStart: () => {
+        readyMs ??= Date.now() - startedAt;
+        request.onRequestStart?.();
+      },
+    };
     const timer = setTimeout(
       () =>
         controller.abort(
           // A proxy that took the connection and never answered is named, not the site alone.
-          this.#pool.gate.silentUpstream(request.url, request.proxy, request.timeoutMs) ??
-            new FetchError('SCRAPE_TIMEOUT', tooLong, { url }),
+          this.#pool.gate.silentUpstream(request.url, request.proxy, statedMs) ??
+            loadTooLong(request.url, statedMs, readyMs),
         ),
       Math.max(1, deadline - performance.now()),
     );
@@ -158,7 +179,7 @@ export class BrowserEngine {
         const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
-        return this.#load(page, session, acquired, request, deadline, startedAt, controller.signal, adBlocker);
+        return this.#load(page, session, acquired, loading, deadline, startedAt, controller.signal, adBlocker);
       })();
       work.catch(() => undefined);
       return await raceAbort(work, controller.signal);
@@ -193,7 +214,7 @@ export class BrowserEngine {
       ...(adBlocker ? { adBlocker: await adBlocker } : {}),
       ...(request.serve ? { serve: request.serve } : {}),
     });
-    await Promise.all([this.#prepare(page, session, lease, request, target), gate.attach(page)]);
+    await Promise.all([prepareForRequest(page, session, lease, request, target), gate.attach(page)]);
     const network = new NetworkMonitor(page);
     const recorder = request.onExchange ? new PageRecorder(page) : undefined;
     const networkGate = this.#pool.gate;
@@ -223,13 +244,17 @@ export class BrowserEngine {
 
     // Time kept for the capture, whatever the waits before it take.
     const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
+    const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
     /** DOMContentLoaded never came: the page is captured as shown, never said to have settled. */
     let domNeverLoaded = false;
+    const readyMs = Date.now() - startedAt;
     try {
       request.onRequestStart?.();
       const response = await page.goto(request.url, {
         waitUntil: 'domcontentloaded',
-        timeout: Math.max(1, remaining() - reserveMs),
+        // `waitFor` is waited whole after the load or not at all: a load still going on when less than it is left
+        // cannot end in a page, so it is given up then, named as `waitFor`'s (a shown document goes on to its wait).
+        timeout: Math.max(1, remaining() - reserveMs - request.waitFor),
         signal,
       });
       if (response) mainResponse = response;
@@ -242,7 +267,12 @@ export class BrowserEngine {
       // from a host that does not answer): it is captured as it is, not lost, and said to be still loading.
       if (timedOut && !(mainResponse && committed(page))) {
         const last = gate.lastMainFrameUrl ?? request.url;
-        throw networkGate.silentUpstream(last, request.proxy, request.timeoutMs) ?? navigationError(error, request.url);
+        throw (
+          networkGate.silentUpstream(last, request.proxy, statedMs) ??
+          (request.waitFor > 0
+            ? waitForTooLong(request, statedMs, remaining() - reserveMs, true)
+            : loadTooLong(request.url, statedMs, readyMs, error))
+        );
       }
       if (!timedOut) throw failedNavigation(error)!;
       domNeverLoaded = true;
@@ -264,7 +294,8 @@ export class BrowserEngine {
       await gate.removeBlockedFrames(page);
     }
     if (request.waitFor > 0) {
-      if (beforeWaitFor() < 0) throw waitForTooLong(request, remaining() - reserveMs);
+      // The waits before it may end a little late (their last poll, a loaded machine): half the capture's reserve.
+      if (beforeWaitFor() < -reserveMs / 2) throw waitForTooLong(request, statedMs, remaining() - reserveMs, false);
       await sleep(request.waitFor, signal);
     }
 
@@ -306,43 +337,6 @@ export class BrowserEngine {
     if (result.timings) result.timings.totalMs = Date.now() - startedAt;
     if (recorder) await recorder.flush(request.onExchange!);
     return result;
-  }
-
-  async #prepare(
-    page: Page,
-    session: CDPSession,
-    lease: BrowserLease,
-    request: BrowserFetchRequest,
-    target: URL,
-  ): Promise<void> {
-    const headers = { ...request.headers };
-    let requestUserAgent: string | undefined;
-    for (const name of Object.keys(headers)) {
-      if (name.toLowerCase() === 'user-agent') {
-        requestUserAgent = headers[name];
-        delete headers[name];
-      }
-    }
-    // The page comes set up for v2's defaults (`preparePage`): only what this request asks otherwise is sent.
-    await Promise.all([
-      request.stealth
-        ? page.evaluateOnNewDocument(
-            stealthScript(request.languages ?? (request.country ? [request.country.locale] : [])),
-          )
-        : undefined,
-      request.skipTlsVerification ? undefined : session.send('Security.setIgnoreCertificateErrors', { ignore: false }),
-      Object.keys(headers).length ? page.setExtraHTTPHeaders(headers) : undefined,
-      applyEmulation(page, session, {
-        mobile: request.mobile,
-        stealth: request.stealth,
-        userAgent: lease.userAgent,
-        majorVersion: lease.majorVersion,
-        origin: target.origin,
-        ...(request.country ? { country: request.country } : {}),
-        ...(request.languages ? { languages: request.languages } : {}),
-        ...(requestUserAgent === undefined ? {} : { requestUserAgent }),
-      }),
-    ]);
   }
 
   async #capture(

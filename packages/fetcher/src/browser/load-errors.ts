@@ -49,16 +49,37 @@ export async function normalizeLoadError(
   return error;
 }
 
-/** `waitFor` cannot end within the scrape's time once the page has loaded: a timeout, not a shorter wait. */
+/**
+ * `waitFor` cannot end within the scrape's `timeoutMs` (the one the caller set): a timeout, not a shorter wait. The
+ * page loaded and left `leftMs` for it, or was still loading (`loading`) when only `leftMs` was left.
+ */
 export function waitForTooLong(
-  request: { url: string; timeoutMs: number; waitFor: number },
+  request: { url: string; waitFor: number },
+  timeoutMs: number,
   leftMs: number,
+  loading: boolean,
 ): FetchError {
   const url = redactUrl(request.url);
-  return new FetchError(
-    'SCRAPE_TIMEOUT',
-    `Loading ${url} in the browser left ${Math.max(0, Math.round(leftMs))} ms of the ${request.timeoutMs} ms ` +
-      `timeout for waitFor (${request.waitFor} ms): raise timeout or lower waitFor.`,
-    { url },
-  );
+  const left = `${Math.max(0, Math.round(leftMs))} ms of the ${timeoutMs} ms timeout`;
+  const what = loading
+    ? `had not finished with ${left} left, less than waitFor (${request.waitFor} ms) needs after it`
+    : `left ${left} for waitFor (${request.waitFor} ms)`;
+  return new FetchError('SCRAPE_TIMEOUT', `Loading ${url} in the browser ${what}: raise timeout or lower waitFor.`, {
+    url,
+  });
+}
+
+/**
+ * A page load past its time that nothing names better (a silent proxy is named instead): how long the browser's page
+ * took to be ready for the request (`readyMs`), or that the time ran out before it was, and what to raise.
+ */
+export function loadTooLong(url: string, timeoutMs: number, readyMs: number | undefined, cause?: unknown): FetchError {
+  const safeUrl = redactUrl(url);
+  const head = `Loading ${safeUrl} in the browser took longer than the ${timeoutMs} ms timeout allows`;
+  const message =
+    readyMs === undefined
+      ? `${head}, before the page's request could be sent: the browser and its page were not ready yet (a busy ` +
+        'machine, or a browser starting). Raise timeout.'
+      : `${head} (its browser page was ready after ${Math.round(readyMs)} ms): raise timeout.`;
+  return new FetchError('SCRAPE_TIMEOUT', message, { url: safeUrl, ...(cause === undefined ? {} : { cause }) });
 }

@@ -1,8 +1,17 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 
-import { DESKTOP_VIEWPORT } from './emulation.js';
+import type { BrowserFetchRequest } from './browser-engine.js';
+import type { BrowserLease } from './browser-pool.js';
+import { applyEmulation, DESKTOP_VIEWPORT } from './emulation.js';
 import { guardPage, NO_DIALOGS_SCRIPT, NO_SERVICE_WORKERS_SCRIPT } from './page-guards.js';
 import { MUTATION_OBSERVER_SCRIPT } from './smart-wait.js';
+import { stealthScript } from './stealth.js';
+
+/** What `prepareForRequest` reads of a request. */
+type RequestSettings = Pick<
+  BrowserFetchRequest,
+  'headers' | 'stealth' | 'languages' | 'country' | 'skipTlsVerification' | 'mobile'
+>;
 
 /**
  * Set-up every page gets whatever the scrape asks for, done before a scrape takes the page (on spare pages, while
@@ -24,4 +33,45 @@ export async function preparePage(page: Page): Promise<CDPSession> {
     page.setRequestInterception(true),
   ]);
   return session;
+}
+
+/**
+ * Sets the page up for what `request` asks beyond v2's defaults (`preparePage`): its headers (a `User-Agent` among
+ * them goes to the emulation), stealth, TLS verification, the device, country and languages.
+ */
+export async function prepareForRequest(
+  page: Page,
+  session: CDPSession,
+  lease: Pick<BrowserLease, 'userAgent' | 'majorVersion'>,
+  request: RequestSettings,
+  target: URL,
+): Promise<void> {
+  const headers = { ...request.headers };
+  let requestUserAgent: string | undefined;
+  for (const name of Object.keys(headers)) {
+    if (name.toLowerCase() === 'user-agent') {
+      requestUserAgent = headers[name];
+      delete headers[name];
+    }
+  }
+  // The page comes set up for v2's defaults (`preparePage`): only what this request asks otherwise is sent.
+  await Promise.all([
+    request.stealth
+      ? page.evaluateOnNewDocument(
+          stealthScript(request.languages ?? (request.country ? [request.country.locale] : [])),
+        )
+      : undefined,
+    request.skipTlsVerification ? undefined : session.send('Security.setIgnoreCertificateErrors', { ignore: false }),
+    Object.keys(headers).length ? page.setExtraHTTPHeaders(headers) : undefined,
+    applyEmulation(page, session, {
+      mobile: request.mobile,
+      stealth: request.stealth,
+      userAgent: lease.userAgent,
+      majorVersion: lease.majorVersion,
+      origin: target.origin,
+      ...(request.country ? { country: request.country } : {}),
+      ...(request.languages ? { languages: request.languages } : {}),
+      ...(requestUserAgent === undefined ? {} : { requestUserAgent }),
+    }),
+  ]);
 }

@@ -88,6 +88,30 @@ describe('smart wait', () => {
     expect(result.status).toBe(200);
     expect(result.text).toContain('Monday to Friday 9:00 to 18:00');
     expect(result.warnings).toContain(NOT_SETTLED_WARNING);
+    // With a waitFor, the load is given up while the waitFor still fits, and the page is captured after it.
+    const started = performance.now();
+    const waited = await fetcher.fetch({
+      url: `${base}/stuck-tag`,
+      engine: 'browser',
+      timeoutMs: 4_000,
+      waitFor: 1_000,
+    });
+    // Before: SCRAPE_TIMEOUT 'left 0 ms of the 4000 ms timeout for waitFor (1000 ms)': the load ran to the reserve.
+    expect(waited.text).toContain('Monday to Friday 9:00 to 18:00');
+    expect(performance.now() - started).toBeGreaterThan(1_000);
+  }, 20_000);
+
+  it('answers a page that never answers as a timeout that says what to raise and where the time went', async () => {
+    const error = await fetcher
+      .fetch({ url: `${base}/never-answers.js`, engine: 'browser', timeoutMs: 2_000 })
+      .catch((e: unknown) => e);
+    // Before: 'Loading … in the browser timed out.', naming neither the timeout nor what to do.
+    expect(error).toMatchObject({
+      code: 'SCRAPE_TIMEOUT',
+      message: expect.stringMatching(
+        /^Loading \S+ in the browser took longer than the 2000 ms timeout allows \(its browser page was ready after \d+ ms\): raise timeout\.$/,
+      ),
+    });
   }, 20_000);
 
   it('still waits while what is shown changes (display toggled)', async () => {

@@ -2,6 +2,7 @@ import { BrowserEngine, type BrowserEngineSettings, type BrowserFetchRequest } f
 import { isBrowserError } from '../browser/errors.js';
 import type { BrowserPool } from '../browser/browser-pool.js';
 import { browserOnlyFeatures } from '../engine-choice.js';
+import { DEFAULT_TIMEOUT_MS } from '../http/http-engine.js';
 import type { PageResult } from '../page.js';
 import type { RenderVerdict } from '../render/judge.js';
 import { remaining, type EngineCall, type PageEngine } from './page-engine.js';
@@ -43,6 +44,7 @@ export class BrowserPageEngine implements PageEngine {
     const browserRequest: BrowserFetchRequest = {
       url: request.url,
       timeoutMs: remaining(call.deadline),
+      statedTimeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       skipTlsVerification: request.skipTlsVerification ?? true,
       mobile: request.mobile ?? false,
       waitFor: request.waitFor ?? 0,
