@@ -102,6 +102,16 @@ export interface BrowserEngineSettings {
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
+/** One load's times, shared by its deadline's timer and the load itself. */
+interface LoadClock {
+  /** `Date.now()` when the load began. */
+  startedAt: number;
+  /** The timeout the caller set, which the messages of a deadline name. */
+  statedMs: number;
+  /** Ms from `startedAt` to the page's request, once the browser and its page were ready. */
+  readyMs?: number;
+}
+
 /** Loads pages in pooled Chromium: navigation, smart wait, actions, capture. */
 export class BrowserEngine {
   readonly #pool: BrowserPool;
@@ -130,25 +140,15 @@ export class BrowserEngine {
   }
 
   async #fetchOnce(request: BrowserFetchRequest, deadline: number): Promise<BrowserFetchResult> {
-    const startedAt = Date.now();
+    const clock: LoadClock = { startedAt: Date.now(), statedMs: request.statedTimeoutMs ?? request.timeoutMs };
     const controller = new AbortController();
     const url = redactUrl(request.url);
-    const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
-    /** When the page's request was about to be sent, after the browser and its page were ready. */
-    let readyMs: number | undefined;
-    const loading: BrowserFetchRequest = {
-      ...request,
-      onRequestStart: () => {
-        readyMs ??= Date.now() - startedAt;
-        request.onRequestStart?.();
-      },
-    };
     const timer = setTimeout(
       () =>
         controller.abort(
           // A proxy that took the connection and never answered is named, not the site alone.
-          this.#pool.gate.silentUpstream(request.url, request.proxy, statedMs) ??
-            loadTooLong(request.url, statedMs, readyMs),
+          this.#pool.gate.silentUpstream(request.url, request.proxy, clock.statedMs) ??
+            loadTooLong(request.url, clock.statedMs, clock.readyMs),
         ),
       Math.max(1, deadline - performance.now()),
     );
@@ -179,7 +179,7 @@ export class BrowserEngine {
         const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
-        return this.#load(page, session, acquired, loading, deadline, startedAt, controller.signal, adBlocker);
+        return this.#load(page, session, acquired, request, deadline, clock, controller.signal, adBlocker);
       })();
       work.catch(() => undefined);
       return await raceAbort(work, controller.signal);
@@ -200,10 +200,11 @@ export class BrowserEngine {
     lease: BrowserLease,
     request: BrowserFetchRequest,
     deadline: number,
-    startedAt: number,
+    clock: LoadClock,
     signal: AbortSignal,
     adBlocker: Promise<AdBlocker> | undefined,
   ): Promise<BrowserFetchResult> {
+    const { startedAt, statedMs } = clock;
     const remaining = () => deadline - performance.now();
     const target = new URL(request.url);
     const gate = new RequestGate({
@@ -244,10 +245,9 @@ export class BrowserEngine {
 
     // Time kept for the capture, whatever the waits before it take.
     const reserveMs = Math.min(2_000, request.timeoutMs * 0.2);
-    const statedMs = request.statedTimeoutMs ?? request.timeoutMs;
     /** DOMContentLoaded never came: the page is captured as shown, never said to have settled. */
     let domNeverLoaded = false;
-    const readyMs = Date.now() - startedAt;
+    clock.readyMs = Date.now() - startedAt;
     try {
       request.onRequestStart?.();
       const response = await page.goto(request.url, {
@@ -271,7 +271,7 @@ export class BrowserEngine {
           networkGate.silentUpstream(last, request.proxy, statedMs) ??
           (request.waitFor > 0
             ? waitForTooLong(request, statedMs, remaining() - reserveMs, true)
-            : loadTooLong(request.url, statedMs, readyMs, error))
+            : loadTooLong(request.url, statedMs, clock.readyMs, error))
         );
       }
       if (!timedOut) throw failedNavigation(error)!;
