@@ -89,9 +89,8 @@ export type MethodOption = keyof typeof METHOD_OPTIONS;
 export type Takes = readonly MethodOption[];
 
 /**
- * Every key of the call options (`CallOptions`, `ScrapeCallOptions`, `JobStartOptions`, `WaitOptions`, `WatchOptions`), checked
- * against them by the compiler: an option added to an interface and not here fails the build instead of being refused
- * at run time.
+ * Every key of the call options (`CallOptions` and the interfaces extending it), checked against them by the
+ * compiler: an option added to an interface and not here fails the build instead of being refused at run time.
  */
 const CALL_OPTION_KEYS = new Set(
   Object.keys({
