@@ -256,6 +256,20 @@ describe('batchScrape', () => {
     expect(ok<JobStatusResponse>(await ck.getBatchScrapeStatus(started.id)).status).toBe('completed');
   });
 
+  it('watch() with skip passes over the documents a resumed script already has, and refuses a bad skip', async () => {
+    const urls = Array.from({ length: 6 }, (_, i) => `${server.url}/slow/k${i}?ms=1`);
+    const started = ok<BatchScrapeResponse>(await ck.batchScrape({ urls, maxConcurrency: 2 }));
+    const all: string[] = [];
+    for await (const doc of ck.watch(started.id)) all.push(doc.metadata.sourceURL);
+    const rest: string[] = [];
+    for await (const doc of ck.watch(started.id, { skip: 4 })) rest.push(doc.metadata.sourceURL);
+    expect(rest).toEqual(all.slice(4));
+    const bad = (async () => {
+      for await (const doc of ck.watch(started.id, { skip: -1 })) void doc;
+    })();
+    await expect(bad).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/`skip`/) });
+  });
+
   it('answers a long list at once and moves the URLs past the first 500 into the store in the background', async () => {
     const urls = Array.from({ length: 600 }, (_, i) => `${server.url}/slow/b${i}?ms=0`);
     const started = ok<BatchScrapeResponse>(await ck.batchScrape({ urls, formats: ['rawHtml'], maxAge: 0 }));

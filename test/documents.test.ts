@@ -204,6 +204,17 @@ describe('documents by URL and by upload', () => {
       code: 'BAD_REQUEST',
     });
     expect(await env.ck.parse({ data: makeCsv(), filename: '' })).toMatchObject({ code: 'BAD_REQUEST' });
+    // a Buffer or a path where `{ data, filename }` goes: told the shape, not that `file.filename` is missing
+    const cases: [unknown, RegExp][] = [
+      [Buffer.from(makeCsv()), /not the bytes alone: \{ data, filename, contentType\? \}/],
+      ['/tmp/report.docx', /not a path or text alone: \{ data, filename, contentType\? \}/],
+    ];
+    for (const [file, error] of cases) {
+      expect(await env.ck.parse(file as never)).toMatchObject({
+        code: 'BAD_REQUEST',
+        error: expect.stringMatching(error),
+      });
+    }
     expect(
       await env.ck.parse({ data: makeCsv(), filename: 'a.csv' }, { formats: ['screenshot'] } as never),
     ).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringMatching(/screenshot/) });

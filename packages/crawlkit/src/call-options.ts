@@ -62,15 +62,26 @@ export interface WaitOptions extends CallOptions {
   documents?: boolean;
 }
 
+/** Options of `watch`. */
+export interface WatchOptions extends CallOptions {
+  /**
+   * Documents to pass over first, in the order `watch` yields them (the order they were stored): a script resumed
+   * after a crash gives the count it had already taken, and gets the documents that came after.
+   * @default 0
+   */
+  skip?: number;
+}
+
+/** Every call option, of every method. */
+type AllCallOptions = ScrapeCallOptions & JobStartOptions & WaitOptions & WatchOptions;
+
 /** The call options only some methods take, and which: given to another method, they are refused. */
 const METHOD_OPTIONS = {
   keepResult: ['scrape'],
   idempotencyKey: ['crawl', 'batchScrape'],
   documents: ['waitForJob'],
-} as const satisfies Record<
-  Exclude<keyof (ScrapeCallOptions & JobStartOptions & WaitOptions), keyof CallOptions>,
-  readonly string[]
->;
+  skip: ['watch'],
+} as const satisfies Record<Exclude<keyof AllCallOptions, keyof CallOptions>, readonly string[]>;
 
 /** A call option of some methods only (`METHOD_OPTIONS`). */
 export type MethodOption = keyof typeof METHOD_OPTIONS;
@@ -78,9 +89,8 @@ export type MethodOption = keyof typeof METHOD_OPTIONS;
 export type Takes = readonly MethodOption[];
 
 /**
- * Every key of the call options (`CallOptions`, `ScrapeCallOptions`, `JobStartOptions`, `WaitOptions`), checked
- * against them by the compiler: an option added to an interface and not here fails the build instead of being refused
- * at run time.
+ * Every key of the call options (`CallOptions` and the interfaces extending it), checked against them by the
+ * compiler: an option added to an interface and not here fails the build instead of being refused at run time.
  */
 const CALL_OPTION_KEYS = new Set(
   Object.keys({
@@ -91,7 +101,8 @@ const CALL_OPTION_KEYS = new Set(
     keepResult: true,
     idempotencyKey: true,
     documents: true,
-  } satisfies Record<keyof (ScrapeCallOptions & JobStartOptions & WaitOptions), true>),
+    skip: true,
+  } satisfies Record<keyof AllCallOptions, true>),
 );
 
 /**

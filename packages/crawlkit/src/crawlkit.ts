@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 
 import { batchContextOf, startBatchScrape } from './api/batch.js';
 import { CLOSED_BEFORE_CALL, settleWithSignal, type Takes } from './call-options.js';
-import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions } from './call-options.js';
+import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions, WatchOptions } from './call-options.js';
 import { startCrawl } from './api/crawl.js';
 import { getCrawlChanges } from './api/crawl-changes.js';
 import { readJobDocuments, type JobDocumentsPage, type JobDocumentsText } from './api/job-documents.js';
@@ -258,11 +258,12 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /**
-   * Yields each document of a crawl or batch as it is stored, then ends when the job has finished.
+   * Yields each document of a crawl or batch as it is stored, from the first (past `skip` of them), then ends when
+   * the job has finished.
    * @throws {CrawlkitError} `BAD_REQUEST` for an invalid id, `JOB_NOT_FOUND` for a job the store does not hold (or
    * another tenant's), `ABORTED` when the signal of `init` aborts, `ENGINE_CLOSED` when `close()` stops it.
    */
-  watch(id: string, init: CallOptions = {}): AsyncGenerator<Document, void, undefined> {
+  watch(id: string, init: WatchOptions = {}): AsyncGenerator<Document, void, undefined> {
     return watchJob(
       id,
       init,
@@ -294,7 +295,10 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     return this.#guard(init, (rt) => listUnfinishedJobs(rt.jobs));
   }
 
-  /** Resumes an unfinished job in this process; every page is still scraped exactly once. */
+  /**
+   * Resumes an unfinished job in this process: every page is stored once; the pages in flight when the process that
+   * ran it stopped are fetched again.
+   */
   async resumeJob(id: string, init: CallOptions = {}): Promise<{ success: true; id: string } | ErrorResponse> {
     return this.#guard(init, (rt) => resumeJob(rt.jobs, id));
   }

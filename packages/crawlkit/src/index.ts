@@ -2,7 +2,7 @@
 import './assert-runtime.js';
 
 export { Crawlkit } from './crawlkit.js';
-export type { CallOptions, JobStartOptions, WaitOptions } from './call-options.js';
+export type { CallOptions, JobStartOptions, WaitOptions, WatchOptions } from './call-options.js';
 export type { StatusPagination, UnfinishedJob } from './api/job-queries.js';
 export type { ReadyResponse } from './api/readiness.js';
 export type { JobDocumentsPage, JobDocumentsText } from './api/job-documents.js';

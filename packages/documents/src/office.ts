@@ -20,11 +20,21 @@ const officeparser = lazyModule(async () => {
   try {
     return await import('officeparser');
   } catch (error) {
-    if (!isMissing(error, 'officeparser')) throw error;
+    if (isMissing(error, 'officeparser')) {
+      throw new DocumentError(
+        'SCRAPE_DOCUMENT_READER_MISSING',
+        `Reading Word, Excel, PowerPoint, OpenDocument, RTF and EPUB documents needs the officeparser package, an ` +
+          `optional dependency of crawlkit: npm install officeparser@${OFFICEPARSER_RANGE}`,
+        { cause: error },
+      );
+    }
+    if (!isUnloadable(error, 'officeparser')) throw error;
+    // the stumble: `npm install officeparser`, as the message above says, under a running `serve` or `mcp`
     throw new DocumentError(
       'SCRAPE_DOCUMENT_READER_MISSING',
-      `Reading Word, Excel, PowerPoint, OpenDocument, RTF and EPUB documents needs the officeparser package, an ` +
-        `optional dependency of crawlkit: npm install officeparser@${OFFICEPARSER_RANGE}`,
+      'officeparser is in node_modules but this process cannot load it. Installed after the process started? Node ' +
+        'keeps a package it once found missing until the process ends: restart it. If a new process cannot load it ' +
+        `either, install it again: npm install officeparser@${OFFICEPARSER_RANGE}`,
       { cause: error },
     );
   }
@@ -41,6 +51,16 @@ export function isMissing(error: unknown, name: string): boolean {
     typeof message === 'string' &&
     message.includes(`'${name}'`)
   );
+}
+
+/**
+ * True when `error` is the import of the package `name` failing on a file inside its folder: Node looked for the
+ * package before it was installed (it remembers the package.json it did not find, for the process's life, and then
+ * looks for an `index.js`), or the install is incomplete.
+ */
+export function isUnloadable(error: unknown, name: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`/node_modules/${name}/`);
 }
 
 export type OfficeType = 'docx' | 'xlsx' | 'pptx' | 'odt' | 'ods' | 'odp' | 'rtf' | 'epub';

@@ -140,9 +140,26 @@ function signatureType(bytes: Uint8Array, declared: string, fileName: string): s
   return format !== undefined ? FORMAT_TYPES[format] : undefined;
 }
 
+/** How a file is given, for the messages of `validFile`. */
+const FILE_SHAPE = "{ data, filename, contentType? } (e.g. { data: await readFile(path), filename: 'report.docx' })";
+
 function validFile(file: unknown): ParseFile {
+  if (typeof file === 'string') {
+    throw new CrawlkitError('BAD_REQUEST', `parse takes the file's content, not a path or text alone: ${FILE_SHAPE}.`);
+  }
+  if (
+    file instanceof Uint8Array ||
+    file instanceof ArrayBuffer ||
+    (typeof Blob !== 'undefined' && file instanceof Blob)
+  ) {
+    // the bytes alone were answered "`file.filename` must be a non-empty string", naming no `data`
+    throw new CrawlkitError(
+      'BAD_REQUEST',
+      `parse takes the bytes with their name, not the bytes alone: ${FILE_SHAPE}.`,
+    );
+  }
   if (file === null || typeof file !== 'object') {
-    throw new CrawlkitError('BAD_REQUEST', 'parse needs a file: { data, filename, contentType? }.');
+    throw new CrawlkitError('BAD_REQUEST', `parse needs a file: ${FILE_SHAPE}.`);
   }
   const { filename, data } = file as Partial<ParseFile>;
   if (typeof filename !== 'string' || filename.trim() === '') {

@@ -1,4 +1,4 @@
-import { ABORTED_MESSAGE, CLOSED_UNDER_CALL, signalOf, type CallOptions } from '../call-options.js';
+import { ABORTED_MESSAGE, CLOSED_UNDER_CALL, signalOf, type WatchOptions } from '../call-options.js';
 import { CrawlkitError, isCrawlkitError } from '../errors.js';
 import { INVALID_JOB_ID, parseJobReference } from '../jobs/job-address.js';
 import type { Runtime } from '../runtime.js';
@@ -6,22 +6,30 @@ import type { Document } from '../v2/types.js';
 import { jobVisible } from './job-queries.js';
 
 /**
- * `Crawlkit.watch`: each document of a crawl or batch as it is stored, until the job has finished. Throws, being an
+ * `Crawlkit.watch`: each document of a crawl or batch as it is stored (past the first `skip`), until the job has
+ * finished. Throws, being an
  * async iterator, what every other call answers: `BAD_REQUEST`, `JOB_NOT_FOUND`, `ABORTED`, `ENGINE_CLOSED`.
  */
 export async function* watchJob(
   id: string,
-  init: CallOptions,
+  init: WatchOptions,
   runtime: () => Promise<Runtime>,
   closed: () => boolean,
 ): AsyncGenerator<Document, void, undefined> {
   const ref = parseJobReference(id);
   if (!ref) throw new CrawlkitError('BAD_REQUEST', INVALID_JOB_ID);
-  const signal = signalOf(init);
+  const signal = signalOf(init, ['skip']);
+  const skip = init?.skip ?? 0;
+  if (!Number.isSafeInteger(skip) || skip < 0) {
+    throw new CrawlkitError(
+      'BAD_REQUEST',
+      `\`skip\` must be a whole number of documents, 0 or more; got ${String(skip)}.`,
+    );
+  }
   const rt = await runtime();
   if (!(await jobVisible(rt.jobs, ref.id, init?.tenant))) throw new CrawlkitError('JOB_NOT_FOUND', 'Job not found');
   try {
-    yield* rt.jobs.watch(ref.id, signal);
+    yield* rt.jobs.watch(ref.id, signal, skip);
   } catch (error) {
     throw watchError(error, signal, closed());
   }

@@ -154,8 +154,8 @@ export const PAGE_CODES = {
   ),
   SCRAPE_DOCUMENT_READER_MISSING: info(
     501,
-    'A Word, Excel, PowerPoint, OpenDocument, RTF or EPUB document needs the officeparser package, an optional dependency not installed.',
-    'Install it beside crawlkit: `npm install officeparser@^8.1.1`.',
+    'A Word, Excel, PowerPoint, OpenDocument, RTF or EPUB document needs the officeparser package, an optional dependency not installed (or installed after the process started).',
+    'Install it beside crawlkit: `npm install officeparser@^8.1.1`, then restart a `serve` or `mcp` that was running.',
   ),
   SCRAPE_OCR_FAILED: info(
     500,

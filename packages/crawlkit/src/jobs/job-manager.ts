@@ -307,8 +307,8 @@ export class JobManager {
   }
 
   /** Yields each stored document of the job in completion order, then ends when the job has finished. */
-  watch(id: string, signal?: AbortSignal): AsyncGenerator<Document, void, undefined> {
-    return watchJob(this.#stores, this.#signals, id, signal);
+  watch(id: string, signal?: AbortSignal, skip = 0): AsyncGenerator<Document, void, undefined> {
+    return watchJob(this.#stores, this.#signals, id, signal, skip);
   }
 
   /** The event sink of jobs in `store`, for a distributed worker running their tasks. */

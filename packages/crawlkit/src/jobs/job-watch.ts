@@ -83,14 +83,19 @@ export async function waitForJob(
   }
 }
 
-/** Yields each stored document of the job in completion order, then ends when the job has finished. */
+/**
+ * Yields each stored document of the job in completion order, past the first `skip` (passed over undecoded), then
+ * ends when the job has finished.
+ */
 export async function* watchJob(
   stores: JobStores,
   signals: JobSignals,
   id: string,
   signal?: AbortSignal,
+  skip = 0,
 ): AsyncGenerator<Document, void, undefined> {
   let seq = 0;
+  let passed = 0;
   for (;;) {
     signal?.throwIfAborted();
     const found = await stores.find(id);
@@ -100,7 +105,8 @@ export async function* watchJob(
     const batch = await found.store.results.since(id, seq, 100, { maxChars: WATCH_PAGE_CHARS });
     for (const result of batch) {
       seq = result.seq;
-      yield decodeDocument(result.document);
+      if (passed < skip) passed++;
+      else yield decodeDocument(result.document);
     }
     if (batch.length > 0) continue;
     if (finished) return;
