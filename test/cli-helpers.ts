@@ -40,6 +40,11 @@ export interface CliOptions {
    * @default none
    */
   onStdout?: (text: string) => void;
+  /**
+   * Called with each piece of stderr as it is written.
+   * @default none
+   */
+  onStderr?: (text: string) => void;
 }
 
 /** Starts the CLI with pipes for stdin, stdout and stderr. */
@@ -104,6 +109,7 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
   if (options.process || running) {
     const child = startCli(args, options);
     if (options.onStdout) child.stdout!.on('data', options.onStdout);
+    if (options.onStderr) child.stderr!.on('data', options.onStderr);
     options.signal?.addEventListener('abort', () => child.kill('SIGINT'), { once: true });
     return child.result;
   }
@@ -120,7 +126,7 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
 async function runInProcess(args: string[], options: CliOptions): Promise<CliResult> {
   const { main } = await import('../packages/crawlkit/src/cli/program.ts');
   const stdout = memoryStream(options.onStdout);
-  const stderr = memoryStream();
+  const stderr = memoryStream(options.onStderr);
   const stdin = new PassThrough();
   stdin.end(options.input ?? '');
   const saved = Object.keys(options.env ?? {}).map((name) => [name, process.env[name]] as const);

@@ -59,10 +59,9 @@ describe('a Redis that evicts keys', () => {
     async () => {
       if (!server) return;
       const flags = ['--redis', server.url, '--redis-prefix', 'ck-evict-cli'];
-      const [worker, serve] = await Promise.all([
-        runCli(['worker', ...flags], { cwd: dir, env }),
-        runCli(['serve', '--port', '0', ...flags], { cwd: dir, env }),
-      ]);
+      // In turn, both in the test's process: at once, the second was a child (~1.4 s of CPU to start and refuse).
+      const worker = await runCli(['worker', ...flags], { cwd: dir, env });
+      const serve = await runCli(['serve', '--port', '0', ...flags], { cwd: dir, env });
       expect(worker.code).toBe(1);
       expect(worker.stderr).toContain(REFUSAL);
       expect(worker.stderr).toContain('(REDIS_EVICTION_POLICY)');
