@@ -21,7 +21,7 @@ import {
   waitForTooLong,
 } from './load-errors.js';
 import { downloadError, isDownload } from './downloads.js';
-import { navigationError } from './navigation-errors.js';
+import { chromiumGaveUp, connectionTimeoutCode, navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
 import { RequestGate } from './request-gate.js';
@@ -237,7 +237,11 @@ export class BrowserEngine {
       if (gateError) return gateError;
       const last = gate.lastMainFrameUrl ?? request.url;
       const tunnelError = networkGate.tunnelError(last, request.proxy, startedAt);
-      if (error !== undefined) return tunnelError ?? navigationError(error, last, gate.hops);
+      // Chromium's own limit ended a tunnel that the proxy never answered: the proxy is named, as at the deadline.
+      const limit = connectionTimeoutCode(error);
+      const silent =
+        limit === undefined ? undefined : networkGate.silentUpstream(last, request.proxy, chromiumGaveUp(limit));
+      if (error !== undefined) return tunnelError ?? silent ?? navigationError(error, last, gate.hops);
       if (page.url().startsWith('chrome-error:'))
         return tunnelError ?? navigationError(new Error('net::ERR_FAILED'), last);
       return undefined;

@@ -11,6 +11,7 @@ import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
 import { hostPortOf, proxyConnectFailure, proxySilentError, proxyStatusError } from '../proxy-errors.js';
 import { checksAddresses, resolveChecked } from '../policy/guarded-lookup.js';
 import { checkUrlAgainstPolicy, normalizeHost, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import { connectionGaveUp } from './navigation-errors.js';
 import type { AgentWatch } from './watched-agent.js';
 
 /** Where a browser context's traffic goes once the gate has let it through. */
@@ -43,6 +44,9 @@ const GATEWAY_STATUS: Record<number, 'SCRAPE_DNS_RESOLUTION_ERROR' | 'SCRAPE_TIM
   593: 'SCRAPE_DNS_RESOLUTION_ERROR',
   504: 'SCRAPE_TIMEOUT',
 };
+
+/** What gave up on a connection proxy-chain answers 504 for: the system, its TCP connection never answered. */
+const SYSTEM_CONNECT_TIMEOUT = "the system's time-out for opening a TCP connection (ETIMEDOUT)";
 
 /** proxy-chain's status for an upstream proxy that refused its credentials (a 407 or 401 of the upstream). */
 const UPSTREAM_AUTH_FAILED = 597;
@@ -124,13 +128,15 @@ export class NetworkGate {
 
   /**
    * Why a page through `upstream` that ran out of time got nothing: a request for `url`'s host and port sent to the
-   * proxy that it has not answered (undefined when there is none: the time went elsewhere).
+   * proxy that it has not answered (undefined when there is none: the time went elsewhere). `timedOut` says what ran
+   * out: the caller's timeout (its ms), or a limit of Chromium's that `chromiumGaveUp` names.
    */
-  silentUpstream(url: string, upstream: string | undefined, timeoutMs: number): FetchError | undefined {
+  silentUpstream(url: string, upstream: string | undefined, timedOut: number | string): FetchError | undefined {
     if (upstream === undefined) return undefined;
     if (!this.#pending.get(routeKey(upstream, hostPortOf(url)))) return undefined;
     const redacted = redactUrl(url);
-    return proxySilentError(upstream, redacted, `Loading ${redacted} in the browser took longer than ${timeoutMs} ms`);
+    const how = typeof timedOut === 'number' ? `took longer than ${timedOut} ms` : `timed out on ${timedOut}`;
+    return proxySilentError(upstream, redacted, `Loading ${redacted} in the browser ${how}`);
   }
 
   /** Stops every listener and cuts their connections. Idempotent. */
@@ -247,7 +253,12 @@ export class NetworkGate {
           : code === 'SCRAPE_DNS_RESOLUTION_ERROR'
             ? new FetchError(code, dnsErrorMessage(hostOf(url)), { url })
             : code === 'SCRAPE_TIMEOUT'
-              ? new FetchError(code, `Loading ${url} in the browser timed out.`, { url })
+              ? // The system's connect time-out (ETIMEDOUT): the gate sets none, so about two minutes on Linux.
+                connectionGaveUp(
+                  url,
+                  upstream ? `the proxy at ${hostPortOf(upstream)}` : hostPortOf(url),
+                  SYSTEM_CONNECT_TIMEOUT,
+                )
               : new FetchError('SCRAPE_CONNECTION_ERROR', `Could not connect to ${url} (${response.statusCode}).`, {
                   url,
                 });
