@@ -1,6 +1,6 @@
 import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
 import { captureScreenshot, runActions, sleep } from '@crawlkit/actions';
-import type { BrowserContext, CDPSession, HTTPResponse, Page } from 'puppeteer-core';
+import type { CDPSession, HTTPResponse, Page } from 'puppeteer-core';
 
 import { FetchError } from '../errors.js';
 import { decodeText } from '../http/charset.js';
@@ -8,7 +8,7 @@ import { parseContentType } from '../http/content-type.js';
 import type { FetchResult } from '../http/types.js';
 import { redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 import { loadAdBlocker, type AdBlocker } from './adblock.js';
-import { crashedError, type BrowserLease, type BrowserPool } from './browser-pool.js';
+import { crashedError, type BrowserLease, type BrowserPool, type IsolatedPage } from './browser-pool.js';
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
 import type { BrowserError } from './errors.js';
@@ -160,7 +160,7 @@ export class BrowserEngine {
     else request.signal?.addEventListener('abort', onUserAbort, { once: true });
 
     let lease: BrowserLease | undefined;
-    let context: BrowserContext | undefined;
+    let opened: IsolatedPage | undefined;
     // A killed Chromium leaves the page's waits (timers, not calls) running until the deadline: fail it at once.
     const onDisconnected = () => controller.abort(browserLost(url, new Error('Chromium disconnected.')));
     // Loaded while Chromium starts and the page opens (the first load of a process compiles or reads the engine).
@@ -172,10 +172,9 @@ export class BrowserEngine {
       if (acquired.browser.connected) acquired.browser.once('disconnected', onDisconnected);
       else onDisconnected();
       const work = (async () => {
-        const opened = await acquired.openPage(
+        opened = await acquired.openPage(
           request.proxy ? { upstream: request.proxy, proxyLoopback: request.proxyLoopback ?? false } : {},
         );
-        context = opened.context;
         const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
@@ -189,7 +188,7 @@ export class BrowserEngine {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onUserAbort);
       lease?.browser.off('disconnected', onDisconnected);
-      await context?.close().catch(() => undefined);
+      await opened?.close();
       await lease?.release();
     }
   }
