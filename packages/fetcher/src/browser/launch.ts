@@ -151,7 +151,7 @@ class LaunchTimeout extends Error {
 
 /**
  * `starting` (a launch, or a connection to a running browser), or a `LaunchTimeout` saying `message` after `ms`
- * (`browser.launchTimeoutMs`); the browser it still returns after that is handed to `late` (to close it, or disconnect).
+ * (`browser.launchTimeoutMs`); a browser it still returns after that is handed to `late` (to close, or disconnect).
  */
 export async function startedWithin<T>(
   starting: Promise<T>,
