@@ -27,9 +27,9 @@ export interface SpareProxy {
   /** The context's `proxyServer`. */
   url: string;
   /** Sends the context's traffic along `route` from now on; until then, everything is refused. */
-  bind(route: GateRoute): void;
+  bind: (route: GateRoute) => void;
   /** Hands the listener to the next spare: call it once the context is closed. */
-  release(): void;
+  release: () => void;
 }
 
 export interface NetworkGateOptions {
