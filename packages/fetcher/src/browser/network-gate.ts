@@ -141,7 +141,7 @@ export class NetworkGate {
       bind: (route) => (bound.route = route),
       release: () => {
         bound.route = undefined;
-        if (!this.#closed) this.#freeSpares.push(spare);
+        if (!this.#closed && !this.#freeSpares.includes(spare)) this.#freeSpares.push(spare);
       },
     };
     return spare;
