@@ -6,6 +6,7 @@ import { join } from 'node:path';
 
 import { resolveChromiumPath } from '../../packages/fetcher/src/browser/chromium-path.ts';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from '../../packages/fetcher/src/browser/launch.ts';
+import { ISOLATED_ARGS } from './scrape.ts';
 
 export interface ListeningChromium {
   launched: LaunchedBrowser;
@@ -29,8 +30,8 @@ export async function launchListening(port = 0): Promise<ListeningChromium> {
       '--remote-debugging-address=127.0.0.1',
       '--proxy-server=http://127.0.0.1:9',
       '--proxy-bypass-list=<-loopback>',
-      // As the fetcher's browser tests launch theirs (ISOLATED_ARGS): names resolve only through the network gate.
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      // As the browser tests launch theirs: names resolve only through the network gate.
+      ...ISOLATED_ARGS,
     ],
     timeoutMs: 30_000,
   });

@@ -1,6 +1,6 @@
 import type { Action, ActionResults, ScreenshotSettings } from '@crawlkit/actions';
 import { captureScreenshot, runActions, sleep } from '@crawlkit/actions';
-import type { BrowserContext, CDPSession, HTTPResponse, Page } from 'puppeteer-core';
+import type { CDPSession, HTTPResponse, Page } from 'puppeteer-core';
 
 import { FetchError } from '../errors.js';
 import { decodeText } from '../http/charset.js';
@@ -8,7 +8,7 @@ import { parseContentType } from '../http/content-type.js';
 import type { FetchResult } from '../http/types.js';
 import { redactUrl, type UrlPolicy } from '../policy/url-policy.js';
 import { loadAdBlocker, type AdBlocker } from './adblock.js';
-import { crashedError, type BrowserLease, type BrowserPool } from './browser-pool.js';
+import { crashedError, type BrowserLease, type BrowserPool, type IsolatedPage } from './browser-pool.js';
 import { dismissCookieBanners, type ConsentOutcome } from './cookie-banners.js';
 import type { CountryProfile } from './countries.js';
 import type { BrowserError } from './errors.js';
@@ -21,7 +21,7 @@ import {
   waitForTooLong,
 } from './load-errors.js';
 import { downloadError, isDownload } from './downloads.js';
-import { navigationError } from './navigation-errors.js';
+import { chromiumGaveUp, connectionTimeoutCode, navigationError } from './navigation-errors.js';
 import { raceAbort } from './abortable.js';
 import { readRenderedHtml } from './rendered-html.js';
 import { RequestGate } from './request-gate.js';
@@ -160,7 +160,7 @@ export class BrowserEngine {
     else request.signal?.addEventListener('abort', onUserAbort, { once: true });
 
     let lease: BrowserLease | undefined;
-    let context: BrowserContext | undefined;
+    let opened: IsolatedPage | undefined;
     // A killed Chromium leaves the page's waits (timers, not calls) running until the deadline: fail it at once.
     const onDisconnected = () => controller.abort(browserLost(url, new Error('Chromium disconnected.')));
     // Loaded while Chromium starts and the page opens (the first load of a process compiles or reads the engine).
@@ -172,10 +172,9 @@ export class BrowserEngine {
       if (acquired.browser.connected) acquired.browser.once('disconnected', onDisconnected);
       else onDisconnected();
       const work = (async () => {
-        const opened = await acquired.openPage(
+        opened = await acquired.openPage(
           request.proxy ? { upstream: request.proxy, proxyLoopback: request.proxyLoopback ?? false } : {},
         );
-        context = opened.context;
         const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
@@ -189,7 +188,7 @@ export class BrowserEngine {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onUserAbort);
       lease?.browser.off('disconnected', onDisconnected);
-      await context?.close().catch(() => undefined);
+      await opened?.close();
       await lease?.release();
     }
   }
@@ -237,7 +236,11 @@ export class BrowserEngine {
       if (gateError) return gateError;
       const last = gate.lastMainFrameUrl ?? request.url;
       const tunnelError = networkGate.tunnelError(last, request.proxy, startedAt);
-      if (error !== undefined) return tunnelError ?? navigationError(error, last, gate.hops);
+      // Chromium's own limit ended a tunnel that the proxy never answered: the proxy is named, as at the deadline.
+      const limit = connectionTimeoutCode(error);
+      const silent =
+        limit === undefined ? undefined : networkGate.silentUpstream(last, request.proxy, chromiumGaveUp(limit));
+      if (error !== undefined) return tunnelError ?? silent ?? navigationError(error, last, gate.hops);
       if (page.url().startsWith('chrome-error:'))
         return tunnelError ?? navigationError(new Error('net::ERR_FAILED'), last);
       return undefined;

@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import { ISOLATED_ARGS } from '../../../../test/helpers/scrape.ts';
 import { Fetcher, resolveChromiumPath, type FetcherOptions } from '../index.js';
 import { destroyBrowser, launchBrowser } from './launch.js';
-
-const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 /** `/dies` kills the Chromium serving it (leaving the request unanswered) `times` times, then answers. */
 const dying: { fetcher?: Fetcher; kills: number; times: number } = { kills: 0, times: 0 };

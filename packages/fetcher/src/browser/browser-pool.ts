@@ -8,7 +8,7 @@ import { resolveChromiumPath } from './chromium-path.js';
 import { BrowserError, isBrowserError } from './errors.js';
 import { connectBrowser, describeEndpoint, disconnectBrowser } from './connect.js';
 import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
-import { NetworkGate, type GateRoute } from './network-gate.js';
+import { NetworkGate, type GateRoute, type SpareProxy } from './network-gate.js';
 import { preparePage } from './page-setup.js';
 import { DEFAULTS, type BrowserPoolOptions } from './pool-options.js';
 import { Semaphore } from './semaphore.js';
@@ -21,12 +21,19 @@ export interface IsolatedPage {
   page: Page;
   /** The page's CDP session (keep it open: overrides sent through it last as long as it does). */
   session: CDPSession;
+  /** Closes the context (and hands its gate listener on, for a spare). Never throws. */
+  close(): Promise<void>;
+}
+
+/** A spare page: its context's gate listener takes a route when a page takes it. */
+interface SparePage extends IsolatedPage {
+  proxy: SpareProxy;
 }
 
 interface Slot {
   launched: LaunchedBrowser;
   /** Spare pages, each in a fresh context nobody has used; a failed one resolves to undefined. */
-  spares: Promise<IsolatedPage | undefined>[];
+  spares: Promise<SparePage | undefined>[];
   pagesServed: number;
   active: number;
   /** Most pages this browser has had open at once: how many spares it keeps while it waits. */
@@ -49,7 +56,7 @@ export interface BrowserLease {
   readonly crashed: boolean;
   /**
    * A new page in a new incognito context with downloads denied, whose traffic goes through the network gate and
-   * then `route` (the spare page when there is one and no upstream proxy is asked for). The caller closes the context.
+   * then `route` (the spare page when there is one, whatever the route). The caller closes it (`close()`).
    */
   openPage(route?: GateRoute): Promise<IsolatedPage>;
   release(): Promise<void>;
@@ -218,13 +225,15 @@ export class BrowserPool {
   }
 
   async #openPage(slot: Slot, route: GateRoute = {}): Promise<IsolatedPage> {
-    if (!route.upstream) {
-      // Take a spare synchronously so that concurrent callers never share one.
-      const pending = slot.spares.shift();
-      this.#prewarm(slot);
-      const spare = await pending;
-      if (spare && !spare.page.isClosed()) return spare;
+    // Take a spare synchronously so that concurrent callers never share one.
+    const pending = slot.spares.shift();
+    this.#prewarm(slot);
+    const spare = await pending;
+    if (spare && !spare.page.isClosed()) {
+      spare.proxy.bind(route);
+      return spare;
     }
+    await spare?.close();
     return isolatedPage(slot.launched.browser, await this.gate.contextProxy(route));
   }
 
@@ -238,8 +247,16 @@ export class BrowserPool {
     while (slot.spares.length < wanted) {
       slot.spares.push(
         this.gate
-          .contextProxy()
-          .then((proxy) => isolatedPage(slot.launched.browser, proxy))
+          .spareProxy()
+          .then((proxy) =>
+            isolatedPage(slot.launched.browser, proxy.url, proxy.release).then(
+              (page) => ({ ...page, proxy }),
+              (error: unknown) => {
+                proxy.release();
+                throw error;
+              },
+            ),
+          )
           .catch(() => undefined),
       );
     }
@@ -320,7 +337,11 @@ export class BrowserPool {
 
   #destroy(slot: Slot): Promise<void> {
     const end = slot.launched.connection ? disconnectBrowser : destroyBrowser;
-    slot.destroyed ??= end(slot.launched).finally(() => this.#slots.delete(slot));
+    slot.destroyed ??= end(slot.launched).finally(() => {
+      this.#slots.delete(slot);
+      // Their contexts went with the browser (or the connection's own contexts were closed): the listeners are free.
+      for (const spare of slot.spares.splice(0)) void spare.then((page) => page?.proxy.release());
+    });
     return slot.destroyed;
   }
 
@@ -340,7 +361,8 @@ export class BrowserPool {
   }
 }
 
-async function isolatedPage(browser: Browser, proxyServer: string): Promise<IsolatedPage> {
+/** A page in a new context whose proxy is `proxyServer`; `closed` is called once its context is closed. */
+async function isolatedPage(browser: Browser, proxyServer: string, closed?: () => void): Promise<IsolatedPage> {
   const context = await browser.createBrowserContext({
     downloadBehavior: { policy: 'deny' },
     proxyServer,
@@ -349,7 +371,11 @@ async function isolatedPage(browser: Browser, proxyServer: string): Promise<Isol
   });
   try {
     const page = await context.newPage();
-    return { context, page, session: await preparePage(page) };
+    const close = async () => {
+      await context.close().catch(() => undefined);
+      closed?.();
+    };
+    return { context, page, session: await preparePage(page), close };
   } catch (error) {
     await context.close().catch(() => undefined);
     throw error;

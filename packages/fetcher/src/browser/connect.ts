@@ -1,7 +1,7 @@
 import type { Browser, CDPSession } from 'puppeteer-core';
 
 import { BrowserError } from './errors.js';
-import { closingPopups, describeBrowser, type LaunchedBrowser } from './launch.js';
+import { closingPopups, describeBrowser, startedWithin, type LaunchedBrowser } from './launch.js';
 
 /** Time given to closing the contexts we opened in a browser we only connected to, before disconnecting anyway. */
 const CLOSE_CONTEXTS_MS = 3_000;
@@ -33,7 +33,6 @@ export async function connectBrowser(endpoint: string, timeoutMs: number): Promi
     control.browser !== undefined &&
     !control.existing?.has(contextId) &&
     control.browser.browserContexts().some((context) => context.id === contextId);
-  let timer: NodeJS.Timeout | undefined;
   try {
     const { default: puppeteer } = await import('puppeteer-core');
     const http = /^https?:/i.test(endpoint);
@@ -43,16 +42,8 @@ export async function connectBrowser(endpoint: string, timeoutMs: number): Promi
       targetFilter: closingPopups(() => control.session, ours),
     });
     // An endpoint that takes the TCP connection and never answers would hold every browser page.
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        reject(new Error(`no answer within ${timeoutMs} ms (browser.launchTimeoutMs)`));
-        void connecting.then(
-          (late) => late.disconnect().catch(() => undefined),
-          () => undefined,
-        );
-      }, timeoutMs);
-    });
-    control.browser = await Promise.race([connecting, timedOut]);
+    const message = `no answer within ${timeoutMs} ms (browser.launchTimeoutMs)`;
+    control.browser = await startedWithin(connecting, timeoutMs, message, (late) => late.disconnect());
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new BrowserError(
@@ -62,8 +53,6 @@ export async function connectBrowser(endpoint: string, timeoutMs: number): Promi
         'to launch a Chromium of our own.',
       { cause: error },
     );
-  } finally {
-    clearTimeout(timer);
   }
   const browser = control.browser;
   const existing = new Set(

@@ -150,34 +150,51 @@ class LaunchTimeout extends Error {
 }
 
 /**
+ * `starting` (a launch, or a connection to a running browser), or a `LaunchTimeout` saying `message` after `ms`
+ * (`browser.launchTimeoutMs`); a browser it still returns after that is handed to `late` (to close, or disconnect).
+ */
+export async function startedWithin<T>(
+  starting: Promise<T>,
+  ms: number,
+  message: string,
+  late: (browser: T) => Promise<unknown>,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new LaunchTimeout(message)), ms);
+  });
+  try {
+    return await Promise.race([starting, timedOut]);
+  } catch (error) {
+    if (error instanceof LaunchTimeout) {
+      void starting.then(
+        (browser) => late(browser).catch(() => undefined),
+        () => undefined,
+      );
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * `launching`, or a `LaunchTimeout` after `ms`. Puppeteer's pipe launch does not apply its `timeout` (it waits for
  * Chromium's first answer on the pipe): a Chromium that hung at start held the launch, and every browser page, until
  * it exited. On timeout its processes (found by the profile on their command line) are killed, which ends the launch;
  * a browser it still returns is closed.
  */
 async function withinLaunchTime(launching: Promise<Browser>, ms: number, userDataDir: string): Promise<Browser> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new LaunchTimeout(`it did not answer within ${ms} ms (browser.launchTimeoutMs)`)),
-      ms,
-    );
-  });
   try {
-    return await Promise.race([launching, timedOut]);
+    const message = `it did not answer within ${ms} ms (browser.launchTimeoutMs)`;
+    return await startedWithin(launching, ms, message, (late) => late.close());
   } catch (error) {
     if (error instanceof LaunchTimeout) {
-      void launching.then(
-        (late) => late.close().catch(() => undefined),
-        () => undefined,
-      );
       // Scanned until none is seen three times in a row: one scan and a SIGKILL left the fake Chromium of a test
       // running when the failure was told, under load (spawned after the scan, or not dead yet).
       await killAllWith(userDataDir, { emptyScans: 3, scanMs: 100, maxMs: 5_000 });
     }
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

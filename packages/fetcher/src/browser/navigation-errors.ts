@@ -1,12 +1,14 @@
 import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
 import { RedirectChain, tooManyRedirects } from '../http/redirects.js';
 import { redactUrl } from '../policy/url-policy.js';
+import { hostPortOf } from '../proxy-errors.js';
 import { sslError } from '../tls-errors.js';
 import { BrowserError } from './errors.js';
 
 /**
- * Turns a failed `page.goto` (Chromium's `net::ERR_*` codes) into crawlkit's error codes. `redirectChain` is the
- * chain of the failed navigation (its URLs in order), which tells a loop from a long chain.
+ * Turns a failed `page.goto` (Chromium's `net::ERR_*` codes) into crawlkit's error codes (puppeteer's own timeout,
+ * a `TimeoutError`, is the engine's to tell). `redirectChain` is the chain of the failed navigation (its URLs in
+ * order), which tells a loop from a long chain.
  */
 export function navigationError(
   error: unknown,
@@ -17,9 +19,6 @@ export function navigationError(
   const netCode = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   const safeUrl = redactUrl(url);
   const options = { url: safeUrl, cause: error };
-  if (error instanceof Error && error.name === 'TimeoutError') {
-    return new FetchError('SCRAPE_TIMEOUT', `Loading ${safeUrl} in the browser timed out.`, options);
-  }
   switch (netCode) {
     case 'ERR_NAME_NOT_RESOLVED':
     case 'ERR_NAME_RESOLUTION_FAILED':
@@ -39,7 +38,8 @@ export function navigationError(
       return new FetchError('SCRAPE_CONNECTION_ERROR', `Could not connect to ${safeUrl} (${netCode}).`, options);
     case 'ERR_TIMED_OUT':
     case 'ERR_CONNECTION_TIMED_OUT':
-      return new FetchError('SCRAPE_TIMEOUT', `Loading ${safeUrl} in the browser timed out (${netCode}).`, options);
+      // Chromium's own limit for a connection that never got an answer (a TLS handshake, a tunnel): 36 s in a probe.
+      return connectionGaveUp(url, hostPortOf(url), chromiumGaveUp(netCode), error);
     case 'ERR_TOO_MANY_REDIRECTS':
       return (
         loopIn(redirectChain) ??
@@ -59,6 +59,31 @@ export function navigationError(
         options,
       );
   }
+}
+
+/** Chromium's own limit on a connection, as `connectionGaveUp` names what gave up; `netCode` is its error. */
+export function chromiumGaveUp(netCode: string): string {
+  return `Chromium's own limit on setting up a connection (${netCode})`;
+}
+
+/** The `net::ERR_*` code of a navigation that Chromium's own limit on a connection ended, else undefined. */
+export function connectionTimeoutCode(error: unknown): string | undefined {
+  return /net::(ERR_TIMED_OUT|ERR_CONNECTION_TIMED_OUT)\b/.exec(error instanceof Error ? error.message : '')?.[1];
+}
+
+/**
+ * A connection of the page's that a limit other than the caller's timeout gave up on (`by` names it: Chromium's own
+ * time for setting up a connection, the system's TCP connect time-out), `target` (`host:port`) being what it was
+ * made to: still a timeout, but one that raising `timeout` does not extend.
+ */
+export function connectionGaveUp(url: string, target: string, by: string, cause?: unknown): FetchError {
+  const safeUrl = redactUrl(url);
+  return new FetchError(
+    'SCRAPE_TIMEOUT',
+    `Loading ${safeUrl} in the browser timed out: ${by} ran out on the connection to ${target}, which was never ` +
+      'answered. Raising timeout does not extend that limit: check that the site answers from here.',
+    { url: safeUrl, ...(cause === undefined ? {} : { cause }) },
+  );
 }
 
 /**

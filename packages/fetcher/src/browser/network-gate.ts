@@ -11,6 +11,7 @@ import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
 import { hostPortOf, proxyConnectFailure, proxySilentError, proxyStatusError } from '../proxy-errors.js';
 import { checksAddresses, resolveChecked } from '../policy/guarded-lookup.js';
 import { checkUrlAgainstPolicy, normalizeHost, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import { connectionGaveUp } from './navigation-errors.js';
 import type { AgentWatch } from './watched-agent.js';
 
 /** Where a browser context's traffic goes once the gate has let it through. */
@@ -19,6 +20,16 @@ export interface GateRoute {
   upstream?: string;
   /** Send loopback targets through `upstream` too (else they go direct, as Chromium does without the gate). */
   proxyLoopback?: boolean;
+}
+
+/** A listener for a spare context, whose route is given later to the page that takes it (`NetworkGate.spareProxy`). */
+export interface SpareProxy {
+  /** The context's `proxyServer`. */
+  url: string;
+  /** Sends the context's traffic along `route` from now on; until then, everything is refused. */
+  bind: (route: GateRoute) => void;
+  /** Hands the listener to the next spare: call it once the context is closed. */
+  release: () => void;
 }
 
 export interface NetworkGateOptions {
@@ -44,6 +55,9 @@ const GATEWAY_STATUS: Record<number, 'SCRAPE_DNS_RESOLUTION_ERROR' | 'SCRAPE_TIM
   504: 'SCRAPE_TIMEOUT',
 };
 
+/** What gave up on a connection proxy-chain answers 504 for: the system, its TCP connection never answered. */
+const SYSTEM_CONNECT_TIMEOUT = "the system's time-out for opening a TCP connection (ETIMEDOUT)";
+
 /** proxy-chain's status for an upstream proxy that refused its credentials (a 407 or 401 of the upstream). */
 const UPSTREAM_AUTH_FAILED = 597;
 /** proxy-chain's statuses for a plain request whose connection to the upstream proxy failed, as their error codes. */
@@ -51,6 +65,7 @@ const UPSTREAM_CONNECT_STATUS: Record<number, string> = { 593: 'ENOTFOUND', 594:
 
 /** What the gate tags a tunnel through an upstream proxy with (`tunnelConnectFailed` hands it back). */
 interface UpstreamTag {
+  upstream: string;
   hostPort: string;
   url: string;
 }
@@ -80,6 +95,9 @@ export class NetworkGate {
   readonly #errors = new Map<string, { error: FetchError; at: number }>();
   /** Requests sent to an upstream proxy and not yet answered, by route and `host:port` (`silentUpstream`). */
   readonly #pending = new Map<string, number>();
+  /** Spare contexts' listeners whose contexts are closed, for the next spares (`spareProxy`). */
+  readonly #freeSpares: SpareProxy[] = [];
+  #spareCount = 0;
   /** Header marking a response the gate itself answered; random per gate, so a site cannot forge it. */
   readonly #marker = `x-crawlkit-gate-${randomBytes(6).toString('hex')}`;
   #nextId = 0;
@@ -94,17 +112,39 @@ export class NetworkGate {
 
   /** The proxy for Chromium as a whole (`--proxy-server`): it refuses everything. */
   backgroundProxy(): Promise<string> {
-    return this.#endpoint('background', async () => {
-      const { RequestError } = await proxyChain();
-      throw new RequestError('Refused: traffic outside the pages crawlkit opened.', 403);
-    });
+    return this.#endpoint('background', refuseAll);
   }
 
   /** The proxy for a browser context (`proxyServer`) whose traffic takes `route`. */
   contextProxy(route: GateRoute = {}): Promise<string> {
     const upstream = route.upstream;
     const key = upstream ? `upstream ${route.proxyLoopback ? 'all' : 'non-loopback'} ${upstream}` : 'direct';
-    return this.#endpoint(key, (opts) => this.#admit(opts, route), upstream);
+    return this.#endpoint(
+      key,
+      (opts) => this.#admit(opts, route),
+      () => upstream,
+    );
+  }
+
+  /**
+   * The proxy for a spare context, opened before its page's route is known: a listener of its own, refusing all until
+   * `bind` gives it the route. Released listeners are reused: never more than spares and their pages open at once.
+   */
+  async spareProxy(): Promise<SpareProxy> {
+    const reused = this.#freeSpares.pop();
+    if (reused) return reused;
+    const bound: { route?: GateRoute } = {};
+    const admit = (opts: PrepareRequestFunctionOpts) => (bound.route ? this.#admit(opts, bound.route) : refuseAll());
+    const url = await this.#endpoint(`spare ${this.#spareCount++}`, admit, () => bound.route?.upstream);
+    const spare: SpareProxy = {
+      url,
+      bind: (route) => (bound.route = route),
+      release: () => {
+        bound.route = undefined;
+        if (!this.#closed && !this.#freeSpares.includes(spare)) this.#freeSpares.push(spare);
+      },
+    };
+    return spare;
   }
 
   /** The error the gate answered `response` with, when it did (a refused or failed plain-HTTP request). */
@@ -124,18 +164,21 @@ export class NetworkGate {
 
   /**
    * Why a page through `upstream` that ran out of time got nothing: a request for `url`'s host and port sent to the
-   * proxy that it has not answered (undefined when there is none: the time went elsewhere).
+   * proxy that it has not answered (undefined when there is none: the time went elsewhere). `timedOut` says what ran
+   * out: the caller's timeout (its ms), or a limit of Chromium's that `chromiumGaveUp` names.
    */
-  silentUpstream(url: string, upstream: string | undefined, timeoutMs: number): FetchError | undefined {
+  silentUpstream(url: string, upstream: string | undefined, timedOut: number | string): FetchError | undefined {
     if (upstream === undefined) return undefined;
     if (!this.#pending.get(routeKey(upstream, hostPortOf(url)))) return undefined;
     const redacted = redactUrl(url);
-    return proxySilentError(upstream, redacted, `Loading ${redacted} in the browser took longer than ${timeoutMs} ms`);
+    const how = typeof timedOut === 'number' ? `took longer than ${timedOut} ms` : `timed out on ${timedOut}`;
+    return proxySilentError(upstream, redacted, `Loading ${redacted} in the browser ${how}`);
   }
 
   /** Stops every listener and cuts their connections. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#freeSpares.length = 0;
     const listeners = [...this.#listeners.values()];
     this.#listeners.clear();
     for (const { http, https } of this.#agents.values()) {
@@ -154,7 +197,7 @@ export class NetworkGate {
   #endpoint(
     key: string,
     admit: (opts: PrepareRequestFunctionOpts) => Promise<PrepareRequestFunctionResult | undefined>,
-    upstream?: string,
+    upstreamOf: () => string | undefined = () => undefined,
   ): Promise<string> {
     if (this.#closed) return Promise.reject(new FetchError('FETCHER_CLOSED', 'The fetcher was closed.'));
     let listener = this.#listeners.get(key);
@@ -162,30 +205,29 @@ export class NetworkGate {
       listener = proxyChain().then(({ Server, RequestError }) => {
         const server = new Server({ port: 0, host: '127.0.0.1', prepareRequestFunction: admit });
         server.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
-          this.#markFailures(request, response, upstream),
+          this.#markFailures(request, response, upstreamOf()),
         );
-        if (upstream !== undefined) {
-          // The upstream's refusals are the proxy's, not the site's: Chromium only sees a failed tunnel, or a status
-          // proxy-chain made up (597 for a 407), so the gate keeps what happened for the engine to report.
-          server.on(
-            'tunnelConnectFailed',
-            ({ response, customTag }: { response: IncomingMessage; customTag: unknown }) => {
-              const { hostPort, url } = customTag as UpstreamTag;
-              this.#keep(proxyStatusError(upstream, response.statusCode ?? 0, hostPort, url), upstream, hostPort);
-            },
+        // The upstream's refusals are the proxy's, not the site's: Chromium only sees a failed tunnel, or a status
+        // proxy-chain made up (597 for a 407), so the gate keeps what happened for the engine to report.
+        server.on(
+          'tunnelConnectFailed',
+          ({ response, customTag }: { response: IncomingMessage; customTag: unknown }) => {
+            const { upstream, hostPort, url } = customTag as UpstreamTag;
+            this.#keep(proxyStatusError(upstream, response.statusCode ?? 0, hostPort, url), upstream, hostPort);
+          },
+        );
+        const failRequest = server.failRequest.bind(server);
+        server.failRequest = (request, error) => {
+          const upstream = upstreamOf();
+          const refused = error instanceof RequestError && error.statusCode === UPSTREAM_AUTH_FAILED;
+          if (!refused || upstream === undefined) return failRequest(request, error);
+          const url = redactUrl(request.url ?? '');
+          const failure = proxyStatusError(upstream, 407, hostPortOf(url), url);
+          failRequest(
+            request,
+            new RequestError(failure.message, error.statusCode, { [this.#marker]: this.#keep(failure) }),
           );
-          const failRequest = server.failRequest.bind(server);
-          server.failRequest = (request, error) => {
-            const refused = error instanceof RequestError && error.statusCode === UPSTREAM_AUTH_FAILED;
-            if (!refused) return failRequest(request, error);
-            const url = redactUrl(request.url ?? '');
-            const failure = proxyStatusError(upstream, 407, hostPortOf(url), url);
-            failRequest(
-              request,
-              new RequestError(failure.message, error.statusCode, { [this.#marker]: this.#keep(failure) }),
-            );
-          };
-        }
+        };
         // A client that goes away mid-request is none of the gate's business.
         server.on('requestFailed', () => undefined);
         // Chromium's connections hold the process while it runs; the listener alone must not, or a script that
@@ -212,7 +254,7 @@ export class NetworkGate {
       if (viaUpstream) {
         // The upstream resolves the name again; checking here first is the best a proxy chain allows.
         if (checksAddresses(this.#policy)) await resolveChecked(host, this.#policy, this.#lookup);
-        const tag: UpstreamTag = { hostPort, url: redactUrl(target) };
+        const tag: UpstreamTag = { upstream: route.upstream!, hostPort, url: redactUrl(target) };
         const { http: httpAgent, https: httpsAgent } = await this.#agentsFor(route.upstream!);
         return { upstreamProxyUrl: route.upstream, customTag: tag, httpAgent, httpsAgent };
       }
@@ -247,7 +289,12 @@ export class NetworkGate {
           : code === 'SCRAPE_DNS_RESOLUTION_ERROR'
             ? new FetchError(code, dnsErrorMessage(hostOf(url)), { url })
             : code === 'SCRAPE_TIMEOUT'
-              ? new FetchError(code, `Loading ${url} in the browser timed out.`, { url })
+              ? // The system's connect time-out (ETIMEDOUT): the gate sets none, so about two minutes on Linux.
+                connectionGaveUp(
+                  url,
+                  upstream ? `the proxy at ${hostPortOf(upstream)}` : hostPortOf(url),
+                  SYSTEM_CONNECT_TIMEOUT,
+                )
               : new FetchError('SCRAPE_CONNECTION_ERROR', `Could not connect to ${url} (${response.statusCode}).`, {
                   url,
                 });
@@ -306,6 +353,12 @@ export class NetworkGate {
     while (this.#errors.size > MAX_KEPT_ERRORS) this.#errors.delete(this.#errors.keys().next().value!);
     return id;
   }
+}
+
+/** The answer of a listener that lets nothing through (Chromium's own traffic, a spare context not taken yet). */
+async function refuseAll(): Promise<never> {
+  const { RequestError } = await proxyChain();
+  throw new RequestError('Refused: traffic outside the pages crawlkit opened.', 403);
 }
 
 /** A lookup that answers with addresses already resolved and checked. */

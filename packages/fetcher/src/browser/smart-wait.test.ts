@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { ISOLATED_ARGS } from '../../../../test/helpers/scrape.ts';
 import { NOT_SETTLED_WARNING } from '../engines/browser-page-engine.js';
 import { Fetcher } from '../index.js';
 
-const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 const SMART_WAIT_MAX_MS = 2_500;
 
 const PAGES: Record<string, string> = {

@@ -4,11 +4,12 @@ import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
+import { ISOLATED_ARGS } from '../../../../../test/helpers/scrape.ts';
 import { sharedBrowserEndpoint } from '../../../../../test/setup/shared-browser.ts';
 import { Fetcher, type FetcherOptions, type PageResult } from '../../index.js';
 
+export { ISOLATED_ARGS };
 /** Chromium reaches the fixture server and the fake ad host (both 127.0.0.1) and nothing else. */
-export const ISOLATED_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 export const POLICY = { allowedHosts: ['127.0.0.1', 'ad.doubleclick.net'] };
 /** The network gate resolves the browser's targets: the fake ad host is 127.0.0.1, every other name is unknown. */
 export const lookup: LookupFunction = (hostname, options, callback) => {
