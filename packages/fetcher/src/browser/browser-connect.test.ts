@@ -19,7 +19,13 @@ const rendered = () => `${server.url}/js/rendered.html`;
 const LATE_PARAGRAPH = 'This paragraph was fetched by a script after the page loaded.';
 
 const connected = (wsEndpoint: string, options: FetcherOptions = {}) =>
-  new Fetcher({ engine: 'browser', urlPolicy: POLICY, http: HTTP, ...options, browser: { wsEndpoint } });
+  new Fetcher({
+    engine: 'browser',
+    urlPolicy: POLICY,
+    http: HTTP,
+    ...options,
+    browser: { ...options.browser, wsEndpoint },
+  });
 
 /** Every page target and browser context of the browser, seen through a connection of the test's own. */
 async function census(observer: Browser): Promise<{ pages: number; contexts: number }> {
@@ -57,6 +63,33 @@ describe('browser.wsEndpoint', () => {
     await fetcher.close();
     expect(observer.connected).toBe(true);
     expect(await census(observer)).toEqual(before);
+  });
+
+  it('closes the context of a page that was still opening when its load was aborted', async () => {
+    // No spare page: the load's page is opened for it, after the browser's page slot is taken.
+    const fetcher = connected(chromium.wsEndpoint, { browser: { prewarm: false } });
+    try {
+      await fetcher.fetch({ url: rendered() });
+      const before = await census(observer);
+      const controller = new AbortController();
+      const loading = fetcher.fetch({ url: rendered(), signal: controller.signal });
+      // The slot is taken: the page is opening now, and the abort lands before it has opened.
+      await waitFor(
+        () => fetcher.browserStats.activePages === 1,
+        10_000,
+        () => new Promise(setImmediate),
+      );
+      controller.abort();
+      await expect(loading).rejects.toMatchObject({ code: 'ABORTED' });
+      await waitFor(() => fetcher.browserStats.activePages === 0);
+      let after = await census(observer);
+      for (const until = performance.now() + 5_000; after.contexts > before.contexts && performance.now() < until;) {
+        after = await census(observer);
+      }
+      expect(after).toEqual(before);
+    } finally {
+      await fetcher.close();
+    }
   });
 
   it('keeps two fetchers on one browser apart: closing one leaves the other its pages', async () => {
@@ -113,10 +146,14 @@ describe('browser.wsEndpoint when the browser goes away', () => {
 });
 
 /** Resolves once `done()` holds, checking after every turn of the event loop's timers. */
-async function waitFor(done: () => boolean, ms = 10_000): Promise<void> {
+async function waitFor(
+  done: () => boolean,
+  ms = 10_000,
+  turn = () => new Promise((resolve) => setTimeout(resolve, 10)),
+): Promise<void> {
   const until = performance.now() + ms;
   while (!done()) {
     if (performance.now() > until) throw new Error('the condition did not hold in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await turn();
   }
 }

@@ -161,6 +161,8 @@ export class BrowserEngine {
 
     let lease: BrowserLease | undefined;
     let opened: IsolatedPage | undefined;
+    // The page still opening when the load gave up (its timeout, an abort): closed once it has opened.
+    let opening: Promise<IsolatedPage> | undefined;
     // A killed Chromium leaves the page's waits (timers, not calls) running until the deadline: fail it at once.
     const onDisconnected = () => controller.abort(browserLost(url, new Error('Chromium disconnected.')));
     // Loaded while Chromium starts and the page opens (the first load of a process compiles or reads the engine).
@@ -172,9 +174,10 @@ export class BrowserEngine {
       if (acquired.browser.connected) acquired.browser.once('disconnected', onDisconnected);
       else onDisconnected();
       const work = (async () => {
-        opened = await acquired.openPage(
+        opening = acquired.openPage(
           request.proxy ? { upstream: request.proxy, proxyLoopback: request.proxyLoopback ?? false } : {},
         );
+        opened = await opening;
         const { page, session } = opened;
         // A crashed renderer leaves every pending call hanging: fail the request at once instead.
         page.on('error', (crash) => controller.abort(crashedError(url, crash)));
@@ -188,7 +191,8 @@ export class BrowserEngine {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onUserAbort);
       lease?.browser.off('disconnected', onDisconnected);
-      await opened?.close();
+      if (opened) await opened.close();
+      else void opening?.then(closePage, () => undefined);
       await lease?.release();
     }
   }
@@ -391,3 +395,5 @@ function committed(page: Page): boolean {
   const url = page.url();
   return url !== '' && url !== 'about:blank' && !url.startsWith('chrome-error:');
 }
+
+const closePage = (page: IsolatedPage) => page.close();
