@@ -157,14 +157,15 @@ describe('crawlkit mcp: firecrawl_parse and the monitor tools', () => {
   });
 
   it('creates a monitor of a page, runs it, lists its checks, reads one, updates and deletes it', async () => {
-    const created = await call(ours, 'firecrawl_monitor_create', { page: pageUrl, goal: 'the price changes' });
+    const pages = [pageUrl, `${pageUrl}?copy`];
+    const created = await call(ours, 'firecrawl_monitor_create', { pages, goal: 'the price changes' });
     expect(created.isError, created.text).toBe(false);
     // firecrawl-mcp's defaults of the simple form.
     expect(created.json.data).toMatchObject({
       name: `Monitor ${pageUrl}`,
       status: 'active',
       schedule: { text: 'every 30 minutes', timezone: 'UTC', cron: '*/30 * * * *' },
-      targets: [{ type: 'scrape', urls: [pageUrl] }],
+      targets: [{ type: 'scrape', urls: pages }],
     });
     const id = created.json.data.id as string;
 
@@ -183,14 +184,23 @@ describe('crawlkit mcp: firecrawl_parse and the monitor tools', () => {
     const checks = await call(ours, 'firecrawl_monitor_checks', { id, status: 'completed' });
     expect(checks.json.data.map((c: Json) => c.id)).toEqual([second.json.data.id, first.json.data.id]);
     const check = await call(ours, 'firecrawl_monitor_check', { id, checkId: second.json.data.id });
-    expect(check.json.data.summary).toMatchObject({ totalPages: 1, changed: 1 });
+    expect(check.json.data.summary).toMatchObject({ totalPages: 2, changed: 2 });
     const changed = await call(ours, 'firecrawl_monitor_check', {
       id,
       checkId: second.json.data.id,
       pageStatus: 'changed',
+      limit: 1,
     });
     expect(changed.json.data.pages).toHaveLength(1);
     expect(JSON.stringify(changed.json.data.pages[0])).toContain('12 euros');
+    // The HTTP API's `next` URL, and the tool call that reads on, which an agent over MCP makes.
+    expect(changed.json.nextTool).toEqual({
+      name: 'firecrawl_monitor_check',
+      arguments: { id, checkId: second.json.data.id, skip: 1, limit: 1, pageStatus: 'changed' },
+    });
+    const rest = await call(ours, 'firecrawl_monitor_check', changed.json.nextTool.arguments);
+    expect(rest.json.data.pages.map((p: Json) => p.url)).not.toContain(changed.json.data.pages[0].url);
+    expect(rest.json.nextTool).toBeUndefined();
 
     const listed = await call(ours, 'firecrawl_monitor_list', { limit: 10 });
     expect(listed.json.data.map((m: Json) => m.id)).toContain(id);

@@ -187,9 +187,9 @@ export function registerMonitorTools({ ck, tool, result, call }: ToolKit): void 
     {
       title: 'A monitor check',
       description:
-        'One check of a monitor and its pages (`limit` from `skip`, those of one `pageStatus`): each same, new, ' +
-        'changed, removed or error, a changed one with its diff (text, or JSON fields), and the judgment against ' +
-        "the monitor's goal when it has one.",
+        'One check of a monitor and its pages (`limit` from `skip`, those of one `pageStatus`; `nextTool` reads on): ' +
+        'each same, new, changed, removed or error, a changed one with its diff (text, or JSON fields), and the ' +
+        "judgment against the monitor's goal when it has one.",
       inputSchema: {
         id,
         checkId: z
@@ -201,7 +201,16 @@ export function registerMonitorTools({ ck, tool, result, call }: ToolKit): void 
     },
     async ({ id: monitorId, checkId, pageStatus, ...page }, { signal }) => {
       const query = { ...withoutNulls(page), ...(pageStatus ? { status: pageStatus } : {}) };
-      return result(await monitors.check(monitorId, checkId, query, call(signal)));
+      const answer = await monitors.check(monitorId, checkId, query, call(signal));
+      if (!answer.success || answer.next === null) return result(answer);
+      // `next` is a URL of the HTTP API, which an agent over MCP does not call: the tool call that reads on.
+      const skip = Number(new URL(answer.next).searchParams.get('skip'));
+      const args = { id: monitorId, checkId, skip, ...(page.limit ? { limit: page.limit } : {}) };
+      return result({
+        ...answer,
+        message: `More pages: call firecrawl_monitor_check with skip: ${skip} for the next ones.`,
+        nextTool: { name: 'firecrawl_monitor_check', arguments: { ...args, ...(pageStatus ? { pageStatus } : {}) } },
+      });
     },
   );
 }
