@@ -20,6 +20,7 @@ import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
 import { CLI, ensureBuilt, startCli } from './cli-helpers.ts';
 import { startReceiver, until } from './helpers-batch.ts';
 import { ok } from './helpers/crawl-site-run.ts';
+import { mcpUrlOf } from './helpers/mcp-http.ts';
 
 const DOCS = fileURLToPath(new URL('../fixtures/docs-site', import.meta.url));
 const FIRECRAWL_MCP = fileURLToPath(new URL('../node_modules/firecrawl-mcp/dist/index.js', import.meta.url));
@@ -36,6 +37,7 @@ const TOOLS = [
   'firecrawl_cancel_batch',
   'firecrawl_credit_usage',
 ];
+const notMonitor = (name: string) => !name.startsWith('firecrawl_monitor_');
 
 let site: FixtureServer;
 const dirs: string[] = [];
@@ -99,7 +101,8 @@ describe('crawlkit mcp over stdio', () => {
 
   it("lists firecrawl-mcp's tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(TOOLS);
+    // firecrawl_parse and the eight monitor tools: test/mcp-parse-monitor.test.ts.
+    expect(tools.map((t) => t.name).filter(notMonitor)).toEqual([...TOOLS, 'firecrawl_parse']);
     const search = tools.find((t) => t.name === 'firecrawl_search')!;
     expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['query', 'limit', 'tbs', 'includeDomains', 'excludeDomains', 'sources', 'scrapeOptions']),
@@ -210,15 +213,7 @@ describe('crawlkit mcp over streamable HTTP', () => {
       ],
       { cwd: tempDir() },
     );
-    url = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      cli.stderr!.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        const found = /http:\/\/\S+\/mcp/.exec(text);
-        if (found) resolve(found[0]);
-      });
-      cli.on('exit', () => reject(new Error(`crawlkit mcp exited: ${text}`)));
-    });
+    url = await mcpUrlOf(cli);
   });
   afterAll(async () => {
     cli.kill('SIGTERM');
@@ -283,7 +278,8 @@ describe('crawlkit mcp over streamable HTTP', () => {
   it('lists and calls the tools under the credit limit', async () => {
     const client = await connect('k-1');
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS);
+      // No firecrawl_parse without --parse-root: a client over HTTP is not given this machine's files.
+      expect((await client.listTools()).tools.map((t) => t.name).filter(notMonitor)).toEqual(TOOLS);
       const scrape = await call(client, 'firecrawl_scrape', { url: `${site.url}/guide/installation.html` });
       expect(scrape.json.data.markdown).toContain('npm install -g harbor');
       const search = await call(client, 'firecrawl_search', { query: 'Debian package', limit: 1 });

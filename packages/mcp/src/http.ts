@@ -12,14 +12,21 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 
 import { InFlight } from './in-flight.js';
 import { toolServer, type ToolAnswers } from './mcp-server.js';
-import { answersOf } from './stdio.js';
+import { answersOf, parseFilesOf } from './stdio.js';
 
 /** The server's options that apply to the MCP endpoint (it answers no job URLs: no `publicUrl` or `trustProxy`). */
 export type McpHttpOptions = Omit<
   ServerOptions,
-  'closeTimeoutMs' | 'logger' | 'parseFileLimit' | 'bodyTimeoutMs' | 'publicUrl' | 'trustProxy'
+  'closeTimeoutMs' | 'logger' | 'bodyTimeoutMs' | 'publicUrl' | 'trustProxy'
 > &
-  ToolAnswers;
+  ToolAnswers & {
+    /**
+     * The folder `firecrawl_parse` reads files under (relative paths against it), none out of it. A client over HTTP
+     * may be another machine's: without a root the tool is not offered (it would read any file of this one).
+     * @default none: no firecrawl_parse
+     */
+    parseRoot?: string;
+  };
 
 export interface McpHttpServer {
   /** `http://host:port/mcp` */
@@ -45,12 +52,15 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 }
 
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
-  const { maxAnswerChars, crawlWaitMs, ...serverOptions } = options;
-  const answers = answersOf({
-    ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}),
-    ...(crawlWaitMs !== undefined ? { crawlWaitMs } : {}),
-  });
+  const { maxAnswerChars, crawlWaitMs, parseRoot, ...serverOptions } = options;
   const resolved = resolveServerOptions(serverOptions);
+  const answers = {
+    ...answersOf({
+      ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}),
+      ...(crawlWaitMs !== undefined ? { crawlWaitMs } : {}),
+    }),
+    ...(parseRoot !== undefined ? { parseFiles: parseFilesOf(parseRoot, resolved.parseFileLimit) } : {}),
+  };
   const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs });
   const admission = new Admission(resolved.crawlkit, resolved.queueLimit, resolved.creditLimit);
   const inFlight = new InFlight();

@@ -3,20 +3,21 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Crawlkit } from 'crawlkit';
 
 import { InFlight } from './in-flight.js';
-import { registerTools, type SessionCall, type ToolAnswers } from './tools.js';
+import { registerTools, type SessionCall, type ToolAnswers, type ToolSettings } from './tools.js';
 
 /** The version the MCP server announces. */
 export const MCP_SERVER_VERSION = '0.1.0';
 
 /**
  * An MCP server with the crawlkit tools, answered by `crawlkit` under `admission` (the HTTP server's queue limit),
- * each call carrying `session` (tenant, credit limit), its answers shaped by `answers` (their length).
+ * each call carrying `session` (tenant, credit limit), its answers shaped by `answers` (their length; whether
+ * `firecrawl_parse` is offered, and where it reads).
  */
 export function createMcpServer(
   crawlkit: Crawlkit,
   admission: Admission,
   session: SessionCall,
-  answers: ToolAnswers = {},
+  answers: ToolSettings = {},
 ): McpServer {
   return toolServer(crawlkit, admission, session, answers, new InFlight());
 }
@@ -26,7 +27,7 @@ export function toolServer(
   crawlkit: Crawlkit,
   admission: Admission,
   session: SessionCall,
-  answers: ToolAnswers,
+  answers: ToolSettings,
   inFlight: InFlight,
 ): McpServer {
   const server = new McpServer(
@@ -42,4 +43,4 @@ export function toolServer(
 }
 
 export { Admission };
-export type { ToolAnswers };
+export type { ToolAnswers, ToolSettings };

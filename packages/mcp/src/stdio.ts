@@ -1,9 +1,13 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+
 import { Admission, resolveServerOptions } from '@crawlkit/server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { InvalidOptionError, type Crawlkit } from 'crawlkit';
 
 import { InFlight } from './in-flight.js';
 import { toolServer, type ToolAnswers } from './mcp-server.js';
+import type { ParseFiles } from './parse-tool.js';
 
 export interface McpStdioOptions extends ToolAnswers {
   crawlkit: Crawlkit;
@@ -11,6 +15,16 @@ export interface McpStdioOptions extends ToolAnswers {
   queueLimit?: number;
   /** Credits the tools may spend, then INSUFFICIENT_CREDITS. @default no limit */
   creditLimit?: number;
+  /**
+   * Largest file `firecrawl_parse` reads, in bytes; a larger one is a tool error. @default 52428800 (serve's
+   * `parseFileLimit`)
+   */
+  parseFileLimit?: number;
+  /**
+   * The folder `firecrawl_parse` reads files under (relative paths against it), none out of it.
+   * @default none: any file the process may read, relative paths against its working directory
+   */
+  parseRoot?: string;
   /** The client's input and output. @default process.stdin and process.stdout */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
@@ -18,8 +32,13 @@ export interface McpStdioOptions extends ToolAnswers {
 
 /** Serves the tools over stdio (one client: the process that started this one). Resolves once connected. */
 export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close(): Promise<void> }> {
-  const resolved = resolveServerOptions({ crawlkit: options.crawlkit, ...limits(options) });
-  const answers = answersOf(options);
+  const { parseFileLimit } = options;
+  const resolved = resolveServerOptions({
+    crawlkit: options.crawlkit,
+    ...limits(options),
+    ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
+  });
+  const answers = { ...answersOf(options), parseFiles: parseFilesOf(options.parseRoot, resolved.parseFileLimit) };
   const inFlight = new InFlight();
   const server = toolServer(
     options.crawlkit,
@@ -65,6 +84,24 @@ export function answersOf(options: ToolAnswers): ToolAnswers {
     ...(chars !== undefined ? { maxAnswerChars: chars } : {}),
     ...(wait !== undefined ? { crawlWaitMs: wait } : {}),
   };
+}
+
+/** Where `firecrawl_parse` reads, `root` checked to be a folder. */
+export function parseFilesOf(root: string | undefined, limit: number): ParseFiles {
+  if (root === undefined) return { limit };
+  const folder = resolve(root);
+  let isFolder = false;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    // told below
+  }
+  if (!isFolder) {
+    throw new InvalidOptionError(
+      `Invalid options of the MCP server: parseRoot (crawlkit mcp --parse-root) must be a folder (${folder} is not).`,
+    );
+  }
+  return { root: folder, limit };
 }
 
 function limits(options: { queueLimit?: number; creditLimit?: number }) {

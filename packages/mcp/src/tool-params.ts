@@ -23,7 +23,7 @@ const FORMATS = [
  * schemas in a strict function-calling form (every field required, the optional ones nullable) have it send `null`
  * for each field it does not use, which firecrawl-mcp's schemas refuse.
  */
-function nullable<T extends z.ZodRawShape>(shape: T): Nullable<T> {
+export function nullable<T extends z.ZodRawShape>(shape: T): Nullable<T> {
   return Object.fromEntries(
     Object.entries(shape).map(([key, field]) => {
       if (!(field instanceof z.ZodOptional)) return [key, field];
@@ -37,9 +37,9 @@ function nullable<T extends z.ZodRawShape>(shape: T): Nullable<T> {
  * `text` and the value the engine takes when the field is left out, as the tool schema tells a model (each is
  * checked against the engine's own default by test/mcp-tool-schemas).
  */
-const byDefault = (text: string, value: unknown): string => `${text} Default: ${JSON.stringify(value)}.`;
+export const byDefault = (text: string, value: unknown): string => `${text} Default: ${JSON.stringify(value)}.`;
 
-type Nullable<T extends z.ZodRawShape> = {
+export type Nullable<T extends z.ZodRawShape> = {
   [K in keyof T]: T[K] extends z.ZodOptional<z.ZodType> ? z.ZodNullable<T[K]> : T[K];
 };
 

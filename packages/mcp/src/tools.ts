@@ -6,6 +6,9 @@ import type { BatchScrapeRequestInput, CallOptions, Crawlkit, CrawlRequestInput,
 
 import { DEFAULT_ANSWER_CHARS, linksSlice, readFrom, statusSlice } from './answer-budget.js';
 import { InFlight } from './in-flight.js';
+import { registerMonitorTools } from './monitor-tools.js';
+import { registerParseTool, type ParseFiles } from './parse-tool.js';
+import type { SessionCall, ToolKit } from './tool-kit.js';
 import {
   batchShape,
   cancelShape,
@@ -27,8 +30,7 @@ const START = { readOnlyHint: false, destructiveHint: false, openWorldHint: true
 const STATUS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 const CANCEL = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
-/** What every call of a session carries: the API key's tenant (HTTP), and the credit limit. */
-export type SessionCall = Pick<CallOptions, 'tenant' | 'creditLimit'>;
+export type { SessionCall };
 
 /** How the tools answer. */
 export interface ToolAnswers {
@@ -45,6 +47,15 @@ export interface ToolAnswers {
   crawlWaitMs?: number;
 }
 
+/** How the tools answer, and which are offered. */
+export interface ToolSettings extends ToolAnswers {
+  /**
+   * Where `firecrawl_parse` reads files (its `root`) and how large (serve's `parseFileLimit`).
+   * @default none: the tool is not offered
+   */
+  parseFiles?: ParseFiles;
+}
+
 /**
  * Registers every tool on `server`, their calls counted by `inFlight`. Each call carries `session` and the call's
  * `signal` (the client went away); the engine reserves its credits under the limit, as for the HTTP server.
@@ -54,7 +65,7 @@ export function registerTools(
   ck: Crawlkit,
   admission: Admission,
   session: SessionCall,
-  answers: ToolAnswers = {},
+  answers: ToolSettings = {},
   inFlight = new InFlight(),
 ): void {
   /** Registers a tool whose calls `inFlight` counts until they settle. */
@@ -307,4 +318,8 @@ export function registerTools(
     },
     async () => result(await admission.creditUsage(session)),
   );
+
+  const kit: ToolKit = { ck, admission, session, tool, result, call };
+  if (answers.parseFiles) registerParseTool(kit, answers.parseFiles);
+  registerMonitorTools(kit);
 }

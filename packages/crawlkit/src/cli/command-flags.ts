@@ -92,5 +92,10 @@ export function addMcpFlags(command: Command): Command {
     '--crawl-wait-ms <n>',
     'how long firecrawl_crawl waits, then answers a crawl still running with its id (default 45000)',
   );
+  command.option(
+    '--parse-root <dir>',
+    'firecrawl_parse reads files under this folder only (relative paths against it); with --http, offered only then',
+  );
+  command.option('--parse-file-limit <bytes>', 'largest file firecrawl_parse reads (default 52428800)');
   return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
 }

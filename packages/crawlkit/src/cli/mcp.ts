@@ -17,11 +17,13 @@ export interface McpModule {
     creditLimit?: number;
     maxAnswerChars?: number;
     crawlWaitMs?: number;
+    parseFileLimit?: number;
+    parseRoot?: string;
     stdin?: NodeJS.ReadableStream;
     stdout?: NodeJS.WritableStream;
   }): Promise<{ close(): Promise<void> }>;
   startMcpHttp(
-    options: ListenOptions & { maxAnswerChars?: number; crawlWaitMs?: number },
+    options: ListenOptions & { maxAnswerChars?: number; crawlWaitMs?: number; parseRoot?: string },
   ): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
@@ -30,6 +32,8 @@ interface McpFlags extends ListenFlags {
   http?: boolean;
   maxAnswerChars?: string;
   crawlWaitMs?: string;
+  parseRoot?: string;
+  parseFileLimit?: string;
 }
 
 /** Flags of MCP over HTTP, which stdio would ignore: a client that gives one meant `--http`. */
@@ -59,9 +63,12 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   const loopback = !flags.http || mcp.isLoopbackHost(host);
   const maxAnswerChars = integerFlag('--max-answer-chars', flags.maxAnswerChars);
   const crawlWaitMs = integerFlag('--crawl-wait-ms', flags.crawlWaitMs, 0);
+  const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit) ?? file.parseFileLimit;
   const answers = {
     ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}),
     ...(crawlWaitMs !== undefined ? { crawlWaitMs } : {}),
+    ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
+    ...(flags.parseRoot !== undefined ? { parseRoot: flags.parseRoot } : {}),
   };
   const { options } = await engineSettings(ctx, flags, file, loopback);
   ctx.configure(options);
