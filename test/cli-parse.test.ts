@@ -96,6 +96,16 @@ describe('crawlkit parse', { timeout: 120_000 }, () => {
     });
   });
 
+  it('refuses a file past its limit before any work, naming --parse-file-limit, and takes a larger one', async () => {
+    const small = await run(['parse', 'sales.csv', '--parse-file-limit', '8']);
+    expect(small.code).toBe(1);
+    expect(small.stderr).toMatch(/PAYLOAD_TOO_LARGE/);
+    expect(small.stderr).toMatch(
+      /The file is 23 bytes, larger than the parse limit of 8 bytes: raise the engine option `parseFileLimit` \(--parse-file-limit\)/,
+    );
+    expect(await run(['parse', 'sales.csv', '--parse-file-limit', '23'])).toMatchObject({ code: 0 });
+  });
+
   it('takes the memory of the extraction workers that a page past it names (--worker-memory)', async () => {
     // ~4 MB of markup: its extraction needs 96-128 MiB, well past 64 (at half the rows it needed 64-80 MiB, and under
     // load its worker once got through in 64) and well under the 1,024 MiB of the default

@@ -44,4 +44,21 @@ describe('a document past the extraction budget', () => {
       /The extraction budget \(extractionBudgetMs: 1 ms\) ran out before the whole document was read: raise `extractionBudgetMs` to read the rest\./,
     );
   });
+
+  it('stops a damaged PDF whose reading runs past the budget, answering SCRAPE_DOCUMENT_TIMEOUT within it', async () => {
+    // 20 MB of objects with no cross-reference table: pdf.js rebuilds one in a single pass that no check interrupts
+    // (9 s here before the worker was stopped at the budget; the answer was SCRAPE_PDF_PARSE_ERROR, past it)
+    const object = (i: number) => `${i} 0 obj\n<< /Type /Page /Parent 9999999 0 R /Contents ${i + 1} 0 R >>\nendobj\n`;
+    const objects = Array.from({ length: 300_000 }, (_, i) => object(i + 1)).join('');
+    const damaged = new TextEncoder().encode(`%PDF-1.4\n${objects}startxref\n999999999\n%%EOF\n`);
+    const started = performance.now();
+    const response = await env.ck.parse({ data: damaged, filename: 'damaged.pdf' }, { timeout: 120_000 });
+    // the budget (1 ms), the second the worker has to stop by itself, and the worker's start: well below 9 s
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(response).toMatchObject({ success: false, code: 'SCRAPE_DOCUMENT_TIMEOUT' });
+    expect((response as { error: string }).error).toBe(
+      'Reading the PDF took longer than the extraction budget (extractionBudgetMs: 1 ms), and it was stopped; raise ' +
+        '`extractionBudgetMs` (an engine option) for documents this large.',
+    );
+  });
 });

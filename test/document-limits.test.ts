@@ -3,7 +3,7 @@
  * its code well within the timeout, and the process grows by less than 256 MiB. Each file is a real document with one
  * hostile change (`packages/documents/src/__fixtures__/hostile.ts`).
  */
-import type { ErrorResponse } from 'crawlkit';
+import { Crawlkit, PARSE_FILE_LIMIT, type ErrorResponse } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -105,5 +105,31 @@ describe('hostile documents', { timeout: 120_000 }, () => {
     const { result } = await scrapeFile(await loopingEpub(50_000));
     expect(refusal(result)).toMatchObject({ code: 'SCRAPE_DOCUMENT_TOO_LARGE' });
     expect(refusal(result).error).toMatch(/spine lists 200000 entries for 4 chapters/);
+  });
+});
+
+describe('a file past parseFileLimit', () => {
+  it('is refused by parse() before any work, with the size, the limit and the option to raise', async () => {
+    // the default: a text file of 50 MiB and one byte, as serve's POST /v2/parse refuses (it was converted, 15 s)
+    const ck = new Crawlkit({ store: 'memory' });
+    try {
+      const started = performance.now();
+      const response = await ck.parse({ data: new Uint8Array(PARSE_FILE_LIMIT + 1).fill(97), filename: 'big.txt' });
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(response).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
+      expect((response as ErrorResponse).error).toBe(
+        'The file is 50.0 MiB (52428801 bytes), larger than the parse limit of 50.0 MiB (52428800 bytes): raise the ' +
+          'engine option `parseFileLimit`, or split the file.',
+      );
+    } finally {
+      await ck.close();
+    }
+    const small = new Crawlkit({ store: 'memory', parseFileLimit: 4 });
+    try {
+      expect(await small.parse({ data: 'abcde', filename: 'a.txt' })).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+      expect(await small.parse({ data: 'abcd', filename: 'a.txt' })).toMatchObject({ success: true });
+    } finally {
+      await small.close();
+    }
   });
 });

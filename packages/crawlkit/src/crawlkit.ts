@@ -117,7 +117,8 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     options: ParseOptionsInput = {},
     init: CallOptions = {},
   ): Promise<ScrapeResponse | ErrorResponse> {
-    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, callOf(init)));
+    const call = { ...callOf(init), fileLimit: this.#options.parseFileLimit };
+    return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, call));
   }
 
   /** `POST /v2/crawl`: starts a crawl in the background and returns its id at once. */

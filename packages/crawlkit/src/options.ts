@@ -22,7 +22,7 @@ import {
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 
-import type { EngineLearningOptions } from './jobs/engine-learning.js';
+import { engineLearningSchema, type EngineLearningOptions } from './jobs/engine-learning.js';
 import { jobLimitsSchema, type JobLimitOptions } from './jobs/job-limits.js';
 import { resolveLlmOptions, type LlmOptions, type ResolvedLlmOptions } from './llm/llm-options.js';
 import { loggerSchema, type Logger } from './logger.js';
@@ -98,6 +98,12 @@ export interface CrawlkitOptions {
    * @default 10000
    */
   extractionBudgetMs?: number;
+  /**
+   * Largest file `ck.parse()` and `crawlkit parse` take, in bytes; a larger one is refused before any work with
+   * `PAYLOAD_TOO_LARGE`. The HTTP server's `parseFileLimit` (`POST /v2/parse`) has the same default.
+   * @default 52428800 (50 MiB)
+   */
+  parseFileLimit?: number;
   /**
    * The worker threads that extract pages (parsing, main content, markdown, links, images, metadata, PDF text,
    * change-tracking diffs), so that no page can stall the engine's main thread.
@@ -259,6 +265,7 @@ export interface ResolvedOptions {
   timeoutMs: number;
   robotsTimeoutMs: number;
   extractionBudgetMs: number;
+  parseFileLimit: number;
   workers: { size: number; maxMemoryMb: number };
   webhooks: DeliverySettings;
   resumeJobs: boolean;
@@ -273,6 +280,8 @@ export interface ResolvedOptions {
 }
 
 const DEFAULT_WORKER_MEMORY_MB = 1024;
+/** The default largest file of `parse()`, the CLI's `parse` and the HTTP server's `POST /v2/parse`: 50 MiB. */
+export const PARSE_FILE_LIMIT = 50 * 1024 * 1024;
 
 /** The one check of `CrawlkitOptions`: strict at every level crawlkit owns, so a misspelt key is named. */
 const optionsSchema = z.strictObject({
@@ -289,20 +298,12 @@ const optionsSchema = z.strictObject({
   backend: objectWith<CrawlkitBackend>('a CrawlkitBackend such as redis({ url })', 'connect').optional(),
   engine: z.enum(['auto', 'http', 'browser', 'replay']).default('auto'),
   replay: z.strictObject({ files: z.array(z.string().min(1)).min(1) }).optional(),
-  engineLearning: z
-    .union([
-      z.literal(false),
-      z.strictObject({
-        checkShare: z.number().min(0).max(1).default(0.1),
-        minPages: positiveInt.default(2),
-        maxHosts: positiveInt.default(10_000),
-      }),
-    ])
-    .prefault({}),
+  engineLearning: engineLearningSchema,
   concurrency: positiveInt.default(16),
   timeoutMs: positiveInt.default(DEFAULT_TIMEOUT_MS),
   robotsTimeoutMs: positiveInt.default(10_000),
   extractionBudgetMs: positiveInt.default(10_000),
+  parseFileLimit: positiveInt.default(PARSE_FILE_LIMIT),
   workers: z
     .strictObject({
       size: z.number().int().min(0).max(256).default(availableParallelism),
@@ -381,6 +382,7 @@ export function resolveOptions(input: CrawlkitOptions): ResolvedOptions {
     timeoutMs,
     robotsTimeoutMs: data.robotsTimeoutMs,
     extractionBudgetMs,
+    parseFileLimit: data.parseFileLimit,
     workers,
     webhooks,
     resumeJobs: data.resumeJobs,

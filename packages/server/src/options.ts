@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-import { createDebugLogger, loggerSchema, type Crawlkit, type Logger } from 'crawlkit';
+import { createDebugLogger, loggerSchema, PARSE_FILE_LIMIT, type Crawlkit, type Logger } from 'crawlkit';
 
 import {
   InvalidOptionError,
@@ -23,8 +23,9 @@ export interface ServerOptions extends ListenerOptions {
    */
   bodyTimeoutMs?: number;
   /**
-   * Largest file `POST /v2/parse` takes, in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`.
-   * @default 52428800 (50 MiB, upstream's limit)
+   * Largest file `POST /v2/parse` takes, in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`. The engine's
+   * own `parseFileLimit` (`ck.parse()`) has the same default: raise both for larger files.
+   * @default 52428800 (`PARSE_FILE_LIMIT`: 50 MiB, upstream's limit)
    */
   parseFileLimit?: number;
   /**
@@ -123,7 +124,7 @@ const serverOptionsSchema = z.strictObject({
       error: "Expected 'loopback', '*', false or a list of origins",
     })
     .default('loopback'),
-  parseFileLimit: int(1).default(50 * 1024 * 1024),
+  parseFileLimit: int(1).default(PARSE_FILE_LIMIT),
   queueLimit: int(1).default(1024),
   creditLimit: int(0).optional(),
   closeTimeoutMs: int(0).default(30_000),

@@ -185,19 +185,32 @@ function uploadedPage(name: string, contentType: string, bytes: Uint8Array): Fet
   return page;
 }
 
+const sizeOf = (bytes: number): string =>
+  bytes < 1024 * 1024 ? `${bytes} bytes` : `${(bytes / 1024 / 1024).toFixed(1)} MiB (${bytes} bytes)`;
+
+/** The answer to a file past the engine's `parseFileLimit`, given before any work (as `POST /v2/parse`'s 413). */
+function tooLarge(size: number, limit: number): CrawlkitError {
+  return new CrawlkitError(
+    'PAYLOAD_TOO_LARGE',
+    `The file is ${sizeOf(size)}, larger than the parse limit of ${sizeOf(limit)}: ` +
+      'raise the engine option `parseFileLimit`, or split the file.',
+  );
+}
+
 /** Parses a file into a v2 document. Bad input and failures come back in the v2 error shape. */
 export async function parseFile(
   ready: () => Promise<Runtime>,
   fileInput: ParseFile,
   options: ParseOptionsInput,
   signal: AbortSignal | undefined,
-  call: { creditLimit?: number | undefined; tenant?: string | undefined } = {},
+  call: { creditLimit?: number | undefined; tenant?: string | undefined; fileLimit: number },
 ): Promise<ScrapeResponse | ErrorResponse> {
   const file = validFile(fileInput);
   const parsed = parseBody(parseOptionsSchema, options ?? {});
   if (!parsed.ok) return parsed.error;
   const bytes = await bytesOf(file.data);
   if (bytes.length === 0) throw new CrawlkitError('BAD_REQUEST', 'The file is empty.');
+  if (bytes.length > call.fileLimit) throw tooLarge(bytes.length, call.fileLimit);
   const values = parsed.value;
   // a parse is asked for this file: images are read by OCR unless the parsers were given without `image`
   const given = (options as { parsers?: unknown } | undefined)?.parsers !== undefined;

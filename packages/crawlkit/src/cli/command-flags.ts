@@ -31,6 +31,10 @@ export function addParseFlags(command: Command): Command {
     .option('--no-images', 'do not read images by OCR (an image is then an unsupported file)')
     .option('--content-type <type>', "the file's MIME type (default: from its bytes, then its name for text formats)")
     .option('--timeout <ms>', 'time the parse may take (default 60000)')
+    .option(
+      '--parse-file-limit <bytes>',
+      'largest file parsed, then PAYLOAD_TOO_LARGE before any work (default 52428800)',
+    )
     .option('--body <file>', 'parse options as a JSON object (flags override it); - reads stdin');
 }
 

@@ -14,7 +14,7 @@ export function addEngineFlags(command: Command): Command {
     .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
     .option(
       '--extraction-budget <ms>',
-      'time to extract a page or convert a document, from its start (extractionBudgetMs; default 10000)',
+      'time to extract a page or read a PDF or document, from its start; a PDF or document past it fails (extractionBudgetMs; default 10000)',
     )
     .option(
       '--robots-timeout <ms>',

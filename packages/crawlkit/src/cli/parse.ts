@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ParseOptionsInput } from '../api/parse.js';
 import type { CommandContext } from './context.js';
 import { CliError, EXIT } from './errors.js';
+import { integerFlag } from './integer-flag.js';
 import { withFlags } from './option-flags.js';
 import { OutDir } from './out-dir.js';
 import { parseFiles, parseInputs } from './parse-files.js';
@@ -19,6 +20,7 @@ interface ParseFlags {
   contentType?: string;
   timeout?: string;
   body?: string;
+  parseFileLimit?: string;
 }
 
 /** The parse options: `--body`, with the flags given on top. */
@@ -41,6 +43,8 @@ function parseOptions(base: Record<string, unknown>, flags: ParseFlags): ParseOp
 export async function parseCommand(ctx: CommandContext, paths: string[], command: Command): Promise<number> {
   const flags = command.opts<ParseFlags>();
   const options = parseOptions(await ctx.readBody(flags.body), flags);
+  const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit);
+  if (parseFileLimit !== undefined) ctx.configure({ parseFileLimit });
   for (const path of paths) {
     if (/^https?:\/\//i.test(path)) {
       throw new CliError(`${path} is a URL, not a local file: \`crawlkit scrape ${path}\` fetches and converts it`);

@@ -146,6 +146,8 @@ export async function serveCommand(
   if (jobResultTtlMs !== undefined) options.jobResultTtlMs = jobResultTtlMs;
   const resumeScanMs = integerFlag('--resume-scan', flags.resumeScan) ?? file.resumeScanMs;
   if (resumeScanMs !== undefined) options.resumeScanMs = resumeScanMs;
+  // the engine's bound is the server's: an upload the server takes is one its parse() takes
+  if (parseFileLimit !== undefined) options.parseFileLimit = parseFileLimit;
   ctx.configure(options);
   await ctx.load();
   if (redis) {

@@ -149,7 +149,7 @@ export const PAGE_CODES = {
   ),
   SCRAPE_DOCUMENT_TIMEOUT: info(
     408,
-    'Converting the document, or reading an image by OCR, took longer than the extraction budget (`extractionBudgetMs`, 10 s by default).',
+    'Converting the document, reading a PDF (a damaged one pdf.js rebuilds), or reading an image by OCR, took longer than the extraction budget (`extractionBudgetMs`, 10 s by default).',
     "Raise the engine option `extractionBudgetMs` (the request's `timeout` too, if it is shorter).",
   ),
   SCRAPE_DOCUMENT_READER_MISSING: info(

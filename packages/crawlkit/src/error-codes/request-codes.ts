@@ -36,8 +36,10 @@ export const REQUEST_CODES = {
   ),
   PAYLOAD_TOO_LARGE: info(
     413,
-    "The HTTP body is larger than the server's `bodyLimit` (HTTP server only).",
-    'Send fewer URLs per batch (or use `appendToId`), or raise `bodyLimit` (`--body-limit`).',
+    "The HTTP body is larger than the server's `bodyLimit`, or a file to parse is larger than `parseFileLimit` (the " +
+      "server's for an upload, the engine's for `ck.parse()` and `crawlkit parse`).",
+    'Send fewer URLs per batch (or use `appendToId`), or raise `bodyLimit` (`--body-limit`); for a file, raise ' +
+      '`parseFileLimit` (`--parse-file-limit`) or split the file.',
   ),
   REQUEST_HEADERS_TOO_LARGE: info(
     431,

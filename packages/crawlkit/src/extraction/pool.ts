@@ -13,7 +13,7 @@ import { NotStarted, replyError, WorkerDeath, workerStartError } from './pool-er
 import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
 import { FROM_SOURCE, SOURCE_HOOKS, WORKER_FILE } from './worker-file.js';
-import { countAllOf, pageRunOptions } from './run-options.js';
+import { budgetCut, countAllOf, pageRunOptions } from './run-options.js';
 import { fromWire, toWire } from './wire.js';
 
 export interface ExtractionPoolOptions {
@@ -176,6 +176,8 @@ export class ExtractionPool {
       return await this.run({ kind: 'extract', ...request }, pageRunOptions(request, signal, watch));
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
+      const cut = budgetCut(request);
+      if (cut) throw cut;
       return this.run({ kind: 'plainText', ...request }, signal ? { signal } : {});
     }
   }

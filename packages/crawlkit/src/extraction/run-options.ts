@@ -1,5 +1,6 @@
 import type { JudgeOptions } from '@crawlkit/fetcher';
 
+import { CrawlkitError } from '../errors.js';
 import type { ExtractionRequest } from './extraction.js';
 import type { CallWatch, RunOptions } from './pool.js';
 
@@ -13,7 +14,7 @@ export function countAllOf({ countAll }: JudgeOptions): { countAll?: boolean } {
 
 /**
  * The limits of a call that extracts a page: its timeout's `signal`, and its extraction budget plus a grace past
- * which the worker is stopped. A PDF has no plain text to fall back to: only the timeout bounds it.
+ * which the worker is stopped (a page with text then falls back to it; a PDF or document fails, `budgetCut`).
  */
 export function pageRunOptions(
   request: ExtractionRequest,
@@ -21,7 +22,21 @@ export function pageRunOptions(
   watch: CallWatch,
 ): RunOptions {
   const options: RunOptions = { ...watch, ...(signal ? { signal } : {}) };
-  const text = request.page.text !== undefined || request.page.undecodedText !== undefined;
-  if (request.budgetMs !== undefined && text) options.runLimitMs = request.budgetMs + CUT_GRACE_MS;
+  if (request.budgetMs !== undefined) options.runLimitMs = request.budgetMs + CUT_GRACE_MS;
   return options;
+}
+
+/**
+ * The error of a page stopped past its extraction budget that has no plain text to fall back to: a PDF or a document
+ * whose reading does not stop by itself (pdf.js rebuilding a damaged PDF's cross-reference table runs in one go: a
+ * 20 MB one took 8.3 s). `undefined` for a page with text.
+ */
+export function budgetCut(request: ExtractionRequest): CrawlkitError | undefined {
+  if (request.page.text !== undefined || request.page.undecodedText !== undefined) return undefined;
+  const what = request.page.kind === 'pdf' ? 'the PDF' : 'the document';
+  return new CrawlkitError(
+    'SCRAPE_DOCUMENT_TIMEOUT',
+    `Reading ${what} took longer than the extraction budget (extractionBudgetMs: ${request.budgetMs} ms), and it ` +
+      'was stopped; raise `extractionBudgetMs` (an engine option) for documents this large.',
+  );
 }

@@ -1,4 +1,6 @@
+import { positiveInt } from '@crawlkit/options';
 import type { Store } from '@crawlkit/store';
+import { z } from 'zod';
 
 import type { EngineAdvice } from '../scrape/scrape-state.js';
 
@@ -22,6 +24,18 @@ export interface EngineLearningOptions {
    */
   maxHosts?: number;
 }
+
+/** The check of `CrawlkitOptions.engineLearning`: `false`, or the options above with their defaults. */
+export const engineLearningSchema = z
+  .union([
+    z.literal(false),
+    z.strictObject({
+      checkShare: z.number().min(0).max(1).default(0.1),
+      minPages: positiveInt.default(2),
+      maxHosts: positiveInt.default(10_000),
+    }),
+  ])
+  .prefault({});
 
 /** One page's part in the learning: what the fetcher should know, and how to count what the page showed. */
 export interface PageLearning {
