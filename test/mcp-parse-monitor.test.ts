@@ -124,7 +124,8 @@ describe('crawlkit mcp: firecrawl_parse and the monitor tools', () => {
   });
 
   it('parses a local DOCX into the markdown firecrawl-mcp gets from serve', async () => {
-    const args = { filePath: join(files, 'report.docx'), formats: ['markdown'] };
+    // firecrawl-mcp's parse tool offers maxAge and storeInCache, which serve takes and ignores (a parse is not cached).
+    const args = { filePath: join(files, 'report.docx'), formats: ['markdown'], maxAge: 0, storeInCache: false };
     const [mine, upstream] = await Promise.all([
       call(ours, 'firecrawl_parse', args),
       call(theirs, 'firecrawl_parse', args),

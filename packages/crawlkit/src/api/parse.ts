@@ -43,16 +43,23 @@ export interface ParseFile {
 export type ParseOptionsInput = Omit<
   ScrapeOptionsInput,
   'waitFor' | 'mobile' | 'actions' | 'location' | 'maxAge' | 'minAge' | 'storeInCache' | 'lockdown'
-> & { origin?: string; integration?: string | null; zeroDataRetention?: boolean };
+> & {
+  origin?: string;
+  integration?: string | null;
+  zeroDataRetention?: boolean;
+  /** Taken for firecrawl-mcp's parse tool, which offers it, and ignored: a parse is never cached. */
+  maxAge?: number;
+  /** Taken for firecrawl-mcp's parse tool, which offers it, and ignored: a parse is never stored in the cache. */
+  storeInCache?: boolean;
+};
 
+// maxAge and storeInCache stay, checked as a scrape's and then set to what caches nothing (firecrawl-mcp sends them).
 const {
   waitFor: _waitFor,
   mobile: _mobile,
   actions: _actions,
   location: _location,
-  maxAge: _maxAge,
   minAge: _minAge,
-  storeInCache: _storeInCache,
   lockdown: _lockdown,
   ...parseShape
 } = scrapeOptionsShape;
