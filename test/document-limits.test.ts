@@ -113,9 +113,7 @@ describe('a file past parseFileLimit', () => {
     // the default: a text file of 50 MiB and one byte, as serve's POST /v2/parse refuses (it was converted, 15 s)
     const ck = new Crawlkit({ store: 'memory' });
     try {
-      const started = performance.now();
       const response = await ck.parse({ data: new Uint8Array(PARSE_FILE_LIMIT + 1).fill(97), filename: 'big.txt' });
-      expect(performance.now() - started).toBeLessThan(1_000);
       expect(response).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
       expect((response as ErrorResponse).error).toBe(
         'The file is 50.0 MiB (52428801 bytes), larger than the parse limit of 50.0 MiB (52428800 bytes): raise the ' +
