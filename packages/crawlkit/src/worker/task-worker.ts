@@ -304,7 +304,11 @@ export class TaskWorker implements CrawlkitWorker {
         },
         release: () => Promise.reject(new Error('The scrape was aborted.')),
       },
-      dropped: async () => (await coordination.taskState(job.id, item.key)) === 'dropped',
+      // A cancel drops the queued tasks; one already active here, waiting in place for its host, learns it from the
+      // job's record, read again at most JOB_REFRESH_MS after the last read (README "Running workers").
+      dropped: async () =>
+        (await coordination.taskState(job.id, item.key)) === 'dropped' ||
+        (await this.#jobs.get(job.id))?.job.status !== 'scraping',
       complete: (outcome) => this.#completions.complete(job.id, outcome),
       ...(maxConcurrency !== undefined ? { jobSlots: this.#jobSlots(job.id, maxConcurrency, holder) } : {}),
     };
