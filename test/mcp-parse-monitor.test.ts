@@ -4,7 +4,17 @@
  * update, delete); side by side with firecrawl-mcp (npm, unchanged) against `crawlkit serve`: the same tools and
  * equivalent answers; over `--http`, `firecrawl_parse` offered only with `--parse-root`, and only under it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -155,6 +165,28 @@ describe('crawlkit mcp: firecrawl_parse and the monitor tools', () => {
     expect(big).toMatchObject({ isError: true, json: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(big.json.error).toContain(join(files, 'big.txt'));
     expect(big.json.error).toContain('--parse-file-limit');
+  });
+
+  it('gives the engine the limit --parse-file-limit raises past its default', async () => {
+    // 50 MiB and one byte of zeros (a sparse file), under a limit of 60 MiB: read and given to the engine, whose own
+    // parseFileLimit (50 MiB by default) must be the flag's too; the bytes are no document it reads.
+    const zeros = join(dir, 'zeros.bin');
+    const handle = openSync(zeros, 'w');
+    ftruncateSync(handle, 50 * 1024 * 1024 + 1);
+    closeSync(handle);
+    const raised = new Client({ name: 'crawlkit-test', version: '1.0.0' });
+    const args = [CLI, 'mcp', '--store', join(dir, 'store-raised'), '--engine', 'http'];
+    await raised.connect(
+      new StdioClientTransport({ command: process.execPath, args: [...args, '--parse-file-limit', String(60 << 20)] }),
+    );
+    try {
+      const answer = await call(raised, 'firecrawl_parse', { filePath: zeros });
+      expect(answer.isError).toBe(true);
+      expect(answer.json.code, answer.text).not.toBe('PAYLOAD_TOO_LARGE');
+    } finally {
+      await raised.close();
+      rmSync(zeros, { force: true });
+    }
   });
 
   it('creates a monitor of a page, runs it, lists its checks, reads one, updates and deletes it', async () => {

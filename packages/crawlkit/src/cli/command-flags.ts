@@ -100,6 +100,9 @@ export function addMcpFlags(command: Command): Command {
     '--parse-root <dir>',
     'firecrawl_parse reads files under this folder only (relative paths against it); with --http, offered only then',
   );
-  command.option('--parse-file-limit <bytes>', 'largest file firecrawl_parse reads (default 52428800)');
+  command.option(
+    '--parse-file-limit <bytes>',
+    'largest file firecrawl_parse reads and the engine parses (default 52428800)',
+  );
   return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
 }

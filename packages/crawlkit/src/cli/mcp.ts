@@ -71,6 +71,8 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
     ...(flags.parseRoot !== undefined ? { parseRoot: flags.parseRoot } : {}),
   };
   const { options } = await engineSettings(ctx, flags, file, loopback);
+  // as serve's: a file firecrawl_parse reads is one the engine's parse() takes
+  if (parseFileLimit !== undefined) options.parseFileLimit = parseFileLimit;
   ctx.configure(options);
   await ctx.load();
   let running: { close(): Promise<void> };
