@@ -310,6 +310,28 @@ describe('runActions', () => {
     );
   });
 
+  it('stops at once, with its evidence, when the load left the actions no time', async () => {
+    await open('/js/nav-target.html');
+    let sessions = 0;
+    const watched = new Proxy(page, {
+      get(target, key) {
+        if (key === 'createCDPSession') sessions += 1;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const error = await runActions(watched, [{ type: 'executeJavascript', script: '1' }], {
+      timeoutMs: 1,
+      loadMs: 2_900,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SCRAPE_TIMEOUT', index: 0 });
+    expect((error as Error).message).toContain('leaving the actions no time');
+    expect((error as { details?: { screenshot?: string } }).details?.screenshot).toMatch(/^data:image\/png;base64,/);
+    // Before: the popup watch's CDP session was opened first, two round trips out of the capture's reserve, which a
+    // loaded Chromium answered late enough for the scrape's own timeout to win (its message then named no action).
+    expect(sessions).toBe(0);
+  });
+
   it('stops when the signal aborts', async () => {
     await open('/js/nav-target.html');
     const controller = new AbortController();

@@ -58,7 +58,7 @@ export async function runActions(
       });
     }
     try {
-      if (remaining() <= 0) throw outOfTime(index, action, selector, budget);
+      if (timeoutMs < NO_TIME_MS || remaining() <= 0) throw outOfTime(index, action, selector, budget);
       const step = runOne(page, action, results, {
         remaining,
         settle,
@@ -77,6 +77,9 @@ export async function runActions(
       throw await withEvidence(page, await withFrameHint(page, failure, captureMs), results, output, captureMs);
     }
   };
+  // The load left the actions no time: the first is out of time as it starts. The popup watch below is not opened
+  // for it: its two round trips to a loaded Chromium came out of the capture's reserve, past the scrape's timeout.
+  if (timeoutMs < NO_TIME_MS && actions.length > 0) await runStep(0, actions[0]!); // throws
   // A window an action opens (a `target=_blank` link, `window.open`) is not followed: a warning says so. Chromium
   // tells it on the opener (`Page.windowOpen`) whether the window then opens or is closed at once (the fetcher's).
   let current = 0;
