@@ -109,18 +109,33 @@ export async function smartWait(
   const domIdleMs = settings.domIdleMs ?? 300;
   const pollMs = settings.pollMs ?? 100;
   const deadline = performance.now() + maxMs;
-  while (performance.now() < deadline && !signal?.aborted) {
+  const left = () => deadline - performance.now();
+  while (left() > 0 && !signal?.aborted) {
     const quiet = network.quietForMs;
     const networkSettled =
       (network.inflight === 0 && quiet >= networkIdleMs) || (network.inflight <= 2 && quiet >= networkQuietMs);
     if (networkSettled) {
-      const sinceMutation = await page
-        .evaluate(`performance.now() - (window.${MARK} ?? 0)`)
-        .then((v) => v as number)
-        .catch(() => Number.POSITIVE_INFINITY);
+      // Asked within the time left: a page busy in a script (or a loaded Chromium) answers late, and the wait's end
+      // is the capture's start, which the time after the wait is kept for.
+      const asked = page.evaluate(`performance.now() - (window.${MARK} ?? 0)`).then(
+        (v) => v as number,
+        () => Number.POSITIVE_INFINITY,
+      );
+      const sinceMutation = await answerWithin(asked, left(), Number.NaN);
       if (sinceMutation >= domIdleMs) return true;
     }
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pollMs, left()))));
   }
   return false;
+}
+
+/** `answer`, or `fallback` when it has not come within `ms`. */
+async function answerWithin<T>(answer: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), fallback)));
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
