@@ -1,5 +1,5 @@
 /**
- * The Redis search index costs ~75 KB and ~3 ms of Redis's thread a page (README "Sizing Redis memory"), and only the
+ * The Redis search index costs ~31 KB and ~0.5 ms of Redis's thread a page (README "Sizing Redis memory"), and only the
  * library option `redis({ searchIndex: false })` turned it off: `crawlkit worker`, `serve --redis` and the `--redis`
  * commands had no flag nor settings-file field, so a deployment run from the shell paid for an index it never read.
  * `--no-redis-search-index` (and `redis.searchIndex: false` in serve's file) now does. A real `redis-server`.

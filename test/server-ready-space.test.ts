@@ -3,6 +3,9 @@
  * fail to be stored: below `readyMinFreeMb` of free space on the SQLite file's disk, or of Redis's `maxmemory` less its
  * `used_memory`, it answers 503 `STORE_FULL`. The disk's free space is the real one (`statfs`); the threshold is set
  * above and below it. Redis is a server of the file's own, its `maxmemory` set with `CONFIG SET`.
+ *
+ * A SQLite file deleted under the server (a cleaner of /tmp, an operator's `rm`) makes it unready too: before, it
+ * answered ready and took jobs into the deleted file, all lost at its restart.
  */
 import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +66,21 @@ describe('/ready and the room left in the store', () => {
       expect(full.body.error).not.toContain(dir);
       expect(await ready(ck, 0)).toMatchObject({ status: 200, body: { success: true, status: 'ready' } });
       expect(await ready(ck, Math.max(0, freeMb - 512))).toMatchObject({ status: 200 });
+    } finally {
+      await ck.close();
+    }
+  });
+
+  it('answers 503 when the SQLite file was deleted under the running engine, without its path', async () => {
+    const own = join(dir, 'deleted');
+    const ck = new Crawlkit({ storeDir: own, engine: 'http' });
+    try {
+      expect(await ready(ck)).toMatchObject({ status: 200 });
+      for (const suffix of ['', '-wal', '-shm']) rmSync(join(own, `crawlkit.db${suffix}`), { force: true });
+      const gone = await ready(ck);
+      expect(gone).toMatchObject({ status: 503, body: { success: false, status: 'unavailable', code: 'STORE_IO' } });
+      expect(gone.body.error).toMatch(/^Not ready: The store's file was deleted or replaced/);
+      expect(gone.body.error).not.toContain(own);
     } finally {
       await ck.close();
     }

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
  */
 export function addEngineFlags(command: Command): Command {
   return command
-    .option('--engine <engine>', 'fetch engine: auto, http or browser')
+    .option('--engine <engine>', 'fetch engine: auto, http or browser (default auto)')
     .option('--max-body-bytes <n>', 'largest response body, in bytes (http.limits.maxBodyBytes; default 52428800)')
     .option(
       '--extraction-budget <ms>',

@@ -145,6 +145,8 @@ describe('crawlkit worker', () => {
     expect(done).toMatchObject({ success: true, status: 'completed' });
     expect(errors.map((e) => e.code)).toEqual(['SCRAPE_RESPONSE_TOO_LARGE', 'SCRAPE_RESPONSE_TOO_LARGE']);
     expect(exitCode).toBe(0);
+    // A page's error line names its code, as the lines of errors not of a page do (was: the message alone).
+    expect(text).toMatch(/^error \S+ http:\/\/127\.0\.0\.1:\d+\/\S*: .+ \(SCRAPE_RESPONSE_TOO_LARGE\)$/m);
     expect(text).toContain('worker stopped: 0 pages stored, 2 failed');
   });
 });

@@ -79,7 +79,7 @@ export async function runWorker(
       return;
     }
     failures++;
-    note(`error ${jobId ?? ''} ${pageUrl}: ${error.error}`);
+    note(`error ${jobId ?? ''} ${pageUrl}: ${error.error} (${error.code ?? 'UNKNOWN_ERROR'})`);
   });
 
   const stop = new AbortController();

@@ -1,10 +1,16 @@
 import type { JobRecord, JobStore } from '@crawlkit/store';
 
 import { CrawlkitError } from '../errors.js';
+import type { CrawlkitErrorCode } from '../error-codes.js';
 import { describeStoreFault } from '../store-faults.js';
 
 /** A worker notes a job's store fault at most this often: a full Redis fails every running task of a job at once. */
 const NOTE_EVERY_MS = 1_000;
+/**
+ * A worker tells a job's store faults (its `error` event, a `crawlkit worker` line) at most this often: a full Redis
+ * fails each of the job's tasks on each of their runs, which was ~100 lines a second per worker.
+ */
+const TELL_EVERY_MS = 60_000;
 
 /**
  * The jobs a worker finds stalled on their store (Redis at `maxmemory`, busy, loading...): each fault its tasks meet
@@ -16,6 +22,8 @@ export class StoreStalls {
   readonly #timeoutMs: number;
   /** Per job: when this worker last noted a fault, and the `since` the store answered. */
   readonly #noted = new Map<string, { at: number; since: number }>();
+  /** Per job: when this worker last told a fault, and how many it met since without telling. */
+  readonly #told = new Map<string, { at: number; unsaid: number }>();
 
   constructor(jobs: JobStore, timeoutMs: number) {
     this.#jobs = jobs;
@@ -37,6 +45,27 @@ export class StoreStalls {
     this.#noted.set(jobId, { at: now, since });
     if (this.#noted.size > 1_000) this.#noted.delete(this.#noted.keys().next().value!);
     return since;
+  }
+
+  /**
+   * The store fault a task of the job met, as it is to be told: the job's first, then one a minute at most, saying how
+   * many were met since the last told; undefined for the others (the job's status says the fault meanwhile).
+   */
+  tell(jobId: string, error: unknown): unknown {
+    const now = Date.now();
+    const last = this.#told.get(jobId);
+    if (last && now - last.at < TELL_EVERY_MS) {
+      last.unsaid++;
+      return undefined;
+    }
+    this.#told.delete(jobId);
+    this.#told.set(jobId, { at: now, unsaid: 0 });
+    if (this.#told.size > 1_000) this.#told.delete(this.#told.keys().next().value!);
+    if (!last?.unsaid) return error;
+    const { code, message } = describeStoreFault(error);
+    const seconds = Math.round((now - last.at) / 1000);
+    const more = `${last.unsaid} more of this job's tasks met a store fault in the last ${seconds} s`;
+    return new CrawlkitError(code as CrawlkitErrorCode, `${message} (${more})`, { cause: error });
   }
 
   /**

@@ -161,7 +161,8 @@ export class TaskWorker implements CrawlkitWorker {
       // Noted before it is told: who hears of the fault finds it in the job's status.
       const fault = isStoreFault(error);
       const since = fault ? await this.#stalls.note(item.jobId, error, item.storeFaultSince ?? Date.now()) : 0;
-      this.#deps.internalError(item.jobId, error);
+      const told = fault ? this.#stalls.tell(item.jobId, error) : error;
+      if (told !== undefined) this.#deps.internalError(item.jobId, told);
       if (isStoreRefusal(error)) return this.#failOnStore(item.jobId, item.url, error);
       if (fault && this.#stalls.expired(since)) {
         const message = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
-import { statfs } from 'node:fs/promises';
+import { stat, statfs } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
@@ -143,6 +143,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
   const { DatabaseSync } = loadSqlite();
   const life = new Lifecycle();
   const { db, created } = openDatabase(path, () => new DatabaseSync(path), life, { busyTimeoutMs, synchronous });
+  // The file opened: one deleted or replaced under the process is told by `space()` (a server's /ready).
+  const opened = statSync(path);
   const warnings: StoreWarning[] =
     emptyFile && created
       ? [
@@ -175,6 +177,16 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
     schedules: new SqliteScheduleStore(db),
     space: async () => {
       life.assertOpen();
+      const now = await stat(path).catch(() => undefined);
+      if (now?.ino !== opened.ino || now.dev !== opened.dev) {
+        // No path: a server's /ready answers this to anyone.
+        throw new StoreError(
+          'STORE_IO',
+          "The store's file was deleted or replaced while this process had it open: what it stores now goes to a " +
+            'file no other process sees, and is lost when it stops. Restart it (it then opens a new, empty store), ' +
+            'and keep the store where no cleaner removes files.',
+        );
+      }
       const disk = await statfs(dir).catch((error: unknown) => {
         throw new StoreError('STORE_IO', `Cannot read the free space of ${dir}.`, { cause: error });
       });

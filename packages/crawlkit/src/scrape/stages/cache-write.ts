@@ -72,6 +72,6 @@ export const cacheWrite: ScrapeStage = {
     }
     cache.cachedAt = cachedAt;
     cache.length = length;
-    state.ctx.cacheWrites.add(cache.key, state.normalizedUrl, Promise.all(writes));
+    state.ctx.cacheWrites.add(cache.key, state.request.url, Promise.all(writes));
   },
 };

@@ -138,13 +138,17 @@ describe('cache-write to an on-disk store', () => {
       await disk.ctx.cacheWrites.settled();
       expect(await other.pages.get(written.cache.key)).toMatchObject({ cachedAt: written.cache.cachedAt });
 
-      // A write that fails (the store closed under a scrape still running) is a warning, not lost silently.
+      // A write that fails (the store closed under a scrape still running) is a warning, not lost silently. It names
+      // the page's URL (was: the cache's key for it, without its scheme: `//127.0.0.1:…/articles/raw-html`).
       const late = await through(diskState('/articles/raw-html.html'), [fetchStage]);
       await disk.ctx.store.close();
       await through(late, [cacheWrite]);
       await disk.ctx.cacheWrites.settled();
       expect(warnings).toEqual([
-        expect.objectContaining({ code: 'CACHE_WRITE_FAILED', message: expect.stringContaining('/articles/raw-html') }),
+        expect.objectContaining({
+          code: 'CACHE_WRITE_FAILED',
+          message: expect.stringContaining(`${server.url}/articles/raw-html`),
+        }),
       ]);
     } finally {
       await other.close();
