@@ -82,6 +82,7 @@ const KEEP_AND_HOOKS = [
   'item-grid',
   'lede',
   'story-shell',
+  'title-block',
   'byline',
   'hidden-page',
   'main-element',

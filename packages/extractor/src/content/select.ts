@@ -1,6 +1,7 @@
 // Choosing the main-content container: walk down from the body while one child dominates.
 import { isTag, type Element, type ParentNode } from 'domhandler';
 
+import { contains, elements, hasText } from '../dom/walk.js';
 import { looksLikeComments } from './hints.js';
 import type { Measure } from './measure.js';
 import type { SubtreeMemo } from '../dom/subtree-memo.js';
@@ -22,6 +23,16 @@ const QUESTION_PROSE = 150;
 const GRID_SHARE = 0.3;
 /** ...and at least this much text: a few products, not a strip of three badges. */
 const MIN_GRID = 500;
+
+/**
+ * Where no child dominates, the child holding the page's title is followed when it holds this share of the plain
+ * text...
+ */
+const TITLED_PLAIN = 0.5;
+/** ...at least this much text (a story or an item, not a header above a grid)... */
+const TITLED_MIN = 500;
+/** ...and this many times the prose of any other child (not an opening post above its replies, half and half). */
+const TITLED_PROSE = 2;
 
 /** Blocks of text, never containers: stopping above them keeps their neighbours (code, tables, lists). */
 const TEXT_BLOCKS: ReadonlySet<string> = new Set(['p', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote']);
@@ -48,7 +59,9 @@ export interface WalkHints {
  * question stays with its replies. Given `cards` (a declared article's teaser cards), where no child dominates it
  * looks again with the cards' text left out (`beyondTeasers`): a story above rows of "more stories" cards that
  * outweigh it. Given `grids`, it stops where item grids before the dominant child hold 30% of its text (500
- * characters at least): a collection's products above the category's description.
+ * characters at least): a collection's products above the category's description. Where no child dominates and no
+ * teaser cards decide, the child holding the page's one `<h1>` is followed when it clearly outweighs its siblings
+ * (`titledChild`).
  */
 export function selectContainer(
   root: ParentNode,
@@ -57,12 +70,23 @@ export function selectContainer(
 ): Element | null {
   let best: Element | null = null;
   let node: ParentNode = root;
+  let title: Element | null | undefined;
+  /** The walk followed the child holding the title: it goes no lower than the title's block. */
+  let titled: Element | null = null;
   for (;;) {
     const s = spread(node, root, measures);
     if (!s.top) return best;
     // the opening post or the question stays with its replies
     if ((qa || looksLikeComments(s.top)) && s.prose - measures.get(s.top)!.prose >= QUESTION_PROSE) return best;
-    const next = dominates(s) ? s.top : cards ? beyondTeasers(node, root, measures, cards) : null;
+    let next = dominates(s) ? s.top : cards ? beyondTeasers(node, root, measures, cards) : null;
+    if (!next && !ruleOff('title-block')) {
+      next = titledChild(node, s, (title ??= pageTitle(root)), measures);
+      if (next) trace?.mark(next, 'title-block');
+      titled = next && title ? title : null;
+    } else if (next && titled && !contains(next, titled)) {
+      // below the block the title heads, the walk does not leave the title behind
+      return best;
+    }
     if (!next) return best;
     // a list item above its sub-list, a post above its replies: the rest of the item goes with it
     if (node !== root && holdsItsLike(next, node as Element)) return best;
@@ -78,6 +102,39 @@ export function selectContainer(
     best = next;
     node = next;
   }
+}
+
+/** The page's one `<h1>` with text; null when it has none or several. */
+function pageTitle(root: ParentNode): Element | null {
+  let h1: Element | null = null;
+  for (const el of elements(root)) {
+    if (el.name !== 'h1' || !hasText(el)) continue;
+    if (h1) return null;
+    h1 = el;
+  }
+  return h1;
+}
+
+/**
+ * Where no child of `node` dominates, the child holding the page's title (the block the title heads, against rails,
+ * asides and teasers beside it) when it holds half of the plain text, a fair share of all text, 500 characters, and
+ * twice the prose of any other child; null otherwise.
+ */
+function titledChild(
+  node: ParentNode,
+  s: Spread,
+  title: Element | null,
+  measures: Map<Element, Measure>,
+): Element | null {
+  if (!title) return null;
+  const child = node.children.find((c): c is Element => isTag(c) && (c === title || contains(c, title)));
+  const m = child && measures.get(child);
+  if (!child || !m || TEXT_BLOCKS.has(child.name)) return null;
+  if (m.text - m.link < TITLED_PLAIN * s.plain || m.text < TEXT_SHARE * s.text || m.text < TITLED_MIN) return null;
+  for (const c of node.children) {
+    if (c !== child && isTag(c) && m.prose < TITLED_PROSE * (measures.get(c)?.prose ?? 0)) return null;
+  }
+  return child;
 }
 
 /**

@@ -29,6 +29,8 @@ export type KeepRule =
   | 'lede'
   /** the page's `<main>` holding the headline of a story its HTML does not hold (`extract.ts`) */
   | 'story-shell'
+  /** the block holding the page's one `<h1>`, chosen where no block dominates (`select.ts`) */
+  | 'title-block'
   /** the byline's parts, kept as one line (`byline.ts`); the parts themselves are replaced by it */
   | 'byline'
   /** a hidden block holding most of the page's text: its content, hidden until a script shows it (`hidden-page.ts`) */
