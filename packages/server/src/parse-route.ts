@@ -48,7 +48,7 @@ function uploadError(error: unknown, limit: number): object {
     case 'FST_REQ_FILE_TOO_LARGE':
       return v2Error(
         'PAYLOAD_TOO_LARGE',
-        `The uploaded file is larger than ${mib(limit)} (the server's parseFileLimit; \`crawlkit serve --parse-file-limit\`).`,
+        `The uploaded file is larger than ${mib(limit)} (parseFileLimit; \`crawlkit serve --parse-file-limit\`).`,
       );
     case 'FST_FILES_LIMIT':
       return v2Error('BAD_REQUEST', `Bad Request: the upload has more than one file: ${SEND}.`);
