@@ -5,38 +5,22 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { makePdf } from '../fixtures/make-pdf.ts';
 import { useFixtureEngine } from './helpers/fixture-engine.ts';
 import { data } from './helpers/scrape.ts';
 
 const BUDGET_MS = 3_000;
 const env = useFixtureEngine({ crawlkit: { store: 'memory', engine: 'http', extractionBudgetMs: BUDGET_MS } });
 
-/** Two pages: the first a line of text, the second 100,000 text operators (7 s to read, warm, without load). */
-function slowSecondPage(): Uint8Array {
-  const fast = 'BT /F1 12 Tf 72 720 Td (The first page reads at once.) Tj ET';
-  const slow = `BT /F1 10 Tf 72 720 Td ${'(word) Tj 0.01 0 Td '.repeat(100_000)}ET`;
-  const page = (contents: number) =>
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents ${contents} 0 R >>`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>',
-    page(6),
-    page(7),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Length ${fast.length} >>\nstream\n${fast}\nendstream`,
-    `<< /Length ${slow.length} >>\nstream\n${slow}\nendstream`,
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets = objects.map((body, i) => {
-    const offset = pdf.length;
-    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
-    return offset;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
+/**
+ * Two pages: the first a line of text, the second 100,000 words set on one line, each a hundredth of a point past the
+ * last (7 s to read, warm, without load: the layout of a page is read in one go).
+ */
+function slowSecondPage(): Buffer {
+  const words = Buffer.from(`BT /F1 10 Tf 72 720 Td ${'(word) Tj 0.01 0 Td '.repeat(100_000)}ET`, 'latin1');
+  // not compressed (an empty filter list): compressed, the same page was read within the budget here
+  const rawContents = new Map([[1, { filter: '[]', data: words }]]);
+  return makePdf('Slow', [['The first page reads at once.'], []], { rawContents });
 }
 
 describe('a PDF page still being read a second past the extraction budget', () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUnansweredPort, type UnansweredPort } from '../http/__fixtures__/unanswered-port.ts';
 import { Fetcher } from '../index.js';
 import { HTTP, POLICY, testBrowser } from './__fixtures__/browser-harness.ts';
+import { connectVia } from './__fixtures__/via-proxy.ts';
 import { NetworkGate } from './network-gate.js';
 
 const LIMIT_MS = 400;
@@ -68,20 +69,6 @@ describe('the browser engine through the gate', () => {
     }
   });
 });
-
-/** The status a CONNECT for `target` gets from the proxy at `proxyUrl`. */
-function connectVia(proxyUrl: string, target: string): Promise<number> {
-  const proxy = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: proxy.hostname, port: Number(proxy.port), method: 'CONNECT', path: target });
-    req.on('connect', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The status and headers a plain-HTTP request for `url` gets from the proxy at `proxyUrl` (absolute form). */
 function getVia(proxyUrl: string, url: string): Promise<{ status: number; headers: IncomingHttpHeaders }> {
