@@ -165,6 +165,8 @@ describe('crawlkit mcp: firecrawl_parse and the monitor tools', () => {
     expect(big).toMatchObject({ isError: true, json: { code: 'PAYLOAD_TOO_LARGE' } });
     expect(big.json.error).toContain(join(files, 'big.txt'));
     expect(big.json.error).toContain('--parse-file-limit');
+    // sized as ck.parse() sizes it: in bytes under 1 MiB (it read "is 0.1 MiB, larger than the 0.1 MiB")
+    expect(big.json.error).toContain(`is ${FILE_LIMIT + 1} bytes, larger than the ${FILE_LIMIT} bytes firecrawl_parse`);
   });
 
   it('gives the engine the limit --parse-file-limit raises past its default', async () => {

@@ -25,7 +25,7 @@ import { runSearch, searchSetup, type SearchResponse, type SearchSetup } from '.
 import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.js';
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
-import { prunePages, pruneHistory } from './api/cache-prune.js';
+import { cacheMethods, type CacheMethods } from './api/cache-prune.js';
 import { getKeptScrape } from './api/scrape-results.js';
 import { checkReady, type ReadyResponse } from './api/readiness.js';
 import { callOf } from './credits/charge.js';
@@ -72,6 +72,11 @@ import { ScrapeSlots } from './scrape-slots.js';
  */
 export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   readonly #options: ResolvedOptions;
+  /**
+   * Largest file `parse()` takes, in bytes (the `parseFileLimit` option, resolved): the HTTP server's uploads take the
+   * same unless it is given its own.
+   */
+  readonly parseFileLimit: number;
   readonly #raw: CrawlkitOptions;
   readonly #queue: ScrapeSlots;
   readonly #bus: EventBus;
@@ -85,6 +90,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   constructor(options: CrawlkitOptions = {}) {
     super();
     this.#options = resolveOptions(options);
+    this.parseFileLimit = this.#options.parseFileLimit;
     this.#raw = options;
     this.#queue = new ScrapeSlots(this.#options.concurrency);
     this.#bus = new EventBus(this, scopedLogger(options.logger, 'engine'));
@@ -117,7 +123,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
     options: ParseOptionsInput = {},
     init: CallOptions = {},
   ): Promise<ScrapeResponse | ErrorResponse> {
-    const call = { ...callOf(init), fileLimit: this.#options.parseFileLimit };
+    const call = { ...callOf(init), fileLimit: this.parseFileLimit };
     return this.#settle(init, (signal) => parseFile(() => this.#ready(), file, options, signal, call));
   }
 
@@ -305,20 +311,10 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
   }
 
   /** The page cache. A damaged store answers `STORE_CORRUPT` here too. */
-  readonly cache = {
-    /** Deletes every cached page. Resolves to undefined, or to the v2 error shape. */
-    clear: async (init: CallOptions = {}): Promise<ErrorResponse | undefined> =>
-      (await this.#guard(init, (rt) => rt.ctx.store.pages.clear())) ?? undefined,
-    /** Deletes pages older than `maxAgeMs` and the oldest beyond the size cap. Resolves to how many. */
-    prune: async (options: { maxAgeMs?: number } = {}, init: CallOptions = {}): Promise<number | ErrorResponse> =>
-      this.#guard(init, (rt) => prunePages(rt.ctx.store, this.#options.cacheMaxBytes, (options ?? {}).maxAgeMs)),
-    /**
-     * Deletes the change history (the `changeTracking` format's last version) of every page not scraped with it for
-     * `maxAgeMs`, as the site's URLs come and go. Resolves to how many pages' histories (per tag) went.
-     */
-    pruneHistory: async (options: { maxAgeMs: number }, init: CallOptions = {}): Promise<number | ErrorResponse> =>
-      this.#guard(init, (rt) => pruneHistory(rt.ctx.store, options?.maxAgeMs)),
-  };
+  readonly cache: CacheMethods = cacheMethods(
+    (init, fn) => this.#guard(init, (rt) => fn(rt.ctx.store)),
+    () => this.#options.cacheMaxBytes,
+  );
 
   /** Recurring crawls and scrapes kept in the store, with a webhook per change (crawlkit's own, `/v2/schedule`). */
   readonly schedules: ScheduleMethods = scheduleMethods((init, fn) =>

@@ -46,6 +46,7 @@ export type {
   ParserInput,
 } from './v2/scrape-options.js';
 export type { ParseFile, ParseOptionsInput } from './api/parse.js';
+export { sizeText } from './size-text.js';
 export type {
   CrawlRequestInput,
   CrawlRequest,

@@ -100,7 +100,8 @@ export interface CrawlkitOptions {
   extractionBudgetMs?: number;
   /**
    * Largest file `ck.parse()` and `crawlkit parse` take, in bytes; a larger one is refused before any work with
-   * `PAYLOAD_TOO_LARGE`. The HTTP server's `parseFileLimit` (`POST /v2/parse`) has the same default.
+   * `PAYLOAD_TOO_LARGE`. The HTTP server's uploads (`POST /v2/parse`, `startServer()`) and the MCP server's
+   * `firecrawl_parse` take this limit too, unless given their own `parseFileLimit`.
    * @default 52428800 (50 MiB)
    */
   parseFileLimit?: number;

@@ -10,14 +10,21 @@ export type { AttributeSelector, AttributeValues } from './attributes.js';
 export type { ExtractPageOptions, ExtractedPage } from './page.js';
 export { extractMetadata } from './metadata.js';
 export type { PageMetadata } from './metadata.js';
-export { DEFAULT_PDF_MAX_DECODED_BYTES, DEFAULT_PDF_MAX_PAGES, extractPdf, pageToMarkdown } from './pdf/extract-pdf.js';
+export {
+  cutPdf,
+  DEFAULT_PDF_MAX_DECODED_BYTES,
+  DEFAULT_PDF_MAX_PAGES,
+  extractPdf,
+  pageToMarkdown,
+} from './pdf/extract-pdf.js';
 export { dropRunningLines } from './pdf/page-furniture.js';
 export { ocrPagesToMarkdown } from './pdf/ocr-lines.js';
 export { loadPdfParse } from './pdf/pdfjs-worker.js';
 export type { OcrLine } from './pdf/ocr-lines.js';
 export { pdfMarkdownToHtml } from './pdf/markdown-html.js';
 export { joinPages } from './pdf/structure.js';
-export type { PdfContent, PdfOptions } from './pdf/extract-pdf.js';
+export type { PdfContent, PdfHead, PdfOptions, PdfRead } from './pdf/extract-pdf.js';
+export type { Line as PdfLine } from './pdf/layout.js';
 export { parseHtml } from './dom/parse.js';
 export { htmlToPlainText } from './plain-text.js';
 export type { PlainText, PlainTextOptions } from './plain-text.js';

@@ -106,6 +106,7 @@ export class Fetcher {
     this.#http = new HttpEngine({ ...options.http, urlPolicy: policy });
     this.#pool = new BrowserPool(options.browser, {
       policy,
+      connectTimeoutMs: this.#http.limits.connectTimeoutMs,
       ...(options.http?.lookup ? { lookup: options.http.lookup } : {}),
     });
     this.#proxies = new ProxyRotation(options.proxies);

@@ -6,7 +6,7 @@ import type { Stats } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
 
-import type { ParseFile } from 'crawlkit';
+import { sizeText, type ParseFile } from 'crawlkit';
 import { z } from 'zod';
 
 import { byDefault, nullable, scrapeOptionsOf, scrapeParams, withoutNulls } from './tool-params.js';
@@ -60,7 +60,6 @@ export const parseShape = {
   zeroDataRetention,
 };
 
-const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 const bad = (error: string): V2Error => ({ success: false, code: 'BAD_REQUEST', error });
 
 /** Whether `path` is `root` or under it. */
@@ -100,7 +99,7 @@ async function localFile(filePath: string, contentType: string | undefined, file
       success: false,
       code: 'PAYLOAD_TOO_LARGE',
       error:
-        `${path} is ${mib(info.size)}, larger than the ${mib(files.limit)} firecrawl_parse reads (the server's ` +
+        `${path} is ${sizeText(info.size)}, larger than the ${sizeText(files.limit)} firecrawl_parse reads (the server's ` +
         'parseFileLimit, crawlkit mcp --parse-file-limit): give a smaller file, or raise the limit.',
     } satisfies V2Error;
   }

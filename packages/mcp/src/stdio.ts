@@ -16,8 +16,8 @@ export interface McpStdioOptions extends ToolAnswers {
   /** Credits the tools may spend, then INSUFFICIENT_CREDITS. @default no limit */
   creditLimit?: number;
   /**
-   * Largest file `firecrawl_parse` reads, in bytes; a larger one is a tool error. @default 52428800 (serve's
-   * `parseFileLimit`)
+   * Largest file `firecrawl_parse` reads, in bytes; a larger one is a tool error.
+   * @default the engine's `parseFileLimit` (52428800 unless raised)
    */
   parseFileLimit?: number;
   /**

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-import { createDebugLogger, loggerSchema, PARSE_FILE_LIMIT, type Crawlkit, type Logger } from 'crawlkit';
+import { createDebugLogger, loggerSchema, type Crawlkit, type Logger } from 'crawlkit';
 
 import {
   InvalidOptionError,
@@ -23,9 +23,10 @@ export interface ServerOptions extends ListenerOptions {
    */
   bodyTimeoutMs?: number;
   /**
-   * Largest file `POST /v2/parse` takes, in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE`. The engine's
-   * own `parseFileLimit` (`ck.parse()`) has the same default: raise both for larger files.
-   * @default 52428800 (`PARSE_FILE_LIMIT`: 50 MiB, upstream's limit)
+   * Largest file `POST /v2/parse` takes, in bytes; a larger one is answered 413 `PAYLOAD_TOO_LARGE` before it is
+   * read whole. Unset, the engine's own `parseFileLimit` (`new Crawlkit({ parseFileLimit })`, what `ck.parse()` takes):
+   * raising the engine's raises the server's. Set it to hold uploads below the engine's limit.
+   * @default the engine's `parseFileLimit` (52428800, `PARSE_FILE_LIMIT`: 50 MiB, upstream's limit, unless raised)
    */
   parseFileLimit?: number;
   /**
@@ -124,7 +125,7 @@ const serverOptionsSchema = z.strictObject({
       error: "Expected 'loopback', '*', false or a list of origins",
     })
     .default('loopback'),
-  parseFileLimit: int(1).default(PARSE_FILE_LIMIT),
+  parseFileLimit: int(1).optional(),
   queueLimit: int(1).default(1024),
   creditLimit: int(0).optional(),
   closeTimeoutMs: int(0).default(30_000),
@@ -164,9 +165,10 @@ export function resolveServerOptions(input: ServerOptions): ResolvedServerOption
         'reaches it could use the server. Give at least one key (--api-key, CRAWLKIT_API_KEY) or listen on 127.0.0.1.',
     );
   }
-  const { logger, creditLimit, publicUrl, trustProxy, ...rest } = options;
+  const { logger, creditLimit, publicUrl, trustProxy, parseFileLimit, ...rest } = options;
   return {
     ...rest,
+    parseFileLimit: parseFileLimit ?? options.crawlkit.parseFileLimit,
     creditLimit,
     publicUrl,
     trustProxy: typeof trustProxy === 'boolean' ? trustProxy : [...trustProxy],

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { ParseFile } from 'crawlkit';
+import { sizeText, type ParseFile } from 'crawlkit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { send, v2Error } from './respond.js';
@@ -14,8 +14,6 @@ const OPTIONS_NOT_OBJECT = 'CK_OPTIONS_NOT_OBJECT';
 const SEND =
   'send a multipart/form-data body (with its boundary in the Content-Type) of one `file` part and an optional ' +
   '`options` part holding the scrape options as one JSON object';
-
-const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /** What a multipart upload holds: the `file` part and the `options` part (JSON), as the official SDKs send them. */
 async function readUpload(request: FastifyRequest): Promise<{ file?: ParseFile; options: unknown }> {
@@ -48,7 +46,7 @@ function uploadError(error: unknown, limit: number): object {
     case 'FST_REQ_FILE_TOO_LARGE':
       return v2Error(
         'PAYLOAD_TOO_LARGE',
-        `The uploaded file is larger than ${mib(limit)} (the server's parseFileLimit; \`crawlkit serve --parse-file-limit\`).`,
+        `The uploaded file is larger than ${sizeText(limit)} (parseFileLimit; \`crawlkit serve --parse-file-limit\`).`,
       );
     case 'FST_FILES_LIMIT':
       return v2Error('BAD_REQUEST', `Bad Request: the upload has more than one file: ${SEND}.`);

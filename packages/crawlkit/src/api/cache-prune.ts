@@ -1,8 +1,10 @@
-/** `cache.prune()` and `cache.pruneHistory()`: the page cache by age and size, the change history by age. */
+/** `ck.cache`: the page cache cleared, or pruned by age and size; the change history pruned by age. */
 import type { Store } from '@crawlkit/store';
 
+import type { CallOptions } from '../call-options.js';
 import { RECORD_TAG_PREFIX } from '../codec/history-record.js';
 import { CrawlkitError } from '../errors.js';
+import type { ErrorResponse } from '../v2/types.js';
 
 /** A `maxAgeMs` as given, checked: a number of milliseconds, 0 or more. */
 function maxAge<T extends number | undefined>(maxAgeMs: T): T {
@@ -34,4 +36,29 @@ export async function pruneHistory(store: Store, maxAgeMs: number | undefined): 
   }
   if (!store.history.prune) return 0;
   return store.history.prune({ before: Date.now() - age, except: [RECORD_TAG_PREFIX] });
+}
+
+/** Runs a cache call on the engine's store; what it throws comes back in the v2 error shape. */
+export type CacheGuard = <T>(init: CallOptions, fn: (store: Store) => Promise<T>) => Promise<T | ErrorResponse>;
+
+/** The page cache (`ck.cache`). A damaged store answers `STORE_CORRUPT` here too. */
+export interface CacheMethods {
+  /** Deletes every cached page. Resolves to undefined, or to the v2 error shape. */
+  clear(init?: CallOptions): Promise<ErrorResponse | undefined>;
+  /** Deletes pages older than `maxAgeMs` and the oldest beyond the size cap. Resolves to how many. */
+  prune(options?: { maxAgeMs?: number }, init?: CallOptions): Promise<number | ErrorResponse>;
+  /**
+   * Deletes the change history (the `changeTracking` format's last version) of every page not scraped with it for
+   * `maxAgeMs`, as the site's URLs come and go. Resolves to how many pages' histories (per tag) went.
+   */
+  pruneHistory(options: { maxAgeMs: number }, init?: CallOptions): Promise<number | ErrorResponse>;
+}
+
+/** `ck.cache` on the engine's store (through `guard`), its pages capped at `maxBytes()` (`cacheMaxBytes`). */
+export function cacheMethods(guard: CacheGuard, maxBytes: () => number): CacheMethods {
+  return {
+    clear: async (init = {}) => (await guard(init, (store) => store.pages.clear())) ?? undefined,
+    prune: (options = {}, init = {}) => guard(init, (store) => prunePages(store, maxBytes(), (options ?? {}).maxAgeMs)),
+    pruneHistory: (options, init = {}) => guard(init, (store) => pruneHistory(store, options?.maxAgeMs)),
+  };
 }

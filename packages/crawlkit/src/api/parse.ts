@@ -9,6 +9,7 @@ import { DOCUMENT_TYPES, detectFormat, imageType } from '@crawlkit/documents/det
 import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
+import { sizeText } from '../size-text.js';
 import { startsWithPdfMagic } from '../extraction/page-kind.js';
 import type { Runtime } from '../runtime.js';
 import type { FetchedPage } from '../scrape/fetched-page.js';
@@ -192,14 +193,11 @@ function uploadedPage(name: string, contentType: string, bytes: Uint8Array): Fet
   return page;
 }
 
-const sizeOf = (bytes: number): string =>
-  bytes < 1024 * 1024 ? `${bytes} bytes` : `${(bytes / 1024 / 1024).toFixed(1)} MiB (${bytes} bytes)`;
-
 /** The answer to a file past the engine's `parseFileLimit`, given before any work (as `POST /v2/parse`'s 413). */
 function tooLarge(size: number, limit: number): CrawlkitError {
   return new CrawlkitError(
     'PAYLOAD_TOO_LARGE',
-    `The file is ${sizeOf(size)}, larger than the parse limit of ${sizeOf(limit)}: ` +
+    `The file is ${sizeText(size)}, larger than the parse limit of ${sizeText(limit)}: ` +
       'raise the engine option `parseFileLimit`, or split the file.',
   );
 }

@@ -146,7 +146,7 @@ export async function serveCommand(
   if (jobResultTtlMs !== undefined) options.jobResultTtlMs = jobResultTtlMs;
   const resumeScanMs = integerFlag('--resume-scan', flags.resumeScan) ?? file.resumeScanMs;
   if (resumeScanMs !== undefined) options.resumeScanMs = resumeScanMs;
-  // the engine's bound is the server's: an upload the server takes is one its parse() takes
+  // the engine's bound, which the server takes: an upload the server takes is one its parse() takes
   if (parseFileLimit !== undefined) options.parseFileLimit = parseFileLimit;
   ctx.configure(options);
   await ctx.load();
@@ -171,7 +171,6 @@ export async function serveCommand(
       ...(flags.keysShareJobs || file.keysShareJobs ? { keysShareJobs: true } : {}),
       ...limits,
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
-      ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),
       ...(closeTimeoutMs !== undefined ? { closeTimeoutMs } : {}),
       ...(readyMinFreeMb !== undefined ? { readyMinFreeMb } : {}),
       ...(cors !== undefined ? { cors } : {}),

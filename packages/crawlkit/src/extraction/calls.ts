@@ -2,14 +2,15 @@
  * The CPU-bound work of a page, as calls of plain data: what the main thread sends to the extraction pool's worker
  * threads, and what comes back. Strings, plain objects and byte arrays cross; DOMs never do.
  */
-import { diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
+import { cutPdf, diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
 import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher/analysis';
 import { readSitemap, type SitemapBody, type SitemapDocument } from '@crawlkit/frontier';
 
 import type { MapScope, PageLinks } from '../api/map-links.js';
 import { pageLinks } from '../api/page-links.js';
 import { isErrorCode } from '../error-codes.js';
-import { extractPageInput, inputDocument, plainTextExtraction } from './extract-page.js';
+import { extractPageInput, inputDocument, pdfContentExtraction, plainTextExtraction } from './extract-page.js';
+import type { PdfCutRead } from './pdf-progress.js';
 import type { CallRun } from './call-times.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { summarizeExtractive } from './extractive-summary.js';
@@ -19,6 +20,8 @@ export type ExtractionCall =
   | ({ kind: 'extract' } & ExtractionRequest)
   /** The fallback rendering of a page whose extraction was cut: linear, no DOM. */
   | ({ kind: 'plainText' } & ExtractionRequest)
+  /** A PDF whose worker was stopped mid-page past the budget: the pages it had read (`pdf-progress.ts`). */
+  | ({ kind: 'pdfCut'; budgetMs?: number } & PdfCutRead)
   /** The render judge's verdict on a page fetched over HTTP: whether it needs the browser. */
   | { kind: 'judge'; page: JudgedPage; countAll?: boolean }
   /**
@@ -50,6 +53,7 @@ export interface Comparison {
 export interface CallResults {
   extract: Extraction;
   plainText: Extraction;
+  pdfCut: Extraction;
   judge: RenderVerdict;
   judgeAndExtract: JudgedExtraction;
   pageLinks: PageLinks;
@@ -88,6 +92,8 @@ export async function runCall(call: ExtractionCall): Promise<CallResults[Extract
       return withoutInput(call, await extractPageInput(call));
     case 'plainText':
       return withoutInput(call, plainTextExtraction(call));
+    case 'pdfCut':
+      return pdfContentExtraction(cutPdf(call.head, call.pages), call.budgetMs);
     case 'judge':
       return judgeRendering(call.page, { countAll: call.countAll });
     case 'judgeAndExtract': {

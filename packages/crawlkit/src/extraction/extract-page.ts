@@ -11,6 +11,7 @@ import {
   pdfMarkdownToHtml,
   type ExtractedPage,
   type ExtractPageOptions,
+  type PdfContent,
 } from '@crawlkit/extractor';
 import { ocrPdf } from '@crawlkit/documents';
 import { searchTextDigest } from '@crawlkit/store/text-digest';
@@ -20,6 +21,7 @@ import { CrawlkitError } from '../errors.js';
 import { clientRenderedPage } from './client-rendered.js';
 import { budgetCutWarning, documentExtraction } from './document-extraction.js';
 import { markdownText } from '../search/markdown-text.js';
+import { pdfReadReporter } from './pdf-progress.js';
 import type { Extraction, ExtractionInput, ExtractionRequest, ExtractionSettings } from './extraction.js';
 
 type TextInput = Pick<ExtractionInput, 'text' | 'charset' | 'body' | 'undecodedText' | 'contentType'>;
@@ -78,9 +80,19 @@ async function pdfExtraction({ page, settings, budgetMs }: ExtractionRequest): P
   // the extractor's caps apply: pages (maxPages, else its default), decompressed bytes, and the extraction budget
   // checked between pages
   const { mode = 'auto', ...pdfOptions } = settings.pdf;
-  const limits = { ...pdfOptions, ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}) };
+  const onRead = pdfReadReporter();
+  const limits = {
+    ...pdfOptions,
+    ...(budgetMs !== undefined ? { deadline: Date.now() + budgetMs } : {}),
+    ...(onRead ? { onRead } : {}),
+  };
   // `auto` reads by OCR only the pages without a text layer: a PDF that has one costs what it did without OCR
   const pdf = mode === 'fast' ? await extractPdf(body, limits) : await ocrPdf(body, { ...limits, mode });
+  return pdfContentExtraction(pdf, budgetMs);
+}
+
+/** A PDF's extraction from its content (`budgetMs`, the budget a cut content's warning names). */
+export function pdfContentExtraction(pdf: PdfContent, budgetMs: number | undefined): Extraction {
   const html = pdfMarkdownToHtml(pdf.markdown);
   const metadata: Record<string, unknown> = { ...pdf.metadata, numPages: pdf.numPages };
   if (pdf.totalPages !== pdf.numPages) metadata.totalPages = pdf.totalPages;

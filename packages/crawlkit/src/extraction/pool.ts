@@ -8,12 +8,15 @@ import { CrawlkitError } from '../errors.js';
 import type { CallReply, CallResult, ExtractionCall, JudgedExtraction } from './calls.js';
 import type { Extraction, ExtractionRequest } from './extraction.js';
 import { cancelIfQueued, newCallState, startedOn } from './call-state.js';
-import { callTimes, epochNow, measureRun, type CallTimes } from './call-times.js';
+import { callTimes, epochNow, measureRun } from './call-times.js';
 import { NotStarted, replyError, WorkerDeath, workerStartError } from './pool-errors.js';
 import type { CallMessage, StartedMessage } from './worker.js';
 import { nextTurn } from '../next-turn.js';
 import { FROM_SOURCE, SOURCE_HOOKS, WORKER_FILE } from './worker-file.js';
-import { budgetCut, countAllOf, pageRunOptions } from './run-options.js';
+import { budgetCut, countAllOf, pageRunOptions, type CallWatch, type RunOptions } from './run-options.js';
+import { PdfProgress } from './pdf-progress.js';
+
+export type { CallWatch, RunOptions } from './run-options.js';
 import { fromWire, toWire } from './wire.js';
 
 export interface ExtractionPoolOptions {
@@ -63,20 +66,6 @@ export class ExtractionCut extends Error {
     this.name = 'ExtractionCut';
   }
 }
-
-export interface RunOptions {
-  /** Aborts the call; a running call's worker is stopped and replaced. The call rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Time the call may run once a worker has started it; past it the worker is stopped (`ExtractionCut`). */
-  runLimitMs?: number;
-  /** Told when a worker starts the call (it may wait in the pool's queue before). */
-  onStart?: () => void;
-  /** Told, once the call answered, where its time went (`DEBUG=crawlkit:timing`). */
-  onTimes?: (times: CallTimes) => void;
-}
-
-/** What the caller of a page's call is told of it. */
-export type CallWatch = Pick<RunOptions, 'onStart' | 'onTimes'>;
 
 /**
  * The worker threads that run the CPU-bound work of pages (parsing, main content, markdown, links, images,
@@ -169,16 +158,23 @@ export class ExtractionPool {
   /**
    * A page's extraction. It may take `request.budgetMs` from its start: the worker cuts it itself when the markdown
    * conversion passes it, and a worker still busy a moment later is stopped; either way the page's plain text comes
-   * back (`cut`, with a warning), computed in a worker too. `signal` (the page's timeout) stops all.
+   * back (`cut`, with a warning), computed in a worker too; a PDF's, the pages its worker had read (`PdfProgress`).
+   * `signal` (the page's timeout) stops all.
    */
   async extract(request: ExtractionRequest, signal?: AbortSignal, watch: CallWatch = {}): Promise<Extraction> {
+    const progress = PdfProgress.of(request, this.#options.size);
     try {
-      return await this.run({ kind: 'extract', ...request }, pageRunOptions(request, signal, watch));
+      const options = pageRunOptions(request, signal, watch);
+      return await this.run({ kind: 'extract', ...request }, progress ? { ...options, progress } : options);
     } catch (error) {
       if (!(error instanceof ExtractionCut)) throw error;
+      const read = progress?.read();
+      if (read) return this.run({ kind: 'pdfCut', ...read, budgetMs: request.budgetMs! }, signal ? { signal } : {});
       const cut = budgetCut(request);
       if (cut) throw cut;
       return this.run({ kind: 'plainText', ...request }, signal ? { signal } : {});
+    } finally {
+      progress?.close();
     }
   }
 
@@ -315,7 +311,9 @@ export class ExtractionPool {
       if (signal.aborted) stop();
       else signal.addEventListener('abort', stop, { once: true });
     });
-    const running = pool.run({ id, call: toWire(call), state } satisfies CallMessage).then(fromWire<CallReply>);
+    const progress = options.progress?.next();
+    const message: CallMessage = { id, call: toWire(call), state, ...(progress ? { progress } : {}) };
+    const running = pool.run(message, progress ? { transferList: [progress] } : {}).then(fromWire<CallReply>);
     // Settled after an abort too (cancelled, or its worker stopped): nobody waits for it then.
     running.catch(() => undefined);
     try {

@@ -1,9 +1,10 @@
 /** The entry of the extraction pool's worker threads (loaded by piscina). */
-import { parentPort, threadId } from 'node:worker_threads';
+import { parentPort, threadId, type MessagePort } from 'node:worker_threads';
 
 import { claimStart } from './call-state.js';
 import { epochNow, measureRun } from './call-times.js';
 import { settleCall, type CallReply, type ExtractionCall } from './calls.js';
+import { setProgressPort } from './pdf-progress.js';
 import { fromWire, toWire } from './wire.js';
 
 /** The message a worker sends when it starts a call: the pool's time budgets count from it. */
@@ -20,6 +21,8 @@ export interface CallMessage {
   call: ExtractionCall;
   /** `call-state.ts`: whether the call started, shared with the pool. */
   state: Int32Array;
+  /** Where a PDF call posts its pages as it reads them (`pdf-progress.ts`). */
+  progress?: MessagePort;
 }
 
 /** The answer to a call cancelled before it started (the pool no longer waits for it). */
@@ -38,9 +41,17 @@ export default function run(message: CallMessage): Promise<CallReply> {
   return reply;
 }
 
-function start({ id, call, state }: CallMessage): CallReply | Promise<CallReply> {
-  if (!claimStart(state, threadId)) return CANCELLED_REPLY;
+function start({ id, call, state, progress }: CallMessage): CallReply | Promise<CallReply> {
+  if (!claimStart(state, threadId)) {
+    progress?.close();
+    return CANCELLED_REPLY;
+  }
   const startedAt = epochNow();
   parentPort?.postMessage({ crawlkitCallStarted: id, threadId, startedAt } satisfies StartedMessage);
-  return measureRun(() => settleCall(fromWire(call))).then(({ value, run }) => toWire({ ...value, run }));
+  setProgressPort(progress);
+  return measureRun(() => settleCall(fromWire(call))).then(({ value, run }) => {
+    setProgressPort(undefined);
+    progress?.close();
+    return toWire({ ...value, run });
+  });
 }

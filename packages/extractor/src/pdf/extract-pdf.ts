@@ -4,7 +4,7 @@ import { copyOutline, type OutlineDocument, readOutline, underTitle } from './ou
 import { type Line, pageLines, type TextItem, type TextStyle } from './layout.js';
 import { joinHyphenated, runningLineMask } from './page-furniture.js';
 import { loadPdfParse } from './pdfjs-worker.js';
-import { bodyStyle, joinPages, linesToMarkdown } from './structure.js';
+import { bodyStyle, joinPages, linesToMarkdown, type OutlineIndex } from './structure.js';
 
 export interface PdfContent {
   /**
@@ -62,7 +62,24 @@ export interface PdfOptions {
   maxDecodedBytes?: number;
   /** Epoch ms after which no further page is started; the pages parsed by then are returned with a warning. */
   deadline?: number;
+  /**
+   * Told what the parse has read, as it reads it: the document's head before the first page, then each page, then
+   * `done` once the pages stop. A caller that may stop the thread mid-page composes the pages told so far
+   * (`cutPdf`).
+   * @default undefined (nothing told)
+   */
+  onRead?: (read: PdfRead) => void;
 }
+
+/** What a PDF's parse knows before its first page: the document information, the page count, the outline. */
+export interface PdfHead {
+  metadata: Record<string, string>;
+  totalPages: number;
+  outline: OutlineIndex;
+}
+
+/** What `PdfOptions.onRead` is told: plain data, which crosses to another thread. */
+export type PdfRead = { head: PdfHead } | { page: Line[] } | { done: true };
 
 /**
  * A page of plain text (an OCR engine's when it gave no line positions, see `ocrPagesToMarkdown`) as markdown: blank
@@ -171,6 +188,41 @@ async function readPage(doc: PdfDocument, number: number): Promise<Line[]> {
   }
 }
 
+const timedOutWarning = (parsed: number, total: number): string =>
+  `Only the first ${parsed} of ${total} PDF pages were parsed before the extraction time ran out.`;
+
+/** The content of a PDF from its head and the lines of the pages parsed, in order. */
+function composePdf(head: PdfHead, pages: Line[][], warnings: string[], timedOut: boolean): PdfContent {
+  const { metadata, totalPages } = head;
+  const body = bodyStyle(pages);
+  const outline = underTitle(head.outline, pages, body);
+  const pageHeadings = copyOutline(outline);
+  const pageMarkdown = pages.map((lines, i) => linesToMarkdown(lines, body, i + 1, pageHeadings));
+  // running headers and page numbers are found among the lines, before they are joined into paragraphs
+  const keep = runningLineMask(pages.map((lines) => lines.map((line) => line.text)));
+  const kept = keep ? pages.map((lines, i) => lines.filter((_, j) => keep[i]![j])) : pages;
+  const headings = copyOutline(outline);
+  const content: PdfContent = {
+    markdown: joinPages(keep ? kept.map((lines, i) => linesToMarkdown(lines, body, i + 1, headings)) : pageMarkdown),
+    numPages: pages.length,
+    pageMarkdown,
+    totalPages,
+    metadata,
+    warnings,
+  };
+  if (metadata.title) content.title = metadata.title;
+  if (timedOut) content.timedOut = true;
+  return content;
+}
+
+/**
+ * The content of a PDF whose parse was stopped mid-page past its deadline (its thread stopped), from what `onRead`
+ * was told before: the pages read, with the warning a cut between pages gives.
+ */
+export function cutPdf(head: PdfHead, pages: Line[][]): PdfContent {
+  return composePdf(head, pages, [timedOutWarning(pages.length, head.totalPages)], true);
+}
+
 /** Extracts the text of a PDF (pdf-parse, on pdf.js) within a page cap, a decompressed-size cap and a deadline. */
 export function extractPdf(data: Uint8Array, options: PdfOptions = {}): Promise<PdfContent> {
   const run = turn.then(() => parse(data, options));
@@ -203,14 +255,19 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
     if (budget.read === 0) throw unguarded();
     const total = doc.numPages;
     const allowed = Math.min(maxPages, total);
-    const bookmarks = await readOutline(doc);
+    const head: PdfHead = {
+      metadata: documentMetadata(info ?? {}),
+      totalPages: total,
+      outline: await readOutline(doc),
+    };
+    options.onRead?.({ head });
     const pages: Line[][] = [];
     const warnings: string[] = [];
     let parsed = 0;
     let timedOut = false;
     for (let page = 1; page <= allowed; page++) {
       if (page > 1 && options.deadline !== undefined && Date.now() > options.deadline) {
-        warnings.push(`Only the first ${parsed} of ${total} PDF pages were parsed before the extraction time ran out.`);
+        warnings.push(timedOutWarning(parsed, total));
         timedOut = true;
         break;
       }
@@ -230,35 +287,17 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
         break;
       }
       pages.push(lines);
+      options.onRead?.({ page: lines });
       parsed++;
     }
+    options.onRead?.({ done: true });
     if (parsed === allowed && allowed < total && options.maxPages === undefined) {
       warnings.push(
         `Only the first ${parsed} of ${total} PDF pages were parsed (the default page cap); set parsers: ` +
           `[{ type: 'pdf', maxPages }] to parse up to 10000.`,
       );
     }
-    const metadata = documentMetadata(info ?? {});
-    const body = bodyStyle(pages);
-    const outline = underTitle(bookmarks, pages, body);
-    const pageHeadings = copyOutline(outline);
-    const pageMarkdown = pages.map((lines, i) => linesToMarkdown(lines, body, i + 1, pageHeadings));
-    // running headers and page numbers are found among the lines, before they are joined into paragraphs
-    const keep = runningLineMask(pages.map((lines) => lines.map((line) => line.text)));
-    const kept = keep ? pages.map((lines, i) => lines.filter((_, j) => keep[i]![j])) : pages;
-    const headings = copyOutline(outline);
-    const title = metadata.title;
-    const content: PdfContent = {
-      markdown: joinPages(keep ? kept.map((lines, i) => linesToMarkdown(lines, body, i + 1, headings)) : pageMarkdown),
-      numPages: parsed,
-      pageMarkdown,
-      totalPages: total,
-      metadata,
-      warnings,
-    };
-    if (title) content.title = title;
-    if (timedOut) content.timedOut = true;
-    return content;
+    return composePdf(head, pages, warnings, timedOut);
   } catch (error) {
     if (error instanceof ExtractorError) throw error;
     if (cut()) throw tooLarge(budget, data.length, error);

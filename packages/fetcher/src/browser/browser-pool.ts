@@ -87,10 +87,15 @@ export interface BrowserPoolStats {
   profiles: string[];
 }
 
-/** Where the browser's traffic may go: the URL policy and the resolver the network gate applies. */
+/** Where the browser's traffic may go: the URL policy, the resolver and the connect limit the network gate applies. */
 export interface BrowserNetwork {
   policy: UrlPolicy;
   lookup?: LookupFunction;
+  /**
+   * The gate's limit on opening a connection, in milliseconds (`NetworkGateOptions.connectTimeoutMs`).
+   * @default 10000
+   */
+  connectTimeoutMs?: number;
 }
 
 /**

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startConnectProxy } from '../http/__fixtures__/connect-proxy.ts';
 import { Fetcher } from '../index.js';
 import { STRICT_URL_POLICY } from '../policy/url-policy.js';
+import { connectVia } from './__fixtures__/via-proxy.ts';
 import { NetworkGate } from './network-gate.js';
 
 /** Chromium resolves the loopback names itself (today's leak) and nothing else. */
@@ -263,20 +264,6 @@ describe('the network gate: no channel reaches a refused port', () => {
     expect(controlConnections).toBe(0);
   });
 });
-
-/** The status a CONNECT for `target` gets from the proxy at `proxyUrl`. */
-function connectVia(proxyUrl: string, target: string): Promise<number> {
-  const proxy = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: proxy.hostname, port: Number(proxy.port), method: 'CONNECT', path: target });
-    req.on('connect', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The status a plain-HTTP request for `url` gets from the proxy at `proxyUrl` (absolute form). */
 function getVia(proxyUrl: string, url: string): Promise<number> {

@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import type { Agent, IncomingMessage, ServerResponse } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 
 import { lazyModule } from '@crawlkit/options/lazy-module';
 import type { PrepareRequestFunctionOpts, PrepareRequestFunctionResult, Server } from 'proxy-chain';
 
-import { dnsErrorMessage, FetchError, isFetchError } from '../errors.js';
+import { FetchError, isFetchError } from '../errors.js';
+import { DEFAULT_HTTP_LIMITS } from '../http/limits.js';
 import { hostPortOf, proxyConnectFailure, proxySilentError, proxyStatusError } from '../proxy-errors.js';
 import { checksAddresses, resolveChecked } from '../policy/guarded-lookup.js';
 import { checkUrlAgainstPolicy, normalizeHost, redactUrl, type UrlPolicy } from '../policy/url-policy.js';
+import { gateConnectLimit, gatewayFailure } from './gate-failures.js';
 import { connectionGaveUp } from './navigation-errors.js';
 import type { AgentWatch } from './watched-agent.js';
 
@@ -36,6 +38,12 @@ export interface NetworkGateOptions {
   policy: UrlPolicy;
   /** Resolver for target names (the HTTP engine's `lookup`). */
   lookup?: LookupFunction;
+  /**
+   * Longest wait for a connection the gate opens (to a target, or to the upstream proxy), in milliseconds: the HTTP
+   * engine's `connectTimeoutMs`, which the fetcher passes on.
+   * @default 10000
+   */
+  connectTimeoutMs?: number;
 }
 
 /** proxy-chain (with socks, about 30 modules): loaded with the first browser context, HTTP-only use never needs it. */
@@ -45,23 +53,14 @@ const proxyChain = lazyModule(() => import('proxy-chain'));
  * not need.
  */
 const watchedAgent = lazyModule(() => import('./watched-agent.js'));
+/** The gate's connect limit (`node:http`'s agent too): loaded with proxy-chain, which loads `node:http` anyway. */
+const gateConnect = lazyModule(() => import('./gate-connect.js'));
 
 /** Errors kept for the engine to report, most recent last; older ones are dropped past this count. */
 const MAX_KEPT_ERRORS = 512;
 
-/** proxy-chain's own failure statuses (its forward path answers these when the target fails). */
-const GATEWAY_STATUS: Record<number, 'SCRAPE_DNS_RESOLUTION_ERROR' | 'SCRAPE_TIMEOUT'> = {
-  593: 'SCRAPE_DNS_RESOLUTION_ERROR',
-  504: 'SCRAPE_TIMEOUT',
-};
-
-/** What gave up on a connection proxy-chain answers 504 for: the system, its TCP connection never answered. */
-const SYSTEM_CONNECT_TIMEOUT = "the system's time-out for opening a TCP connection (ETIMEDOUT)";
-
 /** proxy-chain's status for an upstream proxy that refused its credentials (a 407 or 401 of the upstream). */
 const UPSTREAM_AUTH_FAILED = 597;
-/** proxy-chain's statuses for a plain request whose connection to the upstream proxy failed, as their error codes. */
-const UPSTREAM_CONNECT_STATUS: Record<number, string> = { 593: 'ENOTFOUND', 594: 'ECONNREFUSED' };
 
 /** What the gate tags a tunnel through an upstream proxy with (`tunnelConnectFailed` hands it back). */
 interface UpstreamTag {
@@ -85,6 +84,9 @@ interface UpstreamTag {
 export class NetworkGate {
   readonly #policy: UrlPolicy;
   readonly #lookup: LookupFunction | undefined;
+  readonly #connectMs: number;
+  /** The agent of plain requests sent direct, its connections limited to `#connectMs`. */
+  #directAgent: Agent | undefined;
   readonly #listeners = new Map<string, Promise<Server>>();
   /** The agent of the connections to each upstream proxy (`#agentFor`). */
   readonly #agents = new Map<string, { http: Agent; https: HttpsAgent }>();
@@ -108,6 +110,7 @@ export class NetworkGate {
   constructor(options: NetworkGateOptions) {
     this.#policy = options.policy;
     this.#lookup = options.lookup;
+    this.#connectMs = options.connectTimeoutMs ?? DEFAULT_HTTP_LIMITS.connectTimeoutMs;
   }
 
   /** The proxy for Chromium as a whole (`--proxy-server`): it refuses everything. */
@@ -181,6 +184,7 @@ export class NetworkGate {
     this.#freeSpares.length = 0;
     const listeners = [...this.#listeners.values()];
     this.#listeners.clear();
+    this.#directAgent?.destroy();
     for (const { http, https } of this.#agents.values()) {
       http.destroy();
       https.destroy();
@@ -202,11 +206,17 @@ export class NetworkGate {
     if (this.#closed) return Promise.reject(new FetchError('FETCHER_CLOSED', 'The fetcher was closed.'));
     let listener = this.#listeners.get(key);
     if (!listener) {
-      listener = proxyChain().then(({ Server, RequestError }) => {
+      listener = Promise.all([proxyChain(), gateConnect()]).then(([{ Server, RequestError }, { limitTunnel }]) => {
         const server = new Server({ port: 0, host: '127.0.0.1', prepareRequestFunction: admit });
         server.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
           this.#markFailures(request, response, upstreamOf()),
         );
+        // A tunnel's connection to its target is proxy-chain's own: limited once it is piped to Chromium's socket.
+        server.server.prependListener('connect', (request: IncomingMessage, socket: Socket) => {
+          const url = `https://${request.url ?? ''}/`;
+          const kept = () => connectionGaveUp(url, hostPortOf(url), gateConnectLimit(this.#connectMs));
+          limitTunnel(socket, this.#connectMs, () => this.#keep(kept(), upstreamOf(), hostPortOf(url)));
+        });
         // The upstream's refusals are the proxy's, not the site's: Chromium only sees a failed tunnel, or a status
         // proxy-chain made up (597 for a 407), so the gate keeps what happened for the engine to report.
         server.on(
@@ -259,7 +269,11 @@ export class NetworkGate {
         return { upstreamProxyUrl: route.upstream, customTag: tag, httpAgent, httpsAgent };
       }
       const addresses = await resolveChecked(host, this.#policy, this.#lookup);
-      return { dnsLookup: pinnedLookup(addresses) as PrepareRequestFunctionResult['dnsLookup'] };
+      this.#directAgent ??= (await gateConnect()).directAgent(this.#connectMs);
+      return {
+        dnsLookup: pinnedLookup(addresses) as PrepareRequestFunctionResult['dnsLookup'],
+        httpAgent: this.#directAgent,
+      };
     } catch (error) {
       if (!isFetchError(error)) throw error;
       const failure = error.url === undefined ? withUrl(error, target) : error;
@@ -282,22 +296,7 @@ export class NetworkGate {
     response.end = ((...args: unknown[]) => {
       if (!fromTarget && !response.headersSent && response.statusCode >= 400) {
         const url = redactUrl(request.url ?? '');
-        const code = GATEWAY_STATUS[response.statusCode];
-        const upstreamCode = upstream === undefined ? undefined : UPSTREAM_CONNECT_STATUS[response.statusCode];
-        const error = upstreamCode
-          ? proxyConnectFailure(upstream!, upstreamCode, new URL(upstream!).hostname, url)!
-          : code === 'SCRAPE_DNS_RESOLUTION_ERROR'
-            ? new FetchError(code, dnsErrorMessage(hostOf(url)), { url })
-            : code === 'SCRAPE_TIMEOUT'
-              ? // The system's connect time-out (ETIMEDOUT): the gate sets none, so about two minutes on Linux.
-                connectionGaveUp(
-                  url,
-                  upstream ? `the proxy at ${hostPortOf(upstream)}` : hostPortOf(url),
-                  SYSTEM_CONNECT_TIMEOUT,
-                )
-              : new FetchError('SCRAPE_CONNECTION_ERROR', `Could not connect to ${url} (${response.statusCode}).`, {
-                  url,
-                });
+        const error = gatewayFailure(response.statusCode, url, upstream, this.#connectMs);
         response.setHeader(this.#marker, this.#keep(error));
       }
       return end(...args);
@@ -317,7 +316,11 @@ export class NetworkGate {
       const watch: AgentWatch = {
         onError: (error, target) => {
           const url = `https://${target}/`;
-          const failure = proxyConnectFailure(upstream, error.code ?? '', new URL(upstream).hostname, url);
+          const failure =
+            proxyConnectFailure(upstream, error.code ?? '', new URL(upstream).hostname, url) ??
+            (error.code === 'ETIMEDOUT'
+              ? connectionGaveUp(url, `the proxy at ${hostPortOf(upstream)}`, gateConnectLimit(this.#connectMs))
+              : undefined);
           if (failure) this.#keep(failure, upstream, hostPortOf(url));
         },
         onPending: (target) => {
@@ -335,7 +338,7 @@ export class NetworkGate {
           };
         },
       };
-      agents = watchedAgents(watch);
+      agents = watchedAgents(watch, this.#connectMs);
       this.#agents.set(upstream, agents);
     }
     return agents;
@@ -376,14 +379,6 @@ export function isLoopbackName(host: string): boolean {
 
 function bracket(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return url;
-  }
 }
 
 function withUrl(error: FetchError, url: string): FetchError {

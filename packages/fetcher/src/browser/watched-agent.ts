@@ -1,6 +1,8 @@
 import { Agent, type ClientRequest } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 
+import { connectLimited } from './gate-connect.js';
+
 /** What the gate is told of the requests an agent sends to an upstream proxy, by their target (`host:port`). */
 export interface AgentWatch {
   /** The request (a CONNECT, or a plain request in absolute form) could not be sent: no connection to the proxy. */
@@ -45,7 +47,13 @@ function watched<T extends Agent>(agent: T, watcher: AgentWatch): T {
   return agent;
 }
 
-/** The agents to an upstream proxy, `http:` and `https:`, that report the requests they send (`AgentWatch`). */
-export function watchedAgents(watcher: AgentWatch): { http: Agent; https: HttpsAgent } {
-  return { http: watched(new Agent(), watcher), https: watched(new HttpsAgent(), watcher) };
+/**
+ * The agents to an upstream proxy, `http:` and `https:`, that report the requests they send (`AgentWatch`), their
+ * connections to the proxy limited to `connectMs`.
+ */
+export function watchedAgents(watcher: AgentWatch, connectMs: number): { http: Agent; https: HttpsAgent } {
+  return {
+    http: watched(connectLimited(new Agent(), connectMs), watcher),
+    https: watched(connectLimited(new HttpsAgent(), connectMs), watcher),
+  };
 }

@@ -152,7 +152,8 @@ export interface HttpLimits {
    */
   maxRedirects: number;
   /**
-   * Time to establish a TCP (and TLS) connection, in milliseconds.
+   * Time to establish a TCP (and TLS) connection, in milliseconds. The browser engine's network gate gives the
+   * connections it opens (to a site, or to the upstream proxy) the same limit.
    * @default 10000
    */
   connectTimeoutMs: number;

@@ -1,0 +1,40 @@
+import { dnsErrorMessage, FetchError } from '../errors.js';
+import { hostPortOf, proxyConnectFailure } from '../proxy-errors.js';
+import { connectionGaveUp } from './navigation-errors.js';
+
+/** proxy-chain's statuses for a plain request whose connection to the upstream proxy failed, as their error codes. */
+const UPSTREAM_CONNECT_STATUS: Record<number, string> = { 593: 'ENOTFOUND', 594: 'ECONNREFUSED' };
+
+/** What gave up on a connection of the gate's, as `connectionGaveUp` names it. */
+export function gateConnectLimit(ms: number): string {
+  return `crawlkit's time-out for opening a connection (connectTimeoutMs, ${ms} ms)`;
+}
+
+/**
+ * The failure behind a status proxy-chain answered a plain request for `url` with itself (`status` >= 400, the
+ * target or the upstream proxy failed): 593 its name did not resolve, 504 no connection within `connectMs` (the
+ * gate's connect limit; the system's, if that one is longer), the rest a failed connection.
+ */
+export function gatewayFailure(
+  status: number,
+  url: string,
+  upstream: string | undefined,
+  connectMs: number,
+): FetchError {
+  const upstreamCode = upstream === undefined ? undefined : UPSTREAM_CONNECT_STATUS[status];
+  if (upstreamCode) return proxyConnectFailure(upstream!, upstreamCode, new URL(upstream!).hostname, url)!;
+  if (status === 593) return new FetchError('SCRAPE_DNS_RESOLUTION_ERROR', dnsErrorMessage(hostOf(url)), { url });
+  if (status === 504) {
+    const target = upstream ? `the proxy at ${hostPortOf(upstream)}` : hostPortOf(url);
+    return connectionGaveUp(url, target, gateConnectLimit(connectMs));
+  }
+  return new FetchError('SCRAPE_CONNECTION_ERROR', `Could not connect to ${url} (${status}).`, { url });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
