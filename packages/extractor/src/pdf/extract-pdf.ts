@@ -1,3 +1,5 @@
+import { sizeText } from '@crawlkit/options/size-text';
+
 import { ExtractorError } from '../errors.js';
 import { documentMetadata } from './document-info.js';
 import { copyOutline, type OutlineDocument, readOutline, underTitle } from './outline.js';
@@ -102,8 +104,6 @@ export function pageToMarkdown(text: string): string {
     .join('\n\n');
 }
 
-const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
-
 /**
  * The decode budget of the document being parsed. pdf.js has no size limit of its own (it inflates a whole stream into
  * one buffer), so the patched pdf.js worker this package ships (`pdfjs-worker.ts`) charges every decoded stream's
@@ -141,7 +141,7 @@ function tooLarge(budget: DecodeBudget, size: number, cause?: unknown): Extracto
   }
   return new ExtractorError(
     'SCRAPE_PDF_TOO_LARGE',
-    `The PDF decompresses to more than ${mib(budget.limit)} before its first page can be read (the limit of ` +
+    `The PDF decompresses to more than ${sizeText(budget.limit)} before its first page can be read (the limit of ` +
       'decompressed PDF data), so it was not parsed.',
     options,
   );
@@ -282,7 +282,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
             ? `Only the first ${parsed} of ${total} PDF pages were parsed: the next page took the reading of the ` +
                 `damaged file past ${READ_PASSES} passes over it.`
             : `Only the first ${parsed} of ${total} PDF pages were parsed: the next page took the decompressed PDF ` +
-                `data past its ${mib(maxDecodedBytes)} limit.`,
+                `data past its ${sizeText(maxDecodedBytes)} limit.`,
         );
         break;
       }
