@@ -4,6 +4,7 @@ import { ExtractorError } from '../errors.js';
 import { documentMetadata } from './document-info.js';
 import { copyOutline, type OutlineDocument, readOutline, underTitle } from './outline.js';
 import { type Line, pageLines, type TextItem, type TextStyle } from './layout.js';
+import type { OcrLine } from './ocr-lines.js';
 import { joinHyphenated, runningLineMask } from './page-furniture.js';
 import { loadPdfParse } from './pdfjs-worker.js';
 import { bodyStyle, joinPages, linesToMarkdown, type OutlineIndex } from './structure.js';
@@ -80,8 +81,23 @@ export interface PdfHead {
   outline: OutlineIndex;
 }
 
-/** What `PdfOptions.onRead` is told: plain data, which crosses to another thread. */
-export type PdfRead = { head: PdfHead } | { page: Line[] } | { done: true };
+/** A page read by OCR (`@crawlkit/documents`' `ocrPdf`): its number, its lines, its text (for a page without lines). */
+export interface OcrPageRead {
+  page: number;
+  lines: OcrLine[];
+  text: string;
+}
+
+/**
+ * What `PdfOptions.onRead` is told: plain data, which crosses to another thread. After `done`, a parse that goes on
+ * to OCR tells `ocr` (the pages it is to read by OCR, and the warnings so far), then each `ocrPage` it read.
+ */
+export type PdfRead =
+  | { head: PdfHead }
+  | { page: Line[] }
+  | { done: true }
+  | { ocr: { pages: number[]; warnings: string[] } }
+  | { ocrPage: OcrPageRead };
 
 /**
  * A page of plain text (an OCR engine's when it gave no line positions, see `ocrPagesToMarkdown`) as markdown: blank
@@ -217,9 +233,11 @@ function composePdf(head: PdfHead, pages: Line[][], warnings: string[], timedOut
 
 /**
  * The content of a PDF whose parse was stopped mid-page past its deadline (its thread stopped), from what `onRead`
- * was told before: the pages read, with the warning a cut between pages gives.
+ * was told before: the pages read, with the warning a cut between pages gives. `done`: the text pass had ended (the
+ * parse was stopped in its OCR), with these warnings of its own.
  */
-export function cutPdf(head: PdfHead, pages: Line[][]): PdfContent {
+export function cutPdf(head: PdfHead, pages: Line[][], done?: { warnings: string[] }): PdfContent {
+  if (done) return composePdf(head, pages, done.warnings, false);
   return composePdf(head, pages, [timedOutWarning(pages.length, head.totalPages)], true);
 }
 
