@@ -49,6 +49,10 @@ export default defineConfig({
       '@crawlkit/options/text-decoder': fileURLToPath(
         new URL('./packages/options/src/text-decoder.ts', import.meta.url),
       ),
+      '@crawlkit/options/size-text': fileURLToPath(new URL('./packages/options/src/size-text.ts', import.meta.url)),
+      '@crawlkit/options/within-budget': fileURLToPath(
+        new URL('./packages/options/src/within-budget.ts', import.meta.url),
+      ),
       '@crawlkit/options': src('options'),
       '@crawlkit/actions/capture-url': fileURLToPath(new URL('./packages/actions/src/capture-url.ts', import.meta.url)),
       '@crawlkit/actions': src('actions'),

@@ -1,3 +1,4 @@
+import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Page } from 'puppeteer-core';
 
 import { capturePdf, captureScreenshot, type CaptureOutput } from './capture.js';
@@ -69,7 +70,7 @@ export async function runActions(
         graceMs: options.navigationGraceMs ?? DEFAULTS.navigationGraceMs,
       });
       // A step that never ends by itself (a script's promise that never settles) still ends with the budget.
-      await withinBudget(step, remaining());
+      await withinBudget(step, remaining(), timeRanOut);
     } catch (error) {
       const captureMs = options.failureCaptureMs ?? DEFAULTS.failureCaptureMs;
       const failure = failureOf(error, index, action, selector, budget, remaining(), options.signal);
@@ -150,7 +151,7 @@ async function withFrameHint(page: Page, failure: ActionError, captureMs: number
   }
   const found = noMatch(page, selector, true);
   found.catch(() => undefined);
-  const hint = await withinBudget(found, captureMs).catch(() => undefined);
+  const hint = await withinBudget(found, captureMs, timeRanOut).catch(() => undefined);
   if (hint === undefined || hint.message === WAIT_NO_MATCH) return failure;
   return actionFailed(index!, type, selector, hint.message, failure.cause);
 }
@@ -170,7 +171,7 @@ async function withEvidence(
   if (captureMs > 0) {
     const shot = captureScreenshot(page, {}, { ...output, warnings: [] });
     shot.catch(() => undefined);
-    screenshot = await withinBudget(shot, captureMs).catch(() => undefined);
+    screenshot = await withinBudget(shot, captureMs, timeRanOut).catch(() => undefined);
   }
   const details: ActionFailureDetails = {
     action: {
@@ -191,17 +192,9 @@ async function withEvidence(
   });
 }
 
-/** `work`, or a `TimeoutError` once `ms` have passed. */
-async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new OutOfBudgetError('The time ran out.')), Math.max(1, ms));
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Answers a step past the time left: as out of time. */
+function timeRanOut(): never {
+  throw new OutOfBudgetError('The time ran out.');
 }
 
 /** A step that cannot end within the actions' time: the runner answers it as out of time. */

@@ -46,7 +46,7 @@ export type {
   ParserInput,
 } from './v2/scrape-options.js';
 export type { ParseFile, ParseOptionsInput } from './api/parse.js';
-export { sizeText } from './size-text.js';
+export { sizeText } from '@crawlkit/options/size-text';
 export type {
   CrawlRequestInput,
   CrawlRequest,

@@ -36,5 +36,3 @@ export function deadlineError(what: string): DocumentError {
     `Converting the ${what} took longer than its \`deadline\` allowed; set a later one for documents this large.`,
   );
 }
-
-export const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;

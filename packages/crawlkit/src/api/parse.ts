@@ -6,10 +6,10 @@
 import { isUtf8 } from 'node:buffer';
 
 import { DOCUMENT_TYPES, detectFormat, imageType } from '@crawlkit/documents/detect';
+import { sizeText } from '@crawlkit/options/size-text';
 import { z } from 'zod';
 
 import { CrawlkitError } from '../errors.js';
-import { sizeText } from '../size-text.js';
 import { startsWithPdfMagic } from '../extraction/page-kind.js';
 import type { Runtime } from '../runtime.js';
 import type { FetchedPage } from '../scrape/fetched-page.js';

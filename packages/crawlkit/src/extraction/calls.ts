@@ -2,6 +2,7 @@
  * The CPU-bound work of a page, as calls of plain data: what the main thread sends to the extraction pool's worker
  * threads, and what comes back. Strings, plain objects and byte arrays cross; DOMs never do.
  */
+import { cutOcrPdf } from '@crawlkit/documents';
 import { cutPdf, diffMarkdown, isSameText, type MarkdownDiff } from '@crawlkit/extractor';
 import { judgeRendering, type JudgedPage, type RenderVerdict } from '@crawlkit/fetcher/analysis';
 import { readSitemap, type SitemapBody, type SitemapDocument } from '@crawlkit/frontier';
@@ -92,8 +93,11 @@ export async function runCall(call: ExtractionCall): Promise<CallResults[Extract
       return withoutInput(call, await extractPageInput(call));
     case 'plainText':
       return withoutInput(call, plainTextExtraction(call));
-    case 'pdfCut':
-      return pdfContentExtraction(cutPdf(call.head, call.pages), call.budgetMs);
+    case 'pdfCut': {
+      const { head, pages, ocr } = call;
+      const content = ocr ? cutOcrPdf(head, pages, ocr, ocr.read) : cutPdf(head, pages);
+      return pdfContentExtraction(content, call.budgetMs);
+    }
     case 'judge':
       return judgeRendering(call.page, { countAll: call.countAll });
     case 'judgeAndExtract': {

@@ -6,14 +6,18 @@
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 
-import type { PdfHead, PdfLine, PdfRead } from '@crawlkit/extractor';
+import type { OcrPageRead, PdfHead, PdfLine, PdfRead } from '@crawlkit/extractor';
 
 import type { ExtractionRequest } from './extraction.js';
 
-/** What a PDF's worker had read when it was stopped: its head and the pages it finished, if it did not finish all. */
+/**
+ * What a PDF's worker had read when it was stopped: its head and the pages it finished, if it did not finish all; or,
+ * stopped in its OCR, every page's text layer and the pages OCR had read (`ocr`).
+ */
 export interface PdfCutRead {
   head: PdfHead;
   pages: PdfLine[][];
+  ocr?: { pages: number[]; warnings: string[]; read: OcrPageRead[] };
 }
 
 /** The main thread's end of a PDF call's ports: one per attempt (a port crosses to one worker only). */
@@ -35,19 +39,27 @@ export class PdfProgress {
     return port2;
   }
 
-  /** What the stopped worker read: undefined when it had no page yet, or had read them all (it was past them). */
+  /**
+   * What the stopped worker read: undefined when it had no page yet, or had read them all (it was past them) and was
+   * not reading any by OCR.
+   */
   read(): PdfCutRead | undefined {
     const port = this.#port;
     if (!port) return undefined;
     let head: PdfHead | undefined;
     const pages: PdfLine[][] = [];
+    let done = false;
+    let ocr: PdfCutRead['ocr'];
     for (let message = receiveMessageOnPort(port); message; message = receiveMessageOnPort(port)) {
       const read = message.message as PdfRead;
       if ('head' in read) head = read.head;
       else if ('page' in read) pages.push(read.page);
-      else return undefined;
+      else if ('done' in read) done = true;
+      else if ('ocr' in read) ocr = { ...read.ocr, read: [] };
+      else ocr?.read.push(read.ocrPage);
     }
-    return head && pages.length > 0 ? { head, pages } : undefined;
+    if (done && !ocr) return undefined;
+    return head && pages.length > 0 ? { head, pages, ...(ocr ? { ocr } : {}) } : undefined;
   }
 
   close(): void {

@@ -3,6 +3,7 @@ import type { JobRecord, JobStore } from '@crawlkit/store';
 import { CrawlkitError } from '../errors.js';
 import type { CrawlkitErrorCode } from '../error-codes.js';
 import { describeStoreFault } from '../store-faults.js';
+import { WarnThrottle } from '../warn-throttle.js';
 
 /** A worker notes a job's store fault at most this often: a full Redis fails every running task of a job at once. */
 const NOTE_EVERY_MS = 1_000;
@@ -23,7 +24,7 @@ export class StoreStalls {
   /** Per job: when this worker last noted a fault, and the `since` the store answered. */
   readonly #noted = new Map<string, { at: number; since: number }>();
   /** Per job: when this worker last told a fault, and how many it met since without telling. */
-  readonly #told = new Map<string, { at: number; unsaid: number }>();
+  readonly #told = new WarnThrottle(TELL_EVERY_MS);
 
   constructor(jobs: JobStore, timeoutMs: number) {
     this.#jobs = jobs;
@@ -53,14 +54,9 @@ export class StoreStalls {
    */
   tell(jobId: string, error: unknown): unknown {
     const now = Date.now();
-    const last = this.#told.get(jobId);
-    if (last && now - last.at < TELL_EVERY_MS) {
-      last.unsaid++;
-      return undefined;
-    }
-    this.#told.delete(jobId);
-    this.#told.set(jobId, { at: now, unsaid: 0 });
-    if (this.#told.size > 1_000) this.#told.delete(this.#told.keys().next().value!);
+    const told = this.#told.tell(jobId, now);
+    if (!told) return undefined;
+    const { last } = told;
     if (!last?.unsaid) return error;
     const { code, message } = describeStoreFault(error);
     const seconds = Math.round((now - last.at) / 1000);

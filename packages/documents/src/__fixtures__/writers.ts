@@ -24,7 +24,7 @@ import ExcelJS from 'exceljs';
 import epubModule from 'epub-gen-memory';
 import { encode } from 'fast-png';
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import pptxgen from 'pptxgenjs';
 
 export const AUTHOR = 'Ada Lovelace';
@@ -185,6 +185,23 @@ export async function makeScannedPdf(): Promise<Uint8Array> {
   pdf.addPage([612, 792]).drawImage(png, { x: 20, y: 400, width: 560, height: 249 });
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   pdf.addPage([612, 792]).drawText('Text layer page two', { x: 50, y: 700, size: 20, font });
+  return pdf.save();
+}
+
+/**
+ * A PDF (pdf-lib) of three pages: one without a text layer whose rendering for OCR takes seconds (40,000 wide strokes,
+ * ~0.7 ms each on @napi-rs/canvas at load 7, in one run pdf.js yields from to microtasks only; its text layer is read
+ * at once), the screenshot as a scanned page, then a page of text.
+ */
+export async function makeSlowScannedPdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const strokes = Array.from({ length: 40_000 }, (_, i) => `${i % 600} 0 m ${600 - (i % 600)} 792 l S`);
+  const slow = pdf.addPage([612, 792]);
+  slow.node.set(PDFName.of('Contents'), pdf.context.register(pdf.context.flateStream(`200 w ${strokes.join(' ')}`)));
+  const png = await pdf.embedPng(screenshotPng());
+  pdf.addPage([612, 792]).drawImage(png, { x: 20, y: 400, width: 560, height: 249 });
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([612, 792]).drawText('Text layer page three', { x: 50, y: 700, size: 20, font });
   return pdf.save();
 }
 

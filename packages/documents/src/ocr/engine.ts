@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 
 import type { OcrLine } from '@crawlkit/extractor';
 import { dependencyFile } from '@crawlkit/options/lazy-module';
+import { withinBudget } from '@crawlkit/options/within-budget';
 
 import { DocumentError } from '../errors.js';
 
@@ -128,7 +129,6 @@ async function read(image: Uint8Array, deadline?: number): Promise<Recognized | 
   const left = deadline !== undefined ? deadline - Date.now() : Infinity;
   if (left <= 0) return undefined;
   current ??= start();
-  let timer: NodeJS.Timeout | undefined;
   try {
     const recognizer = await current;
     const page = recognizer.recognize(
@@ -136,10 +136,7 @@ async function read(image: Uint8Array, deadline?: number): Promise<Recognized | 
       {},
       { text: true, blocks: true },
     );
-    const late = new Promise<undefined>((resolve) => {
-      if (Number.isFinite(left)) timer = setTimeout(resolve, left, undefined);
-    });
-    const result = await Promise.race([page, late]);
+    const result = await withinBudget(page, left, () => undefined);
     if (result === undefined) {
       page.catch(() => undefined);
       await stop();
@@ -152,7 +149,6 @@ async function read(image: Uint8Array, deadline?: number): Promise<Recognized | 
       cause: error,
     });
   } finally {
-    clearTimeout(timer);
     if (current !== undefined) idle = setTimeout(() => void stop(), IDLE_MS).unref();
   }
 }

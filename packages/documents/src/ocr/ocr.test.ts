@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
+import type { OcrPageRead, PdfHead, PdfLine, PdfRead } from '@crawlkit/extractor';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { convertDocument } from '../convert.js';
@@ -18,7 +19,7 @@ import {
   screenshotPng,
 } from '../__fixtures__/writers.js';
 import { stopOcr } from './engine.js';
-import { ocrPdf } from './pdf.js';
+import { cutOcrPdf, ocrPdf } from './pdf.js';
 
 const run = promisify(execFile);
 
@@ -88,6 +89,32 @@ describe('OCR', () => {
     expect(late.ocrPages).toBe(0);
     expect(late.markdown).toBe('');
     expect(late.warnings.join(' ')).toMatch(/Only 0 of 1 PDF pages were read by OCR before the time ran out/);
+  });
+
+  it('tells what it reads as it reads it, from which a thread stopped in its OCR has the pages read composed', async () => {
+    const told: PdfRead[] = [];
+    const full = await ocrPdf(await makeScannedPdf(), { mode: 'ocr', onRead: (read) => void told.push(read) });
+    expect(told.map((read) => Object.keys(read)[0])).toEqual([
+      'head',
+      'page',
+      'page',
+      'done',
+      'ocr',
+      'ocrPage',
+      'ocrPage',
+    ]);
+    const head = told.flatMap((read) => ('head' in read ? [read.head] : []))[0] as PdfHead;
+    const pages = told.flatMap<PdfLine[]>((read) => ('page' in read ? [read.page] : []));
+    const ocr = told.flatMap((read) => ('ocr' in read ? [read.ocr] : []))[0]!;
+    const read = told.flatMap<OcrPageRead>((read) => ('ocrPage' in read ? [read.ocrPage] : []));
+    // all of it told: the parse's own content
+    expect(cutOcrPdf(head, pages, ocr, read).markdown).toBe(full.markdown);
+    // stopped while the second page was read by OCR: the first as OCR read it, the second's text layer, the warning
+    const cut = cutOcrPdf(head, pages, ocr, read.slice(0, 1));
+    for (const words of SCREENSHOT_WORDS) expect(cut.markdown).toContain(words);
+    expect(cut.pageMarkdown[1]).toBe('Text layer page two');
+    expect(cut.warnings).toEqual(['Only 1 of 2 PDF pages were read by OCR before the time ran out.']);
+    expect(cut).toMatchObject({ numPages: 2, ocrPages: 1, timedOut: true });
   });
 
   it('attempts no network access: the model comes from the npm package', async () => {

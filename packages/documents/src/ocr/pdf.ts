@@ -6,12 +6,15 @@
  * paragraph running on to the next page is joined by `joinPages`, as a text layer's is.
  */
 import {
+  cutPdf,
   dropRunningLines,
   extractPdf,
   joinPages,
   loadPdfParse,
-  type OcrLine,
+  type OcrPageRead,
   ocrPagesToMarkdown,
+  type PdfHead,
+  type PdfLine,
   pageToMarkdown,
   type PdfContent,
   type PdfOptions,
@@ -49,7 +52,6 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
     .map(({ page }) => page);
   if (wanted.length === 0) return { ...text, ocrPages: 0 };
   const warnings = [...text.warnings];
-  const pages = [...text.pageMarkdown];
   const chosen = wanted.slice(0, maxOcrPages);
   if (wanted.length > chosen.length) {
     warnings.push(
@@ -57,11 +59,12 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
         '`maxOcrPages` to read more.',
     );
   }
+  options.onRead?.({ ocr: { pages: chosen, warnings } });
   const { PDFParse } = await loadPdfParse();
   // a copy: pdf.js takes over the buffer it parses
   const parser = new PDFParse({ data: new Uint8Array(data), isEvalSupported: false });
   /** The pages read by OCR, with their lines: made into paragraphs together, at the end, at the one scale. */
-  const recognizedPages: { page: number; lines: OcrLine[]; text: string }[] = [];
+  const recognizedPages: OcrPageRead[] = [];
   let timedOut = text.timedOut === true;
   try {
     for (const page of chosen) {
@@ -82,7 +85,9 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
         timedOut = true;
         break;
       }
-      recognizedPages.push({ page, ...recognized });
+      const read: OcrPageRead = { page, ...recognized };
+      recognizedPages.push(read);
+      options.onRead?.({ ocrPage: read });
     }
   } catch (error) {
     if (error instanceof DocumentError) throw error;
@@ -96,9 +101,30 @@ export async function ocrPdf(data: Uint8Array, options: OcrPdfOptions): Promise<
   } finally {
     await parser.destroy().catch(() => undefined);
   }
-  const read = recognizedPages.length;
-  const positioned = ocrPagesToMarkdown(recognizedPages.map(({ lines }) => lines));
-  recognizedPages.forEach(({ page, lines, text }, i) => {
+  return withOcrPages({ ...text, warnings }, chosen, recognizedPages, timedOut);
+}
+
+/**
+ * The content of a PDF whose thread was stopped in its OCR past the deadline (a page rendered in one run, where the
+ * deadline cannot be checked), from what `onRead` was told before: the text layer of every page, and the pages read by
+ * OCR in place of theirs, with the warning of an OCR cut by its time.
+ */
+export function cutOcrPdf(
+  head: PdfHead,
+  pages: PdfLine[][],
+  ocr: { pages: number[]; warnings: string[] },
+  read: OcrPageRead[],
+): OcrPdfResult {
+  return withOcrPages(cutPdf(head, pages, { warnings: ocr.warnings }), ocr.pages, read, true);
+}
+
+/** `text` with the pages of `chosen` read by OCR (`recognized`) in place of their text layer. */
+function withOcrPages(text: PdfContent, chosen: number[], recognized: OcrPageRead[], timedOut: boolean): OcrPdfResult {
+  const pages = [...text.pageMarkdown];
+  const warnings = [...text.warnings];
+  const read = recognized.length;
+  const positioned = ocrPagesToMarkdown(recognized.map(({ lines }) => lines));
+  recognized.forEach(({ page, lines, text }, i) => {
     const markdown = lines.length ? positioned[i]! : pageToMarkdown(text);
     if (markdown) pages[page - 1] = markdown;
   });

@@ -1,6 +1,7 @@
+import { sizeText } from '@crawlkit/options/size-text';
 import { Unzip, UnzipInflate } from 'fflate';
 
-import { DocumentError, mib } from '../errors.js';
+import { DocumentError } from '../errors.js';
 import { readZipDirectory } from './directory.js';
 
 export interface ZipLimits {
@@ -39,7 +40,7 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
     const declared = entries.reduce((sum, e) => sum + e.declaredSize, 0);
     if (declared > limits.maxExpandedBytes) {
       throw tooLarge(
-        `The document declares ${mib(declared)} of content once inflated, more than its ${mib(limits.maxExpandedBytes)} limit.`,
+        `The document declares ${sizeText(declared)} of content once inflated, more than its ${sizeText(limits.maxExpandedBytes)} limit.`,
       );
     }
   }
@@ -67,13 +68,13 @@ export function guardZip(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
         if (error) return fail(error);
         total += chunk.length;
         if (total > limits.maxExpandedBytes) {
-          return fail(tooLarge(`The document inflates to more than ${mib(limits.maxExpandedBytes)} (the limit).`));
+          return fail(tooLarge(`The document inflates to more than ${sizeText(limits.maxExpandedBytes)} (the limit).`));
         }
         if (total > RATIO_FLOOR && total > bytes.length * limits.maxRatio) {
           return fail(
             tooLarge(
-              `The document inflates to more than ${limits.maxRatio} times its size (${mib(bytes.length)} to ` +
-                `over ${mib(total)}): a zip bomb.`,
+              `The document inflates to more than ${limits.maxRatio} times its size (${sizeText(bytes.length)} to ` +
+                `over ${sizeText(total)}): a zip bomb.`,
             ),
           );
         }

@@ -1,7 +1,10 @@
+import { sizeText } from '@crawlkit/options/size-text';
+
 import { ExtractorError } from '../errors.js';
 import { documentMetadata } from './document-info.js';
 import { copyOutline, type OutlineDocument, readOutline, underTitle } from './outline.js';
 import { type Line, pageLines, type TextItem, type TextStyle } from './layout.js';
+import type { OcrLine } from './ocr-lines.js';
 import { joinHyphenated, runningLineMask } from './page-furniture.js';
 import { loadPdfParse } from './pdfjs-worker.js';
 import { bodyStyle, joinPages, linesToMarkdown, type OutlineIndex } from './structure.js';
@@ -78,8 +81,23 @@ export interface PdfHead {
   outline: OutlineIndex;
 }
 
-/** What `PdfOptions.onRead` is told: plain data, which crosses to another thread. */
-export type PdfRead = { head: PdfHead } | { page: Line[] } | { done: true };
+/** A page read by OCR (`@crawlkit/documents`' `ocrPdf`): its number, its lines, its text (for a page without lines). */
+export interface OcrPageRead {
+  page: number;
+  lines: OcrLine[];
+  text: string;
+}
+
+/**
+ * What `PdfOptions.onRead` is told: plain data, which crosses to another thread. After `done`, a parse that goes on
+ * to OCR tells `ocr` (the pages it is to read by OCR, and the warnings so far), then each `ocrPage` it read.
+ */
+export type PdfRead =
+  | { head: PdfHead }
+  | { page: Line[] }
+  | { done: true }
+  | { ocr: { pages: number[]; warnings: string[] } }
+  | { ocrPage: OcrPageRead };
 
 /**
  * A page of plain text (an OCR engine's when it gave no line positions, see `ocrPagesToMarkdown`) as markdown: blank
@@ -101,8 +119,6 @@ export function pageToMarkdown(text: string): string {
     .filter(Boolean)
     .join('\n\n');
 }
-
-const mib = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /**
  * The decode budget of the document being parsed. pdf.js has no size limit of its own (it inflates a whole stream into
@@ -141,7 +157,7 @@ function tooLarge(budget: DecodeBudget, size: number, cause?: unknown): Extracto
   }
   return new ExtractorError(
     'SCRAPE_PDF_TOO_LARGE',
-    `The PDF decompresses to more than ${mib(budget.limit)} before its first page can be read (the limit of ` +
+    `The PDF decompresses to more than ${sizeText(budget.limit)} before its first page can be read (the limit of ` +
       'decompressed PDF data), so it was not parsed.',
     options,
   );
@@ -217,9 +233,11 @@ function composePdf(head: PdfHead, pages: Line[][], warnings: string[], timedOut
 
 /**
  * The content of a PDF whose parse was stopped mid-page past its deadline (its thread stopped), from what `onRead`
- * was told before: the pages read, with the warning a cut between pages gives.
+ * was told before: the pages read, with the warning a cut between pages gives. `done`: the text pass had ended (the
+ * parse was stopped in its OCR), with these warnings of its own.
  */
-export function cutPdf(head: PdfHead, pages: Line[][]): PdfContent {
+export function cutPdf(head: PdfHead, pages: Line[][], done?: { warnings: string[] }): PdfContent {
+  if (done) return composePdf(head, pages, done.warnings, false);
   return composePdf(head, pages, [timedOutWarning(pages.length, head.totalPages)], true);
 }
 
@@ -282,7 +300,7 @@ async function parse(data: Uint8Array, options: PdfOptions): Promise<PdfContent>
             ? `Only the first ${parsed} of ${total} PDF pages were parsed: the next page took the reading of the ` +
                 `damaged file past ${READ_PASSES} passes over it.`
             : `Only the first ${parsed} of ${total} PDF pages were parsed: the next page took the decompressed PDF ` +
-                `data past its ${mib(maxDecodedBytes)} limit.`,
+                `data past its ${sizeText(maxDecodedBytes)} limit.`,
         );
         break;
       }

@@ -1,3 +1,4 @@
+import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Browser, CDPSession } from 'puppeteer-core';
 
 import { BrowserError } from './errors.js';
@@ -75,11 +76,7 @@ export async function disconnectBrowser(connected: LaunchedBrowser): Promise<voi
   const { browser } = connected;
   const foreign = connected.connection?.foreignContexts;
   const own = browser.browserContexts().filter((context) => context.id !== undefined && !foreign?.has(context.id));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.all(own.map((context) => context.close().catch(() => undefined))),
-    new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_CONTEXTS_MS))),
-  ]);
-  clearTimeout(timer);
+  const closing = Promise.all(own.map((context) => context.close().catch(() => undefined)));
+  await withinBudget(closing, CLOSE_CONTEXTS_MS, () => undefined);
   await browser.disconnect().catch(() => undefined);
 }

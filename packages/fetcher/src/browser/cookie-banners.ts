@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 import { dependencyFile } from '@crawlkit/options/lazy-module';
+import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Page } from 'puppeteer-core';
 
 /** What cookie-banner handling did on a page. */
@@ -209,9 +210,7 @@ async function runAutoconsent(page: Page, outcome: ConsentOutcome, timeoutMs: nu
       }, 1_200);
       void finished.then(() => clearTimeout(check));
     });
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([finished, quiet, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    clearTimeout(timer);
+    await withinBudget(Promise.race([finished, quiet]), timeoutMs, () => undefined);
   } finally {
     await page.removeExposedFunction('autoconsentSendMessage').catch(() => undefined);
   }

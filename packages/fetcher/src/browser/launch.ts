@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Browser, CDPSession, Target } from 'puppeteer-core';
+import { withinBudget } from '@crawlkit/options/within-budget';
 
 import { BrowserError } from './errors.js';
 import { removeStaleProfiles } from './stale-profiles.js';
@@ -159,12 +160,10 @@ export async function startedWithin<T>(
   message: string,
   late: (browser: T) => Promise<unknown>,
 ): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new LaunchTimeout(message)), ms);
-  });
   try {
-    return await Promise.race([starting, timedOut]);
+    return await withinBudget(starting, ms, () => {
+      throw new LaunchTimeout(message);
+    });
   } catch (error) {
     if (error instanceof LaunchTimeout) {
       void starting.then(
@@ -173,8 +172,6 @@ export async function startedWithin<T>(
       );
     }
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -250,20 +247,10 @@ export async function destroyBrowser(launched: LaunchedBrowser, graceMs = 3_000)
   await launched.browser.disconnect().catch(() => undefined);
   if (child) releasePipes(child);
   killGroup(launched.pid);
-  await atMost(exited, graceMs);
+  await withinBudget(exited, graceMs, () => undefined);
   // Helpers that left the process group (zygote, utility processes) still carry the profile on their command line.
   await killAllWith(launched.userDataDir, { emptyScans: 1, scanMs: 50, maxMs: 1_000 });
   await removeProfile(launched.userDataDir);
-}
-
-/** Waits for `work`, or `ms` at most; the timer is cleared either way, so it never holds the process after. */
-async function atMost(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -56,13 +56,19 @@ const CONTROL = '127.0.0.1:${controlPort}';
 </script></body></html>`;
 }
 
-/** Opens a WebSocket to each target and waits until each has failed or closed. */
-const WEBSOCKETS = `await Promise.all([...TARGETS, CONTROL].map((t) => within(new Promise((resolve) => {
+/**
+ * Opens a WebSocket to each target and waits until each has failed or closed: the event, not a time. The control's
+ * closes once its server took the connection (and dropped the upgrade), so the control is counted before the page is
+ * done; a refused one fails at the gate at once. (Raced against 3 s, a loaded machine's control socket was still
+ * connecting when the page said done, and the case read no control connection.)
+ */
+const WEBSOCKETS = `await Promise.all([...TARGETS, CONTROL].map((t) => new Promise((resolve) => {
   try { const ws = new WebSocket('ws://' + t + '/socket'); ws.onerror = ws.onclose = resolve; } catch { resolve(); }
-}))));`;
+})));`;
 const FETCHES = `await Promise.all([...TARGETS, CONTROL].map((t) => within(fetch('http://' + t + '/data', { mode: 'no-cors' }).catch(() => {}))));`;
 
 const routes: Record<string, () => { type: string; body: string }> = {
+  '/ready': () => ({ type: 'text/html', body: '<!doctype html><title>ready</title><p>ready</p>' }),
   '/websocket': () => ({ type: 'text/html', body: html(WEBSOCKETS) }),
   '/worker': () => ({
     type: 'text/html',
@@ -188,6 +194,9 @@ beforeAll(async () => {
     urlPolicy: { allowedHosts: ['127.0.0.1'], allowedPorts: [pagePort, controlPort, closedPort] },
     browser: { args: ARGS },
   });
+  // Chromium's launch waited for here, under the hook's time: the first case's 20 s are its page's alone (a loaded
+  // machine's launch took most of them).
+  await fetcher.fetch({ url: `http://127.0.0.1:${pagePort}/ready`, timeoutMs: 55_000 });
 });
 
 /**

@@ -1,3 +1,4 @@
+import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Page } from 'puppeteer-core';
 
 import { withoutFragment } from '../url-fragment.js';
@@ -121,21 +122,10 @@ export async function smartWait(
         (v) => v as number,
         () => Number.POSITIVE_INFINITY,
       );
-      const sinceMutation = await answerWithin(asked, left(), Number.NaN);
+      const sinceMutation = await withinBudget(asked, left(), () => Number.NaN);
       if (sinceMutation >= domIdleMs) return true;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pollMs, left()))));
   }
   return false;
-}
-
-/** `answer`, or `fallback` when it has not come within `ms`. */
-async function answerWithin<T>(answer: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms), fallback)));
-  try {
-    return await Promise.race([answer, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -27,6 +27,7 @@ import { lostKeepAliveSocket, markingFreshSockets } from './stale-socket.js';
 import { nextHop, RedirectChain, redirectTarget, type Hop } from './redirects.js';
 import type { FetchResult, HttpEngineOptions, HttpLimits, HttpRequest } from './types.js';
 import { parseOptions } from '@crawlkit/options';
+import { withinBudget } from '@crawlkit/options/within-budget';
 
 import { httpOptionsSchema } from '../options.js';
 
@@ -246,12 +247,8 @@ export class HttpEngine {
     this.#dispatchers.clear();
     await Promise.all(
       dispatchers.map(async (dispatcher) => {
-        let timer: NodeJS.Timeout | undefined;
-        const grace = new Promise<'late'>((resolve) => {
-          timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS);
-        });
-        const outcome = await Promise.race([dispatcher.close().catch(() => undefined), grace]);
-        clearTimeout(timer);
+        const closing = dispatcher.close().catch(() => undefined);
+        const outcome = await withinBudget(closing, CLOSE_GRACE_MS, () => 'late' as const);
         if (outcome === 'late') await dispatcher.destroy().catch(() => undefined);
       }),
     );

@@ -1,3 +1,4 @@
+import { withinBudget } from '@crawlkit/options/within-budget';
 import { StoreClosedError } from '@crawlkit/store';
 
 import { redisFailure, STILL_DOWN } from '../errors.js';
@@ -55,16 +56,8 @@ export class Lifecycle {
 }
 
 /** `work`, or a "Command timed out" rejection after `ms` (the command itself goes on in the client). */
-async function withFuse<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(STILL_DOWN)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+function withFuse<T>(work: Promise<T>, ms: number): Promise<T> {
+  return withinBudget(work, ms, () => {
+    throw new Error(STILL_DOWN);
+  });
 }

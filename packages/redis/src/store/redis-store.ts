@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '@crawlkit/options';
+import { withinBudget } from '@crawlkit/options/within-budget';
 import {
   nonNegativeInteger,
   positiveInteger,
@@ -207,22 +208,17 @@ export function storeLifecycle(store: RedisStore): Lifecycle | undefined {
 
 /** Connects, giving up after `timeoutMs` (ioredis would otherwise retry for ever). */
 export async function connect(client: Redis, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
   let reason: Error | undefined;
   const onError = (error: Error) => void (reason ??= error);
   client.on('error', onError);
   try {
-    await Promise.race([
-      client.connect(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]);
+    await withinBudget(client.connect(), timeoutMs, () => {
+      throw new Error(`no connection within ${timeoutMs} ms`);
+    });
   } catch (cause) {
     // ioredis rejects with "Connection is closed."; what Redis or the socket said came first as an 'error' event.
     throw reason ? new Error(whyNotConnected(reason), { cause: reason }) : cause;
   } finally {
-    clearTimeout(timer);
     client.off('error', onError);
   }
 }
