@@ -58,7 +58,9 @@ export interface ServerOptions extends ListenerOptions {
    */
   readyMinFreeMb?: number;
   /**
-   * Where the server's diagnostics go (listening, WebSocket sessions, internal errors).
+   * Where the server's lines go: one per answered request (`info`; a 5xx `error` with its v2 code, a 503 `warn`, a
+   * successful probe `debug`), internal errors, WebSocket sessions; each with its fields as a plain object last. The
+   * library writes nothing unless given one (`crawlkit serve` gives its stderr logger).
    * @default a `debug` logger, silent unless `DEBUG=crawlkit:server*`
    */
   logger?: Logger;

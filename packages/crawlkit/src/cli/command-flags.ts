@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 
 import { CONFIG_FILE } from './config-file.js';
 import { addListenFlags } from './listen-flags.js';
+import { addLogFormatFlag } from './log-flags.js';
 import { addRedisFlags } from './redis-flags.js';
 import { addProviderFlags } from './search-provider.js';
 
@@ -54,7 +55,7 @@ export function addSearchFlags(command: Command): Command {
 /** Adds the `serve` options to its command. */
 export function addServeFlags(command: Command): Command {
   return addRedisFlags(
-    addListenFlags(command, { port: SERVE_PORT, addressFromEnv: true }),
+    addLogFormatFlag(addListenFlags(command, { port: SERVE_PORT, addressFromEnv: true })),
     "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
   )
     .option(
