@@ -201,6 +201,11 @@ export class JobManager {
     return fault ? { ...job, storeFault: fault } : job;
   }
 
+  /** Whether the job runs in this process, not on a distributed backend's workers (`storeFaultTimeoutMs` is theirs). */
+  runsHere(id: string): boolean {
+    return this.#driver.runs(id);
+  }
+
   /**
    * The status warning of a running job that no process runs: on a distributed backend with no worker alive (none
    * started, all stopped or killed, or started with another Redis URL or key prefix), it waits without a word.
