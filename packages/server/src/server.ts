@@ -127,7 +127,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   };
 
   const socketContext = { crawlkit, keys, logger, closing: closing.signal };
-  const admission = new Admission(crawlkit, options.queueLimit, options.creditLimit);
+  const admission = new Admission(crawlkit, options.queueLimit, options.creditLimit, options.readyMinFreeMb);
   const routes = {
     crawlkit,
     admission,

@@ -74,7 +74,7 @@ export function addServeFlags(command: Command): Command {
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
     .option(
       '--ready-min-free <MiB>',
-      "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready, else 503 (default 64; 0: no check)",
+      "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready and new crawls and batches to be taken, else 503 STORE_FULL (default 64, or an eighth of the store's size when less; 0: no check)",
     )
     .option(
       '--job-ttl <ms>',
