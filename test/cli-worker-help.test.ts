@@ -22,20 +22,32 @@ describe('crawlkit worker --help', { timeout: 60_000 }, () => {
     expect(flags).toContain('--redis-prefix');
     // --prefix is the older spelling of --redis-prefix: still taken, not listed as a flag of its own
     expect(flags).not.toContain('--prefix');
-    const crawl = await runCli(['crawl', '--help'], { cwd: dir });
-    for (const flag of ['--engine <engine>', '--max-body-bytes <n>']) {
-      // The flag's whole entry: its help wraps at a column that depends on the command's longest flag.
-      const entry = (text: string) => {
-        const lines = text.split('\n');
-        const start = lines.findIndex((l) => l.startsWith(`  ${flag}`));
-        const end = lines.findIndex((l, i) => i > start && /^\s*(?:-\w, )?--|^\S/.test(l));
-        return lines
-          .slice(start, end < 0 ? undefined : end)
-          .join(' ')
-          .replace(/\s+/g, ' ');
-      };
-      expect(entry(help.stdout)).toBe(entry(crawl.stdout));
+    const [crawl, serve] = await Promise.all([
+      runCli(['crawl', '--help'], { cwd: dir }),
+      runCli(['serve', '--help'], { cwd: dir }),
+    ]);
+    // The flag's whole entry: its help wraps at a column that depends on the command's longest flag.
+    const entry = (text: string, flag: string) => {
+      const lines = text.split('\n');
+      const start = lines.findIndex((l) => l.startsWith(`  ${flag}`));
+      const end = lines.findIndex((l, i) => i > start && /^\s*(?:-\w, )?--|^\S/.test(l));
+      return lines
+        .slice(start, end < 0 ? undefined : end)
+        .join(' ')
+        .replace(/\s+/g, ' ');
+    };
+    for (const flag of ['--engine <engine>', '--max-body-bytes <n>', '-q, --quiet']) {
+      expect(entry(help.stdout, flag)).toBe(entry(crawl.stdout, flag));
     }
+    // --quiet: one help for every command, saying what it does to serve's and worker's lines; --log-format: one
+    // home for serve and worker, with its default.
+    expect(entry(serve.stdout, '-q, --quiet')).toBe(entry(crawl.stdout, '-q, --quiet'));
+    expect(entry(crawl.stdout, '-q, --quiet')).toContain('serve and worker: warnings and errors only');
+    expect(entry(help.stdout, '--log-format')).toBe(entry(serve.stdout, '--log-format'));
+    expect(entry(serve.stdout, '--log-format')).toContain('(choices: "text", "json", default: "text")');
+    const refused = await runCli(['serve', '--log-format', 'xml'], { cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("option '--log-format <format>' argument 'xml' is invalid");
     const older = await runCli(['worker', '--prefix', 'p'], { cwd: dir, env: { CRAWLKIT_REDIS_URL: '' } });
     expect(older.stderr).toContain('Give the Redis URL with --redis <url>');
   });

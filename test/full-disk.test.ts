@@ -6,7 +6,8 @@
  *   again (before: one event was re-sent thousands of times, ignoring `maxAttempts` and its back-off);
  * - the job goes on by itself once space returns, and completes with every page (before: stuck at `scraping`);
  * - no page is failed for the store's fault (before: its error was `STORE_IO` and it was never retried);
- * - while the disk is full, the job's status has a `warning` naming the fault (before: `scraping`, nothing said).
+ * - while the disk is full, the job's status has a `warning` naming the fault (before: `scraping`, nothing said), and
+ *   what ends the wait here: room in the store or a cancel (before: the workers' `storeFaultTimeoutMs`, no option here).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -81,6 +82,11 @@ describe.skipIf(!disk)('a full disk mid-batch', () => {
       }
       expect(stalled?.status).toBe('scraping');
       expect(stalled?.warning).toMatch(/waiting on its store: since \S+ .*\(STORE_IO: /);
+      // Run in this process, on the embedded store: nothing but room or a cancel ends the wait, and the warning says
+      // those, not the workers' storeFaultTimeoutMs (which does not apply here: before, it named it).
+      expect(stalled?.warning).toContain('free room where the store lives');
+      expect(stalled?.warning).toContain('or cancel the job');
+      expect(stalled?.warning).not.toMatch(/storeFaultTimeoutMs|--store-fault-timeout-ms|worker/);
       // Long enough for a retry storm; then the space comes back.
       await sleep(2_000);
       const postsWhileFull = receiver.attempts;

@@ -338,7 +338,8 @@ describe('proxies and the settings file', () => {
     };
     const auto = await started([]);
     expect(auto.code).toBe(0);
-    expect(auto.stderr).toContain(`crawlkit: warning: Chromium not found at ${join(dir, 'no-chromium')}`);
+    expect(auto.stderr).toMatch(/^\S+Z warn Chromium not found at /m);
+    expect(auto.stderr).toContain(`Chromium not found at ${join(dir, 'no-chromium')}`);
     expect(auto.stderr).toContain('pages that need JavaScript are read over HTTP only');
     const http = await started(['--engine', 'http', '--quiet']);
     expect(http.code).toBe(0);

@@ -66,14 +66,16 @@ describe('serve logs', () => {
       expect(stderr).toContain(`crawlkit:timing ${site.url}/articles/first-post.html success`);
       expect(stderr).toContain(`crawlkit:explain ${site.url}/articles/first-post.html`);
       for (const secret of SECRETS) expect(stderr).not.toContain(secret);
-      // One access line per request: method, path, status, time, client and the key's tenant (a hash, never the key).
-      const access = stderr.split('\n').filter((line) => line.includes('crawlkit:server:info POST'));
+      // One access line per request (serve's own lines, DEBUG or not): method, path, status, time, client and the key's
+      // tenant (a hash, never the key); a 5xx an error line with its code.
+      const access = stderr.split('\n').filter((line) => /Z (info|error) POST /.test(line));
       expect(access).toHaveLength(3);
-      expect(access[0]).toMatch(/crawlkit:server:info POST \/v2\/scrape 200 \d+ ms 127\.0\.0\.1 key-[0-9a-f]{16}$/);
-      expect(access[1]).toMatch(/ POST \/v2\/scrape 500 \d+ ms 127\.0\.0\.1 key-[0-9a-f]{16}$/);
-      expect(access[2]).toMatch(/ POST \/v2\/scrape 401 \d+ ms 127\.0\.0\.1$/);
-      // A probe that succeeds is a debug line, not an access line.
-      expect(stderr).not.toMatch(/crawlkit:server:info GET \/health/);
+      expect(access[0]).toMatch(/Z info POST \/v2\/scrape 200 \d+ ms 127\.0\.0\.1 key-[0-9a-f]{16}$/);
+      expect(access[1]).toMatch(/Z error POST \/v2\/scrape 500 \d+ ms 127\.0\.0\.1 key-[0-9a-f]{16} [A-Z_]+$/);
+      expect(access[2]).toMatch(/Z info POST \/v2\/scrape 401 \d+ ms 127\.0\.0\.1$/);
+      // A probe that succeeds is a debug line, in the server's debug namespace, not an access line.
+      expect(stderr).not.toMatch(/info GET \/health/);
+      expect(stderr).toMatch(/crawlkit:server GET \/health 200 \d+ ms 127\.0\.0\.1/);
     },
   );
 });

@@ -119,7 +119,7 @@ describe.skipIf(!testRedisUrl)('crawlkit serve --redis with crawlkit worker', ()
         expect(urls.map((u) => u.pathname).sort()).toEqual(site.paths().sort());
         // serve runs no page of a job.
         expectFetchedOnce(site, server.url, worker.output());
-        expect(worker.output().match(/^page /gm)).toHaveLength(40);
+        expect(worker.output().match(/Z info page /g)).toHaveLength(40);
 
         const status = await runCli(['status', id, ...flags], { cwd: dir, env });
         expect(status).toMatchObject({ code: 0 });

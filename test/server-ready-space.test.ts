@@ -34,8 +34,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `GET /ready` of a server over `crawlkit` requiring `readyMinFreeMb`. */
-async function ready(crawlkit: Crawlkit, readyMinFreeMb?: number) {
+/** Runs `fn` on a server over `crawlkit` requiring `readyMinFreeMb`, then closes it. */
+async function onServer<T>(crawlkit: Crawlkit, readyMinFreeMb: number | undefined, fn: (url: string) => Promise<T>) {
   const server = await startServer({
     port: 0,
     crawlkit,
@@ -43,11 +43,26 @@ async function ready(crawlkit: Crawlkit, readyMinFreeMb?: number) {
     ...(readyMinFreeMb === undefined ? {} : { readyMinFreeMb }),
   });
   try {
-    return await call(server.url, 'GET', '/ready');
+    return await fn(server.url);
   } finally {
     await server.close();
   }
 }
+
+/** `GET /ready` of a server over `crawlkit` requiring `readyMinFreeMb`. */
+const ready = (crawlkit: Crawlkit, readyMinFreeMb?: number) =>
+  onServer(crawlkit, readyMinFreeMb, (url) => call(url, 'GET', '/ready'));
+
+/**
+ * What a server over `crawlkit` requiring `readyMinFreeMb` says of its store: `GET /ready`, and whether it takes a new
+ * crawl of `page` (`POST /v2/crawl`): the two must agree.
+ */
+const readyAndAdmission = (crawlkit: Crawlkit, page: string, readyMinFreeMb?: number) =>
+  onServer(crawlkit, readyMinFreeMb, async (url) => {
+    const probe = await call(url, 'GET', '/ready');
+    const crawl = await call(url, 'POST', '/v2/crawl', { body: { url: page, limit: 1 } });
+    return { ready: [probe.status, probe.body.code], crawl: [crawl.status, crawl.body.code] };
+  });
 
 describe('/ready and the room left in the store', () => {
   it('answers 503 STORE_FULL when the SQLite file’s disk has less free than required; ready below it or with 0', async () => {
@@ -87,7 +102,7 @@ describe('/ready and the room left in the store', () => {
   });
 
   it(
-    'answers 503 STORE_FULL when Redis is near its maxmemory; ready without maxmemory',
+    'answers 503 STORE_FULL when Redis is near its maxmemory, and refuses new crawls alike; ready without maxmemory',
     { timeout: 30_000 },
     async () => {
       expect(redisServer, 'a redis-server for this file').toBeDefined();
@@ -99,11 +114,23 @@ describe('/ready and the room left in the store', () => {
         expect(await ready(ck)).toMatchObject({ status: 200 });
         const used = Number(/^used_memory:(\d+)/m.exec(await admin.info('memory'))![1]);
         await admin.config('SET', 'maxmemory', String(used + 32 * MIB));
-        const near = await ck.checkReady();
-        expect(near).toMatchObject({ success: true, freeBytes: expect.any(Number) });
-        expect((near as { freeBytes: number }).freeBytes).toBeLessThan(33 * MIB);
-        expect(await ready(ck)).toMatchObject({ status: 503, body: { code: 'STORE_FULL' } });
+        const small = await ck.checkReady();
+        expect(small).toMatchObject({ success: true, freeBytes: expect.any(Number), totalBytes: used + 32 * MIB });
+        expect((small as { freeBytes: number }).freeBytes).toBeLessThan(33 * MIB);
+        // A small Redis (32 MiB free of ~33) is not full: by default ready, as it takes crawls (before: /ready 503
+        // STORE_FULL from the start, under the 64 MiB it asked of any store, while POST /v2/crawl took jobs).
+        const page = 'http://127.0.0.1:9/';
+        expect(await readyAndAdmission(ck, page)).toEqual({ ready: [200, undefined], crawl: [200, undefined] });
+        // The room the operator asks for is asked as it is, of both.
+        expect(await readyAndAdmission(ck, page, 64)).toEqual({
+          ready: [503, 'STORE_FULL'],
+          crawl: [503, 'STORE_FULL'],
+        });
         expect(await ready(ck, 16)).toMatchObject({ status: 200 });
+        // Near full (64 KiB left, under an eighth of its room): unready, and a new crawl is refused alike.
+        const now = Number(/^used_memory:(\d+)/m.exec(await admin.info('memory'))![1]);
+        await admin.config('SET', 'maxmemory', String(now + 64 * 1024));
+        expect(await readyAndAdmission(ck, page)).toEqual({ ready: [503, 'STORE_FULL'], crawl: [503, 'STORE_FULL'] });
       } finally {
         await admin.config('SET', 'maxmemory', '0');
         await adminStore.close();

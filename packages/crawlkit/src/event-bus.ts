@@ -8,6 +8,12 @@ import type { CrawlkitEvents } from './events.js';
 import type { Logger } from './logger.js';
 import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
 
+/** What a job's `job:started` event tells beside its id and kind: a crawl's start URL, a batch's number of URLs. */
+export interface JobStartedWhat {
+  url?: string | undefined;
+  urls?: number | undefined;
+}
+
 /**
  * Tenants whose own usage an engine keeps (`usageOf(tenant)`), the most recently active ones: an app giving each of its
  * users a `tenant` would otherwise grow the map for as long as it runs. ~150 bytes each, so ~1.5 MB at most.
@@ -89,9 +95,11 @@ export class EventBus {
     this.#emit('warning', { code, message });
   }
 
-  jobStarted(id: string, kind: JobKind): void {
+  /** A job was created: a crawl's start URL (its credentials removed here), a batch's number of URLs. */
+  jobStarted(id: string, kind: JobKind, what: JobStartedWhat = {}): void {
     this.#log.debug(`${kind} ${id} started`);
-    this.#emit('job:started', { id, kind });
+    const url = what.url === undefined ? {} : { url: redactUrl(what.url) };
+    this.#emit('job:started', { id, kind, ...url, ...(what.urls === undefined ? {} : { urls: what.urls }) });
   }
 
   jobFinished(id: string, kind: JobKind, status: JobStatus): void {

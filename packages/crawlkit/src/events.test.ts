@@ -51,6 +51,33 @@ describe('engine events', () => {
     }
   });
 
+  it("job:started tells a crawl's start URL without its credentials, and a batch's number of URLs", async () => {
+    const ck = new Crawlkit({ store: 'memory', engine: 'http' });
+    const started: CrawlkitEvents['job:started'][0][] = [];
+    ck.on('job:started', (e) => started.push(e));
+    try {
+      const seed = new URL(`${server.url}/articles/first-post.html`);
+      seed.username = 'user';
+      seed.password = 'pass-S3CRET';
+      const crawl = await ck.crawl({ url: seed.href, limit: 1 });
+      const batch = await ck.batchScrape({
+        urls: [REFUSED, `${server.url}/`, 'not a url'],
+        ignoreInvalidURLs: true,
+        timeout: 5000,
+      });
+      if (!crawl.success) throw new Error(crawl.error);
+      if (!batch.success) throw new Error(batch.error);
+      await Promise.all([ck.waitForJob(crawl.id, { documents: false }), ck.waitForJob(batch.id, { documents: false })]);
+      expect(started).toEqual([
+        { id: crawl.id, kind: 'crawl', url: expect.stringContaining('/articles/first-post.html') },
+        { id: batch.id, kind: 'batch', urls: 2 },
+      ]);
+      expect(JSON.stringify(started)).not.toContain('pass-S3CRET');
+    } finally {
+      await ck.close();
+    }
+  });
+
   it('emits error for a failed page of a batch, and page for a direct scrape', async () => {
     const ck = new Crawlkit({ store: 'memory', engine: 'http' });
     const errors: CrawlkitEvents['error'][0][] = [];

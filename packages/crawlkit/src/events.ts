@@ -8,7 +8,11 @@ export interface CrawlkitEvents {
   page: [{ jobId?: string; document: Document }];
   /** A scrape failed. Only emitted when somebody listens (an unheard `error` event would throw). */
   error: [{ jobId?: string; url: string; error: ErrorResponse }];
-  'job:started': [{ id: string; kind: JobKind }];
+  /**
+   * A crawl or batch job was created in this process: a crawl with its start URL (credentials removed), a batch with
+   * its number of URLs.
+   */
+  'job:started': [{ id: string; kind: JobKind; url?: string; urls?: number }];
   'job:completed': [{ id: string; kind: JobKind; status: JobStatus }];
   /**
    * Something the engine noticed that fails no call: `STORE_FILE_EMPTY` when the store's database file was empty

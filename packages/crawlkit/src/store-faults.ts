@@ -85,16 +85,25 @@ export async function retryStoreFaults<T>(
 
 /**
  * The status `warning` of a running job stalled on its store: its workers met a passing fault
- * (`JobStore.noteStoreFault`; for a job run in this process, its runner's `StoreStall`) and stored no page since. Which
- * fault, since when, what to do (in the store's message) and when the job gives up.
+ * (`JobStore.noteStoreFault`; for a job run in this process, `runsHere`, its runner's `StoreStall`) and stored no page
+ * since. Which fault, since when, what to do (in the store's message) and what ends the wait: on a distributed
+ * backend's workers, `storeFaultTimeoutMs`; in this process (the embedded store, no workers), nothing but room in the
+ * store or a cancel, and the warning says those, not an option that does not apply there.
  */
-export function storeStallWarning(job: JobRecord): string | undefined {
+export function storeStallWarning(job: JobRecord, runsHere = false): string | undefined {
   const fault = job.storeFault;
   if (job.status !== 'scraping' || !fault || fault.at < job.updatedAt) return undefined;
+  const since = new Date(fault.since).toISOString();
+  if (runsHere) {
+    return (
+      `The job is waiting on its store: since ${since} this process cannot store its pages (${fault.code}: ` +
+      `${fault.message}). It goes on by itself once the store takes them, however long that is: free room where the ` +
+      'store lives (the disk of its directory, --store or storeDir), or cancel the job; its stored pages are kept.'
+    );
+  }
   return (
-    `The job is waiting on its store: since ${new Date(fault.since).toISOString()} its workers cannot store its ` +
-    `pages (${fault.code}: ${fault.message}). It goes on once the store takes them. A job that crawlkit workers run ` +
-    'ends failed once the store has failed it for storeFaultTimeoutMs (crawlkit worker --store-fault-timeout-ms, ' +
-    'an hour by default).'
+    `The job is waiting on its store: since ${since} its workers cannot store its pages (${fault.code}: ` +
+    `${fault.message}). It goes on once the store takes them, and ends failed once the store has failed it for ` +
+    'storeFaultTimeoutMs (crawlkit worker --store-fault-timeout-ms, an hour by default).'
   );
 }

@@ -1,6 +1,7 @@
 import type { CallOptions, Crawlkit, CreditUsageResponse, ErrorResponse } from 'crawlkit';
 
 import { v2Error } from './respond.js';
+import { storeUnready } from './store-room.js';
 
 /**
  * What the server admits: synchronous requests up to `queueLimit` at once per API key (429 beyond). Its `creditLimit`
@@ -12,13 +13,31 @@ export class Admission {
   readonly #crawlkit: Crawlkit;
   readonly #queueLimit: number;
   readonly #creditLimit: number | undefined;
+  readonly #readyMinFreeMb: number | undefined;
   /** Synchronous requests in progress, per tenant (undefined: keyless, or keys that share their jobs). */
   readonly #inFlight = new Map<string | undefined, number>();
 
-  constructor(crawlkit: Crawlkit, queueLimit: number, creditLimit: number | undefined) {
+  constructor(
+    crawlkit: Crawlkit,
+    queueLimit: number,
+    creditLimit: number | undefined,
+    /** The room a store must have left (`ServerOptions.readyMinFreeMb`; undefined: its default rule). */
+    readyMinFreeMb?: number,
+  ) {
     this.#crawlkit = crawlkit;
     this.#queueLimit = queueLimit;
     this.#creditLimit = creditLimit;
+    this.#readyMinFreeMb = readyMinFreeMb;
+  }
+
+  /**
+   * The 503 `STORE_FULL` answer to a new crawl or batch while the store has less room left than `/ready` requires
+   * (the same rule, `storeUnready`: a balancer's probe and the job's admission agree); undefined when it has room, or
+   * when the store does not answer (the start then answers its own error).
+   */
+  async storeFull(): Promise<ErrorResponse | undefined> {
+    const unready = await storeUnready(this.#crawlkit, this.#readyMinFreeMb);
+    return unready?.code === 'STORE_FULL' ? unready : undefined;
   }
 
   /** The credit limit every call carries (`CallOptions.creditLimit`); undefined without one. */

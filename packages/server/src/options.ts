@@ -53,12 +53,16 @@ export interface ServerOptions extends ListenerOptions {
    * Room the store must have left for `GET /ready` to answer ready, in MiB: free space on the disk of the SQLite file,
    * or Redis's `maxmemory` less its `used_memory` (no check when Redis has no `maxmemory`, or for the memory store).
    * Below it `/ready` answers 503 `STORE_FULL`, so that a load balancer stops sending work every page of which would
-   * fail to be stored. 0 turns the check off.
-   * @default 64
+   * fail to be stored, and a new crawl or batch (v2 and v1) is refused with the same answer: the probe and the
+   * admission read one rule. 0 turns the check off.
+   * @default 64, or an eighth of the store's whole room when that is less (a 20 MiB disk, a 32 MiB `maxmemory`: a
+   * small store is not full when new)
    */
   readyMinFreeMb?: number;
   /**
-   * Where the server's diagnostics go (listening, WebSocket sessions, internal errors).
+   * Where the server's lines go: one per answered request (`info`; a 5xx `error` with its v2 code, a 503 `warn`, a
+   * successful probe `debug`), internal errors, WebSocket sessions; each with its fields as a plain object last. The
+   * library writes nothing unless given one (`crawlkit serve` gives its stderr logger).
    * @default a `debug` logger, silent unless `DEBUG=crawlkit:server*`
    */
   logger?: Logger;
@@ -81,7 +85,7 @@ export interface ResolvedServerOptions {
   closeTimeoutMs: number;
   publicUrl: string | undefined;
   trustProxy: boolean | string[];
-  readyMinFreeMb: number;
+  readyMinFreeMb: number | undefined;
   logger: Logger;
 }
 
@@ -129,7 +133,7 @@ const serverOptionsSchema = z.strictObject({
   queueLimit: int(1).default(1024),
   creditLimit: int(0).optional(),
   closeTimeoutMs: int(0).default(30_000),
-  readyMinFreeMb: int(0).default(64),
+  readyMinFreeMb: int(0).optional(),
   publicUrl: z
     .string()
     .refine(
@@ -165,9 +169,10 @@ export function resolveServerOptions(input: ServerOptions): ResolvedServerOption
         'reaches it could use the server. Give at least one key (--api-key, CRAWLKIT_API_KEY) or listen on 127.0.0.1.',
     );
   }
-  const { logger, creditLimit, publicUrl, trustProxy, parseFileLimit, ...rest } = options;
+  const { logger, creditLimit, publicUrl, trustProxy, parseFileLimit, readyMinFreeMb, ...rest } = options;
   return {
     ...rest,
+    readyMinFreeMb,
     parseFileLimit: parseFileLimit ?? options.crawlkit.parseFileLimit,
     creditLimit,
     publicUrl,

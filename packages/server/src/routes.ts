@@ -112,6 +112,8 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   });
 
   app.post<{ Body: CrawlRequestInput }>('/v2/crawl', async (request, reply) => {
+    const full = await admission.storeFull();
+    if (full) return send(reply, full);
     const key = idempotencyKey(request);
     return send(
       reply,
@@ -133,6 +135,8 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }
 
   app.post<{ Body: BatchScrapeRequestInput }>('/v2/batch/scrape', async (request, reply) => {
+    const full = await admission.storeFull();
+    if (full) return send(reply, full);
     const key = idempotencyKey(request);
     return send(
       reply,

@@ -101,7 +101,8 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return send(reply, v2Error('BAD_REQUEST', `Bad Request: ${error.message}`));
     }
-    logger.error(`${request.method} ${request.url} failed: ${error.message}`);
+    // Without the query (the access line's rule): the path is enough to find the route.
+    logger.error(`${request.method} ${request.url.split('?', 1)[0]} failed: ${error.message}`);
     return send(reply, toErrorResponse(error));
   });
 
@@ -126,7 +127,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   };
 
   const socketContext = { crawlkit, keys, logger, closing: closing.signal };
-  const admission = new Admission(crawlkit, options.queueLimit, options.creditLimit);
+  const admission = new Admission(crawlkit, options.queueLimit, options.creditLimit, options.readyMinFreeMb);
   const routes = {
     crawlkit,
     admission,
@@ -153,7 +154,8 @@ export async function startServer(serverOptions: ServerOptions): Promise<Crawlki
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  options.logger.info(`v2 API on ${url}${options.apiKeys.length ? '' : ' (keyless)'}`);
+  // debug: the caller has the address (`url`) and says it its own way (`crawlkit serve`'s start line).
+  options.logger.debug(`v2 API on ${url}${options.apiKeys.length ? '' : ' (keyless)'}`);
 
   let closed: Promise<void> | undefined;
   const close = async (): Promise<void> => {

@@ -73,6 +73,8 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
     const translated = crawlToV2(bodyOf(request.body));
     if ('problem' in translated) return send(reply, v2Error('BAD_REQUEST', translated.problem));
     const { body } = translated;
+    const full = await admission.storeFull();
+    if (full) return send(reply, full);
     const key = idempotencyKey(request);
     const call = { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) };
     return send(reply, withV1Address(await ck.crawl(body as CrawlRequestInput, call)));
@@ -80,6 +82,8 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
 
   app.post('/v1/batch/scrape', async (request, reply) => {
     const { body } = batchToV2(bodyOf(request.body));
+    const full = await admission.storeFull();
+    if (full) return send(reply, full);
     const key = idempotencyKey(request);
     const call = { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) };
     return send(reply, withV1Address(await ck.batchScrape(body as unknown as BatchScrapeRequestInput, call)));

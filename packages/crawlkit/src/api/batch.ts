@@ -150,6 +150,7 @@ export async function startBatchScrape(
     kind: 'batch',
     stored,
     tasks: batchTasks(valid.slice(0, BATCH_FIRST_TASKS)),
+    urls: valid.length,
     zeroDataRetention: rest.zeroDataRetention,
     idempotencyKey: start.idempotencyKey,
   });

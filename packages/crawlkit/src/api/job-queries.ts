@@ -72,7 +72,13 @@ async function statusOf(
   query: StatusQuery,
   ttlMs: number,
 ): Promise<JobStatusResponse> {
-  const status = await buildJobStatus(found.store, jobs.withStall(found.job), query, ttlMs);
+  const status = await buildJobStatus(
+    found.store,
+    jobs.withStall(found.job),
+    query,
+    ttlMs,
+    jobs.runsHere(found.job.id),
+  );
   if (!status.warning) {
     const warning = await jobs.workerlessWarning(found.job, found.store);
     if (warning) status.warning = warning;

@@ -11,11 +11,18 @@ export interface ReadyResponse {
    * `maxmemory` less `used_memory`. Absent for the memory store, and for Redis without `maxmemory`.
    */
   freeBytes?: number;
+  /** The store's whole room, when its backend can tell: the size of the SQLite file's disk, Redis's `maxmemory`. */
+  totalBytes?: number;
 }
 
 /** Reads the store once (a job nobody has) and asks it how much more it can write; a store failure throws its code. */
 export async function checkReady(rt: Runtime): Promise<ReadyResponse> {
   await rt.ctx.store.jobs.get(NO_JOB);
   const space = await rt.ctx.store.space?.();
-  return space?.freeBytes === undefined ? { success: true } : { success: true, freeBytes: space.freeBytes };
+  if (space?.freeBytes === undefined) return { success: true };
+  return {
+    success: true,
+    freeBytes: space.freeBytes,
+    ...(space.totalBytes === undefined ? {} : { totalBytes: space.totalBytes }),
+  };
 }

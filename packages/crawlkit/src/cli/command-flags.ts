@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 
 import { CONFIG_FILE } from './config-file.js';
 import { addListenFlags } from './listen-flags.js';
+import { addLogFormatFlag } from './log-flags.js';
 import { addRedisFlags } from './redis-flags.js';
 import { addProviderFlags } from './search-provider.js';
 
@@ -54,7 +55,7 @@ export function addSearchFlags(command: Command): Command {
 /** Adds the `serve` options to its command. */
 export function addServeFlags(command: Command): Command {
   return addRedisFlags(
-    addListenFlags(command, { port: SERVE_PORT, addressFromEnv: true }),
+    addLogFormatFlag(addListenFlags(command, { port: SERVE_PORT, addressFromEnv: true })),
     "a distributed deployment's Redis: jobs live there and `crawlkit worker`s run their pages (not serve)",
   )
     .option(
@@ -73,7 +74,7 @@ export function addServeFlags(command: Command): Command {
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
     .option(
       '--ready-min-free <MiB>',
-      "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready, else 503 (default 64; 0: no check)",
+      "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready and new crawls and batches to be taken, else 503 STORE_FULL (default 64, or an eighth of the store's size when less; 0: no check)",
     )
     .option(
       '--job-ttl <ms>',

@@ -4,6 +4,7 @@ import { redactUrl } from '@crawlkit/fetcher/analysis';
 import type { Command } from 'commander';
 
 import type { Crawlkit } from '../crawlkit.js';
+import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { ErrorResponse } from '../v2/types.js';
 
@@ -46,6 +47,11 @@ export class CommandContext {
   command: Command | undefined;
   /** The Redis of `--redis` (or its environment): jobs live there instead of the store directory. */
   redis: RedisSettings | undefined;
+  /**
+   * The lines of a command that runs until stopped (`serve`): set before the first use of `engine`, it takes the
+   * notes (`info`) and the engine's warnings (`warn`) in its own form.
+   */
+  logger: Logger | undefined;
   #engine: Crawlkit | undefined;
   #Engine: typeof Crawlkit | undefined;
   #overrides: CrawlkitOptions = {};
@@ -133,7 +139,11 @@ export class CommandContext {
       if (proxy) options.proxies = { basic: [proxy] };
       this.#engine = new this.#Engine(options);
       // Even with --quiet: a warning may mean lost data (a truncated store).
-      this.#engine.on('warning', ({ message }) => this.io.stderr.write(`crawlkit: warning: ${message}\n`));
+      const logger = this.logger;
+      this.#engine.on('warning', ({ code, message }) => {
+        if (logger) logger.warn(message, { code });
+        else this.io.stderr.write(`crawlkit: warning: ${message}\n`);
+      });
     }
     return this.#engine;
   }
@@ -157,9 +167,10 @@ export class CommandContext {
     return this.options.store ? ` --store ${JSON.stringify(this.options.store)}` : '';
   }
 
-  /** A line for the person at the terminal (stderr), unless `--quiet`. */
+  /** A line for the person at the terminal (stderr), unless `--quiet`; an `info` line of `logger` when there is one. */
   note(message: string): void {
-    if (!this.options.quiet) this.io.stderr.write(`${message}\n`);
+    if (this.logger) this.logger.info(message);
+    else if (!this.options.quiet) this.io.stderr.write(`${message}\n`);
   }
 
   write(text: string): void {

@@ -7,6 +7,7 @@ import type { CliIo, CommandContext, GlobalOptions } from './context.js';
 import { CliError, EXIT, exitCodeFor } from './errors.js';
 import { EXAMPLES, examples } from './examples.js';
 import { addEngineFlags } from './engine-flags.js';
+import { addQuietFlag } from './log-flags.js';
 import { addModelFlags } from './model-flags.js';
 import { withFlags } from './option-flags.js';
 import { addRedisFlags, type RedisFlags } from './redis-flags.js';
@@ -39,8 +40,8 @@ function addGlobalFlags(command: Command, output: Output): Command {
     .option(
       '--url-policy <policy>',
       'URL policy: strict (no private, loopback or metadata addresses) or a UrlPolicy as JSON; env CRAWLKIT_URL_POLICY',
-    )
-    .option('-q, --quiet', "no progress bar and no notes on stderr (but a started job's id)");
+    );
+  addQuietFlag(command);
   if (output !== 'none') {
     command
       .option('--json', 'print the v2 response as JSON')

@@ -23,6 +23,9 @@ import { resolveWebhookSecret } from './webhook-secret.js';
 import { loadServeModel } from './serve-model.js';
 import type { RedisFlags } from './redis-flags.js';
 import { describeRedis, useRedis } from './redis-settings.js';
+import { logJobs } from './job-log.js';
+import type { LogFormat } from './log-flags.js';
+import { runLogger } from './run-log.js';
 
 /**
  * What the CLI uses of `@crawlkit/server`: not a dependency of crawlkit (it depends on crawlkit); installed beside it,
@@ -44,6 +47,8 @@ export interface ServerModule {
 }
 
 export interface ServeFlags extends ListenFlags, RedisFlags {
+  /** `--log-format` (commander gives its default). */
+  logFormat?: LogFormat;
   bodyTimeout?: string;
   closeTimeout?: string;
   parseFileLimit?: string;
@@ -127,6 +132,13 @@ export async function serveCommand(
   serverModule?: ServerModule,
 ): Promise<number> {
   const flags = command.opts<ServeFlags>();
+  // Its lines from the start: a request, a job taken or ended, a 5xx answer, the engine's warnings (--quiet: those).
+  const log = runLogger(ctx.io.stderr, {
+    ...(flags.logFormat ? { format: flags.logFormat } : {}),
+    quiet: ctx.options.quiet ?? false,
+    debugScope: 'server',
+  });
+  ctx.logger = log;
   const file = readServeFile(flags, process.env, process.cwd());
   const address = resolveListenAddress(flags, process.env, file);
   const port = address.port ?? SERVE_PORT;
@@ -161,10 +173,17 @@ export async function serveCommand(
     }
   }
 
+  logJobs(ctx.engine, log);
+  // Store and queue failures outside any page (a page's own failure is in its answer or its job's status).
+  ctx.engine.on('error', ({ jobId, url, error }) => {
+    if (!url) log.error(`${jobId ? `job ${jobId}: ` : ''}${error.error} (${error.code ?? 'UNKNOWN_ERROR'})`);
+  });
+
   let running: { url: string; close(): Promise<void> };
   try {
     running = await server.startServer({
       crawlkit: ctx.engine,
+      logger: log,
       port,
       host,
       apiKeys: keys,
@@ -190,7 +209,7 @@ export async function serveCommand(
   const stopped = untilStopped(ctx);
   const browser = redis ? undefined : missingBrowserWarning(ctx.options.engine, options.browser);
   // Even with --quiet, as the engine's warnings.
-  if (browser) ctx.io.stderr.write(`crawlkit: warning: ${browser}\n`);
+  if (browser) log.warn(browser);
   ctx.write(`${running.url}\n`);
   const keyNote = keys.length ? `${keys.length} API key${keys.length > 1 ? 's' : ''}` : 'keyless';
   const jobs = redis

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import type { CliIo } from './context.js';
 import { addEngineFlags } from './engine-flags.js';
 import { examples } from './examples.js';
+import { addLogFormatFlag, addQuietFlag } from './log-flags.js';
 import { addRedisFlags } from './redis-flags.js';
 import type { WorkerFlags } from './worker.js';
 
@@ -22,7 +23,7 @@ export function addWorkerCommand(
     .description('take crawl and batch tasks from a shared Redis queue until stopped (Ctrl-C, SIGTERM)');
   // `--prefix`: the older spelling of `--redis-prefix`, still taken, not listed.
   addRedisFlags(command, 'Redis URL of the deployment').addOption(new Option('--prefix <prefix>').hideHelp());
-  return addEngineFlags(command)
+  addEngineFlags(command)
     .option('--concurrency <n>', 'pages at once in this worker (default 16)')
     .option(
       '--task-lock-ms <ms>',
@@ -43,8 +44,9 @@ export function addWorkerCommand(
     .option(
       '--url-policy <policy>',
       "this worker's URL policy (strict or JSON), on top of each job's; env CRAWLKIT_URL_POLICY",
-    )
-    .option('-q, --quiet', 'no per-page lines on stderr')
+    );
+  addQuietFlag(command);
+  return addLogFormatFlag(command)
     .addHelpText('after', examples('worker'))
     .exitOverride()
     .action(async (flags: WorkerFlags) => {

@@ -129,6 +129,8 @@ describe('crawlkit worker', () => {
     expect(exitCode).toBe(0);
     expect(text).toMatch(/worker \S+ taking tasks from redis:\/\/127\.0\.0\.1:\d+/);
     expect(text).toContain(`page `);
+    // The worker ended the job: its line, with its pages and time.
+    expect(text).toMatch(/Z info batch \S+ completed: 2\/2 pages in \d+\.\d s$/m);
     expect(text).toContain('worker stopped: 2 pages stored, 0 failed');
   });
 
@@ -146,7 +148,7 @@ describe('crawlkit worker', () => {
     expect(errors.map((e) => e.code)).toEqual(['SCRAPE_RESPONSE_TOO_LARGE', 'SCRAPE_RESPONSE_TOO_LARGE']);
     expect(exitCode).toBe(0);
     // A page's error line names its code, as the lines of errors not of a page do (was: the message alone).
-    expect(text).toMatch(/^error \S+ http:\/\/127\.0\.0\.1:\d+\/\S*: .+ \(SCRAPE_RESPONSE_TOO_LARGE\)$/m);
+    expect(text).toMatch(/Z info page failed \S+ http:\/\/127\.0\.0\.1:\d+\/\S*: .+ \(SCRAPE_RESPONSE_TOO_LARGE\)$/m);
     expect(text).toContain('worker stopped: 0 pages stored, 2 failed');
   });
 });

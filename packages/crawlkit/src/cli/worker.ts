@@ -5,6 +5,9 @@ import { CliError, EXIT } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import { proxyFromEnv } from './proxy-env.js';
 import { describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-settings.js';
+import { logJobs } from './job-log.js';
+import type { LogFormat } from './log-flags.js';
+import { runLogger } from './run-log.js';
 
 export interface WorkerFlags extends EngineFlags {
   redis?: string;
@@ -18,7 +21,10 @@ export interface WorkerFlags extends EngineFlags {
   taskRetryDelayMs?: string;
   storeFaultTimeoutMs?: string;
   sweepIntervalMs?: string;
+  /** Warnings and errors only. */
   quiet?: boolean;
+  /** `--log-format` (commander gives its default). @default 'text' */
+  logFormat?: LogFormat;
 }
 
 /**
@@ -60,26 +66,34 @@ export async function runWorker(
   const proxy = proxyFromEnv(process.env);
   const options: CrawlkitOptions = { backend, ...engineOptions, ...(proxy ? { proxies: { basic: [proxy] } } : {}) };
   const ck = new Crawlkit(options);
-  const note = (line: string) => {
-    if (!flags.quiet) io.stderr.write(`${line}\n`);
-  };
+  const log = runLogger(io.stderr, {
+    ...(flags.logFormat ? { format: flags.logFormat } : {}),
+    quiet: flags.quiet ?? false,
+    debugScope: 'worker',
+  });
+  const note = (line: string, fields?: Record<string, unknown>) => log.info(line, ...(fields ? [fields] : []));
+  logJobs(ck, log);
   let pages = 0;
   let failures = 0;
   /** Errors without a page: the store or queue failed (Redis paused, out of memory), a robots.txt could not be read. */
   let others = 0;
   ck.on('page', ({ jobId, document }) => {
     pages++;
-    note(`page ${jobId ?? ''} ${document.metadata.sourceURL} (${document.metadata.statusCode})`);
+    const { sourceURL, statusCode } = document.metadata;
+    note(`page ${jobId ?? ''} ${sourceURL} (${statusCode})`, { event: 'page', job: jobId, url: sourceURL, statusCode });
   });
-  ck.on('warning', ({ message }) => io.stderr.write(`warning: ${message}\n`));
+  ck.on('warning', ({ code, message }) => log.warn(message, { code }));
   ck.on('error', ({ jobId, url: pageUrl, error }) => {
+    const code = error.code ?? 'UNKNOWN_ERROR';
     if (!pageUrl) {
+      // The store or queue failed: the operator's to fix, whatever the pages. Read `<time> error (not a page) …`.
       others++;
-      note(`error (not a page) ${jobId ? `job ${jobId}: ` : ''}${error.error} (${error.code ?? 'UNKNOWN_ERROR'})`);
+      log.error(`(not a page) ${jobId ? `job ${jobId}: ` : ''}${error.error} (${code})`, { job: jobId, code });
       return;
     }
+    // A page failed: the site's doing, told in its job's status and errors too.
     failures++;
-    note(`error ${jobId ?? ''} ${pageUrl}: ${error.error} (${error.code ?? 'UNKNOWN_ERROR'})`);
+    note(`page failed ${jobId ?? ''} ${pageUrl}: ${error.error} (${code})`, { job: jobId, url: pageUrl, code });
   });
 
   const stop = new AbortController();

@@ -78,8 +78,8 @@ export const SERVICE_CODES = {
   STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
   STORE_FULL: info(
     503,
-    "The store has less room left than the HTTP server's `/ready` requires (the SQLite file's disk, Redis's maxmemory).",
-    'Free disk space or raise maxmemory; `--ready-min-free` (MiB) sets the room `/ready` requires, 0 none.',
+    "The store has less room left than the HTTP server requires (the SQLite file's disk, Redis's maxmemory): `/ready` answers it, and new crawls and batches are refused with it.",
+    'Free disk space or raise maxmemory; `--ready-min-free` (MiB, default 64 or an eighth of the store when less) sets the room required, 0 none.',
   ),
   STORE_SECRET_KEY_MISSING: info(
     500,

@@ -1,6 +1,6 @@
 import type { Delivery, JobRecord, Store } from '@crawlkit/store';
 
-import type { EventBus } from '../event-bus.js';
+import type { EventBus, JobStartedWhat } from '../event-bus.js';
 import { isErrorCode } from '../error-codes.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
 import { queueWebhookEvent, type JobWebhookEvent } from '../webhooks/outbox.js';
@@ -66,10 +66,10 @@ export class JobEvents {
     this.#progress = new ProgressReports((id, kind, counts) => this.bus.progress(id, kind, counts));
   }
 
-  /** The job was created. */
-  async started(store: Store, job: JobRecord): Promise<void> {
+  /** The job was created: a crawl from `url`, a batch of `urls` URLs. */
+  async started(store: Store, job: JobRecord, what: JobStartedWhat = {}): Promise<void> {
     await this.#webhook(store, job, { event: 'started', success: true });
-    this.bus.jobStarted(job.id, job.kind);
+    this.bus.jobStarted(job.id, job.kind, what);
   }
 
   /** The job's record says completed. */

@@ -141,6 +141,8 @@ export class JobManager {
     tasks: TaskInput[];
     zeroDataRetention: boolean;
     idempotencyKey?: string | undefined;
+    /** A batch's number of URLs, told by its `job:started` event (a crawl tells its first task's URL). */
+    urls?: number;
   }): Promise<JobRecord> {
     if (options.stored.webhook) checkWebhookUrl(options.stored.webhook.url, this.#urlPolicy ?? {});
     if (this.#distributed && (options.stored.request as { record?: boolean }).record) {
@@ -179,7 +181,8 @@ export class JobManager {
       // Another start with the same key won the race (in this process or another sharing the store).
       throw keyed && isDuplicateJob(error) ? keyReusedError() : error;
     }
-    await this.#events.started(store, job);
+    const what = options.kind === 'crawl' ? { url: options.tasks[0]?.url } : { urls: options.urls };
+    await this.#events.started(store, job, what);
     this.start(job, store);
     return job;
   }
@@ -196,6 +199,11 @@ export class JobManager {
   withStall(job: JobRecord): JobRecord {
     const fault = this.#driver.storeFault(job.id);
     return fault ? { ...job, storeFault: fault } : job;
+  }
+
+  /** Whether the job runs in this process, not on a distributed backend's workers (`storeFaultTimeoutMs` is theirs). */
+  runsHere(id: string): boolean {
+    return this.#driver.runs(id);
   }
 
   /**

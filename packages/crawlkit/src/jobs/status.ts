@@ -88,6 +88,8 @@ export async function buildJobStatus(
   job: JobRecord,
   query: StatusQuery,
   ttlMs: number,
+  /** The job runs in this process (its stall has no `storeFaultTimeoutMs`). @default false */
+  runsHere = false,
 ): Promise<JobStatusResponse> {
   const [counts, resultCount] = await Promise.all([store.tasks.counts(job.id), store.results.count(job.id)]);
   const data = await readPage(store, job.id, query);
@@ -112,7 +114,8 @@ export async function buildJobStatus(
     response.next = jobAddress(job.kind, job.id, { skip: served, limit: query.limit }, query.baseUrl);
   }
   const warning =
-    storeStallWarning(job) ?? (job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined);
+    storeStallWarning(job, runsHere) ??
+    (job.kind === 'crawl' ? await crawlWarning(store, job, resultCount) : undefined);
   // The reason a job ended failed (a store that refused, a spent store budget): the status is where a poller looks.
   const failure = job.status === 'failed' && job.error ? `The job failed: ${job.error.replace(/\.?$/, '.')}` : '';
   if (failure || warning) response.warning = [failure, warning].filter(Boolean).join(' ');

@@ -189,11 +189,11 @@ async function memoryInfo(client: Redis): Promise<string> {
   }
 }
 
-/** `maxmemory` less `used_memory` from `INFO memory`; no bound when `maxmemory` is 0 (unset). */
+/** `maxmemory` less `used_memory` from `INFO memory`, of `maxmemory`; no bound when `maxmemory` is 0 (unset). */
 function memorySpace(info: string): StoreSpace {
   const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? NaN);
   const [max, used] = [field('maxmemory'), field('used_memory')];
-  return max > 0 && Number.isFinite(used) ? { freeBytes: Math.max(0, max - used) } : {};
+  return max > 0 && Number.isFinite(used) ? { freeBytes: Math.max(0, max - used), totalBytes: max } : {};
 }
 
 const lifecycles = new WeakMap<RedisStore, Lifecycle>();

@@ -33,6 +33,11 @@ export interface StoreSpace {
    * `maxmemory` less `used_memory` (Redis). Undefined when nothing bounds it (Redis without `maxmemory`).
    */
   freeBytes?: number;
+  /**
+   * The store's whole room, used or not: the size of the database file's disk (SQLite), `maxmemory` (Redis).
+   * Undefined when nothing bounds it.
+   */
+  totalBytes?: number;
 }
 
 /**

@@ -190,7 +190,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Sq
       const disk = await statfs(dir).catch((error: unknown) => {
         throw new StoreError('STORE_IO', `Cannot read the free space of ${dir}.`, { cause: error });
       });
-      return { freeBytes: disk.bavail * disk.bsize };
+      return { freeBytes: disk.bavail * disk.bsize, totalBytes: disk.blocks * disk.bsize };
     },
     close: () => {
       // Puts and touches waiting for their turn are committed, not lost; the texts stored since the last idle turn

@@ -1,0 +1,57 @@
+import type { Crawlkit } from '../crawlkit.js';
+import type { CrawlkitEvents } from '../events.js';
+import type { Logger } from '../logger.js';
+
+/** `3.4 s`, `2 min 05 s`. */
+function took(ms: number): string {
+  if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** The line of a job the engine ended, with its pages and time from its status (without them if the store fails). */
+async function endLine(engine: Crawlkit, log: Logger, event: CrawlkitEvents['job:completed'][0]): Promise<void> {
+  const { id, kind, status } = event;
+  // The job has ended: this answers at once, its counts without its documents.
+  const answer = await engine.waitForJob(id, { documents: false }).catch(() => undefined);
+  const fields: Record<string, unknown> = { event: 'job-ended', kind, id, status };
+  let counts = '';
+  let reason = '';
+  if (answer?.success) {
+    const ms =
+      answer.completedAt && answer.createdAt
+        ? Date.parse(answer.completedAt) - Date.parse(answer.createdAt)
+        : undefined;
+    Object.assign(fields, { completed: answer.completed, total: answer.total, ...(ms === undefined ? {} : { ms }) });
+    counts = `: ${answer.completed}/${answer.total} pages${ms === undefined ? '' : ` in ${took(ms)}`}`;
+    if (status === 'failed' && answer.warning) reason = ` (${answer.warning})`;
+  }
+  const line = `${kind} ${id} ${status}${counts}${reason}`;
+  if (status === 'failed') log.warn(line, fields);
+  else log.info(line, fields);
+}
+
+/**
+ * Writes a line when the engine takes a job (`job:started`: kind, id, a crawl's URL or a batch's count of URLs) and
+ * when one ends in this process (`job:completed`: status, pages, time). Returns what stops it.
+ */
+export function logJobs(engine: Crawlkit, log: Logger): () => void {
+  const started = ({ id, kind, url, urls }: CrawlkitEvents['job:started'][0]) => {
+    const what = url ?? (urls === undefined ? '' : `${urls} URL${urls === 1 ? '' : 's'}`);
+    const fields = {
+      event: 'job-accepted',
+      kind,
+      id,
+      ...(url === undefined ? {} : { url }),
+      ...(urls === undefined ? {} : { urls }),
+    };
+    log.info(`${kind} ${id} accepted${what ? `: ${what}` : ''}`, fields);
+  };
+  const ended = (event: CrawlkitEvents['job:completed'][0]) => void endLine(engine, log, event);
+  engine.on('job:started', started);
+  engine.on('job:completed', ended);
+  return () => {
+    engine.off('job:started', started);
+    engine.off('job:completed', ended);
+  };
+}
