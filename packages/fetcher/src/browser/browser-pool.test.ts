@@ -375,7 +375,8 @@ describe('Chromium discovery', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    expect(resolveChromiumPath(undefined, { PATH: '' })).toBe('/usr/bin/chromium');
+    // Debian's /usr/bin/chromium is a launcher script: the binary it execs is launched (chromium-path.test.ts).
+    expect(resolveChromiumPath(undefined, { PATH: '' })).toBe('/usr/lib/chromium/chromium');
   });
 
   it('falls back to HTTP when the page wants JavaScript but no browser can start, and fails when the options need one', async () => {

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
+import { browserBehindLauncher } from './chromium-wrapper.js';
 import { BrowserError } from './errors.js';
 
 /** Environment variable naming the Chromium executable. */
@@ -27,9 +28,17 @@ function isExecutable(file: string): boolean {
   }
 }
 
+/** A Chromium found (not named by the user): the binary itself when it is a launcher script's (Debian's). */
+function found(candidate: string): string {
+  return browserBehindLauncher(candidate, isExecutable) ?? candidate;
+}
+
 /**
  * The Chromium to launch: `explicit` (the `browser.executablePath` option), else `$CRAWLKIT_CHROMIUM`, else the
- * first of `/usr/bin/chromium`, `chromium-browser`, `google-chrome` (and the same names on `$PATH`).
+ * first of `/usr/bin/chromium`, `chromium-browser`, `google-chrome` (and the same names on `$PATH`). What the user
+ * names is launched as named; a Chromium found that is a shell launcher `exec`ing the browser binary (Debian's
+ * `/usr/bin/chromium`) is replaced by that binary, which starts the same browser without the script's processes and
+ * flags (docs/decisions.md, "The browser binary behind Debian's launcher").
  * @throws BrowserError `BROWSER_NOT_FOUND` whose message names the fix.
  */
 export function resolveChromiumPath(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -42,11 +51,11 @@ export function resolveChromiumPath(explicit?: string, env: NodeJS.ProcessEnv = 
       `Chromium not found at ${configured} (from ${source}): no executable file there. Point it at a Chromium or Chrome binary, or install one with \`apt-get install chromium\`.`,
     );
   }
-  for (const candidate of ABSOLUTE_CANDIDATES) if (isExecutable(candidate)) return candidate;
+  for (const candidate of ABSOLUTE_CANDIDATES) if (isExecutable(candidate)) return found(candidate);
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     for (const name of PATH_NAMES) {
       const candidate = join(dir, name);
-      if (isExecutable(candidate)) return candidate;
+      if (isExecutable(candidate)) return found(candidate);
     }
   }
   throw new BrowserError(

@@ -14,8 +14,9 @@ export interface BrowserPoolOptions {
    */
   wsEndpoint?: string;
   /**
-   * Chromium executable. Unset: `$CRAWLKIT_CHROMIUM`, then `/usr/bin/chromium`, `chromium-browser`,
-   * `google-chrome` (and those names on `$PATH`).
+   * Chromium executable, launched as named. Unset: `$CRAWLKIT_CHROMIUM`, then `/usr/bin/chromium`, `chromium-browser`,
+   * `google-chrome` (and those names on `$PATH`); one found that is a shell launcher (Debian's) is replaced by the
+   * binary it `exec`s.
    * @default undefined (auto-detected)
    */
   executablePath?: string;
