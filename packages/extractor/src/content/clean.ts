@@ -4,6 +4,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { detachAll, elements } from '../dom/walk.js';
+import { dropAgeLines } from './age-lines.js';
 import { AnnouncedLists, isAnnouncedList } from './announced-lists.js';
 import { findAuthorCards } from './author-cards.js';
 import { dropDealRails } from './deal-rails.js';
@@ -157,5 +158,6 @@ export function cleanContainer(
   dropPreTitleLinks(container, measures, doomed);
   const blocks = dropRepeats(container, measures, doomed);
   dropPlaceholders(blocks, container, measures, total, doomed);
+  dropAgeLines(container, measures, doomed);
   detachAll(doomed);
 }

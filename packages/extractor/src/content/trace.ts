@@ -153,6 +153,10 @@ export const DROP_RULES = {
     module: 'pre-title-links.ts',
     says: "a block of links set above the page's title heading (a breadcrumb, a promotion bar, a help line)",
   },
+  'age-line': {
+    module: 'age-lines.ts',
+    says: "a card's or a post's age standing alone as a line (3 days ago), while the ages are a small part of the text",
+  },
   repeat: { module: 'repeats.ts', says: 'a copy of an earlier block or wrapper, word for word' },
   'quoted-reply': { module: 'repeats.ts', says: 'a quote of an earlier post in a reply' },
   placeholder: { module: 'placeholders.ts', says: 'template filler (Lorem ipsum) and its unfilled cards' },
