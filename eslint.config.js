@@ -12,6 +12,7 @@ export default tseslint.config(
       'coverage/**',
       'bench/results/**',
       'bench/scratch/**',
+      '**/tmp-probe/**',
       '.crawlkit/**',
       'docs/api/**',
       'packages/extractor/vendor/**',
