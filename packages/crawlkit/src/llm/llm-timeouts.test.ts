@@ -4,21 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import type { FormatInput } from '../v2/formats.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { schema, faultRoutes, useLlmSite } from './__fixtures__/llm-site.js';
 
 const bench = useLlmSite(faultRoutes);
 const engine = bench.engine.bind(bench);
 
+/** The product page scraped by a new engine with 1.5 s for the page, the model's answer queued before. */
+const scrapeIn1500ms = (formats: FormatInput[]) =>
+  engine().scrape({ url: `${bench.site.url}/faults/product`, timeout: 1_500, formats });
+
 describe('a page that times out on the model', () => {
   it('says the model had not answered, when a call hangs', async () => {
-    const ck = engine();
     bench.llm.enqueue({ stallMidBodyMs: 60_000 });
-    const response = await ck.scrape({
-      url: `${bench.site.url}/faults/product`,
-      timeout: 1_500,
-      formats: [{ type: 'json', schema }],
-    });
+    const response = await scrapeIn1500ms([{ type: 'json', schema }]);
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
     expect((response as ErrorResponse).error).toMatch(
       /^Scrape timed out after 1500 ms: the language model had not answered after \d+ ms\./,
@@ -26,17 +26,12 @@ describe('a page that times out on the model', () => {
   });
 
   it("says the model's server asked to wait, when the page's time runs out in a Retry-After", async () => {
-    const ck = engine();
     bench.llm.enqueue({
       status: 429,
       headers: { 'retry-after': '30' },
       body: { error: { message: 'Rate limit reached' } },
     });
-    const response = await ck.scrape({
-      url: `${bench.site.url}/faults/product`,
-      timeout: 1_500,
-      formats: [{ type: 'json', schema }],
-    });
+    const response = await scrapeIn1500ms([{ type: 'json', schema }]);
     // Before: 'the language model had not answered after 1490 ms', though it had answered at once, with a 429.
     expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
     expect((response as ErrorResponse).error).toBe(
@@ -47,13 +42,8 @@ describe('a page that times out on the model', () => {
   });
 
   it('says so for the question format too', async () => {
-    const ck = engine();
     bench.llm.enqueue({ delayMs: 60_000 });
-    const response = await ck.scrape({
-      url: `${bench.site.url}/faults/product`,
-      timeout: 1_500,
-      formats: [{ type: 'question', question: 'What does the lamp cost?' }],
-    });
+    const response = await scrapeIn1500ms([{ type: 'question', question: 'What does the lamp cost?' }]);
     expect((response as ErrorResponse).error).toMatch(/^Scrape timed out after 1500 ms: the language model had not/);
   });
 
