@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { afterAll, beforeAll } from 'vitest';
+
 import { startLlmServer, type LlmServer } from '../../fixtures/llm-server.ts';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
 import { ensureBuilt, startCli, type CliResult } from '../cli-helpers.ts';
@@ -112,4 +114,16 @@ export async function startClientStack(options: { key?: string; serveArgs?: stri
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts a stack before the file's tests, hands it to `started`, and closes it after them. */
+export function useClientStack(started: (stack: ClientStack) => void): void {
+  let stack: ClientStack | undefined;
+  beforeAll(async () => {
+    stack = await startClientStack();
+    started(stack);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
 }
