@@ -1,5 +1,5 @@
 /**
- * Child process of the kill -9 case of `test/webhooks.test.ts`, run from the TypeScript sources:
+ * Child process of the kill -9 case of `test/webhook-restarts.test.ts`, run from the TypeScript sources:
  *   node --import ./test/helpers/built-hooks.ts test/helpers-webhooks-child.ts start <storeDir> <hook> <url>...
  *   node --import ./test/helpers/built-hooks.ts test/helpers-webhooks-child.ts resume <storeDir>
  * `start` creates a batch with a webhook and prints its id; `resume` opens the store with `resumeJobs: true` and
