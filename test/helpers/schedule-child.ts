@@ -1,5 +1,5 @@
 /**
- * Child process of `test/schedules.test.ts`, run from the TypeScript sources:
+ * Child process of `test/schedule-restart.test.ts`, run from the TypeScript sources:
  *   node --import ./test/helpers/built-hooks.ts test/helpers/schedule-child.ts <storeDir> [<siteUrl> <webhookUrl>]
  * Opens the on-disk store at `storeDir` with `runSchedules: true`; with a site, first creates a schedule crawling it
  * every 2 seconds with a webhook per change. Prints one JSON line per event: `{"created":id}`,
