@@ -1,92 +1,26 @@
 /**
  * `crawlkit mcp` called as a model fills firecrawl-mcp's tools: a crawl of more pages than one status page holds,
- * read back through the status tools (an agent has no tool to follow a `next` address); a crawl call the agent
- * cancels, abandons (the host closes the session) or follows by its progress; arguments as a strict function-calling
- * host has a model fill them (`null` for every field not used); a crawl or batch still running, cancelled by a tool.
+ * read back through the status tools (an agent has no tool to follow a `next` address); a crawl call followed by its
+ * progress; arguments as a strict function-calling host has a model fill them (`null` for every field not used). A
+ * call the agent cancels or abandons, and jobs cancelled by a tool: mcp-agent-cancel.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Crawlkit } from 'crawlkit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
-import { CLI, ensureBuilt, startCli } from './cli-helpers.ts';
+import { startCli } from './cli-helpers.ts';
+import { PAGES, useMcpAgent } from './helpers/mcp-agent.ts';
 
-const PAGES = 130;
-let site: Server;
 let siteUrl: string;
 let client: Client;
 let stderr = '';
-/** Given the id of each crawl.started webhook event the site receives. */
-let crawlStarted: (id: string) => void = () => undefined;
-const dir = mkdtempSync(join(tmpdir(), 'ck-mcp-agent-'));
-
-beforeAll(async () => {
-  ensureBuilt();
-  // Page i links to pages 5i+1 … 5i+5: PAGES pages reached from the root. Under /slow/, each answers in 300 ms.
-  site = createServer((req, res) => {
-    if (req.url === '/hook') {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        const event = JSON.parse(body) as { type: string; id: string };
-        if (event.type === 'crawl.started') crawlStarted(event.id);
-        res.end();
-      });
-      return;
-    }
-    const slow = req.url?.startsWith('/slow/') ? '/slow' : '';
-    const path = (req.url ?? '').slice(slow.length);
-    const i = path === '/' ? 0 : Number(/^\/p\/(\d+)$/.exec(path)?.[1] ?? -1);
-    if (!(i >= 0 && i < PAGES)) return void res.writeHead(404).end();
-    const links = [1, 2, 3, 4, 5].map((k) => i * 5 + k).filter((k) => k < PAGES);
-    res.setHeader('content-type', 'text/html');
-    const page =
-      `<html><head><title>Page ${i}</title></head><body><main><h1>Page ${i}</h1>` +
-      `<p>Page number ${i} of the site, with enough words to be its main content.</p>` +
-      `${links.map((k) => `<a href="${slow}/p/${k}">page ${k}</a>`).join(' ')}</main></body></html>`;
-    if (slow) setTimeout(() => res.end(page), 300);
-    else res.end(page);
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--store', dir],
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  client = new Client({ name: 'agent', version: '1.0.0' });
-  await client.connect(transport);
-}, 300_000);
-
-afterAll(async () => {
-  await client?.close();
-  await new Promise<void>((resolve) => site?.close(() => resolve()));
-  rmSync(dir, { recursive: true, force: true });
+const { dir, call } = useMcpAgent({
+  started: (agent) => ({ siteUrl, client } = agent),
+  crawlStarted: () => undefined,
+  stderr: (chunk) => (stderr += chunk),
 });
-
-/** Calls a tool as an agent does; its text answer parsed as JSON. */
-async function call(name: string, args: Record<string, unknown>) {
-  const raw = (await client.callTool({ name, arguments: args })) as {
-    isError?: boolean;
-    content: { type: string; text?: string }[];
-  };
-  const text = raw.content.map((c) => c.text ?? '').join('');
-  let json: Record<string, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
-  try {
-    json = JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  } catch {
-    json = undefined;
-  }
-  return { isError: raw.isError === true, text, json };
-}
 
 it('answers a crawl status with every page, past one status page (firecrawl-mcp follows next)', async () => {
   const crawl = await call('firecrawl_crawl', { url: `${siteUrl}/`, limit: PAGES, sitemap: 'skip' });
@@ -275,145 +209,4 @@ it('answers screenshots and PDFs as image and resource content, not base64 in th
   expect(Buffer.from(image!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
   expect(pdf).toMatchObject({ type: 'resource', resource: { mimeType: 'application/pdf' } });
   expect(Buffer.from(pdf!.resource!.blob!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
-}, 60_000);
-
-it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {
-  const started = new Promise<string>((resolve) => (crawlStarted = resolve));
-  const aborter = new AbortController();
-  const answer = client.callTool(
-    {
-      name: 'firecrawl_crawl',
-      arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip', webhook: `${siteUrl}/hook` },
-    },
-    undefined,
-    { signal: aborter.signal },
-  );
-  const id = await started;
-  aborter.abort();
-  await expect(answer).rejects.toThrow(/abort/i);
-
-  // Another engine on the same store reads the crawl: before, it went on to its 60 pages (completed, 6 s).
-  const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
-  try {
-    let status = await ck.getCrawlStatus(id);
-    while (status.success && status.status === 'scraping') {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      status = await ck.getCrawlStatus(id);
-    }
-    expect(status).toMatchObject({ success: true, status: 'cancelled' });
-  } finally {
-    await ck.close();
-  }
-}, 60_000);
-
-it('cancels the crawl of a firecrawl_crawl call under way when the host closes the session (stdin)', async () => {
-  const started = new Promise<string>((resolve) => (crawlStarted = resolve));
-  const host = new Client({ name: 'agent', version: '1.0.0' });
-  await host.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--store', dir] }));
-  const answer = host.callTool({
-    name: 'firecrawl_crawl',
-    arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip', webhook: `${siteUrl}/hook` },
-  });
-  const id = await started;
-  // The host quits: it closes the server's input, and the server exits.
-  await host.close();
-  await expect(answer).rejects.toThrow(/closed/i);
-
-  // Before: left running in the store, resumed unseen by the next `crawlkit mcp` on it (no agent knew its id).
-  const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
-  try {
-    expect(await ck.getCrawlStatus(id)).toMatchObject({ success: true, status: 'cancelled' });
-  } finally {
-    await ck.close();
-  }
-}, 60_000);
-
-it('answers a crawl still running after --crawl-wait-ms with its id, to follow with the status tool', async () => {
-  const host = new Client({ name: 'agent', version: '1.0.0' });
-  const args = [CLI, 'mcp', '--store', dir, '--crawl-wait-ms', '1000'];
-  await host.connect(new StdioClientTransport({ command: process.execPath, args }));
-  try {
-    const asked = Date.now();
-    const raw = (await host.callTool({
-      name: 'firecrawl_crawl',
-      arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip' },
-    })) as { isError?: boolean; content: { text: string }[] };
-    // Before: the call waited for all 60 pages (9 s here; a host on the MCP SDK cancels it, and the crawl, at 60 s).
-    expect(Date.now() - asked).toBeLessThan(5_000);
-    expect(raw.isError).toBeFalsy();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const answer = JSON.parse(raw.content[0]!.text) as Record<string, any>;
-    expect(answer).toMatchObject({ success: true, status: 'scraping' });
-    expect(answer.message).toContain('still running');
-    expect(answer.nextTool).toEqual({
-      name: 'firecrawl_check_crawl_status',
-      arguments: { id: answer.id, skip: answer.data.length },
-    });
-    // Left running for the agent to follow.
-    const status = (await host.callTool({
-      name: 'firecrawl_check_crawl_status',
-      arguments: answer.nextTool.arguments,
-    })) as {
-      content: { text: string }[];
-    };
-    expect(JSON.parse(status.content[0]!.text)).toMatchObject({ success: true, status: 'scraping' });
-  } finally {
-    await host.close();
-  }
-}, 60_000);
-
-it('cancels a crawl answered still running, and a batch, by their ids (firecrawl_cancel_crawl, _batch)', async () => {
-  const host = new Client({ name: 'agent', version: '1.0.0' });
-  const args = [CLI, 'mcp', '--store', dir, '--crawl-wait-ms', '500'];
-  await host.connect(new StdioClientTransport({ command: process.execPath, args }));
-  const on = async (name: string, args: Record<string, unknown>) => {
-    const raw = (await host.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { isError: raw.isError === true, json: JSON.parse(raw.content[0]!.text) as Record<string, any> };
-  };
-  try {
-    const crawl = await on('firecrawl_crawl', {
-      url: `${siteUrl}/slow/`,
-      limit: 60,
-      maxConcurrency: 2,
-      sitemap: 'skip',
-    });
-    expect(crawl.json).toMatchObject({ success: true, status: 'scraping' });
-    expect(crawl.json.message).toContain('firecrawl_cancel_crawl');
-    const { id } = crawl.json as { id: string };
-    // Before: "Tool firecrawl_cancel_crawl not found"; the crawl ran on to its 60 pages, nothing an agent could stop.
-    const cancelled = await on('firecrawl_cancel_crawl', { id });
-    expect(cancelled).toEqual({
-      isError: false,
-      json: {
-        status: 'cancelled',
-        message: expect.stringContaining('firecrawl_check_crawl_status') as string,
-        nextTool: { name: 'firecrawl_check_crawl_status', arguments: { id } },
-      },
-    });
-    const status = await on('firecrawl_check_crawl_status', { id });
-    expect(status.json).toMatchObject({ success: true, status: 'cancelled' });
-    expect(status.json.completed).toBeLessThan(60);
-    // Cancelled again: the same answer (the tool says it is idempotent).
-    expect(await on('firecrawl_cancel_crawl', { id })).toMatchObject({ isError: false, json: { status: 'cancelled' } });
-    expect(await on('firecrawl_cancel_crawl', { id: '0190a5b2-0000-7000-8000-000000000000' })).toMatchObject({
-      isError: true,
-      json: { success: false, code: 'JOB_NOT_FOUND' },
-    });
-
-    const urls = Array.from({ length: 40 }, (_, i) => `${siteUrl}/slow/p/${i}`);
-    const batch = await on('firecrawl_batch_scrape', { urls, options: { maxAge: 0 } });
-    const stopped = await on('firecrawl_cancel_batch', { id: batch.json.id });
-    expect(stopped.json).toMatchObject({
-      status: 'cancelled',
-      nextTool: { name: 'firecrawl_check_batch_status', arguments: { id: batch.json.id } },
-    });
-    const batchStatus = await on('firecrawl_check_batch_status', { id: batch.json.id });
-    expect(batchStatus.json).toMatchObject({ success: true, status: 'cancelled' });
-    expect(batchStatus.json.completed).toBeLessThan(40);
-    // A crawl's id is not a batch's: each tool cancels its own kind.
-    expect((await on('firecrawl_cancel_batch', { id })).json).toMatchObject({ code: 'JOB_NOT_FOUND' });
-  } finally {
-    await host.close();
-  }
 }, 60_000);

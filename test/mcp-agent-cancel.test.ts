@@ -1,0 +1,162 @@
+/**
+ * `crawlkit mcp` called as a model fills firecrawl-mcp's tools: a crawl call the agent cancels or abandons (the host
+ * closes the session); a crawl or batch still running, cancelled by a tool.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Crawlkit } from 'crawlkit';
+import { expect, it } from 'vitest';
+
+import { CLI } from './cli-helpers.ts';
+import { useMcpAgent } from './helpers/mcp-agent.ts';
+
+let siteUrl: string;
+let client: Client;
+/** Given the id of each crawl.started webhook event the site receives. */
+let crawlStarted: (id: string) => void = () => undefined;
+const { dir } = useMcpAgent({
+  started: (agent) => ({ siteUrl, client } = agent),
+  crawlStarted: (id) => crawlStarted(id),
+  stderr: () => undefined,
+});
+
+it('cancels the crawl of a firecrawl_crawl call the agent cancels (it never learnt the id)', async () => {
+  const started = new Promise<string>((resolve) => (crawlStarted = resolve));
+  const aborter = new AbortController();
+  const answer = client.callTool(
+    {
+      name: 'firecrawl_crawl',
+      arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip', webhook: `${siteUrl}/hook` },
+    },
+    undefined,
+    { signal: aborter.signal },
+  );
+  const id = await started;
+  aborter.abort();
+  await expect(answer).rejects.toThrow(/abort/i);
+
+  // Another engine on the same store reads the crawl: before, it went on to its 60 pages (completed, 6 s).
+  const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+  try {
+    let status = await ck.getCrawlStatus(id);
+    while (status.success && status.status === 'scraping') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = await ck.getCrawlStatus(id);
+    }
+    expect(status).toMatchObject({ success: true, status: 'cancelled' });
+  } finally {
+    await ck.close();
+  }
+}, 60_000);
+
+it('cancels the crawl of a firecrawl_crawl call under way when the host closes the session (stdin)', async () => {
+  const started = new Promise<string>((resolve) => (crawlStarted = resolve));
+  const host = new Client({ name: 'agent', version: '1.0.0' });
+  await host.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--store', dir] }));
+  const answer = host.callTool({
+    name: 'firecrawl_crawl',
+    arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip', webhook: `${siteUrl}/hook` },
+  });
+  const id = await started;
+  // The host quits: it closes the server's input, and the server exits.
+  await host.close();
+  await expect(answer).rejects.toThrow(/closed/i);
+
+  // Before: left running in the store, resumed unseen by the next `crawlkit mcp` on it (no agent knew its id).
+  const ck = new Crawlkit({ storeDir: dir, engine: 'http' });
+  try {
+    expect(await ck.getCrawlStatus(id)).toMatchObject({ success: true, status: 'cancelled' });
+  } finally {
+    await ck.close();
+  }
+}, 60_000);
+
+it('answers a crawl still running after --crawl-wait-ms with its id, to follow with the status tool', async () => {
+  const host = new Client({ name: 'agent', version: '1.0.0' });
+  const args = [CLI, 'mcp', '--store', dir, '--crawl-wait-ms', '1000'];
+  await host.connect(new StdioClientTransport({ command: process.execPath, args }));
+  try {
+    const asked = Date.now();
+    const raw = (await host.callTool({
+      name: 'firecrawl_crawl',
+      arguments: { url: `${siteUrl}/slow/`, limit: 60, maxConcurrency: 2, sitemap: 'skip' },
+    })) as { isError?: boolean; content: { text: string }[] };
+    // Before: the call waited for all 60 pages (9 s here; a host on the MCP SDK cancels it, and the crawl, at 60 s).
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    expect(raw.isError).toBeFalsy();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const answer = JSON.parse(raw.content[0]!.text) as Record<string, any>;
+    expect(answer).toMatchObject({ success: true, status: 'scraping' });
+    expect(answer.message).toContain('still running');
+    expect(answer.nextTool).toEqual({
+      name: 'firecrawl_check_crawl_status',
+      arguments: { id: answer.id, skip: answer.data.length },
+    });
+    // Left running for the agent to follow.
+    const status = (await host.callTool({
+      name: 'firecrawl_check_crawl_status',
+      arguments: answer.nextTool.arguments,
+    })) as {
+      content: { text: string }[];
+    };
+    expect(JSON.parse(status.content[0]!.text)).toMatchObject({ success: true, status: 'scraping' });
+  } finally {
+    await host.close();
+  }
+}, 60_000);
+
+it('cancels a crawl answered still running, and a batch, by their ids (firecrawl_cancel_crawl, _batch)', async () => {
+  const host = new Client({ name: 'agent', version: '1.0.0' });
+  const args = [CLI, 'mcp', '--store', dir, '--crawl-wait-ms', '500'];
+  await host.connect(new StdioClientTransport({ command: process.execPath, args }));
+  const on = async (name: string, args: Record<string, unknown>) => {
+    const raw = (await host.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { isError: raw.isError === true, json: JSON.parse(raw.content[0]!.text) as Record<string, any> };
+  };
+  try {
+    const crawl = await on('firecrawl_crawl', {
+      url: `${siteUrl}/slow/`,
+      limit: 60,
+      maxConcurrency: 2,
+      sitemap: 'skip',
+    });
+    expect(crawl.json).toMatchObject({ success: true, status: 'scraping' });
+    expect(crawl.json.message).toContain('firecrawl_cancel_crawl');
+    const { id } = crawl.json as { id: string };
+    // Before: "Tool firecrawl_cancel_crawl not found"; the crawl ran on to its 60 pages, nothing an agent could stop.
+    const cancelled = await on('firecrawl_cancel_crawl', { id });
+    expect(cancelled).toEqual({
+      isError: false,
+      json: {
+        status: 'cancelled',
+        message: expect.stringContaining('firecrawl_check_crawl_status') as string,
+        nextTool: { name: 'firecrawl_check_crawl_status', arguments: { id } },
+      },
+    });
+    const status = await on('firecrawl_check_crawl_status', { id });
+    expect(status.json).toMatchObject({ success: true, status: 'cancelled' });
+    expect(status.json.completed).toBeLessThan(60);
+    // Cancelled again: the same answer (the tool says it is idempotent).
+    expect(await on('firecrawl_cancel_crawl', { id })).toMatchObject({ isError: false, json: { status: 'cancelled' } });
+    expect(await on('firecrawl_cancel_crawl', { id: '0190a5b2-0000-7000-8000-000000000000' })).toMatchObject({
+      isError: true,
+      json: { success: false, code: 'JOB_NOT_FOUND' },
+    });
+
+    const urls = Array.from({ length: 40 }, (_, i) => `${siteUrl}/slow/p/${i}`);
+    const batch = await on('firecrawl_batch_scrape', { urls, options: { maxAge: 0 } });
+    const stopped = await on('firecrawl_cancel_batch', { id: batch.json.id });
+    expect(stopped.json).toMatchObject({
+      status: 'cancelled',
+      nextTool: { name: 'firecrawl_check_batch_status', arguments: { id: batch.json.id } },
+    });
+    const batchStatus = await on('firecrawl_check_batch_status', { id: batch.json.id });
+    expect(batchStatus.json).toMatchObject({ success: true, status: 'cancelled' });
+    expect(batchStatus.json.completed).toBeLessThan(40);
+    // A crawl's id is not a batch's: each tool cancels its own kind.
+    expect((await on('firecrawl_cancel_batch', { id })).json).toMatchObject({ code: 'JOB_NOT_FOUND' });
+  } finally {
+    await host.close();
+  }
+}, 60_000);
