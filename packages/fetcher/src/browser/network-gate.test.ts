@@ -1,19 +1,15 @@
 /**
  * Every channel a page has to the network goes through the gate: a page on 127.0.0.1 tries to reach a second local
  * port that the URL policy refuses, in every spelling, over every channel that page-level request interception never
- * sees, and the second port must see no connection at all. One Chromium for the whole file.
+ * sees, and the second port must see no connection at all. One Chromium for the whole file. The gate's proxies
+ * without a browser: network-gate-proxies.test.ts.
  */
-import { lookup as dnsLookup } from 'node:dns';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, LookupFunction, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startConnectProxy } from '../http/__fixtures__/connect-proxy.ts';
 import { Fetcher } from '../index.js';
-import { STRICT_URL_POLICY } from '../policy/url-policy.js';
-import { connectVia } from './__fixtures__/via-proxy.ts';
-import { NetworkGate } from './network-gate.js';
+import { listen, useGateTargets } from './__fixtures__/gate-targets.ts';
 
 /** Chromium resolves the loopback names itself (today's leak) and nothing else. */
 const ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE vm'];
@@ -21,13 +17,12 @@ const ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE
 let pages: Server;
 let pagePort: number;
 /** The refused port, on 127.0.0.1 and on [::1]. */
-const targets: Server[] = [];
 let targetPort: number;
 let connections: string[] = [];
 /** An allowed port the same probes reach for: proof that each channel really ran, through the gate. */
-let control: Server;
 let controlPort: number;
 let controlConnections = 0;
+useGateTargets((targets) => ({ targetPort, controlPort, connections, controlConnections } = targets));
 /** An allowed port where nothing listens. */
 let closedPort: number;
 let fetcher: Fetcher;
@@ -153,20 +148,6 @@ self.addEventListener('activate', (event) => event.waitUntil((async () => {
   }),
 };
 
-function listen(server: Server, host: string, port = 0): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
-function targetServer(): Server {
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('reached'));
-  server.on('connection', (socket: Socket) => connections.push(`${socket.localAddress ?? ''}`));
-  server.on('upgrade', (_req: IncomingMessage, socket: Socket) => socket.destroy());
-  return server;
-}
-
 beforeAll(async () => {
   pages = createServer((req: IncomingMessage, res: ServerResponse) => {
     const route = routes[new URL(req.url ?? '/', 'http://x').pathname];
@@ -178,16 +159,6 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store', link }).end(body);
   });
   pagePort = await listen(pages, '127.0.0.1');
-  const v4 = targetServer();
-  targetPort = await listen(v4, '127.0.0.1');
-  targets.push(v4);
-  const v6 = targetServer();
-  await listen(v6, '::1', targetPort);
-  targets.push(v6);
-  control = createServer((_req, res) => res.writeHead(200).end('control'));
-  control.on('connection', () => controlConnections++);
-  control.on('upgrade', (_req: IncomingMessage, socket: Socket) => socket.destroy());
-  controlPort = await listen(control, '127.0.0.1');
   closedPort = await portNobodyListensOn();
   fetcher = new Fetcher({
     engine: 'browser',
@@ -220,15 +191,8 @@ async function portNobodyListensOn(): Promise<number> {
 
 afterAll(async () => {
   await fetcher?.close();
-  for (const server of [pages, control, ...targets]) {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  }
-});
-
-beforeEach(() => {
-  connections = [];
-  controlConnections = 0;
+  pages?.closeAllConnections();
+  await new Promise((resolve) => pages?.close(resolve));
 });
 
 /** Loads the probe page until it says it is done, then gives stray connections a moment to arrive. */
@@ -274,19 +238,6 @@ describe('the network gate: no channel reaches a refused port', () => {
   });
 });
 
-/** The status a plain-HTTP request for `url` gets from the proxy at `proxyUrl` (absolute form). */
-function getVia(proxyUrl: string, url: string): Promise<number> {
-  const proxy = new URL(proxyUrl);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: proxy.hostname, port: Number(proxy.port), path: url, agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('navigations of the main frame to a refused URL', () => {
   it.each([
     ['a meta refresh', '/meta-refresh'],
@@ -316,89 +267,5 @@ describe('failures behind the gate keep their codes', () => {
       code: 'URL_BLOCKED',
     });
     expect(connections).toEqual([]);
-  });
-});
-
-describe('the network gate itself (no browser)', () => {
-  const gates: NetworkGate[] = [];
-  afterAll(async () => {
-    await Promise.all(gates.map((g) => g.close()));
-  });
-  const gateWith = (options: ConstructorParameters<typeof NetworkGate>[0]) => {
-    const gate = new NetworkGate(options);
-    gates.push(gate);
-    return gate;
-  };
-  /** Resolves `loopback.test` to 127.0.0.1 and `mapped.test` to ::ffff:127.0.0.1; the rest as the system does. */
-  const lookup: LookupFunction = (hostname, options, callback) => {
-    const address = { 'loopback.test': '127.0.0.1', 'mapped.test': '::ffff:127.0.0.1' }[hostname];
-    if (!address) return dnsLookup(hostname, options, callback);
-    const family = address.includes(':') ? 6 : 4;
-    if (options.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-
-  it('under strict, refuses every loopback spelling and name (hosts file, resolver) before connecting', async () => {
-    const gate = gateWith({ policy: STRICT_URL_POLICY, lookup });
-    const proxy = await gate.contextProxy();
-    for (const host of ['127.0.0.1', '[::1]', '[::ffff:7f00:1]', '[::7f00:1]', '0.0.0.0', 'vm', 'loopback.test']) {
-      expect(await connectVia(proxy, `${host}:${targetPort}`), host).toBe(403);
-      expect(await getVia(proxy, `http://${host}:${targetPort}/`), host).toBe(403);
-    }
-    expect(gate.tunnelError(`https://vm:${targetPort}/`, undefined, 0)).toMatchObject({
-      code: 'URL_BLOCKED',
-      rule: 'loopback',
-    });
-    expect(connections).toEqual([]);
-  });
-
-  it('compares addresses in their IPv4 form: blockedHosts 127.0.0.1 refuses a name resolving to ::ffff:127.0.0.1', async () => {
-    const gate = gateWith({ policy: { blockedHosts: ['127.0.0.1'] }, lookup });
-    const proxy = await gate.contextProxy();
-    expect(await connectVia(proxy, `mapped.test:${targetPort}`)).toBe(403);
-    expect(await connectVia(proxy, `[::ffff:127.0.0.1]:${targetPort}`)).toBe(403);
-    expect(connections).toEqual([]);
-    expect(await connectVia(proxy, `[::1]:${targetPort}`)).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(connections).toEqual(['::1']);
-  });
-
-  it('keeps the failures of the last hosts only: a long crawl over many hosts stays flat', async () => {
-    const gate = gateWith({ policy: { allowedHosts: ['only.test'] } });
-    const proxy = await gate.contextProxy();
-    const hosts = Array.from({ length: 1_200 }, (_, i) => `h${i}.test`);
-    for (let i = 0; i < hosts.length; i += 100) {
-      const statuses = await Promise.all(hosts.slice(i, i + 100).map((host) => connectVia(proxy, `${host}:443`)));
-      expect(new Set(statuses)).toEqual(new Set([403]));
-    }
-    const kept = hosts.filter((host) => gate.tunnelError(`https://${host}/`, undefined, 0) !== undefined);
-    // Each refusal is kept twice (by id and by host): 512 entries in all, the most recent.
-    expect(kept).toEqual(hosts.slice(-256));
-  });
-
-  it('refuses everything on the browser-wide proxy (Chromium background traffic)', async () => {
-    const gate = gateWith({ policy: {} });
-    const background = await gate.backgroundProxy();
-    expect(await connectVia(background, `127.0.0.1:${controlPort}`)).toBe(403);
-    expect(await getVia(background, `http://127.0.0.1:${controlPort}/`)).toBe(403);
-    expect(controlConnections).toBe(0);
-  });
-
-  it("chains a user's upstream proxy behind the check: refused targets never reach it", async () => {
-    const upstream = await startConnectProxy();
-    try {
-      const gate = gateWith({ policy: { allowedPorts: [controlPort] } });
-      const proxy = await gate.contextProxy({ upstream: upstream.url, proxyLoopback: true });
-      expect(await connectVia(proxy, `127.0.0.1:${targetPort}`)).toBe(403);
-      expect(await connectVia(proxy, `127.0.0.1:${controlPort}`)).toBe(200);
-      expect(upstream.tunnels).toEqual([`127.0.0.1:${controlPort}`]);
-      // Without proxyLoopback, loopback targets go direct, as Chromium's own bypass rule would send them.
-      const bypass = await gate.contextProxy({ upstream: upstream.url });
-      expect(await connectVia(bypass, `127.0.0.1:${controlPort}`)).toBe(200);
-      expect(upstream.tunnels).toHaveLength(1);
-      expect(connections).toEqual([]);
-    } finally {
-      await upstream.close();
-    }
   });
 });
