@@ -1,4 +1,7 @@
-/** Crawl jobs end to end (the batch and webhook cases are in batch.test.ts and webhooks.test.ts). */
+/**
+ * Crawl jobs end to end (the batch and webhook cases are in batch.test.ts, webhooks.test.ts and
+ * webhook-restarts.test.ts).
+ */
 
 import { type ErrorResponse } from 'crawlkit';
 import { describe, expect, it } from 'vitest';
