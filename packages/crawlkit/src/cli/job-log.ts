@@ -1,12 +1,11 @@
 import type { Crawlkit } from '../crawlkit.js';
 import type { CrawlkitEvents } from '../events.js';
 import type { Logger } from '../logger.js';
+import { formatSeconds } from './progress.js';
 
-/** `3.4 s`, `2 min 05 s`. */
+/** `3.4 s` under a minute (a job of a few pages), else the progress bar's form: `2m05s`, `1h01m`. */
 function took(ms: number): string {
-  if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
-  const s = Math.round(ms / 1000);
-  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : formatSeconds(ms / 1000);
 }
 
 /** The line of a job the engine ended, with its pages and time from its status (without them if the store fails). */
