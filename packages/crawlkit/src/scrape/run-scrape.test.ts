@@ -69,7 +69,10 @@ describe('runScrape', () => {
       // The extraction's split lies within its stage: the wait for the worker, its run, the reply.
       const split = timing!.extraction!;
       expect(split.runMs).toBeGreaterThan(0);
-      expect(split.cpuMs).toBeGreaterThan(0);
+      // The thread's CPU is read (a number, not undefined), but it may be 0: the kernel counts a thread's CPU in ticks,
+      // and a warm worker can extract this page within one (seen in a quiet CI run).
+      expect(split.cpuMs).toBeTypeOf('number');
+      expect(split.cpuMs).toBeGreaterThanOrEqual(0);
       expect(split.waitMs + split.runMs + split.replyMs).toBeLessThanOrEqual(ms('extract') + 0.1);
     } finally {
       await closeRuntime(auto);
