@@ -199,13 +199,15 @@ describe('start-up loads only what a call needs', () => {
     expect(offenders(urls)).toEqual([]);
   });
 
-  it('a plain HTTP scrape loads neither the browser engine nor schedules, monitors and search', async () => {
+  it('a plain HTTP scrape loads neither the browser engine, schedules, monitors and search, nor the backend worker', async () => {
     for (const urls of [await loadedBy('import'), await loadedBy('scrape', `${server.url}/articles/first-post.html`)]) {
       // the fetcher and the engine's methods were loaded: an empty list would pass for the wrong reason
       expect(urls.some((u) => /\/fetcher\/(src|dist)\/engines\/http-page-engine\.[jt]s$/.test(u))).toBe(true);
       expect(urls.some((u) => /\/crawlkit\/(src|dist)\/schedules\/schedule-methods\.[jt]s$/.test(u))).toBe(true);
       expect(browserEngine(urls)).toEqual([]);
       expect(scheduleMonitorSearch(urls)).toEqual([]);
+      // the distributed backend's side (its store, leadership, a task worker) loads with `backend` only
+      expect(urls.filter((u) => /\/crawlkit\/(src|dist)\/worker\//.test(u))).toEqual([]);
     }
   });
 

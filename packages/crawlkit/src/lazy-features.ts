@@ -1,7 +1,8 @@
 /**
- * The one home of the loaders of the features a plain scrape never uses: schedules, monitors and search load with
- * the first call that uses them, not with `import 'crawlkit'` (docs/decisions.md, "Lazy loading"). Each loader is
- * typed by the modules it loads, shared by concurrent callers, and forgets a failed load (the next call tries again).
+ * The one home of the loaders of the features a plain scrape never uses: schedules, monitors, search and the
+ * distributed backend's parts load with the first call that uses them, not with `import 'crawlkit'`
+ * (docs/decisions.md, "Lazy loading"). Each loader is typed by the modules it loads, shared by concurrent callers,
+ * and forgets a failed load (the next call tries again).
  */
 import { lazyModule } from '@crawlkit/options/lazy-module';
 
@@ -31,3 +32,9 @@ export const searchModule = lazyModule(() => import('./search/run-search.js'));
 
 /** The hybrid ranking of local results, for an engine given an embedding model. */
 export const hybridModule = lazyModule(() => import('./search/hybrid.js'));
+
+/** The distributed backend's side of the engine (its store, leadership, the shared queue): with `backend` only. */
+export const distributedModule = lazyModule(() => import('./worker/distributed.js'));
+
+/** A worker of the distributed backend: `startWorker()`. */
+export const taskWorkerModule = lazyModule(() => import('./worker/task-worker.js'));

@@ -41,8 +41,9 @@ import type { CrawlRequest } from './v2/jobs.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { GiveUpNotes } from './webhooks/give-up-notes.js';
 import { recordUndelivered } from './webhooks/outbox.js';
-import { Distributed } from './worker/distributed.js';
-import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
+import type { Distributed } from './worker/distributed.js';
+import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
+import { distributedModule, taskWorkerModule } from './lazy-features.js';
 import { storedJobOf } from './codec/records.js';
 import type { SearchSetup } from './search/setup.js';
 import { LazyScheduler } from './schedules/lazy-scheduler.js';
@@ -155,7 +156,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   // `cache.maxBytes` caps a memory store's pages too when it is set; unset, the memory store's own smaller default
   const memory = createMemoryStore(raw.cache?.maxBytes !== undefined ? { maxPageBytes: options.cacheMaxBytes } : {});
   const distributed = raw.backend
-    ? await Distributed.open(raw.backend, (code, message) => bus.warning(code, message))
+    ? await (await distributedModule()).Distributed.open(raw.backend, (code, message) => bus.warning(code, message))
     : undefined;
   const store = await openStore(settings, memory, distributed);
   const fetcherSettings = fetcherOptions(raw, options, urlPolicy, bus);
@@ -319,6 +320,7 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
     throw new CrawlkitError('BACKEND_REQUIRED', 'Workers need a distributed backend: new Crawlkit({ backend }).');
   }
   const store = rt.ctx.store;
+  const { TaskWorker } = await taskWorkerModule();
   const worker = new TaskWorker(
     {
       ctx: rt.ctx,
