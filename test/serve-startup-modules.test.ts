@@ -1,7 +1,7 @@
 /**
  * `crawlkit serve` loads, before it listens, only what answering a first request needs: Fastify's schema compilers
- * (the routes declare no schema), the `uuid` package, and the optional features (MCP, Redis, the browser, documents,
- * LLM client) wait for their first use. The built command in a child that records every module it loads and exits at
+ * (the routes declare no schema), the `uuid` package, and the optional features (MCP, Redis, the browser engine,
+ * documents, LLM client, the search query) wait for their first use. The built command in a child that records every module it loads and exits at
  * its address line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,6 +43,14 @@ const DEFERRED = [
   'ai/',
 ];
 
+/** Modules of the workspace's packages that wait for their first use: the browser engine, the search query. */
+const ENGINE_DEFERRED = [
+  'fetcher/dist/engines/browser-page-engine.js',
+  'fetcher/dist/browser/browser-pool.js',
+  'fetcher/dist/browser/launch.js',
+  'crawlkit/dist/search/run-search.js',
+];
+
 let dir: string;
 beforeAll(() => {
   ensureBuilt();
@@ -61,4 +69,8 @@ it('listens without the modules of what no first request needs', async () => {
   const early = loaded.filter((url) => DEFERRED.some((name) => url.includes(`/node_modules/${name}`)));
   expect(early).toEqual([]);
   expect(loaded.some((url) => url.includes('/node_modules/fastify/'))).toBe(true);
+  // The engine's own lazy parts, by module: the browser engine and the search query wait for their first use.
+  const engine = loaded.filter((url) => ENGINE_DEFERRED.some((path) => url.endsWith(`/packages/${path}`)));
+  expect(engine).toEqual([]);
+  expect(loaded.some((url) => url.endsWith('/packages/fetcher/dist/engines/http-page-engine.js'))).toBe(true);
 }, 60_000);

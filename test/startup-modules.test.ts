@@ -1,7 +1,8 @@
 /**
  * `import 'crawlkit'`, a plain scrape, the extraction worker's start and a `crawlkit` command load only what they use: the modules of the
- * optional features (documents, browser, proxies, LLM and JSON Schema, diff, WARC, server, MCP, Redis) are loaded by
- * the first call that needs them (docs/decisions.md, "Lazy loading"). Each case is a fresh process recording every
+ * optional features (documents, browser, proxies, LLM and JSON Schema, diff, WARC, server, MCP, Redis, the browser
+ * engine, schedules, monitors and search) are loaded by the first call that needs them (docs/decisions.md, "Lazy
+ * loading"). Each case is a fresh process recording every
  * module it loads, so that a static import of one of them anywhere in the graph fails here. The speed itself is
  * `bench/startup.ts`'s.
  *
@@ -90,6 +91,32 @@ function onMainThread(urls: readonly string[]): string[] {
 }
 
 /**
+ * The fetcher's browser engine (its pool, launcher, network gate, page setup, smart wait, cookie banners, ad blocking,
+ * downloads, ...), which the first page chosen for the browser loads. Of the fetcher's browser folder, a process
+ * without one loads only what the package's index exports to every caller: the errors, the country profiles, where
+ * Chromium is and its flags.
+ */
+function browserEngine(urls: readonly string[]): string[] {
+  return urls.filter(
+    (u) =>
+      /\/packages\/fetcher\/(src|dist)\/(browser\/|engines\/browser-page-engine\.)/.test(u) &&
+      !/\/browser\/(index|errors|countries|chromium-path|chromium-wrapper|chromium-flags)\.[jt]s$/.test(u),
+  );
+}
+
+/**
+ * Schedules, monitors (the scheduler, their calls, the monitors' checks) and search (the query, the local index's
+ * reader, the hybrid ranking), which their first call loads (src/lazy-features.ts). Only their facades load with the
+ * engine: the methods of `ck.schedules` and `ck.monitors`, the search options and providers the options name, and the
+ * search text a scrape stores.
+ */
+function scheduleMonitorSearch(urls: readonly string[]): string[] {
+  const facades =
+    /\/(schedules\/(schedule-methods|lazy-scheduler)|monitors\/monitor-methods|search\/(options|setup|markdown-text|providers\/[\w-]+))\.[jt]s$/;
+  return urls.filter((u) => /\/crawlkit\/(src|dist)\/(schedules|monitors|search)\//.test(u) && !facades.test(u));
+}
+
+/**
  * On a build, the extraction worker is a bundle (scripts/bundle-worker.ts): what it carries is in its source map, as
  * a path beside crawlkit in an install (`../../../<package>/…`). Those are added as the modules they were.
  */
@@ -105,7 +132,9 @@ function withBundled(urls: string[]): string[] {
 }
 
 /** Runs the child in `mode` with `args`; resolves to its stdout. */
-async function childOutput(mode: 'import' | 'scrape' | 'worker' | 'missing' | 'cli', args: string[]): Promise<string> {
+type Mode = 'import' | 'scrape' | 'browser' | 'schedule' | 'worker' | 'missing';
+
+async function childOutput(mode: Mode | 'cli', args: string[]): Promise<string> {
   const build = process.env['CK_STARTUP_BUILD'];
   const argv = [
     ...(build ? [] : ['--import', `${helpers}source-hooks.ts`]),
@@ -123,7 +152,7 @@ async function childOutput(mode: 'import' | 'scrape' | 'worker' | 'missing' | 'c
   }
 }
 
-const runChild = async (mode: 'import' | 'scrape' | 'worker' | 'missing', url?: string): Promise<unknown> =>
+const runChild = async (mode: Mode, url?: string): Promise<unknown> =>
   JSON.parse(await childOutput(mode, url ? [url] : [])) as unknown;
 
 /** What `crawlkit <args>` prints, and the modules it loads (the line the child adds after a newline of its own). */
@@ -135,7 +164,7 @@ async function loadedByCli(...args: string[]): Promise<{ output: string; urls: s
 
 /** One child per mode and URL, asserted by every test that asks for it: what a start-up loads does not change. */
 const runs = new Map<string, Promise<string[]>>();
-const loadedBy = (mode: 'import' | 'scrape' | 'worker', url?: string): Promise<string[]> => {
+const loadedBy = (mode: Exclude<Mode, 'missing'>, url?: string): Promise<string[]> => {
   const key = `${mode} ${url ?? ''}`;
   if (!runs.has(key)) runs.set(key, runChild(mode, url) as Promise<string[]>);
   return runs.get(key)!;
@@ -168,6 +197,51 @@ describe('start-up loads only what a call needs', () => {
     const urls = await loadedBy('scrape', `${server.url}/articles/first-post.html`);
     expect(urls.some((u) => /\/crawlkit\/(src|dist)\/scrape\//.test(u))).toBe(true);
     expect(offenders(urls)).toEqual([]);
+  });
+
+  it('a plain HTTP scrape loads neither the browser engine, schedules, monitors and search, nor the backend worker', async () => {
+    for (const urls of [await loadedBy('import'), await loadedBy('scrape', `${server.url}/articles/first-post.html`)]) {
+      // the fetcher and the engine's methods were loaded: an empty list would pass for the wrong reason
+      expect(urls.some((u) => /\/fetcher\/(src|dist)\/engines\/http-page-engine\.[jt]s$/.test(u))).toBe(true);
+      expect(urls.some((u) => /\/crawlkit\/(src|dist)\/schedules\/schedule-methods\.[jt]s$/.test(u))).toBe(true);
+      expect(browserEngine(urls)).toEqual([]);
+      expect(scheduleMonitorSearch(urls)).toEqual([]);
+      // the distributed backend's side (its store, leadership, a task worker) loads with `backend` only
+      expect(urls.filter((u) => /\/crawlkit\/(src|dist)\/worker\//.test(u))).toEqual([]);
+    }
+  });
+
+  it('a page in the browser loads the browser engine, and nothing of schedules, monitors or search', async () => {
+    const urls = await loadedBy('browser', `${server.url}/articles/first-post.html`);
+    for (const module of [
+      'engines/browser-page-engine',
+      'browser/browser-pool',
+      'browser/launch',
+      'browser/smart-wait',
+    ]) {
+      expect(
+        urls.some((u) => new RegExp(`/fetcher/(src|dist)/${module}\\.[jt]s$`).test(u)),
+        module,
+      ).toBe(true);
+    }
+    expect(urls.some((u) => u.includes('/node_modules/puppeteer-core/'))).toBe(true);
+    expect(scheduleMonitorSearch(urls)).toEqual([]);
+  }, 60_000);
+
+  it("the first schedule call loads the scheduler and the monitors' checks, the first search the search", async () => {
+    const urls = await loadedBy('schedule');
+    const loaded = (module: string) => urls.some((u) => new RegExp(`/crawlkit/(src|dist)/${module}\\.[jt]s$`).test(u));
+    for (const module of [
+      'schedules/scheduler',
+      'schedules/schedule-api',
+      'monitors/monitor-checks',
+      'search/run-search',
+    ]) {
+      expect(loaded(module), module).toBe(true);
+    }
+    // the monitors' own calls wait for a monitor call
+    expect(loaded('monitors/monitor-api')).toBe(false);
+    expect(browserEngine(urls)).toEqual([]);
   });
 
   it('the main thread leaves pages to the workers: neither the import nor a plain scrape loads the extractor there', async () => {

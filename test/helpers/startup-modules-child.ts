@@ -2,6 +2,9 @@
  * Child process of `test/startup-modules.test.ts`: records every module this thread loads, then
  *   import   imports crawlkit;
  *   scrape   imports crawlkit and scrapes `url` to markdown (memory store);
+ *   browser  the same scrape in the browser (`waitFor` takes it there);
+ *   schedule imports crawlkit, lists the schedules and searches the (empty) index: the first calls of schedules and
+ *            search;
  *   worker   imports the extraction worker's module: what a worker loads before its first page;
  *   missing  scrapes `url` (a CSV) with csv-parse made impossible to resolve, as in an install that lost it, and
  *            prints the scrape's answer instead;
@@ -17,6 +20,8 @@ import { registerHooks } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 import type * as CrawlkitModule from 'crawlkit';
+
+import { ISOLATED_ARGS } from './scrape.ts';
 
 const [mode, url] = process.argv.slice(2);
 const loaded: string[] = [];
@@ -56,7 +61,20 @@ if (mode === 'cli') {
   await import(worker);
 } else {
   const { Crawlkit } = (await import(entry)) as typeof CrawlkitModule;
-  if (mode === 'scrape' || mode === 'missing') {
+  if (mode === 'schedule') {
+    const ck = new Crawlkit({ store: 'memory' });
+    const listed = await ck.schedules.list();
+    const found = await ck.search({ query: 'plane' });
+    await ck.close();
+    if (!listed.success || !found.success) throw new Error(`a call failed: ${JSON.stringify([listed, found])}`);
+  } else if (mode === 'browser') {
+    const ck = new Crawlkit({ store: 'memory', browser: { args: ISOLATED_ARGS } });
+    const result = await ck.scrape({ url: url!, formats: ['markdown'], waitFor: 1 });
+    await ck.close();
+    if (!result.success || result.data.metadata.engine !== 'browser') {
+      throw new Error(`the browser scrape failed: ${JSON.stringify(result)}`);
+    }
+  } else if (mode === 'scrape' || mode === 'missing') {
     // No worker threads for `missing`: the hook above is this thread's only.
     const ck = new Crawlkit({ store: 'memory', ...(mode === 'missing' ? { workers: { size: 0 } } : {}) });
     const result = await ck.scrape({ url: url!, formats: ['markdown'] });

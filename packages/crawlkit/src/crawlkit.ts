@@ -21,7 +21,9 @@ import {
 import { chargedMap } from './api/map.js';
 import { webProvider } from './search/options.js';
 import type { SearchRequestInput } from './search/request.js';
-import { runSearch, searchSetup, type SearchResponse, type SearchSetup } from './search/run-search.js';
+import type { SearchResponse } from './search/run-search.js';
+import { searchSetup, type SearchSetup } from './search/setup.js';
+import { searchModule } from './lazy-features.js';
 import { parseFile, type ParseFile, type ParseOptionsInput } from './api/parse.js';
 import { concurrencyCheck, creditUsage, MAP_CREDITS, queueStatus, tokenUsage, type SlotState } from './api/usage.js';
 import { scrape } from './api/scrape.js';
@@ -214,7 +216,9 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
    * provider; results grouped by source, each with its document when `scrapeOptions` is given.
    */
   async search(body: SearchRequestInput, init: CallOptions = {}): Promise<SearchResponse | ErrorResponse> {
-    return this.#guard(init, (rt, signal) => runSearch(rt, this.#searchSetup, body, signal, callOf(init)));
+    return this.#guard(init, async (rt, signal) =>
+      (await searchModule()).runSearch(rt, this.#searchSetup, body, signal, callOf(init)),
+    );
   }
 
   /** `POST /v2/crawl/params-preview`: the crawler options a crawl `prompt` would generate, without crawling. */
@@ -318,7 +322,7 @@ export class Crawlkit extends EventEmitter<CrawlkitEvents> {
 
   /** Recurring crawls and scrapes kept in the store, with a webhook per change (crawlkit's own, `/v2/schedule`). */
   readonly schedules: ScheduleMethods = scheduleMethods((init, fn) =>
-    this.#guard(init, (rt) => fn({ ctx: rt.ctx, scheduler: rt.scheduler, ...callOf(init) })),
+    this.#guard(init, async (rt) => fn({ ctx: rt.ctx, scheduler: await rt.scheduler.get(), ...callOf(init) })),
   );
 
   /** Monitors (`/v2/monitor`): a schedule whose every firing is a check of its pages' changes. */

@@ -41,13 +41,12 @@ import type { CrawlRequest } from './v2/jobs.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { GiveUpNotes } from './webhooks/give-up-notes.js';
 import { recordUndelivered } from './webhooks/outbox.js';
-import { Distributed } from './worker/distributed.js';
-import { TaskWorker, type CrawlkitWorker, type WorkerOptions } from './worker/task-worker.js';
+import type { Distributed } from './worker/distributed.js';
+import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
+import { distributedModule, taskWorkerModule } from './lazy-features.js';
 import { storedJobOf } from './codec/records.js';
-import { recordCheck, settleCheck } from './monitors/monitor-checks.js';
-import { checkSearch } from './monitors/monitor-search.js';
-import type { SearchSetup } from './search/run-search.js';
-import { Scheduler } from './schedules/scheduler.js';
+import type { SearchSetup } from './search/setup.js';
+import { LazyScheduler } from './schedules/lazy-scheduler.js';
 import type { ScrapeSlots } from './scrape-slots.js';
 
 /** Everything one `Crawlkit` instance runs on, built on its first call. */
@@ -66,8 +65,8 @@ export interface Runtime {
   distributed?: Distributed;
   /** The fetchers of jobs whose stored URL policy is tighter than the engine's. */
   fetchers: PolicyFetchers;
-  /** Runs the store's schedules, once started (`runSchedules`). */
-  scheduler: Scheduler;
+  /** Runs the store's schedules, once started (`runSchedules`): built by the first call that needs it. */
+  scheduler: LazyScheduler;
 }
 
 /** What the runtime is built from: the options as given (for the parts they configure) and as resolved. */
@@ -157,7 +156,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   // `cache.maxBytes` caps a memory store's pages too when it is set; unset, the memory store's own smaller default
   const memory = createMemoryStore(raw.cache?.maxBytes !== undefined ? { maxPageBytes: options.cacheMaxBytes } : {});
   const distributed = raw.backend
-    ? await Distributed.open(raw.backend, (code, message) => bus.warning(code, message))
+    ? await (await distributedModule()).Distributed.open(raw.backend, (code, message) => bus.warning(code, message))
     : undefined;
   const store = await openStore(settings, memory, distributed);
   const fetcherSettings = fetcherOptions(raw, options, urlPolicy, bus);
@@ -250,22 +249,14 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
   });
   dispatcher.kick();
   await deleteExpiredJobs(store).catch(() => undefined);
-  // What a monitor's check is recorded and closed with: its events go to this process's dispatcher at once.
-  const checks = {
-    store: ctx.store,
-    llm: ctx.llm,
-    options: ctx.options,
-    queued: dispatcher.queued.bind(dispatcher),
-    // Read once the runtime below is built: checks run only after it is returned.
-    search: checkSearch(() => runtime, settings.search ?? { provider: undefined }),
-  };
-  const scheduler = new Scheduler({
+  const scheduler = new LazyScheduler({
     ctx,
     jobs,
     bus,
     queued: (s, delivery) => dispatcher.queued(s, delivery),
-    started: (id, run, trigger) => recordCheck(checks, jobs, id, run, trigger),
-    settled: (id, run, closing) => settleCheck(checks, jobs, id, run, closing),
+    // Read once the runtime below is built: checks run only after it is returned.
+    runtime: () => runtime,
+    search: settings.search,
   });
   const runtime: Runtime = {
     scheduler,
@@ -281,7 +272,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     ...(distributed ? { distributed } : {}),
   };
   // Started once the runtime is whole: a firing's check may run its searches at once.
-  if (options.runSchedules) scheduler.start();
+  if (options.runSchedules) (await scheduler.get()).start();
   return runtime;
 }
 
@@ -329,6 +320,7 @@ export async function startWorker(rt: Runtime, options: WorkerOptions): Promise<
     throw new CrawlkitError('BACKEND_REQUIRED', 'Workers need a distributed backend: new Crawlkit({ backend }).');
   }
   const store = rt.ctx.store;
+  const { TaskWorker } = await taskWorkerModule();
   const worker = new TaskWorker(
     {
       ctx: rt.ctx,

@@ -1,11 +1,11 @@
-import { BrowserPool, type BrowserPoolOptions, type BrowserPoolStats } from './browser/browser-pool.js';
+import type { BrowserPoolOptions, BrowserPoolStats } from './browser/browser-pool.js';
 import type { SmartWaitSettings } from './browser/smart-wait.js';
 import { countryProfile, type CountryProfile } from './browser/countries.js';
 import { blockedReason, browserOnlyFeatures, chooseEngine } from './engine-choice.js';
 import { AutoEngine, isBrowserUnavailable } from './engines/auto-engine.js';
-import { BrowserPageEngine } from './engines/browser-page-engine.js';
 import { HttpPageEngine } from './engines/http-page-engine.js';
 import { judgePage } from './engines/judging.js';
+import { LazyBrowserEngine } from './engines/lazy-browser-engine.js';
 import type { Attempt, PageEngine } from './engines/page-engine.js';
 import { FetchError } from './errors.js';
 import { fetcherOptionsSchema } from './options.js';
@@ -17,7 +17,7 @@ import type { UrlPolicy } from './policy/url-policy.js';
 import { ProxyRotation, type ProxyConfig } from './proxy-choice.js';
 import { judgeRendering, type RenderJudge, type RenderVerdict } from './render/judge.js';
 
-export { NOT_SETTLED_WARNING } from './engines/browser-page-engine.js';
+export { NOT_SETTLED_WARNING } from './engines/not-settled.js';
 
 export type { EngineName, PageRequest, PageResult, ProxyMode } from './page.js';
 
@@ -89,7 +89,7 @@ export interface BrowserOptions extends BrowserPoolOptions {
 export class Fetcher {
   readonly #engine: string;
   readonly #http: HttpEngine;
-  readonly #pool: BrowserPool;
+  readonly #browser: LazyBrowserEngine;
   readonly #engines = new Map<string, PageEngine>();
   readonly #proxies: ProxyRotation;
   readonly #autoStealth: boolean;
@@ -104,29 +104,33 @@ export class Fetcher {
     const policy = options.urlPolicy ?? options.http?.urlPolicy ?? {};
     this.#policy = policy;
     this.#http = new HttpEngine({ ...options.http, urlPolicy: policy });
-    this.#pool = new BrowserPool(options.browser, {
-      policy,
-      connectTimeoutMs: this.#http.limits.connectTimeoutMs,
-      ...(options.http?.lookup ? { lookup: options.http.lookup } : {}),
-    });
     this.#proxies = new ProxyRotation(options.proxies);
     this.#autoStealth = options.autoStealth ?? true;
     this.#judge = options.renderJudge ?? judgeRendering;
     const http = new HttpPageEngine(this.#http);
-    const browser = new BrowserPageEngine({
-      pool: this.#pool,
-      download: http,
-      proxyLoopback: options.proxies?.proxyLoopback ?? false,
-      settings: {
+    // The browser's modules load with its first page: an HTTP fetch never loads them.
+    const browser = new LazyBrowserEngine({
+      pool: options.browser,
+      network: {
         policy,
-        smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,
-        maxContentChars: this.#http.limits.maxBodyBytes,
-        maxRedirects: this.#http.limits.maxRedirects,
-        ...(options.browser?.screenshotDir ? { screenshotDir: options.browser.screenshotDir } : {}),
-        ...(options.browser?.adblockLists ? { adblockLists: options.browser.adblockLists } : {}),
-        ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),
+        connectTimeoutMs: this.#http.limits.connectTimeoutMs,
+        ...(options.http?.lookup ? { lookup: options.http.lookup } : {}),
+      },
+      engine: {
+        download: http,
+        proxyLoopback: options.proxies?.proxyLoopback ?? false,
+        settings: {
+          policy,
+          smartWaitMaxMs: options.browser?.smartWaitMaxMs ?? 10_000,
+          maxContentChars: this.#http.limits.maxBodyBytes,
+          maxRedirects: this.#http.limits.maxRedirects,
+          ...(options.browser?.screenshotDir ? { screenshotDir: options.browser.screenshotDir } : {}),
+          ...(options.browser?.adblockLists ? { adblockLists: options.browser.adblockLists } : {}),
+          ...(options.browser?.smartWait ? { smartWait: options.browser.smartWait } : {}),
+        },
       },
     });
+    this.#browser = browser;
     for (const engine of options.engines ?? []) engine.bind?.({ browser });
     for (const engine of [http, browser, new AutoEngine(http, browser, this.#judge), ...(options.engines ?? [])]) {
       if (this.#engines.has(engine.name)) {
@@ -153,7 +157,7 @@ export class Fetcher {
 
   /** The browser pool's counters (launches, pids, profiles, pages open). */
   get browserStats(): BrowserPoolStats {
-    return this.#pool.stats;
+    return this.#browser.stats;
   }
 
   /**

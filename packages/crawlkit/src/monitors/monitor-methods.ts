@@ -1,22 +1,14 @@
 import type { CallOptions } from '../call-options.js';
 import type { ErrorResponse } from '../v2/types.js';
 import { callOf } from '../credits/charge.js';
-import {
-  createMonitor,
-  deleteMonitor,
-  getMonitor,
-  listMonitors,
-  runMonitor,
-  updateMonitor,
-  type MonitorCall,
-  type MonitorResponse,
-} from './monitor-api.js';
-import { getMonitorCheck, listMonitorChecks } from './monitor-check-api.js';
+import { monitorCalls } from '../lazy-features.js';
+import type { LazyScheduler } from '../schedules/lazy-scheduler.js';
+import type { MonitorCall, MonitorResponse } from './monitor-api.js';
 import type { CreateMonitorInput, UpdateMonitorInput } from './monitor-request.js';
 import type { MonitorCheckDetailView, MonitorCheckView, MonitorView } from './monitor-views.js';
 
-/** What a monitor call needs of the engine's runtime. */
-type MonitorRuntime = Pick<MonitorCall, 'ctx' | 'scheduler' | 'jobs'>;
+/** What a monitor call needs of the engine's runtime: its scheduler is built by the first call that needs it. */
+type MonitorRuntime = Pick<MonitorCall, 'ctx' | 'jobs'> & { scheduler: LazyScheduler };
 
 /** Runs a monitor call on the engine's runtime; what it throws comes back in the v2 error shape. */
 export type MonitorGuard = <T>(init: CallOptions, fn: (rt: MonitorRuntime) => Promise<T>) => Promise<T | ErrorResponse>;
@@ -59,17 +51,23 @@ export interface MonitorMethods {
   ): Promise<{ success: true; data: MonitorCheckDetailView; next: string | null } | ErrorResponse>;
 }
 
+/** The methods of `ck.monitors`: each call loads the monitors' modules, at the first one (lazy-features.ts). */
 export function monitorMethods(runtime: MonitorGuard): MonitorMethods {
-  const guard = <T>(init: CallOptions, fn: (call: MonitorCall) => Promise<T>) =>
-    runtime(init, ({ ctx, scheduler, jobs }) => fn({ ctx, scheduler, jobs, ...callOf(init), baseUrl: init.baseUrl }));
+  type Calls = Awaited<ReturnType<typeof monitorCalls>>;
+  const guard = <T>(init: CallOptions, fn: (api: Calls, call: MonitorCall) => Promise<T>) =>
+    runtime(init, async ({ ctx, scheduler, jobs }) => {
+      const call = { ctx, scheduler: await scheduler.get(), jobs, ...callOf(init), baseUrl: init.baseUrl };
+      return fn(await monitorCalls(), call);
+    });
   return {
-    create: (body, init = {}) => guard(init, (call) => createMonitor(call, body)),
-    get: (id, init = {}) => guard(init, (call) => getMonitor(call, id)),
-    list: (query = {}, init = {}) => guard(init, (call) => listMonitors(call, query)),
-    update: (id, body, init = {}) => guard(init, (call) => updateMonitor(call, id, body)),
-    delete: (id, init = {}) => guard(init, (call) => deleteMonitor(call, id)),
-    run: (id, init = {}) => guard(init, (call) => runMonitor(call, id)),
-    checks: (id, query = {}, init = {}) => guard(init, (call) => listMonitorChecks(call, id, query)),
-    check: (id, checkId, query = {}, init = {}) => guard(init, (call) => getMonitorCheck(call, id, checkId, query)),
+    create: (body, init = {}) => guard(init, (api, call) => api.createMonitor(call, body)),
+    get: (id, init = {}) => guard(init, (api, call) => api.getMonitor(call, id)),
+    list: (query = {}, init = {}) => guard(init, (api, call) => api.listMonitors(call, query)),
+    update: (id, body, init = {}) => guard(init, (api, call) => api.updateMonitor(call, id, body)),
+    delete: (id, init = {}) => guard(init, (api, call) => api.deleteMonitor(call, id)),
+    run: (id, init = {}) => guard(init, (api, call) => api.runMonitor(call, id)),
+    checks: (id, query = {}, init = {}) => guard(init, (api, call) => api.listMonitorChecks(call, id, query)),
+    check: (id, checkId, query = {}, init = {}) =>
+      guard(init, (api, call) => api.getMonitorCheck(call, id, checkId, query)),
   };
 }

@@ -14,7 +14,9 @@ import { historyRecord } from '../codec/history-record.js';
 import { toErrorResponse } from '../errors.js';
 import { failedPages, storedDocuments } from '../jobs/stored-results.js';
 import type { Runtime } from '../runtime.js';
-import { runSearch, type SearchResponse, type SearchSetup } from '../search/run-search.js';
+import { searchModule } from '../lazy-features.js';
+import type { SearchResponse } from '../search/run-search.js';
+import type { SearchSetup } from '../search/setup.js';
 import type { SearchRequestInput } from '../search/request.js';
 import type { BatchScrapeRequestInput } from '../v2/jobs.js';
 import type { BatchScrapeResponse, ErrorResponse } from '../v2/types.js';
@@ -36,7 +38,8 @@ export interface CheckSearch {
 export function checkSearch(rt: () => Runtime, setup: SearchSetup): CheckSearch {
   return {
     // The monitor's tenant's: its credits, its credit limit and its turns in the engine's slots.
-    search: (body, owner) => runSearch(rt(), setup, body, undefined, owner),
+    // The search's modules load with a check's first search target (lazy-features.ts).
+    search: async (body, owner) => (await searchModule()).runSearch(rt(), setup, body, undefined, owner),
     scrape: (body, owner) => startBatchScrape(batchContextOf(rt()), body, owner),
   };
 }

@@ -1,20 +1,8 @@
 import type { CallOptions } from '../call-options.js';
 import type { ErrorResponse } from '../v2/types.js';
-import {
-  createSchedule,
-  deleteSchedule,
-  getSchedule,
-  listSchedules,
-  pauseSchedule,
-  resumeSchedule,
-  runSchedule,
-  type ScheduleCall,
-  type ScheduleListResponse,
-  type ScheduleResponse,
-  type ScheduleView,
-} from './schedule-api.js';
+import { scheduleCalls } from '../lazy-features.js';
+import type { ScheduleCall, ScheduleListResponse, ScheduleResponse, ScheduleView } from './schedule-api.js';
 import type { ScheduleRequestInput, UpdateScheduleInput } from './schedule-request.js';
-import { updateSchedule } from './schedule-update.js';
 
 /** Runs a schedule call on the engine's runtime; what it throws comes back in the v2 error shape. */
 export type ScheduleGuard = <T>(
@@ -58,15 +46,19 @@ export interface ScheduleMethods {
   delete(id: string, init?: CallOptions): Promise<{ success: true } | ErrorResponse>;
 }
 
+/** The methods of `ck.schedules`: each call loads the schedules' modules, at the first one (lazy-features.ts). */
 export function scheduleMethods(guard: ScheduleGuard): ScheduleMethods {
+  type Calls = Awaited<ReturnType<typeof scheduleCalls>>;
+  const call = <T>(init: CallOptions, fn: (calls: Calls, call: ScheduleCall) => Promise<T>) =>
+    guard(init, async (c) => fn(await scheduleCalls(), c));
   return {
-    create: (body, init = {}) => guard(init, (call) => createSchedule(call, body)),
-    get: (id, init = {}) => guard(init, (call) => getSchedule(call, id)),
-    list: (init = {}) => guard(init, (call) => listSchedules(call)),
-    run: (id, init = {}) => guard(init, (call) => runSchedule(call, id)),
-    update: (id, body, init = {}) => guard(init, (call) => updateSchedule(call, id, body)),
-    pause: (id, init = {}) => guard(init, (call) => pauseSchedule(call, id)),
-    resume: (id, init = {}) => guard(init, (call) => resumeSchedule(call, id)),
-    delete: (id, init = {}) => guard(init, (call) => deleteSchedule(call, id)),
+    create: (body, init = {}) => call(init, (api, c) => api.createSchedule(c, body)),
+    get: (id, init = {}) => call(init, (api, c) => api.getSchedule(c, id)),
+    list: (init = {}) => call(init, (api, c) => api.listSchedules(c)),
+    run: (id, init = {}) => call(init, (api, c) => api.runSchedule(c, id)),
+    update: (id, body, init = {}) => call(init, (api, c) => api.updateSchedule(c, id, body)),
+    pause: (id, init = {}) => call(init, (api, c) => api.pauseSchedule(c, id)),
+    resume: (id, init = {}) => call(init, (api, c) => api.resumeSchedule(c, id)),
+    delete: (id, init = {}) => call(init, (api, c) => api.deleteSchedule(c, id)),
   };
 }

@@ -14,11 +14,11 @@ import { scrapePage } from '../scrape/run-scrape.js';
 import { parseBody } from '../v2/parse.js';
 import { threatProtectionRefusal } from '../v2/threat-protection.js';
 import type { Document, ErrorResponse } from '../v2/types.js';
-import { hybridReranker } from './hybrid.js';
 import { searchLocal, type LocalResult } from './local-source.js';
 import type { WebResult, WebSearchProvider, WebSource } from './providers/provider.js';
 import { searchRequestSchema, type SearchRequest, type SearchRequestInput, type SearchSource } from './request.js';
 import { siteOperators, type SiteOperators } from './site-operators.js';
+import type { SearchSetup } from './setup.js';
 import { parseTimeFilter } from './time-filter.js';
 
 export type SearchResult = (LocalResult | WebResult) & Partial<Document>;
@@ -30,12 +30,6 @@ export interface SearchResponse {
   /** Credits of the search (2 per 10 results, as upstream bills) and of the documents scraped. */
   creditsUsed: number;
   id: string;
-}
-
-/** What a search needs beside the runtime: the web provider and the embedding model, when configured. */
-export interface SearchSetup {
-  provider: WebSearchProvider | undefined;
-  rerank?: (query: string, signal: AbortSignal) => Parameters<typeof searchLocal>[2];
 }
 
 /** A search's own credits for `results` results: 2 per 10, as upstream bills (at least one ten). */
@@ -274,14 +268,4 @@ function withSites(request: SearchRequest, sites: SiteOperators): SearchRequest 
     ...(includeDomains ? { includeDomains } : {}),
     ...(excludeDomains ? { excludeDomains } : {}),
   };
-}
-
-/** The search setup of an engine's options. */
-export function searchSetup(
-  provider: WebSearchProvider | undefined,
-  model: Parameters<typeof hybridReranker>[0] | undefined,
-): SearchSetup {
-  const setup: SearchSetup = { provider };
-  if (model) setup.rerank = (query, signal) => hybridReranker(model, query, signal);
-  return setup;
 }

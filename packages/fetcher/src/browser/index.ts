@@ -6,7 +6,7 @@ export { blockedReason, browserReasonForOptions } from '../engine-choice.js';
 export type { BrowserPoolOptions, BrowserPoolStats } from './browser-pool.js';
 export type { SmartWaitSettings } from './smart-wait.js';
 export { resolveChromiumPath, CHROMIUM_ENV } from './chromium-path.js';
-export { CHROMIUM_FLAGS, PROFILE_PREFIX } from './launch.js';
+export { CHROMIUM_FLAGS, PROFILE_PREFIX } from './chromium-flags.js';
 export { countryProfile, isCountryCode } from './countries.js';
 export type { CountryProfile } from './countries.js';
 export { BrowserError, isBrowserError } from './errors.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ISOLATED_ARGS } from '../../../../test/helpers/scrape.ts';
-import { NOT_SETTLED_WARNING } from '../engines/browser-page-engine.js';
+import { NOT_SETTLED_WARNING } from '../engines/not-settled.js';
 import { Fetcher } from '../index.js';
 
 const SMART_WAIT_MAX_MS = 2_500;

@@ -5,13 +5,18 @@ import { browserOnlyFeatures } from '../engine-choice.js';
 import { DEFAULT_TIMEOUT_MS } from '../http/http-engine.js';
 import type { PageResult } from '../page.js';
 import type { RenderVerdict } from '../render/judge.js';
+import { NOT_SETTLED_WARNING } from './not-settled.js';
 import { remaining, type EngineCall, type PageEngine } from './page-engine.js';
 
-/** The warning of a rendered page captured before it settled: its requests or DOM changes went on past the wait. */
-export const NOT_SETTLED_WARNING =
-  'The page was still loading when it was captured: its requests or DOM changes went on past the wait for it to ' +
-  "settle (browser.smartWaitMaxMs, at most the scrape's timeout), so its content may be incomplete. `waitFor`, a " +
-  '`wait` action for a selector or a longer `timeout` give it more time.';
+/** What the browser engine is built from. */
+export interface BrowserPageEngineOptions {
+  pool: BrowserPool;
+  settings: BrowserEngineSettings;
+  /** The engine that fetches a download instead. */
+  download: PageEngine;
+  /** Send loopback requests through the proxy too. */
+  proxyLoopback: boolean;
+}
 
 /**
  * Pages in pooled Chromium: navigation, smart wait, actions, screenshot. A navigation that turns into a download (a
@@ -25,14 +30,7 @@ export class BrowserPageEngine implements PageEngine {
   readonly #download: PageEngine;
   readonly #proxyLoopback: boolean;
 
-  constructor(options: {
-    pool: BrowserPool;
-    settings: BrowserEngineSettings;
-    /** The engine that fetches a download instead. */
-    download: PageEngine;
-    /** Send loopback requests through the proxy too. */
-    proxyLoopback: boolean;
-  }) {
+  constructor(options: BrowserPageEngineOptions) {
     this.#pool = options.pool;
     this.#browser = new BrowserEngine(options.pool, options.settings);
     this.#download = options.download;
