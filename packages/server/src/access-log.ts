@@ -25,8 +25,9 @@ function codeOf(payload: unknown): string | undefined {
  * without its query, status, time, the client's address (its `X-Forwarded-For` one under `trustProxy`), and the
  * tenant: a hash of the API key, never the key), with the request's fields as the line's last value
  * (`{ method, path, status, ms, ip, tenant?, code? }`). Levels: `info`; a 5xx answer `error` with its v2 error code
- * last on the line (`… 500 3 ms 127.0.0.1 STORE_IO`), a 503 (not ready, store full, stopping: "not now") `warn`;
- * probes that succeed `debug`, so a balancer polling every second does not fill the log. Nothing of the body or the
+ * last on the line (`… 500 3 ms 127.0.0.1 STORE_IO`), a 503 (store full, stopping: "not now") `warn`; probes
+ * `debug`, whatever they answer, so a balancer polling every second does not fill the log (`/ready` logs a change of
+ * its answer once: `readinessLog`). Nothing of the body or the
  * headers is written: they carry page headers, cookies and keys.
  */
 export function registerAccessLog(
@@ -61,8 +62,7 @@ export function registerAccessLog(
       ...(tenant ? { tenant } : {}),
       ...(code ? { code } : {}),
     };
-    const probe = HEALTH_PATHS.has(request.routeOptions.url ?? '') && status < 400;
-    if (probe) logger.debug(line, fields);
+    if (HEALTH_PATHS.has(request.routeOptions.url ?? '')) logger.debug(line, fields);
     else if (status === 503) logger.warn(line, fields);
     else if (status >= 500) logger.error(line, fields);
     else logger.info(line, fields);
