@@ -1,6 +1,7 @@
 import type { Crawlkit, ErrorResponse, Logger } from 'crawlkit';
 import type { FastifyInstance } from 'fastify';
 
+import { sendError } from './respond.js';
 import { storeUnready } from './store-room.js';
 
 /** The probes of a load balancer, Docker's `HEALTHCHECK` or Kubernetes: answered without a key. */
@@ -26,7 +27,7 @@ export function registerHealthRoutes(
     note(unready);
     if (!unready) return reply.code(200).send({ success: true, status: 'ready' });
     const { code, error } = unready;
-    return reply.code(503).send({ success: false, status: 'unavailable', code, error: `Not ready: ${error}` });
+    return sendError(reply, 503, code, { success: false, status: 'unavailable', code, error: `Not ready: ${error}` });
   });
 }
 
