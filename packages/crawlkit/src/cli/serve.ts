@@ -173,7 +173,8 @@ export async function serveCommand(
     }
   }
 
-  logJobs(ctx.engine, log);
+  // With Redis the workers end the jobs: followed in the store, so that their end is logged here too.
+  const stopLog = logJobs(ctx.engine, log, redis !== undefined);
   // Store and queue failures outside any page (a page's own failure is in its answer or its job's status).
   ctx.engine.on('error', ({ jobId, url, error }) => {
     if (!url) log.error(`${jobId ? `job ${jobId}: ` : ''}${error.error} (${error.code ?? 'UNKNOWN_ERROR'})`);
@@ -223,6 +224,7 @@ export async function serveCommand(
   await stopped;
   ctx.note('stopping: finishing the requests in progress (Ctrl-C again to quit at once)');
   await running.close();
+  stopLog();
   // The engine closes after this (CommandContext.close): running jobs stop where they are and stay resumable.
   return EXIT.ok;
 }
