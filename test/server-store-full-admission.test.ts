@@ -11,9 +11,12 @@ import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { startMcpHttp, type McpHttpServer } from '@crawlkit/mcp';
 import { startServer, type CrawlkitServer } from '@crawlkit/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { CLI, ensureBuilt, startCli } from './cli-helpers.ts';
+import { mcpUrlOf } from './helpers/mcp-http.ts';
 import { call } from './helpers/raw-http.ts';
 import { startServeStack, type ServeStack } from './helpers/serve.ts';
 
@@ -49,6 +52,19 @@ afterAll(async () => {
   await roomy?.close();
   await stack?.close();
 });
+
+/** What a `firecrawl_crawl` call answers over `transport`, as its error flag and JSON. */
+async function crawlTool(transport: StdioClientTransport | StreamableHTTPClientTransport) {
+  const client = new Client({ name: 'full-store-cli', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const result = await client.callTool({ name: 'firecrawl_crawl', arguments: { url: stack.page('/'), limit: 1 } });
+    const text = (result.content as { type: string; text: string }[])[0]!.text;
+    return [result.isError, JSON.parse(text) as unknown];
+  } finally {
+    await client.close();
+  }
+}
 
 /** Each request that starts a job, by name. */
 const starts = (): Record<string, [string, unknown]> => ({
@@ -114,4 +130,27 @@ describe('a full store refuses every new job, in the v2 shape', () => {
       await client.close();
     }
   });
+
+  it(
+    'crawlkit mcp --ready-min-free refuses a crawl on a full store, over stdio and --http',
+    { timeout: 90_000 },
+    async () => {
+      ensureBuilt();
+      const full = ['--ready-min-free', String(FULL_MB), '--store', stack.dir];
+      const refused = [true, { success: false, code: 'STORE_FULL', error: expect.stringContaining('room left') }];
+      const stdio = new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', ...full],
+        stderr: 'ignore',
+      });
+      expect(await crawlTool(stdio)).toEqual(refused);
+      const http = startCli(['mcp', '--http', '--port', '0', ...full], { cwd: stack.dir });
+      try {
+        expect(await crawlTool(new StreamableHTTPClientTransport(new URL(await mcpUrlOf(http))))).toEqual(refused);
+      } finally {
+        http.kill('SIGTERM');
+        await http.result;
+      }
+    },
+  );
 });
