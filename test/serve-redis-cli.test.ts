@@ -115,6 +115,9 @@ describe.skipIf(!testRedisUrl)('crawlkit serve --redis with crawlkit worker', ()
         await until(async () => (await api(`${base}/v2/crawl/${id}`, 'GET')).status === 'completed', 60_000);
         const done = await api(`${base}/v2/crawl/${id}?limit=100`, 'GET');
         expect(done).toMatchObject({ status: 'completed', total: 40, completed: 40 });
+        // Its end is logged by serve as without Redis, though a worker ended it (before: only its acceptance).
+        await until(() => serve.output().includes(`crawl ${id} completed: 40/40 pages in `), 30_000);
+        expect(serve.output()).toMatch(new RegExp(String.raw`Z info crawl ${id} accepted: `));
         const urls = (done.data as { metadata: { sourceURL: string } }[]).map((d) => new URL(d.metadata.sourceURL));
         expect(urls.map((u) => u.pathname).sort()).toEqual(site.paths().sort());
         // serve runs no page of a job.
@@ -200,6 +203,10 @@ describe.skipIf(!testRedisUrl)('crawlkit serve --redis with crawlkit worker', ()
       const after = await runCli(['status', cancelled, ...flags], { cwd: dir, env });
       expect(after.stdout).toMatch(/status:\s+cancelled\n/);
       expect((await api(`${base}/v2/crawl/${cancelled}`, 'GET')).status).toBe('cancelled');
+      // Both ends are serve's lines once each: the one a worker completed, the one another process cancelled.
+      await until(() => serve.output().includes(`crawl ${cancelled} cancelled`), 30_000);
+      expect(serve.output().match(new RegExp(`crawl ${followed} completed: 8/8 pages`, 'g'))).toHaveLength(1);
+      expect(serve.output().match(new RegExp(`crawl ${cancelled} cancelled`, 'g'))).toHaveLength(1);
     } finally {
       expect(await stop(worker.child)).toBe(0);
       expect(await stop(serve.child)).toBe(0);

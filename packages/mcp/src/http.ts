@@ -62,7 +62,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     ...(parseRoot !== undefined ? { parseFiles: parseFilesOf(parseRoot, resolved.parseFileLimit) } : {}),
   };
   const keys = new ApiKeys(resolved.apiKeys, { share: resolved.keysShareJobs });
-  const admission = new Admission(resolved.crawlkit, resolved.queueLimit, resolved.creditLimit);
+  const { crawlkit, queueLimit, creditLimit, readyMinFreeMb } = resolved;
+  const admission = new Admission(crawlkit, queueLimit, creditLimit, readyMinFreeMb);
   const inFlight = new InFlight();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

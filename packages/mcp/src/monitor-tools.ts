@@ -87,7 +87,7 @@ function createBody(args: CreateArgs): CreateMonitorInput | string {
 }
 
 /** Registers the monitor tools. */
-export function registerMonitorTools({ ck, tool, result, call }: ToolKit): void {
+export function registerMonitorTools({ ck, admission, tool, result, call }: ToolKit): void {
   const { monitors } = ck;
   /** A tool of one argument, the monitor's id. */
   const byId = (
@@ -97,9 +97,11 @@ export function registerMonitorTools({ ck, tool, result, call }: ToolKit): void 
     title: string,
     description: string,
   ) =>
-    tool(name, { title, description, inputSchema: { id }, annotations }, async ({ id: monitorId }, { signal }) =>
-      result(await monitors[method](monitorId, call(signal))),
-    );
+    tool(name, { title, description, inputSchema: { id }, annotations }, async ({ id: monitorId }, { signal }) => {
+      const answer = () => monitors[method](monitorId, call(signal));
+      // A run starts the check's jobs: admitted like a crawl, only while the store has room.
+      return result(await (method === 'run' ? admission.withRoom(answer) : answer()));
+    });
   tool(
     'firecrawl_monitor_create',
     {

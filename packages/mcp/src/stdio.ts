@@ -16,6 +16,11 @@ export interface McpStdioOptions extends ToolAnswers {
   /** Credits the tools may spend, then INSUFFICIENT_CREDITS. @default no limit */
   creditLimit?: number;
   /**
+   * MiB the store must have left for a tool to start a job (crawl, batch, monitor run), else a `STORE_FULL` tool error
+   * (serve's `readyMinFreeMb`; 0: no check). @default 64, or an eighth of the store's room when less
+   */
+  readyMinFreeMb?: number;
+  /**
    * Largest file `firecrawl_parse` reads, in bytes; a larger one is a tool error.
    * @default the engine's `parseFileLimit` (52428800 unless raised)
    */
@@ -42,7 +47,7 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<{ close()
   const inFlight = new InFlight();
   const server = toolServer(
     options.crawlkit,
-    new Admission(options.crawlkit, resolved.queueLimit, resolved.creditLimit),
+    new Admission(options.crawlkit, resolved.queueLimit, resolved.creditLimit, resolved.readyMinFreeMb),
     resolved.creditLimit !== undefined ? { creditLimit: resolved.creditLimit } : {},
     answers,
     inFlight,
@@ -104,9 +109,10 @@ export function parseFilesOf(root: string | undefined, limit: number): ParseFile
   return { root: folder, limit };
 }
 
-function limits(options: { queueLimit?: number; creditLimit?: number }) {
+function limits(options: { queueLimit?: number; creditLimit?: number; readyMinFreeMb?: number }) {
   return {
     ...(options.queueLimit !== undefined ? { queueLimit: options.queueLimit } : {}),
     ...(options.creditLimit !== undefined ? { creditLimit: options.creditLimit } : {}),
+    ...(options.readyMinFreeMb !== undefined ? { readyMinFreeMb: options.readyMinFreeMb } : {}),
   };
 }

@@ -185,7 +185,7 @@ export function registerTools(
         ...(webhook ? { webhook: webhookHeaders ? { url: webhook, headers: webhookHeaders } : webhook } : {}),
         ...(scrapeOptions ? { scrapeOptions: scrapeOptionsOf(scrapeOptions) } : {}),
       } as CrawlRequestInput;
-      const started = await ck.crawl(body, call(signal));
+      const started = await admission.withRoom(() => ck.crawl(body, call(signal)));
       if (!started.success) return result(started);
       // Each page settled is told to a client that asked for progress: a host that resets its request timeout on
       // progress waits for a long crawl instead of cancelling it.
@@ -275,7 +275,7 @@ export function registerTools(
     async (args, { signal }) => {
       const { urls, options } = withoutNulls(args);
       const body = { urls, ...(options ? scrapeOptionsOf(options) : {}) } as BatchScrapeRequestInput;
-      return result(await ck.batchScrape(body, call(signal)));
+      return result(await admission.withRoom(() => ck.batchScrape(body, call(signal))));
     },
   );
 

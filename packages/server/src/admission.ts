@@ -31,13 +31,14 @@ export class Admission {
   }
 
   /**
-   * The 503 `STORE_FULL` answer to a new crawl or batch while the store has less room left than `/ready` requires
-   * (the same rule, `storeUnready`: a balancer's probe and the job's admission agree); undefined when it has room, or
-   * when the store does not answer (the start then answers its own error).
+   * Starts a job (`start`: a crawl, a batch scrape, a schedule's or a monitor's run, over HTTP or MCP) only while the
+   * store has the room `/ready` requires (one rule, `storeUnready`: a balancer's probe and the admission agree), else
+   * answers 503 `STORE_FULL` without starting it: every page of the job would fail to be stored. A store that does
+   * not answer lets `start` run, which answers its own error.
    */
-  async storeFull(): Promise<ErrorResponse | undefined> {
+  async withRoom<T>(start: () => Promise<T>): Promise<T | ErrorResponse> {
     const unready = await storeUnready(this.#crawlkit, this.#readyMinFreeMb);
-    return unready?.code === 'STORE_FULL' ? unready : undefined;
+    return unready?.code === 'STORE_FULL' ? unready : start();
   }
 
   /** The credit limit every call carries (`CallOptions.creditLimit`); undefined without one. */

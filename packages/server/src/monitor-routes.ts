@@ -24,7 +24,10 @@ function single(query: Query): Record<string, string> {
  * `GET /v2/monitor/:id/checks` and `GET /v2/monitor/:id/checks/:checkId`.
  */
 export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  const { monitors } = ctx.crawlkit;
+  const {
+    crawlkit: { monitors },
+    admission,
+  } = ctx;
   app.post<{ Body: CreateMonitorInput }>('/v2/monitor', async (request, reply) => {
     return send(reply, await monitors.create(request.body, ctx.call(request, reply)));
   });
@@ -41,7 +44,8 @@ export function registerMonitorRoutes(app: FastifyInstance, ctx: RouteContext): 
     return send(reply, await monitors.delete(request.params.id, ctx.call(request, reply)));
   });
   app.post<IdParams>('/v2/monitor/:id/run', async (request, reply) => {
-    return send(reply, await monitors.run(request.params.id, ctx.call(request, reply)));
+    const call = ctx.call(request, reply);
+    return send(reply, await admission.withRoom(() => monitors.run(request.params.id, call)));
   });
   app.get<MonitorQuery>('/v2/monitor/:id/checks', async (request, reply) => {
     return send(reply, await monitors.checks(request.params.id, single(request.query), ctx.call(request, reply)));

@@ -47,11 +47,28 @@ export function upstreamShape(body: ErrorResponse): ErrorResponse {
   return { ...body, error, details };
 }
 
+/** The v2 error code of each reply answered with one (`sendError`), for its access line. */
+const replyCodes = new WeakMap<FastifyReply, string>();
+
+/**
+ * Sends `body`, the error answer of v2 `code`, with `status`; the code is kept for the request's access line
+ * (`errorCodeOf`), read where the answer is built rather than parsed back out of the bytes sent.
+ */
+export function sendError(reply: FastifyReply, status: number, code: string | undefined, body: object): FastifyReply {
+  if (code !== undefined) replyCodes.set(reply, code);
+  return reply.code(status).send(body);
+}
+
+/** The v2 error code `reply` was answered with; undefined for a success, or an answer Fastify built itself. */
+export function errorCodeOf(reply: FastifyReply): string | undefined {
+  return replyCodes.get(reply);
+}
+
 /**
  * Sends a v2 answer: an error with the HTTP status of its code (crawlkit's `ERROR_CODES`, the one table), in
  * upstream's shape, anything else with 200.
  */
 export function send(reply: FastifyReply, result: object): FastifyReply {
   if (!isErrorResponse(result)) return reply.code(200).send(result);
-  return reply.code(httpStatusOf(result.code)).send(upstreamShape(result));
+  return sendError(reply, httpStatusOf(result.code), result.code, upstreamShape(result));
 }

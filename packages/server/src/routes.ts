@@ -52,9 +52,11 @@ export function paginationOf(query: StatusQuery['Querystring']): { skip?: number
   return Object.fromEntries(Object.entries(pagination).filter(([, v]) => v !== undefined));
 }
 
-export function idempotencyKey(request: FastifyRequest): string | undefined {
+/** The call option of a request's `x-idempotency-key` header: none without one. */
+export function idempotencyOf(request: FastifyRequest): { idempotencyKey?: string } {
   const value = request.headers['x-idempotency-key'];
-  return Array.isArray(value) ? value[0] : value;
+  const key = Array.isArray(value) ? value[0] : value;
+  return key !== undefined ? { idempotencyKey: key } : {};
 }
 
 /** The engine's methods of one job kind. */
@@ -112,16 +114,8 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   });
 
   app.post<{ Body: CrawlRequestInput }>('/v2/crawl', async (request, reply) => {
-    const full = await admission.storeFull();
-    if (full) return send(reply, full);
-    const key = idempotencyKey(request);
-    return send(
-      reply,
-      await ck.crawl(request.body, {
-        ...ctx.call(request, reply),
-        ...(key !== undefined ? { idempotencyKey: key } : {}),
-      }),
-    );
+    const call = { ...ctx.call(request, reply), ...idempotencyOf(request) };
+    return send(reply, await admission.withRoom(() => ck.crawl(request.body, call)));
   });
 
   app.post<{ Body: CrawlParamsPreviewInput }>('/v2/crawl/params-preview', async (request, reply) => {
@@ -135,16 +129,8 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   }
 
   app.post<{ Body: BatchScrapeRequestInput }>('/v2/batch/scrape', async (request, reply) => {
-    const full = await admission.storeFull();
-    if (full) return send(reply, full);
-    const key = idempotencyKey(request);
-    return send(
-      reply,
-      await ck.batchScrape(request.body, {
-        ...ctx.call(request, reply),
-        ...(key !== undefined ? { idempotencyKey: key } : {}),
-      }),
-    );
+    const call = { ...ctx.call(request, reply), ...idempotencyOf(request) };
+    return send(reply, await admission.withRoom(() => ck.batchScrape(request.body, call)));
   });
 
   for (const kind of ['crawl', 'batch'] as const) {

@@ -11,7 +11,7 @@ import type { IdParams, RouteContext } from './routes.js';
  * does not give.
  */
 export function registerScheduleRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  const { crawlkit: ck } = ctx;
+  const { crawlkit: ck, admission } = ctx;
   app.post<{ Body: ScheduleRequestInput }>('/v2/schedule', async (request, reply) => {
     return send(reply, await ck.schedules.create(request.body, ctx.call(request, reply)));
   });
@@ -23,7 +23,8 @@ export function registerScheduleRoutes(app: FastifyInstance, ctx: RouteContext):
     return send(reply, await ck.schedules.update(request.params.id, request.body, ctx.call(request, reply)));
   });
   app.post<IdParams>('/v2/schedule/:id/run', async (request, reply) => {
-    return send(reply, await ck.schedules.run(request.params.id, ctx.call(request, reply)));
+    const call = ctx.call(request, reply);
+    return send(reply, await admission.withRoom(() => ck.schedules.run(request.params.id, call)));
   });
   app.post<IdParams>('/v2/schedule/:id/pause', async (request, reply) => {
     return send(reply, await ck.schedules.pause(request.params.id, ctx.call(request, reply)));

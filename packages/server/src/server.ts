@@ -138,7 +138,7 @@ async function buildApp(options: ResolvedServerOptions): Promise<App> {
   registerRoutes(app, routes);
   registerV1Routes(app, routes);
   registerTeamRoutes(app, crawlkit, admission, (request) => tenants.get(request));
-  registerHealthRoutes(app, crawlkit, options.readyMinFreeMb);
+  registerHealthRoutes(app, crawlkit, options.readyMinFreeMb, logger);
   return { app, inFlight, closing };
 }
 

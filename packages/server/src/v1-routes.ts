@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 
 import { send, v2Error } from './respond.js';
 import {
-  idempotencyKey,
+  idempotencyOf,
   jobMethods,
   paginationOf,
   type IdParams,
@@ -73,20 +73,15 @@ export function registerV1Routes(app: FastifyInstance, ctx: RouteContext): void 
     const translated = crawlToV2(bodyOf(request.body));
     if ('problem' in translated) return send(reply, v2Error('BAD_REQUEST', translated.problem));
     const { body } = translated;
-    const full = await admission.storeFull();
-    if (full) return send(reply, full);
-    const key = idempotencyKey(request);
-    const call = { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) };
-    return send(reply, withV1Address(await ck.crawl(body as CrawlRequestInput, call)));
+    const call = { ...ctx.call(request, reply), ...idempotencyOf(request) };
+    return send(reply, withV1Address(await admission.withRoom(() => ck.crawl(body as CrawlRequestInput, call))));
   });
 
   app.post('/v1/batch/scrape', async (request, reply) => {
     const { body } = batchToV2(bodyOf(request.body));
-    const full = await admission.storeFull();
-    if (full) return send(reply, full);
-    const key = idempotencyKey(request);
-    const call = { ...ctx.call(request, reply), ...(key !== undefined ? { idempotencyKey: key } : {}) };
-    return send(reply, withV1Address(await ck.batchScrape(body as unknown as BatchScrapeRequestInput, call)));
+    const call = { ...ctx.call(request, reply), ...idempotencyOf(request) };
+    const batch = body as unknown as BatchScrapeRequestInput;
+    return send(reply, withV1Address(await admission.withRoom(() => ck.batchScrape(batch, call))));
   });
 
   for (const path of ['/v1/crawl/active', '/v1/crawl/ongoing']) {

@@ -72,10 +72,7 @@ export function addServeFlags(command: Command): Command {
       'on SIGTERM, how long requests in progress may finish before they are aborted (default 30000; below your stop grace period)',
     )
     .option('--parse-file-limit <bytes>', 'largest file POST /v2/parse takes, then 413 (default 52428800)')
-    .option(
-      '--ready-min-free <MiB>',
-      "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready and new crawls and batches to be taken, else 503 STORE_FULL (default 64, or an eighth of the store's size when less; 0: no check)",
-    )
+    .option('--ready-min-free <MiB>', READY_MIN_FREE_HELP)
     .option(
       '--job-ttl <ms>',
       "how long a job's results (crawls, batches, kept scrapes) stay after it ends, then deleted (default 86400000: 24 h)",
@@ -85,6 +82,11 @@ export function addServeFlags(command: Command): Command {
       'how often to look for jobs a dead process on the store left, and take them over (default 10000)',
     );
 }
+
+/** The help of serve's `--ready-min-free`. */
+const READY_MIN_FREE_HELP =
+  "room the store must have left (its disk, Redis's maxmemory) for /ready to answer ready and new crawls and " +
+  "batches to be taken, else 503 STORE_FULL (default 64, or an eighth of the store's size when less; 0: no check)";
 
 /** Adds the `mcp` options to its command. */
 export function addMcpFlags(command: Command): Command {
@@ -104,6 +106,12 @@ export function addMcpFlags(command: Command): Command {
   command.option(
     '--parse-file-limit <bytes>',
     'largest file firecrawl_parse reads and the engine parses (default 52428800)',
+  );
+  command.option(
+    '--ready-min-free <MiB>',
+    "room the store must have left (its disk, Redis's maxmemory) for firecrawl_crawl, firecrawl_batch_scrape and " +
+      'firecrawl_monitor_run to start a job, else a STORE_FULL tool error (default 64, or an eighth of the store when ' +
+      'less; 0: no check)',
   );
   return addListenFlags(command, { port: MCP_PORT, httpOnly: 'with --http' });
 }

@@ -1,4 +1,4 @@
-import { httpStatusOf } from '../error-codes.js';
+import { httpStatusOf, type CrawlkitErrorCode } from '../error-codes.js';
 import { CrawlkitError } from '../errors.js';
 import { withFlags } from './option-flags.js';
 
@@ -13,14 +13,23 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** A command-line mistake: reported on stderr with exit code 2. */
+/**
+ * A command that cannot go on: a command-line mistake (`CLI_USAGE`, exit code 2), or a failure it names (its `code`,
+ * `exitCode` 1), reported on stderr. `told`: already written in the command's own log form (serve's JSON lines), so
+ * that `main` writes nothing more.
+ */
 export class CliError extends CrawlkitError {
   readonly exitCode: number;
+  readonly told: boolean;
 
-  constructor(message: string, options: { cause?: unknown; exitCode?: number } = {}) {
-    super('CLI_USAGE', message, { cause: options.cause });
+  constructor(
+    message: string,
+    options: { cause?: unknown; exitCode?: number; code?: CrawlkitErrorCode; told?: boolean } = {},
+  ) {
+    super(options.code ?? 'CLI_USAGE', message, { cause: options.cause });
     this.name = 'CliError';
     this.exitCode = options.exitCode ?? EXIT.badInput;
+    this.told = options.told ?? false;
   }
 }
 
@@ -48,5 +57,9 @@ export function startFailure(error: unknown, what: string): CliError {
       : code === 'EACCES'
         ? ': this user may not listen there (ports under 1024 need privileges). Give another --port'
         : '';
-  return new CliError(`${what}: ${String(message)}${fix}`, { cause: error, exitCode: EXIT.failure });
+  return new CliError(`${what}: ${String(message)}${fix}`, {
+    cause: error,
+    exitCode: EXIT.failure,
+    ...(fix ? { code: 'LISTEN_FAILED' as const } : {}),
+  });
 }

@@ -32,9 +32,19 @@ async function endLine(engine: Crawlkit, log: Logger, event: CrawlkitEvents['job
 
 /**
  * Writes a line when the engine takes a job (`job:started`: kind, id, a crawl's URL or a batch's count of URLs) and
- * when one ends in this process (`job:completed`: status, pages, time). Returns what stops it.
+ * when one ends (status, pages, time). A job run in this process ends here (`job:completed`); with `follow` (serve
+ * `--redis`: the deployment's workers run its jobs, and their end is no event of this process) each job taken is
+ * followed in the store to its end instead, which is logged the same way. Returns what stops it.
  */
-export function logJobs(engine: Crawlkit, log: Logger): () => void {
+export function logJobs(engine: Crawlkit, log: Logger, follow = false): () => void {
+  const stop = new AbortController();
+  const ended = (event: CrawlkitEvents['job:completed'][0]) => void endLine(engine, log, event);
+  const followed = async (id: string, kind: CrawlkitEvents['job:started'][0]['kind']) => {
+    const end = await engine.waitForJob(id, { documents: false, signal: stop.signal }).catch(() => undefined);
+    const status = end?.success ? end.status : undefined;
+    // Stopped before its end (serve stops): the job goes on in the workers, with nothing to log here.
+    if (status === 'completed' || status === 'failed' || status === 'cancelled') ended({ id, kind, status });
+  };
   const started = ({ id, kind, url, urls }: CrawlkitEvents['job:started'][0]) => {
     const what = url ?? (urls === undefined ? '' : `${urls} URL${urls === 1 ? '' : 's'}`);
     const fields = {
@@ -45,11 +55,13 @@ export function logJobs(engine: Crawlkit, log: Logger): () => void {
       ...(urls === undefined ? {} : { urls }),
     };
     log.info(`${kind} ${id} accepted${what ? `: ${what}` : ''}`, fields);
+    if (follow) void followed(id, kind);
   };
-  const ended = (event: CrawlkitEvents['job:completed'][0]) => void endLine(engine, log, event);
   engine.on('job:started', started);
-  engine.on('job:completed', ended);
+  // Followed, a job's end is learnt from the store alone: a cancel answered here is not told twice.
+  if (!follow) engine.on('job:completed', ended);
   return () => {
+    stop.abort();
     engine.off('job:started', started);
     engine.off('job:completed', ended);
   };

@@ -19,11 +19,17 @@ export interface McpModule {
     crawlWaitMs?: number;
     parseFileLimit?: number;
     parseRoot?: string;
+    readyMinFreeMb?: number;
     stdin?: NodeJS.ReadableStream;
     stdout?: NodeJS.WritableStream;
   }): Promise<{ close(): Promise<void> }>;
   startMcpHttp(
-    options: ListenOptions & { maxAnswerChars?: number; crawlWaitMs?: number; parseRoot?: string },
+    options: ListenOptions & {
+      maxAnswerChars?: number;
+      crawlWaitMs?: number;
+      parseRoot?: string;
+      readyMinFreeMb?: number;
+    },
   ): Promise<{ url: string; close(): Promise<void> }>;
   isLoopbackHost(host: string): boolean;
 }
@@ -34,6 +40,7 @@ interface McpFlags extends ListenFlags {
   crawlWaitMs?: string;
   parseRoot?: string;
   parseFileLimit?: string;
+  readyMinFree?: string;
 }
 
 /** Flags of MCP over HTTP, which stdio would ignore: a client that gives one meant `--http`. */
@@ -64,7 +71,9 @@ export async function mcpCommand(ctx: CommandContext, command: Command, mcpModul
   const maxAnswerChars = integerFlag('--max-answer-chars', flags.maxAnswerChars);
   const crawlWaitMs = integerFlag('--crawl-wait-ms', flags.crawlWaitMs, 0);
   const parseFileLimit = integerFlag('--parse-file-limit', flags.parseFileLimit) ?? file.parseFileLimit;
+  const readyMinFreeMb = integerFlag('--ready-min-free', flags.readyMinFree, 0) ?? file.readyMinFreeMb;
   const answers = {
+    ...(readyMinFreeMb !== undefined ? { readyMinFreeMb } : {}),
     ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}),
     ...(crawlWaitMs !== undefined ? { crawlWaitMs } : {}),
     ...(parseFileLimit !== undefined ? { parseFileLimit } : {}),

@@ -249,7 +249,7 @@ export async function main(argv: string[], io: CliIo, signal: AbortSignal): Prom
     }
     if (error instanceof CliError) {
       answerJson(argv, io, { success: false, code: error.code, error: error.message });
-      io.stderr.write(`crawlkit: ${error.message}\n`);
+      if (!error.told) io.stderr.write(`crawlkit: ${error.message}\n`);
       return error.exitCode;
     }
     if (signal.aborted) return EXIT.interrupted;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 
+import { toErrorResponse } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
@@ -25,6 +26,7 @@ import type { RedisFlags } from './redis-flags.js';
 import { describeRedis, useRedis } from './redis-settings.js';
 import { logJobs } from './job-log.js';
 import type { LogFormat } from './log-flags.js';
+import { withFlags } from './option-flags.js';
 import { runLogger } from './run-log.js';
 
 /**
@@ -139,6 +141,31 @@ export async function serveCommand(
     debugScope: 'server',
   });
   ctx.logger = log;
+  try {
+    return await serveWith(ctx, flags, log, serverModule);
+  } catch (error) {
+    // With JSON lines, a supervisor reading them gets the failure as one of them, with its code.
+    throw flags.logFormat === 'json' && !ctx.signal.aborted ? toldInLog(log, error) : error;
+  }
+}
+
+/** `error` written as one error line of `log` (`event: 'serve-failed'`, its code), as the CliError `main` exits by. */
+function toldInLog(log: Logger, error: unknown): CliError {
+  const cli = error instanceof CliError ? error : undefined;
+  const response = cli ? { code: cli.code, error: cli.message } : toErrorResponse(error);
+  const code = response.code ?? 'UNKNOWN_ERROR';
+  const message = cli ? cli.message : withFlags(response.error);
+  log.error(message, { event: 'serve-failed', code });
+  const exitCode = cli?.exitCode ?? exitCodeFor(code);
+  return new CliError(message, { cause: error, code, exitCode, told: true });
+}
+
+async function serveWith(
+  ctx: CommandContext,
+  flags: ServeFlags,
+  log: Logger,
+  serverModule: ServerModule | undefined,
+): Promise<number> {
   const file = readServeFile(flags, process.env, process.cwd());
   const address = resolveListenAddress(flags, process.env, file);
   const port = address.port ?? SERVE_PORT;
@@ -162,18 +189,19 @@ export async function serveCommand(
   if (parseFileLimit !== undefined) options.parseFileLimit = parseFileLimit;
   ctx.configure(options);
   await ctx.load();
-  if (redis) {
-    // Said at start rather than at the first request: a Redis that is not there, or refuses the password.
-    const reached = await ctx.engine.listUnfinishedJobs();
-    if (!Array.isArray(reached)) {
-      const why = `${reached.error}${reached.code ? ` (${reached.code})` : ''}`;
-      throw new CliError(`Cannot use Redis at ${describeRedis(redis)}: ${why}`, {
-        exitCode: exitCodeFor(reached.code),
-      });
-    }
+  // Said at start rather than at the first request: a store directory that cannot be made, a Redis that is not there
+  // or refuses the password.
+  const reached = await ctx.engine.listUnfinishedJobs();
+  if (!Array.isArray(reached)) {
+    const why = `${reached.error}${reached.code ? ` (${reached.code})` : ''}`;
+    throw new CliError(redis ? `Cannot use Redis at ${describeRedis(redis)}: ${why}` : why, {
+      exitCode: exitCodeFor(reached.code),
+      ...(reached.code ? { code: reached.code } : {}),
+    });
   }
 
-  logJobs(ctx.engine, log);
+  // With Redis the workers end the jobs: followed in the store, so that their end is logged here too.
+  const stopLog = logJobs(ctx.engine, log, redis !== undefined);
   // Store and queue failures outside any page (a page's own failure is in its answer or its job's status).
   ctx.engine.on('error', ({ jobId, url, error }) => {
     if (!url) log.error(`${jobId ? `job ${jobId}: ` : ''}${error.error} (${error.code ?? 'UNKNOWN_ERROR'})`);
@@ -223,6 +251,7 @@ export async function serveCommand(
   await stopped;
   ctx.note('stopping: finishing the requests in progress (Ctrl-C again to quit at once)');
   await running.close();
+  stopLog();
   // The engine closes after this (CommandContext.close): running jobs stop where they are and stay resumable.
   return EXIT.ok;
 }

@@ -91,6 +91,11 @@ export const REQUEST_CODES = {
     'This Node.js is older than crawlkit needs (22.16), its `node:sqlite` (or that of the Bun or Deno running crawlkit) is missing or lacks FTS5 (thrown on import), or its `require()` of ES modules is turned off (`--no-experimental-require-module`).',
     'Install Node.js 22.16 or later (an LTS from nodejs.org, or `nvm install --lts`) and run crawlkit with it, or drop the flag; on Bun or Deno, upgrade it (checked on Bun 1.4.5, Deno 2.9.6).',
   ),
+  LISTEN_FAILED: info(
+    500,
+    'A server command (`serve`, `mcp --http`) could not listen on its address: another process listens there, or this user may not bind it (a port under 1024).',
+    'Stop the other process, or give another `--port` (0 picks a free one).',
+  ),
   PACKAGE_BUNDLED: info(
     500,
     "crawlkit was bundled into an app's file (esbuild, rollup, webpack), where the files its worker threads start from (page extraction, PDFs, OCR) are missing (thrown on import).",

@@ -78,7 +78,7 @@ export const SERVICE_CODES = {
   STORE_IO: info(500, 'A read or write of the store failed (SQLite or Redis).', 'Check the disk or the Redis server.'),
   STORE_FULL: info(
     503,
-    "The store has less room left than the HTTP server requires (the SQLite file's disk, Redis's maxmemory): `/ready` answers it, and new crawls and batches are refused with it.",
+    "The store has less room left than the HTTP server requires (the SQLite file's disk, Redis's maxmemory): `/ready` answers it, and every new job (a crawl, a batch, a schedule's or monitor's run, over HTTP or MCP) is refused with it.",
     'Free disk space or raise maxmemory; `--ready-min-free` (MiB, default 64 or an eighth of the store when less) sets the room required, 0 none.',
   ),
   STORE_SECRET_KEY_MISSING: info(

@@ -1,0 +1,90 @@
+/**
+ * `crawlkit serve` that cannot start tells a supervisor why in the form of its log: with `--log-format json` one JSON
+ * line (level error, `event: 'serve-failed'`, the error code, a message that says what to fix) and nothing else,
+ * exit code 1. A port taken is `LISTEN_FAILED` (before: a plain text line without a code); a store directory that
+ * cannot be made is `STORE_OPEN_FAILED` at start (before: serve started, and every request failed on it). The CLI
+ * runs in this process (`main`), a real port held by a real listener, a real path under a file.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { main } from '../packages/crawlkit/src/cli/program.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'ck-serve-start-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI in this process; resolves to its exit code, stdout and stderr. */
+async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end();
+  let err = '';
+  let out = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const io = { stdout, stderr: stderr as unknown as NodeJS.WriteStream, stdin };
+  const code = await main(args, io, new AbortController().signal);
+  return { code, stderr: err, stdout: out };
+}
+
+/** The lines of `text`, each read as JSON. */
+const jsonLines = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('serve that cannot start, with JSON logs', () => {
+  it('a port taken: one JSON line with LISTEN_FAILED and what to do, exit 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as { port: number }).port);
+    try {
+      const store = join(dir, 'store');
+      const { code, stderr, stdout } = await cli(['serve', '--port', port, '--store', store, '--log-format', 'json']);
+      expect(code, stderr).toBe(1);
+      expect(stdout).toBe('');
+      expect(jsonLines(stderr)).toEqual([
+        {
+          time: expect.stringMatching(/Z$/),
+          level: 'error',
+          msg: expect.stringMatching(/^Cannot serve on 127\.0\.0\.1:\d+: .*EADDRINUSE.*give another --port/),
+          event: 'serve-failed',
+          code: 'LISTEN_FAILED',
+        },
+      ]);
+      // The text form is unchanged: one line saying the same.
+      const text = await cli(['serve', '--port', port, '--store', store]);
+      expect(text.code).toBe(1);
+      expect(text.stderr).toMatch(/^crawlkit: Cannot serve on 127\.0\.0\.1:\d+: .*Stop it, or give another --port/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+
+  it('a store directory that cannot be made: STORE_OPEN_FAILED at start, exit 1, in JSON and in text', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const store = join(file, 'store');
+    const { code, stderr } = await cli(['serve', '--port', '0', '--store', store, '--log-format', 'json']);
+    expect(code, stderr).toBe(1);
+    expect(jsonLines(stderr)).toEqual([
+      {
+        time: expect.any(String),
+        level: 'error',
+        msg: expect.stringMatching(/^Cannot create the store in .*ENOTDIR.*--store/),
+        event: 'serve-failed',
+        code: 'STORE_OPEN_FAILED',
+      },
+    ]);
+    const text = await cli(['serve', '--port', '0', '--store', store]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/^crawlkit: Cannot create the store in .*\(STORE_OPEN_FAILED\)\n$/);
+  });
+});
