@@ -83,9 +83,15 @@ export class JobCompletion {
     const counts = await store.tasks.counts(jobId);
     if (counts.queued > 0 || counts.active > 0) return;
     // A fresh owner per attempt: the lock is never renewed, so one attempt in the whole cluster goes ahead.
-    if (!(await coordination.tryLock(`finish:${jobId}`, randomUUID(), FINISH_LOCK_MS))) return;
-    const job = await store.jobs.get(jobId);
-    if (job?.status !== 'scraping') return;
-    await this.#completeJob(job);
+    const owner = randomUUID();
+    if (!(await coordination.tryLock(`finish:${jobId}`, owner, FINISH_LOCK_MS))) return;
+    try {
+      const job = await store.jobs.get(jobId);
+      if (job?.status !== 'scraping') return;
+      await this.#completeJob(job);
+    } finally {
+      // Let go once the job reads ended: a batch appended to (it runs again) can end again at once, not 60 s later.
+      await coordination.releaseLock(`finish:${jobId}`, owner).catch(() => undefined);
+    }
   }
 }

@@ -12,6 +12,7 @@ import type { JobPlanner } from '../jobs/planner.js';
 import { executeTask, isStoreBudgetError, type JobTasks } from '../jobs/task-execution.js';
 import { JobCompletion } from './job-completion.js';
 import { WorkerJobs, type WorkerJob } from './worker-jobs.js';
+import type { WorkerOptions } from './worker-options.js';
 import type { ScrapeSlots } from '../scrape-slots.js';
 import { isStoreFault, isStoreRefusal, retryStoreFaults } from '../store-faults.js';
 import { StoreStalls } from './store-stalls.js';
@@ -29,29 +30,7 @@ const STORE_FAULT_REQUEUE_MS = 5_000;
 /** A job's running slot is leased as long as a running task's lock (`taskLockMs`) when the queue does not say. */
 const DEFAULT_LOCK_MS = 30_000;
 
-/** Options of `ck.startWorker()`. */
-export interface WorkerOptions {
-  /**
-   * Scrape tasks this worker runs at once (they also count against the engine's `concurrency`).
-   * @default the engine's `concurrency`
-   */
-  concurrency?: number;
-  /**
-   * How often the worker checks, while the queue is empty, for unfinished jobs whose tasks are off the queue (their
-   * submitter died before queuing them) or that nobody marked finished (their last worker died), in milliseconds.
-   * @default 5000
-   */
-  sweepIntervalMs?: number;
-  /**
-   * How long a job may stay stalled on a store that fails for now (Redis at `maxmemory` under `noeviction`, paused,
-   * out of reach), from the first fault its tasks met with no page stored since, before it ends failed, in
-   * milliseconds; on a full Redis, it ends while Redis is still full. Until then its tasks wait on the queue and run
-   * once the store answers, and its status's `warning` says why; a refusal for good (`REDIS_REFUSED`: `NOPERM`,
-   * `WRONGTYPE`, a script error) ends the job at once.
-   * @default 3600000 (an hour)
-   */
-  storeFaultTimeoutMs?: number;
-}
+export type { WorkerOptions } from './worker-options.js';
 
 /** What the worker needs of the engine. */
 export interface TaskWorkerDeps {
@@ -121,7 +100,8 @@ export class TaskWorker implements CrawlkitWorker {
       owner: this.id,
       stopping: this.#stopping.signal,
     });
-    this.#completion = new JobCompletion(deps.connection, (job) => deps.completeJob(job));
+    const completeJob = (job: JobRecord) => deps.completeJob(job).then(() => this.#jobs.ended(job.id, 'completed'));
+    this.#completion = new JobCompletion(deps.connection, completeJob);
     this.#completions = new CompletionBatch(deps.ctx.store);
   }
 
@@ -238,14 +218,22 @@ export class TaskWorker implements CrawlkitWorker {
     if (current?.status !== 'scraping') return;
     const { signal } = this.#stopping;
     await retryStoreFaults(() => this.#deps.failJob(current, error), signal);
+    this.#jobs.ended(jobId, 'failed');
     await retryStoreFaults(() => store.tasks.dropQueued(jobId), signal);
+  }
+
+  /** How many jobs this worker keeps now (read-only; ended jobs are let go once no task of theirs runs). */
+  get jobs(): number {
+    return this.#jobs.size;
   }
 
   /** Runs one work item. Rejections are store or queue failures: the queue retries the item. */
   async handle(item: WorkItem): Promise<void> {
+    await this.#jobs.hold(item.jobId, (state) => this.#run(item, state));
+  }
+
+  async #run(item: WorkItem, state: WorkerJob): Promise<void> {
     const { coordination } = this.#deps.connection;
-    const state = await this.#jobs.get(item.jobId);
-    if (!state || state.job.status !== 'scraping') return;
     const taskState = await coordination.taskState(item.jobId, item.key);
     // Done, failed (a duplicate delivery), dropped (cancelled) or gone (job deleted).
     if (taskState !== 'queued' && taskState !== 'active') return;
@@ -383,6 +371,7 @@ export class TaskWorker implements CrawlkitWorker {
       });
       // The jobs stalled on the store past storeFaultTimeoutMs end, whether or not a task of theirs is delivered again.
       if (faulted || this.#stalls.watching()) await this.#endStalledJobs();
+      await this.#jobs.prune();
     } catch (error) {
       this.#deps.internalError('', error);
     } finally {

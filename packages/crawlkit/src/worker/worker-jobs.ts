@@ -1,4 +1,4 @@
-import type { BackendConnection, JobRecord, Store } from '@crawlkit/store';
+import type { BackendConnection, JobRecord, JobStatus, Store } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
 import { limitOf, type JobPlanner } from '../jobs/planner.js';
@@ -30,11 +30,19 @@ export interface WorkerJob {
   /** The job's `maxConcurrency`, held across every worker; undefined when the request sets none. */
   maxConcurrency: number | undefined;
   refreshing?: Promise<WorkerJob | undefined> | undefined;
+  /** Tasks of this worker running with it now: an ended job is dropped once none does. */
+  held: number;
+  /** Dropped from the worker's jobs: a task that finds it so loads the job again. */
+  dropped: boolean;
+  /** Aborts `ended`. */
+  end: () => void;
 }
 
 /**
- * The jobs a worker has seen: each loaded once (its planner built and prepared: robots.txt, and sitemaps by the
- * first worker of the cluster to claim them), its record read again at most once a second.
+ * The jobs a worker runs: each loaded once (its planner built and prepared: robots.txt, and sitemaps by the first
+ * worker of the cluster to claim them), its record read again at most once a second. A job is dropped once it ended
+ * (completed, failed, cancelled or gone) and no task of this worker holds it; a task that comes back later (a batch
+ * appended to) loads it again.
  */
 export class WorkerJobs {
   readonly #connection: BackendConnection;
@@ -48,6 +56,8 @@ export class WorkerJobs {
   /** Aborted by the worker's close: preparations under way stop. */
   readonly #stopping: AbortSignal;
   readonly #jobs = new Map<string, Promise<WorkerJob | undefined>>();
+  /** The jobs of `#jobs` loaded. */
+  readonly #loaded = new Map<string, WorkerJob>();
 
   constructor(options: {
     connection: BackendConnection;
@@ -68,6 +78,64 @@ export class WorkerJobs {
     this.#stopping = options.stopping;
   }
 
+  /** How many jobs this worker keeps (read-only; the tests check that ended jobs are let go). */
+  get size(): number {
+    return this.#jobs.size;
+  }
+
+  /**
+   * Runs `task` with the job held (not dropped while it runs); undefined, without running it, when the job is gone or
+   * no longer running.
+   */
+  async hold<T>(jobId: string, task: (state: WorkerJob) => Promise<T>): Promise<T | undefined> {
+    let state = await this.get(jobId);
+    // Dropped between its read and now (it ended meanwhile): read again, it may have been reopened.
+    while (state?.dropped) state = await this.get(jobId);
+    if (!state || state.job.status !== 'scraping') return undefined;
+    state.held++;
+    try {
+      return await task(state);
+    } finally {
+      state.held--;
+      if (state.job.status !== 'scraping') this.#drop(state);
+    }
+  }
+
+  /** Told by this worker that it ended the job: dropped once no task holds it. */
+  ended(jobId: string, status: Exclude<JobStatus, 'scraping'>): void {
+    const state = this.#loaded.get(jobId);
+    if (!state) return;
+    state.job = { ...state.job, status };
+    this.#drop(state);
+  }
+
+  /**
+   * Reads again the record of each job no task holds, read over a second ago, and drops the ended ones: a job
+   * cancelled, or completed by another worker, whose tasks this worker no longer gets.
+   */
+  async prune(): Promise<void> {
+    for (const state of [...this.#loaded.values()]) {
+      if (state.held > 0 || Date.now() - state.readAt < JOB_REFRESH_MS) continue;
+      const job = await this.#connection.store.jobs.get(state.job.id);
+      if (job) {
+        state.job = job;
+        state.readAt = Date.now();
+      }
+      if (!job || job.status !== 'scraping') this.#drop(state, true);
+    }
+  }
+
+  /** Forgets the job when it ended and no task holds it; aborts what it still prepares. */
+  #drop(state: WorkerJob, gone = false): void {
+    if (state.dropped || state.held > 0 || (!gone && state.job.status === 'scraping')) return;
+    state.dropped = true;
+    state.end();
+    if (this.#loaded.get(state.job.id) === state) {
+      this.#loaded.delete(state.job.id);
+      this.#jobs.delete(state.job.id);
+    }
+  }
+
   /** The job, loaded or refreshed; undefined once it is gone. */
   get(jobId: string): Promise<WorkerJob | undefined> {
     const cached = this.#jobs.get(jobId);
@@ -79,11 +147,12 @@ export class WorkerJobs {
           (job) => {
             state.refreshing = undefined;
             if (!job) {
-              this.#jobs.delete(jobId);
+              this.#drop(state, true);
               return undefined;
             }
             state.job = job;
             state.readAt = Date.now();
+            this.#drop(state);
             return state;
           },
           (error: unknown) => {
@@ -97,7 +166,7 @@ export class WorkerJobs {
     const loading = this.#load(jobId);
     this.#jobs.set(jobId, loading);
     loading.then(
-      (state) => state ?? this.#jobs.delete(jobId),
+      (state) => (state ? this.#loaded.set(jobId, state) : this.#jobs.delete(jobId)),
       () => this.#jobs.delete(jobId),
     );
     return loading;
@@ -105,7 +174,8 @@ export class WorkerJobs {
 
   async #load(jobId: string): Promise<WorkerJob | undefined> {
     const job = await this.#connection.store.jobs.get(jobId);
-    if (!job) return undefined;
+    // An ended job is not kept: its tasks are dropped, and a job reopened is read again at its next task.
+    if (job?.status !== 'scraping') return undefined;
     const ctx = this.#ctx.forJob(job);
     const planner = this.#planner(job, ctx);
     const { request } = storedJobOf<Pick<CrawlRequest | BatchScrapeRequest, 'maxConcurrency'>>(job);
@@ -145,6 +215,9 @@ export class WorkerJobs {
       prepared,
       ended: ended.signal,
       maxConcurrency: request.maxConcurrency,
+      held: 0,
+      dropped: false,
+      end: () => ended.abort(),
     };
   }
 
