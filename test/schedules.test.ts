@@ -29,10 +29,10 @@ function nextEvent<K extends 'schedule:run' | 'schedule:changes'>(
   return new Promise((resolve) => {
     const listener = (event: CrawlkitEvents[K][0]) => {
       if (!match(event)) return;
-      ck.off(name, listener as never);
+      ck.off(name, listener);
       resolve(event);
     };
-    ck.on(name, listener as never);
+    ck.on(name, listener);
   });
 }
 

@@ -1,5 +1,3 @@
-import { EventEmitter } from 'node:events';
-
 import { batchContextOf, startBatchScrape } from './api/batch.js';
 import { CLOSED_BEFORE_CALL, settleWithSignal, type Takes } from './call-options.js';
 import type { CallOptions, JobStartOptions, ScrapeCallOptions, WaitOptions, WatchOptions } from './call-options.js';
@@ -33,7 +31,7 @@ import { checkReady, type ReadyResponse } from './api/readiness.js';
 import { callOf } from './credits/charge.js';
 import { creditLedger } from './credits/ledger.js';
 import { CrawlkitError, toErrorResponse } from './errors.js';
-import type { CrawlkitEvents } from './events.js';
+import { CrawlkitEmitter } from './events.js';
 import {
   previewCrawlParams,
   type CrawlParamsPreviewInput,
@@ -72,7 +70,7 @@ import { ScrapeSlots } from './scrape-slots.js';
  * it comes back as `{ success: false, code, error, details }`. Only the constructor throws, for bad options
  * (`InvalidOptionError`, code `INVALID_OPTION`).
  */
-export class Crawlkit extends EventEmitter<CrawlkitEvents> {
+export class Crawlkit extends CrawlkitEmitter {
   readonly #options: ResolvedOptions;
   /**
    * Largest file `parse()` takes, in bytes (the `parseFileLimit` option, resolved): the HTTP server's uploads take the

@@ -1,10 +1,8 @@
-import { EventEmitter } from 'node:events';
-
 import { expect, it } from 'vitest';
 
 import { CrawlkitError, toErrorResponse } from './errors.js';
 import { EventBus, MAX_TENANT_USAGES } from './event-bus.js';
-import type { CrawlkitEvents } from './events.js';
+import { CrawlkitEmitter } from './events.js';
 import { silentLogger } from './logger.js';
 import type { Document } from './v2/types.js';
 
@@ -13,7 +11,7 @@ const page = (credits: number): Document => ({
 });
 
 it('keeps the usage of the most recently active tenants only, the totals whole, and says so once', () => {
-  const events = new EventEmitter<CrawlkitEvents>();
+  const events = new CrawlkitEmitter();
   const warnings: string[] = [];
   events.on('warning', ({ code }) => warnings.push(code));
   const bus = new EventBus(events, silentLogger);
@@ -36,7 +34,7 @@ it('keeps the usage of the most recently active tenants only, the totals whole, 
 });
 
 it('keeps no entry for a tenant whose failed page or charge used nothing', () => {
-  const bus = new EventBus(new EventEmitter<CrawlkitEvents>(), silentLogger);
+  const bus = new EventBus(new CrawlkitEmitter(), silentLogger);
   const failed = toErrorResponse(new CrawlkitError('SCRAPE_TIMEOUT', 'timed out'));
   for (let user = 0; user < 100; user++) {
     bus.pageFailed(undefined, 'http://127.0.0.1/', failed, `user-${user}`);

@@ -1,10 +1,8 @@
-import type { EventEmitter } from 'node:events';
-
 import { redactUrl } from '@crawlkit/fetcher';
 import type { JobKind } from '@crawlkit/store';
 
 import { toErrorResponse } from './errors.js';
-import type { CrawlkitEvents } from './events.js';
+import type { CrawlkitEmitter, CrawlkitEvents, CrawlkitListener } from './events.js';
 import type { Logger } from './logger.js';
 import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
 
@@ -26,7 +24,7 @@ export const MAX_TENANT_USAGES = 10_000;
  * error code end to end. It also counts the credits of every page it is told of.
  */
 export class EventBus {
-  readonly #events: EventEmitter<CrawlkitEvents>;
+  readonly #events: CrawlkitEmitter;
   readonly #log: Logger;
   /**
    * What every page and charge so far used; `#tenants` the same per tenant (`CallOptions.tenant`, a job's), the
@@ -36,7 +34,7 @@ export class EventBus {
   readonly #tenants = new Map<string, Usage>();
   #tenantsDropped = false;
 
-  constructor(events: EventEmitter<CrawlkitEvents>, log: Logger) {
+  constructor(events: CrawlkitEmitter, log: Logger) {
     this.#events = events;
     this.#log = log;
   }
@@ -162,7 +160,7 @@ export class EventBus {
    * nobody can catch (`uncaughtException`), as for a listener of an event a socket emits.
    */
   #emit<K extends keyof CrawlkitEvents>(event: K, ...args: CrawlkitEvents[K]): void {
-    for (const listener of this.#events.rawListeners(event) as ((...args: CrawlkitEvents[K]) => unknown)[]) {
+    for (const listener of this.#events.rawListeners(event) as CrawlkitListener<K>[]) {
       try {
         listener.apply(this.#events, args);
       } catch (error) {

@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+
 import type { JobKind } from '@crawlkit/store';
 
 import type { Document, ErrorResponse, JobStatus } from './v2/types.js';
@@ -35,3 +37,49 @@ export interface CrawlkitEvents {
   /** Progress of a job after each page. */
   progress: [{ id: string; kind: JobKind; total: number; completed: number; creditsUsed: number }];
 }
+
+/** The name of a `Crawlkit` event. */
+export type CrawlkitEventName = keyof CrawlkitEvents;
+
+/** A listener of the `Crawlkit` event `K`, called with its payload. */
+export type CrawlkitListener<K extends CrawlkitEventName> = (...args: CrawlkitEvents[K]) => void;
+
+/** The events every `EventEmitter` tells of its own listeners, beside `CrawlkitEvents`. */
+interface ListenerEvents {
+  newListener: [eventName: string | symbol, listener: (...args: unknown[]) => void];
+  removeListener: [eventName: string | symbol, listener: (...args: unknown[]) => void];
+}
+
+/** What a `Crawlkit` listens to: its own events and the emitter's `newListener` and `removeListener`. */
+type Heard = CrawlkitEvents & ListenerEvents;
+
+/** A listener of `K`, one of the `Heard` events. */
+type HeardListener<K extends keyof Heard> = (...args: Heard[K]) => void;
+
+/**
+ * `EventEmitter`'s methods that take an event name, typed with `CrawlkitEvents`: a name that is not one
+ * (`ck.on('page-scraped', ...)`) or a listener of another payload does not compile. `EventEmitter<CrawlkitEvents>`
+ * alone does not do it: @types/node 26 takes any name there (its overloads fall back to `any[]`), so a typo compiled
+ * and its listener never ran.
+ */
+export interface CrawlkitEmitter {
+  on<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;
+  addListener<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;
+  prependListener<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;
+  once<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;
+  prependOnceListener<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;
+  off<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;
+  removeListener<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;
+  removeAllListeners(eventName?: keyof Heard): this;
+  emit<K extends CrawlkitEventName>(eventName: K, ...args: CrawlkitEvents[K]): boolean;
+  listenerCount<K extends keyof Heard>(eventName: K, listener?: HeardListener<K>): number;
+  listeners<K extends keyof Heard>(eventName: K): HeardListener<K>[];
+  rawListeners<K extends keyof Heard>(eventName: K): HeardListener<K>[];
+}
+
+/**
+ * The `EventEmitter` a `Crawlkit` is, with the typed methods of the `CrawlkitEmitter` interface (merged with this
+ * class: `EventEmitter` implements them, the interface only narrows their types).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class CrawlkitEmitter extends EventEmitter {}

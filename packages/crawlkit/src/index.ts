@@ -8,7 +8,7 @@ export type { ReadyResponse } from './api/readiness.js';
 export type { JobDocumentsPage, JobDocumentsText } from './api/job-documents.js';
 export type { CrawlkitOptions } from './options.js';
 export { PARSE_FILE_LIMIT } from './options.js';
-export type { CrawlkitEvents } from './events.js';
+export type { CrawlkitEmitter, CrawlkitEventName, CrawlkitEvents, CrawlkitListener } from './events.js';
 export { createDebugLogger, loggerSchema, silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';

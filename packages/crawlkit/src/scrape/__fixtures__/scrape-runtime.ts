@@ -1,8 +1,6 @@
 // The engine runtime the scrape pipeline's tests run stages on: a memory store, the HTTP engine, a quiet event bus.
-import { EventEmitter } from 'node:events';
-
 import { EventBus } from '../../event-bus.js';
-import type { CrawlkitEvents } from '../../events.js';
+import { CrawlkitEmitter } from '../../events.js';
 import { silentLogger } from '../../logger.js';
 import { resolveOptions, type CrawlkitOptions } from '../../options.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
@@ -11,7 +9,7 @@ import { ScrapeSlots } from '../../scrape-slots.js';
 /** `events`: where the bus emits (its `warning`s, say); none listens by default. */
 export function scrapeTestRuntime(
   options: CrawlkitOptions = {},
-  events = new EventEmitter<CrawlkitEvents>(),
+  events = new CrawlkitEmitter(),
 ): Promise<Runtime> {
   const raw: CrawlkitOptions = { ...(options.storeDir ? {} : { store: 'memory' }), engine: 'http', ...options };
   return createRuntime({

@@ -1,7 +1,6 @@
 // Each stage of a scrape on its own: a state built by the stages before it, then what the stage under test adds to
 // it (and what it leaves alone). Real engine runtime, real pages on 127.0.0.1, a real memory store.
 
-import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,7 @@ import { createSqliteStore } from '@crawlkit/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
-import type { CrawlkitEvents } from '../../events.js';
+import { CrawlkitEmitter } from '../../events.js';
 import { closeRuntime, type Runtime } from '../../runtime.js';
 import { scrapeTestRuntime } from '../__fixtures__/scrape-runtime.js';
 import { scrapeRequestSchema, type ScrapeRequestInput } from '../../v2/scrape-options.js';
@@ -118,7 +117,7 @@ describe('cache-write', () => {
 describe('cache-write to an on-disk store', () => {
   it('hands the page on before its write commits: seen at once in this process, by another once committed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ck-stage-cache-write-'));
-    const events = new EventEmitter<CrawlkitEvents>();
+    const events = new CrawlkitEmitter();
     const warnings: { code: string; message: string }[] = [];
     events.on('warning', (warning) => warnings.push(warning));
     const disk = await scrapeTestRuntime({ storeDir: dir }, events);
