@@ -99,7 +99,10 @@ describe('typed events at run time', () => {
     const seen: string[] = [];
     const onPage: CrawlkitListener<'page'> = () => seen.push('on');
     const removed: CrawlkitListener<'page'> = () => seen.push('removed');
-    ck.on('page', onPage).once('page', () => seen.push('once')).on('page', removed).off('page', removed);
+    ck.on('page', onPage)
+      .once('page', () => seen.push('once'))
+      .on('page', removed)
+      .off('page', removed);
     ck.on('warning', ({ code }) => seen.push(`warning:${code}`));
     try {
       const url = `${server.url}/`;

@@ -62,6 +62,7 @@ type HeardListener<K extends keyof Heard> = (...args: Heard[K]) => void;
  * alone does not do it: @types/node 26 takes any name there (its overloads fall back to `any[]`), so a typo compiled
  * and its listener never ran.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- EventEmitter implements these
 export interface CrawlkitEmitter {
   on<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;
   addListener<K extends keyof Heard>(eventName: K, listener: HeardListener<K>): this;

@@ -7,10 +7,7 @@ import { createRuntime, type Runtime } from '../../runtime.js';
 import { ScrapeSlots } from '../../scrape-slots.js';
 
 /** `events`: where the bus emits (its `warning`s, say); none listens by default. */
-export function scrapeTestRuntime(
-  options: CrawlkitOptions = {},
-  events = new CrawlkitEmitter(),
-): Promise<Runtime> {
+export function scrapeTestRuntime(options: CrawlkitOptions = {}, events = new CrawlkitEmitter()): Promise<Runtime> {
   const raw: CrawlkitOptions = { ...(options.storeDir ? {} : { store: 'memory' }), engine: 'http', ...options };
   return createRuntime({
     raw,
