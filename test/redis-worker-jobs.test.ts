@@ -88,4 +88,34 @@ describe.skipIf(!testRedisUrl)('a Redis worker and the jobs it ran', () => {
       }
     },
   );
+
+  it('forgets the gone jobs it told of once none of their pages runs', { timeout: 90_000 }, async () => {
+    const prefix = `ck-worker-gone-${randomUUID()}`;
+    const backend = () => redis({ url: testRedisUrl!, prefix });
+    const submitter = new Crawlkit({ backend: backend(), engine: 'http' });
+    const engine = new Crawlkit({ backend: backend(), engine: 'http' });
+    const connection = await backend().connect();
+    const told: string[] = [];
+    engine.on('error', (e) => e.error.code === 'STORE_JOB_NOT_FOUND' && told.push(e.jobId!));
+    try {
+      const worker = (await engine.startWorker({ sweepIntervalMs: 50 })) as TaskWorker;
+      const JOBS = 15;
+      for (let i = 0; i < JOBS; i++) {
+        const arrived = new Promise<void>((resolve) => (heldArrived = resolve));
+        const { id } = ok(await submitter.batchScrape({ urls: [`${server.url}/held?gone=${i}`] }));
+        await arrived;
+        // The job goes from the store while its page runs (expired, deleted, a Redis flushed).
+        await connection.store.jobs.delete(id);
+        for (const res of held.splice(0)) sendPage(res, 'Held', '<p>Answered once the job was gone.</p>');
+        await until(() => told.length === i + 1);
+        expect(told[i]).toBe(id);
+      }
+      // Told once each, and not kept for the life of the worker: it kept every one before.
+      expect(told).toHaveLength(JOBS);
+      await until(() => worker.goneJobs === 0 && worker.jobs === 0);
+      await worker.close();
+    } finally {
+      await Promise.all([submitter.close(), engine.close(), connection.close()]);
+    }
+  });
 });

@@ -83,7 +83,7 @@ export class TaskWorker implements CrawlkitWorker {
   readonly #stalls: StoreStalls;
   /** Jobs this worker is ending for their store. */
   readonly #ending = new Set<string>();
-  /** Jobs gone from the store while this worker ran their pages (told once each). */
+  /** Jobs gone from the store while this worker ran their pages (told once each); forgotten by the sweep. */
   readonly #gone = new Set<string>();
 
   constructor(deps: TaskWorkerDeps, options: WorkerOptions = {}) {
@@ -225,6 +225,11 @@ export class TaskWorker implements CrawlkitWorker {
   /** How many jobs this worker keeps now (read-only; ended jobs are let go once no task of theirs runs). */
   get jobs(): number {
     return this.#jobs.size;
+  }
+
+  /** How many gone jobs this worker remembers having told (read-only; forgotten once none of their pages runs). */
+  get goneJobs(): number {
+    return this.#gone.size;
   }
 
   /** Runs one work item. Rejections are store or queue failures: the queue retries the item. */
@@ -372,6 +377,8 @@ export class TaskWorker implements CrawlkitWorker {
       // The jobs stalled on the store past storeFaultTimeoutMs end, whether or not a task of theirs is delivered again.
       if (faulted || this.#stalls.watching()) await this.#endStalledJobs();
       await this.#jobs.prune();
+      // A page of a gone job holds the job until it returns: once none does, no other page can tell it again.
+      for (const jobId of this.#gone) if (!this.#jobs.has(jobId)) this.#gone.delete(jobId);
     } catch (error) {
       this.#deps.internalError('', error);
     } finally {

@@ -83,6 +83,11 @@ export class WorkerJobs {
     return this.#jobs.size;
   }
 
+  /** Whether the job is kept (loaded, or loading). */
+  has(jobId: string): boolean {
+    return this.#jobs.has(jobId);
+  }
+
   /**
    * Runs `task` with the job held (not dropped while it runs); undefined, without running it, when the job is gone or
    * no longer running.
