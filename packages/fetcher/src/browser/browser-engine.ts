@@ -297,7 +297,8 @@ export class BrowserEngine {
 
     let consent: ConsentOutcome | undefined;
     if (request.blockAds) {
-      consent = await dismissCookieBanners(page, Math.max(0, beforeWaitFor()));
+      consent = await dismissCookieBanners(page, Math.max(0, beforeWaitFor()), signal);
+      if (signal.aborted) throw signal.reason;
       await gate.removeBlockedFrames(page);
     }
     if (request.waitFor > 0) {

@@ -6,6 +6,8 @@ import { dependencyFile } from '@crawlkit/options/lazy-module';
 import { withinBudget } from '@crawlkit/options/within-budget';
 import type { Page } from 'puppeteer-core';
 
+import { raceAbort } from './abortable.js';
+
 /** What cookie-banner handling did on a page. */
 export interface ConsentOutcome {
   /** CMP recognised by autoconsent's rules (`Onetrust`, `Cookiebot`, ...), if any. */
@@ -136,18 +138,25 @@ const CMP_OR_REMOVE_OVERLAYS = `document.querySelector(${JSON.stringify(CMP_ROOT
 /**
  * Dismisses cookie-consent prompts: when the page shows signs of one, DuckDuckGo's autoconsent (rules for several
  * hundred CMPs, shipped in the package) opts out through the CMP's own buttons; then any remaining fixed overlay
- * about cookies or consent is removed. Bounded by `timeoutMs`; never throws.
+ * about cookies or consent is removed. Bounded by `timeoutMs`, and ends as soon as `signal` (the load's) aborts, with
+ * what it did so far; never throws.
  */
-export async function dismissCookieBanners(page: Page, timeoutMs: number): Promise<ConsentOutcome> {
+export async function dismissCookieBanners(
+  page: Page,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ConsentOutcome> {
   const outcome: ConsentOutcome = { optedOut: false, removed: 0 };
   try {
+    if (signal?.aborted) return outcome;
     // One round trip for the common page without a known CMP: the check and the fallback together.
     const removed = (await page.evaluate(CMP_OR_REMOVE_OVERLAYS)) as number;
     if (removed >= 0) {
       outcome.removed = removed;
       return outcome;
     }
-    if (timeoutMs > 200) await runAutoconsent(page, outcome, Math.min(timeoutMs, 4_000));
+    if (timeoutMs > 200) await runAutoconsent(page, outcome, Math.min(timeoutMs, 4_000), signal);
+    if (signal?.aborted) return outcome;
     outcome.removed = (await page.evaluate(REMOVE_OVERLAYS)) as number;
   } catch {
     // A page that navigates or closes meanwhile keeps whatever state it has.
@@ -163,8 +172,14 @@ interface AutoconsentMessage {
   code?: string;
 }
 
-async function runAutoconsent(page: Page, outcome: ConsentOutcome, timeoutMs: number): Promise<void> {
+async function runAutoconsent(
+  page: Page,
+  outcome: ConsentOutcome,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const { script, rules } = await autoconsentAssets();
+  if (signal?.aborted) return;
   const send = (message: unknown) =>
     page
       .evaluate(`window.autoconsentReceiveMessage && window.autoconsentReceiveMessage(${JSON.stringify(message)})`)
@@ -201,17 +216,22 @@ async function runAutoconsent(page: Page, outcome: ConsentOutcome, timeoutMs: nu
         return;
     }
   });
+  let check: NodeJS.Timeout | undefined;
+  const onAbort = () => finish();
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await page.evaluate(script);
+    const started = page.evaluate(script);
+    await (signal ? raceAbort(started, signal) : started);
     // Without a detection soon, there is no CMP autoconsent knows: leave the rest to the generic fallback.
     const quiet = new Promise<void>((resolve) => {
-      const check = setTimeout(() => {
+      check = setTimeout(() => {
         if (!detected) resolve();
       }, 1_200);
-      void finished.then(() => clearTimeout(check));
     });
     await withinBudget(Promise.race([finished, quiet]), timeoutMs, () => undefined);
   } finally {
+    clearTimeout(check);
+    signal?.removeEventListener('abort', onAbort);
     await page.removeExposedFunction('autoconsentSendMessage').catch(() => undefined);
   }
 }
