@@ -18,7 +18,7 @@ import {
   SCREENSHOT_WORDS,
   screenshotPng,
 } from '../__fixtures__/writers.js';
-import { stopOcr } from './engine.js';
+import { ocrRecognizer, recognize, stopOcr } from './engine.js';
 import { cutOcrPdf, ocrPdf } from './pdf.js';
 
 const run = promisify(execFile);
@@ -89,6 +89,17 @@ describe('OCR', () => {
     expect(late.ocrPages).toBe(0);
     expect(late.markdown).toBe('');
     expect(late.warnings.join(' ')).toMatch(/Only 0 of 1 PDF pages were read by OCR before the time ran out/);
+  });
+
+  it('counts the start of its recognizer against the deadline, and keeps the start for the next image', async () => {
+    await stopOcr();
+    // A deadline the start (a model and a WebAssembly build to load, ~0.4 s) cannot meet: before, the read waited for
+    // the whole start, only then gave up on the time left, and stopped the recognizer it had just started.
+    expect(await recognize(screenshotPng(), Date.now() + 1)).toBeUndefined();
+    expect(ocrRecognizer()).toBe('starting');
+    const read = await recognize(screenshotPng());
+    for (const words of SCREENSHOT_WORDS) expect(read!.text).toContain(words);
+    expect(ocrRecognizer()).toBe('started');
   });
 
   it('tells what it reads as it reads it, from which a thread stopped in its OCR has the pages read composed', async () => {
