@@ -39,13 +39,11 @@ const spellings = () => [
 ];
 
 const DONE = `document.body.insertAdjacentHTML('beforeend', '<p id="done">done</p>')`;
-const settle = (ms: number) => `(p) => Promise.race([p, new Promise((r) => setTimeout(r, ${ms}))])`;
 
 function html(script: string, head = ''): string {
   return `<!doctype html><html><head><title>probe</title>${head}</head><body><h1>Channel probe</h1>
 <p>This page reaches for a port the URL policy refuses.</p><script>
 const TARGETS = ${JSON.stringify(spellings())};
-const within = ${settle(3000)};
 const CONTROL = '127.0.0.1:${controlPort}';
 (async () => { try { ${script} } finally { ${DONE} } })();
 </script></body></html>`;
@@ -109,7 +107,7 @@ await new Promise((r) => setTimeout(r, 1500));`),
 const pc = new RTCPeerConnection({ iceServers, iceTransportPolicy: 'relay' });
 pc.createDataChannel('probe');
 await pc.setLocalDescription(await pc.createOffer());
-await within(new Promise((r) => { pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && r(); }));
+await new Promise((r) => { pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && r(); });
 pc.close();`),
   }),
   '/preconnect': () => ({
