@@ -16,6 +16,15 @@ const BUDGET_MS = 400;
 /** A long article: its full extraction takes far longer than the budget. */
 const LONG = `<html><head><title>A long article</title></head><body><nav><a href="/">Home</a></nav><main>${'<p>Some words of a long article, <a href="/x">a link</a>, <img src="/i.png" alt="a picture"> and more words.</p>'.repeat(40_000)}</main></body></html>`;
 
+/**
+ * A longer one, every paragraph its own (main content keeps one of many identical paragraphs): its full extraction
+ * takes ~3.7 s on a quiet machine, where `LONG`'s takes ~0.9 s, too close to the 1 s timeout below.
+ */
+const LONGER = `<html><head><title>A longer article</title></head><body><main>${Array.from(
+  { length: 150_000 },
+  (_, i) => `<p>Paragraph ${i} of a longer article, <a href="/x">a link</a> and more words.</p>`,
+).join('')}</main></body></html>`;
+
 let server: FixtureServer;
 let ck: Crawlkit;
 let dir: string;
@@ -32,6 +41,7 @@ beforeAll(async () => {
         }, BUDGET_MS * 2);
       },
       '/budget/long': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(LONG),
+      '/budget/longer': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(LONGER),
       '/budget/warm-up': (_req, res) =>
         void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><p>Warm-up.</p></body></html>'),
     },
@@ -76,7 +86,7 @@ describe('extractionBudgetMs', () => {
     const slow = new Crawlkit({ store: 'memory', engine: 'http', extractionBudgetMs: 60_000 });
     try {
       const at = Date.now();
-      const response = await slow.scrape({ url: `${server.url}/budget/long`, timeout: 1_000 });
+      const response = await slow.scrape({ url: `${server.url}/budget/longer`, timeout: 1_000 });
       expect(response).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
       expect(Date.now() - at).toBeLessThan(3_000);
     } finally {
