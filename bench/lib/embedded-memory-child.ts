@@ -4,7 +4,8 @@
 // after a full collection (`--expose-gc` here; a worker's heap snapshot collects first).
 //
 //   node --expose-gc bench/lib/embedded-memory-child.ts <base URL> <paths,...> <scrapes> <every> <options JSON>
-// options: { maxAge?: number }. Prints one JSON line a sample.
+// options: { maxAge?: number }. Prints one JSON line a sample. CK_BENCH_HOLD=1: waits for SIGUSR2 after the last
+// scrape, the engine still open, so that a debugger can read the allocator (`malloc_stats()`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +86,11 @@ try {
       };
       process.stdout.write(`${JSON.stringify(line)}\n`);
     }
+  }
+  if (process.env['CK_BENCH_HOLD']) {
+    // Held for a debugger (gdb -p PID -batch -ex 'call (void) malloc_stats()'): SIGUSR2 goes on.
+    process.stderr.write(`embedded-memory child ${process.pid} holds: kill -USR2 ${process.pid} to go on\n`);
+    await new Promise((resolve) => process.once('SIGUSR2', resolve));
   }
 } finally {
   clearInterval(alive);
