@@ -219,4 +219,6 @@ export const BENCHMARKS: Benchmark[] = [
   ),
   benchmark('cli-start', { full: 3, quick: 1 }, [], [['cli-start.version', '`crawlkit --version` <= 150 ms of CPU']]),
   benchmark('memory', { full: 30, quick: 6 }),
+  benchmark('embedded-memory', { full: 10, quick: 3 }),
+  benchmark('big-page-memory', { full: 6, quick: 2 }),
 ];

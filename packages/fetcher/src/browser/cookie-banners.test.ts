@@ -74,7 +74,12 @@ it('ends as soon as the load is aborted, with what it saw', async () => {
   const outcome = await dismissing;
   // Before: it ended with its budget, ~4 s after the start (≈3.9 s after this abort).
   expect(performance.now() - abortedAt).toBeLessThan(2_000);
-  expect(outcome).toEqual({ cmp: 'Stuck CMP', optedOut: false, removed: 0 });
+  // `#cmpbox` is also consentmanager.net's root: under load autoconsent's own rule can find it before the page speaks.
+  expect(outcome).toEqual({
+    cmp: expect.stringMatching(/^(Stuck CMP|consentmanager\.net)$/),
+    optedOut: false,
+    removed: 0,
+  });
   await page.close();
 }, 30_000);
 
