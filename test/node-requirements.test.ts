@@ -41,6 +41,26 @@ describe.skipIf(!node)('an older Node.js', () => {
     }
   });
 
+  it('is one JSON line of the log under --log-format json, for serve and worker', () => {
+    ensureBuilt();
+    for (const args of [
+      ['serve', '--port', '0', '--log-format', 'json'],
+      ['worker', '--redis', 'redis://127.0.0.1:9', '--log-format=json'],
+    ]) {
+      const result = run([CLI, ...args]);
+      expect(result.status, args.join(' ')).toBe(1);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines, result.stderr).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toEqual({
+        time: expect.stringMatching(/Z$/),
+        level: 'error',
+        msg: expect.stringMatching(/^crawlkit needs Node\.js 22\.16 or later .*nvm install --lts/),
+        event: 'start-failed',
+        code: 'NODE_UNSUPPORTED',
+      });
+    }
+  });
+
   it('fails the import of crawlkit and @crawlkit/server with NODE_UNSUPPORTED', () => {
     for (const entry of ['packages/crawlkit/dist/index.js', 'packages/server/dist/index.js']) {
       const url = pathToFileURL(new URL(entry, root).pathname).href;

@@ -9,7 +9,14 @@ import { runtimeProblem } from './requirements.js';
 // Before the commands load: an unsupported Node.js is told what to install, not a failure of whatever needed it.
 const problem = runtimeProblem();
 if (problem) {
-  process.stderr.write(`${problem} (NODE_UNSUPPORTED)\n`);
+  // `--log-format json` (serve, worker): one line of that log, read before the command line's parser can load.
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--log-format');
+  const json = args.includes('--log-format=json') || (at >= 0 && args[at + 1] === 'json');
+  const line = { time: new Date().toISOString(), level: 'error', msg: problem, event: 'start-failed' };
+  process.stderr.write(
+    json ? `${JSON.stringify({ ...line, code: 'NODE_UNSUPPORTED' })}\n` : `${problem} (NODE_UNSUPPORTED)\n`,
+  );
   process.exit(1);
 }
 // A command is a new process each time: Node keeps the compiled code of its modules on disk (os.tmpdir(), or

@@ -1,5 +1,6 @@
 import { httpStatusOf, type CrawlkitErrorCode } from '../error-codes.js';
-import { CrawlkitError } from '../errors.js';
+import { CrawlkitError, toErrorResponse } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { withFlags } from './option-flags.js';
 
 /** Exit codes of the `crawlkit` command. */
@@ -62,4 +63,18 @@ export function startFailure(error: unknown, what: string): CliError {
     exitCode: EXIT.failure,
     ...(fix ? { code: 'LISTEN_FAILED' as const } : {}),
   });
+}
+
+/**
+ * `error` written as one error line of `log` (`event`, its code), as the `CliError` `main` exits by, so that a
+ * supervisor reading a long-running command's JSON lines (`serve`, `worker`) gets its failure as one of them.
+ */
+export function toldInLog(log: Logger, error: unknown, event: string): CliError {
+  const cli = error instanceof CliError ? error : undefined;
+  const response = cli ? { code: cli.code, error: cli.message } : toErrorResponse(error);
+  const code = response.code ?? 'UNKNOWN_ERROR';
+  const message = cli ? cli.message : withFlags(response.error);
+  log.error(message, { event, code });
+  const exitCode = cli?.exitCode ?? exitCodeFor(code);
+  return new CliError(message, { cause: error, code, exitCode, told: true });
 }

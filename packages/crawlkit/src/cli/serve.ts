@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 
-import { toErrorResponse } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CommandContext } from './context.js';
 import { missingBrowserWarning } from './browser-note.js';
 import { SERVE_PORT } from './command-flags.js';
-import { CliError, EXIT, exitCodeFor, startFailure } from './errors.js';
+import { CliError, EXIT, exitCodeFor, startFailure, toldInLog } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import { apiKeys, listenLimits, untilStopped, type ListenFlags, type ListenOptions } from './listen-flags.js';
 import { providerFromFlags, type ProviderFlags } from './search-provider.js';
@@ -26,7 +25,6 @@ import type { RedisFlags } from './redis-flags.js';
 import { describeRedis, useRedis } from './redis-settings.js';
 import { logJobs } from './job-log.js';
 import type { LogFormat } from './log-flags.js';
-import { withFlags } from './option-flags.js';
 import { runLogger } from './run-log.js';
 
 /**
@@ -145,19 +143,8 @@ export async function serveCommand(
     return await serveWith(ctx, flags, log, serverModule);
   } catch (error) {
     // With JSON lines, a supervisor reading them gets the failure as one of them, with its code.
-    throw flags.logFormat === 'json' && !ctx.signal.aborted ? toldInLog(log, error) : error;
+    throw flags.logFormat === 'json' && !ctx.signal.aborted ? toldInLog(log, error, 'serve-failed') : error;
   }
-}
-
-/** `error` written as one error line of `log` (`event: 'serve-failed'`, its code), as the CliError `main` exits by. */
-function toldInLog(log: Logger, error: unknown): CliError {
-  const cli = error instanceof CliError ? error : undefined;
-  const response = cli ? { code: cli.code, error: cli.message } : toErrorResponse(error);
-  const code = response.code ?? 'UNKNOWN_ERROR';
-  const message = cli ? cli.message : withFlags(response.error);
-  log.error(message, { event: 'serve-failed', code });
-  const exitCode = cli?.exitCode ?? exitCodeFor(code);
-  return new CliError(message, { cause: error, code, exitCode, told: true });
 }
 
 async function serveWith(

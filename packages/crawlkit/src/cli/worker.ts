@@ -1,7 +1,8 @@
+import type { Logger } from '../logger.js';
 import type { CrawlkitOptions } from '../options.js';
 import type { CliIo } from './context.js';
 import { engineOptionsOf, type EngineFlags } from './engine-options.js';
-import { CliError, EXIT } from './errors.js';
+import { CliError, EXIT, toldInLog } from './errors.js';
 import { integerFlag } from './integer-flag.js';
 import { proxyFromEnv } from './proxy-env.js';
 import { describeRedis, redisBackend, resolveRedis, type RedisModule } from './redis-settings.js';
@@ -37,6 +38,26 @@ export async function runWorker(
   signal: AbortSignal,
   redisModule?: RedisModule,
 ): Promise<number> {
+  // Its lines from the start, so that a failure to start is one of them under --log-format json.
+  const log = runLogger(io.stderr, {
+    ...(flags.logFormat ? { format: flags.logFormat } : {}),
+    quiet: flags.quiet ?? false,
+    debugScope: 'worker',
+  });
+  try {
+    return await workUntilStopped(flags, log, signal, redisModule);
+  } catch (error) {
+    // With JSON lines, a supervisor reading them gets the failure as one of them, with its code.
+    throw flags.logFormat === 'json' && !signal.aborted ? toldInLog(log, error, 'worker-failed') : error;
+  }
+}
+
+async function workUntilStopped(
+  flags: WorkerFlags,
+  log: Logger,
+  signal: AbortSignal,
+  redisModule: RedisModule | undefined,
+): Promise<number> {
   const settings = resolveRedis(
     {
       redis: flags.redis,
@@ -66,11 +87,6 @@ export async function runWorker(
   const proxy = proxyFromEnv(process.env);
   const options: CrawlkitOptions = { backend, ...engineOptions, ...(proxy ? { proxies: { basic: [proxy] } } : {}) };
   const ck = new Crawlkit(options);
-  const log = runLogger(io.stderr, {
-    ...(flags.logFormat ? { format: flags.logFormat } : {}),
-    quiet: flags.quiet ?? false,
-    debugScope: 'worker',
-  });
   const note = (line: string, fields?: Record<string, unknown>) => log.info(line, ...(fields ? [fields] : []));
   logJobs(ck, log);
   let pages = 0;

@@ -1,9 +1,11 @@
 /**
- * `crawlkit serve` that cannot start tells a supervisor why in the form of its log: with `--log-format json` one JSON
- * line (level error, `event: 'serve-failed'`, the error code, a message that says what to fix) and nothing else,
- * exit code 1. A port taken is `LISTEN_FAILED` (before: a plain text line without a code); a store directory that
- * cannot be made is `STORE_OPEN_FAILED` at start (before: serve started, and every request failed on it). The CLI
- * runs in this process (`main`), a real port held by a real listener, a real path under a file.
+ * `crawlkit serve` and `crawlkit worker` that cannot start tell a supervisor why in the form of their log: with
+ * `--log-format json` one JSON line (level error, `event: 'serve-failed'` or `'worker-failed'`, the error code, a
+ * message that says what to fix) and nothing else, with the exit code of the text form. A port taken is
+ * `LISTEN_FAILED` (before: a plain text line without a code); a store directory that cannot be made is
+ * `STORE_OPEN_FAILED` at start (before: serve started, and every request failed on it); a worker's Redis that does not
+ * answer is `STORE_OPEN_FAILED` and a worker without a Redis URL `CLI_USAGE` (before: plain text under JSON logs). The
+ * CLI runs in this process (`main`), a real port held by a real listener, a real path under a file, a real closed port.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -86,5 +88,55 @@ describe('serve that cannot start, with JSON logs', () => {
     const text = await cli(['serve', '--port', '0', '--store', store]);
     expect(text.code).toBe(1);
     expect(text.stderr).toMatch(/^crawlkit: Cannot create the store in .*\(STORE_OPEN_FAILED\)\n$/);
+  });
+});
+
+describe('worker that cannot start, with JSON logs', () => {
+  it('a Redis that does not answer: one JSON line with STORE_OPEN_FAILED, exit 1; the text form unchanged', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const redis = `redis://127.0.0.1:${port}`;
+    const { code, stderr, stdout } = await cli(['worker', '--redis', redis, '--log-format', 'json']);
+    expect(code, stderr).toBe(1);
+    expect(stdout).toBe('');
+    expect(jsonLines(stderr)).toEqual([
+      {
+        time: expect.stringMatching(/Z$/),
+        level: 'error',
+        msg: expect.stringMatching(/^Cannot connect to Redis: .*ECONNREFUSED.*is redis-server running/),
+        event: 'worker-failed',
+        code: 'STORE_OPEN_FAILED',
+      },
+    ]);
+    const text = await cli(['worker', '--redis', redis]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/^crawlkit: Cannot connect to Redis: .*\(STORE_OPEN_FAILED\)\n$/);
+  });
+
+  it('no Redis URL or a bad flag: one JSON line with CLI_USAGE, exit 2', async () => {
+    const previous = process.env.CRAWLKIT_REDIS_URL;
+    delete process.env.CRAWLKIT_REDIS_URL;
+    try {
+      for (const args of [
+        ['worker', '--log-format', 'json'],
+        ['worker', '--redis', 'redis://127.0.0.1:9', '--concurrency', 'x', '--log-format', 'json'],
+      ]) {
+        const { code, stderr } = await cli(args);
+        expect(code, stderr).toBe(2);
+        expect(jsonLines(stderr)).toEqual([
+          {
+            time: expect.any(String),
+            level: 'error',
+            msg: expect.stringMatching(/--redis <url>|--concurrency/),
+            event: 'worker-failed',
+            code: 'CLI_USAGE',
+          },
+        ]);
+      }
+    } finally {
+      if (previous !== undefined) process.env.CRAWLKIT_REDIS_URL = previous;
+    }
   });
 });
