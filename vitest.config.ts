@@ -55,6 +55,8 @@ export default defineConfig({
       ),
       '@crawlkit/options': src('options'),
       '@crawlkit/actions/capture-url': fileURLToPath(new URL('./packages/actions/src/capture-url.ts', import.meta.url)),
+      '@crawlkit/actions/schema': fileURLToPath(new URL('./packages/actions/src/schema.ts', import.meta.url)),
+      '@crawlkit/actions/sleep': fileURLToPath(new URL('./packages/actions/src/sleep.ts', import.meta.url)),
       '@crawlkit/actions': src('actions'),
       '@crawlkit/extractor/branding-script': fileURLToPath(
         new URL('./packages/extractor/src/branding-script.ts', import.meta.url),

@@ -105,6 +105,19 @@ function browserEngine(urls: readonly string[]): string[] {
 }
 
 /**
+ * The browser actions' runner (its steps, screenshots and PDF capture, navigation, errors), which the browser engine
+ * loads with its first page. A plain scrape checks a request's actions and viewport with the package's schema
+ * (`@crawlkit/actions/schema`, with the key names it validates) and sleeps with its `sleep`, and loads nothing else of it.
+ */
+function actionsRunner(urls: readonly string[]): string[] {
+  return urls.filter(
+    (u) =>
+      /\/packages\/actions\/(src|dist)\//.test(u) &&
+      !/\/(schema|sleep|types|steps\/keys|steps\/key-names)\.[jt]s$/.test(u),
+  );
+}
+
+/**
  * Schedules, monitors (the scheduler, their calls, the monitors' checks) and search (the query, the local index's
  * reader, the hybrid ranking), which their first call loads (src/lazy-features.ts). Only their facades load with the
  * engine: the methods of `ck.schedules` and `ck.monitors`, the search options and providers the options name, and the
@@ -199,12 +212,13 @@ describe('start-up loads only what a call needs', () => {
     expect(offenders(urls)).toEqual([]);
   });
 
-  it('a plain HTTP scrape loads neither the browser engine, schedules, monitors and search, nor the backend worker', async () => {
+  it('a plain HTTP scrape loads neither the browser engine and its actions runner, schedules, monitors and search, nor the backend worker', async () => {
     for (const urls of [await loadedBy('import'), await loadedBy('scrape', `${server.url}/articles/first-post.html`)]) {
       // the fetcher and the engine's methods were loaded: an empty list would pass for the wrong reason
       expect(urls.some((u) => /\/fetcher\/(src|dist)\/engines\/http-page-engine\.[jt]s$/.test(u))).toBe(true);
       expect(urls.some((u) => /\/crawlkit\/(src|dist)\/schedules\/schedule-methods\.[jt]s$/.test(u))).toBe(true);
       expect(browserEngine(urls)).toEqual([]);
+      expect(actionsRunner(urls)).toEqual([]);
       expect(scheduleMonitorSearch(urls)).toEqual([]);
       // the distributed backend's side (its store, leadership, a task worker) loads with `backend` only
       expect(urls.filter((u) => /\/crawlkit\/(src|dist)\/worker\//.test(u))).toEqual([]);
@@ -225,6 +239,8 @@ describe('start-up loads only what a call needs', () => {
       ).toBe(true);
     }
     expect(urls.some((u) => u.includes('/node_modules/puppeteer-core/'))).toBe(true);
+    // the filter of the plain scrape's case finds the runner when it is loaded
+    expect(actionsRunner(urls).some((u) => /\/actions\/(src|dist)\/run-actions\.[jt]s$/.test(u))).toBe(true);
     expect(scheduleMonitorSearch(urls)).toEqual([]);
   }, 60_000);
 

@@ -2,7 +2,7 @@ import type { JobRecord } from '@crawlkit/store';
 
 import { CrawlkitError, hasCrawlkitCode, type CrawlkitCodedError } from './errors.js';
 import type { CrawlkitErrorCode } from './error-codes.js';
-import { sleep } from '@crawlkit/actions';
+import { sleep } from '@crawlkit/actions/sleep';
 
 /**
  * Codes of a store that cannot be written or read for now: a full disk or an I/O error (`STORE_IO`), a lock held too

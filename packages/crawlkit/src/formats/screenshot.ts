@@ -1,4 +1,4 @@
-import { viewportSchema } from '@crawlkit/actions';
+import { viewportSchema } from '@crawlkit/actions/schema';
 import { z } from 'zod';
 
 import { defineFormat } from './format-module.js';

@@ -1,7 +1,7 @@
 import type { JobKind, JobRecord, JobStoreFault, Store } from '@crawlkit/store';
 
 import type { EngineContext } from '../context.js';
-import { sleep } from '@crawlkit/actions';
+import { sleep } from '@crawlkit/actions/sleep';
 import { isStoreFault, storeFaultDelay } from '../store-faults.js';
 import type { JobEvents } from './events.js';
 import type { JobLeases } from './lease.js';

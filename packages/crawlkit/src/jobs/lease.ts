@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 
 import type { Store } from '@crawlkit/store';
 
-import { sleep } from '@crawlkit/actions';
+import { sleep } from '@crawlkit/actions/sleep';
 import { isProcessGone } from '@crawlkit/options/process-gone';
 
 /**

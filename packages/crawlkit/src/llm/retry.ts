@@ -1,4 +1,4 @@
-import { sleep } from '@crawlkit/actions';
+import { sleep } from '@crawlkit/actions/sleep';
 import type { APICallError } from 'ai';
 
 import { CrawlkitError } from '../errors.js';

@@ -1,4 +1,4 @@
-import { actionLimitProblems, actionSchema } from '@crawlkit/actions';
+import { actionLimitProblems, actionSchema } from '@crawlkit/actions/schema';
 import { isCountryCode } from '@crawlkit/fetcher';
 import { z } from 'zod';
 
