@@ -5,6 +5,7 @@
 // Run: pnpm build --filter @crawlkit/extractor, then
 //      pnpm exec node bench/lib/extract-identity.ts record /tmp/before.json   (on the build before the change)
 //      pnpm exec node bench/lib/extract-identity.ts check /tmp/before.json    (after it)
+// CK_IDENTITY_ALL=1 takes every dev page (1,497, both modes: ~2,994 outputs) instead.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +26,9 @@ if ((mode !== 'record' && mode !== 'check') || !file) {
 const all = loadWcxbPages(datasets);
 const largest = [...all].sort((a, b) => b.html.length - a.html.length).slice(0, 12);
 const sample = all.filter((_, i) => i % 5 === 0);
-const pages = [...new Map([...largest, ...sample].map((p) => [p.id, p])).values()];
+const pages = process.env['CK_IDENTITY_ALL']
+  ? all
+  : [...new Map([...largest, ...sample].map((p) => [p.id, p])).values()];
 
 const digests: Record<string, string> = {};
 for (const page of pages) {

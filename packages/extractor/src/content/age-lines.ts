@@ -3,7 +3,7 @@
 // not an age, and stays; an age inside a sentence ("posted 3 days ago by …") is the sentence's and stays.
 import { isTag, type Element } from 'domhandler';
 
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import { ShortTexts } from './short-texts.js';
 import { INLINE_TAGS } from './tags.js';
 import type { Doomed } from './trace.js';
@@ -21,7 +21,7 @@ const MAX_AGE = 20;
 const MAX_AGE_SHARE = 0.2;
 
 /** Characters of `container` left once its doomed blocks are gone (an iterative walk: pages nest deep). */
-function remainingText(container: Element, measures: Map<Element, Measure>, doomed: Doomed): number {
+function remainingText(container: Element, measures: Measures, doomed: Doomed): number {
   let text = measures.get(container)?.text ?? 0;
   const stack: Element[] = [];
   for (const c of container.children) if (isTag(c)) stack.push(c);
@@ -42,7 +42,7 @@ const MAX_META_ROW = 100;
  * Whether `el` is not a part of a sentence: a block, or an inline element in a short row without sentence punctuation
  * (a post's header: a name, its age, a number). "We shipped it <time>3 days ago</time>, and …" keeps its age.
  */
-function outsideSentence(el: Element, measures: Map<Element, Measure>): boolean {
+function outsideSentence(el: Element, measures: Measures): boolean {
   if (!INLINE_TAGS.has(el.name)) return true;
   const parent = el.parent;
   const pm = parent && isTag(parent) ? measures.get(parent) : undefined;
@@ -53,7 +53,7 @@ function outsideSentence(el: Element, measures: Map<Element, Measure>): boolean 
  * Drops the blocks of `container` whose whole text is an age ("3 days ago"), the outermost such block each, when
  * together they hold under 20% of the text the cleaning leaves in the container.
  */
-export function dropAgeLines(container: Element, measures: Map<Element, Measure>, doomed: Doomed): void {
+export function dropAgeLines(container: Element, measures: Measures, doomed: Doomed): void {
   const texts = new ShortTexts(measures, MAX_AGE);
   const ages: Element[] = [];
   let ageText = 0;

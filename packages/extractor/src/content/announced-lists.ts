@@ -3,7 +3,7 @@ import { isTag, type Element } from 'domhandler';
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { previousElement, textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 
 /** The announcing sentence holds at least this many words ("Related articles:" is a label, not a sentence). */
 const MIN_WORDS = 6;
@@ -19,7 +19,7 @@ const MIN_SHORT_WORDS = 2;
  */
 export function isAnnouncedList(
   list: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   isLabel: (text: string) => boolean = () => true,
 ): boolean {
   const prev = previousElement(list);
@@ -44,7 +44,7 @@ export class AnnouncedLists {
   /** Whether an element's descendants hold an announced list. */
   readonly #below: SubtreeMemo<boolean>;
 
-  constructor(measures: Map<Element, Measure>, isLabel?: (text: string) => boolean) {
+  constructor(measures: Measures, isLabel?: (text: string) => boolean) {
     const announced = (c: Element) => (c.name === 'ul' || c.name === 'ol') && isAnnouncedList(c, measures, isLabel);
     this.#below = new SubtreeMemo<boolean>((el, valueOf) =>
       el.children.some((c) => isTag(c) && (valueOf(c) || announced(c))),

@@ -4,7 +4,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 
 /** An author's page: `/author/jane-doe`, `/authors/…`, `/contributors/…`, `/writers/…`. */
 const AUTHOR_PAGE = /\/(?:authors?|contributors?|writers?)\/[^/?#\s]/i;
@@ -36,7 +36,7 @@ const MAX_SHARE = 0.3;
  * of the container) that holds a bio of that name apart from the link (`holdsBio`). Each wrapper is read once, whatever
  * the number of links under it.
  */
-export function findAuthorCards(container: Element, measures: Map<Element, Measure>): Element[] {
+export function findAuthorCards(container: Element, measures: Measures): Element[] {
   const total = measures.get(container)?.text ?? 0;
   const cards: Element[] = [];
   const read = new Set<Element>();
@@ -67,7 +67,7 @@ export function findAuthorCards(container: Element, measures: Map<Element, Measu
  * line and its bio. A paragraph of the story that links a staff member's name ("Our tester [Jane Doe] has run …")
  * holds its link, and is the story's.
  */
-function holdsBio(card: Element, link: Element, name: string, measures: Map<Element, Measure>): boolean {
+function holdsBio(card: Element, link: Element, name: string, measures: Measures): boolean {
   const around = new Set<Element>();
   for (let p = link.parent; p && p !== card && isTag(p); p = p.parent) around.add(p);
   for (const block of elements(card)) {

@@ -5,7 +5,7 @@ import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { contains, detachAll, elements, relink, textOf } from '../dom/walk.js';
 import { lineOf } from './byline-line.js';
 import { looksLikeAvatar, looksLikeByline, marksAuthorOrDate } from './hints.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { hasImage, HEADING_TAGS, INLINE_TAGS } from './tags.js';
 import { ruleOff, type Trace } from './trace.js';
 
@@ -70,7 +70,7 @@ const TABLE_TAGS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfo
  * it. Every word stays; pure separators, avatar images and copies of a piece (responsive variants) go. Nothing happens
  * when any of this does not hold.
  */
-export function compactByline(container: Element, measures: Map<Element, Measure>, trace?: Trace): void {
+export function compactByline(container: Element, measures: Measures, trace?: Trace): void {
   const headed = new HeadingIndex();
   const { title, parts } = readHead(container, measures, headed);
   if (parts.length === 0 || ruleOff('byline')) return;
@@ -98,7 +98,7 @@ export function compactByline(container: Element, measures: Map<Element, Measure
 /** The head of `container` before its first paragraph: its title (the first `<h1>`) and the byline parts in it. */
 function readHead(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   headed: HeadingIndex,
 ): { title: Element | null; parts: Element[] } {
   let title: Element | null = null;
@@ -147,7 +147,7 @@ class HeadingIndex {
   }
 }
 
-function textLength(node: AnyNode, measures: Map<Element, Measure>): number {
+function textLength(node: AnyNode, measures: Measures): number {
   if (isTag(node)) return measures.get(node)?.text ?? 0;
   return isText(node) ? node.data.replace(/\s+/g, '').length : 0;
 }
@@ -158,12 +158,7 @@ function textLength(node: AnyNode, measures: Map<Element, Measure>): number {
  * them ("By "). Null when the parts are not adjacent, the whole is not short, or it sits in a link or a table (a
  * teaser card's title and date, a row of data).
  */
-function bylineRun(
-  container: Element,
-  parts: Element[],
-  measures: Map<Element, Measure>,
-  headed: HeadingIndex,
-): AnyNode[] | null {
+function bylineRun(container: Element, parts: Element[], measures: Measures, headed: HeadingIndex): AnyNode[] | null {
   const units: Element[] = [];
   for (const part of parts) {
     let u = part;

@@ -2,7 +2,7 @@
 import { isTag, type Element, type ParentNode } from 'domhandler';
 
 import { contains, elements } from '../dom/walk.js';
-import { blockValue, type Measure } from './measure.js';
+import { blockValue, type Measures } from './measure.js';
 import { INLINE_TAGS } from './tags.js';
 import { isLinkedTitle } from './teasers.js';
 
@@ -30,7 +30,7 @@ const MAX_PLAIN_SHARE = 0.9;
  * holds more teaser titles than that prose (a front page, a listing). Null when there is no such block: the page
  * has no main content candidate.
  */
-export function findCandidate(root: ParentNode, measures: Map<Element, Measure>): Element | null {
+export function findCandidate(root: ParentNode, measures: Measures): Element | null {
   let pageProse = 0;
   let pagePlain = 0;
   for (const c of root.children) {
@@ -63,7 +63,7 @@ export function findCandidate(root: ParentNode, measures: Map<Element, Measure>)
 }
 
 /** The lowest ancestor of the page's single `<h1>` that holds a brief's worth of prose. */
-function underTitle(root: ParentNode, measures: Map<Element, Measure>): Element | null {
+function underTitle(root: ParentNode, measures: Measures): Element | null {
   let h1: Element | null = null;
   for (const el of elements(root)) {
     if (el.name !== 'h1') continue;
@@ -80,7 +80,7 @@ function underTitle(root: ParentNode, measures: Map<Element, Measure>): Element 
  * The element holding the page's densest run of prose: each text block (a paragraph, a list item, a div of text)
  * counts for its parent, and half for its grandparent; the winner takes in its parent while that adds little text.
  */
-function densest(root: ParentNode, measures: Map<Element, Measure>, pageProse: number): Element | null {
+function densest(root: ParentNode, measures: Measures, pageProse: number): Element | null {
   const score = new Map<Element, number>();
   let best: Element | null = null;
   let bestScore = 0;

@@ -16,7 +16,7 @@ import {
   looksLikePostChrome,
   looksLikeTestimonials,
 } from './hints.js';
-import { detachMeasured, type Measure } from './measure.js';
+import { detachMeasured, type Measure, type Measures } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import { ruleOff, type DropRule, type Trace } from './trace.js';
 
@@ -50,7 +50,7 @@ const IN_THREAD = 2;
  */
 export function removeChrome(
   root: ParentNode,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   total: number,
   totalValue: number,
   articleCommentsMinRest: number | null,
@@ -146,7 +146,7 @@ function chromeRule(el: Element, m: Measure, tables: () => Set<ParentNode>): Dro
 }
 
 /** Prose of the page's overlays, footer and navigation (`looksLikeOverlay`): never its own text. */
-function overlayProse(root: ParentNode, measures: Map<Element, Measure>): number {
+function overlayProse(root: ParentNode, measures: Measures): number {
   let n = 0;
   const stack: AnyNode[] = [...root.children];
   while (stack.length) {
@@ -159,7 +159,7 @@ function overlayProse(root: ParentNode, measures: Map<Element, Measure>): number
 }
 
 /** Prose of the page before `el` in document order (the article above its comments). */
-function proseBefore(el: Element, root: ParentNode, measures: Map<Element, Measure>): number {
+function proseBefore(el: Element, root: ParentNode, measures: Measures): number {
   let n = 0;
   for (let node: AnyNode | null = el; node && node !== root; node = node.parent) {
     for (let prev = node.prev; prev; prev = prev.prev) if (isTag(prev)) n += measures.get(prev)?.prose ?? 0;

@@ -14,7 +14,7 @@ import { isItemForm } from './item-forms.js';
 import type { DeclaredKind } from './kind.js';
 import { LINK_LISTS_MAX_SHARE, LinkCounts, isLinkList } from './link-lists.js';
 import { findLinkRuns } from './link-runs.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import { dropNumberedNotes } from './numbered-notes.js';
 import { dropOptionPickers } from './option-pickers.js';
 import { isPageControl } from './page-controls.js';
@@ -52,7 +52,7 @@ export interface PageFacts {
 /** Removes page furniture inside `container` (which itself is kept). */
 export function cleanContainer(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   trace: Trace | undefined,
   page: PageFacts = {},
 ): void {

@@ -6,7 +6,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { isOwnSite, linkUrl, type PageAddress } from './site-links.js';
 import { repeatsItems } from './rail-items.js';
 import { blocksAfterStory } from './story-end.js';
@@ -27,7 +27,7 @@ const MAX_MARK = 40;
  */
 export function dropDealRails(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   address: PageAddress | undefined,
   doomed: Doomed,
 ): void {

@@ -9,7 +9,7 @@ import { ARTICLE_COMMENTS_MIN_REST, removeChrome } from './chrome.js';
 import { cleanContainer, type PageFacts } from './clean.js';
 import { declaredKind } from './kind.js';
 import { findLede, GRID_INTRO, isShortIntro } from './lede.js';
-import { measureTree, type Measure } from './measure.js';
+import { measureTree, type Measures } from './measure.js';
 import { adoptStrayContent, findBody, prune } from './prune.js';
 import { findItemBody, findMain, MAIN_PROSE_SHARE, totalProse } from './refine.js';
 import { isGridContainer, itemGrids } from './item-grids.js';
@@ -161,7 +161,7 @@ export function traceMainContent(document: Document, trace?: Trace, url?: string
  * it holds the page's one `<h1>` and less than a container's worth of text (a script fills it, a paywall hides the
  * rest). Its rails are not its content; null otherwise.
  */
-function storyShell(body: ParentNode, main: Element | null, measures: Map<Element, Measure>): Element | null {
+function storyShell(body: ParentNode, main: Element | null, measures: Measures): Element | null {
   if (!main || (measures.get(main)?.text ?? 0) >= MIN_CONTAINER) return null;
   let h1: Element | null = null;
   for (const el of elements(body)) {

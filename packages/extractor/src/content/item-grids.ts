@@ -3,7 +3,7 @@
 import { isTag, type AnyNode, type Element } from 'domhandler';
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { hasImage, linksAway, shapeOf } from './tags.js';
 
 /** At least this many sibling items of one shape make a grid (a row of three is a teaser strip, not a page's grid). */
@@ -21,7 +21,7 @@ const ITEM_SHARE = 0.6;
  * or text beside the link: a price, a date, a blurb), together most of their parent's text. A menu's items are links
  * alone, so a menu is no grid. Memoised in one post-order pass.
  */
-export function itemGrids(measures: Map<Element, Measure>): SubtreeMemo<number> {
+export function itemGrids(measures: Measures): SubtreeMemo<number> {
   return new SubtreeMemo<number>((el, valueOf) => {
     let inside = 0;
     // children of one shape and an item's size, counted before any is read: most shapes are too few to be a grid
@@ -71,11 +71,7 @@ function isItem(item: Element, m: Measure): boolean {
 const GRID_PAGE_SHARE = 0.5;
 
 /** Whether half or more of `container`'s text is item grids: the container is a listing's or a collection's grid. */
-export function isGridContainer(
-  container: Element,
-  measures: Map<Element, Measure>,
-  grids: SubtreeMemo<number>,
-): boolean {
+export function isGridContainer(container: Element, measures: Measures, grids: SubtreeMemo<number>): boolean {
   const g = grids.get(container);
   return g > 0 && g >= GRID_PAGE_SHARE * (measures.get(container)?.text ?? 0);
 }

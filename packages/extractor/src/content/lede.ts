@@ -2,7 +2,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { classAndId } from './hints.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { INLINE_TAGS } from './tags.js';
 
 /** A lede paragraph holds at least this many characters of plain text, with sentence punctuation. */
@@ -21,12 +21,12 @@ const MIN_INTRO = 300;
 export const GRID_INTRO = 100;
 
 /** Whether the paragraphs of `lede` hold less than a story's intro (`MIN_INTRO`): a grid's intro line at most. */
-export function isShortIntro(lede: readonly Element[], measures: Map<Element, Measure>): boolean {
+export function isShortIntro(lede: readonly Element[], measures: Measures): boolean {
   return textOfAll(lede, measures) < MIN_INTRO;
 }
 
 /** The characters the paragraphs of `lede` hold together. */
-function textOfAll(lede: readonly Element[], measures: Map<Element, Measure>): number {
+function textOfAll(lede: readonly Element[], measures: Measures): number {
   let text = 0;
   for (const el of lede) text += measures.get(el)?.text ?? 0;
   return text;
@@ -52,7 +52,7 @@ function isLedeParagraph(el: Element, m: Measure): boolean {
  * is a one-line standfirst alone (under `minIntro`, 300 characters), which most references leave out. Empty when no
  * `<h1>` comes before the container in its ancestors' earlier siblings.
  */
-export function findLede(container: Element, measures: Map<Element, Measure>, minIntro = MIN_INTRO): Element[] {
+export function findLede(container: Element, measures: Measures, minIntro = MIN_INTRO): Element[] {
   const found: Element[][] = [];
   for (let node: Element = container; isTag(node.parent!) && node.parent.name !== 'body'; node = node.parent) {
     for (let prev = node.prev; prev; prev = prev.prev) {
@@ -69,7 +69,7 @@ export function findLede(container: Element, measures: Map<Element, Measure>, mi
 }
 
 /** The lede paragraphs under `root` after its last `<h1>` (all of them when it has none), and whether it has one. */
-function paragraphsAfterTitle(root: Element, measures: Map<Element, Measure>): [Element[], boolean] {
+function paragraphsAfterTitle(root: Element, measures: Measures): [Element[], boolean] {
   let out: Element[] = [];
   let titled = false;
   // in document order, not entering a title, what is not the lede, nor a lede paragraph: nothing in them counts (and

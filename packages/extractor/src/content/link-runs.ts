@@ -4,7 +4,7 @@ import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import { holdersOf } from '../dom/walk.js';
 import { isAnnouncedList } from './announced-lists.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import { PICTURE_TAGS } from './tags.js';
 
 /** Blocks that hold one title each in such a run. */
@@ -25,11 +25,7 @@ const LINK_SHARE = 0.9;
  * breaks it: titles with their pictures are cards or a roundup's items, which the teaser rules judge. A run that a
  * lead-in announces ("Our guides for other cities:", `isAnnouncedList`) is the text's, and is not returned.
  */
-export function findLinkRuns(
-  container: Element,
-  measures: Map<Element, Measure>,
-  doomed: ReadonlySet<AnyNode>,
-): Element[][] {
+export function findLinkRuns(container: Element, measures: Measures, doomed: ReadonlySet<AnyNode>): Element[][] {
   const runs: Element[][] = [];
   let run: Element[] = [];
   const flush = () => {

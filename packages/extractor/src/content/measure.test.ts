@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseHtml } from '../dom/parse.js';
 import { elements } from '../dom/walk.js';
-import { detachMeasured, measureTree } from './measure.js';
+import { detachMeasured, measureTree, type Measures } from './measure.js';
 
 const PAGE = `<html><body>
   <header><nav><a href="/">Home</a> <a href="/news">News, today.</a></nav></header>
@@ -19,8 +19,37 @@ const PAGE = `<html><body>
   <footer><p>© The site, 2026.</p></footer>
 </body></html>`;
 
-/** The measures as comparable rows: tag name and every field, in the map's order. */
-const rows = (measures: Map<Element, unknown>) => [...measures].map(([el, m]) => [el.name, m]);
+/**
+ * The measures of `root` and the elements under it as comparable rows, in document order: tag name and every field
+ * but the pass. Read before another pass over the same tree, which takes the elements' slots.
+ */
+const rows = (measures: Measures, root: Element) =>
+  [root, ...elements(root)].flatMap((el) => {
+    const m = measures.get(el);
+    if (!m) return [];
+    const { pass: _pass, ...fields } = m as typeof m & { pass: number };
+    return [[el.name, fields]];
+  });
+
+describe('Measures', () => {
+  it("reads only its own pass: a second pass over the same tree takes the elements' slots", () => {
+    const doc = parseHtml(PAGE);
+    const first = measureTree(doc);
+    const p = [...elements(doc)].find((el) => el.name === 'p')!;
+    const mine = first.get(p)!;
+    expect(mine.text).toBeGreaterThan(20);
+    const { pass: _pass, ...fields } = mine as typeof mine & { pass: number };
+    const second = measureTree(doc);
+    expect(second.get(p)).toMatchObject(fields);
+    expect(second.get(p)).not.toBe(mine);
+    expect(first.get(p)).toBeUndefined();
+    expect(first.has(p)).toBe(false);
+    // an element no pass measured, and one deleted, read as absent
+    expect(second.delete(p)).toBe(true);
+    expect(second.get(p)).toBeUndefined();
+    expect(second.delete(p)).toBe(false);
+  });
+});
 
 describe('detachMeasured', () => {
   it('leaves the measures measureTree gives the tree after, for every single element removed', () => {
@@ -36,9 +65,9 @@ describe('detachMeasured', () => {
       const parentMeasure = measures.get(parent)!;
       detachMeasured(root, [target], measures);
       expect(measures.has(target)).toBe(false);
-      expect(rows(measures)).toEqual(rows(measureTree(root)));
       // the ancestors' entries are updated in place
       expect(measures.get(parent)).toBe(parentMeasure);
+      expect(rows(measures, root)).toEqual(rows(measureTree(root), root));
     }
   });
 
@@ -64,6 +93,6 @@ describe('detachMeasured', () => {
     detachMeasured(body, doomed, measures);
     for (const el of doomed) expect(measures.has(el)).toBe(false);
     expect(measures.get(body)!.text).toBeLessThan(totalBefore - removedText + 1);
-    expect(rows(measures)).toEqual(rows(measureTree(body)));
+    expect(rows(measures, body)).toEqual(rows(measureTree(body), body));
   });
 });

@@ -1,6 +1,7 @@
 // One post-order pass that measures every element: text, link text, and the content value of its blocks.
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
+import { PASS_SLOT } from '../dom/nodes.js';
 import { detachAll, elements } from '../dom/walk.js';
 
 import { HEADING_TAGS, INLINE_TAGS } from './tags.js';
@@ -25,16 +26,54 @@ export interface Measure {
   ownPunct: number;
 }
 
+/** A measure as `Measures` keeps it: with the pass that made it, so that another pass's is not read. */
+interface StoredMeasure extends Measure {
+  pass: number;
+}
+
+/** Passes made in this thread: each `Measures` reads only its own. */
+let passes = 0;
+
+/**
+ * The measures of one `measureTree` pass, by element: `get`, `has`, `set` and `delete` as a `Measures`'s,
+ * but kept on the elements themselves (`PASS_SLOT`), where the rules read them several times an element.
+ */
+export class Measures {
+  readonly #pass = ++passes;
+
+  get(el: Element): Measure | undefined {
+    const m = (el as unknown as Record<typeof PASS_SLOT, StoredMeasure | undefined>)[PASS_SLOT];
+    return m !== undefined && m.pass === this.#pass ? m : undefined;
+  }
+
+  has(el: Element): boolean {
+    return this.get(el) !== undefined;
+  }
+
+  set(el: Element, m: Measure): this {
+    (m as StoredMeasure).pass = this.#pass;
+    (el as unknown as Record<typeof PASS_SLOT, StoredMeasure | undefined>)[PASS_SLOT] = m as StoredMeasure;
+    return this;
+  }
+
+  delete(el: Element): boolean {
+    if (!this.has(el)) return false;
+    (el as unknown as Record<typeof PASS_SLOT, StoredMeasure | undefined>)[PASS_SLOT] = undefined;
+    return true;
+  }
+}
+
 interface Frame {
   el: Element | null;
   children: ParentNode['children'];
   i: number;
-  m: Measure;
+  m: StoredMeasure;
   inLink: boolean;
   block: boolean;
 }
 
-const newMeasure = (): Measure => ({
+const newMeasure = (): StoredMeasure => ({
+  pass: 0,
   text: 0,
   link: 0,
   value: 0,
@@ -114,8 +153,8 @@ function closeBlock(m: Measure, tag: string): void {
  * Measures every element under `root`, and `root` itself when it is an element, in one iterative post-order pass.
  * The frames of the walk are reused level by level: one a level of depth, not one an element.
  */
-export function measureTree(root: ParentNode): Map<Element, Measure> {
-  const out = new Map<Element, Measure>();
+export function measureTree(root: ParentNode): Measures {
+  const out = new Measures();
   const frames: Frame[] = [
     { el: isTag(root) ? root : null, children: root.children, i: 0, m: newMeasure(), inLink: false, block: true },
   ];
@@ -157,7 +196,7 @@ export function measureTree(root: ParentNode): Map<Element, Measure> {
  * first. `measures` then holds what `measureTree(root)` of the tree after would, at the cost of the removed nodes'
  * ancestors instead of a walk of the whole tree (the sums are exact in any order: block values are multiples of 0.5).
  */
-export function detachMeasured(root: ParentNode, nodes: readonly AnyNode[], measures: Map<Element, Measure>): void {
+export function detachMeasured(root: ParentNode, nodes: readonly AnyNode[], measures: Measures): void {
   // the elements above a removed node, by their depth below `root` (`root` itself at 0)
   const above = new Map<Element, number>();
   const chain: Element[] = [];
@@ -181,7 +220,7 @@ export function detachMeasured(root: ParentNode, nodes: readonly AnyNode[], meas
 }
 
 /** Measures `el` again from its text and its child elements' measures, as `measureTree`'s post-order step does. */
-function remeasure(el: Element, root: ParentNode, measures: Map<Element, Measure>): void {
+function remeasure(el: Element, root: ParentNode, measures: Measures): void {
   // the text of `root` is never link text, as in `measureTree`: its own name does not count
   let inLink = false;
   for (let p: ParentNode | null = el; p && p !== root; p = p.parent) {
@@ -204,7 +243,7 @@ function remeasure(el: Element, root: ParentNode, measures: Map<Element, Measure
  */
 export function walkInOrder(
   root: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   visit: (el: Element, m: Measure, before: number) => boolean,
 ): void {
   let before = 0;

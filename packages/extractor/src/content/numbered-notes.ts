@@ -4,7 +4,7 @@
 import { isTag, isText, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
-import { walkInOrder, type Measure } from './measure.js';
+import { walkInOrder, type Measures } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import type { Doomed } from './trace.js';
 
@@ -28,7 +28,7 @@ const MAX_SHARE = 0.4;
  * to (`<sup><a href="#fn1">1</a></sup>` before a note with `id="fn1"`: a blog's footnotes, a paper's references) are
  * not these: the references keep them as often as not, so a note holding a link's target stays.
  */
-export function dropNumberedNotes(container: Element, measures: Map<Element, Measure>, doomed: Doomed): void {
+export function dropNumberedNotes(container: Element, measures: Measures, doomed: Doomed): void {
   const total = measures.get(container)?.text ?? 0;
   if (total === 0) return;
   const notes: Element[] = [];

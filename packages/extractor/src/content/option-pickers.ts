@@ -5,7 +5,7 @@ import { isTag, isText, type Element, type ParentNode } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
 import type { FormControls } from './form-controls.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import { PRICE } from './product-cards.js';
 import type { Doomed } from './trace.js';
 
@@ -62,7 +62,7 @@ function holds(holder: ParentNode, el: Element): boolean {
  */
 export function dropOptionPickers(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   pickers: ReadonlyMap<Element, number>,
   doomed: Doomed,
 ): void {
@@ -87,7 +87,7 @@ export function dropOptionPickers(
  * Whether a price stands near `picker`: in the largest block around it (inside the container) of at most 600
  * characters. An option with a price is bought; a switch of a gallery's colour or a tab's panel is not.
  */
-function isPriced(picker: Element, container: Element, measures: Map<Element, Measure>): boolean {
+function isPriced(picker: Element, container: Element, measures: Measures): boolean {
   let box = picker;
   for (let p = picker.parent; p && isTag(p); p = p.parent) {
     if ((measures.get(p)?.text ?? Infinity) > MAX_BOX) break;

@@ -2,14 +2,14 @@
 // page ("Jump to details", "Skip to product list"). They move the reader around the page; they are not its text.
 import { isTag, isText, type Element } from 'domhandler';
 
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import type { ShortTexts } from './short-texts.js';
 
 /** A bare toggle's label ("Hide", "Show"): furniture as a link, a button or a block of its own, not in a sentence. */
 const TOGGLE_TEXT = /^(?:hide|show):?$/i;
 
 /** Whether `el` is a bare toggle: its text is "Hide" or "Show" and it is a link, a button or all of its parent. */
-function isToggleLabel(el: Element, m: Measure, measures: Map<Element, Measure>, texts: ShortTexts): boolean {
+function isToggleLabel(el: Element, m: Measure, measures: Measures, texts: ShortTexts): boolean {
   if (m.text > 5 || !TOGGLE_TEXT.test(texts.get(el))) return false;
   const parent = el.parent;
   return el.name === 'a' || el.name === 'button' || (isTag(parent!) && measures.get(parent)?.text === m.text);
@@ -29,7 +29,7 @@ const MAX_JUMP_LINK = 40;
  * Whether `el` is a link to a place on the same page whose text says "jump to" or "skip to", first in its line: after
  * words of a sentence ("You can jump to the end of the list to ...") it is the text.
  */
-function isJumpLink(el: Element, m: Measure, measures: Map<Element, Measure>, texts: ShortTexts): boolean {
+function isJumpLink(el: Element, m: Measure, measures: Measures, texts: ShortTexts): boolean {
   if (el.name !== 'a' || m.text > MAX_JUMP_LINK || !(el.attribs['href'] ?? '').includes('#')) return false;
   if (!JUMP_TEXT.test(texts.get(el))) return false;
   for (let prev = el.prev; prev; prev = prev.prev) {
@@ -42,6 +42,6 @@ function isJumpLink(el: Element, m: Measure, measures: Map<Element, Measure>, te
  * Whether `el` is a control of the page rather than its text: a bare "Hide" / "Show" toggle (a link, a button or a
  * block of its own) or a link that jumps to a place on the same page, first in its line.
  */
-export function isPageControl(el: Element, m: Measure, measures: Map<Element, Measure>, texts: ShortTexts): boolean {
+export function isPageControl(el: Element, m: Measure, measures: Measures, texts: ShortTexts): boolean {
   return isToggleLabel(el, m, measures, texts) || isJumpLink(el, m, measures, texts);
 }

@@ -3,7 +3,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 
 /** A phone call to action holds at most this many characters, lead-in included. */
 const MAX_PHONE_CTA = 60;
@@ -39,7 +39,7 @@ const PHRASING: ReadonlySet<string> = new Set([
  * own wrappers: a button row, a list item), else the block holding only the link and a lead-in. A number inside a
  * sentence ("Call the clinic at 555-0100 to book a visit.") is the text and stays.
  */
-export function phoneCallToAction(link: Element, measures: Map<Element, Measure>, container: Element): Element | null {
+export function phoneCallToAction(link: Element, measures: Measures, container: Element): Element | null {
   if (!/^tel:/i.test(link.attribs['href'] ?? '')) return null;
   const own = measures.get(link)?.text ?? 0;
   if (own === 0 || own > MAX_PHONE_CTA) return null;

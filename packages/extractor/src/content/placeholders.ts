@@ -1,7 +1,7 @@
 // Template placeholders left on a published page: "Lorem ipsum" filler and the components built around it.
 import { isTag, type AnyNode, type Element } from 'domhandler';
 
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import type { TextBlock } from './repeat-runs.js';
 import type { Doomed } from './trace.js';
 
@@ -24,7 +24,7 @@ const MAX_COMPONENT_SHARE = 0.3;
 export function dropPlaceholders(
   blocks: readonly TextBlock[],
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   total: number,
   doomed: Doomed,
 ): void {
@@ -67,11 +67,7 @@ export function dropPlaceholders(
  * Filler characters per element: the text of the filler blocks in it, summed up to the container (which is left
  * out). Each ancestor is climbed to once, and the sums go up a level at a time, deepest first.
  */
-function fillerBelow(
-  fillers: readonly TextBlock[],
-  container: Element,
-  measures: Map<Element, Measure>,
-): Map<Element, number> {
+function fillerBelow(fillers: readonly TextBlock[], container: Element, measures: Measures): Map<Element, number> {
   const filler = new Map<Element, number>();
   // depth under the container (1 for its children) of every element holding a filler
   const depth = new Map<Element, number>();

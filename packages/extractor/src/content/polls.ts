@@ -5,7 +5,7 @@
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import { blocksAfterStory } from './story-end.js';
 import type { Doomed } from './trace.js';
 
@@ -83,12 +83,7 @@ function asksQuestion(el: Element): boolean {
  * (the container excluded) holding at most 200 characters beside the form, when it asks a question (a line ending in
  * "?") and follows 100 of the story's prose, and nothing as long follows it.
  */
-export function dropPolls(
-  container: Element,
-  measures: Map<Element, Measure>,
-  polls: ReadonlySet<Element>,
-  doomed: Doomed,
-): void {
+export function dropPolls(container: Element, measures: Measures, polls: ReadonlySet<Element>, doomed: Doomed): void {
   if (polls.size === 0) return;
   const widgets = new Set<Element>();
   const holders = new Set<Element>();

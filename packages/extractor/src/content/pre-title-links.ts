@@ -5,7 +5,7 @@
 import type { Element } from 'domhandler';
 
 import { elements } from '../dom/walk.js';
-import { walkInOrder, type Measure } from './measure.js';
+import { walkInOrder, type Measures } from './measure.js';
 import type { Doomed } from './trace.js';
 
 /**
@@ -26,7 +26,7 @@ const MAX_BEFORE_SHARE = 0.15;
  * card, a ranking's badge). Unlinked lines above the title (an eyebrow, a kicker, a rating) stay: the references of
  * service and product pages keep them as often as not.
  */
-export function dropPreTitleLinks(container: Element, measures: Map<Element, Measure>, doomed: Doomed): void {
+export function dropPreTitleLinks(container: Element, measures: Measures, doomed: Doomed): void {
   const total = measures.get(container)?.text ?? 0;
   let title: Element | undefined;
   for (const el of elements(container)) {

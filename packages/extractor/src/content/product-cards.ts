@@ -2,7 +2,7 @@
 // "Get everything you need" carousels on product pages, promoted products above a category's grid.
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { hasImage, linksAway, shapeOf } from './tags.js';
 import type { Doomed } from './trace.js';
 
@@ -32,7 +32,7 @@ export const PRICE = /[$€£¥₹]\s?\d|\d\s?[€£]/;
  */
 export function dropProductCardRows(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   total: number,
   doomed: Doomed,
   pageGrids: readonly Element[] = [],
@@ -55,7 +55,7 @@ export function dropProductCardRows(
   }
 }
 
-function isCardRow(el: Element, m: Measure, measures: Map<Element, Measure>): boolean {
+function isCardRow(el: Element, m: Measure, measures: Measures): boolean {
   let shapes: Map<string, { cards: number; text: number }> | undefined;
   for (const c of el.children) {
     if (!isTag(c)) continue;

@@ -2,7 +2,7 @@
 // but for a short label. A story's own text with links in it, or a column of several page parts, is not.
 import { isTag, isText, type Element } from 'domhandler';
 
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 
 /** A label among a rail's items ("More local news", "Sponsored") is this short, without links. */
 export const MAX_LABEL = 60;
@@ -15,7 +15,7 @@ export const MAX_LABEL = 60;
 export function repeatsItems(
   rail: Element,
   count: ReadonlyMap<Element, number>,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   isItem: (el: Element, m: Measure) => boolean,
   min: number,
 ): boolean {

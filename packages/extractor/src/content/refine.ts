@@ -3,7 +3,7 @@
 import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 
 import { looksLikeItemBody } from './hints.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 
 /** Share of the page's prose that its single `<main>` must hold to be preferred over a higher container. */
 export const MAIN_PROSE_SHARE = 0.2;
@@ -25,7 +25,7 @@ export function findMain(root: ParentNode): Element | null {
   return found;
 }
 
-export function totalProse(root: ParentNode, measures: Map<Element, Measure>): number {
+export function totalProse(root: ParentNode, measures: Measures): number {
   let n = 0;
   for (const c of root.children) if (isTag(c)) n += measures.get(c)?.prose ?? 0;
   return n;
@@ -43,7 +43,7 @@ const OTHER_BODIES_SHARE = 0.1;
  * of the container's prose and other such bodies beside it are small (a teaser's excerpt); null when there is none,
  * or several of a size (a thread, a grid of post cards).
  */
-export function findItemBody(container: Element, measures: Map<Element, Measure>): Element | null {
+export function findItemBody(container: Element, measures: Measures): Element | null {
   let found: Element | null = null;
   let foundProse = 0;
   let others = 0;

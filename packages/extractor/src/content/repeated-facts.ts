@@ -4,7 +4,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import { hasCode } from './tags.js';
 import type { Doomed } from './trace.js';
 
@@ -31,7 +31,7 @@ interface LabelPairs {
  * is documentation (an event's "signature:", a field list's "Return type:"), never an item's fact; so are lists nested
  * in a definition, which are not read (the field list inside a documented function's entry).
  */
-export function dropRepeatedFacts(container: Element, measures: Map<Element, Measure>, doomed: Doomed): void {
+export function dropRepeatedFacts(container: Element, measures: Measures, doomed: Doomed): void {
   const byLabel = new Map<string, LabelPairs>();
   const stack: Element[] = [container];
   while (stack.length) {

@@ -2,7 +2,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { contains, elements, textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { doomCopies, type TextBlock } from './repeat-runs.js';
 import { CODE_TAGS, HEADING_TAGS } from './tags.js';
 import type { Doomed } from './trace.js';
@@ -41,7 +41,7 @@ const NEVER_REPEAT: ReadonlySet<string> = new Set([
  * repeat an earlier wrapper (lists, tables, quotes and code excepted). A paragraph inside a quote that repeats an
  * earlier one is a reply quoting an earlier post: it goes too. Answers the container's text blocks in order.
  */
-export function dropRepeats(container: Element, measures: Map<Element, Measure>, doomed: Doomed): TextBlock[] {
+export function dropRepeats(container: Element, measures: Measures, doomed: Doomed): TextBlock[] {
   const seen = new Set<string>();
   // the container's text blocks in order, judged as copies or item boilerplate once all are met
   const blocks: TextBlock[] = [];

@@ -5,7 +5,7 @@ import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { elements, textOf } from '../dom/walk.js';
 import { AD_HEADING } from './ad-labels.js';
 import { BOLD_LABEL_LEVEL, boldLabelText } from './bold-labels.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { isPaywallHeading } from './paywall.js';
 import {
   AMBIGUOUS_HEADING,
@@ -52,7 +52,7 @@ const ARTICLE_SECTION_SHARE = 0.6;
 
 /** What the heading step of the cleaning needs to know about the container. */
 export interface SectionContext {
-  measures: Map<Element, Measure>;
+  measures: Measures;
   container: Element;
   /** The container's text, in characters. */
   total: number;
@@ -104,7 +104,7 @@ export function dropFurnitureSection(el: Element, m: Measure, ctx: SectionContex
 function dropSection(
   heading: Element,
   level: number,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   limit: number,
   container: Element,
   doomed: Doomed,
@@ -172,7 +172,7 @@ function dropSection(
 }
 
 /** A block of prose (sentence punctuation or a long run of text) with under 10% links: not a pointer's links. */
-function isLinklessProse(el: Element, measures: Map<Element, Measure>): boolean {
+function isLinklessProse(el: Element, measures: Measures): boolean {
   const m = measures.get(el);
   return m !== undefined && m.text >= POINTER_PROSE_MIN && m.prose > 0 && m.link < 0.1 * m.text;
 }
@@ -199,7 +199,7 @@ function holdsHeading(el: Element, level: number): boolean {
 }
 
 /** The level of `el` when it is a heading, or a wrapper whose text is one heading's (a page builder's widget). */
-function leadingHeadingLevel(el: Element, measures: Map<Element, Measure>): number {
+function leadingHeadingLevel(el: Element, measures: Measures): number {
   const text = measures.get(el)?.text ?? 0;
   let e: Element | null = el;
   while (e) {

@@ -3,7 +3,7 @@ import { isTag, type Element, type ParentNode } from 'domhandler';
 
 import { contains, elements, hasText } from '../dom/walk.js';
 import { looksLikeComments } from './hints.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import type { SubtreeMemo } from '../dom/subtree-memo.js';
 import { NO_CARDS, type CardTally } from './teaser-cards.js';
 import { ruleOff, type Trace } from './trace.js';
@@ -65,7 +65,7 @@ export interface WalkHints {
  */
 export function selectContainer(
   root: ParentNode,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   { qa = false, cards, grids, trace, stoppedBy }: WalkHints = {},
 ): Element | null {
   let best: Element | null = null;
@@ -120,12 +120,7 @@ function pageTitle(root: ParentNode): Element | null {
  * asides and teasers beside it) when it holds half of the plain text, a fair share of all text, 500 characters, and
  * twice the prose of any other child; null otherwise.
  */
-function titledChild(
-  node: ParentNode,
-  s: Spread,
-  title: Element | null,
-  measures: Map<Element, Measure>,
-): Element | null {
+function titledChild(node: ParentNode, s: Spread, title: Element | null, measures: Measures): Element | null {
   if (!title) return null;
   const child = node.children.find((c): c is Element => isTag(c) && (c === title || contains(c, title)));
   const m = child && measures.get(child);
@@ -187,12 +182,7 @@ interface Spread {
   leftOut: number;
 }
 
-function spread(
-  node: ParentNode,
-  root: ParentNode,
-  measures: Map<Element, Measure>,
-  cards?: SubtreeMemo<CardTally>,
-): Spread {
+function spread(node: ParentNode, root: ParentNode, measures: Measures, cards?: SubtreeMemo<CardTally>): Spread {
   const s: Spread = { top: null, topPlain: -1, topText: 0, plain: 0, text: 0, prose: 0, leftOut: 0 };
   for (const child of node.children) {
     if (!isTag(child)) continue;
@@ -249,7 +239,7 @@ const MIN_CARD_SHARE = 0.4;
 function beyondTeasers(
   node: ParentNode,
   root: ParentNode,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   cards: SubtreeMemo<CardTally>,
 ): Element | null {
   // the story must be one child with an article's worth of prose: without one, the cards need not be counted

@@ -3,7 +3,7 @@ import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
 import { textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 
 /** Levels below an element that a direct read goes down before it leaves the element to the memo. */
 const DIRECT_DEPTH = 16;
@@ -21,7 +21,7 @@ export class ShortTexts {
   #last: Element | null = null;
   #lastText = '';
 
-  constructor(measures: Map<Element, Measure>, max: number) {
+  constructor(measures: Measures, max: number) {
     this.#memo = new SubtreeMemo<string | null>(
       (el, valueOf) => {
         let out = '';

@@ -12,7 +12,7 @@ import { isTag, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
 import { isAnnouncedList } from './announced-lists.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { PRICE } from './product-cards.js';
 import { INLINE_TAGS } from './tags.js';
 import { isOwnSite, linkUrl, type PageAddress } from './site-links.js';
@@ -48,7 +48,7 @@ const MANY = '';
  */
 export function dropSiteCards(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   address: PageAddress | undefined,
   doomed: Doomed,
 ): void {

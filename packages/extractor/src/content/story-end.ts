@@ -2,7 +2,7 @@
 // document order that counts the story's prose before each block and what follows the first one found.
 import { isTag, type Element } from 'domhandler';
 
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { CODE_TAGS } from './tags.js';
 import type { Doomed } from './trace.js';
 
@@ -17,7 +17,7 @@ export const MIN_STORY = 100;
  */
 export function blocksAfterStory(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   doomed: Doomed,
   mayHold: (el: Element) => boolean,
   isBlock: (el: Element, m: Measure, proseBefore: number) => boolean,

@@ -7,7 +7,7 @@
 import { isTag, isText, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { isOwnSite, linkUrl, webUrl, type PageAddress } from './site-links.js';
 import { MAX_LABEL, repeatsItems } from './rail-items.js';
 import { blocksAfterStory } from './story-end.js';
@@ -33,7 +33,7 @@ const MAX_PLAIN_PER_STORY = 200;
  */
 export function dropStoryRails(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   address: PageAddress | undefined,
   doomed: Doomed,
 ): void {
@@ -90,7 +90,7 @@ export function dropStoryRails(
 }
 
 /** The short unlinked label right before `el` (a rail's title set as a heading, a bold line or a span), if any. */
-export function labelBefore(el: Element, measures: Map<Element, Measure>): Element | null {
+export function labelBefore(el: Element, measures: Measures): Element | null {
   let prev = el.prev;
   while (prev && !isTag(prev)) {
     if (isText(prev) && prev.data.trim()) return null;

@@ -4,7 +4,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { elements, textOf } from '../dom/walk.js';
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 import { anyOf, phraseTable } from './phrases/phrase-table.js';
 import { isOwnSite, linkUrl, type PageAddress } from './site-links.js';
 import { blocksAfterStory } from './story-end.js';
@@ -46,7 +46,7 @@ const MAX_CALL_WORDS = 5;
  */
 export function dropSubscribeBoxes(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   address: PageAddress | undefined,
   doomed: Doomed,
 ): void {

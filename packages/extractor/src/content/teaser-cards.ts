@@ -3,7 +3,7 @@
 import { isTag, type Element } from 'domhandler';
 
 import { SubtreeMemo } from '../dom/subtree-memo.js';
-import type { Measure } from './measure.js';
+import type { Measures } from './measure.js';
 import { shapeOf } from './tags.js';
 import { isLinkedTitle } from './teasers.js';
 
@@ -40,7 +40,7 @@ const CARD_SHARE = 0.6;
  * half as many as the titled cards. Memoised in one post-order
  * pass, so asking again at every level of the container walk stays linear.
  */
-export function teaserCards(measures: Map<Element, Measure>): SubtreeMemo<CardTally> {
+export function teaserCards(measures: Measures): SubtreeMemo<CardTally> {
   return new SubtreeMemo<CardTally>(
     (el, valueOf) => {
       let titles = 0;

@@ -1,7 +1,7 @@
 // Teaser grids inside an article: "more stories" cards, each a linked title with a date or an excerpt.
 import { isTag, type AnyNode, type Element } from 'domhandler';
 
-import { walkInOrder, type Measure } from './measure.js';
+import { walkInOrder, type Measures } from './measure.js';
 import { HEADING_TAGS } from './tags.js';
 import { ruleOff, type Doomed, type Trace } from './trace.js';
 
@@ -30,7 +30,7 @@ const MIN_OTHER_PROSE = 1500;
  */
 export function dropTeaserGroups(
   container: Element,
-  measures: Map<Element, Measure>,
+  measures: Measures,
   total: number,
   doomed: Doomed,
   trace?: Trace,
@@ -75,7 +75,7 @@ export function dropTeaserGroups(
 }
 
 /** For every element under `root`: how many linked titles it holds (a linked title counts once, not its parts). */
-function countLinkedTitles(root: Element, measures: Map<Element, Measure>): Map<Element, number> {
+function countLinkedTitles(root: Element, measures: Measures): Map<Element, number> {
   const counts = new Map<Element, number>();
   // iterative post-order: children are counted before their parent
   // the walk's stack, and beside it whether each element's children were pushed (two arrays: no pair an element)
@@ -106,7 +106,7 @@ function countLinkedTitles(root: Element, measures: Map<Element, Measure>): Map<
 }
 
 /** A heading (or `title` element) whose text is a link to another page: the title of a teaser. */
-export function isLinkedTitle(el: Element, measures: Map<Element, Measure>): boolean {
+export function isLinkedTitle(el: Element, measures: Measures): boolean {
   if (!HEADING_TAGS.has(el.name) && !TITLE_CLASS.test(el.attribs['class'] ?? '')) return false;
   const m = measures.get(el);
   return m !== undefined && m.text >= 10 && m.link >= 0.8 * m.text && linksAway(el);

@@ -1,7 +1,7 @@
 // A FAQ right after the story's body, which the container walk left behind as a small sibling.
 import { isTag, isText, type AnyNode, type Element } from 'domhandler';
 
-import type { Measure } from './measure.js';
+import type { Measure, Measures } from './measure.js';
 
 /** Ancestors of the container (itself included) whose next siblings are searched. */
 const MAX_LEVELS = 3;
@@ -24,7 +24,7 @@ const FAQ_TITLE = /\b(?:FAQs?|frequently asked questions)\b/i;
  * walk follows the child holding 80% of the text, so a story's closing FAQ (often a sibling of the rich-text body, in
  * the page builder's own block) stays behind. Null when there is none.
  */
-export function findTrailingFaq(container: Element, measures: Map<Element, Measure>): Element | null {
+export function findTrailingFaq(container: Element, measures: Measures): Element | null {
   const prose = measures.get(container)?.prose ?? 0;
   let between = 0;
   let node: Element = container;
