@@ -2,8 +2,8 @@ import { isTag, type Element } from 'domhandler';
 import { describe, expect, it } from 'vitest';
 
 import { parseHtml } from '../dom/parse.js';
-import { elements } from '../dom/walk.js';
-import { detachMeasured, measureTree, type Measures } from './measure.js';
+import { detachAll, elements } from '../dom/walk.js';
+import { detachMeasured, measureTree, type Measure, type Measures } from './measure.js';
 
 const PAGE = `<html><body>
   <header><nav><a href="/">Home</a> <a href="/news">News, today.</a></nav></header>
@@ -21,32 +21,41 @@ const PAGE = `<html><body>
 
 /**
  * The measures of `root` and the elements under it as comparable rows, in document order: tag name and every field
- * but the pass. Read before another pass over the same tree, which takes the elements' slots.
+ * but the element. Read before another pass over the same tree, which takes the elements' slots.
  */
 const rows = (measures: Measures, root: Element) =>
   [root, ...elements(root)].flatMap((el) => {
     const m = measures.get(el);
     if (!m) return [];
-    const { pass: _pass, ...fields } = m as typeof m & { pass: number };
+    const { el: _el, ...fields } = m as typeof m & { el: unknown };
     return [[el.name, fields]];
   });
 
 describe('Measures', () => {
-  it("reads only its own pass: a second pass over the same tree takes the elements' slots", () => {
+  it("never answers another pass's measure, nor another element's, after a second pass takes the slots", () => {
     const doc = parseHtml(PAGE);
     const first = measureTree(doc);
+    const before = new Map([...elements(doc)].map((el) => [el, first.get(el)]));
     const p = [...elements(doc)].find((el) => el.name === 'p')!;
-    const mine = first.get(p)!;
-    expect(mine.text).toBeGreaterThan(20);
-    const { pass: _pass, ...fields } = mine as typeof mine & { pass: number };
+    expect(first.get(p)!.text).toBeGreaterThan(20);
+    // the tree changes, then is measured again: the elements after the removed one move in the pass's order
+    const header = [...elements(doc)].find((el) => el.name === 'header')!;
+    detachAll([header]);
     const second = measureTree(doc);
+    const { el: _el, ...fields } = before.get(p) as Measure & { el: unknown };
     expect(second.get(p)).toMatchObject(fields);
-    expect(second.get(p)).not.toBe(mine);
-    expect(first.get(p)).toBeUndefined();
-    expect(first.has(p)).toBe(false);
-    // an element no pass measured, and one deleted, read as absent
+    expect(second.get(p)).not.toBe(before.get(p));
+    let missed = 0;
+    for (const [el, m] of before) {
+      const now = first.get(el);
+      if (now === undefined) missed++;
+      else expect(now).toBe(m);
+    }
+    expect(missed).toBeGreaterThan(0);
+    // an element deleted reads as absent
     expect(second.delete(p)).toBe(true);
     expect(second.get(p)).toBeUndefined();
+    expect(second.has(p)).toBe(false);
     expect(second.delete(p)).toBe(false);
   });
 });

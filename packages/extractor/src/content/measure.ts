@@ -26,24 +26,28 @@ export interface Measure {
   ownPunct: number;
 }
 
-/** A measure as `Measures` keeps it: with the pass that made it, so that another pass's is not read. */
+/** A measure as `Measures` keeps it: with its element, so that an index another pass left in the slot is not read. */
 interface StoredMeasure extends Measure {
-  pass: number;
+  el: Element | null;
 }
 
-/** Passes made in this thread: each `Measures` reads only its own. */
-let passes = 0;
+type Slotted = Record<typeof PASS_SLOT, number | undefined>;
 
 /**
- * The measures of one `measureTree` pass, by element: `get`, `has`, `set` and `delete` as a `Measures`'s,
- * but kept on the elements themselves (`PASS_SLOT`), where the rules read them several times an element.
+ * The measures of one `measureTree` pass, by element: `get`, `has`, `set` and `delete` as a `Map<Element, Measure>`'s,
+ * found through a slot of the element (`PASS_SLOT`) that holds the measure's index here, where the rules look them up
+ * several times an element. A map's lookups were most of main content's time on a page of 700,000 elements (its table
+ * far larger than the processor's caches); the slot holds a number, so the measures go with this object, not with the
+ * tree. Each element has one slot: a later pass over the same elements takes it, and this one then reads none of them.
  */
 export class Measures {
-  readonly #pass = ++passes;
+  readonly #all: StoredMeasure[] = [];
 
   get(el: Element): Measure | undefined {
-    const m = (el as unknown as Record<typeof PASS_SLOT, StoredMeasure | undefined>)[PASS_SLOT];
-    return m !== undefined && m.pass === this.#pass ? m : undefined;
+    const i = (el as unknown as Slotted)[PASS_SLOT];
+    if (i === undefined) return undefined;
+    const m = this.#all[i];
+    return m !== undefined && m.el === el ? m : undefined;
   }
 
   has(el: Element): boolean {
@@ -51,14 +55,15 @@ export class Measures {
   }
 
   set(el: Element, m: Measure): this {
-    (m as StoredMeasure).pass = this.#pass;
-    (el as unknown as Record<typeof PASS_SLOT, StoredMeasure | undefined>)[PASS_SLOT] = m as StoredMeasure;
+    (m as StoredMeasure).el = el;
+    (el as unknown as Slotted)[PASS_SLOT] = this.#all.push(m as StoredMeasure) - 1;
     return this;
   }
 
   delete(el: Element): boolean {
-    if (!this.has(el)) return false;
-    (el as unknown as Record<typeof PASS_SLOT, StoredMeasure | undefined>)[PASS_SLOT] = undefined;
+    const m = this.get(el);
+    if (!m) return false;
+    (m as StoredMeasure).el = null;
     return true;
   }
 }
@@ -73,7 +78,7 @@ interface Frame {
 }
 
 const newMeasure = (): StoredMeasure => ({
-  pass: 0,
+  el: null,
   text: 0,
   link: 0,
   value: 0,

@@ -10,9 +10,9 @@ import { Element, Text, type ChildNode } from 'domhandler';
 // tenth less CPU.
 
 /**
- * A slot on each element for what one extraction pass learns about it (`content/measure.ts` keeps each element's
- * measure there): a field of the element is read in a third of the time of a `Map` keyed by it, which every rule of
- * main content does for every element it walks.
+ * A slot on each element for what one extraction pass learns about it (`content/measure.ts` keeps there the index of
+ * the element's measure): a field of the element is read in a fraction of the time of a `Map` keyed by it, which
+ * every rule of main content does for every element it walks.
  */
 export const PASS_SLOT = Symbol('crawlkit.pass');
 
