@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { indexWarc } from '@crawlkit/fetcher';
+import { indexWarc } from '@crawlkit/fetcher/warc';
 import { Crawlkit, type CrawlkitOptions, type Document } from 'crawlkit';
 
 import { serveGeneratedSite } from './lib/generated-site.ts';

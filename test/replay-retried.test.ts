@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Crawlkit, type JobStatusResponse } from 'crawlkit';
-import { indexWarc } from '@crawlkit/fetcher';
+import { indexWarc } from '@crawlkit/fetcher/warc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { busyOnce, sendPage, startRouteSite } from './helpers/route-site.ts';

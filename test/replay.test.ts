@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Crawlkit, type CrawlRequestInput, type Document, type ErrorResponse, type JobStatusResponse } from 'crawlkit';
-import { indexWarc } from '@crawlkit/fetcher';
+import { indexWarc } from '@crawlkit/fetcher/warc';
 import { WARCParser } from 'warcio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -225,6 +225,14 @@ describe('start-up loads only what a call needs', () => {
     }
   });
 
+  it("a plain HTTP scrape loads not the WARC reading side (replay, index), only the writer's shell", async () => {
+    for (const urls of [await loadedBy('import'), await loadedBy('scrape', `${server.url}/articles/first-post.html`)]) {
+      // what it loads instead (the writer's shell): an empty list would pass for the wrong reason
+      expect(urls.some((u) => /\/fetcher\/(src|dist)\/warc\/warc-writer\.[jt]s$/.test(u))).toBe(true);
+      expect(urls.filter((u) => /\/fetcher\/(src|dist)\/warc\/(?!warc-writer\.[jt]s$)/.test(u))).toEqual([]);
+    }
+  });
+
   it('a page in the browser loads the browser engine, and nothing of schedules, monitors or search', async () => {
     const urls = await loadedBy('browser', `${server.url}/articles/first-post.html`);
     for (const module of [

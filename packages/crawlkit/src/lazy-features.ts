@@ -1,5 +1,5 @@
 /**
- * The one home of the loaders of the features a plain scrape never uses: schedules, monitors, search and the
+ * The one home of the loaders of the features a plain scrape never uses: schedules, monitors, search, replay and the
  * distributed backend's parts load with the first call that uses them, not with `import 'crawlkit'`
  * (docs/decisions.md, "Lazy loading"). Each loader is typed by the modules it loads, shared by concurrent callers,
  * and forgets a failed load (the next call tries again).
@@ -35,6 +35,9 @@ export const hybridModule = lazyModule(() => import('./search/hybrid.js'));
 
 /** The distributed backend's side of the engine (its store, leadership, the shared queue): with `backend` only. */
 export const distributedModule = lazyModule(() => import('./worker/distributed.js'));
+
+/** The replay engine, for an engine that serves pages from WARC recordings (`engine: 'replay'`). */
+export const replayModule = lazyModule(() => import('@crawlkit/fetcher/warc'));
 
 /** A worker of the distributed backend: `startWorker()`. */
 export const taskWorkerModule = lazyModule(() => import('./worker/task-worker.js'));

@@ -9,14 +9,7 @@ import {
   type SecretBox,
   type Store,
 } from '@crawlkit/store';
-import {
-  envProxyFor,
-  Fetcher,
-  ReplayEngine,
-  STRICT_URL_POLICY,
-  type FetcherOptions,
-  type UrlPolicy,
-} from '@crawlkit/fetcher';
+import { envProxyFor, Fetcher, STRICT_URL_POLICY, type FetcherOptions, type UrlPolicy } from '@crawlkit/fetcher';
 import { normalizeUrl } from '@crawlkit/frontier';
 
 import type { EngineContext } from './context.js';
@@ -43,7 +36,7 @@ import { GiveUpNotes } from './webhooks/give-up-notes.js';
 import { recordUndelivered } from './webhooks/outbox.js';
 import type { Distributed } from './worker/distributed.js';
 import type { CrawlkitWorker, WorkerOptions } from './worker/task-worker.js';
-import { distributedModule, taskWorkerModule } from './lazy-features.js';
+import { distributedModule, replayModule, taskWorkerModule } from './lazy-features.js';
 import { storedJobOf } from './codec/records.js';
 import type { SearchSetup } from './search/setup.js';
 import { LazyScheduler } from './schedules/lazy-scheduler.js';
@@ -79,7 +72,7 @@ export interface RuntimeSettings {
   search?: SearchSetup;
 }
 
-function fetcherOptions(
+async function fetcherOptions(
   raw: CrawlkitOptions,
   options: ResolvedOptions,
   urlPolicy: UrlPolicy | undefined,
@@ -90,6 +83,7 @@ function fetcherOptions(
     http: { ...raw.http, ...(urlPolicy ? { urlPolicy } : {}) },
   };
   if (options.replay) {
+    const { ReplayEngine } = await replayModule();
     fetcher.engines = [
       new ReplayEngine({
         files: options.replay.files,
@@ -159,7 +153,7 @@ export async function createRuntime(settings: RuntimeSettings): Promise<Runtime>
     ? await (await distributedModule()).Distributed.open(raw.backend, (code, message) => bus.warning(code, message))
     : undefined;
   const store = await openStore(settings, memory, distributed);
-  const fetcherSettings = fetcherOptions(raw, options, urlPolicy, bus);
+  const fetcherSettings = await fetcherOptions(raw, options, urlPolicy, bus);
   const fetcher = new Fetcher(fetcherSettings);
   const fetchers = new PolicyFetchers(fetcher, fetcherSettings);
   const http = fetcher.http;

@@ -88,11 +88,10 @@ export type {
 } from './render/index.js';
 
 // ---- Record and replay as WARC (issue 41) ----
+// The reading side (ReplayEngine, indexWarc) is `@crawlkit/fetcher/warc`'s, loaded by a process that replays.
 export { WarcWriter } from './warc/warc-writer.js';
 export type { WarcWriterStats } from './warc/warc-writer.js';
-export { ReplayEngine, truncationMessage } from './warc/replay-engine.js';
 export type { ReplayEngineOptions, ReplayIndex } from './warc/replay-engine.js';
-export { indexWarc, urlKey } from './warc/warc-index.js';
-export { withoutFragment } from './url-fragment.js';
+export { urlKey, withoutFragment } from './url-fragment.js';
 export type { IndexedResponse, WarcFileIndex } from './warc/warc-index.js';
 export type { Exchange, ExchangeSink } from './warc/exchange.js';

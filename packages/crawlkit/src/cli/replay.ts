@@ -1,4 +1,4 @@
-import { indexWarc, type WarcFileIndex } from '@crawlkit/fetcher';
+import { indexWarc, type WarcFileIndex } from '@crawlkit/fetcher/warc';
 import type { Command } from 'commander';
 
 import { recordedJobCodec, type RecordedJob } from '../codec/records.js';

@@ -10,7 +10,8 @@ import { browserReasonForOptions } from '../engine-choice.js';
 import { isBrowserUnavailable } from '../engines/auto-engine.js';
 import type { BuiltinEngines, EngineCall, PageEngine } from '../engines/page-engine.js';
 import type { RecordedSource } from './exchange.js';
-import { indexWarc, supersedes, urlKey, type IndexedResponse, type WarcFileIndex } from './warc-index.js';
+import { urlKey } from '../url-fragment.js';
+import { indexWarc, supersedes, type IndexedResponse, type WarcFileIndex } from './warc-index.js';
 import { readResponse, type RecordedResponse } from './warc-read.js';
 
 /** Settings of a `ReplayEngine`. */

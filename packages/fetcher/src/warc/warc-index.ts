@@ -3,6 +3,7 @@ import { open, stat } from 'node:fs/promises';
 
 import type { WARCRecord } from 'warcio';
 
+import { urlKey } from '../url-fragment.js';
 import { ENGINE_HEADER, PAGE_HEADER, RETRY_LATER_HEADER } from './warc-headers.js';
 import { warcio } from './warcio.js';
 
@@ -41,13 +42,6 @@ export interface WarcFileIndex {
 
 /** Largest `warcinfo` block read, in bytes: it holds a few fields, not pages. */
 const MAX_INFO_BYTES = 1 << 20;
-
-/** The key a URL is looked up by: its href without the fragment. */
-export function urlKey(url: string): string {
-  const parsed = new URL(url);
-  parsed.hash = '';
-  return parsed.href;
-}
 
 /**
  * Indexes a WARC file by streaming it, never holding more than a record's headers (and a chunk of its block) in
