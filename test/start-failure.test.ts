@@ -5,35 +5,23 @@
  * `LISTEN_FAILED` (before: a plain text line without a code); a store directory that cannot be made is
  * `STORE_OPEN_FAILED` at start (before: serve started, and every request failed on it); a worker's Redis that does not
  * answer is `STORE_OPEN_FAILED` and a worker without a Redis URL `CLI_USAGE` (before: plain text under JSON logs). The
- * CLI runs in this process (`main`), a real port held by a real listener, a real path under a file, a real closed port.
+ * CLI runs in this process (`runCli`), a real port held by a real listener, a real path under a file, a real closed port.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { main } from '../packages/crawlkit/src/cli/program.ts';
+import { runCli } from './cli-helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ck-serve-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the CLI in this process; resolves to its exit code, stdout and stderr. */
-async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  stdin.end();
-  let err = '';
-  let out = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const io = { stdout, stderr: stderr as unknown as NodeJS.WriteStream, stdin };
-  const code = await main(args, io, new AbortController().signal);
-  return { code, stderr: err, stdout: out };
-}
+/** Runs the CLI in this process (`runCli`), in the file's directory. */
+const cli = (args: string[], env?: Record<string, string | undefined>) =>
+  runCli(args, { cwd: dir, ...(env ? { env } : {}) });
 
 /** The lines of `text`, each read as JSON. */
 const jsonLines = (text: string) =>
@@ -116,27 +104,21 @@ describe('worker that cannot start, with JSON logs', () => {
   });
 
   it('no Redis URL or a bad flag: one JSON line with CLI_USAGE, exit 2', async () => {
-    const previous = process.env.CRAWLKIT_REDIS_URL;
-    delete process.env.CRAWLKIT_REDIS_URL;
-    try {
-      for (const args of [
-        ['worker', '--log-format', 'json'],
-        ['worker', '--redis', 'redis://127.0.0.1:9', '--concurrency', 'x', '--log-format', 'json'],
-      ]) {
-        const { code, stderr } = await cli(args);
-        expect(code, stderr).toBe(2);
-        expect(jsonLines(stderr)).toEqual([
-          {
-            time: expect.any(String),
-            level: 'error',
-            msg: expect.stringMatching(/--redis <url>|--concurrency/),
-            event: 'worker-failed',
-            code: 'CLI_USAGE',
-          },
-        ]);
-      }
-    } finally {
-      if (previous !== undefined) process.env.CRAWLKIT_REDIS_URL = previous;
+    for (const args of [
+      ['worker', '--log-format', 'json'],
+      ['worker', '--redis', 'redis://127.0.0.1:9', '--concurrency', 'x', '--log-format', 'json'],
+    ]) {
+      const { code, stderr } = await cli(args, { CRAWLKIT_REDIS_URL: undefined });
+      expect(code, stderr).toBe(2);
+      expect(jsonLines(stderr)).toEqual([
+        {
+          time: expect.any(String),
+          level: 'error',
+          msg: expect.stringMatching(/--redis <url>|--concurrency/),
+          event: 'worker-failed',
+          code: 'CLI_USAGE',
+        },
+      ]);
     }
   });
 });
