@@ -88,20 +88,19 @@ const server = await startPageServerProcess(new Map([['/table.html', html]]));
 const url = `${server.url}/table.html`;
 console.log(`page: ${(html.length / 1e6).toFixed(1)} MB, ${html.split('<tr>').length - 1} rows`);
 
-function runStep(step: Step): Promise<StepResult> {
-  const child = spawn(process.execPath, [import.meta.filename, '--step', step, file, url], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+/** Runs this Node with `args`; resolves to the JSON of the last line the child prints. */
+function lastJsonLine<T>(args: string[], what: string): Promise<T> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += String(d)));
   return new Promise((resolve, reject) =>
     child.once('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as StepResult)
-        : reject(new Error(`${step}: ${code}`)),
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as T) : reject(new Error(`${what}: ${code}`)),
     ),
   );
 }
+
+const runStep = (step: Step) => lastJsonLine<StepResult>([import.meta.filename, '--step', step, file, url], step);
 
 interface InThreadStep {
   step: string;
@@ -111,24 +110,13 @@ interface InThreadStep {
 }
 
 /** bench/lib/big-page-steps.ts: the extraction's steps in one process, the peak after each and what stays live. */
-function runInThreadSteps(): Promise<InThreadStep[]> {
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', join(import.meta.dirname, 'lib', 'big-page-steps.ts'), file, url],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += String(d)));
-  return new Promise((resolve, reject) =>
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve((JSON.parse(out.trim().split('\n').at(-1)!) as { steps: InThreadStep[] }).steps)
-        : reject(new Error(`steps: ${code}`)),
-    ),
-  );
-}
+const runInThreadSteps = async (): Promise<InThreadStep[]> =>
+  (
+    await lastJsonLine<{ steps: InThreadStep[] }>(
+      ['--expose-gc', join(import.meta.dirname, 'lib', 'big-page-steps.ts'), file, url],
+      'steps',
+    )
+  ).steps;
 
 const results = new Map<Step, StepResult[]>(STEPS.map((s) => [s, []]));
 const inThread: InThreadStep[][] = [];
