@@ -6,16 +6,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { BrowserContext } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { ISOLATED_ARGS } from '../../../../test/helpers/scrape.ts';
-import { sharedBrowserEndpoint } from '../../../../test/setup/shared-browser.ts';
-import { connectBrowser, disconnectBrowser } from './connect.js';
+import { useBrowserContext } from './__fixtures__/browser-harness.js';
 import { dismissCookieBanners } from './cookie-banners.js';
-import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
-
-const CHROMIUM = process.env.CRAWLKIT_CHROMIUM ?? '/usr/bin/chromium';
 
 // A CMP root (so autoconsent runs) that says a popup is found as soon as autoconsent listens, and never opts out.
 const STUCK_CMP = `<!doctype html><title>Stuck consent</title><p>An article.</p>
@@ -32,9 +26,7 @@ let server: Server;
 let base: string;
 let listening: (() => void) | undefined;
 let heardCount = 0;
-let launched: LaunchedBrowser;
-let shared = false;
-let context: BrowserContext;
+const browser = useBrowserContext();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -46,24 +38,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const endpoint = await sharedBrowserEndpoint();
-  shared = endpoint !== undefined;
-  launched = shared
-    ? await connectBrowser(endpoint!, 30_000)
-    : await launchBrowser({ executablePath: CHROMIUM, args: ISOLATED_ARGS, timeoutMs: 30_000 });
-  context = await launched.browser.createBrowserContext({ proxyServer: 'direct://' });
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (shared) await disconnectBrowser(launched);
-  else if (launched) await destroyBrowser(launched);
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
 });
 
 it('ends as soon as the load is aborted, with what it saw', async () => {
-  const page = await context.newPage();
+  const page = await browser.context.newPage();
   await page.goto(`${base}/stuck`, { waitUntil: 'domcontentloaded' });
   const heard = new Promise<void>((resolve) => (listening = resolve));
   const abort = new AbortController();
@@ -84,7 +67,7 @@ it('ends as soon as the load is aborted, with what it saw', async () => {
 }, 30_000);
 
 it('does nothing on a page whose load was aborted before it', async () => {
-  const page = await context.newPage();
+  const page = await browser.context.newPage();
   await page.goto(`${base}/stuck`, { waitUntil: 'domcontentloaded' });
   const before = heardCount;
   const outcome = await dismissCookieBanners(page, 10_000, AbortSignal.abort());

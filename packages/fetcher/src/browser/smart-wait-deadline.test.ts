@@ -5,16 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { BrowserContext } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-import { ISOLATED_ARGS } from '../../../../test/helpers/scrape.ts';
-import { sharedBrowserEndpoint } from '../../../../test/setup/shared-browser.ts';
-import { connectBrowser, disconnectBrowser } from './connect.js';
-import { destroyBrowser, launchBrowser, type LaunchedBrowser } from './launch.js';
+import { useBrowserContext } from './__fixtures__/browser-harness.js';
 import { MUTATION_OBSERVER_SCRIPT, NetworkMonitor, smartWait } from './smart-wait.js';
-
-const CHROMIUM = process.env.CRAWLKIT_CHROMIUM ?? '/usr/bin/chromium';
 
 // Busy in a script for 3 s from 200 ms after it loads, then tells the server.
 const BUSY = `<!doctype html><title>Busy</title><p>Working</p><script>
@@ -24,9 +18,7 @@ const BUSY = `<!doctype html><title>Busy</title><p>Working</p><script>
 let server: Server;
 let base: string;
 let done = false;
-let launched: LaunchedBrowser;
-let shared = false;
-let context: BrowserContext;
+const browser = useBrowserContext();
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -35,24 +27,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const endpoint = await sharedBrowserEndpoint();
-  shared = endpoint !== undefined;
-  launched = shared
-    ? await connectBrowser(endpoint!, 30_000)
-    : await launchBrowser({ executablePath: CHROMIUM, args: ISOLATED_ARGS, timeoutMs: 30_000 });
-  context = await launched.browser.createBrowserContext({ proxyServer: 'direct://' });
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (shared) await disconnectBrowser(launched);
-  else if (launched) await destroyBrowser(launched);
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
 });
 
 it('ends with its time when the page is too busy to answer', async () => {
-  const page = await context.newPage();
+  const page = await browser.context.newPage();
   await page.evaluateOnNewDocument(MUTATION_OBSERVER_SCRIPT);
   const network = new NetworkMonitor(page);
   await page.goto(`${base}/busy`, { waitUntil: 'domcontentloaded' });

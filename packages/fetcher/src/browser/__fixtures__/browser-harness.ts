@@ -1,12 +1,15 @@
 /** What the fetcher's browser tests share: Chromium kept on 127.0.0.1, a fixture server and one fetcher per file. */
 import type { LookupFunction } from 'node:net';
 
+import type { BrowserContext } from 'puppeteer-core';
 import { afterAll, beforeAll } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../../../fixtures/server.ts';
 import { ISOLATED_ARGS } from '../../../../../test/helpers/scrape.ts';
 import { sharedBrowserEndpoint } from '../../../../../test/setup/shared-browser.ts';
 import { Fetcher, type FetcherOptions, type PageResult } from '../../index.js';
+import { connectBrowser, disconnectBrowser } from '../connect.js';
+import { destroyBrowser, launchBrowser, type LaunchedBrowser } from '../launch.js';
 
 export { ISOLATED_ARGS };
 /** Chromium reaches the fixture server and the fake ad host (both 127.0.0.1) and nothing else. */
@@ -30,6 +33,40 @@ export const HTTP = { lookup };
 export async function testBrowser(): Promise<NonNullable<FetcherOptions['browser']>> {
   const wsEndpoint = await sharedBrowserEndpoint();
   return wsEndpoint === undefined ? { args: ISOLATED_ARGS } : { wsEndpoint };
+}
+
+/**
+ * A browser context of the file's own (direct, no proxy), on the run's shared Chromium when there is one or else on a
+ * Chromium launched with `ISOLATED_ARGS`: made before the file's tests, closed (and the browser let go) after them. For
+ * tests of one browser step on a page of their own, without a fetcher.
+ */
+export function useBrowserContext(): { readonly context: BrowserContext } {
+  let launched: LaunchedBrowser | undefined;
+  let shared = false;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    const endpoint = await sharedBrowserEndpoint();
+    shared = endpoint !== undefined;
+    launched = shared
+      ? await connectBrowser(endpoint!, 30_000)
+      : await launchBrowser({
+          executablePath: process.env.CRAWLKIT_CHROMIUM ?? '/usr/bin/chromium',
+          args: ISOLATED_ARGS,
+          timeoutMs: 30_000,
+        });
+    context = await launched.browser.createBrowserContext({ proxyServer: 'direct://' });
+  });
+  afterAll(async () => {
+    await context?.close();
+    if (!launched) return;
+    if (shared) await disconnectBrowser(launched);
+    else await destroyBrowser(launched);
+  });
+  return {
+    get context() {
+      return context;
+    },
+  };
 }
 
 /**
