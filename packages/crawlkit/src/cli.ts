@@ -13,10 +13,14 @@ if (problem) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--log-format');
   const json = args.includes('--log-format=json') || (at >= 0 && args[at + 1] === 'json');
-  const line = { time: new Date().toISOString(), level: 'error', msg: problem, event: 'start-failed' };
-  process.stderr.write(
-    json ? `${JSON.stringify({ ...line, code: 'NODE_UNSUPPORTED' })}\n` : `${problem} (NODE_UNSUPPORTED)\n`,
-  );
+  const line = {
+    time: new Date().toISOString(),
+    level: 'error',
+    msg: problem,
+    event: 'start-failed',
+    code: 'NODE_UNSUPPORTED',
+  };
+  process.stderr.write(json ? `${JSON.stringify(line)}\n` : `${problem} (NODE_UNSUPPORTED)\n`);
   process.exit(1);
 }
 // A command is a new process each time: Node keeps the compiled code of its modules on disk (os.tmpdir(), or
