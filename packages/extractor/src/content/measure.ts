@@ -38,7 +38,8 @@ type Slotted = Record<typeof PASS_SLOT, number | undefined>;
  * found through a slot of the element (`PASS_SLOT`) that holds the measure's index here, where the rules look them up
  * several times an element. A map's lookups were most of main content's time on a page of 700,000 elements (its table
  * far larger than the processor's caches); the slot holds a number, so the measures go with this object, not with the
- * tree. Each element has one slot: a later pass over the same elements takes it, and this one then reads none of them.
+ * tree. Each element has one slot: a later pass over the same elements takes it, and this one may then miss an
+ * element's measure (never read another's: each measure holds its element).
  */
 export class Measures {
   readonly #all: StoredMeasure[] = [];
