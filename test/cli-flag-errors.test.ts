@@ -6,29 +6,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { PassThrough } from 'node:stream';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { main } from '../packages/crawlkit/src/cli/program.ts';
+import { runCli, type CliResult } from './cli-helpers.ts';
 
 const store = mkdtempSync(join(tmpdir(), 'ck-cli-flags-'));
 afterAll(() => rmSync(store, { recursive: true, force: true }));
 
-/** Runs the CLI in this process; resolves to its exit code and stderr. */
-async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  stdin.end();
-  let text = '';
-  let out = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const io = { stdout, stderr: stderr as unknown as NodeJS.WriteStream, stdin };
-  const code = await main([...args, '--store', store], io, new AbortController().signal);
-  return { code, stderr: text, stdout: out };
-}
+/** Runs the CLI (in this process) with this file's store. */
+const cli = (args: string[]): Promise<CliResult> => runCli([...args, '--store', store], { cwd: store });
 
 // No page is fetched: each body is refused before its work starts.
 const URL = 'http://127.0.0.1:1/';

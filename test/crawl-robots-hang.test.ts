@@ -10,7 +10,6 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 
 import { randomUUID } from 'node:crypto';
 
@@ -19,7 +18,7 @@ import { Crawlkit } from 'crawlkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FixtureServer } from '../fixtures/server.ts';
-import { main } from '../packages/crawlkit/src/cli/program.ts';
+import { runCli } from './cli-helpers.ts';
 import { sendPage, startRouteSite } from './helpers/route-site.ts';
 import { testRedis } from './setup/redis.ts';
 
@@ -102,17 +101,8 @@ describe('a crawl whose robots.txt never answers', () => {
   it('takes the bound from --robots-timeout on the command line, and its warning names the flag', async () => {
     const store = mkdtempSync(join(tmpdir(), 'ck-robots-hang-'));
     try {
-      const stdout = new PassThrough();
-      const stderr = new PassThrough();
-      const stdin = new PassThrough();
-      stdin.end();
-      let out = '';
-      let err = '';
-      stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
       const args = ['crawl', `${site.url}/`, '--sitemap', 'skip', '--engine', 'http', '--robots-timeout', '600'];
-      const io = { stdout, stderr: stderr as unknown as NodeJS.WriteStream, stdin };
-      const code = await main([...args, '--store', store], io, new AbortController().signal);
+      const { code, stdout: out, stderr: err } = await runCli([...args, '--store', store], { cwd: store });
       expect(code, err).toBe(0);
       expect(out + err).toContain("no answer within 600 ms, the engine's `robotsTimeoutMs` (--robots-timeout)");
     } finally {
