@@ -2,59 +2,27 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 
 import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
-import { connectBrowser, disconnectBrowser } from '../../fetcher/src/browser/connect.ts';
-import type { LaunchedBrowser } from '../../fetcher/src/browser/launch.ts';
-import { sharedBrowserEndpoint } from '../../../test/setup/shared-browser.ts';
+import { useBrowserContext } from '../../fetcher/src/browser/__fixtures__/browser-harness.ts';
 import { isActionError, runActions, type Action } from './index.js';
 
-const CHROMIUM = process.env.CRAWLKIT_CHROMIUM ?? '/usr/bin/chromium';
-
 let server: FixtureServer;
-let browser: Browser;
-/** The run's shared Chromium, when there is one: the pages open in a context of this file's. */
-let shared: { connected: LaunchedBrowser; context: BrowserContext } | undefined;
+const browser = useBrowserContext();
 let page: Page;
 
 beforeAll(async () => {
   server = await startFixtureServer();
-  const endpoint = await sharedBrowserEndpoint();
-  if (endpoint !== undefined) {
-    const connected = await connectBrowser(endpoint, 30_000);
-    browser = connected.browser;
-    // The shared browser sends what has no proxy of its own nowhere: this context goes direct.
-    shared = { connected, context: await browser.createBrowserContext({ proxyServer: 'direct://' }) };
-    return;
-  }
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    pipe: true,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      // Nothing but the fixture server is reachable.
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-    ],
-  });
 });
 
 afterAll(async () => {
-  if (shared) await disconnectBrowser(shared.connected);
-  else await browser?.close();
   await server?.close();
 });
 
 beforeEach(async () => {
-  page = await (shared?.context ?? browser).newPage();
+  page = await browser.context.newPage();
   await page.setViewport({ width: 1024, height: 700 });
 });
 
