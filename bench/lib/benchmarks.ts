@@ -196,6 +196,7 @@ export const BENCHMARKS: Benchmark[] = [
   benchmark('monitor-checks', { full: 5, quick: 2 }),
   benchmark('monitor-recheck', { full: 5, quick: 2 }),
   benchmark('monitor-close', { full: 5, quick: 2 }),
+  benchmark('job-follow', { full: 5, quick: 1 }),
   benchmark('http-overhead', { full: 10, quick: 2 }),
   benchmark('server', { full: 10, quick: 2 }),
   benchmark(

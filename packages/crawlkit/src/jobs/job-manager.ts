@@ -49,7 +49,7 @@ export interface StoredJob<R extends object> {
  */
 export class JobManager {
   readonly #stores: JobStores;
-  readonly #signals = new JobSignals();
+  readonly #signals = new JobSignals((ids) => this.#stores.running(ids));
   readonly #events: JobEvents;
   readonly #driver: JobDriver;
   /** Jobs of the engine's store run on workers (distributed backend), never in this process's runners. */

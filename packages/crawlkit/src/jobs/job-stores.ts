@@ -59,6 +59,26 @@ export class JobStores {
     return undefined;
   }
 
+  /**
+   * Of `ids`, those that still run (`scraping`, not expired), read in one call a store: what the waiters for jobs'
+   * ends read each second. A store without `jobs.statuses` has each record read.
+   */
+  async running(ids: readonly string[]): Promise<Set<string>> {
+    const running = new Set<string>();
+    const now = Date.now();
+    for (const store of this.all()) {
+      const statuses = store.jobs.statuses
+        ? await store.jobs.statuses(ids)
+        : new Map(
+            (await Promise.all(ids.map((id) => store.jobs.get(id)))).flatMap((job) => (job ? [[job.id, job]] : [])),
+          );
+      for (const [id, { status, expiresAt }] of statuses) {
+        if (status === 'scraping' && (expiresAt === undefined || expiresAt > now)) running.add(id);
+      }
+    }
+    return running;
+  }
+
   /** Ends a job's record now: its final status (and error), and when its results expire (`ttlOf`). */
   async end(store: Store, job: JobRecord, status: Exclude<JobStatus, 'scraping'>, error?: string): Promise<void> {
     const now = Date.now();

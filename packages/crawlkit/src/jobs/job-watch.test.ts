@@ -1,7 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
+import { createMemoryStore, type JobRecord } from '@crawlkit/store';
 import { describe, expect, it } from 'vitest';
 
+import { JobStores } from './job-stores.js';
 import { JobSignals } from './job-watch.js';
 
 /** Whether `promise` has settled after a turn of the event loop. */
@@ -37,5 +39,66 @@ describe('JobSignals', () => {
     const both = [signals.next('a', undefined, 'end'), signals.next('b')];
     signals.signalAll();
     expect(await settled(Promise.all(both).then(() => undefined))).toBe(true);
+  });
+});
+
+describe('JobSignals reading the statuses of jobs run elsewhere', () => {
+  /** Jobs `ids`, running, in a memory store; `reads` lists the ids of each statuses read, as the poll asked them. */
+  async function setUp(ids: string[]) {
+    const store = createMemoryStore();
+    const now = Date.now();
+    for (const id of ids) {
+      const job: JobRecord = {
+        id,
+        kind: 'crawl',
+        status: 'scraping',
+        request: '{}',
+        createdAt: now,
+        updatedAt: now,
+        creditsUsed: 0,
+      };
+      await store.jobs.create(job, []);
+    }
+    const stores = new JobStores(store, store, 60_000);
+    const reads: string[][] = [];
+    let fail = false;
+    const signals = new JobSignals(async (asked) => {
+      reads.push([...asked].sort());
+      if (fail) throw new Error('store down');
+      return stores.running(asked);
+    });
+    return { store, signals, reads, failNext: () => (fail = true) };
+  }
+
+  it('wakes the end waiter of a job another process ended, the statuses of all read in one call a second', async () => {
+    const { store, signals, reads } = await setUp(['a', 'b', 'c']);
+    const a = signals.next('a', undefined, 'end');
+    const b = signals.next('b', undefined, 'end');
+    const alsoB = signals.next('b', undefined, 'end');
+    const c = signals.next('c', undefined, 'end');
+    await store.jobs.update('b', { status: 'completed' });
+    await Promise.all([b, alsoB]);
+    expect(reads).toEqual([['a', 'b', 'c']]);
+    expect(await settled(a)).toBe(false);
+    await store.jobs.update('a', { expiresAt: Date.now() - 1 });
+    await store.jobs.delete('c');
+    // An expired job and a deleted one have ended too.
+    await Promise.all([a, c]);
+    expect(reads).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'c'],
+    ]);
+  });
+
+  it('reads nothing once no one waits, and wakes every waiter when the read fails', async () => {
+    const { signals, reads, failNext } = await setUp(['a', 'b']);
+    const stop = new AbortController();
+    await Promise.all([signals.next('a', stop.signal, 'end'), Promise.resolve(stop.abort())]);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(reads).toEqual([]);
+    failNext();
+    // Each wakes to read its job again, and meets the failure there.
+    await Promise.all([signals.next('a', undefined, 'end'), signals.next('b', undefined, 'end')]);
+    expect(reads).toEqual([['a', 'b']]);
   });
 });

@@ -12,13 +12,28 @@ const WATCH_PAGE_CHARS = 8 * 1024 ** 2;
 /** What a waiter waits for: any change of the job (`watch`), or only its end (`wait`). */
 export type JobSignalKind = 'change' | 'end';
 
+/** Of the given jobs, those still running (`JobStores.running`). */
+export type RunningJobs = (ids: readonly string[]) => Promise<Set<string>>;
+
 /**
  * Wakes the callers waiting on a job when this process sees it change (a page stored or failed) or end (the job
  * ended, or stopped running here). A caller waiting for the end is not woken by each page: `waitForJob` reads the job
- * once at its end instead of once a page.
+ * once at its end instead of once a page. Jobs run by another process send no signal here: each second, change
+ * waiters wake to read their job again, and the statuses of every job waited on for its end are read in one call
+ * (`running`), which wakes those that ended. A process following thousands of jobs (`serve --redis`) thus makes one
+ * read a second, not one of each record.
  */
 export class JobSignals {
   readonly #waiters: Record<JobSignalKind, Map<string, Set<() => void>>> = { change: new Map(), end: new Map() };
+  readonly #running: RunningJobs | undefined;
+  /** The next read of the end waiters' statuses, while any waits. */
+  #endPoll: NodeJS.Timeout | undefined;
+  #endPolling = false;
+
+  /** `running`: without it, end waiters wake each second as change waiters do, to read their job again. */
+  constructor(running?: RunningJobs) {
+    this.#running = running;
+  }
 
   /** Wakes the job's waiters for a change (a page stored or failed). */
   signal(id: string): void {
@@ -46,10 +61,11 @@ export class JobSignals {
   }
 
   /**
-   * Resolves at the job's next signal of `kind` (an end wakes a change waiter too), after `WATCH_POLL_MS`, or when
-   * `signal` aborts, whichever is first.
+   * Resolves at the job's next signal of `kind` (an end wakes a change waiter too), when `signal` aborts, or: for a
+   * change, after `WATCH_POLL_MS`; for an end, when the next read of statuses finds the job no longer running.
    */
   next(id: string, signal?: AbortSignal, kind: JobSignalKind = 'change'): Promise<void> {
+    const polled = kind === 'end' && this.#running !== undefined;
     return new Promise((resolve) => {
       const byJob = this.#waiters[kind];
       const waiters = byJob.get(id) ?? new Set();
@@ -59,12 +75,42 @@ export class JobSignals {
         signal?.removeEventListener('abort', done);
         waiters.delete(done);
         if (waiters.size === 0 && byJob.get(id) === waiters) byJob.delete(id);
+        if (polled && byJob.size === 0) this.#stopEndPoll();
         resolve();
       };
-      const timer = setTimeout(done, WATCH_POLL_MS);
+      const timer = polled ? undefined : setTimeout(done, WATCH_POLL_MS);
       signal?.addEventListener('abort', done, { once: true });
       waiters.add(done);
+      if (polled) this.#scheduleEndPoll();
     });
+  }
+
+  #scheduleEndPoll(): void {
+    if (this.#endPoll !== undefined || this.#endPolling) return;
+    this.#endPoll = setTimeout(() => void this.#pollEnds(), WATCH_POLL_MS);
+  }
+
+  #stopEndPoll(): void {
+    clearTimeout(this.#endPoll);
+    this.#endPoll = undefined;
+  }
+
+  async #pollEnds(): Promise<void> {
+    this.#endPoll = undefined;
+    const ids = [...this.#waiters.end.keys()];
+    if (ids.length === 0) return;
+    this.#endPolling = true;
+    let running: Set<string> | undefined;
+    try {
+      running = await this.#running!(ids);
+    } catch {
+      // Every waiter reads its own job again, and meets the failure there.
+      running = undefined;
+    } finally {
+      this.#endPolling = false;
+    }
+    for (const id of ids) if (!running?.has(id)) this.#wake('end', id);
+    if (this.#waiters.end.size > 0) this.#scheduleEndPoll();
   }
 }
 

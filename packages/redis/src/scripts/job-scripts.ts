@@ -82,6 +82,19 @@ ${JOB_UPDATE}`;
  * why the job stalls). `faultSince` is kept while no page was stored since the last note (`updatedAt <= faultAt`).
  * Returns `faultSince`, or nil for a job that is missing or not `scraping`.
  */
+/**
+ * ARGV: prefix, then job ids. Each job's status and expiresAt, in the ids' order (false where unset): one command for
+ * the statuses of thousands of jobs, where a pipeline of HMGETs cost the client a command object each.
+ */
+export const JOB_STATUSES = `${JOB_KEYS}
+local out = {}
+for i = 2, #ARGV do
+  local f = redis.call('HMGET', jk(ARGV[1], ARGV[i]), 'status', 'expiresAt')
+  out[#out + 1] = f[1]
+  out[#out + 1] = f[2]
+end
+return out
+`;
 export const JOB_NOTE_FAULT = `#!lua flags=allow-oom
 ${JOB_KEYS}
 local key = jk(ARGV[1], ARGV[2])

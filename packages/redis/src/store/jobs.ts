@@ -5,10 +5,12 @@ import {
   JobExistsError,
   JobNotFoundError,
   jobPatchEntries,
+  statusRead,
   type JobKind,
   type JobPatch,
   type JobRecord,
   type JobStatus,
+  type JobStatusRead,
   type JobStore,
   type TaskInput,
 } from '@crawlkit/store';
@@ -87,6 +89,9 @@ export function parseJob(hash: Record<string, string>): JobRecord | undefined {
   return record;
 }
 
+/** Job ids a `JOB_STATUSES` call reads: each is an argument of the script. */
+const STATUS_SLICE = 1_000;
+
 /** Jobs: one hash each, a sorted set by `createdAt` for listing and one by `expiresAt` for expiry. */
 export class RedisJobStore implements JobStore {
   readonly #life: Lifecycle;
@@ -119,6 +124,22 @@ export class RedisJobStore implements JobStore {
 
   get(id: string): Promise<JobRecord | undefined> {
     return this.#life.run(async () => parseJob(await this.#redis.client.hgetall(this.#redis.key('job', id))));
+  }
+
+  statuses(ids: readonly string[]): Promise<Map<string, JobStatusRead>> {
+    return this.#life.run(async () => {
+      const out = new Map<string, JobStatusRead>();
+      // Redis runs nothing else while a script runs: a large set goes in slices.
+      for (let from = 0; from < ids.length; from += STATUS_SLICE) {
+        const slice = ids.slice(from, from + STATUS_SLICE);
+        const fields = (await this.#redis.run('JOB_STATUSES', ...slice)) as (string | null)[];
+        slice.forEach((id, i) => {
+          const [status, expiresAt] = [fields[2 * i], fields[2 * i + 1]];
+          if (status) out.set(id, statusRead(status as JobStatus, expiresAt ? Number(expiresAt) : undefined));
+        });
+      }
+      return out;
+    });
   }
 
   update(id: string, patch: JobPatch): Promise<void> {

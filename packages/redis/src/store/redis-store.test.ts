@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { parseSearchQuery } from '@crawlkit/store';
+import { parseSearchQuery, type JobStatusRead } from '@crawlkit/store';
 import { describeStoreConformance } from '@crawlkit/store/conformance';
 
 import { testRedis } from '../../../../test/setup/redis.ts';
@@ -54,6 +54,24 @@ describe.skipIf(!testRedisUrl)('Redis store', () => {
     } finally {
       await b.close();
     }
+  });
+
+  it('reads the statuses of more jobs than one script call takes (slices of 1,000), each under its own id', async () => {
+    const store = await open();
+    const now = Date.now();
+    const expected = new Map<string, JobStatusRead>();
+    const pipeline = store.client.pipeline();
+    // The records as the store writes them (a hash each), written at once: 2,346 creates would take seconds.
+    for (let i = 0; i < 2_346; i++) {
+      const read: JobStatusRead = { status: i % 3 === 0 ? 'completed' : 'scraping' };
+      if (i % 5 === 0) read.expiresAt = now + i;
+      expected.set(`job-${i}`, read);
+      const record = { id: `job-${i}`, kind: 'crawl', request: '{}', createdAt: now, updatedAt: now, ...read };
+      pipeline.hset(`${store.prefix}:job:job-${i}`, record);
+    }
+    await pipeline.exec();
+    expect(await store.jobs.statuses!([...expected.keys(), 'nope'])).toEqual(expected);
+    expect(await store.jobs.get('job-2340')).toMatchObject(expected.get('job-2340')!);
   });
 
   it('sets a Redis expiry on every key of a job with expiresAt, and removes it when cleared', async () => {

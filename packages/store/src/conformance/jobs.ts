@@ -171,6 +171,23 @@ export function describeJobConformance(factory: StoreFactory): void {
       await store.jobs.releaseLease('nope', 'a');
     });
 
+    it('reads the statuses of many jobs at once, without the ids it does not hold', async () => {
+      const store = await open();
+      // Optional in the contract (a waiter reads each record instead); every driver of this package has it.
+      if (!store.jobs.statuses) return;
+      const running = await createJob(store, { request: 'x'.repeat(100_000) });
+      const ended = await createJob(store, { status: 'completed', completedAt: 5, expiresAt: 9_000 });
+      const statuses = await store.jobs.statuses([running, 'nope', ended]);
+      expect([...statuses]).toEqual([
+        [running, { status: 'scraping' }],
+        [ended, { status: 'completed', expiresAt: 9_000 }],
+      ]);
+      await store.jobs.update(running, { status: 'cancelled' });
+      await store.jobs.delete(ended);
+      expect(await store.jobs.statuses([ended, running])).toEqual(new Map([[running, { status: 'cancelled' }]]));
+      expect(await store.jobs.statuses([])).toEqual(new Map());
+    });
+
     it('reports the lease holder, expired or not, until it is released', async () => {
       const store = await open();
       if (!store.jobs.leaseHolder) return;

@@ -47,6 +47,13 @@ export interface JobStoreFault {
   at: number;
 }
 
+/** What a job's waiters read of it each second: whether it still runs, and when its results go. */
+export interface JobStatusRead {
+  status: JobStatus;
+  /** As `JobRecord.expiresAt`. */
+  expiresAt?: number;
+}
+
 export interface JobCounts {
   queued: number;
   active: number;
@@ -61,6 +68,12 @@ export interface JobStore {
    */
   create(job: JobRecord, tasks: TaskInput[]): Promise<void>;
   get(id: string): Promise<JobRecord | undefined>;
+  /**
+   * The status (and `expiresAt`) of each of `ids` that exists, in one read and without the rest of the records (a
+   * batch's `request` can be megabytes): what a process waiting for the end of many jobs reads each second. Optional:
+   * without it, each record is read with `get`.
+   */
+  statuses?(ids: readonly string[]): Promise<Map<string, JobStatusRead>>;
   /**
    * Shallow update of the given fields, and `updatedAt` (to `patch.updatedAt` or now). A key present with the value
    * `undefined` clears an optional field (`completedAt`, `expiresAt`, `error`). No-op for an unknown id.

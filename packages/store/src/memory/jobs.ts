@@ -1,7 +1,8 @@
 import type { Lifecycle } from '../lifecycle.js';
 import { JobExistsError } from '../errors.js';
 import { applyJobPatch, type JobPatch } from '../job-patch.js';
-import type { JobKind, JobRecord, JobStatus, JobStore, TaskInput } from '../types.js';
+import { statusRead } from '../status-read.js';
+import type { JobKind, JobRecord, JobStatus, JobStatusRead, JobStore, TaskInput } from '../types.js';
 import type { MemoryJobState } from './job-state.js';
 import { type MemoryJob } from './job-state.js';
 
@@ -37,6 +38,17 @@ export class MemoryJobStore implements JobStore {
     return this.#life.run(() => {
       const job = this.#state.jobs.get(id);
       return job ? { ...job.record } : undefined;
+    });
+  }
+
+  statuses(ids: readonly string[]): Promise<Map<string, JobStatusRead>> {
+    return this.#life.run(() => {
+      const out = new Map<string, JobStatusRead>();
+      for (const id of ids) {
+        const record = this.#state.jobs.get(id)?.record;
+        if (record) out.set(id, statusRead(record.status, record.expiresAt));
+      }
+      return out;
     });
   }
 

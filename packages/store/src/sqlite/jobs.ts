@@ -1,6 +1,7 @@
 import { JobExistsError } from '../errors.js';
 import { jobPatchEntries, type JobPatch, type PatchableField } from '../job-patch.js';
-import type { JobKind, JobRecord, JobStatus, JobStore, TaskInput } from '../types.js';
+import { statusRead } from '../status-read.js';
+import type { JobKind, JobRecord, JobStatus, JobStatusRead, JobStore, TaskInput } from '../types.js';
 import type { SqliteDatabase, SqlValue } from './database.js';
 import { insertTasks } from './tasks.js';
 
@@ -69,6 +70,17 @@ export class SqliteJobStore implements JobStore {
     return this.#db.use(() => {
       const row = this.#db.get<JobRow>(`SELECT ${JOB_READ_COLUMNS} FROM jobs WHERE id = ?`, id);
       return row ? toJob(row) : undefined;
+    });
+  }
+
+  statuses(ids: readonly string[]): Promise<Map<string, JobStatusRead>> {
+    return this.#db.use(() => {
+      // The ids as one JSON parameter: one statement, whatever their number.
+      const rows = this.#db.all<Pick<JobRow, 'id' | 'status' | 'expires_at'>>(
+        'SELECT id, status, expires_at FROM jobs WHERE id IN (SELECT value FROM json_each(?))',
+        JSON.stringify(ids),
+      );
+      return new Map(rows.map((row) => [row.id, statusRead(row.status, row.expires_at ?? undefined)]));
     });
   }
 
