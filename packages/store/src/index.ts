@@ -42,7 +42,7 @@ export { bm25, inverseFrequency } from './search/ranking.js';
 export { withinBounds } from './counters.js';
 export { takeWithin } from './result-reads.js';
 export { jobPatchEntries } from './job-patch.js';
-export { statusRead } from './status-read.js';
+export { newDelivery, statusRead } from './records.js';
 export type {
   CachedPage,
   PageLookup,

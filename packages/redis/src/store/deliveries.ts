@@ -1,4 +1,10 @@
-import { DeliveryExistsError, type Delivery, type DeliveryState, type DeliveryStore } from '@crawlkit/store';
+import {
+  DeliveryExistsError,
+  newDelivery,
+  type Delivery,
+  type DeliveryState,
+  type DeliveryStore,
+} from '@crawlkit/store';
 
 import type { Lifecycle } from './lifecycle.js';
 import { rethrowNoJob } from './jobs.js';
@@ -51,17 +57,7 @@ export class RedisDeliveryStore implements DeliveryStore {
         if (isReply(error, 'EXISTS')) throw new DeliveryExistsError(input.id);
         rethrowNoJob(error, input.jobId);
       }
-      const delivery: Delivery = {
-        id: input.id,
-        jobId: input.jobId,
-        seq,
-        payload: input.payload,
-        state: 'pending',
-        attempts: 0,
-        nextAttemptAt: input.nextAttemptAt,
-      };
-      if (input.lastError !== undefined) delivery.lastError = input.lastError;
-      return delivery;
+      return newDelivery(input, seq);
     });
   }
 

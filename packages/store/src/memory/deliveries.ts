@@ -1,5 +1,6 @@
 import { DeliveryExistsError } from '../errors.js';
 import type { Lifecycle } from '../lifecycle.js';
+import { newDelivery } from '../records.js';
 import type { Delivery, DeliveryStore } from '../types.js';
 import type { MemoryJobState } from './job-state.js';
 
@@ -25,16 +26,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
       if (this.#byId.has(input.id)) throw new DeliveryExistsError(input.id);
       const seq = (this.#lastSeq.get(input.jobId) ?? 0) + 1;
       this.#lastSeq.set(input.jobId, seq);
-      const delivery: Delivery = {
-        id: input.id,
-        jobId: input.jobId,
-        seq,
-        payload: input.payload,
-        state: 'pending',
-        attempts: 0,
-        nextAttemptAt: input.nextAttemptAt,
-      };
-      if (input.lastError !== undefined) delivery.lastError = input.lastError;
+      const delivery = newDelivery(input, seq);
       this.#byId.set(delivery.id, delivery);
       return { ...delivery };
     });

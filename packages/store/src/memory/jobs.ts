@@ -1,7 +1,7 @@
 import type { Lifecycle } from '../lifecycle.js';
 import { JobExistsError } from '../errors.js';
 import { applyJobPatch, type JobPatch } from '../job-patch.js';
-import { statusRead } from '../status-read.js';
+import { statusRead } from '../records.js';
 import type { JobKind, JobRecord, JobStatus, JobStatusRead, JobStore, TaskInput } from '../types.js';
 import type { MemoryJobState } from './job-state.js';
 import { type MemoryJob } from './job-state.js';

@@ -1,6 +1,6 @@
 import { JobExistsError } from '../errors.js';
 import { jobPatchEntries, type JobPatch, type PatchableField } from '../job-patch.js';
-import { statusRead } from '../status-read.js';
+import { statusRead } from '../records.js';
 import type { JobKind, JobRecord, JobStatus, JobStatusRead, JobStore, TaskInput } from '../types.js';
 import type { SqliteDatabase, SqlValue } from './database.js';
 import { insertTasks } from './tasks.js';
