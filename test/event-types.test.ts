@@ -3,9 +3,9 @@
  * payloads. `pnpm typecheck` checks `typeChecks` below (each `@ts-expect-error` fails the check if its line compiles);
  * the runtime tests check that the events fire with the payloads their types declare.
  */
-import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { useFixtureServer } from './helpers/fixture-engine.ts';
 import { Crawlkit, type CrawlkitEvents, type CrawlkitListener, type Document, type ErrorResponse } from 'crawlkit';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 
 /** Never called: its lines are checked by the compiler only. */
 export function typeChecks(ck: Crawlkit): void {
@@ -45,17 +45,9 @@ export function typeChecks(ck: Crawlkit): void {
   expectTypeOf(ck.listeners('job:completed')).toEqualTypeOf<CrawlkitListener<'job:completed'>[]>();
 }
 
-let server: FixtureServer;
+const site = useFixtureServer();
 /** Nothing listens on port 1: the page fails with SCRAPE_CONNECTION_ERROR at once. */
 const REFUSED = 'http://127.0.0.1:1/refused';
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
 
 describe('typed events at run time', () => {
   it('fires page, error and the job events with the declared payloads', async () => {
@@ -70,7 +62,7 @@ describe('typed events at run time', () => {
     ck.on('progress', (event) => progress.push(event));
     const completed = new Promise<CrawlkitEvents['job:completed'][0]>((resolve) => ck.once('job:completed', resolve));
     try {
-      const url = `${server.url}/articles/first-post.html`;
+      const url = `${site.server.url}/articles/first-post.html`;
       const direct = await ck.scrape({ url, formats: ['markdown'] });
       expect(direct.success).toBe(true);
       expect(pages).toHaveLength(1);
@@ -83,7 +75,7 @@ describe('typed events at run time', () => {
         { url: REFUSED, error: expect.objectContaining({ success: false, code: 'SCRAPE_CONNECTION_ERROR' }) },
       ]);
 
-      const batch = await ck.batchScrape({ urls: [url, `${server.url}/`], formats: ['markdown'] });
+      const batch = await ck.batchScrape({ urls: [url, `${site.server.url}/`], formats: ['markdown'] });
       if (!batch.success) throw new Error(batch.error);
       expect(await completed).toEqual({ id: batch.id, kind: 'batch', status: 'completed' });
       expect(started).toEqual([{ id: batch.id, kind: 'batch', urls: 2 }]);
@@ -105,7 +97,7 @@ describe('typed events at run time', () => {
       .off('page', removed);
     ck.on('warning', ({ code }) => seen.push(`warning:${code}`));
     try {
-      const url = `${server.url}/`;
+      const url = `${site.server.url}/`;
       for (let i = 0; i < 2; i++) expect((await ck.scrape({ url, maxAge: 0 })).success).toBe(true);
       expect(seen).toEqual(['on', 'once', 'on']);
       expect(ck.listenerCount('page')).toBe(1);

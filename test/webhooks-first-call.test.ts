@@ -8,20 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Crawlkit, type BatchScrapeResponse, type JobStatusResponse } from 'crawlkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixtureServer, type FixtureServer } from '../fixtures/server.ts';
+import { useFixtureServer } from './helpers/fixture-engine.ts';
 import { freePort, ok, startReceiver, until, type Receiver } from './helpers-batch.ts';
 
-let server: FixtureServer;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const site = useFixtureServer();
 
 const webhooks = { retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 1000, timeoutMs: 1000 };
 const methods = ['getCreditUsage', 'getTokenUsage', 'getQueueStatus', 'getConcurrency'] as const;
@@ -39,7 +31,7 @@ describe('webhook events left pending by an earlier process', () => {
         const first = new Crawlkit({ storeDir, engine: 'http', webhooks });
         const started = ok<BatchScrapeResponse>(
           await first.batchScrape({
-            urls: [`${server.url}/articles/first-post.html`],
+            urls: [`${site.server.url}/articles/first-post.html`],
             webhook: `http://127.0.0.1:${port}/`,
           }),
         );

@@ -1,22 +1,14 @@
 /** Typed engine events, AbortSignal on calls, and the pluggable logger, against the fixture site. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
+import { useFixtureServer } from '../../../test/helpers/fixture-engine.ts';
 import { Crawlkit } from './crawlkit.js';
 import type { CrawlkitEvents } from './events.js';
 import type { Logger } from './logger.js';
 
-let server: FixtureServer;
+const site = useFixtureServer();
 /** Nothing listens on port 1: the page fails with SCRAPE_CONNECTION_ERROR, and is not retried. */
 const REFUSED = 'http://127.0.0.1:1/refused';
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
 
 describe('engine events', () => {
   it('emits job:started, page, progress and job:completed for a crawl, in order', async () => {
@@ -34,7 +26,7 @@ describe('engine events', () => {
     );
     ck.on('job:completed', (e) => seen.push(`completed:${e.status}`));
     try {
-      const started = await ck.crawl({ url: `${server.url}/`, limit: 4, crawlEntireDomain: true });
+      const started = await ck.crawl({ url: `${site.server.url}/`, limit: 4, crawlEntireDomain: true });
       if (!started.success) throw new Error(started.error);
       await ck.waitForJob(started.id);
       await end;
@@ -56,12 +48,12 @@ describe('engine events', () => {
     const started: CrawlkitEvents['job:started'][0][] = [];
     ck.on('job:started', (e) => started.push(e));
     try {
-      const seed = new URL(`${server.url}/articles/first-post.html`);
+      const seed = new URL(`${site.server.url}/articles/first-post.html`);
       seed.username = 'user';
       seed.password = 'pass-S3CRET';
       const crawl = await ck.crawl({ url: seed.href, limit: 1 });
       const batch = await ck.batchScrape({
-        urls: [REFUSED, `${server.url}/`, 'not a url'],
+        urls: [REFUSED, `${site.server.url}/`, 'not a url'],
         ignoreInvalidURLs: true,
         timeout: 5000,
       });
@@ -85,7 +77,7 @@ describe('engine events', () => {
     ck.on('error', (e) => errors.push(e));
     ck.on('page', (e) => pages.push(e));
     try {
-      await ck.scrape({ url: `${server.url}/articles/first-post.html` });
+      await ck.scrape({ url: `${site.server.url}/articles/first-post.html` });
       expect(pages).toHaveLength(1);
       expect(pages[0]!.jobId).toBeUndefined();
       // A refused connection fails at once: a reset one is retried with back-off first (7 to 14 s).
@@ -113,10 +105,10 @@ describe('AbortSignal', () => {
     const id = '01234567-89ab-7def-8123-456789abcdef';
     try {
       const answers = await Promise.all([
-        ck.scrape({ url: `${server.url}/` }, init),
-        ck.crawl({ url: `${server.url}/` }, init),
-        ck.batchScrape({ urls: [`${server.url}/`] }, init),
-        ck.map({ url: `${server.url}/` }, init),
+        ck.scrape({ url: `${site.server.url}/` }, init),
+        ck.crawl({ url: `${site.server.url}/` }, init),
+        ck.batchScrape({ urls: [`${site.server.url}/`] }, init),
+        ck.map({ url: `${site.server.url}/` }, init),
         ck.getCrawlStatus(id, {}, init),
         ck.getBatchScrapeStatus(id, {}, init),
         ck.cancelCrawl(id, init),
@@ -138,7 +130,7 @@ describe('AbortSignal', () => {
     const ck = new Crawlkit({ store: 'memory', engine: 'http' });
     try {
       const controller = new AbortController();
-      const pending = ck.scrape({ url: `${server.url}/hostile/hang` }, { signal: controller.signal });
+      const pending = ck.scrape({ url: `${site.server.url}/hostile/hang` }, { signal: controller.signal });
       setTimeout(() => controller.abort(), 200);
       expect(await pending).toMatchObject({ success: false, code: 'ABORTED' });
     } finally {

@@ -3,9 +3,9 @@ import { PassThrough } from 'node:stream';
 
 import * as redisModule from '@crawlkit/redis';
 import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
+import { useFixtureServer } from '../../../../test/helpers/fixture-engine.ts';
 import { testRedis } from '../../../../test/setup/redis.ts';
 import { Crawlkit } from '../crawlkit.js';
 import { runWorker, type WorkerFlags } from './worker.js';
@@ -23,13 +23,7 @@ function io(): { io: { stdout: PassThrough; stderr: NodeJS.WriteStream; stdin: P
   };
 }
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startFixtureServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const site = useFixtureServer();
 
 describe('crawlkit worker', () => {
   it('refuses to start without a Redis URL, and on bad flags', async () => {
@@ -108,7 +102,7 @@ describe('crawlkit worker', () => {
     );
     const client = new Crawlkit({ backend: redisModule.redis({ url: testRedisUrl!, prefix }), engine: 'http' });
     try {
-      const urls = ['/', '/articles/first-post.html'].map((path) => `${server.url}${path}`);
+      const urls = ['/', '/articles/first-post.html'].map((path) => `${site.server.url}${path}`);
       const started = await client.batchScrape({ urls });
       if (!started.success) throw new Error(started.error);
       const done = await client.waitForJob(started.id);
