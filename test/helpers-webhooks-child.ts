@@ -8,11 +8,14 @@
 import { Crawlkit } from 'crawlkit';
 
 const [mode, storeDir, hook, ...urls] = process.argv.slice(2);
+// An attempt that times out is sent again (delivery is at least once): under a loaded run the test's receiver, in
+// another process, answered past 1 s once, and the event arrived twice. 30 s is past any answer here, so a duplicate
+// the test sees is a real second send.
 const ck = new Crawlkit({
   storeDir: storeDir!,
   engine: 'http',
   resumeJobs: mode === 'resume',
-  webhooks: { secret: 'kill-secret', retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 10_000, timeoutMs: 1000 },
+  webhooks: { secret: 'kill-secret', retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 10_000, timeoutMs: 30_000 },
 });
 
 if (mode === 'start') {
