@@ -15,7 +15,8 @@ import { freePort, ok, startReceiver, until, type Receiver } from './helpers-bat
 
 const site = useFixtureServer();
 
-const webhooks = { retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 1000, timeoutMs: 1000 };
+// An attempt 30 s: a timed-out one is sent again (at least once), and the events are counted exactly.
+const webhooks = { retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 1000, timeoutMs: 30_000 };
 const methods = ['getCreditUsage', 'getTokenUsage', 'getQueueStatus', 'getConcurrency'] as const;
 
 describe('webhook events left pending by an earlier process', () => {
