@@ -19,10 +19,11 @@ let server: FixtureServer;
 const slow = useWebhookSite((started) => ({ server } = started));
 
 /**
- * An attempt's timeout. A timed-out attempt is sent again (delivery is at least once): at 1 s, a loaded run once saw an
+ * The engines' webhook settings, without the secret: quick retries while the receiver is down, and an attempt's
+ * timeout of 30 s. A timed-out attempt is sent again (delivery is at least once): at 1 s, a loaded run once saw an
  * event twice. 30 s is past any answer here, so a duplicate these cases see is a real second send.
  */
-const ATTEMPT_MS = 30_000;
+const RETRIES = { retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 1000, timeoutMs: 30_000 };
 
 describe('pending deliveries survive a restart', () => {
   it('delivers every event exactly once and in order after the engine is closed mid-batch and started again', async () => {
@@ -30,13 +31,7 @@ describe('pending deliveries survive a restart', () => {
     const port = await freePort();
     const hook = `http://127.0.0.1:${port}/hook`;
     const urls = Array.from({ length: 20 }, (_, i) => `${server.url}/slow/r${i}?ms=40`);
-    const webhooks = {
-      secret: SECRET,
-      retryDelayMs: 30,
-      maxRetryDelayMs: 100,
-      maxAttempts: 1000,
-      timeoutMs: ATTEMPT_MS,
-    };
+    const webhooks = { ...RETRIES, secret: SECRET };
     let receiver: Receiver | undefined;
     let second: Crawlkit | undefined;
     try {
@@ -91,7 +86,7 @@ describe('a job keeps the secret it was started with', () => {
     const port = await freePort();
     const hook = `http://127.0.0.1:${port}/hook`;
     const urls = Array.from({ length: 10 }, (_, i) => `${server.url}/slow/s${i}?ms=40`);
-    const webhooks = { retryDelayMs: 30, maxRetryDelayMs: 100, maxAttempts: 1000, timeoutMs: ATTEMPT_MS };
+    const webhooks = RETRIES;
     let receiver: Receiver | undefined;
     let second: Crawlkit | undefined;
     try {
@@ -134,13 +129,7 @@ describe('a job whose secret cannot be opened where its events are sent', () => 
   it("signs them with the sending engine's own secret (persistSecrets: false, then a restart)", async () => {
     const storeDir = mkdtempSync(join(tmpdir(), 'ck-webhooks-memory-secret-'));
     const port = await freePort();
-    const webhooks = {
-      secret: SECRET,
-      retryDelayMs: 30,
-      maxRetryDelayMs: 100,
-      maxAttempts: 1000,
-      timeoutMs: ATTEMPT_MS,
-    };
+    const webhooks = { ...RETRIES, secret: SECRET };
     let receiver: Receiver | undefined;
     let second: Crawlkit | undefined;
     try {
