@@ -6,6 +6,11 @@ import { deleteExpiredJobs } from './expired-jobs.js';
 /** How often expired jobs (results kept `jobResultTtlMs` after completion) are deleted from the stores. */
 const EXPIRY_SWEEP_MS = 10 * 60_000;
 
+/** Whether a job whose results go at `expiresAt` is gone at `now` (from reads at once, before the sweep). */
+function expired(expiresAt: number | undefined, now: number): boolean {
+  return expiresAt !== undefined && expiresAt <= now;
+}
+
 /**
  * Where an engine's jobs live, and for how long: the engine's store, and memory for zero-data-retention jobs. A job
  * that ended keeps its results `jobResultTtlMs`; then it is gone, from reads at once and from the stores by a sweep.
@@ -50,7 +55,7 @@ export class JobStores {
       const job = await store.jobs.get(id);
       if (!job) continue;
       // Expired results are gone even before the next sweep deletes the rows.
-      if (job.expiresAt !== undefined && job.expiresAt <= Date.now()) {
+      if (expired(job.expiresAt, Date.now())) {
         await deleteExpiredJobs(store);
         return undefined;
       }
@@ -73,7 +78,7 @@ export class JobStores {
             (await Promise.all(ids.map((id) => store.jobs.get(id)))).flatMap((job) => (job ? [[job.id, job]] : [])),
           );
       for (const [id, { status, expiresAt }] of statuses) {
-        if (status === 'scraping' && (expiresAt === undefined || expiresAt > now)) running.add(id);
+        if (status === 'scraping' && !expired(expiresAt, now)) running.add(id);
       }
     }
     return running;
